@@ -7,7 +7,7 @@ import { acceptInvitation, findInvitationByToken, refusedPassword, type AcceptOu
 import { INVITATION_PAGE_PATH, invitationPool, invitationStatus } from '../domain/invitations/invitations.ts';
 import type { PasswordPolicy } from '../domain/policies/definitions.ts';
 import { effectivePasswordPolicy } from '../domain/policies/policies.ts';
-import { readSignInUser } from '../domain/users/sign-in-user.ts';
+import { readSignInUser, type SignInUser } from '../domain/users/sign-in-user.ts';
 import { typedName } from '../domain/typed-fields.ts';
 import { englishCopy } from '../domain/branding/copy/index.ts';
 import type { Services } from '../services.ts';
@@ -15,7 +15,7 @@ import type { CsrfTokens } from './csrf.ts';
 import { SignInRefusal } from '../domain/sign-in/refusals.ts';
 import { verifyCredentials, type SignInTarget } from '../domain/sign-in/sign-in.ts';
 import { surfaceSettings } from '../domain/sign-in/surface-settings.ts';
-import { document, emailField, escapeHtml, field, formError, hidden, notice, passwordRules, said, text, type CopyKey, type CopyText, type PageLook, type RenderedPage } from '../pages/pages.ts';
+import { document, emailField, escapeHtml, field, formError, hidden, notice, passwordRules, plainText, said, text, type CopyKey, type CopyText, type PageLook, type RenderedPage } from '../pages/pages.ts';
 import { browserLook, sendPage } from '../pages/reply.ts';
 import { type SignInThrottle } from '../pages/throttle.ts';
 import { guessingAddress } from '../request-origin.ts';
@@ -23,9 +23,11 @@ import { relyingPartyFor } from './passkey.ts';
 
 /**
  * The hosted page an invitation's link opens (API.md, Invitation): on the surface of the invitation's tenant (the
- * service's, or the tenant's own path when the application's auth is isolated), in the tenant's branding. The invitee
- * creates an account, or, when the address has one in the pool, proves its password; either way they become a member
- * of the tenant with the invitation's roles, and the link is spent. Every refusal is a page that says why.
+ * service's, or the tenant's own path when the application's auth is isolated), in the tenant's branding. The link
+ * was mailed to the address, so it proves the mailbox: the invitee creates an account (with a password where the
+ * surface signs in with one), or, when the address has one in the pool, proves its password where the surface and the
+ * account have one, else only confirms; either way they become a member of the tenant with the invitation's roles,
+ * and the link is spent. Nothing signs the browser in. Every refusal is a page that says why.
  */
 
 /** Why a link does not open the form: what its page says. */
@@ -43,12 +45,46 @@ interface SurfaceParams {
   tenantRef?: string;
 }
 
+/**
+ * What the form asks: a new account's password `required` (the surface signs in with passwords only), `optional` (it
+ * has another way in too) or `none` (no password sign-in); an existing account's `required` when the surface signs in
+ * with passwords and the account has one, else `none`, the link being the proof.
+ */
+interface FormKind {
+  /** The pool has an account of the invited address: it joins instead of a new one. */
+  readonly existing: boolean;
+  readonly password: 'required' | 'optional' | 'none';
+}
+
 /** What a page of a found invitation needs: its tenant's sign-in target (acting as the invitation) and what the pool holds. */
 interface Opened {
   readonly invitation: Invitation;
   readonly target: SignInTarget;
-  /** Whether the pool has an account of the invited address: it then signs in instead of signing up. */
-  readonly hasAccount: boolean;
+  /** The pool's account of the invited address, if any. */
+  readonly account: SignInUser | null;
+  readonly kind: FormKind;
+}
+
+function formKind(target: SignInTarget, account: SignInUser | null): FormKind {
+  if (account !== null) return { existing: true, password: target.password.signIn && account.passwordHash != null ? 'required' : 'none' };
+  if (!target.password.signIn) return { existing: false, password: 'none' };
+  return { existing: false, password: waysIn(target.look, target, false) === undefined ? 'required' : 'optional' };
+}
+
+/**
+ * How the invitee's account signs in on the surface, in the page's language, for the done page and the optional
+ * password's hint: a password (when it has one), an e-mail link or code, each upstream and SAML provider. Passkeys are
+ * left out: an account the link made has none, and a page cannot tell whether an existing one does.
+ */
+function waysIn(look: PageLook, target: SignInTarget, withPassword: boolean): string | undefined {
+  const ways = [
+    ...(withPassword && target.password.signIn ? [plainText(look, 'invitation.byPassword')] : []),
+    ...(target.email.link ? [plainText(look, 'invitation.byEmailLink')] : []),
+    ...(target.email.code ? [plainText(look, 'invitation.byEmailCode')] : []),
+    ...target.upstreams.map((upstream) => upstream.name),
+    ...target.saml.map((provider) => provider.name),
+  ];
+  return ways.length === 0 ? undefined : new Intl.ListFormat(look.locale, { type: 'disjunction' }).format(ways);
 }
 
 function refusalPage(look: PageLook, nonce: string, refusal: Refusal): RenderedPage {
@@ -60,7 +96,9 @@ interface FormInput {
   readonly token: string;
   readonly csrf: string;
   readonly email: string;
-  readonly existing: boolean;
+  readonly kind: FormKind;
+  /** waysIn without a password: said under an optional password. */
+  readonly otherWays: string | undefined;
   readonly name?: string;
   readonly error?: CopyText;
   readonly passwordErrors?: readonly CopyText[];
@@ -68,37 +106,56 @@ interface FormInput {
   readonly passwordPolicy: PasswordPolicy;
 }
 
-/** The acceptance form: the invited address (fixed), and a name and new password, or the account's password. */
+const INTRO: Readonly<Record<'new' | 'signIn' | 'confirm', CopyKey>> = { new: 'invitation.createText', signIn: 'invitation.signInText', confirm: 'invitation.confirmText' };
+
+/** The password field: a new one (the policy's rules under it, and whether it may be left out), or the account's. */
+function passwordField(look: PageLook, input: FormInput, invalid: boolean, describedBy: readonly string[]): string {
+  const { existing, password } = input.kind;
+  const messages = input.passwordErrors ?? [];
+  const errors = messages.length === 0 ? '' : `<p id="password-error" class="field-error">${messages.map((message) => said(look, message)).join('<br>')}</p>\n`;
+  const optional = password === 'optional' && input.otherWays !== undefined ? [{ id: 'password-optional', hint: text(look, 'invitation.passwordOptional', { methods: input.otherWays }) }] : [];
+  const hints = existing ? [] : [...optional, { id: 'password-rules', hint: passwordRules(look, input.passwordPolicy) }];
+  return field({
+    id: 'password',
+    label: text(look, 'login.password'),
+    type: 'password',
+    autocomplete: existing ? 'current-password' : 'new-password',
+    required: password === 'required',
+    describedBy: [...describedBy, ...hints.map(({ id }) => id)],
+    invalid,
+    focus: invalid,
+    extra: `${hints.map(({ id, hint }) => `<p id="${id}" class="hint">${hint}</p>\n`).join('')}${errors}`,
+  });
+}
+
+/**
+ * The acceptance form: the invited address (fixed), and a name and new password (when the surface signs in with
+ * one), or the account's password, or for an account with nothing to prove only the button.
+ */
 function invitationPage(look: PageLook, nonce: string, input: FormInput): RenderedPage {
+  const { existing, password } = input.kind;
   const messages = input.passwordErrors ?? [];
   const invalid = input.error !== undefined || messages.length > 0;
   const describedBy = [...(input.error === undefined ? [] : ['form-error']), ...(messages.length === 0 ? [] : ['password-error'])];
-  const errors = messages.length === 0 ? '' : `<p id="password-error" class="field-error">${messages.map((message) => said(look, message)).join('<br>')}</p>\n`;
-  const rules = input.existing ? '' : `<p id="password-rules" class="hint">${passwordRules(look, input.passwordPolicy)}</p>\n`;
-  const intro = text(look, input.existing ? 'invitation.signInText' : 'invitation.createText');
+  const intro = text(look, INTRO[!existing ? 'new' : password === 'none' ? 'confirm' : 'signIn']);
   const body =
     `<h1>${text(look, 'invitation.title')}</h1>\n<p class="subtitle">${intro}</p>\n` +
     formError('form-error', input.error === undefined ? undefined : said(look, input.error)) +
     `<form method="post" action="${escapeHtml(input.action)}">\n${hidden('csrf', input.csrf)}${hidden('token', input.token)}` +
     emailField({ label: text(look, 'login.email'), value: input.email, describedBy: [], invalid: false, extra: '' }).replace('<input ', '<input readonly ') +
-    (input.existing
+    (existing
       ? ''
       : field({ id: 'name', label: text(look, 'signup.name'), type: 'text', autocomplete: 'name', value: input.name ?? '', required: false, describedBy: [], invalid: false })) +
-    field({
-      id: 'password',
-      label: text(look, 'login.password'),
-      type: 'password',
-      autocomplete: input.existing ? 'current-password' : 'new-password',
-      describedBy: input.existing ? describedBy : [...describedBy, 'password-rules'],
-      invalid,
-      focus: invalid,
-      extra: `${rules}${errors}`,
-    }) +
+    (password === 'none' ? '' : passwordField(look, input, invalid, describedBy)) +
     `<button type="submit">${text(look, 'invitation.submit')}</button>\n</form>\n`;
   return document(look, nonce, text(look, 'invitation.title'), body, invalid);
 }
 
-const donePage = (look: PageLook, nonce: string) => notice(look, nonce, text(look, 'invitation.doneTitle'), [text(look, 'invitation.doneText')], false);
+/** The invitee is a member: they sign in from the application, with what the surface offers their account. */
+function donePage(look: PageLook, nonce: string, ways: string | undefined): RenderedPage {
+  const signIn = ways === undefined ? [] : [text(look, 'invitation.signInWith', { methods: ways })];
+  return notice(look, nonce, text(look, 'invitation.doneTitle'), [text(look, 'invitation.doneText'), ...signIn], false);
+}
 
 const REFUSAL_STATUS: Readonly<Record<Refusal, number>> = { unknown: 404, accepted: 410, revoked: 410, expired: 410, elsewhere: 403, deactivated: 403 };
 
@@ -141,9 +198,8 @@ export function registerInvitationPage(app: FastifyInstance, services: Services,
     const scope = endUserScope(services, request.id, { clientId: invitation.id, applicationId, tenantId, actor });
     const target: SignInTarget = { ...settings, look, clientId: invitation.id, scope, applicationScope };
     const pool = invitationPool(settings.application, tenantId);
-    const existing = await readSignInUser(applicationScope.em, applicationId, { poolId: pool, emailNormalized: invitation.emailNormalized });
-    if (!target.password.signIn) throw new SignInRefusal('password_unavailable', look);
-    return { invitation, target, hasAccount: existing !== null };
+    const account = await readSignInUser(applicationScope.em, applicationId, { poolId: pool, emailNormalized: invitation.emailNormalized });
+    return { invitation, target, account, kind: formKind(target, account) };
   }
 
   const rawNameOf = (fields: Record<string, string | null>) => (typeof fields['name'] === 'string' ? fields['name'] : '');
@@ -154,12 +210,16 @@ export function registerInvitationPage(app: FastifyInstance, services: Services,
     return request.method === 'POST' ? fields['token'] : (request.query as Record<string, unknown>)['token'];
   };
 
-  type FormExtra = Partial<Pick<FormInput, 'name' | 'error' | 'passwordErrors' | 'existing'>>;
+  type FormExtra = Partial<Pick<FormInput, 'name' | 'error' | 'passwordErrors'>>;
+  /** An acceptance, or the form again (400) with what to correct; a success says whether the account signs in with a password. */
+  type Accepted = Exclude<AcceptOutcome, { ok: true }> | { readonly ok: true; readonly withPassword: boolean } | { readonly ok: false; readonly again: FormExtra };
+  const succeeded = (outcome: AcceptOutcome, withPassword: boolean): Accepted => (outcome.ok ? { ok: true, withPassword } : outcome);
 
   async function showForm(request: FastifyRequest, reply: FastifyReply, opened: Opened, status: number, extra: FormExtra = {}) {
-    const { invitation, target } = opened;
+    const { invitation, target, kind } = opened;
     const passwordPolicy = await effectivePasswordPolicy(target.scope, target.policyTenantId);
-    const input = { action: action(request), token: String(tokenOf(request)), csrf: csrfOf(invitation), email: invitation.email, existing: opened.hasAccount, passwordPolicy, ...extra };
+    const otherWays = waysIn(target.look, target, false);
+    const input = { action: action(request), token: String(tokenOf(request)), csrf: csrfOf(invitation), email: invitation.email, kind, otherWays, passwordPolicy, ...extra };
     return sendPage(reply, status, (nonce) => invitationPage(target.look, nonce, input));
   }
 
@@ -177,32 +237,50 @@ export function registerInvitationPage(app: FastifyInstance, services: Services,
 
   async function accept(request: FastifyRequest, reply: FastifyReply) {
     const opened = await open(request, tokenOf(request));
-    const { invitation, target } = opened;
+    const { invitation, target, account } = opened;
     const fields = (request.body ?? {}) as Record<string, string | null>;
     if (!csrf.verify(invitation.id, fields['csrf'], 'invitation')) {
       throw new SignInRefusal('invitation_form_forged', target.look);
     }
     const password = typeof fields['password'] === 'string' ? fields['password'] : '';
-    let outcome: AcceptOutcome;
-    if (opened.hasAccount) {
-      // The account's password, as the sign-in form checks it (lockout policy, constant time).
-      const check = await verifyCredentials(target, invitation.email, password, guessingAddress(request), (await relyingPartyFor(services, request)).id);
-      if (!check.ok) return showForm(request, reply, opened, 400, { error: { key: 'invitation.passwordError' } });
-      outcome = await acceptInvitation(target.applicationScope, invitation.id, { kind: 'existing', userId: check.user.id });
-    } else {
-      const rawName = rawNameOf(fields);
-      const typed = typedName(rawName);
-      if ('refusal' in typed) return showForm(request, reply, opened, 400, { name: rawName, error: typed.refusal });
-      const { name } = typed;
-      const refused = await refusedPassword(target.scope, target.policyTenantId, password);
-      if (refused.length > 0) return showForm(request, reply, opened, 400, { name: rawName, passwordErrors: refused });
-      outcome = await acceptInvitation(target.applicationScope, invitation.id, { kind: 'new', name, password, passwordHash: await hashPassword(password) });
-    }
-    if (outcome.ok) return sendPage(reply, 200, (nonce) => donePage(target.look, nonce));
+    const rawName = rawNameOf(fields);
+    // What is asked follows what the pool holds now, never the form's fields: leaving the password out proves nothing.
+    const outcome = account === null ? await acceptNew(opened, rawName, password) : await acceptExisting(request, opened, account, password);
+    if (outcome.ok) return sendPage(reply, 200, (nonce) => donePage(target.look, nonce, waysIn(target.look, target, outcome.withPassword)));
+    if ('again' in outcome) return showForm(request, reply, opened, 400, outcome.again);
     if ('closed' in outcome) return refuse(reply, outcome.closed, target.look);
-    // The address got an account meanwhile: it signs in with it.
-    if ('taken' in outcome) return showForm(request, reply, opened, 409, { existing: true, error: { key: 'invitation.exists' } });
-    return showForm(request, reply, opened, 400, { name: rawNameOf(fields), passwordErrors: outcome.passwordErrors });
+    if ('taken' in outcome) {
+      // The address got an account meanwhile: the form for it, asking its password or only the button.
+      const reopened = await open(request, tokenOf(request));
+      return showForm(request, reply, reopened, 409, { error: { key: reopened.kind.password === 'none' ? 'invitation.existsConfirm' : 'invitation.exists' } });
+    }
+    return showForm(request, reply, opened, 400, { name: rawName, passwordErrors: outcome.passwordErrors });
+  }
+
+  /** The account's password where the form asks it, as the sign-in form checks it (lockout policy, constant time); else the link is the proof. */
+  async function acceptExisting(request: FastifyRequest, opened: Opened, account: SignInUser, password: string): Promise<Accepted> {
+    const { invitation, target, kind } = opened;
+    let userId = account.id;
+    if (kind.password === 'required') {
+      const check = await verifyCredentials(target, invitation.email, password, guessingAddress(request), (await relyingPartyFor(services, request)).id);
+      if (!check.ok) return { ok: false, again: { error: { key: 'invitation.passwordError' } } };
+      userId = check.user.id;
+    }
+    return succeeded(await acceptInvitation(target.applicationScope, invitation.id, { kind: 'existing', userId }), kind.password === 'required');
+  }
+
+  /** A name, and a password where the surface signs in with one (left out where optional: the account then has none). */
+  async function acceptNew(opened: Opened, rawName: string, password: string): Promise<Accepted> {
+    const { invitation, target, kind } = opened;
+    const typed = typedName(rawName);
+    if ('refusal' in typed) return { ok: false, again: { name: rawName, error: typed.refusal } };
+    const withOne = kind.password === 'required' || (kind.password === 'optional' && password !== '');
+    if (withOne) {
+      const refused = await refusedPassword(target.scope, target.policyTenantId, password);
+      if (refused.length > 0) return { ok: false, again: { name: rawName, passwordErrors: refused } };
+    }
+    const chosen = withOne ? { plain: password, hash: await hashPassword(password) } : null;
+    return succeeded(await acceptInvitation(target.applicationScope, invitation.id, { kind: 'new', name: typed.name, password: chosen, locale: target.look.locale }), withOne);
   }
 
   const throttled = { onRequest: throttle.hook(async (request) => browserLook(request)) };

@@ -39,15 +39,19 @@ export interface RenderedPage {
 }
 
 /**
- * The copy's text for `key` in the look's language, escaped, with `{name}` and the `{placeholders}` of `values` filled
- * in: the branding's text for that language (`de:login.title`), else its text for every language, else the built-in one.
+ * The copy's text for `key` in the look's language, unescaped (a value to fill into another text), with `{name}` and
+ * the `{placeholders}` of `values` filled in: the branding's text for that language (`de:login.title`), else its text
+ * for every language, else the built-in one.
  */
-export function text(look: PageLook, key: CopyKey, values: Readonly<Record<string, string>> = {}): string {
+export function plainText(look: PageLook, key: CopyKey, values: Readonly<Record<string, string>> = {}): string {
   const custom = look.branding.copy[`${look.locale}:${key}`] ?? look.branding.copy[key];
   // A blank text would leave an empty title, label or alert: the built-in one stands in, whatever the branding holds.
   const template = custom === undefined || custom.trim() === '' ? CATALOGS[look.locale][key] : custom;
-  return escapeHtml(fillCopy(template, { name: look.name, ...values }));
+  return fillCopy(template, { name: look.name, ...values });
 }
+
+/** plainText, escaped for the page. */
+export const text = (look: PageLook, key: CopyKey, values: Readonly<Record<string, string>> = {}): string => escapeHtml(plainText(look, key, values));
 
 /** What the domain said (a refusal's CopyText), in the look's language, escaped. */
 export const said = (look: PageLook, copy: CopyText): string => text(look, copy.key, copy.values);

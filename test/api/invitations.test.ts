@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestAppWithTenants, type TestApp } from '../support/app.ts';
+import type { HttpClient } from '../support/http.ts';
 
 let app: TestApp;
 let appPath: string;
@@ -15,10 +16,10 @@ const sql = <T = any>(query: string, params: unknown[] = []) =>
 const PASSWORD = 'Correct-Horse-9';
 
 /** The link of the latest invitation mail to `to`, read from the outbox's rendered text, aimed at the test server. */
-async function linkMailedTo(to: string): Promise<string> {
-  const list = await app.http.get(`/email/deliveries?templateKey=invitation&to=${encodeURIComponent(to)}`);
+async function linkMailedTo(to: string, http: HttpClient = app.http): Promise<string> {
+  const list = await http.get(`/email/deliveries?templateKey=invitation&to=${encodeURIComponent(to)}`);
   expect(list.status).toBe(200);
-  const delivery = await app.http.get(`/email/deliveries/${list.body.data.at(-1).id}`);
+  const delivery = await http.get(`/email/deliveries/${list.body.data.at(-1).id}`);
   const link = /https?:\/\/\S+\/invitation\?token=[\w-]+/.exec(delivery.body.text as string)?.[0];
   expect(link, delivery.body.text).toBeDefined();
   const url = new URL(link!);
@@ -28,6 +29,7 @@ async function linkMailedTo(to: string): Promise<string> {
 interface Page {
   status: number;
   html: string;
+  headers?: Headers;
 }
 
 async function openPage(url: string): Promise<Page> {
@@ -37,22 +39,30 @@ async function openPage(url: string): Promise<Page> {
 
 const hiddenField = (html: string, name: string) => new RegExp(`name="${name}" value="([^"]*)"`).exec(html)?.[1];
 
-/** Opens the link and submits its form with `fields` (the form's own hidden fields added). */
-async function submit(url: string, fields: Record<string, string>): Promise<Page> {
-  const page = await openPage(url);
+/** The form of an opened invitation page: where it posts, and its hidden fields. */
+function formOf(page: Page) {
   expect(page.status, page.html).toBe(200);
-  const action = /<form method="post" action="([^"]+)"/.exec(page.html)![1]!;
-  const body = new URLSearchParams({ csrf: hiddenField(page.html, 'csrf')!, token: hiddenField(page.html, 'token')!, ...fields });
-  const response = await fetch(`${app.baseUrl}${action.replaceAll('&amp;', '&')}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: body.toString(),
-  });
-  return { status: response.status, html: await response.text() };
+  const action = /<form method="post" action="([^"]+)"/.exec(page.html)![1]!.replaceAll('&amp;', '&');
+  return { action, csrf: hiddenField(page.html, 'csrf')!, token: hiddenField(page.html, 'token')! };
 }
 
-async function invite(path: string, body: Record<string, unknown>) {
-  const sent = await app.http.post(`${path}/invitations`, body);
+async function post(action: string, fields: Record<string, string>): Promise<Page> {
+  const response = await fetch(`${app.baseUrl}${action}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(fields).toString(),
+  });
+  return { status: response.status, html: await response.text(), headers: response.headers };
+}
+
+/** Opens the link and submits its form with `fields` (the form's own hidden fields added). */
+async function submit(url: string, fields: Record<string, string>): Promise<Page> {
+  const { action, csrf, token } = formOf(await openPage(url));
+  return post(action, { csrf, token, ...fields });
+}
+
+async function invite(path: string, body: Record<string, unknown>, http: HttpClient = app.http) {
+  const sent = await http.post(`${path}/invitations`, body);
   expect(sent.status, JSON.stringify(sent.body)).toBe(201);
   return sent.body as { id: string; status: string; tenantId: string };
 }
@@ -310,5 +320,191 @@ describe('invitations', () => {
     expect(await sql('select 1 from invitation where id = ?', [sent.id])).toEqual([]);
     const records = (await app.http.get(`/audit-logs?action=invitation.deleted&target=${sent.id}`)).body.data;
     expect(records).toHaveLength(1);
+  });
+});
+
+interface Surface {
+  readonly id: string;
+  readonly slug: string;
+  readonly path: string;
+}
+
+/** An application of its own (shared pool) that signs in with `providers`, with two tenants. */
+async function applicationWith(providers: readonly Record<string, unknown>[]) {
+  const bootstrapped = await app.bootstrapAnother();
+  const client = app.as({ apiKey: bootstrapped.apiKey });
+  const base = `/applications/${bootstrapped.applicationId}`;
+  for (const provider of providers) expect((await client.post(`${base}/auth-providers`, provider)).status).toBe(201);
+  const tenant = async (name: string): Promise<Surface> => {
+    const created = await client.post(`${base}/tenants`, { name, slug: `${name.toLowerCase()}-${randomUUID().slice(0, 8)}` });
+    expect(created.status).toBe(201);
+    return { id: created.body.id, slug: created.body.slug, path: `${base}/tenants/${created.body.id}` };
+  };
+  return { client, base, one: await tenant('Umbrella'), two: await tenant('Hooli') };
+}
+
+const MAGIC_LINK = { type: 'magic_link', config: { signInWith: 'link' } };
+
+interface StoredUser {
+  name: string | null;
+  tenant_ids: string[];
+  password_hash: string | null;
+  email_verified: boolean;
+  locale: string | null;
+  failed_sign_ins: number;
+}
+
+const storedUser = async (id: string) =>
+  (await sql<StoredUser>('select name, tenant_ids, password_hash, email_verified, locale, failed_sign_ins from app_user where id = ?', [id]))[0]!;
+const usersOf = async (email: string) => (await sql<{ n: number }>('select count(*)::int as n from app_user where email = ?', [email]))[0]!.n;
+
+describe('invitations without a password to prove: the link proves the mailbox', () => {
+  it('without password sign-in, a new account is made with a name only, its address verified; a forged form changes nothing, a spent link is refused', async () => {
+    const { client, one, two } = await applicationWith([MAGIC_LINK]);
+    const role = (await client.post(`${one.path}/roles`, { key: 'crew', name: 'Crew', permissions: ['users:read'] })).body.id as string;
+    const email = `nopw-${randomUUID()}@example.com`;
+    const sent = await invite(one.path, { email, roleIds: [role] }, client);
+    await invite(one.path, { email: `bystander-${randomUUID()}@example.com` }, client);
+    const link = await linkMailedTo(email, client);
+    const page = await openPage(link);
+    expect(page.status, page.html).toBe(200);
+    expect(page.html).toContain('Create your account to accept the invitation.');
+    expect(page.html).toContain('name="name"');
+    expect(page.html).not.toContain('name="password"');
+
+    // No CSRF token, or another invitation's: refused, nothing changed.
+    const form = formOf(page);
+    const bystanderList = (await client.get(`${one.path}/invitations?status=pending`)).body.data as { id: string; email: string }[];
+    const bystander = bystanderList.find((invitation) => invitation.email.startsWith('bystander-'))!;
+    const otherForm = formOf(await openPage(await linkMailedTo(bystander.email, client)));
+    for (const forged of [{ token: form.token, name: 'Mallory' }, { csrf: otherForm.csrf, token: form.token, name: 'Mallory' }] as Record<string, string>[]) {
+      const refused = await post(form.action, forged);
+      expect(refused.status).toBe(403);
+    }
+    expect((await client.get(`${one.path}/invitations/${sent.id}`)).body.status).toBe('pending');
+    expect(await usersOf(email)).toBe(0);
+
+    const accepted = await post(form.action, { csrf: form.csrf, token: form.token, name: ' Noa ' });
+    expect(accepted.status, accepted.html).toBe(200);
+    expect(accepted.html).toContain('You are now a member of Umbrella');
+    expect(accepted.html).toContain('You can sign in with a sign-in link sent by email.');
+    expect(accepted.headers?.get('set-cookie') ?? null).toBeNull();
+    const invitation = (await client.get(`${one.path}/invitations/${sent.id}`)).body;
+    expect(invitation).toMatchObject({ status: 'accepted', acceptedUserId: expect.any(String) });
+    const user = await storedUser(invitation.acceptedUserId);
+    expect(user).toMatchObject({ name: 'Noa', tenant_ids: [one.id], password_hash: null, email_verified: true, locale: 'en' });
+    expect((await client.post(`${one.path}/roles/check`, { subject: { type: 'user', id: invitation.acceptedUserId }, role })).body).toEqual({ allowed: true });
+    expect((await client.post(`${two.path}/roles/check`, { subject: { type: 'user', id: invitation.acceptedUserId }, role })).body).toEqual({ allowed: false });
+    const created = (await client.get(`${one.path}/audit-logs?action=user.created&target=${invitation.acceptedUserId}`)).body.data[0];
+    expect(created.changes.after).toMatchObject({ hasPassword: false, via: `invitation:${sent.id}` });
+
+    // The same form again, and the link again: spent.
+    const twice = await post(form.action, { csrf: form.csrf, token: form.token, name: 'Noa' });
+    expect(twice.status).toBe(410);
+    expect(twice.html).toContain('already been accepted');
+    expect((await openPage(link)).status).toBe(410);
+    expect(await usersOf(email)).toBe(1);
+  });
+
+  it('without password sign-in, an expired or revoked link, and the link on another tenant’s surface, are refused at the form and at its post', async () => {
+    const { client, one, two } = await applicationWith([MAGIC_LINK]);
+    const [late, withdrawn, astray] = ['late', 'withdrawn', 'astray'].map((who) => `${who}-${randomUUID()}@example.com`) as [string, string, string];
+    const sent = { late: await invite(one.path, { email: late }, client), withdrawn: await invite(one.path, { email: withdrawn }, client) };
+    await invite(one.path, { email: astray }, client);
+    const forms = { late: formOf(await openPage(await linkMailedTo(late, client))), withdrawn: formOf(await openPage(await linkMailedTo(withdrawn, client))) };
+
+    await sql(`update invitation set expires_at = now() - interval '1 minute' where id = ?`, [sent.late.id]);
+    expect((await client.delete(`${one.path}/invitations/${sent.withdrawn.id}`)).status).toBe(204);
+    const expired = await post(forms.late.action, { csrf: forms.late.csrf, token: forms.late.token, name: 'Late' });
+    expect(expired.status).toBe(410);
+    expect(expired.html).toContain('has expired');
+    const revoked = await post(forms.withdrawn.action, { csrf: forms.withdrawn.csrf, token: forms.withdrawn.token, name: 'Withdrawn' });
+    expect(revoked.status).toBe(410);
+    expect(revoked.html).toContain('was revoked');
+
+    const link = new URL(await linkMailedTo(astray, client));
+    const elsewhere = `${app.baseUrl}/t/${two.slug}/invitation${link.search}`;
+    const opened = await openPage(elsewhere);
+    expect(opened.status).toBe(403);
+    expect(opened.html).toContain('another organization');
+    const form = formOf(await openPage(link.href));
+    const posted = await post(`/t/${two.slug}/invitation`, { csrf: form.csrf, token: form.token, name: 'Astray' });
+    expect(posted.status).toBe(403);
+    for (const email of [late, withdrawn, astray]) expect(await usersOf(email)).toBe(0);
+  });
+
+  it('an existing account without a password, or on a surface without password sign-in, joins with the button alone, its address verified', async () => {
+    // Password sign-in on, the account made without a password (as by a magic link, a passkey or an upstream provider).
+    const withPasswords = await applicationWith([{ type: 'password' }, MAGIC_LINK]);
+    const email = `linked-${randomUUID()}@example.com`;
+    const made = await withPasswords.client.post(`${withPasswords.two.path}/users`, { email, name: 'Lin' });
+    expect(made.status).toBe(201);
+    await sql('update app_user set email_verified = false where id = ?', [made.body.id]);
+    const sent = await invite(withPasswords.one.path, { email }, withPasswords.client);
+    const link = await linkMailedTo(email, withPasswords.client);
+    const page = await openPage(link);
+    expect(page.html).toContain('Accept the invitation to join Umbrella with your account.');
+    expect(page.html).not.toContain('name="password"');
+    expect(page.html).not.toContain('name="name"');
+    // A password sent anyway is no proof and sets nothing.
+    const accepted = await submit(link, { password: 'Anything-at-all-9' });
+    expect(accepted.status, accepted.html).toBe(200);
+    expect(accepted.html).toContain('You can sign in with a sign-in link sent by email.');
+    expect(accepted.html).not.toContain('your password');
+    expect((await withPasswords.client.get(`${withPasswords.one.path}/invitations/${sent.id}`)).body).toMatchObject({ status: 'accepted', acceptedUserId: made.body.id });
+    const joined = await storedUser(made.body.id);
+    expect(new Set(joined.tenant_ids)).toEqual(new Set([withPasswords.one.id, withPasswords.two.id]));
+    expect(joined).toMatchObject({ name: 'Lin', password_hash: null, email_verified: true, failed_sign_ins: 0 });
+    const actions = (await withPasswords.client.get(`/audit-logs?target=${made.body.id}`)).body.data.map((record: { action: string }) => record.action);
+    expect(actions).toEqual(expect.arrayContaining(['user.membership.added', 'user.email.verified']));
+
+    // No password sign-in on the surface: an account that has a password joins with the button too, its password unchanged.
+    const passwordless = await applicationWith([MAGIC_LINK]);
+    const holder = `holder-${randomUUID()}@example.com`;
+    const withOne = await passwordless.client.post(`${passwordless.two.path}/users`, { email: holder, password: PASSWORD });
+    expect(withOne.status).toBe(201);
+    const hashBefore = (await storedUser(withOne.body.id)).password_hash;
+    await invite(passwordless.one.path, { email: holder }, passwordless.client);
+    const holderLink = await linkMailedTo(holder, passwordless.client);
+    expect((await openPage(holderLink)).html).not.toContain('name="password"');
+    expect((await submit(holderLink, {})).status).toBe(200);
+    const after = await storedUser(withOne.body.id);
+    expect(new Set(after.tenant_ids)).toEqual(new Set([passwordless.one.id, passwordless.two.id]));
+    expect(after.password_hash).toBe(hashBefore);
+  });
+
+  it('with password sign-in and another way in, a new account’s password is optional; with passwords only, it is required', async () => {
+    const { client, one } = await applicationWith([{ type: 'password' }, MAGIC_LINK]);
+    const [bare, keyed] = [`bare-${randomUUID()}@example.com`, `keyed-${randomUUID()}@example.com`];
+    for (const email of [bare, keyed]) await invite(one.path, { email }, client);
+    const link = await linkMailedTo(bare, client);
+    const page = await openPage(link);
+    expect(page.html).toMatch(/<input id="password" name="password" type="password" autocomplete="new-password" aria-describedby="password-optional password-rules">/);
+    expect(page.html).toContain('Optional: without a password, you can sign in with a sign-in link sent by email.');
+    // Given, it is held to the policy.
+    const weak = await submit(link, { name: 'Bea', password: 'short' });
+    expect(weak.status).toBe(400);
+    expect(weak.html).toContain('id="password-error"');
+    const left = await submit(link, { name: 'Bea', password: '' });
+    expect(left.status, left.html).toBe(200);
+    expect(left.html).toContain('You can sign in with a sign-in link sent by email.');
+    const bareId = (await sql<{ id: string }>('select id from app_user where email = ?', [bare]))[0]!.id;
+    expect(await storedUser(bareId)).toMatchObject({ tenant_ids: [one.id], password_hash: null, email_verified: true });
+
+    const chosen = await submit(await linkMailedTo(keyed, client), { name: 'Kit', password: PASSWORD });
+    expect(chosen.status, chosen.html).toBe(200);
+    expect(chosen.html).toContain('You can sign in with your password or a sign-in link sent by email.');
+    const keyedId = (await sql<{ id: string }>('select id from app_user where email = ?', [keyed]))[0]!.id;
+    expect((await storedUser(keyedId)).password_hash).toMatch(/^\$argon2/);
+
+    // The root application signs in with passwords only: one is required, and the form says so.
+    const only = `only-${randomUUID()}@example.com`;
+    await invite(inA, { email: only });
+    const onlyLink = await linkMailedTo(only);
+    expect((await openPage(onlyLink)).html).toMatch(/<input id="password" name="password" type="password" autocomplete="new-password" required aria-describedby="password-rules">/);
+    const blank = await submit(onlyLink, { name: 'Oz', password: '' });
+    expect(blank.status).toBe(400);
+    expect(blank.html).toContain('id="password-error"');
+    expect(await usersOf(only)).toBe(0);
   });
 });

@@ -9,11 +9,13 @@ import { recordAudit } from '../audit.ts';
 import { jointPermissions, readHeldGrants } from '../authorization/held-roles.ts';
 import { authorizationChanged, visibleIn } from '../authorization/writes.ts';
 import type { CopyText } from '../branding/copy/index.ts';
+import type { Locale } from '../locales.ts';
 import { checkPassword, passwordRefusals } from '../policies/password.ts';
 import { effectivePasswordPolicy } from '../policies/policies.ts';
 import { underTenancyConfig } from '../tenancy/config-lock.ts';
 import { lockTenants } from '../tenants/target-tenant.ts';
 import { usersChanged } from '../users/changed.ts';
+import { verifyEmail } from '../users/account-changes.ts';
 import { userSnapshot } from '../users/users.ts';
 import { hashInvitationToken, invitationPool, invitationStatus, type InvitationStatus } from './invitations.ts';
 
@@ -26,8 +28,12 @@ export async function findInvitationByToken(orm: MikroORM, token: unknown): Prom
   return orm.em.fork().findOne(Invitation, { tokenHash: hashInvitationToken(token) }, { filters: false });
 }
 
+/**
+ * A new account: its password null when the surface makes it without one (no password sign-in there, or the invitee
+ * left the optional one out); its language the page's. An existing account: proven by its password or by the link.
+ */
 export type InvitationAccount =
-  | { readonly kind: 'new'; readonly name: string | null; readonly password: string; readonly passwordHash: string }
+  | { readonly kind: 'new'; readonly name: string | null; readonly password: { readonly plain: string; readonly hash: string } | null; readonly locale: Locale }
   | { readonly kind: 'existing'; readonly userId: string };
 
 export type AcceptOutcome =
@@ -91,7 +97,7 @@ export async function acceptInvitation(scope: Scope, invitationId: string, accou
       let user: User;
       if (account.kind === 'new') {
         // The policy as in force now, in this transaction: one tightened since the form's check applies too.
-        const refused = await refusedPassword(tx, poolId === tenantId ? tenantId : null, account.password);
+        const refused = account.password === null ? [] : await refusedPassword(tx, poolId === tenantId ? tenantId : null, account.password.plain);
         if (refused.length > 0) return { ok: false, passwordErrors: refused };
         user = em.create(User, {
           applicationId: invitation.applicationId,
@@ -100,9 +106,12 @@ export async function acceptInvitation(scope: Scope, invitationId: string, accou
           email: invitation.email,
           emailNormalized: invitation.emailNormalized,
           name: account.name,
+          locale: account.locale,
           status: 'active',
           tenantIds: [tenantId],
-          passwordHash: account.passwordHash,
+          passwordHash: account.password?.hash ?? null,
+          // The link was mailed to the address: opening it proves the mailbox.
+          emailVerified: true,
         });
         recordAudit(em, tx, { action: 'user.created', targetType: 'user', targetId: user.id, tenantId, after: { ...userSnapshot(user), via: `invitation:${invitation.id}` } });
       } else {
@@ -110,6 +119,8 @@ export async function acceptInvitation(scope: Scope, invitationId: string, accou
         const found = await em.findOne(User, { id: account.userId, poolId, emailNormalized: invitation.emailNormalized }, { ...HOLD_FOR_UPDATE, filters: { [TENANT_FILTER]: false } });
         if (found === null || found.status !== 'active') return { ok: false, closed: 'unknown' };
         user = found;
+        // The link proves the mailbox, as a verification link does.
+        await verifyEmail(em, { applicationId: tx.applicationId, tenantId, requestId: tx.requestId, principal: tx.principal }, user.id);
         if (!user.tenantIds.includes(tenantId)) {
           const before = userSnapshot(user);
           user.tenantIds = [...user.tenantIds, tenantId];

@@ -105,6 +105,14 @@ export const EN = {
   'invitation.doneTitle': 'Welcome to {name}',
   'invitation.doneText': 'You are now a member of {name}. Sign in from the application to continue.',
   'invitation.errorTitle': 'This invitation cannot be used',
+  // The invitation page without a password to prove (src/hosted/invitation.ts): the link proves the mailbox.
+  'invitation.confirmText': 'Accept the invitation to join {name} with your account.',
+  'invitation.existsConfirm': 'An account with this email address exists now. Accept the invitation to join {name} with it.',
+  'invitation.passwordOptional': 'Optional: without a password, you can sign in with {methods}.',
+  'invitation.signInWith': 'You can sign in with {methods}.',
+  'invitation.byPassword': 'your password',
+  'invitation.byEmailLink': 'a sign-in link sent by email',
+  'invitation.byEmailCode': 'a sign-in code sent by email',
   // Sign-in by e-mail (src/pages/magic-link.ts).
   'email.heading': 'Or sign in with your email address',
   'email.email': 'Email address',
