@@ -122,4 +122,46 @@ describe('an invitation in Chromium', () => {
       await signIn.close();
     }
   });
+
+  it('is accepted with a name alone where the surface has no password sign-in: the link proves the mailbox', async () => {
+    const other = await app.bootstrapAnother();
+    const client = app.as({ apiKey: other.apiKey });
+    const base = `/applications/${other.applicationId}`;
+    expect((await client.post(`${base}/auth-providers`, { type: 'magic_link', config: { signInWith: 'link' } })).status).toBe(201);
+    const tenant = await app.createTenant('Vandelay', other);
+    const sent = await client.post(`${base}/tenants/${tenant}/invitations`, { email: 'art@vandelay.example' });
+    expect(sent.status).toBe(201);
+    const listed = await client.get(`/email/deliveries?templateKey=invitation&to=art%40vandelay.example`);
+    const mail = (await client.get(`/email/deliveries/${listed.body.data[0].id}`)).body;
+    const link = /https?:\/\/\S+\/invitation\?token=[\w-]+/.exec(mail.text as string)?.[0];
+    expect(link, mail.text).toBeDefined();
+
+    const context = await browser.newContext();
+    try {
+      const page = await context.newPage();
+      await page.goto(link!);
+      expect(await page.locator('h1').textContent()).toBe('Join Vandelay');
+      expect(await page.locator('input[type="password"]').count()).toBe(0);
+      const accessible = async (state: string) => {
+        const violations = await axeViolations(page);
+        expect(violations, printed(state, violations)).toEqual([]);
+      };
+      await accessible('passwordless invitation form');
+      await page.getByLabel('Name').fill('Art Vandelay');
+      await page.screenshot({ path: 'test-results/invitation-passwordless-form.png', fullPage: true });
+      await Promise.all([page.waitForLoadState('load'), page.getByRole('button', { name: 'Accept invitation' }).click()]);
+      await page.waitForSelector('h1:has-text("Welcome to Vandelay")');
+      expect(await page.textContent('body')).toContain('You can sign in with a sign-in link sent by email.');
+      await page.screenshot({ path: 'test-results/invitation-passwordless-done.png', fullPage: true });
+      await accessible('passwordless invitation accepted');
+      // Nothing signed this browser in: it holds no cookie at all.
+      expect(await context.cookies()).toEqual([]);
+    } finally {
+      await context.close();
+    }
+    const invitation = (await client.get(`${base}/tenants/${tenant}/invitations/${sent.body.id}`)).body;
+    expect(invitation.status).toBe('accepted');
+    const user = (await client.get(`${base}/tenants/${tenant}/users/${invitation.acceptedUserId}`)).body;
+    expect(user).toMatchObject({ email: 'art@vandelay.example', name: 'Art Vandelay', tenantIds: [tenant] });
+  });
 });
