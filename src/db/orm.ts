@@ -50,6 +50,7 @@ import { Migration0044PasskeySignup } from './migrations/0044-passkey-signup.ts'
 import { Migration0045SamlSubjects } from './migrations/0045-saml-subjects.ts';
 import { Migration0046AuditActionNames } from './migrations/0046-audit-action-names.ts';
 import { Migration0047SessionPerTenant } from './migrations/0047-session-per-tenant.ts';
+import { Migration0048WebauthnChallengeCeremony } from './migrations/0048-webauthn-challenge-ceremony.ts';
 import type { EmbeddedDatabase } from './embedded.ts';
 
 export const MIGRATIONS = [
@@ -98,6 +99,7 @@ export const MIGRATIONS = [
   { name: '0045-saml-subjects', class: Migration0045SamlSubjects },
   { name: '0046-audit-action-names', class: Migration0046AuditActionNames },
   { name: '0047-session-per-tenant', class: Migration0047SessionPerTenant },
+  { name: '0048-webauthn-challenge-ceremony', class: Migration0048WebauthnChallengeCeremony },
 ];
 
 /**

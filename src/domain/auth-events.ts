@@ -46,8 +46,10 @@ export type SignInFailureReason =
   /** The upstream's word does not take over an account whose e-mail was never verified. */
   | 'email_unverified'
   | 'unknown_credential'
-  /** Challenge unknown or used, origin, RP ID, signature, user verification, counter. */
-  | 'invalid_passkey';
+  /** Challenge unknown, used or of another sign-in, origin, RP ID, signature, user verification. */
+  | 'invalid_passkey'
+  /** The key's own signature with a counter that did not grow: a copy of the authenticator (docs/decisions.md). */
+  | 'cloned_passkey';
 
 export interface SignInAttempt {
   readonly applicationId: string;

@@ -143,7 +143,7 @@ function sections(csrf: CsrfTokens): readonly AccountSection[] {
           done: 'account.passkeysDone',
           run: (open, fields) =>
             fields['remove'] === undefined
-              ? addOwnCredential(open.target, open.rp, open.user, fields['credential'], fields['passkey_name'], fields['passkey_add_password'])
+              ? addOwnCredential(open.target, open.rp, open.sessionUid, open.user, fields['credential'], fields['passkey_name'], fields['passkey_add_password'])
               : removeOwnCredential(open.target, open.user, fields['remove'], fields['passkey_password']),
         },
       ],
@@ -206,7 +206,7 @@ export function accountPageRoutes(app: FastifyInstance, services: Services, csrf
       ? {
           passkeys: {
             keys: await listCredentials(target.applicationScope.em, target.application.id, user.id),
-            options: await newCredentialOptions(target, account.rp, user),
+            options: await newCredentialOptions(target, account.rp, account.sessionUid, user),
           },
         }
       : {};

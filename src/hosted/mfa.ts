@@ -190,7 +190,7 @@ export function registerMfaStep(app: FastifyInstance, services: Services, seam: 
     const webauthn =
       method !== 'webauthn'
         ? {}
-        : { webauthn: { options: step.kind === 'challenge' ? await secondFactorOptions(context.target, rp, user.id) : await newCredentialOptions(context.target, rp, user) } };
+        : { webauthn: { options: step.kind === 'challenge' ? await secondFactorOptions(context.target, rp, uid, user.id) : await newCredentialOptions(context.target, rp, uid, user) } };
     const input = { action: stepPath(uid), csrf: csrf.issue(uid), method, others, email: user.email, sent: options.sent === true, error: options.error === true, ...webauthn };
     if (step.kind === 'challenge') return sendPage(reply, status, (nonce) => challengePage(look, nonce, { ...input, keyHosts: step.keyHosts }), seam.formTargets(context));
     const secret = method === 'totp' ? (options.secret ?? newTotpSecret()) : undefined;
@@ -296,13 +296,13 @@ export function registerMfaStep(app: FastifyInstance, services: Services, seam: 
     const { target } = context;
     const refused = () => showStep(reply, context, user, shown, 400, { method: 'webauthn', error: true });
     if (shown.step.kind === 'challenge') {
-      const proof = await secondFactorProof(target, shown.rp, user.id, fields['credential']);
+      const proof = await secondFactorProof(target, shown.rp, context.interaction.uid, user.id, fields['credential']);
       const amr = withSecondFactor(pending.amr, proof.amr);
       if (!(await proveSecondStep(target, user, { method: 'webauthn', amr, tenantId: pending.tenantId, address }, proof.check))) return refused();
       await remember(reply, context, user.id);
       return complete(request, reply, context, { ...pending, passed: amr });
     }
-    const credential = await provenCredential(target, shown.rp, user.id, fields['credential'], keyName(fields['name']));
+    const credential = await provenCredential(target, shown.rp, context.interaction.uid, user.id, fields['credential'], keyName(fields['name']));
     const amr = withSecondFactor(pending.amr, credential === null ? [] : amrOfCredential(credential.deviceType, false));
     const attempt = { method: 'webauthn', amr, tenantId: pending.tenantId, address } as const;
     const ok = await proveSecondStep(target, user, attempt, async () => (credential === null ? { ok: false, reason: 'invalid_passkey' } : { ok: true }));

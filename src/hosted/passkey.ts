@@ -29,7 +29,7 @@ export const relyingPartyFor = async (services: Services, request: FastifyReques
 export async function passkeyButton(services: Services, request: FastifyRequest, context: InteractionContext, csrf: string): Promise<string> {
   const { passkey, look } = context.target;
   if (passkey === null) return '';
-  const options = await passkeySignInOptions(context.target, await relyingPartyFor(services, request), passkey);
+  const options = await passkeySignInOptions(context.target, await relyingPartyFor(services, request), context.interaction.uid, passkey);
   return webauthnForm({ action: passkeyPath(context.interaction.uid), csrf, ceremony: 'get', options, label: text(look, 'login.passkey'), buttonClass: 'secondary' });
 }
 
@@ -43,7 +43,7 @@ export function passkeyRoutes(app: FastifyInstance, services: Services, steps: E
     const method = context.target.passkey;
     if (method === null) throw new SignInRefusal('passkey_unavailable', context.target.look);
     const rp = await relyingPartyFor(services, request);
-    const check = await verifyPasskeySignIn(context.target, rp, method, fields['credential'], guessingAddress(request));
+    const check = await verifyPasskeySignIn(context.target, rp, context.interaction.uid, method, fields['credential'], guessingAddress(request));
     signIns.inc({ method: 'passkey', outcome: check.ok ? 'success' : 'failure' });
     if (!check.ok) return steps.showLogin(reply, context, 400, { error: 'login.passkeyError' });
     return steps.continueSignIn(request, reply, context, { user: check.user, verified: check.verified, amr: check.amr });

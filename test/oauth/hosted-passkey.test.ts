@@ -431,7 +431,49 @@ describe('sign-in with a passkey', () => {
     const back = await loginPage(scope);
     expect((await answer(back.flow.jar, back.page, key.assert(webauthnFormOf(back.page).options, issuer, { counter: 1 }))).status).toBe(400);
     const reasons = (await signInRecords(scope.application.applicationId, 'user.sign_in_failed')).map((record) => record.after['reason']);
-    expect(reasons).toEqual(['invalid_passkey', 'invalid_passkey', 'unknown_credential', 'unknown_credential', 'invalid_passkey', 'invalid_input', 'invalid_passkey', 'invalid_passkey']);
+    expect(reasons).toEqual(['invalid_passkey', 'invalid_passkey', 'unknown_credential', 'unknown_credential', 'invalid_passkey', 'invalid_input', 'invalid_passkey', 'cloned_passkey']);
+  });
+
+  it('a challenge is the sign-in’s it was shown in: answered on another sign-in’s page it is refused there, and still signs in its own, once', async () => {
+    const scope = await passkeyScope();
+    const userId = await createPasswordUser(scope.admin, 'bound@example.com');
+    const key = await giveKey(scope, userId);
+    const shown = await loginPage(scope);
+    const elsewhere = await loginPage(scope);
+    const forShown = key.assert(webauthnFormOf(shown.page).options, issuer);
+    const crossed = await answer(elsewhere.flow.jar, elsewhere.page, forShown);
+    expect(crossed.status).toBe(400);
+    expect(crossed.body).toContain('That passkey did not sign you in.');
+    const own = await answer(shown.flow.jar, shown.page, forShown);
+    expect(own.status).toBe(303);
+    expect(await idToken(scope, shown.flow, own)).toMatchObject({ sub: userId, amr: ['hwk', 'user', 'mfa'] });
+    const fresh = await loginPage(scope);
+    expect((await answer(fresh.flow.jar, fresh.page, forShown)).status).toBe(400);
+    const reasons = (await signInRecords(scope.application.applicationId, 'user.sign_in_failed')).map((record) => record.after['reason']);
+    expect(reasons).toEqual(['invalid_passkey', 'invalid_passkey']);
+  });
+
+  it('a counter gone back (a copy of the key) is refused and audited as cloned_passkey for its user, outcome failure; the key itself still signs in', async () => {
+    const scope = await passkeyScope();
+    const userId = await createPasswordUser(scope.admin, 'cloned@example.com');
+    const key = await giveKey(scope, userId);
+    const first = await loginPage(scope);
+    expect((await answer(first.flow.jar, first.page, key.assert(webauthnFormOf(first.page).options, issuer, { counter: 5 }))).status).toBe(303);
+    for (const counter of [5, 2]) {
+      const copy = await loginPage(scope);
+      const refused = await answer(copy.flow.jar, copy.page, key.assert(webauthnFormOf(copy.page).options, issuer, { counter }));
+      expect(refused.status, String(counter)).toBe(400);
+      expect(refused.body).toContain('That passkey did not sign you in.');
+    }
+    const records = await sql<{ outcome: string; target_id: string; after: Record<string, unknown> }>(
+      `select outcome, target_id, after from audit_log where application_id = ? and action = 'user.sign_in_failed' order by id`,
+      [scope.application.applicationId],
+    );
+    expect(records).toEqual([0, 1].map(() => ({ outcome: 'failure', target_id: userId, after: expect.objectContaining({ method: 'passkey', reason: 'cloned_passkey' }) })));
+    expect(await sql(`select counter from webauthn_credential where user_id = ?`, [userId])).toEqual([{ counter: '5' }]);
+    const owner = await loginPage(scope);
+    const done = await answer(owner.flow.jar, owner.page, key.assert(webauthnFormOf(owner.page).options, issuer, { counter: 6 }));
+    expect(await idToken(scope, owner.flow, done)).toMatchObject({ sub: userId });
   });
 
   it('a disabled provider: no button on the page, and its form refused', async () => {
@@ -531,6 +573,26 @@ describe('WebAuthn as a second factor', () => {
     expect(await idToken(scope, flow, done)).toMatchObject({ sub: userId, amr: ['pwd', 'hwk', 'mfa'] });
     const failed = await signInRecords(scope.application.applicationId, 'user.sign_in_failed');
     expect(failed.map((record) => record.after)).toEqual([expect.objectContaining({ method: 'webauthn', reason: 'unknown_credential' })]);
+  });
+
+  it('the step’s challenge is its sign-in’s: answered in another sign-in’s step it is refused; a counter gone back is refused as cloned_passkey', async () => {
+    const scope = await passkeyScope();
+    expect((await scope.admin.put('/policies/mfa', { enforcement: 'optional', factors: ['webauthn', 'totp'] })).status).toBe(200);
+    const userId = await createPasswordUser(scope.admin, 'stepbound@example.com');
+    const key = await giveKey(scope, userId);
+    const shown = await passwordThenStep(scope, 'stepbound@example.com');
+    const elsewhere = await passwordThenStep(scope, 'stepbound@example.com');
+    const forShown = key.assert(webauthnFormOf(shown.step).options, issuer, { counter: 5 });
+    expect((await answer(elsewhere.flow.jar, elsewhere.step, forShown)).status).toBe(400);
+    const own = await answer(shown.flow.jar, shown.step, forShown);
+    expect(await idToken(scope, shown.flow, own)).toMatchObject({ sub: userId, amr: ['pwd', 'hwk', 'mfa'] });
+    const copy = await passwordThenStep(scope, 'stepbound@example.com');
+    expect((await answer(copy.flow.jar, copy.step, key.assert(webauthnFormOf(copy.step).options, issuer, { counter: 3 }))).status).toBe(400);
+    const failed = await signInRecords(scope.application.applicationId, 'user.sign_in_failed');
+    expect(failed.map((record) => record.after)).toEqual([
+      expect.objectContaining({ method: 'webauthn', reason: 'invalid_passkey' }),
+      expect.objectContaining({ method: 'webauthn', reason: 'cloned_passkey' }),
+    ]);
   });
 
   it('under required, a user without a factor registers a key, gets recovery codes, and signs in with it next time; mfa-reset removes it', async () => {

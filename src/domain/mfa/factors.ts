@@ -125,7 +125,7 @@ export async function replaceRecoveryCodes(em: EntityManager, applicationId: str
 }
 
 /** For the audit record. */
-export type CodeRefusal = 'wrong_code' | 'code_replayed' | 'unknown_credential' | 'invalid_passkey';
+export type CodeRefusal = 'wrong_code' | 'code_replayed' | 'unknown_credential' | 'invalid_passkey' | 'cloned_passkey';
 
 /**
  * A TOTP code only for a step after the last accepted one. Each use is one conditional statement, so of two requests

@@ -12,12 +12,13 @@ import {
   type Uint8Array_,
   type UserVerificationRequirement,
 } from '@simplewebauthn/server';
-import type { NewCredential, StoredCredential } from './credentials.ts';
+import { recordUse, type NewCredential, type StoredCredential } from './credentials.ts';
 import type { RelyingParty } from './relying-party.ts';
 
 /**
  * Through @simplewebauthn/server: each option set carries a fresh challenge kept server-side for its purpose, relying
- * party and user, which verification uses up (a replayed answer finds none). The library checks the rest.
+ * party, user and the ceremony it was shown in, which verification uses up (a replayed answer finds none, nor does an
+ * answer posted to another sign-in). The library checks the rest.
  */
 export type Ceremony = 'sign_in' | 'second_factor' | 'register';
 
@@ -33,24 +34,26 @@ interface ChallengeKey {
   readonly rp: RelyingParty;
   /** Null: a sign-in by discoverable credential, for whoever holds one. */
   readonly userId: string | null;
+  /** The ceremony it was shown in: the OIDC interaction's uid, or the account page's OP session uid. */
+  readonly boundTo: string;
 }
 
 async function keepChallenge(em: EntityManager, key: ChallengeKey, challenge: string): Promise<void> {
   const connection = em.getConnection();
   await executeOwned(connection, key.applicationId, 'delete from webauthn_challenge where @owner and expires_at < now()');
   await connection.execute(
-    `insert into webauthn_challenge (application_id, challenge, purpose, rp_id, user_id, expires_at) values (?, ?, ?, ?, ?, now() + make_interval(secs => ?::int))`,
-    [key.applicationId, challenge, key.purpose, key.rp.id, key.userId, CHALLENGE_SECONDS],
+    `insert into webauthn_challenge (application_id, challenge, purpose, rp_id, user_id, bound_to, expires_at) values (?, ?, ?, ?, ?, ?, now() + make_interval(secs => ?::int))`,
+    [key.applicationId, challenge, key.purpose, key.rp.id, key.userId, key.boundTo, CHALLENGE_SECONDS],
   );
 }
 
-/** True once, for a live challenge of this purpose, relying party and user. */
+/** True once, for a live challenge of this purpose, relying party, user and ceremony. */
 async function useChallenge(em: EntityManager, key: ChallengeKey, challenge: string): Promise<boolean> {
   const used = await executeOwned<unknown[]>(
     em.getConnection(),
     key.applicationId,
-    `delete from webauthn_challenge where @owner and challenge = ? and purpose = ? and rp_id = ? and user_id is not distinct from ? and expires_at > now() returning 1`,
-    [challenge, key.purpose, key.rp.id, key.userId],
+    `delete from webauthn_challenge where @owner and challenge = ? and purpose = ? and rp_id = ? and user_id is not distinct from ? and bound_to = ? and expires_at > now() returning 1`,
+    [challenge, key.purpose, key.rp.id, key.userId, key.boundTo],
   );
   return used.length > 0;
 }
@@ -115,9 +118,13 @@ export function readResponse<T extends AuthenticationResponseJSON | Registration
   return typeof id === 'string' && /^[A-Za-z0-9_-]{1,1366}$/.test(id) && typeof response === 'object' && response !== null ? (value as T) : null;
 }
 
-export type AssertionCheck = { readonly ok: true; readonly counter: number; readonly userVerified: boolean } | { readonly ok: false };
+/**
+ * `cloned_passkey`: the credential's own signature, but a counter that did not grow past the one stored, as from a copy
+ * of the authenticator (or a use racing another one).
+ */
+export type AssertionCheck = { readonly ok: true; readonly userVerified: boolean } | { readonly ok: false; readonly reason: 'invalid_passkey' | 'cloned_passkey' };
 
-/** The challenge is used up whatever the outcome. */
+/** The challenge is used up whatever the outcome; a use that passes is recorded (its counter, its time). */
 export async function verifyAssertion(
   em: EntityManager,
   key: ChallengeKey,
@@ -125,20 +132,25 @@ export async function verifyAssertion(
   credential: StoredCredential,
   requireUserVerification: boolean,
 ): Promise<AssertionCheck> {
+  let checked: { counter: number; userVerified: boolean };
   try {
     const { verified, authenticationInfo } = await verifyAuthenticationResponse({
       response,
       expectedChallenge: (challenge) => useChallenge(em, key, challenge),
       expectedOrigin: key.rp.origin,
       expectedRPID: key.rp.id,
-      credential: { id: credential.credentialId, publicKey: credential.publicKey as Uint8Array_, counter: credential.counter },
+      // The counter is checked once, by the update that records the use, so that its refusal is told apart.
+      credential: { id: credential.credentialId, publicKey: credential.publicKey as Uint8Array_, counter: 0 },
       requireUserVerification,
     });
-    return verified ? { ok: true, counter: authenticationInfo.newCounter, userVerified: authenticationInfo.userVerified } : { ok: false };
+    if (!verified) return { ok: false, reason: 'invalid_passkey' };
+    checked = { counter: authenticationInfo.newCounter, userVerified: authenticationInfo.userVerified };
   } catch {
-    // The library throws for every failed check (origin, RP ID, challenge, signature, counter): all are refusals.
-    return { ok: false };
+    // The library throws for every failed check (origin, RP ID, challenge, signature): all are refusals.
+    return { ok: false, reason: 'invalid_passkey' };
   }
+  if (!(await recordUse(em, key.applicationId, credential.id, checked.counter))) return { ok: false, reason: 'cloned_passkey' };
+  return { ok: true, userVerified: checked.userVerified };
 }
 
 export async function verifyRegistration(

@@ -128,8 +128,8 @@ export async function insertCredential(em: EntityManager, applicationId: string,
 }
 
 /**
- * Unless another use raced ahead: a counter that does not grow is a cloned authenticator's, refused (0 stays 0 for
- * authenticators that keep none).
+ * Unless the counter did not grow (0 stays 0 for authenticators that keep none): a cloned authenticator's, or a use
+ * racing another. Refused, and the key stays usable (docs/decisions.md, "Passkeys and WebAuthn").
  */
 export async function recordUse(em: EntityManager, applicationId: string, id: string, counter: number): Promise<boolean> {
   const used = await executeOwned<unknown[]>(

@@ -2,7 +2,7 @@ import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simp
 import type { CodeCheck } from '../mfa/second-step.ts';
 import type { SignInTarget } from '../sign-in/sign-in.ts';
 import { assertionOptions, readResponse, registrationOptions, verifyAssertion, verifyRegistration, type Registrant } from './ceremonies.ts';
-import { amrOfCredential, recordUse, userCredentials, type NewCredential } from './credentials.ts';
+import { amrOfCredential, userCredentials, type NewCredential } from './credentials.ts';
 import type { RelyingParty } from './relying-party.ts';
 
 /**
@@ -10,14 +10,14 @@ import type { RelyingParty } from './relying-party.ts';
  * registration. A passkey is discoverable and, when the surface's provider asks, verifies its user.
  */
 
-export async function secondFactorOptions(target: SignInTarget, rp: RelyingParty, userId: string) {
+export async function secondFactorOptions(target: SignInTarget, rp: RelyingParty, boundTo: string, userId: string) {
   const { em } = target.applicationScope;
   const credentials = await userCredentials(em, target.application.id, userId, rp.id);
-  return assertionOptions(em, { applicationId: target.application.id, purpose: 'second_factor', rp, userId }, 'preferred', credentials);
+  return assertionOptions(em, { applicationId: target.application.id, purpose: 'second_factor', rp, userId, boundTo }, 'preferred', credentials);
 }
 
 /** Checked under the lockout policy (proveSecondStep). Another user's or relying party's credential is unknown. */
-export async function secondFactorProof(target: SignInTarget, rp: RelyingParty, userId: string, posted: string | null | undefined): Promise<{ amr: string[]; check: () => Promise<CodeCheck> }> {
+export async function secondFactorProof(target: SignInTarget, rp: RelyingParty, boundTo: string, userId: string, posted: string | null | undefined): Promise<{ amr: string[]; check: () => Promise<CodeCheck> }> {
   const { em } = target.applicationScope;
   const applicationId = target.application.id;
   const response = readResponse<AuthenticationResponseJSON>(posted);
@@ -26,8 +26,8 @@ export async function secondFactorProof(target: SignInTarget, rp: RelyingParty, 
   return {
     amr: amrOfCredential(credential.deviceType, false),
     check: async () => {
-      const checked = await verifyAssertion(em, { applicationId, purpose: 'second_factor', rp, userId }, response, credential, false);
-      return checked.ok && (await recordUse(em, applicationId, credential.id, checked.counter)) ? { ok: true } : { ok: false, reason: 'invalid_passkey' };
+      const checked = await verifyAssertion(em, { applicationId, purpose: 'second_factor', rp, userId, boundTo }, response, credential, false);
+      return checked.ok ? { ok: true } : { ok: false, reason: checked.reason };
     },
   };
 }
@@ -36,18 +36,18 @@ const registrationPolicy = (target: SignInTarget) =>
   target.passkey === null ? { discoverable: false, userVerification: 'preferred' as const } : { discoverable: true, userVerification: target.passkey.userVerification };
 
 /** For a user stored, or a passkey sign-up's user about to be (sign-up.ts). */
-export async function newCredentialOptions(target: SignInTarget, rp: RelyingParty, user: Registrant) {
+export async function newCredentialOptions(target: SignInTarget, rp: RelyingParty, boundTo: string, user: Registrant) {
   const { em } = target.applicationScope;
   const existing = await userCredentials(em, target.application.id, user.id, rp.id);
-  const key = { applicationId: target.application.id, purpose: 'register', rp, userId: user.id } as const;
+  const key = { applicationId: target.application.id, purpose: 'register', rp, userId: user.id, boundTo } as const;
   return registrationOptions(em, key, target.passkey?.rpName ?? target.look.name, user, existing, registrationPolicy(target));
 }
 
 /** Null when the check fails. */
-export async function provenCredential(target: SignInTarget, rp: RelyingParty, userId: string, posted: string | null | undefined, name: string): Promise<NewCredential | null> {
+export async function provenCredential(target: SignInTarget, rp: RelyingParty, boundTo: string, userId: string, posted: string | null | undefined, name: string): Promise<NewCredential | null> {
   const response = readResponse<RegistrationResponseJSON>(posted);
   if (response === null) return null;
-  const key = { applicationId: target.application.id, purpose: 'register', rp, userId } as const;
+  const key = { applicationId: target.application.id, purpose: 'register', rp, userId, boundTo } as const;
   const proven = await verifyRegistration(target.applicationScope.em, key, response, registrationPolicy(target).userVerification === 'required');
   return proven === null ? null : { ...proven, name };
 }

@@ -15,13 +15,15 @@ import type { RelyingParty } from './relying-party.ts';
 export async function addOwnCredential(
   target: SignInTarget,
   rp: RelyingParty,
+  /** The account page's OP session uid, which its challenge was shown to. */
+  sessionUid: string,
   user: SignInUser,
   posted: string | null | undefined,
   typedName: string | null | undefined,
   password: string | null | undefined,
 ): Promise<OwnChange> {
   if (!(await ownPasswordProven(target, user, password))) return { ok: false, reason: 'wrong_current' };
-  const credential = await provenCredential(target, rp, user.id, posted, keyName(typedName));
+  const credential = await provenCredential(target, rp, sessionUid, user.id, posted, keyName(typedName));
   if (credential === null) return ownRefusal({ key: 'account.passkeyUnfinished' });
   const scope = ownScope(target, user.id);
   const added = await scope.transactional(async (em) => {

@@ -5,7 +5,7 @@ import { recordAttempt, type SignInTarget } from '../sign-in/sign-in.ts';
 import type { PasskeyMethod } from '../sign-in/surface-settings.ts';
 import { mayActNow, readSignInUser, type SignInUser } from '../users/sign-in-user.ts';
 import { assertionOptions, readResponse, verifyAssertion } from './ceremonies.ts';
-import { amrOfCredential, findPoolCredential, recordUse } from './credentials.ts';
+import { amrOfCredential, findPoolCredential } from './credentials.ts';
 import type { RelyingParty } from './relying-party.ts';
 
 /**
@@ -15,11 +15,18 @@ import type { RelyingParty } from './relying-party.ts';
 export type PasskeyCheck = { readonly ok: true; readonly user: SignInUser; readonly verified: SignInUser; readonly amr: readonly string[] } | { readonly ok: false };
 
 /** Any discoverable credential of the relying party. */
-export const passkeySignInOptions = (target: SignInTarget, rp: RelyingParty, method: PasskeyMethod) =>
-  assertionOptions(target.applicationScope.em, { applicationId: target.application.id, purpose: 'sign_in', rp, userId: null }, method.userVerification);
+export const passkeySignInOptions = (target: SignInTarget, rp: RelyingParty, interactionId: string, method: PasskeyMethod) =>
+  assertionOptions(target.applicationScope.em, { applicationId: target.application.id, purpose: 'sign_in', rp, userId: null, boundTo: interactionId }, method.userVerification);
 
-export async function verifyPasskeySignIn(target: SignInTarget, rp: RelyingParty, method: PasskeyMethod, posted: string | null | undefined, address: string): Promise<PasskeyCheck> {
-  const checked = await checkPasskey(target, rp, method, posted, address);
+export async function verifyPasskeySignIn(
+  target: SignInTarget,
+  rp: RelyingParty,
+  interactionId: string,
+  method: PasskeyMethod,
+  posted: string | null | undefined,
+  address: string,
+): Promise<PasskeyCheck> {
+  const checked = await checkPasskey(target, rp, interactionId, method, posted, address);
   const user = checked.ok ? checked.verified : checked.user;
   await recordAttempt(target, user, {
     method: 'passkey',
@@ -31,7 +38,7 @@ export async function verifyPasskeySignIn(target: SignInTarget, rp: RelyingParty
 
 type Checked = Extract<PasskeyCheck, { ok: true }> | { ok: false; reason: SignInFailureReason; user: SignInUser | null };
 
-async function checkPasskey(target: SignInTarget, rp: RelyingParty, method: PasskeyMethod, posted: string | null | undefined, address: string): Promise<Checked> {
+async function checkPasskey(target: SignInTarget, rp: RelyingParty, interactionId: string, method: PasskeyMethod, posted: string | null | undefined, address: string): Promise<Checked> {
   const refused = async (reason: SignInFailureReason, user: SignInUser | null): Promise<Checked> => (await refuseUncounted(target), { ok: false, reason, user });
   const response = readResponse<AuthenticationResponseJSON>(posted);
   if (response === null) return refused('invalid_input', null);
@@ -43,11 +50,11 @@ async function checkPasskey(target: SignInTarget, rp: RelyingParty, method: Pass
   if (!mayActNow(user)) return refused('user_inactive', user);
   const standing = await addressStanding(target, user, address);
   if (standing !== 'open') return refused(standing === 'locked' ? 'address_locked' : 'address_waiting', user);
-  const key = { applicationId, purpose: 'sign_in', rp, userId: null } as const;
+  const key = { applicationId, purpose: 'sign_in', rp, userId: null, boundTo: interactionId } as const;
   const check = await verifyAssertion(em, key, response, credential, method.userVerification === 'required');
-  if (!check.ok || !(await recordUse(em, applicationId, credential.id, check.counter))) {
+  if (!check.ok) {
     await recordFailedSignIn(target, user, target.lockout, address);
-    return { ok: false, reason: 'invalid_passkey', user };
+    return { ok: false, reason: check.reason, user };
   }
   const tenantIds = await recordSuccessfulSignIn(target, user, address);
   if (tenantIds === null) return { ok: false, reason: 'user_inactive', user };

@@ -91,7 +91,7 @@ async function provenSignUp(target: SignInTarget, interactionId: string): Promis
 /** The proven address and the options that make its passkey; undefined when the interaction proved none. */
 export async function passkeySignUpOptions(target: SignInTarget, rp: RelyingParty, interactionId: string) {
   const proven = await provenSignUp(target, interactionId);
-  return proven === undefined ? undefined : { email: proven.email, options: await newCredentialOptions(target, rp, proven) };
+  return proven === undefined ? undefined : { email: proven.email, options: await newCredentialOptions(target, rp, interactionId, proven) };
 }
 
 /** `retry`: the address stays proven, and the browser may try making a passkey again. */
@@ -103,7 +103,7 @@ class KeyHeld extends Error {}
 export async function completePasskeySignUp(target: SignInTarget, rp: RelyingParty, interactionId: string, posted: string | null | undefined): Promise<PasskeySignUp> {
   const proven = await provenSignUp(target, interactionId);
   if (proven === undefined) return { ok: false, retry: false };
-  const credential = await provenCredential(target, rp, proven.id, posted, keyName(null));
+  const credential = await provenCredential(target, rp, interactionId, proven.id, posted, keyName(null));
   // Only a key that did not verify may be tried again; the rest end the sign-up.
   const refused = async (reason: 'invalid_passkey' | 'signup_unavailable'): Promise<PasskeySignUp> => {
     await recordAttempt(target, null, { method: 'passkey', outcome: { ok: false, reason, userId: null, email: proven.email } });
