@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
 import { enrolFactor, factorsOf, recoveryCodesLeft, sendEmailCode, useSecondProof, type FactorKind, type HeldFactor } from '../domain/mfa/factors.ts';
-import { mfaStepAfter, withSecondFactor, type MfaStep } from '../domain/mfa/requirement.ts';
+import { asksMultiFactor, mfaStepAfter, stepUpPolicy, withSecondFactor, type MfaStep } from '../domain/mfa/requirement.ts';
 import { amrOfCredential, keyName } from '../domain/webauthn/credentials.ts';
 import { newCredentialOptions, provenCredential, secondFactorOptions, secondFactorProof } from '../domain/webauthn/factor.ts';
 import type { RelyingParty } from '../domain/webauthn/relying-party.ts';
@@ -28,7 +28,8 @@ import type { FormFields, InteractionContext } from './routes.ts';
  * (src/domain/mfa/requirement.ts). The first factor's outcome travels in a sealed, HttpOnly cookie scoped to the
  * interaction (`gh_mfa`), bound to it by its seal, so every form of the step is a POST answered with a page or a 303.
  * A browser that passed the step is remembered for the policy's `rememberDeviceDays` by a sealed cookie bound to the
- * user, their pool and their factors: a reset or a new factor forgets every remembered browser.
+ * user, their pool and their factors: a reset or a new factor forgets every remembered browser. A client asking for
+ * the multi-factor acr (`acr_values`) gets the step as under `required`, remembered browser or not (stepUpPolicy).
  */
 
 /** How long a proven first factor waits for its second step. */
@@ -109,6 +110,9 @@ export function registerMfaStep(app: FastifyInstance, services: Services, seam: 
     reply.header('set-cookie', cookie(rememberCookieName, '/', csrf.seal(rememberedAs(context, held), userId, seconds), seconds));
   }
 
+  /** Whether the client asked this sign-in for a second factor (`acr_values`). */
+  const stepAsked = (context: InteractionContext) => asksMultiFactor(context.interaction.params['acr_values']);
+
   const back = (reply: FastifyReply, uid: string, query = '') => reply.status(303).header('location', `${stepPath(uid)}${query}`).send();
 
   /** Past the step: the change of an expired password, else the completion. */
@@ -135,15 +139,16 @@ export function registerMfaStep(app: FastifyInstance, services: Services, seam: 
   ): Promise<{ held: readonly HeldFactor[]; step: MfaStep; rp: RelyingParty }> => {
     const rp = await relyingPartyFor(services, request);
     const held = known ?? (await factorsOf(context.target.applicationScope.em, context.target.application.id, userId, rp.id));
-    return { held, step: mfaStepAfter(context.target.mfa, held, first), rp };
+    const policy = stepAsked(context) ? stepUpPolicy(context.target.mfa) : context.target.mfa;
+    return { held, step: mfaStepAfter(policy, held, first), rp };
   };
 
-  /** Whether the sign-in goes through the step: the policy asks for one, and no remembered browser spares it. */
+  /** Whether the sign-in goes through the step: the policy asks for one, and no remembered browser spares it (nor the client's asking). */
   async function stepDue(request: FastifyRequest, context: InteractionContext, userId: string, amr: readonly string[], known?: readonly HeldFactor[]) {
     // A passkey that verified its user proved both factors already (src/domain/webauthn/sign-in.ts).
     if (context.target.mfa.enforcement === 'off' || amr.includes('mfa')) return false;
     const { held, step } = await heldStep(request, context, userId, amr, known);
-    return step.kind === 'enrol' || (step.kind === 'challenge' && !remembered(request, context, userId, held));
+    return step.kind === 'enrol' || (step.kind === 'challenge' && (stepAsked(context) || !remembered(request, context, userId, held)));
   }
 
   const completeSignIn: CompleteSignIn = async (request, reply, context, signIn, known) => {

@@ -14,6 +14,7 @@ import { emailFormActions, emailSignInRoutes } from './magic-link.ts';
 import { emailForms } from '../pages/magic-link.ts';
 import type { SignInUser } from '../domain/users/sign-in-user.ts';
 import type { HeldFactor } from '../domain/mfa/factors.ts';
+import { STEP_UP_REASON } from '../domain/mfa/requirement.ts';
 import { registerSamlRoutes, samlStartPath } from './saml.ts';
 import { accountLinkRoutes } from './account-links.ts';
 import { accountPageRoutes } from './account.ts';
@@ -365,11 +366,25 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
 
     const saml = registerSamlRoutes(app, services, csrf, { load, signsIn, continueSignIn });
 
+    /**
+     * A login asked only because the client wants the multi-factor acr the session's sign-in did not give: its user
+     * goes on from that sign-in (its `amr` the first factor) to the MFA step, without typing a first factor again.
+     */
+    async function stepUpSession(request: FastifyRequest, reply: FastifyReply, context: InteractionContext) {
+      const { prompt, session } = context.interaction;
+      if (prompt.reasons.length !== 1 || prompt.reasons[0] !== STEP_UP_REASON) return undefined;
+      const account = await sessionSignIn(context.target, session?.accountId, true);
+      if (account === null) return undefined;
+      return continueSignIn(request, reply, context, { user: account.user, verified: account.user, amr: session?.amr ?? [] });
+    }
+
     app.get<{ Params: Params }>('/interaction/:uid', async (request, reply) => {
       const context = await load(request, reply);
       const { interaction } = context;
       // An IdP-initiated SAML sign-in, proven moments ago in this browser, completes the sign-in it led to.
-      if (interaction.prompt.name === 'login') return (await saml.continueUnsolicited(request, reply, context)) ?? showLogin(reply, context, 200);
+      if (interaction.prompt.name === 'login') {
+        return (await saml.continueUnsolicited(request, reply, context)) ?? (await stepUpSession(request, reply, context)) ?? showLogin(reply, context, 200);
+      }
       if (interaction.prompt.name === 'consent') {
         // The session's user, already signed in, is authorizing this client (again, or for more): no form. The
         // tenant is decided as for a sign-in (the named one, the only one, or the user's choice). A session user who

@@ -1,5 +1,6 @@
 import { interactionPolicy, type KoaContextWithOIDC } from 'oidc-provider';
 import type Provider from 'oidc-provider';
+import { ACR_MULTI_FACTOR, asksMultiFactor, STEP_UP_REASON } from '../domain/mfa/requirement.ts';
 import { SIGN_IN_REFUSALS, SignInRefusal, type SilentError } from '../domain/sign-in/refusals.ts';
 import { sessionSignIn, type SignInTarget } from '../domain/sign-in/sign-in.ts';
 import { accountTenants } from './account.ts';
@@ -133,7 +134,10 @@ async function silentDecision(targets: SignInTargets, ctx: KoaContextWithOIDC, k
  * oidc-provider's prompts, plus a login when the session's account is one findAccount no longer finds for this client
  * or a silent request cannot use (silentDecision): without an account the consent checks would fail. With prompt=none
  * these answer `login_required` (OIDC Core 3.1.2.6) or `account_selection_required`, ahead of the consent checks
- * (a first-party client never needs `consent_required`).
+ * (a first-party client never needs `consent_required`). And a login when the request asks for the multi-factor acr
+ * the session's sign-in did not give: oidc-provider checks only an essential `acr` of the `claims` parameter, which
+ * is not offered, so `acr_values` is checked here (`interaction_required` with prompt=none). A sign-in the pages have
+ * just made passes: it got what the policy gives (the single-factor acr where MFA is off).
  */
 export function interactionsPolicy() {
   const policy = interactionPolicy.base();
@@ -142,6 +146,13 @@ export function interactionsPolicy() {
     // no_session's words: the description passes through the browser, and must not tell that it holds another account.
     new Check('account_unavailable', 'End-User authentication is required', 'login_required', (ctx) =>
       ctx.oidc.session?.accountId !== undefined && (ctx.oidc.account === undefined || silentRefusals.get(ctx) === 'login_required')
+        ? Check.REQUEST_PROMPT
+        : Check.NO_NEED_TO_PROMPT,
+    ),
+  );
+  policy.get('login')?.checks.add(
+    new Check(STEP_UP_REASON, 'Multi-factor authentication is required', 'interaction_required', (ctx) =>
+      ctx.oidc.session?.accountId !== undefined && ctx.oidc.result?.login === undefined && ctx.oidc.acr !== ACR_MULTI_FACTOR && asksMultiFactor(ctx.oidc.params?.['acr_values'])
         ? Check.REQUEST_PROMPT
         : Check.NO_NEED_TO_PROMPT,
     ),

@@ -4,13 +4,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BootstrapResult } from '../../src/domain/bootstrap.ts';
 import { recoveryCodeHash } from '../../src/domain/mfa/codes.ts';
 import { ACR_MULTI_FACTOR, ACR_SINGLE_FACTOR } from '../../src/domain/mfa/requirement.ts';
-import { newTotpSecret } from '../../src/domain/mfa/totp.ts';
 import type { TestApp } from '../support/app.ts';
 import { CookieJar, readForm, type Visit } from '../support/cookie-jar.ts';
 import { csrfOf, emailFormAction, mailedCode, mails } from '../support/email-sign-in.ts';
 import { HttpClient } from '../support/http.ts';
 import { createTestClient, decodeJwt, discover } from '../support/oauth.ts';
-import { totpCodeAt as codeAt } from '../support/totp.ts';
+import { totpCodeAt as codeAt, giveTotp as giveTotpTo } from '../support/totp.ts';
 import { createPasswordUser, PASSWORD } from '../support/users.ts';
 import { REDIRECT_URI, startHostedTestApp } from '../support/hosted-app.ts';
 
@@ -47,16 +46,7 @@ async function applicationWith(policy: string, body: object) {
 const sql = <T>(query: string, params: unknown[] = []) => app.gatehouse.services.orm.em.getConnection().execute<T[]>(query, params);
 
 /** A TOTP factor given to the user directly (as an enrolment stores it), and its secret. */
-async function giveTotp(userId: string, applicationId = app.root.applicationId): Promise<string> {
-  const secret = newTotpSecret();
-  await sql(`insert into mfa_factor (application_id, id, user_id, kind, secret_encrypted) values (?, ?, ?, 'totp', ?)`, [
-    applicationId,
-    randomUUID(),
-    userId,
-    app.gatehouse.services.storedSecrets.encrypt(secret),
-  ]);
-  return secret;
-}
+const giveTotp = (userId: string, applicationId = app.root.applicationId) => giveTotpTo(app, applicationId, userId);
 
 interface Flow {
   readonly jar: CookieJar;

@@ -2,7 +2,6 @@ import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BootstrapResult } from '../../src/domain/bootstrap.ts';
 import { recoveryCodeHash } from '../../src/domain/mfa/codes.ts';
-import { newTotpSecret } from '../../src/domain/mfa/totp.ts';
 import { newId } from '../../src/ids.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { CookieJar, readForm, type Visit } from '../support/cookie-jar.ts';
@@ -10,7 +9,7 @@ import { addDomain } from '../support/domains.ts';
 import { fetchVia } from '../support/host-fetch.ts';
 import { HttpClient } from '../support/http.ts';
 import { createTestClient, decodeJwt, discover } from '../support/oauth.ts';
-import { totpCodeAt as codeAt } from '../support/totp.ts';
+import { totpCodeAt as codeAt, giveTotp as giveTotpTo } from '../support/totp.ts';
 import { mailedCode, mails, normalized } from '../support/email-sign-in.ts';
 import { SoftAuthenticator, webauthnFormOf } from '../support/webauthn.ts';
 import { createPasswordUser, PASSWORD } from '../support/users.ts';
@@ -70,16 +69,7 @@ async function giveKey(scope: Scope, userId: string, authenticator = new SoftAut
 }
 
 /** A TOTP factor given to the user directly (as an enrolment stores it), and its secret. */
-async function giveTotp(scope: Scope, userId: string): Promise<string> {
-  const secret = newTotpSecret();
-  await sql(`insert into mfa_factor (application_id, id, user_id, kind, secret_encrypted) values (?, ?, ?, 'totp', ?)`, [
-    scope.application.applicationId,
-    newId(),
-    userId,
-    app.gatehouse.services.storedSecrets.encrypt(secret),
-  ]);
-  return secret;
-}
+const giveTotp = (scope: Scope, userId: string) => giveTotpTo(app, scope.application.applicationId, userId);
 
 const giveRecoveryCode = (scope: Scope, userId: string, code: string) =>
   sql(`insert into mfa_recovery_code (application_id, user_id, code_hash) values (?, ?, ?)`, [scope.application.applicationId, userId, recoveryCodeHash(code)]);

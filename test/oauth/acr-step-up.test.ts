@@ -1,0 +1,164 @@
+import * as oidc from 'openid-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ACR_MULTI_FACTOR, ACR_SINGLE_FACTOR } from '../../src/domain/mfa/requirement.ts';
+import type { TestApp } from '../support/app.ts';
+import { CookieJar, type Visit } from '../support/cookie-jar.ts';
+import { HttpClient } from '../support/http.ts';
+import { createTestClient, decodeJwt, discover, startAuthorization, type AuthorizationFlow } from '../support/oauth.ts';
+import { giveTotp, totpCodeAt as codeAt } from '../support/totp.ts';
+import { createPasswordUser, PASSWORD } from '../support/users.ts';
+import { REDIRECT_URI, startHostedTestApp } from '../support/hosted-app.ts';
+
+/**
+ * Step-up by `acr_values` (src/oidc/policies.ts, src/hosted/mfa.ts): a client asking for the multi-factor acr gets a
+ * second step whatever spared it before (a remembered browser, an `optional` policy, a session signed in with one
+ * factor), a session that already gave it passes, prompt=none is refused where it did not, a user without a factor
+ * enrols one, and where MFA is off the single-factor acr comes back.
+ */
+/** A TOTP step: the session's own sign-in used this window's code, so the step takes the next one (one step either side is accepted). */
+const STEP_MS = 30_000;
+
+let app: TestApp;
+let issuer: string;
+
+beforeAll(async () => {
+  ({ app, issuer } = await startHostedTestApp());
+});
+afterAll(async () => app?.close());
+
+const sql = <T>(query: string, params: unknown[] = []) => app.gatehouse.services.orm.em.getConnection().execute<T[]>(query, params);
+
+/** An application with the MFA policy `mfa` (optional, TOTP, browsers remembered 30 days unless given), its admin and a web client. */
+async function applicationWith(mfa: object = {}) {
+  const other = await app.bootstrapAnother();
+  const admin = new HttpClient(app.baseUrl, { apiKey: other.apiKey });
+  expect((await admin.put('/policies/mfa', { enforcement: 'optional', factors: ['totp'], rememberDeviceDays: 30, ...mfa })).status).toBe(200);
+  const client = await createTestClient(app, { type: 'web', applicationId: other.applicationId, redirectUris: [REDIRECT_URI] });
+  const configuration = await discover(app, client.clientId, oidc.ClientSecretBasic(client.clientSecret ?? ''));
+  return { applicationId: other.applicationId, admin, configuration };
+}
+
+type Scope = Awaited<ReturnType<typeof applicationWith>>;
+
+
+/** An authorization request of the scope's client in `jar`: the OP's answer (to the hosted pages, or to the client). */
+const authorize = (scope: Scope, jar: CookieJar, parameters: Record<string, string> = {}) =>
+  startAuthorization(scope.configuration, { redirectUri: REDIRECT_URI, resource: '' }, parameters, jar);
+
+/** Follows the OP's answers to the hosted page they lead to. */
+async function pageOf(jar: CookieJar, visit: Visit): Promise<Visit> {
+  for (let hops = 0; hops < 10 && (visit.status === 302 || visit.status === 303) && visit.location!.startsWith(`${issuer}/`); hops += 1) {
+    visit = await jar.visit(visit.location!);
+  }
+  return visit;
+}
+
+async function idToken(scope: Scope, flow: AuthorizationFlow, answer: Visit) {
+  const callback = await flow.jar.followOut(answer, issuer);
+  const tokens = await oidc.authorizationCodeGrant(scope.configuration, callback, { pkceCodeVerifier: flow.verifier, expectedState: flow.state });
+  return decodeJwt(tokens.id_token!).payload;
+}
+
+/** A sign-in with the password in `jar` (`parameters` added to the request): the answer to the login form's POST. */
+async function passwordSignIn(scope: Scope, jar: CookieJar, email: string, parameters: Record<string, string> = {}) {
+  const flow = await authorize(scope, jar, parameters);
+  const page = await pageOf(jar, flow.page);
+  expect(page.body).toContain('name="password"');
+  return { flow, answer: await jar.submit(page, { email, password: PASSWORD }) };
+}
+
+/** A user holding TOTP whose browser `jar` passed the step once (remembered), then signed in with the password alone. */
+async function rememberedSingleFactorSession(scope: Scope, email: string) {
+  const userId = await createPasswordUser(scope.admin, email);
+  const secret = await giveTotp(app, scope.applicationId, userId);
+  const jar = new CookieJar();
+  const first = await passwordSignIn(scope, jar, email);
+  expect(first.answer.location).toMatch(/\/mfa$/);
+  const step = await jar.visit(first.answer.location!);
+  expect(await idToken(scope, first.flow, await jar.submit(step, { code: codeAt(secret) }))).toMatchObject({ acr: ACR_MULTI_FACTOR });
+  const again = await passwordSignIn(scope, jar, email, { prompt: 'login' });
+  expect(again.answer.location).not.toContain('/mfa');
+  expect(await idToken(scope, again.flow, again.answer)).toMatchObject({ sub: userId, amr: ['pwd'], acr: ACR_SINGLE_FACTOR });
+  return { userId, secret, jar };
+}
+
+describe('acr_values asking for the multi-factor acr', () => {
+  it('is advertised; the claims parameter is not offered', async () => {
+    const metadata = (await (await fetch(`${issuer}/.well-known/openid-configuration`)).json()) as Record<string, unknown>;
+    expect(metadata['acr_values_supported']).toEqual([ACR_SINGLE_FACTOR, ACR_MULTI_FACTOR]);
+    expect(metadata['claims_parameter_supported']).toBe(false);
+  });
+
+  it('a single-factor session goes straight to the MFA step (no password again), a wrong code is refused, the right one gives pwd otp mfa; then the session passes as it is', async () => {
+    const scope = await applicationWith();
+    const { userId, secret, jar } = await rememberedSingleFactorSession(scope, 'step-up@example.com');
+    const flow = await authorize(scope, jar, { acr_values: ACR_MULTI_FACTOR });
+    const step = await pageOf(jar, flow.page);
+    expect(step.url).toMatch(/\/interaction\/[\w-]+\/mfa$/);
+    expect(step.body).toContain('name="code"');
+    const next = codeAt(secret, Date.now() + STEP_MS);
+    const wrong = await jar.submit(step, { code: String((Number(next) + 1) % 1_000_000).padStart(6, '0') });
+    expect(wrong.status).toBe(400);
+    const done = await jar.submit(wrong, { code: next });
+    expect(await idToken(scope, flow, done)).toMatchObject({ sub: userId, amr: ['pwd', 'otp', 'mfa'], acr: ACR_MULTI_FACTOR });
+    // The session now gave the multi-factor acr: asked again (silently too), it passes without a page.
+    const asked: Record<string, string>[] = [{ acr_values: ACR_MULTI_FACTOR }, { acr_values: ACR_MULTI_FACTOR, prompt: 'none' }];
+    for (const parameters of asked) {
+      const again = await authorize(scope, jar, parameters);
+      expect(again.start.location, JSON.stringify(parameters)).toMatch(/^https:\/\/app\.example\/callback\?/);
+      expect(await idToken(scope, again, again.start)).toMatchObject({ sub: userId, amr: ['pwd', 'otp', 'mfa'], acr: ACR_MULTI_FACTOR });
+    }
+  });
+
+  it('prompt=none with a single-factor session is refused with interaction_required; asking for either acr passes as it is', async () => {
+    const scope = await applicationWith();
+    const { userId, jar } = await rememberedSingleFactorSession(scope, 'silent@example.com');
+    const silent = await authorize(scope, jar, { acr_values: ACR_MULTI_FACTOR, prompt: 'none' });
+    const refused = new URL(silent.start.location!);
+    expect(refused.origin + refused.pathname).toBe(REDIRECT_URI);
+    expect(refused.searchParams.get('error')).toBe('interaction_required');
+    expect(refused.searchParams.get('state')).toBe(silent.state);
+    const either = await authorize(scope, jar, { acr_values: `${ACR_MULTI_FACTOR} ${ACR_SINGLE_FACTOR}`, prompt: 'none' });
+    expect(await idToken(scope, either, either.start)).toMatchObject({ sub: userId, amr: ['pwd'], acr: ACR_SINGLE_FACTOR });
+  });
+
+  it('with prompt=login a remembered browser does not spare the step: the password, then the code', async () => {
+    const scope = await applicationWith();
+    const { userId, secret, jar } = await rememberedSingleFactorSession(scope, 'relogin@example.com');
+    const { flow, answer } = await passwordSignIn(scope, jar, 'relogin@example.com', { prompt: 'login', acr_values: ACR_MULTI_FACTOR });
+    expect(answer.location).toMatch(/\/mfa$/);
+    const done = await jar.submit(await jar.visit(answer.location!), { code: codeAt(secret, Date.now() + STEP_MS) });
+    expect(await idToken(scope, flow, done)).toMatchObject({ sub: userId, amr: ['pwd', 'otp', 'mfa'], acr: ACR_MULTI_FACTOR });
+  });
+
+  it('a user holding no factor under optional enrols one the policy lists, then signs in with two factors; without acr_values they are not asked', async () => {
+    const scope = await applicationWith();
+    const userId = await createPasswordUser(scope.admin, 'no-factor@example.com');
+    const plain = await passwordSignIn(scope, new CookieJar(), 'no-factor@example.com');
+    expect(plain.answer.location).not.toContain('/mfa');
+    const jar = new CookieJar();
+    const { flow, answer } = await passwordSignIn(scope, jar, 'no-factor@example.com', { acr_values: ACR_MULTI_FACTOR });
+    expect(answer.location).toMatch(/\/mfa$/);
+    const enrol = await jar.visit(answer.location!);
+    expect(enrol.body).toContain('Set up two-step verification');
+    const secret = new URL(/otpauth:\/\/totp\/[^\s<]+/.exec(enrol.body)![0].replaceAll('&#38;', '&')).searchParams.get('secret')!;
+    const codes = await jar.submit(enrol, { code: codeAt(secret) });
+    expect(codes.status).toBe(200);
+    const done = await jar.submit(codes, {});
+    expect(await idToken(scope, flow, done)).toMatchObject({ sub: userId, amr: ['pwd', 'otp', 'mfa'], acr: ACR_MULTI_FACTOR });
+    expect(await sql(`select kind from mfa_factor where user_id = ?`, [userId])).toEqual([{ kind: 'totp' }]);
+  });
+
+  it('where MFA is off no factor is asked: the single-factor acr comes back, and the session passes afterwards (no loop)', async () => {
+    const scope = await applicationWith({ enforcement: 'off', factors: [] });
+    const userId = await createPasswordUser(scope.admin, 'off@example.com');
+    const jar = new CookieJar();
+    const { flow, answer } = await passwordSignIn(scope, jar, 'off@example.com', { acr_values: ACR_MULTI_FACTOR });
+    expect(answer.location).not.toContain('/mfa');
+    expect(await idToken(scope, flow, answer)).toMatchObject({ sub: userId, amr: ['pwd'], acr: ACR_SINGLE_FACTOR });
+    const again = await authorize(scope, jar, { acr_values: ACR_MULTI_FACTOR });
+    const back = await pageOf(jar, again.page);
+    expect(back.location).toMatch(/^https:\/\/app\.example\/callback\?/);
+    expect(await idToken(scope, again, back)).toMatchObject({ sub: userId, amr: ['pwd'], acr: ACR_SINGLE_FACTOR });
+  });
+});
