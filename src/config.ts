@@ -13,6 +13,11 @@ export interface Config {
   /** A real PostgreSQL; when absent the embedded database in `dataDir` is used. */
   readonly databaseUrl: string | undefined;
   readonly dataDir: string;
+  /**
+   * The connections an instance opens to DATABASE_URL at most (`DATABASE_POOL_MAX`); the embedded database's pool is
+   * its own (src/db/embedded.ts). With WORKERS, each worker has a pool of this size.
+   */
+  readonly databasePoolMax: number;
   readonly redisUrl: string | undefined;
   readonly bootstrapApiKey: string | undefined;
   /** GATEHOUSE_BOOTSTRAP_ADMIN_EMAIL and _PASSWORD: the first operator, made while the console has none (API.md). */
@@ -34,6 +39,11 @@ export interface Config {
    * Server-Sent Events, and GraphQL WebSocket connections (each counts as many as it runs subscriptions, at least one).
    */
   readonly streamsPerCredential: number;
+  /**
+   * The most management API requests (REST and /graphql) one credential has in flight on an instance at once, or one
+   * client address for requests without working credentials; past it, 429 `rate_limited` (src/concurrency-cap.ts).
+   */
+  readonly concurrentRequestsPerCredential: number;
   /** Test mails (POST /email/test) an application may queue in an hour, all its tenants together. */
   readonly testEmailsPerHour: number;
   /** Mails a page may have sent to one address in an hour (sign-in links and codes, resets, verification). */
@@ -328,6 +338,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     publicUrl: publicUrl(env, port),
     databaseUrl: databaseUrl(env),
     dataDir: resolve(optional(env, 'GATEHOUSE_DATA_DIR') ?? './data'),
+    databasePoolMax: integer(env, 'DATABASE_POOL_MAX', 10, POSITIVE),
     redisUrl: redisUrl(env),
     bootstrapApiKey,
     bootstrapAdmin,
@@ -342,6 +353,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     readCacheMs: integer(env, 'READ_CACHE_MS', 5_000),
     auditStreamHeartbeatMs: integer(env, 'AUDIT_STREAM_HEARTBEAT_MS', 15_000, POSITIVE),
     streamsPerCredential: integer(env, 'STREAMS_PER_CREDENTIAL', 20, POSITIVE),
+    concurrentRequestsPerCredential: integer(env, 'CONCURRENT_REQUESTS_PER_CREDENTIAL', 16, POSITIVE),
     testEmailsPerHour: integer(env, 'TEST_EMAILS_PER_HOUR', 20, POSITIVE),
     mailsPerAddressPerHour: integer(env, 'MAILS_PER_ADDRESS_PER_HOUR', 10, POSITIVE),
     auditRetentionEveryMs: integer(env, 'AUDIT_RETENTION_EVERY_MS', 3_600_000),

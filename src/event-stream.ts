@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Principal } from './auth/principal.ts';
+import { handOverSlot } from './concurrency-cap.ts';
 import { GatehouseError } from './errors.ts';
 
 /**
@@ -132,6 +133,7 @@ export class EventStreams {
 
   /** Takes `reply` over as a 200 `text/event-stream` answer, with the headers Fastify's hooks have set so far. */
   open(reply: FastifyReply, slot: StreamSlot): EventStream {
+    handOverSlot(reply.request);
     reply.hijack();
     // A hijacked reply sends only what it writes: the request id and rate-limit headers go out too.
     for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) reply.raw.setHeader(name, value);

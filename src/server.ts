@@ -10,6 +10,7 @@ import { hashApiKeySecret, secretMatches } from './auth/api-key-secret.ts';
 import { answerClientError } from './client-error.ts';
 import type { Config } from './config.ts';
 import type { Principal } from './auth/principal.ts';
+import { capConcurrentRequests } from './concurrency-cap.ts';
 import { createRequestContext, type RequestContext } from './context.ts';
 import { GatehouseError, INTERNAL_ERROR, STATUS_BY_CODE, toErrorBody, type ErrorBody } from './errors.ts';
 import { createApollo } from './graphql/apollo.ts';
@@ -22,6 +23,7 @@ import { graphqlWebSocket, registerWebSockets, type CredentialHeaders } from './
 import { EventStreams } from './event-stream.ts';
 import { sendGraphQLAnswer } from './graphql/http-media.ts';
 import { readinessCheck } from './db/readiness.ts';
+import { withStatementGate } from './db/statement-gate.ts';
 import { secureHtmlAnswers } from './html-security.ts';
 import { createOperationExecutor } from './graphql/operation-executor.ts';
 import { buildSchema } from './graphql/schema.ts';
@@ -216,9 +218,12 @@ export async function createServer(services: Services, options: { redis?: Redis;
     done();
   });
   // The handler runs with the request's log, origin and trace as current, so what reports failures without being handed
-  // the request logs them with its id. A callback hook: the handler is called from within `done`.
+  // the request logs them with its id, and with its own gate to the database pool (src/db/statement-gate.ts). A
+  // callback hook: the handler is called from within `done`.
   app.addHook('preHandler', (request, _reply, done) =>
-    withRequestSpan(request.raw, () => withRequestLog(request.log, request.facts ?? {}, () => withRequestOrigin(request.ip, request.headers['user-agent'], done))),
+    withRequestSpan(request.raw, () =>
+      withRequestLog(request.log, request.facts ?? {}, () => withRequestOrigin(request.ip, request.headers['user-agent'], () => withStatementGate(done))),
+    ),
   );
   secureHtmlAnswers(app);
   // By the route's pattern (`/api/v1/users/:userId`), never the URL: ids would make a series per user.
@@ -316,6 +321,7 @@ export async function createServer(services: Services, options: { redis?: Redis;
     onExceeded: () => rateLimited.inc({ limit: 'api' }),
     errorResponseBuilder: (_request, context) => rateLimitRefusal(context.max, context.ttl),
   });
+  capConcurrentRequests(app, config.concurrentRequestsPerCredential, rateLimitKey);
   // What a GraphQL WebSocket counts once authenticated: its connection, and each subscription, as an SSE open's request.
   const countRequest = app.createRateLimit();
   const countAgainst = async (request: FastifyRequest, principal: Principal) => {

@@ -52,6 +52,7 @@ import { Migration0046AuditActionNames } from './migrations/0046-audit-action-na
 import { Migration0047SessionPerTenant } from './migrations/0047-session-per-tenant.ts';
 import { Migration0048WebauthnChallengeCeremony } from './migrations/0048-webauthn-challenge-ceremony.ts';
 import type { EmbeddedDatabase } from './embedded.ts';
+import { gateStatements } from './statement-gate.ts';
 
 export const MIGRATIONS = [
   { name: '0001-initial', class: Migration0001Initial },
@@ -190,7 +191,7 @@ async function migrateAlone(url: string): Promise<void> {
 export async function openDatabase(config: Config, options: DatabaseOptions & { url?: string; poolMax?: number } = {}): Promise<Database> {
   let embedded: EmbeddedDatabase | undefined;
   let url = options.url ?? config.databaseUrl;
-  let poolMax = options.poolMax ?? 10;
+  let poolMax = options.poolMax ?? config.databasePoolMax;
   if (url === undefined) {
     const { openEmbeddedDatabase } = await import('./embedded.ts');
     embedded = await openEmbeddedDatabase(config.dataDir);
@@ -202,6 +203,8 @@ export async function openDatabase(config: Config, options: DatabaseOptions & { 
   if (server) await migrateAlone(url);
   const orm = await MikroORM.init(ormOptions(url, poolMax, { ...options, bounds: server ? 'all' : 'none' }));
   try {
+    const connection = orm.em.getConnection();
+    gateStatements(connection, await connection.getNativeClient());
     if (!server) {
       await orm.migrator.up();
       await alignFixedRoles(orm.em.getConnection());

@@ -69,6 +69,8 @@ export async function startTestApp(overrides: Partial<Config> = {}, options: Tes
       // Some suites queue dozens of test mails, or links to one address; email-deliveries.test.ts and
       // hosted-magic-link.test.ts set low limits of their own.
       testEmailsPerHour: 100_000,
+      // Race suites send dozens of concurrent requests with one key; concurrency-cap.test.ts sets a low cap of its own.
+      concurrentRequestsPerCredential: 100_000,
       mailsPerAddressPerHour: 100_000,
       // A request's statements must not depend on how long a loaded machine took over the setup before it (a
       // credential read again once its 5 s entry lapsed); the suites of the cache's expiry set their own.

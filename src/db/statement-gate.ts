@@ -1,0 +1,92 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { PostgreSqlConnection } from '@mikro-orm/postgresql';
+import type { Pool } from 'pg';
+import { currentBackgroundWork } from '../background-work.ts';
+
+/**
+ * How many pooled connections one request's statements hold at once (docs/decisions.md, "Conventions"): GraphQL runs a
+ * query's root fields concurrently, so without a bound one request with 20 aliased lists takes the whole pool, and a
+ * few such requests make every other tenant's statements wait for a connection, or fail after DATABASE_TIMEOUTS'
+ * wait. Two leaves a request's loaders and a count beside its page some overlap.
+ */
+export const STATEMENTS_PER_REQUEST = 2;
+
+/** The request's turn at the pool: at most `size` of its statements hold a connection, the others queue in order. */
+class StatementGate {
+  #free: number;
+  readonly #waiting: (() => void)[] = [];
+
+  constructor(size: number) {
+    this.#free = size;
+  }
+
+  async run<T>(statement: () => Promise<T>): Promise<T> {
+    if (this.#free > 0) this.#free -= 1;
+    else await new Promise<void>((resolve) => this.#waiting.push(resolve));
+    try {
+      return await statement();
+    } finally {
+      const next = this.#waiting.shift();
+      if (next === undefined) this.#free += 1;
+      else next();
+    }
+  }
+}
+
+const gates = new AsyncLocalStorage<StatementGate>();
+
+/** Runs `work` (a request's handling) with a gate of its own for the statements it sends. */
+export function withStatementGate(work: () => void): void {
+  gates.run(new StatementGate(STATEMENTS_PER_REQUEST), work);
+}
+
+/** The gate of the request running, if any: a job the request started (the outbox woken) belongs to no request. */
+function currentGate(): StatementGate | undefined {
+  const gate = gates.getStore();
+  return gate === undefined || currentBackgroundWork() !== undefined ? undefined : gate;
+}
+
+/** pg-pool's refusal when no connection came free within `connectionTimeoutMillis` (a connect that timed out says otherwise). */
+const POOL_WAIT_TIMEOUT = 'timeout exceeded when trying to connect';
+
+/** The pool's wait timeout, said as what it is: every connection busy, how long this statement waited, how many queue. */
+function sayingPoolExhausted(error: unknown, pool: Pool, startedAt: number): unknown {
+  if (!(error instanceof Error) || error.message !== POOL_WAIT_TIMEOUT) return error;
+  const waited = Math.round(performance.now() - startedAt);
+  return new Error(
+    `database pool exhausted: no connection came free in ${waited} ms (${pool.totalCount} of ${pool.options.max} open, ${pool.idleCount} idle, ${pool.waitingCount} more statements waiting)`,
+    { cause: error },
+  );
+}
+
+type Execute = PostgreSqlConnection['execute'];
+type Begin = PostgreSqlConnection['begin'];
+
+/**
+ * Sends `connection`'s statements through the running request's gate. Only what takes a connection from the pool
+ * passes it: a statement outside a transaction, holding its permit for its round trip, and a transaction's begin,
+ * which gives it back once begun. Statements inside a transaction run on the connection it holds, and an open
+ * transaction holds no permit: a request in a transaction may then still send another statement, and since a permit
+ * is only ever held across one statement, which waits for nothing of its request, the gate cannot deadlock. A request
+ * thus holds at most STATEMENTS_PER_REQUEST connections, plus one per transaction it has open (a write's; GraphQL runs
+ * one mutation per request). Either way a wait for the pool that times out is reported as the pool exhausted.
+ */
+export function gateStatements(connection: PostgreSqlConnection, pool: Pool): void {
+  const execute: Execute = connection.execute.bind(connection);
+  const begin: Begin = connection.begin.bind(connection);
+  const pooled = async <T>(send: () => Promise<T>): Promise<T> => {
+    const gate = currentGate();
+    const run = async () => {
+      const startedAt = performance.now();
+      try {
+        return await send();
+      } catch (error) {
+        throw sayingPoolExhausted(error, pool, startedAt);
+      }
+    };
+    return gate === undefined ? run() : gate.run(run);
+  };
+  connection.execute = ((query, params, method, ctx, loggerContext) =>
+    ctx === undefined ? pooled(() => execute(query, params, method, ctx, loggerContext)) : execute(query, params, method, ctx, loggerContext)) as Execute;
+  connection.begin = ((options) => (options?.ctx === undefined ? pooled(() => begin(options)) : begin(options))) as Begin;
+}
