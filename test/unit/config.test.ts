@@ -24,8 +24,8 @@ describe('configuration refused at start, with the reason', () => {
     expect(refusal({ WORKERS: '1e1', DATABASE_URL: 'postgres://h/db', REDIS_URL: 'redis://h' })).toBe('WORKERS must be a positive integer or auto, got "1e1"');
   });
 
-  it.each(['RATE_LIMIT_MAX', 'RATE_LIMIT_WINDOW_MS', 'SIGN_IN_RATE_LIMIT_MAX', 'SIGN_IN_RATE_LIMIT_WINDOW_MS'])(
-    '%s=0 (a limit that refuses everything, or a window of nothing)',
+  it.each(['RATE_LIMIT_MAX', 'RATE_LIMIT_WINDOW_MS', 'SIGN_IN_RATE_LIMIT_MAX', 'SIGN_IN_RATE_LIMIT_WINDOW_MS', 'CONCURRENT_REQUESTS_PER_CREDENTIAL', 'DATABASE_POOL_MAX'])(
+    '%s=0 (a limit that refuses everything, a window of nothing, or a pool of no connection)',
     (name) => {
       expect(refusal({ [name]: '0' })).toBe(`${name} must be a positive integer, got "0"`);
     },
