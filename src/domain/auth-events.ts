@@ -116,7 +116,7 @@ export async function recordSignIn(deps: { orm: MikroORM; clock: Clock }, attemp
 /** oidc-provider's `grant.success`. */
 export interface TokenIssued {
   readonly applicationId: string;
-  /** The client's own tenant; a user's grant's tenant is looked up at the write. */
+  /** The client's own tenant, or the tenant its user token was issued in; else the grant's is looked up at the write. */
   readonly tenantId: string | null;
   readonly clientId: string;
   readonly grantType: string;

@@ -158,6 +158,14 @@ function tenantParam(surface: Surface, signIn: () => SignInRules) {
 }
 
 /**
+ * The tenant a token request's user token was issued in, read once for its claims: the request's `token.issued` record
+ * names it, whatever happens to the grant before the record is written (a suspension deletes it at once).
+ */
+const issuedTenants = new WeakMap<KoaContextWithOIDC, string>();
+
+export const issuedTenantOf = (ctx: KoaContextWithOIDC): string | undefined => issuedTenants.get(ctx);
+
+/**
  * An access token's claims beyond oidc-provider's: every token names its application (`app_id`) and tenant
  * (`tenant_id`; for an application-wide credential on a tenant's surface, that surface's: src/auth/authenticate.ts).
  * A user's token names its grant, which the management API and introspection check still stands. A management API
@@ -185,6 +193,7 @@ export async function accessTokenClaims(
   // A management API token names no permissions of the user's: the management API reads what they hold in the request's
   // tenant at each request (src/auth/authenticate.ts), so a revoked role counts at once, not when the token expires.
   const tenantId = token.grantId === undefined ? null : await grantTenant(deps.orm, token.grantId);
+  if (tenantId !== null) issuedTenants.set(ctx, tenantId);
   return {
     app_id: data.applicationId,
     ...(tenantId === null ? {} : { tenant_id: tenantId }),

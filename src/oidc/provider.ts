@@ -9,7 +9,7 @@ import { isUuid } from '../ids.ts';
 import { opRequestId, sweepExpiredModels } from './adapter.ts';
 import { resourceServersOf } from './api-resource-tokens.ts';
 import { gatehouseData } from './clients.ts';
-import { accessTokenClaims, configuration, managementApi, type OidcDependencies } from './configuration.ts';
+import { accessTokenClaims, configuration, issuedTenantOf, managementApi, type OidcDependencies } from './configuration.ts';
 import { sweepExpiredSessions } from '../domain/sessions/browser-sessions.ts';
 import { sweepExpiredFlowRows } from '../domain/sign-in/expired-rows.ts';
 import { noteRequest } from '../log.ts';
@@ -157,7 +157,7 @@ function tokensIssued(deps: OidcDependencies, ctx: KoaContextWithOIDC): void {
   const accountId = entities.Account?.accountId ?? entities.AccessToken?.accountId;
   deps.tokenEvents.record({
     applicationId: data.applicationId,
-    tenantId: data.tenantId,
+    tenantId: data.tenantId ?? issuedTenantOf(ctx) ?? null,
     clientId: client.clientId,
     grantType: String(params?.['grant_type']),
     userId: accountId !== undefined && isUuid(accountId) ? accountId : null,

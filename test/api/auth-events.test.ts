@@ -202,3 +202,19 @@ describe('sign-ins on a tenant’s page', () => {
     expect(JSON.stringify(shown)).not.toContain(bob);
   });
 });
+
+// Last: its sign-in would count in the analytics above.
+describe('token.issued after the grant is gone', () => {
+  it('a user token’s token.issued names the tenant it was issued in, though the user is suspended (the grant deleted) before the write', async () => {
+    const carol = (await app.http.post('/users', { email: 'carol@example.com', password: PASSWORD, tenantId: tenantB })).body.id as string;
+    const { url, verifier, state } = await authorizationRequest(spaConfig, { redirectUri: REDIRECT_URI, resource: '' }, { scope: 'openid', tenant: tenantB });
+    const outcome = await authorize(app, url, { userId: carol, tenantId: tenantB });
+    if (outcome.kind !== 'redirect') throw new Error(`expected a redirect, got ${outcome.status}`);
+    await oidc.authorizationCodeGrant(spaConfig, outcome.url, { pkceCodeVerifier: verifier, expectedState: state });
+    expect((await app.http.post(`/users/${carol}/suspend`, {})).status).toBe(200);
+    await app.gatehouse.services.tokenEvents.flush();
+    expect((await recordsOf('token.issued')).filter((record) => record.target_id === carol)).toEqual([
+      { actor_type: 'oauth_client', actor_id: spa.clientId, target_id: carol, tenant_id: tenantB, outcome: 'success', after: { grantType: 'authorization_code', clientId: spa.clientId } },
+    ]);
+  });
+});
