@@ -97,8 +97,11 @@ export async function listUsersSessions(appId: string, userIds: readonly string[
   }
 }
 
-/** Ends the session: its browser session, its grants and every token issued under them. */
-export async function revokeSession(appId: string, sessionId: string): Promise<void> {
-  const mutation = 'mutation RevokeSession($appId: UUID!, $sessionId: UUID!) { revokeSession(appId: $appId, sessionId: $sessionId) }';
-  await graphql<{ revokeSession: boolean }>(mutation, { appId, sessionId }, { applicationId: appId });
+/**
+ * Ends the session as its tenant's path does: a tenant's sign-in with its grants and tokens, the browser's sign-ins to
+ * other tenants left standing; a sign-in to the application itself (no tenant), its whole browser session.
+ */
+export async function revokeSession(appId: string, session: Pick<Session, 'id' | 'tenantId'>): Promise<void> {
+  const mutation = 'mutation RevokeSession($appId: UUID!, $tenantId: UUID, $sessionId: UUID!) { revokeSession(appId: $appId, tenantId: $tenantId, sessionId: $sessionId) }';
+  await graphql<{ revokeSession: boolean }>(mutation, { appId, tenantId: session.tenantId, sessionId: session.id }, { applicationId: appId });
 }

@@ -195,11 +195,14 @@ describe('the Sessions tab of the dashboard in Chromium', () => {
     await memberRow().waitFor();
   });
 
-  it('revokes it once the operator confirms: the session is gone and its refresh token refused', async () => {
+  it('revokes it on its tenant’s path once the operator confirms: the session is gone and its refresh token refused', async () => {
     const question = dashboard.answerNextDialog();
+    const revocation = dashboard.page.waitForRequest((request) => request.postData()?.includes('RevokeSession') === true);
     await memberRow().getByRole('button', { name: 'Revoke' }).click();
-    expect(await question).toBe(`Revoke ${MEMBER.email}'s session in test web client? They are signed out there, and its tokens stop working at once.`);
-    await dashboard.page.getByRole('status').filter({ hasText: `${MEMBER.email}'s session in test web client is revoked.` }).waitFor();
+    expect(await question).toBe(`Revoke ${MEMBER.email}'s sign-in to Acme (test web client)? Its tokens stop working at once; the browser's sign-ins to other tenants stay.`);
+    // A tenant's sign-in is revoked as its tenant's path does: the browser's sign-ins to other tenants stay.
+    expect((await revocation).postDataJSON()).toMatchObject({ variables: { tenantId: acme, sessionId } });
+    await dashboard.page.getByRole('status').filter({ hasText: `${MEMBER.email}'s sign-in to Acme is revoked.` }).waitFor();
     await dashboard.page.getByText(`${MEMBER.email} has no live session.`).waitFor();
     expect((await dashboard.app.http.get(`/sessions/${sessionId}`)).status).toBe(404);
     expect((await dashboard.app.http.get('/sessions')).body.data).toEqual([]);

@@ -6,20 +6,23 @@ import { revokeSession, type Session } from '../operations-sessions.ts';
 interface SessionRowProps {
   appId: string;
   session: Session;
-  /** Told the sentence that says so, since the row leaves the list. */
-  onRevoked: (notice: string) => void;
+  /** Told the sentence that says so, and whether the browser's other sign-ins (other rows) ended with it. */
+  onRevoked: (notice: string, wholeBrowser: boolean) => void;
 }
 
 /** One live session: who, where they signed in and how, from where, when, and Revoke once confirmed. */
 export function SessionRow({ appId, session, onRevoked }: SessionRowProps) {
   const action = useSubmission<string>();
   const revoke = () => {
-    const question = `Revoke ${session.userEmail}'s session in ${session.clientName}? They are signed out there, and its tokens stop working at once.`;
+    const wholeBrowser = session.tenantName === null;
+    const question = wholeBrowser
+      ? `Revoke ${session.userEmail}'s session in ${session.clientName}? Their browser is signed out of the application and every tenant, and the tokens stop working at once.`
+      : `Revoke ${session.userEmail}'s sign-in to ${session.tenantName} (${session.clientName})? Its tokens stop working at once; the browser's sign-ins to other tenants stay.`;
     if (!window.confirm(question)) return;
     action.run(async () => {
-      await revokeSession(appId, session.id);
-      const notice = `${session.userEmail}'s session in ${session.clientName} is revoked.`;
-      onRevoked(notice);
+      await revokeSession(appId, session);
+      const notice = wholeBrowser ? `${session.userEmail}'s session in ${session.clientName} is revoked.` : `${session.userEmail}'s sign-in to ${session.tenantName} is revoked.`;
+      onRevoked(notice, wholeBrowser);
       return notice;
     });
   };

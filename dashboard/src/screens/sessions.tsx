@@ -15,7 +15,7 @@ interface UserFilter {
   readonly userIds: readonly string[];
 }
 
-/** The sessions of the filter, page by page; a revoked one leaves the list, `onRevoked` told the sentence that says so. */
+/** The sessions of the filter, page by page; a revoked one leaves the list (with its browser's others when it was the application's), `onRevoked` told the sentence that says so. */
 function SessionTable({ appId, filter, onRevoked }: { appId: string; filter: UserFilter | null; onRevoked: (notice: string) => void }) {
   const sessions = usePages(
     useCallback((cursor: string | null) => (filter === null ? listSessions(appId, cursor) : listUsersSessions(appId, filter.userIds, cursor)), [appId, filter]),
@@ -32,8 +32,10 @@ function SessionTable({ appId, filter, onRevoked }: { appId: string; filter: Use
           key={session.id}
           appId={appId}
           session={session}
-          onRevoked={(notice) => {
-            sessions.drop(session.id);
+          onRevoked={(notice, wholeBrowser) => {
+            // The browser's other rows ended too, which the client cannot tell apart: the pages shown are read again.
+            if (wholeBrowser) sessions.refresh();
+            else sessions.drop(session.id);
             onRevoked(notice);
           }}
         />
