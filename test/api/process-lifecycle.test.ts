@@ -45,6 +45,28 @@ async function stalledRequest(service: SpawnedService, port: number): Promise<vo
   while (!received()) await new Promise((resolve) => setTimeout(resolve, 20));
 }
 
+/**
+ * A request whose body is finished only once the service has begun shutting down (SIGTERM sent here): what it was
+ * answered, status and body.
+ */
+async function answeredAcrossShutdown(service: SpawnedService, port: number, path: string, body: string, headers: Record<string, string> = {}): Promise<{ status: number; text: string }> {
+  const inFlight = request({ host: '127.0.0.1', port, method: 'POST', path, agent: false, headers: { 'content-type': 'application/json', 'content-length': String(body.length), ...headers } });
+  const answered = new Promise<{ status: number; text: string }>((resolve, reject) => {
+    inFlight.on('response', (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+    });
+    inFlight.on('error', reject);
+  });
+  inFlight.write(body.slice(0, 9));
+  while (!logLines(service).some((line) => line.msg === 'incoming request' && line.req?.url === path)) await new Promise((resolve) => setTimeout(resolve, 20));
+  service.child.kill('SIGTERM');
+  while (!logLines(service).some((line) => line.msg === 'shutting down: finishing in-flight requests')) await new Promise((resolve) => setTimeout(resolve, 20));
+  inFlight.end(body.slice(9));
+  return answered;
+}
+
 const settledWithin = (exited: SpawnedService['exited'], ms: number) =>
   Promise.race([exited, new Promise<'running'>((resolve) => setTimeout(() => resolve('running'), ms))]);
 
@@ -148,24 +170,8 @@ describe('a signalled process with connections that carry no request', () => {
         .end();
     });
     expect(served).toBe(200);
-    // In flight: its body arrives only once the shutdown has begun.
-    const body = '{"email":"in-flight@example.com"}';
-    const inFlight = request({ host: '127.0.0.1', port, method: 'POST', path: '/api/v1/users', agent: false, headers: { 'content-type': 'application/json', 'content-length': String(body.length) } });
-    const answered = new Promise<number>((resolve, reject) => {
-      inFlight.on('response', (response) => {
-        response.resume();
-        resolve(response.statusCode ?? 0);
-      });
-      inFlight.on('error', reject);
-    });
-    inFlight.write(body.slice(0, 9));
-    while (!logLines(service).some((line) => line.msg === 'incoming request' && line.req?.url === '/api/v1/users')) await new Promise((resolve) => setTimeout(resolve, 20));
-
-    service.child.kill('SIGTERM');
-    while (!logLines(service).some((line) => line.msg === 'shutting down: finishing in-flight requests')) await new Promise((resolve) => setTimeout(resolve, 20));
-    inFlight.end(body.slice(9));
-    // Answered (no credentials: 401), not cut.
-    expect(await answered).toBe(401);
+    // In flight: its body arrives only once the shutdown has begun. Answered (no credentials: 401), not cut.
+    expect((await answeredAcrossShutdown(service, port, '/api/v1/users', '{"email":"in-flight@example.com"}')).status).toBe(401);
     expect(await service.exited).toBe(0);
     await unusedClosed;
     agent.destroy();
@@ -178,24 +184,7 @@ describe('a signalled process outside tests', () => {
     // Apollo listens for signals unless NODE_ENV is test, which vitest sets.
     const apiKey = `ghk_${'k'.repeat(40)}`;
     const { service, port } = await started({ NODE_ENV: 'production', SHUTDOWN_TIMEOUT_MS: '20000', GATEHOUSE_BOOTSTRAP_API_KEY: apiKey });
-    const body = '{"query":"{ version }"}';
-    const headers = { 'content-type': 'application/json', 'content-length': String(body.length), 'x-api-key': apiKey };
-    const inFlight = request({ host: '127.0.0.1', port, method: 'POST', path: '/graphql', agent: false, headers });
-    const answered = new Promise<{ status: number; text: string }>((resolve, reject) => {
-      inFlight.on('response', (response) => {
-        const chunks: Buffer[] = [];
-        response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('end', () => resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
-      });
-      inFlight.on('error', reject);
-    });
-    inFlight.write(body.slice(0, 9));
-    while (!logLines(service).some((line) => line.msg === 'incoming request' && line.req?.url === '/graphql')) await new Promise((resolve) => setTimeout(resolve, 20));
-
-    service.child.kill('SIGTERM');
-    while (!logLines(service).some((line) => line.msg === 'shutting down: finishing in-flight requests')) await new Promise((resolve) => setTimeout(resolve, 20));
-    inFlight.end(body.slice(9));
-    const answer = await answered;
+    const answer = await answeredAcrossShutdown(service, port, '/graphql', '{"query":"{ version }"}', { 'x-api-key': apiKey });
     expect(answer.status, answer.text).toBe(200);
     expect(JSON.parse(answer.text)).toEqual({ data: { version: expect.any(String) } });
     expect(await service.exited).toBe(0);
