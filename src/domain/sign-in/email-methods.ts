@@ -4,13 +4,14 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { User } from '../../db/entities/index.ts';
 import { executeOwned, ownedSql } from '../../db/owned-sql.ts';
 import { GatehouseError } from '../../errors.ts';
-import { isUuid, newId } from '../../ids.ts';
+import { newId } from '../../ids.ts';
 import type { SignInFailureReason } from '../auth-events.ts';
 import { emailOtpMail, magicLinkMail } from '../email/flow-mail.ts';
 import { underTenancyConfig } from '../tenancy/config-lock.ts';
 import { CODE_ATTEMPTS } from '../mfa/codes.ts';
 import { usersChanged } from '../users/changed.ts';
 import { normalizeEmail } from '../users/email-key.ts';
+import { linkSecretHash, parseLinkToken } from '../users/link-tokens.ts';
 import { mayActNow, readSignInUser, type SignInUser } from '../users/sign-in-user.ts';
 import { email as emailAddress } from '../validate.ts';
 import { mailAt, userByEmail } from './account-links.ts';
@@ -109,7 +110,7 @@ export async function askEmailSignIn(target: SignInTarget, method: EmailMethod, 
         userId: user?.id ?? null,
         email: to.email,
         method,
-        tokenHash: secret === undefined ? null : sha256(secret).toString('base64url'),
+        tokenHash: secret === undefined ? null : linkSecretHash(secret),
         codeHash: code === undefined ? null : codeHash(id, code),
         minutes,
       });
@@ -125,13 +126,6 @@ export async function askEmailSignIn(target: SignInTarget, method: EmailMethod, 
   target.scope.services.outbox.wake();
 }
 
-function parseToken(token: unknown): { applicationId: string; hash: string } | undefined {
-  if (typeof token !== 'string' || token.length > 200) return undefined;
-  const [applicationId, secret, ...rest] = token.split('.');
-  if (applicationId === undefined || secret === undefined || rest.length > 0 || !isUuid(applicationId) || secret === '') return undefined;
-  return { applicationId, hash: sha256(secret).toString('base64url') };
-}
-
 /** A live link seen from a browser that is not the asking one. */
 export interface OpenedEmailLink {
   readonly applicationId: string;
@@ -142,7 +136,7 @@ export interface OpenedEmailLink {
 
 /** Without using it. */
 export async function peekEmailLink(em: EntityManager, token: unknown): Promise<OpenedEmailLink | undefined> {
-  const parsed = parseToken(token);
+  const parsed = parseLinkToken(token);
   if (parsed === undefined) return undefined;
   const [row] = await executeOwned<{ client_id: string; tenant_id: string | null; interaction_id: string }[]>(
     em.getConnection(),
@@ -159,7 +153,7 @@ export async function peekEmailLink(em: EntityManager, token: unknown): Promise<
  * Of two confirmations racing, one gets the code.
  */
 export async function revealLinkCode(em: EntityManager, token: unknown): Promise<string | undefined> {
-  const parsed = parseToken(token);
+  const parsed = parseLinkToken(token);
   if (parsed === undefined) return undefined;
   const [row] = await executeOwned<{ id: string }[]>(
     em.getConnection(),
@@ -230,7 +224,7 @@ export async function verifyEmailCode(target: SignInTarget, interactionId: strin
 
 /** A link of another interaction, unknown, used or expired is refused and uses nothing. */
 export async function useEmailLink(target: SignInTarget, interactionId: string, token: unknown, address: string): Promise<CredentialCheck> {
-  const parsed = parseToken(token);
+  const parsed = parseLinkToken(token);
   const em = target.applicationScope.em;
   const [row] =
     parsed === undefined || parsed.applicationId !== target.application.id

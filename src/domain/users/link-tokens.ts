@@ -19,7 +19,8 @@ export const LINK_PATHS: Readonly<Record<LinkPurpose, string>> = {
   email_change: '/account/confirm-email',
 };
 
-const hashOf = (secret: string) => createHash('sha256').update(secret).digest('base64url');
+/** How a link's secret is stored (the sign-in links' too: email-methods.ts). */
+export const linkSecretHash = (secret: string) => createHash('sha256').update(secret).digest('base64url');
 
 /** The client is that of the sign-in it was asked from, whose look the pages take. */
 export interface LinkUser {
@@ -61,7 +62,7 @@ async function insertLink(em: EntityManager, user: LinkUser, purpose: LinkPurpos
   await em.execute(
     `insert into email_link_token (application_id, id, user_id, client_id, purpose, token_hash, expires_at, new_email)
      values (?, ?, ?, ?, ?, ?, now() + make_interval(mins => ?::int), ?)`,
-    [user.applicationId, newId(), user.userId, user.clientId, purpose, hashOf(secret), minutes, newEmail],
+    [user.applicationId, newId(), user.userId, user.clientId, purpose, linkSecretHash(secret), minutes, newEmail],
   );
   const url = new URL(`${await pagesOf(em, user, base)}${LINK_PATHS[purpose]}`);
   url.searchParams.set('token', `${user.applicationId}.${secret}`);
@@ -85,11 +86,15 @@ async function pagesOf(em: EntityManager, user: LinkUser, serviceUrl: string): P
   return shared ? serviceUrl : `${serviceUrl}/t/${user.poolId}`;
 }
 
-function parse(token: unknown): { applicationId: string; hash: string } | undefined {
+/**
+ * A link's token (the account links' and the sign-in links' alike): the application it names, unverified until its
+ * row is found by the hash. Undefined when it is not `{applicationId}.{secret}`.
+ */
+export function parseLinkToken(token: unknown): { applicationId: string; hash: string } | undefined {
   if (typeof token !== 'string' || token.length > 200) return undefined;
   const [applicationId, secret, ...rest] = token.split('.');
   if (applicationId === undefined || secret === undefined || rest.length > 0 || !isUuid(applicationId) || secret.length === 0) return undefined;
-  return { applicationId, hash: hashOf(secret) };
+  return { applicationId, hash: linkSecretHash(secret) };
 }
 
 interface TokenRow {
@@ -104,7 +109,7 @@ const toLinkUser = (applicationId: string, row: TokenRow | undefined): OpenedLin
 
 /** Without using it: for the page that asks. */
 export async function peekLink(em: EntityManager, token: unknown, purpose: LinkPurpose): Promise<OpenedLinkUser | undefined> {
-  const parsed = parse(token);
+  const parsed = parseLinkToken(token);
   if (parsed === undefined) return undefined;
   const [row] = await executeOwned<TokenRow[]>(
     em.getConnection(),
@@ -121,7 +126,7 @@ export async function peekLink(em: EntityManager, token: unknown, purpose: LinkP
  * that purpose end with it.
  */
 export async function useLink(em: EntityManager, token: unknown, purpose: LinkPurpose): Promise<OpenedLinkUser | undefined> {
-  const parsed = parse(token);
+  const parsed = parseLinkToken(token);
   if (parsed === undefined) return undefined;
   const [row] = await executeOwned<TokenRow[]>(
     em,
