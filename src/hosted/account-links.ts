@@ -8,13 +8,13 @@ import type { MailSender } from '../domain/email/outbox.ts';
 import { effectivePasswordPolicy } from '../domain/policies/policies.ts';
 import { surfaceSettings, type SurfaceSettings } from '../domain/sign-in/surface-settings.ts';
 import { changeEmail, resetPassword, verifyEmail } from '../domain/users/account-changes.ts';
-import { issueLink, peekLink, useLink, type LinkPurpose, type OpenedLinkUser } from '../domain/users/link-tokens.ts';
+import { issueLink, parseLinkToken, peekLink, useLink, type LinkPurpose, type OpenedLinkUser } from '../domain/users/link-tokens.ts';
 import { usersChanged } from '../domain/users/changed.ts';
 import { keepReplacedPassword, passwordViolations } from '../domain/users/password-history.ts';
 import { passwordRefusals } from '../domain/policies/password.ts';
 import { forgetUserKeys } from '../domain/users/users.ts';
 import { donePage, errorPage, linkConfirmPage, resetPage, type CopyKey, type CopyText, type LinkConfirmation } from '../pages/pages.ts';
-import { browserLook, sendPage } from '../pages/reply.ts';
+import { browserLook, namedSurfaceLook, sendPage } from '../pages/reply.ts';
 import { doneWithAccountLink } from '../pages/account.ts';
 import { accountPagePath } from './account.ts';
 import type { Services } from '../services.ts';
@@ -70,8 +70,11 @@ const queryToken = (request: FastifyRequest) => (request.query as Record<string,
 
 /** The link pages: on the service's URL and under each tenant path (`/t/{tenant}`), each refusing the other's links. */
 export function accountLinkRoutes(app: FastifyInstance, services: Services): void {
-  const invalidLink = (reply: FastifyReply, opened?: OpenedLink) =>
-    sendPage(reply, 400, (nonce) => errorPage(opened?.settings.look ?? browserLook(reply.request), nonce, { key: 'refusal.linkInvalid' }));
+  /** One page for an unknown, used, expired or misplaced link, in the look of the surface it was opened on. */
+  async function invalidLink(request: FastifyRequest<{ Params: LinkParams }>, reply: FastifyReply, token: unknown) {
+    const look = await namedSurfaceLook(services, request, parseLinkToken(token)?.applicationId, request.params.tenantRef ?? null);
+    return sendPage(reply, 400, (nonce) => errorPage(look, nonce, { key: 'refusal.linkInvalid' }));
+  }
   const done = (reply: FastifyReply, opened: OpenedLink, title: CopyKey, text: CopyKey) => sendPage(reply, 200, (nonce) => donePage(opened.settings.look, nonce, title, text));
   const scopeOf = (request: FastifyRequest, opened: OpenedLink) =>
     endUserScope(services, request.id, { clientId: opened.user.clientId, applicationId: opened.user.applicationId, tenantId: opened.settings.policyTenantId });
@@ -90,14 +93,14 @@ export function accountLinkRoutes(app: FastifyInstance, services: Services): voi
     app.get<{ Params: LinkParams }>(`${prefix}/account/reset-password`, async (request, reply) => {
       const token = queryToken(request);
       const opened = await openLink(services, request, token, 'password_reset');
-      if (opened === undefined) return invalidLink(reply);
+      if (opened === undefined) return invalidLink(request, reply, token);
       return showReset(request, reply, opened, token as string);
     });
 
     app.post<{ Params: LinkParams }>(`${prefix}/account/reset-password`, async (request, reply) => {
       const token = formField(request, 'token');
       const opened = await openLink(services, request, token, 'password_reset');
-      if (opened === undefined) return invalidLink(reply);
+      if (opened === undefined) return invalidLink(request, reply, token);
       const password = formField(request, 'password') ?? '';
       const policy = await effectivePasswordPolicy(scopeOf(request, opened), opened.settings.policyTenantId);
       const of = { applicationId: opened.user.applicationId, userId: opened.user.userId };
@@ -116,7 +119,7 @@ export function accountLinkRoutes(app: FastifyInstance, services: Services): voi
         await passwordChangedMail({ em, sender: actor, tenantId: opened.settings.tenant?.id ?? null }, account, { link: again.link, changedAt: new Date() });
         return account;
       });
-      if (changed === undefined) return invalidLink(reply, opened);
+      if (changed === undefined) return invalidLink(request, reply, token);
       services.outbox.wake();
       await usersChanged(services, opened.user.applicationId);
       await forgetUserKeys(scopeOf(request, opened), [opened.user.userId]);
@@ -127,14 +130,14 @@ export function accountLinkRoutes(app: FastifyInstance, services: Services): voi
     app.get<{ Params: LinkParams }>(`${prefix}/account/verify-email`, async (request, reply) => {
       const token = queryToken(request);
       const opened = await openLink(services, request, token, 'verify_email');
-      if (opened === undefined) return invalidLink(reply);
+      if (opened === undefined) return invalidLink(request, reply, token);
       return confirmPage(request, reply, opened, token as string, 'verify', { email: opened.email });
     });
 
     app.post<{ Params: LinkParams }>(`${prefix}/account/verify-email`, async (request, reply) => {
       const token = formField(request, 'token');
       const opened = await openLink(services, request, token, 'verify_email');
-      if (opened === undefined) return invalidLink(reply);
+      if (opened === undefined) return invalidLink(request, reply, token);
       const actor = linkActor(services, request, opened);
       const welcome = { link: await applicationLink(services, opened) };
       const verified = await scopeOf(request, opened).transactional(async (em) => {
@@ -144,7 +147,7 @@ export function accountLinkRoutes(app: FastifyInstance, services: Services): voi
         if (account !== undefined) await welcomeMail({ em, sender: actor, tenantId: opened.settings.tenant?.id ?? null }, account, welcome);
         return true;
       });
-      if (!verified) return invalidLink(reply, opened);
+      if (!verified) return invalidLink(request, reply, token);
       services.outbox.wake();
       await usersChanged(services, opened.user.applicationId);
       return done(reply, opened, 'verify.doneTitle', 'verify.doneText');
@@ -153,14 +156,14 @@ export function accountLinkRoutes(app: FastifyInstance, services: Services): voi
     app.get<{ Params: LinkParams }>(`${prefix}/account/confirm-email`, async (request, reply) => {
       const token = queryToken(request);
       const opened = await openLink(services, request, token, 'email_change');
-      if (opened?.user.newEmail == null) return invalidLink(reply);
+      if (opened?.user.newEmail == null) return invalidLink(request, reply, token);
       return confirmPage(request, reply, opened, token as string, 'emailChange', { email: opened.email, newEmail: opened.user.newEmail });
     });
 
     app.post<{ Params: LinkParams }>(`${prefix}/account/confirm-email`, async (request, reply) => {
       const token = formField(request, 'token');
       const opened = await openLink(services, request, token, 'email_change');
-      if (opened === undefined) return invalidLink(reply);
+      if (opened === undefined) return invalidLink(request, reply, token);
       const actor = linkActor(services, request, opened);
       const changed = await changedEmail(() =>
         scopeOf(request, opened).transactional(async (em) => {
@@ -171,7 +174,7 @@ export function accountLinkRoutes(app: FastifyInstance, services: Services): voi
         }),
       );
       if (changed === 'taken') return sendPage(reply, 409, (nonce) => errorPage(opened.settings.look, nonce, { key: 'refusal.emailTaken' }));
-      if (changed === undefined) return invalidLink(reply, opened);
+      if (changed === undefined) return invalidLink(request, reply, token);
       await usersChanged(services, opened.user.applicationId);
       await forgetUserKeys(scopeOf(request, opened), [opened.user.userId]);
       const accountUrl = accountPagePath(request.params.tenantRef, opened.user.clientId);

@@ -1,11 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { askEmailSignIn, EMAIL_AMR, peekEmailLink, revealLinkCode, useEmailLink, verifyEmailCode, type EmailMethod } from '../domain/sign-in/email-methods.ts';
 import { SignInRefusal } from '../domain/sign-in/refusals.ts';
-import { surfaceSettings, type EmailMethods } from '../domain/sign-in/surface-settings.ts';
+import { surfaceLook, type EmailMethods } from '../domain/sign-in/surface-settings.ts';
+import { parseLinkToken } from '../domain/users/link-tokens.ts';
 import { signIns } from '../metrics.ts';
 import { checkEmailPage, linkCodePage, linkConfirmPage } from '../pages/magic-link.ts';
-import type { PageLook } from '../pages/pages.ts';
-import { browserLook, sendPage } from '../pages/reply.ts';
+import { browserLook, namedSurfaceLook, sendPage } from '../pages/reply.ts';
 import { type ThrottleHook } from '../pages/throttle.ts';
 import { guessingAddress } from '../request-origin.ts';
 import type { Services } from '../services.ts';
@@ -120,17 +120,14 @@ export function emailSignInRoutes(app: FastifyInstance, services: Services, step
     }
   }
 
-  /** The look of a link's sign-in, for the pages another browser sees. */
-  async function lookOf(request: FastifyRequest, opened: { applicationId: string; clientId: string; tenantId: string | null }): Promise<PageLook> {
-    const settings = await surfaceSettings(services, request.id, opened, opened.tenantId);
-    return browserLook(request, settings?.look);
-  }
-
   /** A live link of this path's interaction, from a browser that is not the asking one; else the refusal. */
   async function linkElsewhere(request: FastifyRequest<{ Params: Params }>, token: unknown) {
     const opened = await peekEmailLink(services.orm.em.fork(), token);
-    if (opened === undefined || opened.interactionId !== request.params.uid) throw new SignInRefusal('email_link_invalid');
-    return { opened, look: await lookOf(request, opened) };
+    if (opened === undefined || opened.interactionId !== request.params.uid) {
+      // As the token names it, whether it was ever issued or not: a used link and a forged one look alike.
+      throw new SignInRefusal('email_link_invalid', await namedSurfaceLook(services, request, parseLinkToken(token)?.applicationId, null));
+    }
+    return { opened, look: browserLook(request, await surfaceLook(services, request.id, opened.applicationId, opened.tenantId)) };
   }
 
   async function openLink(request: FastifyRequest<{ Params: Params }>, reply: FastifyReply) {

@@ -18,7 +18,7 @@ import { endSamlSubjectSessions } from '../domain/sign-in/saml-logout.ts';
 import { recordSamlSignIn, SAML_METHOD, samlAccount } from '../domain/sign-in/saml-account.ts';
 import { signIns } from '../metrics.ts';
 import { donePage } from '../pages/pages.ts';
-import { browserLook, sendPage } from '../pages/reply.ts';
+import { namedSurfaceLook, sendPage } from '../pages/reply.ts';
 import type { Services } from '../services.ts';
 import { guessingAddress } from '../request-origin.ts';
 import { cookieOf } from './cookies.ts';
@@ -79,6 +79,9 @@ export function registerSamlRoutes(app: FastifyInstance, services: Services, csr
    * samlUrls gives it (a tenant's own under the tenant's id); on a verified custom domain at the root, for a provider of
    * the domain's application and tenant, or the application's own.
    */
+  /** The look of the provider's surface (the URL names it): its refusals and pages are the application's, not plain. */
+  const providerLook = (request: FastifyRequest, provider: SamlProvider) => namedSurfaceLook(services, request, provider.applicationId, provider.tenantId);
+
   async function providerAt(request: FastifyRequest<{ Params: ProviderParams }>): Promise<{ provider: SamlProvider; domainAcs: string | undefined }> {
     const { providerId, tenantRef } = request.params;
     const [provider, surface] = await Promise.all([findSamlProvider(orm, providerId), services.surfaces.forHost(request.headers.host)]);
@@ -109,7 +112,7 @@ export function registerSamlRoutes(app: FastifyInstance, services: Services, csr
         signIns.inc({ method: SAML_METHOD, outcome: 'failure' });
         const place = { applicationId: provider.applicationId, tenantId: provider.tenantId, clientId: outcome.request?.clientId ?? null, requestId: request.id };
         await recordSamlSignIn(services, place, { providerId: provider.id, email: null }, { ok: false, reason: outcome.reason, userId: null });
-        throw new SignInRefusal('saml_response_refused');
+        throw new SignInRefusal('saml_response_refused', await providerLook(request, provider));
       }
       const { identity, request: answered } = outcome;
       if (answered !== null) {
@@ -121,7 +124,7 @@ export function registerSamlRoutes(app: FastifyInstance, services: Services, csr
       if (!provider.enabled || loginUrl === null) {
         const place = { applicationId: provider.applicationId, tenantId: provider.tenantId, clientId: null, requestId: request.id };
         await recordSamlSignIn(services, place, identity, { ok: false, reason: 'method_unavailable', userId: null });
-        throw new SignInRefusal('saml_unsolicited');
+        throw new SignInRefusal('saml_unsolicited', await providerLook(request, provider));
       }
       const sealed = csrf.seal(unsolicitedBinding(provider.applicationId), JSON.stringify(identity), UNSOLICITED_SECONDS);
       return reply.status(303).header('set-cookie', unsolicitedCookie(sealed, UNSOLICITED_SECONDS)).header('location', loginUrl).send();
@@ -147,12 +150,13 @@ export function registerSamlRoutes(app: FastifyInstance, services: Services, csr
     if (fields['SAMLResponse'] !== undefined) {
       const returnTo = await finishSamlLogout(deps, provider, message);
       if (returnTo !== undefined) return reply.status(303).header('location', returnTo).send();
-      return sendPage(reply, 200, (nonce) => donePage(browserLook(request), nonce, 'logout.doneTitle', 'logout.doneText'));
+      const look = await providerLook(request, provider);
+      return sendPage(reply, 200, (nonce) => donePage(look, nonce, 'logout.doneTitle', 'logout.doneText'));
     }
     const logout = await readSamlLogoutRequest(deps, provider, message);
     if (!logout.ok) {
       request.log.warn({ provider: provider.id, detail: logout.detail }, 'SAML LogoutRequest refused');
-      throw new SignInRefusal('saml_logout_refused');
+      throw new SignInRefusal('saml_logout_refused', await providerLook(request, provider));
     }
     const known = await endSamlSubjectSessions(services, provider, logout.nameId, request.id);
     return reply.status(303).header('location', await logout.answer(known)).send();

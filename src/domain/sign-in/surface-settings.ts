@@ -2,6 +2,8 @@ import type { AuthIsolation } from '../../db/entities/application.entity.ts';
 import { SHARED_POOL } from '../../db/entities/user.entity.ts';
 import { Tenant, type AuthProvider } from '../../db/entities/index.ts';
 import { endUserScope } from '../../context.ts';
+import { GatehouseError } from '../../errors.ts';
+import { isUuid } from '../../ids.ts';
 import { effectiveAuthProviders, enabledProviderSetting } from '../auth-providers/auth-providers.ts';
 import { effectiveBranding, type BrandingValue } from '../branding/branding.ts';
 import { isTenantRef, tenantRefColumn } from '../domains/surfaces.ts';
@@ -100,6 +102,22 @@ export async function surfaceSettings(
   const ref = tenantRef?.toLowerCase() ?? null;
   if (ref !== null && !isTenantRef(ref)) return undefined;
   return services.surfaceSettings.find(`${client.applicationId}:${ref ?? ''}`, () => readSurfaceSettings(services, requestId, client, ref));
+}
+
+/**
+ * The look of an application's sign-in surface (its tenant's, by `tenantRef`), for a page that knows the application
+ * but no sign-in of it: public, as its sign-in pages show it. Undefined when there is no such application or tenant.
+ * One read, cached as the settings are (an unknown application is one statement: misses are not kept).
+ */
+export async function surfaceLook(services: Services, requestId: string, applicationId: string, tenantRef: string | null): Promise<PageLook | undefined> {
+  if (!isUuid(applicationId)) return undefined;
+  try {
+    // The settings are the application's whoever reads them (the cache's key names no client): the page names none.
+    return (await surfaceSettings(services, requestId, { clientId: applicationId, applicationId }, tenantRef))?.look;
+  } catch (error) {
+    if (error instanceof GatehouseError && error.code === 'not_found') return undefined;
+    throw error;
+  }
 }
 
 async function readSurfaceSettings(
