@@ -3,7 +3,9 @@ import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../support/app.ts';
 import { CookieJar, type Visit } from '../support/cookie-jar.ts';
-import { csrfOf, emailFormAction, issuedResetLink, magicLinkOf, accountLinkOf, mails } from '../support/email-sign-in.ts';
+import { accountLinkOf, csrfOf, emailFormAction, issuedResetLink, magicLinkOf, mails } from '../support/email-sign-in.ts';
+import { addDomain } from '../support/domains.ts';
+import { fetchVia } from '../support/host-fetch.ts';
 import { HttpClient } from '../support/http.ts';
 import { createTestClient, discover, startAuthorization } from '../support/oauth.ts';
 import { createPasswordUser } from '../support/users.ts';
@@ -18,6 +20,7 @@ import { TestIdp } from '../support/saml-idp.ts';
  * application, or no application at all, the plain look.
  */
 const NEW_PASSWORD = 'Battery-Staple-42';
+const POLAR_HOST = 'login.polar.example';
 
 let hosted: HostedTestApp;
 let app: TestApp;
@@ -161,7 +164,7 @@ describe('an account link that does not work where it is opened', () => {
     expect(german.body).toContain('Dieser Link ist abgelaufen');
   });
 
-  it('an isolated tenant’s link on another tenant’s path or the service’s: the look of that surface of its application', async () => {
+  it('an isolated tenant’s link on another tenant’s path or the service’s: the look of that surface of its application; on a custom domain, the domain’s', async () => {
     const another = await app.bootstrapAnother();
     const admin = new HttpClient(app.baseUrl, { apiKey: another.apiKey });
     const north = await app.createTenant('North', another);
@@ -188,5 +191,14 @@ describe('an account link that does not work where it is opened', () => {
     // A tenant path of no tenant of the application the token names: nothing of it.
     expectPlain(await jar.visit(link.replace(`/t/${north}/`, '/t/nowhere/')), 400);
     expect((await jar.visit(link)).status).toBe(200);
+
+    // A verified custom domain is its application's and tenant's surface whatever a token names.
+    await addDomain(app, { apiKey: another.apiKey, applicationId: another.applicationId, tenantId: north }, POLAR_HOST);
+    const onDomain = new CookieJar(fetchVia(app.baseUrl));
+    for (const path of [`/account/reset-password?token=${randomUUID()}.forged`, `/interaction/${randomUUID()}/email-link?token=nonsense`]) {
+      const page = await onDomain.visit(`http://${POLAR_HOST}${path}`);
+      expect(page.status).toBe(400);
+      expect(page.body).toContain('<title>Sign-in is not possible – North</title>');
+    }
   });
 });
