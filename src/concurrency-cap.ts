@@ -8,15 +8,9 @@ const RETRY_AFTER_SECONDS = 1;
 /** Slots held by requests now in flight, for a request whose answer becomes a stream (handOverSlot). */
 const slots = new WeakMap<FastifyRequest, () => void>();
 
-/**
- * Bounds the management API requests (routes marked `authenticated`) one credential has in flight on this instance,
- * keyed as the rate limit keys them: the rate limit counts requests a minute, not at once, and a burst of concurrent
- * requests takes the database pool from every other tenant (docs/decisions.md, "Conventions"). Past `perKey`, 429
- * `rate_limited` with `Retry-After`, after the rate limit has counted the request and set its headers (an app-level
- * `preParsing` hook runs after every `onRequest` one, the limiter's included). Per instance and in memory on purpose:
- * the hot path asks no one. A WebSocket upgrade is left out, and a request whose answer becomes an event stream hands
- * its slot over: both hold their connection for hours and are bounded by STREAMS_PER_CREDENTIAL instead.
- */
+/** Bounds one credential's management requests in flight on this instance (429 past `perKey`): the rate limit counts a
+ *  minute, and a concurrent burst takes the pool from every other tenant. `preParsing` runs after the limiter's hook,
+ *  so its headers are set. Streams and WebSockets are bounded by STREAMS_PER_CREDENTIAL instead. */
 export function capConcurrentRequests(app: FastifyInstance, perKey: number, keyOf: (request: FastifyRequest) => string): void {
   const held = new Map<string, number>();
   app.addHook('preParsing', (request, reply, payload, done) => {

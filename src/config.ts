@@ -13,10 +13,7 @@ export interface Config {
   /** A real PostgreSQL; when absent the embedded database in `dataDir` is used. */
   readonly databaseUrl: string | undefined;
   readonly dataDir: string;
-  /**
-   * The connections an instance opens to DATABASE_URL at most (`DATABASE_POOL_MAX`); the embedded database's pool is
-   * its own (src/db/embedded.ts). With WORKERS, each worker has a pool of this size.
-   */
+  /** `DATABASE_POOL_MAX`: connections to DATABASE_URL per process (each worker has its own pool). */
   readonly databasePoolMax: number;
   readonly redisUrl: string | undefined;
   readonly bootstrapApiKey: string | undefined;
@@ -39,10 +36,7 @@ export interface Config {
    * Server-Sent Events, and GraphQL WebSocket connections (each counts as many as it runs subscriptions, at least one).
    */
   readonly streamsPerCredential: number;
-  /**
-   * The most management API requests (REST and /graphql) one credential has in flight on an instance at once, or one
-   * client address for requests without working credentials; past it, 429 `rate_limited` (src/concurrency-cap.ts).
-   */
+  /** Management requests one credential (or address, without credentials) has in flight per instance; past it, 429. */
   readonly concurrentRequestsPerCredential: number;
   /** Test mails (POST /email/test) an application may queue in an hour, all its tenants together. */
   readonly testEmailsPerHour: number;
@@ -62,10 +56,7 @@ export interface Config {
    */
   readonly trustProxy: false | number | readonly string[];
   readonly bodyLimitBytes: number;
-  /**
-   * How long a request may take to arrive whole, headers and body (`REQUEST_TIMEOUT_MS`): past it, 408
-   * `request_timeout` and the connection closes, so a body sent a byte at a time holds no connection for long.
-   */
+  /** `REQUEST_TIMEOUT_MS`: how long a request may take to arrive whole; past it, 408 and the connection closes. */
   readonly requestTimeoutMs: number;
   /** How long a signalled process waits for its in-flight requests before it exits anyway (1). */
   readonly shutdownTimeoutMs: number;

@@ -48,10 +48,7 @@ const REQUEST_ID = /^[\w.:-]{1,128}$/;
 
 const NOT_JSON = 'Request bodies must be application/json';
 
-/**
- * Node's deadlines for a request to arrive: its headers within the whole request's time (Node's 60 s at most), both
- * checked often enough to end a late one near its deadline, not up to Node's 30 s check interval later.
- */
+/** Node's deadlines for a request to arrive, checked often enough to end a late one near its deadline. */
 function requestDeadlines(requestTimeoutMs: number): ServerOptions {
   return { headersTimeout: Math.min(60_000, requestTimeoutMs), connectionsCheckingInterval: Math.min(30_000, Math.max(100, Math.floor(requestTimeoutMs / 4))) };
 }

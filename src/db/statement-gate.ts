@@ -3,12 +3,8 @@ import type { PostgreSqlConnection } from '@mikro-orm/postgresql';
 import type { Pool } from 'pg';
 import { currentBackgroundWork } from '../background-work.ts';
 
-/**
- * How many pooled connections one request's statements hold at once (docs/decisions.md, "Conventions"): GraphQL runs a
- * query's root fields concurrently, so without a bound one request with 20 aliased lists takes the whole pool, and a
- * few such requests make every other tenant's statements wait for a connection, or fail after DATABASE_TIMEOUTS'
- * wait. Two leaves a request's loaders and a count beside its page some overlap.
- */
+/** Pooled connections one request's statements hold at once: GraphQL runs root fields concurrently, and unbounded, one
+ *  request of aliased lists takes the whole pool from every other tenant (docs/decisions.md, "Conventions"). */
 export const STATEMENTS_PER_REQUEST = 2;
 
 /** The request's turn at the pool: at most `size` of its statements hold a connection, the others queue in order. */
@@ -49,7 +45,7 @@ function currentGate(): StatementGate | undefined {
 /** pg-pool's refusal when no connection came free within `connectionTimeoutMillis` (a connect that timed out says otherwise). */
 const POOL_WAIT_TIMEOUT = 'timeout exceeded when trying to connect';
 
-/** The pool's wait timeout, said as what it is: every connection busy, how long this statement waited, how many queue. */
+/** The pool's wait timeout, said as what it is, with the pool's counts. */
 function sayingPoolExhausted(error: unknown, pool: Pool, startedAt: number): unknown {
   if (!(error instanceof Error) || error.message !== POOL_WAIT_TIMEOUT) return error;
   const waited = Math.round(performance.now() - startedAt);
@@ -62,15 +58,8 @@ function sayingPoolExhausted(error: unknown, pool: Pool, startedAt: number): unk
 type Execute = PostgreSqlConnection['execute'];
 type Begin = PostgreSqlConnection['begin'];
 
-/**
- * Sends `connection`'s statements through the running request's gate. Only what takes a connection from the pool
- * passes it: a statement outside a transaction, holding its permit for its round trip, and a transaction's begin,
- * which gives it back once begun. Statements inside a transaction run on the connection it holds, and an open
- * transaction holds no permit: a request in a transaction may then still send another statement, and since a permit
- * is only ever held across one statement, which waits for nothing of its request, the gate cannot deadlock. A request
- * thus holds at most STATEMENTS_PER_REQUEST connections, plus one per transaction it has open (a write's; GraphQL runs
- * one mutation per request). Either way a wait for the pool that times out is reported as the pool exhausted.
- */
+/** Sends what takes a connection from the pool (a statement outside a transaction, a transaction's begin) through the
+ *  request's gate. A permit is held across one statement only, never an open transaction, so the gate cannot deadlock. */
 export function gateStatements(connection: PostgreSqlConnection, pool: Pool): void {
   const execute: Execute = connection.execute.bind(connection);
   const begin: Begin = connection.begin.bind(connection);

@@ -4,11 +4,8 @@ import { GatehouseError, invalid } from '../../errors.ts';
 import { consoleOfSql } from '../console/console-of.ts';
 import type { RoleAssignmentView } from './role-assignments.ts';
 
-/**
- * An application keeps an application-wide `app_admin` held by an operator who can act, one whose console user is not
- * suspended: without one no one manages the application from the dashboard. A locked operator counts, as a lockout
- * ends or is lifted and is no one's decision to refuse.
- */
+// An application keeps an `app_admin` operator who can act (not suspended), or no one manages it from the dashboard.
+// A locked operator counts: a lockout ends on its own.
 
 /** The operator assignments a change takes away: one assignment, or all of a console user's in every application. */
 type Leaving =
@@ -30,12 +27,8 @@ interface Orphaned {
   readonly name: string;
 }
 
-/**
- * The applications `leaving` would leave without an operator admin who can act, by name. Every path that takes such an
- * assignment away asks here first, in its transaction: the applications' `app_admin` roles are held FOR UPDATE (in
- * one order) before the others are counted, so two changes that each leave one admin come one after the other and
- * the second counts what the first left.
- */
+/** The applications `leaving` would leave without an operator admin who can act. Their `app_admin` roles are locked
+ *  (in one order) before counting, so of two changes that each leave one admin, the second counts what the first left. */
 async function applicationsLeftWithoutAdmin(em: EntityManager, leaving: Leaving): Promise<Orphaned[]> {
   const run = <T>(sql: string, params: unknown[]) => em.getConnection().execute<T[]>(sql, params, 'all', em.getTransactionContext());
   const leavingA = leavingSql(leaving, 'a');
@@ -72,11 +65,8 @@ export async function assertNotLastOperatorAdmin(em: EntityManager, assignment: 
   );
 }
 
-/**
- * 422 (field `userId`, a detail per application) when deleting or suspending the user `userId` of `tx`'s application,
- * if a console, would leave an application they manage without an operator admin who can act. In `tx`'s transaction,
- * with the user held FOR UPDATE (lockUser): no assignment of theirs comes meanwhile.
- */
+/** 422 (field `userId`, a detail per application) when deleting or suspending console user `userId` would orphan an
+ *  application; run with the user locked (lockUser), so no assignment of theirs comes meanwhile. */
 export async function assertNotLastOperatorAdminOfAny(tx: Scope, userId: string, change: 'delete' | 'suspend'): Promise<void> {
   if (!(await tx.application()).console) return;
   const orphaned = await applicationsLeftWithoutAdmin(tx.em, { consoleId: tx.applicationId, operatorId: userId });

@@ -39,10 +39,7 @@ export const ACR_MULTI_FACTOR = 'http://schemas.openid.net/pape/policies/2007/06
 export const ACR_SINGLE_FACTOR = 'urn:gatehouse:acr:single-factor';
 export const acrOf = (amr: readonly string[]): string => (amr.includes('mfa') ? ACR_MULTI_FACTOR : ACR_SINGLE_FACTOR);
 
-/**
- * OIDC Core 3.1.2.1 `acr_values` (space-separated, any one will do) that a single factor does not satisfy: the request
- * lists the multi-factor acr and not the single-factor one.
- */
+/** `acr_values` (OIDC Core 3.1.2.1: any one will do) that a single factor does not satisfy. */
 export function asksMultiFactor(acrValues: unknown): boolean {
   const requested = typeof acrValues === 'string' ? acrValues.split(' ') : [];
   return requested.includes(ACR_MULTI_FACTOR) && !requested.includes(ACR_SINGLE_FACTOR);
@@ -51,11 +48,8 @@ export function asksMultiFactor(acrValues: unknown): boolean {
 /** The OP's login check (src/oidc/policies.ts) of a request asking for the multi-factor acr the session's sign-in did not give. */
 export const STEP_UP_REASON = 'acr_step_up';
 
-/**
- * The policy a sign-in asked for the multi-factor acr goes by: the step as under `required` (a user holding a factor
- * proves it, one holding none enrols one the policy lists), unless MFA is `off`, where no factor is used and the
- * ID token says the single-factor acr.
- */
+/** A sign-in that asks for the multi-factor acr goes as under `required`, unless MFA is `off` (the ID token then says
+ *  the single-factor acr). */
 export const stepUpPolicy = (policy: MfaPolicy): MfaPolicy => (policy.enforcement === 'off' ? policy : { ...policy, enforcement: 'required' });
 
 /**
