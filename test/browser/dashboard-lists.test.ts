@@ -51,6 +51,8 @@ describe('a paged list through creations, edits and deletions (Tenants tab)', ()
     await rowOf('Tenant 30').waitFor();
     expect(await tenantNames()).toEqual(['Alpha new', ...TENANTS]);
     expect(await tenantsTable().getByRole('button', { name: 'More' }).count()).toBe(0);
+    // The More button is gone: the keyboard goes on from the first row the page brought.
+    await expect.poll(() => dashboard.page.evaluate(() => document.activeElement?.querySelector('th')?.textContent)).toBe('Tenant 26');
   });
 
   it('renames, deletes and creates with the second page still shown, reading no page again', async () => {

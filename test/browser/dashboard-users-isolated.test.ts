@@ -3,7 +3,7 @@ import { dashboardSuite } from '../support/dashboard.ts';
 
 /**
  * The Users tab while each tenant has its own users, in Chromium: two users with one address, in Acme's and Globex's
- * pools, are told apart by a Tenant column; a user made while the users were shared, in no tenant, reads "No tenant".
+ * pools, are told apart by a Tenant column and by their buttons' names; a user made while the users were shared, in no tenant, reads "No tenant".
  */
 const SHARED_ADDRESS = 'same@example.com';
 const LONER = 'loner@example.com';
@@ -31,6 +31,15 @@ describe('the Users tab with isolated authentication in Chromium', () => {
     await dashboard.page.getByRole('columnheader', { name: 'Tenant' }).waitFor();
     expect((await cellsOf(SHARED_ADDRESS)).map(([, tenant]) => tenant).sort()).toEqual(['Acme', 'Globex']);
     expect(await cellsOf(LONER)).toEqual([['', 'No tenant']]);
+  });
+
+  it('names each of the two users of one address by their tenant, on their buttons and panels', async () => {
+    for (const tenant of ['Acme', 'Globex']) {
+      const whose = `${SHARED_ADDRESS} (${tenant})`;
+      expect(await dashboard.page.getByRole('button', { name: `Details of ${whose}`, exact: true }).count()).toBe(1);
+      await dashboard.page.getByRole('button', { name: `Roles of ${whose}`, exact: true }).click();
+      await dashboard.page.getByRole('heading', { name: `Roles of ${whose}`, exact: true }).waitFor();
+    }
   });
 
   it("says No tenant in the details of a user in no tenant, not a blank", async () => {

@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useCallback, useRef, type ReactNode } from 'react';
 import type { Pages } from '../hooks/use-pages.ts';
 import { PageFooter } from './page-footer.tsx';
 
@@ -7,17 +7,25 @@ interface PagedListProps<T> {
   /** Shown instead of the list when the first page came back empty. */
   emptyMessage: string;
   loadingLabel: string;
-  /** The list of `pages.items`. */
+  /** The list of `pages.items`, a table's body row or a list's item each. */
   children: ReactNode;
 }
 
 /** A list read page by page: its empty message or the list, then the page footer. */
 export function PagedList<T>({ pages, emptyMessage, loadingLabel, children }: PagedListProps<T>) {
+  const list = useRef<HTMLDivElement>(null);
+  // A page loaded with "More" is read from its first row on.
+  const focusFrom = useCallback((firstNew: number) => {
+    const row = list.current?.querySelectorAll<HTMLElement>('tbody > tr, li')[firstNew];
+    if (row === undefined) return;
+    row.tabIndex = -1;
+    row.focus();
+  }, []);
   const empty = !pages.loading && pages.error === null && pages.items.length === 0;
   return (
     <>
-      {empty ? <p>{emptyMessage}</p> : children}
-      <PageFooter pages={pages} loadingLabel={loadingLabel} />
+      <div ref={list}>{empty ? <p>{emptyMessage}</p> : children}</div>
+      <PageFooter pages={pages} loadingLabel={loadingLabel} focusFrom={focusFrom} />
     </>
   );
 }

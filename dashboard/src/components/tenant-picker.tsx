@@ -1,4 +1,4 @@
-import { useCallback, useId, useState } from 'react';
+import { useCallback, useId, useRef, useState } from 'react';
 import { useDebounced } from '../hooks/use-debounced.ts';
 import { usePages } from '../hooks/use-pages.ts';
 import { listTenantSummaries, type TenantSummary } from '../operations.ts';
@@ -36,6 +36,9 @@ export function TenantPicker({ appId, selected, onSelect, label = 'Tenant', noTe
   // The tenant chosen stays a choice while a search leaves it out, so the picker goes on showing it.
   const choices = selected === null || tenants.items.some((tenant) => tenant.id === selected.id) ? tenants.items : [selected, ...tenants.items];
   const id = useId();
+  const picker = useRef<HTMLSelectElement>(null);
+  // The tenants a "More" brought are new options of the select.
+  const focusPicker = useCallback(() => picker.current?.focus(), []);
   return (
     <div className="picker tenant-picker">
       <label htmlFor={`${id}-search`}>Name or slug starts with</label>
@@ -53,6 +56,7 @@ export function TenantPicker({ appId, selected, onSelect, label = 'Tenant', noTe
       <label htmlFor={id}>{label}</label>
       <select
         id={id}
+        ref={picker}
         required={required}
         value={selected?.id ?? ''}
         onChange={(event) => onSelect(choices.find((tenant) => tenant.id === event.target.value) ?? null)}
@@ -63,7 +67,7 @@ export function TenantPicker({ appId, selected, onSelect, label = 'Tenant', noTe
         ))}
       </select>
       {search !== null && !tenants.loading && tenants.error === null && tenants.items.length === 0 && <span role="status">{`No tenant's name or slug starts with ${search}.`}</span>}
-      <PageFooter pages={tenants} loadingLabel="Loading tenants…" />
+      <PageFooter pages={tenants} loadingLabel="Loading tenants…" focusFrom={focusPicker} />
     </div>
   );
 }

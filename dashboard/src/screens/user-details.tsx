@@ -22,6 +22,8 @@ function LiveSessions({ appId, userId }: { appId: string; userId: string }) {
 interface UserDetailsProps {
   appId: string;
   user: User;
+  /** How the panel names the user (with their tenant where pools are isolated). */
+  label: string;
   /** The tenancy switches; null for a single-tenant application. */
   tenancy: TenancyConfig | null;
   /** The user as the server answered an action. */
@@ -34,7 +36,7 @@ interface UserDetailsProps {
  * The panel of one user under the users table: their account (name and address editable), tenants and live sessions,
  * and Suspend or Activate, Unlock while locked, Reset MFA and Delete (Suspend and the last two once confirmed).
  */
-export function UserDetails({ appId, user, tenancy, onChanged, onDeleted, onClose }: UserDetailsProps) {
+export function UserDetails({ appId, user, label, tenancy, onChanged, onDeleted, onClose }: UserDetailsProps) {
   const headingId = useId();
   const focusOnOpen = useFocusOnOpen();
   const action = useSubmission<string>();
@@ -70,7 +72,7 @@ export function UserDetails({ appId, user, tenancy, onChanged, onDeleted, onClos
 
   return (
     <section aria-labelledby={headingId} className="panel">
-      <h3 id={headingId} ref={focusOnOpen} tabIndex={-1}>{`Details of ${user.email}`}</h3>
+      <h3 id={headingId} ref={focusOnOpen} tabIndex={-1}>{`Details of ${label}`}</h3>
       <dl className="details">
         <div>
           <dt>Status</dt>

@@ -53,6 +53,8 @@ function UserTable({ appId, users, tenancy, tenants, emailPrefix, onDeleted }: U
   const isolated = tenancy?.authIsolation === 'isolated';
   const [open, setOpen] = useState<OpenPanel | null>(null);
   const chosen = open === null ? undefined : users.items.find((user) => user.id === open.userId);
+  // What names a user to assistive technology: isolated pools' users of one address differ by their tenant.
+  const whose = (user: User) => (isolated ? `${user.email} (${membershipLabel(tenants, user.tenantIds)})` : user.email);
   const panelButton = (userId: string, kind: OpenPanel['kind']) => ({
     'aria-pressed': open?.userId === userId && open.kind === kind,
     onClick: () => setOpen({ userId, kind }),
@@ -75,10 +77,10 @@ function UserTable({ appId, users, tenancy, tenants, emailPrefix, onDeleted }: U
             <td><Timestamp value={user.createdAt} /></td>
             <td className="actions">
               <button type="button" className="small" {...panelButton(user.id, 'details')}>
-                Details<span className="visually-hidden">{` of ${user.email}`}</span>
+                Details<span className="visually-hidden">{` of ${whose(user)}`}</span>
               </button>
               <button type="button" className="small" {...panelButton(user.id, 'roles')}>
-                Roles<span className="visually-hidden">{` of ${user.email}`}</span>
+                Roles<span className="visually-hidden">{` of ${whose(user)}`}</span>
               </button>
             </td>
           </tr>
@@ -89,6 +91,7 @@ function UserTable({ appId, users, tenancy, tenants, emailPrefix, onDeleted }: U
           key={chosen.id}
           appId={appId}
           user={chosen}
+          label={whose(chosen)}
           tenancy={tenancy}
           onChanged={(changed) => users.replace(changed.id, changed)}
           onDeleted={(deleted) => {
@@ -103,7 +106,7 @@ function UserTable({ appId, users, tenancy, tenants, emailPrefix, onDeleted }: U
           key={chosen.id}
           appId={appId}
           subject={{ type: 'user', id: chosen.id }}
-          label={chosen.email}
+          label={whose(chosen)}
           tenantIds={chosen.tenantIds}
           onClose={() => setOpen(null)}
         />
