@@ -148,7 +148,7 @@ export type ApiResource = {
   createdAt: Scalars['DateTime']['output'];
   /** The resource's id. */
   id: Scalars['UUID']['output'];
-  /** The resource indicator a client names as `resource`, and the `aud` of its tokens: an absolute https URI, unique in the application. */
+  /** The resource indicator a client names as `resource`, and the `aud` of its tokens: an absolute https URI, unique across the service. */
   identifier: Scalars['String']['output'];
   /** Display name. */
   name: Scalars['String']['output'];
@@ -530,7 +530,8 @@ export type CreateApiKeyInput = {
 export type CreateApiResourceInput = {
   /**
    * The resource indicator: an absolute https URI (at most 2000 printable ASCII characters; scheme and host in lower
-   * case; no fragment or user information), unique in the application (else 409), not the management API's audience.
+   * case; no fragment or user information), unique across the service, since every application's tokens share the issuer
+   * (else 409), not the management API's audience.
    */
   identifier: Scalars['String']['input'];
   /** Display name (1 to 200 characters). */

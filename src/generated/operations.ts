@@ -136,7 +136,8 @@ export type CreateApiKeyInput = {
 export type CreateApiResourceInput = {
   /**
    * The resource indicator: an absolute https URI (at most 2000 printable ASCII characters; scheme and host in lower
-   * case; no fragment or user information), unique in the application (else 409), not the management API's audience.
+   * case; no fragment or user information), unique across the service, since every application's tokens share the issuer
+   * (else 409), not the management API's audience.
    */
   identifier: string;
   /** Display name (1 to 200 characters). */

@@ -105,12 +105,29 @@ describe('API resources', () => {
     expect((await app.http.get(`/api-resources/${first.id}`)).body.identifier).toBe(uri);
   });
 
-  it('another application may register the same identifier', async () => {
+  it('refuses an identifier another application holds (409), on creation and on change: their tokens share an issuer', async () => {
     const uri = identifier();
-    await createResource({ identifier: uri, name: 'Mine' });
-    const other = await app.bootstrapAnother();
-    const theirs = await app.as({ apiKey: other.apiKey }).post('/api-resources', { identifier: uri, name: 'Theirs' });
-    expect(theirs.status).toBe(201);
+    const mine = await createResource({ identifier: uri, name: 'Mine' });
+    const other = app.as({ apiKey: (await app.bootstrapAnother()).apiKey });
+    const theirs = await other.post('/api-resources', { identifier: uri, name: 'Theirs' });
+    expect(theirs.status).toBe(409);
+    expect(theirs.body).toMatchObject({ code: 'already_exists', field: 'identifier' });
+    const own = await other.post('/api-resources', { identifier: identifier(), name: 'Theirs' });
+    expect(own.status).toBe(201);
+    const renamed = await other.patch(`/api-resources/${own.body.id}`, { identifier: uri });
+    expect(renamed.status).toBe(409);
+    expect((await other.get(`/api-resources/${own.body.id}`)).body.identifier).toBe(own.body.identifier);
+    // Unchanged, it is no clash; once the first holder lets it go, it is free.
+    expect((await other.patch(`/api-resources/${own.body.id}`, { identifier: own.body.identifier, name: 'Kept' })).status).toBe(200);
+    expect((await app.http.delete(`/api-resources/${mine.id}`)).status).toBe(204);
+    expect((await other.patch(`/api-resources/${own.body.id}`, { identifier: uri })).status).toBe(200);
+  });
+
+  it('two applications registering one identifier at once: one gets it', async () => {
+    const uri = identifier();
+    const other = app.as({ apiKey: (await app.bootstrapAnother()).apiKey });
+    const answers = await Promise.all([app.http.post('/api-resources', { identifier: uri, name: 'Mine' }), other.post('/api-resources', { identifier: uri, name: 'Theirs' })]);
+    expect(answers.map((answer) => answer.status).sort()).toEqual([201, 409]);
   });
 
   it('refuses a permission that is not one of the application’s own (422 naming it), a built-in one too', async () => {

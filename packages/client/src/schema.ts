@@ -5467,7 +5467,7 @@ export interface components {
              * @description The application the resource belongs to.
              */
             applicationId: string;
-            /** @description The resource indicator a client names as `resource`, and the `aud` of its tokens: an absolute https URI, unique in the application. */
+            /** @description The resource indicator a client names as `resource`, and the `aud` of its tokens: an absolute https URI, unique across the service. */
             identifier: string;
             /** @description Display name. */
             name: string;
@@ -5809,7 +5809,8 @@ export interface components {
         CreateApiResourceInput: {
             /**
              * @description The resource indicator: an absolute https URI (at most 2000 printable ASCII characters; scheme and host in lower
-             *     case; no fragment or user information), unique in the application (else 409), not the management API's audience.
+             *     case; no fragment or user information), unique across the service, since every application's tokens share the issuer
+             *     (else 409), not the management API's audience.
              */
             identifier: string;
             /** @description Display name (1 to 200 characters). */

@@ -1,6 +1,7 @@
 import type { EntityManager, PostgreSqlConnection } from '@mikro-orm/postgresql';
 import type { Scope } from '../../context.ts';
 import { ApiResource, CustomPermission } from '../../db/entities/index.ts';
+import { lockForTransaction } from '../../db/advisory-lock.ts';
 import { executeOwned } from '../../db/owned-sql.ts';
 import { HOLD_FOR_SHARE, HOLD_FOR_UPDATE } from '../../db/row-lock.ts';
 import { GatehouseError, invalid, notFound } from '../../errors.ts';
@@ -35,6 +36,22 @@ const MAX_PERMISSIONS = 100;
 const snapshot = (resource: ApiResource) => ({ identifier: resource.identifier, name: resource.name, permissions: [...resource.permissions] });
 
 const ALREADY_REGISTERED = 'An API resource with this identifier';
+
+/**
+ * 409 when another application holds `identifier`: every application's tokens share the service's issuer, so a
+ * resource server that checks `iss` and `aud` (RFC 9068) trusts whoever holds its identifier. Registrations of one
+ * identifier take turns on every instance, so two applications cannot both pass.
+ */
+async function assertIdentifierFree(em: EntityManager, scope: Scope, identifier: string): Promise<void> {
+  await lockForTransaction(em, `api-resource-identifier:${identifier}`);
+  // Across applications on purpose (a scan of a small table, on writes only).
+  const elsewhere = await em.count(ApiResource, { identifier, applicationId: { $ne: scope.applicationId } }, { filters: false });
+  if (elsewhere > 0) {
+    throw new GatehouseError('already_exists', 'Another application has an API resource with this identifier: identifiers are unique across the service', {
+      field: 'identifier',
+    });
+  }
+}
 
 export async function listApiResources(scope: Scope, args: PageArgs): Promise<Page<ApiResourceRow>> {
   // Application-level rows: a tenant scope reads the application's resources, which serve every tenant.
@@ -123,6 +140,7 @@ export async function createApiResource(scope: Scope, input: CreateApiResourceIn
   const created = await uniquely('identifier', ALREADY_REGISTERED, () =>
     scope.transactional(async (em) => {
       await lockAuthorization(em, scope.applicationId);
+      await assertIdentifierFree(em, scope, identifier);
       const permissions = await resourcePermissions(em, scope, listed, defined);
       const resource = em.create(ApiResource, { applicationId: scope.applicationId, id: newId(), identifier, name, permissions });
       recordAudit(em, scope, { action: 'api_resource.created', targetType: 'api_resource', targetId: resource.id, tenantId: null, after: snapshot(resource) });
@@ -149,6 +167,7 @@ export async function updateApiResource(scope: Scope, resourceId: string, input:
       if (listed !== undefined || defined.length > 0) await lockAuthorization(em, scope.applicationId);
       const resource = await findResource(em, resourceId, true);
       const before = snapshot(resource);
+      if (identifier !== undefined && identifier !== resource.identifier) await assertIdentifierFree(em, scope, identifier);
       if (identifier !== undefined) resource.identifier = identifier;
       if (name !== undefined) resource.name = name;
       // New permissions without a list join the resource's own.
