@@ -61,10 +61,13 @@ describe('POST /permissions/check', () => {
     expect((await check(inTenant(tenantA), user(approver), 'invoices:void')).body).toEqual({ allowed: false, roles: [] });
   });
 
-  it('wildcards grant what they cover; an application-wide role holds in every tenant', async () => {
-    for (const path of [appPath, inTenant(tenantA), inTenant(tenantB)]) {
+  it('wildcards grant what they cover; an application-wide role holds in every tenant of the user', async () => {
+    for (const path of [appPath, inTenant(tenantB)]) {
       expect((await check(path, user(billing), 'invoices:approve')).body).toEqual({ allowed: true, roles: ['billing'] });
     }
+    // Not in a tenant they are no member of: a user of another tenant is refused, never told apart from an unknown one.
+    expect((await check(inTenant(tenantA), user(billing), 'invoices:approve')).body).toEqual({ allowed: false, roles: [] });
+    expect((await app.http.post(`${inTenant(tenantA)}/roles/check`, { subject: user(billing), role: 'billing' })).body).toEqual({ allowed: false });
     const admin = await createUser('admin@example.com', tenantA);
     await roles.assign({ type: 'user', id: admin }, 'app_admin');
     expect((await check(inTenant(tenantA), user(admin), 'invoices:approve')).body).toEqual({ allowed: true, roles: ['app_admin'] });
@@ -158,7 +161,8 @@ describe('POST /permissions/bulk-check', () => {
     ];
     const answer = await app.http.post(`${inTenant(tenantA)}/permissions/bulk-check`, { checks });
     expect(answer.status, JSON.stringify(answer.body)).toBe(200);
-    expect(answer.body).toEqual({ results: [{ allowed: true }, { allowed: true }, { allowed: false }, { allowed: true }] });
+    // billing is a member of tenant B only.
+    expect(answer.body).toEqual({ results: [{ allowed: true }, { allowed: false }, { allowed: false }, { allowed: true }] });
   });
 
   it('takes at most three statements for 100 checks of 100 subjects, none on a warm cache', async () => {
@@ -173,7 +177,7 @@ describe('POST /permissions/bulk-check', () => {
     const before = app.queries.length;
     const answer = await client.post(path, { checks });
     expect(answer.status).toBe(200);
-    expect(answer.body.results.map((result: { allowed: boolean }) => result.allowed)).toEqual([true, true, ...Array(98).fill(false)]);
+    expect(answer.body.results.map((result: { allowed: boolean }) => result.allowed)).toEqual([true, false, ...Array(98).fill(false)]);
     expect(app.queries.length - before).toBeLessThanOrEqual(3);
     const warm = app.queries.length;
     expect((await client.post(path, { checks })).status).toBe(200);

@@ -12579,7 +12579,7 @@ export interface operations {
                         /**
                          * @description True when one of the subject's roles there, or an API key's or M2M credential's own permission list, grants it: the
                          *     permission itself, its resource's wildcard (`invoices:*`) or `*`. False for a subject of another application or
-                         *     tenant, an unknown one, a revoked or expired key or credential, a user who may not sign in now.
+                         *     tenant (a user who is no member of the tenant, whatever application-wide roles they hold), an unknown one, a revoked or expired key or credential, a user who may not sign in now.
                          */
                         allowed: boolean;
                         /** @description The keys of the subject's roles that grant it; a key's or credential's own list is not a role and is not named. */
@@ -12633,7 +12633,7 @@ export interface operations {
                         /**
                          * @description True when one of the subject's roles there, or an API key's or M2M credential's own permission list, grants it: the
                          *     permission itself, its resource's wildcard (`invoices:*`) or `*`. False for a subject of another application or
-                         *     tenant, an unknown one, a revoked or expired key or credential, a user who may not sign in now.
+                         *     tenant (a user who is no member of the tenant, whatever application-wide roles they hold), an unknown one, a revoked or expired key or credential, a user who may not sign in now.
                          */
                         allowed: boolean;
                         /** @description The keys of the subject's roles that grant it; a key's or credential's own list is not a role and is not named. */
@@ -12688,7 +12688,7 @@ export interface operations {
                         /**
                          * @description True when one of the subject's roles there, or an API key's or M2M credential's own permission list, grants it: the
                          *     permission itself, its resource's wildcard (`invoices:*`) or `*`. False for a subject of another application or
-                         *     tenant, an unknown one, a revoked or expired key or credential, a user who may not sign in now.
+                         *     tenant (a user who is no member of the tenant, whatever application-wide roles they hold), an unknown one, a revoked or expired key or credential, a user who may not sign in now.
                          */
                         allowed: boolean;
                         /** @description The keys of the subject's roles that grant it; a key's or credential's own list is not a role and is not named. */

@@ -30,11 +30,13 @@ function permissionKey(field: string, permission: string): string {
 }
 
 /**
- * Through the cache enforcement reads (held-roles.ts), so a check answers as the management API would act; on the ORM's
- * connection, so a check answered from the cache forks no EntityManager.
+ * Through the cache enforcement reads (held-roles.ts), on the ORM's connection, so a check answered from the cache forks
+ * no EntityManager. A user who is not a member of the scope's tenant is of another tenant (API.md), whatever
+ * application-wide roles they hold: they cannot sign in there, and a check must not tell the tenant they exist.
  */
-function holdings(scope: Scope, subjects: readonly RoleSubject[]): Promise<Map<string, HeldGrants>> {
-  return scope.services.apiKeys.heldGrants.read(scope.services.orm.em.getConnection(), scope.applicationId, scope.tenantId, subjects);
+async function holdings(scope: Scope, subjects: readonly RoleSubject[]): Promise<Map<string, HeldGrants>> {
+  const held = await scope.services.apiKeys.heldGrants.read(scope.services.orm.em.getConnection(), scope.applicationId, scope.tenantId, subjects);
+  return new Map([...held].filter(([, grants]) => grants.member));
 }
 
 /**

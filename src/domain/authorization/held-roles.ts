@@ -16,11 +16,13 @@ export interface RoleSubject {
 export interface HeldGrants {
   /** Empty for a user. */
   readonly own: readonly string[];
+  /** False for a user who is not a member of the tenant asked about (application-wide roles still hold there). */
+  readonly member: boolean;
   readonly roles: readonly { readonly id: string; readonly key: string; readonly permissions: readonly string[] }[];
 }
 
 /** Nulls when the subject holds no role. */
-type HeldRow = RoleSubject & { own: string[] } & ({ role_id: string; key: string; permissions: string[] } | { role_id: null; key: null; permissions: null });
+type HeldRow = RoleSubject & { own: string[]; in_tenant: boolean } & ({ role_id: string; key: string; permissions: string[] } | { role_id: null; key: null; permissions: null });
 
 export const subjectKey = (subject: RoleSubject): string => `${subject.type}:${subject.id}`;
 
@@ -50,7 +52,7 @@ export async function readHeldGrants(
     `with subject (type, id) as (select * from unnest(array[?]::text[], array[?]::uuid[])),
      live as (
        select s.type, s.id, coalesce(k.permissions, c.permissions, '{}'::text[]) as own,
-              ${tenantId === null ? 'false' : `coalesce(${tenant()} = any(u.tenant_ids), true)`} as in_tenant
+              ${tenantId === null ? 'true' : `coalesce(${tenant()} = any(u.tenant_ids), true)`} as in_tenant
          from subject as s
          left join app_user as u on s.type = 'user' and u.application_id = ${app()} and u.id = s.id and ${mayActNowSql('u')}
          left join api_key as k on s.type = 'api_key' and k.application_id = ${app()} and k.id = s.id and k.revoked_at is null
@@ -59,7 +61,7 @@ export async function readHeldGrants(
            and c.revoked_at is null${inTenant('c')}
          ${operators ? `left join app_user as o on s.type = 'operator' and o.application_id = (${consoleOfSql(app())}) and o.id = s.id and ${mayActNowSql('o')}` : ''}
         where u.id is not null or k.id is not null or c.id is not null${operators ? ' or o.id is not null' : ''})
-     select l.type, l.id, l.own, r.id as role_id, r.key, r.permissions
+     select l.type, l.id, l.own, l.in_tenant, r.id as role_id, r.key, r.permissions
        from live as l
        left join role_assignment as a on a.application_id = ${app()} and a.subject_type = l.type and a.subject_id = l.id
          and (a.tenant_id is null${tenantId === null ? '' : ` or (a.tenant_id = ${tenant()} and l.in_tenant)`})
@@ -68,9 +70,9 @@ export async function readHeldGrants(
   )) as HeldRow[];
   for (const row of rows) {
     const key = subjectKey(row);
-    const grants = held.get(key) ?? { own: row.own, roles: [] };
+    const grants = held.get(key) ?? { own: row.own, member: row.in_tenant, roles: [] };
     const roles = row.role_id === null ? grants.roles : [...grants.roles, { id: row.role_id, key: row.key, permissions: row.permissions }];
-    held.set(key, { own: grants.own, roles });
+    held.set(key, { ...grants, roles });
   }
   return held;
 }
