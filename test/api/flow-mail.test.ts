@@ -14,7 +14,7 @@ beforeAll(async () => {
 });
 afterAll(async () => app?.close());
 
-const ADA: Recipient = { email: 'ada@example.com', name: 'Ada' };
+const ADA: Recipient = { email: 'ada@example.com', name: 'Ada', tenantIds: null };
 const CHANGED_AT = new Date('2026-11-28T10:00:00.000Z');
 
 /** Each function's arguments, and the template variables they stand for (what a preview is given). */

@@ -90,6 +90,23 @@ describe('forgot password', () => {
     expect(await mails(askingKey, 'homebody@example.com', 'password_reset')).toEqual([]);
   });
 
+  it('asked on a tenant’s page for a user of that tenant and another, the link goes out as the application’s: neither tenant’s key reads it', async () => {
+    const first = await app.createTenant('First of two');
+    const second = await app.createTenant('Second of two');
+    const created = await app.http.post('/users', { email: 'both@example.com', password: PASSWORD, tenantId: first });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    expect((await app.http.patch(`/users/${created.body.id}`, { tenantIds: [first, second] })).status).toBe(200);
+    const firstKey = await issueTestKey(app, { tenantId: first, permissions: ['email:read'] });
+    const secondKey = await issueTestKey(app, { tenantId: second, permissions: ['email:read'] });
+
+    // A reset changes the password of every tenant: the first tenant's administrators must not hold its link.
+    expect((await askReset(await authorize(config, { tenant: first }), 'both@example.com')).status).toBe(200);
+    expect(await mails(firstKey, 'both@example.com', 'password_reset')).toEqual([]);
+    expect(await mails(secondKey, 'both@example.com', 'password_reset')).toEqual([]);
+    const [delivery] = (await app.http.get('/email/deliveries?to=both@example.com&templateKey=password_reset')).body.data as { tenantId: string | null }[];
+    expect(delivery?.tenantId).toBeNull();
+  });
+
   it('answers alike for a known and an unknown address; only the known one gets password_reset', async () => {
     await createPasswordUser(app.http, 'kim@example.com');
     const known = await askReset(await authorize(), 'kim@example.com');

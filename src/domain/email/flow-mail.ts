@@ -22,6 +22,8 @@ export interface MailContext {
 /** A null name reads "there". */
 export interface Recipient {
   readonly email: string;
+  /** The account's tenants; null for an address of no account. */
+  readonly tenantIds: readonly string[] | null;
   readonly name?: string | null | undefined;
   /** Null (or a language no longer offered): the page's it was asked on, else English. */
   readonly locale?: string | null | undefined;
@@ -43,8 +45,15 @@ async function queue(at: MailContext, templateKey: TemplateKey, address: string,
   return enqueueMail(at.em, at.sender, { templateKey, to: address, tenantId: at.tenantId, locale, variables });
 }
 
+/**
+ * A tenant's outbox and provider carry the mails of its own accounts only: one of several tenants' users is mailed as
+ * the application, or that tenant's credentials would read links and codes that act in the user's other tenants.
+ */
+const tenantOf = (at: MailContext, to: Recipient): string | null =>
+  at.tenantId === null || to.tenantIds === null || (to.tenantIds.length === 1 && to.tenantIds[0] === at.tenantId) ? at.tenantId : null;
+
 const send = (at: MailContext, templateKey: TemplateKey, to: Recipient, variables: Record<string, unknown>) =>
-  queue(at, templateKey, to.email, languageOf(at, to), { user: { name: to.name ?? null, email: to.email }, ...variables });
+  queue({ ...at, tenantId: tenantOf(at, to) }, templateKey, to.email, languageOf(at, to), { user: { name: to.name ?? null, email: to.email }, ...variables });
 
 /** UTC, to the second. */
 const shown = (at: Date) => `${at.toISOString().slice(0, 19)}Z`;

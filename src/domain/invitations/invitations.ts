@@ -127,8 +127,10 @@ async function mailInvitation(em: EntityManager, scope: Scope, application: Appl
   const pool = invitationPool(application, invitation.tenantId);
   const user = await em.findOne(User, { applicationId: application.id, poolId: pool, emailNormalized: invitation.emailNormalized }, { filters: false });
   const { locale, ...inviter } = await inviterOf(em, scope, application);
-  // In the invitee's language when their account has one, else in the inviting user's (English without either).
-  await invitationMail({ em, sender: scope, tenantId: invitation.tenantId }, { email: invitation.email, name: user?.name ?? null, locale: user?.locale ?? locale }, {
+  // In the invitee's language when their account has one, else in the inviting user's (English without either). The
+  // tenant's own mail, whatever tenants the account is in: its link signs no one in.
+  const invitee = { email: invitation.email, name: user?.name ?? null, locale: user?.locale ?? locale, tenantIds: null };
+  await invitationMail({ em, sender: scope, tenantId: invitation.tenantId }, invitee, {
     link: invitationLink(scope.services.config.publicUrl, application, tenant, token),
     inviter,
     expiresInDays: invitation.expiresInDays,

@@ -32,7 +32,7 @@ const linkUserOf = (target: SignInTarget, user: { id: string }): LinkUser => ({
 
 /**
  * The tenant a mail from the page goes out in: the page's for its members and new addresses, else the application's,
- * or that tenant would read (in its outbox) the links of another tenant's users.
+ * or that tenant would read (in its outbox) the links of another tenant's users (flow-mail.ts narrows it further).
  */
 export const mailTenant = (target: SignInTarget, user: Member | null): string | null =>
   target.tenant !== null && (user === null || user.tenantIds.includes(target.tenant.id)) ? target.tenant.id : null;

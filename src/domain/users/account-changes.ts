@@ -8,6 +8,7 @@ export interface ChangedAccount {
   readonly email: string;
   readonly name: string | null;
   readonly locale: string | null;
+  readonly tenantIds: readonly string[];
 }
 
 /**
@@ -15,14 +16,14 @@ export interface ChangedAccount {
  * failures (the `account_locked` mail says a reset unlocks), and every sign-in ended. A suspended user: undefined.
  */
 export async function resetPassword(em: EntityManager, actor: AuditActor, userId: string, passwordHash: string): Promise<ChangedAccount | undefined> {
-  const [row] = await executeOwned<{ email: string; name: string | null; locale: string | null; was: string }[]>(
+  const [row] = await executeOwned<{ email: string; name: string | null; locale: string | null; tenant_ids: string[]; was: string }[]>(
     em,
     actor.applicationId,
     `update app_user as u set password_hash = ?, password_changed_at = now(), email_verified = true, status = 'active', failed_sign_ins = 0, last_failed_sign_in_at = null,
             locked_until = null, updated_at = now()
        from app_user as old
       where @owner(u) and u.id = ? and old.application_id = u.application_id and old.id = u.id and u.status <> 'suspended'
-     returning u.email, u.name, u.locale, old.status as was`,
+     returning u.email, u.name, u.locale, u.tenant_ids, old.status as was`,
     [passwordHash, userId],
   );
   if (row === undefined) return undefined;
@@ -36,20 +37,20 @@ export async function resetPassword(em: EntityManager, actor: AuditActor, userId
     before: { status: row.was },
     after: { status: 'active', emailVerified: true, ...ended },
   });
-  return { email: row.email, name: row.name, locale: row.locale };
+  return { email: row.email, name: row.name, locale: row.locale, tenantIds: row.tenant_ids };
 }
 
 /** In the caller's transaction; undefined when it already was. */
 export async function verifyEmail(em: EntityManager, actor: AuditActor, userId: string): Promise<ChangedAccount | undefined> {
-  const [row] = await executeOwned<ChangedAccount[]>(
+  const [row] = await executeOwned<(Omit<ChangedAccount, 'tenantIds'> & { tenant_ids: string[] })[]>(
     em,
     actor.applicationId,
-    `update app_user set email_verified = true, updated_at = now() where @owner and id = ? and not email_verified returning email, name, locale`,
+    `update app_user set email_verified = true, updated_at = now() where @owner and id = ? and not email_verified returning email, name, locale, tenant_ids`,
     [userId],
   );
   if (row === undefined) return undefined;
   recordAudit(em, actor, { action: 'user.email.verified', targetType: 'user', targetId: userId, tenantId: actor.tenantId, before: { emailVerified: false }, after: { emailVerified: true } });
-  return row;
+  return { email: row.email, name: row.name, locale: row.locale, tenantIds: row.tenant_ids };
 }
 
 /**

@@ -97,18 +97,18 @@ export async function changeOwnPassword(target: SignInTarget, userId: string, ch
   const passwordHash = await hashPassword(password);
   const grants = await scope.transactional(async (em) => {
     await keepReplacedPassword(em, applicationId, userId, policy.historyCount);
-    const [account] = await executeOwned<{ email: string; name: string | null; locale: string | null; pool_id: string }[]>(
+    const [account] = await executeOwned<{ email: string; name: string | null; locale: string | null; pool_id: string; tenant_ids: string[] }[]>(
       em,
       applicationId,
       `update app_user set password_hash = ?, password_changed_at = now(), updated_at = now()
-        where @owner and id = ? and status = 'active' returning email, name, locale, pool_id`,
+        where @owner and id = ? and status = 'active' returning email, name, locale, pool_id, tenant_ids`,
       [passwordHash, userId],
     );
     if (account === undefined) return undefined;
     const revoked = await endOtherSessions(em, scope, userId, change.keepSessionUid ?? '');
     const linkUser = { applicationId, userId, poolId: account.pool_id, clientId: target.clientId };
     const again = await issueLink(em, linkUser, 'password_reset', scope.services.config.publicUrl);
-    await passwordChangedMail({ em, sender: scope, tenantId: target.tenant?.id ?? null }, account, { link: again.link, changedAt: new Date() });
+    await passwordChangedMail({ em, sender: scope, tenantId: target.tenant?.id ?? null }, { ...account, tenantIds: account.tenant_ids }, { link: again.link, changedAt: new Date() });
     recordAudit(em, scope, { action: 'user.password.changed', targetType: 'user', targetId: userId, after: { reason: change.reason } });
     return revoked;
   });

@@ -46,7 +46,7 @@ export async function askPasskeySignUp(target: SignInTarget, typed: unknown, int
     const id = newId();
     const code = newCode();
     await insertEmailSignIn(em, target, { id, interactionId, userId: null, email, method: 'passkey_signup', tokenHash: null, codeHash: codeHash(id, code), minutes: CODE_MINUTES });
-    await emailOtpMail(mailAt(target, em, null), { email, name: null, locale: target.look.locale }, { code, expiresInMinutes: CODE_MINUTES });
+    await emailOtpMail(mailAt(target, em, null), { email, name: null, locale: target.look.locale, tenantIds: null }, { code, expiresInMinutes: CODE_MINUTES });
   });
   target.scope.services.outbox.wake();
   return email;
