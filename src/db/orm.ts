@@ -51,6 +51,7 @@ import { Migration0045SamlSubjects } from './migrations/0045-saml-subjects.ts';
 import { Migration0046AuditActionNames } from './migrations/0046-audit-action-names.ts';
 import { Migration0047SessionPerTenant } from './migrations/0047-session-per-tenant.ts';
 import { Migration0048WebauthnChallengeCeremony } from './migrations/0048-webauthn-challenge-ceremony.ts';
+import { Migration0049RevokedSignIns } from './migrations/0049-revoked-sign-ins.ts';
 import type { EmbeddedDatabase } from './embedded.ts';
 import { gateStatements } from './statement-gate.ts';
 
@@ -101,6 +102,7 @@ export const MIGRATIONS = [
   { name: '0046-audit-action-names', class: Migration0046AuditActionNames },
   { name: '0047-session-per-tenant', class: Migration0047SessionPerTenant },
   { name: '0048-webauthn-challenge-ceremony', class: Migration0048WebauthnChallengeCeremony },
+  { name: '0049-revoked-sign-ins', class: Migration0049RevokedSignIns },
 ];
 
 /**

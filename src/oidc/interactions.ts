@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { errors, type InteractionResults } from 'oidc-provider';
 import type Provider from 'oidc-provider';
 import { acrOf } from '../domain/mfa/requirement.ts';
+import { forgetRevokedSignIn, revokedTenants } from '../domain/sessions/revoked-sign-ins.ts';
 import { SIGN_IN_REFUSALS, SignInRefusal } from '../domain/sign-in/refusals.ts';
 import type { SignIn } from '../domain/sign-in/sign-in.ts';
 import { readSignInUser, type SignInUser } from '../domain/users/sign-in-user.ts';
@@ -93,6 +94,11 @@ export async function interactionResult(
     return existing?.accountId === accountId ? existing : undefined;
   };
   const newGrant = (accountId: string) => new provider.Grant({ accountId, clientId });
+  // The session's browser session, when it is this account's (src/domain/sessions/revoked-sign-ins.ts).
+  const browserSession = (accountId: string) => {
+    const uid = interaction.session?.accountId === accountId ? interaction.session.uid : undefined;
+    return uid === undefined ? undefined : { applicationId: application, uid, userId: accountId };
+  };
 
   // A user other than the session's signed in on a consent prompt: the session's account is switched, as at a login
   // (the OP signs the session's account out on resuming: oidc-provider's resume, then its end_session confirmation).
@@ -111,6 +117,9 @@ export async function interactionResult(
     const requested = typeof scope === 'string' ? scope.split(' ') : [];
     grant.addOIDCScope(requested.filter((scope) => OIDC_SCOPES.includes(scope)));
     const grantId = await saveGrantForTenant(orm, grant, application, signIn.tenantId);
+    // The pages answer a login only once a credential is proven: the browser session may go on silently to the tenant.
+    const session = browserSession(user.id);
+    if (session !== undefined && signIn.tenantId !== null) await forgetRevokedSignIn(orm.em.getConnection(), session, signIn.tenantId);
     // What the sign-in proved, for the ID token (RFC 8176 `amr`, and `acr` from it): none when no credential was checked.
     const proved = signIn.amr === undefined ? {} : { amr: [...signIn.amr], acr: acrOf(signIn.amr) };
     return { login: { accountId: user.id, ...proved }, consent: { grantId } };
@@ -119,7 +128,15 @@ export async function interactionResult(
   if (interaction.prompt.name === 'consent') {
     const accountId = interaction.session?.accountId;
     if (accountId === undefined) throw refused('consent without a signed-in session');
-    const grant = (await sessionGrant(accountId)) ?? newGrant(accountId);
+    const kept = await sessionGrant(accountId);
+    // A consent proves no credential: no new grant of a tenant whose sign-in was revoked in the browser session (the
+    // OP asks for a login first, src/oidc/policies.ts; this holds when the revocation came in between).
+    const tenantId = signIn?.tenantId ?? null;
+    const session = browserSession(accountId);
+    if (kept === undefined && tenantId !== null && session !== undefined && (await revokedTenants(orm.em.getConnection(), session)).has(tenantId)) {
+      throw refused('the sign-in to the tenant was revoked in this browser session');
+    }
+    const grant = kept ?? newGrant(accountId);
     const details = interaction.prompt.details as {
       missingOIDCScope?: string[];
       missingOIDCClaims?: string[];

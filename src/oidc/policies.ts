@@ -2,7 +2,8 @@ import { interactionPolicy, type KoaContextWithOIDC } from 'oidc-provider';
 import type Provider from 'oidc-provider';
 import { ACR_MULTI_FACTOR, asksMultiFactor, STEP_UP_REASON } from '../domain/mfa/requirement.ts';
 import { SIGN_IN_REFUSALS, SignInRefusal, type SilentError } from '../domain/sign-in/refusals.ts';
-import { sessionSignIn, type SignInTarget } from '../domain/sign-in/sign-in.ts';
+import { revokedTenants } from '../domain/sessions/revoked-sign-ins.ts';
+import { sessionSignIn, signsInToRevokedTenant, type SignInTarget } from '../domain/sign-in/sign-in.ts';
 import { accountTenants } from './account.ts';
 import { grantTenant, opRequestId, saveGrantForTenant } from './adapter.ts';
 import { gatehouseData } from './clients.ts';
@@ -25,6 +26,7 @@ export async function loadExistingGrant(deps: OidcDependencies, signIn: () => Si
   const fresh = ctx.oidc.result?.consent?.grantId;
   if (fresh !== undefined) return ctx.oidc.provider.Grant.find(fresh);
   const kept = await fittingSessionGrant(deps, ctx);
+  await noteRevokedSignIn(deps, signIn().target, ctx, kept);
   if (!ctx.oidc.promptPending('none') || (kept !== undefined && grantsRequestedScopes(ctx, kept))) return kept;
   return silentGrant(deps, signIn().target, policy, ctx, kept);
 }
@@ -43,6 +45,36 @@ async function grantFitsRequest(deps: OidcDependencies, ctx: KoaContextWithOIDC,
   const applicationId = gatehouseData(ctx.oidc.client)?.applicationId;
   if (granted === null || applicationId === undefined) return false;
   return (await deps.surfaces.findTenantId(applicationId, requested)) === granted;
+}
+
+/** Requests that would sign the session's user in to a tenant whose sign-in was revoked in it: a login is asked. */
+const revokedSignIns = new WeakSet<KoaContextWithOIDC>();
+
+/**
+ * Notes the request when the sign-in it would make without a credential is to a tenant whose sign-in was revoked in the
+ * browser session (src/domain/sessions/revoked-sign-ins.ts): the kept grant's tenant, else the one the pages would
+ * decide. A request the pages would refuse anyway is left to those rules.
+ */
+async function noteRevokedSignIn(deps: OidcDependencies, targets: SignInTargets, ctx: KoaContextWithOIDC, kept: Grant | undefined): Promise<void> {
+  const { session, client } = ctx.oidc;
+  const data = gatehouseData(client);
+  const accountId = session?.accountId;
+  if (client === undefined || data === undefined || accountId === undefined || session?.uid === undefined) return;
+  const revoked = await revokedTenants(deps.orm.em.getConnection(), { applicationId: data.applicationId, uid: session.uid, userId: accountId });
+  if (revoked.size === 0) return;
+  if (kept !== undefined) {
+    const tenantId = kept.jti === undefined ? null : await grantTenant(deps.orm, kept.jti);
+    if (tenantId !== null && revoked.has(tenantId)) revokedSignIns.add(ctx);
+    return;
+  }
+  let target: SignInTarget;
+  try {
+    target = await targets(opRequestId(ctx), { clientId: client.clientId, data }, ctx.oidc.params?.['tenant']);
+  } catch (error) {
+    if (error instanceof SignInRefusal) return;
+    throw error;
+  }
+  if (await signsInToRevokedTenant(target, accountId, revoked)) revokedSignIns.add(ctx);
 }
 
 /** Whether the grant holds every OpenID scope the request asks for (what the consent prompt checks). */
@@ -130,9 +162,13 @@ async function silentDecision(targets: SignInTargets, ctx: KoaContextWithOIDC, k
   return { kind: 'tenant', accountId: signIn.user.id, clientId: client.clientId, applicationId: data.applicationId, tenantId: signIn.decision.tenantId };
 }
 
+/** The login prompt's reason when the request's tenant had its sign-in revoked in the browser session. */
+const SIGN_IN_REVOKED_REASON = 'sign_in_revoked';
+
 /**
  * oidc-provider's prompts, plus a login when the session's account is one findAccount no longer finds for this client
- * or a silent request cannot use (silentDecision): without an account the consent checks would fail. With prompt=none
+ * or a silent request cannot use (silentDecision): without an account the consent checks would fail. A login too when
+ * the request would sign the user in to a tenant whose sign-in was revoked in the browser session (noteRevokedSignIn). With prompt=none
  * these answer `login_required` (OIDC Core 3.1.2.6) or `account_selection_required`, ahead of the consent checks
  * (a first-party client never needs `consent_required`). And a login when the request asks for the multi-factor acr
  * the session's sign-in did not give: oidc-provider checks only an essential `acr` of the `claims` parameter, which
@@ -148,6 +184,12 @@ export function interactionsPolicy() {
       ctx.oidc.session?.accountId !== undefined && (ctx.oidc.account === undefined || silentRefusals.get(ctx) === 'login_required')
         ? Check.REQUEST_PROMPT
         : Check.NO_NEED_TO_PROMPT,
+    ),
+  );
+  policy.get('login')?.checks.add(
+    // A sign-in the pages have just made proved a credential (src/oidc/interactions.ts takes the mark away).
+    new Check(SIGN_IN_REVOKED_REASON, 'End-User authentication is required', 'login_required', (ctx) =>
+      ctx.oidc.result?.login === undefined && revokedSignIns.has(ctx) ? Check.REQUEST_PROMPT : Check.NO_NEED_TO_PROMPT,
     ),
   );
   policy.get('login')?.checks.add(

@@ -11,6 +11,7 @@ import { resourceServersOf } from './api-resource-tokens.ts';
 import { gatehouseData } from './clients.ts';
 import { accessTokenClaims, configuration, issuedTenantOf, managementApi, type OidcDependencies } from './configuration.ts';
 import { sweepExpiredSessions } from '../domain/sessions/browser-sessions.ts';
+import { sweepRevokedSignIns } from '../domain/sessions/revoked-sign-ins.ts';
 import { sweepExpiredFlowRows } from '../domain/sign-in/expired-rows.ts';
 import { noteRequest } from '../log.ts';
 import { tokenGrants } from '../metrics.ts';
@@ -145,6 +146,7 @@ export class OidcProvider {
     this.lastSweep = Date.now();
     await sweepExpiredModels(this.deps.orm);
     await sweepExpiredSessions(this.deps.orm.em);
+    await sweepRevokedSignIns(this.deps.orm.em.getConnection());
     await sweepExpiredFlowRows(this.deps.orm.em);
   }
 }

@@ -54,8 +54,9 @@ const GLOBAL_LOOKUPS = new Set([
   // A suspended user's grants and browser sessions: the OP's sessions name no application (one browser session serves
   // every application of a shared surface), so they are found by the account; a user id is one application's.
   'oidc_model_account_idx',
-  // The sweep of expired sessions' index rows of every application.
+  // The sweep of expired sessions' index rows, and of their revoked sign-ins, of every application.
   'user_session_expires_idx',
+  'revoked_sign_in_expires_idx',
   // The outbox worker's claim of the due mail of every application (queued rows only: a small partial index).
   'email_delivery_due_idx',
   // An organization's applications (`application` is distributed by its id; `organization` is a reference table).

@@ -2,7 +2,18 @@ import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestAppWithTenants, type TestApp } from '../support/app.ts';
 import { issueTestKey } from '../support/keys.ts';
-import { codeThroughSeam, createTestClient, discover, OFFLINE_CONSENT, startAuthorization, TestBrowser, type TestClient } from '../support/oauth.ts';
+import { sweepRevokedSignIns } from '../../src/domain/sessions/revoked-sign-ins.ts';
+import { CookieJar, type Visit } from '../support/cookie-jar.ts';
+import {
+  authorizationRequest,
+  codeThroughSeam,
+  createTestClient,
+  discover,
+  OFFLINE_CONSENT,
+  startAuthorization,
+  TestBrowser,
+  type TestClient,
+} from '../support/oauth.ts';
 
 /**
  * Sessions (API.md, "Session"): one per sign-in of a user in an application, the OP's browser session with its grants.
@@ -364,6 +375,149 @@ describe('sessions', () => {
       body: { query: 'mutation($t: String!) { validateSession(input: { token: $t }) { valid session { userId } } }', variables: { t: tokens.access_token } },
     });
     expect(validated.body).toEqual({ data: { validateSession: { valid: true, session: { userId } } } });
+  });
+});
+
+describe('a tenant’s sign-in revoked while the browser session stands for another tenant', () => {
+  const issuer = () => app.gatehouse.services.config.publicUrl;
+  const defaults = { redirectUri: REDIRECT, resource: '' };
+
+  /** A user of the shared pool with a password, member of tenants A and B. */
+  async function memberOfBoth(email: string): Promise<string> {
+    const created = await app.http.post('/users', { email, password: PASSWORD, tenantId: tenantA });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    expect((await app.http.patch(`/users/${created.body.id}`, { tenantIds: [tenantA, tenantB] })).status).toBe(200);
+    return created.body.id as string;
+  }
+
+  /** A SPA client of the application (`tenantId`: bound to that tenant), as openid-client sees it. */
+  async function client(tenantId: string | null) {
+    const { clientId } = await createTestClient(app, { type: 'spa', authMethod: 'none', redirectUris: [REDIRECT], tenantId });
+    return discover(app, clientId, oidc.None(), { redirect_uris: [REDIRECT] });
+  }
+
+  /** An authorization request of `config` in the browser `jar`: the client's answer (`code` or the OIDC error), or the page shown. */
+  async function outcome(jar: CookieJar, config: oidc.Configuration, parameters: Record<string, string> = {}): Promise<string | Visit> {
+    const flow = await startAuthorization(config, defaults, parameters, jar);
+    if (flow.page.status === 200) return flow.page;
+    const out = await jar.followOut(flow.page, issuer());
+    return out.searchParams.get('code') === null ? (out.searchParams.get('error') ?? 'no answer') : 'code';
+  }
+
+  /** The sign-in form, as a user signed in already is asked to sign in again (no other account to switch to). */
+  function signInForm(shown: string | Visit): Visit {
+    if (typeof shown === 'string') throw new Error(`expected the sign-in form, the client got ${shown}`);
+    expect(shown.body).toContain('name="password"');
+    expect(shown.body).not.toContain('cannot be used for');
+    return shown;
+  }
+
+  /** The sign-in form filled with the user's password: the client's answer. */
+  async function withPassword(jar: CookieJar, shown: string | Visit, email: string): Promise<string> {
+    const out = await jar.followOut(await jar.submit(signInForm(shown), { email, password: PASSWORD }), issuer());
+    return out.searchParams.get('code') === null ? (out.searchParams.get('error') ?? 'no answer') : 'code';
+  }
+
+  const marks = (userId: string) => sql<{ tenant_id: string }>('select tenant_id from revoked_sign_in where user_id = ? order by tenant_id', [userId]);
+  const sessionOf = async (userId: string, tenantId: string) =>
+    ((await app.http.get(`${tenantPath(tenantId)}/users/${userId}/sessions`)).body.data as { id: string }[])[0]!;
+
+  it('needs the user’s credential again for that tenant in that browser, silently or not; the other tenant goes on silently', async () => {
+    const email = 'revoked-here@example.com';
+    const userId = await memberOfBoth(email);
+    const [ofA, ofB, ofPool] = [await client(tenantA), await client(tenantB), await client(null)];
+    const jar = new CookieJar();
+    expect(await withPassword(jar, await outcome(jar, ofA), email)).toBe('code');
+    // Signed in already: B's client signs in to B with no form.
+    expect(await outcome(jar, ofB)).toBe('code');
+
+    expect((await app.http.delete(`${tenantPath(tenantA)}/sessions/${(await sessionOf(userId, tenantA)).id}`)).status).toBe(204);
+    expect(await marks(userId)).toEqual([{ tenant_id: tenantA }]);
+
+    expect(await outcome(jar, ofA, { prompt: 'none' })).toBe('login_required');
+    expect(await outcome(jar, ofB, { prompt: 'none' })).toBe('code');
+    expect(await outcome(jar, ofB)).toBe('code');
+    // A client of the pool naming A, or naming none (the user would choose among A and B), shows the form too.
+    expect(await outcome(jar, ofPool, { prompt: 'none', tenant: tenantA })).toBe('login_required');
+    signInForm(await outcome(jar, ofPool));
+
+    // The password proven for A: the mark goes, and A's client signs in silently again, as B's still does.
+    expect(await withPassword(jar, await outcome(jar, ofA), email)).toBe('code');
+    expect(await marks(userId)).toEqual([]);
+    expect(await outcome(jar, ofA, { prompt: 'none' })).toBe('code');
+    expect(await outcome(jar, ofB, { prompt: 'none' })).toBe('code');
+    expect(await outcome(jar, ofPool, { prompt: 'none', tenant: tenantA })).toBe('code');
+    const listed = (await app.http.get(`/users/${userId}/sessions`)).body.data as { tenantId: string }[];
+    expect(listed.map((session) => session.tenantId).sort()).toEqual([tenantA, tenantB].sort());
+  });
+
+  it('refusals: another tenant’s session on a tenant’s path marks nothing; B’s revoked through GraphQL marks B, not A', async () => {
+    const email = 'revoked-there@example.com';
+    const userId = await memberOfBoth(email);
+    const [toA, toB] = [await client(null), await client(null)];
+    const jar = new CookieJar();
+    expect(await withPassword(jar, await outcome(jar, toA, { tenant: tenantA }), email)).toBe('code');
+    expect(await outcome(jar, toB, { tenant: tenantB })).toBe('code');
+    const [onA, onB] = [await sessionOf(userId, tenantA), await sessionOf(userId, tenantB)];
+
+    expect((await app.http.delete(`${tenantPath(tenantB)}/sessions/${onA.id}`)).body).toMatchObject({ code: 'not_found', field: 'sessionId' });
+    expect(await marks(userId)).toEqual([]);
+    expect(await outcome(jar, toA, { prompt: 'none', tenant: tenantA })).toBe('code');
+
+    const revoked = await app.http.request('POST', '/graphql', {
+      body: { query: 'mutation($t: UUID!, $s: UUID!) { revokeSession(tenantId: $t, sessionId: $s) }', variables: { t: tenantB, s: onB.id } },
+    });
+    expect(revoked.body).toEqual({ data: { revokeSession: true } });
+    expect(await marks(userId)).toEqual([{ tenant_id: tenantB }]);
+    expect(await outcome(jar, toB, { prompt: 'none', tenant: tenantB })).toBe('login_required');
+    expect(await outcome(jar, toA, { prompt: 'none', tenant: tenantA })).toBe('code');
+    expect((await app.http.get(`/sessions/${onA.id}`)).status).toBe(200);
+
+    // The application's path ends the browser session whole, as before: nothing is left to sign in with.
+    expect((await app.http.delete(`/sessions/${onA.id}`)).status).toBe(204);
+    expect(await outcome(jar, toA, { prompt: 'none', tenant: tenantA })).toBe('login_required');
+  });
+
+  it('a consent to the tenant asked before its sign-in was revoked, answered after, is refused', async () => {
+    const email = 'revoked-meanwhile@example.com';
+    const userId = await memberOfBoth(email);
+    const [ofA, ofB, ofPool] = [await client(tenantA), await client(tenantB), await client(null)];
+    const jar = new CookieJar();
+    expect(await withPassword(jar, await outcome(jar, ofA), email)).toBe('code');
+    expect(await outcome(jar, ofB)).toBe('code');
+    // Another client asks for A: the OP, signed in, brings the hosted pages a consent.
+    const asked = await jar.visit((await authorizationRequest(ofPool, defaults, { tenant: tenantA })).url.href);
+    expect(asked.location).toMatch(/\/interaction\//);
+    expect((await app.http.delete(`${tenantPath(tenantA)}/sessions/${(await sessionOf(userId, tenantA)).id}`)).status).toBe(204);
+    const out = await jar.followOut(await jar.visit(asked.location!), issuer());
+    expect(out.searchParams.get('error')).toBe('access_denied');
+    expect(await marks(userId)).toEqual([{ tenant_id: tenantA }]);
+    expect((await app.http.get(`${tenantPath(tenantA)}/users/${userId}/sessions`)).body.data).toEqual([]);
+    expect(await outcome(jar, ofB, { prompt: 'none' })).toBe('code');
+  });
+
+  it('a mark lasts as long as its browser session, and is swept once the session is gone', async () => {
+    const email = 'revoked-swept@example.com';
+    const userId = await memberOfBoth(email);
+    const [ofA, ofB] = [await client(tenantA), await client(tenantB)];
+    const jar = new CookieJar();
+    expect(await withPassword(jar, await outcome(jar, ofA), email)).toBe('code');
+    expect(await outcome(jar, ofB)).toBe('code');
+    expect((await app.http.delete(`${tenantPath(tenantA)}/sessions/${(await sessionOf(userId, tenantA)).id}`)).status).toBe(204);
+    const [browserSession] = await sql<{ uid: string; expires_at: Date }>(`select uid, expires_at from oidc_model where model = 'Session' and payload->>'accountId' = ?`, [userId]);
+
+    // Past the expiry it was given while the session goes on: kept, with the session's expiry.
+    await sql(`update revoked_sign_in set expires_at = now() - interval '1 minute' where user_id = ?`, [userId]);
+    await sweepRevokedSignIns(app.gatehouse.services.orm.em.getConnection());
+    const [kept] = await sql<{ op_session_uid: string; expires_at: Date }>('select op_session_uid, expires_at from revoked_sign_in where user_id = ?', [userId]);
+    expect(kept).toEqual({ op_session_uid: browserSession!.uid, expires_at: browserSession!.expires_at });
+    expect(await outcome(jar, ofA, { prompt: 'none' })).toBe('login_required');
+
+    // The session expired: the mark goes with it.
+    await sql(`update oidc_model set expires_at = now() - interval '1 second' where model = 'Session' and uid = ?`, [browserSession!.uid]);
+    await sql(`update revoked_sign_in set expires_at = now() - interval '1 second' where user_id = ?`, [userId]);
+    await sweepRevokedSignIns(app.gatehouse.services.orm.em.getConnection());
+    expect(await marks(userId)).toEqual([]);
   });
 });
 

@@ -16,12 +16,26 @@ export interface EndedSignIns {
   readonly ends: 'sign_in' | 'browser_session';
   /** More grants that end (`select … as id`), made in those sessions or not. */
   readonly grants?: { readonly sql: string; readonly params: readonly unknown[] };
+  /**
+   * `sign_in` only: each browser session that stands is marked (revoked-sign-ins.ts), so that it signs the row's user in
+   * to the row's tenant again only with a credential.
+   */
+  readonly credentialAgain?: boolean;
 }
+
+/** The sign-ins of the browser sessions that stand, marked in the statement that ends them. */
+const MARKED = `
+      marked as (insert into revoked_sign_in (application_id, op_session_uid, user_id, tenant_id, expires_at)
+        select i.application_id, i.op_session_uid, i.user_id, i.tenant_id, coalesce(k.expires_at, 'infinity')
+          from indexed as i join op_kept as k on k.uid = i.op_session_uid and k.account_id = i.user_id::text
+         where i.tenant_id is not null
+        on conflict (application_id, op_session_uid, user_id, tenant_id) do update set expires_at = excluded.expires_at),`;
 
 /**
  * The CTEs that end them, in one statement: `grants` (ids) end with every token issued under them, the OP sessions left
- * with none are deleted and the others lose those authorizations, and `changed` deletes the rows (`target_id`,
- * `tenant_id`, `before`: the session as the API shows it, `after`: the `after` SQL). `@owner` is the application.
+ * with none are deleted and the others lose those authorizations (and are marked: `credentialAgain`), and `changed`
+ * deletes the rows (`target_id`, `tenant_id`, `before`: the session as the API shows it, `after`: the `after` SQL).
+ * `@owner` is the application.
  */
 export function signInEndCtes(selected: EndedSignIns, after: { readonly sql: string; readonly params: readonly unknown[] }): { ctes: string; params: unknown[] } {
   const { grants } = selected;
@@ -44,7 +58,8 @@ export function signInEndCtes(selected: EndedSignIns, after: { readonly sql: str
         and not exists (select 1 from op_grant where op_grant.op_id = o.id and not op_grant.ending) returning 1),
       op_kept as (update oidc_model as o set payload = jsonb_set(o.payload, '{authorizations}',
           (select jsonb_object_agg(k.client_id, o.payload->'authorizations'->k.client_id) from op_grant as k where k.op_id = o.id and not k.ending))
-        where o.model = 'Session' and o.id in (select op_id from op_grant where ending) and o.id in (select op_id from op_grant where not ending) returning 1),
+        where o.model = 'Session' and o.id in (select op_id from op_grant where ending) and o.id in (select op_id from op_grant where not ending)
+        returning o.uid, o.payload->>'accountId' as account_id, o.expires_at),${selected.credentialAgain === true ? MARKED : ''}
       grants as (select grant_id as id from op_grant where ending and grant_id is not null union select id from extra_grants),
       tokens as (delete from oidc_model where (model = 'Grant' and id in (select id from grants)) or grant_id in (select id from grants) returning 1),
       changed as (delete from user_session as r using indexed where r.application_id = indexed.application_id and r.id = indexed.id

@@ -110,7 +110,8 @@ export async function getSession(scope: Scope, sessionId: string): Promise<Sessi
 
 /**
  * On a tenant's path, its sign-in ends: the grants made for it in the browser session, with their tokens, and the
- * session itself only when it signed the user in to nothing else. On the application's path, the whole browser session
+ * session itself only when it signed the user in to nothing else; a session that stands signs the user in to the tenant
+ * again only with a credential (revoked-sign-ins.ts). On the application's path, the whole browser session
  * ends with every tenant's sign-in in it, each audited. One statement; instances forget the grants' Bearer tokens at once.
  */
 export async function revokeSession(scope: Scope, sessionId: string): Promise<boolean> {
@@ -120,7 +121,7 @@ export async function revokeSession(scope: Scope, sessionId: string): Promise<bo
     const selected: EndedSignIns =
       scope.tenantId === null
         ? { where: `s.op_session_uid = ? and s.user_id = ? and ${LIVE}`, params: [row.op_session_uid, row.user_id, now, now], ends: 'browser_session' }
-        : { where: 's.id = ?', params: [row.id], ends: 'sign_in' };
+        : { where: 's.id = ?', params: [row.id], ends: 'sign_in', credentialAgain: true };
     const { ctes, params } = signInEndCtes(selected, { sql: `jsonb_build_object('grantsRevoked', (select count(*) from grants))`, params: [] });
     const [ended] = await executeOwned<{ grants: string[] | null; rows: { id: string; tenantId: string | null; before: object; after: object }[] }[]>(
       em,

@@ -236,3 +236,15 @@ export async function sessionSignIn(target: SignInTarget, accountId: string | un
   const decision = await decideTenant(target, user);
   return decision.kind === 'no_access' ? null : { user, decision };
 }
+
+/**
+ * Whether the session's account, with no grant of the client kept, would go on without the form (sessionSignIn) to a
+ * tenant whose sign-in was revoked in the browser session (`revoked`): the tenant decided, or any they would choose.
+ */
+export async function signsInToRevokedTenant(target: SignInTarget, accountId: string, revoked: ReadonlySet<string>): Promise<boolean> {
+  const user = await activeUser(target, accountId);
+  if (user === null) return false;
+  const decision = await decideTenant(target, user);
+  if (decision.kind === 'tenant') return decision.tenantId !== null && revoked.has(decision.tenantId);
+  return decision.kind === 'choose' && decision.tenants.some((tenant) => revoked.has(tenant.id));
+}

@@ -1,0 +1,56 @@
+import { executeOwned, type SqlRunner } from '../../db/owned-sql.ts';
+
+/**
+ * A tenant's sign-in revoked on its path while the browser session stands for other tenants (end-sessions.ts marks it,
+ * `revoked_sign_in`): the browser signs the user in to that tenant again only with a credential (src/oidc/policies.ts
+ * asks for a login), which takes the mark away (src/oidc/interactions.ts). Keyed by the OP session's `uid`, which
+ * outlives its id rotations; a mark lasts as long as its session (swept with it: browser-sessions.ts).
+ */
+
+/** A user's browser session (the OP's, by `uid`) in an application. */
+export interface BrowserSession {
+  readonly applicationId: string;
+  readonly uid: string;
+  readonly userId: string;
+}
+
+/** The tenants the browser session may sign the user in to again only with a credential. */
+export async function revokedTenants(runner: SqlRunner, session: BrowserSession): Promise<ReadonlySet<string>> {
+  const rows = await executeOwned<{ tenant_id: string }[]>(
+    runner,
+    session.applicationId,
+    'select tenant_id from revoked_sign_in where @owner and op_session_uid = ? and user_id = ?',
+    [session.uid, session.userId],
+  );
+  return new Set(rows.map((row) => row.tenant_id));
+}
+
+/** A credential proven for the tenant in that browser session. */
+export async function forgetRevokedSignIn(runner: SqlRunner, session: BrowserSession, tenantId: string): Promise<void> {
+  await executeOwned(
+    runner,
+    session.applicationId,
+    'delete from revoked_sign_in where @owner and op_session_uid = ? and user_id = ? and tenant_id = ?',
+    [session.uid, session.userId, tenantId],
+  );
+}
+
+/**
+ * Of up to `limit` marks past the expiry they were given, deletes those whose OP session is gone and moves the others'
+ * to their session's, which moves as the session is used. One statement, over every application (as the OP's sweep).
+ */
+export async function sweepRevokedSignIns(runner: SqlRunner, limit = 1000): Promise<void> {
+  await runner.execute(
+    `with due as (
+       select m.application_id, m.op_session_uid, m.user_id, m.tenant_id, o.uid as live_uid, o.expires_at as session_expires_at
+         from revoked_sign_in as m
+         left join lateral (select o.uid, o.expires_at from oidc_model as o where o.model = 'Session' and o.uid = m.op_session_uid
+           and (o.expires_at is null or o.expires_at > now()) limit 1) as o on true
+        where m.expires_at < now() limit ?),
+     gone as (delete from revoked_sign_in as m using due as d where d.live_uid is null
+        and m.application_id = d.application_id and m.op_session_uid = d.op_session_uid and m.user_id = d.user_id and m.tenant_id = d.tenant_id)
+     update revoked_sign_in as m set expires_at = coalesce(d.session_expires_at, 'infinity') from due as d where d.live_uid is not null
+        and m.application_id = d.application_id and m.op_session_uid = d.op_session_uid and m.user_id = d.user_id and m.tenant_id = d.tenant_id`,
+    [limit],
+  );
+}
