@@ -1537,8 +1537,9 @@ export type Mutation = {
   /**
    * Revokes a session: its grants end with every token issued under them (its refresh tokens fail at once, its access
    * tokens are refused by the management API and by validation). On a tenant's path the browser session stays while it
-   * holds another tenant's sign-in; on the application's path it ends with every tenant's sign-in in it. Audited as
-   * `session.revoked`, for each sign-in that ends.
+   * holds another tenant's sign-in, and signs the user in to the tenant again only with a credential; on the
+   * application's path it ends with every tenant's sign-in in it. Audited as `session.revoked`, for each sign-in that
+   * ends.
    */
   revokeSession: Scalars['Boolean']['output'];
   /** Gives a key a new secret; the old secret stops working at once. Revoked or expired keys cannot be rotated. */

@@ -1088,8 +1088,9 @@ export interface paths {
          * Revoke a session: its browser session, grants and tokens end
          * @description Revokes a session: its grants end with every token issued under them (its refresh tokens fail at once, its access
          *     tokens are refused by the management API and by validation). On a tenant's path the browser session stays while it
-         *     holds another tenant's sign-in; on the application's path it ends with every tenant's sign-in in it. Audited as
-         *     `session.revoked`, for each sign-in that ends.
+         *     holds another tenant's sign-in, and signs the user in to the tenant again only with a credential; on the
+         *     application's path it ends with every tenant's sign-in in it. Audited as `session.revoked`, for each sign-in that
+         *     ends.
          *
          *     Requires `sessions:delete`.
          *
@@ -1123,8 +1124,9 @@ export interface paths {
          * Revoke a session: its browser session, grants and tokens end
          * @description Revokes a session: its grants end with every token issued under them (its refresh tokens fail at once, its access
          *     tokens are refused by the management API and by validation). On a tenant's path the browser session stays while it
-         *     holds another tenant's sign-in; on the application's path it ends with every tenant's sign-in in it. Audited as
-         *     `session.revoked`, for each sign-in that ends.
+         *     holds another tenant's sign-in, and signs the user in to the tenant again only with a credential; on the
+         *     application's path it ends with every tenant's sign-in in it. Audited as `session.revoked`, for each sign-in that
+         *     ends.
          *
          *     Requires `sessions:delete`.
          *
@@ -1158,8 +1160,9 @@ export interface paths {
          * Revoke a session: its browser session, grants and tokens end
          * @description Revokes a session: its grants end with every token issued under them (its refresh tokens fail at once, its access
          *     tokens are refused by the management API and by validation). On a tenant's path the browser session stays while it
-         *     holds another tenant's sign-in; on the application's path it ends with every tenant's sign-in in it. Audited as
-         *     `session.revoked`, for each sign-in that ends.
+         *     holds another tenant's sign-in, and signs the user in to the tenant again only with a credential; on the
+         *     application's path it ends with every tenant's sign-in in it. Audited as `session.revoked`, for each sign-in that
+         *     ends.
          *
          *     Requires `sessions:delete`.
          *
