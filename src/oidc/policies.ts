@@ -167,13 +167,13 @@ const SIGN_IN_REVOKED_REASON = 'sign_in_revoked';
 
 /**
  * oidc-provider's prompts, plus a login when the session's account is one findAccount no longer finds for this client
- * or a silent request cannot use (silentDecision): without an account the consent checks would fail. A login too when
- * the request would sign the user in to a tenant whose sign-in was revoked in the browser session (noteRevokedSignIn). With prompt=none
- * these answer `login_required` (OIDC Core 3.1.2.6) or `account_selection_required`, ahead of the consent checks
- * (a first-party client never needs `consent_required`). And a login when the request asks for the multi-factor acr
- * the session's sign-in did not give: oidc-provider checks only an essential `acr` of the `claims` parameter, which
- * is not offered, so `acr_values` is checked here (`interaction_required` with prompt=none). A sign-in the pages have
- * just made passes: it got what the policy gives (the single-factor acr where MFA is off).
+ * or a silent request cannot use (silentDecision): without an account the consent checks would fail; or when the
+ * request would sign the user in to a tenant whose sign-in was revoked in the browser session (noteRevokedSignIn).
+ * With prompt=none these answer `login_required` (OIDC Core 3.1.2.6) or `account_selection_required`, ahead of the
+ * consent checks (a first-party client never needs `consent_required`). And a login when the request asks for the
+ * multi-factor acr the session's sign-in did not give: oidc-provider checks only an essential `acr` of the `claims`
+ * parameter, which is not offered, so `acr_values` is checked here (`interaction_required` with prompt=none). A
+ * sign-in the pages have just made passes: it got what the policy gives (the single-factor acr where MFA is off).
  */
 export function interactionsPolicy() {
   const policy = interactionPolicy.base();
