@@ -182,8 +182,23 @@ export function registerSamlRoutes(app: FastifyInstance, services: Services, csr
     return steps.continueSignIn(request, reply, context, { user: account.user, verified: account.user, amr: SAML_AMR });
   }
 
+  /**
+   * The interaction the ACS sent the browser back to; refused (another browser, an interaction gone) in the look of the
+   * provider its proof names, the proof being sealed by the ACS for this uid: an unsealed one names nothing.
+   */
+  async function loadAnswered(request: FastifyRequest<{ Params: { uid: string }; Querystring: { proof?: string } }>, reply: FastifyReply) {
+    try {
+      return await steps.load(request, reply);
+    } catch (error) {
+      if (!(error instanceof SignInRefusal) || error.look !== undefined) throw error;
+      const identity = csrf.unseal(request.params.uid, request.query.proof);
+      const provider = identity === undefined ? null : await findSamlProvider(orm, (JSON.parse(identity) as SamlIdentity).providerId);
+      throw new SignInRefusal(error.reason, await namedSurfaceLook(services, request, provider?.applicationId, provider?.tenantId ?? null));
+    }
+  }
+
   app.get<{ Params: { uid: string }; Querystring: { proof?: string } }>('/interaction/:uid/saml', async (request, reply) => {
-    const context = await steps.load(request, reply);
+    const context = await loadAnswered(request, reply);
     const { uid } = context.interaction;
     if (!(await steps.signsIn(context))) return reply.status(303).header('location', `/interaction/${uid}`).send();
     const identity = csrf.unseal(uid, request.query.proof);

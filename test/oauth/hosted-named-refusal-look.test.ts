@@ -113,6 +113,32 @@ describe('an IdP’s response refused at the ACS', () => {
     }
   });
 
+  it('a verified response whose browser has no interaction: the look of the provider its sealed proof names; a forged proof, plain', async () => {
+    const flow = await startAuthorization(hosted.config, { redirectUri: REDIRECT_URI, resource: '' }, { scope: 'openid' });
+    const button = /<a class="upstream" href="([^"]+)">Sign in with Lumen SSO<\/a>/.exec(flow.page.body)?.[1];
+    expect(button, flow.page.body).toBeDefined();
+    const toIdp = await flow.jar.visit(new URL(button!.replaceAll('&#38;', '&'), flow.page.url).href);
+    const request = idp.readRequest(toIdp.location!);
+    const acs = await post(idp.response({ acsUrl: provider.acsUrl, audience: provider.metadataUrl, email: 'sam@example.com', inResponseTo: request.id }));
+    expect(acs.status, acs.body).toBe(303);
+    const back = new URL(acs.location!);
+
+    const elsewhere = await new CookieJar().visit(back.href, { headers: { 'accept-language': 'de' } });
+    expect(elsewhere.status).toBe(400);
+    expect(elsewhere.body).toContain('<html lang="de"');
+    expect(elsewhere.body).toContain('--gh-primary:#ff0000');
+    expect(elsewhere.body).toContain('– Lumen</title>');
+    expectLumen(await new CookieJar().visit(back.href), 400);
+    // The proof is what names the provider: one not sealed for this interaction names nothing.
+    const proof = back.searchParams.get('proof')!;
+    const forged = new URL(back.href);
+    forged.searchParams.set('proof', `${proof.split('.').slice(0, 2).join('.')}.forged`);
+    expectPlain(await new CookieJar().visit(forged.href), 400);
+    expectPlain(await new CookieJar().visit(back.href.replace(back.pathname.split('/')[2]!, 'another-interaction')), 400);
+    // In its own browser the proof goes on with the sign-in.
+    expect((await flow.jar.visit(back.href)).status).toBe(303);
+  });
+
   it('at the ACS of no provider: the plain 404', async () => {
     const page = await post(respond(), {}, provider.acsUrl.replace(provider.id, randomUUID()));
     expect(page.status).toBe(404);
