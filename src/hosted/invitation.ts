@@ -3,7 +3,7 @@ import { hashPassword } from '../auth/password-hash.ts';
 import { endUserScope } from '../context.ts';
 import type { Invitation } from '../db/entities/index.ts';
 import { TENANT_PATH_PREFIX, type Surface } from '../domain/domains/surfaces.ts';
-import { acceptInvitation, findInvitationByToken, refusedPassword, type AcceptOutcome } from '../domain/invitations/accept.ts';
+import { acceptInvitation, accountStanding, findInvitationByToken, refusedPassword, type AcceptOutcome } from '../domain/invitations/accept.ts';
 import { INVITATION_PAGE_PATH, invitationPool, invitationStatus } from '../domain/invitations/invitations.ts';
 import type { PasswordPolicy } from '../domain/policies/definitions.ts';
 import { effectivePasswordPolicy } from '../domain/policies/policies.ts';
@@ -38,6 +38,8 @@ const REFUSALS = {
   expired: 'invitation.expired',
   elsewhere: 'invitation.elsewhere',
   deactivated: 'invitation.deactivated',
+  suspended: 'invitation.suspended',
+  locked: 'invitation.locked',
 } as const satisfies Record<string, CopyKey>;
 type Refusal = keyof typeof REFUSALS;
 
@@ -157,7 +159,8 @@ function donePage(look: PageLook, nonce: string, ways: string | undefined): Rend
   return notice(look, nonce, text(look, 'invitation.doneTitle'), [text(look, 'invitation.doneText'), ...signIn], false);
 }
 
-const REFUSAL_STATUS: Readonly<Record<Refusal, number>> = { unknown: 404, accepted: 410, revoked: 410, expired: 410, elsewhere: 403, deactivated: 403 };
+/** An account that cannot act now is 403, as a suspended user's own pages are: the invitation stands, the account may not use it. */
+const REFUSAL_STATUS: Readonly<Record<Refusal, number>> = { unknown: 404, accepted: 410, revoked: 410, expired: 410, elsewhere: 403, deactivated: 403, suspended: 403, locked: 403 };
 
 /** A refusal of the link, answered with its page (in the invitation's tenant's look, once that is known). */
 class InvitationRefused extends Error {
@@ -199,6 +202,9 @@ export function registerInvitationPage(app: FastifyInstance, services: Services,
     const target: SignInTarget = { ...settings, look, clientId: invitation.id, scope, applicationScope };
     const pool = invitationPool(settings.application, tenantId);
     const account = await readSignInUser(applicationScope.em, applicationId, { poolId: pool, emailNormalized: invitation.emailNormalized });
+    // Before any form or password check: a locked account's password is not tried here either.
+    const standing = account === null ? null : accountStanding(account);
+    if (standing !== null) throw new InvitationRefused(standing, look);
     return { invitation, target, account, kind: formKind(target, account) };
   }
 

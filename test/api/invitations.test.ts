@@ -285,6 +285,62 @@ describe('invitations', () => {
     expect(new Set(after.tenantIds)).toEqual(new Set([tenantA, tenantB]));
   });
 
+  it('an account suspended or locked out is refused with a page that says so, in the page’s language, changing nothing; once it may act, it accepts', async () => {
+    const email = `standing-${randomUUID()}@example.com`;
+    const user = await app.http.post(`${inB}/users`, { email, name: 'Sue', password: PASSWORD });
+    expect(user.status).toBe(201);
+    const sent = await invite(inA, { email });
+    const link = await linkMailedTo(email);
+    const form = formOf(await openPage(link));
+    const stored = async () => (await sql<{ tenant_ids: string[]; failed_sign_ins: number; status: string }>('select tenant_ids, failed_sign_ins, status from app_user where id = ?', [user.body.id]))[0]!;
+    const before = await stored();
+    const inLanguage = async (language: string) => {
+      const response = await fetch(link, { headers: { 'accept-language': language } });
+      return { status: response.status, html: await response.text() };
+    };
+    const refusedBoth = async (text: string) => {
+      const opened = await openPage(link);
+      expect(opened.status).toBe(403);
+      expect(opened.html).toContain('This invitation cannot be used');
+      expect(opened.html).toContain(text);
+      expect(opened.html).not.toContain('<form');
+      // Its post too, with the right password or a wrong one: nothing checked, nothing counted, nothing joined.
+      for (const password of [PASSWORD, 'Wrong-Horse-9']) {
+        const posted = await post(form.action, { ...form, password });
+        expect(posted.status).toBe(403);
+        expect(posted.html).toContain(text);
+      }
+      expect((await app.http.get(`${inA}/invitations/${sent.id}`)).body.status).toBe('pending');
+    };
+
+    expect((await app.http.post(`/users/${user.body.id}/suspend`, {})).status).toBe(200);
+    await refusedBoth('it is suspended. Contact an administrator of Acme.');
+    const german = await inLanguage('de');
+    expect(german.status).toBe(403);
+    expect(german.html).toContain('<html lang="de"');
+    expect(german.html).toContain('Es ist gesperrt. Wenden Sie sich an einen Administrator von Acme.');
+    expect((await inLanguage('es')).html).toContain('está suspendida');
+    expect((await inLanguage('fr')).html).toContain('il est suspendu');
+    expect(await stored()).toMatchObject({ ...before, status: 'suspended' });
+    expect((await app.http.post(`/users/${user.body.id}/activate`, {})).status).toBe(200);
+
+    await sql(`update app_user set status = 'locked', locked_until = now() + interval '10 minutes' where id = ?`, [user.body.id]);
+    await refusedBoth('it is locked after too many failed sign-ins. Try again later, or once it is unlocked.');
+    expect((await inLanguage('fr')).html).toContain('il est verrouillé');
+    expect((await inLanguage('es')).html).toContain('está bloqueada');
+    expect((await inLanguage('de')).html).toContain('blockiert');
+    // Locked until an administrator unlocks it: the same.
+    await sql(`update app_user set locked_until = null where id = ?`, [user.body.id]);
+    expect((await openPage(link)).status).toBe(403);
+    expect(await stored()).toMatchObject({ ...before, status: 'locked' });
+
+    // A lock run out is no lock: the account proves its password and joins.
+    await sql(`update app_user set locked_until = now() - interval '1 minute' where id = ?`, [user.body.id]);
+    const accepted = await submit(link, { password: PASSWORD });
+    expect(accepted.status, accepted.html).toBe(200);
+    expect(new Set((await stored()).tenant_ids)).toEqual(new Set([tenantA, tenantB]));
+  });
+
   it('with isolated tenants the link opens on the tenant’s own surface only', async () => {
     const isolated = await app.bootstrapAnother();
     const client = app.as({ apiKey: isolated.apiKey });

@@ -17,6 +17,7 @@ import { lockTenants } from '../tenants/target-tenant.ts';
 import { usersChanged } from '../users/changed.ts';
 import { verifyEmail } from '../users/account-changes.ts';
 import { userSnapshot } from '../users/users.ts';
+import { mayActNow, type SignInUser } from '../users/sign-in-user.ts';
 import { hashInvitationToken, invitationPool, invitationStatus, type InvitationStatus } from './invitations.ts';
 
 /** Ours are 43 characters. */
@@ -36,10 +37,17 @@ export type InvitationAccount =
   | { readonly kind: 'new'; readonly name: string | null; readonly password: { readonly plain: string; readonly hash: string } | null; readonly locale: Locale }
   | { readonly kind: 'existing'; readonly userId: string };
 
+/** Why the pool's account of the address cannot accept now: an administrator suspended it, or it is locked out. */
+export type AccountStanding = 'suspended' | 'locked';
+
+/** Null: it may act now (active, or a lock run out). */
+export const accountStanding = (user: Pick<SignInUser, 'status' | 'lockedUntil'>): AccountStanding | null =>
+  mayActNow(user) ? null : user.status === 'suspended' ? 'suspended' : 'locked';
+
 export type AcceptOutcome =
   | { readonly ok: true; readonly userId: string }
-  /** `unknown`: it no longer exists. */
-  | { readonly ok: false; readonly closed: Exclude<InvitationStatus, 'pending'> | 'unknown' }
+  /** `unknown`: it no longer exists; a standing: the account cannot accept now. */
+  | { readonly ok: false; readonly closed: Exclude<InvitationStatus, 'pending'> | 'unknown' | AccountStanding }
   | { readonly ok: false; readonly passwordErrors: readonly CopyText[] }
   /** Sign in with it instead. */
   | { readonly ok: false; readonly taken: true };
@@ -117,7 +125,9 @@ export async function acceptInvitation(scope: Scope, invitationId: string, accou
       } else {
         existing = true;
         const found = await em.findOne(User, { id: account.userId, poolId, emailNormalized: invitation.emailNormalized }, { ...HOLD_FOR_UPDATE, filters: { [TENANT_FILTER]: false } });
-        if (found === null || found.status !== 'active') return { ok: false, closed: 'unknown' };
+        if (found === null) return { ok: false, closed: 'unknown' };
+        const standing = accountStanding(found);
+        if (standing !== null) return { ok: false, closed: standing };
         user = found;
         // The link proves the mailbox, as a verification link does.
         await verifyEmail(em, { applicationId: tx.applicationId, tenantId, requestId: tx.requestId, principal: tx.principal }, user.id);

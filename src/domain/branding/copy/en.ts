@@ -301,6 +301,8 @@ export const EN = {
   'invitation.expired': 'This invitation has expired. Ask whoever invited you to send it again.',
   'invitation.elsewhere': 'This invitation is for the sign-in page of another organization. Open the link exactly as it is in the e-mail.',
   'invitation.deactivated': 'Invitations to {name} cannot be accepted at the moment.',
+  'invitation.suspended': 'Your account cannot accept this invitation now: it is suspended. Contact an administrator of {name}.',
+  'invitation.locked': 'Your account cannot accept this invitation now: it is locked after too many failed sign-ins. Try again later, or once it is unlocked.',
   // The account page's refusals of a second step or passkey (src/domain/mfa/own-factors.ts, webauthn/own-credentials.ts).
   'account.factorHeld': 'You already have this kind of second step.',
   'account.totpUnavailable': 'An authenticator app cannot be added here.',

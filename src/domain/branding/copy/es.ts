@@ -296,6 +296,8 @@ export const ES: Catalog = {
   'invitation.expired': 'Esta invitación ha caducado. Pida a quien le invitó que se la envíe de nuevo.',
   'invitation.elsewhere': 'Esta invitación es para la página de inicio de sesión de otra organización. Abra el enlace exactamente como aparece en el correo.',
   'invitation.deactivated': 'En este momento no se pueden aceptar invitaciones a {name}.',
+  'invitation.suspended': 'Su cuenta no puede aceptar esta invitación ahora: está suspendida. Póngase en contacto con un administrador de {name}.',
+  'invitation.locked': 'Su cuenta no puede aceptar esta invitación ahora: está bloqueada tras demasiados intentos fallidos de inicio de sesión. Inténtelo más tarde, o cuando se haya desbloqueado.',
   // The account page's refusals of a second step or passkey (src/domain/mfa/own-factors.ts, webauthn/own-credentials.ts).
   'account.factorHeld': 'Ya tiene un segundo paso de este tipo.',
   'account.totpUnavailable': 'Aquí no se puede añadir una aplicación de autenticación.',

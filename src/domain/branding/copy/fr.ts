@@ -296,6 +296,8 @@ export const FR: Catalog = {
   'invitation.expired': 'Cette invitation a expiré. Demandez à la personne qui vous a invité de vous la renvoyer.',
   'invitation.elsewhere': 'Cette invitation concerne la page de connexion d’une autre organisation. Ouvrez le lien exactement tel qu’il figure dans l’e-mail.',
   'invitation.deactivated': 'Les invitations à rejoindre {name} ne peuvent pas être acceptées pour le moment.',
+  'invitation.suspended': 'Votre compte ne peut pas accepter cette invitation pour le moment : il est suspendu. Contactez un administrateur de {name}.',
+  'invitation.locked': 'Votre compte ne peut pas accepter cette invitation pour le moment : il est verrouillé après trop de tentatives de connexion échouées. Réessayez plus tard, ou une fois qu’il sera déverrouillé.',
   // The account page's refusals of a second step or passkey (src/domain/mfa/own-factors.ts, webauthn/own-credentials.ts).
   'account.factorHeld': 'Vous avez déjà une deuxième étape de ce type.',
   'account.totpUnavailable': 'Une application d’authentification ne peut pas être ajoutée ici.',
