@@ -39,7 +39,7 @@ export const AUDIT_ACTIONS = {
   'user.mfa.enrolled': { kind: 'write', meaning: 'A user enrolled a second factor on the hosted sign-in or account page (`after.factor`)' },
   'user.mfa.removed': { kind: 'write', meaning: 'A user removed one of their second factors on the account page (`before.factor`)' },
   'user.mfa.recovery_codes.renewed': { kind: 'write', meaning: 'A user replaced their recovery codes on the account page (the old ones stop working)' },
-  'user.passkey.added': { kind: 'write', meaning: 'A user added a passkey or security key on the account page (`after.name`, `after.rpId`)' },
+  'user.passkey.added': { kind: 'write', meaning: 'A user added a passkey or security key: on the account page, at a passkey sign-up or accepting an invitation (`after.name`, `after.rpId`)' },
   'user.passkey.removed': { kind: 'write', meaning: 'A user removed a passkey or security key on the account page (`before.name`)' },
   'user.mfa.reset': { kind: 'write', meaning: 'Every MFA factor and recovery code of a user was removed (`before.factors`)' },
   'user.signed_in': { kind: 'event', meaning: 'A user proved their credentials on a sign-in page (`after.method`; `after.amr` once a second factor is proven)' },

@@ -4,6 +4,7 @@ import { endUserScope } from '../context.ts';
 import type { Invitation } from '../db/entities/index.ts';
 import { TENANT_PATH_PREFIX, type Surface } from '../domain/domains/surfaces.ts';
 import { acceptInvitation, accountStanding, findInvitationByToken, refusedPassword, type AcceptOutcome } from '../domain/invitations/accept.ts';
+import { holdsPasskey, invitationPasskeyOptions, passkeyOnly, provenInvitationPasskey } from '../domain/invitations/passkey.ts';
 import { INVITATION_PAGE_PATH, invitationPool, invitationStatus } from '../domain/invitations/invitations.ts';
 import type { PasswordPolicy } from '../domain/policies/definitions.ts';
 import { effectivePasswordPolicy } from '../domain/policies/policies.ts';
@@ -19,6 +20,8 @@ import { document, emailField, escapeHtml, field, formError, hidden, notice, pas
 import { browserLook, sendPage } from '../pages/reply.ts';
 import { type SignInThrottle } from '../pages/throttle.ts';
 import { guessingAddress } from '../request-origin.ts';
+import { newId } from '../ids.ts';
+import { webauthnForm } from '../pages/webauthn.ts';
 import { relyingPartyFor } from './passkey.ts';
 
 /**
@@ -27,7 +30,8 @@ import { relyingPartyFor } from './passkey.ts';
  * was mailed to the address, so it proves the mailbox: the invitee creates an account (with a password where the
  * surface signs in with one), or, when the address has one in the pool, proves its password where the surface and the
  * account have one, else only confirms; either way they become a member of the tenant with the invitation's roles,
- * and the link is spent. Nothing signs the browser in. Every refusal is a page that says why.
+ * and the link is spent. Where the surface signs in with passkeys only, an account without one there makes one as it
+ * accepts, or it could not sign in. Nothing signs the browser in. Every refusal is a page that says why.
  */
 
 /** Why a link does not open the form: what its page says. */
@@ -56,6 +60,14 @@ interface FormKind {
   /** The pool has an account of the invited address: it joins instead of a new one. */
   readonly existing: boolean;
   readonly password: 'required' | 'optional' | 'none';
+  /** The acceptance makes a passkey (passkey.ts): the surface's only way in, which the account has none of. */
+  readonly passkey: boolean;
+}
+
+/** What the account signs in with once it is a member (besides what the surface offers every account). */
+interface Held {
+  readonly password: boolean;
+  readonly passkey: boolean;
 }
 
 /** What a page of a found invitation needs: its tenant's sign-in target (acting as the invitation) and what the pool holds. */
@@ -64,23 +76,28 @@ interface Opened {
   readonly target: SignInTarget;
   /** The pool's account of the invited address, if any. */
   readonly account: SignInUser | null;
+  /** That account has a passkey on this surface's relying party (read where the surface offers passkeys). */
+  readonly accountPasskey: boolean;
   readonly kind: FormKind;
 }
 
-function formKind(target: SignInTarget, account: SignInUser | null): FormKind {
-  if (account !== null) return { existing: true, password: target.password.signIn && account.passwordHash != null ? 'required' : 'none' };
-  if (!target.password.signIn) return { existing: false, password: 'none' };
-  return { existing: false, password: waysIn(target.look, target, false) === undefined ? 'required' : 'optional' };
+const NOTHING_HELD: Held = { password: false, passkey: false };
+
+function formKind(target: SignInTarget, account: SignInUser | null, accountPasskey: boolean): FormKind {
+  const passkey = passkeyOnly(target) && !accountPasskey;
+  if (account !== null) return { existing: true, password: target.password.signIn && account.passwordHash != null ? 'required' : 'none', passkey };
+  if (!target.password.signIn) return { existing: false, password: 'none', passkey };
+  return { existing: false, password: waysIn(target.look, target, NOTHING_HELD) === undefined ? 'required' : 'optional', passkey };
 }
 
 /**
  * How the invitee's account signs in on the surface, in the page's language, for the done page and the optional
- * password's hint: a password (when it has one), an e-mail link or code, each upstream and SAML provider. Passkeys are
- * left out: an account the link made has none, and a page cannot tell whether an existing one does.
+ * password's hint: a password and a passkey (when it has them), an e-mail link or code, each upstream and SAML provider.
  */
-function waysIn(look: PageLook, target: SignInTarget, withPassword: boolean): string | undefined {
+function waysIn(look: PageLook, target: SignInTarget, held: Held): string | undefined {
   const ways = [
-    ...(withPassword && target.password.signIn ? [plainText(look, 'invitation.byPassword')] : []),
+    ...(held.password && target.password.signIn ? [plainText(look, 'invitation.byPassword')] : []),
+    ...(held.passkey && target.passkey !== null ? [plainText(look, 'invitation.byPasskey')] : []),
     ...(target.email.link ? [plainText(look, 'invitation.byEmailLink')] : []),
     ...(target.email.code ? [plainText(look, 'invitation.byEmailCode')] : []),
     ...target.upstreams.map((upstream) => upstream.name),
@@ -106,9 +123,22 @@ interface FormInput {
   readonly passwordErrors?: readonly CopyText[];
   /** The pool's password policy, stated under a new account's password field (WCAG 3.3.2). */
   readonly passwordPolicy: PasswordPolicy;
+  /** Where the form makes a passkey: the creation options (a fresh challenge) and the user they are for. */
+  readonly passkey?: { readonly options: unknown; readonly userId: string };
 }
 
-const INTRO: Readonly<Record<'new' | 'signIn' | 'confirm', CopyKey>> = { new: 'invitation.createText', signIn: 'invitation.signInText', confirm: 'invitation.confirmText' };
+const INTRO: Readonly<Record<'new' | 'signIn' | 'confirm' | 'newPasskey' | 'addPasskey', CopyKey>> = {
+  new: 'invitation.createText',
+  signIn: 'invitation.signInText',
+  confirm: 'invitation.confirmText',
+  newPasskey: 'invitation.createPasskeyText',
+  addPasskey: 'invitation.addPasskeyText',
+};
+
+function introOf(kind: FormKind): keyof typeof INTRO {
+  if (kind.passkey) return kind.existing ? 'addPasskey' : 'newPasskey';
+  return !kind.existing ? 'new' : kind.password === 'none' ? 'confirm' : 'signIn';
+}
 
 /** The password field: a new one (the policy's rules under it, and whether it may be left out), or the account's. */
 function passwordField(look: PageLook, input: FormInput, invalid: boolean, describedBy: readonly string[]): string {
@@ -132,24 +162,30 @@ function passwordField(look: PageLook, input: FormInput, invalid: boolean, descr
 
 /**
  * The acceptance form: the invited address (fixed), and a name and new password (when the surface signs in with
- * one), or the account's password, or for an account with nothing to prove only the button.
+ * one), or the account's password, or for an account with nothing to prove only the button; where it makes a passkey,
+ * the button runs the browser's ceremony and posts its answer with the rest.
  */
 function invitationPage(look: PageLook, nonce: string, input: FormInput): RenderedPage {
   const { existing, password } = input.kind;
   const messages = input.passwordErrors ?? [];
   const invalid = input.error !== undefined || messages.length > 0;
   const describedBy = [...(input.error === undefined ? [] : ['form-error']), ...(messages.length === 0 ? [] : ['password-error'])];
-  const intro = text(look, INTRO[!existing ? 'new' : password === 'none' ? 'confirm' : 'signIn']);
-  const body =
-    `<h1>${text(look, 'invitation.title')}</h1>\n<p class="subtitle">${intro}</p>\n` +
-    formError('form-error', input.error === undefined ? undefined : said(look, input.error)) +
-    `<form method="post" action="${escapeHtml(input.action)}">\n${hidden('csrf', input.csrf)}${hidden('token', input.token)}` +
+  const fields =
+    hidden('token', input.token) +
+    (input.passkey === undefined ? '' : hidden('user', input.passkey.userId)) +
     emailField({ label: text(look, 'login.email'), value: input.email, describedBy: [], invalid: false, extra: '' }).replace('<input ', '<input readonly ') +
     (existing
       ? ''
       : field({ id: 'name', label: text(look, 'signup.name'), type: 'text', autocomplete: 'name', value: input.name ?? '', required: false, describedBy: [], invalid: false })) +
-    (password === 'none' ? '' : passwordField(look, input, invalid, describedBy)) +
-    `<button type="submit">${text(look, 'invitation.submit')}</button>\n</form>\n`;
+    (password === 'none' ? '' : passwordField(look, input, invalid, describedBy));
+  const form =
+    input.passkey === undefined
+      ? `<form method="post" action="${escapeHtml(input.action)}">\n${hidden('csrf', input.csrf)}${fields}<button type="submit">${text(look, 'invitation.submit')}</button>\n</form>\n`
+      : webauthnForm({ action: input.action, csrf: input.csrf, ceremony: 'create', options: input.passkey.options, fields, label: text(look, 'invitation.passkeySubmit') });
+  const body =
+    `<h1>${text(look, 'invitation.title')}</h1>\n<p class="subtitle">${text(look, INTRO[introOf(input.kind)])}</p>\n` +
+    formError('form-error', input.error === undefined ? undefined : said(look, input.error)) +
+    form;
   return document(look, nonce, text(look, 'invitation.title'), body, invalid);
 }
 
@@ -205,7 +241,8 @@ export function registerInvitationPage(app: FastifyInstance, services: Services,
     // Before any form or password check: a locked account's password is not tried here either.
     const standing = account === null ? null : accountStanding(account);
     if (standing !== null) throw new InvitationRefused(standing, look);
-    return { invitation, target, account, kind: formKind(target, account) };
+    const accountPasskey = account !== null && target.passkey !== null && (await holdsPasskey(target, await relyingPartyFor(services, request), account.id));
+    return { invitation, target, account, accountPasskey, kind: formKind(target, account, accountPasskey) };
   }
 
   const rawNameOf = (fields: Record<string, string | null>) => (typeof fields['name'] === 'string' ? fields['name'] : '');
@@ -217,15 +254,38 @@ export function registerInvitationPage(app: FastifyInstance, services: Services,
   };
 
   type FormExtra = Partial<Pick<FormInput, 'name' | 'error' | 'passwordErrors'>>;
-  /** An acceptance, or the form again (400) with what to correct; a success says whether the account signs in with a password. */
-  type Accepted = Exclude<AcceptOutcome, { ok: true }> | { readonly ok: true; readonly withPassword: boolean } | { readonly ok: false; readonly again: FormExtra };
-  const succeeded = (outcome: AcceptOutcome, withPassword: boolean): Accepted => (outcome.ok ? { ok: true, withPassword } : outcome);
+  /** An acceptance, or the form again (400) with what to correct; a success says what the account signs in with. */
+  type Accepted = Exclude<AcceptOutcome, { ok: true } | { keyHeld: true }> | { readonly ok: true; readonly held: Held } | { readonly ok: false; readonly again: FormExtra };
+  const passkeyRefused = (rawName = ''): Accepted => ({ ok: false, again: { name: rawName, error: { key: 'invitation.passkeyError' } } });
+  // A key stored for an account already is refused as one that did not verify: the browser may make another.
+  const succeeded = (outcome: AcceptOutcome, held: Held, rawName = ''): Accepted =>
+    outcome.ok ? { ok: true, held } : 'keyHeld' in outcome ? passkeyRefused(rawName) : outcome;
+
+  /** The creation options of the form's passkey, for the account or a new one's id drawn now. */
+  async function passkeyOf(request: FastifyRequest, opened: Opened): Promise<FormInput['passkey']> {
+    const { invitation, target, account, kind } = opened;
+    if (!kind.passkey) return undefined;
+    const registrant = account ?? { id: newId(), email: invitation.email, name: null };
+    const options = await invitationPasskeyOptions(target, await relyingPartyFor(services, request), invitation.id, registrant, account !== null);
+    return { options, userId: registrant.id };
+  }
 
   async function showForm(request: FastifyRequest, reply: FastifyReply, opened: Opened, status: number, extra: FormExtra = {}) {
     const { invitation, target, kind } = opened;
     const passwordPolicy = await effectivePasswordPolicy(target.scope, target.policyTenantId);
-    const otherWays = waysIn(target.look, target, false);
-    const input = { action: action(request), token: String(tokenOf(request)), csrf: csrfOf(invitation), email: invitation.email, kind, otherWays, passwordPolicy, ...extra };
+    const otherWays = waysIn(target.look, target, NOTHING_HELD);
+    const passkey = await passkeyOf(request, opened);
+    const input = {
+      action: action(request),
+      token: String(tokenOf(request)),
+      csrf: csrfOf(invitation),
+      email: invitation.email,
+      kind,
+      otherWays,
+      passwordPolicy,
+      ...(passkey === undefined ? {} : { passkey }),
+      ...extra,
+    };
     return sendPage(reply, status, (nonce) => invitationPage(target.look, nonce, input));
   }
 
@@ -251,8 +311,8 @@ export function registerInvitationPage(app: FastifyInstance, services: Services,
     const password = typeof fields['password'] === 'string' ? fields['password'] : '';
     const rawName = rawNameOf(fields);
     // What is asked follows what the pool holds now, never the form's fields: leaving the password out proves nothing.
-    const outcome = account === null ? await acceptNew(opened, rawName, password) : await acceptExisting(request, opened, account, password);
-    if (outcome.ok) return sendPage(reply, 200, (nonce) => donePage(target.look, nonce, waysIn(target.look, target, outcome.withPassword)));
+    const outcome = account === null ? await acceptNew(request, opened, rawName, password, fields) : await acceptExisting(request, opened, account, password, fields);
+    if (outcome.ok) return sendPage(reply, 200, (nonce) => donePage(target.look, nonce, waysIn(target.look, target, outcome.held)));
     if ('again' in outcome) return showForm(request, reply, opened, 400, outcome.again);
     if ('closed' in outcome) return refuse(reply, outcome.closed, target.look);
     if ('taken' in outcome) {
@@ -263,8 +323,18 @@ export function registerInvitationPage(app: FastifyInstance, services: Services,
     return showForm(request, reply, opened, 400, { name: rawName, passwordErrors: outcome.passwordErrors });
   }
 
+  /**
+   * The passkey the form made, where it makes one: proven against a challenge shown for this invitation and `userId`
+   * (one drawn for a new account, or the account's). Undefined where the form makes none; null when it does not verify.
+   */
+  async function formPasskey(request: FastifyRequest, opened: Opened, userId: unknown, fields: Record<string, string | null>) {
+    const { invitation, target, account, kind } = opened;
+    if (!kind.passkey) return undefined;
+    return provenInvitationPasskey(target, await relyingPartyFor(services, request), invitation.id, userId, account !== null, fields['credential']);
+  }
+
   /** The account's password where the form asks it, as the sign-in form checks it (lockout policy, constant time); else the link is the proof. */
-  async function acceptExisting(request: FastifyRequest, opened: Opened, account: SignInUser, password: string): Promise<Accepted> {
+  async function acceptExisting(request: FastifyRequest, opened: Opened, account: SignInUser, password: string, fields: Record<string, string | null>): Promise<Accepted> {
     const { invitation, target, kind } = opened;
     let userId = account.id;
     if (kind.password === 'required') {
@@ -272,11 +342,17 @@ export function registerInvitationPage(app: FastifyInstance, services: Services,
       if (!check.ok) return { ok: false, again: { error: { key: 'invitation.passwordError' } } };
       userId = check.user.id;
     }
-    return succeeded(await acceptInvitation(target.applicationScope, invitation.id, { kind: 'existing', userId }), kind.password === 'required');
+    const passkey = await formPasskey(request, opened, account.id, fields);
+    if (passkey === null) return passkeyRefused();
+    const held = { password: kind.password === 'required', passkey: opened.accountPasskey || passkey !== undefined };
+    return succeeded(await acceptInvitation(target.applicationScope, invitation.id, { kind: 'existing', userId, ...(passkey === undefined ? {} : { passkey }) }), held);
   }
 
-  /** A name, and a password where the surface signs in with one (left out where optional: the account then has none). */
-  async function acceptNew(opened: Opened, rawName: string, password: string): Promise<Accepted> {
+  /**
+   * A name, and a password where the surface signs in with one (left out where optional: the account then has none), or
+   * the passkey the form made, whose user id the account takes.
+   */
+  async function acceptNew(request: FastifyRequest, opened: Opened, rawName: string, password: string, fields: Record<string, string | null>): Promise<Accepted> {
     const { invitation, target, kind } = opened;
     const typed = typedName(rawName);
     if ('refusal' in typed) return { ok: false, again: { name: rawName, error: typed.refusal } };
@@ -285,8 +361,11 @@ export function registerInvitationPage(app: FastifyInstance, services: Services,
       const refused = await refusedPassword(target.scope, target.policyTenantId, password);
       if (refused.length > 0) return { ok: false, again: { name: rawName, passwordErrors: refused } };
     }
+    const passkey = await formPasskey(request, opened, fields['user'], fields);
+    if (passkey === null) return passkeyRefused(rawName);
     const chosen = withOne ? { plain: password, hash: await hashPassword(password) } : null;
-    return succeeded(await acceptInvitation(target.applicationScope, invitation.id, { kind: 'new', name: typed.name, password: chosen, locale: target.look.locale }), withOne);
+    const account = { kind: 'new' as const, name: typed.name, password: chosen, locale: target.look.locale, ...(passkey === undefined ? {} : { id: fields['user']!, passkey }) };
+    return succeeded(await acceptInvitation(target.applicationScope, invitation.id, account), { password: withOne, passkey: passkey !== undefined }, rawName);
   }
 
   const throttled = { onRequest: throttle.hook(async (request) => browserLook(request)) };

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestAppWithTenants, type TestApp } from '../support/app.ts';
+import { CookieJar, type Visit } from '../support/cookie-jar.ts';
 import type { HttpClient } from '../support/http.ts';
+import { SoftAuthenticator, webauthnFormOf } from '../support/webauthn.ts';
 
 let app: TestApp;
 let appPath: string;
@@ -562,5 +564,111 @@ describe('invitations without a password to prove: the link proves the mailbox',
     expect(blank.status).toBe(400);
     expect(blank.html).toContain('id="password-error"');
     expect(await usersOf(only)).toBe(0);
+  });
+
+  describe('where the surface signs in with passkeys only, the acceptance makes a passkey', () => {
+    const PASSKEY = { type: 'passkey', config: { rpName: 'Umbrella' } };
+    const origin = () => new URL(app.gatehouse.services.config.publicUrl).origin;
+    const keysOf = async (userId: string) => sql<{ rp_id: string; name: string }>('select rp_id, name from webauthn_credential where user_id = ?', [userId]);
+    /** Posts the page's WebAuthn form with `credential` (as its script does) and `values` typed. */
+    const answer = (jar: CookieJar, page: Visit, credential: string, values: Record<string, string> = {}) => {
+      const { form } = webauthnFormOf(page);
+      return jar.visit(form.action, { form: { ...form.fields, ...values, credential } });
+    };
+
+    it('a new account is made with the key the browser made for the id its page drew; a key of another page, id or invitation is refused, storing nothing', async () => {
+      const { client, one } = await applicationWith([PASSKEY]);
+      const [email, bystander] = [`pia-${randomUUID()}@example.com`, `bystander-${randomUUID()}@example.com`];
+      const sent = await invite(one.path, { email }, client);
+      await invite(one.path, { email: bystander }, client);
+      const jar = new CookieJar();
+      const page = await jar.visit(await linkMailedTo(email, client));
+      expect(page.status, page.body).toBe(200);
+      expect(page.body).toContain('Umbrella signs in with passkeys: your browser will make one for this account.');
+      const { ceremony, options, form } = webauthnFormOf(page);
+      expect(ceremony).toBe('create');
+      expect(form.fields).toMatchObject({ name: '', user: expect.stringMatching(/^[0-9a-f-]{36}$/) });
+      expect(Buffer.from((options['user'] as { id: string }).id, 'base64url').toString('hex')).toBe(form.fields['user']!.replaceAll('-', ''));
+      const key = new SoftAuthenticator();
+
+      // Refused, the form again with the name kept: the browser gave up; a key made on another invitation's page; the
+      // page's key posted with another id (a challenge names its user); nothing at all.
+      const other = webauthnFormOf(await jar.visit(await linkMailedTo(bystander, client)));
+      const refusals: { credential: string; values?: Record<string, string> }[] = [
+        { credential: 'cancelled' },
+        { credential: key.register(other.options as never, origin()) },
+        { credential: key.register(options as never, origin()), values: { user: randomUUID() } },
+        { credential: key.register(options as never, origin()), values: { user: 'not-an-id' } },
+      ];
+      for (const { credential, values } of refusals) {
+        const refused = await answer(jar, page, credential, { name: 'Pia', ...values });
+        expect(refused.status, refused.body).toBe(400);
+        expect(refused.body).toContain('The passkey was not created: your browser did not finish. Try again.');
+        expect(refused.body).toContain('value="Pia"');
+      }
+      expect(await usersOf(email)).toBe(0);
+      expect((await client.get(`${one.path}/invitations/${sent.id}`)).body.status).toBe('pending');
+
+      // A fresh page's key: the account takes the id its page drew, with the key, its address verified.
+      const fresh = await jar.visit(await linkMailedTo(email, client));
+      const drawn = webauthnFormOf(fresh);
+      const accepted = await answer(jar, fresh, key.register(drawn.options as never, origin()), { name: 'Pia' });
+      expect(accepted.status, accepted.body).toBe(200);
+      expect(accepted.body).toContain('You can sign in with your passkey.');
+      const userId = drawn.form.fields['user']!;
+      expect((await client.get(`${one.path}/invitations/${sent.id}`)).body).toMatchObject({ status: 'accepted', acceptedUserId: userId });
+      expect(await storedUser(userId)).toMatchObject({ name: 'Pia', tenant_ids: [one.id], password_hash: null, email_verified: true });
+      expect(await keysOf(userId)).toEqual([{ rp_id: new URL(origin()).hostname, name: expect.any(String) }]);
+      const added = (await client.get(`/audit-logs?action=user.passkey.added&target=${userId}`)).body.data;
+      expect(added).toHaveLength(1);
+      expect(added[0].actor).toMatchObject({ type: 'invitation', id: sent.id });
+
+      // The same answer again: the link is spent.
+      expect((await answer(jar, fresh, key.register(drawn.options as never, origin()), { name: 'Pia' })).status).toBe(410);
+      expect(await keysOf(userId)).toHaveLength(1);
+    });
+
+    it('an account without a key makes one as it joins; one that has a key joins with the button; with another way in, no key is asked', async () => {
+      const { client, base, one, two } = await applicationWith([PASSKEY]);
+      const email = `ray-${randomUUID()}@example.com`;
+      const made = await client.post(`${two.path}/users`, { email, name: 'Ray' });
+      expect(made.status).toBe(201);
+      await invite(one.path, { email }, client);
+      const jar = new CookieJar();
+      const page = await jar.visit(await linkMailedTo(email, client));
+      expect(page.body).toContain('Accept the invitation to join Umbrella with your account. Umbrella signs in with passkeys');
+      const { options, form } = webauthnFormOf(page);
+      expect(form.fields).not.toHaveProperty('name');
+      const key = new SoftAuthenticator();
+      // The browser gave up: the form again, nothing joined.
+      expect((await answer(jar, page, 'cancelled')).status).toBe(400);
+      expect((await storedUser(made.body.id)).tenant_ids).toEqual([two.id]);
+      const joined = await answer(jar, page, key.register(options as never, origin()));
+      expect(joined.status, joined.body).toBe(200);
+      expect(joined.body).toContain('You can sign in with your passkey.');
+      expect(await keysOf(made.body.id)).toHaveLength(1);
+
+      // Invited again, to a third tenant: it has its key, so only the button.
+      const three = await client.post(`${base}/tenants`, { name: 'Third', slug: `third-${randomUUID().slice(0, 8)}` });
+      expect(three.status).toBe(201);
+      await invite(`${base}/tenants/${three.body.id}`, { email }, client);
+      const again = await jar.visit(await linkMailedTo(email, client));
+      expect(again.body).not.toContain('data-webauthn');
+      expect(again.body).toContain('Accept the invitation to join Third with your account.');
+      const confirmed = await jar.submit(again, {});
+      expect(confirmed.status, confirmed.body).toBe(200);
+      expect(confirmed.body).toContain('You can sign in with your passkey.');
+      expect(await keysOf(made.body.id)).toHaveLength(1);
+
+      // Passkeys beside a sign-in link: no key is asked (one can be added on the account page).
+      const mixed = await applicationWith([PASSKEY, MAGIC_LINK]);
+      const bea = `bea-${randomUUID()}@example.com`;
+      await invite(mixed.one.path, { email: bea }, mixed.client);
+      const plain = await jar.visit(await linkMailedTo(bea, mixed.client));
+      expect(plain.body).not.toContain('data-webauthn');
+      const done = await jar.submit(plain, { name: 'Bea' });
+      expect(done.status, done.body).toBe(200);
+      expect(done.body).toContain('You can sign in with a sign-in link sent by email.');
+    });
   });
 });

@@ -1,10 +1,10 @@
 import { mkdirSync } from 'node:fs';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { axeViolations, printed } from '../support/axe.ts';
 import { customDomainsOf, idTokenAt, scopesOf, startSignIn, startSurfaces, SURFACES, userOf, type BrowserSurface, type SurfaceName } from '../support/browser-surfaces.ts';
-import { cspViolationsOf, launchChromium, startClientCallback, type ClientCallback } from '../support/chromium.ts';
+import { launchChromium, startClientCallback, withAuthenticator, type ClientCallback } from '../support/chromium.ts';
 import { mailedCode } from '../support/email-sign-in.ts';
 
 /**
@@ -40,19 +40,6 @@ afterAll(async () => {
   await clientSide?.close();
 });
 
-/** A browser context with a platform authenticator that holds passkeys and verifies its user. */
-async function withAuthenticator(): Promise<{ context: BrowserContext; page: Page; cspViolations: string[] }> {
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  const cspViolations = cspViolationsOf(page);
-  const cdp = await context.newCDPSession(page);
-  await cdp.send('WebAuthn.enable');
-  await cdp.send('WebAuthn.addVirtualAuthenticator', {
-    options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
-  });
-  return { context, page, cspViolations };
-}
-
 const atClient = (page: Page) => page.waitForURL((url) => url.href.startsWith(clientSide.redirectUri));
 
 describe.each(SURFACES)('passkeys in Chromium on %s', (name) => {
@@ -69,7 +56,7 @@ describe.each(SURFACES)('passkeys in Chromium on %s', (name) => {
     const email = `kim.${index}@example.com`;
     const userId = await userOf(surface(), email, PASSWORD);
     const issuer = surface().config.serverMetadata().issuer;
-    const { context, page, cspViolations } = await withAuthenticator();
+    const { context, page, cspViolations } = await withAuthenticator(browser);
     try {
       // Signed in with the password (no factor held yet: no MFA step), then the account page.
       const first = await startSignIn(surface(), page, clientSide.redirectUri);
@@ -115,7 +102,7 @@ describe.each(SURFACES)('passkeys in Chromium on %s', (name) => {
   it('signs up with a passkey: the address proven by a mailed code, the passkey made, the account signed in with it', async () => {
     const email = `new.${index}@example.com`;
     const issuer = surface().config.serverMetadata().issuer;
-    const { context, page, cspViolations } = await withAuthenticator();
+    const { context, page, cspViolations } = await withAuthenticator(browser);
     try {
       const first = await startSignIn(surface(), page, clientSide.redirectUri);
       await page.getByRole('link', { name: 'Create an account with a passkey' }).click();

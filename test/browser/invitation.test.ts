@@ -1,16 +1,19 @@
 import { mkdirSync } from 'node:fs';
 import * as oidc from 'openid-client';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { axeViolations, printed } from '../support/axe.ts';
-import { launchChromium, startClientCallback, type ClientCallback } from '../support/chromium.ts';
-import { authorizationRequest, createTestClient, decodeJwt, discover } from '../support/oauth.ts';
+import { idTokenAt, startSignIn, type BrowserSurface } from '../support/browser-surfaces.ts';
+import { launchChromium, startClientCallback, withAuthenticator, type ClientCallback } from '../support/chromium.ts';
+import type { HttpClient } from '../support/http.ts';
+import { authorizationRequest, createTestClient, decodeJwt, discover, discoverSurface } from '../support/oauth.ts';
 
 /**
  * An invitation accepted in a real browser: the mail is read from the outbox (`GET /email/deliveries/{id}`, its
  * rendered text), its link opens the hosted page in the tenant's branding, the invitee creates an account there, and
- * then signs in to the tenant with it through the hosted sign-in. Screenshot: test-results/invitation-*.png.
+ * then signs in to the tenant with it through the hosted sign-in; where the surface signs in with passkeys only, the
+ * acceptance makes one with Chromium's virtual authenticator. Screenshot: test-results/invitation-*.png.
  */
 const PASSWORD = 'Correct-Horse-9';
 const PRIMARY = '#7c3aed';
@@ -22,7 +25,8 @@ let tenantId: string;
 
 beforeAll(async () => {
   clientSide = await startClientCallback();
-  app = await startTestApp({}, { reachablePublicUrl: true });
+  // `localhost`: a passkey's RP ID is the page's host, and an IP address is none.
+  app = await startTestApp({}, { reachablePublicUrl: true, publicHost: 'localhost' });
   const appId = app.root.applicationId;
   expect((await app.http.patch(`/applications/${appId}`, { tenancyConfig: { brandingScope: 'tenant' } })).status).toBe(200);
   tenantId = await app.createTenant('Initech');
@@ -39,6 +43,15 @@ afterAll(async () => {
   await app?.close();
   await clientSide?.close();
 });
+
+/** The link of the latest invitation mail to `to`, as the outbox keeps it. */
+async function linkMailedTo(client: HttpClient, to: string): Promise<string> {
+  const listed = await client.get(`/email/deliveries?templateKey=invitation&to=${encodeURIComponent(to)}`);
+  const mail = (await client.get(`/email/deliveries/${listed.body.data.at(-1).id}`)).body;
+  const link = /https?:\/\/\S+\/invitation\?token=[\w-]+/.exec(mail.text as string)?.[0];
+  expect(link, mail.text).toBeDefined();
+  return link!;
+}
 
 const rgb = (hex: string) => `rgb(${[1, 3, 5].map((at) => parseInt(hex.slice(at, at + 2), 16)).join(', ')})`;
 
@@ -163,5 +176,78 @@ describe('an invitation in Chromium', () => {
     expect(invitation.status).toBe('accepted');
     const user = (await client.get(`${base}/tenants/${tenant}/users/${invitation.acceptedUserId}`)).body;
     expect(user).toMatchObject({ email: 'art@vandelay.example', name: 'Art Vandelay', tenantIds: [tenant] });
+  });
+
+  it('where the surface signs in with passkeys only, a new account and an account without a passkey each make one as they accept, and sign in with it', async () => {
+    const other = await app.bootstrapAnother();
+    const client = app.as({ apiKey: other.apiKey });
+    const base = `/applications/${other.applicationId}`;
+    expect((await client.post(`${base}/auth-providers`, { type: 'passkey', config: { rpName: 'Pendant' } })).status).toBe(201);
+    const pendant = await app.createTenant('Pendant', other);
+    const bygone = await app.createTenant('Bygone', other);
+    const oauthClient = await createTestClient(app, { type: 'web', applicationId: other.applicationId, redirectUris: [clientSide.redirectUri] });
+    const surface: BrowserSurface = { config: await discoverSurface(app.gatehouse.services.config.publicUrl, oauthClient), admin: client, scopePath: base };
+    const invite = async (email: string) => {
+      const sent = await client.post(`${base}/tenants/${pendant}/invitations`, { email });
+      expect(sent.status).toBe(201);
+      return sent.body.id as string;
+    };
+    const keysOf = (userId: string) => app.gatehouse.services.orm.em.getConnection().execute('select rp_id from webauthn_credential where user_id = ?', [userId]);
+    const accessible = async (page: Page, state: string) => {
+      const violations = await axeViolations(page);
+      expect(violations, printed(state, violations)).toEqual([]);
+    };
+    /** Signed out, the passkey alone signs the account in to Pendant. */
+    const signsInWithPasskey = async (page: Page, userId: string) => {
+      await page.context().clearCookies();
+      const request = await startSignIn(surface, page, clientSide.redirectUri, { tenant: pendant });
+      await Promise.all([page.waitForURL((url) => url.href.startsWith(clientSide.redirectUri)), page.getByRole('button', { name: 'Sign in with a passkey' }).click()]);
+      expect(await idTokenAt(surface, page, request)).toMatchObject({ sub: userId, amr: ['hwk', 'user', 'mfa'] });
+    };
+
+    // A new account: a name, then the browser makes its passkey; the account and its key are stored together.
+    const invitationId = await invite('pia@pendant.example');
+    const fresh = await withAuthenticator(browser);
+    try {
+      const { page } = fresh;
+      await page.goto(await linkMailedTo(client, 'pia@pendant.example'));
+      expect(await page.textContent('body')).toContain('Pendant signs in with passkeys: your browser will make one for this account.');
+      await accessible(page, 'passkey invitation form');
+      await page.getByLabel('Name').fill('Pia');
+      await page.screenshot({ path: 'test-results/invitation-passkey-form.png', fullPage: true });
+      await Promise.all([page.waitForLoadState('load'), page.getByRole('button', { name: 'Accept and create a passkey' }).click()]);
+      await page.waitForSelector('h1:has-text("Welcome to Pendant")');
+      expect(await page.textContent('body')).toContain('You can sign in with your passkey.');
+      await accessible(page, 'passkey invitation accepted');
+      const userId = (await client.get(`${base}/tenants/${pendant}/invitations/${invitationId}`)).body.acceptedUserId as string;
+      expect((await client.get(`${base}/users/${userId}`)).body).toMatchObject({ email: 'pia@pendant.example', name: 'Pia', tenantIds: [pendant], emailVerified: true });
+      expect(await keysOf(userId)).toEqual([{ rp_id: 'localhost' }]);
+      await signsInWithPasskey(page, userId);
+      expect(fresh.cspViolations).toEqual([]);
+    } finally {
+      await fresh.context.close();
+    }
+
+    // An account of the pool without a passkey (made in another tenant, by the API): it makes one as it joins.
+    const made = await client.post(`${base}/tenants/${bygone}/users`, { email: 'ray@pendant.example', name: 'Ray' });
+    expect(made.status).toBe(201);
+    await invite('ray@pendant.example');
+    const existing = await withAuthenticator(browser);
+    try {
+      const { page } = existing;
+      await page.goto(await linkMailedTo(client, 'ray@pendant.example'));
+      expect(await page.textContent('body')).toContain('Accept the invitation to join Pendant with your account. Pendant signs in with passkeys');
+      expect(await page.getByLabel('Name').count()).toBe(0);
+      await accessible(page, 'passkey invitation form, existing account');
+      await Promise.all([page.waitForLoadState('load'), page.getByRole('button', { name: 'Accept and create a passkey' }).click()]);
+      await page.waitForSelector('h1:has-text("Welcome to Pendant")');
+      expect(await page.textContent('body')).toContain('You can sign in with your passkey.');
+      expect(await keysOf(made.body.id)).toEqual([{ rp_id: 'localhost' }]);
+      expect(new Set((await client.get(`${base}/users/${made.body.id}`)).body.tenantIds)).toEqual(new Set([bygone, pendant]));
+      await signsInWithPasskey(page, made.body.id);
+      expect(existing.cspViolations).toEqual([]);
+    } finally {
+      await existing.context.close();
+    }
   });
 });

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { expect } from 'vitest';
 
 /** Debian's Chromium: installed by .ci/run (`apt-get install -y chromium`); no browser is ever downloaded. */
@@ -61,4 +61,17 @@ export function cspViolationsOf(page: Page): string[] {
     if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
   });
   return violations;
+}
+
+/** A browser context with a platform authenticator (CDP WebAuthn) that holds passkeys and verifies its user. */
+export async function withAuthenticator(browser: Browser): Promise<{ context: BrowserContext; page: Page; cspViolations: string[] }> {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const cspViolations = cspViolationsOf(page);
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('WebAuthn.enable');
+  await cdp.send('WebAuthn.addVirtualAuthenticator', {
+    options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+  });
+  return { context, page, cspViolations };
 }

@@ -18,6 +18,7 @@ import { usersChanged } from '../users/changed.ts';
 import { verifyEmail } from '../users/account-changes.ts';
 import { userSnapshot } from '../users/users.ts';
 import { mayActNow, type SignInUser } from '../users/sign-in-user.ts';
+import { insertCredential, type NewCredential } from '../webauthn/credentials.ts';
 import { hashInvitationToken, invitationPool, invitationStatus, type InvitationStatus } from './invitations.ts';
 
 /** Ours are 43 characters. */
@@ -31,11 +32,13 @@ export async function findInvitationByToken(orm: MikroORM, token: unknown): Prom
 
 /**
  * A new account: its password null when the surface makes it without one (no password sign-in there, or the invitee
- * left the optional one out); its language the page's. An existing account: proven by its password or by the link.
+ * left the optional one out); its language the page's; `id` the one its passkey was made for. An existing account:
+ * proven by its password or by the link. `passkey`: a registration proven for the account (passkey.ts), stored with it.
  */
-export type InvitationAccount =
-  | { readonly kind: 'new'; readonly name: string | null; readonly password: { readonly plain: string; readonly hash: string } | null; readonly locale: Locale }
-  | { readonly kind: 'existing'; readonly userId: string };
+export type InvitationAccount = (
+  | { readonly kind: 'new'; readonly id?: string; readonly name: string | null; readonly password: { readonly plain: string; readonly hash: string } | null; readonly locale: Locale }
+  | { readonly kind: 'existing'; readonly userId: string }
+) & { readonly passkey?: NewCredential };
 
 /** Why the pool's account of the address cannot accept now: an administrator suspended it, or it is locked out. */
 export type AccountStanding = 'suspended' | 'locked';
@@ -50,7 +53,11 @@ export type AcceptOutcome =
   | { readonly ok: false; readonly closed: Exclude<InvitationStatus, 'pending'> | 'unknown' | AccountStanding }
   | { readonly ok: false; readonly passwordErrors: readonly CopyText[] }
   /** Sign in with it instead. */
-  | { readonly ok: false; readonly taken: true };
+  | { readonly ok: false; readonly taken: true }
+  /** The passkey's credential is stored for an account already: nothing is. */
+  | { readonly ok: false; readonly keyHeld: true };
+
+class KeyHeld extends Error {}
 
 /** A new account's password against the pool's policy, as the form says it; empty when acceptable. */
 export async function refusedPassword(scope: Scope, policyTenantId: string | null, password: string): Promise<CopyText[]> {
@@ -109,7 +116,7 @@ export async function acceptInvitation(scope: Scope, invitationId: string, accou
         if (refused.length > 0) return { ok: false, passwordErrors: refused };
         user = em.create(User, {
           applicationId: invitation.applicationId,
-          id: newId(),
+          id: account.id ?? newId(),
           poolId,
           email: invitation.email,
           emailNormalized: invitation.emailNormalized,
@@ -137,6 +144,11 @@ export async function acceptInvitation(scope: Scope, invitationId: string, accou
           recordAudit(em, tx, { action: 'user.membership.added', targetType: 'user', targetId: user.id, tenantId, before, after: userSnapshot(user) });
         }
       }
+      if (account.passkey !== undefined) {
+        await em.flush();
+        if (!(await insertCredential(em, invitation.applicationId, user.id, account.passkey))) throw new KeyHeld();
+        recordAudit(em, tx, { action: 'user.passkey.added', targetType: 'user', targetId: user.id, tenantId, after: { name: account.passkey.name, rpId: account.passkey.rpId } });
+      }
       const rolesNotGiven = await assignRoles(em, tx, invitation, user.id);
       invitation.acceptedAt = new Date();
       invitation.acceptedUserId = user.id;
@@ -153,6 +165,7 @@ export async function acceptInvitation(scope: Scope, invitationId: string, accou
   } catch (error) {
     // A new account of an address that got one meanwhile (the pool's unique e-mail).
     if (error instanceof UniqueConstraintViolationException) return { ok: false, taken: true };
+    if (error instanceof KeyHeld) return { ok: false, keyHeld: true };
     throw error;
   }
 }

@@ -34,7 +34,7 @@ interface ChallengeKey {
   readonly rp: RelyingParty;
   /** Null: a sign-in by discoverable credential, for whoever holds one. */
   readonly userId: string | null;
-  /** The ceremony it was shown in: the OIDC interaction's uid, or the account page's OP session uid. */
+  /** The ceremony it was shown in: the OIDC interaction's uid, the account page's OP session uid, or an invitation's acceptance. */
   readonly boundTo: string;
 }
 

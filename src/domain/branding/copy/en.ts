@@ -113,6 +113,12 @@ export const EN = {
   'invitation.byPassword': 'your password',
   'invitation.byEmailLink': 'a sign-in link sent by email',
   'invitation.byEmailCode': 'a sign-in code sent by email',
+  'invitation.byPasskey': 'your passkey',
+  // Where the surface signs in with passkeys only, the acceptance makes one (src/domain/invitations/passkey.ts).
+  'invitation.createPasskeyText': 'Create your account to accept the invitation. {name} signs in with passkeys: your browser will make one for this account.',
+  'invitation.addPasskeyText': 'Accept the invitation to join {name} with your account. {name} signs in with passkeys: your browser will make one for your account.',
+  'invitation.passkeySubmit': 'Accept and create a passkey',
+  'invitation.passkeyError': 'The passkey was not created: your browser did not finish. Try again.',
   // Sign-in by e-mail (src/pages/magic-link.ts).
   'email.heading': 'Or sign in with your email address',
   'email.email': 'Email address',

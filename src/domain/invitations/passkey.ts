@@ -1,0 +1,41 @@
+import { isUuid } from '../../ids.ts';
+import type { SignInTarget } from '../sign-in/sign-in.ts';
+import type { Registrant } from '../webauthn/ceremonies.ts';
+import { keyName, userCredentials, type NewCredential } from '../webauthn/credentials.ts';
+import { newCredentialOptions, provenCredential } from '../webauthn/factor.ts';
+import type { RelyingParty } from '../webauthn/relying-party.ts';
+
+/**
+ * The passkey an invitation's acceptance makes where the surface signs in with passkeys only (src/hosted/invitation.ts):
+ * passkey sign-up's registration (webauthn/factor.ts), its challenge bound to the invitation. A new account's id is
+ * chosen when the page is shown and carried by it; its challenge is bound apart from an existing account's, so that
+ * an id the page carries is one drawn for a new account.
+ */
+
+/** Whether the surface's only way in is a passkey: an account without one could not sign in there. */
+export const passkeyOnly = (target: SignInTarget): boolean =>
+  target.passkey !== null && !target.password.signIn && !target.email.link && !target.email.code && target.upstreams.length === 0 && target.saml.length === 0;
+
+const ceremonyOf = (invitationId: string, existing: boolean) => `invitation|${invitationId}|${existing ? 'account' : 'new'}`;
+
+/** Whether the user has a passkey on this relying party (registered where a passkey provider makes them discoverable). */
+export async function holdsPasskey(target: SignInTarget, rp: RelyingParty, userId: string): Promise<boolean> {
+  return (await userCredentials(target.applicationScope.em, target.application.id, userId, rp.id)).length > 0;
+}
+
+/** `existing`: the pool's account, else a new account's `registrant.id`, drawn for this page. */
+export const invitationPasskeyOptions = (target: SignInTarget, rp: RelyingParty, invitationId: string, registrant: Registrant, existing: boolean) =>
+  newCredentialOptions(target, rp, ceremonyOf(invitationId, existing), registrant);
+
+/** The registration posted, checked against a challenge shown for this invitation and user; null when it fails. */
+export async function provenInvitationPasskey(
+  target: SignInTarget,
+  rp: RelyingParty,
+  invitationId: string,
+  userId: unknown,
+  existing: boolean,
+  posted: string | null | undefined,
+): Promise<NewCredential | null> {
+  if (typeof userId !== 'string' || !isUuid(userId)) return null;
+  return provenCredential(target, rp, ceremonyOf(invitationId, existing), userId, posted, keyName(null));
+}
