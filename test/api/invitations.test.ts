@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestAppWithTenants, type TestApp } from '../support/app.ts';
 import { CookieJar, type Visit } from '../support/cookie-jar.ts';
 import type { HttpClient } from '../support/http.ts';
+import { issueTestKey } from '../support/keys.ts';
 import { SoftAuthenticator, webauthnFormOf } from '../support/webauthn.ts';
 
 let app: TestApp;
@@ -274,6 +275,9 @@ describe('invitations', () => {
     const user = await app.http.post(`${inB}/users`, { email, name: 'Sam', password: PASSWORD });
     expect(user.status).toBe(201);
     await invite(inA, { email });
+    // An account of another tenant: mailed as the application, which tenant A's credentials do not read.
+    const tenantKey = await issueTestKey(app, { tenantId: tenantA, permissions: ['email:read'] });
+    expect((await tenantKey.get(`/email/deliveries?templateKey=invitation&to=${encodeURIComponent(email)}`)).body.data).toEqual([]);
     const link = await linkMailedTo(email);
     const page = await openPage(link);
     expect(page.html).toContain('Sign in with your account');

@@ -127,9 +127,9 @@ async function mailInvitation(em: EntityManager, scope: Scope, application: Appl
   const pool = invitationPool(application, invitation.tenantId);
   const user = await em.findOne(User, { applicationId: application.id, poolId: pool, emailNormalized: invitation.emailNormalized }, { filters: false });
   const { locale, ...inviter } = await inviterOf(em, scope, application);
-  // In the invitee's language when their account has one, else in the inviting user's (English without either). The
-  // tenant's own mail, whatever tenants the account is in: its link signs no one in.
-  const invitee = { email: invitation.email, name: user?.name ?? null, locale: user?.locale ?? locale, tenantIds: null };
+  // In the invitee's language when their account has one, else in the inviting user's (English without either). An
+  // account of other tenants is mailed as the application: its link may add a passkey to it (src/hosted/invitation.ts).
+  const invitee = { email: invitation.email, name: user?.name ?? null, locale: user?.locale ?? locale, tenantIds: user?.tenantIds ?? null };
   await invitationMail({ em, sender: scope, tenantId: invitation.tenantId }, invitee, {
     link: invitationLink(scope.services.config.publicUrl, application, tenant, token),
     inviter,
