@@ -74,6 +74,8 @@ interface Params {
 const SIGN_IN_PROOF_SECONDS = 600;
 /** A sign-in that proved a password (RFC 8176), which the session lists among its `methods`. */
 const PASSWORD_AMR = ['pwd'];
+/** The tenant choice of a browser session's user authorizing a client: no factor proven, no new sign-in made. */
+const SESSION_CHOICE = ['session'];
 
 /**
  * The cookie that carries a proven password (the sealed user id) from the sign-in POST to the tenant choice it
@@ -253,7 +255,7 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
           tenantPage(context.target.look, nonce, {
             action: paths(uid).tenant,
             csrf: csrf.issue(uid),
-            signIn: proof ?? sealProof(uid, userId, PASSWORD_AMR),
+            signIn: proof ?? sealProof(uid, userId, SESSION_CHOICE),
             tenants,
             error,
           }),
@@ -514,6 +516,11 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
       if (tenants.length === 0) return refuseEmptyChoice(request, reply, context);
       const chosen = tenants.find((tenant) => tenant.id === fields['tenant']);
       if (chosen === undefined) return showTenantChoice(reply, context, user.id, tenants, true, sealProof(context.interaction.uid, user.id, proven.amr));
+      if (proven.amr.join(' ') === SESSION_CHOICE.join(' ')) {
+        // The session's user authorizing a client: a consent, as with one tenant to sign in to, never a sign-in.
+        if (context.interaction.prompt.name !== 'consent' || (await sessionAccount(context))?.user.id !== user.id) throw new SignInRefusal('proof_expired', context.target.look);
+        return finish(request, reply, context, { userId: user.id, tenantId: chosen.id });
+      }
       // The proof has served: the browser forgets it.
       reply.header('set-cookie', proofCookie(context.interaction.uid, '', 0));
       return completeSignIn(request, reply, context, { userId: user.id, tenantId: chosen.id, ...amrOf(proven.amr) });

@@ -121,6 +121,35 @@ describe('shared pool', () => {
     expect(await redeem(config, again, again.page)).toMatchObject({ sub: bob, tenant_id: globex });
   });
 
+  it('a signed-in user choosing a tenant for another client makes no new sign-in: no password step, the session’s auth_time and amr', async () => {
+    const dana = (await app.http.post('/users', { email: 'chooser@example.com', password: PASSWORD, tenantId: acme })).body.id;
+    expect((await app.http.patch(`/users/${dana}`, { tenantIds: [acme, globex] })).status).toBe(200);
+    const idClaims = async (configuration: oidc.Configuration, flow: Flow, answer: Visit) => {
+      const callback = await flow.jar.followOut(answer, issuer);
+      const tokens = await oidc.authorizationCodeGrant(configuration, callback, { pkceCodeVerifier: flow.verifier, expectedState: flow.state }, { resource: managementApi });
+      return tokens.claims()!;
+    };
+    // max_age puts auth_time in the ID token.
+    const flow = await authorize(config, { max_age: '3600' });
+    const signedIn = await idClaims(config, flow, await flow.jar.submit(await tenantChoice(flow, 'chooser@example.com'), { tenant: globex }));
+    expect(signedIn.auth_time).toEqual(expect.any(Number));
+    // Her password expires meanwhile: a password proven now would be changed first, a session's choice proves none.
+    expect((await app.http.put('/policies/password', { maxAge: 1 })).status).toBe(200);
+    await app.gatehouse.services.orm.em.getConnection().execute(`update app_user set password_changed_at = now() - interval '2 days' where id = ?`, [dana]);
+    try {
+      const other = await webClient(app.root.applicationId);
+      const again = await authorize(other, { max_age: '3600' }, flow.jar);
+      expect(again.page.status, again.page.body).toBe(200);
+      expect(new Set(readForm(again.page.url, again.page.body).options['tenant'])).toEqual(new Set([acme, globex]));
+      const answer = await again.jar.submit(again.page, { tenant: acme });
+      expect(answer.status, answer.body).toBe(303);
+      const chosen = await idClaims(other, again, answer);
+      expect(chosen).toMatchObject({ sub: dana, tenant_id: acme, auth_time: signedIn.auth_time, amr: signedIn.amr });
+    } finally {
+      expect((await app.http.put('/policies/password', {})).status).toBe(200);
+    }
+  });
+
   it('a tenant outside the user’s own cannot be chosen, nor can the choice be made without the password step', async () => {
     const flow = await authorize(config);
     const chooser = await tenantChoice(flow, 'bob@example.com');
