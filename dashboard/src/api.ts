@@ -8,17 +8,22 @@ export type ErrorDetail = Readonly<Record<string, string | number | boolean | nu
 
 interface GraphQLResponse<T> {
   readonly data?: T | null;
-  readonly errors?: readonly { readonly message: string; readonly extensions?: { readonly code?: string; readonly details?: readonly ErrorDetail[] } }[];
+  readonly errors?: readonly { readonly message: string; readonly extensions?: { readonly code?: string; readonly field?: string; readonly details?: readonly ErrorDetail[] } }[];
 }
 
-/** The server's refusal: its human-readable message, its code (`organization_deactivated`, `not_found`…) and details. */
+/**
+ * The server's refusal: its human-readable message, its code (`organization_deactivated`, `not_found`…), the input it
+ * names as the API does (`slug`, `redirectUris[1]`, `address.country`) and details.
+ */
 export class ApiError extends Error {
   readonly code: string | undefined;
+  readonly field: string | undefined;
   readonly details: readonly ErrorDetail[];
 
-  constructor(message: string, code: string | undefined, details: readonly ErrorDetail[] = []) {
+  constructor(message: string, code: string | undefined, details: readonly ErrorDetail[] = [], field?: string) {
     super(message);
     this.code = code;
+    this.field = field;
     this.details = details;
   }
 }
@@ -61,7 +66,7 @@ export async function graphql<T>(query: string, variables: Record<string, unknow
   }
   const answer = (await response.json().catch(() => ({}))) as GraphQLResponse<T>;
   const [error] = answer.errors ?? [];
-  if (error !== undefined) throw new ApiError(error.message, error.extensions?.code, error.extensions?.details);
+  if (error !== undefined) throw new ApiError(error.message, error.extensions?.code, error.extensions?.details, error.extensions?.field);
   if (!response.ok || answer.data === undefined || answer.data === null) {
     throw new Error(`The server answered HTTP ${response.status} without data.`);
   }

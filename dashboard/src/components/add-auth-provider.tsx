@@ -1,6 +1,7 @@
 import { useId, useState } from 'react';
 import { createInputOf, type ProviderDraft } from '../auth-provider-draft.ts';
 import { AUTH_PROVIDER_KINDS, AUTH_PROVIDER_TYPES } from '../auth-provider-kinds.ts';
+import { RefusedField, refusalMarks } from '../hooks/use-refused-field.ts';
 import { useSubmission } from '../hooks/use-submission.ts';
 import { createAuthProvider } from '../operations-auth.ts';
 import type { AuthProvider, AuthProviderType } from '../operations-email-auth.ts';
@@ -39,7 +40,7 @@ export function AddAuthProvider({ scope, hint, onAdded }: AddAuthProviderProps) 
   const typeChoice = (
     <div className="field">
       <label htmlFor={`${id}-type`}>Type</label>
-      <select id={`${id}-type`} value={type} onChange={(event) => choose(event.target.value as AuthProviderType)}>
+      <select id={`${id}-type`} {...refusalMarks(adding.refusal, 'type')} value={type} onChange={(event) => choose(event.target.value as AuthProviderType)}>
         {AUTH_PROVIDER_TYPES.map((each) => <option key={each} value={each}>{AUTH_PROVIDER_KINDS[each].label}</option>)}
       </select>
     </div>
@@ -47,7 +48,9 @@ export function AddAuthProvider({ scope, hint, onAdded }: AddAuthProviderProps) 
   return (
     <Subsection title="Add a provider">
       {hint !== undefined && <p className="hint">{hint}</p>}
-      <AuthProviderForm key={`${type} ${added}`} type={type} provider={null} leading={typeChoice} submitLabel="Add provider" busy={adding.busy} onSubmit={add} />
+      <RefusedField value={adding.refusal}>
+        <AuthProviderForm key={`${type} ${added}`} type={type} provider={null} leading={typeChoice} submitLabel="Add provider" busy={adding.busy} onSubmit={add} />
+      </RefusedField>
       <Outcome outcome={adding.outcome} />
     </Subsection>
   );

@@ -1,10 +1,11 @@
 import { useState, type FormEvent } from 'react';
-import { errorMessage } from '../error-message.ts';
+import { RefusedField } from '../hooks/use-refused-field.ts';
+import { useSubmission } from '../hooks/use-submission.ts';
 import type { TenantSummary } from '../operations.ts';
 import { assignRole, type RoleAssignment, type RoleChoices, type RoleSubject } from '../operations-roles.ts';
 import { placeName, roleName } from '../role-choices.ts';
 import { firstGrant, RoleGrantFields } from './role-grant-fields.tsx';
-import { ErrorMessage } from './status.tsx';
+import { Outcome } from './status.tsx';
 
 interface AssignRoleFormProps {
   appId: string;
@@ -17,35 +18,29 @@ interface AssignRoleFormProps {
   onAssigned: (assignment: RoleAssignment) => void;
 }
 
-type Outcome = { readonly assigned: string } | { readonly refused: string };
-
 /** "Assign role" to a subject: in every tenant, or in one of `tenants` in a multi-tenant application. */
 export function AssignRoleForm({ appId, subject, label, choices, tenants, onAssigned }: AssignRoleFormProps) {
   const [grant, setGrant] = useState(() => firstGrant(choices));
-  const [busy, setBusy] = useState(false);
-  const [outcome, setOutcome] = useState<Outcome | null>(null);
+  const submission = useSubmission<string>();
 
-  const submit = async (event: FormEvent<HTMLFormElement>) => {
+  const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    setBusy(true);
-    setOutcome(null);
-    try {
+    submission.run(async () => {
       const assignment = await assignRole(appId, subject, grant);
-      setOutcome({ assigned: `${label} now holds ${roleName(choices, grant.roleId)} (${placeName(choices, grant.tenantId)}).` });
       onAssigned(assignment);
-    } catch (error) {
-      setOutcome({ refused: errorMessage(error) });
-    }
-    setBusy(false);
+      return `${label} now holds ${roleName(choices, grant.roleId)} (${placeName(choices, grant.tenantId)}).`;
+    });
   };
 
   return (
     <>
-      <form className="inline-form" onSubmit={(event) => void submit(event)}>
-        <RoleGrantFields choices={choices} tenants={tenants} grant={grant} onChange={setGrant} />
-        <button type="submit" className="primary" disabled={busy}>Assign role</button>
+      <form className="inline-form" onSubmit={submit}>
+        <RefusedField value={submission.refusal}>
+          <RoleGrantFields choices={choices} tenants={tenants} grant={grant} onChange={setGrant} />
+        </RefusedField>
+        <button type="submit" className="primary" disabled={submission.busy}>Assign role</button>
       </form>
-      {outcome !== null && ('assigned' in outcome ? <p role="status">{outcome.assigned}</p> : <ErrorMessage message={outcome.refused} />)}
+      <Outcome outcome={submission.outcome} />
     </>
   );
 }

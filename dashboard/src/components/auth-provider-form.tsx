@@ -1,6 +1,7 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { AUTH_PROVIDER_KINDS, secretsOf } from '../auth-provider-kinds.ts';
 import { providerDraftOf, type ProviderDraft } from '../auth-provider-draft.ts';
+import { useRefusalMarks } from '../hooks/use-refused-field.ts';
 import type { AuthProvider, AuthProviderType } from '../operations-email-auth.ts';
 import { SecretField } from './secret-field.tsx';
 import { SettingInputs } from './setting-inputs.tsx';
@@ -23,6 +24,7 @@ interface AuthProviderFormProps {
 export function AuthProviderForm({ type, provider, leading, submitLabel, busy, onSubmit, children }: AuthProviderFormProps) {
   const [draft, setDraft] = useState(() => providerDraftOf(type, provider));
   const kind = AUTH_PROVIDER_KINDS[type];
+  const enabledMarks = useRefusalMarks('enabled');
   const update = (patch: Partial<ProviderDraft>) => setDraft((current) => ({ ...current, ...patch }));
   const setSecret = (name: string) => (value: string) => setDraft((current) => ({ ...current, secrets: { ...current.secrets, [name]: value } }));
 
@@ -41,14 +43,15 @@ export function AuthProviderForm({ type, provider, leading, submitLabel, busy, o
         value={draft.name}
         onChange={(name) => update({ name })}
         hint={provider === null ? 'Shown on the sign-in page; empty: named after its type.' : 'Shown on the sign-in page.'}
+        field="name"
       />
       <div className="field">
         <label>
-          <input type="checkbox" checked={draft.enabled} onChange={(event) => update({ enabled: event.target.checked })} />
+          <input type="checkbox" checked={draft.enabled} {...enabledMarks} onChange={(event) => update({ enabled: event.target.checked })} />
           Enabled
         </label>
       </div>
-      <SettingInputs fields={kind.fields} draft={draft.settings} onChange={(settings) => update({ settings })} />
+      <SettingInputs fields={kind.fields} draft={draft.settings} onChange={(settings) => update({ settings })} fieldPrefix="config." />
       {secretsOf(kind, draft.settings).map((secret) => (
         <SecretField
           key={secret.name}
@@ -57,6 +60,7 @@ export function AuthProviderForm({ type, provider, leading, submitLabel, busy, o
           value={draft.secrets[secret.name] ?? ''}
           onChange={setSecret(secret.name)}
           stored={provider?.secretsSet.includes(secret.name) ?? false}
+          field={`secrets.${secret.name}`}
         />
       ))}
       <div className="actions">

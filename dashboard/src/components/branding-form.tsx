@@ -1,11 +1,12 @@
 import { useId, useState, type FormEvent } from 'react';
 import { draftOf, inputOf, repeatedCopyKey, type BrandingDraft, type ColourName } from '../branding-draft.ts';
-import { errorMessage } from '../error-message.ts';
+import { RefusedField, refusalMarks } from '../hooks/use-refused-field.ts';
+import { useSubmission } from '../hooks/use-submission.ts';
 import type { Branding, BrandingInput } from '../operations.ts';
 import { COLOURS } from './branding-details.tsx';
 import { ColourField } from './colour-field.tsx';
 import { CopyEditor } from './copy-editor.tsx';
-import { ErrorMessage } from './status.tsx';
+import { Refusal } from './status.tsx';
 
 interface BrandingFormProps {
   /** The values the page shows, which the form starts from. */
@@ -14,14 +15,12 @@ interface BrandingFormProps {
   save: (input: BrandingInput) => Promise<Branding>;
 }
 
-type Outcome = { readonly saved: Branding } | { readonly refused: string };
-
 /** The branding's colours, logo, favicon and texts, saved as a whole; the server judges every value. */
 export function BrandingForm({ branding, save }: BrandingFormProps) {
   const [shown, setShown] = useState(branding);
   const [draft, setDraft] = useState(() => draftOf(branding));
-  const [busy, setBusy] = useState(false);
-  const [outcome, setOutcome] = useState<Outcome | null>(null);
+  const submission = useSubmission<Branding>();
+  const { outcome } = submission;
   const id = useId();
   // Newer values from the server (a save's answer, a removed override) replace what was typed.
   if (shown !== branding) {
@@ -29,43 +28,51 @@ export function BrandingForm({ branding, save }: BrandingFormProps) {
     setDraft(draftOf(branding));
   }
 
-  const submit = async (event: FormEvent<HTMLFormElement>) => {
+  const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const repeated = repeatedCopyKey(draft.copy);
-    if (repeated !== undefined) {
-      setOutcome({ refused: `Two texts are set for ${repeated}: keep one.` });
-      return;
-    }
-    setBusy(true);
-    setOutcome(null);
-    try {
-      setOutcome({ saved: await save(inputOf(draft)) });
-    } catch (error) {
-      setOutcome({ refused: errorMessage(error) });
-    }
-    setBusy(false);
+    submission.run(async () => {
+      if (repeated !== undefined) throw new Error(`Two texts are set for ${repeated}: keep one.`);
+      return save(inputOf(draft));
+    });
   };
   const update = (patch: Partial<BrandingDraft>) => setDraft((current) => ({ ...current, ...patch }));
   const setColour = (name: ColourName) => (value: string) => setDraft((current) => ({ ...current, colors: { ...current.colors, [name]: value } }));
 
   return (
-    <form className="branding-form" noValidate onSubmit={(event) => void submit(event)}>
-      <fieldset className="colours">
-        <legend>Colours</legend>
-        {COLOURS.map(([name, label]) => <ColourField key={name} label={label} value={draft.colors[name]} onChange={setColour(name)} />)}
-      </fieldset>
-      <div className="field">
-        <label htmlFor={`${id}-logo`}>Logo URL</label>
-        <input id={`${id}-logo`} type="url" value={draft.logoUrl} onChange={(event) => update({ logoUrl: event.target.value })} />
-      </div>
-      <div className="field">
-        <label htmlFor={`${id}-favicon`}>Favicon URL</label>
-        <input id={`${id}-favicon`} type="url" value={draft.faviconUrl} onChange={(event) => update({ faviconUrl: event.target.value })} />
-      </div>
-      <CopyEditor entries={draft.copy} onChange={(copy) => update({ copy })} />
-      <button type="submit" className="primary" disabled={busy}>Save</button>
-      {outcome !== null &&
-        ('saved' in outcome ? outcome.saved === branding && <p role="status">Branding saved.</p> : <ErrorMessage message={outcome.refused} />)}
+    <form className="branding-form" noValidate onSubmit={submit}>
+      <RefusedField value={submission.refusal}>
+        <fieldset className="colours">
+          <legend>Colours</legend>
+          {COLOURS.map(([name, label]) => (
+            <ColourField key={name} label={label} value={draft.colors[name]} onChange={setColour(name)} field={`colors.${name}`} />
+          ))}
+        </fieldset>
+        <div className="field">
+          <label htmlFor={`${id}-logo`}>Logo URL</label>
+          <input
+            id={`${id}-logo`}
+            type="url"
+            {...refusalMarks(submission.refusal, 'logoUrl')}
+            value={draft.logoUrl}
+            onChange={(event) => update({ logoUrl: event.target.value })}
+          />
+        </div>
+        <div className="field">
+          <label htmlFor={`${id}-favicon`}>Favicon URL</label>
+          <input
+            id={`${id}-favicon`}
+            type="url"
+            {...refusalMarks(submission.refusal, 'faviconUrl')}
+            value={draft.faviconUrl}
+            onChange={(event) => update({ faviconUrl: event.target.value })}
+          />
+        </div>
+        <CopyEditor entries={draft.copy} onChange={(copy) => update({ copy })} />
+      </RefusedField>
+      <button type="submit" className="primary" disabled={submission.busy}>Save</button>
+      {outcome !== null && 'done' in outcome && outcome.done === branding && <p role="status">Branding saved.</p>}
+      <Refusal outcome={outcome} />
     </form>
   );
 }

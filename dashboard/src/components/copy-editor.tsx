@@ -1,5 +1,7 @@
-import { newCopyEntry, type CopyEntry } from '../branding-draft.ts';
+import { useContext } from 'react';
+import { copyKeyOf, newCopyEntry, type CopyEntry } from '../branding-draft.ts';
 import { builtInText, COPY_KEYS, COPY_LANGUAGES, isCopyLanguage } from '../copy-keys.ts';
+import { RefusedField, refusalMarks } from '../hooks/use-refused-field.ts';
 
 const LANGUAGE_NAMES = new Intl.DisplayNames(['en'], { type: 'language' });
 
@@ -10,6 +12,7 @@ interface CopyEditorProps {
 
 /** The hosted pages' texts the branding replaces: a key of the pages' copy, in every language or one, and its text. */
 export function CopyEditor({ entries, onChange }: CopyEditorProps) {
+  const refusal = useContext(RefusedField);
   const change = (id: number, patch: Partial<CopyEntry>) => onChange(entries.map((entry) => (entry.id === id ? { ...entry, ...patch } : entry)));
   return (
     <fieldset className="copy-editor">
@@ -47,6 +50,7 @@ export function CopyEditor({ entries, onChange }: CopyEditorProps) {
                 <td>
                   <input
                     aria-label={`Text of key ${index + 1}`}
+                    {...refusalMarks(refusal, `copy.${copyKeyOf(entry)}`)}
                     value={entry.text}
                     placeholder={builtInText(entry.key)}
                     onChange={(event) => change(entry.id, { text: event.target.value })}

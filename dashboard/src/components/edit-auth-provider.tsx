@@ -1,10 +1,11 @@
 import { updateInputOf, type ProviderDraft } from '../auth-provider-draft.ts';
-import { useAction } from '../hooks/use-action.ts';
+import { RefusedField } from '../hooks/use-refused-field.ts';
+import { useSubmission } from '../hooks/use-submission.ts';
 import { updateAuthProvider } from '../operations-auth.ts';
 import type { AuthProvider } from '../operations-email-auth.ts';
 import type { SettingsScope } from '../operations.ts';
 import { AuthProviderForm } from './auth-provider-form.tsx';
-import { ErrorMessage } from './status.tsx';
+import { Refusal } from './status.tsx';
 import { Subsection } from './subsection.tsx';
 
 interface EditAuthProviderProps {
@@ -36,17 +37,21 @@ function Registration({ provider }: { provider: AuthProvider }) {
 
 /** "Edit {name}": its settings and secrets (its type never changes); a refusal leaves it as it was. */
 export function EditAuthProvider({ scope, provider, onSaved, onCancel }: EditAuthProviderProps) {
-  const save = useAction(async (draft: ProviderDraft) => {
-    await updateAuthProvider(scope, provider.id, updateInputOf(provider.type, draft));
-    await onSaved();
-  });
+  const save = useSubmission<void>();
+  const submit = (draft: ProviderDraft) =>
+    save.run(async () => {
+      await updateAuthProvider(scope, provider.id, updateInputOf(provider.type, draft));
+      await onSaved();
+    });
   return (
     <Subsection title={`Edit ${provider.name}`}>
       <Registration provider={provider} />
-      <AuthProviderForm type={provider.type} provider={provider} submitLabel="Save changes" busy={save.busy} onSubmit={save.run}>
-        <button type="button" onClick={onCancel}>Cancel</button>
-      </AuthProviderForm>
-      {save.failure !== null && <ErrorMessage message={save.failure} />}
+      <RefusedField value={save.refusal}>
+        <AuthProviderForm type={provider.type} provider={provider} submitLabel="Save changes" busy={save.busy} onSubmit={submit}>
+          <button type="button" onClick={onCancel}>Cancel</button>
+        </AuthProviderForm>
+      </RefusedField>
+      <Refusal outcome={save.outcome} />
     </Subsection>
   );
 }

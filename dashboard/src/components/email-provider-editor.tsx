@@ -1,3 +1,4 @@
+import { RefusedField } from '../hooks/use-refused-field.ts';
 import { useSubmission } from '../hooks/use-submission.ts';
 import type { EmailProvider } from '../operations-email-auth.ts';
 import { putEmailProvider, type EmailProviderInput } from '../operations-email.ts';
@@ -30,7 +31,9 @@ export function EmailProviderEditor({ scope, provider, onSaved }: EmailProviderE
       <Subsection title="Change the provider">
         {scope.tenantId !== null && <p className="hint">Saving gives this tenant its own provider, with secrets of its own.</p>}
         {/* A new draft, its secret field empty, once the provider changes on the server (a save, a removed override). */}
-        <EmailProviderForm key={`${provider.source} ${provider.updatedAt}`} provider={provider} saving={saving.busy} onSave={save} />
+        <RefusedField value={saving.refusal}>
+          <EmailProviderForm key={`${provider.source} ${provider.updatedAt}`} provider={provider} saving={saving.busy} onSave={save} />
+        </RefusedField>
         <Outcome outcome={saving.outcome} />
       </Subsection>
       <TestMail scope={scope} />

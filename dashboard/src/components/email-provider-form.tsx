@@ -1,5 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
 import { EMAIL_PROVIDER_KINDS, EMAIL_PROVIDER_TYPES } from '../email-providers.ts';
+import { useRefusalMarks } from '../hooks/use-refused-field.ts';
 import type { EmailProvider, EmailProviderType, SmtpSecurity } from '../operations-email-auth.ts';
 import type { EmailProviderInput } from '../operations-email.ts';
 import { draftOf, inputOf, keepsStoredSecret, type ProviderDraft } from '../provider-draft.ts';
@@ -20,6 +21,8 @@ export function EmailProviderForm({ provider, saving, onSave }: EmailProviderFor
   const [draft, setDraft] = useState<ProviderDraft>(() => draftOf(provider));
   const id = useId();
   const kind = EMAIL_PROVIDER_KINDS[draft.type];
+  const typeMarks = useRefusalMarks('type');
+  const securityMarks = useRefusalMarks('smtp.security');
   const set =
     <K extends keyof ProviderDraft>(field: K) =>
     (value: ProviderDraft[K]) =>
@@ -38,38 +41,44 @@ export function EmailProviderForm({ provider, saving, onSave }: EmailProviderFor
     <form className="email-form" noValidate onSubmit={submit}>
       <div className="field">
         <label htmlFor={`${id}-type`}>Service</label>
-        <select id={`${id}-type`} value={draft.type} onChange={(event) => choose(event.target.value as EmailProviderType)}>
+        <select id={`${id}-type`} {...typeMarks} value={draft.type} onChange={(event) => choose(event.target.value as EmailProviderType)}>
           {EMAIL_PROVIDER_TYPES.map((type) => <option key={type} value={type}>{EMAIL_PROVIDER_KINDS[type].label}</option>)}
         </select>
       </div>
       {draft.type === 'gatehouse' ? (
         <p className="hint">The built-in sender sends from no-reply@ this service’s host: choose another service to send from your own domain.</p>
       ) : (
-        <TextField label="From address" type="email" value={draft.fromAddress} onChange={set('fromAddress')} />
+        <TextField label="From address" type="email" value={draft.fromAddress} onChange={set('fromAddress')} field="fromAddress" />
       )}
-      <TextField label="From name" value={draft.fromName} onChange={set('fromName')} hint="Optional." />
-      <TextField label="Reply-To address" type="email" value={draft.replyTo} onChange={set('replyTo')} hint="Optional." />
+      <TextField label="From name" value={draft.fromName} onChange={set('fromName')} hint="Optional." field="fromName" />
+      <TextField label="Reply-To address" type="email" value={draft.replyTo} onChange={set('replyTo')} hint="Optional." field="replyTo" />
       {draft.type === 'smtp' && (
         <>
-          <TextField label="SMTP host" value={draft.host} onChange={set('host')} />
-          <TextField label="SMTP port" type="number" value={draft.port} onChange={set('port')} />
+          <TextField label="SMTP host" value={draft.host} onChange={set('host')} field="smtp.host" />
+          <TextField label="SMTP port" type="number" value={draft.port} onChange={set('port')} field="smtp.port" />
           <div className="field">
             <label htmlFor={`${id}-security`}>Connection security</label>
-            <select id={`${id}-security`} value={draft.security} onChange={(event) => set('security')(event.target.value as SmtpSecurity)}>
+            <select id={`${id}-security`} {...securityMarks} value={draft.security} onChange={(event) => set('security')(event.target.value as SmtpSecurity)}>
               {Object.entries(SECURITY_LABEL).map(([value, label]) => <option key={value} value={value}>{label}</option>)}
             </select>
           </div>
-          <TextField label="SMTP user name" value={draft.username} onChange={set('username')} hint="Optional; with one, a password is needed." />
+          <TextField label="SMTP user name" value={draft.username} onChange={set('username')} hint="Optional; with one, a password is needed." field="smtp.username" />
         </>
       )}
       {draft.type === 'ses' && (
         <>
-          <TextField label="AWS region" value={draft.region} onChange={set('region')} hint="For example eu-west-1." />
-          <TextField label="Access key id" value={draft.accessKeyId} onChange={set('accessKeyId')} />
+          <TextField label="AWS region" value={draft.region} onChange={set('region')} hint="For example eu-west-1." field="ses.region" />
+          <TextField label="Access key id" value={draft.accessKeyId} onChange={set('accessKeyId')} field="ses.accessKeyId" />
         </>
       )}
       {kind.secret !== null && (
-        <SecretField label={kind.secret.label} value={draft.secret} onChange={set('secret')} stored={keepsStoredSecret(provider, draft)} />
+        <SecretField
+          label={kind.secret.label}
+          value={draft.secret}
+          onChange={set('secret')}
+          stored={keepsStoredSecret(provider, draft)}
+          field={`secrets.${kind.secret.name}`}
+        />
       )}
       <div className="actions">
         <button type="submit" className="primary" disabled={saving}>Save provider</button>

@@ -1,4 +1,5 @@
 import { useId, useState } from 'react';
+import { RefusedField } from '../hooks/use-refused-field.ts';
 import { useSubmission } from '../hooks/use-submission.ts';
 import type { EmailTemplate } from '../operations-email-auth.ts';
 import { putEmailTemplate, type EmailTemplateInput } from '../operations-email.ts';
@@ -45,7 +46,9 @@ export function EmailTemplateEditor({ scope, templates, onSaved }: EmailTemplate
       )}
       {/* A new draft once the template changes on the server (a save, a removed override). */}
       {template !== undefined && (
-        <EmailTemplateForm key={`${template.key} ${template.source} ${template.updatedAt}`} scope={scope} template={template} saving={saving.busy} onSave={save} />
+        <RefusedField value={saving.refusal}>
+          <EmailTemplateForm key={`${template.key} ${template.source} ${template.updatedAt}`} scope={scope} template={template} saving={saving.busy} onSave={save} />
+        </RefusedField>
       )}
       <Outcome outcome={saving.outcome} />
     </Subsection>

@@ -1,10 +1,11 @@
-import { useState, type FormEvent } from 'react';
+import { useContext, useState, type FormEvent } from 'react';
+import { RefusedField } from '../hooks/use-refused-field.ts';
 import { useSubmission } from '../hooks/use-submission.ts';
 import type { EmailTemplate } from '../operations-email-auth.ts';
 import { previewEmailTemplate, type EmailTemplateInput, type RenderedEmail } from '../operations-email.ts';
 import type { SettingsScope } from '../operations.ts';
 import { EmailPreview } from './email-preview.tsx';
-import { ErrorMessage } from './status.tsx';
+import { Refusal } from './status.tsx';
 import { TextField } from './text-field.tsx';
 
 interface EmailTemplateFormProps {
@@ -21,6 +22,8 @@ export function EmailTemplateForm({ scope, template, saving, onSave }: EmailTemp
   const [html, setHtml] = useState(template.html);
   const [text, setText] = useState(template.text);
   const preview = useSubmission<RenderedEmail>();
+  // A refused preview marks the part it names, as a refused save (the editor's) does.
+  const saveRefusal = useContext(RefusedField);
   const draft = { subject, html, text };
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
@@ -31,9 +34,11 @@ export function EmailTemplateForm({ scope, template, saving, onSave }: EmailTemp
   return (
     <>
       <form className="email-form" noValidate onSubmit={submit}>
-        <TextField label="Subject" value={subject} onChange={setSubject} />
-        <TextField label="HTML body" value={html} onChange={setHtml} rows={14} hint="Values are HTML-escaped unless followed by | raw." />
-        <TextField label="Text body" value={text} onChange={setText} rows={8} />
+        <RefusedField value={preview.refusal ?? saveRefusal}>
+          <TextField label="Subject" value={subject} onChange={setSubject} field="subject" />
+          <TextField label="HTML body" value={html} onChange={setHtml} rows={14} hint="Values are HTML-escaped unless followed by | raw." field="html" />
+          <TextField label="Text body" value={text} onChange={setText} rows={8} field="text" />
+        </RefusedField>
         <div className="variables">
           <span>Variables (Liquid, e.g. <code>{'{{ user.name }}'}</code>):</span>
           <ul>
@@ -47,8 +52,8 @@ export function EmailTemplateForm({ scope, template, saving, onSave }: EmailTemp
           </button>
         </div>
       </form>
-      {preview.outcome !== null &&
-        ('done' in preview.outcome ? <EmailPreview rendered={preview.outcome.done} /> : <ErrorMessage message={preview.outcome.refused} />)}
+      {preview.outcome !== null && 'done' in preview.outcome && <EmailPreview rendered={preview.outcome.done} />}
+      <Refusal outcome={preview.outcome} />
     </>
   );
 }

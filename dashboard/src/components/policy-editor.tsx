@@ -1,4 +1,5 @@
 import { useId, useState } from 'react';
+import { RefusedField } from '../hooks/use-refused-field.ts';
 import { useSubmission } from '../hooks/use-submission.ts';
 import { putPolicy } from '../operations-auth.ts';
 import type { Policies, PolicyKind } from '../operations-email-auth.ts';
@@ -45,7 +46,9 @@ export function PolicyEditor({ scope, policies, hint, onSaved }: PolicyEditorPro
         </select>
       </div>
       {/* A new draft once the policy changes on the server (a save, a removed override). */}
-      <PolicyForm key={`${kind} ${policy.source} ${policy.updatedAt}`} kind={kind} policy={policy} saving={saving.busy} onSave={save} />
+      <RefusedField value={saving.refusal}>
+        <PolicyForm key={`${kind} ${policy.source} ${policy.updatedAt}`} kind={kind} policy={policy} saving={saving.busy} onSave={save} />
+      </RefusedField>
       <Outcome outcome={saving.outcome} />
     </Subsection>
   );

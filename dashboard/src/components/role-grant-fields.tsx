@@ -1,4 +1,5 @@
 import { useId } from 'react';
+import { useRefusalMarks } from '../hooks/use-refused-field.ts';
 import type { TenantSummary } from '../operations.ts';
 import type { RoleChoices, RoleGrant } from '../operations-roles.ts';
 import { assignableRoles } from '../role-choices.ts';
@@ -19,6 +20,8 @@ export function firstGrant(choices: RoleChoices): RoleGrant {
 /** The "Role" and, in a multi-tenant application, "Tenant" ("All tenants" or one) of a role to give. */
 export function RoleGrantFields({ choices, tenants, grant, onChange }: RoleGrantFieldsProps) {
   const id = useId();
+  const roleMarks = useRefusalMarks('roleId');
+  const tenantMarks = useRefusalMarks('tenantId');
   const chooseTenant = (tenantId: string | null) => {
     const roles = assignableRoles(choices, tenantId);
     const kept = roles.some((role) => role.id === grant.roleId);
@@ -28,14 +31,14 @@ export function RoleGrantFields({ choices, tenants, grant, onChange }: RoleGrant
     <>
       <div>
         <label htmlFor={`${id}-role`}>Role</label>
-        <select id={`${id}-role`} value={grant.roleId} onChange={(event) => onChange({ ...grant, roleId: event.target.value })}>
+        <select id={`${id}-role`} {...roleMarks} value={grant.roleId} onChange={(event) => onChange({ ...grant, roleId: event.target.value })}>
           {assignableRoles(choices, grant.tenantId).map((role) => <option key={role.id} value={role.id}>{role.name}</option>)}
         </select>
       </div>
       {choices.multiTenant && (
         <div>
           <label htmlFor={`${id}-tenant`}>Tenant</label>
-          <select id={`${id}-tenant`} value={grant.tenantId ?? ''} onChange={(event) => chooseTenant(event.target.value === '' ? null : event.target.value)}>
+          <select id={`${id}-tenant`} {...tenantMarks} value={grant.tenantId ?? ''} onChange={(event) => chooseTenant(event.target.value === '' ? null : event.target.value)}>
             <option value="">All tenants</option>
             {tenants.map((tenant) => <option key={tenant.id} value={tenant.id}>{tenant.name}</option>)}
           </select>

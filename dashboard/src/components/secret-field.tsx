@@ -8,10 +8,12 @@ interface SecretFieldProps {
   stored: boolean;
   /** A PEM key is typed on several lines (a textarea, which cannot mask it). */
   rows?: number;
+  /** The API's name of it (`secrets.clientSecret`), by which a refusal marks it. */
+  field?: string;
 }
 
 /** A write-only secret: never read back, typed again or, when one is stored, left empty to keep it. */
-export function SecretField({ label, value, onChange, stored, rows }: SecretFieldProps) {
+export function SecretField({ label, value, onChange, stored, rows, field }: SecretFieldProps) {
   return (
     <TextField
       label={label}
@@ -20,6 +22,7 @@ export function SecretField({ label, value, onChange, stored, rows }: SecretFiel
       rows={rows}
       value={value}
       onChange={onChange}
+      field={field}
       hint={stored ? 'Write-only: one is stored. Leave this empty to keep it.' : 'Write-only: it is never shown again once saved.'}
     />
   );

@@ -6,12 +6,18 @@ export function Loading({ children }: { children: string }) {
 }
 
 /** A failure, announced at once; `message` is the server's or the sign-in's own sentence. */
-export function ErrorMessage({ message }: { message: string }) {
-  return <p role="alert" className="error">{message}</p>;
+export function ErrorMessage({ message, id }: { message: string; id?: string }) {
+  return <p role="alert" className="error" id={id}>{message}</p>;
+}
+
+/** A form's last submission, if it was refused: the server's message, which describes the input it names. */
+export function Refusal({ outcome }: { outcome: SubmissionOutcome<unknown> | null }) {
+  if (outcome === null || !('refused' in outcome)) return null;
+  return <ErrorMessage id={outcome.messageId} message={outcome.refused} />;
 }
 
 /** What a form's last submission came to: its sentence, politely, or the server's refusal, at once. */
 export function Outcome({ outcome }: { outcome: SubmissionOutcome<string> | null }) {
   if (outcome === null) return null;
-  return 'done' in outcome ? <p role="status">{outcome.done}</p> : <ErrorMessage message={outcome.refused} />;
+  return 'done' in outcome ? <p role="status">{outcome.done}</p> : <Refusal outcome={outcome} />;
 }

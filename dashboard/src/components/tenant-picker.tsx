@@ -1,4 +1,5 @@
 import { useCallback, useId, useRef, useState } from 'react';
+import { useRefusalMarks } from '../hooks/use-refused-field.ts';
 import { useDebounced } from '../hooks/use-debounced.ts';
 import { usePages } from '../hooks/use-pages.ts';
 import { listTenantSummaries, type TenantSummary } from '../operations.ts';
@@ -15,6 +16,8 @@ interface TenantPickerProps {
   noTenantLabel?: string;
   /** Whether a tenant must be chosen (the first choice then only asks for one). */
   required?: boolean;
+  /** The API's name of the tenant chosen (`tenantId`), by which a refusal marks the select. */
+  field?: string;
 }
 
 /** How long typing pauses before the search is sent. */
@@ -29,7 +32,7 @@ const searchOf = (typed: string): string | null => (typed.trimStart() === '' ? n
  * The "Tenant" picker of a per-tenant feature: "Application" for the application-wide value, then the tenants, page by
  * page, narrowed by a search box (the start of a name or slug) for applications with many.
  */
-export function TenantPicker({ appId, selected, onSelect, label = 'Tenant', noTenantLabel = 'Application', required = false }: TenantPickerProps) {
+export function TenantPicker({ appId, selected, onSelect, label = 'Tenant', noTenantLabel = 'Application', required = false, field }: TenantPickerProps) {
   const [typed, setTyped] = useState('');
   const search = searchOf(useDebounced(typed, SEARCH_DELAY_MS));
   const tenants = usePages(useCallback((cursor: string | null) => listTenantSummaries(appId, cursor, { search }), [appId, search]));
@@ -39,6 +42,14 @@ export function TenantPicker({ appId, selected, onSelect, label = 'Tenant', noTe
   const picker = useRef<HTMLSelectElement>(null);
   // The tenants a "More" brought are new options of the select.
   const focusPicker = useCallback(() => picker.current?.focus(), []);
+  const { ref: focusRefused, ...marks } = useRefusalMarks(field);
+  const pickerRef = useCallback(
+    (element: HTMLSelectElement | null) => {
+      picker.current = element;
+      focusRefused?.(element);
+    },
+    [focusRefused],
+  );
   return (
     <div className="picker tenant-picker">
       <label htmlFor={`${id}-search`}>Name or slug starts with</label>
@@ -56,8 +67,9 @@ export function TenantPicker({ appId, selected, onSelect, label = 'Tenant', noTe
       <label htmlFor={id}>{label}</label>
       <select
         id={id}
-        ref={picker}
+        ref={pickerRef}
         required={required}
+        {...marks}
         value={selected?.id ?? ''}
         onChange={(event) => onSelect(choices.find((tenant) => tenant.id === event.target.value) ?? null)}
       >

@@ -1,9 +1,10 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { errorMessage } from '../error-message.ts';
+import { RefusedField } from '../hooks/use-refused-field.ts';
 import { useSubmission } from '../hooks/use-submission.ts';
 import { getEmailDelivery, sendTestEmail, type EmailDelivery } from '../operations-email.ts';
 import type { SettingsScope } from '../operations.ts';
-import { ErrorMessage } from './status.tsx';
+import { ErrorMessage, Refusal } from './status.tsx';
 import { Subsection } from './subsection.tsx';
 import { TextField } from './text-field.tsx';
 
@@ -68,12 +69,14 @@ export function TestMail({ scope }: { scope: SettingsScope }) {
   return (
     <Subsection title="Send a test mail">
       <form className="email-form" noValidate onSubmit={send}>
-        <TextField label="Test recipient" type="email" value={to} onChange={setTo} hint="Sent through the provider as saved." />
+        <RefusedField value={sending.refusal}>
+          <TextField label="Test recipient" type="email" value={to} onChange={setTo} hint="Sent through the provider as saved." field="to" />
+        </RefusedField>
         <div className="actions">
           <button type="submit" disabled={sending.busy}>Send test mail</button>
         </div>
       </form>
-      {sending.outcome !== null && 'refused' in sending.outcome && <ErrorMessage message={sending.outcome.refused} />}
+      <Refusal outcome={sending.outcome} />
       {delivery !== null && <DeliveryStatus delivery={delivery} />}
       {followFailure !== null && <ErrorMessage message={followFailure} />}
     </Subsection>

@@ -1,4 +1,5 @@
 import { useId } from 'react';
+import { useRefusalMarks } from '../hooks/use-refused-field.ts';
 
 interface TextFieldProps {
   label: string;
@@ -10,13 +11,16 @@ interface TextFieldProps {
   autoComplete?: string;
   /** A textarea of this many rows instead of a one-line input. */
   rows?: number;
+  /** The API's name of what it holds, by which a refusal marks it. */
+  field?: string;
 }
 
-/** A labelled input or textarea, with its hint. */
-export function TextField({ label, value, onChange, hint, type = 'text', autoComplete = 'off', rows }: TextFieldProps) {
+/** A labelled input or textarea, with its hint; marked when a refusal names its `field`. */
+export function TextField({ label, value, onChange, hint, type = 'text', autoComplete = 'off', rows, field }: TextFieldProps) {
   const id = useId();
   const hintId = hint === undefined ? undefined : `${id}-hint`;
-  const common = { id, value, 'aria-describedby': hintId, onChange: (event: { target: { value: string } }) => onChange(event.target.value) };
+  const marks = useRefusalMarks(field, hintId);
+  const common = { id, value, ...marks, onChange: (event: { target: { value: string } }) => onChange(event.target.value) };
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>

@@ -1,32 +1,57 @@
-import { useState } from 'react';
+import { useId, useState } from 'react';
+import { ApiError } from '../api.ts';
 import { errorMessage } from '../error-message.ts';
+import type { FieldRefusal } from './use-refused-field.ts';
+
+/** A refused submission: the server's message, the input it names (`slug`, `redirectUris[1]`) if any, and the message's element id. */
+export interface Refused {
+  readonly refused: string;
+  readonly field: string | null;
+  readonly messageId: string;
+}
 
 /** What the last submission came to: the action's answer, or the server's refusal. */
-export type SubmissionOutcome<T> = { readonly done: T } | { readonly refused: string };
+export type SubmissionOutcome<T> = { readonly done: T } | Refused;
 
 export interface Submission<T> {
   /** Whether an action is under way (its button is disabled meanwhile). */
   readonly busy: boolean;
   readonly outcome: SubmissionOutcome<T> | null;
+  /** The input the last refusal names, for the form's `RefusedField` provider; null once that input is edited. */
+  readonly refusal: FieldRefusal | null;
   run: (action: () => Promise<T>) => void;
   clear: () => void;
 }
 
-/** A form's submit: runs its action and keeps what it came to, so the form can show it. */
+/** A form's submit: runs its action and keeps what it came to, so the form can show it and mark the input refused. */
 export function useSubmission<T>(): Submission<T> {
+  const messageId = useId();
   const [busy, setBusy] = useState(false);
   const [outcome, setOutcome] = useState<SubmissionOutcome<T> | null>(null);
+  const [marked, setMarked] = useState<string | null>(null);
 
   const run = async (action: () => Promise<T>) => {
     setBusy(true);
     setOutcome(null);
+    setMarked(null);
     try {
       setOutcome({ done: await action() });
     } catch (error) {
-      setOutcome({ refused: errorMessage(error) });
+      const field = error instanceof ApiError ? (error.field ?? null) : null;
+      setOutcome({ refused: errorMessage(error), field, messageId });
+      setMarked(field);
     }
     setBusy(false);
   };
 
-  return { busy, outcome, run: (action) => void run(action), clear: () => setOutcome(null) };
+  return {
+    busy,
+    outcome,
+    refusal: marked === null ? null : { field: marked, messageId, unmark: () => setMarked(null) },
+    run: (action) => void run(action),
+    clear: () => {
+      setOutcome(null);
+      setMarked(null);
+    },
+  };
 }

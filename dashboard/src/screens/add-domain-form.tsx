@@ -1,5 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
 import { Outcome } from '../components/status.tsx';
+import { refusalMarks } from '../hooks/use-refused-field.ts';
 import { useSubmission } from '../hooks/use-submission.ts';
 import { createDomain, type Domain } from '../operations-domains.ts';
 import type { TenantSummary } from '../operations.ts';
@@ -16,6 +17,7 @@ export function AddDomainForm({ appId, tenant, onAdded }: AddDomainFormProps) {
   const [hostname, setHostname] = useState('');
   const action = useSubmission<string>();
   const id = useId();
+  const marks = refusalMarks(action.refusal, 'hostname', `${id}-hint`);
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -37,7 +39,7 @@ export function AddDomainForm({ appId, tenant, onAdded }: AddDomainFormProps) {
             id={`${id}-hostname`}
             required
             spellCheck={false}
-            aria-describedby={`${id}-hint`}
+            {...marks}
             value={hostname}
             onChange={(event) => setHostname(event.target.value)}
           />

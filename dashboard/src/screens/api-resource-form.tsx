@@ -3,6 +3,7 @@ import { NEW_RESOURCE_DRAFT, draftOf } from '../api-resource-draft.ts';
 import { PermissionRows } from '../components/permission-rows.tsx';
 import { Outcome } from '../components/status.tsx';
 import { TextField } from '../components/text-field.tsx';
+import { RefusedField } from '../hooks/use-refused-field.ts';
 import { useSubmission } from '../hooks/use-submission.ts';
 import { createApiResource, updateApiResource, type ApiResource, type DefinedPermissions } from '../operations-api-resources.ts';
 
@@ -47,13 +48,16 @@ export function ApiResourceForm({ appId, defined, resource, onSaved, onClose }: 
           submit();
         }}
       >
-        <TextField label="Name" value={draft.name} onChange={(name) => setDraft({ ...draft, name })} />
-        <TextField
-          label="Identifier"
-          value={draft.identifier}
-          onChange={(identifier) => setDraft({ ...draft, identifier })}
-          hint="The audience of the API’s tokens, which clients name as resource: an https URI such as https://api.example.com, unique in the application. Tokens already issued keep the one they were issued for."
-        />
+        <RefusedField value={save.refusal}>
+          <TextField label="Name" value={draft.name} onChange={(name) => setDraft({ ...draft, name })} field="name" />
+          <TextField
+            label="Identifier"
+            value={draft.identifier}
+            onChange={(identifier) => setDraft({ ...draft, identifier })}
+            hint="The audience of the API’s tokens, which clients name as resource: an https URI such as https://api.example.com, unique in the application. Tokens already issued keep the one they were issued for."
+            field="identifier"
+          />
+        </RefusedField>
         <PermissionRows rows={draft.permissions} defined={defined} onChange={(permissions) => setDraft({ ...draft, permissions })} />
         <div className="form-actions">
           <button type="submit" className="primary" disabled={save.busy}>{resource === undefined ? 'Create API resource' : 'Save changes'}</button>

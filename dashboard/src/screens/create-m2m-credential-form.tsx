@@ -1,9 +1,10 @@
 import { useId, useState, type FormEvent } from 'react';
 import { GrantPermissions } from '../components/grant-permissions.tsx';
-import { ErrorMessage } from '../components/status.tsx';
+import { Refusal } from '../components/status.tsx';
 import { TenantPicker } from '../components/tenant-picker.tsx';
 import { TextField } from '../components/text-field.tsx';
-import { useAction } from '../hooks/use-action.ts';
+import { RefusedField, refusalMarks } from '../hooks/use-refused-field.ts';
+import { useSubmission } from '../hooks/use-submission.ts';
 import { parseJwks } from '../jwks-input.ts';
 import { AUTH_METHOD_LABEL, AUTH_METHODS, usesSecret } from '../m2m-auth-methods.ts';
 import type { GrantChoices } from '../operations-grants.ts';
@@ -26,17 +27,17 @@ export function CreateM2MCredentialForm({ appId, choices, onCreated }: CreateM2M
   const id = useId();
 
   // No permission checked is sent as such: the server's refusal says what a credential needs.
-  const create = useAction(async () => {
-    const keys = usesSecret(authMethod) ? {} : { jwks: parseJwks(jwks) };
-    const created = await createM2MCredential(appId, { name, permissions, tenantId: tenant?.id ?? null, authMethod, ...keys });
-    setName('');
-    setPermissions([]);
-    setJwks('');
-    onCreated(created);
-  });
+  const create = useSubmission<void>();
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    create.run();
+    create.run(async () => {
+      const keys = usesSecret(authMethod) ? {} : { jwks: parseJwks(jwks) };
+      const created = await createM2MCredential(appId, { name, permissions, tenantId: tenant?.id ?? null, authMethod, ...keys });
+      setName('');
+      setPermissions([]);
+      setJwks('');
+      onCreated(created);
+    });
   };
 
   return (
@@ -46,29 +47,32 @@ export function CreateM2MCredentialForm({ appId, choices, onCreated }: CreateM2M
         <div className="inline-form">
           <div>
             <label htmlFor={`${id}-name`}>Name</label>
-            <input id={`${id}-name`} required value={name} onChange={(event) => setName(event.target.value)} />
+            <input id={`${id}-name`} required {...refusalMarks(create.refusal, 'name')} value={name} onChange={(event) => setName(event.target.value)} />
           </div>
           <div>
             <label htmlFor={`${id}-method`}>Authentication</label>
-            <select id={`${id}-method`} value={authMethod} onChange={(event) => setAuthMethod(AUTH_METHODS.find((method) => method === event.target.value) ?? authMethod)}>
+            <select id={`${id}-method`} {...refusalMarks(create.refusal, 'authMethod')} value={authMethod} onChange={(event) => setAuthMethod(AUTH_METHODS.find((method) => method === event.target.value) ?? authMethod)}>
               {AUTH_METHODS.map((method) => <option key={method} value={method}>{AUTH_METHOD_LABEL[method]}</option>)}
             </select>
           </div>
         </div>
-        {!usesSecret(authMethod) && (
-          <TextField
-            label="JWKS"
-            rows={8}
-            value={jwks}
-            onChange={setJwks}
-            hint='The public keys its client assertions are signed with, as JSON: {"keys": [...]}. Never a private key.'
-          />
-        )}
-        {choices.multiTenant && <TenantPicker appId={appId} selected={tenant} onSelect={setTenant} noTenantLabel="Application-wide" />}
+        <RefusedField value={create.refusal}>
+          {!usesSecret(authMethod) && (
+            <TextField
+              label="JWKS"
+              rows={8}
+              value={jwks}
+              onChange={setJwks}
+              hint='The public keys its client assertions are signed with, as JSON: {"keys": [...]}. Never a private key.'
+              field="jwks"
+            />
+          )}
+          {choices.multiTenant && <TenantPicker appId={appId} selected={tenant} onSelect={setTenant} noTenantLabel="Application-wide" field="tenantId" />}
+        </RefusedField>
         <GrantPermissions holder="credential" permissions={choices.permissions} checked={permissions} onChange={setPermissions} />
         <button type="submit" className="primary" disabled={create.busy}>Create credential</button>
       </form>
-      {create.failure !== null && <ErrorMessage message={create.failure} />}
+      <Refusal outcome={create.outcome} />
     </section>
   );
 }

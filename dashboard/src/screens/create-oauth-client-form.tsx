@@ -1,7 +1,8 @@
 import { useId, useState } from 'react';
-import { ErrorMessage } from '../components/status.tsx';
+import { Refusal } from '../components/status.tsx';
 import { clientIssuer } from '../client-issuer.ts';
-import { useAction } from '../hooks/use-action.ts';
+import { RefusedField, refusalMarks } from '../hooks/use-refused-field.ts';
+import { useSubmission } from '../hooks/use-submission.ts';
 import { NEW_CLIENT_DRAFT, settingsOf } from '../oauth-client-draft.ts';
 import { CLIENT_TYPE_ORDER, CLIENT_TYPES } from '../oauth-client-types.ts';
 import { createOAuthClient, withoutSecret, type ClientsContext, type OAuthClient, type OAuthClientType, type OAuthClientWithSecret } from '../operations-oauth-clients.ts';
@@ -22,13 +23,15 @@ export function CreateOAuthClientForm({ appId, context, issuer, onCreated }: Cre
   const [tenantId, setTenantId] = useState('');
   const [draft, setDraft] = useState(NEW_CLIENT_DRAFT);
   const [created, setCreated] = useState<OAuthClientWithSecret | null>(null);
-  const create = useAction(async () => {
-    setCreated(null);
-    const client = await createOAuthClient(appId, { ...settingsOf(draft, type), type, tenantId: tenantId === '' ? null : tenantId });
-    setCreated(client);
-    setDraft(NEW_CLIENT_DRAFT);
-    onCreated(withoutSecret(client));
-  });
+  const create = useSubmission<void>();
+  const submit = () =>
+    create.run(async () => {
+      setCreated(null);
+      const client = await createOAuthClient(appId, { ...settingsOf(draft, type), type, tenantId: tenantId === '' ? null : tenantId });
+      setCreated(client);
+      setDraft(NEW_CLIENT_DRAFT);
+      onCreated(withoutSecret(client));
+    });
 
   return (
     <section aria-labelledby={`${id}-heading`}>
@@ -37,7 +40,7 @@ export function CreateOAuthClientForm({ appId, context, issuer, onCreated }: Cre
         className="client-form"
         onSubmit={(event) => {
           event.preventDefault();
-          create.run();
+          submit();
         }}
       >
         <fieldset>
@@ -62,17 +65,19 @@ export function CreateOAuthClientForm({ appId, context, issuer, onCreated }: Cre
         {context.multiTenant && (
           <div className="field">
             <label htmlFor={`${id}-tenant`}>Tenant</label>
-            <select id={`${id}-tenant`} value={tenantId} onChange={(event) => setTenantId(event.target.value)}>
+            <select id={`${id}-tenant`} {...refusalMarks(create.refusal, 'tenantId')} value={tenantId} onChange={(event) => setTenantId(event.target.value)}>
               <option value="">All tenants</option>
               {context.tenants.map((tenant) => <option key={tenant.id} value={tenant.id}>{tenant.name}</option>)}
             </select>
           </div>
         )}
-        <OAuthClientFields type={type} draft={draft} onChange={setDraft} />
+        <RefusedField value={create.refusal}>
+          <OAuthClientFields type={type} draft={draft} onChange={setDraft} />
+        </RefusedField>
         <div>
           <button type="submit" className="primary" disabled={create.busy}>Create OAuth client</button>
         </div>
-        {create.failure !== null && <ErrorMessage message={create.failure} />}
+        <Refusal outcome={create.outcome} />
       </form>
       {created !== null && (
         <CreatedOAuthClient

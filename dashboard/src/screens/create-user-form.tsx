@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { Outcome } from '../components/status.tsx';
 import { TenantPicker } from '../components/tenant-picker.tsx';
 import { TextField } from '../components/text-field.tsx';
+import { RefusedField } from '../hooks/use-refused-field.ts';
 import { useSubmission } from '../hooks/use-submission.ts';
 import type { TenancyConfig, TenantSummary, User } from '../operations.ts';
 import { createUser } from '../operations-users.ts';
@@ -47,12 +48,21 @@ export function CreateUserForm({ appId, tenancy, onCreated }: CreateUserFormProp
     <section aria-labelledby="create-user-heading">
       <h2 id="create-user-heading">Create user</h2>
       <form className="inline-form create-user-form" onSubmit={submit}>
-        <TextField label="E-mail" type="email" value={email} onChange={setEmail} />
-        <TextField label="Name (optional)" value={name} onChange={setName} />
-        <TextField label="Password (optional)" type="password" autoComplete="new-password" value={password} onChange={setPassword} />
-        {tenancy !== null && (
-          <TenantPicker appId={appId} selected={tenant} onSelect={setTenant} noTenantLabel={isolated ? 'Choose a tenant' : 'No tenant'} required={isolated} />
-        )}
+        <RefusedField value={submission.refusal}>
+          <TextField label="E-mail" type="email" value={email} onChange={setEmail} field="email" />
+          <TextField label="Name (optional)" value={name} onChange={setName} field="name" />
+          <TextField label="Password (optional)" type="password" autoComplete="new-password" value={password} onChange={setPassword} field="password" />
+          {tenancy !== null && (
+            <TenantPicker
+              appId={appId}
+              selected={tenant}
+              onSelect={setTenant}
+              noTenantLabel={isolated ? 'Choose a tenant' : 'No tenant'}
+              required={isolated}
+              field="tenantId"
+            />
+          )}
+        </RefusedField>
         <button type="submit" className="primary" disabled={submission.busy}>Create user</button>
       </form>
       <p className="hint">

@@ -1,6 +1,7 @@
 import { useId, useState } from 'react';
-import { ErrorMessage } from '../components/status.tsx';
-import { useAction } from '../hooks/use-action.ts';
+import { Refusal } from '../components/status.tsx';
+import { RefusedField } from '../hooks/use-refused-field.ts';
+import { useSubmission } from '../hooks/use-submission.ts';
 import { draftOf, settingsOf } from '../oauth-client-draft.ts';
 import { updateOAuthClient, type OAuthClient } from '../operations-oauth-clients.ts';
 import { OAuthClientFields } from './oauth-client-fields.tsx';
@@ -16,9 +17,7 @@ interface EditOAuthClientFormProps {
 export function EditOAuthClientForm({ appId, client, onSaved, onCancel }: EditOAuthClientFormProps) {
   const id = useId();
   const [draft, setDraft] = useState(() => draftOf(client));
-  const save = useAction(async () => {
-    onSaved(await updateOAuthClient(appId, client.clientId, settingsOf(draft, client.type)));
-  });
+  const save = useSubmission<void>();
 
   return (
     <section aria-labelledby={`${id}-heading`}>
@@ -27,15 +26,17 @@ export function EditOAuthClientForm({ appId, client, onSaved, onCancel }: EditOA
         className="client-form"
         onSubmit={(event) => {
           event.preventDefault();
-          save.run();
+          save.run(async () => onSaved(await updateOAuthClient(appId, client.clientId, settingsOf(draft, client.type))));
         }}
       >
-        <OAuthClientFields type={client.type} draft={draft} onChange={setDraft} />
+        <RefusedField value={save.refusal}>
+          <OAuthClientFields type={client.type} draft={draft} onChange={setDraft} />
+        </RefusedField>
         <div>
           <button type="submit" className="primary" disabled={save.busy}>Save changes</button>
           <button type="button" className="cancel" onClick={onCancel}>Cancel</button>
         </div>
-        {save.failure !== null && <ErrorMessage message={save.failure} />}
+        <Refusal outcome={save.outcome} />
       </form>
     </section>
   );

@@ -1,6 +1,7 @@
 import { useCallback, useId, useState, type FormEvent } from 'react';
 import { ErrorMessage, Loading, Outcome } from '../components/status.tsx';
 import { TenantPicker } from '../components/tenant-picker.tsx';
+import { RefusedField, refusalMarks } from '../hooks/use-refused-field.ts';
 import { useSubmission } from '../hooks/use-submission.ts';
 import { useAsync } from '../hooks/use-async.ts';
 import type { TenantSummary } from '../operations.ts';
@@ -85,12 +86,23 @@ export function InviteForm({ appId, listChanges, onSent }: InviteFormProps) {
       <form className="inline-form invite-form" onSubmit={submit}>
         <div>
           <label htmlFor={`${id}-email`}>E-mail</label>
-          <input id={`${id}-email`} type="email" required value={email} onChange={(event) => setEmail(event.target.value)} />
+          <input id={`${id}-email`} type="email" required {...refusalMarks(action.refusal, 'email')} value={email} onChange={(event) => setEmail(event.target.value)} />
         </div>
-        <TenantPicker appId={appId} selected={tenant} onSelect={choose} noTenantLabel="Choose a tenant" required />
+        <RefusedField value={action.refusal}>
+          <TenantPicker appId={appId} selected={tenant} onSelect={choose} noTenantLabel="Choose a tenant" required field="tenantId" />
+        </RefusedField>
         <div>
           <label htmlFor={`${id}-days`}>Link valid for (days)</label>
-          <input id={`${id}-days`} type="number" required min={1} max={MAX_DAYS} value={days} onChange={(event) => setDays(event.target.value)} />
+          <input
+            id={`${id}-days`}
+            type="number"
+            required
+            min={1}
+            max={MAX_DAYS}
+            {...refusalMarks(action.refusal, 'expiresInDays')}
+            value={days}
+            onChange={(event) => setDays(event.target.value)}
+          />
         </div>
         {tenant !== null && <RoleChoices key={tenant.id} appId={appId} tenant={tenant} chosen={roleIds} onToggle={toggle} />}
         <button type="submit" className="primary" disabled={action.busy}>Invite</button>

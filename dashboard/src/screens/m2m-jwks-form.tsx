@@ -1,7 +1,8 @@
 import { useId, useState, type FormEvent } from 'react';
-import { ErrorMessage } from '../components/status.tsx';
+import { Refusal } from '../components/status.tsx';
 import { TextField } from '../components/text-field.tsx';
-import { useAction } from '../hooks/use-action.ts';
+import { RefusedField } from '../hooks/use-refused-field.ts';
+import { useSubmission } from '../hooks/use-submission.ts';
 import { parseJwks } from '../jwks-input.ts';
 import { putM2MCredentialJwks, type M2MCredential } from '../operations-m2m-credentials.ts';
 
@@ -16,31 +17,32 @@ interface M2MJwksFormProps {
 export function M2MJwksForm({ appId, credential, onSaved, onCancel }: M2MJwksFormProps) {
   const [jwks, setJwks] = useState(() => JSON.stringify(credential.jwks, null, 2));
   const id = useId();
-  const save = useAction(async () => {
-    onSaved(await putM2MCredentialJwks(appId, credential.clientId, parseJwks(jwks)));
-  });
+  const save = useSubmission<void>();
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    save.run();
+    save.run(async () => onSaved(await putM2MCredentialJwks(appId, credential.clientId, parseJwks(jwks))));
   };
 
   return (
     <section aria-labelledby={`${id}-heading`} className="panel">
       <h2 id={`${id}-heading`}>{`Keys of ${credential.name}`}</h2>
       <form className="key-form" onSubmit={submit}>
-        <TextField
-          label="JWKS"
-          rows={10}
-          value={jwks}
-          onChange={setJwks}
-          hint="The whole set replaces the stored one: to roll a key, upload the old and the new key together, then the new one alone."
-        />
+        <RefusedField value={save.refusal}>
+          <TextField
+            label="JWKS"
+            rows={10}
+            value={jwks}
+            onChange={setJwks}
+            hint="The whole set replaces the stored one: to roll a key, upload the old and the new key together, then the new one alone."
+            field="jwks"
+          />
+        </RefusedField>
         <div className="form-actions">
           <button type="submit" className="primary" disabled={save.busy}>Save keys</button>
           <button type="button" onClick={onCancel}>Cancel</button>
         </div>
       </form>
-      {save.failure !== null && <ErrorMessage message={save.failure} />}
+      <Refusal outcome={save.outcome} />
     </section>
   );
 }

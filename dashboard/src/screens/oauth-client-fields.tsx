@@ -1,4 +1,5 @@
 import { useId } from 'react';
+import { useRefusalMarks } from '../hooks/use-refused-field.ts';
 import type { ClientDraft } from '../oauth-client-draft.ts';
 import { CLIENT_TYPES, SECRET_METHODS } from '../oauth-client-types.ts';
 import type { IdTokenSigningAlg, OAuthClientType } from '../operations-oauth-clients.ts';
@@ -14,11 +15,19 @@ export function OAuthClientFields({ type, draft, onChange }: OAuthClientFieldsPr
   const id = useId();
   const { confidential, uriRule } = CLIENT_TYPES[type];
   const set = <K extends keyof ClientDraft>(key: K, value: ClientDraft[K]) => onChange({ ...draft, [key]: value });
+  const marks = {
+    name: useRefusalMarks('name'),
+    redirectUris: useRefusalMarks('redirectUris', `${id}-uris-hint`),
+    postLogoutRedirectUris: useRefusalMarks('postLogoutRedirectUris', `${id}-uris-hint`),
+    tokenEndpointAuthMethod: useRefusalMarks('tokenEndpointAuthMethod'),
+    idTokenSigningAlg: useRefusalMarks('idTokenSigningAlg'),
+    managementApi: useRefusalMarks('managementApi', `${id}-management-hint`),
+  };
   return (
     <>
       <div className="field">
         <label htmlFor={`${id}-name`}>Name</label>
-        <input id={`${id}-name`} type="text" required maxLength={200} value={draft.name} onChange={(event) => set('name', event.target.value)} />
+        <input id={`${id}-name`} type="text" required maxLength={200} {...marks.name} value={draft.name} onChange={(event) => set('name', event.target.value)} />
       </div>
       {uriRule !== null && (
         <>
@@ -27,7 +36,7 @@ export function OAuthClientFields({ type, draft, onChange }: OAuthClientFieldsPr
             <textarea
               id={`${id}-redirects`}
               rows={3}
-              aria-describedby={`${id}-uris-hint`}
+              {...marks.redirectUris}
               value={draft.redirectUris}
               onChange={(event) => set('redirectUris', event.target.value)}
             />
@@ -37,7 +46,7 @@ export function OAuthClientFields({ type, draft, onChange }: OAuthClientFieldsPr
             <textarea
               id={`${id}-logout`}
               rows={2}
-              aria-describedby={`${id}-uris-hint`}
+              {...marks.postLogoutRedirectUris}
               value={draft.postLogoutRedirectUris}
               onChange={(event) => set('postLogoutRedirectUris', event.target.value)}
             />
@@ -50,6 +59,7 @@ export function OAuthClientFields({ type, draft, onChange }: OAuthClientFieldsPr
           <label htmlFor={`${id}-method`}>Secret sent as</label>
           <select
             id={`${id}-method`}
+            {...marks.tokenEndpointAuthMethod}
             value={draft.tokenEndpointAuthMethod}
             onChange={(event) => set('tokenEndpointAuthMethod', event.target.value as ClientDraft['tokenEndpointAuthMethod'])}
           >
@@ -59,14 +69,14 @@ export function OAuthClientFields({ type, draft, onChange }: OAuthClientFieldsPr
       )}
       <div className="field">
         <label htmlFor={`${id}-alg`}>ID token signature</label>
-        <select id={`${id}-alg`} value={draft.idTokenSigningAlg} onChange={(event) => set('idTokenSigningAlg', event.target.value as IdTokenSigningAlg)}>
+        <select id={`${id}-alg`} {...marks.idTokenSigningAlg} value={draft.idTokenSigningAlg} onChange={(event) => set('idTokenSigningAlg', event.target.value as IdTokenSigningAlg)}>
           <option value="ES256">ES256 (recommended)</option>
           <option value="RS256">RS256, for apps that support no other</option>
         </select>
       </div>
       <div className="field">
         <label>
-          <input type="checkbox" checked={draft.managementApi} aria-describedby={`${id}-management-hint`} onChange={(event) => set('managementApi', event.target.checked)} />
+          <input type="checkbox" checked={draft.managementApi} {...marks.managementApi} onChange={(event) => set('managementApi', event.target.checked)} />
           Management API access
         </label>
         <p id={`${id}-management-hint`} className="hint">

@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Outcome } from '../components/status.tsx';
 import { TextField } from '../components/text-field.tsx';
+import { RefusedField } from '../hooks/use-refused-field.ts';
 import { useSubmission } from '../hooks/use-submission.ts';
 import { renameOrganization, type Organization } from '../operations-organization.ts';
 
@@ -28,7 +29,9 @@ export function OrganizationNameForm({ organization, onSaved }: OrganizationName
     <section aria-labelledby="organization-name-heading">
       <h2 id="organization-name-heading">Name</h2>
       <form className="inline-form" noValidate onSubmit={submit}>
-        <TextField label="Organization name" value={name} onChange={setName} />
+        <RefusedField value={submission.refusal}>
+          <TextField label="Organization name" value={name} onChange={setName} field="name" />
+        </RefusedField>
         <button type="submit" className="primary" disabled={submission.busy}>Save name</button>
       </form>
       <Outcome outcome={submission.outcome} />

@@ -1,8 +1,9 @@
 import { useId, useState, type FormEvent } from 'react';
 import { PermissionCheckboxes } from '../components/permission-checkboxes.tsx';
-import { ErrorMessage } from '../components/status.tsx';
-import { errorMessage } from '../error-message.ts';
+import { Outcome } from '../components/status.tsx';
 import { useFocusOnOpen } from '../hooks/use-focus-on-open.ts';
+import { refusalMarks } from '../hooks/use-refused-field.ts';
+import { useSubmission } from '../hooks/use-submission.ts';
 import { createRole, updateRole, type Permission, type Role, type RoleChoices } from '../operations-roles.ts';
 import { permissionOptions } from '../permission-groups.ts';
 
@@ -18,8 +19,6 @@ interface RoleFormProps {
   onClose?: () => void;
 }
 
-type Outcome = { readonly saved: string } | { readonly refused: string };
-
 /**
  * "Create role" (a key, a name, a description, in a multi-tenant application where the role lives, and its permissions)
  * or the editing of a custom role's name, description and permissions. The server's refusal shows as it gives it.
@@ -31,8 +30,8 @@ export function RoleForm({ appId, choices, catalogue, role, onSaved, onClose }: 
   const [description, setDescription] = useState(role?.description ?? '');
   const [tenantId, setTenantId] = useState(role?.tenantId ?? null);
   const [permissions, setPermissions] = useState<readonly string[]>(role?.permissions ?? []);
-  const [busy, setBusy] = useState(false);
-  const [outcome, setOutcome] = useState<Outcome | null>(null);
+  const submission = useSubmission<string>();
+  const marks = (field: string, describedBy?: string) => refusalMarks(submission.refusal, field, describedBy);
   // The edit form opens below the table, at an Edit button's click.
   const focusOnOpen = useFocusOnOpen();
   const options = permissionOptions(catalogue, tenantId, role?.permissions ?? []);
@@ -44,55 +43,49 @@ export function RoleForm({ appId, choices, catalogue, role, onSaved, onClose }: 
     setPermissions((checked) => checked.filter((grant) => offered.some((permission) => permission.key === grant)));
   };
 
-  const submit = async (event: FormEvent<HTMLFormElement>) => {
+  const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    setBusy(true);
-    setOutcome(null);
     const changes = { name: name.trim(), description: description.trim(), permissions };
-    try {
+    submission.run(async () => {
       if (role === undefined) {
         const created = await createRole(appId, { ...changes, key: key.trim(), tenantId });
-        setOutcome({ saved: `Role ${created.name} created.` });
         setKey('');
         setName('');
         setDescription('');
         setPermissions([]);
         onSaved(created);
-      } else {
-        const updated = await updateRole(appId, role.id, changes);
-        setOutcome({ saved: `Role ${updated.name} saved.` });
-        onSaved(updated);
+        return `Role ${created.name} created.`;
       }
-    } catch (error) {
-      setOutcome({ refused: errorMessage(error) });
-    }
-    setBusy(false);
+      const updated = await updateRole(appId, role.id, changes);
+      onSaved(updated);
+      return `Role ${updated.name} saved.`;
+    });
   };
 
   const heading = role === undefined ? 'Create role' : `Edit ${role.name}`;
   return (
     <section aria-labelledby={`${id}-heading`}>
       <h2 id={`${id}-heading`} {...(role === undefined ? {} : { ref: focusOnOpen, tabIndex: -1 })}>{heading}</h2>
-      <form onSubmit={(event) => void submit(event)}>
+      <form onSubmit={submit}>
         <div className="inline-form">
           {role === undefined && (
             <div>
               <label htmlFor={`${id}-key`}>Key</label>
-              <input id={`${id}-key`} required aria-describedby={`${id}-key-hint`} value={key} onChange={(event) => setKey(event.target.value)} />
+              <input id={`${id}-key`} required {...marks('key', `${id}-key-hint`)} value={key} onChange={(event) => setKey(event.target.value)} />
             </div>
           )}
           <div>
             <label htmlFor={`${id}-name`}>Name</label>
-            <input id={`${id}-name`} required value={name} onChange={(event) => setName(event.target.value)} />
+            <input id={`${id}-name`} required {...marks('name')} value={name} onChange={(event) => setName(event.target.value)} />
           </div>
           <div>
             <label htmlFor={`${id}-description`}>Description</label>
-            <input id={`${id}-description`} value={description} onChange={(event) => setDescription(event.target.value)} />
+            <input id={`${id}-description`} {...marks('description')} value={description} onChange={(event) => setDescription(event.target.value)} />
           </div>
           {role === undefined && choices.multiTenant && (
             <div>
               <label htmlFor={`${id}-tenant`}>Tenant</label>
-              <select id={`${id}-tenant`} value={tenantId ?? ''} onChange={(event) => chooseTenant(event.target.value === '' ? null : event.target.value)}>
+              <select id={`${id}-tenant`} {...marks('tenantId')} value={tenantId ?? ''} onChange={(event) => chooseTenant(event.target.value === '' ? null : event.target.value)}>
                 <option value="">Application-wide</option>
                 {choices.tenants.map((tenant) => <option key={tenant.id} value={tenant.id}>{`${tenant.name}'s own`}</option>)}
               </select>
@@ -106,11 +99,11 @@ export function RoleForm({ appId, choices, catalogue, role, onSaved, onClose }: 
         )}
         <PermissionCheckboxes options={options} checked={permissions} onChange={setPermissions} />
         <div className="form-actions">
-          <button type="submit" className="primary" disabled={busy}>{role === undefined ? 'Create role' : 'Save role'}</button>
+          <button type="submit" className="primary" disabled={submission.busy}>{role === undefined ? 'Create role' : 'Save role'}</button>
           {onClose !== undefined && <button type="button" onClick={onClose}>Close</button>}
         </div>
       </form>
-      {outcome !== null && ('saved' in outcome ? <p role="status">{outcome.saved}</p> : <ErrorMessage message={outcome.refused} />)}
+      <Outcome outcome={submission.outcome} />
     </section>
   );
 }

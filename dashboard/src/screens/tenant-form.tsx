@@ -2,6 +2,7 @@ import { useId, useState, type FormEvent } from 'react';
 import { Outcome } from '../components/status.tsx';
 import { TextField } from '../components/text-field.tsx';
 import { useFocusOnOpen } from '../hooks/use-focus-on-open.ts';
+import { RefusedField } from '../hooks/use-refused-field.ts';
 import { useSubmission } from '../hooks/use-submission.ts';
 import type { TenantSummary } from '../operations.ts';
 import { createTenant, updateTenant } from '../operations-tenants.ts';
@@ -48,13 +49,16 @@ export function TenantForm({ appId, tenant, onSaved, onClose }: TenantFormProps)
         <h3 id={headingId} ref={focusOnOpen} tabIndex={-1}>{`Rename ${tenant.name}`}</h3>
       )}
       <form className="inline-form" onSubmit={submit}>
-        <TextField label="Name" value={name} onChange={setName} />
-        <TextField
-          label={tenant === undefined ? 'Slug (optional)' : 'Slug'}
-          value={slug}
-          onChange={setSlug}
-          hint={`Lower-case letters, digits and hyphens, unique in the application; ${tenant === undefined ? 'derived from the name' : 'kept as it is'} when left empty.`}
-        />
+        <RefusedField value={submission.refusal}>
+          <TextField label="Name" value={name} onChange={setName} field="name" />
+          <TextField
+            label={tenant === undefined ? 'Slug (optional)' : 'Slug'}
+            value={slug}
+            onChange={setSlug}
+            hint={`Lower-case letters, digits and hyphens, unique in the application; ${tenant === undefined ? 'derived from the name' : 'kept as it is'} when left empty.`}
+            field="slug"
+          />
+        </RefusedField>
         <div className="form-actions">
           <button type="submit" className="primary" disabled={submission.busy}>{tenant === undefined ? 'Create tenant' : 'Save tenant'}</button>
           {onClose !== undefined && <button type="button" onClick={onClose}>Close</button>}

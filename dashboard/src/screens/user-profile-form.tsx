@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Outcome } from '../components/status.tsx';
 import { TextField } from '../components/text-field.tsx';
+import { RefusedField } from '../hooks/use-refused-field.ts';
 import { useSubmission } from '../hooks/use-submission.ts';
 import type { User } from '../operations.ts';
 import { updateUser, type UserUpdate } from '../operations-users.ts';
@@ -31,8 +32,10 @@ export function UserProfileForm({ appId, user, onChanged }: UserProfileFormProps
 
   return (
     <form className="inline-form" aria-label="Profile" onSubmit={submit}>
-      <TextField label="E-mail" type="email" value={email} onChange={setEmail} />
-      <TextField label="Name" value={name} onChange={setName} />
+      <RefusedField value={submission.refusal}>
+        <TextField label="E-mail" type="email" value={email} onChange={setEmail} field="email" />
+        <TextField label="Name" value={name} onChange={setName} field="name" />
+      </RefusedField>
       <button type="submit" disabled={submission.busy}>Save profile</button>
       <Outcome outcome={submission.outcome} />
     </form>

@@ -1,0 +1,46 @@
+import { createContext, useContext } from 'react';
+
+/** The input a form's last refusal names, which stays marked until it is edited or the form is submitted again. */
+export interface FieldRefusal {
+  /** As the API names it: `slug`, `redirectUris[1]`, `address.country`. */
+  readonly field: string;
+  /** The id of the refusal's message, which describes the input. */
+  readonly messageId: string;
+  unmark: () => void;
+}
+
+/** Given by a form (its submission's `refusal`) to the inputs in it, however deep. */
+export const RefusedField = createContext<FieldRefusal | null>(null);
+
+/** An input named `name` stands for the field itself and for what it holds: `redirectUris` for `redirectUris[1]`. */
+const stands = (name: string, field: string) => field === name || field.startsWith(`${name}[`) || field.startsWith(`${name}.`);
+
+const focus = (element: HTMLElement | null) => element?.focus();
+
+/** What an input carries, refused or not: WCAG 3.3.1 wants the refused one identified, described and focused. */
+export interface RefusalMarks {
+  readonly 'aria-invalid': true | undefined;
+  readonly 'aria-describedby': string | undefined;
+  /** Focuses the input as it is marked: React attaches a ref that appears. */
+  readonly ref: ((element: HTMLElement | null) => void) | undefined;
+  readonly onInput: (() => void) | undefined;
+}
+
+/**
+ * The marks of the input standing for the API's field `name` (none: never marked), `describedBy` (its hint's id) kept.
+ * For inputs rendered in a loop; `useRefusalMarks` otherwise.
+ */
+export function refusalMarks(refusal: FieldRefusal | null, name: string | undefined, describedBy?: string): RefusalMarks {
+  const marked = refusal !== null && name !== undefined && stands(name, refusal.field);
+  if (!marked) return { 'aria-invalid': undefined, 'aria-describedby': describedBy, ref: undefined, onInput: undefined };
+  return {
+    'aria-invalid': true,
+    'aria-describedby': describedBy === undefined ? refusal.messageId : `${describedBy} ${refusal.messageId}`,
+    ref: focus,
+    onInput: refusal.unmark,
+  };
+}
+
+export function useRefusalMarks(name: string | undefined, describedBy?: string): RefusalMarks {
+  return refusalMarks(useContext(RefusedField), name, describedBy);
+}
