@@ -128,4 +128,20 @@ describe('a refused field is identified on the dashboard in Chromium', () => {
     await email.pressSequentially('x');
     await expectUnmarked(email, message);
   });
+
+  it('a refused second redirect URI (redirectUris[1]) marks the Redirect URIs field, its hint kept', async () => {
+    await openTab(dashboard.page, 'OAuth clients');
+    const form = region('Create OAuth client');
+    const redirects = form.getByLabel('Redirect URIs', { exact: true });
+    await form.getByLabel('Name').fill('Broken');
+    await redirects.fill('https://ok.example/cb\nhttps://broken.example/cb#done');
+    await form.getByRole('button', { name: 'Create OAuth client' }).click();
+    const message = '"https://broken.example/cb#done" must not contain a fragment';
+    await expectMarked(form, redirects, 'Redirect URIs', message);
+    expect((await focusedNode()).description).toContain('One URI per line');
+    expect(await form.getByLabel('Post-logout redirect URIs').getAttribute('aria-invalid')).toBeNull();
+
+    await redirects.fill('https://ok.example/cb');
+    await expectUnmarked(redirects, message);
+  });
 });
