@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expandRoutes, successStatus, type ExpandedRoute } from '../../src/rest/routes.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
@@ -117,12 +118,10 @@ function probesOf(route: ExpandedRoute): Probe[] {
   const body = bodyFor(route);
   const ids = pathParams(route).filter((param) => param.endsWith('Id'));
   const plain = (label: string, client: HttpClient, field?: string): Probe => ({ label, client, path: pathFor(route), body, variables: variablesOf(route, {}, body), field });
-  const probes: Probe[] = [
-    plain('no credentials', anonymous),
-    plain('without the permission', withoutPermission),
-    // Another application's records are absent to it: the 404 names the path's first id, as for any absent record.
-    plain('another application', foreignApp, ids[0]),
-  ];
+  const probes: Probe[] = [plain('no credentials', anonymous), plain('without the permission', withoutPermission)];
+  // Another application's records are absent to it: the 404 names the path's first id, as for any absent record. Not
+  // a create on a path without ids: it would make its own, and take a name unique across the service (an identifier).
+  if (ids.length > 0 || route.method !== 'POST') probes.push(plain('another application', foreignApp, ids[0]));
   // The credentials name the scope of a path without ids: a tenant's key acts on its tenant (e.g. removing an
   // override it does not have). Not a create: the victim's own would then meet a duplicate.
   if (pathParams(route).length === 0 && route.method !== 'POST') probes.push(plain('a key of a tenant', victimTenant));
@@ -218,8 +217,14 @@ describe('every answer of every route is the documented one', () => {
     if (route.form === 'fixed' || route.form === 'credentials') await expectNullsAsDocumented(route);
     if (declaresQuery(route, 'cursor')) await expectPagesAsDocumented(route);
     if (route.method === 'GET') {
-      const gql = await app.http.graphql(route.operation.query, variablesOf(route, {}, undefined));
-      expect(gql.body.data?.[route.operation.rootField], 'the same data over GraphQL').toEqual(response.body);
+      // Read again until two reads agree: a mail the outbox settles between them changes the deliveries listed.
+      let rest = response.body;
+      let over = (await app.http.graphql(route.operation.query, variablesOf(route, {}, undefined))).body.data?.[route.operation.rootField];
+      for (let reads = 1; reads < 5 && !isDeepStrictEqual(over, rest); reads += 1) {
+        rest = (await app.http.request('GET', pathFor(route))).body;
+        over = (await app.http.graphql(route.operation.query, variablesOf(route, {}, undefined))).body.data?.[route.operation.rootField];
+      }
+      expect(over, 'the same data over GraphQL').toEqual(rest);
     }
   });
 

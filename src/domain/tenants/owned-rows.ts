@@ -60,8 +60,11 @@ const OWNED_KINDS: readonly OwnedKind[] = [
   { action: 'email_sender_domain.deleted', targetType: 'email_sender_domain', table: 'email_sender_domain', before: senderDomainSnapshotSql('r') },
 ];
 
-/** Every table with a foreign key to `tenant` (a test checks); `user_session` is ended by endTenantSessions. */
-export const TENANT_OWNED_TABLES: readonly string[] = [...new Set([...OWNED_KINDS.map((kind) => kind.table), 'user_session'])].sort();
+/**
+ * Every table with a foreign key to `tenant` (a test checks); `user_session` is ended by endTenantSessions, and a
+ * `revoked_sign_in` mark, no record of its own, goes by the cascade.
+ */
+export const TENANT_OWNED_TABLES: readonly string[] = [...new Set([...OWNED_KINDS.map((kind) => kind.table), 'user_session', 'revoked_sign_in'])].sort();
 
 /**
  * In the caller's transaction (which holds the tenant's row): a constant number of statements, however many rows.
