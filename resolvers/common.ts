@@ -1,6 +1,7 @@
 import { GraphQLScalarType, Kind } from 'graphql';
 import { DateTimeResolver, JSONObjectResolver, UUIDResolver } from 'graphql-scalars';
 import type { Resolvers } from '../src/generated/graphql.ts';
+import { isUuid } from '../src/ids.ts';
 import { SERVICE_VERSION } from '../src/version.ts';
 
 const twoDigits = (value: number) => (value < 10 ? `0${value}` : String(value));
@@ -31,13 +32,19 @@ const DateTime = new GraphQLScalarType({
 /** Exactly 8-4-4-4-12 hexadecimal digits: graphql-scalars' UUID also takes braces, which then reached PostgreSQL (a 500). */
 const UUID_SHAPE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/**
- * A UUID in the lower case ids are stored in: UUIDs are case-insensitive, and an upper-case id must find the same row
- * and pass the same scope checks. The refusal is a plain error, not a GraphQLError, so that graphql-js wraps it with
- * the refused literal's location, by which src/graphql/input-refusals.ts names the argument; it quotes no value.
- */
+/** A UUID in the lower case ids are stored in: UUIDs are case-insensitive, and an upper-case id must find the same row. */
 function canonicalUuid(value: unknown): string {
   if (typeof value !== 'string' || !UUID_SHAPE.test(value)) throw new TypeError('Not a UUID (8-4-4-4-12 hexadecimal digits)');
+  return value.toLowerCase();
+}
+
+/**
+ * An id a client sends: a UUIDv7, as every id is (API.md), so another version or the nil UUID is refused as malformed
+ * rather than looked up. The refusal is a plain error, not a GraphQLError, so that graphql-js wraps it with the refused
+ * literal's location, by which src/graphql/input-refusals.ts names the argument; it quotes no value.
+ */
+function parseId(value: unknown): string {
+  if (typeof value !== 'string' || !isUuid(value)) throw new TypeError('Not a UUIDv7 (Gatehouse ids are UUIDv7)');
   return value.toLowerCase();
 }
 
@@ -45,8 +52,8 @@ function canonicalUuid(value: unknown): string {
 const UUID = new GraphQLScalarType({
   ...UUIDResolver.toConfig(),
   serialize: canonicalUuid,
-  parseValue: canonicalUuid,
-  parseLiteral: (ast) => canonicalUuid(ast.kind === Kind.STRING ? ast.value : undefined),
+  parseValue: parseId,
+  parseLiteral: (ast) => parseId(ast.kind === Kind.STRING ? ast.value : undefined),
 });
 
 export const commonResolvers: Resolvers = {

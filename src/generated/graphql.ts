@@ -38,7 +38,10 @@ export type Scalars = {
   DateTime: { input: Date; output: Date | string; }
   /** An arbitrary JSON object. */
   JSONObject: { input: Record<string, unknown>; output: Record<string, unknown>; }
-  /** A UUID (Gatehouse ids are UUIDv7, which sort by creation time). A malformed value is a 422 `validation_error`. */
+  /**
+   * A Gatehouse id: a UUIDv7 (it sorts by creation time), in either case. Any other value, another UUID version or the
+   * nil UUID included, is a 422 `validation_error` whose `field` names the argument.
+   */
   UUID: { input: string; output: string; }
 };
 

@@ -283,7 +283,7 @@ const SCALAR_WORDS: Readonly<Record<string, readonly [string, string]>> = {
   Int: ['an integer', 'integers'],
   Float: ['a number', 'numbers'],
   Boolean: ['true or false', 'booleans'],
-  UUID: ['a UUID', 'UUIDs'],
+  UUID: ['a UUIDv7 (Gatehouse ids are UUIDv7)', 'UUIDv7s'],
   DateTime: ['an RFC 3339 date-time', 'RFC 3339 date-times'],
   JSONObject: ['an object', 'objects'],
 };

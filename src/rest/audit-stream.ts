@@ -41,8 +41,8 @@ function filterOf(request: FastifyRequest): AuditFilter {
 
 function pathIds(request: FastifyRequest): { appId: string | undefined; tenantId: string | undefined } {
   const { appId, tenantId } = request.params as { appId?: string; tenantId?: string };
-  if (appId !== undefined && !isUuid(appId)) throw invalid('appId', 'appId must be a UUIDv7');
-  if (tenantId !== undefined && !isUuid(tenantId)) throw invalid('tenantId', 'tenantId must be a UUIDv7');
+  if (appId !== undefined && !isUuid(appId)) throw invalid('appId', 'Invalid appId: expected a UUIDv7 (Gatehouse ids are UUIDv7)');
+  if (tenantId !== undefined && !isUuid(tenantId)) throw invalid('tenantId', 'Invalid tenantId: expected a UUIDv7 (Gatehouse ids are UUIDv7)');
   return { appId: appId?.toLowerCase(), tenantId: tenantId?.toLowerCase() };
 }
 

@@ -21,6 +21,7 @@ import {
   type GraphQLSchema,
   type SelectionSetNode,
 } from 'graphql';
+import { UUIDV7_PATTERN } from '../ids.ts';
 
 /** A JSON Schema (2020-12, as OpenAPI 3.1 uses it). */
 export type JsonSchema = { [keyword: string]: unknown };
@@ -32,7 +33,7 @@ const SCALARS: Readonly<Record<string, JsonSchema>> = {
   Int: { type: 'integer' },
   Float: { type: 'number' },
   Boolean: { type: 'boolean' },
-  UUID: { type: 'string', format: 'uuid' },
+  UUID: { type: 'string', format: 'uuid', pattern: UUIDV7_PATTERN },
   DateTime: { type: 'string', format: 'date-time' },
   // Free-form: any member, of any JSON type (a bare `type: object` reads as an object of no members to generators).
   JSONObject: { type: 'object', additionalProperties: true },

@@ -332,7 +332,8 @@ export function buildOpenApiDocument(schema: GraphQLSchema, publicUrl: string, r
       title: 'Gatehouse management API',
       version: SERVICE_VERSION,
       description:
-        'Every route is also a GraphQL operation at `/graphql`. Lists take `pageSize` and `cursor` and return `{data, next}`; cursors are opaque.',
+        'Every route is also a GraphQL operation at `/graphql`. Lists take `pageSize` and `cursor` and return `{data, next}`; cursors are opaque. ' +
+        'Every id is a UUIDv7: any other value in a path, query or body (another UUID version or the nil UUID too) is 422 `validation_error` with `field` naming it.',
     },
     servers: [{ url: `${publicUrl}/api/v1` }],
     // Either credential alone, or both: the API key authenticates and the token narrows it to a user.

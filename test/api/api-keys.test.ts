@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newId } from '../../src/ids.ts';
 import { startTestAppWithTenants, type TestApp } from '../support/app.ts';
 import { TestRoles } from '../support/roles.ts';
 
@@ -161,10 +162,10 @@ describe('API keys', () => {
   });
 
   it('checks the tenant, user and expiry of a new key', async () => {
-    const unknownTenant = await app.http.post('/api-keys', { name: 'x', permissions: ['users:read'], tenantId: crypto.randomUUID() });
+    const unknownTenant = await app.http.post('/api-keys', { name: 'x', permissions: ['users:read'], tenantId: newId() });
     expect(unknownTenant.status).toBe(404);
     expect(unknownTenant.body).toMatchObject({ code: 'not_found', field: 'tenantId' });
-    const unknownUser = await app.http.post('/api-keys', { name: 'x', permissions: ['users:read'], userId: crypto.randomUUID() });
+    const unknownUser = await app.http.post('/api-keys', { name: 'x', permissions: ['users:read'], userId: newId() });
     expect(unknownUser.status).toBe(404);
     expect(unknownUser.body).toMatchObject({ code: 'not_found', field: 'userId' });
     const other = await app.bootstrapAnother();
@@ -261,7 +262,7 @@ describe('API keys', () => {
     const rotate = await app.http.post(`/api-keys/${key.id}/rotate`);
     expect(rotate.status).toBe(422);
     expect(rotate.body).toMatchObject({ code: 'validation_error', field: 'keyId' });
-    expect((await app.http.delete(`/api-keys/${crypto.randomUUID()}`)).status).toBe(404);
+    expect((await app.http.delete(`/api-keys/${newId()}`)).status).toBe(404);
     const audit = await sql<{ action: string }>('select action from audit_log where target_id = ? order by id', [key.id]);
     expect(audit.map((row) => row.action)).toEqual(['api_key.created', 'api_key.revoked']);
   });
@@ -298,7 +299,7 @@ describe('API keys', () => {
     const again = await app.http.post(`/api-keys/${key.id}/rotate`);
     expect(again.body.secret).not.toBe(rotated.body.secret);
     expect((await app.as({ apiKey: rotated.body.secret }).get('/users')).status).toBe(401);
-    const conflict = await app.http.post(`/api-keys/${crypto.randomUUID()}/rotate`, undefined, { headers: { 'idempotency-key': idempotencyKey } });
+    const conflict = await app.http.post(`/api-keys/${newId()}/rotate`, undefined, { headers: { 'idempotency-key': idempotencyKey } });
     expect(conflict.status).toBe(409);
     expect(conflict.body.code).toBe('idempotency_conflict');
   });

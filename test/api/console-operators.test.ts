@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../../src/auth/password-hash.ts';
 import { ensureConsoles } from '../../src/domain/console/console.ts';
+import { newId } from '../../src/ids.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import type { HttpClient } from '../support/http.ts';
 
@@ -195,7 +196,7 @@ describe('refusals', () => {
     const roles = (await app.http.get('/roles')).body.data as { id: string; key: string }[];
     const member = roles.find((role) => role.key === 'member')!.id;
     const endUser = await app.createUser('end-user@example.com');
-    for (const id of [endUser, randomUUID()]) {
+    for (const id of [endUser, newId()]) {
       const refused = await app.http.post('/role-assignments', { subject: { type: 'operator', id }, roleId: member });
       expect(refused.status).toBe(404);
       expect(refused.body).toMatchObject({ code: 'not_found', field: 'subject.id' });

@@ -225,6 +225,33 @@ describe('conventions on every response', () => {
     }
   });
 
+  it('refuses a UUID of another version and the nil UUID as malformed ids (ids are UUIDv7), in a path, a body, a list and a GraphQL argument', async () => {
+    const message = 'Invalid userId: expected a UUIDv7 (Gatehouse ids are UUIDv7)';
+    const userQuery = 'query($userId: UUID!) { user(userId: $userId) { id } }';
+    const usersBefore = (await app.http.get('/users?pageSize=100')).body.data.length;
+    for (const id of ['550e8400-e29b-41d4-a716-446655440000', '00000000-0000-0000-0000-000000000000', SAMPLE_ID.replace('-774b-', '-174b-')]) {
+      expect(await app.http.get(`/users/${id}`), id).toMatchObject({ status: 422, body: { code: 'validation_error', message, field: 'userId' } });
+      expect(await app.http.delete(`/applications/${app.root.applicationId}/tenants/${id}`), id).toMatchObject({
+        status: 422,
+        body: { code: 'validation_error', field: 'tenantId' },
+      });
+      const body = await app.http.post('/users', { email: 'not-seven@app.example', tenantId: id });
+      expect(body, id).toMatchObject({ status: 422, body: { code: 'validation_error', message: 'Invalid tenantId: expected a UUIDv7 (Gatehouse ids are UUIDv7)', field: 'tenantId' } });
+      expect(await app.http.get(`/users?ids=${SAMPLE_ID},${id}`), id).toMatchObject({ status: 422, body: { code: 'validation_error', field: 'ids[1]' } });
+      const variable = await app.http.graphql(userQuery, { userId: id });
+      expect(variable.status, id).toBe(422);
+      expect(variable.body.errors?.[0], id).toMatchObject({ message, extensions: { code: 'validation_error', status: 422, field: 'userId' } });
+      const literal = await app.http.graphql(`{ user(userId: "${id}") { id } }`);
+      expect(literal.status, id).toBe(422);
+      expect(literal.body.errors?.[0]?.extensions, id).toEqual({ code: 'validation_error', status: 422, field: 'userId' });
+      const input = await app.http.graphql('mutation($input: CreateUserInput!) { createUser(input: $input) { id } }', { input: { email: 'not-seven@app.example', tenantId: id } });
+      expect(input.body.errors?.[0]?.extensions, id).toEqual({ code: 'validation_error', status: 422, field: 'tenantId' });
+    }
+    expect((await app.http.get('/users?pageSize=100')).body.data.length).toBe(usersBefore);
+    // A well-formed UUIDv7 of nothing is looked up: 404, not 422.
+    expect(await app.http.get(`/users/${SAMPLE_ID}`)).toMatchObject({ status: 404, body: { code: 'not_found', field: 'userId' } });
+  });
+
   it('reads UUIDs case-insensitively and answers them in lower case', async () => {
     const appId = app.root.applicationId;
     const upper = await app.http.get(`/applications/${appId.toUpperCase()}`);

@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newId } from '../../src/ids.ts';
 import type { HttpClient } from '../support/http.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { issueTestKey } from '../support/keys.ts';
@@ -88,7 +88,7 @@ describe.each(Object.entries(LISTS))('%s?ids', (name, list) => {
   /** Every item made, another tenant's and another application's included, a repeat and an id of nothing. */
   const asked = () => {
     const { ofApplication, ofTenantA, ofTenantB, ofOtherApplication } = items();
-    return [ofTenantB, ...ofApplication, ofTenantA, ofOtherApplication, randomUUID(), ofTenantA];
+    return [ofTenantB, ...ofApplication, ofTenantA, ofOtherApplication, newId(), ofTenantA];
   };
 
   it('lists exactly the items asked that the scope sees, in the list’s usual order', async () => {
@@ -117,7 +117,7 @@ describe.each(Object.entries(LISTS))('%s?ids', (name, list) => {
   });
 
   it('refuses an empty list, more than 100 ids and a repeated parameter (422, field ids)', async () => {
-    const refusals = ['ids=', query(Array.from({ length: 101 }, () => randomUUID())), `ids=${randomUUID()}&ids=${randomUUID()}`];
+    const refusals = ['ids=', query(Array.from({ length: 101 }, () => newId())), `ids=${newId()}&ids=${newId()}`];
     for (const refused of refusals) {
       const response = await app.http.get(`/applications/${appId}/${list.path}?${refused}`);
       expect(response.status, refused).toBe(422);
@@ -128,9 +128,9 @@ describe.each(Object.entries(LISTS))('%s?ids', (name, list) => {
   });
 
   it('refuses a malformed id as every UUID argument, naming it in the list', async () => {
-    const response = await app.http.get(`/applications/${appId}/${list.path}?${query([randomUUID(), 'not-a-uuid'])}`);
+    const response = await app.http.get(`/applications/${appId}/${list.path}?${query([newId(), 'not-a-uuid'])}`);
     expect(response.status).toBe(422);
-    expect(response.body).toEqual({ code: 'validation_error', message: 'Invalid ids[1]: expected a UUID', field: 'ids[1]' });
+    expect(response.body).toEqual({ code: 'validation_error', message: 'Invalid ids[1]: expected a UUIDv7 (Gatehouse ids are UUIDv7)', field: 'ids[1]' });
   });
 });
 

@@ -1,5 +1,6 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newId } from '../../src/ids.ts';
 import { startTestAppWithTenants, type TestApp } from '../support/app.ts';
 import { basicAuth, postForm } from '../support/oauth.ts';
 import { TestRoles } from '../support/roles.ts';
@@ -196,7 +197,7 @@ describe('M2M credentials', () => {
     const refused = await app.http.put(`/m2m-credentials/${secretOne.id}/jwks`, { keys: [second.public] });
     expect(refused.status).toBe(422);
     expect(refused.body.field).toBe('credentialId');
-    expect((await app.http.put(`/m2m-credentials/${crypto.randomUUID()}/jwks`, { keys: [second.public] })).status).toBe(404);
+    expect((await app.http.put(`/m2m-credentials/${newId()}/jwks`, { keys: [second.public] })).status).toBe(404);
     const audit = await sql<{ action: string; after: { jwksKids: string[] } }>('select action, after from audit_log where target_id = ? order by id', [credential.id]);
     expect(audit.map((r) => r.action)).toEqual(['m2m_credential.created', 'm2m_credential.jwks_updated', 'm2m_credential.jwks_updated']);
     expect(audit[1]?.after.jwksKids).toEqual(['first', 'second']);
@@ -281,7 +282,7 @@ describe('M2M credentials', () => {
     const noSecret = await app.http.post(`/m2m-credentials/${keyBased.id}/rotate`);
     expect(noSecret.status).toBe(422);
     expect(noSecret.body).toMatchObject({ code: 'validation_error', field: 'credentialId' });
-    expect((await app.http.post(`/m2m-credentials/${crypto.randomUUID()}/rotate`)).status).toBe(404);
+    expect((await app.http.post(`/m2m-credentials/${newId()}/rotate`)).status).toBe(404);
     const audit = JSON.stringify(await sql('select * from audit_log where target_id = ?', [credential.id]));
     for (const secret of [credential.clientSecret, rotated.body.clientSecret, immediate.body.clientSecret]) expect(audit).not.toContain(secret);
   });
@@ -307,7 +308,7 @@ describe('M2M credentials', () => {
     const jwks = await app.http.put(`/m2m-credentials/${keyBased.id}/jwks`, { keys: [ecKey('k2').public] });
     expect(jwks.status).toBe(422);
     expect(jwks.body.field).toBe('credentialId');
-    expect((await app.http.delete(`/m2m-credentials/${crypto.randomUUID()}`)).status).toBe(404);
+    expect((await app.http.delete(`/m2m-credentials/${newId()}`)).status).toBe(404);
     const audit = await sql<{ action: string }>('select action from audit_log where target_id = ? order by id', [credential.id]);
     expect(audit.map((r) => r.action)).toEqual(['m2m_credential.created', 'm2m_credential.rotated', 'm2m_credential.revoked']);
   });
@@ -324,7 +325,7 @@ describe('M2M credentials', () => {
     const appWide = await createCredential({});
     expect((await tenantKey.post('/m2m-credentials', { name: 'for B', permissions: ['users:read'], tenantId: tenantB })).status).toBe(403);
     expect((await tenantKey.get(`${appPath}/tenants/${tenantB}/m2m-credentials`)).status).toBe(403);
-    const unknownTenant = await app.http.post('/m2m-credentials', { name: 'x', permissions: ['users:read'], tenantId: crypto.randomUUID() });
+    const unknownTenant = await app.http.post('/m2m-credentials', { name: 'x', permissions: ['users:read'], tenantId: newId() });
     expect(unknownTenant.status).toBe(404);
     expect(unknownTenant.body.field).toBe('tenantId');
     const listed = (await tenantKey.get('/m2m-credentials?pageSize=100')).body.data as { id: string; tenantId: string }[];

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newId } from '../../src/ids.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { basicAuth, createTestClient, discover, postForm, startAuthorization } from '../support/oauth.ts';
 
@@ -68,9 +69,9 @@ describe('GET /metrics', () => {
     const before = await scrape();
     const users = await app.http.get('/users');
     expect(users.status).toBe(200);
-    const missing = randomUUID();
+    const missing = newId();
     expect((await app.http.get(`/users/${missing}`)).status).toBe(404);
-    expect((await app.http.get(`/users/${randomUUID()}`)).status).toBe(404);
+    expect((await app.http.get(`/users/${newId()}`)).status).toBe(404);
     expect((await app.as({ apiKey: `ghk_${randomUUID()}` }).get('/users')).status).toBe(401);
     const after = await scrape();
     const count = (labels: Labels) =>
@@ -90,7 +91,7 @@ describe('GET /metrics', () => {
     const before = await scrape();
     const name = `Client${randomUUID().replaceAll('-', '')}`;
     expect((await app.http.request('POST', '/graphql', { body: { query: `query ${name} { users { data { id } } }` } })).status).toBe(200);
-    const refused = await app.http.request('POST', '/graphql', { body: { query: `query { user(userId: "${randomUUID()}") { id } }` } });
+    const refused = await app.http.request('POST', '/graphql', { body: { query: `query { user(userId: "${newId()}") { id } }` } });
     expect(refused.status).toBe(404);
     const after = await scrape();
     const count = (labels: Labels) => valueOf(after, 'gatehouse_graphql_operations_total', labels) - valueOf(before, 'gatehouse_graphql_operations_total', labels);

@@ -1,6 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recoveryCodeHash } from '../../src/domain/mfa/codes.ts';
+import { newId } from '../../src/ids.ts';
 import { startTestAppWithTenants, type TestApp } from '../support/app.ts';
 import { HttpClient } from '../support/http.ts';
 
@@ -24,7 +24,7 @@ afterAll(async () => app?.close());
 async function giveFactors(userId: string, kinds: readonly ('totp' | 'email_otp')[], applicationId = app.root.applicationId) {
   for (const kind of kinds) {
     const secret = kind === 'totp' ? app.gatehouse.services.storedSecrets.encrypt('JBSWY3DPEHPK3PXP') : null;
-    await sql(`insert into mfa_factor (application_id, id, user_id, kind, secret_encrypted) values (?, ?, ?, ?, ?)`, [applicationId, randomUUID(), userId, kind, secret]);
+    await sql(`insert into mfa_factor (application_id, id, user_id, kind, secret_encrypted) values (?, ?, ?, ?, ?)`, [applicationId, newId(), userId, kind, secret]);
   }
   for (const code of ['aaaaa-bbbbb', 'ccccc-ddddd']) {
     await sql(`insert into mfa_recovery_code (application_id, user_id, code_hash) values (?, ?, ?)`, [applicationId, userId, recoveryCodeHash(code)]);
@@ -85,7 +85,7 @@ describe('POST /users/{userId}/mfa-reset', () => {
   });
 
   it('an unknown user is 404, a malformed id 422, another application’s user 404 with nothing removed', async () => {
-    expect((await app.http.post(`/users/${randomUUID()}/mfa-reset`)).status).toBe(404);
+    expect((await app.http.post(`/users/${newId()}/mfa-reset`)).status).toBe(404);
     expect((await app.http.post('/users/not-an-id/mfa-reset')).body).toMatchObject({ field: 'userId' });
     const other = await app.bootstrapAnother();
     const otherAdmin = new HttpClient(app.baseUrl, { apiKey: other.apiKey });

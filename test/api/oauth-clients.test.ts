@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newId } from '../../src/ids.ts';
 import { startTestAppWithTenants, type TestApp } from '../support/app.ts';
 
 let app: TestApp;
@@ -218,7 +219,7 @@ describe('OAuth clients', () => {
     const spa = await createClient(SPA);
     const spaPost = await app.http.patch(`/oauth-clients/${spa.clientId}`, { tokenEndpointAuthMethod: 'client_secret_post' });
     expect(spaPost.status).toBe(422);
-    expect((await app.http.patch(`/oauth-clients/${crypto.randomUUID()}`, { name: 'x' })).status).toBe(404);
+    expect((await app.http.patch(`/oauth-clients/${newId()}`, { name: 'x' })).status).toBe(404);
     expect((await app.http.patch('/oauth-clients/not-a-uuid', { name: 'x' })).body).toMatchObject({ code: 'validation_error', field: 'clientId' });
     const audit = await sql<{ action: string }>('select action from audit_log where target_id = ? order by id', [client.clientId]);
     expect(audit.map((row) => row.action)).toEqual(['oauth_client.created', 'oauth_client.updated', 'oauth_client.updated']);
@@ -307,7 +308,7 @@ describe('OAuth clients', () => {
     const publicRotate = await app.http.post(`/oauth-clients/${spa.clientId}/rotate-secret`);
     expect(publicRotate.status).toBe(422);
     expect(publicRotate.body).toMatchObject({ code: 'validation_error', field: 'clientId' });
-    expect((await app.http.post(`/oauth-clients/${crypto.randomUUID()}/rotate-secret`)).status).toBe(404);
+    expect((await app.http.post(`/oauth-clients/${newId()}/rotate-secret`)).status).toBe(404);
 
     const audit = await sql<{ action: string }>('select action, before, after from audit_log where target_id = ? order by id', [client.clientId]);
     expect(audit.map((row) => row.action).filter((action) => action === 'oauth_client.secret_rotated')).toHaveLength(4);
@@ -380,7 +381,7 @@ describe('OAuth clients', () => {
     const contradiction = await app.http.post(`${appPath}/tenants/${tenantA}/oauth-clients`, { ...SPA, tenantId: tenantB });
     expect(contradiction.status).toBe(422);
     expect(contradiction.body.field).toBe('tenantId');
-    const unknownTenant = await app.http.post('/oauth-clients', { ...SPA, tenantId: crypto.randomUUID() });
+    const unknownTenant = await app.http.post('/oauth-clients', { ...SPA, tenantId: newId() });
     expect(unknownTenant.status).toBe(404);
     expect(unknownTenant.body.field).toBe('tenantId');
 

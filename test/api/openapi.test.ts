@@ -1,6 +1,7 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSchema } from '../../src/graphql/schema.ts';
+import { newId, UUIDV7_PATTERN } from '../../src/ids.ts';
 import { buildOpenApiDocument, type OpenApiDocument, type OpenApiMethod } from '../../src/rest/openapi.ts';
 import { expandRoutes, ROUTES, successStatus } from '../../src/rest/routes.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
@@ -95,7 +96,7 @@ describe('OpenAPI document', () => {
     expect(schemas['ErrorBody']).toMatchObject({ required: ['code', 'message'], properties: { code: { enum: expect.arrayContaining(['validation_error', 'rate_limited']) } } });
     const list = document.paths['/applications/{appId}/tenants']?.get;
     expect(list?.parameters).toEqual([
-      expect.objectContaining({ name: 'appId', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } }),
+      expect.objectContaining({ name: 'appId', in: 'path', required: true, schema: { type: 'string', format: 'uuid', pattern: UUIDV7_PATTERN } }),
       expect.objectContaining({ name: 'pageSize', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 } }),
       expect.objectContaining({ name: 'cursor', in: 'query', required: false, schema: { type: 'string' } }),
       {
@@ -112,9 +113,12 @@ describe('OpenAPI document', () => {
         description: 'Only the items of these ids (1 to 100); ids not found in the scope are left out.',
         style: 'form',
         explode: false,
-        schema: { type: 'array', items: { type: 'string', format: 'uuid' }, minItems: 1, maxItems: 100 },
+        schema: { type: 'array', items: { type: 'string', format: 'uuid', pattern: UUIDV7_PATTERN }, minItems: 1, maxItems: 100 },
       },
     ]);
+    const id = new RegExp(UUIDV7_PATTERN);
+    expect([newId(), newId().toUpperCase()].every((value) => id.test(value))).toBe(true);
+    expect(['550e8400-e29b-41d4-a716-446655440000', '00000000-0000-0000-0000-000000000000', `{${newId()}}`].some((value) => id.test(value))).toBe(false);
     expect(document.paths['/applications/{appId}']?.patch?.requestBody).toEqual({
       required: true,
       content: { 'application/json': { schema: { $ref: '#/components/schemas/UpdateApplicationInput' } } },

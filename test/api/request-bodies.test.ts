@@ -90,7 +90,7 @@ describe('hostile request bodies up to the body limit', () => {
   it('a long array of invalid ids: the first ones are named; a short valid one is taken', async () => {
     const tenantIds = Array.from({ length: MANY }, (_, i) => `x${i}`);
     const rest = await app.http.patch(`/users/${userId}`, { tenantIds });
-    expectRefused(rest, { field: 'tenantIds[0]', message: 'Invalid tenantIds[0]: expected a UUID' });
+    expectRefused(rest, { field: 'tenantIds[0]', message: 'Invalid tenantIds[0]: expected a UUIDv7 (Gatehouse ids are UUIDv7)' });
     expectSameOverGraphQL(await app.http.graphql(updateUser, { userId, input: { tenantIds } }), rest);
     const tenantId = await app.createTenant('Bodies');
     const taken = await app.http.patch(`/users/${userId}`, { tenantIds: [tenantId] });

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newId } from '../../src/ids.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 
 let app: TestApp;
@@ -69,7 +70,7 @@ describe('tenant configuration', () => {
     const refused = await tenantKey.get(`${appPath}/tenants/${tenantId}/configuration`);
     expect(refused.status).toBe(403);
     expect((await tenantKey.get(`${appPath}/tenants/${otherTenant}/configuration`)).status).toBe(200);
-    expect((await app.http.get(`${appPath}/tenants/${crypto.randomUUID()}/configuration`)).status).toBe(404);
+    expect((await app.http.get(`${appPath}/tenants/${newId()}/configuration`)).status).toBe(404);
   });
 
   it('needs the read permission of every section it shows: without any one of them, 403', async () => {

@@ -33,7 +33,7 @@ describe('typed client (packages/client)', () => {
 
     const refused = await gatehouse.GET('/users/{userId}', { params: { path: { userId: 'nope' } } });
     expect(refused.response.status).toBe(422);
-    expect(refused.error).toEqual({ code: 'validation_error', message: 'Invalid userId: expected a UUID', field: 'userId' });
+    expect(refused.error).toEqual({ code: 'validation_error', message: 'Invalid userId: expected a UUIDv7 (Gatehouse ids are UUIDv7)', field: 'userId' });
 
     const stranger = createGatehouseClient({ baseUrl: app.baseUrl, apiKey: 'ghk_unknown' });
     const unauthenticated = await stranger.GET('/users', {});

@@ -1,6 +1,7 @@
 import { verify } from '@node-rs/argon2';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newId } from '../../src/ids.ts';
 import { startTestAppWithTenants, type TestApp } from '../support/app.ts';
 import { auditRecordsOf, traced } from '../support/audit.ts';
 import { usingEmbeddedDatabase } from '../support/database.ts';
@@ -189,7 +190,7 @@ describe('users', () => {
     const malformed = await app.http.get('/users/not-a-uuid');
     expect(malformed.status).toBe(422);
     expect(malformed.body.field).toBe('userId');
-    const missing = crypto.randomUUID();
+    const missing = newId();
     for (const response of [
       await app.http.get(`/users/${missing}`),
       await app.http.patch(`/users/${missing}`, { name: 'x' }),
@@ -270,7 +271,7 @@ describe('users', () => {
     const contradiction = await app.http.post(`${appPath}/tenants/${tenantA}/users`, { email: 'x-path@example.com', tenantId: tenantB });
     expect(contradiction.status).toBe(422);
     expect(contradiction.body.field).toBe('tenantId');
-    const unknown = await app.http.post('/users', { email: 'nowhere@example.com', tenantId: crypto.randomUUID() });
+    const unknown = await app.http.post('/users', { email: 'nowhere@example.com', tenantId: newId() });
     expect(unknown.status).toBe(404);
     expect(unknown.body).toMatchObject({ code: 'not_found', field: 'tenantId' });
     const other = await app.bootstrapAnother();
@@ -287,7 +288,7 @@ describe('users', () => {
     expect(both.status).toBe(200);
     expect(both.body.tenantIds).toEqual([tenantA, tenantB]);
     expect((await app.http.get(`${appPath}/tenants/${tenantB}/users/${user.id}`)).status).toBe(200);
-    const unknown = await app.http.patch(`/users/${user.id}`, { tenantIds: [tenantA, crypto.randomUUID()] });
+    const unknown = await app.http.patch(`/users/${user.id}`, { tenantIds: [tenantA, newId()] });
     expect(unknown.status).toBe(404);
     expect(unknown.body).toMatchObject({ code: 'not_found', field: 'tenantIds' });
     const scoped = await app.http.patch(`${appPath}/tenants/${tenantA}/users/${user.id}`, { tenantIds: [tenantA] });
