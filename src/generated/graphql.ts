@@ -1496,22 +1496,26 @@ export type Mutation = {
   reactivateOrganization: Organization;
   /**
    * "Remove tenant override": the tenant inherits the application's branding again. Tenant scope only (else 422 on
-   * `tenantId`); 404 when the tenant has no override.
+   * `tenantId`); 409 `tenant_customization_disabled` while `brandingScope` = `application`, which keeps the hidden
+   * override for when the scope is `tenant` again; 404 when the tenant has no override.
    */
   removeBrandingOverride: Scalars['Boolean']['output'];
   /**
    * "Remove tenant override": the tenant uses the application's provider again; its own secrets are deleted. Tenant
-   * scope only (else 422 on `tenantId`); 404 when the tenant has no override.
+   * scope only (else 422 on `tenantId`); 409 `tenant_customization_disabled` while `emailProviderScope` = `application`,
+   * which keeps the hidden override for when the scope is `tenant` again; 404 when the tenant has no override.
    */
   removeEmailProviderOverride: Scalars['Boolean']['output'];
   /**
    * "Remove tenant override" of one template: the tenant falls back to the application's template. Tenant scope only
-   * (else 422 on `tenantId`); 404 when the tenant does not override it.
+   * (else 422 on `tenantId`); 409 `tenant_customization_disabled` while `emailTemplatesScope` = `application`, which keeps
+   * the hidden override for when the scope is `tenant` again; 404 when the tenant does not override it.
    */
   removeEmailTemplateOverride: Scalars['Boolean']['output'];
   /**
    * "Remove tenant override": the tenant inherits the application's policy again. Tenant scope only (else 422 on
-   * `tenantId`); 404 when the tenant has no override of that policy.
+   * `tenantId`); 409 `tenant_customization_disabled` unless `authIsolation` = `isolated`; 404 when the tenant has no
+   * override of that policy.
    */
   removePolicy: Scalars['Boolean']['output'];
   /**

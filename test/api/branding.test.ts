@@ -171,6 +171,16 @@ describe('branding', () => {
     const hidden = await app.http.get(tenantBranding(a));
     expect(hidden.body).toMatchObject({ logoUrl: ACME.logoUrl, colors: { primary: '#ff0000' }, source: 'inherited' });
 
+    // Removing a hidden override is a write like a PUT: refused, on both transports, and the override is kept.
+    const audited = () => app.gatehouse.services.orm.em.fork().count(AuditLog, { applicationId: app.root.applicationId, tenantId: a }, { filters: false });
+    const recordsBefore = await audited();
+    const refused = await app.http.delete(tenantBranding(a));
+    expect(refused).toMatchObject({ status: 409, body: { code: 'tenant_customization_disabled', field: 'tenancyConfig.brandingScope' } });
+    const overGraphQL = await app.http.graphql(`mutation { removeBrandingOverride(appId: "${app.root.applicationId}", tenantId: "${a}") }`);
+    expect(overGraphQL.body.errors?.[0]?.extensions).toEqual({ code: 'tenant_customization_disabled', status: 409, field: 'tenancyConfig.brandingScope' });
+    expect((await (await tenantKey(a)).delete('/branding')).status).toBe(409);
+    expect(await audited()).toBe(recordsBefore);
+
     await brandingScope('tenant');
     const back = await app.http.get(tenantBranding(a));
     expect(back.body).toMatchObject({ logoUrl: null, colors: { primary: '#abcdef' }, source: 'customized' });
@@ -314,8 +324,10 @@ describe('branding', () => {
     const key = await tenantKey(t, ['branding:read']);
     const forbidden = await key.graphql(`mutation { removeBrandingOverride }`);
     expect(forbidden.body.errors?.[0]?.extensions).toMatchObject({ code: 'forbidden', status: 403 });
-    const removed = await app.http.graphql(`mutation($tenantId: UUID) { removeBrandingOverride(tenantId: $tenantId) }`, { tenantId: t });
-    expect(removed.body.data).toEqual({ removeBrandingOverride: true });
+    const remove = () => app.http.graphql(`mutation($tenantId: UUID) { removeBrandingOverride(tenantId: $tenantId) }`, { tenantId: t });
+    expect((await remove()).body.errors?.[0]?.extensions).toMatchObject({ code: 'tenant_customization_disabled', status: 409 });
+    await brandingScope('tenant');
+    expect((await remove()).body.data).toEqual({ removeBrandingOverride: true });
     const atApplication = await app.http.graphql(`mutation { removeBrandingOverride }`);
     expect(atApplication.body.errors?.[0]?.extensions).toMatchObject({ code: 'validation_error', field: 'tenantId', status: 422 });
   });

@@ -187,6 +187,12 @@ describe('e-mail provider', () => {
     await scopes({ emailProviderScope: 'application' });
     expect((await app.http.get(path)).body).toMatchObject({ type: 'smtp', fromAddress: 'mail@acme.test', source: 'inherited' });
     expect(await storedSecrets(a)).toEqual({ apiKey: 'SG.sendgrid-key-do-not-leak' });
+    // Removing the hidden override is a write: refused on both transports, the override and its secrets kept.
+    const hiddenRemoval = await app.http.delete(path);
+    expect(hiddenRemoval).toMatchObject({ status: 409, body: { code: 'tenant_customization_disabled', field: 'tenancyConfig.emailProviderScope' } });
+    const overGraphQL = await app.http.graphql(`mutation { removeEmailProviderOverride(appId: "${app.root.applicationId}", tenantId: "${a}") }`);
+    expect(overGraphQL.body.errors?.[0]?.extensions).toEqual({ code: 'tenant_customization_disabled', status: 409, field: 'tenancyConfig.emailProviderScope' });
+    expect(await storedSecrets(a)).toEqual({ apiKey: 'SG.sendgrid-key-do-not-leak' });
     await scopes({ emailProviderScope: 'tenant' });
     expect((await app.http.get(path)).body).toMatchObject({ type: 'sendgrid', secretsSet: ['apiKey'], source: 'customized' });
 
@@ -366,6 +372,13 @@ describe('e-mail templates', () => {
 
     await scopes({ emailTemplatesScope: 'application' });
     expect((await app.http.get(inTenant(a, '/email/templates/welcome'))).body).toMatchObject({ subject: 'App welcome', source: 'inherited' });
+    // Removing the hidden override is a write: refused on both transports, the override kept.
+    const hiddenRemoval = await app.http.delete(inTenant(a, '/email/templates/welcome'));
+    expect(hiddenRemoval).toMatchObject({ status: 409, body: { code: 'tenant_customization_disabled', field: 'tenancyConfig.emailTemplatesScope' } });
+    const overGraphQL = await app.http.graphql(
+      `mutation { removeEmailTemplateOverride(appId: "${app.root.applicationId}", tenantId: "${a}", templateKey: welcome) }`,
+    );
+    expect(overGraphQL.body.errors?.[0]?.extensions).toEqual({ code: 'tenant_customization_disabled', status: 409, field: 'tenancyConfig.emailTemplatesScope' });
     await scopes({ emailTemplatesScope: 'tenant' });
     expect((await app.http.get(inTenant(a, '/email/templates/welcome'))).body).toMatchObject({ subject: welcome.subject, source: 'customized' });
 
@@ -506,7 +519,9 @@ describe('e-mail templates', () => {
       { tenantId: t },
     );
     expect(disabled.body.errors?.[0]?.extensions).toMatchObject({ code: 'tenant_customization_disabled', status: 409 });
-    const removed = await app.http.graphql(`mutation($tenantId: UUID) { removeEmailTemplateOverride(tenantId: $tenantId, templateKey: invitation) }`, { tenantId: t });
-    expect(removed.body.data).toEqual({ removeEmailTemplateOverride: true });
+    const remove = () => app.http.graphql(`mutation($tenantId: UUID) { removeEmailTemplateOverride(tenantId: $tenantId, templateKey: invitation) }`, { tenantId: t });
+    expect((await remove()).body.errors?.[0]?.extensions).toMatchObject({ code: 'tenant_customization_disabled', status: 409 });
+    await scopes({ emailTemplatesScope: 'tenant' });
+    expect((await remove()).body.data).toEqual({ removeEmailTemplateOverride: true });
   });
 });

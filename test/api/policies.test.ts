@@ -132,8 +132,11 @@ describe('tenant policies', () => {
     const refused = await app.http.put(`${appPath}/tenants/${acme}/policies/password`, { minLength: 16 });
     expect(refused.status).toBe(409);
     expect(refused.body).toMatchObject({ code: 'tenant_customization_disabled', field: 'tenancyConfig.authIsolation' });
+    // Removing is a write too, refused alike (none can remain while shared: the switch to shared waits for none).
     const remove = await app.http.delete(`${appPath}/tenants/${acme}/policies/password`);
-    expect(remove.status).toBe(404);
+    expect(remove).toMatchObject({ status: 409, body: { code: 'tenant_customization_disabled', field: 'tenancyConfig.authIsolation' } });
+    const overGraphQL = await app.http.graphql(`mutation { removePolicy(kind: password, appId: "${app.root.applicationId}", tenantId: "${acme}") }`);
+    expect(overGraphQL.body.errors?.[0]?.extensions).toEqual({ code: 'tenant_customization_disabled', status: 409, field: 'tenancyConfig.authIsolation' });
   });
 
   it('while isolated: a tenant overrides, reads customized, and removing restores inheritance', async () => {

@@ -2437,7 +2437,8 @@ export interface paths {
         /**
          * Remove a tenant’s policy override (tenant scope only)
          * @description "Remove tenant override": the tenant inherits the application's policy again. Tenant scope only (else 422 on
-         *     `tenantId`); 404 when the tenant has no override of that policy.
+         *     `tenantId`); 409 `tenant_customization_disabled` unless `authIsolation` = `isolated`; 404 when the tenant has no
+         *     override of that policy.
          *
          *     Requires `policies:delete`. In a tenant scope also `tenant_overrides:write`.
          *
@@ -2479,7 +2480,8 @@ export interface paths {
         /**
          * Remove a tenant’s policy override (tenant scope only)
          * @description "Remove tenant override": the tenant inherits the application's policy again. Tenant scope only (else 422 on
-         *     `tenantId`); 404 when the tenant has no override of that policy.
+         *     `tenantId`); 409 `tenant_customization_disabled` unless `authIsolation` = `isolated`; 404 when the tenant has no
+         *     override of that policy.
          *
          *     Requires `policies:delete`. In a tenant scope also `tenant_overrides:write`.
          *
@@ -2521,7 +2523,8 @@ export interface paths {
         /**
          * Remove a tenant’s policy override (tenant scope only)
          * @description "Remove tenant override": the tenant inherits the application's policy again. Tenant scope only (else 422 on
-         *     `tenantId`); 404 when the tenant has no override of that policy.
+         *     `tenantId`); 409 `tenant_customization_disabled` unless `authIsolation` = `isolated`; 404 when the tenant has no
+         *     override of that policy.
          *
          *     Requires `policies:delete`. In a tenant scope also `tenant_overrides:write`.
          *
@@ -2564,7 +2567,8 @@ export interface paths {
         /**
          * Remove a tenant’s branding override (tenant scope only)
          * @description "Remove tenant override": the tenant inherits the application's branding again. Tenant scope only (else 422 on
-         *     `tenantId`); 404 when the tenant has no override.
+         *     `tenantId`); 409 `tenant_customization_disabled` while `brandingScope` = `application`, which keeps the hidden
+         *     override for when the scope is `tenant` again; 404 when the tenant has no override.
          *
          *     Requires `branding:delete`. In a tenant scope also `tenant_overrides:write`.
          *
@@ -2607,7 +2611,8 @@ export interface paths {
         /**
          * Remove a tenant’s branding override (tenant scope only)
          * @description "Remove tenant override": the tenant inherits the application's branding again. Tenant scope only (else 422 on
-         *     `tenantId`); 404 when the tenant has no override.
+         *     `tenantId`); 409 `tenant_customization_disabled` while `brandingScope` = `application`, which keeps the hidden
+         *     override for when the scope is `tenant` again; 404 when the tenant has no override.
          *
          *     Requires `branding:delete`. In a tenant scope also `tenant_overrides:write`.
          *
@@ -2650,7 +2655,8 @@ export interface paths {
         /**
          * Remove a tenant’s branding override (tenant scope only)
          * @description "Remove tenant override": the tenant inherits the application's branding again. Tenant scope only (else 422 on
-         *     `tenantId`); 404 when the tenant has no override.
+         *     `tenantId`); 409 `tenant_customization_disabled` while `brandingScope` = `application`, which keeps the hidden
+         *     override for when the scope is `tenant` again; 404 when the tenant has no override.
          *
          *     Requires `branding:delete`. In a tenant scope also `tenant_overrides:write`.
          *
@@ -2693,7 +2699,8 @@ export interface paths {
         /**
          * Remove a tenant’s e-mail provider override (tenant scope only)
          * @description "Remove tenant override": the tenant uses the application's provider again; its own secrets are deleted. Tenant
-         *     scope only (else 422 on `tenantId`); 404 when the tenant has no override.
+         *     scope only (else 422 on `tenantId`); 409 `tenant_customization_disabled` while `emailProviderScope` = `application`,
+         *     which keeps the hidden override for when the scope is `tenant` again; 404 when the tenant has no override.
          *
          *     Requires `email:delete`. In a tenant scope also `tenant_overrides:write`.
          *
@@ -2736,7 +2743,8 @@ export interface paths {
         /**
          * Remove a tenant’s e-mail provider override (tenant scope only)
          * @description "Remove tenant override": the tenant uses the application's provider again; its own secrets are deleted. Tenant
-         *     scope only (else 422 on `tenantId`); 404 when the tenant has no override.
+         *     scope only (else 422 on `tenantId`); 409 `tenant_customization_disabled` while `emailProviderScope` = `application`,
+         *     which keeps the hidden override for when the scope is `tenant` again; 404 when the tenant has no override.
          *
          *     Requires `email:delete`. In a tenant scope also `tenant_overrides:write`.
          *
@@ -2779,7 +2787,8 @@ export interface paths {
         /**
          * Remove a tenant’s e-mail provider override (tenant scope only)
          * @description "Remove tenant override": the tenant uses the application's provider again; its own secrets are deleted. Tenant
-         *     scope only (else 422 on `tenantId`); 404 when the tenant has no override.
+         *     scope only (else 422 on `tenantId`); 409 `tenant_customization_disabled` while `emailProviderScope` = `application`,
+         *     which keeps the hidden override for when the scope is `tenant` again; 404 when the tenant has no override.
          *
          *     Requires `email:delete`. In a tenant scope also `tenant_overrides:write`.
          *
@@ -2894,7 +2903,8 @@ export interface paths {
         /**
          * Remove a tenant’s override of one e-mail template (tenant scope only)
          * @description "Remove tenant override" of one template: the tenant falls back to the application's template. Tenant scope only
-         *     (else 422 on `tenantId`); 404 when the tenant does not override it.
+         *     (else 422 on `tenantId`); 409 `tenant_customization_disabled` while `emailTemplatesScope` = `application`, which keeps
+         *     the hidden override for when the scope is `tenant` again; 404 when the tenant does not override it.
          *
          *     Requires `email:delete`. In a tenant scope also `tenant_overrides:write`.
          *
@@ -2937,7 +2947,8 @@ export interface paths {
         /**
          * Remove a tenant’s override of one e-mail template (tenant scope only)
          * @description "Remove tenant override" of one template: the tenant falls back to the application's template. Tenant scope only
-         *     (else 422 on `tenantId`); 404 when the tenant does not override it.
+         *     (else 422 on `tenantId`); 409 `tenant_customization_disabled` while `emailTemplatesScope` = `application`, which keeps
+         *     the hidden override for when the scope is `tenant` again; 404 when the tenant does not override it.
          *
          *     Requires `email:delete`. In a tenant scope also `tenant_overrides:write`.
          *
@@ -2980,7 +2991,8 @@ export interface paths {
         /**
          * Remove a tenant’s override of one e-mail template (tenant scope only)
          * @description "Remove tenant override" of one template: the tenant falls back to the application's template. Tenant scope only
-         *     (else 422 on `tenantId`); 404 when the tenant does not override it.
+         *     (else 422 on `tenantId`); 409 `tenant_customization_disabled` while `emailTemplatesScope` = `application`, which keeps
+         *     the hidden override for when the scope is `tenant` again; 404 when the tenant does not override it.
          *
          *     Requires `email:delete`. In a tenant scope also `tenant_overrides:write`.
          *

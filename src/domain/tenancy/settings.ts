@@ -191,9 +191,14 @@ export async function putTenantOverride(scope: Scope, tenantId: string, write: S
   return row;
 }
 
-/** Allowed whatever the switch says: removing hidden overrides is how an operator cleans up. */
+/**
+ * A write like a put: refused while the switch hides the override, which is kept to reappear when the switch allows
+ * it again (spec, Tenancy rule 5). Deleting the tenant removes its overrides without this (owned-rows.ts).
+ */
 export async function removeTenantOverride(scope: Scope, tenantId: string, feature: SettingFeature, key: string, action: AuditAction): Promise<boolean> {
-  await scope.transactional(async (em) => {
+  await underTenancyConfig(scope, async (tx) => {
+    assertTenantMayCustomize(await tx.application(), feature);
+    const { em } = tx;
     // Held FOR UPDATE, as committed: a second removal at once waits for this one, then finds nothing (404).
     const row = await em.findOne(Setting, { tenantId, feature, key }, HOLD_FOR_UPDATE);
     if (row === null) throw notFound('Tenant override');
