@@ -44,13 +44,14 @@ export async function findAccount(
     accountId: user.id,
     [TENANT_IDS]: user.tenantIds,
     // The provider keeps only the claims of the granted scopes (`claims` below). The sign-in's tenant is in every ID
-    // token of a tenant's sign-in; its roles and permissions there with the scope `roles`.
-    claims: async (use: string, scope: string) => ({
+    // token and userinfo answer of a tenant's sign-in (left out, not null, otherwise); its roles and permissions there
+    // with the scope `roles`.
+    claims: async (_use: string, scope: string) => ({
       sub: user.id,
       email: user.email,
       email_verified: user.emailVerified === true,
       name: user.name ?? undefined,
-      ...(use === 'id_token' && tenantId !== null ? { tenant_id: tenantId } : {}),
+      ...(tenantId !== null ? { tenant_id: tenantId } : {}),
       ...(scope.split(' ').includes('roles') ? await signInClaims(deps.orm.em.getConnection(), applicationId, tenantId, user.id) : {}),
     }),
   };

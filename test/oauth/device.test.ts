@@ -109,7 +109,7 @@ describe('device verification pages', () => {
 
     const tokens = await oidc.pollDeviceAuthorizationGrant(config, { ...started, interval: 1 });
     expect(tokens.claims()?.sub).toBe(ada);
-    expect(await oidc.fetchUserInfo(config, tokens.access_token, ada)).toEqual({ sub: ada, email: 'ada@example.com', email_verified: true });
+    expect(await oidc.fetchUserInfo(config, tokens.access_token, ada)).toEqual({ sub: ada, tenant_id: acme, email: 'ada@example.com', email_verified: true });
 
     // The code is spent: entering it again is refused, in the look of its client, and approves nothing.
     const again = await jar.submit(await jar.visit(started.verification_uri_complete!), {});

@@ -6,7 +6,7 @@ import { startHostedTestApp, type HostedTestApp } from '../support/hosted-app.ts
 
 /**
  * The scope `roles`: a sign-in's ID token and userinfo carry the user's roles and permissions in the signed-in tenant;
- * the ID token carries `tenant_id` for every tenant's sign-in. Driven through the hosted page, read with openid-client.
+ * both carry `tenant_id` for every tenant's sign-in. Driven through the hosted page, read with openid-client.
  */
 const PASSWORD = 'Correct-Horse-9';
 
@@ -57,27 +57,28 @@ describe('the scope roles', () => {
       roles: ['accountant', 'member'],
       permissions: ['invoices:approve', 'invoices:read', 'users:read'],
     });
-    expect(userinfo).toMatchObject({ sub: dana, roles: ['accountant', 'member'], permissions: ['invoices:approve', 'invoices:read', 'users:read'] });
+    expect(userinfo).toEqual({ sub: dana, tenant_id: tenantA, roles: ['accountant', 'member'], permissions: ['invoices:approve', 'invoices:read', 'users:read'] });
   });
 
   it('in another tenant, what the user holds there', async () => {
     const { idToken, userinfo } = await signIn('dana@example.com', 'openid roles', tenantB);
     expect(idToken).toMatchObject({ tenant_id: tenantB, roles: ['member'], permissions: [] });
-    expect(userinfo).toMatchObject({ roles: ['member'], permissions: [] });
+    expect(userinfo).toEqual({ sub: dana, tenant_id: tenantB, roles: ['member'], permissions: [] });
   });
 
-  it('without it, no roles or permissions; the ID token still names the tenant', async () => {
+  it('without it, no roles or permissions; the ID token and userinfo still name the tenant', async () => {
     const { idToken, userinfo } = await signIn('dana@example.com', 'openid email', tenantA);
     expect(idToken.tenant_id).toBe(tenantA);
     expect(idToken).not.toHaveProperty('roles');
     expect(idToken).not.toHaveProperty('permissions');
-    expect(userinfo).not.toHaveProperty('roles');
-    expect(userinfo).toMatchObject({ sub: dana, email: 'dana@example.com' });
+    expect(userinfo).toEqual({ sub: dana, tenant_id: tenantA, email: 'dana@example.com', email_verified: true });
   });
 
   it('an application-level sign-in names no tenant and carries the application-wide roles', async () => {
-    const { idToken } = await signIn('eli@example.com', 'openid roles');
+    const { idToken, userinfo } = await signIn('eli@example.com', 'openid roles');
     expect(idToken).not.toHaveProperty('tenant_id');
     expect(idToken).toMatchObject({ sub: eli, roles: ['auditor'], permissions: ['reports:read'] });
+    // Left out, not null: a null would read as a claim about a tenant.
+    expect(userinfo).toEqual({ sub: eli, roles: ['auditor'], permissions: ['reports:read'] });
   });
 });
