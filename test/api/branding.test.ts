@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AuditLog } from '../../src/db/entities/index.ts';
+import { AuditLog, Setting } from '../../src/db/entities/index.ts';
 import { issueApiKey } from '../../src/domain/api-keys/issue.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import type { HttpClient } from '../support/http.ts';
@@ -184,6 +184,17 @@ describe('branding', () => {
     await brandingScope('tenant');
     const back = await app.http.get(tenantBranding(a));
     expect(back.body).toMatchObject({ logoUrl: null, colors: { primary: '#abcdef' }, source: 'customized' });
+  });
+
+  it('deleting a tenant deletes its hidden override too: only the override route keeps it', async () => {
+    await brandingScope('tenant');
+    const doomed = await tenant('Hidden and deleted');
+    expect((await app.http.put(tenantBranding(doomed), { colors: { primary: '#123456' } })).status).toBe(200);
+    await brandingScope('application');
+    expect((await app.http.delete(`${appPath}/tenants/${doomed}`)).status).toBe(204);
+    const rows = await app.gatehouse.services.orm.em.fork().count(Setting, { applicationId: app.root.applicationId, tenantId: doomed }, { filters: false });
+    expect(rows).toBe(0);
+    await brandingScope('tenant');
   });
 
   it('removing an override needs a tenant: 422 on tenantId at application scope', async () => {
