@@ -86,6 +86,9 @@ export function loggerOptions(level: string, pretty = false): LoggerOptions {
  */
 export interface RequestFacts {
   operation?: string;
+  /** The application and tenant a request without management credentials served (a sign-in page, an OAuth endpoint). */
+  applicationId?: string;
+  tenantId?: string;
   /** A security refusal the status alone does not tell (a lockout, a refresh token used twice): the line is `warn`. */
   refusal?: string;
   /** How a WebSocket ended (its close code): its upgrade's line is written once it has closed. */

@@ -96,8 +96,8 @@ function completion(request: FastifyRequest, reply: FastifyReply, reason: string
   return {
     status: reply.statusCode,
     durationMs: Math.round(reply.elapsedTime * 10) / 10,
-    application: principal?.applicationId ?? pathApplication,
-    tenant: pathTenant ?? principal?.tenantId ?? undefined,
+    application: principal?.applicationId ?? pathApplication ?? request.facts?.applicationId,
+    tenant: pathTenant ?? principal?.tenantId ?? request.facts?.tenantId ?? undefined,
     ...(principal === undefined ? {} : { principal: { kind: principal.actor.type, id: principal.actor.id } }),
     operation: request.routeOptions.config.operation ?? request.facts?.operation,
     ...(request.facts?.closeCode === undefined ? {} : { closeCode: request.facts.closeCode }),

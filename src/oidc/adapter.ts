@@ -9,6 +9,7 @@ import { browserSessionIndex } from '../domain/sessions/browser-sessions.ts';
 import { endOtherSessions } from '../domain/sessions/end-sessions.ts';
 import type { InvalidationBus } from '../events/invalidations.ts';
 import { isUuid } from '../ids.ts';
+import { noteRequest } from '../log.ts';
 import type { ClientCache } from './client-cache.ts';
 import { clientMetadata, gatehouseData } from './clients.ts';
 import type { OrganizationStatusCache } from '../domain/organizations/status.ts';
@@ -81,6 +82,7 @@ class ClientAdapter implements Adapter {
     // A deactivated organization's applications sign nobody in (but its console's operators): every flow of their
     // clients fails (invalid_client).
     if (!(await this.deps.organizations.servesClients(this.deps.orm, owner.applicationId))) return undefined;
+    noteRequest({ applicationId: owner.applicationId, ...(owner.tenantId === null ? {} : { tenantId: owner.tenantId }) });
     // Another application's client, or one bound to another tenant, does not exist on a tenant's surface. Checked on
     // every lookup: the cache is shared by all surfaces.
     return (await this.deps.surfaces.admits(this.surface, owner)) ? metadata : undefined;

@@ -193,6 +193,15 @@ describe('the line of each request', () => {
     expect(completed(own)).toMatchObject({ level: 30, status: 200, tenant: tenantA });
   });
 
+  it('of an OAuth endpoint or sign-in page says the application and tenant of its client', async () => {
+    const tenant = await app.createTenant('Logged OAuth');
+    const client = await createTestClient(app, { tenantId: tenant, permissions: ['users:read'] });
+    const requestId = randomUUID();
+    const answer = await postForm(`${app.baseUrl}/oauth2/token`, { grant_type: 'client_credentials' }, { authorization: basicAuth(client.clientId, client.clientSecret!), 'x-request-id': requestId });
+    expect(answer.status).toBe(200);
+    expect(completed(requestId)).toMatchObject({ status: 200, application: app.root.applicationId, tenant });
+  });
+
   it('of a 401 is a warning once an address keeps sending wrong credentials', async () => {
     const ids = [];
     for (let i = 0; i < 12; i += 1) {

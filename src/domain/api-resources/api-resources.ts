@@ -125,7 +125,7 @@ async function assertDefined(em: EntityManager, keys: readonly string[]): Promis
   const defined = new Set(rows.map((row) => row.key));
   const unknown = keys.find((key) => !defined.has(key));
   if (unknown !== undefined) {
-    throw invalid('permissions', `Unknown permission ${JSON.stringify(unknown)}: an API resource's permissions are the application's own (POST /permissions)`);
+    throw invalid('permissions', `Unknown permission ${JSON.stringify(unknown)}: an API resource's permissions are the application's own: define it with newPermissions, or POST /permissions first`);
   }
 }
 

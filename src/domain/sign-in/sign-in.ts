@@ -51,6 +51,7 @@ export async function resolveTarget(
     throw new SignInRefusal('client_tenant_gone');
   }
   const { application, tenant } = settings;
+  noteRequest({ applicationId, ...(tenant === null ? {} : { tenantId: tenant.id }) });
   if (data.tenantId !== null && tenant?.id !== data.tenantId) throw new SignInRefusal('bound_client_tenant');
   if (application.multiTenant && application.authIsolation === 'isolated' && tenant === null) throw new SignInRefusal('tenant_required');
   const applicationScope = endUserScope(services, requestId, { clientId, applicationId, tenantId: null });
