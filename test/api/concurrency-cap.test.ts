@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
 import type { Pool } from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import { STATEMENTS_PER_REQUEST } from '../../src/db/statement-gate.ts';
 import type { BootstrapResult } from '../../src/domain/bootstrap.ts';
@@ -38,6 +38,13 @@ interface HeldRequest {
   finish(): Promise<{ status: number; body: string }>;
 }
 
+/** Held requests not yet finished: a failed test's are finished after it, or they would hold the cap and the close. */
+const unfinished = new Set<HeldRequest>();
+afterEach(async () => {
+  await Promise.allSettled([...unfinished].map((held) => held.finish()));
+  unfinished.clear();
+});
+
 function holdRequest(apiKey: string): HeldRequest {
   const body = JSON.stringify({ query: '{ users(pageSize: 1) { data { id } } }' });
   const request: ClientRequest = httpRequest(`${app.baseUrl}/graphql`, {
@@ -54,12 +61,15 @@ function holdRequest(apiKey: string): HeldRequest {
   });
   request.write(body.slice(0, 1));
   request.flushHeaders();
-  return {
+  const held: HeldRequest = {
     finish() {
-      request.end(body.slice(1));
+      unfinished.delete(held);
+      if (!request.writableEnded) request.end(body.slice(1));
       return answered;
     },
   };
+  unfinished.add(held);
+  return held;
 }
 
 /**
@@ -99,7 +109,7 @@ describe('requests in flight per credential', () => {
     expect(answers.map(({ status }) => status)).toEqual(Array(CAP).fill(200));
     // The slots are given back once answered.
     expect((await app.http.get('/users?pageSize=1')).status).toBe(200);
-  });
+  }, 150_000);
 
   it('requests without working credentials are capped per client address, apart from any credential', async () => {
     const held = Array.from({ length: CAP }, () => holdRequest('gh_not_a_key_of_anyone_0123456789abcdef'));
@@ -109,7 +119,7 @@ describe('requests in flight per credential', () => {
     expect((await app.http.get('/users?pageSize=1')).status).toBe(200);
     const answers = await Promise.all(held.map((request) => request.finish()));
     expect(answers.map(({ status }) => status)).toEqual(Array(CAP).fill(401));
-  });
+  }, 150_000);
 
   it('a burst of aliased queries beyond the cap is answered 200 or 429 with Retry-After, never 500, while another application is served', async () => {
     const neighbour = app.as({ apiKey: other.apiKey });
