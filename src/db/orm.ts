@@ -52,6 +52,7 @@ import { Migration0046AuditActionNames } from './migrations/0046-audit-action-na
 import { Migration0047SessionPerTenant } from './migrations/0047-session-per-tenant.ts';
 import { Migration0048WebauthnChallengeCeremony } from './migrations/0048-webauthn-challenge-ceremony.ts';
 import { Migration0049RevokedSignIns } from './migrations/0049-revoked-sign-ins.ts';
+import { Migration0050EmailSignInAsker } from './migrations/0050-email-sign-in-asker.ts';
 import type { EmbeddedDatabase } from './embedded.ts';
 import { gateStatements } from './statement-gate.ts';
 
@@ -103,6 +104,7 @@ export const MIGRATIONS = [
   { name: '0047-session-per-tenant', class: Migration0047SessionPerTenant },
   { name: '0048-webauthn-challenge-ceremony', class: Migration0048WebauthnChallengeCeremony },
   { name: '0049-revoked-sign-ins', class: Migration0049RevokedSignIns },
+  { name: '0050-email-sign-in-asker', class: Migration0050EmailSignInAsker },
 ];
 
 /**

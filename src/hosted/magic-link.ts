@@ -1,13 +1,14 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { askEmailSignIn, EMAIL_AMR, peekEmailLink, revealLinkCode, useEmailLink, verifyEmailCode, type EmailMethod } from '../domain/sign-in/email-methods.ts';
+import { summarizeUserAgent } from '../domain/sign-in/device.ts';
+import { askEmailSignIn, EMAIL_AMR, peekEmailLink, refuseEmailLink, revealLinkCode, useEmailLink, verifyEmailCode, type EmailMethod } from '../domain/sign-in/email-methods.ts';
 import { SignInRefusal } from '../domain/sign-in/refusals.ts';
 import { surfaceLook, type EmailMethods } from '../domain/sign-in/surface-settings.ts';
 import { parseLinkToken } from '../domain/users/link-tokens.ts';
 import { signIns } from '../metrics.ts';
-import { checkEmailPage, linkCodePage, linkConfirmPage } from '../pages/magic-link.ts';
+import { checkEmailPage, linkCodePage, linkConfirmPage, linkRefusedPage } from '../pages/magic-link.ts';
 import { browserLook, namedSurfaceLook, sendPage } from '../pages/reply.ts';
 import { type ThrottleHook } from '../pages/throttle.ts';
-import { guessingAddress } from '../request-origin.ts';
+import { currentRequestOrigin, guessingAddress } from '../request-origin.ts';
 import type { Services } from '../services.ts';
 import type { CsrfTokens } from './csrf.ts';
 import type { FormFields, InteractionContext, LoginExtra, ProvenFactor } from './routes.ts';
@@ -15,8 +16,9 @@ import type { FormFields, InteractionContext, LoginExtra, ProvenFactor } from '.
 /**
  * Sign-in by e-mail on the hosted pages (src/domain/sign-in/email-methods.ts): the sign-in page's e-mail form asks
  * for a link or a code; "check your email" takes the code; the link, opened in the browser that asked, completes the
- * sign-in, and opened in any other asks to confirm and then shows a code to type in the asking browser (the link
- * never signs that other browser in). A proof goes on as a password's does (the pages' continueSignIn).
+ * sign-in, and opened in any other names the asking device and asks "was this you?": "yes" shows a code to type in the
+ * asking browser (the link never signs that other browser in), "no" ends the asking browser's e-mail sign-in. A proof
+ * goes on as a password's does (the pages' continueSignIn).
  */
 interface Params {
   uid: string;
@@ -41,6 +43,7 @@ const paths = (uid: string) => ({
   code: `/interaction/${uid}/email-code`,
   verify: `/interaction/${uid}/code`,
   confirm: `/interaction/${uid}/email-link/confirm`,
+  refuse: `/interaction/${uid}/email-link/refuse`,
 });
 
 /** The sign-in page's e-mail form addresses, for the methods the surface offers. */
@@ -85,7 +88,8 @@ export function emailSignInRoutes(app: FastifyInstance, services: Services, step
       if (!offered(context.target.email)) throw new SignInRefusal('email_sign_in_unavailable', context.target.look);
       const email = typeof fields['email'] === 'string' ? fields['email'].trim() : '';
       // The same page, status and headers whether the address may sign in or not (askEmailSignIn's timing too).
-      await askEmailSignIn(context.target, method, email, context.interaction.uid, await pagesBase(request));
+      const asker = { interactionId: context.interaction.uid, pagesBase: await pagesBase(request), userAgent: currentRequestOrigin()?.userAgent ?? null };
+      await askEmailSignIn(context.target, method, email, asker);
       return showCheck(reply, context, 200, email, sent);
     });
     app.get<{ Params: Params }>(`/interaction/:uid/${path}`, async (request, reply) => {
@@ -134,8 +138,10 @@ export function emailSignInRoutes(app: FastifyInstance, services: Services, step
     const token = queryToken(request);
     const context = await askingBrowser(request, reply);
     if (context === undefined) {
-      const { look } = await linkElsewhere(request, token);
-      const input = { action: paths(request.params.uid).confirm, token: typeof token === 'string' ? token : '' };
+      const { opened, look } = await linkElsewhere(request, token);
+      const { confirm, refuse } = paths(request.params.uid);
+      const asked = { device: summarizeUserAgent(opened.askedUserAgent), at: opened.askedAt, client: opened.clientName };
+      const input = { confirmAction: confirm, refuseAction: refuse, token: typeof token === 'string' ? token : '', asked };
       return sendPage(reply, 200, (nonce) => linkConfirmPage(look, nonce, input));
     }
     if (!(await steps.signsIn(context))) return toPage(reply, context.interaction.uid);
@@ -154,5 +160,13 @@ export function emailSignInRoutes(app: FastifyInstance, services: Services, step
     if (code === undefined) throw new SignInRefusal('email_link_invalid', look);
     request.log.info({ interaction: opened.interactionId }, 'magic link confirmed in another browser: code shown');
     return sendPage(reply, 200, (nonce) => linkCodePage(look, nonce, code));
+  });
+
+  app.post<{ Params: Params }>('/interaction/:uid/email-link/refuse', steps.throttled, async (request, reply) => {
+    const token = steps.formOf(request)['token'];
+    const { opened, look } = await linkElsewhere(request, token);
+    if (!(await refuseEmailLink(services.orm.em.fork(), token))) throw new SignInRefusal('email_link_invalid', look);
+    request.log.warn({ interaction: opened.interactionId, application: opened.applicationId }, 'magic link refused in another browser: its sign-in ended');
+    return sendPage(reply, 200, (nonce) => linkRefusedPage(look, nonce));
   });
 }

@@ -1,4 +1,5 @@
-import { document, escapeHtml, formError, hidden, notice, text, type CopyKey, type PageLook, type RenderedPage } from './pages.ts';
+import type { DeviceSummary } from '../domain/sign-in/device.ts';
+import { document, escapeHtml, formError, hidden, notice, plainText, text, type CopyKey, type PageLook, type RenderedPage } from './pages.ts';
 
 /**
  * The pages of sign-in by e-mail (src/hosted/magic-link.ts): the form on the sign-in page that asks for a link or a
@@ -70,16 +71,65 @@ export function checkEmailPage(look: PageLook, nonce: string, input: CheckEmailI
   return document(look, nonce, text(look, 'email.sentTitle'), body, error !== undefined);
 }
 
-/** A link opened in another browser: nothing happens until the user says it was them. */
-export function linkConfirmPage(look: PageLook, nonce: string, input: { action: string; token: string }): RenderedPage {
+/** What the reader of a link opened elsewhere is shown of the request that asked for it. */
+export interface AskedSignIn {
+  readonly device: DeviceSummary;
+  readonly at: Date;
+  /** The OAuth client's name; null: unknown. */
+  readonly client: string | null;
+}
+
+export interface LinkConfirmInput {
+  readonly confirmAction: string;
+  readonly refuseAction: string;
+  readonly token: string;
+  readonly asked: AskedSignIn;
+}
+
+function deviceText(look: PageLook, device: DeviceSummary): string {
+  if (device.browser === null && device.system === null) return text(look, 'email.unknownDevice');
+  return text(look, 'email.device', {
+    browser: device.browser ?? plainText(look, 'email.someBrowser'),
+    system: device.system ?? plainText(look, 'email.someSystem'),
+  });
+}
+
+/** "3 minutes ago" in the reader's language: their time zone is unknown, and a link lives for minutes. */
+function askedWhen(look: PageLook, at: Date, now: Date): string {
+  const minutes = Math.max(0, Math.round((now.getTime() - at.getTime()) / 60_000));
+  const format = new Intl.RelativeTimeFormat(look.locale, { numeric: 'auto' });
+  const words = minutes === 0 ? format.format(0, 'second') : minutes < 120 ? format.format(-minutes, 'minute') : format.format(-Math.round(minutes / 60), 'hour');
+  return escapeHtml(words);
+}
+
+/**
+ * A link opened in another browser: which device asked, when, and for which client, then "was this you?". Nothing
+ * happens until the reader answers; "No" is the form's default (its first button, and Enter).
+ */
+export function linkConfirmPage(look: PageLook, nonce: string, input: LinkConfirmInput, now = new Date()): RenderedPage {
+  const { asked } = input;
+  const client = asked.client === null || asked.client === look.name ? asked.client : `${asked.client} (${look.name})`;
+  const facts = [
+    [text(look, 'email.askedDevice'), deviceText(look, asked.device)],
+    [text(look, 'email.askedWhen'), askedWhen(look, asked.at, now)],
+    ...(client === null ? [] : [[text(look, 'email.askedClient'), escapeHtml(client)]]),
+  ];
   const body =
     `<h1>${text(look, 'email.confirmTitle')}</h1>\n<p class="subtitle">${text(look, 'email.confirmText')}</p>\n` +
-    `<form method="post" action="${escapeHtml(input.action)}">\n${hidden('token', input.token)}` +
-    `<button type="submit">${text(look, 'email.confirm')}</button>\n</form>\n`;
+    `<dl class="asked">\n${facts.map(([term, value]) => `<dt>${term}</dt><dd>${value}</dd>`).join('\n')}\n</dl>\n` +
+    `<p role="alert">${text(look, 'email.confirmWarning')}</p>\n` +
+    `<form method="post" action="${escapeHtml(input.refuseAction)}">\n${hidden('token', input.token)}` +
+    `<button type="submit">${text(look, 'email.refuse')}</button>\n` +
+    `<button type="submit" class="secondary" formaction="${escapeHtml(input.confirmAction)}">${text(look, 'email.confirm')}</button>\n</form>\n`;
   return document(look, nonce, text(look, 'email.confirmTitle'), body);
 }
 
 /** The code a confirmed link gives, to type in the browser that asked. */
 export function linkCodePage(look: PageLook, nonce: string, code: string): RenderedPage {
   return notice(look, nonce, text(look, 'email.codeTitle'), [`<span class="code">${escapeHtml(code)}</span>`, text(look, 'email.codeText')], false);
+}
+
+/** "It was not me": the asking browser's sign-in is refused. */
+export function linkRefusedPage(look: PageLook, nonce: string): RenderedPage {
+  return notice(look, nonce, text(look, 'email.refusedTitle'), [text(look, 'email.refusedText')], true);
 }

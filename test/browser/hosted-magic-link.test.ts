@@ -111,9 +111,11 @@ describe.each(SURFACES)('by e-mail in Chromium on %s', (name) => {
       const elsewhere = await other.newPage();
       const cspElsewhere = cspViolationsOf(elsewhere);
       await elsewhere.goto(await magicLinkSent(email, page));
-      await expect.poll(() => elsewhere.locator('h1').textContent()).toBe('Sign in on another device?');
+      await expect.poll(() => elsewhere.locator('h1').textContent()).toBe('Was this you, on another device?');
+      // Both contexts are the same Chromium: the asking one is named as it is.
+      expect(await elsewhere.locator('dt:has-text("Device") + dd').textContent()).toMatch(/ on Linux$/);
       await expectAccessible(elsewhere, 'the link in another browser');
-      await elsewhere.getByRole('button', { name: 'Show the code' }).click();
+      await elsewhere.getByRole('button', { name: 'Yes, show the code' }).click();
       await expect.poll(() => elsewhere.locator('h1').textContent()).toBe('Your sign-in code');
       await expectAccessible(elsewhere, 'the code shown');
       const code = (await elsewhere.locator('.code').textContent())!.trim();

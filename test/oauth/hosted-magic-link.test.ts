@@ -39,8 +39,8 @@ const authorize = (configuration = config, parameters: Record<string, string> = 
   startAuthorization(configuration, { redirectUri: REDIRECT_URI, resource: `${issuer}/api/v1` }, { scope: 'openid email', ...parameters }, jar);
 
 /** Asks for a link on the flow's sign-in page: the "check your email" answer. */
-const askLink = (flow: AuthorizationFlow, email: string): Promise<Visit> =>
-  flow.jar.visit(emailFormAction(flow.page, 'email-link'), { form: { csrf: csrfOf(flow.page), email } });
+const askLink = (flow: AuthorizationFlow, email: string, headers: Record<string, string> = {}): Promise<Visit> =>
+  flow.jar.visit(emailFormAction(flow.page, 'email-link'), { form: { csrf: csrfOf(flow.page), email }, headers });
 
 const tokensAfter = (configuration: oidc.Configuration, flow: AuthorizationFlow, answer: Visit) => redeemAfter(configuration, flow, answer, `${issuer}/api/v1`);
 
@@ -90,34 +90,6 @@ describe('magic link on the shared surface', () => {
     const expired = await flow.jar.visit(second);
     expect(expired.status).toBe(400);
     expect(expired.body).toContain('This link has expired, was already used');
-  });
-
-  it('opened in another browser: a confirmation, then a code that signs in the asking browser; that browser stays signed out', async () => {
-    const userId = await createPasswordUser(app.http, 'cy@example.com');
-    const flow = await authorize();
-    const check = await askLink(flow, 'cy@example.com');
-    const link = await magicLinkOf(app.http, 'cy@example.com');
-    const other = new CookieJar();
-    const confirm = await other.visit(link);
-    expect(confirm.status).toBe(200);
-    expect(confirm.body).toContain('Sign in on another device?');
-    // Opening it (a mail scanner does) spends nothing.
-    expect((await other.visit(link)).status).toBe(200);
-    const shown = await other.submit(confirm, {});
-    expect(shown.status, shown.body).toBe(200);
-    const code = shownCode(shown);
-    // The link is spent: neither browser can open it now.
-    expect((await other.visit(link)).status).toBe(400);
-    expect((await flow.jar.visit(link)).status).toBe(400);
-
-    const answer = await flow.jar.submit(check, { code });
-    expect(answer.status, answer.body).toBe(303);
-    const tokens = await tokensAfter(config, flow, answer);
-    expect(decodeJwt(tokens.access_token).payload['sub']).toBe(userId);
-    // The other browser holds no session: a sign-in there shows the form.
-    const there = await authorize(config, {}, other);
-    expect(there.page.status).toBe(200);
-    expect(there.page.body).toContain('name="password"');
   });
 
   it('an unknown address gets the same page, status and headers; with sign-up open its link makes the account, verified', async () => {
@@ -177,6 +149,133 @@ describe('magic link on the shared surface', () => {
     const uid = /\/interaction\/([\w-]+)$/.exec(elsewhere.page.url)![1]!;
     expect((await elsewhere.jar.visit(link.replace(/\/interaction\/[\w-]+\//, `/interaction/${uid}/`))).status).toBe(400);
     expect((await asking.jar.visit(link)).status).toBe(303);
+  });
+});
+
+describe('a link opened on another device: "was this you?"', () => {
+  const WINDOWS_CHROME = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36';
+  const IPHONE_SAFARI =
+    'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
+
+  /** A sign-in asked for on a Windows PC, its link opened in a fresh browser on an iPhone. */
+  async function askedElsewhere(email: string, acceptLanguage = 'en') {
+    const userId = await createPasswordUser(app.http, email);
+    const flow = await authorize();
+    const check = await askLink(flow, email, { 'user-agent': WINDOWS_CHROME });
+    expect(check.status).toBe(200);
+    const link = await magicLinkOf(app.http, email);
+    const other = new CookieJar();
+    const phone = { 'user-agent': IPHONE_SAFARI, 'accept-language': acceptLanguage };
+    const question = await other.visit(link, { headers: phone });
+    expect(question.status, question.body).toBe(200);
+    const token = new URL(link).searchParams.get('token')!;
+    /** Presses one of the page's buttons, as the phone. */
+    const answer = (button: 'yes' | 'no', page = question) => {
+      const pattern = button === 'no' ? /<form method="post" action="([^"]+)">/ : /formaction="([^"]+)"/;
+      const action = new URL(pattern.exec(page.body)![1]!.replaceAll('&#38;', '&'), link).href;
+      return other.visit(action, { form: { token }, headers: phone });
+    };
+    return { userId, flow, check, link, other, question, answer, token };
+  }
+
+  it('names the asking device, when it asked and the client, before any code; "Yes" shows the code, which signs in the asking browser only', async () => {
+    const { userId, flow, check, link, other, question, answer } = await askedElsewhere('cy@example.com');
+    expect(question.body).toContain('<h1>Was this you, on another device?</h1>');
+    expect(question.body).toContain('<dt>Device</dt><dd>Chrome on Windows</dd>');
+    expect(question.body).toMatch(/<dt>Asked<\/dt><dd>(now|\d+ minutes? ago)<\/dd>/);
+    expect(question.body).toContain('<dt>Signing in to</dt><dd>test web client (');
+    expect(question.body).toContain('nobody from');
+    expect(question.body).not.toContain('class="code"');
+    // "No" is the form's default; "Yes" its second button.
+    expect(question.body).toMatch(/<button type="submit">No, it was not me<\/button>\n<button type="submit" class="secondary" formaction="[^"]+\/email-link\/confirm">Yes, show the code<\/button>/);
+    // Opening it again (a mail scanner does) spends nothing.
+    expect((await other.visit(link)).status).toBe(200);
+
+    const shown = await answer('yes');
+    expect(shown.status, shown.body).toBe(200);
+    expect(shown.body).toContain('Never read it out or give it to anyone');
+    const code = shownCode(shown);
+    // The link is spent: neither browser can open it, nor answer it again.
+    expect((await other.visit(link)).status).toBe(400);
+    expect((await flow.jar.visit(link)).status).toBe(400);
+    expect((await answer('no')).status).toBe(400);
+    expect((await answer('yes')).status).toBe(400);
+
+    const signedIn = await flow.jar.submit(check, { code });
+    expect(signedIn.status, signedIn.body).toBe(303);
+    const tokens = await tokensAfter(config, flow, signedIn);
+    expect(decodeJwt(tokens.access_token).payload['sub']).toBe(userId);
+    // The other browser holds no session: a sign-in there shows the form.
+    const there = await authorize(config, {}, other);
+    expect(there.page.status).toBe(200);
+    expect(there.page.body).toContain('name="password"');
+  });
+
+  it('in the reader’s language; a request without a User-Agent is an unknown device', async () => {
+    const { question } = await askedElsewhere('de-reader@example.com', 'de');
+    expect(question.body).toContain('<h1>Waren Sie das, auf einem anderen Gerät?</h1>');
+    expect(question.body).toContain('<dt>Gerät</dt><dd>Chrome unter Windows</dd>');
+    expect(question.body).toMatch(/<dt>Angefordert<\/dt><dd>(jetzt|vor \d+ Minuten?)<\/dd>/);
+    expect(question.body).toContain('Nein, das war ich nicht');
+
+    await createPasswordUser(app.http, 'no-agent@example.com');
+    const flow = await authorize();
+    // undici sends its own User-Agent unless one is given: an empty one stands for none.
+    await askLink(flow, 'no-agent@example.com', { 'user-agent': '' });
+    const unknown = await new CookieJar().visit(await magicLinkOf(app.http, 'no-agent@example.com'));
+    expect(unknown.body).toContain('<dt>Device</dt><dd>An unknown device</dd>');
+  });
+
+  it('"No" ends the asking browser’s sign-in: nothing shown, the link spent, no code of that interaction works', async () => {
+    const { flow, check, link, other, question, answer } = await askedElsewhere('dot@example.com');
+    // A second tab of the same mail, open before the answer.
+    const secondTab = await other.visit(link);
+    const refused = await answer('no');
+    expect(refused.status, refused.body).toBe(200);
+    expect(refused.body).toContain('<h1>Sign-in refused</h1>');
+    expect(refused.body).not.toContain('class="code"');
+    const [row] = await sql<{ used: boolean; token_hash: string | null }>(
+      `select used_at is not null as used, token_hash from email_sign_in where email = 'dot@example.com'`,
+    );
+    expect(row).toEqual({ used: true, token_hash: null });
+
+    // "Yes" afterwards, from the other tab: refused, no code.
+    const late = await answer('yes', secondTab);
+    expect(late.status).toBe(400);
+    expect(late.body).not.toContain('class="code"');
+    expect((await other.visit(link)).status).toBe(400);
+    expect((await flow.jar.visit(link)).status).toBe(400);
+    // The asking browser: whatever code it types is refused.
+    for (const code of ['000000', '123456']) {
+      const typed = await flow.jar.submit(check, { code });
+      expect(typed.status).toBe(400);
+      expect(typed.body).toContain('The code is incorrect or has expired');
+    }
+    expect(question.body).toContain('Chrome on Windows');
+  });
+
+  it('refusals: a forged, expired or foreign token, another interaction’s path, a forged CSRF field on the code form', async () => {
+    const { userId, flow, check, link, token } = await askedElsewhere('eli@example.com');
+    const other = new CookieJar();
+    const uid = /\/interaction\/([\w-]+)\//.exec(link)![1]!;
+    const post = (path: 'confirm' | 'refuse', form: Record<string, string>, at = uid) => other.visit(`${issuer}/interaction/${at}/email-link/${path}`, { form });
+    const elsewhere = /\/interaction\/([\w-]+)$/.exec((await authorize()).page.url)![1]!;
+    for (const path of ['confirm', 'refuse'] as const) {
+      for (const form of [{}, { token: `${app.root.applicationId}.forged` }, { token: token.replace(/^[^.]+/, crypto.randomUUID()) }] as Record<string, string>[]) {
+        expect((await post(path, form)).status, `${path} ${JSON.stringify(form)}`).toBe(400);
+      }
+      expect((await post(path, { token }, elsewhere)).status).toBe(400);
+    }
+    // The code form of the asking browser still wants its CSRF field.
+    const forged = await flow.jar.visit(new URL(/action="([^"]+\/code)"/.exec(check.body)![1]!, link).href, {
+      form: { csrf: 'x'.repeat(43), email: 'eli@example.com', sent: 'link', code: '123456' },
+    });
+    expect(forged.status).toBe(403);
+    // None of it touched the link; once expired, both answers are refused.
+    expect((await other.visit(link)).status).toBe(200);
+    await sql(`update email_sign_in set expires_at = now() - interval '1 second' where user_id = ?`, [userId]);
+    expect((await other.visit(link)).status).toBe(400);
+    for (const path of ['confirm', 'refuse'] as const) expect((await post(path, { token })).status).toBe(400);
   });
 });
 

@@ -57,6 +57,8 @@ export interface NewEmailSignIn {
   readonly tokenHash: string | null;
   readonly codeHash: string | null;
   readonly minutes: number;
+  /** The asking browser's User-Agent (request-origin.ts cuts it), for a link opened elsewhere to name. */
+  readonly askedUserAgent?: string | null;
 }
 
 /** Only the latest mail of an interaction works: its earlier rows end. */
@@ -67,9 +69,23 @@ export async function endEmailSignIns(em: EntityManager, target: SignInTarget, i
 export async function insertEmailSignIn(em: EntityManager, target: SignInTarget, row: NewEmailSignIn): Promise<void> {
   await endEmailSignIns(em, target, row.interactionId);
   await em.execute(
-    `insert into email_sign_in (application_id, id, interaction_id, client_id, tenant_id, pool_id, user_id, email, method, token_hash, code_hash, expires_at)
-     values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, now() + make_interval(mins => ?::int))`,
-    [target.application.id, row.id, row.interactionId, target.clientId, target.tenant?.id ?? null, target.poolId, row.userId, row.email, row.method, row.tokenHash, row.codeHash, row.minutes],
+    `insert into email_sign_in (application_id, id, interaction_id, client_id, tenant_id, pool_id, user_id, email, method, token_hash, code_hash, asked_user_agent, expires_at)
+     values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, now() + make_interval(mins => ?::int))`,
+    [
+      target.application.id,
+      row.id,
+      row.interactionId,
+      target.clientId,
+      target.tenant?.id ?? null,
+      target.poolId,
+      row.userId,
+      row.email,
+      row.method,
+      row.tokenHash,
+      row.codeHash,
+      row.askedUserAgent ?? null,
+      row.minutes,
+    ],
   );
 }
 
@@ -91,8 +107,15 @@ export async function rowCodeMatches(em: EntityManager, applicationId: string, r
   return matches;
 }
 
-/** `pagesBase`: the origin the asking browser is on (the service's or a custom domain's), where the link leads. */
-export async function askEmailSignIn(target: SignInTarget, method: EmailMethod, email: unknown, interactionId: string, pagesBase: string): Promise<void> {
+/** The asking request: its interaction, the origin its pages are on (where the link leads) and its User-Agent. */
+export interface EmailSignInAsker {
+  readonly interactionId: string;
+  readonly pagesBase: string;
+  readonly userAgent: string | null;
+}
+
+export async function askEmailSignIn(target: SignInTarget, method: EmailMethod, email: unknown, asker: EmailSignInAsker): Promise<void> {
+  const { interactionId, pagesBase } = asker;
   const user = await userByEmail(target, email);
   const address = user === null && target.email.signUp ? validAddress(email) : undefined;
   if (user === null ? address === undefined : user.status === 'suspended') return askTiming.pad();
@@ -113,6 +136,7 @@ export async function askEmailSignIn(target: SignInTarget, method: EmailMethod, 
         tokenHash: secret === undefined ? null : linkSecretHash(secret),
         codeHash: code === undefined ? null : codeHash(id, code),
         minutes,
+        askedUserAgent: asker.userAgent,
       });
       if (secret !== undefined) {
         const link = new URL(`${pagesBase}/interaction/${encodeURIComponent(interactionId)}/email-link`);
@@ -126,26 +150,67 @@ export async function askEmailSignIn(target: SignInTarget, method: EmailMethod, 
   target.scope.services.outbox.wake();
 }
 
-/** A live link seen from a browser that is not the asking one. */
+/** A live link seen from a browser that is not the asking one, with what its reader needs to tell whether they asked. */
 export interface OpenedEmailLink {
   readonly applicationId: string;
   readonly clientId: string;
+  /** The client's name; null: the client is gone. */
+  readonly clientName: string | null;
   readonly tenantId: string | null;
   readonly interactionId: string;
+  readonly askedAt: Date;
+  readonly askedUserAgent: string | null;
+}
+
+interface OpenedRow {
+  client_id: string;
+  client_name: string | null;
+  tenant_id: string | null;
+  interaction_id: string;
+  created_at: Date | string;
+  asked_user_agent: string | null;
 }
 
 /** Without using it. */
 export async function peekEmailLink(em: EntityManager, token: unknown): Promise<OpenedEmailLink | undefined> {
   const parsed = parseLinkToken(token);
   if (parsed === undefined) return undefined;
-  const [row] = await executeOwned<{ client_id: string; tenant_id: string | null; interaction_id: string }[]>(
+  const [row] = await executeOwned<OpenedRow[]>(
     em.getConnection(),
     parsed.applicationId,
-    `select client_id, tenant_id, interaction_id from email_sign_in
-      where @owner and token_hash = ? and used_at is null and expires_at > now()`,
+    `select s.client_id, c.name as client_name, s.tenant_id, s.interaction_id, s.created_at, s.asked_user_agent
+       from email_sign_in s left join oauth_client c on c.application_id = s.application_id and c.id = s.client_id
+      where @owner(s) and s.token_hash = ? and s.used_at is null and s.expires_at > now()`,
     [parsed.hash],
   );
-  return row === undefined ? undefined : { applicationId: parsed.applicationId, clientId: row.client_id, tenantId: row.tenant_id, interactionId: row.interaction_id };
+  if (row === undefined) return undefined;
+  return {
+    applicationId: parsed.applicationId,
+    clientId: row.client_id,
+    clientName: row.client_name,
+    tenantId: row.tenant_id,
+    interactionId: row.interaction_id,
+    askedAt: new Date(row.created_at),
+    askedUserAgent: row.asked_user_agent,
+  };
+}
+
+/**
+ * "It was not me": the link is spent and the asking interaction's e-mail sign-ins end with it, so no code of theirs
+ * works. False when the link was no longer live (used, confirmed, expired).
+ */
+export async function refuseEmailLink(em: EntityManager, token: unknown): Promise<boolean> {
+  const parsed = parseLinkToken(token);
+  if (parsed === undefined) return false;
+  const end = ownedSql(
+    parsed.applicationId,
+    `update email_sign_in set used_at = now(), token_hash = null
+      where @owner and used_at is null and interaction_id = (
+        select interaction_id from email_sign_in where @owner and token_hash = ? and used_at is null and expires_at > now())`,
+    [parsed.hash],
+  );
+  const ended = await em.getConnection().execute(end.sql, end.params, 'run');
+  return ((ended as { affectedRows?: number }).affectedRows ?? 0) > 0;
 }
 
 /**
