@@ -23,8 +23,8 @@ import { recordAttempt, type CredentialCheck, type SignInTarget } from './sign-i
 /**
  * Sign-in by e-mail (`magic_link` provider): a single-use link or a one-time code, bound to the asking page's
  * interaction. A wrong code counts under the lockout policy as a wrong password does. Asking answers alike for any
- * address, after as long as writing a mail takes. A link opened in another browser shows a code to type in the
- * asking one (revealLinkCode).
+ * address, after as long as writing a mail takes. A link opened in another browser names the asking device, then
+ * shows a code to type in the asking one (revealLinkCode) or ends that one's sign-in (refuseEmailLink).
  */
 export type EmailMethod = 'magic_link' | 'email_code';
 
