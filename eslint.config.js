@@ -22,7 +22,7 @@ const restrictedImports = (patterns, paths) => ['error', { patterns, paths }];
 
 /** Type-checked lint for TypeScript, schema lint for the SDL, and the import boundaries of STYLE.md. */
 export default tseslint.config(
-  { ignores: ['node_modules/', 'src/generated/', 'packages/client/src/schema.ts', 'data/', 'coverage/', 'test-results/', 'dashboard/dist/'] },
+  { ignores: ['node_modules/', 'src/generated/', 'packages/client/src/schema.ts', 'packages/client/dist/', 'data/', 'coverage/', 'test-results/', 'dashboard/dist/'] },
   {
     files: ['**/*.ts', '**/*.tsx'],
     extends: [js.configs.recommended, ...tseslint.configs.recommendedTypeChecked],

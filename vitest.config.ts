@@ -1,3 +1,4 @@
+import { defaultServerConditions } from 'vite';
 import { configDefaults, defineConfig } from 'vitest/config';
 
 /**
@@ -24,6 +25,9 @@ export default defineConfig({
     // everyone, Vite would give our sources the ESM one, and graphql's instanceof checks then fail across the two.
     alias: [{ find: /^graphql$/, replacement: 'graphql/index.js' }],
   },
+  // @gatehouse/client's TypeScript source (packages/client/package.json), as tsconfig.json's customConditions: its
+  // dist/ is built only when it is packed.
+  ssr: { resolve: { conditions: ['gatehouse-source', ...defaultServerConditions] } },
   test: {
     // One migrated database per run, copied by every test file's (test/support/database.ts).
     globalSetup: ['test/support/global-setup.ts'],

@@ -3,7 +3,7 @@
  * a permission, an API resource that defines it, a role that grants it, a tenant with a user who holds the role, and
  * a web OAuth client whose callback is this app's. Writes gatehouse.local.json for app.ts.
  *
- *   GATEHOUSE_API_KEY=ghk_… node examples/express-app/setup.ts
+ *   GATEHOUSE_API_KEY=ghk_… npm run example:setup
  *
  * Run again, it reuses what exists and registers a new client.
  */
