@@ -5,6 +5,11 @@ import { lookFor, PLAIN_LOOK, standaloneErrorPage } from './pages/pages.ts';
 /** The browser's sign-in steps: the authorization request (any surface's) and the hosted pages behind it. */
 const SIGN_IN_PATH = /^(?:\/t\/[^/]+)?\/oauth2\/authorize(?:$|\?)|^\/interaction\//;
 
+/** Whether a request's Host header is PUBLIC_URL's: cookies and the dashboard's CSP hold only for that origin. */
+export function isPublicHost(host: string | undefined, publicUrl: URL): boolean {
+  return (host ?? '').toLowerCase() === publicUrl.host;
+}
+
 /**
  * Sign-in pages asked for at a host that is neither PUBLIC_URL's nor a verified custom domain are refused with a page
  * (421 Misdirected Request): their cookies are set for the issuer's host, so the browser would loop on the sign-in form.
@@ -14,7 +19,7 @@ export function refuseMisdirectedSignIn(app: FastifyInstance, surfaces: SurfaceR
   app.addHook('onRequest', async (request, reply) => {
     if (!SIGN_IN_PATH.test(request.url)) return;
     const host = request.headers.host ?? '';
-    if (host.toLowerCase() === expected.host || (await surfaces.forHost(host)).kind === 'domain') return;
+    if (isPublicHost(host, expected) || (await surfaces.forHost(host)).kind === 'domain') return;
     // What to do is for whoever runs the service, in English under the page's sentence.
     const description =
       `This service's address is ${publicUrl} (its PUBLIC_URL), but this page was asked for at ${expected.protocol}//${host}. ` +

@@ -3,7 +3,8 @@ import { extname, resolve } from 'node:path';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { FastifyInstance } from 'fastify';
 import { dashboardClientOf } from '../domain/console/console.ts';
-import { escapeHtml } from '../pages/pages.ts';
+import { escapeHtml, notice, PLAIN_LOOK, renderPage } from '../pages/pages.ts';
+import { isPublicHost } from '../public-host.ts';
 import { isUuid } from '../ids.ts';
 
 export const DASHBOARD_DIST = resolve(import.meta.dirname, '../../dashboard/dist');
@@ -28,12 +29,38 @@ interface DashboardDeps {
   readonly distDir?: string;
 }
 
+/**
+ * The dashboard asked for at another origin than PUBLIC_URL's (127.0.0.1 for localhost): its sign-in, which its CSP
+ * lets reach only its own origin, would fail. A page with the link rather than a redirect: when PUBLIC_URL itself is
+ * wrong, it says which setting to change.
+ */
+function misdirectedPage(publicUrl: string, requested: string, organization: string | undefined) {
+  const dashboard = `${publicUrl}/dashboard/${organization !== undefined && isUuid(organization) ? `?organization=${organization}` : ''}`;
+  return renderPage((nonce) =>
+    notice(
+      PLAIN_LOOK,
+      nonce,
+      'The dashboard is at another address',
+      [
+        `Open the dashboard at <a href="${escapeHtml(dashboard)}">${escapeHtml(dashboard)}</a>, this service&#39;s address (its PUBLIC_URL).`,
+        `This page was asked for at ${escapeHtml(requested)}, where the dashboard cannot sign in. If that is the address you use, set PUBLIC_URL to it and restart the service.`,
+      ],
+      true,
+    ),
+  );
+}
+
 /** `?organization=` picks an organization's console, else the oldest's. */
 export function registerDashboard(app: FastifyInstance, deps: DashboardDeps): void {
   const dist = deps.distDir ?? DASHBOARD_DIST;
+  const publicUrl = new URL(deps.publicUrl);
   app.get('/dashboard', async (_request, reply) => reply.redirect('/dashboard/', 301));
   app.get<{ Querystring: { organization?: string } }>('/dashboard/', async (request, reply) => {
     const organization = request.query.organization;
+    if (!isPublicHost(request.headers.host, publicUrl)) {
+      const page = misdirectedPage(deps.publicUrl, `${publicUrl.protocol}//${request.headers.host ?? ''}`, organization);
+      return reply.status(421).headers(page.headers).type('text/html; charset=utf-8').send(page.html);
+    }
     const html = await readFile(resolve(dist, 'index.html'), 'utf8').catch(() => null);
     reply.header('cache-control', 'no-cache').header('content-security-policy', DASHBOARD_POLICY);
     if (html === null) {
