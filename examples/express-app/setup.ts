@@ -32,16 +32,26 @@ const PERMISSION = 'notes:read';
 const API_IDENTIFIER = 'https://notes.example.com';
 const ROLE_KEY = 'notes-reader';
 
-/** The answer's data, or an Error with the contract's message (`code`, `message`, `field`). */
+/** Gatehouse refused a step: its message is the whole story, no stack needed. */
+export class SetupRefused extends Error {}
+
+/** The answer's data, or SetupRefused with the contract's message (`code`, `message`, `field`). */
 function ok<T>(what: string, answer: { data?: T; error?: unknown; response: Response }): T {
   if (answer.data !== undefined) return answer.data;
-  throw new Error(`${what}: ${answer.response.status} ${JSON.stringify(answer.error)}`);
+  throw new SetupRefused(`${what}: ${answer.response.status} ${JSON.stringify(answer.error)}`);
+}
+
+/** Why fetch got no answer at all (ECONNREFUSED, ENOTFOUND, …), or undefined for any other error. */
+function noAnswer(error: unknown): string | undefined {
+  if (!(error instanceof TypeError) || error.message !== 'fetch failed') return undefined;
+  const cause = error.cause as { code?: string; message?: string } | undefined;
+  return cause?.code ?? cause?.message ?? 'no answer';
 }
 
 export async function setUp({ gatehouseUrl, apiKey, appUrl }: SetupOptions): Promise<SetupResult> {
   const gatehouse = createGatehouseClient({ baseUrl: gatehouseUrl, apiKey });
   const [application] = ok('list applications', await gatehouse.GET('/applications', {})).data;
-  if (application === undefined) throw new Error('the key reaches no application');
+  if (application === undefined) throw new SetupRefused('the key reaches no application');
   const appId = application.id;
 
   // 409: it exists already (a second run).
@@ -99,15 +109,32 @@ export async function setUp({ gatehouseUrl, apiKey, appUrl }: SetupOptions): Pro
   return { config, user, tenantId };
 }
 
-if (import.meta.main) {
+/** The command line: what went wrong in one line on stderr and exit code 1, or the config written. */
+async function main(): Promise<number> {
+  const gatehouseUrl = process.env['GATEHOUSE_URL'] ?? 'http://localhost:3000';
   const apiKey = process.env['GATEHOUSE_API_KEY'];
-  if (apiKey === undefined || apiKey === '') throw new Error('set GATEHOUSE_API_KEY to the key Gatehouse printed on its first start');
-  const { config, user } = await setUp({
-    gatehouseUrl: process.env['GATEHOUSE_URL'] ?? 'http://localhost:3000',
-    apiKey,
-    appUrl: process.env['APP_URL'] ?? 'http://localhost:4000',
-  });
-  writeFileSync(CONFIG_FILE, `${JSON.stringify(config, null, 2)}\n`, { mode: 0o600 });
+  if (apiKey === undefined || apiKey === '') {
+    console.error('setup: set GATEHOUSE_API_KEY to the key Gatehouse printed on its first start');
+    return 1;
+  }
+  let result: SetupResult;
+  try {
+    result = await setUp({ gatehouseUrl, apiKey, appUrl: process.env['APP_URL'] ?? 'http://localhost:4000' });
+  } catch (error) {
+    const reason = noAnswer(error);
+    if (reason !== undefined) {
+      console.error(`setup: cannot reach Gatehouse at ${gatehouseUrl} (${reason}): start it (npm start), or set GATEHOUSE_URL to its address (its PUBLIC_URL)`);
+      return 1;
+    }
+    if (!(error instanceof SetupRefused)) throw error;
+    console.error(`setup: ${error.message}`);
+    return 1;
+  }
+  writeFileSync(CONFIG_FILE, `${JSON.stringify(result.config, null, 2)}\n`, { mode: 0o600 });
   console.log(`Wrote ${CONFIG_FILE.pathname}.`);
+  const { user } = result;
   console.log(user.password === undefined ? `Sign in as ${user.email} (created by an earlier run).` : `Sign in as ${user.email} with password ${user.password}`);
+  return 0;
 }
+
+if (import.meta.main) process.exitCode = await main();
