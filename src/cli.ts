@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { SigningKeyStore } from './auth/signing-keys.ts';
 import { loadConfigOrExit, type Config } from './config.ts';
-import { EmbeddedDatabaseInUse, openEmbeddedDatabase, readEmbeddedLock, takeCommandConnection, type EmbeddedLock } from './db/embedded.ts';
+import { EmbeddedDatabaseInUse, holdsEmbeddedDatabase, openEmbeddedDatabase, readEmbeddedLock, takeCommandConnection, type EmbeddedLock } from './db/embedded.ts';
 import { openDatabase, type Database } from './db/orm.ts';
 import { bootstrap, createRecoveryKey } from './domain/bootstrap.ts';
 import { GatehouseError } from './errors.ts';
@@ -22,7 +22,10 @@ const USAGE = `usage: gatehouse <command> [--json]
     --revoke            an old key leaked: sign with the new ones at once (as --now) and revoke every old one,
                         which no longer verifies: the tokens they signed are refused (clients get new ones), and
                         they leave the JWKS, on every instance within 30 s
-  --json                print one JSON line`;
+  --json                print one JSON line
+
+The commands use the server's database: DATABASE_URL, or the embedded one in GATEHOUSE_DATA_DIR (./data from the
+working directory): run them in the server's directory, or set the same. Only bootstrap starts on an empty one.`;
 
 interface Flags {
   json: boolean;
@@ -57,6 +60,17 @@ const COMMANDS: Record<string, Command> = {
     return json ? JSON.stringify({ kids }) : `Active signing keys: ${listed}, signing from ${signsFrom.toISOString()}`;
   },
 };
+
+/** The commands that may start on an empty embedded database (and create it); the others need the server's. */
+const CREATES_DATABASE: ReadonlySet<string> = new Set(['bootstrap']);
+
+/**
+ * No database in `dataDir`, and no process creating or serving one there: run from another directory, the default
+ * ./data would be a new, empty database, whose "No application" would mislead.
+ */
+async function noEmbeddedDatabase(dataDir: string): Promise<boolean> {
+  return !(await holdsEmbeddedDatabase(dataDir)) && (await readEmbeddedLock(dataDir)) === undefined;
+}
 
 /** The command line, or parseArgs's reason for refusing it (an unknown option, a value given to a flag). */
 function readArguments(argv: string[]) {
@@ -170,9 +184,16 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`gatehouse: ${problem}\n${USAGE}\n`);
     return 2;
   }
-  const command = COMMANDS[parsed.positionals[0] as string] as Command;
+  const name = parsed.positionals[0] as string;
+  const command = COMMANDS[name] as Command;
   const { values } = parsed;
   const config = loadConfigOrExit();
+  if (config.databaseUrl === undefined && !CREATES_DATABASE.has(name) && (await noEmbeddedDatabase(config.dataDir))) {
+    process.stderr.write(
+      `gatehouse: no embedded database in ${config.dataDir}: run the command in the server's directory, or set GATEHOUSE_DATA_DIR to its data directory (DATABASE_URL to its PostgreSQL)\n`,
+    );
+    return 1;
+  }
   let opened;
   try {
     opened = await openForCommand(config);

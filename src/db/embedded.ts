@@ -258,6 +258,20 @@ async function socketDirectory(dataDir: string): Promise<{ dir: string; remove: 
   return { dir: await mkdtemp(join(tmpdir(), 'gatehouse-')), remove: true };
 }
 
+/** PGlite's own directory inside the data directory. */
+const PGLITE_DIRECTORY = 'pg';
+
+/** Whether `dataDir` holds a database (PGlite writes PG_VERSION when it creates one); looking creates nothing. */
+export async function holdsEmbeddedDatabase(dataDir: string): Promise<boolean> {
+  try {
+    await lstat(join(dataDir, PGLITE_DIRECTORY, 'PG_VERSION'));
+    return true;
+  } catch (error) {
+    // Anything but absence (a directory the user may not read) is for opening it to report.
+    return !(error instanceof Error && 'code' in error && (error.code === 'ENOENT' || error.code === 'ENOTDIR'));
+  }
+}
+
 /** Opens `dataDir` as its one owner, or throws EmbeddedDatabaseInUse. */
 export async function openEmbeddedDatabase(dataDir: string): Promise<EmbeddedDatabase> {
   restrictUmask();
@@ -268,7 +282,7 @@ export async function openEmbeddedDatabase(dataDir: string): Promise<EmbeddedDat
     await makePrivate(dataDir);
     const { PGlite } = await import('@electric-sql/pglite');
     const { PGLiteSocketServer } = await import('@electric-sql/pglite-socket');
-    const db = await PGlite.create({ dataDir: join(dataDir, 'pg') });
+    const db = await PGlite.create({ dataDir: join(dataDir, PGLITE_DIRECTORY) });
     // A new directory is unpacked from PGlite's bundled image with its files' modes (0666), past the umask.
     await makePrivate(dataDir);
     const socket = await socketDirectory(dataDir);

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,9 +16,9 @@ let server: ChildProcess | undefined;
 /** The server the socket tests share, and the application its CLI bootstrap created. */
 let running: { port: number; applicationId: string } | undefined;
 
-function run(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function run(args: string[], env: Record<string, string>, cwd = root): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [join(root, 'src/cli.ts'), ...args], { env: { ...process.env, ...env, DATABASE_URL: '' }, cwd: root });
+    const child = spawn(process.execPath, [join(root, 'src/cli.ts'), ...args], { env: { ...process.env, ...env, DATABASE_URL: '' }, cwd });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -94,6 +95,42 @@ describe('gatehouse CLI on the embedded database', () => {
     expect(result.code).toBe(1);
     expect(result.stderr).toBe('gatehouse: PUBLIC_URL must be an http(s) origin, such as https://auth.example.com (no path, query or credentials)\n');
     expect(result.stdout).toBe('');
+  });
+
+  it('refuses every command but bootstrap where there is no database, naming where it looked, and creates nothing', async () => {
+    const elsewhere = await mkdtemp(join(tmpdir(), 'gatehouse-cli-elsewhere-'));
+    try {
+      const refusal = (path: string) =>
+        `gatehouse: no embedded database in ${path}: run the command in the server's directory, or set GATEHOUSE_DATA_DIR to its data directory (DATABASE_URL to its PostgreSQL)\n`;
+      const application = ['create-api-key', '--application', '01a00000-0000-7000-8000-000000000000'];
+      // Run from another directory than the server's: the default ./data there.
+      for (const command of [application, ['rotate-signing-key']]) {
+        const result = await run(command, { GATEHOUSE_DATA_DIR: '' }, elsewhere);
+        expect([result.code, result.stderr, result.stdout], command[0]).toEqual([1, refusal(join(elsewhere, 'data')), '']);
+      }
+      expect(existsSync(join(elsewhere, 'data'))).toBe(false);
+      // A data directory that exists but holds no database yet (one made by hand) is no database either.
+      const empty = await run(application, { GATEHOUSE_DATA_DIR: elsewhere });
+      expect([empty.code, empty.stderr]).toEqual([1, refusal(elsewhere)]);
+      expect(await readdir(elsewhere)).toEqual([]);
+
+      // A server that is creating it (it holds the directory): the command waits for it, as for any owner.
+      await writeFile(join(elsewhere, 'gatehouse.lock'), JSON.stringify({ pid: process.pid }), { mode: 0o600 });
+      const child = spawn(process.execPath, [join(root, 'src/cli.ts'), ...application], { env: { ...process.env, DATABASE_URL: '', GATEHOUSE_DATA_DIR: elsewhere }, cwd: root });
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      let stderr = '';
+      await new Promise<void>((resolve) =>
+        child.stderr.on('data', (chunk: Buffer) => {
+          stderr += chunk.toString();
+          if (stderr.includes('\n')) resolve();
+        }),
+      );
+      expect(stderr).toBe(`gatehouse: waiting for process ${process.pid}, which holds the embedded database in ${elsewhere}\n`);
+      child.kill('SIGKILL');
+      await exited;
+    } finally {
+      await rm(elsewhere, { recursive: true, force: true });
+    }
   });
 
   it('bootstraps through the running server’s socket, and the new key works against that server', async () => {
