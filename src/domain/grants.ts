@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Scope } from '../context.ts';
-import { isPermissionGrant, type PermissionSet } from '../auth/permissions.ts';
+import { ALL_PERMISSIONS, isBuiltInResource, isPermissionGrant, type PermissionSet } from '../auth/permissions.ts';
 import { executeOwned } from '../db/owned-sql.ts';
 import { GatehouseError, invalid } from '../errors.ts';
 import { grantsOf, readHeldGrants, subjectKey, type RoleSubject } from './authorization/held-roles.ts';
@@ -9,10 +9,19 @@ import { grantsOf, readHeldGrants, subjectKey, type RoleSubject } from './author
 export function permissionGrants(grants: string[]): string[] {
   if (grants.length === 0) throw invalid('permissions', 'permissions must name at least one permission');
   const invalidGrant = grants.find((grant) => !isPermissionGrant(grant));
-  if (invalidGrant !== undefined) {
-    throw invalid('permissions', `Unknown permission ${JSON.stringify(invalidGrant)}: use resource:action, resource:* or *`);
-  }
+  if (invalidGrant !== undefined) throw invalid('permissions', unknownGrant(invalidGrant));
   return [...new Set(grants)];
+}
+
+/** That a grant does not exist, and the ones it may have meant: its resource's, or where the list is. */
+function unknownGrant(grant: string): string {
+  const unknown = `Unknown permission ${JSON.stringify(grant.slice(0, 200))}: there is no such permission`;
+  const resource = grant.split(':')[0] ?? '';
+  if (!isBuiltInResource(resource)) {
+    return `${unknown}; a credential carries the management API's own permissions (GET /api/v1/permissions lists them as builtIn), a resource:* of one of their resources, or *`;
+  }
+  const own = ALL_PERMISSIONS.filter((permission) => permission.startsWith(`${resource}:`));
+  return `${unknown}; those of ${resource} are ${own.join(', ')}, and ${resource}:* for all of them`;
 }
 
 /** A credential may hand out only what it holds (`caller`: in another tenant than the scope's). */

@@ -179,8 +179,17 @@ describe('gatehouse CLI on the embedded database', () => {
     expect(JSON.parse(narrow.stdout)).toMatchObject({ permissions: ['users:read', 'users:write'] });
     const narrowKey = (JSON.parse(narrow.stdout) as { apiKey: string }).apiKey;
     expect((await fetch(`http://127.0.0.1:${running.port}/api/v1/applications`, { headers: { 'x-api-key': narrowKey } })).status).toBe(403);
-    const bad = await run(['create-api-key', '--application', running.applicationId, '--permissions', 'users:fly!'], { GATEHOUSE_DATA_DIR: dataDir });
-    expect([bad.code, bad.stderr]).toEqual([1, 'gatehouse: Unknown permission "users:fly!": use resource:action, resource:* or *\n']);
+    // A permission that does not exist, well-formed or not: said so, with the ones it may have meant or where they are listed.
+    const misspelt = await run(['create-api-key', '--application', running.applicationId, '--permissions', 'users:read,users:reed'], { GATEHOUSE_DATA_DIR: dataDir });
+    expect([misspelt.code, misspelt.stderr]).toEqual([
+      1,
+      'gatehouse: Unknown permission "users:reed": there is no such permission; those of users are users:read, users:write, users:delete, and users:* for all of them\n',
+    ]);
+    const bad = await run(['create-api-key', '--application', running.applicationId, '--permissions', 'invoices:fly!'], { GATEHOUSE_DATA_DIR: dataDir });
+    expect([bad.code, bad.stderr]).toEqual([
+      1,
+      "gatehouse: Unknown permission \"invoices:fly!\": there is no such permission; a credential carries the management API's own permissions (GET /api/v1/permissions lists them as builtIn), a resource:* of one of their resources, or *\n",
+    ]);
     const unknown = '01a00000-0000-7000-8000-000000000000';
     const missing = await run(['create-api-key', '--application', unknown], { GATEHOUSE_DATA_DIR: dataDir });
     expect([missing.code, missing.stderr]).toEqual([1, `gatehouse: No application ${unknown}\n`]);
