@@ -219,6 +219,17 @@ describe('social and OIDC sign-in', () => {
     expect((await app.http.get('/users?email=mallory@example.com')).body.data).toEqual([]);
   });
 
+  it('reads Entra ID’s xms_edov from Microsoft only: a generic upstream’s, beside email_verified false, links nobody', async () => {
+    const gwen = await app.createUser('gwen@example.com');
+    idp.login = { sub: 'edov-sub', email: 'gwen@example.com', email_verified: false, xms_edov: true };
+    const flow = await authorize();
+    const refused = await signInWith(flow, 'Upstream');
+    expect(refused.status).toBe(403);
+    expect(refused.body).toContain('not verified by its provider');
+    expect(await identities(gwen)).toEqual([]);
+    expect(await lastSignInRecord()).toMatchObject({ action: 'user.sign_in_failed', after: { method: 'oauth', reason: 'upstream_email_unverified' } });
+  });
+
   it('never links an existing user whose own address nobody proved (a sign-up not confirmed): its owner confirms it first', async () => {
     const fay = await app.createUser('fay@example.com');
     await sql('update app_user set email_verified = false where id = ?', [fay]);

@@ -8,6 +8,8 @@ export interface UpstreamAccount {
   readonly sub: string;
   readonly email?: string;
   readonly email_verified?: boolean;
+  /** Entra ID's "domain owner verified the e-mail" claim, which another issuer may state too. */
+  readonly xms_edov?: boolean;
   readonly name?: string;
 }
 
@@ -53,7 +55,7 @@ export async function startUpstreamIdp(options: { port: number; clientSecret: st
       },
     ],
     cookies: { keys: [randomBytes(16).toString('hex')], names: { session: '_up_session', interaction: '_up_interaction', resume: '_up_resume' } },
-    claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'] },
+    claims: { openid: ['sub'], email: ['email', 'email_verified', 'xms_edov'], profile: ['name'] },
     pkce: { required: () => true },
     ttl: { Interaction: 600, Session: 600, Grant: 600, AccessToken: 600, IdToken: 600 },
     features: { devInteractions: { enabled: false } },

@@ -18,6 +18,8 @@ export interface UpstreamProvider {
 export type UpstreamProtocol = 'oidc' | 'github' | 'userinfo';
 
 export interface UpstreamClient {
+  /** The provider's preset: some claims mean something only from their own issuer (Entra ID's `xms_edov`). */
+  readonly preset: OAuthProvider;
   readonly configuration: oidc.Configuration;
   readonly protocol: UpstreamProtocol;
   readonly scopes: readonly string[];
@@ -100,6 +102,7 @@ export async function upstreamClient(provider: UpstreamProvider, upstreams: Upst
     : provider.secrets['clientSecret']!;
   const scopes = Array.isArray(provider.config['scopes']) ? (provider.config['scopes'] as string[]) : [];
   const client = {
+    preset: text(provider.config, 'provider') as OAuthProvider,
     ...(await configuration(provider, upstreams, oidc.ClientSecretPost(clientSecret))),
     scopes,
     formPost: apple && scopes.some((scope) => scope === 'name' || scope === 'email'),

@@ -1,5 +1,6 @@
 import * as oidc from 'openid-client';
 import { hintedEmail } from '../sign-in.ts';
+import type { OAuthProvider } from '../../auth-providers/config.ts';
 import type { UpstreamClient } from './client.ts';
 
 export interface UpstreamIdentity {
@@ -24,16 +25,23 @@ export interface UpstreamCallback {
 
 const stringOrNull = (value: unknown): string | null => (typeof value === 'string' && value.trim() !== '' ? value : null);
 
-/** Entra ID states no `email_verified`, but `xms_edov` (the domain's owner verified it); Apple writes a string. */
-const verified = (claims: Readonly<Record<string, unknown>>): boolean =>
-  claims['email_verified'] === true || claims['email_verified'] === 'true' || claims['xms_edov'] === true || claims['xms_edov'] === '1';
+/**
+ * Apple writes `email_verified` as a string. Entra ID states none, but `xms_edov` (the domain's owner verified it):
+ * a Microsoft claim, read from the `microsoft` preset only (elsewhere it means whatever the issuer lets it mean), and
+ * never over an explicit `email_verified`.
+ */
+export function emailVerified(preset: OAuthProvider, claims: Readonly<Record<string, unknown>>): boolean {
+  const stated = claims['email_verified'];
+  if (stated !== undefined) return stated === true || stated === 'true';
+  return preset === 'microsoft' && (claims['xms_edov'] === true || claims['xms_edov'] === '1' || claims['xms_edov'] === 'true');
+}
 
-function identityOf(claims: Readonly<Record<string, unknown>>): UpstreamIdentity {
+function identityOf(preset: OAuthProvider, claims: Readonly<Record<string, unknown>>): UpstreamIdentity {
   const subject = stringOrNull(claims['sub']);
   if (subject === null) throw new UpstreamAnswerError('the upstream named no subject');
   // An upstream address the users' rule refuses is treated as none (hintedEmail applies that rule).
   const email = hintedEmail(claims['email']) ?? null;
-  return { subject, email, emailVerified: email !== null && verified(claims), name: stringOrNull(claims['name']) };
+  return { subject, email, emailVerified: email !== null && emailVerified(preset, claims), name: stringOrNull(claims['name']) };
 }
 
 interface GitHubEmail {
@@ -55,7 +63,7 @@ async function gitHubIdentity(client: UpstreamClient, accessToken: string, apiUr
   if (typeof user.id !== 'number' && typeof user.id !== 'string') throw new UpstreamAnswerError('GitHub named no user id');
   const emails = await gitHubJson(client, accessToken, `${apiUrl}/user/emails`);
   const primary = Array.isArray(emails) ? (emails as GitHubEmail[]).find((entry) => entry.primary === true) : undefined;
-  return identityOf({ sub: String(user.id), email: primary?.email, email_verified: primary?.verified, name: user.name ?? user.login });
+  return identityOf('github', { sub: String(user.id), email: primary?.email, email_verified: primary?.verified, name: user.name ?? user.login });
 }
 
 /** PKCE, `state` and `nonce` are checked by openid-client; throws on any refusal. */
@@ -67,10 +75,10 @@ export async function upstreamIdentity(client: UpstreamClient, callback: Upstrea
     ...(protocol === 'oidc' ? { expectedNonce: callback.nonce, idTokenExpected: true } : {}),
   });
   if (protocol === 'github') return gitHubIdentity(client, tokens.access_token, githubApiUrl);
-  if (protocol === 'userinfo') return identityOf(await oidc.fetchUserInfo(configuration, tokens.access_token, oidc.skipSubjectCheck));
+  if (protocol === 'userinfo') return identityOf(client.preset, await oidc.fetchUserInfo(configuration, tokens.access_token, oidc.skipSubjectCheck));
   const claims = tokens.claims()!;
   if (claims['email'] === undefined && configuration.serverMetadata().userinfo_endpoint !== undefined) {
-    return identityOf({ ...(await oidc.fetchUserInfo(configuration, tokens.access_token, claims.sub)), sub: claims.sub });
+    return identityOf(client.preset, { ...(await oidc.fetchUserInfo(configuration, tokens.access_token, claims.sub)), sub: claims.sub });
   }
-  return identityOf(claims);
+  return identityOf(client.preset, claims);
 }
