@@ -170,6 +170,8 @@ describe('SP-initiated', () => {
     ['another recipient', { recipient: 'https://other-sp.example/acs' }],
     ['an expired assertion', { shiftSeconds: -3600 }],
     ['an assertion not yet valid', { shiftSeconds: 3600 }],
+    ['an assertion issued an hour ahead (its window open now)', { issuedSeconds: 3600 }],
+    ['an assertion issued past the clock skew ahead', { issuedSeconds: 120 }],
     ['another issuer', { issuer: 'https://evil-idp.example' }],
   ])('%s: refused with a page, nothing signed in, the failure recorded with its reason', async (_name, spoiled) => {
     const flow = await authorize();
@@ -182,6 +184,16 @@ describe('SP-initiated', () => {
     expect(JSON.stringify(record)).toContain('"reason":"invalid_assertion"');
     // The request was consumed: the same request answered properly afterwards is refused too (InResponseTo once).
     expect((await postToAcs(respond({ inResponseTo: request.id }), request.relayState)).status).toBe(400);
+  });
+
+  it('an assertion issued ahead within the clock skew, or long enough ago, is accepted', async () => {
+    for (const issuedSeconds of [45, -240]) {
+      const flow = await authorize();
+      const request = await toIdp(flow);
+      const acs = await postToAcs(respond({ inResponseTo: request.id, issuedSeconds }), request.relayState);
+      expect(acs.status, acs.body).toBe(303);
+      expect((await codeFor(flow, await flow.jar.visit(acs.location!))).sub).toBe(userId);
+    }
   });
 
   it('a response to a request the service never made, or answered once already, is refused', async () => {

@@ -38,6 +38,8 @@ export interface ResponseOptions {
   readonly recipient?: string;
   /** Seconds the assertion's window is shifted by (negative: in the past). */
   readonly shiftSeconds?: number;
+  /** Seconds the IssueInstant of the assertion and response alone is shifted by, after `shiftSeconds`. */
+  readonly issuedSeconds?: number;
   /** `assertion` (default), `response`, or `none` (unsigned). */
   readonly sign?: 'assertion' | 'response' | 'none';
   /** Signed with another key than the certificate's. */
@@ -147,7 +149,7 @@ export class TestIdp {
     const issuer = escape(options.issuer ?? this.entityId);
     const inResponseTo = options.inResponseTo === undefined ? '' : ` InResponseTo="${escape(options.inResponseTo)}"`;
     const assertion =
-      `<saml:Assertion xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="_a${randomUUID()}" Version="2.0" IssueInstant="${at(0)}">` +
+      `<saml:Assertion xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="_a${randomUUID()}" Version="2.0" IssueInstant="${at(options.issuedSeconds ?? 0)}">` +
       `<saml:Issuer>${issuer}</saml:Issuer>` +
       `<saml:Subject><saml:NameID Format="urn:oasis:names:tc:SAML:2.0:nameid-format:persistent">${escape(options.nameId ?? `user-${randomUUID()}`)}</saml:NameID>` +
       `<saml:SubjectConfirmation Method="urn:oasis:names:tc:SAML:2.0:cm:bearer">` +
@@ -158,7 +160,7 @@ export class TestIdp {
       `<saml:AttributeStatement><saml:Attribute Name="${escape(options.emailAttribute ?? 'email')}"><saml:AttributeValue>${escape(options.email)}</saml:AttributeValue></saml:Attribute></saml:AttributeStatement>` +
       `</saml:Assertion>`;
     const response = (inside: string) =>
-      `<samlp:Response xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="_r${randomUUID()}" Version="2.0" IssueInstant="${at(0)}" Destination="${escape(options.acsUrl)}"${inResponseTo}>` +
+      `<samlp:Response xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="_r${randomUUID()}" Version="2.0" IssueInstant="${at(options.issuedSeconds ?? 0)}" Destination="${escape(options.acsUrl)}"${inResponseTo}>` +
       `<saml:Issuer>${issuer}</saml:Issuer><samlp:Status><samlp:StatusCode Value="urn:oasis:names:tc:SAML:2.0:status:Success"/></samlp:Status>` +
       `${inside}</samlp:Response>`;
     return { assertion, response };

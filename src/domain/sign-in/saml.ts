@@ -39,6 +39,7 @@ export interface SamlProvider {
   readonly config: SamlProviderConfig;
 }
 
+/** How far the IdP's clock may be from ours, either way: NotBefore, NotOnOrAfter and IssueInstant. */
 const CLOCK_SKEW_MS = 60_000;
 /** How long after its IssueInstant an assertion is accepted (and so how long its id is remembered, with the skew). */
 const MAX_ASSERTION_AGE_MS = 5 * 60_000;
@@ -282,7 +283,8 @@ export async function consumeSamlResponse(deps: SamlDeps, provider: SamlProvider
   const request = records.requestOf(profile.inResponseTo as string | undefined);
   const refused = (reason: SamlResponseFailure, detail: string): SamlResponseOutcome => ({ ok: false, reason, detail, request });
   if (profile.issuer !== provider.config.entityId) return refused('invalid_assertion', 'the assertion’s issuer is not the provider’s entityId');
-  const destination = new DOMParser().parseFromString(profile.getSamlResponseXml?.() ?? '<none/>', 'text/xml').documentElement?.getAttribute('Destination');
+  const response = new DOMParser().parseFromString(profile.getSamlResponseXml?.() ?? '<none/>', 'text/xml').documentElement;
+  const destination = response?.getAttribute('Destination');
   if (destination !== null && destination !== undefined && destination !== '' && destination !== acsUrl) {
     return refused('invalid_assertion', 'the response’s Destination is not this ACS');
   }
@@ -291,6 +293,9 @@ export async function consumeSamlResponse(deps: SamlDeps, provider: SamlProvider
   const id = assertion.Assertion?.$?.ID;
   const issued = Date.parse(assertion.Assertion?.$?.IssueInstant ?? '');
   if (id === undefined || Number.isNaN(issued)) return refused('invalid_assertion', 'the assertion has no ID or IssueInstant');
+  // node-saml bounds the age only backwards (and NotBefore with the skew): a later IssueInstant would stretch it.
+  const latest = Date.now() + CLOCK_SKEW_MS;
+  if (issued > latest || Date.parse(response?.getAttribute('IssueInstant') ?? '') > latest) return refused('invalid_assertion', 'issued in the future');
   if (!(await usedOnce(orm, provider, id, new Date(issued + MAX_ASSERTION_AGE_MS + CLOCK_SKEW_MS)))) {
     return refused('replayed_assertion', 'the assertion was used before');
   }
