@@ -366,7 +366,7 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
     const sessionAccount = (context: InteractionContext) =>
       sessionSignIn(context.target, context.interaction.session?.accountId, context.interaction.grantId !== undefined);
 
-    const saml = registerSamlRoutes(app, services, csrf, { load, signsIn, continueSignIn });
+    const saml = registerSamlRoutes(app, services, csrf, { load, signsIn, requireCsrf, formTargets, continueSignIn });
 
     /**
      * A login asked only because the client wants the multi-factor acr the session's sign-in did not give: its user
@@ -383,9 +383,9 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
     app.get<{ Params: Params }>('/interaction/:uid', async (request, reply) => {
       const context = await load(request, reply);
       const { interaction } = context;
-      // An IdP-initiated SAML sign-in, proven moments ago in this browser, completes the sign-in it led to.
+      // An IdP-initiated SAML sign-in, proven moments ago in this browser, is offered to the sign-in it led to.
       if (interaction.prompt.name === 'login') {
-        return (await saml.continueUnsolicited(request, reply, context)) ?? (await stepUpSession(request, reply, context)) ?? showLogin(reply, context, 200);
+        return (await saml.offerUnsolicited(request, reply, context)) ?? (await stepUpSession(request, reply, context)) ?? showLogin(reply, context, 200);
       }
       if (interaction.prompt.name === 'consent') {
         // The session's user, already signed in, is authorizing this client (again, or for more): no form. The

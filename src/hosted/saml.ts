@@ -19,11 +19,12 @@ import { recordSamlSignIn, SAML_METHOD, samlAccount } from '../domain/sign-in/sa
 import { signIns } from '../metrics.ts';
 import { donePage } from '../pages/pages.ts';
 import { namedSurfaceLook, sendPage } from '../pages/reply.ts';
+import { unsolicitedConfirmationPage } from '../pages/saml.ts';
 import type { Services } from '../services.ts';
 import { guessingAddress } from '../request-origin.ts';
 import { cookieOf } from './cookies.ts';
 import type { CsrfTokens } from './csrf.ts';
-import type { InteractionContext, ProvenFactor } from './routes.ts';
+import type { FormFields, InteractionContext, ProvenFactor } from './routes.ts';
 
 /**
  * SAML sign-in on the hosted pages (the rules: src/domain/sign-in/saml.ts, saml-account.ts):
@@ -33,7 +34,8 @@ import type { InteractionContext, ProvenFactor } from './routes.ts';
  *   OP's SameSite cookies: the response is checked, then the browser goes on with a sealed proof of the identity. To
  *   the interaction its request recorded (SP-initiated: `GET /interaction/{uid}/saml?proof=…`, where the interaction's
  *   cookie comes again), or, for an IdP-initiated response, in a cookie of its own to the provider's
- *   `idpInitiatedLoginUrl`, the application's page that starts a sign-in: that interaction completes with it;
+ *   `idpInitiatedLoginUrl`, the application's page that starts a sign-in: that interaction asks "Continue as …?", and
+ *   `POST /interaction/{uid}/saml` (its page's form only) completes it;
  * - `GET {surface}/saml/{providerId}/metadata`: the SP's metadata;
  * - `GET|POST {surface}/saml/{providerId}/slo`, for a provider with an `sloUrl` (HTTP-Redirect or HTTP-POST): the IdP's
  *   LogoutRequest, whose subject's sessions end (saml-logout.ts) before the browser goes back with a LogoutResponse; or
@@ -47,6 +49,8 @@ import type { InteractionContext, ProvenFactor } from './routes.ts';
 export interface SignInSteps {
   load(request: FastifyRequest<{ Params: { uid: string } }>, reply: FastifyReply): Promise<InteractionContext>;
   signsIn(context: InteractionContext): Promise<boolean>;
+  requireCsrf(context: InteractionContext, fields: FormFields): void;
+  formTargets(context: InteractionContext): string[];
   continueSignIn(request: FastifyRequest, reply: FastifyReply, context: InteractionContext, proven: ProvenFactor): Promise<unknown>;
 }
 
@@ -54,7 +58,7 @@ export interface SignInSteps {
 const SAML_AMR: readonly string[] = [];
 /** How long a proven identity waits for the interaction it continues (a redirect away). */
 const PROOF_SECONDS = 120;
-/** How long an IdP-initiated identity waits for the application to start its sign-in. */
+/** How long an IdP-initiated identity waits for the application to start its sign-in, then for the user's word. */
 const UNSOLICITED_SECONDS = 300;
 
 export const samlStartPath = (uid: string, providerId: string) => `/interaction/${uid}/saml/${providerId}`;
@@ -71,8 +75,10 @@ export function registerSamlRoutes(app: FastifyInstance, services: Services, csr
   const unsolicitedCookieName = secure ? '__Secure-gh_saml' : 'gh_saml';
   const unsolicitedCookie = (value: string, maxAge: number) =>
     `${unsolicitedCookieName}=${value}; Path=/interaction; Max-Age=${maxAge}; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`;
-  // An IdP-initiated identity is bound to its application, not to an interaction (none existed yet).
+  // An IdP-initiated identity is bound to its application, not to an interaction (none existed yet); once its page is
+  // shown, to that interaction, under a binding of its own: the SP-initiated proof's GET does not take it.
   const unsolicitedBinding = (applicationId: string) => `saml-unsolicited|${applicationId}`;
+  const confirmationBinding = (uid: string) => `saml-confirm|${uid}`;
 
   /**
    * The provider a SAML URL names and the ACS of that URL's surface, else 404: on the service's host at the path
@@ -197,6 +203,23 @@ export function registerSamlRoutes(app: FastifyInstance, services: Services, csr
     }
   }
 
+  /**
+   * The confirmation of an IdP-initiated identity: only this interaction's page posts it (its CSRF token, the proof
+   * sealed to it, the interaction's cookie), never a cross-site form. Cancel: the sign-in page, the identity dropped.
+   */
+  app.post<{ Params: { uid: string } }>('/interaction/:uid/saml', async (request, reply) => {
+    const context = await steps.load(request, reply);
+    const fields = (request.body ?? {}) as FormFields;
+    const site = request.headers['sec-fetch-site'];
+    if (site !== undefined && site !== 'same-origin') throw new SignInRefusal('form_forged', context.target.look);
+    steps.requireCsrf(context, fields);
+    const { uid } = context.interaction;
+    if (fields['cancel'] === 'yes' || !(await steps.signsIn(context))) return reply.status(303).header('location', `/interaction/${uid}`).send();
+    const identity = csrf.unseal(confirmationBinding(uid), fields['proof']);
+    if (identity === undefined) throw new SignInRefusal('proof_expired', context.target.look);
+    return signIn(request, reply, context, JSON.parse(identity) as SamlIdentity);
+  });
+
   app.get<{ Params: { uid: string }; Querystring: { proof?: string } }>('/interaction/:uid/saml', async (request, reply) => {
     const context = await loadAnswered(request, reply);
     const { uid } = context.interaction;
@@ -208,16 +231,29 @@ export function registerSamlRoutes(app: FastifyInstance, services: Services, csr
 
   return {
     /**
-     * The login step of an interaction that an IdP-initiated identity (its cookie) is waiting for: signed in with it,
-     * once. Undefined when none waits for this application.
+     * The login step of an interaction that an IdP-initiated identity (its cookie) is waiting for: never signed in
+     * silently (another site can post its own account's response here), but offered on a page that names it, the
+     * cookie taken, the identity now bound to this interaction. Undefined when none waits for this application.
      */
-    async continueUnsolicited(request: FastifyRequest, reply: FastifyReply, context: InteractionContext): Promise<unknown> {
+    async offerUnsolicited(request: FastifyRequest, reply: FastifyReply, context: InteractionContext): Promise<unknown> {
       const cookie = cookieOf(request, unsolicitedCookieName);
       if (cookie === undefined) return undefined;
-      const identity = csrf.unseal(unsolicitedBinding(context.target.application.id), cookie);
-      if (identity === undefined) return undefined;
+      const sealed = csrf.unseal(unsolicitedBinding(context.target.application.id), cookie);
+      if (sealed === undefined) return undefined;
       reply.header('set-cookie', unsolicitedCookie('', 0));
-      return signIn(request, reply, context, JSON.parse(identity) as SamlIdentity);
+      const identity = JSON.parse(sealed) as SamlIdentity;
+      const method = context.target.saml.find((candidate) => candidate.id === identity.providerId);
+      // Not a provider of this sign-in's surface: refused and recorded as such, with nothing to confirm.
+      if (method === undefined) return signIn(request, reply, context, identity);
+      const { uid } = context.interaction;
+      const input = {
+        action: `/interaction/${uid}/saml`,
+        csrf: csrf.issue(uid),
+        proof: csrf.seal(confirmationBinding(uid), sealed, UNSOLICITED_SECONDS),
+        email: identity.email,
+        provider: method.name,
+      };
+      return sendPage(reply, 200, (nonce) => unsolicitedConfirmationPage(context.target.look, nonce, input), steps.formTargets(context));
     },
   };
 }

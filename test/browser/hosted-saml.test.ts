@@ -11,8 +11,8 @@ import { TestIdp } from '../support/saml-idp.ts';
  * each scope with its own SAML provider and test IdP on loopback (its SSO URL allowed by
  * GATEHOUSE_ALLOW_LOOPBACK_UPSTREAMS). SP-initiated: the hosted page's button, the IdP's page whose form posts a signed
  * response to the ACS, and back to the client with a code. IdP-initiated: the IdP's page posts an unsolicited
- * response, the browser lands on the application's login URL, and the sign-in the application starts there completes
- * without a form. Screenshots: test-results/hosted-saml-*.png.
+ * response, the browser lands on the application's login URL, and the sign-in the application starts there asks
+ * "Continue as …?" and completes with one click. Screenshots: test-results/hosted-saml-*.png.
  */
 let clientSide: ClientCallback;
 let app: TestApp;
@@ -101,7 +101,7 @@ describe.each(SURFACES)('SAML sign-in in Chromium on %s', (name) => {
   });
 
   // The unsolicited response's proof is a cookie of the ACS's host: for the custom domain, the IdP posts to the domain's own.
-  it('IdP-initiated: the unsolicited response, the application’s login URL, and its sign-in completed without a form', async () => {
+  it('IdP-initiated: the unsolicited response, the application’s login URL, and its sign-in completed by one click on “Continue as …”', async () => {
     const userId = await nextUser('ida');
     const context = await browser.newContext();
     try {
@@ -111,7 +111,11 @@ describe.each(SURFACES)('SAML sign-in in Chromium on %s', (name) => {
       await page.goto(`${new URL(scope().ssoUrl).origin}/start?${new URLSearchParams({ acs })}`);
       await Promise.all([page.waitForURL(loginUrl), page.getByRole('button', { name: 'Continue as the test IdP' }).click()]);
       const request = await startSignIn(surface(), page, clientSide.redirectUri);
-      await atClient(page);
+      await page.getByRole('heading', { name: `Continue as ${signingIn}?` }).waitFor();
+      const violations = await axeViolations(page);
+      expect(violations, printed('IdP-initiated confirmation', violations)).toEqual([]);
+      await page.screenshot({ path: `test-results/hosted-saml-confirm-${index}.png`, fullPage: true });
+      await Promise.all([atClient(page), page.getByRole('button', { name: `Continue as ${signingIn}` }).click()]);
       expect(await idTokenAt(surface(), page, request)).toMatchObject({ sub: userId, iss: surface().config.serverMetadata().issuer });
       expect(csp).toEqual([]);
     } finally {

@@ -1,7 +1,7 @@
 import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
-import { CookieJar, type Visit } from '../support/cookie-jar.ts';
+import { CookieJar, readForm, type Visit } from '../support/cookie-jar.ts';
 import { certificatePem } from '../../src/domain/sign-in/saml-keys.ts';
 import { addDomain } from '../support/domains.ts';
 import { fetchVia } from '../support/host-fetch.ts';
@@ -244,16 +244,69 @@ describe('SP-initiated', () => {
 });
 
 describe('IdP-initiated', () => {
-  it('an unsolicited response goes to the application’s login URL; the sign-in it starts completes with it, once', async () => {
+  it('an unsolicited response goes to the application’s login URL; the sign-in it starts asks “Continue as …?”, and one click completes it', async () => {
     const jar = new CookieJar();
     const acs = await postToAcs(respond(), null, jar);
     expect(acs.status, acs.body).toBe(303);
     expect(acs.location).toBe(IDP_LOGIN_URL);
-    // The application starts its sign-in in the same browser: no form, the user is signed in.
+    // The application starts its sign-in in the same browser: the page names the account and its provider.
     const flow = await authorize({}, jar);
-    expect((await codeFor(flow, flow.page)).sub).toBe(userId);
-    // Used once: the browser keeps no SAML proof (its session at the OP is what signs it in from now on).
+    expect(flow.page.status).toBe(200);
+    expect(flow.page.body).toContain(`<h1>Continue as ${EMAIL}?</h1>`);
+    expect(flow.page.body).toContain(`Acme Okta signed you in as ${EMAIL}.`);
+    expect(flow.page.body).not.toContain('name="password"');
+    // The identity now waits in the page, bound to this interaction: the browser keeps no SAML cookie.
     expect(jar.all().filter((cookie) => cookie.name === 'gh_saml')).toEqual([]);
+    const continued = await flow.jar.submit(flow.page, { continue: 'yes' });
+    expect((await codeFor(flow, continued)).sub).toBe(userId);
+    expect(await lastSignInRecord('user.signed_in')).toMatchObject({ actor: { type: 'user', id: userId } });
+  });
+
+  it('the confirmation is in the page’s language', async () => {
+    const jar = new CookieJar();
+    await postToAcs(respond(), null, jar);
+    const flow = await authorize({ ui_locales: 'de' }, jar);
+    expect(flow.page.body).toContain(`<h1>Als ${EMAIL} fortfahren?</h1>`);
+    expect(flow.page.body).toContain('>Abbrechen</button>');
+  });
+
+  it('login CSRF: another account’s response auto-posted into the browser completes nothing unasked; only the page’s own button does', async () => {
+    const attacker = 'mallory@saml.test';
+    const malloryId = await app.createUser(attacker, tenantId);
+    const victim = new CookieJar();
+    // The attacker's site posts the attacker's own valid response to the ACS from the victim's browser.
+    const planted = await victim.visit(provider.acsUrl, {
+      method: 'POST',
+      form: { SAMLResponse: respond({ email: attacker }) },
+      headers: { origin: 'https://attacker.example', 'sec-fetch-site': 'cross-site' },
+    });
+    expect(planted.status).toBe(303);
+    // The victim then signs in to the application: no code is issued, the page names the account instead.
+    const flow = await authorize({}, victim);
+    expect(flow.page.status).toBe(200);
+    expect(flow.page.body).toContain(`Continue as ${attacker}?`);
+    const { fields, action } = readForm(flow.page.url, flow.page.body);
+    expect(action).toBe(`${flow.page.url}/saml`);
+    // A forged POST: without the page's token, from another site with it, or its proof on another interaction.
+    const forged = await victim.visit(action, { form: { proof: fields['proof']!, continue: 'yes' } });
+    expect(forged.status).toBe(403);
+    const crossSite = await victim.visit(action, { form: { ...fields, continue: 'yes' }, headers: { 'sec-fetch-site': 'cross-site' } });
+    expect(crossSite.status).toBe(403);
+    const other = await authorize({}, victim);
+    expect(other.page.body).toContain('name="password"');
+    const moved = await victim.visit(`${other.page.url}/saml`, { form: { csrf: readForm(other.page.url, other.page.body).fields['csrf']!, proof: fields['proof']!, continue: 'yes' } });
+    expect(moved.status).toBe(403);
+    // Nor does the SP-initiated proof's GET take it.
+    expect((await victim.visit(`${flow.page.url}/saml?proof=${encodeURIComponent(fields['proof']!)}`)).status).toBe(403);
+    expect((await lastSignInRecord('user.signed_in'))?.['actor']?.id).not.toBe(malloryId);
+    // Cancel: the ordinary sign-in page of the same interaction.
+    const cancelled = await victim.submit(flow.page, { cancel: 'yes' });
+    expect(cancelled.status).toBe(303);
+    expect(cancelled.location).toBe(flow.page.url);
+    const page = await victim.visit(cancelled.location!);
+    expect(page.status).toBe(200);
+    expect(page.body).toContain('name="password"');
+    expect(page.body).toContain('Sign in with Acme Okta');
   });
 
   it('an unsolicited identity waits for the sign-in of its own application only', async () => {
@@ -287,7 +340,8 @@ describe('IdP-initiated', () => {
     expect(acs.status, acs.body).toBe(303);
     expect(acs.location).toBe(IDP_LOGIN_URL);
     const flow = await authorize({}, jar, domainConfig);
-    const claims = await codeFor(flow, flow.page, domainConfig);
+    expect(flow.page.body).toContain(`Continue as ${EMAIL}?`);
+    const claims = await codeFor(flow, await flow.jar.submit(flow.page, { continue: 'yes' }), domainConfig);
     expect(claims).toMatchObject({ iss: `http://${DOMAIN}`, sub: userId });
     // A response for the service's ACS still waits on the service's host, not on the domain.
     expect((await postToAcs(respond(), null, jar)).status).toBe(303);

@@ -295,6 +295,10 @@ export const DE: Catalog = {
   'refusal.samlLogoutRefused': 'Die Abmeldeanfrage des Identitätsanbieters konnte nicht überprüft werden: Sie sind möglicherweise noch angemeldet. Melden Sie sich in der Anwendung ab.',
   'refusal.samlUnsolicited': 'Diese Anmeldung kann nicht beim Identitätsanbieter gestartet werden. Starten Sie sie in der Anwendung.',
   'refusal.samlAccountRefused': 'Mit dem Konto des Identitätsanbieters ist keine Anmeldung bei {name} möglich.',
+  'saml.confirmTitle': 'Als {email} fortfahren?',
+  'saml.confirmText': '{provider} hat Sie als {email} angemeldet. Fahren Sie mit diesem Konto bei {name} nur fort, wenn Sie diese Anmeldung soeben selbst bei {provider} gestartet haben.',
+  'saml.confirmSubmit': 'Als {email} fortfahren',
+  'saml.confirmCancel': 'Abbrechen',
   'refusal.logoutNoApplication': 'Diese Abmeldeanfrage nennt keine Anwendung, von der Sie abgemeldet werden sollen (sie enthält weder client_id noch id_token_hint). Melden Sie sich in der Anwendung selbst ab.',
   // Requests the hosted pages cannot serve (src/hosted/routes.ts), and the OP's own error page with its code.
   'error.rateLimited': 'Zu viele Anfragen. Warten Sie eine Minute, und versuchen Sie es dann erneut.',

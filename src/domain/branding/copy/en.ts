@@ -301,6 +301,10 @@ export const EN = {
   'refusal.samlLogoutRefused': 'The identity provider’s sign-out request could not be verified: you may still be signed in. Sign out from the application.',
   'refusal.samlUnsolicited': 'This sign-in cannot be started from the identity provider. Start it from the application.',
   'refusal.samlAccountRefused': 'The identity provider’s account cannot sign in to {name}.',
+  'saml.confirmTitle': 'Continue as {email}?',
+  'saml.confirmText': '{provider} signed you in as {email}. Continue to {name} with this account only if you started this sign-in at {provider} yourself, just now.',
+  'saml.confirmSubmit': 'Continue as {email}',
+  'saml.confirmCancel': 'Cancel',
   'refusal.logoutNoApplication': 'This sign-out request does not say which application to sign out of (it has neither client_id nor id_token_hint). Sign out from within the application.',
   // Requests the hosted pages cannot serve (src/hosted/routes.ts), and the OP's own error page with its code.
   'error.rateLimited': 'Too many requests. Wait a minute, then try again.',

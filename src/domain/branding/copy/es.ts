@@ -295,6 +295,10 @@ export const ES: Catalog = {
   'refusal.samlLogoutRefused': 'No se pudo verificar la solicitud de cierre de sesión del proveedor de identidad: puede que su sesión siga abierta. Cierre la sesión desde la aplicación.',
   'refusal.samlUnsolicited': 'Este inicio de sesión no puede empezar desde el proveedor de identidad. Empiécelo desde la aplicación.',
   'refusal.samlAccountRefused': 'Esa cuenta del proveedor de identidad no permite iniciar sesión en {name}.',
+  'saml.confirmTitle': '¿Continuar como {email}?',
+  'saml.confirmText': '{provider} inició su sesión como {email}. Continúe en {name} con esta cuenta solo si acaba de iniciar usted mismo este inicio de sesión en {provider}.',
+  'saml.confirmSubmit': 'Continuar como {email}',
+  'saml.confirmCancel': 'Cancelar',
   'refusal.logoutNoApplication': 'Esta solicitud de cierre de sesión no indica de qué aplicación cerrar la sesión (no contiene client_id ni id_token_hint). Cierre la sesión desde la propia aplicación.',
   // Requests the hosted pages cannot serve (src/hosted/routes.ts), and the OP's own error page with its code.
   'error.rateLimited': 'Demasiadas solicitudes. Espere un minuto y vuelva a intentarlo.',

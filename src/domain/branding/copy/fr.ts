@@ -295,6 +295,10 @@ export const FR: Catalog = {
   'refusal.samlLogoutRefused': 'La demande de déconnexion du fournisseur d’identité n’a pas pu être vérifiée : vous êtes peut-être encore connecté. Déconnectez-vous depuis l’application.',
   'refusal.samlUnsolicited': 'Cette connexion ne peut pas être lancée depuis le fournisseur d’identité. Lancez-la depuis l’application.',
   'refusal.samlAccountRefused': 'Le compte du fournisseur d’identité ne permet pas de se connecter à {name}.',
+  'saml.confirmTitle': 'Continuer en tant que {email} ?',
+  'saml.confirmText': '{provider} vous a connecté en tant que {email}. Continuez vers {name} avec ce compte seulement si vous venez vous-même de lancer cette connexion depuis {provider}.',
+  'saml.confirmSubmit': 'Continuer en tant que {email}',
+  'saml.confirmCancel': 'Annuler',
   'refusal.logoutNoApplication': 'Cette demande de déconnexion n’indique pas de quelle application vous déconnecter (elle ne contient ni client_id ni id_token_hint). Déconnectez-vous depuis l’application elle-même.',
   // Requests the hosted pages cannot serve (src/hosted/routes.ts), and the OP's own error page with its code.
   'error.rateLimited': 'Trop de demandes. Attendez une minute, puis réessayez.',
