@@ -366,7 +366,7 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
     const sessionAccount = (context: InteractionContext) =>
       sessionSignIn(context.target, context.interaction.session?.accountId, context.interaction.grantId !== undefined);
 
-    const saml = registerSamlRoutes(app, services, csrf, { load, signsIn, requireCsrf, formTargets, continueSignIn });
+    const saml = registerSamlRoutes(app, services, csrf, throttle, { load, signsIn, requireCsrf, formTargets, continueSignIn });
 
     /**
      * A login asked only because the client wants the multi-factor acr the session's sign-in did not give: its user

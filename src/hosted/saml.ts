@@ -9,6 +9,7 @@ import {
   readSamlLogoutRequest,
   samlMetadata,
   samlSignInUrl,
+  SAML_BODY_LIMIT_BYTES,
   samlUrls,
   type SamlIdentity,
   type SamlLogoutMessage,
@@ -20,6 +21,7 @@ import { signIns } from '../metrics.ts';
 import { donePage } from '../pages/pages.ts';
 import { namedSurfaceLook, sendPage } from '../pages/reply.ts';
 import { unsolicitedConfirmationPage } from '../pages/saml.ts';
+import type { SignInThrottle } from '../pages/throttle.ts';
 import type { Services } from '../services.ts';
 import { guessingAddress } from '../request-origin.ts';
 import { cookieOf } from './cookies.ts';
@@ -68,7 +70,7 @@ interface ProviderParams {
   tenantRef?: string;
 }
 
-export function registerSamlRoutes(app: FastifyInstance, services: Services, csrf: CsrfTokens, steps: SignInSteps) {
+export function registerSamlRoutes(app: FastifyInstance, services: Services, csrf: CsrfTokens, throttle: SignInThrottle, steps: SignInSteps) {
   const { orm, config } = services;
   const deps = { orm, storedSecrets: services.storedSecrets, publicUrl: config.publicUrl };
   const secure = new URL(config.publicUrl).protocol === 'https:';
@@ -102,22 +104,38 @@ export function registerSamlRoutes(app: FastifyInstance, services: Services, csr
     return { provider, domainAcs: domainAcsUrl(surface.issuer, provider.id) };
   }
 
+  /**
+   * The IdP's POSTs (ACS, /slo) need no credential: the sign-in throttle counts them per address and provider before
+   * the body is read, in a form no larger than a SAML message needs.
+   */
+  const samlPost = {
+    bodyLimit: SAML_BODY_LIMIT_BYTES,
+    onRequest: throttle.hook(
+      async (request) => providerLook(request, (await providerAt(request as FastifyRequest<{ Params: ProviderParams }>)).provider),
+      (request) => `saml:${(request.params as ProviderParams).providerId}`,
+    ),
+  };
+
   for (const prefix of ['', `${TENANT_PATH_PREFIX}/:tenantRef`]) {
     app.get<{ Params: ProviderParams }>(`${prefix}/saml/:providerId/metadata`, async (request, reply) => {
       const { provider, domainAcs } = await providerAt(request);
       return reply.type('application/samlmetadata+xml; charset=utf-8').send(await samlMetadata(deps, provider, domainAcs));
     });
 
-    app.post<{ Params: ProviderParams }>(`${prefix}/saml/:providerId/acs`, async (request, reply) => {
+    app.post<{ Params: ProviderParams }>(`${prefix}/saml/:providerId/acs`, samlPost, async (request, reply) => {
       const { provider, domainAcs } = await providerAt(request);
       const fields = (request.body ?? {}) as Record<string, string | null>;
       const acsUrl = domainAcs ?? samlUrls(config.publicUrl, provider).acsUrl;
       const outcome = await consumeSamlResponse(deps, provider, acsUrl, fields['SAMLResponse']);
       if (!outcome.ok) {
-        request.log.info({ provider: provider.id, reason: outcome.reason, detail: outcome.detail }, 'SAML response refused');
-        signIns.inc({ method: SAML_METHOD, outcome: 'failure' });
-        const place = { applicationId: provider.applicationId, tenantId: provider.tenantId, clientId: outcome.request?.clientId ?? null, requestId: request.id };
-        await recordSamlSignIn(services, place, { providerId: provider.id, email: null }, { ok: false, reason: outcome.reason, userId: null });
+        const { reason } = outcome;
+        request.log.info({ provider: provider.id, reason, detail: outcome.detail }, 'SAML response refused');
+        // Not a SAML response at all is no sign-in anyone attempted: logged only, neither counted nor recorded.
+        if (reason !== 'malformed_response') {
+          signIns.inc({ method: SAML_METHOD, outcome: 'failure' });
+          const place = { applicationId: provider.applicationId, tenantId: provider.tenantId, clientId: outcome.request?.clientId ?? null, requestId: request.id };
+          await recordSamlSignIn(services, place, { providerId: provider.id, email: null }, { ok: false, reason, userId: null });
+        }
         throw new SignInRefusal('saml_response_refused', await providerLook(request, provider));
       }
       const { identity, request: answered } = outcome;
@@ -140,7 +158,7 @@ export function registerSamlRoutes(app: FastifyInstance, services: Services, csr
       const rawQuery = request.raw.url?.split('?')[1] ?? '';
       return singleLogout(request, reply, { binding: 'redirect', query: request.query as Record<string, unknown>, rawQuery });
     });
-    app.post<{ Params: ProviderParams }>(`${prefix}/saml/:providerId/slo`, async (request, reply) =>
+    app.post<{ Params: ProviderParams }>(`${prefix}/saml/:providerId/slo`, samlPost, async (request, reply) =>
       singleLogout(request, reply, { binding: 'post', form: (request.body ?? {}) as Record<string, unknown> }),
     );
   }

@@ -21,9 +21,12 @@ export type ThrottleLook = (request: FastifyRequest, reply: FastifyReply) => Pro
  */
 export type ThrottleHook = (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply | undefined>;
 
+/** A budget of its own within the address's, for a route that is not one of the forms (the SAML ACS: per provider). */
+export type ThrottleScope = (request: FastifyRequest) => string;
+
 export interface SignInThrottle {
   /** The hook for one route; `look` brands the 429 page (the plain look when absent or failing). */
-  hook(look?: ThrottleLook): ThrottleHook;
+  hook(look?: ThrottleLook, scope?: ThrottleScope): ThrottleHook;
 }
 
 /**
@@ -36,15 +39,17 @@ const guessesByQuery = (request: FastifyRequest): boolean =>
 
 /** Made once per server, after the rate-limit plugin: every throttled route, in any plugin scope, shares its counter. */
 export function signInThrottle(app: FastifyInstance, limit: Config['signInRateLimit']): SignInThrottle {
+  const scopes = new WeakMap<FastifyRequest, string>();
   // createRateLimit counts without marking the request, so the service-wide limit still counts these requests too.
   const count = app.createRateLimit({
     max: limit.max,
     timeWindow: limit.windowMs,
-    keyGenerator: (request) => `sign-in:${guessingAddress(request)}`,
+    keyGenerator: (request) => `sign-in:${guessingAddress(request)}${scopes.has(request) ? `:${scopes.get(request)}` : ''}`,
   });
   return {
-    hook: (look) => async (request, reply) => {
+    hook: (look, scope) => async (request, reply) => {
       if (request.method !== 'POST' && !guessesByQuery(request)) return undefined;
+      if (scope !== undefined) scopes.set(request, scope(request));
       const outcome = await count(request);
       if (outcome.isAllowed || !outcome.isExceeded) return undefined;
       rateLimited.inc({ limit: 'sign_in' });

@@ -257,7 +257,66 @@ export async function samlSignInUrl(deps: SamlDeps, provider: SamlProvider, pend
   return serviceProvider(deps, provider, new RequestRecords(deps.orm, provider, pending), keys).getAuthorizeUrlAsync(pending.interactionUid, undefined, {});
 }
 
-export type SamlResponseFailure = 'invalid_assertion' | 'replayed_assertion' | 'no_email';
+/** `malformed_response`: not a SAML response at all (no XML, another root, nested past MAX_XML_DEPTH), read no further. */
+export type SamlResponseFailure = 'malformed_response' | 'invalid_assertion' | 'replayed_assertion' | 'no_email';
+
+/**
+ * What the ACS and /slo accept in a form: a response with an encrypted assertion, certificates and a few hundred
+ * attributes (Entra ID sends at most 150 groups) is tens of kilobytes; base64 and form encoding add about half.
+ */
+export const SAML_BODY_LIMIT_BYTES = 256 * 1024;
+
+/** Far past any real message (a response's deepest path, an encrypted assertion's key, is about a dozen elements). */
+const MAX_XML_DEPTH = 48;
+const PROTOCOL_NS = 'urn:oasis:names:tc:SAML:2.0:protocol';
+
+/**
+ * The document's root start tag, or null when it is not one element nesting at most `maxDepth` deep (or has a DOCTYPE,
+ * which SAML messages never carry): one linear pass, so that no parser builds a deep tree for a stranger's POST
+ * (xmldom, which node-saml parses with, has no depth limit).
+ */
+export function shallowRootTag(xml: string, maxDepth = MAX_XML_DEPTH): string | null {
+  let depth = 0;
+  let root: string | null = null;
+  let at = xml.indexOf('<');
+  while (at !== -1) {
+    if (xml.startsWith('<!--', at) || xml.startsWith('<![CDATA[', at) || xml.startsWith('<?', at)) {
+      const close = xml.startsWith('<!--', at) ? '-->' : xml.startsWith('<?', at) ? '?>' : ']]>';
+      const end = xml.indexOf(close, at + 2);
+      if (end === -1) return null;
+      at = xml.indexOf('<', end + close.length);
+      continue;
+    }
+    if (xml[at + 1] === '!') return null;
+    let end = at + 1;
+    for (let quote: string | null = null; end < xml.length; end += 1) {
+      const character = xml[end];
+      if (quote !== null) quote = character === quote ? null : quote;
+      else if (character === '"' || character === "'") quote = character;
+      else if (character === '>') break;
+    }
+    if (end >= xml.length) return null;
+    if (xml[at + 1] === '/') {
+      depth -= 1;
+      if (depth < 0) return null;
+    } else {
+      if (depth === 0 && root !== null) return null;
+      if (root === null) root = xml.slice(at, end + 1);
+      if (xml[end - 1] !== '/' && (depth += 1) > maxDepth) return null;
+    }
+    at = xml.indexOf('<', end + 1);
+  }
+  return depth === 0 ? root : null;
+}
+
+/** Whether the document is a samlp:Response, by its root's name and namespace, without parsing it. */
+function looksLikeResponse(xml: string): boolean {
+  const root = shallowRootTag(xml);
+  const name = root === null ? null : /^<(?:([A-Za-z_][\w.-]*):)?Response[\s/>]/.exec(root);
+  if (root === null || name === null) return false;
+  const prefix = name[1] === undefined ? '' : `:${name[1].replaceAll('.', '\\.')}`;
+  return new RegExp(`\\sxmlns${prefix}\\s*=\\s*["']([^"']*)["']`).exec(root)?.[1] === PROTOCOL_NS;
+}
 
 export type SamlResponseOutcome =
   | { readonly ok: true; readonly identity: SamlIdentity; readonly request: SamlRequestRecord | null }
@@ -270,9 +329,11 @@ export type SamlResponseOutcome =
 export async function consumeSamlResponse(deps: SamlDeps, provider: SamlProvider, acsUrl: string, samlResponse: string | null | undefined): Promise<SamlResponseOutcome> {
   const { orm } = deps;
   const records = new RequestRecords(orm, provider);
+  if (typeof samlResponse !== 'string' || !looksLikeResponse(Buffer.from(samlResponse, 'base64').toString('utf8'))) {
+    return { ok: false, reason: 'malformed_response', detail: 'not a SAML response, or nested too deep', request: null };
+  }
   let profile: Profile | null;
   try {
-    if (typeof samlResponse !== 'string' || samlResponse === '') throw new Error('no SAMLResponse');
     const keys = await samlSpKey(orm, deps.storedSecrets, provider);
     const sp = serviceProvider(deps, provider, records, keys, await decryptionKeyOf(keys, samlResponse));
     ({ profile } = await sp.validatePostResponseAsync({ SAMLResponse: samlResponse }));
@@ -381,9 +442,11 @@ export async function readSamlLogoutRequest(deps: SamlDeps, provider: SamlProvid
       if (text(fields['Signature']) === undefined || text(fields['SigAlg']) === undefined) throw new Error('the LogoutRequest is not signed');
       // Inflated here first, bounded, before node-saml inflates it again.
       xml = inflateRawSync(Buffer.from(encoded, 'base64'), { maxOutputLength: MAX_LOGOUT_MESSAGE_BYTES }).toString('utf8');
+      if (shallowRootTag(xml) === null) throw new Error('not an XML document, or nested too deep');
       await sp.validateRedirectAsync(fields as Record<string, string>, message.rawQuery);
     } else {
       xml = Buffer.from(encoded, 'base64').toString('utf8');
+      if (shallowRootTag(xml) === null) throw new Error('not an XML document, or nested too deep');
       await sp.validatePostRequestAsync({ SAMLRequest: encoded });
     }
     const request = new DOMParser().parseFromString(xml, 'text/xml').documentElement;

@@ -1,0 +1,92 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { shallowRootTag } from '../../src/domain/sign-in/saml.ts';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import { CookieJar } from '../support/cookie-jar.ts';
+import { TestIdp } from '../support/saml-idp.ts';
+
+/**
+ * What a stranger's POSTs to the SAML ACS cost (it takes no credential): the sign-in throttle per address and
+ * provider (a low limit here), a body limit fit for SAML, nesting refused before any parser, and no sign-in failure
+ * recorded for a POST that is not a SAML response at all.
+ */
+const LIMIT = 4;
+
+let app: TestApp;
+const idp = new TestIdp();
+let provider: { id: string; acsUrl: string; metadataUrl: string };
+let other: { id: string; acsUrl: string };
+
+beforeAll(async () => {
+  app = await startTestApp({ signInRateLimit: { max: LIMIT, windowMs: 60_000 }, trustProxy: ['loopback'] }, { reachablePublicUrl: true });
+  const config = { entityId: idp.entityId, ssoUrl: 'https://idp.test/sso', certificate: idp.certificate };
+  const created = await app.http.post('/auth-providers', { type: 'saml', name: 'Limited', config });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  provider = created.body as typeof provider;
+  // One SAML provider per application: the other is another application's.
+  const another = await app.bootstrapAnother();
+  const second = await app.as({ apiKey: another.apiKey }).post('/auth-providers', { type: 'saml', name: 'Other', config });
+  expect(second.status, JSON.stringify(second.body)).toBe(201);
+  other = second.body as typeof other;
+});
+afterAll(async () => app?.close());
+
+const failures = async () => ((await app.http.get('/audit-logs?action=user.sign_in_failed&pageSize=100')).body.data as unknown[]).length;
+/** A POST from `address` (the proxy in front, loopback, names it). */
+const post = (acsUrl: string, form: Record<string, string>, address = `203.0.113.${1 + Math.floor(Math.random() * 250)}`) =>
+  new CookieJar().visit(acsUrl, { method: 'POST', form, headers: { 'x-forwarded-for': address } });
+const encoded = (xml: string) => Buffer.from(xml).toString('base64');
+
+describe('the SAML ACS against strangers', () => {
+  it('a POST that is no SAML response is refused without a sign-in failure record; a Response that fails its checks is recorded', async () => {
+    const before = await failures();
+    for (const form of [{} as Record<string, string>, { SAMLResponse: '' }, { SAMLResponse: 'PHg+' }, { SAMLResponse: encoded('<samlp:Response xmlns:samlp="urn:example:other"/>') }]) {
+      const refused = await post(provider.acsUrl, form);
+      expect(refused.status).toBe(400);
+      expect(refused.body).toContain('could not be verified');
+    }
+    expect(await failures()).toBe(before);
+    const unsigned = idp.response({ acsUrl: provider.acsUrl, audience: `${provider.acsUrl.replace(/acs$/, 'metadata')}`, email: 'x@saml.test', sign: 'none' });
+    expect((await post(provider.acsUrl, { SAMLResponse: unsigned })).status).toBe(400);
+    expect(await failures()).toBe(before + 1);
+  });
+
+  it('a response nested past any real one is refused before it is parsed, unrecorded', async () => {
+    const before = await failures();
+    const deep = `<samlp:Response xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" ID="_x">${'<a>'.repeat(5000)}${'</a>'.repeat(5000)}</samlp:Response>`;
+    const refused = await post(provider.acsUrl, { SAMLResponse: encoded(deep) });
+    expect(refused.status).toBe(400);
+    expect(await failures()).toBe(before);
+  });
+
+  it('takes a body of a SAML message’s size, not the service’s 1 MiB', async () => {
+    const large = await post(other.acsUrl, { SAMLResponse: 'A'.repeat(300 * 1024) });
+    expect(large.status).toBe(413);
+  });
+
+  it(`answers ${LIMIT} POSTs a window per address and provider, then 429 before reading them; another provider has its own budget`, async () => {
+    const address = '198.51.100.7';
+    for (let attempt = 1; attempt <= LIMIT; attempt += 1) expect((await post(provider.acsUrl, { SAMLResponse: 'PHg+' }, address)).status).toBe(400);
+    const throttled = await post(provider.acsUrl, { SAMLResponse: 'PHg+' }, address);
+    expect(throttled.status).toBe(429);
+    expect(Number(throttled.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(throttled.body).toContain('<h1>Too many attempts</h1>');
+    // Refused before the body is read: a body over the limit is 429 too, not 413.
+    expect((await post(provider.acsUrl, { SAMLResponse: 'A'.repeat(300 * 1024) }, address)).status).toBe(429);
+    // Another provider's ACS, and another address, have budgets of their own.
+    expect((await post(other.acsUrl, { SAMLResponse: 'PHg+' }, address)).status).toBe(400);
+    expect((await post(provider.acsUrl, { SAMLResponse: 'PHg+' }, '198.51.100.8')).status).toBe(400);
+  });
+});
+
+describe('the nesting check', () => {
+  it('returns the root start tag of a document nesting at most the limit, else null', () => {
+    expect(shallowRootTag('<?xml version="1.0"?><!-- c --><r a="x>y"><b/><c><![CDATA[<<<]]></c></r>')).toBe('<r a="x>y">');
+    expect(shallowRootTag(`<r>${'<a>'.repeat(10)}${'</a>'.repeat(10)}</r>`, 11)).toBe('<r>');
+    expect(shallowRootTag(`<r>${'<a>'.repeat(11)}${'</a>'.repeat(11)}</r>`, 11)).toBeNull();
+    expect(shallowRootTag('<r/><s/>')).toBeNull();
+    expect(shallowRootTag('<r>')).toBeNull();
+    expect(shallowRootTag('</r>')).toBeNull();
+    expect(shallowRootTag('<!DOCTYPE r [<!ENTITY e "x">]><r>&e;</r>')).toBeNull();
+    expect(shallowRootTag('no xml')).toBeNull();
+  });
+});
