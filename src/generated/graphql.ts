@@ -328,7 +328,8 @@ export type AuthProvider = {
    * `certificate` (PEM X.509), `signRequests` (AuthnRequests signed with the provider's SP key, RSA-SHA256; its
    * certificate in the metadata; default false), `emailAttribute`
    * (the attribute holding the e-mail; else an e-mail NameID), `idpInitiatedLoginUrl` (https; where an IdP-initiated
-   * sign-in sends the browser: the application's page that starts its sign-in; null: IdP-initiated sign-in refused),
+   * sign-in sends the browser: the application's page that starts its sign-in, where the user confirms "Continue as
+   * {email}?" before it completes; null: IdP-initiated sign-in refused),
    * `sloUrl` (https; the IdP's single logout service: its signed LogoutRequests at the provider's `/slo` end the
    * user's sessions, and a sign-out here goes through it; null: no single logout), `allowSignup`. m2m: `tokenLifetimeSeconds`
    * (60–3600, default 3600): while enabled, the lifetime of its scope's client-credentials tokens. api_keys: `maxLifetimeDays` (1–3650 or null for no limit): while enabled, a new key of
