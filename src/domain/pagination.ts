@@ -78,6 +78,12 @@ function idsFilter(args: PageArgs): string[] | undefined {
   return [...new Set(args.ids)].sort();
 }
 
+/** The ids `args` narrows a list to (undefined for all), and the list its cursors belong to: the set's own. */
+export function narrowedList(args: PageArgs, list: string): { ids: string[] | undefined; list: string } {
+  const ids = idsFilter(args);
+  return { ids, list: ids === undefined ? list : `${list}:ids=${ids.join(',')}` };
+}
+
 /**
  * Plain values, not a managed entity: lists write nothing, and hydrating costs several times the SQL round trip
  * (docs/bench.md).
@@ -99,9 +105,7 @@ export async function paginate<T extends { id: string }>(
   order: PageOrder = 'oldest',
 ): Promise<Page<Row<T>>> {
   const size = pageSize(args);
-  const ids = idsFilter(args);
-  const ordered = order === 'newest' ? `${list}:newest` : list;
-  const listOfIds = ids === undefined ? ordered : `${ordered}:ids=${ids.join(',')}`;
+  const { ids, list: listOfIds } = narrowedList(args, order === 'newest' ? `${list}:newest` : list);
   const after = args.cursor == null ? undefined : cursors.decode(listOfIds, args.cursor);
   const rows = (await selectPage(em, entity, where, { after, ids, limit: size + 1, order })) as unknown as Row<T>[];
   const data = rows.slice(0, size);

@@ -2666,6 +2666,7 @@ export type QueryApiResourceArgs = {
 export type QueryApiResourcesArgs = {
   appId?: InputMaybe<Scalars['UUID']['input']>;
   cursor?: InputMaybe<Scalars['String']['input']>;
+  ids?: InputMaybe<Array<Scalars['UUID']['input']>>;
   pageSize?: InputMaybe<Scalars['Int']['input']>;
   tenantId?: InputMaybe<Scalars['UUID']['input']>;
 };
@@ -2809,6 +2810,7 @@ export type QueryInvitationArgs = {
 export type QueryInvitationsArgs = {
   appId?: InputMaybe<Scalars['UUID']['input']>;
   cursor?: InputMaybe<Scalars['String']['input']>;
+  ids?: InputMaybe<Array<Scalars['UUID']['input']>>;
   pageSize?: InputMaybe<Scalars['Int']['input']>;
   status?: InputMaybe<InvitationStatus>;
   tenantId?: InputMaybe<Scalars['UUID']['input']>;
@@ -2868,6 +2870,7 @@ export type QueryOrganizationArgs = {
 export type QueryPermissionsArgs = {
   appId?: InputMaybe<Scalars['UUID']['input']>;
   cursor?: InputMaybe<Scalars['String']['input']>;
+  ids?: InputMaybe<Array<Scalars['UUID']['input']>>;
   pageSize?: InputMaybe<Scalars['Int']['input']>;
   tenantId?: InputMaybe<Scalars['UUID']['input']>;
 };

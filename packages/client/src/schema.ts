@@ -11058,6 +11058,8 @@ export interface operations {
                 pageSize?: number;
                 /** @description The `next` of the previous page, verbatim. Cursors are opaque and tamper-evident. */
                 cursor?: string;
+                /** @description Only the items of these ids (1 to 100); ids not found in the scope are left out. */
+                ids?: string[];
             };
             header?: never;
             path?: never;
@@ -11141,6 +11143,8 @@ export interface operations {
                 pageSize?: number;
                 /** @description The `next` of the previous page, verbatim. Cursors are opaque and tamper-evident. */
                 cursor?: string;
+                /** @description Only the items of these ids (1 to 100); ids not found in the scope are left out. */
+                ids?: string[];
             };
             header?: never;
             path: {
@@ -11230,6 +11234,8 @@ export interface operations {
                 pageSize?: number;
                 /** @description The `next` of the previous page, verbatim. Cursors are opaque and tamper-evident. */
                 cursor?: string;
+                /** @description Only the items of these ids (1 to 100); ids not found in the scope are left out. */
+                ids?: string[];
             };
             header?: never;
             path: {
@@ -19116,6 +19122,8 @@ export interface operations {
                 pageSize?: number;
                 /** @description The `next` of the previous page, verbatim. Cursors are opaque and tamper-evident. */
                 cursor?: string;
+                /** @description Only the items of these ids (1 to 100); ids not found in the scope are left out. */
+                ids?: string[];
             };
             header?: never;
             path?: never;
@@ -19199,6 +19207,8 @@ export interface operations {
                 pageSize?: number;
                 /** @description The `next` of the previous page, verbatim. Cursors are opaque and tamper-evident. */
                 cursor?: string;
+                /** @description Only the items of these ids (1 to 100); ids not found in the scope are left out. */
+                ids?: string[];
             };
             header?: never;
             path: {
@@ -19288,6 +19298,8 @@ export interface operations {
                 pageSize?: number;
                 /** @description The `next` of the previous page, verbatim. Cursors are opaque and tamper-evident. */
                 cursor?: string;
+                /** @description Only the items of these ids (1 to 100); ids not found in the scope are left out. */
+                ids?: string[];
             };
             header?: never;
             path: {
@@ -19742,6 +19754,8 @@ export interface operations {
                 pageSize?: number;
                 /** @description The `next` of the previous page, verbatim. Cursors are opaque and tamper-evident. */
                 cursor?: string;
+                /** @description Only the items of these ids (1 to 100); ids not found in the scope are left out. */
+                ids?: string[];
                 /** @description Only invitations of this status. */
                 status?: components["schemas"]["InvitationStatus"];
             };
@@ -19828,6 +19842,8 @@ export interface operations {
                 pageSize?: number;
                 /** @description The `next` of the previous page, verbatim. Cursors are opaque and tamper-evident. */
                 cursor?: string;
+                /** @description Only the items of these ids (1 to 100); ids not found in the scope are left out. */
+                ids?: string[];
                 /** @description Only invitations of this status. */
                 status?: components["schemas"]["InvitationStatus"];
             };
@@ -19919,6 +19935,8 @@ export interface operations {
                 pageSize?: number;
                 /** @description The `next` of the previous page, verbatim. Cursors are opaque and tamper-evident. */
                 cursor?: string;
+                /** @description Only the items of these ids (1 to 100); ids not found in the scope are left out. */
+                ids?: string[];
                 /** @description Only invitations of this status. */
                 status?: components["schemas"]["InvitationStatus"];
             };

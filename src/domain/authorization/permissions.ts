@@ -7,7 +7,7 @@ import { HOLD_FOR_UPDATE } from '../../db/row-lock.ts';
 import { GatehouseError, invalid, notFound } from '../../errors.ts';
 import { recordAudit } from '../audit.ts';
 import { uniquely } from '../db-errors.ts';
-import { pageSize, scopedList, type Page, type PageArgs, type Row } from '../pagination.ts';
+import { narrowedList, pageSize, scopedList, type Page, type PageArgs, type Row } from '../pagination.ts';
 import { roleSnapshot } from './roles.ts';
 import { removePermissionFromApiResources } from '../api-resources/api-resources.ts';
 import { definePermission, permissionDefinition, permissionSnapshot, type CreatePermissionInput } from './permission-definition.ts';
@@ -62,17 +62,20 @@ export const permissionSnapshotSql = (row: string) => `jsonb_build_object('key',
 
 /**
  * Built-ins, then the custom ones the scope sees, in one cursor sequence: a cursor holding a built-in id resumes among
- * the built-ins, one holding a custom id among the custom rows.
+ * the built-ins, one holding a custom id among the custom rows. `args.ids` narrows both, as `paginate` narrows a list.
  */
 export async function listPermissions(scope: Scope, args: PageArgs): Promise<Page<PermissionView>> {
   const size = pageSize(args);
-  const list = scopedList(scope, 'permissions');
+  const { ids, list } = narrowedList(args, scopedList(scope, 'permissions'));
   const after = args.cursor == null ? undefined : scope.services.cursors.decode(list, args.cursor);
   const builtInAt = after === undefined ? -1 : BUILT_IN.findIndex((permission) => permission.id === after);
-  const builtIns = after === undefined ? BUILT_IN : BUILT_IN.slice(builtInAt + 1);
+  // A custom row's cursor is past every built-in.
+  const following = after === undefined ? BUILT_IN : builtInAt >= 0 ? BUILT_IN.slice(builtInAt + 1) : [];
+  const asked = ids === undefined ? undefined : new Set(ids);
+  const builtIns = asked === undefined ? following : following.filter((permission) => asked.has(permission.id));
   const customAfter = builtInAt >= 0 ? undefined : after;
   const wanted = size + 1 - Math.min(builtIns.length, size + 1);
-  const custom = wanted === 0 ? [] : ((await selectPage(scope.em, CustomPermission, {}, { after: customAfter, limit: wanted })) as unknown as Row<CustomPermission>[]);
+  const custom = wanted === 0 ? [] : ((await selectPage(scope.em, CustomPermission, {}, { after: customAfter, ids, limit: wanted })) as unknown as Row<CustomPermission>[]);
   const rows = [...builtIns.slice(0, size + 1), ...custom.map(presentCustom)];
   const data = rows.slice(0, size);
   const last = data.at(-1);
