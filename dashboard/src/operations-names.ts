@@ -26,6 +26,9 @@ const ITEMS = {
   oauth_client: { list: 'oauthClients', name: 'name' },
   api_key: { list: 'apiKeys', name: 'name' },
   m2m_credential: { list: 'm2mCredentials', name: 'name' },
+  api_resource: { list: 'apiResources', name: 'name' },
+  permission: { list: 'permissions', name: 'key' },
+  invitation: { list: 'invitations', name: 'email' },
 } as const satisfies Readonly<Record<string, Item>>;
 
 /** A type of item with a name to show (as audit records and invitations spell it). */

@@ -158,12 +158,21 @@ describe('the Audit log tab of the dashboard in Chromium', () => {
     await dashboard.page.getByLabel('Action', { exact: true }).fill('');
   });
 
-  it('names a role the record targets', async () => {
+  it('names a role, an API resource and a permission the records target (a permission by its key)', async () => {
     const created = await dashboard.app.http.post('/roles', { key: 'auditor', name: 'Auditor', permissions: [] });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     await search({ action: 'role.created' });
     await waitForRows(1);
     expect(await shownRows()).toEqual([['role.created', 'role Auditor']]);
+
+    const resource = await dashboard.app.http.post('/api-resources', { identifier: 'https://reports.example.com', name: 'Reports API', newPermissions: [{ key: 'reports:read' }] });
+    expect(resource.status, JSON.stringify(resource.body)).toBe(201);
+    await search({ action: 'api_resource.created' });
+    await waitForRows(1);
+    expect(await shownRows()).toEqual([['api_resource.created', 'api_resource Reports API']]);
+    await search({ action: 'permission.created' });
+    await waitForRows(1);
+    expect(await shownRows()).toEqual([['permission.created', 'permission reports:read']]);
   });
 
   it('expands a record to its after-state as JSON', async () => {
