@@ -82,14 +82,14 @@ export function registerSamlRoutes(app: FastifyInstance, services: Services, csr
   const unsolicitedBinding = (applicationId: string) => `saml-unsolicited|${applicationId}`;
   const confirmationBinding = (uid: string) => `saml-confirm|${uid}`;
 
+  /** The look of the provider's surface (the URL names it): its refusals and pages are the application's, not plain. */
+  const providerLook = (request: FastifyRequest, provider: SamlProvider) => namedSurfaceLook(services, request, provider.applicationId, provider.tenantId);
+
   /**
    * The provider a SAML URL names and the ACS of that URL's surface, else 404: on the service's host at the path
    * samlUrls gives it (a tenant's own under the tenant's id); on a verified custom domain at the root, for a provider of
    * the domain's application and tenant, or the application's own.
    */
-  /** The look of the provider's surface (the URL names it): its refusals and pages are the application's, not plain. */
-  const providerLook = (request: FastifyRequest, provider: SamlProvider) => namedSurfaceLook(services, request, provider.applicationId, provider.tenantId);
-
   async function providerAt(request: FastifyRequest<{ Params: ProviderParams }>): Promise<{ provider: SamlProvider; domainAcs: string | undefined }> {
     const { providerId, tenantRef } = request.params;
     const [provider, surface] = await Promise.all([findSamlProvider(orm, providerId), services.surfaces.forHost(request.headers.host)]);
@@ -104,10 +104,7 @@ export function registerSamlRoutes(app: FastifyInstance, services: Services, csr
     return { provider, domainAcs: domainAcsUrl(surface.issuer, provider.id) };
   }
 
-  /**
-   * The IdP's POSTs (ACS, /slo) need no credential: the sign-in throttle counts them per address and provider before
-   * the body is read, in a form no larger than a SAML message needs.
-   */
+  /** The IdP's POSTs need no credential: throttled per address and provider before the body is read, and kept small. */
   const samlPost = {
     bodyLimit: SAML_BODY_LIMIT_BYTES,
     onRequest: throttle.hook(
@@ -206,10 +203,7 @@ export function registerSamlRoutes(app: FastifyInstance, services: Services, csr
     return steps.continueSignIn(request, reply, context, { user: account.user, verified: account.user, amr: SAML_AMR });
   }
 
-  /**
-   * The interaction the ACS sent the browser back to; refused (another browser, an interaction gone) in the look of the
-   * provider its proof names, the proof being sealed by the ACS for this uid: an unsealed one names nothing.
-   */
+  /** The interaction the ACS sent the browser back to; refused in the look of the provider its sealed proof names. */
   async function loadAnswered(request: FastifyRequest<{ Params: { uid: string }; Querystring: { proof?: string } }>, reply: FastifyReply) {
     try {
       return await steps.load(request, reply);
@@ -221,10 +215,7 @@ export function registerSamlRoutes(app: FastifyInstance, services: Services, csr
     }
   }
 
-  /**
-   * The confirmation of an IdP-initiated identity: only this interaction's page posts it (its CSRF token, the proof
-   * sealed to it, the interaction's cookie), never a cross-site form. Cancel: the sign-in page, the identity dropped.
-   */
+  /** The confirmation of an IdP-initiated identity: only this interaction's own page can post it (CSRF, sealed proof). */
   app.post<{ Params: { uid: string } }>('/interaction/:uid/saml', async (request, reply) => {
     const context = await steps.load(request, reply);
     const fields = (request.body ?? {}) as FormFields;

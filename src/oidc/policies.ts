@@ -50,11 +50,7 @@ async function grantFitsRequest(deps: OidcDependencies, ctx: KoaContextWithOIDC,
 /** Requests that would sign the session's user in to a tenant whose sign-in was revoked in it: a login is asked. */
 const revokedSignIns = new WeakSet<KoaContextWithOIDC>();
 
-/**
- * Notes the request when the sign-in it would make without a credential is to a tenant whose sign-in was revoked in the
- * browser session (src/domain/sessions/revoked-sign-ins.ts): the kept grant's tenant, else the one the pages would
- * decide. A request the pages would refuse anyway is left to those rules.
- */
+/** Notes the request when its silent sign-in would go to a revoked tenant: the kept grant's, else the pages' choice. */
 async function noteRevokedSignIn(deps: OidcDependencies, targets: SignInTargets, ctx: KoaContextWithOIDC, kept: Grant | undefined): Promise<void> {
   const { session, client } = ctx.oidc;
   const data = gatehouseData(client);
@@ -166,14 +162,10 @@ async function silentDecision(targets: SignInTargets, ctx: KoaContextWithOIDC, k
 const SIGN_IN_REVOKED_REASON = 'sign_in_revoked';
 
 /**
- * oidc-provider's prompts, plus a login when the session's account is one findAccount no longer finds for this client
- * or a silent request cannot use (silentDecision): without an account the consent checks would fail; or when the
- * request would sign the user in to a tenant whose sign-in was revoked in the browser session (noteRevokedSignIn).
- * With prompt=none these answer `login_required` (OIDC Core 3.1.2.6) or `account_selection_required`, ahead of the
- * consent checks (a first-party client never needs `consent_required`). And a login when the request asks for the
- * multi-factor acr the session's sign-in did not give: oidc-provider checks only an essential `acr` of the `claims`
- * parameter, which is not offered, so `acr_values` is checked here (`interaction_required` with prompt=none). A
- * sign-in the pages have just made passes: it got what the policy gives (the single-factor acr where MFA is off).
+ * oidc-provider's prompts, plus a login when the session's account cannot serve this request (silentDecision), when its
+ * tenant's sign-in was revoked in the browser session, or when `acr_values` asks for the multi-factor acr the sign-in
+ * did not give (oidc-provider checks only `claims`' essential acr, not offered). With prompt=none: `login_required`,
+ * `account_selection_required` or `interaction_required` (OIDC Core 3.1.2.6). A sign-in the pages just made passes.
  */
 export function interactionsPolicy() {
   const policy = interactionPolicy.base();

@@ -63,6 +63,7 @@ async function waitersReach(lock: { waiters(): Promise<number> }, count: number)
   throw new Error(`fewer than ${count} statements waiting on the lock`);
 }
 
+// A second session holds the lock the statements wait on: the embedded database serves one session at a time.
 describe.skipIf(usingEmbeddedDatabase())('on PostgreSQL', () => {
   it(`a request's statements hold at most ${STATEMENTS_PER_REQUEST} connections; its transaction's statements pass while they are held, and nothing deadlocks`, async () => {
     const lock = await lockHeldElsewhere();

@@ -26,10 +26,7 @@ export interface RefusalMarks {
   readonly onInput: (() => void) | undefined;
 }
 
-/**
- * The marks of the input standing for the API's field `name` (none: never marked), `describedBy` (its hint's id) kept.
- * For inputs rendered in a loop; `useRefusalMarks` otherwise.
- */
+/** The marks of the input standing for the API's field `name`, its hint's id kept; for inputs rendered in a loop. */
 export function refusalMarks(refusal: FieldRefusal | null, name: string | undefined, describedBy?: string): RefusalMarks {
   const marked = refusal !== null && name !== undefined && stands(name, refusal.field);
   if (!marked) return { 'aria-invalid': undefined, 'aria-describedby': describedBy, ref: undefined, onInput: undefined };

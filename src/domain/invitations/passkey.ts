@@ -5,12 +5,8 @@ import { keyName, userCredentials, type NewCredential } from '../webauthn/creden
 import { newCredentialOptions, provenCredential } from '../webauthn/factor.ts';
 import type { RelyingParty } from '../webauthn/relying-party.ts';
 
-/**
- * The passkey an invitation's acceptance makes where the surface signs in with passkeys only (src/hosted/invitation.ts):
- * passkey sign-up's registration (webauthn/factor.ts), its challenge bound to the invitation. A new account's id is
- * chosen when the page is shown and carried by it; its challenge is bound apart from an existing account's, so that
- * an id the page carries is one drawn for a new account.
- */
+// The passkey an invitation's acceptance makes on a passkey-only surface, through passkey sign-up's registration. A
+// new account's challenge is bound apart from an existing one's, so an id the page carries was drawn for a new account.
 
 /** Whether the surface's only way in is a passkey: an account without one could not sign in there. */
 export const passkeyOnly = (target: SignInTarget): boolean =>

@@ -1,11 +1,7 @@
 import { executeOwned, type SqlRunner } from '../../db/owned-sql.ts';
 
-/**
- * A tenant's sign-in revoked on its path while the browser session stands for other tenants (end-sessions.ts marks it,
- * `revoked_sign_in`): the browser signs the user in to that tenant again only with a credential (src/oidc/policies.ts
- * asks for a login), which takes the mark away (src/oidc/interactions.ts). Keyed by the OP session's `uid`, which
- * outlives its id rotations; a mark lasts as long as its session (swept with it: browser-sessions.ts).
- */
+// A tenant's sign-in revoked while its browser session stands for other tenants: that tenant needs a credential again
+// (policies.ts asks; interactions.ts clears). Keyed by the OP session's `uid`, which outlives its id rotations.
 
 /** A user's browser session (the OP's, by `uid`) in an application. */
 export interface BrowserSession {
@@ -35,10 +31,7 @@ export async function forgetRevokedSignIn(runner: SqlRunner, session: BrowserSes
   );
 }
 
-/**
- * Of up to `limit` marks past the expiry they were given, deletes those whose OP session is gone and moves the others'
- * to their session's, which moves as the session is used. One statement, over every application (as the OP's sweep).
- */
+/** Deletes up to `limit` expired marks whose OP session is gone; a live session's get its (sliding) expiry. */
 export async function sweepRevokedSignIns(runner: SqlRunner, limit = 1000): Promise<void> {
   await runner.execute(
     `with due as (

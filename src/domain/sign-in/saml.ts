@@ -270,11 +270,7 @@ export const SAML_BODY_LIMIT_BYTES = 256 * 1024;
 const MAX_XML_DEPTH = 48;
 const PROTOCOL_NS = 'urn:oasis:names:tc:SAML:2.0:protocol';
 
-/**
- * The document's root start tag, or null when it is not one element nesting at most `maxDepth` deep (or has a DOCTYPE,
- * which SAML messages never carry): one linear pass, so that no parser builds a deep tree for a stranger's POST
- * (xmldom, which node-saml parses with, has no depth limit).
- */
+/** The root start tag, or null past `maxDepth`, with a DOCTYPE or two roots: a linear pass, as xmldom has no depth limit. */
 export function shallowRootTag(xml: string, maxDepth = MAX_XML_DEPTH): string | null {
   let depth = 0;
   let root: string | null = null;
