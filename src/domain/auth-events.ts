@@ -49,7 +49,9 @@ export type SignInFailureReason =
   /** Challenge unknown, used or of another sign-in, origin, RP ID, signature, user verification. */
   | 'invalid_passkey'
   /** The key's own signature with a counter that did not grow: a copy of the authenticator (docs/decisions.md). */
-  | 'cloned_passkey';
+  | 'cloned_passkey'
+  /** The person at the page said the sign-in was not theirs: a magic link's "No", an unsolicited SAML identity's Cancel. */
+  | 'declined_by_user';
 
 export interface SignInAttempt {
   readonly applicationId: string;

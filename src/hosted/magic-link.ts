@@ -165,7 +165,7 @@ export function emailSignInRoutes(app: FastifyInstance, services: Services, step
   app.post<{ Params: Params }>('/interaction/:uid/email-link/refuse', steps.throttled, async (request, reply) => {
     const token = steps.formOf(request)['token'];
     const { opened, look } = await linkElsewhere(request, token);
-    if (!(await refuseEmailLink(services.orm.em.fork(), token))) throw new SignInRefusal('email_link_invalid', look);
+    if (!(await refuseEmailLink(services, request.id, token))) throw new SignInRefusal('email_link_invalid', look);
     request.log.warn({ interaction: opened.interactionId, application: opened.applicationId }, 'magic link refused in another browser: its sign-in ended');
     return sendPage(reply, 200, (nonce) => linkRefusedPage(look, nonce));
   });

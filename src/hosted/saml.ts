@@ -16,7 +16,7 @@ import {
   type SamlProvider,
 } from '../domain/sign-in/saml.ts';
 import { endSamlSubjectSessions } from '../domain/sign-in/saml-logout.ts';
-import { recordSamlSignIn, SAML_METHOD, samlAccount } from '../domain/sign-in/saml-account.ts';
+import { declineSamlIdentity, recordSamlSignIn, SAML_METHOD, samlAccount } from '../domain/sign-in/saml-account.ts';
 import { signIns } from '../metrics.ts';
 import { donePage } from '../pages/pages.ts';
 import { namedSurfaceLook, sendPage } from '../pages/reply.ts';
@@ -223,8 +223,13 @@ export function registerSamlRoutes(app: FastifyInstance, services: Services, csr
     if (site !== undefined && site !== 'same-origin') throw new SignInRefusal('form_forged', context.target.look);
     steps.requireCsrf(context, fields);
     const { uid } = context.interaction;
-    if (fields['cancel'] === 'yes' || !(await steps.signsIn(context))) return reply.status(303).header('location', `/interaction/${uid}`).send();
+    const toSignInPage = () => reply.status(303).header('location', `/interaction/${uid}`).send();
+    if (!(await steps.signsIn(context))) return toSignInPage();
     const identity = csrf.unseal(confirmationBinding(uid), fields['proof']);
+    if (fields['cancel'] === 'yes') {
+      if (identity !== undefined) await declineSamlIdentity(context.target, JSON.parse(identity) as SamlIdentity);
+      return toSignInPage();
+    }
     if (identity === undefined) throw new SignInRefusal('proof_expired', context.target.look);
     return signIn(request, reply, context, JSON.parse(identity) as SamlIdentity);
   });

@@ -226,8 +226,8 @@ describe('a link opened on another device: "was this you?"', () => {
     expect(unknown.body).toContain('<dt>Device</dt><dd>An unknown device</dd>');
   });
 
-  it('"No" ends the asking browser’s sign-in: nothing shown, the link spent, no code of that interaction works', async () => {
-    const { flow, check, link, other, question, answer } = await askedElsewhere('dot@example.com');
+  it('"No" ends the asking browser’s sign-in, recorded as declined: nothing shown, the link spent, no code of that interaction works', async () => {
+    const { userId, flow, check, link, other, question, answer } = await askedElsewhere('dot@example.com');
     // A second tab of the same mail, open before the answer.
     const secondTab = await other.visit(link);
     const refused = await answer('no');
@@ -238,6 +238,8 @@ describe('a link opened on another device: "was this you?"', () => {
       `select used_at is not null as used, token_hash from email_sign_in where email = 'dot@example.com'`,
     );
     expect(row).toEqual({ used: true, token_hash: null });
+    const [declined] = (await app.http.get(`/audit-logs?action=user.sign_in_failed&target=${userId}&pageSize=1`)).body.data;
+    expect(declined).toMatchObject({ target: { id: userId }, changes: { after: { method: 'magic_link', reason: 'declined_by_user', email: 'dot@example.com' } } });
 
     // "Yes" afterwards, from the other tab: refused, no code.
     const late = await answer('yes', secondTab);

@@ -299,8 +299,9 @@ describe('IdP-initiated', () => {
     // Nor does the SP-initiated proof's GET take it.
     expect((await victim.visit(`${flow.page.url}/saml?proof=${encodeURIComponent(fields['proof']!)}`)).status).toBe(403);
     expect((await lastSignInRecord('user.signed_in'))?.['actor']?.id).not.toBe(malloryId);
-    // Cancel: the ordinary sign-in page of the same interaction.
+    // Cancel: the ordinary sign-in page of the same interaction, and the declined identity in the log.
     const cancelled = await victim.submit(flow.page, { cancel: 'yes' });
+    expect(await lastSignInRecord('user.sign_in_failed')).toMatchObject({ changes: { after: { method: 'saml', reason: 'declined_by_user', email: attacker } } });
     expect(cancelled.status).toBe(303);
     expect(cancelled.location).toBe(flow.page.url);
     const page = await victim.visit(cancelled.location!);

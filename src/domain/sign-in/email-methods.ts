@@ -5,7 +5,7 @@ import { User } from '../../db/entities/index.ts';
 import { executeOwned, ownedSql } from '../../db/owned-sql.ts';
 import { GatehouseError } from '../../errors.ts';
 import { newId } from '../../ids.ts';
-import type { SignInFailureReason } from '../auth-events.ts';
+import { recordSignIn, type SignInFailureReason } from '../auth-events.ts';
 import { emailOtpMail, magicLinkMail } from '../email/flow-mail.ts';
 import { underTenancyConfig } from '../tenancy/config-lock.ts';
 import { CODE_ATTEMPTS } from '../mfa/codes.ts';
@@ -18,7 +18,7 @@ import { mailAt, userByEmail } from './account-links.ts';
 import { addressStanding, recordFailedSignIn, recordSuccessfulSignIn, refuseUncounted } from './lockout.ts';
 import { createSignedUpUser } from './new-account.ts';
 import { RefusalTiming } from './refusal-timing.ts';
-import { recordAttempt, type CredentialCheck, type SignInTarget } from './sign-in.ts';
+import { attemptTenant, recordAttempt, type CredentialCheck, type SignInTarget } from './sign-in.ts';
 
 /**
  * Sign-in by e-mail (`magic_link` provider): a single-use link or a one-time code, bound to the asking page's
@@ -197,20 +197,45 @@ export async function peekEmailLink(em: EntityManager, token: unknown): Promise<
 
 /**
  * "It was not me": the link is spent and the asking interaction's e-mail sign-ins end with it, so no code of theirs
- * works. False when the link was no longer live (used, confirmed, expired).
+ * works; the attempt is recorded as declined, for the administrators. False when the link was no longer live (used,
+ * confirmed, expired).
  */
-export async function refuseEmailLink(em: EntityManager, token: unknown): Promise<boolean> {
+export async function refuseEmailLink(services: Parameters<typeof recordSignIn>[0], requestId: string, token: unknown): Promise<boolean> {
   const parsed = parseLinkToken(token);
   if (parsed === undefined) return false;
-  const end = ownedSql(
+  const [asked] = await executeOwned<DeclinedRow[]>(
+    services.orm.em.fork().getConnection(),
     parsed.applicationId,
-    `update email_sign_in set used_at = now(), token_hash = null
-      where @owner and used_at is null and interaction_id = (
-        select interaction_id from email_sign_in where @owner and token_hash = ? and used_at is null and expires_at > now())`,
+    `with asked as (
+       select interaction_id, user_id, email, method, client_id, tenant_id from email_sign_in
+        where @owner and token_hash = ? and used_at is null and expires_at > now()),
+     ended as (
+       update email_sign_in set used_at = now(), token_hash = null
+        where @owner and used_at is null and interaction_id = (select interaction_id from asked) returning 1)
+     select a.user_id, a.email, a.method, a.client_id, a.tenant_id, u.tenant_ids
+       from asked a left join app_user u on @owner(u) and u.id = a.user_id
+      where exists (select 1 from ended)`,
     [parsed.hash],
   );
-  const ended = await em.getConnection().execute(end.sql, end.params, 'run');
-  return ((ended as { affectedRows?: number }).affectedRows ?? 0) > 0;
+  if (asked === undefined) return false;
+  await recordSignIn(services, {
+    applicationId: parsed.applicationId,
+    tenantId: attemptTenant(asked.tenant_id, asked.tenant_ids === null ? null : { tenantIds: asked.tenant_ids }),
+    clientId: asked.client_id,
+    requestId,
+    method: asked.method,
+    outcome: { ok: false, reason: 'declined_by_user', userId: asked.user_id, email: asked.email },
+  });
+  return true;
+}
+
+interface DeclinedRow {
+  user_id: string | null;
+  email: string;
+  method: string;
+  client_id: string;
+  tenant_id: string | null;
+  tenant_ids: string[] | null;
 }
 
 /**

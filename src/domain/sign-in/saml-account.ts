@@ -24,11 +24,22 @@ export async function samlAccount(target: SignInTarget, identity: SamlIdentity, 
   const method = target.saml.find((candidate) => candidate.id === identity.providerId);
   const outcome: SamlAccount | { ok: false; reason: SignInFailureReason; user: SignInUser | null } =
     method === undefined ? { ok: false, reason: 'method_unavailable', user: null } : await account(target, identity, method.signUp, address);
-  const where = { applicationId: target.application.id, tenantId: target.tenant?.id ?? null, clientId: target.clientId, requestId: target.scope.requestId };
   const userId = outcome.ok ? outcome.user.id : ('user' in outcome ? (outcome.user?.id ?? null) : null);
-  await recordSamlSignIn(target.scope.services, where, identity, outcome.ok ? { ok: true, userId: outcome.user.id } : { ok: false, reason: outcome.reason, userId });
+  await recordSamlSignIn(target.scope.services, placeOf(target), identity, outcome.ok ? { ok: true, userId: outcome.user.id } : { ok: false, reason: outcome.reason, userId });
   return outcome.ok ? outcome : { ok: false, reason: outcome.reason };
 }
+
+/** Cancel on the confirmation of an unsolicited identity: recorded, naming the asserted address only. */
+export async function declineSamlIdentity(target: SignInTarget, identity: SamlIdentity): Promise<void> {
+  await recordSamlSignIn(target.scope.services, placeOf(target), identity, { ok: false, reason: 'declined_by_user', userId: null });
+}
+
+const placeOf = (target: SignInTarget): SamlSignInPlace => ({
+  applicationId: target.application.id,
+  tenantId: target.tenant?.id ?? null,
+  clientId: target.clientId,
+  requestId: target.scope.requestId,
+});
 
 export interface SamlSignInPlace {
   readonly applicationId: string;

@@ -140,13 +140,17 @@ export function recordAttempt(target: SignInTarget, user: SignInUser | null, att
   const typed = attempt.outcome.ok ? null : attempt.outcome.email;
   return recordSignIn(target.scope.services, {
     applicationId: target.application.id,
-    tenantId: target.tenant?.id ?? (user?.tenantIds.length === 1 ? user.tenantIds[0]! : null),
+    tenantId: attemptTenant(target.tenant?.id ?? null, user),
     clientId: target.clientId,
     requestId: target.scope.requestId,
     ...attempt,
     ...(stranger ? { amr: undefined, outcome: { ok: false, reason: 'unknown_user', userId: null, email: typed ?? user.email } } : {}),
   });
 }
+
+/** The tenant whose log holds an attempt: the surface's, else the user's only one. */
+export const attemptTenant = (surfaceTenantId: string | null, user: Pick<SignInUser, 'tenantIds'> | null): string | null =>
+  surfaceTenantId ?? (user?.tenantIds.length === 1 ? user.tenantIds[0]! : null);
 
 /** Why a refusal was one, and of which user, for the audit record alone. */
 type Checked = Extract<CredentialCheck, { ok: true }> | { ok: false; reason: SignInFailureReason; user: SignInUser | null };
