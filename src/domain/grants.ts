@@ -44,7 +44,7 @@ export interface HeldCredential extends RoleSubject {
 export async function requireCoveredCredential(scope: Scope, em: EntityManager, credential: HeldCredential, callers: CallerTenants): Promise<void> {
   const subject: RoleSubject = { type: credential.type, id: credential.id };
   const covered = async (tenantId: string | null, caller: PermissionSet) => {
-    const held = await readHeldGrants(em, scope.applicationId, tenantId, [subject]);
+    const held = await readHeldGrants(em, scope.applicationId, tenantId, [subject], { anyStatus: true });
     // Its own list from the row too: a subject readHeldGrants finds unable to act would otherwise ask for nothing.
     requireCovered(scope, [...credential.permissions, ...grantsOf(held.get(subjectKey(subject))).allowed()], caller);
   };

@@ -7,9 +7,11 @@ import { issueTestKey } from '../support/keys.ts';
 import { TestRoles } from '../support/roles.ts';
 
 /**
- * Whoever sets a user's password or address, or removes their second factors, can sign in as them: only credentials
- * holding all the user holds may, in the application and (a console user) as an operator elsewhere.
+ * Whoever sets a user's password or address, or removes their second factors, can sign in as them; whoever suspends,
+ * activates or deletes them takes away or gives back what they hold: only credentials holding all the user holds may,
+ * in the application and (a console user) as an operator elsewhere.
  */
+const statusOf = async (userId: string) => (await sql<{ status: string }>('select status from app_user where id = ?', [userId]))[0]?.status;
 let app: TestApp;
 let roles: TestRoles;
 let tenantT: string;
@@ -42,6 +44,26 @@ describe('in an application', () => {
     expect((await clerk.patch(`/users/${admin}`, { name: 'Renamed' })).status).toBe(200);
   });
 
+  it('users:write and users:delete alone may not suspend, activate or delete an app_admin', async () => {
+    const admin = await app.createUser('kept-admin@example.com', tenantT);
+    await roles.assign({ type: 'user', id: admin }, 'app_admin');
+    const clerk = await issueTestKey(app, { permissions: ['users:read', 'users:write', 'users:delete'] });
+    for (const refused of [await clerk.post(`/users/${admin}/suspend`), await clerk.delete(`/users/${admin}`)]) {
+      expect(refused.status, JSON.stringify(refused.body)).toBe(403);
+      expect(refused.body.code).toBe('forbidden');
+    }
+    expect(await statusOf(admin)).toBe('active');
+    expect((await app.http.post(`/users/${admin}/suspend`)).status).toBe(200);
+    // Suspended by those who may: the clerk may not give it back either.
+    expect((await clerk.post(`/users/${admin}/activate`)).status).toBe(403);
+    expect(await statusOf(admin)).toBe('suspended');
+    // A plain user is theirs to manage.
+    const plain = await app.createUser('plain-user@example.com', tenantT);
+    expect((await clerk.post(`/users/${plain}/suspend`)).status).toBe(200);
+    expect((await clerk.post(`/users/${plain}/activate`)).status).toBe(200);
+    expect((await clerk.delete(`/users/${plain}`)).status).toBe(204);
+  });
+
   it('a tenant’s admin may not take over a member who holds more application-wide, and may a plain member', async () => {
     const admin = await app.createUser('wide-admin@example.com', tenantT);
     await roles.assign({ type: 'user', id: admin }, 'app_admin');
@@ -49,7 +71,10 @@ describe('in an application', () => {
     const tenantAdmin = await issueTestKey(app, { tenantId: tenantT, permissions: ['users:read', 'users:write'] });
     const path = `/applications/${app.root.applicationId}/tenants/${tenantT}/users`;
     expect((await tenantAdmin.patch(`${path}/${admin}`, { password: 'Tenant-Chosen-Passphrase-1' })).status).toBe(403);
+    expect((await tenantAdmin.post(`${path}/${admin}/suspend`)).status).toBe(403);
+    expect(await statusOf(admin)).toBe('active');
     expect((await tenantAdmin.patch(`${path}/${member}`, { password: 'Tenant-Chosen-Passphrase-1' })).status).toBe(200);
+    expect((await tenantAdmin.post(`${path}/${member}/suspend`)).status).toBe(200);
   });
 
   it('credentials holding all the user holds may', async () => {
@@ -91,6 +116,9 @@ describe('in the console', () => {
     expect((await asHelper.patch(`/users/${manager}`, { email: 'helper-owned@attacker.example' })).status).toBe(403);
     expect((await asHelper.post(`/users/${manager}/mfa-reset`)).status).toBe(403);
     expect(await passwordHashOf(manager)).toBe(before);
+    // Nor suspend or delete an operator who holds more in the console.
+    for (const refused of [await asHelper.post(`/users/${firstOperator}/suspend`), await asHelper.delete(`/users/${firstOperator}`)]) expect(refused.status).toBe(403);
+    expect(await statusOf(firstOperator)).toBe('active');
     // The first operator holds as much everywhere: they may.
     expect((await first.patch(`/users/${manager}`, { password: 'First-Chosen-Passphrase-9' })).status).toBe(200);
   });

@@ -30,13 +30,15 @@ export const subjectKey = (subject: RoleSubject): string => `${subject.type}:${s
  * One statement for any number of subjects. A subject that cannot act in `tenantId` (another application's, inactive,
  * revoked, expired, bound to another tenant; an operator not of the organization's console) is left out. Application-wide assignments hold in every tenant (API.md:
  * an application admin manages each tenant without joining it); a tenant's only while the user is a member.
+ * `connection`: a transaction's EntityManager reads in it (the embedded database serves one session at a time).
+ * `anyStatus`: users and operators suspended or locked count with what they hold once they may act again.
  */
-/** `connection`: a transaction's EntityManager reads in it (the embedded database serves one session at a time). */
 export async function readHeldGrants(
   connection: SqlRunner,
   applicationId: string,
   tenantId: string | null,
   subjects: readonly RoleSubject[],
+  { anyStatus = false } = {},
 ): Promise<Map<string, HeldGrants>> {
   const held = new Map<string, HeldGrants>();
   if (subjects.length === 0) return held;
@@ -47,6 +49,7 @@ export async function readHeldGrants(
   // A credential bound to a tenant acts there only: application-wide it holds nothing.
   // The console's lookup only where an operator is asked about: never on a key's or user's request.
   const operators = subjects.some((subject) => subject.type === 'operator');
+  const mayAct = (alias: string) => (anyStatus ? 'true' : mayActNowSql(alias));
   const inTenant = (alias: string) => (tenantId === null ? ` and ${alias}.tenant_id is null` : ` and (${alias}.tenant_id is null or ${alias}.tenant_id = ${tenant()})`);
   const rows = (await connection.execute(
     `with subject (type, id) as (select * from unnest(array[?]::text[], array[?]::uuid[])),
@@ -54,12 +57,12 @@ export async function readHeldGrants(
        select s.type, s.id, coalesce(k.permissions, c.permissions, '{}'::text[]) as own,
               ${tenantId === null ? 'true' : `coalesce(${tenant()} = any(u.tenant_ids), true)`} as in_tenant
          from subject as s
-         left join app_user as u on s.type = 'user' and u.application_id = ${app()} and u.id = s.id and ${mayActNowSql('u')}
+         left join app_user as u on s.type = 'user' and u.application_id = ${app()} and u.id = s.id and ${mayAct('u')}
          left join api_key as k on s.type = 'api_key' and k.application_id = ${app()} and k.id = s.id and k.revoked_at is null
            and (k.expires_at is null or k.expires_at > now())${inTenant('k')}
          left join oauth_client as c on s.type = 'm2m_credential' and c.application_id = ${app()} and c.id = s.id and c.type = 'm2m'
            and c.revoked_at is null${inTenant('c')}
-         ${operators ? `left join app_user as o on s.type = 'operator' and o.application_id = (${consoleOfSql(app())}) and o.id = s.id and ${mayActNowSql('o')}` : ''}
+         ${operators ? `left join app_user as o on s.type = 'operator' and o.application_id = (${consoleOfSql(app())}) and o.id = s.id and ${mayAct('o')}` : ''}
         where u.id is not null or k.id is not null or c.id is not null${operators ? ' or o.id is not null' : ''})
      select l.type, l.id, l.own, l.in_tenant, r.id as role_id, r.key, r.permissions
        from live as l

@@ -36,7 +36,7 @@ export async function requireCoveredOperator(scope: Scope, em: EntityManager, us
   const caller: RoleSubject | null = actor.type === 'user' && apiKeyId === null ? { type: 'operator', id: actor.id } : null;
   for (const { application_id: applicationId, tenant_id: tenantId } of places) {
     const target: RoleSubject = { type: 'operator', id: userId };
-    const held = await readHeldGrants(em, applicationId, tenantId, caller === null ? [target] : [target, caller]);
+    const held = await readHeldGrants(em, applicationId, tenantId, caller === null ? [target] : [target, caller], { anyStatus: true });
     const callerHolds = caller === null ? new PermissionSet([]) : grantsOf(held.get(subjectKey(caller)));
     requireCovered(scope, grantsOf(held.get(subjectKey(target))).allowed(), callerHolds);
   }

@@ -4,10 +4,18 @@ import { requireCoveredOperator } from '../console/operators.ts';
 import { requireCoveredCredential, type CallerTenants } from '../grants.ts';
 
 /**
- * Setting a user's password or address, or removing their second factors, hands out what they hold: as a credential's
- * rotation does (requireCoveredCredential), and, a console user, what they hold as an operator elsewhere.
+ * Setting a user's password or address, or removing their second factors, hands out what they hold, as a credential's
+ * rotation does: a caller holding all of it may, and, for a console user, all they hold as an operator elsewhere.
  */
 export async function requireCoveredAccount(scope: Scope, em: EntityManager, userId: string, callers: CallerTenants): Promise<void> {
-  await requireCoveredCredential(scope, em, { type: 'user', id: userId, tenantId: null, permissions: [] }, callers);
+  await requireOutranking(scope, em, userId, callers);
   await requireCoveredOperator(scope, em, userId);
+}
+
+/**
+ * Suspending, activating or deleting a user takes away or gives back what they hold in this application: a caller
+ * holding all of it may. A console's operators are managed there, by what they hold in the console.
+ */
+export async function requireOutranking(scope: Scope, em: EntityManager, userId: string, callers: CallerTenants): Promise<void> {
+  await requireCoveredCredential(scope, em, { type: 'user', id: userId, tenantId: null, permissions: [] }, callers);
 }

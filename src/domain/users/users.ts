@@ -27,7 +27,7 @@ import { forgetSignInFailures } from './sign-in-failures.ts';
 import { endTenantSessions } from '../sessions/end-sessions.ts';
 import { removeOperatorAssignments } from '../console/operators.ts';
 import { withCallerTenants, type CallerTenants } from '../grants.ts';
-import { requireCoveredAccount } from './takeover.ts';
+import { requireCoveredAccount, requireOutranking } from './takeover.ts';
 import { displayName, email as emailAddress } from '../validate.ts';
 
 export interface CreateUserInput {
@@ -358,15 +358,16 @@ async function changeStatus(
   action: 'user.suspended' | 'user.activated',
   change: (tx: Scope, user: User) => Promise<Record<string, number> | undefined>,
 ): Promise<User> {
-  const changed = await underTenancyConfig(scope, async (tx) => {
+  const changed = await withCallerTenants(scope, { type: 'user', id: userId }, (callers) => underTenancyConfig(scope, async (tx) => {
     const user = await lockUser(tx, userId);
     assertIdentityOfScope(tx, user);
+    await requireOutranking(tx, tx.em, user.id, callers);
     const before = userSnapshot(user);
     const effects = await change(tx, user);
     if (effects === undefined) return { user, changed: false };
     recordAudit(tx.em, tx, { action, targetType: 'user', targetId: user.id, tenantId: auditTenantOf(user, tx), before, after: { ...userSnapshot(user), ...effects } });
     return { user, changed: true };
-  });
+  }));
   if (changed.changed) {
     await usersChanged(scope.services, scope.applicationId);
     await forgetUserKeys(scope, [userId]);
@@ -418,7 +419,7 @@ export function assertIdentityOfScope(scope: Scope, user: User): void {
  */
 export async function deleteUser(scope: Scope, userId: string): Promise<boolean> {
   // Which of the two it is depends on the user's pool, which only the switches change.
-  const managed = await underTenancyConfig(scope, async (tx) => {
+  const managed = await withCallerTenants(scope, { type: 'user', id: userId }, (callers) => underTenancyConfig(scope, async (tx) => {
     const user = await lockUser(tx, userId);
     const tenantId = scope.tenantId;
     if (tenantId !== null && user.poolId === SHARED_POOL) {
@@ -426,12 +427,13 @@ export async function deleteUser(scope: Scope, userId: string): Promise<boolean>
       await endAccessToTenantsLeft(tx, user.id, [tenantId]);
       return [];
     }
+    await requireOutranking(tx, tx.em, user.id, callers);
     await assertNotLastOperatorAdminOfAny(tx, user.id, 'delete');
     await removeUser(tx.em, tx, user);
     // The owner is told, in the mails of the user's tenant when the pool is a tenant's.
     await accountDeletedMail({ em: tx.em, sender: tx, tenantId: user.poolId === SHARED_POOL ? null : user.poolId }, user);
     return removeOperatorAssignments(tx.em, tx, user.id);
-  });
+  }));
   scope.services.outbox.wake();
   await usersChanged(scope.services, scope.applicationId);
   for (const applicationId of [scope.applicationId, ...managed]) await authorizationChanged({ services: scope.services, applicationId });
