@@ -278,6 +278,12 @@ describe('invitations', () => {
     // An account of another tenant: mailed as the application, which tenant A's credentials do not read.
     const tenantKey = await issueTestKey(app, { tenantId: tenantA, permissions: ['email:read'] });
     expect((await tenantKey.get(`/email/deliveries?templateKey=invitation&to=${encodeURIComponent(email)}`)).body.data).toEqual([]);
+    // It still says which tenant invites.
+    const [mailed] = (await app.http.get(`/email/deliveries?templateKey=invitation&to=${encodeURIComponent(email)}`)).body.data;
+    expect(mailed.tenantId).toBeNull();
+    const { body: mail } = await app.http.get(`/email/deliveries/${mailed.id}`);
+    expect(mail.subject).toContain('Acme');
+    expect(mail.text).toContain('Acme');
     const link = await linkMailedTo(email);
     const page = await openPage(link);
     expect(page.html).toContain('Sign in with your account');

@@ -63,7 +63,7 @@ describe("the E-mail tab's Deliveries in Chromium", () => {
     const mail = deliveries().getByRole('region', { name: `The mail to ${INVITEE}` });
     await mail.waitFor();
     const stored = (await dashboard.app.http.get(`/email/deliveries/${listed.body.data[0].id as string}`)).body;
-    expect(stored.subject).toBe('My application invited you to Acme');
+    expect(stored.subject).toBe('You are invited to Acme');
     expect(await mail.getByRole('definition').allTextContents()).toEqual([stored.subject, stored.text, stored.html]);
     await dashboard.page.screenshot({ path: 'test-results/dashboard-email-deliveries.png', fullPage: true });
   });

@@ -2,7 +2,7 @@ import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import { startClientCallback, type ClientCallback } from '../support/chromium.ts';
-import { dashboardSuite, openTab } from '../support/dashboard.ts';
+import { dashboardSuite, OPERATOR, openTab } from '../support/dashboard.ts';
 import { decodedMail, makeCertificate, startSmtpServer, type TestCertificate, type TestSmtpServer } from '../support/mail-receivers.ts';
 import { authorizationRequest, createTestClient, discover } from '../support/oauth.ts';
 
@@ -56,7 +56,7 @@ describe('the Invitations tab of the dashboard in Chromium', () => {
     return sink.received
       .filter((mail) => mail.to.includes(INVITEE))
       .map((mail) => {
-        expect(mail.header('subject')).toBe('My application invited you to Acme');
+        expect(mail.header('subject')).toBe(`${OPERATOR.email} invited you to Acme`);
         return /http\S+\/invitation\?token=[\w-]+/.exec(decodedMail(mail.raw))?.[0];
       });
   };

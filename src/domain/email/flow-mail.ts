@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { EmailDelivery } from '../../db/entities/index.ts';
-import { enqueueMail, mayQueueWithinHour, type MailSender } from './outbox.ts';
+import { enqueueMail, mayQueueWithinHour, type MailSender, type tenantVariable } from './outbox.ts';
 import type { FactorKind } from '../mfa/factors.ts';
 import { mailWords, type TemplateKey } from './template-defaults.ts';
 import { DEFAULT_LOCALE, isLocale, type Locale } from '../locales.ts';
@@ -80,8 +80,12 @@ export const mfaEnrolledMail = (at: MailContext, user: Recipient, v: { link: str
   send(at, 'mfa_enrolled', user, { link: v.link, factor: mailWords(languageOf(at, user)).factors[v.factor] });
 
 /** `invitee.name` is null while the person has no account. */
-export const invitationMail = (at: MailContext, invitee: Recipient, v: { link: string; inviter: { name: string | null; email: string | null }; expiresInDays: number }) =>
-  send(at, 'invitation', invitee, v);
+/** `tenant`: the inviting tenant's name, which the mail says even when it goes out as the application's (tenantOf). */
+export const invitationMail = (
+  at: MailContext,
+  invitee: Recipient,
+  v: { link: string; inviter: { name: string | null; email: string | null }; expiresInDays: number; tenant: ReturnType<typeof tenantVariable> },
+) => send(at, 'invitation', invitee, v);
 
 /** `device`: the browser's User-Agent, if it sent one. No address is located: the place is said to be unknown. */
 export const newSignInMail = (at: MailContext, user: Recipient, v: { link: string; signIn: { time: Date; device: string | undefined; ip: string } }) => {

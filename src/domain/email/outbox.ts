@@ -78,6 +78,9 @@ export async function providerTypeIn(em: EntityManager, application: Application
   return ((row?.value ?? {}) as { type?: string }).type ?? 'gatehouse';
 }
 
+/** A template's `tenant` variable. */
+export const tenantVariable = (tenant: Pick<Tenant, 'name' | 'slug'> | null) => (tenant === null ? null : { name: tenant.name, slug: tenant.slug });
+
 export interface RenderedMail {
   readonly applicationId: string;
   readonly tenantId: string | null;
@@ -100,7 +103,7 @@ export async function renderMail(em: EntityManager, sender: MailSender, mail: Ma
   if (mail.tenantId !== null && tenant === null) throw notFound('Tenant', 'tenantId');
   const variables = {
     application: { name: application.name },
-    tenant: tenant === null ? null : { name: tenant.name, slug: tenant.slug },
+    tenant: tenantVariable(tenant),
     branding: brandingValue((await settingIn(em, application, mail.tenantId, 'branding', ''))?.value),
     ...mail.variables,
   };

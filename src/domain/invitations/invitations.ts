@@ -18,7 +18,9 @@ import { underTenancyConfig } from '../tenancy/config-lock.ts';
 import { lockTenants, targetTenant } from '../tenants/target-tenant.ts';
 import { normalizeEmail } from '../users/email-key.ts';
 import { email as emailAddress } from '../validate.ts';
+import { consoleOfSql } from '../console/console-of.ts';
 import { invitationMail } from '../email/flow-mail.ts';
+import { tenantVariable } from '../email/outbox.ts';
 
 export const INVITATION_STATUSES = ['pending', 'accepted', 'revoked', 'expired'] as const;
 export type InvitationStatus = (typeof INVITATION_STATUSES)[number];
@@ -112,21 +114,30 @@ export async function getInvitation(scope: Scope, invitationId: string): Promise
   return invitation;
 }
 
-/** The Bearer token's user, else the application (an API key has no name to show), and that user's language. */
-async function inviterOf(em: EntityManager, scope: Scope, application: Application): Promise<{ name: string | null; email: string | null; locale: string | null }> {
+/**
+ * The Bearer token's user (an operator's console user) and their language; none for an API key, which has no name to
+ * show (the mail says "You are invited").
+ */
+async function inviterOf(em: EntityManager, scope: Scope): Promise<{ name: string | null; email: string | null; locale: string | null }> {
   const { actor } = scope.principal;
-  if (actor.type === 'user') {
-    const user = await em.findOne(User, { applicationId: scope.applicationId, id: actor.id }, { filters: false });
-    if (user !== null) return { name: user.name ?? user.email, email: user.email, locale: user.locale ?? null };
+  const where = actor.type === 'user' ? 'u.application_id = ?' : actor.type === 'operator' ? `u.application_id = (${consoleOfSql('?')})` : null;
+  if (where !== null) {
+    const [user] = await em.getConnection().execute<{ name: string | null; email: string; locale: string | null }[]>(
+      `select u.name, u.email, u.locale from app_user as u where ${where} and u.id = ?`,
+      [scope.applicationId, actor.id],
+      'all',
+      em.getTransactionContext(),
+    );
+    if (user !== undefined) return { name: user.name ?? user.email, email: user.email, locale: user.locale };
   }
-  return { name: application.name, email: null, locale: null };
+  return { name: null, email: null, locale: null };
 }
 
 async function mailInvitation(em: EntityManager, scope: Scope, application: Application, invitation: Invitation, token: string): Promise<void> {
   const tenant = await em.findOneOrFail(Tenant, { applicationId: application.id, id: invitation.tenantId }, { filters: false });
   const pool = invitationPool(application, invitation.tenantId);
   const user = await em.findOne(User, { applicationId: application.id, poolId: pool, emailNormalized: invitation.emailNormalized }, { filters: false });
-  const { locale, ...inviter } = await inviterOf(em, scope, application);
+  const { locale, ...inviter } = await inviterOf(em, scope);
   // In the invitee's language when their account has one, else in the inviting user's (English without either). An
   // account of other tenants is mailed as the application: its link may add a passkey to it (src/hosted/invitation.ts).
   const invitee = { email: invitation.email, name: user?.name ?? null, locale: user?.locale ?? locale, tenantIds: user?.tenantIds ?? null };
@@ -134,6 +145,7 @@ async function mailInvitation(em: EntityManager, scope: Scope, application: Appl
     link: invitationLink(scope.services.config.publicUrl, application, tenant, token),
     inviter,
     expiresInDays: invitation.expiresInDays,
+    tenant: tenantVariable(tenant),
   });
 }
 

@@ -69,10 +69,10 @@ export const DE: MailCopy = {
       button: 'Sicherheitseinstellungen prüfen',
     },
     invitation: {
-      subject: '{{ inviter.name | default: "Jemand" }} hat Sie zu {{ tenant.name | default: application.name }} eingeladen',
+      subject: '{% if inviter.name %}{{ inviter.name }} hat Sie zu {{ tenant.name | default: application.name }} eingeladen{% else %}Sie sind zu {{ tenant.name | default: application.name }} eingeladen{% endif %}',
       heading: 'Sie sind eingeladen',
       paragraphs: [
-        '{{ inviter.name | default: "Jemand" }} hat Sie eingeladen, {{ tenant.name | default: application.name }} bei {{ application.name }} beizutreten.',
+        '{% if inviter.name %}{{ inviter.name }} hat Sie eingeladen{% else %}Sie sind eingeladen{% endif %}, {{ tenant.name | default: application.name }} bei {{ application.name }} beizutreten.',
         'Die Einladung läuft in {{ expiresInDays }} Tagen ab.',
       ],
       button: 'Einladung annehmen',

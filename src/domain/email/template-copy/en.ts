@@ -59,10 +59,10 @@ export const EN: MailCopy = {
       button: 'Review security settings',
     },
     invitation: {
-      subject: '{{ inviter.name | default: "Someone" }} invited you to {{ tenant.name | default: application.name }}',
+      subject: '{% if inviter.name %}{{ inviter.name }} invited you to {{ tenant.name | default: application.name }}{% else %}You are invited to {{ tenant.name | default: application.name }}{% endif %}',
       heading: 'You are invited',
       paragraphs: [
-        '{{ inviter.name | default: "Someone" }} invited you to join {{ tenant.name | default: application.name }} on {{ application.name }}.',
+        '{% if inviter.name %}{{ inviter.name }} invited you{% else %}You are invited{% endif %} to join {{ tenant.name | default: application.name }} on {{ application.name }}.',
         'The invitation expires in {{ expiresInDays }} days.',
       ],
       button: 'Accept invitation',

@@ -69,10 +69,10 @@ export const ES: MailCopy = {
       button: 'Revisar la configuración de seguridad',
     },
     invitation: {
-      subject: '{{ inviter.name | default: "Alguien" }} le invitó a {{ tenant.name | default: application.name }}',
+      subject: '{% if inviter.name %}{{ inviter.name }} le invitó{% else %}Está invitado{% endif %} a {{ tenant.name | default: application.name }}',
       heading: 'Está invitado',
       paragraphs: [
-        '{{ inviter.name | default: "Alguien" }} le invitó a unirse a {{ tenant.name | default: application.name }} en {{ application.name }}.',
+        '{% if inviter.name %}{{ inviter.name }} le invitó{% else %}Está invitado{% endif %} a unirse a {{ tenant.name | default: application.name }} en {{ application.name }}.',
         'La invitación caduca en {{ expiresInDays }} días.',
       ],
       button: 'Aceptar la invitación',

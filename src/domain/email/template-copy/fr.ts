@@ -69,10 +69,10 @@ export const FR: MailCopy = {
       button: 'Vérifier les paramètres de sécurité',
     },
     invitation: {
-      subject: '{{ inviter.name | default: "Quelqu’un" }} vous invite à rejoindre {{ tenant.name | default: application.name }}',
+      subject: '{% if inviter.name %}{{ inviter.name }} vous invite{% else %}Vous êtes invité{% endif %} à rejoindre {{ tenant.name | default: application.name }}',
       heading: 'Vous êtes invité',
       paragraphs: [
-        '{{ inviter.name | default: "Quelqu’un" }} vous invite à rejoindre {{ tenant.name | default: application.name }} sur {{ application.name }}.',
+        '{% if inviter.name %}{{ inviter.name }} vous invite{% else %}Vous êtes invité{% endif %} à rejoindre {{ tenant.name | default: application.name }} sur {{ application.name }}.',
         'L’invitation expire dans {{ expiresInDays }} jours.',
       ],
       button: 'Accepter l’invitation',
