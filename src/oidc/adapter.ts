@@ -271,7 +271,7 @@ async function endSessionsBesides(
 }
 
 /** Why the OP revokes a grant, from its request context: RFC 7009 revocation, refresh token reuse, code replay, sign-out. */
-type GrantRevocationReason = 'revocation' | 'refresh_token_reuse' | 'code_replay' | 'logout';
+type GrantRevocationReason = 'revocation' | 'refresh_token_reuse' | 'code_replay' | 'logout' | 'tenant_switch';
 
 function revocationReason(ctx: KoaContextWithOIDC | undefined): GrantRevocationReason {
   if (ctx?.oidc.route === 'end_session_confirm') return 'logout';
@@ -290,7 +290,7 @@ interface GrantFacts {
 }
 
 /** The facts of a live grant; undefined when it is gone or expired (an expiry is no revocation), or of no application. */
-async function liveGrantFacts(deps: AdapterDependencies, grantId: string): Promise<GrantFacts | undefined> {
+async function liveGrantFacts(deps: GrantRevocationDependencies, grantId: string): Promise<GrantFacts | undefined> {
   const [row] = await deps.orm.em.getConnection().execute<{ application_id: string; client_id: string; user_id: string; tenant_id: string | null }[]>(
     `select g.application_id, g.payload->>'clientId' as client_id, g.payload->>'accountId' as user_id, t.payload->>'tenantId' as tenant_id
        from oidc_model as g left join oidc_model as t on t.model = 'GrantTenant' and t.id = g.id
@@ -305,7 +305,7 @@ async function liveGrantFacts(deps: AdapterDependencies, grantId: string): Promi
  * redeems a code or refresh token only for the client it was issued to).
  */
 function revocationActor(facts: GrantFacts, reason: GrantRevocationReason, ctx: KoaContextWithOIDC | undefined): AuditActor {
-  const actor = reason === 'logout' ? { type: 'user', id: facts.userId } : { type: 'oauth_client', id: facts.clientId };
+  const actor = reason === 'logout' || reason === 'tenant_switch' ? { type: 'user', id: facts.userId } : { type: 'oauth_client', id: facts.clientId };
   return { applicationId: facts.applicationId, tenantId: facts.tenantId, requestId: opRequestId(ctx), principal: { actor } };
 }
 
@@ -314,9 +314,9 @@ function revocationActor(facts: GrantFacts, reason: GrantRevocationReason, ctx: 
  * audits it under `action` when the `recorded` row it deleted was live: of concurrent revocations only one deletes it.
  */
 async function deleteRecorded(
-  deps: AdapterDependencies,
+  deps: GrantRevocationDependencies,
   grantId: string,
-  revocation: { action: 'grant.revoked' | 'grant.tokens.revoked'; recorded: string; deletion: string; params: readonly unknown[] },
+  revocation: { action: 'grant.revoked' | 'grant.tokens.revoked'; recorded: string; deletion: string; params: readonly unknown[]; reason?: GrantRevocationReason },
 ): Promise<void> {
   const facts = await liveGrantFacts(deps, grantId);
   if (facts === undefined) {
@@ -324,7 +324,7 @@ async function deleteRecorded(
     return;
   }
   const ctx = Provider.ctx;
-  const reason = revocationReason(ctx);
+  const reason = revocation.reason ?? revocationReason(ctx);
   const after = { reason, clientId: facts.clientId, userId: facts.userId };
   // A reused refresh token is a theft's sign: its own action, for a search or a stream to watch for.
   const action = reason === 'refresh_token_reuse' ? 'refresh_token.reuse_detected' : revocation.action;
@@ -340,12 +340,12 @@ async function deleteRecorded(
  * Revokes a grant, audited (`grant.revoked`): its row (`grant_only`: the OP revokes the tokens issued under it itself),
  * or its row and every stored token issued under it (`with_tokens`: a replay the adapter detects).
  */
-async function revokeGrant(deps: AdapterDependencies, grantId: string, rows: 'grant_only' | 'with_tokens'): Promise<void> {
+async function revokeGrant(deps: GrantRevocationDependencies, grantId: string, rows: 'grant_only' | 'with_tokens', reason?: GrantRevocationReason): Promise<void> {
   const deletion =
     rows === 'grant_only'
       ? { deletion: `delete from oidc_model where model = 'Grant' and id = ? returning model, expires_at`, params: [grantId] }
       : { deletion: `delete from oidc_model where grant_id = ? or (model = 'Grant' and id = ?) returning model, expires_at`, params: [grantId, grantId] };
-  await deleteRecorded(deps, grantId, { action: 'grant.revoked', recorded: 'Grant', ...deletion });
+  await deleteRecorded(deps, grantId, { action: 'grant.revoked', recorded: 'Grant', ...deletion, ...(reason === undefined ? {} : { reason }) });
   await deps.invalidations.publish({ kind: 'grant', id: grantId });
 }
 
@@ -370,32 +370,48 @@ async function revokeAccessTokenAtEndpoint(deps: AdapterDependencies, id: string
 /** When a grant ends (epoch seconds): a saved grant's own `exp`, else its lifetime from now. */
 export const grantExpiry = (grant: { exp?: number | undefined; expiration: number }) => grant.exp ?? Math.floor(Date.now() / 1000) + grant.expiration;
 
-/** Saves a grant with the tenant its sign-in was for (null: none), as long as it lives (recordGrantTenant); returns its id. */
+/** What revoking a grant needs: its statement, and telling the instances. */
+export type GrantRevocationDependencies = Pick<AdapterDependencies, 'orm' | 'invalidations'>;
+
+/** Where a grant is made: for which tenant, and whether in a browser session (not a device's sign-in). */
+export interface GrantPlace {
+  readonly applicationId: string;
+  readonly tenantId: string | null;
+  readonly inBrowserSession: boolean;
+}
+
+/**
+ * A grant made for the client of a browser session, which keeps one per client: the grant it replaces (another
+ * tenant's) ends with its tokens, or they would outlive every listing and revocation of the session's sign-ins.
+ */
 export async function saveGrantForTenant(
-  orm: MikroORM,
+  deps: GrantRevocationDependencies,
   grant: InstanceType<Provider['Grant']>,
-  applicationId: string,
-  tenantId: string | null,
+  place: GrantPlace,
+  replaced?: string,
 ): Promise<string> {
   const grantId = await grant.save();
-  await recordGrantTenant(orm, { id: grantId, applicationId }, tenantId, grantExpiry(grant));
+  await recordGrantTenant(deps.orm, { id: grantId, applicationId: place.applicationId }, place, grantExpiry(grant));
+  if (replaced !== undefined && replaced !== grantId) await revokeGrant(deps, replaced, 'with_tokens', 'tenant_switch');
   return grantId;
 }
 
 /**
  * The tenant a user signed in to, beside the grant (oidc-provider's Grant has no place for it): a `GrantTenant` row
- * keyed and grouped by the grant id, so it is revoked and expires with it, under the client's application.
+ * keyed and grouped by the grant id, so it is revoked and expires with it, under the client's application. A grant of a
+ * browser session is valid (sessions/validate) only while that session holds it.
  */
 export async function recordGrantTenant(
   orm: MikroORM,
   grant: { readonly id: string; readonly applicationId: string },
-  tenantId: string | null,
+  place: Omit<GrantPlace, 'applicationId'>,
   exp: number,
 ): Promise<void> {
+  const payload = { tenantId: place.tenantId, ...(place.inBrowserSession ? { browserSession: true } : {}) };
   await orm.em.getConnection().execute(
     `insert into oidc_model (model, id, application_id, payload, grant_id, expires_at) values ('GrantTenant', ?, ?, ?::jsonb, ?, ?)
      on conflict (model, id) do update set payload = excluded.payload, expires_at = excluded.expires_at`,
-    [grant.id, grant.applicationId, JSON.stringify({ tenantId }), grant.id, new Date(exp * 1000)],
+    [grant.id, grant.applicationId, JSON.stringify(payload), grant.id, new Date(exp * 1000)],
   );
 }
 

@@ -8,7 +8,7 @@ import { SIGN_IN_REFUSALS, SignInRefusal } from '../domain/sign-in/refusals.ts';
 import type { SignIn } from '../domain/sign-in/sign-in.ts';
 import { readSignInUser, type SignInUser } from '../domain/users/sign-in-user.ts';
 import { isUuid } from '../ids.ts';
-import { grantExpiry, grantTenant, recordGrantTenant, saveGrantForTenant } from './adapter.ts';
+import { grantTenant, saveGrantForTenant, type GrantRevocationDependencies } from './adapter.ts';
 import { gatehouseData, type GatehouseClientData } from './clients.ts';
 import { OIDC_SCOPES } from './configuration.ts';
 
@@ -79,10 +79,13 @@ export async function refuseInteraction(interaction: Interaction): Promise<strin
  */
 export async function interactionResult(
   provider: Provider,
-  orm: MikroORM,
+  deps: GrantRevocationDependencies,
   interaction: Interaction,
   signIn: SignIn | undefined,
 ): Promise<InteractionResults> {
+  const { orm } = deps;
+  // A device's sign-in is the device's: its grant is no browser session's (configuration.ts, expiresWithSession).
+  const inBrowserSession = interaction.deviceCode === undefined;
   const clientId = String(interaction.params['client_id']);
   const client = await provider.Client.find(clientId);
   const application = gatehouseData(client)?.applicationId;
@@ -94,6 +97,11 @@ export async function interactionResult(
     return existing?.accountId === accountId ? existing : undefined;
   };
   const newGrant = (accountId: string) => new provider.Grant({ accountId, clientId });
+  // The grant the browser session holds for the client, whatever its tenant, when the session is this account's.
+  const sessionGrantId = async (accountId: string) => {
+    const uid = interaction.session?.accountId === accountId ? interaction.session.uid : undefined;
+    return uid === undefined ? undefined : (await provider.Session.findByUid(uid))?.grantIdFor(clientId);
+  };
   // The session's browser session, when it is this account's (src/domain/sessions/revoked-sign-ins.ts).
   const browserSession = (accountId: string) => {
     const uid = interaction.session?.accountId === accountId ? interaction.session.uid : undefined;
@@ -116,7 +124,8 @@ export async function interactionResult(
     const scope = interaction.params['scope'];
     const requested = typeof scope === 'string' ? scope.split(' ') : [];
     grant.addOIDCScope(requested.filter((scope) => OIDC_SCOPES.includes(scope)));
-    const grantId = await saveGrantForTenant(orm, grant, application, signIn.tenantId);
+    const place = { applicationId: application, tenantId: signIn.tenantId, inBrowserSession };
+    const grantId = await saveGrantForTenant(deps, grant, place, inBrowserSession ? await sessionGrantId(user.id) : undefined);
     // The pages answer a login only once a credential is proven: the browser session may go on silently to the tenant.
     const session = browserSession(user.id);
     if (session !== undefined && signIn.tenantId !== null) await forgetRevokedSignIn(orm.em.getConnection(), session, signIn.tenantId);
@@ -145,12 +154,10 @@ export async function interactionResult(
     if (details.missingOIDCScope !== undefined) grant.addOIDCScope(details.missingOIDCScope);
     if (details.missingOIDCClaims !== undefined) grant.addOIDCClaims(details.missingOIDCClaims);
     for (const [indicator, scopes] of Object.entries(details.missingResourceScopes ?? {})) grant.addResourceScope(indicator, scopes);
-    const grantId = await grant.save();
-    // A grant made here (another client of the same browser session) takes the tenant the pages name.
-    if (grantId !== interaction.grantId) {
-      await recordGrantTenant(orm, { id: grantId, applicationId: application }, signIn?.tenantId ?? null, grantExpiry(grant));
-    }
-    return { consent: { grantId } };
+    if (kept !== undefined) return { consent: { grantId: await grant.save() } };
+    // A grant made here (another client of the browser session, or another tenant) takes the tenant the pages name.
+    const place = { applicationId: application, tenantId, inBrowserSession };
+    return { consent: { grantId: await saveGrantForTenant(deps, grant, place, inBrowserSession ? await sessionGrantId(accountId) : undefined) } };
   }
   throw refused(`unknown prompt ${interaction.prompt.name}`);
 }

@@ -109,8 +109,10 @@ async function silentGrant(
   if (await promptsAnyway(policy, ctx)) return kept;
   const grant = decision.kind === 'kept' ? decision.grant : new ctx.oidc.provider.Grant({ accountId: decision.accountId, clientId: decision.clientId });
   grant.addOIDCScope(ctx.oidc.requestParamOIDCScopes);
-  if (decision.kind === 'tenant') await saveGrantForTenant(deps.orm, grant, decision.applicationId, decision.tenantId);
-  else await grant.save();
+  if (decision.kind === 'tenant') {
+    const replaced = ctx.oidc.session?.grantIdFor(decision.clientId);
+    await saveGrantForTenant(deps, grant, { applicationId: decision.applicationId, tenantId: decision.tenantId, inBrowserSession: true }, replaced);
+  } else await grant.save();
   return grant;
 }
 

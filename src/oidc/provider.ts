@@ -61,7 +61,7 @@ export class OidcProvider {
   /** Completes an interaction with the pages' sign-in (or the session's, `undefined`); returns where the browser resumes. */
   async completeInteraction(interaction: Interaction, signIn: SignIn | undefined): Promise<string> {
     const { provider } = await this.get();
-    return finishInteraction(interaction, await interactionResult(provider, this.deps.orm, interaction, signIn));
+    return finishInteraction(interaction, await interactionResult(provider, this.deps, interaction, signIn));
   }
 
   /** Ends an interaction with `access_denied` (interactions.ts); returns where the browser resumes. */

@@ -231,6 +231,43 @@ describe('sessions', () => {
     expect(byTarget.get(twinSession.id)).toMatchObject({ tenant_id: doomed, before: twinSession, after: { grantsRevoked: 1 } });
   });
 
+  it('one client signed in to another tenant in the same browser: its sign-in to the first ends, tokens and all, recorded', async () => {
+    const userId = await createUser('switching@example.com');
+    expect((await app.http.patch(`/users/${userId}`, { tenantIds: [tenantA, tenantB] })).status).toBe(200);
+    const browser = new TestBrowser();
+    const inA = await signIn(userId, tenantA, undefined, spa.clientId, browser);
+    // The client asks for tenant B (its `tenant` parameter): the session's grant, A's, does not fit.
+    const { callback, verifier } = await codeThroughSeam(app, inA.config, REDIRECT, { userId, tenantId: tenantB }, { ...OFFLINE_CONSENT, tenant: tenantB }, browser);
+    const inB = { config: inA.config, tokens: await oidc.authorizationCodeGrant(inA.config, callback, { pkceCodeVerifier: verifier }) };
+    // The browser session keeps one grant per client: A's no longer listed, so it may not live on unseen.
+    expect(await refreshFails(inA.config, inA.tokens.refresh_token!)).toBe(true);
+    for (const token of [inA.tokens.access_token, inA.tokens.refresh_token!]) {
+      expect((await app.http.post('/sessions/validate', { token })).body).toEqual({ valid: false, session: null });
+    }
+    const [revoked] = await sql<{ actor_type: string; actor_id: string; tenant_id: string; after: { reason: string } }>(
+      `select actor_type, actor_id, tenant_id, after from audit_log where action = 'grant.revoked' and after->>'userId' = ?`,
+      [userId],
+    );
+    expect(revoked).toMatchObject({ actor_type: 'user', actor_id: userId, tenant_id: tenantA, after: { reason: 'tenant_switch' } });
+    // B's sign-in is the session, and the application's path ends it.
+    const [onB, ...more] = (await app.http.get(`/users/${userId}/sessions`)).body.data as { id: string; tenantId: string }[];
+    expect([onB?.tenantId, more]).toEqual([tenantB, []]);
+    expect((await app.http.post('/sessions/validate', { token: inB.tokens.refresh_token! })).body).toMatchObject({ valid: true, session: { id: onB!.id } });
+    expect((await app.http.delete(`/sessions/${onB!.id}`)).status).toBe(204);
+    expect(await refreshFails(inB.config, inB.tokens.refresh_token!)).toBe(true);
+  });
+
+  it('a browser session that ended (its idle or absolute end) validates none of its tokens, though they are unexpired', async () => {
+    const userId = await createUser('idle@example.com');
+    const { tokens } = await signIn(userId);
+    // A refresh token's answer is never kept in memory (an access token's would be, until the session's end it read).
+    expect((await app.http.post('/sessions/validate', { token: tokens.refresh_token! })).body.valid).toBe(true);
+    await sql(`update oidc_model set expires_at = now() - interval '1 second' where model = 'Session' and payload->>'accountId' = ?`, [userId]);
+    for (const token of [tokens.access_token, tokens.refresh_token!]) {
+      expect((await app.http.post('/sessions/validate', { token })).body).toEqual({ valid: false, session: null });
+    }
+  });
+
   it('a browser signed in to two tenants: a sign-in to each, listed, validated and revoked in its own tenant; the application’s path ends both', async () => {
     const userId = await createUser('two-tenants@example.com');
     expect((await app.http.patch(`/users/${userId}`, { tenantIds: [tenantA, tenantB] })).status).toBe(200);

@@ -194,11 +194,11 @@ export async function codeThroughSeam(
 
 /** What the hosted pages will do on `/interaction/:uid` once the user is authenticated. Returns where to resume. */
 export async function answerInteraction(app: TestApp, uid: string, signIn: SignIn): Promise<string> {
-  const { orm, oidc: op } = app.gatehouse.services;
-  const { provider } = await op.get();
+  const { services } = app.gatehouse;
+  const { provider } = await services.oidc.get();
   const interaction = await provider.Interaction.find(uid);
   if (interaction === undefined) throw new Error(`no interaction ${uid}`);
-  return finishInteraction(interaction, await interactionResult(provider, orm, interaction, signIn));
+  return finishInteraction(interaction, await interactionResult(provider, services, interaction, signIn));
 }
 
 /** What a token minted by the tests claims of its application, tenant and permissions (a type: it is a JWT payload). */

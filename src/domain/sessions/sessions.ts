@@ -142,6 +142,7 @@ export async function revokeSession(scope: Scope, sessionId: string): Promise<bo
 
 interface ValidationFacts {
   grant_tenant: string | null;
+  browser_grant: boolean;
   token_user_id: string;
   token_client_id: string;
   token_grant_id: string;
@@ -222,7 +223,7 @@ async function readValidToken(scope: Scope, token: string, now: Date): Promise<K
     scope.em,
     scope.applicationId,
     `with t as (${source.cte})
-     select ${COLUMNS}, gt.payload->>'tenantId' as grant_tenant,
+     select ${COLUMNS}, gt.payload->>'tenantId' as grant_tenant, coalesce((gt.payload->>'browserSession')::boolean, false) as browser_grant,
        t.user_id as token_user_id, t.client_id as token_client_id, t.grant_id as token_grant_id, t.model as token_model,
        least(t.expires_at, g.expires_at, s.expires_at, s.op_expires_at) as valid_until
        from t
@@ -241,7 +242,8 @@ async function readValidToken(scope: Scope, token: string, now: Date): Promise<K
       where ${mayActNowSql('u')}`,
     [...source.params, now, now, now],
   );
-  if (row === undefined) return undefined;
+  // A browser's sign-in is valid while its session holds the grant; a device's has none.
+  if (row === undefined || (row.browser_grant && row.id == null)) return undefined;
   return {
     applicationId: scope.applicationId,
     userId: row.token_user_id,
