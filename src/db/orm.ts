@@ -53,6 +53,7 @@ import { Migration0047SessionPerTenant } from './migrations/0047-session-per-ten
 import { Migration0048WebauthnChallengeCeremony } from './migrations/0048-webauthn-challenge-ceremony.ts';
 import { Migration0049RevokedSignIns } from './migrations/0049-revoked-sign-ins.ts';
 import { Migration0050EmailSignInAsker } from './migrations/0050-email-sign-in-asker.ts';
+import { Migration0051LinkTenant } from './migrations/0051-link-tenant.ts';
 import type { EmbeddedDatabase } from './embedded.ts';
 import { gateStatements } from './statement-gate.ts';
 
@@ -105,6 +106,7 @@ export const MIGRATIONS = [
   { name: '0048-webauthn-challenge-ceremony', class: Migration0048WebauthnChallengeCeremony },
   { name: '0049-revoked-sign-ins', class: Migration0049RevokedSignIns },
   { name: '0050-email-sign-in-asker', class: Migration0050EmailSignInAsker },
+  { name: '0051-link-tenant', class: Migration0051LinkTenant },
 ];
 
 /**

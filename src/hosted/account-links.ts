@@ -3,7 +3,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hashPassword } from '../auth/password-hash.ts';
 import { endUserScope } from '../context.ts';
 import { executeOwned } from '../db/owned-sql.ts';
-import { passwordChangedMail, welcomeMail } from '../domain/email/flow-mail.ts';
+import { SHARED_POOL } from '../db/entities/user.entity.ts';
+import { passwordChangedMail, tenantOf, welcomeMail, type MailContext } from '../domain/email/flow-mail.ts';
 import type { MailSender } from '../domain/email/outbox.ts';
 import { effectivePasswordPolicy } from '../domain/policies/policies.ts';
 import { surfaceSettings, type SurfaceSettings } from '../domain/sign-in/surface-settings.ts';
@@ -42,7 +43,9 @@ async function openLink(services: Services, request: FastifyRequest<{ Params: Li
   // A custom domain is the surface of its application (and tenant) alone, and has no tenant paths.
   const surface = await services.surfaces.forRequest(request.headers.host, request.params.tenantRef, request.raw.url);
   if (surface === null || (surface.kind === 'domain' && surface.applicationId !== user.applicationId)) return undefined;
-  const tenantRef = surface.kind === 'domain' ? surface.tenantId : (request.params.tenantRef ?? null);
+  const surfaceTenant = surface.kind === 'domain' ? surface.tenantId : (request.params.tenantRef ?? null);
+  // The shared pool's surfaces name no tenant: its links bring the tenant whose mail carried them.
+  const tenantRef = surfaceTenant ?? (user.poolId === SHARED_POOL ? user.tenantId : null);
   const settings = await surfaceSettings(services, request.id, { clientId: user.clientId, applicationId: user.applicationId }, tenantRef);
   // A link of one pool brought to another surface (another tenant's path, or the service's) works nowhere but its own.
   if (settings === undefined || settings.poolId !== user.poolId) return undefined;
@@ -64,6 +67,9 @@ const linkActor = (services: Services, request: FastifyRequest, opened: OpenedLi
   principal: { actor: { type: 'user', id: opened.user.userId } },
   services,
 });
+
+/** A mail that follows a link goes out in its page's tenant, which flow-mail.ts narrows to the account's as ever. */
+const pageMail = (em: MailContext['em'], sender: MailSender, opened: OpenedLink): MailContext => ({ em, sender, tenantId: opened.settings.tenant?.id ?? null });
 
 const formField = (request: FastifyRequest, name: string): string | null | undefined => (request.body as Record<string, string | null> | undefined)?.[name];
 const queryToken = (request: FastifyRequest) => (request.query as Record<string, unknown>)['token'];
@@ -115,8 +121,9 @@ export function accountLinkRoutes(app: FastifyInstance, services: Services): voi
         const account = await resetPassword(em, actor, opened.user.userId, passwordHash);
         if (account === undefined) return undefined;
         // Its link is a new reset link: the owner's way back if the change was not theirs.
-        const again = await issueLink(em, opened.user, 'password_reset', services.config.publicUrl);
-        await passwordChangedMail({ em, sender: actor, tenantId: opened.settings.tenant?.id ?? null }, account, { link: again.link, changedAt: new Date() });
+        const at = pageMail(em, actor, opened);
+        const again = await issueLink(em, { ...opened.user, tenantId: tenantOf(at, account) }, 'password_reset', services.config.publicUrl);
+        await passwordChangedMail(at, account, { link: again.link, changedAt: new Date() });
         return account;
       });
       if (changed === undefined) return invalidLink(request, reply, token);
@@ -144,7 +151,7 @@ export function accountLinkRoutes(app: FastifyInstance, services: Services): voi
         if ((await useLink(em, token, 'verify_email')) === undefined) return false;
         const account = await verifyEmail(em, actor, opened.user.userId);
         // The account is ready once its address is proven: welcome, pointing at the application the user came from.
-        if (account !== undefined) await welcomeMail({ em, sender: actor, tenantId: opened.settings.tenant?.id ?? null }, account, welcome);
+        if (account !== undefined) await welcomeMail(pageMail(em, actor, opened), account, welcome);
         return true;
       });
       if (!verified) return invalidLink(request, reply, token);

@@ -227,6 +227,107 @@ describe('forgot password', () => {
   });
 });
 
+describe('in a tenant of the shared pool (brandingScope and emailTemplatesScope: tenant)', () => {
+  let another: BootstrapResult;
+  let admin: HttpClient;
+  let shared: oidc.Configuration;
+  let acme: string;
+  let other: string;
+  const appPath = () => `/applications/${another.applicationId}`;
+  /** A mail to `to` of `templateKey`: its tenant and subject. */
+  const delivered = async (to: string, templateKey: string) => {
+    const [mail, ...more] = (await admin.get(`${appPath()}/email/deliveries?to=${encodeURIComponent(to)}&templateKey=${templateKey}`)).body.data as { id: string }[];
+    expect(more).toEqual([]);
+    return (await admin.get(`${appPath()}/email/deliveries/${mail!.id}`)).body as { tenantId: string | null; subject: string; text: string };
+  };
+  const linkIn = (mail: { text: string }) => /(http\S+\/account\/[a-z-]+\?token=\S+)/.exec(mail.text)![1]!;
+
+  beforeAll(async () => {
+    another = await app.bootstrapAnother();
+    admin = new HttpClient(app.baseUrl, { apiKey: another.apiKey });
+    acme = await app.createTenant('Acme', another);
+    other = await app.createTenant('Other', another);
+    expect((await admin.patch(appPath(), { tenancyConfig: { brandingScope: 'tenant', emailTemplatesScope: 'tenant' } })).status).toBe(200);
+    const branding = { colors: { primary: '#c81e1e', background: '#fff5f5' }, copy: { 'reset.title': 'ACME new password', 'verify.title': 'ACME confirm' } };
+    expect((await admin.put(`${appPath()}/tenants/${acme}/branding`, branding)).status).toBe(200);
+    const template = { subject: 'ACME: password changed', html: '<p>ACME {{ link }}</p>', text: 'ACME {{ link }}' };
+    expect((await admin.put(`${appPath()}/tenants/${acme}/email/templates/password_changed`, template)).status).toBe(200);
+    const client = await createTestClient(app, { type: 'web', applicationId: another.applicationId, redirectUris: [REDIRECT_URI] });
+    shared = await discover(app, client.clientId, oidc.ClientSecretBasic(client.clientSecret ?? ''));
+  });
+
+  it('a reset link mailed in a tenant opens in its look, and password_changed goes out in it (its template)', async () => {
+    await createPasswordUser(admin, 'ace@example.com', `${appPath()}/tenants/${acme}/users`);
+    await askReset(await authorize(shared, { tenant: acme }), 'ace@example.com');
+    const reset = await delivered('ace@example.com', 'password_reset');
+    expect(reset.tenantId).toBe(acme);
+    const jar = new CookieJar();
+    const form = await jar.visit(linkIn(reset));
+    expect(form.status).toBe(200);
+    expect(form.body).toContain('<h1>ACME new password</h1>');
+    expect(form.body).toContain('#fff5f5');
+    // Refused by the policy, the form comes back in the same look.
+    expect((await jar.submit(form, { password: 'short' })).body).toContain('<h1>ACME new password</h1>');
+    expect((await jar.submit(form, { password: NEW_PASSWORD })).body).toContain('#fff5f5');
+    const changed = await delivered('ace@example.com', 'password_changed');
+    expect(changed).toMatchObject({ tenantId: acme, subject: 'ACME: password changed' });
+    // Its way back is the tenant's too.
+    expect((await jar.visit(linkIn(changed))).body).toContain('<h1>ACME new password</h1>');
+  });
+
+  it('a user of two tenants gets the application’s link, page and mail; one who joined another tenant since, the application’s mail', async () => {
+    const both = await createPasswordUser(admin, 'duo@example.com', `${appPath()}/tenants/${acme}/users`);
+    expect((await admin.patch(`${appPath()}/users/${both}`, { tenantIds: [acme, other] })).status).toBe(200);
+    await askReset(await authorize(shared, { tenant: acme }), 'duo@example.com');
+    const reset = await delivered('duo@example.com', 'password_reset');
+    expect(reset.tenantId).toBeNull();
+    const jar = new CookieJar();
+    const form = await jar.visit(linkIn(reset));
+    expect(form.status).toBe(200);
+    expect(form.body).toContain('<h1>Choose a new password</h1>');
+    expect(form.body).not.toContain('#fff5f5');
+    expect((await jar.submit(form, { password: NEW_PASSWORD })).status).toBe(200);
+    expect(await delivered('duo@example.com', 'password_changed')).toMatchObject({ tenantId: null, subject: 'Your My application password was changed' });
+
+    // Mailed in the tenant while the account was its alone: the page keeps its look, the mail after is the application's.
+    const joined = await createPasswordUser(admin, 'join@example.com', `${appPath()}/tenants/${acme}/users`);
+    await askReset(await authorize(shared, { tenant: acme }), 'join@example.com');
+    const earlier = await delivered('join@example.com', 'password_reset');
+    expect(earlier.tenantId).toBe(acme);
+    expect((await admin.patch(`${appPath()}/users/${joined}`, { tenantIds: [acme, other] })).status).toBe(200);
+    const page = await jar.visit(linkIn(earlier));
+    expect(page.body).toContain('<h1>ACME new password</h1>');
+    expect((await jar.submit(page, { password: NEW_PASSWORD })).status).toBe(200);
+    expect((await delivered('join@example.com', 'password_changed')).tenantId).toBeNull();
+  });
+
+  it('a link issued with no tenant (before links remembered one) opens in the application’s look', async () => {
+    await createPasswordUser(admin, 'old@example.com', `${appPath()}/tenants/${acme}/users`);
+    await askReset(await authorize(shared, { tenant: acme }), 'old@example.com');
+    const reset = await delivered('old@example.com', 'password_reset');
+    await sql(`update email_link_token set tenant_id = null where application_id = ?`, [another.applicationId]);
+    const page = await new CookieJar().visit(linkIn(reset));
+    expect(page.status).toBe(200);
+    expect(page.body).toContain('<h1>Choose a new password</h1>');
+  });
+
+  it('a verification link asked on a tenant’s page opens in its look, and welcome goes out in it', async () => {
+    const userId = await createPasswordUser(admin, 'newbie@example.com', `${appPath()}/tenants/${acme}/users`);
+    await sql(`update app_user set email_verified = false where id = ?`, [userId]);
+    const flow = await authorize(shared, { tenant: acme });
+    const refused = await flow.jar.submit(flow.page, { email: 'newbie@example.com', password: PASSWORD });
+    expect(refused.status).toBe(403);
+    expect((await flow.jar.submit(await follow(flow.jar, refused, 'Send the link again'), { email: 'newbie@example.com' })).status).toBe(200);
+    const verify = await delivered('newbie@example.com', 'verify_email');
+    expect(verify.tenantId).toBe(acme);
+    const jar = new CookieJar();
+    const page = await jar.visit(linkIn(verify));
+    expect(page.body).toContain('<h1>ACME confirm</h1>');
+    expect((await jar.submit(page, {})).body).toContain('#fff5f5');
+    expect((await delivered('newbie@example.com', 'welcome')).tenantId).toBe(acme);
+  });
+});
+
 describe('sign-up and verification', () => {
   /** The sign-up form of a new sign-in, submitted with `fields`. */
   async function signUp(fields: Record<string, string>): Promise<Visit> {

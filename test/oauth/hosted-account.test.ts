@@ -334,6 +334,34 @@ describe('e-mail address', () => {
     expect((await emailOf(userId)).email).toBe('gc@example.com');
     expect((await new CookieJar().visit(resetLink)).status).toBe(400);
   });
+
+  it('asked on a shared-pool tenant’s page by its member alone, the link goes out in the tenant and opens in its look; a member of two tenants gets the application’s', async () => {
+    const acme = await app.createTenant('Em Acme');
+    const other = await app.createTenant('Em Other');
+    expect((await app.http.patch(`/applications/${app.root.applicationId}`, { tenancyConfig: { brandingScope: 'tenant' } })).status).toBe(200);
+    expect((await app.http.put(`/applications/${app.root.applicationId}/tenants/${acme}/branding`, { copy: { 'emailChange.title': 'ACME new address' } })).status).toBe(200);
+    const deliveryOf = async (to: string) => {
+      const [delivery, ...more] = (await app.http.get(`/email/deliveries?to=${to}&templateKey=email_change`)).body.data as { tenantId: string | null }[];
+      expect(more).toEqual([]);
+      return delivery!;
+    };
+
+    await createUser('ha@example.com', app.http, `/applications/${app.root.applicationId}/tenants/${acme}/users`);
+    const alone = await openAccount('ha@example.com', PASSWORD, new CookieJar(), accountUrl(issuer, clientId, { tenant: acme }));
+    expect((await askChange(alone.jar, alone.page, 'hb@example.com')).status).toBe(303);
+    expect((await deliveryOf('hb@example.com')).tenantId).toBe(acme);
+    const confirm = await new CookieJar().visit(await accountLinkOf(app.http, 'hb@example.com', 'email_change'));
+    expect(confirm.body).toContain('<h1>ACME new address</h1>');
+
+    const both = await createUser('hc@example.com', app.http, `/applications/${app.root.applicationId}/tenants/${acme}/users`);
+    expect((await app.http.patch(`/users/${both}`, { tenantIds: [acme, other] })).status).toBe(200);
+    const two = await openAccount('hc@example.com', PASSWORD, new CookieJar(), accountUrl(issuer, clientId, { tenant: acme }));
+    expect((await askChange(two.jar, two.page, 'hd@example.com')).status).toBe(303);
+    // The link changes the account's address in every tenant: neither tenant's outbox holds it.
+    expect((await deliveryOf('hd@example.com')).tenantId).toBeNull();
+    const plain = await new CookieJar().visit(await accountLinkOf(app.http, 'hd@example.com', 'email_change'));
+    expect(plain.body).toContain('<h1>Change your email address</h1>');
+  });
 });
 
 describe('forms', () => {

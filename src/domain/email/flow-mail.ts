@@ -48,8 +48,9 @@ async function queue(at: MailContext, templateKey: TemplateKey, address: string,
 /**
  * A tenant's outbox and provider carry the mails of its own accounts only: one of several tenants' users is mailed as
  * the application, or that tenant's credentials would read links and codes that act in the user's other tenants.
+ * The tenant a mail to `to` goes out in; a link it carries remembers it (link-tokens.ts).
  */
-const tenantOf = (at: MailContext, to: Recipient): string | null =>
+export const tenantOf = (at: MailContext, to: Recipient): string | null =>
   at.tenantId === null || to.tenantIds === null || (to.tenantIds.length === 1 && to.tenantIds[0] === at.tenantId) ? at.tenantId : null;
 
 const send = (at: MailContext, templateKey: TemplateKey, to: Recipient, variables: Record<string, unknown>) =>
@@ -99,7 +100,7 @@ export const accountLockedMail = (at: MailContext, user: Recipient, v: { link: s
 
 /** To the new address, whose owner proves it by the link; `user` still has its current e-mail. */
 export const emailChangeMail = (at: MailContext, user: Recipient, v: { link: string; newEmail: string; expiresInMinutes: number }) =>
-  queue(at, 'email_change', v.newEmail, languageOf(at, user), { user: { name: user.name ?? null, email: user.email }, ...v });
+  queue({ ...at, tenantId: tenantOf(at, user) }, 'email_change', v.newEmail, languageOf(at, user), { user: { name: user.name ?? null, email: user.email }, ...v });
 
 export const accountDeletedMail = (at: MailContext, user: Recipient) => send(at, 'account_deleted', user, {});
 

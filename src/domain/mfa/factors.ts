@@ -4,7 +4,7 @@ import { executeOwned } from '../../db/owned-sql.ts';
 import { newId } from '../../ids.ts';
 import { recordAudit } from '../audit.ts';
 import { emailOtpMail, mfaEnrolledMail } from '../email/flow-mail.ts';
-import { mailTenant } from '../sign-in/account-links.ts';
+import { linkUserOf, mailTenant } from '../sign-in/account-links.ts';
 import type { MailSender } from '../email/outbox.ts';
 import type { SignInTarget } from '../sign-in/sign-in.ts';
 import { issueLink } from '../users/link-tokens.ts';
@@ -88,8 +88,9 @@ export async function enrolFactor(target: SignInTarget, user: SignInUser, factor
   const codes = await target.applicationScope.transactional(async (em) => {
     if (!(await addFactor(em, services.storedSecrets, applicationId, user.id, factor))) return null;
     recordAudit(em, sender, { action: 'user.mfa.enrolled', targetType: 'user', targetId: user.id, after: { factor: factor.kind } });
-    const reset = await issueLink(em, { applicationId, userId: user.id, poolId: target.poolId, clientId: target.clientId }, 'password_reset', services.config.publicUrl);
-    await mfaEnrolledMail({ em, sender, tenantId: sender.tenantId }, user, { link: reset.link, factor: factor.kind });
+    const at = { em, sender, tenantId: sender.tenantId };
+    const reset = await issueLink(em, linkUserOf(target, at, user), 'password_reset', services.config.publicUrl);
+    await mfaEnrolledMail(at, user, { link: reset.link, factor: factor.kind });
     return issueRecoveryCodesIfNone(em, applicationId, user.id);
   });
   if (codes !== null) services.outbox.wake();

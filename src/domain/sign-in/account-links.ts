@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { executeOwned } from '../../db/owned-sql.ts';
-import { newSignInMail, passwordResetMail, verifyEmailMail, type MailContext, type Recipient } from '../email/flow-mail.ts';
+import { newSignInMail, passwordResetMail, tenantOf, verifyEmailMail, type MailContext, type Recipient } from '../email/flow-mail.ts';
 import { normalizeEmail } from '../users/email-key.ts';
 import { issueLink, type LinkPurpose, type LinkUser } from '../users/link-tokens.ts';
 import { readSignInUser, type SignInUser } from '../users/sign-in-user.ts';
@@ -23,11 +23,13 @@ export async function userByEmail(target: SignInTarget, email: unknown): Promise
   return readSignInUser(target.applicationScope.em, target.application.id, { poolId: target.poolId, emailNormalized: normalizeEmail(login) });
 }
 
-const linkUserOf = (target: SignInTarget, user: { id: string }): LinkUser => ({
+/** The link a mail `at` carries to `user`: it remembers the tenant that mail goes out in. */
+export const linkUserOf = (target: SignInTarget, at: MailContext, user: Recipient & { id: string }): LinkUser => ({
   applicationId: target.application.id,
   userId: user.id,
   poolId: target.poolId,
   clientId: target.clientId,
+  tenantId: tenantOf(at, user),
 });
 
 /**
@@ -52,8 +54,9 @@ export const mailAt = (target: SignInTarget, em: MailContext['em'], user: Member
 
 /** In the caller's transaction (a sign-up's, or a request for a new link). */
 export async function queueVerification(target: SignInTarget, em: MailContext['em'], user: Recipient & Member & { id: string }): Promise<void> {
-  const link = await issueLink(em, linkUserOf(target, user), 'verify_email', target.scope.services.config.publicUrl);
-  await verifyEmailMail(mailAt(target, em, user), user, link);
+  const at = mailAt(target, em, user);
+  const link = await issueLink(em, linkUserOf(target, at, user), 'verify_email', target.scope.services.config.publicUrl);
+  await verifyEmailMail(at, user, link);
 }
 
 /**
@@ -67,8 +70,9 @@ export async function askLink(target: SignInTarget, email: unknown, purpose: Lin
   await askTiming.measure(() =>
     target.applicationScope.transactional(async (em) => {
       if (purpose === 'verify_email') return queueVerification(target, em, user);
-      const link = await issueLink(em, linkUserOf(target, user), 'password_reset', target.scope.services.config.publicUrl);
-      await passwordResetMail(mailAt(target, em, user), user, link);
+      const at = mailAt(target, em, user);
+      const link = await issueLink(em, linkUserOf(target, at, user), 'password_reset', target.scope.services.config.publicUrl);
+      await passwordResetMail(at, user, link);
     }),
   );
   target.scope.services.outbox.wake();
@@ -103,8 +107,9 @@ export async function noticeBrowser(target: SignInTarget, user: Recipient & Memb
       [target.application.id, user.id, hash, user.id, hash],
     );
     if (row?.inserted !== true || row.others === 0) return false;
-    const reset = await issueLink(em, linkUserOf(target, user), 'password_reset', target.scope.services.config.publicUrl);
-    await newSignInMail(mailAt(target, em, user), user, {
+    const at = mailAt(target, em, user);
+    const reset = await issueLink(em, linkUserOf(target, at, user), 'password_reset', target.scope.services.config.publicUrl);
+    await newSignInMail(at, user, {
       link: reset.link,
       signIn: { time: new Date(), device: origin.userAgent?.slice(0, 200), ip: origin.ip },
     });

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { accountLockedMail } from '../email/flow-mail.ts';
-import { mailAt } from './account-links.ts';
+import { linkUserOf, mailAt } from './account-links.ts';
 import { heldFactorsSql, type HeldFactor } from '../mfa/factors.ts';
 import { usersChanged } from '../users/changed.ts';
 import { issueLink } from '../users/link-tokens.ts';
@@ -176,8 +176,9 @@ async function lockAccountIfMany(target: SignInTarget, user: SignInUser, policy:
   const locked = await target.applicationScope.transactional(async (em) => {
     const rows = await lockAccount(em, target, user, policy, lockedUntil);
     if (rows.length > 0) {
-      const reset = await issueLink(em, { applicationId: target.application.id, userId: user.id, poolId: target.poolId, clientId: target.clientId }, 'password_reset', target.scope.services.config.publicUrl);
-      await accountLockedMail(mailAt(target, em, user), user, { link: reset.link });
+      const at = mailAt(target, em, user);
+      const reset = await issueLink(em, linkUserOf(target, at, user), 'password_reset', target.scope.services.config.publicUrl);
+      await accountLockedMail(at, user, { link: reset.link });
     }
     return rows;
   });

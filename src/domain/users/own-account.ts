@@ -9,6 +9,7 @@ import { passwordRefusals } from '../policies/password.ts';
 import { effectivePasswordPolicy } from '../policies/policies.ts';
 import { recordAudit } from '../audit.ts';
 import { endOtherSessions, forgetGrants } from '../sessions/own-sessions.ts';
+import { linkUserOf } from '../sign-in/account-links.ts';
 import type { SignInTarget } from '../sign-in/sign-in.ts';
 import { normalizeEmail } from './email-key.ts';
 import { usersChanged } from './changed.ts';
@@ -106,9 +107,10 @@ export async function changeOwnPassword(target: SignInTarget, userId: string, ch
     );
     if (account === undefined) return undefined;
     const revoked = await endOtherSessions(em, scope, userId, change.keepSessionUid ?? '');
-    const linkUser = { applicationId, userId, poolId: account.pool_id, clientId: target.clientId };
-    const again = await issueLink(em, linkUser, 'password_reset', scope.services.config.publicUrl);
-    await passwordChangedMail({ em, sender: scope, tenantId: target.tenant?.id ?? null }, { ...account, tenantIds: account.tenant_ids }, { link: again.link, changedAt: new Date() });
+    const at = { em, sender: scope, tenantId: target.tenant?.id ?? null };
+    const owner = { ...account, id: userId, tenantIds: account.tenant_ids };
+    const again = await issueLink(em, linkUserOf(target, at, owner), 'password_reset', scope.services.config.publicUrl);
+    await passwordChangedMail(at, owner, { link: again.link, changedAt: new Date() });
     recordAudit(em, scope, { action: 'user.password.changed', targetType: 'user', targetId: userId, after: { reason: change.reason } });
     return revoked;
   });
@@ -142,9 +144,9 @@ export async function requestOwnEmailChange(
       normalizeEmail(email),
     ]);
     if (holder !== undefined) return false;
-    const linkUser = { applicationId, userId: user.id, poolId: user.poolId, clientId: target.clientId };
-    const link = await issueEmailChangeLink(em, linkUser, email, scope.services.config.publicUrl);
-    await emailChangeMail({ em, sender: scope, tenantId: target.tenant?.id ?? null }, user, { ...link, newEmail: email });
+    const at = { em, sender: scope, tenantId: target.tenant?.id ?? null };
+    const link = await issueEmailChangeLink(em, linkUserOf(target, at, user), email, scope.services.config.publicUrl);
+    await emailChangeMail(at, user, { ...link, newEmail: email });
     return true;
   });
   if (sent) scope.services.outbox.wake();
