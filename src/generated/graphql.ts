@@ -1026,9 +1026,11 @@ export type EmailTemplate = {
 };
 
 /**
- * A whole template: PUT replaces all three parts. Each must be valid Liquid that renders with the sample variables, and
- * every rendering of a part (a preview, a mail) is refused past 998 characters for the subject, 200000 for html and
- * 100000 for text: 422 `render limit exceeded` on the part (a mail's flow fails with it).
+ * A whole template: PUT replaces all three parts. Each must be valid Liquid that renders with the sample variables and
+ * names no variable but the template's `variables` (and what lies below them) and those it binds itself (`assign`,
+ * `capture`, loop variables): else 422 on the part, naming the unknown variable. Every rendering of a part (a preview, a
+ * mail) is refused past 998 characters for the subject, 200000 for html and 100000 for text: 422 `render limit exceeded`
+ * on the part (a mail's flow fails with it).
  */
 export type EmailTemplateInput = {
   /** The HTML body, 1 to 100000 characters. */
@@ -1075,7 +1077,10 @@ export type EmailTemplatePage = {
   next: Maybe<Scalars['String']['output']>;
 };
 
-/** What to preview: draft parts replace the stored template's; variables overlay the samples. */
+/**
+ * What to preview: draft parts replace the stored template's, checked as a PUT checks them (the stored parts render as
+ * they are); variables overlay the samples.
+ */
 export type EmailTemplatePreviewInput = {
   /** A draft HTML body. */
   html?: InputMaybe<Scalars['String']['input']>;

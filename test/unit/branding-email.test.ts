@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_BRANDING, parseBranding } from '../../src/domain/branding/branding.ts';
 import { parseEmailProvider } from '../../src/domain/email/provider.ts';
-import { renderTemplate, type TemplatePart } from '../../src/domain/email/render.ts';
-import { DEFAULT_TEMPLATES, TEMPLATE_KEYS } from '../../src/domain/email/template-defaults.ts';
+import { LOCALES } from '../../src/domain/locales.ts';
+import { renderDraft, renderTemplate, TEMPLATE_PARTS, type TemplatePart } from '../../src/domain/email/render.ts';
+import { DEFAULT_TEMPLATES, defaultTemplate, TEMPLATE_KEYS, templateVariables } from '../../src/domain/email/template-defaults.ts';
 import { checkTemplateParts } from '../../src/domain/email/templates.ts';
 import { GatehouseError } from '../../src/errors.ts';
 
@@ -94,6 +95,22 @@ describe('templates', () => {
       const text = await renderPart('text', template.text, variables);
       expect(text, key).toMatch(/^Hi Ada,/);
     }
+  });
+
+  it('every built-in template of every language names only the variables its template offers', async () => {
+    for (const locale of LOCALES) {
+      for (const key of TEMPLATE_KEYS) {
+        const draft = { parts: defaultTemplate(key, locale), written: TEMPLATE_PARTS, offered: templateVariables(key) };
+        expect(await fieldOfAsync(() => renderDraft('built-in', draft, {})), `${locale} ${key}`).toBeUndefined();
+      }
+    }
+    // The check sees them: the same draft naming another template's variable is refused.
+    const draft = { parts: { ...defaultTemplate('welcome'), text: '{{ code }}' }, written: TEMPLATE_PARTS, offered: templateVariables('welcome') };
+    expect(await fieldOfAsync(() => renderDraft('built-in', draft, {}))).toBe('text');
+  });
+
+  it('renders a stored template as it is: unknown variables and hidden prototypes print nothing', async () => {
+    expect(await renderPart('text', '[{{ lnik }}{{ user.emial }}{{ user.constructor }}{{ user.__proto__ }}]', { user: { name: 'Ada' } })).toBe('[]');
   });
 
   it('escapes HTML output, folds subjects, and refuses what cannot render', async () => {

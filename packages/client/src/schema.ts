@@ -6286,9 +6286,11 @@ export interface components {
             updatedAt: string | null;
         };
         /**
-         * @description A whole template: PUT replaces all three parts. Each must be valid Liquid that renders with the sample variables, and
-         *     every rendering of a part (a preview, a mail) is refused past 998 characters for the subject, 200000 for html and
-         *     100000 for text: 422 `render limit exceeded` on the part (a mail's flow fails with it).
+         * @description A whole template: PUT replaces all three parts. Each must be valid Liquid that renders with the sample variables and
+         *     names no variable but the template's `variables` (and what lies below them) and those it binds itself (`assign`,
+         *     `capture`, loop variables): else 422 on the part, naming the unknown variable. Every rendering of a part (a preview, a
+         *     mail) is refused past 998 characters for the subject, 200000 for html and 100000 for text: 422 `render limit exceeded`
+         *     on the part (a mail's flow fails with it).
          */
         EmailTemplateInput: {
             /** @description The subject line: one line, 1 to 500 characters. */
@@ -6303,7 +6305,10 @@ export interface components {
          * @enum {string}
          */
         EmailTemplateKey: "verify_email" | "welcome" | "magic_link" | "password_reset" | "password_changed" | "email_otp" | "mfa_enrolled" | "invitation" | "new_sign_in" | "account_locked" | "email_change" | "account_deleted";
-        /** @description What to preview: draft parts replace the stored template's; variables overlay the samples. */
+        /**
+         * @description What to preview: draft parts replace the stored template's, checked as a PUT checks them (the stored parts render as
+         *     they are); variables overlay the samples.
+         */
         EmailTemplatePreviewInput: {
             /** @description A draft subject. */
             subject?: string | null;

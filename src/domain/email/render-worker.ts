@@ -1,5 +1,19 @@
 import { parentPort } from 'node:worker_threads';
-import { AssertionError, CycleTag, Liquid, LiquidError, Tag, toValue, Value, type Context, type Emitter, type TagToken, type TopLevelToken } from 'liquidjs';
+import {
+  AssertionError,
+  CycleTag,
+  type Arguments,
+  Liquid,
+  LiquidError,
+  Tag,
+  toValue,
+  Value,
+  type Context,
+  type Emitter,
+  type TagToken,
+  type Template,
+  type TopLevelToken,
+} from 'liquidjs';
 import type { RenderJob, RenderReply, TemplatePart } from './render.ts';
 
 /**
@@ -37,7 +51,7 @@ const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (character) => ESC
 
 /**
  * liquidjs's own echo ignores `outputEscape`, which would let a user's name carry markup into an HTML e-mail.
- * `increment`/`decrement` write numbers only.
+ * `increment`/`decrement` write numbers only. `arguments` shows the value to liquidjs's analysis (unknownVariable).
  */
 class EscapingEcho extends Tag {
   private readonly value: Value | undefined;
@@ -50,6 +64,9 @@ class EscapingEcho extends Tag {
     if (this.value === undefined) return;
     const text = stringify(yield this.value.value(ctx, false));
     emitter.write(this.value.filters.at(-1)?.raw === true ? text : escapeHtml(text));
+  }
+  *arguments(): Arguments {
+    if (this.value !== undefined) yield this.value;
   }
 }
 
@@ -96,13 +113,45 @@ htmlEngine.registerTag('cycle', EscapingCycle);
 const textEngine = chargeOutput(new Liquid(LIMITS));
 
 /**
- * A syntax or render error, a liquidjs limit thrown unwrapped (an AssertionError), or output over its part's limit is
- * the template's refusal; anything else is ours, and fails the worker.
+ * Whether the path is offered, leads to an offered one (`user` to `user.name`) or lies below one
+ * (`branding.colors.primary` below `branding`: a published variable's own properties are not listed). A computed
+ * segment (`user[key]`) ends what can be known.
  */
-async function render({ part, source, variables }: RenderJob): Promise<RenderReply> {
+function isOffered(segments: ReadonlyArray<string | number | object>, offered: readonly string[]): boolean {
+  const end = segments.findIndex((segment) => typeof segment === 'object');
+  const path = (end === -1 ? segments : segments.slice(0, end)).map(String);
+  return offered.some((name) => {
+    const names = name.split('.');
+    return path.every((segment, index) => index >= names.length || names[index] === segment);
+  });
+}
+
+/**
+ * The first variable, in reading order, that the template neither offers nor binds itself: liquidjs's analysis counts
+ * `assign`, `capture`, `increment`, loop variables and `forloop` inside their loop as the template's own.
+ */
+function unknownVariable(engine: Liquid, templates: Template[], offered: readonly string[]): string | undefined {
+  const { globals } = engine.analyzeSync(templates, { partials: false });
+  const unknown = Object.values(globals)
+    .flat()
+    .filter((variable) => !isOffered(variable.segments, offered))
+    .sort((a, b) => a.location.row - b.location.row || a.location.col - b.location.col)[0];
+  if (unknown === undefined) return undefined;
+  const { row, col } = unknown.location;
+  return `unknown variable ${String(unknown)}, line:${row}, col:${col} (the variables of this template: ${offered.join(', ')})`;
+}
+
+/**
+ * A syntax or render error, a liquidjs limit thrown unwrapped (an AssertionError), output over its part's limit, or a
+ * variable outside `offered` when given is the template's refusal; anything else is ours, and fails the worker.
+ */
+async function render({ part, source, variables, offered }: RenderJob): Promise<RenderReply> {
   const engine = part === 'html' ? htmlEngine : textEngine;
   try {
-    const text = String(await engine.render(engine.parse(source), variables));
+    const templates = engine.parse(source);
+    const unknown = offered === undefined ? undefined : unknownVariable(engine, templates, offered);
+    if (unknown !== undefined) return { refused: unknown };
+    const text = String(await engine.render(templates, variables));
     if (text.length > OUTPUT_LIMITS[part]) return { refused: `render limit exceeded (the rendered ${part} is over ${OUTPUT_LIMITS[part]} characters)` };
     return { text };
   } catch (error) {

@@ -3,13 +3,25 @@ import { GatehouseError, invalid } from '../../errors.ts';
 
 export type TemplatePart = 'subject' | 'html' | 'text';
 export type TemplateParts = Readonly<Record<TemplatePart, string>>;
-const PARTS = ['subject', 'html', 'text'] as const;
+export const TEMPLATE_PARTS = ['subject', 'html', 'text'] as const;
 
 /** Plain data, cloned across the thread boundary. */
 export interface RenderJob {
   part: TemplatePart;
   source: string;
   variables: object;
+  /** When given, the source may name no variable but these paths, those below them and its own (a draft's check). */
+  offered?: readonly string[];
+}
+
+/**
+ * A template being written (a PUT, a preview). `written` are the parts the author sent, each checked against
+ * `offered`; a part kept as stored renders as it is, as a mail renders it.
+ */
+export interface Draft {
+  parts: TemplateParts;
+  written: readonly TemplatePart[];
+  offered: readonly string[];
 }
 
 export type RenderReply = { text: string } | { refused: string };
@@ -126,12 +138,13 @@ function refused(field: string, reason: string): never {
 }
 
 /** The parts in turn on one worker, so a template waits for a worker once, not between its parts. */
-async function renderIn(lane: Lane, parts: TemplateParts, variables: object): Promise<TemplateParts> {
+async function renderIn(lane: Lane, { parts, written, offered }: Draft, variables: object): Promise<TemplateParts> {
   const slot = await acquire(lane);
   try {
     const rendered: Record<TemplatePart, string> = { subject: '', html: '', text: '' };
-    for (const part of PARTS) {
-      const reply = await renderOn(slot, { part, source: parts[part], variables });
+    for (const part of TEMPLATE_PARTS) {
+      const job: RenderJob = { part, source: parts[part], variables, ...(written.includes(part) && { offered }) };
+      const reply = await renderOn(slot, job);
       if ('refused' in reply) refused(part, reply.refused);
       rendered[part] = part === 'subject' ? reply.text.replace(/[\r\n]+/g, ' ').trim() : reply.text;
     }
@@ -146,20 +159,21 @@ async function renderIn(lane: Lane, parts: TemplateParts, variables: object): Pr
  * `validation_error` on the part. A rendered subject is folded onto one line, so no variable can inject a mail header.
  */
 export function renderTemplate(parts: TemplateParts, variables: object): Promise<TemplateParts> {
-  return renderIn('mail', parts, variables);
+  return renderIn('mail', { parts, written: [], offered: [] }, variables);
 }
 
 /**
- * As renderTemplate, for a preview or a PUT's check. One per application at a time in this process, waiting or
- * rendering (another is 429 `rate_limited`): an application's drafts hold at most one worker and one place in line.
+ * As renderTemplate, for a preview or a PUT's check; a written part naming a variable its template does not offer is
+ * 422 on the part too. One per application at a time in this process, waiting or rendering (another is 429
+ * `rate_limited`): an application's drafts hold at most one worker and one place in line.
  */
-export async function renderDraft(applicationId: string, parts: TemplateParts, variables: object): Promise<TemplateParts> {
+export async function renderDraft(applicationId: string, draft: Draft, variables: object): Promise<TemplateParts> {
   if (drafting.has(applicationId)) {
     throw new GatehouseError('rate_limited', 'Another template of this application is rendering (a preview, or a template being saved): try again once it has answered');
   }
   drafting.add(applicationId);
   try {
-    return await renderIn('draft', parts, variables);
+    return await renderIn('draft', draft, variables);
   } finally {
     drafting.delete(applicationId);
   }

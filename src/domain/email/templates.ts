@@ -16,7 +16,7 @@ import {
   type Source,
 } from '../tenancy/settings.ts';
 import { isPlainText } from '../validate.ts';
-import { renderDraft, type TemplatePart } from './render.ts';
+import { renderDraft, TEMPLATE_PARTS, type TemplatePart } from './render.ts';
 import { DEFAULT_TEMPLATES, isTemplateKey, TEMPLATE_KEYS, templateVariables, type TemplateContent, type TemplateKey } from './template-defaults.ts';
 
 /**
@@ -155,14 +155,15 @@ function overlay(base: Record<string, unknown>, over: Record<string, unknown>): 
 
 /**
  * 409 `tenant_customization_disabled` for a tenant while `emailTemplatesScope` = `application`. A template must render
- * with the sample variables, so a syntax error is a 422 now rather than a failed e-mail later.
+ * with the sample variables and name only its template's variables, so a syntax error or a misspelt `{{ lnik }}` is a
+ * 422 now rather than a failed or empty e-mail later.
  */
 export async function putEmailTemplate(scope: Scope, key: string, input: EmailTemplateInput): Promise<EmailTemplate> {
   const templateKeyValue = templateKey(key);
   if (scope.tenantId !== null) assertTenantMayCustomize(await scope.application(), 'email_template');
   checkTemplateParts(input);
   const content: TemplateContent = { subject: input.subject, html: input.html, text: input.text };
-  await renderDraft(scope.applicationId, content, await sampleVariables(scope));
+  await renderDraft(scope.applicationId, { parts: content, written: TEMPLATE_PARTS, offered: templateVariables(templateKeyValue) }, await sampleVariables(scope));
   const write: SettingWrite = { feature: 'email_template', key: templateKeyValue, compose: () => ({ value: { ...content } }), action: 'email_template.updated' };
   if (scope.tenantId === null) return present(templateKeyValue, await putApplicationSetting(scope, write), null);
   return present(templateKeyValue, await putTenantOverride(scope, scope.tenantId, write), 'customized');
@@ -173,16 +174,17 @@ export async function removeEmailTemplateOverride(scope: Scope, key: string): Pr
   return removeTenantOverride(scope, overrideTenant(scope), 'email_template', templateKeyValue, 'email_template.override.removed');
 }
 
-/** Stores nothing. HTML output is escaped unless the template says `| raw`. */
+/**
+ * Stores nothing. HTML output is escaped unless the template says `| raw`. Draft parts are checked as a PUT checks them;
+ * stored parts render as a mail renders them.
+ */
 export async function previewEmailTemplate(scope: Scope, key: string, input: PreviewInput): Promise<RenderedEmail> {
   const effective = await effectiveTemplate(scope, templateKey(key));
   const draft = { subject: input.subject ?? undefined, html: input.html ?? undefined, text: input.text ?? undefined };
   checkTemplateParts(draft);
   const variables = overlay(await sampleVariables(scope), input.variables ?? {});
-  const rendered = await renderDraft(
-    scope.applicationId,
-    { subject: draft.subject ?? effective.subject, html: draft.html ?? effective.html, text: draft.text ?? effective.text },
-    variables,
-  );
+  const parts = { subject: draft.subject ?? effective.subject, html: draft.html ?? effective.html, text: draft.text ?? effective.text };
+  const written = TEMPLATE_PARTS.filter((part) => draft[part] !== undefined);
+  const rendered = await renderDraft(scope.applicationId, { parts, written, offered: effective.variables }, variables);
   return { ...rendered, variables };
 }
