@@ -343,7 +343,7 @@ describe('e-mail templates', () => {
     const valid = { subject: 'Reset for {{ user.email }}', html: '<a href="{{ link }}">Reset</a>', text: 'Reset: {{ link }}' };
     expect((await app.http.put('/email/templates/magic_link', valid)).status).toBe(200);
     const before = (await app.http.get('/email/templates/magic_link')).body;
-    const offered = 'application.name, tenant.name, user.name, user.email, branding, link, expiresInMinutes';
+    const offered = 'application.name, tenant.name, tenant.slug, user.name, user.email, branding, link, expiresInMinutes';
     const cases: [Partial<typeof valid>, string, string][] = [
       [{ html: '<a href="{{ lnik }}">Reset</a>' }, 'html', 'lnik'],
       [{ subject: 'Reset for {{ user.emial }}' }, 'subject', 'user.emial'],

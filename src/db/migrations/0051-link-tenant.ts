@@ -10,6 +10,7 @@ export class Migration0051LinkTenant extends Migration {
     this.addSql(`
       alter table email_link_token add column tenant_id uuid;
       alter table email_link_token add foreign key (application_id, tenant_id) references tenant (application_id, id) on delete set null (tenant_id);
+      create index email_link_token_tenant_idx on email_link_token (application_id, tenant_id) where tenant_id is not null;
     `);
   }
 }

@@ -32,7 +32,7 @@ export interface TemplateContent {
   text: string;
 }
 
-const COMMON_VARIABLES = ['application.name', 'tenant.name', 'user.name', 'user.email', 'branding'] as const;
+const COMMON_VARIABLES = ['application.name', 'tenant.name', 'tenant.slug', 'user.name', 'user.email', 'branding'] as const;
 
 /** Beyond `application`, `tenant`, `user` and `branding`, which every template has. */
 const OWN_VARIABLES: Record<TemplateKey, readonly string[]> = {

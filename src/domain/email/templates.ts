@@ -16,6 +16,7 @@ import {
   type Source,
 } from '../tenancy/settings.ts';
 import { isPlainText } from '../validate.ts';
+import { tenantVariable } from './outbox.ts';
 import { renderDraft, TEMPLATE_PARTS, type TemplatePart } from './render.ts';
 import { DEFAULT_TEMPLATES, isTemplateKey, TEMPLATE_KEYS, templateVariables, type TemplateContent, type TemplateKey } from './template-defaults.ts';
 
@@ -122,7 +123,7 @@ async function sampleVariables(scope: Scope): Promise<Record<string, unknown>> {
   const link = `${scope.services.config.publicUrl}/example/action?token=sample-token`;
   return {
     application: { name: application.name },
-    tenant: tenant === null ? null : { name: tenant.name, slug: tenant.slug },
+    tenant: tenantVariable(tenant),
     user: { name: 'Ada Lovelace', email: 'ada@example.com' },
     branding: { logoUrl: branding.logoUrl, faviconUrl: branding.faviconUrl, colors: branding.colors, copy: branding.copy },
     link,
