@@ -417,3 +417,19 @@ describe('an application’s last Application admin operator who can act, as a c
     expect(await actingAdmins(application)).toHaveLength(1);
   });
 });
+
+describe('an application’s deletion', () => {
+  it('keeps the record of an application’s deletion, whose own log no credential can read any more', async () => {
+    const created = await app.http.post('/applications', { name: 'Deleted later' });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const own = app.as({ apiKey: created.body.initialApiKey.secret as string });
+    expect((await own.delete(`/applications/${created.body.id as string}`)).status).toBe(204);
+    const operator = await operatorClient(firstOperator);
+    const records = (await operator.get(`/audit-logs?action=application.deleted&target=${created.body.id as string}`)).body.data as unknown[];
+    expect(records).toHaveLength(1);
+    expect(records[0]).toMatchObject({ target: { id: created.body.id }, changes: { before: { name: 'Deleted later' } } });
+    // Another organization's console does not see it.
+    const other = await app.bootstrapAnother();
+    expect((await app.as({ apiKey: other.apiKey }).get(`/audit-logs?action=application.deleted&target=${created.body.id as string}`)).body.data).toEqual([]);
+  });
+});

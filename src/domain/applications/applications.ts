@@ -214,7 +214,16 @@ export async function deleteApplication(scope: Scope, applicationId: string): Pr
     if (application === null) throw notFound('Application', 'appId');
     // Its users are the organization's operators: the dashboard signs in there.
     if (application.console) throw invalid('appId', 'The organization’s console application cannot be deleted');
-    recordAudit(em, scope, { action: 'application.deleted', targetType: 'application', targetId: application.id, before: snapshot(application) });
+    const deletion = { action: 'application.deleted', targetType: 'application', targetId: application.id, before: snapshot(application) } as const;
+    recordAudit(em, scope, deletion);
+    // Its own log outlives every credential that could read it: the organization's console keeps a copy.
+    const [console] = await em.getConnection().execute<{ id: string }[]>(
+      `select id from application where organization_id = ? and console`,
+      [application.organizationId],
+      'all',
+      em.getTransactionContext(),
+    );
+    if (console !== undefined) recordAudit(em, { ...scope, applicationId: console.id, tenantId: null }, deletion);
     // The OP's models of its clients (grants, refresh tokens, codes) have no foreign key to cascade: they would stay,
     // with their users' claims, until they expire. Rows made before a client was known (sessions) carry no application.
     await executeOwned(em, application.id, 'delete from oidc_model where @owner');

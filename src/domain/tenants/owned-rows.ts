@@ -61,10 +61,12 @@ const OWNED_KINDS: readonly OwnedKind[] = [
 ];
 
 /**
- * Every table with a foreign key to `tenant` (a test checks); `user_session` is ended by endTenantSessions, and a
- * `revoked_sign_in` mark, no record of its own, goes by the cascade.
+ * Every table with a foreign key to `tenant` (a test checks); `user_session` is ended by endTenantSessions, a
+ * `revoked_sign_in` mark, no record of its own, goes by the cascade, and a mailed link stays, the application's.
  */
-export const TENANT_OWNED_TABLES: readonly string[] = [...new Set([...OWNED_KINDS.map((kind) => kind.table), 'user_session', 'revoked_sign_in'])].sort();
+export const TENANT_OWNED_TABLES: readonly string[] = [
+  ...new Set([...OWNED_KINDS.map((kind) => kind.table), 'user_session', 'revoked_sign_in', 'email_link_token']),
+].sort();
 
 /**
  * In the caller's transaction (which holds the tenant's row): a constant number of statements, however many rows.
