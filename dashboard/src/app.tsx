@@ -1,12 +1,9 @@
 import { useEffect, useState, useSyncExternalStore } from 'react';
 import { afterSignOut, completeSignIn, isAuthorizationResponse, redirectUri, signIn } from './auth.ts';
-import { Header } from './components/header.tsx';
 import { Loading } from './components/status.tsx';
 import { readConfig } from './config.ts';
 import { errorMessage } from './error-message.ts';
-import { useRoute } from './route.ts';
-import { Applications } from './screens/applications.tsx';
-import { Organization } from './screens/organization.tsx';
+import { Console } from './screens/console.tsx';
 import { SignIn } from './screens/sign-in.tsx';
 import { claimSession, clearSession, getSession, saveSession, subscribeSession } from './session.ts';
 
@@ -15,11 +12,10 @@ import { claimSession, clearSession, getSession, saveSession, subscribeSession }
  * in, the one the URL names.
  */
 export function App() {
-  const [config] = useState(readConfig);
+  const [config, setConfig] = useState(readConfig);
   const session = useSyncExternalStore(subscribeSession, getSession);
   const [completing, setCompleting] = useState(() => isAuthorizationResponse(new URL(location.href)));
   const [failure, setFailure] = useState<string | null>(null);
-  const route = useRoute();
   const [signedOutTo] = useState(() => afterSignOut(new URL(location.href), config));
   // The id of the session this tab holds: a duplicated tab's copy is another tab's, and it signs in for its own.
   const [claimed, setClaimed] = useState<string | null>(null);
@@ -42,6 +38,8 @@ export function App() {
     void completeSignIn(config)
       .then(
         ({ session, returnTo }) => {
+          // The callback's page is the oldest organization's; back at `returnTo`, it is the one signed in to.
+          setConfig((page) => ({ ...page, clientId: session.clientId, organizationId: session.organizationId }));
           saveSession(session);
           return returnTo;
         },
@@ -79,12 +77,5 @@ export function App() {
       </main>
     );
   }
-  return (
-    <>
-      <Header config={config} session={session} />
-      <main>
-        {route.page === 'organization' ? <Organization organizationId={session.organizationId} /> : <Applications route={route} />}
-      </main>
-    </>
-  );
+  return <Console config={config} session={session} />;
 }

@@ -34,6 +34,9 @@ describe('the Organization page of the dashboard in Chromium', () => {
     expect(await dashboard.page.getByLabel('Organization name').inputValue()).toBe('My organization');
     expect(await dashboard.page.getByLabel('Plan').inputValue()).toBe('free');
     expect(await dashboard.page.getByRole('button', { name: 'Deactivate organization' }).isDisabled()).toBe(true);
+    // Which organization the header and the deactivation name: all of them may be called "My organization".
+    await dashboard.page.getByRole('banner').getByText('My organization').waitFor();
+    await section('Deactivation').getByText(`Deactivating My organization (organization ${dashboard.app.root.organizationId})`).waitFor();
   });
 
   it('renames the organization', async () => {
@@ -41,6 +44,7 @@ describe('the Organization page of the dashboard in Chromium', () => {
     await dashboard.page.getByRole('button', { name: 'Save name' }).click();
     await section('Name').getByRole('status').filter({ hasText: 'Name saved.' }).waitFor();
     expect((await organization()).name).toBe('Acme Corp');
+    await dashboard.page.getByRole('banner').getByText('Acme Corp').waitFor();
   });
 
   it('saves the billing whole, as the server keeps it', async () => {

@@ -11,7 +11,8 @@ import type { HttpClient } from '../support/http.ts';
  * The dashboard of an organization other than the oldest (`/dashboard/?organization={id}`): its operator signs in
  * through that organization's console and lands back on its own dashboard, although the redirect URI's page is served
  * with the oldest organization's client; reloads keep the organization, the Organization page is theirs, and signing
- * out brings them back to their own dashboard.
+ * out brings them back to their own dashboard. Signed in to the oldest organization, its address shows nothing of
+ * the organization signed in to, and offers the sign-in to its own (or the way back).
  */
 const OTHER_OPERATOR = { email: 'ops@other.example', password: 'Other-Operator-42' } as const;
 let app: TestApp;
@@ -26,8 +27,9 @@ beforeAll(async () => {
   await ensureConsoles(orm, config.publicUrl, randomUUID());
   const sql = <T>(text: string, params: unknown[]) => orm.em.getConnection().execute<T[]>(text, params);
   const [console] = await sql<{ id: string }>('select id from application where organization_id = ? and console', [other.organizationId]);
-  const [organization] = await sql<{ name: string }>('select name from organization where id = ?', [other.organizationId]);
-  otherName = organization!.name;
+  // Both organizations would be "My organization": the header and the notices must tell them apart.
+  otherName = 'Other Corp';
+  await sql('update organization set name = ? where id = ?', [otherName, other.organizationId]);
   [{ id: otherClientId }] = (await sql<{ id: string }>("select id from oauth_client where application_id = ? and type = 'spa'", [console!.id])) as [{ id: string }];
 
   // The other organization's first operator: a console user, app_admin of the console and, as operator, of its application.
@@ -75,6 +77,38 @@ describe("another organization's dashboard in Chromium", () => {
       await page.getByRole('button', { name: 'Sign in' }).waitFor();
       expect(await page.locator('meta[name="gatehouse-client-id"]').getAttribute('content')).toBe(otherClientId);
       expect(violations).toEqual([]);
+    } finally {
+      await browser.close();
+    }
+  });
+
+  it("signed in to the oldest organization, shows nothing of it at the other's address, and signs in to the other there", async () => {
+    const browser = await launchChromium();
+    try {
+      const page = await browser.newPage();
+      const publicUrl = app.gatehouse.services.config.publicUrl;
+      await signInToDashboard(page, publicUrl);
+      await page.getByRole('heading', { level: 1, name: 'My application' }).waitFor();
+      await page.getByRole('banner').getByText('My organization').waitFor();
+
+      const address = `${publicUrl}/dashboard/?organization=${other.organizationId}#/organization`;
+      await page.goto(address);
+      const notice = page.getByRole('region', { name: 'Another organization’s dashboard' });
+      await notice.getByText(`This address is the dashboard of organization ${other.organizationId}, but you are signed in to My organization`).waitFor();
+      expect(await page.getByRole('textbox', { name: 'Organization name' }).count()).toBe(0);
+      expect(await page.getByRole('button', { name: 'Deactivate organization' }).count()).toBe(0);
+      expect(await notice.getByRole('link', { name: 'Back to My organization’s dashboard' }).getAttribute('href')).toBe(
+        `/dashboard/?organization=${app.root.organizationId}#/organization`,
+      );
+
+      await Promise.all([page.waitForURL(/\/interaction\//), notice.getByRole('button', { name: 'Sign in to this organization' }).click()]);
+      await page.getByLabel('Email address').fill(OTHER_OPERATOR.email);
+      await page.getByLabel('Password').fill(OTHER_OPERATOR.password);
+      await Promise.all([page.waitForURL(address), page.locator('form button[type="submit"]').first().click()]);
+      await page.getByRole('textbox', { name: 'Organization name' }).waitFor();
+      expect(await page.getByRole('textbox', { name: 'Organization name' }).inputValue()).toBe(otherName);
+      await page.getByRole('banner').getByText(otherName).waitFor();
+      await page.getByRole('region', { name: 'Deactivation' }).getByText(`Deactivating ${otherName} (organization ${other.organizationId})`).waitFor();
     } finally {
       await browser.close();
     }

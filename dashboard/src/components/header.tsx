@@ -6,8 +6,15 @@ import { routeHash, useRoute } from '../route.ts';
 import type { Session } from '../session.ts';
 import { ErrorMessage } from './status.tsx';
 
-/** The signed-in banner: the organization's page, who is signed in, and the way out. */
-export function Header({ config, session }: { config: DashboardConfig; session: Session }) {
+interface HeaderProps {
+  config: DashboardConfig;
+  session: Session;
+  /** The organization signed in to, once read (not while it is deactivated). */
+  organizationName: string | null;
+}
+
+/** The signed-in banner: the organization signed in to and its page, who is signed in, and the way out. */
+export function Header({ config, session, organizationName }: HeaderProps) {
   const [failure, setFailure] = useState<string | null>(null);
   const onOrganization = useRoute().page === 'organization';
   const leave = () => {
@@ -16,6 +23,7 @@ export function Header({ config, session }: { config: DashboardConfig; session: 
   return (
     <header className="banner">
       <span className="brand">Gatehouse</span>
+      {organizationName !== null && <span className="organization-name">{organizationName}</span>}
       <a href={routeHash({ page: 'organization' })} aria-current={onOrganization ? 'page' : undefined}>Organization</a>
       <span className="who">{session.email}</span>
       <button type="button" onClick={leave}>Sign out</button>

@@ -45,7 +45,7 @@ export function OrganizationStatus({ organizationId, organization, onChanged }: 
       ) : (
         <>
           <p>
-            Deactivating the organization stops all its applications at once: nobody can sign in to them and every request
+            Deactivating {organization.name} (organization <code>{organizationId}</code>) stops all its applications at once: nobody can sign in to them and every request
             of their API keys, M2M credentials and OAuth clients is refused until it is reactivated. Nothing is deleted.
             Operators can still sign in to this dashboard, but only to reactivate it.
           </p>

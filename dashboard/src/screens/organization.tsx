@@ -1,15 +1,19 @@
-import { useCallback } from 'react';
 import { ErrorMessage, Loading } from '../components/status.tsx';
-import { useAsync } from '../hooks/use-async.ts';
-import { findOrganization } from '../operations-organization.ts';
+import type { Async } from '../hooks/use-async.ts';
+import type { Organization as OrganizationData } from '../operations-organization.ts';
 import { navigate } from '../route.ts';
 import { BillingForm } from './billing-form.tsx';
 import { OrganizationNameForm } from './organization-name-form.tsx';
 import { OrganizationStatus } from './organization-status.tsx';
 
+interface OrganizationProps {
+  organizationId: string;
+  /** As read for the whole console (its header names it); null while it is deactivated. */
+  organization: Async<OrganizationData | null>;
+}
+
 /** The operators' organization: its name and billing while active, and its deactivation or reactivation. */
-export function Organization({ organizationId }: { organizationId: string }) {
-  const organization = useAsync(useCallback(() => findOrganization(organizationId), [organizationId]));
+export function Organization({ organizationId, organization }: OrganizationProps) {
   const active = organization.status === 'done' && organization.data?.status === 'active' ? organization.data : null;
 
   return (

@@ -4,24 +4,33 @@ import { ErrorMessage } from '../components/status.tsx';
 import type { DashboardConfig } from '../config.ts';
 import { errorMessage } from '../error-message.ts';
 
-/** The signed-out page: the Sign in button, and why the last sign-in failed if it did. */
-export function SignIn({ config, failure }: { config: DashboardConfig; failure: string | null }) {
-  const [startFailure, setStartFailure] = useState<string | null>(null);
+/** A button signing in to the page's organization, and why the sign-in could not start if it could not. */
+export function SignInButton({ config, label }: { config: DashboardConfig; label: string }) {
+  const [failure, setFailure] = useState<string | null>(null);
   const [starting, setStarting] = useState(false);
   const start = () => {
     setStarting(true);
     signIn(config).catch((error: unknown) => {
-      setStartFailure(`Sign-in could not start: ${errorMessage(error)}`);
+      setFailure(`Sign-in could not start: ${errorMessage(error)}`);
       setStarting(false);
     });
   };
-  const shown = startFailure ?? failure;
+  return (
+    <>
+      {failure !== null && <ErrorMessage message={failure} />}
+      <button type="button" className="primary" onClick={start} disabled={starting}>{label}</button>
+    </>
+  );
+}
+
+/** The signed-out page: the Sign in button, and why the last sign-in failed if it did. */
+export function SignIn({ config, failure }: { config: DashboardConfig; failure: string | null }) {
   return (
     <main className="sign-in">
       <h1>Gatehouse dashboard</h1>
       <p>Sign in to manage your applications, their tenants and their users.</p>
-      {shown !== null && <ErrorMessage message={shown} />}
-      <button type="button" className="primary" onClick={start} disabled={starting}>Sign in</button>
+      {failure !== null && <ErrorMessage message={failure} />}
+      <SignInButton config={config} label="Sign in" />
     </main>
   );
 }

@@ -1,0 +1,31 @@
+import { useCallback } from 'react';
+import { Header } from '../components/header.tsx';
+import type { DashboardConfig } from '../config.ts';
+import { useAsync } from '../hooks/use-async.ts';
+import { findOrganization } from '../operations-organization.ts';
+import { useRoute } from '../route.ts';
+import type { Session } from '../session.ts';
+import { Applications } from './applications.tsx';
+import { Organization } from './organization.tsx';
+import { OtherOrganization } from './other-organization.tsx';
+
+/**
+ * Signed in: the organization's console, named in the header, when the page is the dashboard of the organization
+ * signed in to; on another organization's address, only the way to it.
+ */
+export function Console({ config, session }: { config: DashboardConfig; session: Session }) {
+  const route = useRoute();
+  const organization = useAsync(useCallback(() => findOrganization(session.organizationId), [session.organizationId]));
+  const name = organization.status === 'done' ? (organization.data?.name ?? null) : null;
+  const page = () => {
+    if (session.organizationId !== config.organizationId) return <OtherOrganization config={config} session={session} signedInTo={name} />;
+    if (route.page === 'organization') return <Organization organizationId={session.organizationId} organization={organization} />;
+    return <Applications route={route} />;
+  };
+  return (
+    <>
+      <Header config={config} session={session} organizationName={name} />
+      <main>{page()}</main>
+    </>
+  );
+}
