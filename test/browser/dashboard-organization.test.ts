@@ -36,6 +36,7 @@ describe('the Organization page of the dashboard in Chromium', () => {
     expect(await dashboard.page.getByRole('button', { name: 'Deactivate organization' }).isDisabled()).toBe(true);
     // Which organization the header and the deactivation name: all of them may be called "My organization".
     await dashboard.page.getByRole('banner').getByText('My organization').waitFor();
+    expect(await dashboard.page.title()).toBe('Organization · My organization · Gatehouse dashboard');
     await section('Deactivation').getByText(`Deactivating My organization (organization ${dashboard.app.root.organizationId})`).waitFor();
   });
 
@@ -45,6 +46,7 @@ describe('the Organization page of the dashboard in Chromium', () => {
     await section('Name').getByRole('status').filter({ hasText: 'Name saved.' }).waitFor();
     expect((await organization()).name).toBe('Acme Corp');
     await dashboard.page.getByRole('banner').getByText('Acme Corp').waitFor();
+    expect(await dashboard.page.title()).toBe('Organization · Acme Corp · Gatehouse dashboard');
   });
 
   it('saves the billing whole, as the server keeps it', async () => {

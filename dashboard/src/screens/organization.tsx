@@ -1,5 +1,6 @@
 import { ErrorMessage, Loading } from '../components/status.tsx';
 import type { Async } from '../hooks/use-async.ts';
+import { useDocumentTitle } from '../hooks/use-document-title.ts';
 import type { Organization as OrganizationData } from '../operations-organization.ts';
 import { navigate } from '../route.ts';
 import { BillingForm } from './billing-form.tsx';
@@ -15,6 +16,7 @@ interface OrganizationProps {
 /** The operators' organization: its name and billing while active, and its deactivation or reactivation. */
 export function Organization({ organizationId, organization }: OrganizationProps) {
   const active = organization.status === 'done' && organization.data?.status === 'active' ? organization.data : null;
+  useDocumentTitle('Organization', ...(organization.status === 'done' && organization.data !== null ? [organization.data.name] : []));
 
   return (
     <>
