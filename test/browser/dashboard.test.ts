@@ -52,7 +52,8 @@ describe('the dashboard in Chromium', () => {
       expect(await page.getByRole('row', { name: /Globex/ }).textContent()).toContain('Inherited');
       await page.screenshot({ path: 'test-results/dashboard-tenants.png', fullPage: true });
 
-      await acmeRow.getByRole('button', { name: 'Remove tenant override' }).click();
+      // Each names its tenant and feature, as Rename and Delete name their tenant.
+      await acmeRow.getByRole('button', { name: "Remove tenant override of Acme's branding", exact: true }).click();
       await acmeRow.getByText('Inherited').first().waitFor();
       const configuration = await app.http.get(`/applications/${app.root.applicationId}/tenants/${acme}/configuration`);
       expect(configuration.body.branding.source).toBe('inherited');

@@ -17,7 +17,7 @@ export function OverrideBadge({ source, override, removal }: OverrideBadgeProps)
       <span className={`badge ${source}`}>{SOURCE_LABEL[source]}</span>
       {source === 'customized' && override !== undefined && (
         <button type="button" className="small" disabled={removal.busy} onClick={() => removal.remove(override)}>
-          Remove tenant override
+          Remove tenant override<span className="visually-hidden">{` of ${removal.tenantName}'s ${override.label}`}</span>
         </button>
       )}
       {override !== undefined && removal.failure?.label === override.label && <ErrorMessage message={removal.failure.message} />}

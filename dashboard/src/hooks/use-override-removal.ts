@@ -4,6 +4,8 @@ import type { TenantSummary } from '../operations.ts';
 import type { TenantOverride } from '../tenant-features.ts';
 
 export interface OverrideRemoval {
+  /** The tenant whose overrides it removes, which each button names. */
+  readonly tenantName: string;
   /** Whether a removal is under way (the tenant's removal buttons are disabled meanwhile). */
   readonly busy: boolean;
   /** Why the last removal, or the reading after it, failed (`label` names the override); null after a success. */
@@ -37,5 +39,5 @@ export function useOverrideRemoval(appId: string, tenant: TenantSummary, reload:
     setBusy(false);
   };
 
-  return { busy, failure, remove: (override) => void remove(override) };
+  return { tenantName: tenant.name, busy, failure, remove: (override) => void remove(override) };
 }
