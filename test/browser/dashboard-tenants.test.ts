@@ -94,4 +94,17 @@ describe('tenants created, renamed and deleted on the Tenants tab in Chromium', 
     expect((await dashboard.app.http.get(`/api-keys/${acmeKeyId}`)).status).toBe(404);
     expect((await dashboard.app.http.get(`/users/${memberId}`)).body).toMatchObject({ email: MEMBER, tenantIds: [] });
   });
+
+  it('creates one tenant for two submits in one task (the second runs before React renders the first busy)', async () => {
+    const form = region('Create tenant');
+    await form.getByLabel('Name').fill('Twice');
+    await form.getByLabel('Slug (optional)').fill('');
+    await form.locator('form').evaluate((element: HTMLFormElement) => {
+      element.requestSubmit();
+      element.requestSubmit();
+    });
+    await form.getByRole('status').filter({ hasText: 'Tenant Twice created' }).waitFor();
+    await tenantRow('Twice').waitFor();
+    expect((await tenantsOnServer()).filter((tenant) => tenant.name === 'Twice')).toHaveLength(1);
+  });
 });

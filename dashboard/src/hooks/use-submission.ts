@@ -1,4 +1,4 @@
-import { useId, useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import { ApiError } from '../api.ts';
 import { errorMessage } from '../error-message.ts';
 import type { FieldRefusal } from './use-refused-field.ts';
@@ -27,10 +27,14 @@ export interface Submission<T> {
 export function useSubmission<T>(): Submission<T> {
   const messageId = useId();
   const [busy, setBusy] = useState(false);
+  // The guard itself: the state shows only once React renders, so two submits in one task would both pass it.
+  const running = useRef(false);
   const [outcome, setOutcome] = useState<SubmissionOutcome<T> | null>(null);
   const [marked, setMarked] = useState<string | null>(null);
 
   const run = async (action: () => Promise<T>) => {
+    if (running.current) return;
+    running.current = true;
     setBusy(true);
     setOutcome(null);
     setMarked(null);
@@ -41,6 +45,7 @@ export function useSubmission<T>(): Submission<T> {
       setOutcome({ refused: errorMessage(error), field, messageId });
       setMarked(field);
     }
+    running.current = false;
     setBusy(false);
   };
 
