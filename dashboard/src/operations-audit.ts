@@ -1,4 +1,4 @@
-import { graphql, subscribe } from './api.ts';
+import { ApiError, graphql, subscribe } from './api.ts';
 import { listUsers, type Page } from './operations.ts';
 import { isItemType, readNames, type ItemReference } from './operations-names.ts';
 
@@ -75,28 +75,63 @@ export async function listAuditRecords(appId: string, filter: AuditFilter, curso
   return { data: await named(appId, data.auditLogs.data), next: data.auditLogs.next };
 }
 
-/** The addresses of the first page of users whose address starts with `prefix`: the suggestions of a user field. */
-export async function suggestUserEmails(appId: string, prefix: string): Promise<string[]> {
-  const users = await listUsers(appId, prefix, null);
-  return [...new Set(users.data.map((user) => user.email))];
-}
-
 /** The most users one address may name: one per pool, each tenant's own while authentication is isolated. */
 const SAME_ADDRESS_MAX = 100;
 
+interface Addressed {
+  readonly id: string;
+  readonly email: string;
+}
+
 /**
- * The user an audit filter names by address (`tenantId`: among that tenant's members). One address is several users
- * while pools are a tenant's each: then the tenant picks one, else the operator is asked to pick it.
+ * The first `pageSize` users whose address starts with `prefix`: the application's (of `tenantId`, if given), or with
+ * `appId` null the console's, the organization's operators (read as the operator themself, as readNames does).
  */
-export async function userIdByEmail(appId: string, email: string, tenantId: string | undefined): Promise<string> {
+async function usersByEmail(appId: string | null, prefix: string, tenantId: string | undefined, pageSize: number): Promise<readonly Addressed[]> {
+  if (appId === null) {
+    const query = `query OperatorsByEmail($email: String, $pageSize: Int) { users(email: $email, pageSize: $pageSize) { data { id email } } }`;
+    return (await graphql<{ users: Page<Addressed> }>(query, { email: prefix, pageSize })).users.data;
+  }
   const query = `query UsersByEmail($appId: UUID!, $tenantId: UUID, $email: String, $pageSize: Int) {
-    users(appId: $appId, tenantId: $tenantId, email: $email, pageSize: $pageSize) { data { id } }
+    users(appId: $appId, tenantId: $tenantId, email: $email, pageSize: $pageSize) { data { id email } }
   }`;
-  const data = await graphql<{ users: Page<{ id: string }> }>(query, { appId, tenantId, email, pageSize: SAME_ADDRESS_MAX }, { applicationId: appId });
-  const [user, ...others] = data.users.data;
-  if (user === undefined) throw new Error(`No user has the address ${email}${tenantId === undefined ? '' : ' in this tenant'}.`);
-  if (others.length > 0) throw new Error(`${data.users.data.length} users have the address ${email}, one per tenant: pick the tenant to search for its own.`);
-  return user.id;
+  return (await graphql<{ users: Page<Addressed> }>(query, { appId, tenantId, email: prefix, pageSize }, { applicationId: appId })).users.data;
+}
+
+/** The addresses of the users and operators whose address starts with `prefix`: the suggestions of an e-mail field. */
+export async function suggestEmails(appId: string, prefix: string): Promise<string[]> {
+  const found = await Promise.all([listUsers(appId, prefix, null).then((page) => page.data), usersByEmail(null, prefix, undefined, PAGE_SIZE).catch(() => [])]);
+  return [...new Set(found.flat().map((user) => user.email))];
+}
+
+/** Who an audit filter's address names: a user of the application or an operator (audit types `user`, `operator`). */
+export interface AddressedReference {
+  readonly type: 'user' | 'operator';
+  readonly id: string;
+}
+
+/**
+ * Who an audit filter names by address (`field`: `actor` or `target`, which a refusal names): among the application's
+ * users (`tenantId`: that tenant's members) and the console's operators, the address whole. One address may be several
+ * users while pools are a tenant's each (then the tenant picks one), or a user and an operator: the operator is asked
+ * to pick then, by id, since a filter takes one.
+ */
+export async function referenceByEmail(appId: string, field: string, email: string, tenantId: string | undefined): Promise<AddressedReference> {
+  const same = (found: readonly Addressed[]) => found.filter((user) => user.email.toLowerCase() === email.toLowerCase());
+  const [users, operators] = await Promise.all([
+    usersByEmail(appId, email, tenantId, SAME_ADDRESS_MAX).then(same),
+    usersByEmail(null, email, undefined, SAME_ADDRESS_MAX).then(same),
+  ]);
+  const refuse = (message: string) => new ApiError(message, 'not_found', [], field);
+  const [user, ...otherUsers] = users;
+  const [operator] = operators;
+  if (otherUsers.length > 0) throw refuse(`${users.length} users have the address ${email}, one per tenant: pick the tenant to search for its own.`);
+  if (user !== undefined && operator !== undefined) {
+    throw refuse(`${email} is both a user of the application (ID ${user.id}) and an operator (ID ${operator.id}): search by the ID of the one you mean.`);
+  }
+  if (user !== undefined) return { type: 'user', id: user.id };
+  if (operator !== undefined) return { type: 'operator', id: operator.id };
+  throw refuse(`No user${tenantId === undefined ? '' : ' of this tenant'} and no operator has the address ${email}.`);
 }
 
 /** Follows the records committed after `after` (a record id; null: from now on), oldest first; returns the unsubscribe. */

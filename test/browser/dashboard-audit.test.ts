@@ -1,13 +1,13 @@
 import type { Request } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { AUDIT_ACTIONS } from '../../src/domain/audit-actions.ts';
-import { dashboardSuite } from '../support/dashboard.ts';
+import { dashboardSuite, OPERATOR, openTab } from '../support/dashboard.ts';
 
 /**
  * The dashboard's Audit log tab in Chromium: the records of changes made through the API, newest first and page by
- * page, searched by action (offered by name and family), a user found by address, tenant and a time range given in the
- * browser's time zone, a record's after-state, the
- * server's refusal of a bad filter, and records arriving live while the operator follows.
+ * page, searched by action (offered by name and family), a user or an operator found by address, tenant and a time
+ * range given in the browser's time zone, a record's after-state and ids, the server's refusal of a bad filter marked at
+ * its input (and no records shown for a refused search), and records arriving live while the operator follows.
  * Screenshot: test-results/dashboard-audit.png.
  */
 interface AuditRecord {
@@ -53,6 +53,16 @@ async function search(filters: { action?: string; target?: string; tenant?: stri
   await dashboard.page.getByLabel('From', { exact: true }).fill(filters.from ?? '');
   await dashboard.page.getByLabel('To', { exact: true }).fill(filters.to ?? '');
   await dashboard.page.getByRole('button', { name: 'Search' }).click();
+}
+
+/** The input the last refusal names: invalid, described by the refusal, focused; and no "Try again" in a table. */
+async function expectMarked(label: string): Promise<void> {
+  const input = dashboard.page.getByLabel(label, { exact: true });
+  await expect.poll(() => input.getAttribute('aria-invalid')).toBe('true');
+  const describedBy = (await input.getAttribute('aria-describedby'))!;
+  expect(await dashboard.page.locator(`[id="${describedBy}"]`).getAttribute('role')).toBe('alert');
+  expect(await input.evaluate((element) => element === document.activeElement)).toBe(true);
+  expect(await dashboard.page.getByRole('button', { name: 'Try again' }).count()).toBe(0);
 }
 
 /** Waits until the table shows `count` records and no page is loading. */
@@ -129,7 +139,7 @@ describe('the Audit log tab of the dashboard in Chromium', () => {
     const member = emailOf(7);
     const memberId = [...emails].find(([, email]) => email === member)![0];
     expect((await dashboard.app.http.patch(`/users/${memberId}`, { name: 'Seven' })).status).toBe(200);
-    await dashboard.page.getByLabel('Target kind', { exact: true }).selectOption({ label: 'User, by e-mail' });
+    await dashboard.page.getByLabel('Target kind', { exact: true }).selectOption({ label: 'User or operator, by e-mail' });
     // The addresses starting with what is typed are suggested, as the users list finds them.
     await dashboard.page.getByLabel('Target e-mail', { exact: true }).fill('member10');
     const suggested = dashboard.page.locator('fieldset datalist option');
@@ -141,6 +151,7 @@ describe('the Audit log tab of the dashboard in Chromium', () => {
     await dashboard.page.getByLabel('Tenant', { exact: true }).selectOption({ label: 'All tenants' });
     await dashboard.page.getByRole('button', { name: 'Search' }).click();
     await waitForRows(2);
+    await dashboard.page.getByRole('status').filter({ hasText: `Target: the user ${member}.` }).waitFor();
     expect(await shownRows()).toEqual([
       ['user.updated', `user ${member}`],
       ['user.created', `user ${member}`],
@@ -151,10 +162,12 @@ describe('the Audit log tab of the dashboard in Chromium', () => {
     await dashboard.page.getByRole('button', { name: 'Search' }).click();
     await dashboard.page.getByText('No audit record matches.').waitFor();
 
-    // An address no user has is said, and searches nothing.
+    // An address nobody has is said at its input, and searches nothing: the earlier search's table goes.
     await dashboard.page.getByLabel('Target e-mail', { exact: true }).fill('nobody@example.com');
     await dashboard.page.getByRole('button', { name: 'Search' }).click();
-    await dashboard.page.getByRole('alert').filter({ hasText: 'No user has the address nobody@example.com.' }).waitFor();
+    await dashboard.page.getByRole('alert').filter({ hasText: 'No user and no operator has the address nobody@example.com.' }).waitFor();
+    await expectMarked('Target e-mail');
+    expect(await dashboard.page.getByText('No audit record matches.').count()).toBe(0);
     await dashboard.page.getByLabel('Action', { exact: true }).fill('');
   });
 
@@ -224,10 +237,12 @@ describe('the Audit log tab of the dashboard in Chromium', () => {
     await search({ action: 'User Create' });
     await dashboard.page.getByRole('alert').filter({ hasText: refusal.body.message as string }).waitFor();
     expect(refusal.body.message).toContain('action must be an action');
+    await expectMarked('Action');
     expect(await detailsButtons().count()).toBe(0);
 
     await search({ from: '2026-01-02T00:00', to: '2026-01-01T00:00' });
     await dashboard.page.getByRole('alert').filter({ hasText: 'to must be later than from' }).waitFor();
+    await expectMarked('To');
     expect(await detailsButtons().count()).toBe(0);
   });
 
@@ -279,5 +294,41 @@ describe('the Audit log tab of the dashboard in Chromium', () => {
     for (const id of gone) expect(rows).toContainEqual(['user.created', `user ${id}`]);
     expect(rows).toContainEqual(['user.created', 'user live@example.com']);
     expect(rows).toContainEqual(['user.created', `user ${emailOf(USER_COUNT - 1)}`]);
+  });
+
+  it("finds an operator by the address its rows show, shows the actor's and target's ids, and asks which one an address means when a user has it too", async () => {
+    // The operator acts through the dashboard: its record's actor is the operator, named by address.
+    await openTab(dashboard.page, 'Tenants');
+    const form = dashboard.page.getByRole('region', { name: 'Create tenant', exact: true });
+    await form.getByLabel('Name').fill('Operated');
+    await form.getByRole('button', { name: 'Create tenant' }).click();
+    await form.getByRole('status').filter({ hasText: 'Tenant Operated created' }).waitFor();
+    const [created] = await records('action=tenant.created');
+    expect(created!.actor.type).toBe('operator');
+
+    await openTab(dashboard.page, 'Audit log');
+    await search({});
+    await waitForRows(25);
+    await dashboard.page.getByLabel('Actor kind', { exact: true }).selectOption({ label: 'User or operator, by e-mail' });
+    await dashboard.page.getByLabel('Actor e-mail', { exact: true }).fill(OPERATOR.email);
+    await dashboard.page.getByRole('button', { name: 'Search' }).click();
+    await dashboard.page.getByRole('status').filter({ hasText: `Actor: the operator ${OPERATOR.email}.` }).waitFor();
+    await waitForRows(Math.min(25, (await records(`actor=${created!.actor.id}`)).length));
+    expect((await shownRows())[0]).toEqual(['tenant.created', 'tenant Operated']);
+    expect(await dashboard.page.getByRole('row').nth(1).getByRole('cell').nth(1).textContent()).toBe(`operator ${OPERATOR.email}`);
+
+    await detailsButtons().first().click();
+    expect(await dashboard.page.getByRole('textbox', { name: "Actor's ID" }).inputValue()).toBe(created!.actor.id);
+    expect(await dashboard.page.getByRole('textbox', { name: "Target's ID" }).inputValue()).toBe(created!.target.id);
+
+    // A user of the application with the operator's address: the search names both and searches nothing.
+    const userId = await dashboard.app.createUser(OPERATOR.email);
+    await dashboard.page.getByRole('button', { name: 'Search' }).click();
+    await dashboard.page
+      .getByRole('alert')
+      .filter({ hasText: `${OPERATOR.email} is both a user of the application (ID ${userId}) and an operator (ID ${created!.actor.id})` })
+      .waitFor();
+    await expectMarked('Actor e-mail');
+    expect(await detailsButtons().count()).toBe(0);
   });
 });

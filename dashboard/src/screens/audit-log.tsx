@@ -1,4 +1,4 @@
-import { useCallback, useId, useState } from 'react';
+import { useCallback, useId, useRef, useState } from 'react';
 import { PagedTable } from '../components/paged-table.tsx';
 import { ErrorMessage, Loading } from '../components/status.tsx';
 import { useAsync } from '../hooks/use-async.ts';
@@ -7,19 +7,26 @@ import { listAuditRecords, type AuditFilter } from '../operations-audit.ts';
 import { getTenantChoices } from '../operations-tenant-choices.ts';
 import { AuditLive } from './audit-live.tsx';
 import { AuditRow } from './audit-row.tsx';
-import { AuditSearchForm } from './audit-search-form.tsx';
+import { AuditSearchForm, type AuditSearch } from './audit-search-form.tsx';
 
 interface AuditResultsProps {
   appId: string;
   /** Whether records have a Tenant column. */
   multiTenant: boolean;
   filter: AuditFilter;
+  /** The first page, when the search read it as it was submitted. */
+  first?: AuditSearch['first'];
   following: boolean;
 }
 
 /** One search's records, newest first, page by page; while following, the new ones on top as they commit. */
-function AuditResults({ appId, multiTenant, filter, following }: AuditResultsProps) {
-  const records = usePages(useCallback((cursor: string | null) => listAuditRecords(appId, filter, cursor), [appId, filter]));
+function AuditResults({ appId, multiTenant, filter, first, following }: AuditResultsProps) {
+  const records = usePages(
+    useCallback(
+      (cursor: string | null) => (cursor === null && first !== undefined ? Promise.resolve(first) : listAuditRecords(appId, filter, cursor)),
+      [appId, filter, first],
+    ),
+  );
   const firstPageRead = records.items.length > 0 || (!records.loading && records.error === null);
   const headings = ['Time', 'Action', 'Actor', 'Target', ...(multiTenant ? ['Tenant'] : [])];
   // A record's expanded details span the whole row: the headings' columns and Details.
@@ -42,7 +49,12 @@ function AuditResults({ appId, multiTenant, filter, following }: AuditResultsPro
 /** The application's audit records: searched with the API's filters, and followed live. */
 export function AuditLog({ appId }: { appId: string }) {
   const tenantChoices = useAsync(useCallback(() => getTenantChoices(appId), [appId]));
-  const [search, setSearch] = useState<{ readonly filter: AuditFilter; readonly count: number }>({ filter: {}, count: 0 });
+  // Null once a search is refused: the records of an earlier one would pass for its answer.
+  const [search, setSearch] = useState<{ readonly filter: AuditFilter; readonly first?: AuditSearch['first']; readonly count: number } | null>({
+    filter: {},
+    count: 0,
+  });
+  const count = useRef(0);
   const [following, setFollowing] = useState(false);
   const followId = useId();
 
@@ -51,13 +63,22 @@ export function AuditLog({ appId }: { appId: string }) {
   return (
     <section aria-labelledby="audit-heading">
       <h2 id="audit-heading">Audit log</h2>
-      <AuditSearchForm appId={appId} tenants={tenantChoices.data.tenants} onSearch={(filter) => setSearch(({ count }) => ({ filter, count: count + 1 }))} />
+      <AuditSearchForm appId={appId} tenants={tenantChoices.data.tenants} onSearch={(next) => setSearch(next && { ...next, count: ++count.current })} />
       <div className="follow">
         <input id={followId} type="checkbox" checked={following} onChange={(event) => setFollowing(event.target.checked)} />
         <label htmlFor={followId}>Follow live</label>
       </div>
       {/* Each search starts afresh: its pages, and a stream that resumes after its own newest record. */}
-      <AuditResults key={search.count} appId={appId} multiTenant={tenantChoices.data.multiTenant} filter={search.filter} following={following} />
+      {search !== null && (
+        <AuditResults
+          key={search.count}
+          appId={appId}
+          multiTenant={tenantChoices.data.multiTenant}
+          filter={search.filter}
+          first={search.first}
+          following={following}
+        />
+      )}
     </section>
   );
 }

@@ -1,7 +1,8 @@
 import { useEffect, useId, useState } from 'react';
-import { suggestUserEmails } from '../operations-audit.ts';
+import { useRefusalMarks } from '../hooks/use-refused-field.ts';
+import { suggestEmails } from '../operations-audit.ts';
 
-/** How an audit filter names who acted or what was acted on: a user by address, or anything by its id. */
+/** How an audit filter names who acted or what was acted on: a user or operator by address, or anything by its id. */
 export interface ReferenceDraft {
   readonly kind: 'user' | 'id';
   readonly text: string;
@@ -13,6 +14,8 @@ interface AuditReferenceFieldProps {
   appId: string;
   /** `Actor` or `Target`: the legend, and the start of its fields' names. */
   name: string;
+  /** The API's name of the filter (`actor`, `target`), by which a refusal marks it. */
+  field: string;
   /** What the ID form takes besides users (API keys, M2M credentials…). */
   idHint: string;
   draft: ReferenceDraft;
@@ -28,7 +31,7 @@ function useUserSuggestions(appId: string, prefix: string): readonly string[] {
       return;
     }
     let current = true;
-    suggestUserEmails(appId, prefix).then(
+    suggestEmails(appId, prefix).then(
       (emails) => current && setSuggestions(emails),
       () => current && setSuggestions([]),
     );
@@ -39,9 +42,10 @@ function useUserSuggestions(appId: string, prefix: string): readonly string[] {
   return suggestions;
 }
 
-/** A user picked by e-mail (with the addresses that start with what is typed), or any kind of actor or target by id. */
-export function AuditReferenceField({ appId, name, idHint, draft, onChange }: AuditReferenceFieldProps) {
+/** A user or operator picked by e-mail (with the addresses that start with what is typed), or any kind by id. */
+export function AuditReferenceField({ appId, name, field, idHint, draft, onChange }: AuditReferenceFieldProps) {
   const id = useId();
+  const marks = useRefusalMarks(field);
   const byUser = draft.kind === 'user';
   const suggestions = useUserSuggestions(appId, byUser ? draft.text.trim() : '');
   return (
@@ -49,7 +53,7 @@ export function AuditReferenceField({ appId, name, idHint, draft, onChange }: Au
       <legend>{name}</legend>
       <div className="audit-reference">
         <select aria-label={`${name} kind`} value={draft.kind} onChange={(event) => onChange({ kind: event.target.value as ReferenceDraft['kind'], text: '' })}>
-          <option value="user">User, by e-mail</option>
+          <option value="user">User or operator, by e-mail</option>
           <option value="id">Any, by ID</option>
         </select>
         <input
@@ -58,6 +62,7 @@ export function AuditReferenceField({ appId, name, idHint, draft, onChange }: Au
           placeholder={byUser ? 'an address, or its start' : idHint}
           list={byUser ? `${id}-users` : undefined}
           value={draft.text}
+          {...marks}
           onChange={(event) => onChange({ ...draft, text: event.target.value })}
         />
         {byUser && (

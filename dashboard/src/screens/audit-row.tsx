@@ -1,4 +1,5 @@
 import { useId, useState } from 'react';
+import { CopyableValue } from '../components/copyable-value.tsx';
 import { Timestamp } from '../components/timestamp.tsx';
 import type { AuditRecord, NamedAuditRecord } from '../operations-audit.ts';
 
@@ -36,14 +37,26 @@ function RecordDetails({ record }: { record: AuditRecord }) {
     ['Client address', record.ip],
     ['User agent', record.userAgent],
   ];
+  // To copy into an ID search: the row shows names, and an operator or a deleted user may be found by no address.
+  const ids: [string, string | null][] = [
+    ["Actor's ID", record.actor.id],
+    ["Target's ID", record.target.id],
+  ];
   const { changes } = record;
+  const given = (fact: [string, string | null]): fact is [string, string] => fact[1] !== null;
   return (
     <>
       <dl className="details">
-        {facts.filter((fact): fact is [string, string] => fact[1] !== null).map(([label, value]) => (
+        {facts.filter(given).map(([label, value]) => (
           <div key={label}>
             <dt>{label}</dt>
             <dd>{value}</dd>
+          </div>
+        ))}
+        {ids.filter(given).map(([label, value]) => (
+          <div key={label}>
+            <dt>{label}</dt>
+            <dd><CopyableValue label={label} value={value} /></dd>
           </div>
         ))}
       </dl>

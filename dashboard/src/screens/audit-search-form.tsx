@@ -1,16 +1,23 @@
 import { useId, useState, type FormEvent } from 'react';
 import { ACTION_CHOICES } from '../audit-action-choices.ts';
-import { ErrorMessage } from '../components/status.tsx';
+import { Loading, Outcome } from '../components/status.tsx';
+import { RefusedField, refusalMarks } from '../hooks/use-refused-field.ts';
 import { useSubmission } from '../hooks/use-submission.ts';
-import { userIdByEmail, type AuditFilter } from '../operations-audit.ts';
-import type { TenantSummary } from '../operations.ts';
+import { listAuditRecords, referenceByEmail, type AuditFilter, type NamedAuditRecord } from '../operations-audit.ts';
+import type { Page, TenantSummary } from '../operations.ts';
 import { AuditReferenceField, NO_REFERENCE, type ReferenceDraft } from './audit-reference-field.tsx';
 
 interface AuditSearchFormProps {
   appId: string;
   /** The tenants to pick from; no Tenant field without them (a single-tenant application). */
   tenants: readonly TenantSummary[];
-  onSearch: (filter: AuditFilter) => void;
+  /** A search's filter and first page, read as it is submitted; null while it runs and once it is refused. */
+  onSearch: (search: AuditSearch | null) => void;
+}
+
+export interface AuditSearch {
+  readonly filter: AuditFilter;
+  readonly first: Page<NamedAuditRecord>;
 }
 
 interface Draft {
@@ -31,35 +38,42 @@ const instant = (local: string) => new Date(local).toISOString();
 
 const given = (value: string) => (value.trim() === '' ? undefined : value.trim());
 
-/** The filter the draft stands for: a user named by address is read for their id (in the tenant picked, if any). */
-async function filterOf(appId: string, draft: Draft): Promise<AuditFilter> {
+/** The filter the draft stands for, and who each address named turned out to be ("the operator a@b.example"). */
+async function filterOf(appId: string, draft: Draft): Promise<{ readonly filter: AuditFilter; readonly named: readonly string[] }> {
   const tenantId = given(draft.tenantId);
-  const idOf = async ({ kind, text }: ReferenceDraft) => {
+  const named: string[] = [];
+  const idOf = async (field: 'actor' | 'target', { kind, text }: ReferenceDraft) => {
     const value = given(text);
-    return value === undefined || kind === 'id' ? value : userIdByEmail(appId, value, tenantId);
+    if (value === undefined || kind === 'id') return value;
+    const found = await referenceByEmail(appId, field, value, tenantId);
+    named.push(`${field === 'actor' ? 'Actor' : 'Target'}: the ${found.type} ${value}.`);
+    return found.id;
   };
-  return {
+  const filter = {
     action: given(draft.action),
-    actor: await idOf(draft.actor),
-    target: await idOf(draft.target),
+    actor: await idOf('actor', draft.actor),
+    target: await idOf('target', draft.target),
     tenantId,
     from: draft.from === '' ? undefined : instant(draft.from),
     to: draft.to === '' ? undefined : instant(draft.to),
   };
+  return { filter, named };
 }
 
 /**
- * The audit search's filters, applied on submit: the actions the service writes offered by name and family, users by
- * address, anything else by id. The server checks the filters and says what it refuses.
+ * The audit search's filters, applied on submit: the actions the service writes offered by name and family, users and
+ * operators by address, anything else by id. The first page is read as the search is submitted, so that the server's
+ * refusal of a filter marks its input, and a refused search shows no records.
  */
 export function AuditSearchForm({ appId, tenants, onSearch }: AuditSearchFormProps) {
   const [draft, setDraft] = useState<Draft>(EMPTY);
-  const resolving = useSubmission<void>();
+  const searching = useSubmission<string>();
   const id = useId();
   const field = (name: TextField) => ({
     id: `${id}-${name}`,
     value: draft[name],
     onChange: (event: { target: { value: string } }) => setDraft((current) => ({ ...current, [name]: event.target.value })),
+    ...refusalMarks(searching.refusal, name),
   });
   const reference = (name: 'actor' | 'target') => ({
     appId,
@@ -69,11 +83,17 @@ export function AuditSearchForm({ appId, tenants, onSearch }: AuditSearchFormPro
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    resolving.run(async () => onSearch(await filterOf(appId, draft)));
+    searching.run(async () => {
+      // No records show until this search's are read: the earlier search's would pass for its answer, or for a refused one's.
+      onSearch(null);
+      const { filter, named } = await filterOf(appId, draft);
+      onSearch({ filter, first: await listAuditRecords(appId, filter, null) });
+      return named.join(' ');
+    });
   };
 
   return (
-    <>
+    <RefusedField.Provider value={searching.refusal}>
       <form className="audit-search" aria-label="Search the audit log" onSubmit={submit}>
         <div>
           <label htmlFor={`${id}-action`}>Action</label>
@@ -82,8 +102,8 @@ export function AuditSearchForm({ appId, tenants, onSearch }: AuditSearchFormPro
             {ACTION_CHOICES.map((choice) => <option key={choice.value} value={choice.value} label={choice.label} />)}
           </datalist>
         </div>
-        <AuditReferenceField name="Actor" idHint="a user, credential or key id" {...reference('actor')} />
-        <AuditReferenceField name="Target" idHint="the id of what changed" {...reference('target')} />
+        <AuditReferenceField name="Actor" field="actor" idHint="a user, credential or key id" {...reference('actor')} />
+        <AuditReferenceField name="Target" field="target" idHint="the id of what changed" {...reference('target')} />
         {tenants.length > 0 && (
           <div>
             <label htmlFor={`${id}-tenantId`}>Tenant</label>
@@ -101,9 +121,10 @@ export function AuditSearchForm({ appId, tenants, onSearch }: AuditSearchFormPro
           <label htmlFor={`${id}-to`}>To</label>
           <input type="datetime-local" step="1" {...field('to')} />
         </div>
-        <button type="submit" className="primary" disabled={resolving.busy}>Search</button>
+        <button type="submit" className="primary" disabled={searching.busy}>Search</button>
       </form>
-      {resolving.outcome !== null && 'refused' in resolving.outcome && <ErrorMessage message={resolving.outcome.refused} />}
-    </>
+      {searching.busy && <Loading>Loading audit records…</Loading>}
+      {searching.outcome !== null && !('done' in searching.outcome && searching.outcome.done === '') && <Outcome outcome={searching.outcome} />}
+    </RefusedField.Provider>
   );
 }
