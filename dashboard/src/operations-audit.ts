@@ -83,24 +83,34 @@ interface Addressed {
   readonly email: string;
 }
 
+/** An address whole (`email`, compared as sign-in compares it) or its start (`emailPrefix`), in a tenant if given. */
+interface AddressFilter {
+  readonly email?: string;
+  readonly emailPrefix?: string;
+  readonly tenantId?: string;
+}
+
 /**
- * The first `pageSize` users whose address starts with `prefix`: the application's (of `tenantId`, if given), or with
- * `appId` null the console's, the organization's operators (read as the operator themself, as readNames does).
+ * The first `pageSize` users the filter finds: the application's, or with `appId` null the console's, the
+ * organization's operators (read as the operator themself, as readNames does).
  */
-async function usersByEmail(appId: string | null, prefix: string, tenantId: string | undefined, pageSize: number): Promise<readonly Addressed[]> {
+async function usersByEmail(appId: string | null, filter: AddressFilter, pageSize: number): Promise<readonly Addressed[]> {
+  const variables = { ...filter, pageSize };
   if (appId === null) {
-    const query = `query OperatorsByEmail($email: String, $pageSize: Int) { users(email: $email, pageSize: $pageSize) { data { id email } } }`;
-    return (await graphql<{ users: Page<Addressed> }>(query, { email: prefix, pageSize })).users.data;
+    const query = `query OperatorsByEmail($email: String, $emailPrefix: String, $pageSize: Int) {
+      users(email: $email, emailPrefix: $emailPrefix, pageSize: $pageSize) { data { id email } }
+    }`;
+    return (await graphql<{ users: Page<Addressed> }>(query, variables)).users.data;
   }
-  const query = `query UsersByEmail($appId: UUID!, $tenantId: UUID, $email: String, $pageSize: Int) {
-    users(appId: $appId, tenantId: $tenantId, email: $email, pageSize: $pageSize) { data { id email } }
+  const query = `query UsersByEmail($appId: UUID!, $tenantId: UUID, $email: String, $emailPrefix: String, $pageSize: Int) {
+    users(appId: $appId, tenantId: $tenantId, email: $email, emailPrefix: $emailPrefix, pageSize: $pageSize) { data { id email } }
   }`;
-  return (await graphql<{ users: Page<Addressed> }>(query, { appId, tenantId, email: prefix, pageSize }, { applicationId: appId })).users.data;
+  return (await graphql<{ users: Page<Addressed> }>(query, { appId, ...variables }, { applicationId: appId })).users.data;
 }
 
 /** The addresses of the users and operators whose address starts with `prefix`: the suggestions of an e-mail field. */
 export async function suggestEmails(appId: string, prefix: string): Promise<string[]> {
-  const found = await Promise.all([listUsers(appId, prefix, null).then((page) => page.data), usersByEmail(null, prefix, undefined, PAGE_SIZE).catch(() => [])]);
+  const found = await Promise.all([listUsers(appId, prefix, null).then((page) => page.data), usersByEmail(null, { emailPrefix: prefix }, PAGE_SIZE).catch(() => [])]);
   return [...new Set(found.flat().map((user) => user.email))];
 }
 
@@ -112,16 +122,12 @@ export interface AddressedReference {
 
 /**
  * Who an audit filter names by address (`field`: `actor` or `target`, which a refusal names): among the application's
- * users (`tenantId`: that tenant's members) and the console's operators, the address whole. One address may be several
+ * users (`tenantId`: that tenant's members) and the console's operators. One address may be several
  * users while pools are a tenant's each (then the tenant picks one), or a user and an operator: the operator is asked
  * to pick then, by id, since a filter takes one.
  */
 export async function referenceByEmail(appId: string, field: string, email: string, tenantId: string | undefined): Promise<AddressedReference> {
-  const same = (found: readonly Addressed[]) => found.filter((user) => user.email.toLowerCase() === email.toLowerCase());
-  const [users, operators] = await Promise.all([
-    usersByEmail(appId, email, tenantId, SAME_ADDRESS_MAX).then(same),
-    usersByEmail(null, email, undefined, SAME_ADDRESS_MAX).then(same),
-  ]);
+  const [users, operators] = await Promise.all([usersByEmail(appId, { email, tenantId }, SAME_ADDRESS_MAX), usersByEmail(null, { email }, 1)]);
   const refuse = (message: string) => new ApiError(message, 'not_found', [], field);
   const [user, ...otherUsers] = users;
   const [operator] = operators;

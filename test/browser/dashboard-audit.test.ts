@@ -310,6 +310,10 @@ describe('the Audit log tab of the dashboard in Chromium', () => {
     await search({});
     await waitForRows(25);
     await dashboard.page.getByLabel('Actor kind', { exact: true }).selectOption({ label: 'User or operator, by e-mail' });
+    // Operators' addresses are suggested with the users'.
+    await dashboard.page.getByLabel('Actor e-mail', { exact: true }).fill('ops@');
+    const suggested = dashboard.page.locator('fieldset datalist option');
+    await expect.poll(() => suggested.evaluateAll((options) => options.map((option) => (option as HTMLOptionElement).value)), { timeout: 20_000, interval: 100 }).toEqual([OPERATOR.email]);
     await dashboard.page.getByLabel('Actor e-mail', { exact: true }).fill(OPERATOR.email);
     await dashboard.page.getByRole('button', { name: 'Search' }).click();
     await dashboard.page.getByRole('status').filter({ hasText: `Actor: the operator ${OPERATOR.email}.` }).waitFor();
