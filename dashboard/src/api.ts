@@ -61,7 +61,7 @@ export async function graphql<T>(query: string, variables: Record<string, unknow
   let response = await post(session, body, scope);
   if (response.status === 401 && session.refreshToken !== null) response = await post(await renewSession(config, session), body, scope);
   if (response.status === 401) {
-    clearSession();
+    clearSession('the server no longer accepts its access token.');
     throw new Error('Your session has ended: sign in again.');
   }
   const answer = (await response.json().catch(() => ({}))) as GraphQLResponse<T>;

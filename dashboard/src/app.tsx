@@ -5,7 +5,7 @@ import { readConfig } from './config.ts';
 import { errorMessage } from './error-message.ts';
 import { Console } from './screens/console.tsx';
 import { SignIn } from './screens/sign-in.tsx';
-import { claimSession, clearSession, getSession, saveSession, subscribeSession } from './session.ts';
+import { claimSession, clearSession, getSession, saveSession, sessionEndedBecause, subscribeSession } from './session.ts';
 
 /**
  * Signed out, coming back from the issuer (its sign-in or its sign-out), or signed in: the page for each, and signed
@@ -69,7 +69,7 @@ export function App() {
       </main>
     );
   }
-  if (session === null) return <SignIn config={config} failure={failure} />;
+  if (session === null) return <SignIn config={config} failure={failure} ended={sessionEndedBecause()} />;
   if (session.id !== claimed) {
     return (
       <main>

@@ -189,8 +189,13 @@ export function renewSession(config: DashboardConfig, session: Session): Promise
         saveSession(renewed);
         return renewed;
       },
-      () => {
-        clearSession();
+      (error: unknown) => {
+        clearSession(
+          // The issuer's refusal (invalid_grant), else no answer at all.
+          error instanceof oauth.ResponseBodyError
+            ? 'the issuer refused to renew it (signed out in another tab, revoked, or the operator suspended).'
+            : `it could not be renewed (${error instanceof Error ? error.message : String(error)}).`,
+        );
         throw new Error('Your session has ended: sign in again.');
       },
     )

@@ -18,6 +18,8 @@ const SESSION_KEY = 'gatehouse.dashboard.session';
 const listeners = new Set<() => void>();
 // Kept in sessionStorage: a reload keeps the session, the tab's end drops it, and the CSP lets no foreign script read it.
 let current = readStored();
+// Why the session last ended, when the operator did not end it: the sign-in page says so.
+let endedBecause: string | null = null;
 
 function readStored(): Session | null {
   const stored = sessionStorage.getItem(SESSION_KEY);
@@ -36,11 +38,18 @@ export function getSession(): Session | null {
 }
 
 export function saveSession(session: Session): void {
+  endedBecause = null;
   change(session);
 }
 
-export function clearSession(): void {
+/** Ends the tab's session; `reason` says why when the operator did not sign out (as a clause: "the server …"). */
+export function clearSession(reason: string | null = null): void {
+  endedBecause = reason;
   change(null);
+}
+
+export function sessionEndedBecause(): string | null {
+  return endedBecause;
 }
 
 /** For useSyncExternalStore: calls `listener` after every change; returns the unsubscribe. */

@@ -106,6 +106,10 @@ describe("the dashboard's address and session in Chromium", () => {
     await reloadWith({ accessToken: 'not-a-token' });
     await dashboard.page.getByRole('button', { name: 'Sign in' }).waitFor();
     expect(await storedSession()).toBeNull();
+    // The page says the session ended, and why, above the Sign in button.
+    expect(await dashboard.page.getByRole('status').textContent()).toBe(
+      'Your session ended: the issuer refused to renew it (signed out in another tab, revoked, or the operator suspended).',
+    );
   });
 
   it('returns to the tab the operator was on after signing in again, and a 401 with a live refresh token is mended', async () => {
@@ -193,5 +197,7 @@ describe("the dashboard's address and session in Chromium", () => {
     await Promise.all([dashboard.page.waitForURL(`${publicUrl}/dashboard/`), dashboard.page.getByRole('button', { name: 'Sign out' }).click()]);
     await dashboard.page.getByRole('button', { name: 'Sign in' }).waitFor();
     expect((await refresh(refreshToken!)).body.error).toBe('invalid_grant');
+    // Signed out by the operator: nothing to explain.
+    expect(await dashboard.page.getByText('Your session ended').count()).toBe(0);
   });
 });

@@ -23,11 +23,20 @@ export function SignInButton({ config, label }: { config: DashboardConfig; label
   );
 }
 
-/** The signed-out page: the Sign in button, and why the last sign-in failed if it did. */
-export function SignIn({ config, failure }: { config: DashboardConfig; failure: string | null }) {
+interface SignInProps {
+  config: DashboardConfig;
+  /** Why the last sign-in failed, if it did. */
+  failure: string | null;
+  /** Why the tab's session ended, when the operator did not sign out. */
+  ended: string | null;
+}
+
+/** The signed-out page: the Sign in button, why the session ended or the last sign-in failed. */
+export function SignIn({ config, failure, ended }: SignInProps) {
   return (
     <main className="sign-in">
       <h1>Gatehouse dashboard</h1>
+      {ended !== null && <p role="status" className="session-ended">Your session ended: {ended}</p>}
       <p>Sign in to manage your applications, their tenants and their users.</p>
       {failure !== null && <ErrorMessage message={failure} />}
       <SignInButton config={config} label="Sign in" />
