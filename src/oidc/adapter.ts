@@ -368,7 +368,7 @@ async function revokeAccessTokenAtEndpoint(deps: AdapterDependencies, id: string
 }
 
 /** When a grant ends (epoch seconds): a saved grant's own `exp`, else its lifetime from now. */
-export const grantExpiry = (grant: { exp?: number | undefined; expiration: number }) => grant.exp ?? Math.floor(Date.now() / 1000) + grant.expiration;
+const grantExpiry = (grant: { exp?: number | undefined; expiration: number }) => grant.exp ?? Math.floor(Date.now() / 1000) + grant.expiration;
 
 /** What revoking a grant needs: its statement, and telling the instances. */
 export type GrantRevocationDependencies = Pick<AdapterDependencies, 'orm' | 'invalidations'>;
@@ -401,7 +401,7 @@ export async function saveGrantForTenant(
  * keyed and grouped by the grant id, so it is revoked and expires with it, under the client's application. A grant of a
  * browser session is valid (sessions/validate) only while that session holds it.
  */
-export async function recordGrantTenant(
+async function recordGrantTenant(
   orm: MikroORM,
   grant: { readonly id: string; readonly applicationId: string },
   place: Omit<GrantPlace, 'applicationId'>,
