@@ -399,7 +399,7 @@ export async function saveGrantForTenant(
 /**
  * The tenant a user signed in to, beside the grant (oidc-provider's Grant has no place for it): a `GrantTenant` row
  * keyed and grouped by the grant id, so it is revoked and expires with it, under the client's application. A grant of a
- * browser session is valid (sessions/validate) only while that session holds it.
+ * browser session is valid (sessions/validate) only while that session holds it; a device's is no session's.
  */
 async function recordGrantTenant(
   orm: MikroORM,
@@ -407,7 +407,7 @@ async function recordGrantTenant(
   place: Omit<GrantPlace, 'applicationId'>,
   exp: number,
 ): Promise<void> {
-  const payload = { tenantId: place.tenantId, ...(place.inBrowserSession ? { browserSession: true } : {}) };
+  const payload = { tenantId: place.tenantId, browserSession: place.inBrowserSession };
   await orm.em.getConnection().execute(
     `insert into oidc_model (model, id, application_id, payload, grant_id, expires_at) values ('GrantTenant', ?, ?, ?::jsonb, ?, ?)
      on conflict (model, id) do update set payload = excluded.payload, expires_at = excluded.expires_at`,

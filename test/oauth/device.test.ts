@@ -110,6 +110,10 @@ describe('device verification pages', () => {
     const tokens = await oidc.pollDeviceAuthorizationGrant(config, { ...started, interval: 1 });
     expect(tokens.claims()?.sub).toBe(ada);
     expect(await oidc.fetchUserInfo(config, tokens.access_token, ada)).toEqual({ sub: ada, tenant_id: acme, email: 'ada@example.com', email_verified: true });
+    // The device's sign-in is the device's, not the session of the browser that approved it.
+    for (const token of [tokens.access_token, tokens.refresh_token!]) {
+      expect((await app.http.post('/sessions/validate', { token })).body).toEqual({ valid: true, session: null });
+    }
 
     // The code is spent: entering it again is refused, in the look of its client, and approves nothing.
     const again = await jar.submit(await jar.visit(started.verification_uri_complete!), {});

@@ -233,9 +233,10 @@ async function readValidToken(scope: Scope, token: string, now: Date): Promise<K
        -- The grant outlives its client's deletion or revocation (the OP's rows): the client must still stand.
        join oauth_client as c on c.application_id = u.application_id and c.id = ${uuidOrNull('t.client_id')} and c.revoked_at is null
        left join oidc_model as gt on gt.model = 'GrantTenant' and gt.id = g.id
-       -- The sign-in the grant was made for, of the browser session it was made in.
+       -- The sign-in the grant was made for, of the browser session it was made in (a device's grant has none: false).
        left join lateral (select ${COLUMNS}, o.expires_at as op_expires_at from user_session as s join oidc_model as o on o.model = 'Session' and o.uid = s.op_session_uid
           where s.application_id = u.application_id and s.user_id = u.id and s.tenant_id::text is not distinct from gt.payload->>'tenantId'
+            and gt.payload->>'browserSession' is distinct from 'false'
             and o.payload->'authorizations'->t.client_id->>'grantId' = g.id
             and s.expires_at > ?::timestamptz and (o.expires_at is null or o.expires_at > ?::timestamptz) and o.payload->>'accountId' = t.user_id
           limit 1) as s on true
