@@ -257,8 +257,9 @@ export function registerSamlRoutes(app: FastifyInstance, services: Services, csr
       reply.header('set-cookie', unsolicitedCookie('', 0));
       const identity = JSON.parse(sealed) as SamlIdentity;
       const method = context.target.saml.find((candidate) => candidate.id === identity.providerId);
-      // Not a provider of this sign-in's surface: refused and recorded as such, with nothing to confirm.
-      if (method === undefined) return signIn(request, reply, context, identity);
+      // Not a provider of this sign-in's surface (another tenant's, or disabled since): recorded as refused, and the
+      // sign-in goes on as if none waited, so that one planted from elsewhere does not stop it.
+      if (method === undefined) return void (await samlAccount(context.target, identity, guessingAddress(request)));
       const { uid } = context.interaction;
       const input = {
         action: `/interaction/${uid}/saml`,

@@ -310,6 +310,20 @@ describe('IdP-initiated', () => {
     expect(page.body).toContain('Sign in with Acme Okta');
   });
 
+  it('an unsolicited identity of a provider the surface does not offer is recorded as refused; the sign-in page shows as ever', async () => {
+    const jar = new CookieJar();
+    expect((await postToAcs(respond(), null, jar)).status).toBe(303);
+    expect((await app.http.patch(`/auth-providers/${provider.id}`, { enabled: false })).status).toBe(200);
+    try {
+      const flow = await authorize({}, jar);
+      expect(flow.page.status).toBe(200);
+      expect(flow.page.body).toContain('name="password"');
+      expect(JSON.stringify(await lastSignInRecord('user.sign_in_failed'))).toContain('"reason":"method_unavailable"');
+    } finally {
+      await app.http.patch(`/auth-providers/${provider.id}`, { enabled: true });
+    }
+  });
+
   it('an unsolicited identity waits for the sign-in of its own application only', async () => {
     const jar = new CookieJar();
     expect((await postToAcs(respond(), null, jar)).status).toBe(303);
