@@ -165,6 +165,10 @@ const issuedTenants = new WeakMap<KoaContextWithOIDC, string>();
 
 export const issuedTenantOf = (ctx: KoaContextWithOIDC): string | undefined => issuedTenants.get(ctx);
 
+/** The tenant of a client-credentials token: the credential's, else the one its surface fixes (its claims and lifetime). */
+const credentialTokenTenant = async (deps: OidcDependencies, surface: Surface, data: GatehouseClientData): Promise<string | null> =>
+  data.tenantId ?? (await fixedTenant(deps, surface, data.applicationId));
+
 /**
  * An access token's claims beyond oidc-provider's: every token names its application (`app_id`) and tenant
  * (`tenant_id`; for an application-wide credential on a tenant's surface, that surface's: src/auth/authenticate.ts).
@@ -185,7 +189,7 @@ export async function accessTokenClaims(
   const held = async (tenantId: string | null, subject: RoleSubject) =>
     resourcePermissions === undefined ? {} : resourceClaims(deps.orm.em.getConnection(), data.applicationId, tenantId, subject, resourcePermissions);
   if (token.kind === 'ClientCredentials') {
-    const tenantId = data.tenantId ?? (await fixedTenant(deps, surface, data.applicationId));
+    const tenantId = await credentialTokenTenant(deps, surface, data);
     const base = { app_id: data.applicationId, ...(tenantId === null ? {} : { tenant_id: tenantId }) };
     if (resourcePermissions === undefined) return { ...base, permissions: [...data.permissions] };
     return { ...base, ...(await held(tenantId, { type: 'm2m_credential', id: client.clientId })) };
@@ -303,7 +307,8 @@ export function configuration(
             throw new errors.InvalidTarget('this client may not obtain management API tokens (its managementApi is off)');
           }
           if (ctx.oidc.params?.['grant_type'] !== 'client_credentials' || data === undefined) return server;
-          const seconds = await deps.m2mTokenSeconds({ clientId: client.clientId, applicationId: data.applicationId, tenantId: data.tenantId });
+          const tenantId = await credentialTokenTenant(deps, surface, data);
+          const seconds = await deps.m2mTokenSeconds({ clientId: client.clientId, applicationId: data.applicationId, tenantId });
           return seconds === null ? server : { ...server, accessTokenTTL: Math.min(seconds, MAX_ACCESS_TOKEN_SECONDS) };
         },
         useGrantedResource: () => false,

@@ -1,7 +1,7 @@
 import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
-import { createTestClient, decodeJwt, discover, type TestClientOptions } from '../support/oauth.ts';
+import { createTestClient, decodeJwt, discover, discoverSurface, type TestClientOptions } from '../support/oauth.ts';
 
 /** The enabled `m2m` provider's tokenLifetimeSeconds is the lifetime of client-credentials tokens. */
 let app: TestApp;
@@ -36,7 +36,7 @@ describe('tokenLifetimeSeconds', () => {
 });
 
 describe('tokenLifetimeSeconds of an isolated tenant', () => {
-  it("follows the credential's tenant: its own provider while enabled, else the application's", async () => {
+  it("follows the token's tenant (the credential's, else its path's): its own provider while enabled, else the application's", async () => {
     // A fresh application: the one above ends with its provider disabled.
     const other = await app.bootstrapAnother();
     const admin = app.as({ apiKey: other.apiKey });
@@ -52,6 +52,12 @@ describe('tokenLifetimeSeconds of an isolated tenant', () => {
     expect(await boundTo(acme)).toEqual({ expiresIn: 120, lifetime: 120 });
     expect(await boundTo(globex)).toEqual({ expiresIn: 600, lifetime: 600 });
     expect(await boundTo(null)).toEqual({ expiresIn: 600, lifetime: 600 });
+    // An application-wide credential on Acme's path gets a token of Acme's, and Acme's lifetime with it.
+    const wide = await createTestClient(app, { permissions: ['users:read'], applicationId: other.applicationId });
+    const acmeSlug = (await admin.get(`${appPath}/tenants/${acme}`)).body.slug as string;
+    const onAcme = await oidc.clientCredentialsGrant(await discoverSurface(`${app.gatehouse.services.config.publicUrl}/t/${acmeSlug}`, wide));
+    expect(decodeJwt(onAcme.access_token).payload).toMatchObject({ tenant_id: acme });
+    expect(onAcme.expires_in).toBe(120);
 
     // Disabled, it still makes Acme's set its own (the application's is not inherited) and sets nothing: the default hour.
     expect((await admin.patch(`${appPath}/tenants/${acme}/auth-providers/${own.body.id}`, { enabled: false })).status).toBe(200);
