@@ -244,7 +244,16 @@ class ModelAdapter implements Adapter {
     if (this.model === 'Grant') return revokeGrant(this.deps, id, 'grant_only');
     const revokedAtEndpoint = this.model === 'AccessToken' && Provider.ctx?.oidc.route === 'revocation';
     if (revokedAtEndpoint) return revokeAccessTokenAtEndpoint(this.deps, id);
-    await this.connection.execute('delete from oidc_model where model = ? and id = ?', [this.model, id]);
+    const [gone] = await this.connection.execute<{ payload: { authorizations?: Record<string, { grantId?: string }> } }[]>(
+      'delete from oidc_model where model = ? and id = ? returning payload',
+      [this.model, id],
+    );
+    // A session's end (a sign-out, an account switch) ends its sign-ins: instances forget their tokens' validations,
+    // also of the offline grants that outlive it.
+    if (this.model === 'Session') {
+      const grants = Object.values(gone?.payload.authorizations ?? {}).flatMap(({ grantId }) => (grantId === undefined ? [] : [grantId]));
+      await Promise.all(grants.map((grantId) => this.deps.invalidations.publish({ kind: 'grant', id: grantId })));
+    }
   }
 
   async revokeByGrantId(grantId: string): Promise<void> {

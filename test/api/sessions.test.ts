@@ -211,6 +211,21 @@ describe('sessions', () => {
     expect((await app.http.post('/sessions/validate', { token: tokens.access_token })).body).toEqual({ valid: false, session: null });
   });
 
+  it('a sign-out ends the validity of an offline sign-in’s tokens at once, the answer kept in memory included', async () => {
+    const userId = (await app.http.post('/users', { email: 'offline-out@example.com', password: PASSWORD, tenantId: tenantA })).body.id as string;
+    const config = await discover(app, spa.clientId, oidc.None(), { redirect_uris: [REDIRECT] });
+    const flow = await startAuthorization(config, { redirectUri: REDIRECT, resource: '' }, { tenant: tenantA, ...OFFLINE_CONSENT });
+    const issuer = app.gatehouse.services.config.publicUrl;
+    const callback = await flow.jar.followOut(await flow.jar.submit(flow.page, { email: 'offline-out@example.com', password: PASSWORD }), issuer);
+    const tokens = await oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: flow.verifier, expectedState: flow.state });
+    for (let i = 0; i < 2; i += 1) expect((await app.http.post('/sessions/validate', { token: tokens.access_token })).body.valid).toBe(true);
+    const confirm = await flow.jar.visit(`${issuer}/oauth2/logout?client_id=${spa.clientId}`);
+    expect((await flow.jar.submit(confirm, { logout: 'yes' })).location).toBe(`${issuer}/oauth2/logout/success`);
+    for (const token of [tokens.access_token, tokens.refresh_token!]) {
+      expect((await app.http.post('/sessions/validate', { token })).body).toEqual({ valid: false, session: null });
+    }
+  });
+
   it('a tenant’s deletion ends its sign-ins, each recorded as a revocation records it', async () => {
     const doomed = await app.createTenant('Doomed');
     const userId = await createUser('doomed@example.com', doomed);
