@@ -36,7 +36,11 @@ export interface AuditFilter {
   readonly to?: string;
 }
 
-/** A record with the names its references stand for (a user's or operator's e-mail, a key's name), else their ids. */
+/**
+ * A record with the names its references stand for (a user's or operator's e-mail, a key's name, a role assignment's
+ * role and subject), else their ids; an organization or application is named as it renders, from the names the page
+ * holds (useKnownNames).
+ */
 export interface NamedAuditRecord extends AuditRecord {
   readonly actorName: string;
   /** Empty for a target without an id (a setting of the application). */
@@ -52,16 +56,44 @@ const RECORD_FIELDS = `fragment AuditRecordFields on AuditRecord {
 /** The tenant a record concerns, as a reference (without an id for the application's own events). */
 const tenantOf = (record: AuditRecord): AuditReference => ({ type: 'tenant', id: record.tenantId });
 
+/** What a role assignment's record holds of it, before or after (the server's assignmentSnapshot). */
+interface AssignmentSnapshot {
+  readonly roleId: string;
+  readonly subjectType: string;
+  readonly subjectId: string;
+}
+
+const isAssignmentSnapshot = (value: unknown): value is AssignmentSnapshot =>
+  typeof value === 'object' && value !== null && ['roleId', 'subjectType', 'subjectId'].every((key) => typeof (value as Record<string, unknown>)[key] === 'string');
+
+/** The role and subject a role assignment's record names (its id alone says nothing), else null. */
+function assignmentOf(record: AuditRecord): AssignmentSnapshot | null {
+  if (record.target.type !== 'role_assignment') return null;
+  const snapshot = record.changes?.after ?? record.changes?.before;
+  return isAssignmentSnapshot(snapshot) ? snapshot : null;
+}
+
 /**
- * The records with the names of the ids they hold (a user's or operator's e-mail, a key's name), read for the whole
- * page at once; other types (a domain, a session) and an id whose read fails stand for themselves.
+ * The records with the names of the ids they hold (a user's or operator's e-mail, a key's name, a role assignment's
+ * "role → subject"), read for the whole page at once; other types (a domain, a session) and an id whose read fails
+ * stand for themselves.
  */
 async function named(appId: string, records: readonly AuditRecord[]): Promise<NamedAuditRecord[]> {
-  const references = records.flatMap((record) => [record.actor, record.target, tenantOf(record)]);
+  const references = records.flatMap((record) => {
+    const assignment = assignmentOf(record);
+    const parts = assignment === null ? [] : [{ type: 'role', id: assignment.roleId }, { type: assignment.subjectType, id: assignment.subjectId }];
+    return [record.actor, record.target, tenantOf(record), ...parts];
+  });
   const nameable = references.flatMap(({ type, id }): ItemReference[] => (isItemType(type) && id !== null ? [{ type, id }] : []));
   const nameIn = await readNames(appId, nameable);
   const nameOf = ({ type, id }: AuditReference) => (id === null ? '' : (nameIn(type, id) ?? id));
-  return records.map((record) => ({ ...record, actorName: nameOf(record.actor), targetName: nameOf(record.target), tenantName: nameOf(tenantOf(record)) }));
+  const targetNameOf = (record: AuditRecord) => {
+    const assignment = assignmentOf(record);
+    if (assignment === null) return nameOf(record.target);
+    const { roleId, subjectType, subjectId } = assignment;
+    return `role ${nameOf({ type: 'role', id: roleId })} → ${subjectType} ${nameOf({ type: subjectType, id: subjectId })}`;
+  };
+  return records.map((record) => ({ ...record, actorName: nameOf(record.actor), targetName: targetNameOf(record), tenantName: nameOf(tenantOf(record)) }));
 }
 
 export async function listAuditRecords(appId: string, filter: AuditFilter, cursor: string | null): Promise<Page<NamedAuditRecord>> {

@@ -188,6 +188,36 @@ describe('the Audit log tab of the dashboard in Chromium', () => {
     expect(await shownRows()).toEqual([['permission.created', 'permission reports:read']]);
   });
 
+  it('names the application and the organization as the page does, and a role assignment by its role and subject, after and before', async () => {
+    const { applicationId, organizationId } = dashboard.app.root;
+    const organization = await dashboard.app.http.get(`/organizations/${organizationId}`);
+    expect(organization.status).toBe(200);
+    await search({ action: 'organization.created' });
+    await waitForRows(1);
+    expect(await shownRows()).toEqual([['organization.created', `organization ${organization.body.name as string}`]]);
+
+    const switched = await dashboard.app.http.patch(`/applications/${applicationId}`, { tenancyConfig: { brandingScope: 'tenant' } });
+    expect(switched.status, JSON.stringify(switched.body)).toBe(200);
+    await search({ action: 'tenancy_config.updated' });
+    await waitForRows(1);
+    expect(await shownRows()).toEqual([['tenancy_config.updated', 'application My application']]);
+
+    const role = await dashboard.app.http.post('/roles', { key: 'reviewer', name: 'Reviewer', permissions: [] });
+    expect(role.status, JSON.stringify(role.body)).toBe(201);
+    const member = [...emails].find(([, email]) => email === emailOf(3))![0];
+    const assigned = await dashboard.app.http.post('/role-assignments', { subject: { type: 'user', id: member }, roleId: role.body.id });
+    expect(assigned.status, JSON.stringify(assigned.body)).toBe(201);
+    expect((await dashboard.app.http.delete(`/role-assignments/${assigned.body.id as string}`)).status).toBe(204);
+    await search({ action: 'role_assignment.*' });
+    await waitForRows(3);
+    expect(await shownRows()).toEqual([
+      ['role_assignment.deleted', `role_assignment role Reviewer → user ${emailOf(3)}`],
+      ['role_assignment.created', `role_assignment role Reviewer → user ${emailOf(3)}`],
+      // The console made the operator the application's administrator.
+      ['role_assignment.created', `role_assignment role Application admin → operator ${OPERATOR.email}`],
+    ]);
+  });
+
   it('expands a record to its after-state as JSON', async () => {
     const [created] = await records(`action=tenant.created&target=${acme}`);
     await search({ target: acme });

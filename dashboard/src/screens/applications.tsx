@@ -1,3 +1,4 @@
+import { KnownNames } from '../components/known-names.tsx';
 import { ErrorMessage, Loading } from '../components/status.tsx';
 import { useAsync } from '../hooks/use-async.ts';
 import { listManagedApplications } from '../operations.ts';
@@ -13,7 +14,11 @@ export function Applications({ route }: { route: ApplicationsRoute }) {
   const [only, ...others] = applications.data;
   const opened = route.appId === undefined && others.length === 0 ? only : applications.data.find((application) => application.id === route.appId);
   if (opened !== undefined) {
-    return <Application application={opened} tab={route.tab} onBack={others.length > 0 ? () => navigate({}) : undefined} />;
+    return (
+      <KnownNames type="application" items={applications.data}>
+        <Application application={opened} tab={route.tab} onBack={others.length > 0 ? () => navigate({}) : undefined} />
+      </KnownNames>
+    );
   }
 
   return (

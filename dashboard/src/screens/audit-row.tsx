@@ -1,7 +1,8 @@
 import { useId, useState } from 'react';
 import { CopyableValue } from '../components/copyable-value.tsx';
+import { useKnownNames } from '../components/known-names.tsx';
 import { Timestamp } from '../components/timestamp.tsx';
-import type { AuditRecord, NamedAuditRecord } from '../operations-audit.ts';
+import type { AuditRecord, AuditReference, NamedAuditRecord } from '../operations-audit.ts';
 
 interface AuditRowProps {
   record: NamedAuditRecord;
@@ -11,10 +12,13 @@ interface AuditRowProps {
   columns: number;
 }
 
-function Reference({ type, name }: { type: string; name: string }) {
+/** A reference's type and name: the one the page holds (an organization, an application), else the record's. */
+function Reference({ reference, name }: { reference: AuditReference; name: string }) {
+  const known = useKnownNames();
+  const { type, id } = reference;
   return (
     <>
-      <span className="reference-type">{type}</span> {name}
+      <span className="reference-type">{type}</span> {(id === null ? undefined : known(type, id)) ?? name}
     </>
   );
 }
@@ -81,8 +85,8 @@ export function AuditRow({ record, multiTenant, columns }: AuditRowProps) {
       <tr>
         <th scope="row"><Timestamp value={record.time} /></th>
         <td><code>{record.action}</code></td>
-        <td><Reference type={record.actor.type} name={record.actorName} /></td>
-        <td><Reference type={record.target.type} name={record.targetName} /></td>
+        <td><Reference reference={record.actor} name={record.actorName} /></td>
+        <td><Reference reference={record.target} name={record.targetName} /></td>
         {multiTenant && <td>{record.tenantName}</td>}
         <td>
           <button type="button" className="small" aria-expanded={open} aria-controls={detailsId} onClick={() => setOpen(!open)}>Details</button>

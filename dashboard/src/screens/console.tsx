@@ -1,5 +1,6 @@
-import { useCallback } from 'react';
+import { useCallback, useMemo } from 'react';
 import { Header } from '../components/header.tsx';
+import { KnownNames } from '../components/known-names.tsx';
 import type { DashboardConfig } from '../config.ts';
 import { useAsync } from '../hooks/use-async.ts';
 import { findOrganization } from '../operations-organization.ts';
@@ -17,6 +18,8 @@ export function Console({ config, session }: { config: DashboardConfig; session:
   const route = useRoute();
   const organization = useAsync(useCallback(() => findOrganization(session.organizationId), [session.organizationId]));
   const name = organization.status === 'done' ? (organization.data?.name ?? null) : null;
+  const organizationId = session.organizationId;
+  const named = useMemo(() => (name === null ? [] : [{ id: organizationId, name }]), [organizationId, name]);
   const page = () => {
     if (session.organizationId !== config.organizationId) return <OtherOrganization config={config} session={session} signedInTo={name} />;
     if (route.page === 'organization') return <Organization organizationId={session.organizationId} organization={organization} />;
@@ -25,7 +28,9 @@ export function Console({ config, session }: { config: DashboardConfig; session:
   return (
     <>
       <Header config={config} session={session} organizationName={name} />
-      <main>{page()}</main>
+      <main>
+        <KnownNames type="organization" items={named}>{page()}</KnownNames>
+      </main>
     </>
   );
 }
