@@ -30,6 +30,8 @@ export interface TenantFeature {
   readonly setting: TenancySwitch;
   /** The switch's values in the spec's words: the application-wide one, then the one that lets each tenant have its own. */
   readonly choices: readonly [applicationWide: SwitchChoice, perTenant: SwitchChoice];
+  /** What saving each choice does, said while it is chosen and not saved yet. */
+  readonly effects: readonly [applicationWide: string, perTenant: string];
   /** Asked before the switch goes per tenant, where that changes more than where the settings live. */
   readonly confirmPerTenant?: string;
   source: (configuration: ConfigurationSources) => Source;
@@ -42,12 +44,19 @@ const SCOPE_CHOICES: TenantFeature['choices'] = [
   { value: 'tenant', label: 'Per tenant' },
 ];
 
+/** A scope's effects: back at the application's, the tenants' overrides are kept but unused (and shown again later). */
+const scopeEffects = (noun: string): TenantFeature['effects'] => [
+  `Every tenant then uses the application's ${noun}; the tenants' own are kept, unused and hidden, until this is per tenant again.`,
+  `Each tenant may then have its own ${noun}.`,
+];
+
 export const SOURCE_LABEL: Record<Source, string> = { inherited: 'Inherited', customized: 'Customized' };
 
 export const BRANDING: TenantFeature = {
   label: 'Branding',
   setting: 'brandingScope',
   choices: SCOPE_CHOICES,
+  effects: scopeEffects('branding'),
   source: (configuration) => configuration.branding.source ?? 'inherited',
   override: () => ({ label: 'branding', remove: removeBrandingOverride }),
 };
@@ -56,6 +65,7 @@ export const EMAIL_TEMPLATES: TenantFeature = {
   label: 'E-mail templates',
   setting: 'emailTemplatesScope',
   choices: SCOPE_CHOICES,
+  effects: scopeEffects('e-mail templates'),
   source: (configuration) => (customizedTemplateKeys(configuration).length > 0 ? 'customized' : 'inherited'),
   // A tenant overrides templates one by one: removing its override is removing each of them.
   override: (configuration) => ({
@@ -72,6 +82,7 @@ export const EMAIL_PROVIDER: TenantFeature = {
   label: 'E-mail provider',
   setting: 'emailProviderScope',
   choices: SCOPE_CHOICES,
+  effects: scopeEffects('e-mail provider'),
   source: (configuration) => configuration.emailProvider.source ?? 'inherited',
   override: () => EMAIL_PROVIDER_OVERRIDE,
 };
@@ -83,6 +94,10 @@ export const AUTHENTICATION: TenantFeature = {
   choices: [
     { value: 'shared', label: 'Shared' },
     { value: 'isolated', label: 'Isolated' },
+  ],
+  effects: [
+    "Every tenant then signs in with the application's providers, policies and user pool; refused while a tenant still holds its own.",
+    'Each tenant then has its own providers, policies and user pool.',
   ],
   // Isolating splits the user pool: the spec asks the dashboard to confirm it; sharing again is checked by the server.
   confirmPerTenant:

@@ -102,6 +102,7 @@ describe('the Branding tab of the dashboard in Chromium', () => {
   it("with branding per tenant, saves Acme's own title while Globex keeps the application's", async () => {
     await openTab(dashboard.page, 'Tenants');
     await dashboard.page.getByRole('group', { name: 'Branding' }).getByRole('radio', { name: 'Per tenant' }).click();
+    await dashboard.page.getByRole('button', { name: 'Save Branding' }).click();
     await dashboard.page.getByRole('columnheader', { name: 'Branding' }).waitFor();
     await openTab(dashboard.page, 'Branding');
 

@@ -2,10 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { dashboardSuite, openTab } from '../support/dashboard.ts';
 
 /**
- * The dashboard's tenancy screens in Chromium: the operator turns branding per tenant and sees a hidden override come
- * back, isolates authentication only once they confirm it, sees what each tenant holds while sharing it again is
- * refused and shares it again without being asked, and on the Branding tab picks a tenant, sees its own branding and
- * removes it. Screenshots: test-results/dashboard-tenancy-*.png.
+ * The dashboard's tenancy screens in Chromium: the operator moves through a switch by keyboard without saving, turns
+ * branding per tenant with Save and sees a hidden override come back, isolates authentication only once they confirm
+ * it, sees what each tenant holds while sharing it again is refused and shares it again without being asked, and on
+ * the Branding tab picks a tenant, sees its own branding and removes it. Screenshots: test-results/dashboard-tenancy-*.png.
  */
 let appId: string;
 let acme: string;
@@ -28,26 +28,61 @@ const dashboard = dashboardSuite({
 });
 
 describe('the tenancy screens of the dashboard in Chromium', () => {
-  it('saves branding per tenant, and the tenants table gains its badges with the hidden override back', async () => {
+  it('lets a keyboard user move through a switch without saving, says what saving does, and saves branding per tenant on Save, the tenants table gaining its badges with the hidden override back', async () => {
     await dashboard.page.getByRole('row', { name: /Globex/ }).waitFor();
     expect(await dashboard.page.getByRole('columnheader', { name: 'Branding' }).count()).toBe(0);
+    const branding = dashboard.page.getByRole('group', { name: 'Branding' });
+    const save = branding.getByRole('button', { name: 'Save Branding' });
+    expect(await save.isDisabled()).toBe(true);
+    const updates = async () => (await dashboard.app.http.get('/audit-logs?action=tenancy_config.updated&pageSize=100')).body.data.length as number;
+    const updatesBefore = await updates();
 
-    await dashboard.page.getByRole('group', { name: 'Branding' }).getByRole('radio', { name: 'Per tenant' }).click();
+    // The arrow keys move the choice through the group: nothing is saved, nothing hidden or shown yet.
+    await branding.getByRole('radio', { name: 'Application' }).focus();
+    await dashboard.page.keyboard.press('ArrowDown');
+    expect(await branding.getByRole('radio', { name: 'Per tenant' }).isChecked()).toBe(true);
+    expect(await branding.getAttribute('aria-describedby').then((hint) => dashboard.page.locator(`[id="${hint}"]`).textContent())).toBe(
+      'Not saved yet. Each tenant may then have its own branding.',
+    );
+    await dashboard.page.keyboard.press('ArrowUp');
+    expect(await branding.getByRole('radio', { name: 'Application' }).isChecked()).toBe(true);
+    expect(await save.isDisabled()).toBe(true);
+    await dashboard.page.keyboard.press('ArrowDown');
+    expect(await dashboard.page.getByRole('columnheader', { name: 'Branding' }).count()).toBe(0);
+    expect((await tenancyConfig()).brandingScope).toBe('application');
+    expect(await updates()).toBe(updatesBefore);
+
+    await dashboard.page.keyboard.press('Tab');
+    expect(await save.evaluate((button) => button === document.activeElement)).toBe(true);
+    await dashboard.page.keyboard.press('Enter');
     await dashboard.page.getByRole('columnheader', { name: 'Branding' }).waitFor();
     await dashboard.page.getByRole('row', { name: /Acme/ }).getByText('Customized').waitFor();
     expect((await tenancyConfig()).brandingScope).toBe('tenant');
+    expect(await updates()).toBe(updatesBefore + 1);
+    expect(await save.isDisabled()).toBe(true);
+
+    // Back at the application's, before Save: the effect on the tenants' overrides is said, and they still show.
+    await branding.getByRole('radio', { name: 'Application' }).check();
+    await branding.getByText("the tenants' own are kept, unused and hidden, until this is per tenant again").waitFor();
+    expect(await dashboard.page.getByRole('columnheader', { name: 'Branding' }).count()).toBe(1);
+    await branding.getByRole('radio', { name: 'Per tenant' }).check();
+    expect(await save.isDisabled()).toBe(true);
   });
 
   it('isolates authentication only once the operator confirms, and shares it again without asking once the server allows it', async () => {
     const auth = dashboard.page.getByRole('group', { name: 'Authentication' });
-    const asked = dashboard.answerNextDialog('dismiss');
+    const saveAuth = auth.getByRole('button', { name: 'Save Authentication' });
+    // Chosen, not saved: no question yet.
     await auth.getByRole('radio', { name: 'Isolated' }).click();
+    const asked = dashboard.answerNextDialog('dismiss');
+    await saveAuth.click();
     expect(await asked).toMatch(/own auth providers, password policy.*per-tenant pools/);
     expect(await auth.getByRole('radio', { name: 'Shared' }).isChecked()).toBe(true);
     expect((await tenancyConfig()).authIsolation).toBe('shared');
 
-    void dashboard.answerNextDialog();
     await auth.getByRole('radio', { name: 'Isolated' }).click();
+    void dashboard.answerNextDialog();
+    await saveAuth.click();
     await dashboard.page.getByRole('columnheader', { name: 'Authentication' }).waitFor();
     expect((await tenancyConfig()).authIsolation).toBe('isolated');
     await dashboard.page.screenshot({ path: 'test-results/dashboard-tenancy-switches.png', fullPage: true });
@@ -59,6 +94,7 @@ describe('the tenancy screens of the dashboard in Chromium', () => {
     const twice = await dashboard.app.http.post(`/applications/${appId}/tenants/${acme}/users`, { email: 'twice@example.com' });
     expect(twice.status).toBe(201);
     await auth.getByRole('radio', { name: 'Shared' }).click();
+    await saveAuth.click();
     await auth.getByRole('alert').filter({ hasText: 'Tenants still hold tenant-specific auth data' }).waitFor();
     expect(await auth.getByRole('list', { name: 'What the tenants still hold' }).getByRole('listitem').allTextContents()).toEqual([
       'acme: 1 policy of its own',
@@ -71,6 +107,7 @@ describe('the tenancy screens of the dashboard in Chromium', () => {
     expect((await dashboard.app.http.delete(acmePolicy)).status).toBe(204);
     expect((await dashboard.app.http.delete(`/applications/${appId}/tenants/${acme}/users/${twice.body.id}`)).status).toBe(204);
     await auth.getByRole('radio', { name: 'Shared' }).click();
+    await saveAuth.click();
     await dashboard.page.getByRole('columnheader', { name: 'Authentication' }).waitFor({ state: 'detached' });
     expect((await tenancyConfig()).authIsolation).toBe('shared');
   });

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import { ApiError } from '../api.ts';
 import { ErrorDetails } from '../components/error-details.tsx';
 import { ErrorMessage } from '../components/status.tsx';
@@ -27,16 +27,26 @@ interface TenancySwitchesProps {
 }
 
 /**
- * The application's four tenancy switches, each saved as soon as it is changed. The radios show the saved values, so a
- * refused save (or a declined confirmation) leaves them as they were.
+ * The application's four tenancy switches, each a choice saved by its own Save (isolating authentication once
+ * confirmed): moving through a radio group with the arrow keys changes nothing, as in Auth0's and Zitadel's settings.
+ * A chosen value not saved yet says what saving it does. A refused save (or a declined confirmation) puts the radios
+ * back on the saved value.
  */
 export function TenancySwitches({ appId, config, onSaved }: TenancySwitchesProps) {
+  const [drafts, setDrafts] = useState<Partial<Record<TenancySwitch, TenancySwitchValue>>>({});
   const [saving, setSaving] = useState(false);
   const [failure, setFailure] = useState<SwitchFailure | null>(null);
+  const id = useId();
 
-  const choose = async (feature: TenantFeature, value: TenancySwitchValue) => {
+  const forget = (setting: TenancySwitch) => setDrafts(({ [setting]: _, ...others }) => others);
+
+  const save = async (event: FormEvent<HTMLFormElement>, feature: TenantFeature, value: TenancySwitchValue) => {
+    event.preventDefault();
     const goesPerTenant = value === feature.choices[1].value;
-    if (goesPerTenant && feature.confirmPerTenant !== undefined && !window.confirm(feature.confirmPerTenant)) return;
+    if (goesPerTenant && feature.confirmPerTenant !== undefined && !window.confirm(feature.confirmPerTenant)) {
+      forget(feature.setting);
+      return;
+    }
     setSaving(true);
     setFailure(null);
     try {
@@ -44,6 +54,7 @@ export function TenancySwitches({ appId, config, onSaved }: TenancySwitchesProps
     } catch (error) {
       setFailure(failureOf(feature.setting, error));
     }
+    forget(feature.setting);
     setSaving(false);
   };
 
@@ -51,29 +62,44 @@ export function TenancySwitches({ appId, config, onSaved }: TenancySwitchesProps
     <section aria-labelledby="tenancy-heading">
       <h2 id="tenancy-heading">Tenancy</h2>
       <div className="switches">
-        {TENANT_FEATURES.map((feature) => (
-          <fieldset key={feature.setting} disabled={saving}>
-            <legend>{feature.label}</legend>
-            {feature.choices.map((choice) => (
-              <label key={choice.value}>
-                <input
-                  type="radio"
-                  name={feature.setting}
-                  value={choice.value}
-                  checked={config[feature.setting] === choice.value}
-                  onChange={() => void choose(feature, choice.value)}
-                />
-                {choice.label}
-              </label>
-            ))}
-            {failure?.setting === feature.setting && (
-              <>
-                <ErrorMessage message={failure.message} />
-                <ErrorDetails label="What the tenants still hold" items={failure.blockers} />
-              </>
-            )}
-          </fieldset>
-        ))}
+        {TENANT_FEATURES.map((feature) => {
+          const chosen = drafts[feature.setting] ?? config[feature.setting];
+          const changed = chosen !== config[feature.setting];
+          const effectId = `${id}-${feature.setting}-effect`;
+          return (
+            <form key={feature.setting} onSubmit={(event) => void save(event, feature, chosen)}>
+              <fieldset disabled={saving} aria-describedby={changed ? effectId : undefined}>
+                <legend>{feature.label}</legend>
+                {feature.choices.map((choice) => (
+                  <label key={choice.value}>
+                    <input
+                      type="radio"
+                      name={feature.setting}
+                      value={choice.value}
+                      checked={chosen === choice.value}
+                      onChange={() => setDrafts((current) => ({ ...current, [feature.setting]: choice.value }))}
+                    />
+                    {choice.label}
+                  </label>
+                ))}
+                {changed && (
+                  <p id={effectId} className="hint">
+                    {`Not saved yet. ${feature.effects[chosen === feature.choices[1].value ? 1 : 0]}`}
+                  </p>
+                )}
+                <button type="submit" className="small" disabled={!changed}>
+                  Save<span className="visually-hidden">{` ${feature.label}`}</span>
+                </button>
+                {failure?.setting === feature.setting && (
+                  <>
+                    <ErrorMessage message={failure.message} />
+                    <ErrorDetails label="What the tenants still hold" items={failure.blockers} />
+                  </>
+                )}
+              </fieldset>
+            </form>
+          );
+        })}
       </div>
     </section>
   );
