@@ -50,6 +50,12 @@ export function repeatedCopyKey(entries: readonly CopyEntry[]): string | undefin
   return keys.find((key, index) => keys.indexOf(key) !== index);
 }
 
+/** Whether two drafts hold the same values: the same texts in the same order, whatever their ids. */
+export function sameDraft(one: BrandingDraft, other: BrandingDraft): boolean {
+  const valuesOf = ({ copy, ...rest }: BrandingDraft) => JSON.stringify({ ...rest, copy: copy.map(({ language, key, text }) => [language, key, text]) });
+  return valuesOf(one) === valuesOf(other);
+}
+
 /** The whole branding to put: blank URLs are none, the rest as typed. */
 export function inputOf(draft: BrandingDraft): BrandingInput {
   const url = (value: string) => (value.trim() === '' ? null : value);

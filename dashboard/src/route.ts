@@ -1,4 +1,5 @@
 import { useSyncExternalStore } from 'react';
+import { mayDiscardChanges } from './hooks/use-unsaved-changes.ts';
 
 /** The applications, or one of them and one of its tabs (both optional): the dashboard's default page. */
 export interface ApplicationsRoute {
@@ -31,9 +32,43 @@ export function tabSlug(name: string): string {
   return name.toLowerCase().replace(/[^a-z0-9]+/g, '-');
 }
 
-/** Goes to `route` as a new history entry, so Back returns to where the operator was. */
+// A move away from unsaved edits asks first (mayDiscardChanges): a link's or navigate()'s before it happens, Back's or
+// Forward's after, by putting the address back when declined. Listening from the start, before useRoute's
+// subscriptions, a declined move never reaches them.
+/** The fragment of a move already agreed to (a link, navigate()), which its hashchange does not ask about again. */
+let agreedHash: string | null = null;
+
+/** Whether the page may go to `hash`: nothing is lost, or the operator agrees. */
+function mayGo(hash: string): boolean {
+  if (hash === location.hash) return true;
+  if (!mayDiscardChanges()) return false;
+  agreedHash = hash;
+  return true;
+}
+
+addEventListener('hashchange', (event) => {
+  const agreed = agreedHash === location.hash;
+  agreedHash = null;
+  if (agreed || mayDiscardChanges()) return;
+  event.stopImmediatePropagation();
+  history.replaceState(history.state, '', event.oldURL);
+});
+
+// A link to another of the page's fragments (a tab, the Organization page), clicked plainly (not into a new tab).
+document.addEventListener(
+  'click',
+  (event) => {
+    const link = event.target instanceof Element ? event.target.closest<HTMLAnchorElement>('a[href^="#"]') : null;
+    const plain = event.button === 0 && !event.metaKey && !event.ctrlKey && !event.shiftKey && !event.altKey;
+    if (link !== null && plain && !event.defaultPrevented && !mayGo(link.hash)) event.preventDefault();
+  },
+  true,
+);
+
+/** Goes to `route` as a new history entry, so Back returns to where the operator was; not if unsaved edits are kept. */
 export function navigate(route: Route): void {
-  location.hash = routeHash(route);
+  const hash = routeHash(route);
+  if (mayGo(hash)) location.hash = hash;
 }
 
 function subscribe(listener: () => void): () => void {

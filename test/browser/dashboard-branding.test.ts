@@ -6,7 +6,7 @@ import { hostedPagesOf, type HostedTestApp } from '../support/hosted-app.ts';
  * The dashboard's Branding tab in Chromium: the operator changes the application's primary colour and sign-in title,
  * in every language and in German (the hosted sign-in page shows them), sees refused values' messages with nothing
  * saved, then, with branding per tenant, gives Acme a title of its own while Globex keeps the application's, and
- * removes it again.
+ * removes it again; an unsaved edit is kept unless the operator agrees to lose it.
  * Screenshot: test-results/dashboard-branding.png.
  */
 const PRIMARY = '#0f766e';
@@ -143,6 +143,7 @@ describe('the Branding tab of the dashboard in Chromium', () => {
     await refusal('logoUrl must be an https URL');
     expect((await tenantBranding(globex)).source).toBe('inherited');
     expect(await dashboard.page.locator('.source').getByText('Customized').count()).toBe(0);
+    await field('Logo URL').fill('');
   });
 
   it("removes Acme's override: the form shows the application's values again", async () => {
@@ -155,5 +156,37 @@ describe('the Branding tab of the dashboard in Chromium', () => {
     expect(await field('Text of key 1').inputValue()).toBe(TITLE);
     expect((await tenantBranding(acme)).source).toBe('inherited');
     expect(await signInPage({ tenant: acme })).toContain(`<h1>${TITLE}</h1>`);
+  });
+
+  it('asks before an unsaved edit is lost to another tab, Back, the tenant picker or closing the page, and keeps it when declined', async () => {
+    const leaving = () => dashboard.page.evaluate(() => !dispatchEvent(new Event('beforeunload', { cancelable: true })));
+    const heading = dashboard.page.getByRole('heading', { level: 2, name: 'Branding' });
+    const users = dashboard.page.getByRole('navigation', { name: 'Application sections' }).getByRole('link', { name: 'Users', exact: true });
+    expect(await leaving()).toBe(false);
+    await field('Primary colour').fill('#123456');
+    expect(await leaving()).toBe(true);
+    const brandingHash = await dashboard.page.evaluate(() => location.hash);
+
+    let asked = dashboard.answerNextDialog('dismiss');
+    await users.click();
+    expect(await asked).toBe('Discard the changes you have not saved?');
+    asked = dashboard.answerNextDialog('dismiss');
+    await dashboard.page.goBack();
+    await asked;
+    asked = dashboard.answerNextDialog('dismiss');
+    await dashboard.page.getByLabel('Tenant').selectOption({ label: 'Globex' });
+    await asked;
+    expect(await dashboard.page.evaluate(() => location.hash)).toBe(brandingHash);
+    expect(await heading.isVisible()).toBe(true);
+    expect(await dashboard.page.getByLabel('Tenant').locator('option:checked').textContent()).toBe('Acme');
+    expect(await field('Primary colour').inputValue()).toBe('#123456');
+
+    void dashboard.answerNextDialog();
+    await users.click();
+    await dashboard.page.getByRole('heading', { level: 2, name: 'Users' }).waitFor();
+    expect(await leaving()).toBe(false);
+    await openTab(dashboard.page, 'Branding');
+    expect(await field('Primary colour').inputValue()).toBe(PRIMARY);
+    expect((await applicationBranding()).colors.primary).toBe(PRIMARY);
   });
 });

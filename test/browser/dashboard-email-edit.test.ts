@@ -101,6 +101,17 @@ describe("the E-mail tab's editing in Chromium", () => {
     await alert.waitFor();
     expect(await alert.textContent()).toMatch(/^html is not a valid template: /);
     expect(await get('/email/templates/welcome')).toEqual(before);
+
+    // The refused edit is unsaved: another template, or another tab, asks first, and keeps it when declined.
+    const asked = dashboard.answerNextDialog('dismiss');
+    await field('Edit a template', 'Template to edit').selectOption('password_reset');
+    expect(await asked).toBe('Discard the changes you have not saved?');
+    expect(await field('Edit a template', 'Template to edit').inputValue()).toBe('welcome');
+    expect(await field('Edit a template', 'HTML body').inputValue()).toBe('<p>{% if user.name %}Hello</p>');
+    void dashboard.answerNextDialog();
+    await field('Edit a template', 'Template to edit').selectOption('password_reset');
+    await field('Edit a template', 'Template to edit').selectOption('welcome');
+    expect(await field('Edit a template', 'HTML body').inputValue()).toBe(before.html);
   });
 
   it('warns that a test mail through the built-in sender, without SMTP_URL, was not delivered, and shows the mail kept', async () => {

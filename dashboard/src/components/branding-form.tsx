@@ -1,7 +1,8 @@
 import { useId, useState, type FormEvent } from 'react';
-import { draftOf, inputOf, repeatedCopyKey, type BrandingDraft, type ColourName } from '../branding-draft.ts';
+import { draftOf, inputOf, repeatedCopyKey, sameDraft, type BrandingDraft, type ColourName } from '../branding-draft.ts';
 import { RefusedField, refusalMarks } from '../hooks/use-refused-field.ts';
 import { useSubmission } from '../hooks/use-submission.ts';
+import { useUnsavedChanges } from '../hooks/use-unsaved-changes.ts';
 import type { Branding, BrandingInput } from '../operations.ts';
 import { COLOURS } from './branding-details.tsx';
 import { ColourField } from './colour-field.tsx';
@@ -27,6 +28,8 @@ export function BrandingForm({ branding, save }: BrandingFormProps) {
     setShown(branding);
     setDraft(draftOf(branding));
   }
+
+  useUnsavedChanges(!sameDraft(draft, draftOf(branding)));
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();

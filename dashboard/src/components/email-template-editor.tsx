@@ -1,6 +1,7 @@
 import { useId, useState } from 'react';
 import { RefusedField } from '../hooks/use-refused-field.ts';
 import { useSubmission } from '../hooks/use-submission.ts';
+import { mayDiscardChanges } from '../hooks/use-unsaved-changes.ts';
 import type { EmailTemplate } from '../operations-email-auth.ts';
 import { putEmailTemplate, type EmailTemplateInput } from '../operations-email.ts';
 import type { SettingsScope } from '../operations.ts';
@@ -23,6 +24,7 @@ export function EmailTemplateEditor({ scope, templates, onSaved }: EmailTemplate
   const template = templates.find((each) => each.key === key);
 
   const choose = (next: string) => {
+    if (!mayDiscardChanges()) return;
     setKey(next);
     saving.clear();
   };

@@ -1,6 +1,7 @@
 import { useContext, useState, type FormEvent } from 'react';
 import { RefusedField } from '../hooks/use-refused-field.ts';
 import { useSubmission } from '../hooks/use-submission.ts';
+import { useUnsavedChanges } from '../hooks/use-unsaved-changes.ts';
 import type { EmailTemplate } from '../operations-email-auth.ts';
 import { previewEmailTemplate, type EmailTemplateInput, type RenderedEmail } from '../operations-email.ts';
 import type { SettingsScope } from '../operations.ts';
@@ -25,6 +26,7 @@ export function EmailTemplateForm({ scope, template, saving, onSave }: EmailTemp
   // A refused preview marks the part it names, as a refused save (the editor's) does.
   const saveRefusal = useContext(RefusedField);
   const draft = { subject, html, text };
+  useUnsavedChanges(subject !== template.subject || html !== template.html || text !== template.text);
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();

@@ -1,5 +1,6 @@
 import { useCallback, useId, useState, type JSX } from 'react';
 import { useAsync } from '../hooks/use-async.ts';
+import { mayDiscardChanges } from '../hooks/use-unsaved-changes.ts';
 import { getTenancyConfig, type TenancyConfig, type TenantSummary } from '../operations.ts';
 import { isPerTenant, type TenantFeature } from '../tenant-features.ts';
 import { ErrorMessage, Loading } from './status.tsx';
@@ -37,7 +38,7 @@ export function TenantScopedSection({ appId, heading, features, ApplicationView,
   return (
     <section aria-labelledby={headingId}>
       <h2 id={headingId}>{heading}</h2>
-      {perTenant && <TenantPicker appId={appId} selected={tenant} onSelect={setTenant} />}
+      {perTenant && <TenantPicker appId={appId} selected={tenant} onSelect={(next) => mayDiscardChanges() && setTenant(next)} />}
       {perTenant && tenant !== null ? (
         <TenantView key={tenant.id} appId={appId} tenant={tenant} config={config} />
       ) : (
