@@ -36,11 +36,7 @@ export interface AuditFilter {
   readonly to?: string;
 }
 
-/**
- * A record with the names its references stand for (a user's or operator's e-mail, a key's name, a role assignment's
- * role and subject), else their ids; an organization or application is named as it renders, from the names the page
- * holds (useKnownNames).
- */
+/** A record with the names its references stand for, else their ids (an organization or application: useKnownNames). */
 export interface NamedAuditRecord extends AuditRecord {
   readonly actorName: string;
   /** Empty for a target without an id (a setting of the application). */
@@ -74,9 +70,8 @@ function assignmentOf(record: AuditRecord): AssignmentSnapshot | null {
 }
 
 /**
- * The records with the names of the ids they hold (a user's or operator's e-mail, a key's name, a role assignment's
- * "role → subject"), read for the whole page at once; other types (a domain, a session) and an id whose read fails
- * stand for themselves.
+ * The records with the names of the ids they hold, read for the whole page at once; other types (a domain, a session)
+ * and an id whose read fails stand for themselves.
  */
 async function named(appId: string, records: readonly AuditRecord[]): Promise<NamedAuditRecord[]> {
   const references = records.flatMap((record) => {
@@ -153,10 +148,8 @@ export interface AddressedReference {
 }
 
 /**
- * Who an audit filter names by address (`field`: `actor` or `target`, which a refusal names): among the application's
- * users (`tenantId`: that tenant's members) and the console's operators. One address may be several
- * users while pools are a tenant's each (then the tenant picks one), or a user and an operator: the operator is asked
- * to pick then, by id, since a filter takes one.
+ * Who an audit filter names by address (`field`, which a refusal names): among the application's users (isolated pools'
+ * one per tenant: `tenantId` picks) and the console's operators; a user's and an operator's address is refused with both ids.
  */
 export async function referenceByEmail(appId: string, field: string, email: string, tenantId: string | undefined): Promise<AddressedReference> {
   const [users, operators] = await Promise.all([usersByEmail(appId, { email, tenantId }, SAME_ADDRESS_MAX), usersByEmail(null, { email }, 1)]);
