@@ -1,5 +1,5 @@
 import type { Resolvers } from '../src/generated/graphql.ts';
-import { getSession, listSessions, revokeSession, validateSession } from '../src/domain/sessions/sessions.ts';
+import { getSession, listSessions, revokeSession, revokeUserSessions, validateSession } from '../src/domain/sessions/sessions.ts';
 
 export const sessionResolvers: Resolvers = {
   Query: {
@@ -10,6 +10,7 @@ export const sessionResolvers: Resolvers = {
   },
   Mutation: {
     revokeSession: async (_, { appId, tenantId, sessionId }, ctx) => revokeSession(await ctx.scope({ applicationId: appId, tenantId }), sessionId),
+    revokeUserSessions: async (_, { appId, tenantId, userId }, ctx) => revokeUserSessions(await ctx.scope({ applicationId: appId, tenantId }), userId),
     validateSession: async (_, { appId, tenantId, input }, ctx) => validateSession(await ctx.scope({ applicationId: appId, tenantId }), input.token),
   },
 };

@@ -87,6 +87,7 @@ export const OPERATION_PERMISSIONS: Readonly<Record<OperationCoordinate, Operati
   'Query.session': needs('sessions:read'),
   'Query.userSessions': needs('sessions:read'),
   'Mutation.revokeSession': needs('sessions:delete'),
+  'Mutation.revokeUserSessions': needs('sessions:delete'),
   'Mutation.validateSession': needs('sessions:read'),
 
   'Query.apiKeys': needs('api_keys:read'),

@@ -46,7 +46,7 @@ export const AUDIT_ACTIONS = {
   'user.sign_in_failed': { kind: 'event', meaning: 'A sign-in was refused (`after.method`, `after.reason`), outcome failure' },
   'token.issued': { kind: 'event', meaning: 'The token endpoint issued tokens (`after.grantType`); buffered, see docs/audit.md' },
   'refresh_token.reuse_detected': { kind: 'event', meaning: 'A rotated refresh token was presented again: its grant was revoked' },
-  'grant.revoked': { kind: 'event', meaning: 'A grant and its tokens were revoked (revocation endpoint, code replay, sign-out: `after.reason`)' },
+  'grant.revoked': { kind: 'event', meaning: 'A grant and its tokens were revoked (revocation endpoint, code replay, sign-out, a user signed out everywhere: `after.reason`)' },
   'grant.tokens.revoked': { kind: 'event', meaning: 'An access token was revoked at the revocation endpoint, with its grant’s tokens' },
   'role.created': { kind: 'write', meaning: 'A role was created' },
   'role.updated': { kind: 'write', meaning: 'A role changed' },

@@ -1555,6 +1555,14 @@ export type Mutation = {
    * ends.
    */
   revokeSession: Scalars['Boolean']['output'];
+  /**
+   * Signs a user out everywhere: each of their sessions ends as `revokeSession` ends it, and so does every other grant of
+   * theirs with its tokens (an `offline_access` grant that outlived its browser session, a device's sign-in), which no
+   * session lists. On a tenant's path, only their sign-ins to that tenant and the grants made for it. Audited as
+   * `session.revoked` for each sign-in that ends and `grant.revoked` (`after.reason`: `revocation`) for each other grant.
+   * Idempotent; a user outside the scope is `not_found`.
+   */
+  revokeUserSessions: Scalars['Boolean']['output'];
   /** Gives a key a new secret; the old secret stops working at once. Revoked or expired keys cannot be rotated. */
   rotateApiKey: ApiKeyWithSecret;
   /**
@@ -1995,6 +2003,14 @@ export type MutationRevokeSessionArgs = {
   appId?: InputMaybe<Scalars['UUID']['input']>;
   sessionId: Scalars['UUID']['input'];
   tenantId?: InputMaybe<Scalars['UUID']['input']>;
+};
+
+
+/** Write operations of the management API. */
+export type MutationRevokeUserSessionsArgs = {
+  appId?: InputMaybe<Scalars['UUID']['input']>;
+  tenantId?: InputMaybe<Scalars['UUID']['input']>;
+  userId: Scalars['UUID']['input'];
 };
 
 
@@ -4438,6 +4454,7 @@ export type MutationResolvers<ContextType = RequestContext, ParentType extends R
   revokeInvitation?: Resolver<ResolversTypes['Invitation'], ParentType, ContextType, RequireFields<MutationRevokeInvitationArgs, 'invitationId'>>;
   revokeM2MCredential?: Resolver<ResolversTypes['M2MCredential'], ParentType, ContextType, RequireFields<MutationRevokeM2MCredentialArgs, 'credentialId'>>;
   revokeSession?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationRevokeSessionArgs, 'sessionId'>>;
+  revokeUserSessions?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationRevokeUserSessionsArgs, 'userId'>>;
   rotateApiKey?: Resolver<ResolversTypes['ApiKeyWithSecret'], ParentType, ContextType, RequireFields<MutationRotateApiKeyArgs, 'keyId'>>;
   rotateM2MCredential?: Resolver<ResolversTypes['M2MCredentialWithSecret'], ParentType, ContextType, RequireFields<MutationRotateM2MCredentialArgs, 'credentialId'>>;
   rotateOAuthClientSecret?: Resolver<ResolversTypes['OAuthClientWithSecret'], ParentType, ContextType, RequireFields<MutationRotateOAuthClientSecretArgs, 'clientId'>>;

@@ -99,6 +99,13 @@ export const ROUTES = routeTable([
   { method: 'POST', path: '/users/:userId/suspend', operation: op.SuspendUserDocument, summary: 'Suspend a user: no sign-in, sessions and tokens revoked', owned: true },
   { method: 'POST', path: '/users/:userId/activate', operation: op.ActivateUserDocument, summary: 'Lift a user’s suspension', owned: true },
   { method: 'GET', path: '/users/:userId/sessions', operation: op.ListUserSessionsDocument, summary: 'List a user’s live sessions', owned: true },
+  {
+    method: 'DELETE',
+    path: '/users/:userId/sessions',
+    operation: op.RevokeUserSessionsDocument,
+    summary: 'Sign a user out everywhere: their sessions and every other grant of theirs (offline, device) end with their tokens',
+    owned: true,
+  },
   // sessions
   { method: 'GET', path: '/sessions', operation: op.ListSessionsDocument, summary: 'List live sessions (a tenant scope: its sign-ins)', owned: true },
   { method: 'POST', path: '/sessions/validate', operation: op.ValidateSessionDocument, summary: 'Whether an access or refresh token’s session still stands', owned: true },

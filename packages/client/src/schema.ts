@@ -865,7 +865,19 @@ export interface paths {
         get: operations["ListUserSessions"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Sign a user out everywhere: their sessions and every other grant of theirs (offline, device) end with their tokens
+         * @description Signs a user out everywhere: each of their sessions ends as `revokeSession` ends it, and so does every other grant of
+         *     theirs with its tokens (an `offline_access` grant that outlived its browser session, a device's sign-in), which no
+         *     session lists. On a tenant's path, only their sign-ins to that tenant and the grants made for it. Audited as
+         *     `session.revoked` for each sign-in that ends and `grant.revoked` (`after.reason`: `revocation`) for each other grant.
+         *     Idempotent; a user outside the scope is `not_found`.
+         *
+         *     Requires `sessions:delete`.
+         *
+         *     The application, and the tenant if any, are those of the credentials.
+         */
+        delete: operations["RevokeUserSessions"];
         options?: never;
         head?: never;
         patch?: never;
@@ -889,7 +901,19 @@ export interface paths {
         get: operations["ListUserSessionsInApplication"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Sign a user out everywhere: their sessions and every other grant of theirs (offline, device) end with their tokens
+         * @description Signs a user out everywhere: each of their sessions ends as `revokeSession` ends it, and so does every other grant of
+         *     theirs with its tokens (an `offline_access` grant that outlived its browser session, a device's sign-in), which no
+         *     session lists. On a tenant's path, only their sign-ins to that tenant and the grants made for it. Audited as
+         *     `session.revoked` for each sign-in that ends and `grant.revoked` (`after.reason`: `revocation`) for each other grant.
+         *     Idempotent; a user outside the scope is `not_found`.
+         *
+         *     Requires `sessions:delete`.
+         *
+         *     Acts on application `appId`; the tenant, if any, is that of the credentials.
+         */
+        delete: operations["RevokeUserSessionsInApplication"];
         options?: never;
         head?: never;
         patch?: never;
@@ -913,7 +937,19 @@ export interface paths {
         get: operations["ListUserSessionsInTenant"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Sign a user out everywhere: their sessions and every other grant of theirs (offline, device) end with their tokens
+         * @description Signs a user out everywhere: each of their sessions ends as `revokeSession` ends it, and so does every other grant of
+         *     theirs with its tokens (an `offline_access` grant that outlived its browser session, a device's sign-in), which no
+         *     session lists. On a tenant's path, only their sign-ins to that tenant and the grants made for it. Audited as
+         *     `session.revoked` for each sign-in that ends and `grant.revoked` (`after.reason`: `revocation`) for each other grant.
+         *     Idempotent; a user outside the scope is `not_found`.
+         *
+         *     Requires `sessions:delete`.
+         *
+         *     Acts on tenant `tenantId` of application `appId`, always.
+         */
+        delete: operations["RevokeUserSessionsInTenant"];
         options?: never;
         head?: never;
         patch?: never;
@@ -9642,6 +9678,45 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    RevokeUserSessions: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No Content */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     ListUserSessionsInApplication: {
         parameters: {
             query?: {
@@ -9681,6 +9756,46 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    RevokeUserSessionsInApplication: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                appId: string;
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No Content */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationError"];
             429: components["responses"]["RateLimited"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
@@ -9727,6 +9842,47 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    RevokeUserSessionsInTenant: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                appId: string;
+                tenantId: string;
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No Content */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationError"];
             429: components["responses"]["RateLimited"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];

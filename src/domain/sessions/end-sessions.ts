@@ -34,7 +34,8 @@ const MARKED = `
 /**
  * The CTEs that end them, in one statement: `grants` (ids) end with every token issued under them, the OP sessions left
  * with none are deleted and the others lose those authorizations (and are marked: `credentialAgain`), and `changed`
- * deletes the rows (`target_id`, `tenant_id`, `before`: the session as the API shows it, `after`: the `after` SQL).
+ * deletes the rows (`target_id`, `tenant_id`, `before`: the session as the API shows it, `after`: the `after` SQL);
+ * `tokens` returns the OP rows this statement deleted (`model`, `id`, `payload`, `expires_at`).
  * `@owner` is the application.
  */
 export function signInEndCtes(selected: EndedSignIns, after: { readonly sql: string; readonly params: readonly unknown[] }): { ctes: string; params: unknown[] } {
@@ -61,7 +62,7 @@ export function signInEndCtes(selected: EndedSignIns, after: { readonly sql: str
         where o.model = 'Session' and o.id in (select op_id from op_grant where ending) and o.id in (select op_id from op_grant where not ending)
         returning o.uid, o.payload->>'accountId' as account_id, o.expires_at),${selected.credentialAgain === true ? MARKED : ''}
       grants as (select grant_id as id from op_grant where ending and grant_id is not null union select id from extra_grants),
-      tokens as (delete from oidc_model where (model = 'Grant' and id in (select id from grants)) or grant_id in (select id from grants) returning 1),
+      tokens as (delete from oidc_model where (model = 'Grant' and id in (select id from grants)) or grant_id in (select id from grants) returning model, id, payload, expires_at),
       changed as (delete from user_session as r using indexed where r.application_id = indexed.application_id and r.id = indexed.id
         returning r.id::text as target_id, r.tenant_id, ${sessionSnapshotSql('r')} as before, ${after.sql} as after)`,
     params: [...selected.params, ...(grants?.params ?? []), ...after.params],

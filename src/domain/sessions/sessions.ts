@@ -118,26 +118,91 @@ export async function revokeSession(scope: Scope, sessionId: string): Promise<bo
   const grants = await scope.transactional(async (em) => {
     const row = await findSession(scope, em, sessionId, ' for update of s');
     const now = new Date();
-    const selected: EndedSignIns =
+    return endSignIns(
+      scope,
+      em,
       scope.tenantId === null
         ? { where: `s.op_session_uid = ? and s.user_id = ? and ${LIVE}`, params: [row.op_session_uid, row.user_id, now, now], ends: 'browser_session' }
-        : { where: 's.id = ?', params: [row.id], ends: 'sign_in', credentialAgain: true };
-    const { ctes, params } = signInEndCtes(selected, { sql: `jsonb_build_object('grantsRevoked', (select count(*) from grants))`, params: [] });
-    const [ended] = await executeOwned<{ grants: string[] | null; rows: { id: string; tenantId: string | null; before: object; after: object }[] }[]>(
-      em,
-      scope.applicationId,
-      `with ${ctes}
-       select (select array_agg(id) from grants) as grants,
-              coalesce((select jsonb_agg(jsonb_build_object('id', target_id, 'tenantId', tenant_id, 'before', before, 'after', after)) from changed), '[]') as rows`,
-      params,
+        : { where: 's.id = ?', params: [row.id], ends: 'sign_in', credentialAgain: true },
     );
-    for (const revoked of ended?.rows ?? []) {
-      recordAudit(em, scope, { action: 'session.revoked', targetType: 'session', targetId: revoked.id, tenantId: revoked.tenantId, before: revoked.before, after: revoked.after });
-    }
-    return ended?.grants ?? [];
   });
   await Promise.all(grants.map((id) => scope.services.invalidations.publish({ kind: 'grant', id })));
   return true;
+}
+
+/**
+ * Signs a user out everywhere in the scope: each of their live sign-ins ends as revokeSession ends one, and so does
+ * every other grant of theirs with its tokens (an offline grant that outlived its browser session, a device's), which
+ * no session lists. On a tenant's path, only what names that tenant. A user outside the scope is `not_found`.
+ */
+export async function revokeUserSessions(scope: Scope, userId: string): Promise<boolean> {
+  await getUser(scope, userId);
+  const now = new Date();
+  const grants = await scope.transactional((em) =>
+    endSignIns(
+      scope,
+      em,
+      scope.tenantId === null
+        ? {
+            where: `s.user_id = ? and ${LIVE}`,
+            params: [userId, now, now],
+            ends: 'browser_session',
+            grants: { sql: `select g.id from oidc_model as g where g.model = 'Grant' and @owner(g) and g.payload->>'accountId' = ?`, params: [userId] },
+          }
+        : {
+            where: `s.user_id = ? and s.tenant_id = ? and ${LIVE}`,
+            params: [userId, scope.tenantId, now, now],
+            ends: 'sign_in',
+            credentialAgain: true,
+            grants: {
+              sql: `select g.id from oidc_model as g join oidc_model as gt on gt.model = 'GrantTenant' and gt.id = g.id
+                where g.model = 'Grant' and @owner(g) and g.payload->>'accountId' = ? and gt.payload->>'tenantId' = ?`,
+              params: [userId, scope.tenantId],
+            },
+          },
+    ),
+  );
+  await Promise.all(grants.map((id) => scope.services.invalidations.publish({ kind: 'grant', id })));
+  return true;
+}
+
+interface EndedRows {
+  grants: string[] | null;
+  rows: { id: string; tenantId: string | null; before: object; after: object }[];
+  /** The live `grants` option's grants that no ended sign-in held. */
+  extra: { id: string; tenantId: string | null; clientId: string; userId: string }[];
+}
+
+/**
+ * In `em`'s transaction: each sign-in that ends is audited as `session.revoked`, and each live grant of `selected.grants` that
+ * none of them held as `grant.revoked` (the caller's `revocation`, as at the revocation endpoint). Returns every grant
+ * that ended, for the caller to publish after the commit.
+ */
+async function endSignIns(scope: Scope, em: EntityManager, selected: EndedSignIns): Promise<string[]> {
+  // The sessions' own grants: the others have records of their own.
+  const grantsRevoked = `jsonb_build_object('grantsRevoked', (select count(distinct grant_id) from op_grant where ending))`;
+  const { ctes, params } = signInEndCtes(selected, { sql: grantsRevoked, params: [] });
+  // Only the grants this statement deleted: of concurrent calls one audits each. Its snapshot still shows their tenants.
+  const [ended] = await executeOwned<EndedRows[]>(
+    em,
+    scope.applicationId,
+    `with ${ctes}
+     select (select array_agg(id) from grants) as grants,
+            coalesce((select jsonb_agg(jsonb_build_object('id', target_id, 'tenantId', tenant_id, 'before', before, 'after', after)) from changed), '[]') as rows,
+            coalesce((select jsonb_agg(jsonb_build_object('id', g.id, 'tenantId', gt.payload->>'tenantId', 'clientId', g.payload->>'clientId', 'userId', g.payload->>'accountId'))
+               from tokens as g left join oidc_model as gt on gt.model = 'GrantTenant' and gt.id = g.id
+              where g.model = 'Grant' and g.id in (select id from extra_grants) and (g.expires_at is null or g.expires_at > now())
+                and g.id not in (select grant_id from op_grant where ending and grant_id is not null)), '[]') as extra`,
+    params,
+  );
+  for (const revoked of ended?.rows ?? []) {
+    recordAudit(em, scope, { action: 'session.revoked', targetType: 'session', targetId: revoked.id, tenantId: revoked.tenantId, before: revoked.before, after: revoked.after });
+  }
+  for (const grant of ended?.extra ?? []) {
+    const after = { reason: 'revocation', clientId: grant.clientId, userId: grant.userId };
+    recordAudit(em, scope, { action: 'grant.revoked', targetType: 'grant', targetId: grant.id, tenantId: grant.tenantId, after });
+  }
+  return ended?.grants ?? [];
 }
 
 interface ValidationFacts {

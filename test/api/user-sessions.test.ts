@@ -1,0 +1,166 @@
+import { randomUUID } from 'node:crypto';
+import * as oidc from 'openid-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newId } from '../../src/ids.ts';
+import { startTestAppWithTenants, type TestApp } from '../support/app.ts';
+import { issueTestKey } from '../support/keys.ts';
+import { basicAuth, codeThroughSeam, createTestClient, discover, OFFLINE_CONSENT, postForm, startAuthorization, TestBrowser, type TestClient } from '../support/oauth.ts';
+
+/**
+ * DELETE /users/{userId}/sessions (revokeUserSessions): an administrator signs a user out everywhere in the scope, the
+ * grants no session lists included (an offline grant that outlived its browser session's sign-out).
+ */
+const REDIRECT = 'https://app.example/callback';
+const PASSWORD = 'Correct-Horse-Battery-9';
+let app: TestApp;
+let spa: TestClient;
+let introspector: TestClient;
+let tenantA: string;
+let tenantB: string;
+
+const sql = <T>(query: string, params: unknown[] = []) => app.gatehouse.services.orm.em.getConnection().execute<T[]>(query, params);
+const tenantPath = (tenantId: string) => `/applications/${app.root.applicationId}/tenants/${tenantId}`;
+
+beforeAll(async () => {
+  ({ app, tenants: [tenantA, tenantB] } = await startTestAppWithTenants(['A', 'B'], {}, { reachablePublicUrl: true }));
+  spa = await createTestClient(app, { type: 'spa', authMethod: 'none', redirectUris: [REDIRECT] });
+  introspector = await createTestClient(app);
+});
+afterAll(async () => app?.close());
+
+/** A sign-in with a refresh token through the OP (the hosted pages' seam), in `browser` or a browser of its own. */
+async function signIn(userId: string, tenantId: string, clientId = spa.clientId, browser?: TestBrowser) {
+  const config = await discover(app, clientId, oidc.None(), { redirect_uris: [REDIRECT] });
+  const { callback, verifier } = await codeThroughSeam(app, config, REDIRECT, { userId, tenantId }, OFFLINE_CONSENT, browser);
+  return { config, tokens: await oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier }) };
+}
+
+/** Refreshes, and returns the refresh token to use next (rotated or not); undefined when refused as `invalid_grant`. */
+async function refresh(config: oidc.Configuration, refreshToken: string): Promise<string | undefined> {
+  try {
+    return (await oidc.refreshTokenGrant(config, refreshToken)).refresh_token ?? refreshToken;
+  } catch (error) {
+    expect((error as { error?: string }).error).toBe('invalid_grant');
+    return undefined;
+  }
+}
+
+const active = async (token: string) =>
+  (await postForm(`${app.gatehouse.services.config.publicUrl}/oauth2/introspect`, { token }, { authorization: basicAuth(introspector.clientId, introspector.clientSecret!) }))
+    .body.active as boolean;
+
+/** Signed in with offline_access through the sign-in page, then signed out in that browser: the refresh token outlives it. */
+async function offlineGrantOutlivingSignOut(email: string) {
+  const created = await app.http.post('/users', { email, password: PASSWORD, tenantId: tenantA });
+  expect(created.status).toBe(201);
+  const config = await discover(app, spa.clientId, oidc.None(), { redirect_uris: [REDIRECT] });
+  const flow = await startAuthorization(config, { redirectUri: REDIRECT, resource: '' }, { tenant: tenantA, ...OFFLINE_CONSENT });
+  const issuer = app.gatehouse.services.config.publicUrl;
+  const callback = await flow.jar.followOut(await flow.jar.submit(flow.page, { email, password: PASSWORD }), issuer);
+  const tokens = await oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: flow.verifier, expectedState: flow.state });
+  const confirm = await flow.jar.visit(`${issuer}/oauth2/logout?client_id=${spa.clientId}`);
+  expect((await flow.jar.submit(confirm, { logout: 'yes' })).location).toBe(`${issuer}/oauth2/logout/success`);
+  expect((await app.http.get(`/users/${created.body.id}/sessions`)).body.data).toEqual([]);
+  const refreshToken = await refresh(config, tokens.refresh_token!);
+  expect(refreshToken).toEqual(expect.any(String));
+  return { userId: created.body.id as string, config, refreshToken: refreshToken! };
+}
+
+describe('signing a user out everywhere', () => {
+  it('ends their sign-ins and the offline grant that outlived its sign-out, audited; another user’s stand; idempotent', async () => {
+    const offline = await offlineGrantOutlivingSignOut('everywhere@example.com');
+    const live = await signIn(offline.userId, tenantA);
+    const [session] = (await app.http.get(`/users/${offline.userId}/sessions`)).body.data;
+    expect(session).toMatchObject({ userId: offline.userId, tenantId: tenantA });
+    const bystanderId = await app.createUser('bystander@example.com', tenantA);
+    const bystander = await signIn(bystanderId, tenantA);
+    expect(await active(offline.refreshToken)).toBe(true);
+
+    const headers = { 'idempotency-key': randomUUID() };
+    const revoked = await app.http.delete(`/users/${offline.userId}/sessions`, { headers });
+    expect(revoked.status, JSON.stringify(revoked.body)).toBe(204);
+    expect(await refresh(offline.config, offline.refreshToken)).toBeUndefined();
+    expect(await refresh(live.config, live.tokens.refresh_token!)).toBeUndefined();
+    expect(await active(offline.refreshToken)).toBe(false);
+    for (const token of [offline.refreshToken, live.tokens.access_token]) {
+      expect((await app.http.post('/sessions/validate', { token })).body).toEqual({ valid: false, session: null });
+    }
+    expect((await app.http.get(`/users/${offline.userId}/sessions`)).body.data).toEqual([]);
+
+    expect((await app.http.get(`/users/${bystanderId}/sessions`)).body.data).toHaveLength(1);
+    expect(await refresh(bystander.config, bystander.tokens.refresh_token!)).toEqual(expect.any(String));
+
+    const records = await sql<{ action: string; target_id: string; tenant_id: string; actor_type: string; actor_id: string; after: Record<string, unknown> }>(
+      `select action, target_id, tenant_id, actor_type, actor_id, after from audit_log
+        where (action = 'session.revoked' and target_id = ?) or (action = 'grant.revoked' and after->>'userId' = ?) order by action`,
+      [session.id, offline.userId],
+    );
+    const [grantRecord, sessionRecord, ...more] = records;
+    expect(more).toEqual([]);
+    expect(sessionRecord).toMatchObject({ action: 'session.revoked', tenant_id: tenantA, after: { grantsRevoked: 1 } });
+    // The caller is the actor, as of the session's record.
+    expect(grantRecord).toEqual({
+      action: 'grant.revoked',
+      target_id: expect.any(String),
+      tenant_id: tenantA,
+      actor_type: sessionRecord!.actor_type,
+      actor_id: sessionRecord!.actor_id,
+      after: { reason: 'revocation', clientId: spa.clientId, userId: offline.userId },
+    });
+    expect(sessionRecord!.actor_type).not.toBe('user');
+
+    const replayed = await app.http.delete(`/users/${offline.userId}/sessions`, { headers });
+    expect([replayed.status, replayed.headers.get('idempotent-replayed')]).toEqual([204, 'true']);
+    expect((await app.http.delete(`/users/${offline.userId}/sessions`)).status).toBe(204);
+    expect(await sql(`select 1 from audit_log where action in ('session.revoked', 'grant.revoked') and (target_id = ? or after->>'userId' = ?)`, [session.id, offline.userId])).toHaveLength(2);
+  });
+
+  it('on a tenant’s path, only the sign-ins to that tenant and the grants made for it end', async () => {
+    const offlineInA = await offlineGrantOutlivingSignOut('both@example.com');
+    const { userId } = offlineInA;
+    expect((await app.http.patch(`/users/${userId}`, { tenantIds: [tenantA, tenantB] })).status).toBe(200);
+    const spaB = await createTestClient(app, { type: 'spa', authMethod: 'none', redirectUris: [REDIRECT] });
+    const browser = new TestBrowser();
+    const inA = await signIn(userId, tenantA, spa.clientId, browser);
+    const inB = await signIn(userId, tenantB, spaB.clientId, browser);
+
+    expect((await app.http.delete(`${tenantPath(tenantA)}/users/${userId}/sessions`)).status).toBe(204);
+    expect(await refresh(inA.config, inA.tokens.refresh_token!)).toBeUndefined();
+    expect(await refresh(offlineInA.config, offlineInA.refreshToken)).toBeUndefined();
+    expect(await refresh(inB.config, inB.tokens.refresh_token!)).toEqual(expect.any(String));
+    const left = (await app.http.get(`/users/${userId}/sessions`)).body.data as { tenantId: string }[];
+    expect(left.map((session) => session.tenantId)).toEqual([tenantB]);
+    // The browser session stands for B, and signs the user in to A again only with a credential.
+    expect(await sql(`select 1 from revoked_sign_in where user_id = ? and tenant_id = ?`, [userId, tenantA])).toHaveLength(1);
+  });
+
+  it('refusals: an unknown user, another tenant’s or application’s is 404, a key without sessions:delete 403; nothing ends', async () => {
+    const userId = await app.createUser('refused@example.com', tenantA);
+    const signedIn = await signIn(userId, tenantA);
+    const other = await app.bootstrapAnother();
+
+    expect((await app.http.delete(`/users/${newId()}/sessions`)).body).toMatchObject({ code: 'not_found', field: 'userId' });
+    expect((await app.http.delete(`${tenantPath(tenantB)}/users/${userId}/sessions`)).status).toBe(404);
+    const keyB = await issueTestKey(app, { tenantId: tenantB, permissions: ['sessions:*'] });
+    expect((await keyB.delete(`/users/${userId}/sessions`)).body).toMatchObject({ code: 'not_found', field: 'userId' });
+    expect((await app.as({ apiKey: other.apiKey }).delete(`/users/${userId}/sessions`)).status).toBe(404);
+    const reader = await app.http.post('/api-keys', { name: 'sessions reader', permissions: ['sessions:read', 'users:*'] });
+    expect((await app.as({ apiKey: reader.body.secret }).delete(`/users/${userId}/sessions`)).status).toBe(403);
+    const graphql = await app.as({ apiKey: reader.body.secret }).request('POST', '/graphql', {
+      body: { query: 'mutation($id: UUID!) { revokeUserSessions(userId: $id) }', variables: { id: userId } },
+    });
+    expect(graphql.body.errors?.[0]?.extensions?.code).toBe('forbidden');
+
+    expect((await app.http.get(`/users/${userId}/sessions`)).body.data).toHaveLength(1);
+    expect(await refresh(signedIn.config, signedIn.tokens.refresh_token!)).toEqual(expect.any(String));
+  });
+
+  it('through GraphQL too', async () => {
+    const offline = await offlineGrantOutlivingSignOut('graphql-everywhere@example.com');
+    const response = await app.http.request('POST', '/graphql', {
+      body: { query: 'mutation($id: UUID!) { revokeUserSessions(userId: $id) }', variables: { id: offline.userId } },
+    });
+    expect(response.body).toEqual({ data: { revokeUserSessions: true } });
+    expect(await refresh(offline.config, offline.refreshToken)).toBeUndefined();
+  });
+});
