@@ -112,11 +112,7 @@ htmlEngine.registerTag('echo', EscapingEcho);
 htmlEngine.registerTag('cycle', EscapingCycle);
 const textEngine = chargeOutput(new Liquid(LIMITS));
 
-/**
- * Whether the path is offered, leads to an offered one (`user` to `user.name`) or lies below one
- * (`branding.colors.primary` below `branding`: a published variable's own properties are not listed). A computed
- * segment (`user[key]`) ends what can be known.
- */
+/** Offered, on the way to an offered path (`user`), or below one (`branding.colors`: its properties are not listed). */
 function isOffered(segments: ReadonlyArray<string | number | object>, offered: readonly string[]): boolean {
   const end = segments.findIndex((segment) => typeof segment === 'object');
   const path = (end === -1 ? segments : segments.slice(0, end)).map(String);
@@ -126,10 +122,7 @@ function isOffered(segments: ReadonlyArray<string | number | object>, offered: r
   });
 }
 
-/**
- * The first variable, in reading order, that the template neither offers nor binds itself: liquidjs's analysis counts
- * `assign`, `capture`, `increment`, loop variables and `forloop` inside their loop as the template's own.
- */
+/** The first variable, in reading order, neither offered nor bound by the template (liquidjs's analysis knows its own). */
 function unknownVariable(engine: Liquid, templates: Template[], offered: readonly string[]): string | undefined {
   const { globals } = engine.analyzeSync(templates, { partials: false });
   const unknown = Object.values(globals)

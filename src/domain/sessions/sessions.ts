@@ -131,9 +131,8 @@ export async function revokeSession(scope: Scope, sessionId: string): Promise<bo
 }
 
 /**
- * Signs a user out everywhere in the scope: each of their live sign-ins ends as revokeSession ends one, and so does
- * every other grant of theirs with its tokens (an offline grant that outlived its browser session, a device's), which
- * no session lists. On a tenant's path, only what names that tenant. A user outside the scope is `not_found`.
+ * Signs a user out everywhere in the scope: their sign-ins end as revokeSession ends one, and so do the grants no
+ * session lists (an offline grant that outlived its browser session, a device's). On a tenant's path, that tenant's.
  */
 export async function revokeUserSessions(scope: Scope, userId: string): Promise<boolean> {
   await getUser(scope, userId);
@@ -174,9 +173,8 @@ interface EndedRows {
 }
 
 /**
- * In `em`'s transaction: each sign-in that ends is audited as `session.revoked`, and each live grant of `selected.grants` that
- * none of them held as `grant.revoked` (the caller's `revocation`, as at the revocation endpoint). Returns every grant
- * that ended, for the caller to publish after the commit.
+ * Each sign-in that ends audited `session.revoked`, each other live grant `grant.revoked` (reason `revocation`, as at the
+ * revocation endpoint); returns every grant that ended, for the caller to publish after the commit.
  */
 async function endSignIns(scope: Scope, em: EntityManager, selected: EndedSignIns): Promise<string[]> {
   // The sessions' own grants: the others have records of their own.
