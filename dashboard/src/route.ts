@@ -32,9 +32,8 @@ export function tabSlug(name: string): string {
   return name.toLowerCase().replace(/[^a-z0-9]+/g, '-');
 }
 
-// A move away from unsaved edits asks first (mayDiscardChanges): a link's or navigate()'s before it happens, Back's or
-// Forward's after, by putting the address back when declined. Listening from the start, before useRoute's
-// subscriptions, a declined move never reaches them.
+// Back or Forward away from unsaved edits asks after the move and puts the address back when declined; listening
+// before useRoute's subscriptions, a declined move never reaches them.
 /** The fragment of a move already agreed to (a link, navigate()), which its hashchange does not ask about again. */
 let agreedHash: string | null = null;
 

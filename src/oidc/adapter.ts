@@ -248,8 +248,7 @@ class ModelAdapter implements Adapter {
       'delete from oidc_model where model = ? and id = ? returning payload',
       [this.model, id],
     );
-    // A session's end (a sign-out, an account switch) ends its sign-ins: instances forget their tokens' validations,
-    // also of the offline grants that outlive it.
+    // Its sign-ins end: instances forget their tokens' validations, also of offline grants that outlive it.
     if (this.model === 'Session') {
       const grants = Object.values(gone?.payload.authorizations ?? {}).flatMap(({ grantId }) => (grantId === undefined ? [] : [grantId]));
       await Promise.all(grants.map((grantId) => this.deps.invalidations.publish({ kind: 'grant', id: grantId })));
@@ -407,8 +406,7 @@ export async function saveGrantForTenant(
 
 /**
  * The tenant a user signed in to, beside the grant (oidc-provider's Grant has no place for it): a `GrantTenant` row
- * keyed and grouped by the grant id, so it is revoked and expires with it, under the client's application. A grant of a
- * browser session is valid (sessions/validate) only while that session holds it; a device's is no session's.
+ * keyed and grouped by the grant id, so it is revoked and expires with it, under the client's application.
  */
 async function recordGrantTenant(
   orm: MikroORM,

@@ -14,10 +14,7 @@ export interface RenderJob {
   offered?: readonly string[];
 }
 
-/**
- * A template being written (a PUT, a preview). `written` are the parts the author sent, each checked against
- * `offered`; a part kept as stored renders as it is, as a mail renders it.
- */
+/** A template being written (a PUT, a preview): only the parts the author sent (`written`) are checked against `offered`. */
 export interface Draft {
   parts: TemplateParts;
   written: readonly TemplatePart[];
