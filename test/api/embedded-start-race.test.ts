@@ -2,8 +2,8 @@ import { spawn } from 'node:child_process';
 import { access, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, root, spawnService, type SpawnedService } from '../support/spawned-service.ts';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { freePort, killRunning, root, spawnService, type SpawnedService } from '../support/spawned-service.ts';
 
 /**
  * A server still starting on the embedded database (PGlite takes seconds to open) owns its data directory already:
@@ -11,20 +11,24 @@ import { freePort, root, spawnService, type SpawnedService } from '../support/sp
  * corrupted it, while the lock file was still empty).
  */
 let dataDir: string;
-let first: SpawnedService | undefined;
-/** Servers that should have refused, stopped if they did not. */
-const others: SpawnedService[] = [];
-beforeAll(async () => {
+/** Every server a test started, stopped after it whatever it came to (one left running would hold the next's directory). */
+const spawned: SpawnedService[] = [];
+const start = (env: Record<string, string>): SpawnedService => {
+  const service = spawnService(env);
+  spawned.push(service);
+  return service;
+};
+// Each test's own directory: one that failed midway leaves nothing the next must take over.
+beforeEach(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'gatehouse-start-race-'));
 });
-afterAll(async () => {
-  for (const service of [first, ...others]) {
-    if (service === undefined || service.child.exitCode !== null) continue;
-    service.child.kill('SIGKILL');
-    await service.exited;
-  }
+afterEach(async () => {
+  await killRunning(spawned.splice(0));
   await rm(dataDir, { recursive: true, force: true });
 });
+
+// Three processes each opening the embedded database, one after the other: seconds apiece on a loaded machine.
+const SPAWNING_TEST_MS = 180_000;
 
 function runCli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
@@ -42,8 +46,7 @@ const serviceEnv = (port: number) => ({ DATABASE_URL: '', REDIS_URL: '', GATEHOU
 describe('a data directory whose server is still starting', () => {
   it('is refused to a second server in one line, and a command waits for the first and goes through it', async () => {
     const port = await freePort();
-    const starting = spawnService(serviceEnv(port));
-    first = starting;
+    const starting = start(serviceEnv(port));
     const lockPath = join(dataDir, 'gatehouse.lock');
     for (;;) {
       if (starting.child.exitCode !== null) throw new Error(`the first server exited: ${starting.stderr()}`);
@@ -53,8 +56,7 @@ describe('a data directory whose server is still starting', () => {
     // Named from its first byte: never an empty file another process could take for nobody's.
     expect(JSON.parse(await readFile(lockPath, 'utf8'))).toMatchObject({ pid: starting.child.pid });
 
-    const second = spawnService(serviceEnv(await freePort()));
-    others.push(second);
+    const second = start(serviceEnv(await freePort()));
     const command = runCli(['bootstrap', '--json']);
     expect(await Promise.race([second.exited, second.ready.then(() => 'listening on the same directory')])).toBe(1);
     expect(second.stderr()).toMatch(new RegExp(`^gatehouse: the embedded database in ${dataDir} is in use by process ${starting.child.pid} \\([^\\n]+\\)\\n$`));
@@ -73,12 +75,11 @@ describe('a data directory whose server is still starting', () => {
     starting.child.kill('SIGTERM');
     expect(await starting.exited).toBe(0);
     await expect(access(lockPath)).rejects.toThrow();
-  });
+  }, SPAWNING_TEST_MS);
 
   it('is taken over once its server is gone without releasing it (kill -9)', async () => {
     const port = await freePort();
-    const crashed = spawnService(serviceEnv(port));
-    first = crashed;
+    const crashed = start(serviceEnv(port));
     await crashed.ready;
     crashed.child.kill('SIGKILL');
     await crashed.exited;
@@ -86,5 +87,5 @@ describe('a data directory whose server is still starting', () => {
     const after = await runCli(['rotate-signing-key', '--json']);
     expect(after.code, after.stderr).toBe(0);
     expect(after.stderr).toBe('');
-  });
+  }, SPAWNING_TEST_MS);
 });
