@@ -1,11 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
 import { effectivePasswordPolicy } from '../domain/policies/policies.ts';
-import { ownSessions } from '../domain/sessions/own-sessions.ts';
+import { ownSignIns } from '../domain/sessions/own-sessions.ts';
 import { sendEmailCode } from '../domain/mfa/factors.ts';
 import { addOwnEmailFactor, addOwnTotp, ownFactors, removeOwnFactor, renewOwnRecoveryCodes } from '../domain/mfa/own-factors.ts';
 import { newTotpSecret, totpUri } from '../domain/mfa/totp.ts';
 import { SignInRefusal } from '../domain/sign-in/refusals.ts';
-import { activeUser, admitSignIn, suspended, type SignInTarget } from '../domain/sign-in/sign-in.ts';
+import { activeUser, admitSignIn, revokedSignIn, suspended, type SignInTarget } from '../domain/sign-in/sign-in.ts';
 import type { SignInUser } from '../domain/users/sign-in-user.ts';
 import { changeOwnName, changeOwnPassword, requestOwnEmailChange, signOutElsewhere, type OwnChange } from '../domain/users/own-account.ts';
 import { listCredentials } from '../domain/webauthn/credentials.ts';
@@ -183,8 +183,16 @@ export function accountPageRoutes(app: FastifyInstance, services: Services, csrf
     if (admitted === undefined) throw new SignInRefusal('account_unavailable');
     const target = { ...admitted, look: browserLook(request, admitted.look) };
     const signedIn = browser.session === undefined ? null : await activeUser(target, browser.session.accountId);
-    // A page asked for a tenant is its members' (in its look): anyone else signs in as one of them first.
-    const user = signedIn !== null && (target.tenant === null || signedIn.tenantIds.includes(target.tenant.id)) ? signedIn : null;
+    // A page asked for a tenant is its members' (in its look): anyone else signs in as one of them first. A member whose
+    // sign-in to it was revoked in this browser session signs in again with a credential, as authorize asks. A page of
+    // no tenant is the user's wherever the browser session stands (a revocation leaves it standing for another tenant).
+    const member = signedIn !== null && (target.tenant === null || signedIn.tenantIds.includes(target.tenant.id)) ? signedIn : null;
+    const revoked =
+      member !== null &&
+      browser.session !== undefined &&
+      target.tenant !== null &&
+      (await revokedSignIn(target, { applicationId: target.application.id, uid: browser.session.uid, userId: member.id }));
+    const user = revoked ? null : member;
     if (user === null || browser.session === undefined) return { signIn: browser.signInUrl, target } as const;
     const path = tenantRef === undefined ? '/account' : `/t/${encodeURIComponent(tenantRef)}/account`;
     const params = { client_id: clientId, ...(tenant === undefined ? {} : { tenant }) };
@@ -194,9 +202,9 @@ export function accountPageRoutes(app: FastifyInstance, services: Services, csrf
   /** The page, with the outcome of the last change; `shown`: the MFA section's secrets shown once (new recovery codes, the TOTP secret a refused code was for). */
   async function show(reply: FastifyReply, account: OpenAccount, status: number, outcome: Pick<AccountView, 'done' | 'refused'>, shown: { codes?: readonly string[]; totp?: string } = {}) {
     const { target, user } = account;
-    const [passwordPolicy, { sessions, current }, factors] = await Promise.all([
+    const [passwordPolicy, signIns, factors] = await Promise.all([
       effectivePasswordPolicy(target.scope, target.policyTenantId),
-      ownSessions(target.applicationScope, user.id, account.sessionUid),
+      ownSignIns(target.applicationScope, user.id, account.sessionUid),
       ownFactors(target, user.id, account.rp.id),
     ]);
     const secret = factors.addable.includes('totp') ? (shown.totp ?? newTotpSecret()) : undefined;
@@ -215,13 +223,21 @@ export function accountPageRoutes(app: FastifyInstance, services: Services, csrf
       name: user.name ?? null,
       hasPassword: user.passwordHash != null,
       passwordPolicy,
-      sessions: sessions.map((session) => ({
-        current: current.has(session.id),
-        device: session.userAgent,
-        ip: session.ip,
-        createdAt: session.createdAt,
-        lastActiveAt: session.lastActiveAt,
-      })),
+      signIns: {
+        sessions: signIns.sessions.map((session) => ({
+          current: session.current,
+          device: session.userAgent,
+          tenant: session.tenantName,
+          ip: session.ip,
+          createdAt: session.createdAt,
+          lastActiveAt: session.lastActiveAt,
+        })),
+        apps: signIns.grants.map((grant) => ({ client: grant.clientName, tenant: grant.tenantName, createdAt: grant.createdAt, lastActiveAt: grant.lastActiveAt })),
+        unlisted: signIns.unlisted,
+        others: signIns.others,
+        // The list and the button reach the user's other tenants too: said where they belong to any.
+        reach: user.tenantIds.length < 2 ? 'page' : target.tenant === null ? 'every' : 'tenants',
+      },
       mfa: { enforcement: target.mfa.enforcement, factors: factors.held, addable: factors.addable, unusedRecoveryCodes: factors.unusedRecoveryCodes, totp, codes: shown.codes },
       ...passkeys,
       ...outcome,

@@ -20,13 +20,35 @@ export interface AccountForm {
   readonly params: Readonly<Record<string, string>>;
 }
 
-/** One of the user's sessions as the page lists it. */
+/** One of the user's sessions as the page lists it; `tenant`: the name of the tenant it signed in to, if any. */
 export interface AccountSession {
   readonly current: boolean;
   readonly device: string | null;
+  readonly tenant: string | null;
   readonly ip: string | null;
   readonly createdAt: Date;
   readonly lastActiveAt: Date;
+}
+
+/** An app or device that stays signed in with no browser session (src/domain/sessions/own-sessions.ts): its client's name. */
+export interface AccountApp {
+  readonly client: string;
+  readonly tenant: string | null;
+  readonly createdAt: Date;
+  readonly lastActiveAt: Date;
+}
+
+/** The user's sign-ins as the page lists them, and what "Sign out everywhere else" ends. */
+export interface AccountSignIns {
+  /** This browser's first. */
+  readonly sessions: readonly AccountSession[];
+  readonly apps: readonly AccountApp[];
+  /** How many more there are, not listed. */
+  readonly unlisted: number;
+  /** How many end elsewhere, listed or not: the button is shown when there is any. */
+  readonly others: number;
+  /** Where they are: for the page's tenant and the user's others (`tenants`), every tenant of theirs (`every`: a page of none), or the page's. */
+  readonly reach: 'page' | 'tenants' | 'every';
 }
 
 /** One of the user's passkeys or security keys as the page lists it. */
@@ -46,7 +68,7 @@ export interface AccountView {
   /** Whether the user has a password, which adding or removing a key takes (a user without one proves none). */
   readonly hasPassword: boolean;
   readonly passwordPolicy: PasswordPolicy;
-  readonly sessions: readonly AccountSession[];
+  readonly signIns: AccountSignIns;
   readonly mfa: AccountMfa;
   /** The user's passkeys and security keys, and the options of the form that adds one; absent: the surface offers none. */
   readonly passkeys?: { readonly keys: readonly AccountPasskey[]; readonly options: unknown };
@@ -291,20 +313,33 @@ const TIME_FORMATS = Object.fromEntries(
 /** A time as the page's language writes it, in UTC (the page has no script to learn the browser's zone). */
 const shownTime = (look: PageLook, date: Date) => `${TIME_FORMATS[look.locale].format(date)} UTC`;
 
+const SIGN_INS_TEXT = { page: 'account.sessionsText', tenants: 'account.sessionsTextTenants', every: 'account.sessionsTextEvery' } as const;
+
+/** An item of the list: its name, then the hints of its tenant (if any) and its times. */
+const signInItem = (look: PageLook, name: string, tenant: string | null, detail: string) =>
+  `<li>${name}<br>${tenant === null ? '' : `<span class="hint">${text(look, 'account.sessionTenant', { tenant })}</span><br>`}<span class="hint">${detail}</span></li>`;
+
 export const SESSIONS_SECTION: AccountSectionView = {
   id: 'sessions',
   title: 'account.sessionsTitle',
   body: (look, view, form) => {
-    const items = view.sessions.map((session) => {
-      const device = session.device === null ? text(look, 'account.unknownDevice') : escapeHtml(session.device.slice(0, 200));
-      const detail = text(look, 'account.sessionDetail', { createdAt: shownTime(look, session.createdAt), lastActiveAt: shownTime(look, session.lastActiveAt), ip: session.ip ?? '?' });
-      const current = session.current ? ` <strong>(${text(look, 'account.thisBrowser')})</strong>` : '';
-      return `<li>${device}${current}<br><span class="hint">${detail}</span></li>`;
-    });
-    const others = view.sessions.some((session) => !session.current);
+    const { sessions, apps, unlisted, others, reach } = view.signIns;
+    const times = (at: { createdAt: Date; lastActiveAt: Date }) => ({ createdAt: shownTime(look, at.createdAt), lastActiveAt: shownTime(look, at.lastActiveAt) });
+    const items = [
+      ...sessions.map((session) => {
+        const device = session.device === null ? text(look, 'account.unknownDevice') : escapeHtml(session.device.slice(0, 200));
+        const current = session.current ? ` <strong>(${text(look, 'account.thisBrowser')})</strong>` : '';
+        return signInItem(look, device + current, session.tenant, text(look, 'account.sessionDetail', { ...times(session), ip: session.ip ?? '?' }));
+      }),
+      ...apps.map((app) => signInItem(look, escapeHtml(app.client), app.tenant, text(look, 'account.appDetail', times(app)))),
+    ];
+    const more = unlisted > 0 ? `<p class="hint">${text(look, 'account.moreSignIns', { count: String(unlisted) })}</p>
+` : '';
+    // Ending them ends every other sign-in of the user, in every tenant of theirs: the button says how many, and where.
+    const button = text(look, reach === 'page' ? 'account.signOutOthers' : 'account.signOutOthersTenants', { count: String(others) });
     return (
-      `<p>${text(look, 'account.sessionsText')}</p>\n<ul class="sessions">\n${items.join('\n')}\n</ul>\n` +
-      (others ? `${formStart(form('sign-out-others'))}<button type="submit" class="secondary">${text(look, 'account.signOutOthers')}</button>\n</form>\n` : '')
+      `<p>${text(look, SIGN_INS_TEXT[reach])}</p>\n<ul class="sessions">\n${items.join('\n')}\n</ul>\n${more}` +
+      (others > 0 ? `${formStart(form('sign-out-others'))}<button type="submit" class="secondary">${button}</button>\n</form>\n` : '')
     );
   },
 };

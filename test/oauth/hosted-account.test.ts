@@ -1,3 +1,4 @@
+import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BootstrapResult } from '../../src/domain/bootstrap.ts';
 import { recoveryCodeHash } from '../../src/domain/mfa/codes.ts';
@@ -7,8 +8,9 @@ import { addDomain } from '../support/domains.ts';
 import { accountLinkOf, issuedResetLink, mails } from '../support/email-sign-in.ts';
 import { fetchVia } from '../support/host-fetch.ts';
 import { HttpClient } from '../support/http.ts';
-import { codeAuthorizationUrl, createTestClient } from '../support/oauth.ts';
+import { codeAuthorizationUrl, createTestClient, discover, OFFLINE_CONSENT, startAuthorization } from '../support/oauth.ts';
 import { totpCodeAt as codeAt } from '../support/totp.ts';
+import { newId } from '../../src/ids.ts';
 import { createPasswordUser, PASSWORD } from '../support/users.ts';
 
 /**
@@ -408,11 +410,165 @@ describe('sessions', () => {
     const shown = await jar.visit(ended.location!);
     expect(shown.body).toContain('You were signed out everywhere else.');
     expect(listed(shown)).toBe(1);
-    expect(shown.body).not.toContain('Sign out everywhere else</button>');
+    expect(shown.body).not.toContain('/account/sign-out-others');
     // The first browser signs in again; Hal's session stands.
     expect((await first.jar.visit(accountUrl())).status).toBe(303);
     expect((await hal.jar.visit(accountUrl())).status).toBe(200);
     expect(await auditActions(userId)).toContain('user.sessions.ended');
+  });
+});
+
+describe('sign-ins listed and ended', () => {
+  const tenantPath = (tenantId: string) => `/applications/${app.root.applicationId}/tenants/${tenantId}`;
+  const listed = (visit: Visit) => [...visit.body.matchAll(/<li>([\s\S]*?)<\/li>/g)].map(([, item]) => item!);
+
+  /**
+   * A user of both tenants, signed in in a browser of their own: to the first through the account page, then to the
+   * second with no form, by another client (a client's sign-in to another tenant would replace its first).
+   */
+  async function memberOfBoth(email: string, first: string, second: string) {
+    const other = await createTestClient(app, { type: 'web', redirectUris: [REDIRECT_URI] });
+    const userId = await createUser(email, app.http, `${tenantPath(first)}/users`);
+    expect((await app.http.patch(`/users/${userId}`, { tenantIds: [first, second] })).status).toBe(200);
+    const { jar, page } = await openAccount(email, PASSWORD, new CookieJar(), accountUrl(issuer, clientId, { tenant: first }));
+    expect((await settle(jar, await jar.visit(codeAuthorizationUrl(issuer, other.clientId, REDIRECT_URI, { tenant: second })))).location).toMatch(CODE_AT_CLIENT);
+    return { userId, jar, page };
+  }
+
+  it.each([
+    ['its session revoked on its path', (userId: string, sessionId: string, tenantId: string) => app.http.delete(`${tenantPath(tenantId)}/sessions/${sessionId}`)],
+    ['the user signed out everywhere on its path', (userId: string, _: string, tenantId: string) => app.http.delete(`${tenantPath(tenantId)}/users/${userId}/sessions`)],
+  ])('a tenant’s sign-in ended in this browser (%s): its page asks for a credential, its forms change nothing; the other tenant’s page goes on', async (way, revoke) => {
+    const acme = await app.createTenant(`Rv Acme ${way}`);
+    const globex = await app.createTenant(`Rv Globex ${way}`);
+    const email = `rv-${way.length}@example.com`;
+    const { userId, jar } = await memberOfBoth(email, acme, globex);
+    const onGlobex = await jar.visit(accountUrl(issuer, clientId, { tenant: globex }));
+    expect(onGlobex.status).toBe(200);
+    const onAcme = await jar.visit(accountUrl(issuer, clientId, { tenant: acme }));
+    expect(onAcme.status).toBe(200);
+    const [session] = (await app.http.get(`${tenantPath(acme)}/users/${userId}/sessions`)).body.data as { id: string }[];
+    expect((await revoke(userId, session!.id, acme)).status).toBe(204);
+
+    const asked = await jar.visit(accountUrl(issuer, clientId, { tenant: acme }));
+    expect(asked.status).toBe(303);
+    expect(asked.location).toContain('response_mode=gatehouse_account');
+    expect(asked.location).toContain('prompt=login');
+    for (const [path, values] of [['name', { name: 'Mallory' }], ['password', { current_password: PASSWORD, new_password: NEW_PASSWORD }]] as const) {
+      const refused = await post(jar, onAcme, path, values);
+      expect(refused.status).toBe(403);
+      expect(refused.body).toContain('This form has expired or was not sent from this page.');
+    }
+    expect((await app.http.get(`/users/${userId}`)).body.name).toBe('Kim');
+    // Globex's sign-in stands: its page and forms go on in the same browser.
+    expect((await jar.visit(accountUrl(issuer, clientId, { tenant: globex }))).status).toBe(200);
+    expect((await post(jar, onGlobex, 'name', { name: 'Kim Globex' })).status).toBe(303);
+    expect((await app.http.get(`/users/${userId}`)).body.name).toBe('Kim Globex');
+    // The password proven again for Acme: its page is shown again.
+    const again = await openAccount(email, PASSWORD, jar, accountUrl(issuer, clientId, { tenant: acme }));
+    expect(again.page.status).toBe(200);
+    expect(again.page.body).toContain('ame="name"');
+  });
+
+  it('a user signed in nowhere else sees no button; an offline app whose browser signed out and a device are listed, counted and ended', async () => {
+    const userId = await createUser('ole@example.com');
+    const here = await openAccount('ole@example.com');
+    expect(listed(here.page)).toHaveLength(1);
+    expect(here.page.body).toContain('(this browser)');
+    expect(here.page.body).not.toContain('/account/sign-out-others');
+
+    /** The browser `jar` signs out (RP-initiated logout, confirmed): what it signed in with offline access stays. */
+    const signOut = async (jar: CookieJar, client: string) => {
+      const logout = await jar.visit(`${issuer}/oauth2/logout?client_id=${client}`);
+      expect((await jar.submit(logout, { logout: 'yes' })).location).toBe(`${issuer}/oauth2/logout/success`);
+    };
+    // An app signed in with offline_access in a laptop's browser, which then signs out.
+    const spa = await createTestClient(app, { type: 'spa', authMethod: 'none', redirectUris: [REDIRECT_URI] });
+    const config = await discover(app, spa.clientId, oidc.None(), { redirect_uris: [REDIRECT_URI] });
+    const flow = await startAuthorization(config, { redirectUri: REDIRECT_URI, resource: '' }, OFFLINE_CONSENT);
+    const callback = await flow.jar.followOut(await flow.jar.submit(flow.page, { email: 'ole@example.com', password: PASSWORD }), issuer);
+    const offline = await oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: flow.verifier, expectedState: flow.state });
+    await signOut(flow.jar, spa.clientId);
+    // A TV signed in by its code, approved in a phone's browser.
+    const tv = await createTestClient(app, { type: 'device', authMethod: 'none' });
+    const tvConfig = await discover(app, tv.clientId, oidc.None());
+    const started = await oidc.initiateDeviceAuthorization(tvConfig, { scope: 'openid offline_access' });
+    const phone = new CookieJar();
+    const login = await settle(phone, await phone.submit(await phone.submit(await phone.visit(started.verification_uri_complete!), {}), {}));
+    expect((await settle(phone, await phone.submit(login, { email: 'ole@example.com', password: PASSWORD }))).status).toBe(200);
+    const device = await oidc.pollDeviceAuthorizationGrant(tvConfig, { ...started, interval: 1 });
+    // The phone's browser session expires; the TV's grant, with its own refresh token, lives on.
+    await sql(`update oidc_model set expires_at = now() - interval '1 second' where model = 'Session' and payload->'authorizations'->? is not null`, [tv.clientId]);
+
+    const page = await here.jar.visit(accountUrl());
+    const items = listed(page);
+    expect(items, page.body).toHaveLength(3);
+    expect(items[0]).toContain('(this browser)');
+    expect(items.filter((item) => /^test (spa|device) client<br>/.test(item)), items.join('\n')).toHaveLength(2);
+    expect(items.find((item) => item.startsWith('test spa client'))).toMatch(/stays signed in: since [^<]+ UTC, last active [^<]+ UTC/);
+    expect(page.body).toMatch(/<button type="submit" class="secondary">Sign out everywhere else \(2\)[^<]*<\/button>/);
+
+    const ended = await post(here.jar, page, 'sign-out-others', {});
+    expect(ended.status).toBe(303);
+    const shown = await here.jar.visit(ended.location!);
+    expect(listed(shown)).toHaveLength(1);
+    expect(shown.body).not.toContain('/account/sign-out-others');
+    for (const [tokens, of] of [[offline, config], [device, tvConfig]] as const) {
+      await expect(oidc.refreshTokenGrant(of, tokens.refresh_token!)).rejects.toMatchObject({ error: 'invalid_grant' });
+    }
+    expect(await auditActions(userId)).toContain('user.sessions.ended');
+  });
+
+  it('with more than a page of sign-ins, this browser comes first, then the newest, and the rest are counted', async () => {
+    const userId = await createUser('many@example.com');
+    // The browser of the user's latest sign-in (ids are UUIDv7), named.
+    const label = (name: string) => sql(`update user_session set user_agent = ? where id = (select id from user_session where user_id = ? order by id desc limit 1)`, [name, userId]);
+    await signIn('many@example.com', PASSWORD);
+    await label('Oldest');
+    // 100 more sign-ins of that browser session's kind: copies of its row under OP sessions of their own.
+    await sql(
+      `with copies as (select c.id, 'copy-' || c.n as uid from unnest(string_to_array(?, ',')::uuid[]) with ordinality as c(id, n))
+       , ops as (insert into oidc_model (model, id, application_id, payload, uid, expires_at)
+           select 'Session', 'copy-id-' || c.uid, o.application_id, o.payload, c.uid, o.expires_at from copies as c, oidc_model as o
+            where o.model = 'Session' and o.payload->>'accountId' = ? returning uid)
+       insert into user_session (application_id, id, op_session_uid, user_id, tenant_id, client_id, ip, user_agent, methods, created_at, last_active_at, expires_at)
+       select s.application_id, c.id, c.uid, s.user_id, s.tenant_id, s.client_id, s.ip, 'Copy', s.methods, s.created_at, s.last_active_at, s.expires_at
+         from copies as c, user_session as s where s.user_id = ?`,
+      [Array.from({ length: 100 }, () => newId()).join(','), userId, userId],
+    );
+    await signIn('many@example.com', PASSWORD);
+    await label('Newest');
+    const { page } = await openAccount('many@example.com');
+    const items = listed(page);
+    expect(items).toHaveLength(100);
+    expect(items[0]).toContain('(this browser)');
+    expect(items[1]).toMatch(/^Newest<br>/);
+    expect(items.filter((item) => item.startsWith('Copy<br>'))).toHaveLength(98);
+    expect(items.some((item) => item.startsWith('Oldest'))).toBe(false);
+    expect(page.body).toContain('Not listed here: 3 more.');
+    expect(page.body).toMatch(/Sign out everywhere else \(102\)/);
+  });
+
+  it('a tenant’s page labels each sign-in with its tenant, and its button says it ends them in every organization', async () => {
+    const acme = await app.createTenant('Lb Acme');
+    const globex = await app.createTenant('Lb Globex');
+    const userId = await createUser('lb@example.com', app.http, `${tenantPath(acme)}/users`);
+    expect((await app.http.patch(`/users/${userId}`, { tenantIds: [acme, globex] })).status).toBe(200);
+    const elsewhere = await openAccount('lb@example.com', PASSWORD, new CookieJar(), accountUrl(issuer, clientId, { tenant: globex }));
+    const { jar, page } = await openAccount('lb@example.com', PASSWORD, new CookieJar(), accountUrl(issuer, clientId, { tenant: acme }));
+    expect(page.body).toContain('for Lb Acme and for the other organizations you belong to.');
+    const items = listed(page);
+    expect(items).toHaveLength(2);
+    expect(items.find((item) => item.includes('(this browser)'))).toContain('Organization: Lb Acme');
+    expect(items.find((item) => !item.includes('(this browser)'))).toContain('Organization: Lb Globex');
+    expect(page.body).toMatch(/<button type="submit" class="secondary">Sign out everywhere else \(1\), in every organization<\/button>/);
+    // In each language of the pages.
+    const german = await jar.visit(page.url, { headers: { 'accept-language': 'de' } });
+    expect(german.body).toContain('Organisation: Lb Globex');
+
+    expect((await post(jar, page, 'sign-out-others', {})).status).toBe(303);
+    expect((await elsewhere.jar.visit(accountUrl(issuer, clientId, { tenant: globex }))).status).toBe(303);
+    expect((await jar.visit(page.url)).status).toBe(200);
   });
 });
 

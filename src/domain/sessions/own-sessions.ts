@@ -3,26 +3,89 @@ import type { Scope } from '../../context.ts';
 import { executeOwned } from '../../db/owned-sql.ts';
 import { recordAudit, type AuditActor } from '../audit.ts';
 import { PAGE_SIZE_MAX } from '../pagination.ts';
-import { listSessions, type SessionView } from './sessions.ts';
+import { currentAndNewestSessions, type OwnSessionView } from './sessions.ts';
 
-/** `current`: the sign-ins of the OP browser session the page is seen in (its `uid`, one per tenant), which the user keeps. */
+/**
+ * An app or device signed in by a grant no browser session holds, with a live token: an offline_access grant that
+ * outlived its browser's sign-out, a device's. Its dates are those of its grant and of its newest live token.
+ */
+export interface OwnGrantView {
+  readonly id: string;
+  readonly clientName: string;
+  readonly tenantName: string | null;
+  readonly createdAt: Date;
+  readonly lastActiveAt: Date;
+}
 
-/** The newest page of them. */
-export async function ownSessions(
-  applicationScope: Scope,
-  userId: string,
-  currentUid: string,
-): Promise<{ sessions: SessionView[]; current: ReadonlySet<string> }> {
-  const [{ data }, current] = await Promise.all([
-    listSessions(applicationScope, { userId, pageSize: PAGE_SIZE_MAX }),
-    executeOwned<{ id: string }[]>(
-      applicationScope.em,
-      applicationScope.applicationId,
-      'select id from user_session where @owner and user_id = ? and op_session_uid = ?',
-      [userId, currentUid],
-    ),
+/** What the user's own page lists of their sign-ins, and what "sign out everywhere else" (endOtherSessions) ends. */
+export interface OwnSignIns {
+  /** Those of the page's browser session (`current`, one per tenant) first, then the newest. */
+  readonly sessions: readonly OwnSessionView[];
+  /** Listed after the sessions, the newest first, within the same `limit`. */
+  readonly grants: readonly OwnGrantView[];
+  /** The sign-ins beyond `limit`, not listed. */
+  readonly unlisted: number;
+  /** Every sign-in that ends elsewhere: the other sessions and the grants. */
+  readonly others: number;
+}
+
+interface GrantRow {
+  id: string;
+  client_name: string;
+  tenant_name: string | null;
+  created_at: Date;
+  last_active_at: Date;
+  total: number;
+}
+
+export async function ownSignIns(applicationScope: Scope, userId: string, currentUid: string, limit = PAGE_SIZE_MAX): Promise<OwnSignIns> {
+  const [{ sessions, total }, grants] = await Promise.all([
+    currentAndNewestSessions(applicationScope, userId, currentUid, limit),
+    grantsOutsideSessions(applicationScope, userId, limit),
   ]);
-  return { sessions: data, current: new Set(current.map((row) => row.id)) };
+  const listedGrants = grants.slice(0, Math.max(0, limit - sessions.length));
+  const grantCount = grants[0]?.total ?? 0;
+  return {
+    sessions,
+    grants: listedGrants.map((row) => ({
+      id: row.id,
+      clientName: row.client_name,
+      tenantName: row.tenant_name,
+      createdAt: new Date(row.created_at),
+      lastActiveAt: new Date(row.last_active_at),
+    })),
+    unlisted: total + grantCount - sessions.length - listedGrants.length,
+    others: total - sessions.filter((session) => session.current).length + grantCount,
+  };
+}
+
+/**
+ * The user's grants no live browser session holds, with a token not yet expired, consumed or revoked: the newest
+ * `limit`, each row with their count. The instance's clock, as sessions.ts judges sessions.
+ */
+function grantsOutsideSessions(scope: Scope, userId: string, limit: number): Promise<GrantRow[]> {
+  const now = new Date();
+  return executeOwned<GrantRow[]>(
+    scope.em,
+    scope.applicationId,
+    `select g.id, c.name as client_name, t.name as tenant_name, to_timestamp((g.payload->>'iat')::bigint) as created_at,
+            to_timestamp(k.last_iat) as last_active_at, count(*) over ()::int as total
+       from oidc_model as g
+       join oauth_client as c on @owner(c) and c.id::text = g.payload->>'clientId'
+       left join oidc_model as gt on gt.model = 'GrantTenant' and gt.id = g.id
+       left join tenant as t on @owner(t) and t.id::text = gt.payload->>'tenantId'
+       cross join lateral (select max((k.payload->>'iat')::bigint) as last_iat from oidc_model as k
+          where k.grant_id = g.id and k.model in ('AccessToken', 'RefreshToken') and k.consumed_at is null
+            and (k.expires_at is null or k.expires_at > ?::timestamptz)) as k
+      where g.model = 'Grant' and @owner(g) and g.payload->>'accountId' = ? and (g.expires_at is null or g.expires_at > ?::timestamptz)
+        and k.last_iat is not null
+        and not exists (select 1 from oidc_model as o cross join jsonb_each(o.payload->'authorizations') as a
+          where o.model = 'Session' and o.payload->>'accountId' = g.payload->>'accountId' and (o.expires_at is null or o.expires_at > ?::timestamptz)
+            and a.value->>'grantId' = g.id)
+      order by created_at desc, g.id
+      limit ?`,
+    [now, userId, now, now, limit],
+  );
 }
 
 /**

@@ -70,12 +70,12 @@ const view = (row: SessionRow): SessionView => ({
   methods: row.methods,
 });
 
-/** A tenant scope: those signed in to its tenant. */
-function scoped(scope: Scope, extra: string, params: unknown[]): OwnedStatement {
+/** A tenant scope: those signed in to its tenant. `more`: columns and joins beside the row's. */
+function scoped(scope: Scope, extra: string, params: unknown[], more: { columns: string; joins: string } = { columns: '', joins: '' }): OwnedStatement {
   const tenant = scope.tenantId === null ? '' : ' and s.tenant_id = ?';
   return ownedSql(
     scope.applicationId,
-    `select ${COLUMNS} from user_session as s where @owner(s)${tenant}${extra} and ${LIVE}`,
+    `select ${COLUMNS}${more.columns} from user_session as s${more.joins} where @owner(s)${tenant}${extra} and ${LIVE}`,
     [...(scope.tenantId === null ? [] : [scope.tenantId]), ...params, ...Array<Date>(2).fill(new Date())],
   );
 }
@@ -106,6 +106,26 @@ async function findSession(scope: Scope, em: EntityManager, sessionId: string, l
 
 export async function getSession(scope: Scope, sessionId: string): Promise<SessionView> {
   return view(await findSession(scope, scope.em, sessionId));
+}
+
+/** One of a user's sessions on their own page: whether it is of the browser session they see it in, and its tenant's name. */
+export interface OwnSessionView extends SessionView {
+  readonly current: boolean;
+  readonly tenantName: string | null;
+}
+
+/** The user's sessions, those of the browser session `currentUid` first, then the newest (`limit` at most); `total`: all of them. */
+export async function currentAndNewestSessions(scope: Scope, userId: string, currentUid: string, limit: number): Promise<{ sessions: OwnSessionView[]; total: number }> {
+  const { sql, params } = scoped(scope, ' and s.user_id = ?', [userId], {
+    columns: ', t.name as tenant_name, count(*) over ()::int as total',
+    joins: ' left join tenant as t on @owner(t) and t.id = s.tenant_id',
+  });
+  const rows = await scope.em.execute<(SessionRow & { tenant_name: string | null; total: number })[]>(`${sql} order by s.op_session_uid = ? desc, s.id desc limit ?`, [
+    ...params,
+    currentUid,
+    limit,
+  ]);
+  return { sessions: rows.map((row) => ({ ...view(row), current: row.op_session_uid === currentUid, tenantName: row.tenant_name })), total: rows[0]?.total ?? 0 };
 }
 
 /**

@@ -15,6 +15,7 @@ import { recordSignIn, type SignInAttempt, type SignInFailureReason } from '../a
 import { noteRequest } from '../../log.ts';
 import { readSignInCandidate, recordFailedSignIn, recordSuccessfulSignIn, refuseUncounted } from './lockout.ts';
 import { surfaceSettings, type SurfaceSettings } from './surface-settings.ts';
+import { revokedTenants, type BrowserSession } from '../sessions/revoked-sign-ins.ts';
 
 /** The rules of the hosted sign-in, apart from HTTP: no Fastify or oidc-provider types in here. */
 
@@ -252,4 +253,13 @@ export async function signsInToRevokedTenant(target: SignInTarget, accountId: st
   const decision = await decideTenant(target, user);
   if (decision.kind === 'tenant') return decision.tenantId !== null && revoked.has(decision.tenantId);
   return decision.kind === 'choose' && decision.tenants.some((tenant) => revoked.has(tenant.id));
+}
+
+/**
+ * Whether the browser session signs its account in to the target's tenant again only with a credential, its sign-in
+ * there revoked (signsInToRevokedTenant). The account page of a tenant asks it, as authorize does (src/oidc/policies.ts).
+ */
+export async function revokedSignIn(target: SignInTarget, session: BrowserSession): Promise<boolean> {
+  const revoked = await revokedTenants(target.applicationScope.em, session);
+  return revoked.size > 0 && signsInToRevokedTenant(target, session.userId, revoked);
 }
