@@ -333,8 +333,7 @@ export const SESSIONS_SECTION: AccountSectionView = {
       }),
       ...apps.map((app) => signInItem(look, escapeHtml(app.client), app.tenant, text(look, 'account.appDetail', times(app)))),
     ];
-    const more = unlisted > 0 ? `<p class="hint">${text(look, 'account.moreSignIns', { count: String(unlisted) })}</p>
-` : '';
+    const more = unlisted > 0 ? `<p class="hint">${text(look, 'account.moreSignIns', { count: String(unlisted) })}</p>\n` : '';
     // Ending them ends every other sign-in of the user, in every tenant of theirs: the button says how many, and where.
     const button = text(look, reach === 'page' ? 'account.signOutOthers' : 'account.signOutOthersTenants', { count: String(others) });
     return (
