@@ -78,7 +78,10 @@ describe("the Authentication tab's editing in Chromium", () => {
     expect(await field('Change a policy', 'Minimum length').inputValue()).toBe('3');
 
     const session = await get('/policies/session');
+    // The refused length is unsaved: another policy drops it once the operator agrees.
+    const asked = dashboard.answerNextDialog();
     await field('Change a policy', 'Policy to edit').selectOption({ label: 'Session' });
+    expect(await asked).toBe('Discard the changes you have not saved?');
     await field('Change a policy', 'Idle timeout (minutes)').fill('600');
     await field('Change a policy', 'Absolute timeout (minutes)').fill('60');
     await savePolicy();
@@ -197,8 +200,10 @@ describe("the Authentication tab's editing in Chromium", () => {
 
   it("under isolation gives Acme its own password policy and provider, which Globex does not get, and refuses a bad session policy", async () => {
     expect((await dashboard.app.http.patch(`/applications/${appId}`, { tenancyConfig: { authIsolation: 'isolated' } })).status).toBe(200);
-    // The tab reads the switches when it opens.
+    // The tab reads the switches when it opens; the session policy refused above is unsaved, dropped once agreed.
+    const asked = dashboard.answerNextDialog();
     await openTab(dashboard.page, 'Users');
+    expect(await asked).toBe('Discard the changes you have not saved?');
     await openTab(dashboard.page, 'Authentication');
     await dashboard.page.getByLabel('Tenant').selectOption({ label: 'Acme' });
     await policyRow('Password').getByText('Inherited', { exact: true }).waitFor();
@@ -234,7 +239,10 @@ describe("the Authentication tab's editing in Chromium", () => {
     expect(await get(`/tenants/${acme}/policies/session`)).toMatchObject({ source: 'inherited' });
     await policyRow('Session').getByText('Inherited', { exact: true }).waitFor();
 
+    // The refused session policy is unsaved: another tenant drops it once the operator agrees.
+    const dropped = dashboard.answerNextDialog();
     await dashboard.page.getByLabel('Tenant').selectOption({ label: 'Globex' });
+    expect(await dropped).toBe('Discard the changes you have not saved?');
     await policyRow('Password').getByText('Inherited', { exact: true }).waitFor();
     expect(await policyRow('Password').textContent()).toContain('at least 12 characters');
     expect(await dashboard.page.getByText('Customized', { exact: true }).count()).toBe(0);

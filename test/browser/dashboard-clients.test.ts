@@ -123,7 +123,10 @@ describe('the OAuth clients tab of the dashboard in Chromium', () => {
     await edit.getByRole('alert').filter({ hasText: '"storefront.example/callback" must be an absolute URI' }).waitFor();
     expect((await dashboard.app.http.get(`/oauth-clients/${storefront.clientId}`)).body.redirectUris).toEqual([EDITED_REDIRECT]);
 
+    // The refused edit is unsaved: Cancel drops it once the operator agrees.
+    const asked = dashboard.answerNextDialog();
     await edit.getByRole('button', { name: 'Cancel' }).click();
+    expect(await asked).toBe('Discard the changes you have not saved?');
     await edit.waitFor({ state: 'detached' });
     expect(await storefrontRow().getByText(EDITED_REDIRECT).count()).toBe(1);
   });

@@ -102,7 +102,10 @@ describe('the Roles tab and the users’ roles in Chromium', () => {
   });
 
   it("gives the role to a user in one of the user's tenants, and refuses the same grant twice", async () => {
+    // The refused role above is unsaved: another tab drops it once the operator agrees.
+    const asked = dashboard.answerNextDialog();
     await openTab(dashboard.page, 'Users');
+    expect(await asked).toBe('Discard the changes you have not saved?');
     await dashboard.page.getByRole('row', { name: new RegExp(USER) }).getByRole('button', { name: `Roles of ${USER}` }).click();
     const panel = region(`Roles of ${USER}`);
     await panel.getByText(`${USER} holds no role.`).waitFor();

@@ -3,6 +3,7 @@ import { createInputOf, type ProviderDraft } from '../auth-provider-draft.ts';
 import { AUTH_PROVIDER_KINDS, AUTH_PROVIDER_TYPES } from '../auth-provider-kinds.ts';
 import { RefusedField, refusalMarks } from '../hooks/use-refused-field.ts';
 import { useSubmission } from '../hooks/use-submission.ts';
+import { UnsavedParts, useUnsavedPart } from '../hooks/use-unsaved-changes.ts';
 import { createAuthProvider } from '../operations-auth.ts';
 import type { AuthProvider, AuthProviderType } from '../operations-email-auth.ts';
 import type { SettingsScope } from '../operations.ts';
@@ -25,6 +26,7 @@ export function AddAuthProvider({ scope, hint, onAdded }: AddAuthProviderProps) 
   const [type, setType] = useState<AuthProviderType>('password');
   const [added, setAdded] = useState(0);
   const adding = useSubmission<string>();
+  const unsaved = useUnsavedPart();
   const add = (draft: ProviderDraft) =>
     adding.run(async () => {
       const provider = await createAuthProvider(scope, createInputOf(type, draft));
@@ -32,10 +34,10 @@ export function AddAuthProvider({ scope, hint, onAdded }: AddAuthProviderProps) 
       await onAdded(provider);
       return `Added the ${provider.name} provider.`;
     });
-  const choose = (next: AuthProviderType) => {
+  const choose = unsaved.guard((next: AuthProviderType) => {
     setType(next);
     adding.clear();
-  };
+  });
 
   const typeChoice = (
     <div className="field">
@@ -49,7 +51,9 @@ export function AddAuthProvider({ scope, hint, onAdded }: AddAuthProviderProps) 
     <Subsection title="Add a provider">
       {hint !== undefined && <p className="hint">{hint}</p>}
       <RefusedField value={adding.refusal}>
-        <AuthProviderForm key={`${type} ${added}`} type={type} provider={null} leading={typeChoice} submitLabel="Add provider" busy={adding.busy} onSubmit={add} />
+        <UnsavedParts value={unsaved.parts}>
+          <AuthProviderForm key={`${type} ${added}`} type={type} provider={null} leading={typeChoice} submitLabel="Add provider" busy={adding.busy} onSubmit={add} />
+        </UnsavedParts>
       </RefusedField>
       <Outcome outcome={adding.outcome} />
     </Subsection>

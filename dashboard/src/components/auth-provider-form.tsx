@@ -1,6 +1,7 @@
-import { useState, type FormEvent, type ReactNode } from 'react';
+import type { FormEvent, ReactNode } from 'react';
 import { AUTH_PROVIDER_KINDS, secretsOf } from '../auth-provider-kinds.ts';
 import { providerDraftOf, type ProviderDraft } from '../auth-provider-draft.ts';
+import { useDraft } from '../hooks/use-draft.ts';
 import { useRefusalMarks } from '../hooks/use-refused-field.ts';
 import type { AuthProvider, AuthProviderType } from '../operations-email-auth.ts';
 import { SecretField } from './secret-field.tsx';
@@ -22,7 +23,7 @@ interface AuthProviderFormProps {
 
 /** A provider's name, whether it is on, the settings of its type and its write-only secrets. */
 export function AuthProviderForm({ type, provider, leading, submitLabel, busy, onSubmit, children }: AuthProviderFormProps) {
-  const [draft, setDraft] = useState(() => providerDraftOf(type, provider));
+  const [draft, setDraft] = useDraft(providerDraftOf(type, provider));
   const kind = AUTH_PROVIDER_KINDS[type];
   const enabledMarks = useRefusalMarks('enabled');
   const update = (patch: Partial<ProviderDraft>) => setDraft((current) => ({ ...current, ...patch }));

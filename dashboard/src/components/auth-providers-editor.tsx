@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { UnsavedParts, useUnsavedPart } from '../hooks/use-unsaved-changes.ts';
 import type { SamlSpKey } from '../operations-auth.ts';
 import type { AuthProvider } from '../operations-email-auth.ts';
 import type { SettingsScope } from '../operations.ts';
@@ -24,6 +25,8 @@ export function AuthProvidersEditor({ scope, providers, editable, onChanged }: A
   const [editingId, setEditingId] = useState<string | null>(null);
   const [rotated, setRotated] = useState<{ name: string; spKey: SamlSpKey } | null>(null);
   const editing = providers.find((provider) => provider.id === editingId);
+  const unsaved = useUnsavedPart();
+  const edit = unsaved.guard(setEditingId);
   const saved = async () => {
     setEditingId(null);
     await onChanged();
@@ -37,7 +40,7 @@ export function AuthProvidersEditor({ scope, providers, editable, onChanged }: A
             <AuthProviderActions
               scope={scope}
               provider={provider}
-              onEdit={() => setEditingId(provider.id)}
+              onEdit={() => edit(provider.id)}
               onChanged={onChanged}
               onRotated={(spKey) => setRotated({ name: provider.name, spKey })}
             />
@@ -46,7 +49,9 @@ export function AuthProvidersEditor({ scope, providers, editable, onChanged }: A
       />
       {rotated !== null && <RotatedSpKey name={rotated.name} spKey={rotated.spKey} onDismiss={() => setRotated(null)} />}
       {editing !== undefined && (
-        <EditAuthProvider key={editing.id} scope={scope} provider={editing} onSaved={saved} onCancel={() => setEditingId(null)} />
+        <UnsavedParts value={unsaved.parts}>
+          <EditAuthProvider key={editing.id} scope={scope} provider={editing} onSaved={saved} onCancel={() => edit(null)} />
+        </UnsavedParts>
       )}
     </>
   );

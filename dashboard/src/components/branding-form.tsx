@@ -1,8 +1,8 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useId, type FormEvent } from 'react';
 import { draftOf, inputOf, repeatedCopyKey, sameDraft, type BrandingDraft, type ColourName } from '../branding-draft.ts';
+import { useDraft } from '../hooks/use-draft.ts';
 import { RefusedField, refusalMarks } from '../hooks/use-refused-field.ts';
 import { useSubmission } from '../hooks/use-submission.ts';
-import { useUnsavedChanges } from '../hooks/use-unsaved-changes.ts';
 import type { Branding, BrandingInput } from '../operations.ts';
 import { COLOURS } from './branding-details.tsx';
 import { ColourField } from './colour-field.tsx';
@@ -18,18 +18,10 @@ interface BrandingFormProps {
 
 /** The branding's colours, logo, favicon and texts, saved as a whole; the server judges every value. */
 export function BrandingForm({ branding, save }: BrandingFormProps) {
-  const [shown, setShown] = useState(branding);
-  const [draft, setDraft] = useState(() => draftOf(branding));
+  const [draft, setDraft] = useDraft(draftOf(branding), sameDraft);
   const submission = useSubmission<Branding>();
   const { outcome } = submission;
   const id = useId();
-  // Newer values from the server (a save's answer, a removed override) replace what was typed.
-  if (shown !== branding) {
-    setShown(branding);
-    setDraft(draftOf(branding));
-  }
-
-  useUnsavedChanges(!sameDraft(draft, draftOf(branding)));
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();

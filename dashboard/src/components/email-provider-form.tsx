@@ -1,5 +1,6 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useId, type FormEvent } from 'react';
 import { EMAIL_PROVIDER_KINDS, EMAIL_PROVIDER_TYPES } from '../email-providers.ts';
+import { useDraft } from '../hooks/use-draft.ts';
 import { useRefusalMarks } from '../hooks/use-refused-field.ts';
 import type { EmailProvider, EmailProviderType, SmtpSecurity } from '../operations-email-auth.ts';
 import type { EmailProviderInput } from '../operations-email.ts';
@@ -18,7 +19,7 @@ interface EmailProviderFormProps {
 
 /** The provider's settings for the chosen kind; its secret is write-only, typed again or kept. */
 export function EmailProviderForm({ provider, saving, onSave }: EmailProviderFormProps) {
-  const [draft, setDraft] = useState<ProviderDraft>(() => draftOf(provider));
+  const [draft, setDraft] = useDraft<ProviderDraft>(draftOf(provider));
   const id = useId();
   const kind = EMAIL_PROVIDER_KINDS[draft.type];
   const typeMarks = useRefusalMarks('type');

@@ -1,7 +1,7 @@
 import { useId, useState } from 'react';
 import { RefusedField } from '../hooks/use-refused-field.ts';
 import { useSubmission } from '../hooks/use-submission.ts';
-import { mayDiscardChanges } from '../hooks/use-unsaved-changes.ts';
+import { UnsavedParts, useUnsavedPart } from '../hooks/use-unsaved-changes.ts';
 import type { EmailTemplate } from '../operations-email-auth.ts';
 import { putEmailTemplate, type EmailTemplateInput } from '../operations-email.ts';
 import type { SettingsScope } from '../operations.ts';
@@ -20,14 +20,14 @@ interface EmailTemplateEditorProps {
 export function EmailTemplateEditor({ scope, templates, onSaved }: EmailTemplateEditorProps) {
   const [key, setKey] = useState(templates[0]?.key ?? '');
   const saving = useSubmission<string>();
+  const unsaved = useUnsavedPart();
   const id = useId();
   const template = templates.find((each) => each.key === key);
 
-  const choose = (next: string) => {
-    if (!mayDiscardChanges()) return;
+  const choose = unsaved.guard((next: string) => {
     setKey(next);
     saving.clear();
-  };
+  });
   const save = (draft: EmailTemplateInput) =>
     saving.run(async () => {
       await putEmailTemplate(scope, key, draft);
@@ -49,7 +49,9 @@ export function EmailTemplateEditor({ scope, templates, onSaved }: EmailTemplate
       {/* A new draft once the template changes on the server (a save, a removed override). */}
       {template !== undefined && (
         <RefusedField value={saving.refusal}>
-          <EmailTemplateForm key={`${template.key} ${template.source} ${template.updatedAt}`} scope={scope} template={template} saving={saving.busy} onSave={save} />
+          <UnsavedParts value={unsaved.parts}>
+            <EmailTemplateForm key={`${template.key} ${template.source} ${template.updatedAt}`} scope={scope} template={template} saving={saving.busy} onSave={save} />
+          </UnsavedParts>
         </RefusedField>
       )}
       <Outcome outcome={saving.outcome} />

@@ -1,7 +1,7 @@
-import { useContext, useState, type FormEvent } from 'react';
+import { useContext, type FormEvent } from 'react';
+import { useDraft } from '../hooks/use-draft.ts';
 import { RefusedField } from '../hooks/use-refused-field.ts';
 import { useSubmission } from '../hooks/use-submission.ts';
-import { useUnsavedChanges } from '../hooks/use-unsaved-changes.ts';
 import type { EmailTemplate } from '../operations-email-auth.ts';
 import { previewEmailTemplate, type EmailTemplateInput, type RenderedEmail } from '../operations-email.ts';
 import type { SettingsScope } from '../operations.ts';
@@ -19,14 +19,11 @@ interface EmailTemplateFormProps {
 
 /** A template's subject, HTML and text bodies (Liquid), the variables they may use, and a preview of the draft. */
 export function EmailTemplateForm({ scope, template, saving, onSave }: EmailTemplateFormProps) {
-  const [subject, setSubject] = useState(template.subject);
-  const [html, setHtml] = useState(template.html);
-  const [text, setText] = useState(template.text);
+  const [draft, setDraft] = useDraft<EmailTemplateInput>({ subject: template.subject, html: template.html, text: template.text });
   const preview = useSubmission<RenderedEmail>();
   // A refused preview marks the part it names, as a refused save (the editor's) does.
   const saveRefusal = useContext(RefusedField);
-  const draft = { subject, html, text };
-  useUnsavedChanges(subject !== template.subject || html !== template.html || text !== template.text);
+  const set = (part: keyof EmailTemplateInput) => (value: string) => setDraft((current) => ({ ...current, [part]: value }));
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -37,9 +34,9 @@ export function EmailTemplateForm({ scope, template, saving, onSave }: EmailTemp
     <>
       <form className="email-form" noValidate onSubmit={submit}>
         <RefusedField value={preview.refusal ?? saveRefusal}>
-          <TextField label="Subject" value={subject} onChange={setSubject} field="subject" />
-          <TextField label="HTML body" value={html} onChange={setHtml} rows={14} hint="Values are HTML-escaped unless followed by | raw." field="html" />
-          <TextField label="Text body" value={text} onChange={setText} rows={8} field="text" />
+          <TextField label="Subject" value={draft.subject} onChange={set('subject')} field="subject" />
+          <TextField label="HTML body" value={draft.html} onChange={set('html')} rows={14} hint="Values are HTML-escaped unless followed by | raw." field="html" />
+          <TextField label="Text body" value={draft.text} onChange={set('text')} rows={8} field="text" />
         </RefusedField>
         <div className="variables">
           <span>Variables (Liquid, e.g. <code>{'{{ user.name }}'}</code>):</span>

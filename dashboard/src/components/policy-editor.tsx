@@ -1,6 +1,7 @@
 import { useId, useState } from 'react';
 import { RefusedField } from '../hooks/use-refused-field.ts';
 import { useSubmission } from '../hooks/use-submission.ts';
+import { UnsavedParts, useUnsavedPart } from '../hooks/use-unsaved-changes.ts';
 import { putPolicy } from '../operations-auth.ts';
 import type { Policies, PolicyKind } from '../operations-email-auth.ts';
 import type { SettingsScope } from '../operations.ts';
@@ -25,16 +26,17 @@ export function PolicyEditor({ scope, policies, hint, onSaved }: PolicyEditorPro
   const id = useId();
   const [kind, setKind] = useState<PolicyKind>('password');
   const saving = useSubmission<string>();
+  const unsaved = useUnsavedPart();
   const save = (input: SettingValues) =>
     saving.run(async () => {
       await putPolicy(scope, kind, input);
       await onSaved();
       return `Saved the ${POLICY_FORMS[kind].label} policy.`;
     });
-  const choose = (next: PolicyKind) => {
+  const choose = unsaved.guard((next: PolicyKind) => {
     setKind(next);
     saving.clear();
-  };
+  });
   const policy = policies[kind];
   return (
     <Subsection title="Change a policy">
@@ -47,7 +49,9 @@ export function PolicyEditor({ scope, policies, hint, onSaved }: PolicyEditorPro
       </div>
       {/* A new draft once the policy changes on the server (a save, a removed override). */}
       <RefusedField value={saving.refusal}>
-        <PolicyForm key={`${kind} ${policy.source} ${policy.updatedAt}`} kind={kind} policy={policy} saving={saving.busy} onSave={save} />
+        <UnsavedParts value={unsaved.parts}>
+          <PolicyForm key={`${kind} ${policy.source} ${policy.updatedAt}`} kind={kind} policy={policy} saving={saving.busy} onSave={save} />
+        </UnsavedParts>
       </RefusedField>
       <Outcome outcome={saving.outcome} />
     </Subsection>

@@ -1,4 +1,5 @@
-import { useState, type FormEvent } from 'react';
+import type { FormEvent } from 'react';
+import { useDraft } from '../hooks/use-draft.ts';
 import type { Policies, PolicyKind } from '../operations-email-auth.ts';
 import { POLICY_FORMS } from '../policy-fields.ts';
 import { draftOf, valuesOf, type SettingValues } from '../setting-fields.ts';
@@ -15,7 +16,7 @@ interface PolicyFormProps {
 /** Every field of one policy, saved as a whole (the API replaces a policy, a field left out taking its default). */
 export function PolicyForm({ kind, policy, saving, onSave }: PolicyFormProps) {
   const { fields } = POLICY_FORMS[kind];
-  const [draft, setDraft] = useState(() => draftOf(fields, policy));
+  const [draft, setDraft] = useDraft(draftOf(fields, policy));
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     onSave(valuesOf(fields, draft));

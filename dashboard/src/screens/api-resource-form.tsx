@@ -1,8 +1,9 @@
-import { useId, useState } from 'react';
+import { useId } from 'react';
 import { NEW_RESOURCE_DRAFT, draftOf } from '../api-resource-draft.ts';
 import { PermissionRows } from '../components/permission-rows.tsx';
 import { Outcome } from '../components/status.tsx';
 import { TextField } from '../components/text-field.tsx';
+import { useDraft } from '../hooks/use-draft.ts';
 import { RefusedField } from '../hooks/use-refused-field.ts';
 import { useSubmission } from '../hooks/use-submission.ts';
 import { createApiResource, updateApiResource, type ApiResource, type DefinedPermissions } from '../operations-api-resources.ts';
@@ -21,7 +22,7 @@ interface ApiResourceFormProps {
 /** "Create API resource", or the editing of one: its name, identifier and permissions. The server's refusal shows as it gives it. */
 export function ApiResourceForm({ appId, defined, resource, onSaved, onClose }: ApiResourceFormProps) {
   const id = useId();
-  const [draft, setDraft] = useState(() => (resource === undefined ? NEW_RESOURCE_DRAFT : draftOf(resource, defined)));
+  const [draft, setDraft] = useDraft(resource === undefined ? NEW_RESOURCE_DRAFT : draftOf(resource, defined));
   const save = useSubmission<string>();
   const submit = () =>
     save.run(async () => {

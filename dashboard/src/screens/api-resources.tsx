@@ -3,6 +3,7 @@ import { PagedTable } from '../components/paged-table.tsx';
 import { ErrorMessage, Loading } from '../components/status.tsx';
 import { useAsync } from '../hooks/use-async.ts';
 import { usePages, type Pages } from '../hooks/use-pages.ts';
+import { UnsavedParts, useUnsavedPart } from '../hooks/use-unsaved-changes.ts';
 import { listApiResources, listDefinedPermissions, type ApiResource } from '../operations-api-resources.ts';
 import { ApiResourceForm } from './api-resource-form.tsx';
 import { ApiResourceRow } from './api-resource-row.tsx';
@@ -39,6 +40,7 @@ export function ApiResources({ appId }: { appId: string }) {
   const defined = useAsync(useCallback(() => listDefinedPermissions(appId), [appId]));
   const resources = usePages(useCallback((cursor: string | null) => listApiResources(appId, cursor), [appId]));
   const [editing, setEditing] = useState<ApiResource | null>(null);
+  const unsaved = useUnsavedPart();
 
   if (defined.status === 'loading') return <Loading>Loading the API resources…</Loading>;
   if (defined.status === 'failed') return <ErrorMessage message={defined.message} />;
@@ -50,20 +52,22 @@ export function ApiResources({ appId }: { appId: string }) {
   };
   return (
     <>
-      <ApiResourceTable appId={appId} resources={resources} onEdit={setEditing} onDeleted={deleted} />
+      <ApiResourceTable appId={appId} resources={resources} onEdit={unsaved.guard(setEditing)} onDeleted={deleted} />
       {editing !== null && (
-        <ApiResourceForm
-          key={editing.id}
-          appId={appId}
-          defined={defined.data}
-          resource={editing}
-          onSaved={async (resource) => {
-            resources.replace(resource.id, resource);
-            await readDefined();
-            setEditing(null);
-          }}
-          onClose={() => setEditing(null)}
-        />
+        <UnsavedParts value={unsaved.parts}>
+          <ApiResourceForm
+            key={editing.id}
+            appId={appId}
+            defined={defined.data}
+            resource={editing}
+            onSaved={async (resource) => {
+              resources.replace(resource.id, resource);
+              await readDefined();
+              setEditing(null);
+            }}
+            onClose={unsaved.guard(() => setEditing(null))}
+          />
+        </UnsavedParts>
       )}
       <ApiResourceForm
         appId={appId}

@@ -1,7 +1,8 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useId, type FormEvent } from 'react';
 import { billingDraftOf, billingOf, type BillingDraft } from '../billing-draft.ts';
 import { Outcome } from '../components/status.tsx';
 import { TextField } from '../components/text-field.tsx';
+import { useDraft } from '../hooks/use-draft.ts';
 import { RefusedField, refusalMarks } from '../hooks/use-refused-field.ts';
 import { useSubmission } from '../hooks/use-submission.ts';
 import { ORGANIZATION_PLANS, putOrganizationBilling, type Organization, type OrganizationPlan } from '../operations-organization.ts';
@@ -13,7 +14,7 @@ interface BillingFormProps {
 
 /** The organization's billing settings, saved whole as the API replaces them; the server judges every value. */
 export function BillingForm({ organization, onSaved }: BillingFormProps) {
-  const [draft, setDraft] = useState(() => billingDraftOf(organization.billing));
+  const [draft, setDraft] = useDraft(billingDraftOf(organization.billing));
   const submission = useSubmission<string>();
   const id = useId();
   const set = (field: keyof Omit<BillingDraft, 'plan'>) => (value: string) => setDraft((current) => ({ ...current, [field]: value }));
@@ -22,7 +23,6 @@ export function BillingForm({ organization, onSaved }: BillingFormProps) {
     event.preventDefault();
     submission.run(async () => {
       const saved = await putOrganizationBilling(organization.id, billingOf(draft));
-      setDraft(billingDraftOf(saved.billing));
       onSaved(saved);
       return 'Billing saved.';
     });

@@ -1,5 +1,6 @@
-import { useId, useState } from 'react';
+import { useId } from 'react';
 import { Refusal } from '../components/status.tsx';
+import { useDraft } from '../hooks/use-draft.ts';
 import { RefusedField } from '../hooks/use-refused-field.ts';
 import { useSubmission } from '../hooks/use-submission.ts';
 import { draftOf, settingsOf } from '../oauth-client-draft.ts';
@@ -16,7 +17,7 @@ interface EditOAuthClientFormProps {
 /** A client's settings to change (its type and tenant never change); a refusal leaves the client as it was. */
 export function EditOAuthClientForm({ appId, client, onSaved, onCancel }: EditOAuthClientFormProps) {
   const id = useId();
-  const [draft, setDraft] = useState(() => draftOf(client));
+  const [draft, setDraft] = useDraft(draftOf(client));
   const save = useSubmission<void>();
 
   return (

@@ -7,6 +7,7 @@ import { ErrorMessage, Loading } from '../components/status.tsx';
 import { readConfig } from '../config.ts';
 import { useAsync } from '../hooks/use-async.ts';
 import { usePages, type Pages } from '../hooks/use-pages.ts';
+import { UnsavedParts, useUnsavedPart } from '../hooks/use-unsaved-changes.ts';
 import { getGrantChoices, type GrantChoices } from '../operations-grants.ts';
 import { listM2MCredentials, type M2MCredential, type M2MCredentialWithSecret } from '../operations-m2m-credentials.ts';
 import { getClientsContext, withoutSecret, type ClientsContext } from '../operations-oauth-clients.ts';
@@ -75,6 +76,7 @@ export function M2MCredentials({ appId }: { appId: string }) {
   const [created, setCreated] = useState<M2MCredentialWithSecret | null>(null);
   const [rotated, setRotated] = useState<M2MCredentialWithSecret | null>(null);
   const [editingKeys, setEditingKeys] = useState<M2MCredential | null>(null);
+  const unsaved = useUnsavedPart();
   const [rolesOf, setRolesOf] = useState<M2MCredential | null>(null);
 
   if (setup.status === 'loading') return <Loading>Loading the permissions…</Loading>;
@@ -108,7 +110,7 @@ export function M2MCredentials({ appId }: { appId: string }) {
           credentials={credentials}
           context={context}
           onRotated={setRotated}
-          onEditKeys={setEditingKeys}
+          onEditKeys={unsaved.guard(setEditingKeys)}
           rolesOf={rolesOf}
           onRoles={setRolesOf}
         />
@@ -117,7 +119,9 @@ export function M2MCredentials({ appId }: { appId: string }) {
         <CredentialRoles key={rolesOf.clientId} appId={appId} type="m2m_credential" credential={{ ...rolesOf, id: rolesOf.clientId }} onClose={() => setRolesOf(null)} />
       )}
       {editingKeys !== null && (
-        <M2MJwksForm key={editingKeys.clientId} appId={appId} credential={editingKeys} onSaved={keysSaved} onCancel={() => setEditingKeys(null)} />
+        <UnsavedParts value={unsaved.parts}>
+          <M2MJwksForm key={editingKeys.clientId} appId={appId} credential={editingKeys} onSaved={keysSaved} onCancel={unsaved.guard(() => setEditingKeys(null))} />
+        </UnsavedParts>
       )}
       <CreateM2MCredentialForm appId={appId} choices={choices} onCreated={create} />
     </>

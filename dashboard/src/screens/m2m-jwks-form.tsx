@@ -1,6 +1,7 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useId, type FormEvent } from 'react';
 import { Refusal } from '../components/status.tsx';
 import { TextField } from '../components/text-field.tsx';
+import { useDraft } from '../hooks/use-draft.ts';
 import { RefusedField } from '../hooks/use-refused-field.ts';
 import { useSubmission } from '../hooks/use-submission.ts';
 import { parseJwks } from '../jwks-input.ts';
@@ -15,7 +16,7 @@ interface M2MJwksFormProps {
 
 /** "Replace keys" of a private_key_jwt credential: the whole set, starting from the one stored. */
 export function M2MJwksForm({ appId, credential, onSaved, onCancel }: M2MJwksFormProps) {
-  const [jwks, setJwks] = useState(() => JSON.stringify(credential.jwks, null, 2));
+  const [jwks, setJwks] = useDraft(JSON.stringify(credential.jwks, null, 2));
   const id = useId();
   const save = useSubmission<void>();
   const submit = (event: FormEvent<HTMLFormElement>) => {

@@ -7,6 +7,7 @@ import { ErrorMessage, Loading } from '../components/status.tsx';
 import { readConfig } from '../config.ts';
 import { useAsync } from '../hooks/use-async.ts';
 import { usePages, type Pages } from '../hooks/use-pages.ts';
+import { UnsavedParts, useUnsavedPart } from '../hooks/use-unsaved-changes.ts';
 import {
   getClientsContext,
   listOAuthClients,
@@ -68,6 +69,7 @@ export function OAuthClients({ appId }: { appId: string }) {
     (client) => client.clientId,
   );
   const [editing, setEditing] = useState<OAuthClient | null>(null);
+  const unsaved = useUnsavedPart();
   const [rotated, setRotated] = useState<OAuthClientWithSecret | null>(null);
 
   if (context.status === 'loading') return <Loading>Loading the OAuth clients…</Loading>;
@@ -82,19 +84,21 @@ export function OAuthClients({ appId }: { appId: string }) {
   };
   return (
     <>
-      <ClientTable appId={appId} clients={clients} context={context.data} onEdit={setEditing} onRotated={rotate} onDeleted={deleted} />
+      <ClientTable appId={appId} clients={clients} context={context.data} onEdit={unsaved.guard(setEditing)} onRotated={rotate} onDeleted={deleted} />
       {rotated !== null && <RotatedSecret rotation={rotated} onDismiss={() => setRotated(null)} />}
       {editing !== null && (
-        <EditOAuthClientForm
-          key={editing.clientId}
-          appId={appId}
-          client={editing}
-          onSaved={(client) => {
-            setEditing(null);
-            clients.replace(client.clientId, client);
-          }}
-          onCancel={() => setEditing(null)}
-        />
+        <UnsavedParts value={unsaved.parts}>
+          <EditOAuthClientForm
+            key={editing.clientId}
+            appId={appId}
+            client={editing}
+            onSaved={(client) => {
+              setEditing(null);
+              clients.replace(client.clientId, client);
+            }}
+            onCancel={unsaved.guard(() => setEditing(null))}
+          />
+        </UnsavedParts>
       )}
       <CreateOAuthClientForm appId={appId} context={context.data} issuer={issuer} onCreated={clients.add} />
       <SignInSettings issuer={issuer} isolated={context.data.isolated} />

@@ -1,6 +1,7 @@
-import { useState, type FormEvent } from 'react';
+import type { FormEvent } from 'react';
 import { Outcome } from '../components/status.tsx';
 import { TextField } from '../components/text-field.tsx';
+import { useDraft } from '../hooks/use-draft.ts';
 import { RefusedField } from '../hooks/use-refused-field.ts';
 import { useSubmission } from '../hooks/use-submission.ts';
 import { renameOrganization, type Organization } from '../operations-organization.ts';
@@ -12,14 +13,13 @@ interface OrganizationNameFormProps {
 
 /** The organization's display name. */
 export function OrganizationNameForm({ organization, onSaved }: OrganizationNameFormProps) {
-  const [name, setName] = useState(organization.name);
+  const [name, setName] = useDraft(organization.name);
   const submission = useSubmission<string>();
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     submission.run(async () => {
       const saved = await renameOrganization(organization.id, name);
-      setName(saved.name);
       onSaved(saved);
       return 'Name saved.';
     });

@@ -1,11 +1,32 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useId, type FormEvent } from 'react';
 import { PermissionCheckboxes } from '../components/permission-checkboxes.tsx';
 import { Outcome } from '../components/status.tsx';
+import { useDraft } from '../hooks/use-draft.ts';
 import { useFocusOnOpen } from '../hooks/use-focus-on-open.ts';
 import { refusalMarks } from '../hooks/use-refused-field.ts';
 import { useSubmission } from '../hooks/use-submission.ts';
 import { createRole, updateRole, type Permission, type Role, type RoleChoices } from '../operations-roles.ts';
 import { permissionOptions } from '../permission-groups.ts';
+
+interface RoleDraft {
+  readonly key: string;
+  readonly name: string;
+  readonly description: string;
+  readonly tenantId: string | null;
+  /** Sorted: the boxes checked, in whatever order, are the same draft. */
+  readonly permissions: readonly string[];
+}
+
+const NEW_ROLE: RoleDraft = { key: '', name: '', description: '', tenantId: null, permissions: [] };
+
+/** A custom role as its edit form starts; its key is never changed, and its tenant only names the permissions offered. */
+const draftOf = (role: Role): RoleDraft => ({
+  key: '',
+  name: role.name,
+  description: role.description,
+  tenantId: role.tenantId,
+  permissions: [...role.permissions].sort(),
+});
 
 interface RoleFormProps {
   appId: string;
@@ -25,11 +46,9 @@ interface RoleFormProps {
  */
 export function RoleForm({ appId, choices, catalogue, role, onSaved, onClose }: RoleFormProps) {
   const id = useId();
-  const [key, setKey] = useState('');
-  const [name, setName] = useState(role?.name ?? '');
-  const [description, setDescription] = useState(role?.description ?? '');
-  const [tenantId, setTenantId] = useState(role?.tenantId ?? null);
-  const [permissions, setPermissions] = useState<readonly string[]>(role?.permissions ?? []);
+  const [draft, setDraft] = useDraft(role === undefined ? NEW_ROLE : draftOf(role));
+  const { key, name, description, tenantId, permissions } = draft;
+  const update = (patch: Partial<RoleDraft>) => setDraft((current) => ({ ...current, ...patch }));
   const submission = useSubmission<string>();
   const marks = (field: string, describedBy?: string) => refusalMarks(submission.refusal, field, describedBy);
   // The edit form opens below the table, at an Edit button's click.
@@ -39,8 +58,7 @@ export function RoleForm({ appId, choices, catalogue, role, onSaved, onClose }: 
   // A tenant's own permissions are not offered elsewhere: moving the new role keeps only what it could hold there.
   const chooseTenant = (next: string | null) => {
     const offered = permissionOptions(catalogue, next, []);
-    setTenantId(next);
-    setPermissions((checked) => checked.filter((grant) => offered.some((permission) => permission.key === grant)));
+    setDraft((current) => ({ ...current, tenantId: next, permissions: current.permissions.filter((grant) => offered.some((permission) => permission.key === grant)) }));
   };
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
@@ -49,10 +67,7 @@ export function RoleForm({ appId, choices, catalogue, role, onSaved, onClose }: 
     submission.run(async () => {
       if (role === undefined) {
         const created = await createRole(appId, { ...changes, key: key.trim(), tenantId });
-        setKey('');
-        setName('');
-        setDescription('');
-        setPermissions([]);
+        setDraft(NEW_ROLE);
         onSaved(created);
         return `Role ${created.name} created.`;
       }
@@ -71,16 +86,16 @@ export function RoleForm({ appId, choices, catalogue, role, onSaved, onClose }: 
           {role === undefined && (
             <div>
               <label htmlFor={`${id}-key`}>Key</label>
-              <input id={`${id}-key`} required {...marks('key', `${id}-key-hint`)} value={key} onChange={(event) => setKey(event.target.value)} />
+              <input id={`${id}-key`} required {...marks('key', `${id}-key-hint`)} value={key} onChange={(event) => update({ key: event.target.value })} />
             </div>
           )}
           <div>
             <label htmlFor={`${id}-name`}>Name</label>
-            <input id={`${id}-name`} required {...marks('name')} value={name} onChange={(event) => setName(event.target.value)} />
+            <input id={`${id}-name`} required {...marks('name')} value={name} onChange={(event) => update({ name: event.target.value })} />
           </div>
           <div>
             <label htmlFor={`${id}-description`}>Description</label>
-            <input id={`${id}-description`} {...marks('description')} value={description} onChange={(event) => setDescription(event.target.value)} />
+            <input id={`${id}-description`} {...marks('description')} value={description} onChange={(event) => update({ description: event.target.value })} />
           </div>
           {role === undefined && choices.multiTenant && (
             <div>
@@ -97,7 +112,7 @@ export function RoleForm({ appId, choices, catalogue, role, onSaved, onClose }: 
             The key names the role in tokens and checks: 1 to 64 lower-case letters, digits, _ or -, unique in the application.
           </p>
         )}
-        <PermissionCheckboxes options={options} checked={permissions} onChange={setPermissions} />
+        <PermissionCheckboxes options={options} checked={permissions} onChange={(checked) => update({ permissions: [...checked].sort() })} />
         <div className="form-actions">
           <button type="submit" className="primary" disabled={submission.busy}>{role === undefined ? 'Create role' : 'Save role'}</button>
           {onClose !== undefined && <button type="button" onClick={onClose}>Close</button>}

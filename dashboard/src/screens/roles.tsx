@@ -3,6 +3,7 @@ import { PagedTable } from '../components/paged-table.tsx';
 import { ErrorMessage, Loading } from '../components/status.tsx';
 import { useAsync } from '../hooks/use-async.ts';
 import { usePages, type Pages } from '../hooks/use-pages.ts';
+import { UnsavedParts, useUnsavedPart } from '../hooks/use-unsaved-changes.ts';
 import { getRoleChoices, listPermissionCatalogue, listRoles, type Permission, type Role, type RoleChoices } from '../operations-roles.ts';
 import { RoleForm } from './role-form.tsx';
 import { RoleRow } from './role-row.tsx';
@@ -41,6 +42,7 @@ export function Roles({ appId }: { appId: string }) {
   const setup = useAsync(useCallback(() => loadRoleSetup(appId), [appId]));
   const roles = usePages(useCallback((cursor: string | null) => listRoles(appId, cursor), [appId]));
   const [editing, setEditing] = useState<Role | null>(null);
+  const unsaved = useUnsavedPart();
 
   if (setup.status === 'loading') return <Loading>Loading the roles and permissions…</Loading>;
   if (setup.status === 'failed') return <ErrorMessage message={setup.message} />;
@@ -51,17 +53,22 @@ export function Roles({ appId }: { appId: string }) {
   };
   return (
     <>
-      <RoleTable appId={appId} roles={roles} choices={choices} onEdit={setEditing} onDeleted={deleted} />
+      <RoleTable appId={appId} roles={roles} choices={choices} onEdit={unsaved.guard(setEditing)} onDeleted={deleted} />
       {editing !== null && (
-        <RoleForm
-          key={editing.id}
-          appId={appId}
-          choices={choices}
-          catalogue={catalogue}
-          role={editing}
-          onSaved={(role) => roles.replace(role.id, role)}
-          onClose={() => setEditing(null)}
-        />
+        <UnsavedParts value={unsaved.parts}>
+          <RoleForm
+            key={editing.id}
+            appId={appId}
+            choices={choices}
+            catalogue={catalogue}
+            role={editing}
+            onSaved={(role) => {
+              roles.replace(role.id, role);
+              setEditing(role);
+            }}
+            onClose={unsaved.guard(() => setEditing(null))}
+          />
+        </UnsavedParts>
       )}
       <RoleForm appId={appId} choices={choices} catalogue={catalogue} onSaved={roles.add} />
     </>

@@ -3,6 +3,7 @@ import { ApiError } from '../api.ts';
 import { ErrorDetails } from '../components/error-details.tsx';
 import { ErrorMessage } from '../components/status.tsx';
 import { errorMessage } from '../error-message.ts';
+import { useUnsavedChanges } from '../hooks/use-unsaved-changes.ts';
 import { updateTenancySwitch, type TenancyConfig } from '../operations.ts';
 import { describeTenantAuthData } from '../tenant-auth-data.ts';
 import { TENANT_FEATURES, type TenancySwitch, type TenancySwitchValue, type TenantFeature } from '../tenant-features.ts';
@@ -37,6 +38,7 @@ export function TenancySwitches({ appId, config, onSaved }: TenancySwitchesProps
   const [saving, setSaving] = useState(false);
   const [failure, setFailure] = useState<SwitchFailure | null>(null);
   const id = useId();
+  useUnsavedChanges(TENANT_FEATURES.some((feature) => (drafts[feature.setting] ?? config[feature.setting]) !== config[feature.setting]));
 
   const forget = (setting: TenancySwitch) => setDrafts(({ [setting]: _, ...others }) => others);
 

@@ -1,11 +1,14 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useId, type FormEvent } from 'react';
 import { Outcome } from '../components/status.tsx';
 import { TextField } from '../components/text-field.tsx';
+import { useDraft } from '../hooks/use-draft.ts';
 import { useFocusOnOpen } from '../hooks/use-focus-on-open.ts';
 import { RefusedField } from '../hooks/use-refused-field.ts';
 import { useSubmission } from '../hooks/use-submission.ts';
 import type { TenantSummary } from '../operations.ts';
 import { createTenant, updateTenant } from '../operations-tenants.ts';
+
+const NEW_TENANT = { name: '', slug: '' };
 
 interface TenantFormProps {
   appId: string;
@@ -20,8 +23,8 @@ export function TenantForm({ appId, tenant, onSaved, onClose }: TenantFormProps)
   const headingId = useId();
   // The rename form opens below the table, at a Rename button's click.
   const focusOnOpen = useFocusOnOpen();
-  const [name, setName] = useState(tenant?.name ?? '');
-  const [slug, setSlug] = useState(tenant?.slug ?? '');
+  const [draft, setDraft] = useDraft(tenant === undefined ? NEW_TENANT : { name: tenant.name, slug: tenant.slug });
+  const { name, slug } = draft;
   const submission = useSubmission<string>();
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
@@ -34,8 +37,7 @@ export function TenantForm({ appId, tenant, onSaved, onClose }: TenantFormProps)
         return `Tenant ${renamed.name} (${renamed.slug}) saved.`;
       }
       const created = await createTenant(appId, input);
-      setName('');
-      setSlug('');
+      setDraft(NEW_TENANT);
       onSaved(created);
       return `Tenant ${created.name} created, with the slug ${created.slug}.`;
     });
@@ -50,11 +52,11 @@ export function TenantForm({ appId, tenant, onSaved, onClose }: TenantFormProps)
       )}
       <form className="inline-form" onSubmit={submit}>
         <RefusedField value={submission.refusal}>
-          <TextField label="Name" value={name} onChange={setName} field="name" />
+          <TextField label="Name" value={name} onChange={(typed) => setDraft({ ...draft, name: typed })} field="name" />
           <TextField
             label={tenant === undefined ? 'Slug (optional)' : 'Slug'}
             value={slug}
-            onChange={setSlug}
+            onChange={(typed) => setDraft({ ...draft, slug: typed })}
             hint={`Lower-case letters, digits and hyphens, unique in the application; ${tenant === undefined ? 'derived from the name' : 'kept as it is'} when left empty.`}
             field="slug"
           />

@@ -3,6 +3,7 @@ import { PagedTable } from '../components/paged-table.tsx';
 import { ErrorMessage, Loading } from '../components/status.tsx';
 import { useAsync } from '../hooks/use-async.ts';
 import { usePages, type Pages } from '../hooks/use-pages.ts';
+import { UnsavedParts, useUnsavedPart } from '../hooks/use-unsaved-changes.ts';
 import { getConfigurationSources, getTenancyConfig, listTenants, type TenancyConfig, type Tenant, type TenantSummary } from '../operations.ts';
 import { isPerTenant, TENANT_FEATURES, type TenantFeature } from '../tenant-features.ts';
 import { TenancySwitches } from './tenancy-switches.tsx';
@@ -20,6 +21,7 @@ interface TenantTableProps {
 /** The tenants page by page, with a badge per feature they may customize, Rename and Delete; the rename form under them. */
 function TenantTable({ appId, tenants, features, isolated, onDeleted }: TenantTableProps) {
   const [renaming, setRenaming] = useState<Tenant | null>(null);
+  const unsaved = useUnsavedPart();
   return (
     <section aria-labelledby="tenants-heading">
       <h2 id="tenants-heading">Tenants</h2>
@@ -38,7 +40,7 @@ function TenantTable({ appId, tenants, features, isolated, onDeleted }: TenantTa
             isolated={isolated}
             renaming={renaming?.id === tenant.id}
             onReloaded={(configuration) => tenants.replace(tenant.id, { configuration })}
-            onRename={setRenaming}
+            onRename={unsaved.guard(setRenaming)}
             onDeleted={(deleted) => {
               tenants.drop(deleted.id);
               setRenaming((open) => (open?.id === deleted.id ? null : open));
@@ -48,16 +50,18 @@ function TenantTable({ appId, tenants, features, isolated, onDeleted }: TenantTa
         )}
       />
       {renaming !== null && (
-        <TenantForm
-          key={renaming.id}
-          appId={appId}
-          tenant={renaming}
-          onSaved={(renamed) => {
-            tenants.replace(renamed.id, renamed);
-            setRenaming({ ...renaming, ...renamed });
-          }}
-          onClose={() => setRenaming(null)}
-        />
+        <UnsavedParts value={unsaved.parts}>
+          <TenantForm
+            key={renaming.id}
+            appId={appId}
+            tenant={renaming}
+            onSaved={(renamed) => {
+              tenants.replace(renamed.id, renamed);
+              setRenaming({ ...renaming, ...renamed });
+            }}
+            onClose={unsaved.guard(() => setRenaming(null))}
+          />
+        </UnsavedParts>
       )}
     </section>
   );

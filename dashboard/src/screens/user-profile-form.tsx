@@ -1,6 +1,7 @@
-import { useState, type FormEvent } from 'react';
+import type { FormEvent } from 'react';
 import { Outcome } from '../components/status.tsx';
 import { TextField } from '../components/text-field.tsx';
+import { useDraft } from '../hooks/use-draft.ts';
 import { RefusedField } from '../hooks/use-refused-field.ts';
 import { useSubmission } from '../hooks/use-submission.ts';
 import type { User } from '../operations.ts';
@@ -14,14 +15,13 @@ interface UserProfileFormProps {
 
 /** "Save profile": a user's name and address, the changed ones sent; an empty name removes it. */
 export function UserProfileForm({ appId, user, onChanged }: UserProfileFormProps) {
-  const [email, setEmail] = useState(user.email);
-  const [name, setName] = useState(user.name ?? '');
+  const [draft, setDraft] = useDraft({ email: user.email, name: user.name ?? '' });
   const submission = useSubmission<string>();
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const nextEmail = email.trim();
-    const nextName = name.trim() === '' ? null : name.trim();
+    const nextEmail = draft.email.trim();
+    const nextName = draft.name.trim() === '' ? null : draft.name.trim();
     const changes: UserUpdate = { ...(nextEmail === user.email ? {} : { email: nextEmail }), ...(nextName === user.name ? {} : { name: nextName }) };
     submission.run(async () => {
       const saved = Object.keys(changes).length === 0 ? user : await updateUser(appId, user.id, changes);
@@ -33,8 +33,8 @@ export function UserProfileForm({ appId, user, onChanged }: UserProfileFormProps
   return (
     <form className="inline-form" aria-label="Profile" onSubmit={submit}>
       <RefusedField value={submission.refusal}>
-        <TextField label="E-mail" type="email" value={email} onChange={setEmail} field="email" />
-        <TextField label="Name" value={name} onChange={setName} field="name" />
+        <TextField label="E-mail" type="email" value={draft.email} onChange={(email) => setDraft({ ...draft, email })} field="email" />
+        <TextField label="Name" value={draft.name} onChange={(name) => setDraft({ ...draft, name })} field="name" />
       </RefusedField>
       <button type="submit" disabled={submission.busy}>Save profile</button>
       <Outcome outcome={submission.outcome} />

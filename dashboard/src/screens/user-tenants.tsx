@@ -1,6 +1,7 @@
-import { useCallback, useState, type FormEvent } from 'react';
+import { useCallback, type FormEvent } from 'react';
 import { ErrorMessage, Loading, Outcome } from '../components/status.tsx';
 import { useAsync } from '../hooks/use-async.ts';
+import { useDraft } from '../hooks/use-draft.ts';
 import { useSubmission } from '../hooks/use-submission.ts';
 import type { User } from '../operations.ts';
 import { listAllTenants } from '../operations-tenant-choices.ts';
@@ -21,7 +22,8 @@ interface UserTenantsProps {
  */
 export function UserTenants({ appId, user, isolated, onChanged }: UserTenantsProps) {
   const tenants = useAsync(useCallback(() => listAllTenants(appId), [appId]));
-  const [chosen, setChosen] = useState<readonly string[]>(user.tenantIds);
+  // Sorted: the boxes checked, in whatever order, are the same list.
+  const [chosen, setChosen] = useDraft<readonly string[]>([...user.tenantIds].sort());
   const submission = useSubmission<string>();
 
   if (tenants.status === 'loading') return <Loading>Loading the tenants…</Loading>;
@@ -30,7 +32,7 @@ export function UserTenants({ appId, user, isolated, onChanged }: UserTenantsPro
   // A user in no tenant was made while the users were shared, and stays in the application's own pool.
   if (isolated) return <p>{user.tenantIds.length === 0 ? "No tenant: one of the application's own users" : `Tenant: ${names(user.tenantIds)}`}</p>;
 
-  const toggle = (tenantId: string, on: boolean) => setChosen((current) => (on ? [...current, tenantId] : current.filter((id) => id !== tenantId)));
+  const toggle = (tenantId: string, on: boolean) => setChosen((current) => (on ? [...current, tenantId].sort() : current.filter((id) => id !== tenantId)));
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     submission.run(async () => {

@@ -5,6 +5,7 @@ import { ErrorMessage, Loading } from '../components/status.tsx';
 import { Timestamp } from '../components/timestamp.tsx';
 import { useAsync } from '../hooks/use-async.ts';
 import { usePages, type Pages } from '../hooks/use-pages.ts';
+import { UnsavedParts, useUnsavedPart } from '../hooks/use-unsaved-changes.ts';
 import { getTenancyConfig, listUsers, type TenancyConfig, type TenantSummary, type User } from '../operations.ts';
 import { listAllTenants } from '../operations-tenant-choices.ts';
 import { membershipLabel } from '../role-choices.ts';
@@ -52,12 +53,14 @@ function UserTable({ appId, users, tenancy, tenants, emailPrefix, onDeleted }: U
   // Isolated pools may each hold the same address: the tenant tells their users apart.
   const isolated = tenancy?.authIsolation === 'isolated';
   const [open, setOpen] = useState<OpenPanel | null>(null);
+  const unsaved = useUnsavedPart();
+  const show = unsaved.guard(setOpen);
   const chosen = open === null ? undefined : users.items.find((user) => user.id === open.userId);
   // What names a user to assistive technology: isolated pools' users of one address differ by their tenant.
   const whose = (user: User) => (isolated ? `${user.email} (${membershipLabel(tenants, user.tenantIds)})` : user.email);
   const panelButton = (userId: string, kind: OpenPanel['kind']) => ({
     'aria-pressed': open?.userId === userId && open.kind === kind,
-    onClick: () => setOpen({ userId, kind }),
+    onClick: () => show({ userId, kind }),
   });
 
   return (
@@ -87,19 +90,21 @@ function UserTable({ appId, users, tenancy, tenants, emailPrefix, onDeleted }: U
         )}
       />
       {chosen !== undefined && open?.kind === 'details' && (
-        <UserDetails
-          key={chosen.id}
-          appId={appId}
-          user={chosen}
-          label={whose(chosen)}
-          tenancy={tenancy}
-          onChanged={(changed) => users.replace(changed.id, changed)}
-          onDeleted={(deleted) => {
-            users.drop(deleted.id);
-            onDeleted(deleted.email);
-          }}
-          onClose={() => setOpen(null)}
-        />
+        <UnsavedParts value={unsaved.parts}>
+          <UserDetails
+            key={chosen.id}
+            appId={appId}
+            user={chosen}
+            label={whose(chosen)}
+            tenancy={tenancy}
+            onChanged={(changed) => users.replace(changed.id, changed)}
+            onDeleted={(deleted) => {
+              users.drop(deleted.id);
+              onDeleted(deleted.email);
+            }}
+            onClose={() => show(null)}
+          />
+        </UnsavedParts>
       )}
       {chosen !== undefined && open?.kind === 'roles' && (
         <SubjectRoles

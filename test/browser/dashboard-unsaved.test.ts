@@ -1,0 +1,134 @@
+import type { Locator } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { dashboardSuite, openTab } from '../support/dashboard.ts';
+
+/**
+ * Unsaved edits on the dashboard in Chromium: a policy's draft and an auth provider's (a new one's typed fields, an
+ * edited one's secret) stay when the operator declines to lose them to another tab, go when they agree, and once saved
+ * no longer count; a move inside one part of the page (another policy to edit, Cancel) asks about that part's form
+ * alone.
+ */
+const QUESTION = 'Discard the changes you have not saved?';
+let appId: string;
+
+const dashboard = dashboardSuite({
+  tab: 'Authentication',
+  setup: async (app) => {
+    appId = app.root.applicationId;
+    await app.createTenant('Acme');
+  },
+});
+
+const region = (name: string): Locator => dashboard.page.getByRole('region', { name, exact: true });
+const field = (section: string, label: string): Locator => region(section).getByLabel(label, { exact: true });
+const tabLink = (name: string): Locator => dashboard.page.getByRole('navigation', { name: 'Application sections' }).getByRole('link', { name, exact: true });
+const heading = (name: string): Locator => dashboard.page.getByRole('heading', { level: 2, name });
+/** Whether closing or reloading the page would ask first: some form holds unsaved edits. */
+const unsaved = () => dashboard.page.evaluate(() => !dispatchEvent(new Event('beforeunload', { cancelable: true })));
+const get = async (path: string) => (await dashboard.app.http.get(`/applications/${appId}${path}`)).body;
+
+/** Clicks another tab, declines to lose the edits, and stays on `tab`. */
+async function declineToLeave(tab: string): Promise<void> {
+  const asked = dashboard.answerNextDialog('dismiss');
+  await tabLink('Users').click();
+  expect(await asked).toBe(QUESTION);
+  expect(await heading(tab).isVisible()).toBe(true);
+}
+
+describe('unsaved edits on the dashboard in Chromium', () => {
+  it('asks before another tab or another policy drops an edited policy: declined it stays, agreed it goes', async () => {
+    const stored = (await get('/policies/password')).minLength;
+    expect(await unsaved()).toBe(false);
+    await field('Change a policy', 'Minimum length').fill('14');
+    expect(await unsaved()).toBe(true);
+
+    await declineToLeave('Authentication');
+    const asked = dashboard.answerNextDialog('dismiss');
+    await field('Change a policy', 'Policy to edit').selectOption({ label: 'Session' });
+    expect(await asked).toBe(QUESTION);
+    expect(await field('Change a policy', 'Policy to edit').inputValue()).toBe('password');
+    expect(await field('Change a policy', 'Minimum length').inputValue()).toBe('14');
+
+    void dashboard.answerNextDialog();
+    await tabLink('Users').click();
+    await heading('Users').waitFor();
+    expect(await unsaved()).toBe(false);
+    await openTab(dashboard.page, 'Authentication');
+    expect(await field('Change a policy', 'Minimum length').inputValue()).toBe(String(stored));
+    expect((await get('/policies/password')).minLength).toBe(stored);
+  });
+
+  it('a saved policy no longer asks', async () => {
+    await field('Change a policy', 'Minimum length').fill('13');
+    await region('Change a policy').getByRole('button', { name: 'Save policy' }).click();
+    await region('Change a policy').getByRole('status').filter({ hasText: 'Saved the Password policy.' }).waitFor();
+    expect(await unsaved()).toBe(false);
+    // No question: one would be dismissed (Playwright's default) and keep the policy shown.
+    await field('Change a policy', 'Policy to edit').selectOption({ label: 'Session' });
+    expect(await field('Change a policy', 'Policy to edit').inputValue()).toBe('session');
+    await field('Change a policy', 'Policy to edit').selectOption({ label: 'Password' });
+    await openTab(dashboard.page, 'Users');
+    await openTab(dashboard.page, 'Authentication');
+    expect(await field('Change a policy', 'Minimum length').inputValue()).toBe('13');
+  });
+
+  it('asks before another tab drops a new provider, but not before another policy; once added it no longer asks', async () => {
+    await field('Add a provider', 'Type').selectOption({ label: 'OAuth' });
+    expect(await unsaved()).toBe(false);
+    await field('Add a provider', 'Client ID').fill('google-client-1');
+    expect(await unsaved()).toBe(true);
+    await declineToLeave('Authentication');
+    expect(await field('Add a provider', 'Client ID').inputValue()).toBe('google-client-1');
+
+    // The policy editor drops only its own form: no question (a dismissed one would keep Password).
+    await field('Change a policy', 'Policy to edit').selectOption({ label: 'Session' });
+    expect(await field('Change a policy', 'Policy to edit').inputValue()).toBe('session');
+    // Its type changed, the new provider's form starts afresh: that asks.
+    const asked = dashboard.answerNextDialog('dismiss');
+    await field('Add a provider', 'Type').selectOption({ label: 'Magic link' });
+    expect(await asked).toBe(QUESTION);
+    expect(await field('Add a provider', 'Type').inputValue()).toBe('oauth');
+
+    await field('Add a provider', 'Client secret').fill('google-secret-1');
+    await region('Add a provider').getByRole('button', { name: 'Add provider' }).click();
+    await region('Add a provider').getByRole('status').filter({ hasText: 'Added the Google provider.' }).waitFor();
+    expect(await field('Add a provider', 'Client ID').inputValue()).toBe('');
+    expect(await unsaved()).toBe(false);
+    await openTab(dashboard.page, 'Users');
+    await openTab(dashboard.page, 'Authentication');
+  });
+
+  it("asks before another tab or Cancel drops a provider's edit, a typed secret alone included; once saved it no longer asks", async () => {
+    const row = region('Providers').getByRole('row').filter({ has: dashboard.page.getByRole('cell', { name: 'Google', exact: true }) });
+    await row.getByRole('button', { name: 'Edit' }).click();
+    const edit = region('Edit Google');
+    await edit.waitFor();
+    expect(await unsaved()).toBe(false);
+    await field('Edit Google', 'Client secret').fill('google-secret-2');
+    expect(await unsaved()).toBe(true);
+
+    await declineToLeave('Authentication');
+    const asked = dashboard.answerNextDialog('dismiss');
+    await edit.getByRole('button', { name: 'Cancel' }).click();
+    expect(await asked).toBe(QUESTION);
+    expect(await field('Edit Google', 'Client secret').inputValue()).toBe('google-secret-2');
+
+    await field('Edit Google', 'Scopes').fill('openid email');
+    await edit.getByRole('button', { name: 'Save changes' }).click();
+    await edit.waitFor({ state: 'detached' });
+    const google = async () => ((await get('/auth-providers')).data as { type: string; config: { scopes: string[] } }[]).find((provider) => provider.type === 'oauth');
+    expect(await google()).toMatchObject({ config: { clientId: 'google-client-1', scopes: ['openid', 'email'] }, secretsSet: ['clientSecret'] });
+    expect(await unsaved()).toBe(false);
+    await openTab(dashboard.page, 'Users');
+
+    // Edited again and agreed to lose: the provider stays as saved.
+    await openTab(dashboard.page, 'Authentication');
+    await row.getByRole('button', { name: 'Edit' }).click();
+    await field('Edit Google', 'Scopes').fill('openid');
+    void dashboard.answerNextDialog();
+    await edit.getByRole('button', { name: 'Cancel' }).click();
+    await edit.waitFor({ state: 'detached' });
+    expect(await unsaved()).toBe(false);
+    expect((await google())?.config.scopes).toEqual(['openid', 'email']);
+  });
+});
