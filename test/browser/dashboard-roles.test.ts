@@ -97,6 +97,8 @@ describe('the Roles tab and the users’ roles in Chromium', () => {
     expect((await dashboard.app.http.delete(`/permissions/${invoicesApprove}`)).status).toBe(204);
     await form.getByRole('button', { name: 'Create role', exact: true }).click();
     await form.getByRole('alert').filter({ hasText: 'Unknown permission "invoices:approve"' }).waitFor();
+    // The refusal names the list (`permissions`), which is marked as a refused field is.
+    expect(await form.getByRole('group', { name: 'Permissions', exact: true }).getAttribute('aria-invalid')).toBe('true');
     expect((await roles()).map((role) => role.key)).not.toContain('billing');
     expect(await roleRow('Billing').count()).toBe(0);
   });

@@ -6,7 +6,7 @@ import { dashboardSuite, openTab } from '../support/dashboard.ts';
  * Unsaved edits on the dashboard in Chromium: a policy's draft and an auth provider's (a new one's typed fields, an
  * edited one's secret) stay when the operator declines to lose them to another tab, go when they agree, and once saved
  * no longer count; a move inside one part of the page (another policy to edit, Cancel) asks about that part's form
- * alone.
+ * alone. A refused list of checkboxes (an API key's permissions, an invitation's roles) is marked as a refused input is.
  */
 const QUESTION = 'Discard the changes you have not saved?';
 let appId: string;
@@ -35,7 +35,16 @@ async function declineToLeave(tab: string): Promise<void> {
   expect(await heading(tab).isVisible()).toBe(true);
 }
 
-describe('unsaved edits on the dashboard in Chromium', () => {
+/** The fieldset `group` marks the refusal `message`: invalid, described by it and focused. */
+async function expectListMarked(group: Locator, message: string): Promise<void> {
+  await dashboard.page.getByRole('alert').filter({ hasText: message }).waitFor();
+  await expect.poll(() => group.getAttribute('aria-invalid')).toBe('true');
+  const describedBy = (await group.getAttribute('aria-describedby')) ?? '';
+  expect(await dashboard.page.locator(`[id="${describedBy}"]`).textContent()).toContain(message);
+  expect(await group.evaluate((element) => element === document.activeElement)).toBe(true);
+}
+
+describe('unsaved edits and refused checkbox lists on the dashboard in Chromium', () => {
   it('asks before another tab or another policy drops an edited policy: declined it stays, agreed it goes', async () => {
     const stored = (await get('/policies/password')).minLength;
     expect(await unsaved()).toBe(false);
@@ -130,5 +139,35 @@ describe('unsaved edits on the dashboard in Chromium', () => {
     await edit.waitFor({ state: 'detached' });
     expect(await unsaved()).toBe(false);
     expect((await google())?.config.scopes).toEqual(['openid', 'email']);
+  });
+
+  it('marks the permissions of an API key refused for holding none, until a box is checked', async () => {
+    await openTab(dashboard.page, 'API keys');
+    const form = region('Create API key');
+    const permissions = form.getByRole('group', { name: 'Permissions', exact: true });
+    await form.getByLabel('Name', { exact: true }).fill('CI writer');
+    await form.getByRole('button', { name: 'Create API key' }).click();
+    await expectListMarked(permissions, 'permissions must name at least one permission');
+    expect(await form.locator('[aria-invalid="true"]').count()).toBe(1);
+
+    await form.getByRole('checkbox', { name: 'users:write', exact: true }).check();
+    await expect.poll(() => permissions.getAttribute('aria-invalid')).toBeNull();
+    expect(await permissions.getAttribute('aria-describedby')).toBeNull();
+  });
+
+  it("marks the roles of an invitation refused for a role deleted meanwhile", async () => {
+    const created = await dashboard.app.http.post('/roles', { key: 'auditor', name: 'Auditor', permissions: ['users:read'] });
+    expect(created.status).toBe(201);
+    await openTab(dashboard.page, 'Invitations');
+    await dashboard.page.getByLabel('E-mail').fill('invitee@example.com');
+    await dashboard.page.getByLabel('Tenant', { exact: true }).selectOption({ label: 'Acme' });
+    await dashboard.page.getByRole('checkbox', { name: 'Auditor' }).check();
+    expect((await dashboard.app.http.delete(`/roles/${created.body.id}`)).status).toBe(204);
+    await dashboard.page.getByRole('button', { name: 'Invite', exact: true }).click();
+    const roles = dashboard.page.getByRole('group', { name: 'Roles (optional)' });
+    await expectListMarked(roles, 'Role not found');
+
+    await dashboard.page.getByRole('checkbox', { name: 'Auditor' }).uncheck();
+    await expect.poll(() => roles.getAttribute('aria-invalid')).toBeNull();
   });
 });

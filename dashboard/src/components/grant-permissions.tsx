@@ -1,4 +1,5 @@
 import { useId } from 'react';
+import { useRefusedListMarks } from '../hooks/use-refused-field.ts';
 import type { GrantablePermission } from '../operations-grants.ts';
 import { ALL_PERMISSIONS } from '../permission-groups.ts';
 
@@ -13,10 +14,11 @@ interface GrantPermissionsProps {
 /** The grants a new credential may carry: "All permissions" (`*`), or built-in permissions one by one. */
 export function GrantPermissions({ holder, permissions, checked, onChange }: GrantPermissionsProps) {
   const id = useId();
+  const marks = useRefusedListMarks('permissions');
   const all = checked.includes(ALL_PERMISSIONS);
   const toggle = (key: string, on: boolean) => onChange(on ? [...checked, key] : checked.filter((grant) => grant !== key));
   return (
-    <fieldset className="key-permissions">
+    <fieldset className="key-permissions" {...marks}>
       <legend>Permissions</legend>
       <p className="hint">{`The ${holder} may do only what it is given, and you may give only permissions you hold yourself.`}</p>
       <label className="all-permissions">

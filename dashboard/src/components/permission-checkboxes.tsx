@@ -1,3 +1,4 @@
+import { useRefusedListMarks } from '../hooks/use-refused-field.ts';
 import type { Permission } from '../operations-roles.ts';
 import { actionOf, groupByResource } from '../permission-groups.ts';
 
@@ -10,9 +11,10 @@ interface PermissionCheckboxesProps {
 
 /** A checkbox per permission, grouped by resource: each group a fieldset named by its resource, each box by its action. */
 export function PermissionCheckboxes({ options, checked, onChange }: PermissionCheckboxesProps) {
+  const marks = useRefusedListMarks('permissions');
   const toggle = (key: string, on: boolean) => onChange(on ? [...checked, key] : checked.filter((grant) => grant !== key));
   return (
-    <fieldset className="permissions">
+    <fieldset className="permissions" {...marks}>
       <legend>Permissions</legend>
       {groupByResource(options).map((group) => (
         <fieldset key={group.resource}>

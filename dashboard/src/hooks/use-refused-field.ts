@@ -41,3 +41,16 @@ export function refusalMarks(refusal: FieldRefusal | null, name: string | undefi
 export function useRefusalMarks(name: string | undefined, describedBy?: string): RefusalMarks {
   return refusalMarks(useContext(RefusedField), name, describedBy);
 }
+
+/**
+ * The marks of a fieldset of checkboxes standing for the API's field `name` (`permissions`, `roleIds`): the refusal names
+ * the list, not one box, so the fieldset is marked, and focusable while marked so that the focus can go to it.
+ */
+export function listMarks(refusal: FieldRefusal | null, name: string): RefusalMarks & { readonly tabIndex: -1 | undefined } {
+  const marks = refusalMarks(refusal, name);
+  return { ...marks, tabIndex: marks['aria-invalid'] === true ? -1 : undefined };
+}
+
+export function useRefusedListMarks(name: string): RefusalMarks & { readonly tabIndex: -1 | undefined } {
+  return listMarks(useContext(RefusedField), name);
+}

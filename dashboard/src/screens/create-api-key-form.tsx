@@ -56,7 +56,9 @@ export function CreateApiKeyForm({ appId, choices, onCreated }: CreateApiKeyForm
             <TenantPicker appId={appId} selected={tenant} onSelect={setTenant} noTenantLabel="Application-wide" field="tenantId" />
           </RefusedField>
         )}
-        <GrantPermissions holder="key" permissions={choices.permissions} checked={permissions} onChange={setPermissions} />
+        <RefusedField value={submission.refusal}>
+          <GrantPermissions holder="key" permissions={choices.permissions} checked={permissions} onChange={setPermissions} />
+        </RefusedField>
         <button type="submit" className="primary" disabled={submission.busy}>Create API key</button>
       </form>
       <Refusal outcome={submission.outcome} />

@@ -69,7 +69,9 @@ export function CreateM2MCredentialForm({ appId, choices, onCreated }: CreateM2M
           )}
           {choices.multiTenant && <TenantPicker appId={appId} selected={tenant} onSelect={setTenant} noTenantLabel="Application-wide" field="tenantId" />}
         </RefusedField>
-        <GrantPermissions holder="credential" permissions={choices.permissions} checked={permissions} onChange={setPermissions} />
+        <RefusedField value={create.refusal}>
+          <GrantPermissions holder="credential" permissions={choices.permissions} checked={permissions} onChange={setPermissions} />
+        </RefusedField>
         <button type="submit" className="primary" disabled={create.busy}>Create credential</button>
       </form>
       <Refusal outcome={create.outcome} />

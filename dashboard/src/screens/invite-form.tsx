@@ -1,7 +1,7 @@
 import { useCallback, useId, useState, type FormEvent } from 'react';
 import { ErrorMessage, Loading, Outcome } from '../components/status.tsx';
 import { TenantPicker } from '../components/tenant-picker.tsx';
-import { RefusedField, refusalMarks } from '../hooks/use-refused-field.ts';
+import { RefusedField, refusalMarks, useRefusedListMarks } from '../hooks/use-refused-field.ts';
 import { useSubmission } from '../hooks/use-submission.ts';
 import { useAsync } from '../hooks/use-async.ts';
 import type { TenantSummary } from '../operations.ts';
@@ -23,10 +23,11 @@ interface RoleChoicesProps {
 function RoleChoices({ appId, tenant, chosen, onToggle }: RoleChoicesProps) {
   const roles = useAsync(useCallback(() => listAllRoles(appId, tenant.id), [appId, tenant.id]));
   const id = useId();
+  const marks = useRefusedListMarks('roleIds');
   if (roles.status === 'loading') return <Loading>{`Loading ${tenant.name}'s roles…`}</Loading>;
   if (roles.status === 'failed') return <ErrorMessage message={roles.message} />;
   return (
-    <fieldset className="role-choices">
+    <fieldset className="role-choices" {...marks}>
       <legend>Roles (optional)</legend>
       {roles.data.map((role) => (
         <label key={role.id} htmlFor={`${id}-${role.id}`}>
@@ -104,7 +105,11 @@ export function InviteForm({ appId, listChanges, onSent }: InviteFormProps) {
             onChange={(event) => setDays(event.target.value)}
           />
         </div>
-        {tenant !== null && <RoleChoices key={tenant.id} appId={appId} tenant={tenant} chosen={roleIds} onToggle={toggle} />}
+        {tenant !== null && (
+          <RefusedField value={action.refusal}>
+            <RoleChoices key={tenant.id} appId={appId} tenant={tenant} chosen={roleIds} onToggle={toggle} />
+          </RefusedField>
+        )}
         <button type="submit" className="primary" disabled={action.busy}>Invite</button>
       </form>
       <p className="hint">The address is mailed a link to join the tenant, which works once. A member of the tenant cannot be invited to it.</p>

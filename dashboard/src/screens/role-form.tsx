@@ -3,7 +3,7 @@ import { PermissionCheckboxes } from '../components/permission-checkboxes.tsx';
 import { Outcome } from '../components/status.tsx';
 import { useDraft } from '../hooks/use-draft.ts';
 import { useFocusOnOpen } from '../hooks/use-focus-on-open.ts';
-import { refusalMarks } from '../hooks/use-refused-field.ts';
+import { RefusedField, refusalMarks } from '../hooks/use-refused-field.ts';
 import { useSubmission } from '../hooks/use-submission.ts';
 import { createRole, updateRole, type Permission, type Role, type RoleChoices } from '../operations-roles.ts';
 import { permissionOptions } from '../permission-groups.ts';
@@ -112,7 +112,9 @@ export function RoleForm({ appId, choices, catalogue, role, onSaved, onClose }: 
             The key names the role in tokens and checks: 1 to 64 lower-case letters, digits, _ or -, unique in the application.
           </p>
         )}
-        <PermissionCheckboxes options={options} checked={permissions} onChange={(checked) => update({ permissions: [...checked].sort() })} />
+        <RefusedField value={submission.refusal}>
+          <PermissionCheckboxes options={options} checked={permissions} onChange={(checked) => update({ permissions: [...checked].sort() })} />
+        </RefusedField>
         <div className="form-actions">
           <button type="submit" className="primary" disabled={submission.busy}>{role === undefined ? 'Create role' : 'Save role'}</button>
           {onClose !== undefined && <button type="button" onClick={onClose}>Close</button>}

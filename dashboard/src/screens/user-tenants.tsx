@@ -2,6 +2,7 @@ import { useCallback, type FormEvent } from 'react';
 import { ErrorMessage, Loading, Outcome } from '../components/status.tsx';
 import { useAsync } from '../hooks/use-async.ts';
 import { useDraft } from '../hooks/use-draft.ts';
+import { listMarks } from '../hooks/use-refused-field.ts';
 import { useSubmission } from '../hooks/use-submission.ts';
 import type { User } from '../operations.ts';
 import { listAllTenants } from '../operations-tenant-choices.ts';
@@ -43,7 +44,7 @@ export function UserTenants({ appId, user, isolated, onChanged }: UserTenantsPro
   };
   return (
     <form onSubmit={submit}>
-      <fieldset className="role-choices">
+      <fieldset className="role-choices" {...listMarks(submission.refusal, 'tenantIds')}>
         <legend>Tenants</legend>
         {tenants.data.map((tenant) => (
           <label key={tenant.id}>
