@@ -3258,7 +3258,13 @@ export type Session = {
    * (at most one write per minute per session), so it may lag by up to a minute.
    */
   lastActiveAt: Scalars['DateTime']['output'];
-  /** How the user authenticated, e.g. `password`. */
+  /**
+   * How the user signed in, in the order proven: the first factor as the type of the auth provider that offers it
+   * (`password`, `magic_link` for a link or an e-mailed code, `passkey`, `oauth`, `saml`), then the second factor when
+   * one was proven (`totp`, `email_otp`, `webauthn`, `recovery_code`), e.g. `["password", "totp"]`; a passkey that
+   * verified its user is both factors and lists `passkey` alone. A sign-in the browser's existing session made for
+   * another tenant lists that session's.
+   */
   methods: Array<Scalars['String']['output']>;
   /** The tenant the user signed in to; null for a sign-in to the application itself. */
   tenantId: Maybe<Scalars['UUID']['output']>;

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
-import { enrolFactor, factorsOf, recoveryCodesLeft, sendEmailCode, useSecondProof, type FactorKind, type HeldFactor } from '../domain/mfa/factors.ts';
+import { enrolFactor, factorsOf, recoveryCodesLeft, sendEmailCode, useSecondProof, type FactorKind, type HeldFactor, type SecondProof } from '../domain/mfa/factors.ts';
 import { asksMultiFactor, mfaStepAfter, stepUpPolicy, withSecondFactor, type MfaStep } from '../domain/mfa/requirement.ts';
 import { amrOfCredential, keyName } from '../domain/webauthn/credentials.ts';
 import { newCredentialOptions, provenCredential, secondFactorOptions, secondFactorProof } from '../domain/webauthn/factor.ts';
@@ -8,7 +8,7 @@ import { proveSecondStep } from '../domain/mfa/second-step.ts';
 import { newTotpSecret, totpStep, totpUri } from '../domain/mfa/totp.ts';
 import { mustChangePassword } from '../domain/sign-in/password-expiry.ts';
 import { SignInRefusal } from '../domain/sign-in/refusals.ts';
-import { activeUser, type SignIn } from '../domain/sign-in/sign-in.ts';
+import { activeUser, type Proof, type SignIn } from '../domain/sign-in/sign-in.ts';
 import type { SignInUser } from '../domain/users/sign-in-user.ts';
 import { isUuid } from '../ids.ts';
 import { challengePage, enrolPage, noStepPage, recoveryCodesPage, type StepMethod } from '../pages/mfa.ts';
@@ -36,16 +36,21 @@ import type { FormFields, InteractionContext } from './routes.ts';
 const STEP_SECONDS = 600;
 
 /**
- * The sign-in a proven first factor started (`passed`: the amr once the second step is done too; `expired`: its
- * password is to be changed once the step has passed).
+ * The sign-in a proven first factor started (`passed`: what it proved once the second step is done too; `expired`:
+ * its password is to be changed once the step has passed).
  */
-interface PendingSignIn {
+interface PendingSignIn extends Proof {
   readonly userId: string;
   readonly tenantId: string | null;
-  readonly amr: readonly string[];
-  readonly passed?: readonly string[];
+  readonly passed?: Proof;
   readonly expired: boolean;
 }
+
+/** The second step done with `method`, which proved `amr`. */
+const passedWith = (pending: PendingSignIn, method: SecondProof, amr: readonly string[]): PendingSignIn => ({
+  ...pending,
+  passed: { amr, methods: [...pending.methods, method] },
+});
 
 /** What the hosted routes lend the step (src/hosted/routes.ts). */
 export interface StepSeam {
@@ -77,10 +82,13 @@ export type CompleteSignIn = (
 const STEP_METHODS: readonly StepMethod[] = ['totp', 'webauthn', 'email_otp', 'recovery_code'];
 const isStepMethod = (value: unknown): value is StepMethod => STEP_METHODS.includes(value as StepMethod);
 
-/** A sign-in this service sealed as JSON (the step's, the expired password's), when it names a user. */
-export function parseSealedSignIn<T extends { readonly userId: string }>(json: string | undefined): T | undefined {
-  if (json === undefined) return undefined;
-  const value = JSON.parse(json) as Partial<T>;
+/**
+ * A sign-in this service sealed as JSON (the step's; the expired password's and a first factor's, each after its
+ * `kind`), when it is of that kind and names a user.
+ */
+export function parseSealedSignIn<T extends { readonly userId: string }>(sealed: string | undefined, kind = ''): T | undefined {
+  if (sealed?.startsWith(kind) !== true) return undefined;
+  const value = JSON.parse(sealed.slice(kind.length)) as Partial<T>;
   return typeof value.userId === 'string' && isUuid(value.userId) ? (value as T) : undefined;
 }
 
@@ -122,7 +130,8 @@ export function registerMfaStep(app: FastifyInstance, services: Services, seam: 
   /** The step done: the browser forgets the pending sign-in, which goes on with what it proved. */
   function complete(request: FastifyRequest, reply: FastifyReply, context: InteractionContext, pending: PendingSignIn) {
     reply.header('set-cookie', cookie(stepCookieName, `/interaction/${context.interaction.uid}`, '', 0));
-    const signIn = { userId: pending.userId, tenantId: pending.tenantId, amr: pending.passed ?? pending.amr };
+    const { amr, methods } = pending.passed ?? pending;
+    const signIn = { userId: pending.userId, tenantId: pending.tenantId, amr, methods };
     return onward(request, reply, context, signIn, pending.expired);
   }
 
@@ -157,7 +166,7 @@ export function registerMfaStep(app: FastifyInstance, services: Services, seam: 
     if (!(await stepDue(request, context, signIn.userId, amr, known))) return onward(request, reply, context, signIn, expired);
     const { uid } = context.interaction;
     // Nothing is written for an expired password before the step: it travels sealed with the pending sign-in.
-    setPending(reply, uid, { userId: signIn.userId, tenantId: signIn.tenantId, amr, expired });
+    setPending(reply, uid, { userId: signIn.userId, tenantId: signIn.tenantId, amr, methods: signIn.methods ?? [], expired });
     return back(reply, uid);
   };
 
@@ -254,7 +263,7 @@ export function registerMfaStep(app: FastifyInstance, services: Services, seam: 
       const ok = await proveSecondStep(context.target, user, attempt, () => useSecondProof(em, services.storedSecrets, owner, method, code));
       if (!ok) return showStep(reply, context, user, shown, 400, { method, error: true });
       await remember(reply, context, user.id);
-      return complete(request, reply, context, { ...pending, passed: amr });
+      return complete(request, reply, context, passedWith(pending, method, amr));
     }
 
     // Enrolment: the first code proves the new factor (a TOTP secret the form carries sealed, or the e-mail code).
@@ -272,7 +281,7 @@ export function registerMfaStep(app: FastifyInstance, services: Services, seam: 
     });
     if (!ok) return showStep(reply, context, user, shown, 400, { method, error: true, ...(secret === undefined ? {} : { secret }) });
     const codes = await enrolFactor(context.target, user, secret === undefined || totpAt === null ? { kind: 'email_otp' } : { kind: 'totp', secret, step: totpAt });
-    return enrolled(request, reply, context, user, { ...pending, passed: amr }, codes);
+    return enrolled(request, reply, context, user, passedWith(pending, method, amr), codes);
   });
 
   /** A factor enrolled: the browser remembered, then the recovery codes of a first enrolment, or the completion. */
@@ -305,7 +314,7 @@ export function registerMfaStep(app: FastifyInstance, services: Services, seam: 
       const amr = withSecondFactor(pending.amr, proof.amr);
       if (!(await proveSecondStep(target, user, { method: 'webauthn', amr, tenantId: pending.tenantId, address }, proof.check))) return refused();
       await remember(reply, context, user.id);
-      return complete(request, reply, context, { ...pending, passed: amr });
+      return complete(request, reply, context, passedWith(pending, 'webauthn', amr));
     }
     const credential = await provenCredential(target, shown.rp, context.interaction.uid, user.id, fields['credential'], keyName(fields['name']));
     const amr = withSecondFactor(pending.amr, credential === null ? [] : amrOfCredential(credential.deviceType, false));
@@ -313,7 +322,7 @@ export function registerMfaStep(app: FastifyInstance, services: Services, seam: 
     const ok = await proveSecondStep(target, user, attempt, async () => (credential === null ? { ok: false, reason: 'invalid_passkey' } : { ok: true }));
     if (!ok || credential === null) return refused();
     const codes = await enrolFactor(target, user, { kind: 'webauthn', credential });
-    return enrolled(request, reply, context, user, { ...pending, passed: amr }, codes);
+    return enrolled(request, reply, context, user, passedWith(pending, 'webauthn', amr), codes);
   }
 
   return completeSignIn;

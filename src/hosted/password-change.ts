@@ -14,9 +14,9 @@ import { parseSealedSignIn } from './mfa.ts';
 /**
  * The step an expired password (the policy's `maxAge`) puts last before the completion, after the tenant and the MFA
  * step (src/hosted/mfa.ts): `/interaction/:uid/password`, where the user chooses a new one (the policy and history
- * apply), then the sign-in completes. The sign-in proven so far (user, tenant, `amr`) is a sealed statement bound to the
- * interaction, in an HttpOnly cookie scoped to its path, of its own kind (`expired|{sign-in}`) so that no other proof
- * stands for it.
+ * apply), then the sign-in completes. The sign-in proven so far (user, tenant, `amr`, `methods`) is a sealed
+ * statement bound to the interaction, in an HttpOnly cookie scoped to its path, of its own kind (`expired|{sign-in}`)
+ * so that no other proof stands for it.
  */
 
 interface Params {
@@ -54,7 +54,7 @@ export function expiredPasswordStep<C extends StepContext>(app: FastifyInstance,
   /** The sign-in this interaction proved moments ago, of a user still active and still signing in; else null. */
   async function provenSignIn(request: FastifyRequest, context: C): Promise<{ user: SignInUser; signIn: SignIn } | null> {
     const value = csrf.unseal(context.interaction.uid, cookieOf(request, cookieName));
-    const signIn = value?.startsWith(PROOF_KIND) === true ? parseSealedSignIn<SignIn>(value.slice(PROOF_KIND.length)) : undefined;
+    const signIn = parseSealedSignIn<SignIn>(value, PROOF_KIND);
     if (signIn === undefined || !(await deps.signsIn(context))) return null;
     const user = await activeUser(context.target, signIn.userId);
     return user === null ? null : { user, signIn };
@@ -94,8 +94,8 @@ export function expiredPasswordStep<C extends StepContext>(app: FastifyInstance,
     /** A sign-in proven but for its expired password: 303 to the change, the sign-in in its cookie. */
     start: (reply: FastifyReply, context: C, signIn: SignIn) => {
       const { uid } = context.interaction;
-      const { userId, tenantId, amr } = signIn;
-      const proof = csrf.seal(uid, `${PROOF_KIND}${JSON.stringify({ userId, tenantId, amr })}`, PROOF_SECONDS);
+      const { userId, tenantId, amr, methods } = signIn;
+      const proof = csrf.seal(uid, `${PROOF_KIND}${JSON.stringify({ userId, tenantId, amr, methods })}`, PROOF_SECONDS);
       return reply.status(303).header('set-cookie', cookie(uid, proof, PROOF_SECONDS)).header('location', path(uid)).send();
     },
   };

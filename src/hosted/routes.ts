@@ -8,7 +8,7 @@ import { signIns } from '../metrics.ts';
 import type { Services } from '../services.ts';
 import { cookieOf } from './cookies.ts';
 import { loadCsrfTokens, type CsrfTokens } from './csrf.ts';
-import { registerMfaStep } from './mfa.ts';
+import { parseSealedSignIn, registerMfaStep } from './mfa.ts';
 import { registerInvitationPage } from './invitation.ts';
 import { emailFormActions, emailSignInRoutes } from './magic-link.ts';
 import { emailForms } from '../pages/magic-link.ts';
@@ -45,6 +45,7 @@ import {
   sessionSignIn,
   tenantsOf,
   verifyCredentials,
+  type Proof,
   type SignIn,
   type SignInTarget,
 } from '../domain/sign-in/sign-in.ts';
@@ -72,10 +73,11 @@ interface Params {
 
 /** How long a proven password stays good for choosing the tenant that completes the sign-in. */
 const SIGN_IN_PROOF_SECONDS = 600;
-/** A sign-in that proved a password (RFC 8176), which the session lists among its `methods`. */
-const PASSWORD_AMR = ['pwd'];
+const PROOF_KIND = 'first-factor|';
+/** A proven password. */
+const PASSWORD_PROOF: Proof = { amr: ['pwd'], methods: ['password'] };
 /** The tenant choice of a browser session's user authorizing a client: no factor proven, no new sign-in made. */
-const SESSION_CHOICE = ['session'];
+const SESSION_CHOICE: Proof = { amr: ['session'], methods: [] };
 
 /**
  * The cookie that carries a proven password (the sealed user id) from the sign-in POST to the tenant choice it
@@ -87,12 +89,13 @@ const signInProofCookie = (secure: boolean) => (secure ? '__Secure-gh_signin' : 
 
 const EXPIRED = SIGN_IN_REFUSALS.interaction_expired.page;
 
-/** A proven first factor, as continueSignIn takes it; `page`: what the login page keeps when it refuses (the e-mail typed). */
-export interface ProvenFactor {
+/**
+ * A proven first factor, as continueSignIn takes it; `page`: what the login page keeps when it refuses (the e-mail
+ * typed). Its `amr` is none when no registered value describes the method (an upstream's sign-in).
+ */
+export interface ProvenFactor extends Proof {
   readonly user: SignInUser;
   readonly verified: SignInUser;
-  /** RFC 8176 `amr` values of the method; none when no registered value describes it (an upstream's sign-in). */
-  readonly amr: readonly string[];
   readonly page?: Pick<LoginPageInput, 'email'>;
   /** The user's MFA factors, when the proof read them with the user: the MFA step then reads none. */
   readonly factors?: readonly HeldFactor[];
@@ -268,21 +271,20 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
     const proofCookie = (uid: string, value: string, maxAge: number) =>
       `${proofCookieName}=${value}; Path=${paths(uid).page}; Max-Age=${maxAge}; HttpOnly; SameSite=Lax${secureCookies ? '; Secure' : ''}`;
 
-    // The proof of a first factor: the user and the method's `amr`, sealed to the interaction.
-    const sealProof = (uid: string, userId: string, amr: readonly string[]) => csrf.seal(uid, [userId, ...amr].join(' '), SIGN_IN_PROOF_SECONDS);
-    const unsealProof = (uid: string, sealed: unknown): { userId: string; amr: string[] } | undefined => {
-      const [userId, ...amr] = csrf.unseal(uid, sealed)?.split(' ') ?? [];
-      return userId === undefined ? undefined : { userId, amr };
-    };
+    // The proof of a first factor: the user and what the method proved, sealed to the interaction as a kind of its own
+    // (the interaction's other seals hold JSON too).
+    const sealProof = (uid: string, userId: string, { amr, methods }: Proof) =>
+      csrf.seal(uid, `${PROOF_KIND}${JSON.stringify({ userId, amr, methods })}`, SIGN_IN_PROOF_SECONDS);
+    const unsealProof = (uid: string, sealed: unknown) => parseSealedSignIn<Proof & { readonly userId: string }>(csrf.unseal(uid, sealed), PROOF_KIND);
 
     // The browser's id for the session policy's notifyNewBrowser (account-links.ts): the service's, on every path.
     const browserCookieName = secureCookies ? '__Secure-gh_browser' : 'gh_browser';
     const browserCookie = (id: string) => `${browserCookieName}=${id}; Path=/; Max-Age=${400 * 24 * 3600}; HttpOnly; SameSite=Lax${secureCookies ? '; Secure' : ''}`;
 
     /** A proven first factor of a user who chooses among their tenants: 303 to the choice, the proof in its cookie. */
-    function continueToTenantChoice(reply: FastifyReply, context: InteractionContext, userId: string, amr: readonly string[]) {
+    function continueToTenantChoice(reply: FastifyReply, context: InteractionContext, userId: string, proven: Proof) {
       const { uid } = context.interaction;
-      const proof = sealProof(uid, userId, amr);
+      const proof = sealProof(uid, userId, proven);
       return reply.status(303).header('set-cookie', proofCookie(uid, proof, SIGN_IN_PROOF_SECONDS)).header('location', paths(uid).tenant).send();
     }
 
@@ -298,8 +300,8 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
       const origin = { browserId: cookieOf(request, browserCookieName), ip: guessingAddress(request), userAgent: request.headers['user-agent'] };
       const browserId = await noticeBrowser(context.target, { ...proven.user, locale: context.target.look.locale }, origin);
       if (browserId !== undefined) reply.header('set-cookie', browserCookie(browserId));
-      if (decision.kind === 'choose') return continueToTenantChoice(reply, context, proven.user.id, proven.amr);
-      const signIn = { userId: proven.user.id, tenantId: decision.tenantId, verified: proven.verified, ...amrOf(proven.amr) };
+      if (decision.kind === 'choose') return continueToTenantChoice(reply, context, proven.user.id, proven);
+      const signIn = { userId: proven.user.id, tenantId: decision.tenantId, verified: proven.verified, ...amrOf(proven.amr), methods: proven.methods };
       return completeSignIn(request, reply, context, signIn, proven.factors);
     }
 
@@ -370,14 +372,16 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
 
     /**
      * A login asked only because the client wants the multi-factor acr the session's sign-in did not give: its user
-     * goes on from that sign-in (its `amr` the first factor) to the MFA step, without typing a first factor again.
+     * goes on from that sign-in (its `amr` and `methods` the first factor) to the MFA step, without typing a first
+     * factor again.
      */
     async function stepUpSession(request: FastifyRequest, reply: FastifyReply, context: InteractionContext) {
       const { prompt, session } = context.interaction;
       if (prompt.reasons.length !== 1 || prompt.reasons[0] !== STEP_UP_REASON) return undefined;
       const account = await sessionSignIn(context.target, session?.accountId, true);
       if (account === null) return undefined;
-      return continueSignIn(request, reply, context, { user: account.user, verified: account.user, amr: session?.amr ?? [] });
+      const methods = await services.oidc.sessionSignInMethods(context.interaction);
+      return continueSignIn(request, reply, context, { user: account.user, verified: account.user, amr: session?.amr ?? [], methods });
     }
 
     app.get<{ Params: Params }>('/interaction/:uid', async (request, reply) => {
@@ -417,7 +421,7 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
       if (context.target.password.requireVerification && check.verified.emailVerified === false) {
         return showLogin(reply, context, 403, { email, error: 'login.unverified', resendUrl: paths(context.interaction.uid).verify });
       }
-      return continueSignIn(request, reply, context, { user: check.user, verified: check.verified, amr: PASSWORD_AMR, page: { email }, factors: check.factors });
+      return continueSignIn(request, reply, context, { user: check.user, verified: check.verified, ...PASSWORD_PROOF, page: { email }, factors: check.factors });
     });
 
     app.get<{ Params: Params }>('/interaction/:uid/signup', async (request, reply) => {
@@ -515,15 +519,15 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
       const tenants = await tenantsOf(context.target, user);
       if (tenants.length === 0) return refuseEmptyChoice(request, reply, context);
       const chosen = tenants.find((tenant) => tenant.id === fields['tenant']);
-      if (chosen === undefined) return showTenantChoice(reply, context, user.id, tenants, true, sealProof(context.interaction.uid, user.id, proven.amr));
-      if (proven.amr.join(' ') === SESSION_CHOICE.join(' ')) {
+      if (chosen === undefined) return showTenantChoice(reply, context, user.id, tenants, true, sealProof(context.interaction.uid, user.id, proven));
+      if (proven.amr.join(' ') === SESSION_CHOICE.amr.join(' ')) {
         // The session's user authorizing a client: a consent, as with one tenant to sign in to, never a sign-in.
         if (context.interaction.prompt.name !== 'consent' || (await sessionAccount(context))?.user.id !== user.id) throw new SignInRefusal('proof_expired', context.target.look);
         return finish(request, reply, context, { userId: user.id, tenantId: chosen.id });
       }
       // The proof has served: the browser forgets it.
       reply.header('set-cookie', proofCookie(context.interaction.uid, '', 0));
-      return completeSignIn(request, reply, context, { userId: user.id, tenantId: chosen.id, ...amrOf(proven.amr) });
+      return completeSignIn(request, reply, context, { userId: user.id, tenantId: chosen.id, ...amrOf(proven.amr), methods: proven.methods });
     });
   };
 }

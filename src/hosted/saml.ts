@@ -26,6 +26,7 @@ import type { Services } from '../services.ts';
 import { guessingAddress } from '../request-origin.ts';
 import { cookieOf } from './cookies.ts';
 import type { CsrfTokens } from './csrf.ts';
+import type { Proof } from '../domain/sign-in/sign-in.ts';
 import type { FormFields, InteractionContext, ProvenFactor } from './routes.ts';
 
 /**
@@ -57,7 +58,7 @@ export interface SignInSteps {
 }
 
 /** RFC 8176 registers no value for a federated sign-in: the ID token states none, as for social sign-in. */
-const SAML_AMR: readonly string[] = [];
+const SAML_PROOF: Proof = { amr: [], methods: [SAML_METHOD] };
 /** How long a proven identity waits for the interaction it continues (a redirect away). */
 const PROOF_SECONDS = 120;
 /** How long an IdP-initiated identity waits for the application to start its sign-in, then for the user's word. */
@@ -200,7 +201,7 @@ export function registerSamlRoutes(app: FastifyInstance, services: Services, csr
     const account = await samlAccount(context.target, identity, guessingAddress(request));
     signIns.inc({ method: SAML_METHOD, outcome: account.ok ? 'success' : 'failure' });
     if (!account.ok) throw new SignInRefusal('saml_account_refused', context.target.look);
-    return steps.continueSignIn(request, reply, context, { user: account.user, verified: account.user, amr: SAML_AMR });
+    return steps.continueSignIn(request, reply, context, { user: account.user, verified: account.user, ...SAML_PROOF });
   }
 
   /** The interaction the ACS sent the browser back to; refused in the look of the provider its sealed proof names. */

@@ -14,6 +14,7 @@ import type { ClientCache } from './client-cache.ts';
 import { clientMetadata, gatehouseData } from './clients.ts';
 import type { OrganizationStatusCache } from '../domain/organizations/status.ts';
 import { sessionPolicyOf } from './session-lifetime.ts';
+import { signInMethodsOf } from './overrides.ts';
 
 /**
  * oidc-provider's storage, in PostgreSQL so every instance shares it. `Client` is read-only from `oauth_client`
@@ -160,7 +161,7 @@ class ModelAdapter implements Adapter {
             uid: payload.uid,
             accountId: payload.accountId,
             authorizations: Object.entries(payload.authorizations ?? {}).map(([clientId, { grantId }]) => ({ clientId, grantId })),
-            amr: Array.isArray(payload.amr) ? payload.amr.filter((amr): amr is string => typeof amr === 'string') : [],
+            methods: signInMethodsOf(payload),
             expiresAt,
             requestClientId: Provider.ctx?.oidc.client?.clientId,
           })

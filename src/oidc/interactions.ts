@@ -5,12 +5,13 @@ import type Provider from 'oidc-provider';
 import { acrOf } from '../domain/mfa/requirement.ts';
 import { forgetRevokedSignIn, revokedTenants } from '../domain/sessions/revoked-sign-ins.ts';
 import { SIGN_IN_REFUSALS, SignInRefusal } from '../domain/sign-in/refusals.ts';
-import type { SignIn } from '../domain/sign-in/sign-in.ts';
+import type { SignIn, SignInMethod } from '../domain/sign-in/sign-in.ts';
 import { readSignInUser, type SignInUser } from '../domain/users/sign-in-user.ts';
 import { isUuid } from '../ids.ts';
 import { grantTenant, saveGrantForTenant, type GrantRevocationDependencies } from './adapter.ts';
 import { gatehouseData, type GatehouseClientData } from './clients.ts';
 import { OIDC_SCOPES } from './configuration.ts';
+import { signInMethodsOf } from './overrides.ts';
 
 /**
  * The seam between the OP and the hosted sign-in pages (which own `/interaction/:uid`), reached through OidcProvider
@@ -40,6 +41,14 @@ export async function loadInteraction(provider: Provider, req: IncomingMessage, 
   const data = gatehouseData(await provider.Client.find(clientId));
   if (data === undefined) throw new SignInRefusal('client_gone');
   return { interaction, client: { clientId, data } };
+}
+
+/** How the interaction's browser session signed its user in, while it is still theirs (a step-up goes on from it). */
+export async function sessionSignInMethods(provider: Provider, interaction: Interaction): Promise<readonly SignInMethod[]> {
+  const { uid, accountId } = interaction.session ?? {};
+  const session = uid === undefined ? undefined : await provider.Session.findByUid(uid);
+  // The session holds only what a SignIn's `methods` gave it (interactionResult).
+  return session !== undefined && session.accountId === accountId ? (signInMethodsOf(session) as SignInMethod[]) : [];
 }
 
 async function signedInUser(orm: MikroORM, applicationId: string, signIn: SignIn): Promise<SignInUser | null> {
@@ -131,7 +140,9 @@ export async function interactionResult(
     if (session !== undefined && signIn.tenantId !== null) await forgetRevokedSignIn(orm.em.getConnection(), session, signIn.tenantId);
     // What the sign-in proved, for the ID token (RFC 8176 `amr`, and `acr` from it): none when no credential was checked.
     const proved = signIn.amr === undefined ? {} : { amr: [...signIn.amr], acr: acrOf(signIn.amr) };
-    return { login: { accountId: user.id, ...proved }, consent: { grantId } };
+    // And for the browser session's sign-ins (`methods`, which the OP keeps with its session: overrides.ts).
+    const methods = signIn.methods === undefined ? {} : { methods: [...signIn.methods] };
+    return { login: { accountId: user.id, ...proved, ...methods }, consent: { grantId } };
   }
 
   if (interaction.prompt.name === 'consent') {

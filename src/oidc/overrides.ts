@@ -29,6 +29,7 @@ export const OIDC_PROVIDER_OVERRIDES = {
   scopeApiResourceTokens: 'AccessToken, ClientCredentials: save',
   acceptPreviousSecret: 'Client: compareClientSecret',
   persistSavedSessionsOnly: 'Session: persist',
+  sessionKeepsSignInMethods: 'Session: IN_PAYLOAD, loginAccount',
   sessionCookiePerApplication: 'Provider: cookieName',
   confirmationNamesApplication: 'OIDCContext: urlFor',
 } as const;
@@ -40,6 +41,7 @@ export function applyOverrides(provider: Provider, deps: OverrideDependencies): 
   scopeApiResourceTokens(provider, deps.tokenClaims, deps.isApiResource);
   acceptPreviousSecret(provider);
   persistSavedSessionsOnly(provider);
+  sessionKeepsSignInMethods(provider);
   sessionCookiePerApplication(provider);
   confirmationNamesApplication(provider);
 }
@@ -136,6 +138,33 @@ function persistSavedSessionsOnly(provider: Provider): void {
   const persist = provider.Session.prototype.persist;
   provider.Session.prototype.persist = async function (this: InstanceType<typeof provider.Session>) {
     return typeof this.exp === 'number' ? persist.call(this) : this.jti;
+  };
+}
+
+/** The property of a browser session that holds how its user signed in (sessionKeepsSignInMethods). */
+const SIGN_IN_METHODS = 'methods';
+
+/** How the browser session's user signed in (the interaction's `login.methods`), kept as its `amr` is; none when unsaid. */
+export function signInMethodsOf(session: object): string[] {
+  const methods = (session as Record<string, unknown>)[SIGN_IN_METHODS];
+  return Array.isArray(methods) ? methods.filter((method): method is string => typeof method === 'string') : [];
+}
+
+/**
+ * A browser session keeps how its user signed in (the sessions list it: src/domain/sessions/browser-sessions.ts), set
+ * at each login as its `amr` is, from the interaction's result (interactions.ts). oidc-provider stores only the
+ * properties it knows, and its resume hands loginAccount only its own; the interaction is the request's by then.
+ */
+function sessionKeepsSignInMethods(provider: Provider): void {
+  const Session = provider.Session as unknown as { IN_PAYLOAD: readonly string[]; prototype: { loginAccount(details: object): void } };
+  const inPayload = [...Session.IN_PAYLOAD, SIGN_IN_METHODS];
+  Object.defineProperty(Session, 'IN_PAYLOAD', { get: () => inPayload });
+  // eslint-disable-next-line @typescript-eslint/unbound-method -- called below with the session as `this`
+  const loginAccount = Session.prototype.loginAccount;
+  Session.prototype.loginAccount = function (this: Record<string, unknown>, details: object) {
+    loginAccount.call(this, details);
+    const login = (Provider.ctx?.oidc.entities.Interaction?.result as { login?: object } | undefined)?.login;
+    this[SIGN_IN_METHODS] = signInMethodsOf(login ?? {});
   };
 }
 

@@ -1,7 +1,7 @@
 import { signOutAtIdp } from './saml-sign-out.ts';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import Provider, { type KoaContextWithOIDC } from 'oidc-provider';
-import type { SignIn } from '../domain/sign-in/sign-in.ts';
+import type { SignIn, SignInMethod } from '../domain/sign-in/sign-in.ts';
 import type { Surface } from '../domain/domains/surfaces.ts';
 import { findAccount, findAccountOnce } from './account.ts';
 import { ACCOUNT_RESPONSE_MODE, accountBrowser, returnToAccountPage, type AccountBrowser } from './account-session.ts';
@@ -16,7 +16,7 @@ import { sweepExpiredFlowRows } from '../domain/sign-in/expired-rows.ts';
 import { noteRequest } from '../log.ts';
 import { tokenGrants } from '../metrics.ts';
 import { paceDevicePolling } from './device-polling.ts';
-import { finishInteraction, interactionResult, loadInteraction, refuseInteraction, type HostedInteraction, type Interaction } from './interactions.ts';
+import { finishInteraction, interactionResult, loadInteraction, refuseInteraction, sessionSignInMethods, type HostedInteraction, type Interaction } from './interactions.ts';
 import { introspectJwtAccessTokens } from './introspection.ts';
 import { advertiseIssuedClaimsOnly, challengeClientAuthentication } from './middleware.ts';
 import { allowOpFormTargets } from './op-form-policy.ts';
@@ -62,6 +62,11 @@ export class OidcProvider {
   async completeInteraction(interaction: Interaction, signIn: SignIn | undefined): Promise<string> {
     const { provider } = await this.get();
     return finishInteraction(interaction, await interactionResult(provider, this.deps, interaction, signIn));
+  }
+
+  /** How the interaction's browser session signed its user in (interactions.ts). */
+  async sessionSignInMethods(interaction: Interaction): Promise<readonly SignInMethod[]> {
+    return sessionSignInMethods((await this.get()).provider, interaction);
   }
 
   /** Ends an interaction with `access_denied` (interactions.ts); returns where the browser resumes. */

@@ -40,6 +40,10 @@ async function applicationWith(mfa: object = {}) {
 
 type Scope = Awaited<ReturnType<typeof applicationWith>>;
 
+/** How the user's browser session (the OP's) says they signed in: what the sign-ins it makes from then on list. */
+const opSessionMethods = async (userId: string) =>
+  (await sql<{ methods: unknown }>(`select payload->'methods' as methods from oidc_model where model = 'Session' and payload->>'accountId' = ?`, [userId])).map((row) => row.methods);
+
 
 /** An authorization request of the scope's client in `jar`: the OP's answer (to the hosted pages, or to the client). */
 const authorize = (scope: Scope, jar: CookieJar, parameters: Record<string, string> = {}) =>
@@ -92,6 +96,7 @@ describe('acr_values asking for the multi-factor acr', () => {
   it('a single-factor session goes straight to the MFA step (no password again), a wrong code is refused, the right one gives pwd otp mfa; then the session passes as it is', async () => {
     const scope = await applicationWith();
     const { userId, secret, jar } = await rememberedSingleFactorSession(scope, 'step-up@example.com');
+    expect(await opSessionMethods(userId)).toEqual([['password']]);
     const flow = await authorize(scope, jar, { acr_values: ACR_MULTI_FACTOR });
     const step = await pageOf(jar, flow.page);
     expect(step.url).toMatch(/\/interaction\/[\w-]+\/mfa$/);
@@ -101,6 +106,8 @@ describe('acr_values asking for the multi-factor acr', () => {
     expect(wrong.status).toBe(400);
     const done = await jar.submit(wrong, { code: next });
     expect(await idToken(scope, flow, done)).toMatchObject({ sub: userId, amr: ['pwd', 'otp', 'mfa'], acr: ACR_MULTI_FACTOR });
+    // The step-up goes on from the session's password.
+    expect(await opSessionMethods(userId)).toEqual([['password', 'totp']]);
     // The session now gave the multi-factor acr: asked again (silently too), it passes without a page.
     const asked: Record<string, string>[] = [{ acr_values: ACR_MULTI_FACTOR }, { acr_values: ACR_MULTI_FACTOR, prompt: 'none' }];
     for (const parameters of asked) {

@@ -71,6 +71,8 @@ describe('e-mail code on the shared surface', () => {
       [userId],
     );
     expect(audit!.after.method).toBe('email_code');
+    // The session names the provider that offers the code; the audit record tells a code from a link.
+    expect((await app.http.get(`/users/${userId}/sessions`)).body.data.map((session: { methods: string[] }) => session.methods)).toEqual([['magic_link']]);
     // Used: typed again on the same page it is refused.
     expect((await flow.jar.submit(check, { code })).status).toBe(400);
   });

@@ -65,7 +65,7 @@ describe('magic link on the shared surface', () => {
     const tokens = await tokensAfter(config, flow, opened);
     expect(decodeJwt(tokens.access_token).payload['sub']).toBe(userId);
     const sessions = await app.http.get(`/users/${userId}/sessions`);
-    expect(sessions.body.data[0].methods).toEqual(['otp']);
+    expect(sessions.body.data[0].methods).toEqual(['magic_link']);
     const [audit] = await sql<{ after: { method: string } }>(
       `select after from audit_log where action = 'user.signed_in' and target_id = ? order by id desc limit 1`,
       [userId],

@@ -95,6 +95,9 @@ async function idToken(flow: Flow, answer: Visit, configuration = config) {
   return decodeJwt(tokens.id_token!).payload;
 }
 
+/** What the user's sessions say they were signed in with, oldest first. */
+const sessionMethods = async (userId: string, admin = app.http) => ((await admin.get(`/users/${userId}/sessions`)).body.data as { methods: string[] }[]).map((session) => session.methods);
+
 const records = (userId: string, action: string) =>
   sql<{ after: Record<string, unknown>; outcome: string }>(`select after, outcome from audit_log where target_id = ? and action = ? order by id`, [userId, action]);
 
@@ -109,15 +112,16 @@ async function lastMail(to: string, template: string): Promise<string> {
 }
 
 describe('optional (the default)', () => {
-  it('a user without a factor signs in with the password alone: amr pwd, single-factor acr', async () => {
-    await createPasswordUser(app.http, 'plain@example.com');
+  it('a user without a factor signs in with the password alone: amr pwd, single-factor acr, the session’s method password', async () => {
+    const userId = await createPasswordUser(app.http, 'plain@example.com');
     const { flow, answer } = await signIn('plain@example.com');
     expect(answer.status).toBe(303);
     expect(answer.location).not.toContain('/mfa');
     expect(await idToken(flow, answer)).toMatchObject({ amr: ['pwd'], acr: ACR_SINGLE_FACTOR });
+    expect(await sessionMethods(userId)).toEqual([['password']]);
   });
 
-  it('a user with TOTP is challenged; a code computed here completes the sign-in, with otp and mfa in amr', async () => {
+  it('a user with TOTP is challenged; a code computed here completes the sign-in, with otp and mfa in amr, the session’s methods password and totp', async () => {
     const userId = await createPasswordUser(app.http, 'totp@example.com');
     const secret = await giveTotp(userId);
     const { flow, page } = await stepPage('totp@example.com');
@@ -132,6 +136,7 @@ describe('optional (the default)', () => {
       expect.objectContaining({ method: 'password' }),
       expect.objectContaining({ method: 'totp', amr: ['pwd', 'otp', 'mfa'] }),
     ]);
+    expect(await sessionMethods(userId)).toEqual([['password', 'totp']]);
   });
 
   it('a replayed code is refused, and so is an earlier step’s once a later one was accepted', async () => {
@@ -172,6 +177,7 @@ describe('optional (the default)', () => {
     expect(recoveryPage.body).toContain('Recovery code');
     const done = await first.flow.jar.submit(recoveryPage, { code: 'ABCDE FGHJK' });
     expect(await idToken(first.flow, done)).toMatchObject({ amr: ['pwd', 'otp', 'mfa'] });
+    expect(await sessionMethods(userId)).toEqual([['password', 'recovery_code']]);
     const second = await stepPage('recovery@example.com');
     const again = await second.flow.jar.visit(`${second.page.url}?method=recovery_code`);
     expect((await second.flow.jar.submit(again, { code: 'abcde-fghjk' })).status).toBe(400);
@@ -215,6 +221,7 @@ describe('optional (the default)', () => {
     expect(stored!.code_hash).not.toContain(code);
     const done = await flow.jar.submit(codePage, { code });
     expect(await idToken(flow, done)).toMatchObject({ amr: ['pwd', 'otp', 'mfa'] });
+    expect(await sessionMethods(userId)).toEqual([['password', 'email_otp']]);
     const second = await stepPage('mailed@example.com');
     expect((await second.flow.jar.submit(second.page, { action: 'verify', code })).status).toBe(400);
   });
@@ -303,6 +310,7 @@ describe('required', () => {
     expect(shown).toHaveLength(10);
     const done = await flow.jar.submit(codes, {});
     expect(await idToken(flow, done, configuration)).toMatchObject({ sub: userId, amr: ['pwd', 'otp', 'mfa'], acr: ACR_MULTI_FACTOR });
+    expect(await sessionMethods(userId, admin)).toEqual([['password', 'totp']]);
     // Stored sealed, its codes hashed; audited; the user told.
     const [factor] = await sql<{ secret_encrypted: string; last_step: string }>(`select secret_encrypted, last_step from mfa_factor where user_id = ?`, [userId]);
     expect(factor!.secret_encrypted).not.toContain(secret);
@@ -494,6 +502,7 @@ describe('an expired password (the password policy’s maxAge)', () => {
     expect(await idToken(flow, done, configuration)).toMatchObject({ sub: userId, amr: ['pwd', 'otp', 'mfa'], acr: ACR_MULTI_FACTOR });
     expect((await records(userId, 'user.password.changed')).map((record) => record.after)).toEqual([expect.objectContaining({ reason: 'expired' })]);
     expect(await sessionSignsIn(ownerJar)).toBe(false);
+    expect(await sessionMethods(userId, admin)).toEqual([['password', 'totp']]);
     // Signed in with the new password elsewhere, no change is asked, only the step.
     expect((await signIn('expired-totp-owner@example.com', { configuration, password: NEW_PASSWORD })).answer.location).toMatch(/\/mfa$/);
   });

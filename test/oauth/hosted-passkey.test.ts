@@ -112,6 +112,10 @@ async function idToken(scope: Scope, flow: Flow, done: Visit) {
   return decodeJwt(tokens.id_token!).payload;
 }
 
+/** What the user's sessions say they were signed in with, oldest first. */
+const sessionMethods = async (scope: Scope, userId: string) =>
+  ((await scope.admin.get(`/users/${userId}/sessions`)).body.data as { methods: string[] }[]).map((session) => session.methods);
+
 const signInRecords = (applicationId: string, action: string) =>
   sql<{ after: Record<string, unknown>; target_id: string | null }>(`select after, target_id from audit_log where application_id = ? and action = ? order by id`, [applicationId, action]);
 
@@ -184,6 +188,7 @@ describe('sign-up with a passkey', () => {
     expect(await sql(`select 1 from audit_log where target_id = ? and action = 'user.passkey.added'`, [userId])).toHaveLength(1);
     const [signedIn] = await signInRecords(scope.application.applicationId, 'user.signed_in');
     expect(signedIn?.after).toMatchObject({ method: 'passkey', amr: ['hwk', 'user', 'mfa'] });
+    expect(await sessionMethods(scope, userId)).toEqual([['passkey']]);
 
     // The form posted again makes nothing: the interaction is over, and the sign-up used.
     const again = await answer(flow.jar, create, key.register(options as never, issuer));
@@ -323,6 +328,8 @@ describe('sign-in with a passkey', () => {
     expect(await idToken(scope, flow, done)).toMatchObject({ sub: userId, amr: ['hwk', 'user', 'mfa'] });
     const [record] = await signInRecords(scope.application.applicationId, 'user.signed_in');
     expect(record?.after).toMatchObject({ method: 'passkey', amr: ['hwk', 'user', 'mfa'] });
+    // One method proven, which counts as both factors: no `mfa` or `user` among the session's methods.
+    expect(await sessionMethods(scope, userId)).toEqual([['passkey']]);
     const [used] = await sql<{ counter: string; last_used_at: Date | null }>('select counter, last_used_at from webauthn_credential where user_id = ?', [userId]);
     expect(Number(used?.counter)).toBe(1);
     expect(used?.last_used_at).not.toBeNull();
@@ -367,6 +374,7 @@ describe('sign-in with a passkey', () => {
     const claims = await idToken(scope, flow, done);
     expect(claims).toMatchObject({ sub: userId });
     expect(claims['amr']).toEqual(expect.arrayContaining(['hwk', 'otp', 'mfa']));
+    expect(await sessionMethods(scope, userId)).toEqual([['passkey', 'totp']]);
   });
 
   it('such a key alone: under an optional policy it signs in as one factor; under a required one of keys only, nothing can follow it', async () => {
@@ -561,6 +569,7 @@ describe('WebAuthn as a second factor', () => {
     const done = await answer(flow.jar, refused, key.assert(retry, issuer));
     expect(done.status, done.body.slice(-1500)).toBe(303);
     expect(await idToken(scope, flow, done)).toMatchObject({ sub: userId, amr: ['pwd', 'hwk', 'mfa'] });
+    expect(await sessionMethods(scope, userId)).toEqual([['password', 'webauthn']]);
     const failed = await signInRecords(scope.application.applicationId, 'user.sign_in_failed');
     expect(failed.map((record) => record.after)).toEqual([expect.objectContaining({ method: 'webauthn', reason: 'unknown_credential' })]);
   });

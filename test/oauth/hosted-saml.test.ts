@@ -106,6 +106,8 @@ describe('SP-initiated', () => {
     expect(record).toMatchObject({ actor: { type: 'user', id: userId }, outcome: 'success' });
     expect(JSON.stringify(record)).toContain('"method":"saml"');
     expect(JSON.stringify(record)).toContain(provider.id);
+    const sessions = (await app.http.get(`/users/${userId}/sessions`)).body.data as { tenantId: string; methods: string[] }[];
+    expect(sessions.map(({ tenantId, methods }) => ({ tenantId, methods }))).toEqual([{ tenantId, methods: ['saml'] }]);
   });
 
   it('started on the application’s custom domain, the response posted to the provider’s one ACS goes back to the domain’s interaction', async () => {

@@ -173,6 +173,7 @@ describe('social and OIDC sign-in', () => {
     expect(await identities(users[0]!.id)).toEqual([{ provider_id: upstreamId, subject: 'alice-sub' }]);
     const record = await lastSignInRecord();
     expect(record).toMatchObject({ action: 'user.signed_in', target_id: users[0]!.id, after: { method: 'oauth', upstream: { providerId: upstreamId, provider: 'generic' } } });
+    expect((await app.http.get(`/users/${users[0]!.id}/sessions`)).body.data.map((session: { methods: string[] }) => session.methods)).toEqual([['oauth']]);
 
     idp.login = { sub: 'alice-sub', email: 'alice.new@example.com', email_verified: true };
     const again = await authorize();

@@ -145,6 +145,9 @@ describe('shared pool', () => {
       expect(answer.status, answer.body).toBe(303);
       const chosen = await idClaims(other, again, answer);
       expect(chosen).toMatchObject({ sub: dana, tenant_id: acme, auth_time: signedIn.auth_time, amr: signedIn.amr });
+      // The session's sign-in to acme is the one proven for globex, as its methods say.
+      const sessions = (await app.http.get(`/users/${dana}/sessions`)).body.data as { tenantId: string; methods: string[] }[];
+      expect(new Map(sessions.map((session) => [session.tenantId, session.methods]))).toEqual(new Map([[globex, ['password']], [acme, ['password']]]));
     } finally {
       expect((await app.http.put('/policies/password', {})).status).toBe(200);
     }

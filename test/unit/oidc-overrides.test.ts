@@ -10,9 +10,10 @@ import { withSessionOf } from '../../src/oidc/session-application.ts';
 /**
  * The overrides of oidc-provider's internals (src/oidc/overrides.ts) hold for the version they were checked with: an
  * upgrade fails here, naming them, until each is checked again. Their effects are exercised here where no request is
- * needed; those that act inside one (`consume`, `save`: they read the request's context) are exercised end to end by
- * test/oauth/token-errors.test.ts (a refused resource or user leaves the code unspent) and
- * test/oauth/api-resource-tokens.test.ts (an API resource token's scope is its permissions).
+ * needed; those that act inside one (`consume`, `save`, a session's `loginAccount`: they read the request's context)
+ * are exercised end to end by test/oauth/token-errors.test.ts (a refused resource or user leaves the code unspent),
+ * test/oauth/api-resource-tokens.test.ts (an API resource token's scope is its permissions) and the hosted sign-in
+ * tests (test/oauth/hosted-mfa.test.ts and the others: each method's session lists it).
  */
 const ISSUER = 'http://op.test';
 const APPLICATION = '0193a5c0-0000-7000-8000-000000000001';
@@ -69,6 +70,15 @@ describe('the overrides of oidc-provider internals', () => {
     const unsaved = (op: Provider) => new (op.Session as unknown as new (fields: object) => InstanceType<Provider['Session']>)({ jti: 'never-saved' });
     await expect(unsaved(provider(true)).persist()).resolves.toBe('never-saved');
     await expect(unsaved(provider(false)).persist()).rejects.toThrow();
+  });
+
+  it('sessionKeepsSignInMethods: a session keeps its methods as it is stored and read, where oidc-provider drops them; a login outside a request sets none', () => {
+    const session = (op: Provider) => new (op.Session as unknown as new (fields: object) => InstanceType<Provider['Session']>)({ jti: 'signed-in', accountId: 'a', methods: ['password', 'totp'] });
+    expect(Reflect.get(session(provider(true)), 'methods')).toEqual(['password', 'totp']);
+    expect(Reflect.get(session(provider(false)), 'methods')).toBeUndefined();
+    const relogged = session(provider(true));
+    relogged.loginAccount({ accountId: 'a' });
+    expect(Reflect.get(relogged, 'methods')).toEqual([]);
   });
 
   it('sessionCookiePerApplication: the session cookie is the application’s own while the OP answers for it', async () => {

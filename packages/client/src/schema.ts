@@ -7148,7 +7148,13 @@ export interface components {
             ip: string | null;
             /** @description The user agent of the sign-in's browser. */
             userAgent: string | null;
-            /** @description How the user authenticated, e.g. `password`. */
+            /**
+             * @description How the user signed in, in the order proven: the first factor as the type of the auth provider that offers it
+             *     (`password`, `magic_link` for a link or an e-mailed code, `passkey`, `oauth`, `saml`), then the second factor when
+             *     one was proven (`totp`, `email_otp`, `webauthn`, `recovery_code`), e.g. `["password", "totp"]`; a passkey that
+             *     verified its user is both factors and lists `passkey` alone. A sign-in the browser's existing session made for
+             *     another tenant lists that session's.
+             */
             methods: string[];
         };
         /**

@@ -5,15 +5,13 @@ import { isoTimestampSql } from '../audit.ts';
 
 /** The index of the OP's browser sessions (`user_session`), written by src/oidc/adapter.ts; read by sessions.ts. */
 
-/** The auth provider types of API.md. */
-const METHOD_OF_AMR: Readonly<Record<string, string>> = { pwd: 'password', otp: 'otp', mfa: 'mfa', hwk: 'passkey', swk: 'passkey' };
-
 export interface BrowserSessionSave {
   readonly uid: string;
   readonly accountId: string;
   /** In the order the OP added them (a tenant's first is the client its row names). */
   readonly authorizations: readonly { readonly clientId: string; readonly grantId: string | undefined }[];
-  readonly amr: readonly string[];
+  /** How the session's user signed in (src/domain/sign-in/sign-in.ts SignInMethod), as the OP keeps it. */
+  readonly methods: readonly string[];
   readonly expiresAt: Date;
   /** The client of the request that saves it, if any: only the sign-in its grant is of was active. */
   readonly requestClientId: string | undefined;
@@ -29,7 +27,6 @@ export function browserSessionIndex(save: BrowserSessionSave): { readonly cte: s
   const authorizations = save.authorizations.filter((authorization) => isUuid(authorization.clientId) && authorization.grantId !== undefined);
   if (authorizations.length === 0 || !isUuid(save.accountId)) return undefined;
   const origin = currentRequestOrigin();
-  const methods = save.amr.map((amr) => METHOD_OF_AMR[amr] ?? amr);
   // The user must be of the client's application; the tenant, still one of it (the foreign keys would refuse otherwise):
   // a grant of a tenant deleted since counts for none. A grant gone (revoked) signs in to nothing.
   // The sign-in itself is recorded where it is decided (src/domain/auth-events.ts), with its method and outcome.
@@ -63,7 +60,7 @@ export function browserSessionIndex(save: BrowserSessionSave): { readonly cte: s
       save.accountId,
       origin?.ip ?? null,
       origin?.userAgent ?? null,
-      JSON.stringify(methods),
+      JSON.stringify(save.methods),
       save.expiresAt,
     ],
   };

@@ -18,7 +18,7 @@ import { mailAt, userByEmail } from './account-links.ts';
 import { addressStanding, recordFailedSignIn, recordSuccessfulSignIn, refuseUncounted } from './lockout.ts';
 import { createSignedUpUser } from './new-account.ts';
 import { RefusalTiming } from './refusal-timing.ts';
-import { attemptTenant, recordAttempt, type CredentialCheck, type SignInTarget } from './sign-in.ts';
+import { attemptTenant, recordAttempt, type CredentialCheck, type Proof, type SignInTarget } from './sign-in.ts';
 
 /**
  * Sign-in by e-mail (`magic_link` provider): a single-use link or a one-time code, bound to the asking page's
@@ -28,8 +28,11 @@ import { attemptTenant, recordAttempt, type CredentialCheck, type SignInTarget }
  */
 export type EmailMethod = 'magic_link' | 'email_code';
 
-/** RFC 8176: a single-use secret sent out of band, for the link and the code alike. */
-export const EMAIL_AMR = ['otp'] as const;
+/**
+ * For the link and the code alike: RFC 8176's single-use secret sent out of band, and the `magic_link` provider that
+ * offers both.
+ */
+export const EMAIL_PROOF: Proof = { amr: ['otp'], methods: ['magic_link'] };
 
 const askTiming = new RefusalTiming();
 

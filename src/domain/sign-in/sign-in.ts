@@ -1,7 +1,8 @@
 import { verifyAgainstDummy, verifyPassword } from '../../auth/password-hash.ts';
 import { endUserScope, type Scope } from '../../context.ts';
 import { Tenant } from '../../db/entities/index.ts';
-import type { HeldFactor } from '../mfa/factors.ts';
+import type { AuthProviderType } from '../../db/entities/auth-provider.entity.ts';
+import type { HeldFactor, SecondProof } from '../mfa/factors.ts';
 import { mayActNow, readSignInUser, type SignInUser } from '../users/sign-in-user.ts';
 import { normalizeEmail } from '../users/email-key.ts';
 import { email as emailAddress } from '../validate.ts';
@@ -108,6 +109,20 @@ export interface SignIn {
   readonly verified?: SignInUser;
   /** RFC 8176 `amr` values; none when no credential was checked (the session's user). */
   readonly amr?: readonly string[];
+  /** What its sessions list (`methods`); none when no credential was checked. */
+  readonly methods?: readonly SignInMethod[];
+}
+
+/**
+ * How a sign-in was proven, as its sessions list it: the first factor as the type of the auth provider that offers it
+ * (an e-mailed code is the `magic_link` provider's), then the second step's factor as `user.signed_in` records it.
+ */
+export type SignInMethod = Extract<AuthProviderType, 'password' | 'magic_link' | 'oauth' | 'passkey' | 'saml'> | SecondProof;
+
+/** What a proven factor adds to a sign-in: the ID token's `amr`, the sessions' `methods`. */
+export interface Proof {
+  readonly amr: readonly string[];
+  readonly methods: readonly SignInMethod[];
 }
 
 /** `factors`: where the check read them with the user (the password's). */
