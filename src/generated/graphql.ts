@@ -3239,7 +3239,9 @@ export type SesSettingsInput = {
  * A session: one sign-in of a user in an application, the browser session of the hosted sign-in with the grants made in
  * it for one tenant (one per client the user authorized from it); a browser signed in to several tenants of a shared pool
  * holds a session for each. It ends when revoked, at a sign-out or an account switch in that browser, when the user is
- * suspended or deleted or leaves its tenant, or when it expires (14 days after its last use).
+ * suspended or deleted or leaves its tenant, or when it expires by the session policy (the application's, or the
+ * isolated tenant's whose pool the user is in): once the browser has not used it (an authorization) for
+ * `idleTimeoutMinutes` (default 3 days), and at the latest `absoluteTimeoutMinutes` after the sign-in (default 30 days).
  */
 export type Session = {
   __typename?: 'Session';
@@ -3247,7 +3249,10 @@ export type Session = {
   clientId: Scalars['UUID']['output'];
   /** When the user signed in. */
   createdAt: Scalars['DateTime']['output'];
-  /** When the session ends unless used again. */
+  /**
+   * When the session ends unless the browser uses it again: the idle timeout after its last use, never past the
+   * absolute timeout after the sign-in.
+   */
   expiresAt: Scalars['DateTime']['output'];
   /** The session's id. */
   id: Scalars['UUID']['output'];
