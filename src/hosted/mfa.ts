@@ -100,10 +100,10 @@ export function registerMfaStep(app: FastifyInstance, services: Services, seam: 
   const cookie = (name: string, path: string, value: string, maxAge: number) =>
     `${name}=${value}; Path=${path}; Max-Age=${maxAge}; HttpOnly; SameSite=Lax${secureCookies ? '; Secure' : ''}`;
   // Each seal names what it carries, so that one cannot stand for another (all are bound to the interaction's uid).
-  const sealPending = (uid: string, pending: PendingSignIn) => csrf.seal(`${uid}:mfa`, JSON.stringify(pending), STEP_SECONDS);
+  const sealPending = (uid: string, pending: PendingSignIn) => csrf.seal(`${uid}:mfa-proof`, JSON.stringify(pending), STEP_SECONDS);
   const setPending = (reply: FastifyReply, uid: string, pending: PendingSignIn) =>
     reply.header('set-cookie', cookie(stepCookieName, `/interaction/${uid}`, sealPending(uid, pending), STEP_SECONDS));
-  const readPending = (request: FastifyRequest, uid: string) => parseSealedSignIn<PendingSignIn>(csrf.unseal(`${uid}:mfa`, cookieOf(request, stepCookieName)));
+  const readPending = (request: FastifyRequest, uid: string) => parseSealedSignIn<PendingSignIn>(csrf.unseal(`${uid}:mfa-proof`, cookieOf(request, stepCookieName)));
 
   /** Who a remembered browser is bound to: the user in their pool, with the factors they hold now. */
   const rememberedAs = (context: InteractionContext, held: readonly HeldFactor[]) =>
