@@ -13,6 +13,8 @@ export const STATUS_BY_CODE = {
   tenant_auth_data_remains: 409,
   tenant_customization_disabled: 409,
   idempotency_conflict: 409,
+  /** The console would be left with no enabled sign-in provider: its operators could no longer sign in. */
+  last_sign_in_provider: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
   validation_error: 422,

@@ -54,6 +54,7 @@ import { Migration0048WebauthnChallengeCeremony } from './migrations/0048-webaut
 import { Migration0049RevokedSignIns } from './migrations/0049-revoked-sign-ins.ts';
 import { Migration0050EmailSignInAsker } from './migrations/0050-email-sign-in-asker.ts';
 import { Migration0051LinkTenant } from './migrations/0051-link-tenant.ts';
+import { Migration0052DefaultPasswordProvider } from './migrations/0052-default-password-provider.ts';
 import type { EmbeddedDatabase } from './embedded.ts';
 import { gateStatements } from './statement-gate.ts';
 
@@ -107,6 +108,7 @@ export const MIGRATIONS = [
   { name: '0049-revoked-sign-ins', class: Migration0049RevokedSignIns },
   { name: '0050-email-sign-in-asker', class: Migration0050EmailSignInAsker },
   { name: '0051-link-tenant', class: Migration0051LinkTenant },
+  { name: '0052-default-password-provider', class: Migration0052DefaultPasswordProvider },
 ];
 
 /**

@@ -294,8 +294,10 @@ export type AuthIsolation =
 
 /**
  * An auth provider configuration record: the application's (`tenantId` null) or, while `authIsolation` is
- * `isolated`, one tenant's own. A tenant with providers of its own uses exactly those; a tenant without any uses the
- * application's. Secrets are write-only: only their names are shown, in `secretsSet`.
+ * `isolated`, one tenant's own. Every application starts with an enabled `password` provider; the hosted page offers
+ * the enabled sign-in providers in force and nothing else. A tenant with providers of its own uses exactly those, a
+ * tenant without any the application's; a tenant whose own are only `m2m` or `api_keys` (which sign no one in) signs
+ * in with the application's sign-in providers. Secrets are write-only: only their names are shown, in `secretsSet`.
  */
 export type AuthProvider = {
   __typename?: 'AuthProvider';
@@ -367,11 +369,11 @@ export type AuthProviderPage = {
   next: Maybe<Scalars['String']['output']>;
 };
 
-/** A kind of sign-in an application (or an isolated tenant) offers. */
+/** A kind of auth provider: a way to sign in, or (`m2m`, `api_keys`) the settings of machine credentials. */
 export type AuthProviderType =
-  /** Management and user API keys. */
+  /** Management and user API keys: their lifetime; not a way to sign in. */
   | 'api_keys'
-  /** Machine-to-machine clients (OAuth client credentials). */
+  /** Machine-to-machine clients (OAuth client credentials): their token settings; not a way to sign in. */
   | 'm2m'
   /** A one-time sign-in link sent by e-mail. */
   | 'magic_link'
@@ -1423,7 +1425,10 @@ export type Mutation = {
   deleteApiResource: Scalars['Boolean']['output'];
   /** Deletes an application and everything it owns. */
   deleteApplication: Scalars['Boolean']['output'];
-  /** Deletes a provider of the scope's own level; a tenant left without providers inherits the application's again. */
+  /**
+   * Deletes a provider of the scope's own level; a tenant left without sign-in providers signs in with the application's
+   * again. The console application's last enabled sign-in provider: 409 `last_sign_in_provider`, field `providerId`.
+   */
   deleteAuthProvider: Scalars['Boolean']['output'];
   /** Removes a custom domain. */
   deleteDomain: Scalars['Boolean']['output'];
@@ -1607,7 +1612,10 @@ export type Mutation = {
   updateApiResource: ApiResource;
   /** Updates an application, including its tenancy configuration. Returns the whole application. */
   updateApplication: Application;
-  /** Changes a provider of the scope's own level (a tenant scope may not change the application's: 403). */
+  /**
+   * Changes a provider of the scope's own level (a tenant scope may not change the application's: 403). Disabling the
+   * console application's last enabled sign-in provider: 409 `last_sign_in_provider`, field `enabled`.
+   */
   updateAuthProvider: AuthProvider;
   /** Changes an OAuth client's name, redirect URIs, ID token signing algorithm or (web) token endpoint authentication. */
   updateOAuthClient: OAuthClient;
@@ -2547,8 +2555,9 @@ export type Query = {
   /** One provider in force for the scope. */
   authProvider: AuthProvider;
   /**
-   * The providers in force for the scope: the application's; for a tenant, its own when it has any (`customized`),
-   * else the application's (`inherited`).
+   * The providers in force for the scope: the application's; for a tenant, its own when it has any (`customized`), else
+   * the application's (`inherited`); a tenant whose own are only `m2m` or `api_keys` gets the application's sign-in
+   * providers beside them.
    */
   authProviders: AuthProviderPage;
   /**
@@ -3472,7 +3481,7 @@ export type TenantAuthConfiguration = {
   policies: Policies;
   /** The auth providers in force for the tenant. */
   providers: Array<AuthProvider>;
-  /** `customized` when the tenant has its own providers (isolated only), else `inherited`. */
+  /** `customized` when the tenant has sign-in providers of its own (isolated only), else `inherited` (`m2m` and `api_keys` sign no one in: they do not count). */
   providersSource: Source;
 };
 

@@ -28,11 +28,11 @@ export type AuthIsolation =
   /** One sign-in surface, application-wide providers and policies, one identity usable across tenants. */
   | 'shared';
 
-/** A kind of sign-in an application (or an isolated tenant) offers. */
+/** A kind of auth provider: a way to sign in, or (`m2m`, `api_keys`) the settings of machine credentials. */
 export type AuthProviderType =
-  /** Management and user API keys. */
+  /** Management and user API keys: their lifetime; not a way to sign in. */
   | 'api_keys'
-  /** Machine-to-machine clients (OAuth client credentials). */
+  /** Machine-to-machine clients (OAuth client credentials): their token settings; not a way to sign in. */
   | 'm2m'
   /** A one-time sign-in link sent by e-mail. */
   | 'magic_link'

@@ -106,7 +106,7 @@ const ERROR_RESPONSES: Readonly<Record<number, { name: string; description: stri
   403: { name: 'Forbidden', description: 'The credentials lack the permission, or aim at another tenant than their own.' },
   404: { name: 'NotFound', description: 'Absent, or in another application or tenant.' },
   408: { name: 'RequestTimeout', description: `The request line and headers did not arrive in time. ${PROTOCOL_NOTE}`, protocol: true },
-  409: { name: 'Conflict', description: 'A duplicate, a built-in record that cannot be deleted, a tenancy rule, or an `Idempotency-Key` reused for another request or whose first request is still writing (then with `Retry-After`).' },
+  409: { name: 'Conflict', description: 'A duplicate, a built-in record that cannot be deleted, the console’s last way to sign in, a tenancy rule, or an `Idempotency-Key` reused for another request or whose first request is still writing (then with `Retry-After`).' },
   413: { name: 'PayloadTooLarge', description: 'The request body is larger than 1 MiB.' },
   415: { name: 'UnsupportedMediaType', description: 'The request body is not `application/json` (an empty body is no body, whatever its `Content-Type`).' },
   422: {

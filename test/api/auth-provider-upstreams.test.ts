@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
+import { passwordProviderId } from '../support/auth-providers.ts';
 
 /**
  * What an `oauth` provider shows of its upstream registration (`callbackUrl`, read-only, REST and GraphQL), and the
@@ -58,7 +59,7 @@ describe('callbackUrl', () => {
     const graphql = await strict.http.graphql('query($id: UUID!) { authProvider(providerId: $id) { callbackUrl } }', { id: google.body.id });
     expect(graphql.body.data).toEqual({ authProvider: { callbackUrl: google.body.callbackUrl } });
 
-    const password = await strict.http.post('/auth-providers', { type: 'password' });
+    const password = await strict.http.get(`/auth-providers/${await passwordProviderId(strict.http)}`);
     expect(password.body.callbackUrl).toBeNull();
 
     const written = await strict.http.patch(`/auth-providers/${google.body.id}`, { callbackUrl: 'https://evil.example/cb' });

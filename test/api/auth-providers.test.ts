@@ -35,10 +35,10 @@ beforeAll(async () => {
 afterAll(async () => app?.close());
 
 describe('application auth providers', () => {
-  it('creates providers with defaults filled in, and secrets shown only by name', async () => {
-    const created = await app.http.post('/auth-providers', { type: 'password' });
-    expect(created.status).toBe(201);
-    expect(created.body).toMatchObject({
+  it('lists the password provider the application starts with, creates others with defaults filled in, and shows secrets only by name', async () => {
+    const [created, ...others] = (await app.http.get('/auth-providers')).body.data as { id: string }[];
+    expect(others).toEqual([]);
+    expect(created).toMatchObject({
       applicationId: app.root.applicationId,
       tenantId: null,
       type: 'password',
@@ -48,7 +48,7 @@ describe('application auth providers', () => {
       secretsSet: [],
       source: null,
     });
-    password = created.body;
+    password = created!;
 
     const oauth = await app.http.post(`${appPath}/auth-providers`, {
       type: 'oauth',
@@ -76,8 +76,8 @@ describe('application auth providers', () => {
     const list = await app.http.get('/auth-providers');
     expect(ids(list.body)).toEqual([password.id, google.id]);
     expect(JSON.stringify(list.body)).not.toContain(CLIENT_SECRET);
-    const audit = await app.gatehouse.services.orm.em.fork().find(AuditLog, { action: 'auth_provider.created' }, { filters: false });
-    expect(audit).toHaveLength(2);
+    const audit = await app.gatehouse.services.orm.em.fork().find(AuditLog, { action: 'auth_provider.created', applicationId: app.root.applicationId }, { filters: false });
+    expect(audit.map((entry) => entry.targetId)).toEqual([password.id, google.id]);
     expect(JSON.stringify(audit.map((entry) => entry.after))).not.toContain(CLIENT_SECRET);
   });
 
@@ -287,7 +287,7 @@ describe('application auth providers', () => {
     expect((await foreign.patch(`/auth-providers/${password.id}`, { enabled: false })).status).toBe(404);
     expect((await foreign.delete(`/auth-providers/${password.id}`)).status).toBe(404);
     expect((await app.http.get(`/applications/${other.applicationId}/auth-providers`)).status).toBe(404);
-    expect((await foreign.get('/auth-providers')).body.data).toEqual([]);
+    expect((await foreign.get('/auth-providers')).body.data).toMatchObject([{ type: 'password', applicationId: other.applicationId }]);
     expect((await app.http.get(`/auth-providers/${password.id}`)).body.enabled).toBe(true);
   });
 });

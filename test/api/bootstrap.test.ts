@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
-import { ApiKey, AuditLog, Organization } from '../../src/db/entities/index.ts';
+import { ApiKey, AuditLog, AuthProvider, Organization } from '../../src/db/entities/index.ts';
 import { openDatabase, type Database } from '../../src/db/orm.ts';
 import { bootstrap, bootstrapIfEmpty, type BootstrapResult } from '../../src/domain/bootstrap.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
@@ -35,14 +35,15 @@ describe('audit records of a bootstrap', () => {
     const em = on.orm.em.fork();
     const records = await em.find(AuditLog, { requestId }, { filters: false });
     const key = await em.findOneOrFail(ApiKey, { applicationId: result.applicationId }, { filters: false });
+    const password = await em.findOneOrFail(AuthProvider, { applicationId: result.applicationId }, { filters: false });
     expect(JSON.stringify(records)).not.toContain(result.apiKey);
     const shown = records.map(({ applicationId, tenantId, actorType, actorId, apiKeyId, action, targetType, targetId, before, after }) => ({
       applicationId, tenantId, actorType, actorId, apiKeyId, action, targetType, targetId, before, after,
     }));
-    return { key, records: shown.sort((a, b) => a.action.localeCompare(b.action)) };
+    return { key, password, records: shown.sort((a, b) => a.action.localeCompare(b.action)) };
   }
 
-  const expected = (result: BootstrapResult, keyId: string, actor: { actorType: string; actorId: string }) => {
+  const expected = (result: BootstrapResult, keyId: string, passwordId: string, actor: { actorType: string; actorId: string }) => {
     const common = { applicationId: result.applicationId, tenantId: null, ...actor, apiKeyId: null, before: null };
     const tenancyConfig = { brandingScope: 'application', emailTemplatesScope: 'application', emailProviderScope: 'application', authIsolation: 'shared' };
     return [
@@ -54,18 +55,25 @@ describe('audit records of a bootstrap', () => {
         after: { name: 'Bootstrap app_admin key', permissions: ['*'], tenantId: null, userId: null, expiresAt: null, revokedAt: null, lastRotatedAt: null },
       },
       { ...common, action: 'application.created', targetType: 'application', targetId: result.applicationId, after: { name: 'My application', multiTenant: true, tenancyConfig, auditRetentionDays: 90 } },
+      {
+        ...common,
+        action: 'auth_provider.created',
+        targetType: 'auth_provider',
+        targetId: passwordId,
+        after: { id: passwordId, tenantId: null, type: 'password', name: 'Password', enabled: true, config: { allowSignup: true, requireEmailVerification: true }, secretsSet: [] },
+      },
       { ...common, action: 'organization.created', targetType: 'organization', targetId: result.organizationId, after: { name: 'My organization' } },
     ];
   };
 
-  it('the first start records the organization, the application and the key it creates, by the system', async () => {
+  it('the first start records the organization, the application, its password provider and the key it creates, by the system', async () => {
     const fresh = await createTestDatabase();
     const own = await openDatabase(loadConfig({}, { databaseUrl: fresh.databaseUrl, dataDir: fresh.dataDir }));
     try {
       const requestId = randomUUID();
       const result = (await bootstrapIfEmpty(own.orm, { apiKeySecret: undefined, requestId }))!;
-      const { key, records } = await recordsOf(own, result, requestId);
-      expect(records).toEqual(expected(result, key.id, { actorType: 'system', actorId: 'bootstrap' }));
+      const { key, password, records } = await recordsOf(own, result, requestId);
+      expect(records).toEqual(expected(result, key.id, password.id, { actorType: 'system', actorId: 'bootstrap' }));
     } finally {
       await own.close();
       await fresh.drop();
@@ -75,7 +83,7 @@ describe('audit records of a bootstrap', () => {
   it('`gatehouse bootstrap` records the same, by the command line', async () => {
     const requestId = randomUUID();
     const result = await bootstrap(database.orm, { apiKeySecret: undefined, requestId });
-    const { key, records } = await recordsOf(database, result, requestId);
-    expect(records).toEqual(expected(result, key.id, { actorType: 'cli', actorId: 'bootstrap' }));
+    const { key, password, records } = await recordsOf(database, result, requestId);
+    expect(records).toEqual(expected(result, key.id, password.id, { actorType: 'cli', actorId: 'bootstrap' }));
   });
 });

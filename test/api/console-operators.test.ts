@@ -55,6 +55,9 @@ describe('the console', () => {
     expect(consoles.map((row) => row.organization_id)).toContain(app.root.organizationId);
     const providers = await sql<{ type: string; config: Record<string, unknown> }>('select type, config from auth_provider where application_id = ?', [consoleId]);
     expect(providers).toEqual([{ type: 'password', config: { allowSignup: false, requireEmailVerification: true } }]);
+    expect(await sql("select actor_type, actor_id from audit_log where application_id = ? and action = 'auth_provider.created'", [consoleId])).toEqual([
+      { actor_type: 'system', actor_id: 'console' },
+    ]);
     const clients = await sql<{ type: string; redirect_uris: string[]; management_api: boolean; auth_method: string }>(
       'select type, redirect_uris, management_api, auth_method from oauth_client where application_id = ?',
       [consoleId],
@@ -80,6 +83,37 @@ describe('the console', () => {
     expect(refused.status).toBe(422);
     expect(refused.body).toMatchObject({ code: 'validation_error', field: 'appId' });
     expect(await sql('select 1 from application where id = ?', [consoleId])).toHaveLength(1);
+  });
+
+  it('keeps an enabled sign-in provider: its last is neither disabled nor deleted (409), an m2m one does not count, another way in frees it', async () => {
+    const operator = await operatorClient(firstOperator);
+    const [password] = (await operator.get('/auth-providers')).body.data as { id: string; type: string }[];
+    expect(password).toMatchObject({ type: 'password' });
+    const state = () => sql<{ type: string; enabled: boolean }>('select type, enabled from auth_provider where application_id = ? order by id', [consoleId]);
+    const records = async () => (await sql("select 1 from audit_log where application_id = ? and action like 'auth_provider.%'", [consoleId])).length;
+    const audited = await records();
+    const refusedBoth = async (field: 'enabled' | 'providerId', change: () => Promise<{ status: number; body: any }>) => {
+      const refused = await change();
+      expect(refused.status).toBe(409);
+      expect(refused.body).toMatchObject({ code: 'last_sign_in_provider', field });
+    };
+    await refusedBoth('enabled', () => operator.patch(`/auth-providers/${password!.id}`, { enabled: false }));
+    await refusedBoth('providerId', () => operator.delete(`/auth-providers/${password!.id}`));
+    const m2m = (await operator.post('/auth-providers', { type: 'm2m' })).body.id as string;
+    await refusedBoth('enabled', () => operator.patch(`/auth-providers/${password!.id}`, { enabled: false }));
+    expect(await state()).toEqual([{ type: 'password', enabled: true }, { type: 'm2m', enabled: true }]);
+    expect(await records()).toBe(audited + 1);
+
+    const magicLink = (await operator.post('/auth-providers', { type: 'magic_link' })).body.id as string;
+    expect((await operator.patch(`/auth-providers/${password!.id}`, { enabled: false })).status).toBe(200);
+    await refusedBoth('enabled', () => operator.patch(`/auth-providers/${magicLink}`, { enabled: false }));
+    await refusedBoth('providerId', () => operator.delete(`/auth-providers/${magicLink}`));
+    // Other changes of a disabled provider are not refused.
+    expect((await operator.patch(`/auth-providers/${password!.id}`, { name: 'Passwords' })).status).toBe(200);
+    expect((await operator.patch(`/auth-providers/${password!.id}`, { enabled: true })).status).toBe(200);
+    expect((await operator.delete(`/auth-providers/${magicLink}`)).status).toBe(204);
+    expect((await operator.delete(`/auth-providers/${m2m}`)).status).toBe(204);
+    expect(await state()).toEqual([{ type: 'password', enabled: true }]);
   });
 });
 

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestAppWithTenants, type TestApp } from '../support/app.ts';
 import { CookieJar, type Visit } from '../support/cookie-jar.ts';
+import { passwordProviderId } from '../support/auth-providers.ts';
 import type { HttpClient } from '../support/http.ts';
 import { issueTestKey } from '../support/keys.ts';
 import { SoftAuthenticator, webauthnFormOf } from '../support/webauthn.ts';
@@ -397,12 +398,17 @@ interface Surface {
   readonly path: string;
 }
 
-/** An application of its own (shared pool) that signs in with `providers`, with two tenants. */
+/** An application of its own (shared pool) that signs in with `providers` alone (PASSWORD_PROVIDER: the one it starts with), with two tenants. */
 async function applicationWith(providers: readonly Record<string, unknown>[]) {
   const bootstrapped = await app.bootstrapAnother();
   const client = app.as({ apiKey: bootstrapped.apiKey });
   const base = `/applications/${bootstrapped.applicationId}`;
-  for (const provider of providers) expect((await client.post(`${base}/auth-providers`, provider)).status).toBe(201);
+  if (!providers.includes(PASSWORD_PROVIDER)) {
+    expect((await client.delete(`${base}/auth-providers/${await passwordProviderId(client, `${base}/auth-providers`)}`)).status).toBe(204);
+  }
+  for (const provider of providers) {
+    if (provider !== PASSWORD_PROVIDER) expect((await client.post(`${base}/auth-providers`, provider)).status).toBe(201);
+  }
   const tenant = async (name: string): Promise<Surface> => {
     const created = await client.post(`${base}/tenants`, { name, slug: `${name.toLowerCase()}-${randomUUID().slice(0, 8)}` });
     expect(created.status).toBe(201);
@@ -412,6 +418,7 @@ async function applicationWith(providers: readonly Record<string, unknown>[]) {
 }
 
 const MAGIC_LINK = { type: 'magic_link', config: { signInWith: 'link' } };
+const PASSWORD_PROVIDER = { type: 'password' };
 
 interface StoredUser {
   name: string | null;
@@ -503,7 +510,7 @@ describe('invitations without a password to prove: the link proves the mailbox',
 
   it('an existing account without a password, or on a surface without password sign-in, joins with the button alone, its address verified', async () => {
     // Password sign-in on, the account made without a password (as by a magic link, a passkey or an upstream provider).
-    const withPasswords = await applicationWith([{ type: 'password' }, MAGIC_LINK]);
+    const withPasswords = await applicationWith([PASSWORD_PROVIDER, MAGIC_LINK]);
     const email = `linked-${randomUUID()}@example.com`;
     const made = await withPasswords.client.post(`${withPasswords.two.path}/users`, { email, name: 'Lin' });
     expect(made.status).toBe(201);
@@ -542,7 +549,7 @@ describe('invitations without a password to prove: the link proves the mailbox',
   });
 
   it('with password sign-in and another way in, a new account’s password is optional; with passwords only, it is required', async () => {
-    const { client, one } = await applicationWith([{ type: 'password' }, MAGIC_LINK]);
+    const { client, one } = await applicationWith([PASSWORD_PROVIDER, MAGIC_LINK]);
     const [bare, keyed] = [`bare-${randomUUID()}@example.com`, `keyed-${randomUUID()}@example.com`];
     for (const email of [bare, keyed]) await invite(one.path, { email }, client);
     const link = await linkMailedTo(bare, client);

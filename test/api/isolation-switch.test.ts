@@ -19,7 +19,6 @@ const patchIsolation = (authIsolation: string, extra: Record<string, unknown> = 
 beforeAll(async () => {
   ({ app, appPath, tenants: [acme, globex] } = await startTestAppWithTenants(['Acme', 'Globex']));
   await app.http.put('/policies/password', { minLength: 10 });
-  await app.http.post('/auth-providers', { type: 'password' });
 });
 afterAll(async () => app?.close());
 

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { certificatePem, samlSpKey } from '../../src/domain/sign-in/saml-keys.ts';
 import { IDP_CERTIFICATE } from '../support/saml-idp.ts';
+import { passwordProviderId } from '../support/auth-providers.ts';
 
 /**
  * SAML providers through the management API: what to register at the IdP (`acsUrl`, `metadataUrl`, read-only, for the
@@ -39,12 +40,11 @@ describe('acsUrl and metadataUrl', () => {
     expect((await app.http.get(`/auth-providers/${id}`)).body).toMatchObject(expected);
     const query = await app.http.graphql('query ($id: UUID!) { authProvider(providerId: $id) { acsUrl metadataUrl } }', { id });
     expect(query.body.data.authProvider).toEqual(expected);
-    const password = await app.http.post('/auth-providers', { type: 'password' });
+    const password = await app.http.get(`/auth-providers/${await passwordProviderId(app.http)}`);
     expect(password.body).toMatchObject({ acsUrl: null, metadataUrl: null });
     // Read-only: not a setting.
     const written = await app.http.patch(`/auth-providers/${id}`, { acsUrl: 'https://evil.example/acs' });
     expect(written.status).toBe(422);
-    await app.http.delete(`/auth-providers/${password.body.id as string}`);
     await app.http.delete(`/auth-providers/${id}`);
   });
 
@@ -140,11 +140,9 @@ describe('the SP metadata document', () => {
   });
 
   it('an unknown or malformed provider id, or another type’s, is 404', async () => {
-    const password = await app.http.post('/auth-providers', { type: 'password' });
-    for (const id of ['00000000-0000-7000-8000-000000000000', 'not-a-uuid', password.body.id as string]) {
+    for (const id of ['00000000-0000-7000-8000-000000000000', 'not-a-uuid', await passwordProviderId(app.http)]) {
       expect((await fetch(`${app.baseUrl}/saml/${id}/metadata`)).status).toBe(404);
     }
-    await app.http.delete(`/auth-providers/${password.body.id as string}`);
   });
   it('two first uses at once keep one key: both get the one stored, which the metadata then publishes', async () => {
     const created = await app.http.post('/auth-providers', { type: 'saml', config: samlConfig() });

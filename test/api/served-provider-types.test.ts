@@ -4,6 +4,7 @@ import { startTestApp, type TestApp } from '../support/app.ts';
 import { CookieJar } from '../support/cookie-jar.ts';
 import { HttpClient } from '../support/http.ts';
 import { codeAuthorizationUrl, createTestClient } from '../support/oauth.ts';
+import { passwordProviderId } from '../support/auth-providers.ts';
 
 /**
  * No dead ends: every provider type is served (the last, `passkey`, by src/domain/webauthn/), so the hosted page offers
@@ -34,6 +35,7 @@ describe('every provider type is served', () => {
     const admin = new HttpClient(app.baseUrl, { apiKey: application.apiKey });
     const tenant = await app.createTenant('Passkeys only', application);
     expect((await admin.post('/auth-providers', { type: 'passkey' })).status).toBe(201);
+    expect((await admin.delete(`/auth-providers/${await passwordProviderId(admin)}`)).status).toBe(204);
     for (const page of [await signInPage(application), await signInPage(application, tenant)]) {
       expect(page.status).toBe(200);
       expect(page.body).toContain('Sign in with a passkey');

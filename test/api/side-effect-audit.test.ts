@@ -28,12 +28,22 @@ async function freshApplication() {
 }
 
 describe('audit records of side effects', () => {
-  it('creating an application records its initial key in the new application', async () => {
+  it('creating an application records its password provider and initial key in the new application', async () => {
     const { requestId, headers } = traced();
     const created = await app.http.post('/applications', { name: 'With a key', multiTenant: false }, { headers });
     expect(created.status).toBe(201);
+    const [password] = (await app.as({ apiKey: created.body.initialApiKey.secret as string }).get('/auth-providers')).body.data as { id: string }[];
     expect(await auditRecordsOf(app, requestId)).toEqual([
       expect.objectContaining({ applicationId: app.root.applicationId, action: 'application.created', targetId: created.body.id }),
+      expect.objectContaining({
+        applicationId: created.body.id,
+        tenantId: null,
+        action: 'auth_provider.created',
+        targetType: 'auth_provider',
+        targetId: password!.id,
+        before: null,
+        after: expect.objectContaining({ type: 'password', enabled: true, config: { allowSignup: true, requireEmailVerification: true } }),
+      }),
       expect.objectContaining({
         applicationId: created.body.id,
         tenantId: null,

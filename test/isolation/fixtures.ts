@@ -1,5 +1,6 @@
 import { newId } from '../../src/ids.ts';
 import type { TestApp } from '../support/app.ts';
+import { passwordProviderId } from '../support/auth-providers.ts';
 
 /**
  * The victim's side of the isolation suite: an application with two tenants and one resource of each kind in
@@ -58,8 +59,8 @@ export async function seedVictim(app: TestApp): Promise<Victim> {
   const inA = `/applications/${appId}/tenants/${tenantA}`;
   const userId = (await app.http.post(`${inA}/users`, { email: 'victim@example.com', name: 'Victim' })).body.id as string;
   const victimKey = (await app.http.post(`${inA}/api-keys`, { name: 'Victim key', permissions: ['users:read'], userId })).body;
-  // auth stack: an application provider and domain (tenant ones would need authIsolation = isolated)
-  const providerId = (await app.http.post(`/applications/${appId}/auth-providers`, { type: 'password', name: 'Victim password' })).body.id as string;
+  // auth stack: an application provider (its password provider) and domain (tenant ones would need authIsolation = isolated)
+  const providerId = await passwordProviderId(app.http, `/applications/${appId}/auth-providers`);
   const domainId = (await app.http.post(`/applications/${appId}/domains`, { hostname: 'victim.example.com' })).body.id as string;
   // oauth clients and m2m credentials, in tenant a
   const clientId = (await app.http.post(`${inA}/oauth-clients`, { name: 'Victim web', type: 'web', redirectUris: ['https://victim.example.com/callback'] })).body.clientId as string;

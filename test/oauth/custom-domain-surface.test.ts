@@ -186,7 +186,7 @@ describe('an interaction is answered on the host that began it only', () => {
     });
 
   it('another application’s verified domain as Host: refused (400), no link mailed to its host', async () => {
-    for (const body of [{ type: 'password' }, { type: 'magic_link' }]) expect((await app.http.post('/auth-providers', body)).status).toBe(201);
+    expect((await app.http.post('/auth-providers', { type: 'magic_link' })).status).toBe(201);
     expect((await app.http.post('/users', { email: 'victim@example.com', password: PASSWORD })).status).toBe(201);
     const rootClient = await createTestClient(app, { type: 'web', redirectUris: [REDIRECT_URI] });
     const flow = await authorize(await discover(app, rootClient.clientId, oidc.ClientSecretBasic(rootClient.clientSecret ?? '')));

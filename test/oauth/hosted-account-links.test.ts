@@ -2,6 +2,7 @@ import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BootstrapResult } from '../../src/domain/bootstrap.ts';
 import type { TestApp } from '../support/app.ts';
+import { configurePassword } from '../support/auth-providers.ts';
 import { CookieJar, readForm, type Visit } from '../support/cookie-jar.ts';
 import { addDomain } from '../support/domains.ts';
 import { fetchVia, type FetchLike } from '../support/host-fetch.ts';
@@ -388,14 +389,13 @@ describe('sign-up and verification', () => {
   });
 
   it('with requireEmailVerification false the account signs in before verifying', async () => {
-    const provider = await app.http.post('/auth-providers', { type: 'password', config: { requireEmailVerification: false } });
-    expect(provider.status, JSON.stringify(provider.body)).toBe(201);
+    await configurePassword(app.http, { requireEmailVerification: false });
     try {
       expect((await signUp({ email: 'rio@example.com', password: PASSWORD })).status).toBe(200);
       expect(await mails(app.http, 'rio@example.com', 'verify_email')).toHaveLength(1);
       expect((await signIn('rio@example.com', PASSWORD)).status).toBe(303);
     } finally {
-      await app.http.delete(`/auth-providers/${provider.body.id}`);
+      await configurePassword(app.http, { requireEmailVerification: null });
     }
   });
 });

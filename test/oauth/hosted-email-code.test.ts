@@ -2,6 +2,7 @@ import type * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BootstrapResult } from '../../src/domain/bootstrap.ts';
 import type { TestApp } from '../support/app.ts';
+import { passwordProviderId } from '../support/auth-providers.ts';
 import { CookieJar, type Visit } from '../support/cookie-jar.ts';
 import { addDomain } from '../support/domains.ts';
 import { csrfOf, emailFormAction, headerNames, mailedCode, mails, normalized } from '../support/email-sign-in.ts';
@@ -27,7 +28,8 @@ let config: oidc.Configuration;
 
 beforeAll(async () => {
   ({ app, issuer, config } = await startHostedTestApp());
-  // Codes only, and no sign-up: the page offers the code and no password.
+  // Codes only, and no sign-up: the page offers the code and no password (its provider off).
+  expect((await app.http.patch(`/auth-providers/${await passwordProviderId(app.http)}`, { enabled: false })).status).toBe(200);
   const created = await app.http.post('/auth-providers', { type: 'magic_link', config: { signInWith: 'code', allowSignup: false } });
   expect(created.status, JSON.stringify(created.body)).toBe(201);
   expect(created.body.config).toMatchObject({ signInWith: 'code', linkLifetimeMinutes: 15 });

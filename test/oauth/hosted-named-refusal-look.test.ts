@@ -38,7 +38,6 @@ beforeAll(async () => {
   });
   expect(branding.status, JSON.stringify(branding.body)).toBe(200);
   for (const body of [
-    { type: 'password' },
     { type: 'magic_link' },
     { type: 'saml', name: 'Lumen SSO', config: { entityId: idp.entityId, ssoUrl: 'https://idp.test/sso', certificate: idp.certificate } },
   ]) {

@@ -3,6 +3,7 @@ import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BootstrapResult } from '../../src/domain/bootstrap.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
+import { configurePassword } from '../support/auth-providers.ts';
 import { usingEmbeddedDatabase } from '../support/database.ts';
 import { queuedBehind } from '../support/row-lock.ts';
 import { readForm, type Visit } from '../support/cookie-jar.ts';
@@ -137,8 +138,7 @@ describe('sign-up', () => {
   });
 
   it('a password provider with allowSignup false closes it; with no enabled password provider there is no password sign-in', async () => {
-    const provider = await app.http.post('/auth-providers', { type: 'password', config: { allowSignup: false } });
-    expect(provider.status, JSON.stringify(provider.body)).toBe(201);
+    const provider = await configurePassword(app.http, { allowSignup: false });
     try {
       const flow = await authorize();
       expect(flow.page.status).toBe(200);
@@ -148,12 +148,12 @@ describe('sign-up', () => {
       expect(posted.status).toBe(404);
       expect(await usersNamed('rae@example.com')).toEqual([]);
 
-      expect((await app.http.patch(`/auth-providers/${provider.body.id}`, { enabled: false })).status).toBe(200);
+      expect((await app.http.patch(`/auth-providers/${provider}`, { enabled: false })).status).toBe(200);
       const closed = await authorize();
       expect(closed.page.status).toBe(403);
       expect(closed.page.body).not.toContain('<form');
     } finally {
-      await app.http.delete(`/auth-providers/${provider.body.id}`);
+      await app.http.patch(`/auth-providers/${provider}`, { enabled: true, config: { allowSignup: null } });
     }
   });
 });

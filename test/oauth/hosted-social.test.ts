@@ -6,6 +6,7 @@ import { startTestApp, type TestApp } from '../support/app.ts';
 import { CookieJar, type Visit } from '../support/cookie-jar.ts';
 import { addDomain } from '../support/domains.ts';
 import { fetchVia, type FetchLike } from '../support/host-fetch.ts';
+import { passwordProviderId } from '../support/auth-providers.ts';
 import type { HttpClient } from '../support/http.ts';
 import { createTestClient, decodeJwt, discover, startAuthorization, type AuthorizationFlow } from '../support/oauth.ts';
 import { freePort } from '../support/spawned-service.ts';
@@ -61,6 +62,8 @@ beforeAll(async () => {
     config: { provider: 'generic', clientId: 'gatehouse', issuer: idpIssuer, allowSignup },
     secrets: { clientSecret: UPSTREAM_SECRET },
   });
+  // The application signs in through its upstreams alone: its password provider is off.
+  expect((await app.http.patch(`/auth-providers/${await passwordProviderId(app.http)}`, { enabled: false })).status).toBe(200);
   upstreamId = await createProvider(app.http, '/auth-providers', generic('Upstream', true));
   closedId = await createProvider(app.http, '/auth-providers', generic('Closed', false));
   githubId = await createProvider(app.http, '/auth-providers', {

@@ -1,6 +1,7 @@
 import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../support/app.ts';
+import { passwordProviderId } from '../support/auth-providers.ts';
 import { fetchVia } from '../support/host-fetch.ts';
 import { CookieJar, type Visit } from '../support/cookie-jar.ts';
 import { REDIRECT_URI, startHostedTestApp, type HostedTestApp } from '../support/hosted-app.ts';
@@ -93,15 +94,14 @@ describe('the surface settings cache on one instance', () => {
 
   it('stops password sign-in at once when the password provider is disabled, and offers it again when enabled', async () => {
     expect((await signInPage()).page.status).toBe(200);
-    const provider = await app.http.post('/auth-providers', { type: 'password' });
-    expect(provider.status, JSON.stringify(provider.body)).toBe(201);
+    const provider = await passwordProviderId(app.http);
     try {
-      expect((await app.http.patch(`/auth-providers/${provider.body.id}`, { enabled: false })).status).toBe(200);
+      expect((await app.http.patch(`/auth-providers/${provider}`, { enabled: false })).status).toBe(200);
       expect((await signInPage()).page.status).toBe(403);
-      expect((await app.http.patch(`/auth-providers/${provider.body.id}`, { enabled: true })).status).toBe(200);
+      expect((await app.http.patch(`/auth-providers/${provider}`, { enabled: true })).status).toBe(200);
       expect((await signInPage()).page.status).toBe(200);
     } finally {
-      await app.http.delete(`/auth-providers/${provider.body.id}`);
+      await app.http.patch(`/auth-providers/${provider}`, { enabled: true });
     }
   });
 

@@ -36,7 +36,8 @@ export const customDomainsOf = (app: TestApp): CustomDomains => ({ hostnames: [N
 
 /**
  * The surfaces, each with a web client redirecting to `redirectUri`: the root application's, and a new isolated
- * application's tenant North with its custom domain. The scopes have no providers yet: `scopesOf` lists them.
+ * application's tenant North with its custom domain. The root application has its password provider and North no
+ * provider of its own yet: `scopesOf` lists the scopes.
  */
 export async function startSurfaces(app: TestApp, redirectUri: string): Promise<Record<SurfaceName, BrowserSurface>> {
   const issuer = app.gatehouse.services.config.publicUrl;

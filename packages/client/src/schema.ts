@@ -3496,8 +3496,9 @@ export interface paths {
         };
         /**
          * List the auth providers in force (a tenant scope: its own, else the application’s, with source)
-         * @description The providers in force for the scope: the application's; for a tenant, its own when it has any (`customized`),
-         *     else the application's (`inherited`).
+         * @description The providers in force for the scope: the application's; for a tenant, its own when it has any (`customized`), else
+         *     the application's (`inherited`); a tenant whose own are only `m2m` or `api_keys` gets the application's sign-in
+         *     providers beside them.
          *
          *     Requires `auth_providers:read`.
          *
@@ -3530,8 +3531,9 @@ export interface paths {
         };
         /**
          * List the auth providers in force (a tenant scope: its own, else the application’s, with source)
-         * @description The providers in force for the scope: the application's; for a tenant, its own when it has any (`customized`),
-         *     else the application's (`inherited`).
+         * @description The providers in force for the scope: the application's; for a tenant, its own when it has any (`customized`), else
+         *     the application's (`inherited`); a tenant whose own are only `m2m` or `api_keys` gets the application's sign-in
+         *     providers beside them.
          *
          *     Requires `auth_providers:read`.
          *
@@ -3564,8 +3566,9 @@ export interface paths {
         };
         /**
          * List the auth providers in force (a tenant scope: its own, else the application’s, with source)
-         * @description The providers in force for the scope: the application's; for a tenant, its own when it has any (`customized`),
-         *     else the application's (`inherited`).
+         * @description The providers in force for the scope: the application's; for a tenant, its own when it has any (`customized`), else
+         *     the application's (`inherited`); a tenant whose own are only `m2m` or `api_keys` gets the application's sign-in
+         *     providers beside them.
          *
          *     Requires `auth_providers:read`.
          *
@@ -3609,7 +3612,8 @@ export interface paths {
         post?: never;
         /**
          * Delete an auth provider of the scope’s own level
-         * @description Deletes a provider of the scope's own level; a tenant left without providers inherits the application's again.
+         * @description Deletes a provider of the scope's own level; a tenant left without sign-in providers signs in with the application's
+         *     again. The console application's last enabled sign-in provider: 409 `last_sign_in_provider`, field `providerId`.
          *
          *     Requires `auth_providers:delete`. In a tenant scope also `tenant_overrides:write`.
          *
@@ -3620,7 +3624,8 @@ export interface paths {
         head?: never;
         /**
          * Update an auth provider of the scope’s own level
-         * @description Changes a provider of the scope's own level (a tenant scope may not change the application's: 403).
+         * @description Changes a provider of the scope's own level (a tenant scope may not change the application's: 403). Disabling the
+         *     console application's last enabled sign-in provider: 409 `last_sign_in_provider`, field `enabled`.
          *
          *     Requires `auth_providers:write`. In a tenant scope also `tenant_overrides:write`.
          *
@@ -3649,7 +3654,8 @@ export interface paths {
         post?: never;
         /**
          * Delete an auth provider of the scope’s own level
-         * @description Deletes a provider of the scope's own level; a tenant left without providers inherits the application's again.
+         * @description Deletes a provider of the scope's own level; a tenant left without sign-in providers signs in with the application's
+         *     again. The console application's last enabled sign-in provider: 409 `last_sign_in_provider`, field `providerId`.
          *
          *     Requires `auth_providers:delete`. In a tenant scope also `tenant_overrides:write`.
          *
@@ -3660,7 +3666,8 @@ export interface paths {
         head?: never;
         /**
          * Update an auth provider of the scope’s own level
-         * @description Changes a provider of the scope's own level (a tenant scope may not change the application's: 403).
+         * @description Changes a provider of the scope's own level (a tenant scope may not change the application's: 403). Disabling the
+         *     console application's last enabled sign-in provider: 409 `last_sign_in_provider`, field `enabled`.
          *
          *     Requires `auth_providers:write`. In a tenant scope also `tenant_overrides:write`.
          *
@@ -3689,7 +3696,8 @@ export interface paths {
         post?: never;
         /**
          * Delete an auth provider of the scope’s own level
-         * @description Deletes a provider of the scope's own level; a tenant left without providers inherits the application's again.
+         * @description Deletes a provider of the scope's own level; a tenant left without sign-in providers signs in with the application's
+         *     again. The console application's last enabled sign-in provider: 409 `last_sign_in_provider`, field `providerId`.
          *
          *     Requires `auth_providers:delete`. In a tenant scope also `tenant_overrides:write`.
          *
@@ -3700,7 +3708,8 @@ export interface paths {
         head?: never;
         /**
          * Update an auth provider of the scope’s own level
-         * @description Changes a provider of the scope's own level (a tenant scope may not change the application's: 403).
+         * @description Changes a provider of the scope's own level (a tenant scope may not change the application's: 403). Disabling the
+         *     console application's last enabled sign-in provider: 409 `last_sign_in_provider`, field `enabled`.
          *
          *     Requires `auth_providers:write`. In a tenant scope also `tenant_overrides:write`.
          *
@@ -5438,7 +5447,7 @@ export interface components {
              * @description Machine-readable error code.
              * @enum {string}
              */
-            code: "unauthenticated" | "forbidden" | "organization_deactivated" | "not_found" | "method_not_allowed" | "already_exists" | "tenant_auth_data_remains" | "tenant_customization_disabled" | "idempotency_conflict" | "payload_too_large" | "unsupported_media_type" | "validation_error" | "rate_limited" | "internal_error" | "request_header_fields_too_large" | "request_timeout";
+            code: "unauthenticated" | "forbidden" | "organization_deactivated" | "not_found" | "method_not_allowed" | "already_exists" | "tenant_auth_data_remains" | "tenant_customization_disabled" | "idempotency_conflict" | "last_sign_in_provider" | "payload_too_large" | "unsupported_media_type" | "validation_error" | "rate_limited" | "internal_error" | "request_header_fields_too_large" | "request_timeout";
             /** @description Human-readable message. */
             message: string;
             /** @description The offending input, on validation errors (and some conflicts). */
@@ -5650,8 +5659,10 @@ export interface components {
         AuthIsolation: "shared" | "isolated";
         /**
          * @description An auth provider configuration record: the application's (`tenantId` null) or, while `authIsolation` is
-         *     `isolated`, one tenant's own. A tenant with providers of its own uses exactly those; a tenant without any uses the
-         *     application's. Secrets are write-only: only their names are shown, in `secretsSet`.
+         *     `isolated`, one tenant's own. Every application starts with an enabled `password` provider; the hosted page offers
+         *     the enabled sign-in providers in force and nothing else. A tenant with providers of its own uses exactly those, a
+         *     tenant without any the application's; a tenant whose own are only `m2m` or `api_keys` (which sign no one in) signs
+         *     in with the application's sign-in providers. Secrets are write-only: only their names are shown, in `secretsSet`.
          */
         AuthProviderFields: {
             /**
@@ -5730,7 +5741,7 @@ export interface components {
             updatedAt: string;
         };
         /**
-         * @description A kind of sign-in an application (or an isolated tenant) offers.
+         * @description A kind of auth provider: a way to sign in, or (`m2m`, `api_keys`) the settings of machine credentials.
          * @enum {string}
          */
         AuthProviderType: "password" | "magic_link" | "oauth" | "passkey" | "saml" | "m2m" | "api_keys";
@@ -7429,7 +7440,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorBody"];
             };
         };
-        /** @description A duplicate, a built-in record that cannot be deleted, a tenancy rule, or an `Idempotency-Key` reused for another request or whose first request is still writing (then with `Retry-After`). Codes: `already_exists`, `tenant_auth_data_remains`, `tenant_customization_disabled`, `idempotency_conflict`. */
+        /** @description A duplicate, a built-in record that cannot be deleted, the console’s last way to sign in, a tenancy rule, or an `Idempotency-Key` reused for another request or whose first request is still writing (then with `Retry-After`). Codes: `already_exists`, `tenant_auth_data_remains`, `tenant_customization_disabled`, `idempotency_conflict`, `last_sign_in_provider`. */
         Conflict: {
             headers: {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -8367,7 +8378,7 @@ export interface operations {
                         auth: {
                             /** @description Whether tenants share the auth stack or each has its own. */
                             authIsolation: components["schemas"]["AuthIsolation"];
-                            /** @description `customized` when the tenant has its own providers (isolated only), else `inherited`. */
+                            /** @description `customized` when the tenant has sign-in providers of its own (isolated only), else `inherited` (`m2m` and `api_keys` sign no one in: they do not count). */
                             providersSource: components["schemas"]["Source"];
                             /** @description The auth providers in force for the tenant. */
                             providers: components["schemas"]["AuthProviderFields"][];

@@ -10,6 +10,7 @@ import { newId } from '../../ids.ts';
 import { lifetimeWithin } from '../api-keys/api-keys.ts';
 import { issueApiKey, recordKeyIssued, type ApiKeyWithSecret, type IssueApiKey } from '../api-keys/issue.ts';
 import { recordAudit, type AuditActor } from '../audit.ts';
+import { insertPasswordProvider } from '../auth-providers/auth-providers.ts';
 import { createBuiltInRoles } from '../authorization/built-in-roles.ts';
 import { configurationChanged } from '../tenancy/changed.ts';
 import { lockForTenancyChange } from '../tenancy/config-lock.ts';
@@ -115,11 +116,15 @@ export function insertApplication(em: EntityManager, actor: AuditActor, row: New
   return Object.assign(application, { initialApiKey });
 }
 
-/** The application with its built-in roles and its `application.created` record in the actor's application. */
-export function insertApplicationRow(em: EntityManager, actor: AuditActor, row: NewApplicationRow): Application {
+/**
+ * The application with its built-in roles, its `application.created` record in the actor's application, and its
+ * password provider (`passwordConfig`, else the defaults).
+ */
+export function insertApplicationRow(em: EntityManager, actor: AuditActor, row: NewApplicationRow, passwordConfig?: Record<string, unknown>): Application {
   const application = em.create(Application, row);
   createBuiltInRoles(em, application.id);
   recordAudit(em, actor, { action: 'application.created', targetType: 'application', targetId: application.id, after: snapshot(application) });
+  insertPasswordProvider(em, actor, application.id, passwordConfig);
   return application;
 }
 

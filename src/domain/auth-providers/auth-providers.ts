@@ -1,11 +1,13 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Scope } from '../../context.ts';
+import { lockForTransaction } from '../../db/advisory-lock.ts';
 import type { Application } from '../../db/entities/index.ts';
 import { AuthProvider, Tenant } from '../../db/entities/index.ts';
 import { AUTH_PROVIDER_TYPES, type AuthProviderType } from '../../db/entities/auth-provider.entity.ts';
 import { HOLD_FOR_UPDATE } from '../../db/row-lock.ts';
 import { GatehouseError, invalid, notFound } from '../../errors.ts';
 import { newId } from '../../ids.ts';
-import { recordAudit, secretNamesSql } from '../audit.ts';
+import { recordAudit, secretNamesSql, type AuditActor } from '../audit.ts';
 import { uniquely } from '../db-errors.ts';
 import { APPLICATION_ROWS } from '../loaders.ts';
 import { gracePeriodSeconds } from '../oauth-clients/secrets.ts';
@@ -107,16 +109,38 @@ async function assertTenantExists(scope: Scope, tenantId: string): Promise<void>
   if ((await scope.em.count(Tenant, { id: tenantId })) === 0) throw notFound('Tenant', 'tenantId');
 }
 
-/** Through the request's loader: a page of tenants reads all their rows and the application's in two statements. */
+/** Not ways in: they govern token settings for their scope, and make no sign-in set a tenant's own. */
+const TOKEN_PROVIDER_TYPES: readonly AuthProviderType[] = ['m2m', 'api_keys'];
+
+export function signsIn(type: AuthProviderType): boolean {
+  return !TOKEN_PROVIDER_TYPES.includes(type);
+}
+
+/** For a tenant scope, whose provider it is; null at application scope. */
+export function sourceIn(tenantId: string | null, provider: Pick<AuthProvider, 'tenantId'>): Source | null {
+  if (tenantId === null) return null;
+  return provider.tenantId == null ? 'inherited' : 'customized';
+}
+
+/**
+ * An isolated tenant with providers of its own uses them, whole (spec rule 7: a tenant that adds Google signs in with
+ * Google alone, and the application's m2m or api_keys settings no longer reach it). `m2m` and `api_keys` sign no one
+ * in: a tenant with only those signs in with the application's providers. `source` is the sign-in providers'.
+ */
+function providersInForce(own: readonly AuthProvider[], application: readonly AuthProvider[]): { providers: AuthProvider[]; source: Source } {
+  if (own.some((provider) => signsIn(provider.type))) return { providers: [...own], source: 'customized' };
+  const inherited = own.length === 0 ? application : application.filter((provider) => signsIn(provider.type));
+  return { providers: [...own, ...inherited].sort((a, b) => (a.id < b.id ? -1 : 1)), source: 'inherited' };
+}
+
+/** Through the request's loader: a page of tenants reads all their rows and the application's in one statement. */
 export async function effectiveAuthProviders(scope: Scope, tenantId: string | null): Promise<{ providers: AuthProvider[]; source: Source | null }> {
   const rows = (key: string) => scope.loaders.authProviders.load(key);
   if (tenantId === null) return { providers: await rows(APPLICATION_ROWS), source: null };
   const application = await scope.application();
-  if (isolated(application)) {
-    const own = await rows(tenantId);
-    if (own.length > 0) return { providers: own, source: 'customized' };
-  }
-  return { providers: await rows(APPLICATION_ROWS), source: 'inherited' };
+  if (!isolated(application)) return { providers: await rows(APPLICATION_ROWS), source: 'inherited' };
+  const [own, applicationRows] = await Promise.all([rows(tenantId), rows(APPLICATION_ROWS)]);
+  return providersInForce(own, applicationRows);
 }
 
 /** Null when none is enabled or it leaves the setting unset: a disabled provider imposes nothing. */
@@ -133,23 +157,23 @@ export async function listAuthProviders(scope: Scope, args: PageArgs): Promise<P
   const size = pageSize(args);
   const list = scopedList(scope, 'auth-providers');
   const after = args.cursor == null ? undefined : scope.services.cursors.decode(list, args.cursor);
-  const { providers, source } = await effectiveAuthProviders(scope, scope.tenantId);
+  const { providers } = await effectiveAuthProviders(scope, scope.tenantId);
   // Loader rows are ordered by id (UUIDv7: creation order), so the page is a keyset page like the others.
   const rest = after === undefined ? providers : providers.filter((provider) => provider.id > after);
   const data = rest.slice(0, size);
   const last = data.at(-1);
   return {
-    data: data.map((provider) => presentAuthProvider(provider, source)),
+    data: data.map((provider) => presentAuthProvider(provider, sourceIn(scope.tenantId, provider))),
     next: rest.length > size && last !== undefined ? scope.services.cursors.encode(list, last.id) : null,
   };
 }
 
 /** Among those in force for the scope (a tenant's effective set), else 404. */
 export async function getAuthProvider(scope: Scope, providerId: string): Promise<AuthProviderView> {
-  const { providers, source } = await effectiveAuthProviders(scope, scope.tenantId);
+  const { providers } = await effectiveAuthProviders(scope, scope.tenantId);
   const provider = providers.find((candidate) => candidate.id === providerId);
   if (provider === undefined) throw notFound('Auth provider', 'providerId');
-  return presentAuthProvider(provider, source);
+  return presentAuthProvider(provider, sourceIn(scope.tenantId, provider));
 }
 
 async function assertSlotFree(scope: Scope, em: Scope['em'], type: AuthProviderType, config: Record<string, unknown>, exceptId?: string) {
@@ -160,6 +184,38 @@ async function assertSlotFree(scope: Scope, em: Scope['em'], type: AuthProviderT
     const field = type === 'oauth' ? 'config.provider' : 'type';
     const what = type === 'oauth' ? `An OAuth provider for ${String(config['provider'])}` : `A ${type} provider`;
     throw new GatehouseError('already_exists', `${what} already exists ${scope.tenantId === null ? 'for the application' : 'for this tenant'}`, { field });
+  }
+}
+
+/**
+ * A new application's password provider, enabled, shown and switched off like any other (Auth0's database
+ * connection): what a surface offers is in its providers. Audited in the new application.
+ */
+export function insertPasswordProvider(em: EntityManager, actor: AuditActor, applicationId: string, config: Record<string, unknown> = {}): void {
+  const parsed = parseConfig('password', config);
+  const created = em.create(AuthProvider, {
+    applicationId,
+    id: newId(),
+    tenantId: null,
+    type: 'password',
+    name: defaultProviderName('password', parsed),
+    enabled: true,
+    config: parsed,
+    secrets: null,
+  });
+  recordAudit(em, { ...actor, applicationId, tenantId: null }, { action: 'auth_provider.created', targetType: 'auth_provider', targetId: created.id, after: snapshot(created) });
+}
+
+/**
+ * Operators sign in to the dashboard through the console's providers: a change leaving it no enabled sign-in provider
+ * is refused, as no one could sign in to undo it. Taken in turn, so two changes at once cannot each leave the other's.
+ */
+async function assertConsoleKeepsSignIn(scope: Scope, em: Scope['em'], application: Application, leaving: AuthProvider, field: string): Promise<void> {
+  if (!application.console || scope.tenantId !== null || !signsIn(leaving.type) || !leaving.enabled) return;
+  await lockForTransaction(em, `gatehouse:console-sign-in:${application.id}`);
+  const others = await em.find(AuthProvider, { tenantId: null, enabled: true, id: { $ne: leaving.id } });
+  if (!others.some((provider) => signsIn(provider.type))) {
+    throw new GatehouseError('last_sign_in_provider', "The console's last enabled sign-in provider cannot be disabled or deleted: operators sign in to the dashboard with it", { field });
   }
 }
 
@@ -221,6 +277,7 @@ export async function updateAuthProvider(scope: Scope, providerId: string, input
       }
       found.secrets = mergeSecrets(found.type, found.config, found.secrets ?? null, input.secrets, sealWith(scope));
       if (name !== undefined) found.name = name;
+      if (enabled === false) await assertConsoleKeepsSignIn(scope, em, await application(), found, 'enabled');
       if (enabled !== undefined) found.enabled = enabled;
       recordAudit(em, scope, { action: 'auth_provider.updated', targetType: 'auth_provider', targetId: found.id, before, after: snapshot(found) });
       return found;
@@ -232,8 +289,11 @@ export async function updateAuthProvider(scope: Scope, providerId: string, input
 
 /** Allowed whatever `authIsolation` says: removing a tenant's providers clears the way back to `shared`. */
 export async function deleteAuthProvider(scope: Scope, providerId: string): Promise<boolean> {
+  // Read before the transaction, on the scope's connection: the embedded database answers one at a time.
+  const application = await scope.application();
   await scope.transactional(async (em) => {
     const provider = await ownProvider(scope, em, providerId);
+    await assertConsoleKeepsSignIn(scope, em, application, provider, 'providerId');
     recordAudit(em, scope, { action: 'auth_provider.deleted', targetType: 'auth_provider', targetId: provider.id, before: snapshot(provider) });
     em.remove(provider);
   });

@@ -1,6 +1,6 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { lockForTransaction } from '../../db/advisory-lock.ts';
-import { AuthProvider, OAuthClient, Role, RoleAssignment, User } from '../../db/entities/index.ts';
+import { OAuthClient, Role, RoleAssignment, User } from '../../db/entities/index.ts';
 import { SHARED_POOL } from '../../db/entities/user.entity.ts';
 import type { SqlRunner } from '../../db/owned-sql.ts';
 import type { Scope } from '../../context.ts';
@@ -52,17 +52,8 @@ export async function ensureConsoles(orm: MikroORM, publicUrl: string, requestId
 function createConsole(em: EntityManager, organizationId: string, requestId: string): string {
   const row = { ...newApplicationRow(organizationId, { name: 'Console' }), console: true };
   const actor: AuditActor = { applicationId: row.id, tenantId: null, requestId, principal: { actor: CONSOLE_ACTOR } };
-  insertApplicationRow(em, actor, row);
-  em.create(AuthProvider, {
-    applicationId: row.id,
-    id: newId(),
-    tenantId: null,
-    type: 'password',
-    name: 'Password',
-    enabled: true,
-    config: { allowSignup: false, requireEmailVerification: true },
-    secrets: null,
-  });
+  // Operators are made by operators: no sign-up.
+  insertApplicationRow(em, actor, row, { allowSignup: false });
   return row.id;
 }
 

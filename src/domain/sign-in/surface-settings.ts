@@ -170,12 +170,10 @@ async function readSurfaceSettings(
 const numberOrNull = (value: unknown): number | null => (typeof value === 'number' ? value : null);
 
 /**
- * A pool with no provider configured at all has the built-in password provider, as Auth0's and Logto's new
- * applications do. In the shared pool a tenant joins by invitation or an administrator, never by sign-up
- * (`opensMembership`).
+ * Password sign-in needs an enabled `password` provider, as every application starts with. In the shared pool a tenant
+ * joins by invitation or an administrator, never by sign-up (`opensMembership`).
  */
 function passwordMethod(providers: readonly { type: string; enabled: boolean; config: Record<string, unknown> }[], opensMembership: boolean): PasswordMethod {
-  if (providers.length === 0) return { signIn: true, signUp: !opensMembership, requireVerification: true };
   const password = providers.find((provider) => provider.type === 'password' && provider.enabled);
   if (password === undefined) return { signIn: false, signUp: false, requireVerification: true };
   return {

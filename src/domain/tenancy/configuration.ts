@@ -1,6 +1,6 @@
 import type { Scope } from '../../context.ts';
 import { tenancyConfigOf } from '../applications/applications.ts';
-import { effectiveAuthProviders, presentAuthProvider, type AuthProviderView } from '../auth-providers/auth-providers.ts';
+import { effectiveAuthProviders, presentAuthProvider, sourceIn, type AuthProviderView } from '../auth-providers/auth-providers.ts';
 import { getBranding, type Branding } from '../branding/branding.ts';
 import { presentDomain, type DomainView } from '../domains/domains.ts';
 import { getEmailProvider, type EmailProvider } from '../email/provider.ts';
@@ -47,7 +47,7 @@ export async function tenantConfiguration(scope: Scope): Promise<TenantConfigura
     auth: {
       authIsolation: application.authIsolation,
       providersSource,
-      providers: providers.providers.map((provider) => presentAuthProvider(provider, providersSource)),
+      providers: providers.providers.map((provider) => presentAuthProvider(provider, sourceIn(tenantId, provider))),
       policies,
       domains: domains.map(presentDomain),
     },
