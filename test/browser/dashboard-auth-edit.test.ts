@@ -5,7 +5,8 @@ import { IDP_CERTIFICATE } from '../support/saml-idp.ts';
 
 /**
  * The dashboard's Authentication tab editing in Chromium: the application's password policy (then enforced by the
- * API's user creation), a magic-link and a Google provider added, edited, disabled and deleted, then, with
+ * API's user creation), a magic-link and a Google provider added, edited, disabled and deleted, the application's
+ * password provider kept by a warning, then, with
  * authentication isolated, Acme's own password policy and provider. Each save is read back through the REST API and
  * each refusal shows the server's message and changes nothing. Screenshots: test-results/dashboard-auth-edit-*.png.
  */
@@ -126,6 +127,22 @@ describe("the Authentication tab's editing in Chromium", () => {
     expect(await magicLink()).toBeUndefined();
   });
 
+  it('lists the password provider the application starts with, and warns before its last way to sign in is disabled or deleted', async () => {
+    const row = providerRow('Password');
+    await row.waitFor();
+    const password = () => applicationProviders().then((providers) => providers.find((provider) => provider.type === 'password'));
+    expect(await password()).toMatchObject({ enabled: true });
+    for (const button of ['Disable', 'Delete']) {
+      const asked = dashboard.answerNextDialog('dismiss');
+      await row.getByRole('button', { name: button }).click();
+      expect(await asked).toBe(
+        `${button} the Password provider? ${button === 'Delete' ? 'Its users can no longer sign in with it. ' : ''}It is the last enabled way to sign in here: nobody can sign in until another provider is enabled.`,
+      );
+    }
+    expect(await password()).toMatchObject({ enabled: true });
+    expect(await row.textContent()).toContain('Yes');
+  });
+
   it("adds a Google provider whose client secret is write-only: the API keeps it, the page never shows it, an empty field keeps it", async () => {
     await field('Add a provider', 'Type').selectOption({ label: 'OAuth' });
     expect(await field('Add a provider', 'Identity provider').inputValue()).toBe('google');
@@ -221,10 +238,12 @@ describe("the Authentication tab's editing in Chromium", () => {
     expect((await createUser('globex-user@example.com', thirteen, globex)).status).toBe(201);
 
     await region('Providers').getByText('Inherited', { exact: true }).waitFor();
-    await region('Add a provider').getByText(/Adding a provider gives Acme providers of its own/).waitFor();
+    await region('Providers').getByText("Acme signs in with the application's providers.").waitFor();
+    await region('Add a provider').getByText(/Adding a provider here gives Acme a set of its own, with only the providers added here/).waitFor();
     await field('Add a provider', 'Type').selectOption({ label: 'Magic link' });
     await region('Add a provider').getByRole('button', { name: 'Add provider' }).click();
     await region('Providers').getByText('Customized', { exact: true }).waitFor();
+    expect(await region('Providers').getByText("Acme signs in with the application's providers.").count()).toBe(0);
     const acmeAuth = (await get(`/tenants/${acme}/configuration`)).auth;
     expect(acmeAuth.providersSource).toBe('customized');
     expect(acmeAuth.providers.map((provider: { type: string }) => provider.type)).toEqual(['magic_link']);

@@ -40,6 +40,7 @@ export function AuthProvidersEditor({ scope, providers, editable, onChanged }: A
             <AuthProviderActions
               scope={scope}
               provider={provider}
+              providers={providers}
               onEdit={() => edit(provider.id)}
               onChanged={onChanged}
               onRotated={(spKey) => setRotated({ name: provider.name, spKey })}

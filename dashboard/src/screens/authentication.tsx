@@ -24,7 +24,7 @@ function ApplicationProviders({ appId }: { appId: string }) {
   return (
     <>
       <Subsection title="Providers">
-        <PagedList pages={providers} emptyMessage="This application has no auth providers yet." loadingLabel="Loading the auth providers…">
+        <PagedList pages={providers} emptyMessage="This application has no auth providers: no one can sign in to it until one is added." loadingLabel="Loading the auth providers…">
           <AuthProvidersEditor scope={scope} providers={providers.items} editable={everyProvider} onChanged={changed} />
         </PagedList>
       </Subsection>
@@ -67,16 +67,17 @@ function TenantAuth({ appId, tenant }: TenantViewProps) {
   if (view.status === 'failed') return <ErrorMessage message={view.message} />;
   const auth = view.data;
   const scope = { appId, tenantId: tenant.id };
-  const addHint =
-    auth.providersSource === 'inherited'
-      ? `Adding a provider gives ${tenant.name} providers of its own: it then signs in with those alone, no longer with the application's.`
-      : `A provider added here is ${tenant.name}'s own, beside its others.`;
+  const inherits = auth.providersSource === 'inherited';
+  const addHint = inherits
+    ? `Adding a provider here gives ${tenant.name} a set of its own, with only the providers added here: it then signs in with those alone, no longer with the application's (an M2M or API keys provider alone leaves its sign-in to the application's).`
+    : `A provider added here is ${tenant.name}'s own, beside its others.`;
   return (
     <>
       <Subsection title="Providers">
         <div className="source">
           <OverrideBadge source={auth.providersSource} override={ownProvidersOverride(auth.providers)} removal={removal} />
         </div>
+        {inherits && <p className="hint">{`${tenant.name} signs in with the application's providers.`}</p>}
         <AuthProvidersEditor scope={scope} providers={auth.providers} editable={(provider) => provider.source === 'customized'} onChanged={reload} />
       </Subsection>
       <AddAuthProvider scope={scope} hint={addHint} onAdded={reload} />
