@@ -5,6 +5,7 @@ import { axeViolations, printed } from '../support/axe.ts';
 import { customDomainsOf, idTokenAt, NORTH_HOST, scopesOf, startSignIn, startSurfaces, SURFACES, userOf, type BrowserSurface, type SurfaceName } from '../support/browser-surfaces.ts';
 import { cspViolationsOf, launchChromium, startClientCallback, type ClientCallback } from '../support/chromium.ts';
 import { TestIdp } from '../support/saml-idp.ts';
+import { passwordProviderId } from '../support/auth-providers.ts';
 
 /**
  * SAML sign-in in a real browser (Debian's Chromium), on the shared surface, a tenant's surface and its custom domain,
@@ -31,6 +32,8 @@ beforeAll(async () => {
   app = await startTestApp({ upstreams: { allowLoopback: true, allowPrivateHosts: false, githubUrl: 'https://github.com', githubApiUrl: 'https://api.github.com' } }, { reachablePublicUrl: true });
   surfaces = await startSurfaces(app, clientSide.redirectUri);
   for (const { admin, scopePath } of scopesOf(surfaces)) {
+    // SAML only: the application's password provider off (North has no provider of its own besides).
+    if (scopePath === '') expect((await admin.patch(`/auth-providers/${await passwordProviderId(admin)}`, { enabled: false })).status).toBe(200);
     const idp = new TestIdp();
     // The provider's URLs are known once it is created, after the IdP's SSO URL it names.
     const ssoUrl = await idp.serve((request) => {

@@ -8,6 +8,7 @@ import { idTokenAt, startSignIn, type BrowserSurface } from '../support/browser-
 import { launchChromium, startClientCallback, withAuthenticator, type ClientCallback } from '../support/chromium.ts';
 import type { HttpClient } from '../support/http.ts';
 import { authorizationRequest, createTestClient, decodeJwt, discover, discoverSurface } from '../support/oauth.ts';
+import { passwordProviderId } from '../support/auth-providers.ts';
 
 /**
  * An invitation accepted in a real browser: the mail is read from the outbox (`GET /email/deliveries/{id}`, its
@@ -141,6 +142,7 @@ describe('an invitation in Chromium', () => {
     const client = app.as({ apiKey: other.apiKey });
     const base = `/applications/${other.applicationId}`;
     expect((await client.post(`${base}/auth-providers`, { type: 'magic_link', config: { signInWith: 'link' } })).status).toBe(201);
+    expect((await client.delete(`${base}/auth-providers/${await passwordProviderId(client, `${base}/auth-providers`)}`)).status).toBe(204);
     const tenant = await app.createTenant('Vandelay', other);
     const sent = await client.post(`${base}/tenants/${tenant}/invitations`, { email: 'art@vandelay.example' });
     expect(sent.status).toBe(201);
@@ -183,6 +185,7 @@ describe('an invitation in Chromium', () => {
     const client = app.as({ apiKey: other.apiKey });
     const base = `/applications/${other.applicationId}`;
     expect((await client.post(`${base}/auth-providers`, { type: 'passkey', config: { rpName: 'Pendant' } })).status).toBe(201);
+    expect((await client.delete(`${base}/auth-providers/${await passwordProviderId(client, `${base}/auth-providers`)}`)).status).toBe(204);
     const pendant = await app.createTenant('Pendant', other);
     const bygone = await app.createTenant('Bygone', other);
     const oauthClient = await createTestClient(app, { type: 'web', applicationId: other.applicationId, redirectUris: [clientSide.redirectUri] });
