@@ -16,14 +16,17 @@ interface AddAuthProviderProps {
   scope: SettingsScope;
   /** What the form says first about adding in this scope. */
   hint?: string;
+  /** The scope's own providers: the type offered first is one it may add (one of each but OAuth's). */
+  own: readonly AuthProvider[];
   /** Shows the provider added (or reads the scope's providers again). */
   onAdded: (provider: AuthProvider) => Promise<void>;
 }
 
 /** "Add a provider": its type, then the form of that type, which starts afresh when the type changes or one is added. */
-export function AddAuthProvider({ scope, hint, onAdded }: AddAuthProviderProps) {
+export function AddAuthProvider({ scope, hint, own, onAdded }: AddAuthProviderProps) {
   const id = useId();
-  const [type, setType] = useState<AuthProviderType>('password');
+  const [chosen, setType] = useState<AuthProviderType | null>(null);
+  const type = chosen ?? AUTH_PROVIDER_TYPES.find((each) => each === 'oauth' || !own.some((provider) => provider.type === each)) ?? 'oauth';
   const [added, setAdded] = useState(0);
   const adding = useSubmission<string>();
   const unsaved = useUnsavedPart();

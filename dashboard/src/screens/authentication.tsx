@@ -28,7 +28,7 @@ function ApplicationProviders({ appId }: { appId: string }) {
           <AuthProvidersEditor scope={scope} providers={providers.items} editable={everyProvider} onChanged={changed} />
         </PagedList>
       </Subsection>
-      <AddAuthProvider scope={scope} onAdded={async (provider) => providers.add(provider)} />
+      <AddAuthProvider scope={scope} own={providers.items} onAdded={async (provider) => providers.add(provider)} />
     </>
   );
 }
@@ -80,7 +80,7 @@ function TenantAuth({ appId, tenant }: TenantViewProps) {
         {inherits && <p className="hint">{`${tenant.name} signs in with the application's providers.`}</p>}
         <AuthProvidersEditor scope={scope} providers={auth.providers} editable={(provider) => provider.source === 'customized'} onChanged={reload} />
       </Subsection>
-      <AddAuthProvider scope={scope} hint={addHint} onAdded={reload} />
+      <AddAuthProvider scope={scope} hint={addHint} own={auth.providers.filter((provider) => provider.source === 'customized')} onAdded={reload} />
       <Subsection title="Policies">
         <PoliciesTable
           policies={auth.policies}
