@@ -176,7 +176,7 @@ export type CreateAuthProviderInput = {
   enabled?: boolean | null | undefined;
   /** Display name, 1 to 200 characters; derived from the type (and OAuth provider) when omitted. */
   name?: string | null | undefined;
-  /** Write-only secrets, e.g. `{"clientSecret": "…"}` (oauth; apple: `privateKey`, a PEM key). Required ones missing: 422 `secrets.<name>`. */
+  /** Write-only secrets, e.g. `{"clientSecret": "…"}` (oauth; apple: `privateKey`, the PEM EC P-256 key Apple issues, as its client secret is ES256; another key: 422). Required ones missing: 422 `secrets.<name>`. */
   secrets?: Record<string, unknown> | null | undefined;
   /** The kind of sign-in. */
   type: AuthProviderType;

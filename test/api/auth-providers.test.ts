@@ -119,6 +119,37 @@ describe('application auth providers', () => {
     expect(list.find((p) => p.name === 'Corporate SSO')?.config).toMatchObject({ issuer: null, userInfoUrl: 'https://sso.example.com/userinfo', scopes: ['openid', 'email', 'profile'] });
   });
 
+  it('takes for Apple only an EC P-256 private key, which its ES256 client secret needs, on create and PATCH', async () => {
+    const apple = (await app.http.get('/auth-providers?pageSize=100')).body.data.find((p: { name: string }) => p.name === 'Apple');
+    const pem = (key: ReturnType<typeof generateKeyPairSync>['privateKey']) => key.export({ format: 'pem', type: 'pkcs8' });
+    const unfit = [
+      pem(generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey),
+      pem(generateKeyPairSync('ec', { namedCurve: 'P-384' }).privateKey),
+      pem(generateKeyPairSync('ed25519').privateKey),
+    ];
+    const message = "secrets.privateKey must be a PEM-encoded EC P-256 private key (Apple's .p8): an ES256 client secret is signed with it";
+    const before = (await app.http.get('/auth-providers?pageSize=100')).body;
+    await app.http.delete(`/auth-providers/${apple.id}`);
+    const config = { provider: 'apple', clientId: 'com.example.signin', teamId: 'ABCDE12345', keyId: 'KEY1234567' };
+    for (const privateKey of unfit) {
+      const created = await app.http.post('/auth-providers', { type: 'oauth', config, secrets: { privateKey } });
+      expect(created.status).toBe(422);
+      expect(created.body).toEqual({ code: 'validation_error', message, field: 'secrets.privateKey' });
+    }
+    const fit = pem(generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey);
+    const created = await app.http.post('/auth-providers', { type: 'oauth', config, secrets: { privateKey: fit } });
+    expect(created.status).toBe(201);
+    for (const privateKey of unfit) {
+      const patched = await app.http.patch(`/auth-providers/${created.body.id}`, { secrets: { privateKey } });
+      expect(patched.status).toBe(422);
+      expect(patched.body).toEqual({ code: 'validation_error', message, field: 'secrets.privateKey' });
+    }
+    const stored = (await app.http.get(`/auth-providers/${created.body.id}`)).body;
+    expect(stored).toMatchObject({ secretsSet: ['privateKey'], updatedAt: created.body.updatedAt });
+    expect((await app.http.patch(`/auth-providers/${created.body.id}`, { secrets: { privateKey: fit } })).status).toBe(200);
+    expect((await app.http.get('/auth-providers?pageSize=100')).body.data).toHaveLength(before.data.length);
+  });
+
   it('paginates with opaque cursors', async () => {
     const first = await app.http.get('/auth-providers?pageSize=4');
     expect(first.body.data).toHaveLength(4);

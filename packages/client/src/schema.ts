@@ -5914,7 +5914,7 @@ export interface components {
             config?: {
                 [key: string]: unknown;
             } | null;
-            /** @description Write-only secrets, e.g. `{"clientSecret": "…"}` (oauth; apple: `privateKey`, a PEM key). Required ones missing: 422 `secrets.<name>`. */
+            /** @description Write-only secrets, e.g. `{"clientSecret": "…"}` (oauth; apple: `privateKey`, the PEM EC P-256 key Apple issues, as its client secret is ES256; another key: 422). Required ones missing: 422 `secrets.<name>`. */
             secrets?: {
                 [key: string]: string;
             } | null;

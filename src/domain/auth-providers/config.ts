@@ -32,7 +32,8 @@ type Field = FieldBase &
 interface SecretSpec {
   required: (config: Config) => boolean;
   applies?: (config: Config) => boolean;
-  kind: 'string' | 'privateKey';
+  /** `es256Key`: a PEM private key that can sign ES256 (EC P-256), as Apple's client secret is. */
+  kind: 'string' | 'es256Key';
 }
 
 interface TypeSpec {
@@ -91,7 +92,7 @@ export const AUTH_PROVIDER_SPECS: Readonly<Record<AuthProviderType, TypeSpec>> =
     secrets: {
       clientSecret: { kind: 'string', required: () => true, applies: notProvider('apple') },
       // Apple signs its client secret as a JWT with this key for every token request.
-      privateKey: { kind: 'privateKey', required: () => true, applies: isProvider('apple') },
+      privateKey: { kind: 'es256Key', required: () => true, applies: isProvider('apple') },
     },
     defaultName: (config) => OAUTH_NAMES[config['provider'] as OAuthProvider],
   },
@@ -294,12 +295,8 @@ export function mergeSecrets(
     }
     // A credential is sent in a header or a form as it is: a control character in one could never authenticate.
     if (secret.kind === 'string' && !isControlFree(value)) throw invalid(path, `${path} must not contain control characters`);
-    if (secret.kind === 'privateKey') {
-      try {
-        createPrivateKey(value);
-      } catch {
-        throw invalid(path, `${path} must be a PEM-encoded private key`);
-      }
+    if (secret.kind === 'es256Key' && !isEs256Key(value)) {
+      throw invalid(path, `${path} must be a PEM-encoded EC P-256 private key (Apple's .p8): an ES256 client secret is signed with it`);
     }
     merged[name] = seal(value);
   }
@@ -308,6 +305,15 @@ export function mergeSecrets(
     if (applies && secret.required(config) && merged[name] === undefined) throw invalid(`secrets.${name}`, `secrets.${name} is required`);
   }
   return Object.keys(merged).length === 0 ? null : merged;
+}
+
+function isEs256Key(pem: string): boolean {
+  try {
+    const key = createPrivateKey(pem);
+    return key.asymmetricKeyType === 'ec' && key.asymmetricKeyDetails?.namedCurve === 'prime256v1';
+  } catch {
+    return false;
+  }
 }
 
 export function defaultProviderName(type: AuthProviderType, config: Config): string {
