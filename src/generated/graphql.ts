@@ -1426,8 +1426,9 @@ export type Mutation = {
   /** Deletes an application and everything it owns. */
   deleteApplication: Scalars['Boolean']['output'];
   /**
-   * Deletes a provider of the scope's own level; a tenant left without sign-in providers signs in with the application's
-   * again. The console application's last enabled sign-in provider: 409 `last_sign_in_provider`, field `providerId`.
+   * Deletes a provider of the scope's own level (an inherited application provider: 403, as for updates); a tenant left
+   * without sign-in providers signs in with the application's again. The console application's last enabled sign-in
+   * provider: 409 `last_sign_in_provider`, field `providerId`.
    */
   deleteAuthProvider: Scalars['Boolean']['output'];
   /** Removes a custom domain. */
@@ -1583,7 +1584,7 @@ export type Mutation = {
   /**
    * Gives a saml provider of the scope's own level a new SP key pair, current at once (it signs the AuthnRequests from
    * now on); the previous one still decrypts assertions and stays in the metadata for the grace period, in place of any
-   * earlier one. Another type of provider: 422, field `providerId`.
+   * earlier one. Another type of provider: 422, field `providerId`; an inherited application provider: 403, as for updates.
    */
   rotateSamlSpKey: SamlSpKey;
   /** Invites an address to a tenant and mails the link. */
@@ -1613,8 +1614,9 @@ export type Mutation = {
   /** Updates an application, including its tenancy configuration. Returns the whole application. */
   updateApplication: Application;
   /**
-   * Changes a provider of the scope's own level (a tenant scope may not change the application's: 403). Disabling the
-   * console application's last enabled sign-in provider: 409 `last_sign_in_provider`, field `enabled`.
+   * Changes a provider of the scope's own level: a tenant scope may not change the application's providers it inherits
+   * (403), and one it does not inherit is 404 to it. Disabling the console application's last enabled sign-in provider:
+   * 409 `last_sign_in_provider`, field `enabled`.
    */
   updateAuthProvider: AuthProvider;
   /** Changes an OAuth client's name, redirect URIs, ID token signing algorithm or (web) token endpoint authentication. */

@@ -363,7 +363,7 @@ describe('tenant auth providers', () => {
     expect(patched.body).toMatchObject({ source: 'customized', config: { allowSignup: true } });
   });
 
-  it('a tenant-scoped key works on its own tenant; the application’s providers and another tenant’s are 404 to it (403 on another tenant’s path)', async () => {
+  it('a tenant-scoped key works on its own tenant; the application’s providers it inherits are 403 to change, those it does not and another tenant’s 404 (403 on another tenant’s path)', async () => {
     const acmeKey = await issueTestKey(app, { tenantId: acme });
     const list = await acmeKey.get('/auth-providers');
     expect(list.body.data.every((p: { tenantId: string }) => p.tenantId === acme)).toBe(true);
@@ -382,12 +382,19 @@ describe('tenant auth providers', () => {
       expect(answer.body).toMatchObject({ code: 'not_found', field: 'providerId' });
     }
     expect((await app.http.get(`/auth-providers/${google.id}`)).body).toEqual(googleBefore);
-    // One it inherits it may read, not change: the application's, not found among its own.
+    // One it inherits it may read, not change (403), with its credentials' scope or on its path.
     const globexKey = await issueTestKey(app, { tenantId: globex });
     expect((await globexKey.get(`/auth-providers/${google.id}`)).body.source).toBe('inherited');
-    const appOwned = await globexKey.patch(`/auth-providers/${google.id}`, { enabled: true });
-    expect(appOwned.status).toBe(404);
-    expect((await globexKey.delete(`/auth-providers/${google.id}`)).status).toBe(404);
+    const refusal = { code: 'forbidden', message: "A tenant scope may not change the application's auth providers it inherits" };
+    for (const client of [globexKey, app.http]) {
+      const path = client === globexKey ? `/auth-providers/${google.id}` : `${tenantPath(globex)}/${google.id}`;
+      expect((await client.get(path)).body).toMatchObject({ id: google.id, source: 'inherited' });
+      for (const answer of [await client.patch(path, { enabled: true }), await client.delete(path)]) {
+        expect(answer.status).toBe(403);
+        expect(answer.body).toEqual(refusal);
+      }
+    }
+    expect((await app.http.get(`/auth-providers/${google.id}`)).body).toEqual(googleBefore);
     expect((await globexKey.get(`/auth-providers/${created.body.id}`)).status).toBe(404);
     expect((await globexKey.patch(`/auth-providers/${created.body.id}`, { enabled: false })).status).toBe(404);
     expect((await globexKey.get(tenantPath(acme))).status).toBe(403);

@@ -243,10 +243,11 @@ describe('a key of a tenant: an application-level record answers as an absent on
     const gql = await tenantKey.graphql(route.operation.query, { ...variablesFor(route), [param]: appLevel[param] });
     const gqlAbsent = await tenantKey.graphql(route.operation.query, { ...variablesFor(route), [param]: SAMPLE_ID });
     // The one exception: a record the tenant inherits (the application's auth providers, while it has none of its own)
-    // is its to read, shown as inherited; it is not its to change.
-    if (route.method === 'GET' && applications.status === 200) {
-      expect(applications.body.source).toBe('inherited');
-      expect(gql.body.errors).toBeUndefined();
+    // is its to read, shown as inherited; it is not its to change: 403, as for the application's roles below.
+    if (param === 'providerId' && (await tenantKey.get(`/auth-providers/${appLevel[param]!}`)).body.source === 'inherited') {
+      const expected = route.method === 'GET' ? { status: 200, code: undefined } : { status: 403, code: 'forbidden' };
+      expect({ status: applications.status, code: applications.body?.code }, JSON.stringify(applications.body)).toEqual(expected);
+      expect(gql.body.errors?.[0]?.extensions.code).toBe(expected.code);
       return;
     }
     expect({ status: applications.status, code: applications.body?.code }).toEqual({ status: absent.status, code: absent.body?.code });

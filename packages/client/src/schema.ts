@@ -3612,8 +3612,9 @@ export interface paths {
         post?: never;
         /**
          * Delete an auth provider of the scope’s own level
-         * @description Deletes a provider of the scope's own level; a tenant left without sign-in providers signs in with the application's
-         *     again. The console application's last enabled sign-in provider: 409 `last_sign_in_provider`, field `providerId`.
+         * @description Deletes a provider of the scope's own level (an inherited application provider: 403, as for updates); a tenant left
+         *     without sign-in providers signs in with the application's again. The console application's last enabled sign-in
+         *     provider: 409 `last_sign_in_provider`, field `providerId`.
          *
          *     Requires `auth_providers:delete`. In a tenant scope also `tenant_overrides:write`.
          *
@@ -3624,8 +3625,9 @@ export interface paths {
         head?: never;
         /**
          * Update an auth provider of the scope’s own level
-         * @description Changes a provider of the scope's own level (a tenant scope may not change the application's: 403). Disabling the
-         *     console application's last enabled sign-in provider: 409 `last_sign_in_provider`, field `enabled`.
+         * @description Changes a provider of the scope's own level: a tenant scope may not change the application's providers it inherits
+         *     (403), and one it does not inherit is 404 to it. Disabling the console application's last enabled sign-in provider:
+         *     409 `last_sign_in_provider`, field `enabled`.
          *
          *     Requires `auth_providers:write`. In a tenant scope also `tenant_overrides:write`.
          *
@@ -3654,8 +3656,9 @@ export interface paths {
         post?: never;
         /**
          * Delete an auth provider of the scope’s own level
-         * @description Deletes a provider of the scope's own level; a tenant left without sign-in providers signs in with the application's
-         *     again. The console application's last enabled sign-in provider: 409 `last_sign_in_provider`, field `providerId`.
+         * @description Deletes a provider of the scope's own level (an inherited application provider: 403, as for updates); a tenant left
+         *     without sign-in providers signs in with the application's again. The console application's last enabled sign-in
+         *     provider: 409 `last_sign_in_provider`, field `providerId`.
          *
          *     Requires `auth_providers:delete`. In a tenant scope also `tenant_overrides:write`.
          *
@@ -3666,8 +3669,9 @@ export interface paths {
         head?: never;
         /**
          * Update an auth provider of the scope’s own level
-         * @description Changes a provider of the scope's own level (a tenant scope may not change the application's: 403). Disabling the
-         *     console application's last enabled sign-in provider: 409 `last_sign_in_provider`, field `enabled`.
+         * @description Changes a provider of the scope's own level: a tenant scope may not change the application's providers it inherits
+         *     (403), and one it does not inherit is 404 to it. Disabling the console application's last enabled sign-in provider:
+         *     409 `last_sign_in_provider`, field `enabled`.
          *
          *     Requires `auth_providers:write`. In a tenant scope also `tenant_overrides:write`.
          *
@@ -3696,8 +3700,9 @@ export interface paths {
         post?: never;
         /**
          * Delete an auth provider of the scope’s own level
-         * @description Deletes a provider of the scope's own level; a tenant left without sign-in providers signs in with the application's
-         *     again. The console application's last enabled sign-in provider: 409 `last_sign_in_provider`, field `providerId`.
+         * @description Deletes a provider of the scope's own level (an inherited application provider: 403, as for updates); a tenant left
+         *     without sign-in providers signs in with the application's again. The console application's last enabled sign-in
+         *     provider: 409 `last_sign_in_provider`, field `providerId`.
          *
          *     Requires `auth_providers:delete`. In a tenant scope also `tenant_overrides:write`.
          *
@@ -3708,8 +3713,9 @@ export interface paths {
         head?: never;
         /**
          * Update an auth provider of the scope’s own level
-         * @description Changes a provider of the scope's own level (a tenant scope may not change the application's: 403). Disabling the
-         *     console application's last enabled sign-in provider: 409 `last_sign_in_provider`, field `enabled`.
+         * @description Changes a provider of the scope's own level: a tenant scope may not change the application's providers it inherits
+         *     (403), and one it does not inherit is 404 to it. Disabling the console application's last enabled sign-in provider:
+         *     409 `last_sign_in_provider`, field `enabled`.
          *
          *     Requires `auth_providers:write`. In a tenant scope also `tenant_overrides:write`.
          *
@@ -3731,7 +3737,7 @@ export interface paths {
          * Rotate a saml provider’s SP key (the previous one still decrypts and stays in the metadata for a grace period)
          * @description Gives a saml provider of the scope's own level a new SP key pair, current at once (it signs the AuthnRequests from
          *     now on); the previous one still decrypts assertions and stays in the metadata for the grace period, in place of any
-         *     earlier one. Another type of provider: 422, field `providerId`.
+         *     earlier one. Another type of provider: 422, field `providerId`; an inherited application provider: 403, as for updates.
          *
          *     Requires `auth_providers:write`. In a tenant scope also `tenant_overrides:write`.
          *
@@ -3757,7 +3763,7 @@ export interface paths {
          * Rotate a saml provider’s SP key (the previous one still decrypts and stays in the metadata for a grace period)
          * @description Gives a saml provider of the scope's own level a new SP key pair, current at once (it signs the AuthnRequests from
          *     now on); the previous one still decrypts assertions and stays in the metadata for the grace period, in place of any
-         *     earlier one. Another type of provider: 422, field `providerId`.
+         *     earlier one. Another type of provider: 422, field `providerId`; an inherited application provider: 403, as for updates.
          *
          *     Requires `auth_providers:write`. In a tenant scope also `tenant_overrides:write`.
          *
@@ -3783,7 +3789,7 @@ export interface paths {
          * Rotate a saml provider’s SP key (the previous one still decrypts and stays in the metadata for a grace period)
          * @description Gives a saml provider of the scope's own level a new SP key pair, current at once (it signs the AuthnRequests from
          *     now on); the previous one still decrypts assertions and stays in the metadata for the grace period, in place of any
-         *     earlier one. Another type of provider: 422, field `providerId`.
+         *     earlier one. Another type of provider: 422, field `providerId`; an inherited application provider: 403, as for updates.
          *
          *     Requires `auth_providers:write`. In a tenant scope also `tenant_overrides:write`.
          *

@@ -250,13 +250,20 @@ export async function createAuthProvider(scope: Scope, input: CreateAuthProvider
 }
 
 /**
- * Of the scope's own level, else 404: a tenant scope is not told that an application provider's id exists, or it
- * would learn ids it does not inherit. FOR UPDATE and refreshed: a second deletion is 404.
+ * Of the scope's own level. An application provider a tenant scope inherits (its GET answers it) is 403; any other
+ * is 404, so a tenant is not told of ids it does not inherit. FOR UPDATE and refreshed: a second deletion is 404.
  */
 async function ownProvider(scope: Scope, em: Scope['em'], providerId: string): Promise<AuthProvider> {
   const provider = await em.findOne(AuthProvider, { id: providerId }, HOLD_FOR_UPDATE);
-  if (provider === null || provider.tenantId !== scope.tenantId) throw notFound('Auth provider', 'providerId');
-  return provider;
+  if (provider !== null && provider.tenantId === scope.tenantId) return provider;
+  // Read on the transaction's connection: the embedded database answers one connection at a time.
+  if (provider?.tenantId === null && scope.tenantId !== null) {
+    const own = await em.find(AuthProvider, { tenantId: scope.tenantId });
+    if (providersInForce(own, [provider]).providers.includes(provider)) {
+      throw new GatehouseError('forbidden', "A tenant scope may not change the application's auth providers it inherits");
+    }
+  }
+  throw notFound('Auth provider', 'providerId');
 }
 
 /** `config` merges by field (null restores a default); `secrets` merge (null removes one). The type never changes. */
@@ -324,7 +331,7 @@ const auditedKeys = (keys: SamlSpCertificates) => ({
 export const SP_KEY_GRACE_PERIOD_DEFAULT_SECONDS = 7 * 24 * 60 * 60;
 
 /**
- * A new SP key pair for a saml provider of the scope's own level (else 404, as for updates), current at once; the
+ * A new SP key pair for a saml provider of the scope's own level (else 403 or 404, as for updates), current at once; the
  * replaced one still decrypts and is still published for the grace period. Another type: 422, field `providerId`.
  */
 export async function rotateSamlSpKey(scope: Scope, providerId: string, input: RotateSamlSpKeyInput | null | undefined): Promise<SamlSpKeyView> {
