@@ -405,6 +405,25 @@ describe('tenant auth providers', () => {
     expect((await app.http.get(`/auth-providers/${created.body.id}`)).status).toBe(404);
   });
 
+  it('a tenant whose own providers are only m2m inherits the application’s sign-in providers (403 to change), not its m2m (404)', async () => {
+    const appList = (await app.http.get('/auth-providers?pageSize=100')).body.data as { id: string; type: string }[];
+    const appM2m = appList.find((provider) => provider.type === 'm2m') ?? (await app.http.post('/auth-providers', { type: 'm2m' })).body;
+    const tenant = await app.createTenant('Initech');
+    const own = await app.http.post(tenantPath(tenant), { type: 'm2m' });
+    expect(own.status).toBe(201);
+    expect((await app.http.get(`${tenantPath(tenant)}/${password.id}`)).body).toMatchObject({ id: password.id, source: 'inherited' });
+    expect((await app.http.patch(`${tenantPath(tenant)}/${password.id}`, { enabled: false })).body.code).toBe('forbidden');
+    for (const answer of [
+      await app.http.get(`${tenantPath(tenant)}/${appM2m.id}`),
+      await app.http.patch(`${tenantPath(tenant)}/${appM2m.id}`, { enabled: false }),
+      await app.http.delete(`${tenantPath(tenant)}/${appM2m.id}`),
+    ]) {
+      expect(answer.status).toBe(404);
+    }
+    expect((await app.http.get(`/auth-providers/${password.id}`)).body.enabled).toBe(true);
+    expect((await app.http.get(`/auth-providers/${appM2m.id}`)).body.enabled).toBe(true);
+  });
+
   it('a tenant that deletes its last provider inherits again', async () => {
     const acmeList = (await app.http.get(tenantPath(acme))).body.data as { id: string }[];
     for (const provider of acmeList) expect((await app.http.delete(`${tenantPath(acme)}/${provider.id}`)).status).toBe(204);
