@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { SigningKeyStore } from './auth/signing-keys.ts';
 import { loadConfigOrExit, type Config } from './config.ts';
+import { databaseExists, describeDatabaseUrl } from './db/database-url.ts';
 import { EmbeddedDatabaseInUse, holdsEmbeddedDatabase, openEmbeddedDatabase, readEmbeddedLock, takeCommandConnection, type EmbeddedLock } from './db/embedded.ts';
 import { openDatabase, type Database } from './db/orm.ts';
 import { bootstrap, createRecoveryKey } from './domain/bootstrap.ts';
@@ -25,7 +26,8 @@ const USAGE = `usage: gatehouse <command> [--json]
   --json                print one JSON line
 
 The commands use the server's database: DATABASE_URL, or the embedded one in GATEHOUSE_DATA_DIR (./data from the
-working directory): run them in the server's directory, or set the same. Only bootstrap starts on an empty one.`;
+working directory): run them in the server's directory, or set the same. Only bootstrap starts on an empty one, or
+creates a missing one.`;
 
 interface Flags {
   json: boolean;
@@ -196,10 +198,19 @@ async function main(argv: string[]): Promise<number> {
   }
   let opened;
   try {
+    if (config.databaseUrl !== undefined && !CREATES_DATABASE.has(name) && !(await databaseExists(config.databaseUrl))) {
+      process.stderr.write(`gatehouse: no database ${describeDatabaseUrl(config.databaseUrl)}: set DATABASE_URL to the server's (only bootstrap creates one)\n`);
+      return 1;
+    }
     opened = await openForCommand(config);
   } catch (error) {
-    if (!(error instanceof EmbeddedDatabaseInUse)) throw error;
-    process.stderr.write(`gatehouse: ${error.message}\n`);
+    if (error instanceof EmbeddedDatabaseInUse) {
+      process.stderr.write(`gatehouse: ${error.message}\n`);
+    } else {
+      // Unreachable, refusing the role, a failing migration: the reason in one line, as the server's `cannot start`.
+      const where = config.databaseUrl === undefined ? `in ${config.dataDir}` : describeDatabaseUrl(config.databaseUrl);
+      process.stderr.write(`gatehouse: cannot open the database ${where}: ${error instanceof Error ? error.message : String(error)}\n`);
+    }
     return 1;
   }
   try {

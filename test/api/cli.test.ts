@@ -1,10 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli as run } from '../support/cli.ts';
+import { freePort } from '../support/spawned-service.ts';
 
 /**
  * `gatehouse bootstrap --json` and `npm start` on the embedded database, as separate processes: the CLI opens
@@ -15,26 +16,6 @@ let dataDir: string;
 let server: ChildProcess | undefined;
 /** The server the socket tests share, and the application its CLI bootstrap created. */
 let running: { port: number; applicationId: string } | undefined;
-
-function run(args: string[], env: Record<string, string>, cwd = root): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [join(root, 'src/cli.ts'), ...args], { env: { ...process.env, ...env, DATABASE_URL: '' }, cwd });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 async function waitFor(url: string): Promise<void> {
   for (let attempt = 0; attempt < 240; attempt += 1) {
@@ -251,3 +232,4 @@ describe('gatehouse CLI on the embedded database', () => {
     expect(after.code, after.stderr).toBe(0);
   });
 });
+
