@@ -121,12 +121,27 @@ export async function createSampleApp(config: SampleConfig): Promise<express.Exp
       return;
     }
     delete session.login;
-    const tokens = await oidc.authorizationCodeGrant(
-      op,
-      new URL(request.originalUrl, config.appUrl),
-      { pkceCodeVerifier: login.verifier, expectedState: login.state, expectedNonce: login.nonce, idTokenExpected: true },
-      { resource: config.apiIdentifier },
-    );
+    let tokens: Awaited<ReturnType<typeof oidc.authorizationCodeGrant>>;
+    try {
+      tokens = await oidc.authorizationCodeGrant(
+        op,
+        new URL(request.originalUrl, config.appUrl),
+        { pkceCodeVerifier: login.verifier, expectedState: login.state, expectedNonce: login.nonce, idTokenExpected: true },
+        { resource: config.apiIdentifier },
+      );
+    } catch (error) {
+      // Gatehouse's error answer (RFC 6749 §4.1.2.1; access_denied: the user cancelled), or an answer that does not
+      // check out: a page the user can act on; the details go to the log.
+      const again = '<p><a href="/login">Try again</a></p>';
+      if (error instanceof oidc.AuthorizationResponseError && error.error === 'access_denied') {
+        response.status(400).send(page('Sign-in cancelled', `<p id="reason">The sign-in was cancelled or refused.</p>${again}`));
+        return;
+      }
+      console.error('sign-in failed:', error);
+      const reason = error instanceof oidc.AuthorizationResponseError ? `Gatehouse answered ${error.error}.` : 'Its answer could not be checked.';
+      response.status(400).send(page('Sign-in failed', `<p id="reason">The sign-in did not complete. ${escape(reason)}</p>${again}`));
+      return;
+    }
     session.user = { claims: tokens.claims() as oidc.IDToken, accessToken: tokens.access_token };
     response.redirect('/');
   });
@@ -159,6 +174,12 @@ export async function createSampleApp(config: SampleConfig): Promise<express.Exp
     if (id !== undefined) sessions.delete(id);
     response.clearCookie(SESSION_COOKIE, { path: '/' });
     response.redirect('/');
+  });
+
+  // Anything else that fails: a plain page, never Express's default one with its stack trace and file paths.
+  app.use((error: unknown, _request: Request, response: Response, _next: express.NextFunction) => {
+    console.error(error);
+    response.status(500).send(page('Something went wrong', '<p>The sample could not answer this request. <a href="/">Home</a></p>'));
   });
 
   return app;

@@ -67,6 +67,37 @@ describe('quick start: the Express sample', () => {
     }
   });
 
+  it('a sign-in that comes back with an error (cancelled: access_denied) or an answer that does not check out: a plain page to try again, no stack trace', async () => {
+    /** /login's redirect: the session cookie and the state the callback must carry. */
+    const started = async () => {
+      const login = await fetch(`${appUrl}/login`, { redirect: 'manual' });
+      const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0]!;
+      return { cookie, state: new URL(login.headers.get('location')!).searchParams.get('state')! };
+    };
+    const callback = async (cookie: string, query: Record<string, string>) => {
+      const answer = await fetch(`${appUrl}/callback?${new URLSearchParams(query).toString()}`, { headers: { cookie }, redirect: 'manual' });
+      return { status: answer.status, body: await answer.text() };
+    };
+    const issuer = app.gatehouse.services.config.publicUrl;
+    const cancelled = await started();
+    const cancel = await callback(cancelled.cookie, { error: 'access_denied', error_description: 'End-User aborted interaction', state: cancelled.state, iss: issuer });
+    expect(cancel.status).toBe(400);
+    expect(cancel.body).toContain('<h1>Sign-in cancelled</h1><p id="reason">The sign-in was cancelled or refused.</p><p><a href="/login">Try again</a></p>');
+    // Used once: the same answer again is no sign-in started here.
+    expect((await callback(cancelled.cookie, { error: 'access_denied', state: cancelled.state, iss: issuer })).body).toContain('No sign-in was started here.');
+
+    const refused = await started();
+    const error = await callback(refused.cookie, { error: 'server_error', state: refused.state, iss: issuer });
+    expect([error.status, error.body]).toEqual([400, expect.stringContaining('The sign-in did not complete. Gatehouse answered server_error.</p><p><a href="/login">Try again</a>')]);
+    // Without the issuer Gatehouse names (RFC 9207), as a hand-made URL: the answer does not check out.
+    const forged = await started();
+    const unchecked = await callback(forged.cookie, { error: 'access_denied', state: forged.state });
+    expect([unchecked.status, unchecked.body]).toEqual([400, expect.stringContaining('The sign-in did not complete. Its answer could not be checked.')]);
+    for (const body of [cancel.body, error.body, unchecked.body]) {
+      expect(body).not.toMatch(/ at |node_modules|\.ts:\d/);
+    }
+  });
+
   it('its API refuses a request without a token, with a token for another audience, and a user without the permission', async () => {
     const notes = (authorization?: string) => fetch(`${appUrl}/api/notes`, authorization === undefined ? {} : { headers: { authorization } });
     expect((await notes()).status).toBe(401);
