@@ -118,14 +118,21 @@ export function noteRequest(facts: RequestFacts): void {
 }
 
 /**
+ * The addresses the start-up line names, each one that answers a browser or curl without credentials: the REST API by
+ * its OpenAPI document, since `/api/v1` itself is only the prefix of its routes.
+ */
+export function announcedAddresses(config: Pick<Config, 'publicUrl'>): { graphql: string; openapi: string } {
+  return { graphql: `${config.publicUrl}/graphql`, openapi: `${config.publicUrl}/api/v1/openapi.json` };
+}
+
+/**
  * Says the service serves: in the log, and to a parent watching through an IPC channel (a process manager waiting for
  * "ready", the bench, the tests). Said by the one serving process, or by the primary once every worker listens.
  */
 export function announceListening(log: Pick<BaseLogger, 'info'>, config: Config): void {
   log.info(
     {
-      graphql: `${config.publicUrl}/graphql`,
-      rest: `${config.publicUrl}/api/v1`,
+      ...announcedAddresses(config),
       database: config.databaseUrl === undefined ? 'embedded' : 'postgresql',
       workers: config.workers,
     },

@@ -2,6 +2,7 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSchema } from '../../src/graphql/schema.ts';
 import { newId, UUIDV7_PATTERN } from '../../src/ids.ts';
+import { announcedAddresses } from '../../src/log.ts';
 import { buildOpenApiDocument, type OpenApiDocument, type OpenApiMethod } from '../../src/rest/openapi.ts';
 import { expandRoutes, ROUTES, successStatus } from '../../src/rest/routes.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
@@ -31,6 +32,17 @@ describe('OpenAPI document', () => {
     expect(served.headers.get('x-ratelimit-limit')).not.toBeNull();
     expect(served.body).toEqual(JSON.parse(JSON.stringify(buildOpenApiDocument(buildSchema(), 'http://gatehouse.test'))));
     expect(document.servers).toEqual([{ url: 'http://gatehouse.test/api/v1' }]);
+  });
+
+  it('is the REST address the start-up line names, and every address it names answers without credentials', async () => {
+    const { publicUrl } = app.gatehouse.services.config;
+    const addresses = announcedAddresses({ publicUrl });
+    expect(addresses.openapi).toBe(`${publicUrl}/api/v1/openapi.json`);
+    for (const url of Object.values(addresses)) {
+      expect(url.startsWith(publicUrl)).toBe(true);
+      const answer = await app.as({}).request('GET', url.slice(publicUrl.length), { headers: { accept: 'text/html' } });
+      expect(answer.status, url).toBe(200);
+    }
   });
 
   it('describes exactly the routes of the table, each method once', () => {
