@@ -17,6 +17,8 @@ export interface AuthProviderKind {
   readonly secrets: readonly ProviderSecret[];
   /** What the form says about the type as a whole. */
   readonly hint?: string;
+  /** A type that turns nothing on or off (m2m, api_keys): its `enabled` only says whether its settings apply. */
+  readonly settingsOnly?: true;
 }
 
 const allowSignup: SettingField = {
@@ -150,12 +152,15 @@ export const AUTH_PROVIDER_KINDS: Readonly<Record<AuthProviderType, AuthProvider
     label: 'M2M',
     fields: [{ kind: 'number', name: 'tokenLifetimeSeconds', label: 'Token lifetime (seconds)', hint: '60 to 3600; empty: 3600.' }],
     secrets: [],
-    hint: 'Machine-to-machine clients: tokens by client credentials.',
+    hint: 'Machine-to-machine clients: tokens by client credentials. They work with or without this provider: it sets their token lifetime while its settings apply.',
+    settingsOnly: true,
   },
   api_keys: {
     label: 'API keys',
     fields: [{ kind: 'number', name: 'maxLifetimeDays', label: 'Longest key lifetime (days)', hint: '1 to 3650; empty: no limit.' }],
     secrets: [],
+    hint: 'API keys work with or without this provider: it limits their lifetime while its settings apply.',
+    settingsOnly: true,
   },
 };
 
@@ -163,4 +168,11 @@ export const AUTH_PROVIDER_TYPES = Object.keys(AUTH_PROVIDER_KINDS) as AuthProvi
 
 export function secretsOf(kind: AuthProviderKind, draft: SettingsDraft): readonly ProviderSecret[] {
   return kind.secrets.filter((secret) => secret.applies === undefined || secret.applies(draft));
+}
+
+/** How a provider's `enabled` reads in its row, its button and its form: a settings-only type's says whether its settings apply. */
+export function enabledWords(type: AuthProviderType) {
+  return AUTH_PROVIDER_KINDS[type].settingsOnly === true
+    ? { state: (on: boolean) => (on ? 'Settings applied' : 'Settings not applied'), toggle: (on: boolean) => (on ? 'Stop applying' : 'Apply settings'), checkbox: 'Apply these settings' }
+    : { state: (on: boolean) => (on ? 'Yes' : 'No'), toggle: (on: boolean) => (on ? 'Disable' : 'Enable'), checkbox: 'Enabled' };
 }

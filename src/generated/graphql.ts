@@ -340,7 +340,10 @@ export type AuthProvider = {
   config: Scalars['JSONObject']['output'];
   /** When the provider was created. */
   createdAt: Scalars['DateTime']['output'];
-  /** Whether users may sign in with it. */
+  /**
+   * Whether users may sign in with it. An m2m or api_keys provider turns nothing on or off: M2M credentials and API keys
+   * work without one; its `enabled` says whether its settings apply.
+   */
   enabled: Scalars['Boolean']['output'];
   /** The provider's id. */
   id: Scalars['UUID']['output'];

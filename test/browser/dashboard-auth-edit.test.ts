@@ -143,6 +143,33 @@ describe("the Authentication tab's editing in Chromium", () => {
     expect(await row.textContent()).toContain('Yes');
   });
 
+  it('says of an M2M provider that it applies settings, not that it turns M2M on or off: its row, its button and its form', async () => {
+    await field('Add a provider', 'Type').selectOption({ label: 'M2M' });
+    await region('Add a provider').getByText('They work with or without this provider: it sets their token lifetime while its settings apply.', { exact: false }).waitFor();
+    expect(await field('Add a provider', 'Apply these settings').isChecked()).toBe(true);
+    expect(await region('Add a provider').getByLabel('Enabled', { exact: true }).count()).toBe(0);
+    await field('Add a provider', 'Token lifetime (seconds)').fill('600');
+    await region('Add a provider').getByRole('button', { name: 'Add provider' }).click();
+    const row = providerRow('Machine-to-machine');
+    await row.waitFor();
+    const m2m = () => applicationProviders().then((providers) => providers.find((provider) => provider.type === 'm2m'));
+    expect(await row.getByRole('cell', { name: 'Settings applied', exact: true }).count()).toBe(1);
+
+    await row.getByRole('button', { name: 'Stop applying' }).click();
+    await row.getByRole('button', { name: 'Apply settings' }).waitFor();
+    expect(await row.getByRole('cell', { name: 'Settings not applied', exact: true }).count()).toBe(1);
+    expect(await row.getByRole('button', { name: 'Disable' }).count()).toBe(0);
+    expect(await m2m()).toMatchObject({ enabled: false, config: { tokenLifetimeSeconds: 600 } });
+    await row.getByRole('button', { name: 'Edit' }).click();
+    expect(await field('Edit Machine-to-machine', 'Apply these settings').isChecked()).toBe(false);
+    await region('Edit Machine-to-machine').getByRole('button', { name: 'Cancel' }).click();
+
+    void dashboard.answerNextDialog();
+    await row.getByRole('button', { name: 'Delete' }).click();
+    await row.waitFor({ state: 'detached' });
+    expect(await m2m()).toBeUndefined();
+  });
+
   it("adds a Google provider whose client secret is write-only: the API keeps it, the page never shows it, an empty field keeps it", async () => {
     await field('Add a provider', 'Type').selectOption({ label: 'OAuth' });
     expect(await field('Add a provider', 'Identity provider').inputValue()).toBe('google');

@@ -1,3 +1,4 @@
+import { enabledWords } from '../auth-provider-kinds.ts';
 import { useAction } from '../hooks/use-action.ts';
 import { useConfirmedAction } from '../hooks/use-confirmed-action.ts';
 import { deleteAuthProvider, rotateSamlSpKey, SP_KEY_GRACE_DAYS, updateAuthProvider, type SamlSpKey } from '../operations-auth.ts';
@@ -52,7 +53,7 @@ export function AuthProviderActions({ scope, provider, providers, onEdit, onChan
     <>
       <button type="button" className="small" onClick={onEdit}>Edit</button>
       <button type="button" className="small" disabled={toggle.busy || confirmed.busy} onClick={flip}>
-        {provider.enabled ? 'Disable' : 'Enable'}
+        {enabledWords(provider.type).toggle(provider.enabled)}
       </button>
       {provider.type === 'saml' && <button type="button" className="small" disabled={confirmed.busy} onClick={rotate}>Rotate SP key</button>}
       <button type="button" className="small" disabled={confirmed.busy} onClick={remove}>Delete</button>

@@ -1,5 +1,5 @@
 import type { FormEvent, ReactNode } from 'react';
-import { AUTH_PROVIDER_KINDS, secretsOf } from '../auth-provider-kinds.ts';
+import { AUTH_PROVIDER_KINDS, enabledWords, secretsOf } from '../auth-provider-kinds.ts';
 import { providerDraftOf, type ProviderDraft } from '../auth-provider-draft.ts';
 import { useDraft } from '../hooks/use-draft.ts';
 import { useRefusalMarks } from '../hooks/use-refused-field.ts';
@@ -49,7 +49,7 @@ export function AuthProviderForm({ type, provider, leading, submitLabel, busy, o
       <div className="field">
         <label>
           <input type="checkbox" checked={draft.enabled} {...enabledMarks} onChange={(event) => update({ enabled: event.target.checked })} />
-          Enabled
+          {enabledWords(type).checkbox}
         </label>
       </div>
       <SettingInputs fields={kind.fields} draft={draft.settings} onChange={(settings) => update({ settings })} fieldPrefix="config." />

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { AUTH_PROVIDER_KINDS } from '../auth-provider-kinds.ts';
+import { AUTH_PROVIDER_KINDS, enabledWords } from '../auth-provider-kinds.ts';
 import type { AuthProvider } from '../operations-email-auth.ts';
 
 interface AuthProvidersTableProps {
@@ -25,7 +25,7 @@ export function AuthProvidersTable({ providers, actions }: AuthProvidersTablePro
           <tr key={provider.id}>
             <th scope="row">{AUTH_PROVIDER_KINDS[provider.type].label}</th>
             <td>{provider.name}</td>
-            <td>{provider.enabled ? 'Yes' : 'No'}</td>
+            <td>{enabledWords(provider.type).state(provider.enabled)}</td>
             {actions !== undefined && <td className="actions">{actions(provider)}</td>}
           </tr>
         ))}

@@ -5690,7 +5690,10 @@ export interface components {
             type: components["schemas"]["AuthProviderType"];
             /** @description Display name (e.g. on the sign-in page's button). */
             name: string;
-            /** @description Whether users may sign in with it. */
+            /**
+             * @description Whether users may sign in with it. An m2m or api_keys provider turns nothing on or off: M2M credentials and API keys
+             *     work without one; its `enabled` says whether its settings apply.
+             */
             enabled: boolean;
             /**
              * @description The type's settings, every field present (defaults filled in). password: `allowSignup`,
