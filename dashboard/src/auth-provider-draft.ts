@@ -21,6 +21,15 @@ export function providerDraftOf(type: AuthProviderType, provider: AuthProvider |
   };
 }
 
+/**
+ * Settings as changed in the form. Another OAuth preset clears Scopes left as the form opened with them (the old
+ * preset's, as a rule), so the server gives the new preset's defaults; scopes typed in the form stay.
+ */
+export function changedSettings(type: AuthProviderType, provider: AuthProvider | null, before: SettingsDraft, after: SettingsDraft): SettingsDraft {
+  if (type !== 'oauth' || after['provider'] === before['provider']) return after;
+  return after['scopes'] === providerDraftOf(type, provider).settings['scopes'] ? { ...after, scopes: '' } : after;
+}
+
 /** The secrets typed for this configuration: one left empty is not sent, which keeps a stored one. */
 function typedSecrets(type: AuthProviderType, draft: ProviderDraft): Record<string, string> {
   const typed = secretsOf(AUTH_PROVIDER_KINDS[type], draft.settings).map(({ name }) => [name, draft.secrets[name] ?? ''] as const);

@@ -812,7 +812,11 @@ export type UpdateApplicationInput = {
 
 /** A partial update of an auth provider; its type never changes. */
 export type UpdateAuthProviderInput = {
-  /** Settings to change, merged field by field into the stored ones; a null restores a field's default. */
+  /**
+   * Settings to change, merged field by field into the stored ones; a null restores a field's default. A field left out
+   * keeps its value, but a default follows the new settings': an OAuth provider moved to another `provider` gets that
+   * one's default `scopes`, unless its scopes were set.
+   */
   config?: Record<string, unknown> | null | undefined;
   /** Turn the provider on or off. */
   enabled?: boolean | null | undefined;

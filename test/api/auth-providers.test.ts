@@ -305,6 +305,25 @@ describe('application auth providers', () => {
     expect((await app.http.delete(`/auth-providers/${generic.body.id}`)).status).toBe(404);
   });
 
+  it('PATCH moving an OAuth provider to another preset gives it the new preset’s default scopes, unless its scopes were set', async () => {
+    const other = app.as({ apiKey: (await app.bootstrapAnother()).apiKey });
+    const github = await other.post('/auth-providers', { type: 'oauth', config: { provider: 'github', clientId: 'c' }, secrets: { clientSecret: 's' } });
+    expect(github.body.config.scopes).toEqual(['read:user', 'user:email']);
+    const scopes = async (config: Record<string, unknown>) => {
+      const patched = await other.patch(`/auth-providers/${github.body.id}`, { config });
+      expect(patched.status, JSON.stringify(patched.body)).toBe(200);
+      return patched.body.config.scopes;
+    };
+    expect(await scopes({ provider: 'generic', issuer: 'https://idp.example.com' })).toEqual(['openid', 'email', 'profile']);
+    expect(await scopes({ provider: 'github' })).toEqual(['read:user', 'user:email']);
+    expect(await scopes({ provider: 'google' })).toEqual(['openid', 'email', 'profile']);
+    expect(await scopes({ provider: 'github' })).toEqual(['read:user', 'user:email']);
+    // Scopes set by hand stay, across presets, until they are set again or nulled (the preset's default).
+    expect(await scopes({ scopes: ['read:user'] })).toEqual(['read:user']);
+    expect(await scopes({ provider: 'microsoft' })).toEqual(['read:user']);
+    expect(await scopes({ provider: 'github', scopes: null })).toEqual(['read:user', 'user:email']);
+  });
+
   it('refuses missing credentials (401), missing permissions (403) and another application (404)', async () => {
     expect((await app.as({}).get('/auth-providers')).status).toBe(401);
     const reader = await issueTestKey(app, { permissions: ['auth_providers:read'] });

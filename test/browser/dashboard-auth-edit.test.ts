@@ -195,6 +195,34 @@ describe("the Authentication tab's editing in Chromium", () => {
     await dashboard.page.screenshot({ path: 'test-results/dashboard-auth-edit-providers.png', fullPage: true });
   });
 
+  it('switching an OAuth provider’s preset clears the scopes it opened with, for the new preset’s defaults; scopes typed in the form stay', async () => {
+    await field('Add a provider', 'Type').selectOption({ label: 'OAuth' });
+    await field('Add a provider', 'Scopes').fill('openid');
+    await field('Add a provider', 'Identity provider').selectOption({ label: 'GitHub' });
+    expect(await field('Add a provider', 'Scopes').inputValue()).toBe('openid');
+    await field('Add a provider', 'Scopes').fill('');
+    await field('Add a provider', 'Client ID').fill('github-client-1');
+    await field('Add a provider', 'Client secret').fill('github-secret');
+    await region('Add a provider').getByRole('button', { name: 'Add provider' }).click();
+    const row = providerRow('GitHub');
+    await row.waitFor();
+    const github = () => applicationProviders().then((providers) => providers.find((provider) => provider.config['clientId'] === 'github-client-1'));
+    expect((await github())?.config).toMatchObject({ provider: 'github', scopes: ['read:user', 'user:email'] });
+
+    await row.getByRole('button', { name: 'Edit' }).click();
+    expect(await field('Edit GitHub', 'Scopes').inputValue()).toBe('read:user user:email');
+    await field('Edit GitHub', 'Identity provider').selectOption({ label: 'Other (OAuth 2.0 or OpenID Connect)' });
+    expect(await field('Edit GitHub', 'Scopes').inputValue()).toBe('');
+    await field('Edit GitHub', 'Issuer').fill('https://idp.example.com');
+    await region('Edit GitHub').getByRole('button', { name: 'Save changes' }).click();
+    await region('Edit GitHub').waitFor({ state: 'detached' });
+    expect((await github())?.config).toMatchObject({ provider: 'generic', issuer: 'https://idp.example.com/', scopes: ['openid', 'email', 'profile'] });
+
+    void dashboard.answerNextDialog();
+    await row.getByRole('button', { name: 'Delete' }).click();
+    await row.waitFor({ state: 'detached' });
+  });
+
   it('adds a SAML provider, refusing a certificate that is none, and shows the addresses to register at the IdP', async () => {
     await field('Add a provider', 'Type').selectOption({ label: 'SAML' });
     await field('Add a provider', 'IdP entity ID').fill('https://idp.example.com/metadata');

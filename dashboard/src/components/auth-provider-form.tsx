@@ -1,6 +1,6 @@
 import type { FormEvent, ReactNode } from 'react';
 import { AUTH_PROVIDER_KINDS, enabledWords, secretsOf } from '../auth-provider-kinds.ts';
-import { providerDraftOf, type ProviderDraft } from '../auth-provider-draft.ts';
+import { changedSettings, providerDraftOf, type ProviderDraft } from '../auth-provider-draft.ts';
 import { useDraft } from '../hooks/use-draft.ts';
 import { useRefusalMarks } from '../hooks/use-refused-field.ts';
 import type { AuthProvider, AuthProviderType } from '../operations-email-auth.ts';
@@ -52,7 +52,7 @@ export function AuthProviderForm({ type, provider, leading, submitLabel, busy, o
           {enabledWords(type).checkbox}
         </label>
       </div>
-      <SettingInputs fields={kind.fields} draft={draft.settings} onChange={(settings) => update({ settings })} fieldPrefix="config." />
+      <SettingInputs fields={kind.fields} draft={draft.settings} onChange={(settings) => update({ settings: changedSettings(type, provider, draft.settings, settings) })} fieldPrefix="config." />
       {secretsOf(kind, draft.settings).map((secret) => (
         <SecretField
           key={secret.name}

@@ -7268,7 +7268,11 @@ export interface components {
             name?: string;
             /** @description Turn the provider on or off. */
             enabled?: boolean;
-            /** @description Settings to change, merged field by field into the stored ones; a null restores a field's default. */
+            /**
+             * @description Settings to change, merged field by field into the stored ones; a null restores a field's default. A field left out
+             *     keeps its value, but a default follows the new settings': an OAuth provider moved to another `provider` gets that
+             *     one's default `scopes`, unless its scopes were set.
+             */
             config?: {
                 [key: string]: unknown;
             } | null;

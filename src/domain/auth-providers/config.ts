@@ -232,7 +232,7 @@ function unknownKey(object: 'config' | 'secrets', key: string, problem: string):
 /**
  * Unknown, inapplicable and missing required fields are 422 naming `config.<field>`; a field left out takes its
  * default. Read in table order, so `provider` is known before the fields that depend on it. `carried` (a PATCH's
- * stored config) fills fields left out; those that no longer apply are dropped silently.
+ * stored config) fills fields left out, but for its defaults; those that no longer apply are dropped silently.
  */
 export function parseConfig(type: AuthProviderType, given: unknown, carried: Readonly<Config> = {}, rule: UrlRule = { allowLoopback: false, allowPrivateHosts: false }): Config {
   if (given !== undefined && given !== null && !isPlainObject(given)) throw invalid('config', 'config must be an object');
@@ -244,7 +244,9 @@ export function parseConfig(type: AuthProviderType, given: unknown, carried: Rea
   const config: Config = {};
   for (const [name, field] of Object.entries(spec.config)) {
     const path = `config.${name}`;
-    const value = Object.hasOwn(raw, name) ? raw[name] : carried[name];
+    // A carried default follows the new configuration's: an OAuth provider moved to another preset takes its scopes.
+    const carriedDefault = JSON.stringify(carried[name]) === JSON.stringify(defaultOf(field, carried));
+    const value = Object.hasOwn(raw, name) ? raw[name] : carriedDefault ? undefined : carried[name];
     if (field.applies !== undefined && !field.applies(config)) {
       const explicit = raw[name] !== undefined && raw[name] !== null;
       if (explicit) throw invalid(path, `${path} applies only to ${field.appliesOnly ?? 'other configurations'}`);
