@@ -73,7 +73,7 @@ describe("the Authentication tab's editing in Chromium", () => {
     const password = await get('/policies/password');
     await field('Change a policy', 'Minimum length').fill('3');
     await savePolicy();
-    expect(await refusal('Change a policy')).toBe('minLength must be an integer from 8 to 128');
+    expect(await refusal('Change a policy')).toBe('Minimum length must be an integer from 8 to 128');
     expect(await get('/policies/password')).toEqual(password);
     // The draft stays for correcting.
     expect(await field('Change a policy', 'Minimum length').inputValue()).toBe('3');
@@ -86,7 +86,7 @@ describe("the Authentication tab's editing in Chromium", () => {
     await field('Change a policy', 'Idle timeout (minutes)').fill('600');
     await field('Change a policy', 'Absolute timeout (minutes)').fill('60');
     await savePolicy();
-    expect(await refusal('Change a policy')).toBe('idleTimeoutMinutes may not exceed absoluteTimeoutMinutes');
+    expect(await refusal('Change a policy')).toBe('Idle timeout (minutes) may not exceed absoluteTimeoutMinutes');
     expect(await get('/policies/session')).toEqual(session);
     expect(await policyRow('Password').textContent()).toContain('at least 12 characters');
   });
@@ -106,7 +106,7 @@ describe("the Authentication tab's editing in Chromium", () => {
     expect(await field('Edit Magic link', 'Link lifetime (minutes)').inputValue()).toBe('10');
     await field('Edit Magic link', 'Link lifetime (minutes)').fill('90');
     await region('Edit Magic link').getByRole('button', { name: 'Save changes' }).click();
-    expect(await refusal('Edit Magic link')).toBe('config.linkLifetimeMinutes must be an integer from 1 to 60');
+    expect(await refusal('Edit Magic link')).toBe('Link lifetime (minutes) must be an integer from 1 to 60');
     expect((await magicLink())?.config['linkLifetimeMinutes']).toBe(10);
     await field('Edit Magic link', 'Link lifetime (minutes)').fill('30');
     await field('Edit Magic link', 'Name').fill('E-mail link');
@@ -223,13 +223,34 @@ describe("the Authentication tab's editing in Chromium", () => {
     await row.waitFor({ state: 'detached' });
   });
 
+  it('names a refused field by its label on the form, not by its API path, and marks it', async () => {
+    const before = await applicationProviders();
+    await field('Add a provider', 'Type').selectOption({ label: 'OAuth' });
+    await field('Add a provider', 'Identity provider').selectOption({ label: 'Microsoft' });
+    await field('Add a provider', 'Client ID').fill('microsoft-client-1');
+    await field('Add a provider', 'Client secret').fill('');
+    await region('Add a provider').getByRole('button', { name: 'Add provider' }).click();
+    expect(await refusal('Add a provider')).toBe('Client secret is required');
+    expect(await field('Add a provider', 'Client secret').getAttribute('aria-invalid')).toBe('true');
+    // Edited, the input is no longer marked; the message keeps the label.
+    await field('Add a provider', 'Client secret').fill('s');
+    expect(await field('Add a provider', 'Client secret').getAttribute('aria-invalid')).toBeNull();
+    expect(await region('Add a provider').getByRole('alert').textContent()).toBe('Client secret is required');
+
+    await field('Add a provider', 'Identity provider').selectOption({ label: 'Other (OAuth 2.0 or OpenID Connect)' });
+    await field('Add a provider', 'Issuer').fill('http://idp.example.com');
+    await region('Add a provider').getByRole('button', { name: 'Add provider' }).click();
+    await region('Add a provider').getByRole('alert').filter({ hasText: /^Issuer must be an https URL/ }).waitFor();
+    expect(await applicationProviders()).toEqual(before);
+  });
+
   it('adds a SAML provider, refusing a certificate that is none, and shows the addresses to register at the IdP', async () => {
     await field('Add a provider', 'Type').selectOption({ label: 'SAML' });
     await field('Add a provider', 'IdP entity ID').fill('https://idp.example.com/metadata');
     await field('Add a provider', 'IdP sign-in URL').fill('https://idp.example.com/sso');
     await field('Add a provider', 'IdP certificate (PEM)').fill('not a certificate');
     await region('Add a provider').getByRole('button', { name: 'Add provider' }).click();
-    expect(await refusal('Add a provider')).toBe('config.certificate must be a PEM-encoded X.509 certificate');
+    expect(await refusal('Add a provider')).toBe('IdP certificate (PEM) must be a PEM-encoded X.509 certificate');
     expect((await applicationProviders()).some((provider) => provider.type === 'saml')).toBe(false);
 
     await field('Add a provider', 'IdP certificate (PEM)').fill(IDP_CERTIFICATE);
@@ -309,7 +330,7 @@ describe("the Authentication tab's editing in Chromium", () => {
     await field('Change a policy', 'Policy to edit').selectOption({ label: 'Session' });
     await field('Change a policy', 'Idle timeout (minutes)').fill('50000');
     await savePolicy();
-    expect(await refusal('Change a policy')).toBe('idleTimeoutMinutes may not exceed absoluteTimeoutMinutes');
+    expect(await refusal('Change a policy')).toBe('Idle timeout (minutes) may not exceed absoluteTimeoutMinutes');
     expect(await get(`/tenants/${acme}/policies/session`)).toMatchObject({ source: 'inherited' });
     await policyRow('Session').getByText('Inherited', { exact: true }).waitFor();
 

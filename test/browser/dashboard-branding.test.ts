@@ -78,12 +78,12 @@ describe('the Branding tab of the dashboard in Chromium', () => {
     const before = await applicationBranding();
     await field('Primary colour').fill('#12345');
     await save();
-    await refusal('colors.primary must be a #rrggbb hex color');
+    await refusal('Primary colour must be a #rrggbb hex color');
 
     await field('Primary colour').fill(PRIMARY);
     await field('Logo URL').fill('http://cdn.example.com/logo.png');
     await save();
-    await refusal('logoUrl must be an https URL');
+    await refusal('Logo URL must be an https URL');
     expect(await applicationBranding()).toEqual(before);
     expect(await dashboard.page.locator('.details').getByText('None').count()).toBe(2);
 
@@ -140,7 +140,7 @@ describe('the Branding tab of the dashboard in Chromium', () => {
     await badge('Inherited');
     await field('Logo URL').fill('http://cdn.globex.example/logo.png');
     await save();
-    await refusal('logoUrl must be an https URL');
+    await refusal('Logo URL must be an https URL');
     expect((await tenantBranding(globex)).source).toBe('inherited');
     expect(await dashboard.page.locator('.source').getByText('Customized').count()).toBe(0);
     await field('Logo URL').fill('');

@@ -99,7 +99,7 @@ describe("the E-mail tab's editing in Chromium", () => {
     await region('Edit a template').getByRole('button', { name: 'Save template' }).click();
     const alert = region('Edit a template').getByRole('alert');
     await alert.waitFor();
-    expect(await alert.textContent()).toMatch(/^html is not a valid template: /);
+    expect(await alert.textContent()).toMatch(/^HTML body is not a valid template: /);
     expect(await get('/email/templates/welcome')).toEqual(before);
 
     // The refused edit is unsaved: another template, or another tab, asks first, and keeps it when declined.
@@ -171,7 +171,7 @@ describe("the E-mail tab's editing in Chromium", () => {
     await region('Change the provider').getByRole('button', { name: 'Save provider' }).click();
     const alert = region('Change the provider').getByRole('alert');
     await alert.waitFor();
-    expect(await alert.textContent()).toBe('fromAddress must be an e-mail address');
+    expect(await alert.textContent()).toBe('From address must be an e-mail address');
     expect(await get('/email/provider')).toEqual(before);
     // The draft stays for correcting.
     expect(await field('Change the provider', 'From address').inputValue()).toBe('not-an-address');
@@ -224,7 +224,7 @@ describe("the E-mail tab's editing in Chromium", () => {
     await region('Change the provider').getByRole('button', { name: 'Save provider' }).click();
     const alert = region('Change the provider').getByRole('alert');
     await alert.waitFor();
-    expect(await alert.textContent()).toBe('secrets.password is required for type smtp with a username');
+    expect(await alert.textContent()).toBe('Password is required for type smtp with a username');
     expect(await get(`/tenants/${acme}/email/provider`)).toMatchObject({ source: 'inherited', fromAddress: 'mail@example.com' });
 
     await field('Change the provider', 'Password').fill(SMTP_PASSWORD);

@@ -69,7 +69,7 @@ describe('the Organization page of the dashboard in Chromium', () => {
     await dashboard.page.getByLabel('Country').fill('Germany');
     await dashboard.page.getByLabel('Plan').selectOption({ label: 'Enterprise' });
     await dashboard.page.getByRole('button', { name: 'Save billing' }).click();
-    await section('Billing').getByRole('alert').filter({ hasText: 'address.country must be an ISO 3166-1 alpha-2 code' }).waitFor();
+    await section('Billing').getByRole('alert').filter({ hasText: 'Country must be an ISO 3166-1 alpha-2 code' }).waitFor();
     expect((await organization()).billing).toEqual(BILLING);
     expect(await dashboard.page.getByLabel('Country').inputValue()).toBe('Germany');
   });

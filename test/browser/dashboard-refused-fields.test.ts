@@ -102,7 +102,7 @@ describe('a refused field is identified on the dashboard in Chromium', () => {
     await form.getByLabel('Name', { exact: true }).fill('Reports API');
     await identifier.fill('http://reports.example.com');
     await form.getByRole('button', { name: 'Create API resource' }).click();
-    const message = 'identifier must be an https URI';
+    const message = 'Identifier must be an https URI';
     await expectMarked(form, identifier, 'Identifier', message);
     expect((await focusedNode()).description).toContain('The audience of the API’s tokens');
 

@@ -7,6 +7,8 @@ export interface FieldRefusal {
   /** The id of the refusal's message, which describes the input. */
   readonly messageId: string;
   unmark: () => void;
+  /** The marked input's ref: focuses it and gives the message its label. */
+  attach: (element: HTMLElement | null) => void;
 }
 
 /** Given by a form (its submission's `refusal`) to the inputs in it, however deep. */
@@ -15,13 +17,11 @@ export const RefusedField = createContext<FieldRefusal | null>(null);
 /** An input named `name` stands for the field itself and for what it holds: `redirectUris` for `redirectUris[1]`. */
 const stands = (name: string, field: string) => field === name || field.startsWith(`${name}[`) || field.startsWith(`${name}.`);
 
-const focus = (element: HTMLElement | null) => element?.focus();
-
 /** What an input carries, refused or not: WCAG 3.3.1 wants the refused one identified, described and focused. */
 export interface RefusalMarks {
   readonly 'aria-invalid': true | undefined;
   readonly 'aria-describedby': string | undefined;
-  /** Focuses the input as it is marked: React attaches a ref that appears. */
+  /** Focuses the input as it is marked (FieldRefusal.attach): React attaches a ref that appears. */
   readonly ref: ((element: HTMLElement | null) => void) | undefined;
   readonly onInput: (() => void) | undefined;
 }
@@ -33,7 +33,7 @@ export function refusalMarks(refusal: FieldRefusal | null, name: string | undefi
   return {
     'aria-invalid': true,
     'aria-describedby': describedBy === undefined ? refusal.messageId : `${describedBy} ${refusal.messageId}`,
-    ref: focus,
+    ref: refusal.attach,
     onInput: refusal.unmark,
   };
 }

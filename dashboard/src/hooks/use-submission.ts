@@ -1,6 +1,6 @@
-import { useId, useRef, useState } from 'react';
+import { useCallback, useId, useRef, useState } from 'react';
 import { ApiError } from '../api.ts';
-import { errorMessage } from '../error-message.ts';
+import { errorMessage, inFormWords, labelOf } from '../error-message.ts';
 import type { FieldRefusal } from './use-refused-field.ts';
 
 /** A refused submission: the server's message, the input it names (`slug`, `redirectUris[1]`) if any, and the message's element id. */
@@ -31,6 +31,14 @@ export function useSubmission<T>(): Submission<T> {
   const running = useRef(false);
   const [outcome, setOutcome] = useState<SubmissionOutcome<T> | null>(null);
   const [marked, setMarked] = useState<string | null>(null);
+  // The marked input's label, once it is attached: the message shown names the field as the form does.
+  const [label, setLabel] = useState<string | null>(null);
+  // Stable: React calls a new ref callback (and so would focus again) at every render.
+  const attach = useCallback((element: HTMLElement | null) => {
+    if (element === null) return;
+    element.focus();
+    setLabel(labelOf(element));
+  }, []);
 
   const run = async (action: () => Promise<T>) => {
     if (running.current) return;
@@ -38,6 +46,7 @@ export function useSubmission<T>(): Submission<T> {
     setBusy(true);
     setOutcome(null);
     setMarked(null);
+    setLabel(null);
     try {
       setOutcome({ done: await action() });
     } catch (error) {
@@ -49,10 +58,11 @@ export function useSubmission<T>(): Submission<T> {
     setBusy(false);
   };
 
+  const shown = outcome !== null && 'refused' in outcome && outcome.field !== null && label !== null ? { ...outcome, refused: inFormWords(outcome.refused, outcome.field, label) } : outcome;
   return {
     busy,
-    outcome,
-    refusal: marked === null ? null : { field: marked, messageId, unmark: () => setMarked(null) },
+    outcome: shown,
+    refusal: marked === null ? null : { field: marked, messageId, unmark: () => setMarked(null), attach },
     run: (action) => void run(action),
     clear: () => {
       setOutcome(null);
