@@ -2,9 +2,8 @@ import { Migration } from '@mikro-orm/migrations';
 import { NEW_ID_SQL } from '../../ids.ts';
 
 /**
- * Password sign-in came from an enabled `password` provider, or from having no provider at all; now only from the
- * provider, which every new application is given. An application with no provider of its own level gets one with
- * the defaults (sign-in and sign-up open, e-mail verification required), so it signs in as it did.
+ * Password sign-in needs an enabled `password` provider: an application with no provider of its own level, which
+ * signed in with passwords, gets one with the defaults (sign-up open, e-mail verification required).
  */
 export class Migration0052DefaultPasswordProvider extends Migration {
   override up(): void {
