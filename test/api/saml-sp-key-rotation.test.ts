@@ -319,7 +319,7 @@ describe('refusals change nothing', () => {
     await expectRefused((headers) => rotate({}, app.http, headers, `/applications/${app.root.applicationId}/auth-providers/${providerA.id}/rotate-sp-key`), 404, { code: 'not_found' });
   });
 
-  it('a tenant-scoped key on another tenant’s provider: 404 on its own paths, 403 on the other tenant’s; the application’s provider is not its to rotate', async () => {
+  it('a tenant-scoped key on another tenant’s provider: 404 on its own paths, 403 on the other tenant’s; the application’s provider it inherits is not its to rotate (403)', async () => {
     const keyOfB = await issueTestKey(app, { applicationId: other.applicationId, tenantId: tenantB });
     await expectRefused((headers) => rotate({}, keyOfB, headers, `/auth-providers/${providerA.id}/rotate-sp-key`), 404, { code: 'not_found' });
     await expectRefused(
@@ -332,9 +332,9 @@ describe('refusals change nothing', () => {
       403,
       { code: 'forbidden' },
     );
-    // A tenant key of the root application on the application's provider: of another level, so absent to it.
+    // A tenant key of the root application on the application's provider it inherits: its to read, not to rotate.
     const tenantKey = await issueTestKey(app, { tenantId });
-    await expectRefused((headers) => rotate({}, tenantKey, headers), 404, { code: 'not_found' });
+    await expectRefused((headers) => rotate({}, tenantKey, headers), 403, { code: 'forbidden' });
   });
 
   it('without auth_providers:write (or, in a tenant scope, tenant_overrides:write): 403', async () => {
