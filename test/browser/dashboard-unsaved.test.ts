@@ -147,7 +147,7 @@ describe('unsaved edits and refused checkbox lists on the dashboard in Chromium'
     const permissions = form.getByRole('group', { name: 'Permissions', exact: true });
     await form.getByLabel('Name', { exact: true }).fill('CI writer');
     await form.getByRole('button', { name: 'Create API key' }).click();
-    await expectListMarked(permissions, 'permissions must name at least one permission');
+    await expectListMarked(permissions, 'Permissions must name at least one permission');
     expect(await form.locator('[aria-invalid="true"]').count()).toBe(1);
 
     await form.getByRole('checkbox', { name: 'users:write', exact: true }).check();
