@@ -5,7 +5,7 @@
  *
  *   GATEHOUSE_API_KEY=ghk_… npm run example:setup
  *
- * Run again, it reuses what exists and registers a new client.
+ * Run again, it reuses what exists; the client's secret is rotated, since only gatehouse.local.json held the old one.
  */
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
@@ -31,6 +31,7 @@ const TENANT_SLUG = 'acme';
 const PERMISSION = 'notes:read';
 const API_IDENTIFIER = 'https://notes.example.com';
 const ROLE_KEY = 'notes-reader';
+const CLIENT_NAME = 'Express sample';
 
 /** Gatehouse refused a step: its message is the whole story, no stack needed. */
 export class SetupRefused extends Error {}
@@ -90,12 +91,16 @@ export async function setUp({ gatehouseUrl, apiKey, appUrl }: SetupOptions): Pro
   });
   if (assignment.response.status !== 409) ok('assign the role', assignment);
 
-  const client = ok(
-    'register the client',
-    await gatehouse.POST('/oauth-clients', {
-      body: { name: 'Express sample', type: 'web', redirectUris: [`${appUrl}/callback`], postLogoutRedirectUris: [appUrl] },
-    }),
-  );
+  const callback = `${appUrl}/callback`;
+  const clients = ok('list OAuth clients', await gatehouse.GET('/oauth-clients', { params: { query: { pageSize: 100 } } })).data;
+  const registered = clients.find((candidate) => candidate.name === CLIENT_NAME && candidate.redirectUris.includes(callback));
+  const client =
+    registered === undefined
+      ? ok('register the client', await gatehouse.POST('/oauth-clients', { body: { name: CLIENT_NAME, type: 'web', redirectUris: [callback], postLogoutRedirectUris: [appUrl] } }))
+      : ok(
+          'renew the client secret',
+          await gatehouse.POST('/oauth-clients/{clientId}/rotate-secret', { params: { path: { clientId: registered.clientId } }, body: { gracePeriodSeconds: 0 } }),
+        );
   if (client.clientSecret == null) throw new Error('a web client has a secret');
   const config: SampleConfig = {
     issuer: gatehouseUrl,

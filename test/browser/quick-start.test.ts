@@ -125,10 +125,23 @@ describe('quick start: the Express sample', () => {
     }
   });
 
-  it('setup runs again on the same application: it reuses what exists and registers a new client', async () => {
+  it('setup runs again on the same application: it reuses what exists, the client too, whose secret it renews', async () => {
     const again = await setUp({ gatehouseUrl: app.gatehouse.services.config.publicUrl, apiKey: app.root.apiKey, appUrl });
     expect(again.tenantId).toBe(setup.tenantId);
     expect(again.user).toEqual({ id: setup.user.id, email: DEMO_EMAIL, password: undefined });
-    expect(again.config.clientId).not.toBe(setup.config.clientId);
+    expect(again.config.clientId).toBe(setup.config.clientId);
+    const samples = (await app.http.get('/oauth-clients?pageSize=100')).body.data.filter((client: { name: string }) => client.name === 'Express sample');
+    expect(samples).toHaveLength(1);
+    // The token endpoint tells a known secret (the code is refused: invalid_grant) from a stale one (invalid_client).
+    const redeem = async (secret: string) => {
+      const answer = await fetch(`${app.gatehouse.services.config.publicUrl}/oauth2/token`, {
+        method: 'POST',
+        headers: { authorization: `Basic ${Buffer.from(`${again.config.clientId}:${secret}`).toString('base64')}`, 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ grant_type: 'authorization_code', code: 'not-a-code', redirect_uri: `${appUrl}/callback` }),
+      });
+      return ((await answer.json()) as { error: string }).error;
+    };
+    expect(await redeem(again.config.clientSecret)).toBe('invalid_grant');
+    expect(await redeem(setup.config.clientSecret)).toBe('invalid_client');
   });
 });
