@@ -55,6 +55,7 @@ import { Migration0049RevokedSignIns } from './migrations/0049-revoked-sign-ins.
 import { Migration0050EmailSignInAsker } from './migrations/0050-email-sign-in-asker.ts';
 import { Migration0051LinkTenant } from './migrations/0051-link-tenant.ts';
 import { Migration0052DefaultPasswordProvider } from './migrations/0052-default-password-provider.ts';
+import { Migration0053DefaultPasswordProviderAudit } from './migrations/0053-default-password-provider-audit.ts';
 import type { EmbeddedDatabase } from './embedded.ts';
 import { gateStatements } from './statement-gate.ts';
 
@@ -109,6 +110,7 @@ export const MIGRATIONS = [
   { name: '0050-email-sign-in-asker', class: Migration0050EmailSignInAsker },
   { name: '0051-link-tenant', class: Migration0051LinkTenant },
   { name: '0052-default-password-provider', class: Migration0052DefaultPasswordProvider },
+  { name: '0053-default-password-provider-audit', class: Migration0053DefaultPasswordProviderAudit },
 ];
 
 /**

@@ -104,8 +104,8 @@ describe('an isolated tenant with only an m2m provider of its own', () => {
   });
 });
 
-describe('migration 0052', () => {
-  it('gives an application without providers of its own level an enabled password provider, and leaves the others', async () => {
+describe('migrations 0052 and 0053', () => {
+  it('give an application without providers of its own level an enabled password provider, audited as created, and leave the others', async () => {
     const bare = await hosted.app.bootstrapAnother();
     const m2mOnly = await hosted.app.bootstrapAnother();
     await sql('delete from auth_provider where application_id in (?, ?)', [bare.applicationId, m2mOnly.applicationId]);
@@ -113,7 +113,7 @@ describe('migration 0052', () => {
     expect(m2m.status, JSON.stringify(m2m.body)).toBe(201);
     const rootBefore = await listed(hosted.app.http);
 
-    await sql("delete from mikro_orm_migrations where name = '0052-default-password-provider'");
+    await sql("delete from mikro_orm_migrations where name in ('0052-default-password-provider', '0053-default-password-provider-audit')");
     await hosted.app.gatehouse.services.orm.migrator.up();
 
     const rows = async (applicationId: string) =>
@@ -128,5 +128,18 @@ describe('migration 0052', () => {
     expect(await listed(hosted.app.http)).toEqual(rootBefore);
     const [{ id }] = (await sql<{ id: string }>("select id from auth_provider where application_id = ? and type = 'password'", [bare.applicationId])) as [{ id: string }];
     expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7/);
+
+    const audited = await hosted.app.as({ apiKey: bare.apiKey }).get(`/audit-logs?target=${id}`);
+    expect(audited.body.data).toEqual([
+      expect.objectContaining({
+        action: 'auth_provider.created',
+        actor: expect.objectContaining({ type: 'system', id: 'migration' }),
+        changes: { before: null, after: { id, tenantId: null, type: 'password', name: 'Password', enabled: true, config: { allowSignup: true, requireEmailVerification: true }, secretsSet: [] } },
+      }),
+    ]);
+    // A provider the service made has its own record: the migration adds none beside it.
+    const rootPassword = rootBefore.find((provider) => provider.type === 'password')!;
+    const rootAudited = await hosted.app.http.get(`/audit-logs?target=${rootPassword.id}&action=auth_provider.created`);
+    expect(rootAudited.body.data.map((entry: { actor: { type: string } }) => entry.actor.type)).not.toContain('system');
   });
 });
