@@ -39,6 +39,12 @@ const RELISTEN_MS = 1_000;
 
 const CHANNEL = 'gatehouse_audit';
 
+/**
+ * A record is stamped when its change makes it and committed with that change, which the 60 s statement timeout keeps
+ * short: read this long after a stream's `to`, the records before `to` are all committed.
+ */
+const SETTLED_AFTER_MS = 5 * 60_000;
+
 /** Below the oldest transaction still running: nothing can commit behind it. */
 const FINAL = 'tx < pg_snapshot_xmin(pg_current_snapshot())';
 
@@ -200,8 +206,11 @@ export async function streamStart(scope: Scope, filter: AuditFilter, lastEventId
   return filter.from != null ? ORIGIN : now(scope);
 }
 
-/** Until the sink closes or refuses (a client too slow: the transport drops it). */
-export async function followAuditLog(scope: Scope, filter: AuditFilter, start: Start, sink: AuditSink, waker: AuditWaker): Promise<void> {
+/**
+ * Until the sink closes or refuses (a client too slow: the transport drops it), or, with `to`, once every record before
+ * `to` is sent (`'settled'`).
+ */
+export async function followAuditLog(scope: Scope, filter: AuditFilter, start: Start, sink: AuditSink, waker: AuditWaker): Promise<'settled' | undefined> {
   const { where, params } = conditions(scope, filter);
   let place: Place = start;
   let woken = true;
@@ -217,9 +226,14 @@ export async function followAuditLog(scope: Scope, filter: AuditFilter, start: S
       if (!woken) await new Promise<void>((resolve) => (wakeUp = resolve));
       wakeUp = undefined;
       woken = false;
+      const readAt = Date.now();
       // Up to the last final record now, matching or not: a filter that matches rarely does not make each read longer.
       const until = await head(scope);
-      if (!after(until, place)) continue;
+      const settled = filter.to != null && readAt > filter.to.getTime() + SETTLED_AFTER_MS;
+      if (!after(until, place)) {
+        if (settled) return 'settled';
+        continue;
+      }
       for (;;) {
         // The window is read by its own index range (materialized: the planner may not trade it for a filter's index,
         // which would scan every match of the filter), the filters applied to it after.
@@ -235,14 +249,16 @@ export async function followAuditLog(scope: Scope, filter: AuditFilter, start: S
           [place.tx, place.seq, until.tx, until.seq, BATCH, ...params, start.seen ?? null],
         );
         for (const row of rows) {
-          if (sink.closed) return;
+          if (sink.closed) return undefined;
           if (row.matches) await sink.send(view(scope, row));
           place = { tx: row.tx, seq: row.seq };
         }
         if (rows.length < BATCH) break;
       }
       place = until;
+      if (settled) return 'settled';
     }
+    return undefined;
   } finally {
     clearInterval(backstop);
     unsubscribe();

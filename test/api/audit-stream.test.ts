@@ -124,6 +124,18 @@ describe('the audit stream', () => {
     expect(witness.ended).toBe(false);
   });
 
+  it('with a `to` long past, sends the range’s records, then `event: end`, and ends as an answer ends', async () => {
+    const userId = await createUser(tenantB, 'long-ago@example.com');
+    const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000);
+    await app.gatehouse.services.orm.em.getConnection().execute(`update audit_log set created_at = ? where target_id = ?`, [minutesAgo(7), userId]);
+    const range = new URLSearchParams({ from: minutesAgo(8).toISOString(), to: minutesAgo(6).toISOString() });
+    const stream = await open(`/applications/${app.root.applicationId}/tenants/${tenantB}/audit-logs/stream?${range}`);
+    await stream.until((s) => s.ended, 'the stream ended');
+    expect(stream.endedCleanly).toBe(true);
+    expect(recordsOf(stream).map((record) => record.target.id)).toEqual([userId]);
+    expect(stream.events.at(-1)).toMatchObject({ event: 'end', data: JSON.stringify({ to: range.get('to') }) });
+  });
+
   it('refuses what the list refuses, and a Last-Event-ID of no record of its scope; other methods are 405', async () => {
     expect((await open('/audit-logs/stream?action=NOT%20AN%20ACTION')).body).toMatchObject({ code: 'validation_error', field: 'action' });
     expect((await open('/audit-logs/stream?tenantId=x')).body).toMatchObject({ code: 'validation_error', field: 'tenantId' });

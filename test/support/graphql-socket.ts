@@ -8,8 +8,8 @@ import WebSocket from 'ws';
  */
 
 /** `subscription { auditLogs }` with every argument a variable. */
-export const AUDIT_SUBSCRIPTION = `subscription ($appId: UUID, $tenantId: UUID, $action: String, $after: UUID) {
-  auditLogs(appId: $appId, tenantId: $tenantId, action: $action, after: $after) { id action tenantId target { id } }
+export const AUDIT_SUBSCRIPTION = `subscription ($appId: UUID, $tenantId: UUID, $action: String, $after: UUID, $from: DateTime, $to: DateTime) {
+  auditLogs(appId: $appId, tenantId: $tenantId, action: $action, after: $after, from: $from, to: $to) { id action tenantId target { id } }
 }`;
 
 export interface SubscribedRecord {

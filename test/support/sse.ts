@@ -98,4 +98,4 @@ export async function openSse(url: string, headers: Record<string, string>, post
 }
 
 /** The audit records an event stream carried. */
-export const recordsOf = (stream: SseStream) => stream.events.map((event) => JSON.parse(event.data) as { id: string; action: string; tenantId: string | null; target: { id: string | null }; changes: { before: unknown; after: unknown } | null });
+export const recordsOf = (stream: SseStream) => stream.events.filter((event) => event.event === 'audit').map((event) => JSON.parse(event.data) as { id: string; action: string; tenantId: string | null; target: { id: string | null }; changes: { before: unknown; after: unknown } | null });
