@@ -7,19 +7,22 @@ import type { Branding, BrandingInput } from '../operations.ts';
 import { COLOURS } from './branding-details.tsx';
 import { ColourField } from './colour-field.tsx';
 import { CopyEditor } from './copy-editor.tsx';
+import { OutdatedDraft } from './outdated-draft.tsx';
 import { Refusal } from './status.tsx';
 
-interface BrandingFormProps {
+interface BrandingFormProps<B extends Branding> {
   /** The values the page shows, which the form starts from. */
-  branding: Branding;
-  /** Puts the whole branding and answers what the page shows from then on (the server's answer). */
-  save: (input: BrandingInput) => Promise<Branding>;
+  branding: B;
+  /** Puts the whole branding and answers the server's answer. */
+  save: (input: BrandingInput) => Promise<B>;
+  /** Shows the server's answer from then on. */
+  onSaved: (branding: B) => void;
 }
 
 /** The branding's colours, logo, favicon and texts, saved as a whole; the server judges every value. */
-export function BrandingForm({ branding, save }: BrandingFormProps) {
-  const [draft, setDraft] = useDraft(draftOf(branding), sameDraft);
-  const submission = useSubmission<Branding>();
+export function BrandingForm<B extends Branding>({ branding, save, onSaved }: BrandingFormProps<B>) {
+  const [draft, setDraft, sync] = useDraft(draftOf(branding), sameDraft);
+  const submission = useSubmission<B>();
   const { outcome } = submission;
   const id = useId();
 
@@ -28,7 +31,10 @@ export function BrandingForm({ branding, save }: BrandingFormProps) {
     const repeated = repeatedCopyKey(draft.copy);
     submission.run(async () => {
       if (repeated !== undefined) throw new Error(`Two texts are set for ${repeated}: keep one.`);
-      return save(inputOf(draft));
+      const saved = await save(inputOf(draft));
+      sync.saved();
+      onSaved(saved);
+      return saved;
     });
   };
   const update = (patch: Partial<BrandingDraft>) => setDraft((current) => ({ ...current, ...patch }));
@@ -36,6 +42,7 @@ export function BrandingForm({ branding, save }: BrandingFormProps) {
 
   return (
     <form className="branding-form" noValidate onSubmit={submit}>
+      <OutdatedDraft sync={sync} what="branding" />
       <RefusedField value={submission.refusal}>
         <fieldset className="colours">
           <legend>Colours</legend>

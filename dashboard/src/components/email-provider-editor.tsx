@@ -19,9 +19,10 @@ interface EmailProviderEditorProps {
 /** "Change the provider" of the application or of one tenant, and a test mail through it. */
 export function EmailProviderEditor({ scope, provider, onSaved }: EmailProviderEditorProps) {
   const saving = useSubmission<string>();
-  const save = (input: EmailProviderInput) =>
+  const save = (input: EmailProviderInput, saved: () => void) =>
     saving.run(async () => {
       await putEmailProvider(scope, input);
+      saved();
       await onSaved();
       return 'Saved the e-mail provider.';
     });
@@ -30,9 +31,8 @@ export function EmailProviderEditor({ scope, provider, onSaved }: EmailProviderE
     <>
       <Subsection title="Change the provider">
         {scope.tenantId !== null && <p className="hint">Saving gives this tenant its own provider, with secrets of its own.</p>}
-        {/* A new draft, its secret field empty, once the provider changes on the server (a save, a removed override). */}
         <RefusedField value={saving.refusal}>
-          <EmailProviderForm key={`${provider.source} ${provider.updatedAt}`} provider={provider} saving={saving.busy} onSave={save} />
+          <EmailProviderForm provider={provider} saving={saving.busy} onSave={save} />
         </RefusedField>
         <Outcome outcome={saving.outcome} />
       </Subsection>

@@ -5,6 +5,7 @@ import { useRefusalMarks } from '../hooks/use-refused-field.ts';
 import type { EmailProvider, EmailProviderType, SmtpSecurity } from '../operations-email-auth.ts';
 import type { EmailProviderInput } from '../operations-email.ts';
 import { draftOf, inputOf, keepsStoredSecret, type ProviderDraft } from '../provider-draft.ts';
+import { OutdatedDraft } from './outdated-draft.tsx';
 import { SecretField } from './secret-field.tsx';
 import { TextField } from './text-field.tsx';
 
@@ -14,12 +15,13 @@ interface EmailProviderFormProps {
   /** The provider as it applies in the scope: the form starts from it. */
   provider: EmailProvider;
   saving: boolean;
-  onSave: (input: EmailProviderInput) => void;
+  /** Saves the settings; `saved` is called once the server took them, before the provider is read again. */
+  onSave: (input: EmailProviderInput, saved: () => void) => void;
 }
 
 /** The provider's settings for the chosen kind; its secret is write-only, typed again or kept. */
 export function EmailProviderForm({ provider, saving, onSave }: EmailProviderFormProps) {
-  const [draft, setDraft] = useDraft<ProviderDraft>(draftOf(provider));
+  const [draft, setDraft, sync] = useDraft<ProviderDraft>(draftOf(provider));
   const id = useId();
   const kind = EMAIL_PROVIDER_KINDS[draft.type];
   const typeMarks = useRefusalMarks('type');
@@ -34,12 +36,13 @@ export function EmailProviderForm({ provider, saving, onSave }: EmailProviderFor
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    onSave(inputOf(draft));
+    onSave(inputOf(draft), sync.saved);
   };
 
   return (
     // noValidate: the server judges the values, and its refusal is the message shown.
     <form className="email-form" noValidate onSubmit={submit}>
+      <OutdatedDraft sync={sync} what="provider" />
       <div className="field">
         <label htmlFor={`${id}-type`}>Service</label>
         <select id={`${id}-type`} {...typeMarks} value={draft.type} onChange={(event) => choose(event.target.value as EmailProviderType)}>

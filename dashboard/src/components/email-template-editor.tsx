@@ -28,9 +28,10 @@ export function EmailTemplateEditor({ scope, templates, onSaved }: EmailTemplate
     setKey(next);
     saving.clear();
   });
-  const save = (draft: EmailTemplateInput) =>
+  const save = (draft: EmailTemplateInput, saved: () => void) =>
     saving.run(async () => {
       await putEmailTemplate(scope, key, draft);
+      saved();
       await onSaved();
       return `Saved the ${key} template.`;
     });
@@ -46,11 +47,10 @@ export function EmailTemplateEditor({ scope, templates, onSaved }: EmailTemplate
       {scope.tenantId !== null && (
         <p className="hint">Saving gives this tenant its own copy of this template; its other templates stay the application’s.</p>
       )}
-      {/* A new draft once the template changes on the server (a save, a removed override). */}
       {template !== undefined && (
         <RefusedField value={saving.refusal}>
           <UnsavedParts value={unsaved.parts}>
-            <EmailTemplateForm key={`${template.key} ${template.source} ${template.updatedAt}`} scope={scope} template={template} saving={saving.busy} onSave={save} />
+            <EmailTemplateForm key={template.key} scope={scope} template={template} saving={saving.busy} onSave={save} />
           </UnsavedParts>
         </RefusedField>
       )}

@@ -27,9 +27,10 @@ export function PolicyEditor({ scope, policies, hint, onSaved }: PolicyEditorPro
   const [kind, setKind] = useState<PolicyKind>('password');
   const saving = useSubmission<string>();
   const unsaved = useUnsavedPart();
-  const save = (input: SettingValues) =>
+  const save = (input: SettingValues, saved: () => void) =>
     saving.run(async () => {
       await putPolicy(scope, kind, input);
+      saved();
       await onSaved();
       return `Saved the ${POLICY_FORMS[kind].label} policy.`;
     });
@@ -47,10 +48,9 @@ export function PolicyEditor({ scope, policies, hint, onSaved }: PolicyEditorPro
           {POLICY_KINDS.map((each) => <option key={each} value={each}>{POLICY_FORMS[each].label}</option>)}
         </select>
       </div>
-      {/* A new draft once the policy changes on the server (a save, a removed override). */}
       <RefusedField value={saving.refusal}>
         <UnsavedParts value={unsaved.parts}>
-          <PolicyForm key={`${kind} ${policy.source} ${policy.updatedAt}`} kind={kind} policy={policy} saving={saving.busy} onSave={save} />
+          <PolicyForm key={kind} kind={kind} policy={policy} saving={saving.busy} onSave={save} />
         </UnsavedParts>
       </RefusedField>
       <Outcome outcome={saving.outcome} />

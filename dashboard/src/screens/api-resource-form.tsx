@@ -1,6 +1,7 @@
 import { useId } from 'react';
 import { NEW_RESOURCE_DRAFT, draftOf } from '../api-resource-draft.ts';
 import { PermissionRows } from '../components/permission-rows.tsx';
+import { OutdatedDraft } from '../components/outdated-draft.tsx';
 import { Outcome } from '../components/status.tsx';
 import { TextField } from '../components/text-field.tsx';
 import { useDraft } from '../hooks/use-draft.ts';
@@ -22,12 +23,13 @@ interface ApiResourceFormProps {
 /** "Create API resource", or the editing of one: its name, identifier and permissions. The server's refusal shows as it gives it. */
 export function ApiResourceForm({ appId, defined, resource, onSaved, onClose }: ApiResourceFormProps) {
   const id = useId();
-  const [draft, setDraft] = useDraft(resource === undefined ? NEW_RESOURCE_DRAFT : draftOf(resource, defined));
+  const [draft, setDraft, sync] = useDraft(resource === undefined ? NEW_RESOURCE_DRAFT : draftOf(resource, defined));
   const save = useSubmission<string>();
   const submit = () =>
     save.run(async () => {
       if (resource !== undefined) {
         const saved = await updateApiResource(appId, resource.id, draft);
+        sync.saved();
         await onSaved(saved);
         return `${saved.name} saved.`;
       }
@@ -41,6 +43,7 @@ export function ApiResourceForm({ appId, defined, resource, onSaved, onClose }: 
   return (
     <section aria-labelledby={`${id}-heading`}>
       <h2 id={`${id}-heading`}>{heading}</h2>
+      <OutdatedDraft sync={sync} what="API resource" />
       <form
         className="api-resource-form"
         noValidate

@@ -15,16 +15,12 @@ function ApplicationBranding({ appId }: { appId: string }) {
   const branding = useAsync(useCallback(() => getApplicationBranding(appId), [appId]));
   if (branding.status === 'loading') return <Loading>Loading the branding…</Loading>;
   if (branding.status === 'failed') return <ErrorMessage message={branding.message} />;
-  const save = async (input: BrandingInput) => {
-    const saved = await putBranding(appId, null, input);
-    branding.replace(saved);
-    return saved;
-  };
+  const save = (input: BrandingInput) => putBranding(appId, null, input);
   return (
     <>
       <BrandingDetails branding={branding.data} />
       <Subsection title="Change the branding">
-        <BrandingForm branding={branding.data} save={save} />
+        <BrandingForm branding={branding.data} save={save} onSaved={branding.replace} />
       </Subsection>
     </>
   );
@@ -38,11 +34,7 @@ function TenantBranding({ appId, tenant }: TenantViewProps) {
   const { view, removal } = useTenantView(appId, tenant, getTenantBranding);
   if (view.status === 'loading') return <Loading>{`Loading ${tenant.name}'s branding…`}</Loading>;
   if (view.status === 'failed') return <ErrorMessage message={view.message} />;
-  const save = async (input: BrandingInput) => {
-    const saved = await putBranding(appId, tenant.id, input);
-    view.replace({ ...view.data, branding: saved });
-    return saved;
-  };
+  const save = (input: BrandingInput) => putBranding(appId, tenant.id, input);
   return (
     <>
       <div className="source">
@@ -53,7 +45,7 @@ function TenantBranding({ appId, tenant }: TenantViewProps) {
         <p className="hint">
           {`Saving gives ${tenant.name} a branding of its own, all of these values: the application's later changes no longer reach it until its override is removed.`}
         </p>
-        <BrandingForm branding={view.data.branding} save={save} />
+        <BrandingForm branding={view.data.branding} save={save} onSaved={(saved) => view.replace({ ...view.data, branding: saved })} />
       </Subsection>
     </>
   );

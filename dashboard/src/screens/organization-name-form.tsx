@@ -1,5 +1,6 @@
 import type { FormEvent } from 'react';
 import { Outcome } from '../components/status.tsx';
+import { OutdatedDraft } from '../components/outdated-draft.tsx';
 import { TextField } from '../components/text-field.tsx';
 import { useDraft } from '../hooks/use-draft.ts';
 import { RefusedField } from '../hooks/use-refused-field.ts';
@@ -13,13 +14,14 @@ interface OrganizationNameFormProps {
 
 /** The organization's display name. */
 export function OrganizationNameForm({ organization, onSaved }: OrganizationNameFormProps) {
-  const [name, setName] = useDraft(organization.name);
+  const [name, setName, sync] = useDraft(organization.name);
   const submission = useSubmission<string>();
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     submission.run(async () => {
       const saved = await renameOrganization(organization.id, name);
+      sync.saved();
       onSaved(saved);
       return 'Name saved.';
     });
@@ -28,6 +30,7 @@ export function OrganizationNameForm({ organization, onSaved }: OrganizationName
   return (
     <section aria-labelledby="organization-name-heading">
       <h2 id="organization-name-heading">Name</h2>
+      <OutdatedDraft sync={sync} what="name" />
       <form className="inline-form" noValidate onSubmit={submit}>
         <RefusedField value={submission.refusal}>
           <TextField label="Organization name" value={name} onChange={setName} field="name" />

@@ -1,5 +1,6 @@
 import { useId, type FormEvent } from 'react';
 import { PermissionCheckboxes } from '../components/permission-checkboxes.tsx';
+import { OutdatedDraft } from '../components/outdated-draft.tsx';
 import { Outcome } from '../components/status.tsx';
 import { useDraft } from '../hooks/use-draft.ts';
 import { useFocusOnOpen } from '../hooks/use-focus-on-open.ts';
@@ -46,7 +47,7 @@ interface RoleFormProps {
  */
 export function RoleForm({ appId, choices, catalogue, role, onSaved, onClose }: RoleFormProps) {
   const id = useId();
-  const [draft, setDraft] = useDraft(role === undefined ? NEW_ROLE : draftOf(role));
+  const [draft, setDraft, sync] = useDraft(role === undefined ? NEW_ROLE : draftOf(role));
   const { key, name, description, tenantId, permissions } = draft;
   const update = (patch: Partial<RoleDraft>) => setDraft((current) => ({ ...current, ...patch }));
   const submission = useSubmission<string>();
@@ -72,6 +73,7 @@ export function RoleForm({ appId, choices, catalogue, role, onSaved, onClose }: 
         return `Role ${created.name} created.`;
       }
       const updated = await updateRole(appId, role.id, changes);
+      sync.saved();
       onSaved(updated);
       return `Role ${updated.name} saved.`;
     });
@@ -81,6 +83,7 @@ export function RoleForm({ appId, choices, catalogue, role, onSaved, onClose }: 
   return (
     <section aria-labelledby={`${id}-heading`}>
       <h2 id={`${id}-heading`} {...(role === undefined ? {} : { ref: focusOnOpen, tabIndex: -1 })}>{heading}</h2>
+      <OutdatedDraft sync={sync} what="role" />
       <form onSubmit={submit}>
         <div className="inline-form">
           {role === undefined && (

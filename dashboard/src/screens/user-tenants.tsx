@@ -1,4 +1,5 @@
 import { useCallback, type FormEvent } from 'react';
+import { OutdatedDraft } from '../components/outdated-draft.tsx';
 import { ErrorMessage, Loading, Outcome } from '../components/status.tsx';
 import { useAsync } from '../hooks/use-async.ts';
 import { useDraft } from '../hooks/use-draft.ts';
@@ -24,7 +25,7 @@ interface UserTenantsProps {
 export function UserTenants({ appId, user, isolated, onChanged }: UserTenantsProps) {
   const tenants = useAsync(useCallback(() => listAllTenants(appId), [appId]));
   // Sorted: the boxes checked, in whatever order, are the same list.
-  const [chosen, setChosen] = useDraft<readonly string[]>([...user.tenantIds].sort());
+  const [chosen, setChosen, sync] = useDraft<readonly string[]>([...user.tenantIds].sort());
   const submission = useSubmission<string>();
 
   if (tenants.status === 'loading') return <Loading>Loading the tenants…</Loading>;
@@ -38,12 +39,14 @@ export function UserTenants({ appId, user, isolated, onChanged }: UserTenantsPro
     event.preventDefault();
     submission.run(async () => {
       const saved = await updateUser(appId, user.id, { tenantIds: chosen });
+      sync.saved();
       onChanged(saved);
       return `${saved.email} is a member of ${saved.tenantIds.length === 0 ? 'no tenant' : names(saved.tenantIds)}.`;
     });
   };
   return (
     <form onSubmit={submit}>
+      <OutdatedDraft sync={sync} what="user's list of tenants" />
       <fieldset className="role-choices" {...listMarks(submission.refusal, 'tenantIds')}>
         <legend>Tenants</legend>
         {tenants.data.map((tenant) => (
