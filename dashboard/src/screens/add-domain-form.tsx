@@ -1,5 +1,6 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useId, type FormEvent } from 'react';
 import { Outcome } from '../components/status.tsx';
+import { useDraft } from '../hooks/use-draft.ts';
 import { refusalMarks } from '../hooks/use-refused-field.ts';
 import { useSubmission } from '../hooks/use-submission.ts';
 import { createDomain, type Domain } from '../operations-domains.ts';
@@ -14,7 +15,7 @@ interface AddDomainFormProps {
 
 /** "Add domain": a hostname, sent as typed; the server alone says whether it is one it accepts. */
 export function AddDomainForm({ appId, tenant, onAdded }: AddDomainFormProps) {
-  const [hostname, setHostname] = useState('');
+  const [hostname, setHostname] = useDraft('');
   const action = useSubmission<string>();
   const id = useId();
   const marks = refusalMarks(action.refusal, 'hostname', `${id}-hint`);

@@ -1,6 +1,7 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useId, type FormEvent } from 'react';
 import { firstGrant, RoleGrantFields } from '../components/role-grant-fields.tsx';
 import { Outcome } from '../components/status.tsx';
+import { useDraft } from '../hooks/use-draft.ts';
 import { RefusedField, refusalMarks } from '../hooks/use-refused-field.ts';
 import { useSubmission } from '../hooks/use-submission.ts';
 import { addOperator, type OperatorAssignment } from '../operations-operators.ts';
@@ -15,8 +16,9 @@ interface AddOperatorFormProps {
 
 /** "Add operator": an e-mail, a role and, in a multi-tenant application, where it holds ("All tenants" or one tenant). */
 export function AddOperatorForm({ appId, choices, onAdded }: AddOperatorFormProps) {
-  const [email, setEmail] = useState('');
-  const [grant, setGrant] = useState(() => firstGrant(choices));
+  const blank = { email: '', grant: firstGrant(choices) };
+  const [draft, setDraft] = useDraft(blank);
+  const { email, grant } = draft;
   const submission = useSubmission<string>();
   const id = useId();
 
@@ -25,7 +27,7 @@ export function AddOperatorForm({ appId, choices, onAdded }: AddOperatorFormProp
     const address = email.trim();
     submission.run(async () => {
       const assignment = await addOperator(appId, address, grant);
-      setEmail('');
+      setDraft(blank);
       onAdded(assignment);
       return `${address} is now ${roleName(choices, grant.roleId)} (${placeName(choices, grant.tenantId)}).`;
     });
@@ -37,10 +39,10 @@ export function AddOperatorForm({ appId, choices, onAdded }: AddOperatorFormProp
       <form className="inline-form" onSubmit={submit}>
         <div>
           <label htmlFor={`${id}-email`}>E-mail</label>
-          <input id={`${id}-email`} type="email" required {...refusalMarks(submission.refusal, 'email')} value={email} onChange={(event) => setEmail(event.target.value)} />
+          <input id={`${id}-email`} type="email" required {...refusalMarks(submission.refusal, 'email')} value={email} onChange={(event) => setDraft({ ...draft, email: event.target.value })} />
         </div>
         <RefusedField value={submission.refusal}>
-          <RoleGrantFields choices={choices} tenants={choices.tenants} grant={grant} onChange={setGrant} />
+          <RoleGrantFields choices={choices} tenants={choices.tenants} grant={grant} onChange={(chosen) => setDraft({ ...draft, grant: chosen })} />
         </RefusedField>
         <button type="submit" className="primary" disabled={submission.busy}>Add operator</button>
       </form>

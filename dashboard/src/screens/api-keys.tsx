@@ -6,6 +6,7 @@ import { ErrorMessage, Loading } from '../components/status.tsx';
 import { TenantPicker } from '../components/tenant-picker.tsx';
 import { useAsync } from '../hooks/use-async.ts';
 import { usePages, type Pages } from '../hooks/use-pages.ts';
+import { UnsavedParts, useUnsavedPart } from '../hooks/use-unsaved-changes.ts';
 import { listApiKeys, type ApiKey, type ApiKeyWithSecret, type ListedApiKey } from '../operations-api-keys.ts';
 import { getGrantChoices } from '../operations-grants.ts';
 import type { TenantSummary } from '../operations.ts';
@@ -61,6 +62,7 @@ export function ApiKeys({ appId }: { appId: string }) {
   const keys = usePages(useCallback((cursor: string | null) => listApiKeys(appId, viewedId, cursor), [appId, viewedId]));
   const [revealed, setRevealed] = useState<{ heading: string; secret: string } | null>(null);
   const [rolesOf, setRolesOf] = useState<ListedApiKey | null>(null);
+  const rolesPanel = useUnsavedPart();
 
   if (choices.status === 'loading') return <Loading>Loading the permissions…</Loading>;
   if (choices.status === 'failed') return <ErrorMessage message={choices.message} />;
@@ -85,9 +87,13 @@ export function ApiKeys({ appId }: { appId: string }) {
             <SecretOnce label="Secret" secret={revealed.secret} onDismiss={() => setRevealed(null)} />
           </section>
         )}
-        <ApiKeyTable appId={appId} keys={keys} tenant={viewed} onRotated={rotated} rolesOf={rolesOf} onRoles={setRolesOf} />
+        <ApiKeyTable appId={appId} keys={keys} tenant={viewed} onRotated={rotated} rolesOf={rolesOf} onRoles={rolesPanel.guard(setRolesOf)} />
       </section>
-      {rolesOf !== null && <CredentialRoles key={rolesOf.id} appId={appId} type="api_key" credential={rolesOf} onClose={() => setRolesOf(null)} />}
+      {rolesOf !== null && (
+        <UnsavedParts value={rolesPanel.parts}>
+          <CredentialRoles key={rolesOf.id} appId={appId} type="api_key" credential={rolesOf} onClose={rolesPanel.guard(() => setRolesOf(null))} />
+        </UnsavedParts>
+      )}
       <CreateApiKeyForm appId={appId} choices={choices.data} onCreated={created} />
     </>
   );

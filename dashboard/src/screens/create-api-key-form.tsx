@@ -1,12 +1,15 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useId, type FormEvent } from 'react';
 import { GrantPermissions } from '../components/grant-permissions.tsx';
 import { Refusal } from '../components/status.tsx';
 import { TenantPicker } from '../components/tenant-picker.tsx';
+import { useDraft } from '../hooks/use-draft.ts';
 import { RefusedField, refusalMarks } from '../hooks/use-refused-field.ts';
 import { useSubmission } from '../hooks/use-submission.ts';
 import { createApiKey, type ApiKeyWithSecret } from '../operations-api-keys.ts';
 import type { GrantChoices } from '../operations-grants.ts';
 import type { TenantSummary } from '../operations.ts';
+
+const NEW_KEY = { name: '', permissions: [] as readonly string[], tenant: null as TenantSummary | null, expires: '' };
 
 interface CreateApiKeyFormProps {
   appId: string;
@@ -17,10 +20,9 @@ interface CreateApiKeyFormProps {
 
 /** "Create API key": a name, its permissions, in a multi-tenant application its tenant, and an optional expiry. */
 export function CreateApiKeyForm({ appId, choices, onCreated }: CreateApiKeyFormProps) {
-  const [name, setName] = useState('');
-  const [permissions, setPermissions] = useState<readonly string[]>([]);
-  const [tenant, setTenant] = useState<TenantSummary | null>(null);
-  const [expires, setExpires] = useState('');
+  const [draft, setDraft] = useDraft(NEW_KEY);
+  const { name, permissions, tenant, expires } = draft;
+  const update = (patch: Partial<typeof NEW_KEY>) => setDraft((current) => ({ ...current, ...patch }));
   const submission = useSubmission<void>();
   const id = useId();
 
@@ -30,9 +32,7 @@ export function CreateApiKeyForm({ appId, choices, onCreated }: CreateApiKeyForm
     const input = { name, permissions, tenantId: tenant?.id ?? null, expiresAt: expires === '' ? null : new Date(expires).toISOString() };
     submission.run(async () => {
       const created = await createApiKey(appId, input);
-      setName('');
-      setPermissions([]);
-      setExpires('');
+      setDraft(NEW_KEY);
       onCreated(created, tenant);
     });
   };
@@ -44,20 +44,20 @@ export function CreateApiKeyForm({ appId, choices, onCreated }: CreateApiKeyForm
         <div className="inline-form">
           <div>
             <label htmlFor={`${id}-name`}>Name</label>
-            <input id={`${id}-name`} required maxLength={200} {...refusalMarks(submission.refusal, 'name')} value={name} onChange={(event) => setName(event.target.value)} />
+            <input id={`${id}-name`} required maxLength={200} {...refusalMarks(submission.refusal, 'name')} value={name} onChange={(event) => update({ name: event.target.value })} />
           </div>
           <div>
             <label htmlFor={`${id}-expires`}>Expires (optional)</label>
-            <input id={`${id}-expires`} type="datetime-local" {...refusalMarks(submission.refusal, 'expiresAt')} value={expires} onChange={(event) => setExpires(event.target.value)} />
+            <input id={`${id}-expires`} type="datetime-local" {...refusalMarks(submission.refusal, 'expiresAt')} value={expires} onChange={(event) => update({ expires: event.target.value })} />
           </div>
         </div>
         {choices.multiTenant && (
           <RefusedField value={submission.refusal}>
-            <TenantPicker appId={appId} selected={tenant} onSelect={setTenant} noTenantLabel="Application-wide" field="tenantId" />
+            <TenantPicker appId={appId} selected={tenant} onSelect={(chosen) => update({ tenant: chosen })} noTenantLabel="Application-wide" field="tenantId" />
           </RefusedField>
         )}
         <RefusedField value={submission.refusal}>
-          <GrantPermissions holder="key" permissions={choices.permissions} checked={permissions} onChange={setPermissions} />
+          <GrantPermissions holder="key" permissions={choices.permissions} checked={permissions} onChange={(checked) => update({ permissions: checked })} />
         </RefusedField>
         <button type="submit" className="primary" disabled={submission.busy}>Create API key</button>
       </form>

@@ -1,8 +1,9 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useId, type FormEvent } from 'react';
 import { GrantPermissions } from '../components/grant-permissions.tsx';
 import { Refusal } from '../components/status.tsx';
 import { TenantPicker } from '../components/tenant-picker.tsx';
 import { TextField } from '../components/text-field.tsx';
+import { useDraft } from '../hooks/use-draft.ts';
 import { RefusedField, refusalMarks } from '../hooks/use-refused-field.ts';
 import { useSubmission } from '../hooks/use-submission.ts';
 import { parseJwks } from '../jwks-input.ts';
@@ -10,6 +11,16 @@ import { AUTH_METHOD_LABEL, AUTH_METHODS, usesSecret } from '../m2m-auth-methods
 import type { GrantChoices } from '../operations-grants.ts';
 import { createM2MCredential, type M2MAuthMethod, type M2MCredentialWithSecret } from '../operations-m2m-credentials.ts';
 import type { TenantSummary } from '../operations.ts';
+
+interface CredentialDraft {
+  readonly name: string;
+  readonly authMethod: M2MAuthMethod;
+  readonly jwks: string;
+  readonly tenant: TenantSummary | null;
+  readonly permissions: readonly string[];
+}
+
+const NEW_CREDENTIAL: CredentialDraft = { name: '', authMethod: 'client_secret_basic', jwks: '', tenant: null, permissions: [] };
 
 interface CreateM2MCredentialFormProps {
   appId: string;
@@ -19,11 +30,9 @@ interface CreateM2MCredentialFormProps {
 
 /** "Create credential": a name, how it authenticates (a private key's JWKS), in a multi-tenant application its tenant, and its permissions. */
 export function CreateM2MCredentialForm({ appId, choices, onCreated }: CreateM2MCredentialFormProps) {
-  const [name, setName] = useState('');
-  const [authMethod, setAuthMethod] = useState<M2MAuthMethod>('client_secret_basic');
-  const [jwks, setJwks] = useState('');
-  const [tenant, setTenant] = useState<TenantSummary | null>(null);
-  const [permissions, setPermissions] = useState<readonly string[]>([]);
+  const [draft, setDraft] = useDraft(NEW_CREDENTIAL);
+  const { name, authMethod, jwks, tenant, permissions } = draft;
+  const update = (patch: Partial<CredentialDraft>) => setDraft((current) => ({ ...current, ...patch }));
   const id = useId();
 
   // No permission checked is sent as such: the server's refusal says what a credential needs.
@@ -33,9 +42,7 @@ export function CreateM2MCredentialForm({ appId, choices, onCreated }: CreateM2M
     create.run(async () => {
       const keys = usesSecret(authMethod) ? {} : { jwks: parseJwks(jwks) };
       const created = await createM2MCredential(appId, { name, permissions, tenantId: tenant?.id ?? null, authMethod, ...keys });
-      setName('');
-      setPermissions([]);
-      setJwks('');
+      setDraft(NEW_CREDENTIAL);
       onCreated(created);
     });
   };
@@ -47,11 +54,11 @@ export function CreateM2MCredentialForm({ appId, choices, onCreated }: CreateM2M
         <div className="inline-form">
           <div>
             <label htmlFor={`${id}-name`}>Name</label>
-            <input id={`${id}-name`} required {...refusalMarks(create.refusal, 'name')} value={name} onChange={(event) => setName(event.target.value)} />
+            <input id={`${id}-name`} required {...refusalMarks(create.refusal, 'name')} value={name} onChange={(event) => update({ name: event.target.value })} />
           </div>
           <div>
             <label htmlFor={`${id}-method`}>Authentication</label>
-            <select id={`${id}-method`} {...refusalMarks(create.refusal, 'authMethod')} value={authMethod} onChange={(event) => setAuthMethod(AUTH_METHODS.find((method) => method === event.target.value) ?? authMethod)}>
+            <select id={`${id}-method`} {...refusalMarks(create.refusal, 'authMethod')} value={authMethod} onChange={(event) => update({ authMethod: AUTH_METHODS.find((method) => method === event.target.value) ?? authMethod })}>
               {AUTH_METHODS.map((method) => <option key={method} value={method}>{AUTH_METHOD_LABEL[method]}</option>)}
             </select>
           </div>
@@ -62,15 +69,15 @@ export function CreateM2MCredentialForm({ appId, choices, onCreated }: CreateM2M
               label="JWKS"
               rows={8}
               value={jwks}
-              onChange={setJwks}
+              onChange={(typed) => update({ jwks: typed })}
               hint='The public keys its client assertions are signed with, as JSON: {"keys": [...]}. Never a private key.'
               field="jwks"
             />
           )}
-          {choices.multiTenant && <TenantPicker appId={appId} selected={tenant} onSelect={setTenant} noTenantLabel="Application-wide" field="tenantId" />}
+          {choices.multiTenant && <TenantPicker appId={appId} selected={tenant} onSelect={(chosen) => update({ tenant: chosen })} noTenantLabel="Application-wide" field="tenantId" />}
         </RefusedField>
         <RefusedField value={create.refusal}>
-          <GrantPermissions holder="credential" permissions={choices.permissions} checked={permissions} onChange={setPermissions} />
+          <GrantPermissions holder="credential" permissions={choices.permissions} checked={permissions} onChange={(checked) => update({ permissions: checked })} />
         </RefusedField>
         <button type="submit" className="primary" disabled={create.busy}>Create credential</button>
       </form>

@@ -2,12 +2,15 @@ import { useId, useState } from 'react';
 import { Refusal } from '../components/status.tsx';
 import { clientIssuer } from '../client-issuer.ts';
 import { RefusedField, refusalMarks } from '../hooks/use-refused-field.ts';
+import { useDraft } from '../hooks/use-draft.ts';
 import { useSubmission } from '../hooks/use-submission.ts';
 import { NEW_CLIENT_DRAFT, settingsOf } from '../oauth-client-draft.ts';
 import { CLIENT_TYPE_ORDER, CLIENT_TYPES } from '../oauth-client-types.ts';
 import { createOAuthClient, withoutSecret, type ClientsContext, type OAuthClient, type OAuthClientType, type OAuthClientWithSecret } from '../operations-oauth-clients.ts';
 import { CreatedOAuthClient } from './created-oauth-client.tsx';
 import { OAuthClientFields } from './oauth-client-fields.tsx';
+
+const NEW_CLIENT = { type: 'web' as OAuthClientType, tenantId: '', settings: NEW_CLIENT_DRAFT };
 
 interface CreateOAuthClientFormProps {
   appId: string;
@@ -19,17 +22,17 @@ interface CreateOAuthClientFormProps {
 /** "Create OAuth client": its type, tenant and settings; then what the app is configured with, and a web client's secret once. */
 export function CreateOAuthClientForm({ appId, context, issuer, onCreated }: CreateOAuthClientFormProps) {
   const id = useId();
-  const [type, setType] = useState<OAuthClientType>('web');
-  const [tenantId, setTenantId] = useState('');
-  const [draft, setDraft] = useState(NEW_CLIENT_DRAFT);
+  const [draft, setDraft] = useDraft(NEW_CLIENT);
+  const { type, tenantId, settings } = draft;
+  const update = (patch: Partial<typeof NEW_CLIENT>) => setDraft((current) => ({ ...current, ...patch }));
   const [created, setCreated] = useState<OAuthClientWithSecret | null>(null);
   const create = useSubmission<void>();
   const submit = () =>
     create.run(async () => {
       setCreated(null);
-      const client = await createOAuthClient(appId, { ...settingsOf(draft, type), type, tenantId: tenantId === '' ? null : tenantId });
+      const client = await createOAuthClient(appId, { ...settingsOf(settings, type), type, tenantId: tenantId === '' ? null : tenantId });
       setCreated(client);
-      setDraft(NEW_CLIENT_DRAFT);
+      setDraft(NEW_CLIENT);
       onCreated(withoutSecret(client));
     });
 
@@ -54,7 +57,7 @@ export function CreateOAuthClientForm({ appId, context, issuer, onCreated }: Cre
                   value={value}
                   checked={type === value}
                   aria-describedby={`${id}-${value}-hint`}
-                  onChange={() => setType(value)}
+                  onChange={() => update({ type: value })}
                 />
                 {CLIENT_TYPES[value].label}
               </label>
@@ -65,14 +68,14 @@ export function CreateOAuthClientForm({ appId, context, issuer, onCreated }: Cre
         {context.multiTenant && (
           <div className="field">
             <label htmlFor={`${id}-tenant`}>Tenant</label>
-            <select id={`${id}-tenant`} {...refusalMarks(create.refusal, 'tenantId')} value={tenantId} onChange={(event) => setTenantId(event.target.value)}>
+            <select id={`${id}-tenant`} {...refusalMarks(create.refusal, 'tenantId')} value={tenantId} onChange={(event) => update({ tenantId: event.target.value })}>
               <option value="">All tenants</option>
               {context.tenants.map((tenant) => <option key={tenant.id} value={tenant.id}>{tenant.name}</option>)}
             </select>
           </div>
         )}
         <RefusedField value={create.refusal}>
-          <OAuthClientFields type={type} draft={draft} onChange={setDraft} />
+          <OAuthClientFields type={type} draft={settings} onChange={(changed) => update({ settings: changed })} />
         </RefusedField>
         <div>
           <button type="submit" className="primary" disabled={create.busy}>Create OAuth client</button>

@@ -1,11 +1,14 @@
-import { useState, type FormEvent } from 'react';
+import type { FormEvent } from 'react';
 import { Outcome } from '../components/status.tsx';
 import { TenantPicker } from '../components/tenant-picker.tsx';
 import { TextField } from '../components/text-field.tsx';
+import { useDraft } from '../hooks/use-draft.ts';
 import { RefusedField } from '../hooks/use-refused-field.ts';
 import { useSubmission } from '../hooks/use-submission.ts';
 import type { TenancyConfig, TenantSummary, User } from '../operations.ts';
 import { createUser } from '../operations-users.ts';
+
+const NEW_USER = { email: '', name: '', password: '', tenant: null as TenantSummary | null };
 
 interface CreateUserFormProps {
   appId: string;
@@ -19,10 +22,9 @@ interface CreateUserFormProps {
  * join (required when each tenant has its own users, as the API requires it then).
  */
 export function CreateUserForm({ appId, tenancy, onCreated }: CreateUserFormProps) {
-  const [email, setEmail] = useState('');
-  const [name, setName] = useState('');
-  const [password, setPassword] = useState('');
-  const [tenant, setTenant] = useState<TenantSummary | null>(null);
+  const [draft, setDraft] = useDraft(NEW_USER);
+  const { email, name, password, tenant } = draft;
+  const update = (patch: Partial<typeof NEW_USER>) => setDraft((current) => ({ ...current, ...patch }));
   const submission = useSubmission<string>();
   const isolated = tenancy?.authIsolation === 'isolated';
 
@@ -36,9 +38,7 @@ export function CreateUserForm({ appId, tenancy, onCreated }: CreateUserFormProp
         password: withPassword ? password : null,
         tenantId: tenant?.id ?? null,
       });
-      setEmail('');
-      setName('');
-      setPassword('');
+      setDraft(NEW_USER);
       onCreated(user);
       return withPassword ? `${user.email} was created.` : `${user.email} was created without a password.`;
     });
@@ -49,14 +49,14 @@ export function CreateUserForm({ appId, tenancy, onCreated }: CreateUserFormProp
       <h2 id="create-user-heading">Create user</h2>
       <form className="inline-form create-user-form" onSubmit={submit}>
         <RefusedField value={submission.refusal}>
-          <TextField label="E-mail" type="email" value={email} onChange={setEmail} field="email" />
-          <TextField label="Name (optional)" value={name} onChange={setName} field="name" />
-          <TextField label="Password (optional)" type="password" autoComplete="new-password" value={password} onChange={setPassword} field="password" />
+          <TextField label="E-mail" type="email" value={email} onChange={(typed) => update({ email: typed })} field="email" />
+          <TextField label="Name (optional)" value={name} onChange={(typed) => update({ name: typed })} field="name" />
+          <TextField label="Password (optional)" type="password" autoComplete="new-password" value={password} onChange={(typed) => update({ password: typed })} field="password" />
           {tenancy !== null && (
             <TenantPicker
               appId={appId}
               selected={tenant}
-              onSelect={setTenant}
+              onSelect={(chosen) => update({ tenant: chosen })}
               noTenantLabel={isolated ? 'Choose a tenant' : 'No tenant'}
               required={isolated}
               field="tenantId"

@@ -2,6 +2,7 @@ import { useCallback, useId, useState, type FormEvent } from 'react';
 import { ErrorMessage, Loading, Outcome } from '../components/status.tsx';
 import { TenantPicker } from '../components/tenant-picker.tsx';
 import { RefusedField, refusalMarks, useRefusedListMarks } from '../hooks/use-refused-field.ts';
+import { useDraft } from '../hooks/use-draft.ts';
 import { useSubmission } from '../hooks/use-submission.ts';
 import { useAsync } from '../hooks/use-async.ts';
 import type { TenantSummary } from '../operations.ts';
@@ -15,7 +16,7 @@ const MAX_DAYS = 30;
 interface RoleChoicesProps {
   appId: string;
   tenant: TenantSummary;
-  chosen: ReadonlySet<string>;
+  chosen: readonly string[];
   onToggle: (roleId: string) => void;
 }
 
@@ -31,13 +32,22 @@ function RoleChoices({ appId, tenant, chosen, onToggle }: RoleChoicesProps) {
       <legend>Roles (optional)</legend>
       {roles.data.map((role) => (
         <label key={role.id} htmlFor={`${id}-${role.id}`}>
-          <input id={`${id}-${role.id}`} type="checkbox" checked={chosen.has(role.id)} onChange={() => onToggle(role.id)} />
+          <input id={`${id}-${role.id}`} type="checkbox" checked={chosen.includes(role.id)} onChange={() => onToggle(role.id)} />
           {role.name}
         </label>
       ))}
     </fieldset>
   );
 }
+
+interface InvitationDraft {
+  readonly email: string;
+  readonly tenant: TenantSummary | null;
+  readonly roleIds: readonly string[];
+  readonly days: string;
+}
+
+const NEW_INVITATION: InvitationDraft = { email: '', tenant: null, roleIds: [], days: String(DEFAULT_DAYS) };
 
 interface InviteFormProps {
   appId: string;
@@ -48,24 +58,20 @@ interface InviteFormProps {
 
 /** "Invite": an address, the tenant it joins, the roles it gets there, and how many days its link works. */
 export function InviteForm({ appId, listChanges, onSent }: InviteFormProps) {
-  const [email, setEmail] = useState('');
-  const [tenant, setTenant] = useState<TenantSummary | null>(null);
-  const [roleIds, setRoleIds] = useState<ReadonlySet<string>>(new Set());
-  const [days, setDays] = useState(String(DEFAULT_DAYS));
+  const [draft, setDraft] = useDraft(NEW_INVITATION);
+  const { email, tenant, roleIds, days } = draft;
+  const update = (patch: Partial<InvitationDraft>) => setDraft((current) => ({ ...current, ...patch }));
   const action = useSubmission<string>();
   const [submittedAt, setSubmittedAt] = useState(listChanges);
   const id = useId();
 
-  const choose = (next: TenantSummary | null) => {
-    setTenant(next);
-    setRoleIds(new Set());
-  };
+  const choose = (next: TenantSummary | null) => update({ tenant: next, roleIds: [] });
+  // Sorted: the boxes checked, in whatever order, are the same draft.
   const toggle = (roleId: string) =>
-    setRoleIds((current) => {
-      const next = new Set(current);
-      if (!next.delete(roleId)) next.add(roleId);
-      return next;
-    });
+    setDraft((current) => ({
+      ...current,
+      roleIds: current.roleIds.includes(roleId) ? current.roleIds.filter((id) => id !== roleId) : [...current.roleIds, roleId].sort(),
+    }));
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -74,8 +80,7 @@ export function InviteForm({ appId, listChanges, onSent }: InviteFormProps) {
     setSubmittedAt(listChanges);
     action.run(async () => {
       const invitation = await sendInvitation(appId, { email: address, tenantId: tenant.id, roleIds: [...roleIds], expiresInDays: Number(days) });
-      setEmail('');
-      setRoleIds(new Set());
+      setDraft(NEW_INVITATION);
       onSent(invitation);
       return `An invitation to ${tenant.name} was created for ${address}, and its mail queued for delivery.`;
     });
@@ -87,7 +92,7 @@ export function InviteForm({ appId, listChanges, onSent }: InviteFormProps) {
       <form className="inline-form invite-form" onSubmit={submit}>
         <div>
           <label htmlFor={`${id}-email`}>E-mail</label>
-          <input id={`${id}-email`} type="email" required {...refusalMarks(action.refusal, 'email')} value={email} onChange={(event) => setEmail(event.target.value)} />
+          <input id={`${id}-email`} type="email" required {...refusalMarks(action.refusal, 'email')} value={email} onChange={(event) => update({ email: event.target.value })} />
         </div>
         <RefusedField value={action.refusal}>
           <TenantPicker appId={appId} selected={tenant} onSelect={choose} noTenantLabel="Choose a tenant" required field="tenantId" />
@@ -102,7 +107,7 @@ export function InviteForm({ appId, listChanges, onSent }: InviteFormProps) {
             max={MAX_DAYS}
             {...refusalMarks(action.refusal, 'expiresInDays')}
             value={days}
-            onChange={(event) => setDays(event.target.value)}
+            onChange={(event) => update({ days: event.target.value })}
           />
         </div>
         {tenant !== null && (

@@ -78,6 +78,7 @@ export function M2MCredentials({ appId }: { appId: string }) {
   const [editingKeys, setEditingKeys] = useState<M2MCredential | null>(null);
   const unsaved = useUnsavedPart();
   const [rolesOf, setRolesOf] = useState<M2MCredential | null>(null);
+  const rolesPanel = useUnsavedPart();
 
   if (setup.status === 'loading') return <Loading>Loading the permissions…</Loading>;
   if (setup.status === 'failed') return <ErrorMessage message={setup.message} />;
@@ -112,11 +113,19 @@ export function M2MCredentials({ appId }: { appId: string }) {
           onRotated={setRotated}
           onEditKeys={unsaved.guard(setEditingKeys)}
           rolesOf={rolesOf}
-          onRoles={setRolesOf}
+          onRoles={rolesPanel.guard(setRolesOf)}
         />
       </section>
       {rolesOf !== null && (
-        <CredentialRoles key={rolesOf.clientId} appId={appId} type="m2m_credential" credential={{ ...rolesOf, id: rolesOf.clientId }} onClose={() => setRolesOf(null)} />
+        <UnsavedParts value={rolesPanel.parts}>
+          <CredentialRoles
+            key={rolesOf.clientId}
+            appId={appId}
+            type="m2m_credential"
+            credential={{ ...rolesOf, id: rolesOf.clientId }}
+            onClose={rolesPanel.guard(() => setRolesOf(null))}
+          />
+        </UnsavedParts>
       )}
       {editingKeys !== null && (
         <UnsavedParts value={unsaved.parts}>
