@@ -13,9 +13,12 @@ import { STATUS_LABEL } from '../user-status.ts';
 import { CreateUserForm } from './create-user-form.tsx';
 import { UserDetails } from './user-details.tsx';
 
-/** The one panel open under the table: a user's details, or their roles. */
+/**
+ * The one panel open under the table: a user's details, or their roles. It holds the user as last answered, so that a
+ * reload of the list without them (another page read, a search) leaves the panel and its edits open.
+ */
 interface OpenPanel {
-  readonly userId: string;
+  readonly user: User;
   readonly kind: 'details' | 'roles';
 }
 
@@ -55,13 +58,17 @@ function UserTable({ appId, users, tenancy, tenants, emailPrefix, onDeleted }: U
   const [open, setOpen] = useState<OpenPanel | null>(null);
   const unsaved = useUnsavedPart();
   const show = unsaved.guard(setOpen);
-  const chosen = open === null ? undefined : users.items.find((user) => user.id === open.userId);
+  const chosen = open === null ? undefined : (users.items.find((user) => user.id === open.user.id) ?? open.user);
   // What names a user to assistive technology: isolated pools' users of one address differ by their tenant.
   const whose = (user: User) => (isolated ? `${user.email} (${membershipLabel(tenants, user.tenantIds)})` : user.email);
-  const panelButton = (userId: string, kind: OpenPanel['kind']) => ({
-    'aria-pressed': open?.userId === userId && open.kind === kind,
-    onClick: () => show({ userId, kind }),
+  const panelButton = (user: User, kind: OpenPanel['kind']) => ({
+    'aria-pressed': open?.user.id === user.id && open.kind === kind,
+    onClick: () => show({ user, kind }),
   });
+  const changed = (user: User) => {
+    users.replace(user.id, user);
+    setOpen((current) => (current?.user.id === user.id ? { ...current, user } : current));
+  };
 
   return (
     <>
@@ -79,10 +86,10 @@ function UserTable({ appId, users, tenancy, tenants, emailPrefix, onDeleted }: U
             <td>{STATUS_LABEL[user.status]}</td>
             <td><Timestamp value={user.createdAt} /></td>
             <td className="actions">
-              <button type="button" className="small" {...panelButton(user.id, 'details')}>
+              <button type="button" className="small" {...panelButton(user, 'details')}>
                 Details<span className="visually-hidden">{` of ${whose(user)}`}</span>
               </button>
-              <button type="button" className="small" {...panelButton(user.id, 'roles')}>
+              <button type="button" className="small" {...panelButton(user, 'roles')}>
                 Roles<span className="visually-hidden">{` of ${whose(user)}`}</span>
               </button>
             </td>
@@ -97,8 +104,9 @@ function UserTable({ appId, users, tenancy, tenants, emailPrefix, onDeleted }: U
             user={chosen}
             label={whose(chosen)}
             tenancy={tenancy}
-            onChanged={(changed) => users.replace(changed.id, changed)}
+            onChanged={changed}
             onDeleted={(deleted) => {
+              setOpen(null);
               users.drop(deleted.id);
               onDeleted(deleted.email);
             }}
@@ -107,14 +115,16 @@ function UserTable({ appId, users, tenancy, tenants, emailPrefix, onDeleted }: U
         </UnsavedParts>
       )}
       {chosen !== undefined && open?.kind === 'roles' && (
-        <SubjectRoles
-          key={chosen.id}
-          appId={appId}
-          subject={{ type: 'user', id: chosen.id }}
-          label={whose(chosen)}
-          tenantIds={chosen.tenantIds}
-          onClose={() => setOpen(null)}
-        />
+        <UnsavedParts value={unsaved.parts}>
+          <SubjectRoles
+            key={chosen.id}
+            appId={appId}
+            subject={{ type: 'user', id: chosen.id }}
+            label={whose(chosen)}
+            tenantIds={chosen.tenantIds}
+            onClose={() => show(null)}
+          />
+        </UnsavedParts>
       )}
     </>
   );
@@ -131,6 +141,8 @@ export function Users({ appId }: { appId: string }) {
   const [emailPrefix, setEmailPrefix] = useState<string | null>(null);
   const users = usePages(useCallback((cursor: string | null) => listUsers(appId, emailPrefix, cursor), [appId, emailPrefix]));
   const [notice, setNotice] = useState<string | null>(null);
+  // Another search closes the panel open: it asks first about the panel's edits.
+  const panels = useUnsavedPart();
 
   if (setup.status === 'loading') return <Loading>Loading the users…</Loading>;
   if (setup.status === 'failed') return <ErrorMessage message={setup.message} />;
@@ -144,18 +156,19 @@ export function Users({ appId }: { appId: string }) {
     <>
       <section aria-labelledby="users-heading">
         <h2 id="users-heading">Users</h2>
-        <UserSearchForm onSearch={setEmailPrefix} />
+        <UserSearchForm onSearch={panels.guard(setEmailPrefix)} />
         {notice !== null && <p role="status">{notice}</p>}
-        {/* Another search closes the panel open. */}
-        <UserTable
-          key={emailPrefix ?? ''}
-          appId={appId}
-          users={users}
-          tenancy={tenancy}
-          tenants={tenants}
-          emailPrefix={emailPrefix}
-          onDeleted={(email) => setNotice(`${email} is deleted.`)}
-        />
+        <UnsavedParts value={panels.parts}>
+          <UserTable
+            key={emailPrefix ?? ''}
+            appId={appId}
+            users={users}
+            tenancy={tenancy}
+            tenants={tenants}
+            emailPrefix={emailPrefix}
+            onDeleted={(email) => setNotice(`${email} is deleted.`)}
+          />
+        </UnsavedParts>
       </section>
       <CreateUserForm
         appId={appId}
