@@ -1,4 +1,4 @@
-import type { AuthProviderType } from './operations-email-auth.ts';
+import type { AuthProvider, AuthProviderType } from './operations-email-auth.ts';
 import type { SettingField, SettingsDraft } from './setting-fields.ts';
 
 /** A write-only secret of a provider type, as `secretsSet` names it. */
@@ -39,6 +39,20 @@ const appleId = (name: string, label: string): SettingField => ({
   applies: isOAuth('apple'),
 });
 
+/** An OAuth provider's preset: the identity provider it signs in with. */
+const oauthPreset = {
+  kind: 'choice',
+  name: 'provider',
+  label: 'Identity provider',
+  choices: [
+    { value: 'google', label: 'Google' },
+    { value: 'github', label: 'GitHub' },
+    { value: 'microsoft', label: 'Microsoft' },
+    { value: 'apple', label: 'Apple' },
+    { value: 'generic', label: 'Other (OAuth 2.0 or OpenID Connect)' },
+  ],
+} as const satisfies SettingField;
+
 /** The types createAuthProvider accepts, in the schema's order (schema/auth-providers.graphql, AuthProviderType). */
 export const AUTH_PROVIDER_KINDS: Readonly<Record<AuthProviderType, AuthProviderKind>> = {
   password: {
@@ -67,18 +81,7 @@ export const AUTH_PROVIDER_KINDS: Readonly<Record<AuthProviderType, AuthProvider
   oauth: {
     label: 'OAuth',
     fields: [
-      {
-        kind: 'choice',
-        name: 'provider',
-        label: 'Identity provider',
-        choices: [
-          { value: 'google', label: 'Google' },
-          { value: 'github', label: 'GitHub' },
-          { value: 'microsoft', label: 'Microsoft' },
-          { value: 'apple', label: 'Apple' },
-          { value: 'generic', label: 'Other (OAuth 2.0 or OpenID Connect)' },
-        ],
-      },
+      oauthPreset,
       { kind: 'text', name: 'clientId', label: 'Client ID' },
       { kind: 'words', name: 'scopes', label: 'Scopes', hint: 'Separated by spaces; empty: the identity provider’s usual ones.' },
       {
@@ -168,6 +171,13 @@ export const AUTH_PROVIDER_TYPES = Object.keys(AUTH_PROVIDER_KINDS) as AuthProvi
 
 export function secretsOf(kind: AuthProviderKind, draft: SettingsDraft): readonly ProviderSecret[] {
   return kind.secrets.filter((secret) => secret.applies === undefined || secret.applies(draft));
+}
+
+/** How a provider's type reads in its row: an OAuth provider's with its preset, which tells two of them apart. */
+export function typeWords(provider: Pick<AuthProvider, 'type' | 'config'>): string {
+  const { label } = AUTH_PROVIDER_KINDS[provider.type];
+  const preset = provider.type === 'oauth' ? oauthPreset.choices.find((choice) => choice.value === provider.config['provider']) : undefined;
+  return preset === undefined ? label : `${label}: ${preset.label}`;
 }
 
 /** How a provider's `enabled` reads in its row, its button and its form: a settings-only type's says whether its settings apply. */

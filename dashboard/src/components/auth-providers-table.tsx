@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { AUTH_PROVIDER_KINDS, enabledWords } from '../auth-provider-kinds.ts';
+import { enabledWords, typeWords } from '../auth-provider-kinds.ts';
 import type { AuthProvider } from '../operations-email-auth.ts';
 
 interface AuthProvidersTableProps {
@@ -8,7 +8,7 @@ interface AuthProvidersTableProps {
   actions?: (provider: AuthProvider) => ReactNode;
 }
 
-/** The auth providers in force: type, name, and whether users may sign in with it. */
+/** The auth providers in force: type (an OAuth one's with its preset), name, and whether users may sign in with it. */
 export function AuthProvidersTable({ providers, actions }: AuthProvidersTableProps) {
   return (
     <table>
@@ -23,7 +23,7 @@ export function AuthProvidersTable({ providers, actions }: AuthProvidersTablePro
       <tbody>
         {providers.map((provider) => (
           <tr key={provider.id}>
-            <th scope="row">{AUTH_PROVIDER_KINDS[provider.type].label}</th>
+            <th scope="row">{typeWords(provider)}</th>
             <td>{provider.name}</td>
             <td>{enabledWords(provider.type).state(provider.enabled)}</td>
             {actions !== undefined && <td className="actions">{actions(provider)}</td>}
