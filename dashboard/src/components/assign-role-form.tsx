@@ -1,5 +1,5 @@
 import type { FormEvent } from 'react';
-import { useDraft } from '../hooks/use-draft.ts';
+import { useNewDraft } from '../hooks/use-draft.ts';
 import { RefusedField } from '../hooks/use-refused-field.ts';
 import { useSubmission } from '../hooks/use-submission.ts';
 import type { TenantSummary } from '../operations.ts';
@@ -21,15 +21,15 @@ interface AssignRoleFormProps {
 
 /** "Assign role" to a subject: in every tenant, or in one of `tenants` in a multi-tenant application. */
 export function AssignRoleForm({ appId, subject, label, choices, tenants, onAssigned }: AssignRoleFormProps) {
-  const blank = firstGrant(choices);
-  const [grant, setGrant] = useDraft(blank);
+  const [grant, setGrant, startAgain] = useNewDraft(firstGrant(choices));
   const submission = useSubmission<string>();
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     submission.run(async () => {
       const assignment = await assignRole(appId, subject, grant);
-      setGrant(blank);
+      // The grant stays chosen, as made.
+      startAgain(grant);
       onAssigned(assignment);
       return `${label} now holds ${roleName(choices, grant.roleId)} (${placeName(choices, grant.tenantId)}).`;
     });

@@ -53,3 +53,17 @@ export function useDraft<T>(stored: T, same: (one: T, other: T) => boolean = sam
   };
   return [draft, edit, sync];
 }
+
+/**
+ * A create form's draft, unsaved while it differs from the form as it starts (`blank` at first). Once its thing is
+ * made, `startAgain(next)` starts the form from `next` (what it keeps for the next one), which asks nothing.
+ */
+export function useNewDraft<T>(blank: T): [T, Dispatch<SetStateAction<T>>, (next: T) => void] {
+  const [start, setStart] = useState(blank);
+  const [draft, setDraft] = useDraft(start);
+  const startAgain = (next: T) => {
+    setStart(next);
+    setDraft(next);
+  };
+  return [draft, setDraft, startAgain];
+}

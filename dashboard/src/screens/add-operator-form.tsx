@@ -1,7 +1,7 @@
 import { useId, type FormEvent } from 'react';
 import { firstGrant, RoleGrantFields } from '../components/role-grant-fields.tsx';
 import { Outcome } from '../components/status.tsx';
-import { useDraft } from '../hooks/use-draft.ts';
+import { useNewDraft } from '../hooks/use-draft.ts';
 import { RefusedField, refusalMarks } from '../hooks/use-refused-field.ts';
 import { useSubmission } from '../hooks/use-submission.ts';
 import { addOperator, type OperatorAssignment } from '../operations-operators.ts';
@@ -16,8 +16,7 @@ interface AddOperatorFormProps {
 
 /** "Add operator": an e-mail, a role and, in a multi-tenant application, where it holds ("All tenants" or one tenant). */
 export function AddOperatorForm({ appId, choices, onAdded }: AddOperatorFormProps) {
-  const blank = { email: '', grant: firstGrant(choices) };
-  const [draft, setDraft] = useDraft(blank);
+  const [draft, setDraft, startAgain] = useNewDraft({ email: '', grant: firstGrant(choices) });
   const { email, grant } = draft;
   const submission = useSubmission<string>();
   const id = useId();
@@ -27,7 +26,8 @@ export function AddOperatorForm({ appId, choices, onAdded }: AddOperatorFormProp
     const address = email.trim();
     submission.run(async () => {
       const assignment = await addOperator(appId, address, grant);
-      setDraft(blank);
+      // The role and tenant stay chosen for the next operator.
+      startAgain({ email: '', grant });
       onAdded(assignment);
       return `${address} is now ${roleName(choices, grant.roleId)} (${placeName(choices, grant.tenantId)}).`;
     });
