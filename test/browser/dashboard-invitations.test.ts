@@ -172,7 +172,10 @@ describe('the Sessions tab of the dashboard in Chromium', () => {
       await context.close();
     }
 
+    // The refused invitation is still typed in its form: leaving it asks, and is agreed to.
+    const asked = dashboard.answerNextDialog();
     await openTab(dashboard.page, 'Sessions');
+    expect(await asked).toBe('Discard the changes you have not saved?');
     await memberRow().waitFor();
     const cells = await memberRow().getByRole('cell').allTextContents();
     expect(cells.slice(0, 4)).toEqual(['Acme', 'test web client', 'password', '127.0.0.1']);

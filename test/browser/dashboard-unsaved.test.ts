@@ -153,6 +153,12 @@ describe('unsaved edits and refused checkbox lists on the dashboard in Chromium'
     await form.getByRole('checkbox', { name: 'users:write', exact: true }).check();
     await expect.poll(() => permissions.getAttribute('aria-invalid')).toBeNull();
     expect(await permissions.getAttribute('aria-describedby')).toBeNull();
+
+    // The key typed in was never made: leaving its form asks, and is agreed to.
+    const asked = dashboard.answerNextDialog();
+    await tabLink('Users').click();
+    expect(await asked).toBe(QUESTION);
+    await heading('Users').waitFor();
   });
 
   it("marks the roles of an invitation refused for a role deleted meanwhile", async () => {
