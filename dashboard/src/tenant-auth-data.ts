@@ -10,6 +10,10 @@ const KINDS: Readonly<Record<string, readonly [string, string]>> = {
     'user whose e-mail address another tenant or the application also holds',
     'users whose e-mail addresses another tenant or the application also holds',
   ],
+  users_with_duplicate_upstream_link: [
+    'user whose upstream account another tenant or the application also links',
+    'users whose upstream accounts another tenant or the application also links',
+  ],
 };
 
 /** "acme: 1 user whose e-mail address …": which tenant holds what, and how much, that keeps authentication isolated. */

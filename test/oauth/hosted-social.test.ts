@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:net';
 import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SHARED_POOL } from '../../src/db/entities/user.entity.ts';
 import type { BootstrapResult } from '../../src/domain/bootstrap.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { CookieJar, type Visit } from '../support/cookie-jar.ts';
@@ -38,6 +39,8 @@ let isolated: BootstrapResult;
 let isolatedConfig: oidc.Configuration;
 let acmeProviderId: string;
 let globexProviderId: string;
+/** A shared application with tenants `one` and `two` and its own upstream provider, whose `authIsolation` the tests switch. */
+let switching: { admin: HttpClient; path: string; one: string; two: string; providerId: string; config: oidc.Configuration };
 
 const sql = <T>(statement: string, params: unknown[] = []) => app.gatehouse.services.orm.em.getConnection().execute<T[]>(statement, params);
 
@@ -93,11 +96,24 @@ beforeAll(async () => {
   const isolatedClient = await createTestClient(app, { applicationId: isolated.applicationId, type: 'web', redirectUris: [REDIRECT_URI] });
   isolatedConfig = await discover(app, isolatedClient.clientId, oidc.ClientSecretBasic(isolatedClient.clientSecret ?? ''));
 
+  const switchingApp = await app.bootstrapAnother();
+  const switchingAdmin = app.as({ apiKey: switchingApp.apiKey });
+  const switchingPath = `/applications/${switchingApp.applicationId}`;
+  const switchingClient = await createTestClient(app, { applicationId: switchingApp.applicationId, type: 'web', redirectUris: [REDIRECT_URI] });
+  switching = {
+    admin: switchingAdmin,
+    path: switchingPath,
+    one: (await switchingAdmin.post(`${switchingPath}/tenants`, { name: 'One', slug: 'one' })).body.id as string,
+    two: (await switchingAdmin.post(`${switchingPath}/tenants`, { name: 'Two', slug: 'two' })).body.id as string,
+    providerId: await createProvider(switchingAdmin, '/auth-providers', generic('Switch IdP', true)),
+    config: await discover(app, switchingClient.clientId, oidc.ClientSecretBasic(switchingClient.clientSecret ?? '')),
+  };
+
   const callback = (id: string, tenantId?: string) => `${issuer}${tenantId === undefined ? '' : `/t/${tenantId}`}/auth/callback/${id}`;
   idp = await startUpstreamIdp({
     port: idpPort,
     clientSecret: UPSTREAM_SECRET,
-    redirectUris: [callback(upstreamId), callback(closedId), callback(acmeProviderId, acme), callback(globexProviderId, globex), `http://${DOMAIN}/auth/callback/${upstreamId}`],
+    redirectUris: [callback(upstreamId), callback(closedId), callback(acmeProviderId, acme), callback(globexProviderId, globex), callback(switching.providerId), `http://${DOMAIN}/auth/callback/${upstreamId}`],
   });
 }, 60_000);
 afterAll(async () => {
@@ -341,6 +357,71 @@ describe('social and OIDC sign-in', () => {
     expect(await sql('select 1 from user_identity where provider_id = ?', [githubId])).toEqual([]);
     expect((await app.http.delete(`/users/${alice!.id}`)).status).toBe(204);
     expect(await identities(alice!.id)).toEqual([]);
+  });
+});
+
+describe('upstream links across authIsolation switches', () => {
+  const switchTo = (authIsolation: 'shared' | 'isolated') => switching.admin.patch(switching.path, { tenancyConfig: { authIsolation } });
+  /** The `sub` the client gets for the upstream account `login` signing in to `tenant` of the switching application. */
+  async function subjectIn(tenant: string, login: typeof idp.login): Promise<unknown> {
+    idp.login = login;
+    const flow = await authorize(switching.config, { tenant });
+    return (await idTokenOf(flow, await signInWith(flow, 'Switch IdP'), switching.config))['sub'];
+  }
+  const linksOf = (userId: string) => sql<{ pool_id: string; subject: string }>('select pool_id, subject from user_identity where user_id = ?', [userId]);
+  const inTenant = async (tenantId: string, email: string) =>
+    ((await switching.admin.get(`${switching.path}/tenants/${tenantId}/users?email=${email}`)).body.data as { id: string }[]).map((user) => user.id);
+  /** Frank, a member of `two` only, keeps his record; Dave, of `one` then `two`, keeps his in `one` and gets a copy in `two`. */
+  const people: { frank?: string; dave?: string; daveCopy?: string } = {};
+  /** Their addresses at the upstream once linked: only the link by subject finds them. */
+  const frankMoved = { sub: 'frank-sub', email: 'frank@moved.example', email_verified: true };
+  const daveMoved = { sub: 'dave-sub', email: 'dave@moved.example', email_verified: true };
+
+  it('shared → isolated: a user who keeps their record keeps their links in their tenant’s pool, and a copy signs in by the same subject in its own', async () => {
+    people.frank = (await switching.admin.post('/users', { email: 'frank@example.com', tenantId: switching.two })).body.id as string;
+    people.dave = (await switching.admin.post('/users', { email: 'dave@example.com', tenantId: switching.one })).body.id as string;
+    expect((await switching.admin.patch(`/users/${people.dave}`, { tenantIds: [switching.one, switching.two] })).status).toBe(200);
+    expect(await subjectIn('two', { sub: 'frank-sub', email: 'frank@example.com', email_verified: true })).toBe(people.frank);
+    expect(await subjectIn('one', { sub: 'dave-sub', email: 'dave@example.com', email_verified: true })).toBe(people.dave);
+
+    expect((await switchTo('isolated')).status).toBe(200);
+    [people.daveCopy] = await inTenant(switching.two, 'dave@example.com');
+    expect(people.daveCopy).toBeDefined();
+    expect(people.daveCopy).not.toBe(people.dave);
+    expect(await linksOf(people.frank)).toEqual([{ pool_id: switching.two, subject: 'frank-sub' }]);
+    expect(await linksOf(people.dave)).toEqual([{ pool_id: switching.one, subject: 'dave-sub' }]);
+    expect(await linksOf(people.daveCopy!)).toEqual([{ pool_id: switching.two, subject: 'dave-sub' }]);
+
+    expect(await subjectIn('two', frankMoved)).toBe(people.frank);
+    expect(await subjectIn('one', daveMoved)).toBe(people.dave);
+    expect(await subjectIn('two', daveMoved)).toBe(people.daveCopy);
+    expect(await inTenant(switching.two, 'frank@moved.example')).toEqual([]);
+    expect(await inTenant(switching.two, 'dave@moved.example')).toEqual([]);
+  });
+
+  it('isolated → shared is refused with 409 while one upstream account is linked in two pools, and nothing changes', async () => {
+    // Dave's copy, given another address, no longer collides by e-mail: its link still would.
+    expect((await switching.admin.patch(`/users/${people.daveCopy}`, { email: 'dave.two@example.com' })).status).toBe(200);
+    const refused = await switchTo('shared');
+    expect(refused.status).toBe(409);
+    expect(refused.body).toMatchObject({ code: 'tenant_auth_data_remains', field: 'tenancyConfig.authIsolation' });
+    expect(refused.body.details).toEqual(
+      [switching.one, switching.two]
+        .sort()
+        .map((tenantId) => ({ tenantId, tenantSlug: tenantId === switching.one ? 'one' : 'two', kind: 'users_with_duplicate_upstream_link', count: 1 })),
+    );
+    expect((await switching.admin.get(switching.path)).body.tenancyConfig.authIsolation).toBe('isolated');
+    expect(await linksOf(people.daveCopy!)).toEqual([{ pool_id: switching.two, subject: 'dave-sub' }]);
+  });
+
+  it('isolated → shared once nothing collides: every link goes with its user to the application’s pool and signs the same user in', async () => {
+    expect((await switching.admin.delete(`/users/${people.dave}`)).status).toBe(204);
+    expect((await switchTo('shared')).status).toBe(200);
+    expect(await linksOf(people.frank!)).toEqual([{ pool_id: SHARED_POOL, subject: 'frank-sub' }]);
+    expect(await linksOf(people.daveCopy!)).toEqual([{ pool_id: SHARED_POOL, subject: 'dave-sub' }]);
+    expect(await subjectIn('two', frankMoved)).toBe(people.frank);
+    expect(await subjectIn('two', daveMoved)).toBe(people.daveCopy);
+    expect((await switching.admin.get('/users?email=frank@moved.example')).body.data).toEqual([]);
   });
 });
 

@@ -189,7 +189,7 @@ export async function updateApplication(
               { field: 'tenancyConfig.authIsolation', details: remaining },
             );
           }
-          await mergePools(em);
+          await mergePools(em, application.id);
         } else {
           await splitPoolsByTenant(em, scope);
         }

@@ -12,11 +12,12 @@ import { userSnapshotSql } from '../users/users.ts';
 
 /** One detail per tenant and kind, so the caller knows exactly what to remove (API.md, Tenancy configuration). */
 export async function tenantAuthDataRemaining(em: EntityManager, applicationId: string): Promise<ErrorDetail[]> {
-  const [providers, policies, domains, duplicates, tenants] = await Promise.all([
+  const [providers, policies, domains, duplicates, duplicateLinks, tenants] = await Promise.all([
     em.find(AuthProvider, { tenantId: { $ne: null } }, { fields: ['tenantId'] }),
     em.find(Setting, { feature: 'policy', tenantId: { $ne: null } }, { fields: ['tenantId', 'key'] }),
     em.find(Domain, { tenantId: { $ne: null } }, { fields: ['tenantId'] }),
     duplicateEmailsAcrossPools(em, applicationId),
+    duplicateLinksAcrossPools(em, applicationId),
     em.find(Tenant, {}, { fields: ['id', 'slug'] }),
   ]);
   const slugs = new Map(tenants.map((tenant) => [tenant.id, tenant.slug]));
@@ -29,6 +30,7 @@ export async function tenantAuthDataRemaining(em: EntityManager, applicationId: 
   for (const policy of policies) count(policy.tenantId as string, policy.key === 'mfa' ? 'mfa_settings' : 'policies');
   for (const domain of domains) count(domain.tenantId as string, 'custom_domains');
   for (const pool of duplicates) count(pool.pool_id, 'users_with_duplicate_email', pool.count);
+  for (const pool of duplicateLinks) count(pool.pool_id, 'users_with_duplicate_upstream_link', pool.count);
   return [...counts.entries()]
     .map(([key, n]) => {
       const [tenantId, kind] = key.split('\0') as [string, string];
@@ -51,15 +53,34 @@ async function duplicateEmailsAcrossPools(em: EntityManager, applicationId: stri
 }
 
 /**
+ * Users of a tenant's pool linked to an upstream account (provider and subject) another pool links too: merged, the
+ * pool's links would collide, and one upstream account signs in to one user.
+ */
+async function duplicateLinksAcrossPools(em: EntityManager, applicationId: string): Promise<{ pool_id: string; count: number }[]> {
+  return executeOwned(
+    em,
+    applicationId,
+    `select pool_id, count(distinct user_id)::int as count from user_identity
+      where @owner and pool_id <> ? and (provider_id, subject) in (
+        select provider_id, subject from user_identity where @owner group by provider_id, subject having count(distinct pool_id) > 1)
+      group by pool_id`,
+    [SHARED_POOL],
+  );
+}
+
+/**
  * A user of several tenants keeps their record in the one they joined first and gets a copy in each other, so that
- * nobody loses access. Users in no tenant stay in the application's pool. Eight statements whatever the number of users.
+ * nobody loses access; their upstream links go with them, and each copy gets its own, so an upstream account signs in
+ * to that person's account in every tenant. Users in no tenant stay in the application's pool. Ten statements whatever
+ * the number of users.
  */
 export async function splitPoolsByTenant(em: EntityManager, actor: AuditActor): Promise<void> {
   const { applicationId } = actor;
   await copyIntoOtherTenants(em, actor);
   await copyUserRows(em, applicationId, 'sign_in_failure', ['address', 'failures', 'last_failed_at', 'locked_at', 'locked_until']);
-  await copyUserRows(em, applicationId, 'mfa_factor', ['kind', 'secret_encrypted', 'last_step', 'created_at'], true);
+  await copyUserRows(em, applicationId, 'mfa_factor', ['kind', 'secret_encrypted', 'last_step', 'created_at'], { newIds: true });
   await copyUserRows(em, applicationId, 'mfa_recovery_code', ['code_hash', 'used_at']);
+  await copyUserRows(em, applicationId, 'user_identity', ['provider_id', 'subject', 'created_at'], { newIds: true, poolOfCopy: true });
   await moveToCopies(em, actor, { table: 'api_key', userColumn: 'user_id', where: '', action: 'api_key.rebound', targetType: 'api_key', snapshot: keySnapshotSql });
   await moveToCopies(em, actor, {
     table: 'role_assignment',
@@ -76,6 +97,7 @@ export async function splitPoolsByTenant(em: EntityManager, actor: AuditActor): 
       where @owner and pool_id = ? and cardinality(tenant_ids) > 0`,
     [SHARED_POOL],
   );
+  await moveLinksToTheirUsersPools(em, applicationId);
 }
 
 /**
@@ -107,18 +129,26 @@ async function copyIntoOtherTenants(em: EntityManager, actor: AuditActor): Promi
 }
 
 /**
- * Each copy gets its own row of the original's `table` rows: `columns` copied, `id` new where the table has one.
+ * Each copy gets its own row of the original's `table` rows: `columns` copied, `id` new where the table has one,
+ * `pool_id` the copy's where the table has one.
  * What the copy must hold to sign in as the original would: the failures and locks per address, the authenticator
- * app, e-mail codes and recovery codes (without them the password alone would sign in, or let its knower enrol).
- * Passkeys stay the original's: a credential id is one account's in the application.
+ * app, e-mail codes, recovery codes (without them the password alone would sign in, or let its knower enrol) and
+ * upstream links. Passkeys stay the original's: a credential id is one account's in the application.
  */
-async function copyUserRows(em: EntityManager, applicationId: string, table: string, columns: readonly string[], newIds = false): Promise<void> {
-  const id = newIds ? ['id'] : [];
+async function copyUserRows(
+  em: EntityManager,
+  applicationId: string,
+  table: string,
+  columns: readonly string[],
+  { newIds = false, poolOfCopy = false } = {},
+): Promise<void> {
+  const copied = [...(newIds ? ['id'] : []), 'user_id', ...(poolOfCopy ? ['pool_id'] : [])];
+  const values = [...(newIds ? [NEW_ID_SQL] : []), 'copy.id', ...(poolOfCopy ? ['copy.pool_id'] : [])];
   await executeOwned(
     em,
     applicationId,
-    `insert into ${table} (application_id, ${[...id, 'user_id', ...columns].join(', ')})
-     select r.application_id, ${[...(newIds ? [NEW_ID_SQL] : []), 'copy.id', ...columns.map((column) => `r.${column}`)].join(', ')}
+    `insert into ${table} (application_id, ${[...copied, ...columns].join(', ')})
+     select r.application_id, ${[...values, ...columns.map((column) => `r.${column}`)].join(', ')}
        from ${table} as r
        join app_user as original on original.application_id = r.application_id and original.id = r.user_id and original.pool_id = ?
        join app_user as copy on copy.application_id = r.application_id and copy.pool_id <> ? and copy.email_normalized = original.email_normalized
@@ -154,7 +184,19 @@ async function moveToCopies(
   });
 }
 
-/** Allowed only when no e-mail exists in two pools. */
-export async function mergePools(em: EntityManager): Promise<number> {
-  return em.nativeUpdate(User, { poolId: { $ne: SHARED_POOL } }, { poolId: SHARED_POOL });
+/** Allowed only when no e-mail, and no upstream account, exists in two pools: nothing then collides. */
+export async function mergePools(em: EntityManager, applicationId: string): Promise<void> {
+  await em.nativeUpdate(User, { poolId: { $ne: SHARED_POOL } }, { poolId: SHARED_POOL });
+  await moveLinksToTheirUsersPools(em, applicationId);
+}
+
+/** An upstream link is looked up in the pool of the sign-in (`user_identity.pool_id`): it is its user's, wherever they went. */
+async function moveLinksToTheirUsersPools(em: EntityManager, applicationId: string): Promise<void> {
+  await executeOwned(
+    em,
+    applicationId,
+    `update user_identity as link set pool_id = u.pool_id
+       from app_user as u
+      where @owner(link) and u.application_id = link.application_id and u.id = link.user_id and u.pool_id <> link.pool_id`,
+  );
 }
