@@ -207,6 +207,20 @@ describe('SP-initiated', () => {
     expect(second.status).toBe(400);
   });
 
+  it('the same response posted again is recorded as replayed; a new one to an answered request, or to none, as invalid', async () => {
+    const reason = async () => (await lastSignInRecord('user.sign_in_failed'))['changes']['after']['reason'];
+    const flow = await authorize();
+    const request = await toIdp(flow);
+    const response = respond({ inResponseTo: request.id });
+    expect((await postToAcs(response, request.relayState)).status).toBe(303);
+    expect((await postToAcs(response, request.relayState)).status).toBe(400);
+    expect(await reason()).toBe('replayed_assertion');
+    expect((await postToAcs(respond({ inResponseTo: request.id }), request.relayState)).status).toBe(400);
+    expect(await reason()).toBe('invalid_assertion');
+    expect((await postToAcs(respond({ inResponseTo: '_never-asked' }))).status).toBe(400);
+    expect(await reason()).toBe('invalid_assertion');
+  });
+
   it('the proof is bound to its interaction: another browser, or another interaction, gets no sign-in', async () => {
     const flow = await authorize();
     const request = await toIdp(flow);

@@ -104,6 +104,8 @@ class RequestRecords implements CacheProvider {
   private readonly orm: MikroORM;
   private readonly provider: SamlProvider;
   private readonly pending: SamlRequestRecord | undefined;
+  /** A response named a request that is not (or no longer) open: unknown, expired, or answered already. */
+  missed = false;
 
   constructor(orm: MikroORM, provider: SamlProvider, pending?: SamlRequestRecord) {
     this.orm = orm;
@@ -130,7 +132,10 @@ class RequestRecords implements CacheProvider {
       'select interaction_uid, client_id, return_origin, created_at from saml_request where @owner and provider_id = ? and id = ? and expires_at > ?',
       [this.provider.id, key, new Date()],
     );
-    if (row === undefined) return null;
+    if (row === undefined) {
+      this.missed = true;
+      return null;
+    }
     this.found.set(key, { interactionUid: row.interaction_uid, clientId: row.client_id, returnOrigin: row.return_origin });
     return new Date(row.created_at).toISOString();
   }
@@ -155,7 +160,14 @@ class RequestRecords implements CacheProvider {
  * Decrypts encrypted assertions with `decryptionPvk` (the current key unless told otherwise); signs AuthnRequests
  * (RSA-SHA256) with the current key when `signRequests` asks.
  */
-function serviceProvider(deps: SamlDeps, provider: SamlProvider, cacheProvider: CacheProvider, keys: SamlSpKeys, decryptionPvk = keys.privateKey): SAML {
+function serviceProvider(
+  deps: SamlDeps,
+  provider: SamlProvider,
+  cacheProvider: CacheProvider,
+  keys: SamlSpKeys,
+  decryptionPvk = keys.privateKey,
+  validateInResponseTo = ValidateInResponseTo.ifPresent,
+): SAML {
   const { acsUrl, metadataUrl, sloUrl } = samlUrls(deps.publicUrl, provider);
   const idpSloUrl = provider.config.sloUrl ?? null;
   return new SAML({
@@ -175,7 +187,7 @@ function serviceProvider(deps: SamlDeps, provider: SamlProvider, cacheProvider: 
     acceptedClockSkewMs: CLOCK_SKEW_MS,
     maxAssertionAgeMs: MAX_ASSERTION_AGE_MS,
     // IdP-initiated responses answer no request; a response that names one must answer one of ours, once.
-    validateInResponseTo: ValidateInResponseTo.ifPresent,
+    validateInResponseTo,
     requestIdExpirationPeriodMs: REQUEST_TTL_MS,
     cacheProvider,
     // The e-mail is read from an attribute (or an e-mail NameID): any NameID format the IdP has will do.
@@ -335,6 +347,9 @@ export async function consumeSamlResponse(deps: SamlDeps, provider: SamlProvider
     ({ profile } = await sp.validatePostResponseAsync({ SAMLResponse: samlResponse }));
     if (profile === null) throw new Error('not a sign-in response');
   } catch (error) {
+    if (records.missed && (await usedBefore(deps, provider, samlResponse))) {
+      return { ok: false, reason: 'replayed_assertion', detail: 'the assertion was used before', request: null };
+    }
     return { ok: false, reason: 'invalid_assertion', detail: (error as Error).message, request: records.named() };
   }
   const request = records.requestOf(profile.inResponseTo as string | undefined);
@@ -375,6 +390,31 @@ function bearerRecipients(assertion: AssertionXml | undefined): string[] {
     .flatMap((confirmation) => confirmation.SubjectConfirmationData ?? [])
     .map((data) => data.$?.Recipient)
     .filter((recipient): recipient is string => recipient !== undefined);
+}
+
+/**
+ * Why a response naming no open request was refused: the first use of an SP-initiated response consumed its request,
+ * so node-saml refuses its replay before any other check. It is a replay when, every check but that one passed, its
+ * assertion was used before; a forged or altered one stays invalid. Read only: the refusal stands either way.
+ */
+async function usedBefore(deps: SamlDeps, provider: SamlProvider, samlResponse: string): Promise<boolean> {
+  try {
+    const keys = await samlSpKey(deps.orm, deps.storedSecrets, provider);
+    const decryptionPvk = await decryptionKeyOf(keys, samlResponse);
+    const sp = serviceProvider(deps, provider, new RequestRecords(deps.orm, provider), keys, decryptionPvk, ValidateInResponseTo.never);
+    const { profile } = await sp.validatePostResponseAsync({ SAMLResponse: samlResponse });
+    const id = ((profile?.getAssertion?.() ?? {}) as { Assertion?: AssertionXml }).Assertion?.$?.ID;
+    if (id === undefined || profile?.issuer !== provider.config.entityId) return false;
+    const [used] = await executeOwned<unknown[]>(
+      deps.orm.em.getConnection(),
+      provider.applicationId,
+      'select 1 from saml_assertion where @owner and provider_id = ? and id = ? and expires_at > now()',
+      [provider.id, id],
+    );
+    return used !== undefined;
+  } catch {
+    return false;
+  }
 }
 
 /**
