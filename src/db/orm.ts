@@ -56,6 +56,7 @@ import { Migration0050EmailSignInAsker } from './migrations/0050-email-sign-in-a
 import { Migration0051LinkTenant } from './migrations/0051-link-tenant.ts';
 import { Migration0052DefaultPasswordProvider } from './migrations/0052-default-password-provider.ts';
 import { Migration0053DefaultPasswordProviderAudit } from './migrations/0053-default-password-provider-audit.ts';
+import { Migration0054LinksInTheirUsersPools } from './migrations/0054-links-in-their-users-pools.ts';
 import type { EmbeddedDatabase } from './embedded.ts';
 import { gateStatements } from './statement-gate.ts';
 
@@ -111,6 +112,7 @@ export const MIGRATIONS = [
   { name: '0051-link-tenant', class: Migration0051LinkTenant },
   { name: '0052-default-password-provider', class: Migration0052DefaultPasswordProvider },
   { name: '0053-default-password-provider-audit', class: Migration0053DefaultPasswordProviderAudit },
+  { name: '0054-links-in-their-users-pools', class: Migration0054LinksInTheirUsersPools },
 ];
 
 /**

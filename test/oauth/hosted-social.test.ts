@@ -423,6 +423,19 @@ describe('upstream links across authIsolation switches', () => {
     expect(await subjectIn('two', daveMoved)).toBe(people.daveCopy);
     expect((await switching.admin.get('/users?email=frank@moved.example')).body.data).toEqual([]);
   });
+
+  it('migration 0054 takes the links an earlier switch left behind to their users’ pools; a place taken since stays its holder’s', async () => {
+    // As switches before it left them: Frank's link in a pool he has left; one to Dave's copy's upstream account beside it.
+    await sql('update user_identity set pool_id = ? where user_id = ?', [switching.one, people.frank]);
+    await sql(`insert into user_identity (application_id, id, pool_id, provider_id, subject, user_id, created_at)
+               select application_id, gen_random_uuid(), ?, provider_id, 'dave-sub', user_id, now() from user_identity where user_id = ?`, [switching.two, people.frank]);
+    await sql("delete from mikro_orm_migrations where name = '0054-links-in-their-users-pools'");
+    await app.gatehouse.services.orm.migrator.up();
+    expect(await linksOf(people.frank!)).toEqual([{ pool_id: SHARED_POOL, subject: 'frank-sub' }]);
+    expect(await linksOf(people.daveCopy!)).toEqual([{ pool_id: SHARED_POOL, subject: 'dave-sub' }]);
+    expect(await subjectIn('two', frankMoved)).toBe(people.frank);
+    expect(await subjectIn('two', daveMoved)).toBe(people.daveCopy);
+  });
 });
 
 describe('upstream connections into the operator’s network', () => {
