@@ -30,13 +30,14 @@ import {
   lookFor,
   SECURITY_HEADERS,
   signupPage,
+  spentSignInPage,
   tenantPage,
   type CopyKey,
   type LoginPageInput,
   type PageLook,
   type SignupPageInput,
 } from '../pages/pages.ts';
-import { browserLook, sendPage } from '../pages/reply.ts';
+import { browserLook, namedSurfaceLook, sendPage } from '../pages/reply.ts';
 import {
   activeUser,
   decideTenant,
@@ -152,10 +153,31 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
       return payload;
     });
 
-    app.setErrorHandler((error, request, reply) => {
+    /** Whether the request came to the host `url` (an interaction's) is on: the host its sign-in began on. */
+    const onHostOf = async (request: FastifyRequest, url: string) =>
+      new URL((await services.surfaces.forHost(request.headers.host)).issuer).origin === new URL(url).origin;
+
+    /**
+     * An interaction of the path that is not this browser's live one (finished, expired, another browser's: the Back
+     * button, an old tab or bookmark, a form posted again): the way back to its client, on the host it began on.
+     * Undefined for a uid never issued, and a client that has no page to go back to.
+     */
+    async function wayBack(request: FastifyRequest, reply: FastifyReply, error: unknown) {
+      const uid = (request.params as Partial<Params> | undefined)?.uid;
+      if (!(error instanceof SignInRefusal) || error.reason !== 'interaction_expired' || typeof uid !== 'string') return undefined;
+      const spent = await services.oidc.spentSignIn(uid, request.raw, reply.raw);
+      if (spent === undefined || !(await onHostOf(request, spent.issuer))) return undefined;
+      const look = await namedSurfaceLook(services, request, spent.client.data.applicationId, spent.tenantRef);
+      return { look, way: { client: spent.client.name, url: spent.home, signedIn: spent.signedIn } };
+    }
+
+    app.setErrorHandler(async (error, request, reply) => {
       const { status, copy, look } = statusOf(error);
       if (status >= 500) request.log.error({ err: error }, 'unexpected error on a hosted page');
       if (status === 429) reply.header('retry-after', reply.getHeader('retry-after') ?? '60');
+      // The refusal stands whatever happens to its way back.
+      const back = await wayBack(request, reply, error).catch((failure: unknown) => void request.log.error({ err: failure }, 'no way back from a spent sign-in'));
+      if (back !== undefined) return sendPage(reply, status, (nonce) => spentSignInPage(back.look, nonce, back.way));
       return sendPage(reply, status, (nonce) => errorPage(look ?? browserLook(request), nonce, { key: copy }));
     });
 
@@ -164,8 +186,7 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
       const { interaction, client } = await services.oidc.interaction(request.raw, reply.raw, request.params.uid);
       // Only on the host that began it: its links and forms are built from the request's host, and another application's
       // verified domain there would send a mailed sign-in link to whoever points that domain elsewhere.
-      const surface = await services.surfaces.forHost(request.headers.host);
-      if (new URL(surface.issuer).origin !== new URL(interaction.returnTo).origin) throw new SignInRefusal('interaction_expired');
+      if (!(await onHostOf(request, interaction.returnTo))) throw new SignInRefusal('interaction_expired');
       const settled = await resolveTarget(services, request.id, client, interaction.params['tenant']);
       // The authorization request's `ui_locales` stays with its interaction, so every page of the sign-in keeps it.
       const target = { ...settled, look: lookFor(settled.look, request.headers['accept-language'], interaction.params['ui_locales']) };

@@ -43,14 +43,19 @@ export async function accountBrowser(
   const data = await servedClientData(provider, request.clientId);
   if (data === undefined) return undefined;
   const client = await provider.Client.find(request.clientId);
-  const application = surface.kind === 'domain' ? undefined : data.applicationId;
-  const session = await withSessionOf(application, () => provider.Session.get({ req, res } as unknown as KoaContextWithOIDC));
+  const session = await browserSession(provider, surface, data.applicationId, req, res);
   const redirectUri = client?.redirectUris?.[0];
   return {
     client: { clientId: request.clientId, data },
     session: session.accountId === undefined ? undefined : { uid: session.uid, accountId: session.accountId },
     signInUrl: redirectUri === undefined ? undefined : signInUrl(surface, request, redirectUri),
   };
+}
+
+/** The OP's browser session of `applicationId` on `surface`, as the OP reads its cookie (session-application.ts). */
+export function browserSession(provider: Provider, surface: Surface, applicationId: string, req: IncomingMessage, res: ServerResponse) {
+  const application = surface.kind === 'domain' ? undefined : applicationId;
+  return withSessionOf(application, () => provider.Session.get({ req, res } as unknown as KoaContextWithOIDC));
 }
 
 function signInUrl(surface: Surface, request: { clientId: string; tenant: string | undefined }, redirectUri: string): string {

@@ -14,6 +14,7 @@ import type { ClientCache } from './client-cache.ts';
 import { clientMetadata, gatehouseData } from './clients.ts';
 import type { OrganizationStatusCache } from '../domain/organizations/status.ts';
 import { sessionPolicyOf } from './session-lifetime.ts';
+import { SPENT_INTERACTION_SECONDS } from '../domain/sign-in/session.ts';
 import { signInMethodsOf } from './overrides.ts';
 
 /**
@@ -123,11 +124,13 @@ class ClientAdapter implements Adapter {
 class ModelAdapter implements Adapter {
   private readonly model: string;
   private readonly deps: AdapterDependencies;
+  private readonly surface: Surface;
   private readonly issuer: string | undefined;
 
   constructor(model: string, deps: AdapterDependencies, surface: Surface) {
     this.model = model;
     this.deps = deps;
+    this.surface = surface;
     this.issuer = ISSUER_BOUND.has(model) ? surface.issuer : undefined;
   }
 
@@ -166,10 +169,12 @@ class ModelAdapter implements Adapter {
             requestClientId: Provider.ctx?.oidc.client?.clientId,
           })
         : undefined;
+    const spent = this.model === 'Interaction' ? spentInteractionMark(id, payload, expiresAt, this.surface) : undefined;
+    const ctes = [index, spent].flatMap((cte) => (cte === undefined ? [] : [cte]));
     // `application_id` (for distribution by application and per-application cleanup) is the client's, when known.
     // A tenant's row's first save is a sign-in (`signed_in`), after which singleSession ends the user's other sessions.
     const [row] = await this.connection.execute<{ signed_in?: { applicationId: string; tenantId: string | null } | null }[]>(
-      `${index === undefined ? '' : `with ${index.cte}\n`}insert into oidc_model (model, id, application_id, payload, grant_id, user_code, uid, expires_at)
+      `${ctes.length === 0 ? '' : `with ${ctes.map((cte) => cte.cte).join(',\n')}\n`}insert into oidc_model (model, id, application_id, payload, grant_id, user_code, uid, expires_at)
          values (?, ?, (select application_id from oauth_client where id = ?), ?::jsonb, ?, ?, ?, ?)
        on conflict (model, id) do update set application_id = excluded.application_id, payload = excluded.payload,
          grant_id = excluded.grant_id, user_code = excluded.user_code, uid = excluded.uid, expires_at = excluded.expires_at${
@@ -178,7 +183,7 @@ class ModelAdapter implements Adapter {
              : `\n returning (select json_build_object('applicationId', s.application_id, 'tenantId', s.tenant_id) from session_index as s where s.inserted limit 1) as signed_in`
          }`,
       [
-        ...(index?.params ?? []),
+        ...ctes.flatMap((cte) => cte.params),
         this.model,
         id,
         clientId,
@@ -259,6 +264,40 @@ class ModelAdapter implements Adapter {
   async revokeByGrantId(grantId: string): Promise<void> {
     await this.connection.execute('delete from oidc_model where model = ? and grant_id = ?', [this.model, grantId]);
   }
+}
+
+/** Not one of the OP's models: what an interaction's address still tells once the interaction is over (findSpentInteraction). */
+const SPENT_INTERACTION = 'SpentInteraction';
+
+/** Who an interaction was for, kept past its end: its client, and the issuer of the surface it began on. */
+export interface SpentInteraction {
+  readonly clientId: string;
+  readonly issuer: string;
+}
+
+/**
+ * The mark an interaction's first save leaves (a CTE of that save's statement), which outlives the interaction by
+ * SPENT_INTERACTION_SECONDS: its client and surface only, nothing of the request or the browser.
+ */
+function spentInteractionMark(uid: string, payload: AdapterPayload, expiresAt: Date | null, surface: Surface): { cte: string; params: unknown[] } | undefined {
+  const clientId = payload.params?.['client_id'];
+  if (typeof clientId !== 'string' || !isUuid(clientId)) return undefined;
+  const mark: SpentInteraction = { clientId, issuer: surface.issuer };
+  const expires = new Date((expiresAt?.getTime() ?? Date.now()) + SPENT_INTERACTION_SECONDS * 1000);
+  return {
+    cte: `spent as (insert into oidc_model (model, id, application_id, payload, expires_at)
+       values ('${SPENT_INTERACTION}', ?, (select application_id from oauth_client where id = ?), ?::jsonb, ?) on conflict (model, id) do nothing)`,
+    params: [uid, clientId, JSON.stringify(mark), expires],
+  };
+}
+
+/** The client and surface of interaction `uid`, live or over, while its mark lasts; undefined for a uid never issued. */
+export async function findSpentInteraction(orm: MikroORM, uid: string): Promise<SpentInteraction | undefined> {
+  if (holdsNul(uid)) return undefined;
+  const [row] = await orm.em
+    .getConnection()
+    .execute<{ payload: SpentInteraction }[]>(`select payload from oidc_model where model = '${SPENT_INTERACTION}' and id = ? and ${LIVE}`, [uid]);
+  return row?.payload;
 }
 
 /**

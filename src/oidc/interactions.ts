@@ -9,7 +9,10 @@ import type { SignIn, SignInMethod } from '../domain/sign-in/sign-in.ts';
 import { readSignInUser, type SignInUser } from '../domain/users/sign-in-user.ts';
 import { isUuid } from '../ids.ts';
 import { grantTenant, saveGrantForTenant, type GrantRevocationDependencies } from './adapter.ts';
-import { gatehouseData, type GatehouseClientData } from './clients.ts';
+import { gatehouseData, servedClientData, type GatehouseClientData } from './clients.ts';
+import { browserSession } from './account-session.ts';
+import type { Surface } from '../domain/domains/surfaces.ts';
+import { clientHomeUrl } from '../domain/oauth-clients/redirect-uris.ts';
 import { OIDC_SCOPES } from './configuration.ts';
 import { signInMethodsOf } from './overrides.ts';
 
@@ -41,6 +44,34 @@ export async function loadInteraction(provider: Provider, req: IncomingMessage, 
   const data = gatehouseData(await provider.Client.find(clientId));
   if (data === undefined) throw new SignInRefusal('client_gone');
   return { interaction, client: { clientId, data } };
+}
+
+/** The way back to the client of an interaction that is over (finished, expired, or another browser's). */
+export interface SpentSignIn {
+  /** The surface the interaction began on, and the tenant whose look its page takes (the client's, else the surface's). */
+  readonly issuer: string;
+  readonly tenantRef: string | null;
+  readonly client: { readonly clientId: string; readonly name: string; readonly data: GatehouseClientData };
+  /** The client's own page (clientHomeUrl): a URI it registered, never one the request names. */
+  readonly home: string;
+  /** Whether this browser's session on the surface holds a sign-in to the client. */
+  readonly signedIn: boolean;
+}
+
+/**
+ * `clientId`'s way back as `surface` (where its interaction began) serves the client now: undefined for a client gone,
+ * no longer served there, or without a page to link to.
+ */
+export async function spentSignIn(provider: Provider, surface: Surface, clientId: string, req: IncomingMessage, res: ServerResponse): Promise<SpentSignIn | undefined> {
+  const data = await servedClientData(provider, clientId);
+  if (data === undefined) return undefined;
+  const client = await provider.Client.find(clientId);
+  const home = clientHomeUrl(data.type, client?.redirectUris ?? []);
+  if (home === undefined) return undefined;
+  const session = await browserSession(provider, surface, data.applicationId, req, res);
+  const signedIn = session.accountId !== undefined && session.grantIdFor(clientId) !== undefined;
+  const tenantRef = data.tenantId ?? (surface.kind === 'tenant_path' ? surface.tenantRef : null);
+  return { issuer: surface.issuer, tenantRef, client: { clientId, name: client?.clientName ?? '', data }, home, signedIn };
 }
 
 /** How the interaction's browser session signed its user in, while it is still theirs (a step-up goes on from it). */

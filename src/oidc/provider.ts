@@ -6,7 +6,7 @@ import type { Surface } from '../domain/domains/surfaces.ts';
 import { findAccount, findAccountOnce } from './account.ts';
 import { ACCOUNT_RESPONSE_MODE, accountBrowser, returnToAccountPage, type AccountBrowser } from './account-session.ts';
 import { isUuid } from '../ids.ts';
-import { opRequestId, sweepExpiredModels } from './adapter.ts';
+import { findSpentInteraction, opRequestId, sweepExpiredModels } from './adapter.ts';
 import { resourceServersOf } from './api-resource-tokens.ts';
 import { gatehouseData } from './clients.ts';
 import { accessTokenClaims, configuration, issuedTenantOf, managementApi, type OidcDependencies } from './configuration.ts';
@@ -16,7 +16,17 @@ import { sweepExpiredFlowRows } from '../domain/sign-in/expired-rows.ts';
 import { noteRequest } from '../log.ts';
 import { tokenGrants } from '../metrics.ts';
 import { paceDevicePolling } from './device-polling.ts';
-import { finishInteraction, interactionResult, loadInteraction, refuseInteraction, sessionSignInMethods, type HostedInteraction, type Interaction } from './interactions.ts';
+import {
+  finishInteraction,
+  interactionResult,
+  loadInteraction,
+  refuseInteraction,
+  sessionSignInMethods,
+  spentSignIn,
+  type HostedInteraction,
+  type Interaction,
+  type SpentSignIn,
+} from './interactions.ts';
 import { introspectJwtAccessTokens } from './introspection.ts';
 import { advertiseIssuedClaimsOnly, challengeClientAuthentication } from './middleware.ts';
 import { allowOpFormTargets } from './op-form-policy.ts';
@@ -56,6 +66,17 @@ export class OidcProvider {
     // The service's OP answers the interactions of every surface: they, their sessions and grants are shared storage,
     // and the resume URL the OP returns is the surface's own (adapter.ts).
     return loadInteraction((await this.get()).provider, req, res, uid);
+  }
+
+  /**
+   * The way back to the client of interaction `uid` when it is not this browser's live one (interactions.ts), through
+   * the OP of the surface it began on; undefined for a uid never issued or one whose mark has expired.
+   */
+  async spentSignIn(uid: string, req: IncomingMessage, res: ServerResponse): Promise<SpentSignIn | undefined> {
+    const spent = await findSpentInteraction(this.deps.orm, uid);
+    const surface = spent === undefined ? null : await this.deps.surfaces.forIssuer(spent.issuer);
+    if (spent === undefined || surface === null) return undefined;
+    return spentSignIn((await this.get(surface)).provider, surface, spent.clientId, req, res);
   }
 
   /** Completes an interaction with the pages' sign-in (or the session's, `undefined`); returns where the browser resumes. */

@@ -422,6 +422,22 @@ export function errorPage(look: PageLook, nonce: string, message: CopyText, deta
   return notice(look, nonce, text(look, ERROR_TITLE[flow]), [said(look, message), ...described, ...coded, text(look, 'error.back')], true);
 }
 
+/** The way back to the client of a sign-in that is over: its name, a page it registered, and whether this browser is signed in to it. */
+export interface WayBack {
+  readonly client: string;
+  readonly url: string;
+  readonly signedIn: boolean;
+}
+
+/** A sign-in reached again once over (Back, an old tab, a form posted again): said as such, with a link to the client. */
+export function spentSignInPage(look: PageLook, nonce: string, way: WayBack): RenderedPage {
+  const link = (key: CopyKey) => `<a href="${escapeHtml(way.url)}">${text(look, key, { client: way.client })}</a>`;
+  if (way.signedIn) {
+    return notice(look, nonce, text(look, 'spent.signedInTitle'), [text(look, 'spent.signedInText', { client: way.client }), link('spent.continue')], false);
+  }
+  return notice(look, nonce, text(look, 'error.title'), [text(look, 'refusal.interactionExpired'), link('spent.restart')], true);
+}
+
 /** Too many sign-in attempts from this address: when to try again (the answer's Retry-After says the same). */
 export function throttledPage(look: PageLook, nonce: string, retryAfterSeconds: number): RenderedPage {
   return notice(look, nonce, text(look, 'throttled.title'), [text(look, 'throttled.text', { seconds: String(retryAfterSeconds) })], true);

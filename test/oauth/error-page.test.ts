@@ -1,6 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderError } from '../../src/oidc/error-page.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
+import { CookieJar, type Visit } from '../support/cookie-jar.ts';
+import { addDomain } from '../support/domains.ts';
+import { hostedPagesOf, type HostedTestApp } from '../support/hosted-app.ts';
+import { expectHostedHeaders } from '../support/hosted-headers.ts';
+import { fetchVia } from '../support/host-fetch.ts';
 import { HttpClient } from '../support/http.ts';
 import { codeAuthorizationUrl, createTestClient } from '../support/oauth.ts';
 
@@ -84,5 +89,117 @@ describe('a tenant surface’s authorization endpoint and a client whose stored 
       expect(response.status, `${base}: ${(await response.text()).slice(0, 300)}`).toBe(base.endsWith('no-such-tenant') ? 404 : 400);
       expect(response.headers.get('location')).toBeNull();
     }
+  });
+});
+
+describe('a sign-in request reached again once over (Back, an old tab or bookmark, its form posted again)', () => {
+  const PASSWORD = 'Correct-Horse-9';
+  const EXPIRED = 'This sign-in request has expired or is not valid.';
+  let hosted: HostedTestApp;
+
+  beforeAll(async () => {
+    hosted = await hostedPagesOf(app);
+    expect((await app.http.post('/users', { email: 'back@example.com', password: PASSWORD })).status).toBe(201);
+  });
+
+  const uidOf = (page: Visit) => new URL(page.url).pathname.split('/')[2]!;
+  /** The interaction ends as an hour without an answer ends it. */
+  const expire = (uid: string) =>
+    app.gatehouse.services.orm.em.getConnection().execute(`update oidc_model set expires_at = now() - interval '1 second' where model = 'Interaction' and id = ?`, [uid]);
+  /** The links a page offers. */
+  const links = (html: string) => [...html.matchAll(/<a href="([^"]*)">([^<]*)<\/a>/g)].map(([, href, label]) => ({ href, label }));
+  /** The plain refusal: no way anywhere. */
+  const expectDeadEnd = (visit: Visit) => {
+    expect(visit.status).toBe(400);
+    expect(visit.location).toBeUndefined();
+    expect(visit.body).toContain(EXPIRED);
+    expect(links(visit.body)).toEqual([]);
+  };
+
+  it('the browser that finished it is told it is signed in, with a link to the client; so is its form posted again', async () => {
+    const jar = new CookieJar();
+    const { flow } = await hosted.signIn({ email: 'back@example.com', password: PASSWORD }, {}, jar);
+    const back = await jar.visit(flow.page.url);
+    const reposted = await jar.submit(flow.page, { email: 'back@example.com', password: PASSWORD });
+    for (const visit of [back, reposted]) {
+      expect(visit.status).toBe(400);
+      expect(visit.location).toBeUndefined();
+      expectHostedHeaders(visit);
+      expect(visit.body).toContain('<h1>You are already signed in</h1>');
+      expect(visit.body).toContain('This sign-in is complete: you are signed in to test web client.');
+      expect(links(visit.body)).toEqual([{ href: 'https://app.example/', label: 'Continue to test web client' }]);
+    }
+  });
+
+  it('another browser (a bookmark), or one whose request expired, is offered to start again at the client', async () => {
+    const { flow } = await hosted.signIn({ email: 'back@example.com', password: PASSWORD });
+    const bookmark = await new CookieJar().visit(flow.page.url);
+    const { jar, page } = await hosted.signInPage();
+    await expire(uidOf(page));
+    const expired = await jar.visit(page.url);
+    for (const visit of [bookmark, expired]) {
+      expect(visit.status).toBe(400);
+      expectHostedHeaders(visit);
+      expect(visit.body).toContain('<h1>Sign-in is not possible</h1>');
+      expect(visit.body).toContain(EXPIRED);
+      expect(visit.body).not.toContain('already signed in');
+      expect(links(visit.body)).toEqual([{ href: 'https://app.example/', label: 'Go back to test web client and sign in again' }]);
+    }
+  });
+
+  it('speaks the browser’s language, and the branding’s copy replaces its texts', async () => {
+    const { jar, page } = await hosted.signInPage();
+    await expire(uidOf(page));
+    const german = await jar.visit(page.url, { headers: { 'accept-language': 'de' } });
+    expect(german.body).toContain('<html lang="de"');
+    expect(links(german.body)).toEqual([{ href: 'https://app.example/', label: 'Zurück zu test web client und erneut anmelden' }]);
+    expect((await app.http.put('/branding', { copy: { 'spent.restart': 'Start over at {client}' } })).status).toBe(200);
+    try {
+      expect(links((await jar.visit(page.url)).body)).toEqual([{ href: 'https://app.example/', label: 'Start over at test web client' }]);
+    } finally {
+      expect((await app.http.put('/branding', { copy: {} })).status).toBe(200);
+    }
+  });
+
+  it('a forged or unknown uid gets the plain page, whatever the request names; a real one the way back', async () => {
+    const { jar, page } = await hosted.signInPage();
+    await expire(uidOf(page));
+    expect(links((await jar.visit(page.url)).body)).toHaveLength(1);
+    const named = `?redirect_uri=${encodeURIComponent('https://evil.example/')}&client_id=${hosted.client.clientId}`;
+    for (const uid of ['no-such-interaction', uidOf(page).replace(/^./, (first) => (first === 'A' ? 'B' : 'A')), '%00', 'a'.repeat(200)]) {
+      expectDeadEnd(await jar.visit(`${issuer}/interaction/${uid}${named}`));
+      expectDeadEnd(await jar.visit(`${issuer}/interaction/${uid}/login`, { form: { email: 'back@example.com', password: PASSWORD } }));
+    }
+  });
+
+  it('each uid leads to its own client, and only on the host its sign-in began on', async () => {
+    const other = await createTestClient(app, { type: 'spa', authMethod: 'none', redirectUris: ['https://other.example/app/cb', 'https://third.example/cb'] });
+    const jar = new CookieJar(fetchVia(app.baseUrl));
+    const start = await jar.visit(codeAuthorizationUrl(issuer, other.clientId, 'https://other.example/app/cb'));
+    expect(start.location).toMatch(new RegExp(`^${issuer}/interaction/`));
+    const uid = new URL(start.location!).pathname.split('/')[2]!;
+    await expire(uid);
+    expect(links((await jar.visit(start.location!)).body)).toEqual([{ href: 'https://other.example/', label: 'Go back to test spa client and sign in again' }]);
+    // Another application's verified domain, on the same service: that application's host serves no sign-in of this one.
+    const another = await app.bootstrapAnother();
+    await addDomain(app, { apiKey: another.apiKey, applicationId: another.applicationId }, 'login.another.example');
+    expectDeadEnd(await jar.visit(`http://login.another.example/interaction/${uid}`));
+  });
+
+  it('a client without a page to go back to (a native app), or revoked since, gets the plain page', async () => {
+    const native = await createTestClient(app, { type: 'native', authMethod: 'none', redirectUris: ['com.example.app:/callback', 'http://127.0.0.1/cb'] });
+    const web = await createTestClient(app, { type: 'web', redirectUris: ['https://revoked.example/cb'] });
+    const spent = async (clientId: string, redirectUri: string) => {
+      const jar = new CookieJar();
+      const start = await jar.visit(codeAuthorizationUrl(issuer, clientId, redirectUri));
+      expect(start.location).toMatch(new RegExp(`^${issuer}/interaction/`));
+      await expire(new URL(start.location!).pathname.split('/')[2]!);
+      return () => jar.visit(start.location!);
+    };
+    expectDeadEnd(await (await spent(native.clientId, 'com.example.app:/callback'))());
+    const revoked = await spent(web.clientId, 'https://revoked.example/cb');
+    expect(links((await revoked()).body)).toEqual([{ href: 'https://revoked.example/', label: 'Go back to test web client and sign in again' }]);
+    expect((await app.http.delete(`/oauth-clients/${web.clientId}`)).status).toBe(204);
+    expectDeadEnd(await revoked());
   });
 });

@@ -112,3 +112,14 @@ export function redirectUris(field: string, type: SignInClientType, uris: readon
   });
   return [...new Set(uris.map(normalRedirectUri))];
 }
+
+/**
+ * Where a link back to a client leads (a spent sign-in's page): the origin of its first redirect URI, a web or SPA
+ * client's only. A native app's URIs (a private-use scheme, a loopback listener) are no page a browser can open.
+ */
+export function clientHomeUrl(type: OAuthClientType, redirectUris: readonly string[]): string | undefined {
+  if (type !== 'web' && type !== 'spa') return undefined;
+  const [first] = redirectUris;
+  if (first === undefined || redirectUriProblem(type, first) !== null) return undefined;
+  return `${new URL(first).origin}/`;
+}

@@ -10,6 +10,12 @@ import { surfaceSettings } from './surface-settings.ts';
  */
 export const INTERACTION_SECONDS = 3600;
 
+/**
+ * How long an interaction's address still names its client once it is over (finished or expired), so that a Back
+ * button, an old tab or a bookmark leads back to the client rather than to a dead end.
+ */
+export const SPENT_INTERACTION_SECONDS = 7 * 24 * 3600;
+
 /** A grant lives this long, so that its refresh tokens end by their policy. */
 export const LONGEST_SIGN_IN_SECONDS = YEAR_MINUTES * 60;
 
