@@ -160,11 +160,12 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
     /**
      * An interaction of the path that is not this browser's live one (finished, expired, another browser's: the Back
      * button, an old tab or bookmark, a form posted again): the way back to its client, on the host it began on.
-     * Undefined for a uid never issued, and a client that has no page to go back to.
+     * Undefined for a uid never issued, a client that has no page to go back to, and a refusal its route already
+     * gave a look of its own (a SAML proof's, which names its provider only when sealed for that uid).
      */
     async function wayBack(request: FastifyRequest, reply: FastifyReply, error: unknown) {
       const uid = (request.params as Partial<Params> | undefined)?.uid;
-      if (!(error instanceof SignInRefusal) || error.reason !== 'interaction_expired' || typeof uid !== 'string') return undefined;
+      if (!(error instanceof SignInRefusal) || error.reason !== 'interaction_expired' || error.look !== undefined || typeof uid !== 'string') return undefined;
       const spent = await services.oidc.spentSignIn(uid, request.raw, reply.raw);
       if (spent === undefined || !(await onHostOf(request, spent.issuer))) return undefined;
       const look = await namedSurfaceLook(services, request, spent.client.data.applicationId, spent.tenantRef);

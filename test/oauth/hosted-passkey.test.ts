@@ -193,7 +193,7 @@ describe('sign-up with a passkey', () => {
     // The form posted again makes nothing: the interaction is over, and the sign-up used.
     const again = await answer(flow.jar, create, key.register(options as never, issuer));
     expect(again.status).toBe(400);
-    expect(again.body).toContain('Sign-in is not possible');
+    expect(again.body).toContain('You are already signed in');
     expect(await sql('select 1 from webauthn_credential where user_id = ?', [userId])).toHaveLength(1);
     // The passkey signs its owner in from then on.
     const next = await loginPage(scope);
