@@ -110,8 +110,8 @@ export interface TenantAuth {
   readonly policies: Policies;
 }
 
-// Every template fits one page: there are 12.
-const TEMPLATE_COUNT = 12;
+// Every template fits one page: there are 13.
+const TEMPLATE_COUNT = 13;
 const PROVIDER_PAGE_SIZE = 25;
 
 const EMAIL_FIELDS = `fragment TemplateFields on EmailTemplate { key subject html text variables source updatedAt }

@@ -33,7 +33,7 @@ export type EmailDeliveryStatus = 'queued' | 'sent' | 'failed';
 /** A mail of the outbox as its row in the Deliveries list shows it. */
 export interface EmailDeliverySummary {
   readonly id: string;
-  /** One of the 12 template keys, or `test`. */
+  /** One of the 13 template keys, or `test`. */
   readonly templateKey: string;
   readonly to: string;
   readonly status: EmailDeliveryStatus;

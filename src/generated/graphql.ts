@@ -828,7 +828,7 @@ export type EmailDelivery = {
   status: EmailDeliveryStatus;
   /** The rendered subject. */
   subject: Scalars['String']['output'];
-  /** Which mail: one of the 12 template keys, or `test` (`POST /email/test`). */
+  /** Which mail: one of the 13 template keys, or `test` (`POST /email/test`). */
   templateKey: Scalars['String']['output'];
   /** The tenant the mail is about; null for the application's own. */
   tenantId: Maybe<Scalars['UUID']['output']>;
@@ -1046,7 +1046,7 @@ export type EmailTemplateInput = {
   text: Scalars['String']['input'];
 };
 
-/** The 12 transactional e-mails. */
+/** The 13 transactional e-mails. */
 export type EmailTemplateKey =
   /** Confirms that an account was deleted. */
   | 'account_deleted'
@@ -1064,6 +1064,8 @@ export type EmailTemplateKey =
   | 'mfa_enrolled'
   /** Tells a user about a sign-in from a new device or place. */
   | 'new_sign_in'
+  /** Tells a user a copy of their passkey was used: the sign-in was refused and the passkey removed. */
+  | 'passkey_cloned'
   /** Tells a user their password was changed. */
   | 'password_changed'
   /** A link to choose a new password. */
@@ -2589,7 +2591,7 @@ export type Query = {
   emailSenderDomain: EmailSenderDomain;
   /** One template as it applies in the scope. */
   emailTemplate: EmailTemplate;
-  /** All 12 templates as they apply in the scope (a tenant's effective ones, each with `source`). */
+  /** All 13 templates as they apply in the scope (a tenant's effective ones, each with `source`). */
   emailTemplates: EmailTemplatePage;
   /** One invitation; one of another tenant or application is `not_found`. */
   invitation: Invitation;
@@ -3440,7 +3442,7 @@ export type TenancyConfig = {
   brandingScope: CustomizationScope;
   /** The e-mail provider account and From domain. */
   emailProviderScope: CustomizationScope;
-  /** The set of 12 e-mail templates; per tenant means each template may be overridden on its own. */
+  /** The set of 13 e-mail templates; per tenant means each template may be overridden on its own. */
   emailTemplatesScope: CustomizationScope;
 };
 
@@ -3503,7 +3505,7 @@ export type TenantConfiguration = {
   branding: Branding;
   /** Effective e-mail provider settings (secrets never shown), with `source`. */
   emailProvider: EmailProvider;
-  /** The 12 e-mail templates, each effective on its own, with `source`. */
+  /** The 13 e-mail templates, each effective on its own, with `source`. */
   emailTemplates: Array<EmailTemplate>;
   /** The application's tenancy switches that decide what a tenant may override. */
   tenancyConfig: Maybe<TenancyConfig>;

@@ -16,7 +16,7 @@ afterAll(async () => app?.close());
 
 const KEYS = [
   'verify_email', 'welcome', 'magic_link', 'password_reset', 'password_changed', 'email_otp',
-  'mfa_enrolled', 'invitation', 'new_sign_in', 'account_locked', 'email_change', 'account_deleted',
+  'mfa_enrolled', 'invitation', 'new_sign_in', 'account_locked', 'passkey_cloned', 'email_change', 'account_deleted',
 ];
 const SMTP = {
   type: 'smtp',
@@ -246,7 +246,7 @@ describe.skipIf(usingEmbeddedDatabase())('e-mail provider, concurrent PUTs', () 
 });
 
 describe('e-mail templates', () => {
-  it('lists all 12 with real defaults, each previewing cleanly', async () => {
+  it('lists all 13 with real defaults, each previewing cleanly', async () => {
     const list = await app.http.get('/email/templates');
     expect(list.status).toBe(200);
     expect(list.body.next).toBeNull();
@@ -284,7 +284,7 @@ describe('e-mail templates', () => {
     expect((await app.http.get('/email/templates?pageSize=0')).body.field).toBe('pageSize');
   });
 
-  it('reads a tenant’s 12 effective templates with a constant number of statements', async () => {
+  it('reads a tenant’s 13 effective templates with a constant number of statements', async () => {
     await scopes({ emailTemplatesScope: 'tenant' });
     const plain = await tenant('Counted plain');
     const busy = await tenant('Counted busy');
@@ -428,9 +428,9 @@ describe('e-mail templates', () => {
     expect(put.body).toMatchObject({ key: 'welcome', ...welcome, source: 'customized' });
 
     const listA = (await app.http.get(inTenant(a, '/email/templates'))).body.data as { key: string; source: string; subject: string }[];
-    expect(listA).toHaveLength(12);
+    expect(listA).toHaveLength(13);
     expect(listA.filter((t) => t.source === 'customized').map((t) => t.key)).toEqual(['welcome']);
-    expect(listA.filter((t) => t.source === 'inherited')).toHaveLength(11);
+    expect(listA.filter((t) => t.source === 'inherited')).toHaveLength(12);
     const listB = (await app.http.get(inTenant(b, '/email/templates'))).body.data as { source: string }[];
     expect(listB.every((t) => t.source === 'inherited')).toBe(true);
 

@@ -35,6 +35,7 @@ const CASES: Record<TemplateKey, { args: object; variables: Record<string, unkno
     variables: { link: 'https://x.test/n', signIn: { time: '2026-11-28T10:00:00Z', device: 'Firefox on Linux', location: 'an unknown location', ip: '203.0.113.9' } },
   },
   account_locked: { args: { link: 'https://x.test/l' }, variables: { link: 'https://x.test/l' } },
+  passkey_cloned: { args: { link: 'https://x.test/p', passkey: { name: 'YubiKey 5' } }, variables: { link: 'https://x.test/p', passkey: { name: 'YubiKey 5' } } },
   email_change: {
     args: { link: 'https://x.test/e', newEmail: 'ada.new@example.com', expiresInMinutes: 60 },
     variables: { link: 'https://x.test/e', newEmail: 'ada.new@example.com', expiresInMinutes: 60 },

@@ -14,7 +14,7 @@ interface EmailSettingsProps {
   providerEditor?: ReactNode;
 }
 
-/** The 12 templates and the provider of one scope. Secrets are never read back: only the names of those set show. */
+/** The 13 templates and the provider of one scope. Secrets are never read back: only the names of those set show. */
 export function EmailSettings({ email, templateBadge, providerBadge, templateEditor, providerEditor }: EmailSettingsProps) {
   return (
     <>

@@ -2844,8 +2844,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List the 12 e-mail templates (a tenant scope: effective, each with source)
-         * @description All 12 templates as they apply in the scope (a tenant's effective ones, each with `source`).
+         * List the 13 e-mail templates (a tenant scope: effective, each with source)
+         * @description All 13 templates as they apply in the scope (a tenant's effective ones, each with `source`).
          *
          *     Requires `email:read`.
          *
@@ -2868,8 +2868,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List the 12 e-mail templates (a tenant scope: effective, each with source)
-         * @description All 12 templates as they apply in the scope (a tenant's effective ones, each with `source`).
+         * List the 13 e-mail templates (a tenant scope: effective, each with source)
+         * @description All 13 templates as they apply in the scope (a tenant's effective ones, each with `source`).
          *
          *     Requires `email:read`.
          *
@@ -2892,8 +2892,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List the 12 e-mail templates (a tenant scope: effective, each with source)
-         * @description All 12 templates as they apply in the scope (a tenant's effective ones, each with `source`).
+         * List the 13 e-mail templates (a tenant scope: effective, each with source)
+         * @description All 13 templates as they apply in the scope (a tenant's effective ones, each with `source`).
          *
          *     Requires `email:read`.
          *
@@ -5582,7 +5582,7 @@ export interface components {
             tenancyConfig: {
                 /** @description Branding of the hosted sign-in page. */
                 brandingScope: components["schemas"]["CustomizationScope"];
-                /** @description The set of 12 e-mail templates; per tenant means each template may be overridden on its own. */
+                /** @description The set of 13 e-mail templates; per tenant means each template may be overridden on its own. */
                 emailTemplatesScope: components["schemas"]["CustomizationScope"];
                 /** @description The e-mail provider account and From domain. */
                 emailProviderScope: components["schemas"]["CustomizationScope"];
@@ -6152,7 +6152,7 @@ export interface components {
              * @description The tenant the mail is about; null for the application's own.
              */
             tenantId: string | null;
-            /** @description Which mail: one of the 12 template keys, or `test` (`POST /email/test`). */
+            /** @description Which mail: one of the 13 template keys, or `test` (`POST /email/test`). */
             templateKey: string;
             /** @description The recipient. */
             to: string;
@@ -6357,10 +6357,10 @@ export interface components {
             text: string;
         };
         /**
-         * @description The 12 transactional e-mails.
+         * @description The 13 transactional e-mails.
          * @enum {string}
          */
-        EmailTemplateKey: "verify_email" | "welcome" | "magic_link" | "password_reset" | "password_changed" | "email_otp" | "mfa_enrolled" | "invitation" | "new_sign_in" | "account_locked" | "email_change" | "account_deleted";
+        EmailTemplateKey: "verify_email" | "welcome" | "magic_link" | "password_reset" | "password_changed" | "email_otp" | "mfa_enrolled" | "invitation" | "new_sign_in" | "account_locked" | "passkey_cloned" | "email_change" | "account_deleted";
         /**
          * @description What to preview: draft parts replace the stored template's, checked as a PUT checks them (the stored parts render as
          *     they are); variables overlay the samples.
@@ -7921,7 +7921,7 @@ export interface operations {
                         tenancyConfig: {
                             /** @description Branding of the hosted sign-in page. */
                             brandingScope: components["schemas"]["CustomizationScope"];
-                            /** @description The set of 12 e-mail templates; per tenant means each template may be overridden on its own. */
+                            /** @description The set of 13 e-mail templates; per tenant means each template may be overridden on its own. */
                             emailTemplatesScope: components["schemas"]["CustomizationScope"];
                             /** @description The e-mail provider account and From domain. */
                             emailProviderScope: components["schemas"]["CustomizationScope"];
@@ -8374,7 +8374,7 @@ export interface operations {
                         tenancyConfig: {
                             /** @description Branding of the hosted sign-in page. */
                             brandingScope: components["schemas"]["CustomizationScope"];
-                            /** @description The set of 12 e-mail templates; per tenant means each template may be overridden on its own. */
+                            /** @description The set of 13 e-mail templates; per tenant means each template may be overridden on its own. */
                             emailTemplatesScope: components["schemas"]["CustomizationScope"];
                             /** @description The e-mail provider account and From domain. */
                             emailProviderScope: components["schemas"]["CustomizationScope"];
@@ -8383,7 +8383,7 @@ export interface operations {
                         } | null;
                         /** @description Effective branding of the hosted sign-in page, with `source`. */
                         branding: components["schemas"]["BrandingFields"];
-                        /** @description The 12 e-mail templates, each effective on its own, with `source`. */
+                        /** @description The 13 e-mail templates, each effective on its own, with `source`. */
                         emailTemplates: components["schemas"]["EmailTemplateFields"][];
                         /** @description Effective e-mail provider settings (secrets never shown), with `source`. */
                         emailProvider: components["schemas"]["EmailProviderFields"];
@@ -15380,7 +15380,7 @@ export interface operations {
                          * @description The tenant the mail is about; null for the application's own.
                          */
                         tenantId: string | null;
-                        /** @description Which mail: one of the 12 template keys, or `test` (`POST /email/test`). */
+                        /** @description Which mail: one of the 13 template keys, or `test` (`POST /email/test`). */
                         templateKey: string;
                         /** @description The recipient. */
                         to: string;
@@ -15476,7 +15476,7 @@ export interface operations {
                          * @description The tenant the mail is about; null for the application's own.
                          */
                         tenantId: string | null;
-                        /** @description Which mail: one of the 12 template keys, or `test` (`POST /email/test`). */
+                        /** @description Which mail: one of the 13 template keys, or `test` (`POST /email/test`). */
                         templateKey: string;
                         /** @description The recipient. */
                         to: string;
@@ -15574,7 +15574,7 @@ export interface operations {
                          * @description The tenant the mail is about; null for the application's own.
                          */
                         tenantId: string | null;
-                        /** @description Which mail: one of the 12 template keys, or `test` (`POST /email/test`). */
+                        /** @description Which mail: one of the 13 template keys, or `test` (`POST /email/test`). */
                         templateKey: string;
                         /** @description The recipient. */
                         to: string;
@@ -15808,7 +15808,7 @@ export interface operations {
                          * @description The tenant the mail is about; null for the application's own.
                          */
                         tenantId: string | null;
-                        /** @description Which mail: one of the 12 template keys, or `test` (`POST /email/test`). */
+                        /** @description Which mail: one of the 13 template keys, or `test` (`POST /email/test`). */
                         templateKey: string;
                         /** @description The recipient. */
                         to: string;
@@ -15895,7 +15895,7 @@ export interface operations {
                          * @description The tenant the mail is about; null for the application's own.
                          */
                         tenantId: string | null;
-                        /** @description Which mail: one of the 12 template keys, or `test` (`POST /email/test`). */
+                        /** @description Which mail: one of the 13 template keys, or `test` (`POST /email/test`). */
                         templateKey: string;
                         /** @description The recipient. */
                         to: string;
@@ -15983,7 +15983,7 @@ export interface operations {
                          * @description The tenant the mail is about; null for the application's own.
                          */
                         tenantId: string | null;
-                        /** @description Which mail: one of the 12 template keys, or `test` (`POST /email/test`). */
+                        /** @description Which mail: one of the 13 template keys, or `test` (`POST /email/test`). */
                         templateKey: string;
                         /** @description The recipient. */
                         to: string;

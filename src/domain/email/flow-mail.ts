@@ -98,6 +98,9 @@ export const newSignInMail = (at: MailContext, user: Recipient, v: { link: strin
 /** A reset lifts no lock: an administrator or time does. */
 export const accountLockedMail = (at: MailContext, user: Recipient, v: { link: string }) => send(at, 'account_locked', user, v);
 
+/** `link`: where to reset the password, if the sign-in with the copy was not the user's. */
+export const passkeyClonedMail = (at: MailContext, user: Recipient, v: { link: string; passkey: { name: string } }) => send(at, 'passkey_cloned', user, v);
+
 /** To the new address, whose owner proves it by the link; `user` still has its current e-mail. */
 export const emailChangeMail = (at: MailContext, user: Recipient, v: { link: string; newEmail: string; expiresInMinutes: number }) =>
   queue({ ...at, tenantId: tenantOf(at, user) }, 'email_change', v.newEmail, languageOf(at, user), { user: { name: user.name ?? null, email: user.email }, ...v });
@@ -116,6 +119,7 @@ export const FLOW_MAIL = {
   invitation: invitationMail,
   new_sign_in: newSignInMail,
   account_locked: accountLockedMail,
+  passkey_cloned: passkeyClonedMail,
   email_change: emailChangeMail,
   account_deleted: accountDeletedMail,
 } as const satisfies Record<TemplateKey, (at: MailContext, to: Recipient, v: never) => Promise<EmailDelivery | null>>;

@@ -6,7 +6,7 @@ import { FR } from './template-copy/fr.ts';
 import type { MailCopy, MailText, MailWords } from './template-copy/mail-copy.ts';
 
 /**
- * The 12 transactional e-mails (API.md: "Email template keys"); the built-in templates apply until the application or
+ * The 13 transactional e-mails (API.md: "Email template keys"); the built-in templates apply until the application or
  * a tenant stores its own, in each language of LOCALES (template-copy/).
  */
 export const TEMPLATE_KEYS = [
@@ -20,6 +20,7 @@ export const TEMPLATE_KEYS = [
   'invitation',
   'new_sign_in',
   'account_locked',
+  'passkey_cloned',
   'email_change',
   'account_deleted',
 ] as const;
@@ -46,6 +47,7 @@ const OWN_VARIABLES: Record<TemplateKey, readonly string[]> = {
   invitation: ['link', 'inviter.name', 'inviter.email', 'expiresInDays'],
   new_sign_in: ['link', 'signIn.time', 'signIn.device', 'signIn.location', 'signIn.ip'],
   account_locked: ['link'],
+  passkey_cloned: ['link', 'passkey.name'],
   email_change: ['link', 'newEmail', 'expiresInMinutes'],
   account_deleted: [],
 };

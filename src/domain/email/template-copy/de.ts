@@ -95,6 +95,15 @@ export const DE: MailCopy = {
       ],
       button: 'Passwort zurücksetzen',
     },
+    passkey_cloned: {
+      subject: 'Ein Passkey wurde aus Ihrem {{ application.name }}-Konto entfernt',
+      heading: 'Eine Kopie Ihres Passkeys wurde verwendet',
+      paragraphs: [
+        'Ihr Passkey „{{ passkey.name }}“ wurde soeben mit einer Signatur verwendet, die darauf hinweist, dass er kopiert wurde. Wir haben die Anmeldung abgelehnt und den Passkey aus {{ user.email }} entfernt.',
+        'Wenn Sie den Schlüssel noch haben, melden Sie sich auf andere Weise an und fügen Sie ihn erneut hinzu. Wenn Sie sich nicht anmelden wollten, sichern Sie jetzt Ihr Konto.',
+      ],
+      button: 'Konto sichern',
+    },
     email_change: {
       subject: 'Bestätigen Sie Ihre neue E-Mail-Adresse für {{ application.name }}',
       heading: 'Neue E-Mail-Adresse bestätigen',

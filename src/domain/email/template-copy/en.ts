@@ -82,6 +82,15 @@ export const EN: MailCopy = {
       paragraphs: ['After too many failed sign-in attempts we locked {{ user.email }} to protect it.', 'Reset your password to unlock it.'],
       button: 'Reset password',
     },
+    passkey_cloned: {
+      subject: 'A passkey was removed from your {{ application.name }} account',
+      heading: 'A copy of your passkey was used',
+      paragraphs: [
+        'Your passkey “{{ passkey.name }}” was just used with a signature that shows it may have been copied. We refused the sign-in and removed the passkey from {{ user.email }}.',
+        'If you still hold the key, sign in another way and add it again. If you did not try to sign in, secure your account now.',
+      ],
+      button: 'Secure my account',
+    },
     email_change: {
       subject: 'Confirm your new e-mail address for {{ application.name }}',
       heading: 'Confirm your new e-mail address',

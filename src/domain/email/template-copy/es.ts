@@ -95,6 +95,15 @@ export const ES: MailCopy = {
       ],
       button: 'Restablecer la contraseña',
     },
+    passkey_cloned: {
+      subject: 'Se ha quitado una llave de acceso de su cuenta de {{ application.name }}',
+      heading: 'Se ha usado una copia de su llave de acceso',
+      paragraphs: [
+        'Su llave de acceso «{{ passkey.name }}» se acaba de usar con una firma que indica que puede haber sido copiada. Hemos rechazado el inicio de sesión y hemos quitado la llave de acceso de {{ user.email }}.',
+        'Si todavía tiene la llave, inicie sesión de otra forma y añádala de nuevo. Si no intentó iniciar sesión, proteja su cuenta ahora.',
+      ],
+      button: 'Proteger mi cuenta',
+    },
     email_change: {
       subject: 'Confirme su nuevo correo electrónico para {{ application.name }}',
       heading: 'Confirme su nuevo correo electrónico',

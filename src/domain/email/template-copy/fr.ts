@@ -95,6 +95,15 @@ export const FR: MailCopy = {
       ],
       button: 'Réinitialiser le mot de passe',
     },
+    passkey_cloned: {
+      subject: 'Une clé d’accès a été retirée de votre compte {{ application.name }}',
+      heading: 'Une copie de votre clé d’accès a été utilisée',
+      paragraphs: [
+        'Votre clé d’accès « {{ passkey.name }} » vient d’être utilisée avec une signature indiquant qu’elle a peut-être été copiée. Nous avons refusé la connexion et retiré la clé d’accès de {{ user.email }}.',
+        'Si vous avez toujours la clé, connectez-vous autrement et ajoutez-la de nouveau. Si vous n’avez pas essayé de vous connecter, sécurisez votre compte maintenant.',
+      ],
+      button: 'Sécuriser mon compte',
+    },
     email_change: {
       subject: 'Confirmez votre nouvelle adresse e-mail pour {{ application.name }}',
       heading: 'Confirmez votre nouvelle adresse e-mail',
