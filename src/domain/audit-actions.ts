@@ -41,6 +41,7 @@ export const AUDIT_ACTIONS = {
   'user.mfa.recovery_codes.renewed': { kind: 'write', meaning: 'A user replaced their recovery codes on the account page (the old ones stop working)' },
   'user.passkey.added': { kind: 'write', meaning: 'A user added a passkey or security key: on the account page, at a passkey sign-up or accepting an invitation (`after.name`, `after.rpId`)' },
   'user.passkey.removed': { kind: 'write', meaning: 'A user removed a passkey or security key on the account page (`before.name`)' },
+  'user.passkey.cloned': { kind: 'write', meaning: 'A passkey or security key was removed after a use whose signature counter did not grow, a copy’s (`before.name`, `before.rpId`)' },
   'user.mfa.reset': { kind: 'write', meaning: 'Every MFA factor and recovery code of a user was removed (`before.factors`)' },
   'user.signed_in': { kind: 'event', meaning: 'A user proved their credentials on a sign-in page (`after.method`; `after.amr` once a second factor is proven)' },
   'user.sign_in_failed': { kind: 'event', meaning: 'A sign-in was refused (`after.method`, `after.reason`), outcome failure' },

@@ -310,7 +310,7 @@ export function registerMfaStep(app: FastifyInstance, services: Services, seam: 
     const { target } = context;
     const refused = () => showStep(reply, context, user, shown, 400, { method: 'webauthn', error: true });
     if (shown.step.kind === 'challenge') {
-      const proof = await secondFactorProof(target, shown.rp, context.interaction.uid, user.id, fields['credential']);
+      const proof = await secondFactorProof(target, shown.rp, context.interaction.uid, user, fields['credential']);
       const amr = withSecondFactor(pending.amr, proof.amr);
       if (!(await proveSecondStep(target, user, { method: 'webauthn', amr, tenantId: pending.tenantId, address }, proof.check))) return refused();
       await remember(reply, context, user.id);

@@ -451,27 +451,41 @@ describe('sign-in with a passkey', () => {
     expect(reasons).toEqual(['invalid_passkey', 'invalid_passkey']);
   });
 
-  it('a counter gone back (a copy of the key) is refused and audited as cloned_passkey for its user, outcome failure; the key itself still signs in', async () => {
+  it('a counter gone back (a copy of the key) is refused and audited as cloned_passkey; the key is removed, audited, and its owner mailed', async () => {
     const scope = await passkeyScope();
     const userId = await createPasswordUser(scope.admin, 'cloned@example.com');
     const key = await giveKey(scope, userId);
     const first = await loginPage(scope);
     expect((await answer(first.flow.jar, first.page, key.assert(webauthnFormOf(first.page).options, issuer, { counter: 5 }))).status).toBe(303);
-    for (const counter of [5, 2]) {
+    // A refusal that is no copy's (another origin) removes nothing and mails nobody.
+    const forged = await loginPage(scope);
+    expect((await answer(forged.flow.jar, forged.page, key.assert(webauthnFormOf(forged.page).options, 'https://evil.example', { counter: 9 }))).status).toBe(400);
+    expect(await sql(`select counter from webauthn_credential where user_id = ?`, [userId])).toEqual([{ counter: '5' }]);
+    expect(await mails(scope.admin, 'cloned@example.com', 'passkey_cloned')).toEqual([]);
+    // The copy: refused, and from then on neither it nor the original signs in.
+    for (const counter of [5, 9]) {
       const copy = await loginPage(scope);
       const refused = await answer(copy.flow.jar, copy.page, key.assert(webauthnFormOf(copy.page).options, issuer, { counter }));
       expect(refused.status, String(counter)).toBe(400);
       expect(refused.body).toContain('That passkey did not sign you in.');
     }
-    const records = await sql<{ outcome: string; target_id: string; after: Record<string, unknown> }>(
+    const records = await sql<{ outcome: string; target_id: string | null; after: Record<string, unknown> }>(
       `select outcome, target_id, after from audit_log where application_id = ? and action = 'user.sign_in_failed' order by id`,
       [scope.application.applicationId],
     );
-    expect(records).toEqual([0, 1].map(() => ({ outcome: 'failure', target_id: userId, after: expect.objectContaining({ method: 'passkey', reason: 'cloned_passkey' }) })));
-    expect(await sql(`select counter from webauthn_credential where user_id = ?`, [userId])).toEqual([{ counter: '5' }]);
-    const owner = await loginPage(scope);
-    const done = await answer(owner.flow.jar, owner.page, key.assert(webauthnFormOf(owner.page).options, issuer, { counter: 6 }));
-    expect(await idToken(scope, owner.flow, done)).toMatchObject({ sub: userId });
+    expect(records.map((record) => record.after['reason'])).toEqual(['invalid_passkey', 'cloned_passkey', 'unknown_credential']);
+    expect(records[1]).toEqual({ outcome: 'failure', target_id: userId, after: expect.objectContaining({ method: 'passkey', reason: 'cloned_passkey' }) });
+    expect(await sql(`select 1 from webauthn_credential where user_id = ?`, [userId])).toEqual([]);
+    const removals = await sql<{ target_id: string; before: Record<string, unknown> }>(
+      `select target_id, before from audit_log where application_id = ? and action = 'user.passkey.cloned'`,
+      [scope.application.applicationId],
+    );
+    expect(removals).toEqual([{ target_id: userId, before: { name: 'Test key', rpId } }]);
+    const [mail, ...more] = await mails(scope.admin, 'cloned@example.com', 'passkey_cloned');
+    expect(more).toEqual([]);
+    expect(mail!.subject).toMatch(/^A passkey was removed from your .+ account$/);
+    expect(mail!.text).toContain('Your passkey “Test key” was just used with a signature that shows it may have been copied.');
+    expect(mail!.text).toMatch(/http\S+\/account\/reset-password\?token=\S+/);
   });
 
   it('a disabled provider: no button on the page, and its form refused', async () => {
@@ -592,6 +606,10 @@ describe('WebAuthn as a second factor', () => {
       expect.objectContaining({ method: 'webauthn', reason: 'invalid_passkey' }),
       expect.objectContaining({ method: 'webauthn', reason: 'cloned_passkey' }),
     ]);
+    // The copied key is gone and its owner told, in the language of the step's page.
+    expect(await sql(`select 1 from webauthn_credential where user_id = ?`, [userId])).toEqual([]);
+    expect(await signInRecords(scope.application.applicationId, 'user.passkey.cloned')).toEqual([{ after: null, target_id: userId }]);
+    expect((await mails(scope.admin, 'stepbound@example.com', 'passkey_cloned')).map((mail) => mail.subject)).toEqual([expect.stringMatching(/^A passkey was removed/)]);
   });
 
   it('under required, a user without a factor registers a key, gets recovery codes, and signs in with it next time; mfa-reset removes it', async () => {

@@ -28,7 +28,7 @@ const TIMEOUT_MS = 120_000;
 /** A registration carries an attestation (certificates, for some authenticators). */
 const MAX_RESPONSE_LENGTH = 64 * 1024;
 
-interface ChallengeKey {
+export interface ChallengeKey {
   readonly applicationId: string;
   readonly purpose: Ceremony;
   readonly rp: RelyingParty;

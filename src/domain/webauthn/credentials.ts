@@ -128,8 +128,8 @@ export async function insertCredential(em: EntityManager, applicationId: string,
 }
 
 /**
- * Unless the counter did not grow (0 stays 0 for authenticators that keep none): a cloned authenticator's, or a use
- * racing another. Refused, and the key stays usable (docs/decisions.md, "Passkeys and WebAuthn").
+ * Unless the counter did not grow (0 stays 0 for authenticators that keep none): a cloned authenticator's. Refused,
+ * and the key removed (cloned.ts).
  */
 export async function recordUse(em: EntityManager, applicationId: string, id: string, counter: number): Promise<boolean> {
   const used = await executeOwned<unknown[]>(
@@ -141,8 +141,13 @@ export async function recordUse(em: EntityManager, applicationId: string, id: st
   return used.length > 0;
 }
 
-/** Its name when it was theirs, else null. */
-export async function removeCredential(em: EntityManager, applicationId: string, userId: string, id: string): Promise<string | null> {
-  const [removed] = await executeOwned<{ name: string }[]>(em, applicationId, `delete from webauthn_credential where @owner and user_id = ? and id = ? returning name`, [userId, id]);
-  return removed?.name ?? null;
+/** Its name and relying party when it was theirs, else null. */
+export async function removeCredential(em: EntityManager, applicationId: string, userId: string, id: string): Promise<{ name: string; rpId: string } | null> {
+  const [removed] = await executeOwned<{ name: string; rp_id: string }[]>(
+    em,
+    applicationId,
+    `delete from webauthn_credential where @owner and user_id = ? and id = ? returning name, rp_id`,
+    [userId, id],
+  );
+  return removed === undefined ? null : { name: removed.name, rpId: removed.rp_id };
 }

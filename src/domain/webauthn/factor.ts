@@ -1,7 +1,9 @@
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
 import type { CodeCheck } from '../mfa/second-step.ts';
 import type { SignInTarget } from '../sign-in/sign-in.ts';
-import { assertionOptions, readResponse, registrationOptions, verifyAssertion, verifyRegistration, type Registrant } from './ceremonies.ts';
+import type { SignInUser } from '../users/sign-in-user.ts';
+import { assertionOptions, readResponse, registrationOptions, verifyRegistration, type Registrant } from './ceremonies.ts';
+import { verifyUserAssertion } from './cloned.ts';
 import { amrOfCredential, userCredentials, type NewCredential } from './credentials.ts';
 import type { RelyingParty } from './relying-party.ts';
 
@@ -17,16 +19,16 @@ export async function secondFactorOptions(target: SignInTarget, rp: RelyingParty
 }
 
 /** Checked under the lockout policy (proveSecondStep). Another user's or relying party's credential is unknown. */
-export async function secondFactorProof(target: SignInTarget, rp: RelyingParty, boundTo: string, userId: string, posted: string | null | undefined): Promise<{ amr: string[]; check: () => Promise<CodeCheck> }> {
+export async function secondFactorProof(target: SignInTarget, rp: RelyingParty, boundTo: string, user: SignInUser, posted: string | null | undefined): Promise<{ amr: string[]; check: () => Promise<CodeCheck> }> {
   const { em } = target.applicationScope;
   const applicationId = target.application.id;
   const response = readResponse<AuthenticationResponseJSON>(posted);
-  const credential = response === null ? undefined : (await userCredentials(em, applicationId, userId, rp.id)).find((candidate) => candidate.credentialId === response.id);
+  const credential = response === null ? undefined : (await userCredentials(em, applicationId, user.id, rp.id)).find((candidate) => candidate.credentialId === response.id);
   if (response === null || credential === undefined) return { amr: [], check: async () => ({ ok: false, reason: 'unknown_credential' }) };
   return {
     amr: amrOfCredential(credential.deviceType, false),
     check: async () => {
-      const checked = await verifyAssertion(em, { applicationId, purpose: 'second_factor', rp, userId, boundTo }, response, credential, false);
+      const checked = await verifyUserAssertion(target, user, { applicationId, purpose: 'second_factor', rp, userId: user.id, boundTo }, response, credential, false);
       return checked.ok ? { ok: true } : { ok: false, reason: checked.reason };
     },
   };

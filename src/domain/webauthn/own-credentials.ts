@@ -45,8 +45,8 @@ export async function removeOwnCredential(target: SignInTarget, user: SignInUser
   if (!(await ownPasswordProven(target, user, password))) return { ok: false, reason: 'wrong_current' };
   if (typeof id !== 'string' || !isUuid(id)) return ownRefusal({ key: 'account.passkeyGone' });
   const removed = await removeSecondStep(target, user.id, { id, key: true }, async (tx) => {
-    const name = await removeCredential(tx, applicationId, user.id, id);
-    recordAudit(tx, scope, { action: 'user.passkey.removed', targetType: 'user', targetId: user.id, before: { name } });
+    const removed = await removeCredential(tx, applicationId, user.id, id);
+    recordAudit(tx, scope, { action: 'user.passkey.removed', targetType: 'user', targetId: user.id, before: { name: removed?.name ?? null } });
   });
   return removed ?? ownRefusal({ key: 'account.passkeyGone' });
 }

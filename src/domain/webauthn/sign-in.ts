@@ -4,7 +4,8 @@ import { addressStanding, recordFailedSignIn, recordSuccessfulSignIn, refuseUnco
 import { recordAttempt, type SignInTarget } from '../sign-in/sign-in.ts';
 import type { PasskeyMethod } from '../sign-in/surface-settings.ts';
 import { mayActNow, readSignInUser, type SignInUser } from '../users/sign-in-user.ts';
-import { assertionOptions, readResponse, verifyAssertion } from './ceremonies.ts';
+import { assertionOptions, readResponse } from './ceremonies.ts';
+import { verifyUserAssertion } from './cloned.ts';
 import { amrOfCredential, findPoolCredential } from './credentials.ts';
 import type { RelyingParty } from './relying-party.ts';
 
@@ -51,7 +52,7 @@ async function checkPasskey(target: SignInTarget, rp: RelyingParty, interactionI
   const standing = await addressStanding(target, user, address);
   if (standing !== 'open') return refused(standing === 'locked' ? 'address_locked' : 'address_waiting', user);
   const key = { applicationId, purpose: 'sign_in', rp, userId: null, boundTo: interactionId } as const;
-  const check = await verifyAssertion(em, key, response, credential, method.userVerification === 'required');
+  const check = await verifyUserAssertion(target, user, key, response, credential, method.userVerification === 'required');
   if (!check.ok) {
     await recordFailedSignIn(target, user, target.lockout, address);
     return { ok: false, reason: check.reason, user };

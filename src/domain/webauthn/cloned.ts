@@ -1,0 +1,41 @@
+import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
+import { recordAudit } from '../audit.ts';
+import { passkeyClonedMail } from '../email/flow-mail.ts';
+import { linkUserOf, mailAt } from '../sign-in/account-links.ts';
+import type { SignInTarget } from '../sign-in/sign-in.ts';
+import { issueLink } from '../users/link-tokens.ts';
+import type { SignInUser } from '../users/sign-in-user.ts';
+import { verifyAssertion, type AssertionCheck, type ChallengeKey } from './ceremonies.ts';
+import { removeCredential, type StoredCredential } from './credentials.ts';
+
+/**
+ * verifyAssertion for a key of a known user. A key refused as `cloned_passkey` is removed: a copy of it is in someone's
+ * hands, and a software copy can claim any counter, so kept, the copy would pass from then on and the owner's key be
+ * refused. In one transaction, its owner is mailed `passkey_cloned` (with a reset link, as `new_sign_in`) and the
+ * removal audited (`user.passkey.cloned`); of two refusals racing, the one that removes it does both.
+ */
+export async function verifyUserAssertion(
+  target: SignInTarget,
+  user: SignInUser,
+  key: ChallengeKey,
+  response: AuthenticationResponseJSON,
+  credential: StoredCredential,
+  requireUserVerification: boolean,
+): Promise<AssertionCheck> {
+  const check = await verifyAssertion(target.applicationScope.em, key, response, credential, requireUserVerification);
+  if (!check.ok && check.reason === 'cloned_passkey') await removeClonedCredential(target, user, credential);
+  return check;
+}
+
+async function removeClonedCredential(target: SignInTarget, user: SignInUser, credential: StoredCredential): Promise<void> {
+  const queued = await target.applicationScope.transactional(async (em) => {
+    const removed = await removeCredential(em, target.application.id, user.id, credential.id);
+    if (removed === null) return false;
+    recordAudit(em, target.scope, { action: 'user.passkey.cloned', targetType: 'user', targetId: user.id, before: { name: removed.name, rpId: removed.rpId } });
+    const at = mailAt(target, em, user);
+    const reset = await issueLink(em, linkUserOf(target, at, user), 'password_reset', target.scope.services.config.publicUrl);
+    await passkeyClonedMail(at, user, { link: reset.link, passkey: { name: removed.name } });
+    return true;
+  });
+  if (queued) target.scope.services.outbox.wake();
+}
