@@ -111,7 +111,7 @@ async function authenticateBearer(
   if (tenantId !== undefined && (typeof tenantId !== 'string' || !isUuid(tenantId))) {
     throw new BearerTokenRefused('Access token has an invalid tenant_id');
   }
-  if (surfaces !== undefined && !(await issuerServes(surfaces, iss, applicationId, tenantId ?? null))) {
+  if (surfaces !== undefined && (typeof iss !== 'string' || !(await surfaces.issuerServesToken(iss, { applicationId, tenantId: tenantId ?? null })))) {
     throw new BearerTokenRefused('The access token’s issuer does not serve its application or tenant');
   }
   const subject = bearerSubject(sub, applicationId, tenantId ?? null, clientId, grantId);
@@ -131,18 +131,6 @@ function bearerSubject(sub: string, applicationId: string, tenantId: string | nu
     throw new BearerTokenRefused('Access token is not for the management API');
   }
   return { kind: 'user', subject: sub, applicationId, tenantId, clientId, grantId };
-}
-
-/**
- * Whether a token's issuer is one of our sign-in surfaces that serves its `app_id` and `tenant_id`: the service's
- * serves every application; a verified custom domain its owner's application (and, a tenant's domain, that tenant
- * only); a tenant's path that tenant only. A token of tenant A's surface claiming tenant B (or no tenant) is refused.
- */
-async function issuerServes(surfaces: SurfaceRouter, issuer: unknown, applicationId: string, tenantId: string | null): Promise<boolean> {
-  const surface = typeof issuer === 'string' ? await surfaces.forIssuer(issuer) : null;
-  if (surface === null) return false;
-  const decided = await surfaces.tenantFor(surface, applicationId);
-  return decided.kind === 'open' || (decided.kind === 'fixed' && decided.tenantId === tenantId);
 }
 
 /**

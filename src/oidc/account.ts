@@ -1,5 +1,5 @@
 import type { Account, KoaContextWithOIDC } from 'oidc-provider';
-import type { Surface } from '../domain/domains/surfaces.ts';
+import { tokenStands, type Surface } from '../domain/domains/surfaces.ts';
 import { signInClaims } from '../domain/authorization/token-claims.ts';
 import { mayActNow, readSignInUser } from '../domain/users/sign-in-user.ts';
 import { isUuid } from '../ids.ts';
@@ -15,8 +15,8 @@ export const accountTenants = (account: Account | undefined): readonly string[] 
 
 /**
  * Users are application-owned: an account is looked up in the asking client's application. With a token, it exists
- * only while the user is still a member of the grant's tenant and the surface fixes no other tenant (a slug renamed and
- * given to another tenant must not serve the first one's grants); otherwise it answers as an unknown account.
+ * only while the user is still a member of the grant's tenant and the surface serves that tenant's tokens (a slug
+ * renamed and given to another tenant must not serve the first one's grants); otherwise it answers as an unknown account.
  */
 export async function findAccount(
   deps: OidcDependencies,
@@ -29,15 +29,15 @@ export async function findAccount(
   const applicationId = gatehouseData(client)?.applicationId;
   if (client === undefined || applicationId === undefined || !isUuid(sub)) return undefined;
   const grantId = token?.grantId;
-  const [user, tenantId, fixed] = await Promise.all([
+  const [user, tenantId, surfaceTenant] = await Promise.all([
     readSignInUser(deps.orm.em, applicationId, { id: sub }),
     grantId === undefined ? null : grantTenant(deps.orm, grantId),
-    token === undefined ? null : fixedTenant(deps, surface, applicationId),
+    token === undefined ? null : deps.surfaces.tenantFor(surface, applicationId),
   ]);
   // A suspended user, or one whose lock has not run out, keeps no access.
   if (user === null || !mayActNow(user)) return undefined;
   if (tenantId !== null && !user.tenantIds.includes(tenantId)) return undefined;
-  if (fixed !== null && fixed !== tenantId) return undefined;
+  if (surfaceTenant !== null && !tokenStands(surfaceTenant, tenantId)) return undefined;
   const policy = await deps.signIn?.sessionPolicy(opRequestId(ctx), { clientId: client.clientId, applicationId }, user.poolId);
   if (policy !== undefined) noteSessionPolicy(ctx, policy);
   return {

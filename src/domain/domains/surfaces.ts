@@ -26,6 +26,16 @@ export type SurfaceTenant =
   /** Another application's domain, or a tenant it does not have. */
   | { readonly kind: 'closed' };
 
+/**
+ * Whether a token of `tenantId` (null: an application-wide one) stands on a surface that decided `decided` for its
+ * application: the service's and an application's domain serve each of its tenants, a tenant's path or domain that
+ * tenant only (a token claiming another tenant, or none, does not), another application's domain none. The issuer
+ * string alone is not enough: a slug or hostname may since have passed to another tenant. The token endpoint,
+ * userinfo and the management API ask this.
+ */
+export const tokenStands = (decided: SurfaceTenant, tenantId: string | null): boolean =>
+  decided.kind === 'open' || (decided.kind === 'fixed' && decided.tenantId === tenantId);
+
 const ISOLATED = "application.multi_tenant and application.auth_isolation = 'isolated'";
 
 export const TENANT_PATH_PREFIX = '/t';
@@ -130,7 +140,21 @@ export class SurfaceRouter {
     return row?.id ?? null;
   }
 
-  /** A tenant-bound client's tenant (a token's `tenant_id`) must be the surface's when it fixes one. */
+  /** Whether a token of `owner` (its application; its grant's tenant or `tenant_id`) stands on `surface` (tokenStands). */
+  async servesToken(surface: Surface, owner: { applicationId: string; tenantId: string | null }): Promise<boolean> {
+    return tokenStands(await this.tenantFor(surface, owner.applicationId), owner.tenantId);
+  }
+
+  /** servesToken for the surface `issuer` names, which must still be one of ours (a deleted domain's is not). */
+  async issuerServesToken(issuer: string, owner: { applicationId: string; tenantId: string | null }): Promise<boolean> {
+    const surface = await this.forIssuer(issuer);
+    return surface !== null && this.servesToken(surface, owner);
+  }
+
+  /**
+   * A tenant-bound client's tenant must be the surface's when it fixes one; an application-wide client is served there
+   * (a token without a tenant is not: tokenStands).
+   */
   async admits(surface: Surface, owner: { applicationId: string; tenantId: string | null }): Promise<boolean> {
     const decided = await this.tenantFor(surface, owner.applicationId);
     if (decided.kind === 'closed') return false;
