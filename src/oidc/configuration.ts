@@ -272,7 +272,7 @@ export function configuration(
       },
       userinfo: { enabled: true },
       // RFC 7662, for the application's confidential clients; JWTs are answered by introspectJwtAccessTokens.
-      introspection: { enabled: true, allowedPolicy: introspectionAllowed(deps) },
+      introspection: { enabled: true, allowedPolicy: introspectionAllowed(deps, surface) },
       deviceFlow: {
         enabled: true,
         userCodeInputSource: (ctx, form, out, err) => pages.userCodeInputSource(ctx, form, out, err),

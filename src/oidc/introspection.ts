@@ -2,6 +2,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Client, Configuration, KoaContextWithOIDC } from 'oidc-provider';
 import { isLive, subjectKind, type BearerSubject, type LiveSubjectCache } from '../auth/bearer-subject.ts';
 import type { SigningKeyStore } from '../auth/signing-keys.ts';
+import type { Surface, SurfaceRouter } from '../domain/domains/surfaces.ts';
 import { isUuid } from '../ids.ts';
 import { grantTenant } from './adapter.ts';
 import { gatehouseData } from './clients.ts';
@@ -10,6 +11,7 @@ export interface IntrospectionDependencies {
   readonly orm: MikroORM;
   readonly signingKeys: SigningKeyStore;
   readonly liveSubjects: LiveSubjectCache;
+  readonly surfaces: SurfaceRouter;
 }
 
 /** Whose a token is: its application and tenant, and the subject that must still stand behind it. */
@@ -21,13 +23,16 @@ interface TokenOwner {
 
 /**
  * RFC 7662 2.2: only a confidential client of the token's application (and tenant, when bound to one) may learn about
- * it, and only while its subject stands, as the management API checks a Bearer. Anything else is `active: false`,
- * which says nothing of why.
+ * it, only while its subject stands, as the management API checks a Bearer, and only where the token could be used:
+ * a surface that fixes a tenant answers for that tenant's tokens alone, as its token endpoint and userinfo do (a slug
+ * or hostname passed to another tenant keeps its issuer string). Anything else is `active: false`, which says nothing
+ * of why.
  */
-async function mayLearn(deps: IntrospectionDependencies, caller: Client, owner: TokenOwner): Promise<boolean> {
+async function mayLearn(deps: IntrospectionDependencies, surface: Surface, caller: Client, owner: TokenOwner): Promise<boolean> {
   const data = gatehouseData(caller);
   if (data === undefined || caller.clientAuthMethod === 'none' || data.applicationId !== owner.applicationId) return false;
   if (data.tenantId !== null && data.tenantId !== owner.tenantId) return false;
+  if (!(await deps.surfaces.servesToken(surface, owner))) return false;
   return isLive(deps.orm, deps.liveSubjects, owner.subject);
 }
 
@@ -40,7 +45,7 @@ function ownerOf(applicationId: string, tenantId: string | null, clientId: strin
 type StoredToken = Parameters<NonNullable<NonNullable<NonNullable<Configuration['features']>['introspection']>['allowedPolicy']>>[2];
 
 /** oidc-provider's `allowedPolicy` for the opaque tokens it stores (userinfo access tokens, refresh tokens). */
-export function introspectionAllowed(deps: IntrospectionDependencies) {
+export function introspectionAllowed(deps: IntrospectionDependencies, surface: Surface) {
   return async (ctx: KoaContextWithOIDC, caller: Client, token: StoredToken): Promise<boolean> => {
     const issuedTo = gatehouseData(await ctx.oidc.provider.Client.find(token.clientId ?? ''));
     if (issuedTo === undefined || token.clientId === undefined) return false;
@@ -49,7 +54,7 @@ export function introspectionAllowed(deps: IntrospectionDependencies) {
     const tenantId = typeof extra?.['tenant_id'] === 'string' ? extra['tenant_id'] : grantId === undefined ? issuedTo.tenantId : await grantTenant(deps.orm, grantId);
     const accountId = 'accountId' in token && typeof token.accountId === 'string' ? token.accountId : undefined;
     const owner = ownerOf(issuedTo.applicationId, tenantId, token.clientId, accountId, grantId);
-    return owner !== undefined && mayLearn(deps, caller, owner);
+    return owner !== undefined && mayLearn(deps, surface, caller, owner);
   };
 }
 
@@ -57,7 +62,7 @@ export function introspectionAllowed(deps: IntrospectionDependencies) {
  * oidc-provider answers a JWT with `unsupported_token_type` (it keeps none). Ours are answered here once the OP has
  * authenticated the client: signed by this surface's issuer, unexpired, then the stored tokens' policy.
  */
-export function introspectJwtAccessTokens(deps: IntrospectionDependencies) {
+export function introspectJwtAccessTokens(deps: IntrospectionDependencies, surface: Surface) {
   return async function jwtIntrospection(ctx: KoaContextWithOIDC, next: () => Promise<unknown>): Promise<void> {
     await next();
     const caller = ctx.oidc?.client;
@@ -65,14 +70,14 @@ export function introspectJwtAccessTokens(deps: IntrospectionDependencies) {
     if (ctx.oidc?.route !== 'introspection' || caller === undefined || ctx.status !== 400 || body?.error !== 'unsupported_token_type') return;
     const token = ctx.oidc.params?.['token'];
     ctx.status = 200;
-    ctx.body = typeof token === 'string' ? await introspectJwt(deps, ctx.oidc.issuer, caller, token) : { active: false };
+    ctx.body = typeof token === 'string' ? await introspectJwt(deps, surface, caller, token) : { active: false };
   };
 }
 
-async function introspectJwt(deps: IntrospectionDependencies, issuer: string, caller: Client, token: string): Promise<Record<string, unknown>> {
+async function introspectJwt(deps: IntrospectionDependencies, surface: Surface, caller: Client, token: string): Promise<Record<string, unknown>> {
   let claims;
   try {
-    claims = await deps.signingKeys.verifyIssuedAccessToken(token, issuer);
+    claims = await deps.signingKeys.verifyIssuedAccessToken(token, surface.issuer);
   } catch {
     return { active: false };
   }
@@ -81,6 +86,6 @@ async function introspectJwt(deps: IntrospectionDependencies, issuer: string, ca
   const tenant = typeof tenantId === 'string' ? tenantId : null;
   const accountId = subjectKind(sub, clientId) === 'user' ? sub : undefined;
   const owner = ownerOf(applicationId, tenant, clientId, accountId, typeof grantId === 'string' ? grantId : undefined);
-  if (owner === undefined || !(await mayLearn(deps, caller, owner))) return { active: false };
+  if (owner === undefined || !(await mayLearn(deps, surface, caller, owner))) return { active: false };
   return { ...claims, active: true, token_type: 'Bearer' };
 }

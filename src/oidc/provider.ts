@@ -140,7 +140,7 @@ export class OidcProvider {
     provider.use(allowOpFormTargets);
     provider.use(challengeClientAuthentication(surface.issuer));
     provider.use(advertiseIssuedClaimsOnly);
-    provider.use(introspectJwtAccessTokens(this.deps));
+    provider.use(introspectJwtAccessTokens(this.deps, surface));
     if (this.deps.samlSignOut !== undefined) provider.use(signOutAtIdp(this.deps.samlSignOut, surface));
     const management = this.deps.signingKeys.managementAudience;
     applyOverrides(provider, {

@@ -4,6 +4,7 @@ import type { TestApp } from '../support/app.ts';
 import { authorizationData } from '../support/authorization.ts';
 import { REDIRECT_URI, startHostedTestApp, type HostedTestApp } from '../support/hosted-app.ts';
 import { basicAuth, createTestClient, discover, postForm, type TestClient } from '../support/oauth.ts';
+import { isolatedApplication, type IsolatedApplication } from '../support/surface-sign-in.ts';
 
 /** RFC 7662 at /oauth2/introspect: the application's confidential clients learn about every token the service issued. */
 const PASSWORD = 'Correct-Horse-9';
@@ -91,5 +92,64 @@ describe('introspection', () => {
     expect((await introspect(web, tokens.access_token)).body).toEqual({ active: false });
     expect((await introspect(web, tokens.refresh_token!)).body).toEqual({ active: false });
     expect((await app.http.patch(`/users/${userId}`, { tenantIds: [tenantA] })).status).toBe(200);
+  });
+});
+
+describe('introspection on a sign-in surface: active only where the token could be used (docs/decisions.md, "Sign-in surfaces")', () => {
+  let isolated: IsolatedApplication;
+  const pathOf = (ref: string) => `${issuer}/t/${ref}`;
+  const domainOf = (hostname: string) => `http://${hostname}`;
+  const answersOf = async (surface: string, tokens: { accessToken: string; refreshToken: string }) =>
+    Promise.all([tokens.accessToken, tokens.refreshToken].map((token) => isolated.introspect(surface, token)));
+
+  beforeAll(async () => {
+    isolated = await isolatedApplication(app);
+  });
+
+  it('a tenant’s slug given to another tenant: the new owner’s path answers inactive for the first tenant’s tokens', async () => {
+    const west = await isolated.tenantWithUser('west', 'wes@example.com');
+    const tokens = await isolated.signIn(pathOf('west'), 'wes@example.com');
+    for (const answer of await answersOf(pathOf('west'), tokens)) expect(answer).toMatchObject({ active: true, sub: expect.any(String) });
+    await isolated.rename(west, 'west-old');
+    await isolated.tenantWithUser('west', 'wendy@example.com');
+    expect(await answersOf(pathOf('west'), tokens)).toEqual([{ active: false }, { active: false }]);
+  });
+
+  it('a renamed tenant: the tokens of its id path stay active there, its new path’s are active there', async () => {
+    const east = await isolated.tenantWithUser('east', 'eve@example.com');
+    const byId = await isolated.signIn(pathOf(east), 'eve@example.com');
+    await isolated.rename(east, 'east-new');
+    const byNewSlug = await isolated.signIn(pathOf('east-new'), 'eve@example.com');
+    for (const answer of await answersOf(pathOf(east), byId)) expect(answer).toMatchObject({ active: true, iss: pathOf(east) });
+    for (const answer of await answersOf(pathOf('east-new'), byNewSlug)) expect(answer).toMatchObject({ active: true });
+    expect((await answersOf(pathOf('east-new'), byNewSlug))[0]).toMatchObject({ tenant_id: east });
+  });
+
+  it('a tenant’s domain deleted, then verified for another tenant: inactive there for the first tenant’s tokens, active for the new owner’s', async () => {
+    const hostname = 'login.moved.example';
+    const north = await isolated.tenantWithUser('north', 'nora@example.com');
+    const south = await isolated.tenantWithUser('south', 'sam@example.com');
+    const domain = await isolated.addDomain(hostname, north);
+    const tokens = await isolated.signIn(domainOf(hostname), 'nora@example.com');
+    for (const answer of await answersOf(domainOf(hostname), tokens)) expect(answer).toMatchObject({ active: true });
+    await isolated.deleteDomain(domain, north);
+    // Deleted: the host is the service's issuer again, which issued neither.
+    expect(await answersOf(domainOf(hostname), tokens)).toEqual([{ active: false }, { active: false }]);
+    await isolated.addDomain(hostname, south);
+    expect(await answersOf(domainOf(hostname), tokens)).toEqual([{ active: false }, { active: false }]);
+    const southTokens = await isolated.signIn(domainOf(hostname), 'sam@example.com');
+    for (const answer of await answersOf(domainOf(hostname), southTokens)) expect(answer).toMatchObject({ active: true });
+  });
+
+  it('the application’s domain and the service’s surface, which fix no tenant: active for the tenant the sign-in named', async () => {
+    const hostname = 'login.application.example';
+    const central = await isolated.tenantWithUser('central', 'cal@example.com');
+    await isolated.addDomain(hostname);
+    for (const surface of [domainOf(hostname), issuer]) {
+      const tokens = await isolated.signIn(surface, 'cal@example.com', central);
+      const [access, refresh] = await answersOf(surface, tokens);
+      expect(access).toMatchObject({ active: true, iss: surface, tenant_id: central });
+      expect(refresh).toMatchObject({ active: true });
+    }
   });
 });
