@@ -4,7 +4,7 @@ import Provider, { errors, type Adapter, type AdapterPayload, type ClientMetadat
 import type { SecretBox } from '../auth/client-secrets.ts';
 import { OAuthClient } from '../db/entities/index.ts';
 import { recordAuditPerRow, type AuditActor } from '../domain/audit.ts';
-import type { Surface, SurfaceRouter } from '../domain/domains/surfaces.ts';
+import { ISSUER_KEY, type Surface, type SurfaceRouter } from '../domain/domains/surfaces.ts';
 import { browserSessionIndex } from '../domain/sessions/browser-sessions.ts';
 import { endOtherSessions } from '../domain/sessions/end-sessions.ts';
 import type { InvalidationBus } from '../events/invalidations.ts';
@@ -38,9 +38,8 @@ export interface AdapterDependencies {
   readonly invalidations: InvalidationBus;
 }
 
-/** The models bound to their issuer, and where the payload records it (oidc-provider ignores unknown keys). */
+/** The models bound to their issuer, recorded in the payload (ISSUER_KEY; oidc-provider ignores unknown keys). */
 const ISSUER_BOUND = new Set(['AuthorizationCode', 'RefreshToken', 'DeviceCode', 'AccessToken', 'BackchannelAuthenticationRequest']);
-const ISSUER_KEY = 'gatehouseIssuer';
 
 interface StoredRow {
   payload: AdapterPayload;

@@ -2,6 +2,7 @@ import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestAppWithTenants, type TestApp } from '../support/app.ts';
 import { issueTestKey } from '../support/keys.ts';
+import { isolatedApplication, type IsolatedApplication } from '../support/surface-sign-in.ts';
 import { sweepRevokedSignIns } from '../../src/domain/sessions/revoked-sign-ins.ts';
 import { CookieJar, type Visit } from '../support/cookie-jar.ts';
 import {
@@ -427,6 +428,72 @@ describe('sessions', () => {
       body: { query: 'mutation($t: String!) { validateSession(input: { token: $t }) { valid session { userId } } }', variables: { t: tokens.access_token } },
     });
     expect(validated.body).toEqual({ data: { validateSession: { valid: true, session: { userId } } } });
+  });
+});
+
+describe('validation of a sign-in surface’s tokens: valid only while their issuer serves their tenant (docs/decisions.md, "Sign-in surfaces")', () => {
+  let isolated: IsolatedApplication;
+  const pathOf = (ref: string) => `${isolated.service}/t/${ref}`;
+  const domainOf = (hostname: string) => `http://${hostname}`;
+  /** Each token's answer, on the application's path and on the tenant's. */
+  const answersOf = async (tokens: { accessToken: string; refreshToken: string }, tenantId: string) => {
+    const paths = ['/sessions/validate', `/applications/${isolated.application.applicationId}/tenants/${tenantId}/sessions/validate`];
+    const answers = [];
+    for (const token of [tokens.accessToken, tokens.refreshToken]) {
+      for (const path of paths) answers.push((await isolated.admin.post(path, { token })).body);
+    }
+    return answers;
+  };
+  const INVALID = { valid: false, session: null };
+
+  beforeAll(async () => {
+    isolated = await isolatedApplication(app);
+  });
+
+  it('a tenant’s slug renamed, then given to another tenant: the tokens of that path are no longer valid', async () => {
+    const west = await isolated.tenantWithUser('west', 'wes@example.com');
+    const tokens = await isolated.signIn(pathOf('west'), 'wes@example.com');
+    for (const answer of await answersOf(tokens, west)) expect(answer).toMatchObject({ valid: true, session: { tenantId: west } });
+    await isolated.rename(west, 'west-old');
+    // Renamed: the issuer names no surface (the management API refuses them too).
+    expect(await answersOf(tokens, west)).toEqual(Array(4).fill(INVALID));
+    await isolated.tenantWithUser('west', 'wendy@example.com');
+    expect(await answersOf(tokens, west)).toEqual(Array(4).fill(INVALID));
+  });
+
+  it('a renamed tenant: the tokens of its id path stay valid, and so do its new path’s', async () => {
+    const east = await isolated.tenantWithUser('east', 'eve@example.com');
+    const byId = await isolated.signIn(pathOf(east), 'eve@example.com');
+    await isolated.rename(east, 'east-new');
+    const byNewSlug = await isolated.signIn(pathOf('east-new'), 'eve@example.com');
+    for (const tokens of [byId, byNewSlug]) {
+      for (const answer of await answersOf(tokens, east)) expect(answer).toMatchObject({ valid: true, session: { tenantId: east } });
+    }
+  });
+
+  it('a tenant’s domain deleted: its tokens are no longer valid, nor once it is verified for another tenant', async () => {
+    const hostname = 'login.moved.example';
+    const north = await isolated.tenantWithUser('north', 'nora@example.com');
+    const south = await isolated.tenantWithUser('south', 'sam@example.com');
+    const domain = await isolated.addDomain(hostname, north);
+    const tokens = await isolated.signIn(domainOf(hostname), 'nora@example.com');
+    for (const answer of await answersOf(tokens, north)) expect(answer).toMatchObject({ valid: true, session: { tenantId: north } });
+    await isolated.deleteDomain(domain, north);
+    expect(await answersOf(tokens, north)).toEqual(Array(4).fill(INVALID));
+    await isolated.addDomain(hostname, south);
+    expect(await answersOf(tokens, north)).toEqual(Array(4).fill(INVALID));
+    const southTokens = await isolated.signIn(domainOf(hostname), 'sam@example.com');
+    for (const answer of await answersOf(southTokens, south)) expect(answer).toMatchObject({ valid: true, session: { tenantId: south } });
+  });
+
+  it('the application’s domain and the service’s surface, which fix no tenant: valid for the tenant the sign-in named', async () => {
+    const hostname = 'login.application.example';
+    const central = await isolated.tenantWithUser('central', 'cal@example.com');
+    await isolated.addDomain(hostname);
+    for (const surface of [domainOf(hostname), isolated.service]) {
+      const tokens = await isolated.signIn(surface, 'cal@example.com', central);
+      for (const answer of await answersOf(tokens, central)) expect(answer).toMatchObject({ valid: true, session: { tenantId: central } });
+    }
   });
 });
 

@@ -8,6 +8,7 @@ const known = (overrides: Partial<KnownValidToken> = {}): KnownValidToken => ({
   clientId: 'client-1',
   grantId: 'grant-1',
   tenantId: 'tenant-1',
+  issuer: 'https://auth.example.com',
   session: null,
   refreshToken: false,
   validUntil: new Date('2030-01-01T00:00:00Z'),

@@ -31,10 +31,13 @@ export type SurfaceTenant =
  * application: the service's and an application's domain serve each of its tenants, a tenant's path or domain that
  * tenant only (a token claiming another tenant, or none, does not), another application's domain none. The issuer
  * string alone is not enough: a slug or hostname may since have passed to another tenant. The token endpoint,
- * userinfo, introspection and the management API ask this.
+ * userinfo, introspection, the management API and session validation all ask this.
  */
 export const tokenStands = (decided: SurfaceTenant, tenantId: string | null): boolean =>
   decided.kind === 'open' || (decided.kind === 'fixed' && decided.tenantId === tenantId);
+
+/** Where a stored code or token (an `oidc_model` payload) records the issuer that made it; none: the service's. */
+export const ISSUER_KEY = 'gatehouseIssuer';
 
 const ISOLATED = "application.multi_tenant and application.auth_isolation = 'isolated'";
 

@@ -5,6 +5,7 @@ import { executeOwned, ownedSql, type OwnedStatement } from '../../db/owned-sql.
 import { invalid, notFound } from '../../errors.ts';
 import { isUuid } from '../../ids.ts';
 import { recordAudit } from '../audit.ts';
+import { ISSUER_KEY } from '../domains/surfaces.ts';
 import { pageSize, scopedList, type Page, type PageArgs } from '../pagination.ts';
 import { mayActNowSql } from '../users/sign-in-user.ts';
 import { getUser } from '../users/users.ts';
@@ -230,6 +231,7 @@ interface ValidationFacts {
   token_client_id: string;
   token_grant_id: string;
   token_model: string;
+  token_issuer: string | null;
   valid_until: Date | string | null;
 }
 
@@ -255,20 +257,21 @@ async function tokenSource(scope: Scope, token: string, now: Date): Promise<{ ct
     } catch {
       return undefined;
     }
-    const { app_id: applicationId, sub: userId, client_id: clientId, grant_id: grantId, exp } = claims;
+    const { iss: issuer, app_id: applicationId, sub: userId, client_id: clientId, grant_id: grantId, exp } = claims;
     if (typeof applicationId !== 'string' || typeof userId !== 'string' || typeof clientId !== 'string' || typeof grantId !== 'string') return undefined;
-    if (applicationId !== scope.applicationId || !isUuid(userId) || !isUuid(clientId)) return undefined;
+    if (typeof issuer !== 'string' || applicationId !== scope.applicationId || !isUuid(userId) || !isUuid(clientId)) return undefined;
     return {
-      cte: `select ?::text as application_id, ?::text as user_id, ?::text as client_id, ?::text as grant_id, 'AccessToken' as model, ?::timestamptz as expires_at`,
-      params: [applicationId, userId, clientId, grantId, exp === undefined ? null : new Date(exp * 1000)],
+      cte: `select ?::text as application_id, ?::text as user_id, ?::text as client_id, ?::text as grant_id, 'AccessToken' as model, ?::timestamptz as expires_at,
+        ?::text as issuer`,
+      params: [applicationId, userId, clientId, grantId, exp === undefined ? null : new Date(exp * 1000), issuer],
     };
   }
   // Opaque tokens are the OP's base64url ids.
   if (!/^[\w-]+$/.test(token)) return undefined;
   return {
-    cte: `select application_id::text, payload->>'accountId' as user_id, payload->>'clientId' as client_id, grant_id, model, expires_at from oidc_model
-      where model in ('AccessToken', 'RefreshToken') and id = ? and consumed_at is null and (expires_at is null or expires_at > ?::timestamptz)`,
-    params: [token, now],
+    cte: `select application_id::text, payload->>'accountId' as user_id, payload->>'clientId' as client_id, grant_id, model, expires_at, payload->>? as issuer
+      from oidc_model where model in ('AccessToken', 'RefreshToken') and id = ? and consumed_at is null and (expires_at is null or expires_at > ?::timestamptz)`,
+    params: [ISSUER_KEY, token, now],
   };
 }
 
@@ -283,8 +286,10 @@ const ACTIVITY_RESOLUTION_MS = 60_000;
 const NO_END = new Date(8.64e15);
 
 /**
- * Token, grant, user and (if any) browser session all live and of the scope. Anything else, another application's
- * token included, is `valid: false`, which says nothing of why. A valid access token is answered from memory for a
+ * Token, grant, user and (if any) browser session all live and of the scope, and the token's issuer still a surface
+ * serving its tenant (as the token endpoint, introspection and the management API require: a deleted domain's tokens,
+ * or a tenant path's whose slug passed to another tenant, are not). Anything else, another application's token
+ * included, is `valid: false`, which says nothing of why. A valid access token is answered from memory for a
  * few seconds (validation-cache.ts).
  */
 export async function validateSession(scope: Scope, token: string): Promise<SessionValidation> {
@@ -294,6 +299,7 @@ export async function validateSession(scope: Scope, token: string): Promise<Sess
   const known = await scope.services.sessionValidations.find(scope.applicationId, token, now, () => readValidToken(scope, token, now));
   if (known === undefined) return INVALID;
   if (scope.tenantId !== null && known.tenantId !== scope.tenantId) return INVALID;
+  if (!(await scope.services.surfaces.issuerServesToken(known.issuer, known))) return INVALID;
   if (known.session === null) return { valid: true, session: null };
   return { valid: true, session: await markActive(scope, known.session) };
 }
@@ -307,7 +313,7 @@ async function readValidToken(scope: Scope, token: string, now: Date): Promise<K
     scope.applicationId,
     `with t as (${source.cte})
      select ${COLUMNS}, gt.payload->>'tenantId' as grant_tenant, coalesce((gt.payload->>'browserSession')::boolean, false) as browser_grant,
-       t.user_id as token_user_id, t.client_id as token_client_id, t.grant_id as token_grant_id, t.model as token_model,
+       t.user_id as token_user_id, t.client_id as token_client_id, t.grant_id as token_grant_id, t.model as token_model, t.issuer as token_issuer,
        least(t.expires_at, g.expires_at, s.expires_at, s.op_expires_at) as valid_until
        from t
        join app_user as u on @owner(u) and t.application_id = u.application_id::text and u.id = ${uuidOrNull('t.user_id')}
@@ -334,6 +340,7 @@ async function readValidToken(scope: Scope, token: string, now: Date): Promise<K
     grantId: row.token_grant_id,
     clientId: row.token_client_id,
     tenantId: row.grant_tenant,
+    issuer: row.token_issuer ?? scope.services.surfaces.service.issuer,
     session: row.id == null ? null : view(row as SessionRow),
     refreshToken: row.token_model === 'RefreshToken',
     validUntil: row.valid_until === null ? NO_END : new Date(row.valid_until),

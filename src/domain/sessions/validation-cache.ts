@@ -10,6 +10,8 @@ export interface KnownValidToken {
   readonly grantId: string;
   /** The session's tenant, else the grant's; the scope's tenant is compared on every use. */
   readonly tenantId: string | null;
+  /** The surface that issued the token, which must still serve its tenant: asked on every use (a surface ends unannounced). */
+  readonly issuer: string;
   /** Null for a grant made outside a browser session (a device's). */
   readonly session: SessionView | null;
   /** A refresh token's answer is never kept: a rotation spends the token without any invalidation. */
