@@ -180,15 +180,18 @@ async function now(scope: Scope): Promise<Start> {
   return { tx: row?.tx ?? ORIGIN.tx, seq: row?.seq ?? ORIGIN.seq, seen: row!.seen };
 }
 
-async function head(scope: Scope): Promise<Place> {
-  const [row] = await executeOwned<{ tx: string; seq: string }[]>(
+/** The last final record (ORIGIN for none), and the bounds of the snapshot it was read in. */
+async function head(scope: Scope): Promise<Place & { xmin: bigint; xmax: bigint }> {
+  const [row] = await executeOwned<{ tx: string | null; seq: string | null; xmin: string; xmax: string }[]>(
     scope.em,
     scope.applicationId,
     // Ordered by the columns, not by their text (`tx` and `seq` below name the text).
-    `select tx::text as tx, seq::text as seq from audit_log where @owner and ${FINAL}
-      order by audit_log.tx desc, audit_log.seq desc limit 1`,
+    `select last.tx, last.seq, pg_snapshot_xmin(pg_current_snapshot())::text as xmin, pg_snapshot_xmax(pg_current_snapshot())::text as xmax
+       from (select 1) as one left join lateral (
+         select tx::text as tx, seq::text as seq from audit_log where @owner and ${FINAL}
+          order by audit_log.tx desc, audit_log.seq desc limit 1) as last on true`,
   );
-  return row ?? ORIGIN;
+  return { tx: row?.tx ?? ORIGIN.tx, seq: row?.seq ?? ORIGIN.seq, xmin: BigInt(row!.xmin), xmax: BigInt(row!.xmax) };
 }
 
 /**
@@ -213,6 +216,7 @@ export async function streamStart(scope: Scope, filter: AuditFilter, lastEventId
 export async function followAuditLog(scope: Scope, filter: AuditFilter, start: Start, sink: AuditSink, waker: AuditWaker): Promise<'settled' | undefined> {
   const { where, params } = conditions(scope, filter);
   let place: Place = start;
+  let settledBelow: bigint | undefined;
   let woken = true;
   let wakeUp: (() => void) | undefined;
   const wake = () => {
@@ -229,7 +233,10 @@ export async function followAuditLog(scope: Scope, filter: AuditFilter, start: S
       const readAt = Date.now();
       // Up to the last final record now, matching or not: a filter that matches rarely does not make each read longer.
       const until = await head(scope);
-      const settled = filter.to != null && readAt > filter.to.getTime() + SETTLED_AFTER_MS;
+      // Read SETTLED_AFTER_MS after `to`, every record before `to` is in a transaction below that snapshot's xmax; once
+      // none of those runs any more (xmin past it), they are all final, and sent with this window.
+      if (filter.to != null && settledBelow === undefined && readAt > filter.to.getTime() + SETTLED_AFTER_MS) settledBelow = until.xmax;
+      const settled = settledBelow !== undefined && until.xmin >= settledBelow;
       if (!after(until, place)) {
         if (settled) return 'settled';
         continue;
@@ -255,7 +262,7 @@ export async function followAuditLog(scope: Scope, filter: AuditFilter, start: S
         }
         if (rows.length < BATCH) break;
       }
-      place = until;
+      place = { tx: until.tx, seq: until.seq };
       if (settled) return 'settled';
     }
     return undefined;

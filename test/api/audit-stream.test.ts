@@ -38,6 +38,14 @@ const createUser = async (tenantId: string, email: string, client = admin) => {
   expect(created.status, JSON.stringify(created.body)).toBe(201);
   return created.body.id as string;
 };
+/** A user whose records are dated 7 minutes ago, and a stream of their records in tenant B from 8 to 6 minutes ago. */
+const streamOfLongAgo = async (email: string) => {
+  const userId = await createUser(tenantB, email);
+  const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000);
+  await app.gatehouse.services.orm.em.getConnection().execute(`update audit_log set created_at = ? where target_id = ?`, [minutesAgo(7), userId]);
+  const range = new URLSearchParams({ from: minutesAgo(8).toISOString(), to: minutesAgo(6).toISOString(), target: userId });
+  return { userId, range, stream: await open(`/applications/${app.root.applicationId}/tenants/${tenantB}/audit-logs/stream?${range}`) };
+};
 const hasTarget = (id: string) => (stream: SseStream) => recordsOf(stream).some((record) => record.target.id === id);
 
 describe('the audit stream', () => {
@@ -125,11 +133,7 @@ describe('the audit stream', () => {
   });
 
   it('with a `to` long past, sends the range’s records, then `event: end`, and ends as an answer ends', async () => {
-    const userId = await createUser(tenantB, 'long-ago@example.com');
-    const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000);
-    await app.gatehouse.services.orm.em.getConnection().execute(`update audit_log set created_at = ? where target_id = ?`, [minutesAgo(7), userId]);
-    const range = new URLSearchParams({ from: minutesAgo(8).toISOString(), to: minutesAgo(6).toISOString() });
-    const stream = await open(`/applications/${app.root.applicationId}/tenants/${tenantB}/audit-logs/stream?${range}`);
+    const { userId, stream, range } = await streamOfLongAgo('long-ago@example.com');
     await stream.until((s) => s.ended, 'the stream ended');
     expect(stream.endedCleanly).toBe(true);
     expect(recordsOf(stream).map((record) => record.target.id)).toEqual([userId]);
@@ -167,6 +171,25 @@ describe.runIf(Boolean(process.env['TEST_DATABASE_URL']))('a transaction running
       await elsewhere.query('commit');
       await stream.until(hasTarget(after), 'the record written after it opened');
       expect(recordsOf(stream).map((record) => record.target.id)).not.toContain(before);
+    } finally {
+      await elsewhere.end();
+    }
+  });
+
+  it('with a `to` long past, ends only once a transaction older than its records ends: they may not be final before', async () => {
+    const elsewhere = new pg.Client({ connectionString: app.gatehouse.services.config.databaseUrl });
+    await elsewhere.connect();
+    try {
+      await elsewhere.query('begin');
+      await elsewhere.query('select pg_current_xact_id()');
+      const { userId, stream } = await streamOfLongAgo('held-long-ago@example.com');
+      // The stream reads at least once a second: held back, it neither sends the record nor ends meanwhile.
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      expect([stream.ended, recordsOf(stream)]).toEqual([false, []]);
+      await elsewhere.query('commit');
+      await stream.until((s) => s.ended, 'the stream ended');
+      expect(recordsOf(stream).map((record) => record.target.id)).toEqual([userId]);
+      expect(stream.events.at(-1)?.event).toBe('end');
     } finally {
       await elsewhere.end();
     }
