@@ -16,6 +16,8 @@ interface AuthProviderActionsProps {
   /** The scope's providers shown beside it, to warn before the last way to sign in goes. */
   providers: readonly AuthProvider[];
   onEdit: () => void;
+  /** The provider is deleted: its edit panel goes, unasked. */
+  onDeleted: () => void;
   /** Reads the providers again after a change. */
   onChanged: () => Promise<void>;
   /** A SAML provider's new SP key, to show. */
@@ -26,7 +28,7 @@ interface AuthProviderActionsProps {
  * A provider's Edit, Enable or Disable, a SAML provider's Rotate SP key, and Delete, the last two once confirmed (and a
  * Disable that leaves no way to sign in), with a refusal's message.
  */
-export function AuthProviderActions({ scope, provider, providers, onEdit, onChanged, onRotated }: AuthProviderActionsProps) {
+export function AuthProviderActions({ scope, provider, providers, onEdit, onDeleted, onChanged, onRotated }: AuthProviderActionsProps) {
   const switchOver = async () => {
     await updateAuthProvider(scope, provider.id, { enabled: !provider.enabled });
     await onChanged();
@@ -46,6 +48,7 @@ export function AuthProviderActions({ scope, provider, providers, onEdit, onChan
   const remove = () =>
     confirmed.run(`Delete the ${provider.name} provider? Its users can no longer sign in with it.${lastWayIn}`, async () => {
       await deleteAuthProvider(scope, provider.id);
+      onDeleted();
       await onChanged();
     });
   const failure = toggle.failure ?? confirmed.failure;

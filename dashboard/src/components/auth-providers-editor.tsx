@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useOpenRow } from '../hooks/use-open-row.ts';
 import { UnsavedParts, useUnsavedPart } from '../hooks/use-unsaved-changes.ts';
 import type { SamlSpKey } from '../operations-auth.ts';
 import type { AuthProvider } from '../operations-email-auth.ts';
@@ -7,6 +8,7 @@ import { AuthProviderActions } from './auth-provider-actions.tsx';
 import { AuthProvidersTable } from './auth-providers-table.tsx';
 import { EditAuthProvider } from './edit-auth-provider.tsx';
 import { RotatedSpKey } from './rotated-sp-key.tsx';
+import { UnlistedRow } from './unlisted-row.tsx';
 
 interface AuthProvidersEditorProps {
   scope: SettingsScope;
@@ -22,13 +24,11 @@ interface AuthProvidersEditorProps {
  * the edit form of the one being edited.
  */
 export function AuthProvidersEditor({ scope, providers, editable, onChanged }: AuthProvidersEditorProps) {
-  const [editingId, setEditingId] = useState<string | null>(null);
   const [rotated, setRotated] = useState<{ name: string; spKey: SamlSpKey } | null>(null);
-  const editing = providers.find((provider) => provider.id === editingId);
   const unsaved = useUnsavedPart();
-  const edit = unsaved.guard(setEditingId);
+  const editing = useOpenRow(providers, (provider) => provider.id, unsaved);
   const saved = async () => {
-    setEditingId(null);
+    editing.forget();
     await onChanged();
   };
   return (
@@ -41,7 +41,8 @@ export function AuthProvidersEditor({ scope, providers, editable, onChanged }: A
               scope={scope}
               provider={provider}
               providers={providers}
-              onEdit={() => edit(provider.id)}
+              onEdit={() => editing.open(provider)}
+              onDeleted={() => editing.forget(provider)}
               onChanged={onChanged}
               onRotated={(spKey) => setRotated({ name: provider.name, spKey })}
             />
@@ -49,9 +50,10 @@ export function AuthProvidersEditor({ scope, providers, editable, onChanged }: A
         }
       />
       {rotated !== null && <RotatedSpKey name={rotated.name} spKey={rotated.spKey} onDismiss={() => setRotated(null)} />}
-      {editing !== undefined && (
+      <UnlistedRow panel={editing} gone={(provider) => `The ${provider.name} provider was deleted elsewhere.`} />
+      {editing.row !== undefined && (
         <UnsavedParts value={unsaved.parts}>
-          <EditAuthProvider key={editing.id} scope={scope} provider={editing} onSaved={saved} onCancel={() => edit(null)} />
+          <EditAuthProvider key={editing.row.id} scope={scope} provider={editing.row} onSaved={saved} onCancel={editing.close} />
         </UnsavedParts>
       )}
     </>

@@ -1,4 +1,4 @@
-import { createContext, useContext, useEffect, useMemo, useState } from 'react';
+import { createContext, useCallback, useContext, useEffect, useMemo, useState } from 'react';
 
 // The forms holding edits not saved yet: leaving them asks first, rather than dropping the edits unseen.
 const unsaved = new Set<symbol>();
@@ -20,6 +20,8 @@ export interface UnsavedPart {
   readonly parts: readonly Set<symbol>[];
   /** `move` that runs only if the part's forms may lose their edits: it asks only when one of them holds some. */
   guard: <A extends unknown[]>(move: (...args: A) => void) => (...args: A) => void;
+  /** Whether one of the part's forms holds edits, as their last commit left them (stable, for effects). */
+  holdsEdits: () => boolean;
 }
 
 /**
@@ -30,6 +32,7 @@ export function useUnsavedPart(): UnsavedPart {
   const outer = useContext(UnsavedParts);
   const [forms] = useState(() => new Set<symbol>());
   const parts = useMemo(() => [...outer, forms], [outer, forms]);
+  const holdsEdits = useCallback(() => forms.size > 0, [forms]);
   return {
     parts,
     guard:
@@ -37,6 +40,7 @@ export function useUnsavedPart(): UnsavedPart {
       (...args) => {
         if (mayDiscard(forms)) move(...args);
       },
+    holdsEdits,
   };
 }
 

@@ -1,7 +1,9 @@
-import { useCallback, useState } from 'react';
+import { useCallback } from 'react';
 import { PagedTable } from '../components/paged-table.tsx';
 import { ErrorMessage, Loading } from '../components/status.tsx';
+import { UnlistedRow } from '../components/unlisted-row.tsx';
 import { useAsync } from '../hooks/use-async.ts';
+import { useOpenRow } from '../hooks/use-open-row.ts';
 import { usePages, type Pages } from '../hooks/use-pages.ts';
 import { UnsavedParts, useUnsavedPart } from '../hooks/use-unsaved-changes.ts';
 import { listApiResources, listDefinedPermissions, type ApiResource } from '../operations-api-resources.ts';
@@ -39,33 +41,34 @@ function ApiResourceTable({ appId, resources, onEdit, onDeleted }: ApiResourceTa
 export function ApiResources({ appId }: { appId: string }) {
   const defined = useAsync(useCallback(() => listDefinedPermissions(appId), [appId]));
   const resources = usePages(useCallback((cursor: string | null) => listApiResources(appId, cursor), [appId]));
-  const [editing, setEditing] = useState<ApiResource | null>(null);
   const unsaved = useUnsavedPart();
+  const editing = useOpenRow(resources.items, (resource) => resource.id, unsaved);
 
   if (defined.status === 'loading') return <Loading>Loading the API resources…</Loading>;
   if (defined.status === 'failed') return <ErrorMessage message={defined.message} />;
   // A save may define permissions, which the forms offer: they are read again.
   const readDefined = async () => defined.replace(await listDefinedPermissions(appId));
   const deleted = (resource: ApiResource) => {
-    setEditing((edited) => (edited?.id === resource.id ? null : edited));
+    editing.forget(resource);
     resources.drop(resource.id);
   };
   return (
     <>
-      <ApiResourceTable appId={appId} resources={resources} onEdit={unsaved.guard(setEditing)} onDeleted={deleted} />
-      {editing !== null && (
+      <ApiResourceTable appId={appId} resources={resources} onEdit={editing.open} onDeleted={deleted} />
+      <UnlistedRow panel={editing} gone={(resource) => `The API resource ${resource.name} was deleted elsewhere.`} />
+      {editing.row !== undefined && (
         <UnsavedParts value={unsaved.parts}>
           <ApiResourceForm
-            key={editing.id}
+            key={editing.row.id}
             appId={appId}
             defined={defined.data}
-            resource={editing}
+            resource={editing.row}
             onSaved={async (resource) => {
               resources.replace(resource.id, resource);
               await readDefined();
-              setEditing(null);
+              editing.forget();
             }}
-            onClose={unsaved.guard(() => setEditing(null))}
+            onClose={editing.close}
           />
         </UnsavedParts>
       )}

@@ -4,8 +4,10 @@ import { CredentialRoles } from '../components/credential-roles.tsx';
 import { PagedTable } from '../components/paged-table.tsx';
 import { RotatedSecret } from '../components/rotated-secret.tsx';
 import { ErrorMessage, Loading } from '../components/status.tsx';
+import { UnlistedRow } from '../components/unlisted-row.tsx';
 import { readConfig } from '../config.ts';
 import { useAsync } from '../hooks/use-async.ts';
+import { useOpenRow } from '../hooks/use-open-row.ts';
 import { usePages, type Pages } from '../hooks/use-pages.ts';
 import { UnsavedParts, useUnsavedPart } from '../hooks/use-unsaved-changes.ts';
 import { getGrantChoices, type GrantChoices } from '../operations-grants.ts';
@@ -23,12 +25,12 @@ interface CredentialTableProps {
   context: ClientsContext;
   onRotated: (rotated: M2MCredentialWithSecret) => void;
   onEditKeys: (credential: M2MCredential) => void;
-  /** The credential whose roles panel is open, if any. */
-  rolesOf: M2MCredential | null;
+  /** Whether a credential's roles panel is the one open. */
+  rolesOpen: (credential: M2MCredential) => boolean;
   onRoles: (credential: M2MCredential) => void;
 }
 
-function CredentialTable({ appId, credentials, context, onRotated, onEditKeys, rolesOf, onRoles }: CredentialTableProps) {
+function CredentialTable({ appId, credentials, context, onRotated, onEditKeys, rolesOpen, onRoles }: CredentialTableProps) {
   const replace = (changed: M2MCredential) => credentials.replace(changed.clientId, changed);
   return (
     <PagedTable
@@ -49,7 +51,7 @@ function CredentialTable({ appId, credentials, context, onRotated, onEditKeys, r
           }}
           onRevoked={replace}
           onEditKeys={onEditKeys}
-          rolesOpen={rolesOf?.clientId === credential.clientId}
+          rolesOpen={rolesOpen(credential)}
           onRoles={onRoles}
         />
       )}
@@ -75,10 +77,10 @@ export function M2MCredentials({ appId }: { appId: string }) {
   );
   const [created, setCreated] = useState<M2MCredentialWithSecret | null>(null);
   const [rotated, setRotated] = useState<M2MCredentialWithSecret | null>(null);
-  const [editingKeys, setEditingKeys] = useState<M2MCredential | null>(null);
   const unsaved = useUnsavedPart();
-  const [rolesOf, setRolesOf] = useState<M2MCredential | null>(null);
+  const editingKeys = useOpenRow(credentials.items, (credential) => credential.clientId, unsaved);
   const rolesPanel = useUnsavedPart();
+  const rolesOf = useOpenRow(credentials.items, (credential) => credential.clientId, rolesPanel);
 
   if (setup.status === 'loading') return <Loading>Loading the permissions…</Loading>;
   if (setup.status === 'failed') return <ErrorMessage message={setup.message} />;
@@ -88,7 +90,7 @@ export function M2MCredentials({ appId }: { appId: string }) {
     credentials.add(withoutSecret(credential));
   };
   const keysSaved = (credential: M2MCredential) => {
-    setEditingKeys(null);
+    editingKeys.forget();
     credentials.replace(credential.clientId, credential);
   };
 
@@ -111,25 +113,27 @@ export function M2MCredentials({ appId }: { appId: string }) {
           credentials={credentials}
           context={context}
           onRotated={setRotated}
-          onEditKeys={unsaved.guard(setEditingKeys)}
-          rolesOf={rolesOf}
-          onRoles={rolesPanel.guard(setRolesOf)}
+          onEditKeys={editingKeys.open}
+          rolesOpen={rolesOf.isOpen}
+          onRoles={rolesOf.open}
         />
       </section>
-      {rolesOf !== null && (
+      <UnlistedRow panel={rolesOf} gone={(credential) => `The M2M credential ${credential.name} was deleted elsewhere.`} />
+      {rolesOf.row !== undefined && (
         <UnsavedParts value={rolesPanel.parts}>
           <CredentialRoles
-            key={rolesOf.clientId}
+            key={rolesOf.row.clientId}
             appId={appId}
             type="m2m_credential"
-            credential={{ ...rolesOf, id: rolesOf.clientId }}
-            onClose={rolesPanel.guard(() => setRolesOf(null))}
+            credential={{ ...rolesOf.row, id: rolesOf.row.clientId }}
+            onClose={rolesOf.close}
           />
         </UnsavedParts>
       )}
-      {editingKeys !== null && (
+      <UnlistedRow panel={editingKeys} gone={(credential) => `The M2M credential ${credential.name} was deleted elsewhere.`} />
+      {editingKeys.row !== undefined && (
         <UnsavedParts value={unsaved.parts}>
-          <M2MJwksForm key={editingKeys.clientId} appId={appId} credential={editingKeys} onSaved={keysSaved} onCancel={unsaved.guard(() => setEditingKeys(null))} />
+          <M2MJwksForm key={editingKeys.row.clientId} appId={appId} credential={editingKeys.row} onSaved={keysSaved} onCancel={editingKeys.close} />
         </UnsavedParts>
       )}
       <CreateM2MCredentialForm appId={appId} choices={choices} onCreated={create} />

@@ -4,8 +4,10 @@ import { ClientSetup } from '../components/client-setup.tsx';
 import { PagedTable } from '../components/paged-table.tsx';
 import { RotatedSecret } from '../components/rotated-secret.tsx';
 import { ErrorMessage, Loading } from '../components/status.tsx';
+import { UnlistedRow } from '../components/unlisted-row.tsx';
 import { readConfig } from '../config.ts';
 import { useAsync } from '../hooks/use-async.ts';
+import { useOpenRow } from '../hooks/use-open-row.ts';
 import { usePages, type Pages } from '../hooks/use-pages.ts';
 import { UnsavedParts, useUnsavedPart } from '../hooks/use-unsaved-changes.ts';
 import {
@@ -68,8 +70,8 @@ export function OAuthClients({ appId }: { appId: string }) {
     useCallback((cursor: string | null) => listOAuthClients(appId, cursor), [appId]),
     (client) => client.clientId,
   );
-  const [editing, setEditing] = useState<OAuthClient | null>(null);
   const unsaved = useUnsavedPart();
+  const editing = useOpenRow(clients.items, (client) => client.clientId, unsaved);
   const [rotated, setRotated] = useState<OAuthClientWithSecret | null>(null);
 
   if (context.status === 'loading') return <Loading>Loading the OAuth clients…</Loading>;
@@ -79,24 +81,25 @@ export function OAuthClients({ appId }: { appId: string }) {
     setRotated(client);
   };
   const deleted = (client: OAuthClient) => {
-    setEditing((edited) => (edited?.clientId === client.clientId ? null : edited));
+    editing.forget(client);
     clients.drop(client.clientId);
   };
   return (
     <>
-      <ClientTable appId={appId} clients={clients} context={context.data} onEdit={unsaved.guard(setEditing)} onRotated={rotate} onDeleted={deleted} />
+      <ClientTable appId={appId} clients={clients} context={context.data} onEdit={editing.open} onRotated={rotate} onDeleted={deleted} />
       {rotated !== null && <RotatedSecret rotation={rotated} onDismiss={() => setRotated(null)} />}
-      {editing !== null && (
+      <UnlistedRow panel={editing} gone={(client) => `The OAuth client ${client.name} was deleted elsewhere.`} />
+      {editing.row !== undefined && (
         <UnsavedParts value={unsaved.parts}>
           <EditOAuthClientForm
-            key={editing.clientId}
+            key={editing.row.clientId}
             appId={appId}
-            client={editing}
+            client={editing.row}
             onSaved={(client) => {
-              setEditing(null);
+              editing.forget();
               clients.replace(client.clientId, client);
             }}
-            onCancel={unsaved.guard(() => setEditing(null))}
+            onCancel={editing.close}
           />
         </UnsavedParts>
       )}

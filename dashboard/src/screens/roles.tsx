@@ -1,7 +1,9 @@
-import { useCallback, useState } from 'react';
+import { useCallback } from 'react';
 import { PagedTable } from '../components/paged-table.tsx';
 import { ErrorMessage, Loading } from '../components/status.tsx';
+import { UnlistedRow } from '../components/unlisted-row.tsx';
 import { useAsync } from '../hooks/use-async.ts';
+import { useOpenRow } from '../hooks/use-open-row.ts';
 import { usePages, type Pages } from '../hooks/use-pages.ts';
 import { UnsavedParts, useUnsavedPart } from '../hooks/use-unsaved-changes.ts';
 import { getRoleChoices, listPermissionCatalogue, listRoles, type Permission, type Role, type RoleChoices } from '../operations-roles.ts';
@@ -41,32 +43,30 @@ async function loadRoleSetup(appId: string): Promise<{ choices: RoleChoices; cat
 export function Roles({ appId }: { appId: string }) {
   const setup = useAsync(useCallback(() => loadRoleSetup(appId), [appId]));
   const roles = usePages(useCallback((cursor: string | null) => listRoles(appId, cursor), [appId]));
-  const [editing, setEditing] = useState<Role | null>(null);
   const unsaved = useUnsavedPart();
+  const editing = useOpenRow(roles.items, (role) => role.id, unsaved);
 
   if (setup.status === 'loading') return <Loading>Loading the roles and permissions…</Loading>;
   if (setup.status === 'failed') return <ErrorMessage message={setup.message} />;
   const { choices, catalogue } = setup.data;
   const deleted = (role: Role) => {
-    setEditing((edited) => (edited?.id === role.id ? null : edited));
+    editing.forget(role);
     roles.drop(role.id);
   };
   return (
     <>
-      <RoleTable appId={appId} roles={roles} choices={choices} onEdit={unsaved.guard(setEditing)} onDeleted={deleted} />
-      {editing !== null && (
+      <RoleTable appId={appId} roles={roles} choices={choices} onEdit={editing.open} onDeleted={deleted} />
+      <UnlistedRow panel={editing} gone={(role) => `The role ${role.name} was deleted elsewhere.`} />
+      {editing.row !== undefined && (
         <UnsavedParts value={unsaved.parts}>
           <RoleForm
-            key={editing.id}
+            key={editing.row.id}
             appId={appId}
             choices={choices}
             catalogue={catalogue}
-            role={editing}
-            onSaved={(role) => {
-              roles.replace(role.id, role);
-              setEditing(role);
-            }}
-            onClose={unsaved.guard(() => setEditing(null))}
+            role={editing.row}
+            onSaved={(role) => roles.replace(role.id, role)}
+            onClose={editing.close}
           />
         </UnsavedParts>
       )}

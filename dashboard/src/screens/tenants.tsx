@@ -1,7 +1,9 @@
 import { useCallback, useState } from 'react';
 import { PagedTable } from '../components/paged-table.tsx';
 import { ErrorMessage, Loading } from '../components/status.tsx';
+import { UnlistedRow } from '../components/unlisted-row.tsx';
 import { useAsync } from '../hooks/use-async.ts';
+import { useOpenRow } from '../hooks/use-open-row.ts';
 import { usePages, type Pages } from '../hooks/use-pages.ts';
 import { UnsavedParts, useUnsavedPart } from '../hooks/use-unsaved-changes.ts';
 import { getConfigurationSources, getTenancyConfig, listTenants, type TenancyConfig, type Tenant, type TenantSummary } from '../operations.ts';
@@ -20,8 +22,8 @@ interface TenantTableProps {
 
 /** The tenants page by page, with a badge per feature they may customize, Rename and Delete; the rename form under them. */
 function TenantTable({ appId, tenants, features, isolated, onDeleted }: TenantTableProps) {
-  const [renaming, setRenaming] = useState<Tenant | null>(null);
   const unsaved = useUnsavedPart();
+  const renaming = useOpenRow(tenants.items, (tenant) => tenant.id, unsaved);
   return (
     <section aria-labelledby="tenants-heading">
       <h2 id="tenants-heading">Tenants</h2>
@@ -38,28 +40,26 @@ function TenantTable({ appId, tenants, features, isolated, onDeleted }: TenantTa
             tenant={tenant}
             features={features}
             isolated={isolated}
-            renaming={renaming?.id === tenant.id}
+            renaming={renaming.isOpen(tenant)}
             onReloaded={(configuration) => tenants.replace(tenant.id, { configuration })}
-            onRename={unsaved.guard(setRenaming)}
+            onRename={renaming.open}
             onDeleted={(deleted) => {
               tenants.drop(deleted.id);
-              setRenaming((open) => (open?.id === deleted.id ? null : open));
+              renaming.forget(deleted);
               onDeleted(deleted);
             }}
           />
         )}
       />
-      {renaming !== null && (
+      <UnlistedRow panel={renaming} gone={(tenant) => `The tenant ${tenant.name} was deleted elsewhere.`} />
+      {renaming.row !== undefined && (
         <UnsavedParts value={unsaved.parts}>
           <TenantForm
-            key={renaming.id}
+            key={renaming.row.id}
             appId={appId}
-            tenant={renaming}
-            onSaved={(renamed) => {
-              tenants.replace(renamed.id, renamed);
-              setRenaming({ ...renaming, ...renamed });
-            }}
-            onClose={unsaved.guard(() => setRenaming(null))}
+            tenant={renaming.row}
+            onSaved={(renamed) => tenants.replace(renamed.id, renamed)}
+            onClose={renaming.close}
           />
         </UnsavedParts>
       )}

@@ -3,7 +3,9 @@ import { PagedTable } from '../components/paged-table.tsx';
 import { SubjectRoles } from '../components/subject-roles.tsx';
 import { ErrorMessage, Loading } from '../components/status.tsx';
 import { Timestamp } from '../components/timestamp.tsx';
+import { UnlistedRow } from '../components/unlisted-row.tsx';
 import { useAsync } from '../hooks/use-async.ts';
+import { useOpenRow } from '../hooks/use-open-row.ts';
 import { usePages, type Pages } from '../hooks/use-pages.ts';
 import { UnsavedParts, useUnsavedPart } from '../hooks/use-unsaved-changes.ts';
 import { getTenancyConfig, listUsers, type TenancyConfig, type TenantSummary, type User } from '../operations.ts';
@@ -13,14 +15,8 @@ import { STATUS_LABEL } from '../user-status.ts';
 import { CreateUserForm } from './create-user-form.tsx';
 import { UserDetails } from './user-details.tsx';
 
-/**
- * The one panel open under the table: a user's details, or their roles. It holds the user as last answered, so that a
- * reload of the list without them (another page read, a search) leaves the panel and its edits open.
- */
-interface OpenPanel {
-  readonly user: User;
-  readonly kind: 'details' | 'roles';
-}
+/** Which of a user's panels is open under the table: their details, or their roles. */
+type PanelKind = 'details' | 'roles';
 
 /** "Search": the users whose address starts with what is typed; an empty field shows them all. */
 function UserSearchForm({ onSearch }: { onSearch: (emailPrefix: string | null) => void }) {
@@ -55,20 +51,15 @@ interface UserTableProps {
 function UserTable({ appId, users, tenancy, tenants, emailPrefix, onDeleted }: UserTableProps) {
   // Isolated pools may each hold the same address: the tenant tells their users apart.
   const isolated = tenancy?.authIsolation === 'isolated';
-  const [open, setOpen] = useState<OpenPanel | null>(null);
   const unsaved = useUnsavedPart();
-  const show = unsaved.guard(setOpen);
-  const chosen = open === null ? undefined : (users.items.find((user) => user.id === open.user.id) ?? open.user);
+  const panel = useOpenRow<User, PanelKind>(users.items, (user) => user.id, unsaved);
+  const chosen = panel.row;
   // What names a user to assistive technology: isolated pools' users of one address differ by their tenant.
   const whose = (user: User) => (isolated ? `${user.email} (${membershipLabel(tenants, user.tenantIds)})` : user.email);
-  const panelButton = (user: User, kind: OpenPanel['kind']) => ({
-    'aria-pressed': open?.user.id === user.id && open.kind === kind,
-    onClick: () => show({ user, kind }),
+  const panelButton = (user: User, kind: PanelKind) => ({
+    'aria-pressed': panel.isOpen(user, kind),
+    onClick: () => panel.open(user, kind),
   });
-  const changed = (user: User) => {
-    users.replace(user.id, user);
-    setOpen((current) => (current?.user.id === user.id ? { ...current, user } : current));
-  };
 
   return (
     <>
@@ -96,7 +87,8 @@ function UserTable({ appId, users, tenancy, tenants, emailPrefix, onDeleted }: U
           </tr>
         )}
       />
-      {chosen !== undefined && open?.kind === 'details' && (
+      <UnlistedRow panel={panel} gone={(user) => `${whose(user)} is no longer among the users listed: deleted, or changed elsewhere.`} />
+      {chosen !== undefined && panel.view === 'details' && (
         <UnsavedParts value={unsaved.parts}>
           <UserDetails
             key={chosen.id}
@@ -104,17 +96,17 @@ function UserTable({ appId, users, tenancy, tenants, emailPrefix, onDeleted }: U
             user={chosen}
             label={whose(chosen)}
             tenancy={tenancy}
-            onChanged={changed}
+            onChanged={(user) => users.replace(user.id, user)}
             onDeleted={(deleted) => {
-              setOpen(null);
+              panel.forget(deleted);
               users.drop(deleted.id);
               onDeleted(deleted.email);
             }}
-            onClose={() => show(null)}
+            onClose={panel.close}
           />
         </UnsavedParts>
       )}
-      {chosen !== undefined && open?.kind === 'roles' && (
+      {chosen !== undefined && panel.view === 'roles' && (
         <UnsavedParts value={unsaved.parts}>
           <SubjectRoles
             key={chosen.id}
@@ -122,7 +114,7 @@ function UserTable({ appId, users, tenancy, tenants, emailPrefix, onDeleted }: U
             subject={{ type: 'user', id: chosen.id }}
             label={whose(chosen)}
             tenantIds={chosen.tenantIds}
-            onClose={() => show(null)}
+            onClose={panel.close}
           />
         </UnsavedParts>
       )}
