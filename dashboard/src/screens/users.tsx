@@ -135,6 +135,8 @@ export function Users({ appId }: { appId: string }) {
   const [notice, setNotice] = useState<string | null>(null);
   // Another search closes the panel open: it asks first about the panel's edits.
   const panels = useUnsavedPart();
+  // The same search again keeps the panel: the pages shown are read again, the panel's user with them.
+  const search = (prefix: string | null) => (prefix === emailPrefix ? users.refresh() : panels.guard(setEmailPrefix)(prefix));
 
   if (setup.status === 'loading') return <Loading>Loading the users…</Loading>;
   if (setup.status === 'failed') return <ErrorMessage message={setup.message} />;
@@ -148,7 +150,7 @@ export function Users({ appId }: { appId: string }) {
     <>
       <section aria-labelledby="users-heading">
         <h2 id="users-heading">Users</h2>
-        <UserSearchForm onSearch={panels.guard(setEmailPrefix)} />
+        <UserSearchForm onSearch={search} />
         {notice !== null && <p role="status">{notice}</p>}
         <UnsavedParts value={panels.parts}>
           <UserTable
