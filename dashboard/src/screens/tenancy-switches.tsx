@@ -1,9 +1,10 @@
 import { useId, useState, type FormEvent } from 'react';
 import { ApiError } from '../api.ts';
 import { ErrorDetails } from '../components/error-details.tsx';
+import { OutdatedDraft } from '../components/outdated-draft.tsx';
 import { ErrorMessage } from '../components/status.tsx';
 import { errorMessage } from '../error-message.ts';
-import { useUnsavedChanges } from '../hooks/use-unsaved-changes.ts';
+import { useDraft } from '../hooks/use-draft.ts';
 import { updateTenancySwitch, type TenancyConfig } from '../operations.ts';
 import { describeTenantAuthData } from '../tenant-auth-data.ts';
 import { TENANT_FEATURES, type TenancySwitch, type TenancySwitchValue, type TenantFeature } from '../tenant-features.ts';
@@ -21,6 +22,61 @@ const failureOf = (setting: TenancySwitch, error: unknown): SwitchFailure => ({
   blockers: error instanceof ApiError && error.code === 'tenant_auth_data_remains' ? error.details.map(describeTenantAuthData) : [],
 });
 
+interface SwitchFormProps {
+  feature: TenantFeature;
+  /** The switch's value as saved. */
+  saved: TenancySwitchValue;
+  /** Whether a switch is being saved: the others wait. */
+  saving: boolean;
+  failure: SwitchFailure | null;
+  /** Saves `value` (once confirmed where asked); whether the server took it. */
+  onSave: (value: TenancySwitchValue) => Promise<boolean>;
+}
+
+/** One switch, its choice a draft of the saved value: unsaved while it differs, kept with a notice when that changes. */
+function TenancySwitchForm({ feature, saved, saving, failure, onSave }: SwitchFormProps) {
+  // Two values: a change elsewhere while one is chosen can only be to the chosen one, which the draft then takes, so no
+  // changed-elsewhere notice can arise.
+  const [chosen, choose, sync] = useDraft(saved);
+  const id = useId();
+  const changed = chosen !== saved;
+  const effectId = `${id}-effect`;
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    sync.saved();
+    // Refused or declined, the radios go back on the saved value.
+    if (!(await onSave(chosen))) sync.takeStored();
+  };
+  return (
+    <form onSubmit={(event) => void submit(event)}>
+      <fieldset disabled={saving} aria-describedby={changed ? effectId : undefined}>
+        <legend>{feature.label}</legend>
+        <OutdatedDraft sync={sync} what="switch" />
+        {feature.choices.map((choice) => (
+          <label key={choice.value}>
+            <input type="radio" name={feature.setting} value={choice.value} checked={chosen === choice.value} onChange={() => choose(choice.value)} />
+            {choice.label}
+          </label>
+        ))}
+        {changed && (
+          <p id={effectId} className="hint">
+            {`Not saved yet. ${feature.effects[chosen === feature.choices[1].value ? 1 : 0]}`}
+          </p>
+        )}
+        <button type="submit" className="small" disabled={!changed}>
+          Save<span className="visually-hidden">{` ${feature.label}`}</span>
+        </button>
+        {failure?.setting === feature.setting && (
+          <>
+            <ErrorMessage message={failure.message} />
+            <ErrorDetails label="What the tenants still hold" items={failure.blockers} />
+          </>
+        )}
+      </fieldset>
+    </form>
+  );
+}
+
 interface TenancySwitchesProps {
   appId: string;
   config: TenancyConfig;
@@ -34,74 +90,39 @@ interface TenancySwitchesProps {
  * back on the saved value.
  */
 export function TenancySwitches({ appId, config, onSaved }: TenancySwitchesProps) {
-  const [drafts, setDrafts] = useState<Partial<Record<TenancySwitch, TenancySwitchValue>>>({});
   const [saving, setSaving] = useState(false);
   const [failure, setFailure] = useState<SwitchFailure | null>(null);
-  const id = useId();
-  useUnsavedChanges(TENANT_FEATURES.some((feature) => (drafts[feature.setting] ?? config[feature.setting]) !== config[feature.setting]));
 
-  const forget = (setting: TenancySwitch) => setDrafts(({ [setting]: _, ...others }) => others);
-
-  const save = async (event: FormEvent<HTMLFormElement>, feature: TenantFeature, value: TenancySwitchValue) => {
-    event.preventDefault();
+  const save = async (feature: TenantFeature, value: TenancySwitchValue): Promise<boolean> => {
     const goesPerTenant = value === feature.choices[1].value;
-    if (goesPerTenant && feature.confirmPerTenant !== undefined && !window.confirm(feature.confirmPerTenant)) {
-      forget(feature.setting);
-      return;
-    }
+    if (goesPerTenant && feature.confirmPerTenant !== undefined && !window.confirm(feature.confirmPerTenant)) return false;
     setSaving(true);
     setFailure(null);
     try {
       onSaved(await updateTenancySwitch(appId, feature.setting, value));
+      return true;
     } catch (error) {
       setFailure(failureOf(feature.setting, error));
+      return false;
+    } finally {
+      setSaving(false);
     }
-    forget(feature.setting);
-    setSaving(false);
   };
 
   return (
     <section aria-labelledby="tenancy-heading">
       <h2 id="tenancy-heading">Tenancy</h2>
       <div className="switches">
-        {TENANT_FEATURES.map((feature) => {
-          const chosen = drafts[feature.setting] ?? config[feature.setting];
-          const changed = chosen !== config[feature.setting];
-          const effectId = `${id}-${feature.setting}-effect`;
-          return (
-            <form key={feature.setting} onSubmit={(event) => void save(event, feature, chosen)}>
-              <fieldset disabled={saving} aria-describedby={changed ? effectId : undefined}>
-                <legend>{feature.label}</legend>
-                {feature.choices.map((choice) => (
-                  <label key={choice.value}>
-                    <input
-                      type="radio"
-                      name={feature.setting}
-                      value={choice.value}
-                      checked={chosen === choice.value}
-                      onChange={() => setDrafts((current) => ({ ...current, [feature.setting]: choice.value }))}
-                    />
-                    {choice.label}
-                  </label>
-                ))}
-                {changed && (
-                  <p id={effectId} className="hint">
-                    {`Not saved yet. ${feature.effects[chosen === feature.choices[1].value ? 1 : 0]}`}
-                  </p>
-                )}
-                <button type="submit" className="small" disabled={!changed}>
-                  Save<span className="visually-hidden">{` ${feature.label}`}</span>
-                </button>
-                {failure?.setting === feature.setting && (
-                  <>
-                    <ErrorMessage message={failure.message} />
-                    <ErrorDetails label="What the tenants still hold" items={failure.blockers} />
-                  </>
-                )}
-              </fieldset>
-            </form>
-          );
-        })}
+        {TENANT_FEATURES.map((feature) => (
+          <TenancySwitchForm
+            key={feature.setting}
+            feature={feature}
+            saved={config[feature.setting]}
+            saving={saving}
+            failure={failure}
+            onSave={(value) => save(feature, value)}
+          />
+        ))}
       </div>
     </section>
   );
