@@ -68,6 +68,8 @@ export interface SignInAttempt {
   readonly upstream?: { readonly providerId: string; readonly provider: string };
   /** SAML: kept in the record; its actor when no client is known. */
   readonly providerId?: string;
+  /** A failure's actor when no sign-in of a client was under way: the invitation whose page checked the password. */
+  readonly by?: { readonly type: 'invitation'; readonly id: string };
   readonly outcome:
     | { readonly ok: true; readonly userId: string }
     | { readonly ok: false; readonly reason: SignInFailureReason; readonly userId: string | null; readonly email: string | null };
@@ -89,7 +91,9 @@ export async function recordSignIn(deps: { orm: MikroORM; clock: Clock }, attemp
   const { userId } = outcome;
   const actor = outcome.ok
     ? { type: 'user', id: outcome.userId }
-    : attempt.clientId === null
+    : attempt.by !== undefined
+      ? attempt.by
+      : attempt.clientId === null
       ? { type: 'auth_provider', id: attempt.providerId ?? 'unknown' }
       : { type: 'oauth_client', id: attempt.clientId };
   const counts = [

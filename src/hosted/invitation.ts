@@ -14,7 +14,8 @@ import { englishCopy } from '../domain/branding/copy/index.ts';
 import type { Services } from '../services.ts';
 import type { CsrfTokens } from './csrf.ts';
 import { SignInRefusal } from '../domain/sign-in/refusals.ts';
-import { verifyCredentials, type SignInTarget } from '../domain/sign-in/sign-in.ts';
+import { type SignInTarget } from '../domain/sign-in/sign-in.ts';
+import { proveInvitationPassword } from '../domain/invitations/password-proof.ts';
 import { surfaceSettings } from '../domain/sign-in/surface-settings.ts';
 import { document, emailField, escapeHtml, field, formError, hidden, notice, passwordRules, plainText, said, text, type CopyKey, type CopyText, type PageLook, type RenderedPage } from '../pages/pages.ts';
 import { browserLook, sendPage } from '../pages/reply.ts';
@@ -333,12 +334,12 @@ export function registerInvitationPage(app: FastifyInstance, services: Services,
     return provenInvitationPasskey(target, await relyingPartyFor(services, request), invitation.id, userId, account !== null, fields['credential']);
   }
 
-  /** The account's password where the form asks it, as the sign-in form checks it (lockout policy, constant time); else the link is the proof. */
+  /** The account's password where the form asks it (password-proof.ts); else the link is the proof. */
   async function acceptExisting(request: FastifyRequest, opened: Opened, account: SignInUser, password: string, fields: Record<string, string | null>): Promise<Accepted> {
     const { invitation, target, kind } = opened;
     let userId = account.id;
     if (kind.password === 'required') {
-      const check = await verifyCredentials(target, invitation.email, password, guessingAddress(request), (await relyingPartyFor(services, request)).id);
+      const check = await proveInvitationPassword(target, invitation, account, password, guessingAddress(request), (await relyingPartyFor(services, request)).id);
       if (!check.ok) return { ok: false, again: { error: { key: 'invitation.passwordError' } } };
       userId = check.user.id;
     }

@@ -298,6 +298,37 @@ describe('invitations', () => {
     expect(new Set(after.tenantIds)).toEqual(new Set([tenantA, tenantB]));
   });
 
+  it('the password proof of an acceptance is no sign-in: a right one records none, a wrong one is a failure of that user by the invitation, in the application’s log', async () => {
+    const email = `proof-${randomUUID()}@example.com`;
+    const user = await app.http.post(`${inB}/users`, { email, name: 'Pia', password: PASSWORD });
+    expect(user.status).toBe(201);
+    const sent = await invite(inA, { email });
+    const link = await linkMailedTo(email);
+    const today = new Date().toISOString().slice(0, 10);
+    const failedIn = async (path: string) => (await app.http.get(`${path}/analytics/sign-ins?from=${today}&to=${today}`)).body.data[0].failed as number;
+    const records = async (action: string) => (await app.http.get(`/audit-logs?action=${action}&pageSize=100`)).body.data.filter((r: any) => r.target?.id === user.body.id || r.changes?.after?.email === email);
+    const failedBefore = { a: await failedIn(inA), app: await failedIn('') };
+
+    expect((await submit(link, { password: 'Wrong-Horse-9' })).status).toBe(400);
+    const [failure, ...more] = await records('user.sign_in_failed');
+    expect(more).toEqual([]);
+    // Tenant A must not learn that an outsider's address has an account before it joins: the application's log holds it.
+    expect(failure).toMatchObject({ tenantId: null, actor: { type: 'invitation', id: sent.id }, target: { type: 'user', id: user.body.id }, outcome: 'failure' });
+    expect(failure.changes.after).toMatchObject({ method: 'password', reason: 'wrong_password', clientId: null });
+    expect((await sql<{ failed_sign_ins: number }>('select failed_sign_ins from app_user where id = ?', [user.body.id]))[0]!.failed_sign_ins).toBe(1);
+    expect(await failedIn(inA)).toBe(failedBefore.a);
+    expect(await failedIn('')).toBe(failedBefore.app + 1);
+
+    expect((await submit(link, { password: PASSWORD })).status).toBe(200);
+    expect(await records('user.sign_in_failed')).toHaveLength(1);
+    expect(await records('user.signed_in')).toEqual([]);
+    expect(await failedIn(inA)).toBe(failedBefore.a);
+    // The right password forgives this address's failures, as a sign-in does.
+    expect((await sql<{ failed_sign_ins: number }>('select failed_sign_ins from app_user where id = ?', [user.body.id]))[0]!.failed_sign_ins).toBe(0);
+    const accepted = (await app.http.get(`${inA}/audit-logs?action=invitation.accepted&target=${sent.id}`)).body.data;
+    expect(accepted).toMatchObject([{ actor: { type: 'invitation', id: sent.id } }]);
+  });
+
   it('an account suspended or locked out is refused with a page that says so, in the page’s language, changing nothing; once it may act, it accepts', async () => {
     const email = `standing-${randomUUID()}@example.com`;
     const user = await app.http.post(`${inB}/users`, { email, name: 'Sue', password: PASSWORD });

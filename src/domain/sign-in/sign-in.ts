@@ -169,12 +169,13 @@ export const attemptTenant = (surfaceTenantId: string | null, user: Pick<SignInU
   surfaceTenantId ?? (user?.tenantIds.length === 1 ? user.tenantIds[0]! : null);
 
 /** Why a refusal was one, and of which user, for the audit record alone. */
-type Checked = Extract<CredentialCheck, { ok: true }> | { ok: false; reason: SignInFailureReason; user: SignInUser | null };
+export type CheckedCredentials = Extract<CredentialCheck, { ok: true }> | { ok: false; reason: SignInFailureReason; user: SignInUser | null };
 
-async function checkCredentials(target: SignInTarget, email: unknown, password: unknown, address: string, rpId: string): Promise<Checked> {
+/** verifyCredentials without its record, for a check that is no sign-in (an invitation's: invitations/password-proof.ts). */
+export async function checkCredentials(target: SignInTarget, email: unknown, password: unknown, address: string, rpId: string): Promise<CheckedCredentials> {
   const login = typeof email === 'string' ? email.trim() : '';
   const secret = typeof password === 'string' ? password : '';
-  const refused = async (reason: SignInFailureReason, user: SignInUser | null): Promise<Checked> => (await refuseUncounted(target), { ok: false, reason, user });
+  const refused = async (reason: SignInFailureReason, user: SignInUser | null): Promise<CheckedCredentials> => (await refuseUncounted(target), { ok: false, reason, user });
   // No stored address holds a NUL (PostgreSQL cannot), so one that does is unknown: not looked up (it would fail).
   if (login === '' || login.length > MAX_EMAIL_LENGTH || login.includes('\0') || secret === '' || secret.length > MAX_PASSWORD_INPUT) {
     await verifyAgainstDummy(secret.slice(0, MAX_PASSWORD_INPUT));
