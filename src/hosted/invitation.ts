@@ -42,6 +42,7 @@ const REFUSALS = {
   revoked: 'invitation.revoked',
   expired: 'invitation.expired',
   elsewhere: 'invitation.elsewhere',
+  ownSurface: 'invitation.ownSurface',
   deactivated: 'invitation.deactivated',
   suspended: 'invitation.suspended',
   locked: 'invitation.locked',
@@ -197,7 +198,7 @@ function donePage(look: PageLook, nonce: string, ways: string | undefined): Rend
 }
 
 /** An account that cannot act now is 403, as a suspended user's own pages are: the invitation stands, the account may not use it. */
-const REFUSAL_STATUS: Readonly<Record<Refusal, number>> = { unknown: 404, accepted: 410, revoked: 410, expired: 410, elsewhere: 403, deactivated: 403, suspended: 403, locked: 403 };
+const REFUSAL_STATUS: Readonly<Record<Refusal, number>> = { unknown: 404, accepted: 410, revoked: 410, expired: 410, elsewhere: 403, ownSurface: 403, deactivated: 403, suspended: 403, locked: 403 };
 
 /** A refusal of the link, answered with its page (in the invitation's tenant's look, once that is known). */
 class InvitationRefused extends Error {
@@ -230,7 +231,8 @@ export function registerInvitationPage(app: FastifyInstance, services: Services,
     const look = browserLook(request, settings.look);
     const surface = await surfaceOf(request);
     if (surface === null || !(await services.surfaces.admits(surface, { applicationId, tenantId }))) throw new InvitationRefused('elsewhere', look);
-    if (surface.kind === 'service' && settings.poolId === tenantId) throw new InvitationRefused('elsewhere', look);
+    // The same organization, on the service's address rather than its isolated tenant's own.
+    if (surface.kind === 'service' && settings.poolId === tenantId) throw new InvitationRefused('ownSurface', look);
     if (await services.apiKeys.organizations.deactivated(services.orm, applicationId)) throw new InvitationRefused('deactivated', look);
     const status = invitationStatus(invitation);
     if (status !== 'pending') throw new InvitationRefused(status, look);

@@ -401,11 +401,18 @@ describe('invitations', () => {
     expect(mailed.pathname).toBe(`/t/${north.slug}/invitation`);
     const link = `${app.baseUrl}${mailed.pathname}${mailed.search}`;
 
-    for (const elsewhere of [`${app.baseUrl}/invitation${mailed.search}`, `${app.baseUrl}/t/${south.slug}/invitation${mailed.search}`]) {
-      const refused = await openPage(elsewhere);
+    const refusals = [
+      // The service's address: the same organization, whose invitation opens on the tenant's own address.
+      { url: `${app.baseUrl}/invitation${mailed.search}`, says: 'This invitation opens on the sign-in address of North, not on this one.' },
+      { url: `${app.baseUrl}/t/${south.slug}/invitation${mailed.search}`, says: 'another organization' },
+    ];
+    for (const { url, says } of refusals) {
+      const refused = await openPage(url);
       expect(refused.status).toBe(403);
-      expect(refused.html).toContain('another organization');
+      expect(refused.html).toContain(says);
     }
+    const german = await fetch(`${app.baseUrl}/invitation${mailed.search}`, { headers: { 'accept-language': 'de' } });
+    expect(await german.text()).toContain('Diese Einladung öffnet sich auf der Anmeldeadresse von North');
     const accepted = await submit(link, { password: PASSWORD });
     expect(accepted.status, accepted.html).toBe(200);
     const users = (await client.get(`${base}/tenants/${north.id}/users?email=${encodeURIComponent(email)}`)).body.data;

@@ -325,6 +325,7 @@ export const DE: Catalog = {
   'invitation.revoked': 'Diese Einladung wurde widerrufen. Bitten Sie die Person, die Sie eingeladen hat, um eine neue.',
   'invitation.expired': 'Diese Einladung ist abgelaufen. Bitten Sie die Person, die Sie eingeladen hat, sie erneut zu senden.',
   'invitation.elsewhere': 'Diese Einladung gilt für die Anmeldeseite einer anderen Organisation. Öffnen Sie den Link genau so, wie er in der E-Mail steht.',
+  'invitation.ownSurface': 'Diese Einladung öffnet sich auf der Anmeldeadresse von {name}, nicht auf dieser. Öffnen Sie den Link genau so, wie er in der E-Mail steht.',
   'invitation.deactivated': 'Einladungen zu {name} können derzeit nicht angenommen werden.',
   'invitation.suspended': 'Ihr Konto kann diese Einladung derzeit nicht annehmen: Es ist gesperrt. Wenden Sie sich an einen Administrator von {name}.',
   'invitation.locked': 'Ihr Konto kann diese Einladung derzeit nicht annehmen: Es ist nach zu vielen fehlgeschlagenen Anmeldeversuchen blockiert. Versuchen Sie es später erneut oder sobald es entsperrt ist.',

@@ -331,6 +331,7 @@ export const EN = {
   'invitation.revoked': 'This invitation was revoked. Ask whoever invited you for a new one.',
   'invitation.expired': 'This invitation has expired. Ask whoever invited you to send it again.',
   'invitation.elsewhere': 'This invitation is for the sign-in page of another organization. Open the link exactly as it is in the e-mail.',
+  'invitation.ownSurface': 'This invitation opens on the sign-in address of {name}, not on this one. Open the link exactly as it is in the e-mail.',
   'invitation.deactivated': 'Invitations to {name} cannot be accepted at the moment.',
   'invitation.suspended': 'Your account cannot accept this invitation now: it is suspended. Contact an administrator of {name}.',
   'invitation.locked': 'Your account cannot accept this invitation now: it is locked after too many failed sign-ins. Try again later, or once it is unlocked.',

@@ -325,6 +325,7 @@ export const ES: Catalog = {
   'invitation.revoked': 'Esta invitación se ha revocado. Pida una nueva a quien le invitó.',
   'invitation.expired': 'Esta invitación ha caducado. Pida a quien le invitó que se la envíe de nuevo.',
   'invitation.elsewhere': 'Esta invitación es para la página de inicio de sesión de otra organización. Abra el enlace exactamente como aparece en el correo.',
+  'invitation.ownSurface': 'Esta invitación se abre en la dirección de inicio de sesión de {name}, no en esta. Abra el enlace exactamente como aparece en el correo.',
   'invitation.deactivated': 'En este momento no se pueden aceptar invitaciones a {name}.',
   'invitation.suspended': 'Su cuenta no puede aceptar esta invitación ahora: está suspendida. Póngase en contacto con un administrador de {name}.',
   'invitation.locked': 'Su cuenta no puede aceptar esta invitación ahora: está bloqueada tras demasiados intentos fallidos de inicio de sesión. Inténtelo más tarde, o cuando se haya desbloqueado.',

@@ -325,6 +325,7 @@ export const FR: Catalog = {
   'invitation.revoked': 'Cette invitation a été révoquée. Demandez-en une nouvelle à la personne qui vous a invité.',
   'invitation.expired': 'Cette invitation a expiré. Demandez à la personne qui vous a invité de vous la renvoyer.',
   'invitation.elsewhere': 'Cette invitation concerne la page de connexion d’une autre organisation. Ouvrez le lien exactement tel qu’il figure dans l’e-mail.',
+  'invitation.ownSurface': 'Cette invitation s’ouvre sur l’adresse de connexion de {name}, pas sur celle-ci. Ouvrez le lien exactement tel qu’il figure dans l’e-mail.',
   'invitation.deactivated': 'Les invitations à rejoindre {name} ne peuvent pas être acceptées pour le moment.',
   'invitation.suspended': 'Votre compte ne peut pas accepter cette invitation pour le moment : il est suspendu. Contactez un administrateur de {name}.',
   'invitation.locked': 'Votre compte ne peut pas accepter cette invitation pour le moment : il est verrouillé après trop de tentatives de connexion échouées. Réessayez plus tard, ou une fois qu’il sera déverrouillé.',
