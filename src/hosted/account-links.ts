@@ -18,6 +18,7 @@ import { donePage, errorPage, linkConfirmPage, resetPage, type CopyKey, type Cop
 import { browserLook, namedSurfaceLook, sendPage } from '../pages/reply.ts';
 import { doneWithAccountLink } from '../pages/account.ts';
 import { accountPagePath } from './account.ts';
+import { askedByInvitation } from '../domain/invitations/invitations.ts';
 import type { Services } from '../services.ts';
 
 /**
@@ -130,6 +131,7 @@ export function accountLinkRoutes(app: FastifyInstance, services: Services): voi
       services.outbox.wake();
       await usersChanged(services, opened.user.applicationId);
       await forgetUserKeys(scopeOf(request, opened), [opened.user.userId]);
+      if (await askedByInvitation(services.orm.em.fork(), opened.user.applicationId, opened.user.clientId)) return done(reply, opened, 'reset.doneTitle', 'reset.doneInvitation');
       const accountUrl = accountPagePath(request.params.tenantRef, opened.user.clientId);
       return sendPage(reply, 200, (nonce) => doneWithAccountLink(opened.settings.look, nonce, 'reset.doneTitle', 'reset.doneText', accountUrl));
     });

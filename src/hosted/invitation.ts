@@ -16,6 +16,7 @@ import type { CsrfTokens } from './csrf.ts';
 import { SignInRefusal } from '../domain/sign-in/refusals.ts';
 import { type SignInTarget } from '../domain/sign-in/sign-in.ts';
 import { proveInvitationPassword } from '../domain/invitations/password-proof.ts';
+import { mailPasswordReset } from '../domain/sign-in/account-links.ts';
 import { surfaceSettings } from '../domain/sign-in/surface-settings.ts';
 import { document, emailField, escapeHtml, field, formError, hidden, notice, passwordRules, plainText, said, text, type CopyKey, type CopyText, type PageLook, type RenderedPage } from '../pages/pages.ts';
 import { browserLook, sendPage } from '../pages/reply.ts';
@@ -62,6 +63,11 @@ interface FormKind {
   /** The pool has an account of the invited address: it joins instead of a new one. */
   readonly existing: boolean;
   readonly password: 'required' | 'optional' | 'none';
+  /**
+   * The existing account's address was never proven: its password was set by whoever typed the address, which may not
+   * be the invitee. The page says so and points at "Forgot your password?", whose mailed link proves the mailbox.
+   */
+  readonly unverified: boolean;
   /** The acceptance makes a passkey (passkey.ts): the surface's only way in, which the account has none of. */
   readonly passkey: boolean;
 }
@@ -87,9 +93,11 @@ const NOTHING_HELD: Held = { password: false, passkey: false };
 
 function formKind(target: SignInTarget, account: SignInUser | null, accountPasskey: boolean): FormKind {
   const passkey = passkeyOnly(target) && !accountPasskey;
-  if (account !== null) return { existing: true, password: target.password.signIn && account.passwordHash != null ? 'required' : 'none', passkey };
-  if (!target.password.signIn) return { existing: false, password: 'none', passkey };
-  return { existing: false, password: waysIn(target.look, target, NOTHING_HELD) === undefined ? 'required' : 'optional', passkey };
+  if (account !== null) {
+    return { existing: true, password: target.password.signIn && account.passwordHash != null ? 'required' : 'none', unverified: account.emailVerified !== true, passkey };
+  }
+  if (!target.password.signIn) return { existing: false, password: 'none', unverified: false, passkey };
+  return { existing: false, password: waysIn(target.look, target, NOTHING_HELD) === undefined ? 'required' : 'optional', unverified: false, passkey };
 }
 
 /**
@@ -122,6 +130,8 @@ interface FormInput {
   readonly otherWays: string | undefined;
   readonly name?: string;
   readonly error?: CopyText;
+  /** What was done, said above the form (a reset link sent). */
+  readonly notice?: CopyText;
   readonly passwordErrors?: readonly CopyText[];
   /** The pool's password policy, stated under a new account's password field (WCAG 3.3.2). */
   readonly passwordPolicy: PasswordPolicy;
@@ -129,9 +139,10 @@ interface FormInput {
   readonly passkey?: { readonly options: unknown; readonly userId: string };
 }
 
-const INTRO: Readonly<Record<'new' | 'signIn' | 'confirm' | 'newPasskey' | 'addPasskey', CopyKey>> = {
+const INTRO: Readonly<Record<'new' | 'signIn' | 'signInUnverified' | 'confirm' | 'newPasskey' | 'addPasskey', CopyKey>> = {
   new: 'invitation.createText',
   signIn: 'invitation.signInText',
+  signInUnverified: 'invitation.unverifiedText',
   confirm: 'invitation.confirmText',
   newPasskey: 'invitation.createPasskeyText',
   addPasskey: 'invitation.addPasskeyText',
@@ -139,7 +150,9 @@ const INTRO: Readonly<Record<'new' | 'signIn' | 'confirm' | 'newPasskey' | 'addP
 
 function introOf(kind: FormKind): keyof typeof INTRO {
   if (kind.passkey) return kind.existing ? 'addPasskey' : 'newPasskey';
-  return !kind.existing ? 'new' : kind.password === 'none' ? 'confirm' : 'signIn';
+  if (!kind.existing) return 'new';
+  if (kind.password === 'none') return 'confirm';
+  return kind.unverified ? 'signInUnverified' : 'signIn';
 }
 
 /** The password field: a new one (the policy's rules under it, and whether it may be left out), or the account's. */
@@ -180,14 +193,22 @@ function invitationPage(look: PageLook, nonce: string, input: FormInput): Render
       ? ''
       : field({ id: 'name', label: text(look, 'signup.name'), type: 'text', autocomplete: 'name', value: input.name ?? '', required: false, describedBy: [], invalid: false })) +
     (password === 'none' ? '' : passwordField(look, input, invalid, describedBy));
+  const formStart = `<form method="post" action="${escapeHtml(input.action)}">\n${hidden('csrf', input.csrf)}`;
   const form =
     input.passkey === undefined
-      ? `<form method="post" action="${escapeHtml(input.action)}">\n${hidden('csrf', input.csrf)}${fields}<button type="submit">${text(look, 'invitation.submit')}</button>\n</form>\n`
+      ? `${formStart}${fields}<button type="submit">${text(look, 'invitation.submit')}</button>\n</form>\n`
       : webauthnForm({ action: input.action, csrf: input.csrf, ceremony: 'create', options: input.passkey.options, fields, label: text(look, 'invitation.passkeySubmit') });
+  // The account's password asked: a reset link to the invited address is the way on for whoever does not know it.
+  const forgot =
+    existing && password === 'required'
+      ? `${formStart}${hidden('token', input.token)}${hidden('forgot', '1')}<button type="submit" class="secondary">${text(look, 'login.forgot')}</button>\n</form>\n`
+      : '';
   const body =
     `<h1>${text(look, 'invitation.title')}</h1>\n<p class="subtitle">${text(look, INTRO[introOf(input.kind)])}</p>\n` +
+    (input.notice === undefined ? '' : `<p class="notice" role="status">${said(look, input.notice)}</p>\n`) +
     formError('form-error', input.error === undefined ? undefined : said(look, input.error)) +
-    form;
+    form +
+    forgot;
   return document(look, nonce, text(look, 'invitation.title'), body, invalid);
 }
 
@@ -256,7 +277,7 @@ export function registerInvitationPage(app: FastifyInstance, services: Services,
     return request.method === 'POST' ? fields['token'] : (request.query as Record<string, unknown>)['token'];
   };
 
-  type FormExtra = Partial<Pick<FormInput, 'name' | 'error' | 'passwordErrors'>>;
+  type FormExtra = Partial<Pick<FormInput, 'name' | 'error' | 'notice' | 'passwordErrors'>>;
   /** An acceptance, or the form again (400) with what to correct; a success says what the account signs in with. */
   type Accepted = Exclude<AcceptOutcome, { ok: true } | { keyHeld: true }> | { readonly ok: true; readonly held: Held } | { readonly ok: false; readonly again: FormExtra };
   const passkeyRefused = (rawName = ''): Accepted => ({ ok: false, again: { name: rawName, error: { key: 'invitation.passkeyError' } } });
@@ -311,6 +332,7 @@ export function registerInvitationPage(app: FastifyInstance, services: Services,
     if (!csrf.verify(invitation.id, fields['csrf'], 'invitation')) {
       throw new SignInRefusal('invitation_form_forged', target.look);
     }
+    if (fields['forgot'] !== undefined) return forgotPassword(request, reply, opened);
     const password = typeof fields['password'] === 'string' ? fields['password'] : '';
     const rawName = rawNameOf(fields);
     // What is asked follows what the pool holds now, never the form's fields: leaving the password out proves nothing.
@@ -324,6 +346,19 @@ export function registerInvitationPage(app: FastifyInstance, services: Services,
       return showForm(request, reply, reopened, 409, { error: { key: reopened.kind.password === 'none' ? 'invitation.existsConfirm' : 'invitation.exists' } });
     }
     return showForm(request, reply, opened, 400, { name: rawName, passwordErrors: outcome.passwordErrors });
+  }
+
+  /**
+   * "Forgot your password?", where the form asks the account's: the sign-in page's reset link, mailed to the invited
+   * address (a fresh proof of the mailbox, for 30 minutes, which the invitation's longer-lived and forwardable link is
+   * not), whose reset also verifies the address and ends the account's sessions (account-changes.ts). The form again,
+   * to come back to with the new password.
+   */
+  async function forgotPassword(request: FastifyRequest, reply: FastifyReply, opened: Opened) {
+    const { invitation, target, account, kind } = opened;
+    if (account === null || kind.password !== 'required') return showForm(request, reply, opened, 400);
+    await mailPasswordReset(target, account);
+    return showForm(request, reply, opened, 200, { notice: { key: 'invitation.resetSent', values: { email: invitation.email } } });
   }
 
   /**

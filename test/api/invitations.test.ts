@@ -329,6 +329,87 @@ describe('invitations', () => {
     expect(accepted).toMatchObject([{ actor: { type: 'invitation', id: sent.id } }]);
   });
 
+  describe('an invitee who does not know the account’s password resets it from the page', () => {
+    /** The latest reset link mailed to `email`, aimed at the test server, and the tenant its mail went out in. */
+    async function resetMailedTo(email: string) {
+      const list = (await app.http.get(`/email/deliveries?templateKey=password_reset&to=${encodeURIComponent(email)}`)).body.data;
+      if (list.length === 0) return undefined;
+      const text = (await app.http.get(`/email/deliveries/${list.at(-1).id}`)).body.text as string;
+      const url = new URL(/https?:\/\/\S+\/account\/reset-password\?token=[\w.-]+/.exec(text)![0]);
+      return { link: `${app.baseUrl}${url.pathname}${url.search}`, tenantId: list.at(-1).tenantId as string | null, count: list.length as number };
+    }
+    const forgot = async (link: string, fields: Record<string, string> = {}) => submit(link, { forgot: '1', ...fields });
+
+    async function resetTo(email: string, password: string): Promise<Page> {
+      const mailed = await resetMailedTo(email);
+      const page = await openPage(mailed!.link);
+      expect(page.status, page.html).toBe(200);
+      const action = /<form method="post" action="([^"]+)"/.exec(page.html)![1]!;
+      return post(action, { token: hiddenField(page.html, 'token')!, password });
+    }
+
+    it('“Forgot your password?” mails a reset link to the invited address; the new password then accepts', async () => {
+      const email = `forgot-${randomUUID()}@example.com`;
+      const user = await app.http.post(`${inB}/users`, { email, name: 'Fay', password: PASSWORD });
+      await invite(inA, { email });
+      const link = await linkMailedTo(email);
+      const page = await openPage(link);
+      expect(page.html).toContain('Forgot your password?');
+      expect(page.html).toMatch(/<form method="post" action="\/invitation">[^]*name="forgot" value="1"/);
+      // A forged form mails nothing.
+      const { action, token } = formOf(page);
+      expect((await post(action, { token, csrf: 'forged', forgot: '1' })).status).toBe(403);
+      expect(await resetMailedTo(email)).toBeUndefined();
+
+      const sent = await forgot(link);
+      expect(sent.status, sent.html).toBe(200);
+      expect(sent.html).toContain(`We sent a link to ${email} to choose a new password.`);
+      // Still the form, to come back to with the new password.
+      expect(sent.html).toContain('name="password"');
+      const mailed = await resetMailedTo(email);
+      // Not tenant A's outbox: the account is not its member (yet).
+      expect(mailed?.tenantId).toBeNull();
+      const done = await resetTo(email, 'New-Horse-Battery-7');
+      expect(done.status, done.html).toBe(200);
+      expect(done.html).toContain('Go back to the invitation');
+      expect(done.html).not.toContain('/account?client_id=');
+
+      expect((await submit(link, { password: PASSWORD })).status).toBe(400);
+      const accepted = await submit(link, { password: 'New-Horse-Battery-7' });
+      expect(accepted.status, accepted.html).toBe(200);
+      expect(new Set((await app.http.get(`/users/${user.body.id}`)).body.tenantIds)).toEqual(new Set([tenantA, tenantB]));
+    });
+
+    it('an account whose address was never confirmed says so; the reset (user.password.reset) proves the mailbox and verifies it', async () => {
+      const email = `squatted-${randomUUID()}@example.com`;
+      const user = await app.http.post(`${inB}/users`, { email, name: 'Squatter', password: PASSWORD });
+      await sql('update app_user set email_verified = false where id = ?', [user.body.id]);
+      await invite(inA, { email });
+      const link = await linkMailedTo(email);
+      const page = await openPage(link);
+      expect(page.html).toContain('was never confirmed');
+      expect(page.html).toContain('Forgot your password?');
+      expect((await forgot(link)).status).toBe(200);
+      expect((await resetTo(email, 'Owner-Horse-Battery-7')).status).toBe(200);
+      expect((await app.http.get(`/users/${user.body.id}`)).body.emailVerified).toBe(true);
+      const reset = (await app.http.get(`/audit-logs?action=user.password.reset&target=${user.body.id}`)).body.data;
+      expect(reset).toHaveLength(1);
+      // The squatter's password no longer accepts; the owner's does.
+      expect((await submit(link, { password: PASSWORD })).status).toBe(400);
+      expect((await submit(link, { password: 'Owner-Horse-Battery-7' })).status).toBe(200);
+
+      // A new address has no account, nor a password to reset: the form again, nothing mailed.
+      const fresh = `fresh-${randomUUID()}@example.com`;
+      await invite(inA, { email: fresh });
+      const freshPage = await openPage(await linkMailedTo(fresh));
+      expect(freshPage.html).not.toContain('Forgot your password?');
+      const again = await forgot(await linkMailedTo(fresh));
+      expect(again.status).toBe(400);
+      expect(again.html).not.toContain('We sent a link');
+      expect(await resetMailedTo(fresh)).toBeUndefined();
+    });
+  });
+
   it('an account suspended or locked out is refused with a page that says so, in the page’s language, changing nothing; once it may act, it accepts', async () => {
     const email = `standing-${randomUUID()}@example.com`;
     const user = await app.http.post(`${inB}/users`, { email, name: 'Sue', password: PASSWORD });

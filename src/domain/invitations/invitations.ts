@@ -5,6 +5,7 @@ import type { Application } from '../../db/entities/application.entity.ts';
 import { Invitation, Role, Tenant, User } from '../../db/entities/index.ts';
 import { SHARED_POOL } from '../../db/entities/user.entity.ts';
 import { lockForTransaction } from '../../db/advisory-lock.ts';
+import { executeOwned } from '../../db/owned-sql.ts';
 import { TENANT_FILTER } from '../../db/owned.ts';
 import { HOLD_FOR_SHARE, HOLD_FOR_UPDATE } from '../../db/row-lock.ts';
 import { GatehouseError, invalid, notFound } from '../../errors.ts';
@@ -75,6 +76,15 @@ function newToken(): { token: string; hash: string } {
 export function invitationLink(publicUrl: string, application: Pick<Application, 'multiTenant' | 'authIsolation'>, tenant: Pick<Tenant, 'slug'>, token: string): string {
   const surface = application.multiTenant && application.authIsolation === 'isolated' ? `${TENANT_PATH_PREFIX}/${tenant.slug}` : '';
   return `${publicUrl}${surface}${INVITATION_PAGE_PATH}?token=${token}`;
+}
+
+/**
+ * Whether a link's client (link-tokens.ts) is an invitation: a page of the invitation asked for the link (its reset),
+ * so its done page sends the user back there, not to an OAuth client's account page.
+ */
+export async function askedByInvitation(em: EntityManager, applicationId: string, clientId: string): Promise<boolean> {
+  const rows = await executeOwned<unknown[]>(em.getConnection(), applicationId, 'select 1 from invitation where @owner and id = ?', [clientId]);
+  return rows.length > 0;
 }
 
 /** The tenant's own when the application's auth is isolated. */

@@ -67,14 +67,19 @@ export async function askLink(target: SignInTarget, email: unknown, purpose: Lin
   const user = await userByEmail(target, email);
   const wanted = user !== null && user.status !== 'suspended' && (purpose === 'password_reset' || user.emailVerified === false);
   if (!wanted) return askTiming.pad();
-  await askTiming.measure(() =>
-    target.applicationScope.transactional(async (em) => {
-      if (purpose === 'verify_email') return queueVerification(target, em, user);
-      const at = mailAt(target, em, user);
-      const link = await issueLink(em, linkUserOf(target, at, user), 'password_reset', target.scope.services.config.publicUrl);
-      await passwordResetMail(at, user, link);
-    }),
-  );
+  await askTiming.measure(() => target.applicationScope.transactional((em) => (purpose === 'verify_email' ? queueVerification : queueReset)(target, em, user)));
+  target.scope.services.outbox.wake();
+}
+
+async function queueReset(target: SignInTarget, em: MailContext['em'], user: SignInUser): Promise<void> {
+  const at = mailAt(target, em, user);
+  const link = await issueLink(em, linkUserOf(target, at, user), 'password_reset', target.scope.services.config.publicUrl);
+  await passwordResetMail(at, user, link);
+}
+
+/** A reset link for an account the page knows (an invitation's: its link told the address has one), so nothing to hide. */
+export async function mailPasswordReset(target: SignInTarget, user: SignInUser): Promise<void> {
+  await target.applicationScope.transactional((em) => queueReset(target, em, user));
   target.scope.services.outbox.wake();
 }
 
