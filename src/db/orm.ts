@@ -57,6 +57,7 @@ import { Migration0051LinkTenant } from './migrations/0051-link-tenant.ts';
 import { Migration0052DefaultPasswordProvider } from './migrations/0052-default-password-provider.ts';
 import { Migration0053DefaultPasswordProviderAudit } from './migrations/0053-default-password-provider-audit.ts';
 import { Migration0054LinksInTheirUsersPools } from './migrations/0054-links-in-their-users-pools.ts';
+import { Migration0055InvitationClient } from './migrations/0055-invitation-client.ts';
 import type { EmbeddedDatabase } from './embedded.ts';
 import { gateStatements } from './statement-gate.ts';
 
@@ -113,6 +114,7 @@ export const MIGRATIONS = [
   { name: '0052-default-password-provider', class: Migration0052DefaultPasswordProvider },
   { name: '0053-default-password-provider-audit', class: Migration0053DefaultPasswordProviderAudit },
   { name: '0054-links-in-their-users-pools', class: Migration0054LinksInTheirUsersPools },
+  { name: '0055-invitation-client', class: Migration0055InvitationClient },
 ];
 
 /**

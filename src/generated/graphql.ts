@@ -1127,6 +1127,11 @@ export type Invitation = {
   acceptedAt: Maybe<Scalars['DateTime']['output']>;
   /** The user who accepted it; null until then. */
   acceptedUserId: Maybe<Scalars['UUID']['output']>;
+  /**
+   * The OAuth client whose application the invitee is led to once they accept (the origin of its first redirect URI);
+   * null: none, the page then says to sign in from the application.
+   */
+  clientId: Maybe<Scalars['UUID']['output']>;
   /** When it was sent first. */
   createdAt: Scalars['DateTime']['output'];
   /** The invited address, as given. */
@@ -3212,6 +3217,11 @@ export type SamlSpKey = {
 
 /** An invitation to send. */
 export type SendInvitationInput = {
+  /**
+   * An OAuth client the invitee is led to once they accept: one of the application that signs in from a browser (with
+   * a redirect URI), application-wide or the invitation's tenant's own, not revoked (else 422, field `clientId`).
+   */
+  clientId?: InputMaybe<Scalars['UUID']['input']>;
   /** The address to invite. A member of the tenant already, or an address with a pending invitation to it: 409. */
   email: Scalars['String']['input'];
   /** How many days the link works: 1 to 30, default 7. */
@@ -4340,6 +4350,7 @@ export type EmailTemplatePageResolvers<ContextType = RequestContext, ParentType 
 export type InvitationResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Invitation'] = ResolversParentTypes['Invitation']> = {
   acceptedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
   acceptedUserId?: Resolver<Maybe<ResolversTypes['UUID']>, ParentType, ContextType>;
+  clientId?: Resolver<Maybe<ResolversTypes['UUID']>, ParentType, ContextType>;
   createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   email?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   expiresAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;

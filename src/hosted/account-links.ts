@@ -18,6 +18,8 @@ import { donePage, errorPage, linkConfirmPage, resetPage, type CopyKey, type Cop
 import { browserLook, namedSurfaceLook, sendPage } from '../pages/reply.ts';
 import { doneWithAccountLink } from '../pages/account.ts';
 import { accountPagePath } from './account.ts';
+import { clientHomeUrl } from '../domain/oauth-clients/redirect-uris.ts';
+import type { OAuthClientType } from '../db/entities/oauth-client.entity.ts';
 import { askedByInvitation } from '../domain/invitations/invitations.ts';
 import type { Services } from '../services.ts';
 
@@ -192,21 +194,15 @@ export function accountLinkRoutes(app: FastifyInstance, services: Services): voi
   }
 }
 
-/** Where the welcome mail's "Sign in" leads: the origin of the first redirect URI of the client the user signed up with. */
+/** Where the welcome mail's "Sign in" leads: the application of the client the user signed up with, else the service. */
 async function applicationLink(services: Services, opened: OpenedLink): Promise<string> {
-  const [row] = await executeOwned<{ redirect_uris: string[] }[]>(
+  const [row] = await executeOwned<{ type: OAuthClientType; redirect_uris: string[] }[]>(
     services.orm.em.fork().getConnection(),
     opened.user.applicationId,
-    'select redirect_uris from oauth_client where @owner and id = ?',
+    'select type, redirect_uris from oauth_client where @owner and id = ?',
     [opened.user.clientId],
   );
-  const first = row?.redirect_uris[0];
-  try {
-    if (first !== undefined) return new URL(first).origin;
-  } catch {
-    // A native client's private-use scheme has no origin to show: the service's own address stands in.
-  }
-  return services.config.publicUrl;
+  return (row === undefined ? undefined : clientHomeUrl(row.type, row.redirect_uris)) ?? services.config.publicUrl;
 }
 
 /** An address taken between the check and the write, as the pool's unique key refuses it, is taken too. */

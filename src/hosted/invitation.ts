@@ -5,7 +5,7 @@ import type { Invitation } from '../db/entities/index.ts';
 import { TENANT_PATH_PREFIX, type Surface } from '../domain/domains/surfaces.ts';
 import { acceptInvitation, accountStanding, findInvitationByToken, refusedPassword, type AcceptOutcome } from '../domain/invitations/accept.ts';
 import { holdsPasskey, invitationPasskeyOptions, passkeyOnly, provenInvitationPasskey } from '../domain/invitations/passkey.ts';
-import { INVITATION_PAGE_PATH, invitationPool, invitationStatus } from '../domain/invitations/invitations.ts';
+import { INVITATION_PAGE_PATH, invitationLanding, invitationPool, invitationStatus } from '../domain/invitations/invitations.ts';
 import type { PasswordPolicy } from '../domain/policies/definitions.ts';
 import { effectivePasswordPolicy } from '../domain/policies/policies.ts';
 import { readSignInUser, type SignInUser } from '../domain/users/sign-in-user.ts';
@@ -212,10 +212,14 @@ function invitationPage(look: PageLook, nonce: string, input: FormInput): Render
   return document(look, nonce, text(look, 'invitation.title'), body, invalid);
 }
 
-/** The invitee is a member: they sign in from the application, with what the surface offers their account. */
-function donePage(look: PageLook, nonce: string, ways: string | undefined): RenderedPage {
+/**
+ * The invitee is a member: they sign in with what the surface offers their account, from the application, which the
+ * invitation's client leads to (its own registered address: no address the request could choose).
+ */
+function donePage(look: PageLook, nonce: string, ways: string | undefined, landing: { name: string; url: string } | null): RenderedPage {
   const signIn = ways === undefined ? [] : [text(look, 'invitation.signInWith', { methods: ways })];
-  return notice(look, nonce, text(look, 'invitation.doneTitle'), [text(look, 'invitation.doneText'), ...signIn], false);
+  const onward = landing === null ? [] : [`<a href="${escapeHtml(landing.url)}">${text(look, 'invitation.continueTo', { client: landing.name })}</a>`];
+  return notice(look, nonce, text(look, 'invitation.doneTitle'), [text(look, 'invitation.doneText'), ...signIn, ...onward], false);
 }
 
 /** An account that cannot act now is 403, as a suspended user's own pages are: the invitation stands, the account may not use it. */
@@ -337,7 +341,10 @@ export function registerInvitationPage(app: FastifyInstance, services: Services,
     const rawName = rawNameOf(fields);
     // What is asked follows what the pool holds now, never the form's fields: leaving the password out proves nothing.
     const outcome = account === null ? await acceptNew(request, opened, rawName, password, fields) : await acceptExisting(request, opened, account, password, fields);
-    if (outcome.ok) return sendPage(reply, 200, (nonce) => donePage(target.look, nonce, waysIn(target.look, target, outcome.held)));
+    if (outcome.ok) {
+      const landing = await invitationLanding(target.applicationScope.em, invitation);
+      return sendPage(reply, 200, (nonce) => donePage(target.look, nonce, waysIn(target.look, target, outcome.held), landing));
+    }
     if ('again' in outcome) return showForm(request, reply, opened, 400, outcome.again);
     if ('closed' in outcome) return refuse(reply, outcome.closed, target.look);
     if ('taken' in outcome) {

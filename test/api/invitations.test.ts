@@ -410,6 +410,45 @@ describe('invitations', () => {
     });
   });
 
+  it('an invitation may name an OAuth client: the done page leads into its application; one of another tenant or application, or none of a browser, is refused', async () => {
+    const created = async (body: Record<string, unknown>, path = '') => {
+      const response = await app.http.post(`${path}/oauth-clients`, body);
+      expect(response.status, JSON.stringify(response.body)).toBe(201);
+      return response.body.id as string;
+    };
+    const web = await created({ name: 'Portal', type: 'web', redirectUris: ['https://portal.example.com/callback', 'https://other.example.com/cb'] });
+    const ofB = await created({ name: 'B only', type: 'web', redirectUris: ['https://b.example.com/cb'] }, inB);
+    const native = await created({ name: 'Phone', type: 'native', redirectUris: ['com.example.app:/callback'] });
+    const other = await app.bootstrapAnother();
+    const foreign = (await app.as({ apiKey: other.apiKey }).post('/oauth-clients', { name: 'Elsewhere', type: 'web', redirectUris: ['https://x.example.com/cb'] })).body.id;
+    const m2m = (await app.http.post('/m2m-credentials', { name: 'Robot', permissions: ['users:read'] })).body;
+    const before = (await sql<{ n: number }>('select count(*)::int as n from invitation'))[0]!.n;
+    for (const clientId of [ofB, foreign, m2m.id ?? m2m.clientId, randomUUID()]) {
+      const refused = await app.http.post(`${inA}/invitations`, { email: `c-${randomUUID()}@example.com`, clientId });
+      expect(refused.status, JSON.stringify(refused.body)).toBe(422);
+      expect(refused.body).toMatchObject({ code: 'validation_error', field: 'clientId' });
+    }
+    expect((await app.http.post(`${inA}/invitations`, { email: `c-${randomUUID()}@example.com`, clientId: 'nope' })).body).toMatchObject({ code: 'validation_error', field: 'clientId' });
+    expect((await sql<{ n: number }>('select count(*)::int as n from invitation'))[0]!.n).toBe(before);
+
+    const email = `landing-${randomUUID()}@example.com`;
+    const sent = await invite(inA, { email, clientId: web });
+    expect(sent).toMatchObject({ clientId: web });
+    expect((await app.http.graphql('query($t: UUID, $id: UUID!) { invitation(tenantId: $t, invitationId: $id) { clientId } }', { t: tenantA, id: sent.id })).body.data.invitation).toEqual({ clientId: web });
+    const done = await submit(await linkMailedTo(email), { name: 'Lana', password: PASSWORD });
+    expect(done.status, done.html).toBe(200);
+    expect(done.html).toContain('<a href="https://portal.example.com">Continue to Portal</a>');
+
+    // A native client's private-use scheme has no address to show; without a client, no link either.
+    for (const clientId of [native, undefined]) {
+      const address = `plain-${randomUUID()}@example.com`;
+      await invite(inA, { email: address, ...(clientId === undefined ? {} : { clientId }) });
+      const accepted = await submit(await linkMailedTo(address), { password: PASSWORD });
+      expect(accepted.status).toBe(200);
+      expect(accepted.html).not.toContain('Continue to');
+    }
+  });
+
   it('an account suspended or locked out is refused with a page that says so, in the page’s language, changing nothing; once it may act, it accepts', async () => {
     const email = `standing-${randomUUID()}@example.com`;
     const user = await app.http.post(`${inB}/users`, { email, name: 'Sue', password: PASSWORD });

@@ -6431,6 +6431,12 @@ export interface components {
              * @description When it was revoked; null unless it was.
              */
             revokedAt: string | null;
+            /**
+             * Format: uuid
+             * @description The OAuth client whose application the invitee is led to once they accept (the origin of its first redirect URI);
+             *     null: none, the page then says to sign in from the application.
+             */
+            clientId: string | null;
             /** @description Who or what an audit record is about: a kind and an id. */
             invitedBy: {
                 /** @description What kind: `user`, `api_key`, `m2m_credential`, `oauth_client`, `system`, a resource's name. */
@@ -7108,6 +7114,12 @@ export interface components {
              *     decides it otherwise. One of them is required (422).
              */
             tenantId?: string | null;
+            /**
+             * Format: uuid
+             * @description An OAuth client the invitee is led to once they accept: one of the application that signs in from a browser (with
+             *     a redirect URI), application-wide or the invitation's tenant's own, not revoked (else 422, field `clientId`).
+             */
+            clientId?: string | null;
         };
         /** @description A test mail to send. */
         SendTestEmailInput: {

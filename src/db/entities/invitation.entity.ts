@@ -24,6 +24,8 @@ const InvitationSchema = defineEntity({
     acceptedAt: p.datetime().nullable(),
     acceptedUserId: p.uuid().nullable(),
     revokedAt: p.datetime().nullable(),
+    /** The OAuth client whose application the done page leads to; null: none. */
+    clientId: p.uuid().nullable(),
     invitedByType: p.string(),
     invitedById: p.string(),
     /**

@@ -2,10 +2,12 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Scope } from '../../context.ts';
 import type { Application } from '../../db/entities/application.entity.ts';
-import { Invitation, Role, Tenant, User } from '../../db/entities/index.ts';
+import { Invitation, OAuthClient, Role, Tenant, User } from '../../db/entities/index.ts';
 import { SHARED_POOL } from '../../db/entities/user.entity.ts';
 import { lockForTransaction } from '../../db/advisory-lock.ts';
 import { executeOwned } from '../../db/owned-sql.ts';
+import { clientHomeUrl } from '../oauth-clients/redirect-uris.ts';
+import type { OAuthClientType } from '../../db/entities/oauth-client.entity.ts';
 import { TENANT_FILTER } from '../../db/owned.ts';
 import { HOLD_FOR_SHARE, HOLD_FOR_UPDATE } from '../../db/row-lock.ts';
 import { GatehouseError, invalid, notFound } from '../../errors.ts';
@@ -34,6 +36,7 @@ export interface SendInvitationInput {
   roleIds?: string[] | null;
   expiresInDays?: number | null;
   tenantId?: string | null;
+  clientId?: string | null;
 }
 
 const DEFAULT_EXPIRES_IN_DAYS = 7;
@@ -87,6 +90,19 @@ export async function askedByInvitation(em: EntityManager, applicationId: string
   return rows.length > 0;
 }
 
+/** Where the invitee goes once they accept: the invitation's client, if it still is one, and its application's address. */
+export async function invitationLanding(em: EntityManager, invitation: Pick<Invitation, 'applicationId' | 'clientId'>): Promise<{ name: string; url: string } | null> {
+  if (invitation.clientId == null) return null;
+  const [client] = await executeOwned<{ name: string; type: OAuthClientType; redirect_uris: string[] }[]>(
+    em.getConnection(),
+    invitation.applicationId,
+    'select name, type, redirect_uris from oauth_client where @owner and id = ? and revoked_at is null',
+    [invitation.clientId],
+  );
+  const url = client === undefined ? undefined : clientHomeUrl(client.type, client.redirect_uris);
+  return url === undefined ? null : { name: client!.name, url };
+}
+
 /** The tenant's own when the application's auth is isolated. */
 export const invitationPool = (application: Pick<Application, 'multiTenant' | 'authIsolation'>, tenantId: string): string =>
   application.multiTenant && application.authIsolation === 'isolated' ? tenantId : SHARED_POOL;
@@ -96,11 +112,12 @@ const snapshot = (invitation: Invitation) => ({
   tenantId: invitation.tenantId,
   roleIds: [...invitation.roleIds],
   expiresAt: invitation.expiresAt.toISOString(),
+  clientId: invitation.clientId ?? null,
 });
 
 /** For a tenant's deletion (owned-rows.ts). */
 export const invitationSnapshotSql = (row: string) =>
-  `jsonb_build_object('email', ${row}.email, 'tenantId', ${row}.tenant_id, 'roleIds', to_jsonb(${row}.role_ids), 'expiresAt', ${isoTimestampSql(`${row}.expires_at`)})`;
+  `jsonb_build_object('email', ${row}.email, 'tenantId', ${row}.tenant_id, 'roleIds', to_jsonb(${row}.role_ids), 'expiresAt', ${isoTimestampSql(`${row}.expires_at`)}, 'clientId', ${row}.client_id)`;
 
 function expiresInDays(value: number | null | undefined): number {
   const days = value ?? DEFAULT_EXPIRES_IN_DAYS;
@@ -194,6 +211,19 @@ async function requireInvitable(em: EntityManager, application: Application, ten
 }
 
 /**
+ * The client the invitee is led to: the application's, signing in from a browser (a redirect URI), not revoked, and
+ * application-wide or the tenant's own, so that a tenant's invitation never leads into another tenant's client (422).
+ */
+async function requireLandingClient(em: EntityManager, tenantId: string, clientId: string): Promise<string> {
+  // Application-wide clients too, which the tenant filter of a tenant scope leaves out; the application filter stays.
+  const client = await em.findOne(OAuthClient, { id: clientId, revokedAt: null }, { filters: { [TENANT_FILTER]: false } });
+  if (client === null || client.redirectUris.length === 0 || (client.tenantId !== null && client.tenantId !== tenantId)) {
+    throw invalid('clientId', 'clientId must be an OAuth client of the application with a redirect URI, application-wide or the tenant’s own');
+  }
+  return client.id;
+}
+
+/**
  * A member already, or an address with a pending invitation: 409. Giving roles takes `role_assignments:write` and every
  * permission the roles hold (403), as assigning them would.
  */
@@ -213,6 +243,7 @@ export async function sendInvitation(scope: Scope, input: SendInvitationInput): 
     const application = await tx.application();
     await requireInvitable(em, application, tenantId, emailNormalized);
     await requireRolesCovered(scope, em, roleIds, tenantId);
+    const clientId = input.clientId == null ? null : await requireLandingClient(em, tenantId, input.clientId);
     const invitation = em.create(Invitation, {
       applicationId: scope.applicationId,
       id: newId(),
@@ -226,6 +257,7 @@ export async function sendInvitation(scope: Scope, input: SendInvitationInput): 
       acceptedAt: null,
       acceptedUserId: null,
       revokedAt: null,
+      clientId,
       invitedByType: scope.principal.actor.type,
       invitedById: scope.principal.actor.id,
       grantedBy: grantors(scope),

@@ -114,12 +114,22 @@ export function redirectUris(field: string, type: SignInClientType, uris: readon
 }
 
 /**
- * Where a link back to a client leads (a spent sign-in's page): the origin of its first redirect URI, a web or SPA
- * client's only. A native app's URIs (a private-use scheme, a loopback listener) are no page a browser can open.
+ * Where a client's application lives, for a link a page or mail shows: the origin of its first redirect URI. Undefined
+ * without one, or for a native client's private-use scheme, which has no origin to show.
+ */
+function applicationOrigin(redirectUris: readonly string[]): string | undefined {
+  const first = redirectUris[0];
+  if (first === undefined || !URL.canParse(first)) return undefined;
+  const { origin } = new URL(first);
+  return origin === 'null' ? undefined : origin;
+}
+
+/**
+ * Where a link back to a client leads (a spent sign-in's page, an accepted invitation): its application's origin, a
+ * web or SPA client's only. A native app's URIs (a private-use scheme, a loopback listener) are no page to open.
  */
 export function clientHomeUrl(type: OAuthClientType, redirectUris: readonly string[]): string | undefined {
   if (type !== 'web' && type !== 'spa') return undefined;
-  const [first] = redirectUris;
-  if (first === undefined || redirectUriProblem(type, first) !== null) return undefined;
-  return `${new URL(first).origin}/`;
+  const origin = applicationOrigin(redirectUris);
+  return origin === undefined ? undefined : `${origin}/`;
 }

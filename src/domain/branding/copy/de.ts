@@ -116,6 +116,7 @@ export const DE: Catalog = {
   'invitation.existsConfirm': 'Ein Konto mit dieser E-Mail-Adresse existiert jetzt. Nehmen Sie die Einladung an, um {name} damit beizutreten.',
   'invitation.passwordOptional': 'Optional: Ohne Passwort können Sie sich mit {methods} anmelden.',
   'invitation.signInWith': 'Sie können sich mit {methods} anmelden.',
+  'invitation.continueTo': 'Weiter zu {client}',
   'invitation.byPassword': 'Ihrem Passwort',
   'invitation.byEmailLink': 'einem Anmeldelink per E-Mail',
   'invitation.byEmailCode': 'einem Anmeldecode per E-Mail',

@@ -117,6 +117,7 @@ export const EN = {
   'invitation.existsConfirm': 'An account with this email address exists now. Accept the invitation to join {name} with it.',
   'invitation.passwordOptional': 'Optional: without a password, you can sign in with {methods}.',
   'invitation.signInWith': 'You can sign in with {methods}.',
+  'invitation.continueTo': 'Continue to {client}',
   'invitation.byPassword': 'your password',
   'invitation.byEmailLink': 'a sign-in link sent by email',
   'invitation.byEmailCode': 'a sign-in code sent by email',

@@ -116,6 +116,7 @@ export const ES: Catalog = {
   'invitation.existsConfirm': 'Ahora existe una cuenta con este correo electrónico. Acepte la invitación para unirse a {name} con ella.',
   'invitation.passwordOptional': 'Opcional: sin contraseña, puede iniciar sesión con {methods}.',
   'invitation.signInWith': 'Puede iniciar sesión con {methods}.',
+  'invitation.continueTo': 'Continuar a {client}',
   'invitation.byPassword': 'su contraseña',
   'invitation.byEmailLink': 'un enlace de inicio de sesión enviado por correo electrónico',
   'invitation.byEmailCode': 'un código de inicio de sesión enviado por correo electrónico',

@@ -116,6 +116,7 @@ export const FR: Catalog = {
   'invitation.existsConfirm': 'Un compte avec cette adresse e-mail existe désormais. Acceptez l’invitation pour rejoindre {name} avec ce compte.',
   'invitation.passwordOptional': 'Facultatif : sans mot de passe, vous pouvez vous connecter avec {methods}.',
   'invitation.signInWith': 'Vous pouvez vous connecter avec {methods}.',
+  'invitation.continueTo': 'Continuer vers {client}',
   'invitation.byPassword': 'votre mot de passe',
   'invitation.byEmailLink': 'un lien de connexion envoyé par e-mail',
   'invitation.byEmailCode': 'un code de connexion envoyé par e-mail',
