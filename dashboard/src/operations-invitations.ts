@@ -1,3 +1,4 @@
+import { FULL_PAGE, readAllPages } from './all-pages.ts';
 import { graphql } from './api.ts';
 import type { Page } from './operations.ts';
 import { readNames, type ItemReference, type NameOf } from './operations-names.ts';
@@ -20,6 +21,8 @@ export interface InvitationFields {
   readonly roleIds: readonly string[];
   readonly status: InvitationStatus;
   readonly expiresAt: string;
+  /** The OAuth client the invitee is led to once they accept; null: none. */
+  readonly clientId: string | null;
   readonly invitedBy: AuditReference;
 }
 
@@ -36,10 +39,18 @@ export interface InvitationRequest {
   readonly tenantId: string;
   readonly roleIds: readonly string[];
   readonly expiresInDays: number;
+  /** Left out: the done page leads nowhere. */
+  readonly clientId?: string;
+}
+
+/** A client an invitation to a tenant may lead to: the application's or the tenant's own, signing in from a browser. */
+export interface LandingClient {
+  readonly clientId: string;
+  readonly name: string;
 }
 
 const INVITATION_FIELDS = `fragment InvitationFields on Invitation {
-  id email tenantId roleIds status expiresAt invitedBy { type id }
+  id email tenantId roleIds status expiresAt clientId invitedBy { type id }
 }`;
 
 const PAGE_SIZE = 25;
@@ -92,6 +103,19 @@ export async function sendInvitation(appId: string, request: InvitationRequest):
   const data = await graphql<{ sendInvitation: InvitationFields }>(mutation, { appId, input: request }, { applicationId: appId });
   const sent = data.sendInvitation;
   return (await namer(appId, [sent]))(sent);
+}
+
+/** The clients an invitation to the tenant may name (the API refuses the others: 422 `clientId`), every page. */
+export async function listLandingClients(appId: string, tenantId: string): Promise<readonly LandingClient[]> {
+  const query = `query LandingClients($appId: UUID!, $pageSize: Int, $cursor: String) {
+    oauthClients(appId: $appId, pageSize: $pageSize, cursor: $cursor) { data { clientId name tenantId redirectUris } next }
+  }`;
+  type Row = LandingClient & { readonly tenantId: string | null; readonly redirectUris: readonly string[] };
+  const clients = await readAllPages(async (cursor) => {
+    const data = await graphql<{ oauthClients: Page<Row> }>(query, { appId, pageSize: FULL_PAGE, cursor }, { applicationId: appId });
+    return data.oauthClients;
+  });
+  return clients.filter((client) => client.redirectUris.length > 0 && (client.tenantId === null || client.tenantId === tenantId)).map(({ clientId, name }) => ({ clientId, name }));
 }
 
 /** Mails a new link (the previous one stops working); an expired invitation is pending again. */

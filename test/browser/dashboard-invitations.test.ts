@@ -21,6 +21,7 @@ let clientSide: ClientCallback;
 let appId: string;
 let acme: string;
 let staffRole: string;
+let acmePortal: string;
 
 beforeAll(async () => {
   clientSide = await startClientCallback();
@@ -39,16 +40,20 @@ const dashboard = dashboardSuite({
   setup: async (app) => {
     appId = app.root.applicationId;
     acme = await app.createTenant('Acme');
-    await app.createTenant('Globex');
+    const globex = await app.createTenant('Globex');
     const role = await app.http.post(`/applications/${appId}/tenants/${acme}/roles`, { key: 'acme_staff', name: 'Acme staff', permissions: ['users:read'] });
     expect(role.status).toBe(201);
     staffRole = role.body.id;
+    const portal = async (tenantId: string, name: string) =>
+      (await app.http.post(`/applications/${appId}/tenants/${tenantId}/oauth-clients`, { name, type: 'web', redirectUris: ['https://portal.example.com/cb'] })).body.clientId as string;
+    acmePortal = await portal(acme, 'Acme portal');
+    await portal(globex, 'Globex portal');
   },
 });
 
 /** Accepts the next confirmation the page asks, and answers its question. */
 describe('the Invitations tab of the dashboard in Chromium', () => {
-  const invitations = async () => (await dashboard.app.http.get('/invitations')).body.data as { id: string; email: string; tenantId: string; roleIds: string[]; status: string; expiresAt: string; invitedBy: { type: string } }[];
+  const invitations = async () => (await dashboard.app.http.get('/invitations')).body.data as { id: string; email: string; tenantId: string; roleIds: string[]; clientId: string | null; status: string; expiresAt: string; invitedBy: { type: string } }[];
   const deliveries = async () => (await dashboard.app.http.get(`/applications/${appId}/tenants/${acme}/email/deliveries?templateKey=invitation&to=${encodeURIComponent(INVITEE)}`)).body.data as unknown[];
   /** The invitation links the SMTP server received for INVITEE, once it has `count` of them (the outbox sends after the commit). */
   const mailedLinks = async (count: number) => {
@@ -65,6 +70,7 @@ describe('the Invitations tab of the dashboard in Chromium', () => {
     await dashboard.page.getByLabel('E-mail').fill(INVITEE);
     await dashboard.page.getByLabel('Tenant', { exact: true }).selectOption({ label: 'Acme' });
     await dashboard.page.getByRole('checkbox', { name: 'Acme staff' }).check();
+    await dashboard.page.getByLabel('Once accepted, continue to (optional)').selectOption({ label: 'Acme portal' });
     await dashboard.page.getByLabel('Link valid for (days)').fill('3');
     await dashboard.page.getByRole('button', { name: 'Invite', exact: true }).click();
   };
@@ -76,6 +82,10 @@ describe('the Invitations tab of the dashboard in Chromium', () => {
     await dashboard.page.getByLabel('Tenant', { exact: true }).selectOption({ label: 'Globex' });
     await dashboard.page.getByRole('checkbox', { name: 'Application admin' }).waitFor();
     expect(await dashboard.page.getByRole('checkbox', { name: 'Acme staff' }).count()).toBe(0);
+    // The clients it may lead to: the tenant's own (and the application's), not another tenant's.
+    const clients = await dashboard.page.getByLabel('Once accepted, continue to (optional)').locator('option').allTextContents();
+    expect(clients).toContain('Globex portal');
+    expect(clients).not.toContain('Acme portal');
   });
 
   it('invites an address to Acme with a role, and mails it the link', async () => {
@@ -87,7 +97,7 @@ describe('the Invitations tab of the dashboard in Chromium', () => {
     await dashboard.page.screenshot({ path: 'test-results/dashboard-invitations.png', fullPage: true });
 
     const [invitation] = await invitations();
-    expect(invitation).toMatchObject({ email: INVITEE, tenantId: acme, roleIds: [staffRole], status: 'pending', invitedBy: { type: 'operator' } });
+    expect(invitation).toMatchObject({ email: INVITEE, tenantId: acme, roleIds: [staffRole], clientId: acmePortal, status: 'pending', invitedBy: { type: 'operator' } });
     const days = (Date.parse(invitation!.expiresAt) - Date.now()) / 86_400_000;
     expect(days).toBeGreaterThan(2.99);
     expect(days).toBeLessThanOrEqual(3);

@@ -1,12 +1,12 @@
 import { useCallback, useId, useState, type FormEvent } from 'react';
 import { ErrorMessage, Loading, Outcome } from '../components/status.tsx';
 import { TenantPicker } from '../components/tenant-picker.tsx';
-import { RefusedField, refusalMarks, useRefusedListMarks } from '../hooks/use-refused-field.ts';
+import { RefusedField, refusalMarks, useRefusalMarks, useRefusedListMarks } from '../hooks/use-refused-field.ts';
 import { useDraft } from '../hooks/use-draft.ts';
 import { useSubmission } from '../hooks/use-submission.ts';
 import { useAsync } from '../hooks/use-async.ts';
 import type { TenantSummary } from '../operations.ts';
-import { sendInvitation, type Invitation } from '../operations-invitations.ts';
+import { listLandingClients, sendInvitation, type Invitation } from '../operations-invitations.ts';
 import { listAllRoles } from '../operations-roles.ts';
 
 /** The API's default lifetime of a link, and its bounds. */
@@ -45,9 +45,40 @@ interface InvitationDraft {
   readonly tenant: TenantSummary | null;
   readonly roleIds: readonly string[];
   readonly days: string;
+  /** The OAuth client the accepted invitation leads to; '' for none. */
+  readonly clientId: string;
 }
 
-const NEW_INVITATION: InvitationDraft = { email: '', tenant: null, roleIds: [], days: String(DEFAULT_DAYS) };
+const NEW_INVITATION: InvitationDraft = { email: '', tenant: null, roleIds: [], days: String(DEFAULT_DAYS), clientId: '' };
+
+interface ClientChoiceProps {
+  appId: string;
+  tenant: TenantSummary;
+  chosen: string;
+  onChoose: (clientId: string) => void;
+}
+
+/** The OAuth client the accepted invitation leads to: the application-wide ones and the tenant's own, with a redirect URI. */
+function ClientChoice({ appId, tenant, chosen, onChoose }: ClientChoiceProps) {
+  const clients = useAsync(useCallback(() => listLandingClients(appId, tenant.id), [appId, tenant.id]));
+  const id = useId();
+  const marks = useRefusalMarks('clientId');
+  if (clients.status === 'loading') return <Loading>{`Loading ${tenant.name}'s OAuth clients…`}</Loading>;
+  if (clients.status === 'failed') return <ErrorMessage message={clients.message} />;
+  return (
+    <div>
+      <label htmlFor={`${id}-client`}>Once accepted, continue to (optional)</label>
+      <select id={`${id}-client`} {...marks} value={chosen} onChange={(event) => onChoose(event.target.value)}>
+        <option value="">No application</option>
+        {clients.data.map((client) => (
+          <option key={client.clientId} value={client.clientId}>
+            {client.name}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
 
 interface InviteFormProps {
   appId: string;
@@ -59,13 +90,13 @@ interface InviteFormProps {
 /** "Invite": an address, the tenant it joins, the roles it gets there, and how many days its link works. */
 export function InviteForm({ appId, listChanges, onSent }: InviteFormProps) {
   const [draft, setDraft] = useDraft(NEW_INVITATION);
-  const { email, tenant, roleIds, days } = draft;
+  const { email, tenant, roleIds, days, clientId } = draft;
   const update = (patch: Partial<InvitationDraft>) => setDraft((current) => ({ ...current, ...patch }));
   const action = useSubmission<string>();
   const [submittedAt, setSubmittedAt] = useState(listChanges);
   const id = useId();
 
-  const choose = (next: TenantSummary | null) => update({ tenant: next, roleIds: [] });
+  const choose = (next: TenantSummary | null) => update({ tenant: next, roleIds: [], clientId: '' });
   // Sorted: the boxes checked, in whatever order, are the same draft.
   const toggle = (roleId: string) =>
     setDraft((current) => ({
@@ -79,7 +110,13 @@ export function InviteForm({ appId, listChanges, onSent }: InviteFormProps) {
     const address = email.trim();
     setSubmittedAt(listChanges);
     action.run(async () => {
-      const invitation = await sendInvitation(appId, { email: address, tenantId: tenant.id, roleIds: [...roleIds], expiresInDays: Number(days) });
+      const invitation = await sendInvitation(appId, {
+        email: address,
+        tenantId: tenant.id,
+        roleIds: [...roleIds],
+        expiresInDays: Number(days),
+        ...(clientId === '' ? {} : { clientId }),
+      });
       setDraft(NEW_INVITATION);
       onSent(invitation);
       return `An invitation to ${tenant.name} was created for ${address}, and its mail queued for delivery.`;
@@ -112,12 +149,20 @@ export function InviteForm({ appId, listChanges, onSent }: InviteFormProps) {
         </div>
         {tenant !== null && (
           <RefusedField value={action.refusal}>
+            <ClientChoice key={tenant.id} appId={appId} tenant={tenant} chosen={clientId} onChoose={(chosen) => update({ clientId: chosen })} />
+          </RefusedField>
+        )}
+        {tenant !== null && (
+          <RefusedField value={action.refusal}>
             <RoleChoices key={tenant.id} appId={appId} tenant={tenant} chosen={roleIds} onToggle={toggle} />
           </RefusedField>
         )}
         <button type="submit" className="primary" disabled={action.busy}>Invite</button>
       </form>
-      <p className="hint">The address is mailed a link to join the tenant, which works once. A member of the tenant cannot be invited to it.</p>
+      <p className="hint">
+        The address is mailed a link to join the tenant, which works once; once accepted, the page links to the chosen client's application. A member of the tenant
+        cannot be invited to it.
+      </p>
       {submittedAt === listChanges && <Outcome outcome={action.outcome} />}
     </section>
   );
