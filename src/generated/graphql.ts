@@ -1567,14 +1567,14 @@ export type Mutation = {
    * Revokes a session: its grants end with every token issued under them (its refresh tokens fail at once, its access
    * tokens are refused by the management API and by validation). On a tenant's path the browser session stays while it
    * holds another tenant's sign-in, and signs the user in to the tenant again only with a credential; on the
-   * application's path it ends with every tenant's sign-in in it. Audited as `session.revoked`, for each sign-in that
-   * ends.
+   * application's path it ends with every tenant's sign-in in it. A grant's own session ends with its tokens. Audited as
+   * `session.revoked`, for each sign-in that ends.
    */
   revokeSession: Scalars['Boolean']['output'];
   /**
    * Signs a user out everywhere: each of their sessions ends as `revokeSession` ends it, and so does every other grant of
-   * theirs with its tokens (an `offline_access` grant that outlived its browser session, a device's sign-in), which no
-   * session lists. On a tenant's path, only their sign-ins to that tenant and the grants made for it. Audited as
+   * theirs with its tokens (an `offline_access` grant that outlived its browser session, a device's sign-in), its own
+   * session or one without a live token. On a tenant's path, only their sign-ins to that tenant and the grants made for it. Audited as
    * `session.revoked` for each sign-in that ends and `grant.revoked` (`after.reason`: `revocation`) for each other grant.
    * Idempotent; a user outside the scope is `not_found`.
    */
@@ -3268,16 +3268,20 @@ export type SesSettingsInput = {
  * suspended or deleted or leaves its tenant, or when it expires by the session policy (the application's, or the
  * isolated tenant's whose pool the user is in): once the browser has not used it (an authorization) for
  * `idleTimeoutMinutes` (default 3 days), and at the latest `absoluteTimeoutMinutes` after the sign-in (default 30 days).
+ * A grant that keeps its user signed in with no browser session holding it (a device's once the browser that approved it
+ * ended its session, an `offline_access` grant after its browser's sign-out or expiry) is a session of its own while it
+ * holds a live token: it has no `ip`, `userAgent` or `methods`, and ends when revoked or when its tokens expire.
  */
 export type Session = {
   __typename?: 'Session';
-  /** The OAuth client the user signed in through (the first one authorized in the session). */
+  /** The OAuth client the user signed in through (the first one authorized in the session; a grant's own: its client). */
   clientId: Scalars['UUID']['output'];
   /** When the user signed in. */
   createdAt: Scalars['DateTime']['output'];
   /**
    * When the session ends unless the browser uses it again: the idle timeout after its last use, never past the
-   * absolute timeout after the sign-in.
+   * absolute timeout after the sign-in. A grant's own session: when its last live token expires unless it refreshes,
+   * never past the grant's end.
    */
   expiresAt: Scalars['DateTime']['output'];
   /** The session's id. */
@@ -3286,7 +3290,8 @@ export type Session = {
   ip: Maybe<Scalars['String']['output']>;
   /**
    * When the session was last used: an authorization in it, or a validation of one of its tokens. Kept to the minute
-   * (at most one write per minute per session), so it may lag by up to a minute.
+   * (at most one write per minute per session), so it may lag by up to a minute. A grant's own session: when it last
+   * got a token (its last refresh).
    */
   lastActiveAt: Scalars['DateTime']['output'];
   /**
@@ -3339,12 +3344,15 @@ export type SessionPolicy = Policy & {
 /** Whether a token's session still stands. */
 export type SessionValidation = {
   __typename?: 'SessionValidation';
-  /** The token's session, when valid and made in a browser session (a device's sign-in has none). */
+  /**
+   * The token's session, when valid: the browser session that holds its grant, else the grant's own (a device's or an
+   * offline sign-in whose browser session ended), which `revokeSession` ends with its tokens.
+   */
   session: Maybe<Session>;
   /**
    * True while the token is live (not expired, not revoked, a refresh token not yet used), its grant stands, its user
-   * may sign in (not suspended, not deleted) and its session, if it has one, stands; in a tenant scope, only for a
-   * sign-in to that tenant. False for anything else, another application's token included, without saying why.
+   * may sign in (not suspended, not deleted) and its session stands: the browser session's, or for a token that does not
+   * end with it (`offline_access`, a device's) the grant's own; in a tenant scope, only for a sign-in to that tenant. False for anything else, another application's token included, without saying why.
    */
   valid: Scalars['Boolean']['output'];
 };

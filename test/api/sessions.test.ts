@@ -212,19 +212,34 @@ describe('sessions', () => {
     expect((await app.http.post('/sessions/validate', { token: tokens.access_token })).body).toEqual({ valid: false, session: null });
   });
 
-  it('a sign-out ends the validity of an offline sign-in’s tokens at once, the answer kept in memory included', async () => {
-    expect((await app.http.post('/users', { email: 'offline-out@example.com', password: PASSWORD, tenantId: tenantA })).status).toBe(201);
+  it('a sign-out leaves an offline sign-in a session of its own, the answer kept in memory included: listed, validated with it, revoked with its tokens', async () => {
+    const userId = (await app.http.post('/users', { email: 'offline-out@example.com', password: PASSWORD, tenantId: tenantA })).body.id as string;
     const config = await discover(app, spa.clientId, oidc.None(), { redirect_uris: [REDIRECT] });
     const flow = await startAuthorization(config, { redirectUri: REDIRECT, resource: '' }, { tenant: tenantA, ...OFFLINE_CONSENT });
     const issuer = app.gatehouse.services.config.publicUrl;
     const callback = await flow.jar.followOut(await flow.jar.submit(flow.page, { email: 'offline-out@example.com', password: PASSWORD }), issuer);
     const tokens = await oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: flow.verifier, expectedState: flow.state });
-    for (let i = 0; i < 2; i += 1) expect((await app.http.post('/sessions/validate', { token: tokens.access_token })).body.valid).toBe(true);
+    const [browserSession] = (await app.http.get(`/users/${userId}/sessions`)).body.data;
+    for (let i = 0; i < 2; i += 1) expect((await app.http.post('/sessions/validate', { token: tokens.access_token })).body.session.id).toBe(browserSession.id);
     const confirm = await flow.jar.visit(`${issuer}/oauth2/logout?client_id=${spa.clientId}`);
     expect((await flow.jar.submit(confirm, { logout: 'yes' })).location).toBe(`${issuer}/oauth2/logout/success`);
+    // The grant stays signed in with no browser (offline_access): the sign-in the account page lists, an id to revoke.
+    const listed = (await app.http.get(`/users/${userId}/sessions`)).body.data;
+    expect(listed).toEqual([
+      expect.objectContaining({ userId, tenantId: tenantA, clientId: spa.clientId, ip: null, userAgent: null, methods: [] }),
+    ]);
+    const [session] = listed;
+    expect(session.id).not.toBe(browserSession.id);
+    for (const token of [tokens.access_token, tokens.refresh_token!]) {
+      expect((await app.http.post('/sessions/validate', { token })).body).toEqual({ valid: true, session });
+    }
+    expect((await app.http.delete(`/sessions/${session.id}`)).status).toBe(204);
+    expect(await refreshFails(config, tokens.refresh_token!)).toBe(true);
     for (const token of [tokens.access_token, tokens.refresh_token!]) {
       expect((await app.http.post('/sessions/validate', { token })).body).toEqual({ valid: false, session: null });
     }
+    expect((await app.http.get(`/users/${userId}/sessions`)).body.data).toEqual([]);
+    expect((await app.http.delete(`/sessions/${session.id}`)).status).toBe(404);
   });
 
   it('a tenant’s deletion ends its sign-ins, each recorded as a revocation records it', async () => {
@@ -273,15 +288,62 @@ describe('sessions', () => {
     expect(await refreshFails(inB.config, inB.tokens.refresh_token!)).toBe(true);
   });
 
-  it('a browser session that ended (its idle or absolute end) validates none of its tokens, though they are unexpired', async () => {
+  it('a browser session that ended (its idle or absolute end) validates none of the tokens that end with it, though they are unexpired', async () => {
     const userId = await createUser('idle@example.com');
-    const { tokens } = await signIn(userId);
-    // A refresh token's answer is never kept in memory (an access token's would be, until the session's end it read).
-    expect((await app.http.post('/sessions/validate', { token: tokens.refresh_token! })).body.valid).toBe(true);
+    const config = await discover(app, spa.clientId, oidc.None(), { redirect_uris: [REDIRECT] });
+    const { callback, verifier } = await codeThroughSeam(app, config, REDIRECT, { userId, tenantId: tenantA });
+    const tokens = await oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier });
+    expect((await app.http.get(`/users/${userId}/sessions`)).body.data).toHaveLength(1);
     await sql(`update oidc_model set expires_at = now() - interval '1 second' where model = 'Session' and payload->>'accountId' = ?`, [userId]);
-    for (const token of [tokens.access_token, tokens.refresh_token!]) {
-      expect((await app.http.post('/sessions/validate', { token })).body).toEqual({ valid: false, session: null });
+    expect((await app.http.post('/sessions/validate', { token: tokens.access_token })).body).toEqual({ valid: false, session: null });
+    expect((await app.http.get(`/users/${userId}/sessions`)).body.data).toEqual([]);
+  });
+
+  it('an offline sign-in whose browser session ended is a session of its own while its tokens live, in its tenant’s scope only', async () => {
+    const userId = await createUser('idle-offline@example.com');
+    const { config, tokens } = await signIn(userId);
+    const [browserSession] = (await app.http.get(`/users/${userId}/sessions`)).body.data;
+    await sql(`update oidc_model set expires_at = now() - interval '1 second' where model = 'Session' and payload->>'accountId' = ?`, [userId]);
+    const [session, ...more] = (await app.http.get(`/users/${userId}/sessions`)).body.data;
+    expect(more).toEqual([]);
+    expect(session).toMatchObject({ userId, tenantId: tenantA, clientId: spa.clientId, ip: null, userAgent: null, methods: [] });
+    expect(session.id).not.toBe(browserSession.id);
+    // Active when it last refreshed; it ends when its refresh token does, unless it refreshes.
+    const [refreshToken] = await sql<{ iat: string; expires_at: Date }>(
+      `select (payload->>'iat')::bigint as iat, expires_at from oidc_model where model = 'RefreshToken' and id = ?`,
+      [tokens.refresh_token],
+    );
+    expect(new Date(session.lastActiveAt).getTime()).toBe(Number(refreshToken!.iat) * 1000);
+    expect(new Date(session.expiresAt).getTime()).toBeGreaterThanOrEqual(new Date(refreshToken!.expires_at).getTime() - 1000);
+    const refreshed = await oidc.refreshTokenGrant(config, tokens.refresh_token!);
+    const validated = (await app.http.post('/sessions/validate', { token: refreshed.refresh_token! })).body;
+    expect(validated).toMatchObject({ valid: true, session: { id: session.id, createdAt: session.createdAt } });
+
+    for (const path of ['/sessions', `${tenantPath(tenantA)}/sessions`]) {
+      expect((await app.http.get(path)).body.data.map((row: { id: string }) => row.id), path).toContain(session.id);
     }
+    expect((await app.http.get(`${tenantPath(tenantA)}/sessions/${session.id}`)).body).toEqual(validated.session);
+    // Refusals: another tenant's path and another application see none of it, and end nothing.
+    expect((await app.http.get(`${tenantPath(tenantB)}/sessions`)).body.data.map((row: { id: string }) => row.id)).not.toContain(session.id);
+    expect((await app.http.get(`${tenantPath(tenantB)}/sessions/${session.id}`)).status).toBe(404);
+    expect((await app.http.delete(`${tenantPath(tenantB)}/sessions/${session.id}`)).status).toBe(404);
+    expect((await app.http.post(`${tenantPath(tenantB)}/sessions/validate`, { token: refreshed.refresh_token! })).body).toEqual({ valid: false, session: null });
+    const other = await app.bootstrapAnother();
+    const foreign = app.as({ apiKey: other.apiKey });
+    expect((await foreign.get(`/sessions/${session.id}`)).status).toBe(404);
+    expect((await foreign.delete(`/sessions/${session.id}`)).status).toBe(404);
+    expect((await foreign.post('/sessions/validate', { token: refreshed.refresh_token! })).body).toEqual({ valid: false, session: null });
+    expect((await app.http.post('/sessions/validate', { token: refreshed.refresh_token! })).body.valid).toBe(true);
+
+    // Its tenant's path revokes it, recorded as the session's revocation.
+    expect((await app.http.delete(`${tenantPath(tenantA)}/sessions/${session.id}`)).status).toBe(204);
+    expect(await refreshFails(config, refreshed.refresh_token!)).toBe(true);
+    expect((await app.http.get(`/users/${userId}/sessions`)).body.data).toEqual([]);
+    const [record] = await sql<{ tenant_id: string; before: unknown; after: unknown }>(
+      `select tenant_id, before, after from audit_log where action = 'session.revoked' and target_id = ?`,
+      [session.id],
+    );
+    expect(record).toEqual({ tenant_id: tenantA, before: validated.session, after: { grantsRevoked: 1 } });
   });
 
   it('a browser signed in to two tenants: a sign-in to each, listed, validated and revoked in its own tenant; the application’s path ends both', async () => {

@@ -110,9 +110,11 @@ describe('device verification pages', () => {
     const tokens = await oidc.pollDeviceAuthorizationGrant(config, { ...started, interval: 1 });
     expect(tokens.claims()?.sub).toBe(ada);
     expect(await oidc.fetchUserInfo(config, tokens.access_token, ada)).toEqual({ sub: ada, tenant_id: acme, email: 'ada@example.com', email_verified: true });
-    // The device's sign-in is the device's, not the session of the browser that approved it.
+    // While the approving browser's session holds the device's grant, the device's tokens are of that session, listed.
+    const [approving] = (await app.http.get(`/users/${ada}/sessions`)).body.data;
+    expect(approving).toMatchObject({ clientId: device.clientId, tenantId: acme });
     for (const token of [tokens.access_token, tokens.refresh_token!]) {
-      expect((await app.http.post('/sessions/validate', { token })).body).toEqual({ valid: true, session: null });
+      expect((await app.http.post('/sessions/validate', { token })).body).toMatchObject({ valid: true, session: { id: approving.id } });
     }
 
     // The code is spent: entering it again is refused, in the look of its client, and approves nothing.
@@ -317,6 +319,34 @@ describe('device flow', () => {
     expect(visit.status, visit.body.slice(0, 500)).toBe(200);
     expect(visit.body).toContain('Your device is now signed in');
   }
+
+  it('a device whose approving browser session ended is a session of its own: listed, validated with it, revoked by its id', async () => {
+    const jar = new CookieJar();
+    const { started } = await start({ tenant: 'acme' });
+    await approve(jar, started.verification_uri_complete!, 'ada@example.com');
+    const tokens = await pollOnce(started.device_code);
+    expect(tokens.status).toBe(200);
+    const sql = (query: string, params: unknown[]) => app.gatehouse.services.orm.em.getConnection().execute(query, params);
+    // The browser's session ends (its idle timeout); the device's grant does not end with it.
+    await sql(`update oidc_model set expires_at = now() - interval '1 second' where model = 'Session' and payload->>'accountId' = ?`, [ada]);
+    const [{ grant_id: grantId }] = (await sql(`select grant_id from oidc_model where id = ?`, [tokens.body.refresh_token])) as [{ grant_id: string }];
+    const { session } = (await app.http.post('/sessions/validate', { token: tokens.body.refresh_token })).body;
+    expect(session).toMatchObject({ userId: ada, tenantId: acme, clientId: device.clientId, ip: null, userAgent: null, methods: [] });
+    expect((await app.http.post('/sessions/validate', { token: tokens.body.access_token })).body).toEqual({ valid: true, session });
+    const listed = (path: string) => app.http.get(path).then((list) => list.body.data.filter((row: { id: string }) => row.id === session.id));
+    for (const path of [`/users/${ada}/sessions`, '/sessions', `/applications/${app.root.applicationId}/tenants/${acme}/sessions`]) expect(await listed(path), path).toEqual([session]);
+    // Refusals: another application's key sees no such session and ends nothing.
+    const other = app.as({ apiKey: (await app.bootstrapAnother()).apiKey });
+    expect((await other.delete(`/sessions/${session.id}`)).status).toBe(404);
+    expect((await other.get(`/sessions/${session.id}`)).status).toBe(404);
+
+    expect((await app.http.delete(`/sessions/${session.id}`)).status).toBe(204);
+    const refresh = await postForm(`${app.baseUrl}/oauth2/token`, { grant_type: 'refresh_token', refresh_token: tokens.body.refresh_token, client_id: device.clientId });
+    expect(refresh.body.error).toBe('invalid_grant');
+    expect((await app.http.post('/sessions/validate', { token: tokens.body.access_token })).body).toEqual({ valid: false, session: null });
+    expect((await sql(`select 1 from oidc_model where grant_id = ? or id = ?`, [grantId, grantId])) as unknown[]).toEqual([]);
+    expect(await listed(`/users/${ada}/sessions`)).toEqual([]);
+  });
 
   it('approving another application’s device in the same browser leaves the first application’s device signed in', async () => {
     const jar = new CookieJar();

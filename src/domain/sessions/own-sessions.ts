@@ -3,12 +3,10 @@ import type { Scope } from '../../context.ts';
 import { executeOwned } from '../../db/owned-sql.ts';
 import { recordAudit, type AuditActor } from '../audit.ts';
 import { PAGE_SIZE_MAX } from '../pagination.ts';
+import { grantSignInsSql } from './grant-sign-ins.ts';
 import { currentAndNewestSessions, type OwnSessionView } from './sessions.ts';
 
-/**
- * An app or device signed in by a grant no browser session holds, with a live token: an offline_access grant that
- * outlived its browser's sign-out, a device's. Its dates are those of its grant and of its newest live token.
- */
+/** An app or device signed in by a grant no browser session holds (grant-sign-ins.ts), with its dates. */
 export interface OwnGrantView {
   readonly id: string;
   readonly clientName: string;
@@ -59,32 +57,19 @@ export async function ownSignIns(applicationScope: Scope, userId: string, curren
   };
 }
 
-/**
- * The user's grants no live browser session holds, with a token not yet expired, consumed or revoked: the newest
- * `limit`, each row with their count. The instance's clock, as sessions.ts judges sessions.
- */
+/** The user's grant sign-ins (grant-sign-ins.ts): the newest `limit`, each row with their count. */
 function grantsOutsideSessions(scope: Scope, userId: string, limit: number): Promise<GrantRow[]> {
-  const now = new Date();
+  const signIns = grantSignInsSql(`and u.id = ?`, [userId], new Date());
   return executeOwned<GrantRow[]>(
     scope.em,
     scope.applicationId,
-    `select g.id, c.name as client_name, t.name as tenant_name, to_timestamp((g.payload->>'iat')::bigint) as created_at,
-            to_timestamp(k.last_iat) as last_active_at, count(*) over ()::int as total
-       from oidc_model as g
-       join oauth_client as c on @owner(c) and c.id::text = g.payload->>'clientId'
-       left join oidc_model as gt on gt.model = 'GrantTenant' and gt.id = g.id
-       left join tenant as t on @owner(t) and t.id::text = gt.payload->>'tenantId'
-       cross join lateral (select max((k.payload->>'iat')::bigint) as last_iat from oidc_model as k
-          where k.grant_id = g.id and k.model in ('AccessToken', 'RefreshToken') and k.consumed_at is null
-            and (k.expires_at is null or k.expires_at > ?::timestamptz)) as k
-      where g.model = 'Grant' and @owner(g) and g.payload->>'accountId' = ? and (g.expires_at is null or g.expires_at > ?::timestamptz)
-        and k.last_iat is not null
-        and not exists (select 1 from oidc_model as o cross join jsonb_each(o.payload->'authorizations') as a
-          where o.model = 'Session' and o.payload->>'accountId' = g.payload->>'accountId' and (o.expires_at is null or o.expires_at > ?::timestamptz)
-            and a.value->>'grantId' = g.id)
-      order by created_at desc, g.id
+    `select gs.grant_id as id, c.name as client_name, t.name as tenant_name, gs.created_at, gs.last_active_at, count(*) over ()::int as total
+       from (${signIns.sql}) as gs
+       join oauth_client as c on @owner(c) and c.id = gs.client_id
+       left join tenant as t on @owner(t) and t.id = gs.tenant_id
+      order by gs.created_at desc, gs.grant_id
       limit ?`,
-    [now, userId, now, now, limit],
+    [...signIns.params, limit],
   );
 }
 

@@ -10,13 +10,15 @@ import { pageSize, scopedList, type Page, type PageArgs } from '../pagination.ts
 import { mayActNowSql } from '../users/sign-in-user.ts';
 import { getUser } from '../users/users.ts';
 import { signInEndCtes, type EndedSignIns } from './end-sessions.ts';
+import { grantSignInsSql, SIGN_IN_ID_IS } from './grant-sign-ins.ts';
 import type { KnownValidToken } from './validation-cache.ts';
 
 /**
  * One sign-in: a tenant's (or the application's) part of the OP's browser session, the grants made in it for that
  * tenant. `user_session` is only its index; a row counts while the OP's session it names (by `uid`, which outlives id
  * rotations) stands for the same account and holds a grant of the row's tenant (LIVE), so a sign-out, account switch
- * or expiry ends it with no write here.
+ * or expiry ends it with no write here. A grant that signs its user in with no browser session holding it (a device's,
+ * an offline one: grant-sign-ins.ts) is a sign-in of its own, with no address, user agent or methods.
  */
 export interface SessionView {
   readonly id: string;
@@ -45,6 +47,18 @@ interface SessionRow {
   op_session_uid: string;
 }
 
+/** A sign-in of grantSignInsSql's. */
+interface GrantSignInRow {
+  id: string;
+  grant_id: string;
+  user_id: string;
+  tenant_id: string | null;
+  client_id: string;
+  created_at: Date;
+  last_active_at: Date;
+  expires_at: Date;
+}
+
 const COLUMNS = 's.id, s.user_id, s.tenant_id, s.client_id, s.created_at, s.last_active_at, s.expires_at, s.ip, s.user_agent, s.methods, s.op_session_uid';
 
 /**
@@ -71,6 +85,8 @@ const view = (row: SessionRow): SessionView => ({
   methods: row.methods,
 });
 
+const grantView = (row: Omit<GrantSignInRow, 'grant_id'>): SessionView => view({ ...row, ip: null, user_agent: null, methods: [], op_session_uid: '' });
+
 /** A tenant scope: those signed in to its tenant. `more`: columns and joins beside the row's. */
 function scoped(scope: Scope, extra: string, params: unknown[], more: { columns: string; joins: string } = { columns: '', joins: '' }): OwnedStatement {
   const tenant = scope.tenantId === null ? '' : ' and s.tenant_id = ?';
@@ -81,32 +97,47 @@ function scoped(scope: Scope, extra: string, params: unknown[], more: { columns:
   );
 }
 
-/** Keyset on the UUIDv7 id; `userId`: 404 when not in the scope. */
+/** The scope's grant sign-ins (in a tenant scope, those of its tenant) matching `where` (on grantSignInsSql's `g`, `u`). */
+function scopedGrantSignIns(scope: Scope, where: string, params: unknown[]): OwnedStatement {
+  const tenant = scope.tenantId === null ? '' : ` and gt.payload->>'tenantId' = ?`;
+  const { sql, params: all } = grantSignInsSql(`${tenant}${where}`, [...(scope.tenantId === null ? [] : [scope.tenantId]), ...params], new Date());
+  return ownedSql(scope.applicationId, sql, all);
+}
+
+/** Keyset on the id (UUIDv7: the sign-in's time), browser sessions' and grants' alike; `userId`: 404 when not in the scope. */
 export async function listSessions(scope: Scope, args: PageArgs & { userId?: string }): Promise<Page<SessionView>> {
   const size = pageSize(args);
   if (args.userId !== undefined) await getUser(scope, args.userId);
   const list = `${scopedList(scope, 'sessions')}:${args.userId ?? ''}`;
   const after = args.cursor == null ? undefined : scope.services.cursors.decode(list, args.cursor);
-  const { sql, params } = scoped(
-    scope,
-    `${args.userId === undefined ? '' : ' and s.user_id = ?'}${after === undefined ? '' : ' and s.id > ?'}`,
-    [...(args.userId === undefined ? [] : [args.userId]), ...(after === undefined ? [] : [after])],
+  const browsers = scoped(scope, '', []);
+  const grants = scopedGrantSignIns(scope, '', []);
+  const rows = await scope.em.execute<(SessionRow & { grant_id: string | null })[]>(
+    `select * from (select b.*, null::text as grant_id from (${browsers.sql}) as b
+       union all select g.id, g.user_id, g.tenant_id, g.client_id, g.created_at, g.last_active_at, g.expires_at, null::text, null::text, '{}'::text[], null::text, g.grant_id
+         from (${grants.sql}) as g) as s
+      where true${args.userId === undefined ? '' : ' and s.user_id = ?'}${after === undefined ? '' : ' and s.id > ?'} order by s.id limit ?`,
+    [...browsers.params, ...grants.params, ...(args.userId === undefined ? [] : [args.userId]), ...(after === undefined ? [] : [after]), size + 1],
   );
-  const rows = await scope.em.execute<SessionRow[]>(`${sql} order by s.id limit ?`, [...params, size + 1]);
-  const data = rows.slice(0, size).map(view);
+  const data = rows.slice(0, size).map((row) => (row.grant_id === null ? view(row) : grantView(row)));
   const last = data.at(-1);
   return { data, next: rows.length > size && last !== undefined ? scope.services.cursors.encode(list, last.id) : null };
 }
 
-async function findSession(scope: Scope, em: EntityManager, sessionId: string, lock = ''): Promise<SessionRow> {
-  const { sql, params } = scoped(scope, ' and s.id = ?', [sessionId]);
-  const [row] = await em.execute<SessionRow[]>(`${sql}${lock}`, params);
-  if (row === undefined) throw notFound('Session', 'sessionId');
-  return row;
+/** A browser session's sign-in (`lock`: its row, for the statement that ends it), else a grant's. */
+async function findSession(scope: Scope, em: EntityManager, sessionId: string, lock = ''): Promise<{ browser: SessionRow } | { grant: GrantSignInRow }> {
+  const sessions = scoped(scope, ' and s.id = ?', [sessionId]);
+  const [browser] = await em.execute<SessionRow[]>(`${sessions.sql}${lock}`, sessions.params);
+  if (browser !== undefined) return { browser };
+  const grants = scopedGrantSignIns(scope, SIGN_IN_ID_IS, [sessionId]);
+  const [grant] = await em.execute<GrantSignInRow[]>(grants.sql, grants.params);
+  if (grant === undefined) throw notFound('Session', 'sessionId');
+  return { grant };
 }
 
 export async function getSession(scope: Scope, sessionId: string): Promise<SessionView> {
-  return view(await findSession(scope, scope.em, sessionId));
+  const found = await findSession(scope, scope.em, sessionId);
+  return 'browser' in found ? view(found.browser) : grantView(found.grant);
 }
 
 /** One of a user's sessions on their own page: whether it is of the browser session they see it in, and its tenant's name. */
@@ -133,11 +164,14 @@ export async function currentAndNewestSessions(scope: Scope, userId: string, cur
  * On a tenant's path, its sign-in ends: the grants made for it in the browser session, with their tokens, and the
  * session itself only when it signed the user in to nothing else; a session that stands signs the user in to the tenant
  * again only with a credential (revoked-sign-ins.ts). On the application's path, the whole browser session
- * ends with every tenant's sign-in in it, each audited. One statement; instances forget the grants' Bearer tokens at once.
+ * ends with every tenant's sign-in in it, each audited. A grant's sign-in ends with its tokens. One statement;
+ * instances forget the grants' Bearer tokens at once.
  */
 export async function revokeSession(scope: Scope, sessionId: string): Promise<boolean> {
   const grants = await scope.transactional(async (em) => {
-    const row = await findSession(scope, em, sessionId, ' for update of s');
+    const found = await findSession(scope, em, sessionId, ' for update of s');
+    if ('grant' in found) return endGrantSignIn(scope, em, found.grant);
+    const row = found.browser;
     const now = new Date();
     return endSignIns(
       scope,
@@ -186,6 +220,19 @@ export async function revokeUserSessions(scope: Scope, userId: string): Promise<
   return true;
 }
 
+/** Its grant ends with its tokens, audited `session.revoked` by the call that deleted it (of concurrent ones). */
+async function endGrantSignIn(scope: Scope, em: EntityManager, signIn: GrantSignInRow): Promise<string[]> {
+  const { ctes, params } = signInEndCtes(
+    { where: 'false', params: [], ends: 'sign_in', grants: { sql: 'select ?::text as id', params: [signIn.grant_id] } },
+    { sql: 'null::jsonb', params: [] },
+  );
+  const [row] = await executeOwned<{ ended: boolean }[]>(em, scope.applicationId, `with ${ctes} select exists (select 1 from tokens where model = 'Grant') as ended`, params);
+  if (row?.ended !== true) return [];
+  const before = grantView(signIn);
+  recordAudit(em, scope, { action: 'session.revoked', targetType: 'session', targetId: signIn.id, tenantId: signIn.tenant_id, before, after: { grantsRevoked: 1 } });
+  return [signIn.grant_id];
+}
+
 interface EndedRows {
   grants: string[] | null;
   rows: { id: string; tenantId: string | null; before: object; after: object }[];
@@ -226,7 +273,7 @@ async function endSignIns(scope: Scope, em: EntityManager, selected: EndedSignIn
 
 interface ValidationFacts {
   grant_tenant: string | null;
-  browser_grant: boolean;
+  grant_sign_in: GrantSignInRow | null;
   token_user_id: string;
   token_client_id: string;
   token_grant_id: string;
@@ -300,19 +347,20 @@ export async function validateSession(scope: Scope, token: string): Promise<Sess
   if (known === undefined) return INVALID;
   if (scope.tenantId !== null && known.tenantId !== scope.tenantId) return INVALID;
   if (!(await scope.services.surfaces.issuerServesToken(known.issuer, known))) return INVALID;
-  if (known.session === null) return { valid: true, session: null };
-  return { valid: true, session: await markActive(scope, known.session) };
+  // A grant's sign-in is active when it refreshes (grant-sign-ins.ts), not when validated.
+  return { valid: true, session: known.browserSession ? await markActive(scope, known.session) : known.session };
 }
 
 /** One statement; undefined when not valid. */
 async function readValidToken(scope: Scope, token: string, now: Date): Promise<KnownValidToken | undefined> {
   const source = await tokenSource(scope, token, now);
   if (source === undefined) return undefined;
+  const signIn = grantSignInsSql('and g.id = t.grant_id', [], now);
   const [row] = await executeOwned<(Partial<SessionRow> & ValidationFacts)[]>(
     scope.em,
     scope.applicationId,
     `with t as (${source.cte})
-     select ${COLUMNS}, gt.payload->>'tenantId' as grant_tenant, coalesce((gt.payload->>'browserSession')::boolean, false) as browser_grant,
+     select ${COLUMNS}, gt.payload->>'tenantId' as grant_tenant, to_jsonb(gs) as grant_sign_in,
        t.user_id as token_user_id, t.client_id as token_client_id, t.grant_id as token_grant_id, t.model as token_model, t.issuer as token_issuer,
        least(t.expires_at, g.expires_at, s.expires_at, s.op_expires_at) as valid_until
        from t
@@ -322,18 +370,17 @@ async function readValidToken(scope: Scope, token: string, now: Date): Promise<K
        -- The grant outlives its client's deletion or revocation (the OP's rows): the client must still stand.
        join oauth_client as c on c.application_id = u.application_id and c.id = ${uuidOrNull('t.client_id')} and c.revoked_at is null
        left join oidc_model as gt on gt.model = 'GrantTenant' and gt.id = g.id
-       -- The sign-in the grant was made for, of the browser session it was made in (a device's grant has none: false).
+       -- The sign-in that lists the grant: of the browser session that holds it, else the grant's own (none: not valid).
        left join lateral (select ${COLUMNS}, o.expires_at as op_expires_at from user_session as s join oidc_model as o on o.model = 'Session' and o.uid = s.op_session_uid
           where s.application_id = u.application_id and s.user_id = u.id and s.tenant_id::text is not distinct from gt.payload->>'tenantId'
-            and gt.payload->>'browserSession' is distinct from 'false'
             and o.payload->'authorizations'->t.client_id->>'grantId' = g.id
             and s.expires_at > ?::timestamptz and (o.expires_at is null or o.expires_at > ?::timestamptz) and o.payload->>'accountId' = t.user_id
           limit 1) as s on true
-      where ${mayActNowSql('u')}`,
-    [...source.params, now, now, now],
+       left join lateral (${signIn.sql}) as gs on s.id is null
+      where ${mayActNowSql('u')} and (s.id is not null or gs.id is not null)`,
+    [...source.params, now, now, now, ...signIn.params],
   );
-  // A browser's sign-in is valid while its session holds the grant; a device's has none.
-  if (row === undefined || (row.browser_grant && row.id == null)) return undefined;
+  if (row === undefined) return undefined;
   return {
     applicationId: scope.applicationId,
     userId: row.token_user_id,
@@ -341,7 +388,8 @@ async function readValidToken(scope: Scope, token: string, now: Date): Promise<K
     clientId: row.token_client_id,
     tenantId: row.grant_tenant,
     issuer: row.token_issuer ?? scope.services.surfaces.service.issuer,
-    session: row.id == null ? null : view(row as SessionRow),
+    session: row.id == null ? grantView(row.grant_sign_in!) : view(row as SessionRow),
+    browserSession: row.id != null,
     refreshToken: row.token_model === 'RefreshToken',
     validUntil: row.valid_until === null ? NO_END : new Date(row.valid_until),
   };

@@ -12,8 +12,9 @@ export interface KnownValidToken {
   readonly tenantId: string | null;
   /** The surface that issued the token, which must still serve its tenant: asked on every use (a surface ends unannounced). */
   readonly issuer: string;
-  /** Null for a grant made outside a browser session (a device's). */
-  readonly session: SessionView | null;
+  /** The sign-in that lists the grant: a browser session's (`browserSession`), else the grant's own. */
+  readonly session: SessionView;
+  readonly browserSession: boolean;
   /** A refresh token's answer is never kept: a rotation spends the token without any invalidation. */
   readonly refreshToken: boolean;
   /** The earliest end of the token, its grant and its session. */

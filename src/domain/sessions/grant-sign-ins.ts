@@ -1,0 +1,42 @@
+/**
+ * A sign-in no browser session holds: a grant no live OP session of its user holds (an offline_access grant that
+ * outlived its browser's sign-out or expiry, a device's once the approving browser's session ended) with a live token
+ * not bound to that session (oidc-provider's `expiresWithSession`, which the OP refuses once the session is gone). The
+ * account page lists them beside the browser sessions (own-sessions.ts); the API lists each as a session (sessions.ts).
+ */
+
+/**
+ * Its id as a session: a UUIDv7 of the grant's issue time, the rest the grant id's hash, so it is the same at every
+ * read and sorts among the browser sessions' ids by sign-in time.
+ */
+const SIGN_IN_ID = `(lpad(to_hex((g.payload->>'iat')::bigint * 1000), 12, '0') || '7' || substr(md5(g.id), 1, 3) || '8' || substr(md5(g.id), 4, 15))::uuid`;
+
+/**
+ * The application's grant sign-ins (`@owner`) matching `where` (on `g`, the Grant, and `gt`, its GrantTenant), one row
+ * each: `id` (SIGN_IN_ID), `grant_id`, `user_id`, `tenant_id`, `client_id`, `created_at` (the grant's), `last_active_at`
+ * (its newest live token's issue: its last refresh) and `expires_at` (its live tokens' latest end, never past the
+ * grant's). Judged by `now`, this instance's clock, as sessions.ts judges browser sessions.
+ */
+export function grantSignInsSql(where: string, params: readonly unknown[], now: Date): { sql: string; params: unknown[] } {
+  return {
+    sql: `select ${SIGN_IN_ID} as id, g.id as grant_id, u.id as user_id, (gt.payload->>'tenantId')::uuid as tenant_id, c.id as client_id,
+            to_timestamp((g.payload->>'iat')::bigint) as created_at, to_timestamp(k.last_iat) as last_active_at,
+            least(k.expires_at, g.expires_at) as expires_at
+       from oidc_model as g
+       join app_user as u on u.application_id = g.application_id and u.id::text = g.payload->>'accountId'
+       join oauth_client as c on c.application_id = g.application_id and c.id::text = g.payload->>'clientId'
+       left join oidc_model as gt on gt.model = 'GrantTenant' and gt.id = g.id
+       cross join lateral (select max((k.payload->>'iat')::bigint) as last_iat, max(k.expires_at) as expires_at from oidc_model as k
+          where k.grant_id = g.id and k.model in ('AccessToken', 'RefreshToken') and k.consumed_at is null
+            and (k.expires_at is null or k.expires_at > ?::timestamptz) and (k.payload->>'expiresWithSession') is distinct from 'true') as k
+      where g.model = 'Grant' and @owner(g) and (g.expires_at is null or g.expires_at > ?::timestamptz) and k.last_iat is not null
+        and not exists (select 1 from oidc_model as o cross join jsonb_each(o.payload->'authorizations') as a
+          where o.model = 'Session' and o.payload->>'accountId' = g.payload->>'accountId' and (o.expires_at is null or o.expires_at > ?::timestamptz)
+            and a.value->>'grantId' = g.id)
+        ${where}`,
+    params: [now, now, now, ...params],
+  };
+}
+
+/** `where` of grantSignInsSql for the sign-in whose session id is `id` (a UUID). */
+export const SIGN_IN_ID_IS = `and ${SIGN_IN_ID} = ?::uuid`;
