@@ -6,7 +6,7 @@ import type { SignInThrottle } from '../pages/throttle.ts';
 import { currentRequestLog } from '../log.ts';
 import type { Services } from '../services.ts';
 import { OIDC_PATHS } from './configuration.ts';
-import { logoutNamesNoApplication, sessionApplicationOf, withSessionOf } from './session-application.ts';
+import { logoutRefusal, sessionApplicationOf, withSessionOf } from './session-application.ts';
 
 /**
  * The OP's routes and the methods it answers on each; anything else on these paths is 405 with `Allow` (the provider
@@ -96,12 +96,13 @@ export function oidcRoutes(services: Services, throttle: SignInThrottle) {
     const opUrl = new URL(request.raw.url!.slice(surface.kind === 'tenant_path' ? surface.mountPath.length : 0), origin);
     // HEAD is GET without the body (RFC 9110 9.3.2), and the OP answers it as GET: the same session, the same refusals.
     const method = request.method === 'HEAD' ? 'GET' : request.method;
-    if (surface.kind !== 'domain' && logoutNamesNoApplication(method, opUrl)) {
+    const { provider, handle } = await oidc.get(surface);
+    const refusedLogout = surface.kind === 'domain' ? undefined : await logoutRefusal(provider, method, opUrl);
+    if (refusedLogout !== undefined) {
       const look = lookFor(PLAIN_LOOK, request.headers['accept-language'], opUrl.searchParams.get('ui_locales') ?? undefined);
-      const page = standaloneErrorPage(look, { key: 'refusal.logoutNoApplication' }, undefined, 'sign_out');
+      const page = standaloneErrorPage(look, { key: refusedLogout }, undefined, 'sign_out');
       return reply.status(400).headers(page.headers).type('text/html; charset=utf-8').send(page.html);
     }
-    const { provider, handle } = await oidc.get(surface);
     // Before the hijack: a failure here must still reach Fastify's error handler, not leave the request unanswered.
     const application = surface.kind === 'domain' ? undefined : await sessionApplicationOf(provider, method, opUrl);
     reply.hijack();

@@ -2,6 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type Provider from 'oidc-provider';
 import { unverifiedAudience } from '../auth/jwt.ts';
 import { isUuid } from '../ids.ts';
+import type { CopyKey } from '../pages/pages.ts';
 import { servedClientData } from './clients.ts';
 import { OIDC_PATHS } from './configuration.ts';
 
@@ -11,9 +12,9 @@ import { OIDC_PATHS } from './configuration.ts';
  * the first and revoke its grants. So there each application's session has its own cookie (`_session.{application
  * id}`), chosen from the request's client before the OP reads the session: `client_id`, the resumed interaction's, the
  * logout's (`client_id` or `id_token_hint`'s audience), or `?app=` on the logout confirmation's address.
- * The device pages keep the plain cookie (the client is known only once the code is typed). A logout naming no client
- * is refused there (logoutNamesNoApplication) rather than answered "signed out" with every session standing. A custom
- * domain serves one application, and its host keeps its cookies apart.
+ * The device pages keep the plain cookie (the client is known only once the code is typed). A logout naming no client,
+ * or a device's client, is refused there (logoutRefusal) rather than answered "signed out" with the session standing. A
+ * custom domain serves one application, and its host keeps its cookies apart.
  */
 const current = new AsyncLocalStorage<string | undefined>();
 
@@ -59,11 +60,7 @@ export async function sessionApplicationOf(provider: Provider, method: string, {
     const interaction = await provider.Interaction.find(resumed);
     return applicationOf(interaction?.params['client_id'] as string | undefined);
   }
-  if (method === 'GET' && path === OIDC_PATHS.end_session) {
-    const hint = query.get('id_token_hint');
-    // As the OP reads its parameters (`value || undefined`): an empty client_id is absent, and the hint names the client.
-    return applicationOf(query.get('client_id') || (hint === null || hint === '' ? undefined : unverifiedAudience(hint)));
-  }
+  if (method === 'GET' && path === OIDC_PATHS.end_session) return applicationOf(loggedOutClient(query));
   if (method === 'POST' && path === `${OIDC_PATHS.end_session}/confirm`) {
     const applicationId = query.get(APPLICATION_PARAMETER);
     return applicationId !== null && isUuid(applicationId) ? applicationId : undefined;
@@ -71,8 +68,22 @@ export async function sessionApplicationOf(provider: Provider, method: string, {
   return undefined;
 }
 
-/** A logout (RP-initiated) naming no client: on a surface that serves several applications, it is refused. */
-export function logoutNamesNoApplication(method: string, { pathname, searchParams }: URL): boolean {
+/** The client a logout names: as the OP reads its parameters (`value || undefined`), an empty client_id is absent. */
+function loggedOutClient(query: URLSearchParams): string | undefined {
+  const hint = query.get('id_token_hint');
+  return query.get('client_id') || (hint === null || hint === '' ? undefined : unverifiedAudience(hint));
+}
+
+/**
+ * Why a logout (RP-initiated) on a surface that serves several applications ends nothing, as the copy key of its
+ * refusal: it names no client, so no application's session; or a device's client, whose sign-in this application's
+ * session never holds (the device pages keep the plain one) and whose grant outlives a sign-out anyway.
+ */
+export async function logoutRefusal(provider: Provider, method: string, { pathname, searchParams }: URL): Promise<CopyKey | undefined> {
+  if (method !== 'GET' || pathname !== OIDC_PATHS.end_session) return undefined;
   const named = (name: string) => (searchParams.get(name) ?? '') !== '';
-  return method === 'GET' && pathname === OIDC_PATHS.end_session && !named('client_id') && !named('id_token_hint');
+  if (!named('client_id') && !named('id_token_hint')) return 'refusal.logoutNoApplication';
+  const clientId = loggedOutClient(searchParams);
+  const data = clientId !== undefined && isUuid(clientId) ? await servedClientData(provider, clientId) : undefined;
+  return data?.type === 'device' ? 'refusal.logoutDevice' : undefined;
 }

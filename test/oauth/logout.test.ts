@@ -4,7 +4,7 @@ import type { TestApp } from '../support/app.ts';
 import { CookieJar, readForm } from '../support/cookie-jar.ts';
 import { POST_LOGOUT_URI, REDIRECT_URI, startHostedTestApp, type HostedTestApp } from '../support/hosted-app.ts';
 import { expectSelfSubmittingForm } from '../support/hosted-headers.ts';
-import type { TestClient } from '../support/oauth.ts';
+import { createTestClient, type TestClient } from '../support/oauth.ts';
 
 /**
  * RP-initiated logout (`/oauth2/logout`) after a sign-in through the hosted form, driven by openid-client: the
@@ -141,6 +141,27 @@ describe('RP-initiated logout', () => {
     const named = await jar.visit(`${issuer}/oauth2/logout/success?client_id=${client.clientId}`);
     expect(named.status).toBe(200);
     expect(named.body).toContain('You have been signed out of ');
+  });
+
+  it('a logout naming a device’s client is refused and ends nothing: the device’s sign-in is no sign-out’s to end', async () => {
+    const device = await createTestClient(app, { type: 'device', authMethod: 'none' });
+    const jar = new CookieJar();
+    await signIn(jar);
+    // The device's ID token names its client as its audience (read unverified, as for a web client's).
+    const hint = ['{"alg":"none"}', JSON.stringify({ aud: device.clientId })].map((part) => Buffer.from(part).toString('base64url')).join('.');
+    for (const query of [`client_id=${device.clientId}`, `id_token_hint=${hint}.x`, `client_id=${device.clientId}&post_logout_redirect_uri=${encodeURIComponent(POST_LOGOUT_URI)}`]) {
+      const refused = await jar.visit(`${issuer}/oauth2/logout?${query}`);
+      expect(refused.status, query).toBe(400);
+      expect(refused.location).toBeUndefined();
+      expect(refused.body).toContain('<h1>Sign-out is not possible</h1>');
+      expect(refused.body).toContain('a device’s sign-in does not end with a sign-out in this browser');
+      expect(refused.body).not.toContain('signed out of');
+    }
+    const german = await jar.visit(`${issuer}/oauth2/logout?client_id=${device.clientId}&ui_locales=de`);
+    expect(german.body).toContain('Die Anmeldung eines Geräts endet nicht');
+    expect(await signedIn(jar)).toBe(true);
+    // A web client's logout is answered as before.
+    expect((await jar.visit(`${issuer}/oauth2/logout?client_id=${client.clientId}`)).status).toBe(200);
   });
 
   it('an empty client_id beside the id_token_hint ends the session the hint names, not another one', async () => {

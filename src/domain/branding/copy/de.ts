@@ -314,6 +314,7 @@ export const DE: Catalog = {
   'saml.confirmSubmit': 'Als {email} fortfahren',
   'saml.confirmCancel': 'Abbrechen',
   'refusal.logoutNoApplication': 'Diese Abmeldeanfrage nennt keine Anwendung, von der Sie abgemeldet werden sollen (sie enthält weder client_id noch id_token_hint). Melden Sie sich in der Anwendung selbst ab.',
+  'refusal.logoutDevice': 'Diese Abmeldeanfrage nennt die Anwendung eines Geräts: Die Anmeldung eines Geräts endet nicht mit einer Abmeldung in diesem Browser. Melden Sie sich auf dem Gerät ab oder beenden Sie seine Anmeldung auf Ihrer Kontoseite.',
   // Requests the hosted pages cannot serve (src/hosted/routes.ts), and the OP's own error page with its code.
   'error.rateLimited': 'Zu viele Anfragen. Warten Sie eine Minute, und versuchen Sie es dann erneut.',
   'error.tooLarge': 'Das Formular hat mehr Daten gesendet, als für eine Anmeldung zulässig ist.',

@@ -320,6 +320,7 @@ export const EN = {
   'saml.confirmSubmit': 'Continue as {email}',
   'saml.confirmCancel': 'Cancel',
   'refusal.logoutNoApplication': 'This sign-out request does not say which application to sign out of (it has neither client_id nor id_token_hint). Sign out from within the application.',
+  'refusal.logoutDevice': 'This sign-out request names a device’s application: a device’s sign-in does not end with a sign-out in this browser. Sign out on the device, or end its sign-in from your account page.',
   // Requests the hosted pages cannot serve (src/hosted/routes.ts), and the OP's own error page with its code.
   'error.rateLimited': 'Too many requests. Wait a minute, then try again.',
   'error.tooLarge': 'The form sent more data than a sign-in can hold.',

@@ -314,6 +314,7 @@ export const ES: Catalog = {
   'saml.confirmSubmit': 'Continuar como {email}',
   'saml.confirmCancel': 'Cancelar',
   'refusal.logoutNoApplication': 'Esta solicitud de cierre de sesión no indica de qué aplicación cerrar la sesión (no contiene client_id ni id_token_hint). Cierre la sesión desde la propia aplicación.',
+  'refusal.logoutDevice': 'Esta solicitud de cierre de sesión nombra la aplicación de un dispositivo: la sesión de un dispositivo no termina al cerrar la sesión en este navegador. Cierre la sesión en el dispositivo o termine su sesión desde la página de su cuenta.',
   // Requests the hosted pages cannot serve (src/hosted/routes.ts), and the OP's own error page with its code.
   'error.rateLimited': 'Demasiadas solicitudes. Espere un minuto y vuelva a intentarlo.',
   'error.tooLarge': 'El formulario envió más datos de los que admite un inicio de sesión.',

@@ -314,6 +314,7 @@ export const FR: Catalog = {
   'saml.confirmSubmit': 'Continuer en tant que {email}',
   'saml.confirmCancel': 'Annuler',
   'refusal.logoutNoApplication': 'Cette demande de déconnexion n’indique pas de quelle application vous déconnecter (elle ne contient ni client_id ni id_token_hint). Déconnectez-vous depuis l’application elle-même.',
+  'refusal.logoutDevice': 'Cette demande de déconnexion nomme l’application d’un appareil : la connexion d’un appareil ne prend pas fin avec une déconnexion dans ce navigateur. Déconnectez-vous sur l’appareil, ou mettez fin à sa connexion depuis la page de votre compte.',
   // Requests the hosted pages cannot serve (src/hosted/routes.ts), and the OP's own error page with its code.
   'error.rateLimited': 'Trop de demandes. Attendez une minute, puis réessayez.',
   'error.tooLarge': 'Le formulaire a envoyé plus de données qu’une connexion n’en accepte.',
