@@ -31,6 +31,8 @@ interface LookSource {
   readonly client: Client | undefined;
   /** A tenant id or slug, as the `tenant` parameter takes it. */
   readonly tenant: unknown;
+  /** The `ui_locales` of the request that started it (a device authorization's), if the page's own has none. */
+  readonly uiLocales?: unknown;
 }
 
 /** The look of the source's surface, in no particular language: PLAIN_LOOK when there is none. */
@@ -47,10 +49,16 @@ async function surfaceLook(targets: SignInTargets, ctx: KoaContextWithOIDC, sour
   }
 }
 
-/** `look` in the language of the request: its `ui_locales` (a logout may carry one), else the browser's. */
-const inRequestLanguage = (ctx: KoaContextWithOIDC, look: PageLook) => lookFor(look, ctx.headers['accept-language'], ctx.oidc.params?.['ui_locales']);
+/**
+ * `look` in the language of the request: its `ui_locales` (a logout may carry one), else that of the request the source
+ * started with (a device authorization's, for its code's pages), else the browser's.
+ */
+function inRequestLanguage(ctx: KoaContextWithOIDC, look: PageLook, source: LookSource | undefined): PageLook {
+  const own = ctx.oidc.params?.['ui_locales'];
+  return lookFor(look, ctx.headers['accept-language'], own ?? source?.uiLocales);
+}
 
-const lookOf = async (targets: SignInTargets, ctx: KoaContextWithOIDC, source: LookSource | undefined) => inRequestLanguage(ctx, await surfaceLook(targets, ctx, source));
+const lookOf = async (targets: SignInTargets, ctx: KoaContextWithOIDC, source: LookSource | undefined) => inRequestLanguage(ctx, await surfaceLook(targets, ctx, source), source);
 
 /** The tenant a grant's sign-in was for (src/oidc/interactions.ts records it), if any. */
 async function signInTenant(orm: MikroORM, grantId: string | undefined): Promise<string | undefined> {
@@ -64,7 +72,7 @@ async function deviceCodeSource(ctx: KoaContextWithOIDC, userCode: string | unde
   const normalized = userCode.toUpperCase().replace(/\W/g, '');
   const code = await ctx.oidc.provider.DeviceCode.findByUserCode(normalized, { ignoreExpiration: true });
   if (code?.clientId === undefined) return undefined;
-  return { client: await ctx.oidc.provider.Client.find(code.clientId), tenant: code.params?.['tenant'] };
+  return { client: await ctx.oidc.provider.Client.find(code.clientId), tenant: code.params?.['tenant'], uiLocales: code.params?.['ui_locales'] };
 }
 
 /**
@@ -126,7 +134,7 @@ export function opPages(orm: MikroORM, targets: () => SignInTargets, surface: Su
       const source =
         (await deviceCodeSource(ctx, userCode ?? confirmedUserCode(ctx))) ?? (await postedFromSource(ctx)) ?? (await resumedInteractionSource(ctx));
       const surface = await surfaceLook(targets(), ctx, source);
-      const look = inRequestLanguage(ctx, surface);
+      const look = inRequestLanguage(ctx, surface, source);
       const clientId = surface === PLAIN_LOOK ? undefined : source?.client?.clientId;
       const tenant = typeof source?.tenant === 'string' ? source.tenant : undefined;
       const input: DeviceCodePageInput = {
@@ -140,7 +148,8 @@ export function opPages(orm: MikroORM, targets: () => SignInTargets, surface: Su
     },
 
     async userCodeConfirmSource(ctx, form, client, _deviceInfo, userCode) {
-      const look = await lookOf(targets(), ctx, { client, tenant: ctx.oidc.entities.DeviceCode?.params?.['tenant'] });
+      const params = ctx.oidc.entities.DeviceCode?.params;
+      const look = await lookOf(targets(), ctx, { client, tenant: params?.['tenant'], uiLocales: params?.['ui_locales'] });
       const input = { action: ctx.oidc.urlFor('code_verification'), xsrf: xsrfOf(form), userCode };
       writePage(ctx, (nonce) => deviceConfirmPage(look, nonce, input), ["'self'"]);
     },

@@ -125,6 +125,22 @@ describe('device verification pages', () => {
     expect(again.body).not.toContain('name="confirm"');
   });
 
+  it('the device authorization’s ui_locales is the language of its code’s pages, from the first; a code without one keeps the browser’s', async () => {
+    const { started } = await start({ ui_locales: 'de' });
+    const jar = new CookieJar();
+    const input = await jar.visit(started.verification_uri_complete!);
+    expect(input.body).toMatch(/<html lang="de" dir="ltr">/);
+    const confirm = await jar.submit(input, {});
+    expect(confirm.status).toBe(200);
+    expect(confirm.body).toMatch(/<html lang="de" dir="ltr">/);
+    const login = await jar.visit((await jar.submit(confirm, {})).location!);
+    expect(login.body).toMatch(/<html lang="de" dir="ltr">/);
+
+    const { started: plain } = await start();
+    const english = await jar.submit(await jar.visit(plain.verification_uri_complete!), {});
+    expect(english.body).toMatch(/<html lang="en" dir="ltr">/);
+  });
+
   it('the bare verification page has the plain look until a code names the application', async () => {
     const { started } = await start();
     const jar = new CookieJar();
