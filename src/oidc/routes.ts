@@ -92,7 +92,12 @@ export function oidcRoutes(services: Services, throttle: SignInThrottle) {
       const refusal = await authorizationRefusal(services, request.id, surface, new URL(request.url, origin).searchParams, request.headers['accept-language']);
       if (refusal !== undefined) return reply.status(refusal.status).headers(refusal.headers).type('text/html; charset=utf-8').send(refusal.html);
     }
-    if (surface === null) return oauthRefusal(reply, 404, 'There is no such sign-in surface');
+    if (surface === null) {
+      // A verification URI is typed by hand (RFC 8628 3.3): a browser gets a page, an API client the OAuth body.
+      if (!/\btext\/html\b/i.test(request.headers.accept ?? '')) return oauthRefusal(reply, 404, 'There is no such sign-in surface');
+      const page = standaloneErrorPage(lookFor(PLAIN_LOOK, request.headers['accept-language']), { key: 'error.unknownSurface' });
+      return reply.status(404).headers(page.headers).type('text/html; charset=utf-8').send(page.html);
+    }
     const opUrl = new URL(request.raw.url!.slice(surface.kind === 'tenant_path' ? surface.mountPath.length : 0), origin);
     // HEAD is GET without the body (RFC 9110 9.3.2), and the OP answers it as GET: the same session, the same refusals.
     const method = request.method === 'HEAD' ? 'GET' : request.method;

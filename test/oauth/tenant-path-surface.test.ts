@@ -80,6 +80,25 @@ describe('discovery', () => {
     const plain = await (await fetch(`${service}/.well-known/openid-configuration`)).json();
     expect(plain.issuer).toBe(service);
   });
+
+  it('a browser at a tenant path that names no tenant gets the error page (404), in its language; an API client the OAuth body', async () => {
+    for (const path of ['/oauth2/device', '/oauth2/device?user_code=BCDF-GHJK', '/oauth2/logout?client_id=x', '/oauth2/userinfo']) {
+      const page = await fetch(`${surfaceOf('nowhere')}${path}`, { headers: { accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.8' } });
+      expect(page.status, path).toBe(404);
+      expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
+      expect(page.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+      const body = await page.text();
+      expect(body).toContain('There is no sign-in page at this address.');
+      expect(body).not.toContain('invalid_request');
+    }
+    const german = await fetch(`${surfaceOf('nowhere')}/oauth2/device`, { headers: { accept: 'text/html', 'accept-language': 'de' } });
+    expect(await german.text()).toContain('Unter dieser Adresse gibt es keine Anmeldeseite.');
+    for (const accept of [undefined, 'application/json', '*/*']) {
+      const api = await fetch(`${surfaceOf('nowhere')}/oauth2/device`, { headers: accept === undefined ? {} : { accept } });
+      expect(api.status, accept).toBe(404);
+      expect(await api.json()).toEqual({ error: 'invalid_request', error_description: 'There is no such sign-in surface' });
+    }
+  });
 });
 
 describe('signing in through a tenant’s path', () => {

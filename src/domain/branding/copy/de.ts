@@ -322,6 +322,7 @@ export const DE: Catalog = {
   'error.unreadable': 'Die Anfrage konnte nicht gelesen werden.',
   'error.internal': 'Bei uns ist ein Fehler aufgetreten. Bitte versuchen Sie es später erneut.',
   'error.request': 'Die Anfrage konnte nicht verarbeitet werden.',
+  'error.unknownSurface': 'Unter dieser Adresse gibt es keine Anmeldeseite. Prüfen Sie die eingegebene Adresse oder beginnen Sie erneut in der Anwendung oder auf dem Gerät.',
   'error.misdirected': 'Diese Anmeldeseite wurde unter einer anderen Adresse als der des Dienstes geöffnet.',
   'error.code': 'Fehlercode:',
   // An invitation's link that does not open its form (src/hosted/invitation.ts).

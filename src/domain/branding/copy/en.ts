@@ -328,6 +328,7 @@ export const EN = {
   'error.unreadable': 'The request could not be read.',
   'error.internal': 'Something went wrong on our side. Please try again later.',
   'error.request': 'The request could not be processed.',
+  'error.unknownSurface': 'There is no sign-in page at this address. Check the address you typed, or start again from the application or device.',
   'error.misdirected': 'This sign-in page was opened at an address other than this service’s own.',
   'error.code': 'Error code:',
   // An invitation's link that does not open its form (src/hosted/invitation.ts).

@@ -322,6 +322,7 @@ export const ES: Catalog = {
   'error.unreadable': 'No se pudo leer la solicitud.',
   'error.internal': 'Algo ha fallado por nuestra parte. Inténtelo de nuevo más tarde.',
   'error.request': 'No se pudo procesar la solicitud.',
+  'error.unknownSurface': 'No hay ninguna página de inicio de sesión en esta dirección. Compruebe la dirección que escribió o vuelva a empezar desde la aplicación o el dispositivo.',
   'error.misdirected': 'Esta página de inicio de sesión se abrió en una dirección distinta de la del servicio.',
   'error.code': 'Código de error:',
   // An invitation's link that does not open its form (src/hosted/invitation.ts).

@@ -322,6 +322,7 @@ export const FR: Catalog = {
   'error.unreadable': 'La demande n’a pas pu être lue.',
   'error.internal': 'Une erreur s’est produite de notre côté. Veuillez réessayer plus tard.',
   'error.request': 'La demande n’a pas pu être traitée.',
+  'error.unknownSurface': 'Il n’y a pas de page de connexion à cette adresse. Vérifiez l’adresse saisie, ou recommencez depuis l’application ou l’appareil.',
   'error.misdirected': 'Cette page de connexion a été ouverte à une autre adresse que celle du service.',
   'error.code': 'Code d’erreur :',
   // An invitation's link that does not open its form (src/hosted/invitation.ts).
