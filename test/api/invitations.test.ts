@@ -437,7 +437,7 @@ describe('invitations', () => {
     expect((await app.http.graphql('query($t: UUID, $id: UUID!) { invitation(tenantId: $t, invitationId: $id) { clientId } }', { t: tenantA, id: sent.id })).body.data.invitation).toEqual({ clientId: web });
     const done = await submit(await linkMailedTo(email), { name: 'Lana', password: PASSWORD });
     expect(done.status, done.html).toBe(200);
-    expect(done.html).toContain('<a href="https://portal.example.com">Continue to Portal</a>');
+    expect(done.html).toContain('<a href="https://portal.example.com/">Continue to Portal</a>');
 
     // A native client's private-use scheme has no address to show; without a client, no link either.
     for (const clientId of [native, undefined]) {
