@@ -44,7 +44,10 @@ export const AUDIT_ACTIONS = {
   'user.passkey.cloned': { kind: 'write', meaning: 'A passkey or security key was removed after a use whose signature counter did not grow, a copy’s (`before.name`, `before.rpId`)' },
   'user.mfa.reset': { kind: 'write', meaning: 'Every MFA factor and recovery code of a user was removed (`before.factors`)' },
   'user.signed_in': { kind: 'event', meaning: 'A user proved their credentials on a sign-in page (`after.method`; `after.amr` once a second factor is proven)' },
-  'user.sign_in_failed': { kind: 'event', meaning: 'A sign-in was refused (`after.method`, `after.reason`), outcome failure' },
+  'user.sign_in_failed': {
+    kind: 'event',
+    meaning: "A sign-in was refused (`after.method`, `after.reason`), outcome failure; also a wrong password on an invitation's page (actor the invitation, `after.clientId` null)",
+  },
   'token.issued': { kind: 'event', meaning: 'The token endpoint issued tokens (`after.grantType`); buffered, see docs/audit.md' },
   'refresh_token.reuse_detected': { kind: 'event', meaning: 'A rotated refresh token was presented again: its grant was revoked' },
   'grant.revoked': { kind: 'event', meaning: 'A grant and its tokens were revoked (revocation endpoint, code replay, sign-out, a user signed out everywhere: `after.reason`)' },

@@ -210,10 +210,17 @@ export async function streamStart(scope: Scope, filter: AuditFilter, lastEventId
 }
 
 /**
- * Until the sink closes or refuses (a client too slow: the transport drops it), or, with `to`, once every record before
- * `to` is sent (`'settled'`).
+ * Until the sink closes or refuses (a client too slow: the transport drops it), or, with `to` and `endWhenSettled`,
+ * once every record before `to` is sent (`'settled'`).
  */
-export async function followAuditLog(scope: Scope, filter: AuditFilter, start: Start, sink: AuditSink, waker: AuditWaker): Promise<'settled' | undefined> {
+export async function followAuditLog(
+  scope: Scope,
+  filter: AuditFilter,
+  start: Start,
+  sink: AuditSink,
+  waker: AuditWaker,
+  { endWhenSettled = false } = {},
+): Promise<'settled' | undefined> {
   const { where, params } = conditions(scope, filter);
   let place: Place = start;
   let settledBelow: bigint | undefined;
@@ -235,7 +242,7 @@ export async function followAuditLog(scope: Scope, filter: AuditFilter, start: S
       const until = await head(scope);
       // Read SETTLED_AFTER_MS after `to`, every record before `to` is in a transaction below that snapshot's xmax; once
       // none of those runs any more (xmin past it), they are all final, and sent with this window.
-      if (filter.to != null && settledBelow === undefined && readAt > filter.to.getTime() + SETTLED_AFTER_MS) settledBelow = until.xmax;
+      if (endWhenSettled && filter.to != null && settledBelow === undefined && readAt > filter.to.getTime() + SETTLED_AFTER_MS) settledBelow = until.xmax;
       const settled = settledBelow !== undefined && until.xmin >= settledBelow;
       if (!after(until, place)) {
         if (settled) return 'settled';
