@@ -210,17 +210,10 @@ export async function streamStart(scope: Scope, filter: AuditFilter, lastEventId
 }
 
 /**
- * Until the sink closes or refuses (a client too slow: the transport drops it), or, with `to` and `endWhenSettled`,
- * once every record before `to` is sent (`'settled'`).
+ * Until the sink closes or refuses (a client too slow: the transport drops it), or, with `to`, once every record
+ * before `to` is sent (`'settled'`).
  */
-export async function followAuditLog(
-  scope: Scope,
-  filter: AuditFilter,
-  start: Start,
-  sink: AuditSink,
-  waker: AuditWaker,
-  { endWhenSettled = false } = {},
-): Promise<'settled' | undefined> {
+export async function followAuditLog(scope: Scope, filter: AuditFilter, start: Start, sink: AuditSink, waker: AuditWaker): Promise<'settled' | undefined> {
   const { where, params } = conditions(scope, filter);
   let place: Place = start;
   let settledBelow: bigint | undefined;
@@ -242,7 +235,7 @@ export async function followAuditLog(
       const until = await head(scope);
       // Read SETTLED_AFTER_MS after `to`, every record before `to` is in a transaction below that snapshot's xmax; once
       // none of those runs any more (xmin past it), they are all final, and sent with this window.
-      if (endWhenSettled && filter.to != null && settledBelow === undefined && readAt > filter.to.getTime() + SETTLED_AFTER_MS) settledBelow = until.xmax;
+      if (filter.to != null && settledBelow === undefined && readAt > filter.to.getTime() + SETTLED_AFTER_MS) settledBelow = until.xmax;
       const settled = settledBelow !== undefined && until.xmin >= settledBelow;
       if (!after(until, place)) {
         if (settled) return 'settled';
@@ -281,18 +274,22 @@ export async function followAuditLog(
 
 /**
  * followAuditLog's records as an async iterator (a GraphQL subscription's source): each is read on only once the
- * consumer has taken the one before, at its transport's pace. `return()` ends the following at its next wake.
+ * consumer has taken the one before, at its transport's pace. It completes once settled (`to` long past); a failure
+ * of the database is thrown after the records sent before it, so the client resumes with `after` rather than taking
+ * the stream for complete. `return()` ends the following at its next wake.
  */
 export function auditRecordIterator(scope: Scope, filter: AuditFilter, start: Start, waker: AuditWaker): AsyncIterableIterator<AuditRecordView> {
   let closed = false;
+  let failure: Error | undefined;
   /** The consumer waiting for a record, and the sender waiting for the consumer. */
-  let taker: ((result: IteratorResult<AuditRecordView>) => void) | undefined;
+  let taker: { resolve(result: IteratorResult<AuditRecordView>): void; reject(error: Error): void } | undefined;
   let handed: (() => void) | undefined;
   const offered: AuditRecordView[] = [];
   const finish = () => {
     closed = true;
     handed?.();
-    taker?.({ value: undefined, done: true });
+    if (failure === undefined) taker?.resolve({ value: undefined, done: true });
+    else taker?.reject(failure);
     taker = undefined;
   };
   const sink: AuditSink = {
@@ -304,13 +301,15 @@ export function auditRecordIterator(scope: Scope, filter: AuditFilter, start: St
         handed = resolve;
         if (taker === undefined) offered.push(record);
         else {
-          taker({ value: record, done: false });
+          taker.resolve({ value: record, done: false });
           taker = undefined;
         }
       }),
   };
-  // A failure of the database ends the stream: the client resumes with `after`, as a REST stream with Last-Event-ID.
-  void followAuditLog(scope, filter, start, sink, waker).then(finish, finish);
+  void followAuditLog(scope, filter, start, sink, waker).then(finish, (error: unknown) => {
+    failure = error instanceof Error ? error : new Error(String(error));
+    finish();
+  });
   const iterator: AsyncIterableIterator<AuditRecordView> = {
     next: () => {
       // Taking a record lets the sender read on.
@@ -318,8 +317,9 @@ export function auditRecordIterator(scope: Scope, filter: AuditFilter, start: St
       handed = undefined;
       const record = offered.shift();
       if (record !== undefined) return Promise.resolve({ value: record, done: false });
+      if (failure !== undefined) return Promise.reject(failure);
       if (closed) return Promise.resolve({ value: undefined, done: true });
-      return new Promise((resolve) => (taker = resolve));
+      return new Promise((resolve, reject) => (taker = { resolve, reject }));
     },
     return: async () => {
       finish();

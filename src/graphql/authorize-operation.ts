@@ -88,14 +88,15 @@ export function describePermissions(schema: GraphQLSchema): GraphQLSchema {
 
 /**
  * Whether credentials authenticated anew may still run what a stream was opened with: a stream outlives its request.
- * Any failure ends it; its client resumes where it was (Last-Event-ID, `after`).
+ * Only a refusal says no; any other failure is thrown, so the stream ends as failed (its client resumes), not as done.
  */
 export async function stillAuthorized(principal: () => Promise<Principal>, rule: OperationRule, pathTenants: readonly (string | null)[]): Promise<boolean> {
   try {
     await authorize(await principal(), rule, pathTenants);
     return true;
-  } catch {
-    return false;
+  } catch (error) {
+    if (error instanceof GatehouseError) return false;
+    throw error;
   }
 }
 

@@ -175,6 +175,9 @@ export function subscriptionRunner(deps: SubscriptionDeps) {
         if (stream.closed) break;
       }
       if (!stream.closed) await stream.send('complete', '');
+    } catch (error) {
+      // Ended without `complete`: its client resumes (`after`) instead of taking what it got for all.
+      reply.request.log.warn({ err: error }, 'subscription stream stopped');
     } finally {
       await results.return?.();
       stream.finish();

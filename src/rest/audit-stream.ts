@@ -80,7 +80,7 @@ export function registerAuditStream(
       };
       try {
         // An EventSource reconnects when an answer ends: `end` tells its client that nothing more will come.
-        if ((await followAuditLog(scope, filter, start, sink, deps.waker, { endWhenSettled: true })) === 'settled') await stream.send('end', JSON.stringify({ to: filter.to }));
+        if ((await followAuditLog(scope, filter, start, sink, deps.waker)) === 'settled') await stream.send('end', JSON.stringify({ to: filter.to }));
       } catch (error) {
         request.log.warn({ err: error }, 'audit stream stopped');
       } finally {

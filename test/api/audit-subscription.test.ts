@@ -64,6 +64,17 @@ describe('subscription auditLogs', () => {
     expect(recordsOf(resumed).some((record) => record.id === creation.id)).toBe(false);
   });
 
+  it('with a `to` long past, sends the range’s records and completes', async () => {
+    const userId = await createUser(tenantB, 'long-ago@example.com');
+    const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000).toISOString();
+    await app.gatehouse.services.orm.em.getConnection().execute(`update audit_log set created_at = ? where target_id = ?`, [minutesAgo(7), userId]);
+    const stream = await subscribe({ appId: app.root.applicationId, tenantId: tenantB, from: minutesAgo(8), to: minutesAgo(6) });
+    expect(stream.status, JSON.stringify(stream.body)).toBe(200);
+    await stream.until((s) => s.ended, 'the subscription ended');
+    expect(stream.events.at(-1)?.event).toBe('complete');
+    expect(recordsOf(stream).map((record) => record.target.id)).toEqual([userId]);
+  });
+
   it('refused before the stream opens, as JSON: no permission (403), another tenant’s scope (403), an unknown `after` (422)', async () => {
     const narrow = await app.http.post('/api-keys', { name: 'no audit', permissions: ['users:read'] });
     expect(narrow.status).toBe(201);
@@ -92,6 +103,21 @@ describe('subscription auditLogs', () => {
     await witness.until(hasTarget(after), 'the record written after the revocation');
     await stream.until((s) => s.ended, 'the revoked key’s subscription ended');
     expect(hasTarget(after)(stream)).toBe(false);
+  });
+
+  it('fails without `complete` when the log cannot be read, so its client resumes rather than stopping', async () => {
+    const own = await startTestApp({ auditStreamHeartbeatMs: 100 });
+    const sql = own.gatehouse.services.orm.em.getConnection();
+    const stream = await openSse(`${own.baseUrl}/graphql`, { 'x-api-key': own.root.apiKey }, { query: AUDIT_SUBSCRIPTION });
+    expect(stream.status).toBe(200);
+    await sql.execute('alter table audit_log rename to audit_log_away');
+    try {
+      await stream.until((s) => s.ended, 'the end of the failed stream');
+    } finally {
+      await sql.execute('alter table audit_log_away rename to audit_log');
+    }
+    expect(stream.events.map((event) => event.event)).not.toContain('complete');
+    await own.close();
   });
 
   it('ends its streams when the service stops, rather than waiting for them', async () => {
