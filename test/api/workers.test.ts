@@ -75,7 +75,8 @@ describe.runIf(TWO_INSTANCES)('WORKERS=2 whose workers cannot start', () => {
     } finally {
       await release();
     }
-  });
+    // The primary migrates a new database before any worker starts: over a minute on a loaded machine.
+  }, 180_000);
 });
 
 // The workers share one PostgreSQL and hear each other through Redis: both are required with WORKERS above 1.
