@@ -58,6 +58,7 @@ import { Migration0052DefaultPasswordProvider } from './migrations/0052-default-
 import { Migration0053DefaultPasswordProviderAudit } from './migrations/0053-default-password-provider-audit.ts';
 import { Migration0054LinksInTheirUsersPools } from './migrations/0054-links-in-their-users-pools.ts';
 import { Migration0055InvitationClient } from './migrations/0055-invitation-client.ts';
+import { Migration0056SamlSubjectUsers } from './migrations/0056-saml-subject-users.ts';
 import type { EmbeddedDatabase } from './embedded.ts';
 import { gateStatements } from './statement-gate.ts';
 
@@ -115,6 +116,7 @@ export const MIGRATIONS = [
   { name: '0053-default-password-provider-audit', class: Migration0053DefaultPasswordProviderAudit },
   { name: '0054-links-in-their-users-pools', class: Migration0054LinksInTheirUsersPools },
   { name: '0055-invitation-client', class: Migration0055InvitationClient },
+  { name: '0056-saml-subject-users', class: Migration0056SamlSubjectUsers },
 ];
 
 /**

@@ -7,6 +7,8 @@ import { addDomain } from '../support/domains.ts';
 import { fetchVia } from '../support/host-fetch.ts';
 import { createTestClient, decodeJwt, discover, startAuthorization, type AuthorizationFlow } from '../support/oauth.ts';
 import { TestIdp, type ResponseOptions } from '../support/saml-idp.ts';
+import type { HttpClient } from '../support/http.ts';
+import type { BootstrapResult } from '../../src/domain/bootstrap.ts';
 
 /**
  * SAML sign-in on the hosted pages against a test IdP that signs real assertions: SP-initiated (the page's button, an
@@ -602,6 +604,106 @@ describe('single logout started at the IdP', () => {
     expect((await new CookieJar().visit(endpoint(), { method: 'POST', form: { SAMLRequest: forgedPost.samlRequest } })).status).toBe(400);
     expect(await sessionsOf(kept)).toBe(1);
     expect(await userinfoStatus(token)).toBe(200);
+  });
+});
+
+describe('single logout in an isolated application', () => {
+  const IDP_SLO_URL = 'https://idp.test/slo';
+  let isolated: BootstrapResult;
+  let admin: HttpClient;
+  let appPath: string;
+  let isolatedConfig: oidc.Configuration;
+  type Provider = typeof provider;
+  /** The application's own, which its tenants without providers of their own inherit. */
+  let inherited: Provider;
+
+  beforeAll(async () => {
+    isolated = await app.bootstrapAnother();
+    admin = app.as({ apiKey: isolated.apiKey });
+    appPath = `/applications/${isolated.applicationId}`;
+    expect((await admin.patch(appPath, { tenancyConfig: { authIsolation: 'isolated' } })).status).toBe(200);
+    const client = await createTestClient(app, { applicationId: isolated.applicationId, type: 'web', redirectUris: [REDIRECT_URI] });
+    isolatedConfig = await discover(app, client.clientId, oidc.ClientSecretBasic(client.clientSecret ?? ''));
+    inherited = await samlProvider('App IdP');
+  });
+
+  /** A SAML provider with single logout: the application's (no `tenant`) or the tenant's own. */
+  async function samlProvider(name: string, tenant?: string): Promise<Provider> {
+    const created = await admin.post(tenant === undefined ? '/auth-providers' : `${appPath}/tenants/${tenant}/auth-providers`, {
+      type: 'saml',
+      name,
+      config: { entityId: idp.entityId, ssoUrl: 'https://idp.test/sso', certificate: idp.certificate, sloUrl: IDP_SLO_URL },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    return created.body as Provider;
+  }
+
+  /** A member of `tenant`'s pool, signed in to it through `saml` (its button `name`) as `nameId`: its id and access token. */
+  async function signedIn(tenant: string, saml: Provider, name: string, email: string, nameId: string) {
+    const member = await admin.post(`${appPath}/tenants/${tenant}/users`, { email });
+    expect(member.status, JSON.stringify(member.body)).toBe(201);
+    const flow = await authorize({ tenant }, new CookieJar(), isolatedConfig);
+    const request = await toIdp(flow, name);
+    const acs = await postToAcs(idp.response({ acsUrl: saml.acsUrl, audience: saml.metadataUrl, email, nameId, inResponseTo: request.id }), request.relayState, undefined, saml.acsUrl);
+    expect(acs.status, acs.body).toBe(303);
+    const callback = await flow.jar.followOut(await flow.jar.visit(acs.location!), issuer);
+    const tokens = await oidc.authorizationCodeGrant(isolatedConfig, callback, { pkceCodeVerifier: flow.verifier, expectedState: flow.state });
+    return { id: member.body.id as string, token: tokens.access_token, idToken: tokens.id_token!, jar: flow.jar };
+  }
+
+  /** The IdP's LogoutRequest for `nameId` at `saml`'s /slo: the status it is answered. */
+  async function loggedOutAtIdp(saml: Provider, nameId: string): Promise<string | null> {
+    const answer = await fetch(idp.logoutRedirect({ destination: saml.metadataUrl.replace(/\/metadata$/, '/slo'), nameId }).url, { redirect: 'manual' });
+    expect(answer.status).toBe(303);
+    return idp.readLogoutResponse(answer.headers.get('location')!).status;
+  }
+
+  const signedInStill = async (user: { id: string; token: string }) => {
+    const sessions = ((await admin.get(`/users/${user.id}/sessions`)).body.data as unknown[]).length;
+    const userinfo = (await fetch(`${issuer}/oauth2/userinfo`, { headers: { authorization: `Bearer ${user.token}` } })).status;
+    return { sessions, userinfo };
+  };
+  const SIGNED_IN = { sessions: 1, userinfo: 200 };
+  const SIGNED_OUT = { sessions: 0, userinfo: 401 };
+  const SUCCESS = 'urn:oasis:names:tc:SAML:2.0:status:Success';
+
+  it('one NameID in two tenants’ own providers: the LogoutRequest of tenant A’s IdP ends A’s user’s session, never B’s', async () => {
+    const [a, b] = [await app.createTenant('Slo A', isolated), await app.createTenant('Slo B', isolated)];
+    const [aIdp, bIdp] = [await samlProvider('A IdP', a), await samlProvider('B IdP', b)];
+    const inA = await signedIn(a, aIdp, 'A IdP', 'sam@slo.test', 'okta-sam');
+    const inB = await signedIn(b, bIdp, 'B IdP', 'sam@slo.test', 'okta-sam');
+    expect(inA.id).not.toBe(inB.id);
+
+    expect(await loggedOutAtIdp(aIdp, 'okta-sam')).toBe(SUCCESS);
+    expect(await signedInStill(inA)).toEqual(SIGNED_OUT);
+    expect(await signedInStill(inB)).toEqual(SIGNED_IN);
+    expect(await loggedOutAtIdp(bIdp, 'okta-sam')).toBe(SUCCESS);
+    expect(await signedInStill(inB)).toEqual(SIGNED_OUT);
+  });
+
+  it('the application’s provider, inherited by two tenants: its LogoutRequest ends the session of each user that NameID signed in as, and no other provider’s', async () => {
+    const [c, d, own] = [await app.createTenant('Slo C', isolated), await app.createTenant('Slo D', isolated), await app.createTenant('Slo Own', isolated)];
+    const ownIdp = await samlProvider('Own IdP', own);
+    const inC = await signedIn(c, inherited, 'App IdP', 'max@slo.test', 'okta-max');
+    const inD = await signedIn(d, inherited, 'App IdP', 'max@slo.test', 'okta-max');
+    const inOwn = await signedIn(own, ownIdp, 'Own IdP', 'max@slo.test', 'okta-max');
+    expect(new Set([inC.id, inD.id, inOwn.id]).size).toBe(3);
+
+    expect(await loggedOutAtIdp(inherited, 'okta-max')).toBe(SUCCESS);
+    expect(await signedInStill(inC)).toEqual(SIGNED_OUT);
+    expect(await signedInStill(inD)).toEqual(SIGNED_OUT);
+    expect(await signedInStill(inOwn)).toEqual(SIGNED_IN);
+  });
+
+  it('a sign-out here of the first tenant’s user, after the NameID signed in to another tenant, still goes through the IdP', async () => {
+    const [e, f] = [await app.createTenant('Slo E', isolated), await app.createTenant('Slo F', isolated)];
+    const inE = await signedIn(e, inherited, 'App IdP', 'kim@slo.test', 'okta-kim');
+    await signedIn(f, inherited, 'App IdP', 'kim@slo.test', 'okta-kim');
+    const confirm = await inE.jar.visit(oidc.buildEndSessionUrl(isolatedConfig, { id_token_hint: inE.idToken }).href);
+    expect(confirm.status).toBe(200);
+    const leaving = await inE.jar.submit(confirm, { logout: 'yes' });
+    expect(leaving.location?.startsWith(`${IDP_SLO_URL}?SAMLRequest=`), leaving.location).toBe(true);
+    expect(idp.readLogoutRequest(leaving.location!).nameId).toBe('okta-kim');
   });
 });
 

@@ -7,7 +7,9 @@ import { findSamlProvider, samlLogoutUrl, samlUrls, type SamlDeps, type SamlIden
 /**
  * SAML single logout, both ways, for providers with an `sloUrl`. Each SAML sign-in records its NameID with its user for
  * as long as the session it began may live. Started at the IdP: its LogoutRequest (saml.ts checks it) ends every
- * browser session of that user in the application, as its administrator's "sign out everywhere" would. Started here:
+ * browser session of each user the NameID signed in as through that provider (in an isolated application, the
+ * application's provider signs it in to a user of each tenant that inherits it; a tenant's own provider, to that
+ * tenant's only), as the administrator's "sign out everywhere" would. Started here:
  * once the OP's logout has ended the user's session, the browser goes to the IdP with a LogoutRequest for the NameID
  * the user last signed in as, and the IdP's answer brings it back to where the OP was sending it.
  */
@@ -18,7 +20,7 @@ export async function rememberSamlSubject(em: EntityManager, applicationId: stri
   if (typeof identity.nameId !== 'string' || identity.nameId === '') return;
   await em.getConnection().execute(
     `insert into saml_subject (application_id, provider_id, name_id, name_id_format, user_id, expires_at) values (?, ?, ?, ?, ?, now() + make_interval(mins => ?::int))
-     on conflict (application_id, provider_id, name_id) do update set name_id_format = excluded.name_id_format, user_id = excluded.user_id, expires_at = excluded.expires_at`,
+     on conflict (application_id, provider_id, name_id, user_id) do update set name_id_format = excluded.name_id_format, expires_at = excluded.expires_at`,
     [applicationId, identity.providerId, identity.nameId, identity.nameIdFormat ?? null, userId, sessionMinutes],
   );
 }
