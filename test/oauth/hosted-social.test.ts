@@ -11,6 +11,8 @@ import { passwordProviderId } from '../support/auth-providers.ts';
 import type { HttpClient } from '../support/http.ts';
 import { createTestClient, decodeJwt, discover, startAuthorization, type AuthorizationFlow } from '../support/oauth.ts';
 import { freePort } from '../support/spawned-service.ts';
+import { usingEmbeddedDatabase } from '../support/database.ts';
+import { queuedBehind } from '../support/row-lock.ts';
 import { startDiscoveryUpstream, startGitHub, startUpstreamIdp, type TestGitHub, type TestUpstream } from '../support/upstream-idp.ts';
 
 /**
@@ -41,6 +43,19 @@ let acmeProviderId: string;
 let globexProviderId: string;
 /** A shared application with tenants `one` and `two` and its own upstream provider, whose `authIsolation` the tests switch. */
 let switching: { admin: HttpClient; path: string; one: string; two: string; providerId: string; config: oidc.Configuration };
+/** Isolated applications as `switching` is, each for one race of its pools' merge against an upstream sign-in. */
+let racing: Racing[];
+interface Racing {
+  /** Its provider's, on the sign-in page's button. */
+  readonly name: string;
+  readonly admin: HttpClient;
+  readonly applicationId: string;
+  readonly path: string;
+  readonly one: string;
+  readonly two: string;
+  readonly providerId: string;
+  readonly config: oidc.Configuration;
+}
 
 const sql = <T>(statement: string, params: unknown[] = []) => app.gatehouse.services.orm.em.getConnection().execute<T[]>(statement, params);
 
@@ -109,11 +124,24 @@ beforeAll(async () => {
     config: await discover(app, switchingClient.clientId, oidc.ClientSecretBasic(switchingClient.clientSecret ?? '')),
   };
 
+  racing = [];
+  for (const name of ['Race IdP', 'Second Race IdP']) {
+    const created = await app.bootstrapAnother();
+    const admin = app.as({ apiKey: created.apiKey });
+    const path = `/applications/${created.applicationId}`;
+    const one = (await admin.post(`${path}/tenants`, { name: 'One', slug: 'one' })).body.id as string;
+    const two = (await admin.post(`${path}/tenants`, { name: 'Two', slug: 'two' })).body.id as string;
+    expect((await admin.patch(path, { tenancyConfig: { authIsolation: 'isolated' } })).status).toBe(200);
+    const client = await createTestClient(app, { applicationId: created.applicationId, type: 'web', redirectUris: [REDIRECT_URI] });
+    const providerId = await createProvider(admin, '/auth-providers', generic(name, true));
+    racing.push({ name, admin, applicationId: created.applicationId, path, one, two, providerId, config: await discover(app, client.clientId, oidc.ClientSecretBasic(client.clientSecret ?? '')) });
+  }
+
   const callback = (id: string, tenantId?: string) => `${issuer}${tenantId === undefined ? '' : `/t/${tenantId}`}/auth/callback/${id}`;
   idp = await startUpstreamIdp({
     port: idpPort,
     clientSecret: UPSTREAM_SECRET,
-    redirectUris: [callback(upstreamId), callback(closedId), callback(acmeProviderId, acme), callback(globexProviderId, globex), callback(switching.providerId), `http://${DOMAIN}/auth/callback/${upstreamId}`],
+    redirectUris: [callback(upstreamId), callback(closedId), callback(acmeProviderId, acme), callback(globexProviderId, globex), callback(switching.providerId), ...racing.map((race) => callback(race.providerId)), `http://${DOMAIN}/auth/callback/${upstreamId}`],
   });
 }, 60_000);
 afterAll(async () => {
@@ -435,6 +463,98 @@ describe('upstream links across authIsolation switches', () => {
     expect(await linksOf(people.daveCopy!)).toEqual([{ pool_id: SHARED_POOL, subject: 'dave-sub' }]);
     expect(await subjectIn('two', frankMoved)).toBe(people.frank);
     expect(await subjectIn('two', daveMoved)).toBe(people.daveCopy);
+  });
+});
+
+describe('an upstream link by e-mail racing the merge of isolated pools', () => {
+  /**
+   * Bob of `two`, signed up by the upstream account `race-sub`, which now says the address of Bob of `one`: its sign-in
+   * to `one` links that Bob, and the merged pools would hold that upstream account twice.
+   */
+  async function twoBobs(race: Racing, subject: string) {
+    idp.login = { sub: subject, email: `bob@two.${subject}.example`, email_verified: true };
+    const signUp = await authorize(race.config, { tenant: 'two' });
+    const inTwo = (await idTokenOf(signUp, await signInWith(signUp, race.name), race.config))['sub'] as string;
+    const inOne = await race.admin.post(`${race.path}/tenants/${race.one}/users`, { email: `bob@one.${subject}.example` });
+    expect(inOne.status).toBe(201);
+    idp.login = { sub: subject, email: `bob@one.${subject}.example`, email_verified: true };
+    return { inTwo, inOne: inOne.body.id as string };
+  }
+  const startSignIn = async (race: Racing, tenant = 'one') => {
+    const flow = await authorize(race.config, { tenant });
+    return { flow, answer: signInWith(flow, race.name) };
+  };
+  /** Until the sign-in's link of `userId` is committed, or two statements wait on locks (the merge, and the link behind it). */
+  async function linkedOrQueued(userId: string): Promise<void> {
+    for (let attempt = 0; attempt < 1500; attempt += 1) {
+      const [row] = await sql<{ links: number; waiting: number }>(
+        `select (select count(*)::int from user_identity where user_id = ?) as links,
+                (select count(*)::int from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock') as waiting`,
+        [userId],
+      );
+      if (row!.links > 0 || row!.waiting >= 2) return;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    throw new Error('the sign-in neither linked nor waited');
+  }
+  const linksIn = (race: Racing) =>
+    sql<{ user_id: string; in_its_users_pool: boolean }>(
+      `select l.user_id, l.pool_id = u.pool_id as in_its_users_pool from user_identity as l join app_user as u on u.application_id = l.application_id and u.id = l.user_id
+        where l.application_id = ? order by l.user_id`,
+      [race.applicationId],
+    );
+
+  it.skipIf(usingEmbeddedDatabase())('the merge first: it completes, the sign-in links nobody and is refused to start again (409), then signs in to the merged pool', async () => {
+    const race = racing[0]!;
+    const bobs = await twoBobs(race, 'race-sub');
+    // Bob of `one` held: the merge has checked its pools and waits to move him; the sign-in links him meanwhile.
+    let signIn!: Awaited<ReturnType<typeof startSignIn>>;
+    const [merged] = await queuedBehind(app.gatehouse.services.orm, { table: 'app_user', applicationId: race.applicationId, id: bobs.inOne }, {
+      lock: 'share',
+      beforeCommit: async () => {
+        signIn = await startSignIn(race);
+        await linkedOrQueued(bobs.inOne);
+      },
+    }, [() => race.admin.patch(race.path, { tenancyConfig: { authIsolation: 'shared' } })]);
+    expect(merged!.status, JSON.stringify(merged!.body)).toBe(200);
+    const refused = await signIn.answer;
+    // No link left in the pool Bob of `one` has just left.
+    expect(await linksIn(race)).toEqual([{ user_id: bobs.inTwo, in_its_users_pool: true }]);
+    expect(refused.status).toBe(409);
+    expect(refused.body).toContain('have just changed. Go back to the application and start again.');
+    // Again: the merged pool's link of that upstream account is Bob of `two`'s (who is no member of `one`).
+    const again = await startSignIn(race, 'two');
+    expect((await idTokenOf(again.flow, await again.answer, race.config))['sub']).toBe(bobs.inTwo);
+
+    // Without Bob of `two`, the upstream account links Bob of `one` by e-mail, and a split takes the link to his pool.
+    expect((await race.admin.delete(`/users/${bobs.inTwo}`)).status).toBe(204);
+    const linking = await startSignIn(race);
+    expect((await idTokenOf(linking.flow, await linking.answer, race.config))['sub']).toBe(bobs.inOne);
+    const split = await race.admin.patch(race.path, { tenancyConfig: { authIsolation: 'isolated' } });
+    expect(split.status, JSON.stringify(split.body)).toBe(200);
+    expect(await linksIn(race)).toEqual([{ user_id: bobs.inOne, in_its_users_pool: true }]);
+  });
+
+  it.skipIf(usingEmbeddedDatabase())('the link first: the sign-in completes, and the merge is refused with 409 users_with_duplicate_upstream_link', async () => {
+    const race = racing[1]!;
+    const bobs = await twoBobs(race, 'second-race-sub');
+    // The application's row held as the link holds it: the merge waits for it; the link goes ahead and commits.
+    let signIn!: Awaited<ReturnType<typeof startSignIn>>;
+    const [merge] = await queuedBehind(app.gatehouse.services.orm, { table: 'application', id: race.applicationId }, {
+      lock: 'share',
+      beforeCommit: async () => {
+        signIn = await startSignIn(race);
+        await linkedOrQueued(bobs.inOne);
+      },
+    }, [() => race.admin.patch(race.path, { tenancyConfig: { authIsolation: 'shared' } })]);
+    expect(merge!.status, JSON.stringify(merge!.body)).toBe(409);
+    expect(merge!.body).toMatchObject({ code: 'tenant_auth_data_remains', field: 'tenancyConfig.authIsolation' });
+    expect(merge!.body.details).toEqual(
+      [race.one, race.two].sort().map((tenantId) => ({ tenantId, tenantSlug: tenantId === race.one ? 'one' : 'two', kind: 'users_with_duplicate_upstream_link', count: 1 })),
+    );
+    expect((await idTokenOf(signIn.flow, await signIn.answer, race.config))['sub']).toBe(bobs.inOne);
+    expect((await race.admin.get(race.path)).body.tenancyConfig.authIsolation).toBe('isolated');
+    expect(await linksIn(race)).toEqual([bobs.inOne, bobs.inTwo].sort().map((user_id) => ({ user_id, in_its_users_pool: true })));
   });
 });
 

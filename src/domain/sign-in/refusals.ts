@@ -84,7 +84,8 @@ export const SIGN_IN_REFUSALS = {
     silent: null,
   },
   proof_expired: { page: { status: 403, copy: 'refusal.proofExpired' }, oauth: null, silent: null },
-  signup_settings_changed: {
+  // The pool a sign-up or an upstream link was written to changed meanwhile (an authIsolation switch): it starts again.
+  settings_changed: {
     page: { status: 409, copy: 'refusal.settingsChanged' },
     oauth: null,
     silent: null,

@@ -9,7 +9,7 @@ import { normalizeEmail } from '../../users/email-key.ts';
 import { mayActNow, readSignInUser, type SignInUser } from '../../users/sign-in-user.ts';
 import { recordSuccessfulSignIn } from '../lockout.ts';
 import type { SignInTarget } from '../sign-in.ts';
-import { createSignedUpUser } from '../new-account.ts';
+import { createSignedUpUser, requireTargetPool } from '../new-account.ts';
 import type { UpstreamMethod } from '../surface-settings.ts';
 import type { UpstreamIdentity } from './identity.ts';
 
@@ -32,13 +32,17 @@ async function linkedUserId(target: SignInTarget, providerId: string, subject: s
   return row?.user_id ?? null;
 }
 
+/** Under the switches' lock: a merge of the pools refuses links that would collide, so none may land after its check. */
 async function link(target: SignInTarget, providerId: string, subject: string, userId: string): Promise<void> {
-  // A concurrent callback of the same upstream account links it first: the same link, nothing to add.
-  await target.applicationScope.em.getConnection().execute(
-    `insert into user_identity (application_id, id, pool_id, provider_id, subject, user_id, created_at) values (?, ?, ?, ?, ?, ?, now())
-     on conflict (application_id, pool_id, provider_id, subject) do nothing`,
-    [target.application.id, newId(), target.poolId, providerId, subject, userId],
-  );
+  await underTenancyConfig(target.applicationScope, async (tx) => {
+    await requireTargetPool(tx, target);
+    // A concurrent callback of the same upstream account links it first: the same link, nothing to add.
+    await tx.em.execute(
+      `insert into user_identity (application_id, id, pool_id, provider_id, subject, user_id, created_at) values (?, ?, ?, ?, ?, ?, now())
+       on conflict (application_id, pool_id, provider_id, subject) do nothing`,
+      [target.application.id, newId(), target.poolId, providerId, subject, userId],
+    );
+  });
 }
 
 /** As a sign-up creates one (no password). */

@@ -1,5 +1,6 @@
 import * as oidc from 'openid-client';
 import { AuthProvider } from '../../../db/entities/index.ts';
+import { SignInRefusal } from '../refusals.ts';
 import { recordAttempt, type SignInTarget } from '../sign-in.ts';
 import type { UpstreamMethod } from '../surface-settings.ts';
 import { upstreamAccount, type UpstreamAccount } from './accounts.ts';
@@ -54,7 +55,7 @@ export async function startUpstream(
   return { url, request: { providerId: method.providerId, redirectUri, state, codeVerifier, ...(nonce === undefined ? {} : { nonce }) } };
 }
 
-/** A failed exchange or check is `upstream_error`, its cause logged through `log`. */
+/** A failed exchange or check is `upstream_error`, its cause logged through `log`; a refusal of the rules is thrown as it is. */
 export async function finishUpstream(
   target: SignInTarget,
   method: UpstreamMethod,
@@ -73,6 +74,7 @@ export async function finishUpstream(
     email = identity.email;
     account = await upstreamAccount(target, method, identity, address);
   } catch (error) {
+    if (error instanceof SignInRefusal) throw error;
     log(error);
     account = { ok: false, reason: 'upstream_error', userId: null };
   }
