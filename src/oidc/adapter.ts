@@ -15,7 +15,7 @@ import { clientMetadata, gatehouseData } from './clients.ts';
 import type { OrganizationStatusCache } from '../domain/organizations/status.ts';
 import { sessionPolicyOf } from './session-lifetime.ts';
 import { SPENT_INTERACTION_SECONDS } from '../domain/sign-in/session.ts';
-import { signInMethodsOf } from './overrides.ts';
+import { DecidedDeviceCode, signInMethodsOf } from './overrides.ts';
 
 /**
  * oidc-provider's storage, in PostgreSQL so every instance shares it. `Client` is read-only from `oauth_client`
@@ -55,6 +55,14 @@ const LIVE = '(expires_at is null or expires_at > now())';
  * nothing; expired codes and refresh tokens are `invalid_grant` either way.
  */
 const READ_EXPIRED_BY_ID = new Set(['DeviceCode']);
+
+/**
+ * A device code is approved (`accountId`) or denied (`error`) once: a save over a row that is decided, redeemed or
+ * expired writes nothing, decided by the statement itself. Its user code may be entered again while a sign-in for it
+ * is open (overrides.ts), so two browsers can finish it at once: exactly one wins.
+ */
+const UNDECIDED_DEVICE_CODE = `oidc_model.payload->>'accountId' is null and oidc_model.payload->>'error' is null and oidc_model.consumed_at is null
+         and (oidc_model.expires_at is null or oidc_model.expires_at > now())`;
 
 /**
  * PostgreSQL holds no NUL in text or jsonb (the statement fails), and nothing the OP stores legitimately holds one:
@@ -172,15 +180,18 @@ class ModelAdapter implements Adapter {
     const ctes = [index, spent].flatMap((cte) => (cte === undefined ? [] : [cte]));
     // `application_id` (for distribution by application and per-application cleanup) is the client's, when known.
     // A tenant's row's first save is a sign-in (`signed_in`), after which singleSession ends the user's other sessions.
-    const [row] = await this.connection.execute<{ signed_in?: { applicationId: string; tenantId: string | null } | null }[]>(
+    const [row] = await this.connection.execute<{ model: string; signed_in?: { applicationId: string; tenantId: string | null } | null }[]>(
       `${ctes.length === 0 ? '' : `with ${ctes.map((cte) => cte.cte).join(',\n')}\n`}insert into oidc_model (model, id, application_id, payload, grant_id, user_code, uid, expires_at)
          values (?, ?, (select application_id from oauth_client where id = ?), ?::jsonb, ?, ?, ?, ?)
        on conflict (model, id) do update set application_id = excluded.application_id, payload = excluded.payload,
          grant_id = excluded.grant_id, user_code = excluded.user_code, uid = excluded.uid, expires_at = excluded.expires_at${
-           index === undefined
-             ? ''
-             : `\n returning (select json_build_object('applicationId', s.application_id, 'tenantId', s.tenant_id) from session_index as s where s.inserted limit 1) as signed_in`
-         }`,
+           this.model === 'DeviceCode' ? `\n where ${UNDECIDED_DEVICE_CODE}` : ''
+         }
+       returning model${
+         index === undefined
+           ? ''
+           : `, (select json_build_object('applicationId', s.application_id, 'tenantId', s.tenant_id) from session_index as s where s.inserted limit 1) as signed_in`
+       }`,
       [
         ...ctes.flatMap((cte) => cte.params),
         this.model,
@@ -193,7 +204,9 @@ class ModelAdapter implements Adapter {
         expiresAt,
       ],
     );
-    const signedIn = row?.signed_in ?? null;
+    // Only a device code's save is guarded, so only it can write nothing.
+    if (row === undefined) throw new DecidedDeviceCode();
+    const signedIn = row.signed_in ?? null;
     if (signedIn !== null && typeof payload.accountId === 'string' && typeof payload.uid === 'string' && sessionPolicyOf(Provider.ctx)?.singleSession === true) {
       await endSessionsBesides(this.deps, { ...signedIn, userId: payload.accountId, uid: payload.uid });
     }

@@ -1,4 +1,5 @@
 import Provider, { errors, type KoaContextWithOIDC } from 'oidc-provider';
+import { AlreadyUsedError } from 'oidc-provider/lib/helpers/re_render_errors.js';
 import type { FindAccount } from './account.ts';
 import { extraClaimsComputedAtSave, type TokenClaims } from './api-resource-tokens.ts';
 import { matchesPreviousSecret } from './clients.ts';
@@ -32,6 +33,7 @@ export const OIDC_PROVIDER_OVERRIDES = {
   sessionKeepsSignInMethods: 'Session: IN_PAYLOAD, loginAccount',
   sessionCookiePerApplication: 'Provider: cookieName',
   confirmationNamesApplication: 'OIDCContext: urlFor',
+  decidedDeviceCodeIsUsed: 'DeviceCode: save',
 } as const;
 
 /** Applies every override to one OP instance (its classes are its own: other instances are untouched). */
@@ -44,6 +46,7 @@ export function applyOverrides(provider: Provider, deps: OverrideDependencies): 
   sessionKeepsSignInMethods(provider);
   sessionCookiePerApplication(provider);
   confirmationNamesApplication(provider);
+  decidedDeviceCodeIsUsed(provider);
 }
 
 /** What a token request redeems: a code, a refresh token or a device code, with the resources it was granted. */
@@ -181,5 +184,27 @@ function confirmationNamesApplication(provider: Provider): void {
   context.urlFor = function (this: KoaContextWithOIDC['oidc'], name, options) {
     const url = urlFor.call(this, name, options);
     return name === 'end_session_confirm' ? confirmationUrl(url) : url;
+  };
+}
+
+/** What the adapter throws for a save over a device code already approved, denied, redeemed or expired (adapter.ts). */
+export class DecidedDeviceCode extends Error {}
+
+/**
+ * A save the adapter refuses over a decided device code (a second approval or denial) is oidc-provider's own refusal
+ * of a used code: the input page saying so, not a server error.
+ */
+function decidedDeviceCodeIsUsed(provider: Provider): void {
+  const { prototype } = provider.DeviceCode;
+  // eslint-disable-next-line @typescript-eslint/unbound-method -- called below with the code as `this`
+  const save = prototype.save;
+  prototype.save = async function (this: InstanceType<Provider['DeviceCode']>) {
+    try {
+      return await save.call(this);
+    } catch (error) {
+      if (!(error instanceof DecidedDeviceCode)) throw error;
+      const typed = Provider.ctx?.oidc.params?.['user_code'];
+      throw new AlreadyUsedError(typeof typed === 'string' ? typed : undefined);
+    }
   };
 }

@@ -1,10 +1,11 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import Provider, { type KoaContextWithOIDC } from 'oidc-provider';
+import Provider, { type Adapter, type KoaContextWithOIDC } from 'oidc-provider';
+import { AlreadyUsedError } from 'oidc-provider/lib/helpers/re_render_errors.js';
 import { describe, expect, it } from 'vitest';
 import { GATEHOUSE_METADATA } from '../../src/oidc/clients.ts';
 import { OIDC_PATHS } from '../../src/oidc/configuration.ts';
-import { applyOverrides, OIDC_PROVIDER_OVERRIDES, OVERRIDES_CHECKED_WITH } from '../../src/oidc/overrides.ts';
+import { applyOverrides, DecidedDeviceCode, OIDC_PROVIDER_OVERRIDES, OVERRIDES_CHECKED_WITH } from '../../src/oidc/overrides.ts';
 import { withSessionOf } from '../../src/oidc/session-application.ts';
 
 /**
@@ -22,8 +23,10 @@ const JWKS = { keys: [generateKeyPairSync('ec', { namedCurve: 'P-256' }).private
 
 const versionOf = (path: string, read: (json: Record<string, any>) => unknown) => read(JSON.parse(readFileSync(new URL(path, import.meta.url), 'utf8')));
 
-function provider(overridden: boolean, clients: Record<string, unknown>[] = []): Provider {
+/** `adapter`: the OP's storage; oidc-provider's in-memory one (shared by every instance in the process) by default. */
+function provider(overridden: boolean, clients: Record<string, unknown>[] = [], adapter?: (model: string) => Adapter): Provider {
   const op = new Provider(ISSUER, {
+    ...(adapter === undefined ? {} : { adapter }),
     clients: clients as never,
     jwks: JWKS,
     routes: OIDC_PATHS,
@@ -95,6 +98,16 @@ describe('the overrides of oidc-provider internals', () => {
     const urlFor = (name: string) => withSessionOf(APPLICATION, async () => prototype.urlFor.call(context, name));
     expect(await urlFor('end_session_confirm')).toBe(`${ISSUER}${OIDC_PATHS.end_session}/confirm?app=${APPLICATION}`);
     expect(await urlFor('token')).toBe(`${ISSUER}${OIDC_PATHS.token}`);
+  });
+
+  /** A device code as the device authorization makes it (oidc-provider's models take their fields at construction). */
+  const deviceCode = (op: Provider, userCode: string, fields: object = {}) =>
+    new (op.DeviceCode as unknown as new (fields: object) => InstanceType<Provider['DeviceCode']>)({ clientId: 'tv', userCode, params: {}, ...fields });
+
+  it('decidedDeviceCodeIsUsed: a save the adapter refuses over a decided code is oidc-provider’s "already used" refusal', async () => {
+    const refusing = () => ({ upsert: () => Promise.reject(new DecidedDeviceCode()) }) as unknown as Adapter;
+    await expect(deviceCode(provider(true, [], refusing), 'BCDFGHJM').save()).rejects.toBeInstanceOf(AlreadyUsedError);
+    await expect(deviceCode(provider(false, [], refusing), 'BCDFGHJM').save()).rejects.toBeInstanceOf(DecidedDeviceCode);
   });
 
   it('the consume and save overrides are in place on the instance they were applied to, and only there', () => {
