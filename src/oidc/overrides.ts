@@ -33,6 +33,7 @@ export const OIDC_PROVIDER_OVERRIDES = {
   sessionKeepsSignInMethods: 'Session: IN_PAYLOAD, loginAccount',
   sessionCookiePerApplication: 'Provider: cookieName',
   confirmationNamesApplication: 'OIDCContext: urlFor',
+  reenterUnfinishedUserCodes: 'DeviceCode: findByUserCode',
   decidedDeviceCodeIsUsed: 'DeviceCode: save',
 } as const;
 
@@ -46,6 +47,7 @@ export function applyOverrides(provider: Provider, deps: OverrideDependencies): 
   sessionKeepsSignInMethods(provider);
   sessionCookiePerApplication(provider);
   confirmationNamesApplication(provider);
+  reenterUnfinishedUserCodes(provider);
   decidedDeviceCodeIsUsed(provider);
 }
 
@@ -184,6 +186,21 @@ function confirmationNamesApplication(provider: Provider): void {
   context.urlFor = function (this: KoaContextWithOIDC['oidc'], name, options) {
     const url = urlFor.call(this, name, options);
     return name === 'end_session_confirm' ? confirmationUrl(url) : url;
+  };
+}
+
+/**
+ * oidc-provider refuses a user code once a sign-in for it has begun (`inFlight`), so a user who left that sign-in could
+ * not finish before the code expired. Read by its user code, a code is not in flight: entered again, it begins a new
+ * confirmation and sign-in. It is still approved or denied once (adapter.ts).
+ */
+function reenterUnfinishedUserCodes(provider: Provider): void {
+  const { DeviceCode } = provider;
+  const findByUserCode = DeviceCode.findByUserCode.bind(DeviceCode);
+  DeviceCode.findByUserCode = async (...args) => {
+    const code = await findByUserCode(...args);
+    if (code !== undefined) code.inFlight = undefined;
+    return code;
   };
 }
 

@@ -2,8 +2,10 @@ import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { CookieJar, type Visit } from '../support/cookie-jar.ts';
+import { usingEmbeddedDatabase } from '../support/database.ts';
 import { HttpClient } from '../support/http.ts';
 import { createTestClient, discover, postForm, type TestClient } from '../support/oauth.ts';
+import { queuedBehind } from '../support/row-lock.ts';
 
 /**
  * Device authorization (RFC 8628) with openid-client polling, and the user in a browser on the hosted verification
@@ -47,6 +49,16 @@ async function start(parameters: Record<string, string> = {}, client = device) {
 
 const pollOnce = (deviceCode: string, client = device) =>
   postForm(`${app.baseUrl}/oauth2/token`, { grant_type: 'urn:ietf:params:oauth:grant-type:device_code', device_code: deviceCode, client_id: client.clientId });
+
+/** A device code past its expiry, as the OP reads it (`exp`) and the store does (`expires_at`). */
+const expireDeviceCode = (deviceCode: string) =>
+  app.gatehouse.services.orm.em
+    .getConnection()
+    .execute(
+      `update oidc_model set expires_at = now() - interval '1 second', payload = jsonb_set(payload, '{exp}', to_jsonb(extract(epoch from now())::bigint - 1))
+        where model = 'DeviceCode' and id = ?`,
+      [deviceCode],
+    );
 
 /** The headers every hosted page carries, with a form posting to the OP (`'self'`) or none. */
 function expectPageHeaders(page: Visit, formAction: string) {
@@ -310,6 +322,143 @@ describe('device verification pages', () => {
   });
 });
 
+describe('a code entered again (its sign-in left unfinished)', () => {
+  let lin: string;
+  beforeAll(async () => {
+    lin = (await app.http.post('/users', { email: 'lin@example.com', name: 'Lin', password: PASSWORD, tenantId: acme })).body.id;
+  });
+
+  const USED = 'This code has already been used or has expired.';
+
+  /** The code entered and confirmed in `jar`: the address of the sign-in it begins, which the user may leave. */
+  async function confirmCode(jar: CookieJar, verificationUriComplete: string): Promise<string> {
+    const confirm = await jar.submit(await jar.visit(verificationUriComplete), {});
+    expect(confirm.status, confirm.body.slice(0, 500)).toBe(200);
+    expect(confirm.body).toContain('name="abort" value="yes"');
+    const toSignIn = await jar.submit(confirm, {});
+    expect(toSignIn.status, toSignIn.body.slice(0, 500)).toBe(303);
+    expect(toSignIn.location).toMatch(new RegExp(`^${issuer}/interaction/`));
+    return toSignIn.location!;
+  }
+
+  /** Signs in as `email` on the sign-in page at `signInUrl`: the address where the OP resumes the device's sign-in. */
+  async function signIn(jar: CookieJar, signInUrl: string, email: string): Promise<string> {
+    const resumed = await jar.submit(await jar.visit(signInUrl), { email, password: PASSWORD });
+    expect(resumed.status, resumed.body.slice(0, 500)).toBe(303);
+    return resumed.location!;
+  }
+
+  /**
+   * Requests that each read the undecided code, then wait to save it: its row is held until all of them wait on it
+   * (test/support/row-lock.ts). PostgreSQL only.
+   */
+  const queuedOnCode = (deviceCode: string, ...visits: (() => Promise<Visit>)[]) =>
+    queuedBehind(app.gatehouse.services.orm, { table: 'oidc_model', applicationId: app.root.applicationId, id: deviceCode }, { lock: 'share' }, visits);
+
+  const expectUsed = (page: Visit) => {
+    expect(page.status, page.body.slice(0, 500)).toBe(400);
+    expect(page.body).toContain(ACME_LOOK);
+    expect(page.body).toContain(USED);
+    expect(page.body).not.toContain('name="confirm"');
+  };
+
+  it('starts a new confirmation and sign-in, in the same browser or another; the device gets the tokens of the sign-in that finished', async () => {
+    const { config, started } = await start({ tenant: 'acme' });
+    const phone = new CookieJar();
+    const left = await confirmCode(phone, started.verification_uri_complete!);
+    expect((await pollOnce(started.device_code)).body.error).toBe('authorization_pending');
+
+    // The same browser, its sign-in page lost: the code again is a new confirmation and a new sign-in.
+    const again = await confirmCode(phone, started.verification_uri_complete!);
+    expect(again).not.toBe(left);
+    // Another browser too, typed on the bare page.
+    const laptop = new CookieJar();
+    const typed = await laptop.submit(await laptop.visit(`${app.baseUrl}/oauth2/device`), { user_code: started.user_code });
+    expect(typed.status, typed.body.slice(0, 500)).toBe(200);
+    const toSignIn = await laptop.submit(typed, {});
+    expect(toSignIn.status).toBe(303);
+
+    const done = await laptop.visit(await signIn(laptop, toSignIn.location!, 'lin@example.com'));
+    expect(done.status, done.body.slice(0, 500)).toBe(200);
+    expect(done.body).toContain('<h1>Acme TV connected</h1>');
+    const tokens = await oidc.pollDeviceAuthorizationGrant(config, { ...started, interval: 1 });
+    expect(tokens.claims()?.sub).toBe(lin);
+    expect(await oidc.fetchUserInfo(config, tokens.access_token, lin)).toMatchObject({ sub: lin, tenant_id: acme });
+
+    // Approved once: the sign-ins left open are refused when finished, and the code cannot be entered again.
+    expectUsed(await phone.visit(await signIn(phone, again, 'ada@example.com')));
+    expectUsed(await phone.visit(await signIn(phone, left, 'ada@example.com')));
+    expectUsed(await phone.submit(await phone.visit(started.verification_uri_complete!), {}));
+  });
+
+  it('a code cancelled while its first sign-in is open stays refused: that sign-in, finished, approves nothing', async () => {
+    const { started } = await start({ tenant: 'acme' });
+    const tv = new CookieJar();
+    const left = await confirmCode(tv, started.verification_uri_complete!);
+    const other = new CookieJar();
+    const cancelled = await other.submit(await other.submit(await other.visit(started.verification_uri_complete!), {}), { abort: 'yes' });
+    expect(cancelled.status, cancelled.body.slice(0, 500)).toBe(200);
+    expect(cancelled.body).toContain('The sign-in of the device was cancelled.');
+
+    expectUsed(await tv.visit(await signIn(tv, left, 'ada@example.com')));
+    expectUsed(await other.submit(await other.visit(started.verification_uri_complete!), {}));
+    expect((await pollOnce(started.device_code)).body).toEqual({ error: 'access_denied', error_description: 'End-User aborted interaction' });
+  });
+
+  it('an expired code is refused, entered again or at the end of its open sign-in', async () => {
+    const { started } = await start({ tenant: 'acme' });
+    const jar = new CookieJar();
+    const left = await confirmCode(jar, started.verification_uri_complete!);
+    const entry = await jar.visit(started.verification_uri_complete!);
+    await expireDeviceCode(started.device_code);
+
+    const again = await jar.submit(entry, {});
+    expect(again.status).toBe(400);
+    expect(again.body).toContain('The code you entered is incorrect or has expired.');
+    expect(again.body).not.toContain('name="confirm"');
+    expectUsed(await jar.visit(await signIn(jar, left, 'ada@example.com')));
+    expect((await pollOnce(started.device_code)).body.error).toBe('expired_token');
+  });
+
+  it.skipIf(usingEmbeddedDatabase())('two browsers finishing one code at once: exactly one approves it, the other is told it is used', async () => {
+    const { config, started } = await start({ tenant: 'acme' });
+    const adas = new CookieJar();
+    const lins = new CookieJar();
+    const adaResumes = await signIn(adas, await confirmCode(adas, started.verification_uri_complete!), 'ada@example.com');
+    const linResumes = await signIn(lins, await confirmCode(lins, started.verification_uri_complete!), 'lin@example.com');
+
+    const [adaPage, linPage] = await queuedOnCode(started.device_code, () => adas.visit(adaResumes), () => lins.visit(linResumes));
+    const pages = [adaPage!, linPage!];
+    const won = pages.filter((page) => page.status === 200);
+    expect(won, pages.map((page) => `${page.status} ${page.body.slice(0, 300)}`).join('\n')).toHaveLength(1);
+    expect(won[0]!.body).toContain('<h1>Acme TV connected</h1>');
+    expectUsed(pages.find((page) => page.status !== 200)!);
+
+    const tokens = await oidc.pollDeviceAuthorizationGrant(config, { ...started, interval: 1 });
+    expect(tokens.claims()?.sub).toBe(won[0] === adaPage ? ada : lin);
+  });
+
+  it.skipIf(usingEmbeddedDatabase())('an approval and a cancel at once: one of them stands, the other is told the code is used', async () => {
+    const { started } = await start({ tenant: 'acme' });
+    const adas = new CookieJar();
+    const resumes = await signIn(adas, await confirmCode(adas, started.verification_uri_complete!), 'ada@example.com');
+    const other = new CookieJar();
+    const confirmation = await other.submit(await other.visit(started.verification_uri_complete!), {});
+
+    const [approval, cancel] = await queuedOnCode(started.device_code, () => adas.visit(resumes), () => other.submit(confirmation, { abort: 'yes' }));
+    const poll = await pollOnce(started.device_code);
+    if (approval!.status === 200) {
+      expect(approval!.body).toContain('<h1>Acme TV connected</h1>');
+      expectUsed(cancel!);
+      expect(poll.status, JSON.stringify(poll.body)).toBe(200);
+    } else {
+      expectUsed(approval!);
+      expect(cancel!.body).toContain('The sign-in of the device was cancelled.');
+      expect(poll.body.error).toBe('access_denied');
+    }
+  });
+});
+
 describe('device flow', () => {
   let otherDevice: TestClient;
   beforeAll(async () => {
@@ -461,11 +610,7 @@ describe('polling the token endpoint (RFC 8628 3.4, 3.5)', () => {
 
   it('an expired device code is expired_token', async () => {
     const { started } = await start();
-    await sql(
-      `update oidc_model set expires_at = now() - interval '1 second', payload = jsonb_set(payload, '{exp}', to_jsonb(extract(epoch from now())::bigint - 1))
-        where model = 'DeviceCode' and id = ?`,
-      [started.device_code],
-    );
+    await expireDeviceCode(started.device_code);
     const expired = await pollOnce(started.device_code);
     expect({ status: expired.status, error: expired.body.error }).toEqual({ status: 400, error: 'expired_token' });
   });

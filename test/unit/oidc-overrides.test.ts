@@ -104,6 +104,15 @@ describe('the overrides of oidc-provider internals', () => {
   const deviceCode = (op: Provider, userCode: string, fields: object = {}) =>
     new (op.DeviceCode as unknown as new (fields: object) => InstanceType<Provider['DeviceCode']>)({ clientId: 'tv', userCode, params: {}, ...fields });
 
+  it('reenterUnfinishedUserCodes: a code found by its user code is not in flight, where oidc-provider keeps it so', async () => {
+    const found = async (op: Provider, userCode: string) => {
+      await deviceCode(op, userCode, { inFlight: true }).save();
+      return op.DeviceCode.findByUserCode(userCode);
+    };
+    expect(await found(provider(true), 'BCDFGHJK')).toMatchObject({ userCode: 'BCDFGHJK', inFlight: undefined });
+    expect(await found(provider(false), 'BCDFGHJL')).toMatchObject({ userCode: 'BCDFGHJL', inFlight: true });
+  });
+
   it('decidedDeviceCodeIsUsed: a save the adapter refuses over a decided code is oidc-provider’s "already used" refusal', async () => {
     const refusing = () => ({ upsert: () => Promise.reject(new DecidedDeviceCode()) }) as unknown as Adapter;
     await expect(deviceCode(provider(true, [], refusing), 'BCDFGHJM').save()).rejects.toBeInstanceOf(AlreadyUsedError);
