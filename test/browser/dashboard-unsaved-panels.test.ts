@@ -8,7 +8,9 @@ import { dashboardSuite, openTab } from '../support/dashboard.ts';
  * the server and read again (a refresh of the tenants after a tenancy switch, another action's answer, the same user
  * search again) keeps the panel's edits with the "changed elsewhere" notice, or replaces a panel without edits unasked;
  * a row deleted elsewhere keeps its panel only for its edits, and says so; the button of the panel already open, and
- * the same search again, ask nothing. A tenancy switch's choice is dropped once the server holds it.
+ * the same search again, ask nothing. A tenancy switch's choice is dropped once the server holds it. The roles and API
+ * resources are read again after each edit or deletion on their tab, their panels with them. Another view of the API
+ * keys closes a key's roles panel, asking first about its edits.
  */
 const USER = 'vera@example.com';
 let appId: string;
@@ -18,6 +20,10 @@ let initech: string;
 let userId: string;
 let storefrontId: string;
 let signerId: string;
+let auditorId: string;
+let supportId: string;
+let billingId: string;
+let invoicesId: string;
 
 /** A public Ed25519 key set, as the JWKS field and the API take it. */
 const publicJwks = (kid: string) => ({ keys: [{ ...generateKeyPairSync('ed25519').publicKey.export({ format: 'jwk' }), kid }] });
@@ -30,7 +36,23 @@ const dashboard = dashboardSuite({
     globex = await app.createTenant('Globex');
     initech = await app.createTenant('Initech');
     userId = await app.createUser(USER, acme);
-    expect((await app.http.post('/roles', { key: 'auditor', name: 'Auditor', permissions: ['users:read'] })).status).toBe(201);
+    const role = async (key: string, name: string) => {
+      const created = await app.http.post('/roles', { key, name, permissions: ['users:read'] });
+      expect(created.status).toBe(201);
+      return created.body.id as string;
+    };
+    auditorId = await role('auditor', 'Auditor');
+    supportId = await role('support', 'Support');
+    billingId = await role('billing', 'Billing');
+    for (const n of [1, 2, 3, 4]) await role(`spare-${n}`, `Spare ${n}`);
+    const resource = async (name: string, identifier: string) => {
+      const created = await app.http.post('/api-resources', { name, identifier });
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
+      return created.body.id as string;
+    };
+    invoicesId = await resource('Invoices', 'https://invoices.example.com');
+    for (const n of [1, 2]) await resource(`Spare API ${n}`, `https://spare-${n}.example.com`);
+    expect((await app.http.post('/api-keys', { name: 'Acme reporting', permissions: ['users:read'], tenantId: acme })).status).toBe(201);
     const storefront = await app.http.post('/oauth-clients', { name: 'Storefront', type: 'web', redirectUris: ['https://shop.example/cb'] });
     expect(storefront.status).toBe(201);
     storefrontId = storefront.body.id;
@@ -59,6 +81,14 @@ async function questionsDuring(act: () => Promise<void>): Promise<string[]> {
     dashboard.page.off('dialog', answer);
   }
   return asked;
+}
+
+/** Deletes the row `name` of the tab shown, once confirmed: a change of the tab, which reads its list again. */
+async function deleteHere(name: string): Promise<void> {
+  const button = dashboard.page.getByRole('button', { name: `Delete ${name}`, exact: true });
+  void dashboard.answerNextDialog();
+  await button.click();
+  await button.waitFor({ state: 'detached' });
 }
 
 const tenantsPath = () => `/applications/${appId}/tenants`;
@@ -215,6 +245,107 @@ describe('panels on the rows of a list, and a row changed or deleted elsewhere, 
     expect(await panel.getByLabel('Description', { exact: true }).inputValue()).toBe('Reads users');
     void dashboard.answerNextDialog();
     await panel.getByRole('button', { name: 'Close' }).click();
+    await panel.waitFor({ state: 'detached' });
+  });
+
+  it("keeps a role's edits when it is changed elsewhere and says so once the tab reads the roles again; the new version on demand, or unasked without edits", async () => {
+    await dashboard.page.getByRole('button', { name: 'Edit Auditor' }).click();
+    const panel = region('Edit Auditor');
+    const description = panel.getByLabel('Description', { exact: true });
+    const notice = changedElsewhere(panel, 'role');
+    await description.fill('Draft');
+    const describeOnServer = async (text: string) => expect((await dashboard.app.http.patch(`/roles/${auditorId}`, { description: text })).status).toBe(200);
+    await describeOnServer('Server');
+    await deleteHere('Spare 1');
+    await notice.waitFor();
+    expect(await description.inputValue()).toBe('Draft');
+    expect(await unsaved()).toBe(true);
+    await notice.getByRole('button', { name: 'Load the new version' }).click();
+    expect(await description.inputValue()).toBe('Server');
+    expect(await unsaved()).toBe(false);
+
+    await describeOnServer('Third');
+    await deleteHere('Spare 2');
+    await expect.poll(() => description.inputValue()).toBe('Third');
+    expect(await notice.count()).toBe(0);
+    await panel.getByRole('button', { name: 'Close' }).click();
+    await panel.waitFor({ state: 'detached' });
+  });
+
+  it('keeps the panel of a role deleted elsewhere for its edits, saying so; closes it without edits, saying so', async () => {
+    await dashboard.page.getByRole('button', { name: 'Edit Support' }).click();
+    const panel = region('Edit Support');
+    await panel.getByLabel('Description', { exact: true }).fill('Draft');
+    expect((await dashboard.app.http.delete(`/roles/${supportId}`)).status).toBe(204);
+    await deleteHere('Spare 3');
+    const kept = dashboard.page.getByRole('status').filter({ hasText: 'The role Support was deleted elsewhere. Your edits are kept below until you close them.' });
+    await kept.waitFor();
+    expect(await panel.getByLabel('Description', { exact: true }).inputValue()).toBe('Draft');
+    void dashboard.answerNextDialog();
+    await panel.getByRole('button', { name: 'Close' }).click();
+    await panel.waitFor({ state: 'detached' });
+
+    await dashboard.page.getByRole('button', { name: 'Edit Billing' }).click();
+    await region('Edit Billing').getByLabel('Description', { exact: true }).waitFor();
+    expect((await dashboard.app.http.delete(`/roles/${billingId}`)).status).toBe(204);
+    await deleteHere('Spare 4');
+    const closed = dashboard.page.getByRole('status').filter({ hasText: 'The role Billing was deleted elsewhere.' });
+    await closed.waitFor();
+    expect(await region('Edit Billing').count()).toBe(0);
+    expect(await unsaved()).toBe(false);
+    await closed.getByRole('button', { name: 'Dismiss' }).click();
+  });
+
+  it("keeps an API resource's edits when it is changed, then deleted, elsewhere, and says so once the tab reads the resources again", async () => {
+    await openTab(dashboard.page, 'API resources');
+    await dashboard.page.getByRole('button', { name: 'Edit Invoices' }).click();
+    const panel = region(/^Edit Invoices/);
+    const name = panel.getByLabel('Name', { exact: true });
+    const notice = changedElsewhere(panel, 'API resource');
+    await name.fill('Invoices Draft');
+    expect((await dashboard.app.http.patch(`/api-resources/${invoicesId}`, { name: 'Invoices Server' })).status).toBe(200);
+    await deleteHere('Spare API 1');
+    await notice.waitFor();
+    expect(await name.inputValue()).toBe('Invoices Draft');
+    await notice.getByRole('button', { name: 'Load the new version' }).click();
+    expect(await name.inputValue()).toBe('Invoices Server');
+    expect(await unsaved()).toBe(false);
+
+    await name.fill('Invoices Again');
+    expect((await dashboard.app.http.delete(`/api-resources/${invoicesId}`)).status).toBe(204);
+    await deleteHere('Spare API 2');
+    const kept = dashboard.page.getByRole('status').filter({ hasText: 'The API resource Invoices Server was deleted elsewhere. Your edits are kept below until you close them.' });
+    await kept.waitFor();
+    expect(await name.inputValue()).toBe('Invoices Again');
+    void dashboard.answerNextDialog();
+    await panel.getByRole('button', { name: 'Close' }).click();
+    await panel.waitFor({ state: 'detached' });
+  });
+
+  it("asks about a key's roles panel before another view of the keys closes it: declined, the view and the panel's choice stay", async () => {
+    await openTab(dashboard.page, 'API keys');
+    const view = dashboard.page.getByLabel('Show keys of');
+    const showKeysOf = async (label: string) => {
+      await view.selectOption({ label });
+    };
+    await dashboard.page.getByRole('button', { name: 'Roles of Acme reporting' }).click();
+    const panel = region('Roles of Acme reporting');
+    const role = panel.getByLabel('Role', { exact: true });
+    await role.selectOption({ label: 'Auditor' });
+    expect(await unsaved()).toBe(true);
+    expect(await questionsDuring(() => showKeysOf('Acme Third'))).toEqual(['Discard the changes you have not saved?']);
+    expect(await view.inputValue()).toBe('');
+    expect(await role.inputValue()).toBe(auditorId);
+
+    void dashboard.answerNextDialog();
+    await showKeysOf('Acme Third');
+    await panel.waitFor({ state: 'detached' });
+    expect(await unsaved()).toBe(false);
+
+    // Without edits, another view closes the panel unasked.
+    await dashboard.page.getByRole('button', { name: 'Roles of Acme reporting' }).click();
+    await panel.getByLabel('Role', { exact: true }).waitFor();
+    expect(await questionsDuring(() => showKeysOf('All keys'))).toEqual([]);
     await panel.waitFor({ state: 'detached' });
   });
 

@@ -4,7 +4,9 @@ import { CredentialRoles } from '../components/credential-roles.tsx';
 import { SecretOnce } from '../components/secret-once.tsx';
 import { ErrorMessage, Loading } from '../components/status.tsx';
 import { TenantPicker } from '../components/tenant-picker.tsx';
+import { UnlistedRow } from '../components/unlisted-row.tsx';
 import { useAsync } from '../hooks/use-async.ts';
+import { useOpenRow } from '../hooks/use-open-row.ts';
 import { usePages, type Pages } from '../hooks/use-pages.ts';
 import { UnsavedParts, useUnsavedPart } from '../hooks/use-unsaved-changes.ts';
 import { listApiKeys, type ApiKey, type ApiKeyWithSecret, type ListedApiKey } from '../operations-api-keys.ts';
@@ -19,12 +21,12 @@ interface ApiKeyTableProps {
   /** Null: every key of the application, its tenants' included. */
   tenant: TenantSummary | null;
   onRotated: (rotated: ApiKeyWithSecret) => void;
-  /** The key whose roles panel is open, if any. */
-  rolesOf: ListedApiKey | null;
+  /** Whether a key's roles panel is the one open. */
+  rolesOpen: (apiKey: ListedApiKey) => boolean;
   onRoles: (apiKey: ListedApiKey) => void;
 }
 
-function ApiKeyTable({ appId, keys, tenant, onRotated, rolesOf, onRoles }: ApiKeyTableProps) {
+function ApiKeyTable({ appId, keys, tenant, onRotated, rolesOpen, onRoles }: ApiKeyTableProps) {
   const replace = (changed: ApiKey) => keys.replace(changed.id, changed);
   return (
     <PagedTable
@@ -43,7 +45,7 @@ function ApiKeyTable({ appId, keys, tenant, onRotated, rolesOf, onRoles }: ApiKe
             onRotated(rotated);
           }}
           onRevoked={replace}
-          rolesOpen={rolesOf?.id === key.id}
+          rolesOpen={rolesOpen(key)}
           onRoles={onRoles}
         />
       )}
@@ -61,15 +63,20 @@ export function ApiKeys({ appId }: { appId: string }) {
   const viewedId = viewed?.id ?? null;
   const keys = usePages(useCallback((cursor: string | null) => listApiKeys(appId, viewedId, cursor), [appId, viewedId]));
   const [revealed, setRevealed] = useState<{ heading: string; secret: string } | null>(null);
-  const [rolesOf, setRolesOf] = useState<ListedApiKey | null>(null);
   const rolesPanel = useUnsavedPart();
+  const rolesOf = useOpenRow(keys.items, (key) => key.id, rolesPanel);
+  // Another view is another list, read from its start: it closes the roles panel, asking first about its edits.
+  const view = rolesPanel.guard((tenant: TenantSummary | null) => {
+    rolesOf.forget();
+    setViewed(tenant);
+  });
 
   if (choices.status === 'loading') return <Loading>Loading the permissions…</Loading>;
   if (choices.status === 'failed') return <ErrorMessage message={choices.message} />;
   const created = ({ key, secret }: ApiKeyWithSecret, tenant: TenantSummary | null) => {
     setRevealed({ heading: `New API key “${key.name}”`, secret });
-    // The table shows the new key: on another tenant's view, the view of the key's tenant, read anew.
-    if (viewed !== null && viewed.id !== tenant?.id) setViewed(tenant);
+    // The table shows the new key: on another tenant's view, the view of the key's tenant, read anew (if the roles panel may go).
+    if (viewed !== null && viewed.id !== tenant?.id) view(tenant);
     // Keys made here act as no user.
     else keys.add({ ...key, tenantName: tenant?.name ?? null, userEmail: null });
   };
@@ -80,18 +87,19 @@ export function ApiKeys({ appId }: { appId: string }) {
       <section aria-labelledby="api-keys-heading">
         <h2 id="api-keys-heading">API keys</h2>
         <p className="hint">Long-lived keys for backend services and CI, sent as the X-API-Key header.</p>
-        {choices.data.multiTenant && <TenantPicker appId={appId} selected={viewed} onSelect={setViewed} label="Show keys of" noTenantLabel="All keys" />}
+        {choices.data.multiTenant && <TenantPicker appId={appId} selected={viewed} onSelect={view} label="Show keys of" noTenantLabel="All keys" />}
         {revealed !== null && (
           <section aria-labelledby="revealed-secret-heading" className="created">
             <h3 id="revealed-secret-heading">{revealed.heading}</h3>
             <SecretOnce label="Secret" secret={revealed.secret} onDismiss={() => setRevealed(null)} />
           </section>
         )}
-        <ApiKeyTable appId={appId} keys={keys} tenant={viewed} onRotated={rotated} rolesOf={rolesOf} onRoles={rolesPanel.guard(setRolesOf)} />
+        <ApiKeyTable appId={appId} keys={keys} tenant={viewed} onRotated={rotated} rolesOpen={rolesOf.isOpen} onRoles={rolesOf.open} />
       </section>
-      {rolesOf !== null && (
+      <UnlistedRow panel={rolesOf} gone={(key) => `The API key ${key.name} was deleted elsewhere.`} />
+      {rolesOf.row !== undefined && (
         <UnsavedParts value={rolesPanel.parts}>
-          <CredentialRoles key={rolesOf.id} appId={appId} type="api_key" credential={rolesOf} onClose={rolesPanel.guard(() => setRolesOf(null))} />
+          <CredentialRoles key={rolesOf.row.id} appId={appId} type="api_key" credential={rolesOf.row} onClose={rolesOf.close} />
         </UnsavedParts>
       )}
       <CreateApiKeyForm appId={appId} choices={choices.data} onCreated={created} />

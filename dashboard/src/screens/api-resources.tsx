@@ -48,9 +48,11 @@ export function ApiResources({ appId }: { appId: string }) {
   if (defined.status === 'failed') return <ErrorMessage message={defined.message} />;
   // A save may define permissions, which the forms offer: they are read again.
   const readDefined = async () => defined.replace(await listDefinedPermissions(appId));
+  // Nothing else reads the resources while the tab is open: an edit or deletion here reads them again, so changes made elsewhere reach the rows and the open panel.
   const deleted = (resource: ApiResource) => {
     editing.forget(resource);
     resources.drop(resource.id);
+    resources.refresh();
   };
   return (
     <>
@@ -65,6 +67,7 @@ export function ApiResources({ appId }: { appId: string }) {
             resource={editing.row}
             onSaved={async (resource) => {
               resources.replace(resource.id, resource);
+              resources.refresh();
               await readDefined();
               editing.forget();
             }}

@@ -49,9 +49,15 @@ export function Roles({ appId }: { appId: string }) {
   if (setup.status === 'loading') return <Loading>Loading the roles and permissions…</Loading>;
   if (setup.status === 'failed') return <ErrorMessage message={setup.message} />;
   const { choices, catalogue } = setup.data;
+  // Nothing else reads the roles while the tab is open: an edit or deletion here reads them again, so changes made elsewhere reach the rows and the open panel.
+  const saved = (role: Role) => {
+    roles.replace(role.id, role);
+    roles.refresh();
+  };
   const deleted = (role: Role) => {
     editing.forget(role);
     roles.drop(role.id);
+    roles.refresh();
   };
   return (
     <>
@@ -65,7 +71,7 @@ export function Roles({ appId }: { appId: string }) {
             choices={choices}
             catalogue={catalogue}
             role={editing.row}
-            onSaved={(role) => roles.replace(role.id, role)}
+            onSaved={saved}
             onClose={editing.close}
           />
         </UnsavedParts>
