@@ -11,20 +11,18 @@ export function sameValues(one: unknown, other: unknown): boolean {
   return keys.every((key) => Object.hasOwn(other, key) && sameValues((one as Record<string, unknown>)[key], (other as Record<string, unknown>)[key]));
 }
 
-/** How a draft stands against the stored thing it edits. */
 export interface DraftSync {
-  /** The stored thing changed on the server while the draft held edits: the draft is kept, made from the older one. */
+  /** The stored thing changed while the draft held edits, which are kept. */
   readonly outdated: boolean;
-  /** Drops the edits for the stored thing as the server holds it now. */
+  /** Drops the edits for the stored thing as it is now. */
   takeStored: () => void;
-  /** The draft as it stands was saved: the server's answer, when it comes as `stored`, replaces it without a word. */
+  /** Call once the server took the draft: its answer then replaces the draft unasked. */
   saved: () => void;
 }
 
 /**
- * A form's draft of `stored`, the draft of what the server holds now (an empty draft for a thing to create): unsaved,
- * so leaving asks first, while the two differ. A newer `stored` replaces a draft without edits, or one just saved (the
- * save's answer); a draft with edits is kept, `outdated`, until the operator takes the stored one or saves theirs.
+ * A form's draft of `stored`, unsaved (leaving asks) while the two differ. A newer `stored` replaces a draft without
+ * edits; one with edits is kept and `outdated`, so a change made elsewhere never drops the operator's work unseen.
  */
 export function useDraft<T>(stored: T, same: (one: T, other: T) => boolean = sameValues): [T, Dispatch<SetStateAction<T>>, DraftSync] {
   // The stored value the draft was made from, and whether the next newer one answers a save.
@@ -54,10 +52,7 @@ export function useDraft<T>(stored: T, same: (one: T, other: T) => boolean = sam
   return [draft, edit, sync];
 }
 
-/**
- * A create form's draft, unsaved while it differs from the form as it starts (`blank` at first). Once its thing is
- * made, `startAgain(next)` starts the form from `next` (what it keeps for the next one), which asks nothing.
- */
+/** A create form's draft; `startAgain(next)`, once its thing is made, starts the form from `next` unasked. */
 export function useNewDraft<T>(blank: T): [T, Dispatch<SetStateAction<T>>, (next: T) => void] {
   const [start, setStart] = useState(blank);
   const [draft, setDraft] = useDraft(start);

@@ -7,27 +7,24 @@ const QUESTION = 'Discard the changes you have not saved?';
 
 const mayDiscard = (forms: ReadonlySet<symbol>) => forms.size === 0 || window.confirm(QUESTION);
 
-/** Whether the operator may leave what the page shows: nothing is unsaved, or they agree to lose it. */
+/** Whether the page may be left: nothing is unsaved, or the operator agrees to lose it. */
 export function mayDiscardChanges(): boolean {
   return mayDiscard(unsaved);
 }
 
-/** The unsaved forms of each part (useUnsavedPart) around a form, outermost first. */
+/** The unsaved forms of each part (useUnsavedPart) around a form. */
 export const UnsavedParts = createContext<readonly Set<symbol>[]>([]);
 
 export interface UnsavedPart {
   /** The value of the `UnsavedParts` provider around the part. */
   readonly parts: readonly Set<symbol>[];
-  /** `move` that runs only if the part's forms may lose their edits: it asks only when one of them holds some. */
+  /** `move`, run once the part's edits, if any, may be dropped. */
   guard: <A extends unknown[]>(move: (...args: A) => void) => (...args: A) => void;
-  /** Whether one of the part's forms holds edits, as their last commit left them (stable, for effects). */
+  /** Whether one of the part's forms holds edits (stable, for effects). */
   holdsEdits: () => boolean;
 }
 
-/**
- * A part of a page whose own moves (another policy chosen, another row's Edit, Cancel) drop the forms in it: they ask
- * about those forms alone, not about an unsaved form elsewhere on the page, which they leave as it is.
- */
+/** A part of a page whose own moves (another row's Edit, Cancel) ask about its forms alone: they leave the others as they are. */
 export function useUnsavedPart(): UnsavedPart {
   const outer = useContext(UnsavedParts);
   const [forms] = useState(() => new Set<symbol>());
@@ -44,7 +41,7 @@ export function useUnsavedPart(): UnsavedPart {
   };
 }
 
-/** While `dirty`: in-page moves ask through mayDiscardChanges (or their part's guard), closing or reloading through `beforeunload`. */
+/** While `dirty`, leaving asks first: in-page moves through mayDiscardChanges or a part's guard, closing the page through `beforeunload`. */
 export function useUnsavedChanges(dirty: boolean): void {
   const parts = useContext(UnsavedParts);
   useEffect(() => {
