@@ -59,6 +59,7 @@ import { Migration0053DefaultPasswordProviderAudit } from './migrations/0053-def
 import { Migration0054LinksInTheirUsersPools } from './migrations/0054-links-in-their-users-pools.ts';
 import { Migration0055InvitationClient } from './migrations/0055-invitation-client.ts';
 import { Migration0056SamlSubjectUsers } from './migrations/0056-saml-subject-users.ts';
+import { Migration0057OAuthClientInitiateLoginUri } from './migrations/0057-oauth-client-initiate-login-uri.ts';
 import type { EmbeddedDatabase } from './embedded.ts';
 import { gateStatements } from './statement-gate.ts';
 
@@ -117,6 +118,7 @@ export const MIGRATIONS = [
   { name: '0054-links-in-their-users-pools', class: Migration0054LinksInTheirUsersPools },
   { name: '0055-invitation-client', class: Migration0055InvitationClient },
   { name: '0056-saml-subject-users', class: Migration0056SamlSubjectUsers },
+  { name: '0057-oauth-client-initiate-login-uri', class: Migration0057OAuthClientInitiateLoginUri },
 ];
 
 /**

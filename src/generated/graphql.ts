@@ -619,6 +619,14 @@ export type CreateOAuthClientInput = {
   /** How the client's ID tokens are signed: `ES256` (the default) or `RS256` (any other value: 422). */
   idTokenSigningAlg?: InputMaybe<IdTokenSigningAlg>;
   /**
+   * The page of the client's application that starts a sign-in (OIDC `initiate_login_uri`; Auth0's "Application Login
+   * URI"), where Gatehouse's links back to the client lead. Optional; web, spa and native clients (device clients have
+   * none). Absolute, without fragment, user information or wildcards; https, or http only for `localhost`, `127.0.0.1`
+   * or `[::1]` while developing (an http one is not given to the OAuth provider's client metadata, which takes https
+   * only). A refused URI: 422, field `initiateLoginUri`.
+   */
+  initiateLoginUri?: InputMaybe<Scalars['String']['input']>;
+  /**
    * Whether users signing in through the client may obtain management API tokens (default false). True needs
    * credentials holding every permission (`*`) where the client acts (its tenant, else the application): the client's
    * tokens act with any signing-in user's permissions (else 403).
@@ -1629,7 +1637,10 @@ export type Mutation = {
    * 409 `last_sign_in_provider`, field `enabled`.
    */
   updateAuthProvider: AuthProvider;
-  /** Changes an OAuth client's name, redirect URIs, ID token signing algorithm or (web) token endpoint authentication. */
+  /**
+   * Changes an OAuth client's name, redirect URIs, login URI, ID token signing algorithm, management API access or (web)
+   * token endpoint authentication.
+   */
   updateOAuthClient: OAuthClient;
   /** Renames the organization. */
   updateOrganization: Organization;
@@ -2209,6 +2220,13 @@ export type OAuthClient = {
   /** How the client's ID tokens are signed: `ES256` unless it chose `RS256`. */
   idTokenSigningAlg: IdTokenSigningAlg;
   /**
+   * The page of the client's application that starts a sign-in (OIDC `initiate_login_uri`), in the normal form of
+   * `redirectUris`; null when none is registered. Gatehouse's links back to the client (a sign-in reached again once
+   * over, an accepted invitation, the welcome mail) lead there, with `iss` (the issuer to sign in at, OIDC Core 4) added
+   * to its query; without one they lead to the origin of a web or SPA client's first redirect URI.
+   */
+  initiateLoginUri: Maybe<Scalars['String']['output']>;
+  /**
    * Whether users signing in through the client may obtain access tokens for the management API (`resource`
    * `{PUBLIC_URL}/api/v1`), which act with the signed-in user's own permissions. Off: such a request is refused
    * (`invalid_target`); its tokens are for userinfo and the application's API resources.
@@ -2287,6 +2305,13 @@ export type OAuthClientWithSecret = {
   id: Scalars['UUID']['output'];
   /** How the client's ID tokens are signed: `ES256` unless it chose `RS256`. */
   idTokenSigningAlg: IdTokenSigningAlg;
+  /**
+   * The page of the client's application that starts a sign-in (OIDC `initiate_login_uri`), in the normal form of
+   * `redirectUris`; null when none is registered. Gatehouse's links back to the client (a sign-in reached again once
+   * over, an accepted invitation, the welcome mail) lead there, with `iss` (the issuer to sign in at, OIDC Core 4) added
+   * to its query; without one they lead to the origin of a web or SPA client's first redirect URI.
+   */
+  initiateLoginUri: Maybe<Scalars['String']['output']>;
   /**
    * Whether users signing in through the client may obtain access tokens for the management API (`resource`
    * `{PUBLIC_URL}/api/v1`), which act with the signed-in user's own permissions. Off: such a request is refused
@@ -3585,6 +3610,8 @@ export type UpdateAuthProviderInput = {
 export type UpdateOAuthClientInput = {
   /** How the client's ID tokens are signed from now on: `ES256` or `RS256`. */
   idTokenSigningAlg?: InputMaybe<IdTokenSigningAlg>;
+  /** The client's new login URI (rules as at creation); null removes it. */
+  initiateLoginUri?: InputMaybe<Scalars['String']['input']>;
   /**
    * Whether users signing in through the client may obtain management API tokens. Setting it true, and any change to a
    * client that has it (this update, a secret's rotation), needs credentials holding every permission (`*`) where the
@@ -4534,6 +4561,7 @@ export type OAuthClientResolvers<ContextType = RequestContext, ParentType extend
   hasSecret?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['UUID'], ParentType, ContextType>;
   idTokenSigningAlg?: Resolver<ResolversTypes['IdTokenSigningAlg'], ParentType, ContextType>;
+  initiateLoginUri?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   managementApi?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   postLogoutRedirectUris?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
@@ -4558,6 +4586,7 @@ export type OAuthClientWithSecretResolvers<ContextType = RequestContext, ParentT
   hasSecret?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['UUID'], ParentType, ContextType>;
   idTokenSigningAlg?: Resolver<ResolversTypes['IdTokenSigningAlg'], ParentType, ContextType>;
+  initiateLoginUri?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   managementApi?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   postLogoutRedirectUris?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;

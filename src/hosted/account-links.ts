@@ -18,8 +18,7 @@ import { donePage, errorPage, linkConfirmPage, resetPage, type CopyKey, type Cop
 import { browserLook, namedSurfaceLook, sendPage } from '../pages/reply.ts';
 import { doneWithAccountLink } from '../pages/account.ts';
 import { accountPagePath } from './account.ts';
-import { clientHomeUrl } from '../domain/oauth-clients/redirect-uris.ts';
-import type { OAuthClientType } from '../db/entities/oauth-client.entity.ts';
+import { readClientHome } from '../domain/oauth-clients/client-home.ts';
 import { askedByInvitation } from '../domain/invitations/invitations.ts';
 import type { Services } from '../services.ts';
 
@@ -38,6 +37,8 @@ interface OpenedLink {
   readonly settings: SurfaceSettings;
   readonly email: string;
   readonly name: string | null;
+  /** The issuer of the surface it was opened on. */
+  readonly issuer: string;
 }
 
 async function openLink(services: Services, request: FastifyRequest<{ Params: LinkParams }>, token: unknown, purpose: LinkPurpose): Promise<OpenedLink | undefined> {
@@ -59,7 +60,7 @@ async function openLink(services: Services, request: FastifyRequest<{ Params: Li
     [user.userId],
   );
   if (row === undefined) return undefined;
-  return { user, settings: { ...settings, look: browserLook(request, settings.look) }, email: row.email, name: row.name };
+  return { user, settings: { ...settings, look: browserLook(request, settings.look) }, email: row.email, name: row.name, issuer: surface.issuer };
 }
 
 /** The user acts on their own account through the link (the audit's actor); mails go out in the surface's tenant. */
@@ -196,13 +197,8 @@ export function accountLinkRoutes(app: FastifyInstance, services: Services): voi
 
 /** Where the welcome mail's "Sign in" leads: the application of the client the user signed up with, else the service. */
 async function applicationLink(services: Services, opened: OpenedLink): Promise<string> {
-  const [row] = await executeOwned<{ type: OAuthClientType; redirect_uris: string[] }[]>(
-    services.orm.em.fork().getConnection(),
-    opened.user.applicationId,
-    'select type, redirect_uris from oauth_client where @owner and id = ?',
-    [opened.user.clientId],
-  );
-  return (row === undefined ? undefined : clientHomeUrl(row.type, row.redirect_uris)) ?? services.config.publicUrl;
+  const home = await readClientHome(services.orm.em.fork().getConnection(), opened.user.applicationId, opened.user.clientId, opened.issuer);
+  return home?.url ?? services.config.publicUrl;
 }
 
 /** An address taken between the check and the write, as the pool's unique key refuses it, is taken too. */

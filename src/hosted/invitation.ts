@@ -87,6 +87,8 @@ interface Opened {
   /** That account has a passkey on this surface's relying party (read where the surface offers passkeys). */
   readonly accountPasskey: boolean;
   readonly kind: FormKind;
+  /** The issuer of the surface the page was opened on. */
+  readonly issuer: string;
 }
 
 const NOTHING_HELD: Held = { password: false, passkey: false };
@@ -270,7 +272,7 @@ export function registerInvitationPage(app: FastifyInstance, services: Services,
     const standing = account === null ? null : accountStanding(account);
     if (standing !== null) throw new InvitationRefused(standing, look);
     const accountPasskey = account !== null && target.passkey !== null && (await holdsPasskey(target, await relyingPartyFor(services, request), account.id));
-    return { invitation, target, account, accountPasskey, kind: formKind(target, account, accountPasskey) };
+    return { invitation, target, account, accountPasskey, kind: formKind(target, account, accountPasskey), issuer: surface.issuer };
   }
 
   const rawNameOf = (fields: Record<string, string | null>) => (typeof fields['name'] === 'string' ? fields['name'] : '');
@@ -342,7 +344,7 @@ export function registerInvitationPage(app: FastifyInstance, services: Services,
     // What is asked follows what the pool holds now, never the form's fields: leaving the password out proves nothing.
     const outcome = account === null ? await acceptNew(request, opened, rawName, password, fields) : await acceptExisting(request, opened, account, password, fields);
     if (outcome.ok) {
-      const landing = await invitationLanding(target.applicationScope.em, invitation);
+      const landing = await invitationLanding(target.applicationScope.em, invitation, opened.issuer);
       return sendPage(reply, 200, (nonce) => donePage(target.look, nonce, waysIn(target.look, target, outcome.held), landing));
     }
     if ('again' in outcome) return showForm(request, reply, opened, 400, outcome.again);

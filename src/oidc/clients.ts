@@ -43,12 +43,14 @@ export function clientMetadata(client: OAuthClient, secrets: SecretBox, now: Dat
     usesSecret && client.previousSecretEncrypted != null && client.previousSecretExpiresAt != null && client.previousSecretExpiresAt > now
       ? { value: secrets.decrypt(client.previousSecretEncrypted), expiresAt: Math.floor(client.previousSecretExpiresAt.getTime() / 1000) }
       : undefined;
+  const loginUri = client.initiateLoginUri ?? undefined;
   const data: GatehouseClientData = {
     applicationId: client.applicationId,
     tenantId: client.tenantId ?? null,
     type: client.type,
     permissions: client.permissions,
     managementApi: client.managementApi,
+    ...(loginUri === undefined ? {} : { initiateLoginUri: loginUri }),
     ...(previous === undefined ? {} : { previousSecret: previous }),
   };
   return {
@@ -60,6 +62,8 @@ export function clientMetadata(client: OAuthClient, secrets: SecretBox, now: Dat
     redirect_uris: redirectTo,
     ...(redirects ? { post_logout_redirect_uris: usable(client.postLogoutRedirectUris) } : {}),
     ...(client.type === 'native' ? { application_type: 'native' as const } : {}),
+    // oidc-provider takes an https one only: an http one (a development host) would make it refuse the whole client.
+    ...(loginUri?.startsWith('https:') === true ? { initiate_login_uri: loginUri } : {}),
     ...(usesSecret ? { client_secret: secrets.decrypt(client.secretEncrypted!) } : {}),
     ...(jwks === undefined ? {} : { jwks }),
     [GATEHOUSE_METADATA]: data,

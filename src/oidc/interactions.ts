@@ -12,7 +12,7 @@ import { grantTenant, saveGrantForTenant, type GrantRevocationDependencies } fro
 import { gatehouseData, servedClientData, type GatehouseClientData } from './clients.ts';
 import { browserSession } from './account-session.ts';
 import type { Surface } from '../domain/domains/surfaces.ts';
-import { clientHomeUrl } from '../domain/oauth-clients/redirect-uris.ts';
+import { clientHomeUrl } from '../domain/oauth-clients/client-home.ts';
 import { OIDC_SCOPES } from './configuration.ts';
 import { signInMethodsOf } from './overrides.ts';
 
@@ -66,7 +66,7 @@ export async function spentSignIn(provider: Provider, surface: Surface, clientId
   const data = await servedClientData(provider, clientId);
   if (data === undefined) return undefined;
   const client = await provider.Client.find(clientId);
-  const home = clientHomeUrl(data.type, client?.redirectUris ?? []);
+  const home = clientHomeUrl({ type: data.type, redirectUris: client?.redirectUris ?? [], initiateLoginUri: data.initiateLoginUri ?? null }, surface.issuer);
   if (home === undefined) return undefined;
   const session = await browserSession(provider, surface, data.applicationId, req, res);
   const signedIn = session.accountId !== undefined && session.grantIdFor(clientId) !== undefined;

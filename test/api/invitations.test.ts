@@ -439,6 +439,16 @@ describe('invitations', () => {
     expect(done.status, done.html).toBe(200);
     expect(done.html).toContain('<a href="https://portal.example.com/">Continue to Portal</a>');
 
+    // A client with a login URI: the link leads there, telling the application where its user signs in (OIDC Core 4).
+    const withLogin = await created({ name: 'Shop', type: 'spa', redirectUris: ['https://shop.example.com/cb'], initiateLoginUri: 'https://shop.example.com/login' });
+    const shopper = `shopper-${randomUUID()}@example.com`;
+    await invite(inA, { email: shopper, clientId: withLogin });
+    const shopLink = await linkMailedTo(shopper);
+    const landed = await submit(shopLink, { name: 'Sam', password: PASSWORD });
+    expect(landed.status, landed.html).toBe(200);
+    const iss = encodeURIComponent(app.gatehouse.services.config.publicUrl);
+    expect(landed.html).toContain(`<a href="https://shop.example.com/login?iss=${iss}">Continue to Shop</a>`);
+
     // A native client's private-use scheme has no address to show; without a client, no link either.
     for (const clientId of [native, undefined]) {
       const address = `plain-${randomUUID()}@example.com`;

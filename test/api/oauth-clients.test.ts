@@ -58,6 +58,7 @@ describe('OAuth clients', () => {
       type: 'web',
       redirectUris: ['https://app.example.com/callback'],
       postLogoutRedirectUris: ['https://app.example.com/'],
+      initiateLoginUri: null,
       tokenEndpointAuthMethod: 'client_secret_basic',
       idTokenSigningAlg: 'ES256',
       managementApi: false,
@@ -178,6 +179,95 @@ describe('OAuth clients', () => {
     const tooMany = await app.http.post('/oauth-clients', { ...WEB, redirectUris: Array.from({ length: 51 }, (_, i) => `https://app.example.com/${i}`) });
     expect(tooMany.status).toBe(422);
     expect(tooMany.body.field).toBe('redirectUris');
+  });
+
+  it('registers a login URI (OIDC initiate_login_uri) in normal form, changes and removes it; the OP has an https one', async () => {
+    const { provider } = await app.gatehouse.services.oidc.get();
+    const opLoginUri = async (clientId: string) => (await provider.Client.find(clientId))?.initiateLoginUri;
+    const client = await createClient({ ...WEB, initiateLoginUri: 'HTTPS://App.Example.com/start?from=gatehouse' });
+    expect(client.initiateLoginUri).toBe('https://app.example.com/start?from=gatehouse');
+    expect((await app.http.get(`/oauth-clients/${client.clientId}`)).body.initiateLoginUri).toBe('https://app.example.com/start?from=gatehouse');
+    expect(await opLoginUri(client.clientId)).toBe('https://app.example.com/start?from=gatehouse');
+    // Other changes keep it.
+    expect((await app.http.patch(`/oauth-clients/${client.clientId}`, { name: 'Renamed' })).body.initiateLoginUri).toBe('https://app.example.com/start?from=gatehouse');
+
+    // A development host over http, as redirect URIs may: kept, but not given to the OP, which takes https only.
+    const local = await app.http.patch(`/oauth-clients/${client.clientId}`, { initiateLoginUri: 'http://localhost:3000/login' });
+    expect(local.status, JSON.stringify(local.body)).toBe(200);
+    expect(local.body.initiateLoginUri).toBe('http://localhost:3000/login');
+    expect(await opLoginUri(client.clientId)).toBeUndefined();
+    const removed = await app.http.patch(`/oauth-clients/${client.clientId}`, { initiateLoginUri: null });
+    expect(removed.body.initiateLoginUri).toBeNull();
+    expect((await app.http.get(`/oauth-clients/${client.clientId}`)).body.initiateLoginUri).toBeNull();
+    const audit = await sql<{ before: any; after: any }>(`select before, after from audit_log where target_id = ? and action = 'oauth_client.updated' order by id`, [client.clientId]);
+    expect(audit.map((row) => [row.before.initiateLoginUri, row.after.initiateLoginUri])).toEqual([
+      ['https://app.example.com/start?from=gatehouse', 'https://app.example.com/start?from=gatehouse'],
+      ['https://app.example.com/start?from=gatehouse', 'http://localhost:3000/login'],
+      ['http://localhost:3000/login', null],
+    ]);
+
+    // Native apps may have one (https); a device's users sign in on the device.
+    expect((await createClient({ name: 'iOS', type: 'native', redirectUris: ['com.example.app:/cb'], initiateLoginUri: 'https://app.example.com/ios' })).initiateLoginUri).toBe(
+      'https://app.example.com/ios',
+    );
+    expect((await createClient({ ...SPA })).initiateLoginUri).toBeNull();
+  });
+
+  it('refuses a login URI OIDC does not allow (http on a public host, a fragment, not a URL, another scheme) with 422, changing nothing', async () => {
+    const client = await createClient({ ...SPA, initiateLoginUri: 'https://spa.example.com/login' });
+    const device = await createClient({ name: 'TV', type: 'device' });
+    const clientsBefore = await sql<{ count: string }>('select count(*) from oauth_client');
+    const auditBefore = await sql<{ count: string }>('select count(*) from audit_log where target_id = ?', [client.clientId]);
+    const refused = [
+      'http://spa.example.com/login',
+      'http://localhost.evil.example/login',
+      'https://spa.example.com/login#start',
+      'https://spa.example.com/login#',
+      'not a url',
+      '/login',
+      'spa.example.com/login',
+      'javascript:alert(1)',
+      'data:text/html,hi',
+      'com.example.app:/login',
+      'https://user:pass@spa.example.com/login',
+      'https://spa.example.com/login%0d%0aSet-Cookie:a=b',
+      'https://spa\u200b.example.com/login',
+      '',
+    ];
+    for (const uri of refused) {
+      const created = await app.http.post('/oauth-clients', { ...SPA, initiateLoginUri: uri });
+      expect(created.status, uri).toBe(422);
+      expect(created.body).toMatchObject({ code: 'validation_error', field: 'initiateLoginUri' });
+      const patched = await app.http.patch(`/oauth-clients/${client.clientId}`, { name: 'Changed', initiateLoginUri: uri });
+      expect(patched.status, uri).toBe(422);
+      expect(patched.body).toMatchObject({ code: 'validation_error', field: 'initiateLoginUri' });
+    }
+    for (const [type, body] of [
+      ['native', { name: 'iOS', type: 'native', redirectUris: ['com.example.app:/cb'], initiateLoginUri: 'com.example.app:/login' }],
+      ['device', { name: 'TV', type: 'device', initiateLoginUri: 'https://tv.example.com/login' }],
+    ] as const) {
+      const created = await app.http.post('/oauth-clients', body);
+      expect(created.status, type).toBe(422);
+      expect(created.body).toMatchObject({ code: 'validation_error', field: 'initiateLoginUri' });
+    }
+    expect((await app.http.patch(`/oauth-clients/${device.clientId}`, { initiateLoginUri: 'https://tv.example.com/login' })).body).toMatchObject({ field: 'initiateLoginUri' });
+    expect((await app.http.patch(`/oauth-clients/${device.clientId}`, { initiateLoginUri: null })).status).toBe(200);
+
+    expect(await sql<{ count: string }>('select count(*) from oauth_client')).toEqual(clientsBefore);
+    expect(await sql<{ count: string }>('select count(*) from audit_log where target_id = ?', [client.clientId])).toEqual(auditBefore);
+    expect((await app.http.get(`/oauth-clients/${client.clientId}`)).body).toMatchObject({ name: 'SPA', initiateLoginUri: 'https://spa.example.com/login' });
+
+    const viaGraphQL = await app.http.graphql(
+      'mutation($id: UUID!) { updateOAuthClient(clientId: $id, input: { initiateLoginUri: "http://spa.example.com/login" }) { initiateLoginUri } }',
+      { id: client.clientId },
+    );
+    expect(viaGraphQL.status).toBe(422);
+    expect(viaGraphQL.body.errors?.[0]?.extensions).toMatchObject({ code: 'validation_error', field: 'initiateLoginUri' });
+    const set = await app.http.graphql(
+      'mutation($input: CreateOAuthClientInput!) { createOAuthClient(input: $input) { initiateLoginUri } }',
+      { input: { ...SPA, initiateLoginUri: 'https://SPA.example.com/begin' } },
+    );
+    expect(set.body.data?.createOAuthClient).toEqual({ initiateLoginUri: 'https://spa.example.com/begin' });
   });
 
   it('updates name, URIs and a web client’s auth method; type and tenant never change', async () => {

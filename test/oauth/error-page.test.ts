@@ -186,6 +186,24 @@ describe('a sign-in request reached again once over (Back, an old tab or bookmar
     expectDeadEnd(await jar.visit(`http://login.another.example/interaction/${uid}`));
   });
 
+  it('links to the login URI the client registered, telling it the issuer to sign in at; a native app’s too', async () => {
+    const spent = async (body: Record<string, unknown>, redirectUri: string) => {
+      const created = await app.http.post('/oauth-clients', { name: 'Shop', ...body, redirectUris: [redirectUri] });
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
+      const jar = new CookieJar();
+      const start = await jar.visit(codeAuthorizationUrl(issuer, created.body.clientId, redirectUri));
+      await expire(new URL(start.location!).pathname.split('/')[2]!);
+      return links((await jar.visit(start.location!)).body);
+    };
+    const iss = encodeURIComponent(issuer);
+    expect(await spent({ type: 'spa', initiateLoginUri: 'https://shop.example/login' }, 'https://shop.example/app/cb')).toEqual([
+      { href: `https://shop.example/login?iss=${iss}`, label: 'Go back to Shop and sign in again' },
+    ]);
+    expect(await spent({ type: 'native', initiateLoginUri: 'https://shop.example/ios?app=1' }, 'com.example.shop:/cb')).toEqual([
+      { href: `https://shop.example/ios?app=1&#38;iss=${iss}`, label: 'Go back to Shop and sign in again' },
+    ]);
+  });
+
   it('a client without a page to go back to (a native app), or revoked since, gets the plain page', async () => {
     const native = await createTestClient(app, { type: 'native', authMethod: 'none', redirectUris: ['com.example.app:/callback', 'http://127.0.0.1/cb'] });
     const web = await createTestClient(app, { type: 'web', redirectUris: ['https://revoked.example/cb'] });

@@ -370,6 +370,22 @@ describe('sign-up and verification', () => {
     expect((await signIn('ola@example.com', PASSWORD)).status).toBe(303);
   });
 
+  it('welcome leads to the login URI of the client signed up through, when it registered one, telling it the issuer', async () => {
+    const clientId = config.clientMetadata().client_id;
+    expect((await app.http.patch(`/oauth-clients/${clientId}`, { initiateLoginUri: 'https://app.example/login' })).status).toBe(200);
+    try {
+      expect((await signUp({ name: 'Lou', email: 'lou@example.com', password: PASSWORD })).status).toBe(200);
+      const [verify] = await mails(app.http, 'lou@example.com', 'verify_email');
+      const jar = new CookieJar();
+      const page = await jar.visit(/(http\S+\/account\/verify-email\?token=\S+)/.exec(verify!.text)![1]!);
+      expect((await jar.submit(page, {})).status).toBe(200);
+      const [welcome] = await mails(app.http, 'lou@example.com', 'welcome');
+      expect(welcome!.text).toContain(`https://app.example/login?iss=${encodeURIComponent(issuer)}`);
+    } finally {
+      expect((await app.http.patch(`/oauth-clients/${clientId}`, { initiateLoginUri: null })).status).toBe(200);
+    }
+  });
+
   it('a registered address gets the same page, and its owner a notice instead of a second account', async () => {
     await createPasswordUser(app.http, 'pat@example.com');
     const taken = await signUp({ email: 'PAT@example.com', password: 'Other-Horse-77' });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { redirectUriProblem, redirectUris } from '../../src/domain/oauth-clients/redirect-uris.ts';
+import { clientHomeUrl } from '../../src/domain/oauth-clients/client-home.ts';
+import { initiateLoginUri, redirectUriProblem, redirectUris } from '../../src/domain/oauth-clients/redirect-uris.ts';
 import { GatehouseError } from '../../src/errors.ts';
 
 const ACCEPTED: Record<'web' | 'spa' | 'native', string[]> = {
@@ -122,5 +123,34 @@ describe('redirect URIs', () => {
     expect(redirectUris('postLogoutRedirectUris', 'native', [], false)).toEqual([]);
     expect(redirectUris('redirectUris', 'device', [], true)).toEqual([]);
     expect(() => redirectUris('redirectUris', 'device', ['https://tv.example.com/'], true)).toThrow(expect.objectContaining({ field: 'redirectUris' }));
+  });
+});
+
+describe('login URIs (initiate_login_uri)', () => {
+  it('follow a web client’s redirect URI rules whatever the type, in the same normal form; a device has none', () => {
+    expect(initiateLoginUri('initiateLoginUri', 'native', 'HTTPS://App.Example.com/Start?x=1')).toBe('https://app.example.com/Start?x=1');
+    expect(initiateLoginUri('initiateLoginUri', 'spa', 'http://localhost:5173/login')).toBe('http://localhost:5173/login');
+    expect(initiateLoginUri('initiateLoginUri', 'web', null)).toBeNull();
+    for (const uri of ['http://app.example.com/login', 'https://app.example.com/login#x', 'not a url', 'javascript:alert(1)', 'com.example.app:/login']) {
+      expect(() => initiateLoginUri('initiateLoginUri', 'native', uri), uri).toThrow(expect.objectContaining({ code: 'validation_error', field: 'initiateLoginUri' }));
+    }
+    expect(() => initiateLoginUri('initiateLoginUri', 'device', 'https://tv.example.com/')).toThrow(expect.objectContaining({ field: 'initiateLoginUri' }));
+  });
+
+  it('lead the links back to a client there, with the issuer (OIDC Core 4); without one, to a web or SPA client’s first origin', () => {
+    const issuer = 'https://auth.example.com/t/acme';
+    const web = { type: 'web', redirectUris: ['https://app.example.com/cb'], initiateLoginUri: null } as const;
+    expect(clientHomeUrl(web, issuer)).toBe('https://app.example.com/');
+    expect(clientHomeUrl({ ...web, initiateLoginUri: 'https://app.example.com/login' }, issuer)).toBe(
+      'https://app.example.com/login?iss=https%3A%2F%2Fauth.example.com%2Ft%2Facme',
+    );
+    expect(clientHomeUrl({ ...web, initiateLoginUri: 'https://app.example.com/login?from=x' }, issuer)).toBe(
+      'https://app.example.com/login?from=x&iss=https%3A%2F%2Fauth.example.com%2Ft%2Facme',
+    );
+    const native = { type: 'native', redirectUris: ['com.example.app:/cb'], initiateLoginUri: null } as const;
+    expect(clientHomeUrl(native, issuer)).toBeUndefined();
+    expect(clientHomeUrl({ ...native, initiateLoginUri: 'https://app.example.com/ios' }, issuer)).toBe(
+      'https://app.example.com/ios?iss=https%3A%2F%2Fauth.example.com%2Ft%2Facme',
+    );
   });
 });

@@ -3930,7 +3930,8 @@ export interface paths {
         head?: never;
         /**
          * Update an OAuth client
-         * @description Changes an OAuth client's name, redirect URIs, ID token signing algorithm or (web) token endpoint authentication.
+         * @description Changes an OAuth client's name, redirect URIs, login URI, ID token signing algorithm, management API access or (web)
+         *     token endpoint authentication.
          *
          *     Requires `oauth_clients:write`.
          *
@@ -3971,7 +3972,8 @@ export interface paths {
         head?: never;
         /**
          * Update an OAuth client
-         * @description Changes an OAuth client's name, redirect URIs, ID token signing algorithm or (web) token endpoint authentication.
+         * @description Changes an OAuth client's name, redirect URIs, login URI, ID token signing algorithm, management API access or (web)
+         *     token endpoint authentication.
          *
          *     Requires `oauth_clients:write`.
          *
@@ -4012,7 +4014,8 @@ export interface paths {
         head?: never;
         /**
          * Update an OAuth client
-         * @description Changes an OAuth client's name, redirect URIs, ID token signing algorithm or (web) token endpoint authentication.
+         * @description Changes an OAuth client's name, redirect URIs, login URI, ID token signing algorithm, management API access or (web)
+         *     token endpoint authentication.
          *
          *     Requires `oauth_clients:write`.
          *
@@ -5973,6 +5976,14 @@ export interface components {
             /** @description Post-logout redirect URIs, under the same rules as `redirectUris` (may be empty). */
             postLogoutRedirectUris?: string[] | null;
             /**
+             * @description The page of the client's application that starts a sign-in (OIDC `initiate_login_uri`; Auth0's "Application Login
+             *     URI"), where Gatehouse's links back to the client lead. Optional; web, spa and native clients (device clients have
+             *     none). Absolute, without fragment, user information or wildcards; https, or http only for `localhost`, `127.0.0.1`
+             *     or `[::1]` while developing (an http one is not given to the OAuth provider's client metadata, which takes https
+             *     only). A refused URI: 422, field `initiateLoginUri`.
+             */
+            initiateLoginUri?: string | null;
+            /**
              * Format: uuid
              * @description The tenant the client belongs to. Defaults to the tenant of the path or credentials; a tenant-scoped credential
              *     may create clients only for its own tenant (else 403).
@@ -6643,6 +6654,13 @@ export interface components {
             redirectUris: string[];
             /** @description Where the client may send users after sign-out, matched exactly; may be empty. */
             postLogoutRedirectUris: string[];
+            /**
+             * @description The page of the client's application that starts a sign-in (OIDC `initiate_login_uri`), in the normal form of
+             *     `redirectUris`; null when none is registered. Gatehouse's links back to the client (a sign-in reached again once
+             *     over, an accepted invitation, the welcome mail) lead there, with `iss` (the issuer to sign in at, OIDC Core 4) added
+             *     to its query; without one they lead to the origin of a web or SPA client's first redirect URI.
+             */
+            initiateLoginUri: string | null;
             /** @description How the client authenticates at the token endpoint: `none` for public clients. */
             tokenEndpointAuthMethod: components["schemas"]["OAuthClientAuthMethod"];
             /** @description How the client's ID tokens are signed: `ES256` unless it chose `RS256`. */
@@ -6714,6 +6732,13 @@ export interface components {
             redirectUris: string[];
             /** @description Where the client may send users after sign-out, matched exactly; may be empty. */
             postLogoutRedirectUris: string[];
+            /**
+             * @description The page of the client's application that starts a sign-in (OIDC `initiate_login_uri`), in the normal form of
+             *     `redirectUris`; null when none is registered. Gatehouse's links back to the client (a sign-in reached again once
+             *     over, an accepted invitation, the welcome mail) lead there, with `iss` (the issuer to sign in at, OIDC Core 4) added
+             *     to its query; without one they lead to the origin of a web or SPA client's first redirect URI.
+             */
+            initiateLoginUri: string | null;
             /** @description How the client authenticates at the token endpoint: `none` for public clients. */
             tokenEndpointAuthMethod: components["schemas"]["OAuthClientAuthMethod"];
             /** @description How the client's ID tokens are signed: `ES256` unless it chose `RS256`. */
@@ -7306,6 +7331,8 @@ export interface components {
             redirectUris?: string[];
             /** @description The complete new list of post-logout redirect URIs (rules as at creation). */
             postLogoutRedirectUris?: string[] | null;
+            /** @description The client's new login URI (rules as at creation); null removes it. */
+            initiateLoginUri?: string | null;
             /** @description Web clients only: `client_secret_basic` or `client_secret_post`. */
             tokenEndpointAuthMethod?: components["schemas"]["OAuthClientAuthMethod"];
             /** @description How the client's ID tokens are signed from now on: `ES256` or `RS256`. */

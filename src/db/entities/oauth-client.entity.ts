@@ -24,6 +24,8 @@ const OAuthClientSchema = defineEntity({
     name: p.string(),
     redirectUris: p.array().columnType('text[]'),
     postLogoutRedirectUris: p.array().columnType('text[]'),
+    /** Sign-in clients: where their application starts a sign-in (OIDC `initiate_login_uri`), if registered. */
+    initiateLoginUri: p.string().nullable(),
     authMethod: p.string().$type<ClientAuthMethod>(),
     secretEncrypted: p.string().nullable().hidden(),
     previousSecretEncrypted: p.string().nullable().hidden(),

@@ -6,8 +6,7 @@ import { Invitation, OAuthClient, Role, Tenant, User } from '../../db/entities/i
 import { SHARED_POOL } from '../../db/entities/user.entity.ts';
 import { lockForTransaction } from '../../db/advisory-lock.ts';
 import { executeOwned } from '../../db/owned-sql.ts';
-import { clientHomeUrl } from '../oauth-clients/redirect-uris.ts';
-import type { OAuthClientType } from '../../db/entities/oauth-client.entity.ts';
+import { readClientHome } from '../oauth-clients/client-home.ts';
 import { TENANT_FILTER } from '../../db/owned.ts';
 import { HOLD_FOR_SHARE, HOLD_FOR_UPDATE } from '../../db/row-lock.ts';
 import { GatehouseError, invalid, notFound } from '../../errors.ts';
@@ -90,17 +89,17 @@ export async function askedByInvitation(em: EntityManager, applicationId: string
   return rows.length > 0;
 }
 
-/** Where the invitee goes once they accept: the invitation's client, if it still is one, and its application's address. */
-export async function invitationLanding(em: EntityManager, invitation: Pick<Invitation, 'applicationId' | 'clientId'>): Promise<{ name: string; url: string } | null> {
+/**
+ * Where the invitee goes once they accept: the invitation's client, if it still is one, and its application's address,
+ * a sign-in there at `issuer` (the page's surface).
+ */
+export async function invitationLanding(
+  em: EntityManager,
+  invitation: Pick<Invitation, 'applicationId' | 'clientId'>,
+  issuer: string,
+): Promise<{ name: string; url: string } | null> {
   if (invitation.clientId == null) return null;
-  const [client] = await executeOwned<{ name: string; type: OAuthClientType; redirect_uris: string[] }[]>(
-    em.getConnection(),
-    invitation.applicationId,
-    'select name, type, redirect_uris from oauth_client where @owner and id = ? and revoked_at is null',
-    [invitation.clientId],
-  );
-  const url = client === undefined ? undefined : clientHomeUrl(client.type, client.redirect_uris);
-  return url === undefined ? null : { name: client!.name, url };
+  return (await readClientHome(em.getConnection(), invitation.applicationId, invitation.clientId, issuer)) ?? null;
 }
 
 /** The tenant's own when the application's auth is isolated. */

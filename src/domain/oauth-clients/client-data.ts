@@ -7,5 +7,7 @@ export interface GatehouseClientData {
   readonly type: OAuthClientType;
   readonly permissions: readonly string[];
   readonly managementApi: boolean;
+  /** Its `initiateLoginUri`, when registered (the OP's own `initiate_login_uri` takes https only). */
+  readonly initiateLoginUri?: string;
   readonly previousSecret?: { readonly value: string; readonly expiresAt: number };
 }

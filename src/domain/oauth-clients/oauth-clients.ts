@@ -10,7 +10,7 @@ import { recordAudit } from '../audit.ts';
 import { paginate, type Page, type PageArgs, type Row, scopedList } from '../pagination.ts';
 import { targetTenant } from '../tenants/target-tenant.ts';
 import { displayName } from '../validate.ts';
-import { redirectUris, type SignInClientType } from './redirect-uris.ts';
+import { initiateLoginUri, redirectUris, type SignInClientType } from './redirect-uris.ts';
 import { gracePeriodSeconds, previousSecretValidUntil, rotateSecret, secretState, secretStateSql, setFirstSecret, type RotateSecretInput } from './secrets.ts';
 
 /** `web` is confidential; `spa`, `native`, `device` public (PKCE). `m2m` rows are M2M credentials, never shown here. */
@@ -25,6 +25,7 @@ export interface OAuthClientView {
   type: SignInClientType;
   redirectUris: string[];
   postLogoutRedirectUris: string[];
+  initiateLoginUri: string | null;
   tokenEndpointAuthMethod: OAuthClientAuthMethod;
   idTokenSigningAlg: SigningAlg;
   managementApi: boolean;
@@ -44,6 +45,7 @@ export interface CreateOAuthClientInput {
   type: SignInClientType;
   redirectUris?: string[] | null;
   postLogoutRedirectUris?: string[] | null;
+  initiateLoginUri?: string | null;
   tenantId?: string | null;
   tokenEndpointAuthMethod?: OAuthClientAuthMethod | null;
   idTokenSigningAlg?: SigningAlg | null;
@@ -54,6 +56,7 @@ export interface UpdateOAuthClientInput {
   name?: string | null;
   redirectUris?: string[] | null;
   postLogoutRedirectUris?: string[] | null;
+  initiateLoginUri?: string | null;
   tokenEndpointAuthMethod?: OAuthClientAuthMethod | null;
   idTokenSigningAlg?: SigningAlg | null;
   managementApi?: boolean | null;
@@ -75,6 +78,7 @@ export function presentOAuthClient(client: Row<OAuthClient>, now = new Date()): 
     type: client.type as SignInClientType,
     redirectUris: [...client.redirectUris],
     postLogoutRedirectUris: [...client.postLogoutRedirectUris],
+    initiateLoginUri: client.initiateLoginUri ?? null,
     tokenEndpointAuthMethod: client.authMethod as OAuthClientAuthMethod,
     idTokenSigningAlg: client.idTokenSigningAlg,
     managementApi: client.managementApi,
@@ -92,6 +96,7 @@ export const oauthClientSnapshot = (client: OAuthClient, now = new Date()) => ({
   tenantId: client.tenantId ?? null,
   redirectUris: [...client.redirectUris],
   postLogoutRedirectUris: [...client.postLogoutRedirectUris],
+  initiateLoginUri: client.initiateLoginUri ?? null,
   tokenEndpointAuthMethod: client.authMethod,
   idTokenSigningAlg: client.idTokenSigningAlg,
   managementApi: client.managementApi,
@@ -102,7 +107,7 @@ export const oauthClientSnapshot = (client: OAuthClient, now = new Date()) => ({
 export const oauthClientSnapshotSql = (row: string) =>
   `jsonb_build_object('name', ${row}.name, 'type', ${row}.type, 'tenantId', ${row}.tenant_id,
      'redirectUris', to_jsonb(${row}.redirect_uris), 'postLogoutRedirectUris', to_jsonb(${row}.post_logout_redirect_uris),
-     'tokenEndpointAuthMethod', ${row}.auth_method, 'idTokenSigningAlg', ${row}.id_token_signing_alg,
+     'initiateLoginUri', ${row}.initiate_login_uri, 'tokenEndpointAuthMethod', ${row}.auth_method, 'idTokenSigningAlg', ${row}.id_token_signing_alg,
      'managementApi', ${row}.management_api, ${secretStateSql(row)})`;
 
 /** A web client is confidential; the others are public and prove themselves with PKCE only. */
@@ -153,6 +158,7 @@ export interface NewClientRow {
   readonly idTokenSigningAlg?: SigningAlg;
   readonly redirectUris?: string[];
   readonly postLogoutRedirectUris?: string[];
+  readonly initiateLoginUri?: string | null;
   readonly jwks?: OAuthClient['jwks'];
   readonly permissions?: string[];
   readonly managementApi?: boolean;
@@ -167,6 +173,7 @@ export function createClientRow(em: EntityManager, scope: Scope, row: NewClientR
     id: newId(),
     redirectUris: [],
     postLogoutRedirectUris: [],
+    initiateLoginUri: null,
     jwks: null,
     permissions: [],
     ...fields,
@@ -200,6 +207,7 @@ export async function createOAuthClient(scope: Scope, input: CreateOAuthClientIn
   const tokenEndpointAuthMethod = authMethodFor(type, input.tokenEndpointAuthMethod);
   const redirects = redirectUris('redirectUris', type, input.redirectUris ?? [], true);
   const postLogout = redirectUris('postLogoutRedirectUris', type, input.postLogoutRedirectUris ?? [], false);
+  const loginUri = initiateLoginUri('initiateLoginUri', type, input.initiateLoginUri ?? null);
   const tenantId = await targetTenant(scope, input.tenantId);
   const managementApi = input.managementApi ?? false;
   if (managementApi) requireManagementGrantor(scope);
@@ -210,6 +218,7 @@ export async function createOAuthClient(scope: Scope, input: CreateOAuthClientIn
       name,
       redirectUris: redirects,
       postLogoutRedirectUris: postLogout,
+      initiateLoginUri: loginUri,
       authMethod: tokenEndpointAuthMethod,
       idTokenSigningAlg: input.idTokenSigningAlg ?? DEFAULT_ID_TOKEN_SIGNING_ALG,
       managementApi,
@@ -240,6 +249,7 @@ export async function updateOAuthClient(scope: Scope, clientId: string, input: U
     if (input.postLogoutRedirectUris !== undefined) {
       client.postLogoutRedirectUris = redirectUris('postLogoutRedirectUris', type, input.postLogoutRedirectUris ?? [], false);
     }
+    if (input.initiateLoginUri !== undefined) client.initiateLoginUri = initiateLoginUri('initiateLoginUri', type, input.initiateLoginUri);
     if (input.tokenEndpointAuthMethod !== undefined) {
       if (input.tokenEndpointAuthMethod === null) throw invalid('tokenEndpointAuthMethod', 'tokenEndpointAuthMethod may not be null');
       client.authMethod = authMethodFor(type, input.tokenEndpointAuthMethod);

@@ -114,22 +114,13 @@ export function redirectUris(field: string, type: SignInClientType, uris: readon
 }
 
 /**
- * Where a client's application lives, for a link a page or mail shows: the origin of its first redirect URI. Undefined
- * without one, or for a native client's private-use scheme, which has no origin to show.
+ * A client's `initiateLoginUri` (OIDC Registration 2): under the rules of a web client's redirect URIs (https, http on
+ * a development host, no fragment), in the same normal form. A device's users sign in on the device: it has none.
  */
-function applicationOrigin(redirectUris: readonly string[]): string | undefined {
-  const first = redirectUris[0];
-  if (first === undefined || !URL.canParse(first)) return undefined;
-  const { origin } = new URL(first);
-  return origin === 'null' ? undefined : origin;
-}
-
-/**
- * Where a link back to a client leads (a spent sign-in's page, an accepted invitation): its application's origin, a
- * web or SPA client's only. A native app's URIs (a private-use scheme, a loopback listener) are no page to open.
- */
-export function clientHomeUrl(type: OAuthClientType, redirectUris: readonly string[]): string | undefined {
-  if (type !== 'web' && type !== 'spa') return undefined;
-  const origin = applicationOrigin(redirectUris);
-  return origin === undefined ? undefined : `${origin}/`;
+export function initiateLoginUri(field: string, type: SignInClientType, uri: string | null): string | null {
+  if (uri === null) return null;
+  if (type === 'device') throw invalid(field, 'device clients have no login URI: their users sign in on the device (RFC 8628)');
+  const problem = redirectUriProblem('web', uri);
+  if (problem !== null) throw invalid(field, `${JSON.stringify(uri)} ${problem}`);
+  return normalRedirectUri(uri);
 }
