@@ -1,11 +1,12 @@
 import type { IdTokenSigningAlg, OAuthClient, OAuthClientAuthMethod, OAuthClientSettings, OAuthClientType } from './operations-oauth-clients.ts';
 import { CLIENT_TYPES } from './oauth-client-types.ts';
 
-/** A client's settings as the form holds them: the URI lists as text, one per line. */
+/** A client's settings as the form holds them: the URI lists as text, one per line; no login URI is blank. */
 export interface ClientDraft {
   readonly name: string;
   readonly redirectUris: string;
   readonly postLogoutRedirectUris: string;
+  readonly initiateLoginUri: string;
   readonly tokenEndpointAuthMethod: Exclude<OAuthClientAuthMethod, 'none'>;
   readonly idTokenSigningAlg: IdTokenSigningAlg;
   readonly managementApi: boolean;
@@ -15,6 +16,7 @@ export const NEW_CLIENT_DRAFT: ClientDraft = {
   name: '',
   redirectUris: '',
   postLogoutRedirectUris: '',
+  initiateLoginUri: '',
   tokenEndpointAuthMethod: 'client_secret_basic',
   idTokenSigningAlg: 'ES256',
   managementApi: false,
@@ -25,6 +27,7 @@ export function draftOf(client: OAuthClient): ClientDraft {
     name: client.name,
     redirectUris: client.redirectUris.join('\n'),
     postLogoutRedirectUris: client.postLogoutRedirectUris.join('\n'),
+    initiateLoginUri: client.initiateLoginUri ?? '',
     tokenEndpointAuthMethod: client.tokenEndpointAuthMethod === 'none' ? 'client_secret_basic' : client.tokenEndpointAuthMethod,
     idTokenSigningAlg: client.idTokenSigningAlg,
     managementApi: client.managementApi,
@@ -38,7 +41,7 @@ function lines(text: string): string[] {
     .filter((line) => line !== '');
 }
 
-/** The API's input: the URIs one per non-blank line, the secret method for a confidential client only. */
+/** The API's input: the URIs one per non-blank line, a blank login URI as none, the secret method for a confidential client only. */
 export function settingsOf(draft: ClientDraft, type: OAuthClientType): OAuthClientSettings {
   const { confidential, uriRule } = CLIENT_TYPES[type];
   const redirects = uriRule !== null;
@@ -46,6 +49,7 @@ export function settingsOf(draft: ClientDraft, type: OAuthClientType): OAuthClie
     name: draft.name.trim(),
     redirectUris: redirects ? lines(draft.redirectUris) : [],
     postLogoutRedirectUris: redirects ? lines(draft.postLogoutRedirectUris) : [],
+    initiateLoginUri: redirects && draft.initiateLoginUri.trim() !== '' ? draft.initiateLoginUri.trim() : null,
     ...(confidential ? { tokenEndpointAuthMethod: draft.tokenEndpointAuthMethod } : {}),
     idTokenSigningAlg: draft.idTokenSigningAlg,
     managementApi: draft.managementApi,

@@ -131,6 +131,30 @@ describe('the OAuth clients tab of the dashboard in Chromium', () => {
     expect(await storefrontRow().getByText(EDITED_REDIRECT).count()).toBe(1);
   });
 
+  it("sets the login URI, after showing the server's refusal of an http one on a public host, which changes nothing", async () => {
+    await storefrontRow().getByRole('button', { name: 'Edit' }).click();
+    const edit = dashboard.page.getByRole('region', { name: 'Edit Storefront' });
+    const loginUri = edit.getByLabel('Login URI', { exact: true });
+    expect(await loginUri.inputValue()).toBe('');
+    await loginUri.fill('http://storefront.example/login');
+    await edit.getByRole('button', { name: 'Save changes' }).click();
+    await edit.getByRole('alert').filter({ hasText: '"http://storefront.example/login" must use https' }).waitFor();
+    expect(await loginUri.getAttribute('aria-invalid')).toBe('true');
+    expect((await dashboard.app.http.get(`/oauth-clients/${storefront.clientId}`)).body.initiateLoginUri).toBeNull();
+
+    await loginUri.fill('https://storefront.example/login');
+    await edit.getByRole('button', { name: 'Save changes' }).click();
+    await edit.waitFor({ state: 'detached' });
+    expect((await dashboard.app.http.get(`/oauth-clients/${storefront.clientId}`)).body).toMatchObject({
+      initiateLoginUri: 'https://storefront.example/login',
+      redirectUris: [EDITED_REDIRECT],
+    });
+    await storefrontRow().getByRole('button', { name: 'Edit' }).click();
+    expect(await loginUri.inputValue()).toBe('https://storefront.example/login');
+    await edit.getByRole('button', { name: 'Cancel' }).click();
+    await edit.waitFor({ state: 'detached' });
+  });
+
   it('rotates the secret once confirmed: the new one works, the old one for the grace period stated', async () => {
     const question = dashboard.answerNextDialog();
     await storefrontRow().getByRole('button', { name: 'Rotate secret' }).click();

@@ -10,7 +10,7 @@ interface OAuthClientFieldsProps {
   onChange: (draft: ClientDraft) => void;
 }
 
-/** The settings a client's creation and its edit share, those its type has: name, URIs, secret method, signing, management API. */
+/** The settings a client's creation and its edit share, those its type has: name, URIs, login URI, secret method, signing, management API. */
 export function OAuthClientFields({ type, draft, onChange }: OAuthClientFieldsProps) {
   const id = useId();
   const { confidential, uriRule } = CLIENT_TYPES[type];
@@ -19,6 +19,7 @@ export function OAuthClientFields({ type, draft, onChange }: OAuthClientFieldsPr
     name: useRefusalMarks('name'),
     redirectUris: useRefusalMarks('redirectUris', `${id}-uris-hint`),
     postLogoutRedirectUris: useRefusalMarks('postLogoutRedirectUris', `${id}-uris-hint`),
+    initiateLoginUri: useRefusalMarks('initiateLoginUri', `${id}-login-hint`),
     tokenEndpointAuthMethod: useRefusalMarks('tokenEndpointAuthMethod'),
     idTokenSigningAlg: useRefusalMarks('idTokenSigningAlg'),
     managementApi: useRefusalMarks('managementApi', `${id}-management-hint`),
@@ -52,6 +53,22 @@ export function OAuthClientFields({ type, draft, onChange }: OAuthClientFieldsPr
             />
           </div>
           <p id={`${id}-uris-hint`} className="hint">{`One URI per line, absolute and matched exactly: no fragment, no wildcard; ${uriRule}.`}</p>
+          <div className="field">
+            <label htmlFor={`${id}-login`}>Login URI</label>
+            <input
+              id={`${id}-login`}
+              type="url"
+              {...marks.initiateLoginUri}
+              value={draft.initiateLoginUri}
+              onChange={(event) => set('initiateLoginUri', event.target.value)}
+            />
+            <p id={`${id}-login-hint`} className="hint">
+              Optional: the page of the app that starts its sign-in (initiate_login_uri), where Gatehouse’s links back to
+              the app lead, with the issuer in <code>iss</code>. Without one, a web or single-page app’s lead to the origin
+              of its first redirect URI, a native app’s nowhere. https (http only for localhost or 127.0.0.1 while
+              developing), no fragment.
+            </p>
+          </div>
         </>
       )}
       {confidential && (
