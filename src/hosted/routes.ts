@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import type Provider from 'oidc-provider';
 import { prepareDummyHash } from '../auth/password-hash.ts';
 import { effectivePasswordPolicy } from '../domain/policies/policies.ts';
+import { TENANT_PATH_PREFIX } from '../domain/domains/surfaces.ts';
 import { GatehouseError } from '../errors.ts';
 import { DEFAULT_HTML_POLICY } from '../html-security.ts';
 import { signIns } from '../metrics.ts';
@@ -161,13 +162,16 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
      * An interaction of the path that is not this browser's live one (finished, expired, another browser's: the Back
      * button, an old tab or bookmark, a form posted again): the way back to its client, on the host it began on.
      * Undefined for a uid never issued, a client that has no page to go back to, and a refusal its route already
-     * gave a look of its own (a SAML proof's, which names its provider only when sealed for that uid).
+     * gave a look of its own (a SAML proof's, which names its provider only when sealed for that uid). A redirect where
+     * the browser does not send the session cookie of the surface it began on.
      */
     async function wayBack(request: FastifyRequest, reply: FastifyReply, error: unknown) {
       const uid = (request.params as Partial<Params> | undefined)?.uid;
       if (!(error instanceof SignInRefusal) || error.reason !== 'interaction_expired' || error.look !== undefined || typeof uid !== 'string') return undefined;
       const spent = await services.oidc.spentSignIn(uid, request.raw, reply.raw);
       if (spent === undefined || !(await onHostOf(request, spent.issuer))) return undefined;
+      // The browser sends a tenant path's session cookie under that path only: the page is served there.
+      if (spent.signedIn === undefined) return { redirect: `${spent.sessionPath}/interaction/${encodeURIComponent(uid)}` };
       const look = await namedSurfaceLook(services, request, spent.client.data.applicationId, spent.tenantRef);
       return { look, way: { client: spent.client.name, url: spent.home, signedIn: spent.signedIn } };
     }
@@ -178,6 +182,7 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
       if (status === 429) reply.header('retry-after', reply.getHeader('retry-after') ?? '60');
       // The refusal stands whatever happens to its way back.
       const back = await wayBack(request, reply, error).catch((failure: unknown) => void request.log.error({ err: failure }, 'no way back from a spent sign-in'));
+      if (back !== undefined && 'redirect' in back) return reply.status(303).header('location', back.redirect).send();
       if (back !== undefined) return sendPage(reply, status, (nonce) => spentSignInPage(back.look, nonce, back.way));
       return sendPage(reply, status, (nonce) => errorPage(look ?? browserLook(request), nonce, { key: copy }));
     });
@@ -425,6 +430,11 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
         return finish(request, reply, context, { userId: user.id, tenantId: decision.tenantId });
       }
       throw new SignInRefusal('step_unsupported', context.target.look);
+    });
+
+    // Only a sign-in that is over, reached again (wayBack): where a tenant path's session cookie is sent.
+    app.get<{ Params: Params }>(`${TENANT_PATH_PREFIX}/:tenantRef/interaction/:uid`, async () => {
+      throw new SignInRefusal('interaction_expired');
     });
 
     app.post<{ Params: Params }>('/interaction/:uid/login', throttled, async (request, reply) => {

@@ -19,6 +19,15 @@ export function cookies(deps: OidcDependencies, surface: Surface): Configuration
   return {
     ...base,
     names: { session: `${secure}_session_t`, ...interactions },
-    long: { httpOnly: true, sameSite: 'lax', path: surface.mountPath },
+    long: { httpOnly: true, sameSite: 'lax', path: sessionCookiePath(surface) },
   };
+}
+
+/** The path a browser sends the surface's session cookie under (RFC 6265 5.1.4): a tenant path's own, else every path. */
+export const sessionCookiePath = (surface: Surface): string => (surface.kind === 'tenant_path' ? surface.mountPath : '/');
+
+/** Whether a browser sends a cookie of path `cookiePath` with a request for `url` (RFC 6265 5.1.4). */
+export function cookieSentTo(cookiePath: string, url: string): boolean {
+  const path = url.split('?', 1)[0]!;
+  return cookiePath === '/' || path === cookiePath || path.startsWith(`${cookiePath}/`);
 }

@@ -11,6 +11,7 @@ import { isUuid } from '../ids.ts';
 import { grantTenant, saveGrantForTenant, type GrantRevocationDependencies } from './adapter.ts';
 import { gatehouseData, servedClientData, type GatehouseClientData } from './clients.ts';
 import { browserSession } from './account-session.ts';
+import { cookieSentTo, sessionCookiePath } from './cookies.ts';
 import type { Surface } from '../domain/domains/surfaces.ts';
 import { clientHomeUrl } from '../domain/oauth-clients/client-home.ts';
 import { OIDC_SCOPES } from './configuration.ts';
@@ -54,8 +55,13 @@ export interface SpentSignIn {
   readonly client: { readonly clientId: string; readonly name: string; readonly data: GatehouseClientData };
   /** The client's own page (clientHomeUrl): a URI it registered, never one the request names. */
   readonly home: string;
-  /** Whether this browser's session on the surface holds a sign-in to the client. */
-  readonly signedIn: boolean;
+  /**
+   * Whether this browser's session on the surface holds a sign-in to the client; undefined where the request is not
+   * sent the session's cookie (its path is not under `sessionPath`).
+   */
+  readonly signedIn: boolean | undefined;
+  /** The path the browser sends the surface's session cookie under (cookies.ts). */
+  readonly sessionPath: string;
 }
 
 /**
@@ -68,10 +74,11 @@ export async function spentSignIn(provider: Provider, surface: Surface, clientId
   const client = await provider.Client.find(clientId);
   const home = clientHomeUrl({ type: data.type, redirectUris: client?.redirectUris ?? [], initiateLoginUri: data.initiateLoginUri ?? null }, surface.issuer);
   if (home === undefined) return undefined;
-  const session = await browserSession(provider, surface, data.applicationId, req, res);
-  const signedIn = session.accountId !== undefined && session.grantIdFor(clientId) !== undefined;
+  const sessionPath = sessionCookiePath(surface);
+  const session = cookieSentTo(sessionPath, req.url ?? '/') ? await browserSession(provider, surface, data.applicationId, req, res) : undefined;
+  const signedIn = session === undefined ? undefined : session.accountId !== undefined && session.grantIdFor(clientId) !== undefined;
   const tenantRef = data.tenantId ?? (surface.kind === 'tenant_path' ? surface.tenantRef : null);
-  return { issuer: surface.issuer, tenantRef, client: { clientId, name: client?.clientName ?? '', data }, home, signedIn };
+  return { issuer: surface.issuer, tenantRef, client: { clientId, name: client?.clientName ?? '', data }, home, signedIn, sessionPath };
 }
 
 /** How the interaction's browser session signed its user in, while it is still theirs (a step-up goes on from it). */
