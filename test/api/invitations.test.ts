@@ -329,6 +329,27 @@ describe('invitations', () => {
     expect(accepted).toMatchObject([{ actor: { type: 'invitation', id: sent.id } }]);
   });
 
+  it('a password refused because the lockout holds the address says what the sign-in form says then, not that it is wrong', async () => {
+    const { client, base, one, two } = await applicationWith([PASSWORD_PROVIDER]);
+    const lockout = { enabled: true, maxAttempts: 3, lockoutMinutes: 5, resetAfterMinutes: 15, accountLockAddresses: null };
+    expect((await client.put(`${base}/policies/lockout`, lockout)).status).toBe(200);
+    const email = `held-${randomUUID()}@example.com`;
+    expect((await client.post(`${two.path}/users`, { email, password: PASSWORD })).status).toBe(201);
+    const sent = await invite(one.path, { email }, client);
+    const link = await linkMailedTo(email, client);
+    for (let failure = 1; failure <= lockout.maxAttempts; failure += 1) {
+      const wrong = await submit(link, { password: 'Wrong-Horse-9' });
+      expect(wrong.status).toBe(400);
+      expect(wrong.html).toContain('The password is incorrect.');
+    }
+    // This address is locked out of the account now: even the right password is refused, as the sign-in form refuses it.
+    const held = await submit(link, { password: PASSWORD });
+    expect(held.status).toBe(400);
+    expect(held.html).toContain('The email address or password is incorrect.');
+    expect(held.html).not.toContain('The password is incorrect.');
+    expect((await client.get(`${one.path}/invitations/${sent.id}`)).body.status).toBe('pending');
+  });
+
   describe('an invitee who does not know the account’s password resets it from the page', () => {
     /** The latest reset link mailed to `email`, aimed at the test server, and the tenant its mail went out in. */
     async function resetMailedTo(email: string) {

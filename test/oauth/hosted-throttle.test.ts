@@ -69,7 +69,7 @@ describe('sign-in throttle', () => {
     expect((await hosted.signInPage()).page.status).toBe(200);
   });
 
-  it('sign-up, the device user code and the account page’s forms share the budget of the address', async () => {
+  it('sign-up, the device user code, the account page’s forms and an invitation’s password share the budget of the address', async () => {
     const { jar, page } = await hosted.signInPage();
     const signup = await jar.visit(`${page.url}/signup`);
     expect(signup.status).toBe(200);
@@ -86,6 +86,18 @@ describe('sign-in throttle', () => {
     // The account page's forms (current passwords, codes sent) too, whatever their session.
     const account = await new CookieJar().visit(`${issuer}/account/mfa-remove`, { form: { remove_password: PASSWORD } });
     expectThrottled(account);
+
+    // An invitation's page asking Ada's password: the throttle's page, as the sign-in form's, and nothing accepted.
+    const tenantId = await app.createTenant('Throttled');
+    const sent = await app.http.post(`/applications/${app.root.applicationId}/tenants/${tenantId}/invitations`, { email: 'ada@example.com' });
+    expect(sent.status, JSON.stringify(sent.body)).toBe(201);
+    const [mailed] = (await app.http.get('/email/deliveries?templateKey=invitation&to=ada@example.com')).body.data as { id: string }[];
+    const text = (await app.http.get(`/email/deliveries/${mailed!.id}`)).body.text as string;
+    const invitation = new CookieJar();
+    const form = await invitation.visit(/https?:\/\/\S+\/invitation\?token=[\w-]+/.exec(text)![0]);
+    expect(form.status).toBe(200);
+    expectThrottled(await invitation.submit(form, { password: PASSWORD }));
+    expect((await app.http.get(`/applications/${app.root.applicationId}/tenants/${tenantId}/invitations/${sent.body.id}`)).body.status).toBe('pending');
   });
 
   it.runIf(process.env['REDIS_URL'] !== undefined)('counts in Redis when REDIS_URL is set, so every instance shares the counter', async () => {

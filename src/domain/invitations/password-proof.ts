@@ -1,7 +1,13 @@
 import type { Invitation } from '../../db/entities/index.ts';
-import { recordSignIn } from '../auth-events.ts';
+import { recordSignIn, type SignInFailureReason } from '../auth-events.ts';
 import { checkCredentials, type CredentialCheck, type SignInTarget } from '../sign-in/sign-in.ts';
 import type { SignInUser } from '../users/sign-in-user.ts';
+
+/** Refusals for the account's or address's standing (the lockout), whatever the password. */
+const HELD: ReadonlySet<SignInFailureReason> = new Set(['user_inactive', 'address_locked', 'address_waiting']);
+
+/** `held`: refused for the standing, not for the password (the page answers it as the sign-in form does). */
+export type InvitationProof = Extract<CredentialCheck, { ok: true }> | { readonly ok: false; readonly held: boolean };
 
 /**
  * An existing account proves its password to accept an invitation, checked as the sign-in form checks it (one Argon2id
@@ -18,7 +24,7 @@ export async function proveInvitationPassword(
   password: unknown,
   address: string,
   rpId: string,
-): Promise<CredentialCheck> {
+): Promise<InvitationProof> {
   const checked = await checkCredentials(target, invitation.email, password, address, rpId);
   if (checked.ok) return checked;
   const user = checked.user ?? account;
@@ -31,5 +37,5 @@ export async function proveInvitationPassword(
     method: 'password',
     outcome: { ok: false, reason: checked.reason, userId: user.id, email: invitation.email },
   });
-  return { ok: false };
+  return { ok: false, held: HELD.has(checked.reason) };
 }
