@@ -29,7 +29,10 @@ export const AUDIT_ACTIONS = {
   'user.membership.added': { kind: 'write', meaning: 'An existing user joined a tenant (an accepted invitation)' },
   'user.email.verified': { kind: 'write', meaning: 'A user proved their e-mail address through a link' },
   'user.email.changed': { kind: 'write', meaning: 'A user changed their own e-mail address through the link mailed to the new one (`before.email`, `after.email`)' },
-  'user.password.reset': { kind: 'write', meaning: 'A user set a new password through a reset link (their sessions ended)' },
+  'user.password.reset': {
+    kind: 'write',
+    meaning: 'A user set a new password through a reset link (their sessions ended); one whose address was never confirmed (`before.emailVerified` false) took the account over: what its maker held went, each record with `after.reason` `takeover`',
+  },
   'user.password.changed': { kind: 'write', meaning: 'A user changed their own password (`after.reason`: `account` page, or `expired` at sign-in)' },
   'user.name.changed': { kind: 'write', meaning: 'A user changed their own name on the account page' },
   'user.sessions.ended': { kind: 'write', meaning: 'A user’s other sign-ins ended: signed out elsewhere, or with a password change' },
@@ -42,7 +45,8 @@ export const AUDIT_ACTIONS = {
   'user.passkey.added': { kind: 'write', meaning: 'A user added a passkey or security key: on the account page, at a passkey sign-up or accepting an invitation (`after.name`, `after.rpId`)' },
   'user.passkey.removed': { kind: 'write', meaning: 'A user removed a passkey or security key on the account page (`before.name`)' },
   'user.passkey.cloned': { kind: 'write', meaning: 'A passkey or security key was removed after a use whose signature counter did not grow, a copy’s (`before.name`, `before.rpId`)' },
-  'user.mfa.reset': { kind: 'write', meaning: 'Every MFA factor and recovery code of a user was removed (`before.factors`)' },
+  'user.mfa.reset': { kind: 'write', meaning: 'Every MFA factor and recovery code of a user was removed (`before.factors`), by an administrator or a takeover' },
+  'user.upstream_link.removed': { kind: 'write', meaning: 'A user’s link to an upstream account went with a takeover (`before.providerId`, `before.subject`)' },
   'user.signed_in': { kind: 'event', meaning: 'A user proved their credentials on a sign-in page (`after.method`; `after.amr` once a second factor is proven)' },
   'user.sign_in_failed': {
     kind: 'event',

@@ -14,6 +14,7 @@ import { usersChanged } from '../domain/users/changed.ts';
 import { keepReplacedPassword, passwordViolations } from '../domain/users/password-history.ts';
 import { passwordRefusals } from '../domain/policies/password.ts';
 import { forgetUserKeys } from '../domain/users/users.ts';
+import { authorizationChanged } from '../domain/authorization/writes.ts';
 import { donePage, errorPage, linkConfirmPage, resetPage, type CopyKey, type CopyText, type LinkConfirmation } from '../pages/pages.ts';
 import { browserLook, namedSurfaceLook, sendPage } from '../pages/reply.ts';
 import { doneWithAccountLink } from '../pages/account.ts';
@@ -134,6 +135,7 @@ export function accountLinkRoutes(app: FastifyInstance, services: Services): voi
       services.outbox.wake();
       await usersChanged(services, opened.user.applicationId);
       await forgetUserKeys(scopeOf(request, opened), [opened.user.userId]);
+      if (changed.takenOver) await authorizationChanged({ services, applicationId: opened.user.applicationId });
       if (await askedByInvitation(services.orm.em.fork(), opened.user.applicationId, opened.user.clientId)) return done(reply, opened, 'reset.doneTitle', 'reset.doneInvitation');
       const accountUrl = accountPagePath(request.params.tenantRef, opened.user.clientId);
       return sendPage(reply, 200, (nonce) => doneWithAccountLink(opened.settings.look, nonce, 'reset.doneTitle', 'reset.doneText', accountUrl));

@@ -1,5 +1,9 @@
+import { randomBytes, randomUUID } from 'node:crypto';
 import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { recoveryCodeHash } from '../../src/domain/mfa/codes.ts';
+import { linkSecretHash } from '../../src/domain/users/link-tokens.ts';
+import { newId } from '../../src/ids.ts';
 import type { BootstrapResult } from '../../src/domain/bootstrap.ts';
 import type { TestApp } from '../support/app.ts';
 import { configurePassword } from '../support/auth-providers.ts';
@@ -9,7 +13,10 @@ import { fetchVia, type FetchLike } from '../support/host-fetch.ts';
 import { HttpClient } from '../support/http.ts';
 import { accountLinkOf, mails } from '../support/email-sign-in.ts';
 import { issueTestKey } from '../support/keys.ts';
-import { createTestClient, discover, startAuthorization, type AuthorizationFlow } from '../support/oauth.ts';
+import { createTestClient, discover, redeemAfter, startAuthorization, type AuthorizationFlow } from '../support/oauth.ts';
+import { TestRoles } from '../support/roles.ts';
+import { giveTotp } from '../support/totp.ts';
+import { giveKey, webauthnFormOf } from '../support/webauthn.ts';
 import { createPasswordUser, PASSWORD } from '../support/users.ts';
 import { REDIRECT_URI, startHostedTestApp } from '../support/hosted-app.ts';
 
@@ -225,6 +232,24 @@ describe('forgot password', () => {
       expect((await jar.submit(form, { password: NEW_PASSWORD })).status).toBe(200);
       expect((await signIn('nia@example.com', NEW_PASSWORD, isolated, { tenant: 'north' })).status).toBe(303);
     });
+
+    it('a reset asked on the sign-in page takes over an account never confirmed too: its tenant, its pool’s, stays, its roles there go', async () => {
+      const userId = await createPasswordUser(admin, 'oda@example.com', `/applications/${another.applicationId}/tenants/${north}/users`);
+      await sql('update app_user set email_verified = false where id = ?', [userId]);
+      await new TestRoles(app, another.applicationId).assign({ type: 'user', id: userId }, 'member', north);
+      await askReset(await authorize(isolated, { tenant: 'north' }), 'oda@example.com');
+      const jar = new CookieJar();
+      const form = await jar.visit(await accountLinkOf(admin, 'oda@example.com', 'password_reset'));
+      expect((await jar.submit(form, { password: NEW_PASSWORD })).status).toBe(200);
+      expect((await admin.get(`/applications/${another.applicationId}/tenants/${north}/users/${userId}`)).body).toMatchObject({ tenantIds: [north], emailVerified: true });
+      expect(await sql(`select 1 from role_assignment where subject_id = ?`, [userId])).toEqual([]);
+      const removed = await sql<{ action: string; tenant_id: string | null; after: { reason?: string } | null }>(
+        `select action, tenant_id, after from audit_log where application_id = ? and action in ('role_assignment.deleted', 'user.membership.removed') order by created_at`,
+        [another.applicationId],
+      );
+      expect(removed).toEqual([{ action: 'role_assignment.deleted', tenant_id: north, after: { reason: 'takeover' } }]);
+      expect((await signIn('oda@example.com', NEW_PASSWORD, isolated, { tenant: 'north' })).status).toBe(303);
+    });
   });
 });
 
@@ -326,6 +351,160 @@ describe('in a tenant of the shared pool (brandingScope and emailTemplatesScope:
     expect(page.body).toContain('<h1>ACME confirm</h1>');
     expect((await jar.submit(page, {})).body).toContain('#fff5f5');
     expect((await delivered('newbie@example.com', 'welcome')).tenantId).toBe(acme);
+  });
+});
+
+describe('a reset of an account whose address was never confirmed takes it over', () => {
+  /**
+   * An application signing in with passwords (before the address is confirmed) and passkeys, with tenants `invited` and
+   * `other`, and an account of `email` holding what its maker could gather: a membership of `other` with a role there
+   * and one application-wide, a session with a refresh token, a passkey, TOTP and a recovery code, an upstream link, a
+   * key bound to it and a pending change of its address. `confirmed`: its address was proven, else never.
+   */
+  async function heldAccount(confirmed: boolean) {
+    const application = await app.bootstrapAnother();
+    const { applicationId } = application;
+    const admin = new HttpClient(app.baseUrl, { apiKey: application.apiKey });
+    await configurePassword(admin, { requireEmailVerification: false });
+    expect((await admin.post('/auth-providers', { type: 'passkey' })).status).toBe(201);
+    const upstream = await admin.post('/auth-providers', { type: 'oauth', config: { provider: 'google', clientId: 'gatehouse' }, secrets: { clientSecret: 'upstream-secret' } });
+    expect(upstream.status, JSON.stringify(upstream.body)).toBe(201);
+    const base = `/applications/${applicationId}`;
+    const tenant = async (name: string) => (await admin.post(`${base}/tenants`, { name, slug: `${name.toLowerCase()}-${randomUUID().slice(0, 8)}` })).body.id as string;
+    const invited = await tenant('Invited');
+    const other = await tenant('Other');
+    const client = await createTestClient(app, { type: 'web', applicationId, redirectUris: [REDIRECT_URI] });
+    const configuration = await discover(app, client.clientId, oidc.ClientSecretBasic(client.clientSecret ?? ''));
+
+    const email = `held-${randomUUID()}@example.com`;
+    const userId = await createPasswordUser(admin, email, `${base}/tenants/${other}/users`);
+    if (!confirmed) await sql('update app_user set email_verified = false where id = ?', [userId]);
+    const roles = new TestRoles(app, applicationId);
+    await roles.assign({ type: 'user', id: userId }, 'member', other);
+    await roles.assign({ type: 'user', id: userId }, 'member');
+    const flow = await startAuthorization(configuration, { redirectUri: REDIRECT_URI, resource: '' }, { scope: 'openid offline_access', prompt: 'consent' });
+    const { refresh_token: refreshToken } = await redeemAfter(configuration, flow, await flow.jar.submit(flow.page, { email, password: PASSWORD }));
+    expect(refreshToken).toEqual(expect.any(String));
+    const key = await giveKey(app, applicationId, userId, new URL(issuer).hostname);
+    await giveTotp(app, applicationId, userId);
+    await sql('insert into mfa_recovery_code (application_id, user_id, code_hash) values (?, ?, ?)', [applicationId, userId, recoveryCodeHash('ABCD-EFGH')]);
+    await sql('insert into user_identity (application_id, id, pool_id, provider_id, subject, user_id, created_at) select application_id, ?, pool_id, ?, ?, id, now() from app_user where id = ?', [
+      newId(),
+      upstream.body.id,
+      'held-upstream-account',
+      userId,
+    ]);
+    const boundKey = await admin.post('/api-keys', { name: 'bound', permissions: ['users:read'], userId });
+    expect(boundKey.status, JSON.stringify(boundKey.body)).toBe(201);
+    const secret = randomBytes(32).toString('base64url');
+    await sql(
+      `insert into email_link_token (application_id, id, user_id, client_id, purpose, token_hash, expires_at, new_email)
+       values (?, ?, ?, ?, 'email_change', ?, now() + interval '1 hour', ?)`,
+      [applicationId, newId(), userId, client.clientId, linkSecretHash(secret), `elsewhere-${randomUUID()}@example.com`],
+    );
+    const emailChange = `${issuer}/account/confirm-email?token=${applicationId}.${secret}`;
+    expect((await new CookieJar().visit(emailChange)).status).toBe(200);
+    const member = ((await admin.get(`${base}/tenants/${invited}/roles`)).body.data as { id: string; key: string }[]).find((role) => role.key === 'member')!.id;
+    const invitation = await admin.post(`${base}/tenants/${invited}/invitations`, { email, roleIds: [member] });
+    expect(invitation.status, JSON.stringify(invitation.body)).toBe(201);
+
+    /** A passkey sign-in with the account's key: its answer. */
+    const signInWithKey = async () => {
+      const { jar, page } = await startAuthorization(configuration, { redirectUri: REDIRECT_URI, resource: '' });
+      const { form, options } = webauthnFormOf(page);
+      return jar.visit(form.action, { form: { ...form.fields, credential: key.assert(options, issuer) } });
+    };
+    expect((await signInWithKey()).status).toBe(303);
+    const count = async (table: string) => (await sql<{ n: number }>(`select count(*)::int as n from ${table} where application_id = ? and user_id = ?`, [applicationId, userId]))[0]!.n;
+    return {
+      admin,
+      base,
+      userId,
+      email,
+      invited,
+      other,
+      member,
+      configuration,
+      refreshToken: refreshToken!,
+      boundKey: { id: boundKey.body.key.id as string, secret: boundKey.body.secret as string },
+      emailChange,
+      signInWithKey,
+      held: async () => ({
+        passkeys: await count('webauthn_credential'),
+        factors: await count('mfa_factor'),
+        recoveryCodes: await count('mfa_recovery_code'),
+        upstreamLinks: await count('user_identity'),
+        roles: (await sql<{ n: number }>(`select count(*)::int as n from role_assignment where application_id = ? and subject_type = 'user' and subject_id = ?`, [applicationId, userId]))[0]!.n,
+        tenantIds: (await admin.get(`/users/${userId}`)).body.tenantIds as string[],
+        sessions: ((await admin.get(`/users/${userId}/sessions`)).body.data as unknown[]).length > 0,
+      }),
+      /** The invitation page's "Forgot your password?", then the mailed link with `password`: the reset's done page. */
+      async resetFromInvitation(password: string) {
+        const [mail] = await mails(admin, email, 'invitation');
+        const jar = new CookieJar();
+        const page = await jar.visit(/(http\S+\/invitation\?token=[\w-]+)/.exec(mail!.text)![1]!);
+        expect(page.status, page.body).toBe(200);
+        expect((await jar.submit(page, { forgot: '1' })).status).toBe(200);
+        const reset = await jar.visit(await accountLinkOf(admin, email, 'password_reset'));
+        const done = await jar.submit(reset, { password });
+        expect(done.status, done.body).toBe(200);
+        return { jar, page, done };
+      },
+      /** The application's records of `action`, oldest first: the application is this account's alone. */
+      audit: (action: string) =>
+        sql<{ actor_type: string; actor_id: string; tenant_id: string | null; before: any; after: any }>(
+          'select actor_type, actor_id, tenant_id, before, after from audit_log where application_id = ? and action = ? order by created_at, id',
+          [applicationId, action],
+        ),
+    };
+  }
+
+  it('leaves the new password the only way in: the maker’s passkey, factors, upstream link, sessions, key and address change end, each audited; memberships and roles go, the invitation’s then stand', async () => {
+    const held = await heldAccount(false);
+    expect(await held.held()).toEqual({ passkeys: 1, factors: 1, recoveryCodes: 1, upstreamLinks: 1, roles: 2, tenantIds: [held.other], sessions: true });
+    const { jar, page } = await held.resetFromInvitation(NEW_PASSWORD);
+    expect(page.body).toContain('was never confirmed');
+    expect(page.body).toContain('removes its other ways in, memberships and roles');
+
+    expect(await held.held()).toEqual({ passkeys: 0, factors: 0, recoveryCodes: 0, upstreamLinks: 0, roles: 0, tenantIds: [], sessions: false });
+    expect((await held.signInWithKey()).status).toBe(400);
+    await expect(oidc.refreshTokenGrant(held.configuration, held.refreshToken)).rejects.toThrow();
+    expect((await app.as({ apiKey: held.boundKey.secret }).get('/users')).status).toBe(401);
+    expect((await held.admin.get(`/api-keys/${held.boundKey.id}`)).body.revokedAt).not.toBeNull();
+    expect((await new CookieJar().visit(held.emailChange)).status).toBe(400);
+
+    // Each removal recorded, the owner acting through the link, with the reason.
+    const byOwner = { actor_type: 'user', actor_id: held.userId };
+    const [reset] = await held.audit('user.password.reset');
+    expect(reset).toMatchObject({ ...byOwner, before: { emailVerified: false }, after: { emailVerified: true } });
+    expect(await held.audit('user.mfa.reset')).toMatchObject([{ ...byOwner, before: { factors: ['totp', 'webauthn'], recoveryCodes: 1 }, after: { factors: [], recoveryCodes: 0, reason: 'takeover' } }]);
+    expect(await held.audit('user.upstream_link.removed')).toMatchObject([{ ...byOwner, before: { subject: 'held-upstream-account' }, after: { reason: 'takeover' } }]);
+    expect(await held.audit('user.membership.removed')).toMatchObject([{ ...byOwner, tenant_id: held.other, after: { tenantIds: [], reason: 'takeover' } }]);
+    const roleRecords = await held.audit('role_assignment.deleted');
+    expect(roleRecords.map((record) => record.tenant_id).sort()).toEqual([held.other, null].sort());
+    expect(roleRecords.every((record) => record.after?.reason === 'takeover')).toBe(true);
+    expect(await held.audit('api_key.revoked')).toMatchObject([{ ...byOwner, after: { reason: 'takeover' } }]);
+
+    // The new password accepts the invitation: its tenant and role are the account's, nothing else.
+    const accepted = await jar.submit(await jar.visit(page.url), { password: NEW_PASSWORD });
+    expect(accepted.status, accepted.body).toBe(200);
+    expect((await held.held()).tenantIds).toEqual([held.invited]);
+    const check = (tenantId: string) => held.admin.post(`${held.base}/tenants/${tenantId}/roles/check`, { subject: { type: 'user', id: held.userId }, role: held.member });
+    expect((await check(held.invited)).body).toEqual({ allowed: true });
+    expect((await check(held.other)).body).toEqual({ allowed: false });
+  });
+
+  it('a reset of a confirmed account takes nothing but its password and sessions: no takeover', async () => {
+    const held = await heldAccount(true);
+    const { page } = await held.resetFromInvitation(NEW_PASSWORD);
+    expect(page.body).not.toContain('was never confirmed');
+    expect(await held.held()).toEqual({ passkeys: 1, factors: 1, recoveryCodes: 1, upstreamLinks: 1, roles: 2, tenantIds: [held.other], sessions: false });
+    expect((await held.signInWithKey()).status).toBe(303);
+    expect((await held.admin.get(`/api-keys/${held.boundKey.id}`)).body.revokedAt).toBeNull();
+    expect((await new CookieJar().visit(held.emailChange)).status).toBe(200);
+    for (const action of ['user.mfa.reset', 'user.upstream_link.removed', 'user.membership.removed', 'role_assignment.deleted', 'api_key.revoked']) {
+      expect(await held.audit(action), action).toEqual([]);
+    }
   });
 });
 

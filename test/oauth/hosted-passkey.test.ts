@@ -11,7 +11,7 @@ import { HttpClient } from '../support/http.ts';
 import { createTestClient, decodeJwt, discover } from '../support/oauth.ts';
 import { totpCodeAt as codeAt, giveTotp as giveTotpTo } from '../support/totp.ts';
 import { mailedCode, mails, normalized } from '../support/email-sign-in.ts';
-import { SoftAuthenticator, webauthnFormOf } from '../support/webauthn.ts';
+import { giveKey as giveKeyTo, SoftAuthenticator, webauthnFormOf } from '../support/webauthn.ts';
 import { createPasswordUser, PASSWORD } from '../support/users.ts';
 
 /**
@@ -58,14 +58,7 @@ async function passkeyScope(config: Record<string, unknown> = {}): Promise<Scope
 }
 
 /** A credential given to the user directly (as a registration stores it), for the relying party `rp`. */
-async function giveKey(scope: Scope, userId: string, authenticator = new SoftAuthenticator(), rp = rpId): Promise<SoftAuthenticator> {
-  await sql(
-    `insert into webauthn_credential (application_id, id, user_id, rp_id, credential_id, public_key, device_type, backed_up, name)
-     values (?, ?, ?, ?, ?, ?, 'singleDevice', false, 'Test key')`,
-    [scope.application.applicationId, newId(), userId, rp, authenticator.id, authenticator.coseKey()],
-  );
-  return authenticator;
-}
+const giveKey = (scope: Scope, userId: string, authenticator = new SoftAuthenticator(), rp = rpId) => giveKeyTo(app, scope.application.applicationId, userId, rp, authenticator);
 
 /** A TOTP factor given to the user directly (as an enrolment stores it), and its secret. */
 const giveTotp = (scope: Scope, userId: string) => giveTotpTo(app, scope.application.applicationId, userId);

@@ -1,4 +1,6 @@
 import { createHash, generateKeyPairSync, randomBytes, sign, type KeyObject } from 'node:crypto';
+import { newId } from '../../src/ids.ts';
+import type { TestApp } from './app.ts';
 import { readForm, type PageForm, type Visit } from './cookie-jar.ts';
 
 /**
@@ -112,4 +114,14 @@ export function webauthnFormOf(page: Visit): { ceremony: 'get' | 'create'; optio
   if (match === null) throw new Error(`no WebAuthn form on ${page.url}:\n${page.body.slice(0, 2000)}`);
   const options = JSON.parse(match[2]!.replace(/&#(\d+);/g, (_, code: string) => String.fromCharCode(Number(code)))) as Record<string, unknown> & { challenge: string };
   return { ceremony: match[1] as 'get' | 'create', options, form: readForm(page.url, match[0]) };
+}
+
+/** A credential given to the user directly (as a registration stores it), for the relying party `rpId`. */
+export async function giveKey(app: TestApp, applicationId: string, userId: string, rpId: string, authenticator = new SoftAuthenticator()): Promise<SoftAuthenticator> {
+  await app.gatehouse.services.orm.em.getConnection().execute(
+    `insert into webauthn_credential (application_id, id, user_id, rp_id, credential_id, public_key, device_type, backed_up, name)
+     values (?, ?, ?, ?, ?, ?, 'singleDevice', false, 'Test key')`,
+    [applicationId, newId(), userId, rpId, authenticator.id, authenticator.coseKey()],
+  );
+  return authenticator;
 }

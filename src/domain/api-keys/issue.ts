@@ -67,7 +67,7 @@ export function recordKeyIssued(em: EntityManager, actor: AuditActor, key: ApiKe
 }
 
 /** Audited in the key's own application and tenant. The caller publishes the invalidation after the commit. */
-export function revokeKey(em: EntityManager, actor: AuditActor, key: ApiKey): void {
+export function revokeKey(em: EntityManager, actor: AuditActor, key: ApiKey, reason?: string): void {
   const before = keySnapshot(key);
   key.revokedAt = new Date();
   recordAudit(em, { ...actor, applicationId: key.applicationId }, {
@@ -76,6 +76,6 @@ export function revokeKey(em: EntityManager, actor: AuditActor, key: ApiKey): vo
     targetId: key.id,
     tenantId: key.tenantId ?? null,
     before,
-    after: keySnapshot(key),
+    after: { ...keySnapshot(key), ...(reason === undefined ? {} : { reason }) },
   });
 }

@@ -53,16 +53,16 @@ export const assignmentSnapshotSql = (row: string, subjectId = `${row}.subject_i
   `jsonb_build_object('roleId', ${row}.role_id, 'subjectType', ${row}.subject_type, 'subjectId', ${subjectId}, 'tenantId', ${row}.tenant_id)`;
 
 /**
- * Each with a `role_assignment.deleted` record under its own tenant. Returns how many; the caller calls
- * authorizationChanged after the commit.
+ * Each with a `role_assignment.deleted` record under its own tenant (`reason` its `after.reason`, if any). Returns how
+ * many; the caller calls authorizationChanged after the commit.
  */
-export async function removeAssignments(em: EntityManager, actor: AuditActor, where: string, params: readonly unknown[]): Promise<number> {
+export async function removeAssignments(em: EntityManager, actor: AuditActor, where: string, params: readonly unknown[], reason?: string): Promise<number> {
   const removed = await recordAuditPerRow(em, actor, { action: 'role_assignment.deleted', targetType: 'role_assignment' }, {
     tenantPerRow: true,
     ctes: `changed as (
       delete from role_assignment as a where @owner(a) and ${where}
-      returning a.id::text as target_id, a.tenant_id, ${assignmentSnapshotSql('a')} as before, null::jsonb as after)`,
-    params,
+      returning a.id::text as target_id, a.tenant_id, ${assignmentSnapshotSql('a')} as before, ${reason === undefined ? 'null::jsonb' : `jsonb_build_object('reason', ?::text)`} as after)`,
+    params: reason === undefined ? params : [...params, reason],
   });
   return removed.length;
 }

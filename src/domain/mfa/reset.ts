@@ -1,7 +1,8 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Scope } from '../../context.ts';
 import type { User } from '../../db/entities/index.ts';
 import { executeOwned } from '../../db/owned-sql.ts';
-import { recordAudit } from '../audit.ts';
+import { recordAudit, type AuditActor } from '../audit.ts';
 import { withCallerTenants } from '../grants.ts';
 import { requireCoveredAccount } from '../users/takeover.ts';
 import { underTenancyConfig } from '../tenancy/config-lock.ts';
@@ -17,28 +18,36 @@ export async function resetMfa(scope: Scope, userId: string): Promise<User> {
     const user = await lockUser(tx, userId);
     assertIdentityOfScope(tx, user);
     await requireCoveredAccount(tx, tx.em, user.id, callers);
-    const [removed] = await executeOwned<{ factors: string[]; codes: number; pending: number }[]>(
-      tx.em,
-      tx.applicationId,
-      `with factors as (delete from mfa_factor where @owner and user_id = ? returning kind),
-        codes as (delete from mfa_recovery_code where @owner and user_id = ? returning used_at),
-        pending as (delete from mfa_email_code where @owner and user_id = ? returning 1),
-        keys as (delete from webauthn_credential where @owner and user_id = ? returning 1)
-       select coalesce((select array_agg(kind order by kind) from (select kind from factors union select 'webauthn' from keys) as removed), '{}') as factors,
-              (select count(*)::int from codes where used_at is null) as codes,
-              (select count(*)::int from pending) as pending`,
-      [user.id, user.id, user.id, user.id],
-    );
-    const factors = removed?.factors ?? [];
-    if (factors.length === 0 && (removed?.codes ?? 0) === 0 && (removed?.pending ?? 0) === 0) return user;
-    recordAudit(tx.em, tx, {
-      action: 'user.mfa.reset',
-      targetType: 'user',
-      targetId: user.id,
-      tenantId: auditTenantOf(user, tx),
-      before: { factors, recoveryCodes: removed?.codes ?? 0 },
-      after: { factors: [], recoveryCodes: 0 },
-    });
+    await removeSecondFactors(tx.em, tx, user.id, auditTenantOf(user, tx));
     return user;
   }));
+}
+
+/**
+ * In the caller's transaction: the user's factors, passkeys and security keys, recovery codes and pending e-mailed
+ * codes, as one `user.mfa.reset` record in `tenantId` (`reason`: its `after.reason`), none when there were none.
+ */
+export async function removeSecondFactors(em: EntityManager, actor: AuditActor, userId: string, tenantId: string | null, reason?: string): Promise<void> {
+  const [removed] = await executeOwned<{ factors: string[]; codes: number; pending: number }[]>(
+    em,
+    actor.applicationId,
+    `with factors as (delete from mfa_factor where @owner and user_id = ? returning kind),
+      codes as (delete from mfa_recovery_code where @owner and user_id = ? returning used_at),
+      pending as (delete from mfa_email_code where @owner and user_id = ? returning 1),
+      keys as (delete from webauthn_credential where @owner and user_id = ? returning 1)
+     select coalesce((select array_agg(kind order by kind) from (select kind from factors union select 'webauthn' from keys) as removed), '{}') as factors,
+            (select count(*)::int from codes where used_at is null) as codes,
+            (select count(*)::int from pending) as pending`,
+    [userId, userId, userId, userId],
+  );
+  const factors = removed?.factors ?? [];
+  if (factors.length === 0 && (removed?.codes ?? 0) === 0 && (removed?.pending ?? 0) === 0) return;
+  recordAudit(em, actor, {
+    action: 'user.mfa.reset',
+    targetType: 'user',
+    targetId: userId,
+    tenantId,
+    before: { factors, recoveryCodes: removed?.codes ?? 0 },
+    after: { factors: [], recoveryCodes: 0, ...(reason === undefined ? {} : { reason }) },
+  });
 }

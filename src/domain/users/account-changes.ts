@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { executeOwned } from '../../db/owned-sql.ts';
 import { recordAudit, type AuditActor } from '../audit.ts';
 import { normalizeEmail } from './email-key.ts';
+import { takeOverUnconfirmed } from './unconfirmed-takeover.ts';
 import { endOpSessions } from './users.ts';
 
 export interface ChangedAccount {
@@ -11,19 +12,25 @@ export interface ChangedAccount {
   readonly tenantIds: readonly string[];
 }
 
+/** `takenOver`: its address had never been confirmed, and what its maker held went (unconfirmed-takeover.ts). */
+export interface ResetAccount extends ChangedAccount {
+  readonly takenOver: boolean;
+}
+
 /**
  * In the caller's transaction: the e-mail is verified (the link proved it), a lockout lifted with every address's
- * failures (the `account_locked` mail says a reset unlocks), and every sign-in ended. A suspended user: undefined.
+ * failures (the `account_locked` mail says a reset unlocks), and every sign-in ended; an address never confirmed before
+ * is a takeover. A suspended user: undefined.
  */
-export async function resetPassword(em: EntityManager, actor: AuditActor, userId: string, passwordHash: string): Promise<ChangedAccount | undefined> {
-  const [row] = await executeOwned<{ email: string; name: string | null; locale: string | null; tenant_ids: string[]; was: string }[]>(
+export async function resetPassword(em: EntityManager, actor: AuditActor, userId: string, passwordHash: string): Promise<ResetAccount | undefined> {
+  const [row] = await executeOwned<{ email: string; name: string | null; locale: string | null; tenant_ids: string[]; was: string; was_verified: boolean }[]>(
     em,
     actor.applicationId,
     `update app_user as u set password_hash = ?, password_changed_at = now(), email_verified = true, status = 'active', failed_sign_ins = 0, last_failed_sign_in_at = null,
             locked_until = null, updated_at = now()
        from app_user as old
       where @owner(u) and u.id = ? and old.application_id = u.application_id and old.id = u.id and u.status <> 'suspended'
-     returning u.email, u.name, u.locale, u.tenant_ids, old.status as was`,
+     returning u.email, u.name, u.locale, u.tenant_ids, old.status as was, old.email_verified as was_verified`,
     [passwordHash, userId],
   );
   if (row === undefined) return undefined;
@@ -34,10 +41,11 @@ export async function resetPassword(em: EntityManager, actor: AuditActor, userId
     targetType: 'user',
     targetId: userId,
     tenantId: actor.tenantId,
-    before: { status: row.was },
+    before: { status: row.was, emailVerified: row.was_verified },
     after: { status: 'active', emailVerified: true, ...ended },
   });
-  return { email: row.email, name: row.name, locale: row.locale, tenantIds: row.tenant_ids };
+  const tenantIds = row.was_verified ? row.tenant_ids : await takeOverUnconfirmed(em, actor, userId);
+  return { email: row.email, name: row.name, locale: row.locale, tenantIds, takenOver: !row.was_verified };
 }
 
 /** In the caller's transaction; undefined when it already was. */

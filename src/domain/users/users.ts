@@ -395,7 +395,7 @@ export async function endOpSessions(em: EntityManager, applicationId: string, us
 }
 
 /** The links and codes mailed to the user and not used yet: credentials in flight, which a suspension ends too. */
-async function endMailedCredentials(em: EntityManager, applicationId: string, userId: string): Promise<void> {
+export async function endMailedCredentials(em: EntityManager, applicationId: string, userId: string): Promise<void> {
   await executeOwned(em, applicationId, 'update email_link_token set used_at = now() where @owner and user_id = ? and used_at is null', [userId]);
   await executeOwned(em, applicationId, 'update email_sign_in set used_at = now() where @owner and user_id = ? and used_at is null', [userId]);
   await executeOwned(em, applicationId, 'delete from mfa_email_code where @owner and user_id = ?', [userId]);
@@ -453,10 +453,12 @@ async function endAccessToTenantsLeft(tx: Scope, userId: string, tenantIds: stri
   await endTenantSessions(tx.em, tx, tenantIds, userId);
 }
 
-function removeMembership(em: EntityManager, actor: AuditActor, user: User, tenantId: string): void {
+/** `reason`: the record's `after.reason`, if any. */
+export function removeMembership(em: EntityManager, actor: AuditActor, user: User, tenantId: string, reason?: string): void {
   const before = userSnapshot(user);
   user.tenantIds = user.tenantIds.filter((id) => id !== tenantId);
-  recordAudit(em, actor, { action: 'user.membership.removed', targetType: 'user', targetId: user.id, tenantId, before, after: userSnapshot(user) });
+  const after = { ...userSnapshot(user), ...(reason === undefined ? {} : { reason }) };
+  recordAudit(em, actor, { action: 'user.membership.removed', targetType: 'user', targetId: user.id, tenantId, before, after });
 }
 
 /** With its audit record under the pool's tenant, if any. Call forgetUserKeys after the commit. */
