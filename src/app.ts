@@ -140,13 +140,13 @@ export async function startGatehouse(config: Config, options: DatabaseOptions & 
   // The M2M token lifetime and the sign-in targets are the tenancy engine's answers, through the surface settings' cache
   // (read once `services` exists: only requests ask them).
   const m2mTokenSeconds = async (credential: { clientId: string; applicationId: string; tenantId: string | null }) =>
-    (await settingsOfSurface(services, 'client-credentials', credential, credential.tenantId))?.m2mTokenSeconds ?? null;
+    (await settingsOfSurface(services, 'client-credentials', credential.applicationId, credential.tenantId))?.m2mTokenSeconds ?? null;
   const clock = options.clock ?? systemClock;
   const tokenEvents = new TokenEventWriter(database.orm, clock);
   const signIn: SignInRules = {
     target: (requestId, client, tenantParam) => resolveTarget(services, requestId, client, tenantParam),
     admit: (requestId, surface, client, named) => admitSignIn(services, requestId, surface, client, named),
-    sessionPolicy: (requestId, client, poolId) => poolSessionPolicy(services, requestId, client, poolId),
+    sessionPolicy: (requestId, applicationId, poolId) => poolSessionPolicy(services, requestId, applicationId, poolId),
   };
   const oidc = new OidcProvider({
     config,

@@ -159,25 +159,42 @@ function scopedDatabase(fork: () => EntityManager, applicationId: string, tenant
 /** No grant at all: an end user's request may read what the hosted pages show, never manage anything. */
 const NO_PERMISSIONS = new PermissionSet([]);
 
+/** What sent an end user to a hosted page: an OAuth client's sign-in, or an invitation's link, which no client opened. */
+export type PageOpener = { readonly type: 'oauth_client'; readonly id: string } | { readonly type: 'invitation'; readonly id: string };
+
 /**
- * The scope of an end user on the hosted pages (sign-in, sign-up), who has no credentials yet: the OAuth client's
- * application and the sign-in's tenant (null: none chosen yet), with no management permission. The caller has
- * established both ids: nothing is checked here.
+ * The scope of an end user on the hosted pages (sign-in, sign-up, an invitation's), who has no credentials yet: the
+ * application of what opened the page and the sign-in's tenant (null: none chosen yet), with no management permission.
+ * The caller has established both ids: nothing is checked here.
  */
 export function endUserScope(
   services: Services,
   requestId: string,
-  /** `actor`: who the audit records name; by default the OAuth client that sent the end user. */
-  target: { clientId: string; applicationId: string; tenantId: string | null; actor?: Principal['actor'] },
+  /** `actor`: who the audit records name; by default what opened the page. */
+  target: { opener: PageOpener; applicationId: string; tenantId: string | null; actor?: Principal['actor'] },
 ): Scope {
-  const { clientId, applicationId, tenantId } = target;
+  const { opener } = target;
+  return hostedPageScope(services, requestId, target, `${opener.type}:${opener.id}`, target.actor ?? opener);
+}
+
+/** Reads the configuration a surface's pages show (surface-settings.ts), on no one's behalf: it records nothing. */
+export const surfaceReaderScope = (services: Services, requestId: string, applicationId: string, tenantId: string | null): Scope =>
+  hostedPageScope(services, requestId, { applicationId, tenantId }, `surface:${applicationId}`, { type: 'system', id: 'surface-settings' });
+
+function hostedPageScope(
+  services: Services,
+  requestId: string,
+  { applicationId, tenantId }: { applicationId: string; tenantId: string | null },
+  credentialId: string,
+  actor: Principal['actor'],
+): Scope {
   const principal: Principal = {
-    credentialId: `oauth_client:${clientId}`,
+    credentialId,
     applicationId,
     tenantId,
     subjects: [],
     permissionsIn: async () => NO_PERMISSIONS,
-    actor: target.actor ?? { type: 'oauth_client', id: clientId },
+    actor,
     apiKeyId: null,
     apiKeyExpiresAt: null,
     // The hosted pages are reached through the OAuth client, which a deactivated organization's OP no longer finds.

@@ -22,9 +22,10 @@ export interface Principal {
   /**
    * For audit records: whom a Bearer token speaks for when present (an operator's, on an application they manage),
    * else the API key; on the hosted pages before
-   * sign-in, the OAuth client that sent the user there (context.ts, endUserScope) or the invitation opened.
+   * sign-in, the OAuth client that sent the user there (context.ts, endUserScope) or the invitation opened; `system`
+   * where the service reads a surface's configuration for them (surfaceReaderScope), which records nothing.
    */
-  readonly actor: { readonly type: 'api_key' | BearerSubject['kind'] | 'operator' | 'oauth_client' | 'invitation'; readonly id: string };
+  readonly actor: { readonly type: 'api_key' | BearerSubject['kind'] | 'operator' | 'oauth_client' | 'invitation' | 'system'; readonly id: string };
   readonly apiKeyId: string | null;
   /**
    * When the authenticating API key stops working, if it expires: a key it creates may not outlive it. Null for keys

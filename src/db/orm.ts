@@ -60,6 +60,7 @@ import { Migration0054LinksInTheirUsersPools } from './migrations/0054-links-in-
 import { Migration0055InvitationClient } from './migrations/0055-invitation-client.ts';
 import { Migration0056SamlSubjectUsers } from './migrations/0056-saml-subject-users.ts';
 import { Migration0057OAuthClientInitiateLoginUri } from './migrations/0057-oauth-client-initiate-login-uri.ts';
+import { Migration0058LinkOpeners } from './migrations/0058-link-openers.ts';
 import type { EmbeddedDatabase } from './embedded.ts';
 import { gateStatements } from './statement-gate.ts';
 
@@ -119,6 +120,7 @@ export const MIGRATIONS = [
   { name: '0055-invitation-client', class: Migration0055InvitationClient },
   { name: '0056-saml-subject-users', class: Migration0056SamlSubjectUsers },
   { name: '0057-oauth-client-initiate-login-uri', class: Migration0057OAuthClientInitiateLoginUri },
+  { name: '0058-link-openers', class: Migration0058LinkOpeners },
 ];
 
 /**

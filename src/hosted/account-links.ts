@@ -1,7 +1,7 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hashPassword } from '../auth/password-hash.ts';
-import { endUserScope } from '../context.ts';
+import { endUserScope, type PageOpener } from '../context.ts';
 import { executeOwned } from '../db/owned-sql.ts';
 import { SHARED_POOL } from '../db/entities/user.entity.ts';
 import { passwordChangedMail, tenantOf, welcomeMail, type MailContext } from '../domain/email/flow-mail.ts';
@@ -20,7 +20,6 @@ import { browserLook, namedSurfaceLook, sendPage } from '../pages/reply.ts';
 import { doneWithAccountLink } from '../pages/account.ts';
 import { accountPagePath } from './account.ts';
 import { readClientHome } from '../domain/oauth-clients/client-home.ts';
-import { askedByInvitation } from '../domain/invitations/invitations.ts';
 import type { Services } from '../services.ts';
 
 /**
@@ -51,7 +50,7 @@ async function openLink(services: Services, request: FastifyRequest<{ Params: Li
   const surfaceTenant = surface.kind === 'domain' ? surface.tenantId : (request.params.tenantRef ?? null);
   // The shared pool's surfaces name no tenant: its links bring the tenant whose mail carried them.
   const tenantRef = surfaceTenant ?? (user.poolId === SHARED_POOL ? user.tenantId : null);
-  const settings = await surfaceSettings(services, request.id, { clientId: user.clientId, applicationId: user.applicationId }, tenantRef);
+  const settings = await surfaceSettings(services, request.id, user.applicationId, tenantRef);
   // A link of one pool brought to another surface (another tenant's path, or the service's) works nowhere but its own.
   if (settings === undefined || settings.poolId !== user.poolId) return undefined;
   const [row] = await executeOwned<{ email: string; name: string | null }[]>(
@@ -87,8 +86,15 @@ export function accountLinkRoutes(app: FastifyInstance, services: Services): voi
     return sendPage(reply, 400, (nonce) => errorPage(look, nonce, { key: 'refusal.linkInvalid' }));
   }
   const done = (reply: FastifyReply, opened: OpenedLink, title: CopyKey, text: CopyKey) => sendPage(reply, 200, (nonce) => donePage(opened.settings.look, nonce, title, text));
+  /** A change's done page: it links the account page of the OAuth client the link was asked from; an invitation's, none. */
+  const changeDone = (request: FastifyRequest<{ Params: LinkParams }>, reply: FastifyReply, opened: OpenedLink, title: CopyKey, texts: Readonly<Record<PageOpener['type'], CopyKey>>) => {
+    const { opener } = opened.user;
+    if (opener.type === 'invitation') return done(reply, opened, title, texts.invitation);
+    const accountUrl = accountPagePath(request.params.tenantRef, opener.id);
+    return sendPage(reply, 200, (nonce) => doneWithAccountLink(opened.settings.look, nonce, title, texts.oauth_client, accountUrl));
+  };
   const scopeOf = (request: FastifyRequest, opened: OpenedLink) =>
-    endUserScope(services, request.id, { clientId: opened.user.clientId, applicationId: opened.user.applicationId, tenantId: opened.settings.policyTenantId });
+    endUserScope(services, request.id, { opener: opened.user.opener, applicationId: opened.user.applicationId, tenantId: opened.settings.policyTenantId });
 
   /** A link's page before it acts: its one button posts the token back to the same address. */
   const confirmPage = (request: FastifyRequest, reply: FastifyReply, opened: OpenedLink, token: string, confirms: LinkConfirmation, values: Record<string, string>) =>
@@ -136,9 +142,7 @@ export function accountLinkRoutes(app: FastifyInstance, services: Services): voi
       await usersChanged(services, opened.user.applicationId);
       await forgetUserKeys(scopeOf(request, opened), [opened.user.userId]);
       if (changed.takenOver) await authorizationChanged({ services, applicationId: opened.user.applicationId });
-      if (await askedByInvitation(services.orm.em.fork(), opened.user.applicationId, opened.user.clientId)) return done(reply, opened, 'reset.doneTitle', 'reset.doneInvitation');
-      const accountUrl = accountPagePath(request.params.tenantRef, opened.user.clientId);
-      return sendPage(reply, 200, (nonce) => doneWithAccountLink(opened.settings.look, nonce, 'reset.doneTitle', 'reset.doneText', accountUrl));
+      return changeDone(request, reply, opened, 'reset.doneTitle', { oauth_client: 'reset.doneText', invitation: 'reset.doneInvitation' });
     });
 
     app.get<{ Params: LinkParams }>(`${prefix}/account/verify-email`, async (request, reply) => {
@@ -191,15 +195,16 @@ export function accountLinkRoutes(app: FastifyInstance, services: Services): voi
       if (changed === undefined) return invalidLink(request, reply, token);
       await usersChanged(services, opened.user.applicationId);
       await forgetUserKeys(scopeOf(request, opened), [opened.user.userId]);
-      const accountUrl = accountPagePath(request.params.tenantRef, opened.user.clientId);
-      return sendPage(reply, 200, (nonce) => doneWithAccountLink(opened.settings.look, nonce, 'emailChange.doneTitle', 'emailChange.doneText', accountUrl));
+      return changeDone(request, reply, opened, 'emailChange.doneTitle', { oauth_client: 'emailChange.doneText', invitation: 'emailChange.doneText' });
     });
   }
 }
 
 /** Where the welcome mail's "Sign in" leads: the application of the client the user signed up with, else the service. */
 async function applicationLink(services: Services, opened: OpenedLink): Promise<string> {
-  const home = await readClientHome(services.orm.em.fork().getConnection(), opened.user.applicationId, opened.user.clientId, opened.issuer);
+  const { opener } = opened.user;
+  if (opener.type !== 'oauth_client') return services.config.publicUrl;
+  const home = await readClientHome(services.orm.em.fork().getConnection(), opened.user.applicationId, opener.id, opened.issuer);
   return home?.url ?? services.config.publicUrl;
 }
 

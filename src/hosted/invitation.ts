@@ -14,7 +14,7 @@ import { englishCopy } from '../domain/branding/copy/index.ts';
 import type { Services } from '../services.ts';
 import type { CsrfTokens } from './csrf.ts';
 import { SignInRefusal } from '../domain/sign-in/refusals.ts';
-import { type SignInTarget } from '../domain/sign-in/sign-in.ts';
+import { type InvitationTarget } from '../domain/sign-in/sign-in.ts';
 import { proveInvitationPassword } from '../domain/invitations/password-proof.ts';
 import { mailPasswordReset } from '../domain/sign-in/account-links.ts';
 import { surfaceSettings } from '../domain/sign-in/surface-settings.ts';
@@ -81,7 +81,7 @@ interface Held {
 /** What a page of a found invitation needs: its tenant's sign-in target (acting as the invitation) and what the pool holds. */
 interface Opened {
   readonly invitation: Invitation;
-  readonly target: SignInTarget;
+  readonly target: InvitationTarget;
   /** The pool's account of the invited address, if any. */
   readonly account: SignInUser | null;
   /** That account has a passkey on this surface's relying party (read where the surface offers passkeys). */
@@ -93,7 +93,7 @@ interface Opened {
 
 const NOTHING_HELD: Held = { password: false, passkey: false };
 
-function formKind(target: SignInTarget, account: SignInUser | null, accountPasskey: boolean): FormKind {
+function formKind(target: InvitationTarget, account: SignInUser | null, accountPasskey: boolean): FormKind {
   const passkey = passkeyOnly(target) && !accountPasskey;
   if (account !== null) {
     return { existing: true, password: target.password.signIn && account.passwordHash != null ? 'required' : 'none', unverified: account.emailVerified !== true, passkey };
@@ -106,7 +106,7 @@ function formKind(target: SignInTarget, account: SignInUser | null, accountPassk
  * How the invitee's account signs in on the surface, in the page's language, for the done page and the optional
  * password's hint: a password and a passkey (when it has them), an e-mail link or code, each upstream and SAML provider.
  */
-function waysIn(look: PageLook, target: SignInTarget, held: Held): string | undefined {
+function waysIn(look: PageLook, target: InvitationTarget, held: Held): string | undefined {
   const ways = [
     ...(held.password && target.password.signIn ? [plainText(look, 'invitation.byPassword')] : []),
     ...(held.passkey && target.passkey !== null ? [plainText(look, 'invitation.byPasskey')] : []),
@@ -251,9 +251,7 @@ export function registerInvitationPage(app: FastifyInstance, services: Services,
     const invitation = await findInvitationByToken(services.orm, token);
     if (invitation === null) throw new InvitationRefused('unknown');
     const { applicationId, tenantId } = invitation;
-    const actor = { type: 'invitation' as const, id: invitation.id };
-    // Nothing of the settings depends on the client: the invitation stands in for the OAuth client of a sign-in.
-    const settings = await surfaceSettings(services, request.id, { clientId: invitation.id, applicationId }, tenantId);
+    const settings = await surfaceSettings(services, request.id, applicationId, tenantId);
     if (settings === undefined) throw new InvitationRefused('unknown');
     const look = browserLook(request, settings.look);
     const surface = await surfaceOf(request);
@@ -263,9 +261,11 @@ export function registerInvitationPage(app: FastifyInstance, services: Services,
     if (await services.apiKeys.organizations.deactivated(services.orm, applicationId)) throw new InvitationRefused('deactivated', look);
     const status = invitationStatus(invitation);
     if (status !== 'pending') throw new InvitationRefused(status, look);
-    const applicationScope = endUserScope(services, request.id, { clientId: invitation.id, applicationId, tenantId: null, actor });
-    const scope = endUserScope(services, request.id, { clientId: invitation.id, applicationId, tenantId, actor });
-    const target: SignInTarget = { ...settings, look, clientId: invitation.id, scope, applicationScope };
+    // No OAuth client opened the page: its records name the invitation, and so do the links it asks.
+    const opener = { type: 'invitation', id: invitation.id } as const;
+    const applicationScope = endUserScope(services, request.id, { opener, applicationId, tenantId: null });
+    const scope = endUserScope(services, request.id, { opener, applicationId, tenantId });
+    const target: InvitationTarget = { ...settings, look, opener, scope, applicationScope };
     const pool = invitationPool(settings.application, tenantId);
     const account = await readSignInUser(applicationScope.em, applicationId, { poolId: pool, emailNormalized: invitation.emailNormalized });
     // Before any form or password check: a locked account's password is not tried here either.

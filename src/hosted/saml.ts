@@ -192,7 +192,7 @@ export function registerSamlRoutes(app: FastifyInstance, services: Services, csr
     const provider = offered ? await findSamlProvider(orm, request.params.providerId) : null;
     if (provider === null || provider.applicationId !== target.application.id) throw new SignInRefusal('saml_unavailable', target.look);
     const surface = await services.surfaces.forHost(request.headers.host);
-    const pending = { interactionUid: interaction.uid, clientId: target.clientId, returnOrigin: new URL(surface.issuer).origin };
+    const pending = { interactionUid: interaction.uid, clientId: target.opener.id, returnOrigin: new URL(surface.issuer).origin };
     return reply.status(303).header('location', await samlSignInUrl(deps, provider, pending)).send();
   });
 

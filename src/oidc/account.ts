@@ -38,7 +38,7 @@ export async function findAccount(
   if (user === null || !mayActNow(user)) return undefined;
   if (tenantId !== null && !user.tenantIds.includes(tenantId)) return undefined;
   if (surfaceTenant !== null && !tokenStands(surfaceTenant, tenantId)) return undefined;
-  const policy = await deps.signIn?.sessionPolicy(opRequestId(ctx), { clientId: client.clientId, applicationId }, user.poolId);
+  const policy = await deps.signIn?.sessionPolicy(opRequestId(ctx), applicationId, user.poolId);
   if (policy !== undefined) noteSessionPolicy(ctx, policy);
   return {
     accountId: user.id,

@@ -118,7 +118,7 @@ export interface SignInRules {
   /** Whether the request may sign in on this surface, to which tenant (admitSignIn). */
   readonly admit: (requestId: string, surface: Surface, client: SignInClient, named: readonly string[]) => Promise<SignInTarget | undefined>;
   /** The session policy of an account of `poolId` signing in through the client (poolSessionPolicy). */
-  readonly sessionPolicy: (requestId: string, client: { clientId: string; applicationId: string }, poolId: string) => Promise<SessionPolicy>;
+  readonly sessionPolicy: (requestId: string, applicationId: string, poolId: string) => Promise<SessionPolicy>;
 }
 
 export type SignInTargets = SignInRules['target'];

@@ -429,6 +429,29 @@ describe('invitations', () => {
       expect(again.html).not.toContain('We sent a link');
       expect(await resetMailedTo(fresh)).toBeUndefined();
     });
+
+    it('a reset link asked on the page names the invitation, no OAuth client: its done page links no client’s account page, the invitation gone or not', async () => {
+      const email = `asked-${randomUUID()}@example.com`;
+      await app.http.post(`${inB}/users`, { email, password: PASSWORD });
+      const gone = await app.createTenant('Gone soon');
+      const sent = await invite(`${appPath}/tenants/${gone}`, { email });
+      expect((await forgot(await linkMailedTo(email))).status).toBe(200);
+      // The tenant and its invitation go before the link is used: still the invitation's link, not a client's.
+      expect((await app.http.delete(`${appPath}/tenants/${gone}`)).status).toBe(204);
+      const done = await resetTo(email, 'Gone-Horse-Battery-7');
+      expect(done.status, done.html).toBe(200);
+      expect(done.html).not.toContain('client_id');
+      expect(done.html).toContain('Go back to the invitation');
+      // That link, and the one password_changed carries on from it.
+      const links = await sql<{ client_id: string | null; invitation_id: string | null }>(
+        `select client_id, invitation_id from email_link_token where user_id = (select id from app_user where email = ?) and purpose = 'password_reset' order by created_at`,
+        [email],
+      );
+      expect(links).toEqual([
+        { client_id: null, invitation_id: sent.id },
+        { client_id: null, invitation_id: sent.id },
+      ]);
+    });
   });
 
   it('an invitation may name an OAuth client: the done page leads into its application; one of another tenant or application, or none of a browser, is refused', async () => {

@@ -36,7 +36,7 @@ export async function accountLinkOf(http: HttpClient, to: string, templateKey: T
 export async function issuedResetLink(app: TestApp, userId: string, clientId: string, base: string): Promise<string> {
   const issued = await app.gatehouse.services.orm.em
     .fork()
-    .transactional((em) => issueLink(em, { applicationId: app.root.applicationId, userId, poolId: SHARED_POOL, clientId, tenantId: null }, 'password_reset', base));
+    .transactional((em) => issueLink(em, { applicationId: app.root.applicationId, userId, poolId: SHARED_POOL, opener: { type: 'oauth_client', id: clientId }, tenantId: null }, 'password_reset', base));
   return issued.link;
 }
 

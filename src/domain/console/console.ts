@@ -172,7 +172,7 @@ async function ensureFirstOperator(em: EntityManager, start: ConsoleStart, confi
   if (target === undefined) return null;
   const consoleId = target.console_id;
   const linkFor = async (userId: string) =>
-    (await issueLink(em, { applicationId: consoleId, userId, poolId: SHARED_POOL, clientId: start.dashboardClientId, tenantId: null }, 'password_reset', start.publicUrl)).link;
+    (await issueLink(em, { applicationId: consoleId, userId, poolId: SHARED_POOL, opener: { type: 'oauth_client', id: start.dashboardClientId }, tenantId: null }, 'password_reset', start.publicUrl)).link;
   if (target.users > 0) {
     // Never a link for an operator made since: they may be meant to sign in otherwise.
     if (target.users > 1 || target.passwordless === null) return null;

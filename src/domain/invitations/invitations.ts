@@ -81,15 +81,6 @@ export function invitationLink(publicUrl: string, application: Pick<Application,
 }
 
 /**
- * Whether a link's client (link-tokens.ts) is an invitation: a page of the invitation asked for the link (its reset),
- * so its done page sends the user back there, not to an OAuth client's account page.
- */
-export async function askedByInvitation(em: EntityManager, applicationId: string, clientId: string): Promise<boolean> {
-  const rows = await executeOwned<unknown[]>(em.getConnection(), applicationId, 'select 1 from invitation where @owner and id = ?', [clientId]);
-  return rows.length > 0;
-}
-
-/**
  * Where the invitee goes once they accept: the invitation's client, if it still is one, and its application's address,
  * a sign-in there at `issuer` (the page's surface).
  */

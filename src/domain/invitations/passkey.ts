@@ -1,5 +1,5 @@
 import { isUuid } from '../../ids.ts';
-import type { SignInTarget } from '../sign-in/sign-in.ts';
+import type { InvitationTarget } from '../sign-in/sign-in.ts';
 import type { Registrant } from '../webauthn/ceremonies.ts';
 import { keyName, userCredentials, type NewCredential } from '../webauthn/credentials.ts';
 import { newCredentialOptions, provenCredential } from '../webauthn/factor.ts';
@@ -9,23 +9,23 @@ import type { RelyingParty } from '../webauthn/relying-party.ts';
 // new account's challenge is bound apart from an existing one's, so an id the page carries was drawn for a new account.
 
 /** Whether the surface's only way in is a passkey: an account without one could not sign in there. */
-export const passkeyOnly = (target: SignInTarget): boolean =>
+export const passkeyOnly = (target: InvitationTarget): boolean =>
   target.passkey !== null && !target.password.signIn && !target.email.link && !target.email.code && target.upstreams.length === 0 && target.saml.length === 0;
 
 const ceremonyOf = (invitationId: string, existing: boolean) => `invitation|${invitationId}|${existing ? 'account' : 'new'}`;
 
 /** Whether the user has a passkey on this relying party (registered where a passkey provider makes them discoverable). */
-export async function holdsPasskey(target: SignInTarget, rp: RelyingParty, userId: string): Promise<boolean> {
+export async function holdsPasskey(target: InvitationTarget, rp: RelyingParty, userId: string): Promise<boolean> {
   return (await userCredentials(target.applicationScope.em, target.application.id, userId, rp.id)).length > 0;
 }
 
 /** `existing`: the pool's account, else a new account's `registrant.id`, drawn for this page. */
-export const invitationPasskeyOptions = (target: SignInTarget, rp: RelyingParty, invitationId: string, registrant: Registrant, existing: boolean) =>
+export const invitationPasskeyOptions = (target: InvitationTarget, rp: RelyingParty, invitationId: string, registrant: Registrant, existing: boolean) =>
   newCredentialOptions(target, rp, ceremonyOf(invitationId, existing), registrant);
 
 /** The registration posted, checked against a challenge shown for this invitation and user; null when it fails. */
 export async function provenInvitationPasskey(
-  target: SignInTarget,
+  target: InvitationTarget,
   rp: RelyingParty,
   invitationId: string,
   userId: unknown,

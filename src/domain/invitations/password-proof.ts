@@ -1,6 +1,6 @@
 import type { Invitation } from '../../db/entities/index.ts';
 import { recordSignIn, type SignInFailureReason } from '../auth-events.ts';
-import { checkCredentials, type CredentialCheck, type SignInTarget } from '../sign-in/sign-in.ts';
+import { checkCredentials, type CredentialCheck, type InvitationTarget } from '../sign-in/sign-in.ts';
 import type { SignInUser } from '../users/sign-in-user.ts';
 
 /** Refusals for the account's or address's standing (the lockout), whatever the password. */
@@ -18,7 +18,7 @@ export type InvitationProof = Extract<CredentialCheck, { ok: true }> | { readonl
  * has an account before it joins.
  */
 export async function proveInvitationPassword(
-  target: SignInTarget,
+  target: InvitationTarget,
   invitation: Pick<Invitation, 'id' | 'tenantId' | 'email'>,
   account: SignInUser,
   password: unknown,
@@ -32,7 +32,7 @@ export async function proveInvitationPassword(
     applicationId: target.application.id,
     tenantId: user.tenantIds.includes(invitation.tenantId) ? invitation.tenantId : target.policyTenantId,
     clientId: null,
-    by: { type: 'invitation', id: invitation.id },
+    by: target.opener,
     requestId: target.scope.requestId,
     method: 'password',
     outcome: { ok: false, reason: checked.reason, userId: user.id, email: invitation.email },

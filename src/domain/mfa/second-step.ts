@@ -20,7 +20,7 @@ export async function proveSecondStep(
   await recordSignIn(target.scope.services, {
     applicationId: target.application.id,
     tenantId: attempt.tenantId,
-    clientId: target.clientId,
+    clientId: target.opener.id,
     requestId: target.scope.requestId,
     method: attempt.method,
     ...(outcome.ok ? { amr: attempt.amr } : {}),

@@ -5,7 +5,7 @@ import { normalizeEmail } from '../users/email-key.ts';
 import { issueLink, type LinkPurpose, type LinkUser } from '../users/link-tokens.ts';
 import { readSignInUser, type SignInUser } from '../users/sign-in-user.ts';
 import { RefusalTiming } from './refusal-timing.ts';
-import type { SignInTarget } from './sign-in.ts';
+import type { PageTarget, SignInTarget } from './sign-in.ts';
 
 /**
  * The links e-mails carry (`/account/reset-password`, `/account/verify-email`) under the surface of the user's pool.
@@ -24,11 +24,11 @@ export async function userByEmail(target: SignInTarget, email: unknown): Promise
 }
 
 /** The link a mail `at` carries to `user`: it remembers the tenant that mail goes out in. */
-export const linkUserOf = (target: SignInTarget, at: MailContext, user: Recipient & { id: string }): LinkUser => ({
+export const linkUserOf = (target: PageTarget, at: MailContext, user: Recipient & { id: string }): LinkUser => ({
   applicationId: target.application.id,
   userId: user.id,
   poolId: target.poolId,
-  clientId: target.clientId,
+  opener: target.opener,
   tenantId: tenantOf(at, user),
 });
 
@@ -36,7 +36,7 @@ export const linkUserOf = (target: SignInTarget, at: MailContext, user: Recipien
  * The tenant a mail from the page goes out in: the page's for its members and new addresses, else the application's,
  * or that tenant would read (in its outbox) the links of another tenant's users (flow-mail.ts narrows it further).
  */
-export const mailTenant = (target: SignInTarget, user: Member | null): string | null =>
+export const mailTenant = (target: PageTarget, user: Member | null): string | null =>
   target.tenant !== null && (user === null || user.tenantIds.includes(target.tenant.id)) ? target.tenant.id : null;
 
 /** A user's tenants; null: an address of no account yet. */
@@ -45,7 +45,7 @@ interface Member {
 }
 
 /** A mail asked from the page: to a recipient whose language is not known yet (null, or no account), in the page's. */
-export const mailAt = (target: SignInTarget, em: MailContext['em'], user: Member | null): MailContext => ({
+export const mailAt = (target: PageTarget, em: MailContext['em'], user: Member | null): MailContext => ({
   em,
   sender: target.scope,
   tenantId: mailTenant(target, user),
@@ -71,14 +71,14 @@ export async function askLink(target: SignInTarget, email: unknown, purpose: Lin
   target.scope.services.outbox.wake();
 }
 
-async function queueReset(target: SignInTarget, em: MailContext['em'], user: SignInUser): Promise<void> {
+async function queueReset(target: PageTarget, em: MailContext['em'], user: SignInUser): Promise<void> {
   const at = mailAt(target, em, user);
   const link = await issueLink(em, linkUserOf(target, at, user), 'password_reset', target.scope.services.config.publicUrl);
   await passwordResetMail(at, user, link);
 }
 
 /** A reset link for an account the page knows (an invitation's: its link told the address has one), so nothing to hide. */
-export async function mailPasswordReset(target: SignInTarget, user: SignInUser): Promise<void> {
+export async function mailPasswordReset(target: PageTarget, user: SignInUser): Promise<void> {
   await target.applicationScope.transactional((em) => queueReset(target, em, user));
   target.scope.services.outbox.wake();
 }

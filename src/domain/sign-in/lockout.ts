@@ -10,7 +10,7 @@ import type { LockoutPolicy } from '../policies/definitions.ts';
 import { isoTimestampSql, recordAuditPerRow, type AuditActor } from '../audit.ts';
 import { noteRequest } from '../../log.ts';
 import { executeOwned } from '../../db/owned-sql.ts';
-import type { SignInTarget } from './sign-in.ts';
+import type { PageTarget } from './sign-in.ts';
 
 /**
  * Account lockout, counted per account and client address, so that a guesser locks itself out, not the owner
@@ -41,7 +41,7 @@ const NEXT_ADDRESS_COUNT = `(case when f.locked_at is not null
   or f.last_failed_at < now() - make_interval(mins => ?::int) then 1 else f.failures + 1 end)`;
 
 /** No request's caller decided it. */
-const lockExpiry = (target: SignInTarget): AuditActor => ({
+const lockExpiry = (target: PageTarget): AuditActor => ({
   applicationId: target.application.id,
   tenantId: target.policyTenantId,
   requestId: target.scope.requestId,
@@ -52,7 +52,7 @@ const lockExpiry = (target: SignInTarget): AuditActor => ({
  * Decided on the row as it is now, locked for the statement, with its audit record in the same statement. Of attempts
  * racing to lift one lock, one does: returns whether this one did.
  */
-async function liftExpiredLock(target: SignInTarget, user: SignInUser): Promise<boolean> {
+async function liftExpiredLock(target: PageTarget, user: SignInUser): Promise<boolean> {
   const lifted = await recordAuditPerRow(target.applicationScope.em, lockExpiry(target), { action: 'user.unlocked', targetType: 'user', tenantId: target.policyTenantId }, {
     ctes: `expired as (
         select id, failed_sign_ins, locked_until from app_user
@@ -87,7 +87,7 @@ export interface SignInCandidate {
 }
 
 /** One statement, read before the password's verification, which the standing does not skip. */
-export async function readSignInCandidate(target: SignInTarget, emailNormalized: string, address: string, rpId: string): Promise<SignInCandidate | null> {
+export async function readSignInCandidate(target: PageTarget, emailNormalized: string, address: string, rpId: string): Promise<SignInCandidate | null> {
   type Row = SignInUserRow & { locked: boolean | null; waiting: boolean | null; factors: HeldFactor[] };
   const [row] = await executeOwned<Row[]>(
     target.applicationScope.em.getConnection(),
@@ -105,7 +105,7 @@ export async function readSignInCandidate(target: SignInTarget, emailNormalized:
 }
 
 /** For methods that prove a row, not an e-mail; readSignInCandidate reads the same with the user. */
-export async function addressStanding(target: SignInTarget, user: SignInUser, address: string): Promise<AddressStanding> {
+export async function addressStanding(target: PageTarget, user: SignInUser, address: string): Promise<AddressStanding> {
   if (!target.lockout.enabled) return 'open';
   const [row] = await executeOwned<{ locked: boolean; waiting: boolean }[]>(
     target.applicationScope.em.getConnection(),
@@ -122,7 +122,7 @@ export async function addressStanding(target: SignInTarget, user: SignInUser, ad
  * An address locked meanwhile counts nothing more. One statement as a rule, so that locking costs about what
  * counting does: its duration is what refuseUncounted waits.
  */
-export async function recordFailedSignIn(target: SignInTarget, user: SignInUser, policy: LockoutPolicy, address: string): Promise<void> {
+export async function recordFailedSignIn(target: PageTarget, user: SignInUser, policy: LockoutPolicy, address: string): Promise<void> {
   if (!policy.enabled) return;
   await target.scope.services.refusalTiming.measure(async () => {
     if (lockExpired(user)) await liftExpiredLock(target, user);
@@ -170,7 +170,7 @@ export async function recordFailedSignIn(target: SignInTarget, user: SignInUser,
  * Runs after the statement that locked the last address has committed, so of two addresses locked at once the later
  * check sees both; of checks racing to lock, one does (the account must still be active).
  */
-async function lockAccountIfMany(target: SignInTarget, user: SignInUser, policy: LockoutPolicy): Promise<void> {
+async function lockAccountIfMany(target: PageTarget, user: SignInUser, policy: LockoutPolicy): Promise<void> {
   const lockedUntil = lockEnd(policy);
   // The owner is told in the lock's transaction (`account_locked`), with a reset link: a reset unlocks the account.
   const locked = await target.applicationScope.transactional(async (em) => {
@@ -190,7 +190,7 @@ async function lockAccountIfMany(target: SignInTarget, user: SignInUser, policy:
   await target.scope.services.invalidations.publish({ kind: 'user', id: user.id });
 }
 
-function lockAccount(em: EntityManager, target: SignInTarget, user: SignInUser, policy: LockoutPolicy, lockedUntil: Date | null) {
+function lockAccount(em: EntityManager, target: PageTarget, user: SignInUser, policy: LockoutPolicy, lockedUntil: Date | null) {
   return recordAuditPerRow(em, target.scope, { action: 'user.locked', targetType: 'user', tenantId: target.policyTenantId }, {
     ctes: `addresses as (
         select count(*)::int as n from sign_in_failure as f where @owner(f) and f.user_id = ? and ${addressLockedSql('f')}),
@@ -208,7 +208,7 @@ function lockAccount(em: EntityManager, target: SignInTarget, user: SignInUser, 
 }
 
 /** Answered when a counted one would be: after about as long as counting takes (refusal-timing.ts). */
-export async function refuseUncounted(target: SignInTarget): Promise<{ ok: false }> {
+export async function refuseUncounted(target: PageTarget): Promise<{ ok: false }> {
   if (target.lockout.enabled) await target.scope.services.refusalTiming.pad();
   return { ok: false };
 }
@@ -219,7 +219,7 @@ export async function refuseUncounted(target: SignInTarget): Promise<{ ok: false
  * changed the user. Returns the user's tenants as the row holds them now, or null when the user may not sign in now:
  * the sign-in must then fail like any other.
  */
-export async function recordSuccessfulSignIn(target: SignInTarget, user: SignInUser, address: string): Promise<readonly string[] | null> {
+export async function recordSuccessfulSignIn(target: PageTarget, user: SignInUser, address: string): Promise<readonly string[] | null> {
   const connection = target.applicationScope.em.getConnection();
   if (lockExpired(user) && (await liftExpiredLock(target, user))) {
     // Rare (a lock that has run out): the lift's statement records its audit, and the tenants are read after it.

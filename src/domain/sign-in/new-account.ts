@@ -56,7 +56,7 @@ export async function createSignedUpUser(tx: Scope, target: SignInTarget, accoun
     targetType: 'user',
     targetId: user.id,
     tenantId,
-    after: { email: user.email, name: user.name ?? null, tenantIds: [...user.tenantIds], poolId: user.poolId, hasPassword: user.passwordHash != null, via: target.clientId, ...account.origin },
+    after: { email: user.email, name: user.name ?? null, tenantIds: [...user.tenantIds], poolId: user.poolId, hasPassword: user.passwordHash != null, via: target.opener.id, ...account.origin },
   });
   return user;
 }

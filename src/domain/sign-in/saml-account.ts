@@ -37,7 +37,7 @@ export async function declineSamlIdentity(target: SignInTarget, identity: SamlId
 const placeOf = (target: SignInTarget): SamlSignInPlace => ({
   applicationId: target.application.id,
   tenantId: target.tenant?.id ?? null,
-  clientId: target.clientId,
+  clientId: target.opener.id,
   requestId: target.scope.requestId,
 });
 

@@ -43,12 +43,7 @@ export function refreshTokenSeconds(token: { iiat?: number | undefined }, policy
 }
 
 /** The isolated tenant's, else the application's: a shared-pool user's sessions span its tenants. */
-export async function poolSessionPolicy(
-  services: Services,
-  requestId: string,
-  client: { clientId: string; applicationId: string },
-  poolId: string,
-): Promise<SessionPolicy> {
-  const settings = await surfaceSettings(services, requestId, client, poolId === SHARED_POOL ? null : poolId);
+export async function poolSessionPolicy(services: Services, requestId: string, applicationId: string, poolId: string): Promise<SessionPolicy> {
+  const settings = await surfaceSettings(services, requestId, applicationId, poolId === SHARED_POOL ? null : poolId);
   return settings?.session ?? POLICY_DEFAULTS.session;
 }

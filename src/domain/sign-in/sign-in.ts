@@ -1,5 +1,5 @@
 import { verifyAgainstDummy, verifyPassword } from '../../auth/password-hash.ts';
-import { endUserScope, type Scope } from '../../context.ts';
+import { endUserScope, type PageOpener, type Scope } from '../../context.ts';
 import { Tenant } from '../../db/entities/index.ts';
 import type { AuthProviderType } from '../../db/entities/auth-provider.entity.ts';
 import type { HeldFactor, SecondProof } from '../mfa/factors.ts';
@@ -20,12 +20,19 @@ import { revokedTenants, type BrowserSession } from '../sessions/revoked-sign-in
 
 /** The rules of the hosted sign-in, apart from HTTP: no Fastify or oidc-provider types in here. */
 
-export interface SignInTarget extends SurfaceSettings {
-  readonly clientId: string;
+/** A hosted page's surface and scopes, and what opened it: an OAuth client's sign-in, or an invitation's page. */
+export interface PageTarget<Opener extends PageOpener = PageOpener> extends SurfaceSettings {
+  readonly opener: Opener;
   readonly scope: Scope;
   /** No tenant: users of the whole pool and the tenants they belong to. */
   readonly applicationScope: Scope;
 }
+
+/** A sign-in's: its OAuth client opened the page. */
+export type SignInTarget = PageTarget<Extract<PageOpener, { type: 'oauth_client' }>>;
+
+/** An invitation's page's (src/hosted/invitation.ts), which no OAuth client opened. */
+export type InvitationTarget = PageTarget<Extract<PageOpener, { type: 'invitation' }>>;
 
 /** The longest e-mail (RFC 5321 path) and password worth an Argon2 verification; longer ones fail as wrong. */
 const MAX_EMAIL_LENGTH = 320;
@@ -47,7 +54,7 @@ export async function resolveTarget(
     throw new SignInRefusal('unreadable_tenant');
   }
   const named = typeof tenantParam === 'string' && tenantParam !== '' ? tenantParam : null;
-  const settings = await surfaceSettings(services, requestId, { clientId, applicationId }, named ?? data.tenantId);
+  const settings = await surfaceSettings(services, requestId, applicationId, named ?? data.tenantId);
   if (settings === undefined) {
     if (named !== null) throw new SignInRefusal(data.tenantId === null ? 'unknown_tenant' : 'bound_client_tenant');
     throw new SignInRefusal('client_tenant_gone');
@@ -56,9 +63,10 @@ export async function resolveTarget(
   noteRequest({ applicationId, ...(tenant === null ? {} : { tenantId: tenant.id }) });
   if (data.tenantId !== null && tenant?.id !== data.tenantId) throw new SignInRefusal('bound_client_tenant');
   if (application.multiTenant && application.authIsolation === 'isolated' && tenant === null) throw new SignInRefusal('tenant_required');
-  const applicationScope = endUserScope(services, requestId, { clientId, applicationId, tenantId: null });
-  const scope = tenant === null ? applicationScope : endUserScope(services, requestId, { clientId, applicationId, tenantId: tenant.id });
-  return { ...settings, clientId, scope, applicationScope };
+  const opener = { type: 'oauth_client', id: clientId } as const;
+  const applicationScope = endUserScope(services, requestId, { opener, applicationId, tenantId: null });
+  const scope = tenant === null ? applicationScope : endUserScope(services, requestId, { opener, applicationId, tenantId: tenant.id });
+  return { ...settings, opener, scope, applicationScope };
 }
 
 /**
@@ -157,7 +165,7 @@ export function recordAttempt(target: SignInTarget, user: SignInUser | null, att
   return recordSignIn(target.scope.services, {
     applicationId: target.application.id,
     tenantId: attemptTenant(target.tenant?.id ?? null, user),
-    clientId: target.clientId,
+    clientId: target.opener.id,
     requestId: target.scope.requestId,
     ...attempt,
     ...(stranger ? { amr: undefined, outcome: { ok: false, reason: 'unknown_user', userId: null, email: typed ?? user.email } } : {}),
@@ -172,7 +180,7 @@ export const attemptTenant = (surfaceTenantId: string | null, user: Pick<SignInU
 export type CheckedCredentials = Extract<CredentialCheck, { ok: true }> | { ok: false; reason: SignInFailureReason; user: SignInUser | null };
 
 /** verifyCredentials without its record, for a check that is no sign-in (an invitation's: invitations/password-proof.ts). */
-export async function checkCredentials(target: SignInTarget, email: unknown, password: unknown, address: string, rpId: string): Promise<CheckedCredentials> {
+export async function checkCredentials(target: PageTarget, email: unknown, password: unknown, address: string, rpId: string): Promise<CheckedCredentials> {
   const login = typeof email === 'string' ? email.trim() : '';
   const secret = typeof password === 'string' ? password : '';
   const refused = async (reason: SignInFailureReason, user: SignInUser | null): Promise<CheckedCredentials> => (await refuseUncounted(target), { ok: false, reason, user });

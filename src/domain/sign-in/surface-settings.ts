@@ -1,7 +1,7 @@
 import type { AuthIsolation } from '../../db/entities/application.entity.ts';
 import { SHARED_POOL } from '../../db/entities/user.entity.ts';
 import { Tenant, type AuthProvider } from '../../db/entities/index.ts';
-import { endUserScope } from '../../context.ts';
+import { surfaceReaderScope } from '../../context.ts';
 import { GatehouseError } from '../../errors.ts';
 import { isUuid } from '../../ids.ts';
 import { effectiveAuthProviders, enabledProviderSetting } from '../auth-providers/auth-providers.ts';
@@ -92,16 +92,14 @@ export function createSurfaceSettingsCache(bus: InvalidationBus, ttlMs: number):
   return new InvalidatedCache<SurfaceSettings>(bus, ttlMs, (settings) => ({ application: settings.application.id, tenant: settings.tenant?.id ?? null }));
 }
 
-/** `tenantRef`: an id, or a slug in any case. Undefined when the application has no such tenant. */
-export async function surfaceSettings(
-  services: Services,
-  requestId: string,
-  client: { clientId: string; applicationId: string },
-  tenantRef: string | null,
-): Promise<SurfaceSettings | undefined> {
+/**
+ * `tenantRef`: an id, or a slug in any case. Undefined when the application has no such tenant. The same for whatever
+ * opened the page (an OAuth client, an invitation's link, none).
+ */
+export async function surfaceSettings(services: Services, requestId: string, applicationId: string, tenantRef: string | null): Promise<SurfaceSettings | undefined> {
   const ref = tenantRef?.toLowerCase() ?? null;
   if (ref !== null && !isTenantRef(ref)) return undefined;
-  return services.surfaceSettings.find(`${client.applicationId}:${ref ?? ''}`, () => readSurfaceSettings(services, requestId, client, ref));
+  return services.surfaceSettings.find(`${applicationId}:${ref ?? ''}`, () => readSurfaceSettings(services, requestId, applicationId, ref));
 }
 
 /**
@@ -112,21 +110,15 @@ export async function surfaceSettings(
 export async function surfaceLook(services: Services, requestId: string, applicationId: string, tenantRef: string | null): Promise<PageLook | undefined> {
   if (!isUuid(applicationId)) return undefined;
   try {
-    // The settings are the application's whoever reads them (the cache's key names no client): the page names none.
-    return (await surfaceSettings(services, requestId, { clientId: applicationId, applicationId }, tenantRef))?.look;
+    return (await surfaceSettings(services, requestId, applicationId, tenantRef))?.look;
   } catch (error) {
     if (error instanceof GatehouseError && error.code === 'not_found') return undefined;
     throw error;
   }
 }
 
-async function readSurfaceSettings(
-  services: Services,
-  requestId: string,
-  { clientId, applicationId }: { clientId: string; applicationId: string },
-  ref: string | null,
-): Promise<SurfaceSettings | undefined> {
-  const applicationScope = endUserScope(services, requestId, { clientId, applicationId, tenantId: null });
+async function readSurfaceSettings(services: Services, requestId: string, applicationId: string, ref: string | null): Promise<SurfaceSettings | undefined> {
+  const applicationScope = surfaceReaderScope(services, requestId, applicationId, null);
   const application = await applicationScope.application();
   // The tenant filter of the application scope is open (null): any tenant of the application is found here.
   const tenant = ref === null ? null : await applicationScope.em.findOne(Tenant, { [tenantRefColumn(ref)]: ref });
@@ -134,7 +126,7 @@ async function readSurfaceSettings(
   const isolated = application.multiTenant && application.authIsolation === 'isolated' && tenant !== null;
   const poolId = isolated ? tenant.id : SHARED_POOL;
   const policyTenantId = isolated ? tenant.id : null;
-  const scope = tenant === null ? applicationScope : endUserScope(services, requestId, { clientId, applicationId, tenantId: tenant.id });
+  const scope = tenant === null ? applicationScope : surfaceReaderScope(services, requestId, applicationId, tenant.id);
   const [branding, { providers }, lockout, passwordPolicy, session, mfa] = await Promise.all([
     effectiveBranding(scope),
     effectiveAuthProviders(scope, policyTenantId),

@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { SHARED_POOL } from '../../db/entities/user.entity.ts';
 import { executeOwned } from '../../db/owned-sql.ts';
+import type { PageOpener } from '../../context.ts';
 import { isUuid, newId } from '../../ids.ts';
 
 /**
@@ -22,12 +23,12 @@ export const LINK_PATHS: Readonly<Record<LinkPurpose, string>> = {
 /** How a link's secret is stored (the sign-in links' too: email-methods.ts). */
 export const linkSecretHash = (secret: string) => createHash('sha256').update(secret).digest('base64url');
 
-/** The client is that of the sign-in it was asked from, whose look the pages take. */
 export interface LinkUser {
   readonly applicationId: string;
   readonly userId: string;
   readonly poolId: string;
-  readonly clientId: string;
+  /** The page it was asked from: a sign-in's OAuth client (whose account page its done page links) or an invitation's. */
+  readonly opener: PageOpener;
   /**
    * The tenant the mail carrying the link went out in (flow-mail.ts's `tenantOf`): a shared pool's page takes its look,
    * and the mails that follow go out in it where that rule still allows. Null: the application's.
@@ -64,10 +65,22 @@ async function insertLink(em: EntityManager, user: LinkUser, purpose: LinkPurpos
   ]);
   const secret = randomBytes(32).toString('base64url');
   const minutes = LINK_MINUTES[purpose];
+  const { opener } = user;
   await em.execute(
-    `insert into email_link_token (application_id, id, user_id, client_id, tenant_id, purpose, token_hash, expires_at, new_email)
-     values (?, ?, ?, ?, ?, ?, ?, now() + make_interval(mins => ?::int), ?)`,
-    [user.applicationId, newId(), user.userId, user.clientId, user.tenantId, purpose, linkSecretHash(secret), minutes, newEmail],
+    `insert into email_link_token (application_id, id, user_id, client_id, invitation_id, tenant_id, purpose, token_hash, expires_at, new_email)
+     values (?, ?, ?, ?, ?, ?, ?, ?, now() + make_interval(mins => ?::int), ?)`,
+    [
+      user.applicationId,
+      newId(),
+      user.userId,
+      opener.type === 'oauth_client' ? opener.id : null,
+      opener.type === 'invitation' ? opener.id : null,
+      user.tenantId,
+      purpose,
+      linkSecretHash(secret),
+      minutes,
+      newEmail,
+    ],
   );
   const url = new URL(`${await pagesOf(em, user, base)}${LINK_PATHS[purpose]}`);
   url.searchParams.set('token', `${user.applicationId}.${secret}`);
@@ -102,9 +115,11 @@ export function parseLinkToken(token: unknown): { applicationId: string; hash: s
   return { applicationId, hash: linkSecretHash(secret) };
 }
 
+/** One of `client_id` and `invitation_id` (migration 0058). */
 interface TokenRow {
   user_id: string;
-  client_id: string;
+  client_id: string | null;
+  invitation_id: string | null;
   tenant_id: string | null;
   pool_id: string;
   new_email: string | null;
@@ -113,7 +128,14 @@ interface TokenRow {
 const toLinkUser = (applicationId: string, row: TokenRow | undefined): OpenedLinkUser | undefined =>
   row === undefined
     ? undefined
-    : { applicationId, userId: row.user_id, poolId: row.pool_id, clientId: row.client_id, tenantId: row.tenant_id, newEmail: row.new_email };
+    : {
+        applicationId,
+        userId: row.user_id,
+        poolId: row.pool_id,
+        opener: row.client_id === null ? { type: 'invitation', id: row.invitation_id! } : { type: 'oauth_client', id: row.client_id },
+        tenantId: row.tenant_id,
+        newEmail: row.new_email,
+      };
 
 /** Without using it: for the page that asks. */
 export async function peekLink(em: EntityManager, token: unknown, purpose: LinkPurpose): Promise<OpenedLinkUser | undefined> {
@@ -122,7 +144,7 @@ export async function peekLink(em: EntityManager, token: unknown, purpose: LinkP
   const [row] = await executeOwned<TokenRow[]>(
     em.getConnection(),
     parsed.applicationId,
-    `select t.user_id, t.client_id, t.tenant_id, t.new_email, u.pool_id from email_link_token as t join app_user as u on u.application_id = t.application_id and u.id = t.user_id
+    `select t.user_id, t.client_id, t.invitation_id, t.tenant_id, t.new_email, u.pool_id from email_link_token as t join app_user as u on u.application_id = t.application_id and u.id = t.user_id
       where @owner(t) and t.token_hash = ? and t.purpose = ? and t.used_at is null and t.expires_at > now()`,
     [parsed.hash, purpose],
   );
@@ -142,11 +164,11 @@ export async function useLink(em: EntityManager, token: unknown, purpose: LinkPu
     `with used as (
        update email_link_token set used_at = now()
         where @owner and token_hash = ? and purpose = ? and used_at is null and expires_at > now()
-       returning application_id, id, user_id, client_id, tenant_id, new_email),
+       returning application_id, id, user_id, client_id, invitation_id, tenant_id, new_email),
      others as (
        update email_link_token as t set used_at = now() from used
         where t.application_id = used.application_id and t.user_id = used.user_id and t.purpose = ? and t.used_at is null and t.id <> used.id)
-     select used.user_id, used.client_id, used.tenant_id, used.new_email, u.pool_id from used join app_user as u on u.application_id = used.application_id and u.id = used.user_id`,
+     select used.user_id, used.client_id, used.invitation_id, used.tenant_id, used.new_email, u.pool_id from used join app_user as u on u.application_id = used.application_id and u.id = used.user_id`,
     [parsed.hash, purpose, purpose],
   );
   return toLinkUser(parsed.applicationId, row);

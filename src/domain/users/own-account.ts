@@ -25,7 +25,7 @@ const MAX_PASSWORD_INPUT = 1024;
 
 export function ownScope(target: SignInTarget, userId: string): Scope {
   const { services, requestId } = target.scope;
-  return endUserScope(services, requestId, { clientId: target.clientId, applicationId: target.application.id, tenantId: target.tenant?.id ?? null, actor: { type: 'user', id: userId } });
+  return endUserScope(services, requestId, { opener: target.opener, applicationId: target.application.id, tenantId: target.tenant?.id ?? null, actor: { type: 'user', id: userId } });
 }
 
 /** A user without one proves nothing by it. */

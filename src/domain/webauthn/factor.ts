@@ -1,6 +1,6 @@
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
 import type { CodeCheck } from '../mfa/second-step.ts';
-import type { SignInTarget } from '../sign-in/sign-in.ts';
+import type { PageTarget, SignInTarget } from '../sign-in/sign-in.ts';
 import type { SignInUser } from '../users/sign-in-user.ts';
 import { assertionOptions, readResponse, registrationOptions, verifyRegistration, type Registrant } from './ceremonies.ts';
 import { verifyUserAssertion } from './cloned.ts';
@@ -34,11 +34,11 @@ export async function secondFactorProof(target: SignInTarget, rp: RelyingParty, 
   };
 }
 
-const registrationPolicy = (target: SignInTarget) =>
+const registrationPolicy = (target: PageTarget) =>
   target.passkey === null ? { discoverable: false, userVerification: 'preferred' as const } : { discoverable: true, userVerification: target.passkey.userVerification };
 
 /** For a user stored, or a passkey sign-up's user about to be (sign-up.ts). */
-export async function newCredentialOptions(target: SignInTarget, rp: RelyingParty, boundTo: string, user: Registrant) {
+export async function newCredentialOptions(target: PageTarget, rp: RelyingParty, boundTo: string, user: Registrant) {
   const { em } = target.applicationScope;
   const existing = await userCredentials(em, target.application.id, user.id, rp.id);
   const key = { applicationId: target.application.id, purpose: 'register', rp, userId: user.id, boundTo } as const;
@@ -46,7 +46,7 @@ export async function newCredentialOptions(target: SignInTarget, rp: RelyingPart
 }
 
 /** Null when the check fails. */
-export async function provenCredential(target: SignInTarget, rp: RelyingParty, boundTo: string, userId: string, posted: string | null | undefined, name: string): Promise<NewCredential | null> {
+export async function provenCredential(target: PageTarget, rp: RelyingParty, boundTo: string, userId: string, posted: string | null | undefined, name: string): Promise<NewCredential | null> {
   const response = readResponse<RegistrationResponseJSON>(posted);
   if (response === null) return null;
   const key = { applicationId: target.application.id, purpose: 'register', rp, userId, boundTo } as const;
