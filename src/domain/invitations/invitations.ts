@@ -5,7 +5,6 @@ import type { Application } from '../../db/entities/application.entity.ts';
 import { Invitation, OAuthClient, Role, Tenant, User } from '../../db/entities/index.ts';
 import { SHARED_POOL } from '../../db/entities/user.entity.ts';
 import { lockForTransaction } from '../../db/advisory-lock.ts';
-import { executeOwned } from '../../db/owned-sql.ts';
 import { readClientHome } from '../oauth-clients/client-home.ts';
 import { TENANT_FILTER } from '../../db/owned.ts';
 import { HOLD_FOR_SHARE, HOLD_FOR_UPDATE } from '../../db/row-lock.ts';
