@@ -87,15 +87,15 @@ export function describePermissions(schema: GraphQLSchema): GraphQLSchema {
 }
 
 /**
- * Whether credentials authenticated anew may still run what a stream was opened with: a stream outlives its request.
- * Only a refusal says no; any other failure is thrown, so the stream ends as failed (its client resumes), not as done.
+ * Why credentials authenticated anew may no longer run what a stream was opened with (a stream outlives its request),
+ * or undefined while they may. Only a refusal is answered; any other failure is thrown, so the stream ends as failed.
  */
-export async function stillAuthorized(principal: () => Promise<Principal>, rule: OperationRule, pathTenants: readonly (string | null)[]): Promise<boolean> {
+export async function refusalNow(principal: () => Promise<Principal>, rule: OperationRule, pathTenants: readonly (string | null)[]): Promise<GatehouseError | undefined> {
   try {
     await authorize(await principal(), rule, pathTenants);
-    return true;
+    return undefined;
   } catch (error) {
-    if (error instanceof GatehouseError) return false;
+    if (error instanceof GatehouseError) return error;
     throw error;
   }
 }

@@ -16,7 +16,7 @@ import {
 import type { RequestContext } from '../context.ts';
 import { GatehouseError } from '../errors.ts';
 import type { EventStreams, StreamSlot } from '../event-stream.ts';
-import { authorize, operationRules, operationTenants, stillAuthorized } from './authorize-operation.ts';
+import { authorize, operationRules, operationTenants, refusalNow } from './authorize-operation.ts';
 import { KnownOperationTypesRule, OperationLimitsRule } from './operation-limits.ts';
 import { variablesRefusal } from './variable-coercion.ts';
 
@@ -101,7 +101,7 @@ export function subscriptionStarter(schema: GraphQLSchema, serializeError: Seria
     }
     try {
       const results = await subscribe({ schema, document, operationName, variableValues: variables, contextValue: context });
-      if (Symbol.asyncIterator in results) return { results: sent(results, () => stillAuthorized(hold.authenticateAgain, rule, pathTenants), slot), slot };
+      if (Symbol.asyncIterator in results) return { results: sent(results, () => refusalNow(hold.authenticateAgain, rule, pathTenants), slot), slot };
       slot.release();
       return { refused: results.errors ?? [] };
     } catch (error) {
@@ -111,10 +111,12 @@ export function subscriptionStarter(schema: GraphQLSchema, serializeError: Seria
   }
 
   /**
-   * The results as sent, each once the credentials may still run the operation; the first they may not ends them.
-   * `return()` stops the source at once (not an async generator's, which would wait for the pending `next()`).
+   * The results as sent, each once the credentials may still run the operation; the first they may not is replaced by
+   * their refusal, the last result, so the client knows why it ends. `return()` stops the source at once (not an async
+   * generator's, which would wait for the pending `next()`).
    */
-  function sent(results: AsyncGenerator<ExecutionResult>, allowed: () => Promise<boolean>, slot: StreamSlot): AsyncIterableIterator<FormattedExecutionResult> {
+  function sent(results: AsyncGenerator<ExecutionResult>, refusal: () => Promise<GatehouseError | undefined>, slot: StreamSlot): AsyncIterableIterator<FormattedExecutionResult> {
+    let refused = false;
     const end = async (): Promise<IteratorReturnResult<undefined>> => {
       slot.release();
       await results.return(undefined);
@@ -122,6 +124,7 @@ export function subscriptionStarter(schema: GraphQLSchema, serializeError: Seria
     };
     const iterator: AsyncIterableIterator<FormattedExecutionResult> = {
       next: async () => {
+        if (refused) return end();
         let next: IteratorResult<ExecutionResult>;
         try {
           next = await results.next();
@@ -129,7 +132,12 @@ export function subscriptionStarter(schema: GraphQLSchema, serializeError: Seria
           slot.release();
           throw error;
         }
-        if (next.done === true || !(await allowed())) return end();
+        if (next.done === true) return end();
+        const refusedNow = await refusal();
+        if (refusedNow !== undefined) {
+          refused = true;
+          return { value: { errors: show([refusalOf(refusedNow)]) }, done: false };
+        }
         const { errors, ...result } = next.value;
         return { value: errors === undefined ? result : { ...result, errors: show(errors) }, done: false };
       },

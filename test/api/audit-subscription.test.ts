@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, startTestAppWithTenants, type TestApp } from '../support/app.ts';
-import { AUDIT_SUBSCRIPTION, subscribedRecords } from '../support/graphql-socket.ts';
+import { AUDIT_SUBSCRIPTION, subscribedRecords, subscriptionErrors } from '../support/graphql-socket.ts';
 import { openSse, type SseStream } from '../support/sse.ts';
 
 /**
@@ -25,7 +25,8 @@ async function subscribe(variables: Record<string, unknown> = {}, apiKey = app.r
   streams.push(stream);
   return stream;
 }
-const recordsOf = (stream: SseStream) => subscribedRecords(stream.events.filter((event) => event.event === 'next').map((event) => JSON.parse(event.data)));
+const resultsOf = (stream: SseStream) => stream.events.filter((event) => event.event === 'next').map((event) => JSON.parse(event.data));
+const recordsOf = (stream: SseStream) => subscribedRecords(resultsOf(stream));
 const hasTarget = (id: string) => (stream: SseStream) => recordsOf(stream).some((record) => record.target.id === id);
 const createUser = async (tenantId: string, email: string) => {
   const created = await app.http.post(`/applications/${app.root.applicationId}/tenants/${tenantId}/users`, { email });
@@ -72,7 +73,9 @@ describe('subscription auditLogs', () => {
     expect(stream.status, JSON.stringify(stream.body)).toBe(200);
     await stream.until((s) => s.ended, 'the subscription ended');
     expect(stream.events.at(-1)?.event).toBe('complete');
-    expect(recordsOf(stream).map((record) => record.target.id)).toEqual([userId]);
+    expect(subscriptionErrors(resultsOf(stream))).toEqual([]);
+    const [row] = await app.gatehouse.services.orm.em.getConnection().execute(`select created_at, tx::text from audit_log where target_id = ?`, [userId]);
+    expect(recordsOf(stream).map((record) => record.target.id), JSON.stringify({ row, events: stream.events })).toEqual([userId]);
   });
 
   it('refused before the stream opens, as JSON: no permission (403), another tenant’s scope (403), an unknown `after` (422)', async () => {
@@ -103,6 +106,9 @@ describe('subscription auditLogs', () => {
     await witness.until(hasTarget(after), 'the record written after the revocation');
     await stream.until((s) => s.ended, 'the revoked key’s subscription ended');
     expect(hasTarget(after)(stream)).toBe(false);
+    // Its last result says why it ends, then it completes.
+    expect(stream.events.at(-1)?.event).toBe('complete');
+    expect(subscriptionErrors(resultsOf(stream)).map((error) => error.extensions?.['code'])).toEqual(['unauthenticated']);
   });
 
   it('fails without `complete` when the log cannot be read, so its client resumes rather than stopping', async () => {

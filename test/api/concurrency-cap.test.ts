@@ -40,6 +40,8 @@ interface HeldRequest {
 
 /** Held requests not yet finished: a failed test's are finished after it, or they would hold the cap and the close. */
 const unfinished = new Set<HeldRequest>();
+/** What held requests were answered before they were finished: why the cap did not refuse, if it did not. */
+const answeredWhileHeld: string[] = [];
 afterEach(async () => {
   await Promise.allSettled([...unfinished].map((held) => held.finish()));
   unfinished.clear();
@@ -55,7 +57,10 @@ function holdRequest(apiKey: string): HeldRequest {
     request.on('response', (response: IncomingMessage) => {
       let text = '';
       response.on('data', (chunk: Buffer) => (text += chunk.toString()));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, body: text }));
+      response.on('end', () => {
+        if (!request.writableEnded) answeredWhileHeld.push(`${response.statusCode} ${text.slice(0, 200)}`);
+        resolve({ status: response.statusCode ?? 0, body: text });
+      });
     });
     request.on('error', reject);
   });
@@ -82,7 +87,7 @@ async function firstRefusal(send: () => Promise<HttpResponse>, before = 200): Pr
     if (answer.status === 429) return answer;
     expect(answer.status).toBe(before);
   }
-  throw new Error('the cap never refused');
+  throw new Error(`the cap never refused (held requests answered while held: ${JSON.stringify(answeredWhileHeld)})`);
 }
 
 describe('requests in flight per credential', () => {

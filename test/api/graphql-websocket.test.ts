@@ -167,6 +167,7 @@ describe('subscription auditLogs over WebSocket', () => {
     await eventually(() => hasTarget(witness, revoked), 'the record written after the revocation');
     await eventually(() => subscription.completed, 'the revoked key’s subscription completed');
     expect(hasTarget(subscription, revoked)).toBe(false);
+    expect(subscription.results.at(-1)?.errors?.[0]?.extensions).toMatchObject({ code: 'unauthenticated', status: 401 });
     // Its credentials refused now, the connection closes at its next subscription.
     const next = socket.subscribe(AUDIT_SUBSCRIPTION);
     await eventually(() => socket.closed !== undefined, 'the close');
@@ -186,7 +187,9 @@ describe('subscription auditLogs over WebSocket', () => {
     expect(deactivated.status).toBe(200);
     // The deactivation's own record is the next event: the credentials, asked again, are refused before it is sent.
     await eventually(() => subscription.completed, 'the deactivated organization’s subscription completed');
-    expect(subscription.results).toHaveLength(seen);
+    // Its last result says why it ends.
+    expect(subscription.results).toHaveLength(seen + 1);
+    expect(subscription.results.at(-1)).toEqual({ errors: [expect.objectContaining({ extensions: expect.objectContaining({ code: 'organization_deactivated' }) })] });
     const refused = socket.subscribe(AUDIT_SUBSCRIPTION);
     await eventually(() => refused.ended, 'the refusal');
     expect(refused.errors?.[0]?.extensions).toMatchObject({ code: 'organization_deactivated', status: 403 });

@@ -19,9 +19,12 @@ export interface SubscribedRecord {
   readonly target: { readonly id: string | null };
 }
 
-/** The audit records of a subscription's results (each a `next` payload). */
+/** The audit records of a subscription's results (each a `next` payload); a refusal, the last result, is none. */
 export const subscribedRecords = (results: readonly FormattedExecutionResult[]): SubscribedRecord[] =>
-  results.map((result) => (result.data as { auditLogs: SubscribedRecord }).auditLogs);
+  results.flatMap((result) => (result.data == null ? [] : [(result.data as { auditLogs: SubscribedRecord }).auditLogs]));
+
+/** The errors among a subscription's results: the refusal that ended it. */
+export const subscriptionErrors = (results: readonly FormattedExecutionResult[]): readonly GraphQLFormattedError[] => results.flatMap((result) => result.errors ?? []);
 
 /** Waits until `done()` holds (generously: a loaded machine), else throws saying what did not come. */
 export async function eventually(done: () => boolean, what: string, ms = 20_000): Promise<void> {
