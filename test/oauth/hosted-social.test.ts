@@ -45,6 +45,8 @@ let globexProviderId: string;
 let switching: { admin: HttpClient; path: string; one: string; two: string; providerId: string; config: oidc.Configuration };
 /** Isolated applications as `switching` is, each for one race of its pools' merge against an upstream sign-in. */
 let racing: Racing[];
+/** The service's log lines. */
+const logged: { level: number; msg: string; reqId?: string; err?: { message: string } }[] = [];
 interface Racing {
   /** Its provider's, on the sign-in page's button. */
   readonly name: string;
@@ -71,7 +73,7 @@ beforeAll(async () => {
   const idpIssuer = `http://127.0.0.1:${idpPort}`;
   app = await startTestApp(
     { upstreams: { allowLoopback: true, allowPrivateHosts: false, githubUrl: github.url, githubApiUrl: github.url } },
-    { reachablePublicUrl: true },
+    { reachablePublicUrl: true, logStream: { write: (line) => void logged.push(JSON.parse(line) as (typeof logged)[number]) } },
   );
   issuer = app.gatehouse.services.config.publicUrl;
   const generic = (name: string, allowSignup: boolean) => ({
@@ -320,6 +322,39 @@ describe('social and OIDC sign-in', () => {
     const refused = await signInWith(flow, 'Upstream', (url) => url.searchParams.set('nonce', 'forged-nonce'));
     expect(refused.status).toBe(400);
     expect(await lastSignInRecord()).toMatchObject({ action: 'user.sign_in_failed', after: { reason: 'upstream_error' } });
+  });
+
+  it('an upstream’s error answer is upstream_error (400), logged at info; a failure of our own finding the account is the service’s 500', async () => {
+    idp.login = { sub: 'lost-sub', email: 'lost@example.com', email_verified: true };
+    const linesOf = (visit: Visit) => logged.filter((line) => line.reqId === visit.headers.get('x-request-id'));
+    // prompt=none with no session at the upstream: it answers error=login_required.
+    const answered = await authorize();
+    const upstreamRefused = await signInWith(answered, 'Upstream', (url) => url.searchParams.set('prompt', 'none'));
+    expect(upstreamRefused.status).toBe(400);
+    expect(upstreamRefused.body).toContain('did not work');
+    expect(linesOf(upstreamRefused).map((line) => [line.level, line.msg])).toContainEqual([30, 'upstream sign-in refused']);
+    expect(linesOf(upstreamRefused).filter((line) => line.level >= 50)).toEqual([]);
+    const refusedRecord = await lastSignInRecord();
+    expect(refusedRecord).toMatchObject({ action: 'user.sign_in_failed', after: { reason: 'upstream_error' } });
+
+    const flow = await authorize();
+    await sql('alter table user_identity rename to user_identity_away');
+    let failed: Visit;
+    try {
+      failed = await signInWith(flow, 'Upstream');
+    } finally {
+      await sql('alter table user_identity_away rename to user_identity');
+    }
+    expect(failed.status).toBe(500);
+    expect(failed.body).toContain('Something went wrong on our side');
+    expect(failed.body).not.toContain('did not work');
+    expect(failed.headers.get('x-request-id')).toBeTruthy();
+    const error = linesOf(failed).find((line) => line.msg === 'unexpected error on a hosted page');
+    expect(error).toMatchObject({ level: 50, err: { message: expect.stringContaining('user_identity') } });
+    expect(linesOf(failed).map((line) => line.msg)).not.toContain('upstream sign-in refused');
+    // Not recorded as the upstream's failure: the last record is still the refusal above.
+    expect(await lastSignInRecord()).toEqual(refusedRecord);
+    expect((await app.http.get('/users?email=lost@example.com')).body.data).toEqual([]);
   });
 
   it('refuses a callback without the request the browser started (another browser, or one already used)', async () => {

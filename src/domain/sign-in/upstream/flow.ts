@@ -1,11 +1,10 @@
 import * as oidc from 'openid-client';
 import { AuthProvider } from '../../../db/entities/index.ts';
-import { SignInRefusal } from '../refusals.ts';
 import { recordAttempt, type SignInTarget } from '../sign-in.ts';
 import type { UpstreamMethod } from '../surface-settings.ts';
 import { upstreamAccount, type UpstreamAccount } from './accounts.ts';
 import { upstreamClient, type UpstreamClient } from './client.ts';
-import { upstreamIdentity } from './identity.ts';
+import { upstreamIdentity, type UpstreamIdentity } from './identity.ts';
 
 /**
  * Social and OIDC sign-in, apart from HTTP: authorization code with PKCE, `state`, and `nonce` for OIDC. The browser
@@ -55,7 +54,10 @@ export async function startUpstream(
   return { url, request: { providerId: method.providerId, redirectUri, state, codeVerifier, ...(nonce === undefined ? {} : { nonce }) } };
 }
 
-/** A failed exchange or check is `upstream_error`, its cause logged through `log`; a refusal of the rules is thrown as it is. */
+/**
+ * A failed exchange or check of the upstream's answer is `upstream_error`, its cause logged through `log`. Finding or
+ * linking the account is ours: its refusals and failures are thrown as they are.
+ */
 export async function finishUpstream(
   target: SignInTarget,
   method: UpstreamMethod,
@@ -65,24 +67,22 @@ export async function finishUpstream(
   log: (error: unknown) => void,
 ): Promise<UpstreamAccount> {
   const { client, preset } = await clientOf(target, method);
-  let account: UpstreamAccount;
-  let email: string | null = null;
+  const upstream = { providerId: method.providerId, provider: preset };
+  let identity: UpstreamIdentity;
   try {
     const url = new URL(request.redirectUri);
     url.search = parameters.toString();
-    const identity = await upstreamIdentity(client, { url, state: request.state, codeVerifier: request.codeVerifier, nonce: request.nonce }, target.scope.services.config.upstreams.githubApiUrl);
-    email = identity.email;
-    account = await upstreamAccount(target, method, identity, address);
+    identity = await upstreamIdentity(client, { url, state: request.state, codeVerifier: request.codeVerifier, nonce: request.nonce }, target.scope.services.config.upstreams.githubApiUrl);
   } catch (error) {
-    if (error instanceof SignInRefusal) throw error;
     log(error);
-    account = { ok: false, reason: 'upstream_error', userId: null };
+    await recordAttempt(target, null, { method: 'oauth', upstream, outcome: { ok: false, reason: 'upstream_error', userId: null, email: null } });
+    return { ok: false, reason: 'upstream_error', userId: null };
   }
-  const user = account.ok ? account.verified : null;
-  await recordAttempt(target, user, {
+  const account = await upstreamAccount(target, method, identity, address);
+  await recordAttempt(target, account.ok ? account.verified : null, {
     method: 'oauth',
-    upstream: { providerId: method.providerId, provider: preset },
-    outcome: account.ok ? { ok: true, userId: account.user.id } : { ok: false, reason: account.reason, userId: account.userId, email },
+    upstream,
+    outcome: account.ok ? { ok: true, userId: account.user.id } : { ok: false, reason: account.reason, userId: account.userId, email: identity.email },
   });
   return account;
 }
