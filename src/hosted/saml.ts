@@ -3,7 +3,7 @@ import { TENANT_PATH_PREFIX } from '../domain/domains/surfaces.ts';
 import { SignInRefusal } from '../domain/sign-in/refusals.ts';
 import {
   consumeSamlResponse,
-  domainAcsUrl,
+  domainSamlEndpoints,
   findSamlProvider,
   finishSamlLogout,
   readSamlLogoutRequest,
@@ -13,6 +13,7 @@ import {
   samlUrls,
   type SamlIdentity,
   type SamlLogoutMessage,
+  type SamlEndpoints,
   type SamlProvider,
 } from '../domain/sign-in/saml.ts';
 import { endSamlSubjectSessions } from '../domain/sign-in/saml-logout.ts';
@@ -44,7 +45,7 @@ import type { FormFields, InteractionContext, ProvenFactor } from './routes.ts';
  *   LogoutRequest, whose subject's sessions end (saml-logout.ts) before the browser goes back with a LogoutResponse; or
  *   its LogoutResponse to ours, after which the browser goes where the OP's logout was sending it.
  * `{surface}` is the provider's path on the service's host (samlUrls), or the root of a verified custom domain of its
- * scope (domainAcsUrl): an IdP-initiated response posted there leaves its cookie on the domain, where the
+ * scope (domainSamlEndpoints): an IdP-initiated response posted there leaves its cookie on the domain, where the
  * application's sign-in then runs.
  */
 
@@ -87,14 +88,16 @@ export function registerSamlRoutes(app: FastifyInstance, services: Services, csr
   const providerLook = (request: FastifyRequest, provider: SamlProvider) => namedSurfaceLook(services, request, provider.applicationId, provider.tenantId);
 
   /**
-   * The provider a SAML URL names and the ACS of that URL's surface, else 404: on the service's host at the path
+   * The provider a SAML URL names and its endpoints on that URL's surface, else 404: on the service's host at the path
    * samlUrls gives it (a tenant's own under the tenant's id); on a verified custom domain at the root, for a provider of
    * the domain's application and tenant, or the application's own.
    */
-  async function providerAt(request: FastifyRequest<{ Params: ProviderParams }>): Promise<{ provider: SamlProvider; domainAcs: string | undefined }> {
+  async function providerAt(request: FastifyRequest<{ Params: ProviderParams }>): Promise<{ provider: SamlProvider; endpoints: SamlEndpoints; onDomain: boolean }> {
     const { providerId, tenantRef } = request.params;
     const [provider, surface] = await Promise.all([findSamlProvider(orm, providerId), services.surfaces.forHost(request.headers.host)]);
-    if (provider !== null && surface.kind !== 'domain' && provider.tenantId === (tenantRef ?? null)) return { provider, domainAcs: undefined };
+    if (provider !== null && surface.kind !== 'domain' && provider.tenantId === (tenantRef ?? null)) {
+      return { provider, endpoints: samlUrls(config.publicUrl, provider), onDomain: false };
+    }
     const onDomain =
       provider !== null &&
       surface.kind === 'domain' &&
@@ -102,7 +105,7 @@ export function registerSamlRoutes(app: FastifyInstance, services: Services, csr
       provider.applicationId === surface.applicationId &&
       (provider.tenantId === null || provider.tenantId === surface.tenantId);
     if (!onDomain) throw new SignInRefusal('no_such_page');
-    return { provider, domainAcs: domainAcsUrl(surface.issuer, provider.id) };
+    return { provider, endpoints: domainSamlEndpoints(surface.issuer, provider.id), onDomain: true };
   }
 
   /** The IdP's POSTs need no credential: throttled per address and provider before the body is read, and kept small. */
@@ -116,15 +119,14 @@ export function registerSamlRoutes(app: FastifyInstance, services: Services, csr
 
   for (const prefix of ['', `${TENANT_PATH_PREFIX}/:tenantRef`]) {
     app.get<{ Params: ProviderParams }>(`${prefix}/saml/:providerId/metadata`, async (request, reply) => {
-      const { provider, domainAcs } = await providerAt(request);
-      return reply.type('application/samlmetadata+xml; charset=utf-8').send(await samlMetadata(deps, provider, domainAcs));
+      const { provider, endpoints, onDomain } = await providerAt(request);
+      return reply.type('application/samlmetadata+xml; charset=utf-8').send(await samlMetadata(deps, provider, onDomain ? endpoints.acsUrl : undefined));
     });
 
     app.post<{ Params: ProviderParams }>(`${prefix}/saml/:providerId/acs`, samlPost, async (request, reply) => {
-      const { provider, domainAcs } = await providerAt(request);
+      const { provider, endpoints } = await providerAt(request);
       const fields = (request.body ?? {}) as Record<string, string | null>;
-      const acsUrl = domainAcs ?? samlUrls(config.publicUrl, provider).acsUrl;
-      const outcome = await consumeSamlResponse(deps, provider, acsUrl, fields['SAMLResponse']);
+      const outcome = await consumeSamlResponse(deps, provider, endpoints.acsUrl, fields['SAMLResponse']);
       if (!outcome.ok) {
         const { reason } = outcome;
         request.log.info({ provider: provider.id, reason, detail: outcome.detail }, 'SAML response refused');
@@ -166,7 +168,7 @@ export function registerSamlRoutes(app: FastifyInstance, services: Services, csr
    * the browser; its LogoutRequest ends its subject's sessions and the IdP gets its LogoutResponse.
    */
   async function singleLogout(request: FastifyRequest<{ Params: ProviderParams }>, reply: FastifyReply, message: SamlLogoutMessage) {
-    const { provider } = await providerAt(request);
+    const { provider, endpoints } = await providerAt(request);
     if ((provider.config.sloUrl ?? null) === null) throw new SignInRefusal('no_such_page');
     const fields = message.binding === 'redirect' ? message.query : message.form;
     if (fields['SAMLResponse'] !== undefined) {
@@ -175,7 +177,7 @@ export function registerSamlRoutes(app: FastifyInstance, services: Services, csr
       const look = await providerLook(request, provider);
       return sendPage(reply, 200, (nonce) => donePage(look, nonce, 'logout.doneTitle', 'logout.doneText'));
     }
-    const logout = await readSamlLogoutRequest(deps, provider, message);
+    const logout = await readSamlLogoutRequest(deps, provider, endpoints.sloUrl, message);
     if (!logout.ok) {
       request.log.warn({ provider: provider.id, detail: logout.detail }, 'SAML LogoutRequest refused');
       throw new SignInRefusal('saml_logout_refused', await providerLook(request, provider));

@@ -605,6 +605,43 @@ describe('single logout started at the IdP', () => {
     expect(await sessionsOf(kept)).toBe(1);
     expect(await userinfoStatus(token)).toBe(200);
   });
+
+  it('on the application’s custom domain, a LogoutRequest naming the domain’s /slo ends its subject’s sessions; one naming another endpoint is refused', async () => {
+    const domainFetch = fetchVia(app.baseUrl);
+    const domainEndpoint = `http://${DOMAIN}/saml/${provider.id}/slo`;
+    const leaving = await app.createUser('domain-slo@saml.test', tenantId);
+    const token = await signedIn('domain-slo@saml.test', 'entra-domain-slo');
+    const base = { nameId: 'entra-domain-slo' };
+    // The query's signature covers no host: each is signed as the IdP would, then sent to another endpoint than it names.
+    const sentElsewhere = (named: string, to: string) => idp.logoutRedirect({ ...base, destination: named }).url.replace(named, to);
+    const refused = [
+      [sentElsewhere(endpoint(), domainEndpoint), domainFetch],
+      [sentElsewhere(`http://login.other-saml.example/saml/${provider.id}/slo`, domainEndpoint), domainFetch],
+      [sentElsewhere(domainEndpoint, endpoint()), fetch],
+    ] as const;
+    for (const [url, via] of refused) {
+      const answer = await via(url, { redirect: 'manual' });
+      expect(answer.status, url).toBe(400);
+    }
+    const forgedPost = idp.logoutPost({ ...base, destination: `${issuer}/saml/${provider.id}/elsewhere` });
+    expect((await new CookieJar(domainFetch).visit(domainEndpoint, { method: 'POST', form: { SAMLRequest: forgedPost.samlRequest } })).status).toBe(400);
+    expect(await sessionsOf(leaving)).toBe(1);
+
+    const { id, url } = idp.logoutRedirect({ ...base, destination: domainEndpoint });
+    const answer = await domainFetch(url, { redirect: 'manual' });
+    expect(answer.status, await answer.text()).toBe(303);
+    expect(idp.readLogoutResponse(answer.headers.get('location')!)).toMatchObject({ inResponseTo: id, status: 'urn:oasis:names:tc:SAML:2.0:status:Success' });
+    expect(await sessionsOf(leaving)).toBe(0);
+    expect(await userinfoStatus(token)).toBe(401);
+
+    const posting = await app.createUser('domain-slo-post@saml.test', tenantId);
+    await signedIn('domain-slo-post@saml.test', 'entra-domain-slo-post');
+    const posted = idp.logoutPost({ nameId: 'entra-domain-slo-post', destination: domainEndpoint });
+    const postAnswer = await new CookieJar(domainFetch).visit(domainEndpoint, { method: 'POST', form: { SAMLRequest: posted.samlRequest } });
+    expect(postAnswer.status, postAnswer.body).toBe(303);
+    expect(idp.readLogoutResponse(postAnswer.location!)).toMatchObject({ inResponseTo: posted.id, status: 'urn:oasis:names:tc:SAML:2.0:status:Success' });
+    expect(await sessionsOf(posting)).toBe(0);
+  });
 });
 
 describe('single logout in an isolated application', () => {

@@ -55,11 +55,17 @@ export function samlUrls(publicUrl: string, provider: { readonly id: string; rea
   return { acsUrl: `${base}/acs`, metadataUrl: `${base}/metadata`, sloUrl: `${base}/slo` };
 }
 
+/** A provider's endpoints as one surface serves them: where the messages it receives must say they were sent. */
+export interface SamlEndpoints {
+  readonly acsUrl: string;
+  readonly sloUrl: string;
+}
+
 /**
- * Where an IdP posts IdP-initiated responses for a custom domain, so the proof cookie is the domain's. SP-initiated
- * sign-ins keep naming `acsUrl` on every surface.
+ * The provider's endpoints at the root of a verified custom domain of its scope: an IdP-initiated response posted there
+ * leaves its proof cookie on the domain. SP-initiated sign-ins keep naming samlUrls' `acsUrl` on every surface.
  */
-export const domainAcsUrl = (origin: string, providerId: string): string => `${origin}/saml/${providerId}/acs`;
+export const domainSamlEndpoints = (origin: string, providerId: string): SamlEndpoints => samlUrls(origin, { id: providerId, tenantId: null });
 
 /** Read with filters off: a SAML URL names no application, and the provider id is unique. */
 export async function findSamlProvider(orm: MikroORM, providerId: string): Promise<SamlProvider | null> {
@@ -461,11 +467,11 @@ const text = (value: unknown): string | undefined => (typeof value === 'string' 
 
 /**
  * Besides node-saml's checks (signature against the IdP's certificate, issuer, NotBefore/NotOnOrAfter): a signature
- * is required in both bindings (node-saml lets an unsigned redirect through), the Destination (when present) is this
- * endpoint, and the request is recent and used once. `answer` is the LogoutResponse's HTTP-Redirect URL to the IdP:
+ * is required in both bindings (node-saml lets an unsigned redirect through), the Destination (when present) is `sloUrl`,
+ * the endpoint on the surface it came to, and the request is recent and used once. `answer` is the LogoutResponse's HTTP-Redirect URL to the IdP:
  * Success, or UnknownPrincipal when no sign-in of that NameID is known.
  */
-export async function readSamlLogoutRequest(deps: SamlDeps, provider: SamlProvider, message: SamlLogoutMessage): Promise<SamlLogoutRequest> {
+export async function readSamlLogoutRequest(deps: SamlDeps, provider: SamlProvider, sloUrl: string, message: SamlLogoutMessage): Promise<SamlLogoutRequest> {
   const fields = message.binding === 'redirect' ? message.query : message.form;
   const encoded = text(fields['SAMLRequest']);
   const relayState = text(fields['RelayState']);
@@ -488,7 +494,7 @@ export async function readSamlLogoutRequest(deps: SamlDeps, provider: SamlProvid
     const request = new DOMParser().parseFromString(xml, 'text/xml').documentElement;
     if (request?.localName !== 'LogoutRequest') throw new Error('not a LogoutRequest');
     const destination = request.getAttribute('Destination');
-    if (destination !== null && destination !== '' && destination !== samlUrls(deps.publicUrl, provider).sloUrl) throw new Error('the LogoutRequest’s Destination is not this endpoint');
+    if (destination !== null && destination !== '' && destination !== sloUrl) throw new Error('the LogoutRequest’s Destination is not this endpoint');
     const id = request.getAttribute('ID') ?? '';
     const issued = Date.parse(request.getAttribute('IssueInstant') ?? '');
     if (id === '' || Number.isNaN(issued)) throw new Error('the LogoutRequest has no ID or IssueInstant');
