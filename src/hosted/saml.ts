@@ -120,7 +120,7 @@ export function registerSamlRoutes(app: FastifyInstance, services: Services, csr
   for (const prefix of ['', `${TENANT_PATH_PREFIX}/:tenantRef`]) {
     app.get<{ Params: ProviderParams }>(`${prefix}/saml/:providerId/metadata`, async (request, reply) => {
       const { provider, endpoints, onDomain } = await providerAt(request);
-      return reply.type('application/samlmetadata+xml; charset=utf-8').send(await samlMetadata(deps, provider, onDomain ? endpoints.acsUrl : undefined));
+      return reply.type('application/samlmetadata+xml; charset=utf-8').send(await samlMetadata(deps, provider, onDomain ? endpoints : undefined));
     });
 
     app.post<{ Params: ProviderParams }>(`${prefix}/saml/:providerId/acs`, samlPost, async (request, reply) => {

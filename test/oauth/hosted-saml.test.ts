@@ -609,6 +609,9 @@ describe('single logout started at the IdP', () => {
   it('on the application’s custom domain, a LogoutRequest naming the domain’s /slo ends its subject’s sessions; one naming another endpoint is refused', async () => {
     const domainFetch = fetchVia(app.baseUrl);
     const domainEndpoint = `http://${DOMAIN}/saml/${provider.id}/slo`;
+    // The domain's metadata names the domain's /slo, so an IdP set up from it sends its requests there.
+    const metadata = await (await domainFetch(`http://${DOMAIN}/saml/${provider.id}/metadata`)).text();
+    expect([...metadata.matchAll(/<SingleLogoutService [^>]*Location="([^"]+)"/g)].map((match) => match[1])).toEqual([domainEndpoint, domainEndpoint]);
     const leaving = await app.createUser('domain-slo@saml.test', tenantId);
     const token = await signedIn('domain-slo@saml.test', 'entra-domain-slo');
     const base = { nameId: 'entra-domain-slo' };

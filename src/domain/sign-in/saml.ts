@@ -207,13 +207,13 @@ function serviceProvider(
  * On a custom domain the domain's ACS comes first, as the default (IdP-initiated responses), and `acsUrl` second (the
  * one SP-initiated requests name): an IdP that reads it accepts both.
  */
-export async function samlMetadata(deps: SamlDeps, provider: SamlProvider, domainAcs?: string): Promise<string> {
+export async function samlMetadata(deps: SamlDeps, provider: SamlProvider, domain?: SamlEndpoints): Promise<string> {
   const keys = await samlSpKey(deps.orm, deps.storedSecrets, provider);
   const certificates = [keys.certificate, ...(keys.previous === null ? [] : [keys.previous.certificate])];
   const sp = serviceProvider(deps, provider, new RequestRecords(deps.orm, provider), keys);
   const metadata = sp.generateServiceProviderMetadata(keys.certificate, provider.config.signRequests ? certificates : null);
   const singleLogout = (provider.config.sloUrl ?? null) !== null;
-  if (domainAcs === undefined && keys.previous === null && !singleLogout) return metadata;
+  if (domain === undefined && keys.previous === null && !singleLogout) return metadata;
   const document = new DOMParser().parseFromString(metadata, 'text/xml');
   if (singleLogout) {
     // node-saml offers the HTTP-POST binding; the endpoint takes the HTTP-Redirect one too, which IdPs use most.
@@ -221,6 +221,8 @@ export async function samlMetadata(deps: SamlDeps, provider: SamlProvider, domai
     const redirect = post.cloneNode(true) as typeof post;
     redirect.setAttribute('Binding', 'urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect');
     post.parentNode!.insertBefore(redirect, post);
+    // An IdP set up from a custom domain's metadata sends its LogoutRequests there, naming that endpoint.
+    if (domain !== undefined) for (const service of [post, redirect]) service.setAttribute('Location', domain.sloUrl);
   }
   if (keys.previous !== null) {
     // node-saml publishes one encryption certificate: the previous one gets a copy of its KeyDescriptor, after it.
@@ -229,10 +231,10 @@ export async function samlMetadata(deps: SamlDeps, provider: SamlProvider, domai
     previous.getElementsByTagName('ds:X509Certificate')[0]!.textContent = pemBody(keys.previous.certificate);
     encryption.parentNode!.insertBefore(previous, encryption.nextSibling);
   }
-  if (domainAcs !== undefined) {
+  if (domain !== undefined) {
     const acs = document.getElementsByTagName('AssertionConsumerService')[0]!;
     const requested = acs.cloneNode(true) as typeof acs;
-    acs.setAttribute('Location', domainAcs);
+    acs.setAttribute('Location', domain.acsUrl);
     requested.setAttribute('index', '2');
     requested.removeAttribute('isDefault');
     acs.parentNode!.insertBefore(requested, acs.nextSibling);
