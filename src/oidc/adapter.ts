@@ -64,6 +64,12 @@ const READ_EXPIRED_BY_ID = new Set(['DeviceCode']);
 const UNDECIDED_DEVICE_CODE = `oidc_model.payload->>'accountId' is null and oidc_model.payload->>'error' is null and oidc_model.consumed_at is null
          and (oidc_model.expires_at is null or oidc_model.expires_at > now())`;
 
+/** Where a pending device code's row keeps its last poll and interval (oidc-provider ignores unknown keys). */
+const POLLING_KEY = 'gatehousePolling';
+
+/** A device code's saves keep its polling pace (oidc-provider drops keys it does not know) unless they set one. */
+const DEVICE_CODE_PAYLOAD = `jsonb_strip_nulls(jsonb_build_object('${POLLING_KEY}', oidc_model.payload->'${POLLING_KEY}')) || excluded.payload`;
+
 /**
  * PostgreSQL holds no NUL in text or jsonb (the statement fails), and nothing the OP stores legitimately holds one:
  * a parameter that does (`state=%00`) is the client's error, never a 500.
@@ -183,7 +189,8 @@ class ModelAdapter implements Adapter {
     const [row] = await this.connection.execute<{ model: string; signed_in?: { applicationId: string; tenantId: string | null } | null }[]>(
       `${ctes.length === 0 ? '' : `with ${ctes.map((cte) => cte.cte).join(',\n')}\n`}insert into oidc_model (model, id, application_id, payload, grant_id, user_code, uid, expires_at)
          values (?, ?, (select application_id from oauth_client where id = ?), ?::jsonb, ?, ?, ?, ?)
-       on conflict (model, id) do update set application_id = excluded.application_id, payload = excluded.payload,
+       on conflict (model, id) do update set application_id = excluded.application_id,
+         payload = ${this.model === 'DeviceCode' ? DEVICE_CODE_PAYLOAD : 'excluded.payload'},
          grant_id = excluded.grant_id, user_code = excluded.user_code, uid = excluded.uid, expires_at = excluded.expires_at${
            this.model === 'DeviceCode' ? `\n where ${UNDECIDED_DEVICE_CODE}` : ''
          }
@@ -483,9 +490,6 @@ export async function grantTenant(orm: MikroORM, grantId: string): Promise<strin
     );
   return row?.tenant_id ?? null;
 }
-
-/** Where a pending device code's row keeps its last poll and interval (oidc-provider ignores unknown keys). */
-const POLLING_KEY = 'gatehousePolling';
 
 /**
  * Records a poll of a pending device code and tells whether it came sooner than its interval, which then grows by

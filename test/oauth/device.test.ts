@@ -564,11 +564,11 @@ describe('user code guesses (RFC 8628 5.1)', () => {
 describe('polling the token endpoint (RFC 8628 3.4, 3.5)', () => {
   const sql = (query: string, params: unknown[]) => app.gatehouse.services.orm.em.getConnection().execute(query, params);
 
-  /** Moves a device code's recorded previous poll `seconds` into the past, as if the device had waited that long. */
+  /** Moves a device code's recorded previous poll `seconds` into the past, as if the device had waited that long (none recorded: nothing). */
   const waitSincePoll = (deviceCode: string, seconds: number) =>
     sql(
       `update oidc_model set payload = jsonb_set(payload, '{gatehousePolling,at}', to_jsonb((payload #>> '{gatehousePolling,at}')::float8 - ?))
-        where model = 'DeviceCode' and id = ?`,
+        where model = 'DeviceCode' and id = ? and payload->'gatehousePolling' is not null`,
       [seconds, deviceCode],
     );
 
@@ -586,6 +586,20 @@ describe('polling the token endpoint (RFC 8628 3.4, 3.5)', () => {
     const tooSoon = await pollOnce(started.device_code);
     expect({ status: tooSoon.status, error: tooSoon.body.error }).toEqual({ status: 400, error: 'slow_down' });
     // 6 s is enough for 5 s, not for the 10 s it has become (and now 15 s).
+    await waitSincePoll(started.device_code, 6);
+    expect((await pollOnce(started.device_code)).body.error).toBe('slow_down');
+    await waitSincePoll(started.device_code, 16);
+    expect((await pollOnce(started.device_code)).body.error).toBe('authorization_pending');
+  });
+
+  it('a browser confirming the code keeps the pace the device was told', async () => {
+    const { started } = await start();
+    expect((await pollOnce(started.device_code)).body.error).toBe('authorization_pending');
+    expect((await pollOnce(started.device_code)).body.error).toBe('slow_down');
+    const jar = new CookieJar();
+    const toSignIn = await jar.submit(await jar.submit(await jar.visit(started.verification_uri_complete!), {}), {});
+    expect(toSignIn.status, toSignIn.body.slice(0, 500)).toBe(303);
+    // Polled at the first pace (5 s), not the 10 s it has become: still too soon.
     await waitSincePoll(started.device_code, 6);
     expect((await pollOnce(started.device_code)).body.error).toBe('slow_down');
     await waitSincePoll(started.device_code, 16);
