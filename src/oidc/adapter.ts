@@ -212,7 +212,12 @@ class ModelAdapter implements Adapter {
       ],
     );
     // Only a device code's save is guarded, so only it can write nothing.
-    if (row === undefined) throw new DecidedDeviceCode();
+    if (row === undefined) {
+      // A losing approval's grant, made by its sign-in, would stay with its browser session and never yield a token.
+      const made = grantMadeFor(payload);
+      if (made !== undefined) await revokeGrant(this.deps, made, 'with_tokens', 'device_code_used');
+      throw new DecidedDeviceCode();
+    }
     const signedIn = row.signed_in ?? null;
     if (signedIn !== null && typeof payload.accountId === 'string' && typeof payload.uid === 'string' && sessionPolicyOf(Provider.ctx)?.singleSession === true) {
       await endSessionsBesides(this.deps, { ...signedIn, userId: payload.accountId, uid: payload.uid });
@@ -338,7 +343,22 @@ async function endSessionsBesides(
 }
 
 /** Why the OP revokes a grant, from its request context: RFC 7009 revocation, refresh token reuse, code replay, sign-out. */
-type GrantRevocationReason = 'revocation' | 'refresh_token_reuse' | 'code_replay' | 'logout' | 'tenant_switch';
+type GrantRevocationReason = 'revocation' | 'refresh_token_reuse' | 'code_replay' | 'logout' | 'tenant_switch' | 'device_code_used';
+
+/** Who revoked: the user at their own sign-out, tenant switch or losing device approval; else the OAuth client. */
+const BY_THE_USER: ReadonlySet<GrantRevocationReason> = new Set(['logout', 'tenant_switch', 'device_code_used']);
+
+/** Marks an interaction's `consent` whose grant the interaction made, rather than kept from the browser session. */
+const GRANT_MADE = 'gatehouseGrantMade';
+
+/** An interaction's `consent` naming the grant it made (interactions.ts). */
+export const madeGrant = (grantId: string) => ({ grantId, [GRANT_MADE]: true });
+
+/** The grant of the device code's approval being saved, when the request's interaction made it. */
+function grantMadeFor(payload: AdapterPayload): string | undefined {
+  const consent = Provider.ctx?.oidc.result?.consent;
+  return typeof payload.grantId === 'string' && consent?.grantId === payload.grantId && consent[GRANT_MADE] === true ? payload.grantId : undefined;
+}
 
 function revocationReason(ctx: KoaContextWithOIDC | undefined): GrantRevocationReason {
   if (ctx?.oidc.route === 'end_session_confirm') return 'logout';
@@ -368,11 +388,11 @@ async function liveGrantFacts(deps: GrantRevocationDependencies, grantId: string
 }
 
 /**
- * Who revoked the grant: the user at a sign-out, else its OAuth client (the OP revokes only a client's own tokens, and
- * redeems a code or refresh token only for the client it was issued to).
+ * Who revoked the grant (BY_THE_USER), else its OAuth client (the OP revokes only a client's own tokens, and redeems a
+ * code or refresh token only for the client it was issued to).
  */
 function revocationActor(facts: GrantFacts, reason: GrantRevocationReason, ctx: KoaContextWithOIDC | undefined): AuditActor {
-  const actor = reason === 'logout' || reason === 'tenant_switch' ? { type: 'user', id: facts.userId } : { type: 'oauth_client', id: facts.clientId };
+  const actor = BY_THE_USER.has(reason) ? { type: 'user', id: facts.userId } : { type: 'oauth_client', id: facts.clientId };
   return { applicationId: facts.applicationId, tenantId: facts.tenantId, requestId: opRequestId(ctx), principal: { actor } };
 }
 

@@ -8,7 +8,7 @@ import { SIGN_IN_REFUSALS, SignInRefusal } from '../domain/sign-in/refusals.ts';
 import type { SignIn, SignInMethod } from '../domain/sign-in/sign-in.ts';
 import { readSignInUser, type SignInUser } from '../domain/users/sign-in-user.ts';
 import { isUuid } from '../ids.ts';
-import { grantTenant, saveGrantForTenant, type GrantRevocationDependencies } from './adapter.ts';
+import { grantTenant, madeGrant, saveGrantForTenant, type GrantRevocationDependencies } from './adapter.ts';
 import { gatehouseData, servedClientData, type GatehouseClientData } from './clients.ts';
 import { browserSession } from './account-session.ts';
 import { cookieSentTo, sessionCookiePath } from './cookies.ts';
@@ -180,7 +180,7 @@ export async function interactionResult(
     const proved = signIn.amr === undefined ? {} : { amr: [...signIn.amr], acr: acrOf(signIn.amr) };
     // And for the browser session's sign-ins (`methods`, which the OP keeps with its session: overrides.ts).
     const methods = signIn.methods === undefined ? {} : { methods: [...signIn.methods] };
-    return { login: { accountId: user.id, ...proved, ...methods }, consent: { grantId } };
+    return { login: { accountId: user.id, ...proved, ...methods }, consent: grant === existing ? { grantId } : madeGrant(grantId) };
   }
 
   if (interaction.prompt.name === 'consent') {
@@ -206,7 +206,7 @@ export async function interactionResult(
     if (kept !== undefined) return { consent: { grantId: await grant.save() } };
     // A grant made here (another client of the browser session, or another tenant) takes the tenant the pages name.
     const place = { applicationId: application, tenantId, inBrowserSession };
-    return { consent: { grantId: await saveGrantForTenant(deps, grant, place, inBrowserSession ? await sessionGrantId(accountId) : undefined) } };
+    return { consent: madeGrant(await saveGrantForTenant(deps, grant, place, inBrowserSession ? await sessionGrantId(accountId) : undefined)) };
   }
   throw refused(`unknown prompt ${interaction.prompt.name}`);
 }

@@ -438,6 +438,39 @@ describe('a code entered again (its sign-in left unfinished)', () => {
     expect(tokens.claims()?.sub).toBe(won[0] === adaPage ? ada : lin);
   });
 
+  it.skipIf(usingEmbeddedDatabase())('the approval that loses the race leaves no grant: revoked, audited, listed as no session', async () => {
+    const sql = (query: string, params: unknown[]) => app.gatehouse.services.orm.em.getConnection().execute(query, params);
+    const createUser = async (email: string): Promise<string> => (await app.http.post('/users', { email, name: email, password: PASSWORD, tenantId: acme })).body.id;
+    const [mo, noa] = [await createUser('mo@example.com'), await createUser('noa@example.com')];
+    const grantsOf = async (userId: string) =>
+      ((await sql(`select id from oidc_model where model = 'Grant' and payload->>'accountId' = ?`, [userId])) as { id: string }[]).map((row) => row.id);
+    const sessionsOf = async (userId: string) => (await app.http.get(`/users/${userId}/sessions`)).body.data as { clientId: string }[];
+    const { started } = await start({ tenant: 'acme' });
+    const mos = new CookieJar();
+    const noas = new CookieJar();
+    const moResumes = await signIn(mos, await confirmCode(mos, started.verification_uri_complete!), 'mo@example.com');
+    const noaResumes = await signIn(noas, await confirmCode(noas, started.verification_uri_complete!), 'noa@example.com');
+    const [[moGrant], [noaGrant]] = [await grantsOf(mo), await grantsOf(noa)];
+    expect([moGrant, noaGrant]).toEqual([expect.any(String), expect.any(String)]);
+
+    const [moPage, noaPage] = await queuedOnCode(started.device_code, () => mos.visit(moResumes), () => noas.visit(noaResumes));
+    const [winner, loser] = moPage!.status === 200 ? [{ id: mo, grant: moGrant }, { id: noa, grant: noaGrant, page: noaPage! }] : [{ id: noa, grant: noaGrant }, { id: mo, grant: moGrant, page: moPage! }];
+    expectUsed(loser.page);
+    expect(await grantsOf(loser.id)).toEqual([]);
+    expect(await sql(`select model from oidc_model where grant_id = ?`, [loser.grant])).toEqual([]);
+    expect(await sessionsOf(loser.id)).toEqual([]);
+    const records = await sql(`select actor_type, actor_id, action, tenant_id, after from audit_log where target_id = ?`, [loser.grant]);
+    expect(records).toEqual([
+      { actor_type: 'user', actor_id: loser.id, action: 'grant.revoked', tenant_id: acme, after: { reason: 'device_code_used', clientId: device.clientId, userId: loser.id } },
+    ]);
+
+    // The winner's grant stands, and yields the device's tokens.
+    expect(await grantsOf(winner.id)).toEqual([winner.grant]);
+    expect(await sessionsOf(winner.id)).toMatchObject([{ clientId: device.clientId }]);
+    expect(await sql(`select action from audit_log where target_id = ?`, [winner.grant])).toEqual([]);
+    expect((await pollOnce(started.device_code)).status).toBe(200);
+  });
+
   it.skipIf(usingEmbeddedDatabase())('an approval and a cancel at once: one of them stands, the other is told the code is used', async () => {
     const { started } = await start({ tenant: 'acme' });
     const adas = new CookieJar();
