@@ -50,16 +50,14 @@ const SELECT = 'select payload, extract(epoch from consumed_at)::bigint as consu
 const LIVE = '(expires_at is null or expires_at > now())';
 
 /**
- * Models whose expired rows (until swept) are still read by id: oidc-provider answers an expired device code itself,
- * `expired_token` (RFC 8628 3.5) rather than `invalid_grant`. By user code they stay absent, so a guess learns
- * nothing; expired codes and refresh tokens are `invalid_grant` either way.
+ * Read by id while expired (until swept): oidc-provider answers an expired device code `expired_token` (RFC 8628 3.5).
+ * By user code it stays absent, so a guess learns nothing.
  */
 const READ_EXPIRED_BY_ID = new Set(['DeviceCode']);
 
 /**
- * A device code is approved (`accountId`) or denied (`error`) once: a save over a row that is decided, redeemed or
- * expired writes nothing, decided by the statement itself. Its user code may be entered again while a sign-in for it
- * is open (overrides.ts), so two browsers can finish it at once: exactly one wins.
+ * A device code is approved (`accountId`) or denied (`error`) once, though several sign-ins for it may be open
+ * (overrides.ts): a save over one decided, redeemed or expired writes nothing, so of concurrent saves one wins.
  */
 const UNDECIDED_DEVICE_CODE = `oidc_model.payload->>'accountId' is null and oidc_model.payload->>'error' is null and oidc_model.consumed_at is null
          and (oidc_model.expires_at is null or oidc_model.expires_at > now())`;

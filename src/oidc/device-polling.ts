@@ -10,9 +10,8 @@ const SLOW_DOWN_SECONDS = 5;
 const isRecord = (body: unknown): body is Record<string, unknown> => typeof body === 'object' && body !== null && !Array.isArray(body);
 
 /**
- * The device flow's polling pace, which oidc-provider leaves out (it defines `slow_down` but never answers it): a
- * pending code polled sooner than its interval is answered `slow_down`, its interval 5 s longer (RFC 8628 3.5). An
- * approved or refused code gets its answer at once. Koa middleware, reading the OP's answers on their way out.
+ * RFC 8628 3.5's polling pace, which oidc-provider never answers: a pending code polled sooner than its interval gets
+ * `slow_down` and 5 s more; a decided code gets its answer at once. Reads the OP's answers on their way out.
  */
 export function paceDevicePolling(orm: MikroORM) {
   return async function devicePolling(ctx: KoaContextWithOIDC, next: () => Promise<unknown>): Promise<void> {

@@ -190,9 +190,8 @@ function confirmationNamesApplication(provider: Provider): void {
 }
 
 /**
- * oidc-provider refuses a user code once a sign-in for it has begun (`inFlight`), so a user who left that sign-in could
- * not finish before the code expired. Read by its user code, a code is not in flight: entered again, it begins a new
- * confirmation and sign-in. It is still approved or denied once (adapter.ts).
+ * oidc-provider refuses a user code once a sign-in for it has begun (`inFlight`): a user who left that sign-in could
+ * not enter it again. Read by user code, a code is never in flight; it is still decided once (adapter.ts).
  */
 function reenterUnfinishedUserCodes(provider: Provider): void {
   const { DeviceCode } = provider;
