@@ -14,13 +14,9 @@ import { auditTenantOf, endMailedCredentials, removeMembership } from './users.t
 const TAKEOVER = 'takeover';
 
 /**
- * A reset of an account whose address was never confirmed hands it to whoever proved the mailbox, who need not be who
- * made it: a stranger may have typed the address. In the reset's transaction, all the maker could sign in or act with
- * ends, each recorded with `after.reason` `takeover`: second factors, passkeys and recovery codes, upstream links,
- * keys bound to the account, links and codes mailed and not used (an address change among them), role assignments and
- * memberships, but the tenant of an isolated pool, which is the account's own (its sign-up there gives it to anyone).
- * What an invitation grants comes at its acceptance, the mailbox proven. The reset ends the sessions. Answers the
- * account's tenants now; call authorizationChanged after the commit.
+ * A reset of an account whose address was never confirmed hands it to whoever proved the mailbox, maybe not its maker:
+ * in the reset's transaction all the maker could sign in or act with ends, each recorded with `after.reason` `takeover`
+ * (docs/decisions.md), but an isolated pool's own tenant. Answers the account's tenants; call authorizationChanged after the commit.
  */
 export async function takeOverUnconfirmed(em: EntityManager, actor: AuditActor, userId: string): Promise<readonly string[]> {
   const user = await em.findOneOrFail(User, { id: userId }, { ...HOLD_FOR_UPDATE, filters: { [TENANT_FILTER]: false } });
