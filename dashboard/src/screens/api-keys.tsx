@@ -8,6 +8,7 @@ import { UnlistedRow } from '../components/unlisted-row.tsx';
 import { useAsync } from '../hooks/use-async.ts';
 import { useOpenRow } from '../hooks/use-open-row.ts';
 import { usePages, type Pages } from '../hooks/use-pages.ts';
+import { useReadOnReturn } from '../hooks/use-read-on-return.ts';
 import { UnsavedParts, useUnsavedPart } from '../hooks/use-unsaved-changes.ts';
 import { listApiKeys, type ApiKey, type ApiKeyWithSecret, type ListedApiKey } from '../operations-api-keys.ts';
 import { getGrantChoices } from '../operations-grants.ts';
@@ -62,6 +63,7 @@ export function ApiKeys({ appId }: { appId: string }) {
   const [viewed, setViewed] = useState<TenantSummary | null>(null);
   const viewedId = viewed?.id ?? null;
   const keys = usePages(useCallback((cursor: string | null) => listApiKeys(appId, viewedId, cursor), [appId, viewedId]));
+  useReadOnReturn(keys);
   const [revealed, setRevealed] = useState<{ heading: string; secret: string } | null>(null);
   const rolesPanel = useUnsavedPart();
   const rolesOf = useOpenRow(keys.items, (key) => key.id, rolesPanel);

@@ -5,6 +5,7 @@ import { UnlistedRow } from '../components/unlisted-row.tsx';
 import { useAsync } from '../hooks/use-async.ts';
 import { useOpenRow } from '../hooks/use-open-row.ts';
 import { usePages, type Pages } from '../hooks/use-pages.ts';
+import { useReadOnReturn } from '../hooks/use-read-on-return.ts';
 import { UnsavedParts, useUnsavedPart } from '../hooks/use-unsaved-changes.ts';
 import { listApiResources, listDefinedPermissions, type ApiResource } from '../operations-api-resources.ts';
 import { ApiResourceForm } from './api-resource-form.tsx';
@@ -41,6 +42,7 @@ function ApiResourceTable({ appId, resources, onEdit, onDeleted }: ApiResourceTa
 export function ApiResources({ appId }: { appId: string }) {
   const defined = useAsync(useCallback(() => listDefinedPermissions(appId), [appId]));
   const resources = usePages(useCallback((cursor: string | null) => listApiResources(appId, cursor), [appId]));
+  useReadOnReturn(resources);
   const unsaved = useUnsavedPart();
   const editing = useOpenRow(resources.items, (resource) => resource.id, unsaved);
 
@@ -48,7 +50,7 @@ export function ApiResources({ appId }: { appId: string }) {
   if (defined.status === 'failed') return <ErrorMessage message={defined.message} />;
   // A save may define permissions, which the forms offer: they are read again.
   const readDefined = async () => defined.replace(await listDefinedPermissions(appId));
-  // Nothing else reads the resources while the tab is open: an edit or deletion here reads them again, so changes made elsewhere reach the rows and the open panel.
+  // An edit or deletion here reads the resources again, so changes made elsewhere meanwhile reach the rows and the open panel.
   const deleted = (resource: ApiResource) => {
     editing.forget(resource);
     resources.drop(resource.id);

@@ -9,6 +9,7 @@ import { readConfig } from '../config.ts';
 import { useAsync } from '../hooks/use-async.ts';
 import { useOpenRow } from '../hooks/use-open-row.ts';
 import { usePages, type Pages } from '../hooks/use-pages.ts';
+import { useReadOnReturn } from '../hooks/use-read-on-return.ts';
 import { UnsavedParts, useUnsavedPart } from '../hooks/use-unsaved-changes.ts';
 import { getGrantChoices, type GrantChoices } from '../operations-grants.ts';
 import { listM2MCredentials, type M2MCredential, type M2MCredentialWithSecret } from '../operations-m2m-credentials.ts';
@@ -75,6 +76,7 @@ export function M2MCredentials({ appId }: { appId: string }) {
     useCallback((cursor: string | null) => listM2MCredentials(appId, cursor), [appId]),
     (credential) => credential.clientId,
   );
+  useReadOnReturn(credentials);
   const [created, setCreated] = useState<M2MCredentialWithSecret | null>(null);
   const [rotated, setRotated] = useState<M2MCredentialWithSecret | null>(null);
   const unsaved = useUnsavedPart();

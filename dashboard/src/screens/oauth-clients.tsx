@@ -9,6 +9,7 @@ import { readConfig } from '../config.ts';
 import { useAsync } from '../hooks/use-async.ts';
 import { useOpenRow } from '../hooks/use-open-row.ts';
 import { usePages, type Pages } from '../hooks/use-pages.ts';
+import { useReadOnReturn } from '../hooks/use-read-on-return.ts';
 import { UnsavedParts, useUnsavedPart } from '../hooks/use-unsaved-changes.ts';
 import {
   getClientsContext,
@@ -70,6 +71,7 @@ export function OAuthClients({ appId }: { appId: string }) {
     useCallback((cursor: string | null) => listOAuthClients(appId, cursor), [appId]),
     (client) => client.clientId,
   );
+  useReadOnReturn(clients);
   const unsaved = useUnsavedPart();
   const editing = useOpenRow(clients.items, (client) => client.clientId, unsaved);
   const [rotated, setRotated] = useState<OAuthClientWithSecret | null>(null);

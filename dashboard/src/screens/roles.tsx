@@ -5,6 +5,7 @@ import { UnlistedRow } from '../components/unlisted-row.tsx';
 import { useAsync } from '../hooks/use-async.ts';
 import { useOpenRow } from '../hooks/use-open-row.ts';
 import { usePages, type Pages } from '../hooks/use-pages.ts';
+import { useReadOnReturn } from '../hooks/use-read-on-return.ts';
 import { UnsavedParts, useUnsavedPart } from '../hooks/use-unsaved-changes.ts';
 import { getRoleChoices, listPermissionCatalogue, listRoles, type Permission, type Role, type RoleChoices } from '../operations-roles.ts';
 import { RoleForm } from './role-form.tsx';
@@ -43,13 +44,14 @@ async function loadRoleSetup(appId: string): Promise<{ choices: RoleChoices; cat
 export function Roles({ appId }: { appId: string }) {
   const setup = useAsync(useCallback(() => loadRoleSetup(appId), [appId]));
   const roles = usePages(useCallback((cursor: string | null) => listRoles(appId, cursor), [appId]));
+  useReadOnReturn(roles);
   const unsaved = useUnsavedPart();
   const editing = useOpenRow(roles.items, (role) => role.id, unsaved);
 
   if (setup.status === 'loading') return <Loading>Loading the roles and permissions…</Loading>;
   if (setup.status === 'failed') return <ErrorMessage message={setup.message} />;
   const { choices, catalogue } = setup.data;
-  // Nothing else reads the roles while the tab is open: an edit or deletion here reads them again, so changes made elsewhere reach the rows and the open panel.
+  // An edit or deletion here reads the roles again, so changes made elsewhere meanwhile reach the rows and the open panel.
   const saved = (role: Role) => {
     roles.replace(role.id, role);
     roles.refresh();

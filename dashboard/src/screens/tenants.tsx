@@ -5,6 +5,7 @@ import { UnlistedRow } from '../components/unlisted-row.tsx';
 import { useAsync } from '../hooks/use-async.ts';
 import { useOpenRow } from '../hooks/use-open-row.ts';
 import { usePages, type Pages } from '../hooks/use-pages.ts';
+import { useReadOnReturn } from '../hooks/use-read-on-return.ts';
 import { UnsavedParts, useUnsavedPart } from '../hooks/use-unsaved-changes.ts';
 import { getConfigurationSources, getTenancyConfig, listTenants, type TenancyConfig, type Tenant, type TenantSummary } from '../operations.ts';
 import { isPerTenant, TENANT_FEATURES, type TenantFeature } from '../tenant-features.ts';
@@ -71,6 +72,7 @@ function TenantTable({ appId, tenants, features, isolated, onDeleted }: TenantTa
 export function Tenants({ appId }: { appId: string }) {
   const tenancy = useAsync(useCallback(() => getTenancyConfig(appId), [appId]));
   const tenants = usePages(useCallback((cursor: string | null) => listTenants(appId, cursor), [appId]));
+  useReadOnReturn(tenants);
   const [notice, setNotice] = useState<string | null>(null);
 
   if (tenancy.status === 'loading') return <Loading>Loading the tenancy switches…</Loading>;

@@ -7,6 +7,7 @@ import { UnlistedRow } from '../components/unlisted-row.tsx';
 import { useAsync } from '../hooks/use-async.ts';
 import { useOpenRow } from '../hooks/use-open-row.ts';
 import { usePages, type Pages } from '../hooks/use-pages.ts';
+import { useReadOnReturn } from '../hooks/use-read-on-return.ts';
 import { UnsavedParts, useUnsavedPart } from '../hooks/use-unsaved-changes.ts';
 import { getTenancyConfig, listUsers, type TenancyConfig, type TenantSummary, type User } from '../operations.ts';
 import { listAllTenants } from '../operations-tenant-choices.ts';
@@ -132,6 +133,7 @@ export function Users({ appId }: { appId: string }) {
   const setup = useAsync(useCallback(() => loadUsersSetup(appId), [appId]));
   const [emailPrefix, setEmailPrefix] = useState<string | null>(null);
   const users = usePages(useCallback((cursor: string | null) => listUsers(appId, emailPrefix, cursor), [appId, emailPrefix]));
+  useReadOnReturn(users);
   const [notice, setNotice] = useState<string | null>(null);
   // Another search closes the panel open: it asks first about the panel's edits.
   const panels = useUnsavedPart();

@@ -1,0 +1,111 @@
+import type { Locator } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import type { TestApp } from '../support/app.ts';
+import { dashboardSuite, openTab } from '../support/dashboard.ts';
+
+/**
+ * Each list tab reads its list again when the operator comes back to the page (shown again, or its window focused),
+ * once for a burst of such events, so rows made elsewhere meanwhile show. An open panel's edits are kept through it:
+ * its row changed elsewhere is announced, with the new version on demand.
+ */
+let storefrontId: string;
+
+const created = async (answer: Promise<{ status: number; body: unknown }>) => {
+  const { status, body } = await answer;
+  expect(status, JSON.stringify(body)).toBe(201);
+};
+
+const dashboard = dashboardSuite({
+  setup: async (app) => {
+    const acme = await app.createTenant('Acme');
+    await app.createUser('vera@example.com', acme);
+    await created(app.http.post('/roles', { key: 'auditor', name: 'Auditor', permissions: ['users:read'] }));
+    await created(app.http.post('/api-resources', { name: 'Invoices', identifier: 'https://invoices.example.com' }));
+    await created(app.http.post('/api-keys', { name: 'Seed key', permissions: ['users:read'], tenantId: acme }));
+    await created(app.http.post('/m2m-credentials', { name: 'Seed worker', permissions: ['users:read'] }));
+    const storefront = await app.http.post('/oauth-clients', { name: 'Storefront', type: 'web', redirectUris: ['https://shop.example/cb'] });
+    expect(storefront.status).toBe(201);
+    storefrontId = storefront.body.id;
+  },
+});
+
+const region = (name: string | RegExp): Locator => dashboard.page.getByRole('region', { name, exact: typeof name === 'string' });
+const rowOf = (tab: string, name: string): Locator => region(tab).getByRole('rowheader', { name, exact: true });
+/** Whether closing or reloading the page would ask first: some form holds unsaved edits. */
+const unsaved = () => dashboard.page.evaluate(() => !dispatchEvent(new Event('beforeunload', { cancelable: true })));
+
+/** What the browser fires as the operator comes back to the page, `times` over: it is shown again, and its window gets the focus. */
+const comeBack = (times = 1) =>
+  dashboard.page.evaluate((count) => {
+    for (let n = 0; n < count; n += 1) {
+      document.dispatchEvent(new Event('visibilitychange'));
+      dispatchEvent(new Event('focus'));
+    }
+  }, times);
+
+/** The reads of a list (GraphQL query `operation`) the page sends from now on. */
+function listReads(operation: string): string[] {
+  const reads: string[] = [];
+  dashboard.page.on('request', (request) => {
+    if (request.method() === 'POST' && request.url().endsWith('/graphql') && (request.postData() ?? '').includes(`query ${operation}(`)) reads.push(operation);
+  });
+  return reads;
+}
+
+/** Each tab, a row it lists from the start, and a row to make through the API while it is open. */
+const TABS: readonly { tab: string; listed: string; row: string; make: (app: TestApp) => Promise<unknown> }[] = [
+  { tab: 'Tenants', listed: 'Acme', row: 'Globex', make: (app) => app.createTenant('Globex') },
+  { tab: 'Users', listed: 'vera@example.com', row: 'walt@example.com', make: (app) => app.createUser('walt@example.com') },
+  { tab: 'Roles', listed: 'Auditor', row: 'Support', make: (app) => created(app.http.post('/roles', { key: 'support', name: 'Support', permissions: ['users:read'] })) },
+  {
+    tab: 'API resources',
+    listed: 'Invoices',
+    row: 'Reports',
+    make: (app) => created(app.http.post('/api-resources', { name: 'Reports', identifier: 'https://reports.example.com' })),
+  },
+  { tab: 'M2M credentials', listed: 'Seed worker', row: 'Nightly worker', make: (app) => created(app.http.post('/m2m-credentials', { name: 'Nightly worker', permissions: ['users:read'] })) },
+];
+
+describe('list tabs read their list again when the operator comes back to the page', () => {
+  it('shows an API key made elsewhere once the page is shown again, reading the keys once for a burst of returns', async () => {
+    await openTab(dashboard.page, 'API keys');
+    await rowOf('API keys', 'Seed key').waitFor();
+    await created(dashboard.app.http.post('/api-keys', { name: 'Returning key', permissions: ['users:read'] }));
+    const reads = listReads('ApiKeys');
+    await comeBack(3);
+    await rowOf('API keys', 'Returning key').waitFor();
+    expect(reads).toEqual(['ApiKeys']);
+  });
+
+  for (const { tab, listed, row, make } of TABS) {
+    it(`shows a row made elsewhere once the page is shown again (${tab})`, async () => {
+      await openTab(dashboard.page, tab);
+      await rowOf(tab, listed).waitFor();
+      await make(dashboard.app);
+      await comeBack();
+      await rowOf(tab, row).waitFor();
+    });
+  }
+
+  it("shows an OAuth client made elsewhere, and keeps an open panel's edits, announcing its client changed elsewhere", async () => {
+    await openTab(dashboard.page, 'OAuth clients');
+    await dashboard.page.getByRole('row', { name: /Storefront/ }).getByRole('button', { name: 'Edit' }).click();
+    const panel = region(/^Edit Store/);
+    const name = panel.getByLabel('Name', { exact: true });
+    await name.fill('Store Draft');
+    await created(dashboard.app.http.post('/oauth-clients', { name: 'Backoffice', type: 'web', redirectUris: ['https://back.example/cb'] }));
+    expect((await dashboard.app.http.patch(`/oauth-clients/${storefrontId}`, { name: 'Store Server' })).status).toBe(200);
+
+    await comeBack();
+    await rowOf('OAuth clients', 'Backoffice').waitFor();
+    const notice = panel.getByRole('status').filter({ hasText: 'This client was changed elsewhere' });
+    await notice.waitFor();
+    expect(await name.inputValue()).toBe('Store Draft');
+    expect(await unsaved()).toBe(true);
+    await notice.getByRole('button', { name: 'Load the new version' }).click();
+    expect(await name.inputValue()).toBe('Store Server');
+    expect(await unsaved()).toBe(false);
+    await panel.getByRole('button', { name: 'Cancel' }).click();
+    await panel.waitFor({ state: 'detached' });
+  });
+});
