@@ -1,4 +1,4 @@
-import type { Locator } from 'playwright-core';
+import type { Locator, Route } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { dashboardSuite, openTab } from '../support/dashboard.ts';
 
@@ -115,5 +115,30 @@ describe('the tenant picker’s search (API keys tab)', () => {
     // The tenant chosen stays shown while a search leaves it out.
     expect(await picker.locator('option').allTextContents()).toEqual(['All keys', 'Tenant 30']);
     expect(await picker.locator('option:checked').textContent()).toBe('Tenant 30');
+  });
+});
+
+describe('a list read again that fails (Tenants tab)', () => {
+  it('is read again whole by Try again, not followed by its next page', async () => {
+    await openTab(dashboard.page, 'Tenants');
+    await rowOf('Tenant 25').waitFor();
+    const shown = await tenantNames();
+    expect(shown).toHaveLength(25);
+    const failing = async (route: Route) => ((route.request().postData() ?? '').includes('query Tenants(') ? route.abort() : route.fallback());
+    await dashboard.page.route('**/graphql', failing);
+    // The operator comes back to the page: the list is read again, and that read fails.
+    await dashboard.page.evaluate(() => document.dispatchEvent(new Event('visibilitychange')));
+    await tenantsTable().getByRole('button', { name: 'Try again' }).waitFor();
+    await dashboard.page.unroute('**/graphql', failing);
+
+    const cursors: unknown[] = [];
+    dashboard.page.on('request', (request) => {
+      const body = request.postData() ?? '';
+      if (request.url().endsWith('/graphql') && body.includes('query Tenants(')) cursors.push((JSON.parse(body) as { variables: { cursor: unknown } }).variables.cursor);
+    });
+    await tenantsTable().getByRole('button', { name: 'Try again' }).click();
+    await tenantsTable().getByRole('button', { name: 'More' }).waitFor();
+    expect(cursors).toEqual([null]);
+    expect(await tenantNames()).toEqual(shown);
   });
 });

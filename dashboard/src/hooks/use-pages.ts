@@ -10,7 +10,7 @@ export interface Pages<T> {
   readonly error: string | null;
   /** Whether the server has more after the items shown. */
   readonly hasMore: boolean;
-  /** Loads the next page, or again the one whose load failed. */
+  /** Loads the next page, or makes again the read that failed (a refresh's too). */
   loadMore: () => void;
   /** Merges the server's answer about one row into it (a partial answer keeps the fields it leaves out). */
   replace: (key: string, changed: Partial<T>) => void;
@@ -45,11 +45,14 @@ export function usePages<T>(loadPage: (cursor: string | null) => Promise<Page<T>
   const generation = useRef(0);
   // How many pages are shown, which `refresh` reads again.
   const pagesShown = useRef(0);
+  // The read that failed, which loadMore tries again (a refresh's is not the next page's).
+  const failed = useRef<(() => void) | undefined>(undefined);
 
   /** Reads `count` pages from `cursor`, then `settle`s the rows read; a failure leaves the rows shown as they are. */
   const read = useCallback(
     (cursor: string | null, count: number, settle: (rows: readonly T[]) => void) => {
       const mine = ++generation.current;
+      failed.current = undefined;
       setLoading(true);
       const readPages = async () => {
         const rows: T[] = [];
@@ -70,6 +73,7 @@ export function usePages<T>(loadPage: (cursor: string | null) => Promise<Page<T>
         },
         (failure: unknown) => {
           if (mine !== generation.current) return;
+          failed.current = () => read(cursor, count, settle);
           setError(errorMessage(failure));
           setLoading(false);
         },
@@ -97,7 +101,8 @@ export function usePages<T>(loadPage: (cursor: string | null) => Promise<Page<T>
     loading,
     error,
     hasMore: next !== null,
-    loadMore: () =>
+    loadMore: () => {
+      if (failed.current !== undefined) return failed.current();
       read(next, 1, (rows) => {
         pagesShown.current += 1;
         // Rows added first while this page was still to come are dropped from it.
@@ -105,7 +110,8 @@ export function usePages<T>(loadPage: (cursor: string | null) => Promise<Page<T>
           const shown = new Set(current.map(keyOf));
           return [...current, ...rows.filter((row) => !shown.has(keyOf(row)))];
         });
-      }),
+      });
+    },
     replace: (key, changed) => setItems((current) => current.map((item) => (keyed(key)(item) ? { ...item, ...changed } : item))),
     add: (item) => setItems((current) => (next === null && !loading ? [...current, item] : [item, ...current])),
     prepend,
