@@ -54,6 +54,8 @@ export interface ChangedRows {
   readonly ctes: string;
   readonly params: readonly unknown[];
   readonly tenantPerRow?: boolean;
+  /** `changed` also returns each row's `action` and `target_type`, in place of the entry's. */
+  readonly actionPerRow?: boolean;
 }
 
 /**
@@ -66,15 +68,30 @@ export async function recordAuditPerRow(
   entry: Pick<AuditEntry, 'action' | 'targetType' | 'tenantId' | 'outcome'>,
   changed: ChangedRows,
 ): Promise<string[]> {
+  const rows = await recordAuditPerRowThen<{ target_id: string }>(em, scope, entry, changed, 'select target_id from audited');
+  return rows.map((row) => row.target_id);
+}
+
+/** As recordAuditPerRow, answering `select` (over the CTEs and `audited`, the records' `target_id`s). */
+export async function recordAuditPerRowThen<T extends object>(
+  em: EntityManager,
+  scope: AuditActor,
+  entry: Pick<AuditEntry, 'action' | 'targetType' | 'tenantId' | 'outcome'>,
+  changed: ChangedRows,
+  select: string,
+): Promise<T[]> {
   const tenant = changed.tenantPerRow === true ? [] : [entry.tenantId === undefined ? scope.tenantId : entry.tenantId];
+  const kind = changed.actionPerRow === true ? [] : [entry.action, entry.targetType];
   const origin = currentRequestOrigin();
   const ctes = changed.ctes.includes('@owner') ? ownedSql(scope.applicationId, changed.ctes, changed.params) : { sql: changed.ctes, params: changed.params };
-  const rows = await em.execute<{ target_id: string }[]>(
-    `with ${ctes.sql}
-     insert into audit_log (application_id, id, tenant_id, actor_type, actor_id, api_key_id, action, target_type, target_id, request_id, ip, user_agent, outcome, before, after, created_at)
-     select ?, ${NEW_ID_SQL}, ${changed.tenantPerRow === true ? 'changed.tenant_id' : '?'}, ?, ?, ?, ?, ?, changed.target_id, ?, ?, ?, ?, changed.before, changed.after, now()
+  return em.execute<T[]>(
+    `with ${ctes.sql},
+     audited as (insert into audit_log (application_id, id, tenant_id, actor_type, actor_id, api_key_id, action, target_type, target_id, request_id, ip, user_agent, outcome, before, after, created_at)
+     select ?, ${NEW_ID_SQL}, ${changed.tenantPerRow === true ? 'changed.tenant_id' : '?'}, ?, ?, ?, ${changed.actionPerRow === true ? 'changed.action, changed.target_type' : '?, ?'},
+            changed.target_id, ?, ?, ?, ?, changed.before, changed.after, now()
        from changed
-     returning target_id`,
+     returning target_id)
+     ${select}`,
     [
       ...ctes.params,
       scope.applicationId,
@@ -82,15 +99,13 @@ export async function recordAuditPerRow(
       scope.principal.actor.type,
       scope.principal.actor.id,
       scope.principal.apiKeyId ?? null,
-      entry.action,
-      entry.targetType,
+      ...kind,
       scope.requestId,
       origin?.ip ?? null,
       origin?.userAgent ?? null,
       entry.outcome ?? 'success',
     ],
   );
-  return rows.map((row) => row.target_id);
 }
 
 /** As the audit log's JSON holds a Date (toISOString: UTC, milliseconds). */

@@ -258,7 +258,7 @@ describe('sessions', () => {
       [session.id, twinSession.id],
     );
     const byTarget = new Map(records.map((record) => [record.target_id, record]));
-    expect(byTarget.get(session.id)).toEqual({ target_id: session.id, tenant_id: doomed, before: session, after: { reason: 'tenant_deleted' } });
+    expect(byTarget.get(session.id)).toEqual({ target_id: session.id, tenant_id: doomed, before: session, after: { reason: 'tenant_deleted', grantsRevoked: 1 } });
     expect(byTarget.get(twinSession.id)).toMatchObject({ tenant_id: doomed, before: twinSession, after: { grantsRevoked: 1 } });
   });
 

@@ -53,30 +53,33 @@ const active = async (token: string) =>
  * Signed in with offline_access through the sign-in page, then signed out in that browser: the refresh token outlives
  * it, its grant a session of its own (no address).
  */
-async function offlineGrantOutlivingSignOut(email: string) {
-  const created = await app.http.post('/users', { email, password: PASSWORD, tenantId: tenantA });
+async function offlineGrantOutlivingSignOut(email: string, tenantId = tenantA) {
+  const created = await app.http.post('/users', { email, password: PASSWORD, tenantId });
   expect(created.status).toBe(201);
   const config = await discover(app, spa.clientId, oidc.None(), { redirect_uris: [REDIRECT] });
-  const flow = await startAuthorization(config, { redirectUri: REDIRECT, resource: '' }, { tenant: tenantA, ...OFFLINE_CONSENT });
+  const flow = await startAuthorization(config, { redirectUri: REDIRECT, resource: '' }, { tenant: tenantId, ...OFFLINE_CONSENT });
   const issuer = app.gatehouse.services.config.publicUrl;
   const callback = await flow.jar.followOut(await flow.jar.submit(flow.page, { email, password: PASSWORD }), issuer);
   const tokens = await oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: flow.verifier, expectedState: flow.state });
   const confirm = await flow.jar.visit(`${issuer}/oauth2/logout?client_id=${spa.clientId}`);
   expect((await flow.jar.submit(confirm, { logout: 'yes' })).location).toBe(`${issuer}/oauth2/logout/success`);
-  expect((await app.http.get(`/users/${created.body.id}/sessions`)).body.data).toEqual([expect.objectContaining({ tenantId: tenantA, ip: null })]);
   const refreshToken = await refresh(config, tokens.refresh_token!);
   expect(refreshToken).toEqual(expect.any(String));
-  return { userId: created.body.id as string, config, refreshToken: refreshToken! };
+  const sessions = (await app.http.get(`/users/${created.body.id}/sessions`)).body.data as Record<string, unknown>[];
+  expect(sessions).toEqual([expect.objectContaining({ tenantId, ip: null })]);
+  return { userId: created.body.id as string, config, refreshToken: refreshToken!, session: sessions[0]! };
 }
 
 describe('signing a user out everywhere', () => {
-  it('ends their sign-ins and the offline grant that outlived its sign-out, audited; another user’s stand; idempotent', async () => {
+  it('ends their sign-ins and the offline grant that outlived its sign-out, each recorded as a session; another user’s stand; idempotent', async () => {
     const offline = await offlineGrantOutlivingSignOut('everywhere@example.com');
     const live = await signIn(offline.userId, tenantA);
+    const second = await signIn(offline.userId, tenantA);
     const sessions = (await app.http.get(`/users/${offline.userId}/sessions`)).body.data as { id: string; ip: string | null }[];
-    expect(sessions).toHaveLength(2);
-    const session = sessions.find((listed) => listed.ip !== null)!;
-    expect(session).toMatchObject({ userId: offline.userId, tenantId: tenantA });
+    expect(sessions).toHaveLength(3);
+    const browserSessions = sessions.filter((listed) => listed.ip !== null);
+    const grantSignIn = sessions.find((listed) => listed.ip === null)!;
+    expect(browserSessions).toEqual([expect.objectContaining({ userId: offline.userId, tenantId: tenantA }), expect.objectContaining({ userId: offline.userId, tenantId: tenantA })]);
     const bystanderId = await app.createUser('bystander@example.com', tenantA);
     const bystander = await signIn(bystanderId, tenantA);
     expect(await active(offline.refreshToken)).toBe(true);
@@ -86,6 +89,7 @@ describe('signing a user out everywhere', () => {
     expect(revoked.status, JSON.stringify(revoked.body)).toBe(204);
     expect(await refresh(offline.config, offline.refreshToken)).toBeUndefined();
     expect(await refresh(live.config, live.tokens.refresh_token!)).toBeUndefined();
+    expect(await refresh(second.config, second.tokens.refresh_token!)).toBeUndefined();
     expect(await active(offline.refreshToken)).toBe(false);
     for (const token of [offline.refreshToken, live.tokens.access_token]) {
       expect((await app.http.post('/sessions/validate', { token })).body).toEqual({ valid: false, session: null });
@@ -95,29 +99,23 @@ describe('signing a user out everywhere', () => {
     expect((await app.http.get(`/users/${bystanderId}/sessions`)).body.data).toHaveLength(1);
     expect(await refresh(bystander.config, bystander.tokens.refresh_token!)).toEqual(expect.any(String));
 
-    const records = await sql<{ action: string; target_id: string; tenant_id: string; actor_type: string; actor_id: string; after: Record<string, unknown> }>(
-      `select action, target_id, tenant_id, actor_type, actor_id, after from audit_log
-        where (action = 'session.revoked' and target_id = ?) or (action = 'grant.revoked' and after->>'userId' = ?) order by action`,
-      [session.id, offline.userId],
+    // One record per session, the grant's as DELETE /sessions/{id} records it; each counts its own grants only.
+    const ids = sessions.map((listed) => listed.id);
+    const records = await sql<{ action: string; target_id: string; tenant_id: string; actor_type: string; before: unknown; after: unknown }>(
+      `select action, target_id, tenant_id, actor_type, before, after from audit_log
+        where (action = 'session.revoked' and target_id in (?, ?, ?)) or (action = 'grant.revoked' and after->>'userId' = ?) order by target_id`,
+      [...ids, offline.userId],
     );
-    const [grantRecord, sessionRecord, ...more] = records;
-    expect(more).toEqual([]);
-    expect(sessionRecord).toMatchObject({ action: 'session.revoked', tenant_id: tenantA, after: { grantsRevoked: 1 } });
-    // The caller is the actor, as of the session's record.
-    expect(grantRecord).toEqual({
-      action: 'grant.revoked',
-      target_id: expect.any(String),
-      tenant_id: tenantA,
-      actor_type: sessionRecord!.actor_type,
-      actor_id: sessionRecord!.actor_id,
-      after: { reason: 'revocation', clientId: spa.clientId, userId: offline.userId },
-    });
-    expect(sessionRecord!.actor_type).not.toBe('user');
+    expect(records).toEqual(
+      [...browserSessions.map((session) => ({ ...session, before: expect.objectContaining({ id: session.id }) })), { ...grantSignIn, before: grantSignIn }]
+        .sort((a, b) => a.id.localeCompare(b.id))
+        .map((session) => ({ action: 'session.revoked', target_id: session.id, tenant_id: tenantA, actor_type: 'api_key', before: session.before, after: { grantsRevoked: 1 } })),
+    );
 
     const replayed = await app.http.delete(`/users/${offline.userId}/sessions`, { headers });
     expect([replayed.status, replayed.headers.get('idempotent-replayed')]).toEqual([204, 'true']);
     expect((await app.http.delete(`/users/${offline.userId}/sessions`)).status).toBe(204);
-    expect(await sql(`select 1 from audit_log where action in ('session.revoked', 'grant.revoked') and (target_id = ? or after->>'userId' = ?)`, [session.id, offline.userId])).toHaveLength(2);
+    expect(await sql(`select 1 from audit_log where action in ('session.revoked', 'grant.revoked') and (target_id in (?, ?, ?) or after->>'userId' = ?)`, [...ids, offline.userId])).toHaveLength(3);
   });
 
   it('on a tenant’s path, only the sign-ins to that tenant and the grants made for it end', async () => {
@@ -167,5 +165,37 @@ describe('signing a user out everywhere', () => {
     });
     expect(response.body).toEqual({ data: { revokeUserSessions: true } });
     expect(await refresh(offline.config, offline.refreshToken)).toBeUndefined();
+  });
+});
+
+describe('a grant sign-in ended with its tenant', () => {
+  /** Its `session.revoked` records: as DELETE /sessions/{id} records it, with the path's reason. */
+  const revocations = (sessionId: string) => sql<{ tenant_id: string; before: unknown; after: unknown }>(
+    `select tenant_id, before, after from audit_log where action = 'session.revoked' and target_id = ?`,
+    [sessionId],
+  );
+
+  it('a user taken out of the tenant: ended, recorded as a session (membership_removed), no grant record', async () => {
+    const left = await app.createTenant('Left');
+    const offline = await offlineGrantOutlivingSignOut('left-offline@example.com', left);
+    expect((await app.http.patch(`/users/${offline.userId}`, { tenantIds: [tenantA] })).status).toBe(200);
+    expect(await refresh(offline.config, offline.refreshToken)).toBeUndefined();
+    expect((await app.http.get(`/users/${offline.userId}/sessions`)).body.data).toEqual([]);
+    expect(await revocations(offline.session['id'] as string)).toEqual([
+      { tenant_id: left, before: offline.session, after: { reason: 'membership_removed', grantsRevoked: 1 } },
+    ]);
+    expect(await sql(`select 1 from audit_log where action = 'grant.revoked' and after->>'userId' = ?`, [offline.userId])).toEqual([]);
+  });
+
+  it('the tenant deleted: ended, recorded as a session (tenant_deleted); a user of a kept tenant signed in the same way stands', async () => {
+    const doomed = await app.createTenant('Doomed');
+    const offline = await offlineGrantOutlivingSignOut('doomed-offline@example.com', doomed);
+    const kept = await offlineGrantOutlivingSignOut('kept-offline@example.com');
+    expect((await app.http.delete(tenantPath(doomed))).status).toBe(204);
+    expect(await refresh(offline.config, offline.refreshToken)).toBeUndefined();
+    expect(await revocations(offline.session['id'] as string)).toEqual([{ tenant_id: doomed, before: offline.session, after: { reason: 'tenant_deleted', grantsRevoked: 1 } }]);
+    expect(await sql(`select 1 from audit_log where action = 'grant.revoked' and after->>'userId' = ?`, [offline.userId])).toEqual([]);
+    expect(await refresh(kept.config, kept.refreshToken)).toEqual(expect.any(String));
+    expect(await revocations(kept.session['id'] as string)).toEqual([]);
   });
 });

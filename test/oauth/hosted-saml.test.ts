@@ -453,6 +453,8 @@ describe('single logout started at the IdP', () => {
     const leavingToken = await signedIn('leaving@saml.test', 'entra-leaving');
     const stayingToken = await signedIn('staying@saml.test', 'entra-staying');
     expect(await sessionsOf(leaving)).toBe(1);
+    // Validated once, so this instance holds the answer (validation-cache.ts) when the IdP's request comes.
+    expect((await app.http.post('/sessions/validate', { token: leavingToken })).body.valid).toBe(true);
 
     const { id, url } = idp.logoutRedirect({ destination: endpoint(), nameId: 'entra-leaving' }, 'back-to-portal');
     const answer = await fetch(url, { redirect: 'manual' });
@@ -464,6 +466,7 @@ describe('single logout started at the IdP', () => {
 
     expect(await sessionsOf(leaving)).toBe(0);
     expect(await userinfoStatus(leavingToken)).toBe(401);
+    expect((await app.http.post('/sessions/validate', { token: leavingToken })).body).toEqual({ valid: false, session: null });
     expect(await sessionsOf(staying)).toBe(1);
     expect(await userinfoStatus(stayingToken)).toBe(200);
     const [revoked] = (await app.http.get(`/audit-logs?action=session.revoked&pageSize=1`)).body.data as { actor: unknown; changes: { after: unknown } }[];

@@ -263,7 +263,7 @@ describe('singleSession', () => {
     const audit = await hooli.admin.get(`/audit-logs?action=session.revoked&target=${ended!.id}`);
     expect(audit.status).toBe(200);
     expect(audit.body.data).toEqual([
-      expect.objectContaining({ actor: { type: 'user', id: userId }, tenantId: tenant, changes: expect.objectContaining({ after: { reason: 'single_session' } }) }),
+      expect.objectContaining({ actor: { type: 'user', id: userId }, tenantId: tenant, changes: expect.objectContaining({ after: { reason: 'single_session', grantsRevoked: 1 } }) }),
     ]);
   });
 });

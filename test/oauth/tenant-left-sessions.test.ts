@@ -84,7 +84,7 @@ describe('a shared-pool user removed from a tenant', () => {
     expect(await sql('select 1 from user_session where id = ?', [inNorth.sessionId])).toEqual([]);
     expect(await opRows(inNorth)).toBe(0);
     expect(await silently(inNorth.browser, userId, north)).toBe('login_required');
-    expect(await sessionRevocations(inNorth.sessionId)).toEqual([expect.objectContaining({ changes: expect.objectContaining({ after: { reason: 'membership_removed' } }) })]);
+    expect(await sessionRevocations(inNorth.sessionId)).toEqual([expect.objectContaining({ changes: expect.objectContaining({ after: { reason: 'membership_removed', grantsRevoked: 1 } }) })]);
 
     expect((await app.http.get(`/sessions/${inSouth.sessionId}`)).status).toBe(200);
     expect(await opRows(inSouth)).toBeGreaterThanOrEqual(3);
@@ -117,7 +117,7 @@ describe('a tenant deleted', () => {
     expect(await sql('select 1 from user_session where id = ?', [inDoomed.sessionId])).toEqual([]);
     expect(await opRows(inDoomed)).toBe(0);
     expect(await silently(inDoomed.browser, userId, kept)).toBe('login_required');
-    expect(await sessionRevocations(inDoomed.sessionId)).toEqual([expect.objectContaining({ changes: expect.objectContaining({ after: { reason: 'tenant_deleted' } }) })]);
+    expect(await sessionRevocations(inDoomed.sessionId)).toEqual([expect.objectContaining({ changes: expect.objectContaining({ after: { reason: 'tenant_deleted', grantsRevoked: 1 } }) })]);
     expect(await silently(inKept.browser, userId, kept)).toBe('code');
   });
 });
@@ -153,14 +153,14 @@ describe('one browser signed in to several tenants', () => {
 
     expect((await app.http.delete(`${tenantPath(left)}/users/${userId}`)).status).toBe(204);
     expect((await app.http.get(`/sessions/${signedIn.get(left)!.sessionId}`)).status).toBe(404);
-    expect(await sessionRevocations(signedIn.get(left)!.sessionId)).toEqual([expect.objectContaining({ changes: expect.objectContaining({ after: { reason: 'membership_removed' } }) })]);
+    expect(await sessionRevocations(signedIn.get(left)!.sessionId)).toEqual([expect.objectContaining({ changes: expect.objectContaining({ after: { reason: 'membership_removed', grantsRevoked: 1 } }) })]);
     expect(await refreshes(left)).toBe(false);
     expect(await refreshes(kept)).toBe(true);
     expect(await refreshes(doomed)).toBe(true);
 
     expect((await app.http.delete(tenantPath(doomed))).status).toBe(204);
     expect(await sql('select 1 from user_session where id = ?', [signedIn.get(doomed)!.sessionId])).toEqual([]);
-    expect(await sessionRevocations(signedIn.get(doomed)!.sessionId)).toEqual([expect.objectContaining({ changes: expect.objectContaining({ after: { reason: 'tenant_deleted' } }) })]);
+    expect(await sessionRevocations(signedIn.get(doomed)!.sessionId)).toEqual([expect.objectContaining({ changes: expect.objectContaining({ after: { reason: 'tenant_deleted', grantsRevoked: 1 } }) })]);
     expect(await refreshes(kept)).toBe(true);
 
     // The same browser session, signed in to the one tenant left.

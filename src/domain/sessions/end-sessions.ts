@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { recordAuditPerRow, type AuditActor } from '../audit.ts';
+import { recordAuditPerRowThen, type AuditActor } from '../audit.ts';
 import { sessionSnapshotSql } from './browser-sessions.ts';
+import { grantSignInsSql } from './grant-sign-ins.ts';
 
 /** The `after` of their `session.revoked` records. */
 export type SessionEndReason = 'single_session' | 'membership_removed' | 'tenant_deleted' | 'saml_logout';
@@ -32,25 +33,29 @@ const MARKED = `
         on conflict (application_id, op_session_uid, user_id, tenant_id) do update set expires_at = excluded.expires_at),`;
 
 /**
- * The CTEs that end them, in one statement: `grants` (ids) end with every token issued under them, the OP sessions left
- * with none are deleted and the others lose those authorizations (and are marked: `credentialAgain`), and `changed`
- * deletes the rows (`target_id`, `tenant_id`, `before`: the session as the API shows it, `after`: the `after` SQL);
- * `tokens` returns the OP rows this statement deleted (`model`, `id`, `payload`, `expires_at`).
- * `@owner` is the application.
+ * The statement's CTEs: `grants` (ids) end with every token issued under them, the OP sessions left with none are
+ * deleted and the others lose those authorizations (and are marked: `credentialAgain`); `changed` holds the records,
+ * one per ended sign-in (`session.revoked`: each row, and each grant sign-in among the `grants` option's; `after` the
+ * reason and the count of its own grants) and per other live grant of that option (`grant.revoked`). Only what this
+ * statement deleted is recorded: of concurrent calls one records each. `@owner` is the application.
  */
-export function signInEndCtes(selected: EndedSignIns, after: { readonly sql: string; readonly params: readonly unknown[] }): { ctes: string; params: unknown[] } {
+function signInEndCtes(selected: EndedSignIns, reason: SessionEndReason | null, now: Date): { ctes: string; params: unknown[] } {
   const { grants } = selected;
   const ofTheRows =
     selected.ends === 'browser_session'
       ? 'true'
       : `g.id is null or exists (select 1 from indexed as i where i.op_session_uid = op.uid and i.user_id::text = op.payload->>'accountId'
           and i.tenant_id::text is not distinct from gt.payload->>'tenantId')`;
+  const signIns = grantSignInsSql('and g.id in (select id from extra_grants)', [], now);
+  const why = JSON.stringify(reason === null ? {} : { reason });
   return {
     ctes: `indexed as (select s.application_id, s.id, s.op_session_uid, s.user_id, s.tenant_id from user_session as s where @owner(s) and ${selected.where}),
       extra_grants as (${grants === undefined ? 'select null::text as id where false' : grants.sql}),
+      grant_sign_ins as (select gs.*, null::text as ip, null::text as user_agent, '{}'::text[] as methods from (${signIns.sql}) as gs),
       op as (select o.id, o.uid, o.payload from oidc_model as o where o.model = 'Session'
         and exists (select 1 from indexed as i where i.op_session_uid = o.uid and i.user_id::text = o.payload->>'accountId')),
-      op_grant as (select op.id as op_id, a.key as client_id, a.value->>'grantId' as grant_id,
+      op_grant as (select op.id as op_id, op.uid, op.payload->>'accountId' as account_id, gt.payload->>'tenantId' as tenant_id,
+          a.key as client_id, a.value->>'grantId' as grant_id,
           coalesce((${ofTheRows}) or a.value->>'grantId' in (select id from extra_grants), false) as ending
         from op cross join jsonb_each(op.payload->'authorizations') as a
         left join oidc_model as g on g.model = 'Grant' and g.id = a.value->>'grantId'
@@ -63,25 +68,41 @@ export function signInEndCtes(selected: EndedSignIns, after: { readonly sql: str
         returning o.uid, o.payload->>'accountId' as account_id, o.expires_at),${selected.credentialAgain === true ? MARKED : ''}
       grants as (select grant_id as id from op_grant where ending and grant_id is not null union select id from extra_grants),
       tokens as (delete from oidc_model where (model = 'Grant' and id in (select id from grants)) or grant_id in (select id from grants) returning model, id, payload, expires_at),
-      changed as (delete from user_session as r using indexed where r.application_id = indexed.application_id and r.id = indexed.id
-        returning r.id::text as target_id, r.tenant_id, ${sessionSnapshotSql('r')} as before, ${after.sql} as after)`,
-    params: [...selected.params, ...(grants?.params ?? []), ...after.params],
+      ended_rows as (delete from user_session as r using indexed where r.application_id = indexed.application_id and r.id = indexed.id
+        returning r.id::text as target_id, r.tenant_id, ${sessionSnapshotSql('r')} as before,
+          ?::jsonb || jsonb_build_object('grantsRevoked', (select count(distinct k.grant_id) from op_grant as k where k.ending and k.uid = r.op_session_uid
+            and k.account_id = r.user_id::text and k.tenant_id is not distinct from r.tenant_id::text)) as after),
+      ended_grants as (select t.id, t.payload, gt.payload->>'tenantId' as tenant_id from tokens as t left join oidc_model as gt on gt.model = 'GrantTenant' and gt.id = t.id
+        where t.model = 'Grant' and (t.expires_at is null or t.expires_at > ?::timestamptz)),
+      changed as (select 'session.revoked' as action, 'session' as target_type, target_id, tenant_id, before, after from ended_rows
+        union all select 'session.revoked', 'session', gs.id::text, gs.tenant_id, ${sessionSnapshotSql('gs')}, ?::jsonb || jsonb_build_object('grantsRevoked', 1)
+          from grant_sign_ins as gs where gs.grant_id in (select id from ended_grants)
+        union all select 'grant.revoked', 'grant', e.id, e.tenant_id::uuid, null::jsonb,
+            jsonb_build_object('reason', ?::text, 'clientId', e.payload->>'clientId', 'userId', e.payload->>'accountId')
+          from ended_grants as e where e.id in (select id from extra_grants)
+            and e.id not in (select grant_id from op_grant where ending and grant_id is not null) and e.id not in (select grant_id from grant_sign_ins))`,
+    params: [...selected.params, ...(grants?.params ?? []), ...signIns.params, why, now, why, reason ?? 'revocation'],
   };
 }
 
 /**
- * Each audited as `session.revoked`; the caller tells the instances to forget the users' tokens after the commit.
+ * Ends them in one statement, each recorded (signInEndCtes); returns every grant that ended, for the caller to publish
+ * after the commit, so that no instance answers for their tokens from memory.
  */
-function endSessions(em: EntityManager, actor: AuditActor, reason: SessionEndReason, selected: EndedSignIns): Promise<string[]> {
-  return recordAuditPerRow(em, actor, { action: 'session.revoked', targetType: 'session' }, {
-    tenantPerRow: true,
-    ...signInEndCtes(selected, { sql: `jsonb_build_object('reason', ?::text)`, params: [reason] }),
-  });
+export async function endSignIns(em: EntityManager, actor: AuditActor, selected: EndedSignIns, reason: SessionEndReason | null): Promise<string[]> {
+  const [row] = await recordAuditPerRowThen<{ grants: string[] }>(
+    em,
+    actor,
+    { action: 'session.revoked', targetType: 'session' },
+    { tenantPerRow: true, actionPerRow: true, ...signInEndCtes(selected, reason, new Date()) },
+    'select array(select id from grants) as grants',
+  );
+  return row?.grants ?? [];
 }
 
 /** `singleSession`: every other session of the user in the application ends; OP session `keptUid` stays. */
 export function endOtherSessions(em: EntityManager, actor: AuditActor, userId: string, keptUid: string): Promise<string[]> {
-  return endSessions(em, actor, 'single_session', { where: 's.user_id = ? and s.op_session_uid <> ?', params: [userId, keptUid], ends: 'browser_session' });
+  return endSignIns(em, actor, { where: 's.user_id = ? and s.op_session_uid <> ?', params: [userId, keptUid], ends: 'browser_session' }, 'single_session');
 }
 
 /**
@@ -93,7 +114,10 @@ export function endTenantSessions(em: EntityManager, actor: AuditActor, tenantId
   const ofUser = userId === null ? '' : ' and s.user_id = ?';
   const grantOfUser =
     userId === null ? '' : ` and exists (select 1 from oidc_model as g where g.model = 'Grant' and g.id = gt.id and g.payload->>'accountId' = ?)`;
-  return endSessions(em, actor, userId === null ? 'tenant_deleted' : 'membership_removed', {
+  return endSignIns(
+    em,
+    actor,
+    {
     where: `s.tenant_id in (?)${ofUser}`,
     params: [tenantIds, ...(userId === null ? [] : [userId])],
     ends: 'sign_in',
@@ -101,10 +125,12 @@ export function endTenantSessions(em: EntityManager, actor: AuditActor, tenantId
       sql: `select gt.id from oidc_model as gt where gt.model = 'GrantTenant' and @owner(gt) and gt.payload->>'tenantId' in (?)${grantOfUser}`,
       params: [tenantIds, ...(userId === null ? [] : [userId])],
     },
-  });
+    },
+    userId === null ? 'tenant_deleted' : 'membership_removed',
+  );
 }
 
 /** An IdP's single logout: every browser session of those users in the application. */
 export function endUsersSessions(em: EntityManager, actor: AuditActor, userIds: readonly string[]): Promise<string[]> {
-  return endSessions(em, actor, 'saml_logout', { where: 's.user_id in (?)', params: [userIds], ends: 'browser_session' });
+  return endSignIns(em, actor, { where: 's.user_id in (?)', params: [userIds], ends: 'browser_session' }, 'saml_logout');
 }

@@ -4,12 +4,11 @@ import type { Scope } from '../../context.ts';
 import { executeOwned, ownedSql, type OwnedStatement } from '../../db/owned-sql.ts';
 import { invalid, notFound } from '../../errors.ts';
 import { isUuid } from '../../ids.ts';
-import { recordAudit } from '../audit.ts';
 import { ISSUER_KEY } from '../domains/surfaces.ts';
 import { pageSize, scopedList, type Page, type PageArgs } from '../pagination.ts';
 import { mayActNowSql } from '../users/sign-in-user.ts';
 import { getUser } from '../users/users.ts';
-import { signInEndCtes, type EndedSignIns } from './end-sessions.ts';
+import { endSignIns } from './end-sessions.ts';
 import { grantSignInsSql, SIGN_IN_ID_IS } from './grant-sign-ins.ts';
 import type { KnownValidToken } from './validation-cache.ts';
 
@@ -170,15 +169,16 @@ export async function currentAndNewestSessions(scope: Scope, userId: string, cur
 export async function revokeSession(scope: Scope, sessionId: string): Promise<boolean> {
   const grants = await scope.transactional(async (em) => {
     const found = await findSession(scope, em, sessionId, ' for update of s');
-    if ('grant' in found) return endGrantSignIn(scope, em, found.grant);
+    if ('grant' in found) return endSignIns(em, scope, { where: 'false', params: [], ends: 'sign_in', grants: { sql: 'select ?::text as id', params: [found.grant.grant_id] } }, null);
     const row = found.browser;
     const now = new Date();
     return endSignIns(
-      scope,
       em,
+      scope,
       scope.tenantId === null
         ? { where: `s.op_session_uid = ? and s.user_id = ? and ${LIVE}`, params: [row.op_session_uid, row.user_id, now, now], ends: 'browser_session' }
         : { where: 's.id = ?', params: [row.id], ends: 'sign_in', credentialAgain: true },
+      null,
     );
   });
   await Promise.all(grants.map((id) => scope.services.invalidations.publish({ kind: 'grant', id })));
@@ -194,8 +194,8 @@ export async function revokeUserSessions(scope: Scope, userId: string): Promise<
   const now = new Date();
   const grants = await scope.transactional((em) =>
     endSignIns(
-      scope,
       em,
+      scope,
       scope.tenantId === null
         ? {
             where: `s.user_id = ? and ${LIVE}`,
@@ -214,61 +214,11 @@ export async function revokeUserSessions(scope: Scope, userId: string): Promise<
               params: [userId, scope.tenantId],
             },
           },
+      null,
     ),
   );
   await Promise.all(grants.map((id) => scope.services.invalidations.publish({ kind: 'grant', id })));
   return true;
-}
-
-/** Its grant ends with its tokens, audited `session.revoked` by the call that deleted it (of concurrent ones). */
-async function endGrantSignIn(scope: Scope, em: EntityManager, signIn: GrantSignInRow): Promise<string[]> {
-  const { ctes, params } = signInEndCtes(
-    { where: 'false', params: [], ends: 'sign_in', grants: { sql: 'select ?::text as id', params: [signIn.grant_id] } },
-    { sql: 'null::jsonb', params: [] },
-  );
-  const [row] = await executeOwned<{ ended: boolean }[]>(em, scope.applicationId, `with ${ctes} select exists (select 1 from tokens where model = 'Grant') as ended`, params);
-  if (row?.ended !== true) return [];
-  const before = grantView(signIn);
-  recordAudit(em, scope, { action: 'session.revoked', targetType: 'session', targetId: signIn.id, tenantId: signIn.tenant_id, before, after: { grantsRevoked: 1 } });
-  return [signIn.grant_id];
-}
-
-interface EndedRows {
-  grants: string[] | null;
-  rows: { id: string; tenantId: string | null; before: object; after: object }[];
-  /** The live `grants` option's grants that no ended sign-in held. */
-  extra: { id: string; tenantId: string | null; clientId: string; userId: string }[];
-}
-
-/**
- * Each sign-in that ends audited `session.revoked`, each other live grant `grant.revoked` (reason `revocation`, as at the
- * revocation endpoint); returns every grant that ended, for the caller to publish after the commit.
- */
-async function endSignIns(scope: Scope, em: EntityManager, selected: EndedSignIns): Promise<string[]> {
-  // The sessions' own grants: the others have records of their own.
-  const grantsRevoked = `jsonb_build_object('grantsRevoked', (select count(distinct grant_id) from op_grant where ending))`;
-  const { ctes, params } = signInEndCtes(selected, { sql: grantsRevoked, params: [] });
-  // Only the grants this statement deleted: of concurrent calls one audits each. Its snapshot still shows their tenants.
-  const [ended] = await executeOwned<EndedRows[]>(
-    em,
-    scope.applicationId,
-    `with ${ctes}
-     select (select array_agg(id) from grants) as grants,
-            coalesce((select jsonb_agg(jsonb_build_object('id', target_id, 'tenantId', tenant_id, 'before', before, 'after', after)) from changed), '[]') as rows,
-            coalesce((select jsonb_agg(jsonb_build_object('id', g.id, 'tenantId', gt.payload->>'tenantId', 'clientId', g.payload->>'clientId', 'userId', g.payload->>'accountId'))
-               from tokens as g left join oidc_model as gt on gt.model = 'GrantTenant' and gt.id = g.id
-              where g.model = 'Grant' and g.id in (select id from extra_grants) and (g.expires_at is null or g.expires_at > now())
-                and g.id not in (select grant_id from op_grant where ending and grant_id is not null)), '[]') as extra`,
-    params,
-  );
-  for (const revoked of ended?.rows ?? []) {
-    recordAudit(em, scope, { action: 'session.revoked', targetType: 'session', targetId: revoked.id, tenantId: revoked.tenantId, before: revoked.before, after: revoked.after });
-  }
-  for (const grant of ended?.extra ?? []) {
-    const after = { reason: 'revocation', clientId: grant.clientId, userId: grant.userId };
-    recordAudit(em, scope, { action: 'grant.revoked', targetType: 'grant', targetId: grant.id, tenantId: grant.tenantId, after });
-  }
-  return ended?.grants ?? [];
 }
 
 interface ValidationFacts {

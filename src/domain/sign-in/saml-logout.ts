@@ -29,7 +29,7 @@ const SAML_LOGOUT_ACTOR = { actor: { type: 'system', id: 'saml-logout' } } as co
 
 /** False when no sign-in of `nameId` through the provider is known (the IdP is answered UnknownPrincipal). */
 export async function endSamlSubjectSessions(services: Services, provider: SamlProvider, nameId: string, requestId: string): Promise<boolean> {
-  const ended = await services.orm.em.fork().transactional(async (em) => {
+  const grants = await services.orm.em.fork().transactional(async (em) => {
     const subjects = await executeOwned<{ user_id: string }[]>(
       em,
       provider.applicationId,
@@ -40,8 +40,8 @@ export async function endSamlSubjectSessions(services: Services, provider: SamlP
     const actor = { applicationId: provider.applicationId, tenantId: provider.tenantId, requestId, principal: SAML_LOGOUT_ACTOR };
     return endUsersSessions(em, actor, subjects.map((subject) => subject.user_id));
   });
-  if (ended === null) return false;
-  await Promise.all(ended.map((id) => services.invalidations.publish({ kind: 'grant', id })));
+  if (grants === null) return false;
+  await Promise.all(grants.map((id) => services.invalidations.publish({ kind: 'grant', id })));
   return true;
 }
 
