@@ -22,6 +22,10 @@ export function isUuid(value: string): boolean {
   return UUIDV7.test(value);
 }
 
+/** SQL: text `value` as a uuid, null when it is none (a cast would fail the statement). */
+export const uuidOrNullSql = (value: string) =>
+  `(case when (${value}) ~ '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' then (${value})::uuid end)`;
+
 /** The smallest UUIDv7 of a millisecond: every id made before it sorts below, every id made at or after it not. */
 export function firstIdAt(time: Date): string {
   const hex = Math.max(0, time.getTime()).toString(16).padStart(12, '0');

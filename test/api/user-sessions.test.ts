@@ -53,15 +53,15 @@ const active = async (token: string) =>
  * Signed in with offline_access through the sign-in page, then signed out in that browser: the refresh token outlives
  * it, its grant a session of its own (no address).
  */
-async function offlineGrantOutlivingSignOut(email: string, tenantId = tenantA) {
+async function offlineGrantOutlivingSignOut(email: string, tenantId = tenantA, clientId = spa.clientId) {
   const created = await app.http.post('/users', { email, password: PASSWORD, tenantId });
   expect(created.status).toBe(201);
-  const config = await discover(app, spa.clientId, oidc.None(), { redirect_uris: [REDIRECT] });
+  const config = await discover(app, clientId, oidc.None(), { redirect_uris: [REDIRECT] });
   const flow = await startAuthorization(config, { redirectUri: REDIRECT, resource: '' }, { tenant: tenantId, ...OFFLINE_CONSENT });
   const issuer = app.gatehouse.services.config.publicUrl;
   const callback = await flow.jar.followOut(await flow.jar.submit(flow.page, { email, password: PASSWORD }), issuer);
   const tokens = await oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: flow.verifier, expectedState: flow.state });
-  const confirm = await flow.jar.visit(`${issuer}/oauth2/logout?client_id=${spa.clientId}`);
+  const confirm = await flow.jar.visit(`${issuer}/oauth2/logout?client_id=${clientId}`);
   expect((await flow.jar.submit(confirm, { logout: 'yes' })).location).toBe(`${issuer}/oauth2/logout/success`);
   const refreshToken = await refresh(config, tokens.refresh_token!);
   expect(refreshToken).toEqual(expect.any(String));
@@ -197,5 +197,34 @@ describe('a grant sign-in ended with its tenant', () => {
     expect(await sql(`select 1 from audit_log where action = 'grant.revoked' and after->>'userId' = ?`, [offline.userId])).toEqual([]);
     expect(await refresh(kept.config, kept.refreshToken)).toEqual(expect.any(String));
     expect(await revocations(kept.session['id'] as string)).toEqual([]);
+  });
+});
+
+describe('a grant sign-in whose client no longer stands', () => {
+  it('revoked or deleted, it is no session: not listed, read, validated nor revoked; the user’s sign-in with a standing client is', async () => {
+    for (const end of ['revoked', 'deleted'] as const) {
+      const client = await createTestClient(app, { type: 'spa', authMethod: 'none', redirectUris: [REDIRECT] });
+      const gone = await offlineGrantOutlivingSignOut(`client-${end}@example.com`, tenantA, client.clientId);
+      const id = gone.session['id'] as string;
+      const standing = await signIn(gone.userId, tenantA);
+      const listed = async () => ((await app.http.get(`/users/${gone.userId}/sessions`)).body.data as { id: string }[]).map((session) => session.id);
+      expect(await listed()).toContain(id);
+      expect((await app.http.get(`/sessions/${id}`)).status).toBe(200);
+
+      // The management API revokes only M2M credentials: the OP's rows outlive a client's revocation as its deletion.
+      if (end === 'revoked') await sql(`update oauth_client set revoked_at = now() where id = ?`, [client.clientId]);
+      else expect((await app.http.delete(`/oauth-clients/${client.clientId}`)).status).toBe(204);
+
+      expect((await app.http.post('/sessions/validate', { token: gone.refreshToken })).body, end).toEqual({ valid: false, session: null });
+      expect(await listed(), end).not.toContain(id);
+      expect((await app.http.get('/sessions?pageSize=100')).body.data.map((session: { id: string }) => session.id), end).not.toContain(id);
+      expect((await app.http.get(`${tenantPath(tenantA)}/sessions/${id}`)).status, end).toBe(404);
+      expect((await app.http.get(`/sessions/${id}`)).status, end).toBe(404);
+      expect((await app.http.delete(`/sessions/${id}`)).status, end).toBe(404);
+      expect(await sql(`select 1 from audit_log where action = 'session.revoked' and target_id = ?`, [id])).toEqual([]);
+
+      expect((await app.http.post('/sessions/validate', { token: standing.tokens.refresh_token! })).body.valid, end).toBe(true);
+      expect(await listed(), end).toHaveLength(1);
+    }
   });
 });

@@ -1,3 +1,5 @@
+import { uuidOrNullSql } from '../../ids.ts';
+
 /**
  * A sign-in no browser session holds: a grant no live OP session of its user holds (an offline_access grant that
  * outlived its browser's sign-out or expiry, a device's once the approving browser's session ended) with a live token
@@ -12,6 +14,12 @@
 const SIGN_IN_ID = `(lpad(to_hex((g.payload->>'iat')::bigint * 1000), 12, '0') || '7' || substr(md5(g.id), 1, 3) || '8' || substr(md5(g.id), 4, 15))::uuid`;
 
 /**
+ * The OAuth client (`c`) of grant `g`, while it stands: the OP's rows outlive their client's deletion or revocation,
+ * and the OP no longer knows it. Listing, reading, validating and revoking a grant's sign-in all ask it.
+ */
+export const STANDING_CLIENT = `join oauth_client as c on c.application_id = g.application_id and c.id = ${uuidOrNullSql(`g.payload->>'clientId'`)} and c.revoked_at is null`;
+
+/**
  * The application's grant sign-ins (`@owner`) matching `where` (on `g`, the Grant, and `gt`, its GrantTenant), one row
  * each: `id` (SIGN_IN_ID), `grant_id`, `user_id`, `tenant_id`, `client_id`, `created_at` (the grant's), `last_active_at`
  * (its newest live token's issue: its last refresh) and `expires_at` (its live tokens' latest end, never past the
@@ -24,7 +32,7 @@ export function grantSignInsSql(where: string, params: readonly unknown[], now: 
             least(k.expires_at, g.expires_at) as expires_at
        from oidc_model as g
        join app_user as u on u.application_id = g.application_id and u.id::text = g.payload->>'accountId'
-       join oauth_client as c on c.application_id = g.application_id and c.id::text = g.payload->>'clientId'
+       ${STANDING_CLIENT}
        left join oidc_model as gt on gt.model = 'GrantTenant' and gt.id = g.id
        cross join lateral (select max((k.payload->>'iat')::bigint) as last_iat, max(k.expires_at) as expires_at from oidc_model as k
           where k.grant_id = g.id and k.model in ('AccessToken', 'RefreshToken') and k.consumed_at is null

@@ -3,13 +3,13 @@ import { LRUCache } from 'lru-cache';
 import type { Scope } from '../../context.ts';
 import { executeOwned, ownedSql, type OwnedStatement } from '../../db/owned-sql.ts';
 import { invalid, notFound } from '../../errors.ts';
-import { isUuid } from '../../ids.ts';
+import { isUuid, uuidOrNullSql } from '../../ids.ts';
 import { ISSUER_KEY } from '../domains/surfaces.ts';
 import { pageSize, scopedList, type Page, type PageArgs } from '../pagination.ts';
 import { mayActNowSql } from '../users/sign-in-user.ts';
 import { getUser } from '../users/users.ts';
 import { endSignIns } from './end-sessions.ts';
-import { grantSignInsSql, SIGN_IN_ID_IS } from './grant-sign-ins.ts';
+import { grantSignInsSql, SIGN_IN_ID_IS, STANDING_CLIENT } from './grant-sign-ins.ts';
 import type { KnownValidToken } from './validation-cache.ts';
 
 /**
@@ -272,9 +272,6 @@ async function tokenSource(scope: Scope, token: string, now: Date): Promise<{ ct
   };
 }
 
-/** A cast of anything else would fail the statement. */
-const uuidOrNull = (value: string) => `(case when ${value} ~ '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' then ${value}::uuid end)`;
-
 /** At most one write per minute per session (and per instance). */
 const touched = new LRUCache<string, number>({ max: 100_000 });
 const ACTIVITY_RESOLUTION_MS = 60_000;
@@ -314,11 +311,10 @@ async function readValidToken(scope: Scope, token: string, now: Date): Promise<K
        t.user_id as token_user_id, t.client_id as token_client_id, t.grant_id as token_grant_id, t.model as token_model, t.issuer as token_issuer,
        least(t.expires_at, g.expires_at, s.expires_at, s.op_expires_at) as valid_until
        from t
-       join app_user as u on @owner(u) and t.application_id = u.application_id::text and u.id = ${uuidOrNull('t.user_id')}
+       join app_user as u on @owner(u) and t.application_id = u.application_id::text and u.id = ${uuidOrNullSql('t.user_id')}
        join oidc_model as g on g.model = 'Grant' and g.id = t.grant_id and g.application_id = u.application_id
         and g.payload->>'accountId' = t.user_id and g.payload->>'clientId' = t.client_id and (g.expires_at is null or g.expires_at > ?::timestamptz)
-       -- The grant outlives its client's deletion or revocation (the OP's rows): the client must still stand.
-       join oauth_client as c on c.application_id = u.application_id and c.id = ${uuidOrNull('t.client_id')} and c.revoked_at is null
+       ${STANDING_CLIENT}
        left join oidc_model as gt on gt.model = 'GrantTenant' and gt.id = g.id
        -- The sign-in that lists the grant: of the browser session that holds it, else the grant's own (none: not valid).
        left join lateral (select ${COLUMNS}, o.expires_at as op_expires_at from user_session as s join oidc_model as o on o.model = 'Session' and o.uid = s.op_session_uid
