@@ -496,8 +496,15 @@ describe('a reset of an account whose address was never confirmed takes it over'
 
   it('a reset of a confirmed account takes nothing but its password and sessions: no takeover', async () => {
     const held = await heldAccount(true);
+    const sessions = (await held.admin.get(`/users/${held.userId}/sessions`)).body.data as { tenantId: string | null }[];
+    expect(sessions).toHaveLength(1);
     const { page } = await held.resetFromInvitation(NEW_PASSWORD);
     expect(page.body).not.toContain('was never confirmed');
+    // Each session ended recorded as its revocation records it, the owner acting through the link.
+    expect(await held.audit('session.revoked')).toEqual(
+      sessions.map((session) => ({ actor_type: 'user', actor_id: held.userId, tenant_id: session.tenantId, before: session, after: { reason: 'password_reset', grantsRevoked: 1 } })),
+    );
+    expect((await held.audit('user.password.reset'))[0]?.after).toMatchObject({ sessionsEnded: 1 });
     expect(await held.held()).toEqual({ passkeys: 1, factors: 1, recoveryCodes: 1, upstreamLinks: 1, roles: 2, tenantIds: [held.other], sessions: false });
     expect((await held.signInWithKey()).status).toBe(303);
     expect((await held.admin.get(`/api-keys/${held.boundKey.id}`)).body.revokedAt).toBeNull();

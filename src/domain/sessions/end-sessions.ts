@@ -4,7 +4,7 @@ import { sessionSnapshotSql } from './browser-sessions.ts';
 import { grantSignInsSql } from './grant-sign-ins.ts';
 
 /** The `after` of their `session.revoked` records. */
-export type SessionEndReason = 'single_session' | 'membership_removed' | 'tenant_deleted' | 'saml_logout';
+export type SessionEndReason = 'single_session' | 'membership_removed' | 'tenant_deleted' | 'saml_logout' | 'password_reset';
 
 /** Sign-ins (`user_session as s` rows of the application) and what of them ends. */
 export interface EndedSignIns {
@@ -86,23 +86,36 @@ function signInEndCtes(selected: EndedSignIns, reason: SessionEndReason | null, 
 }
 
 /**
- * Ends them in one statement, each recorded (signInEndCtes); returns every grant that ended, for the caller to publish
- * after the commit, so that no instance answers for their tokens from memory.
+ * Ends them in one statement, each recorded (signInEndCtes); `grants`: every grant that ended, for the caller to publish
+ * after the commit, so that no instance answers for their tokens from memory; `browserSessions`: the OP's deleted.
  */
-export async function endSignIns(em: EntityManager, actor: AuditActor, selected: EndedSignIns, reason: SessionEndReason | null): Promise<string[]> {
-  const [row] = await recordAuditPerRowThen<{ grants: string[] }>(
+export async function endSignIns(
+  em: EntityManager,
+  actor: AuditActor,
+  selected: EndedSignIns,
+  reason: SessionEndReason | null,
+): Promise<{ grants: string[]; browserSessions: number }> {
+  const [row] = await recordAuditPerRowThen<{ grants: string[]; browser_sessions: number }>(
     em,
     actor,
     { action: 'session.revoked', targetType: 'session' },
     { tenantPerRow: true, actionPerRow: true, ...signInEndCtes(selected, reason, new Date()) },
-    'select array(select id from grants) as grants',
+    'select array(select id from grants) as grants, (select count(*) from op_ended)::int as browser_sessions',
   );
-  return row?.grants ?? [];
+  return { grants: row?.grants ?? [], browserSessions: row?.browser_sessions ?? 0 };
 }
 
+/** Every sign-in of the user in the application, and every other grant of theirs (offline, a device's). */
+export const ofUser = (userId: string): EndedSignIns => ({
+  where: 's.user_id = ?',
+  params: [userId],
+  ends: 'browser_session',
+  grants: { sql: `select g.id from oidc_model as g where g.model = 'Grant' and @owner(g) and g.payload->>'accountId' = ?`, params: [userId] },
+});
+
 /** `singleSession`: every other session of the user in the application ends; OP session `keptUid` stays. */
-export function endOtherSessions(em: EntityManager, actor: AuditActor, userId: string, keptUid: string): Promise<string[]> {
-  return endSignIns(em, actor, { where: 's.user_id = ? and s.op_session_uid <> ?', params: [userId, keptUid], ends: 'browser_session' }, 'single_session');
+export async function endOtherSessions(em: EntityManager, actor: AuditActor, userId: string, keptUid: string): Promise<string[]> {
+  return (await endSignIns(em, actor, { where: 's.user_id = ? and s.op_session_uid <> ?', params: [userId, keptUid], ends: 'browser_session' }, 'single_session')).grants;
 }
 
 /**
@@ -110,11 +123,11 @@ export function endOtherSessions(em: EntityManager, actor: AuditActor, userId: s
  * in to those tenants ends too (a device's, or one whose row is gone), so the OP signs nobody in silently with them.
  * `userId` null: every user (the tenants deleted).
  */
-export function endTenantSessions(em: EntityManager, actor: AuditActor, tenantIds: readonly string[], userId: string | null): Promise<string[]> {
+export async function endTenantSessions(em: EntityManager, actor: AuditActor, tenantIds: readonly string[], userId: string | null): Promise<string[]> {
   const ofUser = userId === null ? '' : ' and s.user_id = ?';
   const grantOfUser =
     userId === null ? '' : ` and exists (select 1 from oidc_model as g where g.model = 'Grant' and g.id = gt.id and g.payload->>'accountId' = ?)`;
-  return endSignIns(
+  const ended = await endSignIns(
     em,
     actor,
     {
@@ -128,9 +141,10 @@ export function endTenantSessions(em: EntityManager, actor: AuditActor, tenantId
     },
     userId === null ? 'tenant_deleted' : 'membership_removed',
   );
+  return ended.grants;
 }
 
 /** An IdP's single logout: every browser session of those users in the application. */
-export function endUsersSessions(em: EntityManager, actor: AuditActor, userIds: readonly string[]): Promise<string[]> {
-  return endSignIns(em, actor, { where: 's.user_id in (?)', params: [userIds], ends: 'browser_session' }, 'saml_logout');
+export async function endUsersSessions(em: EntityManager, actor: AuditActor, userIds: readonly string[]): Promise<string[]> {
+  return (await endSignIns(em, actor, { where: 's.user_id in (?)', params: [userIds], ends: 'browser_session' }, 'saml_logout')).grants;
 }

@@ -8,7 +8,7 @@ import { ISSUER_KEY } from '../domains/surfaces.ts';
 import { pageSize, scopedList, type Page, type PageArgs } from '../pagination.ts';
 import { mayActNowSql } from '../users/sign-in-user.ts';
 import { getUser } from '../users/users.ts';
-import { endSignIns } from './end-sessions.ts';
+import { endSignIns, ofUser } from './end-sessions.ts';
 import { grantSignInsSql, SIGN_IN_ID_IS, STANDING_CLIENT } from './grant-sign-ins.ts';
 import type { KnownValidToken } from './validation-cache.ts';
 
@@ -169,10 +169,12 @@ export async function currentAndNewestSessions(scope: Scope, userId: string, cur
 export async function revokeSession(scope: Scope, sessionId: string): Promise<boolean> {
   const grants = await scope.transactional(async (em) => {
     const found = await findSession(scope, em, sessionId, ' for update of s');
-    if ('grant' in found) return endSignIns(em, scope, { where: 'false', params: [], ends: 'sign_in', grants: { sql: 'select ?::text as id', params: [found.grant.grant_id] } }, null);
+    if ('grant' in found) {
+      return (await endSignIns(em, scope, { where: 'false', params: [], ends: 'sign_in', grants: { sql: 'select ?::text as id', params: [found.grant.grant_id] } }, null)).grants;
+    }
     const row = found.browser;
     const now = new Date();
-    return endSignIns(
+    const ended = await endSignIns(
       em,
       scope,
       scope.tenantId === null
@@ -180,6 +182,7 @@ export async function revokeSession(scope: Scope, sessionId: string): Promise<bo
         : { where: 's.id = ?', params: [row.id], ends: 'sign_in', credentialAgain: true },
       null,
     );
+    return ended.grants;
   });
   await Promise.all(grants.map((id) => scope.services.invalidations.publish({ kind: 'grant', id })));
   return true;
@@ -192,17 +195,12 @@ export async function revokeSession(scope: Scope, sessionId: string): Promise<bo
 export async function revokeUserSessions(scope: Scope, userId: string): Promise<boolean> {
   await getUser(scope, userId);
   const now = new Date();
-  const grants = await scope.transactional((em) =>
+  const { grants } = await scope.transactional((em) =>
     endSignIns(
       em,
       scope,
       scope.tenantId === null
-        ? {
-            where: `s.user_id = ? and ${LIVE}`,
-            params: [userId, now, now],
-            ends: 'browser_session',
-            grants: { sql: `select g.id from oidc_model as g where g.model = 'Grant' and @owner(g) and g.payload->>'accountId' = ?`, params: [userId] },
-          }
+        ? { ...ofUser(userId), where: `s.user_id = ? and ${LIVE}`, params: [userId, now, now] }
         : {
             where: `s.user_id = ? and s.tenant_id = ? and ${LIVE}`,
             params: [userId, scope.tenantId, now, now],
