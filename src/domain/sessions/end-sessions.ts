@@ -124,23 +124,19 @@ export async function endOtherSessions(em: EntityManager, actor: AuditActor, use
  * `userId` null: every user (the tenants deleted).
  */
 export async function endTenantSessions(em: EntityManager, actor: AuditActor, tenantIds: readonly string[], userId: string | null): Promise<string[]> {
-  const ofUser = userId === null ? '' : ' and s.user_id = ?';
+  const theUser = userId === null ? '' : ' and s.user_id = ?';
   const grantOfUser =
     userId === null ? '' : ` and exists (select 1 from oidc_model as g where g.model = 'Grant' and g.id = gt.id and g.payload->>'accountId' = ?)`;
-  const ended = await endSignIns(
-    em,
-    actor,
-    {
-    where: `s.tenant_id in (?)${ofUser}`,
+  const selected: EndedSignIns = {
+    where: `s.tenant_id in (?)${theUser}`,
     params: [tenantIds, ...(userId === null ? [] : [userId])],
     ends: 'sign_in',
     grants: {
       sql: `select gt.id from oidc_model as gt where gt.model = 'GrantTenant' and @owner(gt) and gt.payload->>'tenantId' in (?)${grantOfUser}`,
       params: [tenantIds, ...(userId === null ? [] : [userId])],
     },
-    },
-    userId === null ? 'tenant_deleted' : 'membership_removed',
-  );
+  };
+  const ended = await endSignIns(em, actor, selected, userId === null ? 'tenant_deleted' : 'membership_removed');
   return ended.grants;
 }
 
