@@ -68,14 +68,16 @@ describe('subscription auditLogs', () => {
   it('with a `to` long past, sends the range’s records and completes', async () => {
     const userId = await createUser(tenantB, 'long-ago@example.com');
     const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000).toISOString();
-    await app.gatehouse.services.orm.em.getConnection().execute(`update audit_log set created_at = ? where target_id = ?`, [minutesAgo(7), userId]);
+    const sql = app.gatehouse.services.orm.em.getConnection();
+    const dated = await sql.execute(`update audit_log set created_at = ? where target_id = ? returning action`, [minutesAgo(7), userId]);
+    expect(dated, 'the records of the user made, dated back').toEqual([{ action: 'user.created' }]);
     const stream = await subscribe({ appId: app.root.applicationId, tenantId: tenantB, from: minutesAgo(8), to: minutesAgo(6) });
     expect(stream.status, JSON.stringify(stream.body)).toBe(200);
     await stream.until((s) => s.ended, 'the subscription ended');
     expect(stream.events.at(-1)?.event).toBe('complete');
     expect(subscriptionErrors(resultsOf(stream))).toEqual([]);
-    const [row] = await app.gatehouse.services.orm.em.getConnection().execute(`select created_at, tx::text from audit_log where target_id = ?`, [userId]);
-    expect(recordsOf(stream).map((record) => record.target.id), JSON.stringify({ row, events: stream.events })).toEqual([userId]);
+    const rows = await sql.execute(`select action, created_at, tx::text from audit_log where target_id = ?`, [userId]);
+    expect(recordsOf(stream).map((record) => record.target.id), JSON.stringify({ rows, events: stream.events })).toEqual([userId]);
   });
 
   it('refused before the stream opens, as JSON: no permission (403), another tenant’s scope (403), an unknown `after` (422)', async () => {
