@@ -111,9 +111,8 @@ export function subscriptionStarter(schema: GraphQLSchema, serializeError: Seria
   }
 
   /**
-   * The results as sent, each once the credentials may still run the operation; the first they may not is replaced by
-   * their refusal, the last result, so the client knows why it ends. `return()` stops the source at once (not an async
-   * generator's, which would wait for the pending `next()`).
+   * The results as sent while the credentials may still run the operation; then their refusal, the last result.
+   * `return()` stops the source at once (an async generator's would wait for the pending `next()`).
    */
   function sent(results: AsyncGenerator<ExecutionResult>, refusal: () => Promise<GatehouseError | undefined>, slot: StreamSlot): AsyncIterableIterator<FormattedExecutionResult> {
     let refused = false;

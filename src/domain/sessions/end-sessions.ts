@@ -33,11 +33,8 @@ const MARKED = `
         on conflict (application_id, op_session_uid, user_id, tenant_id) do update set expires_at = excluded.expires_at),`;
 
 /**
- * The statement's CTEs: `grants` (ids) end with every token issued under them, the OP sessions left with none are
- * deleted and the others lose those authorizations (and are marked: `credentialAgain`); `changed` holds the records,
- * one per ended sign-in (`session.revoked`: each row, and each grant sign-in among the `grants` option's; `after` the
- * reason and the count of its own grants) and per other live grant of that option (`grant.revoked`). Only what this
- * statement deleted is recorded: of concurrent calls one records each. `@owner` is the application.
+ * The statement's CTEs: `grants` end with their tokens, OP sessions left with none go; `changed` is one record per
+ * ended sign-in (`session.revoked`) and per other live grant ended (`grant.revoked`), only what this statement deleted.
  */
 function signInEndCtes(selected: EndedSignIns, reason: SessionEndReason | null, now: Date): { ctes: string; params: unknown[] } {
   const { grants } = selected;

@@ -469,8 +469,8 @@ const text = (value: unknown): string | undefined => (typeof value === 'string' 
 
 /**
  * Besides node-saml's checks (signature against the IdP's certificate, issuer, NotBefore/NotOnOrAfter): a signature
- * is required in both bindings (node-saml lets an unsigned redirect through), the Destination (when present) is `sloUrl`,
- * the endpoint on the surface it came to, and the request is recent and used once. `answer` is the LogoutResponse's HTTP-Redirect URL to the IdP:
+ * is required in both bindings (node-saml lets an unsigned redirect through), the Destination (when present) is `sloUrl`
+ * (the surface's), and the request is recent and used once. `answer` is the LogoutResponse's HTTP-Redirect URL to the IdP:
  * Success, or UnknownPrincipal when no sign-in of that NameID is known.
  */
 export async function readSamlLogoutRequest(deps: SamlDeps, provider: SamlProvider, sloUrl: string, message: SamlLogoutMessage): Promise<SamlLogoutRequest> {
