@@ -1,8 +1,21 @@
+import { randomInt } from 'node:crypto';
 import { v7 } from 'uuid';
 
-/** Every id is a UUIDv7: it sorts lexically by creation time, so it doubles as the pagination key. */
+/** A step back of the clock up to this (a slew) keeps ids increasing; a longer one is followed. */
+const CLOCK_STEP_BACK_MS = 1_000;
+const last = { msecs: -Infinity, seq: 0 };
+
+/**
+ * Every id is a UUIDv7: it sorts lexically by creation time, so it doubles as the pagination key. uuid's own state
+ * keeps ids increasing however far the clock steps back, so they would name a time ahead of it until it caught up,
+ * and a time range read as a range of ids (audit search, firstIdAt) would miss them.
+ */
 export function newId(): string {
-  return v7();
+  const now = Date.now();
+  if (now > last.msecs || last.msecs - now > CLOCK_STEP_BACK_MS) Object.assign(last, { msecs: now, seq: randomInt(2 ** 31) });
+  else if (last.seq < 0xffff_ffff) last.seq++;
+  else Object.assign(last, { msecs: last.msecs + 1, seq: 0 });
+  return v7({ msecs: last.msecs, seq: last.seq });
 }
 
 /**
