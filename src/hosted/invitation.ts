@@ -416,7 +416,17 @@ export function registerInvitationPage(app: FastifyInstance, services: Services,
     return succeeded(await acceptInvitation(target.applicationScope, invitation.id, account), { password: withOne, passkey: passkey !== undefined }, rawName);
   }
 
-  const throttled = { onRequest: throttle.hook(async (request) => browserLook(request)) };
+  /** The look of the page's refusals: the invitation's tenant's once the link is known, else the plain one. */
+  async function refusalLook(request: FastifyRequest): Promise<PageLook> {
+    try {
+      return (await open(request, tokenOf(request))).target.look;
+    } catch (error) {
+      if (error instanceof InvitationRefused) return error.look ?? browserLook(request);
+      throw error;
+    }
+  }
+  // Counted once the form is parsed (its token names the tenant whose look the 429 has), still before any Argon2 work.
+  const throttled = { preHandler: throttle.hook(refusalLook) };
   for (const prefix of ['', `${TENANT_PATH_PREFIX}/:tenantRef`]) {
     const url = `${prefix}${INVITATION_PAGE_PATH}`;
     app.get(url, refusing(async (request, reply) => showForm(request, reply, await open(request, tokenOf(request)), 200)));

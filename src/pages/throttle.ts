@@ -17,7 +17,7 @@ export type ThrottleLook = (request: FastifyRequest, reply: FastifyReply) => Pro
 
 /**
  * An onRequest hook for a throttled route: it counts the route's POSTs (and a GET naming a user code, guessesByQuery),
- * before their body is parsed, so a refused POST costs no Argon2 work.
+ * before their body is parsed, so a refused POST costs no Argon2 work (a preHandler where the look needs the body).
  */
 export type ThrottleHook = (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply | undefined>;
 

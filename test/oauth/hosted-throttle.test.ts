@@ -96,7 +96,14 @@ describe('sign-in throttle', () => {
     const invitation = new CookieJar();
     const form = await invitation.visit(/https?:\/\/\S+\/invitation\?token=[\w-]+/.exec(text)![0]);
     expect(form.status).toBe(200);
-    expectThrottled(await invitation.submit(form, { password: PASSWORD }));
+    const invitationThrottled = await invitation.submit(form, { password: PASSWORD });
+    expectThrottled(invitationThrottled);
+    // In the invited tenant's branding, as the page's other refusals are.
+    expect(invitationThrottled.body).toContain('--gh-primary:#123456');
+    // A token that names no invitation: the plain look, as its page's refusal has.
+    const unknown = await invitation.submit(form, { token: 'no-such-token', password: PASSWORD });
+    expectThrottled(unknown);
+    expect(unknown.body).not.toContain('#123456');
     expect((await app.http.get(`/applications/${app.root.applicationId}/tenants/${tenantId}/invitations/${sent.body.id}`)).body.status).toBe('pending');
   });
 
