@@ -28,6 +28,11 @@ export const AUDIT_ACTIONS = {
   'user.membership.removed': { kind: 'write', meaning: 'A user lost their membership of a tenant' },
   'user.membership.added': { kind: 'write', meaning: 'An existing user joined a tenant (an accepted invitation)' },
   'user.email.verified': { kind: 'write', meaning: 'A user proved their e-mail address through a link' },
+  'user.sign_up.disowned': {
+    kind: 'write',
+    meaning:
+      'The owner of an address never confirmed said through its verification link that they did not sign up: the account’s password went and its sessions ended (each recorded `session.revoked`), and what its maker held went, each record with `after.reason` `takeover`',
+  },
   'user.email.changed': { kind: 'write', meaning: 'A user changed their own e-mail address through the link mailed to the new one (`before.email`, `after.email`)' },
   'user.password.reset': {
     kind: 'write',

@@ -8,14 +8,14 @@ import { passwordChangedMail, tenantOf, welcomeMail, type MailContext } from '..
 import type { MailSender } from '../domain/email/outbox.ts';
 import { effectivePasswordPolicy } from '../domain/policies/policies.ts';
 import { surfaceSettings, type SurfaceSettings } from '../domain/sign-in/surface-settings.ts';
-import { changeEmail, resetPassword, verifyEmail } from '../domain/users/account-changes.ts';
+import { changeEmail, disownSignUp, resetPassword, verifyEmail } from '../domain/users/account-changes.ts';
 import { issueLink, parseLinkToken, peekLink, useLink, type LinkPurpose, type OpenedLinkUser } from '../domain/users/link-tokens.ts';
 import { usersChanged } from '../domain/users/changed.ts';
 import { keepReplacedPassword, passwordViolations } from '../domain/users/password-history.ts';
 import { passwordRefusals } from '../domain/policies/password.ts';
 import { forgetUserKeys } from '../domain/users/users.ts';
 import { authorizationChanged } from '../domain/authorization/writes.ts';
-import { donePage, errorPage, linkConfirmPage, resetPage, type CopyKey, type CopyText, type LinkConfirmation } from '../pages/pages.ts';
+import { accountMade, donePage, errorPage, linkConfirmPage, resetPage, type CopyKey, type CopyText, type LinkConfirmation } from '../pages/pages.ts';
 import { browserLook, namedSurfaceLook, sendPage } from '../pages/reply.ts';
 import { doneWithAccountLink } from '../pages/account.ts';
 import { accountPagePath } from './account.ts';
@@ -37,6 +37,7 @@ interface OpenedLink {
   readonly settings: SurfaceSettings;
   readonly email: string;
   readonly name: string | null;
+  readonly createdAt: Date;
   /** The issuer of the surface it was opened on. */
   readonly issuer: string;
 }
@@ -53,14 +54,14 @@ async function openLink(services: Services, request: FastifyRequest<{ Params: Li
   const settings = await surfaceSettings(services, request.id, user.applicationId, tenantRef);
   // A link of one pool brought to another surface (another tenant's path, or the service's) works nowhere but its own.
   if (settings === undefined || settings.poolId !== user.poolId) return undefined;
-  const [row] = await executeOwned<{ email: string; name: string | null }[]>(
+  const [row] = await executeOwned<{ email: string; name: string | null; created_at: Date }[]>(
     services.orm.em.fork().getConnection(),
     user.applicationId,
-    'select email, name from app_user where @owner and id = ?',
+    'select email, name, created_at from app_user where @owner and id = ?',
     [user.userId],
   );
   if (row === undefined) return undefined;
-  return { user, settings: { ...settings, look: browserLook(request, settings.look) }, email: row.email, name: row.name, issuer: surface.issuer };
+  return { user, settings: { ...settings, look: browserLook(request, settings.look) }, email: row.email, name: row.name, createdAt: new Date(row.created_at), issuer: surface.issuer };
 }
 
 /** The user acts on their own account through the link (the audit's actor); mails go out in the surface's tenant. */
@@ -97,13 +98,39 @@ export function accountLinkRoutes(app: FastifyInstance, services: Services): voi
     endUserScope(services, request.id, { opener: opened.user.opener, applicationId: opened.user.applicationId, tenantId: opened.settings.policyTenantId });
 
   /** A link's page before it acts: its one button posts the token back to the same address. */
-  const confirmPage = (request: FastifyRequest, reply: FastifyReply, opened: OpenedLink, token: string, confirms: LinkConfirmation, values: Record<string, string>) =>
-    sendPage(reply, 200, (nonce) => linkConfirmPage(opened.settings.look, nonce, { action: request.url.split('?')[0]!, token, confirms, values }));
+  const confirmPage = (request: FastifyRequest, reply: FastifyReply, opened: OpenedLink, token: string, confirms: LinkConfirmation, values: Record<string, string>) => {
+    // A verification names the account it confirms, whose maker may have typed someone else's address: its owner may refuse it.
+    const refusable = confirms === 'verify' ? { details: accountMade(opened.settings.look, opened), refuse: 'verify.disown' as const } : {};
+    return sendPage(reply, 200, (nonce) => linkConfirmPage(opened.settings.look, nonce, { action: request.url.split('?')[0]!, token, confirms, values, ...refusable }));
+  };
 
   async function showReset(request: FastifyRequest, reply: FastifyReply, opened: OpenedLink, token: string, errors?: readonly CopyText[]) {
     const passwordPolicy = await effectivePasswordPolicy(scopeOf(request, opened), opened.settings.policyTenantId);
     const input = { action: request.url.split('?')[0]!, token, email: opened.email, passwordPolicy, ...(errors === undefined ? {} : { errors }) };
     return sendPage(reply, errors === undefined ? 200 : 400, (nonce) => resetPage(opened.settings.look, nonce, input));
+  }
+
+  /**
+   * "I did not sign up" on a verification link's page (account-changes.ts, disownSignUp): the link is spent and the
+   * address stays unconfirmed; one confirmed meanwhile (its owner's reset) is refused as a used link is, changing nothing.
+   */
+  async function disown(request: FastifyRequest<{ Params: LinkParams }>, reply: FastifyReply, opened: OpenedLink, token: unknown) {
+    const actor = linkActor(services, request, opened);
+    const disowned = await scopeOf(request, opened).transactional(async (em) => {
+      if ((await useLink(em, token, 'verify_email')) === undefined) return false;
+      const tenants = await disownSignUp(em, actor, opened.user.userId);
+      // Nothing changes unless it was still unconfirmed: the link's use goes back with the rest.
+      if (tenants === false) throw new LinkRefused();
+      return true;
+    }).catch((error: unknown) => {
+      if (error instanceof LinkRefused) return false;
+      throw error;
+    });
+    if (!disowned) return invalidLink(request, reply, token);
+    await usersChanged(services, opened.user.applicationId);
+    await forgetUserKeys(scopeOf(request, opened), [opened.user.userId]);
+    await authorizationChanged({ services, applicationId: opened.user.applicationId });
+    return sendPage(reply, 200, (nonce) => donePage(opened.settings.look, nonce, 'verify.disownedTitle', 'verify.disownedText', { email: opened.email }));
   }
 
   for (const prefix of ['', '/t/:tenantRef']) {
@@ -156,6 +183,7 @@ export function accountLinkRoutes(app: FastifyInstance, services: Services): voi
       const token = formField(request, 'token');
       const opened = await openLink(services, request, token, 'verify_email');
       if (opened === undefined) return invalidLink(request, reply, token);
+      if (formField(request, 'disown') !== undefined) return disown(request, reply, opened, token);
       const actor = linkActor(services, request, opened);
       const welcome = { link: await applicationLink(services, opened) };
       const verified = await scopeOf(request, opened).transactional(async (em) => {
@@ -207,6 +235,9 @@ async function applicationLink(services: Services, opened: OpenedLink): Promise<
   const home = await readClientHome(services.orm.em.fork().getConnection(), opened.user.applicationId, opener.id, opened.issuer);
   return home?.url ?? services.config.publicUrl;
 }
+
+/** A link that turned out not to apply, after it was used in the transaction: the transaction rolls back. */
+class LinkRefused extends Error {}
 
 /** An address taken between the check and the write, as the pool's unique key refuses it, is taken too. */
 async function changedEmail<T>(change: () => Promise<T>): Promise<T | 'taken'> {

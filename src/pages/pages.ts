@@ -519,19 +519,39 @@ export type LinkConfirmation = keyof typeof LINK_CONFIRMATIONS;
 
 /**
  * A mailed link's page: one button, so that a mail scanner opening the link confirms nothing. `values` fill its text
- * (`email`; `newEmail` for an address change).
+ * (`email`; `newEmail` for an address change); `details` (page HTML) follow it; `refuse` labels a second button, which
+ * posts `disown=1` with the token.
  */
 export function linkConfirmPage(
   look: PageLook,
   nonce: string,
-  input: { readonly action: string; readonly token: string; readonly confirms: LinkConfirmation; readonly values: Readonly<Record<string, string>> },
+  input: {
+    readonly action: string;
+    readonly token: string;
+    readonly confirms: LinkConfirmation;
+    readonly values: Readonly<Record<string, string>>;
+    readonly details?: readonly string[];
+    readonly refuse?: CopyKey;
+  },
 ): RenderedPage {
   const keys = LINK_CONFIRMATIONS[input.confirms];
+  const refuse = input.refuse === undefined ? '' : `<button type="submit" class="secondary" name="disown" value="1">${text(look, input.refuse)}</button>\n`;
   const body =
     `<h1>${text(look, keys.title)}</h1>\n<p>${text(look, keys.text, input.values)}</p>\n` +
+    (input.details ?? []).map((detail) => `<p>${detail}</p>\n`).join('') +
     `<form method="post" action="${escapeHtml(input.action)}">\n${hidden('token', input.token)}` +
-    `<button type="submit">${text(look, keys.submit)}</button>\n</form>\n`;
+    `<button type="submit">${text(look, keys.submit)}</button>\n${refuse}</form>\n`;
   return document(look, nonce, text(look, keys.title), body);
+}
+
+/**
+ * What a verification link's page says of the account it would confirm: when it was made (UTC) and under which name,
+ * so that the address's owner can tell a sign-up that was not theirs, and what refusing it does.
+ */
+export function accountMade(look: PageLook, account: { readonly name: string | null; readonly createdAt: Date }): string[] {
+  const date = new Intl.DateTimeFormat(look.locale, { year: 'numeric', month: 'long', day: 'numeric', hour: '2-digit', minute: '2-digit', timeZone: 'UTC', timeZoneName: 'short' }).format(account.createdAt);
+  const made = account.name === null ? text(look, 'verify.made', { date }) : text(look, 'verify.madeNamed', { date, accountName: account.name });
+  return [made, text(look, 'verify.notMine')];
 }
 
 /**

@@ -556,6 +556,64 @@ describe('sign-up and verification', () => {
     expect((await signIn('ola@example.com', PASSWORD)).status).toBe(303);
   });
 
+  it('the verification page names the account and when it was made; its owner saying "I did not sign up" confirms nothing and leaves the maker no way in', async () => {
+    await configurePassword(app.http, { requireEmailVerification: false });
+    try {
+      // A stranger signs up with Vic's address and, verification not required, signs in.
+      expect((await signUp({ name: 'Mallory', email: 'vic@example.com', password: PASSWORD })).status).toBe(200);
+      const [maker] = (await app.http.get('/users?email=vic@example.com')).body.data as { id: string; createdAt: string }[];
+      const flow = await authorize();
+      await redeemAfter(config, flow, await flow.jar.submit(flow.page, { email: 'vic@example.com', password: PASSWORD }));
+      const sessions = () => sql<{ n: number }>('select count(*)::int as n from user_session where user_id = ?', [maker!.id]);
+      expect((await sessions())[0]!.n).toBe(1);
+
+      // Vic opens the mailed link: the page says which account it would confirm, and offers to refuse it.
+      const link = await accountLinkOf(app.http, 'vic@example.com', 'verify_email');
+      const jar = new CookieJar();
+      const page = await jar.visit(link);
+      expect(page.status).toBe(200);
+      expect(page.body).toContain('Mallory');
+      const made = new Intl.DateTimeFormat('en', { year: 'numeric', month: 'long', day: 'numeric', hour: '2-digit', minute: '2-digit', timeZone: 'UTC', timeZoneName: 'short' }).format(new Date(maker!.createdAt));
+      expect(page.body).toContain(made);
+      expect(page.body).toContain('I did not sign up');
+      const refused = await jar.submit(page, { disown: '1' });
+      expect(refused.status, refused.body).toBe(200);
+      expect(refused.body).toContain('Nothing was confirmed');
+
+      const [row] = await sql<{ email_verified: boolean; password_hash: string | null }>('select email_verified, password_hash from app_user where id = ?', [maker!.id]);
+      expect(row).toEqual({ email_verified: false, password_hash: null });
+      expect((await sessions())[0]!.n).toBe(0);
+      expect((await signIn('vic@example.com', PASSWORD)).status).not.toBe(303);
+      const audit = await app.http.get(`/audit-logs?target=${maker!.id}&action=user.sign_up.disowned`);
+      expect(audit.body.data).toHaveLength(1);
+      expect(audit.body.data[0]).toMatchObject({ actor: { type: 'user', id: maker!.id }, changes: { before: { emailVerified: false }, after: { sessionsEnded: 1 } } });
+      expect((await app.http.get(`/audit-logs?target=${maker!.id}&action=user.email.verified`)).body.data).toEqual([]);
+      expect(await mails(app.http, 'vic@example.com', 'welcome')).toEqual([]);
+      // The link is spent: neither answer works again.
+      expect((await jar.submit(page, { disown: '1' })).status).toBe(400);
+      expect((await jar.submit(page, {})).status).toBe(400);
+    } finally {
+      await configurePassword(app.http, { requireEmailVerification: null });
+    }
+  });
+
+  it('"I did not sign up" changes nothing once the address was confirmed another way, and a forged link does nothing', async () => {
+    expect((await signUp({ name: 'Wes', email: 'wes@example.com', password: PASSWORD })).status).toBe(200);
+    const [made] = (await app.http.get('/users?email=wes@example.com')).body.data as { id: string }[];
+    const link = await accountLinkOf(app.http, 'wes@example.com', 'verify_email');
+    const jar = new CookieJar();
+    const page = await jar.visit(link);
+    expect(page.status).toBe(200);
+    expect((await jar.visit(link, { form: { token: 'forged', disown: '1' } })).status).toBe(400);
+    await sql('update app_user set email_verified = true where id = ?', [made!.id]);
+    expect((await jar.submit(page, { disown: '1' })).status).toBe(400);
+    const [row] = await sql<{ email_verified: boolean; password_hash: string | null }>('select email_verified, password_hash from app_user where id = ?', [made!.id]);
+    expect(row!.email_verified).toBe(true);
+    expect(row!.password_hash).not.toBeNull();
+    expect((await signIn('wes@example.com', PASSWORD)).status).toBe(303);
+    expect((await app.http.get(`/audit-logs?target=${made!.id}&action=user.sign_up.disowned`)).body.data).toEqual([]);
+  });
+
   it('welcome leads to the login URI of the client signed up through, when it registered one, telling it the issuer', async () => {
     const clientId = config.clientMetadata().client_id;
     expect((await app.http.patch(`/oauth-clients/${clientId}`, { initiateLoginUri: 'https://app.example/login' })).status).toBe(200);

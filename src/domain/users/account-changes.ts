@@ -65,6 +65,33 @@ export async function verifyEmail(em: EntityManager, actor: AuditActor, userId: 
 }
 
 /**
+ * In the caller's transaction: the owner of an address never confirmed says, through its verification link, that they
+ * did not sign up. Whoever typed the address keeps no way in and nothing held: its password goes, every sign-in ends and
+ * what a takeover removes goes (unconfirmed-takeover.ts); the address stays unconfirmed, for its owner's own reset.
+ * False when it was confirmed meanwhile: the account is then the owner's, and nothing changes. Answers its tenants.
+ */
+export async function disownSignUp(em: EntityManager, actor: AuditActor, userId: string): Promise<readonly string[] | false> {
+  const [row] = await executeOwned<{ id: string }[]>(
+    em,
+    actor.applicationId,
+    'update app_user set password_hash = null, updated_at = now() where @owner and id = ? and not email_verified returning id',
+    [userId],
+  );
+  if (row === undefined) return false;
+  const ended = await endSignIns(em, actor, ofUser(userId), null);
+  const rest = await endOpSessions(em, actor.applicationId, userId);
+  recordAudit(em, actor, {
+    action: 'user.sign_up.disowned',
+    targetType: 'user',
+    targetId: userId,
+    tenantId: actor.tenantId,
+    before: { emailVerified: false },
+    after: { emailVerified: false, grantsRevoked: ended.grants.length + rest.grantsRevoked, sessionsEnded: ended.browserSessions + rest.sessionsEnded },
+  });
+  return takeOverUnconfirmed(em, actor, userId);
+}
+
+/**
  * In the caller's transaction: the link's address becomes the user's, proven, and their other links (to the old
  * address) end. Undefined for a suspended user; `taken` when another account of the pool holds it now.
  */
