@@ -906,7 +906,6 @@ describe('invitations without a password to prove: the link proves the mailbox',
  * A link forwarded to someone who does not own the invited address (the holder: any browser with the link alone). What
  * it must never give them: a sign-in as an account they do not control, or an account of an address they do not own.
  * Known gaps (docs/decisions.md, Invitations): each `it.fails` passes while the link alone still does it.
- * TODO: drop `.fails` when the acceptance asks a proof mailed from the page (decided, not built).
  */
 describe('a forwarded link, held by someone other than the invited address’s owner (known gaps)', () => {
   const origin = () => new URL(app.gatehouse.services.config.publicUrl).origin;
