@@ -5,10 +5,15 @@ import { dashboardSuite, openTab } from '../support/dashboard.ts';
 
 /**
  * Each list tab reads its list again when the operator comes back to the page (shown again, or its window focused),
- * once for a burst of such events, so rows made elsewhere meanwhile show. An open panel's edits are kept through it:
- * its row changed elsewhere is announced, with the new version on demand.
+ * once for a burst of such events, so rows made elsewhere meanwhile show; so do the lists in panels, paged (a user's
+ * roles) or read whole (a user's tenants). An open panel's edits are kept through it: its row changed elsewhere is
+ * announced, with the new version on demand. The audit log reads its records again unless it follows live.
  */
 let storefrontId: string;
+let acmeId: string;
+/** A user whose roles panel is opened, and a role given to them elsewhere. */
+let veraId: string;
+let auditorId: string;
 
 const created = async (answer: Promise<{ status: number; body: unknown }>) => {
   const { status, body } = await answer;
@@ -18,14 +23,19 @@ const created = async (answer: Promise<{ status: number; body: unknown }>) => {
 const dashboard = dashboardSuite({
   setup: async (app) => {
     const acme = await app.createTenant('Acme');
-    await app.createUser('vera@example.com', acme);
-    await created(app.http.post('/roles', { key: 'auditor', name: 'Auditor', permissions: ['users:read'] }));
+    veraId = await app.createUser('vera@example.com', acme);
+    const auditor = await app.http.post('/roles', { key: 'auditor', name: 'Auditor', permissions: ['users:read'] });
+    expect(auditor.status).toBe(201);
+    auditorId = auditor.body.id;
     await created(app.http.post('/api-resources', { name: 'Invoices', identifier: 'https://invoices.example.com' }));
     await created(app.http.post('/api-keys', { name: 'Seed key', permissions: ['users:read'], tenantId: acme }));
     await created(app.http.post('/m2m-credentials', { name: 'Seed worker', permissions: ['users:read'] }));
     const storefront = await app.http.post('/oauth-clients', { name: 'Storefront', type: 'web', redirectUris: ['https://shop.example/cb'] });
     expect(storefront.status).toBe(201);
     storefrontId = storefront.body.id;
+    await created(app.http.post(`/applications/${app.root.applicationId}/domains`, { hostname: 'login.seed.test' }));
+    await created(app.http.post('/invitations', { email: 'ivy@example.com', tenantId: acme }));
+    acmeId = acme;
   },
 });
 
@@ -63,6 +73,13 @@ const TABS: readonly { tab: string; listed: string; row: string; make: (app: Tes
     row: 'Reports',
     make: (app) => created(app.http.post('/api-resources', { name: 'Reports', identifier: 'https://reports.example.com' })),
   },
+  {
+    tab: 'Domains',
+    listed: 'login.seed.test',
+    row: 'login.later.test',
+    make: (app) => created(app.http.post(`/applications/${app.root.applicationId}/domains`, { hostname: 'login.later.test' })),
+  },
+  { tab: 'Invitations', listed: 'ivy@example.com', row: 'ida@example.com', make: (app) => created(app.http.post('/invitations', { email: 'ida@example.com', tenantId: acmeId })) },
   { tab: 'M2M credentials', listed: 'Seed worker', row: 'Nightly worker', make: (app) => created(app.http.post('/m2m-credentials', { name: 'Nightly worker', permissions: ['users:read'] })) },
 ];
 
@@ -107,5 +124,66 @@ describe('list tabs read their list again when the operator comes back to the pa
     expect(await unsaved()).toBe(false);
     await panel.getByRole('button', { name: 'Cancel' }).click();
     await panel.waitFor({ state: 'detached' });
+  });
+
+  it("shows a role given elsewhere in an open panel's list (a user's roles) once the page is shown again", async () => {
+    await openTab(dashboard.page, 'Users');
+    await dashboard.page.getByRole('row', { name: /vera@example\.com/ }).getByRole('button', { name: 'Roles of vera@example.com' }).click();
+    const panel = region('Roles of vera@example.com');
+    await panel.getByText('vera@example.com holds no role.').waitFor();
+    await created(dashboard.app.http.post('/role-assignments', { subject: { type: 'user', id: veraId }, roleId: auditorId }));
+    await comeBack();
+    await panel.getByRole('rowheader', { name: 'Auditor', exact: true }).waitFor();
+    await panel.getByRole('button', { name: 'Close' }).click();
+  });
+
+  it("offers a tenant made elsewhere in a user's panel (read whole, not paged), keeping the boxes ticked", async () => {
+    await openTab(dashboard.page, 'Users');
+    await dashboard.page.getByRole('row', { name: /vera@example\.com/ }).getByRole('button', { name: 'Details of vera@example.com' }).click();
+    const tenants = region('Details of vera@example.com').getByRole('group', { name: 'Tenants' });
+    const acme = tenants.getByLabel('Acme', { exact: true });
+    expect(await acme.isChecked()).toBe(true);
+    await acme.uncheck();
+    await dashboard.app.createTenant('Soylent');
+    await comeBack();
+    await tenants.getByLabel('Soylent', { exact: true }).waitFor();
+    expect(await acme.isChecked()).toBe(false);
+    await acme.check();
+    await region('Details of vera@example.com').getByRole('button', { name: 'Close' }).click();
+  });
+});
+
+describe('the audit log on return', () => {
+  const auditRow = (pattern: RegExp): Locator => region('Audit log').getByRole('row', { name: pattern });
+
+  it("shows a record made elsewhere once the page is shown again, while not following live: a search's records as they are now", async () => {
+    await openTab(dashboard.page, 'Audit log');
+    await region('Audit log').getByRole('rowheader').first().waitFor();
+    await dashboard.app.createTenant('Initech');
+    await comeBack();
+    await auditRow(/tenant\.created .*Initech/).waitFor();
+
+    // The search reads its first page as it is submitted: a return reads it again rather than showing that answer.
+    await dashboard.page.getByLabel('Action', { exact: true }).fill('tenant.created');
+    await dashboard.page.getByRole('button', { name: 'Search' }).click();
+    await auditRow(/tenant\.created .*Initech/).waitFor();
+    await dashboard.app.createTenant('Umbrella');
+    await comeBack();
+    await auditRow(/tenant\.created .*Umbrella/).waitFor();
+    await dashboard.page.getByLabel('Action', { exact: true }).fill('');
+    await dashboard.page.getByRole('button', { name: 'Search' }).click();
+  });
+
+  it('reads nothing again on return while following live: the stream already brings the new records', async () => {
+    await openTab(dashboard.page, 'Audit log');
+    await region('Audit log').getByRole('rowheader').first().waitFor();
+    await dashboard.page.getByLabel('Follow live').check();
+    await dashboard.page.getByRole('status').filter({ hasText: 'Following live' }).waitFor();
+    const reads = listReads('AuditLogs');
+    await comeBack();
+    await dashboard.app.createTenant('Hooli');
+    await auditRow(/tenant\.created .*Hooli/).waitFor();
+    expect(reads).toEqual([]);
+    await dashboard.page.getByLabel('Follow live').uncheck();
   });
 });

@@ -1,6 +1,7 @@
 import { useCallback, useId, useState } from 'react';
 import { useAsync } from '../hooks/use-async.ts';
 import { usePages } from '../hooks/use-pages.ts';
+import { useReadOnReturn } from '../hooks/use-read-on-return.ts';
 import { getEmailDelivery, listEmailDeliveries, type EmailDeliverySummary } from '../operations-email.ts';
 import type { SettingsScope } from '../operations.ts';
 import { EmailPreview } from './email-preview.tsx';
@@ -68,6 +69,7 @@ function DeliveryRow({ scope, delivery }: { scope: SettingsScope; delivery: Emai
 function DeliveryTable({ scope }: { scope: SettingsScope }) {
   const { appId, tenantId } = scope;
   const deliveries = usePages(useCallback((cursor: string | null) => listEmailDeliveries({ appId, tenantId }, cursor), [appId, tenantId]));
+  useReadOnReturn(deliveries);
   return (
     <PagedTable
       pages={deliveries}

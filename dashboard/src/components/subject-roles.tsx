@@ -2,6 +2,7 @@ import { useCallback, useId } from 'react';
 import { useAsync } from '../hooks/use-async.ts';
 import { useFocusOnOpen } from '../hooks/use-focus-on-open.ts';
 import { usePages, type Pages } from '../hooks/use-pages.ts';
+import { useReadOnReturn } from '../hooks/use-read-on-return.ts';
 import { getRoleChoices, listRoleAssignments, type RoleAssignment, type RoleChoices, type RoleSubject } from '../operations-roles.ts';
 import { grantTenants, placeName, roleName } from '../role-choices.ts';
 import { AssignRoleForm } from './assign-role-form.tsx';
@@ -72,6 +73,7 @@ export function SubjectRoles({ appId, subject, label, tenantIds, onClose }: Subj
       [appId, subject.type, subject.id],
     ),
   );
+  useReadOnReturn(assignments);
   return (
     <section aria-labelledby={headingId} className="panel">
       <h3 id={headingId} ref={focusOnOpen} tabIndex={-1}>{`Roles of ${label}`}</h3>

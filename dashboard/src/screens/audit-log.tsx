@@ -3,6 +3,7 @@ import { PagedTable } from '../components/paged-table.tsx';
 import { ErrorMessage, Loading } from '../components/status.tsx';
 import { useAsync } from '../hooks/use-async.ts';
 import { usePages } from '../hooks/use-pages.ts';
+import { useReadOnReturn } from '../hooks/use-read-on-return.ts';
 import { listAuditRecords, type AuditFilter } from '../operations-audit.ts';
 import { getTenantChoices } from '../operations-tenant-choices.ts';
 import { AuditLive } from './audit-live.tsx';
@@ -21,12 +22,20 @@ interface AuditResultsProps {
 
 /** One search's records, newest first, page by page; while following, the new ones on top as they commit. */
 function AuditResults({ appId, multiTenant, filter, first, following }: AuditResultsProps) {
+  // The search's own first page serves the first read only: a refresh reads the records as they are now.
+  const unread = useRef(first);
   const records = usePages(
     useCallback(
-      (cursor: string | null) => (cursor === null && first !== undefined ? Promise.resolve(first) : listAuditRecords(appId, filter, cursor)),
-      [appId, filter, first],
+      (cursor: string | null) => {
+        const searched = cursor === null ? unread.current : undefined;
+        unread.current = undefined;
+        return searched !== undefined ? Promise.resolve(searched) : listAuditRecords(appId, filter, cursor);
+      },
+      [appId, filter],
     ),
   );
+  // While following, the stream brings each new record; a read besides could drop one it prepended meanwhile.
+  useReadOnReturn(records, !following);
   const firstPageRead = records.items.length > 0 || (!records.loading && records.error === null);
   const headings = ['Time', 'Action', 'Actor', 'Target', ...(multiTenant ? ['Tenant'] : [])];
   // A record's expanded details span the whole row: the headings' columns and Details.

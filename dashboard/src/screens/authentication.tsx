@@ -10,6 +10,7 @@ import { Subsection } from '../components/subsection.tsx';
 import { TenantScopedSection, type TenantViewProps } from '../components/tenant-scoped-section.tsx';
 import { useAsync } from '../hooks/use-async.ts';
 import { usePages } from '../hooks/use-pages.ts';
+import { useReadOnReturn } from '../hooks/use-read-on-return.ts';
 import { useTenantView } from '../hooks/use-tenant-view.ts';
 import { getApplicationPolicies, getTenantAuth, listApplicationAuthProviders } from '../operations-email-auth.ts';
 import { AUTHENTICATION, ownProvidersOverride, policyOverride } from '../tenant-features.ts';
@@ -18,6 +19,7 @@ const everyProvider = () => true;
 
 function ApplicationProviders({ appId }: { appId: string }) {
   const providers = usePages(useCallback((cursor: string | null) => listApplicationAuthProviders(appId, cursor), [appId]));
+  useReadOnReturn(providers);
   const scope = { appId, tenantId: null };
   // The editor's changes answer no provider (it serves a tenant's view too, read whole after one): the pages shown are read again.
   const changed = async () => providers.refresh();
@@ -35,6 +37,7 @@ function ApplicationProviders({ appId }: { appId: string }) {
 
 function ApplicationPolicies({ appId }: { appId: string }) {
   const policies = useAsync(useCallback(() => getApplicationPolicies(appId), [appId]));
+  useReadOnReturn(policies);
   if (policies.status === 'loading') return <Loading>Loading the policies…</Loading>;
   if (policies.status === 'failed') return <ErrorMessage message={policies.message} />;
   const reload = async () => policies.replace(await getApplicationPolicies(appId));
@@ -63,6 +66,7 @@ function ApplicationAuth({ appId }: { appId: string }) {
  */
 function TenantAuth({ appId, tenant }: TenantViewProps) {
   const { view, removal, reload } = useTenantView(appId, tenant, getTenantAuth);
+  useReadOnReturn(view);
   if (view.status === 'loading') return <Loading>{`Loading ${tenant.name}'s authentication…`}</Loading>;
   if (view.status === 'failed') return <ErrorMessage message={view.message} />;
   const auth = view.data;

@@ -2,6 +2,7 @@ import { useCallback, useState } from 'react';
 import { PagedTable } from '../components/paged-table.tsx';
 import { TenantScopedSection, type TenantViewProps } from '../components/tenant-scoped-section.tsx';
 import { usePages, type Pages } from '../hooks/use-pages.ts';
+import { useReadOnReturn } from '../hooks/use-read-on-return.ts';
 import { listDomains, type Domain } from '../operations-domains.ts';
 import type { TenantSummary } from '../operations.ts';
 import { AUTHENTICATION } from '../tenant-features.ts';
@@ -45,6 +46,7 @@ function DomainTable({ appId, domains, tenant, onDeleted }: DomainTableProps) {
 function DomainList({ appId, tenant }: { appId: string; tenant: TenantSummary | null }) {
   const tenantId = tenant?.id ?? null;
   const domains = usePages(useCallback((cursor: string | null) => listDomains(appId, tenantId, cursor), [appId, tenantId]));
+  useReadOnReturn(domains);
   const [notice, setNotice] = useState<string | null>(null);
   return (
     <>

@@ -1,6 +1,7 @@
 import { useCallback, useState } from 'react';
 import { PagedTable } from '../components/paged-table.tsx';
 import { usePages, type Pages } from '../hooks/use-pages.ts';
+import { useReadOnReturn } from '../hooks/use-read-on-return.ts';
 import { INVITATION_STATUSES, listInvitations, type Invitation, type InvitationStatus } from '../operations-invitations.ts';
 import { InvitationRow, STATUS_LABEL } from './invitation-row.tsx';
 import { InviteForm } from './invite-form.tsx';
@@ -40,6 +41,7 @@ function InvitationTable({ appId, invitations, status, onChanged }: InvitationTa
 export function Invitations({ appId }: { appId: string }) {
   const [status, setStatus] = useState<InvitationStatus | null>(null);
   const invitations = usePages(useCallback((cursor: string | null) => listInvitations(appId, status, cursor), [appId, status]));
+  useReadOnReturn(invitations);
   const [rowChanges, setRowChanges] = useState(0);
   // A new invitation is pending: shown unless another status is chosen.
   const sent = (invitation: Invitation) => {

@@ -3,6 +3,7 @@ import { PagedTable } from '../components/paged-table.tsx';
 import { ErrorMessage, Loading } from '../components/status.tsx';
 import { useAsync } from '../hooks/use-async.ts';
 import { usePages, type Pages } from '../hooks/use-pages.ts';
+import { useReadOnReturn } from '../hooks/use-read-on-return.ts';
 import { listOperatorAssignments, type OperatorAssignment } from '../operations-operators.ts';
 import { getRoleChoices, type RoleChoices } from '../operations-roles.ts';
 import { AddOperatorForm } from './add-operator-form.tsx';
@@ -36,6 +37,7 @@ function OperatorTable({ appId, assignments, choices }: OperatorTableProps) {
 export function Operators({ appId }: { appId: string }) {
   const choices = useAsync(useCallback(() => getRoleChoices(appId), [appId]));
   const assignments = usePages(useCallback((cursor: string | null) => listOperatorAssignments(appId, cursor), [appId]));
+  useReadOnReturn(assignments);
 
   if (choices.status === 'loading') return <Loading>Loading the roles…</Loading>;
   if (choices.status === 'failed') return <ErrorMessage message={choices.message} />;

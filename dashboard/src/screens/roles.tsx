@@ -45,6 +45,8 @@ export function Roles({ appId }: { appId: string }) {
   const setup = useAsync(useCallback(() => loadRoleSetup(appId), [appId]));
   const roles = usePages(useCallback((cursor: string | null) => listRoles(appId, cursor), [appId]));
   useReadOnReturn(roles);
+  // The permissions an open role form offers.
+  useReadOnReturn(setup);
   const unsaved = useUnsavedPart();
   const editing = useOpenRow(roles.items, (role) => role.id, unsaved);
 

@@ -3,6 +3,7 @@ import { PagedTable } from '../components/paged-table.tsx';
 import { ErrorMessage } from '../components/status.tsx';
 import { errorMessage } from '../error-message.ts';
 import { usePages } from '../hooks/use-pages.ts';
+import { useReadOnReturn } from '../hooks/use-read-on-return.ts';
 import { findUserIds, listSessions, listUsersSessions } from '../operations-sessions.ts';
 import { SessionRow } from './session-row.tsx';
 
@@ -20,6 +21,7 @@ function SessionTable({ appId, filter, onRevoked }: { appId: string; filter: Use
   const sessions = usePages(
     useCallback((cursor: string | null) => (filter === null ? listSessions(appId, cursor) : listUsersSessions(appId, filter.userIds, cursor)), [appId, filter]),
   );
+  useReadOnReturn(sessions);
   return (
     <PagedTable
       pages={sessions}

@@ -4,6 +4,7 @@ import { Timestamp } from '../components/timestamp.tsx';
 import { useAsync } from '../hooks/use-async.ts';
 import { useConfirmedAction } from '../hooks/use-confirmed-action.ts';
 import { useFocusOnOpen } from '../hooks/use-focus-on-open.ts';
+import { useReadOnReturn } from '../hooks/use-read-on-return.ts';
 import { useSubmission } from '../hooks/use-submission.ts';
 import type { TenancyConfig, User } from '../operations.ts';
 import { changeUser, countUserSessions, deleteUser, type UserChange } from '../operations-users.ts';
@@ -14,6 +15,7 @@ import { UserTenants } from './user-tenants.tsx';
 /** The user's live sessions, as many as one page of them holds. */
 function LiveSessions({ appId, userId }: { appId: string; userId: string }) {
   const sessions = useAsync(useCallback(() => countUserSessions(appId, userId), [appId, userId]));
+  useReadOnReturn(sessions);
   if (sessions.status === 'loading') return <>…</>;
   if (sessions.status === 'failed') return <ErrorMessage message={sessions.message} />;
   return <>{sessions.data.more ? `${sessions.data.count} or more` : String(sessions.data.count)}</>;

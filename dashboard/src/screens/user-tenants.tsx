@@ -3,6 +3,7 @@ import { OutdatedDraft } from '../components/outdated-draft.tsx';
 import { ErrorMessage, Loading, Outcome } from '../components/status.tsx';
 import { useAsync } from '../hooks/use-async.ts';
 import { useDraft } from '../hooks/use-draft.ts';
+import { useReadOnReturn } from '../hooks/use-read-on-return.ts';
 import { listMarks } from '../hooks/use-refused-field.ts';
 import { useSubmission } from '../hooks/use-submission.ts';
 import type { User } from '../operations.ts';
@@ -24,6 +25,7 @@ interface UserTenantsProps {
  */
 export function UserTenants({ appId, user, isolated, onChanged }: UserTenantsProps) {
   const tenants = useAsync(useCallback(() => listAllTenants(appId), [appId]));
+  useReadOnReturn(tenants);
   // Sorted: the boxes checked, in whatever order, are the same list.
   const [chosen, setChosen, sync] = useDraft<readonly string[]>([...user.tenantIds].sort());
   const submission = useSubmission<string>();
