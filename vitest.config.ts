@@ -36,6 +36,8 @@ export default defineConfig({
     // Each file starts its own service on its own database; a loaded 2-core machine needs patience, not retries.
     testTimeout: 60_000,
     hookTimeout: 120_000,
+    // expect.poll's own default (1 s) is a few of a busy browser's repaints: a poll waits as long as it must.
+    expect: { poll: { timeout: 15_000 } },
     reporters: ['default'],
     projects: [
       {
