@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import Provider, { errors, type Adapter, type AdapterPayload, type ClientMetadata, type KoaContextWithOIDC } from 'oidc-provider';
+import Provider, { errors, type Adapter, type AdapterPayload, type ClientMetadata, type InteractionResults, type KoaContextWithOIDC } from 'oidc-provider';
 import type { SecretBox } from '../auth/client-secrets.ts';
 import { OAuthClient } from '../db/entities/index.ts';
 import { recordAuditPerRow, type AuditActor } from '../domain/audit.ts';
@@ -209,13 +209,8 @@ class ModelAdapter implements Adapter {
         expiresAt,
       ],
     );
-    // Only a device code's save is guarded, so only it can write nothing.
-    if (row === undefined) {
-      // A losing approval's grant, made by its sign-in, would stay with its browser session and never yield a token.
-      const made = grantMadeFor(payload);
-      if (made !== undefined) await revokeGrant(this.deps, made, 'with_tokens', 'device_code_used');
-      throw new DecidedDeviceCode();
-    }
+    // Only a device code's save is guarded, so only it can write nothing (its sign-in's grant: revokeUntakenDeviceGrant).
+    if (row === undefined) throw new DecidedDeviceCode();
     const signedIn = row.signed_in ?? null;
     if (signedIn !== null && typeof payload.accountId === 'string' && typeof payload.uid === 'string' && sessionPolicyOf(Provider.ctx)?.singleSession === true) {
       await endSessionsBesides(this.deps, { ...signedIn, userId: payload.accountId, uid: payload.uid });
@@ -343,7 +338,7 @@ async function endSessionsBesides(
 /** Why the OP revokes a grant, from its request context: RFC 7009 revocation, refresh token reuse, code replay, sign-out. */
 type GrantRevocationReason = 'revocation' | 'refresh_token_reuse' | 'code_replay' | 'logout' | 'tenant_switch' | 'device_code_used';
 
-/** Who revoked: the user at their own sign-out, tenant switch or losing device approval; else the OAuth client. */
+/** Who revoked: the user at their own sign-out, tenant switch or device sign-in its code did not take; else the OAuth client. */
 const BY_THE_USER: ReadonlySet<GrantRevocationReason> = new Set(['logout', 'tenant_switch', 'device_code_used']);
 
 /** Marks an interaction's `consent` whose grant the interaction made, rather than kept from the browser session. */
@@ -352,10 +347,22 @@ const GRANT_MADE = 'gatehouseGrantMade';
 /** An interaction's `consent` naming the grant it made (interactions.ts). */
 export const madeGrant = (grantId: string) => ({ grantId, [GRANT_MADE]: true });
 
-/** The grant of the device code's approval being saved, when the request's interaction made it. */
-function grantMadeFor(payload: AdapterPayload): string | undefined {
-  const consent = Provider.ctx?.oidc.result?.consent;
-  return typeof payload.grantId === 'string' && consent?.grantId === payload.grantId && consent[GRANT_MADE] === true ? payload.grantId : undefined;
+/** The grant an interaction's result names when the interaction made it (madeGrant). */
+export function grantMadeBy(result: InteractionResults | undefined): string | undefined {
+  const consent = result?.consent;
+  return typeof consent?.grantId === 'string' && consent[GRANT_MADE] === true ? consent.grantId : undefined;
+}
+
+/**
+ * A device's sign-in makes its grant before the OP resumes it and saves the code. Unless the code then names it (the
+ * code approved, denied or spent meanwhile by another sign-in, or expired, or gone), the grant would yield no token and
+ * stand with no session listing it: it ends, the user's act (`device_code_used`).
+ */
+export async function revokeUntakenDeviceGrant(deps: GrantRevocationDependencies, deviceCodeId: string, grantId: string): Promise<void> {
+  const taken = await deps.orm.em
+    .getConnection()
+    .execute<unknown[]>(`select 1 from oidc_model where model = 'DeviceCode' and id = ? and grant_id = ?`, [deviceCodeId, grantId]);
+  if (taken.length === 0) await revokeGrant(deps, grantId, 'with_tokens', 'device_code_used');
 }
 
 function revocationReason(ctx: KoaContextWithOIDC | undefined): GrantRevocationReason {

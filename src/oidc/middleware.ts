@@ -1,4 +1,5 @@
 import type { KoaContextWithOIDC } from 'oidc-provider';
+import { grantMadeBy, revokeUntakenDeviceGrant, type GrantRevocationDependencies } from './adapter.ts';
 
 /** Koa middleware for `provider.use`, reading the OP's answers on their way out (provider.ts installs them). */
 
@@ -36,4 +37,18 @@ export async function advertiseIssuedClaimsOnly(ctx: KoaContextWithOIDC, next: (
   const body = ctx.body as { claims_supported?: unknown } | undefined;
   if (ctx.oidc?.route !== 'discovery' || !Array.isArray(body?.claims_supported)) return;
   ctx.body = { ...body, claims_supported: body.claims_supported.filter((claim) => claim !== 'sid') };
+}
+
+/**
+ * The resume of a device's sign-in, whatever it answered (the code approved, or refused as used, expired or gone):
+ * the grant its sign-in made ends unless the code names it (revokeUntakenDeviceGrant).
+ */
+export function endUntakenDeviceGrants(deps: GrantRevocationDependencies) {
+  return async function untakenDeviceGrants(ctx: KoaContextWithOIDC, next: () => Promise<unknown>): Promise<void> {
+    await next();
+    if (ctx.oidc?.route !== 'device_resume') return;
+    const made = grantMadeBy(ctx.oidc.result);
+    const deviceCode = ctx.oidc.entities.Interaction?.deviceCode;
+    if (made !== undefined && deviceCode !== undefined) await revokeUntakenDeviceGrant(deps, deviceCode, made);
+  };
 }

@@ -103,14 +103,18 @@ async function resumedInteractionSource(ctx: KoaContextWithOIDC): Promise<LookSo
   return typeof clientId === 'string' ? { client: await ctx.oidc.provider.Client.find(clientId), tenant: params?.['tenant'] } : undefined;
 }
 
-/** What the input page says after a failed attempt (the OP's re-render errors, by name), and its status. */
-function inputError(err: Error | undefined): { error?: DeviceCodePageInput['error']; status?: number } {
+/**
+ * What the input page says after a failed attempt (the OP's re-render errors, by name), and its status. At the end of
+ * a sign-in (`device_resume`) the user typed nothing: a code no longer found was swept once expired.
+ */
+function inputError(ctx: KoaContextWithOIDC, err: Error | undefined): { error?: DeviceCodePageInput['error']; status?: number } {
   switch (err?.name) {
     case undefined:
       return {};
     case 'NoCodeError':
-    case 'NotFoundError':
       return { error: 'device.error', status: 400 };
+    case 'NotFoundError':
+      return { error: ctx.oidc.route === 'device_resume' ? 'device.expired' : 'device.error', status: 400 };
     case 'ExpiredError':
     case 'AlreadyUsedError':
       return { error: 'device.expired', status: 400 };
@@ -129,7 +133,7 @@ const userCodeOf = (err: Error | undefined): string | undefined =>
 export function opPages(orm: MikroORM, targets: () => SignInTargets, surface: Surface, samlSignOut?: SamlSignOut): OpPages {
   return {
     async userCodeInputSource(ctx, form, _out, err) {
-      const { error, status } = inputError(err);
+      const { error, status } = inputError(ctx, err);
       const userCode = userCodeOf(err) ?? prefilledUserCode(ctx);
       const source =
         (await deviceCodeSource(ctx, userCode ?? confirmedUserCode(ctx))) ?? (await postedFromSource(ctx)) ?? (await resumedInteractionSource(ctx));

@@ -28,7 +28,7 @@ import {
   type SpentSignIn,
 } from './interactions.ts';
 import { introspectJwtAccessTokens } from './introspection.ts';
-import { advertiseIssuedClaimsOnly, challengeClientAuthentication } from './middleware.ts';
+import { advertiseIssuedClaimsOnly, challengeClientAuthentication, endUntakenDeviceGrants } from './middleware.ts';
 import { allowOpFormTargets } from './op-form-policy.ts';
 import { opPages } from './op-pages.ts';
 import { applyOverrides } from './overrides.ts';
@@ -137,6 +137,7 @@ export class OidcProvider {
     provider.registerResponseMode(ACCOUNT_RESPONSE_MODE, returnToAccountPage(surface.issuer));
     provider.use(prefillUserCode);
     provider.use(paceDevicePolling(this.deps.orm));
+    provider.use(endUntakenDeviceGrants(this.deps));
     provider.use(allowOpFormTargets);
     provider.use(challengeClientAuthentication(surface.issuer));
     provider.use(advertiseIssuedClaimsOnly);

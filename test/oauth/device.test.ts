@@ -362,6 +362,79 @@ describe('a code entered again (its sign-in left unfinished)', () => {
     expect(page.body).not.toContain('name="confirm"');
   };
 
+  const sql = (query: string, params: unknown[]) => app.gatehouse.services.orm.em.getConnection().execute(query, params);
+  const createUser = async (email: string): Promise<string> => (await app.http.post('/users', { email, name: email, password: PASSWORD, tenantId: acme })).body.id;
+  const grantsOf = async (userId: string) =>
+    ((await sql(`select id from oidc_model where model = 'Grant' and payload->>'accountId' = ?`, [userId])) as { id: string }[]).map((row) => row.id);
+  const sessionsOf = async (userId: string) => (await app.http.get(`/users/${userId}/sessions`)).body.data as { clientId: string }[];
+
+  /** What `userId`'s sign-in that finished too late leaves: nothing of its grant but the record of its revocation. */
+  async function expectGrantRevoked(userId: string, grantId: string) {
+    expect(await grantsOf(userId)).toEqual([]);
+    expect(await sql(`select model from oidc_model where grant_id = ?`, [grantId])).toEqual([]);
+    expect(await sessionsOf(userId)).toEqual([]);
+    expect(await sql(`select actor_type, actor_id, action, tenant_id, after from audit_log where target_id = ?`, [grantId])).toEqual([
+      { actor_type: 'user', actor_id: userId, action: 'grant.revoked', tenant_id: acme, after: { reason: 'device_code_used', clientId: device.clientId, userId } },
+    ]);
+  }
+
+  /** How a code is decided, or lost, while a sign-in for it is open in another browser. */
+  const OUTCOMES = {
+    async approved(verificationUriComplete: string) {
+      const jar = new CookieJar();
+      const done = await jar.visit(await signIn(jar, await confirmCode(jar, verificationUriComplete), 'ada@example.com'));
+      expect(done.status, done.body.slice(0, 500)).toBe(200);
+      expect(done.body).toContain('<h1>Acme TV connected</h1>');
+    },
+    async denied(verificationUriComplete: string) {
+      const jar = new CookieJar();
+      const cancelled = await jar.submit(await jar.submit(await jar.visit(verificationUriComplete), {}), { abort: 'yes' });
+      expect(cancelled.body).toContain('The sign-in of the device was cancelled.');
+    },
+    async expired(_: string, deviceCode: string) {
+      await expireDeviceCode(deviceCode);
+    },
+    // Expired and swept: the resume finds no code at all.
+    async swept(_: string, deviceCode: string) {
+      await sql(`delete from oidc_model where model = 'DeviceCode' and id = ?`, [deviceCode]);
+    },
+  } satisfies Record<string, (verificationUriComplete: string, deviceCode: string) => Promise<void>>;
+  /** The device's next poll: the decision as it was (no error: its tokens). */
+  const POLLED = { approved: undefined, denied: 'access_denied', expired: 'expired_token', swept: 'invalid_grant' } as const;
+
+  it.each(Object.keys(OUTCOMES) as (keyof typeof OUTCOMES)[])(
+    'a sign-in finished after its code was %s leaves no grant (revoked, audited) and is told the code is used or expired',
+    async (outcome) => {
+      const late = await createUser(`late-${outcome}@example.com`);
+      const { started } = await start({ tenant: 'acme' });
+      const jar = new CookieJar();
+      const left = await confirmCode(jar, started.verification_uri_complete!);
+      await OUTCOMES[outcome](started.verification_uri_complete!, started.device_code);
+
+      // The sign-in page answers the login (it makes the grant) before the OP resumes and finds the code decided.
+      const resumes = await signIn(jar, left, `late-${outcome}@example.com`);
+      const [grant] = await grantsOf(late);
+      expect(grant).toEqual(expect.any(String));
+      expectUsed(await jar.visit(resumes));
+      await expectGrantRevoked(late, grant!);
+      // The decision stands as it was.
+      expect((await pollOnce(started.device_code)).body.error).toBe(POLLED[outcome]);
+    },
+  );
+
+  it('a sign-in that finishes while its code is undecided keeps its grant, which yields the device’s tokens', async () => {
+    const onTime = await createUser('on-time@example.com');
+    const { started } = await start({ tenant: 'acme' });
+    const jar = new CookieJar();
+    const done = await jar.visit(await signIn(jar, await confirmCode(jar, started.verification_uri_complete!), 'on-time@example.com'));
+    expect(done.status, done.body.slice(0, 500)).toBe(200);
+    const [grant] = await grantsOf(onTime);
+    expect(await sql(`select action from audit_log where target_id = ?`, [grant])).toEqual([]);
+    const tokens = await pollOnce(started.device_code);
+    expect(tokens.status).toBe(200);
+    expect(await sql(`select grant_id from oidc_model where model = 'RefreshToken' and id = ?`, [tokens.body.refresh_token])).toEqual([{ grant_id: grant }]);
+  });
+
   it('starts a new confirmation and sign-in, in the same browser or another; the device gets the tokens of the sign-in that finished', async () => {
     const { config, started } = await start({ tenant: 'acme' });
     const phone = new CookieJar();
@@ -439,12 +512,7 @@ describe('a code entered again (its sign-in left unfinished)', () => {
   });
 
   it.skipIf(usingEmbeddedDatabase())('the approval that loses the race leaves no grant: revoked, audited, listed as no session', async () => {
-    const sql = (query: string, params: unknown[]) => app.gatehouse.services.orm.em.getConnection().execute(query, params);
-    const createUser = async (email: string): Promise<string> => (await app.http.post('/users', { email, name: email, password: PASSWORD, tenantId: acme })).body.id;
     const [mo, noa] = [await createUser('mo@example.com'), await createUser('noa@example.com')];
-    const grantsOf = async (userId: string) =>
-      ((await sql(`select id from oidc_model where model = 'Grant' and payload->>'accountId' = ?`, [userId])) as { id: string }[]).map((row) => row.id);
-    const sessionsOf = async (userId: string) => (await app.http.get(`/users/${userId}/sessions`)).body.data as { clientId: string }[];
     const { started } = await start({ tenant: 'acme' });
     const mos = new CookieJar();
     const noas = new CookieJar();
@@ -456,13 +524,7 @@ describe('a code entered again (its sign-in left unfinished)', () => {
     const [moPage, noaPage] = await queuedOnCode(started.device_code, () => mos.visit(moResumes), () => noas.visit(noaResumes));
     const [winner, loser] = moPage!.status === 200 ? [{ id: mo, grant: moGrant }, { id: noa, grant: noaGrant, page: noaPage! }] : [{ id: noa, grant: noaGrant }, { id: mo, grant: moGrant, page: moPage! }];
     expectUsed(loser.page);
-    expect(await grantsOf(loser.id)).toEqual([]);
-    expect(await sql(`select model from oidc_model where grant_id = ?`, [loser.grant])).toEqual([]);
-    expect(await sessionsOf(loser.id)).toEqual([]);
-    const records = await sql(`select actor_type, actor_id, action, tenant_id, after from audit_log where target_id = ?`, [loser.grant]);
-    expect(records).toEqual([
-      { actor_type: 'user', actor_id: loser.id, action: 'grant.revoked', tenant_id: acme, after: { reason: 'device_code_used', clientId: device.clientId, userId: loser.id } },
-    ]);
+    await expectGrantRevoked(loser.id, loser.grant!);
 
     // The winner's grant stands, and yields the device's tokens.
     expect(await grantsOf(winner.id)).toEqual([winner.grant]);
