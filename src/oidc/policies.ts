@@ -25,11 +25,17 @@ type Grant = InstanceType<Provider['Grant']>;
 export async function loadExistingGrant(deps: OidcDependencies, signIn: () => SignInRules, policy: Policy, ctx: KoaContextWithOIDC) {
   const fresh = ctx.oidc.result?.consent?.grantId;
   if (fresh !== undefined) return ctx.oidc.provider.Grant.find(fresh);
-  const kept = await fittingSessionGrant(deps, ctx);
+  const kept = DEVICE_ROUTES.has(ctx.oidc.route) ? undefined : await fittingSessionGrant(deps, ctx);
   await noteRevokedSignIn(deps, signIn().target, ctx, kept);
   if (!ctx.oidc.promptPending('none') || (kept !== undefined && grantsRequestedScopes(ctx, kept))) return kept;
   return silentGrant(deps, signIn().target, policy, ctx, kept);
 }
+
+/**
+ * Where a device code is approved. Each approval gets a grant of its own (made by the pages, interactions.ts), never the
+ * one the browser session holds for the client, which is another device's: devices are signed in and revoked apart.
+ */
+const DEVICE_ROUTES: ReadonlySet<string> = new Set(['code_verification', 'device_resume']);
 
 async function fittingSessionGrant(deps: OidcDependencies, ctx: KoaContextWithOIDC): Promise<Grant | undefined> {
   const grantId = ctx.oidc.client === undefined ? undefined : ctx.oidc.session?.grantIdFor(ctx.oidc.client.clientId);

@@ -608,6 +608,96 @@ describe('device flow', () => {
     expect(await listed(`/users/${ada}/sessions`)).toEqual([]);
   });
 
+  const adasGrants = async () =>
+    (
+      await app.gatehouse.services.orm.em
+        .getConnection()
+        .execute<{ id: string }[]>(`select id from oidc_model where model = 'Grant' and payload->>'accountId' = ? order by id`, [ada])
+    ).map((row) => row.id);
+
+  /** Confirms the code in `jar`, whose session is signed in: any step the OP asks of the pages goes on without a form. */
+  async function approveSignedIn(jar: CookieJar, verificationUriComplete: string) {
+    let visit = await jar.submit(await jar.submit(await jar.visit(verificationUriComplete), {}), {});
+    for (let hop = 0; hop < 6 && visit.status !== 200; hop += 1) visit = await jar.visit(visit.location!);
+    expect(visit.status, visit.body.slice(0, 500)).toBe(200);
+    expect(visit.body).toContain('Your device is now signed in');
+  }
+
+  it('each device approved in one browser by one account has its own grant: its own tokens, session and revocation', async () => {
+    const sql = (query: string, params: unknown[]) => app.gatehouse.services.orm.em.getConnection().execute(query, params);
+    const grantOf = async (refreshToken: string) =>
+      ((await sql(`select grant_id from oidc_model where model = 'RefreshToken' and id = ?`, [refreshToken])) as { grant_id: string }[])[0]?.grant_id;
+    const sessionOf = async (token: string) => (await app.http.post('/sessions/validate', { token })).body as { valid: boolean; session: { id: string } | null };
+    const refresh = (refreshToken: string) => postForm(`${app.baseUrl}/oauth2/token`, { grant_type: 'refresh_token', refresh_token: refreshToken, client_id: device.clientId });
+
+    const jar = new CookieJar();
+    const { started: tv } = await start({ tenant: 'acme' });
+    await approve(jar, tv.verification_uri_complete!, 'ada@example.com');
+    const { started: stick } = await start({ tenant: 'acme' });
+    await approveSignedIn(jar, stick.verification_uri_complete!);
+    const [tvTokens, stickTokens] = [(await pollOnce(tv.device_code)).body, (await pollOnce(stick.device_code)).body];
+    expect(await oidc.fetchUserInfo((await start()).config, stickTokens.access_token, ada)).toMatchObject({ sub: ada, tenant_id: acme });
+
+    const [tvGrant, stickGrant] = [await grantOf(tvTokens.refresh_token), await grantOf(stickTokens.refresh_token)];
+    expect(tvGrant).toEqual(expect.any(String));
+    expect(stickGrant).toEqual(expect.any(String));
+    expect(stickGrant).not.toBe(tvGrant);
+    // Two sign-ins in the user's list: the browser session's (the grant it holds now) and the other device's own.
+    const [tvSession, stickSession] = [await sessionOf(tvTokens.access_token), await sessionOf(stickTokens.access_token)];
+    expect(tvSession.valid && stickSession.valid).toBe(true);
+    expect(tvSession.session!.id).not.toBe(stickSession.session!.id);
+    const listed = ((await app.http.get(`/users/${ada}/sessions`)).body.data as { id: string }[]).map((row) => row.id);
+    expect(listed).toEqual(expect.arrayContaining([tvSession.session!.id, stickSession.session!.id]));
+
+    // Revoking one device's sign-in leaves the other's.
+    expect((await app.http.delete(`/sessions/${tvSession.session!.id}`)).status).toBe(204);
+    expect((await refresh(tvTokens.refresh_token)).body.error).toBe('invalid_grant');
+    expect(await sessionOf(tvTokens.access_token)).toEqual({ valid: false, session: null });
+    expect(await sessionOf(stickTokens.access_token)).toMatchObject({ valid: true });
+    expect((await refresh(stickTokens.refresh_token)).status).toBe(200);
+  });
+
+  it('a second device cancelled in the same browser is refused and leaves the first device’s grant as it was', async () => {
+    const jar = new CookieJar();
+    const { started: tv } = await start({ tenant: 'acme' });
+    await approve(jar, tv.verification_uri_complete!, 'ada@example.com');
+    const tvTokens = (await pollOnce(tv.device_code)).body;
+    const before = await adasGrants();
+
+    const { started: stick } = await start({ tenant: 'acme' });
+    const cancelled = await jar.submit(await jar.submit(await jar.visit(stick.verification_uri_complete!), {}), { abort: 'yes' });
+    expect(cancelled.body).toContain('The sign-in of the device was cancelled.');
+    expect((await pollOnce(stick.device_code)).body.error).toBe('access_denied');
+    expect(await adasGrants()).toEqual(before);
+    expect((await app.http.post('/sessions/validate', { token: tvTokens.access_token })).body).toMatchObject({ valid: true });
+  });
+
+  it('a second device’s code cancelled elsewhere before its approval resumes: told it is used, and the grant its step made is revoked', async () => {
+    const jar = new CookieJar();
+    const { started: tv } = await start({ tenant: 'acme' });
+    await approve(jar, tv.verification_uri_complete!, 'ada@example.com');
+    const before = await adasGrants();
+
+    const { started: stick } = await start({ tenant: 'acme' });
+    const toPages = await jar.submit(await jar.submit(await jar.visit(stick.verification_uri_complete!), {}), {});
+    expect(toPages.status, toPages.body.slice(0, 500)).toBe(303);
+    // The pages answer the signed-in user's step at once (a grant made), and the OP would resume it next.
+    const resumes = await jar.visit(toPages.location!);
+    expect(resumes.status, resumes.body.slice(0, 500)).toBe(303);
+    const made = (await adasGrants()).filter((grant) => !before.includes(grant));
+    expect(made).toHaveLength(1);
+    const elsewhere = new CookieJar();
+    await elsewhere.submit(await elsewhere.submit(await elsewhere.visit(stick.verification_uri_complete!), {}), { abort: 'yes' });
+
+    const refused = await jar.visit(resumes.location!);
+    expect(refused.status).toBe(400);
+    expect(refused.body).toContain('This code has already been used or has expired.');
+    expect(await adasGrants()).toEqual(before);
+    const records = await app.gatehouse.services.orm.em.getConnection().execute(`select action, after from audit_log where target_id = ?`, [made[0]]);
+    expect(records).toEqual([{ action: 'grant.revoked', after: { reason: 'device_code_used', clientId: device.clientId, userId: ada } }]);
+    expect((await pollOnce(stick.device_code)).body.error).toBe('access_denied');
+  });
+
   it('approving another application’s device in the same browser leaves the first application’s device signed in', async () => {
     const jar = new CookieJar();
     const { started: first } = await start({ scope: 'openid email' });
