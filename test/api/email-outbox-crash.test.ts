@@ -53,9 +53,17 @@ async function sendTest(base: string, to: string): Promise<{ id: string; message
     headers: { 'content-type': 'application/json', 'x-api-key': API_KEY },
     body: JSON.stringify({ to }),
   });
-  expect(response.status).toBe(201);
-  return (await response.json()) as { id: string; messageId: string };
+  const body = await response.text();
+  expect(response.status, `${body}\n${serviceErrors()}`).toBe(201);
+  return JSON.parse(body) as { id: string; messageId: string };
 }
+
+/** The error lines the services logged, to show beside a failed request. */
+const serviceErrors = () =>
+  services
+    .flatMap((service) => service.stdout().split('\n'))
+    .filter((line) => line.includes('"level":50'))
+    .join('\n');
 
 /** Waits until every delivery of the outbox is sent; returns them. */
 async function allSent(base: string, count: number): Promise<{ id: string; messageId: string; status: string }[]> {
