@@ -493,6 +493,61 @@ describe('sessions', () => {
   });
 });
 
+describe('an administrator’s new password, suspension or deletion of a user: each session it ends recorded, with its reason', () => {
+  type Listed = { id: string; tenantId: string | null };
+  const listed = async (userId: string) => (await app.http.get(`/users/${userId}/sessions`)).body.data as Listed[];
+  const revocations = (ids: readonly string[]) =>
+    sql<{ target_id: string; actor_type: string; tenant_id: string | null; before: unknown; after: unknown }>(
+      `select target_id, actor_type, tenant_id, before, after from audit_log where action = 'session.revoked' and target_id in (?) order by target_id`,
+      [ids],
+    );
+
+  /** A user signed in twice: a browser session, and an offline grant whose browser session ended (a grant sign-in). */
+  async function signedInTwice(email: string) {
+    const userId = await createUser(email);
+    await signIn(userId);
+    const [first] = await listed(userId);
+    await sql(`update oidc_model set expires_at = now() - interval '1 second' where model = 'Session' and uid = (select op_session_uid from user_session where id = ?)`, [first!.id]);
+    const browser = await signIn(userId);
+    const sessions = (await listed(userId)).sort((a, b) => a.id.localeCompare(b.id));
+    expect(sessions).toHaveLength(2);
+    expect(sessions.map((session) => session.id)).not.toContain(first!.id);
+    return { userId, sessions, browser };
+  }
+
+  type Client = typeof app.http;
+  const ends = [
+    ['a new password', 'password_changed', (userId: string, as: Client = app.http, path = '') => as.patch(`${path}/users/${userId}`, { password: 'A new one for a leak 7' })],
+    ['a suspension', 'user_suspended', (userId: string, as: Client = app.http, path = '') => as.post(`${path}/users/${userId}/suspend`)],
+    ['a deletion', 'user_deleted', (userId: string, as: Client = app.http, path = '') => as.delete(`${path}/users/${userId}`)],
+  ] as const;
+
+  for (const [what, reason, end] of ends) {
+    it(`${what}: session.revoked for the browser session and the grant sign-in, reason ${reason}`, async () => {
+      const { userId, sessions, browser } = await signedInTwice(`ended-${reason}@example.com`);
+      const response = await end(userId);
+      expect(response.status, JSON.stringify(response.body)).toBeLessThan(300);
+      expect(await refreshFails(browser.config, browser.tokens.refresh_token!)).toBe(true);
+      expect(await revocations(sessions.map((session) => session.id))).toEqual(
+        sessions.map((session) => ({ target_id: session.id, actor_type: 'api_key', tenant_id: session.tenantId, before: session, after: { reason, grantsRevoked: 1 } })),
+      );
+    });
+  }
+
+  it('refusals end nothing and record nothing: another tenant’s path, another application, a tenant scope on a user of two tenants', async () => {
+    const { userId, sessions } = await signedInTwice('ended-refused@example.com');
+    const foreign = app.as({ apiKey: (await app.bootstrapAnother()).apiKey });
+    for (const [what, , end] of ends) {
+      expect((await end(userId, app.http, tenantPath(tenantB))).status, what).toBe(404);
+      expect((await end(userId, foreign)).status, what).toBe(404);
+    }
+    expect((await app.http.patch(`/users/${userId}`, { tenantIds: [tenantA, tenantB] })).status).toBe(200);
+    for (const [what, , end] of ends.slice(0, 2)) expect((await end(userId, app.http, tenantPath(tenantA))).status, what).toBe(403);
+    expect((await listed(userId)).sort((a, b) => a.id.localeCompare(b.id))).toEqual(sessions);
+    expect(await revocations(sessions.map((session) => session.id))).toEqual([]);
+  });
+});
+
 describe('validation of a sign-in surface’s tokens: valid only while their issuer serves their tenant (docs/decisions.md, "Sign-in surfaces")', () => {
   let isolated: IsolatedApplication;
   const pathOf = (ref: string) => `${isolated.service}/t/${ref}`;

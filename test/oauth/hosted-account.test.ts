@@ -87,6 +87,19 @@ async function signIn(email: string, password: string, jar = new CookieJar(), ba
 const auditActions = async (userId: string) =>
   (await sql<{ action: string }>(`select action from audit_log where target_id = ? and action like 'user.%' order by id`, [userId])).map((row) => row.action);
 
+/** The user's sessions as the management API lists them, by id. */
+const apiSessions = async (userId: string) =>
+  ((await app.http.get(`/users/${userId}/sessions`)).body.data as { id: string; tenantId: string | null }[]).sort((a, b) => a.id.localeCompare(b.id));
+
+/** Each ended session's `session.revoked`, by session id: what the user's own page ended is theirs to have done. */
+const revocationsOf = (userId: string) =>
+  sql<{ target_id: string; actor_type: string; actor_id: string; tenant_id: string | null; before: unknown; after: unknown }>(
+    `select target_id, actor_type, actor_id, tenant_id, before, after from audit_log where action = 'session.revoked' and before->>'userId' = ? order by target_id`,
+    [userId],
+  );
+const revokedAs = (userId: string, sessions: readonly { id: string; tenantId: string | null }[], reason: string) =>
+  sessions.map((session) => ({ target_id: session.id, actor_type: 'user', actor_id: userId, tenant_id: session.tenantId, before: session, after: { reason, grantsRevoked: 1 } }));
+
 describe('reaching the page', () => {
   it('signed out, it signs in through the client and comes back; the code never reaches the client', async () => {
     await createUser('ada@example.com');
@@ -156,6 +169,8 @@ describe('password', () => {
     const userId = await createUser('cy@example.com');
     const elsewhere = await signIn('cy@example.com', PASSWORD);
     expect(elsewhere.answer.location).toMatch(CODE_AT_CLIENT);
+    const others = await apiSessions(userId);
+    expect(others).toHaveLength(1);
     const { jar, page } = await openAccount('cy@example.com');
     const hash = async () => (await sql<{ password_hash: string }>('select password_hash from app_user where id = ?', [userId]))[0]!.password_hash;
     const before = await hash();
@@ -181,7 +196,9 @@ describe('password', () => {
     expect((await jar.visit(accountUrl())).status).toBe(200);
     const [mail] = await sql<{ template_key: string }>(`select template_key from email_delivery where to_address = ? and template_key = 'password_changed'`, ['cy@example.com']);
     expect(mail).toBeDefined();
-    expect(await auditActions(userId)).toEqual(expect.arrayContaining(['user.password.changed', 'user.sessions.ended']));
+    expect(await auditActions(userId)).toContain('user.password.changed');
+    expect(await auditActions(userId)).not.toContain('user.sessions.ended');
+    expect(await revocationsOf(userId)).toEqual(revokedAs(userId, others, 'password_changed'));
 
     // The previous password is in the history (2): not again, here nor through the management API.
     const back = await post(jar, shown, 'password', { current_password: NEW_PASSWORD, new_password: PASSWORD });
@@ -501,6 +518,8 @@ describe('sign-ins listed and ended', () => {
     await sql(`update oidc_model set expires_at = now() - interval '1 second' where model = 'Session' and payload->'authorizations'->? is not null`, [tv.clientId]);
 
     const page = await here.jar.visit(accountUrl());
+    // The others: the two grant sign-ins, which no browser session holds (no address).
+    const others = (await apiSessions(userId)).filter((session) => (session as { ip?: string | null }).ip === null);
     const items = listed(page);
     expect(items, page.body).toHaveLength(3);
     expect(items[0]).toContain('(this browser)');
@@ -517,6 +536,8 @@ describe('sign-ins listed and ended', () => {
       await expect(oidc.refreshTokenGrant(of, tokens.refresh_token!)).rejects.toMatchObject({ error: 'invalid_grant' });
     }
     expect(await auditActions(userId)).toContain('user.sessions.ended');
+    expect(others).toHaveLength(2);
+    expect(await revocationsOf(userId)).toEqual(revokedAs(userId, others, 'signed_out_elsewhere'));
   });
 
   it('with more than a page of sign-ins, this browser comes first, then the newest, and the rest are counted', async () => {

@@ -1,10 +1,20 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { executeOwned } from '../../db/owned-sql.ts';
 import { recordAuditPerRowThen, type AuditActor } from '../audit.ts';
-import { sessionSnapshotSql } from './browser-sessions.ts';
+import { LIVE, sessionSnapshotSql } from './browser-sessions.ts';
 import { grantSignInsSql } from './grant-sign-ins.ts';
 
 /** The `after` of their `session.revoked` records. */
-export type SessionEndReason = 'single_session' | 'membership_removed' | 'tenant_deleted' | 'saml_logout' | 'password_reset';
+export type SessionEndReason =
+  | 'single_session'
+  | 'membership_removed'
+  | 'tenant_deleted'
+  | 'saml_logout'
+  | 'password_reset'
+  | 'password_changed'
+  | 'signed_out_elsewhere'
+  | 'user_suspended'
+  | 'user_deleted';
 
 /** Sign-ins (`user_session as s` rows of the application) and what of them ends. */
 export interface EndedSignIns {
@@ -102,13 +112,47 @@ export async function endSignIns(
   return { grants: row?.grants ?? [], browserSessions: row?.browser_sessions ?? 0 };
 }
 
-/** Every sign-in of the user in the application, and every other grant of theirs (offline, a device's). */
-export const ofUser = (userId: string): EndedSignIns => ({
-  where: 's.user_id = ?',
-  params: [userId],
+/** The grants OP session `?` (its uid) of account `?` holds. */
+const GRANTS_OF_OP_SESSION = `select a.value->>'grantId' from oidc_model as o cross join jsonb_each(o.payload->'authorizations') as a
+  where o.model = 'Session' and o.uid = ?::text and o.payload->>'accountId' = ? and a.value->>'grantId' is not null`;
+
+/**
+ * Every sign-in of the user in the application, and every other grant of theirs (offline, a device's); but those of OP
+ * session `keptUid`, if any, and its grants.
+ */
+export const ofUser = (userId: string, now: Date, keptUid: string | null = null): EndedSignIns => ({
+  where: `s.user_id = ? and s.op_session_uid is distinct from ?::text and ${LIVE}`,
+  params: [userId, keptUid, now, now],
   ends: 'browser_session',
-  grants: { sql: `select g.id from oidc_model as g where g.model = 'Grant' and @owner(g) and g.payload->>'accountId' = ?`, params: [userId] },
+  grants: {
+    sql: `select g.id from oidc_model as g where g.model = 'Grant' and @owner(g) and g.payload->>'accountId' = ? and g.id not in (${GRANTS_OF_OP_SESSION})`,
+    params: [userId, keptUid, userId],
+  },
 });
+
+/**
+ * The user's sign-ins end as ofUser selects them, each recorded; then what no read lists as a sign-in: their other OP
+ * sessions (one holding no grant yet, one expired) and index rows. Counts: grants and OP sessions ended.
+ */
+export async function endUserSignIns(
+  em: EntityManager,
+  actor: AuditActor,
+  userId: string,
+  reason: SessionEndReason,
+  keptUid: string | null = null,
+): Promise<{ grants: string[]; grantsRevoked: number; sessionsEnded: number }> {
+  const ended = await endSignIns(em, actor, ofUser(userId, new Date(), keptUid), reason);
+  // OP sessions name no application: a user id is one application's.
+  const [rest] = await executeOwned<{ sessions: number }[]>(
+    em,
+    actor.applicationId,
+    `with sessions as (delete from oidc_model where model = 'Session' and payload->>'accountId' = ? and uid is distinct from ?::text returning 1),
+       indexed as (delete from user_session where @owner and user_id = ? and op_session_uid is distinct from ?::text returning 1)
+     select (select count(*) from sessions)::int as sessions`,
+    [userId, keptUid, userId, keptUid],
+  );
+  return { grants: ended.grants, grantsRevoked: ended.grants.length, sessionsEnded: ended.browserSessions + (rest?.sessions ?? 0) };
+}
 
 /** `singleSession`: every other session of the user in the application ends; OP session `keptUid` stays. */
 export async function endOtherSessions(em: EntityManager, actor: AuditActor, userId: string, keptUid: string): Promise<string[]> {

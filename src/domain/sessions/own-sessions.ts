@@ -3,6 +3,7 @@ import type { Scope } from '../../context.ts';
 import { executeOwned } from '../../db/owned-sql.ts';
 import { recordAudit, type AuditActor } from '../audit.ts';
 import { PAGE_SIZE_MAX } from '../pagination.ts';
+import { endUserSignIns } from './end-sessions.ts';
 import { grantSignInsSql } from './grant-sign-ins.ts';
 import { currentAndNewestSessions, type OwnSessionView } from './sessions.ts';
 
@@ -15,7 +16,7 @@ export interface OwnGrantView {
   readonly lastActiveAt: Date;
 }
 
-/** What the user's own page lists of their sign-ins, and what "sign out everywhere else" (endOtherSessions) ends. */
+/** What the user's own page lists of their sign-ins, and what "sign out everywhere else" (endSignInsElsewhere) ends. */
 export interface OwnSignIns {
   /** Those of the page's browser session (`current`, one per tenant) first, then the newest. */
   readonly sessions: readonly OwnSessionView[];
@@ -74,30 +75,18 @@ function grantsOutsideSessions(scope: Scope, userId: string, limit: number): Pro
 }
 
 /**
- * Every grant not made in the current session ends with its tokens (other browsers', devices', refresh tokens issued
- * elsewhere). Returns the grants revoked, whose cached Bearer tokens the caller forgets after the commit.
+ * "Sign out everywhere else": every sign-in but those of OP session `currentUid` ends, each recorded, and the user's
+ * act with its counts. Returns the grants revoked, whose cached Bearer tokens the caller forgets after the commit.
  */
-export async function endOtherSessions(em: EntityManager, actor: AuditActor, userId: string, currentUid: string): Promise<string[]> {
-  const [row] = await executeOwned<{ grants: string[]; sessions: number }[]>(
-    em,
-    actor.applicationId,
-    `with current_session as (select payload from oidc_model where model = 'Session' and uid = ? and payload->>'accountId' = ?),
-     kept as (select a.value->>'grantId' as id from current_session, jsonb_each(current_session.payload->'authorizations') as a where a.value->>'grantId' is not null),
-     grants as (delete from oidc_model where model = 'Grant' and @owner and payload->>'accountId' = ? and id not in (select id from kept) returning id),
-     tokens as (delete from oidc_model where grant_id in (select id from grants) returning 1),
-     sessions as (delete from oidc_model where model = 'Session' and payload->>'accountId' = ? and uid <> ? returning 1),
-     indexed as (delete from user_session where @owner and user_id = ? and op_session_uid <> ? returning 1)
-     select array(select id from grants) as grants, (select count(*) from sessions)::int as sessions`,
-    [currentUid, userId, userId, userId, currentUid, userId, currentUid],
-  );
-  const grants = row?.grants ?? [];
+export async function endSignInsElsewhere(em: EntityManager, actor: AuditActor, userId: string, currentUid: string): Promise<string[]> {
+  const ended = await endUserSignIns(em, actor, userId, 'signed_out_elsewhere', currentUid);
   recordAudit(em, actor, {
     action: 'user.sessions.ended',
     targetType: 'user',
     targetId: userId,
-    after: { sessionsEnded: row?.sessions ?? 0, grantsRevoked: grants.length },
+    after: { sessionsEnded: ended.sessionsEnded, grantsRevoked: ended.grantsRevoked },
   });
-  return grants;
+  return ended.grants;
 }
 
 export async function forgetGrants(scope: Scope, grants: readonly string[]): Promise<void> {

@@ -9,6 +9,7 @@ import { pageSize, scopedList, type Page, type PageArgs } from '../pagination.ts
 import { mayActNowSql } from '../users/sign-in-user.ts';
 import { getUser } from '../users/users.ts';
 import { endSignIns, ofUser } from './end-sessions.ts';
+import { LIVE } from './browser-sessions.ts';
 import { grantSignInsSql, SIGN_IN_ID_IS, STANDING_CLIENT } from './grant-sign-ins.ts';
 import type { KnownValidToken } from './validation-cache.ts';
 
@@ -59,17 +60,6 @@ interface GrantSignInRow {
 }
 
 const COLUMNS = 's.id, s.user_id, s.tenant_id, s.client_id, s.created_at, s.last_active_at, s.expires_at, s.ip, s.user_agent, s.methods, s.op_session_uid';
-
-/**
- * Uses this instance's clock, not the database's: the OP writes a session's end (src/domain/sign-in/session.ts) and
- * judges it by that clock, and the service agrees with it. A grant with no tenant row is the application's own, as
- * browser-sessions.ts indexes it.
- */
-const LIVE = `s.expires_at > ?::timestamptz and exists (select 1 from oidc_model as o cross join jsonb_each(o.payload->'authorizations') as a
-    join oidc_model as g on g.model = 'Grant' and g.id = a.value->>'grantId'
-    left join oidc_model as gt on gt.model = 'GrantTenant' and gt.id = g.id
-  where o.model = 'Session' and o.uid = s.op_session_uid and (o.expires_at is null or o.expires_at > ?::timestamptz)
-    and o.payload->>'accountId' = s.user_id::text and gt.payload->>'tenantId' is not distinct from s.tenant_id::text)`;
 
 const view = (row: SessionRow): SessionView => ({
   id: row.id,
@@ -200,7 +190,7 @@ export async function revokeUserSessions(scope: Scope, userId: string): Promise<
       em,
       scope,
       scope.tenantId === null
-        ? { ...ofUser(userId), where: `s.user_id = ? and ${LIVE}`, params: [userId, now, now] }
+        ? ofUser(userId, now)
         : {
             where: `s.user_id = ? and s.tenant_id = ? and ${LIVE}`,
             params: [userId, scope.tenantId, now, now],

@@ -3,8 +3,7 @@ import { executeOwned } from '../../db/owned-sql.ts';
 import { recordAudit, type AuditActor } from '../audit.ts';
 import { normalizeEmail } from './email-key.ts';
 import { takeOverUnconfirmed } from './unconfirmed-takeover.ts';
-import { endSignIns, ofUser } from '../sessions/end-sessions.ts';
-import { endOpSessions } from './users.ts';
+import { endUserSignIns } from '../sessions/end-sessions.ts';
 
 export interface ChangedAccount {
   readonly email: string;
@@ -36,16 +35,14 @@ export async function resetPassword(em: EntityManager, actor: AuditActor, userId
   );
   if (row === undefined) return undefined;
   await executeOwned(em, actor.applicationId, 'delete from sign_in_failure where @owner and user_id = ?', [userId]);
-  // Each session recorded as its revocation records it; then a browser session no index row names (no grant yet).
-  const ended = await endSignIns(em, actor, ofUser(userId), 'password_reset');
-  const rest = await endOpSessions(em, actor.applicationId, userId);
+  const { grantsRevoked, sessionsEnded } = await endUserSignIns(em, actor, userId, 'password_reset');
   recordAudit(em, actor, {
     action: 'user.password.reset',
     targetType: 'user',
     targetId: userId,
     tenantId: actor.tenantId,
     before: { status: row.was, emailVerified: row.was_verified },
-    after: { status: 'active', emailVerified: true, grantsRevoked: ended.grants.length + rest.grantsRevoked, sessionsEnded: ended.browserSessions + rest.sessionsEnded },
+    after: { status: 'active', emailVerified: true, grantsRevoked, sessionsEnded },
   });
   const tenantIds = row.was_verified ? row.tenant_ids : await takeOverUnconfirmed(em, actor, userId);
   return { email: row.email, name: row.name, locale: row.locale, tenantIds, takenOver: !row.was_verified };

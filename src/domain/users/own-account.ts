@@ -8,7 +8,8 @@ import { typedEmail, typedName } from '../typed-fields.ts';
 import { passwordRefusals } from '../policies/password.ts';
 import { effectivePasswordPolicy } from '../policies/policies.ts';
 import { recordAudit } from '../audit.ts';
-import { endOtherSessions, forgetGrants } from '../sessions/own-sessions.ts';
+import { endUserSignIns } from '../sessions/end-sessions.ts';
+import { endSignInsElsewhere, forgetGrants } from '../sessions/own-sessions.ts';
 import { linkUserOf } from '../sign-in/account-links.ts';
 import type { SignInTarget } from '../sign-in/sign-in.ts';
 import { normalizeEmail } from './email-key.ts';
@@ -106,13 +107,14 @@ export async function changeOwnPassword(target: SignInTarget, userId: string, ch
       [passwordHash, userId],
     );
     if (account === undefined) return undefined;
-    const revoked = await endOtherSessions(em, scope, userId, change.keepSessionUid ?? '');
+    const ended = await endUserSignIns(em, scope, userId, 'password_changed', change.keepSessionUid);
     const at = { em, sender: scope, tenantId: target.tenant?.id ?? null };
     const owner = { ...account, id: userId, tenantIds: account.tenant_ids };
     const again = await issueLink(em, linkUserOf(target, at, owner), 'password_reset', scope.services.config.publicUrl);
     await passwordChangedMail(at, owner, { link: again.link, changedAt: new Date() });
-    recordAudit(em, scope, { action: 'user.password.changed', targetType: 'user', targetId: userId, after: { reason: change.reason } });
-    return revoked;
+    const after = { reason: change.reason, grantsRevoked: ended.grantsRevoked, sessionsEnded: ended.sessionsEnded };
+    recordAudit(em, scope, { action: 'user.password.changed', targetType: 'user', targetId: userId, after });
+    return ended.grants;
   });
   // No longer an active user (suspended or deleted meanwhile): nothing was changed.
   if (grants === undefined) return { ok: false, reason: 'inactive' };
@@ -155,7 +157,7 @@ export async function requestOwnEmailChange(
 
 export async function signOutElsewhere(target: SignInTarget, userId: string, currentUid: string): Promise<OwnChange> {
   const scope = ownScope(target, userId);
-  const grants = await scope.transactional((em) => endOtherSessions(em, scope, userId, currentUid));
+  const grants = await scope.transactional((em) => endSignInsElsewhere(em, scope, userId, currentUid));
   await forgetGrants(scope, grants);
   return { ok: true };
 }

@@ -24,7 +24,7 @@ import { usersChanged } from './changed.ts';
 import { keepReplacedPassword, passwordViolations } from './password-history.ts';
 import { normalizeEmail } from './email-key.ts';
 import { forgetSignInFailures } from './sign-in-failures.ts';
-import { endTenantSessions } from '../sessions/end-sessions.ts';
+import { endTenantSessions, endUserSignIns } from '../sessions/end-sessions.ts';
 import { removeOperatorAssignments } from '../console/operators.ts';
 import { withCallerTenants, type CallerTenants } from '../grants.ts';
 import { requireCoveredAccount, requireOutranking } from './takeover.ts';
@@ -268,7 +268,7 @@ export async function updateUser(scope: Scope, userId: string, input: UpdateUser
         user.passwordChangedAt = new Date();
         // An administrator sets a password when the old one must stop (a leak, a lost account): what was signed in
         // with it stops too, as after a reset.
-        await endOpSessions(tx.em, tx.applicationId, user.id);
+        await endUserSignIns(tx.em, tx, user.id, 'password_changed');
       }
       recordAudit(tx.em, tx, { action: 'user.updated', targetType: 'user', targetId: user.id, tenantId: auditTenantOf(user, tx), before, after: userSnapshot(user) });
       return user;
@@ -326,11 +326,11 @@ export async function suspendUser(scope: Scope, userId: string): Promise<User> {
   return changeStatus(scope, userId, 'user.suspended', async (tx, user) => {
     if (user.status === 'suspended') return undefined;
     await assertNotLastOperatorAdminOfAny(tx, user.id, 'suspend');
-    const ended = await endOpSessions(tx.em, tx.applicationId, user.id);
+    const { grantsRevoked, sessionsEnded } = await endUserSignIns(tx.em, tx, user.id, 'user_suspended');
     await endMailedCredentials(tx.em, tx.applicationId, user.id);
     user.lockedWhenSuspended = user.status === 'locked' && (user.lockedUntil == null || user.lockedUntil > new Date());
     user.status = 'suspended';
-    return ended;
+    return { grantsRevoked, sessionsEnded };
   });
 }
 
@@ -373,25 +373,6 @@ async function changeStatus(
     await forgetUserKeys(scope, [userId]);
   }
   return changed.user;
-}
-
-/**
- * Grants with every token under them, and browser sessions (which name no application: a user id is one
- * application's) with their index: four deletions in one statement.
- */
-export async function endOpSessions(em: EntityManager, applicationId: string, userId: string): Promise<{ grantsRevoked: number; sessionsEnded: number }> {
-  const [row] = await executeOwned<{ grants: number; sessions: number }[]>(
-    em,
-    applicationId,
-    `with grants as (
-       delete from oidc_model where model = 'Grant' and (payload->>'accountId') = ? and @owner returning id),
-     tokens as (delete from oidc_model where grant_id in (select id from grants) returning 1),
-     sessions as (delete from oidc_model where model = 'Session' and (payload->>'accountId') = ? returning 1),
-     indexed as (delete from user_session where @owner and user_id = ? returning 1)
-     select (select count(*) from grants)::int as grants, (select count(*) from sessions)::int as sessions`,
-    [userId, userId, userId],
-  );
-  return { grantsRevoked: row?.grants ?? 0, sessionsEnded: row?.sessions ?? 0 };
 }
 
 /** The links and codes mailed to the user and not used yet: credentials in flight, which a suspension ends too. */
@@ -465,7 +446,7 @@ export function removeMembership(em: EntityManager, actor: AuditActor, user: Use
 async function removeUser(em: EntityManager, actor: AuditActor, user: User): Promise<void> {
   await removeKeysOfUsers(em, actor, 'k.user_id = ?', [user.id]);
   await removeAssignments(em, actor, `a.subject_type = 'user' and a.subject_id = ?`, [user.id]);
-  await endOpSessions(em, actor.applicationId, user.id);
+  await endUserSignIns(em, actor, user.id, 'user_deleted');
   recordAudit(em, actor, { action: 'user.deleted', targetType: 'user', targetId: user.id, tenantId: auditTenantOf(user, actor), before: userSnapshot(user) });
   em.remove(user);
 }
