@@ -421,8 +421,8 @@ describe('single logout started at the IdP', () => {
   afterAll(() => setSlo({ sloUrl: null, signRequests: false }));
 
   /** `email` signed in through the provider as `nameId` (a browser, `jar`, of `configuration`'s client): its tokens. */
-  async function signIn(email: string, nameId: string, jar = new CookieJar(), configuration = config) {
-    const flow = await authorize({}, jar, configuration);
+  async function signIn(email: string, nameId: string, jar = new CookieJar(), configuration = config, parameters: Record<string, string> = {}) {
+    const flow = await authorize(parameters, jar, configuration);
     const request = await toIdp(flow);
     const acs = await postToAcs(respond({ email, nameId, inResponseTo: request.id }), request.relayState);
     expect(acs.status, acs.body).toBe(303);
@@ -476,6 +476,41 @@ describe('single logout started at the IdP', () => {
     const replayed = await fetch(url, { redirect: 'manual' });
     expect(replayed.status).toBe(400);
     expect(await replayed.text()).toContain('sign-out request could not be verified');
+  });
+
+  it('ends the subject’s grant sign-ins too (an offline app whose browser session ended), each recorded; another user’s stands', async () => {
+    const leaving = await app.createUser('offline-leaving@saml.test', tenantId);
+    const staying = await app.createUser('offline-staying@saml.test', tenantId);
+    const offline = { scope: 'openid email offline_access', prompt: 'consent' };
+    /** Signed in through the IdP with offline access, then that browser session is gone (swept, signed out): a grant sign-in of its own. */
+    const offlineSignIn = async (email: string, nameId: string) => {
+      const tokens = await signIn(email, nameId, new CookieJar(), config, offline);
+      const [user] = await app.gatehouse.services.orm.em.getConnection().execute<{ id: string }[]>('select id::text from app_user where email = ?', [email]);
+      await app.gatehouse.services.orm.em.getConnection().execute(`delete from oidc_model where model = 'Session' and payload->>'accountId' = ?`, [user!.id]);
+      await app.gatehouse.services.orm.em.getConnection().execute('delete from user_session where user_id = ?', [user!.id]);
+      return tokens;
+    };
+    const leavingOffline = await offlineSignIn('offline-leaving@saml.test', 'entra-offline-leaving');
+    const stayingOffline = await offlineSignIn('offline-staying@saml.test', 'entra-offline-staying');
+    await signIn('offline-leaving@saml.test', 'entra-offline-leaving');
+    const sessions = ((await app.http.get(`/users/${leaving}/sessions`)).body.data as { id: string; ip: string | null }[]).sort((a, b) => a.id.localeCompare(b.id));
+    expect(sessions.map((session) => session.ip === null).sort()).toEqual([false, true]);
+    expect(await sessionsOf(staying)).toBe(1);
+
+    const answer = await fetch(idp.logoutRedirect({ destination: endpoint(), nameId: 'entra-offline-leaving' }).url, { redirect: 'manual' });
+    expect(idp.readLogoutResponse(answer.headers.get('location')!).status).toBe('urn:oasis:names:tc:SAML:2.0:status:Success');
+    expect(await sessionsOf(leaving)).toBe(0);
+    await expect(oidc.refreshTokenGrant(config, leavingOffline.refresh_token!)).rejects.toMatchObject({ error: 'invalid_grant' });
+    const records = await app.gatehouse.services.orm.em
+      .getConnection()
+      .execute<{ target_id: string; actor_id: string; before: unknown; after: unknown }[]>(
+        `select target_id, actor_id, before, after from audit_log where action = 'session.revoked' and target_id in (?) order by target_id`,
+        [sessions.map((session) => session.id)],
+      );
+    expect(records).toEqual(sessions.map((session) => ({ target_id: session.id, actor_id: 'saml-logout', before: session, after: { reason: 'saml_logout', grantsRevoked: 1 } })));
+    // Another subject's offline sign-in stands, and refreshes.
+    expect(await sessionsOf(staying)).toBe(1);
+    expect((await oidc.refreshTokenGrant(config, stayingOffline.refresh_token!)).access_token).toEqual(expect.any(String));
   });
 
   it('by POST too; a NameID of no known sign-in, or of another application’s, is answered UnknownPrincipal', async () => {

@@ -180,8 +180,3 @@ export async function endTenantSessions(em: EntityManager, actor: AuditActor, te
   const ended = await endSignIns(em, actor, selected, userId === null ? 'tenant_deleted' : 'membership_removed');
   return ended.grants;
 }
-
-/** An IdP's single logout: every browser session of those users in the application. */
-export async function endUsersSessions(em: EntityManager, actor: AuditActor, userIds: readonly string[]): Promise<string[]> {
-  return (await endSignIns(em, actor, { where: 's.user_id in (?)', params: [userIds], ends: 'browser_session' }, 'saml_logout')).grants;
-}

@@ -1,18 +1,17 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { executeOwned } from '../../db/owned-sql.ts';
-import { endUsersSessions } from '../sessions/end-sessions.ts';
+import { endUserSignIns } from '../sessions/end-sessions.ts';
 import type { Services } from '../../services.ts';
 import { findSamlProvider, samlLogoutUrl, samlUrls, type SamlDeps, type SamlIdentity, type SamlProvider } from './saml.ts';
 
 /**
  * SAML single logout, both ways, for providers with an `sloUrl`. Each SAML sign-in records its NameID with its user for
  * as long as the session it began may live. Started at the IdP: its LogoutRequest (saml.ts checks it) ends every
- * browser session of each user the NameID signed in as through that provider (in an isolated application, the
- * application's provider signs it in to a user of each tenant that inherits it; a tenant's own provider, to that
- * tenant's only), as the administrator's "sign out everywhere" would. Started here:
+ * sign-in of each user the NameID signed in as through that provider, grant sign-ins (offline, a device's) included (in
+ * an isolated application, the application's provider signs it in to a user of each tenant that inherits it; a tenant's
+ * own provider, to that tenant's only), as the administrator's "sign out everywhere" would. Started here:
  * once the OP's logout has ended the user's session, the browser goes to the IdP with a LogoutRequest for the NameID
- * the user last signed in as, and the IdP's answer brings it back to where the OP was sending it.
- */
+ * the user last signed in as, and the IdP's answer brings it back to where the OP was sending it. */
 
 /** `sessionMinutes`: the session policy's absolute timeout, past which no session of this sign-in stands. */
 export async function rememberSamlSubject(em: EntityManager, applicationId: string, identity: SamlIdentity, userId: string, sessionMinutes: number): Promise<void> {
@@ -38,7 +37,9 @@ export async function endSamlSubjectSessions(services: Services, provider: SamlP
     );
     if (subjects.length === 0) return null;
     const actor = { applicationId: provider.applicationId, tenantId: provider.tenantId, requestId, principal: SAML_LOGOUT_ACTOR };
-    return endUsersSessions(em, actor, subjects.map((subject) => subject.user_id));
+    const grants: string[] = [];
+    for (const { user_id: userId } of subjects) grants.push(...(await endUserSignIns(em, actor, userId, 'saml_logout')).grants);
+    return grants;
   });
   if (grants === null) return false;
   await Promise.all(grants.map((id) => services.invalidations.publish({ kind: 'grant', id })));
