@@ -548,6 +548,53 @@ describe('an administrator’s new password, suspension or deletion of a user: e
   });
 });
 
+describe('a locked user’s sessions: listed and read as they validate, none while the lock runs, again once it ends', () => {
+  it('while locked no read lists, reads or validates them; the user’s sign-out everywhere still ends them; after the lock, all of them again', async () => {
+    const userId = await createUser('locked-sessions@example.com');
+    await signIn(userId);
+    await sql(`update oidc_model set expires_at = now() - interval '1 second' where model = 'Session' and payload->>'accountId' = ?`, [userId]);
+    const browser = await signIn(userId);
+    const sessions = ((await app.http.get(`/users/${userId}/sessions`)).body.data as { id: string; ip: string | null }[]).sort((a, b) => a.id.localeCompare(b.id));
+    expect(sessions.map((session) => session.ip === null).sort()).toEqual([false, true]);
+    const ids = sessions.map((session) => session.id);
+    const lock = async (until: string) => {
+      await sql(`update app_user set status = 'locked', locked_until = now() + interval '${until}' where id = ?`, [userId]);
+      await app.gatehouse.services.invalidations.publish({ kind: 'user', id: userId });
+    };
+    /** The ids of ours a list shows, every page of it. */
+    const listedOfOurs = async (path: string) => {
+      const shown: string[] = [];
+      for (let cursor: string | null = ''; cursor !== null; ) {
+        const page = (await app.http.get(`${path}?pageSize=100${cursor === '' ? '' : `&cursor=${encodeURIComponent(cursor)}`}`)).body as { data: { id: string }[]; next: string | null };
+        shown.push(...page.data.map((session) => session.id).filter((id) => ids.includes(id)));
+        cursor = page.next;
+      }
+      return shown.sort();
+    };
+    const reads = async () => ({
+      user: await listedOfOurs(`/users/${userId}/sessions`),
+      all: await listedOfOurs('/sessions'),
+      tenant: await listedOfOurs(`${tenantPath(tenantA)}/sessions`),
+      read: await Promise.all(ids.map(async (id) => (await app.http.get(`/sessions/${id}`)).status)),
+      valid: await Promise.all([browser.tokens.access_token, browser.tokens.refresh_token!].map(async (token) => (await app.http.post('/sessions/validate', { token })).body.valid as boolean)),
+    });
+
+    await lock('5 minutes');
+    expect(await reads()).toEqual({ user: [], all: [], tenant: [], read: [404, 404], valid: [false, false] });
+    expect((await app.http.delete(`/sessions/${ids[0]}`)).status).toBe(404);
+    // The lock ran out: the sessions stand again, in every read.
+    await lock('-1 second');
+    expect(await reads()).toEqual({ user: ids, all: ids, tenant: ids, read: [200, 200], valid: [true, true] });
+
+    // Locked again: an administrator's sign-out everywhere ends what no read shows, each recorded.
+    await lock('5 minutes');
+    expect((await app.http.delete(`/users/${userId}/sessions`)).status).toBe(204);
+    await lock('-1 second');
+    expect(await reads()).toEqual({ user: [], all: [], tenant: [], read: [404, 404], valid: [false, false] });
+    expect((await sql<{ target_id: string }>(`select target_id from audit_log where action = 'session.revoked' and target_id in (?) order by target_id`, [ids])).map((row) => row.target_id)).toEqual(ids);
+  });
+});
+
 describe('validation of a sign-in surface’s tokens: valid only while their issuer serves their tenant (docs/decisions.md, "Sign-in surfaces")', () => {
   let isolated: IsolatedApplication;
   const pathOf = (ref: string) => `${isolated.service}/t/${ref}`;
