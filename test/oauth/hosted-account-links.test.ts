@@ -587,6 +587,8 @@ describe('sign-up and verification', () => {
       const audit = await app.http.get(`/audit-logs?target=${maker!.id}&action=user.sign_up.disowned`);
       expect(audit.body.data).toHaveLength(1);
       expect(audit.body.data[0]).toMatchObject({ actor: { type: 'user', id: maker!.id }, changes: { before: { emailVerified: false }, after: { sessionsEnded: 1 } } });
+      const revoked = (await app.http.get(`/audit-logs?actor=${maker!.id}&action=session.revoked`)).body.data as { changes: { after: object } }[];
+      expect(revoked.map((record) => record.changes.after)).toEqual([expect.objectContaining({ reason: 'sign_up_disowned' })]);
       expect((await app.http.get(`/audit-logs?target=${maker!.id}&action=user.email.verified`)).body.data).toEqual([]);
       expect(await mails(app.http, 'vic@example.com', 'welcome')).toEqual([]);
       // The link is spent: neither answer works again.

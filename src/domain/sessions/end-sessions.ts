@@ -14,7 +14,8 @@ export type SessionEndReason =
   | 'password_changed'
   | 'signed_out_elsewhere'
   | 'user_suspended'
-  | 'user_deleted';
+  | 'user_deleted'
+  | 'sign_up_disowned';
 
 /** Sign-ins (`user_session as s` rows of the application) and what of them ends. */
 export interface EndedSignIns {

@@ -75,15 +75,14 @@ export async function disownSignUp(em: EntityManager, actor: AuditActor, userId:
     [userId],
   );
   if (row === undefined) return false;
-  const ended = await endSignIns(em, actor, ofUser(userId), null);
-  const rest = await endOpSessions(em, actor.applicationId, userId);
+  const { grantsRevoked, sessionsEnded } = await endUserSignIns(em, actor, userId, 'sign_up_disowned');
   recordAudit(em, actor, {
     action: 'user.sign_up.disowned',
     targetType: 'user',
     targetId: userId,
     tenantId: actor.tenantId,
     before: { emailVerified: false },
-    after: { emailVerified: false, grantsRevoked: ended.grants.length + rest.grantsRevoked, sessionsEnded: ended.browserSessions + rest.sessionsEnded },
+    after: { emailVerified: false, grantsRevoked, sessionsEnded },
   });
   return takeOverUnconfirmed(em, actor, userId);
 }
