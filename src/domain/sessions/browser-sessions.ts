@@ -6,9 +6,9 @@ import { isoTimestampSql } from '../audit.ts';
 /** The index of the OP's browser sessions (`user_session`), written by src/oidc/adapter.ts; read by sessions.ts. */
 
 /**
- * A row `s` is a sign-in while its OP session stands and holds a grant of its tenant. Uses this instance's clock, not the database's: the OP writes a session's end (src/domain/sign-in/session.ts) and
- * judges it by that clock, and the service agrees with it. A grant with no tenant row is the application's own, as
- * it is indexed here.
+ * A row `s` is a sign-in while its OP session stands and holds a grant of its tenant. Judged by this instance's clock,
+ * as the OP writes and judges a session's end (src/domain/sign-in/session.ts). A grant with no tenant row is the
+ * application's own, as it is indexed here.
  */
 export const LIVE = `s.expires_at > ?::timestamptz and exists (select 1 from oidc_model as o cross join jsonb_each(o.payload->'authorizations') as a
     join oidc_model as g on g.model = 'Grant' and g.id = a.value->>'grantId'
