@@ -110,10 +110,7 @@ export function accountLinkRoutes(app: FastifyInstance, services: Services): voi
     return sendPage(reply, errors === undefined ? 200 : 400, (nonce) => resetPage(opened.settings.look, nonce, input));
   }
 
-  /**
-   * "I did not sign up" on a verification link's page (account-changes.ts, disownSignUp): the link is spent and the
-   * address stays unconfirmed; one confirmed meanwhile (its owner's reset) is refused as a used link is, changing nothing.
-   */
+  /** "I did not sign up" (disownSignUp); an address confirmed meanwhile is refused as a used link is. */
   async function disown(request: FastifyRequest<{ Params: LinkParams }>, reply: FastifyReply, opened: OpenedLink, token: unknown) {
     const actor = linkActor(services, request, opened);
     const disowned = await scopeOf(request, opened).transactional(async (em) => {

@@ -39,10 +39,7 @@ export async function advertiseIssuedClaimsOnly(ctx: KoaContextWithOIDC, next: (
   ctx.body = { ...body, claims_supported: body.claims_supported.filter((claim) => claim !== 'sid') };
 }
 
-/**
- * The resume of a device's sign-in, whatever it answered (the code approved, or refused as used, expired or gone):
- * the grant its sign-in made ends unless the code names it (revokeUntakenDeviceGrant).
- */
+/** At a device sign-in's resume, whatever it answered: revokeUntakenDeviceGrant. */
 export function endUntakenDeviceGrants(deps: GrantRevocationDependencies) {
   return async function untakenDeviceGrants(ctx: KoaContextWithOIDC, next: () => Promise<unknown>): Promise<void> {
     await next();

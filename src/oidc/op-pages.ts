@@ -104,8 +104,8 @@ async function resumedInteractionSource(ctx: KoaContextWithOIDC): Promise<LookSo
 }
 
 /**
- * What the input page says after a failed attempt (the OP's re-render errors, by name), and its status. At the end of
- * a sign-in (`device_resume`) the user typed nothing: a code no longer found was swept once expired.
+ * What the input page says after a failed attempt (the OP's re-render errors, by name), and its status. At a sign-in's
+ * end (`device_resume`) the user typed nothing: a code not found was swept once expired.
  */
 function inputError(ctx: KoaContextWithOIDC, err: Error | undefined): { error?: DeviceCodePageInput['error']; status?: number } {
   switch (err?.name) {

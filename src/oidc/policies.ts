@@ -31,10 +31,7 @@ export async function loadExistingGrant(deps: OidcDependencies, signIn: () => Si
   return silentGrant(deps, signIn().target, policy, ctx, kept);
 }
 
-/**
- * Where a device code is approved. Each approval gets a grant of its own (made by the pages, interactions.ts), never the
- * one the browser session holds for the client, which is another device's: devices are signed in and revoked apart.
- */
+/** Where a device code is approved: each approval gets a grant of its own, so devices are revoked apart. */
 const DEVICE_ROUTES: ReadonlySet<string> = new Set(['code_verification', 'device_resume']);
 
 async function fittingSessionGrant(deps: OidcDependencies, ctx: KoaContextWithOIDC): Promise<Grant | undefined> {

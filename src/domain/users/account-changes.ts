@@ -62,10 +62,8 @@ export async function verifyEmail(em: EntityManager, actor: AuditActor, userId: 
 }
 
 /**
- * In the caller's transaction: the owner of an address never confirmed says, through its verification link, that they
- * did not sign up. Whoever typed the address keeps no way in and nothing held: its password goes, every sign-in ends and
- * what a takeover removes goes (unconfirmed-takeover.ts); the address stays unconfirmed, for its owner's own reset.
- * False when it was confirmed meanwhile: the account is then the owner's, and nothing changes. Answers its tenants.
+ * In the caller's transaction: the address's owner did not sign up, so whoever typed it keeps no way in and nothing held
+ * (as a takeover); the address stays unconfirmed for the owner's own reset. False, changing nothing, once confirmed.
  */
 export async function disownSignUp(em: EntityManager, actor: AuditActor, userId: string): Promise<readonly string[] | false> {
   const [row] = await executeOwned<{ id: string }[]>(
