@@ -1,7 +1,8 @@
 import type { Locator } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { TestApp } from '../support/app.ts';
-import { dashboardSuite, openTab } from '../support/dashboard.ts';
+import { dashboardSuite, OPERATOR, openTab } from '../support/dashboard.ts';
+import { signInForManagement } from '../support/oauth.ts';
 
 /**
  * Each list tab reads its list again when the operator comes back to the page (shown again, or its window focused),
@@ -14,6 +15,8 @@ let acmeId: string;
 /** A user whose roles panel is opened, and a role given to them elsewhere. */
 let veraId: string;
 let auditorId: string;
+/** OPERATOR's console account, to whom a role is given elsewhere. */
+let operatorId: string;
 
 const created = async (answer: Promise<{ status: number; body: unknown }>) => {
   const { status, body } = await answer;
@@ -35,12 +38,30 @@ const dashboard = dashboardSuite({
     storefrontId = storefront.body.id;
     await created(app.http.post(`/applications/${app.root.applicationId}/domains`, { hostname: 'login.seed.test' }));
     await created(app.http.post('/invitations', { email: 'ivy@example.com', tenantId: acme }));
+    await created(app.http.post('/auth-providers', ssoProvider('Partner SSO')));
+    await signInForManagement(app, veraId, acme);
+    const [operator] = await app.gatehouse.services.orm.em.getConnection().execute<{ id: string }[]>('select id from app_user where email = ?', [OPERATOR.email]);
+    operatorId = operator!.id;
     acmeId = acme;
   },
 });
 
+/** An OAuth provider named `name` (a generic one: no upstream is reached). */
+function ssoProvider(name: string) {
+  const host = `https://${name.toLowerCase().replace(/\W+/g, '-')}.example.com`;
+  return {
+    type: 'oauth',
+    name,
+    config: { provider: 'generic', clientId: 'gatehouse', authorizationUrl: `${host}/authorize`, tokenUrl: `${host}/token`, userInfoUrl: `${host}/userinfo` },
+    secrets: { clientSecret: 's' },
+  };
+}
+
 const region = (name: string | RegExp): Locator => dashboard.page.getByRole('region', { name, exact: typeof name === 'string' });
 const rowOf = (tab: string, name: string): Locator => region(tab).getByRole('rowheader', { name, exact: true });
+/** The row of `tab` with a cell `name` (where the row's header names something else: a provider's type, an operator's e-mail). */
+const rowWithCell = (tab: string, name: string): Locator =>
+  region(tab).getByRole('row').filter({ has: dashboard.page.getByRole('cell', { name, exact: true }) });
 /** Whether closing or reloading the page would ask first: some form holds unsaved edits. */
 const unsaved = () => dashboard.page.evaluate(() => !dispatchEvent(new Event('beforeunload', { cancelable: true })));
 
@@ -62,8 +83,11 @@ function listReads(operation: string): string[] {
   return reads;
 }
 
-/** Each tab, a row it lists from the start, and a row to make through the API while it is open. */
-const TABS: readonly { tab: string; listed: string; row: string; make: (app: TestApp) => Promise<unknown> }[] = [
+/**
+ * Each tab, a row it lists from the start, and a row to make through the API while it is open; `rowIn` finds a row by
+ * what it shows (by default, its header).
+ */
+const TABS: readonly { tab: string; listed: string; row: string; make: (app: TestApp) => Promise<unknown>; rowIn?: (tab: string, name: string) => Locator }[] = [
   { tab: 'Tenants', listed: 'Acme', row: 'Globex', make: (app) => app.createTenant('Globex') },
   { tab: 'Users', listed: 'vera@example.com', row: 'walt@example.com', make: (app) => app.createUser('walt@example.com') },
   { tab: 'Roles', listed: 'Auditor', row: 'Support', make: (app) => created(app.http.post('/roles', { key: 'support', name: 'Support', permissions: ['users:read'] })) },
@@ -81,6 +105,15 @@ const TABS: readonly { tab: string; listed: string; row: string; make: (app: Tes
   },
   { tab: 'Invitations', listed: 'ivy@example.com', row: 'ida@example.com', make: (app) => created(app.http.post('/invitations', { email: 'ida@example.com', tenantId: acmeId })) },
   { tab: 'M2M credentials', listed: 'Seed worker', row: 'Nightly worker', make: (app) => created(app.http.post('/m2m-credentials', { name: 'Nightly worker', permissions: ['users:read'] })) },
+  { tab: 'Sessions', listed: 'vera@example.com', row: 'sam@example.com', make: async (app) => signInForManagement(app, await app.createUser('sam@example.com', acmeId), acmeId) },
+  {
+    tab: 'Operators',
+    listed: 'Application admin',
+    row: 'Auditor',
+    make: (app) => created(app.http.post('/role-assignments', { subject: { type: 'operator', id: operatorId }, roleId: auditorId })),
+    rowIn: rowWithCell,
+  },
+  { tab: 'Authentication', listed: 'Partner SSO', row: 'Corporate SSO', make: (app) => created(app.http.post('/auth-providers', ssoProvider('Corporate SSO'))), rowIn: rowWithCell },
 ];
 
 describe('list tabs read their list again when the operator comes back to the page', () => {
@@ -94,13 +127,13 @@ describe('list tabs read their list again when the operator comes back to the pa
     expect(reads).toEqual(['ApiKeys']);
   });
 
-  for (const { tab, listed, row, make } of TABS) {
+  for (const { tab, listed, row, make, rowIn = rowOf } of TABS) {
     it(`shows a row made elsewhere once the page is shown again (${tab})`, async () => {
       await openTab(dashboard.page, tab);
-      await rowOf(tab, listed).waitFor();
+      await rowIn(tab, listed).waitFor();
       await make(dashboard.app);
       await comeBack();
-      await rowOf(tab, row).waitFor();
+      await rowIn(tab, row).waitFor();
     });
   }
 
@@ -155,7 +188,6 @@ describe('list tabs read their list again when the operator comes back to the pa
 
 describe('the audit log on return', () => {
   const auditRow = (pattern: RegExp): Locator => region('Audit log').getByRole('row', { name: pattern });
-
   it("shows a record made elsewhere once the page is shown again, while not following live: a search's records as they are now", async () => {
     await openTab(dashboard.page, 'Audit log');
     await region('Audit log').getByRole('rowheader').first().waitFor();
