@@ -8,7 +8,8 @@ import { signInForManagement } from '../support/oauth.ts';
  * Each list tab reads its list again when the operator comes back to the page (shown again, or its window focused),
  * once for a burst of such events, so rows made elsewhere meanwhile show; so do the lists in panels, paged (a user's
  * roles) or read whole (a user's tenants). An open panel's edits are kept through it: its row changed elsewhere is
- * announced, with the new version on demand. The audit log reads its records again unless it follows live.
+ * announced, with the new version on demand. The audit log reads its records again unless it follows live. The choices
+ * pickers offer (roles, tenants) are read again too.
  */
 let storefrontId: string;
 let acmeId: string;
@@ -73,6 +74,9 @@ const comeBack = (times = 1) =>
       dispatchEvent(new Event('focus'));
     }
   }, times);
+
+/** Waits until `picker` (a select) offers `name`. */
+const offered = (picker: Locator, name: string) => picker.getByRole('option', { name, exact: true }).waitFor({ state: 'attached' });
 
 /** The reads of a list (GraphQL query `operation`) the page sends from now on. */
 function listReads(operation: string): string[] {
@@ -165,8 +169,10 @@ describe('list tabs read their list again when the operator comes back to the pa
     const panel = region('Roles of vera@example.com');
     await panel.getByText('vera@example.com holds no role.').waitFor();
     await created(dashboard.app.http.post('/role-assignments', { subject: { type: 'user', id: veraId }, roleId: auditorId }));
+    await created(dashboard.app.http.post('/roles', { key: 'billing', name: 'Billing', permissions: ['users:read'] }));
     await comeBack();
     await panel.getByRole('rowheader', { name: 'Auditor', exact: true }).waitFor();
+    await offered(panel.getByLabel('Role', { exact: true }), 'Billing');
     await panel.getByRole('button', { name: 'Close' }).click();
   });
 
@@ -184,6 +190,66 @@ describe('list tabs read their list again when the operator comes back to the pa
     await acme.check();
     await region('Details of vera@example.com').getByRole('button', { name: 'Close' }).click();
   });
+});
+
+/** Each tab, a picker (a select) it shows, found by the section that holds it and its label, and a choice to make through the API while it is open. */
+const PICKERS: readonly { tab: string; section: string; picker: string; choice: string; make: (app: TestApp) => Promise<unknown> }[] = [
+  { tab: 'Operators', section: 'Add an operator', picker: 'Role', choice: 'Reviewer', make: (app) => created(app.http.post('/roles', { key: 'reviewer', name: 'Reviewer', permissions: [] })) },
+  { tab: 'Audit log', section: 'Audit log', picker: 'Tenant', choice: 'Wayne', make: (app) => app.createTenant('Wayne') },
+  { tab: 'Operators', section: 'Add an operator', picker: 'Tenant', choice: 'Stark', make: (app) => app.createTenant('Stark') },
+  // A tenant picker (components/tenant-picker.tsx), read page by page.
+  { tab: 'API keys', section: 'API keys', picker: 'Show keys of', choice: 'Cyberdyne', make: (app) => app.createTenant('Cyberdyne') },
+  { tab: 'OAuth clients', section: 'Create OAuth client', picker: 'Tenant', choice: 'Tyrell', make: (app) => app.createTenant('Tyrell') },
+];
+
+describe('pickers offer the choices made elsewhere once the page is shown again', () => {
+  for (const { tab, section, picker, choice, make } of PICKERS) {
+    it(`offers ${choice} in the ${tab} tab's ${picker} choice`, async () => {
+      await openTab(dashboard.page, tab);
+      const select = region(section).getByLabel(picker, { exact: true });
+      await select.waitFor();
+      await make(dashboard.app);
+      await comeBack();
+      await offered(select, choice);
+    });
+  }
+
+  it("offers a tenant's role made elsewhere among the roles an invitation to it may give", async () => {
+    await openTab(dashboard.page, 'Invitations');
+    const tenant = region('Invite').getByLabel('Tenant', { exact: true });
+    await offered(tenant, 'Acme');
+    await tenant.selectOption({ label: 'Acme' });
+    const roles = region('Invite').getByRole('group', { name: 'Roles (optional)' });
+    await roles.getByLabel('Auditor', { exact: true }).waitFor();
+    await created(dashboard.app.http.post(`/applications/${dashboard.app.root.applicationId}/tenants/${acmeId}/roles`, { key: 'escalations', name: 'Escalations', permissions: [] }));
+    await comeBack();
+    await roles.getByLabel('Escalations', { exact: true }).waitFor();
+    await tenant.selectOption({ label: 'Choose a tenant' });
+    expect(await unsaved()).toBe(false);
+  });
+});
+
+/** Tabs whose rows name their tenant, and a row to make through the API in a tenant made meanwhile. */
+const TENANT_NAMED: readonly { tab: string; row: string; make: (app: TestApp, tenantId: string) => Promise<unknown> }[] = [
+  { tab: 'M2M credentials', row: 'Edge worker', make: (app, tenantId) => created(app.http.post('/m2m-credentials', { name: 'Edge worker', permissions: ['users:read'], tenantId })) },
+  {
+    tab: 'OAuth clients',
+    row: 'Kiosk',
+    make: (app, tenantId) => created(app.http.post('/oauth-clients', { name: 'Kiosk', type: 'web', redirectUris: ['https://kiosk.example/cb'], tenantId })),
+  },
+];
+
+describe("rows name a tenant made elsewhere once the page is shown again (the tenants' names are read again)", () => {
+  for (const { tab, row, make } of TENANT_NAMED) {
+    it(`names the tenant of a row made elsewhere (${tab})`, async () => {
+      await openTab(dashboard.page, tab);
+      await region(tab).getByRole('rowheader').first().waitFor();
+      const tenant = `${row} tenant`;
+      await make(dashboard.app, await dashboard.app.createTenant(tenant));
+      await comeBack();
+      await region(tab).getByRole('row', { name: new RegExp(row) }).getByRole('cell', { name: tenant, exact: true }).waitFor();
+    });
+  }
 });
 
 describe('the audit log on return', () => {

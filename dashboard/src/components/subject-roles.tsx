@@ -67,6 +67,7 @@ export function SubjectRoles({ appId, subject, label, tenantIds, onClose }: Subj
   const headingId = useId();
   const focusOnOpen = useFocusOnOpen();
   const choices = useAsync(useCallback(() => getRoleChoices(appId), [appId]));
+  useReadOnReturn(choices);
   const assignments = usePages(
     useCallback(
       (cursor: string | null) => listRoleAssignments(appId, { subjectType: subject.type, subjectId: subject.id }, cursor),

@@ -2,6 +2,7 @@ import { useCallback, useId, useRef, useState } from 'react';
 import { useRefusalMarks } from '../hooks/use-refused-field.ts';
 import { useDebounced } from '../hooks/use-debounced.ts';
 import { usePages } from '../hooks/use-pages.ts';
+import { useReadOnReturn } from '../hooks/use-read-on-return.ts';
 import { listTenantSummaries, type TenantSummary } from '../operations.ts';
 import { PageFooter } from './page-footer.tsx';
 
@@ -36,6 +37,7 @@ export function TenantPicker({ appId, selected, onSelect, label = 'Tenant', noTe
   const [typed, setTyped] = useState('');
   const search = searchOf(useDebounced(typed, SEARCH_DELAY_MS));
   const tenants = usePages(useCallback((cursor: string | null) => listTenantSummaries(appId, cursor, { search }), [appId, search]));
+  useReadOnReturn(tenants);
   // The tenant chosen stays a choice while a search leaves it out, so the picker goes on showing it.
   const choices = selected === null || tenants.items.some((tenant) => tenant.id === selected.id) ? tenants.items : [selected, ...tenants.items];
   const id = useId();

@@ -58,6 +58,7 @@ function AuditResults({ appId, multiTenant, filter, first, following }: AuditRes
 /** The application's audit records: searched with the API's filters, and followed live. */
 export function AuditLog({ appId }: { appId: string }) {
   const tenantChoices = useAsync(useCallback(() => getTenantChoices(appId), [appId]));
+  useReadOnReturn(tenantChoices);
   // Null once a search is refused: the records of an earlier one would pass for its answer.
   const [search, setSearch] = useState<{ readonly filter: AuditFilter; readonly first?: AuditSearch['first']; readonly count: number } | null>({
     filter: {},

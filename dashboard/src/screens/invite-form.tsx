@@ -5,6 +5,7 @@ import { RefusedField, refusalMarks, useRefusalMarks, useRefusedListMarks } from
 import { useDraft } from '../hooks/use-draft.ts';
 import { useSubmission } from '../hooks/use-submission.ts';
 import { useAsync } from '../hooks/use-async.ts';
+import { useReadOnReturn } from '../hooks/use-read-on-return.ts';
 import type { TenantSummary } from '../operations.ts';
 import { listLandingClients, sendInvitation, type Invitation } from '../operations-invitations.ts';
 import { listAllRoles } from '../operations-roles.ts';
@@ -23,6 +24,7 @@ interface RoleChoicesProps {
 /** A checkbox per role an invitation to the tenant may give: the application-wide ones and the tenant's own. */
 function RoleChoices({ appId, tenant, chosen, onToggle }: RoleChoicesProps) {
   const roles = useAsync(useCallback(() => listAllRoles(appId, tenant.id), [appId, tenant.id]));
+  useReadOnReturn(roles);
   const id = useId();
   const marks = useRefusedListMarks('roleIds');
   if (roles.status === 'loading') return <Loading>{`Loading ${tenant.name}'s roles…`}</Loading>;

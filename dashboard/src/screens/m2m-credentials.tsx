@@ -72,6 +72,7 @@ async function loadSetup(appId: string): Promise<{ choices: GrantChoices; contex
 export function M2MCredentials({ appId }: { appId: string }) {
   const [{ issuer }] = useState(readConfig);
   const setup = useAsync(useCallback(() => loadSetup(appId), [appId]));
+  useReadOnReturn(setup);
   const credentials = usePages(
     useCallback((cursor: string | null) => listM2MCredentials(appId, cursor), [appId]),
     (credential) => credential.clientId,

@@ -67,6 +67,7 @@ function SignInSettings({ issuer, isolated }: { issuer: URL; isolated: boolean }
 export function OAuthClients({ appId }: { appId: string }) {
   const [{ issuer }] = useState(readConfig);
   const context = useAsync(useCallback(() => getClientsContext(appId), [appId]));
+  useReadOnReturn(context);
   const clients = usePages(
     useCallback((cursor: string | null) => listOAuthClients(appId, cursor), [appId]),
     (client) => client.clientId,

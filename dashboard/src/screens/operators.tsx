@@ -36,6 +36,7 @@ function OperatorTable({ appId, assignments, choices }: OperatorTableProps) {
 /** The operators who hold roles in the application (the dashboard's users, from the console), and adding one. */
 export function Operators({ appId }: { appId: string }) {
   const choices = useAsync(useCallback(() => getRoleChoices(appId), [appId]));
+  useReadOnReturn(choices);
   const assignments = usePages(useCallback((cursor: string | null) => listOperatorAssignments(appId, cursor), [appId]));
   useReadOnReturn(assignments);
 
