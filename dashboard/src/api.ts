@@ -75,8 +75,8 @@ export async function graphql<T>(query: string, variables: Record<string, unknow
 
 export interface SubscriptionSink<T> {
   next: (data: T) => void;
-  /** The stream ended: refused, closed, or completed by the server (its credentials no longer hold). */
-  end: (message: string) => void;
+  /** The stream ended: refused or closed (`failed`), or completed by the server (a range's end reached). */
+  end: (message: string, failed: boolean) => void;
 }
 
 /**
@@ -89,19 +89,24 @@ export function subscribe<T>(query: string, variables: Record<string, unknown>, 
     connectionParams: async () => credentialHeaders(await liveSession(readConfig()), scope),
     retryAttempts: 0,
   });
-  // Disposing completes the subscription: that end is the caller's own, not news to hand back.
+  // Disposing completes the subscription: that end is the caller's own, not news to hand back. The first end is the
+  // news: a refusal's errors come before the completion that follows them.
   let stopped = false;
-  const end = (message: string) => void (stopped || sink.end(message));
+  const end = (message: string, failed: boolean) => {
+    if (stopped) return;
+    stopped = true;
+    sink.end(message, failed);
+  };
   const stop = client.subscribe<T>(
     { query, variables },
     {
       next: (result: FormattedExecutionResult<T>) => {
         const [error] = result.errors ?? [];
-        if (error !== undefined) end(error.message);
+        if (error !== undefined) end(error.message, true);
         else if (result.data != null) sink.next(result.data);
       },
-      error: (error: unknown) => end(streamFailure(error)),
-      complete: () => end('The live stream ended.'),
+      error: (error: unknown) => end(streamFailure(error), true),
+      complete: () => end('The live stream ended.', false),
     },
   );
   return () => {

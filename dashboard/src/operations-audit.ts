@@ -171,7 +171,7 @@ export function followAuditRecords(
   filter: AuditFilter,
   after: string | null,
   onRecord: (record: NamedAuditRecord) => void,
-  onEnd: (message: string) => void,
+  onEnd: (message: string, failed: boolean) => void,
 ): () => void {
   const query = `subscription FollowAuditLogs($appId: UUID!, $tenantId: UUID, $after: UUID, $actor: String, $action: String, $target: String,
     $from: DateTime, $to: DateTime) {

@@ -8,8 +8,8 @@ import { signInForManagement } from '../support/oauth.ts';
  * Each list tab reads its list again when the operator comes back to the page (shown again, or its window focused),
  * once for a burst of such events, so rows made elsewhere meanwhile show; so do the lists in panels, paged (a user's
  * roles) or read whole (a user's tenants). An open panel's edits are kept through it: its row changed elsewhere is
- * announced, with the new version on demand. The audit log reads its records again unless it follows live. The choices
- * pickers offer (roles, tenants) are read again too.
+ * announced, with the new version on demand. The audit log reads its records again unless it follows live, and follows
+ * live again once its stream failed. The choices pickers offer (roles, tenants) are read again too.
  */
 let storefrontId: string;
 let acmeId: string;
@@ -254,6 +254,29 @@ describe("rows name a tenant made elsewhere once the page is shown again (the te
 
 describe('the audit log on return', () => {
   const auditRow = (pattern: RegExp): Locator => region('Audit log').getByRole('row', { name: pattern });
+  const search = async (field: string, value: string) => {
+    await dashboard.page.getByLabel(field, { exact: true }).fill(value);
+    await dashboard.page.getByRole('button', { name: 'Search' }).click();
+  };
+
+  it("does not follow again on return a stream the server completed: a range's end reached", async () => {
+    await openTab(dashboard.page, 'Audit log');
+    await search('To', '2001-01-01T00:00');
+    await dashboard.page.getByLabel('Follow live').check();
+    const ended = region('Audit log').getByRole('alert').filter({ hasText: 'The live stream ended.' });
+    await ended.waitFor();
+    const streams: string[] = [];
+    dashboard.page.on('websocket', (socket) => streams.push(socket.url()));
+    // The tenant choices are read on the same return: once read, a restart would have shown.
+    const choicesRead = dashboard.page.waitForResponse((response) => (response.request().postData() ?? '').includes('query TenantChoices('));
+    await comeBack();
+    await choicesRead;
+    expect(await ended.count()).toBe(1);
+    expect(streams).toEqual([]);
+    await dashboard.page.getByLabel('Follow live').uncheck();
+    await search('To', '');
+  });
+
   it("shows a record made elsewhere once the page is shown again, while not following live: a search's records as they are now", async () => {
     await openTab(dashboard.page, 'Audit log');
     await region('Audit log').getByRole('rowheader').first().waitFor();
@@ -282,6 +305,35 @@ describe('the audit log on return', () => {
     await dashboard.app.createTenant('Hooli');
     await auditRow(/tenant\.created .*Hooli/).waitFor();
     expect(reads).toEqual([]);
+    await dashboard.page.getByLabel('Follow live').uncheck();
+  });
+
+  it('follows live again on return once the stream failed, from the newest record shown; not while it is healthy', async () => {
+    await openTab(dashboard.page, 'Audit log');
+    await region('Audit log').getByRole('rowheader').first().waitFor();
+    await dashboard.page.getByLabel('Follow live').check();
+    const following = region('Audit log').getByRole('status').filter({ hasText: 'Following live' });
+    await following.waitFor();
+    const streams: string[] = [];
+    dashboard.page.on('websocket', (socket) => streams.push(socket.url()));
+    await comeBack();
+
+    // The stream's reads of the log fail while its table is away.
+    const sql = dashboard.app.gatehouse.services.orm.em.getConnection();
+    await sql.execute('alter table audit_log rename to audit_log_away');
+    try {
+      await region('Audit log').getByRole('alert').waitFor();
+    } finally {
+      await sql.execute('alter table audit_log_away rename to audit_log');
+    }
+    await dashboard.app.createTenant('Vandelay');
+    await comeBack();
+    await following.waitFor();
+    await auditRow(/tenant\.created .*Vandelay/).waitFor();
+    await dashboard.app.createTenant('Kramerica');
+    await auditRow(/tenant\.created .*Kramerica/).waitFor();
+    expect(await auditRow(/tenant\.created .*Vandelay/).count()).toBe(1);
+    expect(streams).toHaveLength(1);
     await dashboard.page.getByLabel('Follow live').uncheck();
   });
 });

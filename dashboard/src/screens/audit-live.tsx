@@ -1,19 +1,37 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { ErrorMessage } from '../components/status.tsx';
+import { useReadOnReturn } from '../hooks/use-read-on-return.ts';
 import { followAuditRecords, type AuditFilter, type NamedAuditRecord } from '../operations-audit.ts';
 
 interface AuditLiveProps {
   appId: string;
   filter: AuditFilter;
-  /** The newest record shown when following starts (null: none), so that none is missed or shown twice. */
+  /** The newest record shown (null: none): a stream starts after it, so that none is missed or shown twice. */
   newest: string | null;
   onRecord: (record: NamedAuditRecord) => void;
 }
 
-/** While mounted, the records the search matches arrive as they commit; says so, or why the stream stopped. */
+/**
+ * While mounted, the records the search matches arrive as they commit; says so, or why the stream stopped. A stream
+ * that failed starts again when the operator comes back to the page, after the newest record shown then; one the server
+ * completed (its range's end reached) has nothing more to bring.
+ */
 export function AuditLive({ appId, filter, newest, onRecord }: AuditLiveProps) {
-  const [after] = useState(newest);
-  const [ended, setEnded] = useState<string | null>(null);
-  useEffect(() => followAuditRecords(appId, filter, after, onRecord, setEnded), [appId, filter, after, onRecord]);
-  return ended === null ? <p role="status">Following live: new records appear at the top.</p> : <ErrorMessage message={ended} />;
+  // A new object per start, so that a start after the same record still opens a new stream.
+  const [start, setStart] = useState(() => ({ after: newest }));
+  const [ended, setEnded] = useState<{ readonly message: string; readonly failed: boolean } | null>(null);
+  const latest = useRef(newest);
+  useEffect(() => {
+    latest.current = newest;
+  });
+  useEffect(() => followAuditRecords(appId, filter, start.after, onRecord, (message, failed) => setEnded({ message, failed })), [appId, filter, start, onRecord]);
+  const restart = {
+    loading: false,
+    refresh: () => {
+      setEnded(null);
+      setStart({ after: latest.current });
+    },
+  };
+  useReadOnReturn(restart, ended?.failed === true);
+  return ended === null ? <p role="status">Following live: new records appear at the top.</p> : <ErrorMessage message={ended.message} />;
 }
