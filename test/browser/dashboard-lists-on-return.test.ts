@@ -337,3 +337,15 @@ describe('the audit log on return', () => {
     await dashboard.page.getByLabel('Follow live').uncheck();
   });
 });
+
+describe('with authentication isolated, on return', () => {
+  it("names the tenant of a user made elsewhere in a tenant made meanwhile (the Users tab's tenants are read again)", async () => {
+    const { app } = dashboard;
+    expect((await app.http.patch(`/applications/${app.root.applicationId}`, { tenancyConfig: { authIsolation: 'isolated' } })).status).toBe(200);
+    await openTab(dashboard.page, 'Users');
+    await rowOf('Users', 'vera@example.com').waitFor();
+    await app.createUser('nina@example.com', await app.createTenant('Nakatomi'));
+    await comeBack();
+    await region('Users').getByRole('row', { name: /nina@example\.com/ }).getByRole('cell', { name: 'Nakatomi', exact: true }).waitFor();
+  });
+});

@@ -131,6 +131,7 @@ async function loadUsersSetup(appId: string): Promise<{ tenancy: TenancyConfig |
 /** The application's users, searched by address, each with a details and a roles panel; and Create user. */
 export function Users({ appId }: { appId: string }) {
   const setup = useAsync(useCallback(() => loadUsersSetup(appId), [appId]));
+  useReadOnReturn(setup);
   const [emailPrefix, setEmailPrefix] = useState<string | null>(null);
   const users = usePages(useCallback((cursor: string | null) => listUsers(appId, emailPrefix, cursor), [appId, emailPrefix]));
   useReadOnReturn(users);
