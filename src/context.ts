@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { PermissionSet } from './auth/permissions.ts';
 import type { Principal } from './auth/principal.ts';
 import { Application, Tenant } from './db/entities/index.ts';
+import { inTurn, lockedFirst } from './db/advisory-lock.ts';
 import { APPLICATION_FILTER, TENANT_FILTER } from './db/owned.ts';
 import { createLoaders, type Loaders } from './domain/loaders.ts';
 import type { RequestTransaction } from './db/request-transaction.ts';
@@ -32,8 +33,9 @@ export interface Scope {
   /**
    * Runs `work` in a transaction on the scope's EntityManager: where every write begins. Under an Idempotency-Key it is
    * a savepoint of the request's transaction (src/db/request-transaction.ts), which commits with the stored answer.
+   * With `lock`, the transaction takes that advisory lock first, and is begun in this process's turn at it (inTurn).
    */
-  transactional<T>(work: (em: EntityManager) => Promise<T>): Promise<T>;
+  transactional<T>(work: (em: EntityManager) => Promise<T>, lock?: string): Promise<T>;
 }
 
 /** Where an operation says it acts: the path's application and tenant (spec: Authentication, rules 3 and 4). */
@@ -244,9 +246,12 @@ class RequestScope implements Scope {
     this.#database = database;
   }
 
-  async transactional<T>(work: (em: EntityManager) => Promise<T>): Promise<T> {
-    await this.transaction?.begin();
-    return this.em.transactional(work);
+  async transactional<T>(work: (em: EntityManager) => Promise<T>, lock?: string): Promise<T> {
+    const begin = async () => {
+      await this.transaction?.begin();
+      return this.em.transactional(lock === undefined ? work : lockedFirst(lock, work));
+    };
+    return lock === undefined ? begin() : inTurn(lock, begin);
   }
 
   get em(): EntityManager {

@@ -12,3 +12,40 @@ export async function lockForTransaction(em: EntityManager, name: string): Promi
 export async function lockForConnectionTransaction(connection: Connection, trx: Transaction, name: string): Promise<void> {
   await connection.execute('select pg_advisory_xact_lock(hashtext(?))', [name], 'all', trx);
 }
+
+/** Per lock name, the end of this process's last turn at it. */
+const turns = new Map<string, Promise<void>>();
+
+/**
+ * Runs `begin` (which opens a transaction and takes the advisory lock `name` first in it) once this process's earlier
+ * turns at `name` are over: a transaction waiting at the database holds a pooled connection, so a burst on one name
+ * would otherwise hold the whole pool waiting, and every other request time out at it. The advisory lock still orders
+ * the instances; here at most one connection per name and process waits on it. Not re-entrant: `begin` must not
+ * take a turn at `name` again.
+ */
+export async function inTurn<T>(name: string, begin: () => Promise<T>): Promise<T> {
+  const before = turns.get(name);
+  let end!: () => void;
+  const mine = new Promise<void>((resolve) => (end = resolve));
+  turns.set(name, mine);
+  try {
+    await before;
+    return await begin();
+  } finally {
+    end();
+    if (turns.get(name) === mine) turns.delete(name);
+  }
+}
+
+/** `work`, preceded by the advisory lock `name`, for a transaction begun in its turn (inTurn). */
+export function lockedFirst<T>(name: string, work: (em: EntityManager) => Promise<T>): (em: EntityManager) => Promise<T> {
+  return async (em) => {
+    await lockForTransaction(em, name);
+    return work(em);
+  };
+}
+
+/** Runs `work` in a transaction of `em` holding the advisory lock `name`, begun in this process's turn at it. */
+export function lockedTransaction<T>(em: EntityManager, name: string, work: (em: EntityManager) => Promise<T>): Promise<T> {
+  return inTurn(name, () => em.transactional(lockedFirst(name, work)));
+}

@@ -1,7 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Scope } from '../../context.ts';
 import { Application, EmailDelivery, Setting, Tenant } from '../../db/entities/index.ts';
-import { lockForTransaction } from '../../db/advisory-lock.ts';
 import { executeOwned } from '../../db/owned-sql.ts';
 import type { PageOrder } from '../../db/page-query.ts';
 import type { SettingFeature } from '../../db/entities/setting.entity.ts';
@@ -206,14 +205,17 @@ export async function getDelivery(scope: Scope, deliveryId: string): Promise<Ema
   return delivery;
 }
 
+/** The advisory lock under which an application's mails of `templateKeys` (to `to`, any case, when given) are counted. */
+export const mailLimitLock = (applicationId: string, templateKeys: readonly DeliveryKey[], to?: string): string =>
+  `mail-limit:${applicationId}:${templateKeys.join(',')}:${to?.toLowerCase() ?? ''}`;
+
 /**
  * Whether the application may queue one more mail of `templateKeys` (to `to`, any case, when given) under `perHour`.
- * Counted under an advisory lock held until the caller's transaction ends, so concurrent requests on any instance
- * queue one at a time instead of all passing the same count. The ids are UUIDv7, so the last hour is a range of the
- * application's key, and an address one of its index (migration 0040).
+ * The caller's transaction holds mailLimitLock until it ends, so concurrent requests on any instance queue one at a
+ * time instead of all passing the same count. The ids are UUIDv7, so the last hour is a range of the application's
+ * key, and an address one of its index (migration 0040).
  */
 export async function mayQueueWithinHour(em: EntityManager, applicationId: string, templateKeys: readonly DeliveryKey[], perHour: number, to?: string): Promise<boolean> {
-  await lockForTransaction(em, `mail-limit:${applicationId}:${templateKeys.join(',')}:${to?.toLowerCase() ?? ''}`);
   const [row] = await executeOwned<{ count: number }[]>(
     em,
     applicationId,
@@ -234,7 +236,7 @@ export async function sendTestEmail(scope: Scope, input: { to: string }): Promis
       throw new GatehouseError('rate_limited', `At most ${perHour} test e-mails an hour per application: try again later`);
     }
     return queueRendered(em, scope, rendered);
-  });
+  }, mailLimitLock(scope.applicationId, [TEST_MAIL_KEY]));
   scope.services.outbox.wake();
   return delivery;
 }
