@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { JWK, JWTPayload } from 'jose';
-import { lockForTransaction } from '../db/advisory-lock.ts';
+import { lockedTransaction } from '../db/advisory-lock.ts';
 import { SigningKey } from '../db/entities/index.ts';
 import { SIGNING_ALGS, type SigningAlg } from '../db/entities/signing-key.entity.ts';
 import { newId } from '../ids.ts';
@@ -100,8 +100,7 @@ export class SigningKeyStore {
    * rotation's too; `revoking-previous` revokes them and the retired ones instead.
    */
   private async activate(generated: GeneratedKey[], when: 'always' | 'if-none-is-active' | 'revoking-previous', signsFrom?: Date): Promise<void> {
-    await this.em.fork().transactional(async (em) => {
-      await lockForTransaction(em, 'gatehouse:signing-keys');
+    await lockedTransaction(this.em.fork(), 'gatehouse:signing-keys', async (em) => {
       for (const key of generated) {
         if (when === 'if-none-is-active' && (await em.count(SigningKey, { alg: key.alg, status: 'active' })) > 0) continue;
         const retiredAt = signsFrom ?? new Date();

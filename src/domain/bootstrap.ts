@@ -1,6 +1,6 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { BUILT_IN_ROLES } from '../auth/permissions.ts';
-import { lockForTransaction } from '../db/advisory-lock.ts';
+import { lockedTransaction } from '../db/advisory-lock.ts';
 import { Organization } from '../db/entities/index.ts';
 import { GatehouseError, invalid } from '../errors.ts';
 import { isUuid, newId } from '../ids.ts';
@@ -33,10 +33,9 @@ export async function bootstrap(orm: MikroORM, options: BootstrapOptions): Promi
 
 /** Under an advisory lock, so instances starting together bootstrap once; undefined when it had an organization. */
 export async function bootstrapIfEmpty(orm: MikroORM, options: BootstrapOptions): Promise<BootstrapResult | undefined> {
-  return orm.em.fork().transactional(async (em) => {
-    await lockForTransaction(em, 'gatehouse:bootstrap');
-    return (await em.count(Organization, {})) === 0 ? create(em, options, BOOTSTRAP_ACTORS.firstStart) : undefined;
-  });
+  return lockedTransaction(orm.em.fork(), 'gatehouse:bootstrap', async (em) =>
+    (await em.count(Organization, {})) === 0 ? create(em, options, BOOTSTRAP_ACTORS.firstStart) : undefined,
+  );
 }
 
 /** Each with the record its creation writes through the API; no API creates organizations, so its record names it. */

@@ -8,7 +8,7 @@ import { GatehouseError, invalid, notFound } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import { recordAudit, type AuditActor } from '../audit.ts';
 import { definePermission, permissionDefinition, type CreatePermissionInput, type PermissionDefinition } from '../authorization/permission-definition.ts';
-import { authorizationChanged, lockAuthorization } from '../authorization/writes.ts';
+import { authorizationChanged, authorizationLock } from '../authorization/writes.ts';
 import { uniquely } from '../db-errors.ts';
 import { paginate, type Page, type PageArgs, type Row, scopedList } from '../pagination.ts';
 import { displayName } from '../validate.ts';
@@ -139,13 +139,12 @@ export async function createApiResource(scope: Scope, input: CreateApiResourceIn
   requireMayDefine(scope, defined);
   const created = await uniquely('identifier', ALREADY_REGISTERED, () =>
     scope.transactional(async (em) => {
-      await lockAuthorization(em, scope.applicationId);
       await assertIdentifierFree(em, scope, identifier);
       const permissions = await resourcePermissions(em, scope, listed, defined);
       const resource = em.create(ApiResource, { applicationId: scope.applicationId, id: newId(), identifier, name, permissions });
       recordAudit(em, scope, { action: 'api_resource.created', targetType: 'api_resource', targetId: resource.id, tenantId: null, after: snapshot(resource) });
       return resource;
-    }),
+    }, authorizationLock(scope.applicationId)),
   );
   if (defined.length > 0) await authorizationChanged(scope);
   return created;
@@ -162,19 +161,19 @@ export async function updateApiResource(scope: Scope, resourceId: string, input:
   const defined = newPermissions(input.newPermissions);
   scope.requireApplicationWide();
   requireMayDefine(scope, defined);
+  const permissionsChange = listed !== undefined || defined.length > 0;
   const updated = await uniquely('identifier', ALREADY_REGISTERED, () =>
     scope.transactional(async (em) => {
-      if (listed !== undefined || defined.length > 0) await lockAuthorization(em, scope.applicationId);
       const resource = await findResource(em, resourceId, true);
       const before = snapshot(resource);
       if (identifier !== undefined && identifier !== resource.identifier) await assertIdentifierFree(em, scope, identifier);
       if (identifier !== undefined) resource.identifier = identifier;
       if (name !== undefined) resource.name = name;
       // New permissions without a list join the resource's own.
-      if (listed !== undefined || defined.length > 0) resource.permissions = await resourcePermissions(em, scope, listed ?? resource.permissions, defined);
+      if (permissionsChange) resource.permissions = await resourcePermissions(em, scope, listed ?? resource.permissions, defined);
       recordAudit(em, scope, { action: 'api_resource.updated', targetType: 'api_resource', targetId: resource.id, tenantId: null, before, after: snapshot(resource) });
       return resource;
-    }),
+    }, permissionsChange ? authorizationLock(scope.applicationId) : undefined),
   );
   if (defined.length > 0) await authorizationChanged(scope);
   return updated;

@@ -3,7 +3,7 @@ import type { Scope } from '../../context.ts';
 import { CustomPermission } from '../../db/entities/index.ts';
 import { newId } from '../../ids.ts';
 import { recordAudit } from '../audit.ts';
-import { description, keyClashes, keyTaken, lockAuthorization, permissionKey } from './writes.ts';
+import { description, keyClashes, keyTaken, permissionKey } from './writes.ts';
 
 export interface CreatePermissionInput {
   key: string;
@@ -26,13 +26,12 @@ export function permissionDefinition(input: CreatePermissionInput, field?: strin
 }
 
 /**
- * In the caller's transaction, which holds the application's authorization lock until it ends: its key may be taken
+ * In the caller's transaction, which holds the application's authorizationLock until it ends: its key may be taken
  * neither at its level nor at the other (tenant vs. application-wide), else 409 naming `field`. The caller announces
  * the change once committed (authorizationChanged).
  */
 export async function definePermission(em: EntityManager, scope: Scope, definition: PermissionDefinition, field = 'key'): Promise<CustomPermission> {
   const { key } = definition;
-  await lockAuthorization(em, scope.applicationId);
   if ((await em.count(CustomPermission, { key, ...keyClashes(scope.tenantId) })) > 0) throw keyTaken('Permission', key, field);
   const permission = em.create(CustomPermission, { applicationId: scope.applicationId, id: newId(), tenantId: scope.tenantId, key, description: definition.description });
   recordAudit(em, scope, { action: 'permission.created', targetType: 'permission', targetId: permission.id, after: permissionSnapshot(permission) });

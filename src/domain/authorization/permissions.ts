@@ -11,7 +11,7 @@ import { narrowedList, pageSize, scopedList, type Page, type PageArgs, type Row 
 import { roleSnapshot } from './roles.ts';
 import { removePermissionFromApiResources } from '../api-resources/api-resources.ts';
 import { definePermission, permissionDefinition, permissionSnapshot, type CreatePermissionInput } from './permission-definition.ts';
-import { authorizationChanged, lockAuthorization } from './writes.ts';
+import { authorizationChanged, authorizationLock } from './writes.ts';
 
 /** A built-in one of the management API, or one of the application's own. */
 export interface PermissionView {
@@ -84,7 +84,7 @@ export async function listPermissions(scope: Scope, args: PageArgs): Promise<Pag
 
 export async function createPermission(scope: Scope, input: CreatePermissionInput): Promise<PermissionView> {
   const definition = permissionDefinition(input);
-  const created = await uniquely('key', `Permission ${JSON.stringify(definition.key)}`, () => scope.transactional((em) => definePermission(em, scope, definition)));
+  const created = await uniquely('key', `Permission ${JSON.stringify(definition.key)}`, () => scope.transactional((em) => definePermission(em, scope, definition), authorizationLock(scope.applicationId)));
   await authorizationChanged(scope);
   return presentCustom(created);
 }
@@ -96,7 +96,6 @@ export async function createPermission(scope: Scope, input: CreatePermissionInpu
 export async function deletePermission(scope: Scope, permissionId: string): Promise<boolean> {
   if (BUILT_IN_IDS.has(permissionId)) throw invalid('permissionId', 'A built-in permission cannot be deleted');
   await scope.transactional(async (em) => {
-    await lockAuthorization(em, scope.applicationId);
     const permission = await em.findOne(CustomPermission, { id: permissionId }, HOLD_FOR_UPDATE);
     if (permission === null) throw notFound('Permission', 'permissionId');
     const tenantId = permission.tenantId ?? null;
@@ -113,7 +112,7 @@ export async function deletePermission(scope: Scope, permissionId: string): Prom
     if (tenantId === null) await removePermissionFromApiResources(em, scope, permission.key);
     recordAudit(em, scope, { action: 'permission.deleted', targetType: 'permission', targetId: permission.id, tenantId, before: permissionSnapshot(permission) });
     em.remove(permission);
-  });
+  }, authorizationLock(scope.applicationId));
   await authorizationChanged(scope);
   return true;
 }

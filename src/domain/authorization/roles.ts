@@ -12,7 +12,7 @@ import { paginate, scopedList, type Page, type PageArgs, type Row } from '../pag
 import { displayName } from '../validate.ts';
 import { FIXED_ROLES } from './built-in-roles.ts';
 import { removeAssignments } from './role-assignments.ts';
-import { authorizationChanged, description, isPermissionKeyShaped, keyClashes, keyTaken, lockAuthorization, roleKey, visibleIn } from './writes.ts';
+import { authorizationChanged, description, isPermissionKeyShaped, keyClashes, keyTaken, authorizationLock, roleKey, visibleIn } from './writes.ts';
 
 /** The GraphQL `Role` type's codegen mapper. */
 export type RoleRow = Row<Role>;
@@ -77,7 +77,6 @@ export async function createRole(scope: Scope, input: CreateRoleInput): Promise<
   const text = description(input.description);
   const role = await uniquely('key', `Role ${JSON.stringify(key)}`, () =>
     scope.transactional(async (em) => {
-      await lockAuthorization(em, scope.applicationId);
       const permissions = await grantsOfRole(em, scope.tenantId, input.permissions);
       requireCovered(scope, permissions);
       if ((await em.count(Role, { key, ...keyClashes(scope.tenantId) })) > 0) throw keyTaken('Role', key);
@@ -93,7 +92,7 @@ export async function createRole(scope: Scope, input: CreateRoleInput): Promise<
       });
       recordAudit(em, scope, { action: 'role.created', targetType: 'role', targetId: created.id, after: roleSnapshot(created) });
       return created;
-    }),
+    }, authorizationLock(scope.applicationId)),
   );
   await authorizationChanged(scope);
   return role;
@@ -132,7 +131,6 @@ export async function updateRole(scope: Scope, roleId: string, input: UpdateRole
   const grants = nonNull(input.permissions, 'permissions');
   const updated = await uniquely('key', `Role ${JSON.stringify(key)}`, () =>
     scope.transactional(async (em) => {
-      await lockAuthorization(em, scope.applicationId);
       const role = await writableRole(scope, em, roleId);
       const tenantId = role.tenantId ?? null;
       const before = roleSnapshot(role);
@@ -155,7 +153,7 @@ export async function updateRole(scope: Scope, roleId: string, input: UpdateRole
       if (text !== undefined) role.description = text;
       recordAudit(em, scope, { action: 'role.updated', targetType: 'role', targetId: role.id, tenantId, before, after: roleSnapshot(role) });
       return role;
-    }),
+    }, authorizationLock(scope.applicationId)),
   );
   await authorizationChanged(scope);
   return updated;
@@ -164,13 +162,12 @@ export async function updateRole(scope: Scope, roleId: string, input: UpdateRole
 /** Its assignments go in the same transaction, each audited. A built-in role: 422. */
 export async function deleteRole(scope: Scope, roleId: string): Promise<boolean> {
   await scope.transactional(async (em) => {
-    await lockAuthorization(em, scope.applicationId);
     const role = await writableRole(scope, em, roleId);
     if (role.builtIn) throw invalid('roleId', 'A built-in role cannot be deleted');
     await removeAssignments(em, scope, 'a.role_id = ?', [role.id]);
     recordAudit(em, scope, { action: 'role.deleted', targetType: 'role', targetId: role.id, tenantId: role.tenantId ?? null, before: roleSnapshot(role) });
     em.remove(role);
-  });
+  }, authorizationLock(scope.applicationId));
   await authorizationChanged(scope);
   return true;
 }

@@ -1,17 +1,14 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { isBuiltInResource } from '../../auth/permissions.ts';
 import type { Scope } from '../../context.ts';
-import { lockForTransaction } from '../../db/advisory-lock.ts';
 import { GatehouseError, invalid } from '../../errors.ts';
 import { isPlainText } from '../validate.ts';
 
 /**
  * One writer of an application's roles and custom permissions at a time: key uniqueness across levels, and roles
- * naming a permission being deleted, are checked before the write, and the lock keeps them true until it commits.
+ * naming a permission being deleted, are checked before the write, and this lock (Scope.transactional's) keeps them
+ * true until it commits.
  */
-export async function lockAuthorization(em: EntityManager, applicationId: string): Promise<void> {
-  await lockForTransaction(em, `authorization:${applicationId}`);
-}
+export const authorizationLock = (applicationId: string): string => `authorization:${applicationId}`;
 
 export async function authorizationChanged(scope: Pick<Scope, 'services' | 'applicationId'>): Promise<void> {
   await scope.services.invalidations.publish({ kind: 'roles', id: scope.applicationId });

@@ -1,5 +1,5 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
-import { lockForTransaction } from '../../db/advisory-lock.ts';
+import { lockedTransaction } from '../../db/advisory-lock.ts';
 import { OAuthClient, Role, RoleAssignment, User } from '../../db/entities/index.ts';
 import { SHARED_POOL } from '../../db/entities/user.entity.ts';
 import type { SqlRunner } from '../../db/owned-sql.ts';
@@ -27,8 +27,7 @@ export interface FirstOperatorOutcome {
 
 /** At each start, as PUBLIC_URL may have changed; locked, so that instances starting together make one console. */
 export async function ensureConsoles(orm: MikroORM, publicUrl: string, requestId: string, firstOperator?: FirstOperator): Promise<FirstOperatorOutcome | null> {
-  return orm.em.fork().transactional(async (em) => {
-    await lockForTransaction(em, 'gatehouse:console');
+  return lockedTransaction(orm.em.fork(), 'gatehouse:console', async (em) => {
     const organizations = await em.getConnection().execute<{ id: string; console_id: string | null }[]>(
       `select o.id, (select a.id from application as a where a.organization_id = o.id and a.console order by a.id limit 1) as console_id
          from organization as o order by o.id`,

@@ -1,5 +1,4 @@
 import type { Scope } from '../../context.ts';
-import { lockForTransaction } from '../../db/advisory-lock.ts';
 import { Domain, Tenant } from '../../db/entities/index.ts';
 import { HOLD_FOR_UPDATE } from '../../db/row-lock.ts';
 import { GatehouseError, invalid, notFound } from '../../errors.ts';
@@ -136,9 +135,8 @@ export async function verifyDomain(
   // The lookup may take seconds: outside any transaction.
   const check = await checkVerificationRecord(domain.hostname, domain.verificationToken, resolveTxt);
   if (!check.verified) return { verified: false, reason: check.reason, domain: presentDomain(domain) };
+  // Verifications of one hostname take turns (every instance): two applications cannot both pass the check below.
   const verified = await scope.transactional(async (em) => {
-    // Verifications of one hostname take turns (every instance): two applications cannot both pass the check below.
-    await lockForTransaction(em, `domain-verification:${domain.hostname}`);
     // Across applications and tenants on purpose: the hostname routes to one surface only. Reveals no more than DNS does.
     const elsewhere = await em.count(Domain, { hostname: domain.hostname, verifiedAt: { $ne: null }, id: { $ne: domain.id } }, { filters: false });
     if (elsewhere > 0) throw verifiedElsewhere();
@@ -149,7 +147,7 @@ export async function verifyDomain(
     row.verifiedAt = new Date();
     recordAudit(em, scope, { action: 'domain.verified', targetType: 'domain', targetId: row.id, before, after: snapshot(row) });
     return { row, changed: true };
-  });
+  }, `domain-verification:${domain.hostname}`);
   if (verified.changed) await configurationChanged(scope, scope.tenantId);
   return { verified: true, reason: null, domain: presentDomain(verified.row) };
 }
