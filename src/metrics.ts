@@ -1,6 +1,7 @@
 import cluster from 'node:cluster';
 import type { Pool } from 'pg';
 import { AggregatorRegistry, collectDefaultMetrics, Counter, Gauge, Histogram, register } from 'prom-client';
+import { lockTurnsWaiting } from './db/advisory-lock.ts';
 
 /**
  * The service's Prometheus metrics (GET /metrics), one set per process in prom-client's registry. Labels are closed
@@ -53,6 +54,14 @@ export const queryDurations = new Histogram({
 /** The pools and Redis clients of this process's servers, read at each scrape. */
 const pools = new Set<Pool>();
 const redisClients = new Set<{ readonly status: string }>();
+
+new Gauge({
+  name: 'gatehouse_lock_turns_waiting',
+  help: 'Requests waiting in this process for their turn at an advisory lock, before taking a database connection',
+  collect() {
+    this.set(lockTurnsWaiting());
+  },
+});
 
 new Gauge({
   name: 'gatehouse_db_pool_connections',

@@ -15,6 +15,10 @@ export async function lockForConnectionTransaction(connection: Connection, trx: 
 
 /** Per lock name, the end of this process's last turn at it. */
 const turns = new Map<string, Promise<void>>();
+/** Turns not yet begun, every name together (the metrics' gauge). */
+let waiting = 0;
+
+export const lockTurnsWaiting = (): number => waiting;
 
 /**
  * Runs `begin` (which opens a transaction and takes the advisory lock `name` first in it) once this process's earlier
@@ -29,7 +33,10 @@ export async function inTurn<T>(name: string, begin: () => Promise<T>): Promise<
   const mine = new Promise<void>((resolve) => (end = resolve));
   turns.set(name, mine);
   try {
-    await before;
+    if (before !== undefined) {
+      waiting += 1;
+      await before.finally(() => (waiting -= 1));
+    }
     return await begin();
   } finally {
     end();

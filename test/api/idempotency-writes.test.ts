@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expandRoutes } from '../../src/rest/routes.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
-import { lockWaitersAtLeast, usingEmbeddedDatabase } from '../support/database.ts';
+import { lockTurnsWaitingAtLeast, lockWaitersAtLeast, usingEmbeddedDatabase } from '../support/database.ts';
 import { addDomain, publishing, verifyWith } from '../support/domains.ts';
 import type { HttpResponse } from '../support/http.ts';
 import { queuedBehind, type HeldRow } from '../support/row-lock.ts';
@@ -303,7 +303,9 @@ describe.skipIf(usingEmbeddedDatabase())('two identical writes at once', () => {
     const created = (await app.http.post(`${appPath}/domains`, { hostname: 'verified-twice.example.org' })).body;
     const dns = publishing({ [created.verificationRecord.name]: created.verificationToken });
     const verify = () => verifyWith(app, app.root.apiKey, { applicationId: app.root.applicationId }, created.id, dns);
-    const answers = await twiceAtOnce(rowOf('domain', created.id), verify);
+    // The first waits at the database for the row, holding the hostname's lock; the second for its turn at that lock.
+    const queued = (count: number) => (count === 1 ? lockWaitersAtLeast(app.gatehouse.services.orm, 1) : lockTurnsWaitingAtLeast(1));
+    const answers = await queuedBehind(app.gatehouse.services.orm, rowOf('domain', created.id), { lock: 'share' }, [verify, verify], queued);
     expect(answers.map((answer) => answer.verified)).toEqual([true, true]);
     const records = await recordsOf('domain.verified', created.id);
     expect(records).toHaveLength(1);

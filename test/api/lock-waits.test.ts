@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
+import { lockTurnsWaiting } from '../../src/db/advisory-lock.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { usingEmbeddedDatabase } from '../support/database.ts';
 
@@ -54,6 +55,7 @@ describe.skipIf(usingEmbeddedDatabase())('on PostgreSQL', () => {
       // Past the pool's 5 s wait: the burst's requests would time out at the pool had they taken every connection.
       await new Promise((resolve) => setTimeout(resolve, 5_500));
       expect(await lock.waiters()).toBe(1);
+      expect(lockTurnsWaiting()).toBe(BURST - 1);
       const beside = await app.http.get('/users');
       expect(beside.status).toBe(200);
       await lock.release();

@@ -6,6 +6,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import pg from 'pg';
 import { loadConfig } from '../../src/config.ts';
 import { openDatabase } from '../../src/db/orm.ts';
+import { lockTurnsWaiting } from '../../src/db/advisory-lock.ts';
 
 /**
  * Where a test file's service keeps its data: a fresh database on the PostgreSQL of TEST_DATABASE_URL (CI), or
@@ -86,4 +87,13 @@ export async function lockWaitersAtLeast(orm: MikroORM, count: number): Promise<
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
   throw new Error(`fewer than ${count} statements waiting on a lock`);
+}
+
+/** Waits until at least `count` of this process's requests wait for their turn at an advisory lock (any database). */
+export async function lockTurnsWaitingAtLeast(count: number): Promise<void> {
+  for (let attempt = 0; attempt < 1500; attempt += 1) {
+    if (lockTurnsWaiting() >= count) return;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  throw new Error(`fewer than ${count} requests waiting for a turn at a lock`);
 }

@@ -19,9 +19,17 @@ export interface RowHolder {
  * once the one before waits on a lock, then lets them all go, the holder first running `beforeCommit` in its
  * transaction: transactions that overlap, in a known order, whatever the machine's speed. Under FOR SHARE, reads of
  * the row and other share locks go through; only a write of it (or a lock for one) waits. Their outcomes, in order.
- * PostgreSQL only: the embedded database has one session for all connections.
+ * `queued` says when the first `count` writes wait: by default each at the database; writes that take turns at an
+ * advisory lock wait in the process behind the first (src/db/advisory-lock.ts). PostgreSQL only: the embedded
+ * database has one session for all connections.
  */
-export async function queuedBehind<T>(orm: MikroORM, row: HeldRow, holder: RowHolder, writes: (() => Promise<T>)[]): Promise<T[]> {
+export async function queuedBehind<T>(
+  orm: MikroORM,
+  row: HeldRow,
+  holder: RowHolder,
+  writes: (() => Promise<T>)[],
+  queued: (count: number) => Promise<void> = (count) => lockWaitersAtLeast(orm, count),
+): Promise<T[]> {
   let release!: () => void;
   const released = new Promise<void>((resolve) => (release = resolve));
   let locked!: () => void;
@@ -39,7 +47,7 @@ export async function queuedBehind<T>(orm: MikroORM, row: HeldRow, holder: RowHo
   try {
     for (const write of writes) {
       outcomes.push(write());
-      await lockWaitersAtLeast(orm, outcomes.length);
+      await queued(outcomes.length);
     }
   } finally {
     release();
