@@ -20,6 +20,8 @@ export const STATUS_BY_CODE = {
   validation_error: 422,
   rate_limited: 429,
   internal_error: 500,
+  /** Overloaded: no database connection came free in time. A retry after `Retry-After` may succeed. */
+  service_unavailable: 503,
 } as const;
 
 export type ErrorCode = keyof typeof STATUS_BY_CODE;

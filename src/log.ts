@@ -91,6 +91,8 @@ export interface RequestFacts {
   tenantId?: string;
   /** A security refusal the status alone does not tell (a lockout, a refresh token used twice): the line is `warn`. */
   refusal?: string;
+  /** Why a request was refused as the service overloaded (503): the database pool's counts. The line is `warn`. */
+  overload?: string;
   /** How a WebSocket ended (its close code): its upgrade's line is written once it has closed. */
   closeCode?: number;
 }

@@ -63,7 +63,8 @@ export function registerRequestFacts(app: FastifyInstance): void {
 /**
  * Fastify's request lines, the completion line saying status, duration, application, tenant, principal, operation and
  * refusal reason. Security refusals are `warn` (429, 403, a burst of 401s from one address, a lockout, a refresh token
- * used twice); failures `error`; the rest `info`; silent routes (the probes) nothing.
+ * used twice), and so is the service overloaded (503, with the database pool's counts); failures `error`; the rest
+ * `info`; silent routes (the probes) nothing.
  */
 export class RequestLogController extends LogController {
   private readonly unauthenticated = new LRUCache<string, number>({ max: 10_000, ttl: BURST_WINDOW_MS });
@@ -79,7 +80,8 @@ export class RequestLogController extends LogController {
       if (count >= BURST) reason = 'repeated_unauthenticated';
     }
     if (reason === undefined && (status === 403 || status === 429)) reason = request.refusal?.code ?? (status === 429 ? 'rate_limited' : 'forbidden');
-    const level = status >= 500 || error != null ? 'error' : reason !== undefined ? 'warn' : 'info';
+    const overload = request.facts?.overload;
+    const level = (status >= 500 && overload === undefined) || error != null ? 'error' : reason !== undefined || overload !== undefined ? 'warn' : 'info';
     // No fields gathered for a level the log leaves out.
     if (LEVEL_VALUES[level]! < (LEVEL_VALUES[reply.log.level] ?? 0)) return;
     reply.log[level]({ ...completion(request, reply, reason), ...(error == null ? {} : { err: error }) }, 'request completed');
@@ -101,6 +103,7 @@ function completion(request: FastifyRequest, reply: FastifyReply, reason: string
     ...(principal === undefined ? {} : { principal: { kind: principal.actor.type, id: principal.actor.id } }),
     operation: request.routeOptions.config.operation ?? request.facts?.operation,
     ...(request.facts?.closeCode === undefined ? {} : { closeCode: request.facts.closeCode }),
+    ...(request.facts?.overload === undefined ? {} : { overload: request.facts.overload }),
     ...(reason === undefined && request.refusal === undefined ? {} : { reason: reason ?? request.refusal?.code, refusal: request.refusal?.message }),
   };
 }

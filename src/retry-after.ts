@@ -1,13 +1,17 @@
 import type { FastifyReply } from 'fastify';
 
-/** The API-wide limit's window by default: an operation's own 429 knows no closer time it could promise. */
-const DEFAULT_RETRY_SECONDS = 60;
+/**
+ * When to retry, by status, when the refusal knows no closer time: the API-wide limit's window for 429; a moment for
+ * 503, the service overloaded by a burst (no database connection came free in time).
+ */
+const DEFAULT_RETRY_SECONDS: Readonly<Record<number, number>> = { 429: 60, 503: 2 };
 
 /**
- * Every 429 says when to retry (API.md): the limiter's own header when it set one, else the error's time, else the
- * default. On both transports, whichever layer refused.
+ * Every 429 and 503 says when to retry (API.md): the limiter's own header when it set one, else the error's time, else
+ * the status's default. On both transports, whichever layer refused.
  */
-export function sayWhenToRetry(reply: FastifyReply, seconds?: number): void {
+export function sayWhenToRetry(reply: FastifyReply, status: number, seconds?: number): void {
+  const fallback = DEFAULT_RETRY_SECONDS[status];
   if (seconds !== undefined) reply.header('retry-after', String(seconds));
-  else if (!reply.hasHeader('retry-after')) reply.header('retry-after', String(DEFAULT_RETRY_SECONDS));
+  else if (fallback !== undefined && !reply.hasHeader('retry-after')) reply.header('retry-after', String(fallback));
 }

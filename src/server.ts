@@ -11,6 +11,7 @@ import { answerClientError } from './client-error.ts';
 import type { Config } from './config.ts';
 import type { Principal } from './auth/principal.ts';
 import { capConcurrentRequests } from './concurrency-cap.ts';
+import { refusalOfDatabase } from './domain/db-errors.ts';
 import { createRequestContext, type RequestContext } from './context.ts';
 import { GatehouseError, INTERNAL_ERROR, STATUS_BY_CODE, toErrorBody, type ErrorBody } from './errors.ts';
 import { createApollo } from './graphql/apollo.ts';
@@ -290,7 +291,8 @@ export async function createServer(services: Services, options: { redis?: Redis;
     readNoBody(request, payload, (error) => done(error ?? null, undefined));
   });
 
-  app.setErrorHandler((error: FastifyError | GatehouseError, request, reply) => {
+  app.setErrorHandler((thrown: FastifyError | GatehouseError, request, reply) => {
+    const error = thrown instanceof GatehouseError ? thrown : (refusalOfDatabase(thrown) ?? thrown);
     let body: ErrorBody;
     if (error instanceof GatehouseError) {
       body = toErrorBody(error);
@@ -299,9 +301,8 @@ export async function createServer(services: Services, options: { redis?: Redis;
       if (mapped === undefined) request.log.error({ err: error }, 'unexpected error');
       body = mapped ?? INTERNAL_ERROR;
     }
-    if (body.code === 'rate_limited') sayWhenToRetry(reply, error instanceof GatehouseError ? error.retryAfterSeconds : undefined);
-    else if (error instanceof GatehouseError && error.retryAfterSeconds !== undefined) sayWhenToRetry(reply, error.retryAfterSeconds);
     const status = STATUS_BY_CODE[body.code];
+    sayWhenToRetry(reply, status, error instanceof GatehouseError ? error.retryAfterSeconds : undefined);
     // GraphQL clients read errors in the GraphQL shape, whichever layer refused the request.
     if (request.routeOptions.url === '/graphql') return sendGraphQLAnswer(request, reply, { status, body: graphqlErrors(body), fromGraphQL: false });
     return reply.status(status).send(body);

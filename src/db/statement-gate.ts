@@ -45,14 +45,15 @@ function currentGate(): StatementGate | undefined {
 /** pg-pool's refusal when no connection came free within `connectionTimeoutMillis` (a connect that timed out says otherwise). */
 const POOL_WAIT_TIMEOUT = 'timeout exceeded when trying to connect';
 
-/** The pool's wait timeout, said as what it is, with the pool's counts. */
+/** The `code` of the error a pool wait that timed out becomes: MikroORM's wrapping (DriverException) keeps it. */
+export const POOL_EXHAUSTED = 'database_pool_exhausted';
+
+/** The pool's wait timeout, said as what it is, with the pool's counts (the service overloaded: db-errors.ts). */
 function sayingPoolExhausted(error: unknown, pool: Pool, startedAt: number): unknown {
   if (!(error instanceof Error) || error.message !== POOL_WAIT_TIMEOUT) return error;
   const waited = Math.round(performance.now() - startedAt);
-  return new Error(
-    `database pool exhausted: no connection came free in ${waited} ms (${pool.totalCount} of ${pool.options.max} open, ${pool.idleCount} idle, ${pool.waitingCount} more statements waiting)`,
-    { cause: error },
-  );
+  const message = `database pool exhausted: no connection came free in ${waited} ms (${pool.totalCount} of ${pool.options.max} open, ${pool.idleCount} idle, ${pool.waitingCount} more statements waiting)`;
+  return Object.assign(new Error(message, { cause: error }), { code: POOL_EXHAUSTED });
 }
 
 type Execute = PostgreSqlConnection['execute'];

@@ -1,5 +1,7 @@
 import { ForeignKeyConstraintViolationException, UniqueConstraintViolationException } from '@mikro-orm/core';
+import { POOL_EXHAUSTED } from '../db/statement-gate.ts';
 import { GatehouseError } from '../errors.ts';
+import { noteRequest } from '../log.ts';
 
 export async function uniquely<T>(field: string, what: string, write: () => Promise<T>): Promise<T> {
   try {
@@ -16,13 +18,18 @@ const FOREIGN_KEY_VIOLATION = '23503';
 
 /**
  * A foreign key that no longer holds at commit: every write checks what it refers to first, so this is one deleted
- * meanwhile: 404, as if the deletion had come first.
+ * meanwhile: 404, as if the deletion had come first. No connection came free in time: 503, the pool's counts noted
+ * on the request's log line.
  */
 export function refusalOfDatabase(error: unknown): GatehouseError | undefined {
   // Deferred constraints are checked at commit, whose error reaches us as the driver's, unconverted by MikroORM.
-  const sqlState = error instanceof Error ? (error as Error & { code?: unknown }).code : undefined;
-  if (error instanceof ForeignKeyConstraintViolationException || sqlState === FOREIGN_KEY_VIOLATION) {
+  const code = error instanceof Error ? (error as Error & { code?: unknown }).code : undefined;
+  if (error instanceof ForeignKeyConstraintViolationException || code === FOREIGN_KEY_VIOLATION) {
     return new GatehouseError('not_found', 'A record this change refers to was deleted meanwhile');
+  }
+  if (code === POOL_EXHAUSTED) {
+    noteRequest({ overload: (error as Error).message });
+    return new GatehouseError('service_unavailable', 'The service is overloaded: try again shortly');
   }
   return undefined;
 }

@@ -64,6 +64,6 @@ export function sendGraphQLAnswer(request: FastifyRequest, reply: FastifyReply, 
   const mode = answerMode(request.headers.accept);
   const type = mode === 'graphql-response' ? 'application/graphql-response+json' : 'application/json';
   const status = answerStatus(mode, answer);
-  if (status === 429) sayWhenToRetry(reply);
+  sayWhenToRetry(reply, status);
   return reply.status(status).header('vary', 'accept').type(`${type}; charset=utf-8`).send(answer.body);
 }

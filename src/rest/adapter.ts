@@ -148,8 +148,8 @@ export function registerRestRoutes(app: FastifyInstance, deps: RestAdapterDeps):
 /** A kept answer's JSON text goes out as it is, as Fastify would have serialized its body. */
 function sendAnswer(reply: FastifyReply, answer: StoredResponse | CachedJson): FastifyReply {
   reply.status(answer.status);
-  // An operation's own 429 (a render of the application's under way, the hour's test mails spent).
-  if (answer.status === 429) sayWhenToRetry(reply);
+  // An operation's own 429 (a render of the application's under way, the hour's test mails spent), or 503.
+  sayWhenToRetry(reply, answer.status);
   if ('json' in answer) return reply.type('application/json; charset=utf-8').send(answer.json);
   return answer.body === undefined ? reply.send() : reply.send(answer.body);
 }
