@@ -116,6 +116,7 @@ const ERROR_RESPONSES: Readonly<Record<number, { name: string; description: stri
   429: { name: 'RateLimited', description: 'Too many requests; retry after `Retry-After` seconds.' },
   431: { name: 'RequestHeaderFieldsTooLarge', description: `The request line and headers exceed 16 KiB (a query string or a header too long). ${PROTOCOL_NOTE}`, protocol: true },
   500: { name: 'InternalError', description: 'An unexpected failure; idempotent calls may be retried with backoff.' },
+  503: { name: 'ServiceUnavailable', description: 'The service is overloaded (no database connection came free in time); retry after `Retry-After` seconds.' },
 };
 
 const ERROR_BODY: JsonSchema = {
@@ -157,6 +158,7 @@ const EXTRA_ERROR_HEADERS: Readonly<Record<string, Readonly<Record<string, strin
   '401': { 'WWW-Authenticate': 'WWW-Authenticate' },
   '403': { 'WWW-Authenticate': 'WWW-Authenticate-Insufficient-Scope' },
   '429': { 'Retry-After': 'Retry-After' },
+  '503': { 'Retry-After': 'Retry-After' },
 };
 const extraHeaderRefs = (status: string) =>
   Object.fromEntries(Object.entries(EXTRA_ERROR_HEADERS[status] ?? {}).map(([name, component]) => [name, { $ref: `#/components/headers/${component}` }]));
@@ -218,6 +220,7 @@ function errorStatuses(route: ExpandedRoute, body: GraphQLInputType | undefined)
     429,
     431,
     500,
+    503,
   ];
 }
 
