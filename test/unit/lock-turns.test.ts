@@ -1,0 +1,40 @@
+import { expect, it } from 'vitest';
+import { inTurn, lockTurnsWaiting } from '../../src/db/advisory-lock.ts';
+
+/** This process's turns at an advisory lock (src/db/advisory-lock.ts): in order per name, never across names. */
+function gate(): { opened: Promise<void>; open(): void } {
+  let open!: () => void;
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  return { opened, open };
+}
+
+it('turns at one name run one at a time, in the order asked; a failed turn lets the next go; nothing is left waiting', async () => {
+  const ran: string[] = [];
+  const first = gate();
+  const turns = [
+    inTurn('a', async () => {
+      ran.push('1 begins');
+      await first.opened;
+      ran.push('1 ends');
+      throw new Error('refused');
+    }),
+    inTurn('a', async () => void ran.push('2')),
+    inTurn('a', async () => void ran.push('3')),
+  ];
+  await new Promise((resolve) => setTimeout(resolve, 10));
+  expect(ran).toEqual(['1 begins']);
+  expect(lockTurnsWaiting()).toBe(2);
+  first.open();
+  const outcomes = await Promise.allSettled(turns);
+  expect(outcomes.map((outcome) => outcome.status)).toEqual(['rejected', 'fulfilled', 'fulfilled']);
+  expect(ran).toEqual(['1 begins', '1 ends', '2', '3']);
+  expect(lockTurnsWaiting()).toBe(0);
+});
+
+it('a turn at another name does not wait', async () => {
+  const held = gate();
+  const holding = inTurn('b', () => held.opened);
+  expect(await inTurn('c', async () => 'ran')).toBe('ran');
+  held.open();
+  await holding;
+});
