@@ -267,3 +267,23 @@ describe('singleSession', () => {
     ]);
   });
 });
+
+describe('singleSession and an expired session not yet swept', () => {
+  it('a sign-in records no revocation of the expired session: it had already ended', async () => {
+    const globex = await application();
+    const tenant = await app.createTenant('Globex', globex.bootstrap);
+    await putSessionPolicy(globex, { singleSession: true, idleTimeoutMinutes: 10, absoluteTimeoutMinutes: 25 });
+    const userId = await createUser(globex, 'lapsed@globex.example', tenant);
+    const at = clock();
+    await signIn(globex, userId, tenant);
+    const [lapsed] = await sessionsOf(globex, userId);
+    at(11);
+    expect((await sessionsOf(globex, userId)).map((session) => session.id)).not.toContain(lapsed!.id);
+
+    await signIn(globex, userId, tenant);
+
+    const audit = await globex.admin.get(`/audit-logs?action=session.revoked&target=${lapsed!.id}`);
+    expect(audit.status).toBe(200);
+    expect(audit.body.data).toEqual([]);
+  });
+});

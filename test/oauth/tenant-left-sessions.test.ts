@@ -169,3 +169,41 @@ describe('one browser signed in to several tenants', () => {
     expect(sessions.map((session) => [session.id, session.tenantId])).toEqual([[signedIn.get(kept)!.sessionId, kept]]);
   });
 });
+
+describe('a browser session expired, not yet swept', () => {
+  /** The sign-in's browser session past its end, its index row still there: what the sweep has not reached yet. */
+  async function expire(signedIn: { uid: string; sessionId: string }): Promise<void> {
+    await sql(`update oidc_model set expires_at = now() - interval '1 second' where model = 'Session' and uid = ?`, [signedIn.uid]);
+    await sql(`update user_session set expires_at = now() - interval '1 second' where id = ?`, [signedIn.sessionId]);
+  }
+
+  it('is not recorded as revoked by a member’s removal; its offline grant, a sign-in of its own, ends recorded', async () => {
+    const north = await app.createTenant('Expired North');
+    const userId = await member('erin@example.com', [north]);
+    const inNorth = await signIn(userId, north);
+    await expire(inNorth);
+    const grantSignIn = (await app.http.get(`/users/${userId}/sessions`)).body.data as { id: string }[];
+    expect(grantSignIn).toHaveLength(1);
+    expect(grantSignIn[0]!.id).not.toBe(inNorth.sessionId);
+
+    expect((await app.http.delete(`${tenantPath(north)}/users/${userId}`)).status).toBe(204);
+
+    expect(await sessionRevocations(inNorth.sessionId)).toEqual([]);
+    expect(await sessionRevocations(grantSignIn[0]!.id)).toEqual([
+      expect.objectContaining({ changes: expect.objectContaining({ after: { reason: 'membership_removed', grantsRevoked: 1 } }) }),
+    ]);
+    expect(await sql(`select 1 from oidc_model where model = 'Grant' and id = ?`, [inNorth.grantId])).toEqual([]);
+  });
+
+  it('is not recorded as revoked by its tenant’s deletion', async () => {
+    const doomed = await app.createTenant('Expired Doomed');
+    const userId = await member('fay@example.com', [doomed]);
+    const inDoomed = await signIn(userId, doomed);
+    await expire(inDoomed);
+
+    expect((await app.http.delete(tenantPath(doomed))).status).toBe(204);
+
+    expect(await sessionRevocations(inDoomed.sessionId)).toEqual([]);
+    expect(await sql('select 1 from user_session where id = ?', [inDoomed.sessionId])).toEqual([]);
+  });
+});

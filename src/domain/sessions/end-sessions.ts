@@ -19,6 +19,7 @@ export type SessionEndReason =
 
 /** Sign-ins (`user_session as s` rows of the application) and what of them ends. */
 export interface EndedSignIns {
+  /** Which of the application's live rows (LIVE, asked by the statement: a row that is no sign-in ends unrecorded elsewhere or never). */
   readonly where: string;
   readonly params: readonly unknown[];
   /**
@@ -57,7 +58,7 @@ function signInEndCtes(selected: EndedSignIns, reason: SessionEndReason | null, 
   const signIns = grantSignInsSql('and g.id in (select id from extra_grants)', [], now);
   const why = JSON.stringify(reason === null ? {} : { reason });
   return {
-    ctes: `indexed as (select s.application_id, s.id, s.op_session_uid, s.user_id, s.tenant_id from user_session as s where @owner(s) and ${selected.where}),
+    ctes: `indexed as (select s.application_id, s.id, s.op_session_uid, s.user_id, s.tenant_id from user_session as s where @owner(s) and (${selected.where}) and ${LIVE}),
       extra_grants as (${grants === undefined ? 'select null::text as id where false' : grants.sql}),
       grant_sign_ins as (select gs.*, null::text as ip, null::text as user_agent, '{}'::text[] as methods from (${signIns.sql}) as gs),
       op as (select o.id, o.uid, o.payload from oidc_model as o where o.model = 'Session'
@@ -89,7 +90,7 @@ function signInEndCtes(selected: EndedSignIns, reason: SessionEndReason | null, 
             jsonb_build_object('reason', ?::text, 'clientId', e.payload->>'clientId', 'userId', e.payload->>'accountId')
           from ended_grants as e where e.id in (select id from extra_grants)
             and e.id not in (select grant_id from op_grant where ending and grant_id is not null) and e.id not in (select grant_id from grant_sign_ins))`,
-    params: [...selected.params, ...(grants?.params ?? []), ...signIns.params, why, now, why, reason ?? 'revocation'],
+    params: [...selected.params, now, now, ...(grants?.params ?? []), ...signIns.params, why, now, why, reason ?? 'revocation'],
   };
 }
 
@@ -117,14 +118,19 @@ export async function endSignIns(
 const GRANTS_OF_OP_SESSION = `select a.value->>'grantId' from oidc_model as o cross join jsonb_each(o.payload->'authorizations') as a
   where o.model = 'Session' and o.uid = ?::text and o.payload->>'accountId' = ? and a.value->>'grantId' is not null`;
 
+/** Every browser session of the user in the application but OP session `keptUid`, if any. */
+const browserSessionsOfUser = (userId: string, keptUid: string | null): EndedSignIns => ({
+  where: 's.user_id = ? and s.op_session_uid is distinct from ?::text',
+  params: [userId, keptUid],
+  ends: 'browser_session',
+});
+
 /**
  * Every sign-in of the user in the application, and every other grant of theirs (offline, a device's); but those of OP
  * session `keptUid`, if any, and its grants.
  */
-export const ofUser = (userId: string, now: Date, keptUid: string | null = null): EndedSignIns => ({
-  where: `s.user_id = ? and s.op_session_uid is distinct from ?::text and ${LIVE}`,
-  params: [userId, keptUid, now, now],
-  ends: 'browser_session',
+export const ofUser = (userId: string, keptUid: string | null = null): EndedSignIns => ({
+  ...browserSessionsOfUser(userId, keptUid),
   grants: {
     sql: `select g.id from oidc_model as g where g.model = 'Grant' and @owner(g) and g.payload->>'accountId' = ? and g.id not in (${GRANTS_OF_OP_SESSION})`,
     params: [userId, keptUid, userId],
@@ -142,7 +148,7 @@ export async function endUserSignIns(
   reason: SessionEndReason,
   keptUid: string | null = null,
 ): Promise<{ grants: string[]; grantsRevoked: number; sessionsEnded: number }> {
-  const ended = await endSignIns(em, actor, ofUser(userId, new Date(), keptUid), reason);
+  const ended = await endSignIns(em, actor, ofUser(userId, keptUid), reason);
   // OP sessions name no application: a user id is one application's.
   const [rest] = await executeOwned<{ sessions: number }[]>(
     em,
@@ -157,7 +163,7 @@ export async function endUserSignIns(
 
 /** `singleSession`: every other session of the user in the application ends; OP session `keptUid` stays. */
 export async function endOtherSessions(em: EntityManager, actor: AuditActor, userId: string, keptUid: string): Promise<string[]> {
-  return (await endSignIns(em, actor, { where: 's.user_id = ? and s.op_session_uid <> ?', params: [userId, keptUid], ends: 'browser_session' }, 'single_session')).grants;
+  return (await endSignIns(em, actor, browserSessionsOfUser(userId, keptUid), 'single_session')).grants;
 }
 
 /**

@@ -170,12 +170,11 @@ export async function revokeSession(scope: Scope, sessionId: string): Promise<bo
       return (await endSignIns(em, scope, { where: 'false', params: [], ends: 'sign_in', grants: { sql: 'select ?::text as id', params: [found.grant.grant_id] } }, null)).grants;
     }
     const row = found.browser;
-    const now = new Date();
     const ended = await endSignIns(
       em,
       scope,
       scope.tenantId === null
-        ? { where: `s.op_session_uid = ? and s.user_id = ? and ${LIVE}`, params: [row.op_session_uid, row.user_id, now, now], ends: 'browser_session' }
+        ? { where: 's.op_session_uid = ? and s.user_id = ?', params: [row.op_session_uid, row.user_id], ends: 'browser_session' }
         : { where: 's.id = ?', params: [row.id], ends: 'sign_in', credentialAgain: true },
       null,
     );
@@ -191,16 +190,15 @@ export async function revokeSession(scope: Scope, sessionId: string): Promise<bo
  */
 export async function revokeUserSessions(scope: Scope, userId: string): Promise<boolean> {
   await getUser(scope, userId);
-  const now = new Date();
   const { grants } = await scope.transactional((em) =>
     endSignIns(
       em,
       scope,
       scope.tenantId === null
-        ? ofUser(userId, now)
+        ? ofUser(userId)
         : {
-            where: `s.user_id = ? and s.tenant_id = ? and ${LIVE}`,
-            params: [userId, scope.tenantId, now, now],
+            where: 's.user_id = ? and s.tenant_id = ?',
+            params: [userId, scope.tenantId],
             ends: 'sign_in',
             credentialAgain: true,
             grants: {
