@@ -221,10 +221,101 @@ describe('a grant sign-in whose client no longer stands', () => {
       expect((await app.http.get(`${tenantPath(tenantA)}/sessions/${id}`)).status, end).toBe(404);
       expect((await app.http.get(`/sessions/${id}`)).status, end).toBe(404);
       expect((await app.http.delete(`/sessions/${id}`)).status, end).toBe(404);
-      expect(await sql(`select 1 from audit_log where action = 'session.revoked' and target_id = ?`, [id])).toEqual([]);
+      // A deletion ended it, recorded; nothing can revoke it after.
+      expect(await sql(`select after from audit_log where action = 'session.revoked' and target_id = ?`, [id])).toEqual(
+        end === 'revoked' ? [] : [{ after: { reason: 'client_deleted', grantsRevoked: 1 } }],
+      );
 
       expect((await app.http.post('/sessions/validate', { token: standing.tokens.refresh_token! })).body.valid, end).toBe(true);
       expect(await listed(), end).toHaveLength(1);
     }
+  });
+});
+
+describe('a client deleted', () => {
+  /** Its `session.revoked` and `grant.revoked` records' `after`, by target. */
+  const records = (action: string, targetId: string) => sql<{ tenant_id: string; after: unknown }>(
+    'select tenant_id, after from audit_log where action = ? and target_id = ? order by id',
+    [action, targetId],
+  );
+  /** The token endpoint's answer to a refresh by the public client `clientId`. */
+  const refreshBy = async (clientId: string, refreshToken: string) => {
+    const answer = await postForm(`${app.baseUrl}/oauth2/token`, { grant_type: 'refresh_token', refresh_token: refreshToken, client_id: clientId });
+    return { status: answer.status, error: (answer.body as { error?: string }).error };
+  };
+  const grantOf = async (refreshToken: string) =>
+    (await sql<{ grant_id: string }>(`select grant_id from oidc_model where model = 'RefreshToken' and id = ?`, [refreshToken]))[0]!.grant_id;
+  const opRow = (model: string, id: string) => sql(`select 1 from oidc_model where model = ? and id = ?`, [model, id]);
+
+  it('ends its grant sign-ins, each recorded (client_deleted); the OP refuses its refresh tokens; another client’s, tenant’s or application’s stand', async () => {
+    const doomed = await createTestClient(app, { type: 'spa', authMethod: 'none', redirectUris: [REDIRECT] });
+    const gone = await offlineGrantOutlivingSignOut('doomed-client-a@example.com', tenantA, doomed.clientId);
+    const goneInB = await offlineGrantOutlivingSignOut('doomed-client-b@example.com', tenantB, doomed.clientId);
+    const goneGrant = await grantOf(gone.refreshToken);
+    const bystander = await offlineGrantOutlivingSignOut('bystander-client@example.com', tenantA);
+    const other = await app.bootstrapAnother();
+    const theirs = (await app.as({ apiKey: other.apiKey }).post('/oauth-clients', { name: 'Theirs', type: 'spa', redirectUris: [REDIRECT] })).body;
+
+    // Refusals first: another application's client, a tenant key aimed at an application-wide client, end nothing.
+    expect((await app.http.delete(`/oauth-clients/${theirs.clientId}`)).status).toBe(404);
+    const tenantKey = await issueTestKey(app, { tenantId: tenantB, permissions: ['oauth_clients:delete'] });
+    expect((await tenantKey.delete(`/oauth-clients/${doomed.clientId}`)).status).toBe(404);
+    expect(await opRow('Grant', goneGrant)).toHaveLength(1);
+    expect(await records('session.revoked', gone.session['id'] as string)).toEqual([]);
+
+    expect((await app.http.delete(`/oauth-clients/${doomed.clientId}`)).status).toBe(204);
+
+    expect(await refreshBy(doomed.clientId, gone.refreshToken)).toEqual({ status: 401, error: 'invalid_client' });
+    expect(await opRow('Grant', goneGrant)).toEqual([]);
+    expect(await sql('select 1 from oidc_model where grant_id = ?', [goneGrant])).toEqual([]);
+    for (const ended of [gone, goneInB]) {
+      expect(await records('session.revoked', ended.session['id'] as string)).toEqual([
+        { tenant_id: ended.session['tenantId'], after: { reason: 'client_deleted', grantsRevoked: 1 } },
+      ]);
+    }
+    expect(await sql(`select 1 from audit_log where action = 'grant.revoked' and after->>'clientId' = ?`, [doomed.clientId])).toEqual([]);
+
+    expect(await refresh(bystander.config, bystander.refreshToken)).toEqual(expect.any(String));
+    expect(await records('session.revoked', bystander.session['id'] as string)).toEqual([]);
+  });
+
+  it('drops its authorizations from the browser sessions: a sign-in held by it alone ends recorded, one held by another client too stands', async () => {
+    const doomed = await createTestClient(app, { type: 'spa', authMethod: 'none', redirectUris: [REDIRECT] });
+    const created = await app.http.post('/users', { email: 'two-clients@example.com', password: PASSWORD, tenantId: tenantA });
+    const userId = created.body.id as string;
+    // One browser signed in through both clients, another through the doomed one only.
+    const both = new TestBrowser();
+    const kept = await signIn(userId, tenantA, spa.clientId, both);
+    const alongside = await signIn(userId, tenantA, doomed.clientId, both);
+    const alone = await signIn(userId, tenantA, doomed.clientId, new TestBrowser());
+    const sessions = async () => (await app.http.get(`/users/${userId}/sessions`)).body.data as { id: string; clientId: string }[];
+    const before = await sessions();
+    expect(before).toHaveLength(2);
+    // Each row names its tenant's first client in its browser session.
+    const rowOf = async (clientId: string) =>
+      (await sql<{ id: string; uid: string }>('select id, op_session_uid as uid from user_session where id = ?', [before.find((session) => session.clientId === clientId)!.id]))[0]!;
+    const keptRow = await rowOf(spa.clientId);
+    const aloneRow = await rowOf(doomed.clientId);
+    const alongsideGrant = await grantOf(alongside.tokens.refresh_token!);
+    const aloneGrant = await grantOf(alone.tokens.refresh_token!);
+
+    expect((await app.http.delete(`/oauth-clients/${doomed.clientId}`)).status).toBe(204);
+
+    expect((await sessions()).map((session) => session.id)).toEqual([keptRow.id]);
+    const [browser] = await sql<{ clients: string[] }>(
+      `select array(select jsonb_object_keys(payload->'authorizations')) as clients from oidc_model where model = 'Session' and uid = ?`,
+      [keptRow.uid],
+    );
+    expect(browser!.clients).toEqual([spa.clientId]);
+    expect(await opRow('Grant', alongsideGrant)).toEqual([]);
+    expect(await records('grant.revoked', alongsideGrant)).toEqual([
+      { tenant_id: tenantA, after: { reason: 'client_deleted', clientId: doomed.clientId, userId } },
+    ]);
+    expect(await refresh(kept.config, kept.tokens.refresh_token!)).toEqual(expect.any(String));
+
+    expect(await sql(`select 1 from oidc_model where model = 'Session' and uid = ?`, [aloneRow.uid])).toEqual([]);
+    expect(await opRow('Grant', aloneGrant)).toEqual([]);
+    expect(await records('session.revoked', aloneRow.id)).toEqual([{ tenant_id: tenantA, after: { reason: 'client_deleted', grantsRevoked: 1 } }]);
+    expect(await records('session.revoked', keptRow.id)).toEqual([]);
   });
 });

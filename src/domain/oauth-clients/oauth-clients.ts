@@ -7,6 +7,7 @@ import { HOLD_FOR_UPDATE } from '../../db/row-lock.ts';
 import { GatehouseError, invalid, notFound } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import { recordAudit } from '../audit.ts';
+import { endSignIns, ofClient } from '../sessions/end-sessions.ts';
 import { paginate, type Page, type PageArgs, type Row, scopedList } from '../pagination.ts';
 import { targetTenant } from '../tenants/target-tenant.ts';
 import { displayName } from '../validate.ts';
@@ -269,16 +270,21 @@ export async function updateOAuthClient(scope: Scope, clientId: string, input: U
   return presentOAuthClient(updated);
 }
 
-/** From the commit the OP knows no such client_id. Revoking its tokens and grants is the OP's business. */
+/**
+ * From the commit the OP knows no such client_id; its grants end with it, with their tokens and their sign-ins (each
+ * recorded, reason `client_deleted`), while the client still stands for the statement that records them.
+ */
 export async function deleteOAuthClient(scope: Scope, clientId: string): Promise<boolean> {
-  const deleted = await scope.transactional(async (em) => {
+  const grants = await scope.transactional(async (em) => {
     const client = await findClient(em, clientId, true);
+    const ended = await endSignIns(em, scope, ofClient(client.id, new Date()), 'client_deleted');
     recordAudit(em, scope, { action: 'oauth_client.deleted', targetType: 'oauth_client', targetId: client.id, tenantId: client.tenantId ?? null, before: oauthClientSnapshot(client) });
     em.remove(client);
-    return true;
+    return ended.grants;
   });
   await clientChanged(scope, clientId);
-  return deleted;
+  await Promise.all(grants.map((id) => scope.services.invalidations.publish({ kind: 'grant', id })));
+  return true;
 }
 
 /** The replaced secret stays valid for the grace period. Public clients have none (422, field `clientId`). */

@@ -10,11 +10,16 @@ import { isoTimestampSql } from '../audit.ts';
  * as the OP writes and judges a session's end (src/domain/sign-in/session.ts). A grant with no tenant row is the
  * application's own, as it is indexed here.
  */
-export const LIVE = `s.expires_at > ?::timestamptz and exists (select 1 from oidc_model as o cross join jsonb_each(o.payload->'authorizations') as a
+export const LIVE = `s.expires_at > ?::timestamptz and ${holdsGrantOfItsTenant()}`;
+
+/** Row `s`'s OP session stands (by `?`, the clock) and holds a grant `g` of its tenant, its authorization `a`, matching `more`. */
+export function holdsGrantOfItsTenant(more = ''): string {
+  return `exists (select 1 from oidc_model as o cross join jsonb_each(o.payload->'authorizations') as a
     join oidc_model as g on g.model = 'Grant' and g.id = a.value->>'grantId'
     left join oidc_model as gt on gt.model = 'GrantTenant' and gt.id = g.id
   where o.model = 'Session' and o.uid = s.op_session_uid and (o.expires_at is null or o.expires_at > ?::timestamptz)
-    and o.payload->>'accountId' = s.user_id::text and gt.payload->>'tenantId' is not distinct from s.tenant_id::text)`;
+    and o.payload->>'accountId' = s.user_id::text and gt.payload->>'tenantId' is not distinct from s.tenant_id::text${more})`;
+}
 
 export interface BrowserSessionSave {
   readonly uid: string;

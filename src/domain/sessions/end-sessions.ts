@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { executeOwned } from '../../db/owned-sql.ts';
 import { recordAuditPerRowThen, type AuditActor } from '../audit.ts';
-import { LIVE, sessionSnapshotSql } from './browser-sessions.ts';
+import { holdsGrantOfItsTenant, LIVE, sessionSnapshotSql } from './browser-sessions.ts';
 import { grantSignInsSql } from './grant-sign-ins.ts';
 
 /** The `after` of their `session.revoked` records. */
@@ -15,7 +15,8 @@ export type SessionEndReason =
   | 'signed_out_elsewhere'
   | 'user_suspended'
   | 'user_deleted'
-  | 'sign_up_disowned';
+  | 'sign_up_disowned'
+  | 'client_deleted';
 
 /** Sign-ins (`user_session as s` rows of the application) and what of them ends. */
 export interface EndedSignIns {
@@ -27,7 +28,10 @@ export interface EndedSignIns {
    * tenant's sign-in stands); `browser_session`: every grant of the rows' browser sessions, and the sessions.
    */
   readonly ends: 'sign_in' | 'browser_session';
-  /** More grants that end (`select … as id`), made in those sessions or not. */
+  /**
+   * More grants that end (`select … as id`), made in those sessions or not; a browser session holding one loses its
+   * authorization, and ends when it holds nothing else.
+   */
   readonly grants?: { readonly sql: string; readonly params: readonly unknown[] };
   /**
    * `sign_in` only: each browser session that stands is marked (revoked-sign-ins.ts), so that it signs the row's user in
@@ -46,26 +50,30 @@ const MARKED = `
 
 /**
  * The statement's CTEs: `grants` end with their tokens, OP sessions left with none go; `changed` is one record per
- * ended sign-in (`session.revoked`) and per other live grant ended (`grant.revoked`), only what this statement deleted.
+ * ended sign-in (`session.revoked`) and per other live grant ended that no ended row counts (`grant.revoked`), only
+ * what this statement deleted.
  */
 function signInEndCtes(selected: EndedSignIns, reason: SessionEndReason | null, now: Date): { ctes: string; params: unknown[] } {
   const { grants } = selected;
-  const ofTheRows =
-    selected.ends === 'browser_session'
-      ? 'true'
-      : `g.id is null or exists (select 1 from indexed as i where i.op_session_uid = op.uid and i.user_id::text = op.payload->>'accountId'
+  // The authorization's grant is of a selected row's tenant in its browser session: that row counts it.
+  const ofARow = `exists (select 1 from indexed as i where i.op_session_uid = op.uid and i.user_id::text = op.payload->>'accountId'
           and i.tenant_id::text is not distinct from gt.payload->>'tenantId')`;
+  const ofTheRows = selected.ends === 'browser_session' ? 'op.of_rows' : `op.of_rows and (g.id is null or ${ofARow})`;
   const signIns = grantSignInsSql('and g.id in (select id from extra_grants)', [], now);
   const why = JSON.stringify(reason === null ? {} : { reason });
   return {
     ctes: `indexed as (select s.application_id, s.id, s.op_session_uid, s.user_id, s.tenant_id from user_session as s where @owner(s) and (${selected.where}) and ${LIVE}),
       extra_grants as (${grants === undefined ? 'select null::text as id where false' : grants.sql}),
       grant_sign_ins as (select gs.*, null::text as ip, null::text as user_agent, '{}'::text[] as methods from (${signIns.sql}) as gs),
-      op as (select o.id, o.uid, o.payload from oidc_model as o where o.model = 'Session'
-        and exists (select 1 from indexed as i where i.op_session_uid = o.uid and i.user_id::text = o.payload->>'accountId')),
+      op as (select o.id, o.uid, o.payload, exists (select 1 from indexed as i where i.op_session_uid = o.uid and i.user_id::text = o.payload->>'accountId') as of_rows
+        from oidc_model as o where o.model = 'Session' and o.id in (
+          select o.id from oidc_model as o join indexed as i on i.op_session_uid = o.uid and i.user_id::text = o.payload->>'accountId' where o.model = 'Session'
+          union select o.id from oidc_model as o where o.model = 'Session'
+            and o.payload->>'accountId' in (select g.payload->>'accountId' from oidc_model as g where g.model = 'Grant' and g.id in (select id from extra_grants))
+            and exists (select 1 from jsonb_each(o.payload->'authorizations') as a where a.value->>'grantId' in (select id from extra_grants)))),
       op_grant as (select op.id as op_id, op.uid, op.payload->>'accountId' as account_id, gt.payload->>'tenantId' as tenant_id,
           a.key as client_id, a.value->>'grantId' as grant_id,
-          coalesce((${ofTheRows}) or a.value->>'grantId' in (select id from extra_grants), false) as ending
+          coalesce((${ofTheRows}) or a.value->>'grantId' in (select id from extra_grants), false) as ending, ${ofARow} as of_a_row
         from op cross join jsonb_each(op.payload->'authorizations') as a
         left join oidc_model as g on g.model = 'Grant' and g.id = a.value->>'grantId'
         left join oidc_model as gt on gt.model = 'GrantTenant' and gt.id = g.id),
@@ -89,7 +97,7 @@ function signInEndCtes(selected: EndedSignIns, reason: SessionEndReason | null, 
         union all select 'grant.revoked', 'grant', e.id, e.tenant_id::uuid, null::jsonb,
             jsonb_build_object('reason', ?::text, 'clientId', e.payload->>'clientId', 'userId', e.payload->>'accountId')
           from ended_grants as e where e.id in (select id from extra_grants)
-            and e.id not in (select grant_id from op_grant where ending and grant_id is not null) and e.id not in (select grant_id from grant_sign_ins))`,
+            and e.id not in (select grant_id from op_grant where ending and of_a_row and grant_id is not null) and e.id not in (select grant_id from grant_sign_ins))`,
     params: [...selected.params, now, now, ...(grants?.params ?? []), ...signIns.params, why, now, why, reason ?? 'revocation'],
   };
 }
@@ -165,6 +173,17 @@ export async function endUserSignIns(
 export async function endOtherSessions(em: EntityManager, actor: AuditActor, userId: string, keptUid: string): Promise<string[]> {
   return (await endSignIns(em, actor, browserSessionsOfUser(userId, keptUid), 'single_session')).grants;
 }
+
+/**
+ * Every grant of OAuth client `clientId` (its grant sign-ins, its authorizations in browser sessions): a tenant's
+ * sign-in in a browser session ends when the client's grant was its only one; the browser session stands for the rest.
+ */
+export const ofClient = (clientId: string, now: Date): EndedSignIns => ({
+  where: `not ${holdsGrantOfItsTenant(' and a.key <> ?')}`,
+  params: [now, clientId],
+  ends: 'sign_in',
+  grants: { sql: `select g.id from oidc_model as g where g.model = 'Grant' and @owner(g) and g.payload->>'clientId' = ?`, params: [clientId] },
+});
 
 /**
  * Their sign-ins to those tenants; a browser session also signed in to another tenant stays for it. Every grant signed

@@ -14,8 +14,9 @@ import { uuidOrNullSql } from '../../ids.ts';
 const SIGN_IN_ID = `(lpad(to_hex((g.payload->>'iat')::bigint * 1000), 12, '0') || '7' || substr(md5(g.id), 1, 3) || '8' || substr(md5(g.id), 4, 15))::uuid`;
 
 /**
- * The OAuth client (`c`) of grant `g`, while it stands: the OP's rows outlive their client's deletion or revocation,
- * and the OP no longer knows it. Listing, reading, validating and revoking a grant's sign-in all ask it.
+ * The OAuth client (`c`) of grant `g`, while it stands: the OP no longer knows a client deleted or revoked, and its
+ * rows may remain (a client revoked in the database; a deletion's own statement ends them, end-sessions.ts ofClient,
+ * and reads them while the client still stands). Listing, reading, validating and revoking a grant's sign-in all ask it.
  */
 export const STANDING_CLIENT = `join oauth_client as c on c.application_id = g.application_id and c.id = ${uuidOrNullSql(`g.payload->>'clientId'`)} and c.revoked_at is null`;
 
