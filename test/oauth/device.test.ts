@@ -580,6 +580,28 @@ describe('device flow', () => {
     expect(visit.body).toContain('Your device is now signed in');
   }
 
+  it('a device’s sign-in ends, recorded, with its client’s deletion; the OP already refused its refresh token', async () => {
+    const tv = await createTestClient(app, { type: 'device', authMethod: 'none' });
+    const { started } = await start({ tenant: 'acme' }, tv);
+    await approve(new CookieJar(), started.verification_uri_complete!, 'ada@example.com');
+    const tokens = await pollOnce(started.device_code, tv);
+    expect(tokens.status).toBe(200);
+    const sql = (query: string, params: unknown[]) => app.gatehouse.services.orm.em.getConnection().execute(query, params);
+    await sql(`update oidc_model set expires_at = now() - interval '1 second' where model = 'Session' and payload->>'accountId' = ?`, [ada]);
+    const [{ grant_id: grantId }] = (await sql(`select grant_id from oidc_model where id = ?`, [tokens.body.refresh_token])) as [{ grant_id: string }];
+    const { session } = (await app.http.post('/sessions/validate', { token: tokens.body.refresh_token })).body;
+    expect(session).toMatchObject({ clientId: tv.clientId });
+
+    expect((await app.http.delete(`/oauth-clients/${tv.clientId}`)).status).toBe(204);
+
+    const refreshed = await postForm(`${app.baseUrl}/oauth2/token`, { grant_type: 'refresh_token', refresh_token: tokens.body.refresh_token, client_id: tv.clientId });
+    expect([refreshed.status, refreshed.body.error]).toEqual([401, 'invalid_client']);
+    expect(await sql(`select 1 from oidc_model where id = ? or grant_id = ?`, [grantId, grantId])).toEqual([]);
+    expect(await sql(`select tenant_id, after from audit_log where action = 'session.revoked' and target_id = ?`, [session.id])).toEqual([
+      { tenant_id: acme, after: { reason: 'client_deleted', grantsRevoked: 1 } },
+    ]);
+  });
+
   it('a device whose approving browser session ended is a session of its own: listed, validated with it, revoked by its id', async () => {
     const jar = new CookieJar();
     const { started } = await start({ tenant: 'acme' });
