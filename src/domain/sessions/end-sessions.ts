@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { executeOwned } from '../../db/owned-sql.ts';
+import { uuidOrNullSql } from '../../ids.ts';
 import { recordAuditPerRowThen, type AuditActor } from '../audit.ts';
 import { holdsGrantOfItsTenant, LIVE, sessionSnapshotSql } from './browser-sessions.ts';
 import { grantSignInsSql } from './grant-sign-ins.ts';
@@ -178,12 +179,16 @@ export async function endOtherSessions(em: EntityManager, actor: AuditActor, use
  * Every grant of OAuth client `clientId` (its grant sign-ins, its authorizations in browser sessions): a tenant's
  * sign-in in a browser session ends when the client's grant was its only one; the browser session stands for the rest.
  */
-export const ofClient = (clientId: string, now: Date): EndedSignIns => ({
-  where: `not ${holdsGrantOfItsTenant(' and a.key <> ?')}`,
-  params: [now, clientId],
-  ends: 'sign_in',
-  grants: { sql: `select g.id from oidc_model as g where g.model = 'Grant' and @owner(g) and g.payload->>'clientId' = ?`, params: [clientId] },
-});
+export function ofClient(clientId: string, now: Date): EndedSignIns {
+  const grants = `select g.id, g.payload->>'accountId' as account_id from oidc_model as g where g.model = 'Grant' and @owner(g) and g.payload->>'clientId' = ?`;
+  return {
+    // The rows of the client's users only, each by the user index.
+    where: `s.user_id in (select ${uuidOrNullSql('c.account_id')} from (${grants}) as c) and not ${holdsGrantOfItsTenant(' and a.key <> ?')}`,
+    params: [clientId, now, clientId],
+    ends: 'sign_in',
+    grants: { sql: `select c.id from (${grants}) as c`, params: [clientId] },
+  };
+}
 
 /**
  * Their sign-ins to those tenants; a browser session also signed in to another tenant stays for it. Every grant signed
