@@ -61,6 +61,7 @@ import { Migration0055InvitationClient } from './migrations/0055-invitation-clie
 import { Migration0056SamlSubjectUsers } from './migrations/0056-saml-subject-users.ts';
 import { Migration0057OAuthClientInitiateLoginUri } from './migrations/0057-oauth-client-initiate-login-uri.ts';
 import { Migration0058LinkOpeners } from './migrations/0058-link-openers.ts';
+import { Migration0059InvitationCodes } from './migrations/0059-invitation-codes.ts';
 import type { EmbeddedDatabase } from './embedded.ts';
 import { gateStatements } from './statement-gate.ts';
 
@@ -121,6 +122,7 @@ export const MIGRATIONS = [
   { name: '0056-saml-subject-users', class: Migration0056SamlSubjectUsers },
   { name: '0057-oauth-client-initiate-login-uri', class: Migration0057OAuthClientInitiateLoginUri },
   { name: '0058-link-openers', class: Migration0058LinkOpeners },
+  { name: '0059-invitation-codes', class: Migration0059InvitationCodes },
 ];
 
 /**

@@ -55,7 +55,8 @@ export const AUDIT_ACTIONS = {
   'user.signed_in': { kind: 'event', meaning: 'A user proved their credentials on a sign-in page (`after.method`; `after.amr` once a second factor is proven)' },
   'user.sign_in_failed': {
     kind: 'event',
-    meaning: "A sign-in was refused (`after.method`, `after.reason`), outcome failure; also a wrong password on an invitation's page (actor the invitation, `after.clientId` null)",
+    meaning:
+      "A sign-in was refused (`after.method`, `after.reason`), outcome failure; also a wrong password, or a wrong code where the page adds a passkey (`after.method` `email_code`), on an invitation's page (actor the invitation, `after.clientId` null)",
   },
   'token.issued': { kind: 'event', meaning: 'The token endpoint issued tokens (`after.grantType`); buffered, see docs/audit.md' },
   'refresh_token.reuse_detected': { kind: 'event', meaning: 'A rotated refresh token was presented again: its grant was revoked' },

@@ -15,7 +15,7 @@ import type { Services } from '../services.ts';
 import type { CsrfTokens } from './csrf.ts';
 import { SignInRefusal } from '../domain/sign-in/refusals.ts';
 import { type InvitationTarget } from '../domain/sign-in/sign-in.ts';
-import { proveInvitationPassword } from '../domain/invitations/password-proof.ts';
+import { INVITATION_CODE_MINUTES, mailInvitationCode, proveInvitationCode, proveInvitationPassword } from '../domain/invitations/proof.ts';
 import { mailPasswordReset } from '../domain/sign-in/account-links.ts';
 import { surfaceSettings } from '../domain/sign-in/surface-settings.ts';
 import { document, emailField, escapeHtml, field, formError, hidden, notice, passwordRules, plainText, said, text, type CopyKey, type CopyText, type PageLook, type RenderedPage } from '../pages/pages.ts';
@@ -33,7 +33,7 @@ import { relyingPartyFor } from './passkey.ts';
  * surface signs in with one), or, when the address has one in the pool, proves its password where the surface and the
  * account have one, else only confirms; either way they become a member of the tenant with the invitation's roles,
  * and the link is spent. Where the surface signs in with passkeys only, an account without one there makes one as it
- * accepts, or it could not sign in. Nothing signs the browser in. Every refusal is a page that says why.
+ * accepts, or it could not sign in; an existing account only with a code mailed to it then, as the link gets forwarded. Nothing signs the browser in. Every refusal is a page that says why.
  */
 
 /** Why a link does not open the form: what its page says. */
@@ -71,6 +71,9 @@ interface FormKind {
   /** The acceptance makes a passkey (passkey.ts): the surface's only way in, which the account has none of. */
   readonly passkey: boolean;
 }
+
+/** A key added to an existing account takes a code mailed to it then (proof.ts): a forwarded link must not add one. */
+const asksCode = (kind: FormKind) => kind.existing && kind.passkey;
 
 /** What the account signs in with once it is a member (besides what the surface offers every account). */
 interface Held {
@@ -194,8 +197,15 @@ function invitationPage(look: PageLook, nonce: string, input: FormInput): Render
     (existing
       ? ''
       : field({ id: 'name', label: text(look, 'signup.name'), type: 'text', autocomplete: 'name', value: input.name ?? '', required: false, describedBy: [], invalid: false })) +
-    (password === 'none' ? '' : passwordField(look, input, invalid, describedBy));
+    (password === 'none' ? '' : passwordField(look, input, invalid, describedBy)) +
+    (asksCode(input.kind)
+      ? field({ id: 'code', label: text(look, 'invitation.code'), type: 'text', autocomplete: 'one-time-code', attributes: ' inputmode="numeric" maxlength="6"', describedBy, invalid, focus: invalid })
+      : '');
   const formStart = `<form method="post" action="${escapeHtml(input.action)}">\n${hidden('csrf', input.csrf)}`;
+  // Sent on a click only: a page load (a mail scanner's) sends nothing.
+  const sendCode = asksCode(input.kind)
+    ? `${formStart}${hidden('token', input.token)}${hidden('sendCode', '1')}<button type="submit" class="secondary">${text(look, 'invitation.sendCode')}</button>\n</form>\n`
+    : '';
   const form =
     input.passkey === undefined
       ? `${formStart}${fields}<button type="submit">${text(look, 'invitation.submit')}</button>\n</form>\n`
@@ -209,6 +219,7 @@ function invitationPage(look: PageLook, nonce: string, input: FormInput): Render
     `<h1>${text(look, 'invitation.title')}</h1>\n<p class="subtitle">${text(look, INTRO[introOf(input.kind)])}</p>\n` +
     (input.notice === undefined ? '' : `<p class="notice" role="status">${said(look, input.notice)}</p>\n`) +
     formError('form-error', input.error === undefined ? undefined : said(look, input.error)) +
+    sendCode +
     form +
     forgot;
   return document(look, nonce, text(look, 'invitation.title'), body, invalid);
@@ -285,11 +296,15 @@ export function registerInvitationPage(app: FastifyInstance, services: Services,
 
   type FormExtra = Partial<Pick<FormInput, 'name' | 'error' | 'notice' | 'passwordErrors'>>;
   /** An acceptance, or the form again (400) with what to correct; a success says what the account signs in with. */
-  type Accepted = Exclude<AcceptOutcome, { ok: true } | { keyHeld: true }> | { readonly ok: true; readonly held: Held } | { readonly ok: false; readonly again: FormExtra };
+  type Accepted =
+    | Exclude<AcceptOutcome, { ok: true } | { keyHeld: true } | { codeSpent: true }>
+    | { readonly ok: true; readonly held: Held }
+    | { readonly ok: false; readonly again: FormExtra };
   const passkeyRefused = (rawName = ''): Accepted => ({ ok: false, again: { name: rawName, error: { key: 'invitation.passkeyError' } } });
+  const codeRefused: Accepted = { ok: false, again: { error: { key: 'invitation.codeError' } } };
   // A key stored for an account already is refused as one that did not verify: the browser may make another.
   const succeeded = (outcome: AcceptOutcome, held: Held, rawName = ''): Accepted =>
-    outcome.ok ? { ok: true, held } : 'keyHeld' in outcome ? passkeyRefused(rawName) : outcome;
+    outcome.ok ? { ok: true, held } : 'keyHeld' in outcome ? passkeyRefused(rawName) : 'codeSpent' in outcome ? codeRefused : outcome;
 
   /** The creation options of the form's passkey, for the account or a new one's id drawn now. */
   async function passkeyOf(request: FastifyRequest, opened: Opened): Promise<FormInput['passkey']> {
@@ -339,6 +354,7 @@ export function registerInvitationPage(app: FastifyInstance, services: Services,
       throw new SignInRefusal('invitation_form_forged', target.look);
     }
     if (fields['forgot'] !== undefined) return forgotPassword(request, reply, opened);
+    if (fields['sendCode'] !== undefined) return sendCode(request, reply, opened);
     const password = typeof fields['password'] === 'string' ? fields['password'] : '';
     const rawName = rawNameOf(fields);
     // What is asked follows what the pool holds now, never the form's fields: leaving the password out proves nothing.
@@ -370,6 +386,14 @@ export function registerInvitationPage(app: FastifyInstance, services: Services,
     return showForm(request, reply, opened, 200, { notice: { key: 'invitation.resetSent', values: { email: invitation.email } } });
   }
 
+  /** "Send me a code", where the form adds a key to an existing account: mailed to the account, the form again saying so. */
+  async function sendCode(request: FastifyRequest, reply: FastifyReply, opened: Opened) {
+    const { invitation, target, account, kind } = opened;
+    if (account === null || !asksCode(kind)) return showForm(request, reply, opened, 400);
+    await mailInvitationCode(target, invitation, account);
+    return showForm(request, reply, opened, 200, { notice: { key: 'invitation.codeSent', values: { email: invitation.email, minutes: String(INVITATION_CODE_MINUTES) } } });
+  }
+
   /**
    * The passkey the form made, where it makes one: proven against a challenge shown for this invitation and `userId`
    * (one drawn for a new account, or the account's). Undefined where the form makes none; null when it does not verify.
@@ -380,7 +404,7 @@ export function registerInvitationPage(app: FastifyInstance, services: Services,
     return provenInvitationPasskey(target, await relyingPartyFor(services, request), invitation.id, userId, account !== null, fields['credential']);
   }
 
-  /** The account's password where the form asks it (password-proof.ts); else the link is the proof. */
+  /** The account's password where the form asks it, the mailed code where it adds a key (proof.ts); else the link is the proof. */
   async function acceptExisting(request: FastifyRequest, opened: Opened, account: SignInUser, password: string, fields: Record<string, string | null>): Promise<Accepted> {
     const { invitation, target, kind } = opened;
     let userId = account.id;
@@ -390,10 +414,13 @@ export function registerInvitationPage(app: FastifyInstance, services: Services,
       if (!check.ok) return { ok: false, again: { error: { key: check.held ? 'login.error' : 'invitation.passwordError' } } };
       userId = check.user.id;
     }
+    const code = asksCode(kind) ? await proveInvitationCode(target, invitation, account, fields['code'], guessingAddress(request)) : undefined;
+    if (code?.ok === false) return { ok: false, again: { error: { key: code.held ? 'login.error' : 'invitation.codeError' } } };
     const passkey = await formPasskey(request, opened, account.id, fields);
     if (passkey === null) return passkeyRefused();
     const held = { password: kind.password === 'required', passkey: opened.accountPasskey || passkey !== undefined };
-    return succeeded(await acceptInvitation(target.applicationScope, invitation.id, { kind: 'existing', userId, ...(passkey === undefined ? {} : { passkey }) }), held);
+    const key = passkey === undefined || code === undefined ? {} : { passkey: { credential: passkey, codeId: code.codeId } };
+    return succeeded(await acceptInvitation(target.applicationScope, invitation.id, { kind: 'existing', userId, ...key }), held);
   }
 
   /**

@@ -24,7 +24,7 @@ const CASES: Record<TemplateKey, { args: object; variables: Record<string, unkno
   magic_link: { args: { link: 'https://x.test/m', expiresInMinutes: 15 }, variables: { link: 'https://x.test/m', expiresInMinutes: 15 } },
   password_reset: { args: { link: 'https://x.test/r', expiresInMinutes: 30 }, variables: { link: 'https://x.test/r', expiresInMinutes: 30 } },
   password_changed: { args: { link: 'https://x.test/c', changedAt: CHANGED_AT }, variables: { link: 'https://x.test/c', changedAt: '2026-11-28T10:00:00Z' } },
-  email_otp: { args: { code: '123456', expiresInMinutes: 10 }, variables: { code: '123456', expiresInMinutes: 10 } },
+  email_otp: { args: { code: '123456', expiresInMinutes: 10 }, variables: { code: '123456', expiresInMinutes: 10, addsPasskey: false } },
   mfa_enrolled: { args: { link: 'https://x.test/s', factor: 'webauthn' }, variables: { link: 'https://x.test/s', factor: 'Passkey or security key' } },
   invitation: {
     args: { link: 'https://x.test/i', inviter: { name: 'Grace', email: 'grace@example.com' }, expiresInDays: 7 },

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestAppWithTenants, type TestApp } from '../support/app.ts';
-import { CookieJar, type Visit } from '../support/cookie-jar.ts';
+import { CookieJar, readForm, type Visit } from '../support/cookie-jar.ts';
 import { passwordProviderId } from '../support/auth-providers.ts';
 import type { HttpClient } from '../support/http.ts';
 import { issueTestKey } from '../support/keys.ts';
+import { mailedCode, mails } from '../support/email-sign-in.ts';
 import { SoftAuthenticator, webauthnFormOf } from '../support/webauthn.ts';
 
 let app: TestApp;
@@ -804,6 +805,14 @@ describe('invitations without a password to prove: the link proves the mailbox',
       const { form } = webauthnFormOf(page);
       return jar.visit(form.action, { form: { ...form.fields, ...values, credential } });
     };
+    /** Posts the page's "Send me a code" form. */
+    const sendCode = (jar: CookieJar, page: Visit) => {
+      const html = /<form method="post"[^>]*>(?:(?!<\/form>)[\s\S])*name="sendCode"[\s\S]*?<\/form>/.exec(page.body)?.[0];
+      expect(html, page.body).toBeDefined();
+      const form = readForm(page.url, html!);
+      return jar.visit(form.action, { form: form.fields });
+    };
+    const CODE_ERROR = 'The code is incorrect, has expired or was used. Send yourself a new one.';
 
     it('a new account is made with the key the browser made for the id its page drew; a key of another page, id or invitation is refused, storing nothing', async () => {
       const { client, one } = await applicationWith([PASSKEY]);
@@ -857,7 +866,7 @@ describe('invitations without a password to prove: the link proves the mailbox',
       expect(await keysOf(userId)).toHaveLength(1);
     });
 
-    it('an account without a key makes one as it joins; one that has a key joins with the button; with another way in, no key is asked', async () => {
+    it('an account without a key makes one as it joins, with a code mailed to it; one that has a key joins with the button; with another way in, no key is asked', async () => {
       const { client, base, one, two } = await applicationWith([PASSKEY]);
       const email = `ray-${randomUUID()}@example.com`;
       const made = await client.post(`${two.path}/users`, { email, name: 'Ray' });
@@ -866,13 +875,26 @@ describe('invitations without a password to prove: the link proves the mailbox',
       const jar = new CookieJar();
       const page = await jar.visit(await linkMailedTo(email, client));
       expect(page.body).toContain('Accept the invitation to join Umbrella with your account. Umbrella signs in with passkeys');
-      const { options, form } = webauthnFormOf(page);
+      expect(page.body).toContain('once you enter the code we e-mail to you.');
+      const { form } = webauthnFormOf(page);
       expect(form.fields).not.toHaveProperty('name');
+      expect(form.fields).toHaveProperty('code', '');
+      // Opening the page (a mail scanner's visit) mails nothing: the button does.
+      expect(await mails(client, email, 'email_otp')).toEqual([]);
+      const sent = await sendCode(jar, page);
+      expect(sent.status, sent.body).toBe(200);
+      expect(sent.body).toContain(`We sent a code to ${email}. It works once, for 10 minutes.`);
+      const [mail, ...more] = await mails(client, email, 'email_otp');
+      expect(more).toEqual([]);
+      expect(mail!.text).toContain('Enter this code to accept the invitation and add a passkey to your account');
+      expect(mail!.text).toContain('It expires in 10 minutes.');
+      const code = await mailedCode(client, email);
       const key = new SoftAuthenticator();
-      // The browser gave up: the form again, nothing joined.
-      expect((await answer(jar, page, 'cancelled')).status).toBe(400);
+      // The browser gave up: the form again, nothing joined, the code still good.
+      expect((await answer(jar, sent, 'cancelled', { code })).status).toBe(400);
       expect((await storedUser(made.body.id)).tenant_ids).toEqual([two.id]);
-      const joined = await answer(jar, page, key.register(options as never, origin()));
+      const { options } = webauthnFormOf(sent);
+      const joined = await answer(jar, sent, key.register(options as never, origin()), { code });
       expect(joined.status, joined.body).toBe(200);
       expect(joined.body).toContain('You can sign in with your passkey.');
       expect(await keysOf(made.body.id)).toHaveLength(1);
@@ -898,6 +920,104 @@ describe('invitations without a password to prove: the link proves the mailbox',
       const done = await jar.submit(plain, { name: 'Bea' });
       expect(done.status, done.body).toBe(200);
       expect(done.body).toContain('You can sign in with a sign-in link sent by email.');
+    });
+
+    it('a key is added to an existing account only with the code mailed to its address then: none, a wrong, expired, replaced, spent or another invitation’s code adds nothing', async () => {
+      const { client, base, one, two } = await applicationWith([PASSKEY]);
+      const [email, olga] = [`kai-${randomUUID()}@example.com`, `olga-${randomUUID()}@example.com`];
+      const made = await client.post(`${two.path}/users`, { email, name: 'Kai' });
+      expect(made.status).toBe(201);
+      expect((await client.post(`${two.path}/users`, { email: olga, name: 'Olga' })).status).toBe(201);
+      const sent = await invite(one.path, { email }, client);
+      const link = await linkMailedTo(email, client);
+      await invite(one.path, { email: olga }, client);
+      // The same address invited to a third tenant, and in another application.
+      const three = await client.post(`${base}/tenants`, { name: 'Third', slug: `third-${randomUUID().slice(0, 8)}` });
+      expect(three.status).toBe(201);
+      await invite(`${base}/tenants/${three.body.id}`, { email }, client);
+      const invitedTo = (await client.get(`/email/deliveries?templateKey=invitation&to=${encodeURIComponent(email)}`)).body.data as { id: string }[];
+      expect(invitedTo).toHaveLength(2);
+      const links = await Promise.all(invitedTo.map(async ({ id }) => /\/invitation\?token=[\w-]+/.exec((await client.get(`/email/deliveries/${id}`)).body.text as string)![0]));
+      const thirdLink = `${app.baseUrl}${links.find((path) => !link.endsWith(path))!}`;
+      const elsewhere = await applicationWith([PASSKEY]);
+      expect((await elsewhere.client.post(`${elsewhere.two.path}/users`, { email, name: 'Kai' })).status).toBe(201);
+      await invite(elsewhere.one.path, { email }, elsewhere.client);
+
+      const jar = new CookieJar();
+      const key = new SoftAuthenticator();
+      const nothingAdded = async () => {
+        expect(await keysOf(made.body.id)).toEqual([]);
+        expect((await storedUser(made.body.id)).tenant_ids).toEqual([two.id]);
+        expect((await client.get(`${one.path}/invitations/${sent.id}`)).body.status).toBe('pending');
+      };
+      /** A fresh page of `url` answered with a key its challenge verifies and `code`. */
+      const tryCode = async (url: string, code: string | undefined) => {
+        const page = await jar.visit(url);
+        expect(page.status, page.body).toBe(200);
+        const { options } = webauthnFormOf(page);
+        return answer(jar, page, key.register(options as never, origin()), code === undefined ? {} : { code });
+      };
+      const refusedWith = async (url: string, code: string | undefined) => {
+        const refused = await tryCode(url, code);
+        expect(refused.status, refused.body).toBe(400);
+        expect(refused.body).toContain(CODE_ERROR);
+        expect(refused.body).toContain('data-webauthn="create"');
+        await nothingAdded();
+      };
+
+      // No code at all, and a code mailed on another invitation's page (Olga's), on another tenant's (the same address,
+      // to Third), or in another application: this invitation has none.
+      await refusedWith(link, undefined);
+      expect((await sendCode(jar, await jar.visit(await linkMailedTo(olga, client)))).status).toBe(200);
+      await refusedWith(link, await mailedCode(client, olga));
+      const third = await jar.visit(thirdLink);
+      expect(third.body).toContain('Accept the invitation to join Third with your account.');
+      expect((await sendCode(jar, third)).status).toBe(200);
+      await refusedWith(link, await mailedCode(client, email));
+      expect((await sendCode(jar, await jar.visit(await linkMailedTo(email, elsewhere.client)))).status).toBe(200);
+      await refusedWith(link, await mailedCode(elsewhere.client, email));
+      // Each code went to the address whose page asked it, and only there.
+      expect((await client.get('/email/deliveries?templateKey=email_otp')).body.data.map((d: { to: string }) => d.to).sort()).toEqual([email, olga].sort());
+
+      // The code mailed now: a wrong one is a failed sign-in of the account by the invitation, in the application’s log.
+      expect((await sendCode(jar, await jar.visit(link))).status).toBe(200);
+      const code = await mailedCode(client, email, 2);
+      const wrong = String((Number(code) + 1) % 1_000_000).padStart(6, '0');
+      await refusedWith(link, wrong);
+      const failures = (await client.get(`/audit-logs?action=user.sign_in_failed&target=${made.body.id}`)).body.data;
+      expect(failures[0]).toMatchObject({ tenantId: null, actor: { type: 'invitation', id: sent.id }, outcome: 'failure' });
+      expect(failures[0].changes.after).toMatchObject({ method: 'email_code', reason: 'wrong_code', clientId: null });
+      // Counted under the lockout policy as a wrong password is (a code that was none counts nowhere).
+      expect((await storedUser(made.body.id)).failed_sign_ins).toBe(1);
+
+      // Expired: refused, right as it is.
+      await sql(`update email_sign_in set expires_at = now() - interval '1 second' where invitation_id = ?`, [sent.id]);
+      await refusedWith(link, code);
+      // Replaced by a newer one: only the latest works.
+      expect((await sendCode(jar, await jar.visit(link))).status).toBe(200);
+      const replaced = await mailedCode(client, email, 3);
+      expect((await sendCode(jar, await jar.visit(link))).status).toBe(200);
+      const latest = await mailedCode(client, email, 4);
+      if (replaced !== latest) await refusedWith(link, replaced);
+      // A few wrong tries spend it: then the right one is refused too (the lockout's waits set aside).
+      expect((await client.put(`${base}/policies/lockout`, { enabled: false })).status).toBe(200);
+      for (let attempt = 0; attempt < 5; attempt += 1) await refusedWith(link, String((Number(latest) + 1 + attempt) % 1_000_000).padStart(6, '0'));
+      await refusedWith(link, latest);
+
+      // A fresh code with the key: the account joins with it.
+      expect((await sendCode(jar, await jar.visit(link))).status).toBe(200);
+      const good = await mailedCode(client, email, 5);
+      const last = await jar.visit(link);
+      const { options } = webauthnFormOf(last);
+      const joined = await answer(jar, last, key.register(options as never, origin()), { code: good });
+      expect(joined.status, joined.body).toBe(200);
+      expect(joined.body).toContain('You can sign in with your passkey.');
+      expect(await keysOf(made.body.id)).toHaveLength(1);
+      expect((await client.get(`${one.path}/invitations/${sent.id}`)).body).toMatchObject({ status: 'accepted', acceptedUserId: made.body.id });
+      expect((await sql<{ n: number }>('select count(*)::int as n from email_sign_in where invitation_id = ? and used_at is null', [sent.id]))[0]!.n).toBe(0);
+      // Spent with the link: the same answer and code again is the accepted page.
+      expect((await answer(jar, last, key.register(options as never, origin()), { code: good })).status).toBe(410);
+      expect(await keysOf(made.body.id)).toHaveLength(1);
     });
   });
 });

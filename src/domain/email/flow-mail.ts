@@ -76,7 +76,9 @@ export const passwordResetMail = (at: MailContext, user: Recipient, v: { link: s
 export const passwordChangedMail = (at: MailContext, user: Recipient, v: { link: string; changedAt: Date }) =>
   send(at, 'password_changed', user, { link: v.link, changedAt: shown(v.changedAt) });
 
-export const emailOtpMail = (at: MailContext, user: Recipient, v: { code: string; expiresInMinutes: number }) => send(at, 'email_otp', user, v);
+/** `addsPasskey`: the code an invitation's page asks before it adds a passkey to the account (invitations/proof.ts). */
+export const emailOtpMail = (at: MailContext, user: Recipient, v: { code: string; expiresInMinutes: number; addsPasskey?: boolean }) =>
+  send(at, 'email_otp', user, { code: v.code, expiresInMinutes: v.expiresInMinutes, addsPasskey: v.addsPasskey === true });
 
 /** The factor is named as the user knows it, in their language. */
 export const mfaEnrolledMail = (at: MailContext, user: Recipient, v: { link: string; factor: FactorKind }) =>

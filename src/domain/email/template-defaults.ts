@@ -42,7 +42,7 @@ const OWN_VARIABLES: Record<TemplateKey, readonly string[]> = {
   magic_link: ['link', 'expiresInMinutes'],
   password_reset: ['link', 'expiresInMinutes'],
   password_changed: ['link', 'changedAt'],
-  email_otp: ['code', 'expiresInMinutes'],
+  email_otp: ['code', 'expiresInMinutes', 'addsPasskey'],
   mfa_enrolled: ['link', 'factor'],
   invitation: ['link', 'inviter.name', 'inviter.email', 'expiresInDays'],
   new_sign_in: ['link', 'signIn.time', 'signIn.device', 'signIn.location', 'signIn.ip'],

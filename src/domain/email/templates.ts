@@ -128,6 +128,7 @@ async function sampleVariables(scope: Scope): Promise<Record<string, unknown>> {
     branding: { logoUrl: branding.logoUrl, faviconUrl: branding.faviconUrl, colors: branding.colors, copy: branding.copy },
     link,
     existingAccount: false,
+    addsPasskey: false,
     code: '428613',
     expiresInMinutes: 15,
     expiresInDays: 7,

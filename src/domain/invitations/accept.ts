@@ -18,6 +18,7 @@ import { usersChanged } from '../users/changed.ts';
 import { verifyEmail } from '../users/account-changes.ts';
 import { userSnapshot } from '../users/users.ts';
 import { mayActNow, type SignInUser } from '../users/sign-in-user.ts';
+import { useRow } from '../sign-in/email-methods.ts';
 import { insertCredential, type NewCredential } from '../webauthn/credentials.ts';
 import { hashInvitationToken, invitationPool, invitationStatus, type InvitationStatus } from './invitations.ts';
 
@@ -33,12 +34,19 @@ export async function findInvitationByToken(orm: MikroORM, token: unknown): Prom
 /**
  * A new account: its password null when the surface makes it without one (no password sign-in there, or the invitee
  * left the optional one out); its language the page's; `id` the one its passkey was made for. An existing account:
- * proven by its password or by the link. `passkey`: a registration proven for the account (passkey.ts), stored with it.
+ * proven by its password or by the link. `passkey`: a registration proven for the account (passkey.ts), stored with it;
+ * to an existing account only with the code mailed to it (proof.ts), used here: the link alone is forwardable.
  */
-export type InvitationAccount = (
-  | { readonly kind: 'new'; readonly id?: string; readonly name: string | null; readonly password: { readonly plain: string; readonly hash: string } | null; readonly locale: Locale }
-  | { readonly kind: 'existing'; readonly userId: string }
-) & { readonly passkey?: NewCredential };
+export type InvitationAccount =
+  | {
+      readonly kind: 'new';
+      readonly id?: string;
+      readonly name: string | null;
+      readonly password: { readonly plain: string; readonly hash: string } | null;
+      readonly locale: Locale;
+      readonly passkey?: NewCredential;
+    }
+  | { readonly kind: 'existing'; readonly userId: string; readonly passkey?: { readonly credential: NewCredential; readonly codeId: string } };
 
 /** Why the pool's account of the address cannot accept now: an administrator suspended it, or it is locked out. */
 export type AccountStanding = 'suspended' | 'locked';
@@ -55,7 +63,9 @@ export type AcceptOutcome =
   /** Sign in with it instead. */
   | { readonly ok: false; readonly taken: true }
   /** The passkey's credential is stored for an account already: nothing is. */
-  | { readonly ok: false; readonly keyHeld: true };
+  | { readonly ok: false; readonly keyHeld: true }
+  /** The code was used or ran out meanwhile: nothing is stored. */
+  | { readonly ok: false; readonly codeSpent: true };
 
 class KeyHeld extends Error {}
 
@@ -136,6 +146,10 @@ export async function acceptInvitation(scope: Scope, invitationId: string, accou
         const standing = accountStanding(found);
         if (standing !== null) return { ok: false, closed: standing };
         user = found;
+        // Of two acceptances with one code, one uses it; its expiry is read again here.
+        if (account.passkey !== undefined && !(await useRow(em, invitation.applicationId, 'id = ? and invitation_id = ? and user_id = ?', [account.passkey.codeId, invitation.id, user.id]))) {
+          return { ok: false, codeSpent: true };
+        }
         // The link proves the mailbox, as a verification link does.
         await verifyEmail(em, { applicationId: tx.applicationId, tenantId, requestId: tx.requestId, principal: tx.principal }, user.id);
         if (!user.tenantIds.includes(tenantId)) {
@@ -144,10 +158,11 @@ export async function acceptInvitation(scope: Scope, invitationId: string, accou
           recordAudit(em, tx, { action: 'user.membership.added', targetType: 'user', targetId: user.id, tenantId, before, after: userSnapshot(user) });
         }
       }
-      if (account.passkey !== undefined) {
+      const key = account.kind === 'new' ? account.passkey : account.passkey?.credential;
+      if (key !== undefined) {
         await em.flush();
-        if (!(await insertCredential(em, invitation.applicationId, user.id, account.passkey))) throw new KeyHeld();
-        recordAudit(em, tx, { action: 'user.passkey.added', targetType: 'user', targetId: user.id, tenantId, after: { name: account.passkey.name, rpId: account.passkey.rpId } });
+        if (!(await insertCredential(em, invitation.applicationId, user.id, key))) throw new KeyHeld();
+        recordAudit(em, tx, { action: 'user.passkey.added', targetType: 'user', targetId: user.id, tenantId, after: { name: key.name, rpId: key.rpId } });
       }
       const rolesNotGiven = await assignRoles(em, tx, invitation, user.id);
       invitation.acceptedAt = new Date();

@@ -6,13 +6,15 @@ import { newCredentialOptions, provenCredential } from '../webauthn/factor.ts';
 import type { RelyingParty } from '../webauthn/relying-party.ts';
 
 // The passkey an invitation's acceptance makes on a passkey-only surface, through passkey sign-up's registration. A
-// new account's challenge is bound apart from an existing one's, so an id the page carries was drawn for a new account.
+// new account's challenge is bound apart from an existing one's, so an id the page carries was drawn for a new account;
+// an existing account's key also takes a code mailed to it (proof.ts), bound alike.
 
 /** Whether the surface's only way in is a passkey: an account without one could not sign in there. */
 export const passkeyOnly = (target: InvitationTarget): boolean =>
   target.passkey !== null && !target.password.signIn && !target.email.link && !target.email.code && target.upstreams.length === 0 && target.saml.length === 0;
 
-const ceremonyOf = (invitationId: string, existing: boolean) => `invitation|${invitationId}|${existing ? 'account' : 'new'}`;
+/** What a challenge (and an existing account's mailed code) is bound to. */
+export const invitationCeremony = (invitationId: string, existing: boolean) => `invitation|${invitationId}|${existing ? 'account' : 'new'}`;
 
 /** Whether the user has a passkey on this relying party (registered where a passkey provider makes them discoverable). */
 export async function holdsPasskey(target: InvitationTarget, rp: RelyingParty, userId: string): Promise<boolean> {
@@ -21,7 +23,7 @@ export async function holdsPasskey(target: InvitationTarget, rp: RelyingParty, u
 
 /** `existing`: the pool's account, else a new account's `registrant.id`, drawn for this page. */
 export const invitationPasskeyOptions = (target: InvitationTarget, rp: RelyingParty, invitationId: string, registrant: Registrant, existing: boolean) =>
-  newCredentialOptions(target, rp, ceremonyOf(invitationId, existing), registrant);
+  newCredentialOptions(target, rp, invitationCeremony(invitationId, existing), registrant);
 
 /** The registration posted, checked against a challenge shown for this invitation and user; null when it fails. */
 export async function provenInvitationPasskey(
@@ -33,5 +35,5 @@ export async function provenInvitationPasskey(
   posted: string | null | undefined,
 ): Promise<NewCredential | null> {
   if (typeof userId !== 'string' || !isUuid(userId)) return null;
-  return provenCredential(target, rp, ceremonyOf(invitationId, existing), userId, posted, keyName(null));
+  return provenCredential(target, rp, invitationCeremony(invitationId, existing), userId, posted, keyName(null));
 }

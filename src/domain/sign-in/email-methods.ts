@@ -2,11 +2,11 @@ import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { User } from '../../db/entities/index.ts';
-import { executeOwned, ownedSql } from '../../db/owned-sql.ts';
+import { executeOwned, ownedSql, type SqlRunner } from '../../db/owned-sql.ts';
 import { GatehouseError } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import { recordSignIn, type SignInFailureReason } from '../auth-events.ts';
-import { emailOtpMail, magicLinkMail } from '../email/flow-mail.ts';
+import { emailOtpMail, magicLinkMail, type MailContext, type Recipient } from '../email/flow-mail.ts';
 import { underTenancyConfig } from '../tenancy/config-lock.ts';
 import { CODE_ATTEMPTS } from '../mfa/codes.ts';
 import { usersChanged } from '../users/changed.ts';
@@ -18,7 +18,7 @@ import { mailAt, userByEmail } from './account-links.ts';
 import { addressStanding, recordFailedSignIn, recordSuccessfulSignIn, refuseUncounted } from './lockout.ts';
 import { createSignedUpUser } from './new-account.ts';
 import { RefusalTiming } from './refusal-timing.ts';
-import { attemptTenant, recordAttempt, type CredentialCheck, type Proof, type SignInTarget } from './sign-in.ts';
+import { attemptTenant, recordAttempt, type CredentialCheck, type PageTarget, type Proof, type SignInTarget } from './sign-in.ts';
 
 /**
  * Sign-in by e-mail (`magic_link` provider): a single-use link or a one-time code, bound to the asking page's
@@ -50,13 +50,18 @@ function validAddress(email: unknown): string | undefined {
   }
 }
 
-/** A row of `email_sign_in`: a passkey sign-up's too (src/domain/webauthn/sign-up.ts), which only its own routes read. */
+/**
+ * A row of `email_sign_in`: a passkey sign-up's too (src/domain/webauthn/sign-up.ts), and an invitation page's code
+ * (src/domain/invitations/proof.ts), which only their own pages read.
+ */
+export type EmailSignInMethod = EmailMethod | 'passkey_signup' | 'invitation_code';
+
 export interface NewEmailSignIn {
   readonly id: string;
   readonly interactionId: string;
   readonly userId: string | null;
   readonly email: string;
-  readonly method: EmailMethod | 'passkey_signup';
+  readonly method: EmailSignInMethod;
   readonly tokenHash: string | null;
   readonly codeHash: string | null;
   readonly minutes: number;
@@ -65,20 +70,21 @@ export interface NewEmailSignIn {
 }
 
 /** Only the latest mail of an interaction works: its earlier rows end. */
-export async function endEmailSignIns(em: EntityManager, target: SignInTarget, interactionId: string): Promise<void> {
+export async function endEmailSignIns(em: EntityManager, target: PageTarget, interactionId: string): Promise<void> {
   await executeOwned(em, target.application.id, `update email_sign_in set used_at = now() where @owner and interaction_id = ? and used_at is null`, [interactionId]);
 }
 
-export async function insertEmailSignIn(em: EntityManager, target: SignInTarget, row: NewEmailSignIn): Promise<void> {
+export async function insertEmailSignIn(em: EntityManager, target: PageTarget, row: NewEmailSignIn): Promise<void> {
   await endEmailSignIns(em, target, row.interactionId);
   await em.execute(
-    `insert into email_sign_in (application_id, id, interaction_id, client_id, tenant_id, pool_id, user_id, email, method, token_hash, code_hash, asked_user_agent, expires_at)
-     values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, now() + make_interval(mins => ?::int))`,
+    `insert into email_sign_in (application_id, id, interaction_id, client_id, invitation_id, tenant_id, pool_id, user_id, email, method, token_hash, code_hash, asked_user_agent, expires_at)
+     values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, now() + make_interval(mins => ?::int))`,
     [
       target.application.id,
       row.id,
       row.interactionId,
-      target.opener.id,
+      target.opener.type === 'oauth_client' ? target.opener.id : null,
+      target.opener.type === 'invitation' ? target.opener.id : null,
       target.tenant?.id ?? null,
       target.poolId,
       row.userId,
@@ -90,6 +96,49 @@ export async function insertEmailSignIn(em: EntityManager, target: SignInTarget,
       row.minutes,
     ],
   );
+}
+
+/** A row of a code to type, mailed (`email_otp`) in `em`'s transaction; the interaction's earlier rows end. */
+export async function mailCode(
+  em: EntityManager,
+  target: PageTarget,
+  at: MailContext,
+  row: Omit<NewEmailSignIn, 'id' | 'tokenHash' | 'codeHash'>,
+  to: Recipient,
+  addsPasskey = false,
+): Promise<void> {
+  const id = newId();
+  const code = newCode();
+  await insertEmailSignIn(em, target, { ...row, id, tokenHash: null, codeHash: codeHash(id, code) });
+  await emailOtpMail(at, to, { code, expiresInMinutes: row.minutes, addsPasskey });
+}
+
+/** A live row with a code to type. */
+export interface CodeRow {
+  readonly id: string;
+  readonly pool_id: string;
+  readonly user_id: string | null;
+  readonly email: string;
+  readonly method: EmailSignInMethod;
+  readonly code_hash: string;
+}
+
+/** The interaction's latest live code among `methods`: only the latest mail of an interaction works. */
+export async function liveCodeRow<M extends EmailSignInMethod>(
+  em: EntityManager,
+  applicationId: string,
+  interactionId: string,
+  methods: readonly M[],
+): Promise<(CodeRow & { readonly method: M }) | undefined> {
+  const [row] = await executeOwned<(CodeRow & { readonly method: M })[]>(
+    em.getConnection(),
+    applicationId,
+    `select id, pool_id, user_id, email, method, code_hash from email_sign_in
+      where @owner and interaction_id = ? and method in (${methods.map(() => '?').join(', ')}) and used_at is null and expires_at > now() and code_hash is not null
+      order by created_at desc limit 1`,
+    [interactionId, ...methods],
+  );
+  return row;
 }
 
 /**
@@ -127,27 +176,13 @@ export async function askEmailSignIn(target: SignInTarget, method: EmailMethod, 
   const minutes = target.email.minutes;
   await askTiming.measure(() =>
     target.applicationScope.transactional(async (em) => {
-      const id = newId();
-      const secret = method === 'magic_link' ? randomBytes(32).toString('base64url') : undefined;
-      const code = method === 'email_code' ? newCode() : undefined;
-      await insertEmailSignIn(em, target, {
-        id,
-        interactionId,
-        userId: user?.id ?? null,
-        email: to.email,
-        method,
-        tokenHash: secret === undefined ? null : linkSecretHash(secret),
-        codeHash: code === undefined ? null : codeHash(id, code),
-        minutes,
-        askedUserAgent: asker.userAgent,
-      });
-      if (secret !== undefined) {
-        const link = new URL(`${pagesBase}/interaction/${encodeURIComponent(interactionId)}/email-link`);
-        link.searchParams.set('token', `${target.application.id}.${secret}`);
-        await magicLinkMail(mailAt(target, em, user), to, { link: link.href, expiresInMinutes: minutes });
-      } else {
-        await emailOtpMail(mailAt(target, em, user), to, { code: code!, expiresInMinutes: minutes });
-      }
+      const row = { interactionId, userId: user?.id ?? null, email: to.email, method, minutes, askedUserAgent: asker.userAgent };
+      if (method === 'email_code') return mailCode(em, target, mailAt(target, em, user), row, to);
+      const secret = randomBytes(32).toString('base64url');
+      await insertEmailSignIn(em, target, { ...row, id: newId(), tokenHash: linkSecretHash(secret), codeHash: null });
+      const link = new URL(`${pagesBase}/interaction/${encodeURIComponent(interactionId)}/email-link`);
+      link.searchParams.set('token', `${target.application.id}.${secret}`);
+      await magicLinkMail(mailAt(target, em, user), to, { link: link.href, expiresInMinutes: minutes });
     }),
   );
   target.scope.services.outbox.wake();
@@ -266,14 +301,7 @@ export async function revealLinkCode(em: EntityManager, token: unknown): Promise
   return (updated as { affectedRows?: number }).affectedRows === 1 ? code : undefined;
 }
 
-interface SignInRow {
-  id: string;
-  pool_id: string;
-  user_id: string | null;
-  email: string;
-  method: EmailMethod;
-  code_hash: string | null;
-}
+type SignInRow = Omit<CodeRow, 'code_hash' | 'method'> & { readonly method: EmailMethod };
 
 async function answered(target: SignInTarget, method: EmailMethod, check: Checked, email: string | null): Promise<CredentialCheck> {
   const user = check.ok ? check.verified : check.user;
@@ -293,26 +321,23 @@ type Checked = Extract<CredentialCheck, { ok: true }> | { ok: false; reason: Sig
  */
 export async function verifyEmailCode(target: SignInTarget, interactionId: string, code: unknown, address: string): Promise<CredentialCheck> {
   const em = target.applicationScope.em;
-  const [row] = await executeOwned<SignInRow[]>(
-    em.getConnection(),
-    target.application.id,
-    `select id, pool_id, user_id, email, method, code_hash from email_sign_in
-      where @owner and interaction_id = ? and method <> 'passkey_signup' and used_at is null and expires_at > now() and code_hash is not null
-      order by created_at desc limit 1`,
-    [interactionId],
-  );
+  const row = await liveCodeRow(em, target.application.id, interactionId, ['magic_link', 'email_code']);
   if (row === undefined) {
     await refuseUncounted(target);
     return answered(target, 'email_code', { ok: false, reason: 'wrong_code', user: null }, null);
   }
   const { user, refused } = await rowUser(target, row, address);
   if (refused !== undefined) return answered(target, row.method, refused, row.email);
-  if (!(await rowCodeMatches(em, target.application.id, { id: row.id, code_hash: row.code_hash! }, code))) {
-    if (user !== null) await recordFailedSignIn(target, user, target.lockout, address);
-    return answered(target, row.method, { ok: false, reason: 'wrong_code', user }, row.email);
-  }
-  if (!(await useRow(em, target.application.id, `id = ?`, row.id))) return answered(target, row.method, { ok: false, reason: 'wrong_code', user }, row.email);
+  if (!(await codeMatchesCounted(target, row, user, code, address))) return answered(target, row.method, { ok: false, reason: 'wrong_code', user }, row.email);
+  if (!(await useRow(em, target.application.id, `id = ?`, [row.id]))) return answered(target, row.method, { ok: false, reason: 'wrong_code', user }, row.email);
   return answered(target, row.method, await proven(target, row, user, address), row.email);
+}
+
+/** Whether the code is the row's; a wrong one counts on the row and, for an account, under the lockout policy. */
+export async function codeMatchesCounted(target: PageTarget, row: CodeRow, user: SignInUser | null, code: unknown, address: string): Promise<boolean> {
+  if (await rowCodeMatches(target.applicationScope.em, target.application.id, row, code)) return true;
+  if (user !== null) await recordFailedSignIn(target, user, target.lockout, address);
+  return false;
 }
 
 /** A link of another interaction, unknown, used or expired is refused and uses nothing. */
@@ -325,7 +350,7 @@ export async function useEmailLink(target: SignInTarget, interactionId: string, 
       : await executeOwned<SignInRow[]>(
           em.getConnection(),
           target.application.id,
-          `select id, pool_id, user_id, email, method, code_hash from email_sign_in
+          `select id, pool_id, user_id, email, method from email_sign_in
             where @owner and token_hash = ? and interaction_id = ? and used_at is null and expires_at > now()`,
           [parsed.hash, interactionId],
         );
@@ -335,7 +360,7 @@ export async function useEmailLink(target: SignInTarget, interactionId: string, 
   }
   const { user, refused } = await rowUser(target, row, address);
   if (refused !== undefined) return answered(target, 'magic_link', refused, row.email);
-  if (!(await useRow(em, target.application.id, `id = ? and token_hash is not null`, row.id))) {
+  if (!(await useRow(em, target.application.id, `id = ? and token_hash is not null`, [row.id]))) {
     return answered(target, 'magic_link', { ok: false, reason: 'invalid_link', user }, row.email);
   }
   return answered(target, 'magic_link', await proven(target, row, user, address), row.email);
@@ -354,7 +379,8 @@ async function rowUser(target: SignInTarget, row: SignInRow, address: string): P
   return refused === undefined ? { user } : { user, refused };
 }
 
-async function standingRefusal(target: SignInTarget, user: SignInUser, address: string): Promise<Checked | undefined> {
+/** The account's or the guessing address's standing refuses it now (uncounted); undefined: it may try. */
+export async function standingRefusal(target: PageTarget, user: SignInUser, address: string): Promise<Extract<Checked, { ok: false }> | undefined> {
   if (!mayActNow(user)) return (await refuseUncounted(target), { ok: false, reason: 'user_inactive', user });
   const standing = await addressStanding(target, user, address);
   if (standing === 'open') return undefined;
@@ -362,11 +388,10 @@ async function standingRefusal(target: SignInTarget, user: SignInUser, address: 
   return { ok: false, reason: standing === 'locked' ? 'address_locked' : 'address_waiting', user };
 }
 
-/** Of two requests racing, one uses the row. */
-async function useRow(em: EntityManager, applicationId: string, where: string, id: string): Promise<boolean> {
-  const use = ownedSql(applicationId, `update email_sign_in set used_at = now() where @owner and ${where} and used_at is null and expires_at > now()`, [id]);
-  const result = await em.getConnection().execute(use.sql, use.params, 'run');
-  return (result as { affectedRows?: number }).affectedRows === 1;
+/** Of two requests racing, one uses the row; in `runner`'s transaction when it is a transaction's EntityManager. */
+export async function useRow(runner: SqlRunner, applicationId: string, where: string, params: readonly unknown[]): Promise<boolean> {
+  const used = await executeOwned<unknown[]>(runner, applicationId, `update email_sign_in set used_at = now() where @owner and ${where} and used_at is null and expires_at > now() returning 1`, params);
+  return used.length > 0;
 }
 
 /**

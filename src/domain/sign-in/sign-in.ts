@@ -179,7 +179,7 @@ export const attemptTenant = (surfaceTenantId: string | null, user: Pick<SignInU
 /** Why a refusal was one, and of which user, for the audit record alone. */
 export type CheckedCredentials = Extract<CredentialCheck, { ok: true }> | { ok: false; reason: SignInFailureReason; user: SignInUser | null };
 
-/** verifyCredentials without its record, for a check that is no sign-in (an invitation's: invitations/password-proof.ts). */
+/** verifyCredentials without its record, for a check that is no sign-in (an invitation's: invitations/proof.ts). */
 export async function checkCredentials(target: PageTarget, email: unknown, password: unknown, address: string, rpId: string): Promise<CheckedCredentials> {
   const login = typeof email === 'string' ? email.trim() : '';
   const secret = typeof password === 'string' ? password : '';

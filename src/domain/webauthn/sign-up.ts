@@ -1,11 +1,9 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { User } from '../../db/entities/index.ts';
 import { executeOwned } from '../../db/owned-sql.ts';
-import { newId } from '../../ids.ts';
 import { recordAudit } from '../audit.ts';
-import { emailOtpMail } from '../email/flow-mail.ts';
 import { mailAt } from '../sign-in/account-links.ts';
-import { codeHash, endEmailSignIns, insertEmailSignIn, newCode, rowCodeMatches } from '../sign-in/email-methods.ts';
+import { endEmailSignIns, liveCodeRow, mailCode, rowCodeMatches } from '../sign-in/email-methods.ts';
 import { refuseUncounted } from '../sign-in/lockout.ts';
 import { createSignedUpUser } from '../sign-in/new-account.ts';
 import { recordAttempt, type SignInTarget } from '../sign-in/sign-in.ts';
@@ -43,10 +41,8 @@ export async function askPasskeySignUp(target: SignInTarget, typed: unknown, int
       await endEmailSignIns(em, target, interactionId);
       return tellOwner(target, em, owner, applicationUrl);
     }
-    const id = newId();
-    const code = newCode();
-    await insertEmailSignIn(em, target, { id, interactionId, userId: null, email, method: 'passkey_signup', tokenHash: null, codeHash: codeHash(id, code), minutes: CODE_MINUTES });
-    await emailOtpMail(mailAt(target, em, null), { email, name: null, locale: target.look.locale, tenantIds: null }, { code, expiresInMinutes: CODE_MINUTES });
+    const row = { interactionId, userId: null, email, method: 'passkey_signup' as const, minutes: CODE_MINUTES };
+    await mailCode(em, target, mailAt(target, em, null), row, { email, name: null, locale: target.look.locale, tenantIds: null });
   });
   target.scope.services.outbox.wake();
   return email;
@@ -56,12 +52,7 @@ export async function askPasskeySignUp(target: SignInTarget, typed: unknown, int
 export async function provePasskeySignUpCode(target: SignInTarget, interactionId: string, code: unknown): Promise<boolean> {
   const { em } = target.applicationScope;
   const applicationId = target.application.id;
-  const [row] = await executeOwned<{ id: string; code_hash: string }[]>(
-    em.getConnection(),
-    applicationId,
-    `select id, code_hash from email_sign_in where ${OPEN} and code_hash is not null order by created_at desc limit 1`,
-    [interactionId],
-  );
+  const row = await liveCodeRow(em, applicationId, interactionId, ['passkey_signup']);
   if (row === undefined) return (await refuseUncounted(target)).ok;
   if (!(await rowCodeMatches(em, applicationId, row, code))) return false;
   const proven = await executeOwned<unknown[]>(

@@ -130,9 +130,13 @@ export const EN = {
   'invitation.byPasskey': 'your passkey',
   // Where the surface signs in with passkeys only, the acceptance makes one (src/domain/invitations/passkey.ts).
   'invitation.createPasskeyText': 'Create your account to accept the invitation. {name} signs in with passkeys: your browser will make one for this account.',
-  'invitation.addPasskeyText': 'Accept the invitation to join {name} with your account. {name} signs in with passkeys: your browser will make one for your account.',
+  'invitation.addPasskeyText': 'Accept the invitation to join {name} with your account. {name} signs in with passkeys: your browser will make one for your account, once you enter the code we e-mail to you.',
   'invitation.passkeySubmit': 'Accept and create a passkey',
   'invitation.passkeyError': 'The passkey was not created: your browser did not finish. Try again.',
+  'invitation.sendCode': 'Send me a code',
+  'invitation.code': 'Code from the e-mail',
+  'invitation.codeSent': 'We sent a code to {email}. It works once, for {minutes} minutes.',
+  'invitation.codeError': 'The code is incorrect, has expired or was used. Send yourself a new one.',
   // Sign-in by e-mail (src/pages/magic-link.ts).
   'email.heading': 'Or sign in with your email address',
   'email.email': 'Email address',

@@ -55,8 +55,8 @@ export const DE: MailCopy = {
       subject: '{{ code }} ist Ihr Code für {{ application.name }}',
       heading: 'Ihr Einmalcode',
       paragraphs: [
-        'Geben Sie diesen Code ein, um fortzufahren: <strong style="font-size:22px;letter-spacing:4px">{{ code }}</strong>',
-        'Er läuft in {{ expiresInMinutes }} Minuten ab. Geben Sie ihn niemals weiter.',
+        '{% if addsPasskey %}Geben Sie diesen Code ein, um die Einladung anzunehmen und Ihrem Konto einen Passkey hinzuzufügen{% else %}Geben Sie diesen Code ein, um fortzufahren{% endif %}: <strong style="font-size:22px;letter-spacing:4px">{{ code }}</strong>',
+        'Er läuft in {{ expiresInMinutes }} Minuten ab. Geben Sie ihn niemals weiter.{% if addsPasskey %} Wer ihn hat, kann Ihrem Konto einen eigenen Passkey hinzufügen: Wenn Sie ihn nicht angefordert haben, ignorieren Sie diese E-Mail.{% endif %}',
       ],
     },
     mfa_enrolled: {

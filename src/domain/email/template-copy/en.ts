@@ -50,7 +50,7 @@ export const EN: MailCopy = {
     email_otp: {
       subject: '{{ code }} is your {{ application.name }} code',
       heading: 'Your one-time code',
-      paragraphs: ['Enter this code to continue: <strong style="font-size:22px;letter-spacing:4px">{{ code }}</strong>', 'It expires in {{ expiresInMinutes }} minutes. Never share it with anyone.'],
+      paragraphs: ['{% if addsPasskey %}Enter this code to accept the invitation and add a passkey to your account{% else %}Enter this code to continue{% endif %}: <strong style="font-size:22px;letter-spacing:4px">{{ code }}</strong>', 'It expires in {{ expiresInMinutes }} minutes. Never share it with anyone.{% if addsPasskey %} Whoever has it can add their own passkey to your account: if you did not ask for it, ignore this e-mail.{% endif %}'],
     },
     mfa_enrolled: {
       subject: 'A sign-in method was added to your {{ application.name }} account',

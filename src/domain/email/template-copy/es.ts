@@ -55,8 +55,8 @@ export const ES: MailCopy = {
       subject: '{{ code }} es su código de {{ application.name }}',
       heading: 'Su código de un solo uso',
       paragraphs: [
-        'Introduzca este código para continuar: <strong style="font-size:22px;letter-spacing:4px">{{ code }}</strong>',
-        'Caduca en {{ expiresInMinutes }} minutos. No lo comparta nunca con nadie.',
+        '{% if addsPasskey %}Introduzca este código para aceptar la invitación y añadir una llave de acceso a su cuenta{% else %}Introduzca este código para continuar{% endif %}: <strong style="font-size:22px;letter-spacing:4px">{{ code }}</strong>',
+        'Caduca en {{ expiresInMinutes }} minutos. No lo comparta nunca con nadie.{% if addsPasskey %} Quien lo tenga puede añadir su propia llave de acceso a su cuenta: si no lo ha pedido, ignore este correo.{% endif %}',
       ],
     },
     mfa_enrolled: {

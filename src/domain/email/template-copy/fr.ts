@@ -55,8 +55,8 @@ export const FR: MailCopy = {
       subject: '{{ code }} est votre code {{ application.name }}',
       heading: 'Votre code à usage unique',
       paragraphs: [
-        'Saisissez ce code pour continuer : <strong style="font-size:22px;letter-spacing:4px">{{ code }}</strong>',
-        'Il expire dans {{ expiresInMinutes }} minutes. Ne le communiquez jamais à personne.',
+        '{% if addsPasskey %}Saisissez ce code pour accepter l’invitation et ajouter une clé d’accès à votre compte{% else %}Saisissez ce code pour continuer{% endif %} : <strong style="font-size:22px;letter-spacing:4px">{{ code }}</strong>',
+        'Il expire dans {{ expiresInMinutes }} minutes. Ne le communiquez jamais à personne.{% if addsPasskey %} Quiconque l’a peut ajouter sa propre clé d’accès à votre compte : si vous ne l’avez pas demandé, ignorez cet e-mail.{% endif %}',
       ],
     },
     mfa_enrolled: {

@@ -1,0 +1,78 @@
+import type { Invitation } from '../../db/entities/index.ts';
+import { recordSignIn, type SignInFailureReason } from '../auth-events.ts';
+import { mailAt } from '../sign-in/account-links.ts';
+import { codeMatchesCounted, liveCodeRow, mailCode, standingRefusal } from '../sign-in/email-methods.ts';
+import { refuseUncounted } from '../sign-in/lockout.ts';
+import { checkCredentials, type CredentialCheck, type InvitationTarget } from '../sign-in/sign-in.ts';
+import type { SignInUser } from '../users/sign-in-user.ts';
+import { invitationCeremony } from './passkey.ts';
+
+/**
+ * What an existing account proves to accept an invitation where the link is not proof enough: its password, or a code
+ * mailed to the invited address at the moment, before the acceptance adds a passkey to it. Each is checked as the
+ * sign-in form checks it (the lockout policy counts a wrong one), but signs nothing in: a right one records only the
+ * acceptance; a wrong one (or one refused for the account's or address's standing) is a failed sign-in of that user,
+ * its actor the invitation, as the acceptance's own records have it. It goes to the invited tenant's log only for a
+ * member of it, else to the pool's, where the lockout records too: the inviting tenant must not learn that an
+ * outsider's address has an account before it joins.
+ */
+
+/** Refusals for the account's or address's standing (the lockout), whatever the password or code. */
+const HELD: ReadonlySet<SignInFailureReason> = new Set(['user_inactive', 'address_locked', 'address_waiting']);
+
+/** `held`: refused for the standing, not for what was typed (the page answers it as the sign-in form does). */
+type Refused = { readonly ok: false; readonly held: boolean };
+
+export type InvitationProof = Extract<CredentialCheck, { ok: true }> | Refused;
+
+/** `codeId`: the mailed code's row, which the acceptance uses in its transaction (accept.ts). */
+export type InvitationCodeProof = { readonly ok: true; readonly codeId: string } | Refused;
+
+/** As long as Auth0's and Zitadel's e-mail one-time codes live: it is asked at the moment, on the page that types it. */
+export const INVITATION_CODE_MINUTES = 10;
+
+type Invited = Pick<Invitation, 'id' | 'tenantId' | 'email'>;
+
+async function refused(target: InvitationTarget, invitation: Invited, user: SignInUser, method: 'password' | 'email_code', reason: SignInFailureReason): Promise<Refused> {
+  await recordSignIn(target.scope.services, {
+    applicationId: target.application.id,
+    tenantId: user.tenantIds.includes(invitation.tenantId) ? invitation.tenantId : target.policyTenantId,
+    clientId: null,
+    by: target.opener,
+    requestId: target.scope.requestId,
+    method,
+    outcome: { ok: false, reason, userId: user.id, email: invitation.email },
+  });
+  return { ok: false, held: HELD.has(reason) };
+}
+
+/** One Argon2id verification, as the sign-in form's. */
+export async function proveInvitationPassword(target: InvitationTarget, invitation: Invited, account: SignInUser, password: unknown, address: string, rpId: string): Promise<InvitationProof> {
+  const checked = await checkCredentials(target, invitation.email, password, address, rpId);
+  return checked.ok ? checked : refused(target, invitation, checked.user ?? account, 'password', checked.reason);
+}
+
+/**
+ * Mails the account a code (the `email_otp` mail, `addsPasskey`), bound to this invitation and account: only the
+ * latest works, once, for INVITATION_CODE_MINUTES, and a few wrong tries spend it (CODE_ATTEMPTS).
+ */
+export async function mailInvitationCode(target: InvitationTarget, invitation: Invited, account: SignInUser): Promise<void> {
+  await target.applicationScope.transactional(async (em) => {
+    const row = { interactionId: invitationCeremony(invitation.id, true), userId: account.id, email: account.email, method: 'invitation_code' as const, minutes: INVITATION_CODE_MINUTES };
+    await mailCode(em, target, mailAt(target, em, account), row, account, true);
+  });
+  target.scope.services.outbox.wake();
+}
+
+/** The code the page mailed for this invitation and account, unused and alive; a wrong one counts on it and under the lockout. */
+export async function proveInvitationCode(target: InvitationTarget, invitation: Invited, account: SignInUser, code: unknown, address: string): Promise<InvitationCodeProof> {
+  const row = await liveCodeRow(target.applicationScope.em, target.application.id, invitationCeremony(invitation.id, true), ['invitation_code']);
+  if (row === undefined || row.user_id !== account.id) {
+    await refuseUncounted(target);
+    return refused(target, invitation, account, 'email_code', 'wrong_code');
+  }
+  const standing = await standingRefusal(target, account, address);
+  if (standing !== undefined) return refused(target, invitation, account, 'email_code', standing.reason);
+  if (!(await codeMatchesCounted(target, row, account, code, address))) return refused(target, invitation, account, 'email_code', 'wrong_code');
+  return { ok: true, codeId: row.id };
+}
