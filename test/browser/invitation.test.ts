@@ -9,6 +9,7 @@ import { launchChromium, startClientCallback, withAuthenticator, type ClientCall
 import type { HttpClient } from '../support/http.ts';
 import { authorizationRequest, createTestClient, decodeJwt, discover, discoverSurface } from '../support/oauth.ts';
 import { passwordProviderId } from '../support/auth-providers.ts';
+import { mailedCode } from '../support/email-sign-in.ts';
 
 /**
  * An invitation accepted in a real browser: the mail is read from the outbox (`GET /email/deliveries/{id}`, its
@@ -231,7 +232,8 @@ describe('an invitation in Chromium', () => {
       await fresh.context.close();
     }
 
-    // An account of the pool without a passkey (made in another tenant, by the API): it makes one as it joins.
+    // An account of the pool without a passkey (made in another tenant, by the API): it makes one as it joins, with the
+    // code the page mails to it on a click.
     const made = await client.post(`${base}/tenants/${bygone}/users`, { email: 'ray@pendant.example', name: 'Ray' });
     expect(made.status).toBe(201);
     await invite('ray@pendant.example');
@@ -242,6 +244,10 @@ describe('an invitation in Chromium', () => {
       expect(await page.textContent('body')).toContain('Accept the invitation to join Pendant with your account. Pendant signs in with passkeys');
       expect(await page.getByLabel('Name').count()).toBe(0);
       await accessible(page, 'passkey invitation form, existing account');
+      await Promise.all([page.waitForLoadState('load'), page.getByRole('button', { name: 'Send me a code' }).click()]);
+      expect(await page.textContent('body')).toContain('We sent a code to ray@pendant.example. It works once, for 10 minutes.');
+      await accessible(page, 'passkey invitation form, code sent');
+      await page.getByLabel('Code from the e-mail').fill(await mailedCode(client, 'ray@pendant.example'));
       await Promise.all([page.waitForLoadState('load'), page.getByRole('button', { name: 'Accept and create a passkey' }).click()]);
       await page.waitForSelector('h1:has-text("Welcome to Pendant")');
       expect(await page.textContent('body')).toContain('You can sign in with your passkey.');
