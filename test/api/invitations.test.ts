@@ -846,6 +846,12 @@ describe('invitations without a password to prove: the link proves the mailbox',
       }
       expect(await usersOf(email)).toBe(0);
       expect((await client.get(`${one.path}/invitations/${sent.id}`)).body.status).toBe('pending');
+      // A new account is the link's to make (as Auth0's and Zitadel's invitation sign-ups): no code is offered, and a
+      // post asking one mails nothing.
+      expect(page.body).not.toContain('name="sendCode"');
+      const asked = await jar.visit(form.action, { form: { csrf: form.fields['csrf']!, token: form.fields['token']!, sendCode: '1' } });
+      expect(asked.status).toBe(400);
+      expect(await mails(client, email, 'email_otp')).toEqual([]);
 
       // A fresh page's key: the account takes the id its page drew, with the key, its address verified.
       const fresh = await jar.visit(await linkMailedTo(email, client));
