@@ -33,7 +33,8 @@ import { relyingPartyFor } from './passkey.ts';
  * surface signs in with one), or, when the address has one in the pool, proves its password where the surface and the
  * account have one, else only confirms; either way they become a member of the tenant with the invitation's roles,
  * and the link is spent. Where the surface signs in with passkeys only, an account without one there makes one as it
- * accepts, or it could not sign in; an existing account only with a code mailed to it then, as the link gets forwarded. Nothing signs the browser in. Every refusal is a page that says why.
+ * accepts, or it could not sign in; an existing account only with a code mailed to it then, as links get forwarded.
+ * Nothing signs the browser in. Every refusal is a page that says why.
  */
 
 /** Why a link does not open the form: what its page says. */
