@@ -4,7 +4,8 @@ import { hashPassword } from '../../src/auth/password-hash.ts';
 import { dashboardClientOf, dashboardUrl, ensureConsoles } from '../../src/domain/console/console.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { HttpClient } from '../support/http.ts';
-import { authorize, codeAuthorizationUrl, createTestClient, postForm, signInForManagement } from '../support/oauth.ts';
+import * as oidc from 'openid-client';
+import { authorize, basicAuth, codeAuthorizationUrl, codeThroughSeam, createTestClient, discover, OFFLINE_CONSENT, postForm, signInForManagement } from '../support/oauth.ts';
 import { secondInstance, settled, TWO_INSTANCES } from '../support/second-instance.ts';
 
 let app: TestApp;
@@ -148,6 +149,49 @@ describe('organizations', () => {
     expect((await grant()).status).toBe(200);
     const actions = (await app.http.get(`/audit-logs?target=${orgId}&action=organization.*`)).body.data.map((r: { action: string }) => r.action);
     expect(actions.slice(0, 2)).toEqual(['organization.reactivated', 'organization.deactivated']);
+  });
+
+  it('a deactivated organization’s sign-ins neither validate, refresh, introspect nor read userinfo until reactivation', async () => {
+    const redirect = 'https://app.example/callback';
+    const web = await createTestClient(app, { type: 'web', redirectUris: [redirect] });
+    const config = await discover(app, web.clientId, oidc.ClientSecretBasic(web.clientSecret), { redirect_uris: [redirect] });
+    const userId = await app.createUser('signed-in@example.com');
+    const { callback, verifier } = await codeThroughSeam(app, config, redirect, { userId, tenantId: null }, OFFLINE_CONSENT);
+    const tokens = await oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier });
+    const validate = (token: string) => app.http.post('/sessions/validate', { token });
+    const introspect = (token: string) => postForm(`${app.baseUrl}/oauth2/introspect`, { token }, { authorization: basicAuth(web.clientId, web.clientSecret!) });
+    const refresh = () => postForm(`${app.baseUrl}/oauth2/token`, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token! }, { authorization: basicAuth(web.clientId, web.clientSecret!) });
+    const userinfo = () => fetch(`${app.baseUrl}/oauth2/userinfo`, { headers: { authorization: `Bearer ${tokens.access_token}` } });
+    for (const token of [tokens.access_token, tokens.refresh_token!]) {
+      expect((await validate(token)).body.valid).toBe(true);
+      expect((await introspect(token)).body.active).toBe(true);
+    }
+    expect((await userinfo()).status).toBe(200);
+
+    expect((await app.http.post(`${orgPath}/deactivate`)).status).toBe(200);
+    try {
+      for (const token of [tokens.access_token, tokens.refresh_token!]) {
+        const refused = await validate(token);
+        expect([refused.status, refused.body.code]).toEqual([403, 'organization_deactivated']);
+        const introspection = await introspect(token);
+        expect([introspection.status, introspection.body.error]).toEqual([401, 'invalid_client']);
+      }
+      const refreshed = await refresh();
+      expect([refreshed.status, refreshed.body.error]).toEqual([401, 'invalid_client']);
+      expect((await userinfo()).status).toBe(401);
+      // Nothing was ended: the sign-in is still there, unserved.
+      const [grants] = await sql<{ n: number }>(`select count(*)::int as n from oidc_model where model = 'Grant' and payload->>'accountId' = ?`, [userId]);
+      expect(grants?.n).toBe(1);
+    } finally {
+      expect((await app.http.post(`${orgPath}/reactivate`)).status).toBe(200);
+    }
+    for (const token of [tokens.access_token, tokens.refresh_token!]) {
+      expect((await validate(token)).body.valid).toBe(true);
+      expect((await introspect(token)).body.active).toBe(true);
+    }
+    expect((await userinfo()).status).toBe(200);
+    const refreshed = await refresh();
+    expect(refreshed.status, JSON.stringify(refreshed.body)).toBe(200);
   });
 
   it('while deactivated, reactivation still needs its permission', async () => {
