@@ -20,13 +20,19 @@ const sql = <T = any>(query: string, params: unknown[] = []) =>
 
 const PASSWORD = 'Correct-Horse-9';
 
+/** The latest mail of `templateKey` to `to` (the outbox lists oldest first unless asked newest first), or undefined. */
+async function latestDelivery(to: string, templateKey: 'invitation' | 'password_reset', http: HttpClient = app.http) {
+  const list = await http.get(`/email/deliveries?templateKey=${templateKey}&to=${encodeURIComponent(to)}&order=newest`);
+  expect(list.status).toBe(200);
+  const latest = list.body.data[0] as { id: string; tenantId: string | null } | undefined;
+  return latest === undefined ? undefined : { ...latest, text: (await http.get(`/email/deliveries/${latest.id}`)).body.text as string };
+}
+
 /** The link of the latest invitation mail to `to`, read from the outbox's rendered text, aimed at the test server. */
 async function linkMailedTo(to: string, http: HttpClient = app.http): Promise<string> {
-  const list = await http.get(`/email/deliveries?templateKey=invitation&to=${encodeURIComponent(to)}`);
-  expect(list.status).toBe(200);
-  const delivery = await http.get(`/email/deliveries/${list.body.data.at(-1).id}`);
-  const link = /https?:\/\/\S+\/invitation\?token=[\w-]+/.exec(delivery.body.text as string)?.[0];
-  expect(link, delivery.body.text).toBeDefined();
+  const text = (await latestDelivery(to, 'invitation', http))?.text;
+  const link = text === undefined ? undefined : /https?:\/\/\S+\/invitation\?token=[\w-]+/.exec(text)?.[0];
+  expect(link, text).toBeDefined();
   const url = new URL(link!);
   return `${app.baseUrl}${url.pathname}${url.search}`;
 }
@@ -258,6 +264,9 @@ describe('invitations', () => {
     expect((await app.http.get(`${inA}/invitations?status=expired`)).body.data.map((i: { id: string }) => i.id)).toContain(sent.id);
     await app.http.post(`${inA}/invitations/${sent.id}/resend`);
     const third = await linkMailedTo(email);
+    // The resend's own link: it opens, where the expired one stays replaced.
+    expect(third).not.toBe(second);
+    expect((await openPage(third)).status).toBe(200);
 
     const key = randomUUID();
     const revoked = await app.http.delete(`${inA}/invitations/${sent.id}`, { headers: { 'idempotency-key': key } });
@@ -354,11 +363,10 @@ describe('invitations', () => {
   describe('an invitee who does not know the account’s password resets it from the page', () => {
     /** The latest reset link mailed to `email`, aimed at the test server, and the tenant its mail went out in. */
     async function resetMailedTo(email: string) {
-      const list = (await app.http.get(`/email/deliveries?templateKey=password_reset&to=${encodeURIComponent(email)}`)).body.data;
-      if (list.length === 0) return undefined;
-      const text = (await app.http.get(`/email/deliveries/${list.at(-1).id}`)).body.text as string;
-      const url = new URL(/https?:\/\/\S+\/account\/reset-password\?token=[\w.-]+/.exec(text)![0]);
-      return { link: `${app.baseUrl}${url.pathname}${url.search}`, tenantId: list.at(-1).tenantId as string | null, count: list.length as number };
+      const latest = await latestDelivery(email, 'password_reset');
+      if (latest === undefined) return undefined;
+      const url = new URL(/https?:\/\/\S+\/account\/reset-password\?token=[\w.-]+/.exec(latest.text)![0]);
+      return { link: `${app.baseUrl}${url.pathname}${url.search}`, tenantId: latest.tenantId };
     }
     const forgot = async (link: string, fields: Record<string, string> = {}) => submit(link, { forgot: '1', ...fields });
 

@@ -62,7 +62,7 @@ export async function mailedCode(http: HttpClient, to: string, count = 1): Promi
   return code!;
 }
 
-/** Deliveries list newest first; the UUIDv7 ids sort by creation. */
+/** The latest of `all`, in whatever order they came (the outbox lists oldest first): the UUIDv7 ids sort by creation. */
 const newest = (all: Mail[]): Mail => [...all].sort((a, b) => b.id.localeCompare(a.id))[0]!;
 
 /** The code a confirmed link's page shows. */
