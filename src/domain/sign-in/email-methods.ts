@@ -191,8 +191,7 @@ export async function askEmailSignIn(target: SignInTarget, method: EmailMethod, 
 /** A live link seen from a browser that is not the asking one, with what its reader needs to tell whether they asked. */
 export interface OpenedEmailLink {
   readonly applicationId: string;
-  readonly clientId: string;
-  /** The client's name; null: the client is gone. */
+  /** The name of the client it was asked from; null: the client is gone. */
   readonly clientName: string | null;
   readonly tenantId: string | null;
   readonly interactionId: string;
@@ -201,7 +200,6 @@ export interface OpenedEmailLink {
 }
 
 interface OpenedRow {
-  client_id: string;
   client_name: string | null;
   tenant_id: string | null;
   interaction_id: string;
@@ -216,7 +214,7 @@ export async function peekEmailLink(em: EntityManager, token: unknown): Promise<
   const [row] = await executeOwned<OpenedRow[]>(
     em.getConnection(),
     parsed.applicationId,
-    `select s.client_id, c.name as client_name, s.tenant_id, s.interaction_id, s.created_at, s.asked_user_agent
+    `select c.name as client_name, s.tenant_id, s.interaction_id, s.created_at, s.asked_user_agent
        from email_sign_in s left join oauth_client c on c.application_id = s.application_id and c.id = s.client_id
       where @owner(s) and s.token_hash = ? and s.used_at is null and s.expires_at > now()`,
     [parsed.hash],
@@ -224,7 +222,6 @@ export async function peekEmailLink(em: EntityManager, token: unknown): Promise<
   if (row === undefined) return undefined;
   return {
     applicationId: parsed.applicationId,
-    clientId: row.client_id,
     clientName: row.client_name,
     tenantId: row.tenant_id,
     interactionId: row.interaction_id,
@@ -271,7 +268,8 @@ interface DeclinedRow {
   user_id: string | null;
   email: string;
   method: string;
-  client_id: string;
+  /** Null for a row asked from an invitation's page (its `invitation_id`), which mails no link: never one refused here. */
+  client_id: string | null;
   tenant_id: string | null;
   tenant_ids: string[] | null;
 }
