@@ -79,3 +79,14 @@ export function toErrorBody(error: GatehouseError): ErrorBody {
   if (error.details !== undefined) body.details = error.details;
   return body;
 }
+
+/** A GraphQL error's extensions beyond `code` and `status`: the body's `field` and `details`, and its own `retryAfter`. */
+export interface GraphQLErrorBody extends ErrorBody {
+  retryAfter?: number;
+}
+
+export function toGraphQLErrorBody(error: GatehouseError): GraphQLErrorBody {
+  const body: GraphQLErrorBody = toErrorBody(error);
+  if (error.retryAfterSeconds !== undefined) body.retryAfter = error.retryAfterSeconds;
+  return body;
+}

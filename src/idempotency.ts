@@ -14,6 +14,8 @@ export const REPLAYED_HEADER = 'idempotent-replayed';
 export interface StoredResponse {
   status: number;
   body: unknown;
+  /** A refusal's own time to retry (Retry-After); not stored: a replay says its status's default. */
+  retryAfterSeconds?: number | undefined;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

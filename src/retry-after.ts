@@ -15,3 +15,12 @@ export function sayWhenToRetry(reply: FastifyReply, status: number, seconds?: nu
   if (seconds !== undefined) reply.header('retry-after', String(seconds));
   else if (fallback !== undefined && !reply.hasHeader('retry-after')) reply.header('retry-after', String(fallback));
 }
+
+/**
+ * A GraphQL error's own time to retry (`extensions.retryAfter`, set from the GatehouseError's): how an operation's
+ * refusal hands it to the answer's header, over /graphql and REST alike.
+ */
+export function retryAfterOf(extensions: { readonly retryAfter?: unknown } | undefined): number | undefined {
+  const seconds = extensions?.retryAfter;
+  return typeof seconds === 'number' ? seconds : undefined;
+}

@@ -13,7 +13,7 @@ import type { Principal } from './auth/principal.ts';
 import { capConcurrentRequests } from './concurrency-cap.ts';
 import { refusalOfDatabase } from './domain/db-errors.ts';
 import { createRequestContext, type RequestContext } from './context.ts';
-import { GatehouseError, INTERNAL_ERROR, STATUS_BY_CODE, toErrorBody, type ErrorBody } from './errors.ts';
+import { GatehouseError, INTERNAL_ERROR, STATUS_BY_CODE, toErrorBody, toGraphQLErrorBody, type ErrorBody } from './errors.ts';
 import { createApollo } from './graphql/apollo.ts';
 import { formatError } from './graphql/format-error.ts';
 import { registerDashboard } from './dashboard/routes.ts';
@@ -304,7 +304,9 @@ export async function createServer(services: Services, options: { redis?: Redis;
     const status = STATUS_BY_CODE[body.code];
     sayWhenToRetry(reply, status, error instanceof GatehouseError ? error.retryAfterSeconds : undefined);
     // GraphQL clients read errors in the GraphQL shape, whichever layer refused the request.
-    if (request.routeOptions.url === '/graphql') return sendGraphQLAnswer(request, reply, { status, body: graphqlErrors(body), fromGraphQL: false });
+    if (request.routeOptions.url === '/graphql') {
+      return sendGraphQLAnswer(request, reply, { status, body: graphqlErrors(error instanceof GatehouseError ? toGraphQLErrorBody(error) : body), fromGraphQL: false });
+    }
     return reply.status(status).send(body);
   });
 

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { getOperationAST, OperationTypeNode, print, type DocumentNode, type OperationDefinitionNode } from 'graphql';
 import type { RequestContext } from '../context.ts';
 import type { GraphQLServer } from './apollo.ts';
-import { GatehouseError, invalid, STATUS_BY_CODE, toErrorBody, type ErrorBody } from '../errors.ts';
+import { GatehouseError, invalid, STATUS_BY_CODE, toGraphQLErrorBody, type GraphQLErrorBody } from '../errors.ts';
 import { inlineHashes } from '../html-security.ts';
 import { parseIdempotencyKey, REPLAYED_HEADER, requestFingerprint, withIdempotency } from '../idempotency.ts';
 import { sendGraphQLAnswer, type GraphQLResponseBody } from './http-media.ts';
@@ -42,7 +42,7 @@ export function registerGraphQLEndpoint(
 }
 
 /** An error body as a GraphQL response: `code`, `status` and `field` in the extensions, as format-error.ts does. */
-export function graphqlErrors({ code, message, ...rest }: ErrorBody) {
+export function graphqlErrors({ code, message, ...rest }: GraphQLErrorBody) {
   return { errors: [{ message, extensions: { code, status: STATUS_BY_CODE[code], ...rest } }] };
 }
 
@@ -183,7 +183,7 @@ async function handleGraphQL(
     }
   } catch (error) {
     if (!(error instanceof GatehouseError)) throw error;
-    return sendGraphQLAnswer(request, reply, { status: error.status, body: graphqlErrors(toErrorBody(error)), fromGraphQL: false });
+    return sendGraphQLAnswer(request, reply, { status: error.status, body: graphqlErrors(toGraphQLErrorBody(error)), fromGraphQL: false });
   }
   const headers = new HeaderMap();
   for (const [name, value] of Object.entries(request.headers)) {

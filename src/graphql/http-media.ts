@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { sayWhenToRetry } from '../retry-after.ts';
+import { retryAfterOf, sayWhenToRetry } from '../retry-after.ts';
 
 /**
  * GraphQL over HTTP (graphql.github.io/graphql-over-http): the answer's media type comes from `Accept`, each with its
@@ -35,7 +35,7 @@ export function answerMode(accept: string | undefined): GraphQLAnswerMode {
 
 export interface GraphQLResponseBody {
   readonly data?: unknown;
-  readonly errors?: readonly { readonly extensions?: { readonly code?: unknown; readonly status?: unknown } }[];
+  readonly errors?: readonly { readonly extensions?: { readonly code?: unknown; readonly status?: unknown; readonly retryAfter?: unknown } }[];
 }
 
 export interface GraphQLAnswer {
@@ -64,6 +64,7 @@ export function sendGraphQLAnswer(request: FastifyRequest, reply: FastifyReply, 
   const mode = answerMode(request.headers.accept);
   const type = mode === 'graphql-response' ? 'application/graphql-response+json' : 'application/json';
   const status = answerStatus(mode, answer);
-  sayWhenToRetry(reply, status);
+  // The first error's, as its status is the answer's; a 200 (data, or the `json` mode) says no Retry-After.
+  if (status >= 400) sayWhenToRetry(reply, status, retryAfterOf(answer.body.errors?.[0]?.extensions));
   return reply.status(status).header('vary', 'accept').type(`${type}; charset=utf-8`).send(answer.body);
 }

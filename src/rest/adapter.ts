@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
 import { isNonNullType, Kind, typeFromAST, type GraphQLInputType, type GraphQLSchema, type TypeNode } from 'graphql';
-import { sayWhenToRetry } from '../retry-after.ts';
+import { retryAfterOf, sayWhenToRetry } from '../retry-after.ts';
 import { inChildSpan } from '../spans.ts';
 import type { RequestContext } from '../context.ts';
 import { authorize, pathTenant } from '../graphql/authorize-operation.ts';
@@ -78,7 +78,7 @@ function errorResponse(extensions: Record<string, unknown> | undefined, message:
   const body: ErrorBody = { code, message };
   if (typeof extensions?.['field'] === 'string') body.field = extensions['field'];
   if (Array.isArray(extensions?.['details'])) body.details = extensions['details'] as ErrorBody['details'];
-  return { status: STATUS_BY_CODE[code] ?? 500, body };
+  return { status: STATUS_BY_CODE[code] ?? 500, body, retryAfterSeconds: retryAfterOf(extensions) };
 }
 
 export interface RestAdapterDeps {
@@ -149,7 +149,7 @@ export function registerRestRoutes(app: FastifyInstance, deps: RestAdapterDeps):
 function sendAnswer(reply: FastifyReply, answer: StoredResponse | CachedJson): FastifyReply {
   reply.status(answer.status);
   // An operation's own 429 (a render of the application's under way, the hour's test mails spent), or 503.
-  sayWhenToRetry(reply, answer.status);
+  sayWhenToRetry(reply, answer.status, 'retryAfterSeconds' in answer ? answer.retryAfterSeconds : undefined);
   if ('json' in answer) return reply.type('application/json; charset=utf-8').send(answer.json);
   return answer.body === undefined ? reply.send() : reply.send(answer.body);
 }

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { EmailDelivery } from '../../db/entities/index.ts';
 import { lockForTransaction } from '../../db/advisory-lock.ts';
-import { enqueueMail, mailLimitLock, mayQueueWithinHour, type MailSender, type tenantVariable } from './outbox.ts';
+import { enqueueMail, mailLimitLock, secondsUntilQueueable, type MailSender, type tenantVariable } from './outbox.ts';
 import type { FactorKind } from '../mfa/factors.ts';
 import { mailWords, type TemplateKey } from './template-defaults.ts';
 import { DEFAULT_LOCALE, isLocale, type Locale } from '../locales.ts';
@@ -42,7 +42,7 @@ const ASKED_FOR: readonly TemplateKey[] = ['verify_email', 'welcome', 'magic_lin
 async function queue(at: MailContext, templateKey: TemplateKey, address: string, locale: Locale, variables: Record<string, unknown>): Promise<EmailDelivery | null> {
   if (ASKED_FOR.includes(templateKey)) {
     await lockForTransaction(at.em, mailLimitLock(at.sender.applicationId, ASKED_FOR, address));
-    if (!(await mayQueueWithinHour(at.em, at.sender.applicationId, ASKED_FOR, at.sender.services.config.mailsPerAddressPerHour, address))) return null;
+    if ((await secondsUntilQueueable(at.em, at.sender.applicationId, ASKED_FOR, at.sender.services.config.mailsPerAddressPerHour, address)) > 0) return null;
   }
   return enqueueMail(at.em, at.sender, { templateKey, to: address, tenantId: at.tenantId, locale, variables });
 }

@@ -210,20 +210,23 @@ export const mailLimitLock = (applicationId: string, templateKeys: readonly Deli
   `mail-limit:${applicationId}:${templateKeys.join(',')}:${to?.toLowerCase() ?? ''}`;
 
 /**
- * Whether the application may queue one more mail of `templateKeys` (to `to`, any case, when given) under `perHour`.
- * The caller's transaction holds mailLimitLock until it ends, so concurrent requests on any instance queue one at a
- * time instead of all passing the same count. The ids are UUIDv7, so the last hour is a range of the application's
- * key, and an address one of its index (migration 0040).
+ * Seconds until the application may queue one more mail of `templateKeys` (to `to`, any case, when given) under
+ * `perHour`: 0 when it may now, else until the hour's first such mail leaves the count. The caller's transaction holds
+ * mailLimitLock until it ends, so concurrent requests on any instance queue one at a time instead of all passing the
+ * same count. The ids are UUIDv7, so the last hour is a range of the application's key, and an address one of its
+ * index (migration 0040).
  */
-export async function mayQueueWithinHour(em: EntityManager, applicationId: string, templateKeys: readonly DeliveryKey[], perHour: number, to?: string): Promise<boolean> {
-  const [row] = await executeOwned<{ count: number }[]>(
+export async function secondsUntilQueueable(em: EntityManager, applicationId: string, templateKeys: readonly DeliveryKey[], perHour: number, to?: string): Promise<number> {
+  const hourAgo = Date.now() - 3_600_000;
+  const [row] = await executeOwned<{ count: number; first: Date | null }[]>(
     em,
     applicationId,
-    `select count(*)::int as count from email_delivery
+    `select count(*)::int as count, min(created_at) as first from email_delivery
       where @owner and id >= ? and template_key in (?)${to === undefined ? '' : ' and lower(to_address) = lower(?)'}`,
-    [firstIdAt(new Date(Date.now() - 3_600_000)), templateKeys, ...(to === undefined ? [] : [to])],
+    [firstIdAt(new Date(hourAgo)), templateKeys, ...(to === undefined ? [] : [to])],
   );
-  return (row?.count ?? 0) < perHour;
+  if (row === undefined || row.count < perHour || row.first === null) return 0;
+  return Math.max(1, Math.ceil((new Date(row.first).getTime() - hourAgo) / 1000));
 }
 
 export async function sendTestEmail(scope: Scope, input: { to: string }): Promise<EmailDelivery> {
@@ -232,8 +235,9 @@ export async function sendTestEmail(scope: Scope, input: { to: string }): Promis
   // Rendered before the transaction: no connection is held while the mail waits for a render worker.
   const rendered = await renderMail(scope.em, scope, { templateKey: TEST_MAIL_KEY, to: input.to, tenantId: scope.tenantId });
   const delivery = await scope.transactional(async (em) => {
-    if (!(await mayQueueWithinHour(em, scope.applicationId, [TEST_MAIL_KEY], perHour))) {
-      throw new GatehouseError('rate_limited', `At most ${perHour} test e-mails an hour per application: try again later`);
+    const retryAfterSeconds = await secondsUntilQueueable(em, scope.applicationId, [TEST_MAIL_KEY], perHour);
+    if (retryAfterSeconds > 0) {
+      throw new GatehouseError('rate_limited', `At most ${perHour} test e-mails an hour per application: try again later`, { retryAfterSeconds });
     }
     return queueRendered(em, scope, rendered);
   }, mailLimitLock(scope.applicationId, [TEST_MAIL_KEY]));
