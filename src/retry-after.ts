@@ -6,12 +6,14 @@ import type { FastifyReply } from 'fastify';
  */
 const DEFAULT_RETRY_SECONDS: Readonly<Record<number, number>> = { 429: 60, 503: 2 };
 
+export const defaultRetrySeconds = (status: number): number | undefined => DEFAULT_RETRY_SECONDS[status];
+
 /**
  * Every 429 and 503 says when to retry (API.md): the limiter's own header when it set one, else the error's time, else
  * the status's default. On both transports, whichever layer refused.
  */
 export function sayWhenToRetry(reply: FastifyReply, status: number, seconds?: number): void {
-  const fallback = DEFAULT_RETRY_SECONDS[status];
+  const fallback = defaultRetrySeconds(status);
   if (seconds !== undefined) reply.header('retry-after', String(seconds));
   else if (fallback !== undefined && !reply.hasHeader('retry-after')) reply.header('retry-after', String(fallback));
 }

@@ -4,6 +4,8 @@ import { prepareDummyHash } from '../auth/password-hash.ts';
 import { effectivePasswordPolicy } from '../domain/policies/policies.ts';
 import { TENANT_PATH_PREFIX } from '../domain/domains/surfaces.ts';
 import { GatehouseError } from '../errors.ts';
+import { refusalOfDatabase } from '../domain/db-errors.ts';
+import { sayWhenToRetry } from '../retry-after.ts';
 import { DEFAULT_HTML_POLICY } from '../html-security.ts';
 import { signIns } from '../metrics.ts';
 import type { Services } from '../services.ts';
@@ -124,6 +126,8 @@ function statusOf(error: unknown): { status: number; copy: CopyKey; look?: PageL
     if (error.code === 'rate_limited') return { status: 429, copy: 'error.rateLimited' };
     if (error.code === 'not_found') return EXPIRED;
   }
+  // No database connection came free in time: the service is overloaded, and a retry shortly may pass.
+  if (refusalOfDatabase(error)?.code === 'service_unavailable') return { status: 503, copy: 'error.unavailable' };
   const code = (error as Partial<FastifyError>).code;
   if (code === 'FST_ERR_CTP_BODY_TOO_LARGE') return { status: 413, copy: 'error.tooLarge' };
   if (code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return { status: 415, copy: 'error.mediaType' };
@@ -178,8 +182,8 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
 
     app.setErrorHandler(async (error, request, reply) => {
       const { status, copy, look } = statusOf(error);
-      if (status >= 500) request.log.error({ err: error }, 'unexpected error on a hosted page');
-      if (status === 429) reply.header('retry-after', reply.getHeader('retry-after') ?? '60');
+      if (status === 500) request.log.error({ err: error }, 'unexpected error on a hosted page');
+      sayWhenToRetry(reply, status);
       // The refusal stands whatever happens to its way back.
       const back = await wayBack(request, reply, error).catch((failure: unknown) => void request.log.error({ err: failure }, 'no way back from a spent sign-in'));
       if (back !== undefined && 'redirect' in back) return reply.status(303).header('location', back.redirect).send();

@@ -11,6 +11,7 @@ import type { InvalidationBus } from '../events/invalidations.ts';
 import { isUuid } from '../ids.ts';
 import { noteRequest } from '../log.ts';
 import type { ClientCache } from './client-cache.ts';
+import { answeringOverload } from './overload.ts';
 import { clientMetadata, gatehouseData } from './clients.ts';
 import type { OrganizationStatusCache } from '../domain/organizations/status.ts';
 import { sessionPolicyOf } from './session-lifetime.ts';
@@ -550,5 +551,5 @@ export async function sweepExpiredModels(orm: MikroORM, limit = 1000): Promise<n
 }
 
 export function createAdapterFactory(deps: AdapterDependencies, surface: Surface): (model: string) => Adapter {
-  return (model) => (model === 'Client' ? new ClientAdapter(deps, surface) : new ModelAdapter(model, deps, surface));
+  return (model) => answeringOverload(model === 'Client' ? new ClientAdapter(deps, surface) : new ModelAdapter(model, deps, surface));
 }

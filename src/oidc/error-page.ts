@@ -24,5 +24,6 @@ export const renderError: NonNullable<Configuration['renderError']> = (ctx, out)
   const route = oidc?.route;
   const flow = route !== undefined && SIGN_OUT_ROUTES.has(route) ? 'sign_out' : 'sign_in';
   const look = lookFor(PLAIN_LOOK, ctx.headers['accept-language'], oidc?.params?.['ui_locales']);
-  writePage(ctx, (nonce) => errorPage(look, nonce, { key: 'error.request' }, { code: out.error, description: out.error_description }, flow));
+  const key = out.error === 'temporarily_unavailable' ? 'error.unavailable' : 'error.request';
+  writePage(ctx, (nonce) => errorPage(look, nonce, { key }, { code: out.error, description: out.error_description }, flow));
 };

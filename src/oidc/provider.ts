@@ -31,6 +31,7 @@ import { introspectJwtAccessTokens } from './introspection.ts';
 import { advertiseIssuedClaimsOnly, challengeClientAuthentication, endUntakenDeviceGrants } from './middleware.ts';
 import { allowOpFormTargets } from './op-form-policy.ts';
 import { opPages } from './op-pages.ts';
+import { sayWhenToRetryOverloaded } from './overload.ts';
 import { applyOverrides } from './overrides.ts';
 import { prefillUserCode } from './user-code-prefill.ts';
 
@@ -139,6 +140,7 @@ export class OidcProvider {
     provider.use(paceDevicePolling(this.deps.orm));
     provider.use(endUntakenDeviceGrants(this.deps));
     provider.use(allowOpFormTargets);
+    provider.use(sayWhenToRetryOverloaded);
     provider.use(challengeClientAuthentication(surface.issuer));
     provider.use(advertiseIssuedClaimsOnly);
     provider.use(introspectJwtAccessTokens(this.deps, surface));

@@ -4,6 +4,8 @@ import { lookFor, PLAIN_LOOK, SECURITY_HEADERS, standaloneErrorPage } from '../p
 import { authorizationRefusal } from './surface-gate.ts';
 import type { SignInThrottle } from '../pages/throttle.ts';
 import { currentRequestLog } from '../log.ts';
+import { sayWhenToRetry } from '../retry-after.ts';
+import { overloadRefusal } from './overload.ts';
 import type { Services } from '../services.ts';
 import { OIDC_PATHS } from './configuration.ts';
 import { logoutRefusal, sessionApplicationOf, withSessionOf } from './session-application.ts';
@@ -155,7 +157,18 @@ export function oidcRoutes(services: Services, throttle: SignInThrottle) {
     app.removeAllContentTypeParsers();
     app.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));
     // Anything else (the rate limit's 429) goes on to the service's error handler and keeps the API's body.
-    app.setErrorHandler((error: FastifyError, _request, reply) => {
+    app.setErrorHandler((error: FastifyError, request, reply) => {
+      // Met before the OP ran (the surface, the client whose session it is): answered as the OP answers it.
+      const overloaded = overloadRefusal(error);
+      if (overloaded !== undefined) {
+        sayWhenToRetry(reply, overloaded.statusCode);
+        const detail = { code: overloaded.error, description: overloaded.error_description };
+        if (!/\btext\/html\b/i.test(request.headers.accept ?? '')) {
+          return reply.status(overloaded.statusCode).header('cache-control', 'no-store').send({ error: detail.code, error_description: detail.description });
+        }
+        const page = standaloneErrorPage(lookFor(PLAIN_LOOK, request.headers['accept-language']), { key: 'error.unavailable' }, detail);
+        return reply.status(overloaded.statusCode).headers(page.headers).type('text/html; charset=utf-8').send(page.html);
+      }
       const description = TRANSPORT_REFUSALS.get(error.code);
       if (description === undefined) throw error;
       return oauthRefusal(reply, 400, description);

@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
+import { newId } from '../../src/ids.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { usingEmbeddedDatabase } from '../support/database.ts';
+import { codeAuthorizationUrl, createTestClient } from '../support/oauth.ts';
 
 /**
  * No database connection came free within the pool's wait (DATABASE_TIMEOUTS.connectMs): the service is overloaded,
@@ -13,11 +15,34 @@ const logged: string[] = [];
 
 beforeAll(async () => {
   const quiet = { ...loadConfig({}).email, pollMs: 3_600_000 };
-  app = await startTestApp({ databasePoolMax: 1, email: quiet, auditRetentionEveryMs: 0 }, { logStream: { write: (line) => logged.push(line) } });
+  app = await startTestApp({ databasePoolMax: 1, email: quiet, auditRetentionEveryMs: 0 }, { reachablePublicUrl: true, logStream: { write: (line) => logged.push(line) } });
 });
 afterAll(async () => app?.close());
 
 const OVERLOADED = { code: 'service_unavailable', message: 'The service is overloaded: try again shortly' };
+
+/** Runs `requests` while the test holds the pool's one connection in a transaction, longer than the pool's wait. */
+async function whilePoolHeld<T>(requests: () => Promise<T>): Promise<T> {
+  const holder = app.gatehouse.services.orm.em.fork();
+  await holder.begin();
+  try {
+    return await requests();
+  } finally {
+    await holder.rollback();
+  }
+}
+
+/** The lines logged since `logged` was emptied: none at error, `count` requests' at warn with the pool's counts. */
+function expectOverloadLines(count: number): void {
+  const lines = logged.map((line) => JSON.parse(line) as { level: number; msg: string; overload?: string });
+  expect(lines.filter((line) => line.level >= 50)).toEqual([]);
+  const overloaded = lines.filter((line) => line.msg === 'request completed' && line.overload !== undefined);
+  expect(overloaded).toHaveLength(count);
+  for (const line of overloaded) {
+    expect(line.level).toBe(40);
+    expect(line.overload).toMatch(/^database pool exhausted: no connection came free in \d+ ms/);
+  }
+}
 
 // The embedded database's pool waits without a limit (it is in-process): only a database server's times out.
 describe.skipIf(usingEmbeddedDatabase())('on PostgreSQL', () => {
@@ -56,5 +81,53 @@ describe.skipIf(usingEmbeddedDatabase())('on PostgreSQL', () => {
 
     expect((await app.http.get('/users')).status).toBe(200);
     expect((await app.as({ apiKey: uncached.apiKey }).get('/users')).status).toBe(200);
+  }, 30_000);
+
+  it('the hosted pages answer a 503 page in their look with Retry-After; the OAuth endpoints temporarily_unavailable', async () => {
+    const issuer = app.gatehouse.services.config.publicUrl;
+    const REDIRECT_URI = 'https://app.example/callback';
+    const web = await createTestClient(app, { type: 'web', redirectUris: [REDIRECT_URI] });
+    // The client read once: its metadata cached, the next authorization fails at its interaction, past the redirect's checks.
+    expect((await fetch(codeAuthorizationUrl(issuer, web.clientId, REDIRECT_URI), { redirect: 'manual' })).status).toBe(303);
+    const unknownClient = newId();
+    logged.length = 0;
+    const [page, token, authorizeRedirect, authorizePage] = await whilePoolHeld(() =>
+      Promise.all([
+        fetch(`${issuer}/invitation?token=never-issued`, { headers: { accept: 'text/html', 'accept-language': 'fr' } }),
+        fetch(`${issuer}/oauth2/token`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from(`${unknownClient}:secret`).toString('base64')}` },
+          body: 'grant_type=client_credentials',
+        }),
+        fetch(codeAuthorizationUrl(issuer, web.clientId, REDIRECT_URI, { state: 'xyz' }), { redirect: 'manual' }),
+        // A client not read yet: its redirect URI cannot be verified, so the OP's page says it.
+        fetch(codeAuthorizationUrl(issuer, newId(), REDIRECT_URI), { redirect: 'manual', headers: { accept: 'text/html' } }),
+      ]),
+    );
+
+    expect(page.status).toBe(503);
+    expect(page.headers.get('retry-after')).toBe('2');
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(await page.text()).toContain('Le service est surchargé');
+
+    expect(token.status).toBe(503);
+    expect(token.headers.get('retry-after')).toBe('2');
+    expect(await token.json()).toEqual({ error: 'temporarily_unavailable', error_description: OVERLOADED.message });
+
+    // RFC 6749 4.1.2.1: to the verified redirect URI, with the request's state.
+    expect(authorizeRedirect.status).toBe(303);
+    const redirected = new URL(authorizeRedirect.headers.get('location')!);
+    expect(`${redirected.origin}${redirected.pathname}`).toBe(REDIRECT_URI);
+    expect(Object.fromEntries(redirected.searchParams)).toMatchObject({ error: 'temporarily_unavailable', error_description: OVERLOADED.message, state: 'xyz' });
+
+    expect(authorizePage.status).toBe(503);
+    expect(authorizePage.headers.get('retry-after')).toBe('2');
+    expect(await authorizePage.text()).toContain('temporarily_unavailable');
+
+    // The redirect's line too (a 303 saying the error): each warn, with the pool's counts.
+    expectOverloadLines(4);
+    // Served again once the pool has a connection.
+    expect((await fetch(`${issuer}/invitation?token=never-issued`)).status).not.toBe(503);
+    expect((await fetch(codeAuthorizationUrl(issuer, web.clientId, REDIRECT_URI), { redirect: 'manual' })).status).toBe(303);
   }, 30_000);
 });

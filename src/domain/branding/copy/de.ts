@@ -330,6 +330,7 @@ export const DE: Catalog = {
   'error.tooLarge': 'Das Formular hat mehr Daten gesendet, als für eine Anmeldung zulässig ist.',
   'error.mediaType': 'Das Formular wurde in einem Format gesendet, das diese Seite nicht lesen kann.',
   'error.unreadable': 'Die Anfrage konnte nicht gelesen werden.',
+  'error.unavailable': 'Der Dienst ist gerade ausgelastet. Warten Sie einige Sekunden, und versuchen Sie es dann erneut.',
   'error.internal': 'Bei uns ist ein Fehler aufgetreten. Bitte versuchen Sie es später erneut.',
   'error.request': 'Die Anfrage konnte nicht verarbeitet werden.',
   'error.unknownSurface': 'Unter dieser Adresse gibt es keine Anmeldeseite. Prüfen Sie die eingegebene Adresse oder beginnen Sie erneut in der Anwendung oder auf dem Gerät.',

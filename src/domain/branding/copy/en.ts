@@ -336,6 +336,7 @@ export const EN = {
   'error.tooLarge': 'The form sent more data than a sign-in can hold.',
   'error.mediaType': 'The form was sent in a format this page does not read.',
   'error.unreadable': 'The request could not be read.',
+  'error.unavailable': 'The service is busy. Wait a few seconds, then try again.',
   'error.internal': 'Something went wrong on our side. Please try again later.',
   'error.request': 'The request could not be processed.',
   'error.unknownSurface': 'There is no sign-in page at this address. Check the address you typed, or start again from the application or device.',

@@ -330,6 +330,7 @@ export const ES: Catalog = {
   'error.tooLarge': 'El formulario envió más datos de los que admite un inicio de sesión.',
   'error.mediaType': 'El formulario se envió en un formato que esta página no puede leer.',
   'error.unreadable': 'No se pudo leer la solicitud.',
+  'error.unavailable': 'El servicio está ocupado. Espere unos segundos y vuelva a intentarlo.',
   'error.internal': 'Algo ha fallado por nuestra parte. Inténtelo de nuevo más tarde.',
   'error.request': 'No se pudo procesar la solicitud.',
   'error.unknownSurface': 'No hay ninguna página de inicio de sesión en esta dirección. Compruebe la dirección que escribió o vuelva a empezar desde la aplicación o el dispositivo.',

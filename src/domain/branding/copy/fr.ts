@@ -330,6 +330,7 @@ export const FR: Catalog = {
   'error.tooLarge': 'Le formulaire a envoyé plus de données qu’une connexion n’en accepte.',
   'error.mediaType': 'Le formulaire a été envoyé dans un format que cette page ne lit pas.',
   'error.unreadable': 'La demande n’a pas pu être lue.',
+  'error.unavailable': 'Le service est surchargé. Patientez quelques secondes, puis réessayez.',
   'error.internal': 'Une erreur s’est produite de notre côté. Veuillez réessayer plus tard.',
   'error.request': 'La demande n’a pas pu être traitée.',
   'error.unknownSurface': 'Il n’y a pas de page de connexion à cette adresse. Vérifiez l’adresse saisie, ou recommencez depuis l’application ou l’appareil.',

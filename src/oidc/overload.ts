@@ -1,0 +1,42 @@
+import { errors, type Adapter, type Provider } from 'oidc-provider';
+import { refusalOfDatabase } from '../domain/db-errors.ts';
+import { defaultRetrySeconds } from '../retry-after.ts';
+
+type Middleware = Parameters<Provider['use']>[0];
+
+/**
+ * The service overloaded (no database connection came free in time) in OAuth's words: `temporarily_unavailable`
+ * (RFC 6749 4.1.2.1), a 503 the OP exposes. Its endpoints answer it as JSON, its error page names it, and the
+ * authorization endpoint redirects it to a redirect URI it has verified (else its page says it). Undefined for any
+ * other error; `error` itself when it is one already (the storage's, met again before the OP ran: routes.ts).
+ */
+export function overloadRefusal(error: unknown): InstanceType<typeof errors.TemporarilyUnavailable> | undefined {
+  if (error instanceof errors.TemporarilyUnavailable) return error;
+  const refusal = refusalOfDatabase(error);
+  if (refusal?.code !== 'service_unavailable') return undefined;
+  // oidc-provider's errors are 400 unless told, and hide what is 500 or more.
+  return Object.assign(new errors.TemporarilyUnavailable(refusal.message, { cause: error }), { status: 503, statusCode: 503, expose: true });
+}
+
+/** The OP's storage, through which its endpoints reach the database (clients, sessions, interactions, grants, tokens). */
+export function answeringOverload(adapter: Adapter): Adapter {
+  const refuse = (error: unknown): never => {
+    throw overloadRefusal(error) ?? error;
+  };
+  return {
+    upsert: (id, payload, expiresIn) => adapter.upsert(id, payload, expiresIn).catch(refuse),
+    find: (id) => adapter.find(id).catch(refuse),
+    findByUserCode: (userCode) => adapter.findByUserCode(userCode).catch(refuse),
+    findByUid: (uid) => adapter.findByUid(uid).catch(refuse),
+    consume: (id) => adapter.consume(id).catch(refuse),
+    destroy: (id) => adapter.destroy(id).catch(refuse),
+    revokeByGrantId: (grantId) => adapter.revokeByGrantId(grantId).catch(refuse),
+  };
+}
+
+/** A 503 of the OP says when to retry, as the service's other answers do. */
+export const sayWhenToRetryOverloaded: Middleware = async (ctx, next) => {
+  await next();
+  const seconds = defaultRetrySeconds(ctx.status);
+  if (ctx.status === 503 && seconds !== undefined) ctx.set('retry-after', String(seconds));
+};
