@@ -175,7 +175,8 @@ const IN_PROGRESS_RETRY_AFTER_SECONDS = 1;
  * (src/db/request-transaction.ts), so a process dying before the commit leaves neither and the retry runs afresh. The
  * transaction holds the key (an advisory lock), so a repeat while the first still writes is 409 with Retry-After, and
  * one that finds the answer committed since its check replays it. A request that writes nothing stores its answer in
- * a transaction of its own; a 5xx is rolled back with its writes and not stored.
+ * a transaction of its own; a 5xx or a 429 (try again later: no outcome yet) is rolled back with its writes and not
+ * stored, so a retry with the key runs again.
  */
 export async function withIdempotency(
   context: RequestContext,
@@ -219,13 +220,13 @@ export async function withIdempotency(
   let response: StoredResponse;
   try {
     response = await execute(createRequestContext(services, requestId, principal, transaction));
-    if (response.status < 500) await transaction.begin();
+    if (!retryLater(response)) await transaction.begin();
   } catch (error) {
     await transaction.rollback();
     if (answered !== undefined) return replay(answered, record);
     throw refusal ?? error;
   }
-  if (response.status >= 500) {
+  if (retryLater(response)) {
     await transaction.rollback();
     return { ...response, replayed: false };
   }
@@ -238,6 +239,8 @@ export async function withIdempotency(
   }
   return { ...response, replayed: false };
 }
+
+const retryLater = (response: StoredResponse): boolean => response.status >= 500 || response.status === 429;
 
 async function store(em: EntityManager, record: KeyRecord, response: StoredResponse): Promise<void> {
   await em.execute(

@@ -437,6 +437,11 @@ describe('POST /email/test', () => {
       expect(Math.abs(Number(graphql.headers.get('retry-after')) - retryAfter)).toBeLessThanOrEqual(2);
       expect(graphql.body.errors?.[0]?.extensions?.['retryAfter']).toBe(Number(graphql.headers.get('retry-after')));
       expect((await limited.http.get('/email/deliveries?templateKey=test')).body.data).toHaveLength(2);
+      // "Try again later" is no outcome to keep under an Idempotency-Key: its retry runs again, not replayed.
+      const headers = { 'idempotency-key': crypto.randomUUID() };
+      expect((await tenantKey.post('/email/test', { to: 'five@example.com' }, { headers })).status).toBe(429);
+      const retried = await tenantKey.post('/email/test', { to: 'five@example.com' }, { headers });
+      expect([retried.status, retried.headers.get('idempotent-replayed')]).toEqual([429, null]);
     } finally {
       await limited.close();
     }
