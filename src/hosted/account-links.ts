@@ -7,6 +7,7 @@ import { SHARED_POOL } from '../db/entities/user.entity.ts';
 import { passwordChangedMail, tenantOf, welcomeMail, type MailContext } from '../domain/email/flow-mail.ts';
 import type { MailSender } from '../domain/email/outbox.ts';
 import { effectivePasswordPolicy } from '../domain/policies/policies.ts';
+import { SignInRefusal } from '../domain/sign-in/refusals.ts';
 import { surfaceSettings, type SurfaceSettings } from '../domain/sign-in/surface-settings.ts';
 import { changeEmail, disownSignUp, resetPassword, verifyEmail } from '../domain/users/account-changes.ts';
 import { issueLink, parseLinkToken, peekLink, useLink, type LinkPurpose, type OpenedLinkUser } from '../domain/users/link-tokens.ts';
@@ -31,7 +32,10 @@ interface LinkParams {
   tenantRef?: string;
 }
 
-/** A link opened on its surface: its user, the surface's settings and the user's e-mail; undefined when it does not work here. */
+/**
+ * A link opened on its surface: its user, the surface's settings and the user's e-mail; undefined when it does not work
+ * here. Every page of a link (GET and POST) opens it here, so a deactivated organization's links are refused here alone.
+ */
 interface OpenedLink {
   readonly user: OpenedLinkUser;
   readonly settings: SurfaceSettings;
@@ -54,6 +58,9 @@ async function openLink(services: Services, request: FastifyRequest<{ Params: Li
   const settings = await surfaceSettings(services, request.id, user.applicationId, tenantRef);
   // A link of one pool brought to another surface (another tenant's path, or the service's) works nowhere but its own.
   if (settings === undefined || settings.poolId !== user.poolId) return undefined;
+  const look = browserLook(request, settings.look);
+  // As its OAuth clients are: the console's links still work, its operators' way back in to reactivate the organization.
+  if (!(await services.apiKeys.organizations.servesClients(services.orm, user.applicationId))) throw new SignInRefusal('organization_deactivated', look);
   const [row] = await executeOwned<{ email: string; name: string | null; created_at: Date }[]>(
     services.orm.em.fork().getConnection(),
     user.applicationId,
@@ -61,7 +68,7 @@ async function openLink(services: Services, request: FastifyRequest<{ Params: Li
     [user.userId],
   );
   if (row === undefined) return undefined;
-  return { user, settings: { ...settings, look: browserLook(request, settings.look) }, email: row.email, name: row.name, createdAt: new Date(row.created_at), issuer: surface.issuer };
+  return { user, settings: { ...settings, look }, email: row.email, name: row.name, createdAt: new Date(row.created_at), issuer: surface.issuer };
 }
 
 /** The user acts on their own account through the link (the audit's actor); mails go out in the surface's tenant. */

@@ -45,7 +45,7 @@ const REFUSALS = {
   expired: 'invitation.expired',
   elsewhere: 'invitation.elsewhere',
   ownSurface: 'invitation.ownSurface',
-  deactivated: 'invitation.deactivated',
+  deactivated: 'refusal.organizationDeactivated',
   suspended: 'invitation.suspended',
   locked: 'invitation.locked',
 } as const satisfies Record<string, CopyKey>;

@@ -1,7 +1,7 @@
 import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestAppWithTenants, type TestApp } from '../support/app.ts';
-import { issuedResetLink } from '../support/email-sign-in.ts';
+import { issuedLink } from '../support/email-sign-in.ts';
 import { HttpClient } from '../support/http.ts';
 import { codeThroughSeam, createTestClient, discover, OFFLINE_CONSENT, type TestClient } from '../support/oauth.ts';
 import { secondInstance, settled, TWO_INSTANCES } from '../support/second-instance.ts';
@@ -81,7 +81,7 @@ describe('suspend and activate', () => {
 
   it('suspending ends the links mailed before it: a reset link of then does not work after the activation', async () => {
     const userId = await createUser('mailed@example.com');
-    const reset = new URL(await issuedResetLink(app, userId, spa.clientId, app.baseUrl));
+    const reset = new URL(await issuedLink(app, userId, spa.clientId, app.baseUrl));
     const page = () => fetch(`${app.baseUrl}${reset.pathname}${reset.search}`).then((response) => response.status);
     expect(await page()).toBe(200);
     expect((await app.http.post(`/users/${userId}/suspend`)).status).toBe(200);

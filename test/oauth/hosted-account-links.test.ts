@@ -11,7 +11,7 @@ import { CookieJar, readForm, type Visit } from '../support/cookie-jar.ts';
 import { addDomain } from '../support/domains.ts';
 import { fetchVia, type FetchLike } from '../support/host-fetch.ts';
 import { HttpClient } from '../support/http.ts';
-import { accountLinkOf, mails } from '../support/email-sign-in.ts';
+import { accountLinkOf, issuedLink, mails } from '../support/email-sign-in.ts';
 import { issueTestKey } from '../support/keys.ts';
 import { createTestClient, discover, redeemAfter, startAuthorization, type AuthorizationFlow } from '../support/oauth.ts';
 import { TestRoles } from '../support/roles.ts';
@@ -747,5 +747,58 @@ describe('on a tenant’s custom domain', () => {
     const changed = await jar.submit(form, { password: NEW_PASSWORD });
     expect(changed.status, changed.body).toBe(200);
     expect(changed.body).toContain('<h1>Password changed</h1>');
+  });
+});
+
+describe('while the organization is deactivated', () => {
+  it('its links are refused with the deactivation page, changing and spending nothing, and work again on reactivation; another organization’s work', async () => {
+    const clientId = config.clientMetadata().client_id;
+    const userId = await createPasswordUser(app.http, 'dee@example.com');
+    await sql('update app_user set email_verified = false where id = ?', [userId]);
+    const reset = await issuedLink(app, userId, clientId, issuer);
+    const verify = await issuedLink(app, userId, clientId, issuer, { purpose: 'verify_email' });
+    const other = await app.bootstrapAnother();
+    const otherUser = await createPasswordUser(new HttpClient(app.baseUrl, { apiKey: other.apiKey }), 'dee@example.com');
+    const otherReset = await issuedLink(app, otherUser, newId(), issuer, { applicationId: other.applicationId });
+    const account = async () =>
+      (await sql<{ password_hash: string; email_verified: boolean }>('select password_hash, email_verified from app_user where id = ?', [userId]))[0];
+    const unspent = async () => (await sql<{ n: number }>('select count(*)::int as n from email_link_token where user_id = ? and used_at is null', [userId]))[0]!.n;
+    const before = await account();
+    expect(before!.email_verified).toBe(false);
+    const orgPath = `/organizations/${(await app.http.get(`/applications/${app.root.applicationId}`)).body.organizationId as string}`;
+    const jar = new CookieJar();
+
+    expect((await app.http.post(`${orgPath}/deactivate`)).status).toBe(200);
+    try {
+      const token = (link: string) => new URL(link).searchParams.get('token')!;
+      const refusals = [
+        await jar.visit(reset),
+        await jar.visit(reset, { form: { token: token(reset), password: NEW_PASSWORD } }),
+        await jar.visit(verify),
+        await jar.visit(verify, { form: { token: token(verify) } }),
+        await jar.visit(verify, { form: { token: token(verify), disown: '1' } }),
+      ];
+      for (const refused of refusals) {
+        expect(refused.status, refused.body).toBe(403);
+        expect(refused.body).toContain('My application is not available at the moment');
+      }
+      expect(await account()).toEqual(before);
+      expect(await unspent()).toBe(2);
+      // Another organization's application is served as ever.
+      expect((await jar.visit(otherReset)).status).toBe(200);
+    } finally {
+      expect((await app.http.post(`${orgPath}/reactivate`)).status).toBe(200);
+    }
+
+    // The verification first: the reset proves the address too, after which the verification link no longer opens.
+    const page = await jar.visit(verify);
+    expect(page.status).toBe(200);
+    expect((await jar.submit(page, {})).status).toBe(200);
+    const form = await jar.visit(reset);
+    expect(form.status).toBe(200);
+    expect((await jar.submit(form, { password: NEW_PASSWORD })).status).toBe(200);
+    const after = await account();
+    expect(after!.password_hash).not.toBe(before!.password_hash);
+    expect(after!.email_verified).toBe(true);
   });
 });

@@ -5,7 +5,7 @@ import { recoveryCodeHash } from '../../src/domain/mfa/codes.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { CookieJar, readForm, type Visit } from '../support/cookie-jar.ts';
 import { addDomain } from '../support/domains.ts';
-import { accountLinkOf, issuedResetLink, mails } from '../support/email-sign-in.ts';
+import { accountLinkOf, issuedLink, mails } from '../support/email-sign-in.ts';
 import { fetchVia } from '../support/host-fetch.ts';
 import { HttpClient } from '../support/http.ts';
 import { codeAuthorizationUrl, createTestClient, discover, OFFLINE_CONSENT, startAuthorization } from '../support/oauth.ts';
@@ -232,7 +232,7 @@ describe('password', () => {
 
   it('a reset link refuses a password of the history too', async () => {
     const userId = await createUser('di@example.com');
-    const resetLink = await issuedResetLink(app, userId, clientId, issuer);
+    const resetLink = await issuedLink(app, userId, clientId, issuer);
     const jar = new CookieJar();
     const form = await jar.visit(resetLink);
     expect(form.status).toBe(200);
@@ -339,7 +339,7 @@ describe('e-mail address', () => {
 
   it('the last address asked for is the one a link changes to; once changed, the links mailed to the old address stop working', async () => {
     const userId = await createUser('ga@example.com');
-    const resetLink = await issuedResetLink(app, userId, clientId, issuer);
+    const resetLink = await issuedLink(app, userId, clientId, issuer);
     const { jar, page } = await openAccount('ga@example.com');
     expect((await askChange(jar, page, 'gb@example.com')).status).toBe(303);
     const first = await accountLinkOf(app.http, 'gb@example.com', 'email_change');

@@ -3,7 +3,7 @@ import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../support/app.ts';
 import { CookieJar, type Visit } from '../support/cookie-jar.ts';
-import { accountLinkOf, csrfOf, emailFormAction, issuedResetLink, magicLinkOf, mails } from '../support/email-sign-in.ts';
+import { accountLinkOf, csrfOf, emailFormAction, issuedLink, magicLinkOf, mails } from '../support/email-sign-in.ts';
 import { addDomain } from '../support/domains.ts';
 import { fetchVia } from '../support/host-fetch.ts';
 import { HttpClient } from '../support/http.ts';
@@ -168,7 +168,7 @@ describe('a magic link that no longer works, opened in another browser', () => {
 describe('an account link that does not work where it is opened', () => {
   it('used: the application’s look; a forged token of the application the same page; of no application, plain', async () => {
     const userId = await createPasswordUser(app.http, 'rex@example.com');
-    const link = await issuedResetLink(app, userId, hosted.client.clientId, issuer);
+    const link = await issuedLink(app, userId, hosted.client.clientId, issuer);
     const jar = new CookieJar();
     const form = await jar.visit(link);
     expect(form.status).toBe(200);

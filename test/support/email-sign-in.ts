@@ -3,7 +3,7 @@ import type { HttpClient } from './http.ts';
 import type { Visit } from './cookie-jar.ts';
 import type { TemplateKey } from '../../src/domain/email/template-defaults.ts';
 import { SHARED_POOL } from '../../src/db/entities/user.entity.ts';
-import { issueLink } from '../../src/domain/users/link-tokens.ts';
+import { issueLink, type LinkPurpose } from '../../src/domain/users/link-tokens.ts';
 import type { TestApp } from './app.ts';
 
 /** The hosted-page tests' mails: the outbox's, and the links and codes they carry. */
@@ -32,11 +32,20 @@ export async function accountLinkOf(http: HttpClient, to: string, templateKey: T
   return link!;
 }
 
-/** A reset link of a shared-pool user of the root application, issued as the forgot-password form issues one, not mailed. */
-export async function issuedResetLink(app: TestApp, userId: string, clientId: string, base: string): Promise<string> {
+/**
+ * A link of a shared-pool user (of the root application unless `applicationId` says another), issued as the hosted forms
+ * issue one (a reset link unless `purpose` says otherwise), not mailed.
+ */
+export async function issuedLink(
+  app: TestApp,
+  userId: string,
+  clientId: string,
+  base: string,
+  { purpose = 'password_reset', applicationId = app.root.applicationId }: { purpose?: Exclude<LinkPurpose, 'email_change'>; applicationId?: string } = {},
+): Promise<string> {
   const issued = await app.gatehouse.services.orm.em
     .fork()
-    .transactional((em) => issueLink(em, { applicationId: app.root.applicationId, userId, poolId: SHARED_POOL, opener: { type: 'oauth_client', id: clientId }, tenantId: null }, 'password_reset', base));
+    .transactional((em) => issueLink(em, { applicationId, userId, poolId: SHARED_POOL, opener: { type: 'oauth_client', id: clientId }, tenantId: null }, purpose, base));
   return issued.link;
 }
 

@@ -69,6 +69,9 @@ export const SIGN_IN_REFUSALS = {
     oauth: null,
     silent: null,
   },
+  // An account link of a deactivated organization's application (src/hosted/account-links.ts): unspent, it works again
+  // on reactivation. The invitation page says it in its own page with the same text.
+  organization_deactivated: { page: { status: 403, copy: 'refusal.organizationDeactivated' }, oauth: null, silent: null },
   signup_unavailable: { page: { status: 404, copy: 'refusal.signupUnavailable' }, oauth: null, silent: null },
   step_unsupported: { page: { status: 400, copy: 'refusal.stepUnsupported' }, oauth: null, silent: null },
   no_such_page: { page: { status: 404, copy: 'refusal.noSuchPage' }, oauth: null, silent: null },

@@ -299,6 +299,7 @@ export const DE: Catalog = {
   'refusal.passkeyUnavailable': 'Die Anmeldung mit einem Passkey ist für {name} nicht verfügbar.',
   'refusal.emailSignInUnavailable': 'Die Anmeldung per E-Mail ist für {name} nicht verfügbar.',
   'refusal.linkInvalid': 'Dieser Link ist abgelaufen, wurde bereits verwendet oder gehört nicht hierher. Fordern Sie auf der Anmeldeseite einen neuen an.',
+  'refusal.organizationDeactivated': '{name} ist derzeit nicht verfügbar: Dieser Link kann vorerst nicht verwendet werden.',
   'refusal.signupUnavailable': 'Das Erstellen eines Kontos ist für {name} nicht verfügbar.',
   'refusal.stepUnsupported': 'Dieser Anmeldeschritt wird nicht unterstützt.',
   'refusal.noSuchPage': 'Diese Anmeldeseite gibt es nicht.',
@@ -343,7 +344,6 @@ export const DE: Catalog = {
   'invitation.expired': 'Diese Einladung ist abgelaufen. Bitten Sie die Person, die Sie eingeladen hat, sie erneut zu senden.',
   'invitation.elsewhere': 'Diese Einladung gilt für die Anmeldeseite einer anderen Organisation. Öffnen Sie den Link genau so, wie er in der E-Mail steht.',
   'invitation.ownSurface': 'Diese Einladung öffnet sich auf der Anmeldeadresse von {name}, nicht auf dieser. Öffnen Sie den Link genau so, wie er in der E-Mail steht.',
-  'invitation.deactivated': 'Einladungen zu {name} können derzeit nicht angenommen werden.',
   'invitation.suspended': 'Ihr Konto kann diese Einladung derzeit nicht annehmen: Es ist gesperrt. Wenden Sie sich an einen Administrator von {name}.',
   'invitation.locked': 'Ihr Konto kann diese Einladung derzeit nicht annehmen: Es ist nach zu vielen fehlgeschlagenen Anmeldeversuchen blockiert. Versuchen Sie es später erneut oder sobald es entsperrt ist.',
   // The account page's refusals of a second step or passkey (src/domain/mfa/own-factors.ts, webauthn/own-credentials.ts).

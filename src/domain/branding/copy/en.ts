@@ -305,6 +305,7 @@ export const EN = {
   'refusal.passkeyUnavailable': 'Signing in with a passkey is not available for {name}.',
   'refusal.emailSignInUnavailable': 'Signing in by email is not available for {name}.',
   'refusal.linkInvalid': 'This link has expired, was already used, or does not belong here. Ask for a new one from the sign-in page.',
+  'refusal.organizationDeactivated': '{name} is not available at the moment: this link cannot be used for now.',
   'refusal.signupUnavailable': 'Creating an account is not available for {name}.',
   'refusal.stepUnsupported': 'This sign-in step is not supported.',
   'refusal.noSuchPage': 'There is no such sign-in page.',
@@ -349,7 +350,6 @@ export const EN = {
   'invitation.expired': 'This invitation has expired. Ask whoever invited you to send it again.',
   'invitation.elsewhere': 'This invitation is for the sign-in page of another organization. Open the link exactly as it is in the e-mail.',
   'invitation.ownSurface': 'This invitation opens on the sign-in address of {name}, not on this one. Open the link exactly as it is in the e-mail.',
-  'invitation.deactivated': 'Invitations to {name} cannot be accepted at the moment.',
   'invitation.suspended': 'Your account cannot accept this invitation now: it is suspended. Contact an administrator of {name}.',
   'invitation.locked': 'Your account cannot accept this invitation now: it is locked after too many failed sign-ins. Try again later, or once it is unlocked.',
   // The account page's refusals of a second step or passkey (src/domain/mfa/own-factors.ts, webauthn/own-credentials.ts).

@@ -299,6 +299,7 @@ export const ES: Catalog = {
   'refusal.passkeyUnavailable': 'El inicio de sesión con llave de acceso no está disponible para {name}.',
   'refusal.emailSignInUnavailable': 'El inicio de sesión por correo no está disponible para {name}.',
   'refusal.linkInvalid': 'Este enlace ha caducado, ya se usó o no corresponde a esta página. Pida uno nuevo desde la página de inicio de sesión.',
+  'refusal.organizationDeactivated': '{name} no está disponible en este momento: este enlace no se puede usar por ahora.',
   'refusal.signupUnavailable': 'La creación de cuentas no está disponible para {name}.',
   'refusal.stepUnsupported': 'Este paso del inicio de sesión no se admite.',
   'refusal.noSuchPage': 'No existe esa página de inicio de sesión.',
@@ -343,7 +344,6 @@ export const ES: Catalog = {
   'invitation.expired': 'Esta invitación ha caducado. Pida a quien le invitó que se la envíe de nuevo.',
   'invitation.elsewhere': 'Esta invitación es para la página de inicio de sesión de otra organización. Abra el enlace exactamente como aparece en el correo.',
   'invitation.ownSurface': 'Esta invitación se abre en la dirección de inicio de sesión de {name}, no en esta. Abra el enlace exactamente como aparece en el correo.',
-  'invitation.deactivated': 'En este momento no se pueden aceptar invitaciones a {name}.',
   'invitation.suspended': 'Su cuenta no puede aceptar esta invitación ahora: está suspendida. Póngase en contacto con un administrador de {name}.',
   'invitation.locked': 'Su cuenta no puede aceptar esta invitación ahora: está bloqueada tras demasiados intentos fallidos de inicio de sesión. Inténtelo más tarde, o cuando se haya desbloqueado.',
   // The account page's refusals of a second step or passkey (src/domain/mfa/own-factors.ts, webauthn/own-credentials.ts).

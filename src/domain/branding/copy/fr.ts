@@ -299,6 +299,7 @@ export const FR: Catalog = {
   'refusal.passkeyUnavailable': 'La connexion avec une clé d’accès n’est pas disponible pour {name}.',
   'refusal.emailSignInUnavailable': 'La connexion par e-mail n’est pas disponible pour {name}.',
   'refusal.linkInvalid': 'Ce lien a expiré, a déjà été utilisé ou n’est pas valable ici. Demandez-en un nouveau depuis la page de connexion.',
+  'refusal.organizationDeactivated': '{name} n’est pas disponible pour le moment : ce lien ne peut pas être utilisé pour l’instant.',
   'refusal.signupUnavailable': 'La création d’un compte n’est pas disponible pour {name}.',
   'refusal.stepUnsupported': 'Cette étape de connexion n’est pas prise en charge.',
   'refusal.noSuchPage': 'Cette page de connexion n’existe pas.',
@@ -343,7 +344,6 @@ export const FR: Catalog = {
   'invitation.expired': 'Cette invitation a expiré. Demandez à la personne qui vous a invité de vous la renvoyer.',
   'invitation.elsewhere': 'Cette invitation concerne la page de connexion d’une autre organisation. Ouvrez le lien exactement tel qu’il figure dans l’e-mail.',
   'invitation.ownSurface': 'Cette invitation s’ouvre sur l’adresse de connexion de {name}, pas sur celle-ci. Ouvrez le lien exactement tel qu’il figure dans l’e-mail.',
-  'invitation.deactivated': 'Les invitations à rejoindre {name} ne peuvent pas être acceptées pour le moment.',
   'invitation.suspended': 'Votre compte ne peut pas accepter cette invitation pour le moment : il est suspendu. Contactez un administrateur de {name}.',
   'invitation.locked': 'Votre compte ne peut pas accepter cette invitation pour le moment : il est verrouillé après trop de tentatives de connexion échouées. Réessayez plus tard, ou une fois qu’il sera déverrouillé.',
   // The account page's refusals of a second step or passkey (src/domain/mfa/own-factors.ts, webauthn/own-credentials.ts).
