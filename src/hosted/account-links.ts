@@ -7,7 +7,7 @@ import { SHARED_POOL } from '../db/entities/user.entity.ts';
 import { passwordChangedMail, tenantOf, welcomeMail, type MailContext } from '../domain/email/flow-mail.ts';
 import type { MailSender } from '../domain/email/outbox.ts';
 import { effectivePasswordPolicy } from '../domain/policies/policies.ts';
-import { SignInRefusal } from '../domain/sign-in/refusals.ts';
+import { refuseDeactivated } from '../domain/sign-in/refusals.ts';
 import { surfaceSettings, type SurfaceSettings } from '../domain/sign-in/surface-settings.ts';
 import { changeEmail, disownSignUp, resetPassword, verifyEmail } from '../domain/users/account-changes.ts';
 import { issueLink, parseLinkToken, peekLink, useLink, type LinkPurpose, type OpenedLinkUser } from '../domain/users/link-tokens.ts';
@@ -59,8 +59,7 @@ async function openLink(services: Services, request: FastifyRequest<{ Params: Li
   // A link of one pool brought to another surface (another tenant's path, or the service's) works nowhere but its own.
   if (settings === undefined || settings.poolId !== user.poolId) return undefined;
   const look = browserLook(request, settings.look);
-  // As its OAuth clients are: the console's links still work, its operators' way back in to reactivate the organization.
-  if (!(await services.apiKeys.organizations.servesClients(services.orm, user.applicationId))) throw new SignInRefusal('organization_deactivated', look);
+  await refuseDeactivated(services, user.applicationId, look);
   const [row] = await executeOwned<{ email: string; name: string | null; created_at: Date }[]>(
     services.orm.em.fork().getConnection(),
     user.applicationId,

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { summarizeUserAgent } from '../domain/sign-in/device.ts';
 import { askEmailSignIn, EMAIL_PROOF, peekEmailLink, refuseEmailLink, revealLinkCode, useEmailLink, verifyEmailCode, type EmailMethod } from '../domain/sign-in/email-methods.ts';
-import { SignInRefusal } from '../domain/sign-in/refusals.ts';
+import { refuseDeactivated, SignInRefusal } from '../domain/sign-in/refusals.ts';
 import { surfaceLook, type EmailMethods } from '../domain/sign-in/surface-settings.ts';
 import { parseLinkToken } from '../domain/users/link-tokens.ts';
 import { signIns } from '../metrics.ts';
@@ -131,7 +131,9 @@ export function emailSignInRoutes(app: FastifyInstance, services: Services, step
       // As the token names it, whether it was ever issued or not: a used link and a forged one look alike.
       throw new SignInRefusal('email_link_invalid', await namedSurfaceLook(services, request, parseLinkToken(token)?.applicationId, null));
     }
-    return { opened, look: browserLook(request, await surfaceLook(services, request.id, opened.applicationId, opened.tenantId)) };
+    const look = browserLook(request, await surfaceLook(services, request.id, opened.applicationId, opened.tenantId));
+    await refuseDeactivated(services, opened.applicationId, look);
+    return { opened, look };
   }
 
   async function openLink(request: FastifyRequest<{ Params: Params }>, reply: FastifyReply) {

@@ -209,6 +209,24 @@ describe('a link opened on another device: "was this you?"', () => {
     expect(there.page.body).toContain('name="password"');
   });
 
+  it('while the organization is deactivated, the other device is refused (403) and nothing is spent; on reactivation the code shows', async () => {
+    const { link, other, answer } = await askedElsewhere('idle@example.com');
+    const orgPath = `/organizations/${(await app.http.get(`/applications/${app.root.applicationId}`)).body.organizationId as string}`;
+    expect((await app.http.post(`${orgPath}/deactivate`)).status).toBe(200);
+    try {
+      for (const refused of [await other.visit(link), await answer('yes'), await answer('no')]) {
+        expect(refused.status, refused.body).toBe(403);
+        expect(refused.body).toContain('My application is not available at the moment');
+        expect(refused.body).not.toContain('class="code"');
+      }
+    } finally {
+      expect((await app.http.post(`${orgPath}/reactivate`)).status).toBe(200);
+    }
+    const shown = await answer('yes');
+    expect(shown.status, shown.body).toBe(200);
+    expect(shown.body).toContain('class="code"');
+  });
+
   it('in the reader’s language; a request without a User-Agent is an unknown device', async () => {
     const { question } = await askedElsewhere('de-reader@example.com', 'de');
     expect(question.body).toContain('<h1>Waren Sie das, auf einem anderen Gerät?</h1>');

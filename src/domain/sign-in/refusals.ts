@@ -1,5 +1,6 @@
 import { englishCopy, type CopyKey } from '../branding/copy/index.ts';
 import type { PageLook } from './surface-settings.ts';
+import type { Services } from '../../services.ts';
 
 /** What a silent request (prompt=none) answers where the pages would have asked the user (OIDC Core 3.1.2.6). */
 export type SilentError = 'login_required' | 'account_selection_required';
@@ -69,8 +70,8 @@ export const SIGN_IN_REFUSALS = {
     oauth: null,
     silent: null,
   },
-  // An account link of a deactivated organization's application (src/hosted/account-links.ts): unspent, it works again
-  // on reactivation. The invitation page says it in its own page with the same text.
+  // A mailed link of a deactivated organization's application (refuseDeactivated): unspent, it works again on
+  // reactivation. The invitation page says it in its own page with the same text.
   organization_deactivated: { page: { status: 403, copy: 'refusal.organizationDeactivated' }, oauth: null, silent: null },
   signup_unavailable: { page: { status: 404, copy: 'refusal.signupUnavailable' }, oauth: null, silent: null },
   step_unsupported: { page: { status: 400, copy: 'refusal.stepUnsupported' }, oauth: null, silent: null },
@@ -158,4 +159,13 @@ export class SignInRefusal extends Error {
   get page(): RefusalRule['page'] {
     return this.rule.page;
   }
+}
+
+/**
+ * Refuses a mailed link (an account link, a magic link opened on another device) of an application whose organization
+ * is deactivated, before anything is used. As its OAuth clients (OrganizationStatusCache.servesClients): the console's
+ * links still work, its operators' way back in to reactivate the organization.
+ */
+export async function refuseDeactivated(services: Services, applicationId: string, look: PageLook): Promise<void> {
+  if (!(await services.apiKeys.organizations.servesClients(services.orm, applicationId))) throw new SignInRefusal('organization_deactivated', look);
 }
