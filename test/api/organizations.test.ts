@@ -4,6 +4,7 @@ import { hashPassword } from '../../src/auth/password-hash.ts';
 import { dashboardClientOf, dashboardUrl, ensureConsoles } from '../../src/domain/console/console.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { HttpClient } from '../support/http.ts';
+import { issuedLink } from '../support/email-sign-in.ts';
 import * as oidc from 'openid-client';
 import { authorize, basicAuth, codeAuthorizationUrl, codeThroughSeam, createTestClient, discover, OFFLINE_CONSENT, postForm, signInForManagement } from '../support/oauth.ts';
 import { secondInstance, settled, TWO_INSTANCES } from '../support/second-instance.ts';
@@ -215,7 +216,7 @@ describe('organizations', () => {
 });
 
 describe('the console while its organization is deactivated', () => {
-  it('still signs its operators in to the dashboard, who may then only reactivate; the other applications’ clients fail', async () => {
+  it('still signs its operators in to the dashboard (their mailed links open), who may then only reactivate; the other applications’ clients fail', async () => {
     const { orm, config } = app.gatehouse.services;
     await ensureConsoles(orm, config.publicUrl, randomUUID(), { email: 'ops@org.example', passwordHash: await hashPassword('Operator-Horse-42') });
     const [{ id: operatorId }] = (await sql<{ id: string }>(
@@ -245,6 +246,10 @@ describe('the console while its organization is deactivated', () => {
       ]) {
         expect(refused.body.code).toBe('organization_deactivated');
       }
+      // An operator's mailed link still opens, as the console's clients are served: their way back in.
+      const [{ id: consoleId }] = (await sql<{ id: string }>('select id from application where console and organization_id = ?', [orgId])) as [{ id: string }];
+      const reset = await issuedLink(app, operatorId, dashboard.clientId, config.publicUrl, { applicationId: consoleId });
+      expect((await fetch(reset)).status).toBe(200);
       const reactivated = await operator.post(`${orgPath}/reactivate`);
       expect([reactivated.status, reactivated.body.status]).toEqual([200, 'active']);
       // Recorded in the console's log: the log is that of the application whose credentials acted.
