@@ -187,6 +187,25 @@ describe('invitations', () => {
     }
   });
 
+  it('while its organization is deactivated the link is refused with a page that says so, accepting nothing, and works again on reactivation', async () => {
+    const email = `paused-${randomUUID()}@example.com`;
+    const sent = await invite(inA, { email });
+    const link = await linkMailedTo(email);
+    const { action, csrf, token } = formOf(await openPage(link));
+    const orgPath = `/organizations/${(await app.http.get(`/applications/${app.root.applicationId}`)).body.organizationId as string}`;
+    expect((await app.http.post(`${orgPath}/deactivate`)).status).toBe(200);
+    try {
+      for (const refused of [await openPage(link), await post(action, { csrf, token, name: 'Pia', password: PASSWORD })]) {
+        expect(refused.status, refused.html).toBe(403);
+        expect(refused.html).toContain('is not available at the moment: this link cannot be used for now.');
+      }
+    } finally {
+      expect((await app.http.post(`${orgPath}/reactivate`)).status).toBe(200);
+    }
+    expect((await app.http.get(`${inA}/invitations/${sent.id}`)).body.status).toBe('pending');
+    expect((await submit(link, { name: 'Pia', password: PASSWORD })).status).toBe(200);
+  });
+
   it('a resend gives the roles anew: it takes the rights to give them; an expired one is checked as a new invitation', async () => {
     const tenantAdmin = (await app.http.get(`${inA}/roles`)).body.data.find((role: { key: string }) => role.key === 'tenant_admin').id as string;
     const email = `revived-${randomUUID()}@example.com`;
