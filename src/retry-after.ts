@@ -1,9 +1,6 @@
 import type { FastifyReply } from 'fastify';
 
-/**
- * When to retry, by status, when the refusal knows no closer time: the API-wide limit's window for 429; a moment for
- * 503, the service overloaded by a burst (no database connection came free in time).
- */
+/** When to retry, by status, when the refusal knows no closer time: the API-wide limit's window; a moment when overloaded. */
 const DEFAULT_RETRY_SECONDS: Readonly<Record<number, number>> = { 429: 60, 503: 2 };
 
 export const defaultRetrySeconds = (status: number): number | undefined => DEFAULT_RETRY_SECONDS[status];
@@ -18,10 +15,7 @@ export function sayWhenToRetry(reply: FastifyReply, status: number, seconds?: nu
   else if (fallback !== undefined && !reply.hasHeader('retry-after')) reply.header('retry-after', String(fallback));
 }
 
-/**
- * A GraphQL error's own time to retry (`extensions.retryAfter`, set from the GatehouseError's): how an operation's
- * refusal hands it to the answer's header, over /graphql and REST alike.
- */
+/** A GraphQL error's own time to retry (`extensions.retryAfter`), for the answer's header over /graphql and REST alike. */
 export function retryAfterOf(extensions: { readonly retryAfter?: unknown } | undefined): number | undefined {
   const seconds = extensions?.retryAfter;
   return typeof seconds === 'number' ? seconds : undefined;

@@ -21,11 +21,9 @@ let waiting = 0;
 export const lockTurnsWaiting = (): number => waiting;
 
 /**
- * Runs `begin` (which opens a transaction and takes the advisory lock `name` first in it) once this process's earlier
- * turns at `name` are over: a transaction waiting at the database holds a pooled connection, so a burst on one name
- * would otherwise hold the whole pool waiting, and every other request time out at it. The advisory lock still orders
- * the instances; here at most one connection per name and process waits on it. Not re-entrant: `begin` must not
- * take a turn at `name` again.
+ * Runs `begin` (a transaction taking the advisory lock `name` first) after this process's earlier turns at `name`: a
+ * transaction waiting at the database holds a pooled connection, so a burst on one name would take the whole pool.
+ * Not re-entrant: `begin` must not take a turn at `name` again.
  */
 export async function inTurn<T>(name: string, begin: () => Promise<T>): Promise<T> {
   const before = turns.get(name);

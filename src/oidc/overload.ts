@@ -6,9 +6,7 @@ type Middleware = Parameters<Provider['use']>[0];
 
 /**
  * The service overloaded (no database connection came free in time) in OAuth's words: `temporarily_unavailable`
- * (RFC 6749 4.1.2.1), a 503 the OP exposes. Its endpoints answer it as JSON, its error page names it, and the
- * authorization endpoint redirects it to a redirect URI it has verified (else its page says it). Undefined for any
- * other error; `error` itself when it is one already (the storage's, met again before the OP ran: routes.ts).
+ * (RFC 6749 4.1.2.1), a 503 the OP exposes. Undefined for any other error.
  */
 export function overloadRefusal(error: unknown): InstanceType<typeof errors.TemporarilyUnavailable> | undefined {
   if (error instanceof errors.TemporarilyUnavailable) return error;

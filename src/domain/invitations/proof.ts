@@ -9,12 +9,8 @@ import { invitationCeremony } from './passkey.ts';
 
 /**
  * What an existing account proves to accept an invitation where the link is not proof enough: its password, or a code
- * mailed to the invited address at the moment, before the acceptance adds a passkey to it. Each is checked as the
- * sign-in form checks it (the lockout policy counts a wrong one), but signs nothing in: a right one records only the
- * acceptance; a wrong one (or one refused for the account's or address's standing) is a failed sign-in of that user,
- * its actor the invitation, as the acceptance's own records have it. It goes to the invited tenant's log only for a
- * member of it, else to the pool's, where the lockout records too: the inviting tenant must not learn that an
- * outsider's address has an account before it joins.
+ * mailed at the moment. Checked as the sign-in form checks it, it signs nothing in; a wrong one is a failed sign-in
+ * recorded in the invited tenant's log only for a member (the tenant must not learn an outsider's address has an account).
  */
 
 /** Refusals for the account's or address's standing (the lockout), whatever the password or code. */
@@ -28,7 +24,7 @@ export type InvitationProof = Extract<CredentialCheck, { ok: true }> | Refused;
 /** `codeId`: the mailed code's row, which the acceptance uses in its transaction (accept.ts). */
 export type InvitationCodeProof = { readonly ok: true; readonly codeId: string } | Refused;
 
-/** As long as Auth0's and Zitadel's e-mail one-time codes live: it is asked at the moment, on the page that types it. */
+/** As long as Auth0's and Zitadel's e-mail one-time codes live. */
 export const INVITATION_CODE_MINUTES = 10;
 
 type Invited = Pick<Invitation, 'id' | 'tenantId' | 'email'>;
@@ -52,10 +48,7 @@ export async function proveInvitationPassword(target: InvitationTarget, invitati
   return checked.ok ? checked : refused(target, invitation, checked.user ?? account, 'password', checked.reason);
 }
 
-/**
- * Mails the account a code (the `email_otp` mail, `addsPasskey`), bound to this invitation and account: only the
- * latest works, once, for INVITATION_CODE_MINUTES, and a few wrong tries spend it (CODE_ATTEMPTS).
- */
+/** Mails the account a code bound to this invitation and account: only the latest works, once (mailCode). */
 export async function mailInvitationCode(target: InvitationTarget, invitation: Invited, account: SignInUser): Promise<void> {
   await target.applicationScope.transactional(async (em) => {
     const row = { interactionId: invitationCeremony(invitation.id, true), userId: account.id, email: account.email, method: 'invitation_code' as const, minutes: INVITATION_CODE_MINUTES };
