@@ -10,10 +10,12 @@ import { findSpentInteraction, opRequestId, sweepExpiredModels } from './adapter
 import { resourceServersOf } from './api-resource-tokens.ts';
 import { gatehouseData } from './clients.ts';
 import { accessTokenClaims, configuration, issuedTenantOf, managementApi, type OidcDependencies } from './configuration.ts';
+import { endGrantsOfDeletedClients } from '../domain/oauth-clients/oauth-clients.ts';
 import { sweepExpiredSessions } from '../domain/sessions/browser-sessions.ts';
 import { sweepRevokedSignIns } from '../domain/sessions/revoked-sign-ins.ts';
 import { sweepExpiredFlowRows } from '../domain/sign-in/expired-rows.ts';
 import { noteRequest } from '../log.ts';
+import { outsideRequest } from '../request-origin.ts';
 import { tokenGrants } from '../metrics.ts';
 import { paceDevicePolling } from './device-polling.ts';
 import {
@@ -169,7 +171,10 @@ export class OidcProvider {
     return { provider, handle: (req, res) => callback(req, res) };
   }
 
-  /** Expired models, browser sessions and hosted-flow rows read as absent already; reclaim their rows now and then, a bounded batch at a time. */
+  /**
+   * Expired models, browser sessions and hosted-flow rows read as absent already; reclaim their rows now and then, a
+   * bounded batch at a time. Grants of clients gone end, recorded.
+   */
   private async sweep(): Promise<void> {
     if (Date.now() - this.lastSweep < SWEEP_EVERY_MS) return;
     this.lastSweep = Date.now();
@@ -177,6 +182,8 @@ export class OidcProvider {
     await sweepExpiredSessions(this.deps.orm.em);
     await sweepRevokedSignIns(this.deps.orm.em.getConnection());
     await sweepExpiredFlowRows(this.deps.orm.em);
+    // Recorded by the system, not from the request that came when the sweep was due.
+    await outsideRequest(() => endGrantsOfDeletedClients(this.deps.orm, this.deps.invalidations));
   }
 }
 

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { endGrantsOfDeletedClients } from '../../src/domain/oauth-clients/oauth-clients.ts';
 import { newId } from '../../src/ids.ts';
 import { startTestAppWithTenants, type TestApp } from '../support/app.ts';
 import { issueTestKey } from '../support/keys.ts';
@@ -317,5 +318,65 @@ describe('a client deleted', () => {
     expect(await opRow('Grant', aloneGrant)).toEqual([]);
     expect(await records('session.revoked', aloneRow.id)).toEqual([{ tenant_id: tenantA, after: { reason: 'client_deleted', grantsRevoked: 1 } }]);
     expect(await records('session.revoked', keptRow.id)).toEqual([]);
+  });
+
+  it('left by a deletion that ended none (an older deployment’s): ended by the step, recorded as a deletion ends them; a standing client’s, another application’s stand', async () => {
+    const old = await createTestClient(app, { type: 'spa', authMethod: 'none', redirectUris: [REDIRECT] });
+    const offline = await offlineGrantOutlivingSignOut('left-by-old-deletion@example.com', tenantA, old.clientId);
+    const offlineGrant = await grantOf(offline.refreshToken);
+    const userId = offline.userId;
+    // A browser signed in through the old client alone, another through a standing client too.
+    await signIn(userId, tenantA, old.clientId, new TestBrowser());
+    const both = new TestBrowser();
+    const kept = await signIn(userId, tenantA, spa.clientId, both);
+    const alongside = await signIn(userId, tenantA, old.clientId, both);
+    const alongsideGrant = await grantOf(alongside.tokens.refresh_token!);
+    const bystander = await offlineGrantOutlivingSignOut('bystander-of-old-deletion@example.com', tenantA);
+    const other = await app.bootstrapAnother();
+    const theirs = (await app.as({ apiKey: other.apiKey }).post('/oauth-clients', { name: 'Theirs', type: 'spa', redirectUris: [REDIRECT] })).body;
+    const theirGrant = randomUUID();
+    await sql(`insert into oidc_model (model, id, application_id, payload) values ('Grant', ?, ?, ?::jsonb)`, [
+      theirGrant,
+      other.applicationId,
+      JSON.stringify({ clientId: theirs.clientId, accountId: randomUUID(), iat: Math.floor(Date.now() / 1000) }),
+    ]);
+    const sessions = async () => (await app.http.get(`/users/${userId}/sessions`)).body.data as { id: string; clientId: string }[];
+    const sessionIds = async () => (await sessions()).map((session) => session.id);
+    // The browser session's row: the grant sign-in names the old client too.
+    const aloneId = (await sessions()).find((session) => session.clientId === old.clientId && session.id !== offline.session['id'])!.id;
+    const aloneRow = (await sql<{ id: string; uid: string }>('select id, op_session_uid as uid from user_session where id = ?', [aloneId]))[0]!;
+    // As a deletion before grants ended with their client left them: the client's row gone, nothing else.
+    await sql('delete from oauth_client where id = ?', [old.clientId]);
+    expect(await sessionIds()).toContain(aloneRow.id);
+
+    await endGrantsOfDeletedClients(app.gatehouse.services.orm, app.gatehouse.services.invalidations);
+
+    expect(await sql('select 1 from oidc_model where grant_id in (?, ?) or id in (?, ?)', [offlineGrant, alongsideGrant, offlineGrant, alongsideGrant])).toEqual([]);
+    expect(await sql(`select 1 from oidc_model where model = 'Grant' and payload->>'clientId' = ?`, [old.clientId])).toEqual([]);
+    expect(await sql(`select 1 from oidc_model where model = 'Session' and uid = ?`, [aloneRow.uid])).toEqual([]);
+    expect(await sessionIds()).not.toContain(aloneRow.id);
+    const system = { actor_type: 'system', actor_id: 'deleted-client-grants' };
+    const recorded = (action: string, targetId: string) => sql<{ tenant_id: string; actor_type: string; actor_id: string; after: unknown }>(
+      'select tenant_id, actor_type, actor_id, after from audit_log where action = ? and target_id = ?',
+      [action, targetId],
+    );
+    expect(await recorded('session.revoked', offline.session['id'] as string)).toEqual([
+      { tenant_id: tenantA, ...system, after: { reason: 'client_deleted', grantsRevoked: 1 } },
+    ]);
+    expect(await recorded('session.revoked', aloneRow.id)).toEqual([{ tenant_id: tenantA, ...system, after: { reason: 'client_deleted', grantsRevoked: 1 } }]);
+    expect(await recorded('grant.revoked', alongsideGrant)).toEqual([
+      { tenant_id: tenantA, ...system, after: { reason: 'client_deleted', clientId: old.clientId, userId } },
+    ]);
+
+    // The standing client's sign-ins stand, in the shared browser and outside any; another application's grant too.
+    expect(await refresh(kept.config, kept.tokens.refresh_token!)).toEqual(expect.any(String));
+    expect(await refresh(bystander.config, bystander.refreshToken)).toEqual(expect.any(String));
+    expect(await records('session.revoked', bystander.session['id'] as string)).toEqual([]);
+    expect(await opRow('Grant', theirGrant)).toHaveLength(1);
+    // Nothing is left to end: a second run records nothing.
+    const count = async () => (await sql<{ n: number }>(`select count(*)::int as n from audit_log where actor_id = 'deleted-client-grants'`))[0]!.n;
+    const ran = await count();
+    await endGrantsOfDeletedClients(app.gatehouse.services.orm, app.gatehouse.services.invalidations);
+    expect(await count()).toBe(ran);
   });
 });

@@ -1,13 +1,14 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
+import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { Scope } from '../../context.ts';
 import { OAuthClient } from '../../db/entities/index.ts';
 import type { ClientAuthMethod } from '../../db/entities/oauth-client.entity.ts';
 import type { SigningAlg } from '../../db/entities/signing-key.entity.ts';
 import { HOLD_FOR_UPDATE } from '../../db/row-lock.ts';
 import { GatehouseError, invalid, notFound } from '../../errors.ts';
-import { newId } from '../../ids.ts';
-import { recordAudit } from '../audit.ts';
-import { endSignIns, ofClient } from '../sessions/end-sessions.ts';
+import type { InvalidationBus } from '../../events/invalidations.ts';
+import { newId, uuidOrNullSql } from '../../ids.ts';
+import { recordAudit, type AuditActor } from '../audit.ts';
+import { endClientGrants } from '../sessions/end-sessions.ts';
 import { paginate, type Page, type PageArgs, type Row, scopedList } from '../pagination.ts';
 import { targetTenant } from '../tenants/target-tenant.ts';
 import { displayName } from '../validate.ts';
@@ -272,19 +273,42 @@ export async function updateOAuthClient(scope: Scope, clientId: string, input: U
 
 /**
  * From the commit the OP knows no such client_id; its grants end with it, with their tokens and their sign-ins (each
- * recorded, reason `client_deleted`), while the client still stands for the statement that records them.
+ * recorded, reason `client_deleted`).
  */
 export async function deleteOAuthClient(scope: Scope, clientId: string): Promise<boolean> {
   const grants = await scope.transactional(async (em) => {
     const client = await findClient(em, clientId, true);
-    const ended = await endSignIns(em, scope, ofClient(client.id, new Date()), 'client_deleted');
+    const ended = await endClientGrants(em, scope, client.id);
     recordAudit(em, scope, { action: 'oauth_client.deleted', targetType: 'oauth_client', targetId: client.id, tenantId: client.tenantId ?? null, before: oauthClientSnapshot(client) });
     em.remove(client);
-    return ended.grants;
+    return ended;
   });
   await clientChanged(scope, clientId);
   await Promise.all(grants.map((id) => scope.services.invalidations.publish({ kind: 'grant', id })));
   return true;
+}
+
+const DELETED_CLIENT_GRANTS: AuditActor['principal'] = { actor: { type: 'system', id: 'deleted-client-grants' } };
+
+/**
+ * Grants whose client is gone from their application end as its deletion ends them (endClientGrants), recorded by the
+ * system actor `deleted-client-grants`: those a deletion left before deletions ended them, and one the OP saved from its
+ * client cache while a deletion committed. Up to `limit` clients a run (the OP's periodic sweep); returns how many.
+ */
+export async function endGrantsOfDeletedClients(orm: MikroORM, invalidations: InvalidationBus, limit = 100): Promise<number> {
+  const gone = await orm.em.getConnection().execute<{ application_id: string; client_id: string }[]>(
+    `select distinct g.application_id, g.payload->>'clientId' as client_id from oidc_model as g
+      where g.model = 'Grant' and g.application_id is not null and g.payload->>'clientId' is not null
+        and not exists (select 1 from oauth_client as c where c.application_id = g.application_id and c.id = ${uuidOrNullSql(`g.payload->>'clientId'`)})
+      limit ?`,
+    [limit],
+  );
+  for (const { application_id: applicationId, client_id: clientId } of gone) {
+    const actor: AuditActor = { applicationId, tenantId: null, requestId: newId(), principal: DELETED_CLIENT_GRANTS };
+    const grants = await orm.em.fork().transactional((em) => endClientGrants(em, actor, clientId));
+    await Promise.all(grants.map((id) => invalidations.publish({ kind: 'grant', id })));
+  }
+  return gone.length;
 }
 
 /** The replaced secret stays valid for the grace period. Public clients have none (422, field `clientId`). */

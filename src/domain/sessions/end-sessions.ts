@@ -60,7 +60,7 @@ function signInEndCtes(selected: EndedSignIns, reason: SessionEndReason | null, 
   const ofARow = `exists (select 1 from indexed as i where i.op_session_uid = op.uid and i.user_id::text = op.payload->>'accountId'
           and i.tenant_id::text is not distinct from gt.payload->>'tenantId')`;
   const ofTheRows = selected.ends === 'browser_session' ? 'op.of_rows' : `op.of_rows and (g.id is null or ${ofARow})`;
-  const signIns = grantSignInsSql('and g.id in (select id from extra_grants)', [], now);
+  const signIns = grantSignInsSql('and g.id in (select id from extra_grants)', [], now, 'any');
   const why = JSON.stringify(reason === null ? {} : { reason });
   return {
     ctes: `indexed as (select s.application_id, s.id, s.op_session_uid, s.user_id, s.tenant_id from user_session as s where @owner(s) and (${selected.where}) and ${LIVE}),
@@ -179,7 +179,7 @@ export async function endOtherSessions(em: EntityManager, actor: AuditActor, use
  * Every grant of OAuth client `clientId` (its grant sign-ins, its authorizations in browser sessions): a tenant's
  * sign-in in a browser session ends when the client's grant was its only one; the browser session stands for the rest.
  */
-export function ofClient(clientId: string, now: Date): EndedSignIns {
+function ofClient(clientId: string, now: Date): EndedSignIns {
   const grants = `select g.id, g.payload->>'accountId' as account_id from oidc_model as g where g.model = 'Grant' and @owner(g) and g.payload->>'clientId' = ?`;
   return {
     // The rows of the client's users only, each by the user index.
@@ -188,6 +188,14 @@ export function ofClient(clientId: string, now: Date): EndedSignIns {
     ends: 'sign_in',
     grants: { sql: `select c.id from (${grants}) as c`, params: [clientId] },
   };
+}
+
+/**
+ * The grants of a client deleted end as ofClient selects them, each recorded (`client_deleted`), whether the client still
+ * stands (its deletion's statement) or is gone already. Returns the grants, for the caller to publish after the commit.
+ */
+export async function endClientGrants(em: EntityManager, actor: AuditActor, clientId: string): Promise<string[]> {
+  return (await endSignIns(em, actor, ofClient(clientId, new Date()), 'client_deleted')).grants;
 }
 
 /**

@@ -13,32 +13,34 @@ import { uuidOrNullSql } from '../../ids.ts';
  */
 const SIGN_IN_ID = `(lpad(to_hex((g.payload->>'iat')::bigint * 1000), 12, '0') || '7' || substr(md5(g.id), 1, 3) || '8' || substr(md5(g.id), 4, 15))::uuid`;
 
+const CLIENT_ID = uuidOrNullSql(`g.payload->>'clientId'`);
+
 /**
- * The OAuth client (`c`) of grant `g`, while it stands: the OP no longer knows a client deleted or revoked, and its
- * rows may remain (a client revoked in the database; a deletion's own statement ends them, end-sessions.ts ofClient,
- * and reads them while the client still stands). Listing, reading, validating and revoking a grant's sign-in all ask it.
+ * Grant `g`'s OAuth client stands (the OP knows no client deleted or revoked). Every read of a grant's sign-in asks it:
+ * the OP may save a grant from its client cache while the client's deletion commits, left until the sweep ends it
+ * (endGrantsOfDeletedClients).
  */
-export const STANDING_CLIENT = `join oauth_client as c on c.application_id = g.application_id and c.id = ${uuidOrNullSql(`g.payload->>'clientId'`)} and c.revoked_at is null`;
+export const STANDING_CLIENT = `exists (select 1 from oauth_client as c where c.application_id = g.application_id and c.id = ${CLIENT_ID} and c.revoked_at is null)`;
 
 /**
  * The application's grant sign-ins (`@owner`) matching `where` (on `g`, the Grant, and `gt`, its GrantTenant), one row
  * each: `id` (SIGN_IN_ID), `grant_id`, `user_id`, `tenant_id`, `client_id`, `created_at` (the grant's), `last_active_at`
  * (its newest live token's issue: its last refresh) and `expires_at` (its live tokens' latest end, never past the
- * grant's). Judged by `now`, this instance's clock, as sessions.ts judges browser sessions.
+ * grant's). Judged by `now`, this instance's clock, as sessions.ts judges browser sessions. `clients` `any`: also those
+ * of a client no longer standing (a statement ending them records each as the sign-in it was).
  */
-export function grantSignInsSql(where: string, params: readonly unknown[], now: Date): { sql: string; params: unknown[] } {
+export function grantSignInsSql(where: string, params: readonly unknown[], now: Date, clients: 'standing' | 'any' = 'standing'): { sql: string; params: unknown[] } {
   return {
-    sql: `select ${SIGN_IN_ID} as id, g.id as grant_id, u.id as user_id, (gt.payload->>'tenantId')::uuid as tenant_id, c.id as client_id,
+    sql: `select ${SIGN_IN_ID} as id, g.id as grant_id, u.id as user_id, (gt.payload->>'tenantId')::uuid as tenant_id, ${CLIENT_ID} as client_id,
             to_timestamp((g.payload->>'iat')::bigint) as created_at, to_timestamp(k.last_iat) as last_active_at,
             least(k.expires_at, g.expires_at) as expires_at
        from oidc_model as g
        join app_user as u on u.application_id = g.application_id and u.id::text = g.payload->>'accountId'
-       ${STANDING_CLIENT}
        left join oidc_model as gt on gt.model = 'GrantTenant' and gt.id = g.id
        cross join lateral (select max((k.payload->>'iat')::bigint) as last_iat, max(k.expires_at) as expires_at from oidc_model as k
           where k.grant_id = g.id and k.model in ('AccessToken', 'RefreshToken') and k.consumed_at is null
             and (k.expires_at is null or k.expires_at > ?::timestamptz) and (k.payload->>'expiresWithSession') is distinct from 'true') as k
-      where g.model = 'Grant' and @owner(g) and (g.expires_at is null or g.expires_at > ?::timestamptz) and k.last_iat is not null
+      where g.model = 'Grant' and @owner(g) and (g.expires_at is null or g.expires_at > ?::timestamptz) and k.last_iat is not null${clients === 'standing' ? ` and ${STANDING_CLIENT}` : ''}
         and not exists (select 1 from oidc_model as o cross join jsonb_each(o.payload->'authorizations') as a
           where o.model = 'Session' and o.payload->>'accountId' = g.payload->>'accountId' and (o.expires_at is null or o.expires_at > ?::timestamptz)
             and a.value->>'grantId' = g.id)

@@ -307,7 +307,7 @@ async function readValidToken(scope: Scope, token: string, now: Date): Promise<K
        join app_user as u on @owner(u) and t.application_id = u.application_id::text and u.id = ${uuidOrNullSql('t.user_id')}
        join oidc_model as g on g.model = 'Grant' and g.id = t.grant_id and g.application_id = u.application_id
         and g.payload->>'accountId' = t.user_id and g.payload->>'clientId' = t.client_id and (g.expires_at is null or g.expires_at > ?::timestamptz)
-       ${STANDING_CLIENT}
+        and ${STANDING_CLIENT}
        left join oidc_model as gt on gt.model = 'GrantTenant' and gt.id = g.id
        -- The sign-in that lists the grant: of the browser session that holds it, else the grant's own (none: not valid).
        left join lateral (select ${COLUMNS}, o.expires_at as op_expires_at from user_session as s join oidc_model as o on o.model = 'Session' and o.uid = s.op_session_uid
