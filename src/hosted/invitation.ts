@@ -13,7 +13,7 @@ import { typedName } from '../domain/typed-fields.ts';
 import { englishCopy } from '../domain/branding/copy/index.ts';
 import type { Services } from '../services.ts';
 import type { CsrfTokens } from './csrf.ts';
-import { SignInRefusal } from '../domain/sign-in/refusals.ts';
+import { refuseDeactivated, SignInRefusal } from '../domain/sign-in/refusals.ts';
 import { type InvitationTarget } from '../domain/sign-in/sign-in.ts';
 import { INVITATION_CODE_MINUTES, mailInvitationCode, proveInvitationCode, proveInvitationPassword } from '../domain/invitations/proof.ts';
 import { mailPasswordReset } from '../domain/sign-in/account-links.ts';
@@ -45,7 +45,6 @@ const REFUSALS = {
   expired: 'invitation.expired',
   elsewhere: 'invitation.elsewhere',
   ownSurface: 'invitation.ownSurface',
-  deactivated: 'refusal.organizationDeactivated',
   suspended: 'invitation.suspended',
   locked: 'invitation.locked',
 } as const satisfies Record<string, CopyKey>;
@@ -237,7 +236,7 @@ function donePage(look: PageLook, nonce: string, ways: string | undefined, landi
 }
 
 /** An account that cannot act now is 403, as a suspended user's own pages are: the invitation stands, the account may not use it. */
-const REFUSAL_STATUS: Readonly<Record<Refusal, number>> = { unknown: 404, accepted: 410, revoked: 410, expired: 410, elsewhere: 403, ownSurface: 403, deactivated: 403, suspended: 403, locked: 403 };
+const REFUSAL_STATUS: Readonly<Record<Refusal, number>> = { unknown: 404, accepted: 410, revoked: 410, expired: 410, elsewhere: 403, ownSurface: 403, suspended: 403, locked: 403 };
 
 /** A refusal of the link, answered with its page (in the invitation's tenant's look, once that is known). */
 class InvitationRefused extends Error {
@@ -270,7 +269,8 @@ export function registerInvitationPage(app: FastifyInstance, services: Services,
     if (surface === null || !(await services.surfaces.admits(surface, { applicationId, tenantId }))) throw new InvitationRefused('elsewhere', look);
     // The same organization, on the service's address rather than its isolated tenant's own.
     if (surface.kind === 'service' && settings.poolId === tenantId) throw new InvitationRefused('ownSurface', look);
-    if (await services.apiKeys.organizations.deactivated(services.orm, applicationId)) throw new InvitationRefused('deactivated', look);
+    // A deactivated organization's, as its other mailed links: the console's stay served.
+    await refuseDeactivated(services, applicationId, look);
     const status = invitationStatus(invitation);
     if (status !== 'pending') throw new InvitationRefused(status, look);
     // No OAuth client opened the page: its records name the invitation, and so do the links it asks.

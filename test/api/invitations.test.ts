@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureConsoles } from '../../src/domain/console/console.ts';
+import { newId } from '../../src/ids.ts';
 import { startTestAppWithTenants, type TestApp } from '../support/app.ts';
 import { CookieJar, readForm, type Visit } from '../support/cookie-jar.ts';
 import { passwordProviderId } from '../support/auth-providers.ts';
@@ -204,6 +206,30 @@ describe('invitations', () => {
     }
     expect((await app.http.get(`${inA}/invitations/${sent.id}`)).body.status).toBe('pending');
     expect((await submit(link, { name: 'Pia', password: PASSWORD })).status).toBe(200);
+  });
+
+  it('while its organization is deactivated, an invitation to its console opens and is accepted, as the console’s links: its operators’ way back in', async () => {
+    const { orm, config } = app.gatehouse.services;
+    await ensureConsoles(orm, config.publicUrl, randomUUID());
+    const [{ id: consoleId }] = (await sql<{ id: string }>('select id from application where organization_id = ? and console', [app.root.organizationId])) as [{ id: string }];
+    const consoleKey = await issueTestKey(app, { applicationId: consoleId });
+    // The console is single-tenant, which the API gives no tenant: its invitations' one is made here.
+    const consoleTenant = newId();
+    await sql(`insert into tenant (application_id, id, name, slug, created_at, updated_at) values (?, ?, 'Operators', 'operators', now(), now())`, [consoleId, consoleTenant]);
+    const email = `operator-${randomUUID()}@example.com`;
+    const sent = await invite(`/applications/${consoleId}/tenants/${consoleTenant}`, { email }, consoleKey);
+    const link = await linkMailedTo(email, consoleKey);
+    const orgPath = `/organizations/${app.root.organizationId}`;
+    expect((await app.http.post(`${orgPath}/deactivate`)).status).toBe(200);
+    try {
+      const { action, csrf, token } = formOf(await openPage(link));
+      const accepted = await post(action, { csrf, token, name: 'Olga', password: PASSWORD });
+      expect(accepted.status, accepted.html).toBe(200);
+    } finally {
+      expect((await app.http.post(`${orgPath}/reactivate`)).status).toBe(200);
+    }
+    const path = `/applications/${consoleId}/tenants/${consoleTenant}/invitations/${sent.id}`;
+    expect((await consoleKey.get(path)).body.status).toBe('accepted');
   });
 
   it('a resend gives the roles anew: it takes the rights to give them; an expired one is checked as a new invitation', async () => {
