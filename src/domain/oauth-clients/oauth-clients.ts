@@ -293,9 +293,9 @@ const DELETED_CLIENT_GRANTS: AuditActor['principal'] = { actor: { type: 'system'
 /**
  * Grants whose client is gone from their application end as its deletion ends them (endClientGrants), recorded by the
  * system actor `deleted-client-grants`: those a deletion left before deletions ended them, and one the OP saved from its
- * client cache while a deletion committed. Up to `limit` clients a run (the OP's periodic sweep); returns how many.
+ * client cache while a deletion committed. Up to `limit` clients a run (the OP's periodic sweep).
  */
-export async function endGrantsOfDeletedClients(orm: MikroORM, invalidations: InvalidationBus, limit = 100): Promise<number> {
+export async function endGrantsOfDeletedClients(orm: MikroORM, invalidations: InvalidationBus, limit = 100): Promise<void> {
   const gone = await orm.em.getConnection().execute<{ application_id: string; client_id: string }[]>(
     `select distinct g.application_id, g.payload->>'clientId' as client_id from oidc_model as g
       where g.model = 'Grant' and g.application_id is not null and g.payload->>'clientId' is not null
@@ -308,7 +308,6 @@ export async function endGrantsOfDeletedClients(orm: MikroORM, invalidations: In
     const grants = await orm.em.fork().transactional((em) => endClientGrants(em, actor, clientId));
     await Promise.all(grants.map((id) => invalidations.publish({ kind: 'grant', id })));
   }
-  return gone.length;
 }
 
 /** The replaced secret stays valid for the grace period. Public clients have none (422, field `clientId`). */
