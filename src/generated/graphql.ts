@@ -153,6 +153,12 @@ export type ApiResource = {
   id: Scalars['UUID']['output'];
   /** The resource indicator a client names as `resource`, and the `aud` of its tokens: an absolute https URI, unique across the service. */
   identifier: Scalars['String']['output'];
+  /**
+   * True when another application registered `identifier` first, before identifiers were unique across the service: a
+   * grant naming it is then `invalid_target` here, until this resource is saved with it again once the other holds it
+   * no longer (409 while it does).
+   */
+  identifierHeldElsewhere: Scalars['Boolean']['output'];
   /** Display name. */
   name: Scalars['String']['output'];
   /** The permissions the API defines: keys of the application's own permissions (`invoices:approve`). */
@@ -4162,6 +4168,7 @@ export type ApiResourceResolvers<ContextType = RequestContext, ParentType extend
   createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['UUID'], ParentType, ContextType>;
   identifier?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  identifierHeldElsewhere?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   permissions?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
   updatedAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;

@@ -42,6 +42,7 @@ describe('API resources', () => {
       id: expect.any(String),
       applicationId: app.root.applicationId,
       identifier: uri,
+      identifierHeldElsewhere: false,
       name: 'Invoices API',
       permissions: ['invoices:read', 'invoices:approve'],
       createdAt: expect.any(String),

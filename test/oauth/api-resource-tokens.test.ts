@@ -172,3 +172,48 @@ describe('client credentials naming an API resource', () => {
     expect(named.status).toBe(200);
   });
 });
+
+describe('an identifier two applications registered before identifiers were unique', () => {
+  const SHARED_API = 'https://shared.example.com/api';
+  const sql = (statement: string, values: unknown[]) => app.gatehouse.services.orm.em.getConnection().execute(statement, values);
+
+  it('serves its first registrant only, until the later one saves it again once it is free', async () => {
+    const first = await app.bootstrapAnother();
+    const theirs = app.as({ apiKey: first.apiKey });
+    const original = (await theirs.post('/api-resources', { identifier: SHARED_API, name: 'Theirs' })).body.id as string;
+    // As a deployment from before the rule left it: the same identifier registered later in this application.
+    const late = (await app.http.post('/api-resources', { identifier: 'https://placeholder.example.com', name: 'Ours', permissions: ['invoices:read'] })).body.id as string;
+    await sql('update api_resource set identifier = ? where application_id = ? and id = ?', [SHARED_API, app.root.applicationId, late]);
+    const { Migration0062ApiResourceIdentifiersHeldElsewhere } = await import('../../src/db/migrations/0062-api-resource-identifiers-held-elsewhere.ts');
+    const orm = app.gatehouse.services.orm;
+    const migration = new Migration0062ApiResourceIdentifiersHeldElsewhere(orm.em.getDriver(), orm.config);
+    migration.up();
+    const statements = migration.getQueries().filter((query) => typeof query === 'string');
+    expect(statements).toHaveLength(1);
+    for (const statement of statements) await sql(statement, []);
+
+    const ours = await createTestClient(app, { permissions: ['*'] });
+    const grant = (credential: { clientId: string; clientSecret?: string }) =>
+      postForm(`${issuer}/oauth2/token`, { grant_type: 'client_credentials', resource: SHARED_API }, {
+        authorization: `Basic ${Buffer.from(`${credential.clientId}:${credential.clientSecret}`).toString('base64')}`,
+      });
+    expect((await grant(ours)).body.error).toBe('invalid_target');
+    const theirCredential = (await theirs.post('/m2m-credentials', { name: 'Theirs', permissions: ['users:read'] })).body;
+    const served = await grant({ clientId: theirCredential.id, clientSecret: theirCredential.clientSecret });
+    expect(served.status, JSON.stringify(served.body)).toBe(200);
+    expect(decodeJwt(served.body.access_token).payload['aud']).toBe(SHARED_API);
+
+    expect((await app.http.get(`/api-resources/${late}`)).body).toMatchObject({ identifier: SHARED_API, identifierHeldElsewhere: true });
+    expect((await theirs.get(`/api-resources/${original}`)).body).toMatchObject({ identifierHeldElsewhere: false });
+    // Saving it again while the first registrant holds it is refused; other changes keep it held elsewhere.
+    expect((await app.http.patch(`/api-resources/${late}`, { identifier: SHARED_API })).body).toMatchObject({ code: 'already_exists', field: 'identifier' });
+    expect((await app.http.patch(`/api-resources/${late}`, { name: 'Renamed' })).body).toMatchObject({ name: 'Renamed', identifierHeldElsewhere: true });
+    expect((await grant(ours)).body.error).toBe('invalid_target');
+
+    expect((await theirs.delete(`/api-resources/${original}`)).status).toBe(204);
+    expect((await app.http.patch(`/api-resources/${late}`, { identifier: SHARED_API })).body).toMatchObject({ identifierHeldElsewhere: false });
+    const now = await grant(ours);
+    expect(now.status, JSON.stringify(now.body)).toBe(200);
+    expect(decodeJwt(now.body.access_token).payload).toMatchObject({ aud: SHARED_API, permissions: ['invoices:read'] });
+  });
+});

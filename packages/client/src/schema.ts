@@ -5538,6 +5538,12 @@ export interface components {
             applicationId: string;
             /** @description The resource indicator a client names as `resource`, and the `aud` of its tokens: an absolute https URI, unique across the service. */
             identifier: string;
+            /**
+             * @description True when another application registered `identifier` first, before identifiers were unique across the service: a
+             *     grant naming it is then `invalid_target` here, until this resource is saved with it again once the other holds it
+             *     no longer (409 while it does).
+             */
+            identifierHeldElsewhere: boolean;
             /** @description Display name. */
             name: string;
             /** @description The permissions the API defines: keys of the application's own permissions (`invoices:approve`). */

@@ -13,6 +13,7 @@ const ApiResourceSchema = defineEntity({
     applicationId: p.uuid().primary(),
     id: p.uuid().primary(),
     identifier: p.string(),
+    identifierHeldElsewhere: p.boolean().default(false),
     name: p.string(),
     permissions: p.array().columnType('text[]'),
     createdAt: p.datetime().onCreate(() => new Date()),

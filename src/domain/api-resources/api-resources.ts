@@ -166,7 +166,11 @@ export async function updateApiResource(scope: Scope, resourceId: string, input:
     scope.transactional(async (em) => {
       const resource = await findResource(em, resourceId, true);
       const before = snapshot(resource);
-      if (identifier !== undefined && identifier !== resource.identifier) await assertIdentifierFree(em, scope, identifier);
+      // Saving the identifier again claims it once its first registrant no longer holds it (migration 0062).
+      if (identifier !== undefined && (identifier !== resource.identifier || resource.identifierHeldElsewhere)) {
+        await assertIdentifierFree(em, scope, identifier);
+        resource.identifierHeldElsewhere = false;
+      }
       if (identifier !== undefined) resource.identifier = identifier;
       if (name !== undefined) resource.name = name;
       // New permissions without a list join the resource's own.
@@ -205,7 +209,7 @@ export async function readResourcePermissions(connection: PostgreSqlConnection, 
   const [row] = await executeOwned<{ permissions: string[] }[]>(
     connection,
     applicationId,
-    'select permissions from api_resource where @owner and identifier = ?',
+    'select permissions from api_resource where @owner and identifier = ? and not identifier_held_elsewhere',
     [identifier],
   );
   return row?.permissions ?? null;
