@@ -49,6 +49,11 @@ export interface RequestContext {
   readonly principal: Principal;
   readonly services: Services;
   scope(target?: ScopeTarget): Promise<Scope>;
+  /**
+   * A subscription's alone (src/graphql/subscriptions.ts): the refusal its credentials would get now, read from the
+   * database itself rather than the instance's caches; undefined while they may.
+   */
+  readonly refusalFromDatabase?: () => Promise<GatehouseError | undefined>;
 }
 
 /** How a request's scopes reach the database: forks of the ORM's EntityManager, or of its request transaction. */

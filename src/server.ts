@@ -5,7 +5,8 @@ import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { DestinationStream } from 'pino';
-import { authenticate, BearerTokenRefused, readCredentials } from './auth/authenticate.ts';
+import { authenticate, BearerTokenRefused, readCredentials, type CredentialSource, type CredentialStore } from './auth/authenticate.ts';
+import { ApiKeyCache } from './auth/api-key-cache.ts';
 import { hashApiKeySecret, secretMatches } from './auth/api-key-secret.ts';
 import { answerClientError } from './client-error.ts';
 import type { Config } from './config.ts';
@@ -231,10 +232,16 @@ export async function createServer(services: Services, options: { redis?: Redis;
     done();
   });
 
-  // Every authenticated request's credentials, and a stream's again before each event it sends (it outlives its request).
-  const authenticateHeaders = async (headers: CredentialHeaders) =>
-    authenticate({ orm: services.orm, cache: services.apiKeys }, services.signingKeys, readCredentials(headers), services.surfaces);
-  const authenticateRequest = (request: FastifyRequest) => authenticateHeaders(request.headers);
+  // Every authenticated request's credentials, and a stream's again as it sends (it outlives its request): before each
+  // event through the caches, and from the database before sending what it read (src/domain/audit-stream.ts).
+  const stores: Record<CredentialSource, CredentialStore> = {
+    cache: { orm: services.orm, cache: services.apiKeys },
+    // A lifetime of 0 keeps nothing: every question reaches the database.
+    database: { orm: services.orm, cache: new ApiKeyCache(services.invalidations, 0) },
+  };
+  const authenticateHeaders = async (headers: CredentialHeaders, source: CredentialSource = 'cache') =>
+    authenticate(stores[source], services.signingKeys, readCredentials(headers), services.surfaces);
+  const authenticateRequest = (request: FastifyRequest, source?: CredentialSource) => authenticateHeaders(request.headers, source);
 
   // Application-level hooks run before the rate limiter's route-level one, which then buckets by the outcome.
   app.addHook('onRequest', async (request) => {

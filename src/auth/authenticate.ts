@@ -61,6 +61,12 @@ export interface CredentialStore {
 }
 
 /**
+ * Where credentials asked again are read: through the instance's caches, as every request's, or from the database
+ * itself, which an instance's caches may lag by the moment Redis takes to tell it of a change made on another.
+ */
+export type CredentialSource = 'cache' | 'database';
+
+/**
  * The working key a secret's hash names, across applications (before any scope exists the hash is the only thing that
  * finds a key): unrevoked, unexpired, and whose user (if any) may act now (mayActNow). One indexed statement on the
  * connection (the ORM's mapping costs ~4× the query). Authentication and introspection both ask this, so a key works

@@ -2,7 +2,7 @@ import pg from 'pg';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Scope } from '../context.ts';
 import { executeOwned } from '../db/owned-sql.ts';
-import { invalid } from '../errors.ts';
+import { invalid, type GatehouseError } from '../errors.ts';
 import { isUuid } from '../ids.ts';
 import { COLUMNS, conditions, view, type AuditFilter, type AuditRecordView, type AuditRow } from './audit-search.ts';
 import { asBackgroundWork } from '../background-work.ts';
@@ -49,10 +49,19 @@ const SETTLED_AFTER_MS = 5 * 60_000;
 const FINAL = 'tx < pg_snapshot_xmin(pg_current_snapshot())';
 
 export interface AuditSink {
+  /**
+   * Asked after each read that found records to send, before any of them is sent: the refusal a new request of the
+   * stream's credentials would get, read from the database itself (CredentialSource), or undefined. A record read was
+   * committed before the read and this asks after it, so no record committed after a revocation on any instance is sent.
+   */
+  confirm(): Promise<GatehouseError | undefined>;
   /** Resolves once the sink can take more (the client read what it had), or rejects to stop. */
   send(record: AuditRecordView): Promise<void>;
   readonly closed: boolean;
 }
+
+/** How a following ends: `settled` once every record before `to` is sent, `refused` by `confirm`, else the sink closed. */
+export type AuditFollowingEnd = 'settled' | { readonly refused: GatehouseError } | undefined;
 
 export interface AuditStreamLog {
   warn(details: object, message: string): void;
@@ -210,10 +219,10 @@ export async function streamStart(scope: Scope, filter: AuditFilter, lastEventId
 }
 
 /**
- * Until the sink closes or refuses (a client too slow: the transport drops it), or, with `to`, once every record
- * before `to` is sent (`'settled'`).
+ * Until the sink closes or refuses (a client too slow: the transport drops it), its credentials no longer may receive
+ * records (`confirm`), or, with `to`, once every record before `to` is sent.
  */
-export async function followAuditLog(scope: Scope, filter: AuditFilter, start: Start, sink: AuditSink, waker: AuditWaker): Promise<'settled' | undefined> {
+export async function followAuditLog(scope: Scope, filter: AuditFilter, start: Start, sink: AuditSink, waker: AuditWaker): Promise<AuditFollowingEnd> {
   const { where, params } = conditions(scope, filter);
   let place: Place = start;
   let settledBelow: bigint | undefined;
@@ -255,6 +264,10 @@ export async function followAuditLog(scope: Scope, filter: AuditFilter, start: S
              from w order by w.tx, w.seq`,
           [place.tx, place.seq, until.tx, until.seq, BATCH, ...params, start.seen ?? null],
         );
+        if (rows.some((row) => row.matches)) {
+          const refused = await sink.confirm();
+          if (refused !== undefined) return { refused };
+        }
         for (const row of rows) {
           if (sink.closed) return undefined;
           if (row.matches) await sink.send(view(scope, row));
@@ -276,9 +289,16 @@ export async function followAuditLog(scope: Scope, filter: AuditFilter, start: S
  * followAuditLog's records as an async iterator (a GraphQL subscription's source): each is read on only once the
  * consumer has taken the one before, at its transport's pace. It completes once settled (`to` long past); a failure
  * of the database is thrown after the records sent before it, so the client resumes with `after` rather than taking
- * the stream for complete. `return()` ends the following at its next wake.
+ * the stream for complete. `confirm`'s refusal (AuditSink) is thrown too, after the records sent before it, for the
+ * transport to send as the last result. `return()` ends the following at its next wake.
  */
-export function auditRecordIterator(scope: Scope, filter: AuditFilter, start: Start, waker: AuditWaker): AsyncIterableIterator<AuditRecordView> {
+export function auditRecordIterator(
+  scope: Scope,
+  filter: AuditFilter,
+  start: Start,
+  waker: AuditWaker,
+  confirm: AuditSink['confirm'],
+): AsyncIterableIterator<AuditRecordView> {
   let closed = false;
   let failure: Error | undefined;
   /** The consumer waiting for a record, and the sender waiting for the consumer. */
@@ -296,6 +316,7 @@ export function auditRecordIterator(scope: Scope, filter: AuditFilter, start: St
     get closed() {
       return closed;
     },
+    confirm,
     send: (record) =>
       new Promise<void>((resolve) => {
         handed = resolve;
@@ -306,10 +327,16 @@ export function auditRecordIterator(scope: Scope, filter: AuditFilter, start: St
         }
       }),
   };
-  void followAuditLog(scope, filter, start, sink, waker).then(finish, (error: unknown) => {
-    failure = error instanceof Error ? error : new Error(String(error));
-    finish();
-  });
+  void followAuditLog(scope, filter, start, sink, waker).then(
+    (end) => {
+      if (typeof end === 'object') failure = end.refused;
+      finish();
+    },
+    (error: unknown) => {
+      failure = error instanceof Error ? error : new Error(String(error));
+      finish();
+    },
+  );
   const iterator: AsyncIterableIterator<AuditRecordView> = {
     next: () => {
       // Taking a record lets the sender read on.

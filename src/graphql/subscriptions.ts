@@ -1,5 +1,6 @@
 import { ApolloServerErrorCode } from '@apollo/server/errors';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { CredentialSource } from '../auth/authenticate.ts';
 import type { Principal } from '../auth/principal.ts';
 import {
   getOperationAST,
@@ -30,8 +31,11 @@ export type SerializeError = (formatted: GraphQLFormattedError, error: unknown) 
 export interface SubscriptionDeps {
   readonly subscriptions: SubscriptionStarter;
   readonly streams: EventStreams;
-  /** The request's credentials authenticated anew, as a new request's: asked before each result is sent. */
-  readonly authenticateAgain: (request: FastifyRequest) => Promise<Principal>;
+  /**
+   * The request's credentials authenticated anew, as a new request's: through the caches before each result is sent,
+   * from the database before the source sends what it read (RequestContext's `refusalFromDatabase`).
+   */
+  readonly authenticateAgain: (request: FastifyRequest, source: CredentialSource) => Promise<Principal>;
 }
 
 /** A refused subscription: its errors as the JSON answer shows them, with the status of the first. */
@@ -41,7 +45,7 @@ export interface SubscriptionRefusal {
 }
 
 export interface SubscriptionHold {
-  readonly authenticateAgain: () => Promise<Principal>;
+  readonly authenticateAgain: (source: CredentialSource) => Promise<Principal>;
   /** One of the credential's streams (EventStreams.take), taken once the operation passed its checks. */
   readonly take: () => StreamSlot;
 }
@@ -99,9 +103,11 @@ export function subscriptionStarter(schema: GraphQLSchema, serializeError: Seria
     } catch (error) {
       return { refused: [refusalOf(error)] };
     }
+    const refusal = (source: CredentialSource) => refusalNow(() => hold.authenticateAgain(source), rule, pathTenants);
     try {
-      const results = await subscribe({ schema, document, operationName, variableValues: variables, contextValue: context });
-      if (Symbol.asyncIterator in results) return { results: sent(results, () => refusalNow(hold.authenticateAgain, rule, pathTenants), slot), slot };
+      const contextValue: RequestContext = { ...context, refusalFromDatabase: () => refusal('database') };
+      const results = await subscribe({ schema, document, operationName, variableValues: variables, contextValue });
+      if (Symbol.asyncIterator in results) return { results: sent(results, () => refusal('cache'), slot), slot };
       slot.release();
       return { refused: results.errors ?? [] };
     } catch (error) {
@@ -111,8 +117,9 @@ export function subscriptionStarter(schema: GraphQLSchema, serializeError: Seria
   }
 
   /**
-   * The results as sent while the credentials may still run the operation; then their refusal, the last result.
-   * `return()` stops the source at once (an async generator's would wait for the pending `next()`).
+   * The results as sent while the credentials may still run the operation; then their refusal, the last result (asked
+   * here before each result, or thrown by the source: RequestContext's `refusalFromDatabase`). `return()` stops the
+   * source at once (an async generator's would wait for the pending `next()`).
    */
   function sent(results: AsyncGenerator<ExecutionResult>, refusal: () => Promise<GatehouseError | undefined>, slot: StreamSlot): AsyncIterableIterator<FormattedExecutionResult> {
     let refused = false;
@@ -121,6 +128,10 @@ export function subscriptionStarter(schema: GraphQLSchema, serializeError: Seria
       await results.return(undefined);
       return { value: undefined, done: true };
     };
+    const refuse = (error: GatehouseError): IteratorYieldResult<FormattedExecutionResult> => {
+      refused = true;
+      return { value: { errors: show([refusalOf(error)]) }, done: false };
+    };
     const iterator: AsyncIterableIterator<FormattedExecutionResult> = {
       next: async () => {
         if (refused) return end();
@@ -128,15 +139,13 @@ export function subscriptionStarter(schema: GraphQLSchema, serializeError: Seria
         try {
           next = await results.next();
         } catch (error) {
+          if (error instanceof GatehouseError) return refuse(error);
           slot.release();
           throw error;
         }
         if (next.done === true) return end();
         const refusedNow = await refusal();
-        if (refusedNow !== undefined) {
-          refused = true;
-          return { value: { errors: show([refusalOf(refusedNow)]) }, done: false };
-        }
+        if (refusedNow !== undefined) return refuse(refusedNow);
         const { errors, ...result } = next.value;
         return { value: errors === undefined ? result : { ...result, errors: show(errors) }, done: false };
       },
@@ -168,7 +177,7 @@ export function subscriptionRunner(deps: SubscriptionDeps) {
     variables: Record<string, unknown>,
   ): Promise<SubscriptionRefusal | undefined> {
     const started = await start(context, document, operationName, variables, {
-      authenticateAgain: () => deps.authenticateAgain(reply.request),
+      authenticateAgain: (source) => deps.authenticateAgain(reply.request, source),
       take: () => deps.streams.take(context.principal),
     });
     if ('refused' in started) return formatted(started.refused);

@@ -5,6 +5,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerHookHandl
 import { getOperationAST, GraphQLError, OperationTypeNode, type DocumentNode, type ExecutionArgs, type GraphQLSchema } from 'graphql';
 import { CloseCode, handleProtocols, makeServer, type ExecutionResult, type FormattedExecutionResult, type SubscribePayload } from 'graphql-ws';
 import type { RawData, WebSocket } from 'ws';
+import type { CredentialSource } from '../auth/authenticate.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { RequestContext } from '../context.ts';
 import { GatehouseError, invalid } from '../errors.ts';
@@ -25,7 +26,7 @@ export interface WebSocketDeps {
   readonly schema: GraphQLSchema;
   readonly subscriptions: SubscriptionStarter;
   readonly streams: EventStreams;
-  readonly authenticate: (headers: CredentialHeaders) => Promise<Principal>;
+  readonly authenticate: (headers: CredentialHeaders, source?: CredentialSource) => Promise<Principal>;
   /** The refusal once the credential is over the API's rate limit. */
   readonly countRequest: (request: FastifyRequest, principal: Principal) => Promise<GatehouseError | undefined>;
   readonly contextOf: (request: FastifyRequest, principal: Principal) => RequestContext;
@@ -210,7 +211,7 @@ export function graphqlWebSocket(
     const variables = payload.variables ?? {};
     const context = deps.contextOf(request, principal);
     const subscribed = await deps.subscriptions.start(context, document, operationName, variables, {
-      authenticateAgain: () => deps.authenticate(credentials),
+      authenticateAgain: (source) => deps.authenticate(credentials, source),
       take: () => take(connection, principal),
     });
     if ('refused' in subscribed) return subscribed.refused;

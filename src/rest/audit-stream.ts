@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { RequestContext } from '../context.ts';
 import { OPERATION_PERMISSIONS } from '../auth/operation-permissions.ts';
 import { authorize, pathTenant, refusalNow } from '../graphql/authorize-operation.ts';
+import type { CredentialSource } from '../auth/authenticate.ts';
 import type { Principal } from '../auth/principal.ts';
 import { followAuditLog, streamStart, type AuditSink, type AuditWaker } from '../domain/audit-stream.ts';
 import type { AuditFilter } from '../domain/audit-search.ts';
@@ -50,8 +51,11 @@ export function registerAuditStream(
   app: FastifyInstance,
   deps: {
     contextFor(request: FastifyRequest): Promise<RequestContext>;
-    /** The request's credentials authenticated anew: asked before each record is sent (refusalNow). */
-    authenticateAgain(request: FastifyRequest): Promise<Principal>;
+    /**
+     * The request's credentials authenticated anew (refusalNow): through the caches before each record is sent, from
+     * the database before a read's records are (AuditSink's `confirm`).
+     */
+    authenticateAgain(request: FastifyRequest, source: CredentialSource): Promise<Principal>;
     waker: AuditWaker;
     streams: EventStreams;
   },
@@ -68,13 +72,14 @@ export function registerAuditStream(
       if (Array.isArray(lastEventId)) throw invalid('Last-Event-ID', 'Last-Event-ID may be given once');
       const start = await streamStart(scope, filter, lastEventId);
       const stream = deps.streams.open(reply, deps.streams.take(context.principal));
-      const refusal = () => refusalNow(() => deps.authenticateAgain(request), rule, [pathTenant(tenantId)]);
+      const refusal = (source: CredentialSource) => refusalNow(() => deps.authenticateAgain(request, source), rule, [pathTenant(tenantId)]);
       const sink: AuditSink = {
         get closed() {
           return stream.closed;
         },
+        confirm: () => refusal('database'),
         send: async (record) => {
-          if ((await refusal()) === undefined) return stream.send('audit', JSON.stringify(record), record.id);
+          if ((await refusal('cache')) === undefined) return stream.send('audit', JSON.stringify(record), record.id);
           stream.finish();
         },
       };

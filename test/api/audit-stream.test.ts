@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGatehouse, type Gatehouse } from '../../src/app.ts';
+import type { Config } from '../../src/config.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { HttpClient } from '../support/http.ts';
 import { openSse, recordsOf, type SseStream } from '../support/sse.ts';
@@ -197,13 +198,14 @@ describe.runIf(Boolean(process.env['TEST_DATABASE_URL']))('a transaction running
 });
 
 describe.runIf(Boolean(process.env['TEST_DATABASE_URL']))('two instances on PostgreSQL', () => {
-  const startInstance = async () => {
-    const instance = await startGatehouse(app.gatehouse.services.config, { logger: false });
+  const startInstance = async (overrides: Partial<Config> = {}) => {
+    const instance = await startGatehouse({ ...app.gatehouse.services.config, ...overrides }, { logger: false });
     await instance.server.app.listen({ port: 0, host: '127.0.0.1' });
     return { instance, url: `http://127.0.0.1:${(instance.server.app.server.address() as AddressInfo).port}` };
   };
   let second: Gatehouse | undefined;
-  afterAll(async () => second?.close());
+  let deaf: Gatehouse | undefined;
+  afterAll(async () => Promise.all([second?.close(), deaf?.close()]));
 
   it('a write on instance A appears on a stream held open on instance B; B’s shutdown ends it as an answer ends; after B restarts, Last-Event-ID resumes there', async () => {
     const b = await startInstance();
@@ -221,5 +223,25 @@ describe.runIf(Boolean(process.env['TEST_DATABASE_URL']))('two instances on Post
     const resumed = await open('/audit-logs/stream', app.root.apiKey, { 'last-event-id': lastId }, restarted.url);
     await resumed.until(hasTarget(missed), 'the record written while B was down');
     expect(recordsOf(resumed).map((record) => record.target.id)).toEqual([missed]);
+  });
+
+  it('a key revoked on A while B still holds it in its cache (B hears no invalidation): B’s stream sends nothing committed after the revocation, and ends as for any revoked key', async () => {
+    // Without Redis, B is never told of A's changes: its credential cache keeps the key for its whole lifetime.
+    const b = await startInstance({ redisUrl: undefined });
+    deaf = b.instance;
+    const key = await admin.post(`/applications/${app.root.applicationId}/tenants/${tenantA}/api-keys`, { name: 'reader on B', permissions: ['audit_logs:read'] });
+    expect(key.status, JSON.stringify(key.body)).toBe(201);
+    const secret = key.body.secret as string;
+    const onB = await open('/audit-logs/stream', secret, {}, b.url);
+    const before = await createUser(tenantA, 'before-revocation-on-a@example.com');
+    await onB.until(hasTarget(before), 'the record written before the revocation');
+
+    expect((await admin.delete(`/api-keys/${key.body.key.id}`)).status).toBeLessThan(300);
+    // The premise: B's cache still takes the key.
+    expect((await new HttpClient(b.url, { apiKey: secret }).get('/audit-logs')).status).toBe(200);
+    const after = await createUser(tenantA, 'after-revocation-on-a@example.com');
+    await onB.until((s) => s.ended || hasTarget(after)(s), 'the stream ended, or the record written after the revocation');
+    expect(recordsOf(onB).map((record) => record.target.id)).not.toContain(after);
+    expect(onB.endedCleanly).toBe(true);
   });
 });

@@ -1,6 +1,8 @@
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startGatehouse, type Gatehouse } from '../../src/app.ts';
 import { startTestApp, startTestAppWithTenants, type TestApp } from '../support/app.ts';
-import { AUDIT_SUBSCRIPTION, subscribedRecords, subscriptionErrors } from '../support/graphql-socket.ts';
+import { AUDIT_SUBSCRIPTION, eventually, openGraphQLSocket, subscribedRecords, subscriptionErrors } from '../support/graphql-socket.ts';
 import { openSse, type SseStream } from '../support/sse.ts';
 
 /**
@@ -134,5 +136,44 @@ describe('subscription auditLogs', () => {
     expect(stream.status).toBe(200);
     await own.close();
     await stream.until((s) => s.ended, 'the end of the stream');
+  });
+});
+
+describe.runIf(Boolean(process.env['TEST_DATABASE_URL']))('on an instance whose cache still holds a key revoked on another', () => {
+  let deaf: Gatehouse | undefined;
+  afterAll(async () => deaf?.close());
+
+  it('over SSE and WebSocket, sends nothing committed after the revocation: the refusal is the last result, then complete', async () => {
+    // Without Redis, this instance is never told of the other's changes: its credential cache keeps the key.
+    deaf = await startGatehouse({ ...app.gatehouse.services.config, redisUrl: undefined }, { logger: false });
+    await deaf.server.app.listen({ port: 0, host: '127.0.0.1' });
+    const url = `127.0.0.1:${(deaf.server.app.server.address() as AddressInfo).port}`;
+    const key = await app.http.post(`/applications/${app.root.applicationId}/tenants/${tenantA}/api-keys`, { name: 'subscriber elsewhere', permissions: ['audit_logs:read'] });
+    expect(key.status, JSON.stringify(key.body)).toBe(201);
+    const secret = key.body.secret as string;
+    const overSse = await openSse(`http://${url}/graphql`, { 'x-api-key': secret }, { query: AUDIT_SUBSCRIPTION, variables: {} });
+    streams.push(overSse);
+    const socket = openGraphQLSocket(`ws://${url}/graphql`, { connectionParams: { 'x-api-key': secret } });
+    try {
+      await eventually(() => socket.acknowledged, 'the connection acknowledged');
+      const overSocket = socket.subscribe(AUDIT_SUBSCRIPTION);
+      const socketHas = (id: string) => subscribedRecords(overSocket.results).some((record) => record.target.id === id);
+      // Each running: a record written now reaches both.
+      const before = await createUser(tenantA, 'sub-before-elsewhere@example.com');
+      await overSse.until(hasTarget(before), 'the record written before the revocation, over SSE');
+      await eventually(() => socketHas(before), 'the record written before the revocation, over WebSocket');
+
+      expect((await app.http.delete(`/api-keys/${key.body.key.id}`)).status).toBeLessThan(300);
+      const after = await createUser(tenantA, 'sub-after-elsewhere@example.com');
+      await overSse.until((s) => s.ended || hasTarget(after)(s), 'the subscription ended, or the record written after the revocation');
+      await eventually(() => overSocket.ended || socketHas(after), 'the socket’s subscription ended, or the record written after the revocation');
+      expect([hasTarget(after)(overSse), socketHas(after)]).toEqual([false, false]);
+      expect(overSse.events.at(-1)?.event).toBe('complete');
+      expect(subscriptionErrors(resultsOf(overSse)).map((error) => error.extensions?.['code'])).toEqual(['unauthenticated']);
+      expect(overSocket.completed).toBe(true);
+      expect(overSocket.results.at(-1)?.errors?.[0]?.extensions).toMatchObject({ code: 'unauthenticated', status: 401 });
+    } finally {
+      await socket.dispose();
+    }
   });
 });
