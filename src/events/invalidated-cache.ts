@@ -54,7 +54,8 @@ export class InvalidatedCache<V extends object> {
     const dispose = (entry: Entry<V>, key: string) => this.fileUnder(key, entry.owners, 'remove');
     this.entries = ttlMs > 0 ? new LRUCache<string, Entry<V>>({ max: MAX_ENTRIES, ttl: ttlMs, ttlResolution: 0, dispose, ...bounds }) : undefined;
     this.owners = owners;
-    bus.subscribe((invalidation) => this.forget(invalidation));
+    // One that keeps nothing has nothing to forget.
+    if (this.entries !== undefined) bus.subscribe((invalidation) => this.forget(invalidation));
   }
 
   get(key: string): V | undefined {
