@@ -14,7 +14,7 @@ export const REPLAYED_HEADER = 'idempotent-replayed';
 export interface StoredResponse {
   status: number;
   body: unknown;
-  /** A refusal's own time to retry (Retry-After); not stored: a replay says its status's default. */
+  /** A refusal's own time to retry (Retry-After): a 429's alone, which is not stored (retryLater). */
   retryAfterSeconds?: number | undefined;
 }
 

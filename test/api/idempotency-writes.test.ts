@@ -188,6 +188,37 @@ describe('Idempotency-Key on /graphql: the same request however it is written', 
   });
 });
 
+/** An answer's headers, without those of the request that carried it: its id, date, connection and rate-limit count. */
+const answerHeaders = (response: HttpResponse) =>
+  Object.fromEntries([...response.headers].filter(([name]) => !/^(date|connection|keep-alive|x-request-id|x-ratelimit-.*|idempotent-replayed)$/.test(name)));
+
+describe('a replayed answer', () => {
+  it('carries exactly the first answer’s status, body and headers, on both transports, a success and a refusal alike; none says when to retry', async () => {
+    const unknownUser = '01900000-0000-7000-8000-000000000000';
+    const input = { name: 'Replayed headers', permissions: ['users:read'] };
+    const UPDATE_USER = `mutation ($userId: UUID!) { updateUser(userId: $userId, input: { name: "Nobody" }) { id } }`;
+    const sends: Record<string, (key: string) => Promise<HttpResponse>> = {
+      'REST 201': (key) => app.http.post('/api-keys', input, withKey(key)),
+      'REST 404': (key) => app.http.patch(`/users/${unknownUser}`, { name: 'Nobody' }, withKey(key)),
+      'GraphQL data': (key) => app.http.graphql(CREATE_API_KEY, { input }, withKey(key)),
+      'GraphQL 404': (key) => app.http.graphql(UPDATE_USER, { userId: unknownUser }, withKey(key)),
+    };
+    const seen: Record<string, number> = {};
+    for (const [name, send] of Object.entries(sends)) {
+      const key = crypto.randomUUID();
+      const first = await send(key);
+      const replayed = await send(key);
+      expect(replayed.headers.get('idempotent-replayed'), name).toBe('true');
+      expect([replayed.status, answerHeaders(replayed), replayed.body], name).toEqual([first.status, answerHeaders(first), first.body]);
+      expect(first.headers.get('retry-after'), name).toBeNull();
+      seen[name] = first.status;
+    }
+    // Only a 429 or a 5xx says when to retry, and neither is kept (email-deliveries.test.ts, and above); a mutation
+    // selects one field, so no answer with data carries a refusal's time either.
+    expect(seen).toEqual({ 'REST 201': 201, 'REST 404': 404, 'GraphQL data': 200, 'GraphQL 404': 404 });
+  });
+});
+
 // Needs the test's lock and a request's transaction at once: the embedded database has one session for all connections.
 describe.skipIf(usingEmbeddedDatabase())('Idempotency-Key while its first request is still writing', () => {
   it('is 409 with Retry-After on both transports, writes nothing, and replays the first answer once it is in', async () => {
