@@ -133,6 +133,27 @@ describe('the audit stream', () => {
     expect(witness.ended).toBe(false);
   });
 
+  it('asks the database for its credentials once per read of records, not once per record', async () => {
+    // An app of its own: the other tests' streams, still open, ask the same statement.
+    const own = await startTestApp({ auditStreamHeartbeatMs: 100 });
+    try {
+      const tenantId = await own.createTenant('Read at once');
+      const [opened] = await own.gatehouse.services.orm.em.getConnection().execute<{ id: string }[]>(`select id::text from audit_log where target_id = ?`, [tenantId]);
+      const users: string[] = [];
+      for (let i = 0; i < 10; i += 1) users.push(await own.createUser(`read-at-once-${i}@example.com`, tenantId));
+      own.queries.length = 0;
+      // Resumed after the tenant's record: the users' records, all committed already, come in one read (or few).
+      const stream = await openSse(`${own.baseUrl}/api/v1/audit-logs/stream`, { 'x-api-key': own.root.apiKey, 'last-event-id': opened!.id });
+      streams.push(stream);
+      await stream.until((s) => users.every((id) => hasTarget(id)(s)), 'the users’ records');
+      const keyReads = own.queries.filter((sql) => sql.includes('from api_key as k')).length;
+      expect(keyReads).toBeGreaterThan(0);
+      expect(keyReads).toBeLessThan(recordsOf(stream).length / 2);
+    } finally {
+      await own.close();
+    }
+  });
+
   it('with a `to` long past, sends the range’s records, then `event: end`, and ends as an answer ends', async () => {
     const { userId, stream, range } = await streamOfLongAgo('long-ago@example.com');
     await stream.until((s) => s.ended, 'the stream ended');
