@@ -9,7 +9,8 @@ import { signInForManagement } from '../support/oauth.ts';
  * once for a burst of such events, so rows made elsewhere meanwhile show; so do the lists in panels, paged (a user's
  * roles) or read whole (a user's tenants). An open panel's edits are kept through it: its row changed elsewhere is
  * announced, with the new version on demand. The audit log reads its records again unless it follows live, and follows
- * live again once its stream failed. The choices pickers offer (roles, tenants) are read again too.
+ * live again once its stream failed. The choices pickers offer (roles, tenants, an invitation's landing clients, a key's
+ * grants, an API resource's permissions) and the tenancy switches are read again too, the edits of the forms on them kept.
  */
 let storefrontId: string;
 let acmeId: string;
@@ -335,6 +336,123 @@ describe('the audit log on return', () => {
     expect(await auditRow(/tenant\.created .*Vandelay/).count()).toBe(1);
     expect(streams).toHaveLength(1);
     await dashboard.page.getByLabel('Follow live').uncheck();
+  });
+});
+
+describe('settings and choices read again on return, the edits in their forms kept', () => {
+  const patchTenancy = (tenancyConfig: Record<string, string>) => dashboard.app.http.patch(`/applications/${dashboard.app.root.applicationId}`, { tenancyConfig });
+  const switchGroup = (label: string): Locator => region('Tenancy').getByRole('group', { name: label });
+
+  it("shows a tenancy switch changed elsewhere on the Tenants tab, keeping another switch's choice not saved yet", async () => {
+    await openTab(dashboard.page, 'Tenants');
+    const templates = switchGroup('E-mail templates');
+    await templates.getByRole('radio', { name: 'Per tenant' }).check();
+    expect((await patchTenancy({ brandingScope: 'tenant' })).status).toBe(200);
+    await comeBack();
+    await region('Tenants').getByRole('columnheader', { name: 'Branding' }).waitFor();
+    expect(await switchGroup('Branding').getByRole('radio', { name: 'Per tenant' }).isChecked()).toBe(true);
+    expect(await templates.getByRole('radio', { name: 'Per tenant' }).isChecked()).toBe(true);
+    expect(await unsaved()).toBe(true);
+    await templates.getByRole('radio', { name: 'Application' }).check();
+    expect(await unsaved()).toBe(false);
+  });
+
+  it('offers the tenant picker once the switches leave branding to tenants', async () => {
+    expect((await patchTenancy({ brandingScope: 'application' })).status).toBe(200);
+    await openTab(dashboard.page, 'Branding');
+    const section = region('Branding');
+    await section.getByLabel('Logo URL', { exact: true }).waitFor();
+    expect(await section.getByLabel('Tenant', { exact: true }).count()).toBe(0);
+    expect((await patchTenancy({ brandingScope: 'tenant' })).status).toBe(200);
+    await comeBack();
+    await offered(section.getByLabel('Tenant', { exact: true }), 'Acme');
+  });
+
+  it("keeps a tenant's branding edits once the switches no longer leave branding to tenants, until the operator loads them", async () => {
+    // A Branding tab opened anew, so that its first return is not within 5 s of the last test's.
+    await openTab(dashboard.page, 'Tenants');
+    await openTab(dashboard.page, 'Branding');
+    const section = region('Branding');
+    await offered(section.getByLabel('Tenant', { exact: true }), 'Acme');
+    await section.getByLabel('Tenant', { exact: true }).selectOption({ label: 'Acme' });
+    await section.getByRole('heading', { name: "Change Acme's branding" }).waitFor();
+    const logo = section.getByLabel('Logo URL', { exact: true });
+    await logo.fill('https://acme.example/logo.png');
+
+    expect((await patchTenancy({ brandingScope: 'application' })).status).toBe(200);
+    await comeBack();
+    const notice = section.getByRole('status').filter({ hasText: 'The tenancy switches were changed elsewhere' });
+    await notice.waitFor();
+    expect(await logo.inputValue()).toBe('https://acme.example/logo.png');
+    expect(await unsaved()).toBe(true);
+    const asked = dashboard.answerNextDialog();
+    await notice.getByRole('button', { name: 'Load the new switches' }).click();
+    expect(await asked).toBe('Discard the changes you have not saved?');
+    await section.getByLabel('Tenant', { exact: true }).waitFor({ state: 'detached' });
+    await section.getByRole('heading', { name: 'Change the branding' }).waitFor();
+    expect(await unsaved()).toBe(false);
+  });
+
+  it('reads the grant choices of a new API key again (the built-in permissions: no API call changes them, a new version may)', async () => {
+    await openTab(dashboard.page, 'API keys');
+    const grants = region('Create API key').getByRole('group', { name: 'Permissions' });
+    await grants.getByLabel('users:read', { exact: true }).check();
+    const reads = listReads('GrantChoices');
+    const read = dashboard.page.waitForResponse((response) => (response.request().postData() ?? '').includes('query GrantChoices('));
+    await comeBack();
+    await read;
+    expect(reads).toEqual(['GrantChoices']);
+    expect(await grants.getByLabel('users:read', { exact: true }).isChecked()).toBe(true);
+    await grants.getByLabel('users:read', { exact: true }).uncheck();
+    expect(await unsaved()).toBe(false);
+  });
+
+  it("shows an application's permission defined elsewhere in an API resource's form (its description, read-only), keeping the rows typed", async () => {
+    await openTab(dashboard.page, 'API resources');
+    const form = region('Create API resource');
+    await form.getByLabel('Name', { exact: true }).fill('Exports');
+    await form.getByLabel('Permission 1', { exact: true }).fill('exports:run');
+    const description = form.getByLabel('Description 1', { exact: true });
+    await description.fill('Typed here');
+    await created(dashboard.app.http.post('/permissions', { key: 'exports:run', description: 'Run the exports' }));
+    await comeBack();
+    await dashboard.page.waitForFunction(
+      (field) => field instanceof HTMLInputElement && field.value === 'Run the exports' && field.readOnly,
+      await description.elementHandle(),
+    );
+    expect(await form.getByLabel('Name', { exact: true }).inputValue()).toBe('Exports');
+    expect(await form.getByLabel('Permission 1', { exact: true }).inputValue()).toBe('exports:run');
+    await form.getByLabel('Name', { exact: true }).fill('');
+    await form.getByRole('button', { name: 'Remove permission 1' }).click();
+    await form.getByRole('button', { name: 'Add permission' }).click();
+    expect(await unsaved()).toBe(false);
+  });
+
+  it("offers an OAuth client made elsewhere as an invitation's landing, keeping one chosen that is gone since", async () => {
+    const frontDesk = await dashboard.app.http.post('/oauth-clients', { name: 'Front desk', type: 'web', redirectUris: ['https://desk.example/cb'] });
+    expect(frontDesk.status).toBe(201);
+    await openTab(dashboard.page, 'Invitations');
+    const invite = region('Invite');
+    await invite.getByLabel('E-mail', { exact: true }).fill('jo@example.com');
+    const tenant = invite.getByLabel('Tenant', { exact: true });
+    await offered(tenant, 'Acme');
+    await tenant.selectOption({ label: 'Acme' });
+    const landing = invite.getByLabel('Once accepted, continue to (optional)', { exact: true });
+    await offered(landing, 'Front desk');
+    await landing.selectOption({ label: 'Front desk' });
+
+    await created(dashboard.app.http.post('/oauth-clients', { name: 'Help centre', type: 'web', redirectUris: ['https://help.example/cb'], tenantId: acmeId }));
+    expect((await dashboard.app.http.delete(`/oauth-clients/${frontDesk.body.id}`)).status).toBe(204);
+    await comeBack();
+    await offered(landing, 'Help centre');
+    await offered(landing, 'Front desk (no longer offered)');
+    expect(await landing.inputValue()).toBe(frontDesk.body.clientId);
+    expect(await invite.getByLabel('E-mail', { exact: true }).inputValue()).toBe('jo@example.com');
+    await landing.selectOption({ label: 'Help centre' });
+    expect(await landing.getByRole('option', { name: 'Front desk (no longer offered)' }).count()).toBe(0);
+    await invite.getByLabel('E-mail', { exact: true }).fill('');
+    await tenant.selectOption({ label: 'Choose a tenant' });
+    expect(await unsaved()).toBe(false);
   });
 });
 

@@ -1,6 +1,8 @@
-import { useCallback, useId, useState, type JSX } from 'react';
+import { useCallback, useEffect, useId, useState, type JSX } from 'react';
 import { useAsync } from '../hooks/use-async.ts';
-import { mayDiscardChanges } from '../hooks/use-unsaved-changes.ts';
+import { sameValues } from '../hooks/use-draft.ts';
+import { useReadOnReturn } from '../hooks/use-read-on-return.ts';
+import { mayDiscardChanges, UnsavedParts, useUnsavedPart } from '../hooks/use-unsaved-changes.ts';
 import { getTenancyConfig, type TenancyConfig, type TenantSummary } from '../operations.ts';
 import { isPerTenant, type TenantFeature } from '../tenant-features.ts';
 import { ErrorMessage, Loading } from './status.tsx';
@@ -24,23 +26,51 @@ interface TenantScopedSectionProps {
 
 /**
  * A tab of per-tenant features: the application's values and, while a switch leaves a feature to tenants, the "Tenant"
- * picker that shows a tenant's effective values instead.
+ * picker that shows a tenant's effective values instead. The switches are read again on return; while a tenant's view
+ * holds edits, newer switches wait for the operator, as taking them could unmount its forms (a feature no longer per
+ * tenant).
  */
 export function TenantScopedSection({ appId, heading, features, ApplicationView, TenantView }: TenantScopedSectionProps) {
   const headingId = useId();
   const tenancy = useAsync(useCallback(() => getTenancyConfig(appId), [appId]));
+  useReadOnReturn(tenancy);
   const [tenant, setTenant] = useState<TenantSummary | null>(null);
+  const tenantPart = useUnsavedPart();
+  const read = tenancy.status === 'done' ? tenancy.data : undefined;
+  // The switches the section is shown by: the last read, unless held for a tenant view's edits.
+  const [shown, setShown] = useState(read);
+  if (shown === undefined && read !== undefined) setShown(read);
+  const outdated = shown !== undefined && read !== undefined && !sameValues(shown, read);
+  const take = useCallback(
+    (next: TenancyConfig | null) => {
+      setShown(next);
+      if (next === null || !features.some((feature) => isPerTenant(feature, next))) setTenant(null);
+    },
+    [features],
+  );
+  const { holdsEdits } = tenantPart;
+  useEffect(() => {
+    if (outdated && (tenant === null || !holdsEdits())) take(read ?? null);
+  }, [outdated, read, tenant, holdsEdits, take]);
 
   if (tenancy.status === 'loading') return <Loading>Loading the tenancy switches…</Loading>;
   if (tenancy.status === 'failed') return <ErrorMessage message={tenancy.message} />;
-  const config = tenancy.data;
+  const config = shown ?? tenancy.data;
   const perTenant = config !== null && features.some((feature) => isPerTenant(feature, config));
   return (
     <section aria-labelledby={headingId}>
       <h2 id={headingId}>{heading}</h2>
+      {outdated && tenant !== null && (
+        <p role="status" className="warning">
+          {`The tenancy switches were changed elsewhere: ${tenant.name}'s edits are kept below until you load them. `}
+          <button type="button" className="link" onClick={tenantPart.guard(() => take(tenancy.data))}>Load the new switches</button>
+        </p>
+      )}
       {perTenant && <TenantPicker appId={appId} selected={tenant} onSelect={(next) => mayDiscardChanges() && setTenant(next)} />}
       {perTenant && tenant !== null ? (
-        <TenantView key={tenant.id} appId={appId} tenant={tenant} config={config} />
+        <UnsavedParts value={tenantPart.parts}>
+          <TenantView key={tenant.id} appId={appId} tenant={tenant} config={config} />
+        </UnsavedParts>
       ) : (
         <ApplicationView appId={appId} />
       )}

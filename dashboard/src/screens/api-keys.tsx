@@ -60,6 +60,7 @@ function ApiKeyTable({ appId, keys, tenant, onRotated, rolesOpen, onRoles }: Api
  */
 export function ApiKeys({ appId }: { appId: string }) {
   const choices = useAsync(useCallback(() => getGrantChoices(appId), [appId]));
+  useReadOnReturn(choices);
   const [viewed, setViewed] = useState<TenantSummary | null>(null);
   const viewedId = viewed?.id ?? null;
   const keys = usePages(useCallback((cursor: string | null) => listApiKeys(appId, viewedId, cursor), [appId, viewedId]));

@@ -41,6 +41,7 @@ function ApiResourceTable({ appId, resources, onEdit, onDeleted }: ApiResourceTa
 /** The application's API resources (Auth0's "APIs"): the customer's own APIs that access tokens are issued for. */
 export function ApiResources({ appId }: { appId: string }) {
   const defined = useAsync(useCallback(() => listDefinedPermissions(appId), [appId]));
+  useReadOnReturn(defined);
   const resources = usePages(useCallback((cursor: string | null) => listApiResources(appId, cursor), [appId]));
   useReadOnReturn(resources);
   const unsaved = useUnsavedPart();

@@ -7,7 +7,7 @@ import { useSubmission } from '../hooks/use-submission.ts';
 import { useAsync } from '../hooks/use-async.ts';
 import { useReadOnReturn } from '../hooks/use-read-on-return.ts';
 import type { TenantSummary } from '../operations.ts';
-import { listLandingClients, sendInvitation, type Invitation } from '../operations-invitations.ts';
+import { listLandingClients, sendInvitation, type Invitation, type LandingClient } from '../operations-invitations.ts';
 import { listAllRoles } from '../operations-roles.ts';
 
 /** The API's default lifetime of a link, and its bounds. */
@@ -60,23 +60,35 @@ interface ClientChoiceProps {
   onChoose: (clientId: string) => void;
 }
 
-/** The OAuth client the accepted invitation leads to: the application-wide ones and the tenant's own, with a redirect URI. */
+/**
+ * The OAuth client the accepted invitation leads to: the application-wide ones and the tenant's own, with a redirect URI.
+ * Read again on return; one chosen that is no longer offered stays chosen, said so, for the server to judge at Invite.
+ */
 function ClientChoice({ appId, tenant, chosen, onChoose }: ClientChoiceProps) {
   const clients = useAsync(useCallback(() => listLandingClients(appId, tenant.id), [appId, tenant.id]));
+  useReadOnReturn(clients);
+  // The client chosen, as it was offered then.
+  const [picked, setPicked] = useState<LandingClient | null>(null);
   const id = useId();
   const marks = useRefusalMarks('clientId');
   if (clients.status === 'loading') return <Loading>{`Loading ${tenant.name}'s OAuth clients…`}</Loading>;
   if (clients.status === 'failed') return <ErrorMessage message={clients.message} />;
+  const gone = picked !== null && picked.clientId === chosen && !clients.data.some((client) => client.clientId === chosen) ? picked : null;
+  const choose = (clientId: string) => {
+    setPicked(clients.data.find((client) => client.clientId === clientId) ?? null);
+    onChoose(clientId);
+  };
   return (
     <div>
       <label htmlFor={`${id}-client`}>Once accepted, continue to (optional)</label>
-      <select id={`${id}-client`} {...marks} value={chosen} onChange={(event) => onChoose(event.target.value)}>
+      <select id={`${id}-client`} {...marks} value={chosen} onChange={(event) => choose(event.target.value)}>
         <option value="">No application</option>
         {clients.data.map((client) => (
           <option key={client.clientId} value={client.clientId}>
             {client.name}
           </option>
         ))}
+        {gone !== null && <option value={gone.clientId}>{`${gone.name} (no longer offered)`}</option>}
       </select>
     </div>
   );

@@ -71,6 +71,7 @@ function TenantTable({ appId, tenants, features, isolated, onDeleted }: TenantTa
 /** The tenancy switches, then the tenants with a badge column for each feature the switches leave to tenants; Create tenant. */
 export function Tenants({ appId }: { appId: string }) {
   const tenancy = useAsync(useCallback(() => getTenancyConfig(appId), [appId]));
+  useReadOnReturn(tenancy);
   const tenants = usePages(useCallback((cursor: string | null) => listTenants(appId, cursor), [appId]));
   useReadOnReturn(tenants);
   const [notice, setNotice] = useState<string | null>(null);
