@@ -393,6 +393,27 @@ describe('settings and choices read again on return, the edits in their forms ke
     expect(await unsaved()).toBe(false);
   });
 
+  it("loads the switches held for a tenant's edits without asking once the edits are dropped", async () => {
+    expect((await patchTenancy({ brandingScope: 'tenant' })).status).toBe(200);
+    await openTab(dashboard.page, 'Tenants');
+    await openTab(dashboard.page, 'Branding');
+    const section = region('Branding');
+    await offered(section.getByLabel('Tenant', { exact: true }), 'Acme');
+    await section.getByLabel('Tenant', { exact: true }).selectOption({ label: 'Acme' });
+    const logo = section.getByLabel('Logo URL', { exact: true });
+    await logo.fill('https://acme.example/logo.png');
+    expect((await patchTenancy({ brandingScope: 'application' })).status).toBe(200);
+    await comeBack();
+    const notice = section.getByRole('status').filter({ hasText: 'The tenancy switches were changed elsewhere' });
+    await notice.waitFor();
+    await logo.fill('');
+    expect(await unsaved()).toBe(false);
+    // A question would be dismissed, leaving the tenant's view.
+    await notice.getByRole('button', { name: 'Load the new switches' }).click();
+    await section.getByLabel('Tenant', { exact: true }).waitFor({ state: 'detached' });
+    await section.getByRole('heading', { name: 'Change the branding' }).waitFor();
+  });
+
   it('reads the grant choices of a new API key again (the built-in permissions: no API call changes them, a new version may)', async () => {
     await openTab(dashboard.page, 'API keys');
     const grants = region('Create API key').getByRole('group', { name: 'Permissions' });

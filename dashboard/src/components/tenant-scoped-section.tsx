@@ -49,6 +49,7 @@ export function TenantScopedSection({ appId, heading, features, ApplicationView,
     [features],
   );
   const { holdsEdits } = tenantPart;
+  // Judged as each read arrives: switches held for edits dropped since wait for the next read, or Load (unasked then).
   useEffect(() => {
     if (outdated && (tenant === null || !holdsEdits())) take(read ?? null);
   }, [outdated, read, tenant, holdsEdits, take]);
