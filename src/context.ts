@@ -33,9 +33,9 @@ export interface Scope {
   /**
    * Runs `work` in a transaction on the scope's EntityManager: where every write begins. Under an Idempotency-Key it is
    * a savepoint of the request's transaction (src/db/request-transaction.ts), which commits with the stored answer.
-   * With `lock`, the transaction takes that advisory lock first, and is begun in this process's turn at it (inTurn).
+   * With `lock`, the transaction takes those advisory locks first, and is begun in this process's turns at them (inTurn).
    */
-  transactional<T>(work: (em: EntityManager) => Promise<T>, lock?: string): Promise<T>;
+  transactional<T>(work: (em: EntityManager) => Promise<T>, lock?: string | readonly string[]): Promise<T>;
 }
 
 /** Where an operation says it acts: the path's application and tenant (spec: Authentication, rules 3 and 4). */
@@ -251,7 +251,7 @@ class RequestScope implements Scope {
     this.#database = database;
   }
 
-  async transactional<T>(work: (em: EntityManager) => Promise<T>, lock?: string): Promise<T> {
+  async transactional<T>(work: (em: EntityManager) => Promise<T>, lock?: string | readonly string[]): Promise<T> {
     const begin = async () => {
       await this.transaction?.begin();
       return this.em.transactional(lock === undefined ? work : lockedFirst(lock, work));

@@ -4,7 +4,7 @@ import { hashPassword } from '../auth/password-hash.ts';
 import { endUserScope, type PageOpener } from '../context.ts';
 import { executeOwned } from '../db/owned-sql.ts';
 import { SHARED_POOL } from '../db/entities/user.entity.ts';
-import { passwordChangedMail, tenantOf, welcomeMail, type MailContext } from '../domain/email/flow-mail.ts';
+import { askedForLock, passwordChangedMail, tenantOf, welcomeMail, type MailContext } from '../domain/email/flow-mail.ts';
 import type { MailSender } from '../domain/email/outbox.ts';
 import { effectivePasswordPolicy } from '../domain/policies/policies.ts';
 import { refuseDeactivated } from '../domain/sign-in/refusals.ts';
@@ -195,7 +195,7 @@ export function accountLinkRoutes(app: FastifyInstance, services: Services): voi
         // The account is ready once its address is proven: welcome, pointing at the application the user came from.
         if (account !== undefined) await welcomeMail(pageMail(em, actor, opened), account, welcome);
         return true;
-      });
+      }, askedForLock(opened.user.applicationId, opened.email));
       if (!verified) return invalidLink(request, reply, token);
       services.outbox.wake();
       await usersChanged(services, opened.user.applicationId);

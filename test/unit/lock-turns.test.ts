@@ -1,5 +1,6 @@
 import { expect, it } from 'vitest';
-import { inTurn, lockTurnsWaiting } from '../../src/db/advisory-lock.ts';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { inTurn, lockForTransaction, lockTurnsWaiting } from '../../src/db/advisory-lock.ts';
 
 /** This process's turns at an advisory lock (src/db/advisory-lock.ts): in order per name, never across names. */
 function gate(): { opened: Promise<void>; open(): void } {
@@ -37,4 +38,29 @@ it('a turn at another name does not wait', async () => {
   expect(await inTurn('c', async () => 'ran')).toBe('ran');
   held.open();
   await holding;
+});
+
+it('several names are waited for in one order: two requests asking for them in opposite orders both run', async () => {
+  const ran: string[] = [];
+  await Promise.all([inTurn(['x', 'y'], async () => void ran.push('x, y')), inTurn(['y', 'x'], async () => void ran.push('y, x'))]);
+  expect(ran.sort()).toEqual(['x, y', 'y, x']);
+  expect(lockTurnsWaiting()).toBe(0);
+});
+
+it('a turn asked for again inside itself throws rather than waiting for itself; work it left behind may ask once it is over', async () => {
+  let leftBehind!: Promise<string>;
+  const ended = gate();
+  await expect(inTurn('e', () => inTurn(['f', 'e'], async () => 'never'))).rejects.toThrow('already in the turn at advisory lock e');
+  await inTurn('e', async () => {
+    leftBehind = ended.opened.then(() => inTurn('e', async () => 'later'));
+  });
+  ended.open();
+  expect(await leftBehind).toBe('later');
+});
+
+it('an advisory lock is not taken outside its turn, nor inside another name’s', async () => {
+  // Refused before any statement: no database is needed to tell.
+  const em = {} as EntityManager;
+  await expect(lockForTransaction(em, 'g')).rejects.toThrow('advisory lock g asked for outside its turn');
+  await expect(inTurn('h', () => lockForTransaction(em, 'g'))).rejects.toThrow('advisory lock g asked for outside its turn');
 });

@@ -37,13 +37,16 @@ const snapshot = (resource: ApiResource) => ({ identifier: resource.identifier, 
 
 const ALREADY_REGISTERED = 'An API resource with this identifier';
 
+/** Registrations of one identifier take turns at it on every instance, so two applications cannot both pass. */
+const identifierLock = (identifier: string) => `api-resource-identifier:${identifier}`;
+
 /**
  * 409 when another application holds `identifier`: every application's tokens share the service's issuer, so a
- * resource server that checks `iss` and `aud` (RFC 9068) trusts whoever holds its identifier. Registrations of one
- * identifier take turns on every instance, so two applications cannot both pass.
+ * resource server that checks `iss` and `aud` (RFC 9068) trusts whoever holds its identifier. The transaction was
+ * begun in its turn at identifierLock.
  */
 async function assertIdentifierFree(em: EntityManager, scope: Scope, identifier: string): Promise<void> {
-  await lockForTransaction(em, `api-resource-identifier:${identifier}`);
+  await lockForTransaction(em, identifierLock(identifier));
   // Across applications on purpose (a scan of a small table, on writes only).
   const elsewhere = await em.count(ApiResource, { identifier, applicationId: { $ne: scope.applicationId } }, { filters: false });
   if (elsewhere > 0) {
@@ -144,7 +147,7 @@ export async function createApiResource(scope: Scope, input: CreateApiResourceIn
       const resource = em.create(ApiResource, { applicationId: scope.applicationId, id: newId(), identifier, name, permissions });
       recordAudit(em, scope, { action: 'api_resource.created', targetType: 'api_resource', targetId: resource.id, tenantId: null, after: snapshot(resource) });
       return resource;
-    }, authorizationLock(scope.applicationId)),
+    }, [authorizationLock(scope.applicationId), identifierLock(identifier)]),
   );
   if (defined.length > 0) await authorizationChanged(scope);
   return created;
@@ -177,7 +180,7 @@ export async function updateApiResource(scope: Scope, resourceId: string, input:
       if (permissionsChange) resource.permissions = await resourcePermissions(em, scope, listed ?? resource.permissions, defined);
       recordAudit(em, scope, { action: 'api_resource.updated', targetType: 'api_resource', targetId: resource.id, tenantId: null, before, after: snapshot(resource) });
       return resource;
-    }, permissionsChange ? authorizationLock(scope.applicationId) : undefined),
+    }, [...(permissionsChange ? [authorizationLock(scope.applicationId)] : []), ...(identifier === undefined ? [] : [identifierLock(identifier)])]),
   );
   if (defined.length > 0) await authorizationChanged(scope);
   return updated;

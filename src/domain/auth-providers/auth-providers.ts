@@ -206,13 +206,18 @@ export function insertPasswordProvider(em: EntityManager, actor: AuditActor, app
   recordAudit(em, { ...actor, applicationId, tenantId: null }, { action: 'auth_provider.created', targetType: 'auth_provider', targetId: created.id, after: snapshot(created) });
 }
 
+/** The turn of a change that may leave the console's sign-in providers, so two at once cannot each leave the other's. */
+const consoleSignInLock = (scope: Scope, application: Application): string[] =>
+  application.console && scope.tenantId === null ? [`gatehouse:console-sign-in:${application.id}`] : [];
+
 /**
  * Operators sign in to the dashboard through the console's providers: a change leaving it no enabled sign-in provider
- * is refused, as no one could sign in to undo it. Taken in turn, so two changes at once cannot each leave the other's.
+ * is refused, as no one could sign in to undo it. The transaction was begun in its turn at consoleSignInLock.
  */
 async function assertConsoleKeepsSignIn(scope: Scope, em: Scope['em'], application: Application, leaving: AuthProvider, field: string): Promise<void> {
-  if (!application.console || scope.tenantId !== null || !signsIn(leaving.type) || !leaving.enabled) return;
-  await lockForTransaction(em, `gatehouse:console-sign-in:${application.id}`);
+  const [lock] = consoleSignInLock(scope, application);
+  if (lock === undefined || !signsIn(leaving.type) || !leaving.enabled) return;
+  await lockForTransaction(em, lock);
   const others = await em.find(AuthProvider, { tenantId: null, enabled: true, id: { $ne: leaving.id } });
   if (!others.some((provider) => signsIn(provider.type))) {
     throw new GatehouseError('last_sign_in_provider', "The console's last enabled sign-in provider cannot be disabled or deleted: operators sign in to the dashboard with it", { field });
@@ -272,6 +277,8 @@ export async function updateAuthProvider(scope: Scope, providerId: string, input
   if (enabled === null) throw invalid('enabled', 'enabled may not be null');
   if (input.name === null) throw invalid('name', 'name may not be null');
   const name = input.name === undefined ? undefined : displayName('name', input.name);
+  // Read before the transaction, on the scope's connection: the embedded database answers one at a time.
+  const leaves = enabled === false ? consoleSignInLock(scope, await scope.application()) : [];
   const provider = await uniquely('config.provider', 'An OAuth provider for this provider', () =>
     underTenancyConfig(scope, async ({ em, application }) => {
       const found = await ownProvider(scope, em, providerId);
@@ -288,7 +295,7 @@ export async function updateAuthProvider(scope: Scope, providerId: string, input
       if (enabled !== undefined) found.enabled = enabled;
       recordAudit(em, scope, { action: 'auth_provider.updated', targetType: 'auth_provider', targetId: found.id, before, after: snapshot(found) });
       return found;
-    }),
+    }, leaves),
   );
   await configurationChanged(scope, scope.tenantId);
   return presentAuthProvider(provider, scope.tenantId === null ? null : 'customized');
@@ -303,7 +310,7 @@ export async function deleteAuthProvider(scope: Scope, providerId: string): Prom
     await assertConsoleKeepsSignIn(scope, em, application, provider, 'providerId');
     recordAudit(em, scope, { action: 'auth_provider.deleted', targetType: 'auth_provider', targetId: provider.id, before: snapshot(provider) });
     em.remove(provider);
-  });
+  }, consoleSignInLock(scope, application));
   await configurationChanged(scope, scope.tenantId);
   return true;
 }

@@ -39,9 +39,15 @@ const languageOf = (at: MailContext, to: Recipient): Locale => (isLocale(to.loca
  */
 const ASKED_FOR: readonly TemplateKey[] = ['verify_email', 'welcome', 'magic_link', 'password_reset', 'email_otp', 'email_change'];
 
+/**
+ * The lock under which such mails to `address` are counted: a transaction that may queue one is begun in its turn
+ * (Scope.transactional's `lock`), so a burst to one address waits in the process, holding no connection.
+ */
+export const askedForLock = (applicationId: string, address: string): string => mailLimitLock(applicationId, ASKED_FOR, address);
+
 async function queue(at: MailContext, templateKey: TemplateKey, address: string, locale: Locale, variables: Record<string, unknown>): Promise<EmailDelivery | null> {
   if (ASKED_FOR.includes(templateKey)) {
-    await lockForTransaction(at.em, mailLimitLock(at.sender.applicationId, ASKED_FOR, address));
+    await lockForTransaction(at.em, askedForLock(at.sender.applicationId, address));
     if ((await secondsUntilQueueable(at.em, at.sender.applicationId, ASKED_FOR, at.sender.services.config.mailsPerAddressPerHour, address)) > 0) return null;
   }
   return enqueueMail(at.em, at.sender, { templateKey, to: address, tenantId: at.tenantId, locale, variables });

@@ -5,6 +5,7 @@ import { executeOwned } from '../../db/owned-sql.ts';
 import type { PageOrder } from '../../db/page-query.ts';
 import type { SettingFeature } from '../../db/entities/setting.entity.ts';
 import { GatehouseError, invalid, notFound } from '../../errors.ts';
+import { normalizeEmail } from '../users/email-key.ts';
 import { firstIdAt, newId } from '../../ids.ts';
 import type { Services } from '../../services.ts';
 import { recordAudit, type AuditActor } from '../audit.ts';
@@ -205,9 +206,12 @@ export async function getDelivery(scope: Scope, deliveryId: string): Promise<Ema
   return delivery;
 }
 
-/** The advisory lock under which an application's mails of `templateKeys` (to `to`, any case, when given) are counted. */
+/**
+ * The advisory lock under which an application's mails of `templateKeys` (to `to`, any case, when given) are counted.
+ * Keyed by the address's normal form (as the account's), which a caller knows before its transaction reads the account.
+ */
 export const mailLimitLock = (applicationId: string, templateKeys: readonly DeliveryKey[], to?: string): string =>
-  `mail-limit:${applicationId}:${templateKeys.join(',')}:${to?.toLowerCase() ?? ''}`;
+  `mail-limit:${applicationId}:${templateKeys.join(',')}:${to === undefined ? '' : normalizeEmail(to)}`;
 
 /**
  * Seconds until the application may queue one more mail of `templateKeys` (to `to`, any case, when given) under

@@ -183,12 +183,15 @@ async function requireRolesCovered(scope: Scope, em: EntityManager, roleIds: rea
   requireCovered(scope, roles.flatMap((role) => role.permissions));
 }
 
+/** One sender at a time per address and tenant, so that two concurrent invitations cannot both find none pending. */
+const invitableLock = (applicationId: string, tenantId: string, emailNormalized: string) => `invitation:${applicationId}:${tenantId}:${emailNormalized}`;
+
 /**
- * A member already, or an address with another pending invitation to the tenant: 409. One sender at a time per address
- * and tenant, until the transaction ends, so that two concurrent invitations cannot both find none pending.
+ * A member already, or an address with another pending invitation to the tenant: 409. The transaction was begun in its
+ * turn at invitableLock, which it holds until it ends.
  */
 async function requireInvitable(em: EntityManager, application: Application, tenantId: string, emailNormalized: string, except?: string): Promise<void> {
-  await lockForTransaction(em, `invitation:${application.id}:${tenantId}:${emailNormalized}`);
+  await lockForTransaction(em, invitableLock(application.id, tenantId, emailNormalized));
   const member = await em.findOne(
     User,
     { poolId: invitationPool(application, tenantId), emailNormalized, tenantIds: { $contains: [tenantId] } },
@@ -254,7 +257,7 @@ export async function sendInvitation(scope: Scope, input: SendInvitationInput): 
     recordAudit(em, tx, { action: 'invitation.created', targetType: 'invitation', targetId: invitation.id, tenantId, after: snapshot(invitation) });
     await mailInvitation(em, tx, application, invitation, token);
     return invitation;
-  });
+  }, invitableLock(scope.applicationId, tenantId, emailNormalized));
   scope.services.outbox.wake();
   return created;
 }
@@ -272,6 +275,8 @@ async function lockInvitation(em: EntityManager, invitationId: string): Promise<
  */
 export async function resendInvitation(scope: Scope, invitationId: string): Promise<Invitation> {
   const { token, hash } = newToken();
+  // Its address and tenant never change: read first, so the transaction is begun in its turn at them.
+  const { tenantId, emailNormalized } = await getInvitation(scope, invitationId);
   const resent = await underTenancyConfig(scope, async (tx) => {
     const invitation = await lockInvitation(tx.em, invitationId);
     const status = invitationStatus(invitation);
@@ -286,7 +291,7 @@ export async function resendInvitation(scope: Scope, invitationId: string): Prom
     recordAudit(tx.em, tx, { action: 'invitation.resent', targetType: 'invitation', targetId: invitation.id, tenantId: invitation.tenantId, before, after: snapshot(invitation) });
     await mailInvitation(tx.em, tx, await tx.application(), invitation, token);
     return invitation;
-  });
+  }, invitableLock(scope.applicationId, tenantId, emailNormalized));
   scope.services.outbox.wake();
   return resent;
 }

@@ -1,5 +1,6 @@
 import type { Invitation } from '../../db/entities/index.ts';
 import { recordSignIn, type SignInFailureReason } from '../auth-events.ts';
+import { askedForLock } from '../email/flow-mail.ts';
 import { mailAt } from '../sign-in/account-links.ts';
 import { codeMatchesCounted, liveCodeRow, mailCode, standingRefusal } from '../sign-in/email-methods.ts';
 import { refuseUncounted } from '../sign-in/lockout.ts';
@@ -53,7 +54,7 @@ export async function mailInvitationCode(target: InvitationTarget, invitation: I
   await target.applicationScope.transactional(async (em) => {
     const row = { interactionId: invitationCeremony(invitation.id, true), userId: account.id, email: account.email, method: 'invitation_code' as const, minutes: INVITATION_CODE_MINUTES };
     await mailCode(em, target, mailAt(target, em, account), row, account, true);
-  });
+  }, askedForLock(target.application.id, account.email));
   target.scope.services.outbox.wake();
 }
 

@@ -3,7 +3,7 @@ import type { SecretBox } from '../../auth/client-secrets.ts';
 import { executeOwned } from '../../db/owned-sql.ts';
 import { newId } from '../../ids.ts';
 import { recordAudit } from '../audit.ts';
-import { emailOtpMail, mfaEnrolledMail } from '../email/flow-mail.ts';
+import { askedForLock, emailOtpMail, mfaEnrolledMail } from '../email/flow-mail.ts';
 import { linkUserOf, mailTenant } from '../sign-in/account-links.ts';
 import type { MailSender } from '../email/outbox.ts';
 import type { SignInTarget } from '../sign-in/sign-in.ts';
@@ -190,6 +190,6 @@ export async function sendEmailCode(target: SignInTarget, user: SignInUser): Pro
       [target.application.id, user.id, emailCodeHash(user.id, code), EMAIL_CODE_MINUTES],
     );
     await emailOtpMail({ em, sender, tenantId: sender.tenantId }, user, { code, expiresInMinutes: EMAIL_CODE_MINUTES });
-  });
+  }, askedForLock(sender.applicationId, user.email));
   target.scope.services.outbox.wake();
 }

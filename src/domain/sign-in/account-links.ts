@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { executeOwned } from '../../db/owned-sql.ts';
-import { newSignInMail, passwordResetMail, tenantOf, verifyEmailMail, type MailContext, type Recipient } from '../email/flow-mail.ts';
+import { askedForLock, newSignInMail, passwordResetMail, tenantOf, verifyEmailMail, type MailContext, type Recipient } from '../email/flow-mail.ts';
 import { normalizeEmail } from '../users/email-key.ts';
 import { issueLink, type LinkPurpose, type LinkUser } from '../users/link-tokens.ts';
 import { readSignInUser, type SignInUser } from '../users/sign-in-user.ts';
@@ -67,7 +67,9 @@ export async function askLink(target: SignInTarget, email: unknown, purpose: Lin
   const user = await userByEmail(target, email);
   const wanted = user !== null && user.status !== 'suspended' && (purpose === 'password_reset' || user.emailVerified === false);
   if (!wanted) return askTiming.pad();
-  await askTiming.measure(() => target.applicationScope.transactional((em) => (purpose === 'verify_email' ? queueVerification : queueReset)(target, em, user)));
+  await askTiming.measure(() =>
+    target.applicationScope.transactional((em) => (purpose === 'verify_email' ? queueVerification : queueReset)(target, em, user), askedForLock(target.application.id, user.email)),
+  );
   target.scope.services.outbox.wake();
 }
 
@@ -79,7 +81,7 @@ async function queueReset(target: PageTarget, em: MailContext['em'], user: SignI
 
 /** A reset link for an account the page knows (an invitation's: its link told the address has one), so nothing to hide. */
 export async function mailPasswordReset(target: PageTarget, user: SignInUser): Promise<void> {
-  await target.applicationScope.transactional((em) => queueReset(target, em, user));
+  await target.applicationScope.transactional((em) => queueReset(target, em, user), askedForLock(target.application.id, user.email));
   target.scope.services.outbox.wake();
 }
 

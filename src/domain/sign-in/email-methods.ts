@@ -6,7 +6,7 @@ import { executeOwned, ownedSql, type SqlRunner } from '../../db/owned-sql.ts';
 import { GatehouseError } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import { recordSignIn, type SignInFailureReason } from '../auth-events.ts';
-import { emailOtpMail, magicLinkMail, type MailContext, type Recipient } from '../email/flow-mail.ts';
+import { askedForLock, emailOtpMail, magicLinkMail, type MailContext, type Recipient } from '../email/flow-mail.ts';
 import { underTenancyConfig } from '../tenancy/config-lock.ts';
 import { CODE_ATTEMPTS } from '../mfa/codes.ts';
 import { usersChanged } from '../users/changed.ts';
@@ -183,7 +183,7 @@ export async function askEmailSignIn(target: SignInTarget, method: EmailMethod, 
       const link = new URL(`${pagesBase}/interaction/${encodeURIComponent(interactionId)}/email-link`);
       link.searchParams.set('token', `${target.application.id}.${secret}`);
       await magicLinkMail(mailAt(target, em, user), to, { link: link.href, expiresInMinutes: minutes });
-    }),
+    }, askedForLock(target.application.id, to.email)),
   );
   target.scope.services.outbox.wake();
 }

@@ -10,7 +10,7 @@ import { usersChanged } from '../users/changed.ts';
 import { normalizeEmail } from '../users/email-key.ts';
 import type { CopyText } from '../branding/copy/index.ts';
 import { textOf, typedEmail, typedName } from '../typed-fields.ts';
-import { welcomeMail } from '../email/flow-mail.ts';
+import { askedForLock, welcomeMail } from '../email/flow-mail.ts';
 import { mailAt, queueVerification } from './account-links.ts';
 import { createSignedUpUser } from './new-account.ts';
 import type { SignInTarget } from './sign-in.ts';
@@ -71,7 +71,7 @@ export async function signUp(target: SignInTarget, input: SignUpInput, applicati
       await em.flush();
       await queueVerification(target, em, created);
       return { ok: true, email, created };
-    });
+    }, askedForLock(target.application.id, email));
     if (outcome.ok) {
       target.scope.services.outbox.wake();
       if (outcome.created !== null) await usersChanged(target.scope.services, target.application.id);

@@ -19,11 +19,12 @@ export async function lockForTenancyChange(em: EntityManager, applicationId: str
 /**
  * Everything the write decides on the tenancy configuration stays true until it commits. The scope's reads run on the
  * transaction's own connection: the embedded database answers no other connection while a transaction is open.
+ * `lock`: as Scope.transactional's.
  */
-export async function underTenancyConfig<T>(scope: Scope, write: (tx: Scope) => Promise<T>): Promise<T> {
+export async function underTenancyConfig<T>(scope: Scope, write: (tx: Scope) => Promise<T>, lock?: string | readonly string[]): Promise<T> {
   return scope.transactional(async (em) => {
     const application = await em.findOne(Application, { id: scope.applicationId }, HOLD_FOR_SHARE);
     if (application === null) throw notFound('Application', 'appId');
     return write(scopeInTransaction(scope, em, application));
-  });
+  }, lock);
 }

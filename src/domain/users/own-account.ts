@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { hashPassword, verifyPassword } from '../../auth/password-hash.ts';
 import { endUserScope, type Scope } from '../../context.ts';
 import { executeOwned } from '../../db/owned-sql.ts';
-import { emailChangeMail, passwordChangedMail } from '../email/flow-mail.ts';
+import { askedForLock, emailChangeMail, passwordChangedMail } from '../email/flow-mail.ts';
 import type { CopyText } from '../branding/copy/index.ts';
 import { typedEmail, typedName } from '../typed-fields.ts';
 import { passwordRefusals } from '../policies/password.ts';
@@ -150,7 +150,7 @@ export async function requestOwnEmailChange(
     const link = await issueEmailChangeLink(em, linkUserOf(target, at, user), email, scope.services.config.publicUrl);
     await emailChangeMail(at, user, { ...link, newEmail: email });
     return true;
-  });
+  }, askedForLock(applicationId, email));
   if (sent) scope.services.outbox.wake();
   return { ok: true };
 }

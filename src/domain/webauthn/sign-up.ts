@@ -2,6 +2,7 @@ import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { User } from '../../db/entities/index.ts';
 import { executeOwned } from '../../db/owned-sql.ts';
 import { recordAudit } from '../audit.ts';
+import { askedForLock } from '../email/flow-mail.ts';
 import { mailAt } from '../sign-in/account-links.ts';
 import { endEmailSignIns, liveCodeRow, mailCode, rowCodeMatches } from '../sign-in/email-methods.ts';
 import { refuseUncounted } from '../sign-in/lockout.ts';
@@ -43,7 +44,7 @@ export async function askPasskeySignUp(target: SignInTarget, typed: unknown, int
     }
     const row = { interactionId, userId: null, email, method: 'passkey_signup' as const, minutes: CODE_MINUTES };
     await mailCode(em, target, mailAt(target, em, null), row, { email, name: null, locale: target.look.locale, tenantIds: null });
-  });
+  }, askedForLock(target.application.id, email));
   target.scope.services.outbox.wake();
   return email;
 }
