@@ -6,6 +6,7 @@ import { isUuid } from '../ids.ts';
 import { grantTenant, opRequestId } from './adapter.ts';
 import { gatehouseData } from './clients.ts';
 import type { OidcDependencies } from './configuration.ts';
+import { refusingOverload } from './overload.ts';
 import { noteSessionPolicy } from './session-lifetime.ts';
 
 /** Where an Account found by findAccount keeps the user's tenants (oidc-provider passes the object through). */
@@ -46,14 +47,15 @@ export async function findAccount(
     // The provider keeps only the claims of the granted scopes (`claims` below). The sign-in's tenant is in every ID
     // token and userinfo answer of a tenant's sign-in (left out, not null, otherwise); its roles and permissions there
     // with the scope `roles`.
-    claims: async (_use: string, scope: string) => ({
+    // Read when the OP asks, past findAccount: answered as its other callbacks are (provider.ts).
+    claims: refusingOverload(async (_use: string, scope: string) => ({
       sub: user.id,
       email: user.email,
       email_verified: user.emailVerified === true,
       name: user.name ?? undefined,
       ...(tenantId !== null ? { tenant_id: tenantId } : {}),
       ...(scope.split(' ').includes('roles') ? await signInClaims(deps.orm.em.getConnection(), applicationId, tenantId, user.id) : {}),
-    }),
+    })),
   };
 }
 

@@ -16,11 +16,44 @@ export function overloadRefusal(error: unknown): InstanceType<typeof errors.Temp
   return Object.assign(new errors.TemporarilyUnavailable(refusal.message, { cause: error }), { status: 503, statusCode: 503, expose: true });
 }
 
+const refuse = (error: unknown): never => {
+  throw overloadRefusal(error) ?? error;
+};
+
+/**
+ * `callback` (one the OP calls), the service's overload answered as the OP's storage answers it, whether it throws or
+ * its promise rejects. An arrow: oidc-provider would construct a callback that has a prototype (its adapter factory).
+ */
+export function refusingOverload<A extends unknown[], R>(callback: (...args: A) => R): (...args: A) => R {
+  return (...args) => {
+    let result: R;
+    try {
+      result = callback(...args);
+    } catch (error) {
+      return refuse(error);
+    }
+    return result instanceof Promise ? (result.catch(refuse) as R) : result;
+  };
+}
+
+/**
+ * `options` with each callback in it, nested objects' too, refusingOverload: the steps the OP runs past its storage
+ * (findAccount, loadExistingGrant, extraTokenClaims, the resource servers, the `tenant` parameter, the pages) reach
+ * the database too, and their overload would otherwise be the OP's `server_error`. Arrays and class instances (the
+ * interaction policy's prompts) are kept as they are.
+ */
+export function answeringOverloadIn<O extends object>(options: O): O {
+  return Object.fromEntries(Object.entries(options).map(([key, value]) => [key, answeringOverloadOf(value)])) as O;
+}
+
+const answeringOverloadOf = (value: unknown): unknown => {
+  if (typeof value === 'function') return refusingOverload(value as (...args: unknown[]) => unknown);
+  if (value !== null && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) return answeringOverloadIn(value);
+  return value;
+};
+
 /** The OP's storage, through which its endpoints reach the database (clients, sessions, interactions, grants, tokens). */
 export function answeringOverload(adapter: Adapter): Adapter {
-  const refuse = (error: unknown): never => {
-    throw overloadRefusal(error) ?? error;
-  };
   return {
     upsert: (id, payload, expiresIn) => adapter.upsert(id, payload, expiresIn).catch(refuse),
     find: (id) => adapter.find(id).catch(refuse),

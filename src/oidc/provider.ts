@@ -33,7 +33,7 @@ import { introspectJwtAccessTokens } from './introspection.ts';
 import { advertiseIssuedClaimsOnly, challengeClientAuthentication, endUntakenDeviceGrants } from './middleware.ts';
 import { allowOpFormTargets } from './op-form-policy.ts';
 import { opPages } from './op-pages.ts';
-import { sayWhenToRetryOverloaded } from './overload.ts';
+import { answeringOverloadIn, sayWhenToRetryOverloaded } from './overload.ts';
 import { applyOverrides } from './overrides.ts';
 import { prefillUserCode } from './user-code-prefill.ts';
 
@@ -136,7 +136,7 @@ export class OidcProvider {
     };
     const pages = opPages(this.deps.orm, () => signIn().target, surface, this.deps.samlSignOut);
     const servers = resourceServersOf(this.deps.orm, managementApi(this.deps));
-    const provider = new Provider(surface.issuer, configuration(this.deps, jwks, surface, servers, pages, signIn));
+    const provider = new Provider(surface.issuer, answeringOverloadIn(configuration(this.deps, jwks, surface, servers, pages, signIn)));
     provider.registerResponseMode(ACCOUNT_RESPONSE_MODE, returnToAccountPage(surface.issuer));
     provider.use(prefillUserCode);
     provider.use(paceDevicePolling(this.deps.orm));
@@ -148,12 +148,15 @@ export class OidcProvider {
     provider.use(introspectJwtAccessTokens(this.deps, surface));
     if (this.deps.samlSignOut !== undefined) provider.use(signOutAtIdp(this.deps.samlSignOut, surface));
     const management = this.deps.signingKeys.managementAudience;
-    applyOverrides(provider, {
-      findAccount: findAccountOnce((ctx, sub, token) => findAccount(this.deps, surface, ctx, sub, token)),
-      servers,
-      tokenClaims: (ctx, token) => accessTokenClaims(this.deps, surface, ctx, token),
-      isApiResource: (audience) => typeof audience === 'string' && audience !== management,
-    });
+    applyOverrides(
+      provider,
+      answeringOverloadIn({
+        findAccount: findAccountOnce((ctx, sub, token) => findAccount(this.deps, surface, ctx, sub, token)),
+        servers,
+        tokenClaims: (ctx, token) => accessTokenClaims(this.deps, surface, ctx, token),
+        isApiResource: (audience) => typeof audience === 'string' && audience !== management,
+      }),
+    );
     // routes.ts sets X-Forwarded-Proto/Host from PUBLIC_URL (or the verified domain) on every request, overwriting
     // what the client sent: URLs and cookie security then follow the issuer whatever proxy terminates TLS in front.
     provider.proxy = true;

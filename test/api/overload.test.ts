@@ -130,4 +130,27 @@ describe.skipIf(usingEmbeddedDatabase())('on PostgreSQL', () => {
     expect((await fetch(`${issuer}/invitation?token=never-issued`)).status).not.toBe(503);
     expect((await fetch(codeAuthorizationUrl(issuer, web.clientId, REDIRECT_URI), { redirect: 'manual' })).status).toBe(303);
   }, 30_000);
+
+  it('a step of the OP past its storage (the claims of a cached client’s token for an API resource) answers temporarily_unavailable too', async () => {
+    const issuer = app.gatehouse.services.config.publicUrl;
+    const resource = 'https://overloaded.example/api';
+    const created = await app.http.post('/api-resources', { identifier: resource, name: 'Overloaded', newPermissions: [{ key: 'reports:read' }] });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const { clientId, clientSecret } = await createTestClient(app, { permissions: ['*'] });
+    const token = () =>
+      fetch(`${issuer}/oauth2/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}` },
+        body: new URLSearchParams({ grant_type: 'client_credentials', resource }).toString(),
+      });
+    // The client and the resource are read once and kept: the token's claims are what the next request reads first.
+    expect((await token()).status).toBe(200);
+    logged.length = 0;
+    const answer = await whilePoolHeld(token);
+    expect(answer.status).toBe(503);
+    expect(answer.headers.get('retry-after')).toBe('2');
+    expect(await answer.json()).toEqual({ error: 'temporarily_unavailable', error_description: OVERLOADED.message });
+    expectOverloadLines(1);
+    expect((await token()).status).toBe(200);
+  }, 30_000);
 });
