@@ -31,5 +31,7 @@ export function refusalOfDatabase(error: unknown): GatehouseError | undefined {
     noteRequest({ overload: (error as Error).message });
     return new GatehouseError('service_unavailable', 'The service is overloaded: try again shortly');
   }
+  // Refused in another protocol's words first, keeping the cause (the OP's temporarily_unavailable, met by a page).
+  if (error instanceof Error && error.cause !== undefined) return refusalOfDatabase(error.cause);
   return undefined;
 }
