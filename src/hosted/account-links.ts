@@ -191,7 +191,8 @@ export function accountLinkRoutes(app: FastifyInstance, services: Services): voi
       const welcome = { link: await applicationLink(services, opened) };
       const verified = await scopeOf(request, opened).transactional(async (em) => {
         if ((await useLink(em, token, 'verify_email')) === undefined) return false;
-        const account = await verifyEmail(em, actor, opened.user.userId);
+        // The address the page showed, whose mail lock the transaction holds: one changed since is not proven by this link.
+        const account = await verifyEmail(em, actor, opened.user.userId, opened.email);
         // The account is ready once its address is proven: welcome, pointing at the application the user came from.
         if (account !== undefined) await welcomeMail(pageMail(em, actor, opened), account, welcome);
         return true;

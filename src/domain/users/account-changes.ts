@@ -48,13 +48,14 @@ export async function resetPassword(em: EntityManager, actor: AuditActor, userId
   return { email: row.email, name: row.name, locale: row.locale, tenantIds, takenOver: !row.was_verified };
 }
 
-/** In the caller's transaction; undefined when it already was. */
-export async function verifyEmail(em: EntityManager, actor: AuditActor, userId: string): Promise<ChangedAccount | undefined> {
+/** In the caller's transaction; undefined when it already was, or (with `address`) when its address is another now. */
+export async function verifyEmail(em: EntityManager, actor: AuditActor, userId: string, address?: string): Promise<ChangedAccount | undefined> {
   const [row] = await executeOwned<(Omit<ChangedAccount, 'tenantIds'> & { tenant_ids: string[] })[]>(
     em,
     actor.applicationId,
-    `update app_user set email_verified = true, updated_at = now() where @owner and id = ? and not email_verified returning email, name, locale, tenant_ids`,
-    [userId],
+    `update app_user set email_verified = true, updated_at = now() where @owner and id = ? and not email_verified${address === undefined ? '' : ' and email = ?'}
+      returning email, name, locale, tenant_ids`,
+    address === undefined ? [userId] : [userId, address],
   );
   if (row === undefined) return undefined;
   recordAudit(em, actor, { action: 'user.email.verified', targetType: 'user', targetId: userId, tenantId: actor.tenantId, before: { emailVerified: false }, after: { emailVerified: true } });
