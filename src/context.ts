@@ -49,10 +49,7 @@ export interface RequestContext {
   readonly principal: Principal;
   readonly services: Services;
   scope(target?: ScopeTarget): Promise<Scope>;
-  /**
-   * A subscription's alone (src/graphql/subscriptions.ts): the refusal its credentials would get now, read from the
-   * database itself rather than the instance's caches; undefined while they may.
-   */
+  /** A subscription's (src/graphql/subscriptions.ts): the refusal its credentials get now, read from the database. */
   readonly refusalFromDatabase?: () => Promise<GatehouseError | undefined>;
 }
 

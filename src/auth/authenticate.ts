@@ -60,10 +60,7 @@ export interface CredentialStore {
   readonly cache: ApiKeyCache;
 }
 
-/**
- * Where credentials asked again are read: through the instance's caches, as every request's, or from the database
- * itself, which an instance's caches may lag by the moment Redis takes to tell it of a change made on another.
- */
+/** Credentials read through the instance's caches, or from the database, which the caches lag by Redis's delivery. */
 export type CredentialSource = 'cache' | 'database';
 
 /**

@@ -50,9 +50,8 @@ const FINAL = 'tx < pg_snapshot_xmin(pg_current_snapshot())';
 
 export interface AuditSink {
   /**
-   * Asked after each read that found records to send, before any of them is sent: the refusal a new request of the
-   * stream's credentials would get, read from the database itself (CredentialSource), or undefined. A record read was
-   * committed before the read and this asks after it, so no record committed after a revocation on any instance is sent.
+   * The credentials' refusal read from the database, asked after each read with records and before sending them: a
+   * record read was committed before the read, so none committed after a revocation on any instance is sent.
    */
   confirm(): Promise<GatehouseError | undefined>;
   /** Resolves once the sink can take more (the client read what it had), or rejects to stop. */
@@ -289,8 +288,8 @@ export async function followAuditLog(scope: Scope, filter: AuditFilter, start: S
  * followAuditLog's records as an async iterator (a GraphQL subscription's source): each is read on only once the
  * consumer has taken the one before, at its transport's pace. It completes once settled (`to` long past); a failure
  * of the database is thrown after the records sent before it, so the client resumes with `after` rather than taking
- * the stream for complete. `confirm`'s refusal (AuditSink) is thrown too, after the records sent before it, for the
- * transport to send as the last result. `return()` ends the following at its next wake.
+ * the stream for complete; so is `confirm`'s refusal, the transport's last result. `return()` ends the following at its
+ * next wake.
  */
 export function auditRecordIterator(
   scope: Scope,

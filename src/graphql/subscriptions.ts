@@ -31,10 +31,7 @@ export type SerializeError = (formatted: GraphQLFormattedError, error: unknown) 
 export interface SubscriptionDeps {
   readonly subscriptions: SubscriptionStarter;
   readonly streams: EventStreams;
-  /**
-   * The request's credentials authenticated anew, as a new request's: through the caches before each result is sent,
-   * from the database before the source sends what it read (RequestContext's `refusalFromDatabase`).
-   */
+  /** The request's credentials authenticated anew: through the caches before each result, from the database per read. */
   readonly authenticateAgain: (request: FastifyRequest, source: CredentialSource) => Promise<Principal>;
 }
 

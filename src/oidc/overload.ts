@@ -37,10 +37,8 @@ export function refusingOverload<A extends unknown[], R>(callback: (...args: A) 
 }
 
 /**
- * `options` with each callback in it, nested objects' too, refusingOverload: the steps the OP runs past its storage
- * (findAccount, loadExistingGrant, extraTokenClaims, the resource servers, the `tenant` parameter, the pages) reach
- * the database too, and their overload would otherwise be the OP's `server_error`. Arrays and class instances (the
- * interaction policy's prompts) are kept as they are.
+ * `options` with each callback in it, nested objects' too, refusingOverload: the OP's steps past its storage reach the
+ * database too, and their overload would otherwise be `server_error`. Arrays and class instances (prompts) are kept.
  */
 export function answeringOverloadIn<O extends object>(options: O): O {
   return Object.fromEntries(Object.entries(options).map(([key, value]) => [key, answeringOverloadOf(value)])) as O;

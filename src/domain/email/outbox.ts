@@ -206,10 +206,7 @@ export async function getDelivery(scope: Scope, deliveryId: string): Promise<Ema
   return delivery;
 }
 
-/**
- * The advisory lock under which an application's mails of `templateKeys` (to `to`, any case, when given) are counted.
- * Keyed by the address's normal form (as the account's), which a caller knows before its transaction reads the account.
- */
+/** The advisory lock counting an application's mails of `templateKeys` (to `to`'s normal form, known before reads). */
 export const mailLimitLock = (applicationId: string, templateKeys: readonly DeliveryKey[], to?: string): string =>
   `mail-limit:${applicationId}:${templateKeys.join(',')}:${to === undefined ? '' : normalizeEmail(to)}`;
 

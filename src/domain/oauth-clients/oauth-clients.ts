@@ -291,11 +291,10 @@ export async function deleteOAuthClient(scope: Scope, clientId: string): Promise
 const DELETED_CLIENT_GRANTS: AuditActor['principal'] = { actor: { type: 'system', id: 'deleted-client-grants' } };
 
 /**
- * Grants whose client is gone from their application end as its deletion ends them (endClientGrants), recorded by the
- * system actor `deleted-client-grants`: those a deletion left before deletions ended them, and one the OP saved from its
- * client cache while a deletion committed. Up to `limit` clients a run (the OP's periodic sweep).
+ * Grants whose client is gone (left by older deletions, or saved from the OP's client cache as one committed) end as a
+ * deletion ends them, recorded by the system. A few clients a run: the OP's sweep runs inside a visitor's request.
  */
-export async function endGrantsOfDeletedClients(orm: MikroORM, invalidations: InvalidationBus, limit = 100): Promise<void> {
+export async function endGrantsOfDeletedClients(orm: MikroORM, invalidations: InvalidationBus, limit = 20): Promise<void> {
   const gone = await orm.em.getConnection().execute<{ application_id: string; client_id: string }[]>(
     `select distinct g.application_id, g.payload->>'clientId' as client_id from oidc_model as g
       where g.model = 'Grant' and g.application_id is not null and g.payload->>'clientId' is not null

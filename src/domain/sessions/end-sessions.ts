@@ -190,10 +190,7 @@ function ofClient(clientId: string, now: Date): EndedSignIns {
   };
 }
 
-/**
- * The grants of a client deleted end as ofClient selects them, each recorded (`client_deleted`), whether the client still
- * stands (its deletion's statement) or is gone already. Returns the grants, for the caller to publish after the commit.
- */
+/** A deleted client's grants end, each recorded (`client_deleted`), standing or gone; returns them for publishing. */
 export async function endClientGrants(em: EntityManager, actor: AuditActor, clientId: string): Promise<string[]> {
   return (await endSignIns(em, actor, ofClient(clientId, new Date()), 'client_deleted')).grants;
 }

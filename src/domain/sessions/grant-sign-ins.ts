@@ -16,9 +16,8 @@ const SIGN_IN_ID = `(lpad(to_hex((g.payload->>'iat')::bigint * 1000), 12, '0') |
 const CLIENT_ID = uuidOrNullSql(`g.payload->>'clientId'`);
 
 /**
- * Grant `g`'s OAuth client stands (the OP knows no client deleted or revoked). Every read of a grant's sign-in asks it:
- * the OP may save a grant from its client cache while the client's deletion commits, left until the sweep ends it
- * (endGrantsOfDeletedClients).
+ * Grant `g`'s OAuth client stands. Every read of a grant's sign-in asks it: the OP may save a grant from its client
+ * cache as the client's deletion commits, left until the sweep ends it (endGrantsOfDeletedClients).
  */
 export const STANDING_CLIENT = `exists (select 1 from oauth_client as c where c.application_id = g.application_id and c.id = ${CLIENT_ID} and c.revoked_at is null)`;
 

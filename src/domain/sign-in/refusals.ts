@@ -70,8 +70,7 @@ export const SIGN_IN_REFUSALS = {
     oauth: null,
     silent: null,
   },
-  // A mailed link (an invitation's too) of a deactivated organization's application (refuseDeactivated): unspent, it
-  // works again on reactivation.
+  // Unspent by the refusal (refuseDeactivated): the link works again on reactivation.
   organization_deactivated: { page: { status: 403, copy: 'refusal.organizationDeactivated' }, oauth: null, silent: null },
   signup_unavailable: { page: { status: 404, copy: 'refusal.signupUnavailable' }, oauth: null, silent: null },
   step_unsupported: { page: { status: 400, copy: 'refusal.stepUnsupported' }, oauth: null, silent: null },
@@ -162,9 +161,8 @@ export class SignInRefusal extends Error {
 }
 
 /**
- * Refuses a mailed link (an account link, an invitation, a magic link opened on another device) of an application whose
- * organization is deactivated, before anything is used. As its OAuth clients (OrganizationStatusCache.servesClients):
- * the console's links still work, its operators' way back in to reactivate the organization.
+ * Refuses a mailed link of a deactivated organization's application before anything is used, as its OAuth clients are
+ * (servesClients): the console's links still work, its operators' way back in to reactivate the organization.
  */
 export async function refuseDeactivated(services: Services, applicationId: string, look: PageLook): Promise<void> {
   if (!(await services.apiKeys.organizations.servesClients(services.orm, applicationId))) throw new SignInRefusal('organization_deactivated', look);
