@@ -9,6 +9,8 @@ export interface ApiResource {
   readonly id: string;
   /** The resource indicator a client names as `resource`, and its tokens' `aud`. */
   readonly identifier: string;
+  /** Another application registered `identifier` first: grants naming it are refused until it is saved again once free. */
+  readonly identifierHeldElsewhere: boolean;
   readonly name: string;
   /** Keys of the application's own application-wide permissions. */
   readonly permissions: readonly string[];
@@ -39,7 +41,7 @@ interface ApiResourceInput {
 }
 
 const PAGE_SIZE = 25;
-const RESOURCE_FIELDS = 'id identifier name permissions createdAt updatedAt';
+const RESOURCE_FIELDS = 'id identifier identifierHeldElsewhere name permissions createdAt updatedAt';
 
 export async function listApiResources(appId: string, cursor: string | null): Promise<Page<ApiResource>> {
   const query = `query ApiResources($appId: UUID!, $pageSize: Int, $cursor: String) {
@@ -83,7 +85,10 @@ export async function createApiResource(appId: string, draft: ApiResourceDraft):
   return data.createApiResource;
 }
 
-/** The whole draft is sent: the list of permissions replaces the resource's. */
+/**
+ * The whole draft is sent: the list of permissions replaces the resource's, and the identifier is claimed again, so
+ * one held elsewhere is refused (409) while it is, and freed by the save once it is not.
+ */
 export async function updateApiResource(appId: string, resourceId: string, draft: ApiResourceDraft): Promise<ApiResource> {
   const mutation = `mutation UpdateApiResource($appId: UUID!, $resourceId: UUID!, $input: UpdateApiResourceInput!) {
     updateApiResource(appId: $appId, resourceId: $resourceId, input: $input) { ${RESOURCE_FIELDS} }

@@ -8,7 +8,9 @@ import { basicAuth, createTestClient, postForm, type TestClient } from '../suppo
  * The dashboard's API resources tab in Chromium: the operator registers the Invoices API with a permission it defines,
  * an M2M credential whose role holds that permission then gets a JWT for it (`aud` = its identifier), the edit's new
  * name and permissions reach the next token, a malformed or taken identifier is refused with the server's message and
- * stores nothing, and once deleted a grant naming it is `invalid_target`. Screenshot: test-results/dashboard-api-resources.png.
+ * stores nothing, and once deleted a grant naming it is `invalid_target`. An identifier another application registered
+ * first (before identifiers were unique) is said so in the row and the form, and saving it again is refused while held.
+ * Screenshot: test-results/dashboard-api-resources.png.
  */
 const IDENTIFIER = 'https://invoices.example.com/v1';
 let issuer: string;
@@ -19,6 +21,7 @@ let resourceId: string;
 interface StoredResource {
   id: string;
   identifier: string;
+  identifierHeldElsewhere: boolean;
   name: string;
   permissions: string[];
 }
@@ -146,5 +149,38 @@ describe('the API resources tab of the dashboard in Chromium', () => {
     expect(refused.status).toBe(400);
     expect(refused.body.error).toBe('invalid_target');
     expect((await definedPermissions()).has('invoices:read')).toBe(true);
+  });
+
+  it('says so of an identifier another application registered first, whose grants are refused, until it is saved again once free', async () => {
+    const SHARED_API = 'https://shared.example.com/api';
+    const NOTICE = 'Another application registered this identifier first: tokens for it are refused (invalid_target). Save the identifier again once it is free, or choose another.';
+    const theirs = dashboard.app.as({ apiKey: (await dashboard.app.bootstrapAnother()).apiKey });
+    const original = await theirs.post('/api-resources', { identifier: SHARED_API, name: 'Theirs' });
+    expect(original.status, JSON.stringify(original.body)).toBe(201);
+    // As a deployment from before the rule left it (migration 0062): the same identifier registered later here, held elsewhere.
+    const late = await dashboard.app.http.post('/api-resources', { identifier: 'https://placeholder.example.com', name: 'Shared API' });
+    expect(late.status, JSON.stringify(late.body)).toBe(201);
+    await dashboard.app.gatehouse.services.orm.em.getConnection().execute(
+      'update api_resource set identifier = ?, identifier_held_elsewhere = true where application_id = ? and id = ?',
+      [SHARED_API, dashboard.app.root.applicationId, late.body.id],
+    );
+    expect((await grant(SHARED_API)).body.error).toBe('invalid_target');
+
+    await dashboard.page.reload();
+    await resourceRow('Shared API').getByText(NOTICE).waitFor();
+    await resourceRow('Shared API').getByRole('button', { name: 'Edit Shared API' }).click();
+    const form = region('Edit Shared API');
+    await form.getByText(NOTICE).waitFor();
+    await form.getByRole('button', { name: 'Save changes' }).click();
+    await form.getByRole('alert').filter({ hasText: 'Another application has an API resource with this identifier' }).waitFor();
+    expect(await resources()).toMatchObject([{ identifier: SHARED_API, identifierHeldElsewhere: true }]);
+
+    expect((await theirs.delete(`/api-resources/${original.body.id}`)).status).toBe(204);
+    await form.getByRole('button', { name: 'Save changes' }).click();
+    await form.waitFor({ state: 'detached' });
+    await resourceRow('Shared API').waitFor();
+    expect(await resourceRow('Shared API').getByText(NOTICE).count()).toBe(0);
+    expect(await resources()).toMatchObject([{ identifier: SHARED_API, identifierHeldElsewhere: false }]);
+    expect((await grant(SHARED_API)).status).toBe(200);
   });
 });

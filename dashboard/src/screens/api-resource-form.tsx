@@ -1,5 +1,6 @@
 import { useId } from 'react';
 import { NEW_RESOURCE_DRAFT, draftOf } from '../api-resource-draft.ts';
+import { IdentifierHeldElsewhere } from '../components/identifier-held-elsewhere.tsx';
 import { PermissionRows } from '../components/permission-rows.tsx';
 import { OutdatedDraft } from '../components/outdated-draft.tsx';
 import { Outcome } from '../components/status.tsx';
@@ -44,6 +45,7 @@ export function ApiResourceForm({ appId, defined, resource, onSaved, onClose }: 
     <section aria-labelledby={`${id}-heading`}>
       <h2 id={`${id}-heading`}>{heading}</h2>
       <OutdatedDraft sync={sync} what="API resource" />
+      {resource !== undefined && <IdentifierHeldElsewhere resource={resource} />}
       <form
         className="api-resource-form"
         noValidate
@@ -58,7 +60,7 @@ export function ApiResourceForm({ appId, defined, resource, onSaved, onClose }: 
             label="Identifier"
             value={draft.identifier}
             onChange={(identifier) => setDraft({ ...draft, identifier })}
-            hint="The audience of the API’s tokens, which clients name as resource: an https URI such as https://api.example.com, unique in the application. Tokens already issued keep the one they were issued for."
+            hint="The audience of the API’s tokens, which clients name as resource: an https URI such as https://api.example.com, unique across the service. Tokens already issued keep the one they were issued for."
             field="identifier"
           />
         </RefusedField>

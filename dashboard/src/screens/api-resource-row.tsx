@@ -1,4 +1,5 @@
 import { CopyableValue } from '../components/copyable-value.tsx';
+import { IdentifierHeldElsewhere } from '../components/identifier-held-elsewhere.tsx';
 import { PermissionList } from '../components/permission-list.tsx';
 import { ErrorMessage } from '../components/status.tsx';
 import { Timestamp } from '../components/timestamp.tsx';
@@ -12,7 +13,7 @@ interface ApiResourceRowProps {
   onDeleted: (resource: ApiResource) => void;
 }
 
-/** One API resource: name, identifier to copy, permissions, last change; Edit, and Delete once confirmed. */
+/** One API resource: name, identifier to copy (and why its grants are refused, if held elsewhere), permissions, last change; Edit, and Delete once confirmed. */
 export function ApiResourceRow({ appId, resource, onEdit, onDeleted }: ApiResourceRowProps) {
   const action = useConfirmedAction();
   const remove = () =>
@@ -27,7 +28,10 @@ export function ApiResourceRow({ appId, resource, onEdit, onDeleted }: ApiResour
   return (
     <tr>
       <th scope="row">{resource.name}</th>
-      <td><CopyableValue label={`Identifier of ${resource.name}`} value={resource.identifier} /></td>
+      <td>
+        <CopyableValue label={`Identifier of ${resource.name}`} value={resource.identifier} />
+        <IdentifierHeldElsewhere resource={resource} />
+      </td>
       <td><PermissionList permissions={resource.permissions} /></td>
       <td><Timestamp value={resource.updatedAt} /></td>
       <td className="actions">

@@ -1,0 +1,12 @@
+import type { ApiResource } from '../operations-api-resources.ts';
+
+/** On a resource whose identifier another application registered first (migration 0062): why its grants are refused. */
+export function IdentifierHeldElsewhere({ resource }: { resource: ApiResource }) {
+  if (!resource.identifierHeldElsewhere) return null;
+  return (
+    <p className="warning">
+      Another application registered this identifier first: tokens for it are refused (invalid_target). Save the
+      identifier again once it is free, or choose another.
+    </p>
+  );
+}
