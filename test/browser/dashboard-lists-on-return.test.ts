@@ -10,7 +10,8 @@ import { signInForManagement } from '../support/oauth.ts';
  * roles) or read whole (a user's tenants). An open panel's edits are kept through it: its row changed elsewhere is
  * announced, with the new version on demand. The audit log reads its records again unless it follows live, and follows
  * live again once its stream failed. The choices pickers offer (roles, tenants, an invitation's landing clients, a key's
- * grants, an API resource's permissions) and the tenancy switches are read again too, the edits of the forms on them kept.
+ * grants, an API resource's permissions) and the tenancy switches are read again too, the edits of the forms on them kept;
+ * an invitation's landing client or role chosen and gone since stays chosen, said so, for the server to judge.
  */
 let storefrontId: string;
 let acmeId: string;
@@ -471,6 +472,37 @@ describe('settings and choices read again on return, the edits in their forms ke
     expect(await invite.getByLabel('E-mail', { exact: true }).inputValue()).toBe('jo@example.com');
     await landing.selectOption({ label: 'Help centre' });
     expect(await landing.getByRole('option', { name: 'Front desk (no longer offered)' }).count()).toBe(0);
+    await invite.getByLabel('E-mail', { exact: true }).fill('');
+    await tenant.selectOption({ label: 'Choose a tenant' });
+    expect(await unsaved()).toBe(false);
+  });
+
+  it('keeps a role ticked for an invitation and deleted since ticked, said so, and sends it for the server to judge', async () => {
+    const courier = await dashboard.app.http.post('/roles', { key: 'courier', name: 'Courier', permissions: [] });
+    expect(courier.status).toBe(201);
+    await openTab(dashboard.page, 'Invitations');
+    const invite = region('Invite');
+    await invite.getByLabel('E-mail', { exact: true }).fill('kim@example.com');
+    const tenant = invite.getByLabel('Tenant', { exact: true });
+    await offered(tenant, 'Acme');
+    await tenant.selectOption({ label: 'Acme' });
+    const roles = invite.getByRole('group', { name: 'Roles (optional)' });
+    await roles.getByLabel('Courier', { exact: true }).check();
+
+    expect((await dashboard.app.http.delete(`/roles/${courier.body.id}`)).status).toBe(204);
+    await comeBack();
+    const gone = roles.getByLabel('Courier (no longer offered)', { exact: true });
+    await gone.waitFor();
+    expect(await gone.isChecked()).toBe(true);
+    expect(await invite.getByLabel('E-mail', { exact: true }).inputValue()).toBe('kim@example.com');
+    await invite.getByRole('button', { name: 'Invite' }).click();
+    await invite.getByRole('alert').waitFor();
+    expect(await roles.getAttribute('aria-invalid')).toBe('true');
+    expect((await dashboard.app.http.get('/invitations?pageSize=100')).body.data).not.toContainEqual(expect.objectContaining({ email: 'kim@example.com' }));
+
+    // Unticked, it is no longer chosen, and no longer shown.
+    await gone.click();
+    expect(await roles.getByLabel('Courier (no longer offered)', { exact: true }).count()).toBe(0);
     await invite.getByLabel('E-mail', { exact: true }).fill('');
     await tenant.selectOption({ label: 'Choose a tenant' });
     expect(await unsaved()).toBe(false);

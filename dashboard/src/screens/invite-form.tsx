@@ -5,10 +5,11 @@ import { RefusedField, refusalMarks, useRefusalMarks, useRefusedListMarks } from
 import { useDraft } from '../hooks/use-draft.ts';
 import { useSubmission } from '../hooks/use-submission.ts';
 import { useAsync } from '../hooks/use-async.ts';
+import { useKeptChoices } from '../hooks/use-kept-choices.ts';
 import { useReadOnReturn } from '../hooks/use-read-on-return.ts';
 import type { TenantSummary } from '../operations.ts';
 import { listLandingClients, sendInvitation, type Invitation, type LandingClient } from '../operations-invitations.ts';
-import { listAllRoles } from '../operations-roles.ts';
+import { listAllRoles, type RoleSummary } from '../operations-roles.ts';
 
 /** The API's default lifetime of a link, and its bounds. */
 const DEFAULT_DAYS = 7;
@@ -21,23 +22,33 @@ interface RoleChoicesProps {
   onToggle: (roleId: string) => void;
 }
 
-/** A checkbox per role an invitation to the tenant may give: the application-wide ones and the tenant's own. */
+/**
+ * A checkbox per role an invitation to the tenant may give: the application-wide ones and the tenant's own. Read again
+ * on return; one ticked that is no longer offered stays ticked, said so, for the server to judge at Invite.
+ */
 function RoleChoices({ appId, tenant, chosen, onToggle }: RoleChoicesProps) {
   const roles = useAsync(useCallback(() => listAllRoles(appId, tenant.id), [appId, tenant.id]));
   useReadOnReturn(roles);
+  const kept = useKeptChoices((role: RoleSummary) => role.id);
   const id = useId();
   const marks = useRefusedListMarks('roleIds');
   if (roles.status === 'loading') return <Loading>{`Loading ${tenant.name}'s roles…`}</Loading>;
   if (roles.status === 'failed') return <ErrorMessage message={roles.message} />;
+  const toggle = (roleId: string) => {
+    if (!chosen.includes(roleId)) kept.pick(roles.data, roleId);
+    onToggle(roleId);
+  };
+  const box = (role: RoleSummary, label: string) => (
+    <label key={role.id} htmlFor={`${id}-${role.id}`}>
+      <input id={`${id}-${role.id}`} type="checkbox" checked={chosen.includes(role.id)} onChange={() => toggle(role.id)} />
+      {label}
+    </label>
+  );
   return (
     <fieldset className="role-choices" {...marks}>
       <legend>Roles (optional)</legend>
-      {roles.data.map((role) => (
-        <label key={role.id} htmlFor={`${id}-${role.id}`}>
-          <input id={`${id}-${role.id}`} type="checkbox" checked={chosen.includes(role.id)} onChange={() => onToggle(role.id)} />
-          {role.name}
-        </label>
-      ))}
+      {roles.data.map((role) => box(role, role.name))}
+      {kept.gone(roles.data, chosen).map((role) => box(role, `${role.name} (no longer offered)`))}
     </fieldset>
   );
 }
@@ -67,15 +78,14 @@ interface ClientChoiceProps {
 function ClientChoice({ appId, tenant, chosen, onChoose }: ClientChoiceProps) {
   const clients = useAsync(useCallback(() => listLandingClients(appId, tenant.id), [appId, tenant.id]));
   useReadOnReturn(clients);
-  // The client chosen, as it was offered then.
-  const [picked, setPicked] = useState<LandingClient | null>(null);
+  const kept = useKeptChoices((client: LandingClient) => client.clientId);
   const id = useId();
   const marks = useRefusalMarks('clientId');
   if (clients.status === 'loading') return <Loading>{`Loading ${tenant.name}'s OAuth clients…`}</Loading>;
   if (clients.status === 'failed') return <ErrorMessage message={clients.message} />;
-  const gone = picked !== null && picked.clientId === chosen && !clients.data.some((client) => client.clientId === chosen) ? picked : null;
+  const [gone] = kept.gone(clients.data, chosen === '' ? [] : [chosen]);
   const choose = (clientId: string) => {
-    setPicked(clients.data.find((client) => client.clientId === clientId) ?? null);
+    kept.pick(clients.data, clientId);
     onChoose(clientId);
   };
   return (
@@ -88,7 +98,7 @@ function ClientChoice({ appId, tenant, chosen, onChoose }: ClientChoiceProps) {
             {client.name}
           </option>
         ))}
-        {gone !== null && <option value={gone.clientId}>{`${gone.name} (no longer offered)`}</option>}
+        {gone !== undefined && <option value={gone.clientId}>{`${gone.name} (no longer offered)`}</option>}
       </select>
     </div>
   );

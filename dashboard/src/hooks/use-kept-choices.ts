@@ -1,0 +1,21 @@
+import { useState } from 'react';
+
+/**
+ * Choices a form holds from a list read again on return: one chosen that the list no longer offers stays chosen, shown
+ * as it was offered then, for the server to judge when the form is sent (an invitation's landing client and roles).
+ */
+export function useKeptChoices<T>(keyOf: (item: T) => string) {
+  const [picked, setPicked] = useState<ReadonlyMap<string, T>>(new Map());
+  return {
+    /** As `key` is chosen from `offered`: keeps the item as offered then. */
+    pick(offered: readonly T[], key: string): void {
+      const item = offered.find((candidate) => keyOf(candidate) === key);
+      if (item !== undefined) setPicked((current) => new Map(current).set(key, item));
+    },
+    /** The items of `chosen` that `offered` lacks, as they were offered when chosen. */
+    gone(offered: readonly T[], chosen: readonly string[]): T[] {
+      const offeredKeys = new Set(offered.map(keyOf));
+      return chosen.filter((key) => !offeredKeys.has(key)).flatMap((key) => picked.get(key) ?? []);
+    },
+  };
+}
