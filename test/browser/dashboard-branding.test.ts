@@ -159,12 +159,11 @@ describe('the Branding tab of the dashboard in Chromium', () => {
   });
 
   it('asks before an unsaved edit is lost to another tab, Back, the tenant picker or closing the page, and keeps it when declined', async () => {
-    const leaving = () => dashboard.page.evaluate(() => !dispatchEvent(new Event('beforeunload', { cancelable: true })));
     const heading = dashboard.page.getByRole('heading', { level: 2, name: 'Branding' });
     const users = dashboard.page.getByRole('navigation', { name: 'Application sections' }).getByRole('link', { name: 'Users', exact: true });
-    expect(await leaving()).toBe(false);
+    expect(await dashboard.unsaved()).toBe(false);
     await field('Primary colour').fill('#123456');
-    expect(await leaving()).toBe(true);
+    expect(await dashboard.unsaved()).toBe(true);
     const brandingHash = await dashboard.page.evaluate(() => location.hash);
 
     let asked = dashboard.answerNextDialog('dismiss');
@@ -184,7 +183,7 @@ describe('the Branding tab of the dashboard in Chromium', () => {
     void dashboard.answerNextDialog();
     await users.click();
     await dashboard.page.getByRole('heading', { level: 2, name: 'Users' }).waitFor();
-    expect(await leaving()).toBe(false);
+    expect(await dashboard.unsaved()).toBe(false);
     await openTab(dashboard.page, 'Branding');
     expect(await field('Primary colour').inputValue()).toBe(PRIMARY);
     expect((await applicationBranding()).colors.primary).toBe(PRIMARY);

@@ -1,7 +1,7 @@
 import type { Locator } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { TestApp } from '../support/app.ts';
-import { dashboardSuite, OPERATOR, openTab } from '../support/dashboard.ts';
+import { dashboardSuite, offered, OPERATOR, openTab } from '../support/dashboard.ts';
 import { signInForManagement } from '../support/oauth.ts';
 
 /**
@@ -65,30 +65,6 @@ const rowOf = (tab: string, name: string): Locator => region(tab).getByRole('row
 /** The row of `tab` with a cell `name` (where the row's header names something else: a provider's type, an operator's e-mail). */
 const rowWithCell = (tab: string, name: string): Locator =>
   region(tab).getByRole('row').filter({ has: dashboard.page.getByRole('cell', { name, exact: true }) });
-/** Whether closing or reloading the page would ask first: some form holds unsaved edits. */
-const unsaved = () => dashboard.page.evaluate(() => !dispatchEvent(new Event('beforeunload', { cancelable: true })));
-
-/** What the browser fires as the operator comes back to the page, `times` over: it is shown again, and its window gets the focus. */
-const comeBack = (times = 1) =>
-  dashboard.page.evaluate((count) => {
-    for (let n = 0; n < count; n += 1) {
-      document.dispatchEvent(new Event('visibilitychange'));
-      dispatchEvent(new Event('focus'));
-    }
-  }, times);
-
-/** Waits until `picker` (a select) offers `name`. */
-const offered = (picker: Locator, name: string) => picker.getByRole('option', { name, exact: true }).waitFor({ state: 'attached' });
-
-/** The reads of a list (GraphQL query `operation`) the page sends from now on. */
-function listReads(operation: string): string[] {
-  const reads: string[] = [];
-  dashboard.page.on('request', (request) => {
-    if (request.method() === 'POST' && request.url().endsWith('/graphql') && (request.postData() ?? '').includes(`query ${operation}(`)) reads.push(operation);
-  });
-  return reads;
-}
-
 /**
  * Each tab, a row it lists from the start, and a row to make through the API while it is open; `rowIn` finds a row by
  * what it shows (by default, its header).
@@ -127,8 +103,8 @@ describe('list tabs read their list again when the operator comes back to the pa
     await openTab(dashboard.page, 'API keys');
     await rowOf('API keys', 'Seed key').waitFor();
     await created(dashboard.app.http.post('/api-keys', { name: 'Returning key', permissions: ['users:read'] }));
-    const reads = listReads('ApiKeys');
-    await comeBack(3);
+    const reads = dashboard.listReads('ApiKeys');
+    await dashboard.comeBack(3);
     await rowOf('API keys', 'Returning key').waitFor();
     expect(reads).toEqual(['ApiKeys']);
   });
@@ -138,7 +114,7 @@ describe('list tabs read their list again when the operator comes back to the pa
       await openTab(dashboard.page, tab);
       await rowIn(tab, listed).waitFor();
       await make(dashboard.app);
-      await comeBack();
+      await dashboard.comeBack();
       await rowIn(tab, row).waitFor();
     });
   }
@@ -152,15 +128,15 @@ describe('list tabs read their list again when the operator comes back to the pa
     await created(dashboard.app.http.post('/oauth-clients', { name: 'Backoffice', type: 'web', redirectUris: ['https://back.example/cb'] }));
     expect((await dashboard.app.http.patch(`/oauth-clients/${storefrontId}`, { name: 'Store Server' })).status).toBe(200);
 
-    await comeBack();
+    await dashboard.comeBack();
     await rowOf('OAuth clients', 'Backoffice').waitFor();
     const notice = panel.getByRole('status').filter({ hasText: 'This client was changed elsewhere' });
     await notice.waitFor();
     expect(await name.inputValue()).toBe('Store Draft');
-    expect(await unsaved()).toBe(true);
+    expect(await dashboard.unsaved()).toBe(true);
     await notice.getByRole('button', { name: 'Load the new version' }).click();
     expect(await name.inputValue()).toBe('Store Server');
-    expect(await unsaved()).toBe(false);
+    expect(await dashboard.unsaved()).toBe(false);
     await panel.getByRole('button', { name: 'Cancel' }).click();
     await panel.waitFor({ state: 'detached' });
   });
@@ -172,7 +148,7 @@ describe('list tabs read their list again when the operator comes back to the pa
     await panel.getByText('vera@example.com holds no role.').waitFor();
     await created(dashboard.app.http.post('/role-assignments', { subject: { type: 'user', id: veraId }, roleId: auditorId }));
     await created(dashboard.app.http.post('/roles', { key: 'billing', name: 'Billing', permissions: ['users:read'] }));
-    await comeBack();
+    await dashboard.comeBack();
     await panel.getByRole('rowheader', { name: 'Auditor', exact: true }).waitFor();
     await offered(panel.getByLabel('Role', { exact: true }), 'Billing');
     await panel.getByRole('button', { name: 'Close' }).click();
@@ -186,7 +162,7 @@ describe('list tabs read their list again when the operator comes back to the pa
     expect(await acme.isChecked()).toBe(true);
     await acme.uncheck();
     await dashboard.app.createTenant('Soylent');
-    await comeBack();
+    await dashboard.comeBack();
     await tenants.getByLabel('Soylent', { exact: true }).waitFor();
     expect(await acme.isChecked()).toBe(false);
     await acme.check();
@@ -211,7 +187,7 @@ describe('pickers offer the choices made elsewhere once the page is shown again'
       const select = region(section).getByLabel(picker, { exact: true });
       await select.waitFor();
       await make(dashboard.app);
-      await comeBack();
+      await dashboard.comeBack();
       await offered(select, choice);
     });
   }
@@ -224,10 +200,10 @@ describe('pickers offer the choices made elsewhere once the page is shown again'
     const roles = region('Invite').getByRole('group', { name: 'Roles (optional)' });
     await roles.getByLabel('Auditor', { exact: true }).waitFor();
     await created(dashboard.app.http.post(`/applications/${dashboard.app.root.applicationId}/tenants/${acmeId}/roles`, { key: 'escalations', name: 'Escalations', permissions: [] }));
-    await comeBack();
+    await dashboard.comeBack();
     await roles.getByLabel('Escalations', { exact: true }).waitFor();
     await tenant.selectOption({ label: 'Choose a tenant' });
-    expect(await unsaved()).toBe(false);
+    expect(await dashboard.unsaved()).toBe(false);
   });
 });
 
@@ -248,7 +224,7 @@ describe("rows name a tenant made elsewhere once the page is shown again (the te
       await region(tab).getByRole('rowheader').first().waitFor();
       const tenant = `${row} tenant`;
       await make(dashboard.app, await dashboard.app.createTenant(tenant));
-      await comeBack();
+      await dashboard.comeBack();
       await region(tab).getByRole('row', { name: new RegExp(row) }).getByRole('cell', { name: tenant, exact: true }).waitFor();
     });
   }
@@ -271,7 +247,7 @@ describe('the audit log on return', () => {
     dashboard.page.on('websocket', (socket) => streams.push(socket.url()));
     // The tenant choices are read on the same return: once read, a restart would have shown.
     const choicesRead = dashboard.page.waitForResponse((response) => (response.request().postData() ?? '').includes('query TenantChoices('));
-    await comeBack();
+    await dashboard.comeBack();
     await choicesRead;
     expect(await ended.count()).toBe(1);
     expect(streams).toEqual([]);
@@ -283,7 +259,7 @@ describe('the audit log on return', () => {
     await openTab(dashboard.page, 'Audit log');
     await region('Audit log').getByRole('rowheader').first().waitFor();
     await dashboard.app.createTenant('Initech');
-    await comeBack();
+    await dashboard.comeBack();
     await auditRow(/tenant\.created .*Initech/).waitFor();
 
     // The search reads its first page as it is submitted: a return reads it again rather than showing that answer.
@@ -291,7 +267,7 @@ describe('the audit log on return', () => {
     await dashboard.page.getByRole('button', { name: 'Search' }).click();
     await auditRow(/tenant\.created .*Initech/).waitFor();
     await dashboard.app.createTenant('Umbrella');
-    await comeBack();
+    await dashboard.comeBack();
     await auditRow(/tenant\.created .*Umbrella/).waitFor();
     await dashboard.page.getByLabel('Action', { exact: true }).fill('');
     await dashboard.page.getByRole('button', { name: 'Search' }).click();
@@ -302,8 +278,8 @@ describe('the audit log on return', () => {
     await region('Audit log').getByRole('rowheader').first().waitFor();
     await dashboard.page.getByLabel('Follow live').check();
     await dashboard.page.getByRole('status').filter({ hasText: 'Following live' }).waitFor();
-    const reads = listReads('AuditLogs');
-    await comeBack();
+    const reads = dashboard.listReads('AuditLogs');
+    await dashboard.comeBack();
     await dashboard.app.createTenant('Hooli');
     await auditRow(/tenant\.created .*Hooli/).waitFor();
     expect(reads).toEqual([]);
@@ -318,7 +294,7 @@ describe('the audit log on return', () => {
     await following.waitFor();
     const streams: string[] = [];
     dashboard.page.on('websocket', (socket) => streams.push(socket.url()));
-    await comeBack();
+    await dashboard.comeBack();
 
     // The stream's reads of the log fail while its table is away.
     const sql = dashboard.app.gatehouse.services.orm.em.getConnection();
@@ -329,7 +305,7 @@ describe('the audit log on return', () => {
       await sql.execute('alter table audit_log_away rename to audit_log');
     }
     await dashboard.app.createTenant('Vandelay');
-    await comeBack();
+    await dashboard.comeBack();
     await following.waitFor();
     await auditRow(/tenant\.created .*Vandelay/).waitFor();
     await dashboard.app.createTenant('Kramerica');
@@ -349,13 +325,13 @@ describe('settings and choices read again on return, the edits in their forms ke
     const templates = switchGroup('E-mail templates');
     await templates.getByRole('radio', { name: 'Per tenant' }).check();
     expect((await patchTenancy({ brandingScope: 'tenant' })).status).toBe(200);
-    await comeBack();
+    await dashboard.comeBack();
     await region('Tenants').getByRole('columnheader', { name: 'Branding' }).waitFor();
     expect(await switchGroup('Branding').getByRole('radio', { name: 'Per tenant' }).isChecked()).toBe(true);
     expect(await templates.getByRole('radio', { name: 'Per tenant' }).isChecked()).toBe(true);
-    expect(await unsaved()).toBe(true);
+    expect(await dashboard.unsaved()).toBe(true);
     await templates.getByRole('radio', { name: 'Application' }).check();
-    expect(await unsaved()).toBe(false);
+    expect(await dashboard.unsaved()).toBe(false);
   });
 
   it('offers the tenant picker once the switches leave branding to tenants', async () => {
@@ -365,7 +341,7 @@ describe('settings and choices read again on return, the edits in their forms ke
     await section.getByLabel('Logo URL', { exact: true }).waitFor();
     expect(await section.getByLabel('Tenant', { exact: true }).count()).toBe(0);
     expect((await patchTenancy({ brandingScope: 'tenant' })).status).toBe(200);
-    await comeBack();
+    await dashboard.comeBack();
     await offered(section.getByLabel('Tenant', { exact: true }), 'Acme');
   });
 
@@ -381,17 +357,17 @@ describe('settings and choices read again on return, the edits in their forms ke
     await logo.fill('https://acme.example/logo.png');
 
     expect((await patchTenancy({ brandingScope: 'application' })).status).toBe(200);
-    await comeBack();
+    await dashboard.comeBack();
     const notice = section.getByRole('status').filter({ hasText: 'The tenancy switches were changed elsewhere' });
     await notice.waitFor();
     expect(await logo.inputValue()).toBe('https://acme.example/logo.png');
-    expect(await unsaved()).toBe(true);
+    expect(await dashboard.unsaved()).toBe(true);
     const asked = dashboard.answerNextDialog();
     await notice.getByRole('button', { name: 'Load the new switches' }).click();
     expect(await asked).toBe('Discard the changes you have not saved?');
     await section.getByLabel('Tenant', { exact: true }).waitFor({ state: 'detached' });
     await section.getByRole('heading', { name: 'Change the branding' }).waitFor();
-    expect(await unsaved()).toBe(false);
+    expect(await dashboard.unsaved()).toBe(false);
   });
 
   it("loads the switches held for a tenant's edits without asking once the edits are dropped", async () => {
@@ -404,11 +380,11 @@ describe('settings and choices read again on return, the edits in their forms ke
     const logo = section.getByLabel('Logo URL', { exact: true });
     await logo.fill('https://acme.example/logo.png');
     expect((await patchTenancy({ brandingScope: 'application' })).status).toBe(200);
-    await comeBack();
+    await dashboard.comeBack();
     const notice = section.getByRole('status').filter({ hasText: 'The tenancy switches were changed elsewhere' });
     await notice.waitFor();
     await logo.fill('');
-    expect(await unsaved()).toBe(false);
+    expect(await dashboard.unsaved()).toBe(false);
     // A question would be dismissed, leaving the tenant's view.
     await notice.getByRole('button', { name: 'Load the new switches' }).click();
     await section.getByLabel('Tenant', { exact: true }).waitFor({ state: 'detached' });
@@ -419,14 +395,14 @@ describe('settings and choices read again on return, the edits in their forms ke
     await openTab(dashboard.page, 'API keys');
     const grants = region('Create API key').getByRole('group', { name: 'Permissions' });
     await grants.getByLabel('users:read', { exact: true }).check();
-    const reads = listReads('GrantChoices');
+    const reads = dashboard.listReads('GrantChoices');
     const read = dashboard.page.waitForResponse((response) => (response.request().postData() ?? '').includes('query GrantChoices('));
-    await comeBack();
+    await dashboard.comeBack();
     await read;
     expect(reads).toEqual(['GrantChoices']);
     expect(await grants.getByLabel('users:read', { exact: true }).isChecked()).toBe(true);
     await grants.getByLabel('users:read', { exact: true }).uncheck();
-    expect(await unsaved()).toBe(false);
+    expect(await dashboard.unsaved()).toBe(false);
   });
 
   it("shows an application's permission defined elsewhere in an API resource's form (its description, read-only), keeping the rows typed", async () => {
@@ -437,7 +413,7 @@ describe('settings and choices read again on return, the edits in their forms ke
     const description = form.getByLabel('Description 1', { exact: true });
     await description.fill('Typed here');
     await created(dashboard.app.http.post('/permissions', { key: 'exports:run', description: 'Run the exports' }));
-    await comeBack();
+    await dashboard.comeBack();
     await dashboard.page.waitForFunction(
       (field) => field instanceof HTMLInputElement && field.value === 'Run the exports' && field.readOnly,
       await description.elementHandle(),
@@ -447,7 +423,7 @@ describe('settings and choices read again on return, the edits in their forms ke
     await form.getByLabel('Name', { exact: true }).fill('');
     await form.getByRole('button', { name: 'Remove permission 1' }).click();
     await form.getByRole('button', { name: 'Add permission' }).click();
-    expect(await unsaved()).toBe(false);
+    expect(await dashboard.unsaved()).toBe(false);
   });
 
   it("offers an OAuth client made elsewhere as an invitation's landing, keeping one chosen that is gone since", async () => {
@@ -465,7 +441,7 @@ describe('settings and choices read again on return, the edits in their forms ke
 
     await created(dashboard.app.http.post('/oauth-clients', { name: 'Help centre', type: 'web', redirectUris: ['https://help.example/cb'], tenantId: acmeId }));
     expect((await dashboard.app.http.delete(`/oauth-clients/${frontDesk.body.id}`)).status).toBe(204);
-    await comeBack();
+    await dashboard.comeBack();
     await offered(landing, 'Help centre');
     await offered(landing, 'Front desk (no longer offered)');
     expect(await landing.inputValue()).toBe(frontDesk.body.clientId);
@@ -474,7 +450,7 @@ describe('settings and choices read again on return, the edits in their forms ke
     expect(await landing.getByRole('option', { name: 'Front desk (no longer offered)' }).count()).toBe(0);
     await invite.getByLabel('E-mail', { exact: true }).fill('');
     await tenant.selectOption({ label: 'Choose a tenant' });
-    expect(await unsaved()).toBe(false);
+    expect(await dashboard.unsaved()).toBe(false);
   });
 
   it('keeps a role ticked for an invitation and deleted since ticked, said so, and sends it for the server to judge', async () => {
@@ -490,7 +466,7 @@ describe('settings and choices read again on return, the edits in their forms ke
     await roles.getByLabel('Courier', { exact: true }).check();
 
     expect((await dashboard.app.http.delete(`/roles/${courier.body.id}`)).status).toBe(204);
-    await comeBack();
+    await dashboard.comeBack();
     const gone = roles.getByLabel('Courier (no longer offered)', { exact: true });
     await gone.waitFor();
     expect(await gone.isChecked()).toBe(true);
@@ -505,7 +481,7 @@ describe('settings and choices read again on return, the edits in their forms ke
     expect(await roles.getByLabel('Courier (no longer offered)', { exact: true }).count()).toBe(0);
     await invite.getByLabel('E-mail', { exact: true }).fill('');
     await tenant.selectOption({ label: 'Choose a tenant' });
-    expect(await unsaved()).toBe(false);
+    expect(await dashboard.unsaved()).toBe(false);
   });
 });
 
@@ -516,7 +492,7 @@ describe('with authentication isolated, on return', () => {
     await openTab(dashboard.page, 'Users');
     await rowOf('Users', 'vera@example.com').waitFor();
     await app.createUser('nina@example.com', await app.createTenant('Nakatomi'));
-    await comeBack();
+    await dashboard.comeBack();
     await region('Users').getByRole('row', { name: /nina@example\.com/ }).getByRole('cell', { name: 'Nakatomi', exact: true }).waitFor();
   });
 });

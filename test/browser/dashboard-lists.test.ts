@@ -23,15 +23,6 @@ const tenantsTable = (): Locator => region('Tenants');
 const tenantNames = async (): Promise<string[]> => tenantsTable().locator('tbody tr th').allTextContents();
 const rowOf = (name: string): Locator => tenantsTable().getByRole('row').filter({ has: dashboard.page.getByRole('rowheader', { name, exact: true }) });
 
-/** The tenants list's reads (GraphQL `Tenants` queries) the page sends from now on. */
-function listReads(): string[] {
-  const reads: string[] = [];
-  dashboard.page.on('request', (request) => {
-    if (request.method() === 'POST' && request.url().endsWith('/graphql') && (request.postData() ?? '').includes('query Tenants(')) reads.push(request.url());
-  });
-  return reads;
-}
-
 async function createTenant(name: string): Promise<void> {
   const form = region('Create tenant');
   await form.getByLabel('Name').fill(name);
@@ -56,7 +47,7 @@ describe('a paged list through creations, edits and deletions (Tenants tab)', ()
   });
 
   it('renames, deletes and creates with the second page still shown, reading no page again', async () => {
-    const reads = listReads();
+    const reads = dashboard.listReads('Tenants');
     const scrolled = await dashboard.page.evaluate(() => {
       document.querySelector('tbody tr:last-child')?.scrollIntoView();
       return window.scrollY;
@@ -127,7 +118,7 @@ describe('a list read again that fails (Tenants tab)', () => {
     const failing = async (route: Route) => ((route.request().postData() ?? '').includes('query Tenants(') ? route.abort() : route.fallback());
     await dashboard.page.route('**/graphql', failing);
     // The operator comes back to the page: the list is read again, and that read fails.
-    await dashboard.page.evaluate(() => document.dispatchEvent(new Event('visibilitychange')));
+    await dashboard.comeBack();
     await tenantsTable().getByRole('button', { name: 'Try again' }).waitFor();
     await dashboard.page.unroute('**/graphql', failing);
 

@@ -29,8 +29,6 @@ const dashboard = dashboardSuite({
 const region = (name: string): Locator => dashboard.page.getByRole('region', { name, exact: true });
 const tabLink = (name: string): Locator => dashboard.page.getByRole('navigation', { name: 'Application sections' }).getByRole('link', { name, exact: true });
 const heading = (name: string): Locator => dashboard.page.getByRole('heading', { level: 2, name, exact: true });
-/** Whether closing or reloading the page would ask first: some form holds unsaved edits. */
-const unsaved = () => dashboard.page.evaluate(() => !dispatchEvent(new Event('beforeunload', { cancelable: true })));
 
 /** Clicks `button`, declines to lose the edits, and expects the question asked. */
 async function decline(button: Locator): Promise<void> {
@@ -61,12 +59,12 @@ describe('unsaved input of create forms, reloaded lists and changed stored thing
     const other = tab === 'Users' ? 'Roles' : 'Users';
     await openTab(dashboard.page, tab);
     const field = region(form).getByLabel(input, { exact: true });
-    expect(await unsaved()).toBe(false);
+    expect(await dashboard.unsaved()).toBe(false);
     await leaveFreely(other);
     await openTab(dashboard.page, tab);
 
     await field.fill(typed);
-    expect(await unsaved()).toBe(true);
+    expect(await dashboard.unsaved()).toBe(true);
     await decline(tabLink(other));
     expect(await heading(tab).isVisible()).toBe(true);
     expect(await field.inputValue()).toBe(typed);
@@ -74,7 +72,7 @@ describe('unsaved input of create forms, reloaded lists and changed stored thing
     void dashboard.answerNextDialog();
     await tabLink(other).click();
     await heading(other).waitFor();
-    expect(await unsaved()).toBe(false);
+    expect(await dashboard.unsaved()).toBe(false);
     await openTab(dashboard.page, tab);
     expect(await field.inputValue()).toBe('');
   });
@@ -86,14 +84,14 @@ describe('unsaved input of create forms, reloaded lists and changed stored thing
     await form.getByRole('button', { name: 'Add domain' }).click();
     await form.getByRole('status').filter({ hasText: 'sso.example.com is added' }).waitFor();
     expect(await form.getByLabel('Hostname', { exact: true }).inputValue()).toBe('');
-    expect(await unsaved()).toBe(false);
+    expect(await dashboard.unsaved()).toBe(false);
     await leaveFreely('Users');
 
     const create = region('Create user');
     await create.getByLabel('E-mail', { exact: true }).fill('made@example.com');
     await create.getByRole('button', { name: 'Create user' }).click();
     await create.getByRole('status').filter({ hasText: 'made@example.com was created' }).waitFor();
-    expect(await unsaved()).toBe(false);
+    expect(await dashboard.unsaved()).toBe(false);
     await leaveFreely('Roles');
     await openTab(dashboard.page, 'Users');
   });
@@ -103,9 +101,9 @@ describe('unsaved input of create forms, reloaded lists and changed stored thing
     const panel = region(`Roles of ${USER}`);
     const role = panel.getByLabel('Role', { exact: true });
     await role.waitFor();
-    expect(await unsaved()).toBe(false);
+    expect(await dashboard.unsaved()).toBe(false);
     await role.selectOption({ label: 'Auditor' });
-    expect(await unsaved()).toBe(true);
+    expect(await dashboard.unsaved()).toBe(true);
 
     await decline(panel.getByRole('button', { name: 'Close' }));
     await decline(dashboard.page.getByRole('button', { name: `Details of ${USER}` }));
@@ -115,7 +113,7 @@ describe('unsaved input of create forms, reloaded lists and changed stored thing
     // Assigned: nothing is left to lose.
     await panel.getByRole('button', { name: 'Assign role' }).click();
     await panel.getByRole('status').filter({ hasText: 'now holds Auditor' }).waitFor();
-    expect(await unsaved()).toBe(false);
+    expect(await dashboard.unsaved()).toBe(false);
     await panel.getByRole('button', { name: 'Close' }).click();
     await panel.waitFor({ state: 'detached' });
   });
@@ -128,12 +126,12 @@ describe('unsaved input of create forms, reloaded lists and changed stored thing
     await dashboard.page.getByLabel('E-mail starts with').fill('made');
     await decline(dashboard.page.getByRole('button', { name: 'Search', exact: true }));
     expect(await name.inputValue()).toBe('Ulla Draft');
-    expect(await unsaved()).toBe(true);
+    expect(await dashboard.unsaved()).toBe(true);
 
     void dashboard.answerNextDialog();
     await dashboard.page.getByRole('button', { name: 'Search', exact: true }).click();
     await region(`Details of ${USER}`).waitFor({ state: 'detached' });
-    expect(await unsaved()).toBe(false);
+    expect(await dashboard.unsaved()).toBe(false);
     await dashboard.page.getByLabel('E-mail starts with').fill('');
     await dashboard.page.getByRole('button', { name: 'Search', exact: true }).click();
     await dashboard.page.getByRole('button', { name: `Details of ${USER}` }).waitFor();
@@ -152,12 +150,12 @@ describe('unsaved input of create forms, reloaded lists and changed stored thing
     await panel.getByRole('button', { name: 'Activate' }).waitFor();
     await notice.waitFor();
     expect(await name.inputValue()).toBe('Ulla Draft');
-    expect(await unsaved()).toBe(true);
+    expect(await dashboard.unsaved()).toBe(true);
 
     await notice.getByRole('button', { name: 'Load the new version' }).click();
     expect(await name.inputValue()).toBe('Ulla Server');
     expect(await notice.count()).toBe(0);
-    expect(await unsaved()).toBe(false);
+    expect(await dashboard.unsaved()).toBe(false);
 
     // Without edits, a newer user replaces the draft without a word.
     expect((await dashboard.app.http.patch(`/users/${userId}`, { name: 'Ulla Third' })).status).toBe(200);
@@ -172,7 +170,7 @@ describe('unsaved input of create forms, reloaded lists and changed stored thing
     await panel.getByRole('status').filter({ hasText: `The profile of ${USER} is saved.` }).waitFor();
     expect(await name.inputValue()).toBe('Ulla Saved');
     expect(await notice.count()).toBe(0);
-    expect(await unsaved()).toBe(false);
+    expect(await dashboard.unsaved()).toBe(false);
     await panel.getByRole('button', { name: 'Close' }).click();
   });
 

@@ -64,8 +64,6 @@ const dashboard = dashboardSuite({
 
 const region = (name: string | RegExp): Locator => dashboard.page.getByRole('region', { name, exact: typeof name === 'string' });
 const changedElsewhere = (panel: Locator, what: string): Locator => panel.getByRole('status').filter({ hasText: `This ${what} was changed elsewhere` });
-/** Whether closing or reloading the page would ask first: some form holds unsaved edits. */
-const unsaved = () => dashboard.page.evaluate(() => !dispatchEvent(new Event('beforeunload', { cancelable: true })));
 
 /** Runs `act` and returns the questions the page asked meanwhile (each declined). */
 async function questionsDuring(act: () => Promise<void>): Promise<string[]> {
@@ -116,11 +114,11 @@ describe('panels on the rows of a list, and a row changed or deleted elsewhere, 
     await flipBrandingSwitch();
     await notice.waitFor();
     expect(await name.inputValue()).toBe('Acme Draft');
-    expect(await unsaved()).toBe(true);
+    expect(await dashboard.unsaved()).toBe(true);
 
     await notice.getByRole('button', { name: 'Load the new version' }).click();
     expect(await name.inputValue()).toBe('Acme Server');
-    expect(await unsaved()).toBe(false);
+    expect(await dashboard.unsaved()).toBe(false);
 
     await renameOnServer(acme, 'Acme Third');
     await flipBrandingSwitch();
@@ -159,7 +157,7 @@ describe('panels on the rows of a list, and a row changed or deleted elsewhere, 
     const closed = dashboard.page.getByRole('status').filter({ hasText: 'The tenant Initech was deleted elsewhere.' });
     await closed.waitFor();
     expect(await region(/^Rename Initech/).count()).toBe(0);
-    expect(await unsaved()).toBe(false);
+    expect(await dashboard.unsaved()).toBe(false);
     await closed.getByRole('button', { name: 'Dismiss' }).click();
     expect(await closed.count()).toBe(0);
   });
@@ -169,7 +167,7 @@ describe('panels on the rows of a list, and a row changed or deleted elsewhere, 
     const notSaved = email.getByText('Not saved yet.');
     await email.getByRole('radio', { name: 'Per tenant' }).check();
     await notSaved.waitFor();
-    expect(await unsaved()).toBe(true);
+    expect(await dashboard.unsaved()).toBe(true);
 
     const patchEmailScope = async (emailProviderScope: string) =>
       expect((await dashboard.app.http.patch(`/applications/${appId}`, { tenancyConfig: { emailProviderScope } })).status).toBe(200);
@@ -177,13 +175,13 @@ describe('panels on the rows of a list, and a row changed or deleted elsewhere, 
     await flipBrandingSwitch();
     expect(await email.getByRole('radio', { name: 'Per tenant' }).isChecked()).toBe(true);
     expect(await notSaved.count()).toBe(0);
-    expect(await unsaved()).toBe(false);
+    expect(await dashboard.unsaved()).toBe(false);
 
     await patchEmailScope('application');
     await flipBrandingSwitch();
     await expect.poll(() => email.getByRole('radio', { name: 'Application' }).isChecked()).toBe(true);
     expect(await notSaved.count()).toBe(0);
-    expect(await unsaved()).toBe(false);
+    expect(await dashboard.unsaved()).toBe(false);
   });
 
   it("keeps an OAuth client's edits when it is changed elsewhere and says so; the new version on demand, or unasked without edits", async () => {
@@ -206,7 +204,7 @@ describe('panels on the rows of a list, and a row changed or deleted elsewhere, 
     expect(await name.inputValue()).toBe('Store Draft');
     await notice.getByRole('button', { name: 'Load the new version' }).click();
     expect(await name.inputValue()).toBe('Store Server');
-    expect(await unsaved()).toBe(false);
+    expect(await dashboard.unsaved()).toBe(false);
 
     await renameClient('Store Third');
     await rotate();
@@ -232,7 +230,7 @@ describe('panels on the rows of a list, and a row changed or deleted elsewhere, 
     expect(await jwks.inputValue()).toBe('{"keys": []}');
     await notice.getByRole('button', { name: 'Load the new version' }).click();
     expect(JSON.parse(await jwks.inputValue())).toEqual(replaced);
-    expect(await unsaved()).toBe(false);
+    expect(await dashboard.unsaved()).toBe(false);
     await panel.getByRole('button', { name: 'Cancel' }).click();
   });
 
@@ -259,10 +257,10 @@ describe('panels on the rows of a list, and a row changed or deleted elsewhere, 
     await deleteHere('Spare 1');
     await notice.waitFor();
     expect(await description.inputValue()).toBe('Draft');
-    expect(await unsaved()).toBe(true);
+    expect(await dashboard.unsaved()).toBe(true);
     await notice.getByRole('button', { name: 'Load the new version' }).click();
     expect(await description.inputValue()).toBe('Server');
-    expect(await unsaved()).toBe(false);
+    expect(await dashboard.unsaved()).toBe(false);
 
     await describeOnServer('Third');
     await deleteHere('Spare 2');
@@ -292,7 +290,7 @@ describe('panels on the rows of a list, and a row changed or deleted elsewhere, 
     const closed = dashboard.page.getByRole('status').filter({ hasText: 'The role Billing was deleted elsewhere.' });
     await closed.waitFor();
     expect(await region('Edit Billing').count()).toBe(0);
-    expect(await unsaved()).toBe(false);
+    expect(await dashboard.unsaved()).toBe(false);
     await closed.getByRole('button', { name: 'Dismiss' }).click();
   });
 
@@ -309,7 +307,7 @@ describe('panels on the rows of a list, and a row changed or deleted elsewhere, 
     expect(await name.inputValue()).toBe('Invoices Draft');
     await notice.getByRole('button', { name: 'Load the new version' }).click();
     expect(await name.inputValue()).toBe('Invoices Server');
-    expect(await unsaved()).toBe(false);
+    expect(await dashboard.unsaved()).toBe(false);
 
     await name.fill('Invoices Again');
     expect((await dashboard.app.http.delete(`/api-resources/${invoicesId}`)).status).toBe(204);
@@ -332,7 +330,7 @@ describe('panels on the rows of a list, and a row changed or deleted elsewhere, 
     const panel = region('Roles of Acme reporting');
     const role = panel.getByLabel('Role', { exact: true });
     await role.selectOption({ label: 'Auditor' });
-    expect(await unsaved()).toBe(true);
+    expect(await dashboard.unsaved()).toBe(true);
     expect(await questionsDuring(() => showKeysOf('Acme Third'))).toEqual(['Discard the changes you have not saved?']);
     expect(await view.inputValue()).toBe('');
     expect(await role.inputValue()).toBe(auditorId);
@@ -340,7 +338,7 @@ describe('panels on the rows of a list, and a row changed or deleted elsewhere, 
     void dashboard.answerNextDialog();
     await showKeysOf('Acme Third');
     await panel.waitFor({ state: 'detached' });
-    expect(await unsaved()).toBe(false);
+    expect(await dashboard.unsaved()).toBe(false);
 
     // Without edits, another view closes the panel unasked.
     await dashboard.page.getByRole('button', { name: 'Roles of Acme reporting' }).click();
@@ -372,6 +370,6 @@ describe('panels on the rows of a list, and a row changed or deleted elsewhere, 
     await search.click();
     await expect.poll(() => name.inputValue()).toBe('Vera Third');
     expect(await notice.count()).toBe(0);
-    expect(await unsaved()).toBe(false);
+    expect(await dashboard.unsaved()).toBe(false);
   });
 });

@@ -23,8 +23,6 @@ const region = (name: string): Locator => dashboard.page.getByRole('region', { n
 const field = (section: string, label: string): Locator => region(section).getByLabel(label, { exact: true });
 const tabLink = (name: string): Locator => dashboard.page.getByRole('navigation', { name: 'Application sections' }).getByRole('link', { name, exact: true });
 const heading = (name: string): Locator => dashboard.page.getByRole('heading', { level: 2, name });
-/** Whether closing or reloading the page would ask first: some form holds unsaved edits. */
-const unsaved = () => dashboard.page.evaluate(() => !dispatchEvent(new Event('beforeunload', { cancelable: true })));
 const get = async (path: string) => (await dashboard.app.http.get(`/applications/${appId}${path}`)).body;
 
 /** Clicks another tab, declines to lose the edits, and stays on `tab`. */
@@ -47,9 +45,9 @@ async function expectListMarked(group: Locator, message: string): Promise<void> 
 describe('unsaved edits and refused checkbox lists on the dashboard in Chromium', () => {
   it('asks before another tab or another policy drops an edited policy: declined it stays, agreed it goes', async () => {
     const stored = (await get('/policies/password')).minLength;
-    expect(await unsaved()).toBe(false);
+    expect(await dashboard.unsaved()).toBe(false);
     await field('Change a policy', 'Minimum length').fill('14');
-    expect(await unsaved()).toBe(true);
+    expect(await dashboard.unsaved()).toBe(true);
 
     await declineToLeave('Authentication');
     const asked = dashboard.answerNextDialog('dismiss');
@@ -61,7 +59,7 @@ describe('unsaved edits and refused checkbox lists on the dashboard in Chromium'
     void dashboard.answerNextDialog();
     await tabLink('Users').click();
     await heading('Users').waitFor();
-    expect(await unsaved()).toBe(false);
+    expect(await dashboard.unsaved()).toBe(false);
     await openTab(dashboard.page, 'Authentication');
     expect(await field('Change a policy', 'Minimum length').inputValue()).toBe(String(stored));
     expect((await get('/policies/password')).minLength).toBe(stored);
@@ -71,7 +69,7 @@ describe('unsaved edits and refused checkbox lists on the dashboard in Chromium'
     await field('Change a policy', 'Minimum length').fill('13');
     await region('Change a policy').getByRole('button', { name: 'Save policy' }).click();
     await region('Change a policy').getByRole('status').filter({ hasText: 'Saved the Password policy.' }).waitFor();
-    expect(await unsaved()).toBe(false);
+    expect(await dashboard.unsaved()).toBe(false);
     // No question: one would be dismissed (Playwright's default) and keep the policy shown.
     await field('Change a policy', 'Policy to edit').selectOption({ label: 'Session' });
     expect(await field('Change a policy', 'Policy to edit').inputValue()).toBe('session');
@@ -83,9 +81,9 @@ describe('unsaved edits and refused checkbox lists on the dashboard in Chromium'
 
   it('asks before another tab drops a new provider, but not before another policy; once added it no longer asks', async () => {
     await field('Add a provider', 'Type').selectOption({ label: 'OAuth' });
-    expect(await unsaved()).toBe(false);
+    expect(await dashboard.unsaved()).toBe(false);
     await field('Add a provider', 'Client ID').fill('google-client-1');
-    expect(await unsaved()).toBe(true);
+    expect(await dashboard.unsaved()).toBe(true);
     await declineToLeave('Authentication');
     expect(await field('Add a provider', 'Client ID').inputValue()).toBe('google-client-1');
 
@@ -102,7 +100,7 @@ describe('unsaved edits and refused checkbox lists on the dashboard in Chromium'
     await region('Add a provider').getByRole('button', { name: 'Add provider' }).click();
     await region('Add a provider').getByRole('status').filter({ hasText: 'Added the Google provider.' }).waitFor();
     expect(await field('Add a provider', 'Client ID').inputValue()).toBe('');
-    expect(await unsaved()).toBe(false);
+    expect(await dashboard.unsaved()).toBe(false);
     await openTab(dashboard.page, 'Users');
     await openTab(dashboard.page, 'Authentication');
   });
@@ -112,9 +110,9 @@ describe('unsaved edits and refused checkbox lists on the dashboard in Chromium'
     await row.getByRole('button', { name: 'Edit' }).click();
     const edit = region('Edit Google');
     await edit.waitFor();
-    expect(await unsaved()).toBe(false);
+    expect(await dashboard.unsaved()).toBe(false);
     await field('Edit Google', 'Client secret').fill('google-secret-2');
-    expect(await unsaved()).toBe(true);
+    expect(await dashboard.unsaved()).toBe(true);
 
     await declineToLeave('Authentication');
     const asked = dashboard.answerNextDialog('dismiss');
@@ -127,7 +125,7 @@ describe('unsaved edits and refused checkbox lists on the dashboard in Chromium'
     await edit.waitFor({ state: 'detached' });
     const google = async () => ((await get('/auth-providers')).data as { type: string; config: { scopes: string[] } }[]).find((provider) => provider.type === 'oauth');
     expect(await google()).toMatchObject({ config: { clientId: 'google-client-1', scopes: ['openid', 'email'] }, secretsSet: ['clientSecret'] });
-    expect(await unsaved()).toBe(false);
+    expect(await dashboard.unsaved()).toBe(false);
     await openTab(dashboard.page, 'Users');
 
     // Edited again and agreed to lose: the provider stays as saved.
@@ -137,7 +135,7 @@ describe('unsaved edits and refused checkbox lists on the dashboard in Chromium'
     void dashboard.answerNextDialog();
     await edit.getByRole('button', { name: 'Cancel' }).click();
     await edit.waitFor({ state: 'detached' });
-    expect(await unsaved()).toBe(false);
+    expect(await dashboard.unsaved()).toBe(false);
     expect((await google())?.config.scopes).toEqual(['openid', 'email']);
   });
 

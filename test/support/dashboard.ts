@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { hashPassword } from '../../src/auth/password-hash.ts';
 import type { Config } from '../../src/config.ts';
@@ -83,7 +83,16 @@ export interface DashboardSuite {
   readonly page: Page;
   /** Answers the page's next dialog (a confirmation), accepting it unless told to dismiss it; resolves to its message. */
   answerNextDialog(answer?: 'accept' | 'dismiss'): Promise<string>;
+  /** Whether closing or reloading the page would ask first: some form holds unsaved edits. */
+  unsaved(): Promise<boolean>;
+  /** What the browser fires as the operator comes back to the page, `times` over: it is shown again, and its window gets the focus. */
+  comeBack(times?: number): Promise<void>;
+  /** The reads of a list (GraphQL query `operation`) the page sends from now on, one entry per read. */
+  listReads(operation: string): string[];
 }
+
+/** Waits until `picker` (a select) offers `name`. */
+export const offered = (picker: Locator, name: string): Promise<void> => picker.getByRole('option', { name, exact: true }).waitFor({ state: 'attached' });
 
 /**
  * Registers a dashboard suite's hooks: beforeAll starts the app, runs `setup` and opens the dashboard (on `tab`);
@@ -121,6 +130,21 @@ export function dashboardSuite({ config, setup, tab }: DashboardSuiteOptions = {
           void (answer === 'accept' ? dialog.accept() : dialog.dismiss());
         });
       }),
+    unsaved: () => suite.page.evaluate(() => !dispatchEvent(new Event('beforeunload', { cancelable: true }))),
+    comeBack: (times = 1) =>
+      suite.page.evaluate((count) => {
+        for (let n = 0; n < count; n += 1) {
+          document.dispatchEvent(new Event('visibilitychange'));
+          dispatchEvent(new Event('focus'));
+        }
+      }, times),
+    listReads: (operation) => {
+      const reads: string[] = [];
+      suite.page.on('request', (request) => {
+        if (request.method() === 'POST' && request.url().endsWith('/graphql') && (request.postData() ?? '').includes(`query ${operation}(`)) reads.push(operation);
+      });
+      return reads;
+    },
   };
   return suite;
 }
