@@ -78,8 +78,18 @@ async function searchFigures(app: TestApp, tenants: string[]): Promise<string[]>
 
 async function streamFigures(app: TestApp): Promise<string[]> {
   const streams: SseStream[] = [];
+  // A credential holds at most STREAMS_PER_CREDENTIAL streams: one key for each such share, as several dashboards would.
+  const perKey = app.gatehouse.services.config.streamsPerCredential;
+  const keys: string[] = [];
+  for (let i = 0; i < STREAMS; i += perKey) {
+    const key = await app.http.post('/api-keys', { name: `stream ${i}`, permissions: ['audit_logs:read'] });
+    if (key.status !== 201) throw new Error(`API key: ${key.status} ${JSON.stringify(key.body)}`);
+    keys.push(key.body.secret as string);
+  }
   try {
-    for (let i = 0; i < STREAMS; i += 1) streams.push(await openSse(`${app.baseUrl}/api/v1/audit-logs/stream?action=user.created`, { 'x-api-key': app.root.apiKey }));
+    for (let i = 0; i < STREAMS; i += 1) {
+      streams.push(await openSse(`${app.baseUrl}/api/v1/audit-logs/stream?action=user.created`, { 'x-api-key': keys[Math.floor(i / perKey)]! }));
+    }
     const refused = streams.filter((stream) => stream.status !== 200);
     if (refused.length > 0) throw new Error(`${refused.length} streams refused: ${JSON.stringify(refused[0]!.body)}`);
     const received = new Map<string, number[]>();

@@ -345,8 +345,8 @@ describe('settings and choices read again on return, the edits in their forms ke
     await offered(section.getByLabel('Tenant', { exact: true }), 'Acme');
   });
 
-  it("keeps a tenant's branding edits once the switches no longer leave branding to tenants, until the operator loads them", async () => {
-    // A Branding tab opened anew, so that its first return is not within 5 s of the last test's.
+  /** Acme's branding edited in a Branding tab opened anew (its first return not within 5 s of the last), then branding made the application's elsewhere. */
+  async function acmeBrandingEditedAsSwitchesChange() {
     await openTab(dashboard.page, 'Tenants');
     await openTab(dashboard.page, 'Branding');
     const section = region('Branding');
@@ -355,11 +355,15 @@ describe('settings and choices read again on return, the edits in their forms ke
     await section.getByRole('heading', { name: "Change Acme's branding" }).waitFor();
     const logo = section.getByLabel('Logo URL', { exact: true });
     await logo.fill('https://acme.example/logo.png');
-
     expect((await patchTenancy({ brandingScope: 'application' })).status).toBe(200);
     await dashboard.comeBack();
     const notice = section.getByRole('status').filter({ hasText: 'The tenancy switches were changed elsewhere' });
     await notice.waitFor();
+    return { section, logo, notice };
+  }
+
+  it("keeps a tenant's branding edits once the switches no longer leave branding to tenants, until the operator loads them", async () => {
+    const { section, logo, notice } = await acmeBrandingEditedAsSwitchesChange();
     expect(await logo.inputValue()).toBe('https://acme.example/logo.png');
     expect(await dashboard.unsaved()).toBe(true);
     const asked = dashboard.answerNextDialog();
@@ -372,17 +376,7 @@ describe('settings and choices read again on return, the edits in their forms ke
 
   it("loads the switches held for a tenant's edits without asking once the edits are dropped", async () => {
     expect((await patchTenancy({ brandingScope: 'tenant' })).status).toBe(200);
-    await openTab(dashboard.page, 'Tenants');
-    await openTab(dashboard.page, 'Branding');
-    const section = region('Branding');
-    await offered(section.getByLabel('Tenant', { exact: true }), 'Acme');
-    await section.getByLabel('Tenant', { exact: true }).selectOption({ label: 'Acme' });
-    const logo = section.getByLabel('Logo URL', { exact: true });
-    await logo.fill('https://acme.example/logo.png');
-    expect((await patchTenancy({ brandingScope: 'application' })).status).toBe(200);
-    await dashboard.comeBack();
-    const notice = section.getByRole('status').filter({ hasText: 'The tenancy switches were changed elsewhere' });
-    await notice.waitFor();
+    const { section, logo, notice } = await acmeBrandingEditedAsSwitchesChange();
     await logo.fill('');
     expect(await dashboard.unsaved()).toBe(false);
     // A question would be dismissed, leaving the tenant's view.
