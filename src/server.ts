@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { ServerOptions } from 'node:http';
 import type { ApolloServer } from '@apollo/server';
 import rateLimit from '@fastify/rate-limit';
@@ -11,6 +11,7 @@ import { hashApiKeySecret, secretMatches } from './auth/api-key-secret.ts';
 import { answerClientError } from './client-error.ts';
 import type { Config } from './config.ts';
 import type { Principal } from './auth/principal.ts';
+import { readsAfterCall } from './auth/reads-after-call.ts';
 import { capConcurrentRequests } from './concurrency-cap.ts';
 import { refusalOfDatabase } from './domain/db-errors.ts';
 import { createRequestContext, type RequestContext } from './context.ts';
@@ -239,8 +240,15 @@ export async function createServer(services: Services, options: { redis?: Redis;
     // A lifetime of 0 keeps nothing: every question reaches the database.
     database: { orm: services.orm, cache: new ApiKeyCache(services.invalidations, 0) },
   };
-  const authenticateHeaders = async (headers: CredentialHeaders, source: CredentialSource = 'cache') =>
-    authenticate(stores[source], services.signingKeys, readCredentials(headers), services.surfaces);
+  // The streams of one credential woken by one record share a database read begun after each asked.
+  const databaseReads = readsAfterCall<Principal>();
+  const authenticateHeaders = async (headers: CredentialHeaders, source: CredentialSource = 'cache') => {
+    const credentials = readCredentials(headers);
+    const read = () => authenticate(stores[source], services.signingKeys, credentials, services.surfaces);
+    if (source === 'cache') return read();
+    const key = createHash('sha256').update(JSON.stringify([credentials.apiKey, credentials.bearer, credentials.application])).digest('base64url');
+    return databaseReads(key, read);
+  };
   const authenticateRequest = (request: FastifyRequest, source?: CredentialSource) => authenticateHeaders(request.headers, source);
 
   // Application-level hooks run before the rate limiter's route-level one, which then buckets by the outcome.
