@@ -62,7 +62,7 @@ import { Migration0056SamlSubjectUsers } from './migrations/0056-saml-subject-us
 import { Migration0057OAuthClientInitiateLoginUri } from './migrations/0057-oauth-client-initiate-login-uri.ts';
 import { Migration0058LinkOpeners } from './migrations/0058-link-openers.ts';
 import { Migration0059InvitationCodes } from './migrations/0059-invitation-codes.ts';
-import { Migration0062ApiResourceIdentifiersHeldElsewhere } from './migrations/0062-api-resource-identifiers-held-elsewhere.ts';
+import { Migration0060ApiResourceIdentifiersHeldElsewhere } from './migrations/0060-api-resource-identifiers-held-elsewhere.ts';
 import type { EmbeddedDatabase } from './embedded.ts';
 import { gateStatements } from './statement-gate.ts';
 
@@ -124,7 +124,7 @@ export const MIGRATIONS = [
   { name: '0057-oauth-client-initiate-login-uri', class: Migration0057OAuthClientInitiateLoginUri },
   { name: '0058-link-openers', class: Migration0058LinkOpeners },
   { name: '0059-invitation-codes', class: Migration0059InvitationCodes },
-  { name: '0062-api-resource-identifiers-held-elsewhere', class: Migration0062ApiResourceIdentifiersHeldElsewhere },
+  { name: '0060-api-resource-identifiers-held-elsewhere', class: Migration0060ApiResourceIdentifiersHeldElsewhere },
 ];
 
 /**

@@ -157,7 +157,7 @@ describe('the API resources tab of the dashboard in Chromium', () => {
     const theirs = dashboard.app.as({ apiKey: (await dashboard.app.bootstrapAnother()).apiKey });
     const original = await theirs.post('/api-resources', { identifier: SHARED_API, name: 'Theirs' });
     expect(original.status, JSON.stringify(original.body)).toBe(201);
-    // As a deployment from before the rule left it (migration 0062): the same identifier registered later here, held elsewhere.
+    // As a deployment from before the rule left it (migration 0060): the same identifier registered later here, held elsewhere.
     const late = await dashboard.app.http.post('/api-resources', { identifier: 'https://placeholder.example.com', name: 'Shared API' });
     expect(late.status, JSON.stringify(late.body)).toBe(201);
     await dashboard.app.gatehouse.services.orm.em.getConnection().execute(

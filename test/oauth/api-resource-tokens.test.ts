@@ -184,9 +184,9 @@ describe('an identifier two applications registered before identifiers were uniq
     // As a deployment from before the rule left it: the same identifier registered later in this application.
     const late = (await app.http.post('/api-resources', { identifier: 'https://placeholder.example.com', name: 'Ours', permissions: ['invoices:read'] })).body.id as string;
     await sql('update api_resource set identifier = ? where application_id = ? and id = ?', [SHARED_API, app.root.applicationId, late]);
-    const { Migration0062ApiResourceIdentifiersHeldElsewhere } = await import('../../src/db/migrations/0062-api-resource-identifiers-held-elsewhere.ts');
+    const { Migration0060ApiResourceIdentifiersHeldElsewhere } = await import('../../src/db/migrations/0060-api-resource-identifiers-held-elsewhere.ts');
     const orm = app.gatehouse.services.orm;
-    const migration = new Migration0062ApiResourceIdentifiersHeldElsewhere(orm.em.getDriver(), orm.config);
+    const migration = new Migration0060ApiResourceIdentifiersHeldElsewhere(orm.em.getDriver(), orm.config);
     migration.up();
     const statements = migration.getQueries().filter((query) => typeof query === 'string');
     expect(statements).toHaveLength(1);

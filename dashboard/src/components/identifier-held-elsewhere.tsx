@@ -1,6 +1,6 @@
 import type { ApiResource } from '../operations-api-resources.ts';
 
-/** On a resource whose identifier another application registered first (migration 0062): why its grants are refused. */
+/** On a resource whose identifier another application registered first (migration 0060): why its grants are refused. */
 export function IdentifierHeldElsewhere({ resource }: { resource: ApiResource }) {
   if (!resource.identifierHeldElsewhere) return null;
   return (

@@ -169,7 +169,7 @@ export async function updateApiResource(scope: Scope, resourceId: string, input:
     scope.transactional(async (em) => {
       const resource = await findResource(em, resourceId, true);
       const before = snapshot(resource);
-      // Saving the identifier again claims it once its first registrant no longer holds it (migration 0062).
+      // Saving the identifier again claims it once its first registrant no longer holds it (migration 0060).
       if (identifier !== undefined && (identifier !== resource.identifier || resource.identifierHeldElsewhere)) {
         await assertIdentifierFree(em, scope, identifier);
         resource.identifierHeldElsewhere = false;

@@ -5,7 +5,7 @@ import { Migration } from '@mikro-orm/migrations';
  * registration keeps it, and a later one, marked here, serves no token (`invalid_target`) until saved again once free.
  * A one-off statement across applications, as the uniqueness check's own.
  */
-export class Migration0062ApiResourceIdentifiersHeldElsewhere extends Migration {
+export class Migration0060ApiResourceIdentifiersHeldElsewhere extends Migration {
   override up(): void {
     this.addSql(`
       alter table api_resource add column if not exists identifier_held_elsewhere boolean not null default false;
