@@ -85,10 +85,7 @@ export async function createApiResource(appId: string, draft: ApiResourceDraft):
   return data.createApiResource;
 }
 
-/**
- * The whole draft is sent: the list of permissions replaces the resource's, and the identifier is claimed again, so
- * one held elsewhere is refused (409) while it is, and freed by the save once it is not.
- */
+/** The whole draft is sent: its identifier too, so a save claims one held elsewhere (409 while it is held). */
 export async function updateApiResource(appId: string, resourceId: string, draft: ApiResourceDraft): Promise<ApiResource> {
   const mutation = `mutation UpdateApiResource($appId: UUID!, $resourceId: UUID!, $input: UpdateApiResourceInput!) {
     updateApiResource(appId: $appId, resourceId: $resourceId, input: $input) { ${RESOURCE_FIELDS} }

@@ -1,9 +1,6 @@
 import { useState } from 'react';
 
-/**
- * Choices a form holds from a list read again on return: one chosen that the list no longer offers stays chosen, shown
- * as it was offered then, for the server to judge when the form is sent (an invitation's landing client and roles).
- */
+/** A form's choices from a list read again on return: one no longer offered stays chosen, for the server to judge. */
 export function useKeptChoices<T>(keyOf: (item: T) => string) {
   const [picked, setPicked] = useState<ReadonlyMap<string, T>>(new Map());
   return {

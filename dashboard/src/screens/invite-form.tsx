@@ -22,10 +22,7 @@ interface RoleChoicesProps {
   onToggle: (roleId: string) => void;
 }
 
-/**
- * A checkbox per role an invitation to the tenant may give: the application-wide ones and the tenant's own. Read again
- * on return; one ticked that is no longer offered stays ticked, said so, for the server to judge at Invite.
- */
+/** A checkbox per role an invitation to the tenant may give: the application-wide ones and the tenant's own. */
 function RoleChoices({ appId, tenant, chosen, onToggle }: RoleChoicesProps) {
   const roles = useAsync(useCallback(() => listAllRoles(appId, tenant.id), [appId, tenant.id]));
   useReadOnReturn(roles);
@@ -71,10 +68,7 @@ interface ClientChoiceProps {
   onChoose: (clientId: string) => void;
 }
 
-/**
- * The OAuth client the accepted invitation leads to: the application-wide ones and the tenant's own, with a redirect URI.
- * Read again on return; one chosen that is no longer offered stays chosen, said so, for the server to judge at Invite.
- */
+/** The OAuth client the accepted invitation leads to: the application-wide ones and the tenant's own, with a redirect URI. */
 function ClientChoice({ appId, tenant, chosen, onChoose }: ClientChoiceProps) {
   const clients = useAsync(useCallback(() => listLandingClients(appId, tenant.id), [appId, tenant.id]));
   useReadOnReturn(clients);
