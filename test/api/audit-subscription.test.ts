@@ -158,10 +158,14 @@ describe.runIf(Boolean(process.env['TEST_DATABASE_URL']))('on an instance whose 
       await eventually(() => socket.acknowledged, 'the connection acknowledged');
       const overSocket = socket.subscribe(AUDIT_SUBSCRIPTION);
       const socketHas = (id: string) => subscribedRecords(overSocket.results).some((record) => record.target.id === id);
-      // Each running: a record written now reaches both.
-      const before = await createUser(tenantA, 'sub-before-elsewhere@example.com');
-      await overSse.until(hasTarget(before), 'the record written before the revocation, over SSE');
-      await eventually(() => socketHas(before), 'the record written before the revocation, over WebSocket');
+      // Each running: the socket's subscription starts when the server takes it, after which a record reaches both.
+      const before: string[] = [];
+      while (!before.some(socketHas)) {
+        if (before.length === 20) throw new Error('no record written before the revocation reached the socket');
+        before.push(await createUser(tenantA, `sub-before-elsewhere-${before.length}@example.com`));
+        await eventually(() => before.some(socketHas), 'a record over WebSocket', 1000).catch(() => undefined);
+      }
+      await overSse.until(hasTarget(before[0]!), 'the record written before the revocation, over SSE');
 
       expect((await app.http.delete(`/api-keys/${key.body.key.id}`)).status).toBeLessThan(300);
       const after = await createUser(tenantA, 'sub-after-elsewhere@example.com');
