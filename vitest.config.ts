@@ -1,3 +1,5 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { defaultServerConditions } from 'vite';
 import { configDefaults, defineConfig } from 'vitest/config';
 
@@ -16,6 +18,10 @@ const onPostgresql = Boolean(process.env['TEST_DATABASE_URL']);
 // A suite that replaces a module (vi.mock) gets a module registry of its own; the others share their worker's, which
 // spares each file a second or more of loading the service's modules again (every file starts its own service).
 const suitesReplacingModules = ['test/api/email-render-outside-transaction.test.ts'];
+
+// Node's compile cache for every process the run starts (its workers, each `node src/main.ts` a suite spawns): a
+// spawned service compiles the service's modules and their dependencies once per run, not at each start.
+process.env['NODE_COMPILE_CACHE'] ??= join(tmpdir(), 'gatehouse-test-compile-cache');
 
 const exclude = [...configDefaults.exclude, ...(browser ? [] : [browserSuites]), ...(onPostgresql ? embeddedDatabaseSuites : [])];
 
