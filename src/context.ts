@@ -33,7 +33,8 @@ export interface Scope {
   /**
    * Runs `work` in a transaction on the scope's EntityManager: where every write begins. Under an Idempotency-Key it is
    * a savepoint of the request's transaction (src/db/request-transaction.ts), which commits with the stored answer.
-   * With `lock`, the transaction takes those advisory locks first, and is begun in this process's turns at them (inTurn).
+   * With `lock`, the transaction takes those advisory locks first, and is begun in this process's turns at them (inTurn),
+   * which under an Idempotency-Key last until the request's transaction ends, as its locks do.
    */
   transactional<T>(work: (em: EntityManager) => Promise<T>, lock?: string | readonly string[]): Promise<T>;
 }
@@ -253,7 +254,7 @@ class RequestScope implements Scope {
       await this.transaction?.begin();
       return this.em.transactional(lock === undefined ? work : lockedFirst(lock, work));
     };
-    return lock === undefined ? begin() : inTurn(lock, begin);
+    return lock === undefined ? begin() : inTurn(lock, begin, this.transaction?.turns);
   }
 
   get em(): EntityManager {

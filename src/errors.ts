@@ -20,7 +20,10 @@ export const STATUS_BY_CODE = {
   validation_error: 422,
   rate_limited: 429,
   internal_error: 500,
-  /** Overloaded: no database connection came free in time. A retry after `Retry-After` may succeed. */
+  /**
+   * Overloaded: no database connection came free in time, or a lock the request needs is taken where it may not wait
+   * (src/db/advisory-lock.ts, KeptTurns). A retry after `Retry-After` may succeed.
+   */
   service_unavailable: 503,
 } as const;
 

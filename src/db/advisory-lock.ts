@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Connection, EntityManager, Transaction } from '@mikro-orm/postgresql';
+import { GatehouseError } from '../errors.ts';
 
 /**
  * Takes PostgreSQL's transaction-scoped advisory lock `name` on `em`'s transaction and holds it until that transaction
@@ -7,8 +8,14 @@ import type { Connection, EntityManager, Transaction } from '@mikro-orm/postgres
  * this process's turn at `name` (inTurn), begun before the transaction: else a burst's waiters would hold the pool.
  */
 export async function lockForTransaction(em: EntityManager, name: string): Promise<void> {
-  if (heldTurn(name) === undefined) throw new Error(`advisory lock ${name} asked for outside its turn (inTurn)`);
-  await em.execute('select pg_advisory_xact_lock(hashtext(?))', [name]);
+  const turn = heldTurn(name);
+  if (turn === undefined) throw new Error(`advisory lock ${name} asked for outside its turn (inTurn)`);
+  if (turn.waits) {
+    await em.execute('select pg_advisory_xact_lock(hashtext(?))', [name]);
+    return;
+  }
+  const [row] = await em.execute<{ held: boolean }[]>('select pg_try_advisory_xact_lock(hashtext(?)) as held', [name]);
+  if (row?.held !== true) throw outOfOrderRefusal();
 }
 
 /** The same lock on a transaction of the connection itself (`trx`), for work that runs below the EntityManager. */
@@ -18,6 +25,8 @@ export async function lockForConnectionTransaction(connection: Connection, trx: 
 
 interface Turn {
   readonly name: string;
+  /** False for a lock taken out of order (KeptTurns.take): its transaction may not wait for it. */
+  readonly waits: boolean;
   over: boolean;
 }
 
@@ -35,39 +44,101 @@ export const lockTurnsWaiting = (): number => waiting;
 /**
  * Runs `begin` (a transaction taking the advisory locks `names`) after this process's earlier turns at each of them: a
  * transaction waiting at the database holds a pooled connection, so a burst on one name would take the whole pool.
- * Several names are waited for in one order, so two requests cannot each hold the turn the other waits for. Not
- * re-entrant: `begin` asking for a turn it is in throws, as it would wait for itself.
+ * Several names are waited for in one order, so two requests cannot each hold the turn the other waits for. `begin`
+ * asking for a turn it is in throws, as it would wait for itself; with `kept`, the turns are those of a transaction
+ * that `begin` joins, kept as long as its locks (KeptTurns).
  */
-export async function inTurn<T>(names: string | readonly string[], begin: () => Promise<T>): Promise<T> {
-  const [name, ...rest] = [...new Set(typeof names === 'string' ? [names] : names)].sort();
-  if (name === undefined) return begin();
-  if (heldTurn(name) !== undefined) throw new Error(`already in the turn at advisory lock ${name}`);
-  const turn: Turn = { name, over: false };
-  return inTurns.run([...(inTurns.getStore() ?? []), turn], async () => {
-    try {
-      return await oneTurn(name, () => inTurn(rest, begin));
-    } finally {
-      turn.over = true;
+export async function inTurn<T>(names: string | readonly string[], begin: () => Promise<T>, kept?: KeptTurns): Promise<T> {
+  const keeping = kept?.ended === false ? kept : undefined;
+  const taken: Turn[] = [];
+  const leaving: (() => void)[] = [];
+  try {
+    for (const name of [...new Set(typeof names === 'string' ? [names] : names)].sort()) {
+      if (heldTurn(name) !== undefined && keeping?.keeps(name) !== true) throw new Error(`already in the turn at advisory lock ${name}`);
+      if (keeping !== undefined) {
+        taken.push(await keeping.take(name));
+        continue;
+      }
+      const { turn, leave } = await takeTurn(name);
+      taken.push(turn);
+      leaving.push(leave);
     }
-  });
+    return await inTurns.run([...(inTurns.getStore() ?? []), ...taken], begin);
+  } finally {
+    for (const leave of leaving) leave();
+  }
 }
 
-async function oneTurn<T>(name: string, begin: () => Promise<T>): Promise<T> {
+/**
+ * The turns of a transaction that keeps its advisory locks past the work that asked for them (a request's, committed
+ * with its stored answer: src/db/request-transaction.ts). Each lasts until `end`, so this process's next waiter begins
+ * its transaction only once the lock is free; the transaction asking again for a turn it keeps is in it at once, as
+ * PostgreSQL's lock is re-entrant.
+ */
+export class KeptTurns {
+  readonly #taken = new Map<string, Promise<Turn>>();
+  readonly #leaving: (() => void)[] = [];
+  #ended = false;
+
+  get ended(): boolean {
+    return this.#ended;
+  }
+
+  keeps(name: string): boolean {
+    return this.#taken.has(name);
+  }
+
+  /**
+   * The turn at `name`, waited for once. A name sorting before one it keeps is taken only if free, in the process and
+   * at the database (else 503, to retry): waiting for it, the transaction could wait on a request that waits on it,
+   * a cycle PostgreSQL's deadlock detection does not see, as one of its waits is in the process.
+   */
+  take(name: string): Promise<Turn> {
+    const taken = this.#taken.get(name);
+    if (taken !== undefined) return taken;
+    const last = [...this.#taken.keys()].sort().at(-1);
+    const inOrder = last === undefined || name > last;
+    if (!inOrder && turns.has(name)) throw outOfOrderRefusal();
+    const taking = takeTurn(name, inOrder).then(({ turn, leave }) => {
+      this.#leaving.push(leave);
+      if (this.#ended) leave();
+      return turn;
+    });
+    this.#taken.set(name, taking);
+    return taking;
+  }
+
+  /** When the transaction has ended (committed or rolled back): its turns pass to the next waiters. */
+  end(): void {
+    this.#ended = true;
+    for (const leave of this.#leaving.splice(0)) leave();
+  }
+}
+
+/** This process's turn at `name`, once its earlier turns there have ended; `leave` ends it. */
+async function takeTurn(name: string, waits = true): Promise<{ turn: Turn; leave: () => void }> {
   const before = turns.get(name);
   let end!: () => void;
   const mine = new Promise<void>((resolve) => (end = resolve));
   turns.set(name, mine);
-  try {
-    if (before !== undefined) {
-      waiting += 1;
-      await before.finally(() => (waiting -= 1));
-    }
-    return await begin();
-  } finally {
+  if (before !== undefined) {
+    waiting += 1;
+    await before.finally(() => (waiting -= 1));
+  }
+  const turn: Turn = { name, waits, over: false };
+  const leave = () => {
+    turn.over = true;
     end();
     if (turns.get(name) === mine) turns.delete(name);
-  }
+  };
+  return { turn, leave };
 }
+
+/** The lock's name stays unsaid: it may hold an address. */
+const outOfOrderRefusal = () =>
+  new GatehouseError('service_unavailable', 'A lock this request needs is taken, and it may not wait for it after those it holds: try again', {
+    retryAfterSeconds: 1,
+  });
 
 /** `work`, preceded by the advisory locks `names` in their order, for a transaction begun in their turns (inTurn). */
 export function lockedFirst<T>(names: string | readonly string[], work: (em: EntityManager) => Promise<T>): (em: EntityManager) => Promise<T> {

@@ -1,4 +1,5 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
+import { KeptTurns } from './advisory-lock.ts';
 
 type State = 'idle' | 'open' | 'refused' | 'ended';
 
@@ -6,13 +7,15 @@ type State = 'idle' | 'open' | 'refused' | 'ended';
  * One transaction for everything a request writes, so its owner (the Idempotency-Key store) commits the request's answer
  * with its writes, or neither. It begins at the first write (Scope.transactional), so checks, hashing and DNS lookups
  * hold none; from then every EntityManager of the request runs in it, reads of the answer too (they must see the
- * uncommitted write, and the embedded database serves no other connection meanwhile).
+ * uncommitted write, and the embedded database serves no other connection meanwhile). Its advisory locks are held until
+ * it ends, and so are this process's turns at them (`turns`).
  */
 export class RequestTransaction {
   readonly #em: EntityManager;
   readonly #onBegin: (em: EntityManager) => Promise<void>;
   readonly #forks = new Set<EntityManager>();
   readonly #afterCommit: (() => Promise<void>)[] = [];
+  readonly #turns = new KeptTurns();
   #state: State = 'idle';
   #begun: Promise<void> | undefined;
 
@@ -24,6 +27,11 @@ export class RequestTransaction {
 
   get em(): EntityManager {
     return this.#em;
+  }
+
+  /** This process's turns at the advisory locks the transaction takes (inTurn), kept until it ends. */
+  get turns(): KeptTurns {
+    return this.#turns;
   }
 
   /** A fork for one scope of the request: in the transaction once it has begun. */
@@ -72,16 +80,19 @@ export class RequestTransaction {
     for (const action of this.#afterCommit.splice(0)) await action();
   }
 
-  /** Ends the transaction without its writes; nothing to do when none is open. */
+  /** Ends the transaction without its writes, and the turns taken for it even when it never began (refused, or failed). */
   async rollback(): Promise<void> {
-    if (this.#state !== 'open') return;
-    await this.#em.rollback();
-    this.#end();
-    this.#afterCommit.length = 0;
+    try {
+      if (this.#state === 'open') await this.#em.rollback();
+    } finally {
+      this.#end();
+      this.#afterCommit.length = 0;
+    }
   }
 
   #end(): void {
     this.#state = 'ended';
     for (const fork of this.#forks) fork.resetTransactionContext();
+    this.#turns.end();
   }
 }

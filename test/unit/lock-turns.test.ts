@@ -1,6 +1,6 @@
-import { expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { inTurn, lockForTransaction, lockTurnsWaiting } from '../../src/db/advisory-lock.ts';
+import { inTurn, KeptTurns, lockForTransaction, lockTurnsWaiting } from '../../src/db/advisory-lock.ts';
 
 /** This process's turns at an advisory lock (src/db/advisory-lock.ts): in order per name, never across names. */
 function gate(): { opened: Promise<void>; open(): void } {
@@ -63,4 +63,56 @@ it('an advisory lock is not taken outside its turn, nor inside another name’s'
   const em = {} as EntityManager;
   await expect(lockForTransaction(em, 'g')).rejects.toThrow('advisory lock g asked for outside its turn');
   await expect(inTurn('h', () => lockForTransaction(em, 'g'))).rejects.toThrow('advisory lock g asked for outside its turn');
+});
+
+describe('the kept turns of a transaction that holds its locks until it ends (a request’s, under an Idempotency-Key)', () => {
+  /** An EntityManager answering pg_try_advisory_xact_lock with `held`: the lock taken without waiting, or not. */
+  const trying = (held: boolean) => ({ execute: async () => [{ held }] }) as unknown as EntityManager;
+  const tick = () => new Promise((resolve) => setTimeout(resolve, 10));
+
+  it('a kept turn lasts past its work until the transaction ends; the transaction asking again is in it at once', async () => {
+    const kept = new KeptTurns();
+    const ran: string[] = [];
+    await inTurn('k', async () => void ran.push('write'), kept);
+    const next = inTurn('k', async () => void ran.push('next'));
+    await tick();
+    expect(lockTurnsWaiting()).toBe(1);
+    await inTurn(['k', 'l'], () => inTurn('k', async () => void ran.push('again'), kept), kept);
+    expect(ran).toEqual(['write', 'again']);
+    // Another transaction's turn the work is in is not kept: asking for it would wait for itself.
+    await expect(inTurn('m', () => inTurn('m', async () => 'never', kept))).rejects.toThrow('already in the turn at advisory lock m');
+    kept.end();
+    await next;
+    expect(ran).toEqual(['write', 'again', 'next']);
+    expect(lockTurnsWaiting()).toBe(0);
+  });
+
+  it('a turn still awaited when the transaction ends passes on once it comes; an ended transaction’s turns are plain ones', async () => {
+    const held = gate();
+    const holding = inTurn('p', () => held.opened);
+    const kept = new KeptTurns();
+    const asking = inTurn('p', async () => 'in turn', kept);
+    await tick();
+    kept.end();
+    held.open();
+    await holding;
+    expect(await asking).toBe('in turn');
+    expect(await inTurn('p', async () => 'after', kept)).toBe('after');
+    expect(await inTurn('p', async () => 'free')).toBe('free');
+    expect(lockTurnsWaiting()).toBe(0);
+  });
+
+  it('a lock sorting before one kept is not waited for: 503 when its turn or the lock is taken, else it is taken', async () => {
+    const kept = new KeptTurns();
+    await inTurn('t', async () => undefined, kept);
+    const held = gate();
+    const holding = inTurn('s', () => held.opened);
+    await expect(inTurn('s', async () => 'never', kept)).rejects.toMatchObject({ code: 'service_unavailable', retryAfterSeconds: 1 });
+    held.open();
+    await holding;
+    await expect(inTurn('s', () => lockForTransaction(trying(false), 's'), kept)).rejects.toMatchObject({ code: 'service_unavailable' });
+    expect(await inTurn('s', () => lockForTransaction(trying(true), 's').then(() => 'taken'), kept)).toBe('taken');
+    kept.end();
+    expect(await inTurn(['s', 't'], async () => 'free')).toBe('free');
+  });
 });
