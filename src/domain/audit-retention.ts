@@ -3,7 +3,7 @@ import type { Clock } from '../clock.ts';
 import { executeOwned } from '../db/owned-sql.ts';
 import { firstIdAt, newId } from '../ids.ts';
 import { recordAudit } from './audit.ts';
-import { asBackgroundWork } from '../background-work.ts';
+import { PeriodicJob } from '../background-work.ts';
 import { inJobSpan } from '../spans.ts';
 
 /**
@@ -55,43 +55,12 @@ export async function purgeExpiredAuditRecords(orm: MikroORM, clock: Clock, batc
   return runs;
 }
 
-export interface RetentionLog {
-  info(details: object, message: string): void;
-  error(details: object, message: string): void;
-}
-
 /** `everyMs` 0: never on this instance. */
-export class AuditRetentionJob {
-  readonly #orm: MikroORM;
-  readonly #clock: Clock;
-  readonly #everyMs: number;
-  #timer: NodeJS.Timeout | undefined;
-  #running: Promise<void> = Promise.resolve();
-
+export class AuditRetentionJob extends PeriodicJob {
   constructor(orm: MikroORM, clock: Clock, everyMs: number) {
-    this.#orm = orm;
-    this.#clock = clock;
-    this.#everyMs = everyMs;
-  }
-
-  start(log: RetentionLog): void {
-    if (this.#everyMs === 0 || this.#timer !== undefined) return;
-    const run = () => {
-      this.#running = this.#running.then(async () => {
-        try {
-          const runs = await inJobSpan('audit-retention purge', () => purgeExpiredAuditRecords(this.#orm, this.#clock));
-          if (runs.length > 0) log.info({ runs }, 'audit retention: expired records deleted');
-        } catch (error) {
-          log.error({ err: error }, 'audit retention failed; the next run tries again');
-        }
-      });
-    };
-    this.#timer = asBackgroundWork('audit-retention', () => setInterval(run, this.#everyMs).unref());
-  }
-
-  async stop(): Promise<void> {
-    clearInterval(this.#timer);
-    this.#timer = undefined;
-    await this.#running;
+    super('audit-retention', everyMs, async (log) => {
+      const runs = await inJobSpan('audit-retention purge', () => purgeExpiredAuditRecords(orm, clock));
+      if (runs.length > 0) log.info({ runs }, 'audit retention: expired records deleted');
+    });
   }
 }
