@@ -24,6 +24,7 @@ import { SessionValidationCache } from './domain/sessions/validation-cache.ts';
 import { createClientCache } from './oidc/client-cache.ts';
 import type { SignInRules } from './oidc/configuration.ts';
 import { OidcProvider } from './oidc/provider.ts';
+import { StorageSweepJob } from './oidc/storage-sweep.ts';
 import { admitSignIn, resolveTarget } from './domain/sign-in/sign-in.ts';
 import { poolSessionPolicy } from './domain/sign-in/session.ts';
 import { ReadCache } from './rest/read-cache.ts';
@@ -196,6 +197,8 @@ export async function startGatehouse(config: Config, options: DatabaseOptions & 
   services.auditWaker.log = server.app.log.child({ component: 'audit-stream' });
   const retention = new AuditRetentionJob(database.orm, clock, config.auditRetentionEveryMs);
   retention.start(server.app.log.child({ component: 'audit-retention' }));
+  const sweep = new StorageSweepJob(database.orm, invalidations);
+  sweep.start(server.app.log.child({ component: 'storage-sweep' }));
   let closing: Promise<void> | undefined;
   return {
     services,
@@ -211,6 +214,7 @@ export async function startGatehouse(config: Config, options: DatabaseOptions & 
         await outbox.stop();
         await tokenEvents.stop();
         await retention.stop();
+        await sweep.stop();
         await services.auditWaker.close();
         await invalidations.close();
         redis?.disconnect();

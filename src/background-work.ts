@@ -1,9 +1,9 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 
 /**
- * The service's own jobs (the e-mail outbox, the token events' writer, the audit retention and stream watchers):
- * what they do, started from their timers, belongs to no request. Code that counts a request's statements (the
- * tests' and the bench's `onQuery`) asks `currentBackgroundWork` to leave theirs out.
+ * The service's own jobs (the e-mail outbox, the token events' writer, the audit retention, the OP storage's sweep, the
+ * stream watchers): what they do, started from their timers, belongs to no request. Code that counts a request's
+ * statements (the tests' and the bench's `onQuery`) asks `currentBackgroundWork` to leave theirs out.
  */
 const running = new AsyncLocalStorage<string>();
 

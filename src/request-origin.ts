@@ -28,11 +28,6 @@ export function currentRequestOrigin(): RequestOrigin | undefined {
   return current.getStore();
 }
 
-/** Runs `work` as no request's: the service's own work that a request happens to start (the OP's periodic sweep). */
-export function outsideRequest<T>(work: () => T): T {
-  return current.exit(work);
-}
-
 /**
  * The client address a request is counted against: by the rate limits, the sign-in throttle, the lockout
  * (src/domain/sign-in/lockout.ts) and the log's bursts of 401. The request's (TRUST_PROXY decides whether

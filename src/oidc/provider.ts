@@ -6,16 +6,11 @@ import type { Surface } from '../domain/domains/surfaces.ts';
 import { findAccount, findAccountOnce } from './account.ts';
 import { ACCOUNT_RESPONSE_MODE, accountBrowser, returnToAccountPage, type AccountBrowser } from './account-session.ts';
 import { isUuid } from '../ids.ts';
-import { findSpentInteraction, opRequestId, sweepExpiredModels } from './adapter.ts';
+import { findSpentInteraction, opRequestId } from './adapter.ts';
 import { resourceServersOf } from './api-resource-tokens.ts';
 import { gatehouseData } from './clients.ts';
 import { accessTokenClaims, configuration, issuedTenantOf, managementApi, type OidcDependencies } from './configuration.ts';
-import { endGrantsOfDeletedClients } from '../domain/oauth-clients/oauth-clients.ts';
-import { sweepExpiredSessions } from '../domain/sessions/browser-sessions.ts';
-import { sweepRevokedSignIns } from '../domain/sessions/revoked-sign-ins.ts';
-import { sweepExpiredFlowRows } from '../domain/sign-in/expired-rows.ts';
 import { noteRequest } from '../log.ts';
-import { outsideRequest } from '../request-origin.ts';
 import { tokenGrants } from '../metrics.ts';
 import { paceDevicePolling } from './device-polling.ts';
 import {
@@ -37,8 +32,6 @@ import { answeringOverloadIn, sayWhenToRetryOverloaded } from './overload.ts';
 import { applyOverrides } from './overrides.ts';
 import { prefillUserCode } from './user-code-prefill.ts';
 
-const SWEEP_EVERY_MS = 10 * 60_000;
-
 /** Enough for the surfaces in use at once; a surface out of the cache is rebuilt on its next request (~ms). */
 export const MAX_CACHED_PROVIDERS = 256;
 
@@ -56,7 +49,6 @@ export class OidcProvider {
   private readonly deps: OidcDependencies;
   private readonly built = new Map<string, { kids: string; built: BuiltProvider }>();
   private readonly maxProviders: number;
-  private lastSweep = Date.now();
   /** Where the OP's own unexpected failures (answered as `server_error`) are reported; routes.ts sets the log. */
   onServerError: (error: unknown) => void = () => {};
 
@@ -120,7 +112,6 @@ export class OidcProvider {
       this.built.delete(oldest);
       dispose(evicted.built);
     }
-    await this.sweep();
     return entry.built;
   }
 
@@ -172,21 +163,6 @@ export class OidcProvider {
     });
     const callback = provider.callback();
     return { provider, handle: (req, res) => callback(req, res) };
-  }
-
-  /**
-   * Expired models, browser sessions and hosted-flow rows read as absent already; reclaim their rows now and then, a
-   * bounded batch at a time. Grants of clients gone end, recorded.
-   */
-  private async sweep(): Promise<void> {
-    if (Date.now() - this.lastSweep < SWEEP_EVERY_MS) return;
-    this.lastSweep = Date.now();
-    await sweepExpiredModels(this.deps.orm);
-    await sweepExpiredSessions(this.deps.orm.em);
-    await sweepRevokedSignIns(this.deps.orm.em.getConnection());
-    await sweepExpiredFlowRows(this.deps.orm.em);
-    // Recorded by the system, not from the request that came when the sweep was due.
-    await outsideRequest(() => endGrantsOfDeletedClients(this.deps.orm, this.deps.invalidations));
   }
 }
 

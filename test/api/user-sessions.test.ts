@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { endGrantsOfDeletedClients } from '../../src/domain/oauth-clients/oauth-clients.ts';
+import { endGrantsOfDeletedClients } from '../../src/domain/oauth-clients/deleted-client-grants.ts';
 import { newId } from '../../src/ids.ts';
 import { startTestAppWithTenants, type TestApp } from '../support/app.ts';
 import { issueTestKey } from '../support/keys.ts';
@@ -247,6 +247,13 @@ describe('a client deleted', () => {
   const grantOf = async (refreshToken: string) =>
     (await sql<{ grant_id: string }>(`select grant_id from oidc_model where model = 'RefreshToken' and id = ?`, [refreshToken]))[0]!.grant_id;
   const opRow = (model: string, id: string) => sql(`select 1 from oidc_model where model = ? and id = ?`, [model, id]);
+  /** The sweep's records of the grants of clients gone, by target. */
+  const system = { actor_type: 'system', actor_id: 'deleted-client-grants' };
+  const recorded = (action: string, targetId: string) => sql<{ tenant_id: string | null; actor_type: string; actor_id: string; after: unknown }>(
+    'select tenant_id, actor_type, actor_id, after from audit_log where action = ? and target_id = ?',
+    [action, targetId],
+  );
+  const sweptRecords = async () => (await sql<{ n: number }>(`select count(*)::int as n from audit_log where actor_id = 'deleted-client-grants'`))[0]!.n;
 
   it('ends its grant sign-ins, each recorded (client_deleted); the OP refuses its refresh tokens; another client’s, tenant’s or application’s stand', async () => {
     const doomed = await createTestClient(app, { type: 'spa', authMethod: 'none', redirectUris: [REDIRECT] });
@@ -355,11 +362,6 @@ describe('a client deleted', () => {
     expect(await sql(`select 1 from oidc_model where model = 'Grant' and payload->>'clientId' = ?`, [old.clientId])).toEqual([]);
     expect(await sql(`select 1 from oidc_model where model = 'Session' and uid = ?`, [aloneRow.uid])).toEqual([]);
     expect(await sessionIds()).not.toContain(aloneRow.id);
-    const system = { actor_type: 'system', actor_id: 'deleted-client-grants' };
-    const recorded = (action: string, targetId: string) => sql<{ tenant_id: string; actor_type: string; actor_id: string; after: unknown }>(
-      'select tenant_id, actor_type, actor_id, after from audit_log where action = ? and target_id = ?',
-      [action, targetId],
-    );
     expect(await recorded('session.revoked', offline.session['id'] as string)).toEqual([
       { tenant_id: tenantA, ...system, after: { reason: 'client_deleted', grantsRevoked: 1 } },
     ]);
@@ -374,9 +376,8 @@ describe('a client deleted', () => {
     expect(await records('session.revoked', bystander.session['id'] as string)).toEqual([]);
     expect(await opRow('Grant', theirGrant)).toHaveLength(1);
     // Nothing is left to end: a second run records nothing.
-    const count = async () => (await sql<{ n: number }>(`select count(*)::int as n from audit_log where actor_id = 'deleted-client-grants'`))[0]!.n;
-    const ran = await count();
+    const ran = await sweptRecords();
     await endGrantsOfDeletedClients(app.gatehouse.services.orm, app.gatehouse.services.invalidations);
-    expect(await count()).toBe(ran);
+    expect(await sweptRecords()).toBe(ran);
   });
 });

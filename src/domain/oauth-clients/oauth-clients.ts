@@ -1,13 +1,12 @@
-import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Scope } from '../../context.ts';
 import { OAuthClient } from '../../db/entities/index.ts';
 import type { ClientAuthMethod } from '../../db/entities/oauth-client.entity.ts';
 import type { SigningAlg } from '../../db/entities/signing-key.entity.ts';
 import { HOLD_FOR_UPDATE } from '../../db/row-lock.ts';
 import { GatehouseError, invalid, notFound } from '../../errors.ts';
-import type { InvalidationBus } from '../../events/invalidations.ts';
-import { newId, uuidOrNullSql } from '../../ids.ts';
-import { recordAudit, type AuditActor } from '../audit.ts';
+import { newId } from '../../ids.ts';
+import { recordAudit } from '../audit.ts';
 import { endClientGrants } from '../sessions/end-sessions.ts';
 import { paginate, type Page, type PageArgs, type Row, scopedList } from '../pagination.ts';
 import { targetTenant } from '../tenants/target-tenant.ts';
@@ -286,27 +285,6 @@ export async function deleteOAuthClient(scope: Scope, clientId: string): Promise
   await clientChanged(scope, clientId);
   await Promise.all(grants.map((id) => scope.services.invalidations.publish({ kind: 'grant', id })));
   return true;
-}
-
-const DELETED_CLIENT_GRANTS: AuditActor['principal'] = { actor: { type: 'system', id: 'deleted-client-grants' } };
-
-/**
- * Grants whose client is gone (left by older deletions, or saved from the OP's client cache as one committed) end as a
- * deletion ends them, recorded by the system. A few clients a run: the OP's sweep runs inside a visitor's request.
- */
-export async function endGrantsOfDeletedClients(orm: MikroORM, invalidations: InvalidationBus, limit = 20): Promise<void> {
-  const gone = await orm.em.getConnection().execute<{ application_id: string; client_id: string }[]>(
-    `select distinct g.application_id, g.payload->>'clientId' as client_id from oidc_model as g
-      where g.model = 'Grant' and g.application_id is not null and g.payload->>'clientId' is not null
-        and not exists (select 1 from oauth_client as c where c.application_id = g.application_id and c.id = ${uuidOrNullSql(`g.payload->>'clientId'`)})
-      limit ?`,
-    [limit],
-  );
-  for (const { application_id: applicationId, client_id: clientId } of gone) {
-    const actor: AuditActor = { applicationId, tenantId: null, requestId: newId(), principal: DELETED_CLIENT_GRANTS };
-    const grants = await orm.em.fork().transactional((em) => endClientGrants(em, actor, clientId));
-    await Promise.all(grants.map((id) => invalidations.publish({ kind: 'grant', id })));
-  }
 }
 
 /** The replaced secret stays valid for the grace period. Public clients have none (422, field `clientId`). */

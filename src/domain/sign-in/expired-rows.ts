@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 
 /**
  * The hosted flows' rows that outlive their use: once expired each reads as absent (every lookup names `expires_at`),
- * so the OP's periodic sweep (src/oidc/provider.ts) deletes them in bounded batches, whichever application they are of.
+ * so the storage sweep (src/oidc/storage-sweep.ts) deletes them in bounded batches, whichever application they are of.
  */
 const EXPIRING_TABLES = ['email_sign_in', 'email_link_token', 'mfa_email_code', 'saml_request', 'saml_assertion', 'saml_subject', 'saml_logout'] as const;
 

@@ -1,0 +1,42 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { InvalidationBus } from '../../events/invalidations.ts';
+import { newId, uuidOrNullSql } from '../../ids.ts';
+import type { AuditActor } from '../audit.ts';
+import { endClientGrants } from '../sessions/end-sessions.ts';
+
+const DELETED_CLIENT_GRANTS: AuditActor['principal'] = { actor: { type: 'system', id: 'deleted-client-grants' } };
+
+/** Clients a page; each ends in a transaction of its own. */
+const PAGE = 100;
+/** Enough for any deletion burst between runs; what is left waits for the next run. */
+const MAX_CLIENTS_PER_RUN = 1_000;
+
+/**
+ * Grants whose client is gone (left by older deletions, or saved from the OP's client cache as one committed) end as a
+ * deletion ends them, recorded by the system; returns how many clients' grants ended.
+ */
+export async function endGrantsOfDeletedClients(orm: MikroORM, invalidations: InvalidationBus): Promise<number> {
+  const connection = orm.em.getConnection();
+  let after: { application_id: string; client_id: string } | undefined;
+  let ended = 0;
+  while (ended < MAX_CLIENTS_PER_RUN) {
+    const gone = await connection.execute<{ application_id: string; client_id: string }[]>(
+      `select distinct g.application_id, g.client_id from (
+          select g.application_id, g.payload->>'clientId' as client_id from oidc_model as g
+           where g.model = 'Grant' and g.payload->>'clientId' is not null) as g
+        where g.application_id is not null and (g.application_id, g.client_id) > (?::uuid, ?::text)
+          and not exists (select 1 from oauth_client as c where c.application_id = g.application_id and c.id = ${uuidOrNullSql('g.client_id')})
+        order by g.application_id, g.client_id limit ?`,
+      [after?.application_id ?? '00000000-0000-0000-0000-000000000000', after?.client_id ?? '', Math.min(PAGE, MAX_CLIENTS_PER_RUN - ended)],
+    );
+    for (const { application_id: applicationId, client_id: clientId } of gone) {
+      const actor: AuditActor = { applicationId, tenantId: null, requestId: newId(), principal: DELETED_CLIENT_GRANTS };
+      const grants = await orm.em.fork().transactional((em) => endClientGrants(em, actor, clientId));
+      await Promise.all(grants.map((id) => invalidations.publish({ kind: 'grant', id })));
+    }
+    ended += gone.length;
+    after = gone.at(-1);
+    if (gone.length < PAGE) break;
+  }
+  return ended;
+}

@@ -1,0 +1,34 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { PeriodicJob } from '../background-work.ts';
+import { endGrantsOfDeletedClients } from '../domain/oauth-clients/deleted-client-grants.ts';
+import { sweepExpiredSessions } from '../domain/sessions/browser-sessions.ts';
+import { sweepRevokedSignIns } from '../domain/sessions/revoked-sign-ins.ts';
+import { sweepExpiredFlowRows } from '../domain/sign-in/expired-rows.ts';
+import type { InvalidationBus } from '../events/invalidations.ts';
+import { inJobSpan } from '../spans.ts';
+import { sweepExpiredModels } from './adapter.ts';
+
+export const SWEEP_EVERY_MS = 10 * 60_000;
+
+/**
+ * Expired models, browser sessions and hosted-flow rows read as absent already; reclaim their rows, a bounded batch a
+ * run. Grants of clients gone end, recorded by the system. Safe on several instances at once: the deletes are by key (a
+ * row another instance deleted is skipped), and a grant's end is recorded only by the statement that deleted it.
+ */
+export async function sweepStorage(orm: MikroORM, invalidations: InvalidationBus): Promise<{ clientsGone: number }> {
+  await sweepExpiredModels(orm);
+  await sweepExpiredSessions(orm.em);
+  await sweepRevokedSignIns(orm.em.getConnection());
+  await sweepExpiredFlowRows(orm.em);
+  return { clientsGone: await endGrantsOfDeletedClients(orm, invalidations) };
+}
+
+/** The sweep on a timer, in each instance; `everyMs` 0: never on this instance. */
+export class StorageSweepJob extends PeriodicJob {
+  constructor(orm: MikroORM, invalidations: InvalidationBus, everyMs = SWEEP_EVERY_MS) {
+    super('storage-sweep', everyMs, async (log) => {
+      const { clientsGone } = await inJobSpan('storage-sweep run', () => sweepStorage(orm, invalidations));
+      if (clientsGone > 0) log.info({ clientsGone }, 'storage sweep: grants of deleted clients ended');
+    });
+  }
+}
