@@ -87,7 +87,7 @@ export const AUDIT_ACTIONS = {
   'oauth_client.created': { kind: 'write', meaning: 'An OAuth client was registered' },
   'oauth_client.updated': { kind: 'write', meaning: 'An OAuth client changed' },
   'oauth_client.secret_rotated': { kind: 'write', meaning: 'An OAuth client’s secret was rotated' },
-  'oauth_client.deleted': { kind: 'write', meaning: 'An OAuth client was deleted: its grants ended with it, each grant sign-in and each browser session\'s sign-in it alone held recorded `session.revoked`, each other grant `grant.revoked` (`after.reason` `client_deleted`); grants of a client gone that a deletion left are ended and recorded so by the storage sweep (actor `system`/`deleted-client-grants`)' },
+  'oauth_client.deleted': { kind: 'write', meaning: 'An OAuth client was deleted: its grants ended with it, each grant sign-in and each browser session\'s sign-in it alone held recorded `session.revoked`, each other grant `grant.revoked` (`after.reason` `client_deleted`); grants of a client gone that a deletion left, or that the OP saved as it committed, are ended and recorded so by the storage sweep (actor `system`/`deleted-client-grants`)' },
   'm2m_credential.created': { kind: 'write', meaning: 'An M2M credential was created' },
   'm2m_credential.rotated': { kind: 'write', meaning: 'An M2M credential’s secret was rotated' },
   'm2m_credential.jwks_updated': { kind: 'write', meaning: 'An M2M credential’s public keys were replaced' },

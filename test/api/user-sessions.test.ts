@@ -380,4 +380,32 @@ describe('a client deleted', () => {
     await endGrantsOfDeletedClients(app.gatehouse.services.orm, app.gatehouse.services.invalidations);
     expect(await sweptRecords()).toBe(ran);
   });
+
+  it('saved by the OP from its client cache as the deletion committed (no application): ended by the step, recorded as a deletion ends them', async () => {
+    const late = await createTestClient(app, { type: 'spa', authMethod: 'none', redirectUris: [REDIRECT] });
+    const offline = await offlineGrantOutlivingSignOut('saved-after-deletion@example.com', tenantA, late.clientId);
+    const grant = await grantOf(offline.refreshToken);
+    // Its grant and tokens saved once the client's row was gone: no application; the tenant's row names the client's.
+    await sql('delete from oauth_client where id = ?', [late.clientId]);
+    await sql(`update oidc_model set application_id = null where model <> 'GrantTenant' and (id = ? or grant_id = ?)`, [grant, grant]);
+    // Another the OP saved again after the deletion ended it, with no tenant's row: its user's application.
+    const resaved = randomUUID();
+    await sql(`insert into oidc_model (model, id, application_id, payload) values ('Grant', ?, null, ?::jsonb)`, [
+      resaved,
+      JSON.stringify({ clientId: late.clientId, accountId: offline.userId, iat: Math.floor(Date.now() / 1000) }),
+    ]);
+    const ran = await sweptRecords();
+
+    await endGrantsOfDeletedClients(app.gatehouse.services.orm, app.gatehouse.services.invalidations);
+
+    expect(await sql('select model from oidc_model where id in (?, ?) or grant_id in (?, ?)', [grant, resaved, grant, resaved])).toEqual([]);
+    expect(await recorded('session.revoked', offline.session['id'] as string)).toEqual([
+      { tenant_id: tenantA, ...system, after: { reason: 'client_deleted', grantsRevoked: 1 } },
+    ]);
+    expect(await recorded('grant.revoked', resaved)).toEqual([
+      { tenant_id: null, ...system, after: { reason: 'client_deleted', clientId: late.clientId, userId: offline.userId } },
+    ]);
+    expect(await sweptRecords()).toBe(ran + 2);
+    expect(await refresh(offline.config, offline.refreshToken)).toBeUndefined();
+  });
 });

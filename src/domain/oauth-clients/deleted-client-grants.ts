@@ -12,8 +12,17 @@ const PAGE = 100;
 const MAX_CLIENTS_PER_RUN = 1_000;
 
 /**
+ * Grant `g`'s application: its own, or, for one the OP saved once its client's row was gone (no application), its
+ * tenant row's (written under the client's application at sign-in) or its user's.
+ */
+const GRANT_APPLICATION = `coalesce(g.application_id,
+  (select gt.application_id from oidc_model as gt where gt.model = 'GrantTenant' and gt.id = g.id),
+  (select u.application_id from app_user as u where u.id = ${uuidOrNullSql(`g.payload->>'accountId'`)}))`;
+
+/**
  * Grants whose client is gone (left by older deletions, or saved from the OP's client cache as one committed) end as a
- * deletion ends them, recorded by the system; returns how many clients' grants ended.
+ * deletion ends them, recorded by the system; returns how many clients' grants ended. A grant of no application takes
+ * its own first, so that the application's statements reach it.
  */
 export async function endGrantsOfDeletedClients(orm: MikroORM, invalidations: InvalidationBus): Promise<number> {
   const connection = orm.em.getConnection();
@@ -22,7 +31,7 @@ export async function endGrantsOfDeletedClients(orm: MikroORM, invalidations: In
   while (ended < MAX_CLIENTS_PER_RUN) {
     const gone = await connection.execute<{ application_id: string; client_id: string }[]>(
       `select distinct g.application_id, g.client_id from (
-          select g.application_id, g.payload->>'clientId' as client_id from oidc_model as g
+          select ${GRANT_APPLICATION} as application_id, g.payload->>'clientId' as client_id from oidc_model as g
            where g.model = 'Grant' and g.payload->>'clientId' is not null) as g
         where g.application_id is not null and (g.application_id, g.client_id) > (?::uuid, ?::text)
           and not exists (select 1 from oauth_client as c where c.application_id = g.application_id and c.id = ${uuidOrNullSql('g.client_id')})
@@ -31,7 +40,13 @@ export async function endGrantsOfDeletedClients(orm: MikroORM, invalidations: In
     );
     for (const { application_id: applicationId, client_id: clientId } of gone) {
       const actor: AuditActor = { applicationId, tenantId: null, requestId: newId(), principal: DELETED_CLIENT_GRANTS };
-      const grants = await orm.em.fork().transactional((em) => endClientGrants(em, actor, clientId));
+      const grants = await orm.em.fork().transactional(async (em) => {
+        await em.execute(
+          `update oidc_model as g set application_id = ? where g.model = 'Grant' and g.application_id is null and g.payload->>'clientId' = ? and ${GRANT_APPLICATION} = ?`,
+          [applicationId, clientId, applicationId],
+        );
+        return endClientGrants(em, actor, clientId);
+      });
       await Promise.all(grants.map((id) => invalidations.publish({ kind: 'grant', id })));
     }
     ended += gone.length;
