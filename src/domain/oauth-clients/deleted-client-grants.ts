@@ -21,8 +21,8 @@ const GRANT_APPLICATION = `coalesce(g.application_id,
 
 /**
  * Grants whose client is gone (left by older deletions, or saved from the OP's client cache as one committed) end as a
- * deletion ends them, recorded by the system; returns how many clients' grants ended. A grant of no application takes
- * its own first, so that the application's statements reach it.
+ * deletion ends them, recorded by the system; returns how many clients' grants ended. A grant of no application is
+ * given its GRANT_APPLICATION first, so that the application's statements reach it.
  */
 export async function endGrantsOfDeletedClients(orm: MikroORM, invalidations: InvalidationBus): Promise<number> {
   const connection = orm.em.getConnection();
