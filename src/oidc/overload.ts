@@ -1,8 +1,10 @@
-import { errors, type Adapter, type Provider } from 'oidc-provider';
+import { errors, type Adapter, type KoaContextWithOIDC, type Provider } from 'oidc-provider';
+import opErrorHandler from 'oidc-provider/lib/shared/error_handler.js';
 import { refusalOfDatabase } from '../domain/db-errors.ts';
 import { defaultRetrySeconds } from '../retry-after.ts';
 
-type Middleware = Parameters<Provider['use']>[0];
+/** Koa middleware for `provider.use`, run around the OP's router. */
+type OpMiddleware = (ctx: KoaContextWithOIDC, next: () => Promise<unknown>) => Promise<void>;
 
 /**
  * The service overloaded (no database connection came free in time) in OAuth's words: `temporarily_unavailable`
@@ -64,8 +66,36 @@ export function answeringOverload(adapter: Adapter): Adapter {
 }
 
 /** A 503 of the OP says when to retry, as the service's other answers do. */
-export const sayWhenToRetryOverloaded: Middleware = async (ctx, next) => {
+const sayWhenToRetryOverloaded: OpMiddleware = async (ctx, next) => {
   await next();
   const seconds = defaultRetrySeconds(ctx.status);
   if (ctx.status === 503 && seconds !== undefined) ctx.set('retry-after', String(seconds));
 };
+
+/** What the OP's endpoints (but the authorization's) answer an error with: JSON, its error page, or the user-code page. */
+const answerAsTheOpsEndpoints = opErrorHandler();
+
+function answeringOverloadAround(middleware: OpMiddleware): OpMiddleware {
+  return async (ctx, next) => {
+    try {
+      await middleware(ctx, next);
+    } catch (error) {
+      const refusal = overloadRefusal(error);
+      // The OP's error handler answers in the context its router gives a request (absent before it, or off its routes).
+      if (refusal === undefined || (ctx.oidc as KoaContextWithOIDC['oidc'] | undefined) === undefined) throw refusal ?? error;
+      // The answer is the refusal, not where the OP was sending the browser (a logout's redirect).
+      ctx.remove('location');
+      await answerAsTheOpsEndpoints(ctx, () => Promise.reject(refusal));
+    }
+  };
+}
+
+/**
+ * Gives the OP its middleware, in order (the first outermost), each answering the service's overload as the OP's
+ * endpoints do: middleware runs outside their error handling, where Koa would answer it in plain text. Outermost of
+ * all, every 503 says when to retry.
+ */
+export function useAnsweringOverload(provider: Provider, middleware: readonly OpMiddleware[]): void {
+  provider.use(sayWhenToRetryOverloaded);
+  for (const each of middleware) provider.use(answeringOverloadAround(each));
+}

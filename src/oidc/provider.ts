@@ -28,7 +28,7 @@ import { introspectJwtAccessTokens } from './introspection.ts';
 import { advertiseIssuedClaimsOnly, challengeClientAuthentication, endUntakenDeviceGrants } from './middleware.ts';
 import { allowOpFormTargets } from './op-form-policy.ts';
 import { opPages } from './op-pages.ts';
-import { answeringOverloadIn, sayWhenToRetryOverloaded } from './overload.ts';
+import { answeringOverloadIn, useAnsweringOverload } from './overload.ts';
 import { applyOverrides } from './overrides.ts';
 import { prefillUserCode } from './user-code-prefill.ts';
 
@@ -129,15 +129,16 @@ export class OidcProvider {
     const servers = resourceServersOf(this.deps.orm, managementApi(this.deps));
     const provider = new Provider(surface.issuer, answeringOverloadIn(configuration(this.deps, jwks, surface, servers, pages, signIn)));
     provider.registerResponseMode(ACCOUNT_RESPONSE_MODE, returnToAccountPage(surface.issuer));
-    provider.use(prefillUserCode);
-    provider.use(paceDevicePolling(this.deps.orm));
-    provider.use(endUntakenDeviceGrants(this.deps));
-    provider.use(allowOpFormTargets);
-    provider.use(sayWhenToRetryOverloaded);
-    provider.use(challengeClientAuthentication(surface.issuer));
-    provider.use(advertiseIssuedClaimsOnly);
-    provider.use(introspectJwtAccessTokens(this.deps, surface));
-    if (this.deps.samlSignOut !== undefined) provider.use(signOutAtIdp(this.deps.samlSignOut, surface));
+    useAnsweringOverload(provider, [
+      prefillUserCode,
+      paceDevicePolling(this.deps.orm),
+      endUntakenDeviceGrants(this.deps),
+      allowOpFormTargets,
+      challengeClientAuthentication(surface.issuer),
+      advertiseIssuedClaimsOnly,
+      introspectJwtAccessTokens(this.deps, surface),
+      ...(this.deps.samlSignOut === undefined ? [] : [signOutAtIdp(this.deps.samlSignOut, surface)]),
+    ]);
     const management = this.deps.signingKeys.managementAudience;
     applyOverrides(
       provider,

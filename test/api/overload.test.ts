@@ -1,9 +1,10 @@
+import type { PoolClient } from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import { newId } from '../../src/ids.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { usingEmbeddedDatabase } from '../support/database.ts';
-import { codeAuthorizationUrl, createTestClient } from '../support/oauth.ts';
+import { basicAuth, codeAuthorizationUrl, createTestClient, postForm } from '../support/oauth.ts';
 
 /**
  * No database connection came free within the pool's wait (DATABASE_TIMEOUTS.connectMs): the service is overloaded,
@@ -29,6 +30,29 @@ async function whilePoolHeld<T>(requests: () => Promise<T>): Promise<T> {
     return await requests();
   } finally {
     await holder.rollback();
+  }
+}
+
+/**
+ * Runs `request` with the pool's one connection taken by the test the moment the OP emits `event` as its endpoint
+ * answers: only what runs after the endpoint, the middleware given to the OP with `use`, meets the overload. The OP's
+ * listeners run synchronously and the pool hands connections out in the order asked, so the test's is first.
+ */
+async function whilePoolTakenAt<T>(event: 'grant.error' | 'introspection.error', request: () => Promise<T>): Promise<T> {
+  const { provider } = await app.gatehouse.services.oidc.get();
+  // Its typings name each event in an overload of its own, which a union of names matches none of.
+  const events: NodeJS.EventEmitter = provider;
+  const pool = await app.gatehouse.services.orm.em.getConnection().getNativeClient();
+  let taken: Promise<PoolClient> | undefined;
+  const take = () => {
+    taken = pool.connect();
+  };
+  events.once(event, take);
+  try {
+    return await request();
+  } finally {
+    events.off(event, take);
+    (await taken)?.release();
   }
 }
 
@@ -152,5 +176,36 @@ describe.skipIf(usingEmbeddedDatabase())('on PostgreSQL', () => {
     expect(await answer.json()).toEqual({ error: 'temporarily_unavailable', error_description: OVERLOADED.message });
     expectOverloadLines(1);
     expect((await token()).status).toBe(200);
+  }, 30_000);
+
+  it('the middleware given to the OP (device polling’s pace, JWT introspection) answers temporarily_unavailable as its endpoints do', async () => {
+    const issuer = app.gatehouse.services.config.publicUrl;
+    const device = await createTestClient(app, { type: 'device', authMethod: 'none' });
+    const started = await postForm(`${issuer}/oauth2/device_authorization`, { client_id: device.clientId, scope: 'openid' });
+    expect(started.status).toBe(200);
+    const poll = () =>
+      postForm(`${issuer}/oauth2/token`, { grant_type: 'urn:ietf:params:oauth:grant-type:device_code', device_code: started.body.device_code, client_id: device.clientId });
+
+    const resource = 'https://introspected.example/api';
+    expect((await app.http.post('/api-resources', { identifier: resource, name: 'Introspected', newPermissions: [{ key: 'audits:read' }] })).status).toBe(201);
+    const caller = await createTestClient(app, { permissions: ['*'] });
+    const authorization = { authorization: basicAuth(caller.clientId, caller.clientSecret!) };
+    const issued = await postForm(`${issuer}/oauth2/token`, { grant_type: 'client_credentials', resource }, authorization);
+    expect(issued.status).toBe(200);
+    const introspect = () => postForm(`${issuer}/oauth2/introspect`, { token: issued.body.access_token }, authorization);
+
+    logged.length = 0;
+    // The OP's own answers: the device code's `authorization_pending`, the JWT's `unsupported_token_type`.
+    const paced = await whilePoolTakenAt('grant.error', poll);
+    const introspected = await whilePoolTakenAt('introspection.error', introspect);
+    for (const answer of [paced, introspected]) {
+      expect(answer.status).toBe(503);
+      expect(answer.headers.get('retry-after')).toBe('2');
+      expect(answer.body).toEqual({ error: 'temporarily_unavailable', error_description: OVERLOADED.message });
+    }
+    expectOverloadLines(2);
+
+    expect((await poll()).body).toMatchObject({ error: expect.stringMatching(/^(authorization_pending|slow_down)$/) });
+    expect((await introspect()).body).toMatchObject({ active: true, client_id: caller.clientId, aud: resource });
   }, 30_000);
 });
