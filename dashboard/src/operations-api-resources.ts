@@ -85,12 +85,17 @@ export async function createApiResource(appId: string, draft: ApiResourceDraft):
   return data.createApiResource;
 }
 
-/** The whole draft is sent: its identifier too, so a save claims one held elsewhere (409 while it is held). */
-export async function updateApiResource(appId: string, resourceId: string, draft: ApiResourceDraft): Promise<ApiResource> {
+/**
+ * The draft, its identifier only when `withIdentifier`: saving an identifier again claims one held elsewhere (409 while
+ * it is held), so a save that leaves it alone (a rename) must not send it.
+ */
+export async function updateApiResource(appId: string, resourceId: string, draft: ApiResourceDraft, withIdentifier: boolean): Promise<ApiResource> {
   const mutation = `mutation UpdateApiResource($appId: UUID!, $resourceId: UUID!, $input: UpdateApiResourceInput!) {
     updateApiResource(appId: $appId, resourceId: $resourceId, input: $input) { ${RESOURCE_FIELDS} }
   }`;
-  const data = await graphql<{ updateApiResource: ApiResource }>(mutation, { appId, resourceId, input: await inputOf(appId, draft) }, { applicationId: appId });
+  const { identifier, ...unchanged } = await inputOf(appId, draft);
+  const input = withIdentifier ? { ...unchanged, identifier } : unchanged;
+  const data = await graphql<{ updateApiResource: ApiResource }>(mutation, { appId, resourceId, input }, { applicationId: appId });
   return data.updateApiResource;
 }
 

@@ -9,7 +9,8 @@ import { basicAuth, createTestClient, postForm, type TestClient } from '../suppo
  * an M2M credential whose role holds that permission then gets a JWT for it (`aud` = its identifier), the edit's new
  * name and permissions reach the next token, a malformed or taken identifier is refused with the server's message and
  * stores nothing, and once deleted a grant naming it is `invalid_target`. An identifier another application registered
- * first (before identifiers were unique) is said so in the row and the form, and saving it again is refused while held.
+ * first (before identifiers were unique) is said so in the row and the form; a rename keeps it held, and typing it
+ * again claims it, refused while held.
  * Screenshot: test-results/dashboard-api-resources.png.
  */
 const IDENTIFIER = 'https://invoices.example.com/v1';
@@ -151,9 +152,9 @@ describe('the API resources tab of the dashboard in Chromium', () => {
     expect((await definedPermissions()).has('invoices:read')).toBe(true);
   });
 
-  it('says so of an identifier another application registered first, whose grants are refused, until it is saved again once free', async () => {
+  it('says so of an identifier another application registered first, whose grants are refused, renames it held, and claims it typed again once free', async () => {
     const SHARED_API = 'https://shared.example.com/api';
-    const NOTICE = 'Another application registered this identifier first: tokens for it are refused (invalid_target). Save the identifier again once it is free, or choose another.';
+    const NOTICE = 'Another application registered this identifier first: tokens for it are refused (invalid_target). Type the identifier again and save once it is free, or choose another.';
     const theirs = dashboard.app.as({ apiKey: (await dashboard.app.bootstrapAnother()).apiKey });
     const original = await theirs.post('/api-resources', { identifier: SHARED_API, name: 'Theirs' });
     expect(original.status, JSON.stringify(original.body)).toBe(201);
@@ -169,8 +170,19 @@ describe('the API resources tab of the dashboard in Chromium', () => {
     await dashboard.page.reload();
     await resourceRow('Shared API').getByText(NOTICE).waitFor();
     await resourceRow('Shared API').getByRole('button', { name: 'Edit Shared API' }).click();
-    const form = region('Edit Shared API');
-    await form.getByText(NOTICE).waitFor();
+    const renaming = region('Edit Shared API');
+    await renaming.getByText(NOTICE).waitFor();
+    await renaming.getByLabel('Name', { exact: true }).fill('Shared Reports API');
+    await renaming.getByRole('button', { name: 'Save changes' }).click();
+    await renaming.waitFor({ state: 'detached' });
+    await resourceRow('Shared Reports API').getByText(NOTICE).waitFor();
+    expect(await resources()).toMatchObject([{ identifier: SHARED_API, identifierHeldElsewhere: true, name: 'Shared Reports API' }]);
+    expect((await grant(SHARED_API)).body.error).toBe('invalid_target');
+
+    await resourceRow('Shared Reports API').getByRole('button', { name: 'Edit Shared Reports API' }).click();
+    const form = region('Edit Shared Reports API');
+    await form.getByLabel('Identifier', { exact: true }).fill('');
+    await form.getByLabel('Identifier', { exact: true }).fill(SHARED_API);
     await form.getByRole('button', { name: 'Save changes' }).click();
     await form.getByRole('alert').filter({ hasText: 'Another application has an API resource with this identifier' }).waitFor();
     expect(await resources()).toMatchObject([{ identifier: SHARED_API, identifierHeldElsewhere: true }]);
@@ -178,8 +190,8 @@ describe('the API resources tab of the dashboard in Chromium', () => {
     expect((await theirs.delete(`/api-resources/${original.body.id}`)).status).toBe(204);
     await form.getByRole('button', { name: 'Save changes' }).click();
     await form.waitFor({ state: 'detached' });
-    await resourceRow('Shared API').waitFor();
-    expect(await resourceRow('Shared API').getByText(NOTICE).count()).toBe(0);
+    await resourceRow('Shared Reports API').waitFor();
+    expect(await resourceRow('Shared Reports API').getByText(NOTICE).count()).toBe(0);
     expect(await resources()).toMatchObject([{ identifier: SHARED_API, identifierHeldElsewhere: false }]);
     expect((await grant(SHARED_API)).status).toBe(200);
   });

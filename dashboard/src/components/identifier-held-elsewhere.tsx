@@ -5,8 +5,8 @@ export function IdentifierHeldElsewhere({ resource }: { resource: ApiResource })
   if (!resource.identifierHeldElsewhere) return null;
   return (
     <p className="warning">
-      Another application registered this identifier first: tokens for it are refused (invalid_target). Save the
-      identifier again once it is free, or choose another.
+      Another application registered this identifier first: tokens for it are refused (invalid_target). Type the
+      identifier again and save once it is free, or choose another.
     </p>
   );
 }

@@ -1,4 +1,4 @@
-import { useId } from 'react';
+import { useId, useState } from 'react';
 import { NEW_RESOURCE_DRAFT, draftOf } from '../api-resource-draft.ts';
 import { IdentifierHeldElsewhere } from '../components/identifier-held-elsewhere.tsx';
 import { PermissionRows } from '../components/permission-rows.tsx';
@@ -25,11 +25,14 @@ interface ApiResourceFormProps {
 export function ApiResourceForm({ appId, defined, resource, onSaved, onClose }: ApiResourceFormProps) {
   const id = useId();
   const [draft, setDraft, sync] = useDraft(resource === undefined ? NEW_RESOURCE_DRAFT : draftOf(resource, defined));
+  // Whether the operator edited the identifier since the form took the stored one: only then is it saved (and claimed).
+  const [identifierEdited, setIdentifierEdited] = useState(false);
   const save = useSubmission<string>();
   const submit = () =>
     save.run(async () => {
       if (resource !== undefined) {
-        const saved = await updateApiResource(appId, resource.id, draft);
+        const saved = await updateApiResource(appId, resource.id, draft, identifierEdited);
+        setIdentifierEdited(false);
         sync.saved();
         await onSaved(saved);
         return `${saved.name} saved.`;
@@ -40,11 +43,15 @@ export function ApiResourceForm({ appId, defined, resource, onSaved, onClose }: 
       return `${created.name} created: grants naming ${created.identifier} as their resource now get tokens for it.`;
     });
 
+  const takeStored = () => {
+    setIdentifierEdited(false);
+    sync.takeStored();
+  };
   const heading = resource === undefined ? 'Create API resource' : `Edit ${resource.name}`;
   return (
     <section aria-labelledby={`${id}-heading`}>
       <h2 id={`${id}-heading`}>{heading}</h2>
-      <OutdatedDraft sync={sync} what="API resource" />
+      <OutdatedDraft sync={{ ...sync, takeStored }} what="API resource" />
       {resource !== undefined && <IdentifierHeldElsewhere resource={resource} />}
       <form
         className="api-resource-form"
@@ -59,7 +66,10 @@ export function ApiResourceForm({ appId, defined, resource, onSaved, onClose }: 
           <TextField
             label="Identifier"
             value={draft.identifier}
-            onChange={(identifier) => setDraft({ ...draft, identifier })}
+            onChange={(identifier) => {
+              setIdentifierEdited(true);
+              setDraft({ ...draft, identifier });
+            }}
             hint="The audience of the API’s tokens, which clients name as resource: an https URI such as https://api.example.com, unique across the service. Tokens already issued keep the one they were issued for."
             field="identifier"
           />
