@@ -75,6 +75,9 @@ const sayWhenToRetryOverloaded: OpMiddleware = async (ctx, next) => {
 /** What the OP's endpoints (but the authorization's) answer an error with: JSON, its error page, or the user-code page. */
 const answerAsTheOpsEndpoints = opErrorHandler();
 
+/** What answering an overload threw (a page reading the database): the middleware around it does not try again. */
+const failedAnswers = new WeakSet<object>();
+
 function answeringOverloadAround(middleware: OpMiddleware): OpMiddleware {
   return async (ctx, next) => {
     try {
@@ -82,10 +85,14 @@ function answeringOverloadAround(middleware: OpMiddleware): OpMiddleware {
     } catch (error) {
       const refusal = overloadRefusal(error);
       // The OP's error handler answers in the context its router gives a request (absent before it, or off its routes).
-      if (refusal === undefined || (ctx.oidc as KoaContextWithOIDC['oidc'] | undefined) === undefined) throw refusal ?? error;
+      if (refusal === undefined || failedAnswers.has(refusal) || (ctx.oidc as KoaContextWithOIDC['oidc'] | undefined) === undefined) throw refusal ?? error;
       // The answer is the refusal, not where the OP was sending the browser (a logout's redirect).
       ctx.remove('location');
-      await answerAsTheOpsEndpoints(ctx, () => Promise.reject(refusal));
+      await answerAsTheOpsEndpoints(ctx, () => Promise.reject(refusal)).catch((failure: unknown) => {
+        const thrown = overloadRefusal(failure) ?? failure;
+        if (typeof thrown === 'object' && thrown !== null) failedAnswers.add(thrown);
+        throw thrown;
+      });
     }
   };
 }
