@@ -43,7 +43,7 @@ import { registerAuditStream } from './rest/audit-stream.ts';
 import { hostedRoutes } from './hosted/routes.ts';
 import { signInThrottle } from './pages/throttle.ts';
 import { oidcRoutes } from './oidc/routes.ts';
-import { buildOpenApiDocument } from './rest/openapi.ts';
+import { servedOpenApiJson } from './rest/openapi.ts';
 import type { Services } from './services.ts';
 import { tracingStarted } from './tracing.ts';
 
@@ -418,7 +418,7 @@ export async function createServer(services: Services, options: { redis?: Redis;
   registerRestRoutes(app, { schema, operations: createOperationExecutor(schema, serializeError), contextFor, readCache: services.readCache });
   registerAuditStream(app, { contextFor, authenticateAgain: authenticateRequest, waker: services.auditWaker, streams });
   // Public on purpose (docs/decisions.md): it describes the API, not anyone's data. Built once, served as bytes.
-  const openapi = JSON.stringify(buildOpenApiDocument(schema, config.publicUrl));
+  const openapi = servedOpenApiJson(schema, config.publicUrl);
   app.get('/api/v1/openapi.json', async (_request, reply) => reply.type('application/json; charset=utf-8').send(openapi));
   for (const url of ['/healthz', '/readyz', '/metrics', '/api/v1/openapi.json']) refuseOtherMethods(app, url, ['GET']);
   refuseOtherMethods(app, '/graphql', ['GET', 'POST']);

@@ -8,14 +8,16 @@ import {
   type GraphQLFormattedError,
   type GraphQLSchema,
   type OperationDefinitionNode,
+  type VariableDefinitionNode,
 } from 'graphql';
-import { compileQuery, isCompiledQuery } from 'graphql-jit';
+import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import type { OperationRule } from '../auth/operation-permissions.ts';
 import type { RequestContext } from '../context.ts';
 import { GatehouseError } from '../errors.ts';
 import { operationRule } from './authorize-operation.ts';
 import { holdsLists } from './input-refusals.ts';
 import { variablesRefusal } from './variable-coercion.ts';
+import { madeOnce } from '../made-once.ts';
 
 /** What a named operation answers: the root data (absent when the request failed before execution) and its errors, serialized. */
 export interface OperationResult {
@@ -52,22 +54,9 @@ type FormatError = (formatted: GraphQLFormattedError, error: unknown) => GraphQL
 export function createOperationExecutor(schema: GraphQLSchema, formatError: FormatError): OperationExecutor {
   return {
     prepare(name, document) {
-      const [error] = validate(schema, document);
-      if (error !== undefined) throw new Error(`operations.graphql: ${name} does not match the schema: ${error.message}`);
-      const compiled = compileQuery(schema, document, name);
-      if (!isCompiledQuery(compiled)) throw new Error(`operations.graphql: ${name} does not compile: ${compiled.errors?.[0]?.message}`);
-      const definition = document.definitions.find(
-        (node): node is OperationDefinitionNode => node.kind === Kind.OPERATION_DEFINITION && node.name?.value === name,
-      );
-      if (definition === undefined) throw new Error(`operations.graphql: no operation named ${name}`);
-      const variableDefinitions = definition.variableDefinitions ?? [];
-      // graphql-jit makes an error per invalid list item, without bound; graphql-js stops at INPUT_REFUSALS_MAX.
-      const unboundedRefusals = variableDefinitions.some((variable) => {
-        const type = typeFromAST(schema, variable.type);
-        return type !== undefined && isInputType(type) && holdsLists(type);
-      });
+      const { compiled, variableDefinitions, unboundedRefusals, rule } = compiledOperation(schema, name, document);
       return {
-        rule: operationRule(schema, document, definition),
+        rule,
         async run(variables, context) {
           const refusedAnswer = (refused: GraphQLError) => ({ data: undefined, errors: [formatError(refused.toJSON(), refused)] });
           const refusedFirst = unboundedRefusals ? variablesRefusal(schema, variableDefinitions, variables) : undefined;
@@ -81,4 +70,37 @@ export function createOperationExecutor(schema: GraphQLSchema, formatError: Form
       };
     },
   };
+}
+
+interface CompiledOperation {
+  readonly compiled: CompiledQuery;
+  readonly variableDefinitions: readonly VariableDefinitionNode[];
+  /** graphql-jit makes an error per invalid list item, without bound; graphql-js stops at INPUT_REFUSALS_MAX. */
+  readonly unboundedRefusals: boolean;
+  readonly rule: OperationRule;
+}
+
+/** Per schema, each document checked and compiled once, whatever number of servers a process starts on it. */
+const compiledBySchema = new WeakMap<GraphQLSchema, WeakMap<DocumentNode, CompiledOperation>>();
+
+function compiledOperation(schema: GraphQLSchema, name: string, document: DocumentNode): CompiledOperation {
+  const compiledDocuments = madeOnce(compiledBySchema, schema, () => new WeakMap<DocumentNode, CompiledOperation>());
+  return madeOnce(compiledDocuments, document, () => compileOperation(schema, name, document));
+}
+
+function compileOperation(schema: GraphQLSchema, name: string, document: DocumentNode): CompiledOperation {
+  const [error] = validate(schema, document);
+  if (error !== undefined) throw new Error(`operations.graphql: ${name} does not match the schema: ${error.message}`);
+  const compiled = compileQuery(schema, document, name);
+  if (!isCompiledQuery(compiled)) throw new Error(`operations.graphql: ${name} does not compile: ${compiled.errors?.[0]?.message}`);
+  const definition = document.definitions.find(
+    (node): node is OperationDefinitionNode => node.kind === Kind.OPERATION_DEFINITION && node.name?.value === name,
+  );
+  if (definition === undefined) throw new Error(`operations.graphql: no operation named ${name}`);
+  const variableDefinitions = definition.variableDefinitions ?? [];
+  const unboundedRefusals = variableDefinitions.some((variable) => {
+    const type = typeFromAST(schema, variable.type);
+    return type !== undefined && isInputType(type) && holdsLists(type);
+  });
+  return { compiled, variableDefinitions, unboundedRefusals, rule: operationRule(schema, document, definition) };
 }

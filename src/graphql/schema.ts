@@ -30,6 +30,10 @@ export function rootFieldAreas(): ReadonlyMap<string, string> {
   return areas;
 }
 
+let built: GraphQLSchema | undefined;
+
+/** The schema, built once per process: its SDL and resolvers are the same for every server of it. */
 export function buildSchema(): GraphQLSchema {
-  return describePermissions(makeExecutableSchema({ typeDefs: loadTypeDefs(), resolvers: resolvers as never, inheritResolversFromInterfaces: true }));
+  built ??= describePermissions(makeExecutableSchema({ typeDefs: loadTypeDefs(), resolvers: resolvers as never, inheritResolversFromInterfaces: true }));
+  return built;
 }

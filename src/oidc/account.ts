@@ -8,6 +8,7 @@ import { gatehouseData } from './clients.ts';
 import type { OidcDependencies } from './configuration.ts';
 import { refusingOverload } from './overload.ts';
 import { noteSessionPolicy } from './session-lifetime.ts';
+import { madeOnce } from '../made-once.ts';
 
 /** Where an Account found by findAccount keeps the user's tenants (oidc-provider passes the object through). */
 const TENANT_IDS = 'gatehouseTenantIds';
@@ -68,12 +69,8 @@ export type FindAccount = (ctx: KoaContextWithOIDC, sub: string, token?: { grant
 export function findAccountOnce(find: FindAccount): FindAccount {
   return (ctx, sub, token) => {
     if (token === undefined) return find(ctx, sub);
-    let found = accountsFound.get(ctx);
-    if (found === undefined) accountsFound.set(ctx, (found = new Map<string, Promise<Account | undefined>>()));
-    const key = `${sub}\0${token.grantId ?? ''}`;
-    let account = found.get(key);
-    if (account === undefined) found.set(key, (account = find(ctx, sub, token)));
-    return account;
+    const found = madeOnce(accountsFound, ctx, () => new Map<string, Promise<Account | undefined>>());
+    return madeOnce(found, `${sub}\0${token.grantId ?? ''}`, () => find(ctx, sub, token));
   };
 }
 

@@ -5,6 +5,7 @@ import { MAX_ACCESS_TOKEN_SECONDS } from '../auth/signing-keys.ts';
 import { readResourcePermissions } from '../domain/api-resources/api-resources.ts';
 import { gatehouseData } from './clients.ts';
 import type { ResourceServers } from './resource-indicators.ts';
+import { madeOnce } from '../made-once.ts';
 
 /** A resource server whose tokens are ES256 JWTs whatever the client's ID token algorithm, living no longer than a retired signing key verifies. */
 export function jwtResourceServer(audience: string, permissions: readonly string[]): ResourceServer {
@@ -30,16 +31,12 @@ export function resourceServersOf(orm: MikroORM, management: ResourceServer): Re
     if (indicator === management.audience) return Promise.resolve(management);
     const applicationId = gatehouseData(ctx.oidc.client)?.applicationId;
     if (applicationId === undefined) return Promise.resolve(undefined);
-    let found = looked.get(ctx);
-    if (found === undefined) looked.set(ctx, (found = new Map<string, Promise<ResourceServer | undefined>>()));
-    let server = found.get(indicator);
-    if (server === undefined) {
-      server = readResourcePermissions(orm.em.getConnection(), applicationId, indicator).then((permissions) =>
+    const found = madeOnce(looked, ctx, () => new Map<string, Promise<ResourceServer | undefined>>());
+    return madeOnce(found, indicator, () =>
+      readResourcePermissions(orm.em.getConnection(), applicationId, indicator).then((permissions) =>
         permissions === null ? undefined : jwtResourceServer(indicator, permissions),
-      );
-      found.set(indicator, server);
-    }
-    return server;
+      ),
+    );
   };
 }
 

@@ -27,6 +27,7 @@ import { SCOPE_VARIABLES } from './adapter.ts';
 import { JsonSchemaConverter, type JsonSchema } from './json-schema.ts';
 import type { RestOperation } from './operation.ts';
 import { expandRoutes, successStatus, type ExpandedRoute, type HttpMethod } from './routes.ts';
+import { madeOnce } from '../made-once.ts';
 
 export type OpenApiMethod = Lowercase<HttpMethod>;
 
@@ -310,6 +311,14 @@ class DocumentBuilder {
       responses,
     };
   }
+}
+
+/** Per schema and public URL, the document served as JSON text, made once however many servers a process starts. */
+const served = new WeakMap<GraphQLSchema, Map<string, string>>();
+
+export function servedOpenApiJson(schema: GraphQLSchema, publicUrl: string): string {
+  const byUrl = madeOnce(served, schema, () => new Map<string, string>());
+  return madeOnce(byUrl, publicUrl, () => JSON.stringify(buildOpenApiDocument(schema, publicUrl)));
 }
 
 /** The OpenAPI 3.1 document of /api/v1, derived from the route table, its operations and the GraphQL schema. */

@@ -1,3 +1,4 @@
+import { madeOnce } from '../made-once.ts';
 import { Kind, print, type DocumentNode, type OperationDefinitionNode, type TypeNode } from 'graphql';
 
 /** One operation of operations.graphql: its generated typed document, which holds the operation and the fragments it uses. */
@@ -11,7 +12,14 @@ export interface RestOperation {
   readonly definition: OperationDefinitionNode;
 }
 
+/** Each document's, made once: every server of a process mounts the same table (the tests start one per file). */
+const made = new WeakMap<DocumentNode, RestOperation>();
+
 export function restOperation(document: DocumentNode): RestOperation {
+  return madeOnce(made, document, () => makeRestOperation(document));
+}
+
+function makeRestOperation(document: DocumentNode): RestOperation {
   const definition = document.definitions.find((node) => node.kind === Kind.OPERATION_DEFINITION);
   const name = definition?.name?.value;
   const [root, ...others] = definition?.selectionSet.selections ?? [];

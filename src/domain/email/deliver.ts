@@ -16,6 +16,7 @@ import { POOL_CONNECTIONS, publicAddressOf, smtpPool, smtpTransport, smtpUrlTarg
 import { DeliveryError, type OutgoingMail, type Transport } from './transports/transport.ts';
 import { asBackgroundWork } from '../../background-work.ts';
 import { inJobSpan } from '../../spans.ts';
+import { madeOnce } from '../../made-once.ts';
 
 /** Sent concurrently. */
 const BATCH = 20;
@@ -199,9 +200,7 @@ export class OutboxWorker implements OutboxWaker {
     let route: Route | undefined;
     try {
       const owner = `${row.application_id}/${row.tenant_id ?? ''}`;
-      let routed = routes.get(owner);
-      if (routed === undefined) routes.set(owner, (routed = this.#route(this.#orm.em.fork(), row)));
-      route = await routed;
+      route = await madeOnce(routes, owner, () => this.#route(this.#orm.em.fork(), row));
       const mail: OutgoingMail = {
         messageId: row.message_id,
         deliveryId: row.id,
