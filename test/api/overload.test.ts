@@ -22,8 +22,12 @@ afterAll(async () => app?.close());
 
 const OVERLOADED = { code: 'service_unavailable', message: 'The service is overloaded: try again shortly' };
 
+/** The events of the tokens issued before: their write, due within a second, would meet the held pool (an error line). */
+const tokenEventsWritten = () => app.gatehouse.services.tokenEvents.flush();
+
 /** Runs `requests` while the test holds the pool's one connection in a transaction, longer than the pool's wait. */
 async function whilePoolHeld<T>(requests: () => Promise<T>): Promise<T> {
+  await tokenEventsWritten();
   const holder = app.gatehouse.services.orm.em.fork();
   await holder.begin();
   try {
@@ -39,6 +43,7 @@ async function whilePoolHeld<T>(requests: () => Promise<T>): Promise<T> {
  * listeners run synchronously and the pool hands connections out in the order asked, so the test's is first.
  */
 async function whilePoolTakenAt<T>(event: 'grant.error' | 'introspection.error', request: () => Promise<T>): Promise<T> {
+  await tokenEventsWritten();
   const { provider } = await app.gatehouse.services.oidc.get();
   // Its typings name each event in an overload of its own, which a union of names matches none of.
   const events: NodeJS.EventEmitter = provider;
