@@ -2,6 +2,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defaultServerConditions } from 'vite';
 import { configDefaults, defineConfig } from 'vitest/config';
+import { LongestFirst } from './test/support/longest-first.ts';
 
 /**
  * `npm test` runs everything but the browser suites, which need Debian's Chromium; `npm run test:browser`
@@ -45,6 +46,7 @@ export default defineConfig({
     // expect.poll's own default (1 s) is a few of a busy browser's repaints: a poll waits as long as it must.
     expect: { poll: { timeout: 15_000 } },
     reporters: ['default'],
+    sequence: { sequencer: LongestFirst },
     projects: [
       {
         extends: true,
