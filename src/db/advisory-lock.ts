@@ -70,10 +70,8 @@ export async function inTurn<T>(names: string | readonly string[], begin: () => 
 }
 
 /**
- * The turns of a transaction that keeps its advisory locks past the work that asked for them (a request's, committed
- * with its stored answer: src/db/request-transaction.ts). Each lasts until `end`, so this process's next waiter begins
- * its transaction only once the lock is free; the transaction asking again for a turn it keeps is in it at once, as
- * PostgreSQL's lock is re-entrant.
+ * The turns of a transaction that keeps its advisory locks past the work that asked for them (a request's), each until
+ * `end`; asked again, a kept turn is given at once, as PostgreSQL's lock is re-entrant.
  */
 export class KeptTurns {
   readonly #taken = new Map<string, Promise<Turn>>();
@@ -89,9 +87,8 @@ export class KeptTurns {
   }
 
   /**
-   * The turn at `name`, waited for once. A name sorting before one it keeps is taken only if free, in the process and
-   * at the database (else 503, to retry): waiting for it, the transaction could wait on a request that waits on it,
-   * a cycle PostgreSQL's deadlock detection does not see, as one of its waits is in the process.
+   * The turn at `name`, waited for once. A name sorting before one it keeps is taken only if free (else 503): waiting
+   * could close a cycle through the process, which PostgreSQL's deadlock detection does not see.
    */
   take(name: string): Promise<Turn> {
     const taken = this.#taken.get(name);

@@ -98,9 +98,8 @@ function answeringOverloadAround(middleware: OpMiddleware): OpMiddleware {
 }
 
 /**
- * Gives the OP its middleware, in order (the first outermost), each answering the service's overload as the OP's
- * endpoints do: middleware runs outside their error handling, where Koa would answer it in plain text. Outermost of
- * all, every 503 says when to retry.
+ * Gives the OP its middleware (the first outermost), each answering an overload as the OP's endpoints do, outside whose
+ * error handling middleware runs; outermost of all, every 503 says when to retry.
  */
 export function useAnsweringOverload(provider: Provider, middleware: readonly OpMiddleware[]): void {
   provider.use(sayWhenToRetryOverloaded);

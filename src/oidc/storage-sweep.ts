@@ -11,9 +11,8 @@ import { sweepExpiredModels } from './adapter.ts';
 export const SWEEP_EVERY_MS = 10 * 60_000;
 
 /**
- * Expired models, browser sessions and hosted-flow rows read as absent already; reclaim their rows, a bounded batch a
- * run. Grants of clients gone end, recorded by the system. Safe on several instances at once: the deletes are by key (a
- * row another instance deleted is skipped), and a grant's end is recorded only by the statement that deleted it.
+ * Reclaims the rows of expired models, browser sessions and hosted-flow rows, a bounded batch a run, and ends grants of
+ * clients gone. Safe on several instances at once: deletes are by key, and only the deleting statement records an end.
  */
 export async function sweepStorage(orm: MikroORM, invalidations: InvalidationBus): Promise<{ clientsGone: number }> {
   await sweepExpiredModels(orm);

@@ -20,9 +20,8 @@ const GRANT_APPLICATION = `coalesce(g.application_id,
   (select u.application_id from app_user as u where u.id = ${uuidOrNullSql(`g.payload->>'accountId'`)}))`;
 
 /**
- * Grants whose client is gone (left by older deletions, or saved from the OP's client cache as one committed) end as a
- * deletion ends them, recorded by the system; returns how many clients' grants ended. A grant of no application is
- * given its GRANT_APPLICATION first, so that the application's statements reach it.
+ * Ends grants whose client is gone as a deletion ends them, recorded by the system (a grant of no application is given
+ * its GRANT_APPLICATION first); returns how many clients' grants ended.
  */
 export async function endGrantsOfDeletedClients(orm: MikroORM, invalidations: InvalidationBus): Promise<number> {
   const connection = orm.em.getConnection();
