@@ -1,17 +1,32 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomInt } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 
 /** The repository's root, where `node src/main.ts` runs as `npm start` runs it. */
 export const root = new URL('../../', import.meta.url).pathname;
 
-/** A free local port, for a service whose port must be known before it listens. */
+/**
+ * A free local port, for a service whose port must be known before it listens: picked below the kernel's ephemeral
+ * range, which outgoing connections and `listen(0)` draw from, so none of the run's thousands takes it before then.
+ */
 export async function freePort(): Promise<number> {
+  const [ephemeralFrom = 32_768] = (await readFile('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').catch(() => '')).split(/\s+/).map(Number);
+  for (;;) {
+    const port = randomInt(10_000, Math.max(ephemeralFrom, 10_001));
+    if (await bindable(port)) return port;
+  }
+}
+
+async function bindable(port: number): Promise<boolean> {
   const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
+  const bound = await new Promise<boolean>((resolve) => {
+    probe.once('error', () => resolve(false));
+    probe.listen(port, '127.0.0.1', () => resolve(true));
+  });
+  if (bound) await new Promise((resolve) => probe.close(resolve));
+  return bound;
 }
 
 /** A local port something already listens on, until `release`. */
@@ -60,7 +75,7 @@ export function spawnService(env: Record<string, string>): SpawnedService {
   const exited = new Promise<number | NodeJS.Signals | null>((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal)));
   const ready = new Promise<void>((resolve, reject) => {
     child.on('message', (message) => message === 'ready' && resolve());
-    void exited.then((code) => reject(new Error(`exited with ${code} before ready: ${stderr}`)));
+    void exited.then((code) => reject(new Error(`exited with ${code} before ready: ${stderr}${stdout.trim().split('\n').at(-1) ?? ''}`)));
   });
   ready.catch(() => undefined);
   return { child, stdout: () => stdout, stderr: () => stderr, exited, ready };
