@@ -4,8 +4,10 @@ import type { AddressInfo } from 'node:net';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { expect } from 'vitest';
 
-/** Debian's Chromium: installed by .ci/run (`apt-get install -y chromium`); no browser is ever downloaded. */
+/** Debian's Chromium and its headless shell: installed by .ci/run; no browser is ever downloaded. */
 export const CHROMIUM = '/usr/bin/chromium';
+/** Chromium's old headless mode, without the browser's own UI: about half the CPU a page, but it treats no insecure origin as secure. */
+export const HEADLESS_SHELL = '/usr/bin/chromium-headless-shell';
 
 /** Custom domains Chromium reaches at the test service, without DNS: each name resolves to `service` (its host:port). */
 export interface CustomDomains {
@@ -18,10 +20,12 @@ export interface CustomDomains {
  * A headless Chromium that reaches nothing but this machine. Without the browser the suite fails rather than
  * passing unchecked: the browser tests run only through `npm run test:browser`, which needs it. With `customDomains`,
  * `http://{hostname}/` is the service as a proxy in front of it would pass it on (its Host header the domain's), and
- * counts as a secure context, as the https origin it would be in production (WebAuthn needs one).
+ * counts as a secure context, as the https origin it would be in production (WebAuthn and Secure cookies need one):
+ * only the full browser does that.
  */
 export async function launchChromium({ customDomains }: { customDomains?: CustomDomains } = {}): Promise<Browser> {
-  expect(existsSync(CHROMIUM), `${CHROMIUM} is missing: apt-get install -y chromium`).toBe(true);
+  const executablePath = customDomains === undefined ? HEADLESS_SHELL : CHROMIUM;
+  expect(existsSync(executablePath), `${executablePath} is missing: apt-get install -y chromium chromium-headless-shell`).toBe(true);
   const domains =
     customDomains === undefined
       ? []
@@ -30,7 +34,7 @@ export async function launchChromium({ customDomains }: { customDomains?: Custom
           `--unsafely-treat-insecure-origin-as-secure=${customDomains.hostnames.map((hostname) => `http://${hostname}`).join(',')}`,
         ];
   return chromium.launch({
-    executablePath: CHROMIUM,
+    executablePath,
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync', ...domains],
   });
 }
