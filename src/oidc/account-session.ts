@@ -9,29 +9,23 @@ import { OIDC_PATHS } from './configuration.ts';
 import { withSessionOf } from './session-application.ts';
 
 /**
- * The hosted account page's view of the OP: who the browser is signed in as (the OP's session cookie for the client's
- * application), else the client's own authorization request that signs it in, in the response mode `gatehouse_account`:
- * the OP sends the browser back to the page, which uses the session and never the code (it expires unredeemed, and
- * PKCE with a discarded verifier makes it useless to anyone).
+ * Who the browser is signed in as, else the client's own authorization request in response mode `gatehouse_account`:
+ * the page uses the session and never the code (it expires unredeemed; PKCE with a discarded verifier makes it useless).
  */
 
-/** The response mode of the account page's sign-in (registered on every OP: returnToAccountPage). */
+/** Registered on every OP (returnToAccountPage). */
 export const ACCOUNT_RESPONSE_MODE = 'gatehouse_account';
 
 export const ACCOUNT_PAGE_PATH = '/account';
 
 export interface AccountBrowser {
   readonly client: { readonly clientId: string; readonly data: GatehouseClientData };
-  /** The OP browser session of the client's application on the surface (its `uid`, stable across rotations) and its account. */
+  /** `uid` is stable across rotations. */
   readonly session: { readonly uid: string; readonly accountId: string } | undefined;
-  /** Undefined when the client has no redirect URI. */
   readonly signInUrl: string | undefined;
 }
 
-/**
- * Read from the OP's cookie as the OP reads it (named per application: session-application.ts). `tenant` is the
- * authorization request's, carried into the sign-in.
- */
+/** `tenant` is the authorization request's, carried into the sign-in. */
 export async function accountBrowser(
   provider: Provider,
   surface: Surface,
@@ -52,7 +46,7 @@ export async function accountBrowser(
   };
 }
 
-/** The OP's browser session of `applicationId` on `surface`, as the OP reads its cookie (session-application.ts). */
+/** As the OP reads its cookie (named per application: session-application.ts). */
 export function browserSession(provider: Provider, surface: Surface, applicationId: string, req: IncomingMessage, res: ServerResponse) {
   const application = surface.kind === 'domain' ? undefined : applicationId;
   return withSessionOf(application, () => provider.Session.get({ req, res } as unknown as KoaContextWithOIDC));
@@ -75,7 +69,7 @@ function signInUrl(surface: Surface, request: { clientId: string; tenant: string
   return url.href;
 }
 
-/** Response mode `gatehouse_account`: back to the surface's account page with client, tenant and any error; never the code. */
+/** Never the code. */
 export function returnToAccountPage(issuer: string) {
   return (ctx: KoaContextWithOIDC, _redirectUri: string, payload: Record<string, unknown>) => {
     const url = new URL(`${issuer}${ACCOUNT_PAGE_PATH}`);

@@ -10,15 +10,14 @@ import { refusingOverload } from './overload.ts';
 import { noteSessionPolicy } from './session-lifetime.ts';
 import { madeOnce } from '../made-once.ts';
 
-/** Where an Account found by findAccount keeps the user's tenants (oidc-provider passes the object through). */
+/** oidc-provider passes the Account object through. */
 const TENANT_IDS = 'gatehouseTenantIds';
 
 export const accountTenants = (account: Account | undefined): readonly string[] => (account?.[TENANT_IDS] as readonly string[] | undefined) ?? [];
 
 /**
- * Users are application-owned: an account is looked up in the asking client's application. With a token, it exists
- * only while the user is still a member of the grant's tenant and the surface serves that tenant's tokens (a slug
- * renamed and given to another tenant must not serve the first one's grants); otherwise it answers as an unknown account.
+ * With a token, an account exists only while the user is a member of the grant's tenant and the surface serves that
+ * tenant's tokens (a slug renamed and given to another tenant must not serve the first one's grants).
  */
 export async function findAccount(
   deps: OidcDependencies,
@@ -45,10 +44,8 @@ export async function findAccount(
   return {
     accountId: user.id,
     [TENANT_IDS]: user.tenantIds,
-    // The provider keeps only the claims of the granted scopes (`claims` below). The sign-in's tenant is in every ID
-    // token and userinfo answer of a tenant's sign-in (left out, not null, otherwise); its roles and permissions there
-    // with the scope `roles`.
-    // Read when the OP asks, past findAccount: answered as its other callbacks are (provider.ts).
+    // The sign-in's tenant is in every ID token and userinfo of a tenant's sign-in (absent, not null, otherwise); its
+    // roles and permissions with the scope `roles`. Read past findAccount: answered as its other callbacks are.
     claims: refusingOverload(async (_use: string, scope: string) => ({
       sub: user.id,
       email: user.email,
@@ -60,12 +57,12 @@ export async function findAccount(
   };
 }
 
-/** The accounts a request has looked up with a token, so that one request reads each of them once. */
+/** One request reads each once. */
 const accountsFound = new WeakMap<KoaContextWithOIDC, Map<string, Promise<Account | undefined>>>();
 
 export type FindAccount = (ctx: KoaContextWithOIDC, sub: string, token?: { grantId?: string }) => Promise<Account | undefined>;
 
-/** findAccount, remembered for the request when it is asked with a token (what the token endpoint asks twice). */
+/** The token endpoint asks twice. */
 export function findAccountOnce(find: FindAccount): FindAccount {
   return (ctx, sub, token) => {
     if (token === undefined) return find(ctx, sub);
@@ -74,7 +71,7 @@ export function findAccountOnce(find: FindAccount): FindAccount {
   };
 }
 
-/** The tenant a surface fixes for an application's clients, or null (the service's surface, an application's domain). */
+/** Null on the service's surface and an application's domain. */
 export async function fixedTenant(deps: OidcDependencies, surface: Surface, applicationId: string): Promise<string | null> {
   if (surface.kind === 'service') return null;
   const decided = await deps.surfaces.tenantFor(surface, applicationId);

@@ -19,27 +19,21 @@ import { SPENT_INTERACTION_SECONDS } from '../domain/sign-in/session.ts';
 import { DecidedDeviceCode, signInMethodsOf } from './overrides.ts';
 
 /**
- * oidc-provider's storage, in PostgreSQL so every instance shares it. `Client` is read-only from `oauth_client`
- * (clients.ts, cached by client-cache.ts); every other model is a row of `oidc_model` keyed by (model, id), with the
- * lookup columns and `expires_at`; expired rows read as absent (but see READ_EXPIRED_BY_ID). Each call is one
- * statement outside any transaction (the OP never runs inside ours).
- *
- * Every surface's OP shares this storage through an adapter that knows its surface: a client exists only where the
- * surface serves it, and what yields tokens is bound to its issuer, so it cannot be redeemed at another one and come
- * back with that issuer's `iss`. Sessions, interactions and grants are shared; cookies keep sessions apart (provider.ts).
+ * oidc-provider's storage in PostgreSQL, one statement per call outside any transaction. Each surface's adapter admits
+ * only the clients the surface serves, and binds what yields tokens to its issuer, so it cannot be redeemed at another.
  */
 export interface AdapterDependencies {
   readonly orm: MikroORM;
   readonly clientSecrets: SecretBox;
   readonly surfaces: SurfaceRouter;
   readonly clients: ClientCache;
-  /** Whether a client's organization is deactivated: its clients then do not exist for the OP, but the console's. */
+  /** A deactivated organization's clients do not exist for the OP, but the console's. */
   readonly organizations: OrganizationStatusCache;
-  /** Told when a grant is revoked: the management API's Bearer tokens of that grant die with it (src/auth/bearer-subject.ts). */
+  /** A revoked grant's management API Bearer tokens die with it (src/auth/bearer-subject.ts). */
   readonly invalidations: InvalidationBus;
 }
 
-/** The models bound to their issuer, recorded in the payload (ISSUER_KEY; oidc-provider ignores unknown keys). */
+/** ISSUER_KEY in the payload; oidc-provider ignores unknown keys. */
 const ISSUER_BOUND = new Set(['AuthorizationCode', 'RefreshToken', 'DeviceCode', 'AccessToken', 'BackchannelAuthenticationRequest']);
 
 interface StoredRow {
@@ -50,29 +44,19 @@ interface StoredRow {
 const SELECT = 'select payload, extract(epoch from consumed_at)::bigint as consumed from oidc_model';
 const LIVE = '(expires_at is null or expires_at > now())';
 
-/**
- * Read by id while expired (until swept): oidc-provider answers an expired device code `expired_token` (RFC 8628 3.5).
- * By user code it stays absent, so a guess learns nothing.
- */
+/** RFC 8628 3.5: an expired device code is `expired_token` by id; by user code it stays absent, so a guess learns nothing. */
 const READ_EXPIRED_BY_ID = new Set(['DeviceCode']);
 
-/**
- * A device code is approved (`accountId`) or denied (`error`) once, though several sign-ins for it may be open
- * (overrides.ts): a save over one decided, redeemed or expired writes nothing, so of concurrent saves one wins.
- */
+/** Several sign-ins may be open for one code (overrides.ts): a save over a decided one writes nothing, so one wins. */
 const UNDECIDED_DEVICE_CODE = `oidc_model.payload->>'accountId' is null and oidc_model.payload->>'error' is null and oidc_model.consumed_at is null
          and (oidc_model.expires_at is null or oidc_model.expires_at > now())`;
 
-/** Where a pending device code's row keeps its last poll and interval (oidc-provider ignores unknown keys). */
 const POLLING_KEY = 'gatehousePolling';
 
-/** A device code's saves keep its polling pace (oidc-provider drops keys it does not know) unless they set one. */
+/** oidc-provider drops keys it does not know: saves keep the polling pace unless they set one. */
 const DEVICE_CODE_PAYLOAD = `jsonb_strip_nulls(jsonb_build_object('${POLLING_KEY}', oidc_model.payload->'${POLLING_KEY}')) || excluded.payload`;
 
-/**
- * PostgreSQL holds no NUL in text or jsonb (the statement fails), and nothing the OP stores legitimately holds one:
- * a parameter that does (`state=%00`) is the client's error, never a 500.
- */
+/** PostgreSQL holds no NUL in text or jsonb: a parameter holding one (`state=%00`) is the client's error, never a 500. */
 const holdsNul = (value: unknown): boolean => {
   if (typeof value === 'string') return value.includes('\0');
   if (typeof value !== 'object' || value === null) return false;
@@ -93,18 +77,15 @@ class ClientAdapter implements Adapter {
     const metadata = await this.deps.clients.find(id, () => this.load(id));
     const owner = gatehouseData(metadata);
     if (metadata === undefined || owner === undefined) return undefined;
-    // A deactivated organization's applications sign nobody in (but its console's operators): every flow of their
-    // clients fails (invalid_client).
+    // A deactivated organization's applications sign nobody in (but its console's operators).
     if (!(await this.deps.organizations.servesClients(this.deps.orm, owner.applicationId))) return undefined;
     noteRequest({ applicationId: owner.applicationId, ...(owner.tenantId === null ? {} : { tenantId: owner.tenantId }) });
-    // Another application's client, or one bound to another tenant, does not exist on a tenant's surface. Checked on
-    // every lookup: the cache is shared by all surfaces.
+    // Checked on every lookup: the cache is shared by all surfaces.
     return (await this.deps.surfaces.admits(this.surface, owner)) ? metadata : undefined;
   }
 
   private async load(id: string): Promise<ClientMetadata | undefined> {
-    // The client_id is all the OP knows of a client, before any application scope exists: looked up across
-    // applications by its primary key, as an API key is by its hash. Revoked clients do not exist for the OP.
+    // Before any application scope exists the client_id is all the OP knows: looked up across applications by primary key.
     const client = await this.deps.orm.em.fork().findOne(OAuthClient, { id, revokedAt: null }, { filters: false });
     if (client === null) return undefined;
     const metadata = clientMetadata(client, this.deps.clientSecrets, new Date());
@@ -112,7 +93,7 @@ class ClientAdapter implements Adapter {
     return metadata === undefined ? undefined : Object.freeze(metadata);
   }
 
-  // Clients are written by the management API only (dynamic registration is off).
+  // Dynamic registration is off.
   upsert(): Promise<void> {
     return Promise.reject(new Error('OAuth clients are managed through the management API'));
   }
@@ -151,13 +132,12 @@ class ModelAdapter implements Adapter {
   }
 
   private async one(where: string, value: string, expired: 'hidden' | 'read' = 'hidden'): Promise<AdapterPayload | undefined> {
-    // Never stored (see holdsNul), so never found.
     if (holdsNul(value)) return undefined;
     const live = expired === 'read' ? '' : ` and ${LIVE}`;
     const [row] = await this.connection.execute<StoredRow[]>(`${SELECT} where model = ? and ${where} = ?${live}`, [this.model, value]);
     if (row === undefined) return undefined;
     if (this.issuer !== undefined) {
-      // Rows from before issuers were recorded are the service's.
+      // Rows without a recorded issuer are the service's.
       const madeBy = (row.payload[ISSUER_KEY] as string | undefined) ?? this.deps.surfaces.service.issuer;
       if (madeBy !== this.issuer) return undefined;
     }
@@ -169,7 +149,6 @@ class ModelAdapter implements Adapter {
     const expiresAt = expiresIn === undefined ? null : new Date(Date.now() + expiresIn * 1000);
     if (this.model === 'ReplayDetection') return this.insertReplayMarker(id, payload, expiresAt);
     const clientId = typeof payload.clientId === 'string' && isUuid(payload.clientId) ? payload.clientId : null;
-    // A browser session of a signed-in account is indexed in the statement that saves it (user_session).
     const index =
       this.model === 'Session' && typeof payload.accountId === 'string' && typeof payload.uid === 'string' && expiresAt !== null
         ? browserSessionIndex({
@@ -183,8 +162,8 @@ class ModelAdapter implements Adapter {
         : undefined;
     const spent = this.model === 'Interaction' ? spentInteractionMark(id, payload, expiresAt, this.surface) : undefined;
     const ctes = [index, spent].flatMap((cte) => (cte === undefined ? [] : [cte]));
-    // `application_id` (for distribution by application and per-application cleanup) is the client's, when known.
-    // A tenant's row's first save is a sign-in (`signed_in`), after which singleSession ends the user's other sessions.
+    // `application_id`: the client's, when known. A tenant's row's first save is a sign-in (`signed_in`), after which
+    // singleSession ends the user's other sessions.
     const [row] = await this.connection.execute<{ model: string; signed_in?: { applicationId: string; tenantId: string | null } | null }[]>(
       `${ctes.length === 0 ? '' : `with ${ctes.map((cte) => cte.cte).join(',\n')}\n`}insert into oidc_model (model, id, application_id, payload, grant_id, user_code, uid, expires_at)
          values (?, ?, (select application_id from oauth_client where id = ?), ?::jsonb, ?, ?, ?, ?)
@@ -210,7 +189,7 @@ class ModelAdapter implements Adapter {
         expiresAt,
       ],
     );
-    // Only a device code's save is guarded, so only it can write nothing (its sign-in's grant: revokeUntakenDeviceGrant).
+    // Only a device code's save is guarded (its sign-in's grant: revokeUntakenDeviceGrant).
     if (row === undefined) throw new DecidedDeviceCode();
     const signedIn = row.signed_in ?? null;
     if (signedIn !== null && typeof payload.accountId === 'string' && typeof payload.uid === 'string' && sessionPolicyOf(Provider.ctx)?.singleSession === true) {
@@ -218,10 +197,7 @@ class ModelAdapter implements Adapter {
     }
   }
 
-  /**
-   * A replay marker (a client assertion's `jti`, RFC 7523 3) is inserted only where none is live: oidc-provider reads
-   * and then saves it, so concurrent uses would all pass; here the insert decides and exactly one wins.
-   */
+  /** RFC 7523 3: oidc-provider reads then saves the marker, so concurrent uses would all pass; here the insert decides. */
   private async insertReplayMarker(id: string, payload: AdapterPayload, expiresAt: Date | null): Promise<void> {
     const written = await this.connection.execute<{ id: string }[]>(
       `insert into oidc_model (model, id, payload, expires_at) values (?, ?, ?::jsonb, ?)
@@ -245,10 +221,7 @@ class ModelAdapter implements Adapter {
     return this.one('uid', uid);
   }
 
-  /**
-   * Atomic: of concurrent redemptions of one code (or rotations of one refresh token) exactly one marks it consumed. The
-   * provider checks `consumed` before this, so a race's loser is refused here as a replay, and the grant revoked.
-   */
+  /** Atomic: of concurrent redemptions exactly one wins; the loser is refused as a replay, and the grant revoked. */
   async consume(id: string): Promise<void> {
     const won = await this.connection.execute<{ grant_id: string | null }[]>(
       `update oidc_model set consumed_at = now() where model = ? and id = ? and consumed_at is null returning grant_id`,
@@ -272,7 +245,7 @@ class ModelAdapter implements Adapter {
       'delete from oidc_model where model = ? and id = ? returning payload',
       [this.model, id],
     );
-    // Its sign-ins end: instances forget their tokens' validations, also of offline grants that outlive it.
+    // Instances forget its tokens' validations, also of offline grants that outlive it.
     if (this.model === 'Session') {
       const grants = Object.values(gone?.payload.authorizations ?? {}).flatMap(({ grantId }) => (grantId === undefined ? [] : [grantId]));
       await Promise.all(grants.map((grantId) => this.deps.invalidations.publish({ kind: 'grant', id: grantId })));
@@ -284,19 +257,15 @@ class ModelAdapter implements Adapter {
   }
 }
 
-/** Not one of the OP's models: what an interaction's address still tells once the interaction is over (findSpentInteraction). */
+/** What an interaction's address still tells once it is over (findSpentInteraction). */
 const SPENT_INTERACTION = 'SpentInteraction';
 
-/** Who an interaction was for, kept past its end: its client, and the issuer of the surface it began on. */
 export interface SpentInteraction {
   readonly clientId: string;
   readonly issuer: string;
 }
 
-/**
- * The mark an interaction's first save leaves (a CTE of that save's statement), which outlives the interaction by
- * SPENT_INTERACTION_SECONDS: its client and surface only, nothing of the request or the browser.
- */
+/** Outlives the interaction by SPENT_INTERACTION_SECONDS: its client and surface only, nothing of the request or browser. */
 function spentInteractionMark(uid: string, payload: AdapterPayload, expiresAt: Date | null, surface: Surface): { cte: string; params: unknown[] } | undefined {
   const clientId = payload.params?.['client_id'];
   if (typeof clientId !== 'string' || !isUuid(clientId)) return undefined;
@@ -309,7 +278,7 @@ function spentInteractionMark(uid: string, payload: AdapterPayload, expiresAt: D
   };
 }
 
-/** The client and surface of interaction `uid`, live or over, while its mark lasts; undefined for a uid never issued. */
+/** Undefined for a uid never issued. */
 export async function findSpentInteraction(orm: MikroORM, uid: string): Promise<SpentInteraction | undefined> {
   if (holdsNul(uid)) return undefined;
   const [row] = await orm.em
@@ -318,10 +287,7 @@ export async function findSpentInteraction(orm: MikroORM, uid: string): Promise<
   return row?.payload;
 }
 
-/**
- * A sign-in under a `singleSession` policy ends the user's other sessions (src/domain/sessions/end-sessions.ts), the
- * user as the actor; every instance then forgets the user's tokens, whose grants went with those sessions.
- */
+/** `singleSession` (src/domain/sessions/end-sessions.ts), the user as the actor; instances then forget the user's tokens. */
 async function endSessionsBesides(
   deps: AdapterDependencies,
   session: { applicationId: string; tenantId: string | null; userId: string; uid: string },
@@ -336,28 +302,24 @@ async function endSessionsBesides(
   if (ended.length > 0) await deps.invalidations.publish({ kind: 'user', id: session.userId });
 }
 
-/** Why the OP revokes a grant, from its request context: RFC 7009 revocation, refresh token reuse, code replay, sign-out. */
+/** Read from the OP's request context; `revocation` is RFC 7009's endpoint. */
 type GrantRevocationReason = 'revocation' | 'refresh_token_reuse' | 'code_replay' | 'logout' | 'tenant_switch' | 'device_code_used';
 
-/** Who revoked: the user at their own sign-out, tenant switch or device sign-in its code did not take; else the OAuth client. */
 const BY_THE_USER: ReadonlySet<GrantRevocationReason> = new Set(['logout', 'tenant_switch', 'device_code_used']);
 
-/** Marks an interaction's `consent` whose grant the interaction made, rather than kept from the browser session. */
+/** A `consent` whose grant the interaction made, rather than kept from the browser session. */
 const GRANT_MADE = 'gatehouseGrantMade';
 
-/** An interaction's `consent` naming the grant it made (interactions.ts). */
 export const madeGrant = (grantId: string) => ({ grantId, [GRANT_MADE]: true });
 
-/** The grant an interaction's result names when the interaction made it (madeGrant). */
 export function grantMadeBy(result: InteractionResults | undefined): string | undefined {
   const consent = result?.consent;
   return typeof consent?.grantId === 'string' && consent[GRANT_MADE] === true ? consent.grantId : undefined;
 }
 
 /**
- * A device's sign-in makes its grant before the OP resumes it and saves the code. Unless the code then names it (the
- * code approved, denied or spent meanwhile by another sign-in, or expired, or gone), the grant would yield no token and
- * stand with no session listing it: it ends, the user's act (`device_code_used`).
+ * A device sign-in's grant is made before the OP saves the code; if the code does not then name it (decided, expired,
+ * gone) it would stand unlisted: it ends, the user's act.
  */
 export async function revokeUntakenDeviceGrant(deps: GrantRevocationDependencies, deviceCodeId: string, grantId: string): Promise<void> {
   const taken = await deps.orm.em
@@ -372,7 +334,7 @@ function revocationReason(ctx: KoaContextWithOIDC | undefined): GrantRevocationR
   return ctx.oidc.params?.['grant_type'] === 'refresh_token' ? 'refresh_token_reuse' : 'code_replay';
 }
 
-/** The request id of the OP request being handled: routes.ts copies Fastify's X-Request-Id onto its answer. */
+/** routes.ts copies Fastify's X-Request-Id onto the OP's answer. */
 export const opRequestId = (ctx: KoaContextWithOIDC | undefined): string => ctx?.response.get('x-request-id') || randomUUID();
 
 interface GrantFacts {
@@ -382,7 +344,7 @@ interface GrantFacts {
   readonly tenantId: string | null;
 }
 
-/** The facts of a live grant; undefined when it is gone or expired (an expiry is no revocation), or of no application. */
+/** Undefined when gone or expired (an expiry is no revocation), or of no application. */
 async function liveGrantFacts(deps: GrantRevocationDependencies, grantId: string): Promise<GrantFacts | undefined> {
   const [row] = await deps.orm.em.getConnection().execute<{ application_id: string; client_id: string; user_id: string; tenant_id: string | null }[]>(
     `select g.application_id, g.payload->>'clientId' as client_id, g.payload->>'accountId' as user_id, t.payload->>'tenantId' as tenant_id
@@ -393,19 +355,13 @@ async function liveGrantFacts(deps: GrantRevocationDependencies, grantId: string
   return row === undefined ? undefined : { applicationId: row.application_id, clientId: row.client_id, userId: row.user_id, tenantId: row.tenant_id };
 }
 
-/**
- * Who revoked the grant (BY_THE_USER), else its OAuth client (the OP revokes only a client's own tokens, and redeems a
- * code or refresh token only for the client it was issued to).
- */
+/** The OP revokes, and redeems, only a client's own tokens: unless the user revoked, the client did. */
 function revocationActor(facts: GrantFacts, reason: GrantRevocationReason, ctx: KoaContextWithOIDC | undefined): AuditActor {
   const actor = BY_THE_USER.has(reason) ? { type: 'user', id: facts.userId } : { type: 'oauth_client', id: facts.clientId };
   return { applicationId: facts.applicationId, tenantId: facts.tenantId, requestId: opRequestId(ctx), principal: { actor } };
 }
 
-/**
- * Deletes what a revocation removes (`deletion` returns the rows' `model` and `expires_at`) and, in the same statement,
- * audits it under `action` when the `recorded` row it deleted was live: of concurrent revocations only one deletes it.
- */
+/** Deletes and audits in one statement, only when the `recorded` row was live: of concurrent revocations one records. */
 async function deleteRecorded(
   deps: GrantRevocationDependencies,
   grantId: string,
@@ -429,10 +385,7 @@ async function deleteRecorded(
   });
 }
 
-/**
- * Revokes a grant, audited (`grant.revoked`): its row (`grant_only`: the OP revokes the tokens issued under it itself),
- * or its row and every stored token issued under it (`with_tokens`: a replay the adapter detects).
- */
+/** `grant_only`: the OP revokes its tokens itself; `with_tokens`: a replay the adapter detects. */
 async function revokeGrant(deps: GrantRevocationDependencies, grantId: string, rows: 'grant_only' | 'with_tokens', reason?: GrantRevocationReason): Promise<void> {
   const deletion =
     rows === 'grant_only'
@@ -442,10 +395,7 @@ async function revokeGrant(deps: GrantRevocationDependencies, grantId: string, r
   await deps.invalidations.publish({ kind: 'grant', id: grantId });
 }
 
-/**
- * An opaque access token revoked at the revocation endpoint: oidc-provider revokes every token of its grant but keeps
- * the grant (default `revokeGrantPolicy`). Audited on the token's deletion, so concurrent revocations record one.
- */
+/** oidc-provider revokes the grant's tokens but keeps the grant; audited on deletion, so concurrent revocations record one. */
 async function revokeAccessTokenAtEndpoint(deps: AdapterDependencies, id: string): Promise<void> {
   const [row] = await deps.orm.em
     .getConnection()
@@ -456,27 +406,22 @@ async function revokeAccessTokenAtEndpoint(deps: AdapterDependencies, id: string
     return;
   }
   await deleteRecorded(deps, row.grant_id, { action: 'grant.tokens.revoked', recorded: 'AccessToken', deletion, params: [id] });
-  // The grant stays, but instances' answers about its tokens (sessions/validate) must go.
+  // The grant stays, but instances' answers about its tokens must go.
   await deps.invalidations.publish({ kind: 'grant', id: row.grant_id });
 }
 
-/** When a grant ends (epoch seconds): a saved grant's own `exp`, else its lifetime from now. */
+/** Epoch seconds. */
 const grantExpiry = (grant: { exp?: number | undefined; expiration: number }) => grant.exp ?? Math.floor(Date.now() / 1000) + grant.expiration;
 
-/** What revoking a grant needs: its statement, and telling the instances. */
 export type GrantRevocationDependencies = Pick<AdapterDependencies, 'orm' | 'invalidations'>;
 
-/** Where a grant is made: for which tenant, and whether in a browser session (not a device's sign-in). */
 export interface GrantPlace {
   readonly applicationId: string;
   readonly tenantId: string | null;
   readonly inBrowserSession: boolean;
 }
 
-/**
- * A grant made for the client of a browser session, which keeps one per client: the grant it replaces (another
- * tenant's) ends with its tokens, or they would outlive every listing and revocation of the session's sign-ins.
- */
+/** A session keeps one grant per client: the replaced one ends with its tokens, or they would outlive every listing. */
 export async function saveGrantForTenant(
   deps: GrantRevocationDependencies,
   grant: InstanceType<Provider['Grant']>,
@@ -489,10 +434,7 @@ export async function saveGrantForTenant(
   return grantId;
 }
 
-/**
- * The tenant a user signed in to, beside the grant (oidc-provider's Grant has no place for it): a `GrantTenant` row
- * keyed and grouped by the grant id, so it is revoked and expires with it, under the client's application.
- */
+/** oidc-provider's Grant has no place for the tenant: a row keyed by grant id, so it is revoked and expires with it. */
 async function recordGrantTenant(
   orm: MikroORM,
   grant: { readonly id: string; readonly applicationId: string },
@@ -517,10 +459,7 @@ export async function grantTenant(orm: MikroORM, grantId: string): Promise<strin
   return row?.tenant_id ?? null;
 }
 
-/**
- * Records a poll of a pending device code and tells whether it came sooner than its interval, which then grows by
- * `slowDownBy` (RFC 8628 3.5). On the code's row, so every instance paces alike; the row lock orders concurrent polls.
- */
+/** RFC 8628 3.5 slow_down, on the code's row so every instance paces alike; the row lock orders concurrent polls. */
 export async function recordDeviceCodePoll(orm: MikroORM, id: string, interval: number, slowDownBy: number): Promise<'in_time' | 'too_soon'> {
   const [row] = await orm.em.getConnection().execute<{ too_soon: boolean }[]>(
     `with previous as (
@@ -540,7 +479,7 @@ export async function recordDeviceCodePoll(orm: MikroORM, id: string, interval: 
   return row?.too_soon === true ? 'too_soon' : 'in_time';
 }
 
-/** Deletes up to `limit` expired models (they already read as absent: this only reclaims space). */
+/** They already read as absent: this only reclaims space. */
 export async function sweepExpiredModels(orm: MikroORM, limit = 1000): Promise<number> {
   const deleted = await orm.em.getConnection().execute<{ id: string }[]>(
     `delete from oidc_model where (model, id) in (select model, id from oidc_model where expires_at < now() limit ?)

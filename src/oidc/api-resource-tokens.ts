@@ -7,10 +7,10 @@ import { gatehouseData } from './clients.ts';
 import type { ResourceServers } from './resource-indicators.ts';
 import { madeOnce } from '../made-once.ts';
 
-/** A resource server whose tokens are ES256 JWTs whatever the client's ID token algorithm, living no longer than a retired signing key verifies. */
+/** ES256 whatever the client's ID token algorithm, living no longer than a retired signing key verifies. */
 export function jwtResourceServer(audience: string, permissions: readonly string[]): ResourceServer {
   return {
-    // The scopes a request may name for it: its permissions (a client-credentials request naming another is refused).
+    // A client-credentials request naming another scope is refused.
     scope: permissions.join(' '),
     audience,
     accessTokenTTL: MAX_ACCESS_TOKEN_SECONDS,
@@ -19,13 +19,10 @@ export function jwtResourceServer(audience: string, permissions: readonly string
   };
 }
 
-/** What a request has looked up, by indicator: a token request asks for the same resource several times. */
+/** A token request asks for the same resource several times. */
 const looked = new WeakMap<KoaContextWithOIDC, Map<string, Promise<ResourceServer | undefined>>>();
 
-/**
- * The resources of the request's client: the management API, and its application's API resources by identifier (one
- * statement, once per request and indicator). Another application's resource is none of its (`invalid_target`).
- */
+/** One statement per request and indicator; another application's resource is none of its (`invalid_target`). */
 export function resourceServersOf(orm: MikroORM, management: ResourceServer): ResourceServers {
   return (ctx, indicator) => {
     if (indicator === management.audience) return Promise.resolve(management);
@@ -43,16 +40,14 @@ export function resourceServersOf(orm: MikroORM, management: ResourceServer): Re
 type IssuedToken = AccessToken | ClientCredentials;
 export type TokenClaims = (ctx: KoaContextWithOIDC, token: IssuedToken) => Promise<Record<string, unknown> | undefined>;
 
-/** The claims computed for a token as it was saved, which extraTokenClaims then returns. */
 const computed = new WeakMap<IssuedToken, Promise<Record<string, unknown> | undefined>>();
 
-/** Keeps the claims computed for a token as it is saved (overrides.ts, scopeApiResourceTokens), and returns them. */
+/** overrides.ts, scopeApiResourceTokens. */
 export function extraClaimsComputedAtSave(token: IssuedToken, claims: Promise<Record<string, unknown> | undefined>) {
   computed.set(token, claims);
   return claims;
 }
 
-/** A token's extra claims: those computed at its save, else computed now. */
 export function extraClaimsOf(claims: TokenClaims): TokenClaims {
   return (ctx, token) => computed.get(token) ?? claims(ctx, token);
 }

@@ -1,12 +1,9 @@
 import { errors, type Configuration } from 'oidc-provider';
 
-/**
- * The longest a private_key_jwt client assertion may live (RFC 7523 3 lets the server bound `exp`): an hour, as Okta
- * allows. A replayed assertion's `jti` is stored for as long as it lives, so an unbounded `exp` would be kept for ever.
- */
+/** RFC 7523 3 lets the server bound `exp` (an hour, as Okta): a replay marker is kept as long as the assertion lives. */
 export const MAX_CLIENT_ASSERTION_SECONDS = 3600;
 
-/** oidc-provider's hook for extra checks on a verified client assertion (signature, iss, aud, exp already checked). */
+/** Signature, iss, aud and exp are already checked. */
 export const assertClientAssertion: NonNullable<Configuration['assertJwtClientAuthClaimsAndHeader']> = (_ctx, claims) => {
   const exp = claims['exp'];
   if (typeof exp !== 'number' || exp - Math.floor(Date.now() / 1000) > MAX_CLIENT_ASSERTION_SECONDS) {

@@ -3,11 +3,7 @@ import { InvalidatedCache } from '../events/invalidated-cache.ts';
 import type { InvalidationBus } from '../events/invalidations.ts';
 import { gatehouseData } from './clients.ts';
 
-/**
- * Client metadata the OP read recently on this instance (secrets decrypted, as oidc-provider's own cache holds them):
- * a token request costs no round trip and no decryption. An entry lives OAUTH_CLIENT_CACHE_MS at most and goes at
- * once, on every instance, when the management API publishes a change to `oauth_client`.
- */
+/** Secrets decrypted, as oidc-provider's own cache holds them; goes at once on every instance when `oauth_client` changes. */
 export type ClientCache = InvalidatedCache<ClientMetadata>;
 
 export function createClientCache(bus: InvalidationBus, ttlMs: number): ClientCache {

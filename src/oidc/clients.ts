@@ -13,7 +13,7 @@ export type { GatehouseClientData };
 
 export const GATEHOUSE_METADATA = 'gatehouse';
 
-/** The grants and response types each kind of client gets: no implicit, no hybrid, no password grant exists. */
+/** No implicit, no hybrid, no password grant exists. */
 const GRANTS: Record<OAuthClientType, { grant_types: string[]; response_types: ClientMetadata['response_types'] }> = {
   web: { grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'] },
   spa: { grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'] },
@@ -22,11 +22,7 @@ const GRANTS: Record<OAuthClientType, { grant_types: string[]; response_types: C
   m2m: { grant_types: ['client_credentials'], response_types: [] },
 };
 
-/**
- * An `oauth_client` row as oidc-provider client metadata (secrets decrypted here, never stored in clear), or
- * undefined for a row that cannot authenticate (a secret method without a secret, private_key_jwt without a key that
- * passes today's checks: usableKeys) or redirect (no redirect URI that passes today's checks).
- */
+/** Secrets decrypted here, never stored in clear. Undefined for a row that cannot authenticate or redirect by today's checks. */
 export function clientMetadata(client: OAuthClient, secrets: SecretBox, now: Date): ClientMetadata | undefined {
   const usesSecret = client.authMethod === 'client_secret_basic' || client.authMethod === 'client_secret_post';
   if (usesSecret && client.secretEncrypted == null) return undefined;
@@ -34,8 +30,7 @@ export function clientMetadata(client: OAuthClient, secrets: SecretBox, now: Dat
   if (client.authMethod === 'private_key_jwt' && (jwks === undefined || jwks.keys.length === 0)) return undefined;
   const redirectType = client.type === 'web' || client.type === 'spa' || client.type === 'native' ? client.type : undefined;
   const redirects = redirectType !== undefined;
-  // A URI stored before today's rules refused it (a zero-width or bidi character, an encoded CR or LF) is not offered
-  // to the OP, so no code goes to it; the API still shows it until the client's URIs are written again.
+  // A URI stored before today's rules refused it is not offered to the OP, so no code goes to it.
   const usable = (uris: readonly string[]) => (redirectType === undefined ? [] : uris.filter((uri) => redirectUriProblem(redirectType, uri) === null));
   const redirectTo = usable(client.redirectUris);
   if (redirects && redirectTo.length === 0) return undefined;
@@ -62,7 +57,7 @@ export function clientMetadata(client: OAuthClient, secrets: SecretBox, now: Dat
     redirect_uris: redirectTo,
     ...(redirects ? { post_logout_redirect_uris: usable(client.postLogoutRedirectUris) } : {}),
     ...(client.type === 'native' ? { application_type: 'native' as const } : {}),
-    // oidc-provider takes an https one only: an http one (a development host) would make it refuse the whole client.
+    // oidc-provider takes an https one only: an http one would make it refuse the whole client.
     ...(loginUri?.startsWith('https:') === true ? { initiate_login_uri: loginUri } : {}),
     ...(usesSecret ? { client_secret: secrets.decrypt(client.secretEncrypted!) } : {}),
     ...(jwks === undefined ? {} : { jwks }),
@@ -70,27 +65,23 @@ export function clientMetadata(client: OAuthClient, secrets: SecretBox, now: Dat
   };
 }
 
-/** Our data of a client the OP loaded (undefined only for a client that did not come from clients.ts). */
+/** Undefined only for a client that did not come from clients.ts. */
 export function gatehouseData(client: object | undefined): GatehouseClientData | undefined {
   return (client as Record<string, GatehouseClientData | undefined> | undefined)?.[GATEHOUSE_METADATA];
 }
 
-/** Constant-time comparison of two secrets of any length (hashed first, so lengths leak nothing). */
+/** Constant-time, hashed first so lengths leak nothing. */
 export function secretsEqual(expected: string, actual: string): boolean {
   const digest = (value: string) => createHash('sha256').update(value).digest();
   return timingSafeEqual(digest(expected), digest(actual));
 }
 
-/** The previous secret still authenticates while its grace period runs (M2M and client secret rotation). */
 export function matchesPreviousSecret(client: object, actual: string, nowSeconds: number): boolean {
   const previous = gatehouseData(client)?.previousSecret;
   return previous !== undefined && previous.expiresAt > nowSeconds && secretsEqual(previous.value, actual);
 }
 
-/**
- * Our data of client `clientId` as the OP finds it, before the OP runs: undefined for no such client, and for a row
- * whose metadata oidc-provider refuses (older than a rule of the API), which the OP then answers with its error page.
- */
+/** Undefined also for a row whose metadata oidc-provider refuses (older than a rule of the API). */
 export async function servedClientData(provider: Provider, clientId: string): Promise<GatehouseClientData | undefined> {
   try {
     return gatehouseData(await provider.Client.find(clientId));

@@ -32,7 +32,7 @@ import { interactionsPolicy, loadExistingGrant } from './policies.ts';
 import { refuseUnservedClientCredentialsScope, type ResourceServers } from './resource-indicators.ts';
 import { grantTtl, refreshTokenTtl, sessionTtl } from './session-lifetime.ts';
 
-/** The spec's endpoint paths (issue 3); discovery stays at `/.well-known/openid-configuration`. */
+/** Discovery stays at `/.well-known/openid-configuration`. */
 export const OIDC_PATHS = {
   authorization: '/oauth2/authorize',
   token: '/oauth2/token',
@@ -45,15 +45,14 @@ export const OIDC_PATHS = {
   jwks: '/.well-known/jwks.json',
 } as const;
 
-/** Where the OP sends the browser when it needs the user; the hosted sign-in pages own it (docs/architecture.md, "Hosted sign-in seam"). */
 export const interactionPath = (uid: string) => `/interaction/${uid}`;
 
 export const OIDC_SCOPES: readonly string[] = ['openid', 'offline_access', 'email', 'profile', 'roles'];
 
 const SIGNING_ALG = 'ES256';
-/** How clients authenticate, at the token endpoint and at revocation alike (oidc-provider uses one set for both). */
+/** Token endpoint and revocation alike (oidc-provider uses one set for both). */
 const CLIENT_AUTH_METHODS = ['client_secret_basic', 'client_secret_post', 'private_key_jwt', 'none'] as const;
-/** Introspection answers confidential clients only (introspection.ts): a public client learns nothing there. */
+/** Introspection answers confidential clients only: a public client learns nothing there. */
 const CONFIDENTIAL_AUTH_METHODS = CLIENT_AUTH_METHODS.filter((method) => method !== 'none');
 const ID_TOKEN_SECONDS = 3600;
 
@@ -61,10 +60,7 @@ type Features = NonNullable<Configuration['features']>;
 type DeviceFlowFeature = NonNullable<Features['deviceFlow']>;
 type LogoutFeature = NonNullable<Features['rpInitiatedLogout']>;
 
-/**
- * The pages the OP itself renders (device verification, RP-initiated logout), with oidc-provider's signatures
- * (op-pages.ts), in the look of the client's application.
- */
+/** Rendered by the OP itself, with oidc-provider's signatures (op-pages.ts), in the look of the client's application. */
 export interface OpPages {
   readonly userCodeInputSource: NonNullable<DeviceFlowFeature['userCodeInputSource']>;
   readonly userCodeConfirmSource: NonNullable<DeviceFlowFeature['userCodeConfirmSource']>;
@@ -79,55 +75,40 @@ export interface OidcDependencies {
   readonly signingKeys: SigningKeyStore;
   readonly clientSecrets: SecretBox;
   readonly clients: ClientCache;
-  /** Whether an application's organization is deactivated (adapter.ts refuses its clients, but the console's). */
+  /** adapter.ts refuses a deactivated organization's clients, but the console's. */
   readonly organizations: OrganizationStatusCache;
-  /** Where each issuance of tokens is told, to be audited and counted off the request path. */
   readonly tokenEvents: Pick<TokenEventWriter, 'record'>;
-  /** Signs the OP's cookies (session, interaction); shared by every instance through the database. */
+  /** Shared by every instance through the database. */
   readonly cookieSecret: string;
   readonly surfaces: SurfaceRouter;
-  /** Where a revoked grant is announced (adapter.ts), so that the management API's caches forget its tokens. */
+  /** So that the management API's caches forget a revoked grant's tokens. */
   readonly invalidations: InvalidationBus;
-  /** The subjects of tokens recently found live (the management API's cache), which introspection checks too. */
   readonly liveSubjects: LiveSubjectCache;
-  /**
-   * How long an M2M credential's client-credentials tokens live, as its scope's `m2m` provider says (null: the
-   * default); at most MAX_ACCESS_TOKEN_SECONDS, which a retired signing key keeps verifying.
-   */
+  /** null: the default; at most MAX_ACCESS_TOKEN_SECONDS, which a retired signing key keeps verifying. */
   readonly m2mTokenSeconds: (credential: { clientId: string; applicationId: string; tenantId: string | null }) => Promise<number | null>;
-  /**
-   * The sign-in domain's decisions, which silent requests, the `tenant` parameter's check and the OP's own pages read.
-   * Absent, those requests fail: an OP under test that signs no one in.
-   */
+  /** Absent (an OP under test), silent requests, the `tenant` check and the OP's own pages fail. */
   readonly signIn?: SignInRules;
-  /** A logout's way on through a SAML IdP with single logout (saml-sign-out.ts); absent, logouts end here. */
+  /** Absent, logouts end here. */
   readonly samlSignOut?: SamlSignOut;
-  /** How many surfaces' OP instances are kept (least recently used first out); default MAX_CACHED_PROVIDERS. */
   readonly maxProviders?: number;
 }
 
-/** The resource every token names unless the client asks for another: the management API. */
 export const managementApi = (deps: OidcDependencies): ResourceServer => jwtResourceServer(deps.signingKeys.managementAudience, []);
 
 type SignInClient = { clientId: string; data: GatehouseClientData };
 
-/** The sign-in domain's decisions (src/domain/sign-in/sign-in.ts), bound to the services, built after the OPs (src/app.ts). */
+/** src/domain/sign-in/sign-in.ts, bound to the services after the OPs are built (src/app.ts). */
 export interface SignInRules {
-  /** The target of a client and a `tenant` parameter (resolveTarget). */
   readonly target: (requestId: string, client: SignInClient, tenantParam: unknown) => Promise<SignInTarget>;
-  /** Whether the request may sign in on this surface, to which tenant (admitSignIn). */
   readonly admit: (requestId: string, surface: Surface, client: SignInClient, named: readonly string[]) => Promise<SignInTarget | undefined>;
-  /** The session policy of an account of `poolId` signing in through the client (poolSessionPolicy). */
   readonly sessionPolicy: (requestId: string, applicationId: string, poolId: string) => Promise<SessionPolicy>;
 }
 
 export type SignInTargets = SignInRules['target'];
 
 /**
- * RFC 6749 3.3: a request without `scope`, or naming only scopes the OP does not serve, fails with `invalid_scope` at
- * the redirect URI instead of reaching the sign-in form and ending in `access_denied`. The `scope` validator
- * (`extraParams`) runs after the client, redirect URI and `checkScope`, before session, grant or interaction.
- * Authorization endpoint only: device flow requests are left to oidc-provider.
+ * RFC 6749 3.3: no usable scope fails with `invalid_scope` at the redirect URI, not `access_denied` after the form.
+ * Runs after the client, redirect URI and `checkScope`, before session or interaction; device flow is left to oidc-provider.
  */
 async function refuseRequestsOfNoKnownScope(ctx: KoaContextWithOIDC): Promise<void> {
   if (ctx.oidc.route !== 'authorization' || ctx.oidc.requestParamOIDCScopes.size > 0) return;
@@ -135,12 +116,7 @@ async function refuseRequestsOfNoKnownScope(ctx: KoaContextWithOIDC): Promise<vo
   throw new errors.InvalidScope(`the request names no scope this server supports (${OIDC_SCOPES.join(', ')})`, typeof scope === 'string' ? scope : '');
 }
 
-/**
- * The `tenant` parameter's validator (called with or without it, after the client and redirect URI checks, before the
- * session, grant or interaction). The request is admitted as the pages would (admitSignIn); its OAuth refusals are
- * answered per RFC 6749 4.1.2.1 (at the redirect URI with `state`; at device authorization, its answer), as Auth0
- * does for an organization; other refusals are left to the pages. A surface that fixes the tenant sets the parameter.
- */
+/** Before the session: admitSignIn's OAuth refusals per RFC 6749 4.1.2.1 (as Auth0 does); others are left to the pages. */
 function tenantParam(surface: Surface, signIn: () => SignInRules) {
   return async (ctx: KoaContextWithOIDC, value: string | undefined, client: Client | undefined) => {
     const data = gatehouseData(client);
@@ -157,24 +133,16 @@ function tenantParam(surface: Surface, signIn: () => SignInRules) {
   };
 }
 
-/**
- * The tenant a token request's user token was issued in, read once for its claims: the request's `token.issued` record
- * names it, whatever happens to the grant before the record is written (a suspension deletes it at once).
- */
+/** Read once for the token's claims: `token.issued` names it even if a suspension deletes the grant meanwhile. */
 const issuedTenants = new WeakMap<KoaContextWithOIDC, string>();
 
 export const issuedTenantOf = (ctx: KoaContextWithOIDC): string | undefined => issuedTenants.get(ctx);
 
-/** The tenant of a client-credentials token: the credential's, else the one its surface fixes (its claims and lifetime). */
+/** The credential's, else the one its surface fixes. */
 const credentialTokenTenant = async (deps: OidcDependencies, surface: Surface, data: GatehouseClientData): Promise<string | null> =>
   data.tenantId ?? (await fixedTenant(deps, surface, data.applicationId));
 
-/**
- * An access token's claims beyond oidc-provider's: every token names its application (`app_id`) and tenant
- * (`tenant_id`; for an application-wide credential on a tenant's surface, that surface's: src/auth/authenticate.ts).
- * A user's token names its grant, which the management API and introspection check still stands. A management API
- * credential token carries its permissions; an API resource token, the subject's roles and that resource's permissions.
- */
+/** A user's token names its grant, which the management API and introspection check still stands. */
 export async function accessTokenClaims(
   deps: OidcDependencies,
   surface: Surface,
@@ -194,8 +162,8 @@ export async function accessTokenClaims(
     if (resourcePermissions === undefined) return { ...base, permissions: [...data.permissions] };
     return { ...base, ...(await held(tenantId, { type: 'm2m_credential', id: client.clientId })) };
   }
-  // A management API token names no permissions of the user's: the management API reads what they hold in the request's
-  // tenant at each request (src/auth/authenticate.ts), so a revoked role counts at once, not when the token expires.
+  // A management API token names no user permissions: they are read at each request (src/auth/authenticate.ts), so a
+  // revoked role counts at once, not when the token expires.
   const tenantId = token.grantId === undefined ? null : await grantTenant(deps.orm, token.grantId);
   if (tenantId !== null) issuedTenants.set(ctx, tenantId);
   return {
@@ -219,37 +187,29 @@ export function configuration(
     adapter: createAdapterFactory(deps, surface),
     jwks: jwks as Configuration['jwks'],
     routes: OIDC_PATHS,
-    // Authorization code (+ refresh, device, client credentials as features): no implicit, no hybrid.
     responseTypes: ['code'],
     pkce: { required: () => true },
-    // OIDC Core 3.1.2.1: redirect_uri is REQUIRED, even for a client with one registered (oidc-provider would take that
-    // one). The token endpoint then wants it too (RFC 6749 4.1.3: it was in the authorization request).
+    // OIDC Core 3.1.2.1: redirect_uri is REQUIRED even with one registered; then the token endpoint too (RFC 6749 4.1.3).
     allowOmittingSingleRegisteredRedirectUri: false,
     clientAuthMethods: [...CLIENT_AUTH_METHODS],
-    // private_key_jwt: every algorithm an uploaded M2M JWKS may name, and no other. ID tokens: the key store's
-    // algorithms (ES256 unless the client chose RS256, clientDefaults); access tokens are ES256 whatever the client
-    // (managementApi). Signed userinfo is off, so it has no algorithms to name.
+    // private_key_jwt: every algorithm an uploaded M2M JWKS may name, and no other; access tokens are ES256 (managementApi).
     enabledJWA: { clientAuthSigningAlgValues: [...CLIENT_ASSERTION_ALGORITHMS], idTokenSigningAlgValues: [...SIGNING_ALGS] },
     assertJwtClientAuthClaimsAndHeader: assertClientAssertion,
-    // RFC 8414: left out, the revocation endpoint would read as client_secret_basic only; it takes what the token
-    // endpoint takes (a public client revokes its own tokens with `none`).
+    // RFC 8414: left out, revocation would read as client_secret_basic only; a public client revokes with `none`.
     discovery: {
       revocation_endpoint_auth_methods_supported: [...CLIENT_AUTH_METHODS],
       revocation_endpoint_auth_signing_alg_values_supported: [...CLIENT_ASSERTION_ALGORITHMS],
       introspection_endpoint_auth_methods_supported: [...CONFIDENTIAL_AUTH_METHODS],
       introspection_endpoint_auth_signing_alg_values_supported: [...CLIENT_ASSERTION_ALGORITHMS],
-      // The languages of the hosted pages, which `ui_locales` chooses among (src/domain/locales.ts).
       ui_locales_supported: [...LOCALES],
     },
     clientDefaults: { id_token_signed_response_alg: SIGNING_ALG, grant_types: ['authorization_code'], response_types: ['code'] },
     extraClientMetadata: { properties: [GATEHOUSE_METADATA] },
     scopes: [...OIDC_SCOPES],
-    // No `sid`: only front- or back-channel logout issues it, and neither is enabled (see advertiseIssuedClaimsOnly).
-    // tenant_id, roles and permissions are openid's too: oidc-provider keeps only openid's claims in the ID token of a
-    // sign-in whose access token is for userinfo, and these belong in it (findAccount gives roles only with `roles`).
-    // The `acr` values a sign-in's ID token carries (src/domain/mfa/requirement.ts), advertised in discovery.
+    // No `sid`: neither front- nor back-channel logout is enabled. tenant_id, roles and permissions are openid's so that
+    // oidc-provider keeps them in the ID token of a sign-in whose access token is for userinfo.
     acrValues: [ACR_SINGLE_FACTOR, ACR_MULTI_FACTOR],
-    // acr and amr (what the sign-in proved: src/domain/mfa/requirement.ts) are openid's too, so every ID token says it.
+    // acr and amr are openid's too, so every ID token says what the sign-in proved.
     claims: {
       openid: ['sub', 'tenant_id', 'roles', 'permissions', 'acr', 'amr'],
       email: ['email', 'email_verified'],
@@ -266,12 +226,11 @@ export function configuration(
       clientCredentials: { enabled: true },
       revocation: {
         enabled: true,
-        // Another client's token: 200 and nothing revoked, as for an unknown token. oidc-provider's default refuses a
-        // confidential client with an error, which tells it the token is live (an oracle of validity).
+        // Another client's token: 200, nothing revoked. oidc-provider's default error tells it the token is live (an oracle).
         allowedPolicy: (_ctx, client, token) => token.clientId === client.clientId,
       },
       userinfo: { enabled: true },
-      // RFC 7662, for the application's confidential clients; JWTs are answered by introspectJwtAccessTokens.
+      // RFC 7662; JWTs are answered by introspectJwtAccessTokens.
       introspection: { enabled: true, allowedPolicy: introspectionAllowed(deps, surface) },
       deviceFlow: {
         enabled: true,
@@ -284,15 +243,13 @@ export function configuration(
         logoutSource: (ctx, form) => pages.logoutSource(ctx, form),
         postLogoutSuccessSource: (ctx) => pages.postLogoutSuccessSource(ctx),
       },
-      // Not among the spec's endpoints; PAR would be advertised at a path nothing serves.
+      // Not among the spec's endpoints: PAR would be advertised at a path nothing serves.
       pushedAuthorizationRequests: { enabled: false },
       // The management API checks Bearer tokens only: a DPoP-bound token must not be usable there as a Bearer.
       dPoP: { enabled: false },
       resourceIndicators: {
         enabled: true,
-        // Client credentials are for the management API; a sign-in without `resource` gets a userinfo token. `oneOf`:
-        // one token has one audience, so the same resource named twice is that one, and distinct ones are refused
-        // before the code or refresh token is consumed (resource-indicators.ts).
+        // One token has one audience: distinct resources are refused before the code is consumed (resource-indicators.ts).
         defaultResource: (ctx, _client, oneOf) => {
           if (oneOf !== undefined) return new Set(oneOf).size === 1 ? oneOf[0] : oneOf;
           return ctx.oidc.params?.['grant_type'] === 'client_credentials' ? deps.signingKeys.managementAudience : undefined;
@@ -320,14 +277,13 @@ export function configuration(
     loadExistingGrant: (ctx) => loadExistingGrant(deps, signIn, policy, ctx),
     interactions: { policy, url: (_ctx, interaction) => interactionPath(interaction.uid) },
     renderError,
-    // A browser app calls the token endpoint from its own page: a public client, from an origin of its redirect URIs
-    // (the dashboard's is the service's own). Confidential clients call from their servers, never a browser.
+    // A browser app is a public client calling from an origin of its redirect URIs; confidential clients never call
+    // from a browser.
     clientBasedCORS: (ctx, origin, client) =>
       origin !== 'null' && (ctx.oidc.route === 'userinfo' || client.clientAuthMethod === 'none') && (client.redirectUris ?? []).some((uri) => URL.parse(uri)?.origin === origin),
     rotateRefreshToken: true,
-    // oidc-provider binds tokens of a sign-in without offline_access to its browser session and revokes them when it
-    // ends. A device's tokens are the device's: the device pages share one session across applications on a shared
-    // surface (session-application.ts), which an account switch ends, so device codes never expire with it.
+    // A device's tokens are the device's: the device pages share one session across applications on a shared surface,
+    // which an account switch ends, so device codes never expire with it.
     expiresWithSession: async (_ctx, source) => source.kind !== 'DeviceCode' && !source.scopes.has('offline_access'),
     ttl: {
       AccessToken: (_ctx, token) => token.resourceServer?.accessTokenTTL ?? MAX_ACCESS_TOKEN_SECONDS,

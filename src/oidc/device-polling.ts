@@ -9,10 +9,7 @@ const SLOW_DOWN_SECONDS = 5;
 
 const isRecord = (body: unknown): body is Record<string, unknown> => typeof body === 'object' && body !== null && !Array.isArray(body);
 
-/**
- * RFC 8628 3.5's polling pace, which oidc-provider never answers: a pending code polled sooner than its interval gets
- * `slow_down` and 5 s more; a decided code gets its answer at once. Reads the OP's answers on their way out.
- */
+/** RFC 8628 3.5 `slow_down`, which oidc-provider never answers; a decided code gets its answer at once. */
 export function paceDevicePolling(orm: MikroORM) {
   return async function devicePolling(ctx: KoaContextWithOIDC, next: () => Promise<unknown>): Promise<void> {
     await next();

@@ -1,7 +1,7 @@
 import type { Configuration, KoaContextWithOIDC } from 'oidc-provider';
 import { errorPage, lookFor, PLAIN_LOOK, renderPage, type RenderedPage } from '../pages/pages.ts';
 
-/** Writes a hosted page as the OP's answer: `formAction` lists where its form may post and be redirected through. */
+/** `formAction`: where its form may post and be redirected through. */
 export function writePage(ctx: KoaContextWithOIDC, render: (nonce: string) => RenderedPage, formAction?: readonly string[], status?: number): void {
   const page = renderPage(render, formAction);
   ctx.set(page.headers);
@@ -10,16 +10,12 @@ export function writePage(ctx: KoaContextWithOIDC, render: (nonce: string) => Re
   ctx.body = page.html;
 }
 
-/** The OP's routes of RP-initiated logout: their errors end a sign-out, not a sign-in. */
+/** Their errors end a sign-out, not a sign-in. */
 const SIGN_OUT_ROUTES: ReadonlySet<string> = new Set(['end_session', 'end_session_confirm', 'end_session_success']);
 
-/**
- * The OP's own error page (e.g. for an unregistered redirect_uri, which must not be redirected to), escaped: the OP's
- * description is for the client's developer, in English, under a sentence in the request's language. No tenant is
- * known here: the plain look.
- */
+/** E.g. an unregistered redirect_uri, which must not be redirected to. The OP's English description is for the developer. */
 export const renderError: NonNullable<Configuration['renderError']> = (ctx, out) => {
-  // Read defensively: an error page renders whatever context it is handed (one without `oidc` is a sign-in's).
+  // An error page renders whatever context it is handed (one without `oidc` is a sign-in's).
   const oidc = ctx.oidc as KoaContextWithOIDC['oidc'] | undefined;
   const route = oidc?.route;
   const flow = route !== undefined && SIGN_OUT_ROUTES.has(route) ? 'sign_out' : 'sign_in';

@@ -18,11 +18,8 @@ import { OIDC_SCOPES } from './configuration.ts';
 import { signInMethodsOf } from './overrides.ts';
 
 /**
- * The seam between the OP and the hosted sign-in pages (which own `/interaction/:uid`), reached through OidcProvider
- * (services.oidc) so the pages import nothing of src/oidc/. The pages authenticate the user, then answer the
- * interaction (completeInteraction) and redirect to where it resumes.
- * Consent is implicit: every client is its application's own (first party), so what it asks for is granted;
- * `interaction.params.tenant` carries the client's tenant choice (id or slug) when `authIsolation` is `shared`.
+ * The seam between the OP and the hosted pages, reached through services.oidc so the pages import nothing of src/oidc/.
+ * Consent is implicit: every client is its application's own (first party), so what it asks for is granted.
  */
 export type Interaction = Awaited<ReturnType<Provider['interactionDetails']>>;
 
@@ -31,7 +28,7 @@ export interface HostedInteraction {
   readonly client: { readonly clientId: string; readonly data: GatehouseClientData };
 }
 
-/** The interaction the browser's cookie names, only when it is `uid` (an old or foreign uid in the path is not it). */
+/** Only when it is `uid`: an old or foreign uid in the path is not it. */
 export async function loadInteraction(provider: Provider, req: IncomingMessage, res: ServerResponse, uid: string): Promise<HostedInteraction> {
   let interaction: Interaction;
   try {
@@ -47,27 +44,19 @@ export async function loadInteraction(provider: Provider, req: IncomingMessage, 
   return { interaction, client: { clientId, data } };
 }
 
-/** The way back to the client of an interaction that is over (finished, expired, or another browser's). */
 export interface SpentSignIn {
-  /** The surface the interaction began on, and the tenant whose look its page takes (the client's, else the surface's). */
+  /** The tenant whose look its page takes: the client's, else the surface's. */
   readonly issuer: string;
   readonly tenantRef: string | null;
   readonly client: { readonly clientId: string; readonly name: string; readonly data: GatehouseClientData };
-  /** The client's own page (clientHomeUrl): a URI it registered, never one the request names. */
+  /** A URI the client registered, never one the request names. */
   readonly home: string;
-  /**
-   * Whether this browser's session on the surface holds a sign-in to the client; undefined where the request is not
-   * sent the session's cookie (its path is not under `sessionPath`).
-   */
+  /** Undefined where the request is not sent the session's cookie (its path is not under `sessionPath`). */
   readonly signedIn: boolean | undefined;
-  /** The path the browser sends the surface's session cookie under (cookies.ts). */
   readonly sessionPath: string;
 }
 
-/**
- * `clientId`'s way back as `surface` (where its interaction began) serves the client now: undefined for a client gone,
- * no longer served there, or without a page to link to.
- */
+/** Undefined for a client gone, not served on `surface` now, or without a page to link to. */
 export async function spentSignIn(provider: Provider, surface: Surface, clientId: string, req: IncomingMessage, res: ServerResponse): Promise<SpentSignIn | undefined> {
   const data = await servedClientData(provider, clientId);
   if (data === undefined) return undefined;
@@ -81,11 +70,10 @@ export async function spentSignIn(provider: Provider, surface: Surface, clientId
   return { issuer: surface.issuer, tenantRef, client: { clientId, name: client?.clientName ?? '', data }, home, signedIn, sessionPath };
 }
 
-/** How the interaction's browser session signed its user in, while it is still theirs (a step-up goes on from it). */
+/** While the session is still theirs: a step-up goes on from it. */
 export async function sessionSignInMethods(provider: Provider, interaction: Interaction): Promise<readonly SignInMethod[]> {
   const { uid, accountId } = interaction.session ?? {};
   const session = uid === undefined ? undefined : await provider.Session.findByUid(uid);
-  // The session holds only what a SignIn's `methods` gave it (interactionResult).
   return session !== undefined && session.accountId === accountId ? (signInMethodsOf(session) as SignInMethod[]) : [];
 }
 
@@ -97,20 +85,15 @@ async function signedInUser(orm: MikroORM, applicationId: string, signIn: SignIn
   return user !== null && user.status === 'active' ? user : null;
 }
 
-/** Stores the result as `provider.interactionResult` does, without reading the interaction again. */
 export async function finishInteraction(interaction: Interaction, result: InteractionResults): Promise<string> {
   interaction.result = { ...interaction.lastSubmission, ...result };
   await interaction.save(interaction.exp - Math.floor(Date.now() / 1000));
   return interaction.returnTo;
 }
 
-/** A sign-in this seam refuses: `account_refused`, the reason for the log only. */
 const refused = (detail: string) => new SignInRefusal('account_refused', undefined, detail);
 
-/**
- * Ends the interaction with `access_denied` (RFC 6749 4.1.2.1, RFC 8628 3.5), at the redirect URI or on the device
- * code's next poll. Nothing of an earlier submission is kept: a login in it would make the OP switch accounts first.
- */
+/** RFC 6749 4.1.2.1, RFC 8628 3.5. An earlier submission's login is dropped: it would make the OP switch accounts first. */
 export async function refuseInteraction(interaction: Interaction): Promise<string> {
   const { error, description } = SIGN_IN_REFUSALS.account_refused.oauth;
   interaction.result = { error, error_description: description };
@@ -119,10 +102,8 @@ export async function refuseInteraction(interaction: Interaction): Promise<strin
 }
 
 /**
- * For `login`, or another user than the session's (account switching): the account and a grant of everything
- * requested, with the sign-in's tenant for `tenant_id`, reusing the session's grant only for the same account and
- * tenant. For `consent`: the missing scopes added to the existing grant. Throws SignInRefusal (`account_refused`)
- * for a user the client's application may not sign in.
+ * A session's grant is reused only for the same account and tenant. Throws SignInRefusal for a user the application may
+ * not sign in.
  */
 export async function interactionResult(
   provider: Provider,
@@ -131,40 +112,35 @@ export async function interactionResult(
   signIn: SignIn | undefined,
 ): Promise<InteractionResults> {
   const { orm } = deps;
-  // A device's sign-in is the device's: its grant is no browser session's (configuration.ts, expiresWithSession).
+  // A device's sign-in is the device's: its grant is no browser session's (expiresWithSession).
   const inBrowserSession = interaction.deviceCode === undefined;
   const clientId = String(interaction.params['client_id']);
   const client = await provider.Client.find(clientId);
   const application = gatehouseData(client)?.applicationId;
   if (application === undefined) throw refused('unknown client');
 
-  // The session's grant for this client, when it is this account's (another user may sign in on the same browser).
   const sessionGrant = async (accountId: string) => {
     const existing = interaction.grantId === undefined ? undefined : await provider.Grant.find(interaction.grantId);
     return existing?.accountId === accountId ? existing : undefined;
   };
   const newGrant = (accountId: string) => new provider.Grant({ accountId, clientId });
-  // The grant the browser session holds for the client, whatever its tenant, when the session is this account's.
   const sessionGrantId = async (accountId: string) => {
     const uid = interaction.session?.accountId === accountId ? interaction.session.uid : undefined;
     return uid === undefined ? undefined : (await provider.Session.findByUid(uid))?.grantIdFor(clientId);
   };
-  // The session's browser session, when it is this account's (src/domain/sessions/revoked-sign-ins.ts).
   const browserSession = (accountId: string) => {
     const uid = interaction.session?.accountId === accountId ? interaction.session.uid : undefined;
     return uid === undefined ? undefined : { applicationId: application, uid, userId: accountId };
   };
 
-  // A user other than the session's signed in on a consent prompt: the session's account is switched, as at a login
-  // (the OP signs the session's account out on resuming: oidc-provider's resume, then its end_session confirmation).
+  // A consent prompt signed in by another user switches the session's account, as a login does (the OP signs the other out).
   const switching = signIn !== undefined && signIn.userId !== interaction.session?.accountId;
   if (interaction.prompt.name === 'login' || (interaction.prompt.name === 'consent' && switching)) {
     if (signIn === undefined) throw refused('the login prompt needs a signed-in user');
     const user = await signedInUser(orm, application, signIn);
     if (user === null) throw refused('no such active user in the client’s application');
     if (signIn.tenantId !== null && !user.tenantIds.includes(signIn.tenantId)) throw refused('the user is not a member of the tenant');
-    // A sign-in to another tenant than the session's grant was for gets a grant of its own: the tokens already
-    // issued from that grant (its refresh tokens) keep the tenant they were issued for.
+    // Another tenant gets a grant of its own: tokens already issued from the old one keep their tenant.
     const existing = await sessionGrant(user.id);
     const sameTenant = existing?.jti !== undefined && (await grantTenant(orm, existing.jti)) === signIn.tenantId;
     const grant = existing !== undefined && sameTenant ? existing : newGrant(user.id);
@@ -173,12 +149,12 @@ export async function interactionResult(
     grant.addOIDCScope(requested.filter((scope) => OIDC_SCOPES.includes(scope)));
     const place = { applicationId: application, tenantId: signIn.tenantId, inBrowserSession };
     const grantId = await saveGrantForTenant(deps, grant, place, inBrowserSession ? await sessionGrantId(user.id) : undefined);
-    // The pages answer a login only once a credential is proven: the browser session may go on silently to the tenant.
+    // A credential was proven: the browser session may go on silently to the tenant.
     const session = browserSession(user.id);
     if (session !== undefined && signIn.tenantId !== null) await forgetRevokedSignIn(orm.em.getConnection(), session, signIn.tenantId);
-    // What the sign-in proved, for the ID token (RFC 8176 `amr`, and `acr` from it): none when no credential was checked.
+    // RFC 8176 `amr`, and `acr` from it: none when no credential was checked.
     const proved = signIn.amr === undefined ? {} : { amr: [...signIn.amr], acr: acrOf(signIn.amr) };
-    // And for the browser session's sign-ins (`methods`, which the OP keeps with its session: overrides.ts).
+    // The OP keeps `methods` with its session (overrides.ts).
     const methods = signIn.methods === undefined ? {} : { methods: [...signIn.methods] };
     return { login: { accountId: user.id, ...proved, ...methods }, consent: grant === existing ? { grantId } : madeGrant(grantId) };
   }
@@ -187,8 +163,7 @@ export async function interactionResult(
     const accountId = interaction.session?.accountId;
     if (accountId === undefined) throw refused('consent without a signed-in session');
     const kept = await sessionGrant(accountId);
-    // A consent proves no credential: no new grant of a tenant whose sign-in was revoked in the browser session (the
-    // OP asks for a login first, src/oidc/policies.ts; this holds when the revocation came in between).
+    // A consent proves no credential: no new grant of a tenant whose sign-in was revoked in the browser session.
     const tenantId = signIn?.tenantId ?? null;
     const session = browserSession(accountId);
     if (kept === undefined && tenantId !== null && session !== undefined && (await revokedTenants(orm.em.getConnection(), session)).has(tenantId)) {
@@ -204,7 +179,7 @@ export async function interactionResult(
     if (details.missingOIDCClaims !== undefined) grant.addOIDCClaims(details.missingOIDCClaims);
     for (const [indicator, scopes] of Object.entries(details.missingResourceScopes ?? {})) grant.addResourceScope(indicator, scopes);
     if (kept !== undefined) return { consent: { grantId: await grant.save() } };
-    // A grant made here (another client of the browser session, or another tenant) takes the tenant the pages name.
+    // A grant made here takes the tenant the pages name.
     const place = { applicationId: application, tenantId, inBrowserSession };
     return { consent: madeGrant(await saveGrantForTenant(deps, grant, place, inBrowserSession ? await sessionGrantId(accountId) : undefined)) };
   }

@@ -14,7 +14,6 @@ export interface IntrospectionDependencies {
   readonly surfaces: SurfaceRouter;
 }
 
-/** Whose a token is: its application and tenant, and the subject that must still stand behind it. */
 interface TokenOwner {
   readonly applicationId: string;
   readonly tenantId: string | null;
@@ -22,11 +21,9 @@ interface TokenOwner {
 }
 
 /**
- * RFC 7662 2.2: only a confidential client of the token's application (and tenant, when bound to one) may learn about
- * it, only while its subject stands, as the management API checks a Bearer, and only where the token could be used:
- * a surface that fixes a tenant answers for that tenant's tokens alone, as its token endpoint and userinfo do (a slug
- * or hostname passed to another tenant keeps its issuer string). Anything else is `active: false`, which says nothing
- * of why.
+ * RFC 7662 2.2: only a confidential client of the token's application (and tenant), while its subject stands, and only
+ * where the token could be used (a slug or hostname passed to another tenant keeps its issuer). Else `active: false`,
+ * which says nothing of why.
  */
 async function mayLearn(deps: IntrospectionDependencies, surface: Surface, caller: Client, owner: TokenOwner): Promise<boolean> {
   const data = gatehouseData(caller);
@@ -44,7 +41,7 @@ function ownerOf(applicationId: string, tenantId: string | null, clientId: strin
 
 type StoredToken = Parameters<NonNullable<NonNullable<NonNullable<Configuration['features']>['introspection']>['allowedPolicy']>>[2];
 
-/** oidc-provider's `allowedPolicy` for the opaque tokens it stores (userinfo access tokens, refresh tokens). */
+/** Userinfo access tokens, refresh tokens. */
 export function introspectionAllowed(deps: IntrospectionDependencies, surface: Surface) {
   return async (ctx: KoaContextWithOIDC, caller: Client, token: StoredToken): Promise<boolean> => {
     const issuedTo = gatehouseData(await ctx.oidc.provider.Client.find(token.clientId ?? ''));
@@ -59,8 +56,8 @@ export function introspectionAllowed(deps: IntrospectionDependencies, surface: S
 }
 
 /**
- * oidc-provider answers a JWT with `unsupported_token_type` (it keeps none). Ours are answered here once the OP has
- * authenticated the client: signed by this surface's issuer, unexpired, then the stored tokens' policy.
+ * oidc-provider answers a JWT with `unsupported_token_type` (it keeps none): ours are answered here once the client is
+ * authenticated.
  */
 export function introspectJwtAccessTokens(deps: IntrospectionDependencies, surface: Surface) {
   return async function jwtIntrospection(ctx: KoaContextWithOIDC, next: () => Promise<unknown>): Promise<void> {

@@ -1,15 +1,14 @@
 import type { KoaContextWithOIDC } from 'oidc-provider';
 import { grantMadeBy, revokeUntakenDeviceGrant, type GrantRevocationDependencies } from './adapter.ts';
 
-/** Koa middleware for `provider.use`, reading the OP's answers on their way out (provider.ts installs them). */
+/** Koa middleware reading the OP's answers on their way out (provider.ts installs them). */
 
-/** oidc-provider's description of a request that names no client (src/shared/client_auth.js). */
+/** src/shared/client_auth.js. */
 const NO_CLIENT_AUTHENTICATION = 'no client authentication mechanism provided';
 
 /**
- * RFC 9110 15.5.2: a 401 carries WWW-Authenticate, which oidc-provider sends for `invalid_client` only when the client
- * used an Authorization header; clients authenticating in the body or not at all get `Basic realm=<issuer>` too. No
- * client authentication at all is RFC 6749 5.2's `invalid_client`, where oidc-provider answers 400 `invalid_request`.
+ * RFC 9110 15.5.2: oidc-provider sends WWW-Authenticate only to Authorization-header clients. No client authentication
+ * is RFC 6749 5.2's `invalid_client`, where oidc-provider answers 400 `invalid_request`.
  */
 export function challengeClientAuthentication(issuer: string) {
   const quoted = (value: string) => `"${value.replace(/[\\"]/g, '\\$&')}"`;
@@ -28,10 +27,7 @@ export function challengeClientAuthentication(issuer: string) {
   };
 }
 
-/**
- * claims_supported without `sid`: only front- and back-channel logout issue it, and neither is enabled. A configuration
- * cannot take it out of oidc-provider's default claims, so the discovery documents drop it here.
- */
+/** No `sid`: neither front- nor back-channel logout is enabled, and no configuration takes it out of the default claims. */
 export async function advertiseIssuedClaimsOnly(ctx: KoaContextWithOIDC, next: () => Promise<unknown>): Promise<void> {
   await next();
   const body = ctx.body as { claims_supported?: unknown } | undefined;
@@ -39,7 +35,6 @@ export async function advertiseIssuedClaimsOnly(ctx: KoaContextWithOIDC, next: (
   ctx.body = { ...body, claims_supported: body.claims_supported.filter((claim) => claim !== 'sid') };
 }
 
-/** At a device sign-in's resume, whatever it answered: revokeUntakenDeviceGrant. */
 export function endUntakenDeviceGrants(deps: GrantRevocationDependencies) {
   return async function untakenDeviceGrants(ctx: KoaContextWithOIDC, next: () => Promise<unknown>): Promise<void> {
     await next();

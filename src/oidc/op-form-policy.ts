@@ -1,14 +1,12 @@
 import type { KoaContextWithOIDC } from 'oidc-provider';
 import { cspSource } from '../pages/pages.ts';
 
-/** A policy oidc-provider added its inline script's hash to: the page is its own self-submitting form. */
+/** The page is oidc-provider's own self-submitting form. */
 const OP_SCRIPT = /(?:^|;)\s*script-src[^;]*'sha256-/;
 
 /**
- * Where oidc-provider's own self-submitting forms may post (routes.ts starts every page at `form-action 'none'`):
- * form_post to the redirect URI, a logout to its sign-out and post-logout URI, an account switch through sign-out and
- * authorization to the redirect URI. Browsers check form-action on the redirects after the POST too, so the policy
- * names the OP and the request's client URIs as the OP settled them, read from its context once it has answered.
+ * Pages start at `form-action 'none'`; browsers check form-action on redirects after a POST too, so the policy names
+ * the OP and the client URIs the OP settled (form_post, logout, account switch), read once it has answered.
  */
 export async function allowOpFormTargets(ctx: KoaContextWithOIDC, next: () => Promise<unknown>): Promise<void> {
   await next();

@@ -3,13 +3,9 @@ import opErrorHandler from 'oidc-provider/lib/shared/error_handler.js';
 import { refusalOfDatabase } from '../domain/db-errors.ts';
 import { defaultRetrySeconds } from '../retry-after.ts';
 
-/** Koa middleware for `provider.use`, run around the OP's router. */
 type OpMiddleware = (ctx: KoaContextWithOIDC, next: () => Promise<unknown>) => Promise<void>;
 
-/**
- * The service overloaded (no database connection came free in time) in OAuth's words: `temporarily_unavailable`
- * (RFC 6749 4.1.2.1), a 503 the OP exposes. Undefined for any other error.
- */
+/** No database connection came free in time: `temporarily_unavailable` (RFC 6749 4.1.2.1), a 503 the OP exposes. */
 export function overloadRefusal(error: unknown): InstanceType<typeof errors.TemporarilyUnavailable> | undefined {
   if (error instanceof errors.TemporarilyUnavailable) return error;
   const refusal = refusalOfDatabase(error);
@@ -22,10 +18,7 @@ const refuse = (error: unknown): never => {
   throw overloadRefusal(error) ?? error;
 };
 
-/**
- * `callback` (one the OP calls), the service's overload answered as the OP's storage answers it, whether it throws or
- * its promise rejects. An arrow: oidc-provider would construct a callback that has a prototype (its adapter factory).
- */
+/** Thrown or rejected alike. An arrow: oidc-provider would construct a callback that has a prototype (its adapter factory). */
 export function refusingOverload<A extends unknown[], R>(callback: (...args: A) => R): (...args: A) => R {
   return (...args) => {
     let result: R;
@@ -39,8 +32,8 @@ export function refusingOverload<A extends unknown[], R>(callback: (...args: A) 
 }
 
 /**
- * `options` with each callback in it, nested objects' too, refusingOverload: the OP's steps past its storage reach the
- * database too, and their overload would otherwise be `server_error`. Arrays and class instances (prompts) are kept.
+ * The OP's steps past its storage reach the database too, and their overload would otherwise be `server_error`. Arrays
+ * and class instances (prompts) are kept.
  */
 export function answeringOverloadIn<O extends object>(options: O): O {
   return Object.fromEntries(Object.entries(options).map(([key, value]) => [key, answeringOverloadOf(value)])) as O;
@@ -52,7 +45,6 @@ const answeringOverloadOf = (value: unknown): unknown => {
   return value;
 };
 
-/** The OP's storage, through which its endpoints reach the database (clients, sessions, interactions, grants, tokens). */
 export function answeringOverload(adapter: Adapter): Adapter {
   return {
     upsert: (id, payload, expiresIn) => adapter.upsert(id, payload, expiresIn).catch(refuse),
@@ -65,17 +57,17 @@ export function answeringOverload(adapter: Adapter): Adapter {
   };
 }
 
-/** A 503 of the OP says when to retry, as the service's other answers do. */
+/** As the service's other answers do. */
 const sayWhenToRetryOverloaded: OpMiddleware = async (ctx, next) => {
   await next();
   const seconds = defaultRetrySeconds(ctx.status);
   if (ctx.status === 503 && seconds !== undefined) ctx.set('retry-after', String(seconds));
 };
 
-/** What the OP's endpoints (but the authorization's) answer an error with: JSON, its error page, or the user-code page. */
+/** JSON, its error page, or the user-code page (not the authorization endpoint's). */
 const answerAsTheOpsEndpoints = opErrorHandler();
 
-/** What answering an overload threw (a page reading the database): the middleware around it does not try again. */
+/** A page reading the database: the middleware around it does not try again. */
 const failedAnswers = new WeakSet<object>();
 
 function answeringOverloadAround(middleware: OpMiddleware): OpMiddleware {
@@ -84,7 +76,7 @@ function answeringOverloadAround(middleware: OpMiddleware): OpMiddleware {
       await middleware(ctx, next);
     } catch (error) {
       const refusal = overloadRefusal(error);
-      // The OP's error handler answers in the context its router gives a request (absent before it, or off its routes).
+      // The OP's error handler needs its router's context (absent before it, or off its routes).
       if (refusal === undefined || failedAnswers.has(refusal) || (ctx.oidc as KoaContextWithOIDC['oidc'] | undefined) === undefined) throw refusal ?? error;
       // The answer is the refusal, not where the OP was sending the browser (a logout's redirect).
       ctx.remove('location');
@@ -97,10 +89,7 @@ function answeringOverloadAround(middleware: OpMiddleware): OpMiddleware {
   };
 }
 
-/**
- * Gives the OP its middleware (the first outermost), each answering an overload as the OP's endpoints do, outside whose
- * error handling middleware runs; outermost of all, every 503 says when to retry.
- */
+/** Middleware runs outside the OP's error handling, so each answers an overload as the endpoints do. */
 export function useAnsweringOverload(provider: Provider, middleware: readonly OpMiddleware[]): void {
   provider.use(sayWhenToRetryOverloaded);
   for (const each of middleware) provider.use(answeringOverloadAround(each));

@@ -9,19 +9,11 @@ import { grantTenant, opRequestId, saveGrantForTenant } from './adapter.ts';
 import { gatehouseData } from './clients.ts';
 import type { OidcDependencies, SignInRules, SignInTargets } from './configuration.ts';
 
-/**
- * The OP's policies for a request that may go on without the hosted pages: which grant of the browser session still
- * fits it (loadExistingGrant), what a silent request (prompt=none) gets (silentGrant), and when the pages must be
- * asked anyway (interactionsPolicy). The decisions are the sign-in domain's (src/domain/sign-in/).
- */
+/** The OP's policies for requests that may go on without the hosted pages; the decisions are src/domain/sign-in/'s. */
 
 type Grant = InstanceType<Provider['Grant']>;
 
-/**
- * The session's grant for the client, unless its tenant is one the user no longer belongs to or the request names
- * another tenant: the hosted pages then decide the tenant afresh, so a signed-in user never gets a token of the wrong
- * tenant. A grant the pages have just made (`result.consent`) is the one; silent requests decide here (silentGrant).
- */
+/** Not when the user left its tenant or the request names another: the pages decide afresh, never the wrong tenant. */
 export async function loadExistingGrant(deps: OidcDependencies, signIn: () => SignInRules, policy: Policy, ctx: KoaContextWithOIDC) {
   const fresh = ctx.oidc.result?.consent?.grantId;
   if (fresh !== undefined) return ctx.oidc.provider.Grant.find(fresh);
@@ -31,7 +23,7 @@ export async function loadExistingGrant(deps: OidcDependencies, signIn: () => Si
   return silentGrant(deps, signIn().target, policy, ctx, kept);
 }
 
-/** Where a device code is approved: each approval gets a grant of its own, so devices are revoked apart. */
+/** Each approval gets a grant of its own, so devices are revoked apart. */
 const DEVICE_ROUTES: ReadonlySet<string> = new Set(['code_verification', 'device_resume']);
 
 async function fittingSessionGrant(deps: OidcDependencies, ctx: KoaContextWithOIDC): Promise<Grant | undefined> {
@@ -50,10 +42,9 @@ async function grantFitsRequest(deps: OidcDependencies, ctx: KoaContextWithOIDC,
   return (await deps.surfaces.findTenantId(applicationId, requested)) === granted;
 }
 
-/** Requests that would sign the session's user in to a tenant whose sign-in was revoked in it: a login is asked. */
 const revokedSignIns = new WeakSet<KoaContextWithOIDC>();
 
-/** Notes the request when its silent sign-in would go to a revoked tenant: the kept grant's, else the pages' choice. */
+/** The kept grant's tenant, else the pages' choice. */
 async function noteRevokedSignIn(deps: OidcDependencies, targets: SignInTargets, ctx: KoaContextWithOIDC, kept: Grant | undefined): Promise<void> {
   const { session, client } = ctx.oidc;
   const data = gatehouseData(client);
@@ -76,26 +67,19 @@ async function noteRevokedSignIn(deps: OidcDependencies, targets: SignInTargets,
   if (await signsInToRevokedTenant(target, accountId, revoked)) revokedSignIns.add(ctx);
 }
 
-/** Whether the grant holds every OpenID scope the request asks for (what the consent prompt checks). */
 function grantsRequestedScopes(ctx: KoaContextWithOIDC, grant: Grant): boolean {
   const granted = new Set(grant.getOIDCScopeEncountered().split(' '));
   return [...ctx.oidc.requestParamOIDCScopes].every((scope) => granted.has(scope));
 }
 
-/** The refusal silentGrant decided for a request, which interactionsPolicy answers. */
 const silentRefusals = new WeakMap<KoaContextWithOIDC, SilentError>();
 
 type SilentDecision =
-  /** The session's grant for the client stands (and takes the scopes asked for). */
   | { readonly kind: 'kept'; readonly grant: Grant }
-  /** A new grant of the account for the client, signed in to this tenant of the client's application. */
   | { readonly kind: 'tenant'; readonly accountId: string; readonly clientId: string; readonly applicationId: string; readonly tenantId: string | null }
   | { readonly kind: 'refused'; readonly error: SilentError };
 
-/**
- * prompt=none gets what the hosted pages would give without showing one (consent is implicit, docs/decisions.md), so
- * silent SSO works across the application's clients and tenants. Where the pages would show one, it is refused.
- */
+/** prompt=none gets what the pages would give without showing one (consent is implicit, docs/decisions.md); else refused. */
 async function silentGrant(
   deps: OidcDependencies,
   targets: SignInTargets,
@@ -108,7 +92,7 @@ async function silentGrant(
     silentRefusals.set(ctx, decision.error);
     return kept;
   }
-  // Refused anyway by a check that runs after this one (the policy's): nothing is written for a request that fails.
+  // Refused anyway by a later check: nothing is written for a request that fails.
   if (await promptsAnyway(policy, ctx)) return kept;
   const grant = decision.kind === 'kept' ? decision.grant : new ctx.oidc.provider.Grant({ accountId: decision.accountId, clientId: decision.clientId });
   grant.addOIDCScope(ctx.oidc.requestParamOIDCScopes);
@@ -121,13 +105,11 @@ async function silentGrant(
 
 export type Policy = ReturnType<typeof interactionPolicy.base>;
 
-/** The consent checks a silent grant answers (it grants what the request asks for). */
 const ANSWERED_BY_THE_GRANT: ReadonlySet<string> = new Set(['op_scopes_missing', 'op_claims_missing', 'rs_scopes_missing']);
 
 /**
- * Whether the policy asks for a page whatever the grant: a check of the login prompt (max_age, an id_token_hint or
- * claims naming another user, …) or of consent the grant does not answer (a native client). oidc-provider runs the
- * policy after the grant is loaded, so this runs first: no silent grant is saved for a request then refused.
+ * A login check (max_age, a hint naming another user) or a consent check the grant does not answer. oidc-provider runs
+ * the policy after the grant is loaded, so this runs first: no silent grant is saved for a request then refused.
  */
 async function promptsAnyway(policy: Policy, ctx: KoaContextWithOIDC): Promise<boolean> {
   for (const prompt of policy) {
@@ -138,11 +120,7 @@ async function promptsAnyway(policy: Policy, ctx: KoaContextWithOIDC): Promise<b
   return false;
 }
 
-/**
- * What the hosted pages' consent step would do with the session's user, by their rules (src/domain/sign-in/sign-in.ts):
- * `login_required` where they show the sign-in form or an error page, `account_selection_required` where they ask the
- * user to choose among their tenants.
- */
+/** The pages' rules: a form or error page is `login_required`, a tenant choice `account_selection_required`. */
 async function silentDecision(targets: SignInTargets, ctx: KoaContextWithOIDC, kept: Grant | undefined): Promise<SilentDecision> {
   const loginRequired = { kind: 'refused', error: SIGN_IN_REFUSALS.login_needed.silent } as const;
   const { client, account } = ctx.oidc;
@@ -158,19 +136,16 @@ async function silentDecision(targets: SignInTargets, ctx: KoaContextWithOIDC, k
   const signIn = await sessionSignIn(target, account.accountId, kept !== undefined);
   if (signIn === null) return loginRequired;
   if (kept !== undefined) return { kind: 'kept', grant: kept };
-  // Without a kept grant, the tenant is decided: the one named or the only one, else the user's choice.
+  // Without a kept grant: the tenant named or the only one, else the user's choice.
   if (signIn.decision?.kind !== 'tenant') return { kind: 'refused', error: SIGN_IN_REFUSALS.tenant_choice_needed.silent };
   return { kind: 'tenant', accountId: signIn.user.id, clientId: client.clientId, applicationId: data.applicationId, tenantId: signIn.decision.tenantId };
 }
 
-/** The login prompt's reason when the request's tenant had its sign-in revoked in the browser session. */
 const SIGN_IN_REVOKED_REASON = 'sign_in_revoked';
 
 /**
- * oidc-provider's prompts, plus a login when the session's account cannot serve this request (silentDecision), when its
- * tenant's sign-in was revoked in the browser session, or when `acr_values` asks for the multi-factor acr the sign-in
- * did not give (oidc-provider checks only `claims`' essential acr, not offered). With prompt=none: `login_required`,
- * `account_selection_required` or `interaction_required` (OIDC Core 3.1.2.6). A sign-in the pages just made passes.
+ * Plus a login when the session's account cannot serve the request, its sign-in was revoked, or `acr_values` asks for
+ * MFA it lacked (oidc-provider checks only `claims`' essential acr). prompt=none errors per OIDC Core 3.1.2.6.
  */
 export function interactionsPolicy() {
   const policy = interactionPolicy.base();

@@ -32,7 +32,7 @@ import { answeringOverloadIn, useAnsweringOverload } from './overload.ts';
 import { applyOverrides } from './overrides.ts';
 import { prefillUserCode } from './user-code-prefill.ts';
 
-/** Enough for the surfaces in use at once; a surface out of the cache is rebuilt on its next request (~ms). */
+/** A surface out of the cache is rebuilt on its next request (~ms). */
 export const MAX_CACHED_PROVIDERS = 256;
 
 export interface BuiltProvider {
@@ -41,15 +41,14 @@ export interface BuiltProvider {
 }
 
 /**
- * One oidc-provider instance per sign-in surface, because it takes its issuer at construction. Instances hold no state
- * (storage in PostgreSQL, keys from the SigningKeyStore), so any replica answers any request. Bounded LRU cache keyed by
- * the whole surface (a hostname verified again by another owner is another surface), rebuilt when the key set changes.
+ * One instance per surface, as oidc-provider takes its issuer at construction; instances are stateless, so any replica
+ * answers. Keyed by the whole surface (a hostname verified again by another owner is another surface).
  */
 export class OidcProvider {
   private readonly deps: OidcDependencies;
   private readonly built = new Map<string, { kids: string; built: BuiltProvider }>();
   private readonly maxProviders: number;
-  /** Where the OP's own unexpected failures (answered as `server_error`) are reported; routes.ts sets the log. */
+  /** routes.ts sets the log. */
   onServerError: (error: unknown) => void = () => {};
 
   constructor(deps: OidcDependencies) {
@@ -58,15 +57,11 @@ export class OidcProvider {
   }
 
   async interaction(req: IncomingMessage, res: ServerResponse, uid: string): Promise<HostedInteraction> {
-    // The service's OP answers the interactions of every surface: they, their sessions and grants are shared storage,
-    // and the resume URL the OP returns is the surface's own (adapter.ts).
+    // The service's OP answers every surface's interactions: they are shared storage, and the resume URL is the surface's.
     return loadInteraction((await this.get()).provider, req, res, uid);
   }
 
-  /**
-   * The way back to the client of interaction `uid` when it is not this browser's live one (interactions.ts), through
-   * the OP of the surface it began on; undefined for a uid never issued or one whose mark has expired.
-   */
+  /** Through the OP of the surface it began on; undefined for a uid never issued or whose mark has expired. */
   async spentSignIn(uid: string, req: IncomingMessage, res: ServerResponse): Promise<SpentSignIn | undefined> {
     const spent = await findSpentInteraction(this.deps.orm, uid);
     const surface = spent === undefined ? null : await this.deps.surfaces.forIssuer(spent.issuer);
@@ -74,23 +69,20 @@ export class OidcProvider {
     return spentSignIn((await this.get(surface)).provider, surface, spent.clientId, req, res);
   }
 
-  /** Completes an interaction with the pages' sign-in (or the session's, `undefined`); returns where the browser resumes. */
+  /** `undefined`: the session's sign-in. */
   async completeInteraction(interaction: Interaction, signIn: SignIn | undefined): Promise<string> {
     const { provider } = await this.get();
     return finishInteraction(interaction, await interactionResult(provider, this.deps, interaction, signIn));
   }
 
-  /** How the interaction's browser session signed its user in (interactions.ts). */
   async sessionSignInMethods(interaction: Interaction): Promise<readonly SignInMethod[]> {
     return sessionSignInMethods((await this.get()).provider, interaction);
   }
 
-  /** Ends an interaction with `access_denied` (interactions.ts); returns where the browser resumes. */
   refuseInteraction(interaction: Interaction): Promise<string> {
     return refuseInteraction(interaction);
   }
 
-  /** The account page's browser on a surface: its OP session for the client's application, or how to sign in (account-session.ts). */
   async accountBrowser(surface: Surface, request: { clientId: string; tenant: string | undefined }, req: IncomingMessage, res: ServerResponse): Promise<AccountBrowser | undefined> {
     return accountBrowser((await this.get(surface)).provider, surface, request, req, res);
   }
@@ -115,7 +107,6 @@ export class OidcProvider {
     return entry.built;
   }
 
-  /** How many OP instances are cached (for the tests of the bound). */
   get cachedProviders(): number {
     return this.built.size;
   }
@@ -149,8 +140,8 @@ export class OidcProvider {
         isApiResource: (audience) => typeof audience === 'string' && audience !== management,
       }),
     );
-    // routes.ts sets X-Forwarded-Proto/Host from PUBLIC_URL (or the verified domain) on every request, overwriting
-    // what the client sent: URLs and cookie security then follow the issuer whatever proxy terminates TLS in front.
+    // routes.ts overwrites X-Forwarded-Proto/Host with the issuer's: URLs and cookie security follow it whatever proxy
+    // is in front.
     provider.proxy = true;
     provider.on('server_error', (_ctx: unknown, error: unknown) => this.onServerError(error));
     provider.on('grant.success', (ctx: KoaContextWithOIDC) => {
@@ -167,7 +158,6 @@ export class OidcProvider {
   }
 }
 
-/** Tells the token events' buffer of the tokens a token request just issued: who for, by which grant. */
 function tokensIssued(deps: OidcDependencies, ctx: KoaContextWithOIDC): void {
   const { client, entities, params } = ctx.oidc;
   const data = client === undefined ? undefined : gatehouseData(client);
@@ -184,7 +174,7 @@ function tokensIssued(deps: OidcDependencies, ctx: KoaContextWithOIDC): void {
   });
 }
 
-/** The grant types the OP knows; any other value a client sends counts as `other`, so the label set stays closed. */
+/** Any other value counts as `other`, so the label set stays closed. */
 const GRANT_TYPES: ReadonlySet<string> = new Set([
   'authorization_code',
   'refresh_token',
@@ -192,13 +182,13 @@ const GRANT_TYPES: ReadonlySet<string> = new Set([
   'urn:ietf:params:oauth:grant-type:device_code',
 ]);
 
-/** The token endpoint's answer in the metrics; `outcome` is `success` or an OAuth error code (the OP's closed set). */
+/** `outcome`: `success` or an OAuth error code (the OP's closed set). */
 function countGrant(ctx: KoaContextWithOIDC, outcome: string): void {
   const type = ctx.oidc?.params?.['grant_type'];
   tokenGrants.inc({ grant_type: typeof type === 'string' && GRANT_TYPES.has(type) ? type : 'other', outcome });
 }
 
-/** An instance out of the cache: requests already running on it finish; it only stops listening for our events. */
+/** Requests already running on it finish; it only stops listening for our events. */
 function dispose(built: BuiltProvider): void {
   built.provider.removeAllListeners();
 }

@@ -1,16 +1,9 @@
 import { errors, type KoaContextWithOIDC, type ResourceServer } from 'oidc-provider';
 
-/**
- * The resource servers a token may be for (RFC 8707), by resource indicator, for the request's client: what the OP
- * serves to its application (the management API, the application's API resources), and nothing else (undefined).
- */
+/** RFC 8707: what the OP serves to the client's application, and nothing else (undefined). */
 export type ResourceServers = (ctx: KoaContextWithOIDC, indicator: string) => Promise<ResourceServer | undefined>;
 
-/**
- * The rule oidc-provider applies to a token request's `resource` after consuming what it redeems, applied before
- * (overrides.ts, refuseInvalidResourceBeforeConsuming): every resource the request names is one we serve and one
- * granted to what is redeemed (`source`).
- */
+/** oidc-provider's rule, applied before consuming what is redeemed instead of after (overrides.ts). */
 export async function assertRedeemableResources(ctx: KoaContextWithOIDC, source: { readonly resourceIndicators: Set<string | undefined> }, servers: ResourceServers): Promise<void> {
   const named = ctx.oidc.params?.['resource'];
   // oidc-provider takes an empty `resource` as none.
@@ -20,15 +13,13 @@ export async function assertRedeemableResources(ctx: KoaContextWithOIDC, source:
       throw new errors.InvalidTarget();
     }
   }
-  // One token has one audience: oidc-provider refuses several distinct resources, after consuming (configuration.ts's
-  // defaultResource takes one named twice as that one).
+  // One token has one audience (defaultResource takes one named twice as that one).
   if (new Set(indicators).size > 1) throw new errors.InvalidTarget('only a single resource indicator value must be requested');
 }
 
 /**
- * RFC 6749 5.2: a client-credentials `scope` naming a value the resource does not serve is `invalid_scope`, where
- * oidc-provider would drop it silently and issue anyway. Called where oidc-provider resolves the resource, before
- * anything is issued; no lookup of its own (the hot path sends no statement).
+ * RFC 6749 5.2: an unserved client-credentials `scope` is `invalid_scope`, where oidc-provider would drop it silently
+ * and issue anyway. No lookup of its own: the hot path sends no statement.
  */
 export function refuseUnservedClientCredentialsScope(ctx: KoaContextWithOIDC, server: ResourceServer): void {
   if (ctx.oidc.params?.['grant_type'] !== 'client_credentials') return;

@@ -3,10 +3,7 @@ import type { Surface } from '../domain/domains/surfaces.ts';
 import type { SamlSignOut } from '../domain/sign-in/saml-logout.ts';
 import { gatehouseData } from './clients.ts';
 
-/**
- * The application and user of the logout being answered: the application its client names, else a custom domain's
- * own (the one surface where a logout may name no client).
- */
+/** A custom domain's own application when no client is named (the one surface where a logout may name none). */
 export function loggingOut(ctx: KoaContextWithOIDC, surface: Surface): { applicationId: string; userId: string } | undefined {
   const applicationId = gatehouseData(ctx.oidc?.entities.Client ?? ctx.oidc?.client)?.applicationId ?? (surface.kind === 'domain' ? surface.applicationId : undefined);
   const userId = ctx.oidc?.session?.accountId;
@@ -14,19 +11,17 @@ export function loggingOut(ctx: KoaContextWithOIDC, surface: Surface): { applica
 }
 
 /**
- * Koa middleware for `provider.use`: once the logout's confirmation has ended the browser session of a user a SAML IdP
- * with single logout signed in, the browser goes on to that IdP with a LogoutRequest instead of straight to where the
- * OP sends it (the post-logout redirect URI or its done page), where the IdP's answer then brings it (src/hosted/saml.ts).
+ * Once a logout ends a session a SAML IdP with single logout signed in, the browser goes to that IdP with a
+ * LogoutRequest; its answer then brings it on to where the OP was sending it (src/hosted/saml.ts).
  */
 export function signOutAtIdp(signOut: SamlSignOut, surface: Surface) {
   return async function samlSignOutAfterLogout(ctx: KoaContextWithOIDC, next: () => Promise<unknown>): Promise<void> {
     await next();
     const returnTo = ctx.response.get('location');
     if (ctx.oidc?.route !== 'end_session_confirm' || ctx.status !== 303 || returnTo === '') return;
-    // Only the browser session's end: a confirmation without `logout` signs one client out and keeps the session.
+    // A confirmation without `logout` signs one client out and keeps the session.
     if (ctx.oidc.params?.['logout'] === undefined) return;
-    // Another account signing in on this browser: the OP signs the session's out on its way back to the authorization
-    // (its own self-submitting form, whose policy names no IdP). That is not its user signing out.
+    // Another account signing in here: the OP signs the session's out on its way to the authorization. Not a sign-out.
     if (returnTo.startsWith(`${ctx.oidc.urlFor('authorization')}/`)) return;
     const user = loggingOut(ctx, surface);
     const idpUrl = user === undefined ? undefined : await signOut.start(user.applicationId, user.userId, returnTo);

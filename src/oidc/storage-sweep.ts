@@ -10,10 +10,7 @@ import { sweepExpiredModels } from './adapter.ts';
 
 export const SWEEP_EVERY_MS = 10 * 60_000;
 
-/**
- * Reclaims the rows of expired models, browser sessions and hosted-flow rows, a bounded batch a run, and ends grants of
- * clients gone. Safe on several instances at once: deletes are by key, and only the deleting statement records an end.
- */
+/** A bounded batch a run; safe on several instances: deletes are by key, and only the deleting statement records an end. */
 export async function sweepStorage(orm: MikroORM, invalidations: InvalidationBus): Promise<{ clientsGone: number }> {
   await sweepExpiredModels(orm);
   await sweepExpiredSessions(orm.em);
@@ -22,7 +19,7 @@ export async function sweepStorage(orm: MikroORM, invalidations: InvalidationBus
   return { clientsGone: await endGrantsOfDeletedClients(orm, invalidations) };
 }
 
-/** The sweep on a timer, in each instance; `everyMs` 0: never on this instance. */
+/** `everyMs` 0: never on this instance. */
 export class StorageSweepJob extends PeriodicJob {
   constructor(orm: MikroORM, invalidations: InvalidationBus, everyMs = SWEEP_EVERY_MS) {
     super('storage-sweep', everyMs, async (log) => {

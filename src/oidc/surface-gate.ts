@@ -13,10 +13,8 @@ export interface Refusal {
 }
 
 /**
- * On a surface that fixes the tenant, an authorization request whose path or `tenant` names another tenant is refused
- * with the hosted error page (400), never redirected to the client, in the language the request asks for (its
- * `ui_locales`, else `acceptLanguage`). `surface` null: a tenant path that exists nowhere. Undefined when the OP should
- * answer.
+ * On a surface that fixes the tenant, a request naming another is refused with the hosted error page (400), never
+ * redirected to the client. `surface` null: a tenant path that exists nowhere. Undefined when the OP should answer.
  */
 export async function authorizationRefusal(
   services: Services,
