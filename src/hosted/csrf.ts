@@ -2,11 +2,9 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
 
 /**
- * CSRF protection of the hosted forms: a token bound to the interaction, HMAC-SHA256(key, purpose | uid), in a hidden
- * field of every form and checked on every POST. The interaction itself is bound to the browser by the OP's signed,
- * path-scoped, SameSite=Lax `_interaction` cookie, so a forged POST fails twice: another site cannot read the
- * token (it is only in the page), and a token of the attacker's own interaction does not match the victim's
- * cookie. Stateless: the key is a service secret shared by every instance through the database.
+ * HMAC-SHA256(key, purpose | uid), in every form and checked on every POST. The OP's SameSite=Lax `_interaction` cookie
+ * binds the interaction to the browser, so a forged POST fails twice: another site cannot read the token, and a token
+ * of the attacker's own interaction does not match the victim's cookie. The key is shared through the database.
  */
 export class CsrfTokens {
   private readonly key: Buffer;
@@ -19,7 +17,7 @@ export class CsrfTokens {
     return createHmac('sha256', this.key).update(`${purpose}|${uid}`).digest('base64url');
   }
 
-  // constant-time: a near-miss must not tell an attacker how near it was.
+  // Constant-time: a near-miss must not tell an attacker how near it was.
   verify(uid: string, token: unknown, purpose = 'csrf'): boolean {
     if (typeof token !== 'string') return false;
     const expected = Buffer.from(this.issue(uid, purpose));
@@ -27,13 +25,12 @@ export class CsrfTokens {
     return actual.length === expected.length && timingSafeEqual(actual, expected);
   }
 
-  /** A short signed statement bound to the interaction (`uid`), e.g. "this user proved their password". */
+  /** E.g. "this user proved their password". */
   seal(uid: string, value: string, ttlSeconds: number): string {
     const body = `${Buffer.from(value).toString('base64url')}.${Math.floor(Date.now() / 1000) + ttlSeconds}`;
     return `${body}.${this.issue(uid, `seal|${body}`)}`;
   }
 
-  /** The value of a `seal` made for this interaction and still valid, else undefined. */
   unseal(uid: string, sealed: unknown): string | undefined {
     if (typeof sealed !== 'string') return undefined;
     const parts = sealed.split('.');
@@ -46,7 +43,7 @@ export class CsrfTokens {
   }
 }
 
-/** The hosted pages' key: a named service secret, created once by whichever instance starts first. */
+/** Created once by whichever instance starts first. */
 export async function loadCsrfTokens(orm: MikroORM): Promise<CsrfTokens> {
   const connection = orm.em.getConnection();
   await connection.execute('insert into service_secret (name, value) values (?, ?) on conflict do nothing', [

@@ -27,17 +27,12 @@ import { webauthnForm } from '../pages/webauthn.ts';
 import { relyingPartyFor } from './passkey.ts';
 
 /**
- * The hosted page an invitation's link opens (API.md, Invitation): on the surface of the invitation's tenant (the
- * service's, or the tenant's own path when the application's auth is isolated), in the tenant's branding. The link
- * was mailed to the address, so it proves the mailbox: the invitee creates an account (with a password where the
- * surface signs in with one), or, when the address has one in the pool, proves its password where the surface and the
- * account have one, else only confirms; either way they become a member of the tenant with the invitation's roles,
- * and the link is spent. Where the surface signs in with passkeys only, an account without one there makes one as it
- * accepts, or it could not sign in; an existing account only with a code mailed to it then, as links get forwarded.
- * Nothing signs the browser in. Every refusal is a page that says why.
+ * The page an invitation's link opens (API.md, Invitation), on the surface of its tenant. The mailed link proves the
+ * mailbox: the invitee makes an account, or an existing one proves its password where it has one (else only confirms),
+ * and joins the tenant with the invitation's roles. A passkey-only surface makes a key as it accepts, for an existing
+ * account only with a code mailed to it then, as links get forwarded. Nothing signs the browser in.
  */
 
-/** Why a link does not open the form: what its page says. */
 const REFUSALS = {
   unknown: 'invitation.unknown',
   accepted: 'invitation.accepted',
@@ -54,43 +49,36 @@ interface SurfaceParams {
   tenantRef?: string;
 }
 
-/**
- * What the form asks: a new account's password `required` (the surface signs in with passwords only), `optional` (it
- * has another way in too) or `none` (no password sign-in); an existing account's `required` when the surface signs in
- * with passwords and the account has one, else `none`, the link being the proof.
- */
+/** An existing account's password is `required` where the surface and the account have one; else the link is the proof. */
 interface FormKind {
-  /** The pool has an account of the invited address: it joins instead of a new one. */
+  /** It joins instead of a new account. */
   readonly existing: boolean;
   readonly password: 'required' | 'optional' | 'none';
   /**
-   * The existing account's address was never proven: its password was set by whoever typed the address, which may not
-   * be the invitee. The page says so and points at "Forgot your password?", whose mailed link proves the mailbox.
+   * The existing account's address was never proven: its password was set by whoever typed the address. The page points
+   * at "Forgot your password?", whose mailed link proves the mailbox.
    */
   readonly unverified: boolean;
-  /** The acceptance makes a passkey (passkey.ts): the surface's only way in, which the account has none of. */
+  /** The surface's only way in, which the account has none of. */
   readonly passkey: boolean;
 }
 
-/** A key added to an existing account takes a code mailed to it then (proof.ts): a forwarded link must not add one. */
+/** A forwarded link must not add a key to an existing account: a code mailed to it then does (proof.ts). */
 const asksCode = (kind: FormKind) => kind.existing && kind.passkey;
 
-/** What the account signs in with once it is a member (besides what the surface offers every account). */
+/** Besides what the surface offers every account. */
 interface Held {
   readonly password: boolean;
   readonly passkey: boolean;
 }
 
-/** What a page of a found invitation needs: its tenant's sign-in target (acting as the invitation) and what the pool holds. */
 interface Opened {
   readonly invitation: Invitation;
   readonly target: InvitationTarget;
-  /** The pool's account of the invited address, if any. */
   readonly account: SignInUser | null;
-  /** That account has a passkey on this surface's relying party (read where the surface offers passkeys). */
+  /** Read where the surface offers passkeys. */
   readonly accountPasskey: boolean;
   readonly kind: FormKind;
-  /** The issuer of the surface the page was opened on. */
   readonly issuer: string;
 }
 
@@ -105,10 +93,7 @@ function formKind(target: InvitationTarget, account: SignInUser | null, accountP
   return { existing: false, password: waysIn(target.look, target, NOTHING_HELD) === undefined ? 'required' : 'optional', unverified: false, passkey };
 }
 
-/**
- * How the invitee's account signs in on the surface, in the page's language, for the done page and the optional
- * password's hint: a password and a passkey (when it has them), an e-mail link or code, each upstream and SAML provider.
- */
+/** For the done page and the optional password's hint. */
 function waysIn(look: PageLook, target: InvitationTarget, held: Held): string | undefined {
   const ways = [
     ...(held.password && target.password.signIn ? [plainText(look, 'invitation.byPassword')] : []),
@@ -131,16 +116,15 @@ interface FormInput {
   readonly csrf: string;
   readonly email: string;
   readonly kind: FormKind;
-  /** waysIn without a password: said under an optional password. */
+  /** Said under an optional password. */
   readonly otherWays: string | undefined;
   readonly name?: string;
   readonly error?: CopyText;
-  /** What was done, said above the form (a reset link sent). */
   readonly notice?: CopyText;
   readonly passwordErrors?: readonly CopyText[];
-  /** The pool's password policy, stated under a new account's password field (WCAG 3.3.2). */
+  /** Stated under the field (WCAG 3.3.2). */
   readonly passwordPolicy: PasswordPolicy;
-  /** Where the form makes a passkey: the creation options (a fresh challenge) and the user they are for. */
+  /** A fresh challenge, and the user it is for. */
   readonly passkey?: { readonly options: unknown; readonly userId: string };
 }
 
@@ -160,7 +144,6 @@ function introOf(kind: FormKind): keyof typeof INTRO {
   return kind.unverified ? 'signInUnverified' : 'signIn';
 }
 
-/** The password field: a new one (the policy's rules under it, and whether it may be left out), or the account's. */
 function passwordField(look: PageLook, input: FormInput, invalid: boolean, describedBy: readonly string[]): string {
   const { existing, password } = input.kind;
   const messages = input.passwordErrors ?? [];
@@ -180,11 +163,7 @@ function passwordField(look: PageLook, input: FormInput, invalid: boolean, descr
   });
 }
 
-/**
- * The acceptance form: the invited address (fixed), and a name and new password (when the surface signs in with
- * one), or the account's password, or for an account with nothing to prove only the button; where it makes a passkey,
- * the button runs the browser's ceremony and posts its answer with the rest.
- */
+/** Where it makes a passkey, the button runs the browser's ceremony and posts its answer with the rest. */
 function invitationPage(look: PageLook, nonce: string, input: FormInput): RenderedPage {
   const { existing, password } = input.kind;
   const messages = input.passwordErrors ?? [];
@@ -210,7 +189,7 @@ function invitationPage(look: PageLook, nonce: string, input: FormInput): Render
     input.passkey === undefined
       ? `${formStart}${fields}<button type="submit">${text(look, 'invitation.submit')}</button>\n</form>\n`
       : webauthnForm({ action: input.action, csrf: input.csrf, ceremony: 'create', options: input.passkey.options, fields, label: text(look, 'invitation.passkeySubmit') });
-  // The account's password asked: a reset link to the invited address is the way on for whoever does not know it.
+  // A reset link to the invited address is the way on for whoever does not know the password.
   const forgot =
     existing && password === 'required'
       ? `${formStart}${hidden('token', input.token)}${hidden('forgot', '1')}<button type="submit" class="secondary">${text(look, 'login.forgot')}</button>\n</form>\n`
@@ -225,20 +204,16 @@ function invitationPage(look: PageLook, nonce: string, input: FormInput): Render
   return document(look, nonce, text(look, 'invitation.title'), body, invalid);
 }
 
-/**
- * The invitee is a member: they sign in with what the surface offers their account, from the application, which the
- * invitation's client leads to (its own registered address: no address the request could choose).
- */
+/** Landing: the client's own registered address, none the request could choose. */
 function donePage(look: PageLook, nonce: string, ways: string | undefined, landing: { name: string; url: string } | null): RenderedPage {
   const signIn = ways === undefined ? [] : [text(look, 'invitation.signInWith', { methods: ways })];
   const onward = landing === null ? [] : [`<a href="${escapeHtml(landing.url)}">${text(look, 'invitation.continueTo', { client: landing.name })}</a>`];
   return notice(look, nonce, text(look, 'invitation.doneTitle'), [text(look, 'invitation.doneText'), ...signIn, ...onward], false);
 }
 
-/** An account that cannot act now is 403, as a suspended user's own pages are: the invitation stands, the account may not use it. */
+/** As a suspended user's own pages: the invitation stands, the account may not use it. */
 const REFUSAL_STATUS: Readonly<Record<Refusal, number>> = { unknown: 404, accepted: 410, revoked: 410, expired: 410, elsewhere: 403, ownSurface: 403, suspended: 403, locked: 403 };
 
-/** A refusal of the link, answered with its page (in the invitation's tenant's look, once that is known). */
 class InvitationRefused extends Error {
   readonly refusal: Refusal;
   /** Absent before the invitation's tenant is known: the plain look. */
@@ -251,13 +226,12 @@ class InvitationRefused extends Error {
   }
 }
 
-/** Registers `GET|POST /invitation` on the service's surface and each tenant path surface (`/t/{tenant}/invitation`). */
 export function registerInvitationPage(app: FastifyInstance, services: Services, csrf: CsrfTokens, throttle: SignInThrottle): void {
-  /** The surface the page was opened on, or null for a tenant path that is none. */
+  /** Null for a tenant path that is none. */
   const surfaceOf = (request: FastifyRequest): Promise<Surface | null> =>
     services.surfaces.forRequest(request.headers.host, (request.params as SurfaceParams).tenantRef, request.raw.url);
 
-  /** The invitation of the link, checked against the surface and the organization, with its tenant's look. */
+  /** Checked against the surface and the organization. */
   async function open(request: FastifyRequest, token: unknown): Promise<Opened> {
     const invitation = await findInvitationByToken(services.orm, token);
     if (invitation === null) throw new InvitationRefused('unknown');
@@ -269,11 +243,11 @@ export function registerInvitationPage(app: FastifyInstance, services: Services,
     if (surface === null || !(await services.surfaces.admits(surface, { applicationId, tenantId }))) throw new InvitationRefused('elsewhere', look);
     // The same organization, on the service's address rather than its isolated tenant's own.
     if (surface.kind === 'service' && settings.poolId === tenantId) throw new InvitationRefused('ownSurface', look);
-    // A deactivated organization's, as its other mailed links: the console's stay served.
+    // As its other mailed links: the console's stay served.
     await refuseDeactivated(services, applicationId, look);
     const status = invitationStatus(invitation);
     if (status !== 'pending') throw new InvitationRefused(status, look);
-    // No OAuth client opened the page: its records name the invitation, and so do the links it asks.
+    // No OAuth client opened the page: its records name the invitation.
     const opener = { type: 'invitation', id: invitation.id } as const;
     const applicationScope = endUserScope(services, request.id, { opener, applicationId, tenantId: null });
     const scope = endUserScope(services, request.id, { opener, applicationId, tenantId });
@@ -296,7 +270,6 @@ export function registerInvitationPage(app: FastifyInstance, services: Services,
   };
 
   type FormExtra = Partial<Pick<FormInput, 'name' | 'error' | 'notice' | 'passwordErrors'>>;
-  /** An acceptance, or the form again (400) with what to correct; a success says what the account signs in with. */
   type Accepted =
     | Exclude<AcceptOutcome, { ok: true } | { keyHeld: true } | { codeSpent: true }>
     | { readonly ok: true; readonly held: Held }
@@ -307,7 +280,7 @@ export function registerInvitationPage(app: FastifyInstance, services: Services,
   const succeeded = (outcome: AcceptOutcome, held: Held, rawName = ''): Accepted =>
     outcome.ok ? { ok: true, held } : 'keyHeld' in outcome ? passkeyRefused(rawName) : 'codeSpent' in outcome ? codeRefused : outcome;
 
-  /** The creation options of the form's passkey, for the account or a new one's id drawn now. */
+  /** For the account, or a new one's id drawn now. */
   async function passkeyOf(request: FastifyRequest, opened: Opened): Promise<FormInput['passkey']> {
     const { invitation, target, account, kind } = opened;
     if (!kind.passkey) return undefined;
@@ -337,7 +310,7 @@ export function registerInvitationPage(app: FastifyInstance, services: Services,
 
   const refuse = (reply: FastifyReply, refusal: Refusal, look: PageLook) => sendPage(reply, REFUSAL_STATUS[refusal], (nonce) => refusalPage(look, nonce, refusal));
 
-  /** A handler whose refusals of the link are answered with their page (the others go to the hosted error page). */
+  /** The other failures go to the hosted error page. */
   const refusing = (handler: (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>) => async (request: FastifyRequest, reply: FastifyReply) => {
     try {
       return await handler(request, reply);
@@ -367,7 +340,7 @@ export function registerInvitationPage(app: FastifyInstance, services: Services,
     if ('again' in outcome) return showForm(request, reply, opened, 400, outcome.again);
     if ('closed' in outcome) return refuse(reply, outcome.closed, target.look);
     if ('taken' in outcome) {
-      // The address got an account meanwhile: the form for it, asking its password or only the button.
+      // The address got an account meanwhile.
       const reopened = await open(request, tokenOf(request));
       return showForm(request, reply, reopened, 409, { error: { key: reopened.kind.password === 'none' ? 'invitation.existsConfirm' : 'invitation.exists' } });
     }
@@ -375,10 +348,8 @@ export function registerInvitationPage(app: FastifyInstance, services: Services,
   }
 
   /**
-   * "Forgot your password?", where the form asks the account's: the sign-in page's reset link, mailed to the invited
-   * address (a fresh proof of the mailbox, for 30 minutes, which the invitation's longer-lived and forwardable link is
-   * not), whose reset also verifies the address and ends the account's sessions (account-changes.ts). The form again,
-   * to come back to with the new password.
+   * The sign-in page's reset link, mailed to the invited address: a fresh 30-minute proof of the mailbox, which the
+   * forwardable invitation link is not; its reset also verifies the address and ends sessions (account-changes.ts).
    */
   async function forgotPassword(request: FastifyRequest, reply: FastifyReply, opened: Opened) {
     const { invitation, target, account, kind } = opened;
@@ -387,7 +358,6 @@ export function registerInvitationPage(app: FastifyInstance, services: Services,
     return showForm(request, reply, opened, 200, { notice: { key: 'invitation.resetSent', values: { email: invitation.email } } });
   }
 
-  /** "Send me a code", where the form adds a key to an existing account: mailed to the account, the form again saying so. */
   async function sendCode(request: FastifyRequest, reply: FastifyReply, opened: Opened) {
     const { invitation, target, account, kind } = opened;
     if (account === null || !asksCode(kind)) return showForm(request, reply, opened, 400);
@@ -396,8 +366,8 @@ export function registerInvitationPage(app: FastifyInstance, services: Services,
   }
 
   /**
-   * The passkey the form made, where it makes one: proven against a challenge shown for this invitation and `userId`
-   * (one drawn for a new account, or the account's). Undefined where the form makes none; null when it does not verify.
+   * Proven against a challenge shown for this invitation and `userId`; undefined where the form makes none, null when
+   * it does not verify.
    */
   async function formPasskey(request: FastifyRequest, opened: Opened, userId: unknown, fields: Record<string, string | null>) {
     const { invitation, target, account, kind } = opened;
@@ -405,7 +375,7 @@ export function registerInvitationPage(app: FastifyInstance, services: Services,
     return provenInvitationPasskey(target, await relyingPartyFor(services, request), invitation.id, userId, account !== null, fields['credential']);
   }
 
-  /** The account's password where the form asks it, the mailed code where it adds a key (proof.ts); else the link is the proof. */
+  /** Else the link is the proof. */
   async function acceptExisting(request: FastifyRequest, opened: Opened, account: SignInUser, password: string, fields: Record<string, string | null>): Promise<Accepted> {
     const { invitation, target, kind } = opened;
     let userId = account.id;
@@ -424,10 +394,7 @@ export function registerInvitationPage(app: FastifyInstance, services: Services,
     return succeeded(await acceptInvitation(target.applicationScope, invitation.id, { kind: 'existing', userId, ...key }), held);
   }
 
-  /**
-   * A name, and a password where the surface signs in with one (left out where optional: the account then has none), or
-   * the passkey the form made, whose user id the account takes.
-   */
+  /** A password left out where optional leaves the account with none; a passkey's user id is the account's. */
   async function acceptNew(request: FastifyRequest, opened: Opened, rawName: string, password: string, fields: Record<string, string | null>): Promise<Accepted> {
     const { invitation, target, kind } = opened;
     const typed = typedName(rawName);
@@ -444,7 +411,6 @@ export function registerInvitationPage(app: FastifyInstance, services: Services,
     return succeeded(await acceptInvitation(target.applicationScope, invitation.id, account), { password: withOne, passkey: passkey !== undefined }, rawName);
   }
 
-  /** The look of the page's refusals: the invitation's tenant's once the link is known, else the plain one. */
   async function refusalLook(request: FastifyRequest): Promise<PageLook> {
     try {
       return (await open(request, tokenOf(request))).target.look;
@@ -453,7 +419,7 @@ export function registerInvitationPage(app: FastifyInstance, services: Services,
       throw error;
     }
   }
-  // Counted once the form is parsed (its token names the tenant whose look the 429 has), still before any Argon2 work.
+  // Counted once the form is parsed (its token names the 429's look), still before any Argon2 work.
   const throttled = { preHandler: throttle.hook(refusalLook) };
   for (const prefix of ['', `${TENANT_PATH_PREFIX}/:tenantRef`]) {
     const url = `${prefix}${INVITATION_PAGE_PATH}`;

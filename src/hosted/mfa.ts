@@ -21,24 +21,16 @@ import { relyingPartyFor } from './passkey.ts';
 import type { FormFields, InteractionContext } from './routes.ts';
 
 /**
- * The MFA step of the hosted sign-in, between a proven first factor and the interaction's completion (or the change
- * of an expired password, src/hosted/password-change.ts, which comes after it: an expired password is still only
- * one factor, and the change ends the user's other sign-ins). A challenge
- * among the user's factors (or a recovery code), or under `required` an enrolment, as the pool's MFA policy asks
- * (src/domain/mfa/requirement.ts). The first factor's outcome travels in a sealed, HttpOnly cookie scoped to the
- * interaction (`gh_mfa`), bound to it by its seal, so every form of the step is a POST answered with a page or a 303.
- * A browser that passed the step is remembered for the policy's `rememberDeviceDays` by a sealed cookie bound to the
- * user, their pool and their factors: a reset or a new factor forgets every remembered browser. A client asking for
- * the multi-factor acr (`acr_values`) gets the step as under `required`, remembered browser or not (stepUpPolicy).
+ * The MFA step of the hosted sign-in, as the pool's policy asks (src/domain/mfa/requirement.ts); an expired password's
+ * change comes after it (password-change.ts): an expired password is still only one factor. The first factor's outcome
+ * travels sealed in an HttpOnly cookie bound to the interaction, so every form is a POST answered with a page or a 303.
+ * A remembered browser is bound to the user, pool and factors: a reset or a new factor forgets every one. A client
+ * asking for the multi-factor acr gets the step as under `required`, remembered browser or not (stepUpPolicy).
  */
 
-/** How long a proven first factor waits for its second step. */
 const STEP_SECONDS = 600;
 
-/**
- * The sign-in a proven first factor started (`passed`: what it proved once the second step is done too; `expired`:
- * its password is to be changed once the step has passed).
- */
+/** `expired`: its password is to be changed once the step has passed. */
 interface PendingSignIn extends Proof {
   readonly userId: string;
   readonly tenantId: string | null;
@@ -46,31 +38,24 @@ interface PendingSignIn extends Proof {
   readonly expired: boolean;
 }
 
-/** The second step done with `method`, which proved `amr`. */
 const passedWith = (pending: PendingSignIn, method: SecondProof, amr: readonly string[]): PendingSignIn => ({
   ...pending,
   passed: { amr, methods: [...pending.methods, method] },
 });
 
-/** What the hosted routes lend the step (src/hosted/routes.ts). */
 export interface StepSeam {
   readonly csrf: CsrfTokens;
   readonly secureCookies: boolean;
   readonly throttled: RouteShorthandOptions;
   load(request: FastifyRequest<{ Params: { uid: string } }>, reply: FastifyReply): Promise<InteractionContext>;
   finish(request: FastifyRequest, reply: FastifyReply, context: InteractionContext, signIn: SignIn): Promise<unknown>;
-  /** The change of an expired password, which then finishes (src/hosted/password-change.ts). */
   changePassword(reply: FastifyReply, context: InteractionContext, signIn: SignIn): unknown;
   refuse(request: FastifyRequest, reply: FastifyReply, context: InteractionContext, reason: string): Promise<unknown>;
   requireCsrf(context: InteractionContext, fields: FormFields): void;
   formTargets(context: InteractionContext): string[];
 }
 
-/**
- * Every first factor ends here once its tenant is decided (routes.ts continueSignIn): completes the sign-in, or sends the browser to
- * the MFA step first when the policy asks for one, and to the change of an expired password last. `signIn.tenantId` is the
- * tenant already decided; `held`: the user's factors, when the first factor read them with the user (else read here).
- */
+/** `held`: the user's factors, when the first factor read them with the user (else read here). */
 export type CompleteSignIn = (
   request: FastifyRequest,
   reply: FastifyReply,
@@ -82,10 +67,7 @@ export type CompleteSignIn = (
 const STEP_METHODS: readonly StepMethod[] = ['totp', 'webauthn', 'email_otp', 'recovery_code'];
 const isStepMethod = (value: unknown): value is StepMethod => STEP_METHODS.includes(value as StepMethod);
 
-/**
- * A sign-in this service sealed as JSON (the step's; the expired password's and a first factor's, each after its
- * `kind`), when it is of that kind and names a user.
- */
+/** Only when of that `kind` and naming a user. */
 export function parseSealedSignIn<T extends { readonly userId: string }>(sealed: string | undefined, kind = ''): T | undefined {
   if (sealed?.startsWith(kind) !== true) return undefined;
   const value = JSON.parse(sealed.slice(kind.length)) as Partial<T>;
@@ -105,7 +87,6 @@ export function registerMfaStep(app: FastifyInstance, services: Services, seam: 
     reply.header('set-cookie', cookie(stepCookieName, `/interaction/${uid}`, sealPending(uid, pending), STEP_SECONDS));
   const readPending = (request: FastifyRequest, uid: string) => parseSealedSignIn<PendingSignIn>(csrf.unseal(`${uid}:mfa-proof`, cookieOf(request, stepCookieName)));
 
-  /** Who a remembered browser is bound to: the user in their pool, with the factors they hold now. */
   const rememberedAs = (context: InteractionContext, held: readonly HeldFactor[]) =>
     `mfa-remember:${context.target.application.id}:${context.target.poolId}:${held.map((factor) => factor.id).join(',')}`;
   const remembered = (request: FastifyRequest, context: InteractionContext, userId: string, held: readonly HeldFactor[]) =>
@@ -118,16 +99,13 @@ export function registerMfaStep(app: FastifyInstance, services: Services, seam: 
     reply.header('set-cookie', cookie(rememberCookieName, '/', csrf.seal(rememberedAs(context, held), userId, seconds), seconds));
   }
 
-  /** Whether the client asked this sign-in for a second factor (`acr_values`). */
   const stepAsked = (context: InteractionContext) => asksMultiFactor(context.interaction.params['acr_values']);
 
   const back = (reply: FastifyReply, uid: string, query = '') => reply.status(303).header('location', `${stepPath(uid)}${query}`).send();
 
-  /** Past the step: the change of an expired password, else the completion. */
   const onward = (request: FastifyRequest, reply: FastifyReply, context: InteractionContext, signIn: SignIn, expired: boolean) =>
     expired ? seam.changePassword(reply, context, signIn) : seam.finish(request, reply, context, signIn);
 
-  /** The step done: the browser forgets the pending sign-in, which goes on with what it proved. */
   function complete(request: FastifyRequest, reply: FastifyReply, context: InteractionContext, pending: PendingSignIn) {
     reply.header('set-cookie', cookie(stepCookieName, `/interaction/${context.interaction.uid}`, '', 0));
     const { amr, methods } = pending.passed ?? pending;
@@ -135,10 +113,7 @@ export function registerMfaStep(app: FastifyInstance, services: Services, seam: 
     return onward(request, reply, context, signIn, pending.expired);
   }
 
-  /**
-   * The user's factors on any host, which decide the step after the first factor's `amr`; of their WebAuthn keys only
-   * this host's can be used here.
-   */
+  /** On any host, deciding the step after the first factor's `amr`; only this host's WebAuthn keys can be used here. */
   const heldStep = async (
     request: FastifyRequest,
     context: InteractionContext,
@@ -152,7 +127,6 @@ export function registerMfaStep(app: FastifyInstance, services: Services, seam: 
     return { held, step: mfaStepAfter(policy, held, first), rp };
   };
 
-  /** Whether the sign-in goes through the step: the policy asks for one, and no remembered browser spares it (nor the client's asking). */
   async function stepDue(request: FastifyRequest, context: InteractionContext, userId: string, amr: readonly string[], known?: readonly HeldFactor[]) {
     // A passkey that verified its user proved both factors already (src/domain/webauthn/sign-in.ts).
     if (context.target.mfa.enforcement === 'off' || amr.includes('mfa')) return false;
@@ -170,7 +144,7 @@ export function registerMfaStep(app: FastifyInstance, services: Services, seam: 
     return back(reply, uid);
   };
 
-  /** The step's methods: the factors usable here and a recovery code (alone, while one is left), or enrolment's. */
+  /** A recovery code alone while one is left. */
   async function methodsOf(context: InteractionContext, userId: string, step: Exclude<MfaStep, { kind: 'none' }>): Promise<StepMethod[]> {
     if (step.kind === 'enrol') return [...step.factors];
     if (step.factors.length > 0) return [...step.factors, 'recovery_code'];
@@ -181,7 +155,7 @@ export function registerMfaStep(app: FastifyInstance, services: Services, seam: 
     readonly method?: unknown;
     readonly sent?: boolean;
     readonly error?: boolean;
-    /** The TOTP secret being enrolled, shown again with a refused first code. */
+    /** Shown again with a refused first code. */
     readonly secret?: string;
   }
 
@@ -212,7 +186,7 @@ export function registerMfaStep(app: FastifyInstance, services: Services, seam: 
     return sendPage(reply, status, (nonce) => enrolPage(look, nonce, { ...input, ...totp }), seam.formTargets(context));
   }
 
-  /** The interaction of the path and the sign-in pending on it (undefined: none, or its seal has run out). */
+  /** Undefined: none, or its seal has run out. */
   async function stepOf(request: FastifyRequest<{ Params: { uid: string } }>, reply: FastifyReply) {
     const context = await seam.load(request, reply);
     const pending = readPending(request, context.interaction.uid);
@@ -266,7 +240,7 @@ export function registerMfaStep(app: FastifyInstance, services: Services, seam: 
       return complete(request, reply, context, passedWith(pending, method, amr));
     }
 
-    // Enrolment: the first code proves the new factor (a TOTP secret the form carries sealed, or the e-mail code).
+    // The first code proves the new factor (a TOTP secret the form carries sealed, or the e-mail code).
     const factor = method as Exclude<FactorKind, 'webauthn'>;
     let secret: string | undefined;
     let totpAt: number | null = null;
@@ -284,7 +258,6 @@ export function registerMfaStep(app: FastifyInstance, services: Services, seam: 
     return enrolled(request, reply, context, user, passedWith(pending, method, amr), codes);
   });
 
-  /** A factor enrolled: the browser remembered, then the recovery codes of a first enrolment, or the completion. */
   async function enrolled(request: FastifyRequest, reply: FastifyReply, context: InteractionContext, user: SignInUser, passed: PendingSignIn, codes: string[] | null) {
     const { uid } = context.interaction;
     await remember(reply, context, user.id);
@@ -293,10 +266,7 @@ export function registerMfaStep(app: FastifyInstance, services: Services, seam: 
     return sendPage(reply, 200, (nonce) => recoveryCodesPage(context.target.look, nonce, { action: stepPath(uid), csrf: csrf.issue(uid), codes }), seam.formTargets(context));
   }
 
-  /**
-   * The WebAuthn answer of the step, counted as a code is: an assertion by one of the user's keys (challenge), or a
-   * new key's registration (enrolment, under `required`). The `amr` says which kind of key it was (hwk or swk).
-   */
+  /** Counted as a code is; the `amr` says which kind of key it was (hwk or swk). */
   async function webauthnStep(
     request: FastifyRequest,
     reply: FastifyReply,

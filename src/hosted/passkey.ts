@@ -11,9 +11,8 @@ import type { EmailSignInSteps } from './magic-link.ts';
 import type { InteractionContext } from './routes.ts';
 
 /**
- * Sign-in with a passkey on the login page: a button whose form runs the WebAuthn `get` ceremony for any discoverable
- * credential of the surface's relying party and posts the answer here. A proven passkey goes on like every first
- * factor (routes.ts continueSignIn); a refusal shows the login page again, the same for every reason.
+ * Any discoverable credential of the surface's relying party; a refusal shows the login page again, the same for every
+ * reason.
  */
 interface Params {
   uid: string;
@@ -21,11 +20,11 @@ interface Params {
 
 const passkeyPath = (uid: string) => `/interaction/${uid}/passkey`;
 
-/** The relying party of the surface a request came to (its Host: the service's, or a verified custom domain's). */
+/** The service's, or a verified custom domain's. */
 export const relyingPartyFor = async (services: Services, request: FastifyRequest): Promise<RelyingParty> =>
   relyingPartyOf(await services.surfaces.forHost(request.headers.host));
 
-/** The login page's passkey button, when the surface offers passkeys (a fresh challenge each time it is shown). */
+/** A fresh challenge each time it is shown. */
 export async function passkeyButton(services: Services, request: FastifyRequest, context: InteractionContext, csrf: string): Promise<string> {
   const { passkey, look } = context.target;
   if (passkey === null) return '';
@@ -33,7 +32,6 @@ export async function passkeyButton(services: Services, request: FastifyRequest,
   return webauthnForm({ action: passkeyPath(context.interaction.uid), csrf, ceremony: 'get', options, label: text(look, 'login.passkey'), buttonClass: 'secondary' });
 }
 
-/** `steps`: what the sign-in pages lend the e-mail methods' routes. */
 export function passkeyRoutes(app: FastifyInstance, services: Services, steps: EmailSignInSteps): void {
   app.post<{ Params: Params }>('/interaction/:uid/passkey', steps.throttled, async (request, reply) => {
     const context = await steps.load(request, reply);

@@ -12,35 +12,28 @@ import type { CsrfTokens } from './csrf.ts';
 import { parseSealedSignIn } from './mfa.ts';
 
 /**
- * The step an expired password (the policy's `maxAge`) puts last before the completion, after the tenant and the MFA
- * step (src/hosted/mfa.ts): `/interaction/:uid/password`, where the user chooses a new one (the policy and history
- * apply), then the sign-in completes. The sign-in proven so far (user, tenant, `amr`, `methods`) is a sealed
- * statement bound to the interaction, in an HttpOnly cookie scoped to its path, of its own kind (`expired|{sign-in}`)
- * so that no other proof stands for it.
+ * The last step before completion for an expired password (`maxAge`), after the MFA step. The sign-in proven so far is
+ * sealed to the interaction as a kind of its own (`expired|`), so that no other proof stands for it, in an HttpOnly cookie.
  */
 
 interface Params {
   uid: string;
 }
 
-/** What this step reads of an interaction's page context (routes.ts). */
 interface StepContext {
   readonly interaction: { readonly uid: string; readonly session?: { readonly uid: string } | undefined };
   readonly target: SignInTarget;
 }
 
-/** What routes.ts lends this step. */
 export interface ExpiredPasswordDependencies<C extends StepContext> {
   readonly csrf: CsrfTokens;
   readonly secureCookies: boolean;
   readonly load: (request: FastifyRequest<{ Params: Params }>, reply: FastifyReply) => Promise<C>;
-  /** Whether the interaction still signs a user in (its login step). */
+  /** Its login step. */
   readonly signsIn: (context: C) => Promise<boolean>;
-  /** The completion, once the new password is set. */
   readonly finish: (request: FastifyRequest, reply: FastifyReply, context: C, signIn: SignIn) => Promise<unknown>;
 }
 
-/** How long the proven sign-in waits for its new password. */
 const PROOF_SECONDS = 600;
 const PROOF_KIND = 'expired|';
 
@@ -51,7 +44,7 @@ export function expiredPasswordStep<C extends StepContext>(app: FastifyInstance,
   const cookie = (uid: string, value: string, maxAge: number) =>
     `${cookieName}=${value}; Path=/interaction/${uid}; Max-Age=${maxAge}; HttpOnly; SameSite=Lax${deps.secureCookies ? '; Secure' : ''}`;
 
-  /** The sign-in this interaction proved moments ago, of a user still active and still signing in; else null. */
+  /** Else null: a user no longer active, or an interaction no longer signing in. */
   async function provenSignIn(request: FastifyRequest, context: C): Promise<{ user: SignInUser; signIn: SignIn } | null> {
     const value = csrf.unseal(context.interaction.uid, cookieOf(request, cookieName));
     const signIn = parseSealedSignIn<SignIn>(value, PROOF_KIND);
@@ -81,8 +74,7 @@ export function expiredPasswordStep<C extends StepContext>(app: FastifyInstance,
     const proven = await provenSignIn(request, context);
     if (proven === null) throw new SignInRefusal('proof_expired', context.target.look);
     const { user, signIn } = proven;
-    // Every other sign-in of the user ends with the expired password; this browser's session (the interaction resumes
-    // into it) is the one signing in again.
+    // Every other sign-in of the user ends; this browser's session (the interaction resumes into it) is the one signing in.
     const keepSessionUid = context.interaction.session?.uid ?? null;
     const changed = await changeOwnPassword(context.target, user.id, { password: fields['password'], keepSessionUid, reason: 'expired' });
     if (!changed.ok) return show(reply, context, user, changed.reason === 'invalid' ? changed.errors : []);
@@ -91,7 +83,6 @@ export function expiredPasswordStep<C extends StepContext>(app: FastifyInstance,
   });
 
   return {
-    /** A sign-in proven but for its expired password: 303 to the change, the sign-in in its cookie. */
     start: (reply: FastifyReply, context: C, signIn: SignIn) => {
       const { uid } = context.interaction;
       const { userId, tenantId, amr, methods } = signIn;

@@ -61,62 +61,48 @@ import { passkeySignupPath, passkeySignUpRoutes } from './passkey-signup.ts';
 import { type SignInThrottle } from '../pages/throttle.ts';
 import { guessingAddress } from '../request-origin.ts';
 
-/**
- * The hosted sign-in pages on the OP's interaction seam (`/interaction/:uid`, src/oidc/interactions.ts): server-rendered
- * forms posted as application/x-www-form-urlencoded, each POST answered with a page (a refusal) or a 303. Register
- * without fastify-plugin: the form parser, the error page and the security headers stay inside this scope.
- */
 type Interaction = Awaited<ReturnType<Provider['interactionDetails']>>;
 
-/** Form fields by name; a field sent twice is null (no form here sends one twice: treat it as absent). */
+/** A field sent twice is null: no form here sends one twice. */
 export type FormFields = Readonly<Record<string, string | null>>;
 
 interface Params {
   uid: string;
 }
 
-/** How long a proven password stays good for choosing the tenant that completes the sign-in. */
+/** How long a proven password stays good for choosing the tenant. */
 const SIGN_IN_PROOF_SECONDS = 600;
 const PROOF_KIND = 'first-factor|';
-/** A proven password. */
 const PASSWORD_PROOF: Proof = { amr: ['pwd'], methods: ['password'] };
-/** The tenant choice of a browser session's user authorizing a client: no factor proven, no new sign-in made. */
+/** A browser session's user authorizing a client: no factor proven, no new sign-in made. */
 const SESSION_CHOICE: Proof = { amr: ['session'], methods: [] };
 
 /**
- * The cookie that carries a proven password (the sealed user id) from the sign-in POST to the tenant choice it
- * continues with, so that the POST is answered with a 303 (Post/Redirect/Get) and a reload of the choice is a GET,
- * never the password posted again. Scoped to the interaction's path, HttpOnly, and bound to the interaction by its seal;
- * with an https PUBLIC_URL, Secure and named with the prefix browsers keep for a host's secure cookies, as the OP's are.
+ * Carries a proven password (the sealed user id) to the tenant choice, so the POST is answered with a 303 and a reload
+ * is a GET, never the password posted again. Path-scoped, HttpOnly, bound to the interaction by its seal.
  */
 const signInProofCookie = (secure: boolean) => (secure ? '__Secure-gh_signin' : 'gh_signin');
 
 const EXPIRED = SIGN_IN_REFUSALS.interaction_expired.page;
 
-/**
- * A proven first factor, as continueSignIn takes it; `page`: what the login page keeps when it refuses (the e-mail
- * typed). Its `amr` is none when no registered value describes the method (an upstream's sign-in).
- */
+/** `amr` is empty when no registered value describes the method (an upstream's sign-in). */
 export interface ProvenFactor extends Proof {
   readonly user: SignInUser;
   readonly verified: SignInUser;
   readonly page?: Pick<LoginPageInput, 'email'>;
-  /** The user's MFA factors, when the proof read them with the user: the MFA step then reads none. */
+  /** When the proof read them with the user: the MFA step then reads none. */
   readonly factors?: readonly HeldFactor[];
 }
 
-/** The login page's parts a refusal sets. */
 export type LoginExtra = Pick<LoginPageInput, 'email' | 'error' | 'resendUrl'>;
 
-/** A sign-in's `amr`, left out when the method has none (the OP then states none). */
+/** Left out when the method has none (the OP then states none). */
 const amrOf = (amr: readonly string[]) => (amr.length === 0 ? {} : { amr });
 
-/** Everything a page of one interaction needs, settled once per request. */
 export interface InteractionContext {
   readonly interaction: Interaction;
-  /** The sign-in's application, tenant and pool, with its surface's look and what it allows of passwords. */
   readonly target: SignInTarget;
-  /** Where the OP may send the browser after a POST of ours: the client's redirect URI (CSP form-action). */
+  /** The client's redirect URI, for CSP form-action: the OP may send the browser there after our POST. */
   readonly redirectTarget: string | undefined;
 }
 
@@ -126,7 +112,7 @@ function statusOf(error: unknown): { status: number; copy: CopyKey; look?: PageL
     if (error.code === 'rate_limited') return { status: 429, copy: 'error.rateLimited' };
     if (error.code === 'not_found') return EXPIRED;
   }
-  // No database connection came free in time: the service is overloaded, and a retry shortly may pass.
+  // No database connection came free in time: a retry shortly may pass.
   if (refusalOfDatabase(error)?.code === 'service_unavailable') return { status: 503, copy: 'error.unavailable' };
   const code = (error as Partial<FastifyError>).code;
   if (code === 'FST_ERR_CTP_BODY_TOO_LARGE') return { status: 413, copy: 'error.tooLarge' };
@@ -136,12 +122,16 @@ function statusOf(error: unknown): { status: number; copy: CopyKey; look?: PageL
   return { status: 500, copy: 'error.internal' };
 }
 
+/**
+ * The hosted sign-in pages, on the OP's interaction seam. Registered without fastify-plugin: the form parser, the error
+ * page and the security headers stay inside this scope.
+ */
 export function hostedRoutes(services: Services, throttle: SignInThrottle) {
   return async function register(app: FastifyInstance): Promise<void> {
     const csrf: CsrfTokens = await loadCsrfTokens(services.orm);
     await prepareDummyHash();
 
-    // Forms only, at the service's body limit (1 MiB); anything else is 415.
+    // Forms only; anything else is 415.
     app.removeAllContentTypeParsers();
     app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: services.config.bodyLimitBytes }, (_request, body, done) => {
       const fields: Record<string, string | null> = Object.create(null) as Record<string, string | null>;
@@ -149,7 +139,7 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
       done(null, fields);
     });
 
-    // Every answer of these routes: never framed, never cached, never leaking the interaction URL as a Referer.
+    // Never framed, never cached, never leaking the interaction URL as a Referer.
     app.addHook('onSend', async (_request, reply, payload) => {
       reply.headers(SECURITY_HEADERS);
       if (!reply.hasHeader('content-security-policy')) {
@@ -158,16 +148,13 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
       return payload;
     });
 
-    /** Whether the request came to the host `url` (an interaction's) is on: the host its sign-in began on. */
     const onHostOf = async (request: FastifyRequest, url: string) =>
       new URL((await services.surfaces.forHost(request.headers.host)).issuer).origin === new URL(url).origin;
 
     /**
-     * An interaction of the path that is not this browser's live one (finished, expired, another browser's: the Back
-     * button, an old tab or bookmark, a form posted again): the way back to its client, on the host it began on.
-     * Undefined for a uid never issued, a client that has no page to go back to, and a refusal its route already
-     * gave a look of its own (a SAML proof's, which names its provider only when sealed for that uid). A redirect where
-     * the browser does not send the session cookie of the surface it began on.
+     * The way back to the client of an interaction that is not this browser's live one (Back, an old tab, a reposted
+     * form), on the host it began on. Undefined for a uid never issued, a client with no page, and a refusal whose route
+     * gave its own look (a SAML proof names its provider only when sealed for that uid).
      */
     async function wayBack(request: FastifyRequest, reply: FastifyReply, error: unknown) {
       const uid = (request.params as Partial<Params> | undefined)?.uid;
@@ -191,14 +178,14 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
       return sendPage(reply, status, (nonce) => errorPage(look ?? browserLook(request), nonce, { key: copy }));
     });
 
-    /** The interaction of the path, bound to this browser by the OP's cookie, with its client's sign-in target. */
+    /** Bound to this browser by the OP's cookie. */
     async function load(request: FastifyRequest<{ Params: Params }>, reply: FastifyReply): Promise<InteractionContext> {
       const { interaction, client } = await services.oidc.interaction(request.raw, reply.raw, request.params.uid);
-      // Only on the host that began it: its links and forms are built from the request's host, and another application's
-      // verified domain there would send a mailed sign-in link to whoever points that domain elsewhere.
+      // Only on the host that began it: links are built from the request's host, and another application's verified domain
+      // there would send a mailed sign-in link to whoever points that domain elsewhere.
       if (!(await onHostOf(request, interaction.returnTo))) throw new SignInRefusal('interaction_expired');
       const settled = await resolveTarget(services, request.id, client, interaction.params['tenant']);
-      // The authorization request's `ui_locales` stays with its interaction, so every page of the sign-in keeps it.
+      // `ui_locales` stays with the interaction, so every page of the sign-in keeps it.
       const target = { ...settled, look: lookFor(settled.look, request.headers['accept-language'], interaction.params['ui_locales']) };
       return { interaction, target, redirectTarget: cspSource(interaction.params['redirect_uri']) };
     }
@@ -213,7 +200,6 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
       verify: `/interaction/${uid}/verify`,
     });
 
-    /** The e-mail the client suggests (`login_hint`), shown in the e-mail field until the user types one. */
     const hinted = (context: InteractionContext) => {
       const email = hintedEmail(context.interaction.params['login_hint']);
       return email === undefined ? {} : { email };
@@ -227,7 +213,7 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
       }
       const signupUrl = password.signUp ? { signupUrl: paths(uid).signup } : {};
       const passkeySignupUrl = passkey?.signUp === true ? { passkeySignupUrl: passkeySignupPath(uid) } : {};
-      // A sign-in on a consent prompt replaces the session's user (`signsIn`): say so before they sign in.
+      // A sign-in on a consent prompt replaces the session's user: say so first.
       const notice = context.interaction.prompt.name === 'consent' ? { notice: 'login.switchAccount' as const } : {};
       const token = csrf.issue(uid);
       const otherMethods =
@@ -266,7 +252,6 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
       );
     }
 
-    /** Sign-up is a step of a sign-in (`signsIn`) on a surface whose password provider allows it. */
     async function requireSignup(context: InteractionContext) {
       if (!context.target.password.signUp || !(await signsIn(context))) {
         throw new SignInRefusal('signup_unavailable', context.target.look);
@@ -302,17 +287,15 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
     const proofCookie = (uid: string, value: string, maxAge: number) =>
       `${proofCookieName}=${value}; Path=${paths(uid).page}; Max-Age=${maxAge}; HttpOnly; SameSite=Lax${secureCookies ? '; Secure' : ''}`;
 
-    // The proof of a first factor: the user and what the method proved, sealed to the interaction as a kind of its own
-    // (the interaction's other seals hold JSON too).
+    // Sealed as a kind of its own: the interaction's other seals hold JSON too.
     const sealProof = (uid: string, userId: string, { amr, methods }: Proof) =>
       csrf.seal(uid, `${PROOF_KIND}${JSON.stringify({ userId, amr, methods })}`, SIGN_IN_PROOF_SECONDS);
     const unsealProof = (uid: string, sealed: unknown) => parseSealedSignIn<Proof & { readonly userId: string }>(csrf.unseal(uid, sealed), PROOF_KIND);
 
-    // The browser's id for the session policy's notifyNewBrowser (account-links.ts): the service's, on every path.
+    // For the session policy's notifyNewBrowser (account-links.ts): the service's, on every path.
     const browserCookieName = secureCookies ? '__Secure-gh_browser' : 'gh_browser';
     const browserCookie = (id: string) => `${browserCookieName}=${id}; Path=/; Max-Age=${400 * 24 * 3600}; HttpOnly; SameSite=Lax${secureCookies ? '; Secure' : ''}`;
 
-    /** A proven first factor of a user who chooses among their tenants: 303 to the choice, the proof in its cookie. */
     function continueToTenantChoice(reply: FastifyReply, context: InteractionContext, userId: string, proven: Proof) {
       const { uid } = context.interaction;
       const proof = sealProof(uid, userId, proven);
@@ -320,9 +303,8 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
     }
 
     /**
-     * The one sequence after a proven first factor (a password, an upstream account), whatever the method: the tenant
-     * decided (refused when the user has no access), the browser noticed (the session policy's notifyNewBrowser),
-     * then the tenant choice or completeSignIn (the MFA step, an expired password's change, the completion).
+     * The one sequence after any proven first factor: tenant decided (refused without access), browser noticed
+     * (notifyNewBrowser), then the tenant choice or completeSignIn.
      */
     async function continueSignIn(request: FastifyRequest, reply: FastifyReply, context: InteractionContext, proven: ProvenFactor) {
       const decision = await decideTenant(context.target, proven.user);
@@ -336,7 +318,6 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
       return completeSignIn(request, reply, context, signIn, proven.factors);
     }
 
-    /** Answers the interaction and sends the browser back to the OP with a 303 (the OP then redirects to the client). */
     async function finish(request: FastifyRequest, reply: FastifyReply, context: InteractionContext, signIn: SignIn | undefined) {
       let returnTo: string;
       try {
@@ -349,10 +330,8 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
     }
 
     /**
-     * A sign-in refused once its interaction is known and trusted (the user suspended, deleted or removed from the
-     * tenant since the password was checked, the client gone): the interaction ends with `access_denied`, and the
-     * browser goes back to the OP, which answers the client (its redirect URI, or the device code's next poll), so
-     * that no client waits on a sign-in that cannot complete. The reason is for the log only.
+     * A sign-in refused once its interaction is trusted (user suspended or removed since the password check, client
+     * gone): ends with `access_denied` back through the OP, so no client waits on a sign-in that cannot complete.
      */
     async function refuse(request: FastifyRequest, reply: FastifyReply, context: InteractionContext, reason: string) {
       request.log.info({ interaction: context.interaction.uid, reason }, 'hosted sign-in refused: access_denied');
@@ -360,10 +339,7 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
       return reply.status(303).header('location', returnTo).send();
     }
 
-    /**
-     * A tenant choice with nothing left to choose (the user removed from every tenant since the password was checked):
-     * refused as at the completion, not turned into a sign-in to no tenant, which the user was never offered.
-     */
+    /** Nothing left to choose: refused, not turned into a sign-in to no tenant, which the user was never offered. */
     const refuseEmptyChoice = (request: FastifyRequest, reply: FastifyReply, context: InteractionContext) =>
       refuse(request, reply, context, 'the user is no longer a member of any tenant to choose');
 
@@ -372,18 +348,15 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
     }
 
     const formOf = (request: FastifyRequest): FormFields => (request.body ?? {}) as FormFields;
-    // Sign-in and sign-up POSTs guess at passwords and e-mails: throttled per address, refused in the page's look.
+    // Sign-in and sign-up POSTs guess at passwords and e-mails: throttled per address.
     const throttled = { onRequest: throttle.hook(async (request, reply) => (await load(request as FastifyRequest<{ Params: Params }>, reply)).target.look) };
-    // A password older than the policy's maxAge is changed last, once the MFA step (if any) has passed.
+    // A password older than the policy's maxAge is changed last, after the MFA step.
     const changePassword = expiredPasswordStep(app, { csrf, secureCookies, load, signsIn, finish }).start;
-    // Every proven first factor goes on through the MFA step (src/hosted/mfa.ts), which finishes the sign-in.
     const completeSignIn = registerMfaStep(app, services, { csrf, secureCookies, throttled, load, finish, changePassword, refuse, requireCsrf, formTargets });
 
     /**
-     * Whether this interaction signs a user in (the login form, sign-up): the OP asks for a login, or the browser's
-     * session holds a user who cannot be used here (e.g. signed in to one isolated tenant's pool, now asked for
-     * another's, or since suspended, or not a member of the tenant asked for). Signing in then switches the session's
-     * account: the OP signs the other one out.
+     * The OP asks for a login, or the session's user cannot be used here (another isolated pool, suspended, not a member
+     * of the tenant asked for). Signing in then switches the session's account.
      */
     async function signsIn(context: InteractionContext): Promise<boolean> {
       const { interaction } = context;
@@ -391,21 +364,13 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
       return interaction.prompt.name === 'consent' && (await sessionAccount(context)) === null;
     }
 
-    /**
-     * The session's user, when they can be used for the interaction (sessionSignIn). The OP brought a kept grant here
-     * only because the request asks for more or for consent again (prompt=consent); a request naming another tenant
-     * has no grant.
-     */
+    /** The OP brought a kept grant here only because the request asks for more or for consent again. */
     const sessionAccount = (context: InteractionContext) =>
       sessionSignIn(context.target, context.interaction.session?.accountId, context.interaction.grantId !== undefined);
 
     const saml = registerSamlRoutes(app, services, csrf, throttle, { load, signsIn, requireCsrf, formTargets, continueSignIn });
 
-    /**
-     * A login asked only because the client wants the multi-factor acr the session's sign-in did not give: its user
-     * goes on from that sign-in (its `amr` and `methods` the first factor) to the MFA step, without typing a first
-     * factor again.
-     */
+    /** Login asked only for the multi-factor acr the session lacked: on to the MFA step without a first factor again. */
     async function stepUpSession(request: FastifyRequest, reply: FastifyReply, context: InteractionContext) {
       const { prompt, session } = context.interaction;
       if (prompt.reasons.length !== 1 || prompt.reasons[0] !== STEP_UP_REASON) return undefined;
@@ -423,9 +388,8 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
         return (await saml.offerUnsolicited(request, reply, context)) ?? (await stepUpSession(request, reply, context)) ?? showLogin(reply, context, 200);
       }
       if (interaction.prompt.name === 'consent') {
-        // The session's user, already signed in, is authorizing this client (again, or for more): no form. The
-        // tenant is decided as for a sign-in (the named one, the only one, or the user's choice). A session user who
-        // cannot be used here gets the sign-in form instead, where another account can sign in.
+        // The session's user authorizing this client: no form; the tenant is decided as for a sign-in. A session user
+        // who cannot be used here gets the sign-in form instead.
         const account = await sessionAccount(context);
         if (account === null) return showLogin(reply, context, 200);
         const { user, decision } = account;
@@ -436,7 +400,7 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
       throw new SignInRefusal('step_unsupported', context.target.look);
     });
 
-    // Only a sign-in that is over, reached again (wayBack): where a tenant path's session cookie is sent.
+    // Only a spent sign-in reached again (wayBack).
     app.get<{ Params: Params }>(`${TENANT_PATH_PREFIX}/:tenantRef/interaction/:uid`, async () => {
       throw new SignInRefusal('interaction_expired');
     });
@@ -475,11 +439,10 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
       const applicationUrl = context.redirectTarget ?? services.config.publicUrl;
       const outcome = await signUp(context.target, { name: fields['name'], email: fields['email'], password: fields['password'] }, applicationUrl);
       if (!outcome.ok) return showSignup(reply, context, 400, { ...typed, error: 'signup.invalid', fieldErrors: outcome.fieldErrors });
-      // A new account and a taken address get the same page: the mail tells which it was, to the address's owner only.
+      // A new account and a taken address get the same page: the mail tells which, to the address's owner only.
       return sendPage(reply, 200, (nonce) => donePage(context.target.look, nonce, 'signup.sentTitle', 'signup.sentText', { email: outcome.email }));
     });
 
-    /** The forms that ask for a link by e-mail address: a password reset, or a new verification link. */
     const linkForms = [
       { path: 'forgot', form: 'forgot', purpose: 'password_reset', sent: 'forgot.sentText' },
       { path: 'verify', form: 'resend', purpose: 'verify_email', sent: 'verify.sentText' },
@@ -509,18 +472,15 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
     emailSignInRoutes(app, services, steps);
     passkeySignUpRoutes(app, services, steps);
     passkeyRoutes(app, services, steps);
-    // The account page's forms check current passwords and send codes: throttled as the sign-in's (the plain look: the
-    // page's own is known only once its session is read).
+    // Throttled as the sign-in's (plain look: the page's own is known only once its session is read).
     accountPageRoutes(app, services, csrf, { onRequest: throttle.hook() });
 
-    // A form's address opened or reloaded (the address bar after a refused sign-in): back to the interaction's page,
-    // which shows the current step (or says the interaction is over).
+    // A form's address opened or reloaded: back to the interaction's page, which shows the current step.
     const backToPage = (request: FastifyRequest<{ Params: Params }>, reply: FastifyReply) =>
       reply.status(303).header('location', paths(encodeURIComponent(request.params.uid)).page).send();
     app.get<{ Params: Params }>('/interaction/:uid/login', backToPage);
 
-    // The tenant choice after a proven password (continueToTenantChoice): shown, and shown again on a reload, while
-    // the proof stands; otherwise, as for the other form addresses, back to the interaction's page.
+    // Shown, also on a reload, while the proof stands; otherwise back to the interaction's page.
     app.get<{ Params: Params }>('/interaction/:uid/tenant', async (request, reply) => {
       const proof = cookieOf(request, proofCookieName);
       if (proof === undefined) return backToPage(request, reply);
@@ -536,7 +496,7 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
     registerInvitationPage(app, services, csrf, throttle);
     upstreamRoutes(app, { services, csrf, secureCookies, load, signsIn, showLogin, continueSignIn });
 
-    // Anything else under /interaction is still a hosted page: a 404 page with these routes' headers, not the API's JSON.
+    // Still a hosted page: a 404 page with these routes' headers, not the API's JSON.
     for (const url of ['/interaction', '/interaction/*']) {
       app.all(url, async () => {
         throw new SignInRefusal('no_such_page');
@@ -547,7 +507,6 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
       const context = await load(request, reply);
       const fields = formOf(request);
       requireCsrf(context, fields);
-      // The user proved a first factor on this interaction moments ago (a sealed statement bound to its uid).
       const proven = unsealProof(context.interaction.uid, fields['signin']);
       if (proven === undefined) throw new SignInRefusal('proof_expired', context.target.look);
       const user = await activeUser(context.target, proven.userId);
@@ -557,11 +516,10 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
       const chosen = tenants.find((tenant) => tenant.id === fields['tenant']);
       if (chosen === undefined) return showTenantChoice(reply, context, user.id, tenants, true, sealProof(context.interaction.uid, user.id, proven));
       if (proven.amr.join(' ') === SESSION_CHOICE.amr.join(' ')) {
-        // The session's user authorizing a client: a consent, as with one tenant to sign in to, never a sign-in.
+        // The session's user authorizing a client: a consent, never a sign-in.
         if (context.interaction.prompt.name !== 'consent' || (await sessionAccount(context))?.user.id !== user.id) throw new SignInRefusal('proof_expired', context.target.look);
         return finish(request, reply, context, { userId: user.id, tenantId: chosen.id });
       }
-      // The proof has served: the browser forgets it.
       reply.header('set-cookie', proofCookie(context.interaction.uid, '', 0));
       return completeSignIn(request, reply, context, { userId: user.id, tenantId: chosen.id, ...amrOf(proven.amr), methods: proven.methods });
     });

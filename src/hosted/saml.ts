@@ -31,25 +31,16 @@ import type { Proof } from '../domain/sign-in/sign-in.ts';
 import type { FormFields, InteractionContext, ProvenFactor } from './routes.ts';
 
 /**
- * SAML sign-in on the hosted pages (the rules: src/domain/sign-in/saml.ts, saml-account.ts):
- * - `GET /interaction/{uid}/saml/{providerId}`: the login page's button; an AuthnRequest to the IdP (HTTP-Redirect),
- *   recorded with the interaction it continues;
- * - `POST {surface}/saml/{providerId}/acs`: the IdP's response (HTTP-POST), a cross-site POST that carries none of the
- *   OP's SameSite cookies: the response is checked, then the browser goes on with a sealed proof of the identity. To
- *   the interaction its request recorded (SP-initiated: `GET /interaction/{uid}/saml?proof=…`, where the interaction's
- *   cookie comes again), or, for an IdP-initiated response, in a cookie of its own to the provider's
- *   `idpInitiatedLoginUrl`, the application's page that starts a sign-in: that interaction asks "Continue as …?", and
- *   `POST /interaction/{uid}/saml` (its page's form only) completes it;
- * - `GET {surface}/saml/{providerId}/metadata`: the SP's metadata;
- * - `GET|POST {surface}/saml/{providerId}/slo`, for a provider with an `sloUrl` (HTTP-Redirect or HTTP-POST): the IdP's
- *   LogoutRequest, whose subject's sessions end (saml-logout.ts) before the browser goes back with a LogoutResponse; or
- *   its LogoutResponse to ours, after which the browser goes where the OP's logout was sending it.
- * `{surface}` is the provider's path on the service's host (samlUrls), or the root of a verified custom domain of its
- * scope (domainSamlEndpoints): an IdP-initiated response posted there leaves its cookie on the domain, where the
- * application's sign-in then runs.
+ * SAML sign-in on the hosted pages (rules: src/domain/sign-in/saml.ts, saml-account.ts):
+ * - `GET /interaction/{uid}/saml/{providerId}`: an AuthnRequest to the IdP, recorded with its interaction;
+ * - `POST {surface}/saml/{providerId}/acs`: a cross-site POST carrying none of the OP's SameSite cookies, so the browser
+ *   goes on with a sealed proof: to its interaction (SP-initiated), or for an IdP-initiated response in a cookie of its
+ *   own to `idpInitiatedLoginUrl`, whose interaction asks "Continue as …?" (`POST /interaction/{uid}/saml`);
+ * - `GET {surface}/saml/{providerId}/metadata`, and `GET|POST …/slo` for a provider with an `sloUrl` (saml-logout.ts).
+ * `{surface}` is the provider's path on the service's host, or the root of a verified custom domain of its scope: an
+ * IdP-initiated cookie then lands on the domain where the application's sign-in runs.
  */
 
-/** The steps of the hosted sign-in a SAML identity goes through (src/hosted/routes.ts). */
 export interface SignInSteps {
   load(request: FastifyRequest<{ Params: { uid: string } }>, reply: FastifyReply): Promise<InteractionContext>;
   signsIn(context: InteractionContext): Promise<boolean>;
@@ -60,9 +51,9 @@ export interface SignInSteps {
 
 /** RFC 8176 registers no value for a federated sign-in: the ID token states none, as for social sign-in. */
 const SAML_PROOF: Proof = { amr: [], methods: [SAML_METHOD] };
-/** How long a proven identity waits for the interaction it continues (a redirect away). */
+/** A redirect away. */
 const PROOF_SECONDS = 120;
-/** How long an IdP-initiated identity waits for the application to start its sign-in, then for the user's word. */
+/** For the application to start its sign-in, then for the user's word. */
 const UNSOLICITED_SECONDS = 300;
 
 export const samlStartPath = (uid: string, providerId: string) => `/interaction/${uid}/saml/${providerId}`;
@@ -79,19 +70,15 @@ export function registerSamlRoutes(app: FastifyInstance, services: Services, csr
   const unsolicitedCookieName = secure ? '__Secure-gh_saml' : 'gh_saml';
   const unsolicitedCookie = (value: string, maxAge: number) =>
     `${unsolicitedCookieName}=${value}; Path=/interaction; Max-Age=${maxAge}; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`;
-  // An IdP-initiated identity is bound to its application, not to an interaction (none existed yet); once its page is
-  // shown, to that interaction, under a binding of its own: the SP-initiated proof's GET does not take it.
+  // IdP-initiated: bound to its application (no interaction existed yet), then to the interaction under a binding of
+  // its own, which the SP-initiated proof's GET does not take.
   const unsolicitedBinding = (applicationId: string) => `saml-unsolicited|${applicationId}`;
   const confirmationBinding = (uid: string) => `saml-confirm|${uid}`;
 
-  /** The look of the provider's surface (the URL names it): its refusals and pages are the application's, not plain. */
+  /** Its refusals and pages are the application's, not plain. */
   const providerLook = (request: FastifyRequest, provider: SamlProvider) => namedSurfaceLook(services, request, provider.applicationId, provider.tenantId);
 
-  /**
-   * The provider a SAML URL names and its endpoints on that URL's surface, else 404: on the service's host at the path
-   * samlUrls gives it (a tenant's own under the tenant's id); on a verified custom domain at the root, for a provider of
-   * the domain's application and tenant, or the application's own.
-   */
+  /** Else 404; on a custom domain, only a provider of the domain's application and tenant, or the application's own. */
   async function providerAt(request: FastifyRequest<{ Params: ProviderParams }>): Promise<{ provider: SamlProvider; endpoints: SamlEndpoints; onDomain: boolean }> {
     const { providerId, tenantRef } = request.params;
     const [provider, surface] = await Promise.all([findSamlProvider(orm, providerId), services.surfaces.forHost(request.headers.host)]);
@@ -130,7 +117,7 @@ export function registerSamlRoutes(app: FastifyInstance, services: Services, csr
       if (!outcome.ok) {
         const { reason } = outcome;
         request.log.info({ provider: provider.id, reason, detail: outcome.detail }, 'SAML response refused');
-        // Not a SAML response at all is no sign-in anyone attempted: logged only, neither counted nor recorded.
+        // Not a SAML response at all is no sign-in anyone attempted: logged only.
         if (reason !== 'malformed_response') {
           signIns.inc({ method: SAML_METHOD, outcome: 'failure' });
           const place = { applicationId: provider.applicationId, tenantId: provider.tenantId, clientId: outcome.request?.clientId ?? null, requestId: request.id };
@@ -163,10 +150,7 @@ export function registerSamlRoutes(app: FastifyInstance, services: Services, csr
     );
   }
 
-  /**
-   * For a provider with an `sloUrl`: the IdP's answer to our LogoutRequest goes on to where the OP's logout was sending
-   * the browser; its LogoutRequest ends its subject's sessions and the IdP gets its LogoutResponse.
-   */
+  /** Our LogoutRequest's answer goes on where the OP's logout was sending the browser; the IdP's ends its subject's sessions. */
   async function singleLogout(request: FastifyRequest<{ Params: ProviderParams }>, reply: FastifyReply, message: SamlLogoutMessage) {
     const { provider, endpoints } = await providerAt(request);
     if ((provider.config.sloUrl ?? null) === null) throw new SignInRefusal('no_such_page');
@@ -198,7 +182,6 @@ export function registerSamlRoutes(app: FastifyInstance, services: Services, csr
     return reply.status(303).header('location', await samlSignInUrl(deps, provider, pending)).send();
   });
 
-  /** A proven identity on this interaction: its account, then the sign-in's sequence (or a refusal page). */
   async function signIn(request: FastifyRequest, reply: FastifyReply, context: InteractionContext, identity: SamlIdentity) {
     const account = await samlAccount(context.target, identity, guessingAddress(request));
     signIns.inc({ method: SAML_METHOD, outcome: account.ok ? 'success' : 'failure' });
@@ -206,7 +189,7 @@ export function registerSamlRoutes(app: FastifyInstance, services: Services, csr
     return steps.continueSignIn(request, reply, context, { user: account.user, verified: account.user, ...SAML_PROOF });
   }
 
-  /** The interaction the ACS sent the browser back to; refused in the look of the provider its sealed proof names. */
+  /** Refused in the look of the provider its sealed proof names. */
   async function loadAnswered(request: FastifyRequest<{ Params: { uid: string }; Querystring: { proof?: string } }>, reply: FastifyReply) {
     try {
       return await steps.load(request, reply);
@@ -218,7 +201,7 @@ export function registerSamlRoutes(app: FastifyInstance, services: Services, csr
     }
   }
 
-  /** The confirmation of an IdP-initiated identity: only this interaction's own page can post it (CSRF, sealed proof). */
+  /** Only this interaction's own page can post it (CSRF, sealed proof). */
   app.post<{ Params: { uid: string } }>('/interaction/:uid/saml', async (request, reply) => {
     const context = await steps.load(request, reply);
     const fields = (request.body ?? {}) as FormFields;
@@ -248,9 +231,8 @@ export function registerSamlRoutes(app: FastifyInstance, services: Services, csr
 
   return {
     /**
-     * The login step of an interaction that an IdP-initiated identity (its cookie) is waiting for: never signed in
-     * silently (another site can post its own account's response here), but offered on a page that names it, the
-     * cookie taken, the identity now bound to this interaction. Undefined when none waits for this application.
+     * Never signed in silently (another site can post its own account's response here): offered on a page that names it,
+     * the identity then bound to this interaction.
      */
     async offerUnsolicited(request: FastifyRequest, reply: FastifyReply, context: InteractionContext): Promise<unknown> {
       const cookie = cookieOf(request, unsolicitedCookieName);
@@ -260,8 +242,8 @@ export function registerSamlRoutes(app: FastifyInstance, services: Services, csr
       reply.header('set-cookie', unsolicitedCookie('', 0));
       const identity = JSON.parse(sealed) as SamlIdentity;
       const method = context.target.saml.find((candidate) => candidate.id === identity.providerId);
-      // Not a provider of this sign-in's surface (another tenant's, or disabled since): recorded as refused, and the
-      // sign-in goes on as if none waited, so that one planted from elsewhere does not stop it.
+      // Not a provider of this surface: recorded as refused, and the sign-in goes on, so one planted from elsewhere
+      // does not stop it.
       if (method === undefined) return void (await samlAccount(context.target, identity, guessingAddress(request)));
       const { uid } = context.interaction;
       const input = {

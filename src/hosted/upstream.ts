@@ -13,9 +13,8 @@ import { cookieOf } from './cookies.ts';
 import type { InteractionContext, LoginExtra, ProvenFactor } from './routes.ts';
 
 /**
- * Social and OIDC sign-in on the hosted pages (src/domain/sign-in/upstream/): a provider's button starts the upstream
- * request, and the upstream's answer comes back to the provider's fixed callback URL (callback-url.ts), which sends the
- * browser on to the interaction the `state` names, where the OP's cookie and ours (the request's secrets) are.
+ * Social and OIDC sign-in (src/domain/sign-in/upstream/): the upstream answers the provider's fixed callback URL, which
+ * sends the browser on to the interaction `state` names, where the OP's cookie and ours (the request's secrets) are.
  */
 
 interface Params {
@@ -23,7 +22,6 @@ interface Params {
   providerId: string;
 }
 
-/** What the upstream routes take of the hosted pages' (src/hosted/routes.ts). */
 export interface HostedSteps {
   readonly services: Services;
   readonly csrf: CsrfTokens;
@@ -34,17 +32,15 @@ export interface HostedSteps {
   continueSignIn(request: FastifyRequest, reply: FastifyReply, context: InteractionContext, proven: ProvenFactor): Promise<unknown>;
 }
 
-/** The button's link: starts the upstream request of the provider. */
 export const upstreamStartPath = (uid: string, providerId: string) => `/interaction/${uid}/oauth/${providerId}`;
 
-/** How long the upstream has to answer, and the browser's sealed request with it: as long as a proven password stays good. */
+/** As long as a proven password stays good. */
 const UPSTREAM_REQUEST_SECONDS = 600;
-/** Separates the interaction from the random part of `state`: neither an interaction uid nor a random state holds a dot. */
+/** Neither an interaction uid nor a random state holds a dot. */
 const STATE_SEPARATOR = '.';
-/** An interaction uid as oidc-provider makes them (nanoid): anything else in a `state` names none. */
+/** oidc-provider's nanoid: anything else in a `state` names none. */
 const UID = /^[\w-]{1,128}$/;
 
-/** Why an upstream sign-in was refused, as the login page says it. */
 const REFUSAL_COPY: Readonly<Record<string, CopyKey>> = {
   upstream_no_email: 'upstream.noEmail',
   upstream_email_unverified: 'upstream.unverified',
@@ -61,7 +57,7 @@ function parsedRequest(json: string | undefined): UpstreamRequest | undefined {
   }
 }
 
-/** The callback's parameters: its query, or (Apple's form_post) its form. */
+/** Apple's form_post sends a form. */
 function answerOf(request: FastifyRequest): URLSearchParams {
   const query = new URL(request.url, 'http://callback').searchParams;
   if (request.method !== 'POST') return query;
@@ -75,14 +71,14 @@ export function upstreamRoutes(app: FastifyInstance, steps: HostedSteps): void {
   const cookie = (uid: string, value: string, maxAge: number) =>
     `${cookieName}=${value}; Path=/interaction/${uid}; Max-Age=${maxAge}; HttpOnly; SameSite=Lax${secureCookies ? '; Secure' : ''}`;
 
-  /** The redirect URI of this sign-in: the provider's callback on the surface the browser is on. */
+  /** On the surface the browser is on. */
   async function redirectUri(request: FastifyRequest, method: UpstreamMethod): Promise<string> {
     const surface = await services.surfaces.forHost(request.headers.host);
     if (surface.kind === 'domain') return upstreamCallbackUrl(surface.issuer, { id: method.providerId, tenantId: null });
     return upstreamCallbackUrl(services.config.publicUrl, { id: method.providerId, tenantId: method.tenantId });
   }
 
-  /** The provider, when the interaction's surface offers it and the interaction signs a user in; else a refusal page. */
+  /** Only when the interaction's surface offers it and the interaction signs a user in. */
   function offered(context: InteractionContext, providerId: string): UpstreamMethod {
     const method = offeredUpstream(context.target, providerId);
     if (method === undefined) throw new SignInRefusal('upstream_unavailable', context.target.look);
@@ -107,7 +103,6 @@ export function upstreamRoutes(app: FastifyInstance, steps: HostedSteps): void {
     return reply.status(303).header('set-cookie', cookie(uid, sealed, UPSTREAM_REQUEST_SECONDS)).header('location', started.url.href).send();
   });
 
-  // The fixed callback URLs (callback-url.ts): on to the interaction that `state` names, with the answer as a query.
   const relay = async (request: FastifyRequest<{ Params: { providerId: string } }>, reply: FastifyReply) => {
     const answer = answerOf(request);
     const uid = answer.get('state')?.split(STATE_SEPARATOR)[0] ?? '';
@@ -123,7 +118,7 @@ export function upstreamRoutes(app: FastifyInstance, steps: HostedSteps): void {
     const context = await steps.load(request, reply);
     const { uid } = context.interaction;
     const upstreamRequest = parsedRequest(csrf.unseal(uid, cookieOf(request, cookieName)));
-    // The request's secrets serve once: the browser forgets them, whatever the outcome.
+    // The request's secrets serve once, whatever the outcome.
     reply.header('set-cookie', cookie(uid, '', 0));
     if (!(await steps.signsIn(context))) return backToPage(reply, uid);
     if (upstreamRequest?.providerId !== request.params.providerId) throw new SignInRefusal('upstream_request_expired', context.target.look);
