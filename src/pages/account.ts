@@ -6,9 +6,8 @@ import { document, emailField, escapeHtml, field, formError, hidden, notice, pas
 import { webauthnForm } from './webauthn.ts';
 
 /**
- * The hosted account page (src/hosted/account.ts): a heading, then one <section> per entry of the page's section list,
- * each with its own form posting to its own address. A section renders from what the page knows of the user; the
- * result of the last change (a notice, or a section's errors) is shown in the section it concerns.
+ * The hosted account page (src/hosted/account.ts): one <section> per entry of the section list, each with its own
+ * form posting to its own address; the last change's result is shown in the section it concerns.
  */
 
 /** What every section's form carries: where it posts, its CSRF token and the page's own parameters (client, tenant). */
@@ -51,7 +50,6 @@ export interface AccountSignIns {
   readonly reach: 'page' | 'tenants' | 'every';
 }
 
-/** One of the user's passkeys or security keys as the page lists it. */
 export interface AccountPasskey {
   readonly id: string;
   readonly name: string;
@@ -94,7 +92,7 @@ export interface AccountMfa {
   readonly codes?: readonly string[] | undefined;
 }
 
-/** A section of the account page: its id (its heading's anchor), title and body (its form or list). */
+/** `id`: its heading's anchor. */
 export interface AccountSectionView {
   readonly id: string;
   readonly title: CopyKey;
@@ -217,7 +215,6 @@ export const EMAIL_SECTION: AccountSectionView = {
   },
 };
 
-/** A one-time code field of the section. */
 const codeField = (look: PageLook, id: string, label: CopyKey, refusal: { errors: string[] }, errorId: string) =>
   field({
     id,
@@ -233,9 +230,8 @@ const codeField = (look: PageLook, id: string, label: CopyKey, refusal: { errors
 const MFA_INTRO: Readonly<Record<MfaEnforcement, CopyKey>> = { off: 'account.mfaOff', optional: 'account.mfaOptional', required: 'account.mfaRequired' };
 
 /**
- * Two-step verification: the user's factors (one form removes one, with the current password), the recovery codes
- * (renewed with the current password; new ones shown once, here), and a form for each kind the user may add (a TOTP
- * secret shown as the sign-in's enrolment shows it, proven by its first code; an e-mail code sent, then typed).
+ * The factors (one form removes one, with the current password), recovery codes (renewed with the password; shown
+ * once, here), and a form per kind the user may add (TOTP proven by its first code; an e-mail code sent, then typed).
  */
 export const MFA_SECTION: AccountSectionView = {
   id: 'mfa',
@@ -343,10 +339,7 @@ export const SESSIONS_SECTION: AccountSectionView = {
   },
 };
 
-/**
- * The user's keys, the form that removes one and the form that registers a new one (the browser's WebAuthn `create`),
- * each with the current password when the user has one.
- */
+/** Adding or removing a key takes the current password when the user has one. */
 export const PASSKEYS_SECTION: AccountSectionView = {
   id: 'passkeys',
   title: 'account.passkeysTitle',

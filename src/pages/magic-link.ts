@@ -1,27 +1,20 @@
 import type { DeviceSummary } from '../domain/sign-in/device.ts';
 import { document, escapeHtml, formError, hidden, notice, plainText, text, type CopyKey, type PageLook, type RenderedPage } from './pages.ts';
 
-/**
- * The pages of sign-in by e-mail (src/hosted/magic-link.ts): the form on the sign-in page that asks for a link or a
- * code, the "check your email" page with its code form, and, for a link opened in another browser, the confirmation
- * and the code it then shows. Every text goes through the copy table (pages.ts).
- */
+/** Sign-in by e-mail (src/hosted/magic-link.ts): the form, "check your email" with its code form, and a link opened elsewhere. */
 
 export interface EmailFormsInput {
   readonly csrf: string;
-  /** Where the form asks for a link (absent: not offered). */
+  /** Absent: not offered. */
   readonly linkAction?: string;
-  /** Where the form asks for a code (absent: not offered). */
+  /** Absent: not offered. */
   readonly codeAction?: string;
   readonly email?: string;
-  /** Whether the password form is above (then a heading sets these apart). */
+  /** Then a heading sets these apart. */
   readonly belowPassword: boolean;
 }
 
-/**
- * One form with an `email` input and a button per method offered (each posts to its own address: `formaction`), for
- * the sign-in page. Its ids differ from the password form's, which may stand above it.
- */
+/** One button per method, each posting to its own `formaction`; ids differ from the password form's, which may stand above it. */
 export function emailForms(look: PageLook, input: EmailFormsInput): string {
   const buttons = [
     ...(input.linkAction === undefined ? [] : [{ action: input.linkAction, label: text(look, 'email.linkSubmit') }]),
@@ -42,20 +35,19 @@ export function emailForms(look: PageLook, input: EmailFormsInput): string {
 }
 
 export interface CheckEmailInput {
-  /** Where the code form posts. */
   readonly action: string;
   readonly csrf: string;
   readonly email: string;
-  /** What was mailed: the text differs, the code form is the same (a link opened elsewhere gives a code too). */
+  /** The text differs, the code form is the same (a link opened elsewhere gives a code too). */
   readonly sent: keyof typeof SENT_TEXT;
-  /** The interaction's page, to ask for another mail. */
+  /** To ask for another mail. */
   readonly againUrl: string;
   readonly error?: boolean;
 }
 
 const SENT_TEXT = { link: 'email.linkSentText', code: 'email.codeSentText', signupCode: 'passkeySignup.sentText' } as const satisfies Record<string, CopyKey>;
 
-/** "Check your email", with the form for the code: the same page whether the address has an account or not. */
+/** The same page whether the address has an account or not. */
 export function checkEmailPage(look: PageLook, nonce: string, input: CheckEmailInput): RenderedPage {
   const error = input.error === true ? text(look, 'email.codeError') : undefined;
   const described = error === undefined ? '' : ' aria-describedby="form-error" aria-invalid="true" autofocus';
@@ -71,11 +63,10 @@ export function checkEmailPage(look: PageLook, nonce: string, input: CheckEmailI
   return document(look, nonce, text(look, 'email.sentTitle'), body, error !== undefined);
 }
 
-/** What the reader of a link opened elsewhere is shown of the request that asked for it. */
 export interface AskedSignIn {
   readonly device: DeviceSummary;
   readonly at: Date;
-  /** The OAuth client's name; null: unknown. */
+  /** null: unknown. */
   readonly client: string | null;
 }
 
@@ -94,7 +85,7 @@ function deviceText(look: PageLook, device: DeviceSummary): string {
   });
 }
 
-/** "3 minutes ago" in the reader's language: their time zone is unknown, and a link lives for minutes. */
+/** Relative: the reader's time zone is unknown, and a link lives for minutes. */
 function askedWhen(look: PageLook, at: Date, now: Date): string {
   const minutes = Math.max(0, Math.round((now.getTime() - at.getTime()) / 60_000));
   const format = new Intl.RelativeTimeFormat(look.locale, { numeric: 'auto' });
@@ -102,10 +93,7 @@ function askedWhen(look: PageLook, at: Date, now: Date): string {
   return escapeHtml(words);
 }
 
-/**
- * A link opened in another browser: which device asked, when, and for which client, then "was this you?". Nothing
- * happens until the reader answers; "No" is the form's default (its first button, and Enter).
- */
+/** Nothing happens until the reader answers; "No" is the form's default (its first button, and Enter). */
 export function linkConfirmPage(look: PageLook, nonce: string, input: LinkConfirmInput, now = new Date()): RenderedPage {
   const { asked } = input;
   const client = asked.client === null || asked.client === look.name ? asked.client : `${asked.client} (${look.name})`;
@@ -124,12 +112,10 @@ export function linkConfirmPage(look: PageLook, nonce: string, input: LinkConfir
   return document(look, nonce, text(look, 'email.confirmTitle'), body);
 }
 
-/** The code a confirmed link gives, to type in the browser that asked. */
 export function linkCodePage(look: PageLook, nonce: string, code: string): RenderedPage {
   return notice(look, nonce, text(look, 'email.codeTitle'), [`<span class="code">${escapeHtml(code)}</span>`, text(look, 'email.codeText')], false);
 }
 
-/** "It was not me": the asking browser's sign-in is refused. */
 export function linkRefusedPage(look: PageLook, nonce: string): RenderedPage {
   return notice(look, nonce, text(look, 'email.refusedTitle'), [text(look, 'email.refusedText')], true);
 }

@@ -4,9 +4,8 @@ import { webauthnForm } from './webauthn.ts';
 import type { FactorKind } from '../domain/mfa/factors.ts';
 
 /**
- * The MFA step of the hosted sign-in (src/hosted/mfa.ts): the challenge, the enrolment (a TOTP QR code drawn here as
- * inline SVG, which the pages' CSP allows, with its `otpauth://` URI and key as text), and the recovery codes shown
- * once. Every form posts `action` (`verify`, `send`, `continue`) and `method` to the step's one address.
+ * The MFA step's pages (src/hosted/mfa.ts): the TOTP QR code is inline SVG, which the pages' CSP allows. Every form
+ * posts `action` and `method` to the step's one address.
  */
 export type StepMethod = 'totp' | 'webauthn' | 'email_otp' | 'recovery_code';
 
@@ -22,20 +21,17 @@ export interface ChallengePageInput {
   readonly action: string;
   readonly csrf: string;
   readonly method: StepMethod;
-  /** The other methods the user may switch to, with the address of each one's page. */
   readonly others: readonly { readonly method: StepMethod; readonly url: string }[];
-  /** The user's address, where an e-mail code goes. */
   readonly email: string;
-  /** An e-mail code was just sent. */
   readonly sent?: boolean;
   readonly error?: boolean;
-  /** WebAuthn (`method` webauthn): the options of the ceremony the form runs instead of a code. */
+  /** The ceremony the form runs instead of a code. */
   readonly webauthn?: { readonly options: unknown };
-  /** The hosts the user's keys work on, when none works on this one (a challenge). */
+  /** When none of the user's keys works on this one (a challenge). */
   readonly keyHosts?: readonly string[];
 }
 
-/** A TOTP secret being enrolled: the secret, its URI, and the sealed secret the form posts back with the first code. */
+/** The sealed secret is posted back with the first code. */
 export interface TotpSetup {
   readonly secret: string;
   readonly uri: string;
@@ -46,7 +42,6 @@ export interface EnrolPageInput extends ChallengePageInput {
   readonly totp?: TotpSetup;
 }
 
-/** The WebAuthn form: a button that asks the browser (an enrolment names the new key first). */
 function webauthnStepForm(look: PageLook, input: ChallengePageInput, options: unknown, enrol: boolean): string {
   const error = input.error === true ? text(look, 'mfa.webauthnError') : undefined;
   const name = enrol
@@ -66,7 +61,7 @@ function webauthnStepForm(look: PageLook, input: ChallengePageInput, options: un
   );
 }
 
-/** The code field and the buttons: verify, and for an e-mail code, send one (no code needed for that). */
+/** Sending an e-mail code needs no code. */
 function codeForm(look: PageLook, input: ChallengePageInput, extraHidden = ''): string {
   const error = input.error === true ? text(look, 'mfa.error') : undefined;
   const recovery = input.method === 'recovery_code';
@@ -97,7 +92,7 @@ function otherMethods(look: PageLook, others: ChallengePageInput['others']): str
   return `<nav class="alt" aria-label="${text(look, 'mfa.other')}"><ul>\n${items}\n</ul></nav>\n`;
 }
 
-/** Said with the challenge: a key works only on the host it was registered on (browsers enforce it). */
+/** Browsers enforce that a key works only on the host it was registered on. */
 const keyHostsText = (look: PageLook, keyHosts: readonly string[] = [], key: CopyKey = 'mfa.keyElsewhere') =>
   keyHosts.length === 0 ? '' : `<p>${text(look, key, { host: keyHosts.join(', ') })}</p>\n`;
 
@@ -110,9 +105,8 @@ export function challengePage(look: PageLook, nonce: string, input: ChallengePag
 }
 
 /**
- * A step with nothing to do here, no recovery code left: the user's only factors are keys of other hosts (`keyHosts`),
- * or of the kind the first factor already was (`spent`): the key they signed in with, which must verify them to be
- * both factors, or the mailbox an e-mail sign-in used.
+ * Nothing to do here: the only factors are keys of other hosts, or of the kind the first factor already was (`spent`):
+ * that key would have to verify the user to be both factors.
  */
 export function noStepPage(look: PageLook, nonce: string, input: { keyHosts: readonly string[]; spent: FactorKind | undefined }): RenderedPage {
   const said =
@@ -122,7 +116,7 @@ export function noStepPage(look: PageLook, nonce: string, input: { keyHosts: rea
   return document(look, nonce, text(look, 'mfa.title'), `<h1>${text(look, 'mfa.title')}</h1>\n${said}`);
 }
 
-/** The QR code of `uri`, as an SVG image named for screen readers. */
+/** Named for screen readers. */
 function qrSvg(look: PageLook, uri: string): string {
   const qr = qrcode(0, 'M');
   qr.addData(uri);
@@ -130,7 +124,6 @@ function qrSvg(look: PageLook, uri: string): string {
   return qr.createSvgTag(4, 4).replace('<svg ', `<svg role="img" aria-label="${text(look, 'mfa.qrLabel')}" `);
 }
 
-/** A TOTP secret as an app takes it: the QR code, the key typed by hand, and the URI (the account page's too). */
 export const totpSetup = (look: PageLook, totp: TotpSetup): string =>
   `<p class="qr">${qrSvg(look, totp.uri)}</p>\n` +
   `<p>${text(look, 'mfa.key')}: <code>${escapeHtml(totp.secret.replace(/(.{4})(?=.)/g, '$1 '))}</code></p>\n` +
@@ -151,7 +144,7 @@ export function enrolPage(look: PageLook, nonce: string, input: EnrolPageInput):
   return document(look, nonce, text(look, 'mfa.enrolTitle'), body, input.error === true);
 }
 
-/** The recovery codes of a first enrolment, shown this once; Continue completes the sign-in. */
+/** Shown this once. */
 export function recoveryCodesPage(look: PageLook, nonce: string, input: { action: string; csrf: string; codes: readonly string[] }): RenderedPage {
   const body =
     `<h1>${text(look, 'mfa.codesTitle')}</h1>\n<p>${text(look, 'mfa.codesText')}</p>\n` +

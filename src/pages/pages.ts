@@ -9,9 +9,8 @@ import { CATALOGS, fillCopy, type CopyKey, type CopyText } from '../domain/brand
 import { DEFAULT_LOCALE, directionOf, negotiateLocale } from '../domain/locales.ts';
 
 /**
- * The hosted pages as server-rendered HTML: no external asset but the tenant's own logo and favicon, one inline
- * <style> allowed by a per-response nonce, and no script but the WebAuthn forms' own (src/pages/webauthn.ts). Every text a page shows can be replaced through the
- * branding's `copy` (key → text); every value interpolated is escaped.
+ * Server-rendered hosted pages: no external asset but the tenant's logo and favicon, one nonce-allowed inline <style>,
+ * no script but WebAuthn's (src/pages/webauthn.ts). Every text is replaceable through branding `copy`; every value is escaped.
  */
 
 export type { CopyKey, CopyText };
@@ -24,7 +23,7 @@ export type { PageLook };
 
 export const PLAIN_LOOK: PageLook = { branding: DEFAULT_BRANDING, name: 'Gatehouse', locale: DEFAULT_LOCALE };
 
-/** `look` in the language the request asks for: `ui_locales` of its sign-in, else its `Accept-Language` (domain/locales.ts). */
+/** `look` in the sign-in's `ui_locales`, else the `Accept-Language` (domain/locales.ts). */
 export const lookFor = (look: PageLook, acceptLanguage: string | undefined, uiLocales?: unknown): PageLook => ({
   ...look,
   locale: negotiateLocale(uiLocales, acceptLanguage),
@@ -32,34 +31,27 @@ export const lookFor = (look: PageLook, acceptLanguage: string | undefined, uiLo
 
 export interface RenderedPage {
   readonly html: string;
-  /** Origins of the images the page shows (logo, favicon), for the Content-Security-Policy. */
   readonly imageSources: readonly string[];
-  /** Hash sources of its inline script (src/pages/webauthn.ts); none: no script runs. */
+  /** Hash sources of its inline script; none: no script runs. */
   readonly scriptSources?: readonly string[];
 }
 
-/**
- * The copy's text for `key` in the look's language, unescaped (a value to fill into another text), with `{name}` and
- * the `{placeholders}` of `values` filled in: the branding's text for that language (`de:login.title`), else its text
- * for every language, else the built-in one.
- */
+/** Copy text for `key`, unescaped, placeholders filled: the branding's for the locale, else for every language, else built-in. */
 export function plainText(look: PageLook, key: CopyKey, values: Readonly<Record<string, string>> = {}): string {
   const custom = look.branding.copy[`${look.locale}:${key}`] ?? look.branding.copy[key];
-  // A blank text would leave an empty title, label or alert: the built-in one stands in, whatever the branding holds.
+  // A blank text would leave an empty title or label.
   const template = custom === undefined || custom.trim() === '' ? CATALOGS[look.locale][key] : custom;
   return fillCopy(template, { name: look.name, ...values });
 }
 
-/** plainText, escaped for the page. */
 export const text = (look: PageLook, key: CopyKey, values: Readonly<Record<string, string>> = {}): string => escapeHtml(plainText(look, key, values));
 
-/** What the domain said (a refusal's CopyText), in the look's language, escaped. */
 export const said = (look: PageLook, copy: CopyText): string => text(look, copy.key, copy.values);
 
-/** #rrggbb, validated again here: the value ends up inside a <style> element. */
+/** Validated again here: the value ends up inside a <style> element. */
 const color = (value: string, fallback: string) => (/^#[0-9a-fA-F]{6}$/.test(value) ? value : fallback);
 
-/** WCAG 2's relative luminance of #rrggbb. */
+/** WCAG 2 relative luminance. */
 function luminance(hex: string): number {
   const linear = (at: number) => {
     const channel = parseInt(hex.slice(at, at + 2), 16) / 255;
@@ -68,7 +60,7 @@ function luminance(hex: string): number {
   return 0.2126 * linear(1) + 0.7152 * linear(3) + 0.0722 * linear(5);
 }
 
-/** WCAG 2's contrast ratio of two #rrggbb colours, 1 to 21. */
+/** WCAG 2 contrast ratio, 1 to 21. */
 export function contrastRatio(a: string, b: string): number {
   const [lighter, darker] = [luminance(a), luminance(b)].sort((x, y) => y - x) as [number, number];
   return (lighter + 0.05) / (darker + 0.05);
@@ -79,7 +71,6 @@ const AA_TEXT = 4.5;
 const WHITE = '#ffffff';
 const BLACK = '#000000';
 
-/** `from` moved `share` (0 to 1) of the way to `to`, channel by channel. */
 function mix(from: string, to: string, share: number): string {
   const channel = (at: number) => {
     const start = parseInt(from.slice(at, at + 2), 16);
@@ -90,9 +81,8 @@ function mix(from: string, to: string, share: number): string {
 }
 
 /**
- * The tenant's colour as text on `background`: as chosen when it reads at 4.5:1, else moved towards black or white
- * (whichever `background` contrasts with more) just far enough that it does. The hue stays the brand's; the extreme
- * itself always reads (at least 4.58:1 against any colour), so some step does.
+ * `chosen` if it reads at 4.5:1 on `background`, else moved towards black or white just far enough that it does,
+ * keeping the brand's hue; the extreme itself reads (≥ 4.58:1 on any colour), so some step does.
  */
 function readableOn(background: string, chosen: string): string {
   const extreme = contrastRatio(background, BLACK) >= contrastRatio(background, WHITE) ? BLACK : WHITE;
@@ -104,17 +94,13 @@ function readableOn(background: string, chosen: string): string {
   return extreme;
 }
 
-/** The label of a button filled with `fill`: white where it reads (the usual look), else black, which then does. */
 const labelOn = (fill: string) => (contrastRatio(fill, WHITE) >= AA_TEXT ? WHITE : BLACK);
 
-/** The red of field errors, as the built-in look has it on white. */
 const DANGER = '#b91c1c';
 
 /**
- * The page's colours as CSS custom properties. A tenant may pick any colours (the management API refuses none), so
- * what text is drawn in is derived to read at WCAG AA whatever they are: the button keeps the tenant's primary as its
- * fill with a label computed to read on it (as Auth0 and Okta do), and the text, links, secondary button, focus ring
- * and field errors keep the tenant's colours unless these would not read on the background.
+ * A tenant may pick any colours (the API refuses none), so text colours are derived to read at WCAG AA: the button
+ * keeps the primary as fill with a label computed to read on it; other colours stay unless they would not read.
  */
 function colorVariables(colors: BrandingValue['colors']): string {
   const defaults = DEFAULT_BRANDING.colors;
@@ -127,10 +113,8 @@ function colorVariables(colors: BrandingValue['colors']): string {
 }
 
 /*
- * Colours come from colorVariables (text at 4.5:1 whatever the tenant picked); the fields keep their own white and
- * near-black, with a border at 4.8:1 on white (WCAG 1.4.11: what shows a field is a field). No text is faded with
- * opacity (that would undo the contrast). Long words and addresses wrap rather than scroll sideways at 320 px
- * (1.4.10), and buttons keep a transparent border that forced-colors mode paints.
+ * Fields keep their own white and near-black, bordered at 4.8:1 (WCAG 1.4.11). No text is faded with opacity (that
+ * would undo the contrast); long words wrap at 320 px (1.4.10); buttons keep a transparent border for forced-colors.
  */
 const STYLE = `
 *{box-sizing:border-box}
@@ -169,10 +153,7 @@ function imageOrigin(url: string | null): string[] {
   return source === undefined ? [] : [source];
 }
 
-/**
- * The document's title (WCAG 2.4.2): what the page is and whose, e.g. "Sign in – Acme"; a form shown again with an
- * error says so first, as that is the first thing a screen reader reads of the new page.
- */
+/** WCAG 2.4.2; a form shown again with an error says so first, the first thing a screen reader reads of the page. */
 function documentTitle(look: PageLook, heading: string, error: boolean): string {
   return `${error ? `${text(look, 'error.titlePrefix')} ` : ''}${heading} – ${escapeHtml(look.name)}`;
 }
@@ -198,7 +179,7 @@ ${logoUrl === null ? '' : `<img class="logo" src="${escapeHtml(logoUrl)}" alt="$
   return { html, imageSources: [...new Set([...imageOrigin(logoUrl), ...imageOrigin(faviconUrl)])] };
 }
 
-/** A message tied to the fields it concerns (aria-describedby), announced when the page loads (role="alert"). */
+/** aria-describedby ties it to its fields; role="alert" announces it when the page loads. */
 export function formError(id: string, message: string | undefined): string {
   return message === undefined ? '' : `<p id="${id}" class="error" role="alert">${message}</p>\n`;
 }
@@ -208,21 +189,19 @@ interface FieldOptions {
   label: string;
   type: 'password' | 'text';
   autocomplete: string;
-  /** Attributes of the input beyond the common ones (already escaped). */
+  /** Already escaped. */
   attributes?: string;
   value?: string;
   describedBy: string[];
   invalid: boolean;
-  /** The first field to correct after a refusal: see invalidAttributes. */
   focus?: boolean;
   required?: boolean;
   extra?: string;
 }
 
 /**
- * What marks a field as refused: aria-invalid, and on the first field to correct `autofocus`, so that the answer,
- * a new page and no script, puts the keyboard there and a screen reader reads the field with its error (which
- * aria-describedby names) instead of starting over at the top.
+ * `autofocus` on the first field to correct: with no script, that puts the keyboard there and a screen reader reads
+ * the field with its error instead of starting over at the top.
  */
 const invalidAttributes = (invalid: boolean, focus = false) => `${invalid ? ' aria-invalid="true"' : ''}${invalid && focus ? ' autofocus' : ''}`;
 
@@ -237,9 +216,8 @@ export function field(options: FieldOptions): string {
 }
 
 /**
- * An e-mail field is text, not type="email": the HTML spec's e-mail grammar takes ASCII local parts only, so browsers
- * would refuse to submit an address like jörg@example.com that accounts may have. `username` pairs it with the
- * password in password managers, on the sign-up form too (the new credential is saved under it).
+ * Text, not type="email": the HTML spec's e-mail grammar takes ASCII local parts only, so browsers would refuse
+ * jörg@example.com. `username` lets password managers save the new credential under it.
  */
 export const emailField = (options: Pick<FieldOptions, 'label' | 'value' | 'describedBy' | 'invalid' | 'focus' | 'extra'> & Partial<Pick<FieldOptions, 'id' | 'autocomplete'>>) =>
   field({
@@ -256,27 +234,20 @@ export interface LoginPageInput {
   readonly action: string;
   readonly csrf: string;
   readonly email?: string;
-  /** The generic failure, or another message (already chosen from the copy). */
   readonly error?: CopyKey;
-  /** Link to the sign-up form, when sign-up is open. */
   readonly signupUrl?: string;
-  /** Link to the passkey sign-up, when the passkey provider opens it. */
   readonly passkeySignupUrl?: string;
-  /** What the user should know before signing in (not an error): e.g. that another account will be signed out. */
+  /** Not an error: e.g. that another account will be signed out. */
   readonly notice?: CopyKey;
-  /** Link to the forgot-password form. */
   readonly forgotUrl?: string;
-  /** Link to ask for a new verification link, shown with the `login.unverified` error. */
+  /** Shown with the `login.unverified` error. */
   readonly resendUrl?: string;
-  /** Whether the password form shows (default true): a surface may offer only other methods. */
+  /** Default true: a surface may offer only other methods. */
   readonly password?: boolean;
-  /** The forms of the other methods, rendered after the password's (e.g. src/pages/magic-link.ts). */
   readonly otherMethods?: string;
-  /** The upstream identity providers (social, OIDC), each a link whose text holds its name. */
   readonly upstreams?: readonly { readonly name: string; readonly url: string }[];
 }
 
-/** The upstream providers' links, above the password form (then an "or" between them). */
 function upstreamLinks(look: PageLook, upstreams: readonly { name: string; url: string }[], beforeForm: boolean): string {
   if (upstreams.length === 0) return '';
   const links = upstreams.map((upstream) => `<li><a class="upstream" href="${escapeHtml(upstream.url)}">${text(look, 'login.upstream', { provider: upstream.name })}</a></li>`);
@@ -310,7 +281,6 @@ export function loginPage(look: PageLook, nonce: string, input: LoginPageInput):
 export interface TenantPageInput {
   readonly action: string;
   readonly csrf: string;
-  /** The signed proof of the sign-in the choice completes. */
   readonly signIn: string;
   readonly tenants: readonly { id: string; name: string }[];
   readonly error?: boolean;
@@ -329,7 +299,7 @@ export function tenantPage(look: PageLook, nonce: string, input: TenantPageInput
   return document(look, nonce, text(look, 'tenant.title'), body, error !== undefined);
 }
 
-/** The sign-up form's fields, in the order the form shows them. */
+/** In the order the form shows them. */
 const SIGNUP_FIELDS = ['name', 'email', 'password'] as const;
 type SignupField = (typeof SIGNUP_FIELDS)[number];
 
@@ -339,19 +309,15 @@ export interface SignupPageInput {
   readonly loginUrl: string;
   readonly name?: string;
   readonly email?: string;
-  /** A message about the whole form (copy key). */
   readonly error?: CopyKey;
-  /** Refusals per field. */
   readonly fieldErrors?: Partial<Record<SignupField, readonly CopyText[]>>;
-  /** The pool's effective password policy, stated beside the field before a submit can fail on it (WCAG 3.3.2). */
+  /** Stated beside the field before a submit can fail on it (WCAG 3.3.2). */
   readonly passwordPolicy: PasswordPolicy;
 }
 
-/** "a", "a and b", "a, b and c", in the look's language. */
 const listed = (look: PageLook, items: readonly string[]) =>
   items.length < 2 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} ${text(look, 'password.and')} ${items.at(-1)}`;
 
-/** The rules checkPassword (src/domain/policies/password.ts) applies, in a sentence of the look's language (escaped). */
 export function passwordRules(look: PageLook, policy: PasswordPolicy): string {
   const kinds = [
     ...(policy.requireUppercase ? [text(look, 'password.upper')] : []),
@@ -376,7 +342,6 @@ export function signupPage(look: PageLook, nonce: string, input: SignupPageInput
       messages.length === 0 ? '' : `<p id="${name}-error" class="field-error">${messages.map((message) => said(look, message)).join('<br>')}</p>\n`;
     return { describedBy: ids, invalid: invalid(name), focus: name === firstInvalid, extra };
   };
-  // The rules stand under the field from the start; a refusal of them adds its own message after.
   const password = describe('password');
   const passwordField = {
     ...password,
@@ -395,41 +360,34 @@ export function signupPage(look: PageLook, nonce: string, input: SignupPageInput
   return document(look, nonce, text(look, 'signup.title'), body, error !== undefined);
 }
 
-/** A page that only says something: a title and paragraphs, the first announced (role="alert") when it is news. */
 export function notice(look: PageLook, nonce: string, title: string, paragraphs: readonly string[], alert: boolean): RenderedPage {
   const body = `<h1>${title}</h1>\n${paragraphs.map((paragraph, index) => `<p${index === 0 && alert ? ' role="alert"' : ''}>${paragraph}</p>\n`).join('')}`;
   return document(look, nonce, title, body);
 }
 
-/** What an error page ends: a sign-in (the hosted pages, the OP's authorization and device steps) or a sign-out. */
 export type ErrorFlow = 'sign_in' | 'sign_out';
 
 const ERROR_TITLE: Readonly<Record<ErrorFlow, CopyKey>> = { sign_in: 'error.title', sign_out: 'logout.errorTitle' };
 
-/** The OAuth error behind an error page, for whoever reports it: its code and the OP's description (English). */
 export interface ErrorDetail {
   readonly code: string;
   readonly description?: string | undefined;
 }
 
-/**
- * A dead end: what went wrong, in words for the end user, and the OAuth error when there is one; no link back (the
- * application starts a new sign-in, or sign-out).
- */
+/** A dead end: no link back (the application starts a new sign-in, or sign-out). */
 export function errorPage(look: PageLook, nonce: string, message: CopyText, detail?: ErrorDetail, flow: ErrorFlow = 'sign_in'): RenderedPage {
   const described = detail?.description === undefined ? [] : [escapeHtml(detail.description)];
   const coded = detail === undefined ? [] : [`${text(look, 'error.code')} <code>${escapeHtml(detail.code)}</code>`];
   return notice(look, nonce, text(look, ERROR_TITLE[flow]), [said(look, message), ...described, ...coded, text(look, 'error.back')], true);
 }
 
-/** The way back to the client of a sign-in that is over: its name, a page it registered, and whether this browser is signed in to it. */
 export interface WayBack {
   readonly client: string;
   readonly url: string;
   readonly signedIn: boolean;
 }
 
-/** A sign-in reached again once over (Back, an old tab, a form posted again): said as such, with a link to the client. */
+/** A sign-in reached again once over (Back, an old tab, a form reposted): said as such, with a link to the client. */
 export function spentSignInPage(look: PageLook, nonce: string, way: WayBack): RenderedPage {
   const link = (key: CopyKey) => `<a href="${escapeHtml(way.url)}">${text(look, key, { client: way.client })}</a>`;
   if (way.signedIn) {
@@ -438,17 +396,14 @@ export function spentSignInPage(look: PageLook, nonce: string, way: WayBack): Re
   return notice(look, nonce, text(look, 'error.title'), [text(look, 'refusal.interactionExpired'), link('spent.restart')], true);
 }
 
-/** Too many sign-in attempts from this address: when to try again (the answer's Retry-After says the same). */
 export function throttledPage(look: PageLook, nonce: string, retryAfterSeconds: number): RenderedPage {
   return notice(look, nonce, text(look, 'throttled.title'), [text(look, 'throttled.text', { seconds: String(retryAfterSeconds) })], true);
 }
 
-/** The end of a flow that has nowhere to send the browser (device connected, signed out, mail sent): title and one text. */
 export function donePage(look: PageLook, nonce: string, title: CopyKey, message: CopyKey, values: Readonly<Record<string, string>> = {}): RenderedPage {
   return notice(look, nonce, text(look, title), [text(look, message, values)], false);
 }
 
-/** The forms that ask for a mail by e-mail address: a password reset link, or a new verification link. */
 const EMAIL_FORMS = {
   forgot: { title: 'forgot.title', subtitle: 'forgot.subtitle', label: 'forgot.email', submit: 'forgot.submit' },
   resend: { title: 'verify.resendTitle', subtitle: 'verify.resendSubtitle', label: 'forgot.email', submit: 'verify.resendSubmit' },
@@ -476,11 +431,10 @@ export function emailFormPage(look: PageLook, nonce: string, input: EmailFormPag
 
 export interface ResetPageInput {
   readonly action: string;
-  /** The link's token, posted back with the new password (it is the form's proof: no other page knows it). */
+  /** The form's proof: no other page knows it. */
   readonly token: string;
   readonly email: string;
   readonly passwordPolicy: PasswordPolicy;
-  /** The password policy's refusals of the password sent. */
   readonly errors?: readonly CopyText[];
 }
 
@@ -493,7 +447,7 @@ export function resetPage(look: PageLook, nonce: string, input: ResetPageInput):
   const body =
     `<h1>${text(look, 'reset.title')}</h1>\n<p class="subtitle">${text(look, 'reset.subtitle', { email: input.email })}</p>\n` +
     `<form method="post" action="${escapeHtml(input.action)}">\n${hidden('token', input.token)}` +
-    // The account's e-mail for password managers, which save the new password under it.
+    // Password managers save the new password under it.
     `<input type="hidden" name="username" autocomplete="username" value="${escapeHtml(input.email)}">\n` +
     field({
       id: 'password',
@@ -509,7 +463,7 @@ export function resetPage(look: PageLook, nonce: string, input: ResetPageInput):
   return document(look, nonce, text(look, 'reset.title'), body, invalid);
 }
 
-/** What each link's page asks, in the copy's words: a link's one action waits for its button. */
+/** A link's one action waits for its button. */
 const LINK_CONFIRMATIONS = {
   verify: { title: 'verify.title', text: 'verify.text', submit: 'verify.submit' },
   emailChange: { title: 'emailChange.title', text: 'emailChange.text', submit: 'emailChange.submit' },
@@ -517,11 +471,7 @@ const LINK_CONFIRMATIONS = {
 
 export type LinkConfirmation = keyof typeof LINK_CONFIRMATIONS;
 
-/**
- * A mailed link's page: one button, so that a mail scanner opening the link confirms nothing. `values` fill its text
- * (`email`; `newEmail` for an address change); `details` (page HTML) follow it; `refuse` labels a second button, which
- * posts `disown=1` with the token.
- */
+/** One button, so that a mail scanner opening the link confirms nothing; `refuse` adds a second that posts `disown=1`. */
 export function linkConfirmPage(
   look: PageLook,
   nonce: string,
@@ -544,29 +494,22 @@ export function linkConfirmPage(
   return document(look, nonce, text(look, keys.title), body);
 }
 
-/**
- * What a verification link's page says of the account it would confirm: when it was made (UTC) and under which name,
- * so that the address's owner can tell a sign-up that was not theirs, and what refusing it does.
- */
+/** When and under which name the account was made, so the address's owner can tell a sign-up that was not theirs. */
 export function accountMade(look: PageLook, account: { readonly name: string | null; readonly createdAt: Date }): string[] {
   const date = new Intl.DateTimeFormat(look.locale, { year: 'numeric', month: 'long', day: 'numeric', hour: '2-digit', minute: '2-digit', timeZone: 'UTC', timeZoneName: 'short' }).format(account.createdAt);
   const made = account.name === null ? text(look, 'verify.made', { date }) : text(look, 'verify.madeNamed', { date, accountName: account.name });
   return [made, text(look, 'verify.notMine')];
 }
 
-/**
- * The OP's forms (device verification, logout) post to the OP, which checks its own token, `xsrf` (bound to the
- * browser's OP session): it is carried as given.
- */
+/** The OP's own forms post to the OP, which checks its `xsrf` token (bound to the OP session): carried as given. */
 export interface OpFormInput {
   readonly action: string;
   readonly xsrf: string;
 }
 
 export interface DeviceCodePageInput extends OpFormInput {
-  /** The code to show in the field: typed before, or from verification_uri_complete. */
   readonly userCode?: string;
-  /** The client (and tenant) whose look the page has, sent back so that a wrong code is answered in the same look. */
+  /** Sent back so that a wrong code is answered in the same look. */
   readonly lookOf?: { readonly clientId: string; readonly tenant: string | undefined };
   readonly error?: 'device.error' | 'device.expired' | 'device.aborted' | 'device.refused' | 'device.failed';
 }
@@ -593,16 +536,14 @@ export function deviceCodePage(look: PageLook, nonce: string, input: DeviceCodeP
       focus: true,
     }) +
     `<button type="submit">${text(look, 'device.submit')}</button>\n</form>\n`;
-  // A cancelled device is what the user asked for: said (role="alert"), but not titled as an error.
+  // A cancelled device is what the user asked for: announced, but not titled as an error.
   return document(look, nonce, text(look, 'device.title'), body, error !== undefined && input.error !== 'device.aborted');
 }
 
 export interface DeviceConfirmPageInput extends OpFormInput {
-  /** The code as the device shows it (the OP's mask). */
   readonly userCode: string;
 }
 
-/** The user checks that the device shows this code, then continues (to sign in) or cancels (the device is refused). */
 export function deviceConfirmPage(look: PageLook, nonce: string, input: DeviceConfirmPageInput): RenderedPage {
   const body =
     `<h1>${text(look, 'device.confirmTitle')}</h1>\n<p>${text(look, 'device.confirmText')}</p>\n` +
@@ -613,7 +554,7 @@ export function deviceConfirmPage(look: PageLook, nonce: string, input: DeviceCo
   return document(look, nonce, text(look, 'device.confirmTitle'), body);
 }
 
-/** RP-initiated logout: the user confirms ending their session (`logout=yes`: every application of it). */
+/** `logout=yes` ends every application of the session. */
 export function logoutPage(look: PageLook, nonce: string, input: OpFormInput): RenderedPage {
   const body =
     `<h1>${text(look, 'logout.title')}</h1>\n<p>${text(look, 'logout.text')}</p>\n` +
@@ -623,16 +564,11 @@ export function logoutPage(look: PageLook, nonce: string, input: OpFormInput): R
 }
 
 /**
- * A CSP source expression as the grammar has it (CSP3 2.3.1): a scheme, or scheme://host[:port] with a host of
- * letters, digits, hyphens and dots (or an IPv6 literal). The URL parser accepts hosts with `;`, `,` or quotes,
- * which in a header would end the directive (or the policy) and start another.
+ * CSP3 2.3.1 source grammar. The URL parser accepts hosts with `;`, `,` or quotes, which in a header would end the
+ * directive and start another.
  */
 const CSP_SOURCE = new RegExp(String.raw`^[a-z][a-z0-9+.-]*:(?:\/\/${URL_HOST_PATTERN}(?::\d{1,5})?)?$`);
 
-/**
- * The origin (or, for a private-use scheme, the scheme) of a URL (a redirect URI, a logo), as a CSP source; undefined
- * when there is none that the policy can hold.
- */
 export function cspSource(uri: unknown): string | undefined {
   if (typeof uri !== 'string') return undefined;
   let source: string;
@@ -645,13 +581,9 @@ export function cspSource(uri: unknown): string | undefined {
   return CSP_SOURCE.test(source) ? source : undefined;
 }
 
-/** What every hosted answer carries, HTML or not: the headers of every HTML answer, and never cached. */
 export const SECURITY_HEADERS: Readonly<Record<string, string>> = { ...HTML_SECURITY_HEADERS, 'cache-control': 'no-store' };
 
-/**
- * The headers of a rendered page: its nonce-allowed style and its images only, and `formAction` as the places its
- * form may post to (and be redirected through), `'none'` for a page without a form.
- */
+/** `formAction`: where its form may post (and be redirected through); `'none'` for a page without a form. */
 export function pageHeaders(nonce: string, page: RenderedPage, formAction: readonly string[] = ["'none'"]): Record<string, string> {
   const csp = [
     "default-src 'none'",
@@ -665,13 +597,11 @@ export function pageHeaders(nonce: string, page: RenderedPage, formAction: reado
   return { 'content-security-policy': csp, ...SECURITY_HEADERS };
 }
 
-/** A page rendered with a fresh style nonce, and the headers that go with it (`formAction`: see pageHeaders). */
 export function renderPage(render: (nonce: string) => RenderedPage, formAction?: readonly string[]): { headers: Record<string, string>; html: string } {
   const nonce = randomBytes(16).toString('base64');
   const page = render(nonce);
   return { headers: pageHeaders(nonce, page, formAction), html: page.html };
 }
 
-/** An error page with its headers, for answers outside the hosted routes (the OP's, a surface's). */
 export const standaloneErrorPage = (look: PageLook, message: CopyText, detail?: ErrorDetail, flow?: ErrorFlow) =>
   renderPage((nonce) => errorPage(look, nonce, message, detail, flow));

@@ -1,14 +1,13 @@
 import { document, formError, text, type PageLook, type RenderedPage } from './pages.ts';
 import { webauthnForm } from './webauthn.ts';
 
-/** The passkey sign-up's last page (src/hosted/passkey-signup.ts): its address proven, the browser makes the passkey. */
+/** Its address proven, the browser makes the passkey. */
 export interface PasskeyCreateInput {
   readonly action: string;
   readonly csrf: string;
   readonly email: string;
-  /** The WebAuthn creation options, a fresh challenge each time the page is shown. */
+  /** A fresh challenge each time the page is shown. */
   readonly options: unknown;
-  /** The browser's last try did not make one. */
   readonly error?: boolean;
 }
 

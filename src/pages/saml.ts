@@ -3,17 +3,13 @@ import { document, escapeHtml, hidden, text, type PageLook, type RenderedPage } 
 export interface UnsolicitedConfirmationInput {
   readonly action: string;
   readonly csrf: string;
-  /** The identity, sealed to the interaction the page belongs to. */
+  /** Sealed to the interaction the page belongs to. */
   readonly proof: string;
   readonly email: string;
-  /** The provider's name, as the sign-in page's button shows it. */
   readonly provider: string;
 }
 
-/**
- * An IdP-initiated SAML identity waits for the user's word before it signs this sign-in in: who it is, from which
- * provider, and two buttons posting to the page's own form (Continue, or Cancel: the sign-in page instead).
- */
+/** An IdP-initiated identity waits for the user's word (Continue, or Cancel: the sign-in page instead). */
 export function unsolicitedConfirmationPage(look: PageLook, nonce: string, input: UnsolicitedConfirmationInput): RenderedPage {
   const values = { email: input.email, provider: input.provider };
   const body =

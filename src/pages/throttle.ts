@@ -6,41 +6,32 @@ import { browserLook, sendPage } from './reply.ts';
 import { guessingAddress } from '../request-origin.ts';
 
 /**
- * The per-address throttle of the hosted pages' credential-guessing POSTs (sign-in, sign-up, the device user code):
- * a tighter limit than the service-wide one, counted by the same @fastify/rate-limit plugin and store (Redis when
- * REDIS_URL is set, so every instance shares the counters; in memory otherwise). The three forms share one budget
- * per address: a guesser gains nothing by spreading over them.
+ * A tighter per-address limit on credential-guessing POSTs, on the same rate-limit plugin and store (Redis when set).
+ * The forms share one budget per address: a guesser gains nothing by spreading over them.
  */
 
-/** The look of the refusal: the page the form belongs to (its tenant's branding), when it can be known. */
+/** Its tenant's branding, when it can be known. */
 export type ThrottleLook = (request: FastifyRequest, reply: FastifyReply) => Promise<PageLook>;
 
-/**
- * An onRequest hook for a throttled route: it counts the route's POSTs (and a GET naming a user code, guessesByQuery),
- * before their body is parsed, so a refused POST costs no Argon2 work (a preHandler where the look needs the body).
- */
+/** Counts before the body is parsed, so a refused POST costs no Argon2 work (a preHandler where the look needs the body). */
 export type ThrottleHook = (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply | undefined>;
 
-/** A budget of its own within the address's, for a route that is not one of the forms (the SAML ACS: per provider). */
+/** A budget of its own within the address's (the SAML ACS: per provider). */
 export type ThrottleScope = (request: FastifyRequest) => string;
 
 export interface SignInThrottle {
-  /** The hook for one route; `look` brands the 429 page (the plain look when absent or failing). */
+  /** The plain look when `look` is absent or fails. */
   hook(look?: ThrottleLook, scope?: ThrottleScope): ThrottleHook;
 }
 
-/**
- * A GET that guesses too: verification_uri_complete (`GET /oauth2/device?user_code=…`, RFC 8628 3.3.1) answers a live
- * code with its client's look, a wrong one with the plain look, so it tells a right guess from a wrong one as the POST
- * does (RFC 8628 5.1).
- */
+/** verification_uri_complete (RFC 8628 3.3.1) tells a right guess from a wrong one by its look, as the POST does (5.1). */
 const guessesByQuery = (request: FastifyRequest): boolean =>
   request.method === 'GET' && (request.query as Record<string, unknown> | undefined)?.['user_code'] !== undefined;
 
-/** Made once per server, after the rate-limit plugin: every throttled route, in any plugin scope, shares its counter. */
+/** After the rate-limit plugin: every throttled route, in any plugin scope, shares its counter. */
 export function signInThrottle(app: FastifyInstance, limit: Config['signInRateLimit']): SignInThrottle {
   const scopes = new WeakMap<FastifyRequest, string>();
-  // createRateLimit counts without marking the request, so the service-wide limit still counts these requests too.
+  // createRateLimit does not mark the request, so the service-wide limit counts it too.
   const count = app.createRateLimit({
     max: limit.max,
     timeWindow: limit.windowMs,
@@ -53,7 +44,7 @@ export function signInThrottle(app: FastifyInstance, limit: Config['signInRateLi
       const outcome = await count(request);
       if (outcome.isAllowed || !outcome.isExceeded) return undefined;
       rateLimited.inc({ limit: 'sign_in' });
-      // The refusal stands whatever happens to its look (e.g. an expired interaction has none).
+      // The refusal stands whatever happens to its look.
       const pageLook = look === undefined ? browserLook(request) : await look(request, reply).catch(() => browserLook(request));
       reply.headers({
         'retry-after': String(outcome.ttlInSeconds),

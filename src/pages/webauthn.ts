@@ -2,10 +2,8 @@ import { inlineHashes } from '../html-security.ts';
 import { escapeHtml, hidden, type RenderedPage } from './pages.ts';
 
 /**
- * The one script of the hosted pages: a form marked `data-webauthn` (`get` or `create`, its options as JSON in
- * `data-options`) asks the browser's WebAuthn API on submit and posts the answer as JSON in its `credential` field
- * (`cancelled` when the user or the browser gave up, which the server refuses as any bad answer). Inline, allowed by
- * its hash alone: nothing is loaded from anywhere, and the forms stay plain POSTs answered with pages.
+ * The one script of the hosted pages: a `data-webauthn` form asks the browser's WebAuthn API on submit and posts the
+ * answer (or `cancelled`) in `credential`. Inline, allowed by its hash alone; the forms stay plain POSTs.
  */
 const SCRIPT = `for (const form of document.querySelectorAll('form[data-webauthn]')) {
   form.addEventListener('submit', async (event) => {
@@ -28,7 +26,6 @@ const SCRIPT = `for (const form of document.querySelectorAll('form[data-webauthn
 const SCRIPT_ELEMENT = `<script>${SCRIPT}</script>`;
 const SCRIPT_SOURCES = inlineHashes(SCRIPT_ELEMENT, 'script');
 
-/** A form that runs a WebAuthn ceremony: its fields (already rendered) and its submit button's label. */
 export interface WebauthnForm {
   readonly action: string;
   readonly csrf: string;
@@ -45,7 +42,7 @@ export const webauthnForm = (form: WebauthnForm): string =>
   `<input type="hidden" name="credential" value="">\n${form.fields ?? ''}` +
   `<button type="submit"${form.buttonClass === undefined ? '' : ` class="${form.buttonClass}"`}>${form.label}</button>\n</form>\n`;
 
-/** The page with the script that drives its WebAuthn forms, when it has one (else unchanged: no script runs). */
+/** Else unchanged: no script runs. */
 export function withWebauthnScript(page: RenderedPage): RenderedPage {
   if (!page.html.includes(' data-webauthn=')) return page;
   return { ...page, html: page.html.replace('</body>', `${SCRIPT_ELEMENT}\n</body>`), scriptSources: SCRIPT_SOURCES };
