@@ -9,10 +9,7 @@ import { authorize, operationRules, operationTenants } from './authorize-operati
 import { KnownOperationTypesRule, OPERATION_LIMITS, OperationLimitsRule } from './operation-limits.ts';
 import { variablesRefusal } from './variable-coercion.ts';
 
-/**
- * The permission check of an operation: the permission table, in each tenant it acts in (authorize, which answers those
- * tenants). Each operation's rule and tenant sources are worked out once per parsed document.
- */
+/** Each operation's rule and tenant sources are worked out once per parsed document. */
 export type OperationCheck = (
   principal: Principal,
   document: DocumentNode,
@@ -28,9 +25,8 @@ function operationCheck(schema: GraphQLSchema): OperationCheck {
 }
 
 /**
- * Checked once Apollo has chosen the operation, before graphql-js coerces its variables: the permission table first (an
- * unauthorized caller's input is never read in depth), then the variables by the REST adapter's bounded check
- * (variable-coercion.ts), so both transports refuse alike. One hook, for this order: Apollo runs plugins' hooks at once.
+ * The permission table first (an unauthorized caller's input is never read in depth), then the REST adapter's bounded
+ * variable check, so both transports refuse alike. One hook for this order: Apollo runs plugins' hooks at once.
  */
 function operationGatePlugin(check: OperationCheck): ApolloServerPlugin<RequestContext> {
   return {
@@ -49,10 +45,7 @@ function operationGatePlugin(check: OperationCheck): ApolloServerPlugin<RequestC
   };
 }
 
-/**
- * Counts each operation by its type and root field, a closed set (the schema's), not by the name the client gave it;
- * its outcome is `ok` or the code of its first error (the ErrorCode set, mapped by formatError).
- */
+/** By type and root field, a closed set, not by the client's name for it; outcome `ok` or the first error's code. */
 function operationMetricsPlugin(): ApolloServerPlugin<RequestContext> {
   return {
     async requestDidStart() {
@@ -62,7 +55,7 @@ function operationMetricsPlugin(): ApolloServerPlugin<RequestContext> {
           const body = response.body.kind === 'single' ? response.body.singleResult : undefined;
           const code = (body?.errors ?? errors ?? [])[0]?.extensions?.['code'];
           const type = operation?.operation ?? 'none';
-          // Only the schema's own fields name a series (an operation is resolved once validated, but be sure).
+          // Only the schema's own fields name a series.
           const rootType = operation === undefined ? undefined : schema.getRootType(operation.operation);
           const field = root !== undefined && rootType?.getFields()[root.name.value] !== undefined ? root.name.value : 'none';
           noteRequest({ operation: `${type} ${field}` });
@@ -77,10 +70,7 @@ function operationMetricsPlugin(): ApolloServerPlugin<RequestContext> {
   };
 }
 
-/**
- * Apollo, with the permission check its gate runs: the /graphql endpoint runs it too, before a keyed mutation's stored
- * answer may be replayed (http-endpoint.ts).
- */
+/** The /graphql endpoint runs the check too, before a keyed mutation's stored answer is replayed (http-endpoint.ts). */
 export type GraphQLServer = ApolloServer<RequestContext> & { readonly checkOperation: OperationCheck };
 
 export async function createApollo(
@@ -93,17 +83,13 @@ export async function createApollo(
     formatError,
     includeStacktraceInErrorResponses: false,
     introspection: true,
-    // graphql-js's own rules, then operations of a kind the API has (no subscription), and how much one request may ask
-    // for (src/graphql/operation-limits.ts).
     validationRules: [KnownOperationTypesRule, OperationLimitsRule],
     parseOptions: { maxTokens: OPERATION_LIMITS.tokens },
-    // Automatic persisted queries are not offered: a request that asks for one is refused (422), not half-served.
+    // A request asking for a persisted query is refused (422), not half-served.
     persistedQueries: false,
-    // The service serves its own self-contained GraphiQL page at GET /graphql (http-endpoint.ts).
-    // No cache hints are used: without the plugin, Apollo does not wrap every field resolver to collect them.
+    // Without the cache-control plugin, Apollo does not wrap every field resolver to collect hints.
     plugins: [ApolloServerPluginCacheControlDisabled(), operationGatePlugin(checkOperation), operationMetricsPlugin()],
-    // The service's own shutdown stops Apollo after the requests in flight (src/app.ts): Apollo's signal handler, on
-    // outside tests, would stop it first and fail the operations still running.
+    // The service's shutdown stops Apollo after the requests in flight (src/app.ts); Apollo's signal handler would fail them.
     stopOnTerminationSignals: false,
   });
   await apollo.start();

@@ -17,10 +17,7 @@ import { scopeTenant } from '../context.ts';
 import { GatehouseError } from '../errors.ts';
 import { isUuid } from '../ids.ts';
 
-/**
- * What running `operation` takes: the rules (src/auth/operation-permissions.ts) of every field it selects, through
- * the fragments it spreads, joined. Linear in the document, which the operation limits bound.
- */
+/** The rules of every field it selects, through fragments, joined; linear in the document, which the limits bound. */
 export function operationRule(schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode): OperationRule {
   const fragments = new Map<string, FragmentDefinitionNode>();
   for (const definition of document.definitions) {
@@ -29,7 +26,7 @@ export function operationRule(schema: GraphQLSchema, document: DocumentNode, ope
   const permissions = new Set<Permission>();
   const tenantScope = new Set<Permission>();
   let applicationLevel = false;
-  // Only a document whose every field is served while deactivated is: a reactivation beside any other field is not.
+  // A reactivation beside any other field is not served while deactivated.
   let whileDeactivated = true;
   let fields = 0;
   const reached = new Set<string>();
@@ -66,7 +63,6 @@ export function operationRule(schema: GraphQLSchema, document: DocumentNode, ope
   };
 }
 
-/** How the SDL's descriptions and the OpenAPI document state a rule. */
 export function describeRule(rule: OperationRule): string {
   const list = (permissions: readonly Permission[]) => permissions.map((p) => `\`${p}\``).join(', ');
   const held = rule.permissions.length === 0 ? 'No permission.' : `Requires ${list(rule.permissions)}.`;
@@ -74,7 +70,7 @@ export function describeRule(rule: OperationRule): string {
   return rule.applicationLevel === true ? `${inTenant} Application-wide credentials only.` : inTenant;
 }
 
-/** Appends each field's rule to its description, so that the schema's own documentation states the permission table. */
+/** So that the schema's own documentation states the permission table. */
 export function describePermissions(schema: GraphQLSchema): GraphQLSchema {
   for (const [coordinate, rule] of Object.entries(OPERATION_PERMISSIONS)) {
     const [typeName, fieldName] = coordinate.split('.') as [string, string];
@@ -86,10 +82,7 @@ export function describePermissions(schema: GraphQLSchema): GraphQLSchema {
   return schema;
 }
 
-/**
- * Why credentials authenticated anew may no longer run what a stream was opened with (a stream outlives its request),
- * or undefined while they may. Only a refusal is answered; any other failure is thrown, so the stream ends as failed.
- */
+/** A stream outlives its request. Only a refusal is answered; any other failure is thrown, so the stream ends as failed. */
 export async function refusalNow(principal: () => Promise<Principal>, rule: OperationRule, pathTenants: readonly (string | null)[]): Promise<GatehouseError | undefined> {
   try {
     await authorize(await principal(), rule, pathTenants);
@@ -100,10 +93,7 @@ export async function refusalNow(principal: () => Promise<Principal>, rule: Oper
   }
 }
 
-/**
- * Each request's permission decision, on its principal (one per request): made once however many ask (a keyed
- * /graphql mutation's endpoint, then Apollo's gate), and read by withIdempotency for the tenants it was made in.
- */
+/** One per request, made once however many ask (a keyed mutation's endpoint, then Apollo's gate); read by withIdempotency. */
 const decisions = new WeakMap<Principal, Decision>();
 
 interface Decision {
@@ -112,16 +102,15 @@ interface Decision {
   readonly tenants: Promise<readonly (string | null)[]>;
 }
 
-/** The same question: the rule itself, or an equal one (Apollo's own parse of the document the endpoint checked). */
+/** Or an equal rule: Apollo's own parse of the document the endpoint checked. */
 const asks = (decision: Decision, rule: OperationRule, pathTenants: readonly (string | null)[]) =>
   decision.pathTenants.length === pathTenants.length &&
   decision.pathTenants.every((tenant, index) => tenant === pathTenants[index]) &&
   (decision.rule === rule || JSON.stringify(decision.rule) === JSON.stringify(rule));
 
 /**
- * Throws 403 `organization_deactivated` while the organization is deactivated (unless this is its reactivation), and
- * 403 `forbidden` unless the credentials may run the rule in each tenant the request acts in (scopeTenant settles each
- * as the scope will); else answers those tenants, each once. Nothing is read when the rule needs no permission.
+ * Throws 403 `organization_deactivated` (unless reactivating) or `forbidden`; else answers the tenants acted in, each
+ * settled by scopeTenant as the scope will. Nothing is read when the rule needs no permission.
  */
 export function authorize(principal: Principal, rule: OperationRule, pathTenants: readonly (string | null)[]): Promise<readonly (string | null)[]> {
   const decided = decisions.get(principal);
@@ -135,9 +124,8 @@ async function decide(principal: Principal, rule: OperationRule, pathTenants: re
   if (principal.organizationDeactivated && rule.whileDeactivated !== true) {
     throw new GatehouseError('organization_deactivated', 'The organization is deactivated: only its reactivation is served');
   }
-  // No root field named (validation refuses such a document first): the credentials' own tenant, never nothing checked.
-  // An application-level rule's permissions are also asked application-wide, whatever tenant a field names
-  // (deleteTenant's): held only through a role assigned on that tenant's path, they hold in that tenant alone.
+  // No root field named: the credentials' own tenant, never nothing checked. An application-level rule is also asked
+  // application-wide: a permission held only through a tenant path's role holds in that tenant alone.
   const tenants = pathTenants.length === 0 || rule.applicationLevel === true ? [...pathTenants, null] : pathTenants;
   const actsIn = new Set<string | null>();
   for (const pathTenant of new Set(tenants)) {
@@ -156,25 +144,22 @@ async function decide(principal: Principal, rule: OperationRule, pathTenants: re
   return [...actsIn];
 }
 
-/** The tenants the request of `principal` acts in, as authorize settled them; an error when no check was made. */
+/** An error when no check was made. */
 export async function checkedTenants(principal: Principal): Promise<readonly (string | null)[]> {
   const decided = decisions.get(principal);
   if (decided === undefined) throw new Error('the request’s permission check has not been made');
   return decided.tenants;
 }
 
-/** Where a root field's `tenantId` comes from: a literal (null: left out or null), or a variable with its default. */
+/** null: left out or null. */
 type TenantSource = { readonly literal: string | null } | { readonly variable: string; readonly fallback: string | null };
 
-/** A path parameter or variable as the scope will read it: a UUID, in lower case; anything else is refused by coercion. */
+/** Anything else is refused by coercion. */
 export function pathTenant(value: unknown): string | null {
   return typeof value === 'string' && isUuid(value) ? value.toLowerCase() : null;
 }
 
-/**
- * The `tenantId` argument of every root field `operation` selects (through fragments): the tenants it acts in, each
- * root field's scope being its own. Literals are checked by validation before the gate; variables by coercion after it.
- */
+/** Each root field's scope is its own. Literals are checked by validation before the gate; variables by coercion after it. */
 function tenantSources(document: DocumentNode, operation: OperationDefinitionNode): TenantSource[] {
   const fragments = new Map<string, FragmentDefinitionNode>();
   for (const definition of document.definitions) {
@@ -206,7 +191,7 @@ function tenantSources(document: DocumentNode, operation: OperationDefinitionNod
   return sources;
 }
 
-/** The path tenants of a request of `operation` with `variables`, from its tenant sources (worked out once per operation). */
+/** Worked out once per operation. */
 export function operationTenants(): (document: DocumentNode, operation: OperationDefinitionNode, variables: Record<string, unknown>) => (string | null)[] {
   const known = new WeakMap<OperationDefinitionNode, TenantSource[]>();
   return (document, operation, variables) => {
@@ -221,7 +206,7 @@ export function operationTenants(): (document: DocumentNode, operation: Operatio
   };
 }
 
-/** operationRule, worked out once per parsed operation: Apollo hands out the same document for the same query text. */
+/** Apollo hands out the same document for the same query text. */
 export function operationRules(): (schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode) => OperationRule {
   const rules = new WeakMap<OperationDefinitionNode, OperationRule>();
   return (schema, document, operation) => {

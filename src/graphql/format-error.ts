@@ -4,23 +4,19 @@ import { refusalOfDatabase } from '../domain/db-errors.ts';
 import { GatehouseError, INTERNAL_ERROR, STATUS_BY_CODE, toGraphQLErrorBody, type GraphQLErrorBody } from '../errors.ts';
 import { readInputRefusal } from './input-refusals.ts';
 
-/** Apollo's codes for client input refused before any resolver ran: a syntax error, a failed validation, a variable's coercion. */
+/** Client input refused before any resolver ran. */
 const INPUT_CODES: ReadonlySet<unknown> = new Set(['BAD_USER_INPUT', 'GRAPHQL_VALIDATION_FAILED', 'GRAPHQL_PARSE_FAILED']);
 
-/** Apollo's codes for a request it cannot run at all: no query, a batch, CSRF prevention, an unselected operation, APQ. */
+/** A request Apollo cannot run at all: no query, a batch, CSRF prevention, an unselected operation, APQ. */
 const REQUEST_CODES: ReadonlySet<unknown> = new Set(['BAD_REQUEST', 'OPERATION_RESOLUTION_FAILURE', 'PERSISTED_QUERY_NOT_SUPPORTED']);
 
-/**
- * The GraphQL serializer of errors: `extensions.code`, `status` and, where known, `field`, `details` and `retryAfter`
- * (seconds, the refusal's own time to retry, which the answer's Retry-After says: retry-after.ts). Refused input
- * becomes 422 `validation_error` naming the input, never quoting it (input-refusals.ts), as over REST.
- */
+/** Refused input becomes 422 `validation_error` naming the input, never quoting it (input-refusals.ts), as over REST. */
 function classifyError(schema: GraphQLSchema, formatted: GraphQLFormattedError, error: unknown): GraphQLErrorBody | undefined {
   const unwrapped = unwrapResolverError(error);
-  // A refusal raised before execution (variablesRefusal) keeps its document node, and its GatehouseError as the cause.
+  // A refusal raised before execution keeps its document node, and its GatehouseError as the cause.
   const original = unwrapped instanceof GraphQLError && unwrapped.originalError instanceof GatehouseError ? unwrapped.originalError : unwrapped;
   if (original instanceof GatehouseError) return toGraphQLErrorBody(original);
-  // Thrown by a plugin before execution (the permission table's check): Apollo wraps it with no path.
+  // Thrown by a plugin before execution (the permission check): Apollo wraps it with no path.
   if (original instanceof GraphQLError && original.originalError instanceof GatehouseError) return toGraphQLErrorBody(original.originalError);
   const refusal = refusalOfDatabase(original);
   if (refusal !== undefined) return toGraphQLErrorBody(refusal);

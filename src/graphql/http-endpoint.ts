@@ -11,13 +11,11 @@ import { parseClientDocument } from './operation-limits.ts';
 import type { subscriptionRunner } from './subscriptions.ts';
 import type { graphqlWebSocket } from './websocket.ts';
 
-/** What runs a subscription (subscriptions.ts). */
 type RunSubscription = ReturnType<typeof subscriptionRunner>;
 
 /**
- * `/graphql` over HTTP: `POST` runs an operation through Apollo (GraphQL over HTTP: the body's members checked, an
- * Idempotency-Key on mutations, the status of a failure) or, asked as `text/event-stream`, a subscription
- * (subscriptions.ts); `GET` serves the GraphiQL playground, and its WebSocket upgrade subscriptions (websocket.ts).
+ * `POST` runs an operation through Apollo or, asked as `text/event-stream`, a subscription (subscriptions.ts); `GET`
+ * serves GraphiQL, and its WebSocket upgrade subscriptions (websocket.ts).
  */
 export function registerGraphQLEndpoint(
   app: FastifyInstance,
@@ -26,7 +24,7 @@ export function registerGraphQLEndpoint(
   runSubscription: RunSubscription,
   webSocket: ReturnType<typeof graphqlWebSocket>,
 ): void {
-  // The playground bundles all of GraphiQL (about 45 MB resident once loaded): loaded when first asked for.
+  // About 45 MB resident once loaded: loaded when first asked for.
   let graphiql: Promise<Playground> | undefined;
   app.route({
     method: 'GET',
@@ -41,7 +39,7 @@ export function registerGraphQLEndpoint(
   app.post('/graphql', { config: { authenticated: true } }, async (request, reply) => handleGraphQL(apollo, contextFor, runSubscription, request, reply));
 }
 
-/** An error body as a GraphQL response: `code`, `status` and `field` in the extensions, as format-error.ts does. */
+/** As format-error.ts does. */
 export function graphqlErrors({ code, message, ...rest }: GraphQLErrorBody) {
   return { errors: [{ message, extensions: { code, status: STATUS_BY_CODE[code], ...rest } }] };
 }
@@ -51,19 +49,14 @@ interface Playground {
   readonly policy: string;
 }
 
-/**
- * The GraphiQL page, self-contained (its scripts, styles and icons inline), and the Content-Security-Policy it works
- * under: its own inline scripts by hash and nothing else, images and fonts from data: URLs, requests to this origin
- * only, never framed.
- */
+/** Its own inline scripts by hash and nothing else, images and fonts from data: URLs, requests to this origin only. */
 async function renderPlayground(): Promise<Playground> {
   const { renderGraphiQL } = await import('@graphql-yoga/render-graphiql');
   const html = renderGraphiQL({ endpoint: '/graphql', title: 'Gatehouse GraphQL' });
   const policy = [
     "default-src 'none'",
     `script-src ${inlineHashes(html, 'script').join(' ')}`,
-    // Its editor (Monaco) runs its language services in workers it makes from blobs, and inserts style sheets as it
-    // goes: styles run nothing, so any inline one may apply.
+    // Monaco makes workers from blobs and inserts style sheets as it goes: styles run nothing, so any inline one may apply.
     'worker-src blob:',
     "style-src 'unsafe-inline'",
     'img-src data:',
@@ -77,16 +70,14 @@ async function renderPlayground(): Promise<Playground> {
 }
 
 /**
- * A response without data takes the status of its first error, so HTTP clients and proxies see failures as failures;
- * a partial result stays 200, as GraphQL requires. Read from the body Apollo wrote, so it also covers requests Apollo
- * refuses before its pipeline (which it answers 400, a status the contract lacks).
+ * So HTTP clients and proxies see failures as failures; a partial result stays 200, as GraphQL requires. Read from the
+ * body, so it also covers requests Apollo refuses before its pipeline (answered 400, a status the contract lacks).
  */
 function statusOfFailure({ data, errors }: GraphQLResponseBody): number | undefined {
   const status = errors?.[0]?.extensions?.status;
   return data == null && typeof status === 'number' ? status : undefined;
 }
 
-/** The members of a /graphql request body that Apollo reads, once refuseMalformedRequest has checked their types. */
 interface GraphQLRequestBody {
   readonly query?: string;
   readonly operationName?: string | null;
@@ -96,7 +87,7 @@ interface GraphQLRequestBody {
 
 const isMap = (value: unknown) => value === null || (typeof value === 'object' && !Array.isArray(value));
 
-/** What each member of a /graphql request body must be, when present (GraphQL over HTTP: the POST body). */
+/** GraphQL over HTTP: the POST body. */
 const REQUEST_MEMBERS: Readonly<Record<string, { readonly is: (value: unknown) => boolean; readonly shape: string }>> = {
   query: { is: (value) => typeof value === 'string', shape: 'a string' },
   operationName: { is: (value) => value === null || typeof value === 'string', shape: 'a string or null' },
@@ -105,9 +96,8 @@ const REQUEST_MEMBERS: Readonly<Record<string, { readonly is: (value: unknown) =
 };
 
 /**
- * A /graphql body that is not a well-formed GraphQL-over-HTTP request (no object, a batch, no `query`, a member of the
- * wrong type) is refused here, with the member as `field`, as any other refused input (Apollo's own refusals name
- * none); so every answer from Apollo is to a well-formed request (http-media.ts: their statuses differ).
+ * Refused here with the member as `field` (Apollo's refusals name none), so Apollo only answers well-formed requests
+ * (http-media.ts).
  */
 function refuseMalformedRequest(body: unknown): GraphQLRequestBody {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw invalid('body', 'POST /graphql takes one JSON object: {"query": "…", "variables": {…}}');
@@ -118,11 +108,7 @@ function refuseMalformedRequest(body: unknown): GraphQLRequestBody {
   return body as GraphQLRequestBody;
 }
 
-/**
- * The document of a /graphql request and the operation it runs, else undefined (Apollo refuses it in its
- * own words). Read under the client document limits first: one nested too deep is refused before Apollo's recursive
- * parser would exhaust the stack on it.
- */
+/** Under the client document limits first: one nested too deep is refused before Apollo's recursive parser exhausts the stack. */
 function clientOperation(body: GraphQLRequestBody): { document: DocumentNode; operation: OperationDefinitionNode } | undefined {
   if (typeof body.query !== 'string') return undefined;
   let document: DocumentNode;
@@ -139,11 +125,7 @@ function clientOperation(body: GraphQLRequestBody): { document: DocumentNode; op
 
 const acceptsEventStream = (request: FastifyRequest) => /\btext\/event-stream\b/i.test(request.headers.accept ?? '');
 
-/**
- * The request an Idempotency-Key stands for on /graphql: what Apollo runs, not how it was written (the printed
- * document, the operation name, variables and extensions as JSON values; a null member and `{}` count as absent).
- * Another document, operation or value is another request (409).
- */
+/** What Apollo runs, not how it was written (a null member and `{}` count as absent); another is another request (409). */
 function graphqlFingerprint(document: DocumentNode, { operationName, variables, extensions }: GraphQLRequestBody): string {
   return requestFingerprint('graphql', print(document), operationName ?? null, variables ?? {}, extensions ?? {});
 }
@@ -159,7 +141,7 @@ async function handleGraphQL(
   let idempotency: { key: string; fingerprint: string } | undefined;
   try {
     context = await contextFor(request);
-    // No body, whatever the Content-Type said: Apollo's words for it depend on that header (a CSRF refusal for a form's).
+    // Apollo's words for it depend on the Content-Type (a CSRF refusal for a form's).
     if (request.body === undefined) throw invalid('body', 'POST /graphql takes a JSON body: {"query": "…", "variables": {…}}');
     const body = refuseMalformedRequest(request.body);
     const chosen = clientOperation(body);
@@ -172,8 +154,8 @@ async function handleGraphQL(
     }
     // Reads are not keyed, as over REST (GET): a query's answer replayed for a day would be stale.
     const key = kind === OperationTypeNode.MUTATION ? parseIdempotencyKey(request.headers['idempotency-key']) : undefined;
-    // A stored answer is replayed only to a request the permission table admits now, as over REST: Apollo's gate checks
-    // only as it runs the operation. One refused runs unkeyed, for Apollo to refuse (the same decision) in its own words.
+    // Replayed only to a request the permission table admits now: Apollo's gate checks only as it runs the operation.
+    // One refused runs unkeyed, for Apollo to refuse in its own words.
     if (chosen !== undefined && key !== undefined) {
       const { principal } = context;
       const { document, operation } = chosen;
@@ -189,7 +171,7 @@ async function handleGraphQL(
   for (const [name, value] of Object.entries(request.headers)) {
     if (typeof value === 'string') headers.set(name, value);
   }
-  // The media type is chosen by sendGraphQLAnswer; Apollo answers in JSON whatever the client accepts.
+  // The media type is chosen by sendGraphQLAnswer.
   headers.set('accept', 'application/json');
   const execute = async (operationContext: RequestContext) => {
     const response = await apollo.executeHTTPGraphQLRequest({
@@ -208,7 +190,7 @@ async function handleGraphQL(
   return sendGraphQLAnswer(request, reply, { status: result.status, body: result.body as GraphQLResponseBody, fromGraphQL: true });
 }
 
-/** Whether `check` passes: false when it refuses (403), any other failure thrown. */
+/** False on 403, any other failure thrown. */
 async function passes(check: () => Promise<unknown>): Promise<boolean> {
   try {
     await check();

@@ -21,7 +21,7 @@ import {
 } from 'graphql';
 import { parseClientDocument } from './operation-limits.ts';
 
-/** Whether a value of the type may hold a list; memoized per type. */
+/** Memoized per type. */
 const typesHoldingLists = new WeakMap<GraphQLInputType, boolean>();
 
 export function holdsLists(type: GraphQLInputType, visiting = new Set<GraphQLInputType>()): boolean {
@@ -38,9 +38,8 @@ export function holdsLists(type: GraphQLInputType, visiting = new Set<GraphQLInp
 }
 
 /**
- * graphql-js's refusals of client input, reworded for the contract: `field` is the input path as REST names it, and
- * the message names it and the expected type. graphql-js quotes the refused value, which may be a secret (an API key
- * in the wrong place): only graphql-js's own words are read, never the value or a client's key.
+ * graphql-js's refusals reworded for the contract (`field` as REST names it). graphql-js quotes the refused value,
+ * which may be a secret (an API key in the wrong place): only its own words are read, never the value or a client's key.
  */
 export interface InputRefusal {
   readonly message: string;
@@ -53,21 +52,20 @@ type Problem = 'invalid' | 'missing' | 'unknown';
 
 interface Refusal {
   readonly problem: Problem;
-  /** From the argument: `['input', 'tenancyConfig', 'brandingScope']`; undefined where no argument holds the input. */
+  /** From the argument: `['input', 'tenancyConfig', 'brandingScope']`. */
   readonly path: readonly Segment[] | undefined;
-  /** The type expected there; undefined for an unknown field. */
+  /** Undefined for an unknown field. */
   readonly expected: GraphQLType | undefined;
 }
 
 /** `Field "name" …` while coercing a variable, `Field "CreateTenantInput.name" …` while validating a literal. */
 const MISSING_FIELD = /^Field "(?:\w+\.)?(\w+)" of required type "[^"]+" was not provided\.$/;
-/** graphql-js's suggestions after an unknown field: the input type's own field names, never the client's key. */
+/** The input type's own field names, never the client's key. */
 const SUGGESTIONS = /^ Did you mean "\w+"(?:(?:, |,? or )"\w+")*\?$/;
-/** Every parameter and input field the API defines is a GraphQL name; a key that is not one cannot be spelled in a path. */
 const NAME = /^[_A-Za-z]\w*$/;
 const MISSING_ARGUMENT = /^(?:Field|Directive) "[^"]+" argument "(\w+)" of type "([^"]+)" is required, but it was not provided\.$/;
 const UNKNOWN_ARGUMENT = /^Unknown argument "/;
-/** Values as a client writes them in the document (a variable is not one: its value is coerced, not validated). */
+/** A variable is not one: its value is coerced, not validated. */
 const LITERAL_KINDS: ReadonlySet<Kind> = new Set([Kind.STRING, Kind.INT, Kind.FLOAT, Kind.BOOLEAN, Kind.NULL, Kind.ENUM, Kind.LIST, Kind.OBJECT]);
 
 export function readInputRefusal(schema: GraphQLSchema, error: GraphQLError): InputRefusal | undefined {
@@ -76,10 +74,7 @@ export function readInputRefusal(schema: GraphQLSchema, error: GraphQLError): In
   return refusal === undefined ? (variablePositionRefusal(schema, error) ?? argumentRefusal(error)) : word(refusal);
 }
 
-/**
- * Whether a client's key can be a `field` path's step: a name, as every parameter and input field the API defines.
- * An empty key, or one holding quotes or dots, would make a path that reads as another (`config.` or `a.b`).
- */
+/** An empty key, or one holding quotes or dots, would make a path that reads as another (`config.` or `a.b`). */
 export function isName(key: string): boolean {
   return NAME.test(key);
 }
@@ -89,7 +84,7 @@ function withoutTokenValue(message: string): string {
   return message.replace(/\b(String|BlockString|Int|Float) ".*"\.$/s, '$1.');
 }
 
-/** An argument left out or not in the schema: graphql-js's message names it and quotes no value, so only `field` is added. */
+/** graphql-js's message quotes no value here, so only `field` is added. */
 function argumentRefusal(error: GraphQLError): InputRefusal | undefined {
   const [node] = error.nodes ?? [];
   const missing = MISSING_ARGUMENT.exec(error.message)?.[1];
@@ -98,10 +93,7 @@ function argumentRefusal(error: GraphQLError): InputRefusal | undefined {
   return field === undefined ? undefined : { message: error.message, field };
 }
 
-/**
- * A variable declared with a type its argument does not take (VariablesInAllowedPositionRule): the message quotes no
- * value; `field` is where the variable is used (the error's second node).
- */
+/** VariablesInAllowedPositionRule quotes no value; `field` is where the variable is used (the error's second node). */
 function variablePositionRefusal(schema: GraphQLSchema, error: GraphQLError): InputRefusal | undefined {
   const [definition, use] = error.nodes ?? [];
   if (definition?.kind !== Kind.VARIABLE_DEFINITION || use?.kind !== Kind.VARIABLE || error.source === undefined) return undefined;
@@ -109,23 +101,15 @@ function variablePositionRefusal(schema: GraphQLSchema, error: GraphQLError): In
   return located === undefined ? undefined : { message: error.message, field: fieldName(located.path) };
 }
 
-/**
- * Where a variable's value goes, as REST names it: the argument it is passed to (and the path inside a literal holding
- * it, on /graphql), else the variable itself; with the type expected there.
- */
 export function argumentOf(schema: GraphQLSchema, definition: VariableDefinitionNode): Located {
   return usageOf(schema, definition) ?? { path: [definition.variable.name.value], type: typeFromAST(schema, definition.type) };
 }
 
-/** A variable refused whole: left out while required (`missing`), or null where its type is not. */
 export function variableRefusal(argument: Located, problem: 'missing' | 'invalid'): InputRefusal {
   return word({ problem, path: argument.path, expected: argument.type });
 }
 
-/**
- * A refusal of `coerceInputValue` inside a variable's value, at `segments`; `reason` (its message) says whether a field
- * was missing or unknown. The refused value itself is never read.
- */
+/** The refused value itself is never read. */
 export function coercionRefusal(argument: Located, segments: readonly Segment[], reason: string): InputRefusal {
   const missing = MISSING_FIELD.exec(reason)?.[1];
   if (missing !== undefined) {
@@ -138,9 +122,8 @@ export function coercionRefusal(argument: Located, segments: readonly Segment[],
 }
 
 /**
- * The client's key in `Field "<key>" is not defined by type "<Type>".<suggestions>`, where `type` is the input type
- * holding it. The key may hold anything, quotes and graphql-js's own words included; what follows it holds only the
- * schema's names, so the key ends where the type's sentence last begins.
+ * The key may hold anything, graphql-js's own words included; what follows it holds only the schema's names, so the key
+ * ends where the type's sentence last begins.
  */
 function unknownKeyOf(reason: string, type: GraphQLType | undefined): string | undefined {
   const holder = type === undefined ? undefined : getNullableType(type);
@@ -153,7 +136,6 @@ function unknownKeyOf(reason: string, type: GraphQLType | undefined): string | u
   return suggestions === '' || SUGGESTIONS.test(suggestions) ? reason.slice(lead.length, end) : undefined;
 }
 
-/** The input type at `path` inside a value of `type`; a list's items are one step down. */
 function typeAt(type: GraphQLType | undefined, path: readonly Segment[]): GraphQLType | undefined {
   let current = type;
   for (const segment of path) {
@@ -165,9 +147,8 @@ function typeAt(type: GraphQLType | undefined, path: readonly Segment[]): GraphQ
 }
 
 /**
- * Where the client passed the variable: its argument and the path inside a literal, with the type expected there, read
- * again from the definition's source (graphql-js keeps no link from a node to its parents). The REST adapter's
- * documents carry no source, but their variables are named and typed after their arguments: the variable is the answer.
+ * Read again from the definition's source (graphql-js keeps no link from a node to its parents). The REST adapter's
+ * documents carry no source, but their variables are named after their arguments: the variable is the answer.
  */
 function usageOf(schema: GraphQLSchema, definition: VariableDefinitionNode): Located | undefined {
   const source = definition.loc?.source;
@@ -185,7 +166,6 @@ function usageOf(schema: GraphQLSchema, definition: VariableDefinitionNode): Loc
   return undefined;
 }
 
-/** A literal refused by validation (ValuesOfCorrectTypeRule): a value of the wrong type, a field missing or unknown. */
 function literalRefusal(schema: GraphQLSchema, error: GraphQLError): Refusal | undefined {
   const [node] = error.nodes ?? [];
   if (node === undefined) return undefined;
@@ -206,10 +186,8 @@ export interface Located {
   readonly type: GraphQLType | undefined;
 }
 
-/** Every node inside an argument's value in one document, placed. */
 interface DocumentInputs {
   readonly document: DocumentNode;
-  /** By `positionOf(node)`. */
   readonly byPosition: ReadonlyMap<string, Located>;
   /** Per operation or fragment, the first use of each variable inside an argument. */
   readonly variableUses: ReadonlyMap<DefinitionNode, ReadonlyMap<string, Located>>;
@@ -219,10 +197,7 @@ function positionOf(node: ASTNode): string {
   return `${node.kind}@${node.loc?.start}`;
 }
 
-/**
- * One parse and one walk per document, however many refusals it holds (graphql-js reports up to 100): per refusal,
- * a 1 MiB document would cost a client's one request a hundred parses.
- */
+/** graphql-js reports up to 100 refusals: parsed per refusal, a 1 MiB document would cost one request a hundred parses. */
 const inputsBySource = new WeakMap<Source, DocumentInputs>();
 
 function inputsOf(schema: GraphQLSchema, source: Source): DocumentInputs {
@@ -239,7 +214,6 @@ function placeInputs(schema: GraphQLSchema, document: DocumentNode): DocumentInp
   const byPosition = new Map<string, Located>();
   const variableUses = new Map<DefinitionNode, Map<string, Located>>();
   let uses = new Map<string, Located>();
-  // The path from the argument down to the node being visited; empty outside arguments.
   const path: Segment[] = [];
   visit(
     document,
@@ -261,22 +235,21 @@ function placeInputs(schema: GraphQLSchema, document: DocumentNode): DocumentInp
   return { document, byPosition, variableUses };
 }
 
-/** The step a node adds to an input path: an argument's or object field's name, a list item's index. */
 function segmentOf(node: ASTNode, key: string | number | undefined, ancestors: readonly (ASTNode | readonly ASTNode[])[]): Segment | undefined {
   if (node.kind === Kind.ARGUMENT || node.kind === Kind.OBJECT_FIELD) return node.name.value;
-  // graphql-js's `ancestors` stop short of the parent (here the list's `values` array): the last one is the list.
+  // graphql-js's `ancestors` stop short of the parent (the list's `values` array): the last one is the list.
   const owner = ancestors.at(-1);
   const inList = owner !== undefined && 'kind' in owner && owner.kind === Kind.LIST;
   return inList && typeof key === 'number' ? key : undefined;
 }
 
-/** The REST field: the body is the `input` argument, which a REST client never names. */
+/** The body is the `input` argument, which a REST client never names. */
 function fieldName(path: readonly Segment[]): string {
   const inside = path[0] === 'input' && path.length > 1 ? path.slice(1) : path;
   return inside.map((segment, index) => (typeof segment === 'number' ? `[${segment}]` : index === 0 ? segment : `.${segment}`)).join('');
 }
 
-/** JSON's words for the schema's scalars, one and several: a REST client never sees a GraphQL type name. */
+/** A REST client never sees a GraphQL type name. */
 const SCALAR_WORDS: Readonly<Record<string, readonly [string, string]>> = {
   String: ['a string', 'strings'],
   ID: ['a string', 'strings'],
@@ -288,10 +261,7 @@ const SCALAR_WORDS: Readonly<Record<string, readonly [string, string]>> = {
   JSONObject: ['an object', 'objects'],
 };
 
-/**
- * The value expected, as JSON names it, the same on both transports: `a UUID`, `an array of strings`, `one of
- * application | tenant`, `an object`. Whether null is taken is left to the schema: a query parameter cannot carry it.
- */
+/** The same on both transports. Whether null is taken is left out: a query parameter cannot carry it. */
 function describe(type: GraphQLType): string {
   return valueWords(type)[0];
 }
@@ -309,7 +279,6 @@ function valueWords(type: GraphQLType): readonly [string, string] {
 
 const LEAD: Readonly<Record<Problem, string>> = { invalid: 'Invalid', missing: 'Missing', unknown: 'Unknown field' };
 
-/** An input value of the wrong shape at `path` (from the argument), worded as graphql-js's own refusals are here. */
 export function invalidInput(path: readonly Segment[], expected: GraphQLType): InputRefusal {
   return word({ problem: 'invalid', path, expected });
 }
@@ -323,10 +292,7 @@ function word(refusal: Refusal): InputRefusal {
   return field === undefined ? { message } : { message, field };
 }
 
-/**
- * A key the client sent that its input type does not define: quoted as JSON, so an empty key or one holding quotes
- * reads unambiguously. `field` is its path, or its object's when the key is not a name.
- */
+/** Quoted as JSON, so an empty key or one holding quotes reads unambiguously; `field` is its object's when it is not a name. */
 function unknownKey(path: readonly Segment[]): InputRefusal {
   const key = String(path.at(-1));
   const holder = path.slice(0, -1);

@@ -19,21 +19,20 @@ import { holdsLists } from './input-refusals.ts';
 import { variablesRefusal } from './variable-coercion.ts';
 import { madeOnce } from '../made-once.ts';
 
-/** What a named operation answers: the root data (absent when the request failed before execution) and its errors, serialized. */
+/** `data` is absent when the request failed before execution. */
 export interface OperationResult {
   readonly data: Record<string, unknown> | null | undefined;
   readonly errors: readonly GraphQLFormattedError[];
 }
 
-/** One operation, checked against the schema and compiled once, run per request. */
 export interface PreparedOperation {
-  /** What the credentials must hold to run it (the permission table), checked before its input is read. */
+  /** Checked before its input is read. */
   readonly rule: OperationRule;
   run(variables: Record<string, unknown>, context: RequestContext): Promise<OperationResult>;
 }
 
 export interface OperationExecutor {
-  /** Checks and compiles a standalone operation document; throws at startup, not at the first request. */
+  /** Throws at startup, not at the first request. */
   prepare(name: string, document: DocumentNode): PreparedOperation;
 }
 
@@ -46,10 +45,8 @@ function variablesRefusedBy(errors: readonly GraphQLError[] | undefined): GraphQ
 type FormatError = (formatted: GraphQLFormattedError, error: unknown) => GraphQLFormattedError;
 
 /**
- * Runs the REST adapter's operations on the schema Apollo serves at /graphql (same resolvers, context and error
- * serializer), without Apollo's per-request pipeline, which an operation validated at startup does not need. Execution
- * is graphql-jit's (compiled once, several times cheaper per field), variables included; graphql-js words a refusal as
- * /graphql does.
+ * The REST adapter's operations on Apollo's schema, resolvers and error serializer, without Apollo's per-request
+ * pipeline. graphql-jit executes (compiled once, several times cheaper per field); graphql-js words refusals as /graphql does.
  */
 export function createOperationExecutor(schema: GraphQLSchema, formatError: FormatError): OperationExecutor {
   return {
@@ -80,7 +77,7 @@ interface CompiledOperation {
   readonly rule: OperationRule;
 }
 
-/** Per schema, each document checked and compiled once, whatever number of servers a process starts on it. */
+/** Whatever number of servers a process starts on a schema. */
 const compiledBySchema = new WeakMap<GraphQLSchema, WeakMap<DocumentNode, CompiledOperation>>();
 
 function compiledOperation(schema: GraphQLSchema, name: string, document: DocumentNode): CompiledOperation {

@@ -30,59 +30,34 @@ import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from '../domain/pagination.ts';
 import { GatehouseError } from '../errors.ts';
 import { JSON_BODY_MAX_DEPTH } from '../json-body.ts';
 
-/**
- * How much one GraphQL request may ask for: the rate limit counts requests, and without these one request could run
- * hundreds of aliased root fields or resolve millions of values (introspection and fragment "bombs").
- */
+/** Without these one request could run hundreds of aliased root fields or resolve millions of values. */
 export const OPERATION_LIMITS = {
-  /** Root fields of a query (aliases counted): a dashboard page's reads in one request. */
+  /** Aliases counted: a dashboard page's reads in one request. */
   queryRootFields: 20,
-  /** Root fields of a mutation: one write per request, as in REST (its rate-limit count, its Idempotency-Key, its audit request id). */
+  /** One write per request, as in REST (its rate-limit count, Idempotency-Key, audit request id). */
   mutationRootFields: 1,
-  /**
-   * The values a request may be estimated to resolve (estimatedCost): twice what GraphiQL's full introspection query
-   * costs (about 52,000), a fifth of what 300 aliases of one list inside introspection's lists cost.
-   */
+  /** Twice GraphiQL's introspection query (~52,000), a fifth of 300 aliases of a list inside introspection's lists. */
   cost: 100_000,
-  /**
-   * Fields nested in fields: about twice what GraphiQL's introspection query nests (its type references, about 13),
-   * four times the deepest page of the schema's own. Resolving nests as deep as the request: a deeper one could
-   * exhaust the stack.
-   */
+  /** About twice GraphiQL's introspection query; resolving nests as deep as the request, so deeper could exhaust the stack. */
   depth: 25,
-  /**
-   * Tokens of a document, checked while it is parsed (Apollo's parseOptions): 60 times GraphiQL's introspection
-   * query. Every later step (validation, estimates, execution, the response) takes time in the document's size.
-   */
+  /** Checked while parsing; every later step takes time in the document's size. */
   tokens: 10_000,
   /**
-   * Brackets nested in a document, counted apart in values and in selection sets, checked on its tokens before parsing
-   * (documentNestingRefusal): as deep as a JSON body may nest. graphql-js parses recursively, so a document nested a
+   * Checked on tokens before parsing (documentNestingRefusal): graphql-js parses recursively, so a document nested a
    * few thousand deep, well within `tokens`, would exhaust the stack.
    */
   nesting: JSON_BODY_MAX_DEPTH,
 } as const;
 
-/**
- * Each list is assumed to hold this many items: about what introspection's lists (types, fields, arguments) hold on
- * average. A page's list (the `data` of a field taking `pageSize`) holds what the page asks for instead (pageItems),
- * and an analytics series' (the `data` of a field taking `interval`) the points its range asks for (seriesItems).
- */
+/** About what introspection's lists hold; pages and series hold what their arguments ask (pageItems, seriesItems). */
 const ITEMS_PER_LIST = 10;
 
-/**
- * Fields that count over every user of an application (or of a tenant) each time they run, however little they answer.
- * Priced so that at most AGGREGATES_PER_REQUEST fit in one request: a price rather than a per-request memo of their
- * answers, which aliases naming another tenant or application would each miss.
- */
+/** Counting over every user each run. Priced rather than memoized: aliases naming another tenant would miss the memo. */
 const AGGREGATE_FIELDS: ReadonlySet<string> = new Set(['Query.mfaAdoption', 'Query.applicationStats']);
 const AGGREGATES_PER_REQUEST = 4;
 const AGGREGATE_COST = OPERATION_LIMITS.cost / (AGGREGATES_PER_REQUEST + 1);
 
-/**
- * The items a page holds, as its `pageSize` asks: the literal's value, the default when left out, and the most a page
- * may hold when a variable says (unknown while validating, and Apollo reuses a document's validation).
- */
+/** A variable counts as the most a page may hold: unknown at validation, which Apollo reuses per document. */
 function pageItems(field: FieldNode): number {
   const argument = field.arguments?.find((each) => each.name.value === 'pageSize');
   if (argument === undefined || argument.value.kind === Kind.NULL) return PAGE_SIZE_DEFAULT;
@@ -90,10 +65,7 @@ function pageItems(field: FieldNode): number {
   return PAGE_SIZE_MAX;
 }
 
-/**
- * The points a series holds at most (seriesPointsAtMost): its literal `from`, `to` and `interval` as given, a variable
- * as the widest it may be.
- */
+/** A variable counts as the widest it may be. */
 function seriesItems(field: FieldNode): number {
   const literal = (name: string): string | null | undefined => {
     const value = field.arguments?.find((each) => each.name.value === name)?.value;
@@ -103,37 +75,29 @@ function seriesItems(field: FieldNode): number {
   return seriesPointsAtMost({ from: literal('from'), to: literal('to'), interval: literal('interval') });
 }
 
-/** The items of the lists in a field's selection: a page's or a series' as its arguments ask, else undefined (ITEMS_PER_LIST). */
 function listItems(field: GraphQLField<unknown, unknown>, selection: FieldNode): number | undefined {
   const takes = (name: string) => field.args.some((argument) => argument.name === name);
   if (takes('pageSize')) return pageItems(selection);
   return takes('interval') ? seriesItems(selection) : undefined;
 }
 
-/** The definition of a field of `parentType`, meta-fields included; undefined for an unknown field (another rule reports it). */
 function fieldDefinition(context: ValidationContext, parentType: GraphQLCompositeType, name: string): GraphQLField<unknown, unknown> | undefined {
   if (name === SchemaMetaFieldDef.name && parentType === context.getSchema().getQueryType()) return SchemaMetaFieldDef;
   if (name === TypeMetaFieldDef.name && parentType === context.getSchema().getQueryType()) return TypeMetaFieldDef;
   return isObjectType(parentType) || isInterfaceType(parentType) ? parentType.getFields()[name] : undefined;
 }
 
-/**
- * How many items a value of the type stands for: ITEMS_PER_LIST per list wrapper (a list of lists: squared), or, for a
- * field of a page or a series, `items` in its outer list.
- */
 function itemsPerValue(type: GraphQLOutputType, items?: number): number {
   const nullable = getNullableType(type);
   return isListType(nullable) ? (items ?? ITEMS_PER_LIST) * itemsPerValue(nullable.ofType) : 1;
 }
 
 /**
- * The values a selection set resolves for one item of `parentType`: each field counts once per item, and a field's
- * own selection counts once per item of the field's value. A fragment's cost is computed once per fragment, however
- * often it is spread, so that the estimate takes time linear in the document even when the cost is exponential in it.
+ * A fragment's cost is computed once however often it is spread, so the estimate takes time linear in the document
+ * even when the cost is exponential in it.
  */
 function estimatedCost(context: ValidationContext, operation: OperationDefinitionNode): number {
   const fragmentCosts = new Map<string, number>();
-  // `items`: the selection set is a page's or a series' (listItems), whose lists hold that many items.
   const measure = (selectionSet: SelectionSetNode, parentType: GraphQLCompositeType, items?: number): number => {
     let cost = 0;
     for (const selection of selectionSet.selections) {
@@ -148,10 +112,10 @@ function estimatedCost(context: ValidationContext, operation: OperationDefinitio
         const condition = selection.typeCondition === undefined ? parentType : context.getSchema().getType(selection.typeCondition.name.value);
         if (isCompositeType(condition)) cost += measure(selection.selectionSet, condition, items);
       } else {
-        // Measured once per item count it is spread with (a fragment on a page type may be spread in pages of several sizes).
+        // Per item count: a fragment on a page type may be spread in pages of several sizes.
         const name = selection.name.value;
         const measured = `${name}\0${items ?? ''}`;
-        // A fragment being measured that spreads itself again: a cycle, which NoFragmentCyclesRule refuses.
+        // A fragment spreading itself: a cycle, which NoFragmentCyclesRule refuses.
         if (!fragmentCosts.has(measured)) {
           fragmentCosts.set(measured, 0);
           const fragment = context.getFragment(name);
@@ -167,7 +131,6 @@ function estimatedCost(context: ValidationContext, operation: OperationDefinitio
   return rootType === undefined || rootType === null ? 0 : measure(operation.selectionSet, rootType);
 }
 
-/** The deepest nesting of fields in an operation, through its fragments (each measured once). */
 function selectionDepth(context: ValidationContext, operation: OperationDefinitionNode): number {
   const fragmentDepths = new Map<string, number>();
   const measure = (selectionSet: SelectionSetNode): number => {
@@ -179,7 +142,7 @@ function selectionDepth(context: ValidationContext, operation: OperationDefiniti
         deepest = Math.max(deepest, measure(selection.selectionSet));
       } else {
         const name = selection.name.value;
-        // As in estimatedCost: a cycle counts nothing here, NoFragmentCyclesRule refuses it.
+        // A cycle counts nothing here: NoFragmentCyclesRule refuses it.
         if (!fragmentDepths.has(name)) {
           fragmentDepths.set(name, 0);
           const fragment = context.getFragment(name);
@@ -193,7 +156,6 @@ function selectionDepth(context: ValidationContext, operation: OperationDefiniti
   return measure(operation.selectionSet);
 }
 
-/** The response keys (alias, else name) of an operation's root fields, through its fragments, `__typename` aside. */
 function rootResponseKeys(context: ValidationContext, operation: OperationDefinitionNode): Set<string> {
   const keys = new Set<string>();
   const spread = new Set<string>();
@@ -214,10 +176,7 @@ function rootResponseKeys(context: ValidationContext, operation: OperationDefini
   return keys;
 }
 
-/**
- * An operation of a kind the schema has no root type for (a `subscription`) is refused as 422 `validation_error`:
- * graphql-js 16 has no rule for it (17's KnownOperationTypesRule will) and only execution throws, which Apollo calls internal.
- */
+/** graphql-js 16 has no rule for a missing root type (17's will); only execution throws, which Apollo calls internal. */
 export const KnownOperationTypesRule: ValidationRule = (context: ValidationContext): ASTVisitor => ({
   OperationDefinition(operation) {
     if (context.getSchema().getRootType(operation.operation) == null) {
@@ -227,7 +186,7 @@ export const KnownOperationTypesRule: ValidationRule = (context: ValidationConte
   },
 });
 
-/** The validation rule: a request over a limit is refused before anything runs (422 `validation_error`). */
+/** Refused before anything runs. */
 export const OperationLimitsRule: ValidationRule = (context: ValidationContext): ASTVisitor => ({
   OperationDefinition(operation) {
     const rootFields = rootResponseKeys(context, operation).size;
@@ -260,7 +219,6 @@ export const OperationLimitsRule: ValidationRule = (context: ValidationContext):
   },
 });
 
-/** What an open bracket holds: a selection set, an argument list (or variable definitions), a value. */
 type Bracket = 'selections' | 'arguments' | 'value';
 
 const NESTED_TOO_DEEP: Readonly<Record<Exclude<Bracket, 'arguments'>, string>> = {
@@ -269,9 +227,8 @@ const NESTED_TOO_DEEP: Readonly<Record<Exclude<Bracket, 'arguments'>, string>> =
 };
 
 /**
- * A document nesting deeper than OPERATION_LIMITS.nesting, refused (422 `validation_error`, as the other limits) from
- * its tokens, which graphql-js's lexer reads without recursing. Undefined when it nests less, and when it does not lex
- * or holds more than OPERATION_LIMITS.tokens tokens: the parser refuses those with its own words.
+ * Read from tokens (graphql-js's lexer does not recurse). Undefined when it does not lex or exceeds `tokens`: the
+ * parser refuses those with its own words.
  */
 export function documentNestingRefusal(source: string): GatehouseError | undefined {
   const lexer = new Lexer(new Source(source));
@@ -286,7 +243,7 @@ export function documentNestingRefusal(source: string): GatehouseError | undefin
         if (opened !== 'arguments' && depth[opened] > OPERATION_LIMITS.nesting) return new GatehouseError('validation_error', NESTED_TOO_DEEP[opened]);
       } else if (token.kind === TokenKind.BRACE_R || token.kind === TokenKind.BRACKET_R || token.kind === TokenKind.PAREN_R) {
         const closed = open.pop();
-        // A bracket closed that was never opened: a syntax error, the parser's to report.
+        // Never opened: a syntax error, the parser's to report.
         if (closed === undefined) return undefined;
         depth[closed] -= 1;
       }
@@ -298,7 +255,7 @@ export function documentNestingRefusal(source: string): GatehouseError | undefin
   return undefined;
 }
 
-/** The bracket a token opens, if any: a brace is a selection set, unless inside an argument list, where it is an input object. */
+/** A brace inside an argument list is an input object. */
 function bracketOpened(kind: TokenKind, inArguments: boolean): Bracket | undefined {
   if (kind === TokenKind.PAREN_L) return 'arguments';
   if (kind === TokenKind.BRACKET_L) return 'value';
@@ -306,7 +263,6 @@ function bracketOpened(kind: TokenKind, inArguments: boolean): Bracket | undefin
   return undefined;
 }
 
-/** A client's document parsed under this file's limits: its nesting checked first, its tokens counted while parsing. */
 export function parseClientDocument(source: string | Source): DocumentNode {
   const refusal = documentNestingRefusal(typeof source === 'string' ? source : source.body);
   if (refusal !== undefined) throw refusal;

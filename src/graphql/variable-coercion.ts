@@ -2,19 +2,16 @@ import { coerceInputValue, GraphQLError, isInputType, isNonNullType, typeFromAST
 import { GatehouseError, type ErrorDetail } from '../errors.ts';
 import { argumentOf, coercionRefusal, variableRefusal, type InputRefusal, type Located } from './input-refusals.ts';
 
-/** The refusals one request's variables are checked for at most: checking stops at the next one. */
 export const INPUT_REFUSALS_MAX = 20;
 
 export const MORE_REFUSALS = 'Too many invalid values: the refusals above are the first ones, the rest were not checked';
 
-/** Thrown from coerceInputValue's error callback, the only way to stop it: the limit is reached. */
+/** Throwing from coerceInputValue's error callback is the only way to stop it. */
 const ENOUGH = Symbol('enough refusals');
 
 /**
- * A request's variables checked as graphql-js coerces them (coerceInputValue, on both transports), refused as one 422
- * `validation_error`: the first refusal, and up to INPUT_REFUSALS_MAX of them in `details`. graphql-js's own
- * getVariableValues quotes the whole value per refusal (n unknown keys cost n²) and never stops: here the check costs
- * time linear in the variables.
+ * graphql-js's getVariableValues quotes the whole value per refusal (n unknown keys cost n²) and never stops: here the
+ * check is linear in the variables, and at most INPUT_REFUSALS_MAX refusals go in `details`.
  */
 export function variablesRefusal(schema: GraphQLSchema, definitions: readonly VariableDefinitionNode[], variables: Readonly<Record<string, unknown>>): GraphQLError | undefined {
   const refusals: { refusal: InputRefusal; definition: VariableDefinitionNode }[] = [];
