@@ -4,7 +4,6 @@ import { InvalidatedCache } from '../events/invalidated-cache.ts';
 import type { InvalidationBus } from '../events/invalidations.ts';
 import { createLiveSubjectCache, type LiveSubjectCache } from './bearer-subject.ts';
 
-/** What authentication needs of an API key, as one indexed statement reads it (authenticate.ts). */
 export interface ApiKeyRecord {
   readonly id: string;
   readonly application_id: string;
@@ -16,17 +15,14 @@ export interface ApiKeyRecord {
 }
 
 /**
- * API keys recently authenticated on this instance, by secret hash: a hit saves the round trip that dominates a
- * management request. Evicted at once on any instance's change (InvalidationBus); expiry is checked on every use;
- * misses are never remembered.
+ * A hit saves the round trip that dominates a management request. Evicted at once on any instance's change; expiry is
+ * checked on every use; misses are never remembered.
  */
 export class ApiKeyCache {
   private readonly cache: InvalidatedCache<ApiKeyRecord>;
-  /** Kept with the keys, because authentication reaches this one cache (server.ts): Bearer subjects found live recently. */
+  /** Kept with the keys, because authentication reaches this one cache (server.ts). */
   readonly bearerSubjects: LiveSubjectCache;
-  /** And what the credentials' subjects hold (their own lists and roles), from which their permissions follow. */
   readonly heldGrants: HeldGrantsCache;
-  /** And whether the credentials' organization is deactivated (organization_deactivated). */
   readonly organizations: OrganizationStatusCache;
 
   constructor(bus: InvalidationBus, ttlMs: number) {

@@ -15,7 +15,7 @@ import type { SigningKeyStore } from './signing-keys.ts';
 export interface PresentedCredentials {
   apiKey: string | undefined;
   bearer: string | undefined;
-  /** `X-Gatehouse-Application`: the application an operator's token acts on (src/domain/console/). */
+  /** The application an operator's token acts on (src/domain/console/). */
   application?: string | undefined;
 }
 
@@ -24,10 +24,7 @@ const BEARER = /^bearer +([A-Za-z0-9\-._~+/]+=*)$/i;
 
 const unauthenticated = (message: string) => new GatehouseError('unauthenticated', message);
 
-/**
- * A refusal of the Bearer token itself (a 401 `unauthenticated`), told apart from an API key's so that the challenge
- * says `invalid_token` only when it was the token (RFC 6750 3.1): a client told so drops or refreshes its token.
- */
+/** So that the challenge says `invalid_token` only when it was the token (RFC 6750 3.1): a client told so refreshes it. */
 export class BearerTokenRefused extends GatehouseError {
   constructor(message: string) {
     super('unauthenticated', message);
@@ -35,8 +32,8 @@ export class BearerTokenRefused extends GatehouseError {
 }
 
 /**
- * An Authorization header that is not a Bearer token is refused (401), not ignored: beside an API key a Bearer token
- * narrows what the key may do, and dropping a malformed one would leave the key's full permissions.
+ * Refused, not ignored: beside an API key a Bearer token narrows what the key may do, and dropping a malformed one
+ * would leave the key's full permissions.
  */
 export function readCredentials(headers: Record<string, string | string[] | undefined>): PresentedCredentials {
   const apiKey = headers['x-api-key'];
@@ -54,20 +51,17 @@ export function readCredentials(headers: Record<string, string | string[] | unde
   };
 }
 
-/** Where authentication reads API keys and Bearer subjects' liveness: the database, through this instance's cache. */
 export interface CredentialStore {
   readonly orm: MikroORM;
   readonly cache: ApiKeyCache;
 }
 
-/** Credentials read through the instance's caches, or from the database, which the caches lag by Redis's delivery. */
+/** The caches lag the database by Redis's delivery. */
 export type CredentialSource = 'cache' | 'database';
 
 /**
- * The working key a secret's hash names, across applications (before any scope exists the hash is the only thing that
- * finds a key): unrevoked, unexpired, and whose user (if any) may act now (mayActNow). One indexed statement on the
- * connection (the ORM's mapping costs ~4× the query). Authentication and introspection both ask this, so a key works
- * exactly when it introspects active. The caller compares the secret in constant time.
+ * Across applications: before any scope exists the hash is all that finds a key. Raw SQL (the ORM's mapping costs ~4×).
+ * Introspection asks this too, so a key works exactly when it introspects active. The caller compares in constant time.
  */
 export async function readWorkingKey(orm: MikroORM, secretHash: string): Promise<ApiKeyRecord | undefined> {
   const [row] = await orm.em.getConnection().execute<(Omit<ApiKeyRecord, 'expires_at'> & { expires_at: Date | string | null })[]>(
@@ -77,22 +71,21 @@ export async function readWorkingKey(orm: MikroORM, secretHash: string): Promise
           select 1 from app_user as u where u.application_id = k.application_id and u.id = k.user_id and ${mayActNowSql('u')}))`,
     [secretHash],
   );
-  // Timestamps come back as text (MikroORM keeps the driver's dates as strings): the cache compares the expiry with a Date.
+  // MikroORM keeps the driver's dates as strings: the cache compares the expiry with a Date.
   return row === undefined ? undefined : { ...row, expires_at: row.expires_at === null ? null : new Date(row.expires_at) };
 }
 
 async function authenticateApiKey(store: CredentialStore, secret: string): Promise<ApiKeyRecord> {
   const secretHash = hashApiKeySecret(secret);
-  // On the hot path of every request: this instance's cache first (it forgets a key when the key or its user changes).
+  // This instance's cache forgets a key when the key or its user changes.
   const key = await store.cache.find(secretHash, () => readWorkingKey(store.orm, secretHash));
   if (key === undefined || !hashMatches(secretHash, key.secret_hash)) throw unauthenticated('Invalid API key');
   return key;
 }
 
 /**
- * A token's claims, once its signature, issuer and subject check out. The subject is checked on every request
- * (bearer-subject.ts): the signature alone would let a revoked credential's, a deleted or suspended user's or a
- * deleted application's tokens act until they expire.
+ * The subject is checked on every request (bearer-subject.ts): the signature alone would let a revoked credential's,
+ * a suspended user's or a deleted application's tokens act until they expire.
  */
 async function authenticateBearer(
   store: CredentialStore,
@@ -124,10 +117,7 @@ async function authenticateBearer(
   return subject;
 }
 
-/**
- * The subject a token's claims name. A user's token names the OAuth client it was issued to and its grant, which must
- * still stand (bearer-subject.ts): a token without them is no token of ours.
- */
+/** A user's token without its client and grant is no token of ours. */
 function bearerSubject(sub: string, applicationId: string, tenantId: string | null, clientId: unknown, grantId: unknown): BearerSubject {
   if (subjectKind(sub, clientId) === 'm2m_credential') return { kind: 'm2m_credential', subject: sub, applicationId, tenantId };
   if (typeof clientId !== 'string' || !isUuid(clientId) || typeof grantId !== 'string' || grantId === '') {
@@ -136,10 +126,7 @@ function bearerSubject(sub: string, applicationId: string, tenantId: string | nu
   return { kind: 'user', subject: sub, applicationId, tenantId, clientId, grantId };
 }
 
-/**
- * What credentials acting as `subjects` may do in each tenant they are asked about, read at most once per tenant in a
- * request (the gate and the scope ask for the same one), through the instance's cache of held grants.
- */
+/** At most once per tenant in a request (the gate and the scope ask for the same one). */
 function permissionsOf(store: CredentialStore, applicationId: string, subjects: readonly RoleSubject[]): Principal['permissionsIn'] {
   const asked = new Map<string, Promise<PermissionSet>>();
   return (tenantId) => {
@@ -153,25 +140,21 @@ function permissionsOf(store: CredentialStore, applicationId: string, subjects: 
 }
 
 /**
- * Credentials → Principal (spec, Authentication). The API key, when present, is the authentication; a Bearer
- * token beside it must be for the same application, adds its tenant and narrows permissions to its subject's. What
- * either may do is not settled here: it depends on the tenant the request acts in (Principal.permissionsIn).
+ * Spec, Authentication: a Bearer token beside an API key must be for the same application, adds its tenant and narrows
+ * permissions to its subject's. What either may do depends on the tenant acted in (Principal.permissionsIn).
  */
 export async function authenticate(
   store: CredentialStore,
   keys: SigningKeyStore,
   credentials: PresentedCredentials,
-  /** The sign-in surfaces whose issuers Bearer tokens may name; without them, the service's issuer only. */
+  /** Without them, the service's issuer only. */
   surfaces?: SurfaceRouter,
 ): Promise<Principal> {
   const principal = await principalOf(store, keys, credentials, surfaces);
   return { ...principal, organizationDeactivated: await store.cache.organizations.deactivated(store.orm, principal.applicationId) };
 }
 
-/**
- * A console user's token acting on another application of their organization, as the `operator` subject its role
- * assignments name: what they may do there is what those give them, nothing of what they hold in the console.
- */
+/** Acting as the `operator` subject: what its role assignments give, nothing of what the user holds in the console. */
 async function operatorPrincipal(store: CredentialStore, bearer: BearerSubject | undefined, applicationId: string): Promise<Omit<Principal, 'organizationDeactivated'>> {
   if (bearer === undefined || bearer.kind !== 'user') {
     throw new GatehouseError('forbidden', 'X-Gatehouse-Application is for an operator’s Bearer token alone, without an API key');
@@ -192,7 +175,7 @@ async function operatorPrincipal(store: CredentialStore, bearer: BearerSubject |
   };
 }
 
-/** The principal of the credentials, before their organization's status is asked. */
+/** Before their organization's status is asked. */
 async function principalOf(
   store: CredentialStore,
   keys: SigningKeyStore,

@@ -5,9 +5,8 @@ import { InvalidatedCache } from '../events/invalidated-cache.ts';
 import type { InvalidationBus } from '../events/invalidations.ts';
 
 /**
- * Whom a management API access token speaks for. A client-credentials token has no resource owner, so its `sub` is
- * its client (RFC 9068 2.2; the OP sets `sub` to the `client_id`): an M2M credential. Any other token names a user,
- * and was issued to an OAuth client under the grant the user's sign-in made (`grant_id`, src/oidc/configuration.ts).
+ * A client-credentials token's `sub` is its client (RFC 9068 2.2): an M2M credential. Any other token names a user and
+ * the grant their sign-in made (`grant_id`).
  */
 export type BearerSubject =
   | { readonly kind: 'm2m_credential'; readonly subject: string; readonly applicationId: string; readonly tenantId: string | null }
@@ -24,10 +23,7 @@ export function subjectKind(sub: string, clientId: unknown): BearerSubject['kind
   return sub === clientId ? 'm2m_credential' : 'user';
 }
 
-/**
- * Bearer subjects found live recently on this instance, by subject, token tenant and grant. Evicted by the
- * invalidations that evict API keys, plus `oauth_client` and `grant`; dead subjects are never remembered.
- */
+/** Evicted by the invalidations that evict API keys, plus `oauth_client` and `grant`; dead subjects are never remembered. */
 export type LiveSubjectCache = InvalidatedCache<BearerSubject>;
 
 export function createLiveSubjectCache(bus: InvalidationBus, ttlMs: number): LiveSubjectCache {
@@ -38,16 +34,11 @@ export function createLiveSubjectCache(bus: InvalidationBus, ttlMs: number): Liv
   );
 }
 
-/**
- * One statement on primary keys: an unrevoked M2M credential of the token's application and tenant; or an active user
- * of the application, still a member of the token's tenant, whose OAuth client is not revoked and whose grant stands.
- * Either row's existence proves the application's: deleting an application cascades to both tables.
- */
+/** Either row's existence proves the application's: deleting an application cascades to both tables. */
 function livenessStatement(bearer: BearerSubject): OwnedStatement {
   const { applicationId, subject, tenantId } = bearer;
   if (bearer.kind === 'm2m_credential') {
-    // A tenant's token: the credential's own tenant, or an application-wide credential's token narrowed to the
-    // tenant of the surface it asked on (src/oidc/configuration.ts).
+    // An application-wide credential's token may be narrowed to its surface's tenant (src/oidc/configuration.ts).
     const tenant = tenantId === null ? 'tenant_id is null' : '(tenant_id is null or tenant_id = ?)';
     return ownedSql(
       applicationId,
@@ -65,16 +56,15 @@ function livenessStatement(bearer: BearerSubject): OwnedStatement {
   );
 }
 
-/** The cache key: everything the liveness statement reads. */
+/** Everything the liveness statement reads. */
 const cacheKey = (bearer: BearerSubject): string =>
   bearer.kind === 'user'
     ? `user:${bearer.applicationId}:${bearer.subject}:${bearer.tenantId ?? ''}:${bearer.clientId}:${bearer.grantId}`
     : `m2m_credential:${bearer.applicationId}:${bearer.subject}:${bearer.tenantId ?? ''}`;
 
-/** Whether the credential or user behind a token still stands behind it: through the cache, else the database. */
 export async function isLive(orm: MikroORM, cache: LiveSubjectCache, bearer: BearerSubject): Promise<boolean> {
   const live = await cache.find(cacheKey(bearer), async () => {
-    // The connection only (no entity is loaded), as for API keys: this runs on every Bearer request the cache misses.
+    // The connection only, as for API keys: this runs on every Bearer request the cache misses.
     const { sql, params } = livenessStatement(bearer);
     const rows = await orm.em.getConnection().execute<unknown[]>(sql, params);
     return rows.length > 0 ? bearer : undefined;

@@ -1,9 +1,8 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 
 /**
- * OAuth client secrets. Unlike API keys they cannot be stored as hashes: the OP compares `client_secret` in clear
- * (and client_secret_jwt would need the key itself). They are kept encrypted with AES-256-GCM under a key that every
- * instance reads from the database (service secret `client-secrets`), so a dump of `oauth_client` alone reveals none.
+ * Unlike API keys these cannot be hashes: the OP compares `client_secret` in clear. Encrypted under a database-held
+ * service secret, so a dump of `oauth_client` alone reveals none.
  */
 export const CLIENT_SECRET_PREFIX = 'ghs_';
 
@@ -11,11 +10,7 @@ export function generateClientSecret(): string {
   return CLIENT_SECRET_PREFIX + randomBytes(32).toString('base64url');
 }
 
-/**
- * Secrets the service must read back in clear, sealed with AES-256-GCM under a key derived from a service secret and
- * the box's purpose (one key per purpose): OAuth client secrets, and the stored credentials of e-mail and auth
- * providers (src/domain/stored-secrets.ts).
- */
+/** AES-256-GCM, one key per purpose derived from a service secret: client secrets, e-mail and auth provider credentials. */
 export class SecretBox {
   private readonly key: Buffer;
 

@@ -2,10 +2,10 @@ import { SignJWT, createLocalJWKSet, decodeJwt, exportJWK, generateKeyPair, impo
 import { createPrivateKey, randomUUID } from 'node:crypto';
 import type { SigningAlg } from '../db/entities/signing-key.entity.ts';
 
-/** The only module that imports `jose`: key generation, signing and verification of the service's JWTs. */
+/** The only module that imports `jose`. */
 export const ACCESS_TOKEN_ALG: SigningAlg = 'ES256';
 export const ACCESS_TOKEN_TYPE = 'at+jwt';
-/** RSA keys (RS256): 2048 bits, as the large OPs use and NIST accepts to 2030; 3072 signs 2.5x slower (1.6 ms here). */
+/** 2048 bits, as the large OPs use and NIST accepts to 2030; 3072 signs 2.5x slower (1.6 ms here). */
 const RSA_MODULUS_BITS = 2048;
 
 export interface GeneratedKey {
@@ -45,16 +45,13 @@ export async function signJwt(privateJwk: JWK, claims: JWTPayload, options: Sign
 }
 
 export interface VerifyOptions {
-  /** The one issuer accepted; undefined: any `iss`, which the caller must then check itself. */
+  /** undefined: any `iss`, which the caller must then check itself. */
   issuer: string | undefined;
-  /** The one audience accepted; undefined: any (introspection, which answers for every resource's tokens). */
+  /** undefined: any (introspection, which answers for every resource's tokens). */
   audience: string | undefined;
 }
 
-/**
- * Verifies an access token against the given public keys: ES256 only (no `none`, no HMAC confusion),
- * `typ: at+jwt`, an `iss` (the given one when set) and the given audience. Throws on any failure.
- */
+/** ES256 only: no `none`, no HMAC confusion. Throws on any failure. */
 export async function verifyAccessToken(token: string, publicJwks: JWK[], options: VerifyOptions): Promise<JWTPayload> {
   const keys = createLocalJWKSet({ keys: publicJwks });
   const { payload } = await jwtVerify(token, keys, {
@@ -67,10 +64,7 @@ export async function verifyAccessToken(token: string, publicJwks: JWK[], option
   return payload;
 }
 
-/**
- * The audience a JWT claims, read without verifying it: only to choose where to look next (src/oidc/session-application.ts
- * picks a session cookie by it, then the OP verifies the token). Undefined for anything that is not a JWT with one audience.
- */
+/** Unverified: only to choose a session cookie (session-application.ts), after which the OP verifies the token. */
 export function unverifiedAudience(token: string): string | undefined {
   try {
     const { aud } = decodeJwt(token);
@@ -80,19 +74,18 @@ export function unverifiedAudience(token: string): string | undefined {
   }
 }
 
-/** What Apple asks of a client secret (Sign in with Apple, "Creating a client secret"). */
+/** Sign in with Apple, "Creating a client secret". */
 export interface AppleClientSecret {
-  /** The Apple developer team (`iss`). */
+  /** `iss` */
   readonly teamId: string;
-  /** The Services ID (`sub`). */
+  /** `sub` */
   readonly clientId: string;
-  /** The key's id at Apple (`kid`). */
+  /** `kid` */
   readonly keyId: string;
-  /** The PEM private key (P-256) Apple issued. */
   readonly privateKey: string;
 }
 
-/** Apple's client secret: an ES256 JWT signed with the provider's key, valid `seconds` (Apple accepts up to six months). */
+/** Apple accepts up to six months. */
 export async function signAppleClientSecret(secret: AppleClientSecret, seconds: number): Promise<string> {
   return new SignJWT({})
     .setProtectedHeader({ alg: 'ES256', kid: secret.keyId })

@@ -1,22 +1,18 @@
 import type { MutationResolvers, QueryResolvers, SubscriptionResolvers } from '../generated/graphql.ts';
 import type { Permission } from './permissions.ts';
 
-/** What calling one field of the management schema takes. */
 export interface OperationRule {
-  /** Every one of these, held by the credentials (an empty list: any authenticated caller). */
+  /** All needed; an empty list: any authenticated caller. */
   readonly permissions: readonly Permission[];
-  /**
-   * Needed besides `permissions` when the operation acts in one tenant (the tenant path, or tenant-bound credentials):
-   * writing a tenant's overrides is a policy of its own (spec: Authentication, rule 6).
-   */
+  /** Also needed in one tenant: writing a tenant's overrides is a policy of its own (spec: Authentication, rule 6). */
   readonly tenantScope?: readonly Permission[];
-  /** About the whole application: refused to tenant-scoped credentials, whatever they hold. */
+  /** Refused to tenant-scoped credentials, whatever they hold. */
   readonly applicationLevel?: true;
-  /** Served while the organization is deactivated (API.md: its reactivation is the one request left). */
+  /** API.md: the reactivation is the one request left. */
   readonly whileDeactivated?: true;
 }
 
-/** The schema coordinates (`Type.field`) a rule can be written for: every root field, and the nested fields that cost a permission. */
+/** Every root field, and the nested fields that cost a permission. */
 export type OperationCoordinate =
   | `Query.${Extract<keyof QueryResolvers, string>}`
   | `Mutation.${Extract<keyof MutationResolvers, string>}`
@@ -26,18 +22,16 @@ export type OperationCoordinate =
 const needs = (permission: Permission): OperationRule => ({ permissions: [permission] });
 const applicationLevel = (permission: Permission): OperationRule => ({ permissions: [permission], applicationLevel: true });
 const NONE: OperationRule = { permissions: [] };
-/** A write of a tenancy-configurable feature: in a tenant scope it writes the tenant's override. */
+/** In a tenant scope it writes the tenant's override. */
 const override = (permission: Permission): OperationRule => ({ permissions: [permission], tenantScope: ['tenant_overrides:write'] });
-/** A tenant's effective settings show its sections: reading them takes the read permission of each. */
+/** Reading a tenant's effective settings takes the read permission of each section. */
 const CONFIGURATION: OperationRule = {
   permissions: ['tenants:read', 'branding:read', 'email:read', 'policies:read', 'auth_providers:read', 'domains:read'],
 };
 
 /**
- * THE permission table of the management API: what each operation needs, declared once. Both transports enforce it
- * before the request's variables are read (src/graphql/authorize-operation.ts), the OpenAPI document and the SDL's
- * descriptions state it, and the isolation suite tries every route with a key that lacks it. tsc refuses a root field
- * left out: a new operation cannot ship without its rule.
+ * THE permission table: both transports enforce it before variables are read (src/graphql/authorize-operation.ts), and
+ * the OpenAPI document, SDL and isolation suite derive from it. tsc refuses a root field left out.
  */
 export const OPERATION_PERMISSIONS: Readonly<Record<OperationCoordinate, OperationRule>> = {
   'Query.version': NONE,
@@ -179,7 +173,7 @@ export const OPERATION_PERMISSIONS: Readonly<Record<OperationCoordinate, Operati
   'Mutation.deleteApiResource': applicationLevel('api_resources:delete'),
 };
 
-/** The rule of a schema coordinate, if it has one (most nested fields cost nothing beyond their root's). */
+/** Most nested fields cost nothing beyond their root's. */
 export function ruleOf(coordinate: string): OperationRule | undefined {
   return Object.hasOwn(OPERATION_PERMISSIONS, coordinate) ? OPERATION_PERMISSIONS[coordinate as OperationCoordinate] : undefined;
 }

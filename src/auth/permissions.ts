@@ -1,8 +1,4 @@
-/**
- * The management API's own permissions: each `resource:action` with what it lets a caller do. `resource:*` and `*` are
- * wildcards. This is the list `GET /permissions` shows as built-in; an application adds its own as data
- * (src/domain/authorization/), and roles are named bundles of both.
- */
+/** `resource:*` and `*` are wildcards; an application adds its own as data (src/domain/authorization/). */
 export const BUILT_IN_PERMISSIONS = {
   'organizations:read': 'Read the organization',
   'organizations:write': 'Change the organization and its billing',
@@ -65,12 +61,11 @@ export type Resource = Permission extends `${infer R}:${string}` ? R : never;
 export const ALL_PERMISSIONS = Object.keys(BUILT_IN_PERMISSIONS) as Permission[];
 const RESOURCES: ReadonlySet<string> = new Set(ALL_PERMISSIONS.map((permission) => permission.slice(0, permission.indexOf(':'))));
 
-/** Whether a resource is one of the management API's: an application's own permissions may not use its names. */
+/** An application's own permissions may not use its names. */
 export function isBuiltInResource(resource: string): boolean {
   return RESOURCES.has(resource);
 }
 
-/** A grant a credential can carry: `*`, a built-in resource's `resource:*`, or one built-in permission. */
 export function isPermissionGrant(value: string): boolean {
   if (value === '*') return true;
   const [resource, action, ...rest] = value.split(':');
@@ -78,7 +73,7 @@ export function isPermissionGrant(value: string): boolean {
   return action === '*' ? RESOURCES.has(resource) : Object.hasOwn(BUILT_IN_PERMISSIONS, value);
 }
 
-/** Application settings: what `tenant_admin` may not touch. */
+/** What `tenant_admin` may not touch. */
 const APPLICATION_SETTINGS: readonly Permission[] = [
   'organizations:write',
   'organizations:delete',
@@ -86,25 +81,20 @@ const APPLICATION_SETTINGS: readonly Permission[] = [
   'applications:delete',
 ];
 
-/**
- * The built-in roles every application has. `app_admin`'s and `tenant_admin`'s lists are these in every application
- * (src/domain/authorization/built-in-roles.ts); `member`'s is only where an application starts.
- */
+/** `member`'s list is only where an application starts; the admins' are these everywhere (built-in-roles.ts). */
 export const BUILT_IN_ROLES = {
-  /** Everything, application-wide. */
   app_admin: { name: 'Application admin', permissions: ['*'] },
-  /** Everything but application settings, within one tenant. */
+  /** Within one tenant. */
   tenant_admin: {
     name: 'Tenant admin',
     permissions: ALL_PERMISSIONS.filter((permission) => !APPLICATION_SETTINGS.includes(permission)),
   },
-  /** A tenant's ordinary user: no management permission until the application gives `member` some. */
+  /** No management permission until the application gives `member` some. */
   member: { name: 'Member', permissions: [] },
 } as const satisfies Record<string, { name: string; permissions: readonly string[] }>;
 
 export type BuiltInRole = keyof typeof BUILT_IN_ROLES;
 
-/** A set of grants (`*`, `users:*`, `users:read`) answering whether it allows a permission. */
 export class PermissionSet {
   private readonly grants: ReadonlySet<string>;
 
@@ -112,24 +102,23 @@ export class PermissionSet {
     this.grants = new Set(grants);
   }
 
-  /** Whether the grants allow `permission`, a built-in one or an application's own (`invoices:approve`). */
   allows(permission: string): boolean {
     if (this.grants.has('*') || this.grants.has(permission)) return true;
     const colon = permission.indexOf(':');
     return this.grants.has(`${colon === -1 ? permission : permission.slice(0, colon)}:*`);
   }
 
-  /** Every built-in permission this set allows: the same list for equal sets, however their grants are spelled. */
+  /** The same list for equal sets, however their grants are spelled. */
   allowed(): Permission[] {
     return ALL_PERMISSIONS.filter((p) => this.allows(p));
   }
 
-  /** The built-in permissions both sets allow: an API key narrowed by the user of a Bearer token. */
+  /** An API key narrowed by the user of a Bearer token. */
   intersect(other: PermissionSet): PermissionSet {
     return new PermissionSet(this.allowed().filter((p) => other.allows(p)));
   }
 
-  /** True when every built-in permission `grants` allow is allowed here (a key may not mint a wider key). */
+  /** A key may not mint a wider key. */
   covers(grants: Iterable<string>): boolean {
     const wanted = new PermissionSet(grants);
     return ALL_PERMISSIONS.every((p) => !wanted.allows(p) || this.allows(p));

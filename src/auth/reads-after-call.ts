@@ -1,7 +1,4 @@
-/**
- * Reads keyed by `key`, where calls made while a read of the key runs share the next one, begun once it ends: each
- * call is answered by a read begun after it was made (what a check after a commit needs), and a burst costs two reads.
- */
+/** Each call is answered by a read begun after it was made (what a check after a commit needs); a burst costs two reads. */
 export function readsAfterCall<T>(): (key: string, read: () => Promise<T>) => Promise<T> {
   const running = new Map<string, Promise<T>>();
   const queued = new Map<string, Promise<T>>();

@@ -7,41 +7,28 @@ import { newId } from '../ids.ts';
 import { ACCESS_TOKEN_ALG, generateSigningKey, signJwt, verifyAccessToken, type GeneratedKey, type VerifyOptions } from './jwt.ts';
 
 export const MAX_ACCESS_TOKEN_SECONDS = 3600;
-/** How long an instance uses the keys it read before reading them again. */
 const CACHE_MS = 30_000;
-/**
- * How long a rotated-in key is published before it signs: every instance re-reads the keys within a cache period, so
- * by then each publishes it; the second period covers a slow read and skewed clocks. Each instance knows `signsFrom`
- * in advance, so all switch at the same moment.
- */
+/** Every instance re-reads within a cache period, so by then each publishes the key; the second covers slow reads and skew. */
 export const PUBLISHED_BEFORE_SIGNING_MS = 2 * CACHE_MS;
-/**
- * How long a retired key keeps verifying: the tokens it signed live their full lifetime from its retirement, plus a
- * cache period for an instance still signing with it (a clock behind, or a rotation `at once` it was not told of).
- */
+/** Its tokens' full lifetime, plus a cache period for an instance still signing with it (clock behind, rotation `at once`). */
 export const RETIRED_KEY_VERIFIES_MS = MAX_ACCESS_TOKEN_SECONDS * 1000 + CACHE_MS;
 /**
- * How recent a read of the keys makes a token's unknown `kid` unknown for good (refused without a re-read): anyone can
- * send made-up kids, and the rate limit counts only after authentication. A key rotated in elsewhere is published
- * PUBLISHED_BEFORE_SIGNING_MS before it signs, so only a rotation `at once` needs the re-read.
+ * An unknown `kid` is refused without a re-read this soon after one: anyone can send made-up kids, and the rate limit
+ * counts only after authentication.
  */
 export const UNKNOWN_KID_REREAD_MS = 5_000;
 
-/** From when a key signs: its `signsFrom`, or its creation for the first key and every key made before pre-publication. */
+/** Keys made before pre-publication sign from their creation. */
 const signsFrom = (key: SigningKey): number => (key.signsFrom ?? key.createdAt).getTime();
 
 const generateKeys = (algs: readonly SigningAlg[]): Promise<GeneratedKey[]> => Promise.all(algs.map((alg) => generateSigningKey(alg)));
 
 const kidsByAlg = (keys: readonly GeneratedKey[]) => Object.fromEntries(keys.map((key) => [key.alg, key.kid])) as Record<SigningAlg, string>;
 
-/**
- * The service's signing keys, in the database so every instance signs and verifies with the same set. One key per
- * algorithm signs at a time (the active one from its `signsFrom`, its predecessor until then); retired keys verify
- * until their tokens expire; algorithms rotate together. The public set is cached briefly, re-read on an unknown `kid`.
- */
+/** In the database so every instance shares the set; one key per algorithm signs at a time, and algorithms rotate together. */
 export class SigningKeyStore {
   private cached: { at: number; keys: SigningKey[] } | undefined;
-  /** The re-read a token's unknown `kid` started, shared by the requests that arrive meanwhile. */
+  /** Shared by the requests that arrive meanwhile. */
   private rereading: Promise<SigningKey[]> | undefined;
   private readonly em: EntityManager;
   private readonly issuer: string;
@@ -67,10 +54,7 @@ export class SigningKeyStore {
     return keys;
   }
 
-  /**
-   * Creates the active key of each algorithm that has none, once however many instances start together. It signs from
-   * its creation: no predecessor of its algorithm exists to sign meanwhile.
-   */
+  /** Once however many instances start together; it signs from creation, as no predecessor exists to sign meanwhile. */
   async ensureActiveKey(): Promise<void> {
     const keys = await this.load(true);
     const missing = SIGNING_ALGS.filter((alg) => !keys.some((key) => key.alg === alg && key.status === 'active'));
@@ -79,10 +63,8 @@ export class SigningKeyStore {
   }
 
   /**
-   * Adds a new active key of every algorithm and retires the previous ones, which verify until their tokens expire. The
-   * new keys sign after PUBLISHED_BEFORE_SIGNING_MS, once every instance publishes them; `at: 'once'` signs now, ahead
-   * of other instances' caches. `revoke` (a leaked key; `at` is then 'once'): every previous key stops verifying, so
-   * what it signed is refused; other instances follow when their caches expire.
+   * `at: 'once'` signs now, ahead of other instances' caches. `revoke` (a leaked key): every previous key stops
+   * verifying, so what it signed is refused; other instances follow when their caches expire.
    */
   async rotate({ at = 'after-publication', revoke = false }: { at?: 'after-publication' | 'once'; revoke?: boolean } = {}): Promise<{
     kids: Record<SigningAlg, string>;
@@ -94,11 +76,7 @@ export class SigningKeyStore {
     return { kids: kidsByAlg(generated), signsFrom: from };
   }
 
-  /**
-   * Makes each of `generated` the one active key of its algorithm, under an advisory lock (else instances starting or
-   * rotating together would each leave their own active). The keys it replaces sign until `signsFrom`, a pending
-   * rotation's too; `revoking-previous` revokes them and the retired ones instead.
-   */
+  /** Under an advisory lock, else instances starting or rotating together would each leave their own active key. */
   private async activate(generated: GeneratedKey[], when: 'always' | 'if-none-is-active' | 'revoking-previous', signsFrom?: Date): Promise<void> {
     await lockedTransaction(this.em.fork(), 'gatehouse:signing-keys', async (em) => {
       for (const key of generated) {
@@ -123,7 +101,6 @@ export class SigningKeyStore {
     this.cached = undefined;
   }
 
-  /** The key of `alg` that signs now: the one whose signing period holds this moment (keys newest first). */
   private signing(all: SigningKey[], alg: SigningAlg): SigningKey | undefined {
     const keys = all.filter((key) => key.alg === alg);
     const now = Date.now();
@@ -133,9 +110,8 @@ export class SigningKeyStore {
   }
 
   /**
-   * The private JWK set the OP signs and publishes with: the keys that sign now first, ES256 leading (oidc-provider signs
-   * with the first key that fits the algorithm), then keys not yet signing or retired but still verifying. The order
-   * changes when a pre-published key starts signing, so an OP built on it is rebuilt then.
+   * Signing keys first, ES256 leading (oidc-provider signs with the first key that fits the algorithm). The order changes
+   * when a pre-published key starts signing, so an OP built on it is rebuilt then.
    */
   async privateJwks(): Promise<{ keys: JWK[] }> {
     const keys = await this.load();
@@ -148,7 +124,6 @@ export class SigningKeyStore {
     return (await this.load()).map((key) => key.publicJwk as JWK);
   }
 
-  /** The keys re-read for a `kid` the cached set lacks, unless read within UNKNOWN_KID_REREAD_MS (undefined); one read at a time. */
   private rereadForUnknownKid(): Promise<SigningKey[]> | undefined {
     if (this.rereading !== undefined) return this.rereading;
     if (this.cached !== undefined && Date.now() - this.cached.at < UNKNOWN_KID_REREAD_MS) return undefined;
@@ -158,7 +133,6 @@ export class SigningKeyStore {
     return this.rereading;
   }
 
-  /** Signs an access token with the key that signs now: for the management API unless another audience is named. */
   async signAccessToken(
     subject: string,
     claims: JWTPayload,
@@ -174,17 +148,15 @@ export class SigningKeyStore {
     });
   }
 
-  /** A management API access token signed by one of our keys; 'caller-checks' accepts any `iss`, for a caller that checks it. */
+  /** 'caller-checks' accepts any `iss`, for a caller that checks it. */
   async verifyAccessToken(token: string, issuer: 'service' | 'caller-checks' = 'service'): Promise<JWTPayload> {
     return this.verify(token, { issuer: issuer === 'service' ? this.issuer : undefined, audience: this.managementAudience });
   }
 
-  /** An access token of any resource (the management API, an API resource) that `issuer` signed with one of our keys. */
   async verifyIssuedAccessToken(token: string, issuer: string): Promise<JWTPayload> {
     return this.verify(token, { issuer, audience: undefined });
   }
 
-  /** An access token of any surface's issuer and any resource signed with one of our keys (a session's validation). */
   async verifyOwnAccessToken(token: string): Promise<JWTPayload> {
     return this.verify(token, { issuer: undefined, audience: undefined });
   }
