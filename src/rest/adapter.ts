@@ -18,10 +18,7 @@ function namedType(type: TypeNode): string {
 
 const listType = (type: TypeNode): boolean => type.kind === Kind.LIST_TYPE || (type.kind === Kind.NON_NULL_TYPE && listType(type.type));
 
-/**
- * Query strings are text; the operation's variable types say what each must become. A list is comma-separated
- * (OpenAPI's `style: form, explode: false`), since a repeated parameter is refused; an empty one is the empty list.
- */
+/** A list is comma-separated (OpenAPI `style: form, explode: false`), since a repeated parameter is refused. */
 function coerceQueryValue(type: TypeNode, raw: string): unknown {
   if (listType(type)) return raw === '' ? [] : raw.split(',').map((item) => coerceScalar(type, item));
   return coerceScalar(type, raw);
@@ -38,18 +35,14 @@ function coerceScalar(type: TypeNode, raw: string): unknown {
   }
 }
 
-/** The application and tenant are named by the path or the credentials, never the query (spec: no tenantId query parameter). */
+/** Named by the path or the credentials, never the query. */
 export const SCOPE_VARIABLES: ReadonlySet<string> = new Set(['appId', 'tenantId']);
 
-/**
- * Quoted as JSON, so an empty name or one holding quotes reads unambiguously; `field` is the parameter, or the query
- * string (`query`) when its name is not one a parameter could have (as an unknown body key names its object).
- */
+/** Quoted as JSON, so an empty name or one holding quotes reads unambiguously; `field` is `query` when not a name. */
 function unknownQueryParameter(name: string): GatehouseError {
   return invalid(isName(name) ? name : 'query', `Unknown query parameter ${JSON.stringify(name)}`);
 }
 
-/** The operation's variables from the path, the query string and the body (`input`, of type `inputType`). */
 function variablesFor(route: ExpandedRoute, inputType: GraphQLInputType | undefined, request: FastifyRequest): Record<string, unknown> {
   const { operation } = route;
   const variables: Record<string, unknown> = { ...(request.params as Record<string, string>) };
@@ -65,7 +58,7 @@ function variablesFor(route: ExpandedRoute, inputType: GraphQLInputType | undefi
   if (inputType !== undefined) {
     const refusal = listShapeRefusal(inputType, body, ['input']);
     if (refusal !== undefined) throw invalid(refusal.field ?? 'body', refusal.message);
-    // A body left out is an optional input's `{}`; a required one is refused by coercion (422 `input`), as on /graphql.
+    // A body left out is an optional input's `{}`; a required one is refused by coercion, as on /graphql.
     variables['input'] = body ?? (isNonNullType(inputType) ? body : {});
   } else if (body !== undefined && body !== null && !(typeof body === 'object' && Object.keys(body).length === 0)) {
     throw invalid('body', `${route.method} ${route.url} takes no request body`);
@@ -82,18 +75,16 @@ function errorResponse(extensions: Record<string, unknown> | undefined, message:
 }
 
 export interface RestAdapterDeps {
-  /** The schema the operations run on: the body's expected shape. */
   schema: GraphQLSchema;
   operations: OperationExecutor;
   contextFor(request: FastifyRequest): Promise<RequestContext>;
-  /** Where the answers of routes that declare what they read are kept. */
   readCache: ReadCache;
 }
 
-/** Mounts every row of the route table under /api/v1, plus 405 answers for the methods a path does not have. */
+/** Plus 405 answers for the methods a path does not have. */
 export function registerRestRoutes(app: FastifyInstance, deps: RestAdapterDeps): void {
   const routes = expandRoutes();
-  // Each operation is prepared once, however many paths (the three path forms) serve it.
+  // Once per operation, however many path forms serve it.
   const prepared = new Map<string, PreparedOperation>();
   for (const { operation } of routes) {
     if (!prepared.has(operation.name)) prepared.set(operation.name, deps.operations.prepare(operation.name, operation.document));
@@ -133,7 +124,7 @@ export function registerRestRoutes(app: FastifyInstance, deps: RestAdapterDeps):
             : await withIdempotency(
                 context,
                 idempotencyKey,
-                // The operation's variables, not the bytes: an optional body left out and `{}` are the same request.
+                // The variables, not the bytes: an optional body left out and `{}` are the same request.
                 requestFingerprint(route.method, route.url, variables),
                 execute,
               );
@@ -145,23 +136,20 @@ export function registerRestRoutes(app: FastifyInstance, deps: RestAdapterDeps):
   for (const [url, methods] of methodsByUrl) refuseOtherMethods(app, `/api/v1${url}`, [...methods]);
 }
 
-/** A kept answer's JSON text goes out as it is, as Fastify would have serialized its body. */
 function sendAnswer(reply: FastifyReply, answer: StoredResponse | CachedJson): FastifyReply {
   reply.status(answer.status);
-  // An operation's own 429 (a render of the application's under way, the hour's test mails spent), or 503.
+  // An operation's own 429 (a render under way, the hour's test mails spent), or 503.
   sayWhenToRetry(reply, answer.status, 'retryAfterSeconds' in answer ? answer.retryAfterSeconds : undefined);
   if ('json' in answer) return reply.type('application/json; charset=utf-8').send(answer.json);
   return answer.body === undefined ? reply.send() : reply.send(answer.body);
 }
 
-/** Every method Fastify routes (its standard ones, QUERY of RFC 10008 and TRACE included); others no route takes. */
+/** QUERY of RFC 10008 and TRACE included. */
 const ANSWERABLE_METHODS: readonly HTTPMethods[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'QUERY', 'TRACE'];
 
 /**
- * Answers the methods a path does not have with 405 `method_not_allowed` and `Allow` (the router alone would answer
- * 404, as for a path that does not exist). HEAD comes with GET. Refused before the body is read (after the rate limit
- * has counted the request): a method the path does not have is the answer whatever the body holds, and Fastify's own
- * check of a QUERY's Content-Type, which runs with the body parsing, would otherwise answer first (a 500).
+ * 405 with `Allow` (the router alone would answer 404). Refused before the body is read: Fastify's own check of a
+ * QUERY's Content-Type, which runs with body parsing, would otherwise answer first (a 500).
  */
 export function refuseOtherMethods(app: FastifyInstance, url: string, methods: readonly HTTPMethods[]): void {
   const allowed = methods.includes('GET') ? [...methods, 'HEAD'] : [...methods];

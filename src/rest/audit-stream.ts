@@ -12,10 +12,8 @@ import { refuseOtherMethods } from './adapter.ts';
 import type { EventStreams } from '../event-stream.ts';
 
 /**
- * `GET /audit-logs/stream` in its three path forms, as Server-Sent Events (API.md: `event: audit`, `id:` the record
- * id, `data:` the record as `GET /audit-logs/{recordId}` shows it). A stream holds its connection for hours, which a
- * GraphQL operation run by the route table cannot: it is a route of its own, with the list's permission and scope
- * (`Query.auditLogs`' rule), its filters, and the domain's reading (src/domain/audit-stream.ts).
+ * A route of its own (a stream holds its connection for hours, which a route-table operation cannot), with
+ * `Query.auditLogs`' rule and filters and the domain's reading (src/domain/audit-stream.ts).
  */
 
 const FILTERS = ['actor', 'action', 'target', 'from', 'to'] as const;
@@ -27,7 +25,7 @@ function dateParameter(name: string, value: string): Date {
   return date;
 }
 
-/** The filters of the query string, as the list takes them; any other parameter is refused. */
+/** Any other parameter is refused. */
 function filterOf(request: FastifyRequest): AuditFilter {
   const query = request.query as Record<string, string | string[] | undefined>;
   const filter: AuditFilter = {};
@@ -51,10 +49,7 @@ export function registerAuditStream(
   app: FastifyInstance,
   deps: {
     contextFor(request: FastifyRequest): Promise<RequestContext>;
-    /**
-     * The request's credentials authenticated anew (refusalNow): through the caches before each record is sent, from
-     * the database before a read's records are (AuditSink's `confirm`).
-     */
+    /** Through the caches before each record, from the database before a read's records (AuditSink's `confirm`). */
     authenticateAgain(request: FastifyRequest, source: CredentialSource): Promise<Principal>;
     waker: AuditWaker;
     streams: EventStreams;

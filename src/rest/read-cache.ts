@@ -3,44 +3,27 @@ import { InvalidatedCache } from '../events/invalidated-cache.ts';
 import type { InvalidationBus } from '../events/invalidations.ts';
 import type { StoredResponse } from '../idempotency.ts';
 
-/**
- * What a cacheable GET route reads besides the caller's credentials, named as the invalidation that announces its
- * change: `users`, an application's users (their rows and memberships).
- */
+/** Named as the invalidation that announces its change: `users`, an application's users (rows and memberships). */
 export type CachedRead = 'users';
 
-/** A 200 answer's JSON text, sent as it is to the next caller who asks the same. */
 export interface CachedJson {
   readonly status: 200;
   readonly json: string;
 }
 
 interface CachedAnswer {
-  /** The application whose data the answer shows (the caller's: no answer shows another's). */
+  /** The caller's: no answer shows another's. */
   readonly applicationId: string;
   readonly read: CachedRead;
   readonly json: string;
 }
 
-/** What the answers held weigh together at most, counted as the UTF-16 text they are. */
 const MAX_BYTES = 16 * 1024 * 1024;
 
 /**
- * The 200 answers of the REST routes that declare what they read (`reads` in the route table), kept per instance so
- * that the same question asked again costs no database round trip, no execution and no serialization: a users page
- * answered from here costs about a fifth of one answered from PostgreSQL (docs/bench.md).
- *
- * An answer belongs to exactly one caller and one question: its key holds the operation, who the principal is
- * (credential, application, tenant, actor) and the operation's variables (the path's ids, the query). The credentials
- * are authenticated and their permissions checked before it is consulted, on every request, so a revoked, expired or
- * narrowed credential is refused; only successes are kept, so a refusal is always decided afresh.
- *
- * An answer goes at once when what it read changes (the `users` invalidation of its application, published after
- * every committed write of a user: src/domain/users/changed.ts) or when its application's configuration changes or
- * the application is deleted (`application`), on this instance before the writer's answer is sent and on every other
- * through Redis; a read that began before such a change does not keep what it read (InvalidatedCache). An answer
- * lives `ttlMs` at most, which bounds what an instance that missed an invalidation (Redis away) may still serve; 0
- * turns the cache off.
+ * Per-instance 200 answers of routes declaring `reads` (a fifth of a PostgreSQL answer's cost, docs/bench.md), keyed by
+ * operation, principal and variables; credentials are checked before each lookup, and only successes kept. An answer
+ * goes at once when what it read changes (on other instances through Redis); `ttlMs` bounds a missed invalidation.
  */
 export class ReadCache {
   private readonly answers: InvalidatedCache<CachedAnswer>;
@@ -54,10 +37,6 @@ export class ReadCache {
     );
   }
 
-  /**
-   * The answer to `operation` with `variables` for `principal`: the one kept, else what `execute` answers (kept if it
-   * is a 200, as JSON text).
-   */
   async answer(
     read: CachedRead,
     operation: string,

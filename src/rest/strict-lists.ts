@@ -4,23 +4,20 @@ import { holdsLists, invalidInput, type InputRefusal } from '../graphql/input-re
 type Segment = string | number;
 
 /**
- * A REST body is JSON, and its schema (the OpenAPI document) says `array` wherever the GraphQL input has a list.
- * GraphQL's input coercion would accept a single value there as a list of one (`"redirectUris": "https://…"`);
- * REST refuses it, as its own description says. The first value that is not a JSON array where the type has a list,
- * worded as the other input refusals are (`field` is the path in the body); undefined when the shapes agree. Values
- * of any other kind are left to GraphQL's coercion, which refuses what does not fit.
+ * GraphQL coercion would take a single value as a list of one; the REST schema says `array`, so REST refuses it. Other
+ * kinds are left to GraphQL's coercion.
  */
 export function listShapeRefusal(type: GraphQLInputType, value: unknown, path: readonly Segment[]): InputRefusal | undefined {
   return holdsLists(type) ? refusalIn(type, value, [...path]) : undefined;
 }
 
-/** A value of this type may hold a list below it; a leaf's may not, so a list of leaves is not walked. */
+/** A list of leaves is not walked. */
 function mayHoldLists(type: GraphQLInputType): boolean {
   const nullable = getNullableType(type);
   return isListType(nullable) || isInputObjectType(nullable);
 }
 
-/** `path` is the value's, grown and shrunk in place: copied only into a refusal, so the walk allocates nothing per value. */
+/** `path` is grown and shrunk in place, copied only into a refusal: the walk allocates nothing per value. */
 function refusalIn(type: GraphQLInputType, value: unknown, path: Segment[]): InputRefusal | undefined {
   if (value === null || value === undefined) return undefined;
   const nullable = getNullableType(type);
@@ -33,7 +30,7 @@ function refusalIn(type: GraphQLInputType, value: unknown, path: Segment[]): Inp
   const fields = nullable.getFields();
   const record = value as Record<string, unknown>;
   const names = Object.keys(record);
-  // A key the type does not define is left to coercion, which refuses it.
+  // Coercion refuses a key the type does not define.
   return firstRefusal(names.length, (index) => [names[index]!, fields[names[index]!]?.type, record[names[index]!]], path);
 }
 
