@@ -1,18 +1,13 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 
-/**
- * The service's own jobs (the e-mail outbox, the token events' writer, the audit retention, the OP storage's sweep, the
- * stream watchers): what they do, started from their timers, belongs to no request. Code that counts a request's
- * statements (the tests' and the bench's `onQuery`) asks `currentBackgroundWork` to leave theirs out.
- */
+/** Jobs' work belongs to no request: code counting a request's statements (tests', bench's `onQuery`) leaves theirs out. */
 const running = new AsyncLocalStorage<string>();
 
-/** Runs `work` (and whatever it schedules) as the job `name`'s. */
 export function asBackgroundWork<T>(name: string, work: () => T): T {
   return running.run(name, work);
 }
 
-/** The job the running code belongs to; undefined in a request, or at start-up. */
+/** Undefined in a request, or at start-up. */
 export function currentBackgroundWork(): string | undefined {
   return running.getStore();
 }
@@ -22,10 +17,7 @@ export interface JobLog {
   error(details: object, message: string): void;
 }
 
-/**
- * Job `name`'s `run` every `everyMs` on this instance (0: never), one run at a time. A failed run (the database down)
- * is logged and the next tries again.
- */
+/** One run at a time (everyMs 0: never); a failed run is logged and the next tries again. */
 export class PeriodicJob {
   readonly #name: string;
   readonly #everyMs: number;
@@ -42,7 +34,7 @@ export class PeriodicJob {
   start(log: JobLog): void {
     if (this.#everyMs === 0 || this.#timer !== undefined) return;
     const tick = () => {
-      // A run longer than the interval: the ticks meanwhile have nothing to add.
+      // The ticks during a long run have nothing to add.
       this.#running ??= (async () => {
         try {
           await this.#run(log);
@@ -56,7 +48,6 @@ export class PeriodicJob {
     this.#timer = asBackgroundWork(this.#name, () => setInterval(tick, this.#everyMs).unref());
   }
 
-  /** Stops the timer and waits for the run under way. */
   async stop(): Promise<void> {
     clearInterval(this.#timer);
     this.#timer = undefined;

@@ -5,9 +5,8 @@ import type { ConnectionError, FastifyInstance } from 'fastify';
 import { STATUS_BY_CODE, type ErrorBody } from './errors.ts';
 
 /**
- * The answers to requests Node's HTTP parser refuses before Fastify sees them (headers over 16 KiB, a malformed
- * message, headers too slow), in the contract's `{code, message}` with `X-Request-Id` rather than Fastify's default.
- * Two codes exist only here: the contract's list has no status or code for them (docs/decisions.md, Conventions).
+ * Requests Node's HTTP parser refuses before Fastify sees them, answered in the contract's shape. Two codes exist only
+ * here: the contract's list has none for them (docs/decisions.md, Conventions).
  */
 export const PROTOCOL_STATUS_BY_CODE = {
   request_header_fields_too_large: 431,
@@ -23,11 +22,7 @@ export interface ClientErrorBody {
 
 const STATUS: Readonly<Record<ClientErrorBody['code'], number>> = { ...STATUS_BY_CODE, ...PROTOCOL_STATUS_BY_CODE };
 
-/**
- * What a connection error is answered with; undefined when the connection is to be dropped without an answer (a
- * reset, or any other socket failure: there is no request to answer). Only llhttp's reason code is named, never a
- * byte of the request, which may hold a credential.
- */
+/** Undefined: dropped unanswered (a socket failure has no request). Never a byte of the request, which may hold a credential. */
 export function clientErrorBody(error: Pick<ConnectionError, 'code'>): ClientErrorBody | undefined {
   const code = typeof error.code === 'string' ? error.code : '';
   switch (code) {
@@ -41,15 +36,14 @@ export function clientErrorBody(error: Pick<ConnectionError, 'code'>): ClientErr
     case 'ERR_HTTP_REQUEST_TIMEOUT':
       return { code: 'request_timeout', message: 'The request did not arrive in time' };
     default:
-      // 422, as every other malformed request here: the contract has no 400 (Apollo's 400s are 422s too).
+      // The contract has no 400 (Apollo's 400s are 422s too).
       return code.startsWith('HPE_') ? { code: 'validation_error', message: `The request is not well-formed HTTP/1.1 (${code})` } : undefined;
   }
 }
 
 /**
- * The whole HTTP response to a connection error, status line to body. No rate-limit headers: the request was never
- * read, so neither its credentials nor (behind a proxy) its client address are known, and no bucket was counted;
- * any `X-RateLimit-Remaining` would be invented. The connection closes after it: the parser cannot resume.
+ * No rate-limit headers: the request was never read, so no bucket was counted. The connection closes after it: the
+ * parser cannot resume.
  */
 export function clientErrorResponse(body: ClientErrorBody, requestId: string, now = new Date()): string {
   const status = STATUS[body.code];
@@ -66,14 +60,13 @@ export function clientErrorResponse(body: ClientErrorBody, requestId: string, no
   ].join('\r\n');
 }
 
-/** Whether a response of the connection has begun (a pipelined request's): an answer now would corrupt it. */
+/** A pipelined request's: an answer now would corrupt it. */
 function responseStarted(socket: Socket): boolean {
   // Node's own default handler checks the same private field (lib/_http_server.js, socketOnError).
   const inFlight = (socket as Socket & { _httpMessage?: { headersSent?: boolean } | null })._httpMessage;
   return inFlight?.headersSent === true;
 }
 
-/** Fastify's `clientErrorHandler`: answers in the contract's body with a fresh `X-Request-Id`, logged with it. */
 export function answerClientError(this: FastifyInstance, error: ConnectionError, socket: Socket): void {
   const body = socket.destroyed ? undefined : clientErrorBody(error);
   if (body === undefined || !socket.writable || responseStarted(socket)) {
@@ -81,7 +74,7 @@ export function answerClientError(this: FastifyInstance, error: ConnectionError,
     return;
   }
   const requestId = randomUUID();
-  // Neither the error (its rawPacket holds the request's bytes: headers, credentials) nor the request is logged.
+  // Neither the error (its rawPacket holds the request's bytes: credentials) nor the request is logged.
   this.log.info({ reqId: requestId, clientError: error.code, statusCode: STATUS[body.code] }, 'refused a request the HTTP parser could not read');
   socket.end(clientErrorResponse(body, requestId), () => socket.destroy());
 }

@@ -1,7 +1,4 @@
-/**
- * The time of the events whose time tests set rather than wait for: the analytics rollups' days and the audit
- * retention's cutoff. The system's clock outside tests.
- */
+/** Analytics days and audit retention's cutoff: tests set the time rather than wait. */
 export type Clock = () => Date;
 
 export const systemClock: Clock = () => new Date();

@@ -2,124 +2,90 @@ import { isIP } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 
-/** A setting the service cannot start with; the entry prints its message and exits non-zero. */
 export class ConfigError extends Error {}
 
-/** The service's configuration: the environment, parsed once into a typed, frozen object. */
 export interface Config {
   readonly port: number;
   readonly host: string;
   readonly publicUrl: string;
-  /** A real PostgreSQL; when absent the embedded database in `dataDir` is used. */
+  /** Absent: the embedded database in `dataDir`. */
   readonly databaseUrl: string | undefined;
   readonly dataDir: string;
-  /** `DATABASE_POOL_MAX`: connections to DATABASE_URL per process (each worker has its own pool). */
+  /** Per process (each worker has its own pool). */
   readonly databasePoolMax: number;
   readonly redisUrl: string | undefined;
   readonly bootstrapApiKey: string | undefined;
-  /** GATEHOUSE_BOOTSTRAP_ADMIN_EMAIL and _PASSWORD: the first operator, made while the console has none (API.md). */
+  /** The first operator, made while the console has none (API.md). */
   readonly bootstrapAdmin: { readonly email: string; readonly password: string } | undefined;
-  /** Requests per window per credential (per IP without one); `redisPrefix` separates deployments sharing a Redis. */
+  /** Per credential (per IP without one); `redisPrefix` separates deployments sharing a Redis. */
   readonly rateLimit: { readonly max: number; readonly windowMs: number; readonly redisPrefix: string };
-  /** How long an authenticated API key is remembered by an instance (0: never); changes evict it at once. */
+  /** How long an instance remembers what it read (every *CacheMs; 0: never); changes evict it at once. */
   readonly apiKeyCacheMs: number;
-  /** How long an instance remembers the OAuth client metadata it read (0: never); changes evict it at once. */
   readonly oauthClientCacheMs: number;
-  /** How long an instance remembers a sign-in surface's look and rules (branding, providers, lockout); changes evict it at once. */
   readonly surfaceSettingsCacheMs: number;
-  /** How long an instance keeps a cached read's answer (src/rest/read-cache.ts; 0: never); changes evict it at once. */
   readonly readCacheMs: number;
-  /** How often an open audit stream (GET …/audit-logs/stream) sends a heartbeat comment, so proxies keep it open. */
+  /** So that proxies keep an open audit stream open. */
   readonly auditStreamHeartbeatMs: number;
   /**
-   * The most streams one credential holds open on an instance at once: audit streams, GraphQL subscriptions over
-   * Server-Sent Events, and GraphQL WebSocket connections (each counts as many as it runs subscriptions, at least one).
+   * Per instance: audit streams, GraphQL SSE subscriptions, and WebSocket connections (each counts its subscriptions,
+   * at least one).
    */
   readonly streamsPerCredential: number;
-  /** Management requests one credential (or address, without credentials) has in flight per instance; past it, 429. */
+  /** In flight per instance (per address without credentials); past it, 429. */
   readonly concurrentRequestsPerCredential: number;
-  /** Test mails (POST /email/test) an application may queue in an hour, all its tenants together. */
+  /** POST /email/test, per application, all its tenants together. */
   readonly testEmailsPerHour: number;
-  /** Mails a page may have sent to one address in an hour (sign-in links and codes, resets, verification). */
   readonly mailsPerAddressPerHour: number;
-  /** How often the audit retention job runs (src/domain/audit-retention.ts); 0: never on this instance. */
+  /** src/domain/audit-retention.ts; 0: never on this instance. */
   readonly auditRetentionEveryMs: number;
-  /**
-   * The tighter limit on the hosted pages' credential-guessing POSTs (sign-in, sign-up, device user code), per client
-   * address, shared by the three forms and counted where `rateLimit` counts (Redis when configured).
-   */
+  /** Hosted credential-guessing POSTs (sign-in, sign-up, device user code) per client address, the three forms together. */
   readonly signInRateLimit: { readonly max: number; readonly windowMs: number };
-  /**
-   * The proxies in front whose `X-Forwarded-For` names the client (`TRUST_PROXY`): none by default, so that a client
-   * cannot pick the address its rate limits and sign-in throttle count under; else how many there are, or their
-   * addresses and CIDR ranges. The Host header still decides the sign-in surface: a proxy must pass it through.
-   */
+  /** None by default, so a client cannot pick the address its limits count under; the Host header still picks the surface. */
   readonly trustProxy: false | number | readonly string[];
   readonly bodyLimitBytes: number;
-  /** `REQUEST_TIMEOUT_MS`: how long a request may take to arrive whole; past it, 408 and the connection closes. */
+  /** Until the request has arrived whole; past it, 408 and the connection closes. */
   readonly requestTimeoutMs: number;
-  /** How long a signalled process waits for its in-flight requests before it exits anyway (1). */
   readonly shutdownTimeoutMs: number;
   readonly logLevel: string;
-  /** `LOG_FORMAT=pretty`: coloured lines for a terminal (pino-pretty) instead of JSON lines. */
   readonly logPretty: boolean;
-  /** The Bearer token GET /metrics asks for (`METRICS_TOKEN`); unset: the metrics are open to whoever reaches the port. */
+  /** Unset: the metrics are open to whoever reaches the port. */
   readonly metricsToken: string | undefined;
-  /**
-   * Processes serving on this machine's cores (`WORKERS`: a positive integer, or `auto`, one per core). Above 1, a
-   * cluster primary prepares the database and forks that many workers sharing the port; it needs DATABASE_URL and
-   * REDIS_URL (docs/decisions.md, "Workers").
-   */
+  /** `auto`: one per core. Above 1, a cluster primary forks workers sharing the port; needs DATABASE_URL and REDIS_URL. */
   readonly workers: number;
-  /** E-mail delivery (src/domain/email/deliver.ts): where the built-in sender and the HTTP providers are reached, and the outbox's pace. */
   readonly email: EmailConfig;
-  /** The upstream identity providers of social and OIDC sign-in (src/domain/sign-in/upstream/). */
   readonly upstreams: UpstreamConfig;
 }
 
-/** Where the upstream sign-in reaches its identity providers. */
 export interface UpstreamConfig {
-  /**
-   * `GATEHOUSE_ALLOW_LOOPBACK_UPSTREAMS=true` (development and tests only): an auth provider's upstream URLs (an OAuth
-   * provider's, a SAML IdP's `ssoUrl`) may also be http on a loopback address (an IdP on the developer's machine); otherwise they are https.
-   */
+  /** Development and tests only: upstream URLs may also be http on a loopback address; otherwise https. */
   readonly allowLoopback: boolean;
-  /**
-   * Whether an auth provider's upstream URLs may be at a private, link-local or other internal address
-   * (`UPSTREAM_ALLOW_PRIVATE_HOSTS`): off, so that an administrator cannot reach the operator's network through them.
-   */
+  /** Off, so that an administrator cannot reach the operator's network through upstream URLs. */
   readonly allowPrivateHosts: boolean;
-  /** GitHub's web origin (`/login/oauth/…`) and API base (`/user`, `/user/emails`): GitHub Enterprise Server's, or a test's. */
+  /** GitHub Enterprise Server's, or a test's. */
   readonly githubUrl: string;
   readonly githubApiUrl: string;
 }
 
-/** Where mail leaves the service, and how the outbox retries (docs/decisions.md, "E-mail delivery"). */
 export interface EmailConfig {
-  /** The SMTP server of the built-in sender (`gatehouse`); unset: its mail is kept in the outbox only. */
+  /** Unset: the built-in sender's mail is kept in the outbox only. */
   readonly smtpUrl: string | undefined;
-  /** PEM certificates trusted besides the system's for SMTP servers (a private relay's CA); unset: the system's only. */
+  /** Trusted besides the system's (a private relay's CA). */
   readonly smtpCaFile: string | undefined;
-  /** The HTTP providers' API origins; SES's holds `{region}`. */
+  /** SES's holds `{region}`. */
   readonly apiUrls: { readonly sendgrid: string; readonly postmark: string; readonly resend: string; readonly ses: string };
-  /** How long one attempt may take (connecting, sending, an HTTP answer) before it counts as a transient failure. */
+  /** Per attempt; past it, a transient failure. */
   readonly sendTimeoutMs: number;
-  /** Attempts before a mail is `failed`. */
   readonly maxAttempts: number;
-  /** The first retry's delay; each next one doubles, with jitter, up to an hour. */
+  /** Each next one doubles, with jitter, up to an hour. */
   readonly retryBaseMs: number;
-  /** How often an instance looks for mail that another instance queued, or that is due for a retry. */
+  /** For mail another instance queued, or due for a retry. */
   readonly pollMs: number;
-  /**
-   * Whether an SMTP server configured through the API may be at a loopback, private, link-local or other internal
-   * address (`EMAIL_ALLOW_PRIVATE_HOSTS`): off, so that an administrator cannot reach the operator's network through it.
-   */
+  /** Off, so that an administrator cannot reach the operator's network through an API-configured SMTP server. */
   readonly allowPrivateHosts: boolean;
-  /** The DNS servers the custom-domain and sender-domain checks ask (`DNS_SERVERS`, `host` or `host:port`, comma-separated); empty: the system's. */
+  /** For the domain checks (`host` or `host:port`); empty: the system's. */
   readonly dnsServers: readonly string[];
 }
 
-/** What an integer setting may be: its bounds, and how a refusal says so. */
 interface IntegerRange {
   readonly min: number;
   readonly max: number;
@@ -130,7 +96,7 @@ const NON_NEGATIVE: IntegerRange = { min: 0, max: Number.MAX_SAFE_INTEGER, words
 const POSITIVE: IntegerRange = { min: 1, max: Number.MAX_SAFE_INTEGER, words: 'a positive integer' };
 const PORT: IntegerRange = { min: 0, max: 65_535, words: 'a port number from 0 to 65535' };
 
-/** Decimal digits only: Number() would also read "0x10", "1e3", "0b1" or " " (as 0), which no operator means. */
+/** Number() would also read "0x10", "1e3", "0b1" or " " (as 0), which no operator means. */
 function decimal(raw: string): number | undefined {
   return /^\d{1,15}$/.test(raw) ? Number(raw) : undefined;
 }
@@ -152,22 +118,14 @@ function workers(env: NodeJS.ProcessEnv): number {
   return value;
 }
 
-/**
- * A URL setting, checked at start so that a typo is refused here rather than failing later (or never: a PUBLIC_URL of
- * another scheme would become the issuer). The refusal names the variable and the shape it needs, never the value,
- * which may hold a password.
- */
+/** Checked at start: a PUBLIC_URL of another scheme would become the issuer. Never names the value (it may hold a password). */
 function checkedUrl(name: string, raw: string | undefined, shape: string, accepts: (url: URL) => boolean): string | undefined {
   if (raw === undefined) return undefined;
   if (!URL.canParse(raw) || !accepts(new URL(raw))) throw new ConfigError(`${name} must be ${shape}`);
   return raw;
 }
 
-/**
- * The issuer and the origin of every absolute link: an origin only, since every route is served at the root (a path
- * would be advertised by discovery and not served), without credentials, query or fragment. Trailing slashes are
- * dropped; the origin is written as URL writes it (lower-case host, no default port), as the OP writes its URLs.
- */
+/** An origin only: a path would be advertised by discovery and not served. Written as URL (and the OP) writes it. */
 function publicUrl(env: NodeJS.ProcessEnv, port: number): string {
   const raw = optional(env, 'PUBLIC_URL')?.replace(/\/+$/, '');
   const shape = 'an http(s) origin, such as https://auth.example.com (no path, query or credentials)';
@@ -187,10 +145,7 @@ function smtpUrl(env: NodeJS.ProcessEnv): string | undefined {
   return checkedUrl('SMTP_URL', optional(env, 'SMTP_URL'), shape, ({ protocol, hostname }) => (protocol === 'smtp:' || protocol === 'smtps:') && hostname !== '');
 }
 
-/**
- * An HTTP provider's API base (tests point it at a local receiver), trailing slashes dropped. `{region}` (SES) is
- * replaced when a mail is sent, so it is checked with a region in its place.
- */
+/** `{region}` (SES) is replaced at send time, so it is checked with a region in its place. */
 function apiUrl(env: NodeJS.ProcessEnv, name: string, fallback: string): string {
   const raw = optional(env, name)?.replace(/\/+$/, '');
   if (raw === undefined) return fallback;
@@ -206,7 +161,7 @@ function flag(env: NodeJS.ProcessEnv, name: string): boolean {
   throw new ConfigError(`${name} must be true or false, got "${raw}"`);
 }
 
-/** `host` or `host:port` entries, IPv6 in brackets when a port follows ([::1]:53), as node:dns's setServers takes them. */
+/** IPv6 in brackets when a port follows ([::1]:53), as node:dns's setServers takes them. */
 function dnsServers(env: NodeJS.ProcessEnv): readonly string[] {
   const raw = optional(env, 'DNS_SERVERS');
   if (raw === undefined) return Object.freeze([]);
@@ -254,10 +209,9 @@ function redisUrl(env: NodeJS.ProcessEnv): string | undefined {
   return checkedUrl('REDIS_URL', optional(env, 'REDIS_URL'), shape, ({ protocol }) => protocol === 'redis:' || protocol === 'rediss:');
 }
 
-/** proxy-addr's names for address ranges, which Fastify's `trustProxy` accepts beside addresses and CIDR ranges. */
+/** proxy-addr's named ranges, which Fastify's `trustProxy` accepts too. */
 const PROXY_RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
 
-/** An IPv4 or IPv6 address, with a prefix length its family allows, or a named range. */
 function isProxyAddress(entry: string): boolean {
   if (PROXY_RANGE_NAMES.includes(entry)) return true;
   const [address = '', prefix, ...rest] = entry.split('/');
@@ -282,7 +236,7 @@ function trustProxy(env: NodeJS.ProcessEnv): Config['trustProxy'] {
   return Object.freeze(entries);
 }
 
-/** pino's levels: another name makes pino throw when the logger is made, after the database has been opened. */
+/** Another name makes pino throw when the logger is made, after the database has been opened. */
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 function logLevel(env: NodeJS.ProcessEnv): string {
@@ -302,7 +256,7 @@ function optional(env: NodeJS.ProcessEnv, name: string): string | undefined {
   return raw === undefined || raw === '' ? undefined : raw;
 }
 
-/** Both or neither; checked against the console's rules where they are used (first-start.ts). */
+/** Both or neither; checked against the console's rules in first-start.ts. */
 function firstOperator(env: NodeJS.ProcessEnv): Config['bootstrapAdmin'] {
   const email = optional(env, 'GATEHOUSE_BOOTSTRAP_ADMIN_EMAIL');
   const password = optional(env, 'GATEHOUSE_BOOTSTRAP_ADMIN_PASSWORD');
@@ -375,7 +329,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   return config;
 }
 
-/** The entries' configuration: a refused setting is printed as one line on stderr and the process exits 1. */
 export function loadConfigOrExit(): Config {
   try {
     return loadConfig();

@@ -10,36 +10,29 @@ import { GatehouseError } from './errors.ts';
 import { publishingAfterCommit } from './events/invalidations.ts';
 import type { Services } from './services.ts';
 
-/**
- * The resolved target of an operation: one application and at most one tenant, with an EntityManager whose
- * tenancy filters carry exactly that scope, and the request's loaders for it. Built once per (application,
- * tenant) pair per request; everything below reads scope from here.
- */
+/** Tenancy filters carry exactly this scope; built once per (application, tenant) per request. */
 export interface Scope {
   readonly requestId: string;
   readonly principal: Principal;
   readonly applicationId: string;
   /** null: application-wide. */
   readonly tenantId: string | null;
-  /** What the credentials may do here: what they hold in the scope's tenant (Principal.permissionsIn). */
+  /** What the credentials hold in the scope's tenant (Principal.permissionsIn). */
   readonly permissions: PermissionSet;
   readonly em: EntityManager;
   readonly loaders: Loaders;
   readonly services: Services;
-  /** The scope's application (loaded once). */
   readonly application: () => Promise<Application>;
-  /** Throws 403 `forbidden` when the scope is one tenant: the operation is about the whole application. */
+  /** Throws 403 `forbidden` when the scope is one tenant. */
   requireApplicationWide(): void;
   /**
-   * Runs `work` in a transaction on the scope's EntityManager: where every write begins. Under an Idempotency-Key it is
-   * a savepoint of the request's transaction (src/db/request-transaction.ts), which commits with the stored answer.
-   * With `lock`, the transaction takes those advisory locks first, and is begun in this process's turns at them (inTurn),
-   * which under an Idempotency-Key last until the request's transaction ends, as its locks do.
+   * Where every write begins. Under an Idempotency-Key, a savepoint of the request's transaction, which commits with the
+   * stored answer. `lock`: advisory locks taken first, in this process's turns (inTurn).
    */
   transactional<T>(work: (em: EntityManager) => Promise<T>, lock?: string | readonly string[]): Promise<T>;
 }
 
-/** Where an operation says it acts: the path's application and tenant (spec: Authentication, rules 3 and 4). */
+/** Spec: Authentication, rules 3 and 4. */
 export interface ScopeTarget {
   applicationId?: string | null | undefined;
   tenantId?: string | null | undefined;
@@ -50,21 +43,17 @@ export interface RequestContext {
   readonly principal: Principal;
   readonly services: Services;
   scope(target?: ScopeTarget): Promise<Scope>;
-  /** A subscription's (src/graphql/subscriptions.ts): the refusal its credentials get now, read from the database. */
+  /** A subscription's (src/graphql/subscriptions.ts): its credentials' refusal now, read from the database. */
   readonly refusalFromDatabase?: () => Promise<GatehouseError | undefined>;
 }
 
-/** How a request's scopes reach the database: forks of the ORM's EntityManager, or of its request transaction. */
 interface Writes {
   readonly services: Services;
   fork(): EntityManager;
   readonly transaction: RequestTransaction | undefined;
 }
 
-/**
- * The context of one authenticated request (server.ts authenticates before rate limiting, then builds this). With
- * `transaction`, its writes go there, and its invalidations are published once that commits.
- */
+/** Built after authentication. With `transaction`, its writes go there, and its invalidations are published once that commits. */
 export function createRequestContext(services: Services, requestId: string, principal: Principal, transaction?: RequestTransaction): RequestContext {
   const scopes = new Map<string, Promise<Scope>>();
   const writes: Writes =
@@ -102,7 +91,7 @@ async function settleScope(
   principal: Principal,
   target: ScopeTarget,
 ): Promise<Scope> {
-  // An application other than the credentials' own is indistinguishable from an absent one (named as the path does).
+  // Another application is indistinguishable from an absent one.
   if (target.applicationId != null && target.applicationId !== principal.applicationId) {
     throw new GatehouseError('not_found', 'Application not found', { field: 'appId' });
   }
@@ -128,9 +117,8 @@ async function settleScope(
 }
 
 /**
- * The tenant a request acts in (spec: Authentication, rules 3-4): the path's, which tenant-bound credentials must
- * match (else 403), else the credentials' own (null: application-wide). The one rule, for the scope and for the
- * permission gate, which checks what the credentials hold in that tenant before the scope is settled.
+ * Spec: Authentication, rules 3-4: the path's, which tenant-bound credentials must match (else 403), else theirs. The
+ * one rule for the scope and the permission gate, which checks before the scope is settled.
  */
 export function scopeTenant(principal: Principal, pathTenant: string | null): string | null {
   if (pathTenant !== null && principal.tenantId !== null && pathTenant !== principal.tenantId) {
@@ -144,10 +132,7 @@ interface ScopeDatabase {
   readonly loaders: Loaders;
 }
 
-/**
- * A scope's EntityManager (its filters carrying one application and at most one tenant) and loaders, forked at first
- * use: an answer from the instance's caches reads no SQL.
- */
+/** Forked at first use: an answer from the instance's caches reads no SQL. */
 function scopedDatabase(fork: () => EntityManager, applicationId: string, tenantId: string | null): () => ScopeDatabase {
   let database: ScopeDatabase | undefined;
   return () => {
@@ -161,28 +146,26 @@ function scopedDatabase(fork: () => EntityManager, applicationId: string, tenant
   };
 }
 
-/** No grant at all: an end user's request may read what the hosted pages show, never manage anything. */
+/** An end user may read what the hosted pages show, never manage anything. */
 const NO_PERMISSIONS = new PermissionSet([]);
 
-/** What sent an end user to a hosted page: an OAuth client's sign-in, or an invitation's link, which no client opened. */
 export type PageOpener = { readonly type: 'oauth_client'; readonly id: string } | { readonly type: 'invitation'; readonly id: string };
 
 /**
- * The scope of an end user on the hosted pages (sign-in, sign-up, an invitation's), who has no credentials yet: the
- * application of what opened the page and the sign-in's tenant (null: none chosen yet), with no management permission.
- * The caller has established both ids: nothing is checked here.
+ * An end user with no credentials yet, no management permission (tenant null: none chosen yet). The caller has checked
+ * both ids.
  */
 export function endUserScope(
   services: Services,
   requestId: string,
-  /** `actor`: who the audit records name; by default what opened the page. */
+  /** `actor` defaults to what opened the page. */
   target: { opener: PageOpener; applicationId: string; tenantId: string | null; actor?: Principal['actor'] },
 ): Scope {
   const { opener } = target;
   return hostedPageScope(services, requestId, target, `${opener.type}:${opener.id}`, target.actor ?? opener);
 }
 
-/** Reads the configuration a surface's pages show (surface-settings.ts), on no one's behalf: it records nothing. */
+/** On no one's behalf: it records nothing. */
 export const surfaceReaderScope = (services: Services, requestId: string, applicationId: string, tenantId: string | null): Scope =>
   hostedPageScope(services, requestId, { applicationId, tenantId }, `surface:${applicationId}`, { type: 'system', id: 'surface-settings' });
 
@@ -202,7 +185,7 @@ function hostedPageScope(
     actor,
     apiKeyId: null,
     apiKeyExpiresAt: null,
-    // The hosted pages are reached through the OAuth client, which a deactivated organization's OP no longer finds.
+    // Reached through the OAuth client, which a deactivated organization's OP does not find.
     organizationDeactivated: false,
   };
   const database = scopedDatabase(() => services.orm.em.fork(), applicationId, tenantId);
@@ -220,7 +203,7 @@ function hostedPageScope(
   );
 }
 
-/** A scope but its tenant and database; `transaction`: the request's, begun by the first write. */
+/** `transaction`: the request's, begun by the first write. */
 type ScopeBase = Omit<Scope, 'tenantId' | 'requireApplicationWide' | 'em' | 'loaders' | 'transactional'> & {
   readonly transaction: RequestTransaction | undefined;
 };
@@ -270,7 +253,6 @@ class RequestScope implements Scope {
   }
 }
 
-/** The scope on a write's transaction `em`, with the application row that transaction read. */
 export function scopeInTransaction(scope: Scope, em: EntityManager, application: Application): Scope {
   const database = { em, loaders: createLoaders(em) };
   return new RequestScope({ ...scopeBase(scope), application: () => Promise.resolve(application) }, scope.tenantId, () => database);
@@ -283,9 +265,8 @@ function scopeBase(scope: Scope): ScopeBase {
 }
 
 /**
- * An application-wide scope narrowed to one of its tenants for reading, sharing the EntityManager and the loaders
- * so that reading N tenants' effective settings batches into constant statements. Only for a tenant the scope
- * already reaches (one it listed); a tenant scope may narrow only to itself.
+ * Shares the EntityManager and loaders, so reading N tenants' settings batches into constant statements. Only for a
+ * tenant the scope already reaches; a tenant scope may narrow only to itself.
  */
 export function narrowToTenant(scope: Scope, tenantId: string): Scope {
   if (scope.tenantId !== null && scope.tenantId !== tenantId) {

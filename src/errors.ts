@@ -1,11 +1,8 @@
-/**
- * Errors are typed values from a closed set. Status codes come from one table; only the transport
- * serializers (graphql/format-error.ts, rest/adapter.ts, server.ts) turn them into bytes.
- */
+/** A closed set; only the transport serializers (format-error.ts, rest/adapter.ts, server.ts) turn them into bytes. */
 export const STATUS_BY_CODE = {
   unauthenticated: 401,
   forbidden: 403,
-  /** The application's organization is deactivated: nothing but its reactivation is served. */
+  /** Nothing but the reactivation is served. */
   organization_deactivated: 403,
   not_found: 404,
   method_not_allowed: 405,
@@ -13,17 +10,14 @@ export const STATUS_BY_CODE = {
   tenant_auth_data_remains: 409,
   tenant_customization_disabled: 409,
   idempotency_conflict: 409,
-  /** The console would be left with no enabled sign-in provider: its operators could no longer sign in. */
+  /** The console's operators could no longer sign in. */
   last_sign_in_provider: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
   validation_error: 422,
   rate_limited: 429,
   internal_error: 500,
-  /**
-   * Overloaded: no database connection came free in time, or a lock the request needs is taken where it may not wait
-   * (src/db/advisory-lock.ts, KeptTurns). A retry after `Retry-After` may succeed.
-   */
+  /** No database connection came free in time, or a lock is taken where the request may not wait (src/db/advisory-lock.ts). */
   service_unavailable: 503,
 } as const;
 
@@ -44,7 +38,7 @@ export class GatehouseError extends Error {
   readonly code: ErrorCode;
   readonly field: string | undefined;
   readonly details: ErrorDetail[] | undefined;
-  /** When to try again, for a refusal that a later retry may not meet (the answer's Retry-After). */
+  /** For a refusal that a later retry may not meet. */
   readonly retryAfterSeconds: number | undefined;
 
   constructor(code: ErrorCode, message: string, options: { field?: string; details?: ErrorDetail[]; retryAfterSeconds?: number } = {}) {
@@ -83,7 +77,6 @@ export function toErrorBody(error: GatehouseError): ErrorBody {
   return body;
 }
 
-/** A GraphQL error's extensions beyond `code` and `status`: the body's `field` and `details`, and its own `retryAfter`. */
 export interface GraphQLErrorBody extends ErrorBody {
   retryAfter?: number;
 }

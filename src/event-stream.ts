@@ -4,18 +4,15 @@ import { handOverSlot } from './concurrency-cap.ts';
 import { GatehouseError } from './errors.ts';
 
 /**
- * Server-Sent Events answers (the REST audit stream, GraphQL subscriptions): a stream holds its connection for hours,
- * so a client that reads too little is dropped rather than buffered for, heartbeats keep proxies from closing an idle
- * one, and the server's shutdown ends them all rather than waiting for them. A credential holds a bounded number of
- * streams open at once, these and GraphQL's WebSocket connections alike (src/graphql/websocket.ts).
+ * Server-Sent Events hold a connection for hours: a slow reader is dropped rather than buffered for, heartbeats keep
+ * proxies from closing an idle one, and shutdown ends them rather than waiting.
  */
 
-/** Bytes a client may leave unread before it is dropped rather than buffered for. */
+/** Then dropped rather than buffered for. */
 export const MAX_UNREAD_BYTES = 1 << 20;
-/** How long a client may read nothing while events wait for it. */
+/** While events wait for it. */
 export const MAX_STALL_MS = 30_000;
 
-/** Releasing it again does nothing. */
 export interface StreamSlot {
   release(): void;
 }
@@ -39,12 +36,11 @@ export class EventStream {
     return this.#closed;
   }
 
-  /** Bytes written that the client has not taken yet. */
   get unread(): number {
     return this.#reply.raw.writableLength;
   }
 
-  /** Resolves once the client can take more (it read what it had), or once it is dropped. */
+  /** Resolves once the client can take more, or once it is dropped. */
   async send(event: string, data: string, id?: string): Promise<void> {
     if (this.#write(`event: ${event}\n${id === undefined ? '' : `id: ${id}\n`}data: ${data}\n\n`)) return;
     const raw = this.#reply.raw;
@@ -64,20 +60,18 @@ export class EventStream {
     });
   }
 
-  /** Ends the answer once what was written is sent. */
   finish(): void {
     if (this.#closed) return;
     this.#closed = true;
     this.#reply.raw.end();
   }
 
-  /** Drops the connection. */
   end(): void {
     this.#closed = true;
     this.#reply.raw.destroy();
   }
 
-  /** Writes unless closed; false when the client must read first. Past MAX_UNREAD_BYTES unread, the client is dropped. */
+  /** False when the client must read first. */
   #write(text: string): boolean {
     if (this.#closed) return true;
     const raw = this.#reply.raw;
@@ -89,10 +83,7 @@ export class EventStream {
   }
 }
 
-/**
- * The server's open streams: each reply opened as one, and all of them ended by the server's shutdown; and how many
- * each credential holds, on this instance.
- */
+/** Per instance: all ended by the server's shutdown, and counted per credential. */
 export class EventStreams {
   readonly #open = new Set<EventStream>();
   readonly #held = new Map<string, number>();
@@ -102,7 +93,7 @@ export class EventStreams {
   constructor(app: FastifyInstance, heartbeatMs: number, perCredential: number) {
     this.#heartbeatMs = heartbeatMs;
     this.#perCredential = perCredential;
-    // A stream whose client has read everything ends as an answer does; one behind would hold the shutdown: dropped.
+    // One whose client has read everything ends as an answer does; one behind would hold the shutdown: dropped.
     app.addHook('preClose', async () => {
       for (const stream of this.#open) {
         if (stream.unread === 0) stream.finish();
@@ -111,7 +102,7 @@ export class EventStreams {
     });
   }
 
-  /** Bounded: each stream holds a connection and reads the database until it ends. */
+  /** Bounded with GraphQL's WebSocket connections (websocket.ts): each holds a connection and reads the database. */
   take(principal: Principal): StreamSlot {
     const credential = principal.credentialId;
     const held = this.#held.get(credential) ?? 0;
@@ -131,16 +122,15 @@ export class EventStreams {
     };
   }
 
-  /** Takes `reply` over as a 200 `text/event-stream` answer, with the headers Fastify's hooks have set so far. */
+  /** With the headers Fastify's hooks have set so far. */
   open(reply: FastifyReply, slot: StreamSlot): EventStream {
     handOverSlot(reply.request);
     reply.hijack();
-    // A hijacked reply sends only what it writes: the request id and rate-limit headers go out too.
+    // A hijacked reply sends only what it writes.
     for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) reply.raw.setHeader(name, value);
     reply.raw.writeHead(200, {
       'content-type': 'text/event-stream; charset=utf-8',
       'cache-control': 'no-cache, no-transform',
-      // nginx buffers responses unless told not to.
       'x-accel-buffering': 'no',
     });
     reply.raw.write(': stream open\n\n');

@@ -10,9 +10,8 @@ import { checkPassword } from './domain/policies/password.ts';
 import { email as emailAddress } from './domain/validate.ts';
 
 /**
- * On an empty database: an organization, a multi-tenant application and an `app_admin` key, printed once. At every
- * start: each organization's console and its dashboard client, and the first operator while the console has none,
- * with the one-time link that sets their password when none was configured. Done by the one serving process (WORKERS=1), or before the workers start (src/prepare.ts).
+ * On an empty database: an organization, an application and an `app_admin` key, printed once. At every start: each
+ * organization's console, and its first operator while it has none. By the one serving process, or src/prepare.ts.
  */
 export async function bootstrapOnFirstStart(orm: MikroORM, config: Config, log: Pick<BaseLogger, 'info'>): Promise<void> {
   const requestId = randomUUID();
@@ -20,7 +19,7 @@ export async function bootstrapOnFirstStart(orm: MikroORM, config: Config, log: 
   const operator = await ensureConsoles(orm, config.publicUrl, requestId, await firstOperator(config));
   if (operator !== null) {
     log.info({ email: operator.email }, `the first operator signs in to the dashboard at ${dashboardUrl(config.publicUrl)}`);
-    // Printed, never logged, as the bootstrap key: it sets the password of an account that can manage everything.
+    // Printed, never logged: it sets the password of an account that can manage everything.
     if (operator.passwordLink !== null) {
       process.stdout.write(`\nFirst operator ${operator.email}: set the password within 30 minutes at\n${operator.passwordLink}\n(a restart prints another link while none is set)\n\n`);
     }
@@ -29,12 +28,12 @@ export async function bootstrapOnFirstStart(orm: MikroORM, config: Config, log: 
   const { apiKey, ...ids } = result;
   log.info(ids, 'bootstrapped an organization and a multi-tenant application');
   if (config.bootstrapApiKey === undefined) {
-    // Printed once, on purpose: it is the only way to the first key. It is not stored in clear anywhere.
+    // The only way to the first key; it is not stored in clear anywhere.
     process.stdout.write(`\nBootstrap API key (app_admin, shown once): ${apiKey}\n\n`);
   }
 }
 
-/** The console's password policy is the default one: a first operator's password meets it, or the start fails. */
+/** A first operator's password meets the console's default policy, or the start fails. */
 async function firstOperator(config: Config): Promise<FirstOperator | undefined> {
   if (config.bootstrapAdmin === undefined) return undefined;
   try {

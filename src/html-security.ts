@@ -1,27 +1,23 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 
-/** What every HTML answer carries, whoever renders it: never framed, sniffed, or leaking its URL as a Referer. */
+/** Never framed, sniffed, or leaking its URL as a Referer. */
 export const HTML_SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'x-frame-options': 'DENY',
   'referrer-policy': 'no-referrer',
   'x-content-type-options': 'nosniff',
 };
 
-/** The policy of an HTML answer that sets none of its own: nothing loads, runs, frames it or is posted from it. */
+/** Nothing loads, runs, frames it or is posted from it. */
 export const DEFAULT_HTML_POLICY = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
 
-/** The CSP hash sources (`'sha256-…'`) of a page's inline `<tag>` elements, so that those and nothing else run. */
+/** So that those and nothing else run. */
 export function inlineHashes(html: string, tag: 'script' | 'style'): string[] {
   const elements = html.matchAll(new RegExp(`<${tag}(?:\\s[^>]*)?>([\\s\\S]*?)</${tag}>`, 'gi'));
   return [...new Set([...elements].map(([, content = '']) => `'sha256-${createHash('sha256').update(content).digest('base64')}'`))];
 }
 
-/**
- * Every HTML answer of `app` (and of the scopes registered in it) carries HTML_SECURITY_HEADERS and a
- * Content-Security-Policy: its route's own, else DEFAULT_HTML_POLICY. Answers the OP writes on the raw response are
- * not Fastify's to send: its routes set the same headers before handing over (src/oidc/routes.ts).
- */
+/** The OP writes on the raw response: its routes set the same headers before handing over (src/oidc/routes.ts). */
 export function secureHtmlAnswers(app: FastifyInstance): void {
   // A callback hook: every answer passes it, most of them not HTML.
   app.addHook('onSend', (_request, reply, payload, done) => {

@@ -7,14 +7,13 @@ import { RequestTransaction } from './db/request-transaction.ts';
 import { GatehouseError, invalid } from './errors.ts';
 import { checkedTenants } from './graphql/authorize-operation.ts';
 
-/** How long a key is remembered. */
 export const IDEMPOTENCY_TTL_HOURS = 24;
 export const REPLAYED_HEADER = 'idempotent-replayed';
 
 export interface StoredResponse {
   status: number;
   body: unknown;
-  /** A refusal's own time to retry (Retry-After): a 429's alone, which is not stored (retryLater). */
+  /** A 429's alone, which is not stored (retryLater). */
   retryAfterSeconds?: number | undefined;
 }
 
@@ -27,11 +26,8 @@ export function parseIdempotencyKey(header: string | string[] | undefined): stri
 }
 
 /**
- * The one rule for "the same request" under an Idempotency-Key, on both transports: a hash of `parts` as JSON whose
- * objects list their keys in sorted order, so how a body was written (key order, whitespace) does not count, only its
- * values. Each transport names its operation canonically in `parts`: REST its method, route and operation variables
- * (src/rest/adapter.ts), /graphql its printed document, operation name, variables and extensions
- * (src/graphql/http-endpoint.ts).
+ * The one rule for "the same request" on both transports: a hash of `parts` as JSON with sorted object keys, so how a
+ * body was written does not count, only its values. Each transport names its operation canonically in `parts`.
  */
 export function requestFingerprint(...parts: unknown[]): string {
   const text = new HashedText(createHash('sha256'));
@@ -39,10 +35,7 @@ export function requestFingerprint(...parts: unknown[]): string {
   return text.digest();
 }
 
-/**
- * The text is hashed in pieces as it is written, so a body of up to 1 MiB is never copied whole into one string;
- * short pieces are gathered, since each update is a call into the hash.
- */
+/** Hashed as written, so a body of up to 1 MiB is never copied whole into one string; short pieces are gathered per hash call. */
 class HashedText {
   private pending = '';
   private readonly hash: Hash;
@@ -75,14 +68,13 @@ class HashedText {
 
 const HASHED_PIECE = 16 * 1024;
 
-/** A character JSON.stringify escapes: a quote, a backslash, a control character, a surrogate (when lone). */
 // eslint-disable-next-line no-control-regex -- the control characters are what it looks for
 const ESCAPED_IN_JSON = /["\\\u0000-\u001f\ud800-\udfff]/;
 
-/** JSON.stringify's text of a JSON value with every object's keys in sorted (UTF-16) order: the fingerprint's input. */
+/** Keys in sorted (UTF-16) order. */
 function writeCanonicalJson(value: unknown, text: HashedText): void {
   if (typeof value === 'string' && value.length >= HASHED_PIECE && !ESCAPED_IN_JSON.test(value)) {
-    // Its JSON text is the string in quotes: hashed as it is, without a copy of a megabyte.
+    // Hashed as it is, without a copy of a megabyte.
     text.write('"');
     text.write(value);
     text.write('"');
@@ -109,10 +101,7 @@ function writeCanonicalJson(value: unknown, text: HashedText): void {
   }
 }
 
-/**
- * Whom a stored response answers to: the credential, whom it acts as, its tenant and the permissions it holds now in
- * each tenant the request acts in. Any other principal (the same API key with a narrower token) is a new request.
- */
+/** Includes the permissions it holds now in each tenant acted in: the same API key with a narrower token is a new request. */
 async function effectivePrincipal(principal: Principal): Promise<string> {
   const { credentialId, actor, tenantId } = principal;
   const held = await Promise.all((await checkedTenants(principal)).map(async (tenant) => (await principal.permissionsIn(tenant)).allowed()));
@@ -120,9 +109,8 @@ async function effectivePrincipal(principal: Principal): Promise<string> {
 }
 
 /**
- * A stored response may hold a secret shown once (a rotated API key's): the row is found by a hash of the key and its
- * effective principal, and the body is sealed (AES-256-GCM) with a key derived from the Idempotency-Key, which only the
- * client holds.
+ * A stored response may hold a secret shown once (a rotated API key's): the row is found by a hash, and the body sealed
+ * (AES-256-GCM) with a key derived from the Idempotency-Key, which only the client holds.
  */
 function storedKey(key: string, principal: string): string {
   const hex = createHash('sha256').update(`idempotency-key\0${principal}\0${key}`).digest('hex');
@@ -149,34 +137,26 @@ function unseal(stored: string, key: Buffer): unknown {
   return JSON.parse(Buffer.concat([decipher.update(data.subarray(0, data.length - 16)), decipher.final()]).toString('utf8'));
 }
 
-/** A stored answer, as its row holds it. */
 interface StoredRecord {
   request_hash: string;
   status_code: number;
   response_body: string | null;
 }
 
-/** Where a key's answer is kept and how it is read: its row's key, its lock, and the key that seals its body. */
 interface KeyRecord {
   readonly owner: readonly [applicationId: string, credentialId: string, storedKey: string];
   readonly sealing: Buffer;
   readonly fingerprint: string;
 }
 
-/** How long a retry of a request still writing is told to wait: a write holds its key for its own duration only. */
+/** A write holds its key for its own duration only. */
 const IN_PROGRESS_RETRY_AFTER_SECONDS = 1;
 
 /**
- * Runs `execute` at most once per (effective principal, key) within 24 h, in PostgreSQL so every instance agrees: a
- * repeat gets the first answer, the same key on a different request 409 `idempotency_conflict`. Only for a request
- * that has passed its permission check (authorize; else an error): a stored answer is served to no one it refuses.
- *
- * Exactly once across crashes: the request's writes and its stored answer commit in one request transaction
- * (src/db/request-transaction.ts), so a process dying before the commit leaves neither and the retry runs afresh. The
- * transaction holds the key (an advisory lock), so a repeat while the first still writes is 409 with Retry-After, and
- * one that finds the answer committed since its check replays it. A request that writes nothing stores its answer in
- * a transaction of its own; a 5xx or a 429 (try again later: no outcome yet) is rolled back with its writes and not
- * stored, so a retry with the key runs again.
+ * At most once per (effective principal, key) within 24 h, in PostgreSQL so every instance agrees; the same key on a
+ * different request is 409. Only after the permission check: a stored answer is served to no one it refuses.
+ * Exactly once across crashes: the writes and the stored answer commit in one request transaction, which holds the key
+ * (advisory lock; a concurrent repeat is 409 with Retry-After). A 5xx or 429 is rolled back unstored, so a retry runs again.
  */
 export async function withIdempotency(
   context: RequestContext,
@@ -193,7 +173,7 @@ export async function withIdempotency(
   };
   const em = services.orm.em.fork();
   await purgeNowAndThen(em);
-  // Forget this credential's expired keys (this one included): one index range of the primary key.
+  // One index range of the primary key.
   const [applicationId, credentialId] = record.owner;
   await executeOwned(
     em,
@@ -251,7 +231,7 @@ async function store(em: EntityManager, record: KeyRecord, response: StoredRespo
   );
 }
 
-/** The key's live answer (an expired one, not yet deleted, is overwritten by the next answer). */
+/** An expired one, not yet deleted, is overwritten by the next answer. */
 async function findAnswer(em: EntityManager, record: KeyRecord): Promise<StoredRecord | undefined> {
   const [applicationId, credentialId, storedKey] = record.owner;
   const [row] = await executeOwned<StoredRecord[]>(
@@ -265,8 +245,7 @@ async function findAnswer(em: EntityManager, record: KeyRecord): Promise<StoredR
 }
 
 /**
- * Holds the key until `em`'s transaction ends, or answers false at once if another transaction holds it. On the
- * embedded database every connection is one session, which takes the lock whoever holds it; there a second transaction
+ * Else answers false at once. The embedded database takes the lock whoever holds it, but there a second transaction
  * does not begin before the first ends, and then finds its answer.
  */
 async function holdKey(em: EntityManager, record: KeyRecord): Promise<boolean> {
@@ -287,14 +266,13 @@ function replay(stored: StoredRecord, record: KeyRecord): StoredResponse & { rep
 const PURGE_EVERY_MS = 10 * 60_000;
 let lastPurge = 0;
 
-/** Every instance purges everyone's expired keys at most every 10 minutes, on the path of a keyed request. */
+/** At most every 10 minutes, on the path of a keyed request. */
 async function purgeNowAndThen(em: EntityManager): Promise<void> {
   if (Date.now() - lastPurge < PURGE_EVERY_MS) return;
   lastPurge = Date.now();
   await purgeExpiredIdempotencyRecords(em);
 }
 
-/** Forgets every expired key of every credential (idempotent; see purgeNowAndThen). */
 export async function purgeExpiredIdempotencyRecords(em: EntityManager): Promise<number> {
   const result = await em.getConnection().execute(
     `delete from idempotency_record where created_at < now() - interval '${IDEMPOTENCY_TTL_HOURS} hours'`,

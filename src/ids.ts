@@ -1,14 +1,13 @@
 import { randomInt } from 'node:crypto';
 import { v7 } from 'uuid';
 
-/** A step back of the clock up to this (a slew) keeps ids increasing; a longer one is followed. */
+/** A step back up to this (a slew) keeps ids increasing; a longer one is followed. */
 const CLOCK_STEP_BACK_MS = 1_000;
 const last = { msecs: -Infinity, seq: 0 };
 
 /**
- * Every id is a UUIDv7: it sorts lexically by creation time, so it doubles as the pagination key. uuid's own state
- * keeps ids increasing however far the clock steps back, so they would name a time ahead of it until it caught up,
- * and a time range read as a range of ids (audit search, firstIdAt) would miss them.
+ * UUIDv7 doubles as the pagination key. uuid's own state keeps ids increasing however far the clock steps back, so a
+ * time range read as ids (audit search, firstIdAt) would miss them.
  */
 export function newId(): string {
   const now = Date.now();
@@ -19,15 +18,14 @@ export function newId(): string {
 }
 
 /**
- * newId's equivalent in SQL, for rows that a set-based statement writes many of at once (audit records of a bulk
- * change): a random UUID whose first 48 bits are the Unix time in milliseconds and whose version nibble is 7 (bits
- * 52 and 53 of a version-4 UUID set). PostgreSQL 18 has `uuidv7()`; the CI's PostgreSQL 15 and the embedded one lack it.
+ * For set-based statements: a v4 UUID with its first 48 bits the Unix time in ms and bits 52-53 set (version 7).
+ * PostgreSQL 18 has `uuidv7()`; the CI's PostgreSQL 15 and the embedded one lack it.
  */
 export const NEW_ID_SQL =
   `encode(set_bit(set_bit(overlay(uuid_send(gen_random_uuid()) placing ` +
   `substring(int8send(floor(extract(epoch from clock_timestamp()) * 1000)::bigint) from 3) from 1 for 6), 52, 1), 53, 1), 'hex')::uuid`;
 
-/** A UUIDv7 as text, in either case (version 7, RFC 9562 variant): the test of every id, and the OpenAPI document's pattern. */
+/** Version 7, RFC 9562 variant, either case: every id's test and the OpenAPI document's pattern. */
 export const UUIDV7_PATTERN = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-7[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$';
 const UUIDV7 = new RegExp(UUIDV7_PATTERN);
 
@@ -35,11 +33,11 @@ export function isUuid(value: string): boolean {
   return UUIDV7.test(value);
 }
 
-/** SQL: text `value` as a uuid, null when it is none (a cast would fail the statement). */
+/** A cast would fail the statement. */
 export const uuidOrNullSql = (value: string) =>
   `(case when (${value}) ~ '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' then (${value})::uuid end)`;
 
-/** The smallest UUIDv7 of a millisecond: every id made before it sorts below, every id made at or after it not. */
+/** Every id made before it sorts below. */
 export function firstIdAt(time: Date): string {
   const hex = Math.max(0, time.getTime()).toString(16).padStart(12, '0');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-7000-8000-000000000000`;

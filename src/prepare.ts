@@ -6,10 +6,7 @@ import { bootstrapOnFirstStart } from './first-start.ts';
 import { loggerOptions } from './log.ts';
 import { exitCannotStart } from './start-failure.ts';
 
-/**
- * The cluster primary's once-only work, in a short-lived process of its own (src/cluster.ts) so that the primary never
- * loads the ORM: migrations, the first signing key, and the bootstrap of an empty database, before any worker starts.
- */
+/** The cluster primary's once-only work, in a process of its own so that the primary never loads the ORM. */
 const config = loadConfig();
 const database = await openDatabase(config).catch((error: unknown) => exitCannotStart(config, error));
 try {

@@ -2,25 +2,21 @@ import type { FastifyInstance } from 'fastify';
 import type { SurfaceRouter } from './domain/domains/surfaces.ts';
 import { lookFor, PLAIN_LOOK, standaloneErrorPage } from './pages/pages.ts';
 
-/** The browser's sign-in steps: the authorization request (any surface's) and the hosted pages behind it. */
 const SIGN_IN_PATH = /^(?:\/t\/[^/]+)?\/oauth2\/authorize(?:$|\?)|^\/interaction\//;
 
-/** Whether a request's Host header is PUBLIC_URL's: cookies and the dashboard's CSP hold only for that origin. */
+/** Cookies and the dashboard's CSP hold only for that origin. */
 export function isPublicHost(host: string | undefined, publicUrl: URL): boolean {
   return (host ?? '').toLowerCase() === publicUrl.host;
 }
 
-/**
- * Sign-in pages asked for at a host that is neither PUBLIC_URL's nor a verified custom domain are refused with a page
- * (421 Misdirected Request): their cookies are set for the issuer's host, so the browser would loop on the sign-in form.
- */
+/** 421: their cookies are set for the issuer's host, so the browser would loop on the sign-in form. */
 export function refuseMisdirectedSignIn(app: FastifyInstance, surfaces: SurfaceRouter, publicUrl: string): void {
   const expected = new URL(publicUrl);
   app.addHook('onRequest', async (request, reply) => {
     if (!SIGN_IN_PATH.test(request.url)) return;
     const host = request.headers.host ?? '';
     if (isPublicHost(host, expected) || (await surfaces.forHost(host)).kind === 'domain') return;
-    // What to do is for whoever runs the service, in English under the page's sentence.
+    // For whoever runs the service, in English under the page's sentence.
     const description =
       `This service's address is ${publicUrl} (its PUBLIC_URL), but this page was asked for at ${expected.protocol}//${host}. ` +
       `Sign-in cookies belong to ${publicUrl}: open the sign-in there, or set PUBLIC_URL to the address you use.`;

@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis';
 
 type Counted = Parameters<FastifyRateLimitStore['incr']>[1];
 
-/** Adds `size` to the window's count, answering it and the window's milliseconds left; a count never outlives it. */
+/** A count never outlives its window. */
 const LEASE_SCRIPT = `
   local count = redis.call('INCRBY', KEYS[1], ARGV[2])
   local ttl = redis.call('PTTL', KEYS[1])
@@ -14,12 +14,11 @@ const LEASE_SCRIPT = `
   return {count, ttl}
 `;
 
-/** The most counts one lease takes. */
 export const LEASE_MAX = 64;
-/** A lease takes at most 1/16 of what is left of the limit: counts other instances hold unspent waste little of it. */
+/** At most 1/16 of what is left of the limit: counts other instances hold unspent waste little of it. */
 const HEADROOM_SHARE = 16;
 
-/** Counts taken from the shared count, spent in order: the next request's count is `next`. */
+/** Spent in order. */
 interface Lease {
   next: number;
   readonly last: number;
@@ -28,7 +27,7 @@ interface Lease {
 
 interface KeyState {
   lease: Lease | undefined;
-  /** Requests waiting for the lease being asked for, oldest first. */
+  /** Oldest first. */
   readonly waiting: Counted[];
   asking: boolean;
 }
@@ -38,10 +37,9 @@ interface LeaseCommand {
 }
 
 /**
- * Rate-limit counts shared in Redis, taken in leases (docs/decisions.md, "Conventions"). A lone request takes one count,
- * so a client asking one request at a time is counted exactly; requests of a key arriving while its count is on its
- * way wait, and the next lease takes counts for all of them. The price: counts an instance holds unspent count against
- * the others until the window ends. One instance admits exactly `max` a window.
+ * Leases (docs/decisions.md, "Conventions"): a lone request takes one count, so one-at-a-time clients are counted
+ * exactly; requests arriving while a count is on its way wait, and the next lease takes counts for all. Counts held
+ * unspent count against other instances until the window ends.
  */
 export class LeasingRedisStore implements FastifyRateLimitStore {
   private readonly redis: Redis & LeaseCommand;
@@ -68,7 +66,7 @@ export class LeasingRedisStore implements FastifyRateLimitStore {
     if (!state.asking) this.ask(key, state, timeWindow, max);
   }
 
-  /** Keys named as the plugin's own Redis store names a route's. */
+  /** Named as the plugin's own Redis store names a route's. */
   child(routeOptions: Parameters<FastifyRateLimitStore['child']>[0]): FastifyRateLimitStore {
     const { method, url } = (routeOptions as unknown as { routeInfo: { method: string; url: string } }).routeInfo;
     return new LeasingRedisStore(this.redis, `${this.prefix}${method}${url}-`);
@@ -84,7 +82,7 @@ export class LeasingRedisStore implements FastifyRateLimitStore {
     this.redis.rateLimitLease(this.prefix + key, timeWindow, size, (error, result) => {
       state.asking = false;
       if (error !== null || result === undefined) {
-        // Each waiting request fails, and is counted in memory (rate-limit-store.ts).
+        // Then counted in memory (rate-limit-store.ts).
         const failed = error ?? new Error('Redis answered no count');
         for (const counted of state.waiting.splice(0)) counted(failed);
         return;
@@ -97,7 +95,6 @@ export class LeasingRedisStore implements FastifyRateLimitStore {
     });
   }
 
-  /** Once a window, forgets keys whose lease has ended. */
   private sweep(now: number, timeWindow: number): void {
     if (now - this.sweptAt < timeWindow) return;
     this.sweptAt = now;
@@ -107,7 +104,6 @@ export class LeasingRedisStore implements FastifyRateLimitStore {
   }
 }
 
-/** Answers one request from the key's lease, if it has a count left in a window not over. */
 function spend(state: KeyState, counted: Counted, now: number): boolean {
   const { lease } = state;
   if (lease === undefined || lease.next > lease.last || lease.expiresAt <= now) return false;

@@ -1,12 +1,8 @@
 import type { Redis } from 'ioredis';
 
-/** ioredis's rejection of a command that had no answer within `commandTimeout`. */
 const TIMED_OUT = 'Command timed out';
 
-/**
- * Replaces a connection ioredis still takes for ready once a command timed out on it: one that stopped answering
- * without closing (a partition, a frozen server) would make every command wait out the timeout, and never end in `ready`.
- */
+/** ioredis keeps a connection that stopped answering without closing as ready: every command would wait out the timeout. */
 export function reconnectIfStalled(redis: Redis, error: unknown): void {
   if (error instanceof Error && error.message === TIMED_OUT && redis.status === 'ready') redis.disconnect(true);
 }

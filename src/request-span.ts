@@ -3,21 +3,17 @@ import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, ty
 import type { FastifyServerOptions } from 'fastify';
 import { workContext } from './spans.ts';
 
-/**
- * The span of each HTTP request, with tracing on: made here rather than by the HTTP instrumentation, whose server side
- * costs most of tracing a cheap request (docs/bench.md, "Observability").
- */
+/** Made here rather than by the HTTP instrumentation, whose server side costs most of tracing a cheap request (docs/bench.md). */
 const tracer = trace.getTracer('gatehouse');
 
-/** Paths whose requests make no trace: the probes, asked every few seconds. */
 const UNTRACED = new Set(['/healthz', '/readyz', '/metrics']);
 
 const SPAN_CONTEXT = Symbol('request span context');
 type TracedRequest = IncomingMessage & { [SPAN_CONTEXT]?: Context };
 
 /**
- * Runs `next` in the request's context (its span, or a dropped request's): Node runs a body's stream events outside it.
- * A request without a body is still in it, and entering it again would copy every async-local store for nothing.
+ * Node runs a body's stream events outside the request's context; one without a body is still in it (re-entering copies
+ * every store).
  */
 export function withRequestSpan(request: IncomingMessage, next: () => void): void {
   const spanContext = (request as TracedRequest)[SPAN_CONTEXT];
@@ -25,18 +21,13 @@ export function withRequestSpan(request: IncomingMessage, next: () => void): voi
   context.with(spanContext, next);
 }
 
-/** One options object for every request's span: startSpan only reads it. */
 const SERVER_SPAN = { kind: SpanKind.SERVER };
 
-/**
- * Headers a propagator OTEL_PROPAGATORS names reads without naming them in `fields()`, which lists what it writes: B3's
- * reads both its encodings, and names the one it writes (`b3` single, `b3multi` the X-B3-* headers).
- */
+/** Read by B3's propagator though `fields()` lists only the encoding it writes. */
 const READ_UNNAMED = ['b3', 'x-b3-traceid'];
 
 function tracedRequests(handler: RequestListener): RequestListener {
-  // The headers the configured propagators read: a request with none continues no trace, and most come without, so
-  // extracting nothing is not worth its 0.3 µs. A header of READ_UNNAMED the configured ones ignore is extracted for nothing.
+  // A request with none continues no trace, and most come without: extracting nothing is not worth its 0.3 µs.
   const carriers = [...new Set([...propagation.fields(), ...READ_UNNAMED])];
   const parentOf = (request: IncomingMessage): Context => {
     for (const field of carriers) if (request.headers[field] !== undefined) return propagation.extract(ROOT_CONTEXT, request.headers);
@@ -52,11 +43,10 @@ function tracedRequests(handler: RequestListener): RequestListener {
     const span = tracer.startSpan(request.method ?? 'HTTP', SERVER_SPAN, parent);
     const spanContext = workContext(span, parent);
     request[SPAN_CONTEXT] = spanContext;
-    // Dropped: nothing more to note. A service it calls is not told the decision either, and samples for itself.
+    // Dropped: a service it calls is not told the decision either, and samples for itself.
     if (!span.isRecording()) return context.with(spanContext, handler, undefined, request, response);
-    // Attributes here, not to startSpan, which checks them before sampling.
+    // Not to startSpan, which checks them before sampling.
     span.setAttributes({ 'http.request.method': request.method, 'url.path': path });
-    // 'close' follows a response sent and a connection lost alike.
     response.once('close', () => {
       span.setAttribute('http.response.status_code', response.statusCode);
       if (response.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
@@ -67,12 +57,9 @@ function tracedRequests(handler: RequestListener): RequestListener {
   };
 }
 
-/**
- * Fastify's server factory with tracing on: the HTTP/1 server Fastify would make (its settings as fastify/lib/server.js
- * applies them), its requests each in a span.
- */
+/** The HTTP/1 server Fastify would make (its settings as fastify/lib/server.js applies them). */
 export function tracedServerFactory(handler: RequestListener, options: FastifyServerOptions): Server {
-  // Fastify hands its whole options over, `http` (the HTTP/1 server's own) included, which its type here leaves out.
+  // Fastify hands its whole options over, `http` included, which its type here leaves out.
   const server = createServer((options as { readonly http?: ServerOptions | null }).http ?? {}, tracedRequests(handler));
   if (options.keepAliveTimeout !== undefined) server.keepAliveTimeout = options.keepAliveTimeout;
   if (options.requestTimeout !== undefined) server.requestTimeout = options.requestTimeout;

@@ -6,13 +6,12 @@ import { bootstrapOnFirstStart } from './first-start.ts';
 import { announceListening } from './log.ts';
 import { exitCannotStart } from './start-failure.ts';
 
-/** Within this long of the first signal, another is the same one relayed (by npm, a primary, the process group). */
+/** Relayed by npm, a primary, or the process group. */
 const RELAYED_SIGNAL_MS = 1_000;
 
 /**
- * One serving process: the whole service (WORKERS=1) or a cluster worker. On SIGINT or SIGTERM it finishes its
- * in-flight requests and exits 0; past SHUTDOWN_TIMEOUT_MS, or on a second signal (one process), it exits 1 without
- * waiting. It exits 1 too when it cannot start (src/start-failure.ts) or listen.
+ * A whole service (WORKERS=1) or a cluster worker. On a signal it finishes in-flight requests and exits 0; past
+ * SHUTDOWN_TIMEOUT_MS, or on a second signal, it exits 1 without waiting.
  */
 export async function serve(config: Config): Promise<void> {
   let gatehouse: Gatehouse;
@@ -20,7 +19,7 @@ export async function serve(config: Config): Promise<void> {
     gatehouse = await startGatehouse(config);
   } catch (error) {
     if (!(error instanceof EmbeddedDatabaseInUse)) exitCannotStart(config, error);
-    // Another process holds the embedded database: a refusal for the operator, one line, nothing opened.
+    // Another process holds the embedded database: one line, nothing opened.
     process.stderr.write(`gatehouse: ${error.message}\n`);
     process.exit(1);
   }
@@ -41,8 +40,7 @@ export async function serve(config: Config): Promise<void> {
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.on(signal, () => {
       if (stoppingSince !== undefined) {
-        // A terminal's Ctrl-C reaches the whole process group, and `npm start` or a cluster primary relays it too: the
-        // same signal twice within moments is not an insistence. A worker leaves insisting to its primary.
+        // The same signal twice within moments is relayed, not an insistence. A worker leaves insisting to its primary.
         if (cluster.isWorker || Date.now() - stoppingSince < RELAYED_SIGNAL_MS) return;
         log.warn({ signal }, 'second signal: exiting without waiting for in-flight requests');
         process.exit(1);

@@ -51,16 +51,14 @@ const REQUEST_ID = /^[\w.:-]{1,128}$/;
 
 const NOT_JSON = 'Request bodies must be application/json';
 
-/** Node's deadlines for a request to arrive, checked often enough to end a late one near its deadline. */
+/** Checked often enough to end a late request near its deadline. */
 function requestDeadlines(requestTimeoutMs: number): ServerOptions {
   return { headersTimeout: Math.min(60_000, requestTimeoutMs), connectionsCheckingInterval: Math.min(30_000, Math.max(100, Math.floor(requestTimeoutMs / 4))) };
 }
 
-/** Fastify's own failures (limits, content types, JSON syntax) in the contract's terms. */
 function fromFastifyError(error: FastifyError, request: FastifyRequest): ErrorBody | undefined {
   switch (error.code) {
-    // A QUERY (RFC 10008) without a Content-Type, refused by Fastify before the body is read: on a path no route takes,
-    // the 404 any other method gets (the paths of the route table answer QUERY 405 before this check).
+    // A QUERY (RFC 10008) without a Content-Type on a path no route takes: the 404 any other method gets.
     case 'FST_ERR_ROUTE_MISSING_CONTENT_TYPE':
       return request.is404
         ? { code: 'not_found', message: `No route ${request.method} ${request.url.split('?')[0]}` }
@@ -75,10 +73,7 @@ function fromFastifyError(error: FastifyError, request: FastifyRequest): ErrorBo
   }
 }
 
-/**
- * A body of any other Content-Type (or none): zero bytes are no body (`curl -X POST -d ''` to a body-less route such as
- * an unlock); a first byte is 415, without reading on. On a path no route takes nothing is read: its 404 is the answer.
- */
+/** Zero bytes are no body (`curl -X POST -d ''` to an unlock); a first byte is 415, without reading on. */
 function readNoBody(request: FastifyRequest, payload: NodeJS.ReadableStream, done: (error?: GatehouseError | Error) => void): void {
   const { 'content-length': length, 'transfer-encoding': chunked } = request.headers;
   if (request.is404) return done();
@@ -96,21 +91,20 @@ function readNoBody(request: FastifyRequest, payload: NodeJS.ReadableStream, don
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** The route serves the management API: its credentials are checked before the rate limit counts them. */
+    /** Credentials are checked before the rate limit counts them. */
     authenticated?: boolean;
-    /** The named operation a REST route runs, for its log line (src/request-log.ts). */
+    /** For its log line (src/request-log.ts). */
     operation?: string;
   }
   interface FastifyRequest {
-    /** The principal, or why there is none: a refusal (GatehouseError), or an unexpected failure (the database down). */
+    /** A refusal, or an unexpected failure (the database down). */
     authentication?: { principal: Principal } | { error: unknown };
   }
 }
 
 /**
- * The rate-limit bucket: the authenticated credential, else the client address (an IPv6 one by its /64). Credentials
- * that fail to authenticate count against the address, so inventing keys, or addresses of one's own /64, buys no
- * fresh buckets.
+ * Credentials that fail to authenticate count against the address (an IPv6 one by its /64), so inventing keys, or
+ * addresses of one's own /64, buys no fresh buckets.
  */
 function rateLimitKey(request: FastifyRequest): string {
   const authentication = request.authentication;
@@ -119,31 +113,29 @@ function rateLimitKey(request: FastifyRequest): string {
     : `ip:${guessingAddress(request)}`;
 }
 
-/** The refusal of a request over the API's rate limit (`max` per window, `ttlMs` left of it). */
 function rateLimitRefusal(max: number, ttlMs: number): GatehouseError {
   return new GatehouseError('rate_limited', `Rate limit of ${max} requests exceeded; retry in ${Math.ceil(ttlMs / 1000)} s`);
 }
 
-/** Config.trustProxy as Fastify takes it: a hop count as a function of the hop (as Fastify makes of a number itself). */
+/** A number becomes a function of the hop, as Fastify makes of a number itself. */
 function fastifyTrustProxy(trust: Config['trustProxy']): boolean | string[] | ((address: string, hop: number) => boolean) {
   if (typeof trust === 'number') return (_address, hop) => hop < trust;
   return trust === false ? false : [...trust];
 }
 
-/** How long /readyz waits for the database before answering 503. */
 const READY_PROBE_MS = 2_000;
 
-/** The longest path parameter the router accepts; a longer one is a path no route takes. */
+/** A longer one is a path no route takes. */
 const MAX_PATH_PARAMETER = 1024;
 
-/** How long browsers keep to https for the service's hosts once told (a year, as RFC 6797's examples and most sites). */
+/** A year, as RFC 6797's examples and most sites. */
 const STRICT_TRANSPORT_SECONDS = 365 * 24 * 3600;
 
 type RateLimitHook = (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
 
 /**
- * A request the router cannot take (invalid percent-encoding, a parameter over MAX_PATH_PARAMETER) arrives before any
- * hook: it is counted by the rate limit and answered as an unknown route with the headers every response carries.
+ * Unroutable requests arrive before any hook: counted by the rate limit, answered as an unknown route with the common
+ * headers.
  */
 async function refuseUnroutable(limit: RateLimitHook | undefined, request: FastifyRequest, reply: FastifyReply): Promise<void> {
   reply.header('x-request-id', request.id);
@@ -163,7 +155,7 @@ export interface Server {
   readonly apollo: ApolloServer<RequestContext>;
 }
 
-/** Where the server logs: stdout (the default), nowhere (`false`), or a stream of JSON lines (the tests read it). */
+/** `false`: nowhere; a stream: JSON lines (the tests read it). */
 export type LogDestination = boolean | DestinationStream;
 
 export async function createServer(services: Services, options: { redis?: Redis; logger?: LogDestination } = {}): Promise<Server> {
@@ -173,7 +165,7 @@ export async function createServer(services: Services, options: { redis?: Redis;
   const app = Fastify({
     logger: typeof logger === 'boolean' ? logger && loggerOptions(config.logLevel, config.logPretty) : { ...loggerOptions(config.logLevel), stream: logger },
     bodyLimit: config.bodyLimitBytes,
-    // Only for the client address (request.ip: rate limits, the sign-in throttle, logs); see Config.trustProxy.
+    // Only for the client address (request.ip); see Config.trustProxy.
     trustProxy: fastifyTrustProxy(config.trustProxy),
     requestIdHeader: false,
     genReqId: (request) => {
@@ -184,10 +176,8 @@ export async function createServer(services: Services, options: { redis?: Redis;
     requestTimeout: config.requestTimeoutMs,
     http: requestDeadlines(config.requestTimeoutMs),
     ...(tracingStarted() ? { serverFactory: tracedServerFactory } : {}),
-    // Its request lines say what an operator asks of them (src/request-log.ts).
     logController: requestLog,
-    // Path parameters are ids, slugs and hostnames: long ones reach their route and its validation (a 422 naming the
-    // parameter), not the router's own 414.
+    // Long ids, slugs and hostnames reach their route's validation (a 422 naming the parameter), not the router's 414.
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: MAX_PATH_PARAMETER },
     clientErrorHandler: answerClientError,
     frameworkErrors: (_error, request, reply) => {
@@ -197,7 +187,7 @@ export async function createServer(services: Services, options: { redis?: Redis;
   registerRequestFacts(app);
   // Made before anything is awaited: it listens for the Redis client's errors from its first connection attempt on.
   const sharedCounters = options.redis === undefined ? undefined : rateLimitStore(options.redis, config.rateLimit.redisPrefix, app.log);
-  // The rate limit of requests no route takes, set once the limiter is registered (below), before the server listens.
+  // Set once the limiter is registered (below), before the server listens.
   const unrouted: { limit?: RateLimitHook } = {};
   const schema = buildSchema();
   const serializeError = formatError(schema, (error) => currentRequestLog(app.log).error({ err: error }, 'unexpected error in a resolver'));
@@ -206,35 +196,31 @@ export async function createServer(services: Services, options: { redis?: Redis;
   services.invalidations.onError = (error) => currentRequestLog(app.log).error({ err: error }, 'invalidation fan-out through Redis failed');
   services.invalidations.onRecovered = () => app.log.info('invalidation fan-out through Redis works again');
 
-  // With an https PUBLIC_URL every answer (the OP's and the hosted pages' too, which copy the reply's headers) tells
-  // browsers to use https only for this host from then on (RFC 6797): a first plain-http request cannot then be
-  // answered by someone on the way, with a page or a planted cookie. Not `includeSubDomains`: a custom domain's
-  // parent is the customer's, and so are its other hosts.
+  // With an https PUBLIC_URL a first plain-http request cannot then be answered by someone on the way (RFC 6797). Not
+  // `includeSubDomains`: a custom domain's parent is the customer's, and so are its other hosts.
   const strictTransport = new URL(config.publicUrl).protocol === 'https:';
-  // Callback hooks here and below: every request passes them, and a promise each would cost more than their work.
+  // Callback hooks here and below: a promise per request would cost more than their work.
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
     if (strictTransport) reply.header('strict-transport-security', `max-age=${STRICT_TRANSPORT_SECONDS}`);
     done();
   });
-  // The handler runs with the request's log, origin and trace as current, so what reports failures without being handed
-  // the request logs them with its id, and with its own gate to the database pool (src/db/statement-gate.ts). A
-  // callback hook: the handler is called from within `done`.
+  // The request's log, origin, trace and database gate (src/db/statement-gate.ts) as current, for code not handed the
+  // request. A callback hook: the handler is called from within `done`.
   app.addHook('preHandler', (request, _reply, done) =>
     withRequestSpan(request.raw, () =>
       withRequestLog(request.log, request.facts ?? {}, () => withRequestOrigin(request.ip, request.headers['user-agent'], () => withStatementGate(done))),
     ),
   );
   secureHtmlAnswers(app);
-  // By the route's pattern (`/api/v1/users/:userId`), never the URL: ids would make a series per user.
+  // By the route's pattern, never the URL: ids would make a series per user.
   app.addHook('onResponse', (request, reply, done) => {
     const route = request.is404 ? 'unmatched' : (request.routeOptions.url ?? 'unmatched');
     httpRequests.observe({ method: request.method, route, status: reply.statusCode }, reply.elapsedTime / 1000);
     done();
   });
 
-  // Every authenticated request's credentials, and a stream's again as it sends (it outlives its request): before each
-  // event through the caches, and from the database before sending what it read (src/domain/audit-stream.ts).
+  // A stream outlives its request: its credentials are checked again before each event (src/domain/audit-stream.ts).
   const stores: Record<CredentialSource, CredentialStore> = {
     cache: { orm: services.orm, cache: services.apiKeys },
     // A lifetime of 0 keeps nothing: every question reaches the database.
@@ -257,17 +243,13 @@ export async function createServer(services: Services, options: { redis?: Redis;
     try {
       request.authentication = { principal: await authenticateRequest(request) };
     } catch (error) {
-      // Any failure, an unexpected one too (the database unreachable: a 500), is answered by the handler (contextFor),
-      // after the rate limit has counted the request against its address and set the headers every response carries.
+      // Any failure is answered by the handler (contextFor), after the rate limit has counted it against the address.
       request.authentication = { error };
     }
   });
 
-  // A 401 says how to authenticate (RFC 7235 3.1, RFC 6750 3): a Bearer token (or the X-API-Key header, which has no
-  // scheme to name); `invalid_token` when it was the token presented that did not do, not an API key beside it. A 403
-  // to a Bearer token says the token does not allow it (`insufficient_scope`, RFC 6750 3.1).
-  // An answer to credentials is theirs alone and may carry a secret (a key's, a client's, a mailed link): no cache
-  // keeps it, shared or the browser's (RFC 9111 lets them keep an answer that says nothing).
+  // A 401 says how to authenticate (RFC 7235 3.1, RFC 6750 3); `insufficient_scope` on a Bearer 403 (RFC 6750 3.1).
+  // An answer to credentials may carry a secret: no cache keeps it (RFC 9111 lets them keep an answer that says nothing).
   app.addHook('onSend', (request, reply, payload, done) => {
     if (request.routeOptions.config.authenticated !== true) return done(null, payload);
     reply.header('cache-control', 'no-store');
@@ -282,8 +264,7 @@ export async function createServer(services: Services, options: { redis?: Redis;
     done(null, payload);
   });
 
-  // Requests in flight when close() starts still finish, but their keep-alive connections must not then hold the
-  // shutdown open until the idle timeout: their responses close the connection.
+  // In-flight requests still finish, but their keep-alive connections must not hold the shutdown open.
   let closing = false;
   app.addHook('preClose', async () => {
     closing = true;
@@ -293,7 +274,7 @@ export async function createServer(services: Services, options: { redis?: Redis;
     done(null, payload);
   });
 
-  // JSON only; an empty body is no body, whatever its Content-Type. Anything else is 415.
+  // An empty body is no body, whatever its Content-Type. Anything else is 415.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => {
     try {
@@ -337,7 +318,7 @@ export async function createServer(services: Services, options: { redis?: Redis;
     errorResponseBuilder: (_request, context) => rateLimitRefusal(context.max, context.ttl),
   });
   capConcurrentRequests(app, config.concurrentRequestsPerCredential, rateLimitKey);
-  // What a GraphQL WebSocket counts once authenticated: its connection, and each subscription, as an SSE open's request.
+  // A GraphQL WebSocket counts its connection, and each subscription, as an SSE open's request.
   const countRequest = app.createRateLimit();
   const countAgainst = async (request: FastifyRequest, principal: Principal) => {
     request.authentication = { principal };
@@ -347,13 +328,10 @@ export async function createServer(services: Services, options: { redis?: Redis;
     return rateLimitRefusal(counted.max, counted.ttl);
   };
 
-  // The hosted forms' sign-in attempts: a tighter per-address limit on the same plugin and store.
   const throttle = signInThrottle(app, config.signInRateLimit);
 
-  // Requests no route takes count like any other, before their body is read: an oversized body on an unknown path is
-  // refused (413) after the limiter has counted it and set its headers.
+  // Counted before their body is read: an oversized body on an unknown path gets 413 after the limiter's headers.
   unrouted.limit = app.rateLimit();
-  // A callback hook: on the hot path every other request passes it without a promise.
   app.addHook('onRequest', (request, reply, done) => {
     const limit = unrouted.limit;
     if (!request.is404 || limit === undefined) return done();
@@ -371,12 +349,11 @@ export async function createServer(services: Services, options: { redis?: Redis;
     return createRequestContext(services, request.id, authentication.principal);
   };
 
-  // The probes are the orchestrator's, asked every few seconds from its own address: outside the rate limit (behind a
-  // proxy every client shares one budget, which probes would spend, and a 429 would take the instance out of service)
-  // and outside the request log (a line per probe would drown it).
+  // The orchestrator's probes: outside the rate limit (behind a proxy they would spend every client's budget, and a 429
+  // takes the instance out of service) and outside the request log.
   const probe = { config: { rateLimit: false }, logLevel: 'silent' } as const;
   app.get('/healthz', probe, async () => ({ status: 'ok' }));
-  // Answers within READY_PROBE_MS whatever the database does; the log says when the answer changes, not each time.
+  // The log says when the answer changes, not each time.
   const databaseAnswers = readinessCheck(services.orm, config.databaseUrl);
   let ready = true;
   app.get('/readyz', probe, async (_request, reply) => {
@@ -392,7 +369,7 @@ export async function createServer(services: Services, options: { redis?: Redis;
     }
   });
 
-  // Prometheus's scrape: a probe too (not limited, not logged), behind METRICS_TOKEN when set (docs/operations.md).
+  // A probe too (not limited, not logged), behind METRICS_TOKEN when set.
   const metricsToken = config.metricsToken === undefined ? undefined : hashApiKeySecret(`Bearer ${config.metricsToken}`);
   app.get('/metrics', probe, async (request, reply) => {
     if (metricsToken !== undefined && !secretMatches(request.headers.authorization ?? '', metricsToken)) {
@@ -417,16 +394,16 @@ export async function createServer(services: Services, options: { redis?: Redis;
 
   registerRestRoutes(app, { schema, operations: createOperationExecutor(schema, serializeError), contextFor, readCache: services.readCache });
   registerAuditStream(app, { contextFor, authenticateAgain: authenticateRequest, waker: services.auditWaker, streams });
-  // Public on purpose (docs/decisions.md): it describes the API, not anyone's data. Built once, served as bytes.
+  // Public on purpose (docs/decisions.md): it describes the API, not anyone's data.
   const openapi = servedOpenApiJson(schema, config.publicUrl);
   app.get('/api/v1/openapi.json', async (_request, reply) => reply.type('application/json; charset=utf-8').send(openapi));
   for (const url of ['/healthz', '/readyz', '/metrics', '/api/v1/openapi.json']) refuseOtherMethods(app, url, ['GET']);
   refuseOtherMethods(app, '/graphql', ['GET', 'POST']);
   registerDashboard(app, { orm: services.orm, publicUrl: config.publicUrl, audience: services.signingKeys.managementAudience });
   refuseMisdirectedSignIn(app, services.surfaces, config.publicUrl);
-  // The OAuth 2.0 / OIDC endpoints, answered by oidc-provider on the raw request (its own scope: no body parsing).
+  // On the raw request, in its own scope: no body parsing.
   await app.register(oidcRoutes(services, throttle));
-  // The hosted sign-in pages on the OP's interaction seam (their own scope: form bodies, HTML errors, CSP).
+  // Their own scope: form bodies, HTML errors, CSP.
   await app.register(hostedRoutes(services, throttle));
   return { app, apollo };
 }

@@ -1,8 +1,6 @@
 /**
- * A statement's text without its values, for traces: MikroORM writes the values into the SQL it sends (a device code,
- * a password hash, an address), so each literal becomes `?`. String constants (standard, E'…' with backslash escapes,
- * dollar-quoted) are the values; numbers are left. A text this cannot read to its end (an unterminated quote) is
- * reduced to its first word, never kept.
+ * For traces: MikroORM writes values into its SQL (a device code, a password hash), so each string literal becomes `?`.
+ * A text that cannot be read to its end (an unterminated quote) is reduced to its first word, never kept.
  */
 const LITERALS = /\b[eE]'(?:[^'\\]|\\[\s\S]|'')*'|'(?:[^']|'')*'|\$([A-Za-z_]\w*)?\$[\s\S]*?\$\1\$/g;
 

@@ -3,9 +3,8 @@ import type { Config } from './config.ts';
 import { loggerOptions } from './log.ts';
 
 /**
- * A process that cannot start (the database unreachable or refusing it, a migration failing) says why in one JSON log
- * line, `reason` holding the cause's message, and exits 1. It does not retry: its process manager restarts it (with
- * back-off), and a wrong DATABASE_URL does not hide behind a process that seems to run.
+ * One JSON log line and exit 1, no retry: the process manager restarts it, and a wrong DATABASE_URL does not hide
+ * behind a running process.
  */
 export function exitCannotStart(config: Config, error: unknown): never {
   const reason = error instanceof Error ? error.message : String(error);

@@ -1,21 +1,19 @@
 import { randomBytes } from 'node:crypto';
 import { INVALID_SPANID, INVALID_TRACEID } from '@opentelemetry/api';
 
-/** Bytes drawn at a time: the trace and span ids of about 250 requests. */
+/** About 250 requests' ids. */
 const POOL_BYTES = 6144;
 
 /**
- * Trace and span ids for the SDK (src/tracing.ts): from the CSPRNG, as W3C Trace Context asks of ids that may be sampled
- * on, where the SDK's default draws on Math.random, whose state a few outputs give away. Drawn a pool at a time and
- * hex-encoded once a pool: the default's id-by-id encoding took about 1 µs of every request, traced or dropped
- * (docs/bench.md, "Observability").
+ * From the CSPRNG, as W3C Trace Context asks; the SDK's default uses Math.random, whose state a few outputs give away.
+ * Pooled, hex-encoded once a pool: id-by-id encoding took about 1 µs of every request (docs/bench.md).
  */
 export class PooledIdGenerator {
   readonly #draw: (bytes: number) => Buffer;
   #hex = '';
   #offset = 0;
 
-  /** `draw`: the random bytes; the CSPRNG's but in tests. */
+  /** The CSPRNG's but in tests. */
   constructor(draw: (bytes: number) => Buffer = randomBytes) {
     this.#draw = draw;
   }
@@ -35,7 +33,7 @@ export class PooledIdGenerator {
         this.#offset = 0;
       }
       const id = this.#hex.slice(this.#offset, (this.#offset += length));
-      // All zeros means no id: drawn once in 2^64 span ids, and skipped.
+      // All zeros means no id: drawn once in 2^64, and skipped.
       if (id !== invalid) return id;
     }
   }
