@@ -31,12 +31,9 @@ export async function findInvitationByToken(orm: MikroORM, token: unknown): Prom
   return orm.em.fork().findOne(Invitation, { tokenHash: hashInvitationToken(token) }, { filters: false });
 }
 
-/**
- * A new account: its password null when the surface makes it without one (no password sign-in there, or the invitee
- * left the optional one out); its language the page's; `id` the one its passkey was made for. An existing account:
- * proven by its password or by the link. `passkey`: a registration proven for the account (passkey.ts), stored with it;
- * to an existing account only with the code mailed to it (proof.ts), used here: the link alone is forwardable.
- */
+/** A new account: password null when the surface makes it without one; its language the page's; `id` the one its passkey
+ *  was made for. An existing account: proven by its password or the link. `passkey`: a proven registration (passkey.ts);
+ *  to an existing account only with the code mailed to it (proof.ts), used here: the link alone is forwardable. */
 export type InvitationAccount =
   | {
       readonly kind: 'new';
@@ -74,11 +71,8 @@ export async function refusedPassword(scope: Scope, policyTenantId: string | nul
   return passwordRefusals(checkPassword(await effectivePasswordPolicy(scope, policyTenantId), password));
 }
 
-/**
- * Roles that still exist in the tenant, that the user does not hold there yet, and that the credentials which sent
- * (or last resent) the invitation may still give there, as giving them takes when it is sent: a revoked key, a
- * removed operator or a right withdrawn since gives nothing more. Answers the roles left out for that.
- */
+/** Roles still in the tenant, not held there yet, and that the invitation's sender (or last resender) may still give
+ *  there: a revoked key or a withdrawn right gives nothing more. Answers the roles left out. */
 async function assignRoles(em: EntityManager, tx: Scope, invitation: Invitation, userId: string): Promise<string[]> {
   if (invitation.roleIds.length === 0) return [];
   const { tenantId } = invitation;
@@ -100,10 +94,8 @@ async function assignRoles(em: EntityManager, tx: Scope, invitation: Invitation,
   return roles.filter((role) => !mayGive(role)).map((role) => role.id);
 }
 
-/**
- * One transaction; `scope` is the application's end-user scope, acting as the invitation. The invitation is held FOR
- * UPDATE: of two uses of one link, the second finds it accepted.
- */
+/** One transaction, `scope` the application's end-user scope acting as the invitation. The invitation is held FOR UPDATE:
+ *  of two uses of one link, the second finds it accepted. */
 export async function acceptInvitation(scope: Scope, invitationId: string, account: InvitationAccount): Promise<AcceptOutcome> {
   let existing = false;
   try {

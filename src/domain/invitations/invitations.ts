@@ -26,7 +26,6 @@ import { tenantVariable } from '../email/outbox.ts';
 export const INVITATION_STATUSES = ['pending', 'accepted', 'revoked', 'expired'] as const;
 export type InvitationStatus = (typeof INVITATION_STATUSES)[number];
 
-/** The GraphQL `Invitation` type's codegen mapper. */
 export type InvitationRow = Row<Invitation>;
 
 export interface SendInvitationInput {
@@ -79,10 +78,7 @@ export function invitationLink(publicUrl: string, application: Pick<Application,
   return `${publicUrl}${surface}${INVITATION_PAGE_PATH}?token=${token}`;
 }
 
-/**
- * Where the invitee goes once they accept: the invitation's client, if it still is one, and its application's address,
- * a sign-in there at `issuer` (the page's surface).
- */
+/** The invitation's client, if it still is one, for a sign-in at `issuer` (the page's surface). */
 export async function invitationLanding(
   em: EntityManager,
   invitation: Pick<Invitation, 'applicationId' | 'clientId'>,
@@ -130,10 +126,7 @@ export async function getInvitation(scope: Scope, invitationId: string): Promise
   return invitation;
 }
 
-/**
- * The Bearer token's user (an operator's console user) and their language; none for an API key, which has no name to
- * show (the mail says "You are invited").
- */
+/** The Bearer token's user (an operator's console user); none for an API key, which has no name to show. */
 async function inviterOf(em: EntityManager, scope: Scope): Promise<{ name: string | null; email: string | null; locale: string | null }> {
   const { actor } = scope.principal;
   const where = actor.type === 'user' ? 'u.application_id = ?' : actor.type === 'operator' ? `u.application_id = (${consoleOfSql('?')})` : null;
@@ -186,10 +179,7 @@ async function requireRolesCovered(scope: Scope, em: EntityManager, roleIds: rea
 /** One sender at a time per address and tenant, so that two concurrent invitations cannot both find none pending. */
 const invitableLock = (applicationId: string, tenantId: string, emailNormalized: string) => `invitation:${applicationId}:${tenantId}:${emailNormalized}`;
 
-/**
- * A member already, or an address with another pending invitation to the tenant: 409. The transaction was begun in its
- * turn at invitableLock, which it holds until it ends.
- */
+/** A member already, or another pending invitation to the tenant: 409. Begun in its turn at invitableLock, held to the end. */
 async function requireInvitable(em: EntityManager, application: Application, tenantId: string, emailNormalized: string, except?: string): Promise<void> {
   await lockForTransaction(em, invitableLock(application.id, tenantId, emailNormalized));
   const member = await em.findOne(
@@ -202,10 +192,8 @@ async function requireInvitable(em: EntityManager, application: Application, ten
   if (pending !== null) throw new GatehouseError('already_exists', 'This address has a pending invitation to the tenant: resend it', { field: 'email' });
 }
 
-/**
- * The client the invitee is led to: the application's, signing in from a browser (a redirect URI), not revoked, and
- * application-wide or the tenant's own, so that a tenant's invitation never leads into another tenant's client (422).
- */
+/** The application's, signing in from a browser, not revoked, and application-wide or the tenant's own, so a tenant's
+ *  invitation never leads into another tenant's client (422). */
 async function requireLandingClient(em: EntityManager, tenantId: string, clientId: string): Promise<string> {
   // Application-wide clients too, which the tenant filter of a tenant scope leaves out; the application filter stays.
   const client = await em.findOne(OAuthClient, { id: clientId, revokedAt: null }, { filters: { [TENANT_FILTER]: false } });
@@ -215,10 +203,8 @@ async function requireLandingClient(em: EntityManager, tenantId: string, clientI
   return client.id;
 }
 
-/**
- * A member already, or an address with a pending invitation: 409. Giving roles takes `role_assignments:write` and every
- * permission the roles hold (403), as assigning them would.
- */
+/** A member already, or a pending invitation: 409. Giving roles takes `role_assignments:write` and every permission the
+ *  roles hold (403), as assigning them would. */
 export async function sendInvitation(scope: Scope, input: SendInvitationInput): Promise<Invitation> {
   const address = emailAddress('email', input.email);
   const days = expiresInDays(input.expiresInDays);
@@ -268,11 +254,8 @@ async function lockInvitation(em: EntityManager, invitationId: string): Promise<
   return invitation;
 }
 
-/**
- * The previous link stops working. Accepted or revoked: 409; an expired one is sent and pending again. A resend gives
- * its roles anew, for a new lifetime: it takes what sending it took (403), and an expired one is checked as a new one
- * (409: a member already, or another invitation pending).
- */
+/** The previous link stops working. Accepted or revoked: 409; an expired one is pending again. A resend gives its roles
+ *  anew, so it takes what sending took (403), and an expired one is checked as new (409). */
 export async function resendInvitation(scope: Scope, invitationId: string): Promise<Invitation> {
   const { token, hash } = newToken();
   // Its address and tenant never change: read first, so the transaction is begun in its turn at them.

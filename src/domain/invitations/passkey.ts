@@ -5,9 +5,8 @@ import { keyName, userCredentials, type NewCredential } from '../webauthn/creden
 import { newCredentialOptions, provenCredential } from '../webauthn/factor.ts';
 import type { RelyingParty } from '../webauthn/relying-party.ts';
 
-// The passkey an invitation's acceptance makes on a passkey-only surface, through passkey sign-up's registration. A
-// new account's challenge is bound apart from an existing one's, so an id the page carries was drawn for a new account;
-// an existing account's key also takes a code mailed to it (proof.ts), bound alike.
+// A new account's challenge is bound apart from an existing one's, so an id the page carries was drawn for a new account;
+// an existing account's key also takes a code mailed to it (proof.ts).
 
 /** Whether the surface's only way in is a passkey: an account without one could not sign in there. */
 export const passkeyOnly = (target: InvitationTarget): boolean =>
@@ -16,7 +15,6 @@ export const passkeyOnly = (target: InvitationTarget): boolean =>
 /** What a challenge (and an existing account's mailed code) is bound to. */
 export const invitationCeremony = (invitationId: string, existing: boolean) => `invitation|${invitationId}|${existing ? 'account' : 'new'}`;
 
-/** Whether the user has a passkey on this relying party (registered where a passkey provider makes them discoverable). */
 export async function holdsPasskey(target: InvitationTarget, rp: RelyingParty, userId: string): Promise<boolean> {
   return (await userCredentials(target.applicationScope.em, target.application.id, userId, rp.id)).length > 0;
 }
@@ -25,7 +23,6 @@ export async function holdsPasskey(target: InvitationTarget, rp: RelyingParty, u
 export const invitationPasskeyOptions = (target: InvitationTarget, rp: RelyingParty, invitationId: string, registrant: Registrant, existing: boolean) =>
   newCredentialOptions(target, rp, invitationCeremony(invitationId, existing), registrant);
 
-/** The registration posted, checked against a challenge shown for this invitation and user; null when it fails. */
 export async function provenInvitationPasskey(
   target: InvitationTarget,
   rp: RelyingParty,

@@ -8,11 +8,9 @@ import { checkCredentials, type CredentialCheck, type InvitationTarget } from '.
 import type { SignInUser } from '../users/sign-in-user.ts';
 import { invitationCeremony } from './passkey.ts';
 
-/**
- * What an existing account proves to accept an invitation where the link is not proof enough: its password, or a code
- * mailed at the moment. Checked as the sign-in form checks it, it signs nothing in; a wrong one is a failed sign-in
- * recorded in the invited tenant's log only for a member (the tenant must not learn an outsider's address has an account).
- */
+/** An existing account's password or a freshly mailed code, where the link is not proof enough. Checked as the sign-in form
+ *  checks it, signing nothing in; a wrong one is recorded in the tenant's log only for a member (the tenant must not learn
+ *  an outsider's address has an account). */
 
 /** Refusals for the account's or address's standing (the lockout), whatever the password or code. */
 const HELD: ReadonlySet<SignInFailureReason> = new Set(['user_inactive', 'address_locked', 'address_waiting']);
@@ -43,7 +41,6 @@ async function refused(target: InvitationTarget, invitation: Invited, user: Sign
   return { ok: false, held: HELD.has(reason) };
 }
 
-/** One Argon2id verification, as the sign-in form's. */
 export async function proveInvitationPassword(target: InvitationTarget, invitation: Invited, account: SignInUser, password: unknown, address: string, rpId: string): Promise<InvitationProof> {
   const checked = await checkCredentials(target, invitation.email, password, address, rpId);
   return checked.ok ? checked : refused(target, invitation, checked.user ?? account, 'password', checked.reason);

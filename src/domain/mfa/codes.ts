@@ -1,9 +1,6 @@
 import { createHash, randomInt } from 'node:crypto';
 
-/**
- * Recovery codes (49 random bits each) and e-mail codes are kept as SHA-256 only, an e-mail code salted with its
- * user's id so that equal codes of two users differ at rest.
- */
+/** Recovery codes (49 random bits) and e-mail codes are kept as SHA-256 only, an e-mail code salted with its user's id. */
 export const RECOVERY_CODE_COUNT = 10;
 /** No 0/o, 1/l/i: 31 letters and digits, about 5 bits each. */
 const RECOVERY_ALPHABET = 'abcdefghjkmnpqrstuvwxyz23456789';
@@ -14,7 +11,6 @@ export const normalizeCode = (typed: unknown): string => (typeof typed === 'stri
 
 export const recoveryCodeHash = (code: string): string => createHash('sha256').update(normalizeCode(code)).digest('base64url');
 
-/** Shown as `abcde-fghjk`. */
 export function newRecoveryCode(): string {
   const characters = Array.from({ length: RECOVERY_LENGTH }, () => RECOVERY_ALPHABET[randomInt(RECOVERY_ALPHABET.length)]!);
   return `${characters.slice(0, 5).join('')}-${characters.slice(5).join('')}`;

@@ -13,10 +13,8 @@ import { insertCredential, type NewCredential } from '../webauthn/credentials.ts
 import { CODE_ATTEMPTS, EMAIL_CODE_MINUTES, emailCodeHash, newEmailCode, newRecoveryCode, RECOVERY_CODE_COUNT, recoveryCodeHash } from './codes.ts';
 import { totpStep } from './totp.ts';
 
-/**
- * At most one factor of each kind but `webauthn` (any number of credentials). Raw SQL does not pass through the
- * tenancy filters: every statement names the application, which the caller's target or scope decides.
- */
+/** At most one factor of each kind but `webauthn`. Raw SQL passes no tenancy filter: every statement names the
+ *  application, which the caller's target or scope decides. */
 export type FactorKind = 'totp' | 'email_otp' | 'webauthn';
 export type SecondProof = FactorKind | 'recovery_code';
 /** A WebAuthn answer is checked in src/domain/webauthn/factor.ts. */
@@ -29,10 +27,8 @@ export interface HeldFactor {
   readonly otherHost: string | null;
 }
 
-/**
- * A subquery, so that a statement reading the user reads them too. Every factor counts, a key of any host included:
- * whether a second step is asked must not depend on the host; `rpId` only marks the keys that cannot sign here.
- */
+/** A subquery, read with the user. Every factor counts, a key of any host included (whether a second step is asked must
+ *  not depend on the host); `rpId` only marks the keys that cannot sign here. */
 export const heldFactorsSql = (applicationId: string, userId: string, rpId: string): string =>
   `(select coalesce(json_agg(json_build_object('id', f.id, 'kind', f.kind, 'otherHost', f.other_host) order by f.kind, f.id), '[]'::json)
       from (select m.id, m.kind, null::text as other_host from mfa_factor as m where m.application_id = ${applicationId} and m.user_id = ${userId}
@@ -77,10 +73,8 @@ async function addFactor(em: EntityManager, box: SecretBox, applicationId: strin
   return added.length > 0;
 }
 
-/**
- * In one transaction, with the `mfa_enrolled` mail (a reset link in case it was not them). Recovery codes are returned
- * when the user had none left. Null: a second tab enrolled that kind first; nothing written.
- */
+/** In one transaction, with the `mfa_enrolled` mail (a reset link in case it was not them); recovery codes when the user
+ *  had none left. Null: a second tab enrolled that kind first; nothing written. */
 export async function enrolFactor(target: SignInTarget, user: SignInUser, factor: NewFactor): Promise<string[] | null> {
   const { services } = target.scope;
   const applicationId = target.application.id;
@@ -107,7 +101,6 @@ export async function recoveryCodesLeft(em: EntityManager, applicationId: string
   return left?.n ?? 0;
 }
 
-/** The used ones go. */
 async function issueRecoveryCodesIfNone(em: EntityManager, applicationId: string, userId: string): Promise<string[]> {
   if ((await recoveryCodesLeft(em, applicationId, userId)) > 0) return [];
   return replaceRecoveryCodes(em, applicationId, userId);

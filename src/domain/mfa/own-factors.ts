@@ -8,12 +8,9 @@ import type { SignInUser } from '../users/sign-in-user.ts';
 import { enrolFactor, factorsOf, recoveryCodesLeft, replaceRecoveryCodes, useSecondProof, userSender, type FactorKind, type HeldFactor } from './factors.ts';
 import { totpStep } from './totp.ts';
 
-/**
- * Adding or removing a factor and replacing the recovery codes take the current password: a browser left signed in
- * must not be enough to weaken the second step, read new codes, or add a factor of its holder's, which a reset of the
- * password (the enrolment mail's way back) leaves in place and which then locks the owner out. A browser remembered by the MFA step is bound to the user's
- * factor ids (src/hosted/mfa.ts), so any added or removed factor forgets it.
- */
+/** Adding or removing a factor and replacing recovery codes take the current password: a browser left signed in must not
+ *  weaken the second step, read new codes, or add its holder's factor (which a password reset leaves, locking the owner
+ *  out). A browser remembered by the MFA step is bound to the factor ids (src/hosted/mfa.ts), so any change forgets it. */
 
 export interface OwnFactors {
   /** Keys of every host included: each is the user's second step where it works, as the sign-in counts it. */
@@ -34,7 +31,6 @@ export async function ownFactors(target: SignInTarget, userId: string, rpId: str
   return { held, addable, unusedRecoveryCodes: left };
 }
 
-/** Recovery codes only when the user had no unused ones. */
 async function enrolOwn(target: SignInTarget, user: SignInUser, factor: Parameters<typeof enrolFactor>[2]): Promise<OwnChange> {
   const codes = await enrolFactor(target, user, factor);
   if (codes === null) return ownRefusal({ key: 'account.factorHeld' });
@@ -86,10 +82,8 @@ async function lockSecondSteps(tx: EntityManager, applicationId: string, userId:
   return [...factors, ...keys];
 }
 
-/**
- * Removes one of the user's second steps (`key`: a WebAuthn key, else a code factor) unless a `required` policy needs it
- * (the last accepted one); with none left, the recovery codes and a pending e-mail code go too. Undefined: no such step.
- */
+/** `key`: a WebAuthn key, else a code factor; refused when a `required` policy needs it (the last accepted one). With none
+ *  left, recovery codes and a pending e-mail code go too. Undefined: no such step. */
 export function removeSecondStep(
   target: SignInTarget,
   userId: string,

@@ -1,20 +1,15 @@
 import type { MfaPolicy } from '../policies/definitions.ts';
 import type { FactorKind, HeldFactor } from './factors.ts';
 
-/**
- * Decided on every factor the user holds, on any host; a challenge's `factors` are those usable here, `keyHosts` where
- * the user's keys work when none works here. A factor the policy no longer lists is neither asked for nor usable.
- */
+/** Decided on every factor held, on any host; a challenge's `factors` are those usable here, `keyHosts` where the user's
+ *  keys work when none does here. A factor the policy does not list is neither asked for nor usable. */
 export type MfaStep =
   | { readonly kind: 'none' }
   | { readonly kind: 'challenge'; readonly factors: readonly FactorKind[]; readonly keyHosts: readonly string[]; readonly spent?: FactorKind }
   | { readonly kind: 'enrol'; readonly factors: readonly FactorKind[] };
 
-/**
- * `spent`: the kind of factor the first factor already was, which cannot be the second too. A user holding only
- * factors of that kind has none to give here: under a `required` policy the challenge has no factor (they sign in
- * another way), as it has when the policy lists that kind alone; only a user holding no listed factor enrols.
- */
+/** `spent`: the kind the first factor already was, which cannot be the second too. Holding only that kind, under
+ *  `required`, the challenge has no factor (they sign in another way); only a user holding no listed factor enrols. */
 export function mfaStep(policy: MfaPolicy, held: readonly HeldFactor[], spent?: FactorKind): MfaStep {
   if (policy.enforcement === 'off') return { kind: 'none' };
   const offered = policy.factors.filter((kind) => kind !== spent);
@@ -52,10 +47,8 @@ export const STEP_UP_REASON = 'acr_step_up';
  *  the single-factor acr). */
 export const stepUpPolicy = (policy: MfaPolicy): MfaPolicy => (policy.enforcement === 'off' ? policy : { ...policy, enforcement: 'required' });
 
-/**
- * The factor kind a first factor's `amr` already proved: a key (possession: one stolen key is not two factors), or
- * the mailbox (`otp` before any step is an e-mail sign-in's, since a TOTP code is only ever a second step).
- */
+/** What a first factor's `amr` already proved: a key (one stolen key is not two factors), or the mailbox (`otp` before any
+ *  step is an e-mail sign-in's: TOTP is only ever a second step). */
 function spentBy(first: readonly string[]): FactorKind | undefined {
   if (first.includes('hwk') || first.includes('swk')) return 'webauthn';
   return first.includes('otp') ? 'email_otp' : undefined;

@@ -8,10 +8,8 @@ import { requireCoveredAccount } from '../users/takeover.ts';
 import { underTenancyConfig } from '../tenancy/config-lock.ts';
 import { assertIdentityOfScope, auditTenantOf, lockUser } from '../users/users.ts';
 
-/**
- * `POST /users/{userId}/mfa-reset`. A user with nothing to remove is returned unrecorded. As for an unlock, a
- * shared-pool user's factors are one for all their tenants: a tenant scope resets only a user of no other tenant (403).
- */
+/** Nothing to remove: returned unrecorded. A shared-pool user's factors serve all their tenants: a tenant scope resets only
+ *  a user of no other tenant (403). */
 export async function resetMfa(scope: Scope, userId: string): Promise<User> {
   // Without their second step, whoever knows the password signs in as the user: only a caller who holds all they do.
   return withCallerTenants(scope, { type: 'user', id: userId }, (callers) => underTenancyConfig(scope, async (tx) => {
@@ -23,10 +21,8 @@ export async function resetMfa(scope: Scope, userId: string): Promise<User> {
   }));
 }
 
-/**
- * In the caller's transaction: the user's factors, passkeys and security keys, recovery codes and pending e-mailed
- * codes, as one `user.mfa.reset` record in `tenantId` (`reason`: its `after.reason`), none when there were none.
- */
+/** In the caller's transaction: factors, passkeys, recovery codes and pending e-mailed codes, one `user.mfa.reset` record
+ *  in `tenantId` (`reason`: its `after.reason`), none when there were none. */
 export async function removeSecondFactors(em: EntityManager, actor: AuditActor, userId: string, tenantId: string | null, reason?: string): Promise<void> {
   const [removed] = await executeOwned<{ factors: string[]; codes: number; pending: number }[]>(
     em,

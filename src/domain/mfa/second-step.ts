@@ -6,10 +6,8 @@ import type { CodeRefusal, SecondProof } from './factors.ts';
 
 export type CodeCheck = { ok: true } | { ok: false; reason: CodeRefusal };
 
-/**
- * Under the lockout policy as a password is: a locked-out or waiting address is refused unchecked (as long as a
- * counted refusal takes); a wrong or replayed code counts as a failure (secondStepAddress). Every attempt is recorded.
- */
+/** Under the lockout policy as a password: a locked-out or waiting address is refused unchecked (as long as a counted
+ *  refusal takes); a wrong or replayed code counts (secondStepAddress). Every attempt is recorded. */
 export async function proveSecondStep(
   target: SignInTarget,
   user: SignInUser,
@@ -29,10 +27,8 @@ export async function proveSecondStep(
   return outcome.ok;
 }
 
-/**
- * Counted apart from the password's: a proven password forgets its address's failures, and would otherwise let a
- * guesser who knows the password start each round of code guesses from zero.
- */
+/** Apart from the password's: a proven password forgets its address's failures, which would let a guesser knowing it start
+ *  each round of code guesses from zero. */
 const secondStepAddress = (address: string) => `mfa:${address}`;
 
 async function checkCounted(

@@ -1,9 +1,7 @@
 import { Secret, TOTP } from 'otpauth';
 
-/**
- * RFC 6238 as authenticator apps expect it: SHA-1, 6 digits, 30 s steps, a 160-bit secret (RFC 4226). One step either
- * side of now (clock drift), and only later than the last step accepted (the caller keeps it: a code works once).
- */
+/** RFC 6238 as authenticator apps expect: SHA-1, 6 digits, 30 s steps, 160-bit secret (RFC 4226). One step either side of
+ *  now (drift), and only later than the last accepted (the caller keeps it: a code works once). */
 const PERIOD_SECONDS = 30;
 const DIGITS = 6;
 const WINDOW = 1;

@@ -5,11 +5,8 @@ import { isoTimestampSql } from '../audit.ts';
 
 /** The index of the OP's browser sessions (`user_session`), written by src/oidc/adapter.ts; read by sessions.ts. */
 
-/**
- * A row `s` is a sign-in while its OP session stands and holds a grant of its tenant. Judged by this instance's clock,
- * as the OP writes and judges a session's end (src/domain/sign-in/session.ts). A grant with no tenant row is the
- * application's own, as it is indexed here.
- */
+/** A row `s` is a sign-in while its OP session stands and holds a grant of its tenant (a grant with no tenant row: the
+ *  application's), judged by this instance's clock as the OP judges a session's end (sign-in/session.ts). */
 export const LIVE = `s.expires_at > ?::timestamptz and ${holdsGrantOfItsTenant()}`;
 
 /** Row `s`'s OP session stands (by `?`, the clock) and holds a grant `g` of its tenant, its authorization `a`, matching `more`. */
@@ -26,26 +23,21 @@ export interface BrowserSessionSave {
   readonly accountId: string;
   /** In the order the OP added them (a tenant's first is the client its row names). */
   readonly authorizations: readonly { readonly clientId: string; readonly grantId: string | undefined }[];
-  /** How the session's user signed in (src/domain/sign-in/sign-in.ts SignInMethod), as the OP keeps it. */
   readonly methods: readonly string[];
   readonly expiresAt: Date;
   /** The client of the request that saves it, if any: only the sign-in its grant is of was active. */
   readonly requestClientId: string | undefined;
 }
 
-/**
- * CTEs (`session_grant`, `session_index`) of the statement that saves the OP's session, so both are one write. Each
- * tenant the session's grants were made for (null: the application's own) has a row: the save that first holds a
- * grant of it inserts the row (`inserted`: a sign-in), later ones move its expiry and, when the request is of one of
- * its clients (or of none of the session's), its activity. Undefined when the save is of no client or user of ours.
- */
+/** CTEs of the statement saving the OP's session, so both are one write: the save first holding a grant of a tenant (null:
+ *  the application's) inserts its row (`inserted`: a sign-in), later ones move its expiry and, when the request is of one
+ *  of its clients (or none of the session's), its activity. Undefined when the save is of no client or user of ours. */
 export function browserSessionIndex(save: BrowserSessionSave): { readonly cte: string; readonly params: readonly unknown[] } | undefined {
   const authorizations = save.authorizations.filter((authorization) => isUuid(authorization.clientId) && authorization.grantId !== undefined);
   if (authorizations.length === 0 || !isUuid(save.accountId)) return undefined;
   const origin = currentRequestOrigin();
-  // The user must be of the client's application; the tenant, still one of it (the foreign keys would refuse otherwise):
-  // a grant of a tenant deleted since counts for none. A grant gone (revoked) signs in to nothing.
-  // The sign-in itself is recorded where it is decided (src/domain/auth-events.ts), with its method and outcome.
+  // The user must be of the client's application, the tenant still one of it (else the foreign keys refuse): a grant of a
+  // tenant deleted since counts for none. A grant gone (revoked) signs in to nothing.
   return {
     cte: `session_grant as (
      select c.application_id, (a.value->>'id')::uuid as id, c.id as client_id, a.n, tn.id as tenant_id, a.value->>'clientId' = ?::text as requested
@@ -69,7 +61,6 @@ export function browserSessionIndex(save: BrowserSessionSave): { readonly cte: s
      returning application_id, tenant_id, xmax = 0 as inserted)`,
     params: [
       save.requestClientId ?? null,
-      // Each with the id of the row it would insert.
       JSON.stringify(authorizations.map((authorization) => ({ ...authorization, id: newId() }))),
       save.accountId,
       save.uid,

@@ -24,20 +24,12 @@ export interface EndedSignIns {
   /** Which of the application's live rows (LIVE, asked by the statement: a row that is no sign-in ends unrecorded elsewhere or never). */
   readonly where: string;
   readonly params: readonly unknown[];
-  /**
-   * `sign_in`: each row's tenant's grants in its browser session, which ends only when it holds no other grant (another
-   * tenant's sign-in stands); `browser_session`: every grant of the rows' browser sessions, and the sessions.
-   */
+  /** `sign_in`: each row's tenant's grants in its browser session, which ends only when it holds no other grant;
+   *  `browser_session`: every grant of the rows' browser sessions, and the sessions. */
   readonly ends: 'sign_in' | 'browser_session';
-  /**
-   * More grants that end (`select … as id`), made in those sessions or not; a browser session holding one loses its
-   * authorization, and ends when it holds nothing else.
-   */
+  /** More grants that end (`select … as id`); a browser session holding one loses it, and ends if it holds nothing else. */
   readonly grants?: { readonly sql: string; readonly params: readonly unknown[] };
-  /**
-   * `sign_in` only: each browser session that stands is marked (revoked-sign-ins.ts), so that it signs the row's user in
-   * to the row's tenant again only with a credential.
-   */
+  /** `sign_in` only: each browser session that stands is marked (revoked-sign-ins.ts): the tenant needs a credential again. */
   readonly credentialAgain?: boolean;
 }
 
@@ -49,11 +41,8 @@ const MARKED = `
          where i.tenant_id is not null
         on conflict (application_id, op_session_uid, user_id, tenant_id) do update set expires_at = excluded.expires_at),`;
 
-/**
- * The statement's CTEs: `grants` end with their tokens, OP sessions left with none go; `changed` is one record per
- * ended sign-in (`session.revoked`) and per other live grant ended that no ended row counts (`grant.revoked`), only
- * what this statement deleted.
- */
+/** `grants` end with their tokens, OP sessions left with none go; `changed` records each ended sign-in (`session.revoked`)
+ *  and each other live grant ended that no ended row counts (`grant.revoked`), only what this statement deleted. */
 function signInEndCtes(selected: EndedSignIns, reason: SessionEndReason | null, now: Date): { ctes: string; params: unknown[] } {
   const { grants } = selected;
   // The authorization's grant is of a selected row's tenant in its browser session: that row counts it.
@@ -103,10 +92,8 @@ function signInEndCtes(selected: EndedSignIns, reason: SessionEndReason | null, 
   };
 }
 
-/**
- * Ends them in one statement, each recorded (signInEndCtes); `grants`: every grant that ended, for the caller to publish
- * after the commit, so that no instance answers for their tokens from memory; `browserSessions`: the OP's deleted.
- */
+/** In one statement, each recorded; `grants`: every grant ended, for the caller to publish after the commit so that no
+ *  instance answers for their tokens from memory; `browserSessions`: the OP's deleted. */
 export async function endSignIns(
   em: EntityManager,
   actor: AuditActor,
@@ -127,17 +114,13 @@ export async function endSignIns(
 const GRANTS_OF_OP_SESSION = `select a.value->>'grantId' from oidc_model as o cross join jsonb_each(o.payload->'authorizations') as a
   where o.model = 'Session' and o.uid = ?::text and o.payload->>'accountId' = ? and a.value->>'grantId' is not null`;
 
-/** Every browser session of the user in the application but OP session `keptUid`, if any. */
 const browserSessionsOfUser = (userId: string, keptUid: string | null): EndedSignIns => ({
   where: 's.user_id = ? and s.op_session_uid is distinct from ?::text',
   params: [userId, keptUid],
   ends: 'browser_session',
 });
 
-/**
- * Every sign-in of the user in the application, and every other grant of theirs (offline, a device's); but those of OP
- * session `keptUid`, if any, and its grants.
- */
+/** Every sign-in and other grant (offline, a device's) of the user in the application, but OP session `keptUid`'s. */
 export const ofUser = (userId: string, keptUid: string | null = null): EndedSignIns => ({
   ...browserSessionsOfUser(userId, keptUid),
   grants: {
@@ -146,10 +129,8 @@ export const ofUser = (userId: string, keptUid: string | null = null): EndedSign
   },
 });
 
-/**
- * The user's sign-ins end as ofUser selects them, each recorded; then what no read lists as a sign-in: their other OP
- * sessions (one holding no grant yet, one expired) and index rows. Counts: grants and OP sessions ended.
- */
+/** ofUser's sign-ins, each recorded; then what no read lists as a sign-in: their other OP sessions (no grant yet, expired)
+ *  and index rows. Counts: grants and OP sessions ended. */
 export async function endUserSignIns(
   em: EntityManager,
   actor: AuditActor,
@@ -175,10 +156,8 @@ export async function endOtherSessions(em: EntityManager, actor: AuditActor, use
   return (await endSignIns(em, actor, browserSessionsOfUser(userId, keptUid), 'single_session')).grants;
 }
 
-/**
- * Every grant of OAuth client `clientId` (its grant sign-ins, its authorizations in browser sessions): a tenant's
- * sign-in in a browser session ends when the client's grant was its only one; the browser session stands for the rest.
- */
+/** Every grant of the client (grant sign-ins, authorizations in browser sessions): a tenant's sign-in in a browser session
+ *  ends when the client's grant was its only one. */
 function ofClient(clientId: string, now: Date): EndedSignIns {
   const grants = `select g.id, g.payload->>'accountId' as account_id from oidc_model as g where g.model = 'Grant' and @owner(g) and g.payload->>'clientId' = ?`;
   return {
@@ -195,11 +174,8 @@ export async function endClientGrants(em: EntityManager, actor: AuditActor, clie
   return (await endSignIns(em, actor, ofClient(clientId, new Date()), 'client_deleted')).grants;
 }
 
-/**
- * Their sign-ins to those tenants; a browser session also signed in to another tenant stays for it. Every grant signed
- * in to those tenants ends too (a device's, or one whose row is gone), so the OP signs nobody in silently with them.
- * `userId` null: every user (the tenants deleted).
- */
+/** Their sign-ins to those tenants (a browser session signed in to another tenant stays), and every grant signed in to
+ *  them (a device's, or one whose row is gone), so the OP signs nobody in silently. `userId` null: every user. */
 export async function endTenantSessions(em: EntityManager, actor: AuditActor, tenantIds: readonly string[], userId: string | null): Promise<string[]> {
   const theUser = userId === null ? '' : ' and s.user_id = ?';
   const grantOfUser =

@@ -1,33 +1,20 @@
 import { uuidOrNullSql } from '../../ids.ts';
 
-/**
- * A sign-in no browser session holds: a grant no live OP session of its user holds (an offline_access grant that
- * outlived its browser's sign-out or expiry, a device's once the approving browser's session ended) with a live token
- * not bound to that session (oidc-provider's `expiresWithSession`, which the OP refuses once the session is gone). The
- * account page lists them beside the browser sessions (own-sessions.ts); the API lists each as a session (sessions.ts).
- */
+/** A grant no live OP session of its user holds (an offline grant that outlived its browser's sign-in, a device's) with a
+ *  live token not bound to that session (`expiresWithSession`): a sign-in of its own, listed beside the browser sessions
+ *  (own-sessions.ts) and by the API as a session (sessions.ts). */
 
-/**
- * Its id as a session: a UUIDv7 of the grant's issue time, the rest the grant id's hash, so it is the same at every
- * read and sorts among the browser sessions' ids by sign-in time.
- */
+/** A UUIDv7 of the grant's issue time, the rest the grant id's hash: the same at every read, sorted by sign-in time. */
 const SIGN_IN_ID = `(lpad(to_hex((g.payload->>'iat')::bigint * 1000), 12, '0') || '7' || substr(md5(g.id), 1, 3) || '8' || substr(md5(g.id), 4, 15))::uuid`;
 
 const CLIENT_ID = uuidOrNullSql(`g.payload->>'clientId'`);
 
-/**
- * Grant `g`'s OAuth client stands. Every read of a grant's sign-in asks it: the OP may save a grant from its client
- * cache as the client's deletion commits, left until the sweep ends it (endGrantsOfDeletedClients).
- */
+/** Every read asks it: the OP may save a grant from its client cache as the client's deletion commits, left until the
+ *  sweep ends it (endGrantsOfDeletedClients). */
 export const STANDING_CLIENT = `exists (select 1 from oauth_client as c where c.application_id = g.application_id and c.id = ${CLIENT_ID} and c.revoked_at is null)`;
 
-/**
- * The application's grant sign-ins (`@owner`) matching `where` (on `g`, the Grant, and `gt`, its GrantTenant), one row
- * each: `id` (SIGN_IN_ID), `grant_id`, `user_id`, `tenant_id`, `client_id`, `created_at` (the grant's), `last_active_at`
- * (its newest live token's issue: its last refresh) and `expires_at` (its live tokens' latest end, never past the
- * grant's). Judged by `now`, this instance's clock, as sessions.ts judges browser sessions. `clients` `any`: also those
- * of a client no longer standing (a statement ending them records each as the sign-in it was).
- */
+/** Judged by `now`, this instance's clock, as sessions.ts judges browser sessions; `last_active_at` is the last refresh.
+ *  `any` includes gone clients' (a statement ending them records each as the sign-in it was). */
 export function grantSignInsSql(where: string, params: readonly unknown[], now: Date, clients: 'standing' | 'any' = 'standing'): { sql: string; params: unknown[] } {
   return {
     sql: `select ${SIGN_IN_ID} as id, g.id as grant_id, u.id as user_id, (gt.payload->>'tenantId')::uuid as tenant_id, ${CLIENT_ID} as client_id,

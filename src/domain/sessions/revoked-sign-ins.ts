@@ -3,7 +3,6 @@ import { executeOwned, type SqlRunner } from '../../db/owned-sql.ts';
 // A tenant's sign-in revoked while its browser session stands for other tenants: that tenant needs a credential again
 // (policies.ts asks; interactions.ts clears). Keyed by the OP session's `uid`, which outlives its id rotations.
 
-/** A user's browser session (the OP's, by `uid`) in an application. */
 export interface BrowserSession {
   readonly applicationId: string;
   readonly uid: string;

@@ -13,13 +13,10 @@ import { LIVE } from './browser-sessions.ts';
 import { grantSignInsSql, SIGN_IN_ID_IS, STANDING_CLIENT } from './grant-sign-ins.ts';
 import type { KnownValidToken } from './validation-cache.ts';
 
-/**
- * One sign-in: a tenant's (or the application's) part of the OP's browser session, the grants made in it for that
- * tenant. `user_session` is only its index; a row counts while the OP's session it names (by `uid`, which outlives id
- * rotations) stands for the same account and holds a grant of the row's tenant (LIVE), so a sign-out, account switch
- * or expiry ends it with no write here. A grant that signs its user in with no browser session holding it (a device's,
- * an offline one: grant-sign-ins.ts) is a sign-in of its own, with no address, user agent or methods.
- */
+/** A tenant's (or the application's) part of the OP's browser session. `user_session` is only its index: a row counts
+ *  while the OP session it names (by `uid`, which outlives id rotations) stands for the same account and holds a grant of
+ *  its tenant (LIVE), so sign-out, account switch or expiry ends it with no write here. A grant no browser session holds
+ *  (grant-sign-ins.ts) is a sign-in of its own, with no address, user agent or methods. */
 export interface SessionView {
   readonly id: string;
   readonly userId: string;
@@ -156,13 +153,10 @@ export async function currentAndNewestSessions(scope: Scope, userId: string, cur
   return { sessions: rows.map((row) => ({ ...view(row), current: row.op_session_uid === currentUid, tenantName: row.tenant_name })), total: rows[0]?.total ?? 0 };
 }
 
-/**
- * On a tenant's path, its sign-in ends: the grants made for it in the browser session, with their tokens, and the
- * session itself only when it signed the user in to nothing else; a session that stands signs the user in to the tenant
- * again only with a credential (revoked-sign-ins.ts). On the application's path, the whole browser session
- * ends with every tenant's sign-in in it, each audited. A grant's sign-in ends with its tokens. One statement;
- * instances forget the grants' Bearer tokens at once.
- */
+/** On a tenant's path: the grants made for it in the browser session end with their tokens, the session only if it signed
+ *  the user in to nothing else (else a credential is needed again: revoked-sign-ins.ts). On the application's path the
+ *  whole browser session ends, each sign-in audited. A grant's sign-in ends with its tokens. One statement; instances
+ *  forget the Bearer tokens at once. */
 export async function revokeSession(scope: Scope, sessionId: string): Promise<boolean> {
   const grants = await scope.transactional(async (em) => {
     const found = await findSession(scope, em, sessionId, ' for update of s');
@@ -272,13 +266,9 @@ const ACTIVITY_RESOLUTION_MS = 60_000;
 /** None of the token, grant and session has one: the cache's lifetime alone bounds the answer. */
 const NO_END = new Date(8.64e15);
 
-/**
- * Token, grant, user and (if any) browser session all live and of the scope, and the token's issuer still a surface
- * serving its tenant (as the token endpoint, introspection and the management API require: a deleted domain's tokens,
- * or a tenant path's whose slug passed to another tenant, are not). Anything else, another application's token
- * included, is `valid: false`, which says nothing of why. A valid access token is answered from memory for a
- * few seconds (validation-cache.ts).
- */
+/** Token, grant, user and browser session (if any) live and of the scope, and the token's issuer still a surface of its
+ *  tenant (a deleted domain's tokens, or those of a tenant path whose slug passed on, are not). Anything else, another
+ *  application's token included, is `valid: false`, which says nothing of why. Cached a few seconds (validation-cache.ts). */
 export async function validateSession(scope: Scope, token: string): Promise<SessionValidation> {
   if (token.length === 0 || token.length > TOKEN_MAX) throw invalid('token', `token must be 1 to ${TOKEN_MAX} characters`);
   // This instance's clock, as for listing (LIVE).

@@ -12,19 +12,15 @@ export interface KnownValidToken {
   readonly tenantId: string | null;
   /** The surface that issued the token, which must still serve its tenant: asked on every use (a surface ends unannounced). */
   readonly issuer: string;
-  /** The sign-in that lists the grant: a browser session's (`browserSession`), else the grant's own. */
   readonly session: SessionView;
   readonly browserSession: boolean;
   /** A refresh token's answer is never kept: a rotation spends the token without any invalidation. */
   readonly refreshToken: boolean;
-  /** The earliest end of the token, its grant and its session. */
   readonly validUntil: Date;
 }
 
-/**
- * A hit answers without the statement. An entry lives `ttlMs` at most and goes at once when its grant, user, client,
- * tenant or application changes on any instance. Refresh tokens and invalid answers are never kept.
- */
+/** A hit answers without the statement. Entries live `ttlMs` at most and go at once when their grant, user, client, tenant
+ *  or application changes on any instance; refresh tokens and invalid answers are never kept. */
 export class SessionValidationCache {
   private readonly cache: InvalidatedCache<KnownValidToken>;
 

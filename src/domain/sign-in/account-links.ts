@@ -7,10 +7,7 @@ import { readSignInUser, type SignInUser } from '../users/sign-in-user.ts';
 import { RefusalTiming } from './refusal-timing.ts';
 import type { PageTarget, SignInTarget } from './sign-in.ts';
 
-/**
- * The links e-mails carry (`/account/reset-password`, `/account/verify-email`) under the surface of the user's pool.
- * Nothing here tells whether an e-mail has an account.
- */
+/** The links e-mails carry, under the user's pool's surface; nothing here tells whether an e-mail has an account. */
 
 /** An unknown address waits about as long as writing a mail takes (refusal-timing.ts), so time tells nothing either. */
 const askTiming = new RefusalTiming();
@@ -32,10 +29,8 @@ export const linkUserOf = (target: PageTarget, at: MailContext, user: Recipient 
   tenantId: tenantOf(at, user),
 });
 
-/**
- * The tenant a mail from the page goes out in: the page's for its members and new addresses, else the application's,
- * or that tenant would read (in its outbox) the links of another tenant's users (flow-mail.ts narrows it further).
- */
+/** The page's tenant for its members and new addresses, else the application's, or that tenant's outbox would hold links
+ *  of another tenant's users (flow-mail.ts narrows it further). */
 export const mailTenant = (target: PageTarget, user: Member | null): string | null =>
   target.tenant !== null && (user === null || user.tenantIds.includes(target.tenant.id)) ? target.tenant.id : null;
 
@@ -52,17 +47,13 @@ export const mailAt = (target: PageTarget, em: MailContext['em'], user: Member |
   pageLocale: target.look.locale,
 });
 
-/** In the caller's transaction (a sign-up's, or a request for a new link). */
 export async function queueVerification(target: SignInTarget, em: MailContext['em'], user: Recipient & Member & { id: string }): Promise<void> {
   const at = mailAt(target, em, user);
   const link = await issueLink(em, linkUserOf(target, at, user), 'verify_email', target.scope.services.config.publicUrl);
   await verifyEmailMail(at, user, link);
 }
 
-/**
- * A reset link only for a user not suspended; a verification link only for one not yet verified. Answers alike
- * either way.
- */
+/** A reset link only for a user not suspended, a verification link only for one not yet verified; answers alike either way. */
 export async function askLink(target: SignInTarget, email: unknown, purpose: LinkPurpose): Promise<void> {
   const user = await userByEmail(target, email);
   const wanted = user !== null && user.status !== 'suspended' && (purpose === 'password_reset' || user.emailVerified === false);
@@ -94,10 +85,8 @@ export interface SignInOrigin {
   readonly userAgent: string | undefined;
 }
 
-/**
- * With `notifyNewBrowser` on, remembers the browser (its id's SHA-256) and mails `new_sign_in` when it is new to a user
- * who signed in elsewhere before. Returns the id to set in the cookie when the browser had none.
- */
+/** With `notifyNewBrowser`, remembers the browser (its id's SHA-256) and mails `new_sign_in` when it is new to a user who
+ *  signed in elsewhere before. Returns the cookie's id when the browser had none. */
 export async function noticeBrowser(target: SignInTarget, user: Recipient & Member & { id: string }, origin: SignInOrigin): Promise<string | undefined> {
   if (!target.session.notifyNewBrowser) return undefined;
   const known = origin.browserId !== undefined && BROWSER_ID.test(origin.browserId);

@@ -1,8 +1,5 @@
-/**
- * A browser's User-Agent read as its owner would name the device: "Chrome" on "Windows". Proper names, in no language;
- * null where the header says nothing recognisable. The header is the client's to write, so this informs a person and
- * decides nothing.
- */
+/** A User-Agent as its owner would name the device ("Chrome" on "Windows"), null where unrecognisable. The client writes
+ *  the header, so this informs a person and decides nothing. */
 export interface DeviceSummary {
   readonly browser: string | null;
   readonly system: string | null;

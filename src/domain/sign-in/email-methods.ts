@@ -20,18 +20,12 @@ import { createSignedUpUser } from './new-account.ts';
 import { RefusalTiming } from './refusal-timing.ts';
 import { attemptTenant, recordAttempt, type CredentialCheck, type PageTarget, type Proof, type SignInTarget } from './sign-in.ts';
 
-/**
- * Sign-in by e-mail (`magic_link` provider): a single-use link or a one-time code, bound to the asking page's
- * interaction. A wrong code counts under the lockout policy as a wrong password does. Asking answers alike for any
- * address, after as long as writing a mail takes. A link opened in another browser names the asking device, then
- * shows a code to type in the asking one (revealLinkCode) or ends that one's sign-in (refuseEmailLink).
- */
+/** Sign-in by e-mail (`magic_link` provider): a single-use link or a one-time code bound to the asking interaction; a wrong
+ *  code counts under the lockout policy, and asking answers alike for any address, after as long as a mail takes. A link
+ *  opened elsewhere names the asking device, then shows a code for it (revealLinkCode) or ends it (refuseEmailLink). */
 export type EmailMethod = 'magic_link' | 'email_code';
 
-/**
- * For the link and the code alike: RFC 8176's single-use secret sent out of band, and the `magic_link` provider that
- * offers both.
- */
+/** RFC 8176's single-use secret sent out of band, link and code alike; the `magic_link` provider offers both. */
 export const EMAIL_PROOF: Proof = { amr: ['otp'], methods: ['magic_link'] };
 
 const askTiming = new RefusalTiming();
@@ -50,10 +44,8 @@ function validAddress(email: unknown): string | undefined {
   }
 }
 
-/**
- * A row of `email_sign_in`: a passkey sign-up's too (src/domain/webauthn/sign-up.ts), and an invitation page's code
- * (src/domain/invitations/proof.ts), which only their own pages read.
- */
+/** Also a passkey sign-up's row (webauthn/sign-up.ts) and an invitation page's code (invitations/proof.ts), which only
+ *  their own pages read. */
 export type EmailSignInMethod = EmailMethod | 'passkey_signup' | 'invitation_code';
 
 export interface NewEmailSignIn {
@@ -113,7 +105,6 @@ export async function mailCode(
   await emailOtpMail(at, to, { code, expiresInMinutes: row.minutes, addsPasskey });
 }
 
-/** A live row with a code to type. */
 export interface CodeRow {
   readonly id: string;
   readonly pool_id: string;
@@ -141,10 +132,7 @@ export async function liveCodeRow<M extends EmailSignInMethod>(
   return row;
 }
 
-/**
- * Whether `code` is the row's, compared in constant time; a wrong one counts on the row, which is void at
- * CODE_ATTEMPTS.
- */
+/** Compared in constant time; a wrong code counts on the row, which is void at CODE_ATTEMPTS. */
 export async function rowCodeMatches(em: EntityManager, applicationId: string, row: { id: string; code_hash: string }, code: unknown): Promise<boolean> {
   const typed = typeof code === 'string' ? code.replaceAll(/\s/g, '') : '';
   const matches = /^\d{6}$/.test(typed) && timingSafeEqual(Buffer.from(codeHash(row.id, typed)), Buffer.from(row.code_hash));
@@ -230,11 +218,8 @@ export async function peekEmailLink(em: EntityManager, token: unknown): Promise<
   };
 }
 
-/**
- * "It was not me": the link is spent and the asking interaction's e-mail sign-ins end with it, so no code of theirs
- * works; the attempt is recorded as declined, for the administrators. False when the link was no longer live (used,
- * confirmed, expired).
- */
+/** "It was not me": the link is spent and the asking interaction's e-mail sign-ins end, so no code of theirs works; the
+ *  attempt is recorded as declined. False when the link was not live (used, confirmed, expired). */
 export async function refuseEmailLink(services: Parameters<typeof recordSignIn>[0], requestId: string, token: unknown): Promise<boolean> {
   const parsed = parseLinkToken(token);
   if (parsed === undefined) return false;
@@ -274,10 +259,8 @@ interface DeclinedRow {
   tenant_ids: string[] | null;
 }
 
-/**
- * The link is spent, and its row takes a fresh code (attempts from zero, expiry unchanged) for the asking browser.
- * Of two confirmations racing, one gets the code.
- */
+/** The link is spent and its row takes a fresh code (attempts from zero, expiry unchanged) for the asking browser; of two
+ *  confirmations racing, one gets the code. */
 export async function revealLinkCode(em: EntityManager, token: unknown): Promise<string | undefined> {
   const parsed = parseLinkToken(token);
   if (parsed === undefined) return undefined;
@@ -313,10 +296,8 @@ async function answered(target: SignInTarget, method: EmailMethod, check: Checke
 
 type Checked = Extract<CredentialCheck, { ok: true }> | { ok: false; reason: SignInFailureReason; user: SignInUser | null };
 
-/**
- * A wrong code counts on the row (void at CODE_ATTEMPTS) and, for an account, under the lockout policy; an
- * interaction without a live code is refused alike, as long as counting takes.
- */
+/** A wrong code counts on the row (void at CODE_ATTEMPTS) and, for an account, under the lockout policy; no live code is
+ *  refused alike, as long as counting takes. */
 export async function verifyEmailCode(target: SignInTarget, interactionId: string, code: unknown, address: string): Promise<CredentialCheck> {
   const em = target.applicationScope.em;
   const row = await liveCodeRow(em, target.application.id, interactionId, ['magic_link', 'email_code']);
@@ -364,10 +345,8 @@ export async function useEmailLink(target: SignInTarget, interactionId: string, 
   return answered(target, 'magic_link', await proven(target, row, user, address), row.email);
 }
 
-/**
- * The row's account (null: a sign-up's row), and the refusal when it may not sign in now: a row of another pool
- * (authIsolation switched since), a user gone, locked or suspended.
- */
+/** The row's account (null: a sign-up's row), and the refusal when it may not sign in now: a row of another pool
+ *  (authIsolation switched since), a user gone, locked or suspended. */
 async function rowUser(target: SignInTarget, row: SignInRow, address: string): Promise<{ user: SignInUser | null; refused?: Checked }> {
   if (row.pool_id !== target.poolId) return { user: null, refused: (await refuseUncounted(target), { ok: false, reason: 'user_inactive', user: null }) };
   if (row.user_id === null) return { user: null };
@@ -392,11 +371,8 @@ export async function useRow(runner: SqlRunner, applicationId: string, where: st
   return used.length > 0;
 }
 
-/**
- * Proving the address does not make its owner the holder of an account whose password someone set without proving it
- * (a sign-up by whoever typed the address): that password would still open what the owner then uses. Refused as an
- * upstream's or SAML's word is; the owner resets the password, which proves the address and replaces it.
- */
+/** Proving the address does not hand its owner an account whose password someone set unproven (a sign-up by whoever typed
+ *  the address): that password would still open it. Refused as an upstream's word is; the owner resets the password. */
 const unproven = (user: SignInUser) => user.emailVerified === false && user.passwordHash != null;
 
 async function proven(target: SignInTarget, row: SignInRow, user: SignInUser | null, address: string): Promise<Checked> {
@@ -411,10 +387,8 @@ async function proven(target: SignInTarget, row: SignInRow, user: SignInUser | n
   return { ok: true, user, verified: { ...user, tenantIds } };
 }
 
-/**
- * No password, e-mail verified, recorded `user.signed_up` as the password sign-up is. An account made for the address
- * meanwhile is the one signed in; a suspended one is refused (null).
- */
+/** No password, e-mail verified, recorded `user.signed_up` as a password sign-up is. An account made for the address
+ *  meanwhile is the one signed in; a suspended one is refused (null). */
 async function signUpByEmail(target: SignInTarget, email: string): Promise<SignInUser | null> {
   const emailNormalized = normalizeEmail(email);
   const existing = () => readSignInUser(target.applicationScope.em, target.application.id, { poolId: target.poolId, emailNormalized });

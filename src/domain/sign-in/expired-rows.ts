@@ -1,9 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 
-/**
- * The hosted flows' rows that outlive their use: once expired each reads as absent (every lookup names `expires_at`),
- * so the storage sweep (src/oidc/storage-sweep.ts) deletes them in bounded batches, whichever application they are of.
- */
+/** Expired rows read as absent (every lookup names `expires_at`), so the storage sweep deletes them in bounded batches. */
 const EXPIRING_TABLES = ['email_sign_in', 'email_link_token', 'mfa_email_code', 'saml_request', 'saml_assertion', 'saml_subject', 'saml_logout'] as const;
 
 export async function sweepExpiredFlowRows(em: EntityManager, limit = 1000): Promise<number> {

@@ -12,14 +12,10 @@ import { noteRequest } from '../../log.ts';
 import { executeOwned } from '../../db/owned-sql.ts';
 import type { PageTarget } from './sign-in.ts';
 
-/**
- * Account lockout, counted per account and client address, so that a guesser locks itself out, not the owner
- * (ASVS 6.1.1; Auth0 and Okta count so too). At `maxAttempts` an address is locked out of the account; the account
- * itself locks only once `accountLockAddresses` addresses are locked out at once. Each count is one statement computed
- * from the rows' current values, so concurrent failures all count; the user's row is taken before the address's (as
- * unlockUser does) so they cannot deadlock. Raw SQL names the application itself (`@owner`, src/db/owned-sql.ts): it
- * does not go through the filters.
- */
+/** Counted per account and client address, so a guesser locks itself out, not the owner (ASVS 6.1.1; Auth0 and Okta too):
+ *  at `maxAttempts` an address is locked out, the account once `accountLockAddresses` addresses are. Each count is one
+ *  statement on the rows' current values, so concurrent failures all count; the user's row is taken before the
+ *  address's (as unlockUser does) against deadlocks. Raw SQL names the application itself (`@owner`, db/owned-sql.ts). */
 
 /** Two typos cost nothing. */
 const WAIT_FROM_FAILURE = 3;
@@ -48,10 +44,8 @@ const lockExpiry = (target: PageTarget): AuditActor => ({
   principal: { actor: { type: 'system', id: 'lockout' } },
 });
 
-/**
- * Decided on the row as it is now, locked for the statement, with its audit record in the same statement. Of attempts
- * racing to lift one lock, one does: returns whether this one did.
- */
+/** Decided on the row as it is now, locked for the statement, with its audit record in it. Of attempts racing to lift one
+ *  lock, one does: returns whether this one did. */
 async function liftExpiredLock(target: PageTarget, user: SignInUser): Promise<boolean> {
   const lifted = await recordAuditPerRow(target.applicationScope.em, lockExpiry(target), { action: 'user.unlocked', targetType: 'user', tenantId: target.policyTenantId }, {
     ctes: `expired as (
@@ -118,10 +112,8 @@ export async function addressStanding(target: PageTarget, user: SignInUser, addr
   return row.locked ? 'locked' : row.waiting ? 'waiting' : 'open';
 }
 
-/**
- * An address locked meanwhile counts nothing more. One statement as a rule, so that locking costs about what
- * counting does: its duration is what refuseUncounted waits.
- */
+/** An address locked meanwhile counts nothing more. One statement as a rule, so locking costs about what counting does:
+ *  its duration is what refuseUncounted waits. */
 export async function recordFailedSignIn(target: PageTarget, user: SignInUser, policy: LockoutPolicy, address: string): Promise<void> {
   if (!policy.enabled) return;
   await target.scope.services.refusalTiming.measure(async () => {
@@ -166,10 +158,8 @@ export async function recordFailedSignIn(target: PageTarget, user: SignInUser, p
   });
 }
 
-/**
- * Runs after the statement that locked the last address has committed, so of two addresses locked at once the later
- * check sees both; of checks racing to lock, one does (the account must still be active).
- */
+/** After the statement that locked the last address committed, so of two addresses locked at once the later check sees
+ *  both; of checks racing to lock, one does (the account must still be active). */
 async function lockAccountIfMany(target: PageTarget, user: SignInUser, policy: LockoutPolicy): Promise<void> {
   const lockedUntil = lockEnd(policy);
   // The owner is told in the lock's transaction (`account_locked`), with a reset link: a reset unlocks the account.
@@ -213,12 +203,9 @@ export async function refuseUncounted(target: PageTarget): Promise<{ ok: false }
   return { ok: false };
 }
 
-/**
- * Forgets only this address's failures: the owner's success is no reason to forgive a guesser. Decided on the rows as
- * they are now, since attempts verified during the password's hashing may have locked something, or an administrator
- * changed the user. Returns the user's tenants as the row holds them now, or null when the user may not sign in now:
- * the sign-in must then fail like any other.
- */
+/** Forgets only this address's failures: the owner's success does not forgive a guesser. Decided on the rows as they are
+ *  now (attempts during the hashing may have locked something, an administrator changed the user). Returns the user's
+ *  tenants, or null when the user may not sign in now: the sign-in then fails like any other. */
 export async function recordSuccessfulSignIn(target: PageTarget, user: SignInUser, address: string): Promise<readonly string[] | null> {
   const connection = target.applicationScope.em.getConnection();
   if (lockExpired(user) && (await liftExpiredLock(target, user))) {

@@ -19,19 +19,14 @@ export interface NewAccount {
   readonly origin?: Readonly<Record<string, unknown>>;
 }
 
-/**
- * For a write to the target's pool under the switches' lock (underTenancyConfig): the pool was decided before that
- * transaction, and a switch of authIsolation since restarts the sign-in rather than write to a pool being left.
- */
+/** Under the switches' lock (underTenancyConfig): the pool was decided before that transaction, so a switch of
+ *  authIsolation since restarts the sign-in rather than write to a pool being left. */
 export async function requireTargetPool(tx: Scope, target: SignInTarget): Promise<void> {
   if ((await tx.application()).authIsolation !== target.application.authIsolation) throw new SignInRefusal('settings_changed', target.look);
 }
 
-/**
- * In the caller's transaction (requireTargetPool), the new user its own actor in `user.signed_up`. In the shared pool
- * the user belongs to no tenant; in an isolated tenant's pool, to it. The tenant joined is held FOR SHARE: a deletion
- * (FOR UPDATE) waits and takes the new user, or went first and the sign-up finds no tenant.
- */
+/** In the caller's transaction (requireTargetPool), the user its own actor. The tenant joined (an isolated pool's) is held
+ *  FOR SHARE: a deletion waits and takes the new user, or went first and the sign-up finds no tenant. */
 export async function createSignedUpUser(tx: Scope, target: SignInTarget, account: NewAccount): Promise<User> {
   const tenantId = target.poolId === target.tenant?.id ? target.tenant.id : null;
   await requireTargetPool(tx, target);

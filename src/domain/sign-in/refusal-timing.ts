@@ -1,15 +1,11 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 
-/** How many recent failed-attempt writes a refusal's wait is drawn from. */
 const SAMPLES = 64;
 /** A write that hung (a database stall) stands for at most this long: a refusal never waits more. */
 const MAX_SAMPLE_MS = 1_000;
 
-/**
- * Keeps a refusal that writes nothing as long as one that counts a failed attempt: the failure count's write would
- * otherwise tell an attacker, over enough tries, which e-mails have accounts. The wait is drawn at random from recent
- * writes (the same spread, not only the same mean), and holds no thread or connection.
- */
+/** A refusal that writes nothing takes as long as one counting a failure, which would otherwise tell, over enough tries,
+ *  which e-mails have accounts. Drawn at random from recent writes (same spread, not only mean); holds no connection. */
 export class RefusalTiming {
   private readonly samples: number[] = [];
   private next = 0;

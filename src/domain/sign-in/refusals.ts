@@ -20,13 +20,9 @@ export interface RefusalRule {
   readonly silent: SilentError | null;
 }
 
-/**
- * Every refusal of a sign-in, the one table both adapters answer from (src/hosted/, src/oidc/). The request's tenant
- * refusals are the OP's `invalid_request` before any page; a page shows them only where a browser arrives first
- * (src/oidc/surface-gate.ts). A silent request never reaches a page.
- */
+/** Every refusal of a sign-in, the one table both adapters answer from (src/hosted/, src/oidc/). Tenant refusals are the
+ *  OP's `invalid_request` before any page, shown on a page only where a browser arrives first (src/oidc/surface-gate.ts). */
 export const SIGN_IN_REFUSALS = {
-  // The request's tenant (its `tenant` parameter, or the surface's).
   unreadable_tenant: { page: { status: 400, copy: 'refusal.unreadableTenant' }, oauth: null, silent: 'login_required' },
   client_tenant_gone: { page: { status: 400, copy: 'refusal.clientTenantGone' }, oauth: null, silent: 'login_required' },
   unknown_tenant: {
@@ -53,16 +49,13 @@ export const SIGN_IN_REFUSALS = {
   // The session's account, for a request that would go on without the form.
   login_needed: { page: null, oauth: null, silent: 'login_required' },
   tenant_choice_needed: { page: null, oauth: null, silent: 'account_selection_required' },
-  // A sign-in refused once its interaction is trusted (the user suspended, deleted or removed from the tenant since
-  // the password, the client gone): one text whatever the reason, which says things of the account.
+  // Refused once its interaction is trusted (user suspended, deleted or removed, client gone): one text, whatever the reason.
   account_refused: { page: null, oauth: { error: 'access_denied', description: 'the sign-in was refused' }, silent: 'login_required' },
-  // The hosted forms' own steps.
   interaction_expired: { page: { status: 400, copy: 'refusal.interactionExpired' }, oauth: null, silent: null },
   client_gone: { page: { status: 400, copy: 'refusal.clientGone' }, oauth: null, silent: null },
   password_unavailable: { page: { status: 403, copy: 'refusal.passwordUnavailable' }, oauth: null, silent: null },
   // The forms that mail a password's links (forgot, a new verification link) exist only where passwords do.
   password_links_unavailable: { page: { status: 404, copy: 'refusal.passwordUnavailable' }, oauth: null, silent: null },
-  // Sign-in by e-mail (email-methods.ts): its forms where the magic-link provider does not offer the method.
   passkey_unavailable: { page: { status: 404, copy: 'refusal.passkeyUnavailable' }, oauth: null, silent: null },
   email_sign_in_unavailable: { page: { status: 404, copy: 'refusal.emailSignInUnavailable' }, oauth: null, silent: null },
   email_link_invalid: {
@@ -94,7 +87,6 @@ export const SIGN_IN_REFUSALS = {
     silent: null,
   },
   signup_tenant_gone: { page: { status: 400, copy: 'refusal.signupTenantGone' }, oauth: null, silent: null },
-  // The hosted account page (src/hosted/account.ts).
   account_unavailable: { page: { status: 404, copy: 'refusal.accountUnavailable' }, oauth: null, silent: null },
   account_sign_in_failed: { page: { status: 400, copy: 'refusal.accountSignInFailed' }, oauth: null, silent: null },
   account_form_forged: {
@@ -104,7 +96,6 @@ export const SIGN_IN_REFUSALS = {
   },
   // The page's own user, suspended meanwhile: said as such (they are signed in, so nothing is disclosed to another).
   account_suspended: { page: { status: 403, copy: 'refusal.accountSuspended' }, oauth: null, silent: null },
-  // Social and OIDC sign-in (src/hosted/upstream.ts).
   upstream_unavailable: { page: { status: 404, copy: 'refusal.upstreamUnavailable' }, oauth: null, silent: null },
   upstream_request_expired: {
     page: { status: 400, copy: 'refusal.upstreamExpired' },
@@ -134,10 +125,8 @@ export const SIGN_IN_REFUSALS = {
 
 export type RefusalReason = keyof typeof SIGN_IN_REFUSALS;
 
-/**
- * A sign-in refused by a rule of SIGN_IN_REFUSALS. `look`: the surface's, when its tenant is known, for the page;
- * `detail`: why, for the log only (never shown: the rule's texts are).
- */
+/** A sign-in refused by a rule of SIGN_IN_REFUSALS. `look`: the surface's, when its tenant is known; `detail`: why, for
+ *  the log only (never shown: the rule's texts are). */
 export class SignInRefusal extends Error {
   readonly reason: RefusalReason;
   readonly rule: RefusalRule;
@@ -160,10 +149,8 @@ export class SignInRefusal extends Error {
   }
 }
 
-/**
- * Refuses a mailed link of a deactivated organization's application before anything is used, as its OAuth clients are
- * (servesClients): the console's links still work, its operators' way back in to reactivate the organization.
- */
+/** A mailed link of a deactivated organization's application is refused before anything is used, as its OAuth clients
+ *  are (servesClients); the console's links still work, its operators' way back in. */
 export async function refuseDeactivated(services: Services, applicationId: string, look: PageLook): Promise<void> {
   if (!(await services.apiKeys.organizations.servesClients(services.orm, applicationId))) throw new SignInRefusal('organization_deactivated', look);
 }

@@ -17,11 +17,9 @@ import {
 import type { SecretBox } from '../../auth/client-secrets.ts';
 import { executeOwned, type SqlRunner } from '../../db/owned-sql.ts';
 
-/**
- * A `saml` provider's key pair as a service provider: its private key signs the AuthnRequests (`signRequests`) and
- * decrypts the assertions an IdP encrypts to it; its certificate is what the SP's metadata publishes for both. One per
- * provider, made at its first use and kept until a rotation (`saml_sp_key`, the key sealed with the service's secret).
- */
+/** A `saml` provider's SP key pair: signs AuthnRequests (`signRequests`) and decrypts assertions; its certificate is what
+ *  the metadata publishes for both. One per provider, made at first use and kept until a rotation (`saml_sp_key`, the
+ *  key sealed with the service's secret). */
 export interface SamlSpKey {
   /** PKCS#8 PEM. */
   readonly privateKey: string;
@@ -29,10 +27,8 @@ export interface SamlSpKey {
   readonly certificate: string;
 }
 
-/**
- * The current key and, until `expiresAt`, the one a rotation replaced: it still decrypts and is still published, for
- * IdPs that encrypt to the certificate they read before the rotation.
- */
+/** The current key and, until `expiresAt`, the one a rotation replaced: still decrypting and published, for IdPs that
+ *  encrypt to the certificate they read before. */
 export interface SamlSpKeys extends SamlSpKey {
   readonly previous: (SamlSpKey & { readonly expiresAt: Date }) | null;
 }
@@ -67,10 +63,7 @@ interface KeyRow {
 
 const KEY_COLUMNS = 'private_key, certificate, previous_private_key, previous_certificate, previous_expires_at';
 
-/**
- * The provider's keys: the ones stored, else a new one, stored first by whichever instance comes first. A previous key
- * past its grace period is left out, and its columns cleared.
- */
+/** The stored keys, else a new one stored by whichever instance comes first; a previous key past its grace is cleared. */
 export async function samlSpKey(
   orm: MikroORM,
   secrets: SecretBox,
@@ -93,8 +86,8 @@ export async function samlSpKey(
     row = await stored();
   }
   if (row !== undefined && !readable(row.certificate)) {
-    // Earlier versions could store a serial with padding, which OpenSSL, and so most IdPs, cannot read: the same key is
-    // certified again, and whichever instance comes first stores its certificate.
+    // A stored serial with padding cannot be read by OpenSSL (and so by most IdPs): the same key is certified again, and
+    // whichever instance comes first stores its certificate.
     const key = createPrivateKey(secrets.decrypt(row.private_key));
     await executeOwned(connection, provider.applicationId, 'update saml_sp_key set certificate = ? where @owner and provider_id = ? and certificate = ?', [
       selfSignedCertificate(spCommonName(provider), createPublicKey(key), key),
@@ -123,11 +116,8 @@ export async function samlSpKey(
   };
 }
 
-/**
- * A new key pair, current at once; the one it replaces is kept `graceSeconds` (0: not at all) in place of any earlier
- * previous one. On `em`'s transaction: the row is held FOR UPDATE, so concurrent rotations queue, each replacing the
- * key the one before it made, and a first use racing the rotation leaves its key as the previous one.
- */
+/** A new key pair, current at once; the one it replaces is kept `graceSeconds` (0: not at all). On `em`'s transaction,
+ *  the row held FOR UPDATE: concurrent rotations queue, and a first use racing it leaves its key as the previous one. */
 export async function rotateSamlSpKey(
   em: SqlRunner,
   secrets: SecretBox,
@@ -187,11 +177,8 @@ async function newKeyPair(commonName: string): Promise<SamlSpKey> {
   return { privateKey: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(), certificate: selfSignedCertificate(commonName, publicKey, privateKey) };
 }
 
-/**
- * A self-signed certificate naming `commonName`, its serial from `random` (16 bytes): positive (RFC 5280 4.1.2.2) and
- * of 16 bytes whatever they are, the first in 0x40-0x7f, since a leading zero byte before one under 0x80 is an INTEGER
- * encoded with padding, which OpenSSL refuses to read.
- */
+/** Its serial from `random`: positive (RFC 5280 4.1.2.2) and 16 bytes whatever they are, the first in 0x40-0x7f, since a
+ *  leading zero byte before one under 0x80 is an INTEGER with padding, which OpenSSL refuses to read. */
 export function selfSignedCertificate(commonName: string, publicKey: KeyObject, privateKey: KeyObject, random: Uint8Array = randomBytes(16)): string {
   const name = new Name([new RelativeDistinguishedName([new AttributeTypeAndValue({ type: COMMON_NAME, value: new AttributeValue({ utf8String: commonName }) })])]);
   const algorithm = new AlgorithmIdentifier({ algorithm: SHA256_WITH_RSA, parameters: null });

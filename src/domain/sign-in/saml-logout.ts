@@ -4,18 +4,13 @@ import { endUserSignIns } from '../sessions/end-sessions.ts';
 import type { Services } from '../../services.ts';
 import { findSamlProvider, samlLogoutUrl, samlUrls, type SamlDeps, type SamlIdentity, type SamlProvider } from './saml.ts';
 
-/**
- * SAML single logout, both ways, for providers with an `sloUrl`. Each SAML sign-in records its NameID with its user for
- * as long as the session it began may live. Started at the IdP: its LogoutRequest (saml.ts checks it) ends every
- * sign-in of each user the NameID signed in as through that provider, grant sign-ins (offline, a device's) included (in
- * an isolated application, the application's provider signs it in to a user of each tenant that inherits it; a tenant's
- * own provider, to that tenant's only), as the administrator's "sign out everywhere" would. Started here:
- * once the OP's logout has ended the user's session, the browser goes to the IdP with a LogoutRequest for the NameID
- * the user last signed in as, and the IdP's answer brings it back to where the OP was sending it. */
+/** SAML single logout both ways, for providers with an `sloUrl`; each SAML sign-in records its NameID for its session's
+ *  life. The IdP's LogoutRequest ends every sign-in (grant sign-ins included) of each user that NameID signed in as
+ *  through the provider, as "sign out everywhere" would; ours goes out after the OP's logout, for the last NameID. */
 
 /** `sessionMinutes`: the session policy's absolute timeout, past which no session of this sign-in stands. */
 export async function rememberSamlSubject(em: EntityManager, applicationId: string, identity: SamlIdentity, userId: string, sessionMinutes: number): Promise<void> {
-  // A proof sealed by an instance that predates single logout carries no NameID.
+  // An older instance's sealed proof carries no NameID.
   if (typeof identity.nameId !== 'string' || identity.nameId === '') return;
   await em.getConnection().execute(
     `insert into saml_subject (application_id, provider_id, name_id, name_id_format, user_id, expires_at) values (?, ?, ?, ?, ?, now() + make_interval(mins => ?::int))
@@ -48,10 +43,8 @@ export async function endSamlSubjectSessions(services: Services, provider: SamlP
 
 /** The logout's way through the IdP, for the OP (src/oidc/saml-sign-out.ts). */
 export interface SamlSignOut {
-  /**
-   * The origins a logout of the user passes through after its confirmation (the IdP's, then our single logout
-   * endpoint's), which the confirmation form's CSP must allow: browsers check form-action on each redirect after it.
-   */
+  /** The origins a logout passes through after its confirmation (the IdP's, then our SLO endpoint's), which the form's CSP
+   *  must allow: browsers check form-action on each redirect after it. */
   formTargets(applicationId: string, userId: string): Promise<string[]>;
   /** The IdP's URL with a LogoutRequest for the user, whose answer sends the browser to `returnTo`; undefined: none applies. */
   start(applicationId: string, userId: string, returnTo: string): Promise<string | undefined>;

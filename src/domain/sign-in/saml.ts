@@ -13,10 +13,8 @@ import { TENANT_PATH_PREFIX } from '../domains/surfaces.ts';
 import { email as emailAddress } from '../validate.ts';
 import { samlSpKey, type SamlSpKeys } from './saml-keys.ts';
 
-/**
- * The service as a SAML 2.0 SP per `saml` auth provider (@node-saml/node-saml): AuthnRequests by HTTP-Redirect,
- * responses by HTTP-POST, each request answerable once (InResponseTo) and each assertion usable once.
- */
+/** The service as a SAML 2.0 SP per `saml` auth provider: AuthnRequests by HTTP-Redirect, responses by HTTP-POST, each
+ *  request answerable once (InResponseTo) and each assertion usable once. */
 
 export interface SamlProviderConfig {
   readonly entityId: string;
@@ -46,10 +44,8 @@ const MAX_ASSERTION_AGE_MS = 5 * 60_000;
 /** How long an AuthnRequest waits for its response: about as long as a hosted sign-in's interaction lives. */
 const REQUEST_TTL_MS = 30 * 60_000;
 
-/**
- * `metadataUrl` is also the SP's entity id, so the audience the assertions must name. A tenant's own provider is under
- * its path surface by tenant id: a slug may change, the IdP's registration must not.
- */
+/** `metadataUrl` is also the SP's entity id, the audience assertions must name. A tenant's provider is under its path
+ *  surface by tenant id: a slug may change, the IdP's registration must not. */
 export function samlUrls(publicUrl: string, provider: { readonly id: string; readonly tenantId: string | null }) {
   const base = `${publicUrl}${provider.tenantId === null ? '' : `${TENANT_PATH_PREFIX}/${provider.tenantId}`}/saml/${provider.id}`;
   return { acsUrl: `${base}/acs`, metadataUrl: `${base}/metadata`, sloUrl: `${base}/slo` };
@@ -61,10 +57,8 @@ export interface SamlEndpoints {
   readonly sloUrl: string;
 }
 
-/**
- * The provider's endpoints at the root of a verified custom domain of its scope: an IdP-initiated response posted there
- * leaves its proof cookie on the domain. SP-initiated sign-ins keep naming samlUrls' `acsUrl` on every surface.
- */
+/** At the root of a verified custom domain: an IdP-initiated response posted there leaves its proof cookie on the domain.
+ *  SP-initiated sign-ins keep naming samlUrls' `acsUrl`. */
 export const domainSamlEndpoints = (origin: string, providerId: string): SamlEndpoints => samlUrls(origin, { id: providerId, tenantId: null });
 
 /** Read with filters off: a SAML URL names no application, and the provider id is unique. */
@@ -100,7 +94,6 @@ export interface SamlIdentity {
 export interface SamlRequestRecord {
   readonly interactionUid: string;
   readonly clientId: string;
-  /** The origin of the surface the sign-in started on. */
   readonly returnOrigin: string;
 }
 
@@ -162,10 +155,8 @@ class RequestRecords implements CacheProvider {
   }
 }
 
-/**
- * Decrypts encrypted assertions with `decryptionPvk` (the current key unless told otherwise); signs AuthnRequests
- * (RSA-SHA256) with the current key when `signRequests` asks.
- */
+/** Decrypts assertions with `decryptionPvk` (the current key unless told otherwise); signs AuthnRequests (RSA-SHA256)
+ *  with the current key when `signRequests` asks. */
 function serviceProvider(
   deps: SamlDeps,
   provider: SamlProvider,
@@ -202,11 +193,8 @@ function serviceProvider(
   });
 }
 
-/**
- * Every certificate of the provider's keys, current first, each for encryption and (with `signRequests`) for signing.
- * On a custom domain the domain's ACS comes first, as the default (IdP-initiated responses), and `acsUrl` second (the
- * one SP-initiated requests name): an IdP that reads it accepts both.
- */
+/** Every certificate of the provider's keys, current first. On a custom domain the domain's ACS comes first, as the
+ *  default (IdP-initiated responses), then `acsUrl` (the one SP-initiated requests name): the IdP accepts both. */
 export async function samlMetadata(deps: SamlDeps, provider: SamlProvider, domain?: SamlEndpoints): Promise<string> {
   const keys = await samlSpKey(deps.orm, deps.storedSecrets, provider);
   const certificates = [keys.certificate, ...(keys.previous === null ? [] : [keys.previous.certificate])];
@@ -245,10 +233,8 @@ export async function samlMetadata(deps: SamlDeps, provider: SamlProvider, domai
 /** A PEM's base64, as an X509Certificate element holds it. */
 const pemBody = (pem: string): string => pem.replace(/-----[^-]+-----|\s/g, '');
 
-/**
- * node-saml takes one decryption key: while a rotation's grace period runs, the one that opens the response's
- * EncryptedAssertion, the current one first. A retry after node-saml's failure could not be: it consumes the request.
- */
+/** node-saml takes one decryption key: during a rotation's grace, the one that opens the EncryptedAssertion. No retry
+ *  after node-saml fails: it consumes the request. */
 async function decryptionKeyOf(keys: SamlSpKeys, samlResponse: string): Promise<string> {
   if (keys.previous === null) return keys.privateKey;
   let encrypted: string | undefined;
@@ -280,10 +266,8 @@ export async function samlSignInUrl(deps: SamlDeps, provider: SamlProvider, pend
 /** `malformed_response`: not a SAML response at all (no XML, another root, nested past MAX_XML_DEPTH), read no further. */
 export type SamlResponseFailure = 'malformed_response' | 'invalid_assertion' | 'replayed_assertion' | 'no_email';
 
-/**
- * What the ACS and /slo accept in a form: a response with an encrypted assertion, certificates and a few hundred
- * attributes (Entra ID sends at most 150 groups) is tens of kilobytes; base64 and form encoding add about half.
- */
+/** A response with an encrypted assertion, certificates and a few hundred attributes (Entra ID: 150 groups at most) is
+ *  tens of kilobytes; base64 and form encoding add about half. */
 export const SAML_BODY_LIMIT_BYTES = 256 * 1024;
 
 /** Far past any real message (a response's deepest path, an encrypted assertion's key, is about a dozen elements). */
@@ -325,7 +309,6 @@ export function shallowRootTag(xml: string, maxDepth = MAX_XML_DEPTH): string | 
   return depth === 0 ? root : null;
 }
 
-/** Whether the document is a samlp:Response, by its root's name and namespace, without parsing it. */
 function looksLikeResponse(xml: string): boolean {
   const root = shallowRootTag(xml);
   const name = root === null ? null : /^<(?:([A-Za-z_][\w.-]*):)?Response[\s/>]/.exec(root);
@@ -338,10 +321,8 @@ export type SamlResponseOutcome =
   | { readonly ok: true; readonly identity: SamlIdentity; readonly request: SamlRequestRecord | null }
   | { readonly ok: false; readonly reason: SamlResponseFailure; readonly detail: string; readonly request: SamlRequestRecord | null };
 
-/**
- * Besides node-saml's checks (signature, issuer, audience, validity window): the bearer Recipient and Destination must
- * be this ACS, InResponseTo (when present) one of our requests answered once, and the assertion id never seen before.
- */
+/** Besides node-saml's checks (signature, issuer, audience, validity window): the bearer Recipient and Destination must
+ *  be this ACS, InResponseTo (if any) an open request of ours answered once, and the assertion id never seen before. */
 export async function consumeSamlResponse(deps: SamlDeps, provider: SamlProvider, acsUrl: string, samlResponse: string | null | undefined): Promise<SamlResponseOutcome> {
   const { orm } = deps;
   const records = new RequestRecords(orm, provider);
@@ -400,11 +381,9 @@ function bearerRecipients(assertion: AssertionXml | undefined): string[] {
     .filter((recipient): recipient is string => recipient !== undefined);
 }
 
-/**
- * Why a response naming no open request was refused: the first use of an SP-initiated response consumed its request,
- * so node-saml refuses its replay before any other check. It is a replay when, every check but that one passed, its
- * assertion was used before; a forged or altered one stays invalid. Read only: the refusal stands either way.
- */
+/** A response naming no open request: its request's first use consumed it, so node-saml refuses a replay before any
+ *  other check. A replay when, all other checks passing, its assertion was used before; a forged one stays invalid.
+ *  Read only: the refusal stands either way. */
 async function usedBefore(deps: SamlDeps, provider: SamlProvider, samlResponse: string): Promise<boolean> {
   try {
     const keys = await samlSpKey(deps.orm, deps.storedSecrets, provider);
@@ -425,10 +404,8 @@ async function usedBefore(deps: SamlDeps, provider: SamlProvider, samlResponse: 
   }
 }
 
-/**
- * False when already recorded (a replay, however many instances): the ids of assertions and of LogoutRequests, which
- * an IdP never reuses between the two. Kept past their message's validity, then swept (expired-rows.ts).
- */
+/** False when already recorded (a replay, on any instance): assertion and LogoutRequest ids, which an IdP never shares.
+ *  Kept past their message's validity, then swept (expired-rows.ts). */
 async function usedOnce(orm: MikroORM, provider: SamlProvider, id: string, expiresAt: Date): Promise<boolean> {
   const connection = orm.em.getConnection();
   const inserted = await connection.execute<{ id: string }[]>(
@@ -467,12 +444,9 @@ const MAX_LOGOUT_MESSAGE_BYTES = 256 * 1024;
 
 const text = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
 
-/**
- * Besides node-saml's checks (signature against the IdP's certificate, issuer, NotBefore/NotOnOrAfter): a signature
- * is required in both bindings (node-saml lets an unsigned redirect through), the Destination (when present) is `sloUrl`
- * (the surface's), and the request is recent and used once. `answer` is the LogoutResponse's HTTP-Redirect URL to the IdP:
- * Success, or UnknownPrincipal when no sign-in of that NameID is known.
- */
+/** Besides node-saml's checks (signature, issuer, validity): a signature is required in both bindings (node-saml lets an
+ *  unsigned redirect through), the Destination (if any) is `sloUrl`, and the request is recent and used once. `answer`
+ *  is the LogoutResponse's redirect URL: Success, or UnknownPrincipal when no sign-in of that NameID is known. */
 export async function readSamlLogoutRequest(deps: SamlDeps, provider: SamlProvider, sloUrl: string, message: SamlLogoutMessage): Promise<SamlLogoutRequest> {
   const fields = message.binding === 'redirect' ? message.query : message.form;
   const encoded = text(fields['SAMLRequest']);
@@ -510,7 +484,6 @@ export async function readSamlLogoutRequest(deps: SamlDeps, provider: SamlProvid
   }
 }
 
-/** How long a LogoutRequest we send waits for the IdP's answer. */
 const LOGOUT_TTL_MS = 10 * 60_000;
 
 /** node-saml's cache for the LogoutRequests we send: each row keeps where the browser goes once the IdP answers. */
@@ -553,11 +526,8 @@ export async function samlLogoutUrl(deps: SamlDeps, provider: SamlProvider, subj
   return sp.getLogoutUrlAsync(user as Profile, '', {});
 }
 
-/**
- * Where the IdP's LogoutResponse to one of our LogoutRequests sends the browser, once (undefined: none of ours). Its
- * signature and status are not needed: the sessions ended before the request went, and the answer only names which
- * request it answers.
- */
+/** Where the IdP's LogoutResponse to one of our requests sends the browser, once (undefined: not ours). Signature and
+ *  status are not checked: the sessions ended before the request went. */
 export async function finishSamlLogout(deps: SamlDeps, provider: SamlProvider, message: SamlLogoutMessage): Promise<string | undefined> {
   const encoded = text((message.binding === 'redirect' ? message.query : message.form)['SAMLResponse']);
   if (encoded === undefined) return undefined;

@@ -3,17 +3,11 @@ import type { Services } from '../../services.ts';
 import { POLICY_DEFAULTS, YEAR_MINUTES, type SessionPolicy } from '../policies/definitions.ts';
 import { surfaceSettings } from './surface-settings.ts';
 
-/**
- * Session lifetimes by the session policy: the browser session and each refresh token end once unused for
- * `idleTimeoutMinutes`, and both end `absoluteTimeoutMinutes` after the sign-in. Times in epoch seconds. A session
- * without an account lives as long as an interaction: those pages are open to anyone, and each visit makes one.
- */
+/** By the session policy: the browser session and each refresh token end `idleTimeoutMinutes` unused, both at the latest
+ *  `absoluteTimeoutMinutes` after sign-in (epoch seconds). Without an account, as long as an interaction (pages open to all). */
 export const INTERACTION_SECONDS = 3600;
 
-/**
- * How long an interaction's address still names its client once it is over (finished or expired), so that a Back
- * button, an old tab or a bookmark leads back to the client rather than to a dead end.
- */
+/** An interaction's address still names its client this long once over, so Back, an old tab or a bookmark leads to it. */
 export const SPENT_INTERACTION_SECONDS = 7 * 24 * 3600;
 
 /** A grant lives this long, so that its refresh tokens end by their policy. */

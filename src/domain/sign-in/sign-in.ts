@@ -20,7 +20,6 @@ import { revokedTenants, type BrowserSession } from '../sessions/revoked-sign-in
 
 /** The rules of the hosted sign-in, apart from HTTP: no Fastify or oidc-provider types in here. */
 
-/** A hosted page's surface and scopes, and what opened it: an OAuth client's sign-in, or an invitation's page. */
 export interface PageTarget<Opener extends PageOpener = PageOpener> extends SurfaceSettings {
   readonly opener: Opener;
   readonly scope: Scope;
@@ -28,20 +27,15 @@ export interface PageTarget<Opener extends PageOpener = PageOpener> extends Surf
   readonly applicationScope: Scope;
 }
 
-/** A sign-in's: its OAuth client opened the page. */
 export type SignInTarget = PageTarget<Extract<PageOpener, { type: 'oauth_client' }>>;
 
-/** An invitation's page's (src/hosted/invitation.ts), which no OAuth client opened. */
 export type InvitationTarget = PageTarget<Extract<PageOpener, { type: 'invitation' }>>;
 
 /** The longest e-mail (RFC 5321 path) and password worth an Argon2 verification; longer ones fail as wrong. */
 const MAX_EMAIL_LENGTH = 320;
 const MAX_PASSWORD_INPUT = 1024;
 
-/**
- * A tenant-bound client signs in to its own tenant only; with `authIsolation` = `isolated` a tenant is required, since
- * each tenant is its own surface with its own pool and policies.
- */
+/** A tenant-bound client signs in to its own tenant only; `isolated` requires a tenant (its own surface, pool, policies). */
 export async function resolveTarget(
   services: Services,
   requestId: string,
@@ -69,11 +63,8 @@ export async function resolveTarget(
   return { ...settings, opener, scope, applicationScope };
 }
 
-/**
- * The one decision every adapter asks, throwing a SignInRefusal when it may not. A surface that fixes the tenant signs
- * in to that tenant only; any other signs in to the tenant the request names. `open: 'skip'` answers undefined for
- * such a surface instead.
- */
+/** The one decision every adapter asks, throwing a SignInRefusal when it may not. A surface that fixes the tenant signs in
+ *  to that tenant only, any other to the one the request names; `open: 'skip'` answers undefined for the latter. */
 export async function admitSignIn(
   services: Services,
   requestId: string,
@@ -94,10 +85,7 @@ export async function admitSignIn(
   return target;
 }
 
-/**
- * From `login_hint` (OIDC Core 3.1.2.1): only an address an account could have, trimmed. Any other hint (a subject id,
- * markup) is ignored rather than shown.
- */
+/** From `login_hint` (OIDC Core 3.1.2.1): only an address an account could have, trimmed; other hints are ignored, not shown. */
 export function hintedEmail(loginHint: unknown): string | undefined {
   if (typeof loginHint !== 'string') return undefined;
   try {
@@ -117,31 +105,23 @@ export interface SignIn {
   readonly verified?: SignInUser;
   /** RFC 8176 `amr` values; none when no credential was checked (the session's user). */
   readonly amr?: readonly string[];
-  /** What its sessions list (`methods`); none when no credential was checked. */
   readonly methods?: readonly SignInMethod[];
 }
 
-/**
- * How a sign-in was proven, as its sessions list it: the first factor as the type of the auth provider that offers it
- * (an e-mailed code is the `magic_link` provider's), then the second step's factor as `user.signed_in` records it.
- */
+/** As sessions list it: the first factor as the type of the auth provider offering it (an e-mailed code is `magic_link`'s),
+ *  then the second step's factor. */
 export type SignInMethod = Extract<AuthProviderType, 'password' | 'magic_link' | 'oauth' | 'passkey' | 'saml'> | SecondProof;
 
-/** What a proven factor adds to a sign-in: the ID token's `amr`, the sessions' `methods`. */
 export interface Proof {
   readonly amr: readonly string[];
   readonly methods: readonly SignInMethod[];
 }
 
-/** `factors`: where the check read them with the user (the password's). */
-/** `unverified`: the account's address was never proven, and a password was set on it (an e-mail proof refuses it). */
+/** `factors`: read with the user; `unverified`: a password set on a never-proven address (an e-mail proof refuses it). */
 export type CredentialCheck = { ok: true; user: SignInUser; verified: SignInUser; factors?: readonly HeldFactor[] } | { ok: false; unverified?: true };
 
-/**
- * Exactly one Argon2id verification happens whatever the outcome (a dummy hash for an unknown e-mail), and every
- * refusal is the same `{ ok: false }`, so neither the answer nor its timing tells whether the e-mail exists or what
- * was locked. A refusal that counts nothing takes as long as counting would (refuseUncounted).
- */
+/** One Argon2id verification whatever the outcome (a dummy hash for an unknown e-mail) and one `{ ok: false }` for every
+ *  refusal, so neither answer nor timing tells whether the e-mail exists or what was locked (refuseUncounted). */
 export async function verifyCredentials(target: SignInTarget, email: unknown, password: unknown, address: string, rpId: string): Promise<CredentialCheck> {
   const checked = await checkCredentials(target, email, password, address, rpId);
   // Every outcome writes its record alike (src/domain/auth-events.ts), after the refusal's own timing.
@@ -155,10 +135,8 @@ export async function verifyCredentials(target: SignInTarget, email: unknown, pa
   return checked.ok ? checked : { ok: false };
 }
 
-/**
- * It counts in the surface's tenant, else in the user's only one. A user of other tenants is, in that tenant's log,
- * the unknown address the page takes them for: the log must not name them nor tell that the address has an account.
- */
+/** Counted in the surface's tenant, else the user's only one. In another tenant's log the user is the unknown address the
+ *  page takes them for: the log must not name them nor tell that the address has an account. */
 export function recordAttempt(target: SignInTarget, user: SignInUser | null, attempt: Pick<SignInAttempt, 'method' | 'amr' | 'upstream' | 'outcome'>): Promise<void> {
   const stranger = target.tenant !== null && user !== null && !user.tenantIds.includes(target.tenant.id);
   const typed = attempt.outcome.ok ? null : attempt.outcome.email;
@@ -172,7 +150,6 @@ export function recordAttempt(target: SignInTarget, user: SignInUser | null, att
   });
 }
 
-/** The tenant whose log holds an attempt: the surface's, else the user's only one. */
 export const attemptTenant = (surfaceTenantId: string | null, user: Pick<SignInUser, 'tenantIds'> | null): string | null =>
   surfaceTenantId ?? (user?.tenantIds.length === 1 ? user.tenantIds[0]! : null);
 
@@ -239,7 +216,6 @@ export type TenantDecision =
   | { readonly kind: 'choose'; readonly tenants: readonly Tenant[] }
   | { readonly kind: 'no_access' };
 
-/** The tenant the client named (the user must belong to it), else the only one, a choice, or none. */
 export async function decideTenant(target: SignInTarget, user: SignInUser): Promise<TenantDecision> {
   if (target.tenant !== null) {
     return user.tenantIds.includes(target.tenant.id) ? { kind: 'tenant', tenantId: target.tenant.id } : { kind: 'no_access' };
@@ -255,10 +231,7 @@ export interface SessionSignIn {
   readonly decision: Exclude<TenantDecision, { kind: 'no_access' }> | undefined;
 }
 
-/**
- * Whether the session's account can go on without the form (consent step and prompt=none alike). Null when the form
- * must be shown.
- */
+/** Whether the session's account goes on without the form (consent step and prompt=none alike); null: show the form. */
 export async function sessionSignIn(target: SignInTarget, accountId: string | undefined, grantStands: boolean): Promise<SessionSignIn | null> {
   const user = accountId === undefined ? null : await activeUser(target, accountId);
   if (user === null) return null;
@@ -267,10 +240,7 @@ export async function sessionSignIn(target: SignInTarget, accountId: string | un
   return decision.kind === 'no_access' ? null : { user, decision };
 }
 
-/**
- * Whether the session's account, with no grant of the client kept, would go on without the form (sessionSignIn) to a
- * tenant whose sign-in was revoked in the browser session (`revoked`): the tenant decided, or any they would choose.
- */
+/** Would the session's account, with no grant kept, go on without the form (sessionSignIn) to a tenant the session revoked? */
 export async function signsInToRevokedTenant(target: SignInTarget, accountId: string, revoked: ReadonlySet<string>): Promise<boolean> {
   const user = await activeUser(target, accountId);
   if (user === null) return false;
@@ -279,10 +249,7 @@ export async function signsInToRevokedTenant(target: SignInTarget, accountId: st
   return decision.kind === 'choose' && decision.tenants.some((tenant) => revoked.has(tenant.id));
 }
 
-/**
- * Whether the browser session signs its account in to the target's tenant again only with a credential, its sign-in
- * there revoked (signsInToRevokedTenant). The account page of a tenant asks it, as authorize does (src/oidc/policies.ts).
- */
+/** Whether only a credential signs the session's account in to the target's tenant again (as authorize asks: oidc/policies.ts). */
 export async function revokedSignIn(target: SignInTarget, session: BrowserSession): Promise<boolean> {
   const revoked = await revokedTenants(target.applicationScope.em, session);
   return revoked.size > 0 && signsInToRevokedTenant(target, session.userId, revoked);

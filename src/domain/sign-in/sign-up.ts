@@ -26,21 +26,17 @@ export type SignUpOutcome =
   | { readonly ok: true; readonly email: string; readonly created: User | null }
   | { readonly ok: false; readonly fieldErrors: SignUpFieldErrors };
 
-/** The form's refusals by field, as the page says them. */
 export type SignUpFieldErrors = Partial<Record<'name' | 'email' | 'password', readonly CopyText[]>>;
 
 const passwordErrors = (policy: PasswordPolicy, password: string) => passwordRefusals(checkPassword(policy, password));
 
-/**
- * A sign-up for an address that has an account makes no second one: its owner hears of the attempt (a new verification
- * link while the first is unused). `applicationUrl`: where the notice sends its owner to sign in (the client's origin).
- */
+/** An address with an account gets no second one: its owner hears of the attempt (a new verification link while the
+ *  first is unused). `applicationUrl`: where the notice sends them to sign in. */
 export async function tellOwner(target: SignInTarget, em: EntityManager, owner: User, applicationUrl: string): Promise<void> {
   if (!owner.emailVerified) await queueVerification(target, em, owner);
   else await welcomeMail(mailAt(target, em, owner), owner, { link: applicationUrl, existingAccount: true });
 }
 
-/** `applicationUrl`: as tellOwner's. */
 export async function signUp(target: SignInTarget, input: SignUpInput, applicationUrl: string): Promise<SignUpOutcome> {
   const fieldErrors: SignUpFieldErrors = {};
   const typed = typedName(textOf(input.name));

@@ -38,7 +38,6 @@ export interface EmailMethods {
 
 export interface UpstreamMethod {
   readonly providerId: string;
-  /** Null: the application's. */
   readonly tenantId: string | null;
   readonly name: string;
   /** `allowSignup`, where the surface allows sign-up. */
@@ -82,31 +81,22 @@ export interface SurfaceSettings {
   readonly m2mTokenSeconds: number | null;
 }
 
-/**
- * Kept at most SURFACE_SETTINGS_CACHE_MS, and dropped at once on every instance when the application's or tenant's
- * configuration changes (src/domain/tenancy/changed.ts).
- */
+/** Kept SURFACE_SETTINGS_CACHE_MS at most, dropped on every instance when configuration changes (tenancy/changed.ts). */
 export type SurfaceSettingsCache = InvalidatedCache<SurfaceSettings>;
 
 export function createSurfaceSettingsCache(bus: InvalidationBus, ttlMs: number): SurfaceSettingsCache {
   return new InvalidatedCache<SurfaceSettings>(bus, ttlMs, (settings) => ({ application: settings.application.id, tenant: settings.tenant?.id ?? null }));
 }
 
-/**
- * `tenantRef`: an id, or a slug in any case. Undefined when the application has no such tenant. The same for whatever
- * opened the page (an OAuth client, an invitation's link, none).
- */
+/** `tenantRef`: an id, or a slug in any case; undefined when there is no such tenant. The same whatever opened the page. */
 export async function surfaceSettings(services: Services, requestId: string, applicationId: string, tenantRef: string | null): Promise<SurfaceSettings | undefined> {
   const ref = tenantRef?.toLowerCase() ?? null;
   if (ref !== null && !isTenantRef(ref)) return undefined;
   return services.surfaceSettings.find(`${applicationId}:${ref ?? ''}`, () => readSurfaceSettings(services, requestId, applicationId, ref));
 }
 
-/**
- * The look of an application's sign-in surface (its tenant's, by `tenantRef`), for a page that knows the application
- * but no sign-in of it: public, as its sign-in pages show it. Undefined when there is no such application or tenant.
- * One read, cached as the settings are (an unknown application is one statement: misses are not kept).
- */
+/** The look of a sign-in surface for a page that knows the application but no sign-in of it: public, as its pages show
+ *  it. Undefined for no such application or tenant. Cached as the settings are (misses are not kept). */
 export async function surfaceLook(services: Services, requestId: string, applicationId: string, tenantRef: string | null): Promise<PageLook | undefined> {
   if (!isUuid(applicationId)) return undefined;
   try {
@@ -161,10 +151,8 @@ async function readSurfaceSettings(services: Services, requestId: string, applic
 
 const numberOrNull = (value: unknown): number | null => (typeof value === 'number' ? value : null);
 
-/**
- * Password sign-in needs an enabled `password` provider, as every application starts with. In the shared pool a tenant
- * joins by invitation or an administrator, never by sign-up (`opensMembership`).
- */
+/** Needs an enabled `password` provider. In the shared pool a tenant is joined by invitation or an administrator, never
+ *  by sign-up (`opensMembership`). */
 function passwordMethod(providers: readonly { type: string; enabled: boolean; config: Record<string, unknown> }[], opensMembership: boolean): PasswordMethod {
   const password = providers.find((provider) => provider.type === 'password' && provider.enabled);
   if (password === undefined) return { signIn: false, signUp: false, requireVerification: true };
@@ -198,10 +186,7 @@ function passkeyMethod(providers: readonly { type: string; enabled: boolean; con
   };
 }
 
-/**
- * Only providers with their secret: one saved before secrets were required would fail at the token request, and the
- * page never shows a button that cannot work.
- */
+/** Only providers with their secret (older ones may lack it): the page never shows a button that cannot work. */
 function upstreamMethods(providers: readonly AuthProvider[], opensMembership: boolean): UpstreamMethod[] {
   return providers
     .filter((provider) => provider.type === 'oauth' && provider.enabled && Object.keys(provider.secrets ?? {}).length > 0)

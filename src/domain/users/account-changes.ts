@@ -17,11 +17,8 @@ export interface ResetAccount extends ChangedAccount {
   readonly takenOver: boolean;
 }
 
-/**
- * In the caller's transaction: the e-mail is verified (the link proved it), a lockout lifted with every address's
- * failures (the `account_locked` mail says a reset unlocks), and every sign-in ended; an address never confirmed before
- * is a takeover. A suspended user: undefined.
- */
+/** In the caller's transaction: e-mail verified (the link proved it), a lockout lifted with every address's failures (the
+ *  `account_locked` mail promises it), every sign-in ended; a never-confirmed address is a takeover. Suspended: undefined. */
 export async function resetPassword(em: EntityManager, actor: AuditActor, userId: string, passwordHash: string): Promise<ResetAccount | undefined> {
   const [row] = await executeOwned<{ email: string; name: string | null; locale: string | null; tenant_ids: string[]; was: string; was_verified: boolean }[]>(
     em,
@@ -62,10 +59,8 @@ export async function verifyEmail(em: EntityManager, actor: AuditActor, userId: 
   return { email: row.email, name: row.name, locale: row.locale, tenantIds: row.tenant_ids };
 }
 
-/**
- * In the caller's transaction: the address's owner did not sign up, so whoever typed it keeps no way in and nothing held
- * (as a takeover); the address stays unconfirmed for the owner's own reset. False, changing nothing, once confirmed.
- */
+/** The address's owner did not sign up: whoever typed it keeps no way in and nothing held (as a takeover); the address
+ *  stays unconfirmed for the owner's own reset. False, changing nothing, once confirmed. */
 export async function disownSignUp(em: EntityManager, actor: AuditActor, userId: string): Promise<readonly string[] | false> {
   const [row] = await executeOwned<{ id: string }[]>(
     em,
@@ -86,10 +81,8 @@ export async function disownSignUp(em: EntityManager, actor: AuditActor, userId:
   return takeOverUnconfirmed(em, actor, userId);
 }
 
-/**
- * In the caller's transaction: the link's address becomes the user's, proven, and their other links (to the old
- * address) end. Undefined for a suspended user; `taken` when another account of the pool holds it now.
- */
+/** The link's address becomes the user's, proven, and their links to the old address end. Undefined for a suspended
+ *  user; `taken` when another account of the pool holds it now. */
 export async function changeEmail(em: EntityManager, actor: AuditActor, userId: string, newEmail: string): Promise<{ readonly before: string } | 'taken' | undefined> {
   const key = normalizeEmail(newEmail);
   const [user] = await executeOwned<{ email: string; pool_id: string; status: string }[]>(

@@ -1,9 +1,6 @@
 import type { Services } from '../../services.ts';
 
-/**
- * Every instance forgets what its read cache (src/rest/read-cache.ts) holds of the application's users. Every write
- * of a user's row calls this once it has committed, whatever wrote it.
- */
+/** Every write of a user's row calls this once committed: every instance forgets its read cache (src/rest/read-cache.ts) of them. */
 export async function usersChanged(services: Pick<Services, 'invalidations'>, applicationId: string): Promise<void> {
   await services.invalidations.publish({ kind: 'users', id: applicationId });
 }

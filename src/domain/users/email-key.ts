@@ -28,10 +28,8 @@ const FOLDED: Readonly<Record<string, string>> = {
 };
 const FOLDABLE = new RegExp(`[${Object.keys(FOLDED).join('')}]`, 'gu');
 
-/**
- * The key an address is unique by and found by at sign-in: trimmed, lower-cased, NFC, case-folded (FOLDED), domain in
- * IDNA ASCII form. The address itself is kept as given, for display.
- */
+/** The key an address is unique and found by: trimmed, lower-cased, NFC, case-folded (FOLDED), domain in IDNA ASCII. The
+ *  address itself is kept as given. */
 export function normalizeEmail(address: string): string {
   const lowered = address.trim().toLowerCase().normalize('NFC').replace(FOLDABLE, (letter) => FOLDED[letter] ?? letter);
   const at = lowered.lastIndexOf('@');

@@ -5,15 +5,12 @@ import { executeOwned } from '../../db/owned-sql.ts';
 import type { PageOpener } from '../../context.ts';
 import { isUuid, newId } from '../../ids.ts';
 
-/**
- * 32 random bytes shown once, stored as SHA-256 only, used once. `{applicationId}.{secret}`, so the lookup key leads
- * with its application. The page refuses a token brought to another surface than the user's pool's.
- */
+/** 32 random bytes shown once, stored as SHA-256 only, used once; `{applicationId}.{secret}`, so the lookup key leads with
+ *  its application. The page refuses a token brought to another surface than the user's pool's. */
 export type LinkPurpose = 'verify_email' | 'password_reset' | 'email_change';
 
 export const LINK_MINUTES: Readonly<Record<LinkPurpose, number>> = { verify_email: 24 * 60, password_reset: 30, email_change: 60 };
 
-/** Under the pool's surface. */
 export const LINK_PATHS: Readonly<Record<LinkPurpose, string>> = {
   verify_email: '/account/verify-email',
   password_reset: '/account/reset-password',
@@ -29,10 +26,8 @@ export interface LinkUser {
   readonly poolId: string;
   /** The page it was asked from: a sign-in's OAuth client (whose account page its done page links) or an invitation's. */
   readonly opener: PageOpener;
-  /**
-   * The tenant the mail carrying the link went out in (flow-mail.ts's `tenantOf`): a shared pool's page takes its look,
-   * and the mails that follow go out in it where that rule still allows. Null: the application's.
-   */
+  /** The tenant the link's mail went out in (flow-mail.ts's `tenantOf`): a shared pool's page takes its look, and the mails
+   *  that follow go out in it where that rule still allows. Null: the application's. */
   readonly tenantId: string | null;
 }
 
@@ -46,7 +41,7 @@ interface IssuedLink {
   readonly expiresInMinutes: number;
 }
 
-/** Written through the caller's transaction; the link is on the pool's pages (pagesOf). */
+/** Through the caller's transaction; the link is on the pool's pages (pagesOf). */
 export const issueLink = (em: EntityManager, user: LinkUser, purpose: Exclude<LinkPurpose, 'email_change'>, base: string): Promise<IssuedLink> =>
   insertLink(em, user, purpose, null, base);
 
@@ -54,10 +49,8 @@ export const issueLink = (em: EntityManager, user: LinkUser, purpose: Exclude<Li
 export const issueEmailChangeLink = (em: EntityManager, user: LinkUser, newEmail: string, base: string): Promise<IssuedLink> =>
   insertLink(em, user, 'email_change', newEmail, base);
 
-/**
- * The user's earlier links of the purpose stop working: only the newest mail's works, so a link left in an old mail
- * (or a mailbox read since) is worth nothing once another is sent.
- */
+/** The user's earlier links of the purpose stop working: a link left in an old mail (or a mailbox read since) is worth
+ *  nothing once another is sent. */
 async function insertLink(em: EntityManager, user: LinkUser, purpose: LinkPurpose, newEmail: string | null, base: string): Promise<IssuedLink> {
   await executeOwned(em, user.applicationId, 'update email_link_token set used_at = now() where @owner and user_id = ? and purpose = ? and used_at is null', [
     user.userId,
@@ -87,10 +80,8 @@ async function insertLink(em: EntityManager, user: LinkUser, purpose: LinkPurpos
   return { link: url.href, expiresInMinutes: minutes };
 }
 
-/**
- * As the pool's users know its sign-in: a verified custom domain of the pool (the first by name), else the service's
- * URL, under `/t/{id}` for an isolated tenant's pool.
- */
+/** As the pool's users know its sign-in: a verified custom domain of the pool (first by name), else the service's URL,
+ *  under `/t/{id}` for an isolated tenant's pool. */
 async function pagesOf(em: EntityManager, user: LinkUser, serviceUrl: string): Promise<string> {
   const shared = user.poolId === SHARED_POOL;
   const [domain] = await executeOwned<{ hostname: string }[]>(
@@ -104,10 +95,8 @@ async function pagesOf(em: EntityManager, user: LinkUser, serviceUrl: string): P
   return shared ? serviceUrl : `${serviceUrl}/t/${user.poolId}`;
 }
 
-/**
- * A link's token (the account links' and the sign-in links' alike): the application it names, unverified until its
- * row is found by the hash. Undefined when it is not `{applicationId}.{secret}`.
- */
+/** The account links' and the sign-in links' alike: the application it names, unverified until its row is found by the
+ *  hash. Undefined when it is not `{applicationId}.{secret}`. */
 export function parseLinkToken(token: unknown): { applicationId: string; hash: string } | undefined {
   if (typeof token !== 'string' || token.length > 200) return undefined;
   const [applicationId, secret, ...rest] = token.split('.');
@@ -137,7 +126,6 @@ const toLinkUser = (applicationId: string, row: TokenRow | undefined): OpenedLin
         newEmail: row.new_email,
       };
 
-/** Without using it: for the page that asks. */
 export async function peekLink(em: EntityManager, token: unknown, purpose: LinkPurpose): Promise<OpenedLinkUser | undefined> {
   const parsed = parseLinkToken(token);
   if (parsed === undefined) return undefined;
@@ -151,10 +139,8 @@ export async function peekLink(em: EntityManager, token: unknown, purpose: LinkP
   return toLinkUser(parsed.applicationId, row);
 }
 
-/**
- * Of two requests racing with one token, one gets its user and the other undefined. The user's other unused links of
- * that purpose end with it.
- */
+/** Of two requests racing with one token, one gets its user, the other undefined; the user's other unused links of that
+ *  purpose end with it. */
 export async function useLink(em: EntityManager, token: unknown, purpose: LinkPurpose): Promise<OpenedLinkUser | undefined> {
   const parsed = parseLinkToken(token);
   if (parsed === undefined) return undefined;

@@ -72,20 +72,16 @@ export async function changeOwnName(target: SignInTarget, userId: string, typed:
   return { ok: true };
 }
 
-/**
- * `account`: the account page's, proven by the current password (a form without it is a wrong one); `expired`: the
- * change an expired password forces at sign-in, just proven by that password.
- */
+/** `account`: the account page's, proven by the current password; `expired`: the change an expired password forces at
+ *  sign-in, just proven by it. */
 export type OwnPasswordChange = {
   readonly password: string | null | undefined;
   /** The OP browser session that stays signed in; null: every sign-in of the user ends. */
   readonly keepSessionUid: string | null;
 } & ({ readonly reason: 'account'; readonly current: string | null | undefined } | { readonly reason: 'expired' });
 
-/**
- * Every other sign-in ends (as Auth0 and Zitadel end other sessions of a changed password), and a `password_changed`
- * mail carries a reset link: the owner's way back. Refusals change nothing.
- */
+/** Every other sign-in ends (as Auth0 and Zitadel do) and a `password_changed` mail carries a reset link, the owner's way
+ *  back. Refusals change nothing. */
 export async function changeOwnPassword(target: SignInTarget, userId: string, change: OwnPasswordChange): Promise<OwnChange> {
   const scope = ownScope(target, userId);
   const { applicationId } = scope;
@@ -125,10 +121,8 @@ export async function changeOwnPassword(target: SignInTarget, userId: string, ch
   return { ok: true };
 }
 
-/**
- * Mails a link to the new address (src/hosted/account-links.ts), proven by the current password. An address another
- * account holds is answered alike and sent nothing, as the sign-up answers: the page tells nobody whose it is.
- */
+/** Proven by the current password. An address another account holds is answered alike and sent nothing, as sign-up
+ *  answers: the page tells nobody whose it is. */
 export async function requestOwnEmailChange(
   target: SignInTarget,
   user: SignInUser,

@@ -5,10 +5,7 @@ import { newId } from '../../ids.ts';
 import type { PasswordPolicy } from '../policies/definitions.ts';
 import { checkPassword, type PasswordViolation } from '../policies/password.ts';
 
-/**
- * `password_hash` is the current password and `password_history` the ones before it, so that "the last N" holds for
- * passwords set before the history was kept.
- */
+/** `password_hash` is the current password, `password_history` the ones before, so "the last N" includes the current. */
 
 /** `of`: an existing user, whose history applies too. Empty when acceptable. */
 export async function passwordViolations(
@@ -46,10 +43,7 @@ async function repeatsHistory(em: EntityManager, applicationId: string, userId: 
   return false;
 }
 
-/**
- * Before the caller writes the new hash: the history holds the newest `count - 1`, so with the current one the last
- * `count`; none is kept for `count` 0 or 1.
- */
+/** Before the new hash is written: the history holds the newest `count - 1`, with the current one the last `count`. */
 export async function keepReplacedPassword(em: EntityManager, applicationId: string, userId: string, count: number): Promise<void> {
   const kept = Math.max(count - 1, 0);
   if (kept > 0) {

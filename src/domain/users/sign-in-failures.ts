@@ -6,10 +6,7 @@ import { executeOwned } from '../../db/owned-sql.ts';
 export const addressLockedSql = (alias: string): string =>
   `(${alias}.locked_at is not null and (${alias}.locked_until is null or ${alias}.locked_until > now()))`;
 
-/**
- * Returns how many addresses were locked out. The caller holds the user's row: the user's before the addresses', as
- * the sign-in takes them.
- */
+/** Returns how many addresses were locked out. The caller holds the user's row first, as the sign-in takes them. */
 export async function forgetSignInFailures(em: EntityManager, applicationId: string, userId: string): Promise<{ addresses: number; locked: number }> {
   const rows = await executeOwned<{ locked: boolean }[]>(
     em,

@@ -2,10 +2,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { UserStatus } from '../../db/entities/user.entity.ts';
 import { executeOwned } from '../../db/owned-sql.ts';
 
-/**
- * Read in one plain statement (no entity, no identity map): a sign-in reads its user on every request of the flow and
- * changes it only in single statements (src/domain/sign-in/lockout.ts).
- */
+/** Read in one plain statement (no identity map): a sign-in reads its user on every request of the flow and changes it
+ *  only in single statements (sign-in/lockout.ts). */
 export interface SignInUser {
   readonly id: string;
   readonly applicationId: string;
@@ -24,10 +22,8 @@ export interface SignInUser {
   readonly locale?: string | null;
 }
 
-/**
- * Active, or `locked` with the lock run out: the row reads `locked` until the next sign-in attempt lifts it, and what
- * the user holds must work as soon as the lock has ended all the same.
- */
+/** Active, or `locked` with the lock run out: the row reads `locked` until the next attempt lifts it, but what the user
+ *  holds works as soon as the lock ends. */
 export function mayActNow(user: Pick<SignInUser, 'status' | 'lockedUntil'>, now = new Date()): boolean {
   return user.status === 'active' || (user.status === 'locked' && user.lockedUntil != null && user.lockedUntil <= now);
 }

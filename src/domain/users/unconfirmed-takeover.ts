@@ -13,11 +13,9 @@ import { auditTenantOf, endMailedCredentials, removeMembership } from './users.t
 /** The `after.reason` of what a takeover removes. */
 const TAKEOVER = 'takeover';
 
-/**
- * A reset of an account whose address was never confirmed hands it to whoever proved the mailbox, maybe not its maker:
- * in the reset's transaction all the maker could sign in or act with ends, each recorded with `after.reason` `takeover`
- * (docs/decisions.md), but an isolated pool's own tenant. Answers the account's tenants; call authorizationChanged after the commit.
- */
+/** A reset of a never-confirmed account hands it to whoever proved the mailbox, maybe not its maker: all the maker could
+ *  act with ends, recorded as `takeover` (docs/decisions.md), but an isolated pool's own tenant. Answers the tenants;
+ *  call authorizationChanged after the commit. */
 export async function takeOverUnconfirmed(em: EntityManager, actor: AuditActor, userId: string): Promise<readonly string[]> {
   const user = await em.findOneOrFail(User, { id: userId }, { ...HOLD_FOR_UPDATE, filters: { [TENANT_FILTER]: false } });
   const tenantId = auditTenantOf(user, actor);

@@ -3,10 +3,7 @@ import { DEFAULT_LOCALE } from '../locales.ts';
 import type { SignInTarget } from '../sign-in/sign-in.ts';
 import type { SignInUser } from './sign-in-user.ts';
 
-/**
- * Written only when it changes (null is English), so most sign-ins cost no statement. Not an edit of the user:
- * `updated_at` and the REST read cache stay as they are.
- */
+/** Written only when it changes (null: English), so most sign-ins cost no statement; no edit: `updated_at` and the read cache stay. */
 export async function rememberLocale(target: SignInTarget, user: Pick<SignInUser, 'id' | 'locale'>): Promise<void> {
   const { locale } = target.look;
   if ((user.locale ?? DEFAULT_LOCALE) === locale) return;

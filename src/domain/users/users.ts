@@ -62,10 +62,8 @@ export const userSnapshotSql = (row: string, tenantIds = `${row}.tenant_ids`) =>
   `jsonb_build_object('email', ${row}.email, 'name', ${row}.name, 'status', ${row}.status, 'tenantIds', to_jsonb(${tenantIds}),
      'poolId', ${row}.pool_id, 'hasPassword', ${row}.password_hash is not null, 'metadata', ${row}.metadata)`;
 
-/**
- * The application's policy in `shared`, the tenant's in `isolated` (spec: per tenant only when isolated). `scope` is
- * the write transaction's (underTenancyConfig), so the pool cannot change before the user is written.
- */
+/** Policy per tenant only when `isolated` (spec). `scope` is the write transaction's (underTenancyConfig), so the pool
+ *  cannot change before the user is written. */
 async function acceptablePassword(scope: Scope, poolTenant: string | null, password: string, userId?: string): Promise<void> {
   const policy = await effectivePasswordPolicy(scope, poolTenant);
   const violations = await passwordViolations(scope.em, policy, password, userId === undefined ? undefined : { applicationId: scope.applicationId, userId });
@@ -78,10 +76,8 @@ async function acceptablePassword(scope: Scope, poolTenant: string | null, passw
   if (userId !== undefined) await keepReplacedPassword(scope.em, scope.applicationId, userId, policy.historyCount);
 }
 
-/**
- * Hashed before the write transaction opens: Argon2id takes tens of milliseconds, too long to hold a transaction (and
- * its row locks) open. The policy is checked inside it (acceptedHash), where the pool cannot change.
- */
+/** Hashed before the write transaction opens: Argon2id's tens of milliseconds would hold its row locks. The policy is
+ *  checked inside it (acceptedHash), where the pool cannot change. */
 interface HashedPassword {
   readonly password: string;
   readonly hash: string;
@@ -89,7 +85,6 @@ interface HashedPassword {
 
 const hashedPassword = async (password: string): Promise<HashedPassword> => ({ password, hash: await hashPassword(password) });
 
-/** `userId`: the user whose password it replaces. */
 async function acceptedHash(scope: Scope, poolId: string, { password, hash }: HashedPassword, userId?: string): Promise<string> {
   await acceptablePassword(scope, poolTenantOf(poolId), password, userId);
   return hash;
@@ -118,10 +113,7 @@ const nonNull = <T>(value: T | null | undefined, field: string): T | undefined =
 /** The GraphQL `User` type's codegen mapper. */
 export type UserRow = Row<User>;
 
-/**
- * To a tenant's credentials, that tenant alone: which other tenants a shared-pool user belongs to is other customers'
- * data.
- */
+/** To a tenant's credentials, that tenant alone: a shared-pool user's other tenants are other customers' data. */
 export function visibleTenantIds(principal: Pick<Principal, 'tenantId'>, tenantIds: readonly string[]): string[] {
   const own = principal.tenantId;
   return own === null ? [...tenantIds] : tenantIds.filter((tenantId) => tenantId === own);
@@ -195,10 +187,8 @@ function poolFor(application: Application, tenantId: string | null): string {
   return tenantId;
 }
 
-/**
- * FOR UPDATE and refreshed: a change is decided on the row any concurrent one left, never written back from a stale
- * read. Lock order: tenants, then their users, as deleteTenant takes them (lockTenants before this, never after).
- */
+/** FOR UPDATE and refreshed: a change is decided on the row any concurrent one left. Lock order: tenants, then their
+ *  users, as deleteTenant takes them (lockTenants before this, never after). */
 export async function lockUser(tx: Scope, userId: string): Promise<User> {
   const user = await tx.em.findOne(User, { id: userId }, HOLD_FOR_UPDATE);
   if (user === null) throw notFound('User', 'userId');
@@ -237,7 +227,6 @@ export async function updateUser(scope: Scope, userId: string, input: UpdateUser
   const requestedTenants = nonNull(input.tenantIds, 'tenantIds');
   const newMetadata = input.metadata === undefined ? undefined : userMetadata(nonNull(input.metadata, 'metadata') ?? {});
   const newEmail = email === undefined ? undefined : emailAddress('email', email);
-  // Memberships of other tenants are not a tenant's business.
   if (requestedTenants !== undefined && scope.tenantId !== null) {
     throw new GatehouseError('forbidden', 'Tenant memberships are changed with application-wide credentials');
   }
@@ -266,8 +255,7 @@ export async function updateUser(scope: Scope, userId: string, input: UpdateUser
       if (password !== undefined) {
         user.passwordHash = await acceptedHash(tx, user.poolId, password, user.id);
         user.passwordChangedAt = new Date();
-        // An administrator sets a password when the old one must stop (a leak, a lost account): what was signed in
-        // with it stops too, as after a reset.
+        // An administrator's new password ends what was signed in with the old one (a leak, a lost account), as a reset does.
         await endUserSignIns(tx.em, tx, user.id, 'password_changed');
       }
       recordAudit(tx.em, tx, { action: 'user.updated', targetType: 'user', targetId: user.id, tenantId: auditTenantOf(user, tx), before, after: userSnapshot(user) });
@@ -276,18 +264,14 @@ export async function updateUser(scope: Scope, userId: string, input: UpdateUser
   );
   const updated = takesOver ? await withCallerTenants(scope, { type: 'user', id: userId }, change) : await change(null);
   await usersChanged(scope.services, scope.applicationId);
-  // A user's access tokens for a tenant they no longer belong to, or of grants a new password ended, stop at once
-  // (src/auth/bearer-subject.ts).
+  // Access tokens of tenants left, or of grants a new password ended, stop at once (src/auth/bearer-subject.ts).
   if (requestedTenants !== undefined || password !== undefined) await forgetUserKeys(scope, [userId]);
   if (requestedTenants !== undefined) await authorizationChanged(scope);
   return updated;
 }
 
-/**
- * Lifts a lockout, timed or not, on the account and on the addresses it locked out. A suspended user stays suspended.
- * The lock is the account's in every tenant: a tenant scope lifts it only as it may change their identity
- * (assertIdentityOfScope).
- */
+/** Lifts a lockout on the account and on the addresses it locked out; a suspended user stays suspended. A tenant scope
+ *  lifts it only as it may change their identity (assertIdentityOfScope). */
 export async function unlockUser(scope: Scope, userId: string): Promise<User> {
   // Under the switches' lock: a split into isolated pools copies the lockout state, so it copies the unlocked user or
   // comes first and the unlock lifts the original's lock alone.
@@ -316,12 +300,8 @@ export async function unlockUser(scope: Scope, userId: string): Promise<User> {
   return unlocked.user;
 }
 
-/**
- * Grants, tokens, browser sessions and the links and codes mailed are ended, so that `activate` gives back the
- * account, not what was in flight before.
- * A tenant scope suspends only as it may change the identity (assertIdentityOfScope). A console user who is an
- * application's last operator admin who can act stays (assertNotLastOperatorAdminOfAny).
- */
+/** Ends grants, tokens, browser sessions and mailed links and codes, so `activate` gives back the account, not what was
+ *  in flight. Refused as identity changes are (assertIdentityOfScope) and for the last operator admin. */
 export async function suspendUser(scope: Scope, userId: string): Promise<User> {
   return changeStatus(scope, userId, 'user.suspended', async (tx, user) => {
     if (user.status === 'suspended') return undefined;
@@ -334,10 +314,7 @@ export async function suspendUser(scope: Scope, userId: string): Promise<User> {
   });
 }
 
-/**
- * The user is `locked` still if a lock has not run out: a timed one, or one without an end, which only unlock lifts.
- * What the suspension revoked stays revoked.
- */
+/** Stays `locked` while a lock has not run out (one without an end only unlock lifts); what was revoked stays revoked. */
 export async function activateUser(scope: Scope, userId: string): Promise<User> {
   return changeStatus(scope, userId, 'user.activated', (_tx, user) => {
     if (user.status !== 'suspended') return Promise.resolve(undefined);
@@ -348,10 +325,7 @@ export async function activateUser(scope: Scope, userId: string): Promise<User> 
   });
 }
 
-/**
- * Under the switches' lock (a split of the pools copies the status). `change` answers undefined when there is nothing
- * to change, and then nothing is written.
- */
+/** Under the switches' lock (a split of the pools copies the status); `change` answers undefined to write nothing. */
 async function changeStatus(
   scope: Scope,
   userId: string,
@@ -382,10 +356,8 @@ export async function endMailedCredentials(em: EntityManager, applicationId: str
   await executeOwned(em, applicationId, 'delete from mfa_email_code where @owner and user_id = ?', [userId]);
 }
 
-/**
- * A tenant scope may change a shared-pool user's identity only while they belong to no other tenant, else one
- * tenant's administrator would take over the account in the others (spec: credentials for another tenant are 403).
- */
+/** A tenant scope changes a shared-pool user's identity only while they belong to no other tenant, else one tenant's
+ *  administrator would take over the account in the others (spec: 403). */
 export function assertIdentityOfScope(scope: Scope, user: User): void {
   if (scope.tenantId === null || user.poolId !== SHARED_POOL) return;
   if (user.tenantIds.some((tenantId) => tenantId !== scope.tenantId)) {
@@ -393,11 +365,8 @@ export function assertIdentityOfScope(scope: Scope, user: User): void {
   }
 }
 
-/**
- * A tenant-scoped call on a shared-pool user removes only that membership (and the user's keys for that tenant): the
- * identity is the application's. Otherwise the user is deleted, with their keys and role assignments (a console
- * user's operator ones too, unless that leaves an application without an operator admin: assertNotLastOperatorAdminOfAny).
- */
+/** A tenant scope removes only its membership of a shared-pool user (and their keys there); otherwise the user goes, with
+ *  keys and roles (operator ones unless that leaves no operator admin: assertNotLastOperatorAdminOfAny). */
 export async function deleteUser(scope: Scope, userId: string): Promise<boolean> {
   // Which of the two it is depends on the user's pool, which only the switches change.
   const managed = await withCallerTenants(scope, { type: 'user', id: userId }, (callers) => underTenancyConfig(scope, async (tx) => {
@@ -418,15 +387,12 @@ export async function deleteUser(scope: Scope, userId: string): Promise<boolean>
   scope.services.outbox.wake();
   await usersChanged(scope.services, scope.applicationId);
   for (const applicationId of [scope.applicationId, ...managed]) await authorizationChanged({ services: scope.services, applicationId });
-  // The user's keys went with it, or with its membership of the scope's tenant (revoked above).
   await forgetUserKeys(scope, [userId]);
   return true;
 }
 
-/**
- * Their keys for those tenants are revoked (each audited), their roles there removed (a return starts without them),
- * and their sessions in them end. Call forgetUserKeys and authorizationChanged after the commit.
- */
+/** Revokes their keys there (audited), removes their roles and ends their sessions in them. Call forgetUserKeys and
+ *  authorizationChanged after the commit. */
 async function endAccessToTenantsLeft(tx: Scope, userId: string, tenantIds: string[]): Promise<void> {
   if (tenantIds.length === 0) return;
   for (const key of await tx.em.find(ApiKey, { userId, tenantId: { $in: tenantIds }, revokedAt: null })) revokeKey(tx.em, tx, key);
@@ -434,7 +400,6 @@ async function endAccessToTenantsLeft(tx: Scope, userId: string, tenantIds: stri
   await endTenantSessions(tx.em, tx, tenantIds, userId);
 }
 
-/** `reason`: the record's `after.reason`, if any. */
 export function removeMembership(em: EntityManager, actor: AuditActor, user: User, tenantId: string, reason?: string): void {
   const before = userSnapshot(user);
   user.tenantIds = user.tenantIds.filter((id) => id !== tenantId);
@@ -451,10 +416,8 @@ async function removeUser(em: EntityManager, actor: AuditActor, user: User): Pro
   em.remove(user);
 }
 
-/**
- * Each with an `api_key.deleted` record in the key's own tenant: the foreign key would cascade them away unrecorded,
- * and the audit log's target filter would find no end of the key.
- */
+/** Each with an `api_key.deleted` record in the key's tenant: the foreign key's cascade would leave the audit log with
+ *  no end of the key. */
 async function removeKeysOfUsers(em: EntityManager, actor: AuditActor, where: string, params: readonly unknown[]): Promise<void> {
   await removeAssignments(em, actor, `a.subject_type = 'api_key' and a.subject_id in (select k.id from api_key as k where k.application_id = a.application_id and ${where})`, params);
   await recordAuditPerRow(em, actor, { action: 'api_key.deleted', targetType: 'api_key' }, {
@@ -468,8 +431,7 @@ async function removeKeysOfUsers(em: EntityManager, actor: AuditActor, where: st
 
 /** One statement whatever the pool's size. Returns their ids: call forgetUserKeys after the commit. */
 export async function removePoolUsers(em: EntityManager, actor: AuditActor, tenantId: string): Promise<string[]> {
-  // Their keys first, each recorded (the tenant's own keys went with the tenant's rows already; application-wide ones
-  // bound to these users remain).
+  // Their keys first, each recorded (the tenant's own keys went with its rows; application-wide ones of these users remain).
   await removeKeysOfUsers(em, actor, 'k.user_id in (select u.id from app_user as u where u.application_id = k.application_id and u.pool_id = ?)', [tenantId]);
   // Their application-wide roles too (those in the tenant went with the tenant's rows).
   await removeAssignments(em, actor, `a.subject_type = 'user' and a.subject_id in (select u.id from app_user as u where u.application_id = a.application_id and u.pool_id = ?)`, [tenantId]);
@@ -481,7 +443,6 @@ export async function removePoolUsers(em: EntityManager, actor: AuditActor, tena
   });
 }
 
-/** One statement whatever their number. Returns their ids. */
 export async function removeMemberships(em: EntityManager, actor: AuditActor, tenantId: string): Promise<string[]> {
   return recordAuditPerRow(em, actor, { action: 'user.membership.removed', targetType: 'user', tenantId }, {
     // `old` holds each row as it was (locked, so no membership change slips in between) for the `before` snapshot;

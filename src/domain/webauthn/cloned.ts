@@ -8,12 +8,9 @@ import type { SignInUser } from '../users/sign-in-user.ts';
 import { verifyAssertion, type AssertionCheck, type ChallengeKey } from './ceremonies.ts';
 import { removeCredential, type StoredCredential } from './credentials.ts';
 
-/**
- * verifyAssertion for a key of a known user. A key refused as `cloned_passkey` is removed: a copy of it is in someone's
- * hands, and a software copy can claim any counter, so kept, the copy would pass from then on and the owner's key be
- * refused. In one transaction, its owner is mailed `passkey_cloned` (with a reset link, as `new_sign_in`) and the
- * removal audited (`user.passkey.cloned`); of two refusals racing, the one that removes it does both.
- */
+/** A key refused as `cloned_passkey` is removed: a copy is in someone's hands and a software copy can claim any counter,
+ *  so kept, the copy would pass and the owner's key be refused. In one transaction the owner is mailed `passkey_cloned`
+ *  and the removal audited; of two refusals racing, the one that removes it does both. */
 export async function verifyUserAssertion(
   target: SignInTarget,
   user: SignInUser,

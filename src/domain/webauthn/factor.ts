@@ -7,10 +7,8 @@ import { verifyUserAssertion } from './cloned.ts';
 import { amrOfCredential, userCredentials, type NewCredential } from './credentials.ts';
 import type { RelyingParty } from './relying-party.ts';
 
-/**
- * WebAuthn for a user already known: the MFA step (user verification not asked: the first factor is proven) and
- * registration. A passkey is discoverable and, when the surface's provider asks, verifies its user.
- */
+/** For a known user: the MFA step (no user verification: the first factor is proven) and registration (discoverable,
+ *  verifying its user when the surface's provider asks). */
 
 export async function secondFactorOptions(target: SignInTarget, rp: RelyingParty, boundTo: string, userId: string) {
   const { em } = target.applicationScope;

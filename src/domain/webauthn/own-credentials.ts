@@ -8,10 +8,8 @@ import { insertCredential, keyName, removeCredential } from './credentials.ts';
 import { provenCredential } from './factor.ts';
 import type { RelyingParty } from './relying-party.ts';
 
-/**
- * Each change audited with the user as the actor. Adding takes the current password of a user who has one: a key that
- * verifies its user signs in as both factors, so a browser left signed in must not be able to give itself one.
- */
+/** Audited with the user as actor. Adding takes the current password (if any): a key that verifies its user signs in as
+ *  both factors, so a browser left signed in must not give itself one. */
 export async function addOwnCredential(
   target: SignInTarget,
   rp: RelyingParty,
@@ -34,11 +32,8 @@ export async function addOwnCredential(
   return added ? { ok: true } : ownRefusal({ key: 'account.passkeyHeld' });
 }
 
-/**
- * Takes the current password of a user who has one, as removing a code factor does: a browser left signed in must not
- * weaken the second step. Under a
- * `required` policy that lists keys, the last second step stays (removeSecondStep).
- */
+/** Takes the current password (if any), as removing a code factor does. Under a `required` policy listing keys, the last
+ *  second step stays (removeSecondStep). */
 export async function removeOwnCredential(target: SignInTarget, user: SignInUser, id: string | null | undefined, password: string | null | undefined): Promise<OwnChange> {
   const scope = ownScope(target, user.id);
   const { applicationId } = scope;

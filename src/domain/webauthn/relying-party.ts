@@ -1,9 +1,7 @@
 import type { Surface } from '../domains/surfaces.ts';
 
-/**
- * Its ID is the surface's host (service and tenant paths share it; a custom domain has its own). A credential works on
- * the relying-party ID it was registered for only (browsers enforce it; so does the lookup).
- */
+/** Its ID is the surface's host (tenant paths share the service's); a credential works only for the RP ID it was
+ *  registered for (browsers enforce it; so does the lookup). */
 export interface RelyingParty {
   readonly id: string;
   readonly origin: string;

@@ -19,17 +19,13 @@ import { amrOfCredential, insertCredential, keyName } from './credentials.ts';
 import { newCredentialOptions, provenCredential } from './factor.ts';
 import type { RelyingParty } from './relying-party.ts';
 
-/**
- * Sign-up with a passkey (the `passkey` provider's `allowSignup`), bound to the asking interaction: the address is
- * proven first by a mailed code, then the browser makes a passkey for a user not yet stored, whose id is the sign-up
- * row's; the account (e-mail verified, no password) and its passkey are stored together once the registration
- * verifies. An address that has an account gets the same pages, and its owner a mail instead of a code.
- */
+/** Passkey sign-up (`allowSignup`), bound to the asking interaction: the address is proven by a mailed code, then a passkey
+ *  is made for a user not yet stored (id: the sign-up row's), and account and passkey are stored together once the
+ *  registration verifies. An address with an account gets the same pages, its owner a mail instead of a code. */
 
 /** As long as a sign-in link's default. */
 const CODE_MINUTES = 15;
 
-/** The rows of the interaction's passkey sign-up still open. */
 const OPEN = `@owner and interaction_id = ? and method = 'passkey_signup' and used_at is null and expires_at > now()`;
 
 /** The address typed, once mailed; undefined when it is no address. */
@@ -89,7 +85,6 @@ export async function passkeySignUpOptions(target: SignInTarget, rp: RelyingPart
 /** `retry`: the address stays proven, and the browser may try making a passkey again. */
 export type PasskeySignUp = { readonly ok: true; readonly user: SignInUser; readonly amr: readonly string[] } | { readonly ok: false; readonly retry: boolean };
 
-/** The registration's key is held by an account already: nothing is stored. */
 class KeyHeld extends Error {}
 
 export async function completePasskeySignUp(target: SignInTarget, rp: RelyingParty, interactionId: string, posted: string | null | undefined): Promise<PasskeySignUp> {

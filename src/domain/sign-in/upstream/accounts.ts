@@ -13,11 +13,8 @@ import { createSignedUpUser, requireTargetPool } from '../new-account.ts';
 import type { UpstreamMethod } from '../surface-settings.ts';
 import type { UpstreamIdentity } from './identity.ts';
 
-/**
- * An existing account is reached by e-mail only when the upstream verified it (controlling the upstream account does
- * not prove owning the address), and a new one is made only for a verified address (it must not squat an address its
- * owner could later sign up with).
- */
+/** An existing account is reached by e-mail only when the upstream verified it (controlling the upstream account does not
+ *  prove the address), and a new one is made only for a verified address (no squatting an address its owner could use). */
 export type UpstreamAccount =
   | { readonly ok: true; readonly user: SignInUser; readonly verified: SignInUser }
   | { readonly ok: false; readonly reason: SignInFailureReason; readonly userId: string | null };

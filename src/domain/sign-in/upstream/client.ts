@@ -10,7 +10,6 @@ import { guardedFetch } from './guarded-fetch.ts';
 export interface UpstreamProvider {
   readonly id: string;
   readonly config: Readonly<Record<string, unknown>>;
-  /** Opened (decrypted) by the caller. */
   readonly secrets: Readonly<Record<string, string>>;
   readonly updatedAt: Date;
 }
@@ -36,10 +35,8 @@ const DISCOVERED_ISSUERS: Partial<Record<OAuthProvider, string>> = {
   apple: 'https://appleid.apple.com',
 };
 
-/**
- * Keyed by id and updatedAt, so a change is a new client; kept an hour so discovery need not run for each request.
- * Discovery's own client is kept whole: openid-client attaches what it learned (Entra ID's issuer template).
- */
+/** Keyed by id and updatedAt (a change is a new client), kept an hour so discovery need not run per request; discovery's
+ *  client is kept whole, as openid-client attaches what it learned (Entra ID's issuer template). */
 const clients = new LRUCache<string, UpstreamClient>({ max: 1_000, ttl: CLIENT_TTL_MS });
 
 /** Only on loopback, where the service allows it. */

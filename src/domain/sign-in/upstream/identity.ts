@@ -25,11 +25,8 @@ export interface UpstreamCallback {
 
 const stringOrNull = (value: unknown): string | null => (typeof value === 'string' && value.trim() !== '' ? value : null);
 
-/**
- * Apple writes `email_verified` as a string. Entra ID states none, but `xms_edov` (the domain's owner verified it):
- * a Microsoft claim, read from the `microsoft` preset only (elsewhere it means whatever the issuer lets it mean), and
- * never over an explicit `email_verified`.
- */
+/** Apple writes `email_verified` as a string. Entra ID states none but `xms_edov` (the domain's owner verified it), read
+ *  only from the `microsoft` preset (elsewhere it means whatever the issuer lets it) and never over `email_verified`. */
 export function emailVerified(preset: OAuthProvider, claims: Readonly<Record<string, unknown>>): boolean {
   const stated = claims['email_verified'];
   if (stated !== undefined) return stated === true || stated === 'true';
@@ -57,7 +54,6 @@ async function gitHubJson(client: UpstreamClient, accessToken: string, url: stri
   return response.json();
 }
 
-/** GitHub's user (its numeric id is the subject) and its primary e-mail, verified when GitHub says so. */
 async function gitHubIdentity(client: UpstreamClient, accessToken: string, apiUrl: string): Promise<UpstreamIdentity> {
   const user = (await gitHubJson(client, accessToken, `${apiUrl}/user`)) as { id?: unknown; name?: unknown; login?: unknown };
   if (typeof user.id !== 'number' && typeof user.id !== 'string') throw new UpstreamAnswerError('GitHub named no user id');
