@@ -1,11 +1,8 @@
 import { lookup } from 'node:dns/promises';
 import { BlockList, isIP } from 'node:net';
 
-/**
- * Any address not on the public internet (loopback, private, link-local with cloud metadata, …, IPv4-mapped too): an
- * administrator could otherwise make the service connect into the operator's network (an SMTP server, an upstream
- * identity provider). The operator opens it (EMAIL_ALLOW_PRIVATE_HOSTS, UPSTREAM_ALLOW_PRIVATE_HOSTS).
- */
+/** Any address not on the public internet (loopback, private, link-local with cloud metadata, IPv4-mapped too): else an
+ *  administrator could make the service connect into the operator's network. EMAIL_/UPSTREAM_ALLOW_PRIVATE_HOSTS open it. */
 const INTERNAL = new BlockList();
 for (const [network, prefix] of [
   ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
@@ -43,7 +40,6 @@ export function isLocalName(host: string): boolean {
   return name === 'localhost' || name.endsWith('.localhost');
 }
 
-/** Which internal addresses a connection may still reach: none, this machine's loopback (development), or any. */
 export type InternalReach = 'none' | 'loopback' | 'any';
 
 const reaches = (address: string, reach: InternalReach): boolean =>
@@ -59,7 +55,6 @@ function canonicalHost(host: string): string {
   }
 }
 
-/** A host as saved (an address, or a name resolved later): false when it is already known to be out of reach. */
 export function mayName(host: string, reach: InternalReach): boolean {
   const address = canonicalHost(host);
   if (isIP(address) !== 0) return reaches(address, reach);
@@ -69,10 +64,8 @@ export function mayName(host: string, reach: InternalReach): boolean {
 /** The one address to connect to, what the guard refused (an address, or `this machine`), or the resolver's error code. */
 export type Resolution = { readonly address: string } | { readonly refused: string } | { readonly unresolved: string };
 
-/**
- * Resolved at connect time: a name that was public when saved may point inside since. Every address of the name is
- * checked and the first is the one to connect to, so no second lookup (DNS rebinding) comes between check and connect.
- */
+/** At connect time, as a public name may point inside since. Every address of the name is checked and the first is the
+ *  one to connect to, so no second lookup (DNS rebinding) comes between check and connect. */
 export async function resolveHost(host: string, reach: InternalReach): Promise<Resolution> {
   let addresses: string[];
   if (isIP(host) !== 0) addresses = [host];

@@ -7,14 +7,10 @@ import { isUuid } from '../ids.ts';
 import { COLUMNS, conditions, view, type AuditFilter, type AuditRecordView, type AuditRow } from './audit-search.ts';
 import { asBackgroundWork } from '../background-work.ts';
 
-/**
- * The audit log as a stream, resumable without loss or repeat on any instance. A record's place is `(tx, seq)`, and a
- * read goes no further than the oldest running transaction (`pg_snapshot_xmin`): nothing can commit behind a place
- * already passed. A long transaction holds the stream back until it ends.
- *
- * Waking: LISTEN on `gatehouse_audit` (notified at commit), or on the embedded database a watch of the sequence; each
- * subscriber also reads once a second, bounding the delay when a wake came before an older transaction ended.
- */
+/** The audit log as a stream, resumable without loss or repeat on any instance. A record's place is `(tx, seq)`, read no
+ *  further than the oldest running transaction (`pg_snapshot_xmin`), so nothing commits behind a place passed; a long
+ *  transaction holds the stream back. Woken by LISTEN `gatehouse_audit` (embedded: a watch of the sequence), and read
+ *  once a second too, for a wake that came before an older transaction ended. */
 
 /** xid8 and bigint, as text. */
 interface Place {
@@ -22,10 +18,8 @@ interface Place {
   readonly seq: string;
 }
 
-/**
- * `seen`: the snapshot of a stream that starts now. Records it saw committed before the stream opened, even above its
- * place (a running transaction holds the place back), so they are passed over, not sent.
- */
+/** `seen`: the snapshot of a stream that starts now. Records committed before it opened, even above its place (a running
+ *  transaction holds the place back), are passed over. */
 interface Start extends Place {
   readonly seen?: string;
 }
@@ -39,20 +33,16 @@ const RELISTEN_MS = 1_000;
 
 const CHANNEL = 'gatehouse_audit';
 
-/**
- * A record is stamped when its change makes it and committed with that change, which the 60 s statement timeout keeps
- * short: read this long after a stream's `to`, the records before `to` are all committed.
- */
+/** Records commit with their change, which the 60 s statement timeout keeps short: read this long after a stream's `to`,
+ *  those before `to` are all committed. */
 const SETTLED_AFTER_MS = 5 * 60_000;
 
 /** Below the oldest transaction still running: nothing can commit behind it. */
 const FINAL = 'tx < pg_snapshot_xmin(pg_current_snapshot())';
 
 export interface AuditSink {
-  /**
-   * The credentials' refusal read from the database, asked after each read with records and before sending them: a
-   * record read was committed before the read, so none committed after a revocation on any instance is sent.
-   */
+  /** The credentials' refusal from the database, asked after each read and before sending: a record read committed before
+   *  the read, so none committed after a revocation on any instance is sent. */
   confirm(): Promise<GatehouseError | undefined>;
   /** Resolves once the sink can take more (the client read what it had), or rejects to stop. */
   send(record: AuditRecordView): Promise<void>;
@@ -83,7 +73,6 @@ export class AuditWaker {
     this.#databaseUrl = databaseUrl;
   }
 
-  /** Returns the unsubscription. */
   subscribe(applicationId: string, wake: () => void): () => void {
     if (!this.#started) this.#start();
     const listeners = this.#listeners.get(applicationId) ?? new Set();
@@ -202,12 +191,9 @@ async function head(scope: Scope): Promise<Place & { xmin: bigint; xmax: bigint 
   return { tx: row?.tx ?? ORIGIN.tx, seq: row?.seq ?? ORIGIN.seq, xmin: BigInt(row!.xmin), xmax: BigInt(row!.xmax) };
 }
 
-/**
- * After `lastEventId` (422 for another tenant's record, not told apart from an unknown one); else from the first
- * record when `from` is given; else after the last record committed now.
- */
+/** After `lastEventId` (422 for another tenant's record, as for an unknown one); else from the first record when `from`
+ *  is given; else after the last record committed now. */
 export async function streamStart(scope: Scope, filter: AuditFilter, lastEventId: string | undefined, field = 'Last-Event-ID'): Promise<Start> {
-  // The filter is checked before anything is read.
   conditions(scope, filter);
   if (lastEventId !== undefined) {
     const place = isUuid(lastEventId) ? await placeOf(scope, lastEventId.toLowerCase()) : undefined;
@@ -217,10 +203,8 @@ export async function streamStart(scope: Scope, filter: AuditFilter, lastEventId
   return filter.from != null ? ORIGIN : now(scope);
 }
 
-/**
- * Until the sink closes or refuses (a client too slow: the transport drops it), its credentials no longer may receive
- * records (`confirm`), or, with `to`, once every record before `to` is sent.
- */
+/** Until the sink closes or refuses (a client too slow), its credentials may no longer receive records (`confirm`), or,
+ *  with `to`, every record before `to` is sent. */
 export async function followAuditLog(scope: Scope, filter: AuditFilter, start: Start, sink: AuditSink, waker: AuditWaker): Promise<AuditFollowingEnd> {
   const { where, params } = conditions(scope, filter);
   let place: Place = start;
@@ -284,13 +268,9 @@ export async function followAuditLog(scope: Scope, filter: AuditFilter, start: S
   }
 }
 
-/**
- * followAuditLog's records as an async iterator (a GraphQL subscription's source): each is read on only once the
- * consumer has taken the one before, at its transport's pace. It completes once settled (`to` long past); a failure
- * of the database is thrown after the records sent before it, so the client resumes with `after` rather than taking
- * the stream for complete; so is `confirm`'s refusal, the transport's last result. `return()` ends the following at its
- * next wake.
- */
+/** followAuditLog as an async iterator (a subscription's source): each record is read once the consumer took the one
+ *  before. Completes once settled; a database failure, like `confirm`'s refusal, is thrown after the records sent before
+ *  it, so the client resumes with `after` rather than taking the stream for complete. `return()` ends at the next wake. */
 export function auditRecordIterator(
   scope: Scope,
   filter: AuditFilter,

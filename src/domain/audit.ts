@@ -47,10 +47,8 @@ export function recordAudit(em: EntityManager, scope: AuditActor, entry: AuditEn
 }
 
 export interface ChangedRows {
-  /**
-   * `changed` returns `target_id` (text), `before` and `after` (jsonb), and `tenant_id` with `tenantPerRow`. A
-   * data-modifying statement must be one of the CTEs: PostgreSQL allows no nesting of it. `@owner` is the application.
-   */
+  /** `changed` returns `target_id` (text), `before`, `after` (jsonb) and `tenant_id` with `tenantPerRow`. A data-modifying
+   *  statement must be a CTE (PostgreSQL nests none). `@owner` is the application. */
   readonly ctes: string;
   readonly params: readonly unknown[];
   readonly tenantPerRow?: boolean;
@@ -58,10 +56,7 @@ export interface ChangedRows {
   readonly actionPerRow?: boolean;
 }
 
-/**
- * In the same statement as the change, rather than building each entry in memory. Must run in the change's
- * transaction (`em`'s). Returns the targets' ids.
- */
+/** In the change's statement and transaction (`em`'s), not built in memory. Returns the targets' ids. */
 export async function recordAuditPerRow(
   em: EntityManager,
   scope: AuditActor,

@@ -7,37 +7,28 @@ import { recordAuditPerRow } from './audit.ts';
 import { asBackgroundWork } from '../background-work.ts';
 import { inJobSpan } from '../spans.ts';
 
-/**
- * Each event is an audit record and a count in the analytics rollups. Sign-ins are written one statement each;
- * tokens, issued by the thousand a second, go through a buffer written at least every second.
- */
+/** Each event is an audit record and an analytics count: sign-ins one statement each, tokens (thousands a second) buffered. */
 
 /** For the administrators' log only: the page shows every refusal alike. */
 export type SignInFailureReason =
-  /** An e-mail or password missing, too long, or unreadable. */
   | 'invalid_input'
   | 'unknown_user'
   | 'no_password'
   | 'wrong_password'
   /** An e-mail sign-in's code, or a second factor's, that is not the user's, expired or used. */
   | 'wrong_code'
-  /** A magic link unknown, used, expired, or opened for another sign-in. */
   | 'invalid_link'
-  /** Suspended or locked. */
   | 'user_inactive'
   /** The client address is locked out of the account, or must wait after its last failures (lockout policy). */
   | 'address_locked'
   | 'address_waiting'
-  /** A code works once. */
   | 'code_replayed'
   /** The upstream refused, or its answer failed a check (state, nonce, PKCE, the ID token). */
   | 'upstream_error'
-  /** For an account not linked yet. */
   | 'upstream_no_email'
   /** Such an address is never linked or signed up with. */
   | 'upstream_email_unverified'
   | 'signup_unavailable'
-  /** A SAML response unsigned, badly signed, for another SP, or expired. */
   | 'invalid_assertion'
   | 'replayed_assertion'
   | 'no_email'
@@ -46,7 +37,6 @@ export type SignInFailureReason =
   /** The upstream's word does not take over an account whose e-mail was never verified. */
   | 'email_unverified'
   | 'unknown_credential'
-  /** Challenge unknown, used or of another sign-in, origin, RP ID, signature, user verification. */
   | 'invalid_passkey'
   /** The key's own signature with a counter that did not grow: a copy of the authenticator (docs/decisions.md). */
   | 'cloned_passkey'
@@ -60,11 +50,9 @@ export interface SignInAttempt {
   /** Null: none is known (an IdP-initiated SAML response refused on arrival). */
   readonly clientId: string | null;
   readonly requestId: string;
-  /** `password`, `magic_link`, `email_code`, `oauth`, `saml`, `passkey`, … */
   readonly method: string;
   /** RFC 8176, once a second factor completes the sign-in. */
   readonly amr?: readonly string[];
-  /** The preset is `google`, …, `generic`. */
   readonly upstream?: { readonly providerId: string; readonly provider: string };
   /** SAML: kept in the record; its actor when no client is known. */
   readonly providerId?: string;
@@ -81,10 +69,8 @@ const EMAIL_MAX = 320;
 /** PostgreSQL's jsonb takes no NUL, so each becomes U+FFFD. */
 const keptEmail = (email: string | null): string | null => (email === null ? null : email.slice(0, EMAIL_MAX).replaceAll('\0', '\uFFFD'));
 
-/**
- * One statement in its own transaction (as the spec wants a sign-in's record), whatever the outcome, so the write's
- * duration does not tell an unknown e-mail from a known one.
- */
+/** One statement in its own transaction (as the spec wants a sign-in's record) whatever the outcome, so the write's
+ *  duration does not tell an unknown e-mail from a known one. */
 export async function recordSignIn(deps: { orm: MikroORM; clock: Clock }, attempt: SignInAttempt): Promise<void> {
   const day = utcDay(deps.clock());
   const { applicationId, tenantId, outcome } = attempt;
@@ -148,11 +134,8 @@ const FLUSH_EVERY_MS = 1_000;
 /** Beyond, new ones are counted as dropped and logged (a database that stopped answering). */
 const MAX_BUFFERED = 100_000;
 
-/**
- * Written off the request path, one transaction per flush: the grant does not wait on the audit log. A crash loses at
- * most the last second's records; a failed flush is logged and its events lost (the tokens are already issued). A
- * clean stop writes what is left.
- */
+/** Off the request path, one transaction per flush: a crash loses at most the last second's records, a failed flush its
+ *  events (the tokens stand). A clean stop writes what is left. */
 export class TokenEventWriter {
   readonly #orm: MikroORM;
   readonly #clock: Clock;
@@ -182,7 +165,6 @@ export class TokenEventWriter {
     this.#buffer.push({ ...event, id: newId(), at: this.#clock(), ip: origin?.ip ?? null, userAgent: origin?.userAgent ?? null });
   }
 
-  /** After any write under way. */
   flush(): Promise<void> {
     const batch = this.#buffer;
     const dropped = this.#dropped;

@@ -16,11 +16,8 @@ export async function uniquely<T>(field: string, what: string, write: () => Prom
 
 const FOREIGN_KEY_VIOLATION = '23503';
 
-/**
- * A foreign key that no longer holds at commit: every write checks what it refers to first, so this is one deleted
- * meanwhile: 404, as if the deletion had come first. No connection came free in time: 503, the pool's counts noted
- * on the request's log line.
- */
+/** A foreign key broken at commit is a row deleted meanwhile (every write checks first): 404, as if the deletion had come
+ *  first. No connection free in time: 503, with the pool's counts on the log line. */
 export function refusalOfDatabase(error: unknown): GatehouseError | undefined {
   // Deferred constraints are checked at commit, whose error reaches us as the driver's, unconverted by MikroORM.
   const code = error instanceof Error ? (error as Error & { code?: unknown }).code : undefined;

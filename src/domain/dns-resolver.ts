@@ -2,10 +2,7 @@ import { Resolver } from 'node:dns/promises';
 
 const resolvers = new Map<string, Resolver>();
 
-/**
- * The resolver of the service's DNS checks (custom domains, sender domains): `DNS_SERVERS`, or the system's when it
- * names none; bounded so that a dead server answers in seconds.
- */
+/** For custom and sender domain checks: `DNS_SERVERS`, else the system's; bounded so a dead server answers in seconds. */
 export function dnsResolver(servers: readonly string[]): Resolver {
   const key = servers.join(',');
   let resolver = resolvers.get(key);

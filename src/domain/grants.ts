@@ -5,7 +5,6 @@ import { executeOwned } from '../db/owned-sql.ts';
 import { GatehouseError, invalid } from '../errors.ts';
 import { grantsOf, readHeldGrants, subjectKey, type RoleSubject } from './authorization/held-roles.ts';
 
-/** At least one grant, each from the permission table, duplicates dropped, order kept. */
 export function permissionGrants(grants: string[]): string[] {
   if (grants.length === 0) throw invalid('permissions', 'permissions must name at least one permission');
   const invalidGrant = grants.find((grant) => !isPermissionGrant(grant));
@@ -13,7 +12,6 @@ export function permissionGrants(grants: string[]): string[] {
   return [...new Set(grants)];
 }
 
-/** That a grant does not exist, and the ones it may have meant: its resource's, or where the list is. */
 function unknownGrant(grant: string): string {
   const unknown = `Unknown permission ${JSON.stringify(grant.slice(0, 200))}: there is no such permission`;
   const resource = grant.split(':')[0] ?? '';
@@ -31,16 +29,13 @@ export function requireCovered(scope: Scope, grants: readonly string[], caller: 
   }
 }
 
-/** An API key or M2M credential, as its locked row has it. */
 export interface HeldCredential extends RoleSubject {
   readonly tenantId: string | null;
   readonly permissions: readonly string[];
 }
 
-/**
- * Rotating a credential hands out all it acts with: its own list ∪ its roles' (API.md), application-wide and in each
- * tenant where a role is assigned to it. Read in the transaction `em` that locked it, so no assignment slips in.
- */
+/** Rotating hands out all it acts with: its own list ∪ its roles' (API.md), application-wide and per tenant. Read in the
+ *  transaction `em` that locked it, so no assignment slips in. */
 export async function requireCoveredCredential(scope: Scope, em: EntityManager, credential: HeldCredential, callers: CallerTenants): Promise<void> {
   const subject: RoleSubject = { type: credential.type, id: credential.id };
   const covered = async (tenantId: string | null, caller: PermissionSet) => {
@@ -63,10 +58,8 @@ export type CallerTenants = ReadonlyMap<string, PermissionSet>;
 
 class CallerTenantsChanged extends Error {}
 
-/**
- * Runs a change that hands out what `subject` holds with what the caller holds in each of the subject's tenants, read
- * before its transaction; again, with them read anew, when the subject was assigned a role in another tenant meanwhile.
- */
+/** With what the caller holds in each of the subject's tenants, read before its transaction; run again with them read
+ *  anew when the subject was assigned a role in another tenant meanwhile. */
 export async function withCallerTenants<T>(scope: Scope, subject: RoleSubject, change: (callers: CallerTenants) => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt += 1) {
     try {
@@ -83,7 +76,6 @@ async function callerTenants(scope: Scope, subject: RoleSubject): Promise<Caller
   return new Map(await Promise.all(tenants.map(async (tenantId) => [tenantId, await scope.principal.permissionsIn(tenantId)] as const)));
 }
 
-/** The tenants on whose paths a role is assigned to the subject. */
 async function assignedTenants(em: EntityManager, applicationId: string, subject: RoleSubject): Promise<string[]> {
   const rows = await executeOwned<{ tenant_id: string }[]>(
     em,

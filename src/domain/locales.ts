@@ -6,7 +6,6 @@ export const DEFAULT_LOCALE: Locale = 'en';
 /** A language added to LOCALES that is one gets `dir="rtl"`. */
 const RIGHT_TO_LEFT: ReadonlySet<string> = new Set(['ar', 'dv', 'fa', 'he', 'ps', 'ur', 'yi']);
 
-/** A browser sends a few tags, not kilobytes. */
 const MAX_READ = 512;
 
 export const isLocale = (value: unknown): value is Locale => typeof value === 'string' && (LOCALES as readonly string[]).includes(value);

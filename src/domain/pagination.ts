@@ -20,10 +20,8 @@ export interface Page<T> {
   next: string | null;
 }
 
-/**
- * base64url(JSON) + HMAC-SHA256 over it and its list: a cursor from another list, scope or server secret fails:
- * 422 `validation_error`, field `cursor`.
- */
+/** base64url(JSON) + HMAC-SHA256 over it and its list: a cursor from another list, scope or server secret fails (422
+ *  `validation_error` on `cursor`). */
 export class CursorCodec {
   // A prepared key object: HMAC with a raw buffer re-imports the key on every call (~6× slower).
   private readonly secret: KeyObject;
@@ -84,17 +82,11 @@ export function narrowedList(args: PageArgs, list: string): { ids: string[] | un
   return { ids, list: ids === undefined ? list : `${list}:ids=${ids.join(',')}` };
 }
 
-/**
- * Plain values, not a managed entity: lists write nothing, and hydrating costs several times the SQL round trip
- * (docs/bench.md).
- */
+/** Plain values, not managed entities: lists write nothing, and hydrating costs several SQL round trips (docs/bench.md). */
 export type Row<T> = Readonly<Omit<T, symbol>>;
 
-/**
- * Keyset pagination by id (UUIDv7 sorts by creation), oldest first unless `order` is `newest`; `args.ids` narrows the
- * rows, and its cursors are the set's. A newest-first list is another list: a cursor of one order is refused in the
- * other.
- */
+/** Keyset by id (UUIDv7 sorts by creation), oldest first unless `order` is `newest` (another list: cursors do not cross);
+ *  `args.ids` narrows the rows, and its cursors are the set's. */
 export async function paginate<T extends { id: string }>(
   em: EntityManager,
   entity: EntityClass<T>,

@@ -2,8 +2,6 @@ import type { CopyText } from './branding/copy/index.ts';
 import { GatehouseError } from '../errors.ts';
 import { DISPLAY_NAME_MAX, displayNameProblem, email, type DisplayNameProblem } from './validate.ts';
 
-/** What the hosted forms' fields read as (sign-up, invitation, account page): one reading for every form. */
-
 const NAME_REFUSALS: Readonly<Record<DisplayNameProblem, CopyText>> = {
   length: { key: 'field.nameLength', values: { count: String(DISPLAY_NAME_MAX) } },
   control: { key: 'field.nameControl' },
@@ -14,10 +12,7 @@ const NAME_REFUSALS: Readonly<Record<DisplayNameProblem, CopyText>> = {
 /** A form field as typed: a value that is no string (absent, or repeated) reads as empty. */
 export const textOf = (value: unknown): string => (typeof value === 'string' ? value : '');
 
-/**
- * A name typed in a hosted form (sign-up, invitation, account page): trimmed, null when blank (the field is optional),
- * else refused in the pages' words.
- */
+/** Trimmed, null when blank (the field is optional), else refused in the pages' words. */
 export function typedName(typed: string): { readonly name: string | null } | { readonly refusal: CopyText } {
   const name = typed.trim();
   if (name === '') return { name: null };

@@ -2,29 +2,21 @@ import { invalid } from '../errors.ts';
 
 /** No name holds one, PostgreSQL cannot store a NUL, and a line break in a name forges lines where it is logged. */
 const CONTROL = /\p{Cc}/u;
-/**
- * Plus invisible ones (zero-width, direction marks, BOM, every default-ignorable code point): an address holding one
- * is a second account that reads exactly like the first.
- */
+/** Plus invisible ones (zero-width, direction marks, BOM, default-ignorables): an address with one is a look-alike account. */
 const CONTROL_OR_FORMAT = /[\p{Cc}\p{Cf}\p{Default_Ignorable_Code_Point}]/u;
-/** Text of several lines (copy, an e-mail template) may hold tab, LF and CR. */
 const TEXT_CONTROL = /(?![\t\n\r])\p{Cc}/u;
 
-/** One line: a header value, a user name, a credential. */
 export const isControlFree = (value: string): boolean => !CONTROL.test(value);
 
 export const isPlainText = (value: string): boolean => !TEXT_CONTROL.test(value);
 
 /** Not default-ignorable (Hangul fillers are letters that render as nothing): a name of only those reads as none. */
 const VISIBLE = /(?!\p{Default_Ignorable_Code_Point})[\p{L}\p{N}\p{P}\p{S}]/u;
-/**
- * UAX #9 embeddings, overrides and isolates reorder the text after them (`\u202Eevil` reads backwards) and spill past
- * the name. Joiners, LRM/RLM and variation selectors stay: real names use them.
- */
+/** UAX #9 embeddings, overrides and isolates reorder the text after them (`\u202Eevil` reads backwards) past the name.
+ *  Joiners, LRM/RLM and variation selectors stay: real names use them. */
 const BIDI_CONTROL = /[\u202A-\u202E\u2066-\u2069]/u;
 export const DISPLAY_NAME_MAX = 200;
 
-/** Why a display name is refused, for the API's message and the hosted pages' copy. */
 export type DisplayNameProblem = 'length' | 'control' | 'direction' | 'invisible';
 
 const DISPLAY_NAME_PROBLEMS: Readonly<Record<DisplayNameProblem, string>> = {
@@ -46,7 +38,6 @@ export function displayNameProblem(value: string): DisplayNameProblem | undefine
   return undefined;
 }
 
-/** The name trimmed (displayNameProblem's rules). */
 export function displayName(field: string, value: string): string {
   const problem = displayNameProblem(value);
   if (problem !== undefined) throw invalid(field, `${field} ${DISPLAY_NAME_PROBLEMS[problem]}`);
@@ -66,10 +57,7 @@ export function slug(field: string, value: string): string {
   return value;
 }
 
-/**
- * ASCII letters and digits (NFKD, marks dropped: `Crème` → `creme`), the rest hyphens; `tenant` when none is left;
- * never UUID-shaped. Not unique: creation adds a suffix.
- */
+/** ASCII letters and digits (NFKD, marks dropped: `Crème` → `creme`), the rest hyphens; never UUID-shaped; not unique. */
 export function slugFromName(name: string): string {
   // Lower-cased after the decomposition, which may give capitals (`№` → `No`).
   const derived = name
@@ -86,13 +74,9 @@ export function slugFromName(name: string): string {
 
 /** RFC 5322's atext, and any non-ASCII character but a space (RFC 6531). */
 const ATEXT = "(?:[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]|[^\\x00-\\x7F\\s])+";
-/** A domain's label: letters, digits, marks (IDNA) and hyphens. */
 const LABEL = String.raw`[\p{L}\p{N}\p{M}-]+`;
-/**
- * A dot-atom addr-spec with a domain of two labels or more. Left out: quoted local parts, comments, domain literals,
- * and what a mail library would read as a list or a display name (`,`, `<>`); an empty label (`a..b`, a trailing dot)
- * would be another spelling of one mailbox, and another account.
- */
+/** A dot-atom addr-spec, two labels or more. No quoted local parts, comments, domain literals or what a mail library reads
+ *  as a list or display name (`,`, `<>`); no empty label (`a..b`): another spelling of one mailbox, another account. */
 const ADDR_SPEC = new RegExp(`^${ATEXT}(?:\\.${ATEXT})*@${LABEL}(?:\\.${LABEL})+$`, 'u');
 
 export function email(field: string, value: string): string {

@@ -30,7 +30,6 @@ export interface ApiKeyIntrospection {
 
 const isExpired = (key: ApiKey, now: Date) => key.expiresAt != null && key.expiresAt <= now;
 
-/** The GraphQL `ApiKey` type's codegen mapper. */
 export type ApiKeyRow = Row<ApiKey>;
 
 export async function listApiKeys(scope: Scope, args: PageArgs): Promise<Page<ApiKeyRow>> {
@@ -65,10 +64,8 @@ export async function createApiKey(scope: Scope, input: CreateApiKeyInput): Prom
 
 const DAY_MS = 24 * 3600 * 1000;
 
-/**
- * The api_keys provider's `maxLifetimeDays` bounds a new key: an `expiresAt` beyond it is 422, and a key that would
- * not expire, or would outlive it by inheriting its creator's expiry, ends at the limit.
- */
+/** The api_keys provider's `maxLifetimeDays` bounds a new key: a later `expiresAt` is 422, and a key that would not
+ *  expire, or outlive it by inheriting its creator's expiry, ends at the limit. */
 async function withinProviderLimit(scope: Scope, tenantId: string | null, asked: Date | null, expiresAt: Date | null): Promise<Date | null> {
   const maxDays = await providerSetting(scope, tenantId, 'api_keys', 'maxLifetimeDays');
   if (typeof maxDays !== 'number') return expiresAt;
@@ -79,10 +76,8 @@ async function withinProviderLimit(scope: Scope, tenantId: string | null, asked:
   return expiresAt === null || expiresAt > latest ? latest : expiresAt;
 }
 
-/**
- * A key created by an expiring API key ends no later than it (without `expiresAt` it takes the creator's expiry; a
- * later one is 403): otherwise an expiring key could hand its rights on for good.
- */
+/** A key created by an expiring API key ends no later than it (default: the creator's expiry; later: 403), or an expiring
+ *  key could hand its rights on for good. */
 export function lifetimeWithin(scope: Scope, expiresAt: Date | null): Date | null {
   const limit = scope.principal.apiKeyExpiresAt;
   if (limit === null) return expiresAt;
@@ -91,7 +86,6 @@ export function lifetimeWithin(scope: Scope, expiresAt: Date | null): Date | nul
   return expiresAt;
 }
 
-/** Null: never. */
 function requireEndsBy(limit: Date, expiresAt: Date | null, verb: 'creates' | 'rotates'): void {
   if (expiresAt === null || expiresAt > limit) {
     throw new GatehouseError('forbidden', `A key cannot outlive the key that ${verb} it (${limit.toISOString()})`);
@@ -151,10 +145,8 @@ export async function rotateApiKey(scope: Scope, keyId: string): Promise<ApiKeyW
   return rotated;
 }
 
-/**
- * The key authentication would take (readWorkingKey, not its cache), read through the scope's filtered
- * EntityManager, so another application's (or tenant's) key reads as inactive.
- */
+/** The key authentication would take (readWorkingKey, not its cache), read through the scope's filtered EntityManager, so
+ *  another application's (or tenant's) key reads as inactive. */
 export async function introspectApiKey(scope: Scope, secret: string): Promise<ApiKeyIntrospection> {
   const working = await readWorkingKey(scope.services.orm, hashApiKeySecret(secret));
   const key = working === undefined || !secretMatches(secret, working.secret_hash) ? null : await scope.em.findOne(ApiKey, { id: working.id });

@@ -28,7 +28,6 @@ export interface UpdateApiResourceInput {
   newPermissions?: CreatePermissionInput[] | null;
 }
 
-/** The GraphQL `ApiResource` type's codegen mapper. */
 export type ApiResourceRow = Row<ApiResource>;
 
 const MAX_PERMISSIONS = 100;
@@ -40,11 +39,8 @@ const ALREADY_REGISTERED = 'An API resource with this identifier';
 /** Registrations of one identifier take turns at it on every instance, so two applications cannot both pass. */
 const identifierLock = (identifier: string) => `api-resource-identifier:${identifier}`;
 
-/**
- * 409 when another application holds `identifier`: every application's tokens share the service's issuer, so a
- * resource server that checks `iss` and `aud` (RFC 9068) trusts whoever holds its identifier. The transaction was
- * begun in its turn at identifierLock.
- */
+/** 409 when another application holds `identifier`: all tokens share the service's issuer, so a resource server checking
+ *  `iss` and `aud` (RFC 9068) trusts whoever holds its identifier. The transaction began in its turn at identifierLock. */
 async function assertIdentifierFree(em: EntityManager, scope: Scope, identifier: string): Promise<void> {
   await lockForTransaction(em, identifierLock(identifier));
   // Across applications on purpose (a scan of a small table, on writes only).
@@ -74,7 +70,6 @@ export async function getApiResource(scope: Scope, resourceId: string): Promise<
 /** API.md: `resource:action`, lower-case `[a-z0-9_-]` parts. */
 const PERMISSION_KEY = /^[a-z0-9_-]{1,100}:[a-z0-9_-]{1,100}$/;
 
-/** At most 100, duplicates dropped, order kept. */
 function permissionKeys(keys: readonly string[] | null | undefined): string[] {
   if (keys === null) throw invalid('permissions', 'permissions may not be null');
   const unique = [...new Set(keys ?? [])];
@@ -84,10 +79,7 @@ function permissionKeys(keys: readonly string[] | null | undefined): string[] {
   return unique;
 }
 
-/**
- * Permissions the resource defines that the application lacks, as POST /permissions takes them (422 naming the
- * field), each key listed once.
- */
+/** New permissions the resource defines, as POST /permissions takes them (422 naming the field), each key once. */
 function newPermissions(inputs: readonly CreatePermissionInput[] | null | undefined): PermissionDefinition[] {
   if (inputs == null) return [];
   if (inputs.length > MAX_PERMISSIONS) throw invalid('newPermissions', `newPermissions may hold at most ${MAX_PERMISSIONS} permissions`);
@@ -104,12 +96,9 @@ function requireMayDefine(scope: Scope, defined: readonly PermissionDefinition[]
   }
 }
 
-/**
- * The resource's permissions: `listed` and the new ones, the new ones defined first in the caller's transaction (409
- * naming the one already defined). The application's authorization changed when `defined` is not empty. The caller
- * took the application's authorization lock before any row lock, as a permission's deletion does, which then locks
- * the resources listing it: the other order could deadlock.
- */
+/** `listed` and the new ones, the new ones defined first in the caller's transaction (409 naming one already defined).
+ *  The caller took the application's authorization lock before any row lock, as a permission's deletion does before
+ *  locking the resources listing it: the other order could deadlock. */
 async function resourcePermissions(em: EntityManager, scope: Scope, listed: readonly string[], defined: readonly PermissionDefinition[]): Promise<string[]> {
   const permissions = permissionKeys([...listed, ...defined.map((definition) => definition.key)]);
   for (const [index, definition] of defined.entries()) await definePermission(em, scope, definition, `newPermissions[${index}].key`);
@@ -118,10 +107,8 @@ async function resourcePermissions(em: EntityManager, scope: Scope, listed: read
   return permissions;
 }
 
-/**
- * Held FOR SHARE until the write commits, so a permission deleted meanwhile waits and then removes itself from the
- * resource (removePermissionFromApiResources). Else 422 naming the first unknown key.
- */
+/** Held FOR SHARE until the write commits, so a permission deleted meanwhile waits, then removes itself from the resource
+ *  (removePermissionFromApiResources). Else 422 naming the first unknown key. */
 async function assertDefined(em: EntityManager, keys: readonly string[]): Promise<void> {
   if (keys.length === 0) return;
   const rows = await em.find(CustomPermission, { key: { $in: [...keys] }, tenantId: null }, HOLD_FOR_SHARE);

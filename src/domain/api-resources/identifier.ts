@@ -5,10 +5,8 @@ const MAX_IDENTIFIER_LENGTH = 2000;
 /** Printable ASCII, no space: an identifier is compared as a string (RFC 8707 2), so it must read as it compares. */
 const PRINTABLE = /^[\x21-\x7e]+$/;
 
-/**
- * RFC 8707's resource indicator (its tokens' `aud`): absolute https, no fragment or user information, scheme and host
- * lower-cased as they compare, and not the management API's audience, whose tokens must stay its own.
- */
+/** RFC 8707 (its tokens' `aud`): absolute https, no fragment or userinfo, scheme and host lower-cased as they compare; not
+ *  the management API's audience, whose tokens must stay its own. */
 export function resourceIdentifier(managementAudience: string, value: string): string {
   const field = 'identifier';
   if (value.length === 0 || value.length > MAX_IDENTIFIER_LENGTH || !PRINTABLE.test(value)) {

@@ -20,10 +20,8 @@ import type { Source } from '../tenancy/settings.ts';
 import { displayName } from '../validate.ts';
 import { defaultProviderName, mergeSecrets, parseConfig, providerSlot } from './config.ts';
 
-/**
- * A tenant's own providers only while `authIsolation` is `isolated`; a tenant with any uses exactly those
- * (`customized`), else the application's (`inherited`; spec, tenancy rule 7). Secrets are write-only.
- */
+/** A tenant's own providers only while `isolated`; a tenant with any uses exactly those (`customized`), else the
+ *  application's (`inherited`; spec, tenancy rule 7). Secrets are write-only. */
 export interface AuthProviderView {
   id: string;
   applicationId: string;
@@ -75,7 +73,6 @@ export function presentAuthProvider(provider: AuthProvider, source: Source | nul
 /** A dump of the table reveals none, as for OAuth client secrets. */
 const sealWith = (scope: Scope) => (secret: string) => scope.services.storedSecrets.encrypt(secret);
 
-/** Secret names only. */
 const snapshot = (provider: AuthProvider) => {
   const { id, tenantId, type, name, enabled, config, secretsSet } = presentAuthProvider(provider, null);
   return { id, tenantId, type, name, enabled, config, secretsSet };
@@ -122,11 +119,8 @@ export function sourceIn(tenantId: string | null, provider: Pick<AuthProvider, '
   return provider.tenantId == null ? 'inherited' : 'customized';
 }
 
-/**
- * An isolated tenant with providers of its own uses them, whole (spec rule 7: a tenant that adds Google signs in with
- * Google alone, and the application's m2m or api_keys settings no longer reach it). `m2m` and `api_keys` sign no one
- * in: a tenant with only those signs in with the application's providers. `source` is the sign-in providers'.
- */
+/** An isolated tenant's own providers, whole (spec rule 7: one that adds Google signs in with Google alone). `m2m` and
+ *  `api_keys` sign no one in: with only those, the application's sign-in providers apply. */
 function providersInForce(own: readonly AuthProvider[], application: readonly AuthProvider[]): { providers: AuthProvider[]; source: Source } {
   if (own.some((provider) => signsIn(provider.type))) return { providers: [...own], source: 'customized' };
   const inherited = own.length === 0 ? application : application.filter((provider) => signsIn(provider.type));
@@ -148,7 +142,6 @@ export async function providerSetting(scope: Scope, tenantId: string | null, typ
   return enabledProviderSetting((await effectiveAuthProviders(scope, tenantId)).providers, type, setting);
 }
 
-/** See providerSetting. */
 export function enabledProviderSetting(providers: readonly Pick<AuthProvider, 'type' | 'enabled' | 'config'>[], type: AuthProviderType, setting: string): unknown {
   return providers.find((provider) => provider.type === type && provider.enabled)?.config[setting] ?? null;
 }
@@ -187,10 +180,8 @@ async function assertSlotFree(scope: Scope, em: Scope['em'], type: AuthProviderT
   }
 }
 
-/**
- * A new application's password provider, enabled, shown and switched off like any other (Auth0's database
- * connection): what a surface offers is in its providers. Audited in the new application.
- */
+/** A new application's password provider, enabled, shown and switched off like any other (Auth0's database connection).
+ *  Audited in the new application. */
 export function insertPasswordProvider(em: EntityManager, actor: AuditActor, applicationId: string, config: Record<string, unknown> = {}): void {
   const parsed = parseConfig('password', config);
   const created = em.create(AuthProvider, {
@@ -210,10 +201,8 @@ export function insertPasswordProvider(em: EntityManager, actor: AuditActor, app
 const consoleSignInLock = (scope: Scope, application: Application): string[] =>
   application.console && scope.tenantId === null ? [`gatehouse:console-sign-in:${application.id}`] : [];
 
-/**
- * Operators sign in to the dashboard through the console's providers: a change leaving it no enabled sign-in provider
- * is refused, as no one could sign in to undo it. The transaction was begun in its turn at consoleSignInLock.
- */
+/** Operators sign in through the console's providers: leaving it no enabled sign-in provider is refused, as no one could
+ *  sign in to undo it. Begun in its turn at consoleSignInLock. */
 async function assertConsoleKeepsSignIn(scope: Scope, em: Scope['em'], application: Application, leaving: AuthProvider, field: string): Promise<void> {
   const [lock] = consoleSignInLock(scope, application);
   if (lock === undefined || !signsIn(leaving.type) || !leaving.enabled) return;
@@ -254,10 +243,8 @@ export async function createAuthProvider(scope: Scope, input: CreateAuthProvider
   return presentAuthProvider(provider, scope.tenantId === null ? null : 'customized');
 }
 
-/**
- * Of the scope's own level. An application provider a tenant scope inherits (its GET answers it) is 403; any other
- * is 404, so a tenant is not told of ids it does not inherit. FOR UPDATE and refreshed: a second deletion is 404.
- */
+/** Of the scope's own level: an inherited application provider is 403, any other 404, so a tenant is not told of ids it
+ *  does not inherit. FOR UPDATE and refreshed: a second deletion is 404. */
 async function ownProvider(scope: Scope, em: Scope['em'], providerId: string): Promise<AuthProvider> {
   const provider = await em.findOne(AuthProvider, { id: providerId }, HOLD_FOR_UPDATE);
   if (provider !== null && provider.tenantId === scope.tenantId) return provider;
@@ -337,10 +324,8 @@ const auditedKeys = (keys: SamlSpCertificates) => ({
 /** Long enough for an IdP that re-reads the metadata now and then, or for an operator to register the new certificate. */
 export const SP_KEY_GRACE_PERIOD_DEFAULT_SECONDS = 7 * 24 * 60 * 60;
 
-/**
- * A new SP key pair for a saml provider of the scope's own level (else 403 or 404, as for updates), current at once; the
- * replaced one still decrypts and is still published for the grace period. Another type: 422, field `providerId`.
- */
+/** Of the scope's own level (else 403 or 404), current at once; the replaced key still decrypts and is published for the
+ *  grace period. Another type: 422, field `providerId`. */
 export async function rotateSamlSpKey(scope: Scope, providerId: string, input: RotateSamlSpKeyInput | null | undefined): Promise<SamlSpKeyView> {
   const grace = gracePeriodSeconds(input, SP_KEY_GRACE_PERIOD_DEFAULT_SECONDS);
   return underTenancyConfig(scope, async ({ em, application }) => {

@@ -16,10 +16,7 @@ export const FIXED_ROLES: Readonly<Partial<Record<string, string>>> = {
   tenant_admin: 'every permission but the application settings, in one tenant',
 } satisfies Partial<Record<BuiltInRole, string>>;
 
-/**
- * Gives every application's fixed roles the permissions this version defines, so that a permission added since an
- * application was created reaches its `tenant_admin` too. Run at each start, after the migrations.
- */
+/** Run at each start after migrations, so a permission added since an application was created reaches its fixed roles. */
 export async function alignFixedRoles(connection: Connection, transaction?: Transaction): Promise<void> {
   const lists = Object.fromEntries(Object.keys(FIXED_ROLES).map((key) => [key, BUILT_IN_ROLES[key as BuiltInRole].permissions]));
   await connection.execute(

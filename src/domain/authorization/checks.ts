@@ -6,7 +6,6 @@ import { subjectKey, type HeldGrants, type RoleSubject } from './held-roles.ts';
 
 export const MAX_BULK_CHECKS = 100;
 
-/** `resource:action`, each part lower-case letters, digits, `_` and `-`. */
 const PERMISSION_KEY = /^[a-z0-9_-]{1,100}:[a-z0-9_-]{1,100}$/;
 /** A role may also be named by its id. */
 const ROLE_KEY = /^[a-z0-9_-]{1,100}$/;
@@ -18,7 +17,6 @@ export interface PermissionCheck {
 
 export interface PermissionAnswer {
   readonly allowed: boolean;
-  /** Each once. */
   readonly roles: string[];
 }
 
@@ -29,20 +27,15 @@ function permissionKey(field: string, permission: string): string {
   return permission;
 }
 
-/**
- * Through the cache enforcement reads (held-roles.ts), on the ORM's connection, so a check answered from the cache forks
- * no EntityManager. A user who is not a member of the scope's tenant is of another tenant (API.md), whatever
- * application-wide roles they hold: they cannot sign in there, and a check must not tell the tenant they exist.
- */
+/** Through enforcement's cache (held-roles.ts), on the ORM's connection. A user not a member of the scope's tenant is of
+ *  another tenant (API.md) whatever application-wide roles they hold: a check must not tell the tenant they exist. */
 async function holdings(scope: Scope, subjects: readonly RoleSubject[]): Promise<Map<string, HeldGrants>> {
   const held = await scope.services.apiKeys.heldGrants.read(scope.services.orm.em.getConnection(), scope.applicationId, scope.tenantId, subjects);
   return new Map([...held].filter(([, grants]) => grants.member));
 }
 
-/**
- * A subject that cannot act in the scope is refused, never a 404, so a check tells nothing of what exists elsewhere.
- * Wildcards grant what they cover, whether that permission is defined yet or not.
- */
+/** A subject that cannot act in the scope is refused, never a 404, so a check tells nothing of what exists elsewhere.
+ *  Wildcards grant what they cover, defined yet or not. */
 function answer(held: HeldGrants | undefined, permission: string): PermissionAnswer {
   if (held === undefined) return { allowed: false, roles: [] };
   const roles = [...new Set(held.roles.filter((role) => new PermissionSet(role.permissions).allows(permission)).map((role) => role.key))];

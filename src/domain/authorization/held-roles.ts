@@ -26,13 +26,10 @@ type HeldRow = RoleSubject & { own: string[]; in_tenant: boolean } & ({ role_id:
 
 export const subjectKey = (subject: RoleSubject): string => `${subject.type}:${subject.id}`;
 
-/**
- * One statement for any number of subjects. A subject that cannot act in `tenantId` (another application's, inactive,
- * revoked, expired, bound to another tenant; an operator not of the organization's console) is left out. Application-wide assignments hold in every tenant (API.md:
- * an application admin manages each tenant without joining it); a tenant's only while the user is a member.
- * `connection`: a transaction's EntityManager reads in it (the embedded database serves one session at a time).
- * `anyStatus`: users and operators suspended or locked count with what they hold once they may act again.
- */
+/** One statement for any number of subjects; one that cannot act in `tenantId` (another application's, inactive, revoked,
+ *  expired, bound elsewhere; an operator not of the console) is left out. Application-wide assignments hold in every
+ *  tenant (API.md), a tenant's only while the user is a member. `connection`: a transaction's EntityManager reads in it
+ *  (the embedded database serves one session at a time). `anyStatus`: suspended and locked subjects count too. */
 export async function readHeldGrants(
   connection: SqlRunner,
   applicationId: string,
@@ -42,7 +39,6 @@ export async function readHeldGrants(
 ): Promise<Map<string, HeldGrants>> {
   const held = new Map<string, HeldGrants>();
   if (subjects.length === 0) return held;
-  // Positional parameters, in the order the statement names them.
   const params: unknown[] = [subjects.map((s) => s.type), subjects.map((s) => s.id)];
   const app = () => (params.push(applicationId), '?');
   const tenant = () => (params.push(tenantId), '?::uuid');
@@ -102,11 +98,8 @@ function holdingOwners({ applicationId, tenantId, subject }: Holding): Owners {
   };
 }
 
-/**
- * Per instance for `ttlMs` at most, so enforcement on a warm cache costs no SQL. An answer goes at once on every
- * instance when the application's roles, assignments or permissions change, or the subject, its tenant or application
- * does. Subjects that cannot act are remembered too.
- */
+/** Per instance for `ttlMs` at most, so a warm cache costs no SQL; dropped on every instance when roles, assignments,
+ *  permissions, the subject, its tenant or application change. Subjects that cannot act are remembered too. */
 export class HeldGrantsCache {
   private readonly cache: InvalidatedCache<Holding>;
 
@@ -114,7 +107,6 @@ export class HeldGrantsCache {
     this.cache = new InvalidatedCache<Holding>(bus, ttlMs, holdingOwners);
   }
 
-  /** One statement for the subjects not cached. */
   async read(
     connection: PostgreSqlConnection,
     applicationId: string,
@@ -135,15 +127,12 @@ export class HeldGrantsCache {
   }
 }
 
-/** Its own list and its roles'. */
 export function grantsOf(held: HeldGrants | undefined): PermissionSet {
   return new PermissionSet(held === undefined ? [] : [...held.own, ...held.roles.flatMap((role) => role.permissions)]);
 }
 
-/**
- * When an API key and a Bearer token's subject act together, only what both may (spec: Authentication, rule 2). No
- * subject, or one that cannot act there, may do nothing.
- */
+/** An API key and a Bearer token's subject acting together may only what both may (spec: Authentication, rule 2); no
+ *  subject, or one that cannot act there, may do nothing. */
 export function jointPermissions(held: ReadonlyMap<string, HeldGrants>, subjects: readonly RoleSubject[]): PermissionSet {
   if (subjects.length === 0) return new PermissionSet([]);
   const [first, ...others] = subjects.map((subject) => grantsOf(held.get(subjectKey(subject))));

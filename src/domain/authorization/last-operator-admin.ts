@@ -12,7 +12,6 @@ type Leaving =
   | { readonly assignment: Pick<RoleAssignmentView, 'applicationId' | 'id'> }
   | { readonly consoleId: string; readonly operatorId: string };
 
-/** `alias`'s row is among those leaving; `params` bind its markers in order. */
 function leavingSql(leaving: Leaving, alias: string): { sql: string; params: unknown[] } {
   if ('assignment' in leaving) return { sql: `(${alias}.application_id = ? and ${alias}.id = ?)`, params: [leaving.assignment.applicationId, leaving.assignment.id] };
   return {

@@ -25,11 +25,8 @@ export function permissionDefinition(input: CreatePermissionInput, field?: strin
   };
 }
 
-/**
- * In the caller's transaction, which holds the application's authorizationLock until it ends: its key may be taken
- * neither at its level nor at the other (tenant vs. application-wide), else 409 naming `field`. The caller announces
- * the change once committed (authorizationChanged).
- */
+/** In the caller's transaction holding authorizationLock: its key may be taken at neither level (tenant, application-wide),
+ *  else 409 on `field`. The caller announces the change once committed. */
 export async function definePermission(em: EntityManager, scope: Scope, definition: PermissionDefinition, field = 'key'): Promise<CustomPermission> {
   const { key } = definition;
   if ((await em.count(CustomPermission, { key, ...keyClashes(scope.tenantId) })) > 0) throw keyTaken('Permission', key, field);

@@ -13,7 +13,6 @@ import { removePermissionFromApiResources } from '../api-resources/api-resources
 import { definePermission, permissionDefinition, permissionSnapshot, type CreatePermissionInput } from './permission-definition.ts';
 import { authorizationChanged, authorizationLock } from './writes.ts';
 
-/** A built-in one of the management API, or one of the application's own. */
 export interface PermissionView {
   id: string;
   key: string;
@@ -25,10 +24,8 @@ export interface PermissionView {
   createdAt: Date | null;
 }
 
-/**
- * The same in every application and release: SHA-256(`gatehouse:permission:` + key) shaped as a UUIDv7 (RFC 9562). Its
- * "timestamp" bits are hash bits: the id only has to be stable and never collide with a generated one.
- */
+/** Stable in every application and release: SHA-256(`gatehouse:permission:` + key) shaped as a UUIDv7 (RFC 9562), its
+ *  "timestamp" bits hash bits, so it never collides with a generated one. */
 export function builtInPermissionId(key: string): string {
   const bytes = createHash('sha256').update(`gatehouse:permission:${key}`).digest().subarray(0, 16);
   bytes[6] = (bytes[6]! & 0x0f) | 0x70;
@@ -60,10 +57,8 @@ const presentCustom = (permission: Row<CustomPermission>): PermissionView => ({
 /** For a tenant's deletion (a test holds the two equal). */
 export const permissionSnapshotSql = (row: string) => `jsonb_build_object('key', ${row}.key, 'description', ${row}.description, 'tenantId', ${row}.tenant_id)`;
 
-/**
- * Built-ins, then the custom ones the scope sees, in one cursor sequence: a cursor holding a built-in id resumes among
- * the built-ins, one holding a custom id among the custom rows. `args.ids` narrows both, as `paginate` narrows a list.
- */
+/** Built-ins, then the custom ones the scope sees, in one cursor sequence (a built-in id resumes among the built-ins).
+ *  `args.ids` narrows both. */
 export async function listPermissions(scope: Scope, args: PageArgs): Promise<Page<PermissionView>> {
   const size = pageSize(args);
   const { ids, list } = narrowedList(args, scopedList(scope, 'permissions'));
@@ -89,10 +84,8 @@ export async function createPermission(scope: Scope, input: CreatePermissionInpu
   return presentCustom(created);
 }
 
-/**
- * Every role holding it leaves it in the same transaction, audited as `role.updated`. A built-in permission is 409; a
- * tenant scope may not delete an application-wide one (403).
- */
+/** Roles holding it leave it in the same transaction (`role.updated`). Built-in: 409; an application-wide one in a tenant
+ *  scope: 403. */
 export async function deletePermission(scope: Scope, permissionId: string): Promise<boolean> {
   if (BUILT_IN_IDS.has(permissionId)) throw invalid('permissionId', 'A built-in permission cannot be deleted');
   await scope.transactional(async (em) => {

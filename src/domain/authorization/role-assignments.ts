@@ -17,7 +17,6 @@ import type { RoleSubject } from './held-roles.ts';
 import { assertNotLastOperatorAdmin } from './last-operator-admin.ts';
 import { authorizationChanged, visibleIn } from './writes.ts';
 
-/** The GraphQL `RoleAssignment` type's codegen mapper. */
 export interface RoleAssignmentView {
   id: string;
   applicationId: string;
@@ -52,10 +51,8 @@ export const assignmentSnapshot = (assignment: RoleAssignment) => ({
 export const assignmentSnapshotSql = (row: string, subjectId = `${row}.subject_id`) =>
   `jsonb_build_object('roleId', ${row}.role_id, 'subjectType', ${row}.subject_type, 'subjectId', ${subjectId}, 'tenantId', ${row}.tenant_id)`;
 
-/**
- * Each with a `role_assignment.deleted` record under its own tenant (`reason` its `after.reason`, if any). Returns how
- * many; the caller calls authorizationChanged after the commit.
- */
+/** Each with a `role_assignment.deleted` record under its own tenant (`reason`: its `after.reason`). Returns how many;
+ *  call authorizationChanged after the commit. */
 export async function removeAssignments(em: EntityManager, actor: AuditActor, where: string, params: readonly unknown[], reason?: string): Promise<number> {
   const removed = await recordAuditPerRow(em, actor, { action: 'role_assignment.deleted', targetType: 'role_assignment' }, {
     tenantPerRow: true,
@@ -67,10 +64,8 @@ export async function removeAssignments(em: EntityManager, actor: AuditActor, wh
   return removed.length;
 }
 
-/**
- * An application-wide assignment shows in a tenant scope only when its subject belongs to the tenant: the
- * application's other subjects are not the tenant's business. Three parameters.
- */
+/** A tenant scope sees an application-wide assignment only when its subject belongs to the tenant: the others are not
+ *  its business. Three parameters. */
 const SUBJECT_OF_TENANT = `case a.subject_type
   when 'user' then exists (select 1 from app_user as u where u.application_id = a.application_id and u.id = a.subject_id and u.tenant_ids @> array[?::uuid])
   when 'api_key' then exists (select 1 from api_key as k where k.application_id = a.application_id and k.id = a.subject_id and k.tenant_id = ?)
@@ -87,7 +82,6 @@ interface AssignmentRow {
   created_at: Date | string;
 }
 
-/** A tenant's scope sees those made in it and the application-wide ones of its subjects. One statement. */
 async function selectAssignments(
   em: EntityManager,
   scope: Pick<Scope, 'applicationId' | 'tenantId'>,
@@ -151,10 +145,8 @@ export async function getRoleAssignment(scope: Scope, assignmentId: string): Pro
   return assignment;
 }
 
-/**
- * 404 (field `subject.id`) unless the subject can hold a role in `tenantId`. Held FOR SHARE until the assignment
- * commits, so that the subject's deletion, which removes its assignments, comes wholly before or after it.
- */
+/** 404 (`subject.id`) unless the subject can hold a role in `tenantId`. Held FOR SHARE until the assignment commits, so
+ *  the subject's deletion (which removes its assignments) comes wholly before or after. */
 async function assertSubjectIn(em: EntityManager, applicationId: string, tenantId: string | null, subject: RoleSubject): Promise<void> {
   const absent = () => notFound('Subject', 'subject.id');
   if (subject.type === 'operator') {
@@ -187,10 +179,8 @@ async function assertSubjectIn(em: EntityManager, applicationId: string, tenantI
   if (credential === null || credential.revokedAt != null) throw absent();
 }
 
-/**
- * In the scope's (else the body's) tenant, or application-wide without either. The role must be application-wide or
- * that tenant's own (else 404 `roleId`); the caller must hold its built-in permissions (403).
- */
+/** In the scope's (else the body's) tenant, or application-wide. The role must be application-wide or that tenant's (else
+ *  404 `roleId`); the caller must hold its built-in permissions (403). */
 export async function createRoleAssignment(scope: Scope, input: CreateRoleAssignmentInput): Promise<RoleAssignmentView> {
   const { subject, roleId } = input;
   const tenantId = await targetTenant(scope, input.tenantId);
@@ -224,10 +214,8 @@ export async function createRoleAssignment(scope: Scope, input: CreateRoleAssign
   };
 }
 
-/**
- * A tenant scope sees its subjects' application-wide assignments but may not remove them (403): they hold in all.
- * The last operator `app_admin` stays (assertNotLastOperatorAdmin).
- */
+/** A tenant scope may not remove its subjects' application-wide assignments (403: they hold in all tenants); the last
+ *  operator `app_admin` stays (assertNotLastOperatorAdmin). */
 export async function deleteRoleAssignment(scope: Scope, assignmentId: string): Promise<boolean> {
   await scope.transactional(async (em) => {
     const [assignment] = await selectAssignments(em, scope, { id: assignmentId }, { limit: 1 });

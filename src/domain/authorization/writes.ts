@@ -3,11 +3,8 @@ import type { Scope } from '../../context.ts';
 import { GatehouseError, invalid } from '../../errors.ts';
 import { isPlainText } from '../validate.ts';
 
-/**
- * One writer of an application's roles and custom permissions at a time: key uniqueness across levels, and roles
- * naming a permission being deleted, are checked before the write, and this lock (Scope.transactional's) keeps them
- * true until it commits.
- */
+/** One writer of an application's roles and custom permissions at a time: key uniqueness across levels and roles naming a
+ *  permission being deleted are checked before the write, and this lock keeps them true until it commits. */
 export const authorizationLock = (applicationId: string): string => `authorization:${applicationId}`;
 
 export async function authorizationChanged(scope: Pick<Scope, 'services' | 'applicationId'>): Promise<void> {
@@ -36,7 +33,6 @@ export function permissionKey(value: string, field = 'key'): string {
 
 const DESCRIPTION_MAX = 500;
 
-/** At most 500 characters, line breaks and tabs the only control characters; absent or null is empty. */
 export function description(value: string | null | undefined, field = 'description'): string {
   const text = (value ?? '').trim();
   // A code point is one or two UTF-16 units: longer than twice the limit is too long without counting.

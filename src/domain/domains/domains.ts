@@ -13,10 +13,7 @@ import { paginate, type Page, type PageArgs, type Row, scopedList } from '../pag
 import { hostname } from './hostname.ts';
 import { challengeRecordName, checkVerificationRecord, newVerificationToken, type ResolveTxt } from './verification.ts';
 
-/**
- * A tenant's own domains only while `authIsolation` is `isolated` (spec, tenancy rule 7). A hostname is unique in the
- * application.
- */
+/** A tenant's own domains only while `isolated` (spec, tenancy rule 7); a hostname is unique in the application. */
 export interface DomainView {
   id: string;
   applicationId: string;
@@ -61,10 +58,8 @@ export async function listDomains(scope: Scope, args: PageArgs): Promise<Page<Do
   return { data: page.data.map(presentDomain), next: page.next };
 }
 
-/**
- * Of the scope's own level, else 404. Locked, it is held FOR UPDATE and refreshed: a write decides on what a
- * concurrent one left (a second deletion: 404), never on the row read before its transaction.
- */
+/** Of the scope's own level, else 404. `lock`: FOR UPDATE and refreshed, so a write decides on what a concurrent one left
+ *  (a second deletion: 404). */
 async function findDomain(em: Scope['em'], scope: Scope, domainId: string, lock = false): Promise<Domain> {
   const options = lock ? HOLD_FOR_UPDATE : {};
   const domain = await em.findOne(Domain, { id: domainId, tenantId: scope.tenantId }, options);
@@ -121,10 +116,8 @@ export async function deleteDomain(scope: Scope, domainId: string): Promise<bool
 const verifiedElsewhere = () =>
   new GatehouseError('already_exists', 'This hostname is already verified by another application or tenant', { field: 'hostname' });
 
-/**
- * Not found, or the lookup failed: 200 with `verified: false` and the reason; a record not yet visible in DNS is an
- * expected state, not a malformed request. A hostname another application verified: 409, so it routes to one only.
- */
+/** Not found or lookup failed: 200 `verified: false` with the reason (a record not yet in DNS is expected). A hostname
+ *  another application verified: 409, so it routes to one only. */
 export async function verifyDomain(
   scope: Scope,
   domainId: string,

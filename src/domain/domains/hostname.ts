@@ -13,7 +13,6 @@ export function hostname(field: string, value: string): string {
   return name;
 }
 
-/** Undefined when it is one (see `hostname`). */
 export function hostnameProblem(name: string): string | undefined {
   if (isIP(name.replace(/^\[|\]$/g, '')) !== 0) return 'not an IP address';
   if (/^[a-z][a-z0-9+.-]*:\/\//.test(name) || /[/:?#@\s]/.test(name)) return 'no scheme, port, path or spaces';
@@ -27,14 +26,11 @@ export function hostnameProblem(name: string): string | undefined {
   return undefined;
 }
 
-/**
- * A host a Content-Security-Policy source can name (CSP3 2.3.1), or an IP literal: no `_`, `;`, `,` or quotes, which
- * URL parsing lets through and which would end the directive. The hosted pages put URL origins in their policy.
- */
+/** Nameable by a CSP source (CSP3 2.3.1), or an IP literal: no `_`, `;`, `,` or quotes, which URL parsing lets through and
+ *  which would end the directive of the hosted pages' policy. */
 export const URL_HOST_PATTERN = String.raw`(?:[a-z0-9-]+(?:\.[a-z0-9-]+)*|\[[0-9a-f:.]+\])`;
 const URL_HOST = new RegExp(`^${URL_HOST_PATTERN}$`);
 
-/** The host as the URL parser leaves it (lower-case, `xn--` labels). */
 export function isPlainUrlHost(host: string): boolean {
   return URL_HOST.test(host);
 }

@@ -3,11 +3,9 @@ import { executeOwned } from '../../db/owned-sql.ts';
 import { isUuid } from '../../ids.ts';
 import { hostnameProblem } from './hostname.ts';
 
-/**
- * Sign-in surfaces, each an issuer of its own (docs/decisions.md, "Sign-in surfaces"): the service's, a tenant's path
- * (isolated applications only: spec, tenancy rule 6), or a verified custom domain. Nothing here is cached: a deleted
- * or un-verified domain stops serving with the next request, on every instance.
- */
+/** Sign-in surfaces, each its own issuer (docs/decisions.md, "Sign-in surfaces"): the service's, a tenant's path (isolated
+ *  applications only: spec, tenancy rule 6), or a verified custom domain. Not cached: a deleted or un-verified domain
+ *  stops serving with the next request, on every instance. */
 export type Surface =
   | { readonly kind: 'service'; readonly issuer: string }
   | { readonly kind: 'tenant_path'; readonly issuer: string; readonly mountPath: string; readonly tenantRef: string }
@@ -26,13 +24,9 @@ export type SurfaceTenant =
   /** Another application's domain, or a tenant it does not have. */
   | { readonly kind: 'closed' };
 
-/**
- * Whether a token of `tenantId` (null: an application-wide one) stands on a surface that decided `decided` for its
- * application: the service's and an application's domain serve each of its tenants, a tenant's path or domain that
- * tenant only (a token claiming another tenant, or none, does not), another application's domain none. The issuer
- * string alone is not enough: a slug or hostname may since have passed to another tenant. The token endpoint,
- * userinfo, introspection, the management API and session validation all ask this.
- */
+/** Whether a token of `tenantId` (null: application-wide) stands on a surface: the service's and an application's domain
+ *  serve each of its tenants, a tenant's path or domain that tenant only, another application's domain none. The issuer
+ *  string is not enough: a slug or hostname may since have passed to another tenant. Every token check asks this. */
 export const tokenStands = (decided: SurfaceTenant, tenantId: string | null): boolean =>
   decided.kind === 'open' || (decided.kind === 'fixed' && decided.tenantId === tenantId);
 
@@ -83,10 +77,8 @@ export class SurfaceRouter {
     return row === undefined ? null : this.tenantPath(ref);
   }
 
-  /**
-   * A tenant path counts only when the raw path starts with the mount path as written (not a percent-encoded spelling).
-   * Null for a tenant path that is none (unknown, or under a custom domain).
-   */
+  /** A tenant path counts only when the raw path starts with the mount path as written (not percent-encoded). Null for a
+   *  tenant path that is none (unknown, or under a custom domain). */
   async forRequest(host: string | undefined, tenantRef: string | undefined, rawUrl: string | undefined): Promise<Surface | null> {
     const byHost = await this.forHost(host);
     if (tenantRef === undefined) return byHost;
@@ -95,7 +87,6 @@ export class SurfaceRouter {
     return surface?.kind === 'tenant_path' && rawUrl?.startsWith(`${surface.mountPath}/`) === true ? surface : null;
   }
 
-  /** Null when it is none of ours. */
   async forIssuer(issuer: string): Promise<Surface | null> {
     if (issuer === this.service.issuer) return this.service;
     const pathPrefix = `${this.service.issuer}${TENANT_PATH_PREFIX}/`;
@@ -143,7 +134,6 @@ export class SurfaceRouter {
     return row?.id ?? null;
   }
 
-  /** Whether a token of `owner` (its application; its grant's tenant or `tenant_id`) stands on `surface` (tokenStands). */
   async servesToken(surface: Surface, owner: { applicationId: string; tenantId: string | null }): Promise<boolean> {
     return tokenStands(await this.tenantFor(surface, owner.applicationId), owner.tenantId);
   }
@@ -154,10 +144,7 @@ export class SurfaceRouter {
     return surface !== null && this.servesToken(surface, owner);
   }
 
-  /**
-   * A tenant-bound client's tenant must be the surface's when it fixes one; an application-wide client is served there
-   * (a token without a tenant is not: tokenStands).
-   */
+  /** A tenant-bound client's tenant must be the surface's when it fixes one; an application-wide client is served there. */
   async admits(surface: Surface, owner: { applicationId: string; tenantId: string | null }): Promise<boolean> {
     const decided = await this.tenantFor(surface, owner.applicationId);
     if (decided.kind === 'closed') return false;
@@ -184,7 +171,6 @@ export class SurfaceRouter {
   }
 }
 
-/** A fully qualified name, no IP address. */
 function hostnameOf(host: string | undefined): string | undefined {
   if (host === undefined || host === '' || host.startsWith('[')) return undefined;
   // Checked without throwing: most requests come by a Host that is no domain (an IP address, a local name).

@@ -6,17 +6,13 @@ import type { FactorKind } from '../mfa/factors.ts';
 import { mailWords, type TemplateKey } from './template-defaults.ts';
 import { DEFAULT_LOCALE, isLocale, type Locale } from '../locales.ts';
 
-/**
- * One function per template, taking exactly its variables (template-defaults.ts), queued in the caller's transaction.
- * The caller wakes the outbox worker once it has committed (`services.outbox.wake()`).
- */
+/** One function per template, taking exactly its variables, queued in the caller's transaction; the caller wakes the
+ *  outbox worker once it has committed (`services.outbox.wake()`). */
 
-/** Null tenant: none. */
 export interface MailContext {
   readonly em: EntityManager;
   readonly sender: MailSender;
   readonly tenantId: string | null;
-  /** The language of the page the mail was asked on: a recipient without one of their own reads it in it. */
   readonly pageLocale?: Locale;
 }
 
@@ -32,17 +28,12 @@ export interface Recipient {
 
 const languageOf = (at: MailContext, to: Recipient): Locale => (isLocale(to.locale) ? to.locale : (at.pageLocale ?? DEFAULT_LOCALE));
 
-/**
- * The mails anyone may ask for by typing an address on a page (sign-in links and codes, resets, verification, sign-up's
- * notice to an existing account, an e-mail change): at most MAILS_PER_ADDRESS_PER_HOUR an hour to one address, so a
- * page cannot flood someone's inbox. Beyond it the page answers as ever and nothing is queued (null).
- */
+/** Mails anyone may ask for by typing an address on a page: at most MAILS_PER_ADDRESS_PER_HOUR to one address, so a page
+ *  cannot flood someone's inbox. Beyond it the page answers as ever and nothing is queued (null). */
 const ASKED_FOR: readonly TemplateKey[] = ['verify_email', 'welcome', 'magic_link', 'password_reset', 'email_otp', 'email_change'];
 
-/**
- * The lock under which such mails to `address` are counted: a transaction that may queue one is begun in its turn
- * (Scope.transactional's `lock`), so a burst to one address waits in the process, holding no connection.
- */
+/** Such mails to `address` are counted under it: a transaction that may queue one begins in its turn (Scope.transactional's
+ *  `lock`), so a burst to one address waits in the process, holding no connection. */
 export const askedForLock = (applicationId: string, address: string): string => mailLimitLock(applicationId, ASKED_FOR, address);
 
 async function queue(at: MailContext, templateKey: TemplateKey, address: string, locale: Locale, variables: Record<string, unknown>): Promise<EmailDelivery | null> {
@@ -53,11 +44,9 @@ async function queue(at: MailContext, templateKey: TemplateKey, address: string,
   return enqueueMail(at.em, at.sender, { templateKey, to: address, tenantId: at.tenantId, locale, variables });
 }
 
-/**
- * A tenant's outbox and provider carry the mails of its own accounts only: one of several tenants' users is mailed as
- * the application, or that tenant's credentials would read links and codes that act in the user's other tenants.
- * The tenant a mail to `to` goes out in; a link it carries remembers it (link-tokens.ts).
- */
+/** The tenant a mail to `to` goes out in (a link it carries remembers it). A tenant's outbox carries its own accounts'
+ *  mails only: a user of several tenants is mailed as the application, or that tenant's credentials would read links
+ *  that act in the user's other tenants. */
 export const tenantOf = (at: MailContext, to: Recipient): string | null =>
   at.tenantId === null || to.tenantIds === null || (to.tenantIds.length === 1 && to.tenantIds[0] === at.tenantId) ? at.tenantId : null;
 
@@ -86,11 +75,9 @@ export const passwordChangedMail = (at: MailContext, user: Recipient, v: { link:
 export const emailOtpMail = (at: MailContext, user: Recipient, v: { code: string; expiresInMinutes: number; addsPasskey?: boolean }) =>
   send(at, 'email_otp', user, { code: v.code, expiresInMinutes: v.expiresInMinutes, addsPasskey: v.addsPasskey === true });
 
-/** The factor is named as the user knows it, in their language. */
 export const mfaEnrolledMail = (at: MailContext, user: Recipient, v: { link: string; factor: FactorKind }) =>
   send(at, 'mfa_enrolled', user, { link: v.link, factor: mailWords(languageOf(at, user)).factors[v.factor] });
 
-/** `invitee.name` is null while the person has no account. */
 /** `tenant`: the inviting tenant's name, which the mail says even when it goes out as the application's (tenantOf). */
 export const invitationMail = (
   at: MailContext,
@@ -108,7 +95,6 @@ export const newSignInMail = (at: MailContext, user: Recipient, v: { link: strin
 /** A reset lifts no lock: an administrator or time does. */
 export const accountLockedMail = (at: MailContext, user: Recipient, v: { link: string }) => send(at, 'account_locked', user, v);
 
-/** `link`: where to reset the password, if the sign-in with the copy was not the user's. */
 export const passkeyClonedMail = (at: MailContext, user: Recipient, v: { link: string; passkey: { name: string } }) => send(at, 'passkey_cloned', user, v);
 
 /** To the new address, whose owner proves it by the link; `user` still has its current e-mail. */

@@ -17,19 +17,15 @@ import { renderTemplate } from './render.ts';
 import type { Locale } from '../locales.ts';
 import { defaultTemplate, isTemplateKey, TEMPLATE_KEYS, type TemplateContent, type TemplateKey } from './template-defaults.ts';
 
-/**
- * Every mail is rendered and written in the transaction of the change that causes it, so it exists exactly when that
- * change committed; the worker (deliver.ts) sends it afterwards.
- */
+/** Every mail is written in the transaction of the change that causes it, so it exists exactly when that change
+ *  committed; deliver.ts sends it. */
 export const DELIVERY_STATUSES = ['queued', 'sent', 'failed'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
 /** Not one of the 13 templates, so not customizable. */
 export const TEST_MAIL_KEY = 'test';
-/**
- * Words of ours only: a test mail goes to any address, so an application's or tenant's name (free text its admins
- * write) in it would make the service a relay for their text.
- */
+/** Words of ours only: a test mail goes to any address, so an admin-written name in it would make the service a relay
+ *  for their text. */
 const TEST_MAIL: TemplateContent = {
   subject: 'Test e-mail from Gatehouse',
   text: 'This is a test e-mail, sent through an application’s e-mail provider to check that it works. It does.\n',
@@ -38,7 +34,6 @@ const TEST_MAIL: TemplateContent = {
 
 export type DeliveryKey = TemplateKey | typeof TEST_MAIL_KEY;
 
-/** The GraphQL `EmailDelivery` type's codegen mapper. */
 export type DeliveryRow = Row<EmailDelivery>;
 
 export interface Mail {
@@ -46,7 +41,6 @@ export interface Mail {
   to: string;
   /** Its templates and provider apply; null: the application's. */
   tenantId: string | null;
-  /** Over the ones every mail has (`application`, `tenant`). */
   variables?: Record<string, unknown>;
   /** For a built-in template (default English); a stored template is used as it is. */
   locale?: Locale;
@@ -54,10 +48,8 @@ export interface Mail {
 
 export type MailSender = AuditActor & { readonly services: Services };
 
-/**
- * Read through `em`, the caller's transaction: on the embedded database a read on another connection inside it would
- * wait for ever. The tenant's override when the application lets tenants customize the feature; undefined: default.
- */
+/** Read through `em`, the caller's transaction: on the embedded database a read on another connection would wait for
+ *  ever. The tenant's override when the application lets tenants customize the feature; undefined: default. */
 export async function settingIn(em: EntityManager, application: Application, tenantId: string | null, feature: SettingFeature, key: string): Promise<Setting | undefined> {
   // `tenant_id in (null)` matches no row: the application's row is asked for with `is null`.
   const owners = tenantId !== null && tenantMayCustomize(application, feature) ? { $or: [{ tenantId: null }, { tenantId }] } : { tenantId: null };
@@ -78,7 +70,6 @@ export async function providerTypeIn(em: EntityManager, application: Application
   return ((row?.value ?? {}) as { type?: string }).type ?? 'gatehouse';
 }
 
-/** A template's `tenant` variable. */
 export const tenantVariable = (tenant: Pick<Tenant, 'name' | 'slug'> | null) => (tenant === null ? null : { name: tenant.name, slug: tenant.slug });
 
 export interface RenderedMail {
@@ -92,10 +83,8 @@ export interface RenderedMail {
   readonly providerType: string;
 }
 
-/**
- * Rendering waits for a render worker, for long under load: a caller that can renders before its transaction
- * (sendTestEmail), which would otherwise hold its connection meanwhile.
- */
+/** Rendering may wait long for a render worker under load: a caller that can renders before its transaction
+ *  (sendTestEmail), which would otherwise hold its connection meanwhile. */
 export async function renderMail(em: EntityManager, sender: MailSender, mail: Mail): Promise<RenderedMail> {
   const to = email('to', mail.to);
   const application = await em.findOneOrFail(Application, { id: sender.applicationId }, { filters: false });
@@ -120,7 +109,6 @@ export async function renderMail(em: EntityManager, sender: MailSender, mail: Ma
   };
 }
 
-/** With its audit record, in the caller's transaction. */
 export function queueRendered(em: EntityManager, sender: MailSender, mail: RenderedMail): EmailDelivery {
   const id = newId();
   const delivery = em.create(EmailDelivery, {
@@ -148,10 +136,8 @@ export function queueRendered(em: EntityManager, sender: MailSender, mail: Rende
   return delivery;
 }
 
-/**
- * For a flow whose mail carries what the caller's transaction makes (a link it issues). The caller wakes the worker
- * after committing; the worker's poll finds it otherwise.
- */
+/** For a flow whose mail carries what the caller's transaction makes (a link it issues). The caller wakes the worker
+ *  after committing; else the worker's poll finds it. */
 export async function enqueueMail(em: EntityManager, sender: MailSender, mail: Mail): Promise<EmailDelivery> {
   return queueRendered(em, sender, await renderMail(em, sender, mail));
 }
@@ -185,15 +171,11 @@ export async function listDeliveries(scope: Scope, filters: DeliveryFilters, arg
   return paginate(scope.em, EmailDelivery, where, args, scope.services.cursors, list, args.order ?? 'oldest');
 }
 
-/** In place of a body the API does not show (shownBodies). */
 export const WITHHELD_BODY = 'Not shown: this mail went to its recipient through a provider, and its single-use links or codes are theirs alone.';
 
-/**
- * A mail's bodies as the API shows them: whole where the outbox is where the mail goes (the built-in sender without
- * SMTP_URL, while developing) and for the test mail; else withheld, for a flow's mail carries a single-use link or
- * code (a reset, a sign-in), and a credential that reads the outbox (`email:read`) would take over its recipient's
- * account with it.
- */
+/** Bodies are shown whole where the outbox is where the mail goes (the built-in sender without SMTP_URL) and for the
+ *  test mail; else withheld: a flow's mail carries a single-use link or code, with which a credential holding
+ *  `email:read` would take over the recipient's account. */
 export function shownBodies(delivery: EmailDelivery, services: Services): { text: string; html: string } {
   const keptHere = delivery.providerType === 'gatehouse' && services.config.email.smtpUrl === undefined;
   if (keptHere || delivery.templateKey === TEST_MAIL_KEY) return { text: delivery.textBody, html: delivery.htmlBody };
@@ -210,13 +192,9 @@ export async function getDelivery(scope: Scope, deliveryId: string): Promise<Ema
 export const mailLimitLock = (applicationId: string, templateKeys: readonly DeliveryKey[], to?: string): string =>
   `mail-limit:${applicationId}:${templateKeys.join(',')}:${to === undefined ? '' : normalizeEmail(to)}`;
 
-/**
- * Seconds until the application may queue one more mail of `templateKeys` (to `to`, any case, when given) under
- * `perHour`: 0 when it may now, else until the hour's first such mail leaves the count. The caller's transaction holds
- * mailLimitLock until it ends, so concurrent requests on any instance queue one at a time instead of all passing the
- * same count. The ids are UUIDv7, so the last hour is a range of the application's key, and an address one of its
- * index (migration 0040).
- */
+/** Seconds until the application may queue one more mail of `templateKeys` (to `to`, any case) under `perHour`. The
+ *  caller's transaction holds mailLimitLock, so concurrent requests on any instance count one at a time. The ids are
+ *  UUIDv7, so the last hour is a range of the application's key, and an address one of its index (migration 0040). */
 export async function secondsUntilQueueable(em: EntityManager, applicationId: string, templateKeys: readonly DeliveryKey[], perHour: number, to?: string): Promise<number> {
   const hourAgo = Date.now() - 3_600_000;
   const [row] = await executeOwned<{ count: number; first: Date | null }[]>(
@@ -233,7 +211,6 @@ export async function secondsUntilQueueable(em: EntityManager, applicationId: st
 export async function sendTestEmail(scope: Scope, input: { to: string }): Promise<EmailDelivery> {
   // Enough to try a provider; bounded, since the test mail goes to any address.
   const perHour = scope.services.config.testEmailsPerHour;
-  // Rendered before the transaction: no connection is held while the mail waits for a render worker.
   const rendered = await renderMail(scope.em, scope, { templateKey: TEST_MAIL_KEY, to: input.to, tenantId: scope.tenantId });
   const delivery = await scope.transactional(async (em) => {
     const retryAfterSeconds = await secondsUntilQueueable(em, scope.applicationId, [TEST_MAIL_KEY], perHour);

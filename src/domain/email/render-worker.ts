@@ -16,14 +16,10 @@ import {
 } from 'liquidjs';
 import type { RenderJob, RenderReply, TemplatePart } from './render.ts';
 
-/**
- * Renders customer-written Liquid templates, locked down for hostile ones:
- * - `templates: {}`: include/render/layout reach no file system;
- * - `ownPropertyOnly` hides prototypes (`{{ user.constructor }}`); unknown filters are parse errors;
- * - liquidjs's limits refuse a runaway template and keep the worker usable; output counts towards the allocation limit
- *   (chargeOutput). Its time limit is checked only between tags, not inside filters: render.ts's timeout holds there;
- * - HTML parts escape every output, `{% echo %}` and `{% cycle %}` included (`| raw` is the author's explicit opt-out).
- */
+/** Customer-written Liquid, locked down for hostile templates: `templates: {}` reaches no file system; `ownPropertyOnly`
+ *  hides prototypes (`{{ user.constructor }}`); unknown filters are parse errors; liquidjs's limits refuse a runaway
+ *  template, output counting towards the allocation limit (chargeOutput), its time limit (between tags only) backed by
+ *  render.ts's timeout; HTML parts escape every output, `{% echo %}` and `{% cycle %}` too (`| raw` is the opt-out). */
 const LIMITS = {
   templates: {},
   dynamicPartials: false,
@@ -49,10 +45,8 @@ const ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '
 /** liquidjs's `escape` filter, which `outputEscape: 'escape'` applies to `{{ }}`. */
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (character) => ESCAPES[character] ?? character);
 
-/**
- * liquidjs's own echo ignores `outputEscape`, which would let a user's name carry markup into an HTML e-mail.
- * `increment`/`decrement` write numbers only. `arguments` shows the value to liquidjs's analysis (unknownVariable).
- */
+/** liquidjs's own echo ignores `outputEscape`, which would let a user's name carry markup into an HTML e-mail.
+ *  `arguments` shows the value to liquidjs's analysis (unknownVariable). */
 class EscapingEcho extends Tag {
   private readonly value: Value | undefined;
   constructor(token: TagToken, remainTokens: TopLevelToken[], liquid: Liquid) {
@@ -82,10 +76,8 @@ const OUTPUT_LIMITS: Readonly<Record<TemplatePart, number>> = { subject: 998, ht
 
 const CHARGED = Symbol('charged emitter');
 
-/**
- * liquidjs charges only what filters and ranges allocate, so literal text repeated by nested loops could otherwise grow
- * to V8's largest string (512 MiB) within the time limit.
- */
+/** liquidjs charges only what filters and ranges allocate: literal text repeated by nested loops could otherwise grow to
+ *  V8's largest string (512 MiB) within the time limit. */
 function chargeOutput(engine: Liquid): Liquid {
   const renderer = engine.renderer;
   const renderTemplates = renderer.renderTemplates.bind(renderer);
@@ -134,10 +126,8 @@ function unknownVariable(engine: Liquid, templates: Template[], offered: readonl
   return `unknown variable ${String(unknown)}, line:${row}, col:${col} (the variables of this template: ${offered.join(', ')})`;
 }
 
-/**
- * A syntax or render error, a liquidjs limit thrown unwrapped (an AssertionError), output over its part's limit, or a
- * variable outside `offered` when given is the template's refusal; anything else is ours, and fails the worker.
- */
+/** The template's refusal: a syntax or render error, a liquidjs limit (an AssertionError), output over its limit, or a
+ *  variable outside `offered`; anything else is ours, and fails the worker. */
 async function render({ part, source, variables, offered }: RenderJob): Promise<RenderReply> {
   const engine = part === 'html' ? htmlEngine : textEngine;
   try {

@@ -23,39 +23,27 @@ export interface Draft {
 
 export type RenderReply = { text: string } | { refused: string };
 
-/**
- * Worker threads keep templates off the shared event loop and heap. Two, so one slow render does not queue every other
- * e-mail; not more, since each may hold up to its heap cap and a cluster runs one pool per process.
- */
+/** Workers keep templates off the shared event loop and heap. Two, so one slow render does not queue every mail; not
+ *  more, since each may hold up to its heap cap and a cluster runs one pool per process. */
 const POOL_SIZE = 2;
 
-/**
- * Past it the worker is terminated. liquidjs's own 1 s limit stops most templates with a clearer message; this one
- * also holds inside filters, where liquidjs does not look, and leaves that limit room to answer first.
- */
+/** Then the worker is terminated; liquidjs's own 1 s limit answers first (clearer), this one also holds inside filters. */
 const RENDER_TIMEOUT_MS = 2_000;
 
-/**
- * An allocation too large for what is left aborts the whole process (nodejs/node#47224), so the cap sits well above
- * what liquidjs's allocation limit lets a render hold (about 80 MB), and that limit refuses first. V8 flags given to
- * node replace these (nodejs/node#43991): `--max-old-space-size`, and `npm start`'s `--max-semi-space-size=16`.
- */
+/** An allocation too large for what is left aborts the process (nodejs/node#47224), so the cap sits well above what
+ *  liquidjs's allocation limit lets a render hold (about 80 MB). V8 flags given to node replace these (nodejs/node#43991):
+ *  `--max-old-space-size`, and `npm start`'s `--max-semi-space-size=16`. */
 const HEAP_LIMITS = { maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb: 16 } as const;
 
 const WORKER = new URL('./render-worker.ts', import.meta.url);
 
-/** Started when a render first needs it, forgotten when it exits. */
 const workers: Array<Promise<Worker> | undefined> = Array.from({ length: POOL_SIZE }, () => undefined);
 const freeSlots = workers.map((_, slot) => slot);
 
-/**
- * A mail's template takes a free worker before any draft (a preview, a PUT's check), so drafts delay a mail by at most
- * the templates under way.
- */
+/** A mail takes a free worker before any draft, so drafts delay a mail by at most the templates under way. */
 type Lane = 'mail' | 'draft';
 const waiting: Record<Lane, Array<(slot: number) => void>> = { mail: [], draft: [] };
 
-/** Applications with a draft waiting or rendering in this process. */
 const drafting = new Set<string>();
 
 function start(slot: number): Promise<Worker> {
@@ -75,10 +63,8 @@ function start(slot: number): Promise<Worker> {
   return started;
 }
 
-/**
- * A timeout or an out-of-heap death is a refusal, settled once the worker has exited so no more than POOL_SIZE ever
- * live. Any other end of the worker is our failure, not the template's.
- */
+/** A timeout or out-of-heap death is a refusal, settled once the worker exited (so never more than POOL_SIZE live); any
+ *  other end of the worker is our failure, not the template's. */
 function exchange(worker: Worker, job: RenderJob): Promise<RenderReply> {
   return new Promise((resolve, reject) => {
     worker.postMessage(job); // first: variables that cannot be cloned throw here, before anything waits on the worker
@@ -118,7 +104,6 @@ function release(slot: number): void {
   else next(slot);
 }
 
-/** On the slot's worker, started anew when the last render ended it. */
 async function renderOn(slot: number, job: RenderJob): Promise<RenderReply> {
   const worker = await (workers[slot] ??= start(slot));
   // An idle worker does not keep the process alive (a test's, or the service's once it has closed).
@@ -151,19 +136,14 @@ async function renderIn(lane: Lane, { parts, written, offered }: Draft, variable
   }
 }
 
-/**
- * A stored template, for a mail. Syntax and render errors, and overruns of time, heap or output, are 422
- * `validation_error` on the part. A rendered subject is folded onto one line, so no variable can inject a mail header.
- */
+/** For a mail. Syntax and render errors and overruns of time, heap or output are 422 `validation_error` on the part. The
+ *  subject is folded onto one line, so no variable can inject a mail header. */
 export function renderTemplate(parts: TemplateParts, variables: object): Promise<TemplateParts> {
   return renderIn('mail', { parts, written: [], offered: [] }, variables);
 }
 
-/**
- * As renderTemplate, for a preview or a PUT's check; a written part naming a variable its template does not offer is
- * 422 on the part too. One per application at a time in this process, waiting or rendering (another is 429
- * `rate_limited`): an application's drafts hold at most one worker and one place in line.
- */
+/** For a preview or a PUT's check: a written part naming a variable its template does not offer is 422 too. One per
+ *  application at a time in this process (else 429): its drafts hold at most one worker and one place in line. */
 export async function renderDraft(applicationId: string, draft: Draft, variables: object): Promise<TemplateParts> {
   if (drafting.has(applicationId)) {
     throw new GatehouseError('rate_limited', 'Another template of this application is rendering (a preview, or a template being saved): try again once it has answered');

@@ -10,10 +10,8 @@ export const MAX_JWKS_KEYS = 10;
 const KEY_TYPES = new Set(['EC', 'RSA', 'OKP']);
 /** RFC 7517/7518: the members that hold private (or symmetric) key material. */
 const PRIVATE_MEMBERS = ['d', 'p', 'q', 'dp', 'dq', 'qi', 'oth', 'k'] as const;
-/**
- * RFC 7518, RFC 8037, RFC 9864's `Ed25519`, by key type and curve: only what the OP verifies (through jose). A key
- * outside this table, or naming an `alg` its key cannot sign, would be stored and never authenticate.
- */
+/** RFC 7518, RFC 8037, RFC 9864's `Ed25519`: only what the OP verifies (through jose). A key outside this table, or naming
+ *  an `alg` its key cannot sign, would be stored and never authenticate. */
 const ALGORITHMS_BY_KEY = {
   RSA: ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512'],
   'EC P-256': ['ES256'],
@@ -22,7 +20,6 @@ const ALGORITHMS_BY_KEY = {
   'OKP Ed25519': ['Ed25519', 'EdDSA'],
 } as const;
 export type ClientAssertionAlgorithm = (typeof ALGORITHMS_BY_KEY)[keyof typeof ALGORITHMS_BY_KEY][number];
-/** What the token endpoint accepts for private_key_jwt. */
 export const CLIENT_ASSERTION_ALGORITHMS: readonly ClientAssertionAlgorithm[] = [...new Set(Object.values(ALGORITHMS_BY_KEY).flat())];
 const algorithmsOf = (key: string): readonly string[] | undefined => (ALGORITHMS_BY_KEY as Readonly<Record<string, readonly string[]>>)[key];
 const MIN_RSA_BITS = 2048;
@@ -43,10 +40,7 @@ const BASE64URL = /^[A-Za-z0-9_-]+$/;
 /** NUL among them, which PostgreSQL cannot store. */
 const UNPRINTABLE = /[\p{Cc}\p{Cf}]/u;
 
-/**
- * Only what verifying a client assertion uses is kept: other members (`x5c`, `x5u`, `key_ops`, extensions) would be
- * stored verbatim, unchecked.
- */
+/** Only what verifying an assertion reads: other members (`x5c`, `x5u`, `key_ops`, extensions) would be stored unchecked. */
 function publicKey(field: string, jwk: Record<string, unknown>): Record<string, unknown> {
   const kty = jwk['kty'];
   if (typeof kty !== 'string' || !KEY_TYPES.has(kty)) throw invalid(`${field}.kty`, 'kty must be EC, RSA or OKP');
@@ -93,10 +87,7 @@ function publicKey(field: string, jwk: Record<string, unknown>): Record<string, 
   return Object.fromEntries(kept.filter((member) => jwk[member] !== undefined).map((member) => [member, jwk[member]]));
 }
 
-/**
- * A key stored before a check existed (an RSA key with e = 1, whose signatures anyone can compute) must not
- * authenticate. What the OP is given to verify client assertions with.
- */
+/** For the OP: a key stored before a check existed (RSA e = 1, whose signatures anyone can compute) never authenticates. */
 export function usableKeys(jwks: PublicJwks): PublicJwks {
   return {
     keys: jwks.keys.filter((jwk) => {
@@ -110,10 +101,8 @@ export function usableKeys(jwks: PublicJwks): PublicJwks {
   };
 }
 
-/**
- * 1 to 10 public signing keys, each with a distinct `kid`. `field` prefixes the error's field (empty for the JWKS
- * body). Each key keeps only its type, kid, `use`, `alg` and public parameters.
- */
+/** 1 to 10 public signing keys with distinct `kid`s, each keeping only type, kid, `use`, `alg` and public parameters.
+ *  `field` prefixes the error's field (empty for the JWKS body). */
 export function publicJwks(field: string, value: unknown): PublicJwks {
   const at = (suffix: string) => (field === '' ? suffix : `${field}.${suffix}`);
   if (!isObject(value)) throw invalid(field === '' ? 'keys' : field, 'A JWKS is an object {"keys": [...]}');

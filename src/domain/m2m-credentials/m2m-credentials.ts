@@ -12,10 +12,8 @@ import { targetTenant } from '../tenants/target-tenant.ts';
 import { displayName } from '../validate.ts';
 import { publicJwks, type PublicJwks } from './jwks.ts';
 
-/**
- * `oauth_client` rows of type `m2m`. Their tokens carry `permissions` (and `tenant_id` for a tenant credential) and
- * work as Bearer tokens on the management API.
- */
+/** `oauth_client` rows of type `m2m`; their tokens carry `permissions` (and `tenant_id`) and work as Bearer tokens on the
+ *  management API. */
 export type M2MAuthMethod = Exclude<ClientAuthMethod, 'none'>;
 
 const SECRET_METHODS: ReadonlySet<M2MAuthMethod> = new Set(['client_secret_basic', 'client_secret_post']);
@@ -135,14 +133,10 @@ export async function createM2MCredential(scope: Scope, input: CreateM2MCredenti
     recordAudit(em, scope, { action: 'm2m_credential.created', targetType: 'm2m_credential', targetId: client.id, tenantId, after: snapshot(client) });
     return { client, clientSecret };
   });
-  // Presented after the commit, which stamps createdAt and updatedAt.
   return { ...presentM2MCredential(client), clientSecret };
 }
 
-/**
- * Its secrets are erased and the OP issues it no more tokens; it stays listed. Tokens already issued are short-lived
- * JWTs and live until they expire.
- */
+/** Secrets erased, no more tokens; it stays listed. Tokens already issued are short-lived JWTs and live until they expire. */
 export async function revokeM2MCredential(scope: Scope, credentialId: string): Promise<M2MCredentialView> {
   const revoked = await scope.transactional(async (em) => {
     const client = await findCredential(em, credentialId, true);
@@ -157,10 +151,7 @@ export async function revokeM2MCredential(scope: Scope, credentialId: string): P
   return presentM2MCredential(revoked);
 }
 
-/**
- * The replaced secret stays valid for the grace period. A private_key_jwt credential (keys change with PUT …/jwks)
- * or a revoked one: 422, field `credentialId`.
- */
+/** The replaced secret stays valid for the grace period. private_key_jwt (keys change with PUT …/jwks) or revoked: 422. */
 export async function rotateM2MCredential(scope: Scope, credentialId: string, input: RotateSecretInput | null | undefined): Promise<M2MCredentialWithSecretView> {
   const grace = gracePeriodSeconds(input);
   const rotated = await withCallerTenants(scope, { type: 'm2m_credential', id: credentialId }, (callers) => scope.transactional(async (em) => {
@@ -181,10 +172,8 @@ export async function rotateM2MCredential(scope: Scope, credentialId: string, in
   return { ...presentM2MCredential(rotated.client), clientSecret: rotated.clientSecret };
 }
 
-/**
- * The whole set: to roll a key without downtime, upload the old and the new key together, then the new one alone.
- * Secret-method and revoked credentials: 422.
- */
+/** The whole set: to roll a key without downtime, upload old and new together, then the new alone. Secret-method and
+ *  revoked credentials: 422. */
 export async function putM2MCredentialJwks(scope: Scope, credentialId: string, input: unknown): Promise<M2MCredentialView> {
   const jwks = publicJwks('', input);
   const updated = await withCallerTenants(scope, { type: 'm2m_credential', id: credentialId }, (callers) => scope.transactional(async (em) => {

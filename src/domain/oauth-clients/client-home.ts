@@ -1,18 +1,14 @@
 import type { OAuthClientType } from '../../db/entities/oauth-client.entity.ts';
 import { executeOwned, type SqlRunner } from '../../db/owned-sql.ts';
 
-/** What a link back to a client is made of. */
 export interface ClientHome {
   readonly type: OAuthClientType;
   readonly redirectUris: readonly string[];
   readonly initiateLoginUri: string | null;
 }
 
-/**
- * Where a link back to a client leads (a spent sign-in's page, an accepted invitation, the welcome mail), the client's
- * own registration: its login URI, told the issuer to sign in at (`iss`, OIDC Core 4); else a guess, the origin of a web
- * or SPA client's first redirect URI. A native app's URIs (a private-use scheme, a loopback listener) are no page to open.
- */
+/** The client's login URI, told the issuer to sign in at (`iss`, OIDC Core 4); else a guess, the origin of a web or SPA
+ *  client's first redirect URI. A native app's URIs (private-use scheme, loopback listener) are no page to open. */
 export function clientHomeUrl(client: ClientHome, issuer: string): string | undefined {
   if (client.initiateLoginUri !== null) {
     const separator = client.initiateLoginUri.includes('?') ? '&' : '?';
@@ -25,10 +21,7 @@ export function clientHomeUrl(client: ClientHome, issuer: string): string | unde
   return origin === 'null' ? undefined : `${origin}/`;
 }
 
-/**
- * Client `clientId`'s name and clientHomeUrl, read apart from the OP (an invitation's page, a mail); undefined for no
- * such client, or one without a page.
- */
+/** Read apart from the OP (an invitation's page, a mail); undefined for no such client, or one without a page. */
 export async function readClientHome(runner: SqlRunner, applicationId: string, clientId: string, issuer: string): Promise<{ name: string; url: string } | undefined> {
   const [row] = await executeOwned<{ name: string; type: OAuthClientType; redirect_uris: string[]; initiate_login_uri: string | null }[]>(
     runner,

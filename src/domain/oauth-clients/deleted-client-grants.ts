@@ -11,18 +11,13 @@ const PAGE = 100;
 /** Enough for any deletion burst between runs; what is left waits for the next run. */
 const MAX_CLIENTS_PER_RUN = 1_000;
 
-/**
- * Grant `g`'s application: its own, or, for one the OP saved once its client's row was gone (no application), its
- * tenant row's (written under the client's application at sign-in) or its user's.
- */
+/** Its own, or for one saved once its client's row was gone, its tenant row's (written under the client's application at
+ *  sign-in) or its user's. */
 const GRANT_APPLICATION = `coalesce(g.application_id,
   (select gt.application_id from oidc_model as gt where gt.model = 'GrantTenant' and gt.id = g.id),
   (select u.application_id from app_user as u where u.id = ${uuidOrNullSql(`g.payload->>'accountId'`)}))`;
 
-/**
- * Ends grants whose client is gone as a deletion ends them, recorded by the system (a grant of no application is given
- * its GRANT_APPLICATION first); returns how many clients' grants ended.
- */
+/** Ended as a deletion ends them, recorded by the system; returns how many clients' grants ended. */
 export async function endGrantsOfDeletedClients(orm: MikroORM, invalidations: InvalidationBus): Promise<number> {
   const connection = orm.em.getConnection();
   let after: { application_id: string; client_id: string } | undefined;

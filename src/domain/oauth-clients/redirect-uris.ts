@@ -17,17 +17,13 @@ const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 /** RFC 8252, 7.1 and 8.4: a private-use scheme is the app's reverse domain name, so it holds a period. */
 const REVERSE_DNS_SCHEME = /^[a-z][a-z0-9+-]*(?:\.[a-z0-9+-]+)+$/;
 
-/**
- * Not what they look like: whitespace and controls, format characters (zero-width, bidi overrides) and other
- * default-ignorables, which IDNA drops from a host: `app\u200b.example` would be stored as written and the code
- * delivered to app.example.
- */
+/** Whitespace, controls, format characters and other default-ignorables, which IDNA drops from a host: `app\u200b.example`
+ *  would be stored as written and the code delivered to app.example. */
 const INVISIBLE = /[\s\p{Cc}\p{Cf}\p{Default_Ignorable_Code_Point}]/u;
 /** `%0d%0a` splits a header wherever the URI is written into one. */
 const ENCODED_CONTROL = /%(?:[01][0-9a-f]|7f)/i;
 const NON_ASCII = /[^\x20-\x7e]/;
 
-/** The host is before any port; `[start, end)` in the text. */
 function written(uri: string): { scheme: string; host?: { text: string; start: number; end: number } } | undefined {
   const match = /^([a-z][a-z0-9+.-]*):(\/\/(\[[^\]]*\]|[^/:?#]*))?/i.exec(uri);
   if (match === null) return undefined;
@@ -53,23 +49,20 @@ export function redirectUriProblem(type: SignInClientType, uri: string): string 
   if (url.username !== '' || url.password !== '') return 'must not contain user information';
   const scheme = url.protocol.slice(0, -1).toLowerCase();
   const host = url.hostname.toLowerCase();
-  // Only the host of an http(s) URI has an ASCII form (IDNA, which URL parsing applied); anything else non-ASCII
-  // would be percent-encoded on the way, so the URI stored would not be the one used.
+  // Only an http(s) host has an ASCII form (IDNA); anything else non-ASCII would be percent-encoded, stored ≠ used.
   const { host: writtenHost } = written(uri) ?? {};
   const special = scheme === 'https' || scheme === 'http';
   const outsideHost = special && writtenHost !== undefined ? uri.slice(0, writtenHost.start) + uri.slice(writtenHost.end) : uri;
   if (NON_ASCII.test(outsideHost)) return 'must be ASCII but for an internationalized host name: percent-encode the rest (RFC 3986)';
   if (scheme === 'https') {
     if (!isPlainUrlHost(host)) return 'must name its host by a domain name or IP address';
-    // RFC 8252 7.2: a claimed https URI names a host the app's publisher controls; a loopback host is not one, and the
-    // OP (oidc-provider) refuses such a native client's metadata, so the client could never sign anyone in.
+    // RFC 8252 7.2: a claimed https URI names a host the publisher controls; the OP refuses a loopback one for a native client.
     if (type === 'native' && LOOPBACK_HOSTS.has(host)) return 'must not use a loopback host over https: use http://127.0.0.1:{port} (RFC 8252, 7.3)';
     return null;
   }
   if (scheme === 'http') {
     const allowed = type === 'native' ? LOOPBACK_IPS : DEVELOPMENT_HOSTS;
-    // URL parsing normalizes hosts (http://127.1 and http://0x7f000001 read as 127.0.0.1): the loopback host must be
-    // written as allowed, so that what the client names is what a browser goes to.
+    // URL parsing normalizes hosts (http://127.1 reads as 127.0.0.1): written as allowed, so the client names what a browser uses.
     if (allowed.has(host) && writtenHost?.text.toLowerCase() === host) return null;
     return type === 'native'
       ? 'must use https, a private-use scheme (com.example.app:/callback) or the loopback http://127.0.0.1:{port} (RFC 8252)'
@@ -83,10 +76,8 @@ export function redirectUriProblem(type: SignInClientType, uri: string): string 
   return 'must use https (http only for localhost or 127.0.0.1, while developing)';
 }
 
-/**
- * Scheme lower-cased and, for http(s), the host as URL parsing reads it (the host a browser goes to); the rest as
- * written, since the OP compares strings.
- */
+/** Scheme lower-cased and, for http(s), the host as URL parsing reads it (the host a browser goes to); the rest as
+ *  written, since the OP compares strings. */
 export function normalRedirectUri(uri: string): string {
   const { scheme = '', host } = written(uri) ?? {};
   const lower = scheme.toLowerCase();
@@ -95,10 +86,7 @@ export function normalRedirectUri(uri: string): string {
   return `${lower}://${new URL(uri).hostname}${uri.slice(host.end)}`;
 }
 
-/**
- * Normal form, duplicates dropped, order kept. Device clients redirect nowhere (RFC 8628), so theirs must be empty;
- * `required` lists must hold at least one.
- */
+/** Normal form, duplicates dropped, order kept. Device clients redirect nowhere (RFC 8628): theirs must be empty. */
 export function redirectUris(field: string, type: SignInClientType, uris: readonly string[], required: boolean): string[] {
   if (type === 'device') {
     if (uris.length > 0) throw invalid(field, 'device clients have no redirect URIs (RFC 8628)');
@@ -113,10 +101,8 @@ export function redirectUris(field: string, type: SignInClientType, uris: readon
   return [...new Set(uris.map(normalRedirectUri))];
 }
 
-/**
- * A client's `initiateLoginUri` (OIDC Registration 2): under the rules of a web client's redirect URIs (https, http on
- * a development host, no fragment), in the same normal form. A device's users sign in on the device: it has none.
- */
+/** OIDC Registration 2: a web client's redirect URI rules (https, http on a development host, no fragment), same normal
+ *  form. A device's users sign in on the device: it has none. */
 export function initiateLoginUri(field: string, type: SignInClientType, uri: string | null): string | null {
   if (uri === null) return null;
   if (type === 'device') throw invalid(field, 'device clients have no login URI: their users sign in on the device (RFC 8628)');

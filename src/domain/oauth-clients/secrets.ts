@@ -3,10 +3,7 @@ import type { OAuthClient } from '../../db/entities/index.ts';
 import { invalid } from '../../errors.ts';
 import { isoTimestampSql } from '../audit.ts';
 
-/**
- * Returned once and kept only encrypted. Rotation keeps the replaced secret valid for a grace period, so deployments
- * can switch without downtime.
- */
+/** Rotation keeps the replaced secret valid for a grace period, so deployments switch without downtime. */
 export const GRACE_PERIOD_DEFAULT_SECONDS = 24 * 60 * 60;
 export const GRACE_PERIOD_MAX_SECONDS = 30 * 24 * 60 * 60;
 
@@ -23,7 +20,6 @@ export function gracePeriodSeconds(input: RotateSecretInput | null | undefined, 
   return seconds;
 }
 
-/** Returned in clear, the one time it is shown. */
 export function setFirstSecret(box: SecretBox, client: OAuthClient): string {
   const secret = generateClientSecret();
   client.secretEncrypted = box.encrypt(secret);
@@ -54,7 +50,6 @@ export function clearSecrets(client: OAuthClient): void {
   client.previousSecretExpiresAt = null;
 }
 
-/** Null when none is valid any more. */
 export function previousSecretValidUntil(client: OAuthClient, now: Date): Date | null {
   const until = client.previousSecretExpiresAt ?? null;
   return client.previousSecretEncrypted != null && until !== null && until > now ? until : null;

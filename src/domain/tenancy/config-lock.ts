@@ -4,11 +4,8 @@ import { Application } from '../../db/entities/index.ts';
 import { HOLD_FOR_SHARE, HOLD_FOR_UPDATE } from '../../db/row-lock.ts';
 import { notFound } from '../../errors.ts';
 
-/**
- * Whether a write is valid may depend on the tenancy switches on the application's row. A switch holds the row FOR
- * UPDATE (lockForTenancyChange); such writers hold it FOR SHARE (underTenancyConfig), which conflicts with that alone.
- * So whichever comes second sees the first's outcome, which a check read before the write transaction could not.
- */
+/** A switch holds the application's row FOR UPDATE; writes whose validity depends on the switches hold it FOR SHARE
+ *  (underTenancyConfig), so whichever comes second sees the first's outcome. */
 
 /** Writes that depend on the switches wait. */
 export async function lockForTenancyChange(em: EntityManager, applicationId: string): Promise<Application | null> {
@@ -16,11 +13,8 @@ export async function lockForTenancyChange(em: EntityManager, applicationId: str
   return em.findOne(Application, { id: applicationId }, HOLD_FOR_UPDATE);
 }
 
-/**
- * Everything the write decides on the tenancy configuration stays true until it commits. The scope's reads run on the
- * transaction's own connection: the embedded database answers no other connection while a transaction is open.
- * `lock`: as Scope.transactional's.
- */
+/** What the write decides on the tenancy configuration stays true until it commits. Reads run on the transaction's own
+ *  connection (the embedded database answers no other meanwhile). `lock`: as Scope.transactional's. */
 export async function underTenancyConfig<T>(scope: Scope, write: (tx: Scope) => Promise<T>, lock?: string | readonly string[]): Promise<T> {
   return scope.transactional(async (em) => {
     const application = await em.findOne(Application, { id: scope.applicationId }, HOLD_FOR_SHARE);

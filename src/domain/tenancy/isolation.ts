@@ -52,10 +52,8 @@ async function duplicateEmailsAcrossPools(em: EntityManager, applicationId: stri
   );
 }
 
-/**
- * Users of a tenant's pool linked to an upstream account (provider and subject) another pool links too: merged, the
- * pool's links would collide, and one upstream account signs in to one user.
- */
+/** A tenant's pool's users linked to an upstream account another pool links too: merged, the links would collide, and one
+ *  upstream account signs in to one user. */
 async function duplicateLinksAcrossPools(em: EntityManager, applicationId: string): Promise<{ pool_id: string; count: number }[]> {
   return executeOwned(
     em,
@@ -68,12 +66,9 @@ async function duplicateLinksAcrossPools(em: EntityManager, applicationId: strin
   );
 }
 
-/**
- * A user of several tenants keeps their record in the one they joined first and gets a copy in each other, so that
- * nobody loses access; their upstream links go with them, and each copy gets its own, so an upstream account signs in
- * to that person's account in every tenant. Users in no tenant stay in the application's pool. Ten statements whatever
- * the number of users.
- */
+/** A user of several tenants keeps their record in the one joined first and gets a copy, with its own upstream links, in
+ *  each other, so nobody loses access. Users in no tenant stay in the application's pool. Ten statements whatever the
+ *  number of users. */
 export async function splitPoolsByTenant(em: EntityManager, actor: AuditActor): Promise<void> {
   const { applicationId } = actor;
   await copyIntoOtherTenants(em, actor);
@@ -100,10 +95,8 @@ export async function splitPoolsByTenant(em: EntityManager, actor: AuditActor): 
   await moveLinksToTheirUsersPools(em, applicationId);
 }
 
-/**
- * With the whole lockout state, so it signs in, counts failures and unlocks as the original would, whether its address
- * is proven and the language of its mails.
- */
+/** With the whole lockout state, so the copy signs in, counts failures and unlocks as the original would, whether its
+ *  address is proven and the language of its mails. */
 async function copyIntoOtherTenants(em: EntityManager, actor: AuditActor): Promise<void> {
   await recordAuditPerRow(em, actor, { action: 'user.copied', targetType: 'user' }, {
     tenantPerRow: true,
@@ -128,13 +121,10 @@ async function copyIntoOtherTenants(em: EntityManager, actor: AuditActor): Promi
   });
 }
 
-/**
- * Each copy gets its own row of the original's `table` rows: `columns` copied, `id` new where the table has one,
- * `pool_id` the copy's where the table has one.
- * What the copy must hold to sign in as the original would: the failures and locks per address, the authenticator
- * app, e-mail codes, recovery codes (without them the password alone would sign in, or let its knower enrol) and
- * upstream links. Passkeys stay the original's: a credential id is one account's in the application.
- */
+/** A copy of each of the original's `table` rows (`id` new, `pool_id` the copy's where the table has them): what it must
+ *  hold to sign in as the original would (failures and locks per address, TOTP, e-mail and recovery codes, without which
+ *  the password alone would sign in or let its knower enrol, upstream links). Passkeys stay the original's: a credential
+ *  id is one account's in the application. */
 async function copyUserRows(
   em: EntityManager,
   applicationId: string,
@@ -157,11 +147,8 @@ async function copyUserRows(
   );
 }
 
-/**
- * A tenant's own rows that name an original (`userColumn`) move to its copy in their tenant, each audited with the
- * original named before. A tenant key's user and a tenant role's holder are members of that tenant: deleting the copy
- * takes them, and the original's return starts without them. Cached keys go with the switch's invalidation.
- */
+/** A tenant's own rows naming an original (`userColumn`) move to its copy there, audited: a tenant key's user and a tenant
+ *  role's holder are members, so deleting the copy takes them and the original returns without them. */
 async function moveToCopies(
   em: EntityManager,
   actor: AuditActor,

@@ -16,11 +16,8 @@ import { oauthClientSnapshotSql } from '../oauth-clients/oauth-clients.ts';
 import { endTenantSessions } from '../sessions/end-sessions.ts';
 import { GOVERNING_SWITCH, removedOverrideSql } from '../tenancy/settings.ts';
 
-/**
- * The rows a tenant owns besides its users, which its deletion would otherwise take by foreign-key cascade,
- * unrecorded: each kind deleted in one statement writing one audit record per row (without secrets), so the audit
- * log's target and tenant filters find every one of them.
- */
+/** The rows a tenant owns besides its users, which a cascade would take unrecorded: each kind deleted in one statement
+ *  writing an audit record per row (no secrets), so the log's target and tenant filters find every one. */
 interface OwnedKind {
   readonly action: AuditAction;
   readonly targetType: string;
@@ -28,7 +25,6 @@ interface OwnedKind {
   /** The row is `r`; all of the tenant's rows of `table` when absent. */
   readonly where?: string;
   readonly params?: readonly unknown[];
-  /** The row's id when absent. */
   readonly targetId?: string;
   readonly before: string;
 }
@@ -60,18 +56,14 @@ const OWNED_KINDS: readonly OwnedKind[] = [
   { action: 'email_sender_domain.deleted', targetType: 'email_sender_domain', table: 'email_sender_domain', before: senderDomainSnapshotSql('r') },
 ];
 
-/**
- * Every table with a foreign key to `tenant` (a test checks); `user_session` is ended by endTenantSessions, a
- * `revoked_sign_in` mark, no record of its own, goes by the cascade, and a mailed link stays, the application's.
- */
+/** Every table with a foreign key to `tenant` (a test checks): `user_session` ends by endTenantSessions, `revoked_sign_in`
+ *  goes by the cascade unrecorded, and a mailed link stays, the application's. */
 export const TENANT_OWNED_TABLES: readonly string[] = [
   ...new Set([...OWNED_KINDS.map((kind) => kind.table), 'user_session', 'revoked_sign_in', 'email_link_token']),
 ].sort();
 
-/**
- * In the caller's transaction (which holds the tenant's row): a constant number of statements, however many rows.
- * Before the tenant's users go, so a tenant key bound to one of them is recorded too.
- */
+/** In the caller's transaction (holding the tenant's row), a constant number of statements; before the tenant's users
+ *  go, so a tenant key bound to one of them is recorded too. */
 export async function removeTenantOwnedRows(em: EntityManager, actor: AuditActor, tenantId: string): Promise<void> {
   // The application-wide roles of the tenant's keys and credentials (those held in the tenant go with its rows below).
   await removeAssignments(
@@ -81,8 +73,7 @@ export async function removeTenantOwnedRows(em: EntityManager, actor: AuditActor
        or a.subject_type = 'm2m_credential' and a.subject_id in (select c.id from oauth_client as c where c.application_id = a.application_id and c.tenant_id = ?))`,
     [tenantId, tenantId],
   );
-  // Sign-ins to the tenant end with what the OP keeps of them (browser sessions, grants, tokens), before the clients
-  // their index rows name go.
+  // Sign-ins end with what the OP keeps of them (sessions, grants, tokens), before the clients their index rows name go.
   await endTenantSessions(em, actor, [tenantId], null);
   for (const kind of OWNED_KINDS) {
     await recordAuditPerRow(em, actor, { action: kind.action, targetType: kind.targetType, tenantId }, {

@@ -3,11 +3,8 @@ import { Tenant } from '../../db/entities/index.ts';
 import { executeOwned } from '../../db/owned-sql.ts';
 import { GatehouseError, invalid, notFound } from '../../errors.ts';
 
-/**
- * The scope's tenant, else the one the body names. A body naming another tenant than a tenant-scoped credential's
- * own is 403 (spec: wrong tenant); another than the path's, with application-wide credentials, is 422. The tenant must
- * exist (a Bearer `tenant_id` is not checked when the scope is settled): 404. Call before the write transaction.
- */
+/** The scope's tenant, else the body's: another than a tenant credential's own is 403 (spec), another than the path's is
+ *  422, an unknown one 404 (a Bearer `tenant_id` is not checked earlier). Call before the write transaction. */
 export async function targetTenant(scope: Scope, requested: string | null | undefined): Promise<string | null> {
   if (requested != null && scope.tenantId !== null && requested !== scope.tenantId) {
     if (scope.principal.tenantId !== null) throw new GatehouseError('forbidden', 'The credentials are for another tenant');
@@ -20,14 +17,10 @@ export async function targetTenant(scope: Scope, requested: string | null | unde
   return tenantId;
 }
 
-/**
- * Held FOR SHARE until `tx` ends: a user about to join them commits before a deletion of one starts (which then takes
- * the user with it) or after it, and finds it gone; `tenant_ids` and `pool_id` have no foreign key to do this. Call
- * before locking any of their users: deleteTenant takes the tenant, then its members.
- *
- * Plain rows, not entities: a loaded Tenant stays untouched, so the flush writes nothing back over a concurrent rename,
- * nor an update that would deadlock with other holders of the share lock.
- */
+/** Held FOR SHARE until `tx` ends, as `tenant_ids` and `pool_id` have no foreign key: a user about to join commits before
+ *  a deletion starts (which takes the user) or after it, and finds it gone. Call before locking their users (deleteTenant
+ *  takes the tenant, then its members). Plain rows: a loaded Tenant stays untouched, so the flush writes nothing back
+ *  over a concurrent rename, nor an update that would deadlock with other share holders. */
 export async function lockTenants(tx: Scope, tenantIds: readonly string[]): Promise<string[]> {
   const wanted = [...new Set(tenantIds)].filter((id) => tx.tenantId === null || id === tx.tenantId);
   if (wanted.length === 0) return [];

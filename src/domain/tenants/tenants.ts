@@ -28,7 +28,6 @@ export interface UpdateTenantInput {
 
 const snapshot = (tenant: Tenant) => ({ name: tenant.name, slug: tenant.slug });
 
-/** The GraphQL `Tenant` type's codegen mapper. */
 export type TenantRow = Row<Tenant>;
 
 export interface TenantFilter {
@@ -38,10 +37,8 @@ export interface TenantFilter {
 /** A name is at most this long: a longer search matches none. */
 const SEARCH_MAX = DISPLAY_NAME_MAX;
 
-/**
- * The tenants whose name (any case, as Zitadel's STARTS_WITH_IGNORE_CASE) or slug starts with `search`: a picker finds
- * a tenant by the first letters of either. A cursor names the search it was issued for.
- */
+/** Name (any case, as Zitadel's STARTS_WITH_IGNORE_CASE) or slug starting with `search`, for a picker. A cursor names the
+ *  search it was issued for. */
 function searchCondition(search: string): object {
   const length = search.length > 2 * SEARCH_MAX ? Infinity : [...search].length;
   if (length > SEARCH_MAX || search.trim() === '' || !isControlFree(search)) {
@@ -63,10 +60,8 @@ export async function getTenant(scope: Scope, tenantId: string): Promise<Tenant>
   return tenant;
 }
 
-/**
- * `base`, then `base-2`, `base-3`… (as GitHub and Slack number a taken name), `base` shortened to leave room. None is
- * spelled as a UUID: its last group would be the suffix's digits.
- */
+/** `base`, then `base-2`, `base-3`… (as GitHub and Slack number a taken name), `base` shortened to leave room; never
+ *  UUID-shaped (its last group would be the suffix's digits). */
 function slugCandidate(base: string, n: number): string {
   if (n === 1) return base;
   const suffix = `-${n}`;
@@ -75,7 +70,6 @@ function slugCandidate(base: string, n: number): string {
 
 const SUFFIX_DIGITS = 6;
 
-/** Read in one statement. */
 async function freeSlug(em: EntityManager, base: string): Promise<string> {
   const suffixed = Array.from({ length: SUFFIX_DIGITS }, (_, index) => {
     const digits = index + 1;
@@ -90,9 +84,7 @@ async function freeSlug(em: EntityManager, base: string): Promise<string> {
   return slugCandidate(base, n);
 }
 
-/**
- * Each one lost means another creation committed that slug meanwhile. Past them the client is asked to send a slug.
- */
+/** Each lost attempt is another creation that committed the slug meanwhile; past them the client is asked for a slug. */
 const DERIVED_SLUG_ATTEMPTS = 10;
 
 export async function createTenant(scope: Scope, input: CreateTenantInput): Promise<Tenant> {
@@ -144,10 +136,8 @@ export async function updateTenant(scope: Scope, tenantId: string, input: Update
   return updated;
 }
 
-/**
- * Everything the tenant owns goes with it, each audited as its own deletion; users of its isolated pool are deleted
- * (they exist only here), shared-pool users only lose their membership. Set-based: a constant number of statements.
- */
+/** Everything the tenant owns goes, each audited as its own deletion; its isolated pool's users are deleted, shared-pool
+ *  users lose their membership. A constant number of statements. */
 export async function deleteTenant(scope: Scope, tenantId: string): Promise<boolean> {
   // Which users are the tenant's own depends on the pools, which only the switches change.
   const removedUsers = await underTenancyConfig(scope, async (tx) => {

@@ -7,11 +7,9 @@ export interface MailText {
   readonly heading: string;
   /** HTML allowed (the plain-text part drops the tags). */
   readonly paragraphs: readonly string[];
-  /** Absent: the mail has no link. */
   readonly button?: string;
 }
 
-/** What the mails' variables say in words, in the recipient's language (flow-mail.ts). */
 export interface MailWords {
   /** `mfa_enrolled`'s `factor`, as the user knows it. */
   readonly factors: Readonly<Record<FactorKind, string>>;

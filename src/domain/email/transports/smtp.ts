@@ -13,7 +13,6 @@ export interface SmtpTarget {
 
 export interface SmtpOptions {
   readonly timeoutMs: number;
-  /** Undefined: Node's defaults. */
   readonly ca: readonly string[] | undefined;
   /** For a server configured through the API: the checked address to connect to (publicAddressOf). */
   readonly resolveHost?: HostResolver;
@@ -93,10 +92,8 @@ async function send(transporter: Transporter, mail: OutgoingMail, options: SmtpO
   }
 }
 
-/**
- * `starttls` requires the upgrade (no plain fallback). One connection per attempt: settings and credentials may change
- * between two mails, and a pooled connection would outlive the ones it was opened with.
- */
+/** `starttls` requires the upgrade (no plain fallback). One connection per attempt: settings and credentials may change
+ *  between mails, and a pooled connection would outlive them. */
 export function smtpTransport(target: SmtpTarget, options: SmtpOptions): Transport {
   return async (mail: OutgoingMail): Promise<Sent> => {
     // Connects to the address that was checked, not to a second lookup's (DNS rebinding).

@@ -1,7 +1,6 @@
 export interface OutgoingMail {
   /** The same on every attempt, so that a mail sent twice after a crash reads as one to its receiver. */
   readonly messageId: string;
-  /** An idempotency key for the providers that take one. */
   readonly deliveryId: string;
   readonly from: { readonly address: string; readonly name: string | null };
   readonly replyTo: string | null;
@@ -31,7 +30,6 @@ export class DeliveryError extends Error {
   }
 }
 
-/** Resolves once the provider has accepted the mail, throws DeliveryError otherwise. */
 export type Transport = (mail: OutgoingMail, signal: AbortSignal) => Promise<Sent>;
 
 /** The name is one line: provider.ts checks it. */
