@@ -2,11 +2,9 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Connection, EntityManager, Transaction } from '@mikro-orm/postgresql';
 import { GatehouseError } from '../errors.ts';
 
-/**
- * Takes PostgreSQL's transaction-scoped advisory lock `name` on `em`'s transaction and holds it until that transaction
- * ends: every instance that asks for the same name waits its turn, so a check-then-write inside stays true. Only in
- * this process's turn at `name` (inTurn), begun before the transaction: else a burst's waiters would hold the pool.
- */
+/** PostgreSQL's transaction-scoped advisory lock on `em`'s transaction: every instance asking for `name` waits its turn,
+ *  so a check-then-write inside stays true. Only in this process's turn at `name` (inTurn), begun before the transaction,
+ *  else a burst's waiters would hold the pool. */
 export async function lockForTransaction(em: EntityManager, name: string): Promise<void> {
   const turn = heldTurn(name);
   if (turn === undefined) throw new Error(`advisory lock ${name} asked for outside its turn (inTurn)`);
@@ -34,20 +32,16 @@ interface Turn {
 const inTurns = new AsyncLocalStorage<readonly Turn[]>();
 const heldTurn = (name: string): Turn | undefined => inTurns.getStore()?.find((turn) => turn.name === name && !turn.over);
 
-/** Per lock name, the end of this process's last turn at it. */
 const turns = new Map<string, Promise<void>>();
 /** Turns not yet begun, every name together (the metrics' gauge). */
 let waiting = 0;
 
 export const lockTurnsWaiting = (): number => waiting;
 
-/**
- * Runs `begin` (a transaction taking the advisory locks `names`) after this process's earlier turns at each of them: a
- * transaction waiting at the database holds a pooled connection, so a burst on one name would take the whole pool.
- * Several names are waited for in one order, so two requests cannot each hold the turn the other waits for. `begin`
- * asking for a turn it is in throws, as it would wait for itself; with `kept`, the turns are those of a transaction
- * that `begin` joins, kept as long as its locks (KeptTurns).
- */
+/** Runs `begin` (a transaction taking the advisory locks `names`) after this process's earlier turns at each: a transaction
+ *  waiting at the database holds a pooled connection, so a burst on one name would take the whole pool. Names are waited
+ *  for in one order, so two requests cannot each hold the other's turn; asking for a turn it is in throws (it would wait
+ *  for itself). With `kept`, the turns are those of the transaction `begin` joins, kept as long as its locks. */
 export async function inTurn<T>(names: string | readonly string[], begin: () => Promise<T>, kept?: KeptTurns): Promise<T> {
   const keeping = kept?.ended === false ? kept : undefined;
   const taken: Turn[] = [];
@@ -69,10 +63,8 @@ export async function inTurn<T>(names: string | readonly string[], begin: () => 
   }
 }
 
-/**
- * The turns of a transaction that keeps its advisory locks past the work that asked for them (a request's), each until
- * `end`; asked again, a kept turn is given at once, as PostgreSQL's lock is re-entrant.
- */
+/** The turns of a transaction keeping its advisory locks past the work that asked (a request's), each until `end`; asked
+ *  again, a kept turn is given at once, as PostgreSQL's lock is re-entrant. */
 export class KeptTurns {
   readonly #taken = new Map<string, Promise<Turn>>();
   readonly #leaving: (() => void)[] = [];
@@ -86,10 +78,8 @@ export class KeptTurns {
     return this.#taken.has(name);
   }
 
-  /**
-   * The turn at `name`, waited for once. A name sorting before one it keeps is taken only if free (else 503): waiting
-   * could close a cycle through the process, which PostgreSQL's deadlock detection does not see.
-   */
+  /** Waited for once. A name sorting before one it keeps is taken only if free (else 503): waiting could close a cycle
+   *  through the process, which PostgreSQL's deadlock detection does not see. */
   take(name: string): Promise<Turn> {
     const taken = this.#taken.get(name);
     if (taken !== undefined) return taken;
@@ -112,7 +102,6 @@ export class KeptTurns {
   }
 }
 
-/** This process's turn at `name`, once its earlier turns there have ended; `leave` ends it. */
 async function takeTurn(name: string, waits = true): Promise<{ turn: Turn; leave: () => void }> {
   const before = turns.get(name);
   let end!: () => void;
@@ -137,7 +126,6 @@ const outOfOrderRefusal = () =>
     retryAfterSeconds: 1,
   });
 
-/** `work`, preceded by the advisory locks `names` in their order, for a transaction begun in their turns (inTurn). */
 export function lockedFirst<T>(names: string | readonly string[], work: (em: EntityManager) => Promise<T>): (em: EntityManager) => Promise<T> {
   return async (em) => {
     for (const name of typeof names === 'string' ? [names] : names) await lockForTransaction(em, name);
@@ -145,7 +133,6 @@ export function lockedFirst<T>(names: string | readonly string[], work: (em: Ent
   };
 }
 
-/** Runs `work` in a transaction of `em` holding the advisory lock `name`, begun in this process's turn at it. */
 export function lockedTransaction<T>(em: EntityManager, name: string, work: (em: EntityManager) => Promise<T>): Promise<T> {
   return inTurn(name, () => em.transactional(lockedFirst(name, work)));
 }

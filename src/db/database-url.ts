@@ -7,10 +7,8 @@ export function describeDatabaseUrl(url: string): string {
   return `"${decodeURIComponent(parsed.pathname.slice(1))}" at ${parsed.hostname}:${parsed.port === '' ? '5432' : parsed.port}`;
 }
 
-/**
- * Whether DATABASE_URL's database exists, asked on a connection of its own: opening the database would create a
- * missing one (MikroORM's ensureDatabase). Rejects with the server's reason when it cannot be reached or refuses.
- */
+/** On a connection of its own: opening the database would create a missing one (MikroORM's ensureDatabase). Rejects with
+ *  the server's reason when it cannot be reached or refuses. */
 export async function databaseExists(url: string): Promise<boolean> {
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: DATABASE_TIMEOUTS.connectMs });
   // A socket error after the connection failed is the rejection's, not an unhandled event's.

@@ -3,23 +3,14 @@ import { chmod, link, lstat, mkdir, mkdtemp, readdir, readFile, rename, rm, writ
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-/**
- * The embedded PostgreSQL: PGlite on a file data directory, served by PGLiteSocketServer on a Unix domain socket inside
- * that directory so that the ordinary PostgreSQL driver talks to it. PGlite is loaded when a directory is opened: a
- * DATABASE_URL deployment never loads it.
- *
- * Only the service's OS user may reach it: the socket server has no authentication at all (any password is accepted),
- * so the socket is a file in the 0700 data directory rather than a loopback port every local user could connect to,
- * and every file PGlite writes is the owner's alone (0600 files, 0700 directories, as PostgreSQL itself insists).
- */
+/** The embedded PostgreSQL: PGlite on a file data directory, served by PGLiteSocketServer on a Unix socket inside it for
+ *  the ordinary driver; loaded only when a directory is opened. The socket server has no authentication, so the socket
+ *  lives in the 0700 data directory (not a loopback port any local user could reach) and every file PGlite writes is 0600. */
 export interface EmbeddedDatabase {
   readonly url: string;
-  /** The pool size the server may use on it. */
   readonly poolMax: number;
-  /**
-   * Names the socket's URL in the lock file for `gatehouse` commands: a server does once it has migrated, so no command
-   * migrates beside it; a command that opened the directory itself never does, so others wait for it to finish.
-   */
+  /** Names the socket's URL in the lock file once the server has migrated, so no command migrates beside it; a command
+   *  that opened the directory itself never does, so others wait for it. */
   publish(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -29,11 +20,8 @@ export const EMBEDDED_MAX_CONNECTIONS = 5;
 /** The server keeps one socket connection free for `gatehouse bootstrap` run beside it. */
 export const EMBEDDED_SERVER_POOL = EMBEDDED_MAX_CONNECTIONS - 1;
 
-/**
- * The lock file names the process that owns the data directory, and the socket it serves it on once it does. It is
- * created with the owner's pid in it, atomically, before PGlite opens anything (PGlite does not lock its directory:
- * STACK.md, rule 4).
- */
+/** Names the process that owns the data directory and, once it serves it, the socket. Created atomically with the pid in
+ *  it before PGlite opens anything (PGlite does not lock its directory: STACK.md, rule 4). */
 export interface EmbeddedLock {
   /** Undefined for a file that cannot be read as a lock (empty, truncated): held all the same, as nobody can say by whom. */
   pid: number | undefined;
@@ -43,7 +31,6 @@ export interface EmbeddedLock {
   url?: string;
 }
 
-/** Another process holds the data directory: the refusal's message is one line, fit for an operator. */
 export class EmbeddedDatabaseInUse extends Error {
   readonly owner: EmbeddedLock;
 
@@ -59,7 +46,6 @@ export class EmbeddedDatabaseInUse extends Error {
 }
 
 const LOCK_FILE = 'gatehouse.lock';
-/** libpq's and node-postgres's name for a socket in a directory (`host`) and at a port. */
 const SOCKET_PORT = 5432;
 const SOCKET_FILE = `.s.PGSQL.${SOCKET_PORT}`;
 /** sun_path holds 108 bytes on Linux, 104 on the BSDs and macOS. */
@@ -123,17 +109,12 @@ async function inspectLock(lockPath: string): Promise<LockState> {
   return (await isOwnerAlive({ ...lock, pid: lock.pid }, lockPath)) ? { state: 'held', lock } : { state: 'stale', text };
 }
 
-/**
- * The process that owns `dataDir`, if any: with a `url` once it serves the database, without one while it starts (or a
- * command uses the directory alone), with no `pid` for a lock file that cannot be read. A lock whose process is gone is
- * no owner.
- */
+/** The process owning `dataDir`, if any (`url` once it serves; no `pid` for an unreadable lock); a gone process is no owner. */
 export async function readEmbeddedLock(dataDir: string): Promise<EmbeddedLock | undefined> {
   const found = await inspectLock(join(dataDir, LOCK_FILE));
   return found.state === 'held' ? found.lock : undefined;
 }
 
-/** Writes `content` to a private file beside `path`, for a link or rename that makes it appear whole. */
 async function writeAside(path: string, content: string): Promise<string> {
   const aside = `${path}.${process.pid}.${randomBytes(6).toString('hex')}`;
   await writeFile(aside, content, { mode: 0o600, flag: 'wx' });
@@ -163,10 +144,7 @@ async function createLock(lockPath: string, content: string): Promise<boolean> {
   }
 }
 
-/**
- * Removes a lock judged stale, unless another process replaced it meanwhile: moved aside first, then compared with
- * what was judged, and put back if it is not that one.
- */
+/** Removes a stale lock unless replaced meanwhile: moved aside, compared with what was judged, put back if not that one. */
 async function breakStaleLock(lockPath: string, staleText: string): Promise<void> {
   const aside = `${lockPath}.stale.${process.pid}.${randomBytes(6).toString('hex')}`;
   try {
@@ -182,7 +160,6 @@ async function breakStaleLock(lockPath: string, staleText: string): Promise<void
   }
 }
 
-/** One go at taking the lock at `lockPath` (a stale one is broken): taken, or the lock of the process holding it. */
 async function takeLock(lockPath: string): Promise<{ readonly taken: true } | { readonly taken: false; readonly holder: EmbeddedLock }> {
   const started = await processStartTime(process.pid);
   const content = JSON.stringify({ pid: process.pid, ...(started === undefined ? {} : { started }) } satisfies EmbeddedLock);
@@ -195,7 +172,6 @@ async function takeLock(lockPath: string): Promise<{ readonly taken: true } | { 
     if (found.state === 'held') return { taken: false, holder: found.lock };
     if (found.state === 'stale') await breakStaleLock(lockPath, found.text);
   }
-  // Lost every round to other processes taking it at the same moment.
   const found = await inspectLock(lockPath);
   return { taken: false, holder: found.state === 'held' ? found.lock : { pid: undefined } };
 }
@@ -207,13 +183,10 @@ async function acquireLock(dataDir: string): Promise<string> {
   return lockPath;
 }
 
-/**
- * The socket connection the server leaves free (EMBEDDED_SERVER_POOL) serves one `gatehouse` command at a time: a
- * command going through the owner's socket holds this lock, as two at once would get "Too many connections".
- */
+/** The socket connection the server leaves free (EMBEDDED_SERVER_POOL) serves one command at a time: two at once would
+ *  get "Too many connections". */
 const COMMAND_LOCK_FILE = 'gatehouse-command.lock';
 
-/** The command connection of `dataDir`'s owner: its release, or the lock of the command process holding it. */
 export async function takeCommandConnection(dataDir: string): Promise<{ readonly release: () => Promise<void> } | { readonly holder: EmbeddedLock }> {
   const lockPath = join(dataDir, COMMAND_LOCK_FILE);
   const outcome = await takeLock(lockPath);
@@ -229,12 +202,11 @@ async function releaseLock(lockPath: string): Promise<void> {
   }
 }
 
-/** Replaces the lock's content atomically (a reader sees the old or the new one, never a part). */
 async function rewriteLock(lockPath: string, lock: EmbeddedLock): Promise<void> {
   await rename(await writeAside(lockPath, JSON.stringify(lock)), lockPath);
 }
 
-/** 0700 directories and 0600 files under `dir`, for a directory made before files were private (sockets and links left as they are). */
+/** 0700 directories and 0600 files under `dir` (sockets and links left as they are). */
 async function makePrivate(dir: string): Promise<void> {
   await chmod(dir, 0o700);
   for (const entry of await readdir(dir, { withFileTypes: true })) {
@@ -244,21 +216,17 @@ async function makePrivate(dir: string): Promise<void> {
   }
 }
 
-/**
- * Every file this process creates from now on is its user's alone: PGlite creates its files (relations, WAL) with the
- * process's umask, not PostgreSQL's 0600. Process-wide on purpose: nothing the service writes is meant for others.
- */
+/** PGlite creates its files (relations, WAL) with the process's umask, not PostgreSQL's 0600. Process-wide on purpose:
+ *  nothing the service writes is meant for others. */
 function restrictUmask(): void {
   process.umask(process.umask() | 0o077);
 }
 
-/** The socket's directory: the data directory, or a private temporary one when its path is too long for a socket. */
 async function socketDirectory(dataDir: string): Promise<{ dir: string; remove: boolean }> {
   if (Buffer.byteLength(join(dataDir, SOCKET_FILE)) <= MAX_SOCKET_PATH) return { dir: dataDir, remove: false };
   return { dir: await mkdtemp(join(tmpdir(), 'gatehouse-')), remove: true };
 }
 
-/** PGlite's own directory inside the data directory. */
 const PGLITE_DIRECTORY = 'pg';
 
 /** Whether `dataDir` holds a database (PGlite writes PG_VERSION when it creates one); looking creates nothing. */
@@ -272,7 +240,6 @@ export async function holdsEmbeddedDatabase(dataDir: string): Promise<boolean> {
   }
 }
 
-/** Opens `dataDir` as its one owner, or throws EmbeddedDatabaseInUse. */
 export async function openEmbeddedDatabase(dataDir: string): Promise<EmbeddedDatabase> {
   restrictUmask();
   await mkdir(dataDir, { recursive: true, mode: 0o700 });

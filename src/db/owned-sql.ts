@@ -1,9 +1,6 @@
-/**
- * Raw SQL on the rows of one application (every application-owned table leads with `application_id`). In a statement
- * written for `ownedSql`, `@owner` stands for `application_id = ?` and `@owner(alias)` for `alias.application_id = ?`,
- * each bound to the owner given: the owner is named once, where the statement runs, so no condition can forget it or
- * bind another id; and a statement without the marker is refused before it is sent.
- */
+/** Raw SQL on one application's rows: `@owner` stands for `application_id = ?` and `@owner(alias)` for
+ *  `alias.application_id = ?`, bound to the owner given where the statement runs, so no condition can forget it or bind
+ *  another id; a statement without the marker is refused before it is sent. */
 const OWNER = /@owner(?:\((\w+)\))?/g;
 /** A binding as knex reads a statement: `??` (an identifier) or `?`; `\?` is a literal question mark. */
 const BINDING = /\\\?|\?\??/g;
@@ -34,12 +31,10 @@ export function ownedSql(applicationId: string, sql: string, params: readonly un
   return { sql: text + sql.slice(from), params: out };
 }
 
-/** What runs raw SQL: MikroORM's EntityManager and Connection alike. */
 export interface SqlRunner {
   execute(sql: string, params: unknown[]): Promise<unknown>;
 }
 
-/** Runs `sql` (written with `@owner`) on the rows of `applicationId` only. */
 export function executeOwned<T>(runner: SqlRunner, applicationId: string, sql: string, params: readonly unknown[] = []): Promise<T> {
   const statement = ownedSql(applicationId, sql, params);
   // MikroORM types its answer as any row shape: the caller names the rows its statement returns, as with execute<T>.

@@ -1,13 +1,8 @@
 import { p, type Dictionary } from '@mikro-orm/core';
 
-/**
- * Tenancy is enforced by the data layer and fails closed. Every application-owned entity carries the
- * `application` filter, every tenant-owned one also the `tenant` filter; both are on by default and take their
- * parameters from the request scope (context.ts). MikroORM refuses a query whose filter has no parameters.
- *
- * Filter parameters: `application` → `{ id }`; `tenant` → `{ id }`, where `id: null` is the explicit
- * application-wide scope (an app-level credential on an app-level path) and sees every tenant's rows.
- */
+/** Tenancy is enforced by the data layer and fails closed: the `application` filter (and `tenant` for tenant-owned rows),
+ *  on by default, takes its parameters from the request scope (context.ts), and MikroORM refuses a query whose filter has
+ *  none. `tenant` `{ id: null }` is the explicit application-wide scope and sees every tenant's rows. */
 export interface ApplicationFilterParams {
   id: string;
 }
@@ -28,12 +23,8 @@ export function applicationFilter(column = 'applicationId') {
   };
 }
 
-/**
- * How a tenant scope narrows an entity:
- * - `column`: rows whose tenant column equals the scope's tenant (`inheritsApplicationRows` adds the application's
- *   own rows, `tenantId = null`, which a tenant sees as its defaults);
- * - `member`: rows whose tenant array contains the scope's tenant (users, who may belong to several tenants).
- */
+/** `column`: the tenant column equals the scope's tenant (`inheritsApplicationRows` adds the application's own rows, a
+ *  tenant's defaults); `member`: the tenant array contains it (users, who may belong to several tenants). */
 export type TenantFilterMode =
   | { kind: 'column'; column: string; inheritsApplicationRows: boolean }
   | { kind: 'member'; column: string };
@@ -61,7 +52,6 @@ export interface Owner {
   tenantId: string | null;
 }
 
-/** The filters of an entity owned by a tenant or, with `tenantId` null, by the application itself. */
 export function tenantOwnedFilters(options: { inheritsApplicationRows: boolean }) {
   return {
     ...applicationFilter(),
@@ -69,11 +59,8 @@ export function tenantOwnedFilters(options: { inheritsApplicationRows: boolean }
   };
 }
 
-/**
- * The owner columns every tenant-owned table starts with. The primary key is (application_id, id), as in the table:
- * the ORM's own updates and deletes then name the application, which routes them to one shard once tables are
- * distributed by application (Citus), and the identity map keys rows as the database does.
- */
+/** Primary key (application_id, id), as in the table: the ORM's own updates and deletes name the application (one shard
+ *  once distributed by application, Citus), and the identity map keys rows as the database does. */
 export function tenantOwnedColumns() {
   return {
     applicationId: p.uuid().primary(),

@@ -6,7 +6,6 @@ import { APPLICATION_FILTER, TENANT_FILTER, type ApplicationFilterParams, type T
 /** Ascending ids (oldest first: UUIDv7s sort by creation) or descending. */
 export type PageOrder = 'oldest' | 'newest';
 
-/** What changes from one request to the next in a page read: the scope, the cursor, the ids asked for, the page size. */
 interface PageValues {
   readonly applicationId: string;
   readonly tenantId: string | null;
@@ -16,10 +15,8 @@ interface PageValues {
   readonly order: PageOrder;
 }
 
-/**
- * Stand-ins the query builder writes into a page's SQL in place of the request's values, found again among the
- * parameters it produced: they are never ids of ours (UUIDv7s) nor a page size.
- */
+/** Stand-ins written into a page's SQL in place of the request's values, found again among the parameters: never our
+ *  ids (UUIDv7s) nor a page size. */
 const STAND_IN = {
   applicationId: '00000000-0000-4000-8000-0000000000a1',
   tenantId: '00000000-0000-4000-8000-0000000000a2',
@@ -54,11 +51,8 @@ const idIn = (idList: string) => ({ [raw((alias: string) => `${alias}.id = any(s
 const mentions = (params: readonly unknown[], standIn: string): boolean =>
   params.some((param) => (Array.isArray(param) ? mentions(param, standIn) : typeof param === 'string' && param.includes(standIn)));
 
-/**
- * A page's SQL as MikroORM's query builder writes it, tenancy filters applied (db/owned.ts), with stand-ins for the
- * request's values. Fails closed: SQL whose parameters do not carry the scope's application (and, for a tenant-owned
- * entity in a tenant scope, its tenant) is refused, never cached.
- */
+/** A page's SQL as the query builder writes it, tenancy filters applied, with stand-ins. Fails closed: SQL whose parameters
+ *  lack the scope's application (and tenant, for a tenant-owned entity in a tenant scope) is refused, never cached. */
 async function compile(em: EntityManager, entity: EntityClass<object>, where: object, values: PageValues): Promise<CompiledPage> {
   const meta = em.getMetadata().get(entity);
   const probe = em.fork();
@@ -86,11 +80,8 @@ async function compile(em: EntityManager, entity: EntityClass<object>, where: ob
   return { meta, sql, params };
 }
 
-/**
- * One page of an entity's rows in id order (ascending unless `order` is `newest`), as plain data: the SQL is compiled
- * once per shape of query and reused with the request's values, since building it costs several times the round trip
- * (docs/bench.md).
- */
+/** Plain data in id order; the SQL is compiled once per query shape and reused, since building it costs several times the
+ *  round trip (docs/bench.md). */
 export async function selectPage(
   em: EntityManager,
   entity: EntityClass<object>,

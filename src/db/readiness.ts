@@ -21,11 +21,8 @@ async function within<T>(ms: number, work: Promise<T>, onLate: () => void): Prom
   }
 }
 
-/**
- * A database server is asked on a connection of the check's own, not a pooled one: a stall may have left a pooled
- * connection stuck, and the check would say 503 until its timeout while fresh connections work again. Opening one also
- * checks what every new pooled connection needs.
- */
+/** On a connection of its own, not a pooled one: a stall may leave a pooled connection stuck, and the check would say 503
+ *  while fresh connections work again. Opening one also checks what every new pooled connection needs. */
 function serverCheck(url: string): ReadinessCheck {
   return async (ms) => {
     const socket = new Socket();
@@ -45,20 +42,15 @@ function serverCheck(url: string): ReadinessCheck {
   };
 }
 
-/**
- * The embedded database is in-process and cannot stall, and its socket takes no connection beyond the pool's
- * (STACK.md, rule 1): it is asked through the pool.
- */
+/** In-process and cannot stall, and its socket takes no connection beyond the pool's (STACK.md, rule 1): via the pool. */
 function embeddedCheck(orm: MikroORM): ReadinessCheck {
   return async (ms) => {
     await within(ms, orm.em.getConnection().execute('select 1'), () => undefined);
   };
 }
 
-/**
- * The check /readyz runs. One at a time: requests that come while one runs share its outcome, so that a flood of
- * probes opens one connection at a time.
- */
+/** What /readyz runs, one at a time: requests meanwhile share its outcome, so a flood of probes opens one connection at a
+ *  time. */
 export function readinessCheck(orm: MikroORM, databaseUrl: string | undefined): ReadinessCheck {
   const check = databaseUrl === undefined ? embeddedCheck(orm) : serverCheck(databaseUrl);
   let running: Promise<void> | undefined;

@@ -3,13 +3,10 @@ import { KeptTurns } from './advisory-lock.ts';
 
 type State = 'idle' | 'open' | 'refused' | 'ended';
 
-/**
- * One transaction for everything a request writes, so its owner (the Idempotency-Key store) commits the request's answer
- * with its writes, or neither. It begins at the first write (Scope.transactional), so checks, hashing and DNS lookups
- * hold none; from then every EntityManager of the request runs in it, reads of the answer too (they must see the
- * uncommitted write, and the embedded database serves no other connection meanwhile). Its advisory locks are held until
- * it ends, and so are this process's turns at them (`turns`).
- */
+/** One transaction for all a request writes, so the Idempotency-Key store commits the answer with the writes or neither.
+ *  Begun at the first write, so checks, hashing and DNS lookups hold none; from then every EntityManager of the request
+ *  runs in it (reads must see its writes; the embedded database serves no other connection). Its advisory locks, and this
+ *  process's turns at them, are held until it ends. */
 export class RequestTransaction {
   readonly #em: EntityManager;
   readonly #onBegin: (em: EntityManager) => Promise<void>;
@@ -34,14 +31,12 @@ export class RequestTransaction {
     return this.#turns;
   }
 
-  /** A fork for one scope of the request: in the transaction once it has begun. */
   fork(): EntityManager {
     const fork = this.#em.fork({ keepTransactionContext: true });
     this.#forks.add(fork);
     return fork;
   }
 
-  /** Begins the transaction, once; every later call answers as the first did. */
   begin(): Promise<void> {
     this.#begun ??= this.#open();
     return this.#begun;

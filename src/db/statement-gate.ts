@@ -31,7 +31,6 @@ class StatementGate {
 
 const gates = new AsyncLocalStorage<StatementGate>();
 
-/** Runs `work` (a request's handling) with a gate of its own for the statements it sends. */
 export function withStatementGate(work: () => void): void {
   gates.run(new StatementGate(STATEMENTS_PER_REQUEST), work);
 }
@@ -45,7 +44,6 @@ function currentGate(): StatementGate | undefined {
 /** pg-pool's refusal when no connection came free within `connectionTimeoutMillis` (a connect that timed out says otherwise). */
 const POOL_WAIT_TIMEOUT = 'timeout exceeded when trying to connect';
 
-/** The `code` of the error a pool wait that timed out becomes: MikroORM's wrapping (DriverException) keeps it. */
 export const POOL_EXHAUSTED = 'database_pool_exhausted';
 
 /** The pool's wait timeout, said as what it is, with the pool's counts (the service overloaded: db-errors.ts). */

@@ -6,10 +6,7 @@ export type Owners = Partial<Record<InvalidationKind, string | null>>;
 
 const MAX_ENTRIES = 10_000;
 
-/**
- * How many of the latest invalidations a cache remembers, to tell whether one that came in during a read concerned
- * what it read; a read that overlapped more keeps nothing.
- */
+/** How many recent invalidations a cache remembers, to tell whether one during a read concerned it; more: keep nothing. */
 const RECENT_INVALIDATIONS = 256;
 
 interface Entry<V> {
@@ -17,7 +14,6 @@ interface Entry<V> {
   readonly owners: Owners;
 }
 
-/** The index key of one owner: an invalidation of kind `kind` and id `id` evicts the entries filed under it. */
 const ownerKey = (kind: string, id: string) => `${kind}\0${id}`;
 
 /** A bound on what the entries weigh together (bytes, as `sizeOf` counts them), for values of very different sizes. */
@@ -26,26 +22,17 @@ export interface CacheWeight<V> {
   sizeOf(value: V): number;
 }
 
-/**
- * A per-instance cache of values read from the database, each living `ttlMs` at most and evicted at once when the bus
- * announces a change to one of its owners (on this instance or, through Redis, another). `ttlMs` 0 turns it off.
- * Misses are never stored: an unknown key always reaches the database.
- */
+/** Per instance, each value living `ttlMs` at most (0: off) and evicted at once when the bus announces a change to one of
+ *  its owners, here or on another instance. Misses are never stored: an unknown key always reaches the database. */
 export class InvalidatedCache<V extends object> {
   private readonly entries: LRUCache<string, Entry<V>> | undefined;
   private readonly owners: (value: V) => Owners;
-  /**
-   * The latest invalidations, by number (the i-th at i % RECENT_INVALIDATIONS), and how many there have been: a read
-   * that started before one of its value's owners (or all) was invalidated must not store what it read. One of other
-   * records, another application's or another deployment's sharing the Redis channel, does not stop it.
-   */
+  /** The latest invalidations (the i-th at i % RECENT_INVALIDATIONS) and their count: a read begun before one of its owners
+   *  (or all) was invalidated stores nothing. Other records' invalidations, other deployments' included, do not stop it. */
   private readonly recent: Invalidation[] = [];
   private heard = 0;
-  /**
-   * The keys of the entries by owner, so that an invalidation evicts its entries without walking the others: every
-   * invalidation of any record reaches every cache of every instance. Kept in step with the entries by lru-cache's
-   * `dispose`, which it calls whenever an entry goes (evicted, expired, deleted, replaced, cleared).
-   */
+  /** Entry keys by owner, so an invalidation evicts without walking the rest (every invalidation reaches every cache).
+   *  Kept in step by lru-cache's `dispose`, called whenever an entry goes. */
   private readonly byOwner = new Map<string, Set<string>>();
 
   constructor(bus: InvalidationBus, ttlMs: number, owners: (value: V) => Owners, weight?: CacheWeight<V>) {
@@ -54,7 +41,6 @@ export class InvalidatedCache<V extends object> {
     const dispose = (entry: Entry<V>, key: string) => this.fileUnder(key, entry.owners, 'remove');
     this.entries = ttlMs > 0 ? new LRUCache<string, Entry<V>>({ max: MAX_ENTRIES, ttl: ttlMs, ttlResolution: 0, dispose, ...bounds }) : undefined;
     this.owners = owners;
-    // One that keeps nothing has nothing to forget.
     if (this.entries !== undefined) bus.subscribe((invalidation) => this.forget(invalidation));
   }
 
@@ -76,7 +62,6 @@ export class InvalidatedCache<V extends object> {
     return loaded;
   }
 
-  /** The cached values of `keys`, and what one `load` reads of the others (each stored as `find` stores it). */
   async findMany(keys: readonly string[], load: (missing: string[]) => Promise<ReadonlyMap<string, V>>): Promise<Map<string, V>> {
     const found = new Map<string, V>();
     const missing: string[] = [];

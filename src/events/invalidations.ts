@@ -2,41 +2,26 @@ import { EventEmitter } from 'node:events';
 import type { Redis } from 'ioredis';
 import { reconnectIfStalled } from '../redis-stall.ts';
 
-/**
- * A change that instances' caches must forget at once: a record by kind and id, or everything (`all`, after this
- * instance may have missed some, e.g. while its Redis subscription was down).
- */
+/** What caches must forget at once: a record by kind and id, or everything (`all`, when this instance may have missed some). */
 export type Invalidation = { readonly kind: InvalidationKind; readonly id: string } | { readonly kind: 'all' };
 
-/**
- * What can change: an API key, an OAuth client or M2M credential (`oauth_client`), what owns them, a grant (the OP's,
- * revoked with its tokens), an application's users (`users`) or authorization data (`roles`), both keyed by
- * application id, or an organization's status.
- */
+/** An API key, an OAuth client or M2M credential (`oauth_client`), their owners, a grant (revoked with its tokens), an
+ *  application's users (`users`) or authorization data (`roles`), both by application id, or an organization's status. */
 const KINDS = ['api_key', 'oauth_client', 'application', 'tenant', 'user', 'grant', 'users', 'roles', 'organization'] as const;
 export type InvalidationKind = (typeof KINDS)[number];
 
-/**
- * Fans invalidations out to every instance: in process always, and through Redis pub/sub when REDIS_URL is set
- * (API.md: Redis shares what instances must agree on). Without Redis only this instance hears them: run several
- * instances with REDIS_URL, or the caches' short lifetimes bound what another instance may still believe.
- */
+/** In process always, and through Redis pub/sub when REDIS_URL is set. Without Redis only this instance hears them, and
+ *  the caches' short lifetimes bound what another instance may still believe. */
 export interface InvalidationBus {
   /** Tells every instance, this one first (synchronously), then the others. Call after the change has committed. */
   publish(invalidation: Invalidation): Promise<void>;
   subscribe(listener: (invalidation: Invalidation) => void): void;
-  /**
-   * Connects the Redis subscription, not sooner: an attempt's timer must not run while the server is being built.
-   * Resolves once the first attempt has subscribed or failed; ioredis keeps trying.
-   */
+  /** Connects the Redis subscription, not sooner: an attempt's timer must not run while the server is being built.
+   *  Resolves once the first attempt subscribed or failed; ioredis keeps trying. */
   connect(): Promise<void>;
   close(): Promise<void>;
-  /**
-   * Where Redis failures are reported, once when fan-out through Redis starts failing (not at each reconnection
-   * attempt while Redis is away); server.ts sets the log.
-   */
+  /** Told once when fan-out through Redis starts failing, not at each reconnection attempt; server.ts sets the log. */
   onError: (error: unknown) => void;
-  /** Told once fan-out through Redis works again, publishing and subscribed, after a failure went to `onError`. */
   onRecovered: () => void;
 }
 
@@ -53,8 +38,7 @@ function isInvalidation(value: unknown): value is Invalidation {
 
 export function createInvalidationBus(redis?: Redis): InvalidationBus {
   const local = new EventEmitter();
-  // Subscribes at each `ready` (below) rather than leaving it to ioredis: a subscription requested while Redis was away
-  // or not answering (offline queue, command timeout) would be dropped, and never renewed.
+  // Subscribed at each `ready` (below), not by ioredis: one asked while Redis was away or slow would be dropped for good.
   const subscriber = redis?.duplicate({ autoResubscribe: false, lazyConnect: true });
   let firstAttempt: () => void = () => {};
   const attempted = new Promise<void>((resolve) => (firstAttempt = resolve));
@@ -72,8 +56,7 @@ export function createInvalidationBus(redis?: Redis): InvalidationBus {
   const bus: InvalidationBus = {
     async publish(invalidation) {
       local.emit(EVENT, invalidation);
-      // The change is committed already: a Redis failure is logged, and other instances' caches expire on their own.
-      // It waits at most the client's command timeout, and fails at once while Redis is disconnected.
+      // Committed already: a Redis failure is logged and other caches expire; waits at most the command timeout.
       if (redis === undefined) return;
       await redis.publish(CHANNEL, JSON.stringify(invalidation)).then(
         () => works('publishing'),
@@ -109,8 +92,7 @@ export function createInvalidationBus(redis?: Redis): InvalidationBus {
       }
       if (isInvalidation(invalidation)) local.emit(EVENT, invalidation);
     });
-    // Whatever was published while the subscription was down is lost: forget everything once it is back. The first
-    // subscription too: the instance may have served (and cached) before it, had Redis been slow to answer at start.
+    // What was published while unsubscribed is lost: forget everything on each subscription, the first too (served before it).
     subscriber.on('ready', () => {
       subscriber.subscribe(CHANNEL).then(
         () => {
@@ -132,11 +114,8 @@ export function createInvalidationBus(redis?: Redis): InvalidationBus {
   return bus;
 }
 
-/**
- * `bus` for a request whose writes commit with its request transaction: what it publishes goes out once that commits
- * (a cache told to forget before the commit could read the old record again and keep it), and nothing if it rolls back.
- * The rest is the bus itself, reached through the prototype.
- */
+/** For a request whose writes commit with its transaction: published once that commits (a cache told earlier could read
+ *  and keep the old record), and not at all on rollback. The rest is the bus itself, through the prototype. */
 export function publishingAfterCommit(bus: InvalidationBus, transaction: { afterCommit(action: () => Promise<void>): Promise<void> }): InvalidationBus {
   const publish = (invalidation: Invalidation) => transaction.afterCommit(() => bus.publish(invalidation));
   return Object.assign(Object.create(bus) as InvalidationBus, { publish });

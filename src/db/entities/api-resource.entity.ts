@@ -1,10 +1,8 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { applicationFilter } from '../owned.ts';
 
-/**
- * One of the application's own APIs: a grant naming its `identifier` as `resource` (RFC 8707) gets a JWT whose
- * audience it is, carrying those of its `permissions` the subject holds. Application-level: it serves every tenant.
- */
+/** A grant naming `identifier` as `resource` (RFC 8707) gets a JWT for that audience with the `permissions` the subject
+ *  holds. Application-level: it serves every tenant. */
 const ApiResourceSchema = defineEntity({
   name: 'ApiResource',
   tableName: 'api_resource',

@@ -2,10 +2,8 @@ import { defineEntity, p } from '@mikro-orm/core';
 import { applicationFilter, tenantFilter } from '../owned.ts';
 import type { RoleSubjectType } from './role-assignment.entity.ts';
 
-/**
- * An invitation of an e-mail address to one tenant, with the roles it gives there. Its link's token is stored only as
- * its SHA-256; a resend replaces it (the old link stops working). Status is derived: accepted, revoked, expired, pending.
- */
+/** To one tenant, with the roles it gives there. The link's token is stored only as its SHA-256; a resend replaces it.
+ *  Status is derived: accepted, revoked, expired, pending. */
 const InvitationSchema = defineEntity({
   name: 'Invitation',
   tableName: 'invitation',
@@ -28,10 +26,7 @@ const InvitationSchema = defineEntity({
     clientId: p.uuid().nullable(),
     invitedByType: p.string(),
     invitedById: p.string(),
-    /**
-     * The subjects of the credentials that sent or last resent it: at acceptance it gives only the roles these may
-     * still give in the tenant.
-     */
+    /** The subjects that sent or last resent it: acceptance gives only the roles these may still give in the tenant. */
     grantedBy: p.json<{ type: RoleSubjectType; id: string }[]>(),
     createdAt: p.datetime().onCreate(() => new Date()),
     updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),

@@ -9,11 +9,8 @@ export type OAuthClientType = (typeof OAUTH_CLIENT_TYPES)[number];
 export const CLIENT_AUTH_METHODS = ['none', 'client_secret_basic', 'client_secret_post', 'private_key_jwt'] as const;
 export type ClientAuthMethod = (typeof CLIENT_AUTH_METHODS)[number];
 
-/**
- * An OAuth 2.0 client of an application, and M2M credentials (type `m2m`) alike: the OP (src/oidc/) reads them as
- * its clients. `id` is the `client_id`. Secrets are kept encrypted (the OP must compare them in clear); during a
- * rotation's grace period the previous secret stays valid until `previousSecretExpiresAt`.
- */
+/** Sign-in clients and M2M credentials alike, as the OP (src/oidc/) reads them; `id` is the `client_id`. Secrets are kept
+ *  encrypted (the OP compares them in clear); after a rotation the previous one stays valid until `previousSecretExpiresAt`. */
 const OAuthClientSchema = defineEntity({
   name: 'OAuthClient',
   tableName: 'oauth_client',

@@ -2,7 +2,6 @@ import { defineEntity, p } from '@mikro-orm/core';
 
 export type OrganizationStatus = 'active' | 'deactivated';
 
-/** A billing address, as the organization's billing settings hold it (src/domain/organizations/billing.ts). */
 export interface BillingAddress {
   line1: string;
   line2: string | null;

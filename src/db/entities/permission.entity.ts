@@ -1,10 +1,7 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { tenantOwnedColumns, tenantOwnedFilters } from '../owned.ts';
 
-/**
- * A permission an application defines for its own API (`invoices:approve`), application-wide or a tenant's own. The
- * management API's permissions are not rows: they are the built-in list of src/auth/permissions.ts.
- */
+/** An application's own (`invoices:approve`), application-wide or a tenant's; the management API's are src/auth/permissions.ts. */
 const CustomPermissionSchema = defineEntity({
   name: 'CustomPermission',
   tableName: 'permission',

@@ -1,10 +1,8 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { tenantOwnedColumns, tenantOwnedFilters } from '../owned.ts';
 
-/**
- * A named bundle of permission grants (built-in ones, wildcards, the application's own), application-wide or, with
- * `tenantId`, a tenant's own. The built-in roles (`builtIn`) exist in every application and cannot be deleted.
- */
+/** Permission grants (built-in, wildcards, the application's own), application-wide or a tenant's own. Built-in roles
+ *  (`builtIn`) exist in every application and cannot be deleted. */
 const RoleSchema = defineEntity({
   name: 'Role',
   tableName: 'role',

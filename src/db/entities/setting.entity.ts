@@ -1,10 +1,8 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { tenantOwnedColumns, tenantOwnedFilters } from '../owned.ts';
 
-/**
- * One configured value of the tenancy engine: the application's (`tenantId` null) or a tenant's override, by `feature`
- * and `key` ('' where the feature holds one value). Secrets live apart from `value` and leave only through presenters.
- */
+/** The application's (`tenantId` null) or a tenant's override, by `feature` and `key` ('' for a single value). Secrets
+ *  live apart from `value` and leave only through presenters. */
 export type SettingFeature = 'branding' | 'email_template' | 'email_provider' | 'policy';
 
 const SettingSchema = defineEntity({

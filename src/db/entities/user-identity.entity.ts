@@ -1,10 +1,7 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { applicationFilter } from '../owned.ts';
 
-/**
- * A user's account at an upstream identity provider (an `oauth` auth provider): its `subject` there, in the pool the
- * user belongs to (migration 0029). Written by the upstream sign-in (src/domain/sign-in/upstream/accounts.ts).
- */
+/** A user's `subject` at an upstream (`oauth`) provider, in the user's pool; written by upstream/accounts.ts. */
 const UserIdentitySchema = defineEntity({
   name: 'UserIdentity',
   tableName: 'user_identity',

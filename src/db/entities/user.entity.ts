@@ -3,11 +3,9 @@ import { applicationFilter, tenantFilter } from '../owned.ts';
 
 export type UserStatus = 'active' | 'suspended' | 'locked';
 
-/**
- * An end user of an application. `poolId` is the pool the e-mail is unique in: the nil UUID for the shared pool, the
- * tenant's id when auth is isolated (API.md, User). Whatever writes a user's row calls usersChanged
- * (src/domain/users/changed.ts) after commit, or publishes `application`: the REST read cache keeps users' answers till then.
- */
+/** `poolId`: the pool the e-mail is unique in, the nil UUID (shared) or the tenant's id when isolated (API.md, User). A
+ *  write of a user's row calls usersChanged (domain/users/changed.ts) after commit, or publishes `application`: the REST
+ *  read cache keeps users' answers till then. */
 const UserSchema = defineEntity({
   name: 'User',
   tableName: 'app_user',
@@ -34,7 +32,6 @@ const UserSchema = defineEntity({
     failedSignIns: p.integer().default(0),
     /** The language the user last used on the hosted pages, which their mails are written in; null: English (src/domain/locales.ts). */
     locale: p.string().nullable(),
-    /** The application's own data about the user (PATCH /users/{userId}); `{}` when none. */
     metadata: p.json<Record<string, unknown>>().onCreate(() => ({})),
     createdAt: p.datetime().onCreate(() => new Date()),
     updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
@@ -44,5 +41,4 @@ const UserSchema = defineEntity({
 export class User extends UserSchema.class {}
 UserSchema.setClass(User);
 
-/** The pool id of the application's shared user pool. */
 export const SHARED_POOL = '00000000-0000-0000-0000-000000000000';
