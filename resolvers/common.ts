@@ -7,10 +7,8 @@ import { SERVICE_VERSION } from '../src/version.ts';
 const twoDigits = (value: number) => (value < 10 ? `0${value}` : String(value));
 const threeDigits = (value: number) => (value < 10 ? `00${value}` : value < 100 ? `0${value}` : String(value));
 
-/**
- * `date.toISOString()`, built from its UTC fields: the same text about four times as fast (V8's own formatting costs
- * about 1 µs, and a page of users holds 40 dates). Years outside 1000-9999 are left to toISOString (its ±YYYYYY form).
- */
+/** `toISOString()` from UTC fields, about four times as fast (a page of users holds 40 dates); years outside 1000-9999
+ *  are left to toISOString (its ±YYYYYY form). */
 function isoText(date: Date): string {
   const year = date.getUTCFullYear();
   if (year < 1000 || year > 9999) return date.toISOString();
@@ -19,11 +17,8 @@ function isoText(date: Date): string {
   return `${day}T${time}.${threeDigits(date.getUTCMilliseconds())}Z`;
 }
 
-/**
- * graphql-scalars' DateTime, serialized as its RFC 3339 text instead of a Date: the JSON is the same, but a response
- * holding Date objects leaves V8's fast JSON.stringify path, which made serializing a page of users several times
- * slower (docs/bench.md).
- */
+/** graphql-scalars' DateTime serialized as its RFC 3339 text: Date objects in a response leave V8's fast JSON.stringify
+ *  path, several times slower for a page of users (docs/bench.md). */
 const DateTime = new GraphQLScalarType({
   ...DateTimeResolver.toConfig(),
   serialize: (value) => isoText(DateTimeResolver.serialize(value)),
@@ -38,11 +33,8 @@ function canonicalUuid(value: unknown): string {
   return value.toLowerCase();
 }
 
-/**
- * An id a client sends: a UUIDv7, as every id is (API.md), so another version or the nil UUID is refused as malformed
- * rather than looked up. The refusal is a plain error, not a GraphQLError, so that graphql-js wraps it with the refused
- * literal's location, by which src/graphql/input-refusals.ts names the argument; it quotes no value.
- */
+/** A UUIDv7, as every id is (API.md): another version or the nil UUID is malformed, not looked up. A plain error, not a
+ *  GraphQLError, so graphql-js adds the literal's location (src/graphql/input-refusals.ts names the argument by it). */
 function parseId(value: unknown): string {
   if (typeof value !== 'string' || !isUuid(value)) throw new TypeError('Not a UUIDv7 (Gatehouse ids are UUIDv7)');
   return value.toLowerCase();

@@ -3,7 +3,6 @@ import type { Page } from './operations.ts';
 /** The largest page the API gives (`pageSize` 1 to 100). */
 export const FULL_PAGE = 100;
 
-/** Every item of a list, its pages read in turn from the first until one has no `next`. */
 export async function readAllPages<T>(readPage: (cursor: string | null) => Promise<Page<T>>): Promise<T[]> {
   const items: T[] = [];
   let cursor: string | null = null;

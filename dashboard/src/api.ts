@@ -11,10 +11,8 @@ interface GraphQLResponse<T> {
   readonly errors?: readonly { readonly message: string; readonly extensions?: { readonly code?: string; readonly field?: string; readonly details?: readonly ErrorDetail[] } }[];
 }
 
-/**
- * The server's refusal: its human-readable message, its code (`organization_deactivated`, `not_found`…), the input it
- * names as the API does (`slug`, `redirectUris[1]`, `address.country`) and details.
- */
+/** The server's refusal: its message, code (`organization_deactivated`, `not_found`…), the input it names as the API does
+ *  (`redirectUris[1]`) and details. */
 export class ApiError extends Error {
   readonly code: string | undefined;
   readonly field: string | undefined;
@@ -33,7 +31,6 @@ export interface RequestScope {
   readonly applicationId?: string;
 }
 
-/** The Bearer token and the application header of a call in `scope`. */
 function credentialHeaders(session: Session, scope: RequestScope): Record<string, string> {
   const headers: Record<string, string> = { authorization: `Bearer ${session.accessToken}` };
   if (scope.applicationId !== undefined) headers['x-gatehouse-application'] = scope.applicationId;
@@ -49,11 +46,8 @@ async function post(session: Session, body: string, scope: RequestScope): Promis
   }
 }
 
-/**
- * The one way the dashboard calls `POST /graphql`: the Bearer token (renewed when it nears its end, or once when
- * refused), the application header, and a refusal thrown as an ApiError with the server's message and code. A 401
- * that renewal does not mend ends the session, which shows the Sign in button again.
- */
+/** The one way the dashboard calls `POST /graphql`: the Bearer token (renewed near its end, or once when refused), the
+ *  application header, a refusal thrown as an ApiError. A 401 that renewal does not mend ends the session. */
 export async function graphql<T>(query: string, variables: Record<string, unknown>, scope: RequestScope = {}): Promise<T> {
   const config = readConfig();
   const body = JSON.stringify({ query, variables });
@@ -79,10 +73,8 @@ export interface SubscriptionSink<T> {
   end: (message: string, failed: boolean) => void;
 }
 
-/**
- * Runs a subscription over GraphQL over WebSocket (graphql-ws on `/graphql`), the credentials in `connection_init`'s
- * payload as `graphql()` sends them in headers; returns the unsubscribe. It does not reconnect: `end` says why it stopped.
- */
+/** graphql-ws on `/graphql`, the credentials in `connection_init`'s payload; returns the unsubscribe. It does not
+ *  reconnect: `end` says why it stopped. */
 export function subscribe<T>(query: string, variables: Record<string, unknown>, scope: RequestScope, sink: SubscriptionSink<T>): () => void {
   const client = createClient({
     url: `${location.protocol === 'https:' ? 'wss:' : 'ws:'}//${location.host}/graphql`,

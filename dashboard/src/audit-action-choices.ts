@@ -1,15 +1,12 @@
 import { AUDIT_ACTIONS } from '../../src/domain/audit-actions.ts';
 
-// Read from the server's own table at build time (as copy-keys.ts reads the copy catalog): the actions the service
-// writes, and no list of ours to fall behind it.
+// Read from the server's own table at build time (as copy-keys.ts does): no list of ours to fall behind it.
 
-/** A value the audit search's Action field offers, and what it finds. */
 export interface ActionChoice {
   readonly value: string;
   readonly label: string;
 }
 
-/** The resource an action is about: `user` of `user.email.verified`. */
 const resourceOf = (action: string) => action.slice(0, action.indexOf('.'));
 
 /** Each resource's family (`user.*`, which the API takes as a prefix), then its actions with their meaning, in the table's order. */

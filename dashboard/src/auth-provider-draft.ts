@@ -21,10 +21,8 @@ export function providerDraftOf(type: AuthProviderType, provider: AuthProvider |
   };
 }
 
-/**
- * Settings as changed in the form. Another OAuth preset clears Scopes left as the form opened with them (the old
- * preset's, as a rule), so the server gives the new preset's defaults; scopes typed in the form stay.
- */
+/** Another OAuth preset clears Scopes left as the form opened with them, so the server gives the new preset's defaults;
+ *  scopes typed in the form stay. */
 export function changedSettings(type: AuthProviderType, provider: AuthProvider | null, before: SettingsDraft, after: SettingsDraft): SettingsDraft {
   if (type !== 'oauth' || after['provider'] === before['provider']) return after;
   return after['scopes'] === providerDraftOf(type, provider).settings['scopes'] ? { ...after, scopes: '' } : after;

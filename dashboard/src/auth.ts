@@ -2,11 +2,8 @@ import * as oauth from 'oauth4webapi';
 import type { DashboardConfig } from './config.ts';
 import { clearSession, getSession, saveSession, type Session } from './session.ts';
 
-/**
- * The authorization request in flight: what the callback must match (state) and prove (PKCE verifier), where the
- * operator was (the URL's query and fragment), and which organization's dashboard client asked: the callback's page is
- * served at the redirect URI, without `?organization=`, so with the oldest organization's client.
- */
+/** What the callback must match (state) and prove (PKCE verifier), where the operator was, and which organization's
+ *  client asked: the callback's page is served without `?organization=`, so with the oldest organization's client. */
 interface PendingSignIn {
   readonly state: string;
   readonly codeVerifier: string;
@@ -25,17 +22,14 @@ export function redirectUri(): string {
   return `${location.origin}/dashboard/`;
 }
 
-/** Whether the page was loaded as the authorization response (`?code=…&state=…` or `?error=…`). */
 export function isAuthorizationResponse(url: URL): boolean {
   return url.searchParams.has('code') || url.searchParams.has('error');
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-/**
- * The dashboard to load when the issuer's sign-out sent the browser back (`?state=`, the organization signed out of):
- * that organization's, since the post-logout redirect URI's page is the oldest organization's. Null on any other page.
- */
+/** The dashboard to load after the issuer's sign-out (`?state=`, the organization signed out of): the post-logout page is
+ *  the oldest organization's. Null on any other page. */
 export function afterSignOut(url: URL, config: DashboardConfig): string | null {
   const organizationId = url.searchParams.get('state');
   if (organizationId === null || isAuthorizationResponse(url)) return null;
@@ -49,7 +43,6 @@ function httpOptions(config: DashboardConfig): { [oauth.allowInsecureRequests]?:
 
 let discovery: Promise<oauth.AuthorizationServer> | undefined;
 
-/** The issuer's metadata, read once per page load (a failed read is tried again next time). */
 function discover(config: DashboardConfig): Promise<oauth.AuthorizationServer> {
   discovery ??= oauth
     .discoveryRequest(config.issuer, httpOptions(config))
@@ -69,7 +62,6 @@ function endpoint(server: oauth.AuthorizationServer, name: 'authorization_endpoi
 
 const clientOf = (clientId: string): oauth.Client => ({ client_id: clientId });
 
-/** Starts the authorization code flow with PKCE: leaves the page for the issuer's authorization endpoint. */
 export async function signIn(config: DashboardConfig): Promise<void> {
   const server = await discover(config);
   const pending: PendingSignIn = {
@@ -102,7 +94,6 @@ function takePendingSignIn(): PendingSignIn {
   return JSON.parse(stored) as PendingSignIn;
 }
 
-/** The words to show for a failed sign-in: the issuer's own description when it gave one. */
 function signInFailure(error: unknown): Error {
   if (error instanceof oauth.AuthorizationResponseError || error instanceof oauth.ResponseBodyError) {
     return new Error(`Sign-in failed: ${error.error_description ?? error.error}`);
@@ -129,7 +120,6 @@ function sessionOf(tokens: oauth.TokenEndpointResponse, previous: Session | Pend
   };
 }
 
-/** Where the operator was when the sign-in started (the URL's query and fragment), and their session. */
 export interface CompletedSignIn {
   readonly session: Session;
   readonly returnTo: string;
@@ -155,7 +145,6 @@ async function redeem(config: DashboardConfig, callbackUrl: URL): Promise<Comple
 // A code is redeemed once per page load, however often React runs the effect that asks for it.
 let redemption: Promise<CompletedSignIn> | undefined;
 
-/** Validates the authorization response in the page's URL and exchanges its code for the tokens. */
 export function completeSignIn(config: DashboardConfig): Promise<CompletedSignIn> {
   redemption ??= redeem(config, new URL(location.href));
   return redemption;
@@ -175,10 +164,8 @@ async function renew(config: DashboardConfig, session: Session): Promise<Session
 // One renewal at a time: the refresh token is rotated, and a second use of the old one would revoke the grant.
 let renewal: Promise<Session> | undefined;
 
-/**
- * A new access token from the refresh token, saved as the session. When it cannot be had (the grant revoked, the
- * operator suspended, the network down) the session ends and the page asks to sign in again.
- */
+/** When no new access token can be had (grant revoked, operator suspended, network down) the session ends and the page
+ *  asks to sign in again. */
 export function renewSession(config: DashboardConfig, session: Session): Promise<Session> {
   // Renewed already since `session` was read (two calls refused at once): its refresh token is spent.
   const current = getSession();
@@ -205,7 +192,6 @@ export function renewSession(config: DashboardConfig, session: Session): Promise
   return renewal;
 }
 
-/** The session with an access token that is not about to expire: renewed first when it is. */
 export async function liveSession(config: DashboardConfig): Promise<Session> {
   const session = getSession();
   if (session === null) throw new Error('You are signed out.');
@@ -213,11 +199,8 @@ export async function liveSession(config: DashboardConfig): Promise<Session> {
   return renewSession(config, session);
 }
 
-/**
- * Ends the session here, revokes its refresh token (which outlives the issuer's browser session), then signs out at
- * the issuer (RP-initiated logout), which sends the browser back to the dashboard with the organization as `state`
- * (afterSignOut).
- */
+/** Revokes the refresh token (it outlives the issuer's browser session), then signs out at the issuer (RP-initiated
+ *  logout), which sends the browser back with the organization as `state` (afterSignOut). */
 export async function signOut(config: DashboardConfig, session: Session): Promise<void> {
   const server = await discover(config);
   if (session.refreshToken !== null) {

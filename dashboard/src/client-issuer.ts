@@ -1,7 +1,4 @@
-/**
- * The issuer a client's app is configured with: the service's, or, for a tenant's client while authentication is
- * isolated, the tenant's own sign-in surface (by id, which survives a rename of its slug).
- */
+/** The service's, or for a tenant's client while isolated, the tenant's surface by id (which survives a slug's rename). */
 export function clientIssuer(issuer: URL, tenantId: string | null, isolated: boolean): string {
   const service = issuer.href.replace(/\/$/, '');
   return tenantId !== null && isolated ? `${service}/t/${tenantId}` : service;

@@ -2,9 +2,8 @@
 export interface DashboardConfig {
   /** The OIDC issuer; discovery is at `${issuer}/.well-known/openid-configuration`. */
   readonly issuer: URL;
-  /** The dashboard's public `spa` client. */
   readonly clientId: string;
-  /** The organization whose console the client is: the operators' own. */
+  /** The organization whose console the client is. */
   readonly organizationId: string;
   /** The management API's resource indicator (RFC 8707), so the access token is for that API. */
   readonly managementAudience: string;

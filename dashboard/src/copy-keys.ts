@@ -5,7 +5,6 @@ export { isLocale as isCopyLanguage, LOCALES as COPY_LANGUAGES, type Locale as C
 
 export type CopyKey = keyof typeof EN;
 
-/** The hosted pages' copy keys in the catalog's order (`login.title` first). */
 export const COPY_KEYS = Object.keys(EN) as readonly CopyKey[];
 
 /** The built-in English text of a key, or none for a key the catalog no longer has. */

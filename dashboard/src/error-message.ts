@@ -3,10 +3,7 @@ export function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/**
- * The words on the form for an input a refusal marked: its label, or a fieldset's legend. A box of a group has its
- * choice's label, not the group's: none then.
- */
+/** Its label or a fieldset's legend; a box of a group has its choice's label, not the group's: none then. */
 export function labelOf(element: HTMLElement): string | null {
   let label: string | null | undefined;
   if (element instanceof HTMLFieldSetElement) label = element.querySelector('legend')?.textContent;
@@ -16,10 +13,8 @@ export function labelOf(element: HTMLElement): string | null {
   return text === '' ? null : text;
 }
 
-/**
- * A refusal's message that begins with the API's name of its field (`secrets.clientSecret is required`) begins with
- * the form's words instead (`Client secret is required`); a name within a sentence ("this slug") stays.
- */
+/** A message beginning with the API's field name (`secrets.clientSecret is required`) begins with the form's words
+ *  instead; a name within a sentence ("this slug") stays. */
 export function inFormWords(message: string, field: string, label: string): string {
   return message.startsWith(`${field} `) ? `${label}${message.slice(field.length)}` : message;
 }

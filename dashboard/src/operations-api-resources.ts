@@ -2,8 +2,7 @@ import { graphql } from './api.ts';
 import type { Page } from './operations.ts';
 import { listPermissionCatalogue } from './operations-roles.ts';
 
-// The API resources tab's calls (schema/api-resources.graphql), on the managed application's path: only an
-// application-wide scope may write a resource, and its permissions are the application's own (schema/permissions.graphql).
+// Only an application-wide scope may write a resource; its permissions are the application's own.
 
 export interface ApiResource {
   readonly id: string;
@@ -12,7 +11,6 @@ export interface ApiResource {
   /** Another application registered `identifier` first: grants naming it are refused until it is saved again once free. */
   readonly identifierHeldElsewhere: boolean;
   readonly name: string;
-  /** Keys of the application's own application-wide permissions. */
   readonly permissions: readonly string[];
   readonly createdAt: string;
   readonly updatedAt: string;
@@ -56,16 +54,13 @@ export async function listDefinedPermissions(appId: string): Promise<DefinedPerm
   return new Map(catalogue.filter((permission) => !permission.builtIn && permission.tenantId === null).map((permission) => [permission.key, permission.description]));
 }
 
-/** The rows with a key, trimmed, each key once (the API keeps the first). */
 function filledRows(rows: readonly PermissionRow[]): PermissionRow[] {
   const filled = rows.map((row) => ({ key: row.key.trim(), description: row.description.trim() })).filter((row) => row.key !== '');
   return filled.filter((row, at) => filled.findIndex((other) => other.key === row.key) === at);
 }
 
-/**
- * The draft as the API takes it: keys the application defines already are listed, the others defined with the
- * resource in its transaction (`newPermissions`, with the row's description), so a refused save leaves nothing behind.
- */
+/** Keys defined already are listed, the others defined with the resource in its transaction (`newPermissions`), so a
+ *  refused save leaves nothing behind. */
 async function inputOf(appId: string, draft: ApiResourceDraft): Promise<ApiResourceInput> {
   const rows = filledRows(draft.permissions);
   const defined = await listDefinedPermissions(appId);
@@ -85,10 +80,7 @@ export async function createApiResource(appId: string, draft: ApiResourceDraft):
   return data.createApiResource;
 }
 
-/**
- * The draft, its identifier only when `withIdentifier`: saving an identifier again claims one held elsewhere (409 while
- * it is held), so a save that leaves it alone (a rename) must not send it.
- */
+/** Saving the identifier claims one held elsewhere (409 while held), so a rename leaves it out (`withIdentifier` false). */
 export async function updateApiResource(appId: string, resourceId: string, draft: ApiResourceDraft, withIdentifier: boolean): Promise<ApiResource> {
   const mutation = `mutation UpdateApiResource($appId: UUID!, $resourceId: UUID!, $input: UpdateApiResourceInput!) {
     updateApiResource(appId: $appId, resourceId: $resourceId, input: $input) { ${RESOURCE_FIELDS} }

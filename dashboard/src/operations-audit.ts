@@ -26,7 +26,6 @@ export interface AuditRecord {
   readonly changes: { readonly before: unknown; readonly after: unknown } | null;
 }
 
-/** The search's filters as the API takes them; `from` and `to` are ISO instants. */
 export interface AuditFilter {
   readonly tenantId?: string;
   readonly action?: string;
@@ -49,10 +48,8 @@ const RECORD_FIELDS = `fragment AuditRecordFields on AuditRecord {
   id time tenantId actor { type id } apiKeyId action target { type id } outcome requestId ip userAgent changes { before after }
 }`;
 
-/** The tenant a record concerns, as a reference (without an id for the application's own events). */
 const tenantOf = (record: AuditRecord): AuditReference => ({ type: 'tenant', id: record.tenantId });
 
-/** What a role assignment's record holds of it, before or after (the server's assignmentSnapshot). */
 interface AssignmentSnapshot {
   readonly roleId: string;
   readonly subjectType: string;
@@ -69,10 +66,7 @@ function assignmentOf(record: AuditRecord): AssignmentSnapshot | null {
   return isAssignmentSnapshot(snapshot) ? snapshot : null;
 }
 
-/**
- * The records with the names of the ids they hold, read for the whole page at once; other types (a domain, a session)
- * and an id whose read fails stand for themselves.
- */
+/** Names read for the whole page at once; other types (a domain, a session) and ids whose read fails stand for themselves. */
 async function named(appId: string, records: readonly AuditRecord[]): Promise<NamedAuditRecord[]> {
   const references = records.flatMap((record) => {
     const assignment = assignmentOf(record);
@@ -117,10 +111,7 @@ interface AddressFilter {
   readonly tenantId?: string;
 }
 
-/**
- * The first `pageSize` users the filter finds: the application's, or with `appId` null the console's, the
- * organization's operators (read as the operator themself, as readNames does).
- */
+/** The application's users, or with `appId` null the console's, its operators (read as the operator themself). */
 async function usersByEmail(appId: string | null, filter: AddressFilter, pageSize: number): Promise<readonly Addressed[]> {
   const variables = { ...filter, pageSize };
   if (appId === null) {
@@ -135,22 +126,18 @@ async function usersByEmail(appId: string | null, filter: AddressFilter, pageSiz
   return (await graphql<{ users: Page<Addressed> }>(query, { appId, ...variables }, { applicationId: appId })).users.data;
 }
 
-/** The addresses of the users and operators whose address starts with `prefix`: the suggestions of an e-mail field. */
 export async function suggestEmails(appId: string, prefix: string): Promise<string[]> {
   const found = await Promise.all([listUsers(appId, prefix, null).then((page) => page.data), usersByEmail(null, { emailPrefix: prefix }, PAGE_SIZE).catch(() => [])]);
   return [...new Set(found.flat().map((user) => user.email))];
 }
 
-/** Who an audit filter's address names: a user of the application or an operator (audit types `user`, `operator`). */
 export interface AddressedReference {
   readonly type: 'user' | 'operator';
   readonly id: string;
 }
 
-/**
- * Who an audit filter names by address (`field`, which a refusal names): among the application's users (isolated pools'
- * one per tenant: `tenantId` picks) and the console's operators; a user's and an operator's address is refused with both ids.
- */
+/** Among the application's users (isolated pools: one per tenant, `tenantId` picks) and the console's operators; an
+ *  address of both a user and an operator is refused with both ids. */
 export async function referenceByEmail(appId: string, field: string, email: string, tenantId: string | undefined): Promise<AddressedReference> {
   const [users, operators] = await Promise.all([usersByEmail(appId, { email, tenantId }, SAME_ADDRESS_MAX), usersByEmail(null, { email }, 1)]);
   const refuse = (message: string) => new ApiError(message, 'not_found', [], field);

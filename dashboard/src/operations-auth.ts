@@ -2,8 +2,7 @@ import { AUTH_PROVIDER_FIELDS, type AuthProvider, type AuthProviderType, type Po
 import { callInScope, type SettingsScope } from './operations.ts';
 import type { SettingValues } from './setting-fields.ts';
 
-// The Authentication tab's writes (schema/auth-providers.graphql, policies.graphql). A tenant scope writes the
-// tenant's own provider or policy override, which the server refuses (409) unless authentication is isolated.
+// A tenant scope writes the tenant's own provider or policy override, refused (409) unless authentication is isolated.
 
 export interface CreateAuthProviderInput {
   readonly type: AuthProviderType;
@@ -49,7 +48,6 @@ export interface SamlSpKey {
 /** How long the previous SP key keeps decrypting assertions: the API's default, time to register the new certificate. */
 export const SP_KEY_GRACE_DAYS = 7;
 
-/** Gives a SAML provider a new SP key pair, current at once; the previous one is kept for the API's grace period. */
 export async function rotateSamlSpKey(scope: SettingsScope, providerId: string): Promise<SamlSpKey> {
   const mutation = `mutation RotateSamlSpKey($appId: UUID!, $tenantId: UUID, $providerId: UUID!) {
     rotateSamlSpKey(appId: $appId, tenantId: $tenantId, providerId: $providerId) { certificate previousCertificateExpiresAt metadataUrl }

@@ -1,8 +1,8 @@
 import { callInScope, type Page, type SettingsScope } from './operations.ts';
 import type { EmailProviderSecret, EmailProviderType, SmtpSecurity } from './operations-email-auth.ts';
 
-// The E-mail tab's writes (schema/email.graphql). `tenantId` null acts on the application's own value; a tenant's
-// writes its override, which the server refuses (409) while the feature's switch is application-wide.
+// `tenantId` null acts on the application's value; a tenant's writes its override, refused (409) while the feature's
+// switch is application-wide.
 
 export interface EmailTemplateInput {
   readonly subject: string;
@@ -30,7 +30,6 @@ export interface EmailProviderInput {
 
 export type EmailDeliveryStatus = 'queued' | 'sent' | 'failed';
 
-/** A mail of the outbox as its row in the Deliveries list shows it. */
 export interface EmailDeliverySummary {
   readonly id: string;
   /** One of the 13 template keys, or `test`. */
@@ -39,11 +38,9 @@ export interface EmailDeliverySummary {
   readonly status: EmailDeliveryStatus;
   readonly attempts: number;
   readonly lastError: string | null;
-  /** When it was queued. */
   readonly createdAt: string;
 }
 
-/** A mail of the outbox, as rendered when it was queued, and where its delivery stands. */
 export interface EmailDelivery extends EmailDeliverySummary {
   /** Why nothing left the service although it is `sent` (the built-in sender without an SMTP server). */
   readonly note: string | null;

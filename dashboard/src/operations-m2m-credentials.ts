@@ -2,8 +2,7 @@ import { graphql } from './api.ts';
 import type { Page } from './operations.ts';
 import { ROTATION_GRACE_SECONDS } from './operations-oauth-clients.ts';
 
-// The M2M credentials tab's calls (schema/m2m-credentials.graphql), at the application's scope: every credential of
-// the application, its tenants' included.
+// At the application's scope: every credential of the application, its tenants' included.
 
 export type M2MAuthMethod = 'client_secret_basic' | 'client_secret_post' | 'private_key_jwt';
 
@@ -47,7 +46,6 @@ export async function listM2MCredentials(appId: string, cursor: string | null): 
   return data.m2mCredentials;
 }
 
-/** A secret method's secret is in this answer only. */
 export async function createM2MCredential(appId: string, input: NewM2MCredential): Promise<M2MCredentialWithSecret> {
   const mutation = `mutation CreateM2MCredential($appId: UUID, $input: CreateM2MCredentialInput!) {
     createM2MCredential(appId: $appId, input: $input) { ${CREDENTIAL_FIELDS} clientSecret }
@@ -74,7 +72,6 @@ export async function revokeM2MCredential(appId: string, credentialId: string): 
   return data.revokeM2MCredential;
 }
 
-/** Replaces a private_key_jwt credential's whole key set. */
 export async function putM2MCredentialJwks(appId: string, credentialId: string, jwks: unknown): Promise<M2MCredential> {
   const mutation = `mutation PutM2MCredentialJwks($appId: UUID, $credentialId: UUID!, $input: JwksInput!) {
     putM2MCredentialJwks(appId: $appId, credentialId: $credentialId, input: $input) { ${CREDENTIAL_FIELDS} }

@@ -1,18 +1,14 @@
 import { graphql } from './api.ts';
 
-// What a table shows for the ids a page's rows hold (a tenant's name, a user's e-mail): the ids of each type read
-// through that type's list (its `ids` argument), every type an alias of one query, so that a page costs one request
-// per scope, whatever was deleted since (an id the list leaves out is simply not named).
+// Ids of each type read through that type's list (`ids`), every type an alias of one query: one request per scope per
+// page; an id the list leaves out (deleted since) is not named.
 
-/** The most ids a list's `ids` argument takes. */
 const IDS_PER_FIELD = 100;
 /** The most root fields (aliases counted) the server runs in one query: OPERATION_LIMITS.queryRootFields. */
 const FIELDS_PER_REQUEST = 20;
 
 interface Item {
-  /** The list reading items by their ids. */
   readonly list: string;
-  /** The item's field the table shows. */
   readonly name: string;
   /** A user of the console, read without the application header (as the operator themself). */
   readonly console?: true;
@@ -46,7 +42,6 @@ export type NameOf = (type: string, id: string) => string | undefined;
 
 const keyOf = ({ type, id }: { readonly type: string; readonly id: string }) => `${type}:${id}`;
 
-/** One aliased list of a query: ids of one type. */
 interface NamesField {
   readonly type: ItemType;
   readonly ids: readonly string[];
@@ -72,7 +67,6 @@ function chunked<T>(items: readonly T[], size: number): T[][] {
   return Array.from({ length: Math.ceil(items.length / size) }, (_, at) => items.slice(at * size, (at + 1) * size));
 }
 
-/** One query naming each field as alias `n{index}`, its ids in variable `$i{index}`; the application's if `withApp`. */
 function namesQuery(fields: readonly NamesField[], withApp: boolean): string {
   const variables = fields.map((_, at) => `$i${at}: [UUID!]`);
   const selections = fields.map(({ type, ids }, at) => {

@@ -2,8 +2,6 @@ import { graphql } from './api.ts';
 import type { Page, TenantSummary } from './operations.ts';
 import { listAllTenants } from './operations-tenant-choices.ts';
 
-// The OAuth clients tab's calls (schema/oauth-clients.graphql), all on the managed application.
-
 export type OAuthClientType = 'web' | 'spa' | 'native' | 'device';
 export type OAuthClientAuthMethod = 'none' | 'client_secret_basic' | 'client_secret_post';
 export type IdTokenSigningAlg = 'ES256' | 'RS256';
@@ -30,7 +28,6 @@ export interface OAuthClientWithSecret extends OAuthClient {
   readonly clientSecret: string | null;
 }
 
-/** What a client's owner may change after creation (UpdateOAuthClientInput). */
 export interface OAuthClientSettings {
   readonly name: string;
   readonly redirectUris: readonly string[];
@@ -97,7 +94,6 @@ export async function listOAuthClients(appId: string, cursor: string | null): Pr
   return data.oauthClients;
 }
 
-/** A web client's secret is in this answer only. */
 export async function createOAuthClient(appId: string, input: NewOAuthClient): Promise<OAuthClientWithSecret> {
   const mutation = `mutation CreateOAuthClient($appId: UUID!, $input: CreateOAuthClientInput!) {
     createOAuthClient(appId: $appId, input: $input) { ...ClientWithSecretFields }
@@ -116,7 +112,6 @@ export async function updateOAuthClient(appId: string, clientId: string, input: 
   return data.updateOAuthClient;
 }
 
-/** A new secret, valid at once; the previous one keeps working for ROTATION_GRACE_SECONDS. */
 export async function rotateOAuthClientSecret(appId: string, clientId: string): Promise<OAuthClientWithSecret> {
   const mutation = `mutation RotateOAuthClientSecret($appId: UUID!, $clientId: UUID!, $input: RotateOAuthClientSecretInput) {
     rotateOAuthClientSecret(appId: $appId, clientId: $clientId, input: $input) { ...ClientWithSecretFields }

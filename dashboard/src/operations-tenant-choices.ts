@@ -2,8 +2,6 @@ import { FULL_PAGE, readAllPages } from './all-pages.ts';
 import { graphql } from './api.ts';
 import { listTenantSummaries, type TenantSummary } from './operations.ts';
 
-// The tenants a form offers to pick from, every one of them.
-
 export interface TenantChoices {
   readonly multiTenant: boolean;
   /** Every tenant; none in a single-tenant application. */
@@ -14,7 +12,6 @@ export function listAllTenants(appId: string): Promise<readonly TenantSummary[]>
   return readAllPages((cursor) => listTenantSummaries(appId, cursor, { pageSize: FULL_PAGE }));
 }
 
-/** Whether the application has tenants, and its tenants. */
 export async function getTenantChoices(appId: string): Promise<TenantChoices> {
   const query = 'query TenantChoices($appId: UUID!) { application(appId: $appId) { multiTenant } }';
   const data = await graphql<{ application: { multiTenant: boolean } }>(query, { appId }, { applicationId: appId });

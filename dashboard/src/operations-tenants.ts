@@ -1,8 +1,6 @@
 import { graphql } from './api.ts';
 import type { TenantSummary } from './operations.ts';
 
-// The Tenants tab's writes: creating, renaming and deleting a tenant.
-
 export interface TenantInput {
   readonly name: string;
   /** Null: derived from the name by the server (`Crème Brûlée` → `creme-brulee`, numbered when taken). */
@@ -29,7 +27,6 @@ export async function updateTenant(appId: string, tenantId: string, tenant: Tena
   return data.updateTenant;
 }
 
-/** Deletes the tenant with what is its own (overrides, domains, keys, clients, credentials, the users of its isolated pool). */
 export async function deleteTenant(appId: string, tenantId: string): Promise<void> {
   const mutation = 'mutation DeleteTenant($appId: UUID!, $tenantId: UUID!) { deleteTenant(appId: $appId, tenantId: $tenantId) }';
   await graphql<{ deleteTenant: boolean }>(mutation, { appId, tenantId }, { applicationId: appId });

@@ -2,13 +2,9 @@ import { FULL_PAGE } from './all-pages.ts';
 import { graphql } from './api.ts';
 import { USER_FIELDS, type User } from './operations.ts';
 
-// The Users tab's actions on one user, each answering the user as the server left them.
-
 export interface NewUser {
   readonly email: string;
-  /** Null: no name. */
   readonly name: string | null;
-  /** Null: a user without a password. */
   readonly password: string | null;
   /** Null: no tenant (a single-tenant application, or a shared pool's user of no tenant yet). */
   readonly tenantId: string | null;
@@ -22,7 +18,6 @@ export async function createUser(appId: string, { email, name, password, tenantI
   return data.createUser;
 }
 
-/** The mutations that take a user and answer them: suspend, activate, unlock, and removing their second factors. */
 export type UserChange = 'suspendUser' | 'activateUser' | 'unlockUser' | 'resetUserMfa';
 
 export async function changeUser(appId: string, change: UserChange, userId: string): Promise<User> {
@@ -31,11 +26,9 @@ export async function changeUser(appId: string, change: UserChange, userId: stri
   return data[change];
 }
 
-/** The fields of a user the dashboard changes; those left out keep their value. */
 export interface UserUpdate {
   /** Unique in the user's pool: the server answers 409 for an address it already has. */
   readonly email?: string;
-  /** Null: no name. */
   readonly name?: string | null;
   /** The whole membership list, which replaces theirs (a shared pool only: the server refuses it when isolated). */
   readonly tenantIds?: readonly string[];

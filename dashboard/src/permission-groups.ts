@@ -18,17 +18,14 @@ export function actionOf(key: string): string {
   return key.slice(key.indexOf(':') + 1);
 }
 
-/**
- * What a role of `tenantId` (null: application-wide) may hold: the built-in and application-wide permissions, the
- * tenant's own, and any grant it holds beyond the catalogue (`users:*`), so that saving keeps it unless unchecked.
- */
+/** The built-in and application-wide permissions, the tenant's own, and any grant held beyond the catalogue (`users:*`),
+ *  so that saving keeps it unless unchecked. */
 export function permissionOptions(catalogue: readonly Permission[], tenantId: string | null, held: readonly string[]): readonly Permission[] {
   const visible = catalogue.filter((permission) => permission.tenantId === null || permission.tenantId === tenantId);
   const beyond = held.filter((key) => !visible.some((permission) => permission.key === key));
   return [...visible, ...beyond.map((key) => ({ key, description: '', tenantId, builtIn: false }))];
 }
 
-/** The permissions by resource, in the catalogue's order. */
 export function groupByResource(permissions: readonly Permission[]): readonly PermissionGroup[] {
   const groups = new Map<string, Permission[]>();
   for (const permission of permissions) {

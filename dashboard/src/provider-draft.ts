@@ -50,11 +50,8 @@ export function inputOf(draft: ProviderDraft): EmailProviderInput {
   };
 }
 
-/**
- * Whether leaving the secret empty keeps a stored one: the server keeps a secret while the type stays the same (an SMTP
- * password, while the server does: host, port, username and security), and a tenant that inherits its provider has no
- * secret of its own to keep.
- */
+/** The server keeps a secret while the type stays (an SMTP password, while host, port, username and security do); a
+ *  tenant inheriting its provider has no secret of its own to keep. */
 export function keepsStoredSecret(provider: EmailProvider, draft: ProviderDraft): boolean {
   const secret = EMAIL_PROVIDER_KINDS[draft.type].secret;
   if (secret === null || draft.type !== provider.type || provider.source === 'inherited' || !provider.secretsSet.includes(secret.name)) return false;

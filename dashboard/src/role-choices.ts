@@ -12,7 +12,6 @@ export function placeName(choices: { readonly tenants: readonly TenantSummary[] 
   return choices.tenants.find((tenant) => tenant.id === tenantId)?.name ?? tenantId;
 }
 
-/** The tenants a user belongs to, by name, or "No tenant". */
 export function membershipLabel(tenants: readonly TenantSummary[], tenantIds: readonly string[]): string {
   return tenantIds.length === 0 ? 'No tenant' : tenantIds.map((tenantId) => placeName({ tenants }, tenantId)).join(', ');
 }
@@ -22,7 +21,6 @@ export function assignableRoles(choices: RoleChoices, tenantId: string | null): 
   return choices.roles.filter((role) => role.tenantId === null || role.tenantId === tenantId);
 }
 
-/** The tenants offered for a grant: all of them, or only those of `memberOf` (a user's tenants). */
 export function grantTenants(choices: RoleChoices, memberOf?: readonly string[]): readonly TenantSummary[] {
   return memberOf === undefined ? choices.tenants : choices.tenants.filter((tenant) => memberOf.includes(tenant.id));
 }

@@ -27,7 +27,6 @@ export function routeHash(route: Route): string {
   return `#/${encodeURIComponent(route.appId)}${route.tab === undefined ? '' : `/${encodeURIComponent(route.tab)}`}`;
 }
 
-/** A tab's name as it reads in the URL: "API keys" → "api-keys". */
 export function tabSlug(name: string): string {
   return name.toLowerCase().replace(/[^a-z0-9]+/g, '-');
 }
@@ -77,7 +76,6 @@ function subscribe(listener: () => void): () => void {
 
 const currentHash = () => location.hash;
 
-/** The route in the URL, and a new render whenever it changes (a tab, Back, a bookmark). */
 export function useRoute(): Route {
   return parse(useSyncExternalStore(subscribe, currentHash));
 }

@@ -3,9 +3,8 @@ export interface Session {
   /** Made at sign-in and kept through renewals: the name of the tab's claim on the session (claimSession). */
   readonly id: string;
   readonly accessToken: string;
-  /** When the access token expires, in milliseconds since the epoch. */
+  /** Milliseconds since the epoch. */
   readonly expiresAt: number;
-  /** Renews the access token without a page load; rotated at each use. */
   readonly refreshToken: string | null;
   readonly idToken: string;
   readonly email: string;
@@ -18,7 +17,6 @@ const SESSION_KEY = 'gatehouse.dashboard.session';
 const listeners = new Set<() => void>();
 // Kept in sessionStorage: a reload keeps the session, the tab's end drops it, and the CSP lets no foreign script read it.
 let current = readStored();
-// Why the session last ended, when the operator did not end it: the sign-in page says so.
 let endedBecause: string | null = null;
 
 function readStored(): Session | null {
@@ -52,7 +50,6 @@ export function sessionEndedBecause(): string | null {
   return endedBecause;
 }
 
-/** For useSyncExternalStore: calls `listener` after every change; returns the unsubscribe. */
 export function subscribeSession(listener: () => void): () => void {
   listeners.add(listener);
   return () => listeners.delete(listener);
@@ -62,12 +59,9 @@ export function subscribeSession(listener: () => void): () => void {
 const CLAIM_WAIT_MS = 1000;
 const claims = new Map<string, Promise<boolean>>();
 
-/**
- * Claims `session` for this tab for as long as the page lives. A duplicated tab starts with a copy of the tab's
- * sessionStorage, and two tabs renewing one refresh token would end both sessions (a rotated token used again revokes
- * its grant): false when another tab holds it, and this one must sign in for a session of its own. True where the
- * browser has no Web Locks (an insecure context), as before them.
- */
+/** Claims `session` for this tab while the page lives: a duplicated tab starts with a copy of sessionStorage, and two tabs
+ *  renewing one refresh token would end both sessions (reuse revokes the grant). False when another tab holds it (sign in
+ *  anew); true without Web Locks (an insecure context). */
 export function claimSession(session: Session): Promise<boolean> {
   let claim = claims.get(session.id);
   if (claim === undefined) {

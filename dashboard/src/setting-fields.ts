@@ -1,5 +1,4 @@
-// The settings of a policy or of an auth provider's type as the forms show them: one table per kind (policy-fields.ts,
-// auth-provider-kinds.ts) from which the inputs, the drafts and the API's values are all derived.
+// One table per kind (policy-fields.ts, auth-provider-kinds.ts), from which inputs, drafts and the API's values derive.
 
 export type SettingValue = string | number | boolean | null | readonly string[];
 export type SettingValues = Readonly<Record<string, SettingValue>>;
@@ -26,7 +25,6 @@ export type SettingField = FieldBase &
     | { readonly kind: 'boolean'; readonly initial: boolean }
     /** An integer; empty sends null (a default, or "never" where the API says so). */
     | { readonly kind: 'number' }
-    /** Empty sends null. */
     | { readonly kind: 'text'; readonly rows?: number }
     /** The first choice is the API's default. */
     | { readonly kind: 'choice'; readonly choices: readonly Choice[] }
@@ -54,7 +52,6 @@ function draftValue(field: SettingField, value: unknown): DraftValue {
   }
 }
 
-/** The draft of stored values (`{}` for a new one: the initial values, empty texts). */
 export function draftOf(fields: readonly SettingField[], values: object): SettingsDraft {
   const stored = new Map<string, unknown>(Object.entries(values));
   return Object.fromEntries(fields.map((field) => [field.name, draftValue(field, stored.get(field.name))]));

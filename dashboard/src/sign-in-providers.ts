@@ -5,10 +5,8 @@ const TOKEN_TYPES: readonly string[] = ['m2m', 'api_keys'];
 
 export const signsIn = (provider: Pick<AuthProvider, 'type'>): boolean => !TOKEN_TYPES.includes(provider.type);
 
-/**
- * Whether disabling or deleting `provider` leaves its set (the application's, or a tenant's own) with no enabled way to
- * sign in. A tenant whose last own sign-in provider is deleted signs in with the application's again.
- */
+/** Whether disabling or deleting `provider` leaves its set with no enabled way to sign in (a tenant whose last own sign-in
+ *  provider is deleted signs in with the application's again). */
 export function leavesNoSignIn(providers: readonly AuthProvider[], provider: AuthProvider, change: 'disable' | 'delete'): boolean {
   if (!signsIn(provider) || !provider.enabled) return false;
   const others = providers.filter((other) => other.id !== provider.id && other.source === provider.source && signsIn(other));

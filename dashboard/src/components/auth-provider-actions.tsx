@@ -18,16 +18,11 @@ interface AuthProviderActionsProps {
   onEdit: () => void;
   /** The provider is deleted: its edit panel goes, unasked. */
   onDeleted: () => void;
-  /** Reads the providers again after a change. */
   onChanged: () => Promise<void>;
-  /** A SAML provider's new SP key, to show. */
   onRotated: (spKey: SamlSpKey) => void;
 }
 
-/**
- * A provider's Edit, Enable or Disable, a SAML provider's Rotate SP key, and Delete, the last two once confirmed (and a
- * Disable that leaves no way to sign in), with a refusal's message.
- */
+/** Delete and Rotate SP key (and a Disable that leaves no way to sign in) are confirmed first. */
 export function AuthProviderActions({ scope, provider, providers, onEdit, onDeleted, onChanged, onRotated }: AuthProviderActionsProps) {
   const switchOver = async () => {
     await updateAuthProvider(scope, provider.id, { enabled: !provider.enabled });

@@ -1,10 +1,7 @@
 const WIDTH = 600;
 const HEIGHT = 120;
 
-/**
- * A series as bars, for the eye only (`aria-hidden`): the table beside it carries the figures. SVG attributes, not
- * style attributes, which the page's CSP refuses.
- */
+/** For the eye only (`aria-hidden`): the table beside it carries the figures. SVG attributes, as the CSP refuses styles. */
 export function BarChart({ values }: { values: readonly number[] }) {
   const highest = Math.max(1, ...values);
   const slot = WIDTH / Math.max(1, values.length);

@@ -1,10 +1,7 @@
 import type { RenderedEmail } from '../operations-email.ts';
 import { Subsection } from './subsection.tsx';
 
-/**
- * A rendered mail: a template with sample values, or a delivery as it was queued. The HTML is shown as its source: the
- * page's CSP refuses a mail's inline styles.
- */
+/** The HTML is shown as its source: the page's CSP refuses a mail's inline styles. */
 export function EmailPreview({ rendered, title = 'Preview' }: { rendered: RenderedEmail; title?: string }) {
   return (
     <Subsection title={title}>

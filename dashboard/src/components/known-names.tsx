@@ -1,11 +1,10 @@
 import { createContext, useContext, useMemo, type ReactNode } from 'react';
 import type { NameOf } from '../operations-names.ts';
 
-// The names the page already holds (the organization signed in to, the applications managed), for what no list reads
-// by id: the audit log names its organization and application targets with them, as they render, without a request.
+// The names the page already holds (its organization, the applications), for the audit log's organization and
+// application targets, which no list reads by id.
 const KnownNamesContext = createContext<NameOf>(() => undefined);
 
-/** The name the page holds for an item, by its type and id, else undefined. */
 export const useKnownNames = (): NameOf => useContext(KnownNamesContext);
 
 interface KnownNamesProps {
@@ -15,7 +14,6 @@ interface KnownNamesProps {
   readonly children: ReactNode;
 }
 
-/** Makes the names of `items` known below, with those known above. */
 export function KnownNames({ type, items, children }: KnownNamesProps) {
   const above = useKnownNames();
   const known = useMemo((): NameOf => {

@@ -11,7 +11,6 @@ interface PagedListProps<T> {
   children: ReactNode;
 }
 
-/** A list read page by page: its empty message or the list, then the page footer. */
 export function PagedList<T>({ pages, emptyMessage, loadingLabel, children }: PagedListProps<T>) {
   const list = useRef<HTMLDivElement>(null);
   // A page loaded with "More" is read from its first row on.

@@ -4,18 +4,15 @@ import { PagedList } from './paged-list.tsx';
 
 interface PagedTableProps<T> {
   pages: Pages<T>;
-  /** The column headings, left to right. */
   columns: readonly string[];
   /** The visually hidden heading of a last column of buttons; no such column without it. */
   actionsHeading?: string;
-  /** Shown instead of the table when the first page came back empty. */
   emptyMessage: string;
   loadingLabel: string;
   /** One item's row, with its key. */
   row: (item: T) => ReactNode;
 }
 
-/** A table read page by page, a row an item, with its empty message and page footer. */
 export function PagedTable<T>({ pages, columns, actionsHeading, emptyMessage, loadingLabel, row }: PagedTableProps<T>) {
   return (
     <PagedList pages={pages} emptyMessage={emptyMessage} loadingLabel={loadingLabel}>

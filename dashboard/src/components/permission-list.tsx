@@ -1,7 +1,6 @@
 /** Up to this many permissions show in a row; more fold under their count. */
 const SHOWN_PERMISSIONS = 5;
 
-/** A table cell's permission keys, "None" when there are none. */
 export function PermissionList({ permissions }: { permissions: readonly string[] }) {
   if (permissions.length === 0) return <>None</>;
   const list = permissions.map((key) => <code key={key}>{key}</code>);

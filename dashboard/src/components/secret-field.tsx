@@ -8,7 +8,6 @@ interface SecretFieldProps {
   stored: boolean;
   /** A PEM key is typed on several lines (a textarea, which cannot mask it). */
   rows?: number;
-  /** The API's name of it (`secrets.clientSecret`), by which a refusal marks it. */
   field?: string;
 }
 

@@ -1,6 +1,5 @@
 import type { SubmissionOutcome } from '../hooks/use-submission.ts';
 
-/** A polite announcement that something is on its way. */
 export function Loading({ children }: { children: string }) {
   return <p role="status" className="loading">{children}</p>;
 }

@@ -11,9 +11,7 @@ interface TenantPickerProps {
   /** The tenant shown, or null for the application-wide value (or, when `required`, none chosen yet). */
   selected: TenantSummary | null;
   onSelect: (tenant: TenantSummary | null) => void;
-  /** The picker's label ("Tenant" unless told). */
   label?: string;
-  /** The first choice, no tenant ("Application" unless told). */
   noTenantLabel?: string;
   /** Whether a tenant must be chosen (the first choice then only asks for one). */
   required?: boolean;
@@ -21,7 +19,6 @@ interface TenantPickerProps {
   field?: string;
 }
 
-/** How long typing pauses before the search is sent. */
 const SEARCH_DELAY_MS = 300;
 /** The server's limit: a tenant's name is at most this long. */
 const SEARCH_MAX_LENGTH = 200;
@@ -29,10 +26,7 @@ const SEARCH_MAX_LENGTH = 200;
 /** What is sent of what was typed: names start with no space, and an empty search is every tenant. */
 const searchOf = (typed: string): string | null => (typed.trimStart() === '' ? null : typed.trimStart());
 
-/**
- * The "Tenant" picker of a per-tenant feature: "Application" for the application-wide value, then the tenants, page by
- * page, narrowed by a search box (the start of a name or slug) for applications with many.
- */
+/** "Application" for the application-wide value, then the tenants page by page, narrowed by a search (name or slug start). */
 export function TenantPicker({ appId, selected, onSelect, label = 'Tenant', noTenantLabel = 'Application', required = false, field }: TenantPickerProps) {
   const [typed, setTyped] = useState('');
   const search = searchOf(useDebounced(typed, SEARCH_DELAY_MS));
@@ -42,7 +36,6 @@ export function TenantPicker({ appId, selected, onSelect, label = 'Tenant', noTe
   const choices = selected === null || tenants.items.some((tenant) => tenant.id === selected.id) ? tenants.items : [selected, ...tenants.items];
   const id = useId();
   const picker = useRef<HTMLSelectElement>(null);
-  // The tenants a "More" brought are new options of the select.
   const focusPicker = useCallback(() => picker.current?.focus(), []);
   const { ref: focusRefused, ...marks } = useRefusalMarks(field);
   const pickerRef = useCallback(

@@ -24,12 +24,8 @@ interface TenantScopedSectionProps {
   TenantView: (props: TenantViewProps) => JSX.Element;
 }
 
-/**
- * A tab of per-tenant features: the application's values and, while a switch leaves a feature to tenants, the "Tenant"
- * picker that shows a tenant's effective values instead. The switches are read again on return; while a tenant's view
- * holds edits, newer switches wait for the operator, as taking them could unmount its forms (a feature no longer per
- * tenant).
- */
+/** The application's values and, while a switch leaves a feature to tenants, a "Tenant" picker for a tenant's effective
+ *  values. While a tenant's view holds edits, newer switches wait for the operator (they could unmount its forms). */
 export function TenantScopedSection({ appId, heading, features, ApplicationView, TenantView }: TenantScopedSectionProps) {
   const headingId = useId();
   const tenancy = useAsync(useCallback(() => getTenancyConfig(appId), [appId]));

@@ -11,7 +11,6 @@ interface TextFieldProps {
   autoComplete?: string;
   /** A textarea of this many rows instead of a one-line input. */
   rows?: number;
-  /** The API's name of what it holds, by which a refusal marks it. */
   field?: string;
 }
 

@@ -8,7 +8,6 @@ export interface Action<A extends unknown[]> {
   run: (...args: A) => void;
 }
 
-/** A button's or a form's call to the server: busy while it runs, and the refusal's message when it is refused. */
 export function useAction<A extends unknown[]>(act: (...args: A) => Promise<void>): Action<A> {
   const submission = useSubmission<void>();
   const { outcome } = submission;

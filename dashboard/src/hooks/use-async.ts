@@ -9,12 +9,9 @@ export type AsyncState<T> =
 export type Async<T> = AsyncState<T> & {
   /** Shows newer data the caller already holds (a save's answer) without loading again; a read under way is dropped. */
   readonly replace: (data: T) => void;
-  /** Whether a read is under way: the first, or a refresh. */
   readonly loading: boolean;
-  /**
-   * Reads again, what is shown staying until the answer replaces it. A failed refresh leaves it shown: swapping it for
-   * the error would unmount the forms built on it, and their edits.
-   */
+  /** What is shown stays until the answer replaces it; a failed refresh leaves it (the error would unmount the forms built
+   *  on it, and their edits). */
   readonly refresh: () => void;
 };
 

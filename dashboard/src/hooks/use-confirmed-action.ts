@@ -3,7 +3,6 @@ import { useAction } from './use-action.ts';
 export interface ConfirmedAction {
   /** Whether an action is under way (the buttons that start one are disabled meanwhile). */
   readonly busy: boolean;
-  /** Why the last action failed; null after a success. */
   readonly failure: string | null;
   /** Asks `question`; once confirmed, runs `action`, keeping its failure's message. */
   run: (question: string, action: () => Promise<void>) => void;

@@ -2,10 +2,7 @@ import { useEffect } from 'react';
 
 const DASHBOARD_TITLE = 'Gatehouse dashboard';
 
-/**
- * The window's title names the page shown (WCAG 2.4.2): `parts`, most specific first, then the dashboard's name; the
- * dashboard's name alone again once the page goes.
- */
+/** WCAG 2.4.2: `parts`, most specific first, then the dashboard's name (alone again once the page goes). */
 export function useDocumentTitle(...parts: readonly string[]): void {
   const title = [...parts, DASHBOARD_TITLE].join(' · ');
   useEffect(() => {

@@ -14,16 +14,13 @@ export function sameValues(one: unknown, other: unknown): boolean {
 export interface DraftSync {
   /** The stored thing changed while the draft held edits, which are kept. */
   readonly outdated: boolean;
-  /** Drops the edits for the stored thing as it is now. */
   takeStored: () => void;
   /** Call once the server took the draft: its answer then replaces the draft unasked. */
   saved: () => void;
 }
 
-/**
- * A form's draft of `stored`, unsaved (leaving asks) while the two differ. A newer `stored` replaces a draft without
- * edits; one with edits is kept and `outdated`, so a change made elsewhere never drops the operator's work unseen.
- */
+/** Unsaved (leaving asks) while it differs from `stored`. A newer `stored` replaces a draft without edits; one with edits
+ *  is kept and `outdated`, so a change made elsewhere never drops the operator's work unseen. */
 export function useDraft<T>(stored: T, same: (one: T, other: T) => boolean = sameValues): [T, Dispatch<SetStateAction<T>>, DraftSync] {
   // The stored value the draft was made from, and whether the next newer one answers a save.
   const [base, setBase] = useState(stored);

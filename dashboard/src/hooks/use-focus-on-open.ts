@@ -1,9 +1,7 @@
 import { useCallback } from 'react';
 
-/**
- * A ref for the heading of a panel opened by a button: as it opens, the panel's heading is scrolled to the top of the
- * view and takes focus; as it closes with focus inside it, focus goes back to the button, if that is still there.
- */
+/** For the heading of a panel opened by a button: scrolled to the top and focused as it opens; closing with focus inside,
+ *  focus goes back to the button, if still there. */
 export function useFocusOnOpen(): (heading: HTMLElement | null) => (() => void) | undefined {
   return useCallback((heading: HTMLElement | null) => {
     if (heading === null) return undefined;

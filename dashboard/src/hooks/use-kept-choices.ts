@@ -4,7 +4,6 @@ import { useState } from 'react';
 export function useKeptChoices<T>(keyOf: (item: T) => string) {
   const [picked, setPicked] = useState<ReadonlyMap<string, T>>(new Map());
   return {
-    /** As `key` is chosen from `offered`: keeps the item as offered then. */
     pick(offered: readonly T[], key: string): void {
       const item = offered.find((candidate) => keyOf(candidate) === key);
       if (item !== undefined) setPicked((current) => new Map(current).set(key, item));

@@ -4,38 +4,30 @@ import type { UnsavedPart } from './use-unsaved-changes.ts';
 interface Opened<T, V> {
   readonly key: string;
   readonly view: V | undefined;
-  /** The row as the list last held it. */
   readonly last: T;
   /** Closed on its own: the row left the list while its panel held no edits. */
   readonly closed: boolean;
 }
 
-/** The one panel open under a list, on one of its rows. */
 export interface OpenRow<T, V> {
-  /**
-   * The row of the panel open, as the list holds it now, so a newer version read reaches the panel's draft; once the
-   * row left the list, as last listed while the panel is kept for its edits. Undefined while no panel is open.
-   */
+  /** As the list holds it now, so a newer version read reaches the panel's draft; once the row left the list, as last
+   *  listed while the panel is kept for its edits. */
   readonly row: T | undefined;
-  /** Which of the row's panels is open, for a row with several (a user's details or roles). */
+  /** For a row with several panels (a user's details or roles). */
   readonly view: V | undefined;
   /** The row of the panel, as last listed, once the list no longer holds it (deleted elsewhere). */
   readonly unlisted: T | undefined;
-  /** Whether `row`'s panel (of `view`) is the one open. */
   isOpen: (row: T, view?: V) => boolean;
-  /** Opens `row`'s panel (of `view`), asking first about the edits of the panel it replaces; the one open asks nothing. */
+  /** Asks first about the edits of the panel it replaces; the one open asks nothing. */
   open: (row: T, view?: V) => void;
-  /** Closes the panel, asking first about its edits. */
   close: () => void;
   /** Closes the panel unasked, as what it held is saved or deleted; given a row, only if the panel is that row's. */
   forget: (row?: T) => void;
 }
 
-/**
- * The panel open on a row of `items`, looked up there by `keyOf` at each render rather than held as a copy: a list read
- * again hands the panel the row as stored now. A row that leaves the list (deleted elsewhere) keeps its panel only for
- * the edits it holds, so they can be read before Close drops them; a panel without edits closes, `unlisted` saying why.
- */
+/** Looked up in `items` by `keyOf` at each render, not held as a copy, so a list read again hands the panel the row as
+ *  stored now. A row leaving the list keeps its panel only for its edits, to be read before Close drops them; a panel
+ *  without edits closes, `unlisted` saying why. */
 export function useOpenRow<T, V = undefined>(items: readonly T[], keyOf: (row: T) => string, part: UnsavedPart): OpenRow<T, V> {
   const [opened, setOpened] = useState<Opened<T, V> | null>(null);
   const listed = opened === null ? undefined : items.find((row) => keyOf(row) === opened.key);

@@ -4,7 +4,6 @@ import type { TenantSummary } from '../operations.ts';
 import type { TenantOverride } from '../tenant-features.ts';
 
 export interface OverrideRemoval {
-  /** The tenant whose overrides it removes, which each button names. */
   readonly tenantName: string;
   /** Whether a removal is under way (the tenant's removal buttons are disabled meanwhile). */
   readonly busy: boolean;
@@ -13,10 +12,8 @@ export interface OverrideRemoval {
   remove: (override: TenantOverride) => void;
 }
 
-/**
- * "Remove tenant override" for one tenant: asks to confirm, removes, then `reload`s the tenant, even after a failure,
- * since some overrides are removed piece by piece (e-mail templates, own providers) and some pieces may be gone.
- */
+/** Confirms, removes, then `reload`s the tenant even after a failure: some overrides go piece by piece (templates,
+ *  providers), and some pieces may be gone. */
 export function useOverrideRemoval(appId: string, tenant: TenantSummary, reload: () => Promise<void>): OverrideRemoval {
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<OverrideRemoval['failure']>(null);

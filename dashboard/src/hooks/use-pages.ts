@@ -4,29 +4,20 @@ import type { Page } from '../operations.ts';
 
 export interface Pages<T> {
   readonly items: readonly T[];
-  /** Whether a page is being loaded. */
   readonly loading: boolean;
   /** The message of the last failed load, null once one succeeds. */
   readonly error: string | null;
-  /** Whether the server has more after the items shown. */
   readonly hasMore: boolean;
   /** Loads the next page, or makes again the read that failed (a refresh's too). */
   loadMore: () => void;
   /** Merges the server's answer about one row into it (a partial answer keeps the fields it leaves out). */
   replace: (key: string, changed: Partial<T>) => void;
-  /**
-   * A row made on the server: at its place in the lists' id order, last, once the end is loaded; before that, first,
-   * until the page that holds it comes (it is not shown twice).
-   */
+  /** At its place in the id order, last, once the end is loaded; before that, first, until its page comes (not shown twice). */
   add: (item: T) => void;
   /** Puts `item` first (in a newest-first list, one made after the first page was read). */
   prepend: (item: T) => void;
-  /** Drops the row of `key` (deleted on the server). */
   drop: (key: string) => void;
-  /**
-   * Reads again the pages shown, keeping them on screen until the answer replaces them: after a change whose effect on
-   * the rows the client cannot compute.
-   */
+  /** Reads the pages shown again, keeping them on screen until the answer replaces them (a change the client cannot compute). */
   refresh: () => void;
 }
 
@@ -34,7 +25,6 @@ const byId = (item: { readonly id: string }) => item.id;
 
 /** A list read page by page with `next` cursors: the first page on mount (and when `loadPage` changes), then on demand. */
 export function usePages<T extends { readonly id: string }>(loadPage: (cursor: string | null) => Promise<Page<T>>): Pages<T>;
-/** The same, its rows told apart by `keyOf` rather than their `id`. */
 export function usePages<T>(loadPage: (cursor: string | null) => Promise<Page<T>>, keyOf: (item: T) => string): Pages<T>;
 export function usePages<T>(loadPage: (cursor: string | null) => Promise<Page<T>>, keyOf: (item: T) => string = byId as never): Pages<T> {
   const [items, setItems] = useState<readonly T[]>([]);
@@ -43,12 +33,10 @@ export function usePages<T>(loadPage: (cursor: string | null) => Promise<Page<T>
   const [error, setError] = useState<string | null>(null);
   // Counts loads, so the answer of one started before `loadPage` changed (another application) is dropped.
   const generation = useRef(0);
-  // How many pages are shown, which `refresh` reads again.
   const pagesShown = useRef(0);
   // The read that failed, which loadMore tries again (a refresh's is not the next page's).
   const failed = useRef<(() => void) | undefined>(undefined);
 
-  /** Reads `count` pages from `cursor`, then `settle`s the rows read; a failure leaves the rows shown as they are. */
   const read = useCallback(
     (cursor: string | null, count: number, settle: (rows: readonly T[]) => void) => {
       const mine = ++generation.current;

@@ -4,14 +4,12 @@ import { createContext, useContext } from 'react';
 export interface FieldRefusal {
   /** As the API names it: `slug`, `redirectUris[1]`, `address.country`. */
   readonly field: string;
-  /** The id of the refusal's message, which describes the input. */
   readonly messageId: string;
   unmark: () => void;
   /** The marked input's ref: focuses it and gives the message its label. */
   attach: (element: HTMLElement | null) => void;
 }
 
-/** Given by a form (its submission's `refusal`) to the inputs in it, however deep. */
 export const RefusedField = createContext<FieldRefusal | null>(null);
 
 /** An input named `name` stands for the field itself and for what it holds: `redirectUris` for `redirectUris[1]`. */
@@ -26,7 +24,6 @@ export interface RefusalMarks {
   readonly onInput: (() => void) | undefined;
 }
 
-/** The marks of the input standing for the API's field `name`, its hint's id kept; for inputs rendered in a loop. */
 export function refusalMarks(refusal: FieldRefusal | null, name: string | undefined, describedBy?: string): RefusalMarks {
   const marked = refusal !== null && name !== undefined && stands(name, refusal.field);
   if (!marked) return { 'aria-invalid': undefined, 'aria-describedby': describedBy, ref: undefined, onInput: undefined };
@@ -42,10 +39,8 @@ export function useRefusalMarks(name: string | undefined, describedBy?: string):
   return refusalMarks(useContext(RefusedField), name, describedBy);
 }
 
-/**
- * The marks of a fieldset of checkboxes standing for the API's field `name` (`permissions`, `roleIds`): the refusal names
- * the list, not one box, so the fieldset is marked, and focusable while marked so that the focus can go to it.
- */
+/** A fieldset of checkboxes (`permissions`, `roleIds`): the refusal names the list, not one box, so the fieldset is marked,
+ *  and focusable while marked. */
 export function listMarks(refusal: FieldRefusal | null, name: string): RefusalMarks & { readonly tabIndex: -1 | undefined } {
   const marks = refusalMarks(refusal, name);
   return { ...marks, tabIndex: marks['aria-invalid'] === true ? -1 : undefined };

@@ -3,10 +3,7 @@ import type { TenantSummary } from '../operations.ts';
 import { useAsync, type Async } from './use-async.ts';
 import { useOverrideRemoval, type OverrideRemoval } from './use-override-removal.ts';
 
-/**
- * What a tab shows of one tenant, loaded with `load` (a stable function) and loaded again after each removal, or when
- * the tab calls `reload` (after a save).
- */
+/** `load` must be stable; loaded again after each removal, or on `reload` (after a save). */
 export function useTenantView<T>(
   appId: string,
   tenant: TenantSummary,

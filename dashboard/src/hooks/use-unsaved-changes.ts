@@ -7,7 +7,6 @@ const QUESTION = 'Discard the changes you have not saved?';
 
 const mayDiscard = (forms: ReadonlySet<symbol>) => forms.size === 0 || window.confirm(QUESTION);
 
-/** Whether the page may be left: nothing is unsaved, or the operator agrees to lose it. */
 export function mayDiscardChanges(): boolean {
   return mayDiscard(unsaved);
 }
@@ -16,7 +15,6 @@ export function mayDiscardChanges(): boolean {
 export const UnsavedParts = createContext<readonly Set<symbol>[]>([]);
 
 export interface UnsavedPart {
-  /** The value of the `UnsavedParts` provider around the part. */
   readonly parts: readonly Set<symbol>[];
   /** `move`, run once the part's edits, if any, may be dropped. */
   guard: <A extends unknown[]>(move: (...args: A) => void) => (...args: A) => void;

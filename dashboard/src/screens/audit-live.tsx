@@ -11,11 +11,8 @@ interface AuditLiveProps {
   onRecord: (record: NamedAuditRecord) => void;
 }
 
-/**
- * While mounted, the records the search matches arrive as they commit; says so, or why the stream stopped. A stream
- * that failed starts again when the operator comes back to the page, after the newest record shown then; one the server
- * completed (its range's end reached) has nothing more to bring.
- */
+/** Records matching the search arrive as they commit. A failed stream starts again when the operator comes back, after
+ *  the newest record shown; one the server completed (range's end reached) has nothing more to bring. */
 export function AuditLive({ appId, filter, newest, onRecord }: AuditLiveProps) {
   // A new object per start, so that a start after the same record still opens a new stream.
   const [start, setStart] = useState(() => ({ after: newest }));

@@ -10,10 +10,7 @@ interface OtherOrganizationProps {
   signedInTo: string | null;
 }
 
-/**
- * The address names another organization's dashboard than the one signed in to: nothing of either is shown, so that
- * no change lands in the organization the address does not name; the operator signs in to it, or goes back to theirs.
- */
+/** Nothing of either organization is shown, so no change lands in the one the address does not name. */
 export function OtherOrganization({ config, session, signedInTo }: OtherOrganizationProps) {
   useDocumentTitle('Another organization');
   const own = signedInTo ?? 'your organization';
