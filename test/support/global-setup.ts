@@ -1,16 +1,24 @@
-import { execFileSync } from 'node:child_process';
-import { createTemplateDatabase, TEMPLATE_ENV } from './database.ts';
+import { execFileSync, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { createTemplateDatabase, RUN_ENV, TEMPLATE_ENV, usingEmbeddedDatabase } from './database.ts';
 
 /**
  * Once per vitest run, before any test file: the dashboard's build, which the service serves at /dashboard/ (about a
- * second), and the migrated template every test database copies (test/support/database.ts). The workers are forked
- * after this, with this process's environment.
+ * second), the migrated template every test database copies and the run's name for them (test/support/database.ts).
+ * The workers are forked after this, with this process's environment. As the run ends, a process of its own drops
+ * its PostgreSQL databases, the template's too: the run need not wait for their checkpoints.
  */
 export default async function setup(): Promise<() => Promise<void>> {
   // vitest sets NODE_ENV=test, which would give Vite React's development build: the tests drive what `npm start` serves.
   const env = { ...process.env, NODE_ENV: 'production' };
   execFileSync(process.execPath, ['node_modules/vite/bin/vite.js', 'build', '--config', 'dashboard/vite.config.ts', '--logLevel', 'error'], { stdio: 'inherit', env });
+  const run = randomBytes(4).toString('hex');
+  process.env[RUN_ENV] = run;
   const { template, drop } = await createTemplateDatabase();
   process.env[TEMPLATE_ENV] = template;
-  return drop;
+  return async () => {
+    await drop();
+    if (usingEmbeddedDatabase()) return;
+    spawn(process.execPath, ['test/support/drop-run-databases.ts', run], { detached: true, stdio: 'ignore' }).unref();
+  };
 }
