@@ -20,6 +20,9 @@ export const EMBEDDED_MAX_CONNECTIONS = 5;
 /** The server keeps one socket connection free for `gatehouse bootstrap` run beside it. */
 export const EMBEDDED_SERVER_POOL = EMBEDDED_MAX_CONNECTIONS - 1;
 
+/** PostgreSQL's default 128MB pool, in PGlite's memory, took half an open's CPU and 100 MiB resident; the OS caches the files. */
+const SHARED_BUFFERS = '16MB';
+
 /** Names the process that owns the data directory and, once it serves it, the socket. Created atomically with the pid in
  *  it before PGlite opens anything (PGlite does not lock its directory: STACK.md, rule 4). */
 export interface EmbeddedLock {
@@ -249,7 +252,10 @@ export async function openEmbeddedDatabase(dataDir: string): Promise<EmbeddedDat
     await makePrivate(dataDir);
     const { PGlite } = await import('@electric-sql/pglite');
     const { PGLiteSocketServer } = await import('@electric-sql/pglite-socket');
-    const db = await PGlite.create({ dataDir: join(dataDir, PGLITE_DIRECTORY) });
+    const db = await PGlite.create({
+      dataDir: join(dataDir, PGLITE_DIRECTORY),
+      startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${SHARED_BUFFERS}`],
+    });
     // A new directory is unpacked from PGlite's bundled image with its files' modes (0666), past the umask.
     await makePrivate(dataDir);
     const socket = await socketDirectory(dataDir);

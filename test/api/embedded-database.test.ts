@@ -84,6 +84,10 @@ describe('who can reach the embedded database', () => {
     expect(await query(database?.url ?? '', 'select 1 as one')).toEqual([{ one: 1 }]);
   });
 
+  it('keeps a small buffer pool in its memory (the files below it are cached by the OS)', async () => {
+    expect(await query(database?.url ?? '', 'show shared_buffers')).toEqual([{ shared_buffers: '16MB' }]);
+  });
+
   it('is refused to a second opener while it is open, even in the same process', async () => {
     const refusal = await openEmbeddedDatabase(dataDir).catch((error: unknown) => error);
     expect(refusal).toBeInstanceOf(EmbeddedDatabaseInUse);

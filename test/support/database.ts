@@ -1,5 +1,7 @@
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { promisify } from 'node:util';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { MikroORM } from '@mikro-orm/postgresql';
@@ -29,6 +31,9 @@ export const TEMPLATE_ENV = 'GATEHOUSE_TEST_DATABASE_TEMPLATE';
 /** The embedded database's own files within a service's data directory (src/db/embedded.ts). */
 const embeddedFiles = (dataDir: string) => join(dataDir, 'pg');
 
+/** coreutils' cp: a tenth of the time of Node's fs.cp for the embedded database's 1,200 files. */
+const copyDirectory = async (from: string, to: string): Promise<void> => void (await promisify(execFile)('cp', ['-R', from, to]));
+
 async function onAdmin<T>(adminUrl: string, run: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: adminUrl });
   await client.connect();
@@ -51,7 +56,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   const dataDir = await mkdtemp(join(tmpdir(), 'gatehouse-test-'));
   const adminUrl = process.env['TEST_DATABASE_URL'];
   if (adminUrl === undefined || adminUrl === '') {
-    if (template !== undefined) await cp(embeddedFiles(template), embeddedFiles(dataDir), { recursive: true });
+    if (template !== undefined) await copyDirectory(embeddedFiles(template), embeddedFiles(dataDir));
     return { databaseUrl: undefined, dataDir, drop: () => rm(dataDir, { recursive: true, force: true }) };
   }
   const run = process.env[RUN_ENV] || undefined;
