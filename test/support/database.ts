@@ -1,9 +1,9 @@
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { promisify } from 'node:util';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import pg from 'pg';
 import { loadConfig } from '../../src/config.ts';
@@ -44,11 +44,7 @@ async function onAdmin<T>(adminUrl: string, run: (client: pg.Client) => Promise<
   }
 }
 
-/**
- * Names a vitest run gives its PostgreSQL test databases (`gatehouse_test_{run}_…`), set by its global setup: they are
- * dropped together as the run ends, not as each file does, since PostgreSQL checkpoints at every DROP DATABASE (a fifth
- * of a run's time, measured). Unset, a test database is dropped as soon as it is done with.
- */
+/** A vitest run's name, in its PostgreSQL test databases': dropped after the run, as each DROP DATABASE waits for a checkpoint. */
 export const RUN_ENV = 'GATEHOUSE_TEST_RUN';
 
 export async function createTestDatabase(): Promise<TestDatabase> {
@@ -80,10 +76,7 @@ async function dropDatabases(adminUrl: string, names: readonly string[]): Promis
   });
 }
 
-/**
- * Drops the PostgreSQL test databases of run `run` (RUN_ENV) that its files left, several at once: the checkpoints
- * their drops wait for are then shared.
- */
+/** Several at once, so that their drops share checkpoints. */
 export async function dropRunDatabases(run: string): Promise<void> {
   const adminUrl = process.env['TEST_DATABASE_URL'];
   if (adminUrl === undefined || adminUrl === '' || !/^[0-9a-f]+$/.test(run)) return;
