@@ -482,7 +482,7 @@ export async function recordDeviceCodePoll(orm: MikroORM, id: string, interval: 
 /** They already read as absent: this only reclaims space. */
 export async function sweepExpiredModels(orm: MikroORM, limit = 1000): Promise<number> {
   const deleted = await orm.em.getConnection().execute<{ id: string }[]>(
-    `delete from oidc_model where (model, id) in (select model, id from oidc_model where expires_at < now() limit ?)
+    `delete from oidc_model where (model, id) in (select model, id from oidc_model where expires_at < now() limit ? for update skip locked)
      returning id`,
     [limit],
   );

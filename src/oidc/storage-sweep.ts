@@ -1,6 +1,6 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { PeriodicJob } from '../background-work.ts';
-import { endGrantsOfDeletedClients } from '../domain/oauth-clients/deleted-client-grants.ts';
+import { endGrantsOfDeletedClients, type GoneClientFailure } from '../domain/oauth-clients/deleted-client-grants.ts';
 import { sweepExpiredSessions } from '../domain/sessions/browser-sessions.ts';
 import { sweepRevokedSignIns } from '../domain/sessions/revoked-sign-ins.ts';
 import { sweepExpiredFlowRows } from '../domain/sign-in/expired-rows.ts';
@@ -10,21 +10,26 @@ import { sweepExpiredModels } from './adapter.ts';
 
 export const SWEEP_EVERY_MS = 10 * 60_000;
 
-/** A bounded batch a run; safe on several instances: deletes are by key, and only the deleting statement records an end. */
-export async function sweepStorage(orm: MikroORM, invalidations: InvalidationBus): Promise<{ clientsGone: number }> {
+/** A bounded batch a run; safe on several instances: deletes are by key, rows another transaction holds are left for the
+ *  next run (skip locked) rather than waited for, and only the deleting statement records an end. */
+export async function sweepStorage(orm: MikroORM, invalidations: InvalidationBus): Promise<{ clientsGone: number; clientsFailed: GoneClientFailure[] }> {
   await sweepExpiredModels(orm);
   await sweepExpiredSessions(orm.em);
   await sweepRevokedSignIns(orm.em.getConnection());
   await sweepExpiredFlowRows(orm.em);
-  return { clientsGone: await endGrantsOfDeletedClients(orm, invalidations) };
+  const { ended, failed } = await endGrantsOfDeletedClients(orm, invalidations);
+  return { clientsGone: ended, clientsFailed: failed };
 }
 
 /** `everyMs` 0: never on this instance. */
 export class StorageSweepJob extends PeriodicJob {
   constructor(orm: MikroORM, invalidations: InvalidationBus, everyMs = SWEEP_EVERY_MS) {
     super('storage-sweep', everyMs, async (log) => {
-      const { clientsGone } = await inJobSpan('storage-sweep run', () => sweepStorage(orm, invalidations));
+      const { clientsGone, clientsFailed } = await inJobSpan('storage-sweep run', () => sweepStorage(orm, invalidations));
       if (clientsGone > 0) log.info({ clientsGone }, 'storage sweep: grants of deleted clients ended');
+      for (const { applicationId, clientId, error } of clientsFailed) {
+        log.error({ applicationId, clientId, err: error }, 'storage sweep: the grants of a deleted client could not end; the next run tries again');
+      }
     });
   }
 }

@@ -4,6 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { ormOptions } from '../../src/db/orm.ts';
 import { StorageSweepJob, sweepStorage } from '../../src/oidc/storage-sweep.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
+import { usingEmbeddedDatabase } from '../support/database.ts';
 
 /**
  * The OP storage's sweep (expired models, browser sessions, revoked sign-ins, hosted-flow rows; grants of clients gone)
@@ -19,9 +20,8 @@ const expiredModel = async () => {
 };
 const modelExists = async (id: string) => (await sql(`select 1 from oidc_model where model = 'Session' and id = ?`, [id])).length === 1;
 /** Grants of a client whose row is gone (a deletion that ended none), of a user of the root application. */
-const grantsOfClientGone = async (count: number) => {
+const grantsOfClientGone = async (count: number, clientId = randomUUID()) => {
   const userId = await app.createUser(`swept-${randomUUID()}@example.com`);
-  const clientId = randomUUID();
   const grants = Array.from({ length: count }, () => randomUUID());
   for (const id of grants) {
     await sql(`insert into oidc_model (model, id, application_id, payload) values ('Grant', ?, ?, ?::jsonb)`, [
@@ -92,6 +92,71 @@ describe('the sweep', () => {
       await unreachable.close(true);
     }
     expect(failures[0]).toEqual({ details: { err: expect.objectContaining({ message: expect.stringMatching(/ECONNREFUSED/) }) }, message: 'storage-sweep failed; the next run tries again' });
+  });
+
+  it('a deleted client whose grants cannot end (a persistent failure) is logged, and the run goes on to the others', async () => {
+    // Swept in order of client id: the stuck client comes first.
+    const stuckClient = '00000000-0000-4000-8000-000000000000';
+    const stuck = await grantsOfClientGone(1, stuckClient);
+    const others = await grantsOfClientGone(2);
+    // Every attempt to end the stuck grant fails, as a fault tied to that client's rows would.
+    await sql(`create function refuse_stuck_grant() returns trigger language plpgsql as $$
+                 begin if old.id = '${stuck[0]}' then raise exception 'the stuck grant cannot end'; end if; return old; end $$`);
+    await sql(`create trigger refuse_stuck_grant before delete on oidc_model for each row execute function refuse_stuck_grant()`);
+    const logged: { details: object; message: string }[] = [];
+    const log = { info: (details: object, message: string) => logged.push({ details, message }), error: (details: object, message: string) => logged.push({ details, message }) };
+    const job = new StorageSweepJob(app.gatehouse.services.orm, app.gatehouse.services.invalidations, 20);
+    job.start(log);
+    try {
+      for (let waited = 0; (await revocations(others)).length < others.length; waited += 20) {
+        if (waited > 20_000) throw new Error('the run stopped at the stuck client');
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    } finally {
+      await job.stop();
+      await sql('drop trigger refuse_stuck_grant on oidc_model');
+      await sql('drop function refuse_stuck_grant');
+    }
+    expect(await revocations(others)).toEqual(swept(others));
+    expect(await revocations(stuck)).toEqual([]);
+    expect(logged).toContainEqual({
+      details: { applicationId: app.root.applicationId, clientId: stuckClient, err: expect.objectContaining({ message: expect.stringMatching(/the stuck grant cannot end/) }) },
+      message: 'storage sweep: the grants of a deleted client could not end; the next run tries again',
+    });
+    expect(logged.filter(({ message }) => message === 'storage-sweep failed; the next run tries again')).toEqual([]);
+
+    await sweepStorage(app.gatehouse.services.orm, app.gatehouse.services.invalidations);
+    expect(await revocations(stuck)).toEqual(swept(stuck));
+  });
+
+  // A second session holds the locks: the embedded database has one.
+  it.skipIf(usingEmbeddedDatabase())('passes over expired rows another transaction holds, rather than waiting for it', async () => {
+    const [held, free] = [await expiredModel(), await expiredModel()];
+    const flowRow = async () => {
+      const id = randomUUID();
+      await sql(
+        `insert into email_sign_in (application_id, id, interaction_id, client_id, pool_id, email, method, expires_at)
+         values (?, ?, 'swept', ?, ?, 'swept@example.com', 'email_code', now() - interval '1 minute')`,
+        [app.root.applicationId, id, randomUUID(), randomUUID()],
+      );
+      return id;
+    };
+    const [heldFlow, freeFlow] = [await flowRow(), await flowRow()];
+    const flowRowExists = async (id: string) => (await sql(`select 1 from email_sign_in where id = ?`, [id])).length === 1;
+    const holder = app.gatehouse.services.orm.em.fork();
+    await holder.begin();
+    try {
+      await holder.execute(`select 1 from oidc_model where model = 'Session' and id = ? for update`, [held]);
+      await holder.execute(`select 1 from email_sign_in where id = ? for update`, [heldFlow]);
+      const sweep = sweepStorage(app.gatehouse.services.orm, app.gatehouse.services.invalidations);
+      const waited = await Promise.race([sweep.then(() => false), new Promise<boolean>((resolve) => setTimeout(() => resolve(true), 5_000))]);
+      expect(waited).toBe(false);
+      expect([await modelExists(held), await modelExists(free), await flowRowExists(heldFlow), await flowRowExists(freeFlow)]).toEqual([true, false, true, false]);
+    } finally {
+      await holder.rollback();
+    }
+    await sweepStorage(app.gatehouse.services.orm, app.gatehouse.services.invalidations);
+    expect([await modelExists(held), await flowRowExists(heldFlow)]).toEqual([false, false]);
   });
 
   it('two instances sweeping at once end each grant once, recorded once', async () => {

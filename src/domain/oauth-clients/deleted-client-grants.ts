@@ -17,12 +17,20 @@ const GRANT_APPLICATION = `coalesce(g.application_id,
   (select gt.application_id from oidc_model as gt where gt.model = 'GrantTenant' and gt.id = g.id),
   (select u.application_id from app_user as u where u.id = ${uuidOrNullSql(`g.payload->>'accountId'`)}))`;
 
-/** Ended as a deletion ends them, recorded by the system; returns how many clients' grants ended. */
-export async function endGrantsOfDeletedClients(orm: MikroORM, invalidations: InvalidationBus): Promise<number> {
+export interface GoneClientFailure {
+  readonly applicationId: string;
+  readonly clientId: string;
+  readonly error: unknown;
+}
+
+/** Ended as a deletion ends them, recorded by the system. A client whose grants fail to end is passed over till the next
+ *  run, so that one fault cannot keep every later client's grants alive. */
+export async function endGrantsOfDeletedClients(orm: MikroORM, invalidations: InvalidationBus): Promise<{ ended: number; failed: GoneClientFailure[] }> {
   const connection = orm.em.getConnection();
   let after: { application_id: string; client_id: string } | undefined;
   let ended = 0;
-  while (ended < MAX_CLIENTS_PER_RUN) {
+  const failed: GoneClientFailure[] = [];
+  while (ended + failed.length < MAX_CLIENTS_PER_RUN) {
     const gone = await connection.execute<{ application_id: string; client_id: string }[]>(
       `select distinct g.application_id, g.client_id from (
           select ${GRANT_APPLICATION} as application_id, g.payload->>'clientId' as client_id from oidc_model as g
@@ -30,22 +38,30 @@ export async function endGrantsOfDeletedClients(orm: MikroORM, invalidations: In
         where g.application_id is not null and (g.application_id, g.client_id) > (?::uuid, ?::text)
           and not exists (select 1 from oauth_client as c where c.application_id = g.application_id and c.id = ${uuidOrNullSql('g.client_id')})
         order by g.application_id, g.client_id limit ?`,
-      [after?.application_id ?? '00000000-0000-0000-0000-000000000000', after?.client_id ?? '', Math.min(PAGE, MAX_CLIENTS_PER_RUN - ended)],
+      [after?.application_id ?? '00000000-0000-0000-0000-000000000000', after?.client_id ?? '', Math.min(PAGE, MAX_CLIENTS_PER_RUN - ended - failed.length)],
     );
     for (const { application_id: applicationId, client_id: clientId } of gone) {
-      const actor: AuditActor = { applicationId, tenantId: null, requestId: newId(), principal: DELETED_CLIENT_GRANTS };
-      const grants = await orm.em.fork().transactional(async (em) => {
-        await em.execute(
-          `update oidc_model as g set application_id = ? where g.model = 'Grant' and g.application_id is null and g.payload->>'clientId' = ? and ${GRANT_APPLICATION} = ?`,
-          [applicationId, clientId, applicationId],
-        );
-        return endClientGrants(em, actor, clientId);
-      });
-      await Promise.all(grants.map((id) => invalidations.publish({ kind: 'grant', id })));
+      try {
+        await endGrantsOfClient(orm, invalidations, applicationId, clientId);
+        ended += 1;
+      } catch (error) {
+        failed.push({ applicationId, clientId, error });
+      }
     }
-    ended += gone.length;
     after = gone.at(-1);
     if (gone.length < PAGE) break;
   }
-  return ended;
+  return { ended, failed };
+}
+
+async function endGrantsOfClient(orm: MikroORM, invalidations: InvalidationBus, applicationId: string, clientId: string): Promise<void> {
+  const actor: AuditActor = { applicationId, tenantId: null, requestId: newId(), principal: DELETED_CLIENT_GRANTS };
+  const grants = await orm.em.fork().transactional(async (em) => {
+    await em.execute(
+      `update oidc_model as g set application_id = ? where g.model = 'Grant' and g.application_id is null and g.payload->>'clientId' = ? and ${GRANT_APPLICATION} = ?`,
+      [applicationId, clientId, applicationId],
+    );
+    return endClientGrants(em, actor, clientId);
+  });
+  await Promise.all(grants.map((id) => invalidations.publish({ kind: 'grant', id })));
 }

@@ -76,7 +76,7 @@ export function browserSessionIndex(save: BrowserSessionSave): { readonly cte: s
 /** Their OP session expired: they already read as absent. */
 export async function sweepExpiredSessions(em: EntityManager, limit = 1000): Promise<number> {
   const deleted = await em.getConnection().execute<{ id: string }[]>(
-    `delete from user_session where (application_id, id) in (select application_id, id from user_session where expires_at < now() limit ?) returning id`,
+    `delete from user_session where (application_id, id) in (select application_id, id from user_session where expires_at < now() limit ? for update skip locked) returning id`,
     [limit],
   );
   return deleted.length;

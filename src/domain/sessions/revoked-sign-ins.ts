@@ -38,7 +38,7 @@ export async function sweepRevokedSignIns(runner: SqlRunner, limit = 1000): Prom
          from revoked_sign_in as m
          left join lateral (select o.uid, o.expires_at from oidc_model as o where o.model = 'Session' and o.uid = m.op_session_uid
            and (o.expires_at is null or o.expires_at > now()) limit 1) as o on true
-        where m.expires_at < now() limit ?),
+        where m.expires_at < now() limit ? for update of m skip locked),
      gone as (delete from revoked_sign_in as m using due as d where d.live_uid is null
         and m.application_id = d.application_id and m.op_session_uid = d.op_session_uid and m.user_id = d.user_id and m.tenant_id = d.tenant_id)
      update revoked_sign_in as m set expires_at = coalesce(d.session_expires_at, 'infinity') from due as d where d.live_uid is not null

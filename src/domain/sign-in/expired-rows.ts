@@ -8,7 +8,7 @@ export async function sweepExpiredFlowRows(em: EntityManager, limit = 1000): Pro
   let deleted = 0;
   for (const table of EXPIRING_TABLES) {
     const rows = await connection.execute<{ n: number }[]>(
-      `with gone as (delete from ${table} where ctid in (select ctid from ${table} where expires_at < now() limit ?) returning 1) select count(*)::int as n from gone`,
+      `with gone as (delete from ${table} where ctid in (select ctid from ${table} where expires_at < now() limit ? for update skip locked) returning 1) select count(*)::int as n from gone`,
       [limit],
     );
     deleted += rows[0]?.n ?? 0;
