@@ -1,6 +1,6 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { PeriodicJob } from '../background-work.ts';
-import { endGrantsOfDeletedClients, type GoneClientFailure } from '../domain/oauth-clients/deleted-client-grants.ts';
+import { deleteUnclaimedGrants, endGrantsOfDeletedClients, type GoneClientFailure } from '../domain/oauth-clients/deleted-client-grants.ts';
 import { sweepExpiredSessions } from '../domain/sessions/browser-sessions.ts';
 import { sweepRevokedSignIns } from '../domain/sessions/revoked-sign-ins.ts';
 import { sweepExpiredFlowRows } from '../domain/sign-in/expired-rows.ts';
@@ -18,6 +18,7 @@ export async function sweepStorage(orm: MikroORM, invalidations: InvalidationBus
   await sweepRevokedSignIns(orm.em.getConnection());
   await sweepExpiredFlowRows(orm.em);
   const { ended, failed } = await endGrantsOfDeletedClients(orm, invalidations);
+  await deleteUnclaimedGrants(orm, invalidations);
   return { clientsGone: ended, clientsFailed: failed };
 }
 

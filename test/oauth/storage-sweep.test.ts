@@ -159,6 +159,20 @@ describe('the sweep', () => {
     expect([await modelExists(held), await flowRowExists(heldFlow)]).toEqual([false, false]);
   });
 
+  it('deletes with its tokens a grant no application claims: saved as its client went, its user gone since', async () => {
+    const [unclaimed, token] = [randomUUID(), randomUUID()];
+    await sql(`insert into oidc_model (model, id, payload) values ('Grant', ?, ?::jsonb)`, [unclaimed, JSON.stringify({ clientId: randomUUID(), accountId: randomUUID() })]);
+    await sql(`insert into oidc_model (model, id, grant_id, payload, expires_at) values ('RefreshToken', ?, ?, '{}', now() + interval '1 day')`, [token, unclaimed]);
+    // Its user still there: the grant is the user's application's, ended and recorded as the deleted client's.
+    const claimed = randomUUID();
+    const userId = await app.createUser(`claimed-${randomUUID()}@example.com`);
+    await sql(`insert into oidc_model (model, id, payload) values ('Grant', ?, ?::jsonb)`, [claimed, JSON.stringify({ clientId: randomUUID(), accountId: userId })]);
+
+    await sweepStorage(app.gatehouse.services.orm, app.gatehouse.services.invalidations);
+    expect(await sql(`select model, id from oidc_model where id in (?)`, [[unclaimed, token, claimed]])).toEqual([]);
+    expect(await revocations([claimed])).toEqual(swept([claimed]));
+  });
+
   it('two instances sweeping at once end each grant once, recorded once', async () => {
     const grants = await grantsOfClientGone(5);
     const { orm, invalidations } = app.gatehouse.services;

@@ -65,3 +65,20 @@ async function endGrantsOfClient(orm: MikroORM, invalidations: InvalidationBus, 
   });
   await Promise.all(grants.map((id) => invalidations.publish({ kind: 'grant', id })));
 }
+
+/** A grant saved as its client's row went, whose user is gone since, names no application: nothing can record its end, and
+ *  no one signs in with it. Deleted with its tokens, so that nothing of the user is kept. */
+export async function deleteUnclaimedGrants(orm: MikroORM, invalidations: InvalidationBus, limit = 1000): Promise<number> {
+  const deleted = await orm.em.getConnection().execute<{ id: string }[]>(
+    `with unclaimed as (
+       select g.id from oidc_model as g
+        where g.model = 'Grant' and g.application_id is null and ${GRANT_APPLICATION} is null
+          and not exists (select 1 from oauth_client as c where c.id = ${uuidOrNullSql(`g.payload->>'clientId'`)})
+        limit ? for update skip locked),
+     tokens as (delete from oidc_model where grant_id in (select id from unclaimed))
+     delete from oidc_model as g using unclaimed where g.model = 'Grant' and g.id = unclaimed.id returning g.id`,
+    [limit],
+  );
+  await Promise.all(deleted.map(({ id }) => invalidations.publish({ kind: 'grant', id })));
+  return deleted.length;
+}
