@@ -25,6 +25,11 @@ export interface InvalidationBus {
   onRecovered: () => void;
 }
 
+/** Ended grants: every instance forgets the tokens it holds of each. */
+export async function forgetGrants(bus: InvalidationBus, grantIds: readonly string[]): Promise<void> {
+  await Promise.all(grantIds.map((id) => bus.publish({ kind: 'grant', id })));
+}
+
 /** One channel for every deployment sharing a Redis: ids are UUIDv7, so another deployment's events only cost a miss. */
 const CHANNEL = 'gatehouse:invalidations';
 const EVENT = 'invalidation';

@@ -7,7 +7,7 @@ import { recordAuditPerRow, type AuditActor } from '../domain/audit.ts';
 import { ISSUER_KEY, type Surface, type SurfaceRouter } from '../domain/domains/surfaces.ts';
 import { browserSessionIndex } from '../domain/sessions/browser-sessions.ts';
 import { endOtherSessions } from '../domain/sessions/end-sessions.ts';
-import type { InvalidationBus } from '../events/invalidations.ts';
+import { forgetGrants, type InvalidationBus } from '../events/invalidations.ts';
 import { isUuid } from '../ids.ts';
 import { noteRequest } from '../log.ts';
 import type { ClientCache } from './client-cache.ts';
@@ -248,7 +248,7 @@ class ModelAdapter implements Adapter {
     // Instances forget its tokens' validations, also of offline grants that outlive it.
     if (this.model === 'Session') {
       const grants = Object.values(gone?.payload.authorizations ?? {}).flatMap(({ grantId }) => (grantId === undefined ? [] : [grantId]));
-      await Promise.all(grants.map((grantId) => this.deps.invalidations.publish({ kind: 'grant', id: grantId })));
+      await forgetGrants(this.deps.invalidations, grants);
     }
   }
 

@@ -1,5 +1,5 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
-import type { InvalidationBus } from '../../events/invalidations.ts';
+import { forgetGrants, type InvalidationBus } from '../../events/invalidations.ts';
 import { newId, uuidOrNullSql } from '../../ids.ts';
 import type { AuditActor } from '../audit.ts';
 import { endClientGrants } from '../sessions/end-sessions.ts';
@@ -63,7 +63,7 @@ async function endGrantsOfClient(orm: MikroORM, invalidations: InvalidationBus, 
     );
     return endClientGrants(em, actor, clientId);
   });
-  await Promise.all(grants.map((id) => invalidations.publish({ kind: 'grant', id })));
+  await forgetGrants(invalidations, grants);
 }
 
 /** A grant saved as its client's row went, whose user is gone since, names no application: nothing can record its end, and
@@ -79,6 +79,6 @@ export async function deleteUnclaimedGrants(orm: MikroORM, invalidations: Invali
      delete from oidc_model as g using unclaimed where g.model = 'Grant' and g.id = unclaimed.id returning g.id`,
     [limit],
   );
-  await Promise.all(deleted.map(({ id }) => invalidations.publish({ kind: 'grant', id })));
+  await forgetGrants(invalidations, deleted.map(({ id }) => id));
   return deleted.length;
 }

@@ -5,6 +5,7 @@ import type { ClientAuthMethod } from '../../db/entities/oauth-client.entity.ts'
 import type { SigningAlg } from '../../db/entities/signing-key.entity.ts';
 import { HOLD_FOR_UPDATE } from '../../db/row-lock.ts';
 import { GatehouseError, invalid, notFound } from '../../errors.ts';
+import { forgetGrants } from '../../events/invalidations.ts';
 import { newId } from '../../ids.ts';
 import { recordAudit } from '../audit.ts';
 import { endClientGrants } from '../sessions/end-sessions.ts';
@@ -283,7 +284,7 @@ export async function deleteOAuthClient(scope: Scope, clientId: string): Promise
     return ended;
   });
   await clientChanged(scope, clientId);
-  await Promise.all(grants.map((id) => scope.services.invalidations.publish({ kind: 'grant', id })));
+  await forgetGrants(scope.services.invalidations, grants);
   return true;
 }
 

@@ -88,7 +88,3 @@ export async function endSignInsElsewhere(em: EntityManager, actor: AuditActor, 
   });
   return ended.grants;
 }
-
-export async function forgetGrants(scope: Scope, grants: readonly string[]): Promise<void> {
-  await Promise.all(grants.map((id) => scope.services.invalidations.publish({ kind: 'grant', id })));
-}

@@ -3,6 +3,7 @@ import { LRUCache } from 'lru-cache';
 import type { Scope } from '../../context.ts';
 import { executeOwned, ownedSql, type OwnedStatement } from '../../db/owned-sql.ts';
 import { invalid, notFound } from '../../errors.ts';
+import { forgetGrants } from '../../events/invalidations.ts';
 import { isUuid, uuidOrNullSql } from '../../ids.ts';
 import { ISSUER_KEY } from '../domains/surfaces.ts';
 import { pageSize, scopedList, type Page, type PageArgs } from '../pagination.ts';
@@ -174,7 +175,7 @@ export async function revokeSession(scope: Scope, sessionId: string): Promise<bo
     );
     return ended.grants;
   });
-  await Promise.all(grants.map((id) => scope.services.invalidations.publish({ kind: 'grant', id })));
+  await forgetGrants(scope.services.invalidations, grants);
   return true;
 }
 
@@ -204,7 +205,7 @@ export async function revokeUserSessions(scope: Scope, userId: string): Promise<
       null,
     ),
   );
-  await Promise.all(grants.map((id) => scope.services.invalidations.publish({ kind: 'grant', id })));
+  await forgetGrants(scope.services.invalidations, grants);
   return true;
 }
 

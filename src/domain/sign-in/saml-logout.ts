@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { executeOwned } from '../../db/owned-sql.ts';
+import { forgetGrants } from '../../events/invalidations.ts';
 import { endUserSignIns } from '../sessions/end-sessions.ts';
 import type { Services } from '../../services.ts';
 import { findSamlProvider, samlLogoutUrl, samlUrls, type SamlDeps, type SamlIdentity, type SamlProvider } from './saml.ts';
@@ -37,7 +38,7 @@ export async function endSamlSubjectSessions(services: Services, provider: SamlP
     return grants;
   });
   if (grants === null) return false;
-  await Promise.all(grants.map((id) => services.invalidations.publish({ kind: 'grant', id })));
+  await forgetGrants(services.invalidations, grants);
   return true;
 }
 

@@ -9,7 +9,8 @@ import { passwordRefusals } from '../policies/password.ts';
 import { effectivePasswordPolicy } from '../policies/policies.ts';
 import { recordAudit } from '../audit.ts';
 import { endUserSignIns } from '../sessions/end-sessions.ts';
-import { endSignInsElsewhere, forgetGrants } from '../sessions/own-sessions.ts';
+import { forgetGrants } from '../../events/invalidations.ts';
+import { endSignInsElsewhere } from '../sessions/own-sessions.ts';
 import { linkUserOf } from '../sign-in/account-links.ts';
 import type { SignInTarget } from '../sign-in/sign-in.ts';
 import { normalizeEmail } from './email-key.ts';
@@ -117,7 +118,7 @@ export async function changeOwnPassword(target: SignInTarget, userId: string, ch
   scope.services.outbox.wake();
   await usersChanged(scope.services, applicationId);
   await forgetUserKeys(scope, [userId]);
-  await forgetGrants(scope, grants);
+  await forgetGrants(scope.services.invalidations, grants);
   return { ok: true };
 }
 
@@ -152,6 +153,6 @@ export async function requestOwnEmailChange(
 export async function signOutElsewhere(target: SignInTarget, userId: string, currentUid: string): Promise<OwnChange> {
   const scope = ownScope(target, userId);
   const grants = await scope.transactional((em) => endSignInsElsewhere(em, scope, userId, currentUid));
-  await forgetGrants(scope, grants);
+  await forgetGrants(scope.services.invalidations, grants);
   return { ok: true };
 }
