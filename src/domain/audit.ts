@@ -106,6 +106,9 @@ export async function recordAuditPerRowThen<T extends object>(
 /** As the audit log's JSON holds a Date (toISOString: UTC, milliseconds). */
 export const isoTimestampSql = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
-/** Sorted as `Object.keys(…).sort()` sorts: what audit records show of secrets (`secretsSet`), never their values. */
+/** What audit records show of secrets (`secretsSet`): their names, never their values. */
+export const secretNames = (secrets: Readonly<Record<string, string>> | null | undefined): string[] => Object.keys(secrets ?? {}).sort();
+
+/** secretNames in SQL, sorted as `sort()` sorts (code units). */
 export const secretNamesSql = (column: string) =>
   `coalesce((select jsonb_agg(name order by name collate "C") from jsonb_object_keys(${column}) as name), '[]'::jsonb)`;

@@ -2,7 +2,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { generateApiKeySecret, hashApiKeySecret } from '../../auth/api-key-secret.ts';
 import { ApiKey } from '../../db/entities/index.ts';
 import { newId } from '../../ids.ts';
-import { isoTimestampSql, recordAudit, type AuditActor } from '../audit.ts';
+import { recordAudit, type AuditActor } from '../audit.ts';
+import { auditedFieldsOf, auditedSnapshot } from '../audited-fields.ts';
 
 export interface ApiKeyWithSecret {
   key: ApiKey;
@@ -38,22 +39,19 @@ export function issueApiKey(em: EntityManager, input: IssueApiKey): ApiKeyWithSe
   return { key, secret };
 }
 
+const field = auditedFieldsOf<ApiKey>();
 /** Never its secret or hash. */
-export const keySnapshot = (key: ApiKey) => ({
-  name: key.name,
-  permissions: [...key.permissions],
-  tenantId: key.tenantId ?? null,
-  userId: key.userId ?? null,
-  expiresAt: key.expiresAt?.toISOString() ?? null,
-  revokedAt: key.revokedAt?.toISOString() ?? null,
-  lastRotatedAt: key.lastRotatedAt?.toISOString() ?? null,
-});
-
-/** For set-based changes (a test holds the two equal); `userId` overrides the user, for a `before` snapshot. */
-export const keySnapshotSql = (row: string, userId = `${row}.user_id`) =>
-  `jsonb_build_object('name', ${row}.name, 'permissions', to_jsonb(${row}.permissions), 'tenantId', ${row}.tenant_id,
-     'userId', ${userId}, 'expiresAt', ${isoTimestampSql(`${row}.expires_at`)}, 'revokedAt', ${isoTimestampSql(`${row}.revoked_at`)},
-     'lastRotatedAt', ${isoTimestampSql(`${row}.last_rotated_at`)})`;
+const KEY_SNAPSHOT = auditedSnapshot([
+  field.value('name'),
+  field.list('permissions'),
+  field.value('tenantId'),
+  field.value('userId'),
+  field.instant('expiresAt'),
+  field.instant('revokedAt'),
+  field.instant('lastRotatedAt'),
+]);
+export const keySnapshot = (key: ApiKey) => KEY_SNAPSHOT.of(key);
+export const keySnapshotSql = KEY_SNAPSHOT.sql;
 
 /** In the key's own application and tenant. */
 export function recordKeyIssued(em: EntityManager, actor: AuditActor, key: ApiKey): void {

@@ -7,7 +7,8 @@ import { AUTH_PROVIDER_TYPES, type AuthProviderType } from '../../db/entities/au
 import { HOLD_FOR_UPDATE } from '../../db/row-lock.ts';
 import { GatehouseError, invalid, notFound } from '../../errors.ts';
 import { newId } from '../../ids.ts';
-import { recordAudit, secretNamesSql, type AuditActor } from '../audit.ts';
+import { recordAudit, secretNames, secretNamesSql, type AuditActor } from '../audit.ts';
+import { auditedFieldsOf, auditedSnapshot } from '../audited-fields.ts';
 import { uniquely } from '../db-errors.ts';
 import { APPLICATION_ROWS } from '../loaders.ts';
 import { gracePeriodSeconds } from '../oauth-clients/secrets.ts';
@@ -63,7 +64,7 @@ export function presentAuthProvider(provider: AuthProvider, source: Source | nul
     name: provider.name,
     enabled: provider.enabled,
     config: provider.config,
-    secretsSet: Object.keys(provider.secrets ?? {}).sort(),
+    secretsSet: secretNames(provider.secrets),
     source,
     createdAt: provider.createdAt,
     updatedAt: provider.updatedAt,
@@ -73,15 +74,18 @@ export function presentAuthProvider(provider: AuthProvider, source: Source | nul
 /** A dump of the table reveals none, as for OAuth client secrets. */
 const sealWith = (scope: Scope) => (secret: string) => scope.services.storedSecrets.encrypt(secret);
 
-const snapshot = (provider: AuthProvider) => {
-  const { id, tenantId, type, name, enabled, config, secretsSet } = presentAuthProvider(provider, null);
-  return { id, tenantId, type, name, enabled, config, secretsSet };
-};
-
-/** For set-based changes (a tenant's deletion; a test holds the two equal). */
-export const authProviderSnapshotSql = (row: string) =>
-  `jsonb_build_object('id', ${row}.id, 'tenantId', ${row}.tenant_id, 'type', ${row}.type, 'name', ${row}.name, 'enabled', ${row}.enabled,
-     'config', ${row}.config, 'secretsSet', ${secretNamesSql(`${row}.secrets`)})`;
+const field = auditedFieldsOf<AuthProvider>();
+const PROVIDER_SNAPSHOT = auditedSnapshot([
+  field.value('id'),
+  field.value('tenantId'),
+  field.value('type'),
+  field.value('name'),
+  field.value('enabled'),
+  field.value('config'),
+  field.derived('secretsSet', (provider) => secretNames(provider.secrets), (sqlOf) => secretNamesSql(sqlOf('secrets'))),
+]);
+const snapshot = (provider: AuthProvider) => PROVIDER_SNAPSHOT.of(provider);
+export const authProviderSnapshotSql = PROVIDER_SNAPSHOT.sql;
 
 function typeOf(type: string): AuthProviderType {
   if (!(AUTH_PROVIDER_TYPES as readonly string[]).includes(type)) {

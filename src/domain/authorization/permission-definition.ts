@@ -3,6 +3,7 @@ import type { Scope } from '../../context.ts';
 import { CustomPermission } from '../../db/entities/index.ts';
 import { newId } from '../../ids.ts';
 import { recordAudit } from '../audit.ts';
+import { auditedFieldsOf, auditedSnapshot } from '../audited-fields.ts';
 import { description, keyClashes, keyTaken, permissionKey } from './writes.ts';
 
 export interface CreatePermissionInput {
@@ -10,7 +11,10 @@ export interface CreatePermissionInput {
   description?: string | null;
 }
 
-export const permissionSnapshot = (permission: CustomPermission) => ({ key: permission.key, description: permission.description, tenantId: permission.tenantId ?? null });
+const field = auditedFieldsOf<CustomPermission>();
+const PERMISSION_SNAPSHOT = auditedSnapshot([field.value('key'), field.value('description'), field.value('tenantId')]);
+export const permissionSnapshot = (permission: CustomPermission) => PERMISSION_SNAPSHOT.of(permission);
+export const permissionSnapshotSql = PERMISSION_SNAPSHOT.sql;
 
 /** A permission's key and description, each checked (422 naming `field`'s parts). */
 export interface PermissionDefinition {

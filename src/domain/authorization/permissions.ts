@@ -54,9 +54,6 @@ const presentCustom = (permission: Row<CustomPermission>): PermissionView => ({
   createdAt: permission.createdAt,
 });
 
-/** For a tenant's deletion (a test holds the two equal). */
-export const permissionSnapshotSql = (row: string) => `jsonb_build_object('key', ${row}.key, 'description', ${row}.description, 'tenantId', ${row}.tenant_id)`;
-
 /** Built-ins, then the custom ones the scope sees, in one cursor sequence (a built-in id resumes among the built-ins).
  *  `args.ids` narrows both. */
 export async function listPermissions(scope: Scope, args: PageArgs): Promise<Page<PermissionView>> {

@@ -8,6 +8,7 @@ import { HOLD_FOR_SHARE } from '../../db/row-lock.ts';
 import { GatehouseError, invalid, notFound } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import { recordAudit, recordAuditPerRow, type AuditActor } from '../audit.ts';
+import { auditedFieldsOf, auditedSnapshot } from '../audited-fields.ts';
 import { uniquely } from '../db-errors.ts';
 import { requireCovered } from '../grants.ts';
 import { pageSize, scopedList, type Page, type PageArgs } from '../pagination.ts';
@@ -40,16 +41,10 @@ export interface RoleAssignmentFilter {
   roleId?: string | null;
 }
 
-export const assignmentSnapshot = (assignment: RoleAssignment) => ({
-  roleId: assignment.roleId,
-  subjectType: assignment.subjectType,
-  subjectId: assignment.subjectId,
-  tenantId: assignment.tenantId ?? null,
-});
-
-/** For set-based removals (a test holds the two equal). */
-export const assignmentSnapshotSql = (row: string, subjectId = `${row}.subject_id`) =>
-  `jsonb_build_object('roleId', ${row}.role_id, 'subjectType', ${row}.subject_type, 'subjectId', ${subjectId}, 'tenantId', ${row}.tenant_id)`;
+const field = auditedFieldsOf<RoleAssignment>();
+const ASSIGNMENT_SNAPSHOT = auditedSnapshot([field.value('roleId'), field.value('subjectType'), field.value('subjectId'), field.value('tenantId')]);
+export const assignmentSnapshot = (assignment: RoleAssignment) => ASSIGNMENT_SNAPSHOT.of(assignment);
+export const assignmentSnapshotSql = ASSIGNMENT_SNAPSHOT.sql;
 
 /** Each with a `role_assignment.deleted` record under its own tenant (`reason`: its `after.reason`). Returns how many;
  *  call authorizationChanged after the commit. */

@@ -6,6 +6,7 @@ import { HOLD_FOR_UPDATE } from '../../db/row-lock.ts';
 import { GatehouseError, invalid, notFound } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import { recordAudit } from '../audit.ts';
+import { auditedFieldsOf, auditedSnapshot } from '../audited-fields.ts';
 import { uniquely } from '../db-errors.ts';
 import { requireCovered } from '../grants.ts';
 import { paginate, scopedList, type Page, type PageArgs, type Row } from '../pagination.ts';
@@ -31,19 +32,17 @@ export interface UpdateRoleInput {
   permissions?: string[] | null;
 }
 
-export const roleSnapshot = (role: Role) => ({
-  key: role.key,
-  name: role.name,
-  description: role.description,
-  permissions: [...role.permissions],
-  tenantId: role.tenantId ?? null,
-  builtIn: role.builtIn,
-});
-
-/** For a tenant's deletion (a test holds the two equal). */
-export const roleSnapshotSql = (row: string) =>
-  `jsonb_build_object('key', ${row}.key, 'name', ${row}.name, 'description', ${row}.description, 'permissions', to_jsonb(${row}.permissions),
-     'tenantId', ${row}.tenant_id, 'builtIn', ${row}.built_in)`;
+const field = auditedFieldsOf<Role>();
+const ROLE_SNAPSHOT = auditedSnapshot([
+  field.value('key'),
+  field.value('name'),
+  field.value('description'),
+  field.list('permissions'),
+  field.value('tenantId'),
+  field.value('builtIn'),
+]);
+export const roleSnapshot = (role: Role) => ROLE_SNAPSHOT.of(role);
+export const roleSnapshotSql = ROLE_SNAPSHOT.sql;
 
 /** Application-wide ones (built-in first, as the oldest) and, in a tenant scope, its own. */
 export async function listRoles(scope: Scope, args: PageArgs): Promise<Page<RoleRow>> {

@@ -4,7 +4,8 @@ import { HOLD_FOR_UPDATE } from '../../db/row-lock.ts';
 import { GatehouseError, invalid, notFound } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import { assertAuthIsolated } from '../auth-providers/auth-providers.ts';
-import { isoTimestampSql, recordAudit } from '../audit.ts';
+import { recordAudit } from '../audit.ts';
+import { auditedFieldsOf, auditedSnapshot } from '../audited-fields.ts';
 import { uniquely } from '../db-errors.ts';
 import { dnsResolver } from '../dns-resolver.ts';
 import { configurationChanged } from '../tenancy/changed.ts';
@@ -46,11 +47,10 @@ export function presentDomain(domain: Row<Domain>): DomainView {
   };
 }
 
-const snapshot = (domain: Domain) => ({ hostname: domain.hostname, tenantId: domain.tenantId ?? null, verifiedAt: domain.verifiedAt ?? null });
-
-/** For set-based changes (a tenant's deletion; a test holds the two equal). */
-export const domainSnapshotSql = (row: string) =>
-  `jsonb_build_object('hostname', ${row}.hostname, 'tenantId', ${row}.tenant_id, 'verifiedAt', ${isoTimestampSql(`${row}.verified_at`)})`;
+const field = auditedFieldsOf<Domain>();
+const DOMAIN_SNAPSHOT = auditedSnapshot([field.value('hostname'), field.value('tenantId'), field.instant('verifiedAt')]);
+const snapshot = (domain: Domain) => DOMAIN_SNAPSHOT.of(domain);
+export const domainSnapshotSql = DOMAIN_SNAPSHOT.sql;
 
 export async function listDomains(scope: Scope, args: PageArgs): Promise<Page<DomainView>> {
   const list = scopedList(scope, 'domains');

@@ -10,7 +10,8 @@ import { TENANT_FILTER } from '../../db/owned.ts';
 import { HOLD_FOR_SHARE, HOLD_FOR_UPDATE } from '../../db/row-lock.ts';
 import { GatehouseError, invalid, notFound } from '../../errors.ts';
 import { newId } from '../../ids.ts';
-import { isoTimestampSql, recordAudit } from '../audit.ts';
+import { recordAudit } from '../audit.ts';
+import { auditedFieldsOf, auditedSnapshot } from '../audited-fields.ts';
 import { visibleIn } from '../authorization/writes.ts';
 import { TENANT_PATH_PREFIX } from '../domains/surfaces.ts';
 import { requireCovered } from '../grants.ts';
@@ -92,17 +93,10 @@ export async function invitationLanding(
 export const invitationPool = (application: Pick<Application, 'multiTenant' | 'authIsolation'>, tenantId: string): string =>
   application.multiTenant && application.authIsolation === 'isolated' ? tenantId : SHARED_POOL;
 
-const snapshot = (invitation: Invitation) => ({
-  email: invitation.email,
-  tenantId: invitation.tenantId,
-  roleIds: [...invitation.roleIds],
-  expiresAt: invitation.expiresAt.toISOString(),
-  clientId: invitation.clientId ?? null,
-});
-
-/** For a tenant's deletion (owned-rows.ts). */
-export const invitationSnapshotSql = (row: string) =>
-  `jsonb_build_object('email', ${row}.email, 'tenantId', ${row}.tenant_id, 'roleIds', to_jsonb(${row}.role_ids), 'expiresAt', ${isoTimestampSql(`${row}.expires_at`)}, 'clientId', ${row}.client_id)`;
+const field = auditedFieldsOf<Invitation>();
+const INVITATION_SNAPSHOT = auditedSnapshot([field.value('email'), field.value('tenantId'), field.list('roleIds'), field.instant('expiresAt'), field.value('clientId')]);
+const snapshot = (invitation: Invitation) => INVITATION_SNAPSHOT.of(invitation);
+export const invitationSnapshotSql = INVITATION_SNAPSHOT.sql;
 
 function expiresInDays(value: number | null | undefined): number {
   const days = value ?? DEFAULT_EXPIRES_IN_DAYS;

@@ -3,10 +3,11 @@ import type { Scope } from '../../context.ts';
 import { OAuthClient } from '../../db/entities/index.ts';
 import type { ClientAuthMethod } from '../../db/entities/oauth-client.entity.ts';
 import { invalid } from '../../errors.ts';
-import { isoTimestampSql, recordAudit } from '../audit.ts';
+import { recordAudit } from '../audit.ts';
+import { auditedFieldsOf, auditedSnapshot } from '../audited-fields.ts';
 import { permissionGrants, requireCovered, requireCoveredCredential, withCallerTenants } from '../grants.ts';
 import { clientChanged, createClientRow, findClientOfKind } from '../oauth-clients/oauth-clients.ts';
-import { clearSecrets, gracePeriodSeconds, previousSecretValidUntil, rotateSecret, secretState, secretStateSql, type RotateSecretInput } from '../oauth-clients/secrets.ts';
+import { clearSecrets, gracePeriodSeconds, previousSecretValidUntil, rotateSecret, SECRET_STATE_FIELDS, type RotateSecretInput } from '../oauth-clients/secrets.ts';
 import { paginate, type Page, type PageArgs, type Row, scopedList } from '../pagination.ts';
 import { targetTenant } from '../tenants/target-tenant.ts';
 import { displayName } from '../validate.ts';
@@ -68,25 +69,26 @@ export function presentM2MCredential(client: Row<OAuthClient>, now = new Date())
   };
 }
 
+const field = auditedFieldsOf<OAuthClient>();
 /** Never a secret; of the JWKS, only the key ids. */
-const snapshot = (client: OAuthClient, now = new Date()) => ({
-  name: client.name,
-  tenantId: client.tenantId ?? null,
-  permissions: [...client.permissions],
-  authMethod: client.authMethod,
-  ...secretState(client, now),
-  jwksKids: client.jwks?.keys.map((key) => key['kid']) ?? null,
-  revokedAt: client.revokedAt?.toISOString() ?? null,
-});
-
-/** For set-based changes (a tenant's deletion; a test holds the two equal). */
-export const m2mCredentialSnapshotSql = (row: string) =>
-  `jsonb_build_object('name', ${row}.name, 'tenantId', ${row}.tenant_id, 'permissions', to_jsonb(${row}.permissions),
-     'authMethod', ${row}.auth_method, ${secretStateSql(row)},
-     'jwksKids', case when ${row}.jwks is not null then coalesce(
-       (select jsonb_agg(jwk.value -> 'kid' order by jwk.ordinality) from jsonb_array_elements(${row}.jwks -> 'keys') with ordinality as jwk),
-       '[]'::jsonb) end,
-     'revokedAt', ${isoTimestampSql(`${row}.revoked_at`)})`;
+const CREDENTIAL_SNAPSHOT = auditedSnapshot([
+  field.value('name'),
+  field.value('tenantId'),
+  field.list('permissions'),
+  field.value('authMethod'),
+  ...SECRET_STATE_FIELDS,
+  field.derived(
+    'jwksKids',
+    (client) => client.jwks?.keys.map((key) => key['kid']) ?? null,
+    (sqlOf) =>
+      `case when ${sqlOf('jwks')} is not null then coalesce(
+         (select jsonb_agg(jwk.value -> 'kid' order by jwk.ordinality) from jsonb_array_elements(${sqlOf('jwks')} -> 'keys') with ordinality as jwk),
+         '[]'::jsonb) end`,
+  ),
+  field.instant('revokedAt'),
+]);
+const snapshot = CREDENTIAL_SNAPSHOT.of;
+export const m2mCredentialSnapshotSql = CREDENTIAL_SNAPSHOT.sql;
 
 /** What rotating it or replacing its keys hands out (requireCoveredCredential). */
 const held = (client: OAuthClient) => ({ type: 'm2m_credential' as const, id: client.id, tenantId: client.tenantId ?? null, permissions: client.permissions });

@@ -8,12 +8,13 @@ import { GatehouseError, invalid, notFound } from '../../errors.ts';
 import { forgetGrants } from '../../events/invalidations.ts';
 import { newId } from '../../ids.ts';
 import { recordAudit } from '../audit.ts';
+import { auditedFieldsOf, auditedSnapshot } from '../audited-fields.ts';
 import { endClientGrants } from '../sessions/end-sessions.ts';
 import { paginate, type Page, type PageArgs, type Row, scopedList } from '../pagination.ts';
 import { targetTenant } from '../tenants/target-tenant.ts';
 import { displayName } from '../validate.ts';
 import { initiateLoginUri, redirectUris, type SignInClientType } from './redirect-uris.ts';
-import { gracePeriodSeconds, previousSecretValidUntil, rotateSecret, secretState, secretStateSql, setFirstSecret, type RotateSecretInput } from './secrets.ts';
+import { gracePeriodSeconds, previousSecretValidUntil, rotateSecret, SECRET_STATE_FIELDS, setFirstSecret, type RotateSecretInput } from './secrets.ts';
 
 /** `web` is confidential; `spa`, `native`, `device` public (PKCE). `m2m` rows are M2M credentials, never shown here. */
 export type OAuthClientAuthMethod = Extract<ClientAuthMethod, 'none' | 'client_secret_basic' | 'client_secret_post'>;
@@ -91,26 +92,22 @@ export function presentOAuthClient(client: Row<OAuthClient>, now = new Date()): 
   };
 }
 
+const field = auditedFieldsOf<OAuthClient>();
 /** Never a secret or its ciphertext. */
-export const oauthClientSnapshot = (client: OAuthClient, now = new Date()) => ({
-  name: client.name,
-  type: client.type,
-  tenantId: client.tenantId ?? null,
-  redirectUris: [...client.redirectUris],
-  postLogoutRedirectUris: [...client.postLogoutRedirectUris],
-  initiateLoginUri: client.initiateLoginUri ?? null,
-  tokenEndpointAuthMethod: client.authMethod,
-  idTokenSigningAlg: client.idTokenSigningAlg,
-  managementApi: client.managementApi,
-  ...secretState(client, now),
-});
-
-/** For set-based changes (a tenant's deletion; a test holds the two equal). */
-export const oauthClientSnapshotSql = (row: string) =>
-  `jsonb_build_object('name', ${row}.name, 'type', ${row}.type, 'tenantId', ${row}.tenant_id,
-     'redirectUris', to_jsonb(${row}.redirect_uris), 'postLogoutRedirectUris', to_jsonb(${row}.post_logout_redirect_uris),
-     'initiateLoginUri', ${row}.initiate_login_uri, 'tokenEndpointAuthMethod', ${row}.auth_method, 'idTokenSigningAlg', ${row}.id_token_signing_alg,
-     'managementApi', ${row}.management_api, ${secretStateSql(row)})`;
+const CLIENT_SNAPSHOT = auditedSnapshot([
+  field.value('name'),
+  field.value('type'),
+  field.value('tenantId'),
+  field.list('redirectUris'),
+  field.list('postLogoutRedirectUris'),
+  field.value('initiateLoginUri'),
+  field.value('authMethod', 'tokenEndpointAuthMethod'),
+  field.value('idTokenSigningAlg'),
+  field.value('managementApi'),
+  ...SECRET_STATE_FIELDS,
+]);
+export const oauthClientSnapshot = CLIENT_SNAPSHOT.of;
+export const oauthClientSnapshotSql = CLIENT_SNAPSHOT.sql;
 
 /** A web client is confidential; the others are public and prove themselves with PKCE only. */
 function authMethodFor(type: SignInClientType, requested: OAuthClientAuthMethod | null | undefined): OAuthClientAuthMethod {

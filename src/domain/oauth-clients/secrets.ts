@@ -2,6 +2,7 @@ import { generateClientSecret, type SecretBox } from '../../auth/client-secrets.
 import type { OAuthClient } from '../../db/entities/index.ts';
 import { invalid } from '../../errors.ts';
 import { isoTimestampSql } from '../audit.ts';
+import { auditedFieldsOf } from '../audited-fields.ts';
 
 /** Rotation keeps the replaced secret valid for a grace period, so deployments switch without downtime. */
 export const GRACE_PERIOD_DEFAULT_SECONDS = 24 * 60 * 60;
@@ -55,16 +56,15 @@ export function previousSecretValidUntil(client: OAuthClient, now: Date): Date |
   return client.previousSecretEncrypted != null && until !== null && until > now ? until : null;
 }
 
+const field = auditedFieldsOf<OAuthClient>();
 /** Whether they exist, never their values. */
-export function secretState(client: OAuthClient, now: Date) {
-  return {
-    hasSecret: client.secretEncrypted != null,
-    previousSecretExpiresAt: previousSecretValidUntil(client, now)?.toISOString() ?? null,
-  };
-}
-
-/** For a jsonb_build_object (a test holds them equal). */
-export const secretStateSql = (row: string) =>
-  `'hasSecret', ${row}.secret_encrypted is not null,
-   'previousSecretExpiresAt', case when ${row}.previous_secret_encrypted is not null and ${row}.previous_secret_expires_at > now()
-     then ${isoTimestampSql(`${row}.previous_secret_expires_at`)} end`;
+export const SECRET_STATE_FIELDS = [
+  field.derived('hasSecret', (client) => client.secretEncrypted != null, (sqlOf) => `${sqlOf('secret_encrypted')} is not null`),
+  field.derived(
+    'previousSecretExpiresAt',
+    (client, now) => previousSecretValidUntil(client, now)?.toISOString() ?? null,
+    (sqlOf) =>
+      `case when ${sqlOf('previous_secret_encrypted')} is not null and ${sqlOf('previous_secret_expires_at')} > now()
+         then ${isoTimestampSql(sqlOf('previous_secret_expires_at'))} end`,
+  ),
+];

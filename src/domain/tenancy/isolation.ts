@@ -152,7 +152,7 @@ async function copyUserRows(
 async function moveToCopies(
   em: EntityManager,
   actor: AuditActor,
-  rows: { table: string; userColumn: string; where: string; action: AuditAction; targetType: string; snapshot: (row: string, user?: string) => string },
+  rows: { table: string; userColumn: string; where: string; action: AuditAction; targetType: string; snapshot: (row: string, instead?: Readonly<Record<string, string>>) => string },
 ): Promise<void> {
   await recordAuditPerRow(em, actor, { action: rows.action, targetType: rows.targetType }, {
     tenantPerRow: true,
@@ -164,7 +164,7 @@ async function moveToCopies(
          and copy.application_id = r.application_id and copy.pool_id = r.tenant_id and copy.email_normalized = original.email_normalized
       returning r.*, original.id as original_id),
     changed as (
-      select rebound.id::text as target_id, rebound.tenant_id, ${rows.snapshot('rebound', 'rebound.original_id')} as before,
+      select rebound.id::text as target_id, rebound.tenant_id, ${rows.snapshot('rebound', { [rows.userColumn]: 'rebound.original_id' })} as before,
              ${rows.snapshot('rebound')} as after
         from rebound)`,
     params: [SHARED_POOL],

@@ -9,7 +9,7 @@ import type { SettingFeature } from '../../db/entities/setting.entity.ts';
 import { HOLD_FOR_UPDATE } from '../../db/row-lock.ts';
 import { GatehouseError, notFound } from '../../errors.ts';
 import { newId } from '../../ids.ts';
-import { recordAudit, secretNamesSql } from '../audit.ts';
+import { recordAudit, secretNames, secretNamesSql } from '../audit.ts';
 import { APPLICATION_ROWS } from '../loaders.ts';
 import { configurationChanged } from './changed.ts';
 import { underTenancyConfig } from './config-lock.ts';
@@ -115,7 +115,7 @@ function mergeSecrets(
 
 /** Secrets only by name, so that setting or removing one shows in before/after. */
 function audited(value: Record<string, unknown>, secrets: Record<string, string> | null | undefined, hasSecrets: boolean): Record<string, unknown> {
-  return hasSecrets ? { ...value, secretsSet: Object.keys(secrets ?? {}).sort() } : value;
+  return hasSecrets ? { ...value, secretsSet: secretNames(secrets) } : value;
 }
 
 /** removeTenantOverride's `before` in SQL, for set-based changes (a test holds the two equal). */

@@ -4,7 +4,7 @@ import type { SettingFeature } from '../../db/entities/setting.entity.ts';
 import { keySnapshotSql } from '../api-keys/issue.ts';
 import { recordAuditPerRow, type AuditActor } from '../audit.ts';
 import { authProviderSnapshotSql } from '../auth-providers/auth-providers.ts';
-import { permissionSnapshotSql } from '../authorization/permissions.ts';
+import { permissionSnapshotSql } from '../authorization/permission-definition.ts';
 import { assignmentSnapshotSql, removeAssignments } from '../authorization/role-assignments.ts';
 import { roleSnapshotSql } from '../authorization/roles.ts';
 import { domainSnapshotSql } from '../domains/domains.ts';

@@ -11,6 +11,7 @@ import { GatehouseError, invalid, notFound } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import { keySnapshotSql, revokeKey } from '../api-keys/issue.ts';
 import { recordAudit, recordAuditPerRow, type AuditActor } from '../audit.ts';
+import { auditedFieldsOf, auditedSnapshot } from '../audited-fields.ts';
 import { accountDeletedMail } from '../email/flow-mail.ts';
 import { assertNotLastOperatorAdminOfAny } from '../authorization/last-operator-admin.ts';
 import { removeAssignments } from '../authorization/role-assignments.ts';
@@ -46,21 +47,19 @@ export interface UpdateUserInput {
   tenantIds?: string[] | null;
 }
 
+const field = auditedFieldsOf<User>();
 /** Never the password hash, only whether there is one. */
-export const userSnapshot = (user: User) => ({
-  email: user.email,
-  name: user.name ?? null,
-  status: user.status,
-  tenantIds: [...user.tenantIds],
-  poolId: user.poolId,
-  hasPassword: user.passwordHash != null,
-  metadata: user.metadata,
-});
-
-/** userSnapshot in SQL (a test holds the two equal); `tenantIds` overrides the memberships, for a `before`. */
-export const userSnapshotSql = (row: string, tenantIds = `${row}.tenant_ids`) =>
-  `jsonb_build_object('email', ${row}.email, 'name', ${row}.name, 'status', ${row}.status, 'tenantIds', to_jsonb(${tenantIds}),
-     'poolId', ${row}.pool_id, 'hasPassword', ${row}.password_hash is not null, 'metadata', ${row}.metadata)`;
+const USER_SNAPSHOT = auditedSnapshot([
+  field.value('email'),
+  field.value('name'),
+  field.value('status'),
+  field.list('tenantIds'),
+  field.value('poolId'),
+  field.derived('hasPassword', (entity) => entity.passwordHash != null, (sqlOf) => `${sqlOf('password_hash')} is not null`),
+  field.value('metadata'),
+]);
+export const userSnapshot = (entity: User) => USER_SNAPSHOT.of(entity);
+export const userSnapshotSql = USER_SNAPSHOT.sql;
 
 /** Policy per tenant only when `isolated` (spec). `scope` is the write transaction's (underTenancyConfig), so the pool
  *  cannot change before the user is written. */
@@ -454,7 +453,7 @@ export async function removeMemberships(em: EntityManager, actor: AuditActor, te
     changed as (
       update app_user as u set tenant_ids = array_remove(u.tenant_ids, ?::uuid), updated_at = now()
         from old where u.application_id = old.application_id and u.id = old.id
-      returning u.id::text as target_id, ${userSnapshotSql('u', 'old.tenant_ids')} as before, ${userSnapshotSql('u')} as after)`,
+      returning u.id::text as target_id, ${userSnapshotSql('u', { tenant_ids: 'old.tenant_ids' })} as before, ${userSnapshotSql('u')} as after)`,
     params: [tenantId, tenantId, tenantId],
   });
 }
