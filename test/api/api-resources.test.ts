@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { removePermissionFromApiResources } from '../../src/domain/api-resources/api-resources.ts';
 import { startTestAppWithTenants, type TestApp } from '../support/app.ts';
 import { authorizationData } from '../support/authorization.ts';
+import { clientWithKey } from '../support/keys.ts';
 
 let app: TestApp;
 let appPath: string;
@@ -18,12 +19,6 @@ async function createResource(body: Record<string, unknown>, path = '/api-resour
   const created = await app.http.post(path, body);
   expect(created.status, JSON.stringify(created.body)).toBe(201);
   return created.body;
-}
-
-async function keyWith(permissions: string[], tenantId?: string) {
-  const created = await app.http.post('/api-keys', { name: 'scoped', permissions, ...(tenantId === undefined ? {} : { tenantId }) });
-  expect(created.status).toBe(201);
-  return app.as({ apiKey: created.body.secret });
 }
 
 beforeAll(async () => {
@@ -154,7 +149,7 @@ describe('API resources', () => {
 
   it('tenant-scoped credentials read the application’s resources and change none (403)', async () => {
     const created = await createResource({ identifier: identifier(), name: 'Shared' });
-    const tenantKey = await keyWith(['*'], tenantA);
+    const tenantKey = await clientWithKey(app, ['*'], tenantA);
     expect((await tenantKey.get(`/api-resources/${created.id}`)).status).toBe(200);
     expect((await tenantKey.get(`${appPath}/tenants/${tenantA}/api-resources/${created.id}`)).status).toBe(200);
     expect((await tenantKey.post('/api-resources', { identifier: identifier(), name: 'Tenant' })).status).toBe(403);
@@ -169,10 +164,10 @@ describe('API resources', () => {
 
   it('reads and writes need the api_resources permissions', async () => {
     const created = await createResource({ identifier: identifier(), name: 'Guarded' });
-    const reader = await keyWith(['api_resources:read']);
+    const reader = await clientWithKey(app, ['api_resources:read']);
     expect((await reader.get(`/api-resources/${created.id}`)).status).toBe(200);
     expect((await reader.patch(`/api-resources/${created.id}`, { name: 'X' })).status).toBe(403);
-    expect((await (await keyWith(['users:read'])).get('/api-resources')).status).toBe(403);
+    expect((await (await clientWithKey(app, ['users:read'])).get('/api-resources')).status).toBe(403);
   });
 
   it('another application’s resource is 404', async () => {
@@ -229,7 +224,7 @@ describe('API resources', () => {
       const refused = await app.http.post('/api-resources', { identifier: uri, name: 'Stock', newPermissions });
       expect([refused.status, refused.body.field], JSON.stringify(refused.body)).toEqual([status, field]);
     }
-    const writer = await keyWith(['api_resources:write', 'api_resources:read']);
+    const writer = await clientWithKey(app, ['api_resources:write', 'api_resources:read']);
     const forbidden = await writer.post('/api-resources', { identifier: uri, name: 'Stock', newPermissions: [{ key: 'stock:read' }] });
     expect([forbidden.status, forbidden.body.code]).toEqual([403, 'forbidden']);
     expect((await app.http.get('/api-resources?pageSize=100')).body.data.map((r: { identifier: string }) => r.identifier)).not.toContain(uri);

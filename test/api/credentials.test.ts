@@ -4,6 +4,7 @@ import { generateSigningKey, signJwt } from '../../src/auth/jwt.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { liveUserClaims } from '../support/oauth.ts';
 import { TestRoles } from '../support/roles.ts';
+import { createKeySecret } from '../support/keys.ts';
 
 /**
  * The credentials rules of the spec (Authentication): X-API-Key, Bearer, both together, the tenant precedence
@@ -20,12 +21,6 @@ let userShared: string;
 
 const sql = <T = any>(query: string, params: unknown[] = []) =>
   app.gatehouse.services.orm.em.getConnection().execute<T[]>(query, params);
-
-async function key(permissions: string[], tenantId?: string): Promise<string> {
-  const created = await app.http.post('/api-keys', { name: 'credentials test', permissions, ...(tenantId ? { tenantId } : {}) });
-  expect(created.status, JSON.stringify(created.body)).toBe(201);
-  return created.body.secret as string;
-}
 
 /** A client-credentials token of a new M2M credential holding `permissions`. */
 const bearer = (claims: { tenant_id?: string; permissions: string[]; app_id?: string }) => app.mintAccessToken({ app_id: appId, ...claims });
@@ -60,7 +55,7 @@ afterAll(async () => app?.close());
 
 describe('one credential at a time', () => {
   it('X-API-Key alone authenticates with the key’s permissions', async () => {
-    const reader = app.as({ apiKey: await key(['users:read']) });
+    const reader = app.as({ apiKey: await createKeySecret(app, ['users:read']) });
     const list = await reader.get('/users?pageSize=100');
     expect(list.status).toBe(200);
     expect(ids(list.body)).toEqual([userA, userB, userShared].sort());
@@ -91,13 +86,13 @@ describe('one credential at a time', () => {
 
 describe('X-API-Key and Bearer together', () => {
   it('the key authenticates; the token narrows permissions to the intersection', async () => {
-    const adminKey = await key(['*']);
+    const adminKey = await createKeySecret(app, ['*']);
     const narrowed = app.as({ apiKey: adminKey, bearer: await bearer({ permissions: ['users:read'] }) });
     expect((await narrowed.get('/users')).status).toBe(200);
     expect((await narrowed.post('/users', { email: 'narrowed@example.com' })).status).toBe(403);
     expect((await narrowed.get(`${appPath}/tenants`)).status).toBe(403);
 
-    const readKey = await key(['users:read']);
+    const readKey = await createKeySecret(app, ['users:read']);
     const widened = app.as({ apiKey: readKey, bearer: await bearer({ permissions: ['*'] }) });
     expect((await widened.get('/users')).status).toBe(200);
     const refused = await widened.post('/users', { email: 'widened@example.com' });
@@ -111,7 +106,7 @@ describe('X-API-Key and Bearer together', () => {
   });
 
   it('the token adds its tenant to an application-wide key', async () => {
-    const both = app.as({ apiKey: await key(['users:*']), bearer: await bearer({ tenant_id: tenantB, permissions: ['users:*'] }) });
+    const both = app.as({ apiKey: await createKeySecret(app, ['users:*']), bearer: await bearer({ tenant_id: tenantB, permissions: ['users:*'] }) });
     expect(ids((await both.get('/users')).body)).toEqual([userB]);
     expect((await both.get(`/users/${userA}`)).status).toBe(404);
     const created = await both.post('/users', { email: 'both@example.com' });
@@ -121,10 +116,10 @@ describe('X-API-Key and Bearer together', () => {
   it('a token of another application beside the key is 401; of another tenant than the key’s, 403', async () => {
     const other = await app.bootstrapAnother();
     const foreignToken = await app.mintAccessToken({ app_id: other.applicationId, permissions: ['*'] });
-    const mixed = await app.as({ apiKey: await key(['users:read']), bearer: foreignToken }).get('/users');
+    const mixed = await app.as({ apiKey: await createKeySecret(app, ['users:read']), bearer: foreignToken }).get('/users');
     expect(mixed.status).toBe(401);
     expect(mixed.body.code).toBe('unauthenticated');
-    const keyA = await key(['users:read'], tenantA);
+    const keyA = await createKeySecret(app, ['users:read'], tenantA);
     const crossed = await app.as({ apiKey: keyA, bearer: await bearer({ tenant_id: tenantB, permissions: ['*'] }) }).get('/users');
     expect(crossed.status).toBe(403);
     expect(crossed.body.code).toBe('forbidden');
@@ -134,7 +129,7 @@ describe('X-API-Key and Bearer together', () => {
   });
 
   it('an Authorization header that is no Bearer token is 401 beside a key, not dropped (which would undo the narrowing)', async () => {
-    const adminKey = await key(['*']);
+    const adminKey = await createKeySecret(app, ['*']);
     const token = await bearer({ permissions: ['users:read'] });
     const malformed = [`Bearer\t${token}`, 'Bearer', 'Bearer ', `DPoP ${token}`, `Bearer,${token}`, `Basic ${Buffer.from('a:b').toString('base64')}`, `Bearer ${token} extra`];
     for (const authorization of malformed) {
@@ -186,7 +181,7 @@ describe('X-API-Key and Bearer together', () => {
 
 describe('tenant precedence: path, then Bearer tenant_id, then the key’s tenant', () => {
   it('an application-wide key takes the path’s tenant, else the token’s, else none', async () => {
-    const appKey = await key(['users:read']);
+    const appKey = await createKeySecret(app, ['users:read']);
     const plain = app.as({ apiKey: appKey });
     expect(ids((await plain.get('/users?pageSize=100')).body)).toContain(userShared);
     expect(ids((await plain.get(`${appPath}/tenants/${tenantA}/users`)).body)).not.toContain(userB);
@@ -203,7 +198,7 @@ describe('tenant precedence: path, then Bearer tenant_id, then the key’s tenan
   });
 
   it('a tenant-scoped key is scoped to its tenant; a token without tenant_id keeps it', async () => {
-    const keyA = await key(['users:read'], tenantA);
+    const keyA = await createKeySecret(app, ['users:read'], tenantA);
     const alone = app.as({ apiKey: keyA });
     const own = ids((await alone.get('/users')).body);
     expect(own).toContain(userA);
@@ -288,7 +283,7 @@ describe('401: missing, unknown, revoked or expired credentials', () => {
 
 describe('403 and 404', () => {
   it('a key without the permission is 403 and changes nothing', async () => {
-    const reader = app.as({ apiKey: await key(['users:read']) });
+    const reader = app.as({ apiKey: await createKeySecret(app, ['users:read']) });
     const response = await reader.delete(`/users/${userShared}`);
     expect(response.status).toBe(403);
     expect(response.body).toEqual({ code: 'forbidden', message: expect.any(String) });
@@ -297,8 +292,8 @@ describe('403 and 404', () => {
 
   it('a key without the permission is refused before its input is read: 403, where the holder of it gets 422', async () => {
     const hostile = Object.fromEntries(Array.from({ length: 500 }, (_, i) => [`unknown${i}`, i]));
-    const reader = app.as({ apiKey: await key(['users:read']) });
-    const writer = app.as({ apiKey: await key(['users:write']) });
+    const reader = app.as({ apiKey: await createKeySecret(app, ['users:read']) });
+    const writer = app.as({ apiKey: await createKeySecret(app, ['users:write']) });
     expect((await reader.post('/users', hostile)).body).toMatchObject({ code: 'forbidden', message: 'Missing permission users:write' });
     expect((await writer.post('/users', hostile)).body).toMatchObject({ code: 'validation_error' });
     const mutation = 'mutation($input: CreateUserInput!) { createUser(input: $input) { id } }';
@@ -309,7 +304,7 @@ describe('403 and 404', () => {
   });
 
   it('another tenant is 403 by path and 404 by id; another application is 404', async () => {
-    const keyA = app.as({ apiKey: await key(['users:*'], tenantA) });
+    const keyA = app.as({ apiKey: await createKeySecret(app, ['users:*'], tenantA) });
     expect((await keyA.get(`${appPath}/tenants/${tenantB}/users/${userB}`)).status).toBe(403);
     for (const response of [
       await keyA.get(`/users/${userB}`),

@@ -4,6 +4,7 @@ import { newId } from '../../src/ids.ts';
 import { startTestAppWithTenants, type TestApp } from '../support/app.ts';
 import { basicAuth, postForm } from '../support/oauth.ts';
 import { TestRoles } from '../support/roles.ts';
+import { clientWithKey } from '../support/keys.ts';
 
 let app: TestApp;
 let appPath: string;
@@ -37,12 +38,6 @@ async function storedSecrets(id: string) {
     current: row?.secret_encrypted == null ? null : box.decrypt(row.secret_encrypted),
     previous: row?.previous_secret_encrypted == null ? null : box.decrypt(row.previous_secret_encrypted),
   };
-}
-
-async function keyWith(permissions: string[], tenantId?: string) {
-  const created = await app.http.post('/api-keys', { name: 'scoped', permissions, ...(tenantId === undefined ? {} : { tenantId }) });
-  expect(created.status).toBe(201);
-  return app.as({ apiKey: created.body.secret });
 }
 
 beforeAll(async () => {
@@ -212,7 +207,7 @@ describe('M2M credentials', () => {
     const noName = await app.http.post('/m2m-credentials', { permissions: ['users:read'] });
     expect(noName.body.field).toBe('name');
 
-    const narrow = await keyWith(['users:*', 'm2m_credentials:read', 'm2m_credentials:write']);
+    const narrow = await clientWithKey(app, ['users:*', 'm2m_credentials:read', 'm2m_credentials:write']);
     const within = await narrow.post('/m2m-credentials', { name: 'narrower', permissions: ['users:read'] });
     expect(within.status).toBe(201);
     for (const permissions of [['*'], ['tenants:read'], ['m2m_credentials:*'], ['users:read', 'api_keys:write']]) {
@@ -232,7 +227,7 @@ describe('M2M credentials', () => {
     const secretOne = await createCredential({});
     const keyOne = await createCredential({ authMethod: 'private_key_jwt', jwks: { keys: [ecKey('kept').public] } });
     for (const { id } of [secretOne, keyOne]) await roles.assign({ type: 'm2m_credential', id }, 'app_admin');
-    const narrow = await keyWith(['m2m_credentials:write', 'users:read']);
+    const narrow = await clientWithKey(app, ['m2m_credentials:write', 'users:read']);
     expect((await narrow.post('/m2m-credentials', { name: 'wide', permissions: ['*'] })).status).toBe(403);
 
     const rotate = await narrow.post(`/m2m-credentials/${secretOne.id}/rotate`);
@@ -314,7 +309,7 @@ describe('M2M credentials', () => {
   });
 
   it('a tenant scope manages only its own tenant’s credentials', async () => {
-    const tenantKey = await keyWith(['m2m_credentials:*', 'users:read'], tenantA);
+    const tenantKey = await clientWithKey(app, ['m2m_credentials:*', 'users:read'], tenantA);
     const own = await tenantKey.post('/m2m-credentials', { name: 'for A', permissions: ['users:read'] });
     expect(own.status).toBe(201);
     expect(own.body.tenantId).toBe(tenantA);
@@ -344,7 +339,7 @@ describe('M2M credentials', () => {
   it('enforces m2m_credentials:read, m2m_credentials:write and m2m_credentials:delete', async () => {
     const target = await createCredential({ authMethod: 'private_key_jwt', jwks: { keys: [ecKey('k').public] } });
     const secretTarget = await createCredential({});
-    const reader = await keyWith(['m2m_credentials:read', 'users:read']);
+    const reader = await clientWithKey(app, ['m2m_credentials:read', 'users:read']);
     expect((await reader.get('/m2m-credentials')).status).toBe(200);
     expect((await reader.get(`/m2m-credentials/${target.id}`)).status).toBe(200);
     expect((await reader.post('/m2m-credentials', { name: 'x', permissions: ['users:read'] })).status).toBe(403);
@@ -352,10 +347,10 @@ describe('M2M credentials', () => {
     expect((await reader.put(`/m2m-credentials/${target.id}/jwks`, { keys: [ecKey('k2').public] })).status).toBe(403);
     expect((await reader.delete(`/m2m-credentials/${target.id}`)).status).toBe(403);
     expect((await app.http.get(`/m2m-credentials/${target.id}`)).body).toMatchObject({ revokedAt: null, jwks: target.jwks });
-    const deleter = await keyWith(['m2m_credentials:delete']);
+    const deleter = await clientWithKey(app, ['m2m_credentials:delete']);
     expect((await deleter.get('/m2m-credentials')).status).toBe(403);
     expect((await deleter.delete(`/m2m-credentials/${target.id}`)).status).toBe(204);
-    const refused = await (await keyWith(['oauth_clients:*'])).get('/m2m-credentials');
+    const refused = await (await clientWithKey(app, ['oauth_clients:*'])).get('/m2m-credentials');
     expect(refused.status).toBe(403);
     expect(refused.body.code).toBe('forbidden');
   });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/ids.ts';
 import { startTestAppWithTenants, type TestApp } from '../support/app.ts';
+import { clientWithKey } from '../support/keys.ts';
 
 let app: TestApp;
 let appPath: string;
@@ -31,12 +32,6 @@ async function storedSecrets(clientId: string): Promise<{ current: string | null
     previous: row?.previous_secret_encrypted == null ? null : box.decrypt(row.previous_secret_encrypted),
     previousExpiresAt: row?.previous_secret_expires_at == null ? null : new Date(row.previous_secret_expires_at),
   };
-}
-
-async function keyWith(permissions: string[], tenantId?: string) {
-  const created = await app.http.post('/api-keys', { name: 'scoped', permissions, ...(tenantId === undefined ? {} : { tenantId }) });
-  expect(created.status).toBe(201);
-  return app.as({ apiKey: created.body.secret });
 }
 
 beforeAll(async () => {
@@ -457,7 +452,7 @@ describe('OAuth clients', () => {
   });
 
   it('a tenant scope manages only its own tenant’s clients', async () => {
-    const tenantKey = await keyWith(['oauth_clients:*'], tenantA);
+    const tenantKey = await clientWithKey(app, ['oauth_clients:*'], tenantA);
     const own = await tenantKey.post('/oauth-clients', SPA);
     expect(own.status).toBe(201);
     expect(own.body.tenantId).toBe(tenantA);
@@ -492,20 +487,20 @@ describe('OAuth clients', () => {
 
   it('enforces oauth_clients:read, oauth_clients:write and oauth_clients:delete', async () => {
     const target = await createClient(WEB);
-    const reader = await keyWith(['oauth_clients:read']);
+    const reader = await clientWithKey(app, ['oauth_clients:read']);
     expect((await reader.get('/oauth-clients')).status).toBe(200);
     expect((await reader.get(`/oauth-clients/${target.clientId}`)).status).toBe(200);
     expect((await reader.post('/oauth-clients', WEB)).status).toBe(403);
     expect((await reader.patch(`/oauth-clients/${target.clientId}`, { name: 'x' })).status).toBe(403);
     expect((await reader.post(`/oauth-clients/${target.clientId}/rotate-secret`)).status).toBe(403);
     expect((await reader.delete(`/oauth-clients/${target.clientId}`)).status).toBe(403);
-    const writer = await keyWith(['oauth_clients:write']);
+    const writer = await clientWithKey(app, ['oauth_clients:write']);
     expect((await writer.get('/oauth-clients')).status).toBe(403);
     expect((await writer.post('/oauth-clients', WEB)).status).toBe(201);
     expect((await writer.delete(`/oauth-clients/${target.clientId}`)).status).toBe(403);
-    const deleter = await keyWith(['oauth_clients:delete']);
+    const deleter = await clientWithKey(app, ['oauth_clients:delete']);
     expect((await deleter.delete(`/oauth-clients/${target.clientId}`)).status).toBe(204);
-    const other = await keyWith(['m2m_credentials:*']);
+    const other = await clientWithKey(app, ['m2m_credentials:*']);
     const refused = await other.get('/oauth-clients');
     expect(refused.status).toBe(403);
     expect(refused.body.code).toBe('forbidden');

@@ -8,6 +8,7 @@ import { issuedLink } from '../support/email-sign-in.ts';
 import * as oidc from 'openid-client';
 import { authorize, basicAuth, codeAuthorizationUrl, codeThroughSeam, createTestClient, discover, OFFLINE_CONSENT, postForm, signInForManagement } from '../support/oauth.ts';
 import { secondInstance, settled, TWO_INSTANCES } from '../support/second-instance.ts';
+import { createKeySecret } from '../support/keys.ts';
 
 let app: TestApp;
 let orgId: string;
@@ -15,12 +16,6 @@ let orgPath: string;
 
 const sql = <T = any>(query: string, params: unknown[] = []) =>
   app.gatehouse.services.orm.em.getConnection().execute<T[]>(query, params);
-
-async function keyWith(permissions: string[], tenantId?: string): Promise<string> {
-  const created = await app.http.post('/api-keys', { name: 'scoped', permissions, ...(tenantId === undefined ? {} : { tenantId }) });
-  expect(created.status).toBe(201);
-  return created.body.secret as string;
-}
 
 beforeAll(async () => {
   // Reachable: the console's operator signs in through discovery.
@@ -56,11 +51,11 @@ describe('organizations', () => {
     expect((await app.http.post(`/organizations/${otherOrg}/deactivate`)).status).toBe(404);
     expect((await app.http.put(`/organizations/${otherOrg}/billing`, { plan: 'pro' })).status).toBe(404);
     expect((await app.http.patch('/organizations/not-a-uuid', { name: 'x' })).body).toMatchObject({ code: 'validation_error', field: 'orgId' });
-    const reader = await keyWith(['organizations:read']);
+    const reader = await createKeySecret(app, ['organizations:read']);
     expect((await app.as({ apiKey: reader }).patch(orgPath, { name: 'Nope' })).body).toMatchObject({ code: 'forbidden' });
     expect((await app.as({ apiKey: reader }).post(`${orgPath}/deactivate`)).body).toMatchObject({ code: 'forbidden' });
     const tenant = await app.createTenant('Org tenant');
-    const tenantAdmin = await keyWith(['*'], tenant);
+    const tenantAdmin = await createKeySecret(app, ['*'], tenant);
     expect((await app.as({ apiKey: tenantAdmin }).post(`${orgPath}/deactivate`)).body).toMatchObject({ code: 'forbidden' });
     expect((await app.as({ apiKey: tenantAdmin }).put(`${orgPath}/billing`, { plan: 'pro' })).body).toMatchObject({ code: 'forbidden' });
     // Nor read: the owner's billing address and tax id are not a tenant's administrators' business.
@@ -196,7 +191,7 @@ describe('organizations', () => {
   });
 
   it('while deactivated, reactivation still needs its permission', async () => {
-    const reader = await keyWith(['organizations:read']);
+    const reader = await createKeySecret(app, ['organizations:read']);
     expect((await app.http.post(`${orgPath}/deactivate`)).status).toBe(200);
     try {
       // A second deactivation (a retry) is served and changes nothing.

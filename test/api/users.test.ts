@@ -7,6 +7,7 @@ import { auditRecordsOf, traced } from '../support/audit.ts';
 import { usingEmbeddedDatabase } from '../support/database.ts';
 import type { HttpResponse } from '../support/http.ts';
 import { queuedBehind as queuedBehindRow, type RowHolder } from '../support/row-lock.ts';
+import { createKeySecret } from '../support/keys.ts';
 
 let app: TestApp;
 let appPath: string;
@@ -16,12 +17,6 @@ let tenantB: string;
 /** Rows as the database holds them: what the API must never show (hashes) and what it must have written (audit). */
 const sql = <T = any>(query: string, params: unknown[] = []) =>
   app.gatehouse.services.orm.em.getConnection().execute<T[]>(query, params);
-
-async function keyFor(permissions: string[], tenantId?: string): Promise<string> {
-  const created = await app.http.post('/api-keys', { name: `key ${permissions.join(' ')}`, permissions, ...(tenantId ? { tenantId } : {}) });
-  expect(created.status).toBe(201);
-  return created.body.secret as string;
-}
 
 beforeAll(async () => {
   ({ app, appPath, tenants: [tenantA, tenantB] } = await startTestAppWithTenants(['Tenant A', 'Tenant B']));
@@ -211,7 +206,7 @@ describe('users', () => {
     expect(inA.body.tenantIds).toEqual([tenantA]);
     const viaBody = await app.http.post('/users', { email: 'member-b@example.com', tenantId: tenantB });
     expect(viaBody.body.tenantIds).toEqual([tenantB]);
-    const keyA = app.as({ apiKey: await keyFor(['users:*'], tenantA) });
+    const keyA = app.as({ apiKey: await createKeySecret(app, ['users:*'], tenantA) });
     const viaKey = await keyA.post('/users', { email: 'key-a@example.com' });
     expect(viaKey.status).toBe(201);
     expect(viaKey.body.tenantIds).toEqual([tenantA]);
@@ -234,8 +229,8 @@ describe('users', () => {
   it('a tenant’s credentials see, of a member’s tenants, their own alone: the others are other customers’ data', async () => {
     const both = await app.http.post('/users', { email: 'in-both@example.com', tenantId: tenantA });
     expect((await app.http.patch(`/users/${both.body.id}`, { tenantIds: [tenantA, tenantB] })).body.tenantIds).toEqual([tenantA, tenantB]);
-    const keyA = app.as({ apiKey: await keyFor(['users:*'], tenantA) });
-    const keyB = app.as({ apiKey: await keyFor(['users:read'], tenantB) });
+    const keyA = app.as({ apiKey: await createKeySecret(app, ['users:*'], tenantA) });
+    const keyB = app.as({ apiKey: await createKeySecret(app, ['users:read'], tenantB) });
     expect((await keyA.get(`/users/${both.body.id}`)).body.tenantIds).toEqual([tenantA]);
     expect((await keyB.get(`/users/${both.body.id}`)).body.tenantIds).toEqual([tenantB]);
     const listed = (await keyA.get('/users?pageSize=100')).body.data.find((user: { id: string }) => user.id === both.body.id);
@@ -262,7 +257,7 @@ describe('users', () => {
   });
 
   it('refuses a body tenant that contradicts the scope, and a tenant not in the application', async () => {
-    const keyA = app.as({ apiKey: await keyFor(['users:*'], tenantA) });
+    const keyA = app.as({ apiKey: await createKeySecret(app, ['users:*'], tenantA) });
     const forbidden = await keyA.post('/users', { email: 'x-tenant@example.com', tenantId: tenantB });
     expect(forbidden.status).toBe(403);
     expect(forbidden.body.code).toBe('forbidden');
@@ -321,7 +316,7 @@ describe('users', () => {
 
   it('enforces users:read, users:write and users:delete', async () => {
     const target = (await app.http.post('/users', { email: 'guarded@example.com' })).body;
-    const reader = app.as({ apiKey: await keyFor(['users:read']) });
+    const reader = app.as({ apiKey: await createKeySecret(app, ['users:read']) });
     expect((await reader.get(`/users/${target.id}`)).status).toBe(200);
     expect((await reader.get('/users')).status).toBe(200);
     for (const response of [
@@ -332,10 +327,10 @@ describe('users', () => {
       expect(response.status).toBe(403);
       expect(response.body.code).toBe('forbidden');
     }
-    const writer = app.as({ apiKey: await keyFor(['users:read', 'users:write']) });
+    const writer = app.as({ apiKey: await createKeySecret(app, ['users:read', 'users:write']) });
     expect((await writer.patch(`/users/${target.id}`, { name: 'Written' })).status).toBe(200);
     expect((await writer.delete(`/users/${target.id}`)).status).toBe(403);
-    const none = app.as({ apiKey: await keyFor(['tenants:read']) });
+    const none = app.as({ apiKey: await createKeySecret(app, ['tenants:read']) });
     expect((await none.get('/users')).status).toBe(403);
     expect((await app.http.get(`/users/${target.id}`)).body.name).toBe('Written');
   });

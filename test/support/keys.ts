@@ -1,3 +1,4 @@
+import { expect } from 'vitest';
 import { issueApiKey } from '../../src/domain/api-keys/issue.ts';
 import type { HttpClient } from './http.ts';
 import type { TestApp } from './app.ts';
@@ -21,4 +22,19 @@ export async function issueTestKey(
   });
   await em.flush();
   return app.as({ apiKey: secret });
+}
+
+/**
+ * The secret of a new API key holding `permissions`, application-wide or (with `tenantId`) a tenant's, created through
+ * `POST /api-keys` with the root key: for tests of what such a key may do.
+ */
+export async function createKeySecret(app: TestApp, permissions: string[], tenantId?: string): Promise<string> {
+  const created = await app.http.post('/api-keys', { name: 'scoped', permissions, ...(tenantId === undefined ? {} : { tenantId }) });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  return created.body.secret as string;
+}
+
+/** A client sending a new key of createKeySecret's. */
+export async function clientWithKey(app: TestApp, permissions: string[], tenantId?: string): Promise<HttpClient> {
+  return app.as({ apiKey: await createKeySecret(app, permissions, tenantId) });
 }
