@@ -4,6 +4,7 @@ import { newId } from '../../src/ids.ts';
 import { startTestAppWithTenants, type TestApp } from '../support/app.ts';
 import { basicAuth, postForm } from '../support/oauth.ts';
 import { TestRoles } from '../support/roles.ts';
+import { storedClientSecrets } from '../support/client-secrets.ts';
 import { clientWithKey } from '../support/keys.ts';
 
 let app: TestApp;
@@ -28,16 +29,10 @@ async function createCredential(body: Record<string, unknown>, path = '/m2m-cred
   return created.body;
 }
 
+/** The credential's current and previous secrets (the previous one's grace period is tested with OAuth clients). */
 async function storedSecrets(id: string) {
-  const [row] = await sql<{ secret_encrypted: string | null; previous_secret_encrypted: string | null }>(
-    'select secret_encrypted, previous_secret_encrypted from oauth_client where id = ?',
-    [id],
-  );
-  const box = app.gatehouse.services.clientSecrets;
-  return {
-    current: row?.secret_encrypted == null ? null : box.decrypt(row.secret_encrypted),
-    previous: row?.previous_secret_encrypted == null ? null : box.decrypt(row.previous_secret_encrypted),
-  };
+  const { current, previous } = await storedClientSecrets(app, id);
+  return { current, previous };
 }
 
 beforeAll(async () => {

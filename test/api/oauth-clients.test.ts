@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/ids.ts';
 import { startTestAppWithTenants, type TestApp } from '../support/app.ts';
+import { storedClientSecrets } from '../support/client-secrets.ts';
 import { clientWithKey } from '../support/keys.ts';
 
 let app: TestApp;
@@ -18,20 +19,6 @@ async function createClient(body: Record<string, unknown>, path = '/oauth-client
   const created = await app.http.post(path, body);
   expect(created.status, JSON.stringify(created.body)).toBe(201);
   return created.body;
-}
-
-/** The secrets the OP would accept for a client: the current one and, during a grace period, the previous one. */
-async function storedSecrets(clientId: string): Promise<{ current: string | null; previous: string | null; previousExpiresAt: Date | null }> {
-  const [row] = await sql<{ secret_encrypted: string | null; previous_secret_encrypted: string | null; previous_secret_expires_at: Date | null }>(
-    'select secret_encrypted, previous_secret_encrypted, previous_secret_expires_at from oauth_client where id = ?',
-    [clientId],
-  );
-  const box = app.gatehouse.services.clientSecrets;
-  return {
-    current: row?.secret_encrypted == null ? null : box.decrypt(row.secret_encrypted),
-    previous: row?.previous_secret_encrypted == null ? null : box.decrypt(row.previous_secret_encrypted),
-    previousExpiresAt: row?.previous_secret_expires_at == null ? null : new Date(row.previous_secret_expires_at),
-  };
 }
 
 beforeAll(async () => {
@@ -71,7 +58,7 @@ describe('OAuth clients', () => {
     for (const body of [read.body, list.body]) expect(JSON.stringify(body)).not.toContain(clientSecret);
     // At rest: only the ciphertext, which opens to the secret the OP will compare.
     expect(JSON.stringify(await sql('select * from oauth_client'))).not.toContain(clientSecret);
-    expect((await storedSecrets(client.clientId)).current).toBe(clientSecret);
+    expect((await storedClientSecrets(app, client.clientId)).current).toBe(clientSecret);
     const audit = await sql<{ action: string; after: unknown }>('select action, after from audit_log where target_id = ?', [client.clientId]);
     expect(audit.map((row) => row.action)).toEqual(['oauth_client.created']);
     expect(JSON.stringify(audit)).not.toContain(clientSecret);
@@ -362,25 +349,25 @@ describe('OAuth clients', () => {
     const graceEnds = Date.parse(rotated.body.previousSecretExpiresAt);
     expect(graceEnds).toBeGreaterThan(Date.now() + 86_400_000 - 60_000);
     expect(graceEnds).toBeLessThanOrEqual(Date.now() + 86_400_000);
-    expect(await storedSecrets(client.clientId)).toEqual({ current: rotated.body.clientSecret, previous: client.clientSecret, previousExpiresAt: new Date(graceEnds) });
+    expect(await storedClientSecrets(app, client.clientId)).toEqual({ current: rotated.body.clientSecret, previous: client.clientSecret, previousExpiresAt: new Date(graceEnds) });
     expect((await app.http.get(`/oauth-clients/${client.clientId}`)).body.previousSecretExpiresAt).toBe(rotated.body.previousSecretExpiresAt);
 
     const replay = await app.http.post(`/oauth-clients/${client.clientId}/rotate-secret`, undefined, { headers: { 'idempotency-key': idempotencyKey } });
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
     expect(replay.body).toEqual(rotated.body);
-    expect((await storedSecrets(client.clientId)).current).toBe(rotated.body.clientSecret);
+    expect((await storedClientSecrets(app, client.clientId)).current).toBe(rotated.body.clientSecret);
 
     // A second rotation ends the first one's grace: only the secret it replaces stays valid, here for an hour.
     const again = await app.http.post(`/oauth-clients/${client.clientId}/rotate-secret`, { gracePeriodSeconds: 3600 });
     expect(again.status).toBe(200);
-    const secrets = await storedSecrets(client.clientId);
+    const secrets = await storedClientSecrets(app, client.clientId);
     expect(secrets.current).toBe(again.body.clientSecret);
     expect(secrets.previous).toBe(rotated.body.clientSecret);
     expect(Date.parse(again.body.previousSecretExpiresAt)).toBeLessThanOrEqual(Date.now() + 3_600_000);
 
     const immediate = await app.http.post(`/oauth-clients/${client.clientId}/rotate-secret`, { gracePeriodSeconds: 0 });
     expect(immediate.body.previousSecretExpiresAt).toBeNull();
-    expect(await storedSecrets(client.clientId)).toEqual({ current: immediate.body.clientSecret, previous: null, previousExpiresAt: null });
+    expect(await storedClientSecrets(app, client.clientId)).toEqual({ current: immediate.body.clientSecret, previous: null, previousExpiresAt: null });
 
     for (const gracePeriodSeconds of [-1, 2_592_001, 1.5]) {
       const bad = await app.http.post(`/oauth-clients/${client.clientId}/rotate-secret`, { gracePeriodSeconds });
@@ -515,7 +502,7 @@ describe('OAuth clients', () => {
     expect((await app.http.post(`/oauth-clients/${theirs.clientId}/rotate-secret`)).status).toBe(404);
     expect((await app.http.get(`/applications/${other.applicationId}/oauth-clients`)).status).toBe(404);
     expect((await app.http.get('/oauth-clients?pageSize=100')).body.data.map((c: { id: string }) => c.id)).not.toContain(theirs.clientId);
-    expect((await storedSecrets(theirs.clientId)).current).toBe(theirs.clientSecret);
+    expect((await storedClientSecrets(app, theirs.clientId)).current).toBe(theirs.clientSecret);
   });
 
   it('serves the same operations over GraphQL', async () => {
