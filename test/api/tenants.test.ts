@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
-import { forgeCursor } from '../support/cursors.ts';
+import { forgeCursor, idsPageByPage } from '../support/cursors.ts';
 import { issueTestKey } from '../support/keys.ts';
 import { TestRoles } from '../support/roles.ts';
 
@@ -96,16 +96,7 @@ describe('tenants', () => {
 
   it('paginates with opaque, tamper-evident cursors', async () => {
     for (let i = 0; i < 5; i += 1) await app.http.post(tenants, { name: `Page ${i}` });
-    const seen: string[] = [];
-    let cursor: string | null = null;
-    do {
-      const page: { body: { data: { id: string }[]; next: string | null } } = await app.http.get(
-        `${tenants}?pageSize=2${cursor === null ? '' : `&cursor=${encodeURIComponent(cursor)}`}`,
-      );
-      expect(page.body.data.length).toBeLessThanOrEqual(2);
-      seen.push(...page.body.data.map((t) => t.id));
-      cursor = page.body.next;
-    } while (cursor !== null);
+    const seen = await idsPageByPage(app.http, tenants, 2);
     expect(new Set(seen).size).toBe(seen.length);
     expect(seen).toEqual([...seen].sort());
     const first = await app.http.get(`${tenants}?pageSize=1`);

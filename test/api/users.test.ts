@@ -7,6 +7,7 @@ import { auditRecordsOf, traced } from '../support/audit.ts';
 import { usingEmbeddedDatabase } from '../support/database.ts';
 import type { HttpResponse } from '../support/http.ts';
 import { queuedBehind as queuedBehindRow, type RowHolder } from '../support/row-lock.ts';
+import { idsPageByPage } from '../support/cursors.ts';
 import { createKeySecret } from '../support/keys.ts';
 
 let app: TestApp;
@@ -360,16 +361,7 @@ describe('users', () => {
   it('paginates with cursors bound to the list and its scope', async () => {
     for (let i = 0; i < 3; i += 1) await app.http.post(`${appPath}/tenants/${tenantB}/users`, { email: `page${i}@example.com` });
     const tenantList = `${appPath}/tenants/${tenantB}/users`;
-    const seen: string[] = [];
-    let cursor: string | null = null;
-    do {
-      const page: { body: { data: { id: string }[]; next: string | null } } = await app.http.get(
-        `${tenantList}?pageSize=2${cursor === null ? '' : `&cursor=${encodeURIComponent(cursor)}`}`,
-      );
-      expect(page.body.data.length).toBeLessThanOrEqual(2);
-      seen.push(...page.body.data.map((u) => u.id));
-      cursor = page.body.next;
-    } while (cursor !== null);
+    const seen = await idsPageByPage(app.http, tenantList, 2);
     expect(seen.length).toBeGreaterThanOrEqual(3);
     expect(seen).toEqual([...seen].sort());
     const first = await app.http.get(`${tenantList}?pageSize=1`);
