@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuditLog, Setting } from '../../src/db/entities/index.ts';
-import { issueApiKey } from '../../src/domain/api-keys/issue.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
-import type { HttpClient } from '../support/http.ts';
+import { issueTestKey } from '../support/keys.ts';
 
 let app: TestApp;
 let appPath: string;
@@ -20,23 +19,9 @@ const ACME = {
   copy: { 'login.title': 'Welcome to Acme', 'login.subtitle': 'Use your work e-mail' },
 };
 
-async function tenant(name: string): Promise<string> {
-  const created = await app.http.post(`${appPath}/tenants`, { name });
-  expect(created.status).toBe(201);
-  return created.body.id as string;
-}
-
 async function brandingScope(value: 'application' | 'tenant') {
   const response = await app.http.patch(appPath, { tenancyConfig: { brandingScope: value } });
   expect(response.status).toBe(200);
-}
-
-/** A tenant-scoped API key, issued through the domain (the key routes are tested elsewhere). */
-async function tenantKey(tenantId: string, permissions: string[] = ['*']): Promise<HttpClient> {
-  const em = app.gatehouse.services.orm.em.fork();
-  const { secret } = issueApiKey(em, { applicationId: app.root.applicationId, tenantId, userId: null, name: 'tenant key', permissions, expiresAt: null });
-  await em.flush();
-  return app.as({ apiKey: secret });
 }
 
 const tenantBranding = (tenantId: string) => `${appPath}/tenants/${tenantId}/branding`;
@@ -110,7 +95,7 @@ describe('branding', () => {
   it('a tenant inherits while brandingScope = application; writing an override is 409 and changes nothing', async () => {
     await brandingScope('application');
     await app.http.put('/branding', ACME);
-    const a = await tenant('Inherits A');
+    const a = await app.createTenant('Inherits A');
     const read = await app.http.get(tenantBranding(a));
     expect(read.status).toBe(200);
     expect(read.body).toMatchObject({ ...ACME, colors: { ...ACME.colors, primary: '#ff0000' }, source: 'inherited' });
@@ -124,8 +109,8 @@ describe('branding', () => {
   it('per tenant: overrides apply to their tenant only, application changes flow to inheriting tenants, removal restores inheritance', async () => {
     await brandingScope('tenant');
     await app.http.put('/branding', ACME);
-    const a = await tenant('Custom A');
-    const b = await tenant('Plain B');
+    const a = await app.createTenant('Custom A');
+    const b = await app.createTenant('Plain B');
     expect((await app.http.get(tenantBranding(a))).body.source).toBe('inherited');
 
     const override = await app.http.put(tenantBranding(a), { logoUrl: 'https://a.test/logo.svg', colors: { primary: '#123456' }, copy: { 'login.title': 'Hi A' } });
@@ -163,7 +148,7 @@ describe('branding', () => {
 
   it('overrides are kept but hidden when the scope returns to application, and reappear when switched back', async () => {
     await brandingScope('tenant');
-    const a = await tenant('Hidden A');
+    const a = await app.createTenant('Hidden A');
     await app.http.put('/branding', ACME);
     await app.http.put(tenantBranding(a), { colors: { primary: '#abcdef' } });
 
@@ -178,7 +163,7 @@ describe('branding', () => {
     expect(refused).toMatchObject({ status: 409, body: { code: 'tenant_customization_disabled', field: 'tenancyConfig.brandingScope' } });
     const overGraphQL = await app.http.graphql(`mutation { removeBrandingOverride(appId: "${app.root.applicationId}", tenantId: "${a}") }`);
     expect(overGraphQL.body.errors?.[0]?.extensions).toEqual({ code: 'tenant_customization_disabled', status: 409, field: 'tenancyConfig.brandingScope' });
-    expect((await (await tenantKey(a)).delete('/branding')).status).toBe(409);
+    expect((await (await issueTestKey(app, { tenantId: a })).delete('/branding')).status).toBe(409);
     expect(await audited()).toBe(recordsBefore);
 
     await brandingScope('tenant');
@@ -188,7 +173,7 @@ describe('branding', () => {
 
   it('deleting a tenant deletes its hidden override too: only the override route keeps it', async () => {
     await brandingScope('tenant');
-    const doomed = await tenant('Hidden and deleted');
+    const doomed = await app.createTenant('Hidden and deleted');
     expect((await app.http.put(tenantBranding(doomed), { colors: { primary: '#123456' } })).status).toBe(200);
     await brandingScope('application');
     expect((await app.http.delete(`${appPath}/tenants/${doomed}`)).status).toBe(204);
@@ -207,9 +192,9 @@ describe('branding', () => {
   it('a tenant-scoped key acts on its own tenant only: never the application value, never another tenant', async () => {
     await brandingScope('tenant');
     await app.http.put('/branding', ACME);
-    const own = await tenant('Key owner');
-    const other = await tenant('Key other');
-    const key = await tenantKey(own);
+    const own = await app.createTenant('Key owner');
+    const other = await app.createTenant('Key other');
+    const key = await issueTestKey(app, { tenantId: own });
 
     expect((await key.get('/branding')).body).toMatchObject({ logoUrl: ACME.logoUrl, source: 'inherited' });
     const put = await key.put('/branding', { colors: { primary: '#0a0b0c' } });
@@ -241,8 +226,8 @@ describe('branding', () => {
 
   it('enforces branding:read, branding:write and branding:delete', async () => {
     await brandingScope('tenant');
-    const t = await tenant('Permissions');
-    const reader = await tenantKey(t, ['branding:read']);
+    const t = await app.createTenant('Permissions');
+    const reader = await issueTestKey(app, { tenantId: t, permissions: ['branding:read'] });
     expect((await reader.get('/branding')).status).toBe(200);
     const write = await reader.put('/branding', { colors: { primary: '#222222' } });
     expect(write.status).toBe(403);
@@ -250,13 +235,13 @@ describe('branding', () => {
     expect((await app.http.get(tenantBranding(t))).body.source).toBe('inherited');
 
     // A tenant's override takes tenant_overrides:write besides the area's own permission.
-    const notOverriding = await tenantKey(t, ['branding:write']);
+    const notOverriding = await issueTestKey(app, { tenantId: t, permissions: ['branding:write'] });
     expect((await notOverriding.put('/branding', { colors: { primary: '#222222' } })).body.message).toBe('Missing permission tenant_overrides:write');
-    const writer = await tenantKey(t, ['branding:write', 'tenant_overrides:write']);
+    const writer = await issueTestKey(app, { tenantId: t, permissions: ['branding:write', 'tenant_overrides:write'] });
     expect((await writer.get('/branding')).status).toBe(403);
     expect((await writer.put('/branding', { colors: { primary: '#222222' } })).status).toBe(200);
     expect((await writer.delete('/branding')).status).toBe(403);
-    const deleter = await tenantKey(t, ['branding:delete', 'tenant_overrides:write']);
+    const deleter = await issueTestKey(app, { tenantId: t, permissions: ['branding:delete', 'tenant_overrides:write'] });
     expect((await deleter.delete('/branding')).status).toBe(204);
   });
 
@@ -295,7 +280,7 @@ describe('branding', () => {
 
   it('records every change in the audit log', async () => {
     await brandingScope('tenant');
-    const t = await tenant('Audited');
+    const t = await app.createTenant('Audited');
     await app.http.put('/branding', { colors: { primary: '#121212' } });
     await app.http.put(tenantBranding(t), { colors: { primary: '#343434' } });
     await app.http.delete(tenantBranding(t));
@@ -313,7 +298,7 @@ describe('branding', () => {
 
   it('works over GraphQL with the same codes, fields and statuses', async () => {
     await brandingScope('tenant');
-    const t = await tenant('GraphQL');
+    const t = await app.createTenant('GraphQL');
     const fields = 'logoUrl colors { primary background text } copy source';
     const put = await app.http.graphql(
       `mutation($appId: UUID, $tenantId: UUID, $input: BrandingInput!) { putBranding(appId: $appId, tenantId: $tenantId, input: $input) { ${fields} } }`,
@@ -332,7 +317,7 @@ describe('branding', () => {
     expect(disabled.status).toBe(409);
     expect(disabled.body.errors?.[0]?.extensions).toMatchObject({ code: 'tenant_customization_disabled', status: 409 });
 
-    const key = await tenantKey(t, ['branding:read']);
+    const key = await issueTestKey(app, { tenantId: t, permissions: ['branding:read'] });
     const forbidden = await key.graphql(`mutation { removeBrandingOverride }`);
     expect(forbidden.body.errors?.[0]?.extensions).toMatchObject({ code: 'forbidden', status: 403 });
     const remove = () => app.http.graphql(`mutation($tenantId: UUID) { removeBrandingOverride(tenantId: $tenantId) }`, { tenantId: t });

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuditLog, Setting } from '../../src/db/entities/index.ts';
-import { issueApiKey } from '../../src/domain/api-keys/issue.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { lockWaitersAtLeast, usingEmbeddedDatabase } from '../support/database.ts';
 import type { HttpClient } from '../support/http.ts';
+import { issueTestKey } from '../support/keys.ts';
 import { forgeCursor } from '../support/cursors.ts';
 
 let app: TestApp;
@@ -27,22 +27,9 @@ const SMTP = {
 };
 const SENDGRID = { type: 'sendgrid', fromAddress: 'hello@tenant-a.test', secrets: { apiKey: 'SG.sendgrid-key-do-not-leak' } };
 
-async function tenant(name: string): Promise<string> {
-  const created = await app.http.post(`${appPath}/tenants`, { name });
-  expect(created.status).toBe(201);
-  return created.body.id as string;
-}
-
 async function scopes(config: { emailTemplatesScope?: string; emailProviderScope?: string }) {
   const response = await app.http.patch(appPath, { tenancyConfig: config });
   expect(response.status).toBe(200);
-}
-
-async function tenantKey(tenantId: string, permissions: string[] = ['*']): Promise<HttpClient> {
-  const em = app.gatehouse.services.orm.em.fork();
-  const { secret } = issueApiKey(em, { applicationId: app.root.applicationId, tenantId, userId: null, name: 'tenant key', permissions, expiresAt: null });
-  await em.flush();
-  return app.as({ apiKey: secret });
 }
 
 /** The stored secrets, unsealed; each is stored sealed, never as its value. */
@@ -159,8 +146,8 @@ describe('e-mail provider', () => {
   it('tenant overrides: 409 while scope = application; own provider and secrets per tenant; hidden and restored with the switch', async () => {
     await scopes({ emailProviderScope: 'application' });
     await app.http.put('/email/provider', SMTP);
-    const a = await tenant('Mail A');
-    const b = await tenant('Mail B');
+    const a = await app.createTenant('Mail A');
+    const b = await app.createTenant('Mail B');
     const path = inTenant(a, '/email/provider');
 
     expect((await app.http.get(path)).body).toMatchObject({ type: 'smtp', secretsSet: ['password'], source: 'inherited' });
@@ -210,7 +197,7 @@ describe('e-mail provider', () => {
   it('a new tenant override needs its own secrets: the application’s are not borrowed', async () => {
     await scopes({ emailProviderScope: 'tenant' });
     await app.http.put('/email/provider', { type: 'sendgrid', fromAddress: 'hello@acme.test', secrets: { apiKey: 'SG.app' } });
-    const t = await tenant('No borrowed secrets');
+    const t = await app.createTenant('No borrowed secrets');
     const response = await app.http.put(inTenant(t, '/email/provider'), { type: 'sendgrid', fromAddress: 'x@t.test' });
     expect(response.status).toBe(422);
     expect(response.body.field).toBe('secrets.apiKey');
@@ -286,8 +273,8 @@ describe('e-mail templates', () => {
 
   it('reads a tenant’s 13 effective templates with a constant number of statements', async () => {
     await scopes({ emailTemplatesScope: 'tenant' });
-    const plain = await tenant('Counted plain');
-    const busy = await tenant('Counted busy');
+    const plain = await app.createTenant('Counted plain');
+    const busy = await app.createTenant('Counted busy');
     for (const key of KEYS.slice(0, 6)) {
       await app.http.put(inTenant(busy, `/email/templates/${key}`), { subject: key, html: `<p>${key}</p>`, text: key });
     }
@@ -393,7 +380,7 @@ describe('e-mail templates', () => {
 
   it('refuses a tenant’s template alike; one stored before the check still previews and renders as it is', async () => {
     await scopes({ emailTemplatesScope: 'tenant' });
-    const t = await tenant('Typo tenant');
+    const t = await app.createTenant('Typo tenant');
     const path = inTenant(t, '/email/templates/password_reset');
     const before = (await app.http.get(path)).body;
     const put = await app.http.put(path, { subject: 'Reset for {{ user.emial }}', html: '<a href="{{ lnik }}">Reset</a>', text: 'Reset: {{ lnik }}' });
@@ -415,8 +402,8 @@ describe('e-mail templates', () => {
 
   it('per-template tenant overrides: 409 while scope = application, the rest falls back, hidden and restored with the switch', async () => {
     await scopes({ emailTemplatesScope: 'application' });
-    const a = await tenant('Templates A');
-    const b = await tenant('Templates B');
+    const a = await app.createTenant('Templates A');
+    const b = await app.createTenant('Templates B');
     const welcome = { subject: 'Welcome to A, {{ user.name }}', html: '<h1>A welcomes {{ user.name }}</h1>', text: 'A welcomes {{ user.name }}' };
     const refused = await app.http.put(inTenant(a, '/email/templates/welcome'), welcome);
     expect(refused.status).toBe(409);
@@ -513,7 +500,7 @@ describe('e-mail templates', () => {
 
   it('a tenant preview uses the tenant’s name and effective branding', async () => {
     await app.http.patch(appPath, { tenancyConfig: { brandingScope: 'tenant' } });
-    const t = await tenant('Branded Tenant');
+    const t = await app.createTenant('Branded Tenant');
     await app.http.put(inTenant(t, '/branding'), { colors: { primary: '#aa0000' }, logoUrl: 'https://t.test/logo.png' });
     const preview = await app.http.post(inTenant(t, '/email/templates/password_reset/preview'));
     expect(preview.body.html).toContain('background:#aa0000');
@@ -523,9 +510,9 @@ describe('e-mail templates', () => {
 
   it('a tenant-scoped key acts on its own tenant only; permissions are enforced', async () => {
     await scopes({ emailTemplatesScope: 'tenant', emailProviderScope: 'tenant' });
-    const own = await tenant('Key tenant');
-    const other = await tenant('Key other tenant');
-    const key = await tenantKey(own);
+    const own = await app.createTenant('Key tenant');
+    const other = await app.createTenant('Key other tenant');
+    const key = await issueTestKey(app, { tenantId: own });
     const appWelcome = (await app.http.get('/email/templates/welcome')).body;
 
     const put = await key.put('/email/templates/welcome', { subject: 'Mine', html: '<p>Mine</p>', text: 'Mine' });
@@ -551,13 +538,13 @@ describe('e-mail templates', () => {
     }
     expect(await storedSecrets(other)).toBeNull();
 
-    const reader = await tenantKey(own, ['email:read']);
+    const reader = await issueTestKey(app, { tenantId: own, permissions: ['email:read'] });
     expect((await reader.get('/email/templates/welcome')).status).toBe(200);
     expect((await reader.post('/email/templates/welcome/preview')).status).toBe(200);
     expect((await reader.put('/email/templates/welcome', { subject: 'x', html: 'x', text: 'x' })).status).toBe(403);
     expect((await reader.put('/email/provider', SENDGRID)).status).toBe(403);
     expect((await reader.delete('/email/provider')).status).toBe(403);
-    const none = await tenantKey(own, ['branding:read']);
+    const none = await issueTestKey(app, { tenantId: own, permissions: ['branding:read'] });
     expect((await none.get('/email/provider')).status).toBe(403);
     expect((await none.get('/email/templates')).status).toBe(403);
   });
@@ -573,7 +560,7 @@ describe('e-mail templates', () => {
 
   it('works over GraphQL with the enum of template keys', async () => {
     await scopes({ emailTemplatesScope: 'tenant' });
-    const t = await tenant('GraphQL mail');
+    const t = await app.createTenant('GraphQL mail');
     const put = await app.http.graphql(
       `mutation($tenantId: UUID) { putEmailTemplate(tenantId: $tenantId, templateKey: invitation, input: { subject: "Join {{ tenant.name }}", html: "<p>{{ inviter.name }}</p>", text: "{{ inviter.name }}" }) { key subject source } }`,
       { tenantId: t },
