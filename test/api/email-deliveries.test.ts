@@ -1,12 +1,11 @@
 import { createHash, createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig, type EmailConfig } from '../../src/config.ts';
+import type { EmailConfig } from '../../src/config.ts';
 import { AuditLog } from '../../src/db/entities/index.ts';
-import { issueApiKey } from '../../src/domain/api-keys/issue.ts';
 import { enqueueMail, WITHHELD_BODY, type MailSender } from '../../src/domain/email/outbox.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { issueTestKey } from '../support/keys.ts';
-import type { HttpClient } from '../support/http.ts';
+import { quickEmailConfig, settledDelivery } from '../support/email-outbox.ts';
 import {
   makeCertificate,
   startHttpReceiver,
@@ -34,19 +33,8 @@ const SMTP_PASSWORD = 'smtp-password-do-not-leak';
 const SES_SECRET = 'ses-secret-do-not-leak/0123456789abcdefABCDEF';
 const MAX_ATTEMPTS = 3;
 
-function emailConfig(overrides: Partial<EmailConfig>): EmailConfig {
-  return {
-    ...loadConfig({}).email,
-    // Quick retries and short attempts, so that a test sees every attempt; the poll finds what a wake missed.
-    sendTimeoutMs: 1_500,
-    retryBaseMs: 50,
-    maxAttempts: MAX_ATTEMPTS,
-    pollMs: 200,
-    // The SMTP servers of the tests are on 127.0.0.1.
-    allowPrivateHosts: true,
-    ...overrides,
-  };
-}
+// The SMTP servers of the tests are on 127.0.0.1.
+const emailConfig = (overrides: Partial<EmailConfig>) => quickEmailConfig({ maxAttempts: MAX_ATTEMPTS, allowPrivateHosts: true, ...overrides });
 
 beforeAll(async () => {
   certificate = makeCertificate();
@@ -91,23 +79,13 @@ async function sendTest(path: string, to = 'ada@example.com') {
   return response.body as { id: string; messageId: string; tenantId: string | null };
 }
 
-/** The delivery once the worker has settled it (sent or failed), read through the API. */
-async function settled(client: HttpClient, path: string): Promise<Record<string, any>> {
-  for (;;) {
-    const response = await client.get(path);
-    expect(response.status, JSON.stringify(response.body)).toBe(200);
-    if (response.body.status !== 'queued') return response.body;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
 const deliveryPath = (tenantId: string, id: string) => inTenant(tenantId, `/email/deliveries/${id}`);
 
 describe('the built-in sender', () => {
   it('sends through SMTP_URL (STARTTLS, AUTH) with the Message-ID of the delivery, and GET shows the rendered mail', async () => {
     const queued = await sendTest('/email/test');
     expect(queued.messageId).toMatch(/^<[0-9a-f-]+@gatehouse\.test>$/);
-    const delivery = await settled(app.http, `/email/deliveries/${queued.id}`);
+    const delivery = await settledDelivery(app.http, `/email/deliveries/${queued.id}`);
     expect(delivery).toMatchObject({ status: 'sent', attempts: 1, providerType: 'gatehouse', lastError: null, note: null, tenantId: null });
     expect(delivery.subject).toBe('Test e-mail from Gatehouse');
     expect(delivery.text).toContain('This is a test e-mail, sent through an application’s e-mail provider');
@@ -132,7 +110,7 @@ describe('SMTP providers', () => {
     });
     const queued = await sendTest(inTenant(tenantId, '/email/test'), 'grace@example.com');
     expect(queued.tenantId).toBe(tenantId);
-    const delivery = await settled(app.http, deliveryPath(tenantId, queued.id));
+    const delivery = await settledDelivery(app.http, deliveryPath(tenantId, queued.id));
     expect(delivery).toMatchObject({ status: 'sent', providerType: 'smtp', attempts: 1 });
     const mail = tenantSmtp.received.find((received) => received.header('message-id') === queued.messageId)!;
     expect(mail).toMatchObject({ from: 'hello@acme.test', to: ['grace@example.com'], user: 'mailer', secure: true });
@@ -148,7 +126,7 @@ describe('SMTP providers', () => {
         smtp: { host: '127.0.0.1', port: tlsServer.port, username: 'mailer', security: 'tls' }, secrets: { password: SMTP_PASSWORD },
       });
       const queued = await sendTest(inTenant(tenantId, '/email/test'));
-      expect(await settled(app.http, deliveryPath(tenantId, queued.id))).toMatchObject({ status: 'sent', providerType: 'smtp' });
+      expect(await settledDelivery(app.http, deliveryPath(tenantId, queued.id))).toMatchObject({ status: 'sent', providerType: 'smtp' });
       expect(tlsServer.received.map((mail) => [mail.header('message-id'), mail.secure, mail.user])).toEqual([[queued.messageId, true, 'mailer']]);
     } finally {
       await tlsServer.close();
@@ -160,7 +138,7 @@ describe('SMTP providers', () => {
     try {
       const tenantId = await tenantWith({ type: 'smtp', fromAddress: 'hello@acme.test', smtp: { host: '127.0.0.1', port: plain.port, security: 'starttls' } });
       const queued = await sendTest(inTenant(tenantId, '/email/test'));
-      const delivery = await settled(app.http, deliveryPath(tenantId, queued.id));
+      const delivery = await settledDelivery(app.http, deliveryPath(tenantId, queued.id));
       expect(delivery).toMatchObject({ status: 'failed', providerType: 'smtp' });
       expect(delivery.lastError).toMatch(/^smtp: .*STARTTLS/);
       expect(plain.received).toEqual([]);
@@ -175,7 +153,7 @@ describe('SMTP providers', () => {
       smtp: { host: '127.0.0.1', port: tenantSmtp.port, username: 'mailer', security: 'starttls' }, secrets: { password: 'wrong-password' },
     });
     const queued = await sendTest(inTenant(tenantId, '/email/test'));
-    const delivery = await settled(app.http, deliveryPath(tenantId, queued.id));
+    const delivery = await settledDelivery(app.http, deliveryPath(tenantId, queued.id));
     expect(delivery).toMatchObject({ status: 'failed', attempts: 1, providerType: 'smtp', sentAt: null });
     expect(delivery.lastError).toMatch(/^smtp: .*535/);
     expect(delivery.lastError).not.toContain('wrong-password');
@@ -186,7 +164,7 @@ describe('SMTP providers', () => {
     await closed.close();
     const tenantId = await tenantWith({ type: 'smtp', fromAddress: 'hello@acme.test', smtp: { host: '127.0.0.1', port: closed.port, security: 'none' } });
     const queued = await sendTest(inTenant(tenantId, '/email/test'));
-    const delivery = await settled(app.http, deliveryPath(tenantId, queued.id));
+    const delivery = await settledDelivery(app.http, deliveryPath(tenantId, queued.id));
     expect(delivery).toMatchObject({ status: 'failed', attempts: MAX_ATTEMPTS });
     expect(delivery.lastError).toMatch(/^smtp: .*ECONNREFUSED/);
   });
@@ -199,7 +177,7 @@ describe('HTTP providers', () => {
     const tenantId = await tenantWith({ type: 'sendgrid', fromAddress: 'hello@acme.test', fromName: 'Acme', secrets: { apiKey: 'SG.key-do-not-leak' } });
     receivers.sendgrid.answer = () => ({ status: 202 });
     const queued = await sendTest(inTenant(tenantId, '/email/test'));
-    expect(await settled(app.http, deliveryPath(tenantId, queued.id))).toMatchObject({ status: 'sent', providerType: 'sendgrid' });
+    expect(await settledDelivery(app.http, deliveryPath(tenantId, queued.id))).toMatchObject({ status: 'sent', providerType: 'sendgrid' });
     const request = lastRequest(receivers.sendgrid);
     expect(request).toMatchObject({ method: 'POST', url: '/v3/mail/send' });
     expect(request.headers['authorization']).toBe('Bearer SG.key-do-not-leak');
@@ -216,7 +194,7 @@ describe('HTTP providers', () => {
     const tenantId = await tenantWith({ type: 'postmark', fromAddress: 'hello@acme.test', replyTo: 'help@acme.test', secrets: { apiKey: 'pm-token-do-not-leak' } });
     receivers.postmark.answer = () => ({ status: 200, body: { ErrorCode: 0, Message: 'OK' } });
     const queued = await sendTest(inTenant(tenantId, '/email/test'));
-    expect(await settled(app.http, deliveryPath(tenantId, queued.id))).toMatchObject({ status: 'sent', providerType: 'postmark' });
+    expect(await settledDelivery(app.http, deliveryPath(tenantId, queued.id))).toMatchObject({ status: 'sent', providerType: 'postmark' });
     const request = lastRequest(receivers.postmark);
     expect(request).toMatchObject({ method: 'POST', url: '/email' });
     expect(request.headers['x-postmark-server-token']).toBe('pm-token-do-not-leak');
@@ -231,7 +209,7 @@ describe('HTTP providers', () => {
     const tenantId = await tenantWith({ type: 'resend', fromAddress: 'hello@acme.test', secrets: { apiKey: 're_key_do_not_leak' } });
     receivers.resend.answer = () => ({ status: 200, body: { id: 'resend-id' } });
     const queued = await sendTest(inTenant(tenantId, '/email/test'));
-    expect(await settled(app.http, deliveryPath(tenantId, queued.id))).toMatchObject({ status: 'sent', providerType: 'resend' });
+    expect(await settledDelivery(app.http, deliveryPath(tenantId, queued.id))).toMatchObject({ status: 'sent', providerType: 'resend' });
     const request = lastRequest(receivers.resend);
     expect(request).toMatchObject({ method: 'POST', url: '/emails' });
     expect(request.headers).toMatchObject({ authorization: 'Bearer re_key_do_not_leak', 'idempotency-key': queued.id });
@@ -244,7 +222,7 @@ describe('HTTP providers', () => {
     });
     receivers.ses.answer = () => ({ status: 200, body: { MessageId: 'ses-id' } });
     const queued = await sendTest(inTenant(tenantId, '/email/test'));
-    expect(await settled(app.http, deliveryPath(tenantId, queued.id))).toMatchObject({ status: 'sent', providerType: 'ses' });
+    expect(await settledDelivery(app.http, deliveryPath(tenantId, queued.id))).toMatchObject({ status: 'sent', providerType: 'ses' });
     const request = lastRequest(receivers.ses);
     expect(request).toMatchObject({ method: 'POST', url: '/v2/email/outbound-emails' });
     expect(JSON.parse(request.body)).toMatchObject({
@@ -261,7 +239,7 @@ describe('HTTP providers', () => {
     let calls = 0;
     receivers.sendgrid.answer = () => (++calls === 1 ? { status: 503, body: { errors: [{ message: 'busy' }] } } : { status: 202 });
     const queued = await sendTest(inTenant(tenantId, '/email/test'));
-    const delivery = await settled(app.http, deliveryPath(tenantId, queued.id));
+    const delivery = await settledDelivery(app.http, deliveryPath(tenantId, queued.id));
     expect(delivery).toMatchObject({ status: 'sent', attempts: 2, lastError: null });
   });
 
@@ -269,7 +247,7 @@ describe('HTTP providers', () => {
     const tenantId = await tenantWith({ type: 'postmark', fromAddress: 'hello@acme.test', secrets: { apiKey: 'pm-echoed-token' } });
     receivers.postmark.answer = (request) => ({ status: 422, body: { ErrorCode: 10, Message: `Bad token ${String(request.headers['x-postmark-server-token'])}` } });
     const queued = await sendTest(inTenant(tenantId, '/email/test'));
-    const delivery = await settled(app.http, deliveryPath(tenantId, queued.id));
+    const delivery = await settledDelivery(app.http, deliveryPath(tenantId, queued.id));
     expect(delivery).toMatchObject({ status: 'failed', attempts: 1, providerType: 'postmark' });
     expect(delivery.lastError).toBe('postmark: HTTP 422 {"ErrorCode":10,"Message":"Bad token [secret]"}');
   });
@@ -278,7 +256,7 @@ describe('HTTP providers', () => {
     const tenantId = await tenantWith({ type: 'resend', fromAddress: 'hello@acme.test', secrets: { apiKey: 're_slow' } });
     receivers.resend.answer = () => 'hang';
     const queued = await sendTest(inTenant(tenantId, '/email/test'));
-    const delivery = await settled(app.http, deliveryPath(tenantId, queued.id));
+    const delivery = await settledDelivery(app.http, deliveryPath(tenantId, queued.id));
     expect(delivery).toMatchObject({ status: 'failed', attempts: MAX_ATTEMPTS, lastError: 'resend: no answer in time' });
     receivers.resend.answer = () => ({ status: 200 });
   });
@@ -318,7 +296,7 @@ describe('the deliveries list', () => {
       await sendTest(inTenant(tenantA, '/email/test'), 'two@example.com'),
     ];
     const other = await sendTest(inTenant(tenantB, '/email/test'), 'two@example.com');
-    for (const { id } of sent) await settled(app.http, deliveryPath(tenantA, id));
+    for (const { id } of sent) await settledDelivery(app.http, deliveryPath(tenantA, id));
     const list = await app.http.get(inTenant(tenantA, '/email/deliveries?to=two@example.com&status=sent&templateKey=test&pageSize=1'));
     expect(list.status).toBe(200);
     expect(list.body.data.map((row: { id: string }) => row.id)).toEqual([sent[1]!.id]);
@@ -352,10 +330,7 @@ describe('the deliveries list', () => {
   });
 
   it('needs email:read to list and email:write to send a test mail', async () => {
-    const em = app.gatehouse.services.orm.em.fork();
-    const { secret } = issueApiKey(em, { applicationId: app.root.applicationId, tenantId: null, userId: null, name: 'reader', permissions: ['email:read'], expiresAt: null });
-    await em.flush();
-    const reader = app.as({ apiKey: secret });
+    const reader = await issueTestKey(app, { permissions: ['email:read'] });
     expect((await reader.get('/email/deliveries')).status).toBe(200);
     const refused = await reader.post('/email/test', { to: 'ada@example.com' });
     expect(refused.status).toBe(403);
@@ -380,7 +355,7 @@ describe('enqueueMail, as a flow calls it', () => {
     const em = app.gatehouse.services.orm.em.fork();
     const queued = await em.transactional((tx) => enqueueMail(tx, sender(), { templateKey: 'welcome', to: 'ada@example.com', tenantId, variables: { user: { name: 'Ada <3' } } }));
     app.gatehouse.services.outbox.wake();
-    const delivery = await settled(app.http, deliveryPath(tenantId, queued.id));
+    const delivery = await settledDelivery(app.http, deliveryPath(tenantId, queued.id));
     const tenant = await app.http.get(`${appPath}/tenants/${tenantId}`);
     expect(delivery).toMatchObject({ status: 'sent', templateKey: 'welcome', subject: `Welcome Ada <3 to ${tenant.body.name as string}` });
     const sent = relay.received.find((mail) => mail.header('message-id') === delivery.messageId);
@@ -409,7 +384,7 @@ describe('POST /email/test', () => {
     expect(first.status).toBe(201);
     expect(again.body.id).toBe(first.body.id);
     // Woken after the request's transaction committed, the worker sends it.
-    expect(await settled(app.http, `/email/deliveries/${first.body.id as string}`)).toMatchObject({ status: 'sent' });
+    expect(await settledDelivery(app.http, `/email/deliveries/${first.body.id as string}`)).toMatchObject({ status: 'sent' });
     expect((await app.http.get('/email/deliveries?to=once@example.com')).body.data).toHaveLength(1);
   });
 
@@ -488,7 +463,7 @@ describe('the built-in sender without SMTP_URL', () => {
   it('keeps the mail in the outbox, sent nowhere, and says so in its note', async () => {
     const queued = await bare.http.post('/email/test', { to: 'ada@example.com' });
     expect(queued.status).toBe(201);
-    const delivery = await settled(bare.http, `/email/deliveries/${queued.body.id as string}`);
+    const delivery = await settledDelivery(bare.http, `/email/deliveries/${queued.body.id as string}`);
     expect(delivery).toMatchObject({ status: 'sent', providerType: 'gatehouse', lastError: null });
     expect(delivery.note).toMatch(/SMTP_URL/);
     expect(delivery.text).toContain('This is a test e-mail');

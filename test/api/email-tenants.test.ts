@@ -1,10 +1,9 @@
 import { hostname } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig, type EmailConfig } from '../../src/config.ts';
 import type { OutboxWorker } from '../../src/domain/email/deliver.ts';
 import { enqueueMail, type MailSender } from '../../src/domain/email/outbox.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
-import type { HttpClient } from '../support/http.ts';
+import { quickEmailConfig, settledDelivery } from '../support/email-outbox.ts';
 import { startSmtpServer, type TestSmtpServer } from '../support/mail-receivers.ts';
 
 /**
@@ -12,20 +11,6 @@ import { startSmtpServer, type TestSmtpServer } from '../support/mail-receivers.
  * in and by the From), per-template fallback, and the guard that keeps an administrator's SMTP server off internal
  * addresses.
  */
-function emailConfig(overrides: Partial<EmailConfig>): EmailConfig {
-  return { ...loadConfig({}).email, sendTimeoutMs: 1_500, retryBaseMs: 50, maxAttempts: 2, pollMs: 200, ...overrides };
-}
-
-/** The delivery once the worker has settled it, read through the API. */
-async function settled(client: HttpClient, path: string): Promise<Record<string, any>> {
-  for (;;) {
-    const response = await client.get(path);
-    expect(response.status, JSON.stringify(response.body)).toBe(200);
-    if (response.body.status !== 'queued') return response.body;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
 describe('per-tenant providers and templates', () => {
   let app: TestApp;
   let appPath: string;
@@ -42,7 +27,7 @@ describe('per-tenant providers and templates', () => {
   beforeAll(async () => {
     applicationSink = await startSmtpServer({ users: { 'app-account': 'app-account-password' } });
     tenantSink = await startSmtpServer({ users: { 'tenant-account': 'tenant-account-password' } });
-    app = await startTestApp({ email: emailConfig({ allowPrivateHosts: true }) });
+    app = await startTestApp({ email: quickEmailConfig({ maxAttempts: 2, allowPrivateHosts: true }) });
     appPath = `/applications/${app.root.applicationId}`;
     tenantA = await app.createTenant('Tenant A');
     tenantB = await app.createTenant('Tenant B');
@@ -58,7 +43,7 @@ describe('per-tenant providers and templates', () => {
   async function testMailOf(tenantId: string, to: string) {
     const queued = await app.http.post(inTenant(tenantId, '/email/test'), { to });
     expect(queued.status, JSON.stringify(queued.body)).toBe(201);
-    const delivery = await settled(app.http, inTenant(tenantId, `/email/deliveries/${queued.body.id as string}`));
+    const delivery = await settledDelivery(app.http, inTenant(tenantId, `/email/deliveries/${queued.body.id as string}`));
     expect(delivery).toMatchObject({ status: 'sent', tenantId, providerType: 'smtp', lastError: null });
     const sinks = [['application', applicationSink], ['tenant', tenantSink]] as const;
     const found = sinks.flatMap(([name, sink]) => sink.received.filter((mail) => mail.header('message-id') === delivery.messageId).map((mail) => ({ sink: name, user: mail.user, from: mail.from })));
@@ -93,7 +78,7 @@ describe('per-tenant providers and templates', () => {
     expect(queued.status).toBe(201);
     expect((await app.http.patch(appPath, { tenancyConfig: { emailProviderScope: 'application' } })).status).toBe(200);
     worker.start({ warn: () => undefined });
-    const sent = await settled(app.http, inTenant(tenantA, `/email/deliveries/${queued.body.id as string}`));
+    const sent = await settledDelivery(app.http, inTenant(tenantA, `/email/deliveries/${queued.body.id as string}`));
     expect(sent).toMatchObject({ status: 'sent', providerType: 'smtp' });
     const mails = [...applicationSink.received, ...tenantSink.received].filter((mail) => mail.header('message-id') === sent.messageId);
     expect(mails.map((mail) => [mail.user, mail.from])).toEqual([['app-account', 'hello@app.test']]);
@@ -137,7 +122,7 @@ describe('an SMTP server at an internal address', () => {
   beforeAll(async () => {
     sink = await startSmtpServer({});
     // The default: EMAIL_ALLOW_PRIVATE_HOSTS unset.
-    app = await startTestApp({ email: emailConfig({ allowPrivateHosts: false }) });
+    app = await startTestApp({ email: quickEmailConfig({ maxAttempts: 2, allowPrivateHosts: false }) });
     appPath = `/applications/${app.root.applicationId}`;
     expect((await app.http.patch(appPath, { tenancyConfig: { emailProviderScope: 'tenant' } })).status).toBe(200);
   });
@@ -169,7 +154,7 @@ describe('an SMTP server at an internal address', () => {
     expect((await app.http.put(`${appPath}/tenants/${tenantId}/email/provider`, provider(host))).status).toBe(200);
     const queued = await app.http.post(`${appPath}/tenants/${tenantId}/email/test`, { to: 'ada@example.com' });
     expect(queued.status).toBe(201);
-    const delivery = await settled(app.http, `${appPath}/tenants/${tenantId}/email/deliveries/${queued.body.id as string}`);
+    const delivery = await settledDelivery(app.http, `${appPath}/tenants/${tenantId}/email/deliveries/${queued.body.id as string}`);
     expect(delivery).toMatchObject({ status: 'failed', attempts: 1, providerType: 'smtp' });
     expect(delivery.lastError).toMatch(new RegExp(`^smtp: ${host} resolves to [\\d.:a-f]+, an internal address; the service does not connect there \\(EMAIL_ALLOW_PRIVATE_HOSTS\\)$`));
     expect(sink.received).toEqual([]);

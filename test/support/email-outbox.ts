@@ -1,0 +1,18 @@
+import { expect } from 'vitest';
+import { loadConfig, type EmailConfig } from '../../src/config.ts';
+import type { HttpClient } from './http.ts';
+
+/** The e-mail settings with quick retries and short attempts, so that a test sees every attempt; the poll finds what a wake missed. */
+export function quickEmailConfig(overrides: Partial<EmailConfig>): EmailConfig {
+  return { ...loadConfig({}).email, sendTimeoutMs: 1_500, retryBaseMs: 50, pollMs: 200, ...overrides };
+}
+
+/** The delivery at `path` once the worker has settled it (sent or failed), read through the API. */
+export async function settledDelivery(client: HttpClient, path: string): Promise<Record<string, any>> {
+  for (;;) {
+    const response = await client.get(path);
+    expect(response.status, JSON.stringify(response.body)).toBe(200);
+    if (response.body.status !== 'queued') return response.body;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
