@@ -15,6 +15,7 @@ import {
   TestBrowser,
   type TestClient,
 } from '../support/oauth.ts';
+import { offlineSignIn, refreshFails } from '../support/seam-sessions.ts';
 
 /**
  * Sessions (API.md, "Session"): one per sign-in of a user in an application, the OP's browser session with its grants.
@@ -38,23 +39,9 @@ afterAll(async () => app?.close());
 
 const createUser = (email: string, tenantId = tenantA) => app.createUser(email, tenantId);
 
-/**
- * A sign-in through the OP (the hosted pages' seam), in a browser of its own: a session with a refresh token, of
- * the client `clientId` (the SPA's by default), or in `browser`.
- */
-async function signIn(userId: string, tenantId: string | null = tenantA, resource?: string, clientId = spa.clientId, browser?: TestBrowser) {
-  const config = await discover(app, clientId, oidc.None(), { redirect_uris: [REDIRECT] });
-  const parameters = { ...OFFLINE_CONSENT, ...(resource === undefined ? {} : { resource }) };
-  const { callback, verifier } = await codeThroughSeam(app, config, REDIRECT, { userId, tenantId }, parameters, browser);
-  const tokens = await oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier }, resource === undefined ? undefined : { resource });
-  return { config, tokens };
-}
-
-const refreshFails = async (config: oidc.Configuration, refreshToken: string) =>
-  oidc.refreshTokenGrant(config, refreshToken).then(
-    () => false,
-    (error: unknown) => (error as { error?: string }).error === 'invalid_grant',
-  );
+/** A sign-in with a refresh token, of the client `clientId` (the SPA's by default), in a browser of its own or `browser`. */
+const signIn = (userId: string, tenantId: string | null = tenantA, resource?: string, clientId = spa.clientId, browser?: TestBrowser) =>
+  offlineSignIn(app, { clientId, redirectUri: REDIRECT, userId, tenantId, resource, browser });
 
 const tenantPath = (tenantId: string) => `/applications/${app.root.applicationId}/tenants/${tenantId}`;
 

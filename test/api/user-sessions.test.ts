@@ -5,7 +5,8 @@ import { endGrantsOfDeletedClients } from '../../src/domain/oauth-clients/delete
 import { newId } from '../../src/ids.ts';
 import { startTestAppWithTenants, type TestApp } from '../support/app.ts';
 import { issueTestKey } from '../support/keys.ts';
-import { basicAuth, codeThroughSeam, createTestClient, discover, OFFLINE_CONSENT, postForm, startAuthorization, TestBrowser, type TestClient } from '../support/oauth.ts';
+import { basicAuth, createTestClient, discover, OFFLINE_CONSENT, postForm, startAuthorization, TestBrowser, type TestClient } from '../support/oauth.ts';
+import { offlineSignIn } from '../support/seam-sessions.ts';
 
 /**
  * DELETE /users/{userId}/sessions (revokeUserSessions): an administrator signs a user out everywhere in the scope, the
@@ -29,12 +30,9 @@ beforeAll(async () => {
 });
 afterAll(async () => app?.close());
 
-/** A sign-in with a refresh token through the OP (the hosted pages' seam), in `browser` or a browser of its own. */
-async function signIn(userId: string, tenantId: string, clientId = spa.clientId, browser?: TestBrowser) {
-  const config = await discover(app, clientId, oidc.None(), { redirect_uris: [REDIRECT] });
-  const { callback, verifier } = await codeThroughSeam(app, config, REDIRECT, { userId, tenantId }, OFFLINE_CONSENT, browser);
-  return { config, tokens: await oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier }) };
-}
+/** A sign-in with a refresh token, in `browser` or a browser of its own. */
+const signIn = (userId: string, tenantId: string, clientId = spa.clientId, browser?: TestBrowser) =>
+  offlineSignIn(app, { clientId, redirectUri: REDIRECT, userId, tenantId, browser });
 
 /** Refreshes, and returns the refresh token to use next (rotated or not); undefined when refused as `invalid_grant`. */
 async function refresh(config: oidc.Configuration, refreshToken: string): Promise<string | undefined> {

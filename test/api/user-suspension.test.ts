@@ -1,9 +1,9 @@
-import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestAppWithTenants, type TestApp } from '../support/app.ts';
 import { issuedLink } from '../support/email-sign-in.ts';
 import { HttpClient } from '../support/http.ts';
-import { codeThroughSeam, createTestClient, discover, OFFLINE_CONSENT, type TestClient } from '../support/oauth.ts';
+import { createTestClient, type TestClient } from '../support/oauth.ts';
+import { offlineSignIn, refreshFails } from '../support/seam-sessions.ts';
 import { secondInstance, settled, TWO_INSTANCES } from '../support/second-instance.ts';
 
 /**
@@ -26,19 +26,8 @@ afterAll(async () => app?.close());
 
 const createUser = (email: string, tenantId = tenantA) => app.createUser(email, tenantId);
 
-/** A sign-in through the OP (the hosted pages' seam) with a refresh token: a grant and a browser session of the user. */
-async function signIn(userId: string) {
-  const config = await discover(app, spa.clientId, oidc.None(), { redirect_uris: [REDIRECT] });
-  const { callback, verifier } = await codeThroughSeam(app, config, REDIRECT, { userId, tenantId: tenantA }, OFFLINE_CONSENT);
-  const tokens = await oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier, idTokenExpected: true });
-  return { config, tokens };
-}
-
-const refreshFails = async (config: oidc.Configuration, refreshToken: string) =>
-  oidc.refreshTokenGrant(config, refreshToken).then(
-    () => false,
-    (error: unknown) => (error as { error?: string }).error === 'invalid_grant',
-  );
+/** A sign-in with a refresh token: a grant and a browser session of the user. */
+const signIn = (userId: string) => offlineSignIn(app, { clientId: spa.clientId, redirectUri: REDIRECT, userId, tenantId: tenantA, idTokenExpected: true });
 
 const opRowsOf = async (userId: string) =>
   (await sql<{ model: string }>(`select model from oidc_model where payload->>'accountId' = ? order by model`, [userId])).map((row) => row.model);
