@@ -6,6 +6,7 @@ import type { Config } from '../../src/config.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { HttpClient } from '../support/http.ts';
 import { openSse, recordsOf, type SseStream } from '../support/sse.ts';
+import { createUserThrough } from '../support/users.ts';
 
 /**
  * GET /audit-logs/stream: Server-Sent Events of the audit records as they commit, in the list's scope and filters,
@@ -34,11 +35,7 @@ const open = async (path: string, apiKey = app.root.apiKey, headers: Record<stri
   return stream;
 };
 const tenantUsers = (tenantId: string) => `/applications/${app.root.applicationId}/tenants/${tenantId}/users`;
-const createUser = async (tenantId: string, email: string, client = admin) => {
-  const created = await client.post(tenantUsers(tenantId), { email });
-  expect(created.status, JSON.stringify(created.body)).toBe(201);
-  return created.body.id as string;
-};
+const createUser = (tenantId: string, email: string, client = admin) => createUserThrough(client, { email }, tenantUsers(tenantId));
 /** A user whose records are dated 7 minutes ago, and a stream of their records in tenant B from 8 to 6 minutes ago. */
 const streamOfLongAgo = async (email: string) => {
   const userId = await createUser(tenantB, email);

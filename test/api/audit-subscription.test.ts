@@ -4,6 +4,7 @@ import { startGatehouse, type Gatehouse } from '../../src/app.ts';
 import { startTestApp, startTestAppWithTenants, type TestApp } from '../support/app.ts';
 import { AUDIT_SUBSCRIPTION, eventually, openGraphQLSocket, subscribedRecords, subscriptionErrors } from '../support/graphql-socket.ts';
 import { openSse, type SseStream } from '../support/sse.ts';
+import { createUserThrough } from '../support/users.ts';
 
 /**
  * `subscription { auditLogs }`: GraphQL over Server-Sent Events on POST /graphql (Accept: text/event-stream), in the
@@ -30,11 +31,7 @@ async function subscribe(variables: Record<string, unknown> = {}, apiKey = app.r
 const resultsOf = (stream: SseStream) => stream.events.filter((event) => event.event === 'next').map((event) => JSON.parse(event.data));
 const recordsOf = (stream: SseStream) => subscribedRecords(resultsOf(stream));
 const hasTarget = (id: string) => (stream: SseStream) => recordsOf(stream).some((record) => record.target.id === id);
-const createUser = async (tenantId: string, email: string) => {
-  const created = await app.http.post(`/applications/${app.root.applicationId}/tenants/${tenantId}/users`, { email });
-  expect(created.status, JSON.stringify(created.body)).toBe(201);
-  return created.body.id as string;
-};
+const createUser = (tenantId: string, email: string) => createUserThrough(app.http, { email }, `/applications/${app.root.applicationId}/tenants/${tenantId}/users`);
 
 describe('subscription auditLogs', () => {
   it('sends each record as it commits, as an event `next` with the selected fields; heartbeats between', async () => {

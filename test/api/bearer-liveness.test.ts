@@ -4,6 +4,7 @@ import { HttpClient } from '../support/http.ts';
 import { basicAuth, postForm } from '../support/oauth.ts';
 import { TestRoles } from '../support/roles.ts';
 import { secondInstance, settled, TWO_INSTANCES } from '../support/second-instance.ts';
+import { createUserThrough } from '../support/users.ts';
 
 /**
  * A Bearer token authenticates only while the credential behind it is live (src/auth/bearer-subject.ts): an M2M
@@ -33,12 +34,6 @@ async function m2mToken(admin: HttpClient, body: Record<string, unknown> = {}): 
   });
   expect(granted.status, JSON.stringify(granted.body)).toBe(200);
   return { credentialId: created.body.id, token: granted.body.access_token };
-}
-
-async function createUser(body: Record<string, unknown>): Promise<string> {
-  const created = await app.http.post('/users', body);
-  expect(created.status, JSON.stringify(created.body)).toBe(201);
-  return created.body.id;
 }
 
 /** A user's token as the OP issues it after a sign-in (for the tenant, when given). */
@@ -141,12 +136,12 @@ describe('M2M credentials', () => {
 
 describe('users', () => {
   it('an active user’s token works; a token of a user who never existed is 401', async () => {
-    await expectAccepted(app.as({ bearer: await userToken(await createUser({ email: 'live@example.com' })) }));
+    await expectAccepted(app.as({ bearer: await userToken(await createUserThrough(app.http, { email: 'live@example.com' })) }));
     await expectUnauthenticated(app.as({ bearer: await userToken('0190a5f0-0000-7000-8000-000000000000') }));
   });
 
   it('a suspended or locked user’s token is 401 until the user is active again', async () => {
-    const userId = await createUser({ email: 'suspended@example.com' });
+    const userId = await createUserThrough(app.http, { email: 'suspended@example.com' });
     const bearer = app.as({ bearer: await userToken(userId) });
     await expectAccepted(bearer);
     // No route changes a user's status yet (schema/users.graphql names the states): SQL does, then the invalidation
@@ -164,7 +159,7 @@ describe('users', () => {
   });
 
   it('a deleted user’s token is 401 at once', async () => {
-    const userId = await createUser({ email: 'deleted@example.com' });
+    const userId = await createUserThrough(app.http, { email: 'deleted@example.com' });
     const bearer = app.as({ bearer: await userToken(userId) });
     await expectAccepted(bearer);
     expect((await app.http.delete(`/users/${userId}`)).status).toBe(204);
@@ -173,7 +168,7 @@ describe('users', () => {
 
   it('a user removed from a tenant loses that tenant’s tokens at once, and keeps the others', async () => {
     const [tenantA, tenantB] = [await app.createTenant('Member A'), await app.createTenant('Member B')];
-    const userId = await createUser({ email: 'member@example.com', tenantId: tenantA });
+    const userId = await createUserThrough(app.http, { email: 'member@example.com', tenantId: tenantA });
     expect((await app.http.patch(`/users/${userId}`, { tenantIds: [tenantA, tenantB] })).status).toBe(200);
     const [inA, inB, appWide] = [
       app.as({ bearer: await userToken(userId, tenantA) }),
@@ -209,7 +204,7 @@ describe('API key and Bearer together', () => {
 
   it('a deleted user’s token beside a key is 401', async () => {
     const created = await app.http.post('/api-keys', { name: 'beside a user', permissions: ['*'] });
-    const userId = await createUser({ email: 'beside@example.com' });
+    const userId = await createUserThrough(app.http, { email: 'beside@example.com' });
     const both = app.as({ apiKey: created.body.secret, bearer: await userToken(userId) });
     await expectAccepted(both);
     expect((await app.http.delete(`/users/${userId}`)).status).toBe(204);

@@ -24,20 +24,14 @@ let approverAssignment: string;
 const user = (id: string) => ({ type: 'user', id });
 const inTenant = (tenantId: string) => `${appPath}/tenants/${tenantId}`;
 
-async function createUser(email: string, tenantId: string): Promise<string> {
-  const created = await app.http.post('/users', { email, tenantId });
-  expect(created.status, JSON.stringify(created.body)).toBe(201);
-  return created.body.id;
-}
-
 beforeAll(async () => {
   app = await startTestApp();
   roles = new TestRoles(app);
   appPath = `/applications/${app.root.applicationId}`;
   tenantA = await app.createTenant('Checks A');
   tenantB = await app.createTenant('Checks B');
-  approver = await createUser('approver@example.com', tenantA);
-  billing = await createUser('billing@example.com', tenantB);
+  approver = await app.createUser('approver@example.com', tenantA);
+  billing = await app.createUser('billing@example.com', tenantB);
   approverAssignment = await roles.assign({ type: 'user', id: approver }, await roles.create('approver', ['invoices:approve'], tenantA), tenantA);
   const billingRole = await roles.create('billing', ['invoices:*']);
   await roles.assign({ type: 'user', id: billing }, billingRole);
@@ -68,7 +62,7 @@ describe('POST /permissions/check', () => {
     // Not in a tenant they are no member of: a user of another tenant is refused, never told apart from an unknown one.
     expect((await check(inTenant(tenantA), user(billing), 'invoices:approve')).body).toEqual({ allowed: false, roles: [] });
     expect((await app.http.post(`${inTenant(tenantA)}/roles/check`, { subject: user(billing), role: 'billing' })).body).toEqual({ allowed: false });
-    const admin = await createUser('admin@example.com', tenantA);
+    const admin = await app.createUser('admin@example.com', tenantA);
     await roles.assign({ type: 'user', id: admin }, 'app_admin');
     expect((await check(inTenant(tenantA), user(admin), 'invoices:approve')).body).toEqual({ allowed: true, roles: ['app_admin'] });
     expect((await check(inTenant(tenantA), user(admin), 'users:delete')).body).toEqual({ allowed: true, roles: ['app_admin'] });
@@ -86,7 +80,7 @@ describe('POST /permissions/check', () => {
     const stranger = (await app.as({ apiKey: other.apiKey }).post('/users', { email: 'stranger@example.com' })).body.id as string;
     const revoked = await app.http.post('/api-keys', { name: 'revoked', permissions: ['*'] });
     expect((await app.http.delete(`/api-keys/${revoked.body.key.id}`)).status).toBe(204);
-    const locked = await createUser('locked@example.com', tenantA);
+    const locked = await app.createUser('locked@example.com', tenantA);
     await roles.assign({ type: 'user', id: locked }, 'app_admin');
     await app.gatehouse.services.orm.em
       .getConnection()

@@ -5,6 +5,7 @@ import type { Visit } from '../support/cookie-jar.ts';
 import { HttpClient } from '../support/http.ts';
 import { createTestClient, discover, startAuthorization } from '../support/oauth.ts';
 import { secondInstance, settled, TWO_INSTANCES } from '../support/second-instance.ts';
+import { createUserThrough, PASSWORD } from '../support/users.ts';
 
 /**
  * The REST API's read cache (src/rest/read-cache.ts): `GET …/users` and `GET …/users/{userId}` answered again from
@@ -14,7 +15,6 @@ import { secondInstance, settled, TWO_INSTANCES } from '../support/second-instan
  */
 const CACHE_MS = 60_000;
 const REDIRECT_URI = 'https://app.example/callback';
-const PASSWORD = 'Correct-Horse-9';
 
 let app: TestApp;
 let appPath: string;
@@ -36,12 +36,6 @@ async function counted<T>(request: () => Promise<T>): Promise<{ statements: numb
   return { statements: app.queries.length - before, answer };
 }
 
-async function createUser(body: Record<string, unknown>, path = '/users'): Promise<string> {
-  const created = await app.http.post(path, body);
-  expect(created.status, JSON.stringify(created.body)).toBe(201);
-  return created.body.id as string;
-}
-
 type ListedUser = { id: string; email: string; name: string | null; status: string; tenantIds: string[] };
 const listed = async (path = '/users?pageSize=100', http = app.http): Promise<ListedUser[]> => {
   const page = await http.get(path);
@@ -52,7 +46,7 @@ const emails = (users: ListedUser[]) => users.map((user) => user.email);
 
 describe('the read cache on one instance', () => {
   it('answers the same question again without the database, byte for byte, with the headers of every answer', async () => {
-    await createUser({ email: 'kept@example.com', name: 'Kept' });
+    await createUserThrough(app.http, { email: 'kept@example.com', name: 'Kept' });
     const ask = () => counted(() => fetch(`${app.baseUrl}/api/v1/users?pageSize=100`, { headers: { 'x-api-key': app.root.apiKey } }));
     const first = await ask();
     expect(first.statements).toBeGreaterThan(0);
@@ -70,7 +64,7 @@ describe('the read cache on one instance', () => {
   });
 
   it('shows a user created, changed, unlocked or deleted through the API at once, in the list and the record', async () => {
-    const id = await createUser({ email: 'lifecycle@example.com', name: 'Before' });
+    const id = await createUserThrough(app.http, { email: 'lifecycle@example.com', name: 'Before' });
     expect(emails(await listed())).toContain('lifecycle@example.com');
     expect((await app.http.get(`/users/${id}`)).body.name).toBe('Before');
 
@@ -78,7 +72,7 @@ describe('the read cache on one instance', () => {
     expect((await app.http.get(`/users/${id}`)).body.name).toBe('After');
     expect((await listed()).find((user) => user.id === id)?.name).toBe('After');
 
-    const later = await createUser({ email: 'later@example.com' });
+    const later = await createUserThrough(app.http, { email: 'later@example.com' });
     expect(emails(await listed())).toContain('later@example.com');
 
     expect((await app.http.delete(`/users/${id}`)).status).toBe(204);
@@ -90,7 +84,7 @@ describe('the read cache on one instance', () => {
 
   it('shows a membership change in the tenants’ lists, and a deleted tenant’s answers go with it', async () => {
     const [north, south] = [await app.createTenant('North'), await app.createTenant('South')];
-    const id = await createUser({ email: 'member@example.com' }, `${appPath}/tenants/${north}/users`);
+    const id = await createUserThrough(app.http, { email: 'member@example.com' }, `${appPath}/tenants/${north}/users`);
     expect(emails(await listed(`${appPath}/tenants/${north}/users`))).toEqual(['member@example.com']);
     expect(await listed(`${appPath}/tenants/${south}/users`)).toEqual([]);
 
@@ -120,7 +114,7 @@ describe('the read cache on one instance', () => {
 
   it('keeps an answer for its caller alone: narrower, tenant, foreign, revoked and absent credentials get their own', async () => {
     const tenant = await app.createTenant('Own members');
-    await createUser({ email: 'tenant-member@example.com' }, `${appPath}/tenants/${tenant}/users`);
+    await createUserThrough(app.http, { email: 'tenant-member@example.com' }, `${appPath}/tenants/${tenant}/users`);
     const whole = emails(await listed());
     expect(whole).toContain('tenant-member@example.com');
     expect(whole.length).toBeGreaterThan(1);
@@ -175,7 +169,7 @@ describe('the read cache and the hosted sign-in pages', () => {
   it('shows a user locked by failed sign-ins, and unlocked, at once', async () => {
     const policy = await app.http.put('/policies/lockout', { enabled: true, maxAttempts: 3, lockoutMinutes: 5, resetAfterMinutes: 15, accountLockAddresses: 2 });
     expect(policy.status, JSON.stringify(policy.body)).toBe(200);
-    const id = await createUser({ email: 'guessed@example.com', password: PASSWORD });
+    const id = await createUserThrough(app.http, { email: 'guessed@example.com', password: PASSWORD });
     const status = async () => (await app.http.get(`/users/${id}`)).body.status as string;
     expect(await status()).toBe('active');
     // Three failures from each of two addresses: both locked out, which locks the account.
@@ -199,7 +193,7 @@ describe.runIf(TWO_INSTANCES)('the read cache across instances (Redis)', () => {
     const onSecond = new HttpClient(second.url(), { apiKey: app.root.apiKey });
     const before = emails(await listed('/users?pageSize=100', onSecond));
     expect(before).not.toContain('elsewhere@example.com');
-    const id = await createUser({ email: 'elsewhere@example.com' });
+    const id = await createUserThrough(app.http, { email: 'elsewhere@example.com' });
     const shown = await settled(async () => emails(await listed('/users?pageSize=100', onSecond)), (now) => now.includes('elsewhere@example.com'));
     expect(shown).toContain('elsewhere@example.com');
     expect((await app.http.delete(`/users/${id}`)).status).toBe(204);

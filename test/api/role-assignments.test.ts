@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestAppWithTenants, type TestApp } from '../support/app.ts';
 import { auditRecordsOf, traced } from '../support/audit.ts';
 import { issueTestKey } from '../support/keys.ts';
+import { createUserThrough } from '../support/users.ts';
 
 /** Role assignments: who (a user, M2M credential or API key) holds which role, in one tenant or in every tenant. */
 let app: TestApp;
@@ -13,11 +14,7 @@ let pathB: string;
 /** Role ids by key. */
 const roles: Record<string, string> = {};
 
-async function createUser(path: string): Promise<string> {
-  const created = await app.http.post(`${path}/users`, { email: `u-${crypto.randomUUID()}@example.com` });
-  expect(created.status, JSON.stringify(created.body)).toBe(201);
-  return created.body.id;
-}
+const createUser = (path: string) => createUserThrough(app.http, { email: `u-${crypto.randomUUID()}@example.com` }, `${path}/users`);
 
 async function assign(path: string, subject: { type: string; id: string }, roleId: string): Promise<{ id: string; tenantId: string | null }> {
   const created = await app.http.post(`${path}/role-assignments`, { subject, roleId });

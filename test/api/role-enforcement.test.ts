@@ -27,12 +27,6 @@ let tenantAdminAssignment: string;
 const inTenant = (tenantId: string) => `${appPath}/tenants/${tenantId}`;
 const SAMPLE_ID = '01890a5d-ac96-774b-bcce-b302099a8057';
 
-async function createUser(email: string, tenantId: string): Promise<string> {
-  const created = await app.http.post('/users', { email, tenantId });
-  expect(created.status, JSON.stringify(created.body)).toBe(201);
-  return created.body.id;
-}
-
 beforeAll(async () => {
   app = await startTestApp({}, { reachablePublicUrl: true });
   roles = new TestRoles(app);
@@ -40,10 +34,10 @@ beforeAll(async () => {
   tenantT = await app.createTenant('Tenant T');
   tenantU = await app.createTenant('Tenant U');
   expect((await app.http.patch(appPath, { tenancyConfig: { brandingScope: 'tenant' } })).status).toBe(200);
-  const admin = await createUser('tenant-admin@example.com', tenantT);
+  const admin = await app.createUser('tenant-admin@example.com', tenantT);
   tenantAdminAssignment = await roles.assign({ type: 'user', id: admin }, 'tenant_admin', tenantT);
   tenantAdmin = app.as({ bearer: await signInForManagement(app, admin, tenantT) });
-  const plain = await createUser('member@example.com', tenantT);
+  const plain = await app.createUser('member@example.com', tenantT);
   await roles.assign({ type: 'user', id: plain }, 'member', tenantT);
   member = app.as({ bearer: await signInForManagement(app, plain, tenantT) });
 });
@@ -158,7 +152,7 @@ describe('tenant overrides are a policy of the role system', () => {
 
 describe('a revoked assignment', () => {
   it('is obeyed by the next request', async () => {
-    const user = await createUser('revoked-admin@example.com', tenantT);
+    const user = await app.createUser('revoked-admin@example.com', tenantT);
     const assignment = await roles.assign({ type: 'user', id: user }, 'tenant_admin', tenantT);
     const client = app.as({ bearer: await signInForManagement(app, user, tenantT) });
     expect((await client.get('/users')).status).toBe(200);
