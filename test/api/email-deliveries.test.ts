@@ -2,10 +2,10 @@ import { createHash, createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EmailConfig } from '../../src/config.ts';
 import { AuditLog } from '../../src/db/entities/index.ts';
-import { enqueueMail, WITHHELD_BODY, type MailSender } from '../../src/domain/email/outbox.ts';
+import { enqueueMail, WITHHELD_BODY } from '../../src/domain/email/outbox.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { issueTestKey } from '../support/keys.ts';
-import { quickEmailConfig, settledDelivery } from '../support/email-outbox.ts';
+import { flowSender, quickEmailConfig, settledDelivery } from '../support/email-outbox.ts';
 import {
   makeCertificate,
   startHttpReceiver,
@@ -339,21 +339,13 @@ describe('the deliveries list', () => {
 });
 
 describe('enqueueMail, as a flow calls it', () => {
-  const sender = (): MailSender => ({
-    applicationId: app.root.applicationId,
-    tenantId: null,
-    requestId: crypto.randomUUID(),
-    principal: { actor: { type: 'system', id: 'test-flow' } },
-    services: app.gatehouse.services,
-  });
-
   it('renders the tenant’s effective template with the flow’s variables, in the caller’s transaction', async () => {
     expect((await app.http.patch(appPath, { tenancyConfig: { emailTemplatesScope: 'tenant' } })).status).toBe(200);
     const tenantId = await tenantWith(null);
     const template = { subject: 'Welcome {{ user.name }} to {{ tenant.name }}', html: '<p>Hi {{ user.name }}</p>', text: 'Hi {{ user.name }}' };
     expect((await app.http.put(inTenant(tenantId, '/email/templates/welcome'), template)).status).toBe(200);
     const em = app.gatehouse.services.orm.em.fork();
-    const queued = await em.transactional((tx) => enqueueMail(tx, sender(), { templateKey: 'welcome', to: 'ada@example.com', tenantId, variables: { user: { name: 'Ada <3' } } }));
+    const queued = await em.transactional((tx) => enqueueMail(tx, flowSender(app), { templateKey: 'welcome', to: 'ada@example.com', tenantId, variables: { user: { name: 'Ada <3' } } }));
     app.gatehouse.services.outbox.wake();
     const delivery = await settledDelivery(app.http, deliveryPath(tenantId, queued.id));
     const tenant = await app.http.get(`${appPath}/tenants/${tenantId}`);
@@ -368,7 +360,7 @@ describe('enqueueMail, as a flow calls it', () => {
   it('leaves no mail when the caller’s transaction rolls back', async () => {
     const em = app.gatehouse.services.orm.em.fork();
     const failing = em.transactional(async (tx) => {
-      await enqueueMail(tx, sender(), { templateKey: 'welcome', to: 'rolled-back@example.com', tenantId: null });
+      await enqueueMail(tx, flowSender(app), { templateKey: 'welcome', to: 'rolled-back@example.com', tenantId: null });
       throw new Error('the change that caused the mail failed');
     });
     await expect(failing).rejects.toThrow('the change that caused the mail failed');

@@ -1,9 +1,9 @@
 import { hostname } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OutboxWorker } from '../../src/domain/email/deliver.ts';
-import { enqueueMail, type MailSender } from '../../src/domain/email/outbox.ts';
+import { enqueueMail } from '../../src/domain/email/outbox.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
-import { quickEmailConfig, settledDelivery } from '../support/email-outbox.ts';
+import { flowSender, quickEmailConfig, settledDelivery } from '../support/email-outbox.ts';
 import { startSmtpServer, type TestSmtpServer } from '../support/mail-receivers.ts';
 
 /**
@@ -84,17 +84,9 @@ describe('per-tenant providers and templates', () => {
     expect(mails.map((mail) => [mail.user, mail.from])).toEqual([['app-account', 'hello@app.test']]);
   });
 
-  const sender = (): MailSender => ({
-    applicationId: app.root.applicationId,
-    tenantId: null,
-    requestId: crypto.randomUUID(),
-    principal: { actor: { type: 'system', id: 'test-flow' } },
-    services: app.gatehouse.services,
-  });
-
   async function queuedSubject(templateKey: 'welcome' | 'password_reset', tenantId: string): Promise<string> {
     const em = app.gatehouse.services.orm.em.fork();
-    const delivery = await em.transactional((tx) => enqueueMail(tx, sender(), { templateKey, to: 'templates@example.com', tenantId, variables: { user: { name: 'Ada' } } }));
+    const delivery = await em.transactional((tx) => enqueueMail(tx, flowSender(app), { templateKey, to: 'templates@example.com', tenantId, variables: { user: { name: 'Ada' } } }));
     return delivery.subject;
   }
 

@@ -1,5 +1,7 @@
 import { expect } from 'vitest';
 import { loadConfig, type EmailConfig } from '../../src/config.ts';
+import type { MailSender } from '../../src/domain/email/outbox.ts';
+import type { TestApp } from './app.ts';
 import type { HttpClient } from './http.ts';
 
 /** The e-mail settings with quick retries and short attempts, so that a test sees every attempt; the poll finds what a wake missed. */
@@ -16,3 +18,12 @@ export async function settledDelivery(client: HttpClient, path: string): Promise
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
+
+/** The sender of a mail a flow enqueues in the root application, as the system, in a request of its own. */
+export const flowSender = (app: TestApp): MailSender => ({
+  applicationId: app.root.applicationId,
+  tenantId: null,
+  requestId: crypto.randomUUID(),
+  principal: { actor: { type: 'system', id: 'test-flow' } },
+  services: app.gatehouse.services,
+});
