@@ -2,10 +2,11 @@ import { createHash, createPublicKey, verify } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import { AuditLog, EmailSenderDomain } from '../../src/db/entities/index.ts';
-import { issueApiKey } from '../../src/domain/api-keys/issue.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { startDnsServer, type TestDnsServer } from '../support/dns-server.ts';
+import { quickEmailConfig } from '../support/email-outbox.ts';
 import type { HttpClient } from '../support/http.ts';
+import { issueTestKey } from '../support/keys.ts';
 import { startSmtpServer, type ReceivedMail, type TestSmtpServer } from '../support/mail-receivers.ts';
 
 /**
@@ -22,7 +23,7 @@ beforeAll(async () => {
   dns = await startDnsServer();
   sink = await startSmtpServer({});
   app = await startTestApp({
-    email: { ...loadConfig({}).email, pollMs: 200, retryBaseMs: 50, sendTimeoutMs: 1_500, allowPrivateHosts: true, dnsServers: [dns.address] },
+    email: quickEmailConfig({ allowPrivateHosts: true, dnsServers: [dns.address] }),
   });
   appPath = `/applications/${app.root.applicationId}`;
   expect((await app.http.patch(appPath, { tenancyConfig: { emailProviderScope: 'tenant' } })).status).toBe(200);
@@ -189,10 +190,7 @@ describe('POST /email/sender-domain/verify', () => {
   });
 
   it('needs email:write to verify and email:read to read', async () => {
-    const em = app.gatehouse.services.orm.em.fork();
-    const { secret } = issueApiKey(em, { applicationId: app.root.applicationId, tenantId: null, userId: null, name: 'reader', permissions: ['email:read'], expiresAt: null });
-    await em.flush();
-    const reader = app.as({ apiKey: secret });
+    const reader = await issueTestKey(app, { permissions: ['email:read'] });
     expect((await reader.get('/email/sender-domain')).status).toBe(200);
     const refused = await reader.post('/email/sender-domain/verify', {});
     expect(refused.status).toBe(403);
