@@ -30,9 +30,13 @@ export async function offlineSignIn(app: TestApp, signIn: OfflineSignIn) {
   return { config, tokens };
 }
 
-/** Whether the OP refuses the refresh token as `invalid_grant` (false when it answers, or refuses otherwise). */
-export const refreshFails = async (config: oidc.Configuration, refreshToken: string): Promise<boolean> =>
-  oidc.refreshTokenGrant(config, refreshToken).then(
-    () => false,
-    (error: unknown) => (error as { error?: string }).error === 'invalid_grant',
-  );
+/** Whether the OP refuses the refresh token as `invalid_grant` (false when it refreshes); any other failure throws. */
+export async function refreshFails(config: oidc.Configuration, refreshToken: string): Promise<boolean> {
+  try {
+    await oidc.refreshTokenGrant(config, refreshToken);
+    return false;
+  } catch (error) {
+    if ((error as { error?: string }).error === 'invalid_grant') return true;
+    throw error;
+  }
+}
