@@ -11,12 +11,11 @@ import { TestRoles } from '../support/roles.ts';
  * activates or deletes them takes away or gives back what they hold: only credentials holding all the user holds may,
  * in the application and (a console user) as an operator elsewhere.
  */
-const statusOf = async (userId: string) => (await sql<{ status: string }>('select status from app_user where id = ?', [userId]))[0]?.status;
+const statusOf = async (userId: string) => (await app.sql<{ status: string }>('select status from app_user where id = ?', [userId]))[0]?.status;
 let app: TestApp;
 let roles: TestRoles;
 let tenantT: string;
-const sql = <T>(query: string, params: unknown[] = []) => app.gatehouse.services.orm.em.getConnection().execute<T[]>(query, params);
-const passwordHashOf = async (userId: string) => (await sql<{ password_hash: string | null }>('select password_hash from app_user where id = ?', [userId]))[0]!.password_hash;
+const passwordHashOf = async (userId: string) => (await app.sql<{ password_hash: string | null }>('select password_hash from app_user where id = ?', [userId]))[0]!.password_hash;
 
 beforeAll(async () => {
   app = await startTestApp();
@@ -37,7 +36,7 @@ describe('in an application', () => {
       expect(refused.body.code).toBe('forbidden');
     }
     expect((await clerk.post(`/users/${admin}/mfa-reset`)).status).toBe(403);
-    const [row] = await sql<{ email: string }>('select email from app_user where id = ?', [admin]);
+    const [row] = await app.sql<{ email: string }>('select email from app_user where id = ?', [admin]);
     expect(row!.email).toBe('the-admin@example.com');
     expect(await passwordHashOf(admin)).toBe(before);
     // Their name is no way in: it stays a users:write change.
@@ -95,8 +94,8 @@ describe('in the console', () => {
       email: 'first@ops.example',
       passwordHash: await hashPassword('a long first passphrase'),
     });
-    [{ id: consoleId }] = (await sql<{ id: string }>('select id from application where organization_id = ? and console', [app.root.organizationId])) as [{ id: string }];
-    [{ id: firstOperator }] = (await sql<{ id: string }>('select id from app_user where application_id = ?', [consoleId])) as [{ id: string }];
+    [{ id: consoleId }] = (await app.sql<{ id: string }>('select id from application where organization_id = ? and console', [app.root.organizationId])) as [{ id: string }];
+    [{ id: firstOperator }] = (await app.sql<{ id: string }>('select id from app_user where application_id = ?', [consoleId])) as [{ id: string }];
   });
 
   it('a console role with users:write may not take over an operator who holds more elsewhere', async () => {

@@ -8,9 +8,6 @@ let appPath: string;
 let tenantA: string;
 let tenantB: string;
 
-const sql = <T = any>(query: string, params: unknown[] = []) =>
-  app.gatehouse.services.orm.em.getConnection().execute<T[]>(query, params);
-
 /** Creates a key with the root credentials and returns its id and secret. */
 async function createKey(body: Record<string, unknown>): Promise<{ id: string; secret: string }> {
   const created = await app.http.post('/api-keys', { name: 'test key', ...body });
@@ -48,9 +45,9 @@ describe('API keys', () => {
     const list = await app.http.get('/api-keys?pageSize=100');
     expect(list.body.data).toContainEqual(key);
     expect(JSON.stringify(list.body)).not.toContain(secret);
-    const [row] = await sql<{ secret_hash: string }>('select secret_hash from api_key where id = ?', [key.id]);
+    const [row] = await app.sql<{ secret_hash: string }>('select secret_hash from api_key where id = ?', [key.id]);
     expect(row?.secret_hash).toMatch(/^[0-9a-f]{64}$/);
-    expect(JSON.stringify(await sql('select * from api_key'))).not.toContain(secret);
+    expect(JSON.stringify(await app.sql('select * from api_key'))).not.toContain(secret);
 
     const asKey = app.as({ apiKey: secret });
     expect((await asKey.get(`${appPath}/tenants`)).status).toBe(200);
@@ -236,7 +233,7 @@ describe('API keys', () => {
     const key = await createKey({ permissions: ['users:read'], expiresAt: new Date(Date.now() + 3600_000).toISOString() });
     expect((await app.as({ apiKey: key.secret }).get('/users')).status).toBe(200);
     // Time passes in SQL: the instance's cache, which checks the expiry it read on every use (test/unit), is told.
-    await sql(`update api_key set expires_at = now() - interval '1 second' where id = ?`, [key.id]);
+    await app.sql(`update api_key set expires_at = now() - interval '1 second' where id = ?`, [key.id]);
     await app.gatehouse.services.invalidations.publish({ kind: 'api_key', id: key.id });
     const expired = await app.as({ apiKey: key.secret }).get('/users');
     expect(expired.status).toBe(401);
@@ -263,7 +260,7 @@ describe('API keys', () => {
     expect(rotate.status).toBe(422);
     expect(rotate.body).toMatchObject({ code: 'validation_error', field: 'keyId' });
     expect((await app.http.delete(`/api-keys/${newId()}`)).status).toBe(404);
-    const audit = await sql<{ action: string }>('select action from audit_log where target_id = ? order by id', [key.id]);
+    const audit = await app.sql<{ action: string }>('select action from audit_log where target_id = ? order by id', [key.id]);
     expect(audit.map((row) => row.action)).toEqual(['api_key.created', 'api_key.revoked']);
   });
 
@@ -292,7 +289,7 @@ describe('API keys', () => {
     expect(replay.body).toEqual(rotated.body);
     expect((await app.as({ apiKey: rotated.body.secret }).get('/users')).status).toBe(200);
     // The replay store keeps neither the secret nor the Idempotency-Key readable.
-    const stored = JSON.stringify(await sql('select * from idempotency_record'));
+    const stored = JSON.stringify(await app.sql('select * from idempotency_record'));
     expect(stored).not.toContain(rotated.body.secret);
     expect(stored).not.toContain(idempotencyKey);
 

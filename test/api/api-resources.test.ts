@@ -9,8 +9,7 @@ let app: TestApp;
 let appPath: string;
 let tenantA: string;
 
-const sql = <T = any>(query: string, params: unknown[] = []) => app.gatehouse.services.orm.em.getConnection().execute<T[]>(query, params);
-const auditOf = (id: string) => sql<{ action: string; tenant_id: string | null; before: unknown; after: unknown }>('select action, tenant_id, before, after from audit_log where target_id = ? order by id', [id]);
+const auditOf = (id: string) => app.sql<{ action: string; tenant_id: string | null; before: unknown; after: unknown }>('select action, tenant_id, before, after from audit_log where target_id = ? order by id', [id]);
 
 let counter = 0;
 const identifier = () => `https://api${++counter}.example.com/v1`;
@@ -81,11 +80,11 @@ describe('API resources', () => {
     ['http://gatehouse.test/api/v1', 'the management API'],
     ['https://api.exa\u200bmple.com', 'invisible character'],
   ])('refuses the identifier %s (%s): 422, nothing stored', async (value) => {
-    const before = await sql('select count(*)::int as n from api_resource');
+    const before = await app.sql('select count(*)::int as n from api_resource');
     const refused = await app.http.post('/api-resources', { identifier: value, name: 'Bad' });
     expect(refused.status, JSON.stringify(refused.body)).toBe(422);
     expect(refused.body).toMatchObject({ code: 'validation_error', field: 'identifier' });
-    expect(await sql('select count(*)::int as n from api_resource')).toEqual(before);
+    expect(await app.sql('select count(*)::int as n from api_resource')).toEqual(before);
   });
 
   it('refuses an identifier already registered (409), on creation and on change', async () => {
@@ -142,7 +141,7 @@ describe('API resources', () => {
   });
 
   it('a tenant’s own permission is not the application’s', async () => {
-    await sql("insert into permission values (?, ?, ?, 'reports:read', '', now())", [app.root.applicationId, randomUUID(), tenantA]);
+    await app.sql("insert into permission values (?, ?, ?, 'reports:read', '', now())", [app.root.applicationId, randomUUID(), tenantA]);
     const refused = await app.http.post('/api-resources', { identifier: identifier(), name: 'Reports', permissions: ['reports:read'] });
     expect(refused.status).toBe(422);
   });
@@ -194,14 +193,14 @@ describe('API resources', () => {
   it('defines new permissions with the resource, in its transaction, and adds them to its list', async () => {
     const created = await createResource({ identifier: identifier(), name: 'Ledgers', permissions: ['invoices:read'], newPermissions: [{ key: 'ledgers:read', description: ' Read ledgers ' }] });
     expect(created.permissions).toEqual(['invoices:read', 'ledgers:read']);
-    expect(await sql('select key, description, tenant_id from permission where key = ?', ['ledgers:read'])).toEqual([{ key: 'ledgers:read', description: 'Read ledgers', tenant_id: null }]);
+    expect(await app.sql('select key, description, tenant_id from permission where key = ?', ['ledgers:read'])).toEqual([{ key: 'ledgers:read', description: 'Read ledgers', tenant_id: null }]);
     // Without a list, a change's new permissions join the resource's own.
     const changed = await app.http.patch(`/api-resources/${created.id}`, { newPermissions: [{ key: 'ledgers:close' }] });
     expect(changed.status, JSON.stringify(changed.body)).toBe(200);
     expect(changed.body.permissions).toEqual(['invoices:read', 'ledgers:read', 'ledgers:close']);
     const replaced = await app.http.patch(`/api-resources/${created.id}`, { permissions: ['ledgers:read'], newPermissions: [{ key: 'ledgers:open' }] });
     expect(replaced.body.permissions).toEqual(['ledgers:read', 'ledgers:open']);
-    const defined = await sql<{ action: string }>("select action from audit_log where action = 'permission.created' and after->>'key' like 'ledgers:%'");
+    const defined = await app.sql<{ action: string }>("select action from audit_log where action = 'permission.created' and after->>'key' like 'ledgers:%'");
     expect(defined).toHaveLength(3);
     // Over GraphQL as over REST.
     const graphql = await app.http.graphql('mutation($input: CreateApiResourceInput!) { createApiResource(input: $input) { permissions } }', {
@@ -211,7 +210,7 @@ describe('API resources', () => {
   });
 
   it('refuses new permissions already defined, malformed, listed twice or without permissions:write, creating nothing', async () => {
-    const before = (await sql<{ count: number }>('select count(*)::int as count from permission')).at(0)!.count;
+    const before = (await app.sql<{ count: number }>('select count(*)::int as count from permission')).at(0)!.count;
     const uri = identifier();
     const refusals: [Record<string, unknown>[], number, string][] = [
       [[{ key: 'stock:read' }, { key: 'invoices:approve' }], 409, 'newPermissions[1].key'],
@@ -233,14 +232,14 @@ describe('API resources', () => {
     const taken = await app.http.patch(`/api-resources/${created.id}`, { newPermissions: [{ key: 'stock:count' }, { key: 'invoices:read' }] });
     expect([taken.status, taken.body.field]).toEqual([409, 'newPermissions[1].key']);
     expect((await app.http.get(`/api-resources/${created.id}`)).body.permissions).toEqual(['invoices:read']);
-    expect((await sql<{ count: number }>('select count(*)::int as count from permission')).at(0)!.count).toBe(before);
+    expect((await app.sql<{ count: number }>('select count(*)::int as count from permission')).at(0)!.count).toBe(before);
   });
 
   it('a permission deleted leaves every resource listing it, each change audited', async () => {
     await authorizationData(app).permission('archive:read');
     const listing = await createResource({ identifier: identifier(), name: 'Listing', permissions: ['invoices:read', 'archive:read'] });
     const other = await createResource({ identifier: identifier(), name: 'Other', permissions: ['invoices:read'] });
-    const id = (await sql<{ id: string }>("select id from permission where key = 'archive:read'"))[0]!.id;
+    const id = (await app.sql<{ id: string }>("select id from permission where key = 'archive:read'"))[0]!.id;
     expect((await app.http.delete(`/permissions/${id}`)).status).toBe(204);
     expect((await app.http.get(`/api-resources/${listing.id}`)).body.permissions).toEqual(['invoices:read']);
     expect((await app.http.get(`/api-resources/${other.id}`)).body.permissions).toEqual(['invoices:read']);

@@ -17,8 +17,6 @@ beforeAll(async () => {
 });
 afterAll(async () => app?.close());
 
-const sql = <T = any>(query: string, params: unknown[] = []) => app.gatehouse.services.orm.em.getConnection().execute<T[]>(query, params);
-
 /** A multi-tenant application whose tenants may hold every kind of row: every switch on `tenant`, auth isolated. */
 async function openApplication() {
   const tenancyConfig = { brandingScope: 'tenant', emailTemplatesScope: 'tenant', emailProviderScope: 'tenant', authIsolation: 'isolated' };
@@ -95,7 +93,7 @@ function asInTenant(before: Record<string, unknown>, tenantId: string, own: Reco
 
 describe('audit records of a tenant’s deletion', () => {
   it('every table a tenant’s deletion would cascade to is one whose rows it deletes with their records', async () => {
-    const tables = await sql<{ name: string }>(
+    const tables = await app.sql<{ name: string }>(
       `select distinct conrelid::regclass::text as name from pg_constraint where contype = 'f' and confrelid = 'tenant'::regclass order by 1`,
     );
     expect(tables.map((table) => table.name)).toEqual(TENANT_OWNED_TABLES);
@@ -154,10 +152,10 @@ describe('audit records of a tenant’s deletion', () => {
     // Beside them: the tenant's own record and its user's.
     expect(records.map((record) => record.action).filter((action) => ['tenant.deleted', 'user.deleted'].includes(action)).sort()).toEqual(['tenant.deleted', 'user.deleted']);
     expect(records).toHaveLength(doomedRows.length + 2);
-    const everything = JSON.stringify(await sql('select before, after from audit_log where application_id = ?', [applicationId]));
+    const everything = JSON.stringify(await app.sql('select before, after from audit_log where application_id = ?', [applicationId]));
     for (const secret of Object.values(SECRETS)) expect(everything).not.toContain(secret);
     for (const table of TENANT_OWNED_TABLES) {
-      expect(await sql(`select 1 from ${table} where application_id = ? and tenant_id = ?`, [applicationId, doomed]), table).toEqual([]);
+      expect(await app.sql(`select 1 from ${table} where application_id = ? and tenant_id = ?`, [applicationId, doomed]), table).toEqual([]);
     }
   }, 60_000);
 

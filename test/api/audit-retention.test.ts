@@ -19,9 +19,8 @@ beforeAll(async () => {
 });
 afterAll(async () => app?.close());
 
-const sql = <T>(text: string, params: unknown[] = []) => app.gatehouse.services.orm.em.getConnection().execute<T[]>(text, params);
 const actionsOf = async (applicationId: string) =>
-  (await sql<{ action: string }>('select action from audit_log where application_id = ? order by id', [applicationId])).map((row) => row.action);
+  (await app.sql<{ action: string }>('select action from audit_log where application_id = ? order by id', [applicationId])).map((row) => row.action);
 
 describe('auditRetentionDays', () => {
   it('defaults to 90, is set with PATCH /applications/{appId} (audited), 1 to 3650 days', async () => {
@@ -30,7 +29,7 @@ describe('auditRetentionDays', () => {
     const updated = await app.http.patch(path, { auditRetentionDays: 30 });
     expect(updated.status, JSON.stringify(updated.body)).toBe(200);
     expect(updated.body).toMatchObject({ auditRetentionDays: 30 });
-    const [record] = await sql<{ before: Record<string, unknown>; after: Record<string, unknown> }>(
+    const [record] = await app.sql<{ before: Record<string, unknown>; after: Record<string, unknown> }>(
       `select before, after from audit_log where application_id = ? and action = 'application.updated' order by id desc limit 1`,
       [app.root.applicationId],
     );

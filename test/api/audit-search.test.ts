@@ -155,7 +155,6 @@ describe('migration 0046', () => {
   it('renames the actions records were written with before to the contract’s, and no other', async () => {
     const { Migration0046AuditActionNames } = await import('../../src/db/migrations/0046-audit-action-names.ts');
     const orm = app.gatehouse.services.orm;
-    const sql = <T>(query: string, params: unknown[] = []) => orm.em.getConnection().execute<T[]>(query, params);
     // Old names, one a prefix of another, and a name already the contract's.
     const renames = [
       ['user.create', 'user.created'],
@@ -165,16 +164,16 @@ describe('migration 0046', () => {
       ['application.update', 'application.updated'],
       ['user.signed_in', 'user.signed_in'],
     ] as const;
-    const records = await sql<{ id: string; action: string }>('select id, action from audit_log where application_id = ? order by id limit ?', [app.root.applicationId, renames.length]);
+    const records = await app.sql<{ id: string; action: string }>('select id, action from audit_log where application_id = ? order by id limit ?', [app.root.applicationId, renames.length]);
     expect(records).toHaveLength(renames.length);
-    const setAction = (id: string, action: string) => sql('update audit_log set action = ? where id = ?', [action, id]);
+    const setAction = (id: string, action: string) => app.sql('update audit_log set action = ? where id = ?', [action, id]);
     for (const [index, { id }] of records.entries()) await setAction(id, renames[index]![0]);
 
     const migration = new Migration0046AuditActionNames(orm.em.getDriver(), orm.config);
     migration.up();
-    for (const query of migration.getQueries()) await sql(query as string);
+    for (const query of migration.getQueries()) await app.sql(query as string);
 
-    const actionOf = async (id: string) => (await sql<{ action: string }>('select action from audit_log where id = ?', [id]))[0]?.action;
+    const actionOf = async (id: string) => (await app.sql<{ action: string }>('select action from audit_log where id = ?', [id]))[0]?.action;
     for (const [index, { id }] of records.entries()) expect(await actionOf(id)).toBe(renames[index]![1]);
     expect((await search('action=user.created&pageSize=100')).data.map((r) => r.id)).toContain(records[0]!.id);
     for (const { id, action } of records) await setAction(id, action);

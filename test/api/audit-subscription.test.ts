@@ -67,15 +67,14 @@ describe('subscription auditLogs', () => {
   it('with a `to` long past, sends the range’s records and completes', async () => {
     const userId = await createUser(tenantB, 'long-ago@example.com');
     const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000).toISOString();
-    const sql = app.gatehouse.services.orm.em.getConnection();
-    const dated = await sql.execute(`update audit_log set created_at = ? where target_id = ? returning action`, [minutesAgo(7), userId]);
+    const dated = await app.sql(`update audit_log set created_at = ? where target_id = ? returning action`, [minutesAgo(7), userId]);
     expect(dated, 'the records of the user made, dated back').toEqual([{ action: 'user.created' }]);
     const stream = await subscribe({ appId: app.root.applicationId, tenantId: tenantB, from: minutesAgo(8), to: minutesAgo(6) });
     expect(stream.status, JSON.stringify(stream.body)).toBe(200);
     await stream.until((s) => s.ended, 'the subscription ended');
     expect(stream.events.at(-1)?.event).toBe('complete');
     expect(subscriptionErrors(resultsOf(stream))).toEqual([]);
-    const rows = await sql.execute(`select action, created_at, tx::text from audit_log where target_id = ?`, [userId]);
+    const rows = await app.sql(`select action, created_at, tx::text from audit_log where target_id = ?`, [userId]);
     expect(recordsOf(stream).map((record) => record.target.id), JSON.stringify({ rows, events: stream.events })).toEqual([userId]);
   });
 
@@ -114,14 +113,13 @@ describe('subscription auditLogs', () => {
 
   it('fails without `complete` when the log cannot be read, so its client resumes rather than stopping', async () => {
     const own = await startTestApp({ auditStreamHeartbeatMs: 100 });
-    const sql = own.gatehouse.services.orm.em.getConnection();
     const stream = await openSse(`${own.baseUrl}/graphql`, { 'x-api-key': own.root.apiKey }, { query: AUDIT_SUBSCRIPTION });
     expect(stream.status).toBe(200);
-    await sql.execute('alter table audit_log rename to audit_log_away');
+    await own.sql('alter table audit_log rename to audit_log_away');
     try {
       await stream.until((s) => s.ended, 'the end of the failed stream');
     } finally {
-      await sql.execute('alter table audit_log_away rename to audit_log');
+      await own.sql('alter table audit_log_away rename to audit_log');
     }
     expect(stream.events.map((event) => event.event)).not.toContain('complete');
     await own.close();

@@ -36,8 +36,6 @@ beforeAll(async () => {
 });
 afterAll(async () => app?.close());
 
-const sql = <T>(text: string, params: unknown[] = []) => app.gatehouse.services.orm.em.getConnection().execute<T[]>(text, params);
-
 /** The hosted sign-in form of the web client (`parameters`: the authorization request's), posted with `values`. */
 async function signInWith(values: Record<string, string>, parameters: Record<string, string> = {}) {
   const jar = new CookieJar();
@@ -49,7 +47,7 @@ async function signInWith(values: Record<string, string>, parameters: Record<str
 }
 
 const recordsOf = (action: string) =>
-  sql<{ actor_type: string; actor_id: string; target_id: string | null; tenant_id: string | null; outcome: string; after: Record<string, unknown> }>(
+  app.sql<{ actor_type: string; actor_id: string; target_id: string | null; tenant_id: string | null; outcome: string; after: Record<string, unknown> }>(
     `select actor_type, actor_id, target_id, tenant_id, outcome, after from audit_log where application_id = ? and action = ? order by seq`,
     [app.root.applicationId, action],
   );
@@ -184,7 +182,7 @@ describe('analytics', () => {
 describe('sign-ins on a tenant’s page', () => {
   it('of a user of another tenant only are, in that tenant’s log, an unknown address’s: no user named, the outcome told by nothing', async () => {
     const records = async () =>
-      (await sql<{ target_id: string | null; after: Record<string, unknown> }>(
+      (await app.sql<{ target_id: string | null; after: Record<string, unknown> }>(
         `select target_id, after from audit_log where application_id = ? and tenant_id = ? and action in ('user.signed_in', 'user.sign_in_failed') order by seq`,
         [app.root.applicationId, tenantA],
       )).filter((record) => record.after['email'] !== 'ada@example.com');

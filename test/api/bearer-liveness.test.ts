@@ -16,8 +16,6 @@ let app: TestApp;
 let appId: string;
 let appPath: string;
 
-const sql = (query: string, params: unknown[] = []) => app.gatehouse.services.orm.em.getConnection().execute(query, params);
-
 beforeAll(async () => {
   app = await startTestApp({ apiKeyCacheMs: CACHE_MS });
   appId = app.root.applicationId;
@@ -147,7 +145,7 @@ describe('users', () => {
     // No route changes a user's status yet (schema/users.graphql names the states): SQL does, then the invalidation
     // every change to a user publishes.
     const setStatus = async (status: string) => {
-      await sql('update app_user set status = ? where id = ?', [status, userId]);
+      await app.sql('update app_user set status = ? where id = ?', [status, userId]);
       await app.gatehouse.services.invalidations.publish({ kind: 'user', id: userId });
     };
     await setStatus('suspended');

@@ -6,9 +6,6 @@ import { codeAuthorizationUrl, postForm } from '../support/oauth.ts';
 let app: TestApp;
 let issuer: string;
 
-const sql = <T = any>(query: string, params: unknown[] = []) =>
-  app.gatehouse.services.orm.em.getConnection().execute<T[]>(query, params);
-
 beforeAll(async () => {
   app = await startTestApp({}, { reachablePublicUrl: true });
   issuer = app.gatehouse.services.config.publicUrl;
@@ -37,7 +34,7 @@ describe('OAuth clients the OP would refuse', () => {
   it('answers an authorization request for a client whose stored metadata the OP refuses, instead of leaving it hanging', async () => {
     const client = (await app.http.post('/oauth-clients', { name: 'app', type: 'native', redirectUris: ['com.example.app:/cb'] })).body;
     // A row stored before the API refused such URIs (or any metadata oidc-provider's schema rejects).
-    await sql(`update oauth_client set redirect_uris = '{https://localhost/cb}' where id = ?`, [client.clientId]);
+    await app.sql(`update oauth_client set redirect_uris = '{https://localhost/cb}' where id = ?`, [client.clientId]);
     await app.gatehouse.services.invalidations.publish({ kind: 'oauth_client', id: client.clientId });
     const response = await fetch(codeAuthorizationUrl(issuer, client.clientId, 'https://localhost/cb'), {
       redirect: 'manual',
@@ -97,13 +94,13 @@ describe('M2M credential keys that would authenticate anyone, or nobody', () => 
     const clientId = credential.clientId as string;
     // The forged assertion's check itself: refused while the key is sound.
     expect((await forgedAssertionRequest(clientId, 'weak')).status).toBe(401);
-    await sql(`update oauth_client set jwks = ?::jsonb where id = ?`, [JSON.stringify({ keys: [rsaWithExponent('weak', 'AQ'), rsaWithExponent('k', 'AQAB')] }), clientId]);
+    await app.sql(`update oauth_client set jwks = ?::jsonb where id = ?`, [JSON.stringify({ keys: [rsaWithExponent('weak', 'AQ'), rsaWithExponent('k', 'AQAB')] }), clientId]);
     await app.gatehouse.services.invalidations.publish({ kind: 'oauth_client', id: clientId });
     const forged = await forgedAssertionRequest(clientId, 'weak');
     expect(forged.status, `a forged assertion got ${JSON.stringify(forged.body)}`).toBe(401);
     expect(forged.body.error).toBe('invalid_client');
     // With only the weak key stored, the credential has no key to authenticate with at all.
-    await sql(`update oauth_client set jwks = ?::jsonb where id = ?`, [JSON.stringify({ keys: [rsaWithExponent('weak', 'AQ')] }), clientId]);
+    await app.sql(`update oauth_client set jwks = ?::jsonb where id = ?`, [JSON.stringify({ keys: [rsaWithExponent('weak', 'AQ')] }), clientId]);
     await app.gatehouse.services.invalidations.publish({ kind: 'oauth_client', id: clientId });
     expect((await forgedAssertionRequest(clientId, 'weak')).status).toBe(401);
   });

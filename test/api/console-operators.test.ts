@@ -16,7 +16,6 @@ let firstOperator: string;
 let tenantT: string;
 let tenantU: string;
 
-const sql = <T>(query: string, params: unknown[] = []) => app.gatehouse.services.orm.em.getConnection().execute<T[]>(query, params);
 const ensure = async (operator?: { email: string; password: string }) =>
   ensureConsoles(
     app.gatehouse.services.orm,
@@ -39,8 +38,8 @@ const post = (client: HttpClient & { headers: Record<string, string> }, path: st
 beforeAll(async () => {
   app = await startTestApp();
   expect(await ensure({ email: 'first@ops.example', password: 'a long first passphrase' })).toEqual({ email: 'first@ops.example', passwordLink: null });
-  [{ id: consoleId }] = (await sql<{ id: string }>('select id from application where organization_id = ? and console', [app.root.organizationId])) as [{ id: string }];
-  [{ id: firstOperator }] = (await sql<{ id: string }>('select id from app_user where application_id = ?', [consoleId])) as [{ id: string }];
+  [{ id: consoleId }] = (await app.sql<{ id: string }>('select id from application where organization_id = ? and console', [app.root.organizationId])) as [{ id: string }];
+  [{ id: firstOperator }] = (await app.sql<{ id: string }>('select id from app_user where application_id = ?', [consoleId])) as [{ id: string }];
   tenantT = await app.createTenant('Operators T');
   tenantU = await app.createTenant('Operators U');
 });
@@ -50,15 +49,15 @@ describe('the console', () => {
   it('is made once per organization, signs in by password without sign-up, and has the dashboard client', async () => {
     await app.bootstrapAnother();
     expect(await ensure({ email: 'second@ops.example', password: 'another long passphrase' })).toBeNull();
-    const consoles = await sql<{ organization_id: string }>('select organization_id from application where console');
+    const consoles = await app.sql<{ organization_id: string }>('select organization_id from application where console');
     expect(new Set(consoles.map((row) => row.organization_id)).size).toBe(consoles.length);
     expect(consoles.map((row) => row.organization_id)).toContain(app.root.organizationId);
-    const providers = await sql<{ type: string; config: Record<string, unknown> }>('select type, config from auth_provider where application_id = ?', [consoleId]);
+    const providers = await app.sql<{ type: string; config: Record<string, unknown> }>('select type, config from auth_provider where application_id = ?', [consoleId]);
     expect(providers).toEqual([{ type: 'password', config: { allowSignup: false, requireEmailVerification: true } }]);
-    expect(await sql("select actor_type, actor_id from audit_log where application_id = ? and action = 'auth_provider.created'", [consoleId])).toEqual([
+    expect(await app.sql("select actor_type, actor_id from audit_log where application_id = ? and action = 'auth_provider.created'", [consoleId])).toEqual([
       { actor_type: 'system', actor_id: 'console' },
     ]);
-    const clients = await sql<{ type: string; redirect_uris: string[]; management_api: boolean; auth_method: string }>(
+    const clients = await app.sql<{ type: string; redirect_uris: string[]; management_api: boolean; auth_method: string }>(
       'select type, redirect_uris, management_api, auth_method from oauth_client where application_id = ?',
       [consoleId],
     );
@@ -67,7 +66,7 @@ describe('the console', () => {
 
   it('gets a new dashboard client when PUBLIC_URL changes, and the old one goes', async () => {
     const redirects = async () =>
-      (await sql<{ redirect_uris: string[] }>("select redirect_uris from oauth_client where application_id = ? and type = 'spa' order by id", [consoleId])).map((row) => row.redirect_uris);
+      (await app.sql<{ redirect_uris: string[] }>("select redirect_uris from oauth_client where application_id = ? and type = 'spa' order by id", [consoleId])).map((row) => row.redirect_uris);
     // A client of the console's own with the same shape but no management API access is not the dashboard's.
     const own = await (await operatorClient(firstOperator)).post('/oauth-clients', { name: 'Own', type: 'spa', redirectUris: ['https://own.example/dashboard/'] });
     expect(own.status, JSON.stringify(own.body)).toBe(201);
@@ -82,15 +81,15 @@ describe('the console', () => {
     const refused = await operator.delete(`/applications/${consoleId}`);
     expect(refused.status).toBe(422);
     expect(refused.body).toMatchObject({ code: 'validation_error', field: 'appId' });
-    expect(await sql('select 1 from application where id = ?', [consoleId])).toHaveLength(1);
+    expect(await app.sql('select 1 from application where id = ?', [consoleId])).toHaveLength(1);
   });
 
   it('keeps an enabled sign-in provider: its last is neither disabled nor deleted (409), an m2m one does not count, another way in frees it', async () => {
     const operator = await operatorClient(firstOperator);
     const [password] = (await operator.get('/auth-providers')).body.data as { id: string; type: string }[];
     expect(password).toMatchObject({ type: 'password' });
-    const state = () => sql<{ type: string; enabled: boolean }>('select type, enabled from auth_provider where application_id = ? order by id', [consoleId]);
-    const records = async () => (await sql("select 1 from audit_log where application_id = ? and action like 'auth_provider.%'", [consoleId])).length;
+    const state = () => app.sql<{ type: string; enabled: boolean }>('select type, enabled from auth_provider where application_id = ? order by id', [consoleId]);
+    const records = async () => (await app.sql("select 1 from audit_log where application_id = ? and action like 'auth_provider.%'", [consoleId])).length;
     const audited = await records();
     const refusedBoth = async (field: 'enabled' | 'providerId', change: () => Promise<{ status: number; body: any }>) => {
       const refused = await change();
@@ -119,7 +118,7 @@ describe('the console', () => {
 
 describe('the first operator', () => {
   it('is app_admin of the console and, as an operator, of the organization’s first application', async () => {
-    const held = await sql<{ application_id: string; subject_type: string; key: string }>(
+    const held = await app.sql<{ application_id: string; subject_type: string; key: string }>(
       `select a.application_id, a.subject_type, r.key from role_assignment as a join role as r on r.application_id = a.application_id and r.id = a.role_id
         where a.subject_id = ? order by a.subject_type`,
       [firstOperator],
@@ -199,7 +198,7 @@ describe('an operator deleted from the console', () => {
     const assigned = await app.http.post(`/applications/${app.root.applicationId}/tenants/${tenantU}/role-assignments`, { subject: { type: 'operator', id: gone }, roleId: tenantAdmin });
     expect(assigned.status).toBe(201);
     expect((await first.delete(`/users/${gone}`)).status).toBe(204);
-    expect(await sql('select 1 from role_assignment where subject_id = ?', [gone])).toHaveLength(0);
+    expect(await app.sql('select 1 from role_assignment where subject_id = ?', [gone])).toHaveLength(0);
     const audit = await app.http.get('/audit-logs?action=role_assignment.deleted&pageSize=100');
     expect((audit.body.data as { target: { id: string } }[]).map((entry) => entry.target.id)).toContain(assigned.body.id);
   });
@@ -235,7 +234,7 @@ describe('refusals', () => {
       expect(refused.status).toBe(404);
       expect(refused.body).toMatchObject({ code: 'not_found', field: 'subject.id' });
     }
-    expect(await sql(`select 1 from role_assignment where subject_type = 'operator' and subject_id = ?`, [endUser])).toHaveLength(0);
+    expect(await app.sql(`select 1 from role_assignment where subject_type = 'operator' and subject_id = ?`, [endUser])).toHaveLength(0);
   });
 
   it('lists no managed application to an API key or a user of another application', async () => {
@@ -265,7 +264,7 @@ describe('the application’s last Application admin operator', () => {
     const refused = await app.http.delete(`/role-assignments/${kept.id}`);
     expect(refused.status).toBe(422);
     expect(refused.body).toMatchObject({ code: 'validation_error', field: 'assignmentId' });
-    expect(await sql('select 1 from role_assignment where id = ?', [kept.id])).toHaveLength(1);
+    expect(await app.sql('select 1 from role_assignment where id = ?', [kept.id])).toHaveLength(1);
     const audit = await app.http.get('/audit-logs?action=role_assignment.deleted&pageSize=100');
     expect((audit.body.data as { target: { id: string } }[]).map((entry) => entry.target.id)).not.toContain(kept.id);
   });
@@ -316,12 +315,12 @@ describe('an application’s last Application admin operator who can act, as a c
     return assigned.body.id;
   };
   const assignmentsOf = (operatorId: string) =>
-    sql<{ application_id: string; id: string }>(`select application_id, id from role_assignment where subject_type = 'operator' and subject_id = ? order by application_id, id`, [operatorId]);
-  const statusOf = async (userId: string) => (await sql<{ status: string }>('select status from app_user where application_id = ? and id = ?', [consoleId, userId]))[0]?.status;
+    app.sql<{ application_id: string; id: string }>(`select application_id, id from role_assignment where subject_type = 'operator' and subject_id = ? order by application_id, id`, [operatorId]);
+  const statusOf = async (userId: string) => (await app.sql<{ status: string }>('select status from app_user where application_id = ? and id = ?', [consoleId, userId]))[0]?.status;
   /** The application-wide `app_admin` operators of `application` whose console user is not suspended. */
   const actingAdmins = async (application: Managed) =>
     (
-      await sql<{ subject_id: string }>(
+      await app.sql<{ subject_id: string }>(
         `select a.subject_id from role_assignment as a join app_user as u on u.application_id = ? and u.id = a.subject_id
           where a.application_id = ? and a.role_id = ? and a.tenant_id is null and a.subject_type = 'operator' and u.status <> 'suspended'`,
         [consoleId, application.id, application.appAdmin],
@@ -383,7 +382,7 @@ describe('an application’s last Application admin operator who can act, as a c
     let heir: string;
     let heirInA: string;
     beforeAll(async () => {
-      heir = (await sql<{ id: string }>('select id from app_user where application_id = ? and email = ?', [consoleId, 'heir-admin@ops.example']))[0]!.id;
+      heir = (await app.sql<{ id: string }>('select id from app_user where application_id = ? and email = ?', [consoleId, 'heir-admin@ops.example']))[0]!.id;
       heirInA = (await assignmentsOf(heir)).find((row) => row.application_id === keptA.id)!.id;
       await makeAdmin(keptB, heir);
     });
@@ -421,7 +420,7 @@ describe('an application’s last Application admin operator who can act, as a c
       await makeAdmin(keptA, locked);
       await makeAdmin(keptB, locked);
       // As the lockout policy leaves a console user after failed sign-ins.
-      await sql(`update app_user set status = 'locked', locked_until = null where application_id = ? and id = ?`, [consoleId, locked]);
+      await app.sql(`update app_user set status = 'locked', locked_until = null where application_id = ? and id = ?`, [consoleId, locked]);
       const suspended = await consoleAdmin.post(`/users/${heir}/suspend`);
       expect(suspended.status, JSON.stringify(suspended.body)).toBe(200);
       expect(await actingAdmins(keptA)).toEqual([locked]);

@@ -19,9 +19,6 @@ let userA: string;
 let userB: string;
 let userShared: string;
 
-const sql = <T = any>(query: string, params: unknown[] = []) =>
-  app.gatehouse.services.orm.em.getConnection().execute<T[]>(query, params);
-
 /** A client-credentials token of a new M2M credential holding `permissions`. */
 const bearer = (claims: { tenant_id?: string; permissions: string[]; app_id?: string }) => app.mintAccessToken({ app_id: appId, ...claims });
 
@@ -29,7 +26,7 @@ const ids = (body: { data: { id: string }[] }) => body.data.map((u) => u.id).sor
 
 /** A live user's token, signed with the service's own active key; the test chooses audience, issuer and lifetime. */
 async function signWithServiceKey(claims: Record<string, unknown>, options: { audience?: string; issuer?: string; expiresInSeconds?: number }) {
-  const [row] = await sql<{ private_jwk: JWK }>(`select private_jwk from signing_key where status = 'active' and alg = 'ES256'`);
+  const [row] = await app.sql<{ private_jwk: JWK }>(`select private_jwk from signing_key where status = 'active' and alg = 'ES256'`);
   return signJwt(row!.private_jwk, claims, {
     issuer: options.issuer ?? 'http://gatehouse.test',
     audience: options.audience ?? 'http://gatehouse.test/api/v1',
@@ -76,7 +73,7 @@ describe('one credential at a time', () => {
     const created = await inA.post('/users', { email: 'by-bearer@example.com' });
     expect(created.status).toBe(201);
     expect(created.body.tenantIds).toEqual([tenantA]);
-    const [audit] = await sql<{ actor_type: string; actor_id: string; tenant_id: string }>(
+    const [audit] = await app.sql<{ actor_type: string; actor_id: string; tenant_id: string }>(
       `select actor_type, actor_id, tenant_id from audit_log where target_id = ? and action = 'user.created'`,
       [created.body.id],
     );
@@ -241,7 +238,7 @@ describe('401: missing, unknown, revoked or expired credentials', () => {
     const expiring = await app.http.post('/api-keys', { name: 'expiring', permissions: ['users:read'], expiresAt: new Date(Date.now() + 60_000).toISOString() });
     expect((await app.as({ apiKey: expiring.body.secret }).get('/users')).status).toBe(200);
     // Time passes in SQL: the instance's cache, which checks the expiry it read on every use, is told.
-    await sql(`update api_key set expires_at = now() - interval '1 second' where id = ?`, [expiring.body.key.id]);
+    await app.sql(`update api_key set expires_at = now() - interval '1 second' where id = ?`, [expiring.body.key.id]);
     await app.gatehouse.services.invalidations.publish({ kind: 'api_key', id: expiring.body.key.id });
     await expectUnauthenticated(app.as({ apiKey: expiring.body.secret }));
     // A bad key is not rescued by a good token beside it.

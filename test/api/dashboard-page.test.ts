@@ -13,10 +13,9 @@ let app: TestApp;
 let publicUrl: string;
 /** A request at PUBLIC_URL's host (gatehouse.test), sent to the test service. */
 let atPublicUrl: FetchLike;
-const sql = <T>(query: string, params: unknown[] = []) => app.gatehouse.services.orm.em.getConnection().execute<T[]>(query, params);
 const dashboardClientOf = async (organizationId: string) =>
   (
-    await sql<{ id: string }>(
+    await app.sql<{ id: string }>(
       `select c.id from oauth_client as c join application as a on a.id = c.application_id where a.console and a.organization_id = ?`,
       [organizationId],
     )

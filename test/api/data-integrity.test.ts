@@ -10,9 +10,6 @@ import type { HttpClient } from '../support/http.ts';
  */
 let app: TestApp;
 
-const sql = <T = any>(query: string, params: unknown[] = []) =>
-  app.gatehouse.services.orm.em.getConnection().execute<T[]>(query, params);
-
 beforeAll(async () => {
   app = await startTestApp();
 });
@@ -106,18 +103,18 @@ async function allAtOnce<T>(applicationId: string, writes: (() => Promise<T>)[])
 
 describe('schema: ready for distribution by application', () => {
   it('every application-owned table carries application_id, and its keys and indexes lead with it', async () => {
-    const tables = await sql<{ table_name: string }>(
+    const tables = await app.sql<{ table_name: string }>(
       `select table_name from information_schema.tables where table_schema = current_schema() and table_type = 'BASE TABLE'`,
     );
     const owned = tables.map((row) => row.table_name).filter((name) => !GLOBAL_TABLES.includes(name));
-    const columns = await sql<{ table_name: string }>(
+    const columns = await app.sql<{ table_name: string }>(
       `select table_name from information_schema.columns where table_schema = current_schema() and column_name = 'application_id'`,
     );
     const withColumn = new Set(columns.map((row) => row.table_name));
     // `application` is distributed by its own id.
     expect(owned.filter((name) => name !== 'application' && !withColumn.has(name))).toEqual([]);
 
-    const indexes = await sql<{ tablename: string; indexname: string; first: string }>(
+    const indexes = await app.sql<{ tablename: string; indexname: string; first: string }>(
       `select c.relname as tablename, i.relname as indexname, a.attname as first
          from pg_index x
          join pg_class i on i.oid = x.indexrelid
@@ -134,7 +131,7 @@ describe('schema: ready for distribution by application', () => {
   });
 
   it('every foreign key between application-owned tables includes application_id', async () => {
-    const keys = await sql<{ name: string; target: string; columns: string[] }>(
+    const keys = await app.sql<{ name: string; target: string; columns: string[] }>(
       `select con.conname as name, target.relname as target,
               array(select attname from pg_attribute where attrelid = con.conrelid and attnum = any(con.conkey)) as columns
          from pg_constraint con join pg_class target on target.oid = con.confrelid
@@ -173,16 +170,16 @@ describe('deletion leaves no orphans', () => {
     const clientId = client.body.id as string;
     // What the OP's adapter stores for a grant of this client (src/oidc/adapter.ts upsert): application_id is the client's.
     for (const model of ['Grant', 'RefreshToken']) {
-      await sql(
+      await app.sql(
         `insert into oidc_model (model, id, application_id, payload, grant_id, expires_at)
          values (?, ?, ?, ?::jsonb, ?, now() + interval '14 days')`,
         [model, `${model}-${applicationId}`, applicationId, JSON.stringify({ clientId, accountId: 'someone' }), `grant-${applicationId}`],
       );
     }
     expect((await admin.delete(appPath)).status).toBe(204);
-    expect(await sql('select model from oidc_model where application_id = ?', [applicationId])).toEqual([]);
+    expect(await app.sql('select model from oidc_model where application_id = ?', [applicationId])).toEqual([]);
     // Audit records stay (docs/decisions.md, "Applications and credentials").
-    expect((await sql('select count(*)::int as n from audit_log where application_id = ?', [applicationId]))[0].n).toBeGreaterThan(0);
+    expect((await app.sql('select count(*)::int as n from audit_log where application_id = ?', [applicationId]))[0].n).toBeGreaterThan(0);
   });
 
   it('deleting an application leaves no row of it in any application-owned table but audit_log and idempotency_record', async () => {
@@ -190,13 +187,13 @@ describe('deletion leaves no orphans', () => {
     const tenantId = (await admin.post(`${appPath}/tenants`, { name: 'Acme' })).body.id;
     expect((await admin.post(`${appPath}/tenants/${tenantId}/users`, { email: 'a@example.com' })).status).toBe(201);
     expect((await admin.delete(appPath)).status).toBe(204);
-    const tables = await sql<{ table_name: string }>(
+    const tables = await app.sql<{ table_name: string }>(
       `select table_name from information_schema.columns where table_schema = current_schema() and column_name = 'application_id'`,
     );
     const left: string[] = [];
     for (const { table_name: table } of tables) {
       if (table === 'audit_log' || table === 'idempotency_record') continue;
-      const [row] = await sql<{ n: number }>(`select count(*)::int as n from ${table} where application_id = ?`, [applicationId]);
+      const [row] = await app.sql<{ n: number }>(`select count(*)::int as n from ${table} where application_id = ?`, [applicationId]);
       if (row!.n > 0) left.push(table);
     }
     expect(left).toEqual([]);
@@ -238,7 +235,7 @@ describe('deletion leaves no orphans', () => {
       const created = await creating!;
       expect(created.status, JSON.stringify(created.body)).toBe(404);
       expect(created.body).toMatchObject({ code: 'not_found' });
-      expect(await sql('select id from api_key where application_id = ? and tenant_id = ?', [applicationId, tenantId])).toEqual([]);
+      expect(await app.sql('select id from api_key where application_id = ? and tenant_id = ?', [applicationId, tenantId])).toEqual([]);
     }, 30_000);
 
     for (const mode of ['shared', 'isolated'] as const) {
@@ -251,7 +248,7 @@ describe('deletion leaves no orphans', () => {
         );
         expect(deleted.status).toBe(204);
         expect([201, 404], JSON.stringify(created.body)).toContain(created.status);
-        const orphans = await sql(
+        const orphans = await app.sql(
           `select id from app_user where application_id = ? and (? = any(tenant_ids) or pool_id = ?)`,
           [applicationId, tenantId, tenantId],
         );
@@ -285,7 +282,7 @@ describe('deletion leaves no orphans', () => {
       );
       expect(deleted.status).toBe(204);
       expect([200, 404], JSON.stringify(patched.body)).toContain(patched.status);
-      expect(await sql(`select id from app_user where application_id = ? and ? = any(tenant_ids)`, [applicationId, tenantId])).toEqual([]);
+      expect(await app.sql(`select id from app_user where application_id = ? and ? = any(tenant_ids)`, [applicationId, tenantId])).toEqual([]);
     }, 30_000);
   });
 });

@@ -6,11 +6,10 @@ import { startTestApp, type TestApp } from '../support/app.ts';
 /** What a subject holds, in one statement for many subjects (src/domain/authorization/held-roles.ts). */
 let app: TestApp;
 let appId: string;
-const sql = (query: string, params: unknown[] = []) => app.gatehouse.services.orm.em.getConnection().execute(query, params);
 const roleId = async (key: string): Promise<string> =>
-  ((await sql('select id from role where application_id = ? and key = ?', [appId, key])) as { id: string }[])[0]!.id;
+  (await app.sql<{ id: string }>('select id from role where application_id = ? and key = ?', [appId, key]))[0]!.id;
 const assign = (subjectType: string, subjectId: string, role: string, tenantId: string | null) =>
-  sql('insert into role_assignment values (?, ?, ?, ?, ?, ?, now())', [appId, newId(), tenantId, role, subjectType, subjectId]);
+  app.sql('insert into role_assignment values (?, ?, ?, ?, ?, ?, now())', [appId, newId(), tenantId, role, subjectType, subjectId]);
 
 beforeAll(async () => {
   app = await startTestApp();
@@ -20,7 +19,7 @@ afterAll(async () => app?.close());
 
 describe('held grants', () => {
   it('every application has the built-in roles', async () => {
-    const rows = (await sql('select key, built_in from role where application_id = ? order by key', [appId])) as { key: string }[];
+    const rows = await app.sql<{ key: string }>('select key, built_in from role where application_id = ? order by key', [appId]);
     expect(rows.map((r) => r.key)).toEqual(['app_admin', 'member', 'tenant_admin']);
   });
 

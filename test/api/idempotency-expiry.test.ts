@@ -9,9 +9,8 @@ beforeAll(async () => {
 });
 afterAll(async () => app?.close());
 
-const sql = (query: string, params: unknown[] = []) => app.gatehouse.services.orm.em.getConnection().execute(query, params);
-const ageAllRecords = () => sql(`update idempotency_record set created_at = now() - interval '25 hours'`);
-const count = async () => Number(((await sql('select count(*) as n from idempotency_record')) as { n: string }[])[0]?.n);
+const ageAllRecords = () => app.sql(`update idempotency_record set created_at = now() - interval '25 hours'`);
+const count = async () => Number((await app.sql<{ n: string }>('select count(*) as n from idempotency_record'))[0]?.n);
 
 describe('Idempotency-Key expiry', () => {
   it('a key older than 24 h no longer replays: the request runs again', async () => {

@@ -17,7 +17,6 @@ beforeAll(async () => {
 });
 afterAll(async () => app?.close());
 
-const sql = <T = any>(query: string, params: unknown[] = []) => app.gatehouse.services.orm.em.getConnection().execute<T[]>(query, params);
 const withKey = (idempotencyKey: string) => ({ headers: { 'idempotency-key': idempotencyKey } });
 const CREATE_API_KEY = `mutation ($input: CreateApiKeyInput!) { createApiKey(input: $input) { key { id } secret } }`;
 /** A /graphql request body sent as given: an object as JSON, a string as these very bytes. */
@@ -256,7 +255,7 @@ describe.skipIf(usingEmbeddedDatabase())('Idempotency-Key while its first reques
     const replayed = await revoke();
     expect(replayed.status).toBe(204);
     expect(replayed.headers.get('idempotent-replayed')).toBe('true');
-    const records = await sql<{ n: number }>(`select count(*)::int as n from audit_log where action = 'api_key.revoked' and target_id = ?`, [key]);
+    const records = await app.sql<{ n: number }>(`select count(*)::int as n from audit_log where action = 'api_key.revoked' and target_id = ?`, [key]);
     expect(records[0]!.n).toBe(1);
   }, 30_000);
 });
@@ -289,7 +288,7 @@ describe.skipIf(usingEmbeddedDatabase())('two identical writes at once', () => {
   const rowOf = (table: string, id: string): HeldRow => ({ table, applicationId: app.root.applicationId, id });
 
   const recordsOf = (action: string, targetId: string | null, extra = '', params: unknown[] = []) =>
-    sql<{ before: any; after: any }>(`select before, after from audit_log where action = ? and target_id is not distinct from ? ${extra} order by id`, [action, targetId, ...params]);
+    app.sql<{ before: any; after: any }>(`select before, after from audit_log where action = ? and target_id is not distinct from ? ${extra} order by id`, [action, targetId, ...params]);
 
   const statuses = (answers: HttpResponse[]) => answers.map((answer) => answer.status);
 
@@ -299,7 +298,7 @@ describe.skipIf(usingEmbeddedDatabase())('two identical writes at once', () => {
     expect(statuses(answers)).toEqual([204, 204]);
     const records = await recordsOf('api_key.revoked', key);
     expect(records).toHaveLength(1);
-    const [row] = await sql<{ revoked_at: string }>('select revoked_at from api_key where id = ?', [key]);
+    const [row] = await app.sql<{ revoked_at: string }>('select revoked_at from api_key where id = ?', [key]);
     expect(new Date(row!.revoked_at).toISOString()).toBe(records[0]!.after.revokedAt);
   }, 30_000);
 
@@ -363,7 +362,7 @@ describe.skipIf(usingEmbeddedDatabase())('two identical writes at once', () => {
   ];
   it.each(overrides)('removing a tenant’s $feature override twice: 204, then 404, one record', async ({ feature, path, body, action, targetId }) => {
     expect((await app.http.put(`${tenantPath}${path}`, body)).status).toBe(200);
-    const [row] = await sql<{ id: string }>('select id from setting where tenant_id = ? and feature = ?', [tenantId, feature]);
+    const [row] = await app.sql<{ id: string }>('select id from setting where tenant_id = ? and feature = ?', [tenantId, feature]);
     const answers = await twiceAtOnce(rowOf('setting', row!.id), () => app.http.delete(`${tenantPath}${path}`));
     expect(statuses(answers)).toEqual([204, 404]);
     expect(answers[1]!.body).toMatchObject({ code: 'not_found' });

@@ -17,9 +17,6 @@ let tenantB: string;
 let inA: string;
 let inB: string;
 
-const sql = <T = any>(query: string, params: unknown[] = []) =>
-  app.gatehouse.services.orm.em.getConnection().execute<T[]>(query, params);
-
 const PASSWORD = 'Correct-Horse-9';
 
 /** The latest mail of `templateKey` to `to` (the outbox lists oldest first unless asked newest first), or undefined. */
@@ -105,7 +102,7 @@ describe('invitations', () => {
 
     const link = await linkMailedTo(email);
     expect(link).toContain('/invitation?token=');
-    const [row] = await sql<{ token_hash: string }>('select token_hash from invitation where id = ?', [sent.id]);
+    const [row] = await app.sql<{ token_hash: string }>('select token_hash from invitation where id = ?', [sent.id]);
     expect(row!.token_hash).toMatch(/^[0-9a-f]{64}$/);
     expect(link).not.toContain(row!.token_hash);
     const audit = await app.http.get(`/audit-logs?action=invitation.created&target=${sent.id}`);
@@ -116,7 +113,7 @@ describe('invitations', () => {
   });
 
   it('refuses bad input, a member, a second pending invitation, foreign roles and roles beyond the caller, changing nothing', async () => {
-    const before = (await sql<{ n: number }>('select count(*)::int as n from invitation'))[0]!.n;
+    const before = (await app.sql<{ n: number }>('select count(*)::int as n from invitation'))[0]!.n;
     expect((await app.http.post(`${inA}/invitations`, { email: 'not an address' })).body).toMatchObject({ code: 'validation_error', field: 'email' });
     expect((await app.http.post(`${inA}/invitations`, { email: 'a@example.com', expiresInDays: 0 })).body).toMatchObject({ code: 'validation_error', field: 'expiresInDays' });
     expect((await app.http.post(`${inA}/invitations`, { email: 'a@example.com', expiresInDays: 31 })).body).toMatchObject({ code: 'validation_error', field: 'expiresInDays' });
@@ -145,7 +142,7 @@ describe('invitations', () => {
     expect((await app.as({ apiKey: noAssign.body.secret }).post('/invitations', { email: 'esc@example.com', roleIds: [member2] })).body).toMatchObject({ code: 'forbidden' });
     const reader = await app.http.post('/api-keys', { name: 'reader', permissions: ['users:read'] });
     expect((await app.as({ apiKey: reader.body.secret }).post(`${inA}/invitations`, { email: 'x@example.com' })).body).toMatchObject({ code: 'forbidden' });
-    const after = (await sql<{ n: number }>('select count(*)::int as n from invitation'))[0]!.n;
+    const after = (await app.sql<{ n: number }>('select count(*)::int as n from invitation'))[0]!.n;
     expect(after).toBe(before + 2);
   });
 
@@ -211,11 +208,11 @@ describe('invitations', () => {
   it('while its organization is deactivated, an invitation to its console opens and is accepted, as the console’s links: its operators’ way back in', async () => {
     const { orm, config } = app.gatehouse.services;
     await ensureConsoles(orm, config.publicUrl, randomUUID());
-    const [{ id: consoleId }] = (await sql<{ id: string }>('select id from application where organization_id = ? and console', [app.root.organizationId])) as [{ id: string }];
+    const [{ id: consoleId }] = (await app.sql<{ id: string }>('select id from application where organization_id = ? and console', [app.root.organizationId])) as [{ id: string }];
     const consoleKey = await issueTestKey(app, { applicationId: consoleId });
     // The console is single-tenant, which the API gives no tenant: its invitations' one is made here.
     const consoleTenant = newId();
-    await sql(`insert into tenant (application_id, id, name, slug, created_at, updated_at) values (?, ?, 'Operators', 'operators', now(), now())`, [consoleId, consoleTenant]);
+    await app.sql(`insert into tenant (application_id, id, name, slug, created_at, updated_at) values (?, ?, 'Operators', 'operators', now(), now())`, [consoleId, consoleTenant]);
     const email = `operator-${randomUUID()}@example.com`;
     const sent = await invite(`/applications/${consoleId}/tenants/${consoleTenant}`, { email }, consoleKey);
     const link = await linkMailedTo(email, consoleKey);
@@ -236,8 +233,8 @@ describe('invitations', () => {
     const tenantAdmin = (await app.http.get(`${inA}/roles`)).body.data.find((role: { key: string }) => role.key === 'tenant_admin').id as string;
     const email = `revived-${randomUUID()}@example.com`;
     const sent = await invite(inA, { email, roleIds: [tenantAdmin] });
-    await sql(`update invitation set expires_at = now() - interval '1 minute' where id = ?`, [sent.id]);
-    const expiresAt = async () => (await sql<{ expires_at: string }>('select expires_at::text from invitation where id = ?', [sent.id]))[0]!.expires_at;
+    await app.sql(`update invitation set expires_at = now() - interval '1 minute' where id = ?`, [sent.id]);
+    const expiresAt = async () => (await app.sql<{ expires_at: string }>('select expires_at::text from invitation where id = ?', [sent.id]))[0]!.expires_at;
     const before = await expiresAt();
 
     // A key of tenant A that manages users but may not give roles: it may not send this invitation, nor resend it.
@@ -302,7 +299,7 @@ describe('invitations', () => {
     expect((await openPage(second)).status).toBe(200);
 
     // Expired: refused, listed as expired; a resend makes it pending again.
-    await sql('update invitation set expires_at = now() - interval \'1 minute\' where id = ?', [sent.id]);
+    await app.sql('update invitation set expires_at = now() - interval \'1 minute\' where id = ?', [sent.id]);
     const expired = await openPage(second);
     expect(expired.status).toBe(410);
     expect(expired.html).toContain('has expired');
@@ -370,7 +367,7 @@ describe('invitations', () => {
     // Tenant A must not learn that an outsider's address has an account before it joins: the application's log holds it.
     expect(failure).toMatchObject({ tenantId: null, actor: { type: 'invitation', id: sent.id }, target: { type: 'user', id: user.body.id }, outcome: 'failure' });
     expect(failure.changes.after).toMatchObject({ method: 'password', reason: 'wrong_password', clientId: null });
-    expect((await sql<{ failed_sign_ins: number }>('select failed_sign_ins from app_user where id = ?', [user.body.id]))[0]!.failed_sign_ins).toBe(1);
+    expect((await app.sql<{ failed_sign_ins: number }>('select failed_sign_ins from app_user where id = ?', [user.body.id]))[0]!.failed_sign_ins).toBe(1);
     expect(await failedIn(inA)).toBe(failedBefore.a);
     expect(await failedIn('')).toBe(failedBefore.app + 1);
 
@@ -379,7 +376,7 @@ describe('invitations', () => {
     expect(await records('user.signed_in')).toEqual([]);
     expect(await failedIn(inA)).toBe(failedBefore.a);
     // The right password forgives this address's failures, as a sign-in does.
-    expect((await sql<{ failed_sign_ins: number }>('select failed_sign_ins from app_user where id = ?', [user.body.id]))[0]!.failed_sign_ins).toBe(0);
+    expect((await app.sql<{ failed_sign_ins: number }>('select failed_sign_ins from app_user where id = ?', [user.body.id]))[0]!.failed_sign_ins).toBe(0);
     const accepted = (await app.http.get(`${inA}/audit-logs?action=invitation.accepted&target=${sent.id}`)).body.data;
     expect(accepted).toMatchObject([{ actor: { type: 'invitation', id: sent.id } }]);
   });
@@ -458,7 +455,7 @@ describe('invitations', () => {
     it('an account whose address was never confirmed says so; the reset (user.password.reset) proves the mailbox and verifies it', async () => {
       const email = `squatted-${randomUUID()}@example.com`;
       const user = await app.http.post(`${inB}/users`, { email, name: 'Squatter', password: PASSWORD });
-      await sql('update app_user set email_verified = false where id = ?', [user.body.id]);
+      await app.sql('update app_user set email_verified = false where id = ?', [user.body.id]);
       await invite(inA, { email });
       const link = await linkMailedTo(email);
       const page = await openPage(link);
@@ -497,7 +494,7 @@ describe('invitations', () => {
       expect(done.html).not.toContain('client_id');
       expect(done.html).toContain('Go back to the invitation');
       // That link, and the one password_changed carries on from it.
-      const links = await sql<{ client_id: string | null; invitation_id: string | null }>(
+      const links = await app.sql<{ client_id: string | null; invitation_id: string | null }>(
         `select client_id, invitation_id from email_link_token where user_id = (select id from app_user where email = ?) and purpose = 'password_reset' order by created_at`,
         [email],
       );
@@ -520,14 +517,14 @@ describe('invitations', () => {
     const other = await app.bootstrapAnother();
     const foreign = (await app.as({ apiKey: other.apiKey }).post('/oauth-clients', { name: 'Elsewhere', type: 'web', redirectUris: ['https://x.example.com/cb'] })).body.id;
     const m2m = (await app.http.post('/m2m-credentials', { name: 'Robot', permissions: ['users:read'] })).body;
-    const before = (await sql<{ n: number }>('select count(*)::int as n from invitation'))[0]!.n;
+    const before = (await app.sql<{ n: number }>('select count(*)::int as n from invitation'))[0]!.n;
     for (const clientId of [ofB, foreign, m2m.id ?? m2m.clientId, randomUUID()]) {
       const refused = await app.http.post(`${inA}/invitations`, { email: `c-${randomUUID()}@example.com`, clientId });
       expect(refused.status, JSON.stringify(refused.body)).toBe(422);
       expect(refused.body).toMatchObject({ code: 'validation_error', field: 'clientId' });
     }
     expect((await app.http.post(`${inA}/invitations`, { email: `c-${randomUUID()}@example.com`, clientId: 'nope' })).body).toMatchObject({ code: 'validation_error', field: 'clientId' });
-    expect((await sql<{ n: number }>('select count(*)::int as n from invitation'))[0]!.n).toBe(before);
+    expect((await app.sql<{ n: number }>('select count(*)::int as n from invitation'))[0]!.n).toBe(before);
 
     const email = `landing-${randomUUID()}@example.com`;
     const sent = await invite(inA, { email, clientId: web });
@@ -564,7 +561,7 @@ describe('invitations', () => {
     const sent = await invite(inA, { email });
     const link = await linkMailedTo(email);
     const form = formOf(await openPage(link));
-    const stored = async () => (await sql<{ tenant_ids: string[]; failed_sign_ins: number; status: string }>('select tenant_ids, failed_sign_ins, status from app_user where id = ?', [user.body.id]))[0]!;
+    const stored = async () => (await app.sql<{ tenant_ids: string[]; failed_sign_ins: number; status: string }>('select tenant_ids, failed_sign_ins, status from app_user where id = ?', [user.body.id]))[0]!;
     const before = await stored();
     const inLanguage = async (language: string) => {
       const response = await fetch(link, { headers: { 'accept-language': language } });
@@ -596,18 +593,18 @@ describe('invitations', () => {
     expect(await stored()).toMatchObject({ ...before, status: 'suspended' });
     expect((await app.http.post(`/users/${user.body.id}/activate`, {})).status).toBe(200);
 
-    await sql(`update app_user set status = 'locked', locked_until = now() + interval '10 minutes' where id = ?`, [user.body.id]);
+    await app.sql(`update app_user set status = 'locked', locked_until = now() + interval '10 minutes' where id = ?`, [user.body.id]);
     await refusedBoth('it is locked after too many failed sign-ins. Try again later, or once it is unlocked.');
     expect((await inLanguage('fr')).html).toContain('il est verrouillé');
     expect((await inLanguage('es')).html).toContain('está bloqueada');
     expect((await inLanguage('de')).html).toContain('blockiert');
     // Locked until an administrator unlocks it: the same.
-    await sql(`update app_user set locked_until = null where id = ?`, [user.body.id]);
+    await app.sql(`update app_user set locked_until = null where id = ?`, [user.body.id]);
     expect((await openPage(link)).status).toBe(403);
     expect(await stored()).toMatchObject({ ...before, status: 'locked' });
 
     // A lock run out is no lock: the account proves its password and joins.
-    await sql(`update app_user set locked_until = now() - interval '1 minute' where id = ?`, [user.body.id]);
+    await app.sql(`update app_user set locked_until = now() - interval '1 minute' where id = ?`, [user.body.id]);
     const accepted = await submit(link, { password: PASSWORD });
     expect(accepted.status, accepted.html).toBe(200);
     expect(new Set((await stored()).tenant_ids)).toEqual(new Set([tenantA, tenantB]));
@@ -652,7 +649,7 @@ describe('invitations', () => {
     const doomed = await app.createTenant('Doomed');
     const sent = await invite(`${appPath}/tenants/${doomed}`, { email: `doomed-${randomUUID()}@example.com` });
     expect((await app.http.delete(`${appPath}/tenants/${doomed}`)).status).toBe(204);
-    expect(await sql('select 1 from invitation where id = ?', [sent.id])).toEqual([]);
+    expect(await app.sql('select 1 from invitation where id = ?', [sent.id])).toEqual([]);
     const records = (await app.http.get(`/audit-logs?action=invitation.deleted&target=${sent.id}`)).body.data;
     expect(records).toHaveLength(1);
   });
@@ -696,8 +693,8 @@ interface StoredUser {
 }
 
 const storedUser = async (id: string) =>
-  (await sql<StoredUser>('select name, tenant_ids, password_hash, email_verified, locale, failed_sign_ins from app_user where id = ?', [id]))[0]!;
-const usersOf = async (email: string) => (await sql<{ n: number }>('select count(*)::int as n from app_user where email = ?', [email]))[0]!.n;
+  (await app.sql<StoredUser>('select name, tenant_ids, password_hash, email_verified, locale, failed_sign_ins from app_user where id = ?', [id]))[0]!;
+const usersOf = async (email: string) => (await app.sql<{ n: number }>('select count(*)::int as n from app_user where email = ?', [email]))[0]!.n;
 
 describe('invitations without a password to prove: the link proves the mailbox', () => {
   it('without password sign-in, a new account is made with a name only, its address verified; a forged form changes nothing, a spent link is refused', async () => {
@@ -754,7 +751,7 @@ describe('invitations without a password to prove: the link proves the mailbox',
     await invite(one.path, { email: astray }, client);
     const forms = { late: formOf(await openPage(await linkMailedTo(late, client))), withdrawn: formOf(await openPage(await linkMailedTo(withdrawn, client))) };
 
-    await sql(`update invitation set expires_at = now() - interval '1 minute' where id = ?`, [sent.late.id]);
+    await app.sql(`update invitation set expires_at = now() - interval '1 minute' where id = ?`, [sent.late.id]);
     expect((await client.delete(`${one.path}/invitations/${sent.withdrawn.id}`)).status).toBe(204);
     const expired = await post(forms.late.action, { csrf: forms.late.csrf, token: forms.late.token, name: 'Late' });
     expect(expired.status).toBe(410);
@@ -780,7 +777,7 @@ describe('invitations without a password to prove: the link proves the mailbox',
     const email = `linked-${randomUUID()}@example.com`;
     const made = await withPasswords.client.post(`${withPasswords.two.path}/users`, { email, name: 'Lin' });
     expect(made.status).toBe(201);
-    await sql('update app_user set email_verified = false where id = ?', [made.body.id]);
+    await app.sql('update app_user set email_verified = false where id = ?', [made.body.id]);
     const sent = await invite(withPasswords.one.path, { email }, withPasswords.client);
     const link = await linkMailedTo(email, withPasswords.client);
     const page = await openPage(link);
@@ -829,13 +826,13 @@ describe('invitations without a password to prove: the link proves the mailbox',
     const left = await submit(link, { name: 'Bea', password: '' });
     expect(left.status, left.html).toBe(200);
     expect(left.html).toContain('You can sign in with a sign-in link sent by email.');
-    const bareId = (await sql<{ id: string }>('select id from app_user where email = ?', [bare]))[0]!.id;
+    const bareId = (await app.sql<{ id: string }>('select id from app_user where email = ?', [bare]))[0]!.id;
     expect(await storedUser(bareId)).toMatchObject({ tenant_ids: [one.id], password_hash: null, email_verified: true });
 
     const chosen = await submit(await linkMailedTo(keyed, client), { name: 'Kit', password: PASSWORD });
     expect(chosen.status, chosen.html).toBe(200);
     expect(chosen.html).toContain('You can sign in with your password or a sign-in link sent by email.');
-    const keyedId = (await sql<{ id: string }>('select id from app_user where email = ?', [keyed]))[0]!.id;
+    const keyedId = (await app.sql<{ id: string }>('select id from app_user where email = ?', [keyed]))[0]!.id;
     expect((await storedUser(keyedId)).password_hash).toMatch(/^\$argon2/);
 
     // The root application signs in with passwords only: one is required, and the form says so.
@@ -852,7 +849,7 @@ describe('invitations without a password to prove: the link proves the mailbox',
   describe('where the surface signs in with passkeys only, the acceptance makes a passkey', () => {
     const PASSKEY = { type: 'passkey', config: { rpName: 'Umbrella' } };
     const origin = () => new URL(app.gatehouse.services.config.publicUrl).origin;
-    const keysOf = async (userId: string) => sql<{ rp_id: string; name: string }>('select rp_id, name from webauthn_credential where user_id = ?', [userId]);
+    const keysOf = async (userId: string) => app.sql<{ rp_id: string; name: string }>('select rp_id, name from webauthn_credential where user_id = ?', [userId]);
     /** Posts the page's WebAuthn form with `credential` (as its script does) and `values` typed. */
     const answer = (jar: CookieJar, page: Visit, credential: string, values: Record<string, string> = {}) => {
       const { form } = webauthnFormOf(page);
@@ -1050,7 +1047,7 @@ describe('invitations without a password to prove: the link proves the mailbox',
       expect((await storedUser(made.body.id)).failed_sign_ins).toBe(1);
 
       // Expired: refused, right as it is.
-      await sql(`update email_sign_in set expires_at = now() - interval '1 second' where invitation_id = ?`, [sent.id]);
+      await app.sql(`update email_sign_in set expires_at = now() - interval '1 second' where invitation_id = ?`, [sent.id]);
       await refusedWith(link, code);
       // Replaced by a newer one: only the latest works.
       expect((await sendCode(jar, await jar.visit(link))).status).toBe(200);
@@ -1073,7 +1070,7 @@ describe('invitations without a password to prove: the link proves the mailbox',
       expect(joined.body).toContain('You can sign in with your passkey.');
       expect(await keysOf(made.body.id)).toHaveLength(1);
       expect((await client.get(`${one.path}/invitations/${sent.id}`)).body).toMatchObject({ status: 'accepted', acceptedUserId: made.body.id });
-      expect((await sql<{ n: number }>('select count(*)::int as n from email_sign_in where invitation_id = ? and used_at is null', [sent.id]))[0]!.n).toBe(0);
+      expect((await app.sql<{ n: number }>('select count(*)::int as n from email_sign_in where invitation_id = ? and used_at is null', [sent.id]))[0]!.n).toBe(0);
       // Spent with the link: the same answer and code again is the accepted page.
       expect((await answer(jar, last, key.register(options as never, origin()), { code: good })).status).toBe(410);
       expect(await keysOf(made.body.id)).toHaveLength(1);

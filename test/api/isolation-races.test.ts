@@ -12,9 +12,6 @@ let app: TestApp;
 const ROUNDS = 12;
 const SHARED_POOL = '00000000-0000-0000-0000-000000000000';
 
-const sql = <T = any>(query: string, params: unknown[] = []) =>
-  app.gatehouse.services.orm.em.getConnection().execute<T[]>(query, params);
-
 interface Round {
   admin: HttpClient;
   applicationId: string;
@@ -46,7 +43,7 @@ async function aliceInBoth(round: Round): Promise<string> {
   return alice.body.id;
 }
 
-const count = async (query: string, params: unknown[]) => Number((await sql<{ n: string }>(query, params))[0]?.n);
+const count = async (query: string, params: unknown[]) => Number((await app.sql<{ n: string }>(query, params))[0]?.n);
 
 /**
  * What must hold in every mode, and in the mode the application is in: `shared` holds no tenant auth data and one
@@ -65,19 +62,19 @@ async function assertConsistent(round: Round): Promise<void> {
   } else {
     expect(await count(`select count(*) as n from app_user where application_id = ? and tenant_ids <> '{}' and tenant_ids <> array[pool_id]`, [id])).toBe(0);
   }
-  const twins = await sql(
+  const twins = await app.sql(
     `select tenant_id, email_normalized from app_user, unnest(tenant_ids) as tenant_id where application_id = ?
       group by 1, 2 having count(*) > 1`,
     [id],
   );
   expect(twins).toEqual([]);
-  const strays = await sql(
+  const strays = await app.sql(
     `select u.id from app_user u left join tenant t on t.application_id = u.application_id and t.id = u.pool_id
       where u.application_id = ? and u.pool_id <> ? and t.id is null`,
     [id, SHARED_POOL],
   );
   expect(strays).toEqual([]);
-  const foreignKeys = await sql(
+  const foreignKeys = await app.sql(
     `select k.id from api_key k join app_user u on u.application_id = k.application_id and u.id = k.user_id
       where k.application_id = ? and k.tenant_id is not null and not (k.tenant_id = any(u.tenant_ids))`,
     [id],
@@ -138,7 +135,7 @@ describe('users and keys written while the application splits into isolated pool
       await aliceInBoth(round);
       const [created, switched] = await Promise.all([round.admin.post('/users', { email: 'bob@x.example', tenantId: round.t2 }), switchTo(round, 'isolated')]);
       expect(statuses(created, switched)).toEqual([201, 200]);
-      const [bob] = await sql<{ pool_id: string }>('select pool_id from app_user where application_id = ? and id = ?', [round.applicationId, created.body.id]);
+      const [bob] = await app.sql<{ pool_id: string }>('select pool_id from app_user where application_id = ? and id = ?', [round.applicationId, created.body.id]);
       expect(bob?.pool_id).toBe(round.t2);
       await assertConsistent(round);
     }

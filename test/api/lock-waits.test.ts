@@ -142,9 +142,8 @@ describe.skipIf(usingEmbeddedDatabase())('on PostgreSQL, a burst waiting on a lo
       email: 'operator-burst@ops.example',
       passwordHash: await hashPassword('a long operator passphrase'),
     });
-    const sql = <T>(query: string, params: unknown[]) => app.gatehouse.services.orm.em.getConnection().execute<T[]>(query, params);
-    const [{ id: consoleId }] = (await sql<{ id: string }>('select id from application where organization_id = ? and console', [app.root.organizationId])) as [{ id: string }];
-    const [{ id: operatorId }] = (await sql<{ id: string }>('select id from app_user where application_id = ?', [consoleId])) as [{ id: string }];
+    const [{ id: consoleId }] = (await app.sql<{ id: string }>('select id from application where organization_id = ? and console', [app.root.organizationId])) as [{ id: string }];
+    const [{ id: operatorId }] = (await app.sql<{ id: string }>('select id from app_user where application_id = ?', [consoleId])) as [{ id: string }];
     const operator = app.as({ bearer: await app.mintAccessToken({ sub: operatorId, app_id: consoleId }) });
     const [password] = (await operator.get('/auth-providers')).body.data as { id: string }[];
     const statuses = await burstWaitingOn(advisory(`gatehouse:console-sign-in:${consoleId}`), () => operator.patch(`/auth-providers/${password!.id}`, { enabled: false }));

@@ -12,9 +12,6 @@ let appPath: string;
 let tenantA: string;
 let tenantB: string;
 
-const sql = <T = any>(query: string, params: unknown[] = []) =>
-  app.gatehouse.services.orm.em.getConnection().execute<T[]>(query, params);
-
 /** A key pair's JWKs: the public one to upload, the private one that must be refused. */
 function ecKey(kid: string) {
   const { publicKey, privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
@@ -66,11 +63,11 @@ describe('M2M credentials', () => {
     const list = await app.http.get('/m2m-credentials?pageSize=100');
     expect(list.body.data).toContainEqual(credential);
     for (const body of [read.body, list.body]) expect(JSON.stringify(body)).not.toContain(clientSecret);
-    expect(JSON.stringify(await sql('select * from oauth_client'))).not.toContain(clientSecret);
+    expect(JSON.stringify(await app.sql('select * from oauth_client'))).not.toContain(clientSecret);
     expect(await storedSecrets(credential.id)).toEqual({ current: clientSecret, previous: null });
-    const [row] = await sql<{ type: string; auth_method: string; permissions: string[] }>('select type, auth_method, permissions from oauth_client where id = ?', [credential.id]);
+    const [row] = await app.sql<{ type: string; auth_method: string; permissions: string[] }>('select type, auth_method, permissions from oauth_client where id = ?', [credential.id]);
     expect(row).toEqual({ type: 'm2m', auth_method: 'client_secret_basic', permissions: ['users:read', 'tenants:*'] });
-    const audit = await sql<{ action: string }>('select action, after from audit_log where target_id = ?', [credential.id]);
+    const audit = await app.sql<{ action: string }>('select action, after from audit_log where target_id = ?', [credential.id]);
     expect(audit.map((r) => r.action)).toEqual(['m2m_credential.created']);
     expect(JSON.stringify(audit)).not.toContain(clientSecret);
 
@@ -188,7 +185,7 @@ describe('M2M credentials', () => {
     expect(refused.status).toBe(422);
     expect(refused.body.field).toBe('credentialId');
     expect((await app.http.put(`/m2m-credentials/${newId()}/jwks`, { keys: [second.public] })).status).toBe(404);
-    const audit = await sql<{ action: string; after: { jwksKids: string[] } }>('select action, after from audit_log where target_id = ? order by id', [credential.id]);
+    const audit = await app.sql<{ action: string; after: { jwksKids: string[] } }>('select action, after from audit_log where target_id = ? order by id', [credential.id]);
     expect(audit.map((r) => r.action)).toEqual(['m2m_credential.created', 'm2m_credential.jwks_updated', 'm2m_credential.jwks_updated']);
     expect(audit[1]?.after.jwksKids).toEqual(['first', 'second']);
   });
@@ -259,7 +256,7 @@ describe('M2M credentials', () => {
     const replay = await app.http.post(`/m2m-credentials/${credential.id}/rotate`, undefined, { headers: { 'idempotency-key': idempotencyKey } });
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
     expect(replay.body).toEqual(rotated.body);
-    expect(JSON.stringify(await sql('select * from idempotency_record'))).not.toContain(rotated.body.clientSecret);
+    expect(JSON.stringify(await app.sql('select * from idempotency_record'))).not.toContain(rotated.body.clientSecret);
 
     const immediate = await app.http.post(`/m2m-credentials/${credential.id}/rotate`, { gracePeriodSeconds: 0 });
     expect(immediate.body.previousSecretExpiresAt).toBeNull();
@@ -273,7 +270,7 @@ describe('M2M credentials', () => {
     expect(noSecret.status).toBe(422);
     expect(noSecret.body).toMatchObject({ code: 'validation_error', field: 'credentialId' });
     expect((await app.http.post(`/m2m-credentials/${newId()}/rotate`)).status).toBe(404);
-    const audit = JSON.stringify(await sql('select * from audit_log where target_id = ?', [credential.id]));
+    const audit = JSON.stringify(await app.sql('select * from audit_log where target_id = ?', [credential.id]));
     for (const secret of [credential.clientSecret, rotated.body.clientSecret, immediate.body.clientSecret]) expect(audit).not.toContain(secret);
   });
 
@@ -299,7 +296,7 @@ describe('M2M credentials', () => {
     expect(jwks.status).toBe(422);
     expect(jwks.body.field).toBe('credentialId');
     expect((await app.http.delete(`/m2m-credentials/${newId()}`)).status).toBe(404);
-    const audit = await sql<{ action: string }>('select action from audit_log where target_id = ? order by id', [credential.id]);
+    const audit = await app.sql<{ action: string }>('select action from audit_log where target_id = ? order by id', [credential.id]);
     expect(audit.map((r) => r.action)).toEqual(['m2m_credential.created', 'm2m_credential.rotated', 'm2m_credential.revoked']);
   });
 

@@ -13,8 +13,6 @@ let app: TestApp;
 let tenantA: string;
 let tenantB: string;
 
-const sql = <T>(query: string, params: unknown[] = []) => app.gatehouse.services.orm.em.getConnection().execute<T[]>(query, params);
-
 beforeAll(async () => {
   ({ app, tenants: [tenantA, tenantB] } = await startTestAppWithTenants(['A', 'B']));
 });
@@ -24,20 +22,20 @@ afterAll(async () => app?.close());
 async function giveFactors(userId: string, kinds: readonly ('totp' | 'email_otp')[], applicationId = app.root.applicationId) {
   for (const kind of kinds) {
     const secret = kind === 'totp' ? app.gatehouse.services.storedSecrets.encrypt('JBSWY3DPEHPK3PXP') : null;
-    await sql(`insert into mfa_factor (application_id, id, user_id, kind, secret_encrypted) values (?, ?, ?, ?, ?)`, [applicationId, newId(), userId, kind, secret]);
+    await app.sql(`insert into mfa_factor (application_id, id, user_id, kind, secret_encrypted) values (?, ?, ?, ?, ?)`, [applicationId, newId(), userId, kind, secret]);
   }
   for (const code of ['aaaaa-bbbbb', 'ccccc-ddddd']) {
-    await sql(`insert into mfa_recovery_code (application_id, user_id, code_hash) values (?, ?, ?)`, [applicationId, userId, recoveryCodeHash(code)]);
+    await app.sql(`insert into mfa_recovery_code (application_id, user_id, code_hash) values (?, ?, ?)`, [applicationId, userId, recoveryCodeHash(code)]);
   }
 }
 
 const held = async (userId: string) => ({
-  factors: (await sql<{ kind: string }>(`select kind from mfa_factor where user_id = ? order by kind`, [userId])).map((row) => row.kind),
-  codes: (await sql<{ n: number }>(`select count(*)::int as n from mfa_recovery_code where user_id = ?`, [userId]))[0]!.n,
+  factors: (await app.sql<{ kind: string }>(`select kind from mfa_factor where user_id = ? order by kind`, [userId])).map((row) => row.kind),
+  codes: (await app.sql<{ n: number }>(`select count(*)::int as n from mfa_recovery_code where user_id = ?`, [userId]))[0]!.n,
 });
 
 const resets = (userId: string) =>
-  sql<{ before: unknown; after: unknown; tenant_id: string | null }>(`select before, after, tenant_id from audit_log where target_id = ? and action = 'user.mfa.reset'`, [userId]);
+  app.sql<{ before: unknown; after: unknown; tenant_id: string | null }>(`select before, after, tenant_id from audit_log where target_id = ? and action = 'user.mfa.reset'`, [userId]);
 
 describe('the MFA policy', () => {
   it('refuses a factor it does not know, and changes nothing', async () => {

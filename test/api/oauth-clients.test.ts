@@ -9,9 +9,6 @@ let appPath: string;
 let tenantA: string;
 let tenantB: string;
 
-const sql = <T = any>(query: string, params: unknown[] = []) =>
-  app.gatehouse.services.orm.em.getConnection().execute<T[]>(query, params);
-
 const WEB = { name: 'Dashboard', type: 'web', redirectUris: ['https://app.example.com/callback'] };
 const SPA = { name: 'SPA', type: 'spa', redirectUris: ['https://spa.example.com/cb'] };
 
@@ -57,9 +54,9 @@ describe('OAuth clients', () => {
     expect(list.body.data).toContainEqual(client);
     for (const body of [read.body, list.body]) expect(JSON.stringify(body)).not.toContain(clientSecret);
     // At rest: only the ciphertext, which opens to the secret the OP will compare.
-    expect(JSON.stringify(await sql('select * from oauth_client'))).not.toContain(clientSecret);
+    expect(JSON.stringify(await app.sql('select * from oauth_client'))).not.toContain(clientSecret);
     expect((await storedClientSecrets(app, client.clientId)).current).toBe(clientSecret);
-    const audit = await sql<{ action: string; after: unknown }>('select action, after from audit_log where target_id = ?', [client.clientId]);
+    const audit = await app.sql<{ action: string; after: unknown }>('select action, after from audit_log where target_id = ?', [client.clientId]);
     expect(audit.map((row) => row.action)).toEqual(['oauth_client.created']);
     expect(JSON.stringify(audit)).not.toContain(clientSecret);
     expect(JSON.stringify(audit)).not.toContain('secretEncrypted');
@@ -79,7 +76,7 @@ describe('OAuth clients', () => {
     expect(device).toMatchObject({ type: 'device', clientSecret: null, redirectUris: [], postLogoutRedirectUris: [] });
     const post = await createClient({ ...WEB, tokenEndpointAuthMethod: 'client_secret_post' });
     expect(post).toMatchObject({ tokenEndpointAuthMethod: 'client_secret_post', hasSecret: true, clientSecret: expect.stringMatching(/^ghs_/) });
-    const [row] = await sql<{ secret_encrypted: string | null }>('select secret_encrypted from oauth_client where id = ?', [spa.clientId]);
+    const [row] = await app.sql<{ secret_encrypted: string | null }>('select secret_encrypted from oauth_client where id = ?', [spa.clientId]);
     expect(row?.secret_encrypted).toBeNull();
 
     for (const [body, field] of [
@@ -104,7 +101,7 @@ describe('OAuth clients', () => {
     // The host a browser goes to (lower case, IDNA's ASCII form): what is shown is what the OP matches.
     expect(created.redirectUris).toEqual(['https://app.example.com:8443/cb?x=1', 'https://app.example.com/cb/', 'https://xn--bcher-kva.example/cb']);
     expect(created.postLogoutRedirectUris).toEqual(['https://xn--bcher-kva.example/out']);
-    const clientsBefore = await sql<{ count: string }>('select count(*) from oauth_client');
+    const clientsBefore = await app.sql<{ count: string }>('select count(*) from oauth_client');
 
     const refused: [string, string][] = [
       ['web', 'http://app.example.com/cb'],
@@ -146,7 +143,7 @@ describe('OAuth clients', () => {
       const patched = await app.http.patch(`/oauth-clients/${created.clientId}`, { postLogoutRedirectUris: [uri] });
       expect(patched.status, uri).toBe(422);
     }
-    expect(await sql<{ count: string }>('select count(*) from oauth_client')).toEqual(clientsBefore);
+    expect(await app.sql<{ count: string }>('select count(*) from oauth_client')).toEqual(clientsBefore);
     expect((await app.http.get(`/oauth-clients/${created.clientId}`)).body.postLogoutRedirectUris).toEqual(['https://xn--bcher-kva.example/out']);
     for (const type of ['web', 'spa', 'native']) {
       for (const body of [{ name: 'none', type }, { name: 'empty', type, redirectUris: [] }]) {
@@ -181,7 +178,7 @@ describe('OAuth clients', () => {
     const removed = await app.http.patch(`/oauth-clients/${client.clientId}`, { initiateLoginUri: null });
     expect(removed.body.initiateLoginUri).toBeNull();
     expect((await app.http.get(`/oauth-clients/${client.clientId}`)).body.initiateLoginUri).toBeNull();
-    const audit = await sql<{ before: any; after: any }>(`select before, after from audit_log where target_id = ? and action = 'oauth_client.updated' order by id`, [client.clientId]);
+    const audit = await app.sql<{ before: any; after: any }>(`select before, after from audit_log where target_id = ? and action = 'oauth_client.updated' order by id`, [client.clientId]);
     expect(audit.map((row) => [row.before.initiateLoginUri, row.after.initiateLoginUri])).toEqual([
       ['https://app.example.com/start?from=gatehouse', 'https://app.example.com/start?from=gatehouse'],
       ['https://app.example.com/start?from=gatehouse', 'http://localhost:3000/login'],
@@ -198,8 +195,8 @@ describe('OAuth clients', () => {
   it('refuses a login URI OIDC does not allow (http on a public host, a fragment, not a URL, another scheme) with 422, changing nothing', async () => {
     const client = await createClient({ ...SPA, initiateLoginUri: 'https://spa.example.com/login' });
     const device = await createClient({ name: 'TV', type: 'device' });
-    const clientsBefore = await sql<{ count: string }>('select count(*) from oauth_client');
-    const auditBefore = await sql<{ count: string }>('select count(*) from audit_log where target_id = ?', [client.clientId]);
+    const clientsBefore = await app.sql<{ count: string }>('select count(*) from oauth_client');
+    const auditBefore = await app.sql<{ count: string }>('select count(*) from audit_log where target_id = ?', [client.clientId]);
     const refused = [
       'http://spa.example.com/login',
       'http://localhost.evil.example/login',
@@ -235,8 +232,8 @@ describe('OAuth clients', () => {
     expect((await app.http.patch(`/oauth-clients/${device.clientId}`, { initiateLoginUri: 'https://tv.example.com/login' })).body).toMatchObject({ field: 'initiateLoginUri' });
     expect((await app.http.patch(`/oauth-clients/${device.clientId}`, { initiateLoginUri: null })).status).toBe(200);
 
-    expect(await sql<{ count: string }>('select count(*) from oauth_client')).toEqual(clientsBefore);
-    expect(await sql<{ count: string }>('select count(*) from audit_log where target_id = ?', [client.clientId])).toEqual(auditBefore);
+    expect(await app.sql<{ count: string }>('select count(*) from oauth_client')).toEqual(clientsBefore);
+    expect(await app.sql<{ count: string }>('select count(*) from audit_log where target_id = ?', [client.clientId])).toEqual(auditBefore);
     expect((await app.http.get(`/oauth-clients/${client.clientId}`)).body).toMatchObject({ name: 'SPA', initiateLoginUri: 'https://spa.example.com/login' });
 
     const viaGraphQL = await app.http.graphql(
@@ -293,7 +290,7 @@ describe('OAuth clients', () => {
     expect(spaPost.status).toBe(422);
     expect((await app.http.patch(`/oauth-clients/${newId()}`, { name: 'x' })).status).toBe(404);
     expect((await app.http.patch('/oauth-clients/not-a-uuid', { name: 'x' })).body).toMatchObject({ code: 'validation_error', field: 'clientId' });
-    const audit = await sql<{ action: string }>('select action from audit_log where target_id = ? order by id', [client.clientId]);
+    const audit = await app.sql<{ action: string }>('select action from audit_log where target_id = ? order by id', [client.clientId]);
     expect(audit.map((row) => row.action)).toEqual(['oauth_client.created', 'oauth_client.updated', 'oauth_client.updated']);
   });
 
@@ -313,7 +310,7 @@ describe('OAuth clients', () => {
     expect((await app.http.get(`/oauth-clients/${client.clientId}`)).body.idTokenSigningAlg).toBe('RS256');
     // Other changes keep it.
     expect((await app.http.patch(`/oauth-clients/${client.clientId}`, { name: 'Renamed' })).body.idTokenSigningAlg).toBe('RS256');
-    const [audit] = await sql<{ before: any; after: any }>(`select before, after from audit_log where target_id = ? and action = 'oauth_client.updated' order by id limit 1`, [
+    const [audit] = await app.sql<{ before: any; after: any }>(`select before, after from audit_log where target_id = ? and action = 'oauth_client.updated' order by id limit 1`, [
       client.clientId,
     ]);
     expect([audit?.before.idTokenSigningAlg, audit?.after.idTokenSigningAlg]).toEqual(['ES256', 'RS256']);
@@ -382,7 +379,7 @@ describe('OAuth clients', () => {
     expect(publicRotate.body).toMatchObject({ code: 'validation_error', field: 'clientId' });
     expect((await app.http.post(`/oauth-clients/${newId()}/rotate-secret`)).status).toBe(404);
 
-    const audit = await sql<{ action: string }>('select action, before, after from audit_log where target_id = ? order by id', [client.clientId]);
+    const audit = await app.sql<{ action: string }>('select action, before, after from audit_log where target_id = ? order by id', [client.clientId]);
     expect(audit.map((row) => row.action).filter((action) => action === 'oauth_client.secret_rotated')).toHaveLength(4);
     const text = JSON.stringify(audit);
     for (const secret of [client.clientSecret, rotated.body.clientSecret, again.body.clientSecret, immediate.body.clientSecret]) expect(text).not.toContain(secret);
@@ -391,7 +388,7 @@ describe('OAuth clients', () => {
   it('an expired grace period reads as no previous secret', async () => {
     const client = await createClient(WEB);
     await app.http.post(`/oauth-clients/${client.clientId}/rotate-secret`, { gracePeriodSeconds: 60 });
-    await sql(`update oauth_client set previous_secret_expires_at = now() - interval '1 second' where id = ?`, [client.clientId]);
+    await app.sql(`update oauth_client set previous_secret_expires_at = now() - interval '1 second' where id = ?`, [client.clientId]);
     expect((await app.http.get(`/oauth-clients/${client.clientId}`)).body.previousSecretExpiresAt).toBeNull();
   });
 
@@ -402,8 +399,8 @@ describe('OAuth clients', () => {
     expect(deleted.body).toBe('');
     expect((await app.http.get(`/oauth-clients/${client.clientId}`)).status).toBe(404);
     expect((await app.http.delete(`/oauth-clients/${client.clientId}`)).status).toBe(404);
-    expect(await sql('select id from oauth_client where id = ?', [client.clientId])).toEqual([]);
-    const audit = await sql<{ action: string; before: unknown }>('select action, before from audit_log where target_id = ? order by id', [client.clientId]);
+    expect(await app.sql('select id from oauth_client where id = ?', [client.clientId])).toEqual([]);
+    const audit = await app.sql<{ action: string; before: unknown }>('select action, before from audit_log where target_id = ? order by id', [client.clientId]);
     expect(audit.map((row) => row.action)).toEqual(['oauth_client.created', 'oauth_client.deleted']);
     expect(audit[1]?.before).toMatchObject({ name: 'Dashboard', hasSecret: true });
     expect(JSON.stringify(audit)).not.toContain(client.clientSecret);

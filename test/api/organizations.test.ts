@@ -14,9 +14,6 @@ let app: TestApp;
 let orgId: string;
 let orgPath: string;
 
-const sql = <T = any>(query: string, params: unknown[] = []) =>
-  app.gatehouse.services.orm.em.getConnection().execute<T[]>(query, params);
-
 beforeAll(async () => {
   // Reachable: the console's operator signs in through discovery.
   app = await startTestApp({}, { reachablePublicUrl: true });
@@ -65,7 +62,7 @@ describe('organizations', () => {
     const tenantGql = await app.as({ apiKey: tenantAdmin }).graphql('query($id: UUID!) { organization(orgId: $id) { billing { taxId } } }', { id: orgId });
     expect(tenantGql.body.data ?? null).toBeNull();
     expect(tenantGql.body.errors?.[0]?.extensions?.['code']).toBe('forbidden');
-    const [row] = await sql<{ name: string; status: string }>('select name, status from organization where id = ?', [orgId]);
+    const [row] = await app.sql<{ name: string; status: string }>('select name, status from organization where id = ?', [orgId]);
     expect(row).toEqual({ name: 'Acme', status: 'active' });
   });
 
@@ -135,7 +132,7 @@ describe('organizations', () => {
     expect(token401.body.error).toBe('invalid_client');
     // Another organization's application is served as before.
     expect((await app.as({ apiKey: other.apiKey }).get('/users')).status).toBe(200);
-    const [count] = await sql<{ n: number }>('select count(*)::int as n from app_user where application_id = ?', [app.root.applicationId]);
+    const [count] = await app.sql<{ n: number }>('select count(*)::int as n from app_user where application_id = ?', [app.root.applicationId]);
     expect(count?.n).toBe(users.data.length);
 
     const reactivated = await app.http.post(`${orgPath}/reactivate`);
@@ -176,7 +173,7 @@ describe('organizations', () => {
       expect([refreshed.status, refreshed.body.error]).toEqual([401, 'invalid_client']);
       expect((await userinfo()).status).toBe(401);
       // Nothing was ended: the sign-in is still there, unserved.
-      const [grants] = await sql<{ n: number }>(`select count(*)::int as n from oidc_model where model = 'Grant' and payload->>'accountId' = ?`, [userId]);
+      const [grants] = await app.sql<{ n: number }>(`select count(*)::int as n from oidc_model where model = 'Grant' and payload->>'accountId' = ?`, [userId]);
       expect(grants?.n).toBe(1);
     } finally {
       expect((await app.http.post(`${orgPath}/reactivate`)).status).toBe(200);
@@ -214,7 +211,7 @@ describe('the console while its organization is deactivated', () => {
   it('still signs its operators in to the dashboard (their mailed links open), who may then only reactivate; the other applications’ clients fail', async () => {
     const { orm, config } = app.gatehouse.services;
     await ensureConsoles(orm, config.publicUrl, randomUUID(), { email: 'ops@org.example', passwordHash: await hashPassword('Operator-Horse-42') });
-    const [{ id: operatorId }] = (await sql<{ id: string }>(
+    const [{ id: operatorId }] = (await app.sql<{ id: string }>(
       'select u.id from app_user as u join application as a on a.id = u.application_id where a.console and a.organization_id = ?',
       [orgId],
     )) as [{ id: string }];
@@ -242,7 +239,7 @@ describe('the console while its organization is deactivated', () => {
         expect(refused.body.code).toBe('organization_deactivated');
       }
       // An operator's mailed link still opens, as the console's clients are served: their way back in.
-      const [{ id: consoleId }] = (await sql<{ id: string }>('select id from application where console and organization_id = ?', [orgId])) as [{ id: string }];
+      const [{ id: consoleId }] = (await app.sql<{ id: string }>('select id from application where console and organization_id = ?', [orgId])) as [{ id: string }];
       const reset = await issuedLink(app, operatorId, dashboard.clientId, config.publicUrl, { applicationId: consoleId });
       expect((await fetch(reset)).status).toBe(200);
       const reactivated = await operator.post(`${orgPath}/reactivate`);

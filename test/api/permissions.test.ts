@@ -12,7 +12,6 @@ let appPath: string;
 let tenantA: string;
 let tenantB: string;
 
-const sql = <T = any>(query: string, params: unknown[] = []) => app.gatehouse.services.orm.em.getConnection().execute<T[]>(query, params);
 const UUID_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 /** Every permission a path lists, page by page. */
@@ -70,7 +69,7 @@ describe('permissions', () => {
   });
 
   it('refuses a malformed key or one of a built-in resource (422), a duplicate at either level (409), and writes nothing', async () => {
-    const before = await sql('select count(*)::int as n from permission');
+    const before = await app.sql('select count(*)::int as n from permission');
     for (const key of ['Invoices:approve', 'invoices', 'invoices:approve:twice', 'in voices:approve', ':approve', 'invoices:', 'invoices:*', `${'x'.repeat(65)}:read`]) {
       const response = await app.http.post('/permissions', { key });
       expect(response.status, key).toBe(422);
@@ -96,7 +95,7 @@ describe('permissions', () => {
     }
     // Another tenant may have the same key of its own.
     expect((await app.http.post(`${appPath}/tenants/${tenantB}/permissions`, { key: 'tickets:close' })).status).toBe(201);
-    const after = await sql('select count(*)::int as n from permission');
+    const after = await app.sql('select count(*)::int as n from permission');
     expect(after[0].n).toBe(before[0].n + 3);
   });
 

@@ -927,16 +927,14 @@ let paramOverrides: Readonly<Record<string, Readonly<Record<string, string>>>>;
 let stateSql: string;
 let initialState: DatabaseState;
 
-const sql = <T>(text: string) => app.gatehouse.services.orm.em.fork().execute<T[]>(text);
-
 /** A digest of every row of every table. */
 async function databaseState(): Promise<DatabaseState> {
-  const [row] = await sql<DatabaseState>(stateSql);
+  const [row] = await app.sql<DatabaseState>(stateSql);
   return row!;
 }
 
 async function prepareStateSql(): Promise<string> {
-  const tables = await sql<{ name: string }>(`select tablename as name from pg_tables where schemaname = current_schema() and tablename <> 'mikro_orm_migrations' order by 1`);
+  const tables = await app.sql<{ name: string }>(`select tablename as name from pg_tables where schemaname = current_schema() and tablename <> 'mikro_orm_migrations' order by 1`);
   return `select ${tables.map(({ name }) => `(select md5(coalesce(string_agg(t::text, '|' order by t::text), '')) from "${name}" t) as "${name}"`).join(', ')}`;
 }
 
@@ -944,7 +942,7 @@ const changedTables = (before: DatabaseState, after: DatabaseState) => Object.ke
 
 /** The audit records written since `known`, by the request that wrote them. */
 async function auditRecordsSince(known: ReadonlySet<string>): Promise<{ id: string; request_id: string; action: string }[]> {
-  const rows = await sql<{ id: string; request_id: string; action: string }>('select id, request_id, action from audit_log order by id');
+  const rows = await app.sql<{ id: string; request_id: string; action: string }>('select id, request_id, action from audit_log order by id');
   return rows.filter((row) => !known.has(row.id));
 }
 

@@ -29,8 +29,6 @@ let spa: TestClient;
 let tenantA: string;
 let tenantB: string;
 
-const sql = <T>(query: string, params: unknown[] = []) => app.gatehouse.services.orm.em.getConnection().execute<T[]>(query, params);
-
 beforeAll(async () => {
   ({ app, tenants: [tenantA, tenantB] } = await startTestAppWithTenants(['A', 'B'], {}, { reachablePublicUrl: true }));
   spa = await createTestClient(app, { type: 'spa', authMethod: 'none', redirectUris: [REDIRECT] });
@@ -90,9 +88,9 @@ describe('sessions', () => {
       expect((await app.http.post('/sessions/validate', { token })).body).toEqual({ valid: false, session: null });
     }
     expect(await refreshFails(config, tokens.refresh_token!)).toBe(true);
-    const records = await sql<{ action: string; tenant_id: string }>(`select action, tenant_id from audit_log where target_id = ? and action = 'session.revoked'`, [session.id]);
+    const records = await app.sql<{ action: string; tenant_id: string }>(`select action, tenant_id from audit_log where target_id = ? and action = 'session.revoked'`, [session.id]);
     expect(records).toEqual([{ action: 'session.revoked', tenant_id: tenantA }]);
-    expect(await sql(`select 1 from oidc_model where model = 'Session' and payload->>'accountId' = ?`, [userId])).toEqual([]);
+    expect(await app.sql(`select 1 from oidc_model where model = 'Session' and payload->>'accountId' = ?`, [userId])).toEqual([]);
   });
 
   it('validation: a suspended or deleted user’s tokens, another application’s, garbage: valid false; a JWT for the management API names its session', async () => {
@@ -125,7 +123,7 @@ describe('sessions', () => {
     expect((await app.http.post('/sessions/validate', { token: second.tokens.refresh_token })).body.valid).toBe(true);
     expect((await app.http.delete(`/users/${gone}`)).status).toBe(204);
     expect((await app.http.post('/sessions/validate', { token: second.tokens.refresh_token })).body).toEqual({ valid: false, session: null });
-    expect(await sql(`select 1 from user_session where user_id = ?`, [gone])).toEqual([]);
+    expect(await app.sql(`select 1 from user_session where user_id = ?`, [gone])).toEqual([]);
   });
 
   it('an access token found valid is answered from memory, forgotten at once when revoked at the endpoint; a refresh token is read each time', async () => {
@@ -239,8 +237,8 @@ describe('sessions', () => {
     const [twinSession] = (await app.http.get(`/users/${twin}/sessions`)).body.data;
     expect((await app.http.delete(`/sessions/${twinSession.id}`)).status).toBe(204);
     expect((await app.http.delete(`/applications/${app.root.applicationId}/tenants/${doomed}`)).status).toBe(204);
-    expect(await sql(`select 1 from user_session where tenant_id = ?`, [doomed])).toEqual([]);
-    const records = await sql<{ target_id: string; tenant_id: string; before: unknown; after: unknown }>(
+    expect(await app.sql(`select 1 from user_session where tenant_id = ?`, [doomed])).toEqual([]);
+    const records = await app.sql<{ target_id: string; tenant_id: string; before: unknown; after: unknown }>(
       `select target_id, tenant_id, before, after from audit_log where action = 'session.revoked' and target_id in (?, ?) order by target_id`,
       [session.id, twinSession.id],
     );
@@ -262,7 +260,7 @@ describe('sessions', () => {
     for (const token of [inA.tokens.access_token, inA.tokens.refresh_token!]) {
       expect((await app.http.post('/sessions/validate', { token })).body).toEqual({ valid: false, session: null });
     }
-    const [revoked] = await sql<{ actor_type: string; actor_id: string; tenant_id: string; after: { reason: string } }>(
+    const [revoked] = await app.sql<{ actor_type: string; actor_id: string; tenant_id: string; after: { reason: string } }>(
       `select actor_type, actor_id, tenant_id, after from audit_log where action = 'grant.revoked' and after->>'userId' = ?`,
       [userId],
     );
@@ -281,7 +279,7 @@ describe('sessions', () => {
     const { callback, verifier } = await codeThroughSeam(app, config, REDIRECT, { userId, tenantId: tenantA });
     const tokens = await oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier });
     expect((await app.http.get(`/users/${userId}/sessions`)).body.data).toHaveLength(1);
-    await sql(`update oidc_model set expires_at = now() - interval '1 second' where model = 'Session' and payload->>'accountId' = ?`, [userId]);
+    await app.sql(`update oidc_model set expires_at = now() - interval '1 second' where model = 'Session' and payload->>'accountId' = ?`, [userId]);
     expect((await app.http.post('/sessions/validate', { token: tokens.access_token })).body).toEqual({ valid: false, session: null });
     expect((await app.http.get(`/users/${userId}/sessions`)).body.data).toEqual([]);
   });
@@ -290,13 +288,13 @@ describe('sessions', () => {
     const userId = await createUser('idle-offline@example.com');
     const { config, tokens } = await signIn(userId);
     const [browserSession] = (await app.http.get(`/users/${userId}/sessions`)).body.data;
-    await sql(`update oidc_model set expires_at = now() - interval '1 second' where model = 'Session' and payload->>'accountId' = ?`, [userId]);
+    await app.sql(`update oidc_model set expires_at = now() - interval '1 second' where model = 'Session' and payload->>'accountId' = ?`, [userId]);
     const [session, ...more] = (await app.http.get(`/users/${userId}/sessions`)).body.data;
     expect(more).toEqual([]);
     expect(session).toMatchObject({ userId, tenantId: tenantA, clientId: spa.clientId, ip: null, userAgent: null, methods: [] });
     expect(session.id).not.toBe(browserSession.id);
     // Active when it last refreshed; it ends when its refresh token does, unless it refreshes.
-    const [refreshToken] = await sql<{ iat: string; expires_at: Date }>(
+    const [refreshToken] = await app.sql<{ iat: string; expires_at: Date }>(
       `select (payload->>'iat')::bigint as iat, expires_at from oidc_model where model = 'RefreshToken' and id = ?`,
       [tokens.refresh_token],
     );
@@ -326,7 +324,7 @@ describe('sessions', () => {
     expect((await app.http.delete(`${tenantPath(tenantA)}/sessions/${session.id}`)).status).toBe(204);
     expect(await refreshFails(config, refreshed.refresh_token!)).toBe(true);
     expect((await app.http.get(`/users/${userId}/sessions`)).body.data).toEqual([]);
-    const [record] = await sql<{ tenant_id: string; before: unknown; after: unknown }>(
+    const [record] = await app.sql<{ tenant_id: string; before: unknown; after: unknown }>(
       `select tenant_id, before, after from audit_log where action = 'session.revoked' and target_id = ?`,
       [session.id],
     );
@@ -360,10 +358,10 @@ describe('sessions', () => {
     }
 
     // A use of B's client in the browser marks B's sign-in active, not A's.
-    await sql(`update user_session set last_active_at = now() - interval '10 minutes' where user_id = ?`, [userId]);
+    await app.sql(`update user_session set last_active_at = now() - interval '10 minutes' where user_id = ?`, [userId]);
     const silent = await codeThroughSeam(app, inB.config, REDIRECT, { userId, tenantId: tenantB }, { prompt: 'none' }, browser);
     expect(silent.callback.searchParams.get('code')).toEqual(expect.any(String));
-    const idle = await sql<{ tenant_id: string; idle: boolean }>(
+    const idle = await app.sql<{ tenant_id: string; idle: boolean }>(
       `select tenant_id, last_active_at < now() - interval '5 minutes' as idle from user_session where user_id = ? order by id`,
       [userId],
     );
@@ -386,12 +384,12 @@ describe('sessions', () => {
     expect((await app.http.post(`${tenantPath(tenantA)}/sessions/validate`, { token: refreshedA.access_token })).body).toMatchObject({ valid: true, session: { id: onA!.id } });
     expect(await listed(tenantPath(tenantB))).toEqual([]);
     expect((await listed(`/applications/${app.root.applicationId}`)).map((session) => session.id)).toEqual([onA!.id]);
-    const [browserSession] = await sql<{ clients: string[] }>(
+    const [browserSession] = await app.sql<{ clients: string[] }>(
       `select array(select jsonb_object_keys(payload->'authorizations')) as clients from oidc_model where model = 'Session' and payload->>'accountId' = ?`,
       [userId],
     );
     expect(browserSession?.clients).toEqual([spa.clientId]);
-    const revokedB = await sql<{ tenant_id: string; before: unknown; after: unknown }>(`select tenant_id, before, after from audit_log where action = 'session.revoked' and target_id = ?`, [onB!.id]);
+    const revokedB = await app.sql<{ tenant_id: string; before: unknown; after: unknown }>(`select tenant_id, before, after from audit_log where action = 'session.revoked' and target_id = ?`, [onB!.id]);
     expect(revokedB).toEqual([{ tenant_id: tenantB, before: shownB, after: { grantsRevoked: 1 } }]);
 
     // Signed in to B again in that browser: a new sign-in. The application's path ends the browser session, both sign-ins.
@@ -402,8 +400,8 @@ describe('sessions', () => {
     expect(await refreshFails(inA.config, refreshedA.refresh_token!)).toBe(true);
     expect(await refreshFails(againB.config, againB.tokens.refresh_token!)).toBe(true);
     expect(await listed(`/applications/${app.root.applicationId}`)).toEqual([]);
-    expect(await sql(`select 1 from oidc_model where model = 'Session' and payload->>'accountId' = ?`, [userId])).toEqual([]);
-    const revoked = await sql<{ target_id: string; tenant_id: string }>(
+    expect(await app.sql(`select 1 from oidc_model where model = 'Session' and payload->>'accountId' = ?`, [userId])).toEqual([]);
+    const revoked = await app.sql<{ target_id: string; tenant_id: string }>(
       `select target_id, tenant_id from audit_log where action = 'session.revoked' and target_id in (?, ?) order by target_id`,
       [onA!.id, onBAgain!.id],
     );
@@ -424,18 +422,18 @@ describe('sessions', () => {
   it('lastActiveAt moves on a validation at most once a minute', async () => {
     const userId = await createUser('four@example.com');
     const { tokens } = await signIn(userId);
-    await sql(`update user_session set last_active_at = now() - interval '10 minutes' where user_id = ?`, [userId]);
-    const [before] = await sql<{ last_active_at: Date }>(`select last_active_at from user_session where user_id = ?`, [userId]);
+    await app.sql(`update user_session set last_active_at = now() - interval '10 minutes' where user_id = ?`, [userId]);
+    const [before] = await app.sql<{ last_active_at: Date }>(`select last_active_at from user_session where user_id = ?`, [userId]);
     await app.http.post('/sessions/validate', { token: tokens.access_token });
-    const [after] = await sql<{ last_active_at: Date }>(`select last_active_at from user_session where user_id = ?`, [userId]);
+    const [after] = await app.sql<{ last_active_at: Date }>(`select last_active_at from user_session where user_id = ?`, [userId]);
     expect(new Date(after!.last_active_at).getTime()).toBeGreaterThan(new Date(before!.last_active_at).getTime());
     // Within the minute: no write, whatever the number of validations.
-    const [reset] = await sql<{ last_active_at: Date }>(
+    const [reset] = await app.sql<{ last_active_at: Date }>(
       `update user_session set last_active_at = now() - interval '10 minutes' where user_id = ? returning last_active_at`,
       [userId],
     );
     for (let i = 0; i < 3; i += 1) await app.http.post('/sessions/validate', { token: tokens.access_token });
-    const [still] = await sql<{ last_active_at: Date }>(`select last_active_at from user_session where user_id = ?`, [userId]);
+    const [still] = await app.sql<{ last_active_at: Date }>(`select last_active_at from user_session where user_id = ?`, [userId]);
     expect(new Date(still!.last_active_at).getTime()).toBe(new Date(reset!.last_active_at).getTime());
   });
 
@@ -484,7 +482,7 @@ describe('an administrator’s new password, suspension or deletion of a user: e
   type Listed = { id: string; tenantId: string | null };
   const listed = async (userId: string) => (await app.http.get(`/users/${userId}/sessions`)).body.data as Listed[];
   const revocations = (ids: readonly string[]) =>
-    sql<{ target_id: string; actor_type: string; tenant_id: string | null; before: unknown; after: unknown }>(
+    app.sql<{ target_id: string; actor_type: string; tenant_id: string | null; before: unknown; after: unknown }>(
       `select target_id, actor_type, tenant_id, before, after from audit_log where action = 'session.revoked' and target_id in (?) order by target_id`,
       [ids],
     );
@@ -494,7 +492,7 @@ describe('an administrator’s new password, suspension or deletion of a user: e
     const userId = await createUser(email);
     await signIn(userId);
     const [first] = await listed(userId);
-    await sql(`update oidc_model set expires_at = now() - interval '1 second' where model = 'Session' and uid = (select op_session_uid from user_session where id = ?)`, [first!.id]);
+    await app.sql(`update oidc_model set expires_at = now() - interval '1 second' where model = 'Session' and uid = (select op_session_uid from user_session where id = ?)`, [first!.id]);
     const browser = await signIn(userId);
     const sessions = (await listed(userId)).sort((a, b) => a.id.localeCompare(b.id));
     expect(sessions).toHaveLength(2);
@@ -539,13 +537,13 @@ describe('a locked user’s sessions: listed and read as they validate, none whi
   it('while locked no read lists, reads or validates them; the user’s sign-out everywhere still ends them; after the lock, all of them again', async () => {
     const userId = await createUser('locked-sessions@example.com');
     await signIn(userId);
-    await sql(`update oidc_model set expires_at = now() - interval '1 second' where model = 'Session' and payload->>'accountId' = ?`, [userId]);
+    await app.sql(`update oidc_model set expires_at = now() - interval '1 second' where model = 'Session' and payload->>'accountId' = ?`, [userId]);
     const browser = await signIn(userId);
     const sessions = ((await app.http.get(`/users/${userId}/sessions`)).body.data as { id: string; ip: string | null }[]).sort((a, b) => a.id.localeCompare(b.id));
     expect(sessions.map((session) => session.ip === null).sort()).toEqual([false, true]);
     const ids = sessions.map((session) => session.id);
     const lock = async (until: string) => {
-      await sql(`update app_user set status = 'locked', locked_until = now() + interval '${until}' where id = ?`, [userId]);
+      await app.sql(`update app_user set status = 'locked', locked_until = now() + interval '${until}' where id = ?`, [userId]);
       await app.gatehouse.services.invalidations.publish({ kind: 'user', id: userId });
     };
     /** The ids of ours a list shows, every page of it. */
@@ -578,7 +576,7 @@ describe('a locked user’s sessions: listed and read as they validate, none whi
     expect((await app.http.delete(`/users/${userId}/sessions`)).status).toBe(204);
     await lock('-1 second');
     expect(await reads()).toEqual({ user: [], all: [], tenant: [], read: [404, 404], valid: [false, false] });
-    expect((await sql<{ target_id: string }>(`select target_id from audit_log where action = 'session.revoked' and target_id in (?) order by target_id`, [ids])).map((row) => row.target_id)).toEqual(ids);
+    expect((await app.sql<{ target_id: string }>(`select target_id from audit_log where action = 'session.revoked' and target_id in (?) order by target_id`, [ids])).map((row) => row.target_id)).toEqual(ids);
   });
 });
 
@@ -688,7 +686,7 @@ describe('a tenant’s sign-in revoked while the browser session stands for anot
     return out.searchParams.get('code') === null ? (out.searchParams.get('error') ?? 'no answer') : 'code';
   }
 
-  const marks = (userId: string) => sql<{ tenant_id: string }>('select tenant_id from revoked_sign_in where user_id = ? order by tenant_id', [userId]);
+  const marks = (userId: string) => app.sql<{ tenant_id: string }>('select tenant_id from revoked_sign_in where user_id = ? order by tenant_id', [userId]);
   const sessionOf = async (userId: string, tenantId: string) =>
     ((await app.http.get(`${tenantPath(tenantId)}/users/${userId}/sessions`)).body.data as { id: string }[])[0]!;
 
@@ -774,18 +772,18 @@ describe('a tenant’s sign-in revoked while the browser session stands for anot
     expect(await withPassword(jar, await outcome(jar, ofA), email)).toBe('code');
     expect(await outcome(jar, ofB)).toBe('code');
     expect((await app.http.delete(`${tenantPath(tenantA)}/sessions/${(await sessionOf(userId, tenantA)).id}`)).status).toBe(204);
-    const [browserSession] = await sql<{ uid: string; expires_at: Date }>(`select uid, expires_at from oidc_model where model = 'Session' and payload->>'accountId' = ?`, [userId]);
+    const [browserSession] = await app.sql<{ uid: string; expires_at: Date }>(`select uid, expires_at from oidc_model where model = 'Session' and payload->>'accountId' = ?`, [userId]);
 
     // Past the expiry it was given while the session goes on: kept, with the session's expiry.
-    await sql(`update revoked_sign_in set expires_at = now() - interval '1 minute' where user_id = ?`, [userId]);
+    await app.sql(`update revoked_sign_in set expires_at = now() - interval '1 minute' where user_id = ?`, [userId]);
     await sweepRevokedSignIns(app.gatehouse.services.orm.em.getConnection());
-    const [kept] = await sql<{ op_session_uid: string; expires_at: Date }>('select op_session_uid, expires_at from revoked_sign_in where user_id = ?', [userId]);
+    const [kept] = await app.sql<{ op_session_uid: string; expires_at: Date }>('select op_session_uid, expires_at from revoked_sign_in where user_id = ?', [userId]);
     expect(kept).toEqual({ op_session_uid: browserSession!.uid, expires_at: browserSession!.expires_at });
     expect(await outcome(jar, ofA, { prompt: 'none' })).toBe('login_required');
 
     // The session expired: the mark goes with it.
-    await sql(`update oidc_model set expires_at = now() - interval '1 second' where model = 'Session' and uid = ?`, [browserSession!.uid]);
-    await sql(`update revoked_sign_in set expires_at = now() - interval '1 second' where user_id = ?`, [userId]);
+    await app.sql(`update oidc_model set expires_at = now() - interval '1 second' where model = 'Session' and uid = ?`, [browserSession!.uid]);
+    await app.sql(`update revoked_sign_in set expires_at = now() - interval '1 second' where user_id = ?`, [userId]);
     await sweepRevokedSignIns(app.gatehouse.services.orm.em.getConnection());
     expect(await marks(userId)).toEqual([]);
   });
@@ -810,7 +808,7 @@ describe('application stats', () => {
     expect(callback.searchParams.get('code')).toEqual(expect.any(String));
     const [session] = (await admin.get(`/users/${user}/sessions`)).body.data;
     expect(session).toMatchObject({ tenantId: tenant, clientId: client.clientId, methods: ['password'] });
-    const [failure] = await sql<{ outcome: string; tenant_id: string | null }>(`select outcome, tenant_id from audit_log where action = 'user.sign_in_failed' and target_id = ?`, [user]);
+    const [failure] = await app.sql<{ outcome: string; tenant_id: string | null }>(`select outcome, tenant_id from audit_log where action = 'user.sign_in_failed' and target_id = ?`, [user]);
     // Filed under the user's only tenant (the page named none): src/domain/auth-events.ts.
     expect(failure).toEqual({ outcome: 'failure', tenant_id: tenant });
 

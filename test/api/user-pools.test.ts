@@ -16,9 +16,6 @@ let t1: string;
 let t2: string;
 let t3: string;
 
-const sql = <T = any>(query: string, params: unknown[] = []) =>
-  app.gatehouse.services.orm.em.getConnection().execute<T[]>(query, params);
-
 interface UserBody {
   id: string;
   email: string;
@@ -81,7 +78,7 @@ describe('user pools across authIsolation switches', () => {
     expect(after).toHaveLength(before.length + 1);
     expect(after.find((user) => user.id === loose.id)).toMatchObject({ email: 'loose@example.com', tenantIds: [] });
     // The copy signs in with the same password: the hash went with it.
-    const hashes = await sql<{ id: string; pool_id: string; password_hash: string }>(
+    const hashes = await app.sql<{ id: string; pool_id: string; password_hash: string }>(
       'select id, pool_id, password_hash from app_user where email_normalized = ? order by id',
       ['multi@example.com'],
     );
@@ -118,7 +115,7 @@ describe('user pools across authIsolation switches', () => {
     );
     expect((await admin.get(appPath)).body.tenancyConfig.authIsolation).toBe('isolated');
     expect(await list('/users')).toEqual(before);
-    const pools = await sql<{ n: string }>(`select count(*) as n from app_user where pool_id = '00000000-0000-0000-0000-000000000000' and application_id = ?`, [
+    const pools = await app.sql<{ n: string }>(`select count(*) as n from app_user where pool_id = '00000000-0000-0000-0000-000000000000' and application_id = ?`, [
       appPath.split('/')[2],
     ]);
     expect(Number(pools[0]?.n)).toBe(1);
@@ -222,7 +219,7 @@ describe('tenant keys of a user split into copies', () => {
 
 describe('lockout state of a user split into copies', () => {
   const lockout = (applicationId: string, id: string) =>
-    sql<{ status: string; locked_until: Date | null; failed_sign_ins: number; last_failed_sign_in_at: Date | null }>(
+    app.sql<{ status: string; locked_until: Date | null; failed_sign_ins: number; last_failed_sign_in_at: Date | null }>(
       'select status, locked_until, failed_sign_ins, last_failed_sign_in_at from app_user where application_id = ? and id = ?',
       [applicationId, id],
     ).then((rows) => rows[0]);
@@ -239,18 +236,18 @@ describe('lockout state of a user split into copies', () => {
     const dave = await userIn('dave@x.example');
     const erin = await userIn('erin@x.example');
     // Only failed sign-ins on the hosted pages lock a user: set the state they leave directly.
-    await sql(`update app_user set status = 'locked', locked_until = now() + interval '10 minutes', failed_sign_ins = 5,
+    await app.sql(`update app_user set status = 'locked', locked_until = now() + interval '10 minutes', failed_sign_ins = 5,
       last_failed_sign_in_at = now() where application_id = ? and id = ?`, [applicationId, carol]);
-    await sql(`update app_user set status = 'locked', locked_until = null, failed_sign_ins = 5, last_failed_sign_in_at = now()
+    await app.sql(`update app_user set status = 'locked', locked_until = null, failed_sign_ins = 5, last_failed_sign_in_at = now()
       where application_id = ? and id = ?`, [applicationId, dave]);
-    await sql(`update app_user set failed_sign_ins = 3, last_failed_sign_in_at = now() - interval '1 minute'
+    await app.sql(`update app_user set failed_sign_ins = 3, last_failed_sign_in_at = now() - interval '1 minute'
       where application_id = ? and id = ?`, [applicationId, erin]);
     // Erin's failures per address: one address locked out of her account, another still counting.
-    await sql(`insert into sign_in_failure (application_id, user_id, address, failures, last_failed_at, locked_at, locked_until)
+    await app.sql(`insert into sign_in_failure (application_id, user_id, address, failures, last_failed_at, locked_at, locked_until)
       values (?, ?, '203.0.113.1', 3, now(), now(), now() + interval '5 minutes'), (?, ?, '203.0.113.2', 2, now(), null, null)`,
       [applicationId, erin, applicationId, erin]);
     const failures = (id: string) =>
-      sql('select address, failures, last_failed_at, locked_at, locked_until from sign_in_failure where application_id = ? and user_id = ? order by address', [
+      app.sql('select address, failures, last_failed_at, locked_at, locked_until from sign_in_failure where application_id = ? and user_id = ? order by address', [
         applicationId,
         id,
       ]);
@@ -291,12 +288,12 @@ describe('role assignments of a user split into copies', () => {
     expect((await admin.post(`${southPath}/role-assignments`, { subject: { type: 'user', id: userId }, roleId: southAdmin })).status).toBe(201);
 
     expect((await admin.patch(appPath, { tenancyConfig: { authIsolation: 'isolated' } })).status).toBe(200);
-    const [copy] = await sql<{ id: string }>(`select id from app_user where application_id = ? and pool_id = ? and email_normalized = 'mover@example.com'`, [other.applicationId, south]);
+    const [copy] = await app.sql<{ id: string }>(`select id from app_user where application_id = ? and pool_id = ? and email_normalized = 'mover@example.com'`, [other.applicationId, south]);
     // The copy holds the role in South; its removal below takes the role with it.
-    const copyRoles = await sql(`select 1 from role_assignment where application_id = ? and subject_id = ?`, [other.applicationId, copy!.id]);
+    const copyRoles = await app.sql(`select 1 from role_assignment where application_id = ? and subject_id = ?`, [other.applicationId, copy!.id]);
     expect(copyRoles).toHaveLength(1);
     expect((await admin.get(`/audit-logs?action=role_assignment.rebound`)).body.data).toHaveLength(1);
-    const staleRoles = await sql(`select 1 from role_assignment where application_id = ? and subject_id = ? and tenant_id = ?`, [other.applicationId, userId, south]);
+    const staleRoles = await app.sql(`select 1 from role_assignment where application_id = ? and subject_id = ? and tenant_id = ?`, [other.applicationId, userId, south]);
 
     // The copy is South's member now; the original is North's only. Whoever leaves South loses their roles there
     // ("a return starts without them", users.ts endAccessToTenantsLeft).

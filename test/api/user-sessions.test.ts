@@ -20,7 +20,6 @@ let introspector: TestClient;
 let tenantA: string;
 let tenantB: string;
 
-const sql = <T>(query: string, params: unknown[] = []) => app.gatehouse.services.orm.em.getConnection().execute<T[]>(query, params);
 const tenantPath = (tenantId: string) => `/applications/${app.root.applicationId}/tenants/${tenantId}`;
 
 beforeAll(async () => {
@@ -100,7 +99,7 @@ describe('signing a user out everywhere', () => {
 
     // One record per session, the grant's as DELETE /sessions/{id} records it; each counts its own grants only.
     const ids = sessions.map((listed) => listed.id);
-    const records = await sql<{ action: string; target_id: string; tenant_id: string; actor_type: string; before: unknown; after: unknown }>(
+    const records = await app.sql<{ action: string; target_id: string; tenant_id: string; actor_type: string; before: unknown; after: unknown }>(
       `select action, target_id, tenant_id, actor_type, before, after from audit_log
         where (action = 'session.revoked' and target_id in (?, ?, ?)) or (action = 'grant.revoked' and after->>'userId' = ?) order by target_id`,
       [...ids, offline.userId],
@@ -114,7 +113,7 @@ describe('signing a user out everywhere', () => {
     const replayed = await app.http.delete(`/users/${offline.userId}/sessions`, { headers });
     expect([replayed.status, replayed.headers.get('idempotent-replayed')]).toEqual([204, 'true']);
     expect((await app.http.delete(`/users/${offline.userId}/sessions`)).status).toBe(204);
-    expect(await sql(`select 1 from audit_log where action in ('session.revoked', 'grant.revoked') and (target_id in (?, ?, ?) or after->>'userId' = ?)`, [...ids, offline.userId])).toHaveLength(3);
+    expect(await app.sql(`select 1 from audit_log where action in ('session.revoked', 'grant.revoked') and (target_id in (?, ?, ?) or after->>'userId' = ?)`, [...ids, offline.userId])).toHaveLength(3);
   });
 
   it('on a tenant’s path, only the sign-ins to that tenant and the grants made for it end', async () => {
@@ -133,7 +132,7 @@ describe('signing a user out everywhere', () => {
     const left = (await app.http.get(`/users/${userId}/sessions`)).body.data as { tenantId: string }[];
     expect(left.map((session) => session.tenantId)).toEqual([tenantB]);
     // The browser session stands for B, and signs the user in to A again only with a credential.
-    expect(await sql(`select 1 from revoked_sign_in where user_id = ? and tenant_id = ?`, [userId, tenantA])).toHaveLength(1);
+    expect(await app.sql(`select 1 from revoked_sign_in where user_id = ? and tenant_id = ?`, [userId, tenantA])).toHaveLength(1);
   });
 
   it('refusals: an unknown user, another tenant’s or application’s is 404, a key without sessions:delete 403; nothing ends', async () => {
@@ -169,7 +168,7 @@ describe('signing a user out everywhere', () => {
 
 describe('a grant sign-in ended with its tenant', () => {
   /** Its `session.revoked` records: as DELETE /sessions/{id} records it, with the path's reason. */
-  const revocations = (sessionId: string) => sql<{ tenant_id: string; before: unknown; after: unknown }>(
+  const revocations = (sessionId: string) => app.sql<{ tenant_id: string; before: unknown; after: unknown }>(
     `select tenant_id, before, after from audit_log where action = 'session.revoked' and target_id = ?`,
     [sessionId],
   );
@@ -183,7 +182,7 @@ describe('a grant sign-in ended with its tenant', () => {
     expect(await revocations(offline.session['id'] as string)).toEqual([
       { tenant_id: left, before: offline.session, after: { reason: 'membership_removed', grantsRevoked: 1 } },
     ]);
-    expect(await sql(`select 1 from audit_log where action = 'grant.revoked' and after->>'userId' = ?`, [offline.userId])).toEqual([]);
+    expect(await app.sql(`select 1 from audit_log where action = 'grant.revoked' and after->>'userId' = ?`, [offline.userId])).toEqual([]);
   });
 
   it('the tenant deleted: ended, recorded as a session (tenant_deleted); a user of a kept tenant signed in the same way stands', async () => {
@@ -193,7 +192,7 @@ describe('a grant sign-in ended with its tenant', () => {
     expect((await app.http.delete(tenantPath(doomed))).status).toBe(204);
     expect(await refresh(offline.config, offline.refreshToken)).toBeUndefined();
     expect(await revocations(offline.session['id'] as string)).toEqual([{ tenant_id: doomed, before: offline.session, after: { reason: 'tenant_deleted', grantsRevoked: 1 } }]);
-    expect(await sql(`select 1 from audit_log where action = 'grant.revoked' and after->>'userId' = ?`, [offline.userId])).toEqual([]);
+    expect(await app.sql(`select 1 from audit_log where action = 'grant.revoked' and after->>'userId' = ?`, [offline.userId])).toEqual([]);
     expect(await refresh(kept.config, kept.refreshToken)).toEqual(expect.any(String));
     expect(await revocations(kept.session['id'] as string)).toEqual([]);
   });
@@ -211,7 +210,7 @@ describe('a grant sign-in whose client no longer stands', () => {
       expect((await app.http.get(`/sessions/${id}`)).status).toBe(200);
 
       // The management API revokes only M2M credentials: the OP's rows outlive a client's revocation as its deletion.
-      if (end === 'revoked') await sql(`update oauth_client set revoked_at = now() where id = ?`, [client.clientId]);
+      if (end === 'revoked') await app.sql(`update oauth_client set revoked_at = now() where id = ?`, [client.clientId]);
       else expect((await app.http.delete(`/oauth-clients/${client.clientId}`)).status).toBe(204);
 
       expect((await app.http.post('/sessions/validate', { token: gone.refreshToken })).body, end).toEqual({ valid: false, session: null });
@@ -221,7 +220,7 @@ describe('a grant sign-in whose client no longer stands', () => {
       expect((await app.http.get(`/sessions/${id}`)).status, end).toBe(404);
       expect((await app.http.delete(`/sessions/${id}`)).status, end).toBe(404);
       // A deletion ended it, recorded; nothing can revoke it after.
-      expect(await sql(`select after from audit_log where action = 'session.revoked' and target_id = ?`, [id])).toEqual(
+      expect(await app.sql(`select after from audit_log where action = 'session.revoked' and target_id = ?`, [id])).toEqual(
         end === 'revoked' ? [] : [{ after: { reason: 'client_deleted', grantsRevoked: 1 } }],
       );
 
@@ -233,7 +232,7 @@ describe('a grant sign-in whose client no longer stands', () => {
 
 describe('a client deleted', () => {
   /** Its `session.revoked` and `grant.revoked` records' `after`, by target. */
-  const records = (action: string, targetId: string) => sql<{ tenant_id: string; after: unknown }>(
+  const records = (action: string, targetId: string) => app.sql<{ tenant_id: string; after: unknown }>(
     'select tenant_id, after from audit_log where action = ? and target_id = ? order by id',
     [action, targetId],
   );
@@ -243,15 +242,15 @@ describe('a client deleted', () => {
     return { status: answer.status, error: (answer.body as { error?: string }).error };
   };
   const grantOf = async (refreshToken: string) =>
-    (await sql<{ grant_id: string }>(`select grant_id from oidc_model where model = 'RefreshToken' and id = ?`, [refreshToken]))[0]!.grant_id;
-  const opRow = (model: string, id: string) => sql(`select 1 from oidc_model where model = ? and id = ?`, [model, id]);
+    (await app.sql<{ grant_id: string }>(`select grant_id from oidc_model where model = 'RefreshToken' and id = ?`, [refreshToken]))[0]!.grant_id;
+  const opRow = (model: string, id: string) => app.sql(`select 1 from oidc_model where model = ? and id = ?`, [model, id]);
   /** The sweep's records of the grants of clients gone, by target. */
   const system = { actor_type: 'system', actor_id: 'deleted-client-grants' };
-  const recorded = (action: string, targetId: string) => sql<{ tenant_id: string | null; actor_type: string; actor_id: string; after: unknown }>(
+  const recorded = (action: string, targetId: string) => app.sql<{ tenant_id: string | null; actor_type: string; actor_id: string; after: unknown }>(
     'select tenant_id, actor_type, actor_id, after from audit_log where action = ? and target_id = ?',
     [action, targetId],
   );
-  const sweptRecords = async () => (await sql<{ n: number }>(`select count(*)::int as n from audit_log where actor_id = 'deleted-client-grants'`))[0]!.n;
+  const sweptRecords = async () => (await app.sql<{ n: number }>(`select count(*)::int as n from audit_log where actor_id = 'deleted-client-grants'`))[0]!.n;
 
   it('ends its grant sign-ins, each recorded (client_deleted); the OP refuses its refresh tokens; another client’s, tenant’s or application’s stand', async () => {
     const doomed = await createTestClient(app, { type: 'spa', authMethod: 'none', redirectUris: [REDIRECT] });
@@ -273,13 +272,13 @@ describe('a client deleted', () => {
 
     expect(await refreshBy(doomed.clientId, gone.refreshToken)).toEqual({ status: 401, error: 'invalid_client' });
     expect(await opRow('Grant', goneGrant)).toEqual([]);
-    expect(await sql('select 1 from oidc_model where grant_id = ?', [goneGrant])).toEqual([]);
+    expect(await app.sql('select 1 from oidc_model where grant_id = ?', [goneGrant])).toEqual([]);
     for (const ended of [gone, goneInB]) {
       expect(await records('session.revoked', ended.session['id'] as string)).toEqual([
         { tenant_id: ended.session['tenantId'], after: { reason: 'client_deleted', grantsRevoked: 1 } },
       ]);
     }
-    expect(await sql(`select 1 from audit_log where action = 'grant.revoked' and after->>'clientId' = ?`, [doomed.clientId])).toEqual([]);
+    expect(await app.sql(`select 1 from audit_log where action = 'grant.revoked' and after->>'clientId' = ?`, [doomed.clientId])).toEqual([]);
 
     expect(await refresh(bystander.config, bystander.refreshToken)).toEqual(expect.any(String));
     expect(await records('session.revoked', bystander.session['id'] as string)).toEqual([]);
@@ -299,7 +298,7 @@ describe('a client deleted', () => {
     expect(before).toHaveLength(2);
     // Each row names its tenant's first client in its browser session.
     const rowOf = async (clientId: string) =>
-      (await sql<{ id: string; uid: string }>('select id, op_session_uid as uid from user_session where id = ?', [before.find((session) => session.clientId === clientId)!.id]))[0]!;
+      (await app.sql<{ id: string; uid: string }>('select id, op_session_uid as uid from user_session where id = ?', [before.find((session) => session.clientId === clientId)!.id]))[0]!;
     const keptRow = await rowOf(spa.clientId);
     const aloneRow = await rowOf(doomed.clientId);
     const alongsideGrant = await grantOf(alongside.tokens.refresh_token!);
@@ -308,7 +307,7 @@ describe('a client deleted', () => {
     expect((await app.http.delete(`/oauth-clients/${doomed.clientId}`)).status).toBe(204);
 
     expect((await sessions()).map((session) => session.id)).toEqual([keptRow.id]);
-    const [browser] = await sql<{ clients: string[] }>(
+    const [browser] = await app.sql<{ clients: string[] }>(
       `select array(select jsonb_object_keys(payload->'authorizations')) as clients from oidc_model where model = 'Session' and uid = ?`,
       [keptRow.uid],
     );
@@ -319,7 +318,7 @@ describe('a client deleted', () => {
     ]);
     expect(await refresh(kept.config, kept.tokens.refresh_token!)).toEqual(expect.any(String));
 
-    expect(await sql(`select 1 from oidc_model where model = 'Session' and uid = ?`, [aloneRow.uid])).toEqual([]);
+    expect(await app.sql(`select 1 from oidc_model where model = 'Session' and uid = ?`, [aloneRow.uid])).toEqual([]);
     expect(await opRow('Grant', aloneGrant)).toEqual([]);
     expect(await records('session.revoked', aloneRow.id)).toEqual([{ tenant_id: tenantA, after: { reason: 'client_deleted', grantsRevoked: 1 } }]);
     expect(await records('session.revoked', keptRow.id)).toEqual([]);
@@ -340,7 +339,7 @@ describe('a client deleted', () => {
     const other = await app.bootstrapAnother();
     const theirs = (await app.as({ apiKey: other.apiKey }).post('/oauth-clients', { name: 'Theirs', type: 'spa', redirectUris: [REDIRECT] })).body;
     const theirGrant = randomUUID();
-    await sql(`insert into oidc_model (model, id, application_id, payload) values ('Grant', ?, ?, ?::jsonb)`, [
+    await app.sql(`insert into oidc_model (model, id, application_id, payload) values ('Grant', ?, ?, ?::jsonb)`, [
       theirGrant,
       other.applicationId,
       JSON.stringify({ clientId: theirs.clientId, accountId: randomUUID(), iat: Math.floor(Date.now() / 1000) }),
@@ -349,16 +348,16 @@ describe('a client deleted', () => {
     const sessionIds = async () => (await sessions()).map((session) => session.id);
     // The browser session's row: the grant sign-in names the old client too.
     const aloneId = (await sessions()).find((session) => session.clientId === old.clientId && session.id !== offline.session['id'])!.id;
-    const aloneRow = (await sql<{ id: string; uid: string }>('select id, op_session_uid as uid from user_session where id = ?', [aloneId]))[0]!;
+    const aloneRow = (await app.sql<{ id: string; uid: string }>('select id, op_session_uid as uid from user_session where id = ?', [aloneId]))[0]!;
     // As a deletion before grants ended with their client left them: the client's row gone, nothing else.
-    await sql('delete from oauth_client where id = ?', [old.clientId]);
+    await app.sql('delete from oauth_client where id = ?', [old.clientId]);
     expect(await sessionIds()).toContain(aloneRow.id);
 
     await endGrantsOfDeletedClients(app.gatehouse.services.orm, app.gatehouse.services.invalidations);
 
-    expect(await sql('select 1 from oidc_model where grant_id in (?, ?) or id in (?, ?)', [offlineGrant, alongsideGrant, offlineGrant, alongsideGrant])).toEqual([]);
-    expect(await sql(`select 1 from oidc_model where model = 'Grant' and payload->>'clientId' = ?`, [old.clientId])).toEqual([]);
-    expect(await sql(`select 1 from oidc_model where model = 'Session' and uid = ?`, [aloneRow.uid])).toEqual([]);
+    expect(await app.sql('select 1 from oidc_model where grant_id in (?, ?) or id in (?, ?)', [offlineGrant, alongsideGrant, offlineGrant, alongsideGrant])).toEqual([]);
+    expect(await app.sql(`select 1 from oidc_model where model = 'Grant' and payload->>'clientId' = ?`, [old.clientId])).toEqual([]);
+    expect(await app.sql(`select 1 from oidc_model where model = 'Session' and uid = ?`, [aloneRow.uid])).toEqual([]);
     expect(await sessionIds()).not.toContain(aloneRow.id);
     expect(await recorded('session.revoked', offline.session['id'] as string)).toEqual([
       { tenant_id: tenantA, ...system, after: { reason: 'client_deleted', grantsRevoked: 1 } },
@@ -384,11 +383,11 @@ describe('a client deleted', () => {
     const offline = await offlineGrantOutlivingSignOut('saved-after-deletion@example.com', tenantA, late.clientId);
     const grant = await grantOf(offline.refreshToken);
     // Its grant and tokens saved once the client's row was gone: no application; the tenant's row names the client's.
-    await sql('delete from oauth_client where id = ?', [late.clientId]);
-    await sql(`update oidc_model set application_id = null where model <> 'GrantTenant' and (id = ? or grant_id = ?)`, [grant, grant]);
+    await app.sql('delete from oauth_client where id = ?', [late.clientId]);
+    await app.sql(`update oidc_model set application_id = null where model <> 'GrantTenant' and (id = ? or grant_id = ?)`, [grant, grant]);
     // Another the OP saved again after the deletion ended it, with no tenant's row: its user's application.
     const resaved = randomUUID();
-    await sql(`insert into oidc_model (model, id, application_id, payload) values ('Grant', ?, null, ?::jsonb)`, [
+    await app.sql(`insert into oidc_model (model, id, application_id, payload) values ('Grant', ?, null, ?::jsonb)`, [
       resaved,
       JSON.stringify({ clientId: late.clientId, accountId: offline.userId, iat: Math.floor(Date.now() / 1000) }),
     ]);
@@ -396,7 +395,7 @@ describe('a client deleted', () => {
 
     await endGrantsOfDeletedClients(app.gatehouse.services.orm, app.gatehouse.services.invalidations);
 
-    expect(await sql('select model from oidc_model where id in (?, ?) or grant_id in (?, ?)', [grant, resaved, grant, resaved])).toEqual([]);
+    expect(await app.sql('select model from oidc_model where id in (?, ?) or grant_id in (?, ?)', [grant, resaved, grant, resaved])).toEqual([]);
     expect(await recorded('session.revoked', offline.session['id'] as string)).toEqual([
       { tenant_id: tenantA, ...system, after: { reason: 'client_deleted', grantsRevoked: 1 } },
     ]);

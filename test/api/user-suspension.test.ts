@@ -16,8 +16,6 @@ let spa: TestClient;
 let tenantA: string;
 let tenantB: string;
 
-const sql = <T>(query: string, params: unknown[] = []) => app.gatehouse.services.orm.em.getConnection().execute<T[]>(query, params);
-
 beforeAll(async () => {
   ({ app, tenants: [tenantA, tenantB] } = await startTestAppWithTenants(['A', 'B'], {}, { reachablePublicUrl: true }));
   spa = await createTestClient(app, { type: 'spa', authMethod: 'none', redirectUris: [REDIRECT] });
@@ -30,7 +28,7 @@ const createUser = (email: string, tenantId = tenantA) => app.createUser(email, 
 const signIn = (userId: string) => offlineSignIn(app, { clientId: spa.clientId, redirectUri: REDIRECT, userId, tenantId: tenantA, idTokenExpected: true });
 
 const opRowsOf = async (userId: string) =>
-  (await sql<{ model: string }>(`select model from oidc_model where payload->>'accountId' = ? order by model`, [userId])).map((row) => row.model);
+  (await app.sql<{ model: string }>(`select model from oidc_model where payload->>'accountId' = ? order by model`, [userId])).map((row) => row.model);
 
 describe('suspend and activate', () => {
   it('suspending ends every grant, token and session of the user for good; their key works again on activation', async () => {
@@ -50,12 +48,12 @@ describe('suspend and activate', () => {
     expect(await refreshFails(config, tokens.refresh_token!)).toBe(true);
     expect((await app.as({ bearer }).get('/users')).status).toBe(401);
     expect((await asKey.get('/users')).status).toBe(401);
-    const [record] = await sql<{ after: Record<string, unknown> }>(`select after from audit_log where action = 'user.suspended' and target_id = ?`, [userId]);
+    const [record] = await app.sql<{ after: Record<string, unknown> }>(`select after from audit_log where action = 'user.suspended' and target_id = ?`, [userId]);
     expect(record?.after).toMatchObject({ status: 'suspended', grantsRevoked: 2, sessionsEnded: 1 });
 
     // Again: nothing to change, nothing recorded.
     expect((await app.http.post(`/users/${userId}/suspend`)).body.status).toBe('suspended');
-    expect(await sql(`select 1 from audit_log where action = 'user.suspended' and target_id = ?`, [userId])).toHaveLength(1);
+    expect(await app.sql(`select 1 from audit_log where action = 'user.suspended' and target_id = ?`, [userId])).toHaveLength(1);
 
     const activated = await app.http.post(`/users/${userId}/activate`);
     expect(activated.status).toBe(200);
@@ -81,8 +79,8 @@ describe('suspend and activate', () => {
   it('activating a user whose lockout still runs leaves them locked; activating an active user changes nothing', async () => {
     const userId = await createUser('lock@example.com');
     expect((await app.http.post(`/users/${userId}/activate`)).body.status).toBe('active');
-    expect(await sql(`select 1 from audit_log where action = 'user.activated' and target_id = ?`, [userId])).toHaveLength(0);
-    await sql(`update app_user set status = 'locked', locked_until = now() + interval '5 minutes' where id = ?`, [userId]);
+    expect(await app.sql(`select 1 from audit_log where action = 'user.activated' and target_id = ?`, [userId])).toHaveLength(0);
+    await app.sql(`update app_user set status = 'locked', locked_until = now() + interval '5 minutes' where id = ?`, [userId]);
     expect((await app.http.post(`/users/${userId}/suspend`)).body.status).toBe('suspended');
     expect((await app.http.post(`/users/${userId}/activate`)).body.status).toBe('locked');
   });
@@ -94,7 +92,7 @@ describe('suspend and activate', () => {
     const theirs = app.as({ apiKey: key.body.secret as string });
     // The lockout policy's `lockoutMinutes: null`: locked until an administrator unlocks (src/domain/sign-in/lockout.ts).
     const lock = async () => {
-      await sql(`update app_user set status = 'locked', locked_until = null, failed_sign_ins = 50 where id = ?`, [userId]);
+      await app.sql(`update app_user set status = 'locked', locked_until = null, failed_sign_ins = 50 where id = ?`, [userId]);
       await app.gatehouse.services.invalidations.publish({ kind: 'user', id: userId });
     };
     await lock();
@@ -137,7 +135,7 @@ describe('suspend and activate', () => {
 
     const reader = await app.http.post('/api-keys', { name: 'reader', permissions: ['users:read'] });
     expect((await app.as({ apiKey: reader.body.secret }).post(`/users/${both}/suspend`)).status).toBe(403);
-    const [row] = await sql<{ status: string }>('select status from app_user where id = ?', [both]);
+    const [row] = await app.sql<{ status: string }>('select status from app_user where id = ?', [both]);
     expect(row?.status).toBe('active');
   });
 

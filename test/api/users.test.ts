@@ -16,8 +16,6 @@ let tenantA: string;
 let tenantB: string;
 
 /** Rows as the database holds them: what the API must never show (hashes) and what it must have written (audit). */
-const sql = <T = any>(query: string, params: unknown[] = []) =>
-  app.gatehouse.services.orm.em.getConnection().execute<T[]>(query, params);
 
 beforeAll(async () => {
   ({ app, appPath, tenants: [tenantA, tenantB] } = await startTestAppWithTenants(['Tenant A', 'Tenant B']));
@@ -60,7 +58,7 @@ describe('users', () => {
     expect(patched.status, JSON.stringify(patched.body)).toBe(200);
     expect(patched.body).toMatchObject({ name: 'Meta', metadata: { plan: 'team', seats: 3, nested: { a: [1, 2] } } });
     expect((await app.http.get(`/users/${id}`)).body.metadata).toEqual({ plan: 'team', seats: 3, nested: { a: [1, 2] } });
-    const [record] = await sql<{ before: { metadata: unknown }; after: { metadata: unknown } }>(
+    const [record] = await app.sql<{ before: { metadata: unknown }; after: { metadata: unknown } }>(
       `select before, after from audit_log where action = 'user.updated' and target_id = ? order by id desc limit 1`,
       [id],
     );
@@ -84,13 +82,13 @@ describe('users', () => {
 
   it('stores the password as an Argon2id hash with the OWASP parameters, and refuses short or long ones', async () => {
     const created = await app.http.post('/users', { email: 'hash@example.com', password: 'Hunter2hunter2' });
-    const [row] = await sql<{ password_hash: string }>('select password_hash from app_user where id = ?', [created.body.id]);
+    const [row] = await app.sql<{ password_hash: string }>('select password_hash from app_user where id = ?', [created.body.id]);
     expect(row?.password_hash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
     expect(await verify(row!.password_hash, 'Hunter2hunter2')).toBe(true);
     expect(await verify(row!.password_hash, 'Hunter2hunter3')).toBe(false);
     const changed = await app.http.patch(`/users/${created.body.id}`, { password: 'Another long one 2' });
     expect(changed.status).toBe(200);
-    const [after] = await sql<{ password_hash: string }>('select password_hash from app_user where id = ?', [created.body.id]);
+    const [after] = await app.sql<{ password_hash: string }>('select password_hash from app_user where id = ?', [created.body.id]);
     expect(await verify(after!.password_hash, 'Another long one 2')).toBe(true);
     const refusals: [string, string][] = [
       ['Sh0rt', 'min_length'],
@@ -112,7 +110,7 @@ describe('users', () => {
     expect((await app.http.post('/users', { email: 'p256@example.com', password: `Aa1${'x'.repeat(253)}` })).status).toBe(201);
     const noPassword = await app.http.post('/users', { email: 'passwordless@example.com' });
     expect(noPassword.status).toBe(201);
-    const [none] = await sql<{ password_hash: string | null }>('select password_hash from app_user where id = ?', [noPassword.body.id]);
+    const [none] = await app.sql<{ password_hash: string | null }>('select password_hash from app_user where id = ?', [noPassword.body.id]);
     expect(none?.password_hash).toBeNull();
   });
 
@@ -149,13 +147,13 @@ describe('users', () => {
     const alone = (await app.http.post('/users', { email: 'rene\u0301@old.example' })).body.id as string;
     const clashing = (await app.http.post('/users', { email: 'zoe\u0308@old.example' })).body.id as string;
     const keeper = (await app.http.post('/users', { email: 'keeper@old.example' })).body.id as string;
-    await sql('update app_user set email_normalized = ? where application_id = ? and id = ?', ['rene\u0301@old.example', application, alone]);
-    await sql('update app_user set email_normalized = ? where application_id = ? and id = ?', ['zoe\u0308@old.example', application, clashing]);
-    await sql('update app_user set email_normalized = ? where application_id = ? and id = ?', ['zo\u00eb@old.example', application, keeper]);
+    await app.sql('update app_user set email_normalized = ? where application_id = ? and id = ?', ['rene\u0301@old.example', application, alone]);
+    await app.sql('update app_user set email_normalized = ? where application_id = ? and id = ?', ['zoe\u0308@old.example', application, clashing]);
+    await app.sql('update app_user set email_normalized = ? where application_id = ? and id = ?', ['zo\u00eb@old.example', application, keeper]);
 
     await new Migration0007EmailUnicodeKeys(orm.em.getDriver(), orm.config).up();
 
-    const keyOf = async (id: string) => (await sql<{ key: string }>('select email_normalized as key from app_user where application_id = ? and id = ?', [application, id]))[0]?.key;
+    const keyOf = async (id: string) => (await app.sql<{ key: string }>('select email_normalized as key from app_user where application_id = ? and id = ?', [application, id]))[0]?.key;
     expect(await keyOf(alone)).toBe('ren\u00e9@old.example');
     expect(await keyOf(clashing)).toBe('zoe\u0308@old.example');
     expect(await keyOf(keeper)).toBe('zo\u00eb@old.example');
@@ -247,7 +245,7 @@ describe('users', () => {
   });
 
   it('creating a user in a tenant, or adding one to it, writes nothing of the tenant', async () => {
-    const tenantRow = async (id: string) => (await sql('select name, slug, updated_at from tenant where id = ?', [id]))[0];
+    const tenantRow = async (id: string) => (await app.sql('select name, slug, updated_at from tenant where id = ?', [id]))[0];
     const [beforeA, beforeB] = [await tenantRow(tenantA), await tenantRow(tenantB)];
     const sent = app.queries.length;
     const created = await app.http.post(`${appPath}/tenants/${tenantA}/users`, { email: 'newcomer-a@example.com' });
@@ -340,7 +338,7 @@ describe('users', () => {
     const user = (await app.http.post('/users', { email: 'audited@example.com', password: 'Audited password 1' })).body;
     await app.http.patch(`/users/${user.id}`, { name: 'Audited' });
     await app.http.delete(`/users/${user.id}`);
-    const rows = await sql<{ action: string; before: any; after: any; actor_type: string }>(
+    const rows = await app.sql<{ action: string; before: any; after: any; actor_type: string }>(
       'select action, before, after, actor_type from audit_log where target_id = ? order by id',
       [user.id],
     );
@@ -352,7 +350,7 @@ describe('users', () => {
     expect(rows.every((row) => row.actor_type === 'api_key')).toBe(true);
     expect(JSON.stringify(rows)).not.toContain('argon2');
     // A refused mutation leaves no record.
-    const count = async () => (await sql<{ n: string }>('select count(*) as n from audit_log where action = ?', ['user.created']))[0]?.n;
+    const count = async () => (await app.sql<{ n: string }>('select count(*) as n from audit_log where action = ?', ['user.created']))[0]?.n;
     const beforeCount = await count();
     expect((await app.http.post('/users', { email: 'audited2@example.com', password: 'short' })).status).toBe(422);
     expect(await count()).toBe(beforeCount);
@@ -510,9 +508,9 @@ describe('e-mail addresses that differ only in case, by case folding', () => {
     const application = app.root.applicationId;
     const id = (await app.http.post('/users', { email: '\u03bf\u03b4\u03c5\u03c3\u03c3\u03b5\u03b1\u03c3@old.example' })).body.id as string;
     // As the lower-cased key left it: a final sigma.
-    await sql('update app_user set email_normalized = ? where application_id = ? and id = ?', ['\u03bf\u03b4\u03c5\u03c3\u03c3\u03b5\u03b1\u03c2@old.example', application, id]);
+    await app.sql('update app_user set email_normalized = ? where application_id = ? and id = ?', ['\u03bf\u03b4\u03c5\u03c3\u03c3\u03b5\u03b1\u03c2@old.example', application, id]);
     await new Migration0012EmailCaseFoldKeys(orm.em.getDriver(), orm.config).up();
-    const [row] = await sql<{ key: string }>('select email_normalized as key from app_user where application_id = ? and id = ?', [application, id]);
+    const [row] = await app.sql<{ key: string }>('select email_normalized as key from app_user where application_id = ? and id = ?', [application, id]);
     expect(row?.key).toBe('\u03bf\u03b4\u03c5\u03c3\u03c3\u03b5\u03b1\u03c3@old.example');
     expect((await app.http.post('/users', { email: '\u039f\u0394\u03a5\u03a3\u03a3\u0395\u0391\u03a3@old.example' })).status).toBe(409);
   });
@@ -578,9 +576,9 @@ describe.skipIf(usingEmbeddedDatabase())('concurrent changes of one user', () =>
     return id;
   }
   const tenantsOf = async (id: string) =>
-    (await sql<{ tenant_ids: string[] }>('select tenant_ids from app_user where application_id = ? and id = ?', [app.root.applicationId, id]))[0]?.tenant_ids;
+    (await app.sql<{ tenant_ids: string[] }>('select tenant_ids from app_user where application_id = ? and id = ?', [app.root.applicationId, id]))[0]?.tenant_ids;
   const auditOf = (id: string, action: string) =>
-    sql<{ before: any; after: any }>('select before, after from audit_log where target_id = ? and action = ? order by id', [id, action]);
+    app.sql<{ before: any; after: any }>('select before, after from audit_log where target_id = ? and action = ? order by id', [id, action]);
 
   it('a tenant key for a user whose removal from that tenant is under way: it waits, and is refused (422)', async () => {
     const id = await member('keyed-leaver@example.com', [tenantA, tenantB]);
@@ -599,7 +597,7 @@ describe.skipIf(usingEmbeddedDatabase())('concurrent changes of one user', () =>
     ]);
     expect(answer!.status, JSON.stringify(answer!.body)).toBe(422);
     expect(answer!.body.field).toBe('userId');
-    expect(await sql('select id from api_key where user_id = ? and tenant_id = ?', [id, tenantA])).toEqual([]);
+    expect(await app.sql('select id from api_key where user_id = ? and tenant_id = ?', [id, tenantA])).toEqual([]);
     // The same key once the user is a member again: created.
     expect((await app.http.patch(`/users/${id}`, { tenantIds: [tenantA, tenantB] })).status).toBe(200);
     expect((await app.http.post('/api-keys', { name: 'for a member', permissions: ['users:read'], tenantId: tenantA, userId: id })).status).toBe(201);
@@ -714,14 +712,14 @@ describe('the split into isolated pools', () => {
   it('copies a user whole: an unproven address stays unproven, the mails’ language and a suspended lock are kept', async () => {
     const { admin, applicationId, appPath, userId } = await userOfTwoTenants('Whole copies', 'unproven@example.com');
     // A self sign-up not confirmed yet, in German, locked without an end and then suspended.
-    await sql(`update app_user set email_verified = false, locale = 'de', status = 'locked', locked_until = null where application_id = ? and id = ?`, [
+    await app.sql(`update app_user set email_verified = false, locale = 'de', status = 'locked', locked_until = null where application_id = ? and id = ?`, [
       applicationId,
       userId,
     ]);
     expect((await admin.post(`/users/${userId}/suspend`)).status).toBe(200);
 
     expect((await admin.patch(appPath, { tenancyConfig: { authIsolation: 'isolated' } })).status).toBe(200);
-    const rows = await sql<{ email_verified: boolean; locale: string | null; status: string; locked_when_suspended: boolean }>(
+    const rows = await app.sql<{ email_verified: boolean; locale: string | null; status: string; locked_when_suspended: boolean }>(
       `select email_verified, locale, status, locked_when_suspended from app_user where application_id = ? and email_normalized = 'unproven@example.com'`,
       [applicationId],
     );
@@ -735,7 +733,7 @@ describe.skipIf(usingEmbeddedDatabase())('an unlock while the application splits
   it('is done before the split, whose copies then start unlocked, or after it on the original alone', async () => {
     const { admin, applicationId, appPath, userId } = await userOfTwoTenants('Unlock race', 'locked-twice@example.com');
     // Only failed sign-ins lock a user: the state they leave, set directly.
-    await sql(`update app_user set status = 'locked', locked_until = null, failed_sign_ins = 5, last_failed_sign_in_at = now()
+    await app.sql(`update app_user set status = 'locked', locked_until = null, failed_sign_ins = 5, last_failed_sign_in_at = now()
       where application_id = ? and id = ?`, [applicationId, userId]);
 
     // The user's row held, as a sign-in counting a failure holds it: the unlock queues first, the switch second.
@@ -746,7 +744,7 @@ describe.skipIf(usingEmbeddedDatabase())('an unlock while the application splits
     expect(unlocked!.status).toBe(200);
     expect(unlocked!.body.status).toBe('active');
     expect(switched!.status).toBe(200);
-    const states = await sql<{ id: string; status: string; failed_sign_ins: number }>(
+    const states = await app.sql<{ id: string; status: string; failed_sign_ins: number }>(
       `select id, status, failed_sign_ins from app_user where application_id = ? and email_normalized = 'locked-twice@example.com' order by id`,
       [applicationId],
     );

@@ -19,6 +19,8 @@ export interface TestApp {
   readonly http: HttpClient;
   /** Every SQL statement the service sent, for the N+1 tests. */
   readonly queries: string[];
+  /** Runs `query` (`?` placeholders) on the service's database, outside any request or transaction, and returns its rows. */
+  readonly sql: <T = any>(query: string, params?: unknown[]) => Promise<T[]>;
   /** Another bootstrapped organization + application + key: the foreign side of isolation tests. */
   bootstrapAnother(): Promise<BootstrapResult>;
   /**
@@ -93,6 +95,7 @@ export async function startTestApp(overrides: Partial<Config> = {}, options: Tes
     baseUrl,
     root,
     queries,
+    sql: (query, params = []) => gatehouse.services.orm.em.getConnection().execute(query, params),
     http: new HttpClient(baseUrl, { apiKey: root.apiKey }),
     bootstrapAnother: another,
     async createTenant(name, application = root) {
