@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
+import { freshApplication } from '../support/applications.ts';
 import { lockWaitersAtLeast, usingEmbeddedDatabase } from '../support/database.ts';
 import type { HttpClient } from '../support/http.ts';
 
@@ -16,16 +17,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await app.close();
 });
-
-let names = 0;
-async function freshApplication(authIsolation: 'shared' | 'isolated' = 'shared') {
-  names += 1;
-  const created = await app.http.post('/applications', { name: `Integrity ${names}`, multiTenant: true, tenancyConfig: { authIsolation } });
-  expect(created.status).toBe(201);
-  const admin: HttpClient = app.as({ apiKey: created.body.initialApiKey.secret });
-  const applicationId = created.body.id as string;
-  return { admin, applicationId, appPath: `/applications/${applicationId}` };
-}
 
 /** The tables whose rows belong to one application (all but these global ones). */
 const GLOBAL_TABLES = ['organization', 'signing_key', 'service_secret', 'mikro_orm_migrations'];
@@ -147,7 +138,7 @@ describe('schema: ready for distribution by application', () => {
 
 describe('the ORM addresses rows by their whole primary key', () => {
   it('updates and deletes of application-owned rows name application_id (one shard under Citus, not all)', async () => {
-    const { admin, appPath } = await freshApplication();
+    const { admin, appPath } = await freshApplication(app);
     const tenant = await admin.post(`${appPath}/tenants`, { name: 'Keyed' });
     const user = await admin.post(`${appPath}/tenants/${tenant.body.id}/users`, { email: 'keyed@example.com' });
     const key = await admin.post(`${appPath}/api-keys`, { name: 'keyed', permissions: ['users:read'] });
@@ -164,7 +155,7 @@ describe('the ORM addresses rows by their whole primary key', () => {
 
 describe('deletion leaves no orphans', () => {
   it('deleting an application removes the OP models of its clients (grants, refresh tokens)', async () => {
-    const { admin, applicationId, appPath } = await freshApplication();
+    const { admin, applicationId, appPath } = await freshApplication(app);
     const client = await admin.post(`${appPath}/m2m-credentials`, { name: 'Worker', permissions: ['users:read'] });
     expect(client.status).toBe(201);
     const clientId = client.body.id as string;
@@ -183,7 +174,7 @@ describe('deletion leaves no orphans', () => {
   });
 
   it('deleting an application leaves no row of it in any application-owned table but audit_log and idempotency_record', async () => {
-    const { admin, applicationId, appPath } = await freshApplication();
+    const { admin, applicationId, appPath } = await freshApplication(app);
     const tenantId = (await admin.post(`${appPath}/tenants`, { name: 'Acme' })).body.id;
     expect((await admin.post(`${appPath}/tenants/${tenantId}/users`, { email: 'a@example.com' })).status).toBe(201);
     expect((await admin.delete(appPath)).status).toBe(204);
@@ -222,7 +213,7 @@ describe('deletion leaves no orphans', () => {
     }
 
     it('a tenant key created while its tenant is deleted is 404, not a server error', async () => {
-      const { admin, applicationId, appPath } = await freshApplication();
+      const { admin, applicationId, appPath } = await freshApplication(app);
       const tenantId = (await admin.post(`${appPath}/tenants`, { name: 'Doomed' })).body.id;
       let creating: ReturnType<HttpClient['post']> | undefined;
       // The tenant's row held, the key's insert waits on it at its commit's foreign-key check; the tenant goes meanwhile.
@@ -240,7 +231,7 @@ describe('deletion leaves no orphans', () => {
 
     for (const mode of ['shared', 'isolated'] as const) {
       it(`${mode}: the user is created before the deletion (and goes with it) or refused (404), never left in a deleted tenant`, async () => {
-        const { admin, applicationId, appPath } = await freshApplication(mode);
+        const { admin, applicationId, appPath } = await freshApplication(app, { authIsolation: mode });
         const tenantId = (await admin.post(`${appPath}/tenants`, { name: 'Doomed' })).body.id;
         // The password makes the creation hash inside its transaction, as a real sign-up does.
         const { written: created, deleted } = await raceWithDeletion(applicationId, `${appPath}/tenants/${tenantId}`, admin, () =>
@@ -257,7 +248,7 @@ describe('deletion leaves no orphans', () => {
     }
 
     it('a tenant renamed while a user is being created in it keeps its new name: the creation writes no tenant', async () => {
-      const { admin, applicationId, appPath } = await freshApplication();
+      const { admin, applicationId, appPath } = await freshApplication(app);
       const tenantPath = `${appPath}/tenants/${(await admin.post(`${appPath}/tenants`, { name: 'Before' })).body.id}`;
       // The creation reads the tenant (404 if absent), then waits for its transaction; the rename commits meanwhile.
       const hold = await holdApplication(applicationId);
@@ -274,7 +265,7 @@ describe('deletion leaves no orphans', () => {
     }, 30_000);
 
     it('a membership added while the tenant is deleted is refused (404) or removed with the tenant', async () => {
-      const { admin, applicationId, appPath } = await freshApplication('shared');
+      const { admin, applicationId, appPath } = await freshApplication(app, { authIsolation: 'shared' });
       const tenantId = (await admin.post(`${appPath}/tenants`, { name: 'Doomed' })).body.id;
       const user = (await admin.post(`${appPath}/users`, { email: 'member@example.com' })).body.id;
       const { written: patched, deleted } = await raceWithDeletion(applicationId, `${appPath}/tenants/${tenantId}`, admin, () =>
@@ -291,7 +282,7 @@ describe('concurrent creations of one unique value: one 201, the others 409', ()
   const outcome = (statuses: number[]) => [...statuses].sort((a, b) => a - b);
 
   it('the same e-mail in one pool', async () => {
-    const { admin, appPath } = await freshApplication();
+    const { admin, appPath } = await freshApplication(app);
     const answers = await Promise.all([1, 2, 3].map(() => admin.post(`${appPath}/users`, { email: 'Twin@Example.com' })));
     expect(outcome(answers.map((answer) => answer.status))).toEqual([201, 409, 409]);
     expect(answers.filter((answer) => answer.status === 409).every((answer) => answer.body.code === 'already_exists')).toBe(true);
@@ -300,7 +291,7 @@ describe('concurrent creations of one unique value: one 201, the others 409', ()
   // With a password each creation hashes inside its transaction, the tenant held FOR SHARE: the creations overlap.
   for (const mode of ['shared', 'isolated'] as const) {
     it(`${mode}: the same e-mail in one tenant`, async () => {
-      const { admin, applicationId, appPath } = await freshApplication(mode);
+      const { admin, applicationId, appPath } = await freshApplication(app, { authIsolation: mode });
       const tenantId = (await admin.post(`${appPath}/tenants`, { name: 'Crowded' })).body.id;
       const answers = await allAtOnce(applicationId, [1, 2, 3, 4].map(() => () =>
         admin.post(`${appPath}/tenants/${tenantId}/users`, { email: 'twin@example.com', password: 'Correct-Horse-Battery-9' }),
@@ -310,7 +301,7 @@ describe('concurrent creations of one unique value: one 201, the others 409', ()
   }
 
   it('different e-mails in one tenant: every user is created', async () => {
-    const { admin, applicationId, appPath } = await freshApplication();
+    const { admin, applicationId, appPath } = await freshApplication(app);
     const tenantId = (await admin.post(`${appPath}/tenants`, { name: 'Crowded' })).body.id;
     const answers = await allAtOnce(applicationId, [1, 2, 3, 4].map((n) => () =>
       admin.post(`${appPath}/tenants/${tenantId}/users`, { email: `member${n}@example.com`, password: 'Correct-Horse-Battery-9' }),
@@ -319,13 +310,13 @@ describe('concurrent creations of one unique value: one 201, the others 409', ()
   }, 30_000);
 
   it('the same tenant slug', async () => {
-    const { admin, appPath } = await freshApplication();
+    const { admin, appPath } = await freshApplication(app);
     const answers = await Promise.all(['A', 'B', 'C'].map((name) => admin.post(`${appPath}/tenants`, { name, slug: 'same' })));
     expect(outcome(answers.map((answer) => answer.status))).toEqual([201, 409, 409]);
   });
 
   it('the same domain hostname in one application', async () => {
-    const { admin, appPath } = await freshApplication();
+    const { admin, appPath } = await freshApplication(app);
     const answers = await Promise.all([1, 2, 3].map(() => admin.post(`${appPath}/domains`, { hostname: 'login.integrity.example' })));
     expect(outcome(answers.map((answer) => answer.status))).toEqual([201, 409, 409]);
   });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
-import type { HttpClient, HttpResponse } from '../support/http.ts';
+import { freshApplication, type AuthIsolation } from '../support/applications.ts';
+import type { HttpResponse } from '../support/http.ts';
 
 /**
  * The `authIsolation` switch against the writers whose validity depends on it, sent at the same moment
@@ -12,34 +13,15 @@ let app: TestApp;
 const ROUNDS = 12;
 const SHARED_POOL = '00000000-0000-0000-0000-000000000000';
 
-interface Round {
-  admin: HttpClient;
-  applicationId: string;
-  appPath: string;
-  t1: string;
-  t2: string;
-}
-
-let names = 0;
-async function freshApplication(authIsolation: 'shared' | 'isolated'): Promise<Round> {
-  names += 1;
-  const created = await app.http.post('/applications', { name: `Race ${names}`, multiTenant: true, tenancyConfig: { authIsolation } });
-  expect(created.status).toBe(201);
-  const admin = app.as({ apiKey: created.body.initialApiKey.secret });
-  const appPath = `/applications/${created.body.id}`;
-  const t1 = (await admin.post(`${appPath}/tenants`, { name: 'One' })).body.id;
-  const t2 = (await admin.post(`${appPath}/tenants`, { name: 'Two' })).body.id;
-  return { admin, applicationId: created.body.id, appPath, t1, t2 };
-}
-
-const switchTo = (round: Round, authIsolation: 'shared' | 'isolated') =>
-  round.admin.patch(round.appPath, { tenancyConfig: { authIsolation } });
+/** A round's application, with tenants One and Two. */
+const freshRound = (authIsolation: AuthIsolation) => freshApplication(app, { authIsolation, tenants: ['One', 'Two'] });
+type Round = Awaited<ReturnType<typeof freshRound>>;
 
 /** While shared: Alice, one identity in both tenants. */
 async function aliceInBoth(round: Round): Promise<string> {
-  const alice = await round.admin.post('/users', { email: 'alice@x.example', tenantId: round.t1 });
+  const alice = await round.admin.post('/users', { email: 'alice@x.example', tenantId: round.tenants[0] });
   expect(alice.status).toBe(201);
-  expect((await round.admin.patch(`/users/${alice.body.id}`, { tenantIds: [round.t1, round.t2] })).status).toBe(200);
+  expect((await round.admin.patch(`/users/${alice.body.id}`, { tenantIds: [round.tenants[0], round.tenants[1]] })).status).toBe(200);
   return alice.body.id;
 }
 
@@ -92,24 +74,24 @@ afterAll(async () => app?.close());
 
 describe('tenant auth data written while the application goes back to shared', () => {
   const writers: Record<string, { write: (round: Round) => Promise<HttpResponse>; success: number }> = {
-    'an auth provider': { write: (round) => round.admin.post(`${round.appPath}/tenants/${round.t1}/auth-providers`, { type: 'password' }), success: 201 },
-    'a password policy': { write: (round) => round.admin.put(`${round.appPath}/tenants/${round.t1}/policies/password`, { minLength: 12 }), success: 200 },
-    'MFA settings': { write: (round) => round.admin.put(`${round.appPath}/tenants/${round.t1}/policies/mfa`, { enforcement: 'required' }), success: 200 },
-    'a custom domain': { write: (round) => round.admin.post(`${round.appPath}/tenants/${round.t1}/domains`, { hostname: `login-${names}.race.example` }), success: 201 },
+    'an auth provider': { write: (round) => round.admin.post(`${round.appPath}/tenants/${round.tenants[0]}/auth-providers`, { type: 'password' }), success: 201 },
+    'a password policy': { write: (round) => round.admin.put(`${round.appPath}/tenants/${round.tenants[0]}/policies/password`, { minLength: 12 }), success: 200 },
+    'MFA settings': { write: (round) => round.admin.put(`${round.appPath}/tenants/${round.tenants[0]}/policies/mfa`, { enforcement: 'required' }), success: 200 },
+    'a custom domain': { write: (round) => round.admin.post(`${round.appPath}/tenants/${round.tenants[0]}/domains`, { hostname: `login-${round.applicationId}.race.example` }), success: 201 },
   };
 
   for (const [what, { write, success }] of Object.entries(writers)) {
     it(`${what}: either the write is refused (409 tenant_customization_disabled) or the switch is (409 tenant_auth_data_remains)`, async () => {
       for (let i = 0; i < ROUNDS; i += 1) {
-        const round = await freshApplication('isolated');
-        const [written, switched] = await Promise.all([write(round), switchTo(round, 'shared')]);
+        const round = await freshRound('isolated');
+        const [written, switched] = await Promise.all([write(round), round.switchTo('shared')]);
         if (switched.status === 200) {
           expect(statuses(written, switched)).toEqual([409, 200]);
           expect(written.body).toMatchObject({ code: 'tenant_customization_disabled', field: 'tenancyConfig.authIsolation' });
         } else {
           expect(statuses(written, switched)).toEqual([success, 409]);
           expect(switched.body.code).toBe('tenant_auth_data_remains');
-          expect(switched.body.details).toEqual([expect.objectContaining({ tenantId: round.t1 })]);
+          expect(switched.body.details).toEqual([expect.objectContaining({ tenantId: round.tenants[0] })]);
         }
         await assertConsistent(round);
       }
@@ -120,9 +102,9 @@ describe('tenant auth data written while the application goes back to shared', (
 describe('users and keys written while the application splits into isolated pools', () => {
   it('a user created with an e-mail a tenant member holds is refused, before the split or after it', async () => {
     for (let i = 0; i < ROUNDS; i += 1) {
-      const round = await freshApplication('shared');
+      const round = await freshRound('shared');
       await aliceInBoth(round);
-      const [created, switched] = await Promise.all([round.admin.post('/users', { email: 'Alice@x.example', tenantId: round.t2 }), switchTo(round, 'isolated')]);
+      const [created, switched] = await Promise.all([round.admin.post('/users', { email: 'Alice@x.example', tenantId: round.tenants[1] }), round.switchTo('isolated')]);
       expect(statuses(created, switched)).toEqual([409, 200]);
       expect(created.body).toMatchObject({ code: 'already_exists', field: 'email' });
       await assertConsistent(round);
@@ -131,51 +113,51 @@ describe('users and keys written while the application splits into isolated pool
 
   it('a new user lands in the pool of the mode in force when it commits', async () => {
     for (let i = 0; i < ROUNDS; i += 1) {
-      const round = await freshApplication('shared');
+      const round = await freshRound('shared');
       await aliceInBoth(round);
-      const [created, switched] = await Promise.all([round.admin.post('/users', { email: 'bob@x.example', tenantId: round.t2 }), switchTo(round, 'isolated')]);
+      const [created, switched] = await Promise.all([round.admin.post('/users', { email: 'bob@x.example', tenantId: round.tenants[1] }), round.switchTo('isolated')]);
       expect(statuses(created, switched)).toEqual([201, 200]);
       const [bob] = await app.sql<{ pool_id: string }>('select pool_id from app_user where application_id = ? and id = ?', [round.applicationId, created.body.id]);
-      expect(bob?.pool_id).toBe(round.t2);
+      expect(bob?.pool_id).toBe(round.tenants[1]);
       await assertConsistent(round);
     }
   });
 
   it('a membership change either precedes the split or is refused by it (422 tenantIds)', async () => {
     for (let i = 0; i < ROUNDS; i += 1) {
-      const round = await freshApplication('shared');
-      const alice = (await round.admin.post('/users', { email: 'alice@x.example', tenantId: round.t1 })).body.id;
-      const [joined, switched] = await Promise.all([round.admin.patch(`/users/${alice}`, { tenantIds: [round.t1, round.t2] }), switchTo(round, 'isolated')]);
+      const round = await freshRound('shared');
+      const alice = (await round.admin.post('/users', { email: 'alice@x.example', tenantId: round.tenants[0] })).body.id;
+      const [joined, switched] = await Promise.all([round.admin.patch(`/users/${alice}`, { tenantIds: [round.tenants[0], round.tenants[1]] }), round.switchTo('isolated')]);
       expect(switched.status).toBe(200);
       if (joined.status !== 200) expect(joined.body).toMatchObject({ code: 'validation_error', field: 'tenantIds' });
       // Joined first: the split gave Two a copy. Refused: Two never had Alice.
-      expect((await round.admin.get(`${round.appPath}/tenants/${round.t2}/users`)).body.data).toHaveLength(joined.status === 200 ? 1 : 0);
+      expect((await round.admin.get(`${round.appPath}/tenants/${round.tenants[1]}/users`)).body.data).toHaveLength(joined.status === 200 ? 1 : 0);
       await assertConsistent(round);
     }
   });
 
   it('a tenant-scoped delete either removes the membership before the split or finds no such member after it', async () => {
     for (let i = 0; i < ROUNDS; i += 1) {
-      const round = await freshApplication('shared');
+      const round = await freshRound('shared');
       const alice = await aliceInBoth(round);
-      const [removed, switched] = await Promise.all([round.admin.delete(`${round.appPath}/tenants/${round.t2}/users/${alice}`), switchTo(round, 'isolated')]);
+      const [removed, switched] = await Promise.all([round.admin.delete(`${round.appPath}/tenants/${round.tenants[1]}/users/${alice}`), round.switchTo('isolated')]);
       expect(switched.status).toBe(200);
       expect([204, 404]).toContain(removed.status);
       // Removed first: Two has nobody left to copy Alice into. Split first: Two has its own Alice, another id.
-      expect((await round.admin.get(`${round.appPath}/tenants/${round.t2}/users`)).body.data).toHaveLength(removed.status === 204 ? 0 : 1);
+      expect((await round.admin.get(`${round.appPath}/tenants/${round.tenants[1]}/users`)).body.data).toHaveLength(removed.status === 204 ? 0 : 1);
       await assertConsistent(round);
     }
   });
 
   it('a tenant key for a shared user ends bound to that tenant’s own copy, or is refused (422 userId)', async () => {
     for (let i = 0; i < ROUNDS; i += 1) {
-      const round = await freshApplication('shared');
+      const round = await freshRound('shared');
       const alice = await aliceInBoth(round);
-      const key = { name: 'alice-two', permissions: ['users:read'], tenantId: round.t2, userId: alice };
-      const [issued, switched] = await Promise.all([round.admin.post('/api-keys', key), switchTo(round, 'isolated')]);
+      const key = { name: 'alice-two', permissions: ['users:read'], tenantId: round.tenants[1], userId: alice };
+      const [issued, switched] = await Promise.all([round.admin.post('/api-keys', key), round.switchTo('isolated')]);
       expect(switched.status).toBe(200);
       if (issued.status === 201) {
-        const copy = (await round.admin.get(`${round.appPath}/tenants/${round.t2}/users`)).body.data[0];
+        const copy = (await round.admin.get(`${round.appPath}/tenants/${round.tenants[1]}/users`)).body.data[0];
         expect((await round.admin.get(`/api-keys/${issued.body.key.id}`)).body.userId).toBe(copy.id);
       } else {
         expect(issued.body).toMatchObject({ code: 'validation_error', field: 'userId' });
@@ -186,9 +168,9 @@ describe('users and keys written while the application splits into isolated pool
 
   it('a tenant deleted during the split takes every copy made for it', async () => {
     for (let i = 0; i < ROUNDS; i += 1) {
-      const round = await freshApplication('shared');
+      const round = await freshRound('shared');
       await aliceInBoth(round);
-      const [deleted, switched] = await Promise.all([round.admin.delete(`${round.appPath}/tenants/${round.t2}`), switchTo(round, 'isolated')]);
+      const [deleted, switched] = await Promise.all([round.admin.delete(`${round.appPath}/tenants/${round.tenants[1]}`), round.switchTo('isolated')]);
       expect(statuses(deleted, switched)).toEqual([204, 200]);
       await assertConsistent(round);
     }
@@ -198,11 +180,11 @@ describe('users and keys written while the application splits into isolated pool
 describe('the switch against itself', () => {
   it('concurrent switches each answer, in turn, and the last one decides', async () => {
     for (let i = 0; i < ROUNDS; i += 1) {
-      const round = await freshApplication('shared');
+      const round = await freshRound('shared');
       await aliceInBoth(round);
-      const answers = await Promise.all([switchTo(round, 'isolated'), switchTo(round, 'isolated'), round.admin.patch(round.appPath, { name: `Renamed ${i}` })]);
+      const answers = await Promise.all([round.switchTo('isolated'), round.switchTo('isolated'), round.admin.patch(round.appPath, { name: `Renamed ${i}` })]);
       expect(statuses(...answers)).toEqual([200, 200, 200]);
-      expect((await round.admin.get(`${round.appPath}/tenants/${round.t2}/users`)).body.data).toHaveLength(1);
+      expect((await round.admin.get(`${round.appPath}/tenants/${round.tenants[1]}/users`)).body.data).toHaveLength(1);
       await assertConsistent(round);
     }
   });

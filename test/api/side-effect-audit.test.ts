@@ -4,6 +4,7 @@ import { keySnapshot } from '../../src/domain/api-keys/issue.ts';
 import { userSnapshot } from '../../src/domain/users/users.ts';
 import { isUuid, NEW_ID_SQL } from '../../src/ids.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
+import { freshApplication } from '../support/applications.ts';
 import { auditRecordsOf, traced } from '../support/audit.ts';
 
 /**
@@ -16,16 +17,6 @@ beforeAll(async () => {
   app = await startTestApp();
 });
 afterAll(async () => app?.close());
-
-async function freshApplication() {
-  const created = await app.http.post('/applications', { name: 'Audited', multiTenant: true });
-  const client = app.as({ apiKey: created.body.initialApiKey.secret });
-  const applicationId = created.body.id as string;
-  const path = `/applications/${applicationId}`;
-  const one = (await client.post(`${path}/tenants`, { name: 'One' })).body.id as string;
-  const two = (await client.post(`${path}/tenants`, { name: 'Two' })).body.id as string;
-  return { client, applicationId, path, one, two };
-}
 
 describe('audit records of side effects', () => {
   it('creating an application records its password provider and initial key in the new application', async () => {
@@ -65,7 +56,7 @@ describe('audit records of side effects', () => {
   });
 
   it('shared → isolated records each user copy, and each key moved to a copy', async () => {
-    const { client, applicationId, path, one, two } = await freshApplication();
+    const { admin: client, applicationId, appPath: path, tenants: [one, two] } = await freshApplication(app, { tenants: ['One', 'Two'] });
     const alice = (await client.post('/users', { email: 'alice@x.example', name: 'Alice', tenantId: one })).body.id as string;
     await client.patch(`/users/${alice}`, { tenantIds: [one, two] });
     const loner = (await client.post('/users', { email: 'loner@x.example', tenantId: one })).body.id as string;
@@ -106,7 +97,7 @@ describe('audit records of side effects', () => {
   });
 
   it('deleting a tenant records each user of its pool it deletes, and each shared user it takes out of the tenant', async () => {
-    const { client, applicationId, path, one, two } = await freshApplication();
+    const { admin: client, applicationId, appPath: path, tenants: [one, two] } = await freshApplication(app, { tenants: ['One', 'Two'] });
     const shared = (await client.post('/users', { email: 'shared@x.example', tenantId: two })).body.id as string;
     const { requestId: sharedRequest, headers: sharedHeaders } = traced();
     expect((await client.delete(`${path}/tenants/${two}`, { headers: sharedHeaders })).status).toBe(204);
@@ -144,7 +135,7 @@ describe('audit records of side effects', () => {
   });
 
   it('a tenant deletion snapshots each user exactly as a deletion of that user alone would', async () => {
-    const { client, path, one, two } = await freshApplication();
+    const { admin: client, appPath: path, tenants: [one, two] } = await freshApplication(app, { tenants: ['One', 'Two'] });
     const three = (await client.post(`${path}/tenants`, { name: 'Three' })).body.id as string;
     const member = (await client.post('/users', { email: 'Member@X.example', name: 'Mem Ber', password: 'Correct-Horse-9', tenantId: one })).body.id as string;
     await client.patch(`/users/${member}`, { tenantIds: [one, two, three] });
@@ -174,7 +165,7 @@ describe('audit records of side effects', () => {
 
   it('shared → isolated costs the same statements with 1 user in two tenants or 30', async () => {
     const statementsOfSplit = async (users: number) => {
-      const { client, path, one, two } = await freshApplication();
+      const { admin: client, appPath: path, tenants: [one, two] } = await freshApplication(app, { tenants: ['One', 'Two'] });
       const ids: string[] = [];
       for (let i = 0; i < users; i += 1) {
         const id = (await client.post('/users', { email: `s${i}@x.example`, password: 'Correct-Horse-9', tenantId: one })).body.id as string;
@@ -202,7 +193,7 @@ describe('audit records of side effects', () => {
     // the last user's creation, which is not what this measures.
     const transaction = (queries: readonly string[]) => queries.slice(queries.indexOf('begin'), queries.lastIndexOf('commit') + 1);
     const statementsOfDeletion = async (isolated: boolean, users: number) => {
-      const { client, path, one } = await freshApplication();
+      const { admin: client, appPath: path, tenants: [one] } = await freshApplication(app, { tenants: ['One', 'Two'] });
       if (isolated) expect((await client.patch(path, { tenancyConfig: { authIsolation: 'isolated' } })).status).toBe(200);
       for (let i = 0; i < users; i += 1) expect((await client.post('/users', { email: `u${i}@x.example`, tenantId: one })).status).toBe(201);
       app.queries.length = 0;

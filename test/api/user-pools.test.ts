@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readHeldGrants } from '../../src/domain/authorization/held-roles.ts';
 import { mayActNow, readSignInUser } from '../../src/domain/users/sign-in-user.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
+import { freshApplication } from '../support/applications.ts';
 import { HttpClient } from '../support/http.ts';
 
 /**
@@ -150,20 +151,9 @@ describe('user pools across authIsolation switches', () => {
   });
 });
 
-/** A new multi-tenant application, shared, with tenants One and Two, and a client with its `app_admin` key. */
-async function freshApplication() {
-  const created = await app.http.post('/applications', { name: 'Pools again', multiTenant: true });
-  const client = app.as({ apiKey: created.body.initialApiKey.secret });
-  const path = `/applications/${created.body.id}`;
-  const one = (await client.post(`${path}/tenants`, { name: 'One' })).body.id as string;
-  const two = (await client.post(`${path}/tenants`, { name: 'Two' })).body.id as string;
-  const switchTo = (authIsolation: 'shared' | 'isolated') => client.patch(path, { tenancyConfig: { authIsolation } });
-  return { client, path, one, two, switchTo };
-}
-
 describe('an e-mail in a tenant pool and in the application pool', () => {
   it('isolated → shared is refused with 409 naming the tenant, and nothing changes; allowed once the duplicate is gone', async () => {
-    const { client, path, one, switchTo } = await freshApplication();
+    const { admin: client, appPath: path, tenants: [one], switchTo } = await freshApplication(app, { tenants: ['One', 'Two'] });
     const loose = await client.post('/users', { email: 'bob@x.example' });
     expect(loose.status).toBe(201);
     expect((await switchTo('isolated')).status).toBe(200);
@@ -186,7 +176,7 @@ describe('an e-mail in a tenant pool and in the application pool', () => {
 
 describe('tenant keys of a user split into copies', () => {
   it('move to the copy in their tenant, and go with it; keys for the first tenant and application-wide keys stay', async () => {
-    const { client, path, one, two, switchTo } = await freshApplication();
+    const { admin: client, appPath: path, tenants: [one, two], switchTo } = await freshApplication(app, { tenants: ['One', 'Two'] });
     const alice = (await client.post('/users', { email: 'alice@x.example', tenantId: one })).body.id as string;
     expect((await client.patch(`/users/${alice}`, { tenantIds: [one, two] })).status).toBe(200);
     const issue = async (name: string, tenantId?: string) =>
@@ -225,8 +215,7 @@ describe('lockout state of a user split into copies', () => {
     ).then((rows) => rows[0]);
 
   it('is copied whole, per address too: a temporary lock ends for each copy when it ends for the original, a permanent one stays', async () => {
-    const { client, path, one, two, switchTo } = await freshApplication();
-    const applicationId = path.split('/')[2] as string;
+    const { admin: client, applicationId, appPath: path, tenants: [one, two], switchTo } = await freshApplication(app, { tenants: ['One', 'Two'] });
     const userIn = async (email: string) => {
       const id = (await client.post('/users', { email, tenantId: one })).body.id as string;
       expect((await client.patch(`/users/${id}`, { tenantIds: [one, two] })).status).toBe(200);
