@@ -7,7 +7,7 @@ import type { TestApp } from './app.ts';
  * management API of permissions, roles and role assignments is tested on its own.
  */
 export function authorizationData(app: TestApp, applicationId = app.root.applicationId) {
-  const sql = (query: string, params: unknown[]) => app.gatehouse.services.orm.em.getConnection().execute(query, params);
+  const { sql } = app;
   return {
     /** An application-wide custom permission (`invoices:approve`). */
     async permission(key: string): Promise<void> {
@@ -25,7 +25,7 @@ export function authorizationData(app: TestApp, applicationId = app.root.applica
     },
     /** The id of a built-in role. */
     async builtInRole(key: string): Promise<string> {
-      const [row] = (await sql('select id from role where application_id = ? and key = ? and built_in', [applicationId, key])) as { id: string }[];
+      const [row] = await sql<{ id: string }>('select id from role where application_id = ? and key = ? and built_in', [applicationId, key]);
       return row!.id;
     },
     /** Assigns a role in one tenant, or (null) application-wide. */

@@ -15,17 +15,13 @@ export class TestRoles {
     this.applicationId = applicationId;
   }
 
-  private async sql<T>(query: string, params: unknown[]): Promise<T[]> {
-    return this.app.gatehouse.services.orm.em.getConnection().execute<T[]>(query, params);
-  }
-
   private changed(): Promise<void> {
     return this.app.gatehouse.services.invalidations.publish({ kind: 'roles', id: this.applicationId });
   }
 
   /** The id of the role `key` (application-wide, or the tenant's own). */
   async id(key: string, tenantId: string | null = null): Promise<string> {
-    const [row] = await this.sql<{ id: string }>(
+    const [row] = await this.app.sql<{ id: string }>(
       'select id from role where application_id = ? and key = ? and tenant_id is not distinct from ?::uuid',
       [this.applicationId, key, tenantId],
     );
@@ -36,7 +32,7 @@ export class TestRoles {
   /** A new custom role holding `permissions`; its id. */
   async create(key: string, permissions: string[], tenantId: string | null = null): Promise<string> {
     const id = newId();
-    await this.sql(
+    await this.app.sql(
       `insert into role (application_id, id, tenant_id, key, name, description, permissions, built_in, created_at, updated_at)
         values (?, ?, ?, ?, ?, '', string_to_array(?, ','), false, now(), now())`,
       [this.applicationId, id, tenantId, key, key, permissions.join(',')],
@@ -49,19 +45,19 @@ export class TestRoles {
   async assign(subject: { type: RoleSubjectType; id: string }, role: string, tenantId: string | null = null): Promise<string> {
     const roleId = /^[0-9a-f-]{36}$/.test(role) ? role : await this.id(role);
     const id = newId();
-    await this.sql('insert into role_assignment values (?, ?, ?, ?, ?, ?, now())', [this.applicationId, id, tenantId, roleId, subject.type, subject.id]);
+    await this.app.sql('insert into role_assignment values (?, ?, ?, ?, ?, ?, now())', [this.applicationId, id, tenantId, roleId, subject.type, subject.id]);
     await this.changed();
     return id;
   }
 
   async revoke(assignmentId: string): Promise<void> {
-    await this.sql('delete from role_assignment where application_id = ? and id = ?', [this.applicationId, assignmentId]);
+    await this.app.sql('delete from role_assignment where application_id = ? and id = ?', [this.applicationId, assignmentId]);
     await this.changed();
   }
 
   /** Replaces a role's permissions, as an application admin editing it would. */
   async setPermissions(roleId: string, permissions: string[]): Promise<void> {
-    await this.sql("update role set permissions = string_to_array(?, ','), updated_at = now() where application_id = ? and id = ?", [permissions.join(','), this.applicationId, roleId]);
+    await this.app.sql("update role set permissions = string_to_array(?, ','), updated_at = now() where application_id = ? and id = ?", [permissions.join(','), this.applicationId, roleId]);
     await this.changed();
   }
 }
