@@ -8,8 +8,9 @@ import { CookieJar, type Visit } from '../support/cookie-jar.ts';
 import { addDomain } from '../support/domains.ts';
 import { csrfOf, emailFormAction, magicLinkOf, mails } from '../support/email-sign-in.ts';
 import { fetchVia, type FetchLike } from '../support/host-fetch.ts';
-import { HttpClient } from '../support/http.ts';
+import type { HttpClient } from '../support/http.ts';
 import { type AuthorizationFlow, createTestClient, decodeJwt, discover, discoverSurface, mintSurfaceToken, startAuthorization, type TestClient } from '../support/oauth.ts';
+import { isolatedNorthSouth } from '../support/surface-sign-in.ts';
 
 /**
  * A verified custom domain is a sign-in surface with its own issuer (`http://{hostname}` here, PUBLIC_URL's scheme):
@@ -40,12 +41,8 @@ beforeAll(async () => {
   service = app.gatehouse.services.config.publicUrl;
   managementApi = `${service}/api/v1`;
   via = fetchVia(app.baseUrl);
-  another = await app.bootstrapAnother();
-  admin = new HttpClient(app.baseUrl, { apiKey: another.apiKey });
-  const appPath = `/applications/${another.applicationId}`;
-  north = await app.createTenant('North', another);
-  south = await app.createTenant('South', another);
-  expect((await admin.patch(appPath, { tenancyConfig: { authIsolation: 'isolated', brandingScope: 'tenant' } })).status).toBe(200);
+  let appPath: string;
+  ({ application: another, admin, appPath, north, south } = await isolatedNorthSouth(app, { brandingScope: 'tenant' }));
   const branding = await admin.put(`${appPath}/tenants/${north}/branding`, { colors: { primary: '#0a3d91' }, copy: { 'login.title': 'North Portal' } });
   expect(branding.status).toBe(200);
   const user = async (tenant: string) => {

@@ -7,8 +7,9 @@ import { CookieJar, type Visit } from '../support/cookie-jar.ts';
 import { addDomain } from '../support/domains.ts';
 import { csrfOf, emailFormAction, headerNames, mailedCode, mails, normalized } from '../support/email-sign-in.ts';
 import { fetchVia, type FetchLike } from '../support/host-fetch.ts';
-import { HttpClient } from '../support/http.ts';
+import type { HttpClient } from '../support/http.ts';
 import { type AuthorizationFlow, createTestClient, decodeJwt, discoverSurface, redeemAfter, startAuthorization } from '../support/oauth.ts';
+import { isolatedNorthSouth } from '../support/surface-sign-in.ts';
 import { createPasswordUser } from '../support/users.ts';
 import { REDIRECT_URI, startHostedTestApp } from '../support/hosted-app.ts';
 
@@ -153,12 +154,8 @@ describe('in isolated tenants', () => {
   let via: FetchLike;
 
   beforeAll(async () => {
-    another = await app.bootstrapAnother();
-    admin = new HttpClient(app.baseUrl, { apiKey: another.apiKey });
-    const appPath = `/applications/${another.applicationId}`;
-    north = await app.createTenant('North', another);
-    const south = await app.createTenant('South', another);
-    expect((await admin.patch(appPath, { tenancyConfig: { authIsolation: 'isolated' } })).status).toBe(200);
+    let south: string, appPath: string;
+    ({ application: another, admin, appPath, north, south } = await isolatedNorthSouth(app));
     const provider = await admin.post(`${appPath}/tenants/${north}/auth-providers`, { type: 'magic_link', config: { signInWith: 'link_and_code' } });
     expect(provider.status, JSON.stringify(provider.body)).toBe(201);
     expect((await admin.post(`${appPath}/tenants/${south}/auth-providers`, { type: 'password' })).status).toBe(201);

@@ -8,8 +8,9 @@ import { CookieJar, type Visit } from '../support/cookie-jar.ts';
 import { addDomain } from '../support/domains.ts';
 import { csrfOf, emailFormAction, headerNames, magicLinkOf, mails, normalized, shownCode } from '../support/email-sign-in.ts';
 import { fetchVia, type FetchLike } from '../support/host-fetch.ts';
-import { HttpClient } from '../support/http.ts';
+import type { HttpClient } from '../support/http.ts';
 import { type AuthorizationFlow, createTestClient, decodeJwt, discover, discoverSurface, redeemAfter, startAuthorization } from '../support/oauth.ts';
+import { isolatedNorthSouth } from '../support/surface-sign-in.ts';
 import { createPasswordUser, PASSWORD } from '../support/users.ts';
 import { REDIRECT_URI, startHostedTestApp } from '../support/hosted-app.ts';
 
@@ -308,12 +309,8 @@ describe('in isolated tenants: a tenant’s path, its custom domain, and a tenan
   let via: FetchLike;
 
   beforeAll(async () => {
-    another = await app.bootstrapAnother();
-    admin = new HttpClient(app.baseUrl, { apiKey: another.apiKey });
-    const appPath = `/applications/${another.applicationId}`;
-    north = await app.createTenant('North', another);
-    south = await app.createTenant('South', another);
-    expect((await admin.patch(appPath, { tenancyConfig: { authIsolation: 'isolated' } })).status).toBe(200);
+    let appPath: string;
+    ({ application: another, admin, appPath, north, south } = await isolatedNorthSouth(app));
     // North's own providers: the password and magic links; South's: the password only.
     for (const body of [{ type: 'password' }, { type: 'magic_link', config: { allowSignup: false } }]) {
       expect((await admin.post(`${appPath}/tenants/${north}/auth-providers`, body)).status).toBe(201);

@@ -9,6 +9,7 @@ import { CookieJar, readForm, type Visit } from '../support/cookie-jar.ts';
 import { csrfOf, emailFormAction, mailedCode, mails } from '../support/email-sign-in.ts';
 import { HttpClient } from '../support/http.ts';
 import { createTestClient, decodeJwt, discover } from '../support/oauth.ts';
+import { isolatedNorthSouth } from '../support/surface-sign-in.ts';
 import { totpCodeAt as codeAt, giveTotp as giveTotpTo } from '../support/totp.ts';
 import { createPasswordUser, PASSWORD } from '../support/users.ts';
 import { REDIRECT_URI, startHostedTestApp } from '../support/hosted-app.ts';
@@ -418,11 +419,7 @@ describe('an e-mail sign-in: the mailbox is the first factor, and cannot be the 
 
 describe('an isolated tenant’s policy', () => {
   it('applies to its own users only', async () => {
-    const other = await app.bootstrapAnother();
-    const admin = new HttpClient(app.baseUrl, { apiKey: other.apiKey });
-    const north = await app.createTenant('North', other);
-    const south = await app.createTenant('South', other);
-    expect((await admin.patch(`/applications/${other.applicationId}`, { tenancyConfig: { authIsolation: 'isolated' } })).status).toBe(200);
+    const { application: other, admin, north, south } = await isolatedNorthSouth(app);
     const northPolicy = await admin.put(`/applications/${other.applicationId}/tenants/${north}/policies/mfa`, { enforcement: 'required', factors: ['totp'] });
     expect(northPolicy.status, JSON.stringify(northPolicy.body)).toBe(200);
     await createPasswordUser(admin, 'erin@example.com', `/applications/${other.applicationId}/tenants/${north}/users`);

@@ -4,8 +4,9 @@ import type { BootstrapResult } from '../../src/domain/bootstrap.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { CookieJar, readForm, type Visit } from '../support/cookie-jar.ts';
 import { usingEmbeddedDatabase } from '../support/database.ts';
-import { HttpClient } from '../support/http.ts';
+import type { HttpClient } from '../support/http.ts';
 import { createTestClient, decodeJwt, discover } from '../support/oauth.ts';
+import { isolatedNorthSouth } from '../support/surface-sign-in.ts';
 import { queuedBehind, type RowHolder } from '../support/row-lock.ts';
 
 /**
@@ -423,12 +424,8 @@ describe('isolated pools', () => {
   let erinSouth: string;
 
   beforeAll(async () => {
-    another = await app.bootstrapAnother();
-    const admin = new HttpClient(app.baseUrl, { apiKey: another.apiKey });
-    north = await app.createTenant('North', another);
-    south = await app.createTenant('South', another);
-    const patched = await admin.patch(`/applications/${another.applicationId}`, { tenancyConfig: { authIsolation: 'isolated' } });
-    expect(patched.status).toBe(200);
+    let admin: HttpClient;
+    ({ application: another, admin, north, south } = await isolatedNorthSouth(app));
     const create = async (tenant: string, password: string) => {
       const created = await admin.post(`/applications/${another.applicationId}/tenants/${tenant}/users`, { email: 'erin@example.com', password });
       expect(created.status, JSON.stringify(created.body)).toBe(201);

@@ -3,8 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BootstrapResult } from '../../src/domain/bootstrap.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { CookieJar, readForm, type Visit } from '../support/cookie-jar.ts';
-import { HttpClient } from '../support/http.ts';
+import type { HttpClient } from '../support/http.ts';
 import { type AuthorizationFlow, basicAuth, createTestClient, decodeJwt, discoverSurface, mintSurfaceToken, postForm, startAuthorization, type TestClient } from '../support/oauth.ts';
+import { isolatedNorthSouth } from '../support/surface-sign-in.ts';
 
 /**
  * A tenant's path surface, `{PUBLIC_URL}/t/{tenant id or slug}`: an issuer of its own (discovery, JWKS, authorize,
@@ -28,12 +29,8 @@ beforeAll(async () => {
   app = await startTestApp({}, { reachablePublicUrl: true });
   service = app.gatehouse.services.config.publicUrl;
   managementApi = `${service}/api/v1`;
-  another = await app.bootstrapAnother();
-  admin = new HttpClient(app.baseUrl, { apiKey: another.apiKey });
-  const appPath = `/applications/${another.applicationId}`;
-  north = await app.createTenant('North', another);
-  south = await app.createTenant('South', another);
-  expect((await admin.patch(appPath, { tenancyConfig: { authIsolation: 'isolated', brandingScope: 'tenant' } })).status).toBe(200);
+  let appPath: string;
+  ({ application: another, admin, appPath, north, south } = await isolatedNorthSouth(app, { brandingScope: 'tenant' }));
   const branding = await admin.put(`${appPath}/tenants/${north}/branding`, { colors: { primary: '#0a3d91' }, copy: { 'login.title': 'North Portal' } });
   expect(branding.status, JSON.stringify(branding.body)).toBe(200);
   const policy = await admin.put(`${appPath}/tenants/${north}/policies/password`, { minLength: 16 });

@@ -40,6 +40,17 @@ export interface IsolatedApplication {
 }
 
 export const SURFACE_PASSWORD = 'Correct-Horse-9';
+
+/** Another application of `app` with tenants North and South, each signing in on its own (`authIsolation = isolated`, plus `tenancyConfig`). */
+export async function isolatedNorthSouth(app: TestApp, tenancyConfig: Record<string, unknown> = {}) {
+  const application = await app.bootstrapAnother();
+  const admin = new HttpClient(app.baseUrl, { apiKey: application.apiKey });
+  const appPath = `/applications/${application.applicationId}`;
+  const north = await app.createTenant('North', application);
+  const south = await app.createTenant('South', application);
+  expect((await admin.patch(appPath, { tenancyConfig: { authIsolation: 'isolated', ...tenancyConfig } })).status).toBe(200);
+  return { application, admin, appPath, north, south };
+}
 const REDIRECT_URI = 'https://app.example/callback';
 
 export async function isolatedApplication(app: TestApp): Promise<IsolatedApplication> {
