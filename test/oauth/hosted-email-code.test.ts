@@ -1,15 +1,13 @@
 import type * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BootstrapResult } from '../../src/domain/bootstrap.ts';
 import type { TestApp } from '../support/app.ts';
 import { passwordProviderId } from '../support/auth-providers.ts';
 import { CookieJar, type Visit } from '../support/cookie-jar.ts';
-import { addDomain } from '../support/domains.ts';
 import { csrfOf, emailFormAction, headerNames, mailedCode, mails, normalized } from '../support/email-sign-in.ts';
-import { fetchVia, type FetchLike } from '../support/host-fetch.ts';
+import type { FetchLike } from '../support/host-fetch.ts';
 import type { HttpClient } from '../support/http.ts';
-import { type AuthorizationFlow, createTestClient, decodeJwt, discoverSurface, redeemAfter, startAuthorization } from '../support/oauth.ts';
-import { isolatedNorthSouth } from '../support/surface-sign-in.ts';
+import { type AuthorizationFlow, decodeJwt, redeemAfter, startAuthorization } from '../support/oauth.ts';
+import { mailSignInTenants } from '../support/surface-sign-in.ts';
 import { createPasswordUser } from '../support/users.ts';
 import { REDIRECT_URI, startHostedTestApp } from '../support/hosted-app.ts';
 
@@ -146,27 +144,15 @@ describe('e-mail code on the shared surface', () => {
 });
 
 describe('in isolated tenants', () => {
-  let another: BootstrapResult;
   let admin: HttpClient;
   let north: string;
-  let clientId: string;
-  let clientSecret: string;
   let via: FetchLike;
+  let discoverAt: (at: string, fetchWith?: FetchLike) => Promise<oidc.Configuration>;
 
   beforeAll(async () => {
-    let south: string, appPath: string;
-    ({ application: another, admin, appPath, north, south } = await isolatedNorthSouth(app));
-    const provider = await admin.post(`${appPath}/tenants/${north}/auth-providers`, { type: 'magic_link', config: { signInWith: 'link_and_code' } });
-    expect(provider.status, JSON.stringify(provider.body)).toBe(201);
-    expect((await admin.post(`${appPath}/tenants/${south}/auth-providers`, { type: 'password' })).status).toBe(201);
-    for (const tenant of [north, south]) await createPasswordUser(admin, 'hal@example.com', `${appPath}/tenants/${tenant}/users`);
-    const client = await createTestClient(app, { type: 'web', applicationId: another.applicationId, redirectUris: [REDIRECT_URI] });
-    [clientId, clientSecret] = [client.clientId, client.clientSecret ?? ''];
-    await addDomain(app, { apiKey: another.apiKey, applicationId: another.applicationId, tenantId: north }, NORTH_HOST);
-    via = fetchVia(app.baseUrl);
+    const providers = { north: [{ type: 'magic_link', config: { signInWith: 'link_and_code' } }], south: [{ type: 'password' }] };
+    ({ admin, north, via, discoverAt } = await mailSignInTenants(app, providers, NORTH_HOST));
   });
-
-  const discoverAt = (at: string, fetchWith?: FetchLike) => discoverSurface(at, { clientId, clientSecret }, fetchWith);
 
   async function signInByCode(configuration: oidc.Configuration, jar: CookieJar, mailsBefore: number) {
     const flow = await authorize(configuration, {}, jar);

@@ -1,16 +1,14 @@
 import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BootstrapResult } from '../../src/domain/bootstrap.ts';
 import { lockedTransaction } from '../../src/db/advisory-lock.ts';
 import { askedForLock, passwordResetMail } from '../../src/domain/email/flow-mail.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { CookieJar, type Visit } from '../support/cookie-jar.ts';
-import { addDomain } from '../support/domains.ts';
 import { csrfOf, emailFormAction, headerNames, magicLinkOf, mails, normalized, shownCode } from '../support/email-sign-in.ts';
-import { fetchVia, type FetchLike } from '../support/host-fetch.ts';
+import type { FetchLike } from '../support/host-fetch.ts';
 import type { HttpClient } from '../support/http.ts';
-import { type AuthorizationFlow, createTestClient, decodeJwt, discover, discoverSurface, redeemAfter, startAuthorization } from '../support/oauth.ts';
-import { isolatedNorthSouth } from '../support/surface-sign-in.ts';
+import { type AuthorizationFlow, createTestClient, decodeJwt, discover, redeemAfter, startAuthorization } from '../support/oauth.ts';
+import { mailSignInTenants } from '../support/surface-sign-in.ts';
 import { createPasswordUser, PASSWORD } from '../support/users.ts';
 import { REDIRECT_URI, startHostedTestApp } from '../support/hosted-app.ts';
 
@@ -300,30 +298,16 @@ describe('a link opened on another device: "was this you?"', () => {
 });
 
 describe('in isolated tenants: a tenant’s path, its custom domain, and a tenant without the method', () => {
-  let another: BootstrapResult;
   let admin: HttpClient;
   let north: string;
-  let south: string;
-  let clientId: string;
-  let clientSecret: string;
   let via: FetchLike;
+  let discoverAt: (at: string, fetchWith?: FetchLike) => Promise<oidc.Configuration>;
 
   beforeAll(async () => {
-    let appPath: string;
-    ({ application: another, admin, appPath, north, south } = await isolatedNorthSouth(app));
     // North's own providers: the password and magic links; South's: the password only.
-    for (const body of [{ type: 'password' }, { type: 'magic_link', config: { allowSignup: false } }]) {
-      expect((await admin.post(`${appPath}/tenants/${north}/auth-providers`, body)).status).toBe(201);
-    }
-    expect((await admin.post(`${appPath}/tenants/${south}/auth-providers`, { type: 'password' })).status).toBe(201);
-    for (const tenant of [north, south]) await createPasswordUser(admin, 'hal@example.com', `${appPath}/tenants/${tenant}/users`);
-    const client = await createTestClient(app, { type: 'web', applicationId: another.applicationId, redirectUris: [REDIRECT_URI] });
-    [clientId, clientSecret] = [client.clientId, client.clientSecret ?? ''];
-    await addDomain(app, { apiKey: another.apiKey, applicationId: another.applicationId, tenantId: north }, NORTH_HOST);
-    via = fetchVia(app.baseUrl);
+    const providers = { north: [{ type: 'password' }, { type: 'magic_link', config: { allowSignup: false } }], south: [{ type: 'password' }] };
+    ({ admin, north, via, discoverAt } = await mailSignInTenants(app, providers, NORTH_HOST));
   });
-
-  const discoverAt = (at: string, fetchWith?: FetchLike) => discoverSurface(at, { clientId, clientSecret }, fetchWith);
 
   async function signInByLink(configuration: oidc.Configuration, jar: CookieJar, linkOrigin: string) {
     const flow = await authorize(configuration, {}, jar);

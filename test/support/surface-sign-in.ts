@@ -6,6 +6,7 @@ import { CookieJar } from './cookie-jar.ts';
 import { addDomain } from './domains.ts';
 import { fetchVia, type FetchLike } from './host-fetch.ts';
 import { HttpClient } from './http.ts';
+import { createPasswordUser } from './users.ts';
 import { basicAuth, createTestClient, discoverSurface, redeemAfter, startAuthorization, type TestClient } from './oauth.ts';
 
 /**
@@ -50,6 +51,25 @@ export async function isolatedNorthSouth(app: TestApp, tenancyConfig: Record<str
   const south = await app.createTenant('South', application);
   expect((await admin.patch(appPath, { tenancyConfig: { authIsolation: 'isolated', ...tenancyConfig } })).status).toBe(200);
   return { application, admin, appPath, north, south };
+}
+
+/**
+ * The e-mail sign-in suites' isolated North and South: each tenant's own `providers`, hal@example.com (the test
+ * password) in both, a web client, North verified on `northHost`; `discoverAt` sees a surface as that client.
+ */
+export async function mailSignInTenants(app: TestApp, providers: { north: readonly object[]; south: readonly object[] }, northHost: string) {
+  const tenants = await isolatedNorthSouth(app);
+  const { application, admin, appPath, north, south } = tenants;
+  for (const [tenant, bodies] of [[north, providers.north], [south, providers.south]] as const) {
+    for (const body of bodies) {
+      const created = await admin.post(`${appPath}/tenants/${tenant}/auth-providers`, body);
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
+    }
+  }
+  for (const tenant of [north, south]) await createPasswordUser(admin, 'hal@example.com', `${appPath}/tenants/${tenant}/users`);
+  const client = await createTestClient(app, { type: 'web', applicationId: application.applicationId, redirectUris: [REDIRECT_URI] });
+  await addDomain(app, { apiKey: application.apiKey, applicationId: application.applicationId, tenantId: north }, northHost);
+  return { ...tenants, via: fetchVia(app.baseUrl), discoverAt: (at: string, fetchWith?: FetchLike) => discoverSurface(at, client, fetchWith) };
 }
 const REDIRECT_URI = 'https://app.example/callback';
 
