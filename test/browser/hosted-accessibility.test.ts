@@ -21,7 +21,7 @@ import {
 import { POLICY_DEFAULTS } from '../../src/domain/policies/definitions.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { axeViolations, printed } from '../support/axe.ts';
-import { launchChromium, startClientCallback, type ClientCallback } from '../support/chromium.ts';
+import { launchChromium, LOGO_HOST, openBrandedPage, startClientCallback, withBrandedPage, type ClientCallback } from '../support/chromium.ts';
 import { HttpClient } from '../support/http.ts';
 import { authorizationRequest, createTestClient, discover } from '../support/oauth.ts';
 
@@ -35,9 +35,6 @@ import { authorizationRequest, createTestClient, discover } from '../support/oau
  */
 const PASSWORD = 'Correct-Horse-9';
 const WRONG = 'Wrong-Horse-9';
-const LOGO_HOST = 'https://cdn.brand.example';
-/** A 1×1 PNG: the tenant's logo, answered by the test so that the browser reaches nothing outside this machine. */
-const LOGO_PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
 
 /** The brand colours a designer might pick without checking them: light buttons, pale or dark pages, faint text. */
 const APPLICATION_COLORS = { primary: '#facc15', background: '#fefce8', text: '#ca8a04' };
@@ -141,33 +138,9 @@ interface Expected {
   readonly tabOrder?: readonly string[];
 }
 
-/** A browser context as a person would have: its own cookies; the tenant's logo served; CSP reports collected. */
-async function openPage(): Promise<{ context: BrowserContext; page: Page; cspViolations: string[]; outside: string[] }> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-  await context.route(`${LOGO_HOST}/**`, (route) => route.fulfill({ status: 200, contentType: 'image/png', body: LOGO_PNG }));
-  const page = await context.newPage();
-  const cspViolations: string[] = [];
-  page.on('console', (message) => {
-    if (/Content Security Policy/i.test(message.text())) cspViolations.push(message.text());
-  });
-  const outside: string[] = [];
-  page.on('request', (request) => {
-    const url = request.url();
-    if (!url.startsWith(issuer) && !url.startsWith(REDIRECT_URI) && !url.startsWith(LOGO_HOST)) outside.push(url);
-  });
-  return { context, page, cspViolations, outside };
-}
-
-async function withPage(run: (page: Page) => Promise<void>): Promise<void> {
-  const { context, page, cspViolations, outside } = await openPage();
-  try {
-    await run(page);
-    expect(cspViolations).toEqual([]);
-    expect(outside).toEqual([]);
-  } finally {
-    await context.close();
-  }
-}
+/** A page on which the service, the client's redirect URI and the tenants' logos are all that may be reached. */
+const openPage = () => openBrandedPage(browser, [issuer, REDIRECT_URI]);
+const withPage = (run: (page: Page) => Promise<void>) => withBrandedPage(browser, [issuer, REDIRECT_URI], run);
 
 /** The focused element as the tab order lists it: a field by #id, a button or link by its text. */
 const focused = (page: Page) =>

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BootstrapResult } from '../../src/domain/bootstrap.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { axeViolations, printed } from '../support/axe.ts';
-import { launchChromium, startClientCallback, type ClientCallback } from '../support/chromium.ts';
+import { launchChromium, LOGO_HOST, startClientCallback, withBrandedPage, type ClientCallback } from '../support/chromium.ts';
 import { HttpClient } from '../support/http.ts';
 import { createTestClient } from '../support/oauth.ts';
 import { totpCodeAt as codeAt } from '../support/totp.ts';
@@ -14,8 +14,6 @@ import { totpCodeAt as codeAt } from '../support/totp.ts';
  * each state, no CSP violation, nothing fetched outside the service (the tenants' logos are answered by the test).
  */
 const PASSWORD = 'Correct-Horse-9';
-const LOGO_HOST = 'https://cdn.brand.example';
-const LOGO_PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
 
 /** Two tenants' looks: a dark one and a pale one with a faint primary colour. */
 const TENANTS = [
@@ -54,27 +52,7 @@ afterAll(async () => {
   await callback?.close();
 });
 
-async function withPage(run: (page: Page) => Promise<void>): Promise<void> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-  await context.route(`${LOGO_HOST}/**`, (route) => route.fulfill({ status: 200, contentType: 'image/png', body: LOGO_PNG }));
-  const page = await context.newPage();
-  const cspViolations: string[] = [];
-  page.on('console', (message) => {
-    if (/Content Security Policy/i.test(message.text())) cspViolations.push(message.text());
-  });
-  const outside: string[] = [];
-  page.on('request', (request) => {
-    const url = request.url();
-    if (!url.startsWith(issuer) && !url.startsWith(LOGO_HOST)) outside.push(url);
-  });
-  try {
-    await run(page);
-    expect(cspViolations).toEqual([]);
-    expect(outside).toEqual([]);
-  } finally {
-    await context.close();
-  }
-}
+const withPage = (run: (page: Page) => Promise<void>) => withBrandedPage(browser, [issuer], run);
 
 async function expectAccessible(page: Page, state: string): Promise<void> {
   const violations = await axeViolations(page);

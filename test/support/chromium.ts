@@ -79,3 +79,34 @@ export async function withAuthenticator(browser: Browser): Promise<{ context: Br
   });
   return { context, page, cspViolations };
 }
+
+/** Where the tenants' logos of the branded suites live: answered by the test, so that the browser reaches nothing outside this machine. */
+export const LOGO_HOST = 'https://cdn.brand.example';
+/** A 1×1 PNG: every logo under LOGO_HOST. */
+const LOGO_PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
+
+/** A page as a person would have it: its own context (cookies), LOGO_HOST's logos served, CSP reports and every URL requested outside `reachable` and LOGO_HOST collected. */
+export async function openBrandedPage(browser: Browser, reachable: readonly string[]): Promise<{ context: BrowserContext; page: Page; cspViolations: string[]; outside: string[] }> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  await context.route(`${LOGO_HOST}/**`, (route) => route.fulfill({ status: 200, contentType: 'image/png', body: LOGO_PNG }));
+  const page = await context.newPage();
+  const cspViolations = cspViolationsOf(page);
+  const outside: string[] = [];
+  page.on('request', (request) => {
+    const url = request.url();
+    if (![...reachable, LOGO_HOST].some((prefix) => url.startsWith(prefix))) outside.push(url);
+  });
+  return { context, page, cspViolations, outside };
+}
+
+/** `run` on an openBrandedPage, which then must have broken no CSP and requested nothing outside `reachable`. */
+export async function withBrandedPage(browser: Browser, reachable: readonly string[], run: (page: Page) => Promise<void>): Promise<void> {
+  const { context, page, cspViolations, outside } = await openBrandedPage(browser, reachable);
+  try {
+    await run(page);
+    expect(cspViolations).toEqual([]);
+    expect(outside).toEqual([]);
+  } finally {
+    await context.close();
+  }
+}
