@@ -1,9 +1,8 @@
 import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.ts';
 import { startClientCallback, type ClientCallback } from '../support/chromium.ts';
 import { dashboardSuite, OPERATOR, openTab } from '../support/dashboard.ts';
-import { decodedMail, makeCertificate, startSmtpServer, type TestCertificate, type TestSmtpServer } from '../support/mail-receivers.ts';
+import { decodedMail, startMailSink, type MailSink } from '../support/mail-receivers.ts';
 import { authorizationRequest, createTestClient, discover } from '../support/oauth.ts';
 
 /**
@@ -15,8 +14,7 @@ import { authorizationRequest, createTestClient, discover } from '../support/oau
 const INVITEE = 'newcomer@acme.example';
 const MEMBER = { email: 'uma@acme.example', password: 'Correct-Horse-9' };
 
-let certificate: TestCertificate;
-let sink: TestSmtpServer;
+let mailSink: MailSink;
 let clientSide: ClientCallback;
 let appId: string;
 let acme: string;
@@ -25,18 +23,15 @@ let acmePortal: string;
 
 beforeAll(async () => {
   clientSide = await startClientCallback();
-  // The built-in sender asks for STARTTLS: the sink offers it with a certificate the service is told to trust.
-  certificate = makeCertificate();
-  sink = await startSmtpServer({ certificate });
+  mailSink = await startMailSink();
 });
 afterAll(async () => {
-  await sink?.close();
-  certificate?.remove();
+  await mailSink?.close();
   await clientSide?.close();
 });
 
 const dashboard = dashboardSuite({
-  config: () => ({ email: { ...loadConfig({}).email, smtpUrl: `smtp://127.0.0.1:${sink.port}`, smtpCaFile: certificate.caFile, pollMs: 200 } }),
+  config: () => ({ email: mailSink.email }),
   setup: async (app) => {
     appId = app.root.applicationId;
     acme = await app.createTenant('Acme');
@@ -57,13 +52,11 @@ describe('the Invitations tab of the dashboard in Chromium', () => {
   const deliveries = async () => (await dashboard.app.http.get(`/applications/${appId}/tenants/${acme}/email/deliveries?templateKey=invitation&to=${encodeURIComponent(INVITEE)}`)).body.data as unknown[];
   /** The invitation links the SMTP server received for INVITEE, once it has `count` of them (the outbox sends after the commit). */
   const mailedLinks = async (count: number) => {
-    await expect.poll(() => sink.received.filter((mail) => mail.to.includes(INVITEE)).length, { timeout: 30_000, interval: 100 }).toBe(count);
-    return sink.received
-      .filter((mail) => mail.to.includes(INVITEE))
-      .map((mail) => {
-        expect(mail.header('subject')).toBe(`${OPERATOR.email} invited you to Acme`);
-        return /http\S+\/invitation\?token=[\w-]+/.exec(decodedMail(mail.raw))?.[0];
-      });
+    await expect.poll(() => mailSink.to(INVITEE).length, { timeout: 30_000, interval: 100 }).toBe(count);
+    return mailSink.to(INVITEE).map((mail) => {
+      expect(mail.header('subject')).toBe(`${OPERATOR.email} invited you to Acme`);
+      return /http\S+\/invitation\?token=[\w-]+/.exec(decodedMail(mail.raw))?.[0];
+    });
   };
   const inviteeRow = () => dashboard.page.getByRole('row', { name: new RegExp(INVITEE) });
   const invite = async () => {

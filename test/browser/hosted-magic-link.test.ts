@@ -1,11 +1,10 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { axeViolations, printed } from '../support/axe.ts';
 import { customDomainsOf, idTokenAt, scopesOf, startSignIn, startSurfaces, SURFACES, userOf, type BrowserSurface, type SurfaceName } from '../support/browser-surfaces.ts';
 import { cspViolationsOf, launchChromium, startClientCallback, type ClientCallback } from '../support/chromium.ts';
-import { decodedMail, makeCertificate, startSmtpServer, type TestCertificate, type TestSmtpServer } from '../support/mail-receivers.ts';
+import { decodedMail, startMailSink, type MailSink } from '../support/mail-receivers.ts';
 
 /**
  * A real browser signs in by magic link and by e-mail code, on the shared surface, a tenant's surface and its custom
@@ -14,18 +13,15 @@ import { decodedMail, makeCertificate, startSmtpServer, type TestCertificate, ty
  * first), or its code typed in. Each page passes axe's WCAG A/AA rules and breaks no CSP.
  */
 let clientSide: ClientCallback;
-let certificate: TestCertificate;
-let sink: TestSmtpServer;
+let mailSink: MailSink;
 let app: TestApp;
 let surfaces: Record<SurfaceName, BrowserSurface>;
 let browser: Browser;
 
 beforeAll(async () => {
   clientSide = await startClientCallback();
-  certificate = makeCertificate();
-  sink = await startSmtpServer({ certificate });
-  const email = { ...loadConfig({}).email, smtpUrl: `smtp://127.0.0.1:${sink.port}`, smtpCaFile: certificate.caFile, pollMs: 200 };
-  app = await startTestApp({ email }, { reachablePublicUrl: true });
+  mailSink = await startMailSink();
+  app = await startTestApp({ email: mailSink.email }, { reachablePublicUrl: true });
   surfaces = await startSurfaces(app, clientSide.redirectUri);
   for (const scope of scopesOf(surfaces)) {
     // North's own set needs a password provider too; the application has its own already.
@@ -40,15 +36,14 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await app?.close();
-  await sink?.close();
-  certificate?.remove();
+  await mailSink?.close();
   await clientSide?.close();
 });
 
 /** The one mail the sink received for `to` (polled: the outbox worker sends it after the commit). */
 async function mailTo(to: string) {
-  await expect.poll(() => sink.received.filter((mail) => mail.to.includes(to)).length, { timeout: 30_000, interval: 100 }).toBe(1);
-  return sink.received.find((mail) => mail.to.includes(to))!;
+  await expect.poll(() => mailSink.to(to).length, { timeout: 30_000, interval: 100 }).toBe(1);
+  return mailSink.to(to)[0]!;
 }
 
 /** The sign-in link mailed to `to`: on the host of the page that asked for it. */

@@ -1,10 +1,9 @@
 import * as oidc from 'openid-client';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { launchChromium, startClientCallback, type ClientCallback } from '../support/chromium.ts';
-import { decodedMail, makeCertificate, startSmtpServer, type TestCertificate, type TestSmtpServer } from '../support/mail-receivers.ts';
+import { decodedMail, startMailSink, type MailSink } from '../support/mail-receivers.ts';
 import { authorizationRequest, createTestClient, discover } from '../support/oauth.ts';
 
 /**
@@ -15,19 +14,15 @@ const OLD_PASSWORD = 'Correct-Horse-9';
 const NEW_PASSWORD = 'Battery-Staple-42';
 
 let clientSide: ClientCallback;
-let certificate: TestCertificate;
-let sink: TestSmtpServer;
+let mailSink: MailSink;
 let app: TestApp;
 let config: oidc.Configuration;
 let browser: Browser;
 
 beforeAll(async () => {
   clientSide = await startClientCallback();
-  // The built-in sender asks for STARTTLS: the sink offers it with a certificate the service is told to trust.
-  certificate = makeCertificate();
-  sink = await startSmtpServer({ certificate });
-  const email = { ...loadConfig({}).email, smtpUrl: `smtp://127.0.0.1:${sink.port}`, smtpCaFile: certificate.caFile, pollMs: 200 };
-  app = await startTestApp({ email }, { reachablePublicUrl: true });
+  mailSink = await startMailSink();
+  app = await startTestApp({ email: mailSink.email }, { reachablePublicUrl: true });
   const client = await createTestClient(app, { type: 'web', redirectUris: [clientSide.redirectUri] });
   config = await discover(app, client.clientId, oidc.ClientSecretBasic(client.clientSecret ?? ''));
   expect((await app.http.post('/users', { email: 'rae@example.com', name: 'Rae', password: OLD_PASSWORD })).status).toBe(201);
@@ -36,15 +31,14 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await app?.close();
-  await sink?.close();
-  certificate?.remove();
+  await mailSink?.close();
   await clientSide?.close();
 });
 
 /** The reset link of the first mail to `to` the sink receives (polled: the outbox worker sends it after the commit). */
 async function resetLinkSentTo(to: string): Promise<string> {
-  await expect.poll(() => sink.received.filter((mail) => mail.to.includes(to)).length, { timeout: 30_000, interval: 100 }).toBeGreaterThan(0);
-  const mail = sink.received.find((candidate) => candidate.to.includes(to))!;
+  await expect.poll(() => mailSink.to(to).length, { timeout: 30_000, interval: 100 }).toBeGreaterThan(0);
+  const mail = mailSink.to(to)[0]!;
   expect(mail.header('subject')).toBe('Reset your My application password');
   const link = /(http\S+\/account\/reset-password\?token=[\w.-]+)/.exec(decodedMail(mail.raw))?.[1];
   expect(link, mail.raw).toBeDefined();

@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SMTPServer } from 'smtp-server';
+import { loadConfig, type EmailConfig } from '../../src/config.ts';
 
 /** A self-signed certificate for 127.0.0.1, and the file holding it (SMTP_CA_FILE trusts it). */
 export interface TestCertificate {
@@ -45,6 +46,32 @@ export interface TestSmtpServer {
   readonly received: ReceivedMail[];
   holding(): number;
   close(): Promise<void>;
+}
+
+/** An SMTP sink and the service's EMAIL settings that send to it. */
+export interface MailSink {
+  readonly sink: TestSmtpServer;
+  readonly email: EmailConfig;
+  /** The mails received so far with `address` among their recipients, in order. */
+  to(address: string): ReceivedMail[];
+  close(): Promise<void>;
+}
+
+/** The built-in sender asks for STARTTLS: the sink offers it with a certificate the service is told to trust. */
+export async function startMailSink(): Promise<MailSink> {
+  const certificate = makeCertificate();
+  try {
+    const sink = await startSmtpServer({ certificate });
+    const email = { ...loadConfig({}).email, smtpUrl: `smtp://127.0.0.1:${sink.port}`, smtpCaFile: certificate.caFile, pollMs: 200 };
+    const close = async () => {
+      await sink.close();
+      certificate.remove();
+    };
+    return { sink, email, to: (address) => sink.received.filter((mail) => mail.to.includes(address)), close };
+  } catch (error) {
+    certificate.remove();
+    throw error;
+  }
 }
 
 /** Reads a header of a raw message (unfolded), case-insensitively. */
