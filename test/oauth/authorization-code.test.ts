@@ -4,7 +4,7 @@ import type { TestApp } from '../support/app.ts';
 import { CookieJar, readForm, type Visit } from '../support/cookie-jar.ts';
 import { REDIRECT_URI, startHostedTestApp, type HostedTestApp } from '../support/hosted-app.ts';
 import { expectHostedHeaders, expectSelfSubmittingForm } from '../support/hosted-headers.ts';
-import { decodeJwt } from '../support/oauth.ts';
+import { authorizationRequest, decodeJwt, FULL_CONSENT } from '../support/oauth.ts';
 
 const PASSWORD = 'Correct-Horse-9';
 
@@ -38,18 +38,7 @@ interface Flow {
 
 /** The RP starts a code + PKCE S256 authorization; the browser follows the OP's redirect to the hosted page. */
 async function authorize(parameters: Record<string, string> = {}, jar = new CookieJar()): Promise<Flow> {
-  const verifier = oidc.randomPKCECodeVerifier();
-  const state = oidc.randomState();
-  const url = oidc.buildAuthorizationUrl(config, {
-    redirect_uri: REDIRECT_URI,
-    scope: 'openid email profile offline_access',
-    // oidc-provider issues refresh tokens (offline_access) only when consent is prompted for (OIDC Core 11).
-    prompt: 'consent',
-    code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
-    code_challenge_method: 'S256',
-    state,
-    ...parameters,
-  });
+  const { url, verifier, state } = await authorizationRequest(config, { redirectUri: REDIRECT_URI, resource: '' }, { ...FULL_CONSENT, ...parameters });
   const start = await jar.visit(url.href);
   expect(start.status, start.body).toBeGreaterThanOrEqual(300);
   expect(start.location).toMatch(new RegExp(`^${issuer}/interaction/[\\w-]+$`));

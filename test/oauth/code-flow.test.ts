@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SignInRefusal as SignInRefused } from '../../src/domain/sign-in/refusals.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { CookieJar } from '../support/cookie-jar.ts';
-import { authorize, basicAuth, codeAuthorizationUrl, codeThroughSeam, createTestClient, decodeJwt, discover, postForm, TestBrowser, type TestClient } from '../support/oauth.ts';
+import { authorizationRequest, authorize, basicAuth, codeAuthorizationUrl, codeThroughSeam, createTestClient, decodeJwt, discover, FULL_CONSENT, postForm, TestBrowser, type TestClient } from '../support/oauth.ts';
 
 /**
  * The OP's side of authorization code + PKCE, refresh rotation, userinfo and revocation, driven by openid-client as
@@ -32,20 +32,8 @@ async function spaConfig(client = spa) {
 }
 
 async function startFlow(config: oidc.Configuration, extra: Record<string, string> = {}): Promise<Flow> {
-  const verifier = oidc.randomPKCECodeVerifier();
-  const state = oidc.randomState();
   const nonce = oidc.randomNonce();
-  const url = oidc.buildAuthorizationUrl(config, {
-    redirect_uri: REDIRECT,
-    scope: 'openid email profile offline_access',
-    // oidc-provider issues refresh tokens (offline_access) only when consent is prompted for (OIDC Core 11).
-    prompt: 'consent',
-    code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
-    code_challenge_method: 'S256',
-    state,
-    nonce,
-    ...extra,
-  });
+  const { url, verifier, state } = await authorizationRequest(config, { redirectUri: REDIRECT, resource: '' }, { ...FULL_CONSENT, nonce, ...extra });
   return { url, verifier, state, nonce };
 }
 

@@ -9,7 +9,7 @@ import { addDomain } from '../support/domains.ts';
 import { csrfOf, emailFormAction, magicLinkOf, mails } from '../support/email-sign-in.ts';
 import { fetchVia, type FetchLike } from '../support/host-fetch.ts';
 import type { HttpClient } from '../support/http.ts';
-import { type AuthorizationFlow, createTestClient, decodeJwt, discover, discoverSurface, mintSurfaceToken, startAuthorization, type TestClient } from '../support/oauth.ts';
+import { type AuthorizationFlow, createTestClient, decodeJwt, discover, discoverSurface, mintSurfaceToken, redeemAfter, startAuthorization, type TestClient } from '../support/oauth.ts';
 import { isolatedNorthSouth } from '../support/surface-sign-in.ts';
 
 /**
@@ -69,15 +69,8 @@ const authorize = (config: oidc.Configuration, parameters: Record<string, string
   startAuthorization(config, { redirectUri: REDIRECT_URI, resource: managementApi }, parameters, jar);
 
 /** `resource` null: none asked for (a userinfo token). */
-async function tokensAfter(config: oidc.Configuration, flow: Flow, answer: Visit, resource: string | null = managementApi) {
-  const callback = await flow.jar.followOut(answer, config.serverMetadata().issuer);
-  return oidc.authorizationCodeGrant(
-    config,
-    callback,
-    { pkceCodeVerifier: flow.verifier, expectedState: flow.state },
-    resource === null ? undefined : { resource },
-  );
-}
+const tokensAfter = (config: oidc.Configuration, flow: Flow, answer: Visit, resource: string | null = managementApi) =>
+  redeemAfter(config, flow, answer, resource ?? undefined);
 
 const discoveryIssuer = async (host: string) => ((await (await via(`http://${host}/.well-known/openid-configuration`)).json()) as { issuer: string }).issuer;
 

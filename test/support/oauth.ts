@@ -166,6 +166,8 @@ export async function authorize(app: TestApp, url: URL | string, signIn: SignIn,
 
 /** What asks the OP for a refresh token: `offline_access`, which it grants only with `prompt=consent`. */
 export const OFFLINE_CONSENT = { scope: 'openid offline_access', prompt: 'consent' } as const;
+/** OFFLINE_CONSENT with the e-mail and profile claims. */
+export const FULL_CONSENT = { ...OFFLINE_CONSENT, scope: 'openid email profile offline_access' } as const;
 
 /**
  * A code for `signIn` through the hosted pages' seam (authorize): `config`'s client asks with PKCE S256, scope
