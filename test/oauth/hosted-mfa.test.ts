@@ -8,7 +8,7 @@ import type { TestApp } from '../support/app.ts';
 import { CookieJar, readForm, type Visit } from '../support/cookie-jar.ts';
 import { csrfOf, emailFormAction, mailedCode, mails } from '../support/email-sign-in.ts';
 import { HttpClient } from '../support/http.ts';
-import { createTestClient, decodeJwt, discover } from '../support/oauth.ts';
+import { authorizationRequest, createTestClient, decodeJwt, discover } from '../support/oauth.ts';
 import { isolatedNorthSouth } from '../support/surface-sign-in.ts';
 import { totpCodeAt as codeAt, giveTotp as giveTotpTo } from '../support/totp.ts';
 import { createPasswordUser, PASSWORD } from '../support/users.ts';
@@ -66,16 +66,7 @@ async function signIn(email: string, options: SignInOptions = {}) {
 /** An authorization request's sign-in page. */
 async function signInPage(options: SignInOptions = {}) {
   const jar = options.jar ?? new CookieJar();
-  const verifier = oidc.randomPKCECodeVerifier();
-  const state = oidc.randomState();
-  const url = oidc.buildAuthorizationUrl(options.configuration ?? config, {
-    redirect_uri: REDIRECT_URI,
-    scope: 'openid email',
-    code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
-    code_challenge_method: 'S256',
-    state,
-    ...options.parameters,
-  });
+  const { url, verifier, state } = await authorizationRequest(options.configuration ?? config, { redirectUri: REDIRECT_URI, resource: '' }, options.parameters);
   const start = await jar.visit(url.href);
   expect(start.location).toMatch(new RegExp(`^${issuer}/interaction/`));
   return { flow: { jar, verifier, state }, page: await jar.visit(start.location!) };

@@ -8,7 +8,7 @@ import { CookieJar, readForm, type Visit } from '../support/cookie-jar.ts';
 import { addDomain } from '../support/domains.ts';
 import { fetchVia } from '../support/host-fetch.ts';
 import { HttpClient } from '../support/http.ts';
-import { createTestClient, decodeJwt, discover } from '../support/oauth.ts';
+import { authorizationRequest, createTestClient, decodeJwt, discover } from '../support/oauth.ts';
 import { totpCodeAt as codeAt, giveTotp as giveTotpTo } from '../support/totp.ts';
 import { mailedCode, mails, normalized } from '../support/email-sign-in.ts';
 import { giveKey as giveKeyTo, SoftAuthenticator, webauthnFormOf } from '../support/webauthn.ts';
@@ -77,16 +77,7 @@ const originOf = (scope: Scope) => new URL(scope.configuration.serverMetadata().
 
 /** An authorization request of the scope's client: its login page. */
 async function loginPage(scope: Scope, jar = new CookieJar(), parameters: Record<string, string> = {}): Promise<{ flow: Flow; page: Visit }> {
-  const verifier = oidc.randomPKCECodeVerifier();
-  const state = oidc.randomState();
-  const url = oidc.buildAuthorizationUrl(scope.configuration, {
-    redirect_uri: REDIRECT_URI,
-    scope: 'openid email',
-    code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
-    code_challenge_method: 'S256',
-    state,
-    ...parameters,
-  });
+  const { url, verifier, state } = await authorizationRequest(scope.configuration, { redirectUri: REDIRECT_URI, resource: '' }, parameters);
   const start = await jar.visit(url.href);
   expect(start.location).toMatch(new RegExp(`^${originOf(scope)}(/t/[\\w-]+)?/interaction/`));
   return { flow: { jar, verifier, state }, page: await jar.visit(start.location!) };
