@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../support/app.ts';
-import { cspViolationsOf, launchChromium } from '../support/chromium.ts';
+import { cspViolationsOf, launchChromium, requestsOutside } from '../support/chromium.ts';
 import { openTab, signInToDashboard, startDashboardApp } from '../support/dashboard.ts';
 
 /**
@@ -38,8 +38,7 @@ describe('the dashboard in Chromium', () => {
     try {
       const page = await context.newPage();
       const violations = cspViolationsOf(page);
-      const outside: string[] = [];
-      page.on('request', (request) => void (!request.url().startsWith(publicUrl) && outside.push(request.url())));
+      const outside = requestsOutside(page, [publicUrl]);
       page.on('dialog', (dialog) => void dialog.accept());
 
       await signInToDashboard(page, publicUrl);

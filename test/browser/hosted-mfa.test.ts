@@ -4,7 +4,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { axeViolations, printed } from '../support/axe.ts';
-import { launchChromium, startClientCallback, type ClientCallback } from '../support/chromium.ts';
+import { cspViolationsOf, launchChromium, startClientCallback, type ClientCallback } from '../support/chromium.ts';
 import { mailedCode } from '../support/email-sign-in.ts';
 import { authorizationRequest, createTestClient, decodeJwt, discover } from '../support/oauth.ts';
 import { totpCodeAt as codeAt } from '../support/totp.ts';
@@ -57,10 +57,7 @@ async function toStep(email = 'tess@example.com') {
   const { url, verifier, state } = await authorizationRequest(config, { redirectUri: clientSide.redirectUri, resource: '' });
   const context = await browser.newContext();
   const page = await context.newPage();
-  const violations: string[] = [];
-  page.on('console', (message) => {
-    if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
-  });
+  const violations = cspViolationsOf(page);
   await page.goto(url.href);
   await page.getByLabel('Email address').fill(email);
   await page.getByLabel('Password').fill(PASSWORD);

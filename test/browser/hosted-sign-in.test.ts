@@ -3,7 +3,7 @@ import * as oidc from 'openid-client';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
-import { launchChromium, startClientCallback, type ClientCallback } from '../support/chromium.ts';
+import { cspViolationsOf, launchChromium, requestsOutside, startClientCallback, type ClientCallback } from '../support/chromium.ts';
 import { HttpClient } from '../support/http.ts';
 import { authorizationRequest, createTestClient, decodeJwt, discover } from '../support/oauth.ts';
 
@@ -71,14 +71,8 @@ describe('hosted sign-in in Chromium', () => {
       const context = await browser.newContext();
       try {
         const page = await context.newPage();
-        const outside: string[] = [];
-        page.on('request', (request) => {
-          if (!request.url().startsWith(issuer) && !request.url().startsWith(REDIRECT_URI)) outside.push(request.url());
-        });
-        const violations: string[] = [];
-        page.on('console', (message) => {
-          if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
-        });
+        const outside = requestsOutside(page, [issuer, REDIRECT_URI]);
+        const violations = cspViolationsOf(page);
         await page.goto(url.href);
         expect(new URL(page.url()).pathname).toMatch(/^\/interaction\//);
         // goto has waited for the page's load: no polling (expect.poll gives up after 1 s, which one protocol round
@@ -127,10 +121,7 @@ describe('account switching in Chromium', () => {
     const context = await browser.newContext();
     try {
       const page = await context.newPage();
-      const violations: string[] = [];
-      page.on('console', (message) => {
-        if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
-      });
+      const violations = cspViolationsOf(page);
       const signIn = async (tenant: string, password: string) => {
         const { url, verifier, state } = await authorizationRequest(isolated, defaults(), { tenant });
         await page.goto(url.href);

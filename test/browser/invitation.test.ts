@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { axeViolations, printed } from '../support/axe.ts';
 import { idTokenAt, startSignIn, type BrowserSurface } from '../support/browser-surfaces.ts';
-import { launchChromium, startClientCallback, withAuthenticator, type ClientCallback } from '../support/chromium.ts';
+import { cspViolationsOf, launchChromium, startClientCallback, withAuthenticator, type ClientCallback } from '../support/chromium.ts';
 import type { HttpClient } from '../support/http.ts';
 import { authorizationRequest, createTestClient, decodeJwt, discover, discoverSurface } from '../support/oauth.ts';
 import { passwordProviderId } from '../support/auth-providers.ts';
@@ -76,10 +76,7 @@ describe('an invitation in Chromium', () => {
     const context = await browser.newContext();
     try {
       const page = await context.newPage();
-      const violations: string[] = [];
-      page.on('console', (message) => {
-        if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
-      });
+      const violations = cspViolationsOf(page);
       await page.goto(link!);
       expect(await page.locator('h1').textContent()).toBe('You are invited to Initech');
       const button = page.getByRole('button', { name: 'Accept invitation' });

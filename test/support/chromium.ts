@@ -67,6 +67,16 @@ export function cspViolationsOf(page: Page): string[] {
   return violations;
 }
 
+/** Every URL the page requests from now on that starts with none of `reachable`. */
+export function requestsOutside(page: Page, reachable: readonly string[]): string[] {
+  const outside: string[] = [];
+  page.on('request', (request) => {
+    const url = request.url();
+    if (!reachable.some((prefix) => url.startsWith(prefix))) outside.push(url);
+  });
+  return outside;
+}
+
 /** A browser context with a platform authenticator (CDP WebAuthn) that holds passkeys and verifies its user. */
 export async function withAuthenticator(browser: Browser): Promise<{ context: BrowserContext; page: Page; cspViolations: string[] }> {
   const context = await browser.newContext();
@@ -90,13 +100,7 @@ export async function openBrandedPage(browser: Browser, reachable: readonly stri
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   await context.route(`${LOGO_HOST}/**`, (route) => route.fulfill({ status: 200, contentType: 'image/png', body: LOGO_PNG }));
   const page = await context.newPage();
-  const cspViolations = cspViolationsOf(page);
-  const outside: string[] = [];
-  page.on('request', (request) => {
-    const url = request.url();
-    if (![...reachable, LOGO_HOST].some((prefix) => url.startsWith(prefix))) outside.push(url);
-  });
-  return { context, page, cspViolations, outside };
+  return { context, page, cspViolations: cspViolationsOf(page), outside: requestsOutside(page, [...reachable, LOGO_HOST]) };
 }
 
 /** `run` on an openBrandedPage, which then must have broken no CSP and requested nothing outside `reachable`. */
