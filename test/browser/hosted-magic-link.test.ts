@@ -1,9 +1,8 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
-import { axeViolations, printed } from '../support/axe.ts';
 import { customDomainsOf, idTokenAt, scopesOf, startSignIn, startSurfaces, SURFACES, userOf, type BrowserSurface, type SurfaceName } from '../support/browser-surfaces.ts';
-import { cspViolationsOf, launchChromium, startClientCallback, type ClientCallback } from '../support/chromium.ts';
+import { cspViolationsOf, expectAccessible, launchChromium, startClientCallback, type ClientCallback } from '../support/chromium.ts';
 import { decodedMail, startMailSink, type MailSink } from '../support/mail-receivers.ts';
 
 /**
@@ -56,11 +55,6 @@ async function magicLinkSent(to: string, page: Page): Promise<string> {
   return link!;
 }
 
-/** axe's WCAG A/AA rules on the page as it stands. */
-async function expectAccessible(page: Page, state: string): Promise<void> {
-  const violations = await axeViolations(page);
-  expect(violations, printed(state, violations)).toEqual([]);
-}
 
 const atClient = (page: Page) => page.waitForURL(`${clientSide.redirectUri}**`);
 

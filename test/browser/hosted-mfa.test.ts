@@ -3,8 +3,7 @@ import * as oidc from 'openid-client';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
-import { axeViolations, printed } from '../support/axe.ts';
-import { cspViolationsOf, launchChromium, startClientCallback, type ClientCallback } from '../support/chromium.ts';
+import { cspViolationsOf, expectAccessible, launchChromium, startClientCallback, type ClientCallback } from '../support/chromium.ts';
 import { mailedCode } from '../support/email-sign-in.ts';
 import { authorizationRequest, createTestClient, decodeJwt, discover } from '../support/oauth.ts';
 import { totpCodeAt as codeAt } from '../support/totp.ts';
@@ -46,11 +45,7 @@ async function createUser(email: string): Promise<string> {
   return created.body.id as string;
 }
 
-async function expectAccessible(page: Page, state: string) {
-  const violations = await axeViolations(page);
-  expect(violations, printed(state, violations)).toEqual([]);
-  await page.screenshot({ path: `test-results/hosted-mfa-${state}.png`, fullPage: true });
-}
+const expectAccessibleMfa = (page: Page, state: string) => expectAccessible(page, state, `hosted-mfa-${state}`);
 
 /** `email`'s sign-in in a fresh browser context up to the MFA step; the page, and what the client needs to redeem the code. */
 async function toStep(email = 'tess@example.com') {
@@ -88,7 +83,7 @@ async function expectRefused(page: Page, label: string, code: string, state: str
   expect(await page.getByRole('alert').textContent()).toBe('The code is incorrect, has expired or was already used.');
   expect(await page.getByLabel(label, { exact: true }).getAttribute('aria-describedby')).toBe('form-error');
   expect(page.url()).toMatch(/\/mfa$/);
-  await expectAccessible(page, state);
+  await expectAccessibleMfa(page, state);
 }
 
 /** The first enrolment's recovery codes, shown once: Continue leads back to the client. */
@@ -96,7 +91,7 @@ async function continuePastCodes(page: Page): Promise<string[]> {
   await page.waitForSelector('text=Save your recovery codes');
   const codes = await page.locator('li code').allTextContents();
   expect(codes).toHaveLength(10);
-  await expectAccessible(page, 'recovery-codes');
+  await expectAccessibleMfa(page, 'recovery-codes');
   await Promise.all([page.waitForURL(`${clientSide.redirectUri}**`), page.getByRole('button', { name: 'Continue' }).click()]);
   return codes;
 }
@@ -108,7 +103,7 @@ async function continuePastCodes(page: Page): Promise<string[]> {
 async function enrolTotp(page: Page): Promise<{ secret: string; codes: string[] }> {
   expect(await page.locator('h1').textContent()).toBe('Set up two-step verification');
   expect(await page.getByRole('img', { name: 'QR code to scan with an authenticator app' }).count()).toBe(1);
-  await expectAccessible(page, 'enrol');
+  await expectAccessibleMfa(page, 'enrol');
   const uri = (await page.locator('code', { hasText: 'otpauth://totp/' }).textContent())!;
   const secret = new URL(uri).searchParams.get('secret')!;
   await page.getByLabel('Code', { exact: true }).fill(codeAt(secret, Date.now()));
@@ -143,7 +138,7 @@ describe('TOTP in Chromium', () => {
     try {
       const { page } = challenge;
       expect(await page.locator('h1').textContent()).toBe('Two-step verification');
-      await expectAccessible(page, 'challenge');
+      await expectAccessibleMfa(page, 'challenge');
       // The enrolment's step is used: the next step's code (within the window) signs in.
       await verified(page, 'Code', codeAt(secret, Date.now() + 30_000));
       await expectSignedIn(challenge, userId);
@@ -163,7 +158,7 @@ describe('e-mail code in Chromium', () => {
       await choose(page, 'Get a code by email');
       expect(await page.locator('h1').textContent()).toBe('Set up two-step verification');
       const code = await sendCode(page, email, 1);
-      await expectAccessible(page, 'email-enrol');
+      await expectAccessibleMfa(page, 'email-enrol');
       await page.getByLabel('Code', { exact: true }).fill(code);
       await page.getByRole('button', { name: 'Verify' }).click();
       await continuePastCodes(page);
@@ -177,7 +172,7 @@ describe('e-mail code in Chromium', () => {
       const { page } = challenge;
       expect(await page.locator('h1').textContent()).toBe('Two-step verification');
       expect(await page.locator('.subtitle').textContent()).toContain(email);
-      await expectAccessible(page, 'email-challenge');
+      await expectAccessibleMfa(page, 'email-challenge');
       const code = await sendCode(page, email, 2);
       await expectRefused(page, 'Code', code === '000000' ? '111111' : '000000', 'email-wrong-code');
       // The refusal used nothing up: the mailed code still signs in, and no other mail was sent.
@@ -206,7 +201,7 @@ describe('recovery codes in Chromium', () => {
     const first = await toStep(email);
     try {
       await choose(first.page, 'Use a recovery code');
-      await expectAccessible(first.page, 'recovery-challenge');
+      await expectAccessibleMfa(first.page, 'recovery-challenge');
       await verified(first.page, 'Recovery code', code);
       await expectSignedIn(first, roryId);
     } finally {

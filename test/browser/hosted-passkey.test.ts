@@ -2,9 +2,8 @@ import { mkdirSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
-import { axeViolations, printed } from '../support/axe.ts';
 import { customDomainsOf, idTokenAt, scopesOf, startSignIn, startSurfaces, SURFACES, userOf, type BrowserSurface, type SurfaceName } from '../support/browser-surfaces.ts';
-import { launchChromium, startClientCallback, withAuthenticator, type ClientCallback } from '../support/chromium.ts';
+import { expectAccessible, launchChromium, startClientCallback, withAuthenticator, type ClientCallback } from '../support/chromium.ts';
 import { mailedCode } from '../support/email-sign-in.ts';
 
 /**
@@ -47,11 +46,7 @@ describe.each(SURFACES)('passkeys in Chromium on %s', (name) => {
   const surface = () => surfaces[name];
   const index = SURFACES.indexOf(name);
 
-  async function expectAccessible(page: Page, state: string) {
-    const violations = await axeViolations(page);
-    expect(violations, printed(state, violations)).toEqual([]);
-    await page.screenshot({ path: `test-results/hosted-passkey-${index}-${state}.png`, fullPage: true });
-  }
+  const expectAccessiblePasskey = (page: Page, state: string) => expectAccessible(page, state, `hosted-passkey-${index}-${state}`);
 
   it('registers a passkey on the account page, signs in with it without a password, and uses it as the second factor', async () => {
     const email = `kim.${index}@example.com`;
@@ -67,13 +62,13 @@ describe.each(SURFACES)('passkeys in Chromium on %s', (name) => {
       expect(await idTokenAt(surface(), page, first)).toMatchObject({ sub: userId, amr: ['pwd'], iss: issuer });
       await page.goto(`${issuer}/account?${new URLSearchParams({ client_id: surface().config.clientMetadata().client_id })}`);
       expect(await page.getByRole('heading', { name: 'Passkeys and security keys' }).count()).toBe(1);
-      await expectAccessible(page, 'account');
+      await expectAccessiblePasskey(page, 'account');
       await page.getByLabel('Name of the new passkey').fill('This laptop');
       await page.fill('#passkey_add_password', PASSWORD);
       await Promise.all([page.waitForURL(/done=passkeys/), page.getByRole('button', { name: 'Add a passkey' }).click()]);
       expect(await page.getByText('Your passkeys and security keys are saved.').count()).toBe(1);
       expect(await page.getByLabel('Passkey to remove').locator('option').allTextContents()).toEqual(['This laptop']);
-      await expectAccessible(page, 'account-added');
+      await expectAccessiblePasskey(page, 'account-added');
       // The RP ID is the page's host: the custom domain's own, else `localhost`.
       const keys = await app.gatehouse.services.orm.em.getConnection().execute('select rp_id from webauthn_credential where user_id = ?', [userId]);
       expect(keys).toEqual([{ rp_id: new URL(issuer).hostname }]);
@@ -81,7 +76,7 @@ describe.each(SURFACES)('passkeys in Chromium on %s', (name) => {
       // Signed out: the passkey signs in alone, as two factors.
       await context.clearCookies();
       const second = await startSignIn(surface(), page, clientSide.redirectUri);
-      await expectAccessible(page, 'login');
+      await expectAccessiblePasskey(page, 'login');
       await Promise.all([atClient(page), page.getByRole('button', { name: 'Sign in with a passkey' }).click()]);
       expect(await idTokenAt(surface(), page, second)).toMatchObject({ sub: userId, amr: ['hwk', 'user', 'mfa'], iss: issuer });
 
@@ -91,7 +86,7 @@ describe.each(SURFACES)('passkeys in Chromium on %s', (name) => {
       await page.getByLabel('Email address').fill(email);
       await page.getByLabel('Password').fill(PASSWORD);
       await Promise.all([page.waitForURL(/\/mfa$/), page.getByRole('button', { name: 'Sign in', exact: true }).click()]);
-      await expectAccessible(page, 'second-factor');
+      await expectAccessiblePasskey(page, 'second-factor');
       await Promise.all([atClient(page), page.getByRole('button', { name: 'Use my passkey or security key' }).click()]);
       expect(await idTokenAt(surface(), page, third)).toMatchObject({ sub: userId, amr: ['pwd', 'hwk', 'mfa'], iss: issuer });
       expect(cspViolations).toEqual([]);
@@ -107,14 +102,14 @@ describe.each(SURFACES)('passkeys in Chromium on %s', (name) => {
     try {
       const first = await startSignIn(surface(), page, clientSide.redirectUri);
       await page.getByRole('link', { name: 'Create an account with a passkey' }).click();
-      await expectAccessible(page, 'signup');
+      await expectAccessiblePasskey(page, 'signup');
       await page.getByLabel('Email address').fill(email);
       await page.getByRole('button', { name: 'Send the code' }).click();
       await page.getByLabel('Code').fill(await mailedCode(surface().admin, email));
-      await expectAccessible(page, 'signup-code');
+      await expectAccessiblePasskey(page, 'signup-code');
       await page.getByRole('button', { name: 'Continue' }).click();
       await page.getByRole('heading', { name: 'Create your passkey' }).waitFor();
-      await expectAccessible(page, 'signup-create');
+      await expectAccessiblePasskey(page, 'signup-create');
       await Promise.all([atClient(page), page.getByRole('button', { name: 'Create my passkey' }).click()]);
       const claims = await idTokenAt(surface(), page, first);
       expect(claims).toMatchObject({ amr: ['hwk', 'user', 'mfa'], iss: issuer });

@@ -1,9 +1,8 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
-import { axeViolations, printed } from '../support/axe.ts';
 import { customDomainsOf, idTokenAt, NORTH_HOST, scopesOf, startSignIn, startSurfaces, SURFACES, userOf, type BrowserSurface, type SurfaceName } from '../support/browser-surfaces.ts';
-import { cspViolationsOf, launchChromium, startClientCallback, type ClientCallback } from '../support/chromium.ts';
+import { cspViolationsOf, expectAccessible, launchChromium, startClientCallback, type ClientCallback } from '../support/chromium.ts';
 import { TestIdp } from '../support/saml-idp.ts';
 import { passwordProviderId } from '../support/auth-providers.ts';
 
@@ -80,9 +79,7 @@ describe.each(SURFACES)('SAML sign-in in Chromium on %s', (name) => {
       expect(new URL(page.url()).pathname).toMatch(/\/interaction\//);
       // SAML only: no password form, one link naming the provider.
       expect(await page.locator('input[name="password"]').count()).toBe(0);
-      const violations = await axeViolations(page);
-      expect(violations, printed('sign-in with a SAML link', violations)).toEqual([]);
-      await page.screenshot({ path: `test-results/hosted-saml-${index}.png`, fullPage: true });
+      await expectAccessible(page, 'sign-in with a SAML link', `hosted-saml-${index}`);
       await page.getByRole('link', { name: 'Sign in with Corp SSO' }).click();
       // The IdP's page (the AuthnRequest went there by the HTTP-Redirect binding).
       await page.getByRole('button', { name: 'Continue as the test IdP' }).waitFor();
@@ -115,9 +112,7 @@ describe.each(SURFACES)('SAML sign-in in Chromium on %s', (name) => {
       await Promise.all([page.waitForURL(loginUrl), page.getByRole('button', { name: 'Continue as the test IdP' }).click()]);
       const request = await startSignIn(surface(), page, clientSide.redirectUri);
       await page.getByRole('heading', { name: `Continue as ${signingIn}?` }).waitFor();
-      const violations = await axeViolations(page);
-      expect(violations, printed('IdP-initiated confirmation', violations)).toEqual([]);
-      await page.screenshot({ path: `test-results/hosted-saml-confirm-${index}.png`, fullPage: true });
+      await expectAccessible(page, 'IdP-initiated confirmation', `hosted-saml-confirm-${index}`);
       await Promise.all([atClient(page), page.getByRole('button', { name: `Continue as ${signingIn}` }).click()]);
       expect(await idTokenAt(surface(), page, request)).toMatchObject({ sub: userId, iss: surface().config.serverMetadata().issuer });
       expect(csp).toEqual([]);

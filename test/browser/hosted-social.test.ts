@@ -2,9 +2,8 @@ import { mkdirSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
-import { axeViolations, printed } from '../support/axe.ts';
 import { customDomainsOf, idTokenAt, scopesOf, startSignIn, startSurfaces, SURFACES, type BrowserSurface, type SurfaceName } from '../support/browser-surfaces.ts';
-import { cspViolationsOf, launchChromium, startClientCallback, type ClientCallback } from '../support/chromium.ts';
+import { cspViolationsOf, expectAccessible, launchChromium, startClientCallback, type ClientCallback } from '../support/chromium.ts';
 import { freePort } from '../support/spawned-service.ts';
 import { startGitHub, startUpstreamIdp, type TestGitHub, type TestUpstream } from '../support/upstream-idp.ts';
 
@@ -68,9 +67,7 @@ describe.each(SURFACES)('social sign-in in Chromium on %s', (name) => {
       const csp = cspViolationsOf(page);
       const request = await startSignIn(surface(), page, clientSide.redirectUri);
       expect(new URL(page.url()).pathname).toMatch(/\/interaction\/[\w-]+$/);
-      const violations = await axeViolations(page);
-      expect(violations, printed('sign-in with upstream links', violations)).toEqual([]);
-      await page.screenshot({ path: `test-results/hosted-social-${index}.png`, fullPage: true });
+      await expectAccessible(page, 'sign-in with upstream links', `hosted-social-${index}`);
       await Promise.all([page.waitForURL(`${clientSide.redirectUri}**`), page.getByRole('link', { name: `Sign in with ${provider}` }).click()]);
       expect(await page.textContent('body')).toBe('back at the client');
       const claims = await idTokenAt(surface(), page, request);

@@ -3,9 +3,8 @@ import * as oidc from 'openid-client';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
-import { axeViolations, printed } from '../support/axe.ts';
 import { idTokenAt, startSignIn, type BrowserSurface } from '../support/browser-surfaces.ts';
-import { cspViolationsOf, launchChromium, startClientCallback, withAuthenticator, type ClientCallback } from '../support/chromium.ts';
+import { cspViolationsOf, expectAccessible, launchChromium, startClientCallback, withAuthenticator, type ClientCallback } from '../support/chromium.ts';
 import type { HttpClient } from '../support/http.ts';
 import { authorizationRequest, createTestClient, decodeJwt, discover, discoverSurface } from '../support/oauth.ts';
 import { passwordProviderId } from '../support/auth-providers.ts';
@@ -82,10 +81,7 @@ describe('an invitation in Chromium', () => {
       const button = page.getByRole('button', { name: 'Accept invitation' });
       expect(await button.evaluate((element) => getComputedStyle(element).backgroundColor)).toBe(rgb(PRIMARY));
       expect(await page.getByLabel('Email address').inputValue()).toBe('peter@initech.example');
-      const accessible = async (state: string) => {
-        const violations = await axeViolations(page);
-        expect(violations, printed(state, violations)).toEqual([]);
-      };
+      const accessible = (state: string) => expectAccessible(page, state);
       await accessible('invitation form');
       // A password the policy refuses: the form again, the rules and the refusal tied to the field.
       await page.getByLabel('Password').fill('short');
@@ -155,10 +151,7 @@ describe('an invitation in Chromium', () => {
       await page.goto(link!);
       expect(await page.locator('h1').textContent()).toBe('Join Vandelay');
       expect(await page.locator('input[type="password"]').count()).toBe(0);
-      const accessible = async (state: string) => {
-        const violations = await axeViolations(page);
-        expect(violations, printed(state, violations)).toEqual([]);
-      };
+      const accessible = (state: string) => expectAccessible(page, state);
       await accessible('passwordless invitation form');
       await page.getByLabel('Name').fill('Art Vandelay');
       await page.screenshot({ path: 'test-results/invitation-passwordless-form.png', fullPage: true });
@@ -194,10 +187,6 @@ describe('an invitation in Chromium', () => {
       return sent.body.id as string;
     };
     const keysOf = (userId: string) => app.gatehouse.services.orm.em.getConnection().execute('select rp_id from webauthn_credential where user_id = ?', [userId]);
-    const accessible = async (page: Page, state: string) => {
-      const violations = await axeViolations(page);
-      expect(violations, printed(state, violations)).toEqual([]);
-    };
     /** Signed out, the passkey alone signs the account in to Pendant. */
     const signsInWithPasskey = async (page: Page, userId: string) => {
       await page.context().clearCookies();
@@ -213,13 +202,13 @@ describe('an invitation in Chromium', () => {
       const { page } = fresh;
       await page.goto(await linkMailedTo(client, 'pia@pendant.example'));
       expect(await page.textContent('body')).toContain('Pendant signs in with passkeys: your browser will make one for this account.');
-      await accessible(page, 'passkey invitation form');
+      await expectAccessible(page, 'passkey invitation form');
       await page.getByLabel('Name').fill('Pia');
       await page.screenshot({ path: 'test-results/invitation-passkey-form.png', fullPage: true });
       await Promise.all([page.waitForLoadState('load'), page.getByRole('button', { name: 'Accept and create a passkey' }).click()]);
       await page.waitForSelector('h1:has-text("Welcome to Pendant")');
       expect(await page.textContent('body')).toContain('You can sign in with your passkey.');
-      await accessible(page, 'passkey invitation accepted');
+      await expectAccessible(page, 'passkey invitation accepted');
       const userId = (await client.get(`${base}/tenants/${pendant}/invitations/${invitationId}`)).body.acceptedUserId as string;
       expect((await client.get(`${base}/users/${userId}`)).body).toMatchObject({ email: 'pia@pendant.example', name: 'Pia', tenantIds: [pendant], emailVerified: true });
       expect(await keysOf(userId)).toEqual([{ rp_id: 'localhost' }]);
@@ -240,10 +229,10 @@ describe('an invitation in Chromium', () => {
       await page.goto(await linkMailedTo(client, 'ray@pendant.example'));
       expect(await page.textContent('body')).toContain('Accept the invitation to join Pendant with your account. Pendant signs in with passkeys');
       expect(await page.getByLabel('Name').count()).toBe(0);
-      await accessible(page, 'passkey invitation form, existing account');
+      await expectAccessible(page, 'passkey invitation form, existing account');
       await Promise.all([page.waitForLoadState('load'), page.getByRole('button', { name: 'Send me a code' }).click()]);
       expect(await page.textContent('body')).toContain('We sent a code to ray@pendant.example. It works once, for 10 minutes.');
-      await accessible(page, 'passkey invitation form, code sent');
+      await expectAccessible(page, 'passkey invitation form, code sent');
       await page.getByLabel('Code from the e-mail').fill(await mailedCode(client, 'ray@pendant.example'));
       await Promise.all([page.waitForLoadState('load'), page.getByRole('button', { name: 'Accept and create a passkey' }).click()]);
       await page.waitForSelector('h1:has-text("Welcome to Pendant")');

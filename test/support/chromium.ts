@@ -3,6 +3,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { expect } from 'vitest';
+import { axeViolations, printed } from './axe.ts';
 
 /** Debian's Chromium and its headless shell: installed by .ci/run; no browser is ever downloaded. */
 export const CHROMIUM = '/usr/bin/chromium';
@@ -113,4 +114,11 @@ export async function withBrandedPage(browser: Browser, reachable: readonly stri
   } finally {
     await context.close();
   }
+}
+
+/** axe's WCAG A/AA rules hold on the page as it stands (`state` names it in a failure); `screenshot`: then saved as test-results/{screenshot}.png. */
+export async function expectAccessible(page: Page, state: string, screenshot?: string): Promise<void> {
+  const violations = await axeViolations(page);
+  expect(violations, printed(state, violations)).toEqual([]);
+  if (screenshot !== undefined) await page.screenshot({ path: `test-results/${screenshot}.png`, fullPage: true });
 }
