@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { customDomainsOf, idTokenAt, NORTH_HOST, scopesOf, startSignIn, startSurfaces, SURFACES, userOf, type BrowserSurface, type SurfaceName } from '../support/browser-surfaces.ts';
 import { cspViolationsOf, expectAccessible, launchChromium, startClientCallback, type ClientCallback } from '../support/chromium.ts';
-import { TestIdp } from '../support/saml-idp.ts';
+import { LOOPBACK_UPSTREAMS, TestIdp } from '../support/saml-idp.ts';
 import { passwordProviderId } from '../support/auth-providers.ts';
 
 /**
@@ -28,7 +28,7 @@ let loginUrl: string;
 beforeAll(async () => {
   clientSide = await startClientCallback();
   loginUrl = clientSide.redirectUri.replace(/\/callback$/, '/login');
-  app = await startTestApp({ upstreams: { allowLoopback: true, allowPrivateHosts: false, githubUrl: 'https://github.com', githubApiUrl: 'https://api.github.com' } }, { reachablePublicUrl: true });
+  app = await startTestApp({ upstreams: LOOPBACK_UPSTREAMS }, { reachablePublicUrl: true });
   surfaces = await startSurfaces(app, clientSide.redirectUri);
   for (const { admin, scopePath } of scopesOf(surfaces)) {
     // SAML only: the application's password provider off (North has no provider of its own besides).

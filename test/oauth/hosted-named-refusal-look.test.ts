@@ -39,7 +39,7 @@ beforeAll(async () => {
   expect(branding.status, JSON.stringify(branding.body)).toBe(200);
   for (const body of [
     { type: 'magic_link' },
-    { type: 'saml', name: 'Lumen SSO', config: { entityId: idp.entityId, ssoUrl: 'https://idp.test/sso', certificate: idp.certificate } },
+    { type: 'saml', name: 'Lumen SSO', config: idp.providerConfig() },
   ]) {
     const created = await app.http.post('/auth-providers', body);
     expect(created.status, JSON.stringify(created.body)).toBe(201);

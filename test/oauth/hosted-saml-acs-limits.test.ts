@@ -18,7 +18,7 @@ let other: { id: string; acsUrl: string };
 
 beforeAll(async () => {
   app = await startTestApp({ signInRateLimit: { max: LIMIT, windowMs: 60_000 }, trustProxy: ['loopback'] }, { reachablePublicUrl: true });
-  const config = { entityId: idp.entityId, ssoUrl: 'https://idp.test/sso', certificate: idp.certificate };
+  const config = idp.providerConfig();
   const created = await app.http.post('/auth-providers', { type: 'saml', name: 'Limited', config });
   expect(created.status, JSON.stringify(created.body)).toBe(201);
   provider = created.body as typeof provider;

@@ -6,7 +6,7 @@ import { certificatePem } from '../../src/domain/sign-in/saml-keys.ts';
 import { addDomain } from '../support/domains.ts';
 import { fetchVia } from '../support/host-fetch.ts';
 import { createTestClient, decodeJwt, discover, startAuthorization, type AuthorizationFlow } from '../support/oauth.ts';
-import { TestIdp, type ResponseOptions } from '../support/saml-idp.ts';
+import { LOOPBACK_UPSTREAMS, TestIdp, type ResponseOptions } from '../support/saml-idp.ts';
 import type { HttpClient } from '../support/http.ts';
 import type { BootstrapResult } from '../../src/domain/bootstrap.ts';
 
@@ -31,7 +31,7 @@ let userId: string;
 const EMAIL = 'ann@saml.test';
 
 beforeAll(async () => {
-  app = await startTestApp({ upstreams: { allowLoopback: true, allowPrivateHosts: false, githubUrl: 'https://github.com', githubApiUrl: 'https://api.github.com' } }, { reachablePublicUrl: true });
+  app = await startTestApp({ upstreams: LOOPBACK_UPSTREAMS }, { reachablePublicUrl: true });
   issuer = app.gatehouse.services.config.publicUrl;
   const client = await createTestClient(app, { type: 'web', redirectUris: [REDIRECT_URI] });
   config = await discover(app, client.clientId, oidc.ClientSecretBasic(client.clientSecret ?? ''));
@@ -43,7 +43,7 @@ beforeAll(async () => {
   const created = await app.http.post('/auth-providers', {
     type: 'saml',
     name: 'Acme Okta',
-    config: { entityId: idp.entityId, ssoUrl: 'https://idp.test/sso', certificate: idp.certificate, idpInitiatedLoginUrl: IDP_LOGIN_URL, allowSignup: false },
+    config: idp.providerConfig({ idpInitiatedLoginUrl: IDP_LOGIN_URL, allowSignup: false }),
   });
   expect(created.status, JSON.stringify(created.body)).toBe(201);
   provider = created.body as typeof provider;
@@ -530,7 +530,7 @@ describe('single logout started at the IdP', () => {
     // A NameID another application's provider recorded is unknown here (known, it would be answered Success).
     const other = await app.bootstrapAnother();
     const otherAdmin = app.as({ apiKey: other.apiKey });
-    const otherProvider = await otherAdmin.post('/auth-providers', { type: 'saml', config: { entityId: idp.entityId, ssoUrl: 'https://idp.test/sso', certificate: idp.certificate, sloUrl: IDP_SLO_URL } });
+    const otherProvider = await otherAdmin.post('/auth-providers', { type: 'saml', config: idp.providerConfig({ sloUrl: IDP_SLO_URL }) });
     const otherUser = (await otherAdmin.post('/users', { email: 'foreign@saml.test' })).body.id as string;
     await app.gatehouse.services.orm.em
       .getConnection()
@@ -710,7 +710,7 @@ describe('single logout in an isolated application', () => {
     const created = await admin.post(tenant === undefined ? '/auth-providers' : `${appPath}/tenants/${tenant}/auth-providers`, {
       type: 'saml',
       name,
-      config: { entityId: idp.entityId, ssoUrl: 'https://idp.test/sso', certificate: idp.certificate, sloUrl: IDP_SLO_URL },
+      config: idp.providerConfig({ sloUrl: IDP_SLO_URL }),
     });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     return created.body as Provider;
@@ -824,7 +824,7 @@ describe('the providers of a surface', () => {
     const created = await app.http.post(`${appPath}/tenants/${tenant}/auth-providers`, {
       type: 'saml',
       name: 'Tenant IdP',
-      config: { entityId: idp.entityId, ssoUrl: 'https://idp.test/sso', certificate: idp.certificate },
+      config: idp.providerConfig(),
     });
     expect(created.status).toBe(201);
     const own = created.body as typeof provider;

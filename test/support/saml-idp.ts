@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { SignedXml } from 'xml-crypto';
 import { encrypt } from 'xml-encryption';
+import type { UpstreamConfig } from '../../src/config.ts';
 
 /**
  * A SAML 2.0 identity provider for tests: it reads the service's AuthnRequests (HTTP-Redirect binding) and signs real
@@ -82,12 +83,20 @@ const otherKey = () => generateKeyPairSync('rsa', { modulusLength: 2048 }).priva
 
 const escape = (value: string) => value.replace(/[&<>"]/g, (character) => `&#${character.charCodeAt(0)};`);
 
+/** Upstream settings that let a test's IdP on 127.0.0.1 be reached (GitHub left at its real address, unused). */
+export const LOOPBACK_UPSTREAMS: UpstreamConfig = { allowLoopback: true, allowPrivateHosts: false, githubUrl: 'https://github.com', githubApiUrl: 'https://api.github.com' };
+
 export class TestIdp {
   readonly entityId = `https://idp.test/${randomUUID()}`;
   readonly certificate = IDP_CERTIFICATE;
   /** The NameIDs of the LogoutRequests its served `/slo` answered. */
   readonly logoutsSeen: string[] = [];
   private server: Server | undefined;
+
+  /** A `saml` provider's config trusting this IdP (its SSO URL a placeholder the tests answer themselves); `extra` adds or overrides. */
+  providerConfig(extra: Record<string, unknown> = {}) {
+    return { entityId: this.entityId, ssoUrl: 'https://idp.test/sso', certificate: this.certificate, ...extra };
+  }
 
   /** What the service's redirect to the IdP asks: the AuthnRequest's ID and ACS, and RelayState. */
   readRequest(location: string): AuthnRequestSeen {
