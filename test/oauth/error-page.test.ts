@@ -1,24 +1,23 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderError } from '../../src/oidc/error-page.ts';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import { type TestApp } from '../support/app.ts';
 import { CookieJar, type Visit } from '../support/cookie-jar.ts';
 import { addDomain } from '../support/domains.ts';
-import { hostedPagesOf, type HostedTestApp } from '../support/hosted-app.ts';
+import { hostedPagesOf, REDIRECT_URI, startHostedTestApp, type HostedTestApp } from '../support/hosted-app.ts';
 import { expectHostedHeaders } from '../support/hosted-headers.ts';
 import { fetchVia } from '../support/host-fetch.ts';
 import { HttpClient } from '../support/http.ts';
-import { codeAuthorizationUrl, createTestClient, discoverSurface, startAuthorization } from '../support/oauth.ts';
+import { codeAuthorizationUrl, createTestClient, discoverSurface, startAuthorization, type TestClient } from '../support/oauth.ts';
 
-const REDIRECT_URI = 'https://app.example/callback';
 
 let app: TestApp;
 let issuer: string;
 let clientId: string;
 
 beforeAll(async () => {
-  app = await startTestApp({}, { reachablePublicUrl: true });
-  issuer = app.gatehouse.services.config.publicUrl;
-  clientId = (await createTestClient(app, { type: 'web', redirectUris: [REDIRECT_URI] })).clientId;
+  let client: TestClient;
+  ({ app, issuer, client } = await startHostedTestApp());
+  clientId = client.clientId;
 });
 afterAll(async () => app?.close());
 

@@ -2,16 +2,17 @@ import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BootstrapResult } from '../../src/domain/bootstrap.ts';
 import { recoveryCodeHash } from '../../src/domain/mfa/codes.ts';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import { type TestApp } from '../support/app.ts';
 import { CookieJar, readForm, type Visit } from '../support/cookie-jar.ts';
 import { addDomain } from '../support/domains.ts';
 import { accountLinkOf, issuedLink, mails } from '../support/email-sign-in.ts';
 import { fetchVia } from '../support/host-fetch.ts';
 import { HttpClient } from '../support/http.ts';
-import { codeAuthorizationUrl, createTestClient, discover, OFFLINE_CONSENT, startAuthorization } from '../support/oauth.ts';
+import { codeAuthorizationUrl, createTestClient, discover, OFFLINE_CONSENT, startAuthorization, type TestClient } from '../support/oauth.ts';
 import { totpCodeAt as codeAt } from '../support/totp.ts';
 import { newId } from '../../src/ids.ts';
 import { createPasswordUser, PASSWORD } from '../support/users.ts';
+import { REDIRECT_URI, startHostedTestApp } from '../support/hosted-app.ts';
 
 /**
  * The hosted account page (`/account?client_id=…`): reached signed out, it signs in through the client's own
@@ -19,7 +20,6 @@ import { createPasswordUser, PASSWORD } from '../support/users.ts';
  * history) and signs out elsewhere. The password policy's maxAge forces a change at sign-in, an isolated tenant's
  * policy for its own users only; historyCount applies on every path that sets a password.
  */
-const REDIRECT_URI = 'https://app.example/callback';
 const NEW_PASSWORD = 'Battery-Staple-42';
 
 let app: TestApp;
@@ -27,9 +27,9 @@ let issuer: string;
 let clientId: string;
 
 beforeAll(async () => {
-  app = await startTestApp({}, { reachablePublicUrl: true });
-  issuer = app.gatehouse.services.config.publicUrl;
-  clientId = (await createTestClient(app, { type: 'web', redirectUris: [REDIRECT_URI] })).clientId;
+  let client: TestClient;
+  ({ app, issuer, client } = await startHostedTestApp());
+  clientId = client.clientId;
   // The root application keeps a user's last 2 passwords.
   expect((await app.http.put('/policies/password', { historyCount: 2 })).status).toBe(200);
 });
