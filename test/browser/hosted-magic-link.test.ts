@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
-import { customDomainsOf, idTokenAt, scopesOf, startSignIn, startSurfaces, SURFACES, userOf, type BrowserSurface, type SurfaceName } from '../support/browser-surfaces.ts';
+import { customDomainsOf, idTokenAt, inSignInPage, scopesOf, startSignIn, startSurfaces, SURFACES, userOf, type BrowserSurface, type SurfaceName } from '../support/browser-surfaces.ts';
 import { cspViolationsOf, expectAccessible, launchChromium, startClientCallback, type ClientCallback } from '../support/chromium.ts';
 import { decodedMail, startMailSink, type MailSink } from '../support/mail-receivers.ts';
 
@@ -73,20 +73,13 @@ describe.each(SURFACES)('by e-mail in Chromium on %s', (name) => {
   it('e-mail → mail → the link in the same browser: signed in', async () => {
     const email = address('rae');
     const userId = await userOf(surface(), email);
-    const context = await browser.newContext();
-    try {
-      const page = await context.newPage();
-      const csp = cspViolationsOf(page);
-      const request = await startSignIn(surface(), page, clientSide.redirectUri);
+    await inSignInPage(browser, surface(), clientSide.redirectUri, async (page, request) => {
       await expectAccessible(page, 'sign-in with the e-mail form');
       await askByMail(page, email, 'link');
       await expectAccessible(page, 'check your email');
       await Promise.all([atClient(page), page.goto(await magicLinkSent(email, page))]);
       expect(await idTokenAt(surface(), page, request)).toMatchObject({ sub: userId, iss: issuer() });
-      expect(csp).toEqual([]);
-    } finally {
-      await context.close();
-    }
+    });
   });
 
   it('the link in another browser: confirmed there, its code typed in the asking one', async () => {
@@ -131,11 +124,7 @@ describe.each(SURFACES)('by e-mail in Chromium on %s', (name) => {
   it('the e-mail code: asked for on the page, typed from the mail', async () => {
     const email = address('ty');
     const userId = await userOf(surface(), email);
-    const context = await browser.newContext();
-    try {
-      const page = await context.newPage();
-      const csp = cspViolationsOf(page);
-      const request = await startSignIn(surface(), page, clientSide.redirectUri);
+    await inSignInPage(browser, surface(), clientSide.redirectUri, async (page, request) => {
       await askByMail(page, email, 'code');
       expect(await page.textContent('body')).toContain('we sent it a sign-in code');
       await expectAccessible(page, 'the code asked for');
@@ -144,9 +133,6 @@ describe.each(SURFACES)('by e-mail in Chromium on %s', (name) => {
       await page.getByLabel('Code').fill(code!);
       await Promise.all([atClient(page), page.getByRole('button', { name: 'Continue' }).click()]);
       expect(await idTokenAt(surface(), page, request)).toMatchObject({ sub: userId, iss: issuer() });
-      expect(csp).toEqual([]);
-    } finally {
-      await context.close();
-    }
+    });
   });
 });

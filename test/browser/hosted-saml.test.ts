@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
-import { customDomainsOf, idTokenAt, NORTH_HOST, scopesOf, startSignIn, startSurfaces, SURFACES, userOf, type BrowserSurface, type SurfaceName } from '../support/browser-surfaces.ts';
+import { customDomainsOf, idTokenAt, inSignInPage, NORTH_HOST, scopesOf, startSignIn, startSurfaces, SURFACES, userOf, type BrowserSurface, type SurfaceName } from '../support/browser-surfaces.ts';
 import { cspViolationsOf, expectAccessible, launchChromium, startClientCallback, type ClientCallback } from '../support/chromium.ts';
 import { LOOPBACK_UPSTREAMS, TestIdp } from '../support/saml-idp.ts';
 import { passwordProviderId } from '../support/auth-providers.ts';
@@ -71,11 +71,7 @@ describe.each(SURFACES)('SAML sign-in in Chromium on %s', (name) => {
 
   it('SP-initiated: the provider’s button, the IdP’s form posting the signed response, and back at the client signed in', async () => {
     const userId = await nextUser('sam');
-    const context = await browser.newContext();
-    try {
-      const page = await context.newPage();
-      const csp = cspViolationsOf(page);
-      const request = await startSignIn(surface(), page, clientSide.redirectUri);
+    await inSignInPage(browser, surface(), clientSide.redirectUri, async (page, request) => {
       expect(new URL(page.url()).pathname).toMatch(/\/interaction\//);
       // SAML only: no password form, one link naming the provider.
       expect(await page.locator('input[name="password"]').count()).toBe(0);
@@ -94,10 +90,7 @@ describe.each(SURFACES)('SAML sign-in in Chromium on %s', (name) => {
       await page.getByRole('button', { name: 'Sign out' }).click();
       await page.getByRole('heading', { name: 'You are signed out' }).waitFor();
       expect(scope().idp.logoutsSeen.length).toBeGreaterThan(0);
-      expect(csp).toEqual([]);
-    } finally {
-      await context.close();
-    }
+    });
   });
 
   // The unsolicited response's proof is a cookie of the ACS's host: for the custom domain, the IdP posts to the domain's own.

@@ -1,8 +1,8 @@
 import * as oidc from 'openid-client';
-import type { Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import type { TestApp } from './app.ts';
-import type { CustomDomains } from './chromium.ts';
+import { cspViolationsOf, type CustomDomains } from './chromium.ts';
 import { addDomain } from './domains.ts';
 import { fetchVia } from './host-fetch.ts';
 import type { HttpClient } from './http.ts';
@@ -75,6 +75,25 @@ export async function startSignIn(surface: BrowserSurface, page: Page, redirectU
   const request = await authorizationRequest(surface.config, { redirectUri, resource: '' }, parameters);
   await page.goto(request.url.href);
   return request;
+}
+
+/** `run` on a fresh context's page sent to the surface's sign-in (startSignIn); the page must then have broken no CSP. */
+export async function inSignInPage(
+  browser: Browser,
+  surface: BrowserSurface,
+  redirectUri: string,
+  run: (page: Page, request: AuthorizationRequest) => Promise<void>,
+): Promise<void> {
+  const context = await browser.newContext();
+  try {
+    const page = await context.newPage();
+    const csp = cspViolationsOf(page);
+    const request = await startSignIn(surface, page, redirectUri);
+    await run(page, request);
+    expect(csp).toEqual([]);
+  } finally {
+    await context.close();
+  }
 }
 
 /** The ID token's claims the code the client got back (the page's URL) redeems for, at the surface's issuer. */
