@@ -10,7 +10,7 @@ import { csrfOf, emailFormAction, mailedCode, mails } from '../support/email-sig
 import { HttpClient } from '../support/http.ts';
 import { authorizationRequest, createTestClient, decodeJwt, discover } from '../support/oauth.ts';
 import { isolatedNorthSouth } from '../support/surface-sign-in.ts';
-import { totpCodeAt as codeAt, giveTotp as giveTotpTo } from '../support/totp.ts';
+import { totpCodeAt as codeAt, giveTotp as giveTotpTo, withTimeLeftInStep } from '../support/totp.ts';
 import { createPasswordUser, PASSWORD } from '../support/users.ts';
 import { REDIRECT_URI, startHostedTestApp } from '../support/hosted-app.ts';
 
@@ -141,6 +141,7 @@ describe('optional (the default)', () => {
     const replayed = await again.flow.jar.submit(again.page, { code });
     expect(replayed.status).toBe(400);
     expect(replayed.body).toContain('The code is incorrect, has expired or was already used.');
+    await withTimeLeftInStep();
     expect((await again.flow.jar.submit(replayed, { code: codeAt(secret, Date.now() - STEP_MS) })).status).toBe(400);
     const failed = await records(userId, 'user.sign_in_failed');
     expect(failed.map((record) => record.after['reason'])).toEqual(['code_replayed', 'code_replayed']);
@@ -153,9 +154,11 @@ describe('optional (the default)', () => {
     const { flow, page } = await stepPage('window@example.com');
     // Two refusals only: from the third failure on, an address waits before it is heard again (lockout policy).
     for (const offset of [-2, 2]) {
+      await withTimeLeftInStep();
       const refused = await flow.jar.submit(page, { code: codeAt(secret, Date.now() + offset * STEP_MS) });
       expect(refused.status, `offset ${offset}`).toBe(400);
     }
+    await withTimeLeftInStep();
     expect((await flow.jar.submit(page, { code: codeAt(secret, Date.now() - STEP_MS) })).status).toBe(303);
     expect((await records(userId, 'user.sign_in_failed')).map((record) => record.after['reason'])).toEqual(['wrong_code', 'wrong_code']);
   });

@@ -7,6 +7,15 @@ import type { TestApp } from './app.ts';
 export const totpCodeAt = (secret: string, at = Date.now()): string =>
   new TOTP({ secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30 }).generate({ timestamp: at });
 
+const STEP_MS = 30_000;
+
+/** Waits, if need be, for the next 30-second step: a code computed relative to now must be checked by the service in the
+ *  step it was computed in, since a boundary in between moves the service's ±1 step window. */
+export async function withTimeLeftInStep(ms = 2_000): Promise<void> {
+  const left = STEP_MS - (Date.now() % STEP_MS);
+  if (left < ms) await new Promise((resolve) => setTimeout(resolve, left + 10));
+}
+
 /** A TOTP factor given to the user directly (as an enrolment stores it), and its secret. */
 export async function giveTotp(app: TestApp, applicationId: string, userId: string): Promise<string> {
   const secret = newTotpSecret();
