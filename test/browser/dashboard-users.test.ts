@@ -65,11 +65,10 @@ const dashboard = dashboardSuite({
     globex = await app.createTenant('Globex');
     existingId = await app.createUser(EXISTING, acme);
     withMfaId = await app.createUser(WITH_MFA, acme);
-    const sql = (query: string, params: unknown[]) => app.gatehouse.services.orm.em.getConnection().execute(query, params);
     // A factor as an enrolment stores it (the hosted step: test/oauth/hosted-mfa.test.ts).
-    await sql(`insert into mfa_factor (application_id, id, user_id, kind) values (?, gen_random_uuid(), ?, 'email_otp')`, [app.root.applicationId, withMfaId]);
+    await app.sql(`insert into mfa_factor (application_id, id, user_id, kind) values (?, gen_random_uuid(), ?, 'email_otp')`, [app.root.applicationId, withMfaId]);
     // As the lockout policy's `lockoutMinutes: null` leaves a user (src/domain/sign-in/lockout.ts): locked until unlocked.
-    await sql(`update app_user set status = 'locked', locked_until = null, failed_sign_ins = 50 where id = ?`, [existingId]);
+    await app.sql(`update app_user set status = 'locked', locked_until = null, failed_sign_ins = 50 where id = ?`, [existingId]);
     const web = await createTestClient(app, { type: 'web', redirectUris: [REDIRECT_URI] });
     config = await discover(app, web.clientId, oidc.ClientSecretBasic(web.clientSecret));
   },

@@ -26,7 +26,6 @@ beforeAll(async () => {
 });
 afterAll(async () => app?.close());
 
-const sql = <T>(query: string, params: unknown[] = []) => app.gatehouse.services.orm.em.getConnection().execute<T[]>(query, params);
 
 /** An application with the MFA policy `mfa` (optional, TOTP, browsers remembered 30 days unless given), its admin and a web client. */
 async function applicationWith(mfa: object = {}) {
@@ -42,7 +41,7 @@ type Scope = Awaited<ReturnType<typeof applicationWith>>;
 
 /** How the user's browser session (the OP's) says they signed in: what the sign-ins it makes from then on list. */
 const opSessionMethods = async (userId: string) =>
-  (await sql<{ methods: unknown }>(`select payload->'methods' as methods from oidc_model where model = 'Session' and payload->>'accountId' = ?`, [userId])).map((row) => row.methods);
+  (await app.sql<{ methods: unknown }>(`select payload->'methods' as methods from oidc_model where model = 'Session' and payload->>'accountId' = ?`, [userId])).map((row) => row.methods);
 
 
 /** An authorization request of the scope's client in `jar`: the OP's answer (to the hosted pages, or to the client). */
@@ -153,7 +152,7 @@ describe('acr_values asking for the multi-factor acr', () => {
     expect(codes.status).toBe(200);
     const done = await jar.submit(codes, {});
     expect(await idToken(scope, flow, done)).toMatchObject({ sub: userId, amr: ['pwd', 'otp', 'mfa'], acr: ACR_MULTI_FACTOR });
-    expect(await sql(`select kind from mfa_factor where user_id = ?`, [userId])).toEqual([{ kind: 'totp' }]);
+    expect(await app.sql(`select kind from mfa_factor where user_id = ?`, [userId])).toEqual([{ kind: 'totp' }]);
   });
 
   it('where MFA is off no factor is asked: the single-factor acr comes back, and the session passes afterwards (no loop)', async () => {

@@ -175,7 +175,6 @@ describe('client credentials naming an API resource', () => {
 
 describe('an identifier two applications registered before identifiers were unique', () => {
   const SHARED_API = 'https://shared.example.com/api';
-  const sql = (statement: string, values: unknown[]) => app.gatehouse.services.orm.em.getConnection().execute(statement, values);
 
   it('serves its first registrant only, until the later one saves it again once it is free', async () => {
     const first = await app.bootstrapAnother();
@@ -183,14 +182,14 @@ describe('an identifier two applications registered before identifiers were uniq
     const original = (await theirs.post('/api-resources', { identifier: SHARED_API, name: 'Theirs' })).body.id as string;
     // As a deployment from before the rule left it: the same identifier registered later in this application.
     const late = (await app.http.post('/api-resources', { identifier: 'https://placeholder.example.com', name: 'Ours', permissions: ['invoices:read'] })).body.id as string;
-    await sql('update api_resource set identifier = ? where application_id = ? and id = ?', [SHARED_API, app.root.applicationId, late]);
+    await app.sql('update api_resource set identifier = ? where application_id = ? and id = ?', [SHARED_API, app.root.applicationId, late]);
     const { Migration0060ApiResourceIdentifiersHeldElsewhere } = await import('../../src/db/migrations/0060-api-resource-identifiers-held-elsewhere.ts');
     const orm = app.gatehouse.services.orm;
     const migration = new Migration0060ApiResourceIdentifiersHeldElsewhere(orm.em.getDriver(), orm.config);
     migration.up();
     const statements = migration.getQueries().filter((query) => typeof query === 'string');
     expect(statements).toHaveLength(1);
-    for (const statement of statements) await sql(statement, []);
+    for (const statement of statements) await app.sql(statement, []);
 
     const ours = await createTestClient(app, { permissions: ['*'] });
     const grant = (credential: { clientId: string; clientSecret?: string }) =>

@@ -12,7 +12,6 @@ import { CookieJar } from '../support/cookie-jar.ts';
  */
 let app: TestApp;
 const NEW_PASSWORD = 'Operator-Sets-This-7';
-const sql = <T>(query: string, params: unknown[] = []) => app.gatehouse.services.orm.em.getConnection().execute<T[]>(query, params);
 const start = () => ensureConsoles(app.gatehouse.services.orm, app.gatehouse.services.config.publicUrl, randomUUID());
 
 beforeAll(async () => {
@@ -41,7 +40,7 @@ describe('the first operator without a configured password', () => {
     expect(await start()).toBeNull();
     expect((await jar.visit(again!.passwordLink!)).status).toBe(400);
 
-    const [operator] = await sql<{ id: string; application_id: string }>('select id, application_id from app_user where email = ?', [DEFAULT_OPERATOR_EMAIL]);
+    const [operator] = await app.sql<{ id: string; application_id: string }>('select id, application_id from app_user where email = ?', [DEFAULT_OPERATOR_EMAIL]);
     const bearer = await app.mintAccessToken({ sub: operator!.id, app_id: operator!.application_id });
     const managed = await app.as({ bearer }).get('/managed-applications');
     expect(managed.body.data.map((application: { id: string }) => application.id)).toEqual([app.root.applicationId]);
@@ -61,7 +60,7 @@ describe('a configured first operator', () => {
     expect(() => env('ops@example.com', undefined)).toThrow(ConfigError);
     expect(() => env(undefined, 'Long-Enough-Password-1')).toThrow(ConfigError);
     expect(env(undefined, undefined).bootstrapAdmin).toBeUndefined();
-    const users = async () => (await sql<{ n: number }>('select count(*)::int as n from app_user'))[0]!.n;
+    const users = async () => (await app.sql<{ n: number }>('select count(*)::int as n from app_user'))[0]!.n;
     const before = await users();
     await expect(bootstrapOnFirstStart(app.gatehouse.services.orm, env('not-an-address', 'Long-Enough-Password-1'), log)).rejects.toThrow(
       /GATEHOUSE_BOOTSTRAP_ADMIN_EMAIL must be an e-mail address/,

@@ -362,18 +362,17 @@ describe('a code entered again (its sign-in left unfinished)', () => {
     expect(page.body).not.toContain('name="confirm"');
   };
 
-  const sql = (query: string, params: unknown[]) => app.gatehouse.services.orm.em.getConnection().execute(query, params);
   const createUser = async (email: string): Promise<string> => (await app.http.post('/users', { email, name: email, password: PASSWORD, tenantId: acme })).body.id;
   const grantsOf = async (userId: string) =>
-    ((await sql(`select id from oidc_model where model = 'Grant' and payload->>'accountId' = ?`, [userId])) as { id: string }[]).map((row) => row.id);
+    (await app.sql<{ id: string }>(`select id from oidc_model where model = 'Grant' and payload->>'accountId' = ?`, [userId])).map((row) => row.id);
   const sessionsOf = async (userId: string) => (await app.http.get(`/users/${userId}/sessions`)).body.data as { clientId: string }[];
 
   /** What `userId`'s sign-in that finished too late leaves: nothing of its grant but the record of its revocation. */
   async function expectGrantRevoked(userId: string, grantId: string) {
     expect(await grantsOf(userId)).toEqual([]);
-    expect(await sql(`select model from oidc_model where grant_id = ?`, [grantId])).toEqual([]);
+    expect(await app.sql(`select model from oidc_model where grant_id = ?`, [grantId])).toEqual([]);
     expect(await sessionsOf(userId)).toEqual([]);
-    expect(await sql(`select actor_type, actor_id, action, tenant_id, after from audit_log where target_id = ?`, [grantId])).toEqual([
+    expect(await app.sql(`select actor_type, actor_id, action, tenant_id, after from audit_log where target_id = ?`, [grantId])).toEqual([
       { actor_type: 'user', actor_id: userId, action: 'grant.revoked', tenant_id: acme, after: { reason: 'device_code_used', clientId: device.clientId, userId } },
     ]);
   }
@@ -396,7 +395,7 @@ describe('a code entered again (its sign-in left unfinished)', () => {
     },
     // Expired and swept: the resume finds no code at all.
     async swept(_: string, deviceCode: string) {
-      await sql(`delete from oidc_model where model = 'DeviceCode' and id = ?`, [deviceCode]);
+      await app.sql(`delete from oidc_model where model = 'DeviceCode' and id = ?`, [deviceCode]);
     },
   } satisfies Record<string, (verificationUriComplete: string, deviceCode: string) => Promise<void>>;
   /** The device's next poll: the decision as it was (no error: its tokens). */
@@ -429,10 +428,10 @@ describe('a code entered again (its sign-in left unfinished)', () => {
     const done = await jar.visit(await signIn(jar, await confirmCode(jar, started.verification_uri_complete!), 'on-time@example.com'));
     expect(done.status, done.body.slice(0, 500)).toBe(200);
     const [grant] = await grantsOf(onTime);
-    expect(await sql(`select action from audit_log where target_id = ?`, [grant])).toEqual([]);
+    expect(await app.sql(`select action from audit_log where target_id = ?`, [grant])).toEqual([]);
     const tokens = await pollOnce(started.device_code);
     expect(tokens.status).toBe(200);
-    expect(await sql(`select grant_id from oidc_model where model = 'RefreshToken' and id = ?`, [tokens.body.refresh_token])).toEqual([{ grant_id: grant }]);
+    expect(await app.sql(`select grant_id from oidc_model where model = 'RefreshToken' and id = ?`, [tokens.body.refresh_token])).toEqual([{ grant_id: grant }]);
   });
 
   it('starts a new confirmation and sign-in, in the same browser or another; the device gets the tokens of the sign-in that finished', async () => {
@@ -529,7 +528,7 @@ describe('a code entered again (its sign-in left unfinished)', () => {
     // The winner's grant stands, and yields the device's tokens.
     expect(await grantsOf(winner.id)).toEqual([winner.grant]);
     expect(await sessionsOf(winner.id)).toMatchObject([{ clientId: device.clientId }]);
-    expect(await sql(`select action from audit_log where target_id = ?`, [winner.grant])).toEqual([]);
+    expect(await app.sql(`select action from audit_log where target_id = ?`, [winner.grant])).toEqual([]);
     expect((await pollOnce(started.device_code)).status).toBe(200);
   });
 
@@ -586,9 +585,8 @@ describe('device flow', () => {
     await approve(new CookieJar(), started.verification_uri_complete!, 'ada@example.com');
     const tokens = await pollOnce(started.device_code, tv);
     expect(tokens.status).toBe(200);
-    const sql = (query: string, params: unknown[]) => app.gatehouse.services.orm.em.getConnection().execute(query, params);
-    await sql(`update oidc_model set expires_at = now() - interval '1 second' where model = 'Session' and payload->>'accountId' = ?`, [ada]);
-    const [{ grant_id: grantId }] = (await sql(`select grant_id from oidc_model where id = ?`, [tokens.body.refresh_token])) as [{ grant_id: string }];
+    await app.sql(`update oidc_model set expires_at = now() - interval '1 second' where model = 'Session' and payload->>'accountId' = ?`, [ada]);
+    const [{ grant_id: grantId }] = (await app.sql(`select grant_id from oidc_model where id = ?`, [tokens.body.refresh_token])) as [{ grant_id: string }];
     const { session } = (await app.http.post('/sessions/validate', { token: tokens.body.refresh_token })).body;
     expect(session).toMatchObject({ clientId: tv.clientId });
 
@@ -596,8 +594,8 @@ describe('device flow', () => {
 
     const refreshed = await postForm(`${app.baseUrl}/oauth2/token`, { grant_type: 'refresh_token', refresh_token: tokens.body.refresh_token, client_id: tv.clientId });
     expect([refreshed.status, refreshed.body.error]).toEqual([401, 'invalid_client']);
-    expect(await sql(`select 1 from oidc_model where id = ? or grant_id = ?`, [grantId, grantId])).toEqual([]);
-    expect(await sql(`select tenant_id, after from audit_log where action = 'session.revoked' and target_id = ?`, [session.id])).toEqual([
+    expect(await app.sql(`select 1 from oidc_model where id = ? or grant_id = ?`, [grantId, grantId])).toEqual([]);
+    expect(await app.sql(`select tenant_id, after from audit_log where action = 'session.revoked' and target_id = ?`, [session.id])).toEqual([
       { tenant_id: acme, after: { reason: 'client_deleted', grantsRevoked: 1 } },
     ]);
   });
@@ -608,10 +606,9 @@ describe('device flow', () => {
     await approve(jar, started.verification_uri_complete!, 'ada@example.com');
     const tokens = await pollOnce(started.device_code);
     expect(tokens.status).toBe(200);
-    const sql = (query: string, params: unknown[]) => app.gatehouse.services.orm.em.getConnection().execute(query, params);
     // The browser's session ends (its idle timeout); the device's grant does not end with it.
-    await sql(`update oidc_model set expires_at = now() - interval '1 second' where model = 'Session' and payload->>'accountId' = ?`, [ada]);
-    const [{ grant_id: grantId }] = (await sql(`select grant_id from oidc_model where id = ?`, [tokens.body.refresh_token])) as [{ grant_id: string }];
+    await app.sql(`update oidc_model set expires_at = now() - interval '1 second' where model = 'Session' and payload->>'accountId' = ?`, [ada]);
+    const [{ grant_id: grantId }] = (await app.sql(`select grant_id from oidc_model where id = ?`, [tokens.body.refresh_token])) as [{ grant_id: string }];
     const { session } = (await app.http.post('/sessions/validate', { token: tokens.body.refresh_token })).body;
     expect(session).toMatchObject({ userId: ada, tenantId: acme, clientId: device.clientId, ip: null, userAgent: null, methods: [] });
     expect((await app.http.post('/sessions/validate', { token: tokens.body.access_token })).body).toEqual({ valid: true, session });
@@ -626,7 +623,7 @@ describe('device flow', () => {
     const refresh = await postForm(`${app.baseUrl}/oauth2/token`, { grant_type: 'refresh_token', refresh_token: tokens.body.refresh_token, client_id: device.clientId });
     expect(refresh.body.error).toBe('invalid_grant');
     expect((await app.http.post('/sessions/validate', { token: tokens.body.access_token })).body).toEqual({ valid: false, session: null });
-    expect((await sql(`select 1 from oidc_model where grant_id = ? or id = ?`, [grantId, grantId])) as unknown[]).toEqual([]);
+    expect(await app.sql<unknown>(`select 1 from oidc_model where grant_id = ? or id = ?`, [grantId, grantId])).toEqual([]);
     expect(await listed(`/users/${ada}/sessions`)).toEqual([]);
   });
 
@@ -646,9 +643,8 @@ describe('device flow', () => {
   }
 
   it('each device approved in one browser by one account has its own grant: its own tokens, session and revocation', async () => {
-    const sql = (query: string, params: unknown[]) => app.gatehouse.services.orm.em.getConnection().execute(query, params);
     const grantOf = async (refreshToken: string) =>
-      ((await sql(`select grant_id from oidc_model where model = 'RefreshToken' and id = ?`, [refreshToken])) as { grant_id: string }[])[0]?.grant_id;
+      (await app.sql<{ grant_id: string }>(`select grant_id from oidc_model where model = 'RefreshToken' and id = ?`, [refreshToken]))[0]?.grant_id;
     const sessionOf = async (token: string) => (await app.http.post('/sessions/validate', { token })).body as { valid: boolean; session: { id: string } | null };
     const refresh = (refreshToken: string) => postForm(`${app.baseUrl}/oauth2/token`, { grant_type: 'refresh_token', refresh_token: refreshToken, client_id: device.clientId });
 
@@ -769,11 +765,10 @@ describe('user code guesses (RFC 8628 5.1)', () => {
 });
 
 describe('polling the token endpoint (RFC 8628 3.4, 3.5)', () => {
-  const sql = (query: string, params: unknown[]) => app.gatehouse.services.orm.em.getConnection().execute(query, params);
 
   /** Moves a device code's recorded previous poll `seconds` into the past, as if the device had waited that long (none recorded: nothing). */
   const waitSincePoll = (deviceCode: string, seconds: number) =>
-    sql(
+    app.sql(
       `update oidc_model set payload = jsonb_set(payload, '{gatehousePolling,at}', to_jsonb((payload #>> '{gatehousePolling,at}')::float8 - ?))
         where model = 'DeviceCode' and id = ? and payload->'gatehousePolling' is not null`,
       [seconds, deviceCode],

@@ -36,7 +36,6 @@ beforeAll(async () => {
 });
 afterAll(async () => app?.close());
 
-const sql = <T>(query: string, params: unknown[] = []) => app.gatehouse.services.orm.em.getConnection().execute<T[]>(query, params);
 
 async function authorize(configuration = config, parameters: Record<string, string> = {}, jar = new CookieJar()): Promise<AuthorizationFlow> {
   const flow = await startAuthorization(configuration, { redirectUri: REDIRECT_URI, resource: `${issuer}/api/v1` }, { scope: 'openid email', ...parameters }, jar);
@@ -134,7 +133,7 @@ describe('forgot password', () => {
     const userId = await createPasswordUser(app.http, 'lee@example.com');
     // A sign-in whose grant the reset ends.
     expect((await signIn('lee@example.com', PASSWORD)).status).toBe(303);
-    const grants = () => sql<{ n: number }>(`select count(*)::int as n from oidc_model where model = 'Grant' and payload->>'accountId' = ?`, [userId]);
+    const grants = () => app.sql<{ n: number }>(`select count(*)::int as n from oidc_model where model = 'Grant' and payload->>'accountId' = ?`, [userId]);
     expect((await grants())[0]!.n).toBeGreaterThan(0);
 
     await askReset(await authorize(), 'lee@example.com');
@@ -185,7 +184,7 @@ describe('forgot password', () => {
     const userId = await createPasswordUser(app.http, 'max@example.com');
     await askReset(await authorize(), 'max@example.com');
     const link = await accountLinkOf(app.http, 'max@example.com', 'password_reset');
-    await sql(`update email_link_token set expires_at = now() - interval '1 second' where user_id = ?`, [userId]);
+    await app.sql(`update email_link_token set expires_at = now() - interval '1 second' where user_id = ?`, [userId]);
     const jar = new CookieJar();
     expect((await jar.visit(link)).status).toBe(400);
     expect((await jar.visit(link.replace(/token=[^&]+/, `token=${app.root.applicationId}.forged`))).status).toBe(400);
@@ -235,15 +234,15 @@ describe('forgot password', () => {
 
     it('a reset asked on the sign-in page takes over an account never confirmed too: its tenant, its pool’s, stays, its roles there go', async () => {
       const userId = await createPasswordUser(admin, 'oda@example.com', `/applications/${another.applicationId}/tenants/${north}/users`);
-      await sql('update app_user set email_verified = false where id = ?', [userId]);
+      await app.sql('update app_user set email_verified = false where id = ?', [userId]);
       await new TestRoles(app, another.applicationId).assign({ type: 'user', id: userId }, 'member', north);
       await askReset(await authorize(isolated, { tenant: 'north' }), 'oda@example.com');
       const jar = new CookieJar();
       const form = await jar.visit(await accountLinkOf(admin, 'oda@example.com', 'password_reset'));
       expect((await jar.submit(form, { password: NEW_PASSWORD })).status).toBe(200);
       expect((await admin.get(`/applications/${another.applicationId}/tenants/${north}/users/${userId}`)).body).toMatchObject({ tenantIds: [north], emailVerified: true });
-      expect(await sql(`select 1 from role_assignment where subject_id = ?`, [userId])).toEqual([]);
-      const removed = await sql<{ action: string; tenant_id: string | null; after: { reason?: string } | null }>(
+      expect(await app.sql(`select 1 from role_assignment where subject_id = ?`, [userId])).toEqual([]);
+      const removed = await app.sql<{ action: string; tenant_id: string | null; after: { reason?: string } | null }>(
         `select action, tenant_id, after from audit_log where application_id = ? and action in ('role_assignment.deleted', 'user.membership.removed') order by created_at`,
         [another.applicationId],
       );
@@ -331,7 +330,7 @@ describe('in a tenant of the shared pool (brandingScope and emailTemplatesScope:
     await createPasswordUser(admin, 'old@example.com', `${appPath()}/tenants/${acme}/users`);
     await askReset(await authorize(shared, { tenant: acme }), 'old@example.com');
     const reset = await delivered('old@example.com', 'password_reset');
-    await sql(`update email_link_token set tenant_id = null where application_id = ?`, [another.applicationId]);
+    await app.sql(`update email_link_token set tenant_id = null where application_id = ?`, [another.applicationId]);
     const page = await new CookieJar().visit(linkIn(reset));
     expect(page.status).toBe(200);
     expect(page.body).toContain('<h1>Choose a new password</h1>');
@@ -339,7 +338,7 @@ describe('in a tenant of the shared pool (brandingScope and emailTemplatesScope:
 
   it('a verification link asked on a tenant’s page opens in its look, and welcome goes out in it', async () => {
     const userId = await createPasswordUser(admin, 'newbie@example.com', `${appPath()}/tenants/${acme}/users`);
-    await sql(`update app_user set email_verified = false where id = ?`, [userId]);
+    await app.sql(`update app_user set email_verified = false where id = ?`, [userId]);
     const flow = await authorize(shared, { tenant: acme });
     const refused = await flow.jar.submit(flow.page, { email: 'newbie@example.com', password: PASSWORD });
     expect(refused.status).toBe(403);
@@ -378,7 +377,7 @@ describe('a reset of an account whose address was never confirmed takes it over'
 
     const email = `held-${randomUUID()}@example.com`;
     const userId = await createPasswordUser(admin, email, `${base}/tenants/${other}/users`);
-    if (!confirmed) await sql('update app_user set email_verified = false where id = ?', [userId]);
+    if (!confirmed) await app.sql('update app_user set email_verified = false where id = ?', [userId]);
     const roles = new TestRoles(app, applicationId);
     await roles.assign({ type: 'user', id: userId }, 'member', other);
     await roles.assign({ type: 'user', id: userId }, 'member');
@@ -387,8 +386,8 @@ describe('a reset of an account whose address was never confirmed takes it over'
     expect(refreshToken).toEqual(expect.any(String));
     const key = await giveKey(app, applicationId, userId, new URL(issuer).hostname);
     await giveTotp(app, applicationId, userId);
-    await sql('insert into mfa_recovery_code (application_id, user_id, code_hash) values (?, ?, ?)', [applicationId, userId, recoveryCodeHash('ABCD-EFGH')]);
-    await sql('insert into user_identity (application_id, id, pool_id, provider_id, subject, user_id, created_at) select application_id, ?, pool_id, ?, ?, id, now() from app_user where id = ?', [
+    await app.sql('insert into mfa_recovery_code (application_id, user_id, code_hash) values (?, ?, ?)', [applicationId, userId, recoveryCodeHash('ABCD-EFGH')]);
+    await app.sql('insert into user_identity (application_id, id, pool_id, provider_id, subject, user_id, created_at) select application_id, ?, pool_id, ?, ?, id, now() from app_user where id = ?', [
       newId(),
       upstream.body.id,
       'held-upstream-account',
@@ -397,7 +396,7 @@ describe('a reset of an account whose address was never confirmed takes it over'
     const boundKey = await admin.post('/api-keys', { name: 'bound', permissions: ['users:read'], userId });
     expect(boundKey.status, JSON.stringify(boundKey.body)).toBe(201);
     const secret = randomBytes(32).toString('base64url');
-    await sql(
+    await app.sql(
       `insert into email_link_token (application_id, id, user_id, client_id, purpose, token_hash, expires_at, new_email)
        values (?, ?, ?, ?, 'email_change', ?, now() + interval '1 hour', ?)`,
       [applicationId, newId(), userId, client.clientId, linkSecretHash(secret), `elsewhere-${randomUUID()}@example.com`],
@@ -415,7 +414,7 @@ describe('a reset of an account whose address was never confirmed takes it over'
       return jar.visit(form.action, { form: { ...form.fields, credential: key.assert(options, issuer) } });
     };
     expect((await signInWithKey()).status).toBe(303);
-    const count = async (table: string) => (await sql<{ n: number }>(`select count(*)::int as n from ${table} where application_id = ? and user_id = ?`, [applicationId, userId]))[0]!.n;
+    const count = async (table: string) => (await app.sql<{ n: number }>(`select count(*)::int as n from ${table} where application_id = ? and user_id = ?`, [applicationId, userId]))[0]!.n;
     return {
       admin,
       base,
@@ -434,7 +433,7 @@ describe('a reset of an account whose address was never confirmed takes it over'
         factors: await count('mfa_factor'),
         recoveryCodes: await count('mfa_recovery_code'),
         upstreamLinks: await count('user_identity'),
-        roles: (await sql<{ n: number }>(`select count(*)::int as n from role_assignment where application_id = ? and subject_type = 'user' and subject_id = ?`, [applicationId, userId]))[0]!.n,
+        roles: (await app.sql<{ n: number }>(`select count(*)::int as n from role_assignment where application_id = ? and subject_type = 'user' and subject_id = ?`, [applicationId, userId]))[0]!.n,
         tenantIds: (await admin.get(`/users/${userId}`)).body.tenantIds as string[],
         sessions: ((await admin.get(`/users/${userId}/sessions`)).body.data as unknown[]).length > 0,
       }),
@@ -452,7 +451,7 @@ describe('a reset of an account whose address was never confirmed takes it over'
       },
       /** The application's records of `action`, oldest first: the application is this account's alone. */
       audit: (action: string) =>
-        sql<{ actor_type: string; actor_id: string; tenant_id: string | null; before: any; after: any }>(
+        app.sql<{ actor_type: string; actor_id: string; tenant_id: string | null; before: any; after: any }>(
           'select actor_type, actor_id, tenant_id, before, after from audit_log where application_id = ? and action = ? order by created_at, id',
           [applicationId, action],
         ),
@@ -564,7 +563,7 @@ describe('sign-up and verification', () => {
       const [maker] = (await app.http.get('/users?email=vic@example.com')).body.data as { id: string; createdAt: string }[];
       const flow = await authorize();
       await redeemAfter(config, flow, await flow.jar.submit(flow.page, { email: 'vic@example.com', password: PASSWORD }));
-      const sessions = () => sql<{ n: number }>('select count(*)::int as n from user_session where user_id = ?', [maker!.id]);
+      const sessions = () => app.sql<{ n: number }>('select count(*)::int as n from user_session where user_id = ?', [maker!.id]);
       expect((await sessions())[0]!.n).toBe(1);
 
       // Vic opens the mailed link: the page says which account it would confirm, and offers to refuse it.
@@ -580,7 +579,7 @@ describe('sign-up and verification', () => {
       expect(refused.status, refused.body).toBe(200);
       expect(refused.body).toContain('Nothing was confirmed');
 
-      const [row] = await sql<{ email_verified: boolean; password_hash: string | null }>('select email_verified, password_hash from app_user where id = ?', [maker!.id]);
+      const [row] = await app.sql<{ email_verified: boolean; password_hash: string | null }>('select email_verified, password_hash from app_user where id = ?', [maker!.id]);
       expect(row).toEqual({ email_verified: false, password_hash: null });
       expect((await sessions())[0]!.n).toBe(0);
       expect((await signIn('vic@example.com', PASSWORD)).status).not.toBe(303);
@@ -607,9 +606,9 @@ describe('sign-up and verification', () => {
     const page = await jar.visit(link);
     expect(page.status).toBe(200);
     expect((await jar.visit(link, { form: { token: 'forged', disown: '1' } })).status).toBe(400);
-    await sql('update app_user set email_verified = true where id = ?', [made!.id]);
+    await app.sql('update app_user set email_verified = true where id = ?', [made!.id]);
     expect((await jar.submit(page, { disown: '1' })).status).toBe(400);
-    const [row] = await sql<{ email_verified: boolean; password_hash: string | null }>('select email_verified, password_hash from app_user where id = ?', [made!.id]);
+    const [row] = await app.sql<{ email_verified: boolean; password_hash: string | null }>('select email_verified, password_hash from app_user where id = ?', [made!.id]);
     expect(row!.email_verified).toBe(true);
     expect(row!.password_hash).not.toBeNull();
     expect((await signIn('wes@example.com', PASSWORD)).status).toBe(303);
@@ -754,15 +753,15 @@ describe('while the organization is deactivated', () => {
   it('its links are refused with the deactivation page, changing and spending nothing, and work again on reactivation; another organization’s work', async () => {
     const clientId = config.clientMetadata().client_id;
     const userId = await createPasswordUser(app.http, 'dee@example.com');
-    await sql('update app_user set email_verified = false where id = ?', [userId]);
+    await app.sql('update app_user set email_verified = false where id = ?', [userId]);
     const reset = await issuedLink(app, userId, clientId, issuer);
     const verify = await issuedLink(app, userId, clientId, issuer, { purpose: 'verify_email' });
     const other = await app.bootstrapAnother();
     const otherUser = await createPasswordUser(new HttpClient(app.baseUrl, { apiKey: other.apiKey }), 'dee@example.com');
     const otherReset = await issuedLink(app, otherUser, newId(), issuer, { applicationId: other.applicationId });
     const account = async () =>
-      (await sql<{ password_hash: string; email_verified: boolean }>('select password_hash, email_verified from app_user where id = ?', [userId]))[0];
-    const unspent = async () => (await sql<{ n: number }>('select count(*)::int as n from email_link_token where user_id = ? and used_at is null', [userId]))[0]!.n;
+      (await app.sql<{ password_hash: string; email_verified: boolean }>('select password_hash, email_verified from app_user where id = ?', [userId]))[0];
+    const unspent = async () => (await app.sql<{ n: number }>('select count(*)::int as n from email_link_token where user_id = ? and used_at is null', [userId]))[0]!.n;
     const before = await account();
     expect(before!.email_verified).toBe(false);
     const orgPath = `/organizations/${(await app.http.get(`/applications/${app.root.applicationId}`)).body.organizationId as string}`;

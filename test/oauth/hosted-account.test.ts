@@ -35,7 +35,6 @@ beforeAll(async () => {
 });
 afterAll(async () => app?.close());
 
-const sql = <T>(query: string, params: unknown[] = []) => app.gatehouse.services.orm.em.getConnection().execute<T[]>(query, params);
 
 const createUser = (email: string, http = app.http, path = '/users') => createPasswordUser(http, email, path, { name: 'Kim' });
 
@@ -85,7 +84,7 @@ async function signIn(email: string, password: string, jar = new CookieJar(), ba
 }
 
 const auditActions = async (userId: string) =>
-  (await sql<{ action: string }>(`select action from audit_log where target_id = ? and action like 'user.%' order by id`, [userId])).map((row) => row.action);
+  (await app.sql<{ action: string }>(`select action from audit_log where target_id = ? and action like 'user.%' order by id`, [userId])).map((row) => row.action);
 
 /** The user's sessions as the management API lists them, by id. */
 const apiSessions = async (userId: string) =>
@@ -93,7 +92,7 @@ const apiSessions = async (userId: string) =>
 
 /** Each ended session's `session.revoked`, by session id: what the user's own page ended is theirs to have done. */
 const revocationsOf = (userId: string) =>
-  sql<{ target_id: string; actor_type: string; actor_id: string; tenant_id: string | null; before: unknown; after: unknown }>(
+  app.sql<{ target_id: string; actor_type: string; actor_id: string; tenant_id: string | null; before: unknown; after: unknown }>(
     `select target_id, actor_type, actor_id, tenant_id, before, after from audit_log where action = 'session.revoked' and before->>'userId' = ? order by target_id`,
     [userId],
   );
@@ -156,7 +155,7 @@ describe('name', () => {
     const spanish = await post(jar, shown, 'name', { name: 'x'.repeat(201) }, { 'accept-language': 'es' });
     expect(spanish.body).toContain('El nombre debe tener entre 1 y 200 caracteres.');
     expect((await app.http.get(`/users/${userId}`)).body.name).toBe('Bo Peep');
-    const [record] = await sql<{ actor_type: string; actor_id: string; before: unknown; after: unknown }>(
+    const [record] = await app.sql<{ actor_type: string; actor_id: string; before: unknown; after: unknown }>(
       `select actor_type, actor_id, before, after from audit_log where target_id = ? and action = 'user.name.changed'`,
       [userId],
     );
@@ -172,7 +171,7 @@ describe('password', () => {
     const others = await apiSessions(userId);
     expect(others).toHaveLength(1);
     const { jar, page } = await openAccount('cy@example.com');
-    const hash = async () => (await sql<{ password_hash: string }>('select password_hash from app_user where id = ?', [userId]))[0]!.password_hash;
+    const hash = async () => (await app.sql<{ password_hash: string }>('select password_hash from app_user where id = ?', [userId]))[0]!.password_hash;
     const before = await hash();
 
     const wrong = await post(jar, page, 'password', { current_password: 'Not-The-One-1', new_password: NEW_PASSWORD });
@@ -194,7 +193,7 @@ describe('password', () => {
     // The other browser is signed out: its page starts a sign-in; this one's stays.
     expect((await elsewhere.jar.visit(accountUrl())).status).toBe(303);
     expect((await jar.visit(accountUrl())).status).toBe(200);
-    const [mail] = await sql<{ template_key: string }>(`select template_key from email_delivery where to_address = ? and template_key = 'password_changed'`, ['cy@example.com']);
+    const [mail] = await app.sql<{ template_key: string }>(`select template_key from email_delivery where to_address = ? and template_key = 'password_changed'`, ['cy@example.com']);
     expect(mail).toBeDefined();
     expect(await auditActions(userId)).toContain('user.password.changed');
     expect(await auditActions(userId)).not.toContain('user.sessions.ended');
@@ -215,7 +214,7 @@ describe('password', () => {
     const userId = await createUser('ce@example.com');
     const elsewhere = await signIn('ce@example.com', PASSWORD);
     const { jar, page } = await openAccount('ce@example.com');
-    const hash = async () => (await sql<{ password_hash: string }>('select password_hash from app_user where id = ?', [userId]))[0]!.password_hash;
+    const hash = async () => (await app.sql<{ password_hash: string }>('select password_hash from app_user where id = ?', [userId]))[0]!.password_hash;
     const before = await hash();
     const form = formOf(page, 'password');
     const { current_password: omitted, ...fields } = form.fields;
@@ -251,14 +250,14 @@ describe('password', () => {
 
 describe('e-mail address', () => {
   const emailOf = async (userId: string) =>
-    (await sql<{ email: string; email_verified: boolean }>('select email, email_verified from app_user where id = ?', [userId]))[0]!;
+    (await app.sql<{ email: string; email_verified: boolean }>('select email, email_verified from app_user where id = ?', [userId]))[0]!;
   const askChange = (jar: CookieJar, page: Visit, address: string, password = PASSWORD) => post(jar, page, 'email', { email_password: password, new_email: address });
 
   it('needs the current password and a new address; the link mailed to it changes the address, verified, once it is confirmed, and works once', async () => {
     const userId = await createUser('em@example.com');
     const { jar, page } = await openAccount('em@example.com');
     // Unproven since (as after an administrator's change of address): the link proves the new one.
-    await sql(`update app_user set email_verified = false where id = ?`, [userId]);
+    await app.sql(`update app_user set email_verified = false where id = ?`, [userId]);
     expect(page.body).toContain('<h2 id="email-title">Email address</h2>');
 
     const wrong = await askChange(jar, page, 'em.new@example.com', 'Not-The-One-1');
@@ -303,7 +302,7 @@ describe('e-mail address', () => {
     expect(changed.status).toBe(200);
     expect(changed.body).toContain('Your email address is changed');
     expect(await emailOf(userId)).toEqual({ email: 'em.new@example.com', email_verified: true });
-    const [record] = await sql<{ actor_type: string; actor_id: string; before: unknown; after: unknown }>(
+    const [record] = await app.sql<{ actor_type: string; actor_id: string; before: unknown; after: unknown }>(
       `select actor_type, actor_id, before, after from audit_log where target_id = ? and action = 'user.email.changed'`,
       [userId],
     );
@@ -419,7 +418,7 @@ describe('sessions', () => {
     const german = await jar.visit(page.url, { headers: { 'accept-language': 'de' } });
     const [createdAt] = /Angemeldet am ([^ ]+, \d\d:\d\d UTC)/.exec(german.body)?.slice(1) ?? [];
     expect(createdAt, german.body).toMatch(new RegExp(`^(${day(new Date(Date.now() - 86_400_000))}|${day(new Date())}), `));
-    const { count: halSessions } = (await sql<{ count: number }>(`select count(*)::int as count from user_session s join app_user u on u.id = s.user_id where u.email = 'hal@example.com'`))[0]!;
+    const { count: halSessions } = (await app.sql<{ count: number }>(`select count(*)::int as count from user_session s join app_user u on u.id = s.user_id where u.email = 'hal@example.com'`))[0]!;
     expect(halSessions).toBe(1);
 
     const ended = await post(jar, page, 'sign-out-others', {});
@@ -515,7 +514,7 @@ describe('sign-ins listed and ended', () => {
     expect((await settle(phone, await phone.submit(login, { email: 'ole@example.com', password: PASSWORD }))).status).toBe(200);
     const device = await oidc.pollDeviceAuthorizationGrant(tvConfig, { ...started, interval: 1 });
     // The phone's browser session expires; the TV's grant, with its own refresh token, lives on.
-    await sql(`update oidc_model set expires_at = now() - interval '1 second' where model = 'Session' and payload->'authorizations'->? is not null`, [tv.clientId]);
+    await app.sql(`update oidc_model set expires_at = now() - interval '1 second' where model = 'Session' and payload->'authorizations'->? is not null`, [tv.clientId]);
 
     const page = await here.jar.visit(accountUrl());
     // The others: the two grant sign-ins, which no browser session holds (no address).
@@ -543,11 +542,11 @@ describe('sign-ins listed and ended', () => {
   it('with more than a page of sign-ins, this browser comes first, then the newest, and the rest are counted', async () => {
     const userId = await createUser('many@example.com');
     // The browser of the user's latest sign-in (ids are UUIDv7), named.
-    const label = (name: string) => sql(`update user_session set user_agent = ? where id = (select id from user_session where user_id = ? order by id desc limit 1)`, [name, userId]);
+    const label = (name: string) => app.sql(`update user_session set user_agent = ? where id = (select id from user_session where user_id = ? order by id desc limit 1)`, [name, userId]);
     await signIn('many@example.com', PASSWORD);
     await label('Oldest');
     // 100 more sign-ins of that browser session's kind: copies of its row under OP sessions of their own.
-    await sql(
+    await app.sql(
       `with copies as (select c.id, 'copy-' || c.n as uid from unnest(string_to_array(?, ',')::uuid[]) with ordinality as c(id, n))
        , ops as (insert into oidc_model (model, id, application_id, payload, uid, expires_at)
            select 'Session', 'copy-id-' || c.uid, o.application_id, o.payload, c.uid, o.expires_at from copies as c, oidc_model as o
@@ -597,9 +596,9 @@ describe('two-step verification', () => {
   /** The TOTP secret the page offers (its key, shown as text). */
   const offeredSecret = (page: Visit) => /Key: <code>([A-Z2-7 ]+)<\/code>/.exec(page.body)![1]!.replaceAll(' ', '');
   const shownCodes = (page: Visit) => [...page.body.matchAll(/<li><code>([a-z2-9-]+)<\/code><\/li>/g)].map((match) => match[1]!);
-  const factorsOf = (userId: string) => sql<{ id: string; kind: string }>(`select id, kind from mfa_factor where user_id = ? order by kind`, [userId]);
+  const factorsOf = (userId: string) => app.sql<{ id: string; kind: string }>(`select id, kind from mfa_factor where user_id = ? order by kind`, [userId]);
   const lastMail = async (to: string, template: string) =>
-    (await sql<{ text_body: string }>(`select text_body from email_delivery where to_address = ? and template_key = ? order by created_at desc limit 1`, [to, template]))[0]?.text_body;
+    (await app.sql<{ text_body: string }>(`select text_body from email_delivery where to_address = ? and template_key = ? order by created_at desc limit 1`, [to, template]))[0]?.text_body;
 
   /** A user with the account page open and an authenticator app added through it: the page after, and the app's secret. */
   async function withTotp(email: string) {
@@ -699,7 +698,7 @@ describe('two-step verification', () => {
     expect(removed.status).toBe(303);
     expect((await jar.visit(removed.location!)).body).toContain('The second step is removed.');
     expect(await factorsOf(userId)).toEqual([]);
-    expect(await sql(`select 1 from mfa_recovery_code where user_id = ?`, [userId])).toEqual([]);
+    expect(await app.sql(`select 1 from mfa_recovery_code where user_id = ?`, [userId])).toEqual([]);
     expect(await auditActions(userId)).toContain('user.mfa.removed');
   });
 
@@ -714,7 +713,7 @@ describe('two-step verification', () => {
     expect(renewed.body).toContain('any earlier ones no longer work');
     const codes = shownCodes(renewed);
     expect(codes).toHaveLength(10);
-    const stored = (await sql<{ code_hash: string }>(`select code_hash from mfa_recovery_code where user_id = ?`, [userId])).map((row) => row.code_hash).sort();
+    const stored = (await app.sql<{ code_hash: string }>(`select code_hash from mfa_recovery_code where user_id = ?`, [userId])).map((row) => row.code_hash).sort();
     expect(stored).toEqual(codes.map(recoveryCodeHash).sort());
     expect(old.some((code) => stored.includes(recoveryCodeHash(code)))).toBe(false);
     expect(await auditActions(userId)).toContain('user.mfa.recovery_codes.renewed');
@@ -742,18 +741,18 @@ describe('two-step verification', () => {
   it('a passkey counts as a second step: with one, the last code factor goes under required, and the recovery codes stay', async () => {
     const { userId, jar, page } = await withTotp('kip@example.com');
     // A key of another host is a second step too: it is not the page's to judge where the user signs in.
-    await sql(
+    await app.sql(
       `insert into webauthn_credential (application_id, id, user_id, rp_id, credential_id, public_key, device_type, backed_up, name)
        values (?, gen_random_uuid(), ?, 'keys.example', 'cred-kip', '\\x00', 'singleDevice', false, 'Kip key')`,
       [app.root.applicationId, userId],
     );
-    const codesBefore = await sql<{ n: number }>(`select count(*)::int as n from mfa_recovery_code where user_id = ? and used_at is null`, [userId]);
+    const codesBefore = await app.sql<{ n: number }>(`select count(*)::int as n from mfa_recovery_code where user_id = ? and used_at is null`, [userId]);
     expect((await app.http.put('/policies/mfa', { enforcement: 'required', factors: ['totp', 'webauthn'], rememberDeviceDays: 30 })).status).toBe(200);
     try {
       const removed = await post(jar, page, 'mfa-remove', { remove_password: PASSWORD, factor: (await factorsOf(userId))[0]!.id });
       expect(removed.status, removed.body.slice(-800)).toBe(303);
       expect(await factorsOf(userId)).toHaveLength(0);
-      expect(await sql(`select count(*)::int as n from mfa_recovery_code where user_id = ? and used_at is null`, [userId])).toEqual(codesBefore);
+      expect(await app.sql(`select count(*)::int as n from mfa_recovery_code where user_id = ? and used_at is null`, [userId])).toEqual(codesBefore);
     } finally {
       expect((await app.http.put('/policies/mfa', { enforcement: 'optional', factors: ['totp', 'email_otp'], rememberDeviceDays: 30 })).status).toBe(200);
     }
@@ -780,7 +779,7 @@ describe('password maxAge', () => {
   let ivyNorth: string;
   let southId: string;
 
-  const backdate = (userId: string) => sql(`update app_user set password_changed_at = now() - interval '3 days' where id = ?`, [userId]);
+  const backdate = (userId: string) => app.sql(`update app_user set password_changed_at = now() - interval '3 days' where id = ?`, [userId]);
 
   beforeAll(async () => {
     another = await app.bootstrapAnother();
@@ -817,7 +816,7 @@ describe('password maxAge', () => {
 
     const done = await settle(jar, await jar.submit(form, { password: NEW_PASSWORD }));
     expect(done.location).toMatch(CODE_AT_CLIENT);
-    const [row] = await sql<{ fresh: boolean }>(`select password_changed_at > now() - interval '1 minute' as fresh from app_user where id = ?`, [ivyNorth]);
+    const [row] = await app.sql<{ fresh: boolean }>(`select password_changed_at > now() - interval '1 minute' as fresh from app_user where id = ?`, [ivyNorth]);
     expect(row!.fresh).toBe(true);
     expect(await auditActions(ivyNorth)).toContain('user.password.changed');
     // Signed in with the new one, nothing more is asked.

@@ -36,7 +36,6 @@ beforeAll(async () => {
 });
 afterAll(async () => app?.close());
 
-const sql = <T>(query: string, params: unknown[] = []) => app.gatehouse.services.orm.em.getConnection().execute<T[]>(query, params);
 
 const authorize = (configuration = config, parameters: Record<string, string> = {}, jar = new CookieJar()): Promise<AuthorizationFlow> =>
   startAuthorization(configuration, { redirectUri: REDIRECT_URI, resource: `${issuer}/api/v1` }, { scope: 'openid email', ...parameters }, jar);
@@ -61,13 +60,13 @@ describe('e-mail code on the shared surface', () => {
     expect(check.status).toBe(200);
     expect(check.body).toContain('we sent it a sign-in code');
     const code = await mailedCode(app.http, 'ada@example.com');
-    const [row] = await sql<{ code_hash: string }>(`select code_hash from email_sign_in where user_id = ?`, [userId]);
+    const [row] = await app.sql<{ code_hash: string }>(`select code_hash from email_sign_in where user_id = ?`, [userId]);
     expect(row!.code_hash).not.toContain(code);
 
     const answer = await flow.jar.submit(check, { code });
     expect(answer.status, answer.body).toBe(303);
     expect(decodeJwt((await tokensAfter(config, flow, answer)).access_token).payload['sub']).toBe(userId);
-    const [audit] = await sql<{ after: { method: string } }>(
+    const [audit] = await app.sql<{ after: { method: string } }>(
       `select after from audit_log where action = 'user.signed_in' and target_id = ? order by id desc limit 1`,
       [userId],
     );
@@ -83,7 +82,7 @@ describe('e-mail code on the shared surface', () => {
     const flow = await authorize();
     const check = await askCode(flow, 'bo@example.com');
     const code = await mailedCode(app.http, 'bo@example.com');
-    await sql(`update email_sign_in set expires_at = now() - interval '1 second' where user_id = ?`, [userId]);
+    await app.sql(`update email_sign_in set expires_at = now() - interval '1 second' where user_id = ?`, [userId]);
     const expired = await flow.jar.submit(check, { code });
     expect(expired.status).toBe(400);
     expect(expired.body).toContain('The code is incorrect or has expired');
@@ -94,10 +93,10 @@ describe('e-mail code on the shared surface', () => {
     const fresh = await mailedCode(app.http, 'bo@example.com', 2);
     for (let attempt = 0; attempt < 5; attempt += 1) {
       expect((await again.jar.submit(page, { code: wrong(fresh) })).status).toBe(400);
-      await sql(`delete from sign_in_failure where user_id = ?`, [userId]);
+      await app.sql(`delete from sign_in_failure where user_id = ?`, [userId]);
     }
     expect((await again.jar.submit(page, { code: fresh })).status).toBe(400);
-    const [row] = await sql<{ attempts: number; used: boolean }>(`select attempts, used_at is not null as used from email_sign_in where user_id = ? order by created_at desc limit 1`, [
+    const [row] = await app.sql<{ attempts: number; used: boolean }>(`select attempts, used_at is not null as used from email_sign_in where user_id = ? order by created_at desc limit 1`, [
       userId,
     ]);
     expect(row).toEqual({ attempts: 5, used: true });
@@ -109,13 +108,13 @@ describe('e-mail code on the shared surface', () => {
     const check = await askCode(flow, 'cy@example.com');
     const code = await mailedCode(app.http, 'cy@example.com');
     for (let attempt = 0; attempt < LOCKOUT.maxAttempts; attempt += 1) expect((await flow.jar.submit(check, { code: wrong(code) })).status).toBe(400);
-    const [failure] = await sql<{ failures: number; locked: boolean }>(
+    const [failure] = await app.sql<{ failures: number; locked: boolean }>(
       `select failures, locked_until is not null as locked from sign_in_failure where user_id = ?`,
       [userId],
     );
     expect(failure).toEqual({ failures: LOCKOUT.maxAttempts, locked: true });
     expect((await flow.jar.submit(check, { code })).status).toBe(400);
-    const reasons = await sql<{ reason: string }>(
+    const reasons = await app.sql<{ reason: string }>(
       `select after->>'reason' as reason from audit_log where action = 'user.sign_in_failed' and target_id = ? order by id`,
       [userId],
     );

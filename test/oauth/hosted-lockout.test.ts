@@ -56,11 +56,10 @@ async function failFrom(addresses: readonly string[], email: string, count = POL
 /** Locks the account the only way failures can: enough addresses locked out of it (the policy's accountLockAddresses). */
 const lockAccount = (email: string) => failFrom([ATTACKER, SECOND_ATTACKER], email);
 
-const sql = <T>(query: string, params: unknown[] = []) => app.gatehouse.services.orm.em.getConnection().execute<T[]>(query, params);
 
 /** The user's per-address failure rows, by address. */
 const failuresOf = async (userId: string) =>
-  sql<{ address: string; failures: number; locked: boolean }>(
+  app.sql<{ address: string; failures: number; locked: boolean }>(
     `select address, failures, locked_at is not null and (locked_until is null or locked_until > now()) as locked
        from sign_in_failure where user_id = ? order by address`,
     [userId],
@@ -97,7 +96,7 @@ describe('lockout', () => {
     // The owner's success forgives the owner's address only: the attacker's stays locked out.
     expect((await attemptFrom(ATTACKER, 'dan@example.com', PASSWORD)).answer.status).toBe(400);
     // One record of the address's lock (written by the statement that locked), none of the refused right passwords.
-    const audit = await sql<{ action: string; actor_type: string; actor_id: string; tenant_id: string | null; before: unknown; after: { lockedUntil: string } }>(
+    const audit = await app.sql<{ action: string; actor_type: string; actor_id: string; tenant_id: string | null; before: unknown; after: { lockedUntil: string } }>(
       `select action, actor_type, actor_id, tenant_id, before, after from audit_log where target_id = ? and action like 'user.%locked'`,
       [userId],
     );
@@ -130,7 +129,7 @@ describe('lockout', () => {
       const userId = await createPasswordUser(app.http, 'wes@example.com');
       /** The address's last failure moved `seconds` into the past (with `failures` in a row): time passing, without a test that waits. */
       const elapse = (seconds: number, failures?: number) =>
-        sql(`update sign_in_failure set last_failed_at = now() - make_interval(secs => ?), failures = coalesce(?, failures) where user_id = ? and address = ?`, [
+        app.sql(`update sign_in_failure set last_failed_at = now() - make_interval(secs => ?), failures = coalesce(?, failures) where user_id = ? and address = ?`, [
           seconds,
           failures ?? null,
           userId,
@@ -177,7 +176,7 @@ describe('lockout', () => {
     expect((await attemptFrom(SECOND_ATTACKER, 'amy@example.com', WRONG)).answer.status).toBe(400);
     expect(await status(userId)).toBe('locked');
     expect((await attemptFrom(OWNER, 'amy@example.com', PASSWORD)).answer.status).toBe(400);
-    const audit = await sql<{ actor_type: string; after: { lockedUntil: string } }>(
+    const audit = await app.sql<{ actor_type: string; after: { lockedUntil: string } }>(
       `select actor_type, after from audit_log where target_id = ? and action = 'user.locked'`,
       [userId],
     );
@@ -218,14 +217,14 @@ describe('lockout', () => {
       [3, true],
     ]);
     expect(await status(userId)).toBe('locked');
-    expect(await sql(`select 1 from audit_log where target_id = ? and action = 'user.locked'`, [userId])).toHaveLength(1);
+    expect(await app.sql(`select 1 from audit_log where target_id = ? and action = 'user.locked'`, [userId])).toHaveLength(1);
   });
 
   it('an address lock that has run out counts for nothing: the address starts a new run, and the account is not locked by it', async () => {
     const userId = await createPasswordUser(app.http, 'ari@example.com');
     await failFrom([ATTACKER], 'ari@example.com');
     // Five minutes pass: the lock (and any wait) runs out.
-    await sql(
+    await app.sql(
       `update sign_in_failure set last_failed_at = last_failed_at - interval '5 minutes', locked_at = locked_at - interval '5 minutes',
               locked_until = locked_until - interval '5 minutes' where user_id = ?`,
       [userId],
@@ -281,7 +280,7 @@ describe('lockout', () => {
     expect((await app.as({ apiKey: key }).get('/users')).status).toBe(401);
     expect((await app.as({ bearer: token }).get('/users')).status).toBe(401);
     // Time passes beyond the lock (and beyond what the instance remembers of the user).
-    await sql(`update app_user set locked_until = now() - interval '1 second' where id = ?`, [userId]);
+    await app.sql(`update app_user set locked_until = now() - interval '1 second' where id = ?`, [userId]);
     await app.gatehouse.services.invalidations.publish({ kind: 'user', id: userId });
     expect(await status(userId)).toBe('locked');
     expect((await app.as({ apiKey: key }).get('/users')).status).toBe(200);
@@ -303,7 +302,7 @@ describe('lockout', () => {
     const userId = await createPasswordUser(app.http, 'gus@example.com');
     await lockAccount('gus@example.com');
     expect(await status(userId)).toBe('locked');
-    await sql(`update app_user set locked_until = now() - interval '1 second' where id = ?`, [userId]);
+    await app.sql(`update app_user set locked_until = now() - interval '1 second' where id = ?`, [userId]);
     const lifted = await attemptFrom(OWNER, 'gus@example.com', PASSWORD);
     expect(lifted.answer.status, lifted.answer.body.slice(-1500)).toBe(303);
     expect(await status(userId)).toBe('active');
@@ -317,15 +316,15 @@ describe('lockout', () => {
     const target = await resolveTarget(services, 'lockout-test', { clientId, data: { applicationId: app.root.applicationId, tenantId: null, type: 'web', permissions: [], managementApi: false } }, undefined);
     const readBeforeVerifying = (await readSignInUser(services.orm.em.fork(), app.root.applicationId, { id: userId }))!;
     expect(readBeforeVerifying).toMatchObject({ status: 'active', failedSignIns: 0 });
-    await sql(`update app_user set status = 'locked', locked_until = now() + interval '5 minutes', failed_sign_ins = 3 where id = ?`, [userId]);
+    await app.sql(`update app_user set status = 'locked', locked_until = now() + interval '5 minutes', failed_sign_ins = 3 where id = ?`, [userId]);
     expect(await recordSuccessfulSignIn(target, readBeforeVerifying, OWNER)).toBeNull();
     expect(await status(userId)).toBe('locked');
     // Suspended meanwhile: refused too. Active with failures counted meanwhile: the success clears them.
-    await sql(`update app_user set status = 'suspended', locked_until = null where id = ?`, [userId]);
+    await app.sql(`update app_user set status = 'suspended', locked_until = null where id = ?`, [userId]);
     expect(await recordSuccessfulSignIn(target, readBeforeVerifying, OWNER)).toBeNull();
-    await sql(`update app_user set status = 'active', failed_sign_ins = 2, last_failed_sign_in_at = now() where id = ?`, [userId]);
+    await app.sql(`update app_user set status = 'active', failed_sign_ins = 2, last_failed_sign_in_at = now() where id = ?`, [userId]);
     // The address locked out meanwhile: refused, and its lock stays; from another address the success stands.
-    await sql(
+    await app.sql(
       `insert into sign_in_failure (application_id, user_id, address, failures, last_failed_at, locked_at, locked_until)
        values (?, ?, ?, 3, now(), now(), now() + interval '5 minutes')`,
       [app.root.applicationId, userId, ATTACKER],
@@ -333,7 +332,7 @@ describe('lockout', () => {
     expect(await recordSuccessfulSignIn(target, readBeforeVerifying, ATTACKER)).toBeNull();
     expect(await failuresOf(userId)).toEqual([{ address: ATTACKER, failures: 3, locked: true }]);
     expect(await recordSuccessfulSignIn(target, readBeforeVerifying, OWNER)).toEqual([]);
-    const [row] = await sql<{ failed_sign_ins: number }>('select failed_sign_ins from app_user where id = ?', [userId]);
+    const [row] = await app.sql<{ failed_sign_ins: number }>('select failed_sign_ins from app_user where id = ?', [userId]);
     expect(row?.failed_sign_ins).toBe(0);
     expect(await failuresOf(userId)).toEqual([{ address: ATTACKER, failures: 3, locked: true }]);
   });
@@ -345,7 +344,7 @@ describe('lockout', () => {
       await lockAccount('hal@example.com');
       await failFrom([OWNER], 'hal@example.com', 1);
       const row = async () =>
-        (await sql<{ status: string; locked_until: Date | null; failed_sign_ins: number }>('select status, locked_until, failed_sign_ins from app_user where id = ?', [userId]))[0];
+        (await app.sql<{ status: string; locked_until: Date | null; failed_sign_ins: number }>('select status, locked_until, failed_sign_ins from app_user where id = ?', [userId]))[0];
       expect(await row()).toEqual({ status: 'locked', locked_until: null, failed_sign_ins: 6 });
       expect((await failuresOf(userId)).map((failure) => failure.locked)).toEqual([true, true]);
       expect((await attemptFrom(OWNER, 'hal@example.com', PASSWORD)).answer.status).toBe(400);
@@ -363,7 +362,7 @@ describe('lockout', () => {
       expect(await row()).toEqual({ status: 'active', locked_until: null, failed_sign_ins: 0 });
       expect(await failuresOf(userId)).toEqual([]);
       const audits = async () =>
-        sql<{ before: Record<string, unknown>; after: Record<string, unknown> }>(`select before, after from audit_log where action = 'user.unlocked' and target_id = ?`, [userId]);
+        app.sql<{ before: Record<string, unknown>; after: Record<string, unknown> }>(`select before, after from audit_log where action = 'user.unlocked' and target_id = ?`, [userId]);
       const [audit] = await audits();
       expect(audit).toMatchObject({
         before: { status: 'locked', failedSignIns: 6, lockedUntil: null, lockedAddresses: 2 },
@@ -383,11 +382,11 @@ describe('lockout', () => {
   it('an unlock lifts an address locked out of an active account', async () => {
     const userId = await createPasswordUser(app.http, 'una@example.com');
     await failFrom([ATTACKER], 'una@example.com');
-    await sql('update app_user set failed_sign_ins = 0 where id = ?', [userId]);
+    await app.sql('update app_user set failed_sign_ins = 0 where id = ?', [userId]);
     const unlocked = await app.http.post(`/users/${userId}/unlock`);
     expect(unlocked.body).toMatchObject({ id: userId, status: 'active' });
     expect(await failuresOf(userId)).toEqual([]);
-    const [audit] = await sql<{ before: Record<string, unknown> }>(`select before from audit_log where action = 'user.unlocked' and target_id = ?`, [userId]);
+    const [audit] = await app.sql<{ before: Record<string, unknown> }>(`select before from audit_log where action = 'user.unlocked' and target_id = ?`, [userId]);
     expect(audit?.before).toMatchObject({ status: 'active', lockedAddresses: 1 });
     expect((await attemptFrom(ATTACKER, 'una@example.com', PASSWORD)).answer.status).toBe(303);
   });

@@ -31,7 +31,6 @@ beforeAll(async () => {
 });
 afterAll(async () => app?.close());
 
-const sql = <T>(query: string, params: unknown[] = []) => app.gatehouse.services.orm.em.getConnection().execute<T[]>(query, params);
 
 const authorize = (configuration = config, parameters: Record<string, string> = {}, jar = new CookieJar()): Promise<AuthorizationFlow> =>
   startAuthorization(configuration, { redirectUri: REDIRECT_URI, resource: `${issuer}/api/v1` }, { scope: 'openid email', ...parameters }, jar);
@@ -64,7 +63,7 @@ describe('magic link on the shared surface', () => {
     expect(decodeJwt(tokens.access_token).payload['sub']).toBe(userId);
     const sessions = await app.http.get(`/users/${userId}/sessions`);
     expect(sessions.body.data[0].methods).toEqual(['magic_link']);
-    const [audit] = await sql<{ after: { method: string } }>(
+    const [audit] = await app.sql<{ after: { method: string } }>(
       `select after from audit_log where action = 'user.signed_in' and target_id = ? order by id desc limit 1`,
       [userId],
     );
@@ -84,7 +83,7 @@ describe('magic link on the shared surface', () => {
     const second = await magicLinkOf(app.http, 'bo@example.com', 2);
     expect((await flow.jar.visit(first)).status).toBe(400);
     expect((await flow.jar.visit(second.replace(/token=[^&]+/, `token=${app.root.applicationId}.forged`))).status).toBe(400);
-    await sql(`update email_sign_in set expires_at = now() - interval '1 second' where user_id = ?`, [userId]);
+    await app.sql(`update email_sign_in set expires_at = now() - interval '1 second' where user_id = ?`, [userId]);
     const expired = await flow.jar.visit(second);
     expect(expired.status).toBe(400);
     expect(expired.body).toContain('This link has expired, was already used');
@@ -106,7 +105,7 @@ describe('magic link on the shared surface', () => {
     const users = await app.http.get('/users?pageSize=100');
     const eve = (users.body.data as { id: string; email: string; emailVerified?: boolean }[]).find((user) => user.email === 'eve@example.com');
     expect(eve).toBeDefined();
-    const [row] = await sql<{ email_verified: boolean; password_hash: string | null }>(`select email_verified, password_hash from app_user where id = ?`, [eve!.id]);
+    const [row] = await app.sql<{ email_verified: boolean; password_hash: string | null }>(`select email_verified, password_hash from app_user where id = ?`, [eve!.id]);
     expect(row).toEqual({ email_verified: true, password_hash: null });
     expect(decodeJwt((await tokensAfter(config, unknownFlow, answer)).access_token).payload['sub']).toBe(eve!.id);
   });
@@ -117,7 +116,7 @@ describe('magic link on the shared surface', () => {
     const signupPath = /<a href="([^"]+\/signup)">/.exec(squatter.page.body)![1]!;
     const form = await squatter.jar.visit(new URL(signupPath, squatter.page.url).href);
     expect((await squatter.jar.submit(form, { name: 'Squatter', email: 'owned@example.com', password: 'Squatter-Horse-9' })).status).toBe(200);
-    const [account] = await sql<{ id: string }>(`select id from app_user where email = 'owned@example.com'`);
+    const [account] = await app.sql<{ id: string }>(`select id from app_user where email = 'owned@example.com'`);
 
     const owner = await authorize();
     await askLink(owner, 'owned@example.com');
@@ -125,7 +124,7 @@ describe('magic link on the shared surface', () => {
     expect(answer.status).toBe(403);
     expect(answer.body).toContain('first set a new password with “Forgot your password?”');
     expect(answer.body).toContain('Forgot your password?');
-    const [row] = await sql<{ email_verified: boolean }>(`select email_verified from app_user where id = ?`, [account!.id]);
+    const [row] = await app.sql<{ email_verified: boolean }>(`select email_verified from app_user where id = ?`, [account!.id]);
     expect(row).toEqual({ email_verified: false });
     const records = await app.http.get(`/audit-logs?target=${account!.id}&action=user.sign_in_failed`);
     expect(records.body.data[0].changes.after).toMatchObject({ method: 'magic_link', reason: 'email_unverified' });
@@ -250,7 +249,7 @@ describe('a link opened on another device: "was this you?"', () => {
     expect(refused.status, refused.body).toBe(200);
     expect(refused.body).toContain('<h1>Sign-in refused</h1>');
     expect(refused.body).not.toContain('class="code"');
-    const [row] = await sql<{ used: boolean; token_hash: string | null }>(
+    const [row] = await app.sql<{ used: boolean; token_hash: string | null }>(
       `select used_at is not null as used, token_hash from email_sign_in where email = 'dot@example.com'`,
     );
     expect(row).toEqual({ used: true, token_hash: null });
@@ -291,7 +290,7 @@ describe('a link opened on another device: "was this you?"', () => {
     expect(forged.status).toBe(403);
     // None of it touched the link; once expired, both answers are refused.
     expect((await other.visit(link)).status).toBe(200);
-    await sql(`update email_sign_in set expires_at = now() - interval '1 second' where user_id = ?`, [userId]);
+    await app.sql(`update email_sign_in set expires_at = now() - interval '1 second' where user_id = ?`, [userId]);
     expect((await other.visit(link)).status).toBe(400);
     for (const path of ['confirm', 'refuse'] as const) expect((await post(path, { token })).status).toBe(400);
   });

@@ -44,7 +44,6 @@ async function applicationWith(policy: string, body: object) {
   return { other, admin, configuration: await webClient(other.applicationId) };
 }
 
-const sql = <T>(query: string, params: unknown[] = []) => app.gatehouse.services.orm.em.getConnection().execute<T[]>(query, params);
 
 /** A TOTP factor given to the user directly (as an enrolment stores it), and its secret. */
 const giveTotp = (userId: string, applicationId = app.root.applicationId) => giveTotpTo(app, applicationId, userId);
@@ -91,11 +90,11 @@ async function idToken(flow: Flow, answer: Visit, configuration = config) {
 const sessionMethods = async (userId: string, admin = app.http) => ((await admin.get(`/users/${userId}/sessions`)).body.data as { methods: string[] }[]).map((session) => session.methods);
 
 const records = (userId: string, action: string) =>
-  sql<{ after: Record<string, unknown>; outcome: string }>(`select after, outcome from audit_log where target_id = ? and action = ? order by id`, [userId, action]);
+  app.sql<{ after: Record<string, unknown>; outcome: string }>(`select after, outcome from audit_log where target_id = ? and action = ? order by id`, [userId, action]);
 
 /** The latest mail of a template to an address, as the outbox holds it. */
 async function lastMail(to: string, template: string): Promise<string> {
-  const [mail] = await sql<{ text_body: string }>(`select text_body from email_delivery where to_address = ? and template_key = ? order by created_at desc limit 1`, [
+  const [mail] = await app.sql<{ text_body: string }>(`select text_body from email_delivery where to_address = ? and template_key = ? order by created_at desc limit 1`, [
     to,
     template,
   ]);
@@ -166,7 +165,7 @@ describe('optional (the default)', () => {
   it('a recovery code works once', async () => {
     const userId = await createPasswordUser(app.http, 'recovery@example.com');
     await giveTotp(userId);
-    await sql(`insert into mfa_recovery_code (application_id, user_id, code_hash) values (?, ?, ?)`, [app.root.applicationId, userId, recoveryCodeHash('abcde-fghjk')]);
+    await app.sql(`insert into mfa_recovery_code (application_id, user_id, code_hash) values (?, ?, ?)`, [app.root.applicationId, userId, recoveryCodeHash('abcde-fghjk')]);
     const first = await stepPage('recovery@example.com');
     const recoveryPage = await first.flow.jar.visit(`${first.page.url}?method=recovery_code`);
     expect(recoveryPage.body).toContain('Recovery code');
@@ -204,7 +203,7 @@ describe('optional (the default)', () => {
 
   it('an e-mail code, sent through the outbox, works once', async () => {
     const userId = await createPasswordUser(app.http, 'mailed@example.com');
-    await sql(`insert into mfa_factor (application_id, id, user_id, kind) values (?, ?, ?, 'email_otp')`, [app.root.applicationId, randomUUID(), userId]);
+    await app.sql(`insert into mfa_factor (application_id, id, user_id, kind) values (?, ?, ?, 'email_otp')`, [app.root.applicationId, randomUUID(), userId]);
     const { flow, page } = await stepPage('mailed@example.com');
     expect(page.body).toContain('Send a code');
     const sent = await flow.jar.submit(page, { action: 'send', code: '' });
@@ -212,7 +211,7 @@ describe('optional (the default)', () => {
     const codePage = await flow.jar.visit(sent.location!);
     expect(codePage.body).toContain('We sent a code to mailed@example.com.');
     const code = /\b(\d{6})\b/.exec(await lastMail('mailed@example.com', 'email_otp'))![1]!;
-    const [stored] = await sql<{ code_hash: string }>(`select code_hash from mfa_email_code where user_id = ?`, [userId]);
+    const [stored] = await app.sql<{ code_hash: string }>(`select code_hash from mfa_email_code where user_id = ?`, [userId]);
     expect(stored!.code_hash).not.toContain(code);
     const done = await flow.jar.submit(codePage, { code });
     expect(await idToken(flow, done)).toMatchObject({ amr: ['pwd', 'otp', 'mfa'] });
@@ -225,7 +224,7 @@ describe('optional (the default)', () => {
     const lockoutOff = { enabled: false, maxAttempts: 10, lockoutMinutes: 15, resetAfterMinutes: 15, accountLockAddresses: 5 };
     const { other, admin, configuration } = await applicationWith('/policies/lockout', lockoutOff);
     const userId = await createPasswordUser(admin, 'guessing@example.com');
-    await sql(`insert into mfa_factor (application_id, id, user_id, kind) values (?, ?, ?, 'email_otp')`, [other.applicationId, randomUUID(), userId]);
+    await app.sql(`insert into mfa_factor (application_id, id, user_id, kind) values (?, ?, ?, 'email_otp')`, [other.applicationId, randomUUID(), userId]);
     const { flow, page } = await stepPage('guessing@example.com', { configuration });
     let current = await flow.jar.visit((await flow.jar.submit(page, { action: 'send', code: '' })).location!);
     const code = /\b(\d{6})\b/.exec(await lastMail('guessing@example.com', 'email_otp'))![1]!;
@@ -267,7 +266,7 @@ describe('lockout', () => {
     // The password proven again does not forgive the codes' failures: the third locks the address out.
     const { flow, page } = await stepPage('guessed@example.com', { configuration });
     last = await flow.jar.submit(page, { code: wrong });
-    const failures = await sql<{ address: string; failures: number; locked: boolean }>(
+    const failures = await app.sql<{ address: string; failures: number; locked: boolean }>(
       `select address, failures, locked_at is not null as locked from sign_in_failure where user_id = ?`,
       [userId],
     );
@@ -307,10 +306,10 @@ describe('required', () => {
     expect(await idToken(flow, done, configuration)).toMatchObject({ sub: userId, amr: ['pwd', 'otp', 'mfa'], acr: ACR_MULTI_FACTOR });
     expect(await sessionMethods(userId, admin)).toEqual([['password', 'totp']]);
     // Stored sealed, its codes hashed; audited; the user told.
-    const [factor] = await sql<{ secret_encrypted: string; last_step: string }>(`select secret_encrypted, last_step from mfa_factor where user_id = ?`, [userId]);
+    const [factor] = await app.sql<{ secret_encrypted: string; last_step: string }>(`select secret_encrypted, last_step from mfa_factor where user_id = ?`, [userId]);
     expect(factor!.secret_encrypted).not.toContain(secret);
     expect(factor!.last_step).not.toBeNull();
-    const stored = await sql<{ code_hash: string }>(`select code_hash from mfa_recovery_code where user_id = ?`, [userId]);
+    const stored = await app.sql<{ code_hash: string }>(`select code_hash from mfa_recovery_code where user_id = ?`, [userId]);
     expect(stored.map((row) => row.code_hash).sort()).toEqual(shown.map((code) => recoveryCodeHash(code!)).sort());
     expect((await records(userId, 'user.mfa.enrolled')).map((record) => record.after)).toEqual([{ factor: 'totp' }]);
     expect(await lastMail('enrol@example.com', 'mfa_enrolled')).toContain('Authenticator app');
@@ -330,7 +329,7 @@ describe('required', () => {
     const codes = await flow.jar.submit(codePage, { code });
     expect(codes.body).toContain('Save your recovery codes');
     await flow.jar.submit(codes, {});
-    expect(await sql(`select kind from mfa_factor where user_id = ?`, [userId])).toEqual([{ kind: 'email_otp' }]);
+    expect(await app.sql(`select kind from mfa_factor where user_id = ?`, [userId])).toEqual([{ kind: 'email_otp' }]);
   });
 });
 
@@ -355,7 +354,7 @@ describe('an e-mail sign-in: the mailbox is the first factor, and cannot be the 
   }
 
   const giveMailbox = (userId: string) =>
-    sql(`insert into mfa_factor (application_id, id, user_id, kind) values (?, ?, ?, 'email_otp')`, [other.applicationId, randomUUID(), userId]);
+    app.sql(`insert into mfa_factor (application_id, id, user_id, kind) values (?, ?, ?, 'email_otp')`, [other.applicationId, randomUUID(), userId]);
 
   it('a user without a factor enrols another kind: the e-mail code is neither offered nor sent', async () => {
     const userId = await createPasswordUser(admin, 'mailbox-new@example.com');
@@ -371,7 +370,7 @@ describe('an e-mail sign-in: the mailbox is the first factor, and cannot be the 
     expect(codes.body).toContain('Save your recovery codes');
     const done = await flow.jar.submit(codes, {});
     expect(await idToken(flow, done, configuration)).toMatchObject({ sub: userId, amr: ['otp', 'mfa'], acr: ACR_MULTI_FACTOR });
-    expect(await sql(`select kind from mfa_factor where user_id = ?`, [userId])).toEqual([{ kind: 'totp' }]);
+    expect(await app.sql(`select kind from mfa_factor where user_id = ?`, [userId])).toEqual([{ kind: 'totp' }]);
   });
 
   it('a user whose only factor is the mailbox has no step to take after it; with the password, the mailed code serves', async () => {
@@ -391,7 +390,7 @@ describe('an e-mail sign-in: the mailbox is the first factor, and cannot be the 
     const optional = await applicationWith('/policies/mfa', { enforcement: 'optional', factors: ['totp', 'email_otp'] });
     expect((await optional.admin.post('/auth-providers', { type: 'magic_link', config: { signInWith: 'code', allowSignup: false } })).status).toBe(201);
     const userId = await createPasswordUser(optional.admin, 'mailbox-optional@example.com');
-    await sql(`insert into mfa_factor (application_id, id, user_id, kind) values (?, ?, ?, 'email_otp')`, [optional.other.applicationId, randomUUID(), userId]);
+    await app.sql(`insert into mfa_factor (application_id, id, user_id, kind) values (?, ?, ?, 'email_otp')`, [optional.other.applicationId, randomUUID(), userId]);
     const { flow, page } = await signInPage({ configuration: optional.configuration });
     const check = await flow.jar.visit(emailFormAction(page, 'email-code'), { form: { csrf: csrfOf(page), email: 'mailbox-optional@example.com' } });
     const answer = await flow.jar.submit(check, { code: await mailedCode(optional.admin, 'mailbox-optional@example.com') });
@@ -439,8 +438,8 @@ describe('an expired password (the password policy’s maxAge)', () => {
     ({ other, admin, configuration } = await applicationWith('/policies/password', { maxAge: 1 }));
   });
 
-  const expire = (userId: string) => sql(`update app_user set password_changed_at = now() - interval '3 days' where id = ?`, [userId]);
-  const passwordHash = async (userId: string) => (await sql<{ password_hash: string }>('select password_hash from app_user where id = ?', [userId]))[0]!.password_hash;
+  const expire = (userId: string) => app.sql(`update app_user set password_changed_at = now() - interval '3 days' where id = ?`, [userId]);
+  const passwordHash = async (userId: string) => (await app.sql<{ password_hash: string }>('select password_hash from app_user where id = ?', [userId]))[0]!.password_hash;
 
   /** Whether the browser's session still signs in to the client with no form (a password change ends the others). */
   async function sessionSignsIn(jar: CookieJar) {

@@ -35,7 +35,6 @@ beforeAll(async () => {
 });
 afterAll(async () => app?.close());
 
-const sql = <T>(query: string, params: unknown[] = []) => app.gatehouse.services.orm.em.getConnection().execute<T[]>(query, params);
 
 interface Scope {
   readonly application: BootstrapResult;
@@ -64,7 +63,7 @@ const giveKey = (scope: Scope, userId: string, authenticator = new SoftAuthentic
 const giveTotp = (scope: Scope, userId: string) => giveTotpTo(app, scope.application.applicationId, userId);
 
 const giveRecoveryCode = (scope: Scope, userId: string, code: string) =>
-  sql(`insert into mfa_recovery_code (application_id, user_id, code_hash) values (?, ?, ?)`, [scope.application.applicationId, userId, recoveryCodeHash(code)]);
+  app.sql(`insert into mfa_recovery_code (application_id, user_id, code_hash) values (?, ?, ?)`, [scope.application.applicationId, userId, recoveryCodeHash(code)]);
 
 interface Flow {
   readonly jar: CookieJar;
@@ -100,7 +99,7 @@ const sessionMethods = async (scope: Scope, userId: string) =>
   ((await scope.admin.get(`/users/${userId}/sessions`)).body.data as { methods: string[] }[]).map((session) => session.methods);
 
 const signInRecords = (applicationId: string, action: string) =>
-  sql<{ after: Record<string, unknown>; target_id: string | null }>(`select after, target_id from audit_log where application_id = ? and action = ? order by id`, [applicationId, action]);
+  app.sql<{ after: Record<string, unknown>; target_id: string | null }>(`select after, target_id from audit_log where application_id = ? and action = ? order by id`, [applicationId, action]);
 
 describe('the passkey provider', () => {
   it('is served with the fields it applies; a malformed allowSignup and an rpId (the surface decides it) are refused; webauthn is an MFA factor', async () => {
@@ -142,7 +141,7 @@ describe('sign-up with a passkey', () => {
     const scope = await passkeyScope({ allowSignup: true });
     const { flow, check } = await signUpToKey(scope, 'New.Comer@example.com');
     const code = await mailedCode(scope.admin, 'New.Comer@example.com');
-    const [row] = await sql<{ id: string; code_hash: string; user_id: string | null }>(`select id, code_hash, user_id from email_sign_in where method = 'passkey_signup' and email = ?`, ['New.Comer@example.com']);
+    const [row] = await app.sql<{ id: string; code_hash: string; user_id: string | null }>(`select id, code_hash, user_id from email_sign_in where method = 'passkey_signup' and email = ?`, ['New.Comer@example.com']);
     expect(row!.code_hash).not.toContain(code);
     expect(row!.user_id).toBeNull();
 
@@ -158,18 +157,18 @@ describe('sign-up with a passkey', () => {
     const userId = row!.id;
     expect(options).toMatchObject({ rp: { id: rpId }, user: { id: Buffer.from(userId.replaceAll('-', ''), 'hex').toString('base64url'), name: 'New.Comer@example.com' } });
     expect(options['authenticatorSelection']).toMatchObject({ residentKey: 'required', userVerification: 'required' });
-    expect(await sql('select 1 from app_user where id = ?', [userId])).toEqual([]);
+    expect(await app.sql('select 1 from app_user where id = ?', [userId])).toEqual([]);
 
     const key = new SoftAuthenticator();
     const done = await answer(flow.jar, create, key.register(options as never, issuer));
     expect(done.status, done.body.slice(-1500)).toBe(303);
     expect(await idToken(scope, flow, done)).toMatchObject({ sub: userId, amr: ['hwk', 'user', 'mfa'] });
     expect((await scope.admin.get(`/users/${userId}`)).body).toMatchObject({ email: 'New.Comer@example.com', emailVerified: true, tenantIds: [] });
-    expect(await sql('select password_hash from app_user where id = ?', [userId])).toEqual([{ password_hash: null }]);
-    expect(await sql('select name, rp_id from webauthn_credential where user_id = ?', [userId])).toEqual([{ name: 'Passkey', rp_id: rpId }]);
-    const [signup] = await sql<{ after: Record<string, unknown> }>(`select after from audit_log where target_id = ? and action = 'user.signed_up'`, [userId]);
+    expect(await app.sql('select password_hash from app_user where id = ?', [userId])).toEqual([{ password_hash: null }]);
+    expect(await app.sql('select name, rp_id from webauthn_credential where user_id = ?', [userId])).toEqual([{ name: 'Passkey', rp_id: rpId }]);
+    const [signup] = await app.sql<{ after: Record<string, unknown> }>(`select after from audit_log where target_id = ? and action = 'user.signed_up'`, [userId]);
     expect(signup?.after).toMatchObject({ email: 'New.Comer@example.com', hasPassword: false, method: 'passkey', via: scope.clientId });
-    expect(await sql(`select 1 from audit_log where target_id = ? and action = 'user.passkey.added'`, [userId])).toHaveLength(1);
+    expect(await app.sql(`select 1 from audit_log where target_id = ? and action = 'user.passkey.added'`, [userId])).toHaveLength(1);
     const [signedIn] = await signInRecords(scope.application.applicationId, 'user.signed_in');
     expect(signedIn?.after).toMatchObject({ method: 'passkey', amr: ['hwk', 'user', 'mfa'] });
     expect(await sessionMethods(scope, userId)).toEqual([['passkey']]);
@@ -178,7 +177,7 @@ describe('sign-up with a passkey', () => {
     const again = await answer(flow.jar, create, key.register(options as never, issuer));
     expect(again.status).toBe(400);
     expect(again.body).toContain('You are already signed in');
-    expect(await sql('select 1 from webauthn_credential where user_id = ?', [userId])).toHaveLength(1);
+    expect(await app.sql('select 1 from webauthn_credential where user_id = ?', [userId])).toHaveLength(1);
     // The passkey signs its owner in from then on.
     const next = await loginPage(scope);
     const signIn = await answer(next.flow.jar, next.page, key.assert(webauthnFormOf(next.page).options, issuer));
@@ -193,7 +192,7 @@ describe('sign-up with a passkey', () => {
     expect(normalized(check, 'taken@example.com')).toBe(normalized(fresh.check, 'free@example.com'));
     expect(await mails(scope.admin, 'taken@example.com', 'email_otp')).toEqual([]);
     expect(await mails(scope.admin, 'taken@example.com', 'welcome')).toHaveLength(1);
-    expect(await sql(`select 1 from email_sign_in where email = 'taken@example.com'`)).toEqual([]);
+    expect(await app.sql(`select 1 from email_sign_in where email = 'taken@example.com'`)).toEqual([]);
     // The code mailed to another interaction's address proves nothing here.
     const refused = await flow.jar.submit(check, { code: await mailedCode(scope.admin, 'free@example.com') });
     expect(refused.status).toBe(400);
@@ -230,8 +229,8 @@ describe('sign-up with a passkey', () => {
     const late = await answer(raced.flow.jar, racing, new SoftAuthenticator().register(webauthnFormOf(racing).options as never, issuer));
     expect(late.status).toBe(400);
     expect(late.body).toContain('That sign-up has expired or is finished.');
-    expect(await sql('select 1 from webauthn_credential where user_id = ?', [owner])).toEqual([]);
-    expect(await sql('select 1 from webauthn_credential where application_id = ?', [scope.application.applicationId])).toHaveLength(1);
+    expect(await app.sql('select 1 from webauthn_credential where user_id = ?', [owner])).toEqual([]);
+    expect(await app.sql('select 1 from webauthn_credential where application_id = ?', [scope.application.applicationId])).toHaveLength(1);
     const reasons = (await signInRecords(scope.application.applicationId, 'user.sign_in_failed')).map((record) => record.after['reason']);
     expect(reasons).toEqual(['invalid_passkey', 'invalid_passkey', 'signup_unavailable']);
 
@@ -242,7 +241,7 @@ describe('sign-up with a passkey', () => {
     const codeAction = crossed.check.url.replace(/\/passkey-signup$/, '/code');
     const signedIn = await crossed.flow.jar.visit(codeAction, { form: { csrf: crossedCsrf, code: await mailedCode(scope.admin, 'crossed@example.com') } });
     expect(signedIn.status).toBe(400);
-    expect(await sql(`select 1 from app_user where email = 'crossed@example.com'`)).toEqual([]);
+    expect(await app.sql(`select 1 from app_user where email = 'crossed@example.com'`)).toEqual([]);
 
     const guessed = await signUpToKey(scope, 'guessed@example.com');
     const code = await mailedCode(scope.admin, 'guessed@example.com');
@@ -314,7 +313,7 @@ describe('sign-in with a passkey', () => {
     expect(record?.after).toMatchObject({ method: 'passkey', amr: ['hwk', 'user', 'mfa'] });
     // One method proven, which counts as both factors: no `mfa` or `user` among the session's methods.
     expect(await sessionMethods(scope, userId)).toEqual([['passkey']]);
-    const [used] = await sql<{ counter: string; last_used_at: Date | null }>('select counter, last_used_at from webauthn_credential where user_id = ?', [userId]);
+    const [used] = await app.sql<{ counter: string; last_used_at: Date | null }>('select counter, last_used_at from webauthn_credential where user_id = ?', [userId]);
     expect(Number(used?.counter)).toBe(1);
     expect(used?.last_used_at).not.toBeNull();
   });
@@ -324,7 +323,7 @@ describe('sign-in with a passkey', () => {
     expect((await scope.admin.put('/policies/mfa', { enforcement: 'required', factors: ['totp'] })).status).toBe(200);
     const userId = await createPasswordUser(scope.admin, 'presence@example.com');
     const key = new SoftAuthenticator({ userVerified: false, synced: true });
-    await sql(
+    await app.sql(
       `insert into webauthn_credential (application_id, id, user_id, rp_id, credential_id, public_key, device_type, backed_up, name) values (?, ?, ?, ?, ?, ?, 'multiDevice', true, 'Synced')`,
       [scope.application.applicationId, newId(), userId, rpId, key.id, key.coseKey()],
     );
@@ -380,7 +379,7 @@ describe('sign-in with a passkey', () => {
     const step = await attempt.flow.jar.visit(first.location!);
     expect(step.body).toContain('signed you in without checking it is you');
     expect(step.body).not.toContain('<form');
-    expect(await sql(`select 1 from mfa_factor where user_id = ?`, [stuck])).toEqual([]);
+    expect(await app.sql(`select 1 from mfa_factor where user_id = ?`, [stuck])).toEqual([]);
   });
 
   it('refuses, with the same page, another origin, another RP ID, a replayed answer, a counter gone back, an unknown key, another application’s key, no user verification', async () => {
@@ -444,7 +443,7 @@ describe('sign-in with a passkey', () => {
     // A refusal that is no copy's (another origin) removes nothing and mails nobody.
     const forged = await loginPage(scope);
     expect((await answer(forged.flow.jar, forged.page, key.assert(webauthnFormOf(forged.page).options, 'https://evil.example', { counter: 9 }))).status).toBe(400);
-    expect(await sql(`select counter from webauthn_credential where user_id = ?`, [userId])).toEqual([{ counter: '5' }]);
+    expect(await app.sql(`select counter from webauthn_credential where user_id = ?`, [userId])).toEqual([{ counter: '5' }]);
     expect(await mails(scope.admin, 'cloned@example.com', 'passkey_cloned')).toEqual([]);
     // The copy: refused, and from then on neither it nor the original signs in.
     for (const counter of [5, 9]) {
@@ -453,14 +452,14 @@ describe('sign-in with a passkey', () => {
       expect(refused.status, String(counter)).toBe(400);
       expect(refused.body).toContain('That passkey did not sign you in.');
     }
-    const records = await sql<{ outcome: string; target_id: string | null; after: Record<string, unknown> }>(
+    const records = await app.sql<{ outcome: string; target_id: string | null; after: Record<string, unknown> }>(
       `select outcome, target_id, after from audit_log where application_id = ? and action = 'user.sign_in_failed' order by id`,
       [scope.application.applicationId],
     );
     expect(records.map((record) => record.after['reason'])).toEqual(['invalid_passkey', 'cloned_passkey', 'unknown_credential']);
     expect(records[1]).toEqual({ outcome: 'failure', target_id: userId, after: expect.objectContaining({ method: 'passkey', reason: 'cloned_passkey' }) });
-    expect(await sql(`select 1 from webauthn_credential where user_id = ?`, [userId])).toEqual([]);
-    const removals = await sql<{ target_id: string; before: Record<string, unknown> }>(
+    expect(await app.sql(`select 1 from webauthn_credential where user_id = ?`, [userId])).toEqual([]);
+    const removals = await app.sql<{ target_id: string; before: Record<string, unknown> }>(
       `select target_id, before from audit_log where application_id = ? and action = 'user.passkey.cloned'`,
       [scope.application.applicationId],
     );
@@ -591,7 +590,7 @@ describe('WebAuthn as a second factor', () => {
       expect.objectContaining({ method: 'webauthn', reason: 'cloned_passkey' }),
     ]);
     // The copied key is gone and its owner told, in the language of the step's page.
-    expect(await sql(`select 1 from webauthn_credential where user_id = ?`, [userId])).toEqual([]);
+    expect(await app.sql(`select 1 from webauthn_credential where user_id = ?`, [userId])).toEqual([]);
     expect(await signInRecords(scope.application.applicationId, 'user.passkey.cloned')).toEqual([{ after: null, target_id: userId }]);
     expect((await mails(scope.admin, 'stepbound@example.com', 'passkey_cloned')).map((mail) => mail.subject)).toEqual([expect.stringMatching(/^A passkey was removed/)]);
   });
@@ -612,16 +611,16 @@ describe('WebAuthn as a second factor', () => {
     expect(registered.body).toContain('Save your recovery codes');
     const done = await flow.jar.submit(registered, { action: 'continue' });
     expect(await idToken(scope, flow, done)).toMatchObject({ amr: ['pwd', 'hwk', 'mfa'] });
-    expect(await sql('select name, rp_id from webauthn_credential where user_id = ?', [userId])).toEqual([{ name: 'Laptop', rp_id: rpId }]);
-    const [enrolled] = await sql<{ after: Record<string, unknown> }>(`select after from audit_log where target_id = ? and action = 'user.mfa.enrolled'`, [userId]);
+    expect(await app.sql('select name, rp_id from webauthn_credential where user_id = ?', [userId])).toEqual([{ name: 'Laptop', rp_id: rpId }]);
+    const [enrolled] = await app.sql<{ after: Record<string, unknown> }>(`select after from audit_log where target_id = ? and action = 'user.mfa.enrolled'`, [userId]);
     expect(enrolled?.after).toEqual({ factor: 'webauthn' });
     // Next time: a passkey sign-in (the key is discoverable) needs no password.
     const next = await loginPage(scope);
     const signedIn = await answer(next.flow.jar, next.page, key.assert(webauthnFormOf(next.page).options, issuer));
     expect(await idToken(scope, next.flow, signedIn)).toMatchObject({ sub: userId, amr: ['hwk', 'user', 'mfa'] });
     expect((await scope.admin.post(`/users/${userId}/mfa-reset`, {})).status).toBe(200);
-    expect(await sql('select 1 from webauthn_credential where user_id = ?', [userId])).toEqual([]);
-    const [reset] = await sql<{ before: Record<string, unknown> }>(`select before from audit_log where target_id = ? and action = 'user.mfa.reset'`, [userId]);
+    expect(await app.sql('select 1 from webauthn_credential where user_id = ?', [userId])).toEqual([]);
+    const [reset] = await app.sql<{ before: Record<string, unknown> }>(`select before from audit_log where target_id = ? and action = 'user.mfa.reset'`, [userId]);
     expect(reset?.before).toMatchObject({ factors: ['webauthn'] });
   });
 });
@@ -645,7 +644,7 @@ describe('the account page', () => {
     const unproven = await answer(jar, visit, key.register(webauthnFormOf(visit).options as never, issuer), { passkey_name: 'Phone', passkey_add_password: 'Not-The-One-1' });
     expect(unproven.status).toBe(400);
     expect(unproven.body).toContain('The current password is incorrect.');
-    expect(await sql('select 1 from webauthn_credential where user_id = ?', [userId])).toEqual([]);
+    expect(await app.sql('select 1 from webauthn_credential where user_id = ?', [userId])).toEqual([]);
     const refused = await answer(jar, unproven, key.register(webauthnFormOf(unproven).options as never, 'https://evil.example'), { passkey_name: 'Phone', passkey_add_password: PASSWORD });
     expect(refused.status).toBe(400);
     expect(refused.body).toContain('The passkey was not added: your browser did not finish registering it. Try again.');
@@ -653,7 +652,7 @@ describe('the account page', () => {
     expect(added.status).toBe(303);
     const page = await jar.visit(added.location!);
     expect(page.body).toContain('Your passkeys and security keys are saved.');
-    const [audited] = await sql<{ after: Record<string, unknown> }>(`select after from audit_log where target_id = ? and action = 'user.passkey.added'`, [userId]);
+    const [audited] = await app.sql<{ after: Record<string, unknown> }>(`select after from audit_log where target_id = ? and action = 'user.passkey.added'`, [userId]);
     expect(audited?.after).toEqual({ name: 'Phone', rpId });
     const removeForm = passkeyRemoval(page);
     expect(removeForm.options['remove']).toHaveLength(1);
@@ -664,17 +663,17 @@ describe('the account page', () => {
       expect(refused.status).toBe(400);
       expect(refused.body).toContain('The current password is incorrect.');
     }
-    expect(await sql('select 1 from webauthn_credential where user_id = ?', [userId])).toHaveLength(1);
+    expect(await app.sql('select 1 from webauthn_credential where user_id = ?', [userId])).toHaveLength(1);
     const removal = { ...removeForm.fields, remove: removeForm.options['remove']![0]!, passkey_password: PASSWORD };
     const removed = await jar.visit(removeForm.action, { form: removal });
     expect(removed.status).toBe(303);
-    expect(await sql('select 1 from webauthn_credential where user_id = ?', [userId])).toEqual([]);
-    expect(await sql(`select 1 from audit_log where target_id = ? and action = 'user.passkey.removed'`, [userId])).toHaveLength(1);
+    expect(await app.sql('select 1 from webauthn_credential where user_id = ?', [userId])).toEqual([]);
+    expect(await app.sql(`select 1 from audit_log where target_id = ? and action = 'user.passkey.removed'`, [userId])).toHaveLength(1);
     // Removed again (the form of a page opened before), it is said so, in the browser's language.
     const again = await jar.visit(removeForm.action, { form: removal, headers: { 'accept-language': 'de' } });
     expect(again.status).toBe(400);
     expect(again.body).toContain('Dieser Passkey wurde bereits entfernt.');
-    expect(await sql(`select 1 from audit_log where target_id = ? and action = 'user.passkey.removed'`, [userId])).toHaveLength(1);
+    expect(await app.sql(`select 1 from audit_log where target_id = ? and action = 'user.passkey.removed'`, [userId])).toHaveLength(1);
   });
 
   it('under a required policy of keys the last one stays; with an app beside it, it goes, the recovery codes staying for the app', async () => {
@@ -688,17 +687,17 @@ describe('the account page', () => {
     const form = passkeyRemoval(page);
     const removal = { ...form.fields, remove: form.options['remove']![0]!, passkey_password: PASSWORD };
     // The key alone (the app gone meanwhile): the policy keeps it.
-    await sql(`delete from mfa_factor where user_id = ?`, [userId]);
+    await app.sql(`delete from mfa_factor where user_id = ?`, [userId]);
     const kept = await jar.visit(form.action, { form: removal });
     expect(kept.status).toBe(400);
     expect(kept.body).toContain('requires two-step verification: add another second step before removing this one.');
-    expect(await sql('select 1 from webauthn_credential where user_id = ?', [userId])).toHaveLength(1);
-    expect(await sql(`select 1 from audit_log where target_id = ? and action = 'user.passkey.removed'`, [userId])).toEqual([]);
+    expect(await app.sql('select 1 from webauthn_credential where user_id = ?', [userId])).toHaveLength(1);
+    expect(await app.sql(`select 1 from audit_log where target_id = ? and action = 'user.passkey.removed'`, [userId])).toEqual([]);
 
     await giveTotp(scope, userId);
     expect((await jar.visit(form.action, { form: removal })).status).toBe(303);
-    expect(await sql('select 1 from webauthn_credential where user_id = ?', [userId])).toEqual([]);
-    expect(await sql('select 1 from mfa_recovery_code where user_id = ?', [userId])).toHaveLength(1);
+    expect(await app.sql('select 1 from webauthn_credential where user_id = ?', [userId])).toEqual([]);
+    expect(await app.sql('select 1 from mfa_recovery_code where user_id = ?', [userId])).toHaveLength(1);
   });
 });
 
@@ -719,8 +718,8 @@ describe('a tenant’s custom domain', () => {
     const key = new SoftAuthenticator();
     const added = await answer(jar, page, key.register(creation as never, domain), { passkey_name: 'Phone', passkey_add_password: PASSWORD });
     expect(added.status, added.body.slice(-1500)).toBe(303);
-    expect(await sql('select rp_id from webauthn_credential where user_id = ?', [userId])).toEqual([{ rp_id: DOMAIN_HOST }]);
-    const [audited] = await sql<{ after: Record<string, unknown> }>(`select after from audit_log where target_id = ? and action = 'user.passkey.added'`, [userId]);
+    expect(await app.sql('select rp_id from webauthn_credential where user_id = ?', [userId])).toEqual([{ rp_id: DOMAIN_HOST }]);
+    const [audited] = await app.sql<{ after: Record<string, unknown> }>(`select after from audit_log where target_id = ? and action = 'user.passkey.added'`, [userId]);
     expect(audited?.after).toEqual({ name: 'Phone', rpId: DOMAIN_HOST });
     expect(passkeyRemoval(await jar.visit(added.location!)).options['remove']).toHaveLength(1);
     // The account page of the service's host (the tenant's path) lists the keys of every relying party, so that a lost
@@ -822,10 +821,10 @@ describe('a key of another host as the second factor', () => {
     }
     const wrong = await flow.jar.submit(step, { code: 'zzzzz-zzzzz' });
     expect(wrong.status).toBe(400);
-    expect(await sql('select kind from mfa_factor where user_id = ?', [userId])).toEqual([]);
-    expect(await sql('select 1 from mfa_email_code where user_id = ?', [userId])).toEqual([]);
-    expect(await sql('select rp_id from webauthn_credential where user_id = ?', [userId])).toEqual([{ rp_id: rpId }]);
-    expect(await sql(`select 1 from audit_log where target_id = ? and action = 'user.mfa.enrolled'`, [userId])).toEqual([]);
+    expect(await app.sql('select kind from mfa_factor where user_id = ?', [userId])).toEqual([]);
+    expect(await app.sql('select 1 from mfa_email_code where user_id = ?', [userId])).toEqual([]);
+    expect(await app.sql('select rp_id from webauthn_credential where user_id = ?', [userId])).toEqual([{ rp_id: rpId }]);
+    expect(await app.sql(`select 1 from audit_log where target_id = ? and action = 'user.mfa.enrolled'`, [userId])).toEqual([]);
 
     const done = await flow.jar.submit(wrong, { code: RECOVERY_CODE });
     expect(await idToken(away, flow, done)).toMatchObject({ sub: userId, amr: ['pwd', 'otp', 'mfa'], iss: domain });
@@ -873,10 +872,10 @@ describe('a key of another host as the second factor', () => {
     expect(page.body).toContain('You have 1 unused recovery codes.');
 
     const removeForm = [...page.body.matchAll(/<form\b[^>]*method="post"[\s\S]*?<\/form>/g)].map(([html]) => readForm(page.url, html)).find((form) => form.action.endsWith('/account/mfa-remove'));
-    const [totp] = await sql<{ id: string }>(`select id from mfa_factor where user_id = ?`, [userId]);
+    const [totp] = await app.sql<{ id: string }>(`select id from mfa_factor where user_id = ?`, [userId]);
     const removed = await jar.visit(removeForm!.action, { form: { ...removeForm!.fields, factor: totp!.id, remove_password: PASSWORD } });
     expect(removed.status, removed.body.slice(-1500)).toBe(303);
-    expect(await sql('select 1 from mfa_factor where user_id = ?', [userId])).toEqual([]);
+    expect(await app.sql('select 1 from mfa_factor where user_id = ?', [userId])).toEqual([]);
     const shown = await jar.visit(removed.location!);
     expect(shown.body).toContain('<li>Passkey or security key</li>');
     expect(shown.body).not.toContain('You have no second step yet.');

@@ -59,7 +59,6 @@ interface Racing {
   readonly config: oidc.Configuration;
 }
 
-const sql = <T>(statement: string, params: unknown[] = []) => app.gatehouse.services.orm.em.getConnection().execute<T[]>(statement, params);
 
 async function createProvider(http: HttpClient, path: string, body: Record<string, unknown>): Promise<string> {
   const created = await http.post(path, body);
@@ -192,14 +191,14 @@ async function idTokenOf(flow: AuthorizationFlow, answer: Visit, configuration =
 }
 
 async function lastSignInRecord(applicationId = app.root.applicationId) {
-  const [row] = await sql<{ action: string; target_id: string | null; after: Record<string, unknown> }>(
+  const [row] = await app.sql<{ action: string; target_id: string | null; after: Record<string, unknown> }>(
     `select action, target_id, after from audit_log where application_id = ? and action in ('user.signed_in', 'user.sign_in_failed') order by id desc limit 1`,
     [applicationId],
   );
   return row!;
 }
 
-const identities = (userId: string) => sql<{ provider_id: string; subject: string }>('select provider_id, subject from user_identity where user_id = ?', [userId]);
+const identities = (userId: string) => app.sql<{ provider_id: string; subject: string }>('select provider_id, subject from user_identity where user_id = ?', [userId]);
 
 describe('social and OIDC sign-in', () => {
   it('shows each enabled provider as a link with its name, beside no password form when no password provider is enabled', async () => {
@@ -282,7 +281,7 @@ describe('social and OIDC sign-in', () => {
 
   it('never links an existing user whose own address nobody proved (a sign-up not confirmed): its owner confirms it first', async () => {
     const fay = await app.createUser('fay@example.com');
-    await sql('update app_user set email_verified = false where id = ?', [fay]);
+    await app.sql('update app_user set email_verified = false where id = ?', [fay]);
     idp.login = { sub: 'fay-sub', email: 'fay@example.com', email_verified: true };
     const flow = await authorize();
     const refused = await signInWith(flow, 'Upstream');
@@ -291,7 +290,7 @@ describe('social and OIDC sign-in', () => {
     expect(await identities(fay)).toEqual([]);
     expect(await lastSignInRecord()).toMatchObject({ action: 'user.sign_in_failed', target_id: fay, after: { method: 'oauth', reason: 'email_unverified' } });
     // Proven, the same upstream account links to it.
-    await sql('update app_user set email_verified = true where id = ?', [fay]);
+    await app.sql('update app_user set email_verified = true where id = ?', [fay]);
     const again = await authorize();
     expect((await idTokenOf(again, await signInWith(again, 'Upstream')))['sub']).toBe(fay);
     expect(await identities(fay)).toEqual([{ provider_id: upstreamId, subject: 'fay-sub' }]);
@@ -338,12 +337,12 @@ describe('social and OIDC sign-in', () => {
     expect(refusedRecord).toMatchObject({ action: 'user.sign_in_failed', after: { reason: 'upstream_error' } });
 
     const flow = await authorize();
-    await sql('alter table user_identity rename to user_identity_away');
+    await app.sql('alter table user_identity rename to user_identity_away');
     let failed: Visit;
     try {
       failed = await signInWith(flow, 'Upstream');
     } finally {
-      await sql('alter table user_identity_away rename to user_identity');
+      await app.sql('alter table user_identity_away rename to user_identity');
     }
     expect(failed.status).toBe(500);
     expect(failed.body).toContain('Something went wrong on our side');
@@ -408,16 +407,16 @@ describe('social and OIDC sign-in', () => {
     const acme = await authorize(isolatedConfig, { tenant: 'acme' });
     const claims = await idTokenOf(acme, await signInWith(acme, 'Acme IdP'), isolatedConfig);
     expect(claims['tenant_id']).toBeDefined();
-    const [identity] = await sql<{ pool_id: string; provider_id: string }>('select pool_id, provider_id from user_identity where subject = ?', ['erin-sub']);
+    const [identity] = await app.sql<{ pool_id: string; provider_id: string }>('select pool_id, provider_id from user_identity where subject = ?', ['erin-sub']);
     expect(identity).toEqual({ pool_id: claims['tenant_id'], provider_id: acmeProviderId });
   });
 
   it('deleting a provider removes its links; deleting a user removes theirs', async () => {
     const [alice] = (await app.http.get('/users?email=alice@example.com')).body.data as { id: string }[];
-    const [links] = await sql<{ count: string }>('select count(*) from user_identity where provider_id = ?', [githubId]);
+    const [links] = await app.sql<{ count: string }>('select count(*) from user_identity where provider_id = ?', [githubId]);
     expect(Number(links!.count)).toBeGreaterThan(0);
     expect((await app.http.delete(`/auth-providers/${githubId}`)).status).toBe(204);
-    expect(await sql('select 1 from user_identity where provider_id = ?', [githubId])).toEqual([]);
+    expect(await app.sql('select 1 from user_identity where provider_id = ?', [githubId])).toEqual([]);
     expect((await app.http.delete(`/users/${alice!.id}`)).status).toBe(204);
     expect(await identities(alice!.id)).toEqual([]);
   });
@@ -431,7 +430,7 @@ describe('upstream links across authIsolation switches', () => {
     const flow = await authorize(switching.config, { tenant });
     return (await idTokenOf(flow, await signInWith(flow, 'Switch IdP'), switching.config))['sub'];
   }
-  const linksOf = (userId: string) => sql<{ pool_id: string; subject: string }>('select pool_id, subject from user_identity where user_id = ?', [userId]);
+  const linksOf = (userId: string) => app.sql<{ pool_id: string; subject: string }>('select pool_id, subject from user_identity where user_id = ?', [userId]);
   const inTenant = async (tenantId: string, email: string) =>
     ((await switching.admin.get(`${switching.path}/tenants/${tenantId}/users?email=${email}`)).body.data as { id: string }[]).map((user) => user.id);
   /** Frank, a member of `two` only, keeps his record; Dave, of `one` then `two`, keeps his in `one` and gets a copy in `two`. */
@@ -489,10 +488,10 @@ describe('upstream links across authIsolation switches', () => {
 
   it('migration 0054 takes the links an earlier switch left behind to their users’ pools; a place taken since stays its holder’s', async () => {
     // As switches before it left them: Frank's link in a pool he has left; one to Dave's copy's upstream account beside it.
-    await sql('update user_identity set pool_id = ? where user_id = ?', [switching.one, people.frank]);
-    await sql(`insert into user_identity (application_id, id, pool_id, provider_id, subject, user_id, created_at)
+    await app.sql('update user_identity set pool_id = ? where user_id = ?', [switching.one, people.frank]);
+    await app.sql(`insert into user_identity (application_id, id, pool_id, provider_id, subject, user_id, created_at)
                select application_id, gen_random_uuid(), ?, provider_id, 'dave-sub', user_id, now() from user_identity where user_id = ?`, [switching.two, people.frank]);
-    await sql("delete from mikro_orm_migrations where name = '0054-links-in-their-users-pools'");
+    await app.sql("delete from mikro_orm_migrations where name = '0054-links-in-their-users-pools'");
     await app.gatehouse.services.orm.migrator.up();
     expect(await linksOf(people.frank!)).toEqual([{ pool_id: SHARED_POOL, subject: 'frank-sub' }]);
     expect(await linksOf(people.daveCopy!)).toEqual([{ pool_id: SHARED_POOL, subject: 'dave-sub' }]);
@@ -522,7 +521,7 @@ describe('an upstream link by e-mail racing the merge of isolated pools', () => 
   /** Until the sign-in's link of `userId` is committed, or two statements wait on locks (the merge, and the link behind it). */
   async function linkedOrQueued(userId: string): Promise<void> {
     for (let attempt = 0; attempt < 1500; attempt += 1) {
-      const [row] = await sql<{ links: number; waiting: number }>(
+      const [row] = await app.sql<{ links: number; waiting: number }>(
         `select (select count(*)::int from user_identity where user_id = ?) as links,
                 (select count(*)::int from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock') as waiting`,
         [userId],
@@ -533,7 +532,7 @@ describe('an upstream link by e-mail racing the merge of isolated pools', () => 
     throw new Error('the sign-in neither linked nor waited');
   }
   const linksIn = (race: Racing) =>
-    sql<{ user_id: string; in_its_users_pool: boolean }>(
+    app.sql<{ user_id: string; in_its_users_pool: boolean }>(
       `select l.user_id, l.pool_id = u.pool_id as in_its_users_pool from user_identity as l join app_user as u on u.application_id = l.application_id and u.id = l.user_id
         where l.application_id = ? order by l.user_id`,
       [race.applicationId],
@@ -627,7 +626,7 @@ describe('upstream connections into the operator’s network', () => {
 
   it('a provider stored at an internal issuer (saved before the rule): its button is the unreachable page, and nothing connects there', async () => {
     const id = await createProvider(app.http, '/auth-providers', { type: 'oauth', name: 'Stored', config: { provider: 'generic', clientId: 'gatehouse', issuer: 'https://idp.example.com' }, secrets: { clientSecret: 's' } });
-    await sql(`update auth_provider set config = jsonb_set(config, '{issuer}', to_jsonb(?::text)) where id = ?`, [`https://${inside}/`, id]);
+    await app.sql(`update auth_provider set config = jsonb_set(config, '{issuer}', to_jsonb(?::text)) where id = ?`, [`https://${inside}/`, id]);
     const flow = await authorize();
     const refused = await flow.jar.visit(buttonOf(flow.page, 'Stored')!);
     expect(refused.status).toBe(502);

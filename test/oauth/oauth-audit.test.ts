@@ -50,11 +50,10 @@ interface GrantRecord {
   after: { reason: string; clientId: string; userId: string };
 }
 
-const sql = <T>(text: string, params: unknown[] = []) => app.gatehouse.services.orm.em.getConnection().execute<T[]>(text, params);
 
 /** The audit records of a grant (revoked, or its tokens revoked). */
 const recordsOf = (grantId: string) =>
-  sql<GrantRecord>(
+  app.sql<GrantRecord>(
     `select application_id, tenant_id, actor_type, actor_id, action, target_type, request_id, after from audit_log
       where target_id = ? order by created_at, id`,
     [grantId],
@@ -73,9 +72,9 @@ async function signInWith(values: Record<string, string>, requestId: string = cr
 const traced = (requestId: string) => ({ 'x-request-id': requestId });
 
 const grantOfToken = async (model: 'RefreshToken' | 'AccessToken' | 'AuthorizationCode', id: string) =>
-  (await sql<{ grant_id: string }>('select grant_id from oidc_model where model = ? and id = ?', [model, id]))[0]!.grant_id;
+  (await app.sql<{ grant_id: string }>('select grant_id from oidc_model where model = ? and id = ?', [model, id]))[0]!.grant_id;
 
-const grantExists = async (grantId: string) => (await sql(`select 1 from oidc_model where model = 'Grant' and id = ?`, [grantId])).length > 0;
+const grantExists = async (grantId: string) => (await app.sql(`select 1 from oidc_model where model = 'Grant' and id = ?`, [grantId])).length > 0;
 
 /** A code of the SPA for the user's sign-in to the tenant (offline_access: a refresh token comes with it). */
 async function spaCode() {
@@ -155,7 +154,7 @@ describe('a client revokes a token (POST /oauth2/revoke)', () => {
 
   it('a grant that has expired is not revoked by anyone: no record', async () => {
     const { tokens, grantId } = await spaTokens();
-    await sql(`update oidc_model set expires_at = now() - interval '1 second' where model = 'Grant' and id = ?`, [grantId]);
+    await app.sql(`update oidc_model set expires_at = now() - interval '1 second' where model = 'Grant' and id = ?`, [grantId]);
     expect((await revoke(tokens.refresh_token!)).status).toBe(200);
     expect(await grantExists(grantId)).toBe(false);
     expect(await recordsOf(grantId)).toEqual([]);
@@ -246,15 +245,15 @@ describe('a lock that has run out is lifted by the next sign-in attempt, audited
     for (const from of ['203.0.113.1', '203.0.113.2']) {
       for (let i = 0; i < 3; i += 1) expect((await signInWith({ email, password: WRONG }, crypto.randomUUID(), from)).status).toBe(400);
     }
-    if (runOut) await sql('update app_user set locked_until = ? where id = ?', [ranOutAt, created.body.id]);
+    if (runOut) await app.sql('update app_user set locked_until = ? where id = ?', [ranOutAt, created.body.id]);
     return created.body.id as string;
   }
 
   const userRow = async (id: string) =>
-    (await sql<{ status: string; failed_sign_ins: number }>('select status, failed_sign_ins from app_user where id = ?', [id]))[0]!;
+    (await app.sql<{ status: string; failed_sign_ins: number }>('select status, failed_sign_ins from app_user where id = ?', [id]))[0]!;
   // The lockout's own records: each attempt's user.signed_in / user.sign_in_failed is tested in test/api/auth-events.test.ts.
   const trail = async (id: string) =>
-    sql<{ action: string; actor_type: string; actor_id: string; request_id: string; tenant_id: string | null; before: any; after: any }>(
+    app.sql<{ action: string; actor_type: string; actor_id: string; request_id: string; tenant_id: string | null; before: any; after: any }>(
       `select action, actor_type, actor_id, request_id, tenant_id, before, after from audit_log
         where target_id = ? and action not in ('user.signed_in', 'user.sign_in_failed') order by created_at, id`,
       [id],

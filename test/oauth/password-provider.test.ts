@@ -13,7 +13,6 @@ import { createPasswordUser, PASSWORD } from '../support/users.ts';
  */
 let hosted: HostedTestApp;
 
-const sql = <T>(statement: string, params: unknown[] = []) => hosted.app.gatehouse.services.orm.em.getConnection().execute<T[]>(statement, params);
 
 const GOOGLE = { type: 'oauth', config: { provider: 'google', clientId: 'x.apps.googleusercontent.com' }, secrets: { clientSecret: 's' } };
 
@@ -37,7 +36,7 @@ describe('a new application', () => {
     const fresh = hosted.app.as({ apiKey: created.body.initialApiKey.secret as string });
     const providers = await listed(fresh);
     expect(providers).toMatchObject([{ type: 'password', name: 'Password', enabled: true, tenantId: null, config: { allowSignup: true, requireEmailVerification: true } }]);
-    const [record] = await sql<{ application_id: string; action: string; target_id: string; actor_type: string }>(
+    const [record] = await hosted.app.sql<{ application_id: string; action: string; target_id: string; actor_type: string }>(
       "select application_id, action, target_id, actor_type from audit_log where application_id = ? and action = 'auth_provider.created'",
       [created.body.id],
     );
@@ -108,16 +107,16 @@ describe('migrations 0052 and 0053', () => {
   it('give an application without providers of its own level an enabled password provider, audited as created, and leave the others', async () => {
     const bare = await hosted.app.bootstrapAnother();
     const m2mOnly = await hosted.app.bootstrapAnother();
-    await sql('delete from auth_provider where application_id in (?, ?)', [bare.applicationId, m2mOnly.applicationId]);
+    await hosted.app.sql('delete from auth_provider where application_id in (?, ?)', [bare.applicationId, m2mOnly.applicationId]);
     const m2m = await hosted.app.as({ apiKey: m2mOnly.apiKey }).post('/auth-providers', { type: 'm2m' });
     expect(m2m.status, JSON.stringify(m2m.body)).toBe(201);
     const rootBefore = await listed(hosted.app.http);
 
-    await sql("delete from mikro_orm_migrations where name in ('0052-default-password-provider', '0053-default-password-provider-audit')");
+    await hosted.app.sql("delete from mikro_orm_migrations where name in ('0052-default-password-provider', '0053-default-password-provider-audit')");
     await hosted.app.gatehouse.services.orm.migrator.up();
 
     const rows = async (applicationId: string) =>
-      sql<{ type: string; name: string; enabled: boolean; config: Record<string, unknown>; tenant_id: string | null }>(
+      hosted.app.sql<{ type: string; name: string; enabled: boolean; config: Record<string, unknown>; tenant_id: string | null }>(
         'select type, name, enabled, config, tenant_id from auth_provider where application_id = ? order by id',
         [applicationId],
       );
@@ -126,7 +125,7 @@ describe('migrations 0052 and 0053', () => {
     ]);
     expect((await rows(m2mOnly.applicationId)).map((row) => row.type)).toEqual(['m2m']);
     expect(await listed(hosted.app.http)).toEqual(rootBefore);
-    const [{ id }] = (await sql<{ id: string }>("select id from auth_provider where application_id = ? and type = 'password'", [bare.applicationId])) as [{ id: string }];
+    const [{ id }] = (await hosted.app.sql<{ id: string }>("select id from auth_provider where application_id = ? and type = 'password'", [bare.applicationId])) as [{ id: string }];
     expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7/);
 
     const audited = await hosted.app.as({ apiKey: bare.apiKey }).get(`/audit-logs?target=${id}`);

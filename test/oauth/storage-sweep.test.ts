@@ -12,19 +12,18 @@ import { usingEmbeddedDatabase } from '../support/database.ts';
  */
 let app: TestApp;
 
-const sql = <T = unknown>(query: string, params: unknown[] = []) => app.gatehouse.services.orm.em.getConnection().execute<T[]>(query, params);
 const expiredModel = async () => {
   const id = `expired-${randomUUID()}`;
-  await sql(`insert into oidc_model (model, id, payload, expires_at) values ('Session', ?, '{}', now() - interval '1 minute')`, [id]);
+  await app.sql(`insert into oidc_model (model, id, payload, expires_at) values ('Session', ?, '{}', now() - interval '1 minute')`, [id]);
   return id;
 };
-const modelExists = async (id: string) => (await sql(`select 1 from oidc_model where model = 'Session' and id = ?`, [id])).length === 1;
+const modelExists = async (id: string) => (await app.sql(`select 1 from oidc_model where model = 'Session' and id = ?`, [id])).length === 1;
 /** Grants of a client whose row is gone (a deletion that ended none), of a user of the root application. */
 const grantsOfClientGone = async (count: number, clientId = randomUUID()) => {
   const userId = await app.createUser(`swept-${randomUUID()}@example.com`);
   const grants = Array.from({ length: count }, () => randomUUID());
   for (const id of grants) {
-    await sql(`insert into oidc_model (model, id, application_id, payload) values ('Grant', ?, ?, ?::jsonb)`, [
+    await app.sql(`insert into oidc_model (model, id, application_id, payload) values ('Grant', ?, ?, ?::jsonb)`, [
       id,
       app.root.applicationId,
       JSON.stringify({ clientId, accountId: userId, iat: Math.floor(Date.now() / 1000) }),
@@ -33,7 +32,7 @@ const grantsOfClientGone = async (count: number, clientId = randomUUID()) => {
   return grants;
 };
 const revocations = (grants: readonly string[]) =>
-  sql<{ target_id: string; actor_type: string; actor_id: string }>(
+  app.sql<{ target_id: string; actor_type: string; actor_id: string }>(
     `select target_id, actor_type, actor_id from audit_log where action = 'grant.revoked' and target_id in (?) order by target_id`,
     [grants],
   );
@@ -100,9 +99,9 @@ describe('the sweep', () => {
     const stuck = await grantsOfClientGone(1, stuckClient);
     const others = await grantsOfClientGone(2);
     // Every attempt to end the stuck grant fails, as a fault tied to that client's rows would.
-    await sql(`create function refuse_stuck_grant() returns trigger language plpgsql as $$
+    await app.sql(`create function refuse_stuck_grant() returns trigger language plpgsql as $$
                  begin if old.id = '${stuck[0]}' then raise exception 'the stuck grant cannot end'; end if; return old; end $$`);
-    await sql(`create trigger refuse_stuck_grant before delete on oidc_model for each row execute function refuse_stuck_grant()`);
+    await app.sql(`create trigger refuse_stuck_grant before delete on oidc_model for each row execute function refuse_stuck_grant()`);
     const logged: { details: object; message: string }[] = [];
     const log = { info: (details: object, message: string) => logged.push({ details, message }), error: (details: object, message: string) => logged.push({ details, message }) };
     const job = new StorageSweepJob(app.gatehouse.services.orm, app.gatehouse.services.invalidations, 20);
@@ -114,8 +113,8 @@ describe('the sweep', () => {
       }
     } finally {
       await job.stop();
-      await sql('drop trigger refuse_stuck_grant on oidc_model');
-      await sql('drop function refuse_stuck_grant');
+      await app.sql('drop trigger refuse_stuck_grant on oidc_model');
+      await app.sql('drop function refuse_stuck_grant');
     }
     expect(await revocations(others)).toEqual(swept(others));
     expect(await revocations(stuck)).toEqual([]);
@@ -134,7 +133,7 @@ describe('the sweep', () => {
     const [held, free] = [await expiredModel(), await expiredModel()];
     const flowRow = async () => {
       const id = randomUUID();
-      await sql(
+      await app.sql(
         `insert into email_sign_in (application_id, id, interaction_id, client_id, pool_id, email, method, expires_at)
          values (?, ?, 'swept', ?, ?, 'swept@example.com', 'email_code', now() - interval '1 minute')`,
         [app.root.applicationId, id, randomUUID(), randomUUID()],
@@ -142,7 +141,7 @@ describe('the sweep', () => {
       return id;
     };
     const [heldFlow, freeFlow] = [await flowRow(), await flowRow()];
-    const flowRowExists = async (id: string) => (await sql(`select 1 from email_sign_in where id = ?`, [id])).length === 1;
+    const flowRowExists = async (id: string) => (await app.sql(`select 1 from email_sign_in where id = ?`, [id])).length === 1;
     const holder = app.gatehouse.services.orm.em.fork();
     await holder.begin();
     try {
@@ -161,15 +160,15 @@ describe('the sweep', () => {
 
   it('deletes with its tokens a grant no application claims: saved as its client went, its user gone since', async () => {
     const [unclaimed, token] = [randomUUID(), randomUUID()];
-    await sql(`insert into oidc_model (model, id, payload) values ('Grant', ?, ?::jsonb)`, [unclaimed, JSON.stringify({ clientId: randomUUID(), accountId: randomUUID() })]);
-    await sql(`insert into oidc_model (model, id, grant_id, payload, expires_at) values ('RefreshToken', ?, ?, '{}', now() + interval '1 day')`, [token, unclaimed]);
+    await app.sql(`insert into oidc_model (model, id, payload) values ('Grant', ?, ?::jsonb)`, [unclaimed, JSON.stringify({ clientId: randomUUID(), accountId: randomUUID() })]);
+    await app.sql(`insert into oidc_model (model, id, grant_id, payload, expires_at) values ('RefreshToken', ?, ?, '{}', now() + interval '1 day')`, [token, unclaimed]);
     // Its user still there: the grant is the user's application's, ended and recorded as the deleted client's.
     const claimed = randomUUID();
     const userId = await app.createUser(`claimed-${randomUUID()}@example.com`);
-    await sql(`insert into oidc_model (model, id, payload) values ('Grant', ?, ?::jsonb)`, [claimed, JSON.stringify({ clientId: randomUUID(), accountId: userId })]);
+    await app.sql(`insert into oidc_model (model, id, payload) values ('Grant', ?, ?::jsonb)`, [claimed, JSON.stringify({ clientId: randomUUID(), accountId: userId })]);
 
     await sweepStorage(app.gatehouse.services.orm, app.gatehouse.services.invalidations);
-    expect(await sql(`select model, id from oidc_model where id in (?)`, [[unclaimed, token, claimed]])).toEqual([]);
+    expect(await app.sql(`select model, id from oidc_model where id in (?)`, [[unclaimed, token, claimed]])).toEqual([]);
     expect(await revocations([claimed])).toEqual(swept([claimed]));
   });
 
@@ -178,6 +177,6 @@ describe('the sweep', () => {
     const { orm, invalidations } = app.gatehouse.services;
     await Promise.all([sweepStorage(orm, invalidations), sweepStorage(orm, invalidations)]);
     expect(await revocations(grants)).toEqual(swept(grants));
-    expect(await sql(`select 1 from oidc_model where model = 'Grant' and id in (?)`, [grants])).toEqual([]);
+    expect(await app.sql(`select 1 from oidc_model where model = 'Grant' and id in (?)`, [grants])).toEqual([]);
   });
 });

@@ -13,7 +13,6 @@ const PASSWORD = 'Correct-Horse-Battery-9';
 let app: TestApp;
 let config: oidc.Configuration;
 
-const sql = <T>(query: string, params: unknown[] = []) => app.gatehouse.services.orm.em.getConnection().execute<T[]>(query, params);
 const tenantPath = (tenantId: string) => `/applications/${app.root.applicationId}/tenants/${tenantId}`;
 
 beforeAll(async () => {
@@ -43,7 +42,7 @@ async function signIn(userId: string, tenantId: string) {
   const sessions = (await app.http.get(`/users/${userId}/sessions`)).body.data as { id: string; tenantId: string }[];
   const session = sessions.find((candidate) => candidate.tenantId === tenantId);
   expect(session).toBeDefined();
-  const [op] = await sql<{ uid: string; grant_id: string }>(
+  const [op] = await app.sql<{ uid: string; grant_id: string }>(
     `select s.op_session_uid as uid, t.grant_id from user_session as s, oidc_model as t where s.id = ? and t.model = 'RefreshToken' and t.id = ?`,
     [session!.id, tokens.refresh_token],
   );
@@ -58,7 +57,7 @@ async function silently(browser: TestBrowser, userId: string, tenantId: string):
 
 /** The rows the OP keeps of a sign-in: its browser session, its grant and everything issued under it. */
 async function opRows(signedIn: { uid: string; grantId: string }): Promise<number> {
-  const [row] = await sql<{ count: number }>(
+  const [row] = await app.sql<{ count: number }>(
     `select count(*)::int as count from oidc_model where (model = 'Session' and uid = ?) or (model = 'Grant' and id = ?) or grant_id = ?`,
     [signedIn.uid, signedIn.grantId, signedIn.grantId],
   );
@@ -81,7 +80,7 @@ describe('a shared-pool user removed from a tenant', () => {
     expect(removed.status).toBe(204);
 
     expect((await app.http.get(`/sessions/${inNorth.sessionId}`)).status).toBe(404);
-    expect(await sql('select 1 from user_session where id = ?', [inNorth.sessionId])).toEqual([]);
+    expect(await app.sql('select 1 from user_session where id = ?', [inNorth.sessionId])).toEqual([]);
     expect(await opRows(inNorth)).toBe(0);
     expect(await silently(inNorth.browser, userId, north)).toBe('login_required');
     expect(await sessionRevocations(inNorth.sessionId)).toEqual([expect.objectContaining({ changes: expect.objectContaining({ after: { reason: 'membership_removed', grantsRevoked: 1 } }) })]);
@@ -114,7 +113,7 @@ describe('a tenant deleted', () => {
 
     expect((await app.http.delete(tenantPath(doomed))).status).toBe(204);
 
-    expect(await sql('select 1 from user_session where id = ?', [inDoomed.sessionId])).toEqual([]);
+    expect(await app.sql('select 1 from user_session where id = ?', [inDoomed.sessionId])).toEqual([]);
     expect(await opRows(inDoomed)).toBe(0);
     expect(await silently(inDoomed.browser, userId, kept)).toBe('login_required');
     expect(await sessionRevocations(inDoomed.sessionId)).toEqual([expect.objectContaining({ changes: expect.objectContaining({ after: { reason: 'tenant_deleted', grantsRevoked: 1 } }) })]);
@@ -149,7 +148,7 @@ describe('one browser signed in to several tenants', () => {
         () => false,
       );
     };
-    const [browserSession] = await sql<{ uid: string }>(`select uid from oidc_model where model = 'Session' and payload->>'accountId' = ?`, [userId]);
+    const [browserSession] = await app.sql<{ uid: string }>(`select uid from oidc_model where model = 'Session' and payload->>'accountId' = ?`, [userId]);
 
     expect((await app.http.delete(`${tenantPath(left)}/users/${userId}`)).status).toBe(204);
     expect((await app.http.get(`/sessions/${signedIn.get(left)!.sessionId}`)).status).toBe(404);
@@ -159,12 +158,12 @@ describe('one browser signed in to several tenants', () => {
     expect(await refreshes(doomed)).toBe(true);
 
     expect((await app.http.delete(tenantPath(doomed))).status).toBe(204);
-    expect(await sql('select 1 from user_session where id = ?', [signedIn.get(doomed)!.sessionId])).toEqual([]);
+    expect(await app.sql('select 1 from user_session where id = ?', [signedIn.get(doomed)!.sessionId])).toEqual([]);
     expect(await sessionRevocations(signedIn.get(doomed)!.sessionId)).toEqual([expect.objectContaining({ changes: expect.objectContaining({ after: { reason: 'tenant_deleted', grantsRevoked: 1 } }) })]);
     expect(await refreshes(kept)).toBe(true);
 
     // The same browser session, signed in to the one tenant left.
-    expect(await sql(`select 1 from oidc_model where model = 'Session' and uid = ?`, [browserSession!.uid])).toHaveLength(1);
+    expect(await app.sql(`select 1 from oidc_model where model = 'Session' and uid = ?`, [browserSession!.uid])).toHaveLength(1);
     const sessions = (await app.http.get(`/users/${userId}/sessions`)).body.data as { id: string; tenantId: string }[];
     expect(sessions.map((session) => [session.id, session.tenantId])).toEqual([[signedIn.get(kept)!.sessionId, kept]]);
   });
@@ -173,8 +172,8 @@ describe('one browser signed in to several tenants', () => {
 describe('a browser session expired, not yet swept', () => {
   /** The sign-in's browser session past its end, its index row still there: what the sweep has not reached yet. */
   async function expire(signedIn: { uid: string; sessionId: string }): Promise<void> {
-    await sql(`update oidc_model set expires_at = now() - interval '1 second' where model = 'Session' and uid = ?`, [signedIn.uid]);
-    await sql(`update user_session set expires_at = now() - interval '1 second' where id = ?`, [signedIn.sessionId]);
+    await app.sql(`update oidc_model set expires_at = now() - interval '1 second' where model = 'Session' and uid = ?`, [signedIn.uid]);
+    await app.sql(`update user_session set expires_at = now() - interval '1 second' where id = ?`, [signedIn.sessionId]);
   }
 
   it('is not recorded as revoked by a member’s removal; its offline grant, a sign-in of its own, ends recorded', async () => {
@@ -192,7 +191,7 @@ describe('a browser session expired, not yet swept', () => {
     expect(await sessionRevocations(grantSignIn[0]!.id)).toEqual([
       expect.objectContaining({ changes: expect.objectContaining({ after: { reason: 'membership_removed', grantsRevoked: 1 } }) }),
     ]);
-    expect(await sql(`select 1 from oidc_model where model = 'Grant' and id = ?`, [inNorth.grantId])).toEqual([]);
+    expect(await app.sql(`select 1 from oidc_model where model = 'Grant' and id = ?`, [inNorth.grantId])).toEqual([]);
   });
 
   it('is not recorded as revoked by its tenant’s deletion', async () => {
@@ -204,6 +203,6 @@ describe('a browser session expired, not yet swept', () => {
     expect((await app.http.delete(tenantPath(doomed))).status).toBe(204);
 
     expect(await sessionRevocations(inDoomed.sessionId)).toEqual([]);
-    expect(await sql('select 1 from user_session where id = ?', [inDoomed.sessionId])).toEqual([]);
+    expect(await app.sql('select 1 from user_session where id = ?', [inDoomed.sessionId])).toEqual([]);
   });
 });

@@ -36,7 +36,6 @@ const token = (fields: Record<string, string>) => postForm(`${app.baseUrl}/oauth
 const redeem = (code: { code: string; verifier: string }, fields: Record<string, string> = {}) =>
   token({ grant_type: 'authorization_code', code: code.code, code_verifier: code.verifier, redirect_uri: REDIRECT, ...fields });
 
-const sql = <T = any>(query: string, params: unknown[] = []) => app.gatehouse.services.orm.em.getConnection().execute<T[]>(query, params);
 
 const userinfoStatus = async (accessToken: string) =>
   (await fetch(`${app.baseUrl}/oauth2/userinfo`, { headers: { authorization: `Bearer ${accessToken}` } })).status;
@@ -86,7 +85,7 @@ describe('expired credentials', () => {
   it('an expired refresh token or code is invalid_grant, never served', async () => {
     const code = await signIn();
     const tokens = (await redeem(await signIn())).body;
-    await sql(
+    await app.sql(
       `update oidc_model set expires_at = now() - interval '1 second', payload = jsonb_set(payload, '{exp}', to_jsonb(extract(epoch from now())::bigint - 1))
         where model in ('AuthorizationCode', 'RefreshToken') and id in (?, ?)`,
       [code.code, tokens.refresh_token],
@@ -99,15 +98,15 @@ describe('expired credentials', () => {
 describe('a code refused for its user is left unspent', () => {
   it('a code refused because its user is suspended is not consumed: once active again, it is redeemed', async () => {
     const code = await signIn();
-    await sql(`update app_user set status = 'suspended' where id = ?`, [ada]);
+    await app.sql(`update app_user set status = 'suspended' where id = ?`, [ada]);
     try {
       const refused = await redeem(code);
       expect(refused.status).toBe(400);
       expect(refused.body.error).toBe('invalid_grant');
     } finally {
-      await sql(`update app_user set status = 'active' where id = ?`, [ada]);
+      await app.sql(`update app_user set status = 'active' where id = ?`, [ada]);
     }
-    const [row] = await sql<{ consumed: boolean }>(`select consumed_at is not null as consumed from oidc_model where model = 'AuthorizationCode' and id = ?`, [code.code]);
+    const [row] = await app.sql<{ consumed: boolean }>(`select consumed_at is not null as consumed from oidc_model where model = 'AuthorizationCode' and id = ?`, [code.code]);
     expect(row?.consumed).toBe(false);
     const redeemed = await redeem(code);
     expect(redeemed.status, JSON.stringify(redeemed.body)).toBe(200);
