@@ -40,7 +40,7 @@ const createUser = (tenantId: string, email: string, client = admin) => createUs
 const streamOfLongAgo = async (email: string) => {
   const userId = await createUser(tenantB, email);
   const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000);
-  await app.gatehouse.services.orm.em.getConnection().execute(`update audit_log set created_at = ? where target_id = ?`, [minutesAgo(7), userId]);
+  await app.sql(`update audit_log set created_at = ? where target_id = ?`, [minutesAgo(7), userId]);
   const range = new URLSearchParams({ from: minutesAgo(8).toISOString(), to: minutesAgo(6).toISOString(), target: userId });
   return { userId, range, stream: await open(`/applications/${app.root.applicationId}/tenants/${tenantB}/audit-logs/stream?${range}`) };
 };
@@ -104,7 +104,7 @@ describe('the audit stream', () => {
   });
 
   it('starts after the last record when places cross a power of ten (they compare as numbers, not text)', async () => {
-    await app.gatehouse.services.orm.em.getConnection().execute(`select setval(pg_get_serial_sequence('audit_log', 'seq'), 99998)`);
+    await app.sql(`select setval(pg_get_serial_sequence('audit_log', 'seq'), 99998)`);
     const before = [await createUser(tenantA, 'seq-1@example.com'), await createUser(tenantA, 'seq-2@example.com')];
     const stream = await open('/audit-logs/stream');
     const after = await createUser(tenantA, 'seq-3@example.com');
@@ -135,7 +135,7 @@ describe('the audit stream', () => {
     const own = await startTestApp({ auditStreamHeartbeatMs: 100 });
     try {
       const tenantId = await own.createTenant('Read at once');
-      const [opened] = await own.gatehouse.services.orm.em.getConnection().execute<{ id: string }[]>(`select id::text from audit_log where target_id = ?`, [tenantId]);
+      const [opened] = await own.sql<{ id: string }>(`select id::text from audit_log where target_id = ?`, [tenantId]);
       const users: string[] = [];
       for (let i = 0; i < 10; i += 1) users.push(await own.createUser(`read-at-once-${i}@example.com`, tenantId));
       own.queries.length = 0;
@@ -165,7 +165,7 @@ describe('the audit stream', () => {
     expect((await open(`/applications/not-a-uuid/audit-logs/stream`)).body).toMatchObject({ code: 'validation_error', field: 'appId' });
     // A record of tenant B named on tenant A's stream: as unknown as an id that never was.
     const inB = await createUser(tenantB, 'b-other@example.com');
-    const [record] = await app.gatehouse.services.orm.em.getConnection().execute<{ id: string }[]>(`select id::text from audit_log where target_id = ?`, [inB]);
+    const [record] = await app.sql<{ id: string }>(`select id::text from audit_log where target_id = ?`, [inB]);
     const refused = await open(`/applications/${app.root.applicationId}/tenants/${tenantA}/audit-logs/stream`, app.root.apiKey, { 'last-event-id': record!.id });
     expect(refused.status).toBe(422);
     expect(refused.body).toMatchObject({ code: 'validation_error', field: 'Last-Event-ID' });

@@ -95,7 +95,7 @@ describe('the SP metadata document', () => {
     expect([...signing.matchAll(/<KeyDescriptor use="(\w+)"/g)].map((match) => match[1]).sort()).toEqual(['encryption', 'signing']);
     expect(spCertificate(signing).fingerprint256).not.toBe(certificate.fingerprint256);
     expect((await app.http.delete(`/auth-providers/${other.body.id as string}`)).status).toBe(204);
-    const [left] = await app.gatehouse.services.orm.em.getConnection().execute<{ keys: number }[]>(
+    const [left] = await app.sql<{ keys: number }>(
       'select count(*)::int as keys from saml_sp_key where application_id = ? and provider_id in (?, ?)',
       [app.root.applicationId, id, other.body.id],
     );

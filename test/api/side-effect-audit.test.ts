@@ -211,7 +211,7 @@ describe('audit records of side effects', () => {
 
   it('ids made by PostgreSQL for such records are UUIDv7 of the moment', async () => {
     const before = Date.now();
-    const [row] = await app.gatehouse.services.orm.em.getConnection().execute<{ id: string }[]>(`select ${NEW_ID_SQL} as id`);
+    const [row] = await app.sql<{ id: string }>(`select ${NEW_ID_SQL} as id`);
     const id = row!.id;
     expect(isUuid(id)).toBe(true);
     const millis = parseInt(id.replaceAll('-', '').slice(0, 12), 16);

@@ -172,7 +172,7 @@ describe('signing keys', () => {
     const [rsaKid] = await opKids(keys, 'RS256');
     await keys.rotate();
     const retireAgo = async (ms: number) => {
-      await app.gatehouse.services.orm.em.getConnection().execute('update signing_key set retired_at = ? where kid in (?, ?)', [new Date(Date.now() - ms), kid, rsaKid]);
+      await app.sql('update signing_key set retired_at = ? where kid in (?, ?)', [new Date(Date.now() - ms), kid, rsaKid]);
       // Another instance reading the keys afresh.
       return new SigningKeyStore(app.gatehouse.services.orm.em.fork(), app.gatehouse.services.config.publicUrl);
     };
