@@ -7,7 +7,7 @@ import { CookieJar, type Visit } from '../support/cookie-jar.ts';
 import type { HttpClient, HttpResponse } from '../support/http.ts';
 import { issueTestKey } from '../support/keys.ts';
 import { createTestClient, decodeJwt, discover, startAuthorization, type AuthorizationFlow } from '../support/oauth.ts';
-import { TestIdp } from '../support/saml-idp.ts';
+import { LOOPBACK_UPSTREAMS, TestIdp } from '../support/saml-idp.ts';
 import { certificatePem } from '../../src/domain/sign-in/saml-keys.ts';
 import type { BootstrapResult } from '../../src/domain/bootstrap.ts';
 
@@ -30,13 +30,13 @@ let userId: string;
 let tenantId: string;
 
 beforeAll(async () => {
-  app = await startTestApp({ upstreams: { allowLoopback: true, allowPrivateHosts: false, githubUrl: 'https://github.com', githubApiUrl: 'https://api.github.com' } }, { reachablePublicUrl: true });
+  app = await startTestApp({ upstreams: LOOPBACK_UPSTREAMS }, { reachablePublicUrl: true });
   const client = await createTestClient(app, { type: 'web', redirectUris: [REDIRECT_URI] });
   config = await discover(app, client.clientId, oidc.ClientSecretBasic(client.clientSecret ?? ''));
   const created = await app.http.post('/auth-providers', {
     type: 'saml',
     name: 'Rotating IdP',
-    config: { entityId: idp.entityId, ssoUrl: 'https://idp.test/sso', certificate: idp.certificate, signRequests: true, allowSignup: false },
+    config: idp.providerConfig({ signRequests: true, allowSignup: false }),
   });
   expect(created.status, JSON.stringify(created.body)).toBe(201);
   provider = created.body as typeof provider;
@@ -49,9 +49,7 @@ afterAll(async () => app?.close());
  * v7 generator ahead for the test files after this one in the worker (its ids stay monotonic).
  */
 async function previousKeyEndsAt(at: number): Promise<void> {
-  await app.gatehouse.services.orm.em
-    .getConnection()
-    .execute('update saml_sp_key set previous_expires_at = ? where provider_id = ?', [new Date(at), provider.id]);
+  await app.sql('update saml_sp_key set previous_expires_at = ? where provider_id = ?', [new Date(at), provider.id]);
 }
 
 const fingerprint = (pem: string) => new X509Certificate(pem).fingerprint256;
