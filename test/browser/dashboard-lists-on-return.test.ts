@@ -289,9 +289,12 @@ describe('the audit log on return', () => {
   it('follows live again on return once the stream failed, from the newest record shown; not while it is healthy', async () => {
     await openTab(dashboard.page, 'Audit log');
     await region('Audit log').getByRole('rowheader').first().waitFor();
+    // The status shows before the stream's socket opens: the streams counted are those opened after it.
+    const firstStream = dashboard.page.waitForEvent('websocket');
     await dashboard.page.getByLabel('Follow live').check();
     const following = region('Audit log').getByRole('status').filter({ hasText: 'Following live' });
     await following.waitFor();
+    await firstStream;
     const streams: string[] = [];
     dashboard.page.on('websocket', (socket) => streams.push(socket.url()));
     await dashboard.comeBack();
