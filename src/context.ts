@@ -4,10 +4,11 @@ import type { Principal } from './auth/principal.ts';
 import { Application, Tenant } from './db/entities/index.ts';
 import { inTurn, lockedFirst } from './db/advisory-lock.ts';
 import { APPLICATION_FILTER, TENANT_FILTER } from './db/owned.ts';
-import { createLoaders, type Loaders } from './domain/loaders.ts';
+import { clearTenant, createLoaders, type Loaders } from './domain/loaders.ts';
 import type { RequestTransaction } from './db/request-transaction.ts';
 import { GatehouseError } from './errors.ts';
-import { publishingAfterCommit } from './events/invalidations.ts';
+import { changesOf, collectChanges } from './events/changes.ts';
+import { publishingAfterCommit, type Invalidation } from './events/invalidations.ts';
 import type { Services } from './services.ts';
 
 /** Tenancy filters carry exactly this scope; built once per (application, tenant) per request. */
@@ -233,11 +234,28 @@ class RequestScope implements Scope {
   }
 
   async transactional<T>(work: (em: EntityManager) => Promise<T>, lock?: string | readonly string[]): Promise<T> {
+    const outer = changesOf(this.em);
+    const changes = outer ?? new Map<string, Invalidation>();
+    const announcing = (em: EntityManager) => {
+      collectChanges(em, changes);
+      return work(em);
+    };
     const begin = async () => {
       await this.transaction?.begin();
-      return this.em.transactional(lock === undefined ? work : lockedFirst(lock, work));
+      return this.em.transactional(lock === undefined ? announcing : lockedFirst(lock, announcing));
     };
-    return lock === undefined ? begin() : inTurn(lock, begin, this.transaction?.turns);
+    const result = await (lock === undefined ? begin() : inTurn(lock, begin, this.transaction?.turns));
+    if (outer === undefined) await this.#publish(changes.values());
+    return result;
+  }
+
+  /** Committed: this request's loaders and every instance's caches forget what changed. */
+  async #publish(changes: Iterable<Invalidation>): Promise<void> {
+    for (const change of changes) {
+      if (change.kind === 'application') clearTenant(this.loaders, null);
+      if (change.kind === 'tenant') clearTenant(this.loaders, change.id);
+      await this.services.invalidations.publish(change);
+    }
   }
 
   get em(): EntityManager {

@@ -26,8 +26,11 @@ export interface InvalidationBus {
 }
 
 /** Ended grants: every instance forgets the tokens it holds of each. */
+export const grantsEnded = (grantIds: readonly string[]): Invalidation[] => grantIds.map((id) => ({ kind: 'grant', id }));
+
+/** grantsEnded, published by a writer outside any scope (the OP's adapter, background jobs) once its write committed. */
 export async function forgetGrants(bus: InvalidationBus, grantIds: readonly string[]): Promise<void> {
-  await Promise.all(grantIds.map((id) => bus.publish({ kind: 'grant', id })));
+  await Promise.all(grantsEnded(grantIds).map((invalidation) => bus.publish(invalidation)));
 }
 
 /** One channel for every deployment sharing a Redis: ids are UUIDv7, so another deployment's events only cost a miss. */

@@ -11,11 +11,8 @@ import { refuseDeactivated } from '../domain/sign-in/refusals.ts';
 import { surfaceSettings, type SurfaceSettings } from '../domain/sign-in/surface-settings.ts';
 import { changeEmail, disownSignUp, resetPassword, verifyEmail } from '../domain/users/account-changes.ts';
 import { issueLink, parseLinkToken, peekLink, useLink, type LinkPurpose, type OpenedLinkUser } from '../domain/users/link-tokens.ts';
-import { usersChanged } from '../domain/users/changed.ts';
 import { keepReplacedPassword, passwordViolations } from '../domain/users/password-history.ts';
 import { passwordRefusals } from '../domain/policies/password.ts';
-import { forgetUserKeys } from '../domain/users/users.ts';
-import { authorizationChanged } from '../domain/authorization/writes.ts';
 import { accountMade, donePage, errorPage, linkConfirmPage, resetPage, type CopyKey, type CopyText, type LinkConfirmation } from '../pages/pages.ts';
 import { browserLook, namedSurfaceLook, sendPage } from '../pages/reply.ts';
 import { doneWithAccountLink } from '../pages/account.ts';
@@ -130,9 +127,6 @@ export function accountLinkRoutes(app: FastifyInstance, services: Services): voi
       throw error;
     });
     if (!disowned) return invalidLink(request, reply, token);
-    await usersChanged(services, opened.user.applicationId);
-    await forgetUserKeys(scopeOf(request, opened), [opened.user.userId]);
-    await authorizationChanged({ services, applicationId: opened.user.applicationId });
     return sendPage(reply, 200, (nonce) => donePage(opened.settings.look, nonce, 'verify.disownedTitle', 'verify.disownedText', { email: opened.email }));
   }
 
@@ -169,9 +163,6 @@ export function accountLinkRoutes(app: FastifyInstance, services: Services): voi
       });
       if (changed === undefined) return invalidLink(request, reply, token);
       services.outbox.wake();
-      await usersChanged(services, opened.user.applicationId);
-      await forgetUserKeys(scopeOf(request, opened), [opened.user.userId]);
-      if (changed.takenOver) await authorizationChanged({ services, applicationId: opened.user.applicationId });
       return changeDone(request, reply, opened, 'reset.doneTitle', { oauth_client: 'reset.doneText', invitation: 'reset.doneInvitation' });
     });
 
@@ -199,7 +190,6 @@ export function accountLinkRoutes(app: FastifyInstance, services: Services): voi
       }, askedForLock(opened.user.applicationId, opened.email));
       if (!verified) return invalidLink(request, reply, token);
       services.outbox.wake();
-      await usersChanged(services, opened.user.applicationId);
       return done(reply, opened, 'verify.doneTitle', 'verify.doneText');
     });
 
@@ -225,8 +215,6 @@ export function accountLinkRoutes(app: FastifyInstance, services: Services): voi
       );
       if (changed === 'taken') return sendPage(reply, 409, (nonce) => errorPage(opened.settings.look, nonce, { key: 'refusal.emailTaken' }));
       if (changed === undefined) return invalidLink(request, reply, token);
-      await usersChanged(services, opened.user.applicationId);
-      await forgetUserKeys(scopeOf(request, opened), [opened.user.userId]);
       return changeDone(request, reply, opened, 'emailChange.doneTitle', { oauth_client: 'emailChange.doneText', invitation: 'emailChange.doneText' });
     });
   }

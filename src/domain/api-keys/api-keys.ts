@@ -12,7 +12,7 @@ import { paginate, type Page, type PageArgs, type Row, scopedList } from '../pag
 import { underTenancyConfig } from '../tenancy/config-lock.ts';
 import { lockTenants, targetTenant } from '../tenants/target-tenant.ts';
 import { displayName } from '../validate.ts';
-import { issueApiKey, keySnapshot, recordKeyIssued, revokeKey, type ApiKeyWithSecret } from './issue.ts';
+import { issueApiKey, keyChanged, keySnapshot, recordKeyIssued, revokeKey, type ApiKeyWithSecret } from './issue.ts';
 
 export interface CreateApiKeyInput {
   name: string;
@@ -113,18 +113,16 @@ async function lockKey(em: EntityManager, keyId: string): Promise<ApiKey> {
 
 /** From the commit it authenticates as nothing (401). */
 export async function revokeApiKey(scope: Scope, keyId: string): Promise<ApiKey> {
-  const revoked = await scope.transactional(async (em) => {
+  return scope.transactional(async (em) => {
     const key = await lockKey(em, keyId);
     if (key.revokedAt == null) revokeKey(em, scope, key);
     return key;
   });
-  await scope.services.invalidations.publish({ kind: 'api_key', id: revoked.id });
-  return revoked;
 }
 
 /** Same id, permissions and expiry; the old secret stops working with the commit. */
 export async function rotateApiKey(scope: Scope, keyId: string): Promise<ApiKeyWithSecret> {
-  const rotated = await withCallerTenants(scope, { type: 'api_key', id: keyId }, (callers) => scope.transactional(async (em) => {
+  return withCallerTenants(scope, { type: 'api_key', id: keyId }, (callers) => scope.transactional(async (em) => {
     // Locked: a rotation behind a revocation must not hand out a secret of a revoked key.
     const key = await lockKey(em, keyId);
     const now = new Date();
@@ -139,10 +137,9 @@ export async function rotateApiKey(scope: Scope, keyId: string): Promise<ApiKeyW
     key.secretHash = hashApiKeySecret(secret);
     key.lastRotatedAt = now;
     recordAudit(em, scope, { action: 'api_key.rotated', targetType: 'api_key', targetId: key.id, tenantId: key.tenantId ?? null, before, after: keySnapshot(key) });
+    keyChanged(em, key.id);
     return { key, secret };
   }));
-  await scope.services.invalidations.publish({ kind: 'api_key', id: rotated.key.id });
-  return rotated;
 }
 
 /** The key authentication would take (readWorkingKey, not its cache), read through the scope's filtered EntityManager, so

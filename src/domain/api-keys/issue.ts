@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { generateApiKeySecret, hashApiKeySecret } from '../../auth/api-key-secret.ts';
 import { ApiKey } from '../../db/entities/index.ts';
+import { changed } from '../../events/changes.ts';
 import { newId } from '../../ids.ts';
 import { recordAudit, type AuditActor } from '../audit.ts';
 import { auditedFieldsOf, auditedSnapshot } from '../audited-fields.ts';
@@ -76,4 +77,10 @@ export function revokeKey(em: EntityManager, actor: AuditActor, key: ApiKey, rea
     before,
     after: { ...keySnapshot(key), ...(reason === undefined ? {} : { reason }) },
   });
+  keyChanged(em, key.id);
+}
+
+/** Every instance forgets what it cached of the key (src/auth/api-key-cache.ts). */
+export function keyChanged(em: EntityManager, keyId: string): void {
+  changed(em, { kind: 'api_key', id: keyId });
 }

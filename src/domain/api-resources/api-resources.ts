@@ -8,7 +8,7 @@ import { GatehouseError, invalid, notFound } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import { recordAudit, type AuditActor } from '../audit.ts';
 import { definePermission, permissionDefinition, type CreatePermissionInput, type PermissionDefinition } from '../authorization/permission-definition.ts';
-import { authorizationChanged, authorizationLock } from '../authorization/writes.ts';
+import { authorizationLock } from '../authorization/writes.ts';
 import { uniquely } from '../db-errors.ts';
 import { paginate, type Page, type PageArgs, type Row, scopedList } from '../pagination.ts';
 import { displayName } from '../validate.ts';
@@ -136,7 +136,6 @@ export async function createApiResource(scope: Scope, input: CreateApiResourceIn
       return resource;
     }, [authorizationLock(scope.applicationId), identifierLock(identifier)]),
   );
-  if (defined.length > 0) await authorizationChanged(scope);
   return created;
 }
 
@@ -169,7 +168,6 @@ export async function updateApiResource(scope: Scope, resourceId: string, input:
       return resource;
     }, [...(permissionsChange ? [authorizationLock(scope.applicationId)] : []), ...(identifier === undefined ? [] : [identifierLock(identifier)])]),
   );
-  if (defined.length > 0) await authorizationChanged(scope);
   return updated;
 }
 

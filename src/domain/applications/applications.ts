@@ -6,6 +6,7 @@ import type { AuthIsolation, CustomizationScope } from '../../db/entities/applic
 import { Application } from '../../db/entities/index.ts';
 import { executeOwned } from '../../db/owned-sql.ts';
 import { GatehouseError, invalid, notFound } from '../../errors.ts';
+import { changed } from '../../events/changes.ts';
 import { newId } from '../../ids.ts';
 import { lifetimeWithin } from '../api-keys/api-keys.ts';
 import { issueApiKey, recordKeyIssued, type ApiKeyWithSecret, type IssueApiKey } from '../api-keys/issue.ts';
@@ -158,7 +159,7 @@ export async function updateApplication(
   applicationId: string,
   input: UpdateApplicationInput,
 ): Promise<Application> {
-  const updated = await scope.transactional(async (em) => {
+  return scope.transactional(async (em) => {
     const application = await lockForTenancyChange(em, applicationId);
     if (application === null) throw notFound('Application', 'appId');
     const before = snapshot(application);
@@ -197,10 +198,9 @@ export async function updateApplication(
       }
     }
     recordUpdate(em, scope, application, before);
+    configurationChanged(em, application.id, null);
     return application;
   });
-  await configurationChanged(scope, null);
-  return updated;
 }
 
 /** A change of the tenancy switches is `tenancy_config.updated` (API.md's name), one of the other fields `application.updated`. */
@@ -213,7 +213,7 @@ function recordUpdate(em: EntityManager, scope: Scope, application: Application,
 }
 
 export async function deleteApplication(scope: Scope, applicationId: string): Promise<boolean> {
-  const deleted = await scope.transactional(async (em) => {
+  return scope.transactional(async (em) => {
     // Held FOR UPDATE, as committed: a second deletion at once waits for this one, then finds nothing (404).
     const application = await lockForTenancyChange(em, applicationId);
     if (application === null) throw notFound('Application', 'appId');
@@ -233,9 +233,8 @@ export async function deleteApplication(scope: Scope, applicationId: string): Pr
     // with their users' claims, until they expire. Rows made before a client was known (sessions) carry no application.
     await executeOwned(em, application.id, 'delete from oidc_model where @owner');
     em.remove(application);
+    // Its API keys went with it (cascade).
+    changed(em, { kind: 'application', id: application.id });
     return true;
   });
-  // The application's API keys went with it (cascade).
-  await scope.services.invalidations.publish({ kind: 'application', id: applicationId });
-  return deleted;
 }

@@ -240,10 +240,10 @@ export async function createAuthProvider(scope: Scope, input: CreateAuthProvider
         secrets,
       });
       recordAudit(em, scope, { action: 'auth_provider.created', targetType: 'auth_provider', targetId: created.id, after: snapshot(created) });
+      configurationChanged(em, scope.applicationId, scope.tenantId);
       return created;
     }),
   );
-  await configurationChanged(scope, scope.tenantId);
   return presentAuthProvider(provider, scope.tenantId === null ? null : 'customized');
 }
 
@@ -285,10 +285,10 @@ export async function updateAuthProvider(scope: Scope, providerId: string, input
       if (enabled === false) await assertConsoleKeepsSignIn(scope, em, await application(), found, 'enabled');
       if (enabled !== undefined) found.enabled = enabled;
       recordAudit(em, scope, { action: 'auth_provider.updated', targetType: 'auth_provider', targetId: found.id, before, after: snapshot(found) });
+      configurationChanged(em, scope.applicationId, scope.tenantId);
       return found;
     }, leaves),
   );
-  await configurationChanged(scope, scope.tenantId);
   return presentAuthProvider(provider, scope.tenantId === null ? null : 'customized');
 }
 
@@ -301,8 +301,8 @@ export async function deleteAuthProvider(scope: Scope, providerId: string): Prom
     await assertConsoleKeepsSignIn(scope, em, application, provider, 'providerId');
     recordAudit(em, scope, { action: 'auth_provider.deleted', targetType: 'auth_provider', targetId: provider.id, before: snapshot(provider) });
     em.remove(provider);
+    configurationChanged(em, scope.applicationId, scope.tenantId);
   }, consoleSignInLock(scope, application));
-  await configurationChanged(scope, scope.tenantId);
   return true;
 }
 

@@ -4,7 +4,7 @@ import { CustomPermission } from '../../db/entities/index.ts';
 import { newId } from '../../ids.ts';
 import { recordAudit } from '../audit.ts';
 import { auditedFieldsOf, auditedSnapshot } from '../audited-fields.ts';
-import { description, keyClashes, keyTaken, permissionKey } from './writes.ts';
+import { authorizationChanged, description, keyClashes, keyTaken, permissionKey } from './writes.ts';
 
 export interface CreatePermissionInput {
   key: string;
@@ -36,5 +36,6 @@ export async function definePermission(em: EntityManager, scope: Scope, definiti
   if ((await em.count(CustomPermission, { key, ...keyClashes(scope.tenantId) })) > 0) throw keyTaken('Permission', key, field);
   const permission = em.create(CustomPermission, { applicationId: scope.applicationId, id: newId(), tenantId: scope.tenantId, key, description: definition.description });
   recordAudit(em, scope, { action: 'permission.created', targetType: 'permission', targetId: permission.id, after: permissionSnapshot(permission) });
+  authorizationChanged(em, scope.applicationId);
   return permission;
 }

@@ -77,7 +77,6 @@ export async function listPermissions(scope: Scope, args: PageArgs): Promise<Pag
 export async function createPermission(scope: Scope, input: CreatePermissionInput): Promise<PermissionView> {
   const definition = permissionDefinition(input);
   const created = await uniquely('key', `Permission ${JSON.stringify(definition.key)}`, () => scope.transactional((em) => definePermission(em, scope, definition), authorizationLock(scope.applicationId)));
-  await authorizationChanged(scope);
   return presentCustom(created);
 }
 
@@ -102,7 +101,7 @@ export async function deletePermission(scope: Scope, permissionId: string): Prom
     if (tenantId === null) await removePermissionFromApiResources(em, scope, permission.key);
     recordAudit(em, scope, { action: 'permission.deleted', targetType: 'permission', targetId: permission.id, tenantId, before: permissionSnapshot(permission) });
     em.remove(permission);
+    authorizationChanged(em, scope.applicationId);
   }, authorizationLock(scope.applicationId));
-  await authorizationChanged(scope);
   return true;
 }

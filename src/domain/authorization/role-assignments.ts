@@ -46,8 +46,7 @@ const ASSIGNMENT_SNAPSHOT = auditedSnapshot([field.value('roleId'), field.value(
 export const assignmentSnapshot = (assignment: RoleAssignment) => ASSIGNMENT_SNAPSHOT.of(assignment);
 export const assignmentSnapshotSql = ASSIGNMENT_SNAPSHOT.sql;
 
-/** Each with a `role_assignment.deleted` record under its own tenant (`reason`: its `after.reason`). Returns how many;
- *  call authorizationChanged after the commit. */
+/** Each with a `role_assignment.deleted` record under its own tenant (`reason`: its `after.reason`). Returns how many. */
 export async function removeAssignments(em: EntityManager, actor: AuditActor, where: string, params: readonly unknown[], reason?: string): Promise<number> {
   const removed = await recordAuditPerRow(em, actor, { action: 'role_assignment.deleted', targetType: 'role_assignment' }, {
     tenantPerRow: true,
@@ -56,6 +55,7 @@ export async function removeAssignments(em: EntityManager, actor: AuditActor, wh
       returning a.id::text as target_id, a.tenant_id, ${assignmentSnapshotSql('a')} as before, ${reason === undefined ? 'null::jsonb' : `jsonb_build_object('reason', ?::text)`} as after)`,
     params: reason === undefined ? params : [...params, reason],
   });
+  if (removed.length > 0) authorizationChanged(em, actor.applicationId);
   return removed.length;
 }
 
@@ -195,10 +195,10 @@ export async function createRoleAssignment(scope: Scope, input: CreateRoleAssign
         subjectId: subject.id,
       });
       recordAudit(em, scope, { action: 'role_assignment.created', targetType: 'role_assignment', targetId: assignment.id, tenantId, after: assignmentSnapshot(assignment) });
+      authorizationChanged(em, scope.applicationId);
       return assignment;
     }),
   );
-  await authorizationChanged(scope);
   return {
     id: created.id,
     applicationId: created.applicationId,
@@ -222,6 +222,5 @@ export async function deleteRoleAssignment(scope: Scope, assignmentId: string): 
     // Removed meanwhile by a concurrent request: 404, as if that one had come first.
     if ((await removeAssignments(em, scope, 'a.id = ?', [assignment.id])) === 0) throw notFound('Role assignment', 'assignmentId');
   });
-  await authorizationChanged(scope);
   return true;
 }

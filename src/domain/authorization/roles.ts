@@ -90,10 +90,10 @@ export async function createRole(scope: Scope, input: CreateRoleInput): Promise<
         builtIn: false,
       });
       recordAudit(em, scope, { action: 'role.created', targetType: 'role', targetId: created.id, after: roleSnapshot(created) });
+      authorizationChanged(em, scope.applicationId);
       return created;
     }, authorizationLock(scope.applicationId)),
   );
-  await authorizationChanged(scope);
   return role;
 }
 
@@ -151,10 +151,10 @@ export async function updateRole(scope: Scope, roleId: string, input: UpdateRole
       if (name !== undefined) role.name = name;
       if (text !== undefined) role.description = text;
       recordAudit(em, scope, { action: 'role.updated', targetType: 'role', targetId: role.id, tenantId, before, after: roleSnapshot(role) });
+      authorizationChanged(em, scope.applicationId);
       return role;
     }, authorizationLock(scope.applicationId)),
   );
-  await authorizationChanged(scope);
   return updated;
 }
 
@@ -166,7 +166,7 @@ export async function deleteRole(scope: Scope, roleId: string): Promise<boolean>
     await removeAssignments(em, scope, 'a.role_id = ?', [role.id]);
     recordAudit(em, scope, { action: 'role.deleted', targetType: 'role', targetId: role.id, tenantId: role.tenantId ?? null, before: roleSnapshot(role) });
     em.remove(role);
+    authorizationChanged(em, scope.applicationId);
   }, authorizationLock(scope.applicationId));
-  await authorizationChanged(scope);
   return true;
 }

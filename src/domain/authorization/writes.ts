@@ -1,5 +1,6 @@
 import { isBuiltInResource } from '../../auth/permissions.ts';
-import type { Scope } from '../../context.ts';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { changed } from '../../events/changes.ts';
 import { GatehouseError, invalid } from '../../errors.ts';
 import { isPlainText } from '../validate.ts';
 
@@ -7,8 +8,9 @@ import { isPlainText } from '../validate.ts';
  *  permission being deleted are checked before the write, and this lock keeps them true until it commits. */
 export const authorizationLock = (applicationId: string): string => `authorization:${applicationId}`;
 
-export async function authorizationChanged(scope: Pick<Scope, 'services' | 'applicationId'>): Promise<void> {
-  await scope.services.invalidations.publish({ kind: 'roles', id: scope.applicationId });
+/** Every instance forgets what it holds of the application's roles, permissions and who holds them. */
+export function authorizationChanged(em: EntityManager, applicationId: string): void {
+  changed(em, { kind: 'roles', id: applicationId });
 }
 
 const KEY_PART = /^[a-z0-9_-]{1,64}$/;

@@ -6,8 +6,8 @@ import { grantsOf, readHeldGrants, subjectKey, type RoleSubject } from '../autho
 import { removeAssignments } from '../authorization/role-assignments.ts';
 import { requireCovered } from '../grants.ts';
 
-/** Each removal in that application's log; returns the applications, for their invalidations. */
-export async function removeOperatorAssignments(em: EntityManager, actor: AuditActor, operatorId: string): Promise<string[]> {
+/** Each removal in that application's log. */
+export async function removeOperatorAssignments(em: EntityManager, actor: AuditActor, operatorId: string): Promise<void> {
   const rows = await em.getConnection().execute<{ application_id: string }[]>(
     `select distinct a.application_id from role_assignment as a
       where a.subject_type = 'operator' and a.subject_id = ?
@@ -19,7 +19,6 @@ export async function removeOperatorAssignments(em: EntityManager, actor: AuditA
   for (const { application_id: applicationId } of rows) {
     await removeAssignments(em, { ...actor, applicationId, tenantId: null }, `a.subject_type = 'operator' and a.subject_id = ?`, [operatorId]);
   }
-  return rows.map((row) => row.application_id);
 }
 
 /** Taking over a console user hands out what they hold as an operator. In the locking transaction: none slips in. */

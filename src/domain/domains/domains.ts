@@ -95,10 +95,10 @@ export async function createDomain(scope: Scope, input: { hostname: string }): P
         verifiedAt: null,
       });
       recordAudit(em, scope, { action: 'domain.created', targetType: 'domain', targetId: created.id, after: snapshot(created) });
+      configurationChanged(em, scope.applicationId, scope.tenantId);
       return created;
     }),
   );
-  await configurationChanged(scope, scope.tenantId);
   return presentDomain(domain);
 }
 
@@ -108,8 +108,8 @@ export async function deleteDomain(scope: Scope, domainId: string): Promise<bool
     const domain = await findDomain(em, scope, domainId, true);
     recordAudit(em, scope, { action: 'domain.deleted', targetType: 'domain', targetId: domain.id, before: snapshot(domain) });
     em.remove(domain);
+    configurationChanged(em, scope.applicationId, scope.tenantId);
   });
-  await configurationChanged(scope, scope.tenantId);
   return true;
 }
 
@@ -135,12 +135,12 @@ export async function verifyDomain(
     if (elsewhere > 0) throw verifiedElsewhere();
     const row = await findDomain(em, scope, domainId, true);
     // A concurrent verification committed first: its record stands for both.
-    if (row.verifiedAt != null) return { row, changed: false };
+    if (row.verifiedAt != null) return row;
     const before = snapshot(row);
     row.verifiedAt = new Date();
     recordAudit(em, scope, { action: 'domain.verified', targetType: 'domain', targetId: row.id, before, after: snapshot(row) });
-    return { row, changed: true };
+    configurationChanged(em, scope.applicationId, scope.tenantId);
+    return row;
   }, `domain-verification:${domain.hostname}`);
-  if (verified.changed) await configurationChanged(scope, scope.tenantId);
-  return { verified: true, reason: null, domain: presentDomain(verified.row) };
+  return { verified: true, reason: null, domain: presentDomain(verified) };
 }

@@ -14,7 +14,7 @@ import { checkPassword, passwordRefusals } from '../policies/password.ts';
 import { effectivePasswordPolicy } from '../policies/policies.ts';
 import { underTenancyConfig } from '../tenancy/config-lock.ts';
 import { lockTenants } from '../tenants/target-tenant.ts';
-import { usersChanged } from '../users/changed.ts';
+import { forgetUserKeys, usersChanged } from '../users/changed.ts';
 import { verifyEmail } from '../users/account-changes.ts';
 import { userSnapshot } from '../users/users.ts';
 import { mayActNow, type SignInUser } from '../users/sign-in-user.ts';
@@ -97,9 +97,8 @@ async function assignRoles(em: EntityManager, tx: Scope, invitation: Invitation,
 /** One transaction, `scope` the application's end-user scope acting as the invitation. The invitation is held FOR UPDATE:
  *  of two uses of one link, the second finds it accepted. */
 export async function acceptInvitation(scope: Scope, invitationId: string, account: InvitationAccount): Promise<AcceptOutcome> {
-  let existing = false;
   try {
-    const outcome = await underTenancyConfig(scope, async (tx): Promise<AcceptOutcome> => {
+    return await underTenancyConfig(scope, async (tx): Promise<AcceptOutcome> => {
       const { em } = tx;
       const found = await em.findOne(Invitation, { id: invitationId }, { filters: { [TENANT_FILTER]: false } });
       // The tenant first, then the invitation (a tenant's deletion takes the tenant, then what it owns).
@@ -132,7 +131,6 @@ export async function acceptInvitation(scope: Scope, invitationId: string, accou
         });
         recordAudit(em, tx, { action: 'user.created', targetType: 'user', targetId: user.id, tenantId, after: { ...userSnapshot(user), via: `invitation:${invitation.id}` } });
       } else {
-        existing = true;
         const found = await em.findOne(User, { id: account.userId, poolId, emailNormalized: invitation.emailNormalized }, { ...HOLD_FOR_UPDATE, filters: { [TENANT_FILTER]: false } });
         if (found === null) return { ok: false, closed: 'unknown' };
         const standing = accountStanding(found);
@@ -161,14 +159,12 @@ export async function acceptInvitation(scope: Scope, invitationId: string, accou
       invitation.acceptedUserId = user.id;
       const after = rolesNotGiven.length === 0 ? { userId: user.id } : { userId: user.id, rolesNotGiven };
       recordAudit(em, tx, { action: 'invitation.accepted', targetType: 'invitation', targetId: invitation.id, tenantId, after });
+      usersChanged(em, tx.applicationId);
+      authorizationChanged(em, tx.applicationId);
+      // An existing account's tokens carry its tenants, which now include this one.
+      if (account.kind === 'existing') forgetUserKeys(em, [user.id]);
       return { ok: true, userId: user.id };
     });
-    if (outcome.ok) {
-      await usersChanged(scope.services, scope.applicationId);
-      await authorizationChanged(scope);
-      if (existing) await scope.services.invalidations.publish({ kind: 'user', id: outcome.userId });
-    }
-    return outcome;
   } catch (error) {
     // A new account of an address that got one meanwhile (the pool's unique e-mail).
     if (error instanceof UniqueConstraintViolationException) return { ok: false, taken: true };

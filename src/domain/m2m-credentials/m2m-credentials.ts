@@ -147,9 +147,9 @@ export async function revokeM2MCredential(scope: Scope, credentialId: string): P
     client.revokedAt = new Date();
     clearSecrets(client);
     recordAudit(em, scope, { action: 'm2m_credential.revoked', targetType: 'm2m_credential', targetId: client.id, tenantId: client.tenantId ?? null, before, after: snapshot(client) });
+    clientChanged(em, client.id);
     return client;
   });
-  await clientChanged(scope, revoked.id);
   return presentM2MCredential(revoked);
 }
 
@@ -168,9 +168,9 @@ export async function rotateM2MCredential(scope: Scope, credentialId: string, in
     const before = snapshot(client, now);
     const clientSecret = rotateSecret(scope.services.clientSecrets, client, grace, now);
     recordAudit(em, scope, { action: 'm2m_credential.rotated', targetType: 'm2m_credential', targetId: client.id, tenantId: client.tenantId ?? null, before, after: { ...snapshot(client, now), gracePeriodSeconds: grace } });
+    clientChanged(em, client.id);
     return { client, clientSecret };
   }));
-  await clientChanged(scope, rotated.client.id);
   return { ...presentM2MCredential(rotated.client), clientSecret: rotated.clientSecret };
 }
 
@@ -189,8 +189,8 @@ export async function putM2MCredentialJwks(scope: Scope, credentialId: string, i
     const before = snapshot(client);
     client.jwks = jwks;
     recordAudit(em, scope, { action: 'm2m_credential.jwks_updated', targetType: 'm2m_credential', targetId: client.id, tenantId: client.tenantId ?? null, before, after: snapshot(client) });
+    clientChanged(em, client.id);
     return client;
   }));
-  await clientChanged(scope, updated.id);
   return presentM2MCredential(updated);
 }

@@ -5,7 +5,8 @@ import type { ClientAuthMethod } from '../../db/entities/oauth-client.entity.ts'
 import type { SigningAlg } from '../../db/entities/signing-key.entity.ts';
 import { HOLD_FOR_UPDATE } from '../../db/row-lock.ts';
 import { GatehouseError, invalid, notFound } from '../../errors.ts';
-import { forgetGrants } from '../../events/invalidations.ts';
+import { changed } from '../../events/changes.ts';
+import { grantsEnded } from '../../events/invalidations.ts';
 import { newId } from '../../ids.ts';
 import { recordAudit } from '../audit.ts';
 import { auditedFieldsOf, auditedSnapshot } from '../audited-fields.ts';
@@ -132,8 +133,8 @@ function requireManagementGrantor(scope: Scope): void {
 }
 
 /** Every instance's OP forgets what it cached of the client (src/oidc/client-cache.ts). */
-export async function clientChanged(scope: Scope, clientId: string): Promise<void> {
-  await scope.services.invalidations.publish({ kind: 'oauth_client', id: clientId });
+export function clientChanged(em: EntityManager, clientId: string): void {
+  changed(em, { kind: 'oauth_client', id: clientId });
 }
 
 /** `kind`: the sign-in clients' or the M2M credentials' condition. Else 404 naming the resource. */
@@ -262,9 +263,9 @@ export async function updateOAuthClient(scope: Scope, clientId: string, input: U
       client.managementApi = input.managementApi;
     }
     recordAudit(em, scope, { action: 'oauth_client.updated', targetType: 'oauth_client', targetId: client.id, tenantId: client.tenantId ?? null, before, after: oauthClientSnapshot(client) });
+    clientChanged(em, client.id);
     return client;
   });
-  await clientChanged(scope, updated.id);
   return presentOAuthClient(updated);
 }
 
@@ -273,15 +274,14 @@ export async function updateOAuthClient(scope: Scope, clientId: string, input: U
  * recorded, reason `client_deleted`).
  */
 export async function deleteOAuthClient(scope: Scope, clientId: string): Promise<boolean> {
-  const grants = await scope.transactional(async (em) => {
+  await scope.transactional(async (em) => {
     const client = await findClient(em, clientId, true);
     const ended = await endClientGrants(em, scope, client.id);
     recordAudit(em, scope, { action: 'oauth_client.deleted', targetType: 'oauth_client', targetId: client.id, tenantId: client.tenantId ?? null, before: oauthClientSnapshot(client) });
     em.remove(client);
-    return ended;
+    clientChanged(em, client.id);
+    changed(em, ...grantsEnded(ended));
   });
-  await clientChanged(scope, clientId);
-  await forgetGrants(scope.services.invalidations, grants);
   return true;
 }
 
@@ -297,8 +297,8 @@ export async function rotateOAuthClientSecret(scope: Scope, clientId: string, in
     const before = oauthClientSnapshot(client, now);
     const clientSecret = rotateSecret(scope.services.clientSecrets, client, grace, now);
     recordAudit(em, scope, { action: 'oauth_client.secret_rotated', targetType: 'oauth_client', targetId: client.id, tenantId: client.tenantId ?? null, before, after: { ...oauthClientSnapshot(client, now), gracePeriodSeconds: grace } });
+    clientChanged(em, client.id);
     return { client, clientSecret };
   });
-  await clientChanged(scope, rotated.client.id);
   return { ...presentOAuthClient(rotated.client), clientSecret: rotated.clientSecret };
 }

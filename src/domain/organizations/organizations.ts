@@ -4,6 +4,7 @@ import type { AuditAction } from '../audit-actions.ts';
 import type { OrganizationStatus } from '../../db/entities/organization.entity.ts';
 import { HOLD_FOR_UPDATE } from '../../db/row-lock.ts';
 import { invalid, notFound } from '../../errors.ts';
+import { changed } from '../../events/changes.ts';
 import { recordAudit } from '../audit.ts';
 import { displayName } from '../validate.ts';
 import { billingOf, validBilling, type BillingInput } from './billing.ts';
@@ -37,6 +38,7 @@ async function changeOrganization(
     // A change to what it was (a second deactivation) writes nothing.
     if (JSON.stringify(snapshot(organization)) === JSON.stringify(before)) return organization;
     recordAudit(em, scope, { action, targetType: 'organization', targetId: organization.id, tenantId: null, before, after: snapshot(organization) });
+    changed(em, { kind: 'organization', id: organization.id });
     return organization;
   });
 }
@@ -63,9 +65,7 @@ export async function putOrganizationBilling(scope: Scope, organizationId: strin
  */
 export async function setOrganizationStatus(scope: Scope, organizationId: string, status: OrganizationStatus): Promise<Organization> {
   const action = status === 'deactivated' ? 'organization.deactivated' : 'organization.reactivated';
-  const organization = await changeOrganization(scope, organizationId, action, (organization) => {
+  return changeOrganization(scope, organizationId, action, (organization) => {
     organization.status = status;
   });
-  await scope.services.invalidations.publish({ kind: 'organization', id: organizationId });
-  return organization;
 }

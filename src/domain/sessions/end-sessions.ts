@@ -92,8 +92,8 @@ function signInEndCtes(selected: EndedSignIns, reason: SessionEndReason | null, 
   };
 }
 
-/** In one statement, each recorded; `grants`: every grant ended, for the caller to publish after the commit so that no
- *  instance answers for their tokens from memory; `browserSessions`: the OP's deleted. */
+/** In one statement, each recorded; `grants`: every grant ended, which the caller announces (grantsEnded) so that no
+ *  instance answers for their tokens from memory once it commits; `browserSessions`: the OP's deleted. */
 export async function endSignIns(
   em: EntityManager,
   actor: AuditActor,

@@ -3,7 +3,8 @@ import { LRUCache } from 'lru-cache';
 import type { Scope } from '../../context.ts';
 import { executeOwned, ownedSql, type OwnedStatement } from '../../db/owned-sql.ts';
 import { invalid, notFound } from '../../errors.ts';
-import { forgetGrants } from '../../events/invalidations.ts';
+import { changed } from '../../events/changes.ts';
+import { grantsEnded } from '../../events/invalidations.ts';
 import { isUuid, uuidOrNullSql } from '../../ids.ts';
 import { ISSUER_KEY } from '../domains/surfaces.ts';
 import { pageSize, scopedList, type Page, type PageArgs } from '../pagination.ts';
@@ -159,10 +160,11 @@ export async function currentAndNewestSessions(scope: Scope, userId: string, cur
  *  whole browser session ends, each sign-in audited. A grant's sign-in ends with its tokens. One statement; instances
  *  forget the Bearer tokens at once. */
 export async function revokeSession(scope: Scope, sessionId: string): Promise<boolean> {
-  const grants = await scope.transactional(async (em) => {
+  await scope.transactional(async (em) => {
     const found = await findSession(scope, em, sessionId, ' for update of s');
     if ('grant' in found) {
-      return (await endSignIns(em, scope, { where: 'false', params: [], ends: 'sign_in', grants: { sql: 'select ?::text as id', params: [found.grant.grant_id] } }, null)).grants;
+      const { grants } = await endSignIns(em, scope, { where: 'false', params: [], ends: 'sign_in', grants: { sql: 'select ?::text as id', params: [found.grant.grant_id] } }, null);
+      return changed(em, ...grantsEnded(grants));
     }
     const row = found.browser;
     const ended = await endSignIns(
@@ -173,9 +175,8 @@ export async function revokeSession(scope: Scope, sessionId: string): Promise<bo
         : { where: 's.id = ?', params: [row.id], ends: 'sign_in', credentialAgain: true },
       null,
     );
-    return ended.grants;
+    changed(em, ...grantsEnded(ended.grants));
   });
-  await forgetGrants(scope.services.invalidations, grants);
   return true;
 }
 
@@ -185,8 +186,8 @@ export async function revokeSession(scope: Scope, sessionId: string): Promise<bo
  */
 export async function revokeUserSessions(scope: Scope, userId: string): Promise<boolean> {
   await getUser(scope, userId);
-  const { grants } = await scope.transactional((em) =>
-    endSignIns(
+  await scope.transactional(async (em) => {
+    const { grants } = await endSignIns(
       em,
       scope,
       scope.tenantId === null
@@ -203,9 +204,9 @@ export async function revokeUserSessions(scope: Scope, userId: string): Promise<
             },
           },
       null,
-    ),
-  );
-  await forgetGrants(scope.services.invalidations, grants);
+    );
+    changed(em, ...grantsEnded(grants));
+  });
   return true;
 }
 

@@ -9,7 +9,6 @@ import { recordSignIn, type SignInFailureReason } from '../auth-events.ts';
 import { askedForLock, emailOtpMail, magicLinkMail, type MailContext, type Recipient } from '../email/flow-mail.ts';
 import { underTenancyConfig } from '../tenancy/config-lock.ts';
 import { CODE_ATTEMPTS } from '../mfa/codes.ts';
-import { usersChanged } from '../users/changed.ts';
 import { normalizeEmail } from '../users/email-key.ts';
 import { linkSecretHash, parseLinkToken } from '../users/link-tokens.ts';
 import { mayActNow, readSignInUser, type SignInUser } from '../users/sign-in-user.ts';
@@ -399,10 +398,7 @@ async function signUpByEmail(target: SignInTarget, email: string): Promise<SignI
       await tx.em.flush();
       return user;
     });
-    if (created !== null) {
-      await usersChanged(target.scope.services, target.application.id);
-      return created;
-    }
+    if (created !== null) return created;
   } catch (error) {
     if (!(error instanceof UniqueConstraintViolationException)) throw error;
   }

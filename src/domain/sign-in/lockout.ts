@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { accountLockedMail } from '../email/flow-mail.ts';
 import { linkUserOf, mailAt } from './account-links.ts';
 import { heldFactorsSql, type HeldFactor } from '../mfa/factors.ts';
-import { usersChanged } from '../users/changed.ts';
+import { forgetUserKeys, usersChanged } from '../users/changed.ts';
 import { issueLink } from '../users/link-tokens.ts';
 import { addressLockedSql } from '../users/sign-in-failures.ts';
 import { mayActNow, signInUserColumnsSql, signInUserOf, type SignInUser, type SignInUserRow } from '../users/sign-in-user.ts';
@@ -47,24 +47,26 @@ const lockExpiry = (target: PageTarget): AuditActor => ({
 /** Decided on the row as it is now, locked for the statement, with its audit record in it. Of attempts racing to lift one
  *  lock, one does: returns whether this one did. */
 async function liftExpiredLock(target: PageTarget, user: SignInUser): Promise<boolean> {
-  const lifted = await recordAuditPerRow(target.applicationScope.em, lockExpiry(target), { action: 'user.unlocked', targetType: 'user', tenantId: target.policyTenantId }, {
-    ctes: `expired as (
-        select id, failed_sign_ins, locked_until from app_user
-         where @owner and id = ? and status = 'locked' and locked_until <= now() for update),
-      lifted as (
-        update app_user set status = 'active', failed_sign_ins = 0, last_failed_sign_in_at = null, locked_until = null
-          from expired where @owner(app_user) and app_user.id = expired.id
-        returning expired.id, expired.failed_sign_ins, expired.locked_until),
-      changed as (
-        select id::text as target_id,
-               jsonb_build_object('status', 'locked', 'failedSignIns', failed_sign_ins, 'lockedUntil', ${isoTimestampSql('locked_until')}) as before,
-               jsonb_build_object('status', 'active', 'failedSignIns', 0, 'lockedUntil', null, 'reason', 'lock_expired') as after
-          from lifted)`,
-    params: [user.id],
+  return target.applicationScope.transactional(async (em) => {
+    const lifted = await recordAuditPerRow(em, lockExpiry(target), { action: 'user.unlocked', targetType: 'user', tenantId: target.policyTenantId }, {
+      ctes: `expired as (
+          select id, failed_sign_ins, locked_until from app_user
+           where @owner and id = ? and status = 'locked' and locked_until <= now() for update),
+        lifted as (
+          update app_user set status = 'active', failed_sign_ins = 0, last_failed_sign_in_at = null, locked_until = null
+            from expired where @owner(app_user) and app_user.id = expired.id
+          returning expired.id, expired.failed_sign_ins, expired.locked_until),
+        changed as (
+          select id::text as target_id,
+                 jsonb_build_object('status', 'locked', 'failedSignIns', failed_sign_ins, 'lockedUntil', ${isoTimestampSql('locked_until')}) as before,
+                 jsonb_build_object('status', 'active', 'failedSignIns', 0, 'lockedUntil', null, 'reason', 'lock_expired') as after
+            from lifted)`,
+      params: [user.id],
+    });
+    if (lifted.length === 0) return false;
+    usersChanged(em, target.application.id);
+    return true;
   });
-  if (lifted.length === 0) return false;
-  await usersChanged(target.scope.services, target.application.id);
-  return true;
 }
 
 /** Null: until an administrator unlocks the user. */
@@ -169,15 +171,15 @@ async function lockAccountIfMany(target: PageTarget, user: SignInUser, policy: L
       const at = mailAt(target, em, user);
       const reset = await issueLink(em, linkUserOf(target, at, user), 'password_reset', target.scope.services.config.publicUrl);
       await accountLockedMail(at, user, { link: reset.link });
+      usersChanged(em, target.application.id);
+      // The user's management API tokens stop at once, on every instance (src/auth/bearer-subject.ts).
+      forgetUserKeys(em, [user.id]);
     }
     return rows;
   });
   if (locked.length === 0) return;
   noteRequest({ refusal: 'account_locked' });
   target.scope.services.outbox.wake();
-  await usersChanged(target.scope.services, target.application.id);
-  // The user's management API tokens stop at once, on every instance (src/auth/bearer-subject.ts).
-  await target.scope.services.invalidations.publish({ kind: 'user', id: user.id });
 }
 
 function lockAccount(em: EntityManager, target: PageTarget, user: SignInUser, policy: LockoutPolicy, lockedUntil: Date | null) {

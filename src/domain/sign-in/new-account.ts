@@ -3,6 +3,7 @@ import { User } from '../../db/entities/index.ts';
 import { newId } from '../../ids.ts';
 import { recordAudit } from '../audit.ts';
 import { lockTenants } from '../tenants/target-tenant.ts';
+import { usersChanged } from '../users/changed.ts';
 import { normalizeEmail } from '../users/email-key.ts';
 import { SignInRefusal } from './refusals.ts';
 import type { SignInTarget } from './sign-in.ts';
@@ -53,5 +54,6 @@ export async function createSignedUpUser(tx: Scope, target: SignInTarget, accoun
     tenantId,
     after: { email: user.email, name: user.name ?? null, tenantIds: [...user.tenantIds], poolId: user.poolId, hasPassword: user.passwordHash != null, via: target.opener.id, ...account.origin },
   });
+  usersChanged(tx.em, target.application.id);
   return user;
 }

@@ -1,7 +1,6 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { recordSignIn, type SignInFailureReason } from '../auth-events.ts';
 import { underTenancyConfig } from '../tenancy/config-lock.ts';
-import { usersChanged } from '../users/changed.ts';
 import { normalizeEmail } from '../users/email-key.ts';
 import { mayActNow, readSignInUser, type SignInUser } from '../users/sign-in-user.ts';
 import { recordSuccessfulSignIn } from './lockout.ts';
@@ -91,7 +90,6 @@ async function createSamlUser(target: SignInTarget, identity: SamlIdentity, emai
       await createSignedUpUser(tx, target, { email: identity.email, emailVerified: true, origin: { method: SAML_METHOD, providerId: identity.providerId } });
       await tx.em.flush();
     });
-    await usersChanged(target.scope.services, target.application.id);
   } catch (error) {
     if (!(error instanceof UniqueConstraintViolationException)) throw error;
   }

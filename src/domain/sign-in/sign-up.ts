@@ -6,7 +6,6 @@ import type { PasswordPolicy } from '../policies/definitions.ts';
 import { checkPassword, passwordRefusals } from '../policies/password.ts';
 import { effectivePasswordPolicy } from '../policies/policies.ts';
 import { underTenancyConfig } from '../tenancy/config-lock.ts';
-import { usersChanged } from '../users/changed.ts';
 import { normalizeEmail } from '../users/email-key.ts';
 import type { CopyText } from '../branding/copy/index.ts';
 import { textOf, typedEmail, typedName } from '../typed-fields.ts';
@@ -68,10 +67,7 @@ export async function signUp(target: SignInTarget, input: SignUpInput, applicati
       await queueVerification(target, em, created);
       return { ok: true, email, created };
     }, askedForLock(target.application.id, email));
-    if (outcome.ok) {
-      target.scope.services.outbox.wake();
-      if (outcome.created !== null) await usersChanged(target.scope.services, target.application.id);
-    }
+    if (outcome.ok) target.scope.services.outbox.wake();
     return outcome;
   } catch (error) {
     // The same address signed up at the same moment: that sign-up's mail tells its owner; this one says the same.

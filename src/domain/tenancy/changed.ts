@@ -1,8 +1,7 @@
-import type { Scope } from '../../context.ts';
-import { clearTenant } from '../loaders.ts';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { changed } from '../../events/changes.ts';
 
 /** The request's loaders and every instance's caches forget what the configuration governs, in every inheriting tenant too. */
-export async function configurationChanged(scope: Scope, tenantId: string | null): Promise<void> {
-  clearTenant(scope.loaders, tenantId);
-  await scope.services.invalidations.publish(tenantId === null ? { kind: 'application', id: scope.applicationId } : { kind: 'tenant', id: tenantId });
+export function configurationChanged(em: EntityManager, applicationId: string, tenantId: string | null): void {
+  changed(em, tenantId === null ? { kind: 'application', id: applicationId } : { kind: 'tenant', id: tenantId });
 }

@@ -155,6 +155,7 @@ async function upsert(em: EntityManager, scope: Scope, tenantId: string | null, 
     before,
     after: audited(value, row.secrets, hasSecrets),
   });
+  configurationChanged(em, scope.applicationId, tenantId);
   return row;
 }
 
@@ -179,16 +180,12 @@ async function upsertRetrying(scope: Scope, tenantId: string | null, write: Sett
 /** Application-wide credentials only. */
 export async function putApplicationSetting(scope: Scope, write: SettingWrite): Promise<Setting> {
   scope.requireApplicationWide();
-  const row = await upsertRetrying(scope, null, write);
-  await configurationChanged(scope, null);
-  return row;
+  return upsertRetrying(scope, null, write);
 }
 
 export async function putTenantOverride(scope: Scope, tenantId: string, write: SettingWrite): Promise<Setting> {
   await assertTenantExists(scope, tenantId);
-  const row = await upsertRetrying(scope, tenantId, write);
-  await configurationChanged(scope, tenantId);
-  return row;
+  return upsertRetrying(scope, tenantId, write);
 }
 
 /**
@@ -205,8 +202,8 @@ export async function removeTenantOverride(scope: Scope, tenantId: string, featu
     const before = audited(row.value, row.secrets, row.secrets != null);
     recordAudit(em, scope, { action, targetType: feature, targetId: key === '' ? null : key, tenantId, before, after: null });
     em.remove(row);
+    configurationChanged(em, scope.applicationId, tenantId);
   });
-  await configurationChanged(scope, tenantId);
   return true;
 }
 

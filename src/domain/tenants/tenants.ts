@@ -4,13 +4,13 @@ import { Tenant } from '../../db/entities/index.ts';
 import { likePrefix } from '../../db/like-prefix.ts';
 import { HOLD_FOR_UPDATE } from '../../db/row-lock.ts';
 import { GatehouseError, invalid, notFound } from '../../errors.ts';
+import { changed } from '../../events/changes.ts';
 import { newId } from '../../ids.ts';
 import { recordAudit } from '../audit.ts';
 import { configurationChanged } from '../tenancy/changed.ts';
 import { underTenancyConfig } from '../tenancy/config-lock.ts';
-import { usersChanged } from '../users/changed.ts';
 import { authorizationChanged } from '../authorization/writes.ts';
-import { forgetUserKeys, removeMemberships, removePoolUsers } from '../users/users.ts';
+import { removeMemberships, removePoolUsers } from '../users/users.ts';
 import { uniquely } from '../db-errors.ts';
 import { paginate, type Page, type PageArgs, type Row, scopedList } from '../pagination.ts';
 import { removeTenantOwnedRows } from './owned-rows.ts';
@@ -117,7 +117,7 @@ export async function createTenant(scope: Scope, input: CreateTenantInput): Prom
 }
 
 export async function updateTenant(scope: Scope, tenantId: string, input: UpdateTenantInput): Promise<Tenant> {
-  const updated = await uniquely('slug', 'A tenant with this slug', () =>
+  return uniquely('slug', 'A tenant with this slug', () =>
     scope.transactional(async (em) => {
       // Held as committed: two changes at once each record what the other left as their `before`, and a change behind
       // the tenant's deletion finds it gone (404) rather than recording a change of a deleted tenant.
@@ -129,32 +129,28 @@ export async function updateTenant(scope: Scope, tenantId: string, input: Update
       if (input.name !== undefined) tenant.name = displayName('name', input.name);
       if (input.slug !== undefined) tenant.slug = slug('slug', input.slug);
       recordAudit(em, scope, { action: 'tenant.updated', targetType: 'tenant', targetId: tenant.id, tenantId: tenant.id, before, after: snapshot(tenant) });
+      configurationChanged(em, scope.applicationId, tenant.id);
       return tenant;
     }),
   );
-  await configurationChanged(scope, tenantId);
-  return updated;
 }
 
 /** Everything the tenant owns goes, each audited as its own deletion; its isolated pool's users are deleted, shared-pool
  *  users lose their membership. A constant number of statements. */
 export async function deleteTenant(scope: Scope, tenantId: string): Promise<boolean> {
   // Which users are the tenant's own depends on the pools, which only the switches change.
-  const removedUsers = await underTenancyConfig(scope, async (tx) => {
+  await underTenancyConfig(scope, async (tx) => {
     // FOR UPDATE before its users are read: a user joining it (lockTenants) commits first, or finds it gone.
     const tenant = await tx.em.findOne(Tenant, { id: tenantId }, HOLD_FOR_UPDATE);
     if (tenant === null) throw notFound('Tenant', 'tenantId');
     await removeTenantOwnedRows(tx.em, tx, tenant.id);
-    const removed = await removePoolUsers(tx.em, tx, tenant.id);
+    await removePoolUsers(tx.em, tx, tenant.id);
     await removeMemberships(tx.em, tx, tenant.id);
     recordAudit(tx.em, tx, { action: 'tenant.deleted', targetType: 'tenant', targetId: tenant.id, tenantId: tenant.id, before: snapshot(tenant) });
     tx.em.remove(tenant);
-    return removed;
+    // Its API keys and roles went with it (cascade).
+    changed(tx.em, { kind: 'tenant', id: tenant.id });
+    authorizationChanged(tx.em, scope.applicationId);
   });
-  // The tenant's API keys went with it, and its users' keys with them (cascade); its members left it.
-  await scope.services.invalidations.publish({ kind: 'tenant', id: tenantId });
-  await usersChanged(scope.services, scope.applicationId);
-  await authorizationChanged(scope);
-  await forgetUserKeys(scope, removedUsers);
   return true;
 }

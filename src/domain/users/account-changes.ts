@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { executeOwned } from '../../db/owned-sql.ts';
 import { recordAudit, type AuditActor } from '../audit.ts';
 import { normalizeEmail } from './email-key.ts';
+import { forgetUserKeys, usersChanged } from './changed.ts';
 import { takeOverUnconfirmed } from './unconfirmed-takeover.ts';
 import { endUserSignIns } from '../sessions/end-sessions.ts';
 
@@ -41,6 +42,8 @@ export async function resetPassword(em: EntityManager, actor: AuditActor, userId
     before: { status: row.was, emailVerified: row.was_verified },
     after: { status: 'active', emailVerified: true, grantsRevoked, sessionsEnded },
   });
+  usersChanged(em, actor.applicationId);
+  forgetUserKeys(em, [userId]);
   const tenantIds = row.was_verified ? row.tenant_ids : await takeOverUnconfirmed(em, actor, userId);
   return { email: row.email, name: row.name, locale: row.locale, tenantIds, takenOver: !row.was_verified };
 }
@@ -56,6 +59,7 @@ export async function verifyEmail(em: EntityManager, actor: AuditActor, userId: 
   );
   if (row === undefined) return undefined;
   recordAudit(em, actor, { action: 'user.email.verified', targetType: 'user', targetId: userId, tenantId: actor.tenantId, before: { emailVerified: false }, after: { emailVerified: true } });
+  usersChanged(em, actor.applicationId);
   return { email: row.email, name: row.name, locale: row.locale, tenantIds: row.tenant_ids };
 }
 
@@ -78,6 +82,8 @@ export async function disownSignUp(em: EntityManager, actor: AuditActor, userId:
     before: { emailVerified: false },
     after: { emailVerified: false, grantsRevoked, sessionsEnded },
   });
+  usersChanged(em, actor.applicationId);
+  forgetUserKeys(em, [userId]);
   return takeOverUnconfirmed(em, actor, userId);
 }
 
@@ -112,5 +118,7 @@ export async function changeEmail(em: EntityManager, actor: AuditActor, userId: 
     before: { email: user.email },
     after: { email: newEmail, emailVerified: true },
   });
+  usersChanged(em, actor.applicationId);
+  forgetUserKeys(em, [userId]);
   return { before: user.email };
 }

@@ -9,16 +9,16 @@ import { passwordRefusals } from '../policies/password.ts';
 import { effectivePasswordPolicy } from '../policies/policies.ts';
 import { recordAudit } from '../audit.ts';
 import { endUserSignIns } from '../sessions/end-sessions.ts';
-import { forgetGrants } from '../../events/invalidations.ts';
+import { changed } from '../../events/changes.ts';
+import { grantsEnded } from '../../events/invalidations.ts';
 import { endSignInsElsewhere } from '../sessions/own-sessions.ts';
 import { linkUserOf } from '../sign-in/account-links.ts';
 import type { SignInTarget } from '../sign-in/sign-in.ts';
 import { normalizeEmail } from './email-key.ts';
-import { usersChanged } from './changed.ts';
 import { issueEmailChangeLink, issueLink } from './link-tokens.ts';
 import type { SignInUser } from './sign-in-user.ts';
 import { keepReplacedPassword, passwordViolations } from './password-history.ts';
-import { forgetUserKeys } from './users.ts';
+import { forgetUserKeys, usersChanged } from './changed.ts';
 
 /** Audited with the user as the actor; mails go out in the surface's tenant. */
 
@@ -67,9 +67,9 @@ export async function changeOwnName(target: SignInTarget, userId: string, typed:
     );
     if (row !== undefined && row.before !== name) {
       recordAudit(em, scope, { action: 'user.name.changed', targetType: 'user', targetId: userId, before: { name: row.before }, after: { name } });
+      usersChanged(em, scope.applicationId);
     }
   });
-  await usersChanged(scope.services, scope.applicationId);
   return { ok: true };
 }
 
@@ -94,7 +94,7 @@ export async function changeOwnPassword(target: SignInTarget, userId: string, ch
   const errors = passwordRefusals(await passwordViolations(scope.em, policy, password, { applicationId, userId }));
   if (errors.length > 0) return ownRefusal(...errors);
   const passwordHash = await hashPassword(password);
-  const grants = await scope.transactional(async (em) => {
+  const changedPassword = await scope.transactional(async (em) => {
     await keepReplacedPassword(em, applicationId, userId, policy.historyCount);
     const [account] = await executeOwned<{ email: string; name: string | null; locale: string | null; pool_id: string; tenant_ids: string[] }[]>(
       em,
@@ -111,14 +111,14 @@ export async function changeOwnPassword(target: SignInTarget, userId: string, ch
     await passwordChangedMail(at, owner, { link: again.link, changedAt: new Date() });
     const after = { reason: change.reason, grantsRevoked: ended.grantsRevoked, sessionsEnded: ended.sessionsEnded };
     recordAudit(em, scope, { action: 'user.password.changed', targetType: 'user', targetId: userId, after });
-    return ended.grants;
+    usersChanged(em, applicationId);
+    forgetUserKeys(em, [userId]);
+    changed(em, ...grantsEnded(ended.grants));
+    return true;
   });
   // No longer an active user (suspended or deleted meanwhile): nothing was changed.
-  if (grants === undefined) return { ok: false, reason: 'inactive' };
+  if (changedPassword === undefined) return { ok: false, reason: 'inactive' };
   scope.services.outbox.wake();
-  await usersChanged(scope.services, applicationId);
-  await forgetUserKeys(scope, [userId]);
-  await forgetGrants(scope.services.invalidations, grants);
   return { ok: true };
 }
 
@@ -152,7 +152,6 @@ export async function requestOwnEmailChange(
 
 export async function signOutElsewhere(target: SignInTarget, userId: string, currentUid: string): Promise<OwnChange> {
   const scope = ownScope(target, userId);
-  const grants = await scope.transactional((em) => endSignInsElsewhere(em, scope, userId, currentUid));
-  await forgetGrants(scope.services.invalidations, grants);
+  await scope.transactional(async (em) => changed(em, ...grantsEnded(await endSignInsElsewhere(em, scope, userId, currentUid))));
   return { ok: true };
 }

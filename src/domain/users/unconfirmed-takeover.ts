@@ -7,6 +7,7 @@ import { HOLD_FOR_UPDATE } from '../../db/row-lock.ts';
 import { revokeKey } from '../api-keys/issue.ts';
 import { recordAuditPerRow, type AuditActor } from '../audit.ts';
 import { removeAssignments } from '../authorization/role-assignments.ts';
+import { authorizationChanged } from '../authorization/writes.ts';
 import { removeSecondFactors } from '../mfa/reset.ts';
 import { auditTenantOf, endMailedCredentials, removeMembership } from './users.ts';
 
@@ -14,8 +15,7 @@ import { auditTenantOf, endMailedCredentials, removeMembership } from './users.t
 const TAKEOVER = 'takeover';
 
 /** A reset of a never-confirmed account hands it to whoever proved the mailbox, maybe not its maker: all the maker could
- *  act with ends, recorded as `takeover` (docs/decisions.md), but an isolated pool's own tenant. Answers the tenants;
- *  call authorizationChanged after the commit. */
+ *  act with ends, recorded as `takeover` (docs/decisions.md), but an isolated pool's own tenant. Answers the tenants. */
 export async function takeOverUnconfirmed(em: EntityManager, actor: AuditActor, userId: string): Promise<readonly string[]> {
   const user = await em.findOneOrFail(User, { id: userId }, { ...HOLD_FOR_UPDATE, filters: { [TENANT_FILTER]: false } });
   const tenantId = auditTenantOf(user, actor);
@@ -33,5 +33,6 @@ export async function takeOverUnconfirmed(em: EntityManager, actor: AuditActor, 
   for (const key of await em.find(ApiKey, { userId: user.id, revokedAt: null }, { filters: { [TENANT_FILTER]: false } })) revokeKey(em, actor, key, TAKEOVER);
   await removeAssignments(em, actor, `a.subject_type = 'user' and a.subject_id = ?`, [user.id], TAKEOVER);
   for (const member of user.tenantIds.filter((id) => user.poolId === SHARED_POOL || id !== user.poolId)) removeMembership(em, actor, user, member, TAKEOVER);
+  authorizationChanged(em, actor.applicationId);
   return user.tenantIds;
 }

@@ -21,7 +21,7 @@ import { paginate, type Page, type PageArgs, type Row, scopedList } from '../pag
 import { effectivePasswordPolicy } from '../policies/policies.ts';
 import { underTenancyConfig } from '../tenancy/config-lock.ts';
 import { lockTenants, targetTenant } from '../tenants/target-tenant.ts';
-import { usersChanged } from './changed.ts';
+import { forgetUserKeys, usersChanged } from './changed.ts';
 import { keepReplacedPassword, passwordViolations } from './password-history.ts';
 import { normalizeEmail } from './email-key.ts';
 import { forgetSignInFailures } from './sign-in-failures.ts';
@@ -155,7 +155,7 @@ export async function createUser(scope: Scope, input: CreateUserInput): Promise<
   const metadata = input.metadata == null ? {} : userMetadata(input.metadata);
   const tenantId = await targetTenant(scope, input.tenantId);
   const password = input.password == null ? null : await hashedPassword(input.password);
-  const created = await uniquely('email', 'A user with this e-mail', () =>
+  return uniquely('email', 'A user with this e-mail', () =>
     underTenancyConfig(scope, async (tx) => {
       const poolId = poolFor(await tx.application(), tenantId);
       // Checked again, and held, in the transaction: the tenant may have been deleted since targetTenant read it.
@@ -173,11 +173,10 @@ export async function createUser(scope: Scope, input: CreateUserInput): Promise<
         passwordHash: password === null ? null : await acceptedHash(tx, poolId, password),
       });
       recordAudit(tx.em, tx, { action: 'user.created', targetType: 'user', targetId: user.id, tenantId, after: userSnapshot(user) });
+      usersChanged(tx.em, scope.applicationId);
       return user;
     }),
   );
-  await usersChanged(scope.services, scope.applicationId);
-  return created;
 }
 
 function poolFor(application: Application, tenantId: string | null): string {
@@ -258,15 +257,14 @@ export async function updateUser(scope: Scope, userId: string, input: UpdateUser
         await endUserSignIns(tx.em, tx, user.id, 'password_changed');
       }
       recordAudit(tx.em, tx, { action: 'user.updated', targetType: 'user', targetId: user.id, tenantId: auditTenantOf(user, tx), before, after: userSnapshot(user) });
+      usersChanged(tx.em, scope.applicationId);
+      // Access tokens of tenants left, or of grants a new password ended, stop at once (src/auth/bearer-subject.ts).
+      if (requestedTenants !== undefined || password !== undefined) forgetUserKeys(tx.em, [user.id]);
+      if (requestedTenants !== undefined) authorizationChanged(tx.em, scope.applicationId);
       return user;
     }),
   );
-  const updated = takesOver ? await withCallerTenants(scope, { type: 'user', id: userId }, change) : await change(null);
-  await usersChanged(scope.services, scope.applicationId);
-  // Access tokens of tenants left, or of grants a new password ended, stop at once (src/auth/bearer-subject.ts).
-  if (requestedTenants !== undefined || password !== undefined) await forgetUserKeys(scope, [userId]);
-  if (requestedTenants !== undefined) await authorizationChanged(scope);
-  return updated;
+  return takesOver ? withCallerTenants(scope, { type: 'user', id: userId }, change) : change(null);
 }
 
 /** Lifts a lockout on the account and on the addresses it locked out; a suspended user stays suspended. A tenant scope
@@ -274,13 +272,13 @@ export async function updateUser(scope: Scope, userId: string, input: UpdateUser
 export async function unlockUser(scope: Scope, userId: string): Promise<User> {
   // Under the switches' lock: a split into isolated pools copies the lockout state, so it copies the unlocked user or
   // comes first and the unlock lifts the original's lock alone.
-  const unlocked = await underTenancyConfig(scope, async (tx) => {
+  return underTenancyConfig(scope, async (tx) => {
     const { em } = tx;
     // Held until the commit: a failed sign-in counted meanwhile is not lost under the reset.
     const user = await lockUser(tx, userId);
     // Every address's failures too: an address locked out of the account is let in again.
     const addresses = await forgetSignInFailures(em, tx.applicationId, user.id);
-    if (user.status !== 'locked' && !user.lockedWhenSuspended && user.failedSignIns === 0 && addresses.addresses === 0) return { user, changed: false };
+    if (user.status !== 'locked' && !user.lockedWhenSuspended && user.failedSignIns === 0 && addresses.addresses === 0) return user;
     assertIdentityOfScope(tx, user);
     const before = { ...userSnapshot(user), failedSignIns: user.failedSignIns, lockedUntil: user.lockedUntil, lockedAddresses: addresses.locked };
     if (user.status === 'locked') user.status = 'active';
@@ -289,14 +287,11 @@ export async function unlockUser(scope: Scope, userId: string): Promise<User> {
     user.failedSignIns = 0;
     const after = { ...userSnapshot(user), failedSignIns: 0, lockedUntil: null, lockedAddresses: 0 };
     recordAudit(em, tx, { action: 'user.unlocked', targetType: 'user', targetId: user.id, tenantId: auditTenantOf(user, tx), before, after });
-    return { user, changed: true };
-  });
-  if (unlocked.changed) {
-    await usersChanged(scope.services, scope.applicationId);
+    usersChanged(em, scope.applicationId);
     // The user's API keys and tokens work again at once (a locked user's do not: src/auth/authenticate.ts).
-    await forgetUserKeys(scope, [userId]);
-  }
-  return unlocked.user;
+    forgetUserKeys(em, [user.id]);
+    return user;
+  });
 }
 
 /** Ends grants, tokens, browser sessions and mailed links and codes, so `activate` gives back the account, not what was
@@ -331,21 +326,18 @@ async function changeStatus(
   action: 'user.suspended' | 'user.activated',
   change: (tx: Scope, user: User) => Promise<Record<string, number> | undefined>,
 ): Promise<User> {
-  const changed = await withCallerTenants(scope, { type: 'user', id: userId }, (callers) => underTenancyConfig(scope, async (tx) => {
+  return withCallerTenants(scope, { type: 'user', id: userId }, (callers) => underTenancyConfig(scope, async (tx) => {
     const user = await lockUser(tx, userId);
     assertIdentityOfScope(tx, user);
     await requireOutranking(tx, tx.em, user.id, callers);
     const before = userSnapshot(user);
     const effects = await change(tx, user);
-    if (effects === undefined) return { user, changed: false };
+    if (effects === undefined) return user;
     recordAudit(tx.em, tx, { action, targetType: 'user', targetId: user.id, tenantId: auditTenantOf(user, tx), before, after: { ...userSnapshot(user), ...effects } });
-    return { user, changed: true };
+    usersChanged(tx.em, scope.applicationId);
+    forgetUserKeys(tx.em, [user.id]);
+    return user;
   }));
-  if (changed.changed) {
-    await usersChanged(scope.services, scope.applicationId);
-    await forgetUserKeys(scope, [userId]);
-  }
-  return changed.user;
 }
 
 /** The links and codes mailed to the user and not used yet: credentials in flight, which a suspension ends too. */
@@ -368,30 +360,29 @@ export function assertIdentityOfScope(scope: Scope, user: User): void {
  *  keys and roles (operator ones unless that leaves no operator admin: assertNotLastOperatorAdminOfAny). */
 export async function deleteUser(scope: Scope, userId: string): Promise<boolean> {
   // Which of the two it is depends on the user's pool, which only the switches change.
-  const managed = await withCallerTenants(scope, { type: 'user', id: userId }, (callers) => underTenancyConfig(scope, async (tx) => {
+  await withCallerTenants(scope, { type: 'user', id: userId }, (callers) => underTenancyConfig(scope, async (tx) => {
     const user = await lockUser(tx, userId);
     const tenantId = scope.tenantId;
+    authorizationChanged(tx.em, scope.applicationId);
     if (tenantId !== null && user.poolId === SHARED_POOL) {
       removeMembership(tx.em, tx, user, tenantId);
       await endAccessToTenantsLeft(tx, user.id, [tenantId]);
-      return [];
+      // Its keys and tokens in the tenant left stop at once.
+      forgetUserKeys(tx.em, [user.id]);
+      return;
     }
     await requireOutranking(tx, tx.em, user.id, callers);
     await assertNotLastOperatorAdminOfAny(tx, user.id, 'delete');
     await removeUser(tx.em, tx, user);
     // The owner is told, in the mails of the user's tenant when the pool is a tenant's.
     await accountDeletedMail({ em: tx.em, sender: tx, tenantId: user.poolId === SHARED_POOL ? null : user.poolId }, user);
-    return removeOperatorAssignments(tx.em, tx, user.id);
+    await removeOperatorAssignments(tx.em, tx, user.id);
   }));
   scope.services.outbox.wake();
-  await usersChanged(scope.services, scope.applicationId);
-  for (const applicationId of [scope.applicationId, ...managed]) await authorizationChanged({ services: scope.services, applicationId });
-  await forgetUserKeys(scope, [userId]);
   return true;
 }
 
-/** Revokes their keys there (audited), removes their roles and ends their sessions in them. Call forgetUserKeys and
- *  authorizationChanged after the commit. */
+/** Revokes their keys there (audited), removes their roles and ends their sessions in them. */
 async function endAccessToTenantsLeft(tx: Scope, userId: string, tenantIds: string[]): Promise<void> {
   if (tenantIds.length === 0) return;
   for (const key of await tx.em.find(ApiKey, { userId, tenantId: { $in: tenantIds }, revokedAt: null })) revokeKey(tx.em, tx, key);
@@ -404,15 +395,18 @@ export function removeMembership(em: EntityManager, actor: AuditActor, user: Use
   user.tenantIds = user.tenantIds.filter((id) => id !== tenantId);
   const after = { ...userSnapshot(user), ...(reason === undefined ? {} : { reason }) };
   recordAudit(em, actor, { action: 'user.membership.removed', targetType: 'user', targetId: user.id, tenantId, before, after });
+  usersChanged(em, actor.applicationId);
 }
 
-/** With its audit record under the pool's tenant, if any. Call forgetUserKeys after the commit. */
+/** With its audit record under the pool's tenant, if any. */
 async function removeUser(em: EntityManager, actor: AuditActor, user: User): Promise<void> {
   await removeKeysOfUsers(em, actor, 'k.user_id = ?', [user.id]);
   await removeAssignments(em, actor, `a.subject_type = 'user' and a.subject_id = ?`, [user.id]);
   await endUserSignIns(em, actor, user.id, 'user_deleted');
   recordAudit(em, actor, { action: 'user.deleted', targetType: 'user', targetId: user.id, tenantId: auditTenantOf(user, actor), before: userSnapshot(user) });
   em.remove(user);
+  usersChanged(em, actor.applicationId);
+  forgetUserKeys(em, [user.id]);
 }
 
 /** Each with an `api_key.deleted` record in the key's tenant: the foreign key's cascade would leave the audit log with
@@ -428,22 +422,24 @@ async function removeKeysOfUsers(em: EntityManager, actor: AuditActor, where: st
   });
 }
 
-/** One statement whatever the pool's size. Returns their ids: call forgetUserKeys after the commit. */
-export async function removePoolUsers(em: EntityManager, actor: AuditActor, tenantId: string): Promise<string[]> {
+/** One statement whatever the pool's size. */
+export async function removePoolUsers(em: EntityManager, actor: AuditActor, tenantId: string): Promise<void> {
   // Their keys first, each recorded (the tenant's own keys went with its rows; application-wide ones of these users remain).
   await removeKeysOfUsers(em, actor, 'k.user_id in (select u.id from app_user as u where u.application_id = k.application_id and u.pool_id = ?)', [tenantId]);
   // Their application-wide roles too (those in the tenant went with the tenant's rows).
   await removeAssignments(em, actor, `a.subject_type = 'user' and a.subject_id in (select u.id from app_user as u where u.application_id = a.application_id and u.pool_id = ?)`, [tenantId]);
-  return recordAuditPerRow(em, actor, { action: 'user.deleted', targetType: 'user', tenantId }, {
+  const removed = await recordAuditPerRow(em, actor, { action: 'user.deleted', targetType: 'user', tenantId }, {
     ctes: `changed as (
       delete from app_user as u where @owner(u) and u.pool_id = ?
       returning u.id::text as target_id, ${userSnapshotSql('u')} as before, null::jsonb as after)`,
     params: [tenantId],
   });
+  usersChanged(em, actor.applicationId);
+  forgetUserKeys(em, removed);
 }
 
-export async function removeMemberships(em: EntityManager, actor: AuditActor, tenantId: string): Promise<string[]> {
-  return recordAuditPerRow(em, actor, { action: 'user.membership.removed', targetType: 'user', tenantId }, {
+export async function removeMemberships(em: EntityManager, actor: AuditActor, tenantId: string): Promise<void> {
+  await recordAuditPerRow(em, actor, { action: 'user.membership.removed', targetType: 'user', tenantId }, {
     // `old` holds each row as it was (locked, so no membership change slips in between) for the `before` snapshot;
     // `@>` (not `= any`) so that the GIN index on tenant_ids finds the members.
     ctes: `old as (
@@ -456,14 +452,6 @@ export async function removeMemberships(em: EntityManager, actor: AuditActor, te
       returning u.id::text as target_id, ${userSnapshotSql('u', { tenant_ids: 'old.tenant_ids' })} as before, ${userSnapshotSql('u')} as after)`,
     params: [tenantId, tenantId, tenantId],
   });
+  usersChanged(em, actor.applicationId);
 }
 
-/** Else each instance's cache would accept their keys and tokens' subjects until the entries expire. */
-export async function forgetUserKeys(scope: Scope, userIds: string[]): Promise<void> {
-  const { invalidations } = scope.services;
-  // Past a few, one message that empties the caches beats a message per user: they refill within a lifetime anyway.
-  if (userIds.length > FORGET_ALL_ABOVE) return invalidations.publish({ kind: 'all' });
-  await Promise.all(userIds.map((id) => invalidations.publish({ kind: 'user', id })));
-}
-
-const FORGET_ALL_ABOVE = 100;

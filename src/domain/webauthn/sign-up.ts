@@ -11,7 +11,6 @@ import { recordAttempt, type SignInTarget } from '../sign-in/sign-in.ts';
 import { tellOwner } from '../sign-in/sign-up.ts';
 import { underTenancyConfig } from '../tenancy/config-lock.ts';
 import { textOf, typedEmail } from '../typed-fields.ts';
-import { usersChanged } from '../users/changed.ts';
 import { normalizeEmail } from '../users/email-key.ts';
 import { ownScope } from '../users/own-account.ts';
 import { readSignInUser, type SignInUser } from '../users/sign-in-user.ts';
@@ -115,7 +114,6 @@ export async function completePasskeySignUp(target: SignInTarget, rp: RelyingPar
     if (error instanceof KeyHeld) return refused('invalid_passkey');
     throw error;
   }
-  await usersChanged(target.scope.services, applicationId);
   const user = (await readSignInUser(target.applicationScope.em, applicationId, { id: proven.id, poolId: target.poolId }))!;
   // The registration verified its user only where the provider requires it: then the passkey is two factors, as at sign-in.
   const verified = target.passkey?.userVerification === 'required';

@@ -4,7 +4,6 @@ import { UserIdentity } from '../../../db/entities/index.ts';
 import { newId } from '../../../ids.ts';
 import type { SignInFailureReason } from '../../auth-events.ts';
 import { underTenancyConfig } from '../../tenancy/config-lock.ts';
-import { usersChanged } from '../../users/changed.ts';
 import { normalizeEmail } from '../../users/email-key.ts';
 import { mayActNow, readSignInUser, type SignInUser } from '../../users/sign-in-user.ts';
 import { recordSuccessfulSignIn } from '../lockout.ts';
@@ -50,7 +49,6 @@ async function createUser(target: SignInTarget, method: UpstreamMethod, identity
       tx.em.create(UserIdentity, { applicationId: target.application.id, id: newId(), poolId: target.poolId, providerId: method.providerId, subject: identity.subject, userId: user.id });
       return user;
     });
-    await usersChanged(target.scope.services, target.application.id);
     return created.id;
   } catch (error) {
     // The address (or this upstream account) signed up at the same moment: that sign-in made the user; this one is refused.
