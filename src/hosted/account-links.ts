@@ -13,7 +13,7 @@ import { changeEmail, disownSignUp, resetPassword, verifyEmail } from '../domain
 import { issueLink, parseLinkToken, peekLink, useLink, type LinkPurpose, type OpenedLinkUser } from '../domain/users/link-tokens.ts';
 import { keepReplacedPassword, passwordViolations } from '../domain/users/password-history.ts';
 import { passwordRefusals } from '../domain/policies/password.ts';
-import { accountMade, donePage, errorPage, linkConfirmPage, resetPage, type CopyKey, type CopyText, type LinkConfirmation } from '../pages/pages.ts';
+import { accountMade, donePage, errorPage, linkConfirmPage, newPasswordPage, type CopyKey, type CopyText, type LinkConfirmation } from '../pages/pages.ts';
 import { browserLook, namedSurfaceLook, sendPage } from '../pages/reply.ts';
 import { doneWithAccountLink } from '../pages/account.ts';
 import { accountPagePath } from './account.ts';
@@ -109,8 +109,8 @@ export function accountLinkRoutes(app: FastifyInstance, services: Services): voi
 
   async function showReset(request: FastifyRequest, reply: FastifyReply, opened: OpenedLink, token: string, errors?: readonly CopyText[]) {
     const passwordPolicy = await effectivePasswordPolicy(scopeOf(request, opened), opened.settings.policyTenantId);
-    const input = { action: request.url.split('?')[0]!, token, email: opened.email, passwordPolicy, ...(errors === undefined ? {} : { errors }) };
-    return sendPage(reply, errors === undefined ? 200 : 400, (nonce) => resetPage(opened.settings.look, nonce, input));
+    const input = { action: request.url.split('?')[0]!, proof: { name: 'token' as const, value: token }, email: opened.email, passwordPolicy, ...(errors === undefined ? {} : { errors }) };
+    return sendPage(reply, errors === undefined ? 200 : 400, (nonce) => newPasswordPage(opened.settings.look, nonce, 'reset', input));
   }
 
   /** "I did not sign up" (disownSignUp); an address confirmed meanwhile is refused as a used link is. */

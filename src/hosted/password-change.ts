@@ -4,8 +4,7 @@ import { SignInRefusal } from '../domain/sign-in/refusals.ts';
 import { activeUser, type SignIn, type SignInTarget } from '../domain/sign-in/sign-in.ts';
 import { changeOwnPassword } from '../domain/users/own-account.ts';
 import type { SignInUser } from '../domain/users/sign-in-user.ts';
-import { expiredPasswordPage } from '../pages/account.ts';
-import type { CopyText } from '../pages/pages.ts';
+import { newPasswordPage, type CopyText } from '../pages/pages.ts';
 import { sendPage } from '../pages/reply.ts';
 import { cookieOf } from './cookies.ts';
 import type { CsrfTokens } from './csrf.ts';
@@ -56,8 +55,8 @@ export function expiredPasswordStep<C extends StepContext>(app: FastifyInstance,
   async function show(reply: FastifyReply, context: C, user: SignInUser, errors?: readonly CopyText[]) {
     const { uid } = context.interaction;
     const passwordPolicy = await effectivePasswordPolicy(context.target.scope, context.target.policyTenantId);
-    const input = { action: path(uid), csrf: csrf.issue(uid), email: user.email, passwordPolicy, ...(errors === undefined ? {} : { errors }) };
-    return sendPage(reply, errors === undefined ? 200 : 400, (nonce) => expiredPasswordPage(context.target.look, nonce, input));
+    const input = { action: path(uid), proof: { name: 'csrf' as const, value: csrf.issue(uid) }, email: user.email, passwordPolicy, ...(errors === undefined ? {} : { errors }) };
+    return sendPage(reply, errors === undefined ? 200 : 400, (nonce) => newPasswordPage(context.target.look, nonce, 'expired', input));
   }
 
   app.get<{ Params: Params }>('/interaction/:uid/password', async (request, reply) => {

@@ -395,30 +395,3 @@ export function accountPage(look: PageLook, nonce: string, view: AccountView, se
 export function doneWithAccountLink(look: PageLook, nonce: string, title: CopyKey, message: CopyKey, accountUrl: string): RenderedPage {
   return notice(look, nonce, text(look, title), [text(look, message), `<a href="${escapeHtml(accountUrl)}">${text(look, 'account.link')}</a>`], false);
 }
-
-/** The change an expired password forces at sign-in (src/hosted/password-change.ts): a new password, before going on. */
-export function expiredPasswordPage(
-  look: PageLook,
-  nonce: string,
-  input: { readonly action: string; readonly csrf: string; readonly email: string; readonly passwordPolicy: PasswordPolicy; readonly errors?: readonly CopyText[] },
-): RenderedPage {
-  const errors = input.errors ?? [];
-  const invalid = errors.length > 0;
-  const body =
-    `<h1>${text(look, 'expired.title')}</h1>\n<p class="subtitle">${text(look, 'expired.subtitle', { email: input.email })}</p>\n` +
-    formError('password-error', invalid ? errors.map((error) => said(look, error)).join('<br>') : undefined) +
-    `<form method="post" action="${escapeHtml(input.action)}">\n${hidden('csrf', input.csrf)}` +
-    `<input type="hidden" name="username" autocomplete="username" value="${escapeHtml(input.email)}">\n` +
-    field({
-      id: 'password',
-      label: text(look, 'reset.password'),
-      type: 'password',
-      autocomplete: 'new-password',
-      describedBy: [...(invalid ? ['password-error'] : []), 'password-rules'],
-      invalid,
-      focus: true,
-      extra: `<p id="password-rules" class="hint">${passwordRules(look, input.passwordPolicy)}</p>\n`,
-    }) +
-    `<button type="submit">${text(look, 'expired.submit')}</button>\n</form>\n`;
-  return document(look, nonce, text(look, 'expired.title'), body, invalid);
-}

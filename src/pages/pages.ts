@@ -429,24 +429,26 @@ export function emailFormPage(look: PageLook, nonce: string, input: EmailFormPag
   return document(look, nonce, text(look, keys.title), body);
 }
 
-export interface ResetPageInput {
+export interface NewPasswordPageInput {
   readonly action: string;
-  /** The form's proof: no other page knows it. */
-  readonly token: string;
+  /** The form's proof (a reset link's token, an interaction's CSRF token): no other page knows it. */
+  readonly proof: { readonly name: 'token' | 'csrf'; readonly value: string };
   readonly email: string;
   readonly passwordPolicy: PasswordPolicy;
   readonly errors?: readonly CopyText[];
 }
 
-export function resetPage(look: PageLook, nonce: string, input: ResetPageInput): RenderedPage {
+/** A new password under the policy's rules: a reset link's page (`reset`) and the change an expired password forces at
+ *  sign-in (`expired`, src/hosted/password-change.ts). */
+export function newPasswordPage(look: PageLook, nonce: string, copy: 'reset' | 'expired', input: NewPasswordPageInput): RenderedPage {
   const errors = input.errors ?? [];
   const invalid = errors.length > 0;
   const extra =
     `<p id="password-rules" class="hint">${passwordRules(look, input.passwordPolicy)}</p>\n` +
     (invalid ? `<p id="password-error" class="field-error">${errors.map((message) => said(look, message)).join('<br>')}</p>\n` : '');
   const body =
-    `<h1>${text(look, 'reset.title')}</h1>\n<p class="subtitle">${text(look, 'reset.subtitle', { email: input.email })}</p>\n` +
-    `<form method="post" action="${escapeHtml(input.action)}">\n${hidden('token', input.token)}` +
+    `<h1>${text(look, `${copy}.title`)}</h1>\n<p class="subtitle">${text(look, `${copy}.subtitle`, { email: input.email })}</p>\n` +
+    `<form method="post" action="${escapeHtml(input.action)}">\n${hidden(input.proof.name, input.proof.value)}` +
     // Password managers save the new password under it.
     `<input type="hidden" name="username" autocomplete="username" value="${escapeHtml(input.email)}">\n` +
     field({
@@ -459,8 +461,8 @@ export function resetPage(look: PageLook, nonce: string, input: ResetPageInput):
       focus: true,
       extra,
     }) +
-    `<button type="submit">${text(look, 'reset.submit')}</button>\n</form>\n`;
-  return document(look, nonce, text(look, 'reset.title'), body, invalid);
+    `<button type="submit">${text(look, `${copy}.submit`)}</button>\n</form>\n`;
+  return document(look, nonce, text(look, `${copy}.title`), body, invalid);
 }
 
 /** A link's one action waits for its button. */

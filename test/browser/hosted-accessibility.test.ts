@@ -12,8 +12,8 @@ import {
   emailFormPage,
   linkConfirmPage,
   loginPage,
+  newPasswordPage,
   PLAIN_LOOK,
-  resetPage,
   signupPage,
   type PageLook,
   type RenderedPage,
@@ -543,7 +543,7 @@ describe('any tenant colours', () => {
       }),
     'forgot password': (look) => emailFormPage(look, 'n', { action: '/forgot', csrf: 'c', form: 'forgot', loginUrl: '/' }),
     'new password with an error': (look) =>
-      resetPage(look, 'n', { action: '/reset', token: 't', email: 'ada@example.com', passwordPolicy: POLICY_DEFAULTS.password, errors: [{ key: 'password.tooShort', values: { count: '12' } }] }),
+      newPasswordPage(look, 'n', 'reset', { action: '/reset', proof: { name: 'token', value: 't' }, email: 'ada@example.com', passwordPolicy: POLICY_DEFAULTS.password, errors: [{ key: 'password.tooShort', values: { count: '12' } }] }),
     'verify e-mail': (look) => linkConfirmPage(look, 'n', { action: '/verify', token: 't', confirms: 'verify', values: { email: 'ada@example.com' } }),
     'change e-mail': (look) =>
       linkConfirmPage(look, 'n', { action: '/confirm', token: 't', confirms: 'emailChange', values: { email: 'ada@example.com', newEmail: 'ada@example.org' } }),
