@@ -88,6 +88,40 @@ export async function dropRunDatabases(run: string): Promise<void> {
   await Promise.all(Array.from({ length: lanes }, (_, lane) => dropDatabases(adminUrl, names.filter((_, index) => index % lanes === lane))));
 }
 
+/** Held by a run for as long as it lasts, on a connection of its own: a killed run's ends with its process. */
+const runLockKey = (run: string) => `gatehouse test run ${run}`;
+
+/** Holds the run's lock (PostgreSQL only); the release ends the connection. */
+export async function holdRunLock(run: string): Promise<() => Promise<void>> {
+  const adminUrl = process.env['TEST_DATABASE_URL'];
+  if (adminUrl === undefined || adminUrl === '') return async () => {};
+  const client = new pg.Client({ connectionString: adminUrl });
+  // A connection lost meanwhile loses the lock, not the run.
+  client.on('error', () => {});
+  await client.connect();
+  await client.query('select pg_advisory_lock(hashtext($1))', [runLockKey(run)]);
+  return () => client.end();
+}
+
+/** Runs whose test databases remain while no process holds their lock: killed before their end dropped them. */
+export async function deadRuns(): Promise<string[]> {
+  const adminUrl = process.env['TEST_DATABASE_URL'];
+  if (adminUrl === undefined || adminUrl === '') return [];
+  return onAdmin(adminUrl, async (admin) => {
+    const found = await admin.query<{ run: string }>(
+      `select distinct substring(datname from '^gatehouse_test_([0-9a-f]+)_') as run from pg_database where datname ~ '^gatehouse_test_[0-9a-f]+_'`,
+    );
+    const dead: string[] = [];
+    for (const { run } of found.rows) {
+      const [lock] = (await admin.query<{ taken: boolean }>('select pg_try_advisory_lock(hashtext($1)) as taken', [runLockKey(run)])).rows;
+      if (lock?.taken !== true) continue;
+      dead.push(run);
+      await admin.query('select pg_advisory_unlock(hashtext($1))', [runLockKey(run)]);
+    }
+    return dead;
+  });
+}
+
 /**
  * Makes the run's template (TEMPLATE_ENV): a test database brought up to the latest migration, then closed, since
  * PostgreSQL copies only a database nobody is connected to. Returns what TEMPLATE_ENV must hold, and its removal.
