@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
+import type pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { deadRuns, holdRunLock, RUN_ENV, usingEmbeddedDatabase } from '../support/database.ts';
+import { deadRuns, holdRunLock, onAdmin, RUN_ENV, usingEmbeddedDatabase } from '../support/database.ts';
 
 /**
  * A test run's PostgreSQL databases are named after it and dropped as it ends; one killed first leaves them, and the next
@@ -10,15 +10,7 @@ import { deadRuns, holdRunLock, RUN_ENV, usingEmbeddedDatabase } from '../suppor
 describe.skipIf(usingEmbeddedDatabase())('databases a killed test run left', () => {
   const adminUrl = process.env['TEST_DATABASE_URL']!;
   const made: string[] = [];
-  const admin = async <T>(work: (client: pg.Client) => Promise<T>): Promise<T> => {
-    const client = new pg.Client({ connectionString: adminUrl });
-    await client.connect();
-    try {
-      return await work(client);
-    } finally {
-      await client.end();
-    }
-  };
+  const admin = <T>(work: (client: pg.Client) => Promise<T>) => onAdmin(adminUrl, work);
   const databaseOf = async (run: string) => {
     const name = `gatehouse_test_${run}_${randomBytes(6).toString('hex')}`;
     await admin((client) => client.query(`create database ${name}`));

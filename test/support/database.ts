@@ -34,7 +34,8 @@ const embeddedFiles = (dataDir: string) => join(dataDir, 'pg');
 /** coreutils' cp: a tenth of the time of Node's fs.cp for the embedded database's 1,200 files. */
 const copyDirectory = async (from: string, to: string): Promise<void> => void (await promisify(execFile)('cp', ['-R', from, to]));
 
-async function onAdmin<T>(adminUrl: string, run: (client: pg.Client) => Promise<T>): Promise<T> {
+/** `run` on a connection of its own to the server's administration database, closed after it. */
+export async function onAdmin<T>(adminUrl: string, run: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: adminUrl });
   await client.connect();
   try {
