@@ -29,6 +29,7 @@ import type { FormFields, InteractionContext } from './routes.ts';
  */
 
 const STEP_SECONDS = 600;
+const DAY_SECONDS = 24 * 3600;
 
 /** `expired`: its password is to be changed once the step has passed. */
 interface PendingSignIn extends Proof {
@@ -89,14 +90,18 @@ export function registerMfaStep(app: FastifyInstance, services: Services, seam: 
 
   const rememberedAs = (context: InteractionContext, held: readonly HeldFactor[]) =>
     `mfa-remember:${context.target.application.id}:${context.target.poolId}:${held.map((factor) => factor.id).join(',')}`;
-  const remembered = (request: FastifyRequest, context: InteractionContext, userId: string, held: readonly HeldFactor[]) =>
-    csrf.unseal(rememberedAs(context, held), cookieOf(request, rememberCookieName)) === userId;
+  // Sealed with when it passed: the policy's days as they are now count from then, so a shortened policy (or 0) applies.
+  function remembered(request: FastifyRequest, context: InteractionContext, userId: string, held: readonly HeldFactor[]) {
+    const [who, passedAt] = (csrf.unseal(rememberedAs(context, held), cookieOf(request, rememberCookieName)) ?? '').split(' ');
+    return who === userId && Number(passedAt) + context.target.mfa.rememberDeviceDays * DAY_SECONDS > Date.now() / 1000;
+  }
   async function remember(reply: FastifyReply, context: InteractionContext, userId: string) {
     const days = context.target.mfa.rememberDeviceDays;
     if (days === 0) return;
     const held = await factorsOf(context.target.applicationScope.em, context.target.application.id, userId, (await relyingPartyFor(services, reply.request)).id);
-    const seconds = days * 24 * 3600;
-    reply.header('set-cookie', cookie(rememberCookieName, '/', csrf.seal(rememberedAs(context, held), userId, seconds), seconds));
+    const seconds = days * DAY_SECONDS;
+    const sealed = csrf.seal(rememberedAs(context, held), `${userId} ${Math.floor(Date.now() / 1000)}`, seconds);
+    reply.header('set-cookie', cookie(rememberCookieName, '/', sealed, seconds));
   }
 
   const stepAsked = (context: InteractionContext) => asksMultiFactor(context.interaction.params['acr_values']);

@@ -251,6 +251,17 @@ describe('optional (the default)', () => {
     expect(await idToken(again.flow, again.answer)).toMatchObject({ amr: ['pwd'], acr: ACR_SINGLE_FACTOR });
     expect((await signIn('remember@example.com')).answer.location).toMatch(/\/mfa$/);
   });
+
+  it('a browser remembered before the policy stopped remembering (0 days: ask every time) is challenged again', async () => {
+    const { other, admin, configuration } = await applicationWith('/policies/mfa', { enforcement: 'optional', factors: ['totp'], rememberDeviceDays: 30 });
+    const userId = await createPasswordUser(admin, 'forgotten@example.com');
+    const secret = await giveTotp(userId, other.applicationId);
+    const { flow, page } = await stepPage('forgotten@example.com', { configuration });
+    expect((await flow.jar.submit(page, { code: codeAt(secret) })).status).toBe(303);
+    expect((await admin.put('/policies/mfa', { enforcement: 'optional', factors: ['totp'], rememberDeviceDays: 0 })).status).toBe(200);
+    const again = await signIn('forgotten@example.com', { configuration, jar: flow.jar, parameters: { prompt: 'login' } });
+    expect(again.answer.location).toMatch(/\/mfa$/);
+  });
 });
 
 describe('lockout', () => {
