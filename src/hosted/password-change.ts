@@ -31,6 +31,8 @@ export interface ExpiredPasswordDependencies<C extends StepContext> {
   /** Its login step. */
   readonly signsIn: (context: C) => Promise<boolean>;
   readonly finish: (request: FastifyRequest, reply: FastifyReply, context: C, signIn: SignIn) => Promise<unknown>;
+  /** Ends the interaction with `access_denied`. */
+  readonly refuse: (request: FastifyRequest, reply: FastifyReply, context: C, reason: string) => Promise<unknown>;
 }
 
 const PROOF_SECONDS = 600;
@@ -43,14 +45,14 @@ export function expiredPasswordStep<C extends StepContext>(app: FastifyInstance,
   const cookie = (uid: string, value: string, maxAge: number) =>
     `${cookieName}=${value}; Path=/interaction/${uid}; Max-Age=${maxAge}; HttpOnly; SameSite=Lax${deps.secureCookies ? '; Secure' : ''}`;
 
-  /** Else null: a user no longer active, or an interaction no longer signing in. */
-  async function provenSignIn(request: FastifyRequest, context: C): Promise<{ user: SignInUser; signIn: SignIn } | null> {
-    const value = csrf.unseal(context.interaction.uid, cookieOf(request, cookieName));
-    const signIn = parseSealedSignIn<SignIn>(value, PROOF_KIND);
-    if (signIn === undefined || !(await deps.signsIn(context))) return null;
-    const user = await activeUser(context.target, signIn.userId);
-    return user === null ? null : { user, signIn };
+  /** Else undefined: no proof for this interaction, or an interaction no longer signing in. */
+  async function provenSignIn(request: FastifyRequest, context: C): Promise<SignIn | undefined> {
+    const signIn = parseSealedSignIn<SignIn>(csrf.unseal(context.interaction.uid, cookieOf(request, cookieName)), PROOF_KIND);
+    return signIn !== undefined && (await deps.signsIn(context)) ? signIn : undefined;
   }
+
+  // Suspended or deleted since the first factor: the sign-in is refused, as at any other step, not left open.
+  const refuseInactive = (request: FastifyRequest, reply: FastifyReply, context: C) => deps.refuse(request, reply, context, 'the user is no longer an active user of the pool');
 
   async function show(reply: FastifyReply, context: C, user: SignInUser, errors?: readonly CopyText[]) {
     const { uid } = context.interaction;
@@ -61,21 +63,25 @@ export function expiredPasswordStep<C extends StepContext>(app: FastifyInstance,
 
   app.get<{ Params: Params }>('/interaction/:uid/password', async (request, reply) => {
     const context = await deps.load(request, reply);
-    const proven = await provenSignIn(request, context);
-    if (proven === null) return reply.status(303).header('location', `/interaction/${encodeURIComponent(context.interaction.uid)}`).send();
-    return show(reply, context, proven.user);
+    const signIn = await provenSignIn(request, context);
+    if (signIn === undefined) return reply.status(303).header('location', `/interaction/${encodeURIComponent(context.interaction.uid)}`).send();
+    const user = await activeUser(context.target, signIn.userId);
+    if (user === null) return refuseInactive(request, reply, context);
+    return show(reply, context, user);
   });
 
   app.post<{ Params: Params }>('/interaction/:uid/password', async (request, reply) => {
     const context = await deps.load(request, reply);
     const fields = (request.body ?? {}) as Readonly<Record<string, string | null>>;
     if (!csrf.verify(context.interaction.uid, fields['csrf'])) throw new SignInRefusal('form_forged', context.target.look);
-    const proven = await provenSignIn(request, context);
-    if (proven === null) throw new SignInRefusal('proof_expired', context.target.look);
-    const { user, signIn } = proven;
+    const signIn = await provenSignIn(request, context);
+    if (signIn === undefined) throw new SignInRefusal('proof_expired', context.target.look);
+    const user = await activeUser(context.target, signIn.userId);
+    if (user === null) return refuseInactive(request, reply, context);
     // Every other sign-in of the user ends; this browser's session (the interaction resumes into it) is the one signing in.
     const keepSessionUid = context.interaction.session?.uid ?? null;
     const changed = await changeOwnPassword(context.target, user.id, { password: fields['password'], keepSessionUid, reason: 'expired' });
+    if (!changed.ok && changed.reason === 'inactive') return refuseInactive(request, reply, context);
     if (!changed.ok) return show(reply, context, user, changed.reason === 'invalid' ? changed.errors : []);
     reply.header('set-cookie', cookie(context.interaction.uid, '', 0));
     return deps.finish(request, reply, context, { ...signIn, verified: user });

@@ -351,7 +351,7 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
     // Sign-in and sign-up POSTs guess at passwords and e-mails: throttled per address.
     const throttled = { onRequest: throttle.hook(async (request, reply) => (await load(request as FastifyRequest<{ Params: Params }>, reply)).target.look) };
     // A password older than the policy's maxAge is changed last, after the MFA step.
-    const changePassword = expiredPasswordStep(app, { csrf, secureCookies, load, signsIn, finish }).start;
+    const changePassword = expiredPasswordStep(app, { csrf, secureCookies, load, signsIn, finish, refuse }).start;
     const completeSignIn = registerMfaStep(app, services, { csrf, secureCookies, throttled, load, finish, changePassword, refuse, requireCsrf, formTargets });
 
     /**

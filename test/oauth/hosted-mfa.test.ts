@@ -506,6 +506,20 @@ describe('an expired password (the password policy’s maxAge)', () => {
     expect((await signIn('expired-totp-owner@example.com', { configuration, password: NEW_PASSWORD })).answer.location).toMatch(/\/mfa$/);
   });
 
+  it('a user suspended before the new password is posted: the client hears access_denied, and nothing is written', async () => {
+    const userId = await createPasswordUser(admin, 'expired-suspended@example.com');
+    await expire(userId);
+    const before = await passwordHash(userId);
+    const { flow, answer } = await signIn('expired-suspended@example.com', { configuration });
+    const form = await flow.jar.visit(answer.location!);
+    expect((await admin.post(`/users/${userId}/suspend`, {})).status).toBe(200);
+    const refused = await flow.jar.submit(form, { password: NEW_PASSWORD });
+    expect(refused.status).toBe(303);
+    const callback = await flow.jar.followOut(refused, issuer);
+    expect(Object.fromEntries(callback.searchParams)).toMatchObject({ error: 'access_denied', state: flow.state });
+    expect(await passwordHash(userId)).toBe(before);
+  });
+
   it('a user without a factor changes it right after the password, as before', async () => {
     const userId = await createPasswordUser(admin, 'expired-plain@example.com');
     await expire(userId);
