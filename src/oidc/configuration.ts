@@ -133,10 +133,18 @@ function tenantParam(surface: Surface, signIn: () => SignInRules) {
   };
 }
 
-/** Read once for the token's claims: `token.issued` names it even if a suspension deletes the grant meanwhile. */
+/**
+ * Read once for the token's claims: `token.issued` is filed under it, even if a suspension deletes the grant meanwhile,
+ * and under the path's tenant for an application-wide credential.
+ */
 const issuedTenants = new WeakMap<KoaContextWithOIDC, string>();
 
 export const issuedTenantOf = (ctx: KoaContextWithOIDC): string | undefined => issuedTenants.get(ctx);
+
+function issuedIn(ctx: KoaContextWithOIDC, tenantId: string | null): string | null {
+  if (tenantId !== null) issuedTenants.set(ctx, tenantId);
+  return tenantId;
+}
 
 /** The credential's, else the one its surface fixes. */
 const credentialTokenTenant = async (deps: OidcDependencies, surface: Surface, data: GatehouseClientData): Promise<string | null> =>
@@ -157,15 +165,14 @@ export async function accessTokenClaims(
   const held = async (tenantId: string | null, subject: RoleSubject) =>
     resourcePermissions === undefined ? {} : resourceClaims(deps.orm.em.getConnection(), data.applicationId, tenantId, subject, resourcePermissions);
   if (token.kind === 'ClientCredentials') {
-    const tenantId = await credentialTokenTenant(deps, surface, data);
+    const tenantId = issuedIn(ctx, await credentialTokenTenant(deps, surface, data));
     const base = { app_id: data.applicationId, ...(tenantId === null ? {} : { tenant_id: tenantId }) };
     if (resourcePermissions === undefined) return { ...base, permissions: [...data.permissions] };
     return { ...base, ...(await held(tenantId, { type: 'm2m_credential', id: client.clientId })) };
   }
   // A management API token names no user permissions: they are read at each request (src/auth/authenticate.ts), so a
   // revoked role counts at once, not when the token expires.
-  const tenantId = token.grantId === undefined ? null : await grantTenant(deps.orm, token.grantId);
-  if (tenantId !== null) issuedTenants.set(ctx, tenantId);
+  const tenantId = issuedIn(ctx, token.grantId === undefined ? null : await grantTenant(deps.orm, token.grantId));
   return {
     app_id: data.applicationId,
     ...(tenantId === null ? {} : { tenant_id: tenantId }),
@@ -264,7 +271,7 @@ export function configuration(
             throw new errors.InvalidTarget('this client may not obtain management API tokens (its managementApi is off)');
           }
           if (ctx.oidc.params?.['grant_type'] !== 'client_credentials' || data === undefined) return server;
-          const tenantId = await credentialTokenTenant(deps, surface, data);
+          const tenantId = issuedIn(ctx, await credentialTokenTenant(deps, surface, data));
           const seconds = await deps.m2mTokenSeconds({ clientId: client.clientId, applicationId: data.applicationId, tenantId });
           return seconds === null ? server : { ...server, accessTokenTTL: Math.min(seconds, MAX_ACCESS_TOKEN_SECONDS) };
         },

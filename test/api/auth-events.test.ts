@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { CookieJar, readForm } from '../support/cookie-jar.ts';
 import { HttpClient } from '../support/http.ts';
-import { authorizationRequest, authorize, basicAuth, createTestClient, discover, postForm, type TestClient } from '../support/oauth.ts';
+import { authorizationRequest, authorize, basicAuth, createTestClient, decodeJwt, discover, discoverSurface, postForm, type TestClient } from '../support/oauth.ts';
 
 /**
  * Authentication events: each sign-in (success and failure, with method and reason) and each token issuance leaves
@@ -105,6 +105,21 @@ describe('tokens issued', () => {
       { actor_type: 'oauth_client', actor_id: spa.clientId, target_id: bob, tenant_id: tenantB, outcome: 'success', after: { grantType: 'authorization_code', clientId: spa.clientId } },
       { actor_type: 'oauth_client', actor_id: spa.clientId, target_id: bob, tenant_id: tenantB, outcome: 'success', after: { grantType: 'refresh_token', clientId: spa.clientId } },
     ]);
+  });
+
+  it("an application-wide credential's token on an isolated tenant's path is filed under the tenant it names", async () => {
+    const other = await app.bootstrapAnother();
+    const admin = app.as({ apiKey: other.apiKey });
+    const appPath = `/applications/${other.applicationId}`;
+    expect((await admin.patch(appPath, { tenancyConfig: { authIsolation: 'isolated' } })).status).toBe(200);
+    const acme = await app.createTenant('Acme', other);
+    const slug = (await admin.get(`${appPath}/tenants/${acme}`)).body.slug as string;
+    const wide = await createTestClient(app, { permissions: ['users:read'], applicationId: other.applicationId });
+    const issued = await oidc.clientCredentialsGrant(await discoverSurface(`${app.gatehouse.services.config.publicUrl}/t/${slug}`, wide));
+    expect(decodeJwt(issued.access_token).payload).toMatchObject({ tenant_id: acme });
+    await app.gatehouse.services.tokenEvents.flush();
+    const records = await app.sql(`select tenant_id, target_id from audit_log where application_id = ? and action = 'token.issued'`, [other.applicationId]);
+    expect(records).toEqual([{ tenant_id: acme, target_id: wide.clientId }]);
   });
 });
 
