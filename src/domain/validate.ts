@@ -10,6 +10,16 @@ export const isControlFree = (value: string): boolean => !CONTROL.test(value);
 
 export const isPlainText = (value: string): boolean => !TEXT_CONTROL.test(value);
 
+/**
+ * PostgreSQL holds no NUL in text or jsonb: a value carrying one (in a string or a key, at any depth) is the client's
+ * error, never a 500.
+ */
+export function holdsNul(value: unknown): boolean {
+  if (typeof value === 'string') return value.includes('\0');
+  if (typeof value !== 'object' || value === null) return false;
+  return Object.entries(value).some(([key, item]) => key.includes('\0') || holdsNul(item));
+}
+
 /** Not default-ignorable (Hangul fillers are letters that render as nothing): a name of only those reads as none. */
 const VISIBLE = /(?!\p{Default_Ignorable_Code_Point})[\p{L}\p{N}\p{P}\p{S}]/u;
 /** UAX #9 embeddings, overrides and isolates reorder the text after them (`\u202Eevil` reads backwards) past the name.

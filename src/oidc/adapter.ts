@@ -16,6 +16,7 @@ import { clientMetadata, gatehouseData } from './clients.ts';
 import type { OrganizationStatusCache } from '../domain/organizations/status.ts';
 import { sessionPolicyOf } from './session-lifetime.ts';
 import { SPENT_INTERACTION_SECONDS } from '../domain/sign-in/session.ts';
+import { holdsNul } from '../domain/validate.ts';
 import { DecidedDeviceCode, signInMethodsOf } from './overrides.ts';
 
 /**
@@ -55,13 +56,6 @@ const POLLING_KEY = 'gatehousePolling';
 
 /** oidc-provider drops keys it does not know: saves keep the polling pace unless they set one. */
 const DEVICE_CODE_PAYLOAD = `jsonb_strip_nulls(jsonb_build_object('${POLLING_KEY}', oidc_model.payload->'${POLLING_KEY}')) || excluded.payload`;
-
-/** PostgreSQL holds no NUL in text or jsonb: a parameter holding one (`state=%00`) is the client's error, never a 500. */
-const holdsNul = (value: unknown): boolean => {
-  if (typeof value === 'string') return value.includes('\0');
-  if (typeof value !== 'object' || value === null) return false;
-  return Object.values(value).some(holdsNul);
-};
 
 class ClientAdapter implements Adapter {
   private readonly deps: AdapterDependencies;

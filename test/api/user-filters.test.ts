@@ -60,4 +60,18 @@ describe('users list filters', () => {
     expect((await app.http.get(`/users?emailPrefix=${'a'.repeat(321)}`)).body).toMatchObject({ code: 'validation_error', field: 'emailPrefix' });
     expect((await app.http.get(`/users?tenantId=${tenantA}`)).body).toMatchObject({ code: 'validation_error', field: 'tenantId' });
   });
+
+  it('a filter holding a NUL, which PostgreSQL cannot compare, is 422 naming it (not a 500), on both transports', async () => {
+    for (const field of ['email', 'emailPrefix']) {
+      for (const path of ['/users', `/applications/${app.root.applicationId}/tenants/${tenantA}/users`]) {
+        const refused = await app.http.get(`${path}?${field}=ada%00%40example.com`);
+        expect(refused.status, `${field} on ${path}`).toBe(422);
+        expect(refused.body).toMatchObject({ code: 'validation_error', field });
+      }
+      const graphql = await app.http.request('POST', '/graphql', {
+        body: { query: `query ($value: String) { users(${field}: $value) { data { id } } }`, variables: { value: 'ada\u0000@example.com' } },
+      });
+      expect(graphql.body.errors?.[0]?.extensions).toMatchObject({ code: 'validation_error', field });
+    }
+  });
 });

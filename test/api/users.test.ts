@@ -80,6 +80,23 @@ describe('users', () => {
     expect(after).toMatchObject({ email: 'meta@example.com', metadata: {} });
   });
 
+  it('metadata holding a NUL (which jsonb cannot store), in a value or a key at any depth, is 422 on create and PATCH, not a 500', async () => {
+    const id = (await app.http.post('/users', { email: 'meta-nul@example.com', metadata: { plan: 'pro' } })).body.id;
+    // A backslash and `u0000` as text is no NUL: jsonb stores it.
+    const escaped = await app.http.patch(`/users/${id}`, { metadata: { note: '\\u0000' } });
+    expect(escaped.status, JSON.stringify(escaped.body)).toBe(200);
+    for (const metadata of [{ note: 'a\u0000b' }, { ['k\u0000']: 1 }, { nested: [{ deep: ['\u0000'] }] }]) {
+      const patched = await app.http.patch(`/users/${id}`, { metadata });
+      expect(patched.status, JSON.stringify(metadata)).toBe(422);
+      expect(patched.body).toMatchObject({ code: 'validation_error', field: 'metadata' });
+      const created = await app.http.post('/users', { email: 'meta-nul-2@example.com', metadata });
+      expect(created.status, JSON.stringify(metadata)).toBe(422);
+      expect(created.body).toMatchObject({ code: 'validation_error', field: 'metadata' });
+    }
+    expect((await app.http.get(`/users/${id}`)).body.metadata).toEqual({ note: '\\u0000' });
+    expect((await app.http.get('/users?email=meta-nul-2%40example.com')).body.data).toEqual([]);
+  });
+
   it('stores the password as an Argon2id hash with the OWASP parameters, and refuses short or long ones', async () => {
     const created = await app.http.post('/users', { email: 'hash@example.com', password: 'Hunter2hunter2' });
     const [row] = await app.sql<{ password_hash: string }>('select password_hash from app_user where id = ?', [created.body.id]);

@@ -29,7 +29,7 @@ import { endTenantSessions, endUserSignIns } from '../sessions/end-sessions.ts';
 import { removeOperatorAssignments } from '../console/operators.ts';
 import { withCallerTenants, type CallerTenants } from '../grants.ts';
 import { requireCoveredAccount, requireOutranking } from './takeover.ts';
-import { displayName, email as emailAddress } from '../validate.ts';
+import { displayName, email as emailAddress, holdsNul, isControlFree } from '../validate.ts';
 
 export interface CreateUserInput {
   email: string;
@@ -101,6 +101,7 @@ function userMetadata(value: Record<string, unknown>): Record<string, unknown> {
   if (Buffer.byteLength(JSON.stringify(value), 'utf8') > METADATA_MAX_BYTES) {
     throw invalid('metadata', `metadata must be at most ${METADATA_MAX_BYTES} bytes of JSON`);
   }
+  if (holdsNul(value)) throw invalid('metadata', 'metadata must not contain NUL characters');
   return value;
 }
 
@@ -127,16 +128,23 @@ export interface UserFilter {
 /** RFC 5321's path limit. */
 const EMAIL_PREFIX_MAX = 320;
 
+/** No address holds a control character, and PostgreSQL cannot compare a NUL. */
+function addressFilter(field: string, value: string): string {
+  if (!isControlFree(value)) throw invalid(field, `${field} must not contain control characters`);
+  return value;
+}
+
 /** Addresses compared by their normalized key, as sign-in finds them. A cursor names the filter it was issued for. */
 export async function listUsers(scope: Scope, { status, email, emailPrefix, ...page }: PageArgs & UserFilter): Promise<Page<UserRow>> {
   const where: Record<string, unknown> = {};
   if (status != null) where['status'] = status;
-  if (email != null) where['emailNormalized'] = normalizeEmail(email);
+  if (email != null) where['emailNormalized'] = normalizeEmail(addressFilter('email', email));
   if (emailPrefix != null) {
     if (emailPrefix.length === 0 || emailPrefix.length > EMAIL_PREFIX_MAX) {
       throw invalid('emailPrefix', `emailPrefix must be 1 to ${EMAIL_PREFIX_MAX} characters`);
     }
-    where['emailNormalized'] = { ...(where['emailNormalized'] === undefined ? {} : { $eq: where['emailNormalized'] }), $like: likePrefix(normalizeEmail(emailPrefix)) };
+    const prefix = likePrefix(normalizeEmail(addressFilter('emailPrefix', emailPrefix)));
+    where['emailNormalized'] = { ...(where['emailNormalized'] === undefined ? {} : { $eq: where['emailNormalized'] }), $like: prefix };
   }
   const list = `${scopedList(scope, 'users')}:${JSON.stringify([status ?? null, email ?? null, emailPrefix ?? null])}`;
   return paginate(scope.em, User, where, page, scope.services.cursors, list);
