@@ -1,8 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
 import { effectivePasswordPolicy } from '../domain/policies/policies.ts';
 import { ownSignIns } from '../domain/sessions/own-sessions.ts';
-import { sendEmailCode } from '../domain/mfa/factors.ts';
-import { addOwnEmailFactor, addOwnTotp, ownFactors, removeOwnFactor, renewOwnRecoveryCodes } from '../domain/mfa/own-factors.ts';
+import { addOwnEmailFactor, addOwnTotp, ownFactors, removeOwnFactor, renewOwnRecoveryCodes, sendOwnEmailCode } from '../domain/mfa/own-factors.ts';
 import { newTotpSecret, totpUri } from '../domain/mfa/totp.ts';
 import { SignInRefusal } from '../domain/sign-in/refusals.ts';
 import { activeUser, admitSignIn, revokedSignIn, suspended, type SignInTarget } from '../domain/sign-in/sign-in.ts';
@@ -122,10 +121,7 @@ function sections(csrf: CsrfTokens): readonly AccountSection[] {
         {
           path: 'mfa-email-send',
           done: 'account.emailSent',
-          run: async (open) => {
-            await sendEmailCode(open.target, open.user);
-            return { ok: true };
-          },
+          run: (open) => sendOwnEmailCode(open.target, open.user, open.rp.id),
         },
         {
           path: 'mfa-email',

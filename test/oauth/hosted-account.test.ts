@@ -675,6 +675,23 @@ describe('two-step verification', () => {
     expect(await lastMail('jo@example.com', 'mfa_enrolled')).toContain('Email code');
   });
 
+  it('mails no code for e-mail codes the policy does not offer: none while it is off, nor once it stops offering them', async () => {
+    await createUser('jon@example.com');
+    const { jar, page } = await openAccount('jon@example.com');
+    const mailed = async () => (await app.sql(`select 1 from email_delivery where to_address = ? and template_key = 'email_otp'`, ['jon@example.com'])).length;
+    for (const policy of [{ enforcement: 'optional', factors: ['totp'] }, { enforcement: 'off', factors: ['totp', 'email_otp'] }]) {
+      expect((await app.http.put('/policies/mfa', { ...policy, rememberDeviceDays: 30 })).status).toBe(200);
+      try {
+        const sent = await post(jar, page, 'mfa-email-send', {});
+        expect(sent.status).toBe(400);
+        expect(sent.body).not.toContain('Add codes by email');
+      } finally {
+        expect((await app.http.put('/policies/mfa', { enforcement: 'optional', factors: ['totp', 'email_otp'], rememberDeviceDays: 30 })).status).toBe(200);
+      }
+    }
+    expect(await mailed()).toBe(0);
+  });
+
   it('removes a factor with the current password, the user’s own only; the last one takes the recovery codes with it', async () => {
     const { userId, jar, page } = await withTotp('kai@example.com');
     const other = await withTotp('lea@example.com');

@@ -5,7 +5,7 @@ import { recordAudit } from '../audit.ts';
 import type { SignInTarget } from '../sign-in/sign-in.ts';
 import { currentPasswordProven, ownPasswordProven, ownRefusal, type OwnChange } from '../users/own-account.ts';
 import type { SignInUser } from '../users/sign-in-user.ts';
-import { enrolFactor, factorsOf, recoveryCodesLeft, replaceRecoveryCodes, useSecondProof, userSender, type FactorKind, type HeldFactor } from './factors.ts';
+import { enrolFactor, factorsOf, recoveryCodesLeft, replaceRecoveryCodes, sendEmailCode, useSecondProof, userSender, type FactorKind, type HeldFactor } from './factors.ts';
 import { totpStep } from './totp.ts';
 
 /** Adding or removing a factor and replacing recovery codes take the current password: a browser left signed in must not
@@ -21,6 +21,7 @@ export interface OwnFactors {
 }
 
 const WRONG_CODE = ownRefusal({ key: 'mfa.error' });
+const EMAIL_UNAVAILABLE = ownRefusal({ key: 'account.emailUnavailable' });
 
 export async function ownFactors(target: SignInTarget, userId: string, rpId: string): Promise<OwnFactors> {
   const { em } = target.applicationScope;
@@ -57,7 +58,14 @@ export async function addOwnTotp(
   return enrolOwn(target, user, { kind: 'totp', secret, step });
 }
 
-/** Proven by the code just mailed (sendEmailCode). */
+/** The code addOwnEmailFactor takes: mailed only while the factor may be added, so the page sends no code the policy does not offer. */
+export async function sendOwnEmailCode(target: SignInTarget, user: SignInUser, rpId: string): Promise<OwnChange> {
+  if (!(await mayAdd(target, user.id, rpId, 'email_otp'))) return EMAIL_UNAVAILABLE;
+  await sendEmailCode(target, user);
+  return { ok: true };
+}
+
+/** Proven by the code just mailed (sendOwnEmailCode). */
 export async function addOwnEmailFactor(
   target: SignInTarget,
   user: SignInUser,
@@ -65,7 +73,7 @@ export async function addOwnEmailFactor(
   code: string | null | undefined,
   password: string | null | undefined,
 ): Promise<OwnChange> {
-  if (!(await mayAdd(target, user.id, rpId, 'email_otp'))) return ownRefusal({ key: 'account.emailUnavailable' });
+  if (!(await mayAdd(target, user.id, rpId, 'email_otp'))) return EMAIL_UNAVAILABLE;
   if (!(await ownPasswordProven(target, user, password))) return { ok: false, reason: 'wrong_current' };
   const owner = { applicationId: target.application.id, id: user.id };
   const used = await useSecondProof(target.applicationScope.em, target.scope.services.storedSecrets, owner, 'email_otp', code ?? '');
