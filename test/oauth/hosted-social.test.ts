@@ -634,3 +634,25 @@ describe('upstream connections into the operator’s network', () => {
     expect(reached).toBe(0);
   });
 });
+
+describe('upstream answers', () => {
+  /** Read whole: a discovery document, JWKS, token or userinfo answer without a bound would fill the service's memory. */
+  it('one over 1 MiB is not read: the button is the unreachable page; one under it serves', async () => {
+    const bulky = await startDiscoveryUpstream('https://idp.example.com', 2 * 1024 * 1024);
+    const fitting = await startDiscoveryUpstream('https://idp.example.com', 512 * 1024);
+    try {
+      await createProvider(app.http, '/auth-providers', { type: 'oauth', name: 'Bulky', config: { provider: 'generic', clientId: 'gatehouse', issuer: bulky.issuer }, secrets: { clientSecret: 's' } });
+      await createProvider(app.http, '/auth-providers', { type: 'oauth', name: 'Fitting', config: { provider: 'generic', clientId: 'gatehouse', issuer: fitting.issuer }, secrets: { clientSecret: 's' } });
+      const flow = await authorize();
+      const refused = await flow.jar.visit(buttonOf(flow.page, 'Bulky')!);
+      expect(refused.status).toBe(502);
+      expect(refused.body).toContain('cannot be reached');
+      const served = await flow.jar.visit(buttonOf(flow.page, 'Fitting')!);
+      expect(served.status, served.body).toBe(303);
+      expect(served.location).toMatch(new RegExp(`^${fitting.issuer}/authorize\\?`));
+    } finally {
+      await bulky.close();
+      await fitting.close();
+    }
+  });
+});

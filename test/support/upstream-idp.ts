@@ -143,8 +143,9 @@ export async function startGitHub(): Promise<TestGitHub> {
 /**
  * An upstream on loopback http whose discovery document puts its token, userinfo and JWKS endpoints under `elsewhere`
  * (where the service connects at the callback), and whose authorization endpoint answers at once with a code.
+ * `padding` characters of filler make the document that much larger.
  */
-export async function startDiscoveryUpstream(elsewhere: string): Promise<{ readonly issuer: string; close(): Promise<void> }> {
+export async function startDiscoveryUpstream(elsewhere: string, padding = 0): Promise<{ readonly issuer: string; close(): Promise<void> }> {
   const server = createServer();
   const issuer = await listen(server);
   server.on('request', (request: IncomingMessage, response) => {
@@ -156,6 +157,7 @@ export async function startDiscoveryUpstream(elsewhere: string): Promise<{ reado
         token_endpoint: `${elsewhere}/token`,
         userinfo_endpoint: `${elsewhere}/userinfo`,
         jwks_uri: `${elsewhere}/jwks`,
+        ...(padding === 0 ? {} : { padding: 'x'.repeat(padding) }),
       };
       return response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(document));
     }

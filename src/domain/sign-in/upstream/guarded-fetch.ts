@@ -1,12 +1,21 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
-import { Readable } from 'node:stream';
+import { pipeline, Readable, Transform } from 'node:stream';
 import type { CustomFetch } from 'openid-client';
 import { isLoopbackAddress, resolveHost, type InternalReach } from '../../address-guard.ts';
 
 /** A connection the guard did not open; thrown, as a failed connection is, so the sign-in fails as an unreachable upstream. */
 export class UpstreamAddressError extends Error {}
+
+/** An answer past ANSWER_LIMIT_BYTES; the body fails with it, as a dropped connection's would. */
+export class UpstreamAnswerTooLargeError extends Error {}
+
+/**
+ * Discovery, JWKS, token and userinfo answers are kilobytes, and openid-client reads one whole: without a bound, an
+ * upstream could stream into the service's memory until the request's timeout.
+ */
+const ANSWER_LIMIT_BYTES = 1024 * 1024;
 
 /** Hands the socket the address that was checked, whatever the name would resolve to now. */
 const pinned =
@@ -17,13 +26,26 @@ const pinned =
     else callback(null, address, family);
   };
 
+/** Stops reading (and drops the connection) at the first byte past the limit. */
+function limited(incoming: IncomingMessage): Readable {
+  let received = 0;
+  const counted = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      received += chunk.length;
+      done(received > ANSWER_LIMIT_BYTES ? new UpstreamAnswerTooLargeError(`upstream: an answer over ${ANSWER_LIMIT_BYTES} bytes`) : null, chunk);
+    },
+  });
+  // The error reaches the reader through `counted`; pipeline destroys `incoming` with it.
+  return pipeline(incoming, counted, () => undefined);
+}
+
 function responseOf(incoming: IncomingMessage, method: string): Response {
   const headers = new Headers();
   for (let index = 0; index < incoming.rawHeaders.length; index += 2) headers.append(incoming.rawHeaders[index]!, incoming.rawHeaders[index + 1]!);
   const status = incoming.statusCode ?? 0;
   const empty = method === 'HEAD' || status === 204 || status === 304;
   if (empty) incoming.resume();
-  return new Response(empty ? null : (Readable.toWeb(incoming) as ReadableStream<Uint8Array>), { status, statusText: incoming.statusMessage ?? '', headers });
+  return new Response(empty ? null : (Readable.toWeb(limited(incoming)) as ReadableStream<Uint8Array>), { status, statusText: incoming.statusMessage ?? '', headers });
 }
 
 async function checkedAddress(url: URL, reach: InternalReach): Promise<string> {
