@@ -361,6 +361,16 @@ describe('IdP-initiated', () => {
     expect(JSON.stringify(await lastSignInRecord('user.sign_in_failed'))).toContain('"reason":"replayed_assertion"');
   });
 
+  it.each([
+    ['its bearer confirmation expired', { shiftSeconds: -3600 }],
+    ['issued longer ago than the assertions accepted', { issuedSeconds: -600 }],
+  ])('an unsolicited response whose Conditions state no times is refused when %s', async (_name, spoiled) => {
+    expect((await postToAcs(respond({ conditionsUntimed: true }))).status).toBe(303);
+    const refused = await postToAcs(respond({ conditionsUntimed: true, ...spoiled }));
+    expect(refused.status).toBe(400);
+    expect(JSON.stringify(await lastSignInRecord('user.sign_in_failed'))).toContain('"reason":"invalid_assertion"');
+  });
+
   it('on a custom domain, posted to the domain’s own ACS: the sign-in the application starts on the domain completes with it', async () => {
     const domainAcs = `http://${DOMAIN}/saml/${provider.id}/acs`;
     const jar = new CookieJar(fetchVia(app.baseUrl));

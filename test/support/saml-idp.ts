@@ -41,6 +41,8 @@ export interface ResponseOptions {
   readonly shiftSeconds?: number;
   /** Seconds the IssueInstant of the assertion and response alone is shifted by, after `shiftSeconds`. */
   readonly issuedSeconds?: number;
+  /** Conditions without NotBefore and NotOnOrAfter (SAML core makes them optional): the bearer confirmation's bound the window. */
+  readonly conditionsUntimed?: boolean;
   /** `assertion` (default), `response`, or `none` (unsigned). */
   readonly sign?: 'assertion' | 'response' | 'none';
   /** Signed with another key than the certificate's. */
@@ -164,7 +166,7 @@ export class TestIdp {
       `<saml:SubjectConfirmation Method="urn:oasis:names:tc:SAML:2.0:cm:bearer">` +
       `<saml:SubjectConfirmationData NotOnOrAfter="${at(300)}" Recipient="${escape(options.recipient ?? options.acsUrl)}"${inResponseTo}/>` +
       `</saml:SubjectConfirmation></saml:Subject>` +
-      `<saml:Conditions NotBefore="${at(-30)}" NotOnOrAfter="${at(300)}"><saml:AudienceRestriction><saml:Audience>${escape(options.audience)}</saml:Audience></saml:AudienceRestriction></saml:Conditions>` +
+      `<saml:Conditions${options.conditionsUntimed === true ? '' : ` NotBefore="${at(-30)}" NotOnOrAfter="${at(300)}"`}><saml:AudienceRestriction><saml:Audience>${escape(options.audience)}</saml:Audience></saml:AudienceRestriction></saml:Conditions>` +
       `<saml:AuthnStatement AuthnInstant="${at(0)}" SessionIndex="_s${randomUUID()}"><saml:AuthnContext><saml:AuthnContextClassRef>urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport</saml:AuthnContextClassRef></saml:AuthnContext></saml:AuthnStatement>` +
       `<saml:AttributeStatement><saml:Attribute Name="${escape(options.emailAttribute ?? 'email')}"><saml:AttributeValue>${escape(options.email)}</saml:AttributeValue></saml:Attribute></saml:AttributeStatement>` +
       `</saml:Assertion>`;

@@ -321,8 +321,11 @@ export type SamlResponseOutcome =
   | { readonly ok: true; readonly identity: SamlIdentity; readonly request: SamlRequestRecord | null }
   | { readonly ok: false; readonly reason: SamlResponseFailure; readonly detail: string; readonly request: SamlRequestRecord | null };
 
-/** Besides node-saml's checks (signature, issuer, audience, validity window): the bearer Recipient and Destination must
- *  be this ACS, InResponseTo (if any) an open request of ours answered once, and the assertion id never seen before. */
+/**
+ * Besides node-saml's checks (signature, issuer, audience, validity window): a bearer confirmation for this ACS valid now,
+ * the Destination this ACS, the assertion at most MAX_ASSERTION_AGE_MS old, InResponseTo (if any) an open request of
+ * ours answered once, and the assertion id never seen before.
+ */
 export async function consumeSamlResponse(deps: SamlDeps, provider: SamlProvider, acsUrl: string, samlResponse: string | null | undefined): Promise<SamlResponseOutcome> {
   const { orm } = deps;
   const records = new RequestRecords(orm, provider);
@@ -350,13 +353,16 @@ export async function consumeSamlResponse(deps: SamlDeps, provider: SamlProvider
     return refused('invalid_assertion', 'the response’s Destination is not this ACS');
   }
   const assertion = (profile.getAssertion?.() ?? {}) as { Assertion?: AssertionXml };
-  if (!bearerRecipients(assertion.Assertion).includes(acsUrl)) return refused('invalid_assertion', 'the assertion’s Recipient is not this ACS');
+  const now = Date.now();
+  if (!confirmedFor(assertion.Assertion, acsUrl, now)) return refused('invalid_assertion', 'no bearer confirmation of the assertion is for this ACS and valid now');
   const id = assertion.Assertion?.$?.ID;
   const issued = Date.parse(assertion.Assertion?.$?.IssueInstant ?? '');
   if (id === undefined || Number.isNaN(issued)) return refused('invalid_assertion', 'the assertion has no ID or IssueInstant');
   // node-saml bounds the age only backwards (and NotBefore with the skew): a later IssueInstant would stretch it.
-  const latest = Date.now() + CLOCK_SKEW_MS;
+  const latest = now + CLOCK_SKEW_MS;
   if (issued > latest || Date.parse(response?.getAttribute('IssueInstant') ?? '') > latest) return refused('invalid_assertion', 'issued in the future');
+  // node-saml bounds the age only through Conditions' times, which are optional; its id is remembered no longer than this.
+  if (now >= issued + MAX_ASSERTION_AGE_MS + CLOCK_SKEW_MS) return refused('invalid_assertion', 'issued too long ago');
   if (!(await usedOnce(orm, provider, id, new Date(issued + MAX_ASSERTION_AGE_MS + CLOCK_SKEW_MS)))) {
     return refused('replayed_assertion', 'the assertion was used before');
   }
@@ -367,18 +373,22 @@ export async function consumeSamlResponse(deps: SamlDeps, provider: SamlProvider
 
 interface AssertionXml {
   $?: { ID?: string; IssueInstant?: string };
-  Subject?: { SubjectConfirmation?: { $?: { Method?: string }; SubjectConfirmationData?: { $?: { Recipient?: string } }[] }[] }[];
+  Subject?: { SubjectConfirmation?: { $?: { Method?: string }; SubjectConfirmationData?: { $?: { Recipient?: string; NotBefore?: string; NotOnOrAfter?: string } }[] }[] }[];
 }
 
 const BEARER = 'urn:oasis:names:tc:SAML:2.0:cm:bearer';
 
-/** The Recipients of the assertion's bearer confirmations (SAML profiles 4.1.4.2: each has one). */
-function bearerRecipients(assertion: AssertionXml | undefined): string[] {
+/**
+ * Whether a bearer confirmation names this ACS as its Recipient and is valid at `now` (SAML profiles 4.1.4.2: each has a
+ * Recipient and a NotOnOrAfter). node-saml checks their times only for a response naming InResponseTo.
+ */
+function confirmedFor(assertion: AssertionXml | undefined, acsUrl: string, now: number): boolean {
+  const validNow = (notBefore: string | undefined, notOnOrAfter: string | undefined) =>
+    now - CLOCK_SKEW_MS < Date.parse(notOnOrAfter ?? '') && !(Date.parse(notBefore ?? '') > now + CLOCK_SKEW_MS);
   return (assertion?.Subject?.[0]?.SubjectConfirmation ?? [])
     .filter((confirmation) => confirmation.$?.Method === BEARER)
     .flatMap((confirmation) => confirmation.SubjectConfirmationData ?? [])
-    .map((data) => data.$?.Recipient)
-    .filter((recipient): recipient is string => recipient !== undefined);
+    .some(({ $: data }) => data?.Recipient === acsUrl && validNow(data.NotBefore, data.NotOnOrAfter));
 }
 
 /** A response naming no open request: its request's first use consumed it, so node-saml refuses a replay before any
