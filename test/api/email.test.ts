@@ -305,6 +305,10 @@ describe('e-mail templates', () => {
       ['welcome', { ...body, html: '{% if %}' }, 'html'],
       ['welcome', { ...body, text: '{{ user.name | no_such_filter }}' }, 'text'],
       ['welcome', { ...body, html: '{% include "/etc/passwd" %}' }, 'html'],
+      // Partials named as Object.prototype's members: the map of partials has none, inherited or not.
+      ['welcome', { ...body, html: '{% include constructor %}' }, 'html'],
+      ['welcome', { ...body, text: '{% render toString %}' }, 'text'],
+      ['welcome', { ...body, text: '{% layout __proto__ %}' }, 'text'],
       ['welcome', { ...body, subject: 'Line one\nBcc: all@example.com' }, 'subject'],
       ['welcome', { ...body, subject: '   ' }, 'subject'],
       ['welcome', { ...body, html: 'x'.repeat(100_001) }, 'html'],

@@ -16,12 +16,13 @@ import {
 } from 'liquidjs';
 import type { RenderJob, RenderReply, TemplatePart } from './render.ts';
 
-/** Customer-written Liquid, locked down for hostile templates: `templates: {}` reaches no file system; `ownPropertyOnly`
+/** Customer-written Liquid, locked down for hostile templates: `templates`, an empty map, reaches no file system and, having
+ *  no prototype, no partial either (liquidjs indexes it: a `{}` would serve `{% include constructor %}` Object's); `ownPropertyOnly`
  *  hides prototypes (`{{ user.constructor }}`); unknown filters are parse errors; liquidjs's limits refuse a runaway
  *  template, output counting towards the allocation limit (chargeOutput), its time limit (between tags only) backed by
  *  render.ts's timeout; HTML parts escape every output, `{% echo %}` and `{% cycle %}` too (`| raw` is the opt-out). */
 const LIMITS = {
-  templates: {},
+  templates: Object.create(null) as Record<string, string>,
   dynamicPartials: false,
   relativeReference: false,
   strictFilters: true,
