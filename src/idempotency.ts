@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes, type Hash } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, createHmac, hkdfSync, randomBytes, type Hash } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Principal } from './auth/principal.ts';
 import { createRequestContext, type RequestContext } from './context.ts';
@@ -117,8 +117,13 @@ function storedKey(key: string, principal: string): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
 }
 
-function sealingKey(key: string, principal: string): Buffer {
-  return Buffer.from(hkdfSync('sha256', key, principal, 'gatehouse idempotency response', 32));
+function derivedKey(key: string, principal: string, purpose: 'request' | 'response'): Buffer {
+  return Buffer.from(hkdfSync('sha256', key, principal, `gatehouse idempotency ${purpose}`, 32));
+}
+
+/** Keyed as the body is sealed: a plain hash of a request holding a password would check guesses at it. */
+function requestHash(fingerprint: string, key: string, principal: string): string {
+  return createHmac('sha256', derivedKey(key, principal, 'request')).update(fingerprint).digest('hex');
 }
 
 function seal(body: unknown, key: Buffer): string {
@@ -147,6 +152,8 @@ interface KeyRecord {
   readonly owner: readonly [applicationId: string, credentialId: string, storedKey: string];
   readonly sealing: Buffer;
   readonly fingerprint: string;
+  /** The request as releases before the keyed hash stored it: their records still replay until they expire (24 h). */
+  readonly earlierFingerprint: string;
 }
 
 /** A write holds its key for its own duration only. */
@@ -168,8 +175,9 @@ export async function withIdempotency(
   const caller = await effectivePrincipal(principal);
   const record: KeyRecord = {
     owner: [principal.applicationId, principal.credentialId, storedKey(key, caller)],
-    sealing: sealingKey(key, caller),
-    fingerprint,
+    sealing: derivedKey(key, caller, 'response'),
+    fingerprint: requestHash(fingerprint, key, caller),
+    earlierFingerprint: fingerprint,
   };
   const em = services.orm.em.fork();
   await purgeNowAndThen(em);
@@ -256,7 +264,7 @@ async function holdKey(em: EntityManager, record: KeyRecord): Promise<boolean> {
 }
 
 function replay(stored: StoredRecord, record: KeyRecord): StoredResponse & { replayed: true } {
-  if (stored.request_hash !== record.fingerprint) {
+  if (stored.request_hash !== record.fingerprint && stored.request_hash !== record.earlierFingerprint) {
     throw new GatehouseError('idempotency_conflict', 'This Idempotency-Key was used for a different request');
   }
   const body: unknown = stored.response_body === null ? undefined : unseal(stored.response_body, record.sealing);

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { requestFingerprint } from '../../src/idempotency.ts';
 import { expandRoutes } from '../../src/rest/routes.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { lockTurnsWaitingAtLeast, lockWaitersAtLeast, usingEmbeddedDatabase } from '../support/database.ts';
@@ -77,6 +78,36 @@ describe('Idempotency-Key on REST writes', () => {
     const other = await app.http.post(`/oauth-clients/${client.body.id}/rotate-secret`, { gracePeriodSeconds: 0 }, withKey(rotationKey));
     expect(other.status).toBe(409);
     expect(other.body.code).toBe('idempotency_conflict');
+  });
+
+  it('keeps no request hash that checks a guess at a password sent: only the Idempotency-Key opens the record', async () => {
+    const idempotencyKey = crypto.randomUUID();
+    const input = { email: 'hashed-request@example.com', password: 'Summer2026!' };
+    const created = await app.http.post('/users', input, withKey(idempotencyKey));
+    expect(created.status).toBe(201);
+    // What a reader of the table could compute for each guess at the password.
+    const guessed = requestFingerprint('POST', '/users', { input });
+    const stored = await app.sql<{ request_hash: string }>('select request_hash from idempotency_record');
+    expect(stored.map((row) => row.request_hash)).not.toContain(guessed);
+    const retried = await app.http.post('/users', input, withKey(idempotencyKey));
+    expect(retried.headers.get('idempotent-replayed')).toBe('true');
+    expect(retried.body).toEqual(created.body);
+    const otherPassword = await app.http.post('/users', { ...input, password: 'Winter2026!' }, withKey(idempotencyKey));
+    expect(otherPassword.status).toBe(409);
+    expect(otherPassword.body.code).toBe('idempotency_conflict');
+  });
+
+  it('still replays a record stored by a release that kept the request’s plain hash, until it expires', async () => {
+    const idempotencyKey = crypto.randomUUID();
+    const input = { name: 'Stored by an earlier release', permissions: ['users:read'] };
+    const first = await app.http.post('/api-keys', input, withKey(idempotencyKey));
+    expect(first.status).toBe(201);
+    await app.sql('update idempotency_record set request_hash = ? where created_at = (select max(created_at) from idempotency_record)', [
+      requestFingerprint('POST', '/api-keys', { input }),
+    ]);
+    const retried = await app.http.post('/api-keys', input, withKey(idempotencyKey));
+    expect(retried.headers.get('idempotent-replayed')).toBe('true');
+    expect(retried.body).toEqual(first.body);
   });
 
   it('refuses a key that is not a UUID on a create, over REST as over GraphQL, and creates nothing', async () => {
