@@ -2,7 +2,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { effectivePermissions, type RoleSubject } from '../domain/authorization/held-roles.ts';
 import { consoleManages } from '../domain/console/console.ts';
 import type { SurfaceRouter } from '../domain/domains/surfaces.ts';
-import { mayActNowSql } from '../domain/users/sign-in-user.ts';
+import { keyUserMayActNowSql } from '../domain/users/sign-in-user.ts';
 import { GatehouseError } from '../errors.ts';
 import { isUuid } from '../ids.ts';
 import type { ApiKeyCache, ApiKeyRecord } from './api-key-cache.ts';
@@ -67,8 +67,7 @@ export async function readWorkingKey(orm: MikroORM, secretHash: string): Promise
   const [row] = await orm.em.getConnection().execute<(Omit<ApiKeyRecord, 'expires_at'> & { expires_at: Date | string | null })[]>(
     `select k.id, k.application_id, k.tenant_id, k.user_id, k.permissions, k.secret_hash, k.expires_at from api_key as k
       where k.secret_hash = ? and k.revoked_at is null and (k.expires_at is null or k.expires_at > now())
-        and (k.user_id is null or exists (
-          select 1 from app_user as u where u.application_id = k.application_id and u.id = k.user_id and ${mayActNowSql('u')}))`,
+        and ${keyUserMayActNowSql('k')}`,
     [secretHash],
   );
   // MikroORM keeps the driver's dates as strings: the cache compares the expiry with a Date.

@@ -264,6 +264,22 @@ describe('API keys', () => {
     expect(audit.map((row) => row.action)).toEqual(['api_key.created', 'api_key.revoked']);
   });
 
+  it('a user-bound key holds nothing while its user may not act, as it authenticates as nothing', async () => {
+    const user = (await app.http.post('/users', { email: 'bound-holder@example.com' })).body.id;
+    const key = await createKey({ permissions: ['users:read'], userId: user });
+    const asKey = app.as({ apiKey: key.secret });
+    const subject = { type: 'api_key', id: key.id };
+    const check = async () => (await app.http.post('/permissions/check', { subject, permission: 'users:read' })).body;
+    expect(await check()).toEqual({ allowed: true, roles: [] });
+    expect((await app.http.post(`/users/${user}/suspend`)).status).toBe(200);
+    expect((await asKey.get('/users')).status).toBe(401);
+    expect(await check()).toEqual({ allowed: false, roles: [] });
+    expect((await app.http.post('/permissions/bulk-check', { checks: [{ subject, permission: 'users:read' }] })).body).toEqual({ results: [{ allowed: false }] });
+    expect((await app.http.post(`/users/${user}/activate`)).status).toBe(200);
+    expect(await check()).toEqual({ allowed: true, roles: [] });
+    expect((await asKey.get('/users')).status).toBe(200);
+  });
+
   it('a key may revoke itself', async () => {
     const key = await createKey({ permissions: ['api_keys:delete'] });
     const self = app.as({ apiKey: key.secret });

@@ -5,7 +5,7 @@ import type { RoleSubjectType } from '../../db/entities/role-assignment.entity.t
 import { InvalidatedCache, type Owners } from '../../events/invalidated-cache.ts';
 import { consoleOfSql } from '../console/console-of.ts';
 import type { InvalidationBus } from '../../events/invalidations.ts';
-import { mayActNowSql } from '../users/sign-in-user.ts';
+import { keyUserMayActNowSql, mayActNowSql } from '../users/sign-in-user.ts';
 
 export interface RoleSubject {
   readonly type: RoleSubjectType;
@@ -18,11 +18,13 @@ export interface HeldGrants {
   readonly own: readonly string[];
   /** False for a user who is not a member of the tenant asked about (application-wide roles still hold there). */
   readonly member: boolean;
+  /** The user a user-bound API key acts as (and holds while they may act); null otherwise. */
+  readonly keyUser: string | null;
   readonly roles: readonly { readonly id: string; readonly key: string; readonly permissions: readonly string[] }[];
 }
 
 /** Nulls when the subject holds no role. */
-type HeldRow = RoleSubject & { own: string[]; in_tenant: boolean } & ({ role_id: string; key: string; permissions: string[] } | { role_id: null; key: null; permissions: null });
+type HeldRow = RoleSubject & { own: string[]; in_tenant: boolean; key_user: string | null } & ({ role_id: string; key: string; permissions: string[] } | { role_id: null; key: null; permissions: null });
 
 export const subjectKey = (subject: RoleSubject): string => `${subject.type}:${subject.id}`;
 
@@ -50,17 +52,17 @@ export async function readHeldGrants(
   const rows = (await connection.execute(
     `with subject (type, id) as (select * from unnest(array[?]::text[], array[?]::uuid[])),
      live as (
-       select s.type, s.id, coalesce(k.permissions, c.permissions, '{}'::text[]) as own,
+       select s.type, s.id, coalesce(k.permissions, c.permissions, '{}'::text[]) as own, k.user_id as key_user,
               ${tenantId === null ? 'true' : `coalesce(${tenant()} = any(u.tenant_ids), true)`} as in_tenant
          from subject as s
          left join app_user as u on s.type = 'user' and u.application_id = ${app()} and u.id = s.id and ${mayAct('u')}
          left join api_key as k on s.type = 'api_key' and k.application_id = ${app()} and k.id = s.id and k.revoked_at is null
-           and (k.expires_at is null or k.expires_at > now())${inTenant('k')}
+           and (k.expires_at is null or k.expires_at > now())${inTenant('k')}${anyStatus ? '' : ` and ${keyUserMayActNowSql('k')}`}
          left join oauth_client as c on s.type = 'm2m_credential' and c.application_id = ${app()} and c.id = s.id and c.type = 'm2m'
            and c.revoked_at is null${inTenant('c')}
          ${operators ? `left join app_user as o on s.type = 'operator' and o.application_id = (${consoleOfSql(app())}) and o.id = s.id and ${mayAct('o')}` : ''}
         where u.id is not null or k.id is not null or c.id is not null${operators ? ' or o.id is not null' : ''})
-     select l.type, l.id, l.own, l.in_tenant, r.id as role_id, r.key, r.permissions
+     select l.type, l.id, l.own, l.in_tenant, l.key_user, r.id as role_id, r.key, r.permissions
        from live as l
        left join role_assignment as a on a.application_id = ${app()} and a.subject_type = l.type and a.subject_id = l.id
          and (a.tenant_id is null${tenantId === null ? '' : ` or (a.tenant_id = ${tenant()} and l.in_tenant)`})
@@ -69,7 +71,7 @@ export async function readHeldGrants(
   )) as HeldRow[];
   for (const row of rows) {
     const key = subjectKey(row);
-    const grants = held.get(key) ?? { own: row.own, member: row.in_tenant, roles: [] };
+    const grants = held.get(key) ?? { own: row.own, member: row.in_tenant, keyUser: row.key_user, roles: [] };
     const roles = row.role_id === null ? grants.roles : [...grants.roles, { id: row.role_id, key: row.key, permissions: row.permissions }];
     held.set(key, { ...grants, roles });
   }
@@ -87,7 +89,7 @@ interface Holding {
 /** The invalidation that announces a change to a subject's own row: an operator's is their console user's. */
 const SUBJECT_INVALIDATION = { user: 'user', api_key: 'api_key', m2m_credential: 'oauth_client', operator: 'user' } as const;
 
-function holdingOwners({ applicationId, tenantId, subject }: Holding): Owners {
+function holdingOwners({ applicationId, tenantId, subject, held }: Holding): Owners {
   return {
     roles: applicationId,
     application: applicationId,
@@ -95,6 +97,8 @@ function holdingOwners({ applicationId, tenantId, subject }: Holding): Owners {
     [SUBJECT_INVALIDATION[subject.type]]: subject.id,
     // A user's memberships, which decide where they may act, are announced for the whole application.
     ...(subject.type === 'user' ? { users: applicationId } : {}),
+    // A user-bound key holds while its user may act; a key that holds nothing may be one whose user will act again.
+    ...(subject.type === 'api_key' ? (held === null ? { users: applicationId } : { user: held.keyUser }) : {}),
   };
 }
 

@@ -31,6 +31,11 @@ export function mayActNow(user: Pick<SignInUser, 'status' | 'lockedUntil'>, now 
 export const mayActNowSql = (alias: string): string =>
   `(${alias}.status = 'active' or (${alias}.status = 'locked' and ${alias}.locked_until <= now()))`;
 
+/** A user-bound API key (`key`: its alias) acts as its user: only while they may act now, as their Bearer tokens. */
+export const keyUserMayActNowSql = (key: string): string =>
+  `(${key}.user_id is null or exists (
+     select 1 from app_user as ku where ku.application_id = ${key}.application_id and ku.id = ${key}.user_id and ${mayActNowSql('ku')}))`;
+
 export type SignInUserKey = { readonly id: string; readonly poolId?: string } | { readonly poolId: string; readonly emailNormalized: string };
 
 export interface SignInUserRow {
