@@ -1676,7 +1676,8 @@ export type Mutation = {
   verifyDomain: DomainVerification;
   /**
    * Checks the sender domain's records through DNS and answers what was found: `verified` once every record is there,
-   * else each missing record with its `reason` (200 either way).
+   * else each missing record with its `reason` (200 either way). A tenant that inherits the application's provider may
+   * not verify the application's domain (403).
    */
   verifyEmailSenderDomain: EmailSenderDomain;
   /** The service's version; mutations of each area extend this type. */

@@ -196,6 +196,24 @@ describe('POST /email/sender-domain/verify', () => {
     expect(refused.status).toBe(403);
     expect(refused.body.code).toBe('forbidden');
   });
+
+  it('refuses a tenant that inherits the application’s provider (403): the domain is the application’s, and its state is unchanged', async () => {
+    expect((await app.http.put('/email/provider', smtpProvider('localhost', 'hello@app-owned.test'))).status).toBe(200);
+    const tenantId = await app.createTenant(`Inheriting ${crypto.randomUUID().slice(0, 8)}`);
+    const tenantKey = await issueTestKey(app, { permissions: ['*'], tenantId });
+    expect((await tenantKey.get('/email/sender-domain')).body).toMatchObject({ domain: 'app-owned.test', source: 'inherited', checkedAt: null });
+
+    // Its own key on the bare path, and the application's key on the tenant's path.
+    for (const refused of [await tenantKey.post('/email/sender-domain/verify', {}), await app.http.post(inTenant(tenantId, '/email/sender-domain/verify'), {})]) {
+      expect(refused.status).toBe(403);
+      expect(refused.body.code).toBe('forbidden');
+    }
+    expect((await app.http.get('/email/sender-domain')).body).toMatchObject({ domain: 'app-owned.test', checkedAt: null });
+    const audited = await app.sql(`select 1 from audit_log where application_id = ? and action = 'email_sender_domain.verified' and after::text like '%app-owned.test%'`, [app.root.applicationId]);
+    expect(audited).toEqual([]);
+    // The application's own credentials verify it.
+    expect((await app.http.post('/email/sender-domain/verify', {})).body).toMatchObject({ domain: 'app-owned.test', checkedAt: expect.any(String) });
+  });
 });
 
 /** RFC 6376 relaxed/relaxed verification of the mail's DKIM-Signature with the published record's key. */

@@ -3424,7 +3424,8 @@ export interface paths {
         /**
          * Check the sender domain’s DNS records; answers what was found
          * @description Checks the sender domain's records through DNS and answers what was found: `verified` once every record is there,
-         *     else each missing record with its `reason` (200 either way).
+         *     else each missing record with its `reason` (200 either way). A tenant that inherits the application's provider may
+         *     not verify the application's domain (403).
          *
          *     Requires `email:write`.
          *
@@ -3449,7 +3450,8 @@ export interface paths {
         /**
          * Check the sender domain’s DNS records; answers what was found
          * @description Checks the sender domain's records through DNS and answers what was found: `verified` once every record is there,
-         *     else each missing record with its `reason` (200 either way).
+         *     else each missing record with its `reason` (200 either way). A tenant that inherits the application's provider may
+         *     not verify the application's domain (403).
          *
          *     Requires `email:write`.
          *
@@ -3474,7 +3476,8 @@ export interface paths {
         /**
          * Check the sender domain’s DNS records; answers what was found
          * @description Checks the sender domain's records through DNS and answers what was found: `verified` once every record is there,
-         *     else each missing record with its `reason` (200 either way).
+         *     else each missing record with its `reason` (200 either way). A tenant that inherits the application's provider may
+         *     not verify the application's domain (403).
          *
          *     Requires `email:write`.
          *

@@ -5,6 +5,7 @@ import { promisify } from 'node:util';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Scope } from '../../context.ts';
 import { EmailSenderDomain } from '../../db/entities/index.ts';
+import { GatehouseError } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import { recordAudit } from '../audit.ts';
 import { dnsResolver } from '../dns-resolver.ts';
@@ -183,9 +184,13 @@ async function checkRecord(resolver: Resolver, record: ExpectedRecord, smtpHost:
   }
 }
 
-/** 200 whatever DNS says: a record not yet visible is an expected state, not a malformed request. */
+/** 200 whatever DNS says: a record not yet visible is an expected state, not a malformed request. A tenant that inherits
+ *  the provider may read its domain but not verify it: 403, as for the application's auth providers it inherits. */
 export async function verifySenderDomain(scope: Scope): Promise<SenderDomainView> {
   const subject = await subjectOf(scope);
+  if (scope.tenantId !== null && subject.owner === null) {
+    throw new GatehouseError('forbidden', "A tenant scope may not verify the application's sender domain it inherits");
+  }
   const smtp = subject.provider.smtp;
   if (subject.provider.type !== 'smtp' || smtp === null) return present(subject, null);
   const row = await senderDomainRow(scope, subject.owner, subject.domain);
