@@ -1373,7 +1373,7 @@ export type MfaFactor =
   | 'email_otp'
   /** Time-based one-time passwords from an authenticator app (RFC 6238). */
   | 'totp'
-  /** Security keys and platform authenticators (WebAuthn). Not served yet: a policy naming it is refused (422). */
+  /** Security keys and platform authenticators (WebAuthn): the user's passkeys, used as a second step or enrolled at it. */
   | 'webauthn';
 
 /** Multi-factor authentication. */

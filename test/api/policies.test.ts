@@ -63,6 +63,9 @@ describe('policies at application scope', () => {
     expect(threshold.body.data).toEqual({ putPolicy: { maxAttempts: 10, accountLockAddresses: 2 } });
     const lockout = await app.http.put('/policies/lockout', { maxAttempts: 5, lockoutMinutes: null, accountLockAddresses: null });
     expect(lockout.body).toMatchObject({ enabled: true, maxAttempts: 5, lockoutMinutes: null, resetAfterMinutes: 15, accountLockAddresses: null });
+    // Passkeys are a second factor a policy may list.
+    const keys = await app.http.put('/policies/mfa', { enforcement: 'required', factors: ['webauthn', 'totp'] });
+    expect(keys.body).toMatchObject({ kind: 'mfa', factors: ['webauthn', 'totp'] });
   });
 
   it('refuses unknown kinds, fields of another kind and values out of range with 422 naming the field', async () => {
