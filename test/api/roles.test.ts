@@ -111,6 +111,12 @@ describe('roles', () => {
     const dropped = await narrow.patch(`/roles/${broad.id}`, { permissions: ['tenants:read'] });
     expect(dropped.status, JSON.stringify(dropped.body)).toBe(200);
     expect(dropped.body.permissions).toEqual(['tenants:read']);
+    // Narrowing a wildcard to what it covers, however spelled, hands nothing out either.
+    const star = await createRole(appPath, { key: 'star_narrowed', permissions: ['*'] });
+    const narrowed = await narrow.patch(`/roles/${star.id}`, { permissions: ['tenants:read', 'api_keys:*'] });
+    expect(narrowed.status, JSON.stringify(narrowed.body)).toBe(200);
+    expect(narrowed.body.permissions).toEqual(['tenants:read', 'api_keys:*']);
+    expect((await narrow.patch(`/roles/${star.id}`, { permissions: ['tenants:read', 'api_keys:*', 'domains:read'] })).status).toBe(403);
   });
 
   it('updates a role’s fields, audited; a built-in role keeps its key, and an application-wide role is changed only application-wide', async () => {

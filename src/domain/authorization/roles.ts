@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { isPermissionGrant } from '../../auth/permissions.ts';
+import { isPermissionGrant, PermissionSet } from '../../auth/permissions.ts';
 import type { Scope } from '../../context.ts';
 import { CustomPermission, Role } from '../../db/entities/index.ts';
 import { HOLD_FOR_UPDATE } from '../../db/row-lock.ts';
@@ -144,7 +144,9 @@ export async function updateRole(scope: Scope, roleId: string, input: UpdateRole
         if (fixed !== undefined) {
           if (!sameGrants(permissions, role.permissions)) throw invalid('permissions', `The permissions of ${role.key} are fixed: ${fixed}`);
         } else {
-          requireCovered(scope, permissions.filter((grant) => !role.permissions.includes(grant)));
+          // By what they allow, not how spelled: `*` narrowed to `users:read` adds nothing.
+          const held = new PermissionSet(role.permissions);
+          requireCovered(scope, permissions.filter((grant) => !held.covers([grant])));
           role.permissions = permissions;
         }
       }
