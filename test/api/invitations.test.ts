@@ -260,6 +260,22 @@ describe('invitations', () => {
     expect(resent.body.status).toBe('pending');
   });
 
+  it('a deleted role leaves the invitations that would give it, which still resend and give their other roles', async () => {
+    const [gone, kept] = await Promise.all(
+      ['gone', 'kept'].map(async (name) => (await app.http.post(`${inA}/roles`, { key: `${name}_${Date.now()}`, name, permissions: ['users:read'] })).body.id as string),
+    );
+    const email = `role-gone-${randomUUID()}@example.com`;
+    const sent = await invite(inA, { email, roleIds: [gone, kept] });
+    expect((await app.http.delete(`${inA}/roles/${gone}`)).status).toBe(204);
+    expect((await app.http.get(`${inA}/invitations/${sent.id}`)).body.roleIds).toEqual([kept]);
+
+    const resent = await app.http.post(`${inA}/invitations/${sent.id}/resend`);
+    expect(resent.status, JSON.stringify(resent.body)).toBe(200);
+    expect((await submit(await linkMailedTo(email), { password: PASSWORD })).status).toBe(200);
+    const member = (await app.http.get(`${inA}/invitations/${sent.id}`)).body.acceptedUserId as string;
+    expect((await app.http.post(`${inA}/roles/check`, { subject: { type: 'user', id: member }, role: kept })).body).toEqual({ allowed: true });
+  });
+
   it('gives only the roles its sender may still give when it is accepted: a revoked key’s none, its membership standing; a resend by rights that may, all', async () => {
     const role = (await app.http.post(`${inA}/roles`, { key: `vouched_${Date.now()}`, name: 'Vouched', permissions: ['users:read'] })).body.id as string;
     const created = await app.http.post('/api-keys', { name: 'inviter', permissions: ['users:write', 'users:read', 'role_assignments:write'], tenantId: tenantA });

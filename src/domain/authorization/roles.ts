@@ -11,6 +11,7 @@ import { uniquely } from '../db-errors.ts';
 import { requireCovered } from '../grants.ts';
 import { paginate, scopedList, type Page, type PageArgs, type Row } from '../pagination.ts';
 import { displayName } from '../validate.ts';
+import { withdrawDeletedRole } from '../invitations/invitations.ts';
 import { FIXED_ROLES } from './built-in-roles.ts';
 import { removeAssignments } from './role-assignments.ts';
 import { authorizationChanged, description, isPermissionKeyShaped, keyClashes, keyTaken, authorizationLock, roleKey, visibleIn } from './writes.ts';
@@ -166,6 +167,7 @@ export async function deleteRole(scope: Scope, roleId: string): Promise<boolean>
     const role = await writableRole(scope, em, roleId);
     if (role.builtIn) throw invalid('roleId', 'A built-in role cannot be deleted');
     await removeAssignments(em, scope, 'a.role_id = ?', [role.id]);
+    await withdrawDeletedRole(em, scope.applicationId, role.id);
     recordAudit(em, scope, { action: 'role.deleted', targetType: 'role', targetId: role.id, tenantId: role.tenantId ?? null, before: roleSnapshot(role) });
     em.remove(role);
     authorizationChanged(em, scope.applicationId);

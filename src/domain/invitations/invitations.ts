@@ -5,6 +5,7 @@ import type { Application } from '../../db/entities/application.entity.ts';
 import { Invitation, OAuthClient, Role, Tenant, User } from '../../db/entities/index.ts';
 import { SHARED_POOL } from '../../db/entities/user.entity.ts';
 import { lockForTransaction } from '../../db/advisory-lock.ts';
+import { executeOwned } from '../../db/owned-sql.ts';
 import { readClientHome } from '../oauth-clients/client-home.ts';
 import { TENANT_FILTER } from '../../db/owned.ts';
 import { HOLD_FOR_SHARE, HOLD_FOR_UPDATE } from '../../db/row-lock.ts';
@@ -271,6 +272,17 @@ export async function resendInvitation(scope: Scope, invitationId: string): Prom
   }, invitableLock(scope.applicationId, tenantId, emailNormalized));
   scope.services.outbox.wake();
   return resent;
+}
+
+/** In the role's deletion: else a resend, which checks the roles anew, would be refused for a role nobody can give any
+ *  more. An accepted invitation's list stays what it gave. */
+export async function withdrawDeletedRole(em: EntityManager, applicationId: string, roleId: string): Promise<void> {
+  await executeOwned(
+    em,
+    applicationId,
+    'update invitation set role_ids = array_remove(role_ids, ?::uuid), updated_at = now() where @owner and accepted_at is null and role_ids @> array[?::uuid]',
+    [roleId, roleId],
+  );
 }
 
 /** Revoked already: unchanged. Accepted: 409. */
