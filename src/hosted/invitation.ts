@@ -391,7 +391,7 @@ export function registerInvitationPage(app: FastifyInstance, services: Services,
     if (passkey === null) return passkeyRefused();
     const held = { password: kind.password === 'required', passkey: opened.accountPasskey || passkey !== undefined };
     const key = passkey === undefined || code === undefined ? {} : { passkey: { credential: passkey, codeId: code.codeId } };
-    return succeeded(await acceptInvitation(target.applicationScope, invitation.id, { kind: 'existing', userId, ...key }), held);
+    return succeeded(await acceptInvitation(target.applicationScope, invitation, { kind: 'existing', userId, ...key }), held);
   }
 
   /** A password left out where optional leaves the account with none; a passkey's user id is the account's. */
@@ -408,7 +408,7 @@ export function registerInvitationPage(app: FastifyInstance, services: Services,
     if (passkey === null) return passkeyRefused(rawName);
     const chosen = withOne ? { plain: password, hash: await hashPassword(password) } : null;
     const account = { kind: 'new' as const, name: typed.name, password: chosen, locale: target.look.locale, ...(passkey === undefined ? {} : { id: fields['user']!, passkey }) };
-    return succeeded(await acceptInvitation(target.applicationScope, invitation.id, account), { password: withOne, passkey: passkey !== undefined }, rawName);
+    return succeeded(await acceptInvitation(target.applicationScope, invitation, account), { password: withOne, passkey: passkey !== undefined }, rawName);
   }
 
   async function refusalLook(request: FastifyRequest): Promise<PageLook> {

@@ -339,6 +339,21 @@ describe('invitations', () => {
     expect((await app.http.delete(`${inB}/invitations/${sent.id}`)).status).toBe(404);
   });
 
+  it('a resend while the old link’s form is being accepted (its password checked meanwhile): one of the two is refused, never both served', async () => {
+    for (let round = 0; round < 4; round += 1) {
+      const email = `race-${randomUUID()}@example.com`;
+      expect((await app.http.post(`${inB}/users`, { email, password: PASSWORD })).status).toBe(201);
+      const sent = await invite(inA, { email });
+      const { action, csrf, token } = formOf(await openPage(await linkMailedTo(email)));
+      const accepting = post(action, { csrf, token, password: PASSWORD });
+      const resent = await app.http.post(`${inA}/invitations/${sent.id}/resend`);
+      const accepted = await accepting;
+      // Whichever commits first, the other is refused: the resend of an accepted invitation, or the link it replaced.
+      if (resent.status === 200) expect([accepted.status, accepted.html.includes('replaced by a newer invitation')]).toEqual([404, true]);
+      else expect([accepted.status, resent.status]).toEqual([200, 422]);
+    }
+  });
+
   it('an existing account of the shared pool signs in with its password to accept, and keeps its other tenants', async () => {
     const email = `shared-${randomUUID()}@example.com`;
     const user = await app.http.post(`${inB}/users`, { email, name: 'Sam', password: PASSWORD });

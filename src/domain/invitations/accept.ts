@@ -94,16 +94,16 @@ async function assignRoles(em: EntityManager, tx: Scope, invitation: Invitation,
   return roles.filter((role) => !mayGive(role)).map((role) => role.id);
 }
 
-/** One transaction, `scope` the application's end-user scope acting as the invitation. The invitation is held FOR UPDATE:
- *  of two uses of one link, the second finds it accepted. */
-export async function acceptInvitation(scope: Scope, invitationId: string, account: InvitationAccount): Promise<AcceptOutcome> {
+/** One transaction, `scope` the application's end-user scope acting as the invitation `opened` by its link. The invitation
+ *  is held FOR UPDATE: of two uses of one link, the second finds it accepted; a link a resend replaced meanwhile, unknown. */
+export async function acceptInvitation(scope: Scope, opened: Pick<Invitation, 'id' | 'tokenHash'>, account: InvitationAccount): Promise<AcceptOutcome> {
   try {
     return await underTenancyConfig(scope, async (tx): Promise<AcceptOutcome> => {
       const { em } = tx;
-      const found = await em.findOne(Invitation, { id: invitationId }, { filters: { [TENANT_FILTER]: false } });
+      const found = await em.findOne(Invitation, { id: opened.id }, { filters: { [TENANT_FILTER]: false } });
       // The tenant first, then the invitation (a tenant's deletion takes the tenant, then what it owns).
       if (found === null || (await lockTenants(tx, [found.tenantId])).length === 0) return { ok: false, closed: 'unknown' };
-      const invitation = await em.findOne(Invitation, { id: invitationId }, { ...HOLD_FOR_UPDATE, filters: { [TENANT_FILTER]: false } });
+      const invitation = await em.findOne(Invitation, { id: opened.id, tokenHash: opened.tokenHash }, { ...HOLD_FOR_UPDATE, filters: { [TENANT_FILTER]: false } });
       if (invitation === null) return { ok: false, closed: 'unknown' };
       const status = invitationStatus(invitation);
       if (status !== 'pending') return { ok: false, closed: status };
