@@ -654,7 +654,7 @@ describe('invitations', () => {
     const delivery = (await client.get(`/email/deliveries?templateKey=invitation&to=${encodeURIComponent(email)}`)).body.data[0];
     const text = (await client.get(`/email/deliveries/${delivery.id}`)).body.text as string;
     const mailed = new URL(/https?:\/\/\S+\/invitation\?token=[\w-]+/.exec(text)![0]);
-    expect(mailed.pathname).toBe(`/t/${north.slug}/invitation`);
+    expect(mailed.pathname).toBe(`/t/${north.id}/invitation`);
     const link = `${app.baseUrl}${mailed.pathname}${mailed.search}`;
 
     const refusals = [
@@ -669,6 +669,10 @@ describe('invitations', () => {
     }
     const german = await fetch(`${app.baseUrl}/invitation${mailed.search}`, { headers: { 'accept-language': 'de' } });
     expect(await german.text()).toContain('Diese Einladung öffnet sich auf der Anmeldeadresse von North');
+    // A slug renamed since, and taken by another tenant: the mailed link still opens on North's surface.
+    const northSlug = north.slug as string;
+    expect((await client.patch(`${base}/tenants/${north.id}`, { slug: `north-renamed-${Date.now()}` })).status).toBe(200);
+    expect((await client.patch(`${base}/tenants/${south.id}`, { slug: northSlug })).status).toBe(200);
     const accepted = await submit(link, { password: PASSWORD });
     expect(accepted.status, accepted.html).toBe(200);
     const users = (await client.get(`${base}/tenants/${north.id}/users?email=${encodeURIComponent(email)}`)).body.data;

@@ -74,9 +74,10 @@ function newToken(): { token: string; hash: string } {
   return { token, hash: hashInvitationToken(token) };
 }
 
-/** On the surface that serves the tenant's sign-in. The token goes in the query, which the request log redacts. */
-export function invitationLink(publicUrl: string, application: Pick<Application, 'multiTenant' | 'authIsolation'>, tenant: Pick<Tenant, 'slug'>, token: string): string {
-  const surface = application.multiTenant && application.authIsolation === 'isolated' ? `${TENANT_PATH_PREFIX}/${tenant.slug}` : '';
+/** On the surface that serves the tenant's sign-in, by the tenant's id as the account links' (a slug may be renamed or
+ *  passed on while the link waits). The token goes in the query, which the request log redacts. */
+export function invitationLink(publicUrl: string, application: Pick<Application, 'multiTenant' | 'authIsolation'>, tenant: Pick<Tenant, 'id'>, token: string): string {
+  const surface = application.multiTenant && application.authIsolation === 'isolated' ? `${TENANT_PATH_PREFIX}/${tenant.id}` : '';
   return `${publicUrl}${surface}${INVITATION_PAGE_PATH}?token=${token}`;
 }
 
