@@ -9,6 +9,8 @@ import type { HttpResponse } from '../support/http.ts';
 import { queuedBehind as queuedBehindRow, type RowHolder } from '../support/row-lock.ts';
 import { idsPageByPage } from '../support/cursors.ts';
 import { createKeySecret } from '../support/keys.ts';
+import { issuedLink } from '../support/email-sign-in.ts';
+import { createTestClient } from '../support/oauth.ts';
 
 let app: TestApp;
 let appPath: string;
@@ -48,6 +50,18 @@ describe('users', () => {
     expect(list.status).toBe(200);
     expect(list.body.data).toContainEqual(renamed.body);
     expect(JSON.stringify(list.body)).not.toContain('argon2');
+  });
+
+  it('a new address set by PATCH ends the links mailed to the old one, as the user’s own change does; a change of case keeps them', async () => {
+    const client = await createTestClient(app, { type: 'spa', authMethod: 'none', redirectUris: ['https://app.example/callback'] });
+    const userId = (await app.http.post('/users', { email: 'old-box@example.com' })).body.id as string;
+    const reset = new URL(await issuedLink(app, userId, client.clientId, app.baseUrl));
+    const page = () => fetch(`${app.baseUrl}${reset.pathname}${reset.search}`).then((response) => response.status);
+    expect(await page()).toBe(200);
+    expect((await app.http.patch(`/users/${userId}`, { email: 'Old-Box@example.com' })).status).toBe(200);
+    expect(await page()).toBe(200);
+    expect((await app.http.patch(`/users/${userId}`, { email: 'new-box@example.com' })).status).toBe(200);
+    expect(await page()).toBe(400);
   });
 
   it('PATCH changes metadata (replaced whole, audited), name and e-mail; a duplicate e-mail is 409; bad metadata 422', async () => {

@@ -4,6 +4,7 @@ import { recordAudit, type AuditActor } from '../audit.ts';
 import { normalizeEmail } from './email-key.ts';
 import { forgetUserKeys, usersChanged } from './changed.ts';
 import { takeOverUnconfirmed } from './unconfirmed-takeover.ts';
+import { endMailedCredentials } from './users.ts';
 import { endUserSignIns } from '../sessions/end-sessions.ts';
 
 export interface ChangedAccount {
@@ -87,7 +88,7 @@ export async function disownSignUp(em: EntityManager, actor: AuditActor, userId:
   return takeOverUnconfirmed(em, actor, userId);
 }
 
-/** The link's address becomes the user's, proven, and their links to the old address end. Undefined for a suspended
+/** The link's address becomes the user's, proven, and what was mailed to the old address ends. Undefined for a suspended
  *  user; `taken` when another account of the pool holds it now. */
 export async function changeEmail(em: EntityManager, actor: AuditActor, userId: string, newEmail: string): Promise<{ readonly before: string } | 'taken' | undefined> {
   const key = normalizeEmail(newEmail);
@@ -109,7 +110,7 @@ export async function changeEmail(em: EntityManager, actor: AuditActor, userId: 
     key,
     userId,
   ]);
-  await executeOwned(em, actor.applicationId, 'update email_link_token set used_at = now() where @owner and user_id = ? and used_at is null', [userId]);
+  await endMailedCredentials(em, actor.applicationId, userId);
   recordAudit(em, actor, {
     action: 'user.email.changed',
     targetType: 'user',

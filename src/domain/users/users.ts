@@ -253,6 +253,8 @@ export async function updateUser(scope: Scope, userId: string, input: UpdateUser
         user.tenantIds = kept;
       }
       if (newEmail !== undefined) {
+        // Whoever reads the old mailbox keeps no way in through it, as after the user's own change (changeEmail).
+        if (normalizeEmail(newEmail) !== user.emailNormalized) await endMailedCredentials(tx.em, tx.applicationId, user.id);
         user.email = newEmail;
         user.emailNormalized = normalizeEmail(newEmail);
       }
@@ -348,7 +350,8 @@ async function changeStatus(
   }));
 }
 
-/** The links and codes mailed to the user and not used yet: credentials in flight, which a suspension ends too. */
+/** The links and codes mailed to the user and not used yet: credentials in flight, which a suspension and a new address
+ *  end too. */
 export async function endMailedCredentials(em: EntityManager, applicationId: string, userId: string): Promise<void> {
   await executeOwned(em, applicationId, 'update email_link_token set used_at = now() where @owner and user_id = ? and used_at is null', [userId]);
   await executeOwned(em, applicationId, 'update email_sign_in set used_at = now() where @owner and user_id = ? and used_at is null', [userId]);
