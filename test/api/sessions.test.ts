@@ -16,6 +16,7 @@ import {
   type TestClient,
 } from '../support/oauth.ts';
 import { offlineSignIn, refreshFails } from '../support/seam-sessions.ts';
+import { freshApplication } from '../support/applications.ts';
 
 /**
  * Sessions (API.md, "Session"): one per sign-in of a user in an application, the OP's browser session with its grants.
@@ -530,6 +531,26 @@ describe('an administrator’s new password, suspension or deletion of a user: e
     for (const [what, , end] of ends.slice(0, 2)) expect((await end(userId, app.http, tenantPath(tenantA))).status, what).toBe(403);
     expect((await listed(userId)).sort((a, b) => a.id.localeCompare(b.id))).toEqual(sessions);
     expect(await revocations(sessions.map((session) => session.id))).toEqual([]);
+  });
+});
+
+describe('a sign-in to a tenant its user has left by the shared → isolated split (a copy holds that tenant now)', () => {
+  it('is no session, as its tokens no longer refresh: not listed, read nor validated; the sign-in to the tenant kept stands', async () => {
+    const { admin, appPath, applicationId, tenants: [one, two], switchTo } = await freshApplication(app, { tenants: ['One', 'Two'] });
+    const client = await createTestClient(app, { applicationId, type: 'spa', authMethod: 'none', redirectUris: [REDIRECT] });
+    const userId = (await admin.post('/users', { email: 'split@example.com', tenantId: one })).body.id as string;
+    expect((await admin.patch(`/users/${userId}`, { tenantIds: [one, two] })).status).toBe(200);
+    const [kept, left] = [await signIn(userId, one, undefined, client.clientId), await signIn(userId, two, undefined, client.clientId)];
+    const validate = async (token: string) => (await admin.post(`${appPath}/sessions/validate`, { token })).body.valid as boolean;
+    expect(await validate(left.tokens.refresh_token!)).toBe(true);
+
+    expect((await switchTo('isolated')).status).toBe(200);
+    expect(await refreshFails(left.config, left.tokens.refresh_token!)).toBe(true);
+    for (const token of [left.tokens.access_token, left.tokens.refresh_token!]) expect(await validate(token)).toBe(false);
+    expect((await admin.get(`${appPath}/tenants/${two}/sessions`)).body.data).toEqual([]);
+    const listed = (await admin.get(`${appPath}/users/${userId}/sessions`)).body.data as { tenantId: string }[];
+    expect(listed.map((session) => session.tenantId)).toEqual([one]);
+    expect(await validate(kept.tokens.refresh_token!)).toBe(true);
   });
 });
 

@@ -76,10 +76,12 @@ const view = (row: SessionRow): SessionView => ({
 const grantView = (row: Omit<GrantSignInRow, 'grant_id'>): SessionView => view({ ...row, ip: null, user_agent: null, methods: [], op_session_uid: '' });
 
 /**
- * Every read's rule for the user `u`, as validation's: while they may not act (locked), their sign-ins are none, and
- * stand again once the lock ends. Ending them (endSignIns) asks nothing of it.
+ * Every read's rule for the user `u` of a sign-in to `tenant` (text, null: the application's), as the OP's for its tokens
+ * (findAccount): while they may not act (locked), their sign-ins are none, and stand again once the lock ends; nor is one
+ * to a tenant they have left (the shared → isolated split moves them out). Ending them (endSignIns) asks nothing of it.
  */
-const USER_MAY_ACT = mayActNowSql('u');
+const userStands = (tenant: string) => `${mayActNowSql('u')} and (${tenant} is null or ${tenant} = any(u.tenant_ids::text[]))`;
+const GRANT_TENANT = `gt.payload->>'tenantId'`;
 
 /** A tenant scope: those signed in to its tenant. `more`: columns and joins beside the row's. */
 function scoped(scope: Scope, extra: string, params: unknown[], more: { columns: string; joins: string } = { columns: '', joins: '' }): OwnedStatement {
@@ -87,15 +89,15 @@ function scoped(scope: Scope, extra: string, params: unknown[], more: { columns:
   return ownedSql(
     scope.applicationId,
     `select ${COLUMNS}${more.columns} from user_session as s${more.joins} where @owner(s)${tenant}${extra} and ${LIVE}
-        and exists (select 1 from app_user as u where u.application_id = s.application_id and u.id = s.user_id and ${USER_MAY_ACT})`,
+        and exists (select 1 from app_user as u where u.application_id = s.application_id and u.id = s.user_id and ${userStands('s.tenant_id::text')})`,
     [...(scope.tenantId === null ? [] : [scope.tenantId]), ...params, ...Array<Date>(2).fill(new Date())],
   );
 }
 
 /** The scope's grant sign-ins (in a tenant scope, those of its tenant) matching `where` (on grantSignInsSql's `g`, `u`). */
 function scopedGrantSignIns(scope: Scope, where: string, params: unknown[]): OwnedStatement {
-  const tenant = scope.tenantId === null ? '' : ` and gt.payload->>'tenantId' = ?`;
-  const { sql, params: all } = grantSignInsSql(` and ${USER_MAY_ACT}${tenant}${where}`, [...(scope.tenantId === null ? [] : [scope.tenantId]), ...params], new Date());
+  const tenant = scope.tenantId === null ? '' : ` and ${GRANT_TENANT} = ?`;
+  const { sql, params: all } = grantSignInsSql(` and ${userStands(GRANT_TENANT)}${tenant}${where}`, [...(scope.tenantId === null ? [] : [scope.tenantId]), ...params], new Date());
   return ownedSql(scope.applicationId, sql, all);
 }
 
@@ -308,7 +310,7 @@ async function readValidToken(scope: Scope, token: string, now: Date): Promise<K
             and s.expires_at > ?::timestamptz and (o.expires_at is null or o.expires_at > ?::timestamptz) and o.payload->>'accountId' = t.user_id
           limit 1) as s on true
        left join lateral (${signIn.sql}) as gs on s.id is null
-      where ${USER_MAY_ACT} and (s.id is not null or gs.id is not null)`,
+      where ${userStands(GRANT_TENANT)} and (s.id is not null or gs.id is not null)`,
     [...source.params, now, now, now, ...signIn.params],
   );
   if (row === undefined) return undefined;
