@@ -80,7 +80,7 @@ export async function createPermission(scope: Scope, input: CreatePermissionInpu
   return presentCustom(created);
 }
 
-/** Roles holding it leave it in the same transaction (`role.updated`). Built-in: 409; an application-wide one in a tenant
+/** Roles holding it leave it in the same transaction (`role.updated`). Built-in: 422; an application-wide one in a tenant
  *  scope: 403. */
 export async function deletePermission(scope: Scope, permissionId: string): Promise<boolean> {
   if (BUILT_IN_IDS.has(permissionId)) throw invalid('permissionId', 'A built-in permission cannot be deleted');
