@@ -1,4 +1,4 @@
-import { type AccessToken, type ClientCredentials, type KoaContextWithOIDC, type ResourceServer } from 'oidc-provider';
+import { errors, type AccessToken, type ClientCredentials, type KoaContextWithOIDC, type ResourceServer } from 'oidc-provider';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { ACCESS_TOKEN_ALG } from '../auth/jwt.ts';
 import { MAX_ACCESS_TOKEN_SECONDS } from '../auth/signing-keys.ts';
@@ -22,11 +22,21 @@ export function jwtResourceServer(audience: string, permissions: readonly string
 /** A token request asks for the same resource several times. */
 const looked = new WeakMap<KoaContextWithOIDC, Map<string, Promise<ResourceServer | undefined>>>();
 
-/** One statement per request and indicator; another application's resource is none of its (`invalid_target`). */
+/**
+ * One statement per request and indicator; another application's resource is none of its (`invalid_target`). Asked
+ * before a code or refresh token is consumed (resource-indicators.ts), so a refusal leaves it as it was.
+ */
 export function resourceServersOf(orm: MikroORM, management: ResourceServer): ResourceServers {
   return (ctx, indicator) => {
-    if (indicator === management.audience) return Promise.resolve(management);
-    const applicationId = gatehouseData(ctx.oidc.client)?.applicationId;
+    const data = gatehouseData(ctx.oidc.client);
+    if (indicator === management.audience) {
+      // A user's management API token acts with all the user may do: only for clients made to ask for one.
+      if (data?.type !== 'm2m' && data?.managementApi !== true) {
+        return Promise.reject(new errors.InvalidTarget('this client may not obtain management API tokens (its managementApi is off)'));
+      }
+      return Promise.resolve(management);
+    }
+    const applicationId = data?.applicationId;
     if (applicationId === undefined) return Promise.resolve(undefined);
     const found = madeOnce(looked, ctx, () => new Map<string, Promise<ResourceServer | undefined>>());
     return madeOnce(found, indicator, () =>

@@ -266,10 +266,6 @@ export function configuration(
           if (server === undefined) throw new errors.InvalidTarget();
           refuseUnservedClientCredentialsScope(ctx, server);
           const data = gatehouseData(client);
-          // A user's management API token acts with all the user may do: only for clients made to ask for one.
-          if (server.audience === deps.signingKeys.managementAudience && data?.type !== 'm2m' && data?.managementApi !== true) {
-            throw new errors.InvalidTarget('this client may not obtain management API tokens (its managementApi is off)');
-          }
           if (ctx.oidc.params?.['grant_type'] !== 'client_credentials' || data === undefined) return server;
           const tenantId = issuedIn(ctx, await credentialTokenTenant(deps, surface, data));
           const seconds = await deps.m2mTokenSeconds({ clientId: client.clientId, applicationId: data.applicationId, tenantId });

@@ -50,6 +50,7 @@ interface GrantSource {
   readonly accountId?: string | undefined;
   readonly grantId?: string;
   readonly resourceIndicators: Set<string | undefined>;
+  readonly scopes: Set<string>;
   /** A device code the user refused: its refusal is the answer, whatever resource is named. */
   readonly error?: string | undefined;
   consume(): Promise<void>;

@@ -25,16 +25,16 @@ beforeAll(async () => {
 afterAll(async () => app?.close());
 
 /** A code for Ada (with a refresh token to come: offline_access, prompt=consent), and its PKCE verifier. */
-async function signIn(parameters: Record<string, string> = {}) {
-  const config = await discover(app, spa.clientId, oidc.None(), { redirect_uris: [REDIRECT] });
+async function signIn(parameters: Record<string, string> = {}, client: TestClient = spa) {
+  const config = await discover(app, client.clientId, oidc.None(), { redirect_uris: [REDIRECT] });
   const { callback, verifier } = await codeThroughSeam(app, config, REDIRECT, { userId: ada, tenantId: null }, { ...OFFLINE_CONSENT, ...parameters });
   return { code: callback.searchParams.get('code')!, verifier };
 }
 
-const token = (fields: Record<string, string>) => postForm(`${app.baseUrl}/oauth2/token`, { client_id: spa.clientId, ...fields });
+const token = (fields: Record<string, string>, client: TestClient = spa) => postForm(`${app.baseUrl}/oauth2/token`, { client_id: client.clientId, ...fields });
 
-const redeem = (code: { code: string; verifier: string }, fields: Record<string, string> = {}) =>
-  token({ grant_type: 'authorization_code', code: code.code, code_verifier: code.verifier, redirect_uri: REDIRECT, ...fields });
+const redeem = (code: { code: string; verifier: string }, fields: Record<string, string> = {}, client: TestClient = spa) =>
+  token({ grant_type: 'authorization_code', code: code.code, code_verifier: code.verifier, redirect_uri: REDIRECT, ...fields }, client);
 
 
 const userinfoStatus = async (accessToken: string) =>
@@ -78,6 +78,42 @@ describe('a resource the token request may not name is refused before anything i
       'invalid_grant',
     );
     expect(await userinfoStatus(refreshed.body.access_token)).toBe(401);
+  });
+});
+
+describe('a client whose managementApi was turned off', () => {
+  const setManagementApi = async (client: TestClient, managementApi: boolean) =>
+    expect((await app.http.patch(`/oauth-clients/${client.clientId}`, { managementApi })).status).toBe(200);
+  const statuses = (responses: { status: number; body: { error?: string } }[]) => responses.map((response) => `${response.status} ${response.body.error ?? ''}`);
+
+  it('is refused the management API, named or granted without openid, before its code or refresh token is spent', async () => {
+    const client = await createTestClient(app, { type: 'spa', authMethod: 'none', redirectUris: [REDIRECT], managementApi: true });
+    const named = await signIn({ resource: managementApi }, client);
+    // No openid: oidc-provider issues for the granted resource though the token request names none.
+    const implied = await signIn({ resource: managementApi, scope: 'offline_access' }, client);
+    const redeemBoth = () => Promise.all([redeem(named, { resource: managementApi }, client), redeem(implied, {}, client)]);
+
+    await setManagementApi(client, false);
+    const refused = await redeemBoth();
+    expect(statuses(refused)).toEqual(['400 invalid_target', '400 invalid_target']);
+    expect(refused[0].body).toMatchObject({ error_description: expect.stringContaining('managementApi is off') });
+
+    await setManagementApi(client, true);
+    const redeemed = await redeemBoth();
+    expect(statuses(redeemed), JSON.stringify(redeemed.map((response) => response.body))).toEqual(['200 ', '200 ']);
+    expect(redeemed.map((response) => decodeJwt(response.body.access_token).payload.aud)).toEqual([managementApi, managementApi]);
+
+    const refreshBoth = (tokens: { body: { refresh_token: string } }[]) =>
+      Promise.all([
+        token({ grant_type: 'refresh_token', refresh_token: tokens[0]!.body.refresh_token, resource: managementApi }, client),
+        token({ grant_type: 'refresh_token', refresh_token: tokens[1]!.body.refresh_token }, client),
+      ]);
+    await setManagementApi(client, false);
+    expect(statuses(await refreshBoth(redeemed))).toEqual(['400 invalid_target', '400 invalid_target']);
+    await setManagementApi(client, true);
+    const refreshed = await refreshBoth(redeemed);
+    expect(statuses(refreshed)).toEqual(['200 ', '200 ']);
+    expect(refreshed.map((response) => decodeJwt(response.body.access_token).payload.aud)).toEqual([managementApi, managementApi]);
   });
 });
 
