@@ -26,6 +26,7 @@ export const OIDC_PROVIDER_OVERRIDES = {
   acceptPreviousSecret: 'Client: compareClientSecret',
   persistSavedSessionsOnly: 'Session: persist',
   sessionKeepsSignInMethods: 'Session: IN_PAYLOAD, loginAccount',
+  logoutMarkFollowsGrant: 'Session: grantIdFor',
   sessionCookiePerApplication: 'Provider: cookieName',
   confirmationNamesApplication: 'OIDCContext: urlFor',
   reenterUnfinishedUserCodes: 'DeviceCode: findByUserCode',
@@ -40,6 +41,7 @@ export function applyOverrides(provider: Provider, deps: OverrideDependencies): 
   acceptPreviousSecret(provider);
   persistSavedSessionsOnly(provider);
   sessionKeepsSignInMethods(provider);
+  logoutMarkFollowsGrant(provider);
   sessionCookiePerApplication(provider);
   confirmationNamesApplication(provider);
   reenterUnfinishedUserCodes(provider);
@@ -160,6 +162,25 @@ function sessionKeepsSignInMethods(provider: Provider): void {
     loginAccount.call(this, details);
     const login = (Provider.ctx?.oidc.entities.Interaction?.result as { login?: object } | undefined)?.login;
     this[SIGN_IN_METHODS] = signInMethodsOf(login ?? {});
+  };
+}
+
+/**
+ * oidc-provider marks a client's place in the session `persistsLogout` once a code with offline_access is issued, and
+ * sign-out then spares its grant; the mark outlived the grant, so a grant that replaced it without offline_access (a
+ * tenant switch) survived sign-out with its tokens. A new grant starts unmarked.
+ */
+function logoutMarkFollowsGrant(provider: Provider): void {
+  type Authorization = { grantId?: string; persistsLogout?: boolean };
+  const Session = provider.Session as unknown as { prototype: { grantIdFor(clientId: string, value?: string): string | undefined; authorizationFor(clientId: string): Authorization } };
+  // eslint-disable-next-line @typescript-eslint/unbound-method -- called below with the session as `this`
+  const grantIdFor = Session.prototype.grantIdFor;
+  Session.prototype.grantIdFor = function (this: typeof Session.prototype, clientId: string, value?: string) {
+    if (value !== undefined) {
+      const authorization = this.authorizationFor(clientId);
+      if (authorization.grantId !== value) delete authorization.persistsLogout;
+    }
+    return grantIdFor.call(this, clientId, value);
   };
 }
 

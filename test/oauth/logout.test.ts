@@ -19,11 +19,12 @@ let app: TestApp;
 let issuer: string;
 let client: TestClient;
 let config: oidc.Configuration;
+let acme: string;
 
 beforeAll(async () => {
   hosted = await startHostedTestApp({}, { postLogoutRedirectUris: [POST_LOGOUT_URI] });
   ({ app, issuer, client, config } = hosted);
-  const acme = await app.createTenant('Acme');
+  acme = await app.createTenant('Acme');
   expect((await app.http.post('/users', { email: 'ada@example.com', name: 'Ada', password: PASSWORD, tenantId: acme })).status).toBe(201);
   const appId = app.root.applicationId;
   expect((await app.http.patch(`/applications/${appId}`, { tenancyConfig: { brandingScope: 'tenant' } })).status).toBe(200);
@@ -88,6 +89,23 @@ describe('RP-initiated logout', () => {
     expect(again.start.location).toMatch(new RegExp(`^${issuer}/interaction/`));
     const page = await jar.visit(again.start.location!);
     expect(page.body).toContain('name="password"');
+  });
+
+  it('a grant that replaced an offline one (a switch of tenant) ends with the sign-out, as every grant without offline_access does', async () => {
+    const globex = await app.createTenant('Globex');
+    const bea = await app.http.post('/users', { email: 'bea@example.com', name: 'Bea', password: PASSWORD, tenantId: acme });
+    expect((await app.http.patch(`/users/${bea.body.id}`, { tenantIds: [acme, globex] })).status).toBe(200);
+    const credentials = { email: 'bea@example.com', password: PASSWORD };
+    const jar = new CookieJar();
+    await hosted.signIn(credentials, { scope: 'openid offline_access', prompt: 'consent', tenant: acme }, jar);
+    // A grant of its own, without offline_access, replaces the Acme one in the session.
+    const { tokens } = await hosted.signIn(credentials, { tenant: globex, prompt: 'login', resource: `${issuer}/api/v1` }, jar);
+    const status = async () => (await app.as({ bearer: tokens.access_token }).get('/users')).status;
+    expect(await status(), 'signed in, holding no permission').toBe(403);
+
+    const confirm = await jar.visit(oidc.buildEndSessionUrl(config, { id_token_hint: tokens.id_token!, post_logout_redirect_uri: POST_LOGOUT_URI }).href);
+    expect((await jar.submit(confirm, { logout: 'yes' })).location).toBe(POST_LOGOUT_URI);
+    expect(await status(), 'its grant ended with the sign-out').toBe(401);
   });
 
   it('a forged confirmation (wrong xsrf) ends nothing', async () => {

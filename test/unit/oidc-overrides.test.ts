@@ -84,6 +84,19 @@ describe('the overrides of oidc-provider internals', () => {
     expect(Reflect.get(relogged, 'methods')).toEqual([]);
   });
 
+  it('logoutMarkFollowsGrant: a new grant for a client starts without the old one’s sign-out exemption; the same grant keeps it', () => {
+    const marked = (op: Provider, grantId: string) => {
+      const session = new (op.Session as unknown as new (fields: object) => InstanceType<Provider['Session']>)({ jti: 's', accountId: 'a' });
+      session.grantIdFor('web', 'first');
+      Object.assign(session.authorizationFor('web'), { persistsLogout: true });
+      session.grantIdFor('web', grantId);
+      return Reflect.get(session.authorizationFor('web'), 'persistsLogout') as unknown;
+    };
+    expect(marked(provider(true), 'second')).toBeUndefined();
+    expect(marked(provider(true), 'first')).toBe(true);
+    expect(marked(provider(false), 'second')).toBe(true);
+  });
+
   it('sessionCookiePerApplication: the session cookie is the application’s own while the OP answers for it', async () => {
     const op = provider(true);
     const base = provider(false).cookieName('session');
