@@ -68,8 +68,26 @@ async function noteRevokedSignIn(deps: OidcDependencies, targets: SignInTargets,
 }
 
 function grantsRequestedScopes(ctx: KoaContextWithOIDC, grant: Grant): boolean {
-  const granted = new Set(grant.getOIDCScopeEncountered().split(' '));
-  return [...ctx.oidc.requestParamOIDCScopes].every((scope) => granted.has(scope));
+  const holds = (encountered: string, scopes: Iterable<string>) => {
+    const granted = new Set(encountered.split(' '));
+    return [...scopes].every((scope) => granted.has(scope));
+  };
+  return (
+    holds(grant.getOIDCScopeEncountered(), ctx.oidc.requestParamOIDCScopes) &&
+    requestedResourceScopes(ctx).every(([indicator, scopes]) => holds(grant.getResourceScopeEncountered(indicator), scopes))
+  );
+}
+
+/** An API resource's permissions the request asks as scopes, per resource named: what oidc-provider's consent checks. */
+function requestedResourceScopes(ctx: KoaContextWithOIDC): [indicator: string, scopes: string[]][] {
+  const requested = [...ctx.oidc.requestParamScopes];
+  return Object.entries(ctx.oidc.resourceServers ?? {}).map(([indicator, server]) => [indicator, requested.filter((scope) => server.scopes.has(scope))]);
+}
+
+/** What the pages' consent adds (interactions.ts), without a page. */
+function grantRequestedScopes(ctx: KoaContextWithOIDC, grant: Grant): void {
+  grant.addOIDCScope(ctx.oidc.requestParamOIDCScopes);
+  for (const [indicator, scopes] of requestedResourceScopes(ctx)) if (scopes.length > 0) grant.addResourceScope(indicator, scopes);
 }
 
 const silentRefusals = new WeakMap<KoaContextWithOIDC, SilentError>();
@@ -95,7 +113,7 @@ async function silentGrant(
   // Refused anyway by a later check: nothing is written for a request that fails.
   if (await promptsAnyway(policy, ctx)) return kept;
   const grant = decision.kind === 'kept' ? decision.grant : new ctx.oidc.provider.Grant({ accountId: decision.accountId, clientId: decision.clientId });
-  grant.addOIDCScope(ctx.oidc.requestParamOIDCScopes);
+  grantRequestedScopes(ctx, grant);
   if (decision.kind === 'tenant') {
     const replaced = ctx.oidc.session?.grantIdFor(decision.clientId);
     await saveGrantForTenant(deps, grant, { applicationId: decision.applicationId, tenantId: decision.tenantId, inBrowserSession: true }, replaced);

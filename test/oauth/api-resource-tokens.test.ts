@@ -126,6 +126,20 @@ describe('a sign-in naming an API resource', () => {
     expect(redeemed.status, JSON.stringify(redeemed.body)).toBe(200);
   });
 
+  it('prompt=none gets the resource’s permission scopes the pages grant without asking, first time or again', async () => {
+    const { flow } = await signIn(tenantA, INVOICES_API);
+    const silent = async (scope: string) => {
+      const again = await startAuthorization(config, { redirectUri: REDIRECT_URI, resource: INVOICES_API }, { tenant: tenantA, prompt: 'none', scope }, flow.jar);
+      const callback = new URL(again.start.location!);
+      expect(callback.searchParams.get('error'), callback.searchParams.get('error_description') ?? '').toBeNull();
+      return oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: again.verifier, expectedState: again.state }, { resource: INVOICES_API });
+    };
+    for (const scope of ['openid invoices:read', 'openid invoices:read invoices:approve', 'openid invoices:read']) {
+      const tokens = await silent(scope);
+      expect(await authorizeRequest(tokens.access_token, 'invoices:approve')).toMatchObject({ tenant_id: tenantA, permissions: ['invoices:read', 'invoices:approve'] });
+    }
+  });
+
   it('an API resource’s token is no Bearer of the management API', async () => {
     const tokens = await tokensFor(tenantA, INVOICES_API);
     expect((await app.as({ bearer: tokens.access_token }).get('/users')).status).toBe(401);
