@@ -1,6 +1,7 @@
 import type { Scope } from '../context.ts';
 import type { AuditOutcome } from '../db/entities/audit-log.entity.ts';
 import { executeOwned } from '../db/owned-sql.ts';
+import { likePrefix } from '../db/like-prefix.ts';
 import { invalid, notFound } from '../errors.ts';
 import { pageSize, scopedList, type Page, type PageArgs } from './pagination.ts';
 import { isControlFree } from './validate.ts';
@@ -103,7 +104,7 @@ export function conditions(scope: Scope, filter: AuditFilter): { where: string; 
   if (filter.action != null) {
     const { action } = filter;
     if (action.length > ID_MAX || !ACTION.test(action)) throw invalid('action', 'action must be an action (user.created) or a resource’s prefix (user.*)');
-    if (action.endsWith('.*')) add(`action like ?`, `${action.slice(0, -1)}%`);
+    if (action.endsWith('.*')) add(`action like ?`, likePrefix(action.slice(0, -1)));
     else add('action = ?', action);
   }
   // A time range is also a range of ids (UUIDv7), which the primary key serves; the bounds are wider than the times by

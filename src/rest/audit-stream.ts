@@ -6,7 +6,9 @@ import type { CredentialSource } from '../auth/authenticate.ts';
 import type { Principal } from '../auth/principal.ts';
 import { followAuditLog, streamStart, type AuditSink, type AuditWaker } from '../domain/audit-stream.ts';
 import type { AuditFilter } from '../domain/audit-search.ts';
+import { DateTimeResolver } from 'graphql-scalars';
 import { invalid } from '../errors.ts';
+import { invalidInput } from '../graphql/input-refusals.ts';
 import { isUuid } from '../ids.ts';
 import { refuseOtherMethods } from './adapter.ts';
 import type { EventStreams } from '../event-stream.ts';
@@ -19,10 +21,14 @@ import type { EventStreams } from '../event-stream.ts';
 const FILTERS = ['actor', 'action', 'target', 'from', 'to'] as const;
 const PATHS = ['/audit-logs/stream', '/applications/:appId/audit-logs/stream', '/applications/:appId/tenants/:tenantId/audit-logs/stream'];
 
+/** The list's scalar and words, so `from`/`to` read the same on every transport (an offset required, no rolled-over day). */
 function dateParameter(name: string, value: string): Date {
-  const date = new Date(value);
-  if (!/^\d{4}-\d{2}-\d{2}T/.test(value) || Number.isNaN(date.getTime())) throw invalid(name, `${name} must be an ISO 8601 date-time`);
-  return date;
+  try {
+    return DateTimeResolver.parseValue(value);
+  } catch {
+    const refusal = invalidInput([name], DateTimeResolver);
+    throw invalid(name, refusal.message);
+  }
 }
 
 /** Any other parameter is refused. */

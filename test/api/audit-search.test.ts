@@ -60,6 +60,8 @@ describe('audit search', () => {
   it('filters by action (exact or a resource’s prefix), actor and time', async () => {
     expect((await search('action=user.created')).data.map((r) => r.target.id).sort()).toEqual([userA, userB].sort());
     expect((await search('action=user.create')).data).toEqual([]);
+    // `_` is a letter of an action, not LIKE's any-character: `use_.*` is no prefix of `user.created`.
+    expect((await search('action=use_.*')).data).toEqual([]);
     expect((await search(`action=user.*&from=${encodeURIComponent(startedAt)}`)).data.map((r) => r.action)).toEqual(['user.updated', 'user.created', 'user.created']);
     const [latest] = (await search('')).data;
     const actor = (await admin.get(`/audit-logs/${latest!.id}`)).body.actor.id as string;

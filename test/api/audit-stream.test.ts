@@ -163,6 +163,14 @@ describe('the audit stream', () => {
     expect((await open('/audit-logs/stream?action=NOT%20AN%20ACTION')).body).toMatchObject({ code: 'validation_error', field: 'action' });
     expect((await open('/audit-logs/stream?tenantId=x')).body).toMatchObject({ code: 'validation_error', field: 'tenantId' });
     expect((await open(`/applications/not-a-uuid/audit-logs/stream`)).body).toMatchObject({ code: 'validation_error', field: 'appId' });
+    // Read by the list's RFC 3339 scalar: no day rolled over into the next, no time read in the server's zone.
+    for (const [name, value] of [['from', '2024-02-30T00:00:00Z'], ['to', '2024-01-01T24:00:00Z'], ['from', '2024-01-01T10:00:00'], ['to', 'yesterday']]) {
+      const query = `${name}=${encodeURIComponent(value!)}`;
+      const listed = await admin.get(`/audit-logs?${query}`);
+      expect(listed.status, value).toBe(422);
+      expect(listed.body, value).toMatchObject({ code: 'validation_error', field: name });
+      expect((await open(`/audit-logs/stream?${query}`)).body, value).toEqual(listed.body);
+    }
     // A record of tenant B named on tenant A's stream: as unknown as an id that never was.
     const inB = await createUser(tenantB, 'b-other@example.com');
     const [record] = await app.sql<{ id: string }>(`select id::text from audit_log where target_id = ?`, [inB]);
