@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
 import { enrolFactor, factorsOf, recoveryCodesLeft, sendEmailCode, useSecondProof, type FactorKind, type HeldFactor, type SecondProof } from '../domain/mfa/factors.ts';
 import { asksMultiFactor, mfaStepAfter, stepUpPolicy, withSecondFactor, type MfaStep } from '../domain/mfa/requirement.ts';
@@ -79,7 +80,11 @@ export function registerMfaStep(app: FastifyInstance, services: Services, seam: 
   const { csrf, secureCookies } = seam;
   const stepPath = (uid: string) => `/interaction/${uid}/mfa`;
   const stepCookieName = secureCookies ? '__Secure-gh_mfa' : 'gh_mfa';
-  const rememberCookieName = secureCookies ? '__Secure-gh_mfa_remember' : 'gh_mfa_remember';
+  // One cookie per application, pool and user, so that remembering one never forgets another in the same browser.
+  const rememberCookieName = (context: InteractionContext, userId: string) => {
+    const binding = createHash('sha256').update(`${context.target.application.id}:${context.target.poolId}:${userId}`).digest('base64url').slice(0, 16);
+    return `${secureCookies ? '__Secure-' : ''}gh_mfa_remember_${binding}`;
+  };
   const cookie = (name: string, path: string, value: string, maxAge: number) =>
     `${name}=${value}; Path=${path}; Max-Age=${maxAge}; HttpOnly; SameSite=Lax${secureCookies ? '; Secure' : ''}`;
   // Each seal names what it carries, so that one cannot stand for another (all are bound to the interaction's uid).
@@ -92,7 +97,7 @@ export function registerMfaStep(app: FastifyInstance, services: Services, seam: 
     `mfa-remember:${context.target.application.id}:${context.target.poolId}:${held.map((factor) => factor.id).join(',')}`;
   // Sealed with when it passed: the policy's days as they are now count from then, so a shortened policy (or 0) applies.
   function remembered(request: FastifyRequest, context: InteractionContext, userId: string, held: readonly HeldFactor[]) {
-    const [who, passedAt] = (csrf.unseal(rememberedAs(context, held), cookieOf(request, rememberCookieName)) ?? '').split(' ');
+    const [who, passedAt] = (csrf.unseal(rememberedAs(context, held), cookieOf(request, rememberCookieName(context, userId))) ?? '').split(' ');
     return who === userId && Number(passedAt) + context.target.mfa.rememberDeviceDays * DAY_SECONDS > Date.now() / 1000;
   }
   async function remember(reply: FastifyReply, context: InteractionContext, userId: string) {
@@ -101,7 +106,7 @@ export function registerMfaStep(app: FastifyInstance, services: Services, seam: 
     const held = await factorsOf(context.target.applicationScope.em, context.target.application.id, userId, (await relyingPartyFor(services, reply.request)).id);
     const seconds = days * DAY_SECONDS;
     const sealed = csrf.seal(rememberedAs(context, held), `${userId} ${Math.floor(Date.now() / 1000)}`, seconds);
-    reply.header('set-cookie', cookie(rememberCookieName, '/', sealed, seconds));
+    reply.header('set-cookie', cookie(rememberCookieName(context, userId), '/', sealed, seconds));
   }
 
   const stepAsked = (context: InteractionContext) => asksMultiFactor(context.interaction.params['acr_values']);
@@ -265,8 +270,15 @@ export function registerMfaStep(app: FastifyInstance, services: Services, seam: 
 
   async function enrolled(request: FastifyRequest, reply: FastifyReply, context: InteractionContext, user: SignInUser, passed: PendingSignIn, codes: string[] | null) {
     const { uid } = context.interaction;
+    // Nothing was added (a key registered already, to anyone, or this kind enrolled first in another tab): no factor of
+    // the user's was proven, and nothing mailed its owner, so the step is asked again as it now stands.
+    if (codes === null) {
+      const { step, rp } = await heldStep(request, context, user.id, passed.amr);
+      if (step.kind === 'none') return back(reply, uid);
+      return showStep(reply, context, user, { step, rp }, 409, { method: passed.passed?.methods.at(-1), error: true });
+    }
     await remember(reply, context, user.id);
-    if (codes === null || codes.length === 0) return complete(request, reply, context, passed);
+    if (codes.length === 0) return complete(request, reply, context, passed);
     setPending(reply, uid, passed);
     return sendPage(reply, 200, (nonce) => recoveryCodesPage(context.target.look, nonce, { action: stepPath(uid), csrf: csrf.issue(uid), codes }), seam.formTargets(context));
   }

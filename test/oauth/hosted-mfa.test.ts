@@ -244,12 +244,30 @@ describe('optional (the default)', () => {
     const secret = await giveTotp(userId);
     const { flow, page } = await stepPage('remember@example.com');
     expect((await flow.jar.submit(page, { code: codeAt(secret) })).status).toBe(303);
-    const remembered = flow.jar.all().find((cookie) => cookie.name === 'gh_mfa_remember');
-    expect(remembered?.httpOnly).toBe(true);
+    const remembered = flow.jar.all().filter((cookie) => cookie.name.startsWith('gh_mfa_remember_'));
+    expect(remembered.map((cookie) => cookie.httpOnly)).toEqual([true]);
     const again = await signIn('remember@example.com', { jar: flow.jar, parameters: { prompt: 'login' } });
     expect(again.answer.location).not.toContain('/mfa');
     expect(await idToken(again.flow, again.answer)).toMatchObject({ amr: ['pwd'], acr: ACR_SINGLE_FACTOR });
     expect((await signIn('remember@example.com')).answer.location).toMatch(/\/mfa$/);
+  });
+
+  it('a browser remembers each application’s and each user’s pass: passing another’s step forgets none', async () => {
+    const { other, admin, configuration } = await applicationWith('/policies/mfa', { enforcement: 'optional', factors: ['totp'], rememberDeviceDays: 30 });
+    const jar = new CookieJar();
+    const passes = [
+      { email: 'first-of-root@example.com', secret: await giveTotp(await createPasswordUser(app.http, 'first-of-root@example.com')) },
+      { email: 'of-other@example.com', secret: await giveTotp(await createPasswordUser(admin, 'of-other@example.com'), other.applicationId), configuration },
+      { email: 'second-of-root@example.com', secret: await giveTotp(await createPasswordUser(app.http, 'second-of-root@example.com')) },
+    ];
+    for (const { email, secret, configuration: of } of passes) {
+      const { flow, page } = await stepPage(email, { jar, ...(of === undefined ? {} : { configuration: of }) });
+      expect((await flow.jar.submit(page, { code: codeAt(secret) })).status).toBe(303);
+    }
+    for (const { email, configuration: of } of passes) {
+      const again = await signIn(email, { jar, parameters: { prompt: 'login' }, ...(of === undefined ? {} : { configuration: of }) });
+      expect(again.answer.location, email).not.toContain('/mfa');
+    }
   });
 
   it('a browser remembered before the policy stopped remembering (0 days: ask every time) is challenged again', async () => {

@@ -606,7 +606,16 @@ describe('WebAuthn as a second factor', () => {
     const key = new SoftAuthenticator();
     const wrongOrigin = await answer(flow.jar, step, key.register(options as never, 'https://evil.example'), { name: 'Laptop' });
     expect(wrongOrigin.status).toBe(400);
-    const registered = await answer(flow.jar, wrongOrigin, key.register(webauthnFormOf(wrongOrigin).options as never, issuer), { name: 'Laptop' });
+    // A key under the id of one registered already (ids are not secret) adds nothing, so it passes nothing: asked again.
+    const held = await giveKey(scope, await createPasswordUser(scope.admin, 'holder@example.com'));
+    const impostor = new SoftAuthenticator();
+    impostor.credentialId.set(held.credentialId);
+    const taken = await answer(flow.jar, wrongOrigin, impostor.register(webauthnFormOf(wrongOrigin).options as never, issuer), { name: 'Laptop' });
+    expect(taken.status, taken.location).toBe(409);
+    expect(webauthnFormOf(taken).ceremony).toBe('create');
+    expect(await app.sql(`select 1 from audit_log where target_id = ? and action = 'user.mfa.enrolled'`, [userId])).toEqual([]);
+    expect(await mails(scope.admin, 'enrol@example.com', 'mfa_enrolled')).toEqual([]);
+    const registered = await answer(flow.jar, taken, key.register(webauthnFormOf(taken).options as never, issuer), { name: 'Laptop' });
     expect(registered.status, registered.body.slice(-1500)).toBe(200);
     expect(registered.body).toContain('Save your recovery codes');
     const done = await flow.jar.submit(registered, { action: 'continue' });
