@@ -315,6 +315,32 @@ describe('e-mail address', () => {
     expect((await jar.visit(accountUrl())).body).toContain('em.new@example.com');
   });
 
+  it('a new password ends an address change still pending, whoever sets it: the account page, a reset link, an administrator', async () => {
+    const setters: Record<string, (email: string, userId: string) => Promise<void>> = {
+      page: async (email) => {
+        const { jar, page } = await openAccount(email);
+        expect((await post(jar, page, 'password', { current_password: PASSWORD, new_password: NEW_PASSWORD })).status).toBe(303);
+        // The reset link of the password_changed mail, the owner's way back, is the one link left working.
+        expect((await new CookieJar().visit(await accountLinkOf(app.http, email, 'password_changed'))).status).toBe(200);
+      },
+      reset: async (_email, userId) => {
+        const jar = new CookieJar();
+        expect((await jar.submit(await jar.visit(await issuedLink(app, userId, clientId, issuer)), { password: NEW_PASSWORD })).status).toBe(200);
+      },
+      admin: async (_email, userId) => expect((await app.http.patch(`/users/${userId}`, { password: NEW_PASSWORD })).status).toBe(200),
+    };
+    for (const [how, setPassword] of Object.entries(setters)) {
+      const email = `pending-${how}@example.com`;
+      const userId = await createUser(email);
+      const { jar, page } = await openAccount(email);
+      expect((await askChange(jar, page, `taker-${how}@example.com`)).status).toBe(303);
+      const link = await accountLinkOf(app.http, `taker-${how}@example.com`, 'email_change');
+      await setPassword(email, userId);
+      expect((await new CookieJar().visit(link)).status, how).toBe(400);
+      expect(await emailOf(userId), how).toMatchObject({ email });
+    }
+  });
+
   it('an address another account holds is answered alike and mailed nothing; taken before the link is used, the link changes nothing', async () => {
     const userId = await createUser('fa@example.com');
     await createUser('fb@example.com');

@@ -4,7 +4,7 @@ import { recordAudit, type AuditActor } from '../audit.ts';
 import { normalizeEmail } from './email-key.ts';
 import { forgetUserKeys, usersChanged } from './changed.ts';
 import { takeOverUnconfirmed } from './unconfirmed-takeover.ts';
-import { endMailedCredentials } from './users.ts';
+import { endMailedCredentials, endWhatPasswordOpened } from './users.ts';
 import { endUserSignIns } from '../sessions/end-sessions.ts';
 
 export interface ChangedAccount {
@@ -34,7 +34,7 @@ export async function resetPassword(em: EntityManager, actor: AuditActor, userId
   );
   if (row === undefined) return undefined;
   await executeOwned(em, actor.applicationId, 'delete from sign_in_failure where @owner and user_id = ?', [userId]);
-  const { grantsRevoked, sessionsEnded } = await endUserSignIns(em, actor, userId, 'password_reset');
+  const { grantsRevoked, sessionsEnded } = await endWhatPasswordOpened(em, actor, userId, 'password_reset');
   recordAudit(em, actor, {
     action: 'user.password.reset',
     targetType: 'user',

@@ -8,7 +8,7 @@ import { typedEmail, typedName } from '../typed-fields.ts';
 import { passwordRefusals } from '../policies/password.ts';
 import { effectivePasswordPolicy } from '../policies/policies.ts';
 import { recordAudit } from '../audit.ts';
-import { endUserSignIns } from '../sessions/end-sessions.ts';
+import { endWhatPasswordOpened } from './users.ts';
 import { changed } from '../../events/changes.ts';
 import { grantsEnded } from '../../events/invalidations.ts';
 import { endSignInsElsewhere } from '../sessions/own-sessions.ts';
@@ -104,7 +104,7 @@ export async function changeOwnPassword(target: SignInTarget, userId: string, ch
       [passwordHash, userId],
     );
     if (account === undefined) return undefined;
-    const ended = await endUserSignIns(em, scope, userId, 'password_changed', change.keepSessionUid);
+    const ended = await endWhatPasswordOpened(em, scope, userId, 'password_changed', change.keepSessionUid);
     const at = { em, sender: scope, tenantId: target.tenant?.id ?? null };
     const owner = { ...account, id: userId, tenantIds: account.tenant_ids };
     const again = await issueLink(em, linkUserOf(target, at, owner), 'password_reset', scope.services.config.publicUrl);

@@ -263,8 +263,8 @@ export async function updateUser(scope: Scope, userId: string, input: UpdateUser
       if (password !== undefined) {
         user.passwordHash = await acceptedHash(tx, user.poolId, password, user.id);
         user.passwordChangedAt = new Date();
-        // An administrator's new password ends what was signed in with the old one (a leak, a lost account), as a reset does.
-        await endUserSignIns(tx.em, tx, user.id, 'password_changed');
+        // An administrator's new password ends what the old one reached (a leak, a lost account), as a reset does.
+        await endWhatPasswordOpened(tx.em, tx, user.id, 'password_changed');
       }
       recordAudit(tx.em, tx, { action: 'user.updated', targetType: 'user', targetId: user.id, tenantId: auditTenantOf(user, tx), before, after: userSnapshot(user) });
       usersChanged(tx.em, scope.applicationId);
@@ -356,6 +356,13 @@ export async function endMailedCredentials(em: EntityManager, applicationId: str
   await executeOwned(em, applicationId, 'update email_link_token set used_at = now() where @owner and user_id = ? and used_at is null', [userId]);
   await executeOwned(em, applicationId, 'update email_sign_in set used_at = now() where @owner and user_id = ? and used_at is null', [userId]);
   await executeOwned(em, applicationId, 'delete from mfa_email_code where @owner and user_id = ?', [userId]);
+}
+
+/** A new password ends what the old one reached: every sign-in but `keptUid`'s, and the links and codes mailed before it
+ *  (an address change asked by whoever knew the old one would otherwise outlive it, and take the account). */
+export async function endWhatPasswordOpened(em: EntityManager, actor: AuditActor, userId: string, reason: 'password_changed' | 'password_reset', keptUid: string | null = null) {
+  await endMailedCredentials(em, actor.applicationId, userId);
+  return endUserSignIns(em, actor, userId, reason, keptUid);
 }
 
 /** A tenant scope changes a shared-pool user's identity only while they belong to no other tenant, else one tenant's
