@@ -5,6 +5,7 @@ import type { RequestContext } from '../context.ts';
 import type { GraphQLServer } from './apollo.ts';
 import { GatehouseError, invalid, STATUS_BY_CODE, toGraphQLErrorBody, type GraphQLErrorBody } from '../errors.ts';
 import { inlineHashes } from '../html-security.ts';
+import { isName } from './input-refusals.ts';
 import { parseIdempotencyKey, REPLAYED_HEADER, requestFingerprint, withIdempotency } from '../idempotency.ts';
 import { sendGraphQLAnswer, type GraphQLResponseBody } from './http-media.ts';
 import { parseClientDocument } from './operation-limits.ts';
@@ -101,8 +102,10 @@ const REQUEST_MEMBERS: Readonly<Record<string, { readonly is: (value: unknown) =
  */
 function refuseMalformedRequest(body: unknown): GraphQLRequestBody {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw invalid('body', 'POST /graphql takes one JSON object: {"query": "…", "variables": {…}}');
-  for (const [name, { is, shape }] of Object.entries(REQUEST_MEMBERS)) {
-    if (name in body && !is((body as Record<string, unknown>)[name])) throw invalid(name, `${name} must be ${shape}`);
+  for (const [name, value] of Object.entries(body)) {
+    const member = Object.hasOwn(REQUEST_MEMBERS, name) ? REQUEST_MEMBERS[name] : undefined;
+    if (member === undefined) throw invalid(isName(name) ? name : 'body', `Unknown request member ${JSON.stringify(name)}: POST /graphql takes ${Object.keys(REQUEST_MEMBERS).join(', ')}`);
+    if (!member.is(value)) throw invalid(name, `${name} must be ${member.shape}`);
   }
   if (!('query' in body)) throw invalid('query', 'query is required: the document itself (persisted queries are not offered)');
   return body as GraphQLRequestBody;

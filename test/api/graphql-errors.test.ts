@@ -125,6 +125,9 @@ describe('GraphQL refusals', () => {
       ['variables', { query: '{ version }', variables: 'x' }],
       ['variables', { query: '{ version }', variables: [1] }],
       ['operationName', { query: '{ version }', operationName: 7 }],
+      // An unknown member is refused as an unknown field of a REST body is (API.md), not ignored.
+      ['operationname', { query: '{ version }', operationname: 'Q' }],
+      ['body', { query: '{ version }', 'not a name': 1 }],
     ] as const) {
       const response = await app.http.request('POST', '/graphql', { body });
       expect(refusal(response), JSON.stringify(body)).toMatchObject({ status: 422, code: 'validation_error', field });
