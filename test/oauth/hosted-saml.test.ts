@@ -650,6 +650,18 @@ describe('single logout started at the IdP', () => {
     expect((await new CookieJar().visit(endpoint(), { method: 'POST', form: { SAMLRequest: unsignedPost.samlRequest } })).status).toBe(400);
     const forgedPost = idp.logoutPost({ ...base, sign: 'wrongKey' });
     expect((await new CookieJar().visit(endpoint(), { method: 'POST', form: { SAMLRequest: forgedPost.samlRequest } })).status).toBe(400);
+    // Another subject's signed request with this one's NameID slipped into its Signature, which the enveloped signature
+    // does not cover: the request's own NameID is the one it ends, never the slipped one.
+    const slipping = await app.createUser('slipping@saml.test', tenantId);
+    await signedIn('slipping@saml.test', 'entra-slipping');
+    const own = idp.logoutPost({ destination: endpoint(), nameId: 'entra-slipping' });
+    const slipped = Buffer.from(own.samlRequest, 'base64')
+      .toString('utf8')
+      .replace(/<\/(\w+:)?SignatureValue>/, (end) => `${end}<saml:NameID xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion">entra-kept</saml:NameID>`);
+    expect(slipped).toContain('entra-kept');
+    const answered = await new CookieJar().visit(endpoint(), { method: 'POST', form: { SAMLRequest: Buffer.from(slipped).toString('base64') } });
+    expect(answered.status).toBe(303);
+    expect(await sessionsOf(slipping)).toBe(0);
     expect(await sessionsOf(kept)).toBe(1);
     expect(await userinfoStatus(token)).toBe(200);
   });

@@ -466,16 +466,17 @@ export async function readSamlLogoutRequest(deps: SamlDeps, provider: SamlProvid
     const keys = await samlSpKey(deps.orm, deps.storedSecrets, provider);
     const sp = serviceProvider(deps, provider, new RequestRecords(deps.orm, provider), keys);
     let xml: string;
+    let validated: { profile: Profile | null };
     if (message.binding === 'redirect') {
       if (text(fields['Signature']) === undefined || text(fields['SigAlg']) === undefined) throw new Error('the LogoutRequest is not signed');
       // Inflated here first, bounded, before node-saml inflates it again.
       xml = inflateRawSync(Buffer.from(encoded, 'base64'), { maxOutputLength: MAX_LOGOUT_MESSAGE_BYTES }).toString('utf8');
       if (shallowRootTag(xml) === null) throw new Error('not an XML document, or nested too deep');
-      await sp.validateRedirectAsync(fields as Record<string, string>, message.rawQuery);
+      validated = await sp.validateRedirectAsync(fields as Record<string, string>, message.rawQuery);
     } else {
       xml = Buffer.from(encoded, 'base64').toString('utf8');
       if (shallowRootTag(xml) === null) throw new Error('not an XML document, or nested too deep');
-      await sp.validatePostRequestAsync({ SAMLRequest: encoded });
+      validated = await sp.validatePostRequestAsync({ SAMLRequest: encoded });
     }
     const request = new DOMParser().parseFromString(xml, 'text/xml').documentElement;
     if (request?.localName !== 'LogoutRequest') throw new Error('not a LogoutRequest');
@@ -486,7 +487,9 @@ export async function readSamlLogoutRequest(deps: SamlDeps, provider: SamlProvid
     if (id === '' || Number.isNaN(issued)) throw new Error('the LogoutRequest has no ID or IssueInstant');
     if (Math.abs(Date.now() - issued) > MAX_ASSERTION_AGE_MS + CLOCK_SKEW_MS) throw new Error('the LogoutRequest is not recent');
     if (!(await usedOnce(deps.orm, provider, id, new Date(issued + MAX_ASSERTION_AGE_MS + CLOCK_SKEW_MS)))) throw new Error('the LogoutRequest was used before');
-    const nameId = request.getElementsByTagNameNS('urn:oasis:names:tc:SAML:2.0:assertion', 'NameID')[0]?.textContent?.trim() ?? '';
+    // node-saml's: the request's own NameID child, one at most. Any NameID of the document would take one slipped into
+    // the enveloped Signature, which the signature does not cover, and end someone else's sign-ins.
+    const nameId = validated.profile?.nameID?.trim() ?? '';
     if (nameId === '') throw new Error('the LogoutRequest names no NameID');
     return { ok: true, nameId, answer: (known) => sp.getLogoutResponseUrlAsync({ ID: id } as Profile, relayState ?? '', {}, known) };
   } catch (error) {
