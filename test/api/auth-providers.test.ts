@@ -319,9 +319,20 @@ describe('application auth providers', () => {
     expect(await scopes({ provider: 'google' })).toEqual(['openid', 'email', 'profile']);
     expect(await scopes({ provider: 'github' })).toEqual(['read:user', 'user:email']);
     // Scopes set by hand stay, across presets, until they are set again or nulled (the preset's default).
-    expect(await scopes({ scopes: ['read:user'] })).toEqual(['read:user']);
-    expect(await scopes({ provider: 'microsoft' })).toEqual(['read:user']);
+    expect(await scopes({ scopes: ['user', 'repo'] })).toEqual(['user', 'repo']);
+    expect(await scopes({ provider: 'microsoft', scopes: ['openid', 'offline_access'] })).toEqual(['openid', 'offline_access']);
     expect(await scopes({ provider: 'github', scopes: null })).toEqual(['read:user', 'user:email']);
+    // Scopes with which no sign-in could get the user's identity are refused, carried ones included, changing nothing.
+    for (const config of [{ scopes: ['read:user'] }, { provider: 'google', scopes: ['email', 'profile'] }, { provider: 'generic', issuer: 'https://idp.example.com', scopes: ['email'] }]) {
+      const refused = await other.patch(`/auth-providers/${github.body.id}`, { config });
+      expect(refused.status, JSON.stringify(config)).toBe(422);
+      expect(refused.body).toMatchObject({ code: 'validation_error', field: 'config.scopes' });
+    }
+    expect(await scopes({ scopes: ['user', 'repo'] })).toEqual(['user', 'repo']);
+    expect((await other.patch(`/auth-providers/${github.body.id}`, { config: { provider: 'google' } })).body).toMatchObject({ field: 'config.scopes' });
+    // A generic provider with endpoints of its own reads the user at userInfoUrl, whatever the scopes.
+    const endpoints = { authorizationUrl: 'https://idp.example.com/authorize', tokenUrl: 'https://idp.example.com/token', userInfoUrl: 'https://idp.example.com/me' };
+    expect(await scopes({ provider: 'generic', ...endpoints, scopes: ['email'] })).toEqual(['email']);
   });
 
   it('refuses missing credentials (401), missing permissions (403) and another application (404)', async () => {

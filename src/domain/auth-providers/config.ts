@@ -259,7 +259,19 @@ export function parseConfig(type: AuthProviderType, given: unknown, carried: Rea
       config[name] = checkField(path, field, value, rule);
     }
   }
+  if (type === 'oauth') refuseFailingScopes(config);
   return config;
+}
+
+/** Scopes without which every sign-in fails: an OpenID provider (discovered at its issuer; Apple answers an ID token
+ *  whatever is asked) sends no ID token without `openid`, and GitHub no address without `user:email` (or `user`). */
+function refuseFailingScopes(config: Config): void {
+  const provider = config['provider'] as OAuthProvider;
+  const needed = provider === 'github' ? ['user:email', 'user'] : provider === 'apple' || explicitEndpoints(config) ? [] : ['openid'];
+  const scopes = config['scopes'] as string[];
+  if (needed.length > 0 && !needed.some((scope) => scopes.includes(scope))) {
+    throw invalid('config.scopes', `config.scopes must include ${needed.join(' or ')} for provider ${provider}: without it no sign-in gets the user's identity`);
+  }
 }
 
 /**
