@@ -148,10 +148,11 @@ export class OidcProvider {
       countGrant(ctx, 'success');
       tokensIssued(this.deps, ctx);
     });
-    provider.on('grant.error', (ctx: KoaContextWithOIDC, error: { error?: unknown; error_description?: unknown }) => {
+    provider.on('grant.error', (ctx: KoaContextWithOIDC, error: { error?: unknown; error_detail?: unknown }) => {
       countGrant(ctx, typeof error.error === 'string' ? error.error : 'server_error');
-      // oidc-provider's words when a rotated refresh token comes back: its grant is revoked, and someone holds a copy.
-      if (error.error_description === 'refresh token already used') noteRequest({ refusal: 'refresh_token_reuse' });
+      // oidc-provider's detail (its description is always "grant request is invalid") when a rotated refresh token comes
+      // back: its grant is revoked, and someone holds a copy.
+      if (error.error_detail === 'refresh token already used') noteRequest({ refusal: 'refresh_token_reuse' });
     });
     const callback = provider.callback();
     return { provider, handle: (req, res) => callback(req, res) };

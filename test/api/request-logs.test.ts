@@ -187,6 +187,16 @@ describe('the line of each request', () => {
       reason: 'forbidden',
       refusal: refused.body.message,
     });
+    // Over GraphQL too, whatever status the media type answers it with (application/json: always 200).
+    for (const accept of ['application/json', 'application/graphql-response+json']) {
+      const graphql = randomUUID();
+      const answer = await keyA.request('POST', '/graphql', {
+        body: { query: 'query($t: UUID) { users(tenantId: $t) { data { id } } }', variables: { t: tenantB } },
+        headers: { 'x-request-id': graphql, accept },
+      });
+      expect(answer.status, accept).toBe(accept === 'application/json' ? 200 : 403);
+      expect(completed(graphql), accept).toMatchObject({ level: 40, reason: 'forbidden' });
+    }
     // The same key in its own tenant is an ordinary line.
     const own = randomUUID();
     expect((await keyA.get(`/applications/${app.root.applicationId}/tenants/${tenantA}/users`, { headers: { 'x-request-id': own } })).status).toBe(200);

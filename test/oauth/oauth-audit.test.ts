@@ -22,9 +22,14 @@ let webConfig: oidc.Configuration;
 let tenantId: string;
 let userId: string;
 
+const logged: string[] = [];
+/** The request's `request completed` log line. */
+const completedLine = (requestId: string) =>
+  logged.map((line) => JSON.parse(line) as Record<string, unknown>).find((line) => line['reqId'] === requestId && line['msg'] === 'request completed');
+
 beforeAll(async () => {
   // The loopback proxy is trusted: a lockout test's failures come from addresses of its choosing (X-Forwarded-For).
-  app = await startTestApp({ trustProxy: ['loopback'] }, { reachablePublicUrl: true });
+  app = await startTestApp({ trustProxy: ['loopback'] }, { reachablePublicUrl: true, logStream: { write: (line) => logged.push(line) } });
   issuer = app.gatehouse.services.config.publicUrl;
   spa = await createTestClient(app, { type: 'spa', authMethod: 'none', redirectUris: [REDIRECT_URI] });
   spaConfig = await discover(app, spa.clientId, oidc.None(), { redirect_uris: [REDIRECT_URI] });
@@ -170,6 +175,8 @@ describe('a replay revokes the grant', () => {
     expect((await refresh(tokens.refresh_token!, requestId)).body).toMatchObject({ error: 'invalid_grant' });
     expect(await grantExists(grantId)).toBe(false);
     expect(await recordsOf(grantId)).toEqual([{ ...bySpa('refresh_token_reuse'), action: 'refresh_token.reuse_detected', request_id: requestId }]);
+    // A security refusal for the operator: a warning with its reason.
+    expect(completedLine(requestId)).toMatchObject({ level: 40, status: 400, reason: 'refresh_token_reuse' });
   });
 
   it('one refresh token rotated by many requests at once: one succeeds, the grant is revoked once', async () => {
