@@ -95,6 +95,10 @@ interface IntegerRange {
 const NON_NEGATIVE: IntegerRange = { min: 0, max: Number.MAX_SAFE_INTEGER, words: 'a non-negative integer' };
 const POSITIVE: IntegerRange = { min: 1, max: Number.MAX_SAFE_INTEGER, words: 'a positive integer' };
 const PORT: IntegerRange = { min: 0, max: 65_535, words: 'a port number from 0 to 65535' };
+// Node's timers hold 2^31-1 ms at most (about 24.8 days): a longer one fires after 1 ms, so a timer would run back to back.
+const TIMER_MAX_MS = 2_147_483_647;
+const DURATION_MS: IntegerRange = { min: 0, max: TIMER_MAX_MS, words: `a number of milliseconds from 0 to ${TIMER_MAX_MS} (about 24.8 days)` };
+const POSITIVE_DURATION_MS: IntegerRange = { min: 1, max: TIMER_MAX_MS, words: `a number of milliseconds from 1 to ${TIMER_MAX_MS} (about 24.8 days)` };
 
 /** Number() would also read "0x10", "1e3", "0b1" or " " (as 0), which no operator means. */
 function decimal(raw: string): number | undefined {
@@ -140,9 +144,21 @@ function databaseUrl(env: NodeJS.ProcessEnv): string | undefined {
   return checkedUrl('DATABASE_URL', optional(env, 'DATABASE_URL'), shape, namesDatabase);
 }
 
+/** Whether the sender can decode it (a bare `%` cannot be): else every mail would fail at send time, not the start. */
+function percentDecodes(text: string): boolean {
+  try {
+    decodeURIComponent(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function smtpUrl(env: NodeJS.ProcessEnv): string | undefined {
-  const shape = 'an smtp:// or smtps:// URL, such as smtps://user:password@smtp.example.com:465';
-  return checkedUrl('SMTP_URL', optional(env, 'SMTP_URL'), shape, ({ protocol, hostname }) => (protocol === 'smtp:' || protocol === 'smtps:') && hostname !== '');
+  const shape = 'an smtp:// or smtps:// URL, such as smtps://user:password@smtp.example.com:465, its user and password percent-encoded (% as %25)';
+  const accepts = ({ protocol, hostname, username, password }: URL) =>
+    (protocol === 'smtp:' || protocol === 'smtps:') && hostname !== '' && percentDecodes(username) && percentDecodes(password);
+  return checkedUrl('SMTP_URL', optional(env, 'SMTP_URL'), shape, accepts);
 }
 
 /** `{region}` (SES) is replaced at send time, so it is checked with a region in its place. */
@@ -186,10 +202,10 @@ function emailConfig(env: NodeJS.ProcessEnv): EmailConfig {
       resend: apiUrl(env, 'RESEND_API_URL', 'https://api.resend.com'),
       ses: apiUrl(env, 'SES_API_URL', 'https://email.{region}.amazonaws.com'),
     }),
-    sendTimeoutMs: integer(env, 'EMAIL_SEND_TIMEOUT_MS', 15_000, POSITIVE),
+    sendTimeoutMs: integer(env, 'EMAIL_SEND_TIMEOUT_MS', 15_000, POSITIVE_DURATION_MS),
     maxAttempts: integer(env, 'EMAIL_MAX_ATTEMPTS', 8, POSITIVE),
-    retryBaseMs: integer(env, 'EMAIL_RETRY_BASE_MS', 5_000, POSITIVE),
-    pollMs: integer(env, 'EMAIL_POLL_MS', 2_000, POSITIVE),
+    retryBaseMs: integer(env, 'EMAIL_RETRY_BASE_MS', 5_000, POSITIVE_DURATION_MS),
+    pollMs: integer(env, 'EMAIL_POLL_MS', 2_000, POSITIVE_DURATION_MS),
     allowPrivateHosts: flag(env, 'EMAIL_ALLOW_PRIVATE_HOSTS'),
     dnsServers: dnsServers(env),
   });
@@ -289,27 +305,27 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     bootstrapAdmin,
     rateLimit: Object.freeze({
       max: integer(env, 'RATE_LIMIT_MAX', 600, POSITIVE),
-      windowMs: integer(env, 'RATE_LIMIT_WINDOW_MS', 60_000, POSITIVE),
+      windowMs: integer(env, 'RATE_LIMIT_WINDOW_MS', 60_000, POSITIVE_DURATION_MS),
       redisPrefix: optional(env, 'RATE_LIMIT_REDIS_PREFIX') ?? 'gatehouse-rl-',
     }),
-    apiKeyCacheMs: integer(env, 'API_KEY_CACHE_MS', 5_000),
-    oauthClientCacheMs: integer(env, 'OAUTH_CLIENT_CACHE_MS', 5_000),
-    surfaceSettingsCacheMs: integer(env, 'SURFACE_SETTINGS_CACHE_MS', 5_000),
-    readCacheMs: integer(env, 'READ_CACHE_MS', 5_000),
-    auditStreamHeartbeatMs: integer(env, 'AUDIT_STREAM_HEARTBEAT_MS', 15_000, POSITIVE),
+    apiKeyCacheMs: integer(env, 'API_KEY_CACHE_MS', 5_000, DURATION_MS),
+    oauthClientCacheMs: integer(env, 'OAUTH_CLIENT_CACHE_MS', 5_000, DURATION_MS),
+    surfaceSettingsCacheMs: integer(env, 'SURFACE_SETTINGS_CACHE_MS', 5_000, DURATION_MS),
+    readCacheMs: integer(env, 'READ_CACHE_MS', 5_000, DURATION_MS),
+    auditStreamHeartbeatMs: integer(env, 'AUDIT_STREAM_HEARTBEAT_MS', 15_000, POSITIVE_DURATION_MS),
     streamsPerCredential: integer(env, 'STREAMS_PER_CREDENTIAL', 20, POSITIVE),
     concurrentRequestsPerCredential: integer(env, 'CONCURRENT_REQUESTS_PER_CREDENTIAL', 16, POSITIVE),
     testEmailsPerHour: integer(env, 'TEST_EMAILS_PER_HOUR', 20, POSITIVE),
     mailsPerAddressPerHour: integer(env, 'MAILS_PER_ADDRESS_PER_HOUR', 10, POSITIVE),
-    auditRetentionEveryMs: integer(env, 'AUDIT_RETENTION_EVERY_MS', 3_600_000),
+    auditRetentionEveryMs: integer(env, 'AUDIT_RETENTION_EVERY_MS', 3_600_000, DURATION_MS),
     signInRateLimit: Object.freeze({
       max: integer(env, 'SIGN_IN_RATE_LIMIT_MAX', 20, POSITIVE),
-      windowMs: integer(env, 'SIGN_IN_RATE_LIMIT_WINDOW_MS', 60_000, POSITIVE),
+      windowMs: integer(env, 'SIGN_IN_RATE_LIMIT_WINDOW_MS', 60_000, POSITIVE_DURATION_MS),
     }),
     trustProxy: trustProxy(env),
     bodyLimitBytes: 1024 * 1024,
-    requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 60_000, POSITIVE),
-    shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 30_000, POSITIVE),
+    requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 60_000, POSITIVE_DURATION_MS),
+    shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 30_000, POSITIVE_DURATION_MS),
     logLevel: logLevel(env),
     logPretty: logFormat(env) === 'pretty',
     metricsToken,

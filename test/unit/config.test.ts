@@ -18,18 +18,24 @@ describe('configuration refused at start, with the reason', () => {
   });
 
   it('reads integers as decimal digits only, for every integer setting', () => {
-    expect(refusal({ API_KEY_CACHE_MS: '0x10' })).toBe('API_KEY_CACHE_MS must be a non-negative integer, got "0x10"');
-    expect(refusal({ OAUTH_CLIENT_CACHE_MS: '5e3' })).toBe('OAUTH_CLIENT_CACHE_MS must be a non-negative integer, got "5e3"');
-    expect(refusal({ READ_CACHE_MS: '-5' })).toBe('READ_CACHE_MS must be a non-negative integer, got "-5"');
+    expect(refusal({ API_KEY_CACHE_MS: '0x10' })).toBe('API_KEY_CACHE_MS must be a number of milliseconds from 0 to 2147483647 (about 24.8 days), got "0x10"');
+    expect(refusal({ OAUTH_CLIENT_CACHE_MS: '5e3' })).toBe('OAUTH_CLIENT_CACHE_MS must be a number of milliseconds from 0 to 2147483647 (about 24.8 days), got "5e3"');
+    expect(refusal({ READ_CACHE_MS: '-5' })).toBe('READ_CACHE_MS must be a number of milliseconds from 0 to 2147483647 (about 24.8 days), got "-5"');
     expect(refusal({ WORKERS: '1e1', DATABASE_URL: 'postgres://h/db', REDIS_URL: 'redis://h' })).toBe('WORKERS must be a positive integer or auto, got "1e1"');
   });
 
   it.each(['RATE_LIMIT_MAX', 'RATE_LIMIT_WINDOW_MS', 'SIGN_IN_RATE_LIMIT_MAX', 'SIGN_IN_RATE_LIMIT_WINDOW_MS', 'CONCURRENT_REQUESTS_PER_CREDENTIAL', 'DATABASE_POOL_MAX'])(
     '%s=0 (a limit that refuses everything, a window of nothing, or a pool of no connection)',
     (name) => {
-      expect(refusal({ [name]: '0' })).toBe(`${name} must be a positive integer, got "0"`);
+      expect(refusal({ [name]: '0' })).toBe(`${name} must be ${name.endsWith('_MS') ? 'a number of milliseconds from 1 to 2147483647 (about 24.8 days)' : 'a positive integer'}, got "0"`);
     },
   );
+
+  // Node fires a longer timer after 1 ms: a monthly retention run would run back to back.
+  it.each(['AUDIT_RETENTION_EVERY_MS', 'AUDIT_STREAM_HEARTBEAT_MS', 'SHUTDOWN_TIMEOUT_MS', 'EMAIL_POLL_MS', 'EMAIL_SEND_TIMEOUT_MS', 'API_KEY_CACHE_MS'])('%s above a timer’s 2^31-1 ms', (name) => {
+    expect(refusal({ [name]: '2592000000' })).toMatch(new RegExp(`^${name} must be a number of milliseconds from [01] to 2147483647 \\(about 24.8 days\\), got "2592000000"$`));
+    expect(loadConfig({ [name]: '2147483647' })).toBeDefined();
+  });
 
   it.each(['localhost:3000', 'auth.example.com', 'ftp://auth.example.com', 'https://auth.example.com/auth', 'https://auth.example.com/?a=1', 'https://auth.example.com/#x', 'https://user:pw@auth.example.com'])(
     'PUBLIC_URL=%s',
@@ -50,9 +56,10 @@ describe('configuration refused at start, with the reason', () => {
     expect(message).not.toContain('s3cret');
   });
 
-  it.each(['notaurl', 'http://mailer:s3cret@smtp.example.com', 'smtp://'])('SMTP_URL=%s, never echoed', (value) => {
+  // A bare % in the password would pass the start and fail every mail at send time.
+  it.each(['notaurl', 'http://mailer:s3cret@smtp.example.com', 'smtp://', 'smtps://mailer:50%s3cret@smtp.example.com:465', 'smtp://ma%ler:s3cret@smtp.example.com'])('SMTP_URL=%s, never echoed', (value) => {
     const message = refusal({ SMTP_URL: value });
-    expect(message).toBe('SMTP_URL must be an smtp:// or smtps:// URL, such as smtps://user:password@smtp.example.com:465');
+    expect(message).toBe('SMTP_URL must be an smtp:// or smtps:// URL, such as smtps://user:password@smtp.example.com:465, its user and password percent-encoded (% as %25)');
     expect(message).not.toContain('s3cret');
   });
 
