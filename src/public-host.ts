@@ -2,7 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import type { SurfaceRouter } from './domain/domains/surfaces.ts';
 import { lookFor, PLAIN_LOOK, standaloneErrorPage } from './pages/pages.ts';
 
-const SIGN_IN_PATH = /^(?:\/t\/[^/]+)?\/oauth2\/authorize(?:$|\?)|^\/interaction\//;
+// The pages a browser fills in with the issuer's cookies: the authorization request, its interaction and the device
+// code's form (not /oauth2/device_authorization, which the device itself posts).
+const SIGN_IN_PATH = /^(?:\/t\/[^/]+)?(?:\/oauth2\/authorize(?:$|\?)|\/oauth2\/device(?:$|[?/])|\/interaction\/)/;
 
 /** Cookies and the dashboard's CSP hold only for that origin. */
 export function isPublicHost(host: string | undefined, publicUrl: URL): boolean {

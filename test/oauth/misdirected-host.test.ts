@@ -20,7 +20,8 @@ describe('the sign-in asked for at another host than PUBLIC_URL’s', () => {
     const { clientId } = await createTestClient(app, { type: 'web', redirectUris: [REDIRECT_URI] });
     const authorize = codeAuthorizationUrl('http://gatehouse.test', clientId, REDIRECT_URI);
     const host = new URL(app.baseUrl).host;
-    for (const url of [authorize.replace('http://gatehouse.test', app.baseUrl), `${app.baseUrl}/interaction/some-uid`, `${app.baseUrl}/t/acme/oauth2/authorize`]) {
+    const pages = ['/interaction/some-uid', '/t/acme/oauth2/authorize', '/oauth2/device', '/oauth2/device?user_code=ABCD-EFGH', '/t/acme/oauth2/device'];
+    for (const url of [authorize.replace('http://gatehouse.test', app.baseUrl), ...pages.map((path) => `${app.baseUrl}${path}`)]) {
       const answer = await fetch(url, { redirect: 'manual' });
       expect(answer.status, url).toBe(421);
       expect(answer.headers.get('content-type')).toBe('text/html; charset=utf-8');
@@ -38,5 +39,7 @@ describe('the sign-in asked for at another host than PUBLIC_URL’s', () => {
   it('leaves the API and the OP’s other endpoints alone', async () => {
     expect((await app.http.get('/users')).status).toBe(200);
     expect((await fetch(`${app.baseUrl}/.well-known/openid-configuration`)).status).toBe(200);
+    // The device posts its own request; only the page its user fills in is the browser's.
+    expect((await fetch(`${app.baseUrl}/oauth2/device_authorization`, { method: 'POST' })).status).not.toBe(421);
   });
 });
