@@ -24,7 +24,7 @@ function fromUiLocales(value: unknown): Locale | undefined {
 }
 
 /** RFC 9110 12.4.2; one that cannot be read is 0: the range is left out, not guessed at. */
-const qValue = (parameter: string) => Number(/^\s*q\s*=\s*([01](?:\.\d{0,3})?)\s*$/i.exec(parameter)?.[1] ?? 0);
+const qValue = (parameter: string) => Number(/^\s*q\s*=\s*(0(?:\.\d{0,3})?|1(?:\.0{0,3})?)\s*$/i.exec(parameter)?.[1] ?? 0);
 
 /** RFC 9110 12.5.4: by descending `q`, header order among equals; `q=0` is "not this". */
 function fromAcceptLanguage(value: string | undefined): Locale | undefined {

@@ -15,6 +15,9 @@ describe('negotiateLocale', () => {
     expect(negotiateLocale(undefined, 'fr, de')).toBe('fr');
     expect(negotiateLocale(undefined, 'de;q=0.5, fr;q=0.5')).toBe('de');
     expect(negotiateLocale(undefined, 'es;q=0, de;q=0.1')).toBe('de');
+    // Above 1 is no weight (1.000 at most): the range is left out, not ranked first.
+    expect(negotiateLocale(undefined, 'de;q=1.5, fr')).toBe('fr');
+    expect(negotiateLocale(undefined, 'es;q=0.9, de;q=1.000')).toBe('de');
     expect(negotiateLocale(undefined, 'es ; Q=0.3 , it')).toBe('es');
   });
 

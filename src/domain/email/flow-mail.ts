@@ -92,7 +92,7 @@ export const newSignInMail = (at: MailContext, user: Recipient, v: { link: strin
   return send(at, 'new_sign_in', user, { link: v.link, signIn });
 };
 
-/** A reset lifts no lock: an administrator or time does. */
+/** Its link is a reset link: the reset lifts the lock (resetPassword), as the mail says. */
 export const accountLockedMail = (at: MailContext, user: Recipient, v: { link: string }) => send(at, 'account_locked', user, v);
 
 export const passkeyClonedMail = (at: MailContext, user: Recipient, v: { link: string; passkey: { name: string } }) => send(at, 'passkey_cloned', user, v);
