@@ -63,6 +63,7 @@ import { Migration0057OAuthClientInitiateLoginUri } from './migrations/0057-oaut
 import { Migration0058LinkOpeners } from './migrations/0058-link-openers.ts';
 import { Migration0059InvitationCodes } from './migrations/0059-invitation-codes.ts';
 import { Migration0060ApiResourceIdentifiersHeldElsewhere } from './migrations/0060-api-resource-identifiers-held-elsewhere.ts';
+import { Migration0061PasskeyClonedNoticeInMfaEnrolled } from './migrations/0061-passkey-cloned-notice-in-mfa-enrolled.ts';
 import type { EmbeddedDatabase } from './embedded.ts';
 import { gateStatements } from './statement-gate.ts';
 
@@ -125,6 +126,7 @@ export const MIGRATIONS = [
   { name: '0058-link-openers', class: Migration0058LinkOpeners },
   { name: '0059-invitation-codes', class: Migration0059InvitationCodes },
   { name: '0060-api-resource-identifiers-held-elsewhere', class: Migration0060ApiResourceIdentifiersHeldElsewhere },
+  { name: '0061-passkey-cloned-notice-in-mfa-enrolled', class: Migration0061PasskeyClonedNoticeInMfaEnrolled },
 ];
 
 /**

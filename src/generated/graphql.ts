@@ -842,7 +842,7 @@ export type EmailDelivery = {
   status: EmailDeliveryStatus;
   /** The rendered subject. */
   subject: Scalars['String']['output'];
-  /** Which mail: one of the 13 template keys, or `test` (`POST /email/test`). */
+  /** Which mail: one of the 12 template keys, or `test` (`POST /email/test`). */
   templateKey: Scalars['String']['output'];
   /** The tenant the mail is about; null for the application's own. */
   tenantId: Maybe<Scalars['UUID']['output']>;
@@ -1060,7 +1060,7 @@ export type EmailTemplateInput = {
   text: Scalars['String']['input'];
 };
 
-/** The 13 transactional e-mails. */
+/** The 12 transactional e-mails. */
 export type EmailTemplateKey =
   /** Confirms that an account was deleted. */
   | 'account_deleted'
@@ -1074,12 +1074,10 @@ export type EmailTemplateKey =
   | 'invitation'
   /** A one-time sign-in link. */
   | 'magic_link'
-  /** Tells a user a second factor was added. */
+  /** Tells a user a second factor was added, or (with `clonedPasskey`) that a copy of their passkey was used: the sign-in was refused and the passkey removed. */
   | 'mfa_enrolled'
   /** Tells a user about a sign-in from a new device or place. */
   | 'new_sign_in'
-  /** Tells a user a copy of their passkey was used: the sign-in was refused and the passkey removed. */
-  | 'passkey_cloned'
   /** Tells a user their password was changed. */
   | 'password_changed'
   /** A link to choose a new password. */
@@ -2628,7 +2626,7 @@ export type Query = {
   emailSenderDomain: EmailSenderDomain;
   /** One template as it applies in the scope. */
   emailTemplate: EmailTemplate;
-  /** All 13 templates as they apply in the scope (a tenant's effective ones, each with `source`). */
+  /** All 12 templates as they apply in the scope (a tenant's effective ones, each with `source`). */
   emailTemplates: EmailTemplatePage;
   /** One invitation; one of another tenant or application is `not_found`. */
   invitation: Invitation;
@@ -3492,7 +3490,7 @@ export type TenancyConfig = {
   brandingScope: CustomizationScope;
   /** The e-mail provider account and From domain. */
   emailProviderScope: CustomizationScope;
-  /** The set of 13 e-mail templates; per tenant means each template may be overridden on its own. */
+  /** The set of 12 e-mail templates; per tenant means each template may be overridden on its own. */
   emailTemplatesScope: CustomizationScope;
 };
 
@@ -3555,7 +3553,7 @@ export type TenantConfiguration = {
   branding: Branding;
   /** Effective e-mail provider settings (secrets never shown), with `source`. */
   emailProvider: EmailProvider;
-  /** The 13 e-mail templates, each effective on its own, with `source`. */
+  /** The 12 e-mail templates, each effective on its own, with `source`. */
   emailTemplates: Array<EmailTemplate>;
   /** The application's tenancy switches that decide what a tenant may override. */
   tenancyConfig: Maybe<TenancyConfig>;

@@ -449,7 +449,7 @@ export type EmailTemplateInput = {
   text: string;
 };
 
-/** The 13 transactional e-mails. */
+/** The 12 transactional e-mails. */
 export type EmailTemplateKey =
   /** Confirms that an account was deleted. */
   | 'account_deleted'
@@ -463,12 +463,10 @@ export type EmailTemplateKey =
   | 'invitation'
   /** A one-time sign-in link. */
   | 'magic_link'
-  /** Tells a user a second factor was added. */
+  /** Tells a user a second factor was added, or (with `clonedPasskey`) that a copy of their passkey was used: the sign-in was refused and the passkey removed. */
   | 'mfa_enrolled'
   /** Tells a user about a sign-in from a new device or place. */
   | 'new_sign_in'
-  /** Tells a user a copy of their passkey was used: the sign-in was refused and the passkey removed. */
-  | 'passkey_cloned'
   /** Tells a user their password was changed. */
   | 'password_changed'
   /** A link to choose a new password. */

@@ -131,7 +131,7 @@ export const ROUTES = routeTable([
   { method: 'GET', path: '/email/provider', operation: op.GetEmailProviderDocument, summary: 'Get the e-mail provider, secrets excepted (a tenant scope: effective, with source)', owned: true },
   { method: 'PUT', path: '/email/provider', operation: op.PutEmailProviderDocument, summary: 'Replace the e-mail provider (a tenant scope: its override; needs emailProviderScope = tenant)', owned: true },
   { method: 'DELETE', path: '/email/provider', operation: op.RemoveEmailProviderOverrideDocument, summary: 'Remove a tenant’s e-mail provider override (tenant scope only)', owned: true },
-  { method: 'GET', path: '/email/templates', operation: op.ListEmailTemplatesDocument, summary: 'List the 13 e-mail templates (a tenant scope: effective, each with source)', owned: true },
+  { method: 'GET', path: '/email/templates', operation: op.ListEmailTemplatesDocument, summary: 'List the 12 e-mail templates (a tenant scope: effective, each with source)', owned: true },
   { method: 'GET', path: '/email/templates/:templateKey', operation: op.GetEmailTemplateDocument, summary: 'Get an e-mail template (a tenant scope: effective, with source)', owned: true },
   { method: 'PUT', path: '/email/templates/:templateKey', operation: op.PutEmailTemplateDocument, summary: 'Replace an e-mail template (a tenant scope: its override; needs emailTemplatesScope = tenant)', owned: true },
   { method: 'DELETE', path: '/email/templates/:templateKey', operation: op.RemoveEmailTemplateOverrideDocument, summary: 'Remove a tenant’s override of one e-mail template (tenant scope only)', owned: true },

@@ -16,7 +16,7 @@ afterAll(async () => app?.close());
 
 const KEYS = [
   'verify_email', 'welcome', 'magic_link', 'password_reset', 'password_changed', 'email_otp',
-  'mfa_enrolled', 'invitation', 'new_sign_in', 'account_locked', 'passkey_cloned', 'email_change', 'account_deleted',
+  'mfa_enrolled', 'invitation', 'new_sign_in', 'account_locked', 'email_change', 'account_deleted',
 ];
 const SMTP = {
   type: 'smtp',
@@ -419,9 +419,9 @@ describe('e-mail templates', () => {
     expect(put.body).toMatchObject({ key: 'welcome', ...welcome, source: 'customized' });
 
     const listA = (await app.http.get(inTenant(a, '/email/templates'))).body.data as { key: string; source: string; subject: string }[];
-    expect(listA).toHaveLength(13);
+    expect(listA).toHaveLength(12);
     expect(listA.filter((t) => t.source === 'customized').map((t) => t.key)).toEqual(['welcome']);
-    expect(listA.filter((t) => t.source === 'inherited')).toHaveLength(12);
+    expect(listA.filter((t) => t.source === 'inherited')).toHaveLength(11);
     const listB = (await app.http.get(inTenant(b, '/email/templates'))).body.data as { source: string }[];
     expect(listB.every((t) => t.source === 'inherited')).toBe(true);
 

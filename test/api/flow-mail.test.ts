@@ -26,7 +26,7 @@ const CASES: Record<TemplateKey, { args: object; variables: Record<string, unkno
   password_reset: { args: { link: 'https://x.test/r', expiresInMinutes: 30 }, variables: { link: 'https://x.test/r', expiresInMinutes: 30 } },
   password_changed: { args: { link: 'https://x.test/c', changedAt: CHANGED_AT }, variables: { link: 'https://x.test/c', changedAt: '2026-11-28T10:00:00Z' } },
   email_otp: { args: { code: '123456', expiresInMinutes: 10 }, variables: { code: '123456', expiresInMinutes: 10, addsPasskey: false } },
-  mfa_enrolled: { args: { link: 'https://x.test/s', factor: 'webauthn' }, variables: { link: 'https://x.test/s', factor: 'Passkey or security key' } },
+  mfa_enrolled: { args: { link: 'https://x.test/s', factor: 'webauthn' }, variables: { link: 'https://x.test/s', factor: 'Passkey or security key', clonedPasskey: null } },
   invitation: {
     args: { link: 'https://x.test/i', inviter: { name: 'Grace', email: 'grace@example.com' }, expiresInDays: 7 },
     variables: { link: 'https://x.test/i', inviter: { name: 'Grace', email: 'grace@example.com' }, expiresInDays: 7 },
@@ -36,7 +36,6 @@ const CASES: Record<TemplateKey, { args: object; variables: Record<string, unkno
     variables: { link: 'https://x.test/n', signIn: { time: '2026-11-28T10:00:00Z', device: 'Firefox on Linux', location: 'an unknown location', ip: '203.0.113.9' } },
   },
   account_locked: { args: { link: 'https://x.test/l' }, variables: { link: 'https://x.test/l' } },
-  passkey_cloned: { args: { link: 'https://x.test/p', passkey: { name: 'YubiKey 5' } }, variables: { link: 'https://x.test/p', passkey: { name: 'YubiKey 5' } } },
   email_change: {
     args: { link: 'https://x.test/e', newEmail: 'ada.new@example.com', expiresInMinutes: 60 },
     variables: { link: 'https://x.test/e', newEmail: 'ada.new@example.com', expiresInMinutes: 60 },

@@ -38,7 +38,7 @@ describe('tenant configuration', () => {
     expect(inherited.status).toBe(200);
     expect(inherited.body.tenantId).toBe(tenantId);
     expect(inherited.body.branding.source).toBe('inherited');
-    expect(inherited.body.emailTemplates).toHaveLength(13);
+    expect(inherited.body.emailTemplates).toHaveLength(12);
     expect(inherited.body.emailTemplates.every((t: { source: string }) => t.source === 'inherited')).toBe(true);
     expect(inherited.body.emailProvider.source).toBe('inherited');
     expect(inherited.body.auth).toMatchObject({ authIsolation: 'shared', providersSource: 'inherited', domains: [] });
@@ -134,7 +134,7 @@ describe('tenant configuration', () => {
       counts[n] = app.queries.length - before;
       expect(page.body.errors).toBeUndefined();
       expect(page.body.data.tenants.data).toHaveLength(n);
-      expect(page.body.data.tenants.data.every((t: { configuration: { emailTemplates: unknown[] } }) => t.configuration.emailTemplates.length === 13)).toBe(true);
+      expect(page.body.data.tenants.data.every((t: { configuration: { emailTemplates: unknown[] } }) => t.configuration.emailTemplates.length === 12)).toBe(true);
     }
     expect(counts[10]).toBe(counts[1]);
     expect(counts[100]).toBe(counts[1]);

@@ -93,7 +93,7 @@ describe('the E-mail and Authentication tabs of the dashboard in Chromium', () =
 
     await openTenantView('E-mail', 'Globex');
     await region('Templates').getByRole('row', { name: /account_deleted/ }).getByText('Inherited', { exact: true }).waitFor();
-    expect(await region('Templates').getByText('Inherited', { exact: true }).count()).toBe(13);
+    expect(await region('Templates').getByText('Inherited', { exact: true }).count()).toBe(12);
     expect(await dashboard.page.getByText('Customized', { exact: true }).count()).toBe(0);
     expect(await removeButtons().count()).toBe(0);
   });

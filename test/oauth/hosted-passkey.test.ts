@@ -444,7 +444,7 @@ describe('sign-in with a passkey', () => {
     const forged = await loginPage(scope);
     expect((await answer(forged.flow.jar, forged.page, key.assert(webauthnFormOf(forged.page).options, 'https://evil.example', { counter: 9 }))).status).toBe(400);
     expect(await app.sql(`select counter from webauthn_credential where user_id = ?`, [userId])).toEqual([{ counter: '5' }]);
-    expect(await mails(scope.admin, 'cloned@example.com', 'passkey_cloned')).toEqual([]);
+    expect(await mails(scope.admin, 'cloned@example.com', 'mfa_enrolled')).toEqual([]);
     // The copy: refused, and from then on neither it nor the original signs in.
     for (const counter of [5, 9]) {
       const copy = await loginPage(scope);
@@ -464,7 +464,7 @@ describe('sign-in with a passkey', () => {
       [scope.application.applicationId],
     );
     expect(removals).toEqual([{ target_id: userId, before: { name: 'Test key', rpId } }]);
-    const [mail, ...more] = await mails(scope.admin, 'cloned@example.com', 'passkey_cloned');
+    const [mail, ...more] = await mails(scope.admin, 'cloned@example.com', 'mfa_enrolled');
     expect(more).toEqual([]);
     expect(mail!.subject).toMatch(/^A passkey was removed from your .+ account$/);
     expect(mail!.text).toContain('Your passkey “Test key” was just used with a signature that shows it may have been copied.');
@@ -592,7 +592,7 @@ describe('WebAuthn as a second factor', () => {
     // The copied key is gone and its owner told, in the language of the step's page.
     expect(await app.sql(`select 1 from webauthn_credential where user_id = ?`, [userId])).toEqual([]);
     expect(await signInRecords(scope.application.applicationId, 'user.passkey.cloned')).toEqual([{ after: null, target_id: userId }]);
-    expect((await mails(scope.admin, 'stepbound@example.com', 'passkey_cloned')).map((mail) => mail.subject)).toEqual([expect.stringMatching(/^A passkey was removed/)]);
+    expect((await mails(scope.admin, 'stepbound@example.com', 'mfa_enrolled')).map((mail) => mail.subject)).toEqual([expect.stringMatching(/^A passkey was removed/)]);
   });
 
   it('under required, a user without a factor registers a key, gets recovery codes, and signs in with it next time; mfa-reset removes it', async () => {

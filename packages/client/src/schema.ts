@@ -2844,8 +2844,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List the 13 e-mail templates (a tenant scope: effective, each with source)
-         * @description All 13 templates as they apply in the scope (a tenant's effective ones, each with `source`).
+         * List the 12 e-mail templates (a tenant scope: effective, each with source)
+         * @description All 12 templates as they apply in the scope (a tenant's effective ones, each with `source`).
          *
          *     Requires `email:read`.
          *
@@ -2868,8 +2868,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List the 13 e-mail templates (a tenant scope: effective, each with source)
-         * @description All 13 templates as they apply in the scope (a tenant's effective ones, each with `source`).
+         * List the 12 e-mail templates (a tenant scope: effective, each with source)
+         * @description All 12 templates as they apply in the scope (a tenant's effective ones, each with `source`).
          *
          *     Requires `email:read`.
          *
@@ -2892,8 +2892,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List the 13 e-mail templates (a tenant scope: effective, each with source)
-         * @description All 13 templates as they apply in the scope (a tenant's effective ones, each with `source`).
+         * List the 12 e-mail templates (a tenant scope: effective, each with source)
+         * @description All 12 templates as they apply in the scope (a tenant's effective ones, each with `source`).
          *
          *     Requires `email:read`.
          *
@@ -5594,7 +5594,7 @@ export interface components {
             tenancyConfig: {
                 /** @description Branding of the hosted sign-in page. */
                 brandingScope: components["schemas"]["CustomizationScope"];
-                /** @description The set of 13 e-mail templates; per tenant means each template may be overridden on its own. */
+                /** @description The set of 12 e-mail templates; per tenant means each template may be overridden on its own. */
                 emailTemplatesScope: components["schemas"]["CustomizationScope"];
                 /** @description The e-mail provider account and From domain. */
                 emailProviderScope: components["schemas"]["CustomizationScope"];
@@ -6172,7 +6172,7 @@ export interface components {
              * @description The tenant the mail is about; null for the application's own.
              */
             tenantId: string | null;
-            /** @description Which mail: one of the 13 template keys, or `test` (`POST /email/test`). */
+            /** @description Which mail: one of the 12 template keys, or `test` (`POST /email/test`). */
             templateKey: string;
             /** @description The recipient. */
             to: string;
@@ -6377,10 +6377,10 @@ export interface components {
             text: string;
         };
         /**
-         * @description The 13 transactional e-mails.
+         * @description The 12 transactional e-mails.
          * @enum {string}
          */
-        EmailTemplateKey: "verify_email" | "welcome" | "magic_link" | "password_reset" | "password_changed" | "email_otp" | "mfa_enrolled" | "invitation" | "new_sign_in" | "account_locked" | "passkey_cloned" | "email_change" | "account_deleted";
+        EmailTemplateKey: "verify_email" | "welcome" | "magic_link" | "password_reset" | "password_changed" | "email_otp" | "mfa_enrolled" | "invitation" | "new_sign_in" | "account_locked" | "email_change" | "account_deleted";
         /**
          * @description What to preview: draft parts replace the stored template's, checked as a PUT checks them (the stored parts render as
          *     they are); variables overlay the samples.
@@ -7995,7 +7995,7 @@ export interface operations {
                         tenancyConfig: {
                             /** @description Branding of the hosted sign-in page. */
                             brandingScope: components["schemas"]["CustomizationScope"];
-                            /** @description The set of 13 e-mail templates; per tenant means each template may be overridden on its own. */
+                            /** @description The set of 12 e-mail templates; per tenant means each template may be overridden on its own. */
                             emailTemplatesScope: components["schemas"]["CustomizationScope"];
                             /** @description The e-mail provider account and From domain. */
                             emailProviderScope: components["schemas"]["CustomizationScope"];
@@ -8458,7 +8458,7 @@ export interface operations {
                         tenancyConfig: {
                             /** @description Branding of the hosted sign-in page. */
                             brandingScope: components["schemas"]["CustomizationScope"];
-                            /** @description The set of 13 e-mail templates; per tenant means each template may be overridden on its own. */
+                            /** @description The set of 12 e-mail templates; per tenant means each template may be overridden on its own. */
                             emailTemplatesScope: components["schemas"]["CustomizationScope"];
                             /** @description The e-mail provider account and From domain. */
                             emailProviderScope: components["schemas"]["CustomizationScope"];
@@ -8467,7 +8467,7 @@ export interface operations {
                         } | null;
                         /** @description Effective branding of the hosted sign-in page, with `source`. */
                         branding: components["schemas"]["BrandingFields"];
-                        /** @description The 13 e-mail templates, each effective on its own, with `source`. */
+                        /** @description The 12 e-mail templates, each effective on its own, with `source`. */
                         emailTemplates: components["schemas"]["EmailTemplateFields"][];
                         /** @description Effective e-mail provider settings (secrets never shown), with `source`. */
                         emailProvider: components["schemas"]["EmailProviderFields"];
@@ -15627,7 +15627,7 @@ export interface operations {
                          * @description The tenant the mail is about; null for the application's own.
                          */
                         tenantId: string | null;
-                        /** @description Which mail: one of the 13 template keys, or `test` (`POST /email/test`). */
+                        /** @description Which mail: one of the 12 template keys, or `test` (`POST /email/test`). */
                         templateKey: string;
                         /** @description The recipient. */
                         to: string;
@@ -15724,7 +15724,7 @@ export interface operations {
                          * @description The tenant the mail is about; null for the application's own.
                          */
                         tenantId: string | null;
-                        /** @description Which mail: one of the 13 template keys, or `test` (`POST /email/test`). */
+                        /** @description Which mail: one of the 12 template keys, or `test` (`POST /email/test`). */
                         templateKey: string;
                         /** @description The recipient. */
                         to: string;
@@ -15823,7 +15823,7 @@ export interface operations {
                          * @description The tenant the mail is about; null for the application's own.
                          */
                         tenantId: string | null;
-                        /** @description Which mail: one of the 13 template keys, or `test` (`POST /email/test`). */
+                        /** @description Which mail: one of the 12 template keys, or `test` (`POST /email/test`). */
                         templateKey: string;
                         /** @description The recipient. */
                         to: string;
@@ -16061,7 +16061,7 @@ export interface operations {
                          * @description The tenant the mail is about; null for the application's own.
                          */
                         tenantId: string | null;
-                        /** @description Which mail: one of the 13 template keys, or `test` (`POST /email/test`). */
+                        /** @description Which mail: one of the 12 template keys, or `test` (`POST /email/test`). */
                         templateKey: string;
                         /** @description The recipient. */
                         to: string;
@@ -16149,7 +16149,7 @@ export interface operations {
                          * @description The tenant the mail is about; null for the application's own.
                          */
                         tenantId: string | null;
-                        /** @description Which mail: one of the 13 template keys, or `test` (`POST /email/test`). */
+                        /** @description Which mail: one of the 12 template keys, or `test` (`POST /email/test`). */
                         templateKey: string;
                         /** @description The recipient. */
                         to: string;
@@ -16238,7 +16238,7 @@ export interface operations {
                          * @description The tenant the mail is about; null for the application's own.
                          */
                         tenantId: string | null;
-                        /** @description Which mail: one of the 13 template keys, or `test` (`POST /email/test`). */
+                        /** @description Which mail: one of the 12 template keys, or `test` (`POST /email/test`). */
                         templateKey: string;
                         /** @description The recipient. */
                         to: string;

@@ -76,7 +76,7 @@ export const emailOtpMail = (at: MailContext, user: Recipient, v: { code: string
   send(at, 'email_otp', user, { code: v.code, expiresInMinutes: v.expiresInMinutes, addsPasskey: v.addsPasskey === true });
 
 export const mfaEnrolledMail = (at: MailContext, user: Recipient, v: { link: string; factor: FactorKind }) =>
-  send(at, 'mfa_enrolled', user, { link: v.link, factor: mailWords(languageOf(at, user)).factors[v.factor] });
+  send(at, 'mfa_enrolled', user, { link: v.link, factor: mailWords(languageOf(at, user)).factors[v.factor], clonedPasskey: null });
 
 /** `tenant`: the inviting tenant's name, which the mail says even when it goes out as the application's (tenantOf). */
 export const invitationMail = (
@@ -95,7 +95,9 @@ export const newSignInMail = (at: MailContext, user: Recipient, v: { link: strin
 /** Its link is a reset link: the reset lifts the lock (resetPassword), as the mail says. */
 export const accountLockedMail = (at: MailContext, user: Recipient, v: { link: string }) => send(at, 'account_locked', user, v);
 
-export const passkeyClonedMail = (at: MailContext, user: Recipient, v: { link: string; passkey: { name: string } }) => send(at, 'passkey_cloned', user, v);
+/** `mfa_enrolled`'s other text: a change to the user's sign-in methods, as the spec's twelve templates have no key for it. */
+export const passkeyClonedMail = (at: MailContext, user: Recipient, v: { link: string; passkey: { name: string } }) =>
+  send(at, 'mfa_enrolled', user, { link: v.link, factor: mailWords(languageOf(at, user)).factors.webauthn, clonedPasskey: v.passkey });
 
 /** To the new address, whose owner proves it by the link; `user` still has its current e-mail. */
 export const emailChangeMail = (at: MailContext, user: Recipient, v: { link: string; newEmail: string; expiresInMinutes: number }) =>
@@ -115,7 +117,6 @@ export const FLOW_MAIL = {
   invitation: invitationMail,
   new_sign_in: newSignInMail,
   account_locked: accountLockedMail,
-  passkey_cloned: passkeyClonedMail,
   email_change: emailChangeMail,
   account_deleted: accountDeletedMail,
 } as const satisfies Record<TemplateKey, (at: MailContext, to: Recipient, v: never) => Promise<EmailDelivery | null>>;

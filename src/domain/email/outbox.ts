@@ -22,7 +22,7 @@ import { defaultTemplate, isTemplateKey, TEMPLATE_KEYS, type TemplateContent, ty
 export const DELIVERY_STATUSES = ['queued', 'sent', 'failed'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
-/** Not one of the 13 templates, so not customizable. */
+/** Not one of the 12 templates, so not customizable. */
 export const TEST_MAIL_KEY = 'test';
 /** Words of ours only: a test mail goes to any address, so an admin-written name in it would make the service a relay
  *  for their text. */

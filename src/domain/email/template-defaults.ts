@@ -6,8 +6,9 @@ import { FR } from './template-copy/fr.ts';
 import type { MailCopy, MailText, MailWords } from './template-copy/mail-copy.ts';
 
 /**
- * The 13 transactional e-mails (API.md: "Email template keys"); the built-in templates apply until the application or
- * a tenant stores its own, in each language of LOCALES (template-copy/).
+ * The 12 transactional e-mails (the spec's limit; API.md: "Email template keys"); the built-in templates apply until the
+ * application or a tenant stores its own, in each language of LOCALES (template-copy/). A notice without a key of its
+ * own is another text of one (`welcome`'s `existingAccount`, `mfa_enrolled`'s `clonedPasskey`).
  */
 export const TEMPLATE_KEYS = [
   'verify_email',
@@ -20,7 +21,6 @@ export const TEMPLATE_KEYS = [
   'invitation',
   'new_sign_in',
   'account_locked',
-  'passkey_cloned',
   'email_change',
   'account_deleted',
 ] as const;
@@ -43,11 +43,10 @@ const OWN_VARIABLES: Record<TemplateKey, readonly string[]> = {
   password_reset: ['link', 'expiresInMinutes'],
   password_changed: ['link', 'changedAt'],
   email_otp: ['code', 'expiresInMinutes', 'addsPasskey'],
-  mfa_enrolled: ['link', 'factor'],
+  mfa_enrolled: ['link', 'factor', 'clonedPasskey.name'],
   invitation: ['link', 'inviter.name', 'inviter.email', 'expiresInDays'],
   new_sign_in: ['link', 'signIn.time', 'signIn.device', 'signIn.location', 'signIn.ip'],
   account_locked: ['link'],
-  passkey_cloned: ['link', 'passkey.name'],
   email_change: ['link', 'newEmail', 'expiresInMinutes'],
   account_deleted: [],
 };

@@ -137,7 +137,7 @@ async function sampleVariables(scope: Scope): Promise<Record<string, unknown>> {
     inviter: { name: 'Grace Hopper', email: 'grace@example.com' },
     newEmail: 'ada.lovelace@example.org',
     signIn: { time: '2025-01-15T09:30:00Z', device: 'Firefox on macOS', location: 'Lisbon, Portugal', ip: '203.0.113.7' },
-    passkey: { name: 'YubiKey 5' },
+    clonedPasskey: null,
   };
 }
 

@@ -59,14 +59,15 @@ export const DE: MailCopy = {
         'Er läuft in {{ expiresInMinutes }} Minuten ab. Geben Sie ihn niemals weiter.{% if addsPasskey %} Wer ihn hat, kann Ihrem Konto einen eigenen Passkey hinzufügen: Wenn Sie ihn nicht angefordert haben, ignorieren Sie diese E-Mail.{% endif %}',
       ],
     },
+    // Also the notice that a copied passkey was refused and removed (`clonedPasskey`): a change to the user's sign-in methods.
     mfa_enrolled: {
-      subject: 'Ihrem Konto bei {{ application.name }} wurde eine Anmeldemethode hinzugefügt',
-      heading: 'Neuer zweiter Faktor hinzugefügt',
+      subject: '{% if clonedPasskey %}Ein Passkey wurde aus Ihrem {{ application.name }}-Konto entfernt{% else %}Ihrem Konto bei {{ application.name }} wurde eine Anmeldemethode hinzugefügt{% endif %}',
+      heading: '{% if clonedPasskey %}Eine Kopie Ihres Passkeys wurde verwendet{% else %}Neuer zweiter Faktor hinzugefügt{% endif %}',
       paragraphs: [
-        '{{ factor }} wurde als zweiter Faktor zu {{ user.email }} hinzugefügt.',
-        'Wenn Sie das nicht waren, prüfen Sie jetzt Ihre Sicherheitseinstellungen.',
+        '{% if clonedPasskey %}Ihr Passkey „{{ clonedPasskey.name }}“ wurde soeben mit einer Signatur verwendet, die darauf hinweist, dass er kopiert wurde. Wir haben die Anmeldung abgelehnt und den Passkey aus {{ user.email }} entfernt.{% else %}{{ factor }} wurde als zweiter Faktor zu {{ user.email }} hinzugefügt.{% endif %}',
+        '{% if clonedPasskey %}Wenn Sie den Schlüssel noch haben, melden Sie sich auf andere Weise an und fügen Sie ihn erneut hinzu. Wenn Sie sich nicht anmelden wollten, sichern Sie jetzt Ihr Konto.{% else %}Wenn Sie das nicht waren, prüfen Sie jetzt Ihre Sicherheitseinstellungen.{% endif %}',
       ],
-      button: 'Sicherheitseinstellungen prüfen',
+      button: '{% if clonedPasskey %}Konto sichern{% else %}Sicherheitseinstellungen prüfen{% endif %}',
     },
     invitation: {
       subject: '{% if inviter.name %}{{ inviter.name }} hat Sie zu {{ tenant.name | default: application.name }} eingeladen{% else %}Sie sind zu {{ tenant.name | default: application.name }} eingeladen{% endif %}',
@@ -94,15 +95,6 @@ export const DE: MailCopy = {
         'Setzen Sie Ihr Passwort zurück, um es zu entsperren.',
       ],
       button: 'Passwort zurücksetzen',
-    },
-    passkey_cloned: {
-      subject: 'Ein Passkey wurde aus Ihrem {{ application.name }}-Konto entfernt',
-      heading: 'Eine Kopie Ihres Passkeys wurde verwendet',
-      paragraphs: [
-        'Ihr Passkey „{{ passkey.name }}“ wurde soeben mit einer Signatur verwendet, die darauf hinweist, dass er kopiert wurde. Wir haben die Anmeldung abgelehnt und den Passkey aus {{ user.email }} entfernt.',
-        'Wenn Sie den Schlüssel noch haben, melden Sie sich auf andere Weise an und fügen Sie ihn erneut hinzu. Wenn Sie sich nicht anmelden wollten, sichern Sie jetzt Ihr Konto.',
-      ],
-      button: 'Konto sichern',
     },
     email_change: {
       subject: 'Bestätigen Sie Ihre neue E-Mail-Adresse für {{ application.name }}',

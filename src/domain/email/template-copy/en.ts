@@ -52,11 +52,15 @@ export const EN: MailCopy = {
       heading: 'Your one-time code',
       paragraphs: ['{% if addsPasskey %}Enter this code to accept the invitation and add a passkey to your account{% else %}Enter this code to continue{% endif %}: <strong style="font-size:22px;letter-spacing:4px">{{ code }}</strong>', 'It expires in {{ expiresInMinutes }} minutes. Never share it with anyone.{% if addsPasskey %} Whoever has it can add their own passkey to your account: if you did not ask for it, ignore this e-mail.{% endif %}'],
     },
+    // Also the notice that a copied passkey was refused and removed (`clonedPasskey`): a change to the user's sign-in methods.
     mfa_enrolled: {
-      subject: 'A sign-in method was added to your {{ application.name }} account',
-      heading: 'New second factor added',
-      paragraphs: ['{{ factor }} was added as a second factor to {{ user.email }}.', 'If this was not you, review your security settings now.'],
-      button: 'Review security settings',
+      subject: '{% if clonedPasskey %}A passkey was removed from your {{ application.name }} account{% else %}A sign-in method was added to your {{ application.name }} account{% endif %}',
+      heading: '{% if clonedPasskey %}A copy of your passkey was used{% else %}New second factor added{% endif %}',
+      paragraphs: [
+        '{% if clonedPasskey %}Your passkey “{{ clonedPasskey.name }}” was just used with a signature that shows it may have been copied. We refused the sign-in and removed the passkey from {{ user.email }}.{% else %}{{ factor }} was added as a second factor to {{ user.email }}.{% endif %}',
+        '{% if clonedPasskey %}If you still hold the key, sign in another way and add it again. If you did not try to sign in, secure your account now.{% else %}If this was not you, review your security settings now.{% endif %}',
+      ],
+      button: '{% if clonedPasskey %}Secure my account{% else %}Review security settings{% endif %}',
     },
     invitation: {
       subject: '{% if inviter.name %}{{ inviter.name }} invited you to {{ tenant.name | default: application.name }}{% else %}You are invited to {{ tenant.name | default: application.name }}{% endif %}',
@@ -81,15 +85,6 @@ export const EN: MailCopy = {
       heading: 'Your account is locked',
       paragraphs: ['After too many failed sign-in attempts we locked {{ user.email }} to protect it.', 'Reset your password to unlock it.'],
       button: 'Reset password',
-    },
-    passkey_cloned: {
-      subject: 'A passkey was removed from your {{ application.name }} account',
-      heading: 'A copy of your passkey was used',
-      paragraphs: [
-        'Your passkey “{{ passkey.name }}” was just used with a signature that shows it may have been copied. We refused the sign-in and removed the passkey from {{ user.email }}.',
-        'If you still hold the key, sign in another way and add it again. If you did not try to sign in, secure your account now.',
-      ],
-      button: 'Secure my account',
     },
     email_change: {
       subject: 'Confirm your new e-mail address for {{ application.name }}',

@@ -59,14 +59,15 @@ export const ES: MailCopy = {
         'Caduca en {{ expiresInMinutes }} minutos. No lo comparta nunca con nadie.{% if addsPasskey %} Quien lo tenga puede añadir su propia llave de acceso a su cuenta: si no lo ha pedido, ignore este correo.{% endif %}',
       ],
     },
+    // Also the notice that a copied passkey was refused and removed (`clonedPasskey`): a change to the user's sign-in methods.
     mfa_enrolled: {
-      subject: 'Se añadió un método de inicio de sesión a su cuenta de {{ application.name }}',
-      heading: 'Nuevo segundo factor añadido',
+      subject: '{% if clonedPasskey %}Se ha quitado una llave de acceso de su cuenta de {{ application.name }}{% else %}Se añadió un método de inicio de sesión a su cuenta de {{ application.name }}{% endif %}',
+      heading: '{% if clonedPasskey %}Se ha usado una copia de su llave de acceso{% else %}Nuevo segundo factor añadido{% endif %}',
       paragraphs: [
-        '{{ factor }} se añadió como segundo factor a {{ user.email }}.',
-        'Si no fue usted, revise ahora su configuración de seguridad.',
+        '{% if clonedPasskey %}Su llave de acceso «{{ clonedPasskey.name }}» se acaba de usar con una firma que indica que puede haber sido copiada. Hemos rechazado el inicio de sesión y hemos quitado la llave de acceso de {{ user.email }}.{% else %}{{ factor }} se añadió como segundo factor a {{ user.email }}.{% endif %}',
+        '{% if clonedPasskey %}Si todavía tiene la llave, inicie sesión de otra forma y añádala de nuevo. Si no intentó iniciar sesión, proteja su cuenta ahora.{% else %}Si no fue usted, revise ahora su configuración de seguridad.{% endif %}',
       ],
-      button: 'Revisar la configuración de seguridad',
+      button: '{% if clonedPasskey %}Proteger mi cuenta{% else %}Revisar la configuración de seguridad{% endif %}',
     },
     invitation: {
       subject: '{% if inviter.name %}{{ inviter.name }} le invitó{% else %}Está invitado{% endif %} a {{ tenant.name | default: application.name }}',
@@ -94,15 +95,6 @@ export const ES: MailCopy = {
         'Restablezca su contraseña para desbloquearla.',
       ],
       button: 'Restablecer la contraseña',
-    },
-    passkey_cloned: {
-      subject: 'Se ha quitado una llave de acceso de su cuenta de {{ application.name }}',
-      heading: 'Se ha usado una copia de su llave de acceso',
-      paragraphs: [
-        'Su llave de acceso «{{ passkey.name }}» se acaba de usar con una firma que indica que puede haber sido copiada. Hemos rechazado el inicio de sesión y hemos quitado la llave de acceso de {{ user.email }}.',
-        'Si todavía tiene la llave, inicie sesión de otra forma y añádala de nuevo. Si no intentó iniciar sesión, proteja su cuenta ahora.',
-      ],
-      button: 'Proteger mi cuenta',
     },
     email_change: {
       subject: 'Confirme su nuevo correo electrónico para {{ application.name }}',

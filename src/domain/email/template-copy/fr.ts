@@ -59,14 +59,15 @@ export const FR: MailCopy = {
         'Il expire dans {{ expiresInMinutes }} minutes. Ne le communiquez jamais à personne.{% if addsPasskey %} Quiconque l’a peut ajouter sa propre clé d’accès à votre compte : si vous ne l’avez pas demandé, ignorez cet e-mail.{% endif %}',
       ],
     },
+    // Also the notice that a copied passkey was refused and removed (`clonedPasskey`): a change to the user's sign-in methods.
     mfa_enrolled: {
-      subject: 'Une méthode de connexion a été ajoutée à votre compte {{ application.name }}',
-      heading: 'Nouveau deuxième facteur ajouté',
+      subject: '{% if clonedPasskey %}Une clé d’accès a été retirée de votre compte {{ application.name }}{% else %}Une méthode de connexion a été ajoutée à votre compte {{ application.name }}{% endif %}',
+      heading: '{% if clonedPasskey %}Une copie de votre clé d’accès a été utilisée{% else %}Nouveau deuxième facteur ajouté{% endif %}',
       paragraphs: [
-        '{{ factor }} a été ajouté comme deuxième facteur à {{ user.email }}.',
-        'Si ce n’était pas vous, vérifiez vos paramètres de sécurité maintenant.',
+        '{% if clonedPasskey %}Votre clé d’accès « {{ clonedPasskey.name }} » vient d’être utilisée avec une signature indiquant qu’elle a peut-être été copiée. Nous avons refusé la connexion et retiré la clé d’accès de {{ user.email }}.{% else %}{{ factor }} a été ajouté comme deuxième facteur à {{ user.email }}.{% endif %}',
+        '{% if clonedPasskey %}Si vous avez toujours la clé, connectez-vous autrement et ajoutez-la de nouveau. Si vous n’avez pas essayé de vous connecter, sécurisez votre compte maintenant.{% else %}Si ce n’était pas vous, vérifiez vos paramètres de sécurité maintenant.{% endif %}',
       ],
-      button: 'Vérifier les paramètres de sécurité',
+      button: '{% if clonedPasskey %}Sécuriser mon compte{% else %}Vérifier les paramètres de sécurité{% endif %}',
     },
     invitation: {
       subject: '{% if inviter.name %}{{ inviter.name }} vous invite{% else %}Vous êtes invité{% endif %} à rejoindre {{ tenant.name | default: application.name }}',
@@ -94,15 +95,6 @@ export const FR: MailCopy = {
         'Réinitialisez votre mot de passe pour le déverrouiller.',
       ],
       button: 'Réinitialiser le mot de passe',
-    },
-    passkey_cloned: {
-      subject: 'Une clé d’accès a été retirée de votre compte {{ application.name }}',
-      heading: 'Une copie de votre clé d’accès a été utilisée',
-      paragraphs: [
-        'Votre clé d’accès « {{ passkey.name }} » vient d’être utilisée avec une signature indiquant qu’elle a peut-être été copiée. Nous avons refusé la connexion et retiré la clé d’accès de {{ user.email }}.',
-        'Si vous avez toujours la clé, connectez-vous autrement et ajoutez-la de nouveau. Si vous n’avez pas essayé de vous connecter, sécurisez votre compte maintenant.',
-      ],
-      button: 'Sécuriser mon compte',
     },
     email_change: {
       subject: 'Confirmez votre nouvelle adresse e-mail pour {{ application.name }}',
