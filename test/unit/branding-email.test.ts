@@ -116,6 +116,12 @@ describe('templates', () => {
   it('escapes HTML output, folds subjects, and refuses what cannot render', async () => {
     expect(await renderPart('html', '{{ v }}', { v: '<b>"&' })).toBe('&lt;b&gt;&#34;&amp;');
     expect(await renderPart('text', '{{ v }}', { v: '<b>' })).toBe('<b>');
+    // A capture is the template's own HTML, its outputs escaped once: printed again, by {{ }} or echo, not twice.
+    const name = { v: 'Seán O\'Brien & <Co>' };
+    const once = 'Seán O&#39;Brien &amp; &lt;Co&gt;';
+    expect(await renderPart('html', '{% capture hi %}<b>Hi {{ v }}</b>{% endcapture %}{{ hi }}|{% echo hi %}|{{ hi | raw }}', name)).toBe(`<b>Hi ${once}</b>|<b>Hi ${once}</b>|<b>Hi ${once}</b>`);
+    expect(await renderPart('html', '{% capture hi %}{{ v }}{% endcapture %}{% if hi %}{{ hi | size }} {{ hi.size }}{% endif %}{% if hi == "x" %}!{% endif %}', name)).toBe(`${once.length} ${once.length}`);
+    expect(await renderPart('text', '{% capture hi %}Hi {{ v }}{% endcapture %}{{ hi }}', name)).toBe('Hi Seán O\'Brien & <Co>');
     expect(await renderPart('subject', 'Hi {{ v }}', { v: 'a\r\nBcc: b' })).toBe('Hi a Bcc: b');
     expect(await fieldOfAsync(() => renderPart('html', '{% layout "x" %}', {}))).toBe('html');
     // No tag reaches the file system, even for a file that exists in the working directory.

@@ -1,7 +1,9 @@
 import { parentPort } from 'node:worker_threads';
 import {
   AssertionError,
+  CaptureTag,
   CycleTag,
+  Drop,
   type Arguments,
   Liquid,
   LiquidError,
@@ -57,13 +59,43 @@ class EscapingEcho extends Tag {
   }
   *render(ctx: Context, emitter: Emitter): Generator<unknown, void, unknown> {
     if (this.value === undefined) return;
-    const text = stringify(yield this.value.value(ctx, false));
-    emitter.write(this.value.filters.at(-1)?.raw === true ? text : escapeHtml(text));
+    const value: unknown = yield this.value.value(ctx, false);
+    emitter.write(this.value.filters.at(-1)?.raw === true ? stringify(value) : escapeOutput(value));
   }
   *arguments(): Arguments {
     if (this.value !== undefined) yield this.value;
   }
 }
+
+/** A capture's output in an HTML part: escaped already as it was written, so printed again it is not escaped twice (a
+ *  name's `&` as `&amp;amp;`). Filters read its text (`valueOf`); one that changes it makes a plain string again. */
+class CapturedHtml extends Drop {
+  readonly html: string;
+  constructor(html: string) {
+    super();
+    this.html = html;
+  }
+  override valueOf(): string {
+    return this.html;
+  }
+  /** The `size` filter reads `length` itself, and `.size` asks the drop. */
+  get length(): number {
+    return this.html.length;
+  }
+  override liquidMethodMissing(key: string): unknown {
+    return key === 'size' ? this.html.length : undefined;
+  }
+}
+
+class EscapedCapture extends CaptureTag {
+  override *render(ctx: Context): Generator<unknown, void, unknown> {
+    const html = stringify(yield this.liquid.renderer.renderTemplates(this.templates, ctx));
+    ctx.bottom()[this.variable] = new CapturedHtml(html);
+  }
+}
+
+/** `outputEscape` and `{% echo %}`: what is not HTML already is escaped. */
+const escapeOutput = (value: unknown) => (value instanceof CapturedHtml ? value.html : escapeHtml(stringify(value)));
 
 /** liquidjs writes the candidate it picks as it is. */
 class EscapingCycle extends CycleTag {
@@ -100,8 +132,9 @@ function chargeOutput(engine: Liquid): Liquid {
   return engine;
 }
 
-const htmlEngine = chargeOutput(new Liquid({ ...LIMITS, outputEscape: 'escape' }));
+const htmlEngine = chargeOutput(new Liquid({ ...LIMITS, outputEscape: escapeOutput }));
 htmlEngine.registerTag('echo', EscapingEcho);
+htmlEngine.registerTag('capture', EscapedCapture);
 htmlEngine.registerTag('cycle', EscapingCycle);
 const textEngine = chargeOutput(new Liquid(LIMITS));
 
