@@ -188,7 +188,7 @@ describe("the E-mail tab's editing in Chromium", () => {
     await templateRow('welcome').getByText('Customized', { exact: true }).waitFor();
     expect(await templateRow('welcome').textContent()).toContain('Welcome to Acme');
     expect(await region('Templates').getByText('Customized', { exact: true }).count()).toBe(1);
-    expect(await region('Templates').getByText('Inherited', { exact: true }).count()).toBe(12);
+    expect(await region('Templates').getByText('Inherited', { exact: true }).count()).toBe(11);
     expect(await tenantTemplate(acme, 'welcome')).toMatchObject({ source: 'customized', subject: 'Welcome to Acme' });
     expect(await tenantTemplate(acme, 'password_reset')).toMatchObject({ source: 'inherited' });
     expect((await get('/email/templates/welcome')).subject).toBe(applicationSubject);
