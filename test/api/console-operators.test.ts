@@ -142,6 +142,19 @@ describe('the first operator', () => {
     const record = (audit.body.data as { target: { id: string }; actor: unknown }[]).find((entry) => entry.target.id === created.body.id);
     expect(record?.actor).toMatchObject({ type: 'operator', id: firstOperator });
   });
+
+  it('manages, as its operator app_admin, an application they create through the console; a key’s creation makes no operator', async () => {
+    const created = await (await operatorClient(firstOperator)).post('/applications', { name: 'Made on the dashboard' });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const listed = await get(await operatorClient(firstOperator), '/managed-applications');
+    expect(listed.body.data).toContainEqual({ id: created.body.id, name: 'Made on the dashboard', multiTenant: false });
+    const byKey = await app.http.post('/applications', { name: 'Made by a key' });
+    expect(byKey.status, JSON.stringify(byKey.body)).toBe(201);
+    expect(await app.sql('select 1 from role_assignment where application_id = ? and subject_type = ?', [byKey.body.id, 'operator'])).toEqual([]);
+    // Gone again: the tests below count the applications this operator is the last admin of.
+    const operator = await operatorClient(firstOperator, created.body.id);
+    expect((await operator.delete(`/applications/${created.body.id}`, { headers: operator.headers })).status).toBe(204);
+  });
 });
 
 describe('an operator of one tenant', () => {

@@ -12,7 +12,7 @@ import { lifetimeWithin } from '../api-keys/api-keys.ts';
 import { issueApiKey, recordKeyIssued, type ApiKeyWithSecret, type IssueApiKey } from '../api-keys/issue.ts';
 import { recordAudit, type AuditActor } from '../audit.ts';
 import { insertPasswordProvider } from '../auth-providers/auth-providers.ts';
-import { createBuiltInRoles } from '../authorization/built-in-roles.ts';
+import { assignAppAdmin, createBuiltInRoles } from '../authorization/built-in-roles.ts';
 import { configurationChanged } from '../tenancy/changed.ts';
 import { lockForTenancyChange } from '../tenancy/config-lock.ts';
 import { paginate, scopedList, type Page, type PageArgs, type Row } from '../pagination.ts';
@@ -143,11 +143,30 @@ function initialKeyFor(scope: Scope): InitialKey {
   };
 }
 
+/**
+ * The operator creating an application, as a console user or acting on another application: they are made its
+ * operator `app_admin` when they hold all of that, so it is in their dashboard at once (as Zitadel's project creator
+ * owns it); null for any other creator.
+ */
+function creatingOperator(scope: Scope, owner: Application): string | null {
+  const { actor, apiKeyId } = scope.principal;
+  const operator = actor.type === 'operator' || (actor.type === 'user' && apiKeyId === null && owner.console);
+  return operator && scope.permissions.covers(BUILT_IN_ROLES.app_admin.permissions) ? actor.id : null;
+}
+
 export async function createApplication(scope: Scope, input: CreateApplicationInput): Promise<CreatedApplication> {
   const owner = await scope.application();
   const row = newApplicationRow(owner.organizationId, input);
   const key = initialKeyFor(scope);
-  return scope.transactional(async (em) => insertApplication(em, scope, row, key));
+  const operator = creatingOperator(scope, owner);
+  return scope.transactional(async (em) => {
+    const created = insertApplication(em, scope, row, key);
+    if (operator === null) return created;
+    // The assignment reads the new application's app_admin role back.
+    await em.flush();
+    await assignAppAdmin(em, { ...scope, applicationId: created.id, tenantId: null }, { type: 'operator', id: operator });
+    return created;
+  });
 }
 
 /**

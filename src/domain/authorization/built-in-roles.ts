@@ -1,13 +1,23 @@
 import type { Connection, EntityManager, Transaction } from '@mikro-orm/postgresql';
 import { BUILT_IN_ROLES, type BuiltInRole } from '../../auth/permissions.ts';
-import { Role } from '../../db/entities/index.ts';
+import { Role, RoleAssignment } from '../../db/entities/index.ts';
 import { newId } from '../../ids.ts';
+import { recordAudit, type AuditActor } from '../audit.ts';
+import { assignmentSnapshot } from './role-assignments.ts';
 
 export function createBuiltInRoles(em: EntityManager, applicationId: string): void {
   for (const key of Object.keys(BUILT_IN_ROLES) as BuiltInRole[]) {
     const { name, permissions } = BUILT_IN_ROLES[key];
     em.create(Role, { applicationId, id: newId(), tenantId: null, key, name, description: '', permissions: [...permissions], builtIn: true });
   }
+}
+
+/** `app_admin` of the actor's application, held by `subject`; its built-in roles must be flushed already. */
+export async function assignAppAdmin(em: EntityManager, actor: AuditActor, subject: { type: 'user' | 'operator'; id: string }): Promise<void> {
+  const { applicationId } = actor;
+  const role = await em.findOneOrFail(Role, { applicationId, key: 'app_admin', tenantId: null }, { filters: false });
+  const assignment = em.create(RoleAssignment, { applicationId, id: newId(), tenantId: null, roleId: role.id, subjectType: subject.type, subjectId: subject.id });
+  recordAudit(em, actor, { action: 'role_assignment.created', targetType: 'role_assignment', targetId: assignment.id, after: assignmentSnapshot(assignment) });
 }
 
 /** The built-in roles whose permissions the contract defines, which no one edits; `member`'s are the application's. */

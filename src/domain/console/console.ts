@@ -1,13 +1,13 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { lockedTransaction } from '../../db/advisory-lock.ts';
-import { OAuthClient, Role, RoleAssignment, User } from '../../db/entities/index.ts';
+import { OAuthClient, User } from '../../db/entities/index.ts';
 import { SHARED_POOL } from '../../db/entities/user.entity.ts';
 import type { SqlRunner } from '../../db/owned-sql.ts';
 import type { Scope } from '../../context.ts';
 import { newId } from '../../ids.ts';
 import { insertApplicationRow, newApplicationRow } from '../applications/applications.ts';
 import { recordAudit, type AuditActor } from '../audit.ts';
-import { assignmentSnapshot } from '../authorization/role-assignments.ts';
+import { assignAppAdmin } from '../authorization/built-in-roles.ts';
 import { oauthClientSnapshot } from '../oauth-clients/oauth-clients.ts';
 import { normalizeEmail } from '../users/email-key.ts';
 import { issueLink } from '../users/link-tokens.ts';
@@ -198,11 +198,4 @@ async function ensureFirstOperator(em: EntityManager, start: ConsoleStart, confi
   // The link's row names the user, whose row must be written first.
   await em.flush();
   return { email, passwordLink: configured === undefined ? await linkFor(user.id) : null };
-}
-
-async function assignAppAdmin(em: EntityManager, actor: AuditActor, subject: { type: 'user' | 'operator'; id: string }): Promise<void> {
-  const { applicationId } = actor;
-  const role = await em.findOneOrFail(Role, { applicationId, key: 'app_admin', tenantId: null }, { filters: false });
-  const assignment = em.create(RoleAssignment, { applicationId, id: newId(), tenantId: null, roleId: role.id, subjectType: subject.type, subjectId: subject.id });
-  recordAudit(em, actor, { action: 'role_assignment.created', targetType: 'role_assignment', targetId: assignment.id, after: assignmentSnapshot(assignment) });
 }
