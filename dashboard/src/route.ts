@@ -1,7 +1,10 @@
 import { useSyncExternalStore } from 'react';
 import { mayDiscardChanges } from './hooks/use-unsaved-changes.ts';
 
-/** The applications, or one of them and one of its tabs (both optional): the dashboard's default page. */
+/**
+ * The applications, or one of them and one of its tabs (both optional): the dashboard's default page, which opens an
+ * operator's only application at once; `page` set, the list itself, where applications are created.
+ */
 export interface ApplicationsRoute {
   readonly page?: 'applications';
   readonly appId?: string;
@@ -13,17 +16,19 @@ export type Route = ApplicationsRoute | { readonly page: 'organization' };
 
 // No clash with an application: their ids are UUIDs.
 const ORGANIZATION_SEGMENT = 'organization';
+const APPLICATIONS_SEGMENT = 'applications';
 
 // The fragment, not the path: the redirect URI stays one (/dashboard/) and the server serves one page.
 function parse(hash: string): Route {
   const [appId, tab] = hash.replace(/^#\/?/, '').split('/').map(decodeURIComponent);
   if (appId === ORGANIZATION_SEGMENT) return { page: 'organization' };
+  if (appId === APPLICATIONS_SEGMENT) return { page: 'applications' };
   return { ...(appId ? { appId } : {}), ...(tab ? { tab } : {}) };
 }
 
 export function routeHash(route: Route): string {
   if (route.page === 'organization') return `#/${ORGANIZATION_SEGMENT}`;
-  if (route.appId === undefined) return '#/';
+  if (route.appId === undefined) return route.page === 'applications' ? `#/${APPLICATIONS_SEGMENT}` : '#/';
   return `#/${encodeURIComponent(route.appId)}${route.tab === undefined ? '' : `/${encodeURIComponent(route.tab)}`}`;
 }
 

@@ -150,7 +150,7 @@ describe("the dashboard's address and session in Chromium", () => {
 
     await dashboard.page.getByRole('button', { name: 'All applications' }).click();
     await dashboard.page.getByRole('link', { name: 'My application' }).waitFor();
-    expect(new URL(dashboard.page.url()).hash).toBe('#/');
+    expect(new URL(dashboard.page.url()).hash).toBe('#/applications');
   });
 
   it('gives a duplicated tab a session of its own, so that renewing in either leaves both signed in', async () => {

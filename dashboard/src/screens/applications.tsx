@@ -1,22 +1,36 @@
 import { KnownNames } from '../components/known-names.tsx';
 import { ErrorMessage, Loading } from '../components/status.tsx';
 import { useAsync } from '../hooks/use-async.ts';
-import { listManagedApplications } from '../operations.ts';
+import { useReadOnReturn } from '../hooks/use-read-on-return.ts';
+import { listManagedApplications, type ManagedApplication } from '../operations.ts';
 import { navigate, routeHash, type ApplicationsRoute } from '../route.ts';
 import { Application } from './application.tsx';
+import { CreateApplicationForm } from './create-application-form.tsx';
 
-/** The applications the operator manages; the one the URL names opened, or the only one opened at once. */
+/**
+ * The applications the operator manages and the creation of another; the one the URL names opened, or the only one
+ * opened at once unless the URL asks for the list.
+ */
 export function Applications({ route }: { route: ApplicationsRoute }) {
   const applications = useAsync(listManagedApplications);
+  useReadOnReturn(applications);
 
   if (applications.status === 'loading') return <Loading>Loading your applications…</Loading>;
   if (applications.status === 'failed') return <ErrorMessage message={applications.message} />;
   const [only, ...others] = applications.data;
-  const opened = route.appId === undefined && others.length === 0 ? only : applications.data.find((application) => application.id === route.appId);
+  const onlyOpens = route.appId === undefined && route.page === undefined && others.length === 0;
+  const opened = onlyOpens ? only : applications.data.find((application) => application.id === route.appId);
   if (opened !== undefined) {
+    const toList = () => navigate({ page: 'applications' });
+    // A rename shows at once in the heading and the list, a deletion leaves the list without it.
+    const changed = (saved: ManagedApplication | null) => {
+      if (saved !== null) return applications.replace(applications.data.map((application) => (application.id === saved.id ? saved : application)));
+      applications.replace(applications.data.filter((application) => application.id !== opened.id));
+      return toList();
+    };
     return (
       <KnownNames type="application" items={applications.data}>
-        <Application application={opened} tab={route.tab} onBack={others.length > 0 ? () => navigate({}) : undefined} />
+        <Application application={opened} tab={route.tab} onBack={toList} onChanged={changed} />
       </KnownNames>
     );
   }
@@ -37,6 +51,7 @@ export function Applications({ route }: { route: ApplicationsRoute }) {
           ))}
         </ul>
       )}
+      <CreateApplicationForm onCreated={applications.refresh} />
     </>
   );
 }

@@ -1,0 +1,79 @@
+import { useId, useState, type FormEvent } from 'react';
+import { SecretOnce } from '../components/secret-once.tsx';
+import { Refusal } from '../components/status.tsx';
+import { TextField } from '../components/text-field.tsx';
+import { useDraft } from '../hooks/use-draft.ts';
+import { RefusedField } from '../hooks/use-refused-field.ts';
+import { useSubmission } from '../hooks/use-submission.ts';
+import { createApplication, type CreatedApplication } from '../operations-applications.ts';
+import { routeHash } from '../route.ts';
+
+const NEW_APPLICATION = { name: '', multiTenant: false };
+
+const TENANCY = [
+  { multiTenant: false, label: 'Single-tenant', hint: 'One set of users and settings, as most apps have.' },
+  { multiTenant: true, label: 'Multi-tenant', hint: 'Your customers are tenants, each with its own members and, as you choose, its own branding, e-mail and sign-in.' },
+] as const;
+
+/** "Create application": a name and whether it has tenants (fixed once created); then the way into it and its initial key's secret, once. */
+export function CreateApplicationForm({ onCreated }: { onCreated: () => void }) {
+  const id = useId();
+  const [draft, setDraft] = useDraft(NEW_APPLICATION);
+  const [created, setCreated] = useState<CreatedApplication | null>(null);
+  const submission = useSubmission<void>();
+
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    submission.run(async () => {
+      setCreated(null);
+      setCreated(await createApplication(draft.name.trim(), draft.multiTenant));
+      setDraft(NEW_APPLICATION);
+      onCreated();
+    });
+  };
+
+  return (
+    <section aria-labelledby={`${id}-heading`}>
+      <h2 id={`${id}-heading`}>Create application</h2>
+      <form noValidate onSubmit={submit}>
+        <RefusedField value={submission.refusal}>
+          <TextField label="Name" value={draft.name} onChange={(name) => setDraft({ ...draft, name })} field="name" />
+        </RefusedField>
+        <fieldset>
+          <legend>Tenancy (fixed once created)</legend>
+          {TENANCY.map((choice) => (
+            <div key={choice.label} className="choice">
+              <label>
+                <input
+                  type="radio"
+                  name={`${id}-tenancy`}
+                  checked={draft.multiTenant === choice.multiTenant}
+                  aria-describedby={`${id}-${choice.label}-hint`}
+                  onChange={() => setDraft({ ...draft, multiTenant: choice.multiTenant })}
+                />
+                {choice.label}
+              </label>
+              <p id={`${id}-${choice.label}-hint`} className="hint">{choice.hint}</p>
+            </div>
+          ))}
+        </fieldset>
+        <div>
+          <button type="submit" className="primary" disabled={submission.busy}>Create application</button>
+        </div>
+        <Refusal outcome={submission.outcome} />
+      </form>
+      {created !== null && (
+        <section aria-labelledby={`${id}-created`} className="created">
+          <h3 id={`${id}-created`}>{`${created.application.name} is created`}</h3>
+          <p>
+            <a href={routeHash({ appId: created.application.id })}>{`Open ${created.application.name}`}</a> to set it up: you are its
+            Application admin.
+          </p>
+          {created.initialKeySecret !== null && (
+            <SecretOnce label="Its initial API key" secret={created.initialKeySecret} onDismiss={() => setCreated({ ...created, initialKeySecret: null })} />
+          )}
+        </section>
+      )}
+    </section>
+  );
+}

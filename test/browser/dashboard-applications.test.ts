@@ -1,0 +1,108 @@
+import type { Locator } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { dashboardSuite, openTab } from '../support/dashboard.ts';
+
+/**
+ * The dashboard's applications in Chromium: from the list (reached from the one application the operator manages)
+ * it creates an application, refusing a blank name, shows its initial key once and leads into it; its Settings tab
+ * renames it and sets its audit retention, shows a refused retention at its field with nothing saved, shows its
+ * figures, and deletes it once its name is typed, back to the list. Screenshot: test-results/dashboard-applications.png.
+ */
+interface ApplicationRow {
+  readonly id: string;
+  readonly name: string;
+  readonly multi_tenant: boolean;
+  readonly audit_retention_days: number;
+}
+
+const dashboard = dashboardSuite();
+let created: string;
+
+const page = () => dashboard.page;
+const subsection = (name: string): Locator => page().getByRole('region', { name, exact: true });
+const applications = () => dashboard.app.sql<ApplicationRow>('select id, name, multi_tenant, audit_retention_days from application where not console order by name');
+const stored = async () => (await applications()).find((row) => row.id === created);
+
+describe('the applications of the dashboard in Chromium', () => {
+  it('lists them from the one application opened, with the creation form', async () => {
+    await page().getByRole('button', { name: 'All applications' }).click();
+    await page().getByRole('heading', { level: 1, name: 'Applications' }).waitFor();
+    expect(new URL(page().url()).hash).toBe('#/applications');
+    await page().getByRole('list').getByRole('link', { name: 'My application' }).waitFor();
+    await page().getByRole('heading', { level: 2, name: 'Create application' }).waitFor();
+  });
+
+  it('refuses a blank name at its field, and creates nothing', async () => {
+    const before = await applications();
+    await page().getByRole('button', { name: 'Create application' }).click();
+    await page().getByRole('alert').filter({ hasText: 'Name' }).waitFor();
+    expect(await page().getByLabel('Name', { exact: true }).getAttribute('aria-invalid')).toBe('true');
+    expect(await applications()).toEqual(before);
+  });
+
+  it('creates a multi-tenant application, shows its initial key once and leads into it', async () => {
+    await page().getByLabel('Name', { exact: true }).fill('Billing portal');
+    await page().getByLabel('Multi-tenant').check();
+    await page().getByRole('button', { name: 'Create application' }).click();
+    const notice = page().getByRole('region', { name: 'Billing portal is created' });
+    await notice.waitFor();
+    expect(await notice.getByLabel('Its initial API key').inputValue()).toMatch(/^ghk_/);
+    const row = (await applications()).find((application) => application.name === 'Billing portal');
+    expect(row).toMatchObject({ multi_tenant: true, audit_retention_days: 90 });
+    created = row!.id;
+    // Listed, as the operator is made its Application admin.
+    await page().getByRole('list').getByRole('link', { name: 'Billing portal' }).waitFor();
+    expect(await page().getByLabel('Name', { exact: true }).inputValue()).toBe('');
+
+    await notice.getByRole('link', { name: 'Open Billing portal' }).click();
+    await page().getByRole('heading', { level: 1, name: 'Billing portal' }).waitFor();
+    expect(new URL(page().url()).hash).toBe(`#/${created}`);
+    await page().getByRole('heading', { level: 2, name: 'Tenants' }).waitFor();
+  });
+
+  it('renames it and sets its audit retention on its Settings tab, with its figures', async () => {
+    await openTab(page(), 'Settings');
+    expect(await page().getByLabel('Application name').inputValue()).toBe('Billing portal');
+    expect(await page().getByLabel('Audit retention (days)').inputValue()).toBe('90');
+    await subsection('Figures').getByText('Tenants').waitFor();
+    expect(await subsection('Figures').getByRole('definition').first().textContent()).toBe('0');
+
+    await page().getByLabel('Application name').fill('Billing');
+    await page().getByLabel('Audit retention (days)').fill('30');
+    await page().getByRole('button', { name: 'Save settings' }).click();
+    await subsection('General').getByRole('status').filter({ hasText: 'Settings saved.' }).waitFor();
+    await page().getByRole('heading', { level: 1, name: 'Billing' }).waitFor();
+    expect(await stored()).toMatchObject({ name: 'Billing', audit_retention_days: 30 });
+    await page().screenshot({ path: 'test-results/dashboard-applications.png', fullPage: true });
+  });
+
+  it('shows a refused retention at its field, and changes nothing', async () => {
+    await page().getByLabel('Application name').fill('Billing renamed');
+    await page().getByLabel('Audit retention (days)').fill('5000');
+    await page().getByRole('button', { name: 'Save settings' }).click();
+    await subsection('General').getByRole('alert').filter({ hasText: 'Audit retention (days) must be a whole number of days from 1 to 3650' }).waitFor();
+    const retention = page().getByLabel('Audit retention (days)');
+    expect(await retention.getAttribute('aria-invalid')).toBe('true');
+    expect(await page().getByLabel('Application name').getAttribute('aria-invalid')).toBeNull();
+    expect(await stored()).toMatchObject({ name: 'Billing', audit_retention_days: 30 });
+    expect(await retention.inputValue()).toBe('5000');
+    await page().getByRole('heading', { level: 1, name: 'Billing' }).waitFor();
+  });
+
+  it('deletes it once its name is typed, back to the list without it', async () => {
+    // The refused edits are put back first: leaving with them would ask.
+    await page().getByLabel('Application name').fill('Billing');
+    await page().getByLabel('Audit retention (days)').fill('30');
+    const deletion = page().getByRole('button', { name: 'Delete application' });
+    expect(await deletion.isDisabled()).toBe(true);
+    await page().getByLabel('Type “Billing” to confirm').fill('Billing portal');
+    expect(await deletion.isDisabled()).toBe(true);
+    await page().getByLabel('Type “Billing” to confirm').fill('Billing');
+    await deletion.click();
+    await page().getByRole('heading', { level: 1, name: 'Applications' }).waitFor();
+    expect(new URL(page().url()).hash).toBe('#/applications');
+    await page().getByRole('list').getByRole('link', { name: 'My application' }).waitFor();
+    expect(await page().getByRole('list').getByRole('link', { name: 'Billing' }).count()).toBe(0);
+    expect(await stored()).toBeUndefined();
+  });
+});
