@@ -373,13 +373,20 @@ describe('e-mail templates', () => {
       '{% assign who = user.name | default: user.email %}{% capture action %}{{ link }}{% endcapture %}',
       '{% for color in branding.colors %}{{ forloop.index }}{{ color }}{% endfor %}{% increment sent %}{% decrement left %}',
       '{% liquid\nassign shade = branding.colors.primary\necho shade\n%}{% tablerow c in (1..2) %}{{ tablerowloop.col }}{% endtablerow %}',
-      '<a href="{{ action }}">{{ who }}</a>{{ user }}{{ user.name.size }}{{ branding.copy["login.title"] }}{{ tenant.name }}{{ expiresInMinutes }}',
+      '<a href="{{ action }}">{{ who }}</a>{% if user %}{{ user.name.size }}{% endif %}{{ branding.copy["login.title"] }}{{ tenant.name }}{{ expiresInMinutes }}',
     ].join('');
     const put = await app.http.put('/email/templates/magic_link', { subject: 'Hi {{ user.name }}', html, text: '{% assign n = 1 %}{{ n }} {{ link }}' });
     expect(put.status, JSON.stringify(put.body)).toBe(200);
     const preview = await app.http.post('/email/templates/magic_link/preview');
     expect(preview.status).toBe(200);
     expect(preview.body.html).toContain('<a href="http://gatehouse.test/example/action?token=sample-token">Ada Lovelace</a>');
+    // An object printed whole is the slip of a field left out: refused on its part, nothing stored.
+    for (const [part, source] of [['subject', 'Hi {{ user }}'], ['html', '<p>{{ application }}</p>{{ link }}'], ['text', '{{ branding.colors }} {{ link }}']] as const) {
+      const refused = await app.http.put('/email/templates/magic_link', { subject: 'Hi', html: '<a href="{{ link }}">x</a>', text: '{{ link }}', [part]: source });
+      expect(refused.status, source).toBe(422);
+      expect(refused.body, source).toMatchObject({ code: 'validation_error', field: part, message: expect.stringContaining('prints an object') });
+    }
+    expect((await app.http.get('/email/templates/magic_link')).body.html).toBe(html);
   });
 
   it('refuses a tenant’s template alike; one stored before the check still previews and renders as it is', async () => {

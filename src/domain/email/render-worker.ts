@@ -160,6 +160,8 @@ function unknownVariable(engine: Liquid, templates: Template[], offered: readonl
   return `unknown variable ${String(unknown)}, line:${row}, col:${col} (the variables of this template: ${offered.join(', ')})`;
 }
 
+const OBJECT_TEXT = '[object Object]';
+
 /** The template's refusal: a syntax or render error, a liquidjs limit (an AssertionError), output over its limit, or a
  *  variable outside `offered`; anything else is ours, and fails the worker. */
 async function render({ part, source, variables, offered }: RenderJob): Promise<RenderReply> {
@@ -169,6 +171,10 @@ async function render({ part, source, variables, offered }: RenderJob): Promise<
     const unknown = offered === undefined ? undefined : unknownVariable(engine, templates, offered);
     if (unknown !== undefined) return { refused: unknown };
     const text = String(await engine.render(templates, variables));
+    // Checked on a draft only: an object printed whole (`{{ user }}` for `{{ user.name }}`) is a slip the mail would show.
+    if (offered !== undefined && text.includes(OBJECT_TEXT) && !source.includes(OBJECT_TEXT)) {
+      return { refused: `prints an object as ${OBJECT_TEXT}: name one of its fields (such as user.name, not user)` };
+    }
     if (text.length > OUTPUT_LIMITS[part]) return { refused: `render limit exceeded (the rendered ${part} is over ${OUTPUT_LIMITS[part]} characters)` };
     return { text };
   } catch (error) {
