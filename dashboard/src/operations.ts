@@ -1,4 +1,5 @@
 import { graphql } from './api.ts';
+import type { PolicyKind } from './operations-email-auth.ts';
 
 // The dashboard's calls of the management API, with the shapes they answer (field names as in schema/*.graphql).
 
@@ -36,7 +37,12 @@ export interface ConfigurationSources {
   readonly branding: { readonly source: Source | null };
   readonly emailTemplates: readonly { readonly key: string; readonly source: Source | null }[];
   readonly emailProvider: { readonly source: Source | null };
-  readonly auth: { readonly providersSource: Source };
+  /** What the tenant holds of its authentication: its providers (`m2m` and `api_keys` too), policies and domains. */
+  readonly auth: {
+    readonly providers: readonly { readonly source: Source | null }[];
+    readonly policies: Readonly<Record<PolicyKind, { readonly source: Source | null }>>;
+    readonly domains: readonly { readonly id: string }[];
+  };
 }
 
 export interface TenantSummary {
@@ -90,7 +96,11 @@ const CONFIGURATION_SOURCES = `fragment ConfigurationSources on TenantConfigurat
   branding { source }
   emailTemplates { key source }
   emailProvider { source }
-  auth { providersSource }
+  auth {
+    providers { source }
+    policies { password { source } mfa { source } session { source } lockout { source } }
+    domains { id }
+  }
 }`;
 
 const BRANDING_FIELDS = `fragment BrandingFields on Branding {

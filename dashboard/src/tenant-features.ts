@@ -103,7 +103,9 @@ export const AUTHENTICATION: TenantFeature = {
   confirmPerTenant:
     'Isolate authentication per tenant? Each tenant gets its own auth providers, password policy, MFA and custom domains, ' +
     'and users are split into per-tenant pools: an identity no longer works across tenants.',
-  source: (configuration) => configuration.auth.providersSource,
+  // Customized by whatever keeps sharing again refused (tenant_auth_data_remains): own providers of any type, policies, domains.
+  source: ({ auth }) =>
+    auth.providers.some(isCustomized) || Object.values(auth.policies).some(isCustomized) || auth.domains.length > 0 ? 'customized' : 'inherited',
 };
 
 /** The table the tenancy switches, the tenant badges and their removal buttons are all drawn from, in display order. */
@@ -133,6 +135,10 @@ export function ownProvidersOverride(providers: readonly AuthProvider[]): Tenant
   };
 }
 
+function isCustomized(setting: { readonly source: Source | null }): boolean {
+  return setting.source === 'customized';
+}
+
 function customizedTemplateKeys(configuration: ConfigurationSources): string[] {
-  return configuration.emailTemplates.filter((template) => template.source === 'customized').map((template) => template.key);
+  return configuration.emailTemplates.filter(isCustomized).map((template) => template.key);
 }

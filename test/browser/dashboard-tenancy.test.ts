@@ -9,6 +9,10 @@ import { dashboardSuite, openTab } from '../support/dashboard.ts';
  */
 let appId: string;
 let acme: string;
+let globex: string;
+
+// Authentication is the last of the feature columns.
+const authBadge = (tenant: string) => dashboard.page.getByRole('row', { name: new RegExp(tenant) }).locator('.badge').last();
 
 const tenancyConfig = async () => (await dashboard.app.http.get(`/applications/${appId}`)).body.tenancyConfig;
 
@@ -16,7 +20,7 @@ const dashboard = dashboardSuite({
   setup: async (app) => {
     appId = app.root.applicationId;
     acme = await app.createTenant('Acme');
-    await app.createTenant('Globex');
+    globex = await app.createTenant('Globex');
     // In no tenant: the application's own pool once authentication is isolated.
     expect((await app.http.post('/users', { email: 'twice@example.com' })).status).toBe(201);
     // Acme's override is written while branding is per tenant, then hidden by switching back to application-wide.
@@ -91,6 +95,13 @@ describe('the tenancy screens of the dashboard in Chromium', () => {
     // refuses to share again: its message and what each tenant holds show, the switch stays.
     const acmePolicy = `/applications/${appId}/tenants/${acme}/policies/password`;
     expect((await dashboard.app.http.put(acmePolicy, { minLength: 14 })).status).toBe(200);
+    // Globex's own API-key settings sign no one in, yet keep sharing refused too: both tenants read Customized.
+    const globexKeys = `/applications/${appId}/tenants/${globex}/auth-providers`;
+    const globexProvider = await dashboard.app.http.post(globexKeys, { type: 'api_keys', config: { maxLifetimeDays: 30 } });
+    expect(globexProvider.status).toBe(201);
+    await dashboard.comeBack();
+    await expect.poll(() => authBadge('Acme').textContent()).toBe('Customized');
+    await expect.poll(() => authBadge('Globex').textContent()).toBe('Customized');
     const twice = await dashboard.app.http.post(`/applications/${appId}/tenants/${acme}/users`, { email: 'twice@example.com' });
     expect(twice.status).toBe(201);
     await auth.getByRole('radio', { name: 'Shared' }).click();
@@ -99,12 +110,14 @@ describe('the tenancy screens of the dashboard in Chromium', () => {
     expect(await auth.getByRole('list', { name: 'What the tenants still hold' }).getByRole('listitem').allTextContents()).toEqual([
       'acme: 1 policy of its own',
       'acme: 1 user whose e-mail address another tenant or the application also holds',
+      'globex: 1 auth provider of its own',
     ]);
     expect(await auth.getByRole('radio', { name: 'Isolated' }).isChecked()).toBe(true);
     expect((await tenancyConfig()).authIsolation).toBe('isolated');
 
     // Without them, sharing again is saved at once; an unexpected dialog would be dismissed and fail the wait.
     expect((await dashboard.app.http.delete(acmePolicy)).status).toBe(204);
+    expect((await dashboard.app.http.delete(`${globexKeys}/${globexProvider.body.id}`)).status).toBe(204);
     expect((await dashboard.app.http.delete(`/applications/${appId}/tenants/${acme}/users/${twice.body.id}`)).status).toBe(204);
     await auth.getByRole('radio', { name: 'Shared' }).click();
     await saveAuth.click();
