@@ -1,3 +1,4 @@
+import type { Dialog } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { dashboardSuite, openTab, signInToDashboard } from '../support/dashboard.ts';
 import { postForm } from '../support/oauth.ts';
@@ -6,7 +7,7 @@ import { postForm } from '../support/oauth.ts';
  * The dashboard's place and session in Chromium: the tab is in the address (a reload, Back and a sign-in return to
  * it), an access token that is about to end or refused is renewed with the refresh token without a page load, a
  * refresh token the server no longer honours ends the session, a duplicated tab signs in for a session of its own,
- * and signing out revokes it.
+ * and signing out, once the operator agrees to drop unsaved edits (and only then), revokes it.
  */
 const SESSION_KEY = 'gatehouse.dashboard.session';
 let appId: string;
@@ -32,6 +33,8 @@ async function reloadWith(change: Partial<StoredSession>): Promise<void> {
   );
   await dashboard.page.reload();
 }
+
+const minLength = () => dashboard.page.getByRole('region', { name: 'Change a policy', exact: true }).getByLabel('Minimum length', { exact: true });
 
 let clientId: string;
 const refresh = (refreshToken: string) => postForm(`${publicUrl}/oauth2/token`, { grant_type: 'refresh_token', refresh_token: refreshToken, client_id: clientId });
@@ -191,9 +194,33 @@ describe("the dashboard's address and session in Chromium", () => {
     }
   });
 
-  it('revokes the refresh token when the operator signs out', async () => {
+  it('asks before signing out drops unsaved edits: declined, the operator stays signed in with them', async () => {
+    await openTab(dashboard.page, 'Authentication');
+    await minLength().fill('14');
     const { refreshToken } = (await storedSession())!;
-    await Promise.all([dashboard.page.waitForURL(/\/oauth2\/logout/), dashboard.page.getByRole('button', { name: 'Sign out' }).click()]);
+    const asked = dashboard.answerNextDialog('dismiss');
+    await dashboard.page.getByRole('button', { name: 'Sign out' }).click();
+    expect(await asked).toBe('Discard the changes you have not saved?');
+    expect(await minLength().inputValue()).toBe('14');
+    expect((await storedSession())?.refreshToken).toBe(refreshToken);
+  });
+
+  it('revokes the refresh token when the operator signs out, agreeing to drop the edits: the browser does not ask again', async () => {
+    expect(await minLength().inputValue()).toBe('14');
+    const { refreshToken } = (await storedSession())!;
+    const dialogs: string[] = [];
+    const answer = (dialog: Dialog) => {
+      dialogs.push(dialog.type());
+      void dialog.accept();
+    };
+    dashboard.page.on('dialog', answer);
+    try {
+      await Promise.all([dashboard.page.waitForURL(/\/oauth2\/logout/), dashboard.page.getByRole('button', { name: 'Sign out' }).click()]);
+    } finally {
+      dashboard.page.off('dialog', answer);
+    }
+    // The dashboard's question only: no beforeunload prompt after it.
+    expect(dialogs).toEqual(['confirm']);
     await Promise.all([dashboard.page.waitForURL(`${publicUrl}/dashboard/`), dashboard.page.getByRole('button', { name: 'Sign out' }).click()]);
     await dashboard.page.getByRole('button', { name: 'Sign in' }).waitFor();
     expect((await refresh(refreshToken!)).body.error).toBe('invalid_grant');

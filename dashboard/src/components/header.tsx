@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { signOut } from '../auth.ts';
 import type { DashboardConfig } from '../config.ts';
 import { errorMessage } from '../error-message.ts';
+import { leavePage } from '../hooks/use-unsaved-changes.ts';
 import { routeHash, useRoute } from '../route.ts';
 import type { Session } from '../session.ts';
 import { ErrorMessage } from './status.tsx';
@@ -18,7 +19,7 @@ export function Header({ config, session, organizationName }: HeaderProps) {
   const [failure, setFailure] = useState<string | null>(null);
   const onOrganization = useRoute().page === 'organization';
   const leave = () => {
-    signOut(config, session).catch((error: unknown) => setFailure(`Sign-out failed: ${errorMessage(error)}`));
+    leavePage(() => signOut(config, session)).catch((error: unknown) => setFailure(`Sign-out failed: ${errorMessage(error)}`));
   };
   return (
     <header className="banner">

@@ -11,6 +11,21 @@ export function mayDiscardChanges(): boolean {
   return mayDiscard(unsaved);
 }
 
+// Set while the page is being left on purpose, the operator having agreed: beforeunload does not ask them again.
+let leaving = false;
+
+/** Leaves the page through `leave` (signing out) once unsaved edits may be dropped; if it fails, closing asks again. */
+export async function leavePage(leave: () => Promise<void>): Promise<void> {
+  if (!mayDiscardChanges()) return;
+  leaving = true;
+  try {
+    await leave();
+  } catch (error) {
+    leaving = false;
+    throw error;
+  }
+}
+
 /** The unsaved forms of each part (useUnsavedPart) around a form. */
 export const UnsavedParts = createContext<readonly Set<symbol>[]>([]);
 
@@ -45,7 +60,9 @@ export function useUnsavedChanges(dirty: boolean): void {
   useEffect(() => {
     if (!dirty) return undefined;
     const form = Symbol('unsaved form');
-    const onUnload = (event: BeforeUnloadEvent) => event.preventDefault();
+    const onUnload = (event: BeforeUnloadEvent) => {
+      if (!leaving) event.preventDefault();
+    };
     const registers = [unsaved, ...parts];
     for (const forms of registers) forms.add(form);
     addEventListener('beforeunload', onUnload);
