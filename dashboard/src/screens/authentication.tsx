@@ -66,7 +66,6 @@ function ApplicationAuth({ appId }: { appId: string }) {
  */
 function TenantAuth({ appId, tenant }: TenantViewProps) {
   const { view, removal, reload } = useTenantView(appId, tenant, getTenantAuth);
-  useReadOnReturn(view);
   if (view.status === 'loading') return <Loading>{`Loading ${tenant.name}'s authentication…`}</Loading>;
   if (view.status === 'failed') return <ErrorMessage message={view.message} />;
   const auth = view.data;

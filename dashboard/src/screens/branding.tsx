@@ -6,6 +6,7 @@ import { ErrorMessage, Loading } from '../components/status.tsx';
 import { Subsection } from '../components/subsection.tsx';
 import { TenantScopedSection, type TenantViewProps } from '../components/tenant-scoped-section.tsx';
 import { useAsync } from '../hooks/use-async.ts';
+import { useReadOnReturn } from '../hooks/use-read-on-return.ts';
 import { useTenantView } from '../hooks/use-tenant-view.ts';
 import { getApplicationBranding, getTenantBranding, putBranding, type BrandingInput } from '../operations.ts';
 import { BRANDING } from '../tenant-features.ts';
@@ -13,6 +14,7 @@ import { BRANDING } from '../tenant-features.ts';
 /** The application's branding, and its form. */
 function ApplicationBranding({ appId }: { appId: string }) {
   const branding = useAsync(useCallback(() => getApplicationBranding(appId), [appId]));
+  useReadOnReturn(branding);
   if (branding.status === 'loading') return <Loading>Loading the branding…</Loading>;
   if (branding.status === 'failed') return <ErrorMessage message={branding.message} />;
   const save = (input: BrandingInput) => putBranding(appId, null, input);

@@ -3,6 +3,7 @@ import { Header } from '../components/header.tsx';
 import { KnownNames } from '../components/known-names.tsx';
 import type { DashboardConfig } from '../config.ts';
 import { useAsync } from '../hooks/use-async.ts';
+import { useReadOnReturn } from '../hooks/use-read-on-return.ts';
 import { findOrganization } from '../operations-organization.ts';
 import { useRoute } from '../route.ts';
 import type { Session } from '../session.ts';
@@ -17,6 +18,8 @@ import { OtherOrganization } from './other-organization.tsx';
 export function Console({ config, session }: { config: DashboardConfig; session: Session }) {
   const route = useRoute();
   const organization = useAsync(useCallback(() => findOrganization(session.organizationId), [session.organizationId]));
+  // Read again on a return, so the Organization page's forms see changes made meanwhile (and the header its name).
+  useReadOnReturn(organization);
   const name = organization.status === 'done' ? (organization.data?.name ?? null) : null;
   const organizationId = session.organizationId;
   const named = useMemo(() => (name === null ? [] : [{ id: organizationId, name }]), [organizationId, name]);

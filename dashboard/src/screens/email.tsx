@@ -7,6 +7,7 @@ import { OverrideBadge } from '../components/override-badge.tsx';
 import { ErrorMessage, Loading } from '../components/status.tsx';
 import { TenantScopedSection, type TenantViewProps } from '../components/tenant-scoped-section.tsx';
 import { useAsync } from '../hooks/use-async.ts';
+import { useReadOnReturn } from '../hooks/use-read-on-return.ts';
 import { useTenantView } from '../hooks/use-tenant-view.ts';
 import { getApplicationEmail, getTenantEmail } from '../operations-email-auth.ts';
 import { EMAIL_PROVIDER, EMAIL_PROVIDER_OVERRIDE, EMAIL_TEMPLATES, emailTemplateOverride, isPerTenant } from '../tenant-features.ts';
@@ -14,6 +15,7 @@ import { EMAIL_PROVIDER, EMAIL_PROVIDER_OVERRIDE, EMAIL_TEMPLATES, emailTemplate
 /** The application's templates and provider, each editable, and the outbox (its tenants' mails too). */
 function ApplicationEmail({ appId }: { appId: string }) {
   const email = useAsync(useCallback(() => getApplicationEmail(appId), [appId]));
+  useReadOnReturn(email);
   if (email.status === 'loading') return <Loading>Loading the e-mail settings…</Loading>;
   if (email.status === 'failed') return <ErrorMessage message={email.message} />;
   const scope = { appId, tenantId: null };
