@@ -30,7 +30,7 @@ const keyRow = (name: string): Locator => dashboard.page.getByRole('row', { name
 const secretShown = (heading: string): Locator => dashboard.page.getByRole('region', { name: heading });
 const readUsers = (secret: string) => dashboard.app.as({ apiKey: secret }).get('/users');
 
-/** Reads the secret shown once under `heading`, then dismisses it; it is nowhere in the page afterwards. */
+/** Reads the secret shown once under `heading`, which another tab may not drop unasked, then dismisses it; it is nowhere in the page afterwards. */
 async function takeSecret(heading: string): Promise<string> {
   const shown = secretShown(heading);
   await shown.waitFor();
@@ -39,8 +39,15 @@ async function takeSecret(heading: string): Promise<string> {
   expect(await field.getAttribute('readonly')).not.toBeNull();
   const secret = await field.inputValue();
   expect(secret).not.toBe('');
+  // Kept nowhere else: another tab, or closing the page, asks first; declined, the secret stays shown.
+  expect(await dashboard.unsaved()).toBe(true);
+  const asked = dashboard.answerNextDialog('dismiss');
+  await dashboard.page.getByRole('navigation', { name: 'Application sections' }).getByRole('link', { name: 'Users', exact: true }).click();
+  expect(await asked).toBe('Discard the changes you have not saved?');
+  expect(await field.inputValue()).toBe(secret);
   await shown.getByRole('button', { name: 'I have copied it' }).click();
   await shown.waitFor({ state: 'detached' });
+  expect(await dashboard.unsaved()).toBe(false);
   expect(await dashboard.page.content()).not.toContain(secret);
   return secret;
 }

@@ -1,4 +1,5 @@
 import { useId } from 'react';
+import { useUnsavedChanges } from '../hooks/use-unsaved-changes.ts';
 
 interface SecretOnceProps {
   label: string;
@@ -10,6 +11,8 @@ interface SecretOnceProps {
 /** A secret the server hands out once (a new key's or client's, a rotated one's): read-only to copy, with that warning. */
 export function SecretOnce({ label, secret, onDismiss }: SecretOnceProps) {
   const id = useId();
+  // Lost for good once it leaves the page: until "I have copied it", leaving asks first, as unsaved edits do.
+  useUnsavedChanges(true);
   return (
     <div className="secret-once">
       <label htmlFor={id}>{label}</label>
