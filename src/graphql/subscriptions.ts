@@ -5,6 +5,8 @@ import type { Principal } from '../auth/principal.ts';
 import {
   getOperationAST,
   GraphQLError,
+  Kind,
+  OperationTypeNode,
   specifiedRules,
   subscribe,
   validate,
@@ -13,6 +15,9 @@ import {
   type FormattedExecutionResult,
   type GraphQLFormattedError,
   type GraphQLSchema,
+  type ASTVisitor,
+  type SelectionNode,
+  type ValidationContext,
 } from 'graphql';
 import type { RequestContext } from '../context.ts';
 import { GatehouseError } from '../errors.ts';
@@ -52,7 +57,40 @@ export type StartedSubscription =
   | { readonly refused: readonly GraphQLError[] }
   | { readonly results: AsyncIterableIterator<FormattedExecutionResult>; readonly slot: StreamSlot };
 
-const RULES = [...specifiedRules, KnownOperationTypesRule, OperationLimitsRule];
+/**
+ * graphql-js 16 refuses a subscription of more than one root field, not one whose only field is skipped (`@skip`,
+ * `@include`), which `subscribe` then throws on: a condition on the root selections is refused instead.
+ */
+function UnconditionalSubscriptionRootRule(context: ValidationContext): ASTVisitor {
+  const conditional = (selections: readonly SelectionNode[]): SelectionNode | undefined => {
+    for (const selection of selections) {
+      if (selection.directives?.some((directive) => directive.name.value === 'skip' || directive.name.value === 'include')) return selection;
+      const inner =
+        selection.kind === Kind.INLINE_FRAGMENT ? selection.selectionSet : selection.kind === Kind.FRAGMENT_SPREAD ? context.getFragment(selection.name.value)?.selectionSet : undefined;
+      const found = inner === undefined ? undefined : conditional(inner.selections);
+      if (found !== undefined) return found;
+    }
+    return undefined;
+  };
+  return {
+    OperationDefinition(node) {
+      const found = node.operation === OperationTypeNode.SUBSCRIPTION ? conditional(node.selectionSet.selections) : undefined;
+      if (found !== undefined) context.reportError(new GraphQLError('A subscription selects exactly one root field: it cannot be skipped or included conditionally', { nodes: found }));
+    },
+  };
+}
+
+const RULES = [...specifiedRules, KnownOperationTypesRule, OperationLimitsRule, UnconditionalSubscriptionRootRule];
+
+/** graphql-js's single-field rule evaluates `@include(if: $v)` without variables and throws for a non-null `$v`. */
+function validated(schema: GraphQLSchema, document: DocumentNode): readonly GraphQLError[] {
+  try {
+    return validate(schema, document, RULES);
+  } catch (error) {
+    if (error instanceof GraphQLError) return [error];
+    throw error;
+  }
+}
 
 /** A GatehouseError as a GraphQL error the serializer words as the contract's (format-error.ts); anything else thrown on. */
 export function refusalOf(error: unknown): GraphQLError {
@@ -83,7 +121,7 @@ export function subscriptionStarter(schema: GraphQLSchema, serializeError: Seria
     variables: Record<string, unknown>,
     hold: SubscriptionHold,
   ): Promise<StartedSubscription> {
-    const invalid = validate(schema, document, RULES);
+    const invalid = validated(schema, document);
     if (invalid.length > 0) return { refused: invalid.map((error) => inputRefusal(error, ApolloServerErrorCode.GRAPHQL_VALIDATION_FAILED)) };
     const operation = getOperationAST(document, operationName);
     if (operation === null || operation === undefined) {

@@ -9,6 +9,7 @@ import type { CredentialSource } from '../auth/authenticate.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { RequestContext } from '../context.ts';
 import { GatehouseError, invalid } from '../errors.ts';
+import { PingWatch } from './ping-watch.ts';
 import { MAX_STALL_MS, MAX_UNREAD_BYTES, type EventStreams, type StreamSlot } from '../event-stream.ts';
 import { withRequestLog } from '../log.ts';
 import { parseClientDocument } from './operation-limits.ts';
@@ -30,7 +31,7 @@ export interface WebSocketDeps {
   /** The refusal once the credential is over the API's rate limit. */
   readonly countRequest: (request: FastifyRequest, principal: Principal) => Promise<GatehouseError | undefined>;
   readonly contextOf: (request: FastifyRequest, principal: Principal) => RequestContext;
-  /** How often a ping goes out, as a stream's heartbeat; a client that answers none for MAX_STALL_MS is dropped. */
+  /** How often a ping goes out, as a stream's heartbeat; a client that leaves one unanswered for MAX_STALL_MS is dropped. */
   readonly heartbeatMs: number;
   readonly logCompleted: (error: Error | null, request: FastifyRequest, reply: FastifyReply) => void;
 }
@@ -90,6 +91,8 @@ function credentialsOf(payload: Readonly<Record<string, unknown>> | undefined, h
 }
 
 const textOf = (data: RawData) => (Array.isArray(data) ? Buffer.concat(data) : Buffer.isBuffer(data) ? data : Buffer.from(data)).toString();
+
+const UNEXPECTED_MESSAGE = /^Unexpected message of type \S+ received$/;
 
 const closeReason = (refusal: GatehouseError) => {
   const reason = `${refusal.code}: ${refusal.message}`;
@@ -254,18 +257,17 @@ export function graphqlWebSocket(
       if (reply === undefined) throw new Error('the upgrade of GET /graphql passed no preHandler');
       reply.code(101);
       const connection: Connection = { request, credentials: {}, held: [], running: 0, closed: false };
-      let answered = Date.now();
-      socket.on('pong', () => (answered = Date.now()));
-      const heartbeat = setInterval(() => {
-        if (Date.now() - answered > MAX_STALL_MS) return socket.terminate();
-        socket.ping();
-      }, deps.heartbeatMs);
+      const watch = new PingWatch();
+      socket.on('pong', () => watch.pong());
+      const heartbeat = setInterval(() => (watch.tick() === 'drop' ? socket.terminate() : socket.ping()), deps.heartbeatMs);
       const failed = (error: unknown) => {
         if (error instanceof ConnectionRefused) {
           connection.ended = error.refusal;
           socket.close(error.closeCode, closeReason(error.refusal));
           return;
         }
+        // graphql-ws throws a plain Error for a message type only a server sends: the protocol's 4400, the client's fault.
+        if (error instanceof Error && UNEXPECTED_MESSAGE.test(error.message)) return failed(new ConnectionRefused(CloseCode.BadRequest, invalid('type', error.message)));
         connection.ended = error instanceof Error ? error : new Error(String(error));
         socket.close(CloseCode.InternalServerError, 'Internal server error');
       };
@@ -273,7 +275,8 @@ export function graphqlWebSocket(
         {
           protocol: socket.protocol,
           send: (data) => send(socket, data),
-          close: (code, reason) => socket.close(code, reason),
+          // graphql-ws's own reasons may quote a client's id, past a close frame's 123 bytes, which ws throws on.
+          close: (code, reason = '') => socket.close(code, Buffer.byteLength(reason) <= MAX_CLOSE_REASON_BYTES ? reason : ''),
           // Within the upgrade's log, so what resolvers log carries its request id.
           onMessage: (handle) =>
             socket.on('message', (data) => withRequestLog(request.log, request.facts ?? {}, () => void handle(textOf(data)).catch(failed))),

@@ -113,6 +113,9 @@ describe('subscription auditLogs over WebSocket', () => {
       // An invalid operation: an unknown field, two root fields, a variable of the wrong type, a record of no stream.
       [{}, 'subscription { auditLogs { nope } }', app.root.apiKey, { code: 'validation_error', status: 422 }],
       [{}, 'subscription { a: auditLogs { id } b: auditLogs { id } }', app.root.apiKey, { code: 'validation_error', status: 422 }],
+      // Its only root field skipped: none left (graphql-js's own rule counts more than one only).
+      [{}, 'subscription { auditLogs @skip(if: true) { id } }', app.root.apiKey, { code: 'validation_error', status: 422 }],
+      [{ no: false }, 'subscription($no: Boolean!) { ... on Subscription { auditLogs @include(if: $no) { id } } }', app.root.apiKey, { code: 'validation_error', status: 422 }],
       [{ tenantId: 'x' }, AUDIT_SUBSCRIPTION, app.root.apiKey, { code: 'validation_error', status: 422, field: 'tenantId' }],
       [{ after: '01900000-0000-7000-8000-000000000000' }, AUDIT_SUBSCRIPTION, app.root.apiKey, { code: 'validation_error', status: 422, field: 'after' }],
     ];
@@ -120,7 +123,7 @@ describe('subscription auditLogs over WebSocket', () => {
       const socket = keyed(key);
       const subscription = socket.subscribe(query, variables);
       await eventually(() => subscription.ended, `the refusal of ${query} ${JSON.stringify(variables)}`);
-      expect(subscription.errors?.[0]?.extensions).toMatchObject(extensions);
+      expect(subscription.errors?.[0]?.extensions, `${query} ${JSON.stringify(socket.closed)}`).toMatchObject(extensions);
       const overSse = await sse(variables, key, app.baseUrl, query);
       expect(overSse.status).toBe(extensions['status']);
       expect(subscription.errors).toEqual((overSse.body as { errors: unknown[] }).errors);
@@ -217,6 +220,20 @@ describe('the protocol’s own refusals', () => {
     expect(Date.now() - started).toBeLessThan(5_000);
     const unnamed = await rawSocket(wsUrl, []);
     expect((await unnamed.closed).code).toBe(4406);
+  });
+
+  it('closes a connection sending a message only a server sends (4400), or a subscription id again, however long (4409)', async () => {
+    const early = await rawSocket(wsUrl, ['graphql-transport-ws']);
+    early.socket.send(JSON.stringify({ type: 'next', id: '1', payload: {} }));
+    expect((await early.closed).code).toBe(4400);
+    const { socket, closed } = await rawSocket(wsUrl, ['graphql-transport-ws'], { 'x-api-key': app.root.apiKey });
+    const acknowledged = new Promise((resolve) => socket.once('message', resolve));
+    socket.send(JSON.stringify({ type: 'connection_init' }));
+    await acknowledged;
+    const subscribe = JSON.stringify({ type: 'subscribe', id: 'x'.repeat(200), payload: { query: AUDIT_SUBSCRIPTION } });
+    socket.send(subscribe);
+    socket.send(subscribe);
+    expect((await closed).code).toBe(4409);
   });
 
   it('takes no message larger than a request body (1009), and no upgrade on another path (404)', async () => {
