@@ -54,6 +54,8 @@ describe('the applications of the dashboard in Chromium', () => {
     await page().getByRole('list').getByRole('link', { name: 'Billing portal' }).waitFor();
     expect(await page().getByLabel('Name', { exact: true }).inputValue()).toBe('');
 
+    // The key is shown once: leaving before "I have copied it" would ask first.
+    await notice.getByRole('button', { name: 'I have copied it' }).click();
     await notice.getByRole('link', { name: 'Open Billing portal' }).click();
     await page().getByRole('heading', { level: 1, name: 'Billing portal' }).waitFor();
     expect(new URL(page().url()).hash).toBe(`#/${created}`);
