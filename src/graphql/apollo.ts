@@ -2,7 +2,7 @@ import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
 import { Kind, type DocumentNode, type GraphQLFormattedError, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
 import type { Principal } from '../auth/principal.ts';
-import { STATUS_BY_CODE, type ErrorCode } from '../errors.ts';
+import { isErrorCode, STATUS_BY_CODE } from '../errors.ts';
 import { noteRequest } from '../log.ts';
 import { graphqlOperations } from '../metrics.ts';
 import type { RequestContext } from '../context.ts';
@@ -60,7 +60,7 @@ function operationMetricsPlugin(): ApolloServerPlugin<RequestContext> {
           const rootType = operation === undefined ? undefined : schema.getRootType(operation.operation);
           const field = root !== undefined && rootType?.getFields()[root.name.value] !== undefined ? root.name.value : 'none';
           // A refusal that matters to security is `warn` whatever status the media type answers it with (200 in JSON).
-          const refusal = typeof code === 'string' && Object.hasOwn(STATUS_BY_CODE, code) && [403, 429].includes(STATUS_BY_CODE[code as ErrorCode]) ? code : undefined;
+          const refusal = isErrorCode(code) && [403, 429].includes(STATUS_BY_CODE[code]) ? code : undefined;
           noteRequest({ operation: `${type} ${field}`, ...(refusal === undefined ? {} : { refusal }) });
           graphqlOperations.inc({
             type,

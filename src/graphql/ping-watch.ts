@@ -1,10 +1,7 @@
 import { MAX_STALL_MS } from '../event-stream.ts';
 
-/**
- * A WebSocket's heartbeat: a ping every tick, and the client dropped once a ping has gone unanswered for `stallMs`.
- * Timed from the oldest unanswered ping, not from the last pong: a heartbeat longer than `stallMs` would otherwise
- * drop every healthy client at its first tick, before any ping went out.
- */
+/** A WebSocket's heartbeat: a ping every tick; the client is dropped once a ping has gone unanswered for `stallMs`
+ *  (timed from the ping, so a heartbeat longer than `stallMs` drops no one who answers). */
 export class PingWatch {
   #unansweredSince: number | undefined;
   readonly #stallMs: number;

@@ -143,11 +143,8 @@ function initialKeyFor(scope: Scope): InitialKey {
   };
 }
 
-/**
- * The operator creating an application, as a console user or acting on another application: they are made its
- * operator `app_admin` when they hold all of that, so it is in their dashboard at once (as Zitadel's project creator
- * owns it); null for any other creator.
- */
+/** The operator creating an application (a console user, or acting on another application), made its `app_admin` so it
+ *  is in their dashboard, when they hold all of that: creating gives no more than they hold. Null for other creators. */
 function creatingOperator(scope: Scope, owner: Application): string | null {
   const { actor, apiKeyId } = scope.principal;
   const operator = actor.type === 'operator' || (actor.type === 'user' && apiKeyId === null && owner.console);

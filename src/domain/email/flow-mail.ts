@@ -95,7 +95,7 @@ export const newSignInMail = (at: MailContext, user: Recipient, v: { link: strin
 /** Its link is a reset link: the reset lifts the lock (resetPassword), as the mail says. */
 export const accountLockedMail = (at: MailContext, user: Recipient, v: { link: string }) => send(at, 'account_locked', user, v);
 
-/** `mfa_enrolled`'s other text: a change to the user's sign-in methods, as the spec's twelve templates have no key for it. */
+/** `mfa_enrolled`'s other text: the spec's twelve templates have no key of its own for it. */
 export const passkeyClonedMail = (at: MailContext, user: Recipient, v: { link: string; passkey: { name: string } }) =>
   send(at, 'mfa_enrolled', user, { link: v.link, factor: mailWords(languageOf(at, user)).factors.webauthn, clonedPasskey: v.passkey });
 

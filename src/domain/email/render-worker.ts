@@ -67,8 +67,7 @@ class EscapingEcho extends Tag {
   }
 }
 
-/** A capture's output in an HTML part: escaped already as it was written, so printed again it is not escaped twice (a
- *  name's `&` as `&amp;amp;`). Filters read its text (`valueOf`); one that changes it makes a plain string again. */
+/** A capture in an HTML part, its outputs escaped already: printed as it is. Filters read its text (`valueOf`). */
 class CapturedHtml extends Drop {
   readonly html: string;
   constructor(html: string) {

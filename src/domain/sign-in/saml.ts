@@ -487,8 +487,7 @@ export async function readSamlLogoutRequest(deps: SamlDeps, provider: SamlProvid
     if (id === '' || Number.isNaN(issued)) throw new Error('the LogoutRequest has no ID or IssueInstant');
     if (Math.abs(Date.now() - issued) > MAX_ASSERTION_AGE_MS + CLOCK_SKEW_MS) throw new Error('the LogoutRequest is not recent');
     if (!(await usedOnce(deps.orm, provider, id, new Date(issued + MAX_ASSERTION_AGE_MS + CLOCK_SKEW_MS)))) throw new Error('the LogoutRequest was used before');
-    // node-saml's: the request's own NameID child, one at most. Any NameID of the document would take one slipped into
-    // the enveloped Signature, which the signature does not cover, and end someone else's sign-ins.
+    // The request's own NameID child, as node-saml reads it: one inside the enveloped Signature is not signed.
     const nameId = validated.profile?.nameID?.trim() ?? '';
     if (nameId === '') throw new Error('the LogoutRequest names no NameID');
     return { ok: true, nameId, answer: (known) => sp.getLogoutResponseUrlAsync({ ID: id } as Profile, relayState ?? '', {}, known) };

@@ -358,8 +358,8 @@ export async function endMailedCredentials(em: EntityManager, applicationId: str
   await executeOwned(em, applicationId, 'delete from mfa_email_code where @owner and user_id = ?', [userId]);
 }
 
-/** A new password ends what the old one reached: every sign-in but `keptUid`'s, and the links and codes mailed before it
- *  (an address change asked by whoever knew the old one would otherwise outlive it, and take the account). */
+/** A new password ends what the old one reached: every sign-in but `keptUid`'s, and the links and codes mailed before
+ *  it (an address change asked with the old one among them). */
 export async function endWhatPasswordOpened(em: EntityManager, actor: AuditActor, userId: string, reason: 'password_changed' | 'password_reset', keptUid: string | null = null) {
   await endMailedCredentials(em, actor.applicationId, userId);
   return endUserSignIns(em, actor, userId, reason, keptUid);

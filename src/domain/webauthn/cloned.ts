@@ -8,9 +8,9 @@ import type { SignInUser } from '../users/sign-in-user.ts';
 import { verifyAssertion, type AssertionCheck, type ChallengeKey } from './ceremonies.ts';
 import { removeCredential, type StoredCredential } from './credentials.ts';
 
-/** A key refused as `cloned_passkey` is removed: a copy is in someone's hands and a software copy can claim any counter,
- *  so kept, the copy would pass and the owner's key be refused. In one transaction the owner is mailed `mfa_enrolled`'s copied-passkey notice
- *  and the removal audited; of two refusals racing, the one that removes it does both. */
+/** A key refused as `cloned_passkey` is removed: a software copy can claim any counter, so kept, the copy would pass
+ *  and the owner's key be refused. In one transaction the owner is mailed (passkeyClonedMail) and the removal audited;
+ *  of two refusals racing, the one that removes it does both. */
 export async function verifyUserAssertion(
   target: SignInTarget,
   user: SignInUser,

@@ -59,7 +59,6 @@ export const DE: MailCopy = {
         'Er läuft in {{ expiresInMinutes }} Minuten ab. Geben Sie ihn niemals weiter.{% if addsPasskey %} Wer ihn hat, kann Ihrem Konto einen eigenen Passkey hinzufügen: Wenn Sie ihn nicht angefordert haben, ignorieren Sie diese E-Mail.{% endif %}',
       ],
     },
-    // Also the notice that a copied passkey was refused and removed (`clonedPasskey`): a change to the user's sign-in methods.
     mfa_enrolled: {
       subject: '{% if clonedPasskey %}Ein Passkey wurde aus Ihrem {{ application.name }}-Konto entfernt{% else %}Ihrem Konto bei {{ application.name }} wurde eine Anmeldemethode hinzugefügt{% endif %}',
       heading: '{% if clonedPasskey %}Eine Kopie Ihres Passkeys wurde verwendet{% else %}Neuer zweiter Faktor hinzugefügt{% endif %}',

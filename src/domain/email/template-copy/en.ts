@@ -52,7 +52,7 @@ export const EN: MailCopy = {
       heading: 'Your one-time code',
       paragraphs: ['{% if addsPasskey %}Enter this code to accept the invitation and add a passkey to your account{% else %}Enter this code to continue{% endif %}: <strong style="font-size:22px;letter-spacing:4px">{{ code }}</strong>', 'It expires in {{ expiresInMinutes }} minutes. Never share it with anyone.{% if addsPasskey %} Whoever has it can add their own passkey to your account: if you did not ask for it, ignore this e-mail.{% endif %}'],
     },
-    // Also the notice that a copied passkey was refused and removed (`clonedPasskey`): a change to the user's sign-in methods.
+    // Also the notice that a copied passkey was removed (`clonedPasskey`).
     mfa_enrolled: {
       subject: '{% if clonedPasskey %}A passkey was removed from your {{ application.name }} account{% else %}A sign-in method was added to your {{ application.name }} account{% endif %}',
       heading: '{% if clonedPasskey %}A copy of your passkey was used{% else %}New second factor added{% endif %}',

@@ -59,7 +59,6 @@ export const ES: MailCopy = {
         'Caduca en {{ expiresInMinutes }} minutos. No lo comparta nunca con nadie.{% if addsPasskey %} Quien lo tenga puede añadir su propia llave de acceso a su cuenta: si no lo ha pedido, ignore este correo.{% endif %}',
       ],
     },
-    // Also the notice that a copied passkey was refused and removed (`clonedPasskey`): a change to the user's sign-in methods.
     mfa_enrolled: {
       subject: '{% if clonedPasskey %}Se ha quitado una llave de acceso de su cuenta de {{ application.name }}{% else %}Se añadió un método de inicio de sesión a su cuenta de {{ application.name }}{% endif %}',
       heading: '{% if clonedPasskey %}Se ha usado una copia de su llave de acceso{% else %}Nuevo segundo factor añadido{% endif %}',

@@ -59,7 +59,6 @@ export const FR: MailCopy = {
         'Il expire dans {{ expiresInMinutes }} minutes. Ne le communiquez jamais à personne.{% if addsPasskey %} Quiconque l’a peut ajouter sa propre clé d’accès à votre compte : si vous ne l’avez pas demandé, ignorez cet e-mail.{% endif %}',
       ],
     },
-    // Also the notice that a copied passkey was refused and removed (`clonedPasskey`): a change to the user's sign-in methods.
     mfa_enrolled: {
       subject: '{% if clonedPasskey %}Une clé d’accès a été retirée de votre compte {{ application.name }}{% else %}Une méthode de connexion a été ajoutée à votre compte {{ application.name }}{% endif %}',
       heading: '{% if clonedPasskey %}Une copie de votre clé d’accès a été utilisée{% else %}Nouveau deuxième facteur ajouté{% endif %}',
