@@ -69,6 +69,8 @@ export const OPERATION_PERMISSIONS: Readonly<Record<OperationCoordinate, Operati
   'Mutation.resetUserMfa': needs('users:write'),
   'Mutation.suspendUser': needs('users:write'),
   'Mutation.activateUser': needs('users:write'),
+  'Query.userUpstreamLinks': needs('users:read'),
+  'Mutation.deleteUserUpstreamLink': needs('users:write'),
   'Mutation.deleteUser': needs('users:delete'),
 
   // An invitation makes a member: the users' permissions (giving roles also takes role_assignments:write, invitations.ts).

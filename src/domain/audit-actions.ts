@@ -51,7 +51,7 @@ export const AUDIT_ACTIONS = {
   'user.passkey.removed': { kind: 'write', meaning: 'A user removed a passkey or security key on the account page (`before.name`)' },
   'user.passkey.cloned': { kind: 'write', meaning: 'A passkey or security key was removed after a use whose signature counter did not grow, a copy’s (`before.name`, `before.rpId`)' },
   'user.mfa.reset': { kind: 'write', meaning: 'Every MFA factor and recovery code of a user was removed (`before.factors`), by an administrator or a takeover' },
-  'user.upstream_link.removed': { kind: 'write', meaning: 'A user’s link to an upstream account went with a takeover (`before.providerId`, `before.subject`)' },
+  'user.upstream_link.removed': { kind: 'write', meaning: 'A user’s link to an upstream account was removed (`before.providerId`, `before.subject`), by an administrator or with a takeover (`after.reason` `takeover`)' },
   'user.signed_in': { kind: 'event', meaning: 'A user proved their credentials on a sign-in page (`after.method`; `after.amr` once a second factor is proven)' },
   'user.sign_in_failed': {
     kind: 'event',

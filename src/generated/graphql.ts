@@ -1486,6 +1486,13 @@ export type Mutation = {
    */
   deleteUser: Scalars['Boolean']['output'];
   /**
+   * Removes one of a user's upstream links (`not_found`, field `linkId`, when it is not theirs): that upstream account
+   * no longer signs in as the user. Its next sign-in links again only by an address the upstream verified that the user
+   * holds, or makes a new account where the provider allows sign-up. Sessions it opened stay. The same tenant rule as
+   * `suspendUser`.
+   */
+  deleteUserUpstreamLink: Scalars['Boolean']['output'];
+  /**
    * Whether a secret is an active key of the caller's application (and tenant, in a tenant scope). A mutation so
    * that the secret never travels in a GET URL.
    */
@@ -1886,6 +1893,15 @@ export type MutationDeleteTenantArgs = {
 /** Write operations of the management API. */
 export type MutationDeleteUserArgs = {
   appId?: InputMaybe<Scalars['UUID']['input']>;
+  tenantId?: InputMaybe<Scalars['UUID']['input']>;
+  userId: Scalars['UUID']['input'];
+};
+
+
+/** Write operations of the management API. */
+export type MutationDeleteUserUpstreamLinkArgs = {
+  appId?: InputMaybe<Scalars['UUID']['input']>;
+  linkId: Scalars['UUID']['input'];
   tenantId?: InputMaybe<Scalars['UUID']['input']>;
   userId: Scalars['UUID']['input'];
 };
@@ -2688,6 +2704,8 @@ export type Query = {
   user: User;
   /** A user's live sessions (in a tenant scope, their sign-ins to that tenant); a user outside the scope is `not_found`. */
   userSessions: SessionPage;
+  /** A user's upstream (social) accounts, oldest first. */
+  userUpstreamLinks: UpstreamLinkPage;
   /**
    * The users of the application, or of one tenant: in a tenant scope (path or credentials) only that tenant's
    * members are listed (the tenant path form is the filter by tenant: no endpoint takes a `tenantId` query parameter).
@@ -3062,6 +3080,16 @@ export type QueryUserArgs = {
 
 /** Read operations of the management API. */
 export type QueryUserSessionsArgs = {
+  appId?: InputMaybe<Scalars['UUID']['input']>;
+  cursor?: InputMaybe<Scalars['String']['input']>;
+  pageSize?: InputMaybe<Scalars['Int']['input']>;
+  tenantId?: InputMaybe<Scalars['UUID']['input']>;
+  userId: Scalars['UUID']['input'];
+};
+
+
+/** Read operations of the management API. */
+export type QueryUserUpstreamLinksArgs = {
   appId?: InputMaybe<Scalars['UUID']['input']>;
   cursor?: InputMaybe<Scalars['String']['input']>;
   pageSize?: InputMaybe<Scalars['Int']['input']>;
@@ -3680,6 +3708,33 @@ export type UpdateUserInput = {
 };
 
 /**
+ * A user's account at an upstream (`oauth`) provider, by which they sign in: made at their first sign-in there (a new
+ * account, or an existing one reached by an address the upstream verified).
+ */
+export type UpstreamLink = {
+  __typename?: 'UpstreamLink';
+  /** When the user first signed in with it. */
+  createdAt: Scalars['DateTime']['output'];
+  /** The link's id. */
+  id: Scalars['UUID']['output'];
+  /** The `oauth` auth provider. */
+  providerId: Scalars['UUID']['output'];
+  /** The account's subject at the upstream (its `sub`, or GitHub's user id). */
+  subject: Scalars['String']['output'];
+  /** The user it signs in. */
+  userId: Scalars['UUID']['output'];
+};
+
+/** A page of a user's upstream links. */
+export type UpstreamLinkPage = {
+  __typename?: 'UpstreamLinkPage';
+  /** The links of this page. */
+  data: Array<UpstreamLink>;
+  /** Cursor of the next page; null at the end. */
+  next: Maybe<Scalars['String']['output']>;
+};
+
+/**
  * An end user of an application. In `shared` auth isolation a user is one identity usable in every tenant it is a
  * member of; in `isolated` a user exists in exactly one tenant. The password (if any) is never returned.
  */
@@ -3966,6 +4021,8 @@ export type ResolversTypes = {
   UpdateRoleInput: UpdateRoleInput;
   UpdateTenantInput: UpdateTenantInput;
   UpdateUserInput: UpdateUserInput;
+  UpstreamLink: ResolverTypeWrapper<UpstreamLink>;
+  UpstreamLinkPage: ResolverTypeWrapper<UpstreamLinkPage>;
   User: ResolverTypeWrapper<UserRowModel>;
   UserPage: ResolverTypeWrapper<Omit<UserPage, 'data'> & { data: Array<ResolversTypes['User']> }>;
   UserStatus: UserStatus;
@@ -4104,6 +4161,8 @@ export type ResolversParentTypes = {
   UpdateRoleInput: UpdateRoleInput;
   UpdateTenantInput: UpdateTenantInput;
   UpdateUserInput: UpdateUserInput;
+  UpstreamLink: UpstreamLink;
+  UpstreamLinkPage: UpstreamLinkPage;
   User: UserRowModel;
   UserPage: Omit<UserPage, 'data'> & { data: Array<ResolversParentTypes['User']> };
   ValidateSessionInput: ValidateSessionInput;
@@ -4518,6 +4577,7 @@ export type MutationResolvers<ContextType = RequestContext, ParentType extends R
   deleteRoleAssignment?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationDeleteRoleAssignmentArgs, 'assignmentId'>>;
   deleteTenant?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationDeleteTenantArgs, 'appId' | 'tenantId'>>;
   deleteUser?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationDeleteUserArgs, 'userId'>>;
+  deleteUserUpstreamLink?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationDeleteUserUpstreamLinkArgs, 'linkId' | 'userId'>>;
   introspectApiKey?: Resolver<ResolversTypes['ApiKeyIntrospection'], ParentType, ContextType, RequireFields<MutationIntrospectApiKeyArgs, 'input'>>;
   previewEmailTemplate?: Resolver<ResolversTypes['RenderedEmail'], ParentType, ContextType, RequireFields<MutationPreviewEmailTemplateArgs, 'templateKey'>>;
   putBranding?: Resolver<ResolversTypes['Branding'], ParentType, ContextType, RequireFields<MutationPutBrandingArgs, 'input'>>;
@@ -4714,6 +4774,7 @@ export type QueryResolvers<ContextType = RequestContext, ParentType extends Reso
   tenants?: Resolver<ResolversTypes['TenantPage'], ParentType, ContextType, RequireFields<QueryTenantsArgs, 'appId'>>;
   user?: Resolver<ResolversTypes['User'], ParentType, ContextType, RequireFields<QueryUserArgs, 'userId'>>;
   userSessions?: Resolver<ResolversTypes['SessionPage'], ParentType, ContextType, RequireFields<QueryUserSessionsArgs, 'userId'>>;
+  userUpstreamLinks?: Resolver<ResolversTypes['UpstreamLinkPage'], ParentType, ContextType, RequireFields<QueryUserUpstreamLinksArgs, 'userId'>>;
   users?: Resolver<ResolversTypes['UserPage'], ParentType, ContextType, Partial<QueryUsersArgs>>;
   version?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
@@ -4882,6 +4943,19 @@ export interface UuidScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes
   name: 'UUID';
 }
 
+export type UpstreamLinkResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['UpstreamLink'] = ResolversParentTypes['UpstreamLink']> = {
+  createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['UUID'], ParentType, ContextType>;
+  providerId?: Resolver<ResolversTypes['UUID'], ParentType, ContextType>;
+  subject?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  userId?: Resolver<ResolversTypes['UUID'], ParentType, ContextType>;
+};
+
+export type UpstreamLinkPageResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['UpstreamLinkPage'] = ResolversParentTypes['UpstreamLinkPage']> = {
+  data?: Resolver<Array<ResolversTypes['UpstreamLink']>, ParentType, ContextType>;
+  next?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
 export type UserResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['User'] = ResolversParentTypes['User']> = {
   applicationId?: Resolver<ResolversTypes['UUID'], ParentType, ContextType>;
   createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
@@ -4984,6 +5058,8 @@ export type Resolvers<ContextType = RequestContext> = {
   TenantConfiguration?: TenantConfigurationResolvers<ContextType>;
   TenantPage?: TenantPageResolvers<ContextType>;
   UUID?: GraphQLScalarType;
+  UpstreamLink?: UpstreamLinkResolvers<ContextType>;
+  UpstreamLinkPage?: UpstreamLinkPageResolvers<ContextType>;
   User?: UserResolvers<ContextType>;
   UserPage?: UserPageResolvers<ContextType>;
 };

@@ -88,6 +88,14 @@ export const ROUTES = routeTable([
   { method: 'POST', path: '/users/:userId/mfa-reset', operation: op.ResetUserMfaDocument, summary: 'Remove every MFA factor and recovery code of a user', owned: true },
   { method: 'POST', path: '/users/:userId/suspend', operation: op.SuspendUserDocument, summary: 'Suspend a user: no sign-in, sessions and tokens revoked', owned: true },
   { method: 'POST', path: '/users/:userId/activate', operation: op.ActivateUserDocument, summary: 'Lift a user’s suspension', owned: true },
+  { method: 'GET', path: '/users/:userId/upstream-links', operation: op.ListUserUpstreamLinksDocument, summary: 'List a user’s upstream (social) accounts', owned: true },
+  {
+    method: 'DELETE',
+    path: '/users/:userId/upstream-links/:linkId',
+    operation: op.DeleteUserUpstreamLinkDocument,
+    summary: 'Unlink an upstream account: it no longer signs in as the user',
+    owned: true,
+  },
   { method: 'GET', path: '/users/:userId/sessions', operation: op.ListUserSessionsDocument, summary: 'List a user’s live sessions', owned: true },
   {
     method: 'DELETE',

@@ -1,3 +1,4 @@
+import { SHARED_POOL } from '../../src/db/entities/user.entity.ts';
 import { newId } from '../../src/ids.ts';
 import type { TestApp } from '../support/app.ts';
 import { passwordProviderId } from '../support/auth-providers.ts';
@@ -62,6 +63,11 @@ export async function seedVictim(app: TestApp): Promise<Victim> {
   // auth stack: an application provider (its password provider) and domain (tenant ones would need authIsolation = isolated)
   const providerId = await passwordProviderId(app.http, `/applications/${appId}/auth-providers`);
   const domainId = (await app.http.post(`/applications/${appId}/domains`, { hostname: 'victim.example.com' })).body.id as string;
+  // the victim user's upstream link, as their first sign-in through an application-wide social provider makes it
+  const upstream = { type: 'oauth', name: 'Victim IdP', config: { provider: 'generic', clientId: 'victim', issuer: 'https://idp.victim.example.com' }, secrets: { clientSecret: 's' } };
+  const upstreamId = (await app.http.post(`/applications/${appId}/auth-providers`, upstream)).body.id as string;
+  const linkId = newId();
+  await app.sql(`insert into user_identity (application_id, id, pool_id, provider_id, subject, user_id, created_at) values (?, ?, ?, ?, 'victim-sub', ?, now())`, [appId, linkId, SHARED_POOL, upstreamId, userId]);
   // oauth clients and m2m credentials, in tenant a
   const clientId = (await app.http.post(`${inA}/oauth-clients`, { name: 'Victim web', type: 'web', redirectUris: ['https://victim.example.com/callback'] })).body.clientId as string;
   // a mail of tenant a's outbox
@@ -104,6 +110,7 @@ export async function seedVictim(app: TestApp): Promise<Victim> {
       resourceId,
       invitationId,
       sessionId,
+      linkId,
     },
     bodies: {
       UpdateOrganization: { name: 'Intruded' },

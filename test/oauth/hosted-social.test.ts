@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:net';
 import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SHARED_POOL } from '../../src/db/entities/user.entity.ts';
+import { newId } from '../../src/ids.ts';
 import type { BootstrapResult } from '../../src/domain/bootstrap.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { CookieJar, type Visit } from '../support/cookie-jar.ts';
@@ -654,5 +655,68 @@ describe('upstream answers', () => {
       await bulky.close();
       await fitting.close();
     }
+  });
+});
+
+describe('a user’s upstream links, listed and removed by an administrator', () => {
+  it('lists a user’s links; a removed one no longer signs in as the user, whose next sign-in there is a first one', async () => {
+    idp.login = { sub: 'erin-sub', email: 'erin@example.com', email_verified: true };
+    const flow = await authorize();
+    const erin = (await idTokenOf(flow, await signInWith(flow, 'Upstream')))['sub'] as string;
+    const listed = await app.http.get(`/users/${erin}/upstream-links`);
+    expect(listed.status).toBe(200);
+    expect(listed.body).toEqual({ data: [{ id: expect.any(String), userId: erin, providerId: upstreamId, subject: 'erin-sub', createdAt: expect.any(String) }], next: null });
+    const linkId = listed.body.data[0].id as string;
+
+    // The upstream account changed hands: its new owner's address is theirs.
+    idp.login = { sub: 'erin-sub', email: 'frank@example.com', email_verified: true };
+    expect((await app.http.delete(`/users/${erin}/upstream-links/${linkId}`)).status).toBe(204);
+    const [record] = await app.sql<{ action: string; target_id: string; before: unknown; after: unknown }>(
+      `select action, target_id, before, after from audit_log where application_id = ? and action = 'user.upstream_link.removed' order by id desc limit 1`,
+      [app.root.applicationId],
+    );
+    expect(record).toEqual({ action: 'user.upstream_link.removed', target_id: erin, before: { providerId: upstreamId, subject: 'erin-sub' }, after: null });
+    expect((await app.http.get(`/users/${erin}/upstream-links`)).body).toEqual({ data: [], next: null });
+    const gone = await app.http.delete(`/users/${erin}/upstream-links/${linkId}`);
+    expect(gone.status).toBe(404);
+    expect(gone.body).toMatchObject({ code: 'not_found', field: 'linkId' });
+
+    const again = await authorize();
+    const frank = (await idTokenOf(again, await signInWith(again, 'Upstream')))['sub'];
+    expect(frank).not.toBe(erin);
+    expect((await app.http.get('/users?email=frank@example.com')).body.data.map((user: { id: string }) => user.id)).toEqual([frank]);
+  });
+
+  it('refuses another user’s link (404), a tenant scope on a user of other tenants (403), and a key without users:write (403), removing nothing', async () => {
+    const [one, two] = await Promise.all(['Links One', 'Links Two'].map(async (name, index) => (await app.http.post(`/applications/${app.root.applicationId}/tenants`, { name, slug: `links-${index}` })).body.id as string));
+    const gina = await app.createUser('gina@example.com', one);
+    const joined = await app.http.patch(`/users/${gina}`, { tenantIds: [one, two] });
+    expect(joined.status, JSON.stringify(joined.body)).toBe(200);
+    const hank = await app.createUser('hank@example.com', one);
+    const linkId = newId();
+    await app.sql(`insert into user_identity (application_id, id, pool_id, provider_id, subject, user_id, created_at) values (?, ?, ?, ?, 'gina-sub', ?, now())`, [
+      app.root.applicationId,
+      linkId,
+      SHARED_POOL,
+      upstreamId,
+      gina,
+    ]);
+    const keyOf = async (body: Record<string, unknown>) => app.as({ apiKey: (await app.http.post('/api-keys', { name: 'links', ...body })).body.secret as string });
+
+    const otherUser = await app.http.delete(`/users/${hank}/upstream-links/${linkId}`);
+    expect(otherUser.status).toBe(404);
+    expect(otherUser.body).toMatchObject({ code: 'not_found', field: 'linkId' });
+    const ofOne = await keyOf({ permissions: ['users:*'], tenantId: one });
+    expect((await ofOne.delete(`/users/${gina}/upstream-links/${linkId}`)).status).toBe(403);
+    expect((await ofOne.get(`/users/${gina}/upstream-links`)).body.data).toHaveLength(1);
+    const reader = await keyOf({ permissions: ['users:read'] });
+    expect((await reader.delete(`/users/${gina}/upstream-links/${linkId}`)).status).toBe(403);
+    expect((await app.http.get(`/users/${newId()}/upstream-links`)).body).toMatchObject({ code: 'not_found', field: 'userId' });
+    expect(await identities(gina)).toEqual([{ provider_id: upstreamId, subject: 'gina-sub' }]);
+
+    // Once the user is the tenant's alone, the tenant's administrator may.
+    expect((await app.http.patch(`/users/${gina}`, { tenantIds: [one] })).status).toBe(200);
+    expect((await ofOne.delete(`/users/${gina}/upstream-links/${linkId}`)).status).toBe(204);
+    expect(await identities(gina)).toEqual([]);
   });
 });

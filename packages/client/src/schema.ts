@@ -847,6 +847,159 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/users/{userId}/upstream-links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a user’s upstream (social) accounts
+         * @description A user's upstream (social) accounts, oldest first.
+         *
+         *     Requires `users:read`.
+         *
+         *     The application, and the tenant if any, are those of the credentials.
+         */
+        get: operations["ListUserUpstreamLinks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/applications/{appId}/users/{userId}/upstream-links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a user’s upstream (social) accounts
+         * @description A user's upstream (social) accounts, oldest first.
+         *
+         *     Requires `users:read`.
+         *
+         *     Acts on application `appId`; the tenant, if any, is that of the credentials.
+         */
+        get: operations["ListUserUpstreamLinksInApplication"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/applications/{appId}/tenants/{tenantId}/users/{userId}/upstream-links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a user’s upstream (social) accounts
+         * @description A user's upstream (social) accounts, oldest first.
+         *
+         *     Requires `users:read`.
+         *
+         *     Acts on tenant `tenantId` of application `appId`, always.
+         */
+        get: operations["ListUserUpstreamLinksInTenant"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/{userId}/upstream-links/{linkId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Unlink an upstream account: it no longer signs in as the user
+         * @description Removes one of a user's upstream links (`not_found`, field `linkId`, when it is not theirs): that upstream account
+         *     no longer signs in as the user. Its next sign-in links again only by an address the upstream verified that the user
+         *     holds, or makes a new account where the provider allows sign-up. Sessions it opened stay. The same tenant rule as
+         *     `suspendUser`.
+         *
+         *     Requires `users:write`.
+         *
+         *     The application, and the tenant if any, are those of the credentials.
+         */
+        delete: operations["DeleteUserUpstreamLink"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/applications/{appId}/users/{userId}/upstream-links/{linkId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Unlink an upstream account: it no longer signs in as the user
+         * @description Removes one of a user's upstream links (`not_found`, field `linkId`, when it is not theirs): that upstream account
+         *     no longer signs in as the user. Its next sign-in links again only by an address the upstream verified that the user
+         *     holds, or makes a new account where the provider allows sign-up. Sessions it opened stay. The same tenant rule as
+         *     `suspendUser`.
+         *
+         *     Requires `users:write`.
+         *
+         *     Acts on application `appId`; the tenant, if any, is that of the credentials.
+         */
+        delete: operations["DeleteUserUpstreamLinkInApplication"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/applications/{appId}/tenants/{tenantId}/users/{userId}/upstream-links/{linkId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Unlink an upstream account: it no longer signs in as the user
+         * @description Removes one of a user's upstream links (`not_found`, field `linkId`, when it is not theirs): that upstream account
+         *     no longer signs in as the user. Its next sign-in links again only by an address the upstream verified that the user
+         *     holds, or makes a new account where the provider allows sign-up. Sessions it opened stay. The same tenant rule as
+         *     `suspendUser`.
+         *
+         *     Requires `users:write`.
+         *
+         *     Acts on tenant `tenantId` of application `appId`, always.
+         */
+        delete: operations["DeleteUserUpstreamLinkInTenant"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/users/{userId}/sessions": {
         parameters: {
             query?: never;
@@ -7398,6 +7551,34 @@ export interface components {
             };
         };
         /**
+         * @description A user's account at an upstream (`oauth`) provider, by which they sign in: made at their first sign-in there (a new
+         *     account, or an existing one reached by an address the upstream verified).
+         */
+        UpstreamLinkFields: {
+            /**
+             * Format: uuid
+             * @description The link's id.
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @description The user it signs in.
+             */
+            userId: string;
+            /**
+             * Format: uuid
+             * @description The `oauth` auth provider.
+             */
+            providerId: string;
+            /** @description The account's subject at the upstream (its `sub`, or GitHub's user id). */
+            subject: string;
+            /**
+             * Format: date-time
+             * @description When the user first signed in with it.
+             */
+            createdAt: string;
+        };
+        /**
          * @description An end user of an application. In `shared` auth isolation a user is one identity usable in every tenant it is a
          *     member of; in `isolated` a user exists in exactly one tenant. The password (if any) is never returned.
          */
@@ -9764,6 +9945,270 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["UserFields"];
                 };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    ListUserUpstreamLinks: {
+        parameters: {
+            query?: {
+                /** @description Records per page. */
+                pageSize?: number;
+                /** @description The `next` of the previous page, verbatim. Cursors are opaque and tamper-evident. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The links of this page. */
+                        data: components["schemas"]["UpstreamLinkFields"][];
+                        /** @description Cursor of the next page; null at the end. */
+                        next: string | null;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    ListUserUpstreamLinksInApplication: {
+        parameters: {
+            query?: {
+                /** @description Records per page. */
+                pageSize?: number;
+                /** @description The `next` of the previous page, verbatim. Cursors are opaque and tamper-evident. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                appId: string;
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The links of this page. */
+                        data: components["schemas"]["UpstreamLinkFields"][];
+                        /** @description Cursor of the next page; null at the end. */
+                        next: string | null;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    ListUserUpstreamLinksInTenant: {
+        parameters: {
+            query?: {
+                /** @description Records per page. */
+                pageSize?: number;
+                /** @description The `next` of the previous page, verbatim. Cursors are opaque and tamper-evident. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                appId: string;
+                tenantId: string;
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The links of this page. */
+                        data: components["schemas"]["UpstreamLinkFields"][];
+                        /** @description Cursor of the next page; null at the end. */
+                        next: string | null;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    DeleteUserUpstreamLink: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                userId: string;
+                linkId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No Content */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    DeleteUserUpstreamLinkInApplication: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                appId: string;
+                userId: string;
+                linkId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No Content */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    DeleteUserUpstreamLinkInTenant: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                appId: string;
+                tenantId: string;
+                userId: string;
+                linkId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No Content */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];

@@ -1,0 +1,44 @@
+import type { Scope } from '../../context.ts';
+import { UserIdentity } from '../../db/entities/index.ts';
+import { executeOwned } from '../../db/owned-sql.ts';
+import { notFound } from '../../errors.ts';
+import { recordAudit } from '../audit.ts';
+import { withCallerTenants } from '../grants.ts';
+import { paginate, scopedList, type Page, type PageArgs, type Row } from '../pagination.ts';
+import { underTenancyConfig } from '../tenancy/config-lock.ts';
+import { requireOutranking } from './takeover.ts';
+import { assertIdentityOfScope, auditTenantOf, getUser, lockUser } from './users.ts';
+
+/** The upstream (social) accounts a user signs in with, oldest first; a user outside the scope is `not_found`. */
+export async function listUpstreamLinks(scope: Scope, userId: string, page: PageArgs): Promise<Page<Row<UserIdentity>>> {
+  await getUser(scope, userId);
+  return paginate(scope.em, UserIdentity, { userId }, page, scope.services.cursors, `${scopedList(scope, 'upstream-links')}:${userId}`);
+}
+
+/**
+ * Ends one link: that upstream account signs in as the user no longer (its next sign-in links again only by a verified
+ * address the user holds, or makes an account where sign-up is open). Sessions it opened stay, as a new password's do not:
+ * the link is no secret that leaked. The same rules as a suspension (tenant scope, outranking), which it partly is.
+ */
+export async function unlinkUpstream(scope: Scope, userId: string, linkId: string): Promise<boolean> {
+  return withCallerTenants(scope, { type: 'user', id: userId }, (callers) => underTenancyConfig(scope, async (tx) => {
+    const user = await lockUser(tx, userId);
+    assertIdentityOfScope(tx, user);
+    await requireOutranking(tx, tx.em, user.id, callers);
+    const [removed] = await executeOwned<{ provider_id: string; subject: string }[]>(
+      tx.em,
+      tx.applicationId,
+      'delete from user_identity where @owner and user_id = ? and id = ? returning provider_id, subject',
+      [user.id, linkId],
+    );
+    if (removed === undefined) throw notFound('Upstream link', 'linkId');
+    recordAudit(tx.em, tx, {
+      action: 'user.upstream_link.removed',
+      targetType: 'user',
+      targetId: user.id,
+      tenantId: auditTenantOf(user, tx),
+      before: { providerId: removed.provider_id, subject: removed.subject },
+    });
+    return true;
+  }));
+}
