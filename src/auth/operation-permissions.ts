@@ -144,7 +144,7 @@ export const OPERATION_PERMISSIONS: Readonly<Record<OperationCoordinate, Operati
   'Query.domains': needs('domains:read'),
   'Mutation.createDomain': override('domains:write'),
   'Mutation.verifyDomain': override('domains:write'),
-  'Mutation.deleteDomain': needs('domains:delete'),
+  'Mutation.deleteDomain': override('domains:delete'),
 
   'Query.oauthClients': needs('oauth_clients:read'),
   'Query.oauthClient': needs('oauth_clients:read'),

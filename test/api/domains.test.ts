@@ -223,7 +223,7 @@ describe('tenant domains', () => {
     expect((await acmeKey.delete(`${tenantDomains(acme)}/${created.body.id}`)).status).toBe(204);
   });
 
-  it('a tenant scope adds or verifies a domain only with tenant_overrides:write, as its own auth providers (403, nothing added)', async () => {
+  it('a tenant scope adds, verifies or removes a domain only with tenant_overrides:write, as its own auth providers (403, nothing changed)', async () => {
     const narrow = await issueTestKey(app, { tenantId: acme, permissions: ['domains:read', 'domains:write', 'domains:delete'] });
     const refused = await narrow.post(domains, { hostname: 'narrow.acme.example' });
     expect(refused.status).toBe(403);
@@ -232,8 +232,11 @@ describe('tenant domains', () => {
     const created = await app.http.post(tenantDomains(acme), { hostname: 'narrow.acme.example' });
     expect(created.status).toBe(201);
     expect((await narrow.post(`${domains}/${created.body.id}/verify`)).status).toBe(403);
-    // Removing one is always allowed: it takes a surface away, it adds none.
-    expect((await narrow.delete(`${domains}/${created.body.id}`)).status).toBe(204);
+    // Removing one ends sign-in at that host and the tokens issued there: the tenant's auth data, as a provider is.
+    expect((await narrow.delete(`${domains}/${created.body.id}`)).status).toBe(403);
+    expect((await narrow.get(domains)).body.data.some((d: { id: string }) => d.id === created.body.id)).toBe(true);
+    const overrides = await issueTestKey(app, { tenantId: acme, permissions: ['domains:delete', 'tenant_overrides:write'] });
+    expect((await overrides.delete(`${domains}/${created.body.id}`)).status).toBe(204);
   });
 
   it('an unknown tenant or one of another application is not found', async () => {
