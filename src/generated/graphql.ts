@@ -1653,7 +1653,10 @@ export type Mutation = {
    * token endpoint authentication.
    */
   updateOAuthClient: OAuthClient;
-  /** Renames the organization. */
+  /**
+   * Renames the organization. The organization's changes (these four) take credentials that cover all of it: its
+   * console's (the dashboard's operators), or an application's while it is the organization's only one; else 403.
+   */
   updateOrganization: Organization;
   /**
    * Updates a role. An application-wide role, built-in ones included, is changed only on the application's path with

@@ -277,3 +277,36 @@ describe.runIf(TWO_INSTANCES)('deactivation across instances (Redis)', () => {
     expect(await settled(async () => (await grant()).status, (status) => status === 200)).toBe(200);
   });
 });
+
+// Last: it gives the organization a second application, after which no application's own key manages it.
+describe('an organization of several applications', () => {
+  it('is changed only with its console’s credentials: no application’s administrator deactivates the others', async () => {
+    const created = await app.http.post('/applications', { name: 'Team B' });
+    expect(created.status).toBe(201);
+    const teamB = app.as({ apiKey: created.body.initialApiKey.secret as string });
+    const before = (await app.http.get(orgPath)).body;
+    for (const client of [teamB, app.http]) {
+      for (const refused of [
+        await client.put(`${orgPath}/billing`, { plan: 'enterprise' }),
+        await client.patch(orgPath, { name: 'Taken' }),
+        await client.post(`${orgPath}/deactivate`),
+      ]) {
+        expect(refused.status).toBe(403);
+        expect(refused.body.message).toContain('console');
+      }
+    }
+    expect((await teamB.get(orgPath)).body).toEqual(before);
+    expect((await app.http.get('/users')).status).toBe(200);
+
+    const { orm, config } = app.gatehouse.services;
+    const [{ id: operatorId }] = (await app.sql<{ id: string }>(
+      'select u.id from app_user as u join application as a on a.id = u.application_id where a.console and a.organization_id = ?',
+      [orgId],
+    )) as [{ id: string }];
+    const dashboard = { clientId: (await dashboardClientOf(orm.em.getConnection(), config.publicUrl, orgId))!.clientId, redirectUri: dashboardUrl(config.publicUrl) };
+    const operator = app.as({ bearer: await signInForManagement(app, operatorId, null, dashboard) });
+    const billed = await operator.put(`${orgPath}/billing`, { plan: 'enterprise' });
+    expect(billed.status, JSON.stringify(billed.body)).toBe(200);
+    expect(billed.body.billing.plan).toBe('enterprise');
+  });
+});

@@ -25,7 +25,8 @@ export interface paths {
         head?: never;
         /**
          * Rename the organization
-         * @description Renames the organization.
+         * @description Renames the organization. The organization's changes (these four) take credentials that cover all of it: its
+         *     console's (the dashboard's operators), or an application's while it is the organization's only one; else 403.
          *
          *     Requires `organizations:write`. Application-wide credentials only.
          */
@@ -5495,7 +5496,7 @@ export interface paths {
          * Remove a custom domain
          * @description Removes a custom domain.
          *
-         *     Requires `domains:delete`.
+         *     Requires `domains:delete`. In a tenant scope also `tenant_overrides:write`.
          */
         delete: operations["DeleteDomain"];
         options?: never;
@@ -5570,7 +5571,7 @@ export interface paths {
          * Remove a tenant’s custom domain
          * @description Removes a custom domain.
          *
-         *     Requires `domains:delete`.
+         *     Requires `domains:delete`. In a tenant scope also `tenant_overrides:write`.
          */
         delete: operations["DeleteDomainInTenant"];
         options?: never;

@@ -1,9 +1,10 @@
 import type { Scope } from '../../context.ts';
-import { Organization } from '../../db/entities/index.ts';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { Organization, type Application } from '../../db/entities/index.ts';
 import type { AuditAction } from '../audit-actions.ts';
 import type { OrganizationStatus } from '../../db/entities/organization.entity.ts';
 import { HOLD_FOR_UPDATE } from '../../db/row-lock.ts';
-import { invalid, notFound } from '../../errors.ts';
+import { GatehouseError, invalid, notFound } from '../../errors.ts';
 import { changed } from '../../events/changes.ts';
 import { recordAudit } from '../audit.ts';
 import { displayName } from '../validate.ts';
@@ -22,6 +23,21 @@ export async function getOrganization(scope: Scope, organizationId: string): Pro
   return scope.em.findOneOrFail(Organization, { id: organizationId });
 }
 
+/**
+ * The organization is changed by credentials that cover all of it: its console's (the operators'), or an application's
+ * while it is the only one. Else an application's administrator could deactivate the others' applications.
+ */
+async function requireWholeOrganization(em: EntityManager, application: Application): Promise<void> {
+  if (application.console) return;
+  const [other] = await em.getConnection().execute<{ id: string }[]>(
+    'select id from application where organization_id = ? and not console and id <> ? limit 1',
+    [application.organizationId, application.id],
+  );
+  if (other !== undefined) {
+    throw new GatehouseError('forbidden', 'The organization has other applications: it is managed with its console’s credentials (the dashboard’s operators)');
+  }
+}
+
 /** Recorded under the scope's application: the audit log is an application's. */
 async function changeOrganization(
   scope: Scope,
@@ -33,6 +49,7 @@ async function changeOrganization(
   if (application.organizationId !== organizationId) throw notFound('Organization', 'orgId');
   return scope.transactional(async (em) => {
     const organization = await em.findOneOrFail(Organization, { id: organizationId }, HOLD_FOR_UPDATE);
+    await requireWholeOrganization(em, application);
     const before = snapshot(organization);
     change(organization);
     // A change to what it was (a second deactivation) writes nothing.
