@@ -1,6 +1,6 @@
-import { FULL_PAGE } from './all-pages.ts';
+import { FULL_PAGE, readAllPages } from './all-pages.ts';
 import { graphql } from './api.ts';
-import { USER_FIELDS, type User } from './operations.ts';
+import { USER_FIELDS, type Page, type User } from './operations.ts';
 
 export interface NewUser {
   readonly email: string;
@@ -54,4 +54,27 @@ export async function countUserSessions(appId: string, userId: string): Promise<
   }`;
   const data = await graphql<{ userSessions: { data: { id: string }[]; next: string | null } }>(query, { appId, userId, pageSize: FULL_PAGE }, { applicationId: appId });
   return { count: data.userSessions.data.length, more: data.userSessions.next !== null };
+}
+
+/** A user's account at an upstream (social) provider, by which they sign in. */
+export interface UpstreamLink {
+  readonly id: string;
+  readonly providerId: string;
+  readonly subject: string;
+  readonly createdAt: string;
+}
+
+export async function listUpstreamLinks(appId: string, userId: string): Promise<UpstreamLink[]> {
+  const query = `query UserUpstreamLinks($appId: UUID!, $userId: UUID!, $pageSize: Int, $cursor: String) {
+    userUpstreamLinks(appId: $appId, userId: $userId, pageSize: $pageSize, cursor: $cursor) { data { id providerId subject createdAt } next }
+  }`;
+  return readAllPages(async (cursor) => {
+    const data = await graphql<{ userUpstreamLinks: Page<UpstreamLink> }>(query, { appId, userId, pageSize: FULL_PAGE, cursor }, { applicationId: appId });
+    return data.userUpstreamLinks;
+  });
+}
+
+export async function unlinkUpstream(appId: string, userId: string, linkId: string): Promise<void> {
+  const mutation = 'mutation Unlink($appId: UUID!, $userId: UUID!, $linkId: UUID!) { deleteUserUpstreamLink(appId: $appId, userId: $userId, linkId: $linkId) }';
+  await graphql<{ deleteUserUpstreamLink: boolean }>(mutation, { appId, userId, linkId }, { applicationId: appId });
 }

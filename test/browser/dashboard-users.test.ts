@@ -1,6 +1,8 @@
 import * as oidc from 'openid-client';
 import type { Locator } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { SHARED_POOL } from '../../src/db/entities/user.entity.ts';
+import { newId } from '../../src/ids.ts';
 import { readForm } from '../support/cookie-jar.ts';
 import { dashboardSuite } from '../support/dashboard.ts';
 import { createTestClient, discover, startAuthorization } from '../support/oauth.ts';
@@ -8,7 +10,7 @@ import { createTestClient, discover, startAuthorization } from '../support/oauth
 /**
  * The dashboard's Users tab in Chromium: the operator creates a user of Acme with a password, who then signs in with
  * it; suspends them once confirmed (refused at sign-in) and activates them; adds them to Globex; edits their name and
- * address; resets another user's second factors; unlocks a locked user; deletes the first for good; and sees the
+ * address; resets another user's second factors and unlinks their social account; unlocks a locked user; deletes the first for good; and sees the
  * server's refusals (an address taken, at creation and at an edit, a password too short, a user deleted meanwhile),
  * which change nothing. Each step is checked through the REST API. Screenshot: test-results/dashboard-users-details.png.
  */
@@ -67,6 +69,15 @@ const dashboard = dashboardSuite({
     withMfaId = await app.createUser(WITH_MFA, acme);
     // A factor as an enrolment stores it (the hosted step: test/oauth/hosted-mfa.test.ts).
     await app.sql(`insert into mfa_factor (application_id, id, user_id, kind) values (?, gen_random_uuid(), ?, 'email_otp')`, [app.root.applicationId, withMfaId]);
+    // A social account, as their first sign-in through it links it (test/oauth/hosted-social.test.ts).
+    const idp = await app.http.post('/auth-providers', { type: 'oauth', name: 'Acme IdP', config: { provider: 'generic', clientId: 'acme', issuer: 'https://idp.acme.example' }, secrets: { clientSecret: 's' } });
+    await app.sql(`insert into user_identity (application_id, id, pool_id, provider_id, subject, user_id, created_at) values (?, ?, ?, ?, 'mfa-sub', ?, now())`, [
+      app.root.applicationId,
+      newId(),
+      SHARED_POOL,
+      idp.body.id,
+      withMfaId,
+    ]);
     // As the lockout policy's `lockoutMinutes: null` leaves a user (src/domain/sign-in/lockout.ts): locked until unlocked.
     await app.sql(`update app_user set status = 'locked', locked_until = null, failed_sign_ins = 50 where id = ?`, [existingId]);
     const web = await createTestClient(app, { type: 'web', redirectUris: [REDIRECT_URI] });
@@ -178,6 +189,17 @@ describe('the Users tab of the dashboard in Chromium', () => {
     expect(await question).toContain(`Remove every second factor and recovery code of ${WITH_MFA}?`);
     const records = (await dashboard.app.http.get(`/audit-logs?action=user.mfa.reset&target=${withMfaId}`)).body.data as { before: { factors: unknown[] } }[];
     expect(records).toHaveLength(1);
+  });
+
+  it("unlinks the user's social account once confirmed", async () => {
+    const panel = details(WITH_MFA);
+    const accounts = detail(panel, 'Social accounts');
+    await accounts.getByText('Acme IdP: mfa-sub, linked').waitFor();
+    const question = dashboard.answerNextDialog();
+    await accounts.getByRole('button', { name: 'Unlink Acme IdP account mfa-sub' }).click();
+    await accounts.filter({ hasText: /^None$/ }).waitFor();
+    expect(await question).toContain(`Unlink ${WITH_MFA}'s Acme IdP account (mfa-sub)?`);
+    expect((await dashboard.app.http.get(`/users/${withMfaId}/upstream-links`)).body.data).toEqual([]);
   });
 
   it('unlocks a locked user, whose Unlock is offered only while locked', async () => {

@@ -11,6 +11,7 @@ import { changeUser, countUserSessions, deleteUser, type UserChange } from '../o
 import { STATUS_LABEL } from '../user-status.ts';
 import { UserProfileForm } from './user-profile-form.tsx';
 import { UserTenants } from './user-tenants.tsx';
+import { UserUpstreamLinks } from './user-upstream-links.tsx';
 
 /** The user's live sessions, as many as one page of them holds. */
 function LiveSessions({ appId, userId }: { appId: string; userId: string }) {
@@ -35,8 +36,8 @@ interface UserDetailsProps {
 }
 
 /**
- * The panel of one user under the users table: their account (name and address editable), tenants and live sessions,
- * and Suspend or Activate, Unlock while locked, Reset MFA and Delete (Suspend and the last two once confirmed).
+ * The panel of one user under the users table: their account (name and address editable), tenants, live sessions and
+ * social accounts (each unlinked), and Suspend or Activate, Unlock while locked, Reset MFA and Delete (Suspend and the last two once confirmed).
  */
 export function UserDetails({ appId, user, label, tenancy, onChanged, onDeleted, onClose }: UserDetailsProps) {
   const headingId = useId();
@@ -88,6 +89,10 @@ export function UserDetails({ appId, user, label, tenancy, onChanged, onDeleted,
           <dt>Live sessions</dt>
           {/* Read again after a status change: a suspension ends them. */}
           <dd><LiveSessions key={user.status} appId={appId} userId={user.id} /></dd>
+        </div>
+        <div>
+          <dt>Social accounts</dt>
+          <dd><UserUpstreamLinks appId={appId} userId={user.id} email={user.email} /></dd>
         </div>
         <div>
           <dt>Created</dt>
