@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { SurfaceRouter } from './domain/domains/surfaces.ts';
 import { lookFor, PLAIN_LOOK, standaloneErrorPage } from './pages/pages.ts';
+import { serviceRateLimit } from './rate-limit-hook.ts';
 
 // The pages a browser fills in with the issuer's cookies: the authorization request, its interaction and the device
 // code's form (not /oauth2/device_authorization, which the device itself posts).
@@ -11,13 +12,19 @@ export function isPublicHost(host: string | undefined, publicUrl: URL): boolean 
   return (host ?? '').toLowerCase() === publicUrl.host;
 }
 
-/** 421: their cookies are set for the issuer's host, so the browser would loop on the sign-in form. */
+/**
+ * 421: their cookies are set for the issuer's host, so the browser would loop on the sign-in form. Counted before the
+ * host lookup: this hook runs before the route's limiter, and the 421 carries `X-RateLimit-*` as every answer does.
+ */
 export function refuseMisdirectedSignIn(app: FastifyInstance, surfaces: SurfaceRouter, publicUrl: string): void {
   const expected = new URL(publicUrl);
+  const limit = serviceRateLimit(app);
   app.addHook('onRequest', async (request, reply) => {
     if (!SIGN_IN_PATH.test(request.url)) return;
     const host = request.headers.host ?? '';
-    if (isPublicHost(host, expected) || (await surfaces.forHost(host)).kind === 'domain') return;
+    if (isPublicHost(host, expected)) return;
+    await limit(request, reply);
+    if ((await surfaces.forHost(host)).kind === 'domain') return;
     // For whoever runs the service, in English under the page's sentence.
     const description =
       `This service's address is ${publicUrl} (its PUBLIC_URL), but this page was asked for at ${expected.protocol}//${host}. ` +

@@ -36,6 +36,7 @@ import { httpRequests, METRICS_CONTENT_TYPE, rateLimited, readMetrics } from './
 import { guessingAddress, withRequestOrigin } from './request-origin.ts';
 import { refuseMisdirectedSignIn } from './public-host.ts';
 import { rateLimitStore } from './rate-limit-store.ts';
+import { serviceRateLimit, type RateLimitHook } from './rate-limit-hook.ts';
 import { registerRequestFacts, RequestLogController } from './request-log.ts';
 import { tracedServerFactory, withRequestSpan } from './request-span.ts';
 import { refuseOtherMethods, registerRestRoutes } from './rest/adapter.ts';
@@ -130,8 +131,6 @@ const MAX_PATH_PARAMETER = 1024;
 
 /** A year, as RFC 6797's examples and most sites. */
 const STRICT_TRANSPORT_SECONDS = 365 * 24 * 3600;
-
-type RateLimitHook = (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
 
 /**
  * Unroutable requests arrive before any hook: counted by the rate limit, answered as an unknown route with the common
@@ -331,7 +330,7 @@ export async function createServer(services: Services, options: { redis?: Redis;
   const throttle = signInThrottle(app, config.signInRateLimit);
 
   // Counted before their body is read: an oversized body on an unknown path gets 413 after the limiter's headers.
-  unrouted.limit = app.rateLimit();
+  unrouted.limit = serviceRateLimit(app);
   app.addHook('onRequest', (request, reply, done) => {
     const limit = unrouted.limit;
     if (!request.is404 || limit === undefined) return done();

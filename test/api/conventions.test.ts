@@ -520,6 +520,32 @@ describe('rate limiting of requests no route takes', () => {
   });
 });
 
+describe('rate limiting of the sign-in asked for at another host (421)', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp({ rateLimit: { max: 2, windowMs: 60_000, redisPrefix: `gatehouse-test-${crypto.randomUUID()}-` } });
+  });
+  afterAll(async () => app?.close());
+
+  it('counts the 421 against the address before looking the host up, with the rate-limit headers, then answers 429', async () => {
+    app.queries.length = 0;
+    const answers = [];
+    for (let i = 0; i < 4; i += 1) {
+      answers.push(await rawRequest(app.baseUrl, 'GET', `/interaction/x${i}`, { host: `h${i}.elsewhere.example`, accept: 'text/html' }));
+    }
+    expect(answers.map((answer) => answer.status)).toEqual([421, 421, 429, 429]);
+    expect(answers.map((answer) => answer.headers['x-ratelimit-remaining'])).toEqual(['1', '0', '0', '0']);
+    for (const answer of answers) {
+      expect(answer.headers['x-ratelimit-limit']).toBe('2');
+      expect(answer.headers['x-ratelimit-reset']).toMatch(/^\d+$/);
+    }
+    expect(Number(answers[2]!.headers['retry-after'])).toBeGreaterThan(0);
+    // Only the two it let through looked their host up.
+    expect(app.queries).toEqual([expect.stringContaining('from domain where hostname = ?'), expect.stringContaining('from domain where hostname = ?')]);
+    expect((await app.as({}).get('/openapi.json')).status).toBe(429);
+  });
+});
+
 describe('graceful shutdown', () => {
   let app: TestApp;
   beforeAll(async () => {
