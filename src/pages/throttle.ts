@@ -4,6 +4,7 @@ import { rateLimited } from '../metrics.ts';
 import { throttledPage, type PageLook } from './pages.ts';
 import { browserLook, sendPage } from './reply.ts';
 import { guessingAddress } from '../request-origin.ts';
+import { serviceRateLimit } from '../rate-limit-hook.ts';
 
 /**
  * A tighter per-address limit on credential-guessing POSTs, on the same rate-limit plugin and store (Redis when set).
@@ -31,7 +32,8 @@ const guessesByQuery = (request: FastifyRequest): boolean =>
 /** After the rate-limit plugin: every throttled route, in any plugin scope, shares its counter. */
 export function signInThrottle(app: FastifyInstance, limit: Config['signInRateLimit']): SignInThrottle {
   const scopes = new WeakMap<FastifyRequest, string>();
-  // createRateLimit does not mark the request, so the service-wide limit counts it too.
+  // Run here: a route's hooks precede the limiter the plugin adds to it, and the throttle's 429 would end them uncounted.
+  const serviceLimit = serviceRateLimit(app);
   const count = app.createRateLimit({
     max: limit.max,
     timeWindow: limit.windowMs,
@@ -39,12 +41,13 @@ export function signInThrottle(app: FastifyInstance, limit: Config['signInRateLi
   });
   return {
     hook: (look, scope) => async (request, reply) => {
+      await serviceLimit(request, reply);
       if (request.method !== 'POST' && !guessesByQuery(request)) return undefined;
       if (scope !== undefined) scopes.set(request, scope(request));
       const outcome = await count(request);
       if (outcome.isAllowed || !outcome.isExceeded) return undefined;
       rateLimited.inc({ limit: 'sign_in' });
-      // The refusal stands whatever happens to its look.
+      // The refusal stands whatever happens to its look. Its headers are the sign-in budget's, the limit that refused.
       const pageLook = look === undefined ? browserLook(request) : await look(request, reply).catch(() => browserLook(request));
       reply.headers({
         'retry-after': String(outcome.ttlInSeconds),

@@ -118,3 +118,41 @@ describe('sign-in throttle', () => {
     }
   });
 });
+
+describe('the sign-in throttle within the service-wide rate limit', () => {
+  const SERVICE_LIMIT = 8;
+  let limited: HostedTestApp;
+  beforeAll(async () => {
+    limited = await startHostedTestApp({
+      rateLimit: { max: SERVICE_LIMIT, windowMs: 60_000, redisPrefix: `gatehouse-test-${crypto.randomUUID()}-` },
+      signInRateLimit: { max: 2, windowMs: 60_000 },
+    });
+  });
+  afterAll(async () => limited?.close());
+
+  it('counts the POSTs it refuses against the address, and over that limit refuses before the throttle or any database read', async () => {
+    const { jar, page } = await limited.signInPage();
+    const remaining = Number(page.headers.get('x-ratelimit-remaining'));
+    expect(remaining).toBeGreaterThan(2);
+    const answers: Visit[] = [];
+    for (let attempt = 0; attempt < remaining; attempt += 1) answers.push(await jar.submit(page, { email: 'ada@example.com', password: `wrong-${attempt}` }));
+    expect(answers.map((answer) => answer.status)).toEqual([400, 400, ...Array<number>(remaining - 2).fill(429)]);
+    // Each answer names the limit that decided it: the service's while the throttle lets it through, then the throttle's.
+    expect(answers.map((answer) => answer.headers.get('x-ratelimit-limit'))).toEqual([
+      String(SERVICE_LIMIT),
+      String(SERVICE_LIMIT),
+      ...Array<string>(remaining - 2).fill('2'),
+    ]);
+    for (const answer of answers) expect(answer.headers.get('x-ratelimit-reset')).toMatch(/^\d+$/);
+
+    limited.app.queries.length = 0;
+    const refused = await jar.submit(page, { email: 'ada@example.com', password: 'wrong-again' });
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('x-ratelimit-limit')).toBe(String(SERVICE_LIMIT));
+    expect(refused.headers.get('x-ratelimit-remaining')).toBe('0');
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(refused.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(limited.app.queries).toEqual([]);
+    expect((await limited.app.as({}).get('/openapi.json')).status).toBe(429);
+  });
+});
