@@ -1562,7 +1562,7 @@ export type Mutation = {
   /**
    * Mails a new link, valid for the invitation's number of days from now; the previous link stops working. An expired
    * invitation is pending again, unless the address is a member now or has another invitation pending (409); an
-   * accepted or revoked one is not sent (409). Its roles are given anew: as sending it, this takes
+   * accepted or revoked one is not sent (422, field `invitationId`). Its roles are given anew: as sending it, this takes
    * `role_assignments:write` and every permission they hold (403).
    */
   resendInvitation: Invitation;
@@ -1575,7 +1575,10 @@ export type Mutation = {
   resetUserMfa: User;
   /** Revokes an API key: it stops authenticating at once (401). Revoking a revoked key changes nothing. */
   revokeApiKey: ApiKey;
-  /** Revokes an invitation: its link stops working. One accepted already: 409. Revoked already: unchanged. */
+  /**
+   * Revokes an invitation: its link stops working. One accepted already: 422 (field `invitationId`: remove the member
+   * instead). Revoked already: unchanged.
+   */
   revokeInvitation: Invitation;
   /**
    * Revokes M2M credentials: their secrets are erased and they get no more tokens. Revoking revoked credentials

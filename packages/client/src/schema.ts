@@ -5296,7 +5296,8 @@ export interface paths {
         post?: never;
         /**
          * Revoke an invitation: its link stops working
-         * @description Revokes an invitation: its link stops working. One accepted already: 409. Revoked already: unchanged.
+         * @description Revokes an invitation: its link stops working. One accepted already: 422 (field `invitationId`: remove the member
+         *     instead). Revoked already: unchanged.
          *
          *     Requires `users:write`.
          *
@@ -5328,7 +5329,8 @@ export interface paths {
         post?: never;
         /**
          * Revoke an invitation: its link stops working
-         * @description Revokes an invitation: its link stops working. One accepted already: 409. Revoked already: unchanged.
+         * @description Revokes an invitation: its link stops working. One accepted already: 422 (field `invitationId`: remove the member
+         *     instead). Revoked already: unchanged.
          *
          *     Requires `users:write`.
          *
@@ -5360,7 +5362,8 @@ export interface paths {
         post?: never;
         /**
          * Revoke an invitation: its link stops working
-         * @description Revokes an invitation: its link stops working. One accepted already: 409. Revoked already: unchanged.
+         * @description Revokes an invitation: its link stops working. One accepted already: 422 (field `invitationId`: remove the member
+         *     instead). Revoked already: unchanged.
          *
          *     Requires `users:write`.
          *
@@ -5385,7 +5388,7 @@ export interface paths {
          * Mail a new link (the previous one stops working)
          * @description Mails a new link, valid for the invitation's number of days from now; the previous link stops working. An expired
          *     invitation is pending again, unless the address is a member now or has another invitation pending (409); an
-         *     accepted or revoked one is not sent (409). Its roles are given anew: as sending it, this takes
+         *     accepted or revoked one is not sent (422, field `invitationId`). Its roles are given anew: as sending it, this takes
          *     `role_assignments:write` and every permission they hold (403).
          *
          *     Requires `users:write`.
@@ -5412,7 +5415,7 @@ export interface paths {
          * Mail a new link (the previous one stops working)
          * @description Mails a new link, valid for the invitation's number of days from now; the previous link stops working. An expired
          *     invitation is pending again, unless the address is a member now or has another invitation pending (409); an
-         *     accepted or revoked one is not sent (409). Its roles are given anew: as sending it, this takes
+         *     accepted or revoked one is not sent (422, field `invitationId`). Its roles are given anew: as sending it, this takes
          *     `role_assignments:write` and every permission they hold (403).
          *
          *     Requires `users:write`.
@@ -5439,7 +5442,7 @@ export interface paths {
          * Mail a new link (the previous one stops working)
          * @description Mails a new link, valid for the invitation's number of days from now; the previous link stops working. An expired
          *     invitation is pending again, unless the address is a member now or has another invitation pending (409); an
-         *     accepted or revoked one is not sent (409). Its roles are given anew: as sending it, this takes
+         *     accepted or revoked one is not sent (422, field `invitationId`). Its roles are given anew: as sending it, this takes
          *     `role_assignments:write` and every permission they hold (403).
          *
          *     Requires `users:write`.

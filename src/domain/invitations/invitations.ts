@@ -250,7 +250,7 @@ async function lockInvitation(em: EntityManager, invitationId: string): Promise<
   return invitation;
 }
 
-/** The previous link stops working. Accepted or revoked: 409; an expired one is pending again. A resend gives its roles
+/** The previous link stops working. Accepted or revoked: 422; an expired one is pending again. A resend gives its roles
  *  anew, so it takes what sending took (403), and an expired one is checked as new (409). */
 export async function resendInvitation(scope: Scope, invitationId: string): Promise<Invitation> {
   const { token, hash } = newToken();
@@ -286,7 +286,7 @@ export async function withdrawDeletedRole(em: EntityManager, applicationId: stri
   );
 }
 
-/** Revoked already: unchanged. Accepted: 409. */
+/** Revoked already: unchanged. Accepted: 422. */
 export async function revokeInvitation(scope: Scope, invitationId: string): Promise<Invitation> {
   return scope.transactional(async (em) => {
     const invitation = await lockInvitation(em, invitationId);
