@@ -7,6 +7,8 @@ import { CookieJar, readForm, type Visit } from '../support/cookie-jar.ts';
 import { passwordProviderId } from '../support/auth-providers.ts';
 import type { HttpClient } from '../support/http.ts';
 import { issueTestKey } from '../support/keys.ts';
+import { addDomain } from '../support/domains.ts';
+import { fetchVia } from '../support/host-fetch.ts';
 import { mailedCode, mails } from '../support/email-sign-in.ts';
 import { SoftAuthenticator, webauthnFormOf } from '../support/webauthn.ts';
 
@@ -27,13 +29,20 @@ async function latestDelivery(to: string, templateKey: 'invitation' | 'password_
   return latest === undefined ? undefined : { ...latest, text: (await http.get(`/email/deliveries/${latest.id}`)).body.text as string };
 }
 
-/** The link of the latest invitation mail to `to`, read from the outbox's rendered text, aimed at the test server. */
-async function linkMailedTo(to: string, http: HttpClient = app.http): Promise<string> {
+/** The link of the latest invitation mail to `to`, as read from the outbox's rendered text. */
+async function mailedLink(to: string, http: HttpClient = app.http): Promise<URL> {
   const text = (await latestDelivery(to, 'invitation', http))?.text;
   const link = text === undefined ? undefined : /https?:\/\/\S+\/invitation\?token=[\w-]+/.exec(text)?.[0];
   expect(link, text).toBeDefined();
-  const url = new URL(link!);
-  return `${app.baseUrl}${url.pathname}${url.search}`;
+  return new URL(link!);
+}
+
+/** `url`'s path and query on the test server. */
+const onTestServer = (url: URL) => `${app.baseUrl}${url.pathname}${url.search}`;
+
+/** The link of the latest invitation mail to `to`, aimed at the test server. */
+async function linkMailedTo(to: string, http: HttpClient = app.http): Promise<string> {
+  return onTestServer(await mailedLink(to, http));
 }
 
 interface Page {
@@ -639,6 +648,23 @@ describe('invitations', () => {
     const accepted = await submit(link, { password: PASSWORD });
     expect(accepted.status, accepted.html).toBe(200);
     expect(new Set((await stored()).tenant_ids)).toEqual(new Set([tenantA, tenantB]));
+  });
+
+  it('an isolated tenant’s invitation link is on its verified custom domain, as its other mailed links, and opens there', async () => {
+    const bootstrapped = await app.bootstrapAnother();
+    const client = app.as({ apiKey: bootstrapped.apiKey });
+    const base = `/applications/${bootstrapped.applicationId}`;
+    const north = (await client.post(`${base}/tenants`, { name: 'North', slug: `north-${randomUUID().slice(0, 8)}` })).body.id as string;
+    expect((await client.patch(base, { tenancyConfig: { authIsolation: 'isolated' } })).status).toBe(200);
+    const hostname = `login.north-${randomUUID().slice(0, 8)}.test`;
+    await addDomain(app, { apiKey: bootstrapped.apiKey, applicationId: bootstrapped.applicationId, tenantId: north }, hostname);
+    const email = `domain-${randomUUID()}@example.com`;
+    expect((await client.post(`${base}/tenants/${north}/invitations`, { email })).status).toBe(201);
+    const link = await mailedLink(email, client);
+    expect(`${link.host}${link.pathname}`).toBe(`${hostname}/invitation`);
+    const page = await fetchVia(app.baseUrl)(link.href);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain(`action="/invitation"`);
   });
 
   it('with isolated tenants the link opens on the tenant’s own surface only', async () => {

@@ -5,7 +5,7 @@ import type { Application } from '../../db/entities/application.entity.ts';
 import { Invitation, OAuthClient, Role, Tenant, User } from '../../db/entities/index.ts';
 import { SHARED_POOL } from '../../db/entities/user.entity.ts';
 import { lockForTransaction } from '../../db/advisory-lock.ts';
-import { executeOwned } from '../../db/owned-sql.ts';
+import { executeOwned, type SqlRunner } from '../../db/owned-sql.ts';
 import { readClientHome } from '../oauth-clients/client-home.ts';
 import { TENANT_FILTER } from '../../db/owned.ts';
 import { HOLD_FOR_SHARE, HOLD_FOR_UPDATE } from '../../db/row-lock.ts';
@@ -14,12 +14,12 @@ import { newId } from '../../ids.ts';
 import { recordAudit } from '../audit.ts';
 import { auditedFieldsOf, auditedSnapshot } from '../audited-fields.ts';
 import { visibleIn } from '../authorization/writes.ts';
-import { TENANT_PATH_PREFIX } from '../domains/surfaces.ts';
 import { requireCovered } from '../grants.ts';
 import { paginate, scopedList, type Page, type PageArgs, type Row } from '../pagination.ts';
 import { underTenancyConfig } from '../tenancy/config-lock.ts';
 import { lockTenants, targetTenant } from '../tenants/target-tenant.ts';
 import { normalizeEmail } from '../users/email-key.ts';
+import { pagesOf } from '../users/link-tokens.ts';
 import { email as emailAddress } from '../validate.ts';
 import { consoleOfSql } from '../console/console-of.ts';
 import { invitationMail } from '../email/flow-mail.ts';
@@ -74,11 +74,22 @@ function newToken(): { token: string; hash: string } {
   return { token, hash: hashInvitationToken(token) };
 }
 
-/** On the surface that serves the tenant's sign-in, by the tenant's id as the account links' (a slug may be renamed or
- *  passed on while the link waits). The token goes in the query, which the request log redacts. */
-export function invitationLink(publicUrl: string, application: Pick<Application, 'multiTenant' | 'authIsolation'>, tenant: Pick<Tenant, 'id'>, token: string): string {
-  const surface = application.multiTenant && application.authIsolation === 'isolated' ? `${TENANT_PATH_PREFIX}/${tenant.id}` : '';
-  return `${publicUrl}${surface}${INVITATION_PAGE_PATH}?token=${token}`;
+/** The tenant's own when the application's auth is isolated. */
+export const invitationPool = (application: Pick<Application, 'multiTenant' | 'authIsolation'>, tenantId: string): string =>
+  application.multiTenant && application.authIsolation === 'isolated' ? tenantId : SHARED_POOL;
+
+/** On the pages of the pool that signs the tenant in now (pagesOf: its verified custom domain, else the service's, by the
+ *  tenant's id for an isolated tenant, as a slug may be renamed while the link waits). The token goes in the query, which
+ *  the request log redacts. */
+export async function invitationLink(
+  runner: SqlRunner,
+  serviceUrl: string,
+  application: Pick<Application, 'id' | 'multiTenant' | 'authIsolation'>,
+  tenantId: string,
+  token: string,
+): Promise<string> {
+  const base = await pagesOf(runner, { applicationId: application.id, poolId: invitationPool(application, tenantId) }, serviceUrl);
+  return `${base}${INVITATION_PAGE_PATH}?token=${token}`;
 }
 
 /** The invitation's client, if it still is one, for a sign-in at `issuer` (the page's surface). */
@@ -90,10 +101,6 @@ export async function invitationLanding(
   if (invitation.clientId == null) return null;
   return (await readClientHome(em.getConnection(), invitation.applicationId, invitation.clientId, issuer)) ?? null;
 }
-
-/** The tenant's own when the application's auth is isolated. */
-export const invitationPool = (application: Pick<Application, 'multiTenant' | 'authIsolation'>, tenantId: string): string =>
-  application.multiTenant && application.authIsolation === 'isolated' ? tenantId : SHARED_POOL;
 
 const field = auditedFieldsOf<Invitation>();
 const INVITATION_SNAPSHOT = auditedSnapshot([field.value('email'), field.value('tenantId'), field.list('roleIds'), field.instant('expiresAt'), field.value('clientId')]);
@@ -147,7 +154,7 @@ async function mailInvitation(em: EntityManager, scope: Scope, application: Appl
   // account of other tenants is mailed as the application: its link may add a passkey to it (src/hosted/invitation.ts).
   const invitee = { email: invitation.email, name: user?.name ?? null, locale: user?.locale ?? locale, tenantIds: user?.tenantIds ?? null };
   await invitationMail({ em, sender: scope, tenantId: invitation.tenantId }, invitee, {
-    link: invitationLink(scope.services.config.publicUrl, application, tenant, token),
+    link: await invitationLink(em, scope.services.config.publicUrl, application, tenant.id, token),
     inviter,
     expiresInDays: invitation.expiresInDays,
     tenant: tenantVariable(tenant),

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { SHARED_POOL } from '../../db/entities/user.entity.ts';
-import { executeOwned } from '../../db/owned-sql.ts';
+import { executeOwned, type SqlRunner } from '../../db/owned-sql.ts';
 import type { PageOpener } from '../../context.ts';
 import { isUuid, newId } from '../../ids.ts';
 
@@ -81,11 +81,11 @@ async function insertLink(em: EntityManager, user: LinkUser, purpose: LinkPurpos
 }
 
 /** As the pool's users know its sign-in: a verified custom domain of the pool (first by name), else the service's URL,
- *  under `/t/{id}` for an isolated tenant's pool. */
-async function pagesOf(em: EntityManager, user: LinkUser, serviceUrl: string): Promise<string> {
+ *  under `/t/{id}` for an isolated tenant's pool. Every mailed link's base (invitations' too). */
+export async function pagesOf(runner: SqlRunner, user: Pick<LinkUser, 'applicationId' | 'poolId'>, serviceUrl: string): Promise<string> {
   const shared = user.poolId === SHARED_POOL;
   const [domain] = await executeOwned<{ hostname: string }[]>(
-    em,
+    runner,
     user.applicationId,
     `select hostname from domain where @owner and ${shared ? 'tenant_id is null' : 'tenant_id = ?'} and verified_at is not null
       order by hostname limit 1`,
