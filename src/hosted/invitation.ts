@@ -5,7 +5,7 @@ import type { Invitation } from '../db/entities/index.ts';
 import { TENANT_PATH_PREFIX, type Surface } from '../domain/domains/surfaces.ts';
 import { acceptInvitation, accountStanding, findInvitationByToken, refusedPassword, type AcceptOutcome } from '../domain/invitations/accept.ts';
 import { holdsPasskey, invitationPasskeyOptions, passkeyOnly, provenInvitationPasskey } from '../domain/invitations/passkey.ts';
-import { INVITATION_PAGE_PATH, invitationLanding, invitationPool, invitationStatus } from '../domain/invitations/invitations.ts';
+import { INVITATION_PAGE_PATH, invitationLanding, invitationLink, invitationPool, invitationStatus } from '../domain/invitations/invitations.ts';
 import type { PasswordPolicy } from '../domain/policies/definitions.ts';
 import { effectivePasswordPolicy } from '../domain/policies/policies.ts';
 import { readSignInUser, type SignInUser } from '../domain/users/sign-in-user.ts';
@@ -226,10 +226,40 @@ class InvitationRefused extends Error {
   }
 }
 
+/** Its link under the current tenancy configuration (303): see `misplaced`. */
+class InvitationMoved extends Error {
+  readonly location: string;
+  readonly look: PageLook;
+
+  constructor(location: string, look: PageLook) {
+    super('The invitation opens at its link as the tenancy configuration has it now');
+    this.location = location;
+    this.look = look;
+  }
+}
+
+type InvitationApplication = Parameters<typeof invitationLink>[2];
+
 export function registerInvitationPage(app: FastifyInstance, services: Services, csrf: CsrfTokens, throttle: SignInThrottle): void {
   /** Null for a tenant path that is none. */
   const surfaceOf = (request: FastifyRequest): Promise<Surface | null> =>
     services.surfaces.forRequest(request.headers.host, (request.params as SurfaceParams).tenantRef, request.raw.url);
+
+  /**
+   * A pending invitation's link brought to its own tenant's surface as another tenancy configuration had it (the service's,
+   * or `/t/{its tenant}`) moves to its link as the configuration has it now, with the same token, which is the secret:
+   * a change of `authIsolation` leaves mailed links working. Another tenant's or application's surface is refused.
+   */
+  async function misplaced(request: FastifyRequest, invitation: Invitation, application: InvitationApplication, refusal: Refusal, look: PageLook): Promise<Error> {
+    const { applicationId, tenantId } = invitation;
+    const tenantRef = (request.params as SurfaceParams).tenantRef;
+    const ownTenant = refusal === 'ownSurface' || (tenantRef !== undefined && (await services.surfaces.findTenantId(applicationId, tenantRef)) === tenantId);
+    if (!ownTenant || invitationStatus(invitation) !== 'pending') return new InvitationRefused(refusal, look);
+    const link = new URL(await invitationLink(services.orm.em.getConnection(), services.config.publicUrl, application, tenantId, String(tokenOf(request))));
+    // Where it would move to itself, the page's surface is not the tenant's for another reason (a tenant path under a domain).
+    const here = link.host === request.headers.host && link.pathname === request.url.split('?')[0];
+    return here ? new InvitationRefused(refusal, look) : new InvitationMoved(link.href, look);
+  }
 
   /** Checked against the surface and the organization. */
   async function open(request: FastifyRequest, token: unknown): Promise<Opened> {
@@ -240,9 +270,11 @@ export function registerInvitationPage(app: FastifyInstance, services: Services,
     if (settings === undefined) throw new InvitationRefused('unknown');
     const look = browserLook(request, settings.look);
     const surface = await surfaceOf(request);
-    if (surface === null || !(await services.surfaces.admits(surface, { applicationId, tenantId }))) throw new InvitationRefused('elsewhere', look);
+    if (surface === null || !(await services.surfaces.admits(surface, { applicationId, tenantId }))) {
+      throw await misplaced(request, invitation, settings.application, 'elsewhere', look);
+    }
     // The same organization, on the service's address rather than its isolated tenant's own.
-    if (surface.kind === 'service' && settings.poolId === tenantId) throw new InvitationRefused('ownSurface', look);
+    if (surface.kind === 'service' && settings.poolId === tenantId) throw await misplaced(request, invitation, settings.application, 'ownSurface', look);
     // As its other mailed links: the console's stay served.
     await refuseDeactivated(services, applicationId, look);
     const status = invitationStatus(invitation);
@@ -316,6 +348,7 @@ export function registerInvitationPage(app: FastifyInstance, services: Services,
       return await handler(request, reply);
     } catch (error) {
       if (error instanceof InvitationRefused) return refuse(reply, error.refusal, error.look ?? browserLook(request));
+      if (error instanceof InvitationMoved) return reply.redirect(error.location, 303);
       throw error;
     }
   };
@@ -416,6 +449,7 @@ export function registerInvitationPage(app: FastifyInstance, services: Services,
       return (await open(request, tokenOf(request))).target.look;
     } catch (error) {
       if (error instanceof InvitationRefused) return error.look ?? browserLook(request);
+      if (error instanceof InvitationMoved) return error.look;
       throw error;
     }
   }

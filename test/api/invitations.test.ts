@@ -650,6 +650,71 @@ describe('invitations', () => {
     expect(new Set((await stored()).tenant_ids)).toEqual(new Set([tenantA, tenantB]));
   });
 
+  it('a change of authIsolation leaves a pending link working: it moves to the link as the configuration has it now, with its token', async () => {
+    const fresh = async () => {
+      const bootstrapped = await app.bootstrapAnother();
+      const client = app.as({ apiKey: bootstrapped.apiKey });
+      const base = `/applications/${bootstrapped.applicationId}`;
+      const north = (await client.post(`${base}/tenants`, { name: 'North', slug: `north-${randomUUID().slice(0, 8)}` })).body as { id: string; slug: string };
+      const invited = async () => {
+        const email = `moved-${randomUUID()}@example.com`;
+        const sent = await client.post(`${base}/tenants/${north.id}/invitations`, { email });
+        expect(sent.status).toBe(201);
+        return { id: sent.body.id as string, link: await mailedLink(email, client) };
+      };
+      const isolation = async (authIsolation: string) => expect((await client.patch(base, { tenancyConfig: { authIsolation } })).status).toBe(200);
+      return { client, base, north, invited, isolation };
+    };
+    const moved = async (url: string, init: RequestInit = {}) => {
+      const response = await fetch(url, { ...init, redirect: 'manual' });
+      expect(response.status, await response.text()).toBe(303);
+      return new URL(response.headers.get('location')!);
+    };
+
+    // Shared, then isolated: the service's link moves to the tenant's own path.
+    const one = await fresh();
+    const early = await one.invited();
+    const revoked = await one.invited();
+    expect((await one.client.delete(`${one.base}/tenants/${one.north.id}/invitations/${revoked.id}`)).status).toBe(204);
+    expect(early.link.pathname).toBe('/invitation');
+    await one.isolation('isolated');
+    const there = await moved(onTestServer(early.link));
+    expect(there.href).toBe(`${early.link.origin}/t/${one.north.id}/invitation${early.link.search}`);
+    // A form posted to the old address moves as well, accepting nothing there.
+    const { csrf } = formOf(await openPage(onTestServer(there)));
+    const token = early.link.searchParams.get('token')!;
+    expect((await moved(onTestServer(early.link), { method: 'POST', body: new URLSearchParams({ csrf, token, password: PASSWORD }) })).href).toBe(there.href);
+    expect((await one.client.get(`${one.base}/tenants/${one.north.id}/invitations/${early.id}`)).body.status).toBe('pending');
+    const accepted = await submit(onTestServer(there), { password: PASSWORD });
+    expect(accepted.status, accepted.html).toBe(200);
+    // One no longer pending is refused as before, not moved.
+    const refused = await openPage(onTestServer(revoked.link));
+    expect(refused.status).toBe(403);
+    expect(refused.html).toContain('This invitation opens on the sign-in address of North, not on this one.');
+    const german = await fetch(onTestServer(revoked.link), { headers: { 'accept-language': 'de' } });
+    expect(await german.text()).toContain('Diese Einladung öffnet sich auf der Anmeldeadresse von North');
+
+    // Isolated, then shared: the tenant's path moves to the service's.
+    const two = await fresh();
+    await two.isolation('isolated');
+    const late = await two.invited();
+    expect(late.link.pathname).toBe(`/t/${two.north.id}/invitation`);
+    await two.isolation('shared');
+    const back = await moved(onTestServer(late.link));
+    expect(back.href).toBe(`${late.link.origin}/invitation${late.link.search}`);
+    expect((await openPage(onTestServer(back))).status).toBe(200);
+
+    // Another application's tenant path, and another tenant's, are refused: the link is not theirs to move.
+    const south = (await two.client.post(`${two.base}/tenants`, { name: 'South', slug: `south-${randomUUID().slice(0, 8)}` })).body as { id: string };
+    await two.isolation('isolated');
+    const pending = await two.invited();
+    for (const path of [`/t/${one.north.id}/invitation`, `/t/${south.id}/invitation`]) {
+      const elsewhere = await openPage(`${app.baseUrl}${path}${pending.link.search}`);
+      expect(elsewhere.status, path).toBe(403);
+      expect(elsewhere.html).toContain('another organization');
+    }
+  });
+
   it('an isolated tenant’s invitation link is on its verified custom domain, as its other mailed links, and opens there', async () => {
     const bootstrapped = await app.bootstrapAnother();
     const client = app.as({ apiKey: bootstrapped.apiKey });
@@ -683,18 +748,13 @@ describe('invitations', () => {
     expect(mailed.pathname).toBe(`/t/${north.id}/invitation`);
     const link = `${app.baseUrl}${mailed.pathname}${mailed.search}`;
 
-    const refusals = [
-      // The service's address: the same organization, whose invitation opens on the tenant's own address.
-      { url: `${app.baseUrl}/invitation${mailed.search}`, says: 'This invitation opens on the sign-in address of North, not on this one.' },
-      { url: `${app.baseUrl}/t/${south.slug}/invitation${mailed.search}`, says: 'another organization' },
-    ];
-    for (const { url, says } of refusals) {
-      const refused = await openPage(url);
-      expect(refused.status).toBe(403);
-      expect(refused.html).toContain(says);
-    }
-    const german = await fetch(`${app.baseUrl}/invitation${mailed.search}`, { headers: { 'accept-language': 'de' } });
-    expect(await german.text()).toContain('Diese Einladung öffnet sich auf der Anmeldeadresse von North');
+    // Another tenant's path is refused; the service's address, the same organization's, moves to the tenant's own.
+    const refused = await openPage(`${app.baseUrl}/t/${south.slug}/invitation${mailed.search}`);
+    expect(refused.status).toBe(403);
+    expect(refused.html).toContain('another organization');
+    const moved = await fetch(`${app.baseUrl}/invitation${mailed.search}`, { redirect: 'manual' });
+    expect(moved.status).toBe(303);
+    expect(moved.headers.get('location')).toBe(mailed.href);
     // A slug renamed since, and taken by another tenant: the mailed link still opens on North's surface.
     const northSlug = north.slug as string;
     expect((await client.patch(`${base}/tenants/${north.id}`, { slug: `north-renamed-${Date.now()}` })).status).toBe(200);
