@@ -1,6 +1,6 @@
 import { createClient, type FormattedExecutionResult } from 'graphql-ws';
 import { liveSession, renewSession } from './auth.ts';
-import { readConfig } from './config.ts';
+import { readConfig, type DashboardConfig } from './config.ts';
 import { clearSession, type Session } from './session.ts';
 
 /** One item of a refusal's `details` (what blocks it, each refused input…), as the server names it. */
@@ -46,6 +46,17 @@ async function post(session: Session, body: string, scope: RequestScope): Promis
   }
 }
 
+function endRefusedSession(): never {
+  clearSession('the server no longer accepts its access token.');
+  throw new Error('Your session has ended: sign in again.');
+}
+
+/** A new access token for one the server refused; without a refresh token the session ends. */
+async function renewRefused(config: DashboardConfig, session: Session): Promise<Session> {
+  if (session.refreshToken === null) endRefusedSession();
+  return renewSession(config, session);
+}
+
 /** The one way the dashboard calls `POST /graphql`: the Bearer token (renewed near its end, or once when refused), the
  *  application header, a refusal thrown as an ApiError. A 401 that renewal does not mend ends the session. */
 export async function graphql<T>(query: string, variables: Record<string, unknown>, scope: RequestScope = {}): Promise<T> {
@@ -53,11 +64,8 @@ export async function graphql<T>(query: string, variables: Record<string, unknow
   const body = JSON.stringify({ query, variables });
   const session = await liveSession(config);
   let response = await post(session, body, scope);
-  if (response.status === 401 && session.refreshToken !== null) response = await post(await renewSession(config, session), body, scope);
-  if (response.status === 401) {
-    clearSession('the server no longer accepts its access token.');
-    throw new Error('Your session has ended: sign in again.');
-  }
+  if (response.status === 401) response = await post(await renewRefused(config, session), body, scope);
+  if (response.status === 401) endRefusedSession();
   const answer = (await response.json().catch(() => ({}))) as GraphQLResponse<T>;
   const [error] = answer.errors ?? [];
   if (error !== undefined) throw new ApiError(error.message, error.extensions?.code, error.extensions?.details, error.extensions?.field);
@@ -73,38 +81,70 @@ export interface SubscriptionSink<T> {
   end: (message: string, failed: boolean) => void;
 }
 
-/** graphql-ws on `/graphql`, the credentials in `connection_init`'s payload; returns the unsubscribe. It does not
- *  reconnect: `end` says why it stopped. */
-export function subscribe<T>(query: string, variables: Record<string, unknown>, scope: RequestScope, sink: SubscriptionSink<T>): () => void {
-  const client = createClient({
-    url: `${location.protocol === 'https:' ? 'wss:' : 'ws:'}//${location.host}/graphql`,
-    connectionParams: async () => credentialHeaders(await liveSession(readConfig()), scope),
-    retryAttempts: 0,
-  });
-  // Disposing completes the subscription: that end is the caller's own, not news to hand back. The first end is the
-  // news: a refusal's errors come before the completion that follows them.
+/** graphql-ws on `/graphql`, the credentials in `connection_init`'s payload; returns the unsubscribe. The server asks for
+ *  the credentials again as the stream goes on (docs/audit.md): when it refuses the access token (expired), the session is
+ *  renewed and the subscription asked again with `variables()` as they are then, so that the caller resumes where it was.
+ *  It does not reconnect otherwise: `end` says why it stopped. */
+export function subscribe<T>(query: string, variables: () => Record<string, unknown>, scope: RequestScope, sink: SubscriptionSink<T>): () => void {
+  const config = readConfig();
+  // Disposing completes the subscription: that end is the caller's own (or a renewal's), not news to hand back. The first
+  // end is the news: a refusal's errors come before the completion that follows them.
   let stopped = false;
+  let stopAttempt = () => undefined;
   const end = (message: string, failed: boolean) => {
     if (stopped) return;
     stopped = true;
     sink.end(message, failed);
   };
-  const stop = client.subscribe<T>(
-    { query, variables },
-    {
-      next: (result: FormattedExecutionResult<T>) => {
-        const [error] = result.errors ?? [];
-        if (error !== undefined) end(error.message, true);
-        else if (result.data != null) sink.next(result.data);
+  const resume = (refused: Session) => {
+    stopAttempt();
+    renewRefused(config, refused).then(
+      () => {
+        if (!stopped) attempt();
       },
-      error: (error: unknown) => end(streamFailure(error), true),
-      complete: () => end('The live stream ended.', false),
-    },
-  );
+      (error: unknown) => end(error instanceof Error ? error.message : String(error), true),
+    );
+  };
+  const attempt = () => {
+    let session: Session | null = null;
+    let current = true;
+    const client = createClient({
+      url: `${location.protocol === 'https:' ? 'wss:' : 'ws:'}//${location.host}/graphql`,
+      connectionParams: async () => {
+        session = await liveSession(config);
+        return credentialHeaders(session, scope);
+      },
+      retryAttempts: 0,
+    });
+    const release = client.subscribe<T>(
+      { query, variables: variables() },
+      {
+        next: (result: FormattedExecutionResult<T>) => {
+          if (!current) return;
+          const [error] = result.errors ?? [];
+          if (error === undefined) {
+            if (result.data != null) sink.next(result.data);
+          } else if (error.extensions?.code === 'unauthenticated' && session !== null) resume(session);
+          else end(error.message, true);
+        },
+        error: (error: unknown) => {
+          if (current) end(streamFailure(error), true);
+        },
+        complete: () => {
+          if (current) end('The live stream ended.', false);
+        },
+      },
+    );
+    stopAttempt = () => {
+      current = false;
+      release();
+      void client.dispose();
+    };
+  };
+  attempt();
   return () => {
     stopped = true;
-    stop();
-    void client.dispose();
+    stopAttempt();
   };
 }
 

@@ -170,8 +170,11 @@ export function followAuditRecords(
   // Each record waits for its names, in a chain: one whose names come sooner does not overtake an earlier one.
   let handed = Promise.resolve();
   let following = true;
-  const unsubscribe = subscribe<{ auditLogs: AuditRecord }>(query, { appId, after, ...filter }, { applicationId: appId }, {
+  // A stream asked again (its access token renewed) resumes after the last record received: none is lost or repeated.
+  let last = after;
+  const unsubscribe = subscribe<{ auditLogs: AuditRecord }>(query, () => ({ appId, after: last, ...filter }), { applicationId: appId }, {
     next: (data) => {
+      last = data.auditLogs.id;
       const naming = named(appId, [data.auditLogs]);
       handed = handed.then(async () => {
         const [record] = await naming;

@@ -1,5 +1,5 @@
 import type { Request } from 'playwright-core';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { AUDIT_ACTIONS } from '../../src/domain/audit-actions.ts';
 import { dashboardSuite, OPERATOR, openTab } from '../support/dashboard.ts';
 
@@ -364,5 +364,36 @@ describe('the Audit log tab of the dashboard in Chromium', () => {
       .waitFor();
     await expectMarked('Actor e-mail');
     expect(await detailsButtons().count()).toBe(0);
+  });
+
+  // Last: the server's clock stays an hour ahead of the browser's once it has run.
+  it("goes on following past the operator's access token's end: renewed, the stream resumes after the last record, none lost or shown twice", async () => {
+    await dashboard.page.getByLabel('Actor kind', { exact: true }).selectOption({ label: 'Any, by ID' });
+    await dashboard.page.getByLabel('Actor ID', { exact: true }).fill('');
+    await search({ action: 'user.*' });
+    await waitForRows(25);
+    await dashboard.page.getByLabel('Follow live').check();
+    await dashboard.page.getByRole('status').filter({ hasText: 'Following live' }).waitFor();
+    // Past the access token's hour on the server's clock: the stream's next read with records refuses it.
+    vi.useFakeTimers({ toFake: ['Date'], shouldAdvanceTime: true });
+    try {
+      vi.setSystemTime(Date.now() + 3_700_000);
+      await dashboard.app.createUser('expired@example.com', acme);
+      await dashboard.page.getByRole('row', { name: /user\.created .*expired@example\.com/ }).waitFor();
+      // A record after it shows the stream still follows, and that the first was not sent again meanwhile.
+      await dashboard.app.createUser('renewed@example.com', acme);
+      await dashboard.page.getByRole('row', { name: /user\.created .*renewed@example\.com/ }).waitFor();
+    } finally {
+      vi.useRealTimers();
+    }
+    expect((await shownRows()).slice(0, 3)).toEqual([
+      ['user.created', 'user renewed@example.com'],
+      ['user.created', 'user expired@example.com'],
+      ['user.created', `user ${OPERATOR.email}`],
+    ]);
+    expect(await dashboard.page.getByRole('row', { name: /expired@example\.com/ }).count()).toBe(1);
+    expect(await dashboard.page.getByRole('alert').count()).toBe(0);
+    expect(await dashboard.page.getByRole('status').filter({ hasText: 'Following live' }).count()).toBe(1);
+    await dashboard.page.getByLabel('Follow live').uncheck();
   });
 });

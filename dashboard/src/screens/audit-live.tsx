@@ -11,8 +11,9 @@ interface AuditLiveProps {
   onRecord: (record: NamedAuditRecord) => void;
 }
 
-/** Records matching the search arrive as they commit. A failed stream starts again when the operator comes back, after
- *  the newest record shown; one the server completed (range's end reached) has nothing more to bring. */
+/** Records matching the search arrive as they commit (an expired access token is renewed on the way: `subscribe`). A
+ *  failed stream starts again when the operator comes back, after the newest record shown; one the server completed
+ *  (range's end reached) has nothing more to bring. */
 export function AuditLive({ appId, filter, newest, onRecord }: AuditLiveProps) {
   // A new object per start, so that a start after the same record still opens a new stream.
   const [start, setStart] = useState(() => ({ after: newest }));
