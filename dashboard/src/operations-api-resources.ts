@@ -1,4 +1,4 @@
-import { graphql } from './api.ts';
+import { ApiError, graphql } from './api.ts';
 import type { Page } from './operations.ts';
 import { listPermissionCatalogue } from './operations-roles.ts';
 
@@ -54,30 +54,64 @@ export async function listDefinedPermissions(appId: string): Promise<DefinedPerm
   return new Map(catalogue.filter((permission) => !permission.builtIn && permission.tenantId === null).map((permission) => [permission.key, permission.description]));
 }
 
-function filledRows(rows: readonly PermissionRow[]): PermissionRow[] {
-  const filled = rows.map((row) => ({ key: row.key.trim(), description: row.description.trim() })).filter((row) => row.key !== '');
-  return filled.filter((row, at) => filled.findIndex((other) => other.key === row.key) === at);
+/** The field a refusal of the draft's row `at` names (`permissionRows[2].key`): the API's counts the new keys only. */
+export const permissionRowField = (at: number, part: 'key' | 'description') => `permissionRows[${at}].${part}`;
+
+/** A row with a key, trimmed, and its place among the draft's rows. */
+interface FilledRow extends PermissionRow {
+  readonly at: number;
+}
+
+function filledRows(rows: readonly PermissionRow[]): FilledRow[] {
+  const filled = rows.map((row, at) => ({ key: row.key.trim(), description: row.description.trim(), at })).filter((row) => row.key !== '');
+  return filled.filter((row, index) => filled.findIndex((other) => other.key === row.key) === index);
 }
 
 /** Keys defined already are listed, the others defined with the resource in its transaction (`newPermissions`), so a
- *  refused save leaves nothing behind. */
-async function inputOf(appId: string, draft: ApiResourceDraft): Promise<ApiResourceInput> {
+ *  refused save leaves nothing behind. `newRows`: the draft's row of each new permission. */
+async function inputOf(appId: string, draft: ApiResourceDraft): Promise<{ input: ApiResourceInput; newRows: readonly number[] }> {
   const rows = filledRows(draft.permissions);
   const defined = await listDefinedPermissions(appId);
-  return {
+  const created = rows.filter((row) => !defined.has(row.key));
+  const input = {
     name: draft.name.trim(),
     identifier: draft.identifier.trim(),
     permissions: rows.filter((row) => defined.has(row.key)).map((row) => row.key),
-    newPermissions: rows.filter((row) => !defined.has(row.key)),
+    newPermissions: created.map(({ key, description }) => ({ key, description })),
   };
+  return { input, newRows: created.map((row) => row.at) };
+}
+
+const NEW_PERMISSION_FIELD = /^newPermissions\[(\d+)\]\.(key|description)$/;
+
+/** A refusal naming `newPermissions[i].key` names the draft's row it came from instead; the whole list, the rows'. */
+function inRows(error: unknown, newRows: readonly number[]): unknown {
+  if (!(error instanceof ApiError) || error.field === undefined) return error;
+  const [, index, part] = NEW_PERMISSION_FIELD.exec(error.field) ?? [];
+  const at = index === undefined ? undefined : newRows[Number(index)];
+  let field: string | undefined;
+  if (at !== undefined) field = permissionRowField(at, part as 'key' | 'description');
+  else if (error.field === 'newPermissions') field = 'permissions';
+  return field === undefined ? error : new ApiError(error.message, error.code, error.details, field);
+}
+
+async function save<T>(appId: string, draft: ApiResourceDraft, send: (input: ApiResourceInput) => Promise<T>): Promise<T> {
+  const { input, newRows } = await inputOf(appId, draft);
+  try {
+    return await send(input);
+  } catch (error) {
+    throw inRows(error, newRows);
+  }
 }
 
 export async function createApiResource(appId: string, draft: ApiResourceDraft): Promise<ApiResource> {
   const mutation = `mutation CreateApiResource($appId: UUID!, $input: CreateApiResourceInput!) {
     createApiResource(appId: $appId, input: $input) { ${RESOURCE_FIELDS} }
   }`;
-  const data = await graphql<{ createApiResource: ApiResource }>(mutation, { appId, input: await inputOf(appId, draft) }, { applicationId: appId });
-  return data.createApiResource;
+  return save(appId, draft, async (input) => {
+    const data = await graphql<{ createApiResource: ApiResource }>(mutation, { appId, input }, { applicationId: appId });
+    return data.createApiResource;
+  });
 }
 
 /** Saving the identifier claims one held elsewhere (409 while held), so a rename leaves it out (`withIdentifier` false). */
@@ -85,10 +119,11 @@ export async function updateApiResource(appId: string, resourceId: string, draft
   const mutation = `mutation UpdateApiResource($appId: UUID!, $resourceId: UUID!, $input: UpdateApiResourceInput!) {
     updateApiResource(appId: $appId, resourceId: $resourceId, input: $input) { ${RESOURCE_FIELDS} }
   }`;
-  const { identifier, ...unchanged } = await inputOf(appId, draft);
-  const input = withIdentifier ? { ...unchanged, identifier } : unchanged;
-  const data = await graphql<{ updateApiResource: ApiResource }>(mutation, { appId, resourceId, input }, { applicationId: appId });
-  return data.updateApiResource;
+  return save(appId, draft, async ({ identifier, ...unchanged }) => {
+    const input = withIdentifier ? { ...unchanged, identifier } : unchanged;
+    const data = await graphql<{ updateApiResource: ApiResource }>(mutation, { appId, resourceId, input }, { applicationId: appId });
+    return data.updateApiResource;
+  });
 }
 
 /** From then on a grant naming its identifier is refused (`invalid_target`); its permissions stay the application's. */

@@ -16,6 +16,7 @@ const dashboard = dashboardSuite({
   setup: async (app) => {
     await app.createTenant('Acme');
     await app.createUser(EXISTING);
+    expect((await app.http.post('/permissions', { key: 'reports:read', description: 'Read the reports' })).status).toBe(201);
   },
 });
 
@@ -94,7 +95,7 @@ describe('a refused field is identified on the dashboard in Chromium', () => {
     expect(await form.getByRole('alert').count()).toBe(0);
   });
 
-  it('an identifier that is not https marks the Identifier field; a permission the server refuses marks no input', async () => {
+  it("an identifier that is not https marks the Identifier field; a refused new permission marks its own row's input", async () => {
     await openTab(dashboard.page, 'API resources');
     const form = region('Create API resource');
     const identifier = form.getByLabel('Identifier', { exact: true });
@@ -108,11 +109,23 @@ describe('a refused field is identified on the dashboard in Chromium', () => {
     await identifier.fill('https://reports.example.com');
     await expectUnmarked(identifier, message);
 
-    // `newPermissions[0].key` counts the keys the application does not define yet, which no input stands for.
-    await form.getByLabel('Permission 1').fill('Not a key');
+    // The API counts only the keys the application does not define yet: row 4 is `newPermissions[1]`, row 3 `[0]`.
+    for (let rows = 1; rows < 4; rows += 1) await form.getByRole('button', { name: 'Add permission' }).click();
+    await form.getByLabel('Permission 1', { exact: true }).fill('reports:read');
+    await form.getByLabel('Permission 3', { exact: true }).fill('reports:write');
+    const fourth = form.getByLabel('Permission 4', { exact: true });
+    await fourth.fill('Not a key');
     await form.getByRole('button', { name: 'Create API resource' }).click();
-    await form.getByRole('alert').filter({ hasText: 'key must be resource:action' }).waitFor();
-    expect(await form.locator('[aria-invalid]').count()).toBe(0);
+    const malformed = 'key must be resource:action';
+    await expectMarked(form, fourth, 'Permission 4', malformed);
+    expect((await focusedNode()).description).toContain('Keys as resource:action');
+    await fourth.fill('reports:export');
+    await expectUnmarked(fourth, malformed);
+
+    const third = form.getByLabel('Description 3', { exact: true });
+    await third.fill('x'.repeat(501));
+    await form.getByRole('button', { name: 'Create API resource' }).click();
+    await expectMarked(form, third, 'Description 3', 'description must be at most 500 characters');
   });
 
   it('an address already registered marks the E-mail field of "Create user"', async () => {

@@ -1,6 +1,7 @@
-import { useId } from 'react';
+import { useContext, useId } from 'react';
 import { EMPTY_PERMISSION_ROW } from '../api-resource-draft.ts';
-import type { DefinedPermissions, PermissionRow } from '../operations-api-resources.ts';
+import { listMarks, RefusedField, refusalMarks } from '../hooks/use-refused-field.ts';
+import { permissionRowField, type DefinedPermissions, type PermissionRow } from '../operations-api-resources.ts';
 
 interface PermissionRowsProps {
   rows: readonly PermissionRow[];
@@ -9,12 +10,14 @@ interface PermissionRowsProps {
   onChange: (rows: readonly PermissionRow[]) => void;
 }
 
-/** An API resource's permissions, a row of key and description each, added and removed. */
+/** An API resource's permissions, a row of key and description each, added and removed; a refusal marks its row's input
+ *  (`permissionRowField`), or the rows (`permissions`). */
 export function PermissionRows({ rows, defined, onChange }: PermissionRowsProps) {
   const id = useId();
+  const refusal = useContext(RefusedField);
   const set = (at: number, row: PermissionRow) => onChange(rows.map((each, index) => (index === at ? row : each)));
   return (
-    <fieldset className="permission-rows">
+    <fieldset className="permission-rows" {...listMarks(refusal, 'permissions')}>
       <legend>Permissions</legend>
       <p id={`${id}-hint`} className="hint">
         Keys as resource:action (lower-case letters, digits, _ or -). A key the application does not define yet is
@@ -37,7 +40,7 @@ export function PermissionRows({ rows, defined, onChange }: PermissionRowsProps)
                 list={`${id}-keys`}
                 spellCheck={false}
                 autoComplete="off"
-                aria-describedby={`${id}-hint`}
+                {...refusalMarks(refusal, permissionRowField(at, 'key'), `${id}-hint`)}
                 value={row.key}
                 onChange={(event) => set(at, { ...row, key: event.target.value })}
               />
@@ -48,6 +51,7 @@ export function PermissionRows({ rows, defined, onChange }: PermissionRowsProps)
                 id={`${id}-${at}-description`}
                 type="text"
                 readOnly={description !== undefined}
+                {...refusalMarks(refusal, permissionRowField(at, 'description'))}
                 value={description ?? row.description}
                 onChange={(event) => set(at, { ...row, description: event.target.value })}
               />

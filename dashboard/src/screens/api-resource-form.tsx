@@ -73,8 +73,8 @@ export function ApiResourceForm({ appId, defined, resource, onSaved, onClose }: 
             hint="The audience of the API’s tokens, which clients name as resource: an https URI such as https://api.example.com, unique across the service. Tokens already issued keep the one they were issued for."
             field="identifier"
           />
+          <PermissionRows rows={draft.permissions} defined={defined} onChange={(permissions) => setDraft({ ...draft, permissions })} />
         </RefusedField>
-        <PermissionRows rows={draft.permissions} defined={defined} onChange={(permissions) => setDraft({ ...draft, permissions })} />
         <div className="form-actions">
           <button type="submit" className="primary" disabled={save.busy}>{resource === undefined ? 'Create API resource' : 'Save changes'}</button>
           {onClose !== undefined && <button type="button" onClick={onClose}>Close</button>}
