@@ -24,6 +24,11 @@ export class ApiError extends Error {
     this.field = field;
     this.details = details;
   }
+
+  /** The same refusal naming the input a form knows it by, when the form sends it under another name. */
+  naming(field: string): ApiError {
+    return new ApiError(this.message, this.code, this.details, field);
+  }
 }
 
 /** Which application the operator acts on (`X-Gatehouse-Application`); none when acting as themself. */

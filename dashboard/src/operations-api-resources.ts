@@ -92,7 +92,7 @@ function inRows(error: unknown, newRows: readonly number[]): unknown {
   let field: string | undefined;
   if (at !== undefined) field = permissionRowField(at, part as 'key' | 'description');
   else if (error.field === 'newPermissions') field = 'permissions';
-  return field === undefined ? error : new ApiError(error.message, error.code, error.details, field);
+  return field === undefined ? error : error.naming(field);
 }
 
 async function save<T>(appId: string, draft: ApiResourceDraft, send: (input: ApiResourceInput) => Promise<T>): Promise<T> {

@@ -1,4 +1,4 @@
-import { graphql } from './api.ts';
+import { ApiError, graphql } from './api.ts';
 import type { Page } from './operations.ts';
 import { ROTATION_GRACE_SECONDS } from './operations-oauth-clients.ts';
 
@@ -76,6 +76,21 @@ export async function putM2MCredentialJwks(appId: string, credentialId: string, 
   const mutation = `mutation PutM2MCredentialJwks($appId: UUID, $credentialId: UUID!, $input: JwksInput!) {
     putM2MCredentialJwks(appId: $appId, credentialId: $credentialId, input: $input) { ${CREDENTIAL_FIELDS} }
   }`;
-  const data = await graphql<{ putM2MCredentialJwks: M2MCredential }>(mutation, { appId, credentialId, input: jwks }, { applicationId: appId });
-  return data.putM2MCredentialJwks;
+  try {
+    const data = await graphql<{ putM2MCredentialJwks: M2MCredential }>(mutation, { appId, credentialId, input: jwks }, { applicationId: appId });
+    return data.putM2MCredentialJwks;
+  } catch (error) {
+    throw error instanceof ApiError ? jwksNamed(error) : error;
+  }
+}
+
+/** The mutation's arguments besides the JWKS. */
+const NOT_JWKS: ReadonlySet<string> = new Set(['appId', 'credentialId']);
+
+/** A refusal naming a part of the JWKS names it from the root where the set is `input` (`keys[0].d`, `extra`: an
+ *  input's fields stand alone in the API's names): the form's one field is `jwks`, as the create form's. */
+function jwksNamed(error: ApiError): ApiError {
+  const { field } = error;
+  if (field === undefined || NOT_JWKS.has(field) || /^jwks(?:$|[.[])/.test(field)) return error;
+  return error.naming(`jwks.${field}`);
 }

@@ -67,6 +67,15 @@ async function takeSecret(heading: string, label: string): Promise<string> {
   return value;
 }
 
+/** The JWKS field of `form` is marked as refused: invalid, described by the alert shown, focused. */
+async function expectJwksMarked(form: Locator): Promise<void> {
+  const field = form.getByLabel('JWKS');
+  await expect.poll(() => field.getAttribute('aria-invalid')).toBe('true');
+  const describedBy = (await field.getAttribute('aria-describedby'))!.split(' ');
+  expect(await form.getByRole('alert').getAttribute('id')).toBe(describedBy.at(-1));
+  expect(await field.evaluate((element) => element === document.activeElement)).toBe(true);
+}
+
 /** An Ed25519 key pair as JWKs: the public one to upload, the private one (with `d`) to be refused. */
 function ed25519Jwks(kid: string): { publicJwks: string; privateJwks: string } {
   const { publicKey, privateKey } = generateKeyPairSync('ed25519');
@@ -230,9 +239,15 @@ describe('the M2M credentials tab of the dashboard in Chromium', () => {
     await row('Signed sync').getByRole('button', { name: 'Replace keys' }).click();
     const keys = dashboard.page.getByRole('region', { name: 'Keys of Signed sync' });
     expect(JSON.parse(await keys.getByLabel('JWKS').inputValue())).toEqual(JSON.parse(first.publicJwks));
+    // Refusals name the set's parts from the root (`extra`, `keys[0].d`): each marks the JWKS field.
+    await keys.getByLabel('JWKS').fill(JSON.stringify({ ...(JSON.parse(second.publicJwks) as object), extra: true }));
+    await keys.getByRole('button', { name: 'Save keys' }).click();
+    await keys.getByRole('alert').filter({ hasText: 'Unknown field "extra"' }).waitFor();
+    await expectJwksMarked(keys);
     await keys.getByLabel('JWKS').fill(second.privateJwks);
     await keys.getByRole('button', { name: 'Save keys' }).click();
     await keys.getByRole('alert').filter({ hasText: 'Upload public keys only: the JWKS holds private key material' }).waitFor();
+    await expectJwksMarked(keys);
     const unchanged = (await credentialsOnServer()).find((credential) => credential.name === 'Signed sync')!;
     expect(unchanged.jwks).toEqual(JSON.parse(first.publicJwks));
 
