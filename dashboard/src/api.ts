@@ -1,4 +1,4 @@
-import { createClient, type FormattedExecutionResult } from 'graphql-ws';
+import { CloseCode, createClient, type FormattedExecutionResult } from 'graphql-ws';
 import { liveSession, renewSession } from './auth.ts';
 import { readConfig, type DashboardConfig } from './config.ts';
 import { clearSession, type Session } from './session.ts';
@@ -88,8 +88,8 @@ export interface SubscriptionSink<T> {
 
 /** graphql-ws on `/graphql`, the credentials in `connection_init`'s payload; returns the unsubscribe. The server asks for
  *  the credentials again as the stream goes on (docs/audit.md): when it refuses the access token (expired), the session is
- *  renewed and the subscription asked again with `variables()` as they are then, so that the caller resumes where it was.
- *  It does not reconnect otherwise: `end` says why it stopped. */
+ *  renewed and the subscription asked again with `variables()` as they are then, so that the caller resumes where it was;
+ *  so is a connection refused for it, once. It does not reconnect otherwise: `end` says why it stopped. */
 export function subscribe<T>(query: string, variables: () => Record<string, unknown>, scope: RequestScope, sink: SubscriptionSink<T>): () => void {
   const config = readConfig();
   // Disposing completes the subscription: that end is the caller's own (or a renewal's), not news to hand back. The first
@@ -105,12 +105,13 @@ export function subscribe<T>(query: string, variables: () => Record<string, unkn
     stopAttempt();
     renewRefused(config, refused).then(
       () => {
-        if (!stopped) attempt();
+        if (!stopped) attempt(true);
       },
       (error: unknown) => end(error instanceof Error ? error.message : String(error), true),
     );
   };
-  const attempt = () => {
+  // `renewed`: its token was renewed for it, so a refusal at connection means renewal does not mend it.
+  const attempt = (renewed: boolean) => {
     let session: Session | null = null;
     let current = true;
     const client = createClient({
@@ -133,7 +134,9 @@ export function subscribe<T>(query: string, variables: () => Record<string, unkn
           else end(error.message, true);
         },
         error: (error: unknown) => {
-          if (current) end(streamFailure(error), true);
+          if (!current) return;
+          if (!renewed && session !== null && refusedToken(error)) resume(session);
+          else end(streamFailure(error), true);
         },
         complete: () => {
           if (current) end('The live stream ended.', false);
@@ -146,11 +149,17 @@ export function subscribe<T>(query: string, variables: () => Record<string, unkn
       void client.dispose();
     };
   };
-  attempt();
+  attempt(false);
   return () => {
     stopped = true;
     stopAttempt();
   };
+}
+
+/** The connection refused for its access token (close 4403, reason `unauthenticated: …`): expired by the server's clock
+ *  while the browser's gave it more time. */
+function refusedToken(error: unknown): boolean {
+  return error instanceof CloseEvent && error.code === (CloseCode.Forbidden as number) && error.reason.startsWith('unauthenticated');
 }
 
 /** graphql-ws hands over the operation's errors, the socket's CloseEvent, or an Error. */

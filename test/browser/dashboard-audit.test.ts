@@ -374,6 +374,9 @@ describe('the Audit log tab of the dashboard in Chromium', () => {
     await waitForRows(25);
     await dashboard.page.getByLabel('Follow live').check();
     await dashboard.page.getByRole('status').filter({ hasText: 'Following live' }).waitFor();
+    // A record brought live: the stream is open (and resumes after this one).
+    await dashboard.app.createUser('before@example.com', acme);
+    await dashboard.page.getByRole('row', { name: /user\.created .*before@example\.com/ }).waitFor();
     // Past the access token's hour on the server's clock: the stream's next read with records refuses it.
     vi.useFakeTimers({ toFake: ['Date'], shouldAdvanceTime: true });
     try {
@@ -383,15 +386,23 @@ describe('the Audit log tab of the dashboard in Chromium', () => {
       // A record after it shows the stream still follows, and that the first was not sent again meanwhile.
       await dashboard.app.createUser('renewed@example.com', acme);
       await dashboard.page.getByRole('row', { name: /user\.created .*renewed@example\.com/ }).waitFor();
+
+      // A token the browser still gives time but the server's clock ended is refused at connection: renewed the same way.
+      await dashboard.page.getByLabel('Follow live').uncheck();
+      vi.setSystemTime(Date.now() + 3_700_000);
+      await dashboard.page.getByLabel('Follow live').check();
+      await dashboard.app.createUser('reconnected@example.com', acme);
+      await dashboard.page.getByRole('row', { name: /user\.created .*reconnected@example\.com/ }).waitFor();
     } finally {
       vi.useRealTimers();
     }
-    expect((await shownRows()).slice(0, 3)).toEqual([
+    expect((await shownRows()).slice(0, 4)).toEqual([
+      ['user.created', 'user reconnected@example.com'],
       ['user.created', 'user renewed@example.com'],
       ['user.created', 'user expired@example.com'],
-      ['user.created', `user ${OPERATOR.email}`],
+      ['user.created', 'user before@example.com'],
     ]);
-    expect(await dashboard.page.getByRole('row', { name: /expired@example\.com/ }).count()).toBe(1);
+    for (const email of ['expired', 'renewed', 'reconnected']) expect(await dashboard.page.getByRole('row', { name: new RegExp(`${email}@example\\.com`) }).count()).toBe(1);
     expect(await dashboard.page.getByRole('alert').count()).toBe(0);
     expect(await dashboard.page.getByRole('status').filter({ hasText: 'Following live' }).count()).toBe(1);
     await dashboard.page.getByLabel('Follow live').uncheck();
