@@ -37,8 +37,11 @@ export function isUuid(value: string): boolean {
 export const uuidOrNullSql = (value: string) =>
   `(case when (${value}) ~ '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' then (${value})::uuid end)`;
 
+/** The earliest time a UUIDv7 holds (the Unix epoch): no record is older. */
+export const EARLIEST_ID_TIME = new Date(0);
+
 /** Every id made before it sorts below. */
 export function firstIdAt(time: Date): string {
-  const hex = Math.max(0, time.getTime()).toString(16).padStart(12, '0');
+  const hex = Math.max(EARLIEST_ID_TIME.getTime(), time.getTime()).toString(16).padStart(12, '0');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-7000-8000-000000000000`;
 }

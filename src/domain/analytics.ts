@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Scope } from '../context.ts';
 import { executeOwned } from '../db/owned-sql.ts';
 import { invalid } from '../errors.ts';
+import { EARLIEST_ID_TIME } from '../ids.ts';
 
 /**
  * Read from daily rollups that the authentication events keep up to date (auth-events.ts): each series is one range of
@@ -118,9 +119,13 @@ function dayOf(value: string): Date | undefined {
   return DATE.test(value) && !Number.isNaN(date.getTime()) && utcDay(date) === value ? date : undefined;
 }
 
+/** No event predates the Unix epoch (its record's id is a UUIDv7), and PostgreSQL holds no year 0. */
+const EARLIEST_DAY = utcDay(EARLIEST_ID_TIME);
+
 function isoDate(field: string, value: string): Date {
   const date = dayOf(value);
   if (date === undefined) throw invalid(field, `${field} must be an ISO date (YYYY-MM-DD)`);
+  if (date < EARLIEST_ID_TIME) throw invalid(field, `${field} must not be before ${EARLIEST_DAY}`);
   return date;
 }
 

@@ -5,7 +5,7 @@ import { likePrefix } from '../db/like-prefix.ts';
 import { invalid, notFound } from '../errors.ts';
 import { pageSize, scopedList, type Page, type PageArgs } from './pagination.ts';
 import { isControlFree } from './validate.ts';
-import { firstIdAt } from '../ids.ts';
+import { EARLIEST_ID_TIME, firstIdAt } from '../ids.ts';
 import { visibleTenantIds } from './users/users.ts';
 
 export interface AuditRecordView {
@@ -85,6 +85,12 @@ export const view = (scope: Scope, row: AuditRow): AuditRecordView => ({
   changes: row.before === null && row.after === null ? null : { before: snapshotSeenBy(scope, row.before), after: snapshotSeenBy(scope, row.after) },
 });
 
+/** No record predates its UUIDv7 id's epoch, and PostgreSQL holds no year 0: an earlier bound is a mistake. */
+function timeFilter(field: string, value: Date): Date {
+  if (value < EARLIEST_ID_TIME) throw invalid(field, `${field} must not be before ${EARLIEST_ID_TIME.toISOString()}`);
+  return value;
+}
+
 function idFilter(field: string, value: string): string {
   if (value === '' || value.length > ID_MAX || !isControlFree(value)) throw invalid(field, `${field} must be an id of at most ${ID_MAX} characters`);
   return value;
@@ -110,11 +116,11 @@ export function conditions(scope: Scope, filter: AuditFilter): { where: string; 
   // A time range is also a range of ids (UUIDv7), which the primary key serves; the bounds are wider than the times by
   // ID_SLACK_MS, since a record's id and its created_at are taken a moment apart (in a long transaction, seconds).
   if (filter.from != null) {
-    add('created_at >= ?', filter.from);
+    add('created_at >= ?', timeFilter('from', filter.from));
     add('id >= ?::uuid', firstIdAt(new Date(filter.from.getTime() - ID_SLACK_MS)));
   }
   if (filter.to != null) {
-    add('created_at < ?', filter.to);
+    add('created_at < ?', timeFilter('to', filter.to));
     add('id < ?::uuid', firstIdAt(new Date(filter.to.getTime() + ID_SLACK_MS)));
   }
   if (filter.from != null && filter.to != null && filter.from >= filter.to) throw invalid('to', 'to must be later than from');

@@ -2595,7 +2595,7 @@ export type Query = {
   __typename?: 'Query';
   /**
    * Distinct users who signed in or refreshed a token, per period, read from daily rollups. `from` and `to` are ISO dates
-   * (inclusive, UTC; default the last 30 days); a week or month the range cuts is counted whole.
+   * (inclusive, UTC, 1970-01-01 or later; default the last 30 days); a week or month the range cuts is counted whole.
    */
   activeUsers: ActiveUsersSeries;
   /** One API key. */

@@ -184,6 +184,11 @@ describe('analytics', () => {
     expect((await app.http.get('/analytics/sign-ins?from=2026-03-05&to=2026-03-01')).body).toMatchObject({ code: 'validation_error', field: 'to' });
     expect((await app.http.get('/analytics/sign-ins?interval=year')).status).toBe(422);
     expect((await app.http.get('/analytics/sign-ins?from=2000-01-01&to=2026-01-01')).body).toMatchObject({ code: 'validation_error', field: 'from' });
+    // Before 1970 no event can be (and PostgreSQL holds no year 0); 1970-01-01 itself is a day.
+    expect((await app.http.get('/analytics/sign-ins?from=0000-01-01&to=0000-01-05')).body).toMatchObject({ code: 'validation_error', field: 'to' });
+    expect((await app.http.get('/analytics/active-users?from=0000-01-01&to=2000-01-01')).body).toMatchObject({ code: 'validation_error', field: 'from' });
+    expect((await app.http.get('/analytics/sign-ins?from=1969-12-31&to=1970-01-05')).body).toMatchObject({ code: 'validation_error', field: 'from' });
+    expect((await app.http.get('/analytics/sign-ins?from=1970-01-01&to=1970-01-01')).body).toEqual({ data: [{ period: '1970-01-01', succeeded: 0, failed: 0, byMethod: {} }] });
     const reader = await app.http.post('/api-keys', { name: 'users only', permissions: ['users:read'] });
     expect((await app.as({ apiKey: reader.body.secret as string }).get('/analytics/active-users')).status).toBe(403);
     const keyOfB = await app.http.post(`${tenantPath(tenantB)}/api-keys`, { name: 'B', permissions: ['analytics:read'] });

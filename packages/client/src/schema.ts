@@ -4755,7 +4755,7 @@ export interface paths {
         /**
          * Distinct users signing in or refreshing, per day, week or month
          * @description Distinct users who signed in or refreshed a token, per period, read from daily rollups. `from` and `to` are ISO dates
-         *     (inclusive, UTC; default the last 30 days); a week or month the range cuts is counted whole.
+         *     (inclusive, UTC, 1970-01-01 or later; default the last 30 days); a week or month the range cuts is counted whole.
          *
          *     Requires `analytics:read`.
          *
@@ -4780,7 +4780,7 @@ export interface paths {
         /**
          * Distinct users signing in or refreshing, per day, week or month
          * @description Distinct users who signed in or refreshed a token, per period, read from daily rollups. `from` and `to` are ISO dates
-         *     (inclusive, UTC; default the last 30 days); a week or month the range cuts is counted whole.
+         *     (inclusive, UTC, 1970-01-01 or later; default the last 30 days); a week or month the range cuts is counted whole.
          *
          *     Requires `analytics:read`.
          *
@@ -4805,7 +4805,7 @@ export interface paths {
         /**
          * Distinct users signing in or refreshing, per day, week or month
          * @description Distinct users who signed in or refreshed a token, per period, read from daily rollups. `from` and `to` are ISO dates
-         *     (inclusive, UTC; default the last 30 days); a week or month the range cuts is counted whole.
+         *     (inclusive, UTC, 1970-01-01 or later; default the last 30 days); a week or month the range cuts is counted whole.
          *
          *     Requires `analytics:read`.
          *
@@ -19399,9 +19399,9 @@ export interface operations {
                 action?: string;
                 /** @description Only records about this target id. */
                 target?: string;
-                /** @description From this time on (inclusive). */
+                /** @description From this time on (inclusive), 1970 or later (the epoch of the records' UUIDv7 ids). */
                 from?: string;
-                /** @description Before this time. */
+                /** @description Before this time, 1970 or later. */
                 to?: string;
             };
             header?: never;
@@ -19451,9 +19451,9 @@ export interface operations {
                 action?: string;
                 /** @description Only records about this target id. */
                 target?: string;
-                /** @description From this time on (inclusive). */
+                /** @description From this time on (inclusive), 1970 or later (the epoch of the records' UUIDv7 ids). */
                 from?: string;
-                /** @description Before this time. */
+                /** @description Before this time, 1970 or later. */
                 to?: string;
             };
             header?: never;
@@ -19506,9 +19506,9 @@ export interface operations {
                 action?: string;
                 /** @description Only records about this target id. */
                 target?: string;
-                /** @description From this time on (inclusive). */
+                /** @description From this time on (inclusive), 1970 or later (the epoch of the records' UUIDv7 ids). */
                 from?: string;
-                /** @description Before this time. */
+                /** @description Before this time, 1970 or later. */
                 to?: string;
             };
             header?: never;
