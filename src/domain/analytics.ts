@@ -142,10 +142,11 @@ function nextPeriod(start: Date, interval: AnalyticsInterval): Date {
 }
 
 interface Range {
-  readonly from: Date;
-  readonly to: Date;
   readonly interval: AnalyticsInterval;
+  /** The first day of each period the range touches. */
   readonly periods: readonly string[];
+  /** The day after the last period. */
+  readonly end: string;
 }
 
 function range(scope: Scope, args: AnalyticsArgs): Range {
@@ -155,8 +156,9 @@ function range(scope: Scope, args: AnalyticsArgs): Range {
   if (from > to) throw invalid('to', 'to must not be before from');
   if ((to.getTime() - from.getTime()) / DAY_MS >= MAX_DAYS) throw invalid('from', `A range spans at most ${MAX_DAYS} days`);
   const periods: string[] = [];
-  for (let start = periodStart(from, interval); start <= to; start = nextPeriod(start, interval)) periods.push(utcDay(start));
-  return { from, to, interval, periods };
+  let start = periodStart(from, interval);
+  for (; start <= to; start = nextPeriod(start, interval)) periods.push(utcDay(start));
+  return { interval, periods, end: utcDay(start) };
 }
 
 /** A series' arguments as known before it runs: a literal's value, null when left out, undefined when a variable. */
@@ -207,13 +209,14 @@ export async function signIns(
   scope: Scope,
   args: AnalyticsArgs,
 ): Promise<{ data: { period: string; succeeded: number; failed: number; byMethod: Record<string, number> }[] }> {
-  const { from, to, interval, periods } = range(scope, args);
+  // Whole periods, as activeUsers counts them: a point is its period's, whatever days of it the range names.
+  const { interval, periods, end } = range(scope, args);
   const rows = await executeOwned<{ day: string; method: string; succeeded: number; failed: number }[]>(
     scope.em,
     scope.applicationId,
     `select to_char(day, 'YYYY-MM-DD') as day, method, succeeded, failed from analytics_sign_ins
-      where @owner and scope_tenant_id = ? and day between ?::date and ?::date order by day`,
-    [seriesOf(scope), utcDay(from), utcDay(to)],
+      where @owner and scope_tenant_id = ? and day >= ?::date and day < ?::date order by day`,
+    [seriesOf(scope), periods[0], end],
   );
   type Point = { period: string; succeeded: number; failed: number; byMethod: Record<string, number> };
   const byPeriod = new Map(periods.map((period): [string, Point] => [period, { period, succeeded: 0, failed: 0, byMethod: {} }]));

@@ -2698,7 +2698,10 @@ export type Query = {
   session: Session;
   /** The live sessions of the application, or of one tenant (its sign-ins) in a tenant scope. */
   sessions: SessionPage;
-  /** Sign-in attempts per period, by outcome and method, read from daily rollups; `from`, `to` as for activeUsers. */
+  /**
+   * Sign-in attempts per period, by outcome and method, read from daily rollups; `from`, `to` as for activeUsers, and a
+   * week or month the range cuts is counted whole likewise.
+   */
   signIns: SignInsSeries;
   /** One tenant. */
   tenant: Tenant;

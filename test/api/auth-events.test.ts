@@ -159,6 +159,13 @@ describe('analytics', () => {
         { period: '2026-03-09', succeeded: 2, failed: 0, byMethod: { password: 2 } },
       ],
     });
+    // A week or month the range cuts is counted whole, as active users are: Monday's sign-ins are the week's of Wednesday.
+    expect((await app.http.get('/analytics/sign-ins?from=2026-03-04&to=2026-03-08&interval=week')).body).toEqual({
+      data: [{ period: '2026-03-02', succeeded: 3, failed: 2, byMethod: { password: 5 } }],
+    });
+    expect((await app.http.get('/analytics/sign-ins?from=2026-03-10&to=2026-03-10&interval=month')).body).toEqual({
+      data: [{ period: '2026-03-01', succeeded: 5, failed: 2, byMethod: { password: 7 } }],
+    });
     expect((await app.http.get(`${tenantPath(tenantB)}/analytics/sign-ins?from=2026-03-03&to=2026-03-03`)).body).toEqual({
       data: [{ period: '2026-03-03', succeeded: 1, failed: 0, byMethod: { password: 1 } }],
     });

@@ -4829,7 +4829,8 @@ export interface paths {
         };
         /**
          * Sign-ins per period by outcome and method
-         * @description Sign-in attempts per period, by outcome and method, read from daily rollups; `from`, `to` as for activeUsers.
+         * @description Sign-in attempts per period, by outcome and method, read from daily rollups; `from`, `to` as for activeUsers, and a
+         *     week or month the range cuts is counted whole likewise.
          *
          *     Requires `analytics:read`.
          *
@@ -4853,7 +4854,8 @@ export interface paths {
         };
         /**
          * Sign-ins per period by outcome and method
-         * @description Sign-in attempts per period, by outcome and method, read from daily rollups; `from`, `to` as for activeUsers.
+         * @description Sign-in attempts per period, by outcome and method, read from daily rollups; `from`, `to` as for activeUsers, and a
+         *     week or month the range cuts is counted whole likewise.
          *
          *     Requires `analytics:read`.
          *
@@ -4877,7 +4879,8 @@ export interface paths {
         };
         /**
          * Sign-ins per period by outcome and method
-         * @description Sign-in attempts per period, by outcome and method, read from daily rollups; `from`, `to` as for activeUsers.
+         * @description Sign-in attempts per period, by outcome and method, read from daily rollups; `from`, `to` as for activeUsers, and a
+         *     week or month the range cuts is counted whole likewise.
          *
          *     Requires `analytics:read`.
          *
