@@ -45,10 +45,13 @@ export type Scalars = {
   UUID: { input: string; output: string; }
 };
 
-/** Active users in the windows ending now. */
+/**
+ * Active users in windows of UTC days ending today, today included: distinct users who signed in or were issued tokens
+ * (code exchange, refresh), as `activeUsers` counts them; a deleted user no longer counts.
+ */
 export type ActiveUserCounts = {
   __typename?: 'ActiveUserCounts';
-  /** Users who signed in or used a session in the last 24 hours. */
+  /** Users active today. */
   day: Scalars['Int']['output'];
   /** … in the last 30 days. */
   month: Scalars['Int']['output'];
@@ -211,7 +214,7 @@ export type ApplicationPage = {
   next: Maybe<Scalars['String']['output']>;
 };
 
-/** An application's figures, from its audit records and sessions. */
+/** An application's figures, from its users, tenants and analytics rollups (which audit retention leaves alone). */
 export type ApplicationStats = {
   __typename?: 'ApplicationStats';
   /** Distinct users active in the last day, week and month. */
@@ -3424,12 +3427,12 @@ export type SessionValidation = {
   valid: Scalars['Boolean']['output'];
 };
 
-/** Sign-ins of the last 30 days. */
+/** Sign-in attempts of the last 30 UTC days, today included, as `signIns` counts them. */
 export type SignInCounts = {
   __typename?: 'SignInCounts';
-  /** Sign-ins refused for a wrong password of an existing user. */
+  /** Sign-in attempts refused, whatever the reason. */
   failed: Scalars['Int']['output'];
-  /** Sign-ins that succeeded (a new session). */
+  /** Sign-ins that succeeded. */
   succeeded: Scalars['Int']['output'];
 };
 

@@ -4,6 +4,7 @@ import { startTestAppWithTenants, type TestApp } from '../support/app.ts';
 import { issueTestKey } from '../support/keys.ts';
 import { isolatedApplication, type IsolatedApplication } from '../support/surface-sign-in.ts';
 import { sweepRevokedSignIns } from '../../src/domain/sessions/revoked-sign-ins.ts';
+import { purgeExpiredAuditRecords } from '../../src/domain/audit-retention.ts';
 import { CookieJar, type Visit } from '../support/cookie-jar.ts';
 import {
   authorizationRequest,
@@ -811,8 +812,9 @@ describe('a tenant’s sign-in revoked while the browser session stands for anot
 });
 
 describe('application stats', () => {
-  it('counts users, tenants, active users and sign-ins, from a figure at most a minute old', async () => {
-    const fresh = await app.http.post('/applications', { name: 'Stats', multiTenant: true });
+  /** A fresh application whose one user failed a sign-in on the hosted page, then signed in. */
+  async function signedInOnce(name: string) {
+    const fresh = await app.http.post('/applications', { name, multiTenant: true });
     expect(fresh.status).toBe(201);
     const appId = fresh.body.id as string;
     const admin = app.as({ apiKey: fresh.body.initialApiKey.secret });
@@ -832,7 +834,11 @@ describe('application stats', () => {
     const [failure] = await app.sql<{ outcome: string; tenant_id: string | null }>(`select outcome, tenant_id from audit_log where action = 'user.sign_in_failed' and target_id = ?`, [user]);
     // Filed under the user's only tenant (the page named none): src/domain/auth-events.ts.
     expect(failure).toEqual({ outcome: 'failure', tenant_id: tenant });
+    return { appId, admin, tenant };
+  }
 
+  it('counts users, tenants, active users and sign-ins, from a figure at most a minute old', async () => {
+    const { appId, admin, tenant } = await signedInOnce('Stats');
     const stats = await admin.get(`/applications/${appId}/stats`);
     expect(stats.status, JSON.stringify(stats.body)).toBe(200);
     expect(stats.body).toMatchObject({ users: 2, tenants: 1, activeUsers: { day: 1, week: 1, month: 1 }, signIns: { succeeded: 1, failed: 1 } });
@@ -843,6 +849,19 @@ describe('application stats', () => {
 
     const gql = await admin.request('POST', '/graphql', { body: { query: `{ applicationStats(appId: "${appId}") { users signIns { succeeded } } }` } });
     expect(gql.body).toEqual({ data: { applicationStats: { users: 2, signIns: { succeeded: 1 } } } });
+  });
+
+  it('agree with the analytics once audit retention has deleted the sign-ins’ records', async () => {
+    const { appId, admin } = await signedInOnce('Stats kept');
+    expect((await admin.patch(`/applications/${appId}`, { auditRetentionDays: 1 })).status).toBe(200);
+    await purgeExpiredAuditRecords(app.gatehouse.services.orm, () => new Date(Date.now() + 2 * 86_400_000));
+    expect(await app.sql(`select 1 from audit_log where application_id = ? and action in ('user.signed_in', 'user.sign_in_failed')`, [appId])).toEqual([]);
+
+    const stats = (await admin.get(`/applications/${appId}/stats`)).body;
+    expect(stats).toMatchObject({ activeUsers: { day: 1, week: 1, month: 1 }, signIns: { succeeded: 1, failed: 1 } });
+    const signIns = (await admin.get(`/analytics/sign-ins?interval=month`)).body.data as { succeeded: number; failed: number }[];
+    expect(signIns.reduce((sum, point) => sum + point.succeeded, 0)).toBe(1);
+    expect((await admin.get(`/analytics/active-users?from=${stats.computedAt.slice(0, 10)}`)).body.data.at(-1)).toMatchObject({ count: 1 });
   });
 
   it('refusals: another application is 404, tenant-scoped credentials 403, a key without applications:read 403', async () => {

@@ -8360,20 +8360,23 @@ export interface operations {
                         users: number;
                         /** @description Tenants of the application. */
                         tenants: number;
-                        /** @description Active users in the windows ending now. */
+                        /**
+                         * @description Active users in windows of UTC days ending today, today included: distinct users who signed in or were issued tokens
+                         *     (code exchange, refresh), as `activeUsers` counts them; a deleted user no longer counts.
+                         */
                         activeUsers: {
-                            /** @description Users who signed in or used a session in the last 24 hours. */
+                            /** @description Users active today. */
                             day: number;
                             /** @description … in the last 7 days. */
                             week: number;
                             /** @description … in the last 30 days. */
                             month: number;
                         };
-                        /** @description Sign-ins of the last 30 days. */
+                        /** @description Sign-in attempts of the last 30 UTC days, today included, as `signIns` counts them. */
                         signIns: {
-                            /** @description Sign-ins that succeeded (a new session). */
+                            /** @description Sign-ins that succeeded. */
                             succeeded: number;
-                            /** @description Sign-ins refused for a wrong password of an existing user. */
+                            /** @description Sign-in attempts refused, whatever the reason. */
                             failed: number;
                         };
                         /**

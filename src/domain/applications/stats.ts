@@ -1,6 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import type { Scope } from '../../context.ts';
 import { executeOwned } from '../../db/owned-sql.ts';
+import { APPLICATION_SERIES, utcDay } from '../analytics.ts';
 
 /** API.md, "Application stats". */
 export interface ApplicationStatsView {
@@ -16,38 +17,39 @@ const STATS_MAX_AGE_MS = 60_000;
 const computed = new LRUCache<string, ApplicationStatsView>({ max: 10_000, ttl: STATS_MAX_AGE_MS });
 
 const DAY_MS = 24 * 3600 * 1000;
+const WEEK_DAYS = 7;
 const MONTH_DAYS = 30;
 
-/** Audit ids sort by creation time, so `id >=` it is an index range, never a scan of every record. */
-export function uuidV7Floor(at: Date): string {
-  const hex = at.getTime().toString(16).padStart(12, '0');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-7000-8000-000000000000`;
-}
+const daysBack = (today: Date, days: number): string => utcDay(new Date(today.getTime() - (days - 1) * DAY_MS));
 
-/** One statement of index ranges. Kept a minute per instance (`computedAt` says when). */
+/**
+ * From the analytics rollups of the application series (as /analytics reads them), which audit retention leaves alone:
+ * windows of UTC days ending today. One statement of index ranges, kept a minute per instance (`computedAt` says when).
+ */
 export async function applicationStats(scope: Scope): Promise<ApplicationStatsView> {
   scope.requireApplicationWide();
   const { applicationId } = scope;
   const cached = computed.get(applicationId);
   if (cached !== undefined) return cached;
-  const now = new Date();
-  const since = uuidV7Floor(new Date(now.getTime() - MONTH_DAYS * DAY_MS));
+  const now = scope.services.clock();
+  const [today, weekFrom, monthFrom] = [utcDay(now), daysBack(now, WEEK_DAYS), daysBack(now, MONTH_DAYS)];
   const [row] = await executeOwned<{ users: number; tenants: number; day: number; week: number; month: number; succeeded: number; failed: number }[]>(
     scope.em,
     applicationId,
-    `with activity as (
-       select target_id as user_id, created_at as at from audit_log where @owner and action = 'user.signed_in' and id >= ?
-       union all
-       select user_id::text, last_active_at from user_session where @owner and last_active_at >= ?::timestamptz - interval '${MONTH_DAYS} days'),
-     latest as (select user_id, max(at) as at from activity group by user_id)
+    `with marks as (
+       select user_id, period_start from analytics_active_user
+        where @owner and scope_tenant_id = ? and period = 'day' and period_start between ?::date and ?::date),
+     attempts as (
+       select coalesce(sum(succeeded), 0)::int as succeeded, coalesce(sum(failed), 0)::int as failed from analytics_sign_ins
+        where @owner and scope_tenant_id = ? and day between ?::date and ?::date)
      select (select count(*) from app_user where @owner)::int as users,
             (select count(*) from tenant where @owner)::int as tenants,
-            (select count(*) from latest where at >= ?::timestamptz - interval '1 day')::int as day,
-            (select count(*) from latest where at >= ?::timestamptz - interval '7 days')::int as week,
-            (select count(*) from latest where at >= ?::timestamptz - interval '${MONTH_DAYS} days')::int as month,
-            (select count(*) from audit_log where @owner and action = 'user.signed_in' and id >= ?)::int as succeeded,
-            (select count(*) from audit_log where @owner and action = 'user.sign_in_failed' and id >= ?)::int as failed`,
-    [since, now, now, now, now, since, since],
+            (select count(distinct user_id) from marks where period_start = ?::date)::int as day,
+            (select count(distinct user_id) from marks where period_start >= ?::date)::int as week,
+            (select count(distinct user_id) from marks)::int as month,
+            attempts.succeeded, attempts.failed
+       from attempts`,
+    [APPLICATION_SERIES, monthFrom, today, APPLICATION_SERIES, monthFrom, today, today, weekFrom],
   );
   const stats: ApplicationStatsView = {
     users: row?.users ?? 0,
