@@ -64,6 +64,7 @@ import { Migration0058LinkOpeners } from './migrations/0058-link-openers.ts';
 import { Migration0059InvitationCodes } from './migrations/0059-invitation-codes.ts';
 import { Migration0060ApiResourceIdentifiersHeldElsewhere } from './migrations/0060-api-resource-identifiers-held-elsewhere.ts';
 import { Migration0061PasskeyClonedNoticeInMfaEnrolled } from './migrations/0061-passkey-cloned-notice-in-mfa-enrolled.ts';
+import { Migration0062AnalyticsActiveUserByUser } from './migrations/0062-analytics-active-user-by-user.ts';
 import type { EmbeddedDatabase } from './embedded.ts';
 import { gateStatements } from './statement-gate.ts';
 
@@ -127,6 +128,7 @@ export const MIGRATIONS = [
   { name: '0059-invitation-codes', class: Migration0059InvitationCodes },
   { name: '0060-api-resource-identifiers-held-elsewhere', class: Migration0060ApiResourceIdentifiersHeldElsewhere },
   { name: '0061-passkey-cloned-notice-in-mfa-enrolled', class: Migration0061PasskeyClonedNoticeInMfaEnrolled },
+  { name: '0062-analytics-active-user-by-user', class: Migration0062AnalyticsActiveUserByUser },
 ];
 
 /**

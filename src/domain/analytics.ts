@@ -39,16 +39,16 @@ export interface RollupCtes {
 }
 
 /**
- * A first sighting in a period inserts its marker and adds one to the count. Counters are taken in key order, so
- * concurrent writers wait for each other rather than deadlock. CTEs, so that an event's other writes share its
- * statement (PostgreSQL nests no data-modifying statement).
+ * A first sighting in a period inserts its marker and adds one to the count; a user deleted meanwhile (a buffered
+ * token event) is not marked again. Counters are taken in key order, so concurrent writers wait for each other rather
+ * than deadlock. CTEs, so that an event's other writes share its statement (PostgreSQL nests no data-modifying statement).
  */
 export function activeUsersCtes(rows: readonly ActivityRow[]): RollupCtes {
   return {
     ctes: `active_events as (
        select e.application_id, e.tenant_id, e.user_id, e.day
          from jsonb_to_recordset(?::jsonb) as e(application_id uuid, tenant_id uuid, user_id uuid, day date)
-         join application as a on a.id = e.application_id),
+         join app_user as u on u.application_id = e.application_id and u.id = e.user_id),
      active_scoped as (
        select distinct e.application_id, s.scope_tenant_id, e.user_id, p.period, p.period_start
          from active_events as e
@@ -75,6 +75,20 @@ export async function countActiveUsers(em: EntityManager, rows: readonly Activit
   if (rows.length === 0) return;
   const { ctes, params } = activeUsersCtes(rows);
   await em.execute(`with ${ctes} select 1`, [...params]);
+}
+
+/**
+ * The marks of the users `where` selects (as `u` of app_user), deleted with them: they are the users' own (API.md: a
+ * deletion removes everything bound to the user). The counts stay, as what happened.
+ */
+export async function removeActivityOfUsers(em: EntityManager, applicationId: string, where: string, params: readonly unknown[]): Promise<void> {
+  await executeOwned(
+    em,
+    applicationId,
+    `delete from analytics_active_user as m
+      where @owner(m) and m.user_id in (select u.id from app_user as u where u.application_id = m.application_id and ${where})`,
+    params,
+  );
 }
 
 /** As CTEs (`sign_in_*`), for the same reason as activeUsersCtes. */

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { CookieJar, readForm } from '../support/cookie-jar.ts';
 import { HttpClient } from '../support/http.ts';
+import { countActiveUsers } from '../../src/domain/analytics.ts';
 import { authorizationRequest, authorize, basicAuth, createTestClient, decodeJwt, discover, discoverSurface, postForm, type TestClient } from '../support/oauth.ts';
 
 /**
@@ -241,5 +242,27 @@ describe('token.issued after the grant is gone', () => {
     expect((await recordsOf('token.issued')).filter((record) => record.target_id === carol)).toEqual([
       { actor_type: 'oauth_client', actor_id: spa.clientId, target_id: carol, tenant_id: tenantB, outcome: 'success', after: { grantType: 'authorization_code', clientId: spa.clientId } },
     ]);
+  });
+});
+
+// Last: its activity would count in the analytics above.
+describe('a deleted user', () => {
+  it('takes their activity marks along (DELETE /users/{id} removes what is bound to them); the counts stay', async () => {
+    const created = await app.http.post('/users', { email: 'deleted-later@example.com', tenantId: tenantA });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const gone = created.body.id as string;
+    const day = now.toISOString().slice(0, 10);
+    const active = () => countActiveUsers(app.gatehouse.services.orm.em.fork(), [{ applicationId: app.root.applicationId, tenantId: tenantA, userId: gone, day }]);
+    await active();
+    const marks = () => app.sql(`select period from analytics_active_user where user_id = ?`, [gone]);
+    // A day, a week and a month, in the application's series and tenant A's.
+    expect(await marks()).toHaveLength(6);
+    const counted = (await app.http.get(`/analytics/active-users?from=${day}&to=${day}`)).body;
+    expect((await app.http.delete(`/users/${gone}`)).status).toBe(204);
+    expect(await marks()).toEqual([]);
+    expect((await app.http.get(`/analytics/active-users?from=${day}&to=${day}`)).body).toEqual(counted);
+    // A token event buffered for them and written after the deletion marks them no more.
+    await active();
+    expect(await marks()).toEqual([]);
   });
 });

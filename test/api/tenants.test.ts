@@ -3,6 +3,7 @@ import { startTestApp, type TestApp } from '../support/app.ts';
 import { forgeCursor, idsPageByPage } from '../support/cursors.ts';
 import { issueTestKey } from '../support/keys.ts';
 import { TestRoles } from '../support/roles.ts';
+import { countActiveUsers } from '../../src/domain/analytics.ts';
 
 let app: TestApp;
 let tenants: string;
@@ -226,8 +227,15 @@ describe('deleting a tenant of an isolated application', () => {
     for (let i = 0; i < more; i += 1) expect((await admin.post('/users', { email: `more-${i}@x.example`, tenantId: doomed })).status).toBe(201);
     // Both authenticate, and so sit in this instance's cache of API keys.
     for (const apiKey of [leavingKey, stayingKey]) expect((await app.as({ apiKey }).get('/users')).status).toBe(200);
+    // Both were active: the marks of the users deleted go with them.
+    const applicationId = created.body.id as string;
+    const activity = [[leaving, doomed], [staying, kept]].map(([userId, tenantId]) => ({ applicationId, tenantId: tenantId!, userId: userId!, day: '2026-03-02' }));
+    await countActiveUsers(app.gatehouse.services.orm.em.fork(), activity);
+    const marked = async () => (await app.sql<{ user_id: string }>(`select distinct user_id::text from analytics_active_user where application_id = ?`, [applicationId])).map((row) => row.user_id);
+    expect((await marked()).sort()).toEqual([leaving, staying].sort());
 
     expect((await admin.delete(`${path}/${doomed}`)).status).toBe(204);
+    expect(await marked()).toEqual([staying]);
     expect((await app.as({ apiKey: leavingKey }).get('/users')).status).toBe(401);
     expect((await app.as({ apiKey: stayingKey }).get('/users')).status).toBe(200);
     expect((await admin.get(`/users/${leaving}`)).status).toBe(404);

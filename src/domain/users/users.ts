@@ -10,6 +10,7 @@ import { likePrefix } from '../../db/like-prefix.ts';
 import { GatehouseError, invalid, notFound } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import { keySnapshotSql, revokeKey } from '../api-keys/issue.ts';
+import { removeActivityOfUsers } from '../analytics.ts';
 import { recordAudit, recordAuditPerRow, type AuditActor } from '../audit.ts';
 import { auditedFieldsOf, auditedSnapshot } from '../audited-fields.ts';
 import { accountDeletedMail } from '../email/flow-mail.ts';
@@ -421,6 +422,7 @@ async function removeUser(em: EntityManager, actor: AuditActor, user: User): Pro
   await removeKeysOfUsers(em, actor, 'k.user_id = ?', [user.id]);
   await removeAssignments(em, actor, `a.subject_type = 'user' and a.subject_id = ?`, [user.id]);
   await endUserSignIns(em, actor, user.id, 'user_deleted');
+  await removeActivityOfUsers(em, actor.applicationId, 'u.id = ?', [user.id]);
   recordAudit(em, actor, { action: 'user.deleted', targetType: 'user', targetId: user.id, tenantId: auditTenantOf(user, actor), before: userSnapshot(user) });
   em.remove(user);
   usersChanged(em, actor.applicationId);
@@ -446,6 +448,7 @@ export async function removePoolUsers(em: EntityManager, actor: AuditActor, tena
   await removeKeysOfUsers(em, actor, 'k.user_id in (select u.id from app_user as u where u.application_id = k.application_id and u.pool_id = ?)', [tenantId]);
   // Their application-wide roles too (those in the tenant went with the tenant's rows).
   await removeAssignments(em, actor, `a.subject_type = 'user' and a.subject_id in (select u.id from app_user as u where u.application_id = a.application_id and u.pool_id = ?)`, [tenantId]);
+  await removeActivityOfUsers(em, actor.applicationId, 'u.pool_id = ?', [tenantId]);
   const removed = await recordAuditPerRow(em, actor, { action: 'user.deleted', targetType: 'user', tenantId }, {
     ctes: `changed as (
       delete from app_user as u where @owner(u) and u.pool_id = ?
