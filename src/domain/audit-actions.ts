@@ -52,7 +52,14 @@ export const AUDIT_ACTIONS = {
   'user.passkey.cloned': { kind: 'write', meaning: 'A passkey or security key was removed after a use whose signature counter did not grow, a copy’s (`before.name`, `before.rpId`)' },
   'user.mfa.reset': { kind: 'write', meaning: 'Every MFA factor and recovery code of a user was removed (`before.factors`), by an administrator or a takeover' },
   'user.upstream_link.removed': { kind: 'write', meaning: 'A user’s link to an upstream account was removed (`before.providerId`, `before.subject`), by an administrator or with a takeover (`after.reason` `takeover`)' },
-  'user.signed_in': { kind: 'event', meaning: 'A user proved their credentials on a sign-in page (`after.method`; `after.amr` once a second factor is proven)' },
+  'user.signed_in': {
+    kind: 'event',
+    meaning: 'A user signed in on a sign-in page, the MFA step passed or none asked (`after.method`, the step that completed it; `after.amr` once a second factor is proven)',
+  },
+  'user.first_factor_proven': {
+    kind: 'event',
+    meaning: 'A user proved a sign-in’s first factor (`after.method`) and the MFA step followed: no sign-in until that step’s `user.signed_in`',
+  },
   'user.sign_in_failed': {
     kind: 'event',
     meaning:

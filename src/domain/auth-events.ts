@@ -6,6 +6,7 @@ import { activeUsersCtes, countActiveUsers, signInCountCtes, utcDay, type Activi
 import { recordAuditPerRow } from './audit.ts';
 import { asBackgroundWork } from '../background-work.ts';
 import { inJobSpan } from '../spans.ts';
+import type { SignInUser } from './users/sign-in-user.ts';
 
 /** Each event is an audit record and an analytics count: sign-ins one statement each, tokens (thousands a second) buffered. */
 
@@ -34,7 +35,8 @@ export type SignInFailureReason =
   | 'no_email'
   /** Disabled, or not the tenant's. */
   | 'method_unavailable'
-  /** The upstream's word does not take over an account whose e-mail was never verified. */
+  /** An account whose e-mail was never verified: no upstream's word takes it over, no password signs it in where the
+   *  policy requires a verified address. */
   | 'email_unverified'
   | 'unknown_credential'
   | 'invalid_passkey'
@@ -42,6 +44,9 @@ export type SignInFailureReason =
   | 'cloned_passkey'
   /** The person at the page said the sign-in was not theirs: a magic link's "No", an unsolicited SAML identity's Cancel. */
   | 'declined_by_user';
+
+/** Who an attempt names, with their memberships as read at the attempt (recordSignIn names no one in another tenant's log). */
+export type AttemptUser = Pick<SignInUser, 'id' | 'email' | 'tenantIds'>;
 
 export interface SignInAttempt {
   readonly applicationId: string;
@@ -59,8 +64,9 @@ export interface SignInAttempt {
   /** A failure's actor when no sign-in of a client was under way: the invitation whose page checked the password. */
   readonly by?: { readonly type: 'invitation'; readonly id: string };
   readonly outcome:
-    | { readonly ok: true; readonly userId: string }
-    | { readonly ok: false; readonly reason: SignInFailureReason; readonly userId: string | null; readonly email: string | null };
+    /** `stepFollows`: a first factor the MFA step follows, not yet a sign-in: neither counted nor an activity. */
+    | { readonly ok: true; readonly user: AttemptUser; readonly stepFollows?: boolean }
+    | { readonly ok: false; readonly reason: SignInFailureReason; readonly user: AttemptUser | null; readonly email: string | null };
 }
 
 /** RFC 5321's path. */
@@ -70,39 +76,52 @@ const EMAIL_MAX = 320;
 const keptEmail = (email: string | null): string | null => (email === null ? null : email.slice(0, EMAIL_MAX).replaceAll('\0', '\uFFFD'));
 
 /** One statement in its own transaction (as the spec wants a sign-in's record) whatever the outcome, so the write's
- *  duration does not tell an unknown e-mail from a known one. */
+ *  duration does not tell an unknown e-mail from a known one. A sign-in is counted, and its user active, once: when it
+ *  completes (`user.signed_in`), not at a first factor the MFA step follows (`user.first_factor_proven`). */
 export async function recordSignIn(deps: { orm: MikroORM; clock: Clock }, attempt: SignInAttempt): Promise<void> {
   const day = utcDay(deps.clock());
-  const { applicationId, tenantId, outcome } = attempt;
-  const { userId } = outcome;
+  const { applicationId, tenantId } = attempt;
+  const { amr, outcome } = asTenantSees(attempt);
+  const userId = outcome.user?.id ?? null;
+  const completes = !outcome.ok || outcome.stepFollows !== true;
   const actor = outcome.ok
-    ? { type: 'user', id: outcome.userId }
+    ? { type: 'user', id: outcome.user.id }
     : attempt.by !== undefined
       ? attempt.by
       : attempt.clientId === null
       ? { type: 'auth_provider', id: attempt.providerId ?? 'unknown' }
       : { type: 'oauth_client', id: attempt.clientId };
-  const counts = [
-    signInCountCtes([{ applicationId, tenantId, day, method: attempt.method, succeeded: outcome.ok }]),
-    ...(outcome.ok ? [activeUsersCtes([{ applicationId, tenantId, userId: outcome.userId, day }])] : []),
-  ];
+  const counts = completes
+    ? [
+        signInCountCtes([{ applicationId, tenantId, day, method: attempt.method, succeeded: outcome.ok }]),
+        ...(outcome.ok ? [activeUsersCtes([{ applicationId, tenantId, userId: outcome.user.id, day }])] : []),
+      ]
+    : [];
   const after = {
     method: attempt.method,
     clientId: attempt.clientId,
     ...(attempt.upstream === undefined ? {} : { upstream: attempt.upstream }),
     ...(attempt.providerId === undefined ? {} : { providerId: attempt.providerId }),
-    ...(outcome.ok ? (attempt.amr === undefined ? {} : { amr: attempt.amr }) : { reason: outcome.reason, email: keptEmail(outcome.email) }),
+    ...(outcome.ok ? (amr === undefined ? {} : { amr }) : { reason: outcome.reason, email: keptEmail(outcome.email) }),
   };
+  const action = !outcome.ok ? 'user.sign_in_failed' : completes ? 'user.signed_in' : 'user.first_factor_proven';
   await recordAuditPerRow(
     deps.orm.em.fork(),
     { applicationId, tenantId, requestId: attempt.requestId, principal: { actor } },
-    { action: outcome.ok ? 'user.signed_in' : 'user.sign_in_failed', targetType: 'user', outcome: outcome.ok ? 'success' : 'failure' },
+    { action, targetType: 'user', outcome: outcome.ok ? 'success' : 'failure' },
     {
-      ctes: `${counts.map((count) => count.ctes).join(',\n')},
-        changed as (select ?::text as target_id, null::jsonb as before, ?::jsonb as after)`,
+      ctes: [...counts.map((count) => count.ctes), `changed as (select ?::text as target_id, null::jsonb as before, ?::jsonb as after)`].join(',\n'),
       params: [...counts.flatMap((count) => count.params), userId, JSON.stringify(after)],
     },
   );
+}
+
+/** A user of other tenants only is, in a tenant's record, the unknown address the page takes them for: the tenant's
+ *  administrators, who read its log, may not learn another tenant's user nor that the address has an account. */
+function asTenantSees({ tenantId, amr, outcome }: SignInAttempt): Pick<SignInAttempt, 'amr' | 'outcome'> {
+  const { user } = outcome;
+  if (tenantId === null || user === null || user.tenantIds.includes(tenantId)) return { amr, outcome };
+  return { outcome: { ok: false, reason: 'unknown_user', user: null, email: (outcome.ok ? null : outcome.email) ?? user.email } };
 }
 
 /** oidc-provider's `grant.success`. */

@@ -3439,13 +3439,13 @@ export type SignInCounts = {
 /** Sign-in attempts in one period. */
 export type SignInsPoint = {
   __typename?: 'SignInsPoint';
-  /** Every attempt of the period by method (`password`, …). */
+  /** Every attempt of the period by method (`password`, …); a first factor the MFA step follows counts as that step's (`totp`, …). */
   byMethod: Scalars['JSONObject']['output'];
   /** Sign-ins refused (wrong or unknown credentials, locked or suspended users, locked-out addresses). */
   failed: Scalars['Int']['output'];
   /** The period's first day (YYYY-MM-DD). */
   period: Scalars['String']['output'];
-  /** Sign-ins that proved the user. */
+  /** Sign-ins that proved the user, counted once when complete (the MFA step passed, or none asked). */
   succeeded: Scalars['Int']['output'];
 };
 

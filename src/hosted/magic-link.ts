@@ -110,7 +110,7 @@ export function emailSignInRoutes(app: FastifyInstance, services: Services, step
     const check = await verifyEmailCode(context.target, context.interaction.uid, fields['code'], guessingAddress(request));
     signIns.inc({ method: sent === 'code' ? 'email_code' : 'magic_link', outcome: check.ok ? 'success' : 'failure' });
     if (!check.ok) return check.unverified === true ? resetFirst(reply, context, email) : showCheck(reply, context, 400, email, sent, true);
-    return steps.continueSignIn(request, reply, context, { user: check.user, verified: check.verified, ...EMAIL_PROOF, page: { email } });
+    return steps.continueSignIn(request, reply, context, { user: check.user, verified: check.verified, ...EMAIL_PROOF, page: { email }, record: check.record });
   });
   app.get<{ Params: Params }>('/interaction/:uid/code', async (request, reply) => toPage(reply, request.params.uid));
 
@@ -152,7 +152,7 @@ export function emailSignInRoutes(app: FastifyInstance, services: Services, step
     signIns.inc({ method: 'magic_link', outcome: check.ok ? 'success' : 'failure' });
     if (!check.ok && check.unverified === true) return resetFirst(reply, context);
     if (!check.ok) throw new SignInRefusal('email_link_invalid', context.target.look);
-    return steps.continueSignIn(request, reply, context, { user: check.user, verified: check.verified, ...EMAIL_PROOF, page: { email: check.user.email } });
+    return steps.continueSignIn(request, reply, context, { user: check.user, verified: check.verified, ...EMAIL_PROOF, page: { email: check.user.email }, record: check.record });
   }
 
   app.post<{ Params: Params }>('/interaction/:uid/email-link/confirm', steps.throttled, async (request, reply) => {

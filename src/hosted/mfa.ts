@@ -9,7 +9,7 @@ import { proveSecondStep } from '../domain/mfa/second-step.ts';
 import { newTotpSecret, totpStep, totpUri } from '../domain/mfa/totp.ts';
 import { mustChangePassword } from '../domain/sign-in/password-expiry.ts';
 import { SignInRefusal } from '../domain/sign-in/refusals.ts';
-import { activeUser, type Proof, type SignIn } from '../domain/sign-in/sign-in.ts';
+import { activeUser, recordProven, type FactorRecord, type Proof, type SignIn } from '../domain/sign-in/sign-in.ts';
 import type { SignInUser } from '../domain/users/sign-in-user.ts';
 import { isUuid } from '../ids.ts';
 import { challengePage, enrolPage, noStepPage, recoveryCodesPage, type StepMethod } from '../pages/mfa.ts';
@@ -57,14 +57,16 @@ export interface StepSeam {
   formTargets(context: InteractionContext): string[];
 }
 
-/** `held`: the user's factors, when the first factor read them with the user (else read here). */
-export type CompleteSignIn = (
-  request: FastifyRequest,
-  reply: FastifyReply,
-  context: InteractionContext,
-  signIn: SignIn,
-  held?: readonly HeldFactor[],
-) => Promise<unknown>;
+/** A first factor this sign-in proved, recorded once the step is decided (recordProven); `held`: the user's factors, when
+ *  its proof read them with the user (else read here). */
+export interface FirstFactor {
+  readonly user: SignInUser;
+  readonly record: FactorRecord;
+  readonly held?: readonly HeldFactor[];
+}
+
+/** `first`: none when no credential was checked (the session's user stepping up). */
+export type CompleteSignIn = (request: FastifyRequest, reply: FastifyReply, context: InteractionContext, signIn: SignIn, first?: FirstFactor) => Promise<unknown>;
 
 const STEP_METHODS: readonly StepMethod[] = ['totp', 'webauthn', 'email_otp', 'recovery_code'];
 const isStepMethod = (value: unknown): value is StepMethod => STEP_METHODS.includes(value as StepMethod);
@@ -144,10 +146,12 @@ export function registerMfaStep(app: FastifyInstance, services: Services, seam: 
     return step.kind === 'enrol' || (step.kind === 'challenge' && (stepAsked(context) || !remembered(request, context, userId, held)));
   }
 
-  const completeSignIn: CompleteSignIn = async (request, reply, context, signIn, known) => {
+  const completeSignIn: CompleteSignIn = async (request, reply, context, signIn, first) => {
     const amr = signIn.amr ?? [];
     const expired = amr.includes('pwd') && (await mustChangePassword(context.target, signIn.userId));
-    if (!(await stepDue(request, context, signIn.userId, amr, known))) return onward(request, reply, context, signIn, expired);
+    const due = await stepDue(request, context, signIn.userId, amr, first?.held);
+    if (first !== undefined) await recordProven(context.target, first.user, first.record, due);
+    if (!due) return onward(request, reply, context, signIn, expired);
     const { uid } = context.interaction;
     // Nothing is written for an expired password before the step: it travels sealed with the pending sign-in.
     setPending(reply, uid, { userId: signIn.userId, tenantId: signIn.tenantId, amr, methods: signIn.methods ?? [], expired });

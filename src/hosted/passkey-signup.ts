@@ -90,6 +90,6 @@ export function passkeySignUpRoutes(app: FastifyInstance, services: Services, st
     const outcome = await completePasskeySignUp(context.target, rp, context.interaction.uid, fields['credential']);
     signIns.inc({ method: 'passkey', outcome: outcome.ok ? 'success' : 'failure' });
     if (!outcome.ok) return outcome.retry ? showCreate(request, reply, context, 400, true) : steps.showLogin(reply, context, 400, { error: 'passkeySignup.expired' });
-    return steps.continueSignIn(request, reply, context, { user: outcome.user, verified: outcome.user, amr: outcome.amr, methods: ['passkey'] });
+    return steps.continueSignIn(request, reply, context, { user: outcome.user, verified: outcome.user, amr: outcome.amr, methods: ['passkey'], record: outcome.record });
   });
 }

@@ -44,6 +44,6 @@ export function passkeyRoutes(app: FastifyInstance, services: Services, steps: E
     const check = await verifyPasskeySignIn(context.target, rp, context.interaction.uid, method, fields['credential'], guessingAddress(request));
     signIns.inc({ method: 'passkey', outcome: check.ok ? 'success' : 'failure' });
     if (!check.ok) return steps.showLogin(reply, context, 400, { error: 'login.passkeyError' });
-    return steps.continueSignIn(request, reply, context, { user: check.user, verified: check.verified, amr: check.amr, methods: ['passkey'] });
+    return steps.continueSignIn(request, reply, context, { user: check.user, verified: check.verified, amr: check.amr, methods: ['passkey'], record: check.record });
   });
 }

@@ -45,10 +45,12 @@ import {
   activeUser,
   decideTenant,
   hintedEmail,
+  recordProven,
   resolveTarget,
   sessionSignIn,
   tenantsOf,
   verifyCredentials,
+  type FactorRecord,
   type Proof,
   type SignIn,
   type SignInTarget,
@@ -92,6 +94,8 @@ export interface ProvenFactor extends Proof {
   readonly page?: Pick<LoginPageInput, 'email'>;
   /** When the proof read them with the user: the MFA step then reads none. */
   readonly factors?: readonly HeldFactor[];
+  /** How the factor is recorded once what follows it is known; null: no credential was checked (the session's user). */
+  readonly record: FactorRecord | null;
 }
 
 export type LoginExtra = Pick<LoginPageInput, 'email' | 'error' | 'resendUrl'>;
@@ -288,17 +292,19 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
       `${proofCookieName}=${value}; Path=${paths(uid).page}; Max-Age=${maxAge}; HttpOnly; SameSite=Lax${secureCookies ? '; Secure' : ''}`;
 
     // Sealed as a kind of its own: the interaction's other seals hold JSON too.
-    const sealProof = (uid: string, userId: string, { amr, methods }: Proof) =>
-      csrf.seal(uid, `${PROOF_KIND}${JSON.stringify({ userId, amr, methods })}`, SIGN_IN_PROOF_SECONDS);
-    const unsealProof = (uid: string, sealed: unknown) => parseSealedSignIn<Proof & { readonly userId: string }>(csrf.unseal(uid, sealed), PROOF_KIND);
+    // With the factor's record, written once the tenant is chosen and the MFA step decided.
+    const sealProof = (uid: string, userId: string, { amr, methods }: Proof, record: FactorRecord | null = null) =>
+      csrf.seal(uid, `${PROOF_KIND}${JSON.stringify({ userId, amr, methods, record })}`, SIGN_IN_PROOF_SECONDS);
+    const unsealProof = (uid: string, sealed: unknown) =>
+      parseSealedSignIn<Proof & { readonly userId: string; readonly record?: FactorRecord | null }>(csrf.unseal(uid, sealed), PROOF_KIND);
 
     // For the session policy's notifyNewBrowser (account-links.ts): the service's, on every path.
     const browserCookieName = secureCookies ? '__Secure-gh_browser' : 'gh_browser';
     const browserCookie = (id: string) => `${browserCookieName}=${id}; Path=/; Max-Age=${400 * 24 * 3600}; HttpOnly; SameSite=Lax${secureCookies ? '; Secure' : ''}`;
 
-    function continueToTenantChoice(reply: FastifyReply, context: InteractionContext, userId: string, proven: Proof) {
+    function continueToTenantChoice(reply: FastifyReply, context: InteractionContext, userId: string, proven: ProvenFactor) {
       const { uid } = context.interaction;
-      const proof = sealProof(uid, userId, proven);
+      const proof = sealProof(uid, userId, proven, proven.record);
       return reply.status(303).header('set-cookie', proofCookie(uid, proof, SIGN_IN_PROOF_SECONDS)).header('location', paths(uid).tenant).send();
     }
 
@@ -308,14 +314,18 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
      */
     async function continueSignIn(request: FastifyRequest, reply: FastifyReply, context: InteractionContext, proven: ProvenFactor) {
       const decision = await decideTenant(context.target, proven.user);
-      if (decision.kind === 'no_access') return showLogin(reply, context, 403, { ...proven.page, error: 'login.noAccess' });
+      if (decision.kind === 'no_access') {
+        // Recorded in the surface's tenant as the unknown address the user is there (recordSignIn).
+        if (proven.record !== null) await recordProven(context.target, proven.verified, proven.record, false);
+        return showLogin(reply, context, 403, { ...proven.page, error: 'login.noAccess' });
+      }
       await rememberLocale(context.target, proven.user);
       const origin = { browserId: cookieOf(request, browserCookieName), ip: guessingAddress(request), userAgent: request.headers['user-agent'] };
       const browserId = await noticeBrowser(context.target, { ...proven.user, locale: context.target.look.locale }, origin);
       if (browserId !== undefined) reply.header('set-cookie', browserCookie(browserId));
       if (decision.kind === 'choose') return continueToTenantChoice(reply, context, proven.user.id, proven);
       const signIn = { userId: proven.user.id, tenantId: decision.tenantId, verified: proven.verified, ...amrOf(proven.amr), methods: proven.methods };
-      return completeSignIn(request, reply, context, signIn, proven.factors);
+      return completeSignIn(request, reply, context, signIn, proven.record === null ? undefined : { user: proven.verified, record: proven.record, held: proven.factors });
     }
 
     async function finish(request: FastifyRequest, reply: FastifyReply, context: InteractionContext, signIn: SignIn | undefined) {
@@ -377,7 +387,7 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
       const account = await sessionSignIn(context.target, session?.accountId, true);
       if (account === null) return undefined;
       const methods = await services.oidc.sessionSignInMethods(context.interaction);
-      return continueSignIn(request, reply, context, { user: account.user, verified: account.user, amr: session?.amr ?? [], methods });
+      return continueSignIn(request, reply, context, { user: account.user, verified: account.user, amr: session?.amr ?? [], methods, record: null });
     }
 
     app.get<{ Params: Params }>('/interaction/:uid', async (request, reply) => {
@@ -416,12 +426,12 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
       const rp = await relyingPartyFor(services, request);
       const check = await verifyCredentials(context.target, fields['email'], fields['password'], guessingAddress(request), rp.id);
       signIns.inc({ method: 'password', outcome: check.ok ? 'success' : 'failure' });
-      if (!check.ok) return showLogin(reply, context, 400, { email, error: 'login.error' });
-      // Told only once the password is proven: the account exists, and its owner must open the link first.
-      if (context.target.password.requireVerification && check.verified.emailVerified === false) {
-        return showLogin(reply, context, 403, { email, error: 'login.unverified', resendUrl: paths(context.interaction.uid).verify });
+      if (!check.ok) {
+        // Told only once the password is proven: the account exists, and its owner must open the link first.
+        if (check.unverified === true) return showLogin(reply, context, 403, { email, error: 'login.unverified', resendUrl: paths(context.interaction.uid).verify });
+        return showLogin(reply, context, 400, { email, error: 'login.error' });
       }
-      return continueSignIn(request, reply, context, { user: check.user, verified: check.verified, ...PASSWORD_PROOF, page: { email }, factors: check.factors });
+      return continueSignIn(request, reply, context, { user: check.user, verified: check.verified, ...PASSWORD_PROOF, page: { email }, factors: check.factors, record: check.record });
     });
 
     app.get<{ Params: Params }>('/interaction/:uid/signup', async (request, reply) => {
@@ -514,14 +524,15 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
       const tenants = await tenantsOf(context.target, user);
       if (tenants.length === 0) return refuseEmptyChoice(request, reply, context);
       const chosen = tenants.find((tenant) => tenant.id === fields['tenant']);
-      if (chosen === undefined) return showTenantChoice(reply, context, user.id, tenants, true, sealProof(context.interaction.uid, user.id, proven));
+      if (chosen === undefined) return showTenantChoice(reply, context, user.id, tenants, true, sealProof(context.interaction.uid, user.id, proven, proven.record));
       if (proven.amr.join(' ') === SESSION_CHOICE.amr.join(' ')) {
         // The session's user authorizing a client: a consent, never a sign-in.
         if (context.interaction.prompt.name !== 'consent' || (await sessionAccount(context))?.user.id !== user.id) throw new SignInRefusal('proof_expired', context.target.look);
         return finish(request, reply, context, { userId: user.id, tenantId: chosen.id });
       }
       reply.header('set-cookie', proofCookie(context.interaction.uid, '', 0));
-      return completeSignIn(request, reply, context, { userId: user.id, tenantId: chosen.id, ...amrOf(proven.amr), methods: proven.methods });
+      const signIn = { userId: user.id, tenantId: chosen.id, ...amrOf(proven.amr), methods: proven.methods };
+      return completeSignIn(request, reply, context, signIn, proven.record == null ? undefined : { user, record: proven.record });
     });
   };
 }

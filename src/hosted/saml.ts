@@ -17,7 +17,7 @@ import {
   type SamlProvider,
 } from '../domain/sign-in/saml.ts';
 import { endSamlSubjectSessions } from '../domain/sign-in/saml-logout.ts';
-import { declineSamlIdentity, recordSamlSignIn, SAML_METHOD, samlAccount } from '../domain/sign-in/saml-account.ts';
+import { declineSamlIdentity, recordSamlRefusal, SAML_METHOD, samlAccount } from '../domain/sign-in/saml-account.ts';
 import { signIns } from '../metrics.ts';
 import { donePage } from '../pages/pages.ts';
 import { namedSurfaceLook, sendPage } from '../pages/reply.ts';
@@ -121,7 +121,7 @@ export function registerSamlRoutes(app: FastifyInstance, services: Services, csr
         if (reason !== 'malformed_response') {
           signIns.inc({ method: SAML_METHOD, outcome: 'failure' });
           const place = { applicationId: provider.applicationId, tenantId: provider.tenantId, clientId: outcome.request?.clientId ?? null, requestId: request.id };
-          await recordSamlSignIn(services, place, { providerId: provider.id, email: null }, { ok: false, reason, userId: null });
+          await recordSamlRefusal(services, place, { providerId: provider.id, email: null }, reason);
         }
         throw new SignInRefusal('saml_response_refused', await providerLook(request, provider));
       }
@@ -134,7 +134,7 @@ export function registerSamlRoutes(app: FastifyInstance, services: Services, csr
       const loginUrl = provider.config.idpInitiatedLoginUrl;
       if (!provider.enabled || loginUrl === null) {
         const place = { applicationId: provider.applicationId, tenantId: provider.tenantId, clientId: null, requestId: request.id };
-        await recordSamlSignIn(services, place, identity, { ok: false, reason: 'method_unavailable', userId: null });
+        await recordSamlRefusal(services, place, identity, 'method_unavailable');
         throw new SignInRefusal('saml_unsolicited', await providerLook(request, provider));
       }
       const sealed = csrf.seal(unsolicitedBinding(provider.applicationId), JSON.stringify(identity), UNSOLICITED_SECONDS);
@@ -186,7 +186,7 @@ export function registerSamlRoutes(app: FastifyInstance, services: Services, csr
     const account = await samlAccount(context.target, identity, guessingAddress(request));
     signIns.inc({ method: SAML_METHOD, outcome: account.ok ? 'success' : 'failure' });
     if (!account.ok) throw new SignInRefusal('saml_account_refused', context.target.look);
-    return steps.continueSignIn(request, reply, context, { user: account.user, verified: account.user, ...SAML_PROOF });
+    return steps.continueSignIn(request, reply, context, { user: account.user, verified: account.user, ...SAML_PROOF, record: account.record });
   }
 
   /** Refused in the look of the provider its sealed proof names. */

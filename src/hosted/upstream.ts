@@ -127,6 +127,6 @@ export function upstreamRoutes(app: FastifyInstance, steps: HostedSteps): void {
     const account = await finishUpstream(context.target, method, upstreamRequest, answerOf(request), guessingAddress(request), log);
     signIns.inc({ method: 'oauth', outcome: account.ok ? 'success' : 'failure' });
     if (!account.ok) return steps.showLogin(reply, context, account.reason === 'upstream_error' ? 400 : 403, { error: REFUSAL_COPY[account.reason] ?? 'upstream.failed' });
-    return steps.continueSignIn(request, reply, context, { user: account.user, verified: account.verified, amr: [], methods: ['oauth'] });
+    return steps.continueSignIn(request, reply, context, { user: account.user, verified: account.verified, amr: [], methods: ['oauth'], record: account.record });
   });
 }

@@ -6,7 +6,7 @@ import { startTestApp, type TestApp } from '../support/app.ts';
 import { CookieJar, type Visit } from '../support/cookie-jar.ts';
 import { csrfOf, emailFormAction, headerNames, magicLinkOf, mails, normalized, shownCode } from '../support/email-sign-in.ts';
 import type { FetchLike } from '../support/host-fetch.ts';
-import type { HttpClient } from '../support/http.ts';
+import { HttpClient } from '../support/http.ts';
 import { type AuthorizationFlow, createTestClient, decodeJwt, discover, redeemAfter, startAuthorization } from '../support/oauth.ts';
 import { mailSignInTenants } from '../support/surface-sign-in.ts';
 import { createPasswordUser, PASSWORD } from '../support/users.ts';
@@ -154,10 +154,11 @@ describe('a link opened on another device: "was this you?"', () => {
   const IPHONE_SAFARI =
     'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
 
-  /** A sign-in asked for on a Windows PC, its link opened in a fresh browser on an iPhone. */
-  async function askedElsewhere(email: string, acceptLanguage = 'en') {
-    const userId = await createPasswordUser(app.http, email);
-    const flow = await authorize();
+  /** A sign-in asked for on a Windows PC, its link opened in a fresh browser on an iPhone; `tenant`: the page's, `member`:
+   *  the only tenant the user is made in. */
+  async function askedElsewhere(email: string, acceptLanguage = 'en', { tenant, member }: { tenant?: string; member?: string } = {}) {
+    const userId = await createPasswordUser(app.http, email, '/users', member === undefined ? {} : { tenantId: member });
+    const flow = await authorize(config, tenant === undefined ? {} : { tenant });
     const check = await askLink(flow, email, { 'user-agent': WINDOWS_CHROME });
     expect(check.status).toBe(200);
     const link = await magicLinkOf(app.http, email);
@@ -269,6 +270,17 @@ describe('a link opened on another device: "was this you?"', () => {
       expect(typed.body).toContain('The code is incorrect or has expired');
     }
     expect(question.body).toContain('Chrome on Windows');
+  });
+
+  it('"No" on a tenant’s page for a user of another tenant only: that tenant’s log names no user, an unknown address declined', async () => {
+    const [tenantA, tenantB] = [await app.createTenant('Decline A'), await app.createTenant('Decline B')];
+    const { userId, answer } = await askedElsewhere('outsider@example.com', 'en', { tenant: tenantB, member: tenantA });
+    expect((await answer('no')).status).toBe(200);
+    const key = await app.http.post(`/applications/${app.root.applicationId}/tenants/${tenantB}/api-keys`, { name: 'B reader', permissions: ['audit_logs:read'] });
+    const asB = new HttpClient(app.baseUrl, { apiKey: key.body.secret as string });
+    const records = (await asB.get('/audit-logs?action=user.sign_in_failed')).body.data as { target: unknown; changes: { after: Record<string, unknown> } }[];
+    expect(records.map((record) => [record.target, record.changes.after['reason'], record.changes.after['email']])).toEqual([[{ type: 'user', id: null }, 'unknown_user', 'outsider@example.com']]);
+    expect(JSON.stringify(records)).not.toContain(userId);
   });
 
   it('refusals: a forged, expired or foreign token, another interaction’s path, a forged CSRF field on the code form', async () => {

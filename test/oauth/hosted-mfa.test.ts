@@ -122,11 +122,9 @@ describe('optional (the default)', () => {
     const done = await flow.jar.submit(page, { code: codeAt(secret) });
     expect(done.status, done.body.slice(-1500)).toBe(303);
     expect(await idToken(flow, done)).toMatchObject({ sub: userId, amr: ['pwd', 'otp', 'mfa'], acr: ACR_MULTI_FACTOR });
-    const signedIn = await records(userId, 'user.signed_in');
-    expect(signedIn.map((record) => record.after)).toEqual([
-      expect.objectContaining({ method: 'password' }),
-      expect.objectContaining({ method: 'totp', amr: ['pwd', 'otp', 'mfa'] }),
-    ]);
+    // One sign-in, completed by the step: the password's record is its first factor's only.
+    expect((await records(userId, 'user.first_factor_proven')).map((record) => record.after)).toEqual([expect.objectContaining({ method: 'password' })]);
+    expect((await records(userId, 'user.signed_in')).map((record) => record.after)).toEqual([expect.objectContaining({ method: 'totp', amr: ['pwd', 'otp', 'mfa'] })]);
     expect(await sessionMethods(userId)).toEqual([['password', 'totp']]);
   });
 
@@ -282,6 +280,34 @@ describe('optional (the default)', () => {
   });
 });
 
+describe('what a sign-in counts', () => {
+  it('once, when it completes: a right password refused at the step is no sign-in and makes no one active; passed, one', async () => {
+    const { other, admin, configuration } = await applicationWith('/policies/mfa', { enforcement: 'optional', factors: ['totp'] });
+    const userId = await createPasswordUser(admin, 'counted@example.com');
+    const secret = await giveTotp(userId, other.applicationId);
+    const today = new Date().toISOString().slice(0, 10);
+    const counted = async () => {
+      const range = `from=${today}&to=${today}`;
+      const [signIns] = (await admin.get(`/analytics/sign-ins?${range}`)).body.data as Record<string, unknown>[];
+      const [active] = (await admin.get(`/analytics/active-users?${range}`)).body.data as { count: number }[];
+      return { ...signIns, active: active!.count };
+    };
+
+    await withTimeLeftInStep();
+    const refused = await stepPage('counted@example.com', { configuration });
+    expect((await refused.flow.jar.submit(refused.page, { code: codeAt(secret, Date.now() + 100 * STEP_MS) })).status).toBe(400);
+    expect(await counted()).toEqual({ period: today, succeeded: 0, failed: 1, byMethod: { totp: 1 }, active: 0 });
+    expect(await records(userId, 'user.signed_in')).toEqual([]);
+    expect(await records(userId, 'user.first_factor_proven')).toEqual([{ after: expect.objectContaining({ method: 'password' }), outcome: 'success' }]);
+
+    await withTimeLeftInStep();
+    const passed = await stepPage('counted@example.com', { configuration });
+    expect((await passed.flow.jar.submit(passed.page, { code: codeAt(secret) })).status).toBe(303);
+    expect(await counted()).toEqual({ period: today, succeeded: 1, failed: 1, byMethod: { totp: 2 }, active: 1 });
+    expect(await records(userId, 'user.signed_in')).toHaveLength(1);
+  });
+});
+
 describe('lockout', () => {
   it('wrong codes count as failed sign-ins: the address is locked out, and then even the right code is refused', async () => {
     const lockout = { enabled: true, maxAttempts: 3, lockoutMinutes: 5, resetAfterMinutes: 15, accountLockAddresses: 2 };
@@ -409,7 +435,9 @@ describe('an e-mail sign-in: the mailbox is the first factor, and cannot be the 
     expect(page.body).toContain('your only second step is that mailbox too');
     expect(page.body).not.toContain('<form');
     expect(await mails(admin, 'mailbox-only@example.com', 'email_otp')).toHaveLength(1);
-    expect(await records(userId, 'user.signed_in')).toHaveLength(1);
+    // The step cannot be passed: no sign-in, only its first factor.
+    expect(await records(userId, 'user.signed_in')).toEqual([]);
+    expect(await records(userId, 'user.first_factor_proven')).toHaveLength(1);
 
     const withPassword = await stepPage('mailbox-only@example.com', { configuration });
     expect(withPassword.page.body).toContain('Send a code');
@@ -436,6 +464,8 @@ describe('an e-mail sign-in: the mailbox is the first factor, and cannot be the 
     expect(page.body).not.toContain('method=email_otp');
     const done = await flow.jar.submit(page, { code: codeAt(secret) });
     expect(await idToken(flow, done, configuration)).toMatchObject({ sub: userId, amr: ['otp', 'mfa'], acr: ACR_MULTI_FACTOR });
+    expect((await records(userId, 'user.first_factor_proven')).map((record) => record.after['method'])).toEqual(['email_code']);
+    expect((await records(userId, 'user.signed_in')).map((record) => record.after['method'])).toEqual(['totp']);
   });
 });
 

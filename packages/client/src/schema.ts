@@ -19830,11 +19830,11 @@ export interface operations {
                         data: {
                             /** @description The period's first day (YYYY-MM-DD). */
                             period: string;
-                            /** @description Sign-ins that proved the user. */
+                            /** @description Sign-ins that proved the user, counted once when complete (the MFA step passed, or none asked). */
                             succeeded: number;
                             /** @description Sign-ins refused (wrong or unknown credentials, locked or suspended users, locked-out addresses). */
                             failed: number;
-                            /** @description Every attempt of the period by method (`password`, …). */
+                            /** @description Every attempt of the period by method (`password`, …); a first factor the MFA step follows counts as that step's (`totp`, …). */
                             byMethod: {
                                 [key: string]: unknown;
                             };
@@ -19882,11 +19882,11 @@ export interface operations {
                         data: {
                             /** @description The period's first day (YYYY-MM-DD). */
                             period: string;
-                            /** @description Sign-ins that proved the user. */
+                            /** @description Sign-ins that proved the user, counted once when complete (the MFA step passed, or none asked). */
                             succeeded: number;
                             /** @description Sign-ins refused (wrong or unknown credentials, locked or suspended users, locked-out addresses). */
                             failed: number;
-                            /** @description Every attempt of the period by method (`password`, …). */
+                            /** @description Every attempt of the period by method (`password`, …); a first factor the MFA step follows counts as that step's (`totp`, …). */
                             byMethod: {
                                 [key: string]: unknown;
                             };
@@ -19936,11 +19936,11 @@ export interface operations {
                         data: {
                             /** @description The period's first day (YYYY-MM-DD). */
                             period: string;
-                            /** @description Sign-ins that proved the user. */
+                            /** @description Sign-ins that proved the user, counted once when complete (the MFA step passed, or none asked). */
                             succeeded: number;
                             /** @description Sign-ins refused (wrong or unknown credentials, locked or suspended users, locked-out addresses). */
                             failed: number;
-                            /** @description Every attempt of the period by method (`password`, …). */
+                            /** @description Every attempt of the period by method (`password`, …); a first factor the MFA step follows counts as that step's (`totp`, …). */
                             byMethod: {
                                 [key: string]: unknown;
                             };

@@ -36,7 +36,7 @@ async function refused(target: InvitationTarget, invitation: Invited, user: Sign
     by: target.opener,
     requestId: target.scope.requestId,
     method,
-    outcome: { ok: false, reason, userId: user.id, email: invitation.email },
+    outcome: { ok: false, reason, user, email: invitation.email },
   });
   return { ok: false, held: HELD.has(reason) };
 }

@@ -22,7 +22,7 @@ export async function proveSecondStep(
     requestId: target.scope.requestId,
     method: attempt.method,
     ...(outcome.ok ? { amr: attempt.amr } : {}),
-    outcome: outcome.ok ? { ok: true, userId: user.id } : { ok: false, reason: outcome.reason, userId: user.id, email: null },
+    outcome: outcome.ok ? { ok: true, user } : { ok: false, reason: outcome.reason, user, email: null },
   });
   return outcome.ok;
 }

@@ -237,13 +237,14 @@ export async function refuseEmailLink(services: Parameters<typeof recordSignIn>[
     [parsed.hash],
   );
   if (asked === undefined) return false;
+  const user = asked.user_id === null || asked.tenant_ids === null ? null : { id: asked.user_id, email: asked.email, tenantIds: asked.tenant_ids };
   await recordSignIn(services, {
     applicationId: parsed.applicationId,
-    tenantId: attemptTenant(asked.tenant_id, asked.tenant_ids === null ? null : { tenantIds: asked.tenant_ids }),
+    tenantId: attemptTenant(asked.tenant_id, user),
     clientId: asked.client_id,
     requestId,
     method: asked.method,
-    outcome: { ok: false, reason: 'declined_by_user', userId: asked.user_id, email: asked.email },
+    outcome: { ok: false, reason: 'declined_by_user', user, email: asked.email },
   });
   return true;
 }
@@ -283,17 +284,14 @@ export async function revealLinkCode(em: EntityManager, token: unknown): Promise
 
 type SignInRow = Omit<CodeRow, 'code_hash' | 'method'> & { readonly method: EmailMethod };
 
+/** A refusal is recorded here; a proof once the pages know what follows it (recordProven). */
 async function answered(target: SignInTarget, method: EmailMethod, check: Checked, email: string | null): Promise<CredentialCheck> {
-  const user = check.ok ? check.verified : check.user;
-  await recordAttempt(target, user, {
-    method,
-    outcome: check.ok ? { ok: true, userId: check.user.id } : { ok: false, reason: check.reason, userId: user?.id ?? null, email },
-  });
-  if (check.ok) return check;
+  if (check.ok) return { ...check, record: { method } };
+  await recordAttempt(target, { method, outcome: { ok: false, reason: check.reason, user: check.user, email } });
   return check.reason === 'email_unverified' ? { ok: false, unverified: true } : { ok: false };
 }
 
-type Checked = Extract<CredentialCheck, { ok: true }> | { ok: false; reason: SignInFailureReason; user: SignInUser | null };
+type Checked = Omit<Extract<CredentialCheck, { ok: true }>, 'record'> | { ok: false; reason: SignInFailureReason; user: SignInUser | null };
 
 /** A wrong code counts on the row (void at CODE_ATTEMPTS) and, for an account, under the lockout policy; no live code is
  *  refused alike, as long as counting takes. */

@@ -8,12 +8,12 @@ import { createSignedUpUser } from './new-account.ts';
 import { rememberSamlSubject } from './saml-logout.ts';
 import { SignInRefusal } from './refusals.ts';
 import type { SamlIdentity } from './saml.ts';
-import type { SignInTarget } from './sign-in.ts';
+import { recordAttempt, type FactorRecord, type SignInTarget } from './sign-in.ts';
 
 /** How a SAML sign-in is recorded (`user.signed_in` … `method`) and counted. */
 export const SAML_METHOD = 'saml';
 
-export type SamlAccount = { readonly ok: true; readonly user: SignInUser } | { readonly ok: false; readonly reason: SignInFailureReason };
+export type SamlAccount = { readonly ok: true; readonly user: SignInUser; readonly record: FactorRecord } | { readonly ok: false; readonly reason: SignInFailureReason };
 
 /**
  * The pool's user with the asserted e-mail, else a new one where sign-up is allowed (the IdP vouches: verified). An
@@ -21,24 +21,17 @@ export type SamlAccount = { readonly ok: true; readonly user: SignInUser } | { r
  */
 export async function samlAccount(target: SignInTarget, identity: SamlIdentity, address: string): Promise<SamlAccount> {
   const method = target.saml.find((candidate) => candidate.id === identity.providerId);
-  const outcome: SamlAccount | { ok: false; reason: SignInFailureReason; user: SignInUser | null } =
-    method === undefined ? { ok: false, reason: 'method_unavailable', user: null } : await account(target, identity, method.signUp, address);
-  const userId = outcome.ok ? outcome.user.id : ('user' in outcome ? (outcome.user?.id ?? null) : null);
-  await recordSamlSignIn(target.scope.services, placeOf(target), identity, outcome.ok ? { ok: true, userId: outcome.user.id } : { ok: false, reason: outcome.reason, userId });
-  return outcome.ok ? outcome : { ok: false, reason: outcome.reason };
+  const outcome = method === undefined ? ({ ok: false, reason: 'method_unavailable', user: null } as const) : await account(target, identity, method.signUp, address);
+  // A refusal is recorded here; a proof once the pages know what follows it (recordProven).
+  if (outcome.ok) return { ...outcome, record: { method: SAML_METHOD, providerId: identity.providerId } };
+  await recordAttempt(target, { method: SAML_METHOD, providerId: identity.providerId, outcome: { ok: false, reason: outcome.reason, user: outcome.user, email: identity.email } });
+  return { ok: false, reason: outcome.reason };
 }
 
 /** Cancel on the confirmation of an unsolicited identity: recorded, naming the asserted address only. */
 export async function declineSamlIdentity(target: SignInTarget, identity: SamlIdentity): Promise<void> {
-  await recordSamlSignIn(target.scope.services, placeOf(target), identity, { ok: false, reason: 'declined_by_user', userId: null });
+  await recordAttempt(target, { method: SAML_METHOD, providerId: identity.providerId, outcome: { ok: false, reason: 'declined_by_user', user: null, email: identity.email } });
 }
-
-const placeOf = (target: SignInTarget): SamlSignInPlace => ({
-  applicationId: target.application.id,
-  tenantId: target.tenant?.id ?? null,
-  clientId: target.opener.id,
-  requestId: target.scope.requestId,
-});
 
 export interface SamlSignInPlace {
   readonly applicationId: string;
@@ -48,19 +41,14 @@ export interface SamlSignInPlace {
   readonly requestId: string;
 }
 
-/** Failures before the account is known too. */
-export async function recordSamlSignIn(
+/** A refusal before any sign-in page knows the response (an IdP-initiated one refused on arrival): no account is named. */
+export async function recordSamlRefusal(
   services: Parameters<typeof recordSignIn>[0],
   place: SamlSignInPlace,
   identity: { readonly providerId: string; readonly email: string | null },
-  outcome: { ok: true; userId: string } | { ok: false; reason: SignInFailureReason; userId: string | null },
+  reason: SignInFailureReason,
 ): Promise<void> {
-  await recordSignIn(services, {
-    ...place,
-    method: SAML_METHOD,
-    providerId: identity.providerId,
-    outcome: outcome.ok ? outcome : { ...outcome, email: identity.email },
-  });
+  await recordSignIn(services, { ...place, method: SAML_METHOD, providerId: identity.providerId, outcome: { ok: false, reason, user: null, email: identity.email } });
 }
 
 async function account(

@@ -118,37 +118,45 @@ export interface Proof {
 }
 
 /** `factors`: read with the user; `unverified`: a password set on a never-proven address (an e-mail proof refuses it). */
-export type CredentialCheck = { ok: true; user: SignInUser; verified: SignInUser; factors?: readonly HeldFactor[] } | { ok: false; unverified?: true };
+export type CredentialCheck =
+  | { ok: true; user: SignInUser; verified: SignInUser; factors?: readonly HeldFactor[]; record: FactorRecord }
+  | { ok: false; unverified?: true };
 
 /** One Argon2id verification whatever the outcome (a dummy hash for an unknown e-mail) and one `{ ok: false }` for every
- *  refusal, so neither answer nor timing tells whether the e-mail exists or what was locked (refuseUncounted). */
+ *  refusal, so neither answer nor timing tells whether the e-mail exists or what was locked (refuseUncounted); `unverified`
+ *  only once the password is proven (the policy requires a verified address). A refusal is recorded here; a proven password
+ *  once the pages know what follows it (recordProven). */
 export async function verifyCredentials(target: SignInTarget, email: unknown, password: unknown, address: string, rpId: string): Promise<CredentialCheck> {
   const checked = await checkCredentials(target, email, password, address, rpId);
-  // Every outcome writes its record alike (src/domain/auth-events.ts), after the refusal's own timing.
-  const user = checked.ok ? checked.verified : checked.user;
-  await recordAttempt(target, user, {
-    method: 'password',
-    outcome: checked.ok
-      ? { ok: true, userId: checked.user.id }
-      : { ok: false, reason: checked.reason, userId: checked.user?.id ?? null, email: typeof email === 'string' ? email.trim() : null },
-  });
-  return checked.ok ? checked : { ok: false };
+  const unverified = checked.ok && target.password.requireVerification && checked.verified.emailVerified === false;
+  if (checked.ok && !unverified) return checked;
+  // Every refusal writes its record alike (src/domain/auth-events.ts), after the refusal's own timing.
+  const refusal = checked.ok ? { reason: 'email_unverified' as const, user: checked.verified } : checked;
+  await recordAttempt(target, { method: 'password', outcome: { ok: false, reason: refusal.reason, user: refusal.user, email: typeof email === 'string' ? email.trim() : null } });
+  return unverified ? { ok: false, unverified } : { ok: false };
 }
 
-/** Counted in the surface's tenant, else the user's only one. In another tenant's log the user is the unknown address the
- *  page takes them for: the log must not name them nor tell that the address has an account. */
-export function recordAttempt(target: SignInTarget, user: SignInUser | null, attempt: Pick<SignInAttempt, 'method' | 'amr' | 'upstream' | 'outcome'>): Promise<void> {
-  const stranger = target.tenant !== null && user !== null && !user.tenantIds.includes(target.tenant.id);
-  const typed = attempt.outcome.ok ? null : attempt.outcome.email;
+/** How a proven first factor is recorded (recordProven). */
+export type FactorRecord = Pick<SignInAttempt, 'method' | 'amr' | 'upstream' | 'providerId'>;
+
+export const PASSWORD_RECORD: FactorRecord = { method: 'password' };
+
+/** Counted in the surface's tenant, else the user's only one (in another tenant's log the user is an unknown address:
+ *  recordSignIn). */
+export function recordAttempt(target: SignInTarget, attempt: Pick<SignInAttempt, 'method' | 'amr' | 'upstream' | 'providerId' | 'outcome'>): Promise<void> {
   return recordSignIn(target.scope.services, {
     applicationId: target.application.id,
-    tenantId: attemptTenant(target.tenant?.id ?? null, user),
+    tenantId: attemptTenant(target.tenant?.id ?? null, attempt.outcome.user),
     clientId: target.opener.id,
     requestId: target.scope.requestId,
     ...attempt,
-    ...(stranger ? { amr: undefined, outcome: { ok: false, reason: 'unknown_user', userId: null, email: typed ?? user.email } } : {}),
   });
 }
+
+/** A proven first factor, recorded where the pages decide whether the MFA step follows: the sign-in when none does, else
+ *  the factor alone, which the step's own record completes (src/domain/mfa/second-step.ts). */
+export const recordProven = (target: SignInTarget, user: SignInUser, record: FactorRecord, stepFollows: boolean): Promise<void> =>
+  recordAttempt(target, { ...record, outcome: { ok: true, user, stepFollows } });
 
 export const attemptTenant = (surfaceTenantId: string | null, user: Pick<SignInUser, 'tenantIds'> | null): string | null =>
   surfaceTenantId ?? (user?.tenantIds.length === 1 ? user.tenantIds[0]! : null);
@@ -190,7 +198,7 @@ export async function checkCredentials(target: PageTarget, email: unknown, passw
   const tenantIds = await recordSuccessfulSignIn(target, user, address);
   // Locked, suspended or locked out meanwhile (see recordSuccessfulSignIn).
   if (tenantIds === null) return { ok: false, reason: 'user_inactive', user };
-  return { ok: true, user, verified: { ...user, tenantIds }, factors: candidate.factors };
+  return { ok: true, user, verified: { ...user, tenantIds }, factors: candidate.factors, record: PASSWORD_RECORD };
 }
 
 export async function tenantsOf(target: SignInTarget, user: SignInUser): Promise<Tenant[]> {

@@ -1,7 +1,7 @@
 import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
 import type { SignInFailureReason } from '../auth-events.ts';
 import { addressStanding, recordFailedSignIn, recordSuccessfulSignIn, refuseUncounted } from '../sign-in/lockout.ts';
-import { recordAttempt, type SignInTarget } from '../sign-in/sign-in.ts';
+import { recordAttempt, type FactorRecord, type SignInTarget } from '../sign-in/sign-in.ts';
 import type { PasskeyMethod } from '../sign-in/surface-settings.ts';
 import { mayActNow, readSignInUser, type SignInUser } from '../users/sign-in-user.ts';
 import { assertionOptions, readResponse } from './ceremonies.ts';
@@ -13,7 +13,9 @@ import type { RelyingParty } from './relying-party.ts';
  * Under the lockout policy as a password is: the credential names its user, and a locked-out or waiting address is
  * refused unchecked. A passkey that verified its user proves two factors (RFC 8176 `user` and `mfa`).
  */
-export type PasskeyCheck = { readonly ok: true; readonly user: SignInUser; readonly verified: SignInUser; readonly amr: readonly string[] } | { readonly ok: false };
+export type PasskeyCheck =
+  | { readonly ok: true; readonly user: SignInUser; readonly verified: SignInUser; readonly amr: readonly string[]; readonly record: FactorRecord }
+  | { readonly ok: false };
 
 /** Any discoverable credential of the relying party. */
 export const passkeySignInOptions = (target: SignInTarget, rp: RelyingParty, interactionId: string, method: PasskeyMethod) =>
@@ -28,16 +30,13 @@ export async function verifyPasskeySignIn(
   address: string,
 ): Promise<PasskeyCheck> {
   const checked = await checkPasskey(target, rp, interactionId, method, posted, address);
-  const user = checked.ok ? checked.verified : checked.user;
-  await recordAttempt(target, user, {
-    method: 'passkey',
-    ...(checked.ok ? { amr: checked.amr } : {}),
-    outcome: checked.ok ? { ok: true, userId: checked.user.id } : { ok: false, reason: checked.reason, userId: checked.user?.id ?? null, email: null },
-  });
-  return checked.ok ? checked : { ok: false };
+  // A refusal is recorded here; a proof once the pages know what follows it (recordProven).
+  if (checked.ok) return { ...checked, record: { method: 'passkey', amr: checked.amr } };
+  await recordAttempt(target, { method: 'passkey', outcome: { ok: false, reason: checked.reason, user: checked.user, email: null } });
+  return { ok: false };
 }
 
-type Checked = Extract<PasskeyCheck, { ok: true }> | { ok: false; reason: SignInFailureReason; user: SignInUser | null };
+type Checked = Omit<Extract<PasskeyCheck, { ok: true }>, 'record'> | { ok: false; reason: SignInFailureReason; user: SignInUser | null };
 
 async function checkPasskey(target: SignInTarget, rp: RelyingParty, interactionId: string, method: PasskeyMethod, posted: string | null | undefined, address: string): Promise<Checked> {
   const refused = async (reason: SignInFailureReason, user: SignInUser | null): Promise<Checked> => (await refuseUncounted(target), { ok: false, reason, user });

@@ -7,7 +7,7 @@ import { mailAt } from '../sign-in/account-links.ts';
 import { endEmailSignIns, liveCodeRow, mailCode, rowCodeMatches } from '../sign-in/email-methods.ts';
 import { refuseUncounted } from '../sign-in/lockout.ts';
 import { createSignedUpUser } from '../sign-in/new-account.ts';
-import { recordAttempt, type SignInTarget } from '../sign-in/sign-in.ts';
+import { recordAttempt, type FactorRecord, type SignInTarget } from '../sign-in/sign-in.ts';
 import { tellOwner } from '../sign-in/sign-up.ts';
 import { underTenancyConfig } from '../tenancy/config-lock.ts';
 import { textOf, typedEmail } from '../typed-fields.ts';
@@ -82,7 +82,7 @@ export async function passkeySignUpOptions(target: SignInTarget, rp: RelyingPart
 }
 
 /** `retry`: the address stays proven, and the browser may try making a passkey again. */
-export type PasskeySignUp = { readonly ok: true; readonly user: SignInUser; readonly amr: readonly string[] } | { readonly ok: false; readonly retry: boolean };
+export type PasskeySignUp = { readonly ok: true; readonly user: SignInUser; readonly amr: readonly string[]; readonly record: FactorRecord } | { readonly ok: false; readonly retry: boolean };
 
 class KeyHeld extends Error {}
 
@@ -92,7 +92,7 @@ export async function completePasskeySignUp(target: SignInTarget, rp: RelyingPar
   const credential = await provenCredential(target, rp, interactionId, proven.id, posted, keyName(null));
   // Only a key that did not verify may be tried again; the rest end the sign-up.
   const refused = async (reason: 'invalid_passkey' | 'signup_unavailable'): Promise<PasskeySignUp> => {
-    await recordAttempt(target, null, { method: 'passkey', outcome: { ok: false, reason, userId: null, email: proven.email } });
+    await recordAttempt(target, { method: 'passkey', outcome: { ok: false, reason, user: null, email: proven.email } });
     return { ok: false, retry: credential === null };
   };
   if (credential === null) return refused('invalid_passkey');
@@ -118,6 +118,6 @@ export async function completePasskeySignUp(target: SignInTarget, rp: RelyingPar
   // The registration verified its user only where the provider requires it: then the passkey is two factors, as at sign-in.
   const verified = target.passkey?.userVerification === 'required';
   const amr = [...amrOfCredential(credential.deviceType, verified), ...(verified ? ['mfa'] : [])];
-  await recordAttempt(target, user, { method: 'passkey', amr, outcome: { ok: true, userId: user.id } });
-  return { ok: true, user, amr };
+  // Recorded once the pages know what follows it (recordProven).
+  return { ok: true, user, amr, record: { method: 'passkey', amr } };
 }

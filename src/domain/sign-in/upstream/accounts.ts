@@ -2,7 +2,7 @@ import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { executeOwned } from '../../../db/owned-sql.ts';
 import { UserIdentity } from '../../../db/entities/index.ts';
 import { newId } from '../../../ids.ts';
-import type { SignInFailureReason } from '../../auth-events.ts';
+import type { AttemptUser, SignInFailureReason } from '../../auth-events.ts';
 import { underTenancyConfig } from '../../tenancy/config-lock.ts';
 import { normalizeEmail } from '../../users/email-key.ts';
 import { mayActNow, readSignInUser, type SignInUser } from '../../users/sign-in-user.ts';
@@ -16,7 +16,7 @@ import type { UpstreamIdentity } from './identity.ts';
  *  prove the address), and a new one is made only for a verified address (no squatting an address its owner could use). */
 export type UpstreamAccount =
   | { readonly ok: true; readonly user: SignInUser; readonly verified: SignInUser }
-  | { readonly ok: false; readonly reason: SignInFailureReason; readonly userId: string | null };
+  | { readonly ok: false; readonly reason: SignInFailureReason; readonly user: AttemptUser | null };
 
 async function linkedUserId(target: SignInTarget, providerId: string, subject: string): Promise<string | null> {
   const [row] = await executeOwned<{ user_id: string }[]>(
@@ -62,24 +62,24 @@ export async function upstreamAccount(target: SignInTarget, method: UpstreamMeth
   const applicationId = target.application.id;
   let userId = await linkedUserId(target, method.providerId, identity.subject);
   if (userId === null) {
-    if (identity.email === null) return { ok: false, reason: 'upstream_no_email', userId: null };
+    if (identity.email === null) return { ok: false, reason: 'upstream_no_email', user: null };
     const owner = await readSignInUser(em, applicationId, { poolId: target.poolId, emailNormalized: normalizeEmail(identity.email) });
-    if (!identity.emailVerified) return { ok: false, reason: 'upstream_email_unverified', userId: owner?.id ?? null };
+    if (!identity.emailVerified) return { ok: false, reason: 'upstream_email_unverified', user: owner };
     if (owner !== null) {
       // An address nobody proved is not the upstream account's to take over: its owner confirms it first, as SAML asks.
-      if (owner.emailVerified !== true) return { ok: false, reason: 'email_unverified', userId: owner.id };
+      if (owner.emailVerified !== true) return { ok: false, reason: 'email_unverified', user: owner };
       await link(target, method.providerId, identity.subject, owner.id);
       userId = owner.id;
     } else {
-      if (!method.signUp) return { ok: false, reason: 'signup_unavailable', userId: null };
+      if (!method.signUp) return { ok: false, reason: 'signup_unavailable', user: null };
       userId = await createUser(target, method, { ...identity, email: identity.email });
-      if (userId === null) return { ok: false, reason: 'signup_unavailable', userId: null };
+      if (userId === null) return { ok: false, reason: 'signup_unavailable', user: null };
     }
   }
   const user = await readSignInUser(em, applicationId, { id: userId, poolId: target.poolId });
-  if (user === null || !mayActNow(user)) return { ok: false, reason: 'user_inactive', userId };
+  if (user === null || !mayActNow(user)) return { ok: false, reason: 'user_inactive', user };
   // As a proven password does: a lock that ran out is lifted, and the user's tenants are read as they are now.
   const tenantIds = await recordSuccessfulSignIn(target, user, address);
-  if (tenantIds === null) return { ok: false, reason: 'user_inactive', userId };
+  if (tenantIds === null) return { ok: false, reason: 'user_inactive', user };
   return { ok: true, user, verified: { ...user, tenantIds } };
 }

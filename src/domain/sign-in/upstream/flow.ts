@@ -1,6 +1,6 @@
 import * as oidc from 'openid-client';
 import { AuthProvider } from '../../../db/entities/index.ts';
-import { recordAttempt, type SignInTarget } from '../sign-in.ts';
+import { recordAttempt, type FactorRecord, type SignInTarget } from '../sign-in.ts';
 import type { UpstreamMethod } from '../surface-settings.ts';
 import { upstreamAccount, type UpstreamAccount } from './accounts.ts';
 import { upstreamClient, type UpstreamClient } from './client.ts';
@@ -54,6 +54,8 @@ export async function startUpstream(
   return { url, request: { providerId: method.providerId, redirectUri, state, codeVerifier, ...(nonce === undefined ? {} : { nonce }) } };
 }
 
+export type UpstreamSignIn = (Extract<UpstreamAccount, { ok: true }> & { readonly record: FactorRecord }) | Extract<UpstreamAccount, { ok: false }>;
+
 /**
  * A failed exchange or check of the upstream's answer is `upstream_error`, its cause logged through `log`. Finding or
  * linking the account is ours: its refusals and failures are thrown as they are.
@@ -65,7 +67,7 @@ export async function finishUpstream(
   parameters: URLSearchParams,
   address: string,
   log: (error: unknown) => void,
-): Promise<UpstreamAccount> {
+): Promise<UpstreamSignIn> {
   const { client, preset } = await clientOf(target, method);
   const upstream = { providerId: method.providerId, provider: preset };
   let identity: UpstreamIdentity;
@@ -75,14 +77,12 @@ export async function finishUpstream(
     identity = await upstreamIdentity(client, { url, state: request.state, codeVerifier: request.codeVerifier, nonce: request.nonce }, target.scope.services.config.upstreams.githubApiUrl);
   } catch (error) {
     log(error);
-    await recordAttempt(target, null, { method: 'oauth', upstream, outcome: { ok: false, reason: 'upstream_error', userId: null, email: null } });
-    return { ok: false, reason: 'upstream_error', userId: null };
+    await recordAttempt(target, { method: 'oauth', upstream, outcome: { ok: false, reason: 'upstream_error', user: null, email: null } });
+    return { ok: false, reason: 'upstream_error', user: null };
   }
   const account = await upstreamAccount(target, method, identity, address);
-  await recordAttempt(target, account.ok ? account.verified : null, {
-    method: 'oauth',
-    upstream,
-    outcome: account.ok ? { ok: true, userId: account.user.id } : { ok: false, reason: account.reason, userId: account.userId, email: identity.email },
-  });
+  // A refusal is recorded here; a proof once the pages know what follows it (recordProven).
+  if (account.ok) return { ...account, record: { method: 'oauth', upstream } };
+  await recordAttempt(target, { method: 'oauth', upstream, outcome: { ok: false, reason: account.reason, user: account.user, email: identity.email } });
   return account;
 }
