@@ -331,8 +331,10 @@ describe('sign-in with a passkey', () => {
     const done = await answer(flow.jar, page, key.assert(webauthnFormOf(page).options, issuer));
     expect(done.status).toBe(303);
     expect(done.location).toMatch(/\/mfa$/);
-    const [record] = await signInRecords(scope.application.applicationId, 'user.signed_in');
+    // No sign-in until the step passes: the key's record is the first factor's.
+    const [record] = await signInRecords(scope.application.applicationId, 'user.first_factor_proven');
     expect(record?.after).toMatchObject({ method: 'passkey', amr: ['swk'] });
+    expect(await signInRecords(scope.application.applicationId, 'user.signed_in')).toEqual([]);
   });
 
   it('a key that did not verify its user is the first factor only: the MFA step takes another kind, never the same key again', async () => {

@@ -235,6 +235,20 @@ describe('SP-initiated', () => {
     expect(moved.status).toBe(403);
   });
 
+  it('on another tenant’s page, a user of a tenant only is refused, and that tenant’s log names no user: an unknown address', async () => {
+    const other = await app.createTenant('Other');
+    const flow = await authorize({ tenant: other });
+    const request = await toIdp(flow);
+    const acs = await postToAcs(respond({ inResponseTo: request.id }), request.relayState);
+    expect((await flow.jar.visit(acs.location!)).status).toBe(403);
+    const records = await app.sql<{ action: string; target_id: string | null; after: Record<string, unknown> }>(
+      `select action, target_id, after from audit_log where tenant_id = ? and action like 'user.%' order by seq`,
+      [other],
+    );
+    expect(records).toEqual([{ action: 'user.sign_in_failed', target_id: null, after: expect.objectContaining({ method: 'saml', reason: 'unknown_user', email: EMAIL }) }]);
+    expect(JSON.stringify(records)).not.toContain(userId);
+  });
+
   it('an e-mail with no account: refused without allowSignup, a new verified account with it', async () => {
     const stranger = 'new-saml-user@saml.test';
     const flow = await authorize();
