@@ -108,9 +108,13 @@ describe('shared pool', () => {
     expect(form.action).toBe(`${flow.page.url}/tenant`);
     expect(new Set(form.options['tenant'])).toEqual(new Set([acme, globex]));
     expect(chooser.body).not.toContain(initech);
+    const signIns = `select after->>'method' as method from audit_log where target_id = ? and action = 'user.signed_in'`;
+    const before = (await app.sql(signIns, [bob])).length;
     const chosen = await flow.jar.submit(chooser, { tenant: globex });
     expect(chosen.status, chosen.body).toBe(303);
     expect(await redeem(config, flow, chosen)).toMatchObject({ sub: bob, app_id: app.root.applicationId, tenant_id: globex });
+    // The password's record is written once the tenant is chosen (with the MFA step decided), once.
+    expect((await app.sql(signIns, [bob])).slice(before)).toEqual([{ method: 'password' }]);
   });
 
   it('the choice stays with the session: asking again (prompt=consent, no tenant named) keeps the chosen tenant', async () => {
