@@ -41,7 +41,7 @@ export interface SamlSignInPlace {
   readonly requestId: string;
 }
 
-/** A refusal before any sign-in page knows the response (an IdP-initiated one refused on arrival): no account is named. */
+/** A response refused at the ACS, before any sign-in page has it: no account is named. */
 export async function recordSamlRefusal(
   services: Parameters<typeof recordSignIn>[0],
   place: SamlSignInPlace,
