@@ -3399,11 +3399,11 @@ export type SessionPolicy = Policy & {
   /** Always `session`. */
   kind: PolicyKind;
   /**
-   * A password sign-in from a browser the user has not signed in from before (a cookie of the hosted pages) mails them
+   * A sign-in (whatever its first factor) from a browser the user has not signed in from before (a cookie of the hosted pages) mails them
    * the `new_sign_in` template; their first browser is not news. Default false.
    */
   notifyNewBrowser: Scalars['Boolean']['output'];
-  /** A new sign-in ends the user's other sessions. Default false. */
+  /** A new sign-in ends the user's other sessions (their offline and device grants too). Default false. */
   singleSession: Scalars['Boolean']['output'];
   /** For a tenant: `customized` or `inherited`. Null at application scope. */
   source: Maybe<Source>;

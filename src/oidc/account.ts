@@ -8,6 +8,8 @@ import { gatehouseData } from './clients.ts';
 import type { OidcDependencies } from './configuration.ts';
 import { refusingOverload } from './overload.ts';
 import { noteSessionPolicy } from './session-lifetime.ts';
+import { signInEnded } from '../domain/sign-in/session.ts';
+import type { SessionPolicy } from '../domain/policies/definitions.ts';
 import { madeOnce } from '../made-once.ts';
 
 /** oidc-provider passes the Account object through. */
@@ -24,7 +26,7 @@ export async function findAccount(
   surface: Surface,
   ctx: KoaContextWithOIDC,
   sub: string,
-  token?: { grantId?: string },
+  token?: { grantId?: string; kind?: string; iat?: number; iiat?: number },
 ): Promise<Account | undefined> {
   const { client } = ctx.oidc;
   const applicationId = gatehouseData(client)?.applicationId;
@@ -40,7 +42,10 @@ export async function findAccount(
   if (tenantId !== null && !user.tenantIds.includes(tenantId)) return undefined;
   if (surfaceTenant !== null && !tokenStands(surfaceTenant, tenantId)) return undefined;
   const policy = await deps.signIn?.sessionPolicy(opRequestId(ctx), applicationId, user.poolId);
-  if (policy !== undefined) noteSessionPolicy(ctx, policy);
+  if (policy !== undefined) {
+    if (endedByPolicy(ctx, sub, token, policy)) return undefined;
+    noteSessionPolicy(ctx, policy);
+  }
   return {
     accountId: user.id,
     [TENANT_IDS]: user.tenantIds,
@@ -55,6 +60,17 @@ export async function findAccount(
       ...(scope.split(' ').includes('roles') ? await signInClaims(deps.orm.em.getConnection(), applicationId, tenantId, user.id) : {}),
     })),
   };
+}
+
+/** The browser session's sign-in, or a refresh token's chain (`iiat`) and its last rotation (`iat`), by the policy now. */
+function endedByPolicy(ctx: KoaContextWithOIDC, sub: string, token: { kind?: string; iat?: number; iiat?: number } | undefined, policy: SessionPolicy): boolean {
+  const now = Math.floor(Date.now() / 1000);
+  if (token === undefined) {
+    const session = ctx.oidc.session;
+    return session?.accountId === sub && session.loginTs !== undefined && signInEnded(policy, session.loginTs, undefined, now);
+  }
+  if (token.kind !== 'RefreshToken' || token.iat === undefined) return false;
+  return signInEnded(policy, token.iiat ?? token.iat, token.iat, now);
 }
 
 /** One request reads each once. */

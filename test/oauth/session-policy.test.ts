@@ -144,6 +144,45 @@ describe('the browser session', () => {
     expect(await sessionsOf(acme, userId)).toEqual([expect.objectContaining({ ip: null })]);
     expect((await acme.admin.get(`/sessions/${session!.id}`)).status).toBe(404);
   });
+
+  it('used every few seconds around its absolute end, it still ends there: a save past the end gives it no more use', async () => {
+    const at = clock();
+    const userId = await createUser(acme, 'steady@acme.example', tenant);
+    const { browser } = await signIn(acme, userId, tenant);
+    for (const minutes of [8, 16, 24, 24.9]) {
+      at(minutes);
+      expect(await silently(acme, browser, tenant), `at ${minutes} minutes`).toBe('code');
+    }
+    for (const minutes of [25.05, 25.1, 25.15, 25.2]) {
+      at(minutes);
+      expect(await silently(acme, browser, tenant), `at ${minutes} minutes`).toBe('login_required');
+    }
+  });
+});
+
+describe('a policy made stricter', () => {
+  it('ends the sessions and refresh tokens made under the looser one at their next use', async () => {
+    const hooli = await application();
+    const tenant = await app.createTenant('Hooli', hooli.bootstrap);
+    const userId = await createUser(hooli, 'long@hooli.example', tenant);
+    const at = clock();
+    const { browser, refreshToken } = await signIn(hooli, userId, tenant);
+    const second = await signIn(hooli, userId, tenant, new TestBrowser());
+    at(5);
+    const rotated = await refresh(hooli, second.refreshToken);
+    expect(rotated).toEqual({ token: expect.any(String) });
+    // Under the default policy (days) all of it would stand for days yet.
+    await putSessionPolicy(hooli, { idleTimeoutMinutes: 10, absoluteTimeoutMinutes: 25 });
+    at(12);
+    // Unused for 12 minutes: idle by the new policy.
+    expect(await refresh(hooli, refreshToken)).toEqual({ error: 'invalid_grant' });
+    // Rotated at 5: within the idle time, and it ends at the absolute one all the same.
+    const used = await refresh(hooli, (rotated as { token: string }).token);
+    expect(used).toEqual({ token: expect.any(String) });
+    at(26);
+    expect(await silently(hooli, browser, tenant)).toBe('login_required');
+    expect(await refresh(hooli, (used as { token: string }).token)).toEqual({ error: 'invalid_grant' });
+  });
 });
 
 describe('refresh tokens', () => {
@@ -265,6 +304,26 @@ describe('singleSession', () => {
     expect(audit.body.data).toEqual([
       expect.objectContaining({ actor: { type: 'user', id: userId }, tenantId: tenant, changes: expect.objectContaining({ after: { reason: 'single_session', grantsRevoked: 1 } }) }),
     ]);
+  });
+});
+
+describe('singleSession and a grant no browser session holds', () => {
+  it('a new sign-in ends an offline grant whose browser session lapsed, and its refresh tokens', async () => {
+    const hooli = await application();
+    const tenant = await app.createTenant('Hooli', hooli.bootstrap);
+    await putSessionPolicy(hooli, { singleSession: true, idleTimeoutMinutes: 10, absoluteTimeoutMinutes: 60 });
+    const userId = await createUser(hooli, 'one@hooli.example', tenant);
+    const at = clock();
+    const first = await signIn(hooli, userId, tenant);
+    at(8);
+    const rotated = await refresh(hooli, first.refreshToken);
+    expect(rotated).toEqual({ token: expect.any(String) });
+    // The browser session is idle since 0; the refresh token, rotated at 8, stands until 18.
+    at(12);
+    const second = await signIn(hooli, userId, tenant);
+    expect(await sessionsOf(hooli, userId)).toHaveLength(1);
+    expect(await refresh(hooli, (rotated as { token: string }).token)).toEqual({ error: 'invalid_grant' });
+    expect(await refresh(hooli, second.refreshToken)).toEqual({ token: expect.any(String) });
   });
 });
 

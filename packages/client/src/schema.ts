@@ -7091,10 +7091,10 @@ export interface components {
             idleTimeoutMinutes: number;
             /** @description A session ends this many minutes after sign-in, 5 to 525600. Default 43200 (30 days). */
             absoluteTimeoutMinutes: number;
-            /** @description A new sign-in ends the user's other sessions. Default false. */
+            /** @description A new sign-in ends the user's other sessions (their offline and device grants too). Default false. */
             singleSession: boolean;
             /**
-             * @description A password sign-in from a browser the user has not signed in from before (a cookie of the hosted pages) mails them
+             * @description A sign-in (whatever its first factor) from a browser the user has not signed in from before (a cookie of the hosted pages) mails them
              *     the `new_sign_in` template; their first browser is not news. Default false.
              */
             notifyNewBrowser: boolean;
@@ -8733,10 +8733,10 @@ export interface operations {
                                     idleTimeoutMinutes: number;
                                     /** @description A session ends this many minutes after sign-in, 5 to 525600. Default 43200 (30 days). */
                                     absoluteTimeoutMinutes: number;
-                                    /** @description A new sign-in ends the user's other sessions. Default false. */
+                                    /** @description A new sign-in ends the user's other sessions (their offline and device grants too). Default false. */
                                     singleSession: boolean;
                                     /**
-                                     * @description A password sign-in from a browser the user has not signed in from before (a cookie of the hosted pages) mails them
+                                     * @description A sign-in (whatever its first factor) from a browser the user has not signed in from before (a cookie of the hosted pages) mails them
                                      *     the `new_sign_in` template; their first browser is not news. Default false.
                                      */
                                     notifyNewBrowser: boolean;
@@ -13958,10 +13958,10 @@ export interface operations {
                             idleTimeoutMinutes: number;
                             /** @description A session ends this many minutes after sign-in, 5 to 525600. Default 43200 (30 days). */
                             absoluteTimeoutMinutes: number;
-                            /** @description A new sign-in ends the user's other sessions. Default false. */
+                            /** @description A new sign-in ends the user's other sessions (their offline and device grants too). Default false. */
                             singleSession: boolean;
                             /**
-                             * @description A password sign-in from a browser the user has not signed in from before (a cookie of the hosted pages) mails them
+                             * @description A sign-in (whatever its first factor) from a browser the user has not signed in from before (a cookie of the hosted pages) mails them
                              *     the `new_sign_in` template; their first browser is not news. Default false.
                              */
                             notifyNewBrowser: boolean;
@@ -14091,10 +14091,10 @@ export interface operations {
                             idleTimeoutMinutes: number;
                             /** @description A session ends this many minutes after sign-in, 5 to 525600. Default 43200 (30 days). */
                             absoluteTimeoutMinutes: number;
-                            /** @description A new sign-in ends the user's other sessions. Default false. */
+                            /** @description A new sign-in ends the user's other sessions (their offline and device grants too). Default false. */
                             singleSession: boolean;
                             /**
-                             * @description A password sign-in from a browser the user has not signed in from before (a cookie of the hosted pages) mails them
+                             * @description A sign-in (whatever its first factor) from a browser the user has not signed in from before (a cookie of the hosted pages) mails them
                              *     the `new_sign_in` template; their first browser is not news. Default false.
                              */
                             notifyNewBrowser: boolean;
@@ -14226,10 +14226,10 @@ export interface operations {
                             idleTimeoutMinutes: number;
                             /** @description A session ends this many minutes after sign-in, 5 to 525600. Default 43200 (30 days). */
                             absoluteTimeoutMinutes: number;
-                            /** @description A new sign-in ends the user's other sessions. Default false. */
+                            /** @description A new sign-in ends the user's other sessions (their offline and device grants too). Default false. */
                             singleSession: boolean;
                             /**
-                             * @description A password sign-in from a browser the user has not signed in from before (a cookie of the hosted pages) mails them
+                             * @description A sign-in (whatever its first factor) from a browser the user has not signed in from before (a cookie of the hosted pages) mails them
                              *     the `new_sign_in` template; their first browser is not news. Default false.
                              */
                             notifyNewBrowser: boolean;

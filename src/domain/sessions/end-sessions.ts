@@ -151,9 +151,10 @@ export async function endUserSignIns(
   return { grants: ended.grants, grantsRevoked: ended.grants.length, sessionsEnded: ended.browserSessions + (rest?.sessions ?? 0) };
 }
 
-/** `singleSession`: every other session of the user in the application ends; OP session `keptUid` stays. */
+/** `singleSession`: every other sign-in of the user in the application ends, grants no browser session holds (offline, a
+ *  device's) included, as the sessions list shows them; OP session `keptUid` stays. */
 export async function endOtherSessions(em: EntityManager, actor: AuditActor, userId: string, keptUid: string): Promise<string[]> {
-  return (await endSignIns(em, actor, browserSessionsOfUser(userId, keptUid), 'single_session')).grants;
+  return (await endSignIns(em, actor, ofUser(userId, keptUid), 'single_session')).grants;
 }
 
 /** Every grant of the client (grant sign-ins, authorizations in browser sessions): a tenant's sign-in in a browser session

@@ -19,6 +19,16 @@ function remainingSeconds(policy: SessionPolicy, signedInAt: number, now: number
   return Math.max(1, Math.min(policy.idleTimeoutMinutes * 60, absoluteEnd - now));
 }
 
+/**
+ * Whether the policy as it is now has ended a sign-in made at `startedAt` (epoch seconds), last used at `lastUsedAt` when
+ * known: checked at each use, as a policy made stricter meets sessions and tokens saved under the looser one, and a
+ * save past the end still stores a second of life.
+ */
+export function signInEnded(policy: SessionPolicy, startedAt: number, lastUsedAt: number | undefined, now: number): boolean {
+  if (now >= startedAt + policy.absoluteTimeoutMinutes * 60) return true;
+  return lastUsedAt !== undefined && now >= lastUsedAt + policy.idleTimeoutMinutes * 60;
+}
+
 /** `policy` undefined (a request that read no account) keeps the session's end where it was. */
 export function sessionSeconds(
   session: { accountId?: string | undefined; loginTs?: number | undefined; exp?: number | undefined },
