@@ -172,14 +172,19 @@ describe('a policy made stricter', () => {
     const rotated = await refresh(hooli, second.refreshToken);
     expect(rotated).toEqual({ token: expect.any(String) });
     // Under the default policy (days) all of it would stand for days yet.
+    const validate = async (token: string) => (await hooli.admin.post('/sessions/validate', { token })).body.valid as boolean;
+    expect(await validate(refreshToken)).toBe(true);
     await putSessionPolicy(hooli, { idleTimeoutMinutes: 10, absoluteTimeoutMinutes: 25 });
     at(12);
-    // Unused for 12 minutes: idle by the new policy.
+    // Unused for 12 minutes: idle by the new policy, which validation says before the token's next use.
+    expect(await validate(refreshToken)).toBe(false);
+    expect(await validate((rotated as { token: string }).token)).toBe(true);
     expect(await refresh(hooli, refreshToken)).toEqual({ error: 'invalid_grant' });
     // Rotated at 5: within the idle time, and it ends at the absolute one all the same.
     const used = await refresh(hooli, (rotated as { token: string }).token);
     expect(used).toEqual({ token: expect.any(String) });
     at(26);
+    expect(await validate((used as { token: string }).token)).toBe(false);
     expect(await silently(hooli, browser, tenant)).toBe('login_required');
     expect(await refresh(hooli, (used as { token: string }).token)).toEqual({ error: 'invalid_grant' });
   });

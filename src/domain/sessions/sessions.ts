@@ -8,6 +8,7 @@ import { grantsEnded } from '../../events/invalidations.ts';
 import { isUuid, uuidOrNullSql } from '../../ids.ts';
 import { ISSUER_KEY } from '../domains/surfaces.ts';
 import { pageSize, scopedList, type Page, type PageArgs } from '../pagination.ts';
+import { poolSessionPolicy, signInEnded } from '../sign-in/session.ts';
 import { mayActNowSql } from '../users/sign-in-user.ts';
 import { getUser } from '../users/users.ts';
 import { endSignIns, ofUser } from './end-sessions.ts';
@@ -221,6 +222,12 @@ interface ValidationFacts {
   token_model: string;
   token_issuer: string | null;
   valid_until: Date | string | null;
+  pool_id: string;
+  /** A refresh token's issue (its chain's last use) and its chain's first, epoch seconds. */
+  token_iat: number | null;
+  token_iiat: number | null;
+  /** The browser session's sign-in, epoch seconds. */
+  login_ts: number | null;
 }
 
 export interface SessionValidation {
@@ -250,17 +257,26 @@ async function tokenSource(scope: Scope, token: string, now: Date): Promise<{ ct
     if (typeof issuer !== 'string' || applicationId !== scope.applicationId || !isUuid(userId) || !isUuid(clientId)) return undefined;
     return {
       cte: `select ?::text as application_id, ?::text as user_id, ?::text as client_id, ?::text as grant_id, 'AccessToken' as model, ?::timestamptz as expires_at,
-        ?::text as issuer`,
+        ?::text as issuer, null::bigint as iat, null::bigint as iiat`,
       params: [applicationId, userId, clientId, grantId, exp === undefined ? null : new Date(exp * 1000), issuer],
     };
   }
   // Opaque tokens are the OP's base64url ids.
   if (!/^[\w-]+$/.test(token)) return undefined;
   return {
-    cte: `select application_id::text, payload->>'accountId' as user_id, payload->>'clientId' as client_id, grant_id, model, expires_at, payload->>? as issuer
+    cte: `select application_id::text, payload->>'accountId' as user_id, payload->>'clientId' as client_id, grant_id, model, expires_at, payload->>? as issuer,
+        (payload->>'iat')::bigint as iat, (payload->>'iiat')::bigint as iiat
       from oidc_model where model in ('AccessToken', 'RefreshToken') and id = ? and consumed_at is null and (expires_at is null or expires_at > ?::timestamptz)`,
     params: [ISSUER_KEY, token, now],
   };
+}
+
+/** As the OP judges at the token's or session's next use (findAccount): a policy made stricter ends them before their save. */
+async function endedByPolicy(scope: Scope, row: ValidationFacts, now: Date): Promise<boolean> {
+  const policy = await poolSessionPolicy(scope.services, scope.requestId, scope.applicationId, row.pool_id);
+  const seconds = Math.floor(now.getTime() / 1000);
+  if (row.login_ts !== null && signInEnded(policy, row.login_ts, undefined, seconds)) return true;
+  return row.token_model === 'RefreshToken' && row.token_iat !== null && signInEnded(policy, row.token_iiat ?? row.token_iat, row.token_iat, seconds);
 }
 
 /** At most one write per minute per session (and per instance). */
@@ -296,6 +312,7 @@ async function readValidToken(scope: Scope, token: string, now: Date): Promise<K
     `with t as (${source.cte})
      select ${COLUMNS}, gt.payload->>'tenantId' as grant_tenant, to_jsonb(gs) as grant_sign_in,
        t.user_id as token_user_id, t.client_id as token_client_id, t.grant_id as token_grant_id, t.model as token_model, t.issuer as token_issuer,
+       u.pool_id, t.iat::float8 as token_iat, t.iiat::float8 as token_iiat, s.login_ts,
        least(t.expires_at, g.expires_at, s.expires_at, s.op_expires_at) as valid_until
        from t
        join app_user as u on @owner(u) and t.application_id = u.application_id::text and u.id = ${uuidOrNullSql('t.user_id')}
@@ -304,7 +321,7 @@ async function readValidToken(scope: Scope, token: string, now: Date): Promise<K
         and ${STANDING_CLIENT}
        left join oidc_model as gt on gt.model = 'GrantTenant' and gt.id = g.id
        -- The sign-in that lists the grant: of the browser session that holds it, else the grant's own (none: not valid).
-       left join lateral (select ${COLUMNS}, o.expires_at as op_expires_at from user_session as s join oidc_model as o on o.model = 'Session' and o.uid = s.op_session_uid
+       left join lateral (select ${COLUMNS}, o.expires_at as op_expires_at, (o.payload->>'loginTs')::float8 as login_ts from user_session as s join oidc_model as o on o.model = 'Session' and o.uid = s.op_session_uid
           where s.application_id = u.application_id and s.user_id = u.id and s.tenant_id::text is not distinct from gt.payload->>'tenantId'
             and o.payload->'authorizations'->t.client_id->>'grantId' = g.id
             and s.expires_at > ?::timestamptz and (o.expires_at is null or o.expires_at > ?::timestamptz) and o.payload->>'accountId' = t.user_id
@@ -313,7 +330,7 @@ async function readValidToken(scope: Scope, token: string, now: Date): Promise<K
       where ${userStands(GRANT_TENANT)} and (s.id is not null or gs.id is not null)`,
     [...source.params, now, now, now, ...signIn.params],
   );
-  if (row === undefined) return undefined;
+  if (row === undefined || (await endedByPolicy(scope, row, now))) return undefined;
   return {
     applicationId: scope.applicationId,
     userId: row.token_user_id,
