@@ -37,7 +37,8 @@ interface UserDetailsProps {
 
 /**
  * The panel of one user under the users table: their account (name and address editable), tenants, live sessions and
- * social accounts (each unlinked), and Suspend or Activate, Unlock while locked, Reset MFA and Delete (Suspend and the last two once confirmed).
+ * social accounts (each unlinked), and Suspend or Activate, Unlock while locked, Reset MFA and Delete (Suspend and the
+ * last two once confirmed).
  */
 export function UserDetails({ appId, user, label, tenancy, onChanged, onDeleted, onClose }: UserDetailsProps) {
   const headingId = useId();
