@@ -1,8 +1,9 @@
 import { graphql } from './api.ts';
-import type { ManagedApplication } from './operations.ts';
+import { listManagedApplications, type ManagedApplication } from './operations.ts';
 
 // An application's own settings and figures, asked on its behalf; its creation without an application header: the
-// operator acts on the console then, as on the Organization page, and is made the new application's app_admin.
+// operator acts on the console then, as on the Organization page, and is made the new application's app_admin when they
+// hold all of it.
 
 export interface ApplicationSettings extends ManagedApplication {
   readonly auditRetentionDays: number;
@@ -26,6 +27,8 @@ export interface ApplicationStats {
 export interface CreatedApplication {
   readonly application: ManagedApplication;
   readonly initialKeySecret: string | null;
+  /** Whether the operator was made its Application admin: only one holding all of `app_admin` is. */
+  readonly managed: boolean;
 }
 
 const SETTINGS_FIELDS = 'id name multiTenant auditRetentionDays';
@@ -36,7 +39,8 @@ export async function createApplication(name: string, multiTenant: boolean): Pro
   }`;
   const data = await graphql<{ createApplication: ManagedApplication & { initialApiKey: { secret: string } | null } }>(mutation, { input: { name, multiTenant } });
   const { initialApiKey, ...application } = data.createApplication;
-  return { application, initialKeySecret: initialApiKey?.secret ?? null };
+  const managed = (await listManagedApplications()).some((other) => other.id === application.id);
+  return { application, initialKeySecret: initialApiKey?.secret ?? null, managed };
 }
 
 export async function getApplicationSettings(appId: string): Promise<ApplicationSettings> {

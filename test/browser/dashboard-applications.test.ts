@@ -1,12 +1,15 @@
 import type { Locator } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { dashboardSuite, openTab } from '../support/dashboard.ts';
+import { randomUUID } from 'node:crypto';
+import { createRecoveryKey } from '../../src/domain/bootstrap.ts';
+import { dashboardSuite, openTab, signInToDashboard } from '../support/dashboard.ts';
 
 /**
  * The dashboard's applications in Chromium: from the list (reached from the one application the operator manages)
  * it creates an application, refusing a blank name, shows its initial key once and leads into it; its Settings tab
  * renames it and sets its audit retention, shows a refused retention at its field with nothing saved, shows its
- * figures, and deletes it once its name is typed, back to the list. Screenshot: test-results/dashboard-applications.png.
+ * figures, and deletes it once its name is typed, back to the list; to an operator not made its admin, it says so.
+ * Screenshot: test-results/dashboard-applications.png.
  */
 interface ApplicationRow {
   readonly id: string;
@@ -106,5 +109,29 @@ describe('the applications of the dashboard in Chromium', () => {
     await page().getByRole('list').getByRole('link', { name: 'My application' }).waitFor();
     expect(await page().getByRole('list').getByRole('link', { name: 'Billing' }).count()).toBe(0);
     expect(await stored()).toBeUndefined();
+  });
+
+  it('to an operator who holds less than Application admin, says the new application is not theirs to manage, and offers no way in', async () => {
+    const { services } = dashboard.app.gatehouse;
+    const [{ id: consoleId }] = (await dashboard.app.sql<{ id: string }>('select id from application where console')) as [{ id: string }];
+    const consoleAdmin = dashboard.app.as({ apiKey: (await createRecoveryKey(services.orm, { applicationId: consoleId, requestId: randomUUID() })).apiKey });
+    const creator = { email: 'creator@example.com', password: 'Creator-Horse-42' };
+    const user = await consoleAdmin.post('/users', creator);
+    const role = await consoleAdmin.post('/roles', { key: 'app_creator', name: 'Application creator', permissions: ['applications:read', 'applications:write'] });
+    expect((await consoleAdmin.post('/role-assignments', { subject: { type: 'user', id: user.body.id }, roleId: role.body.id })).status).toBe(201);
+
+    const context = await page().context().browser()!.newContext();
+    try {
+      const theirs = await context.newPage();
+      await signInToDashboard(theirs, services.config.publicUrl, { ...creator, at: '#/applications' });
+      await theirs.getByLabel('Name', { exact: true }).fill('Side project');
+      await theirs.getByRole('button', { name: 'Create application' }).click();
+      const notice = theirs.getByRole('region', { name: 'Side project is created' });
+      await notice.getByText('you were not made its operator').waitFor();
+      expect(await notice.getByRole('link').count()).toBe(0);
+      expect(await notice.getByLabel('Its initial API key').inputValue()).toMatch(/^ghk_/);
+    } finally {
+      await context.close();
+    }
   });
 });

@@ -65,10 +65,14 @@ export function CreateApplicationForm({ onCreated }: { onCreated: () => void }) 
       {created !== null && (
         <section aria-labelledby={`${id}-created`} className="created">
           <h3 id={`${id}-created`}>{`${created.application.name} is created`}</h3>
-          <p>
-            <a href={routeHash({ appId: created.application.id })}>{`Open ${created.application.name}`}</a> to set it up: you are its
-            Application admin.
-          </p>
+          {created.managed ? (
+            <p>
+              <a href={routeHash({ appId: created.application.id })}>{`Open ${created.application.name}`}</a> to set it up: you are its
+              Application admin.
+            </p>
+          ) : (
+            <p>You do not hold every permission of an Application admin, so you were not made its operator: its initial API key below manages it.</p>
+          )}
           {created.initialKeySecret !== null && (
             <SecretOnce label="Its initial API key" secret={created.initialKeySecret} onDismiss={() => setCreated({ ...created, initialKeySecret: null })} />
           )}
