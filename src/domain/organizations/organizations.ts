@@ -29,7 +29,8 @@ export async function getOrganization(scope: Scope, organizationId: string): Pro
  */
 async function requireWholeOrganization(em: EntityManager, application: Application): Promise<void> {
   if (application.console) return;
-  const [other] = await em.getConnection().execute<{ id: string }[]>(
+  // In the transaction's connection: the embedded database has one.
+  const [other] = await em.execute<{ id: string }[]>(
     'select id from application where organization_id = ? and not console and id <> ? limit 1',
     [application.organizationId, application.id],
   );
