@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { SurfaceRouter } from './domain/domains/surfaces.ts';
 import { lookFor, PLAIN_LOOK, standaloneErrorPage } from './pages/pages.ts';
-import { serviceRateLimit } from './rate-limit-hook.ts';
 
 // The pages a browser fills in with the issuer's cookies: the authorization request, its interaction and the device
 // code's form (not /oauth2/device_authorization, which the device itself posts).
@@ -18,12 +17,12 @@ export function isPublicHost(host: string | undefined, publicUrl: URL): boolean 
  */
 export function refuseMisdirectedSignIn(app: FastifyInstance, surfaces: SurfaceRouter, publicUrl: string): void {
   const expected = new URL(publicUrl);
-  const limit = serviceRateLimit(app);
+  const limit = app.rateLimit();
   app.addHook('onRequest', async (request, reply) => {
     if (!SIGN_IN_PATH.test(request.url)) return;
     const host = request.headers.host ?? '';
     if (isPublicHost(host, expected)) return;
-    await limit(request, reply);
+    await limit.call(app, request, reply);
     if ((await surfaces.forHost(host)).kind === 'domain') return;
     // For whoever runs the service, in English under the page's sentence.
     const description =

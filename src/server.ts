@@ -36,7 +36,6 @@ import { httpRequests, METRICS_CONTENT_TYPE, rateLimited, readMetrics } from './
 import { guessingAddress, withRequestOrigin } from './request-origin.ts';
 import { refuseMisdirectedSignIn } from './public-host.ts';
 import { rateLimitStore } from './rate-limit-store.ts';
-import { serviceRateLimit, type RateLimitHook } from './rate-limit-hook.ts';
 import { registerRequestFacts, RequestLogController } from './request-log.ts';
 import { tracedServerFactory, withRequestSpan } from './request-span.ts';
 import { refuseOtherMethods, registerRestRoutes } from './rest/adapter.ts';
@@ -132,6 +131,10 @@ const MAX_PATH_PARAMETER = 1024;
 /** A year, as RFC 6797's examples and most sites. */
 const STRICT_TRANSPORT_SECONDS = 365 * 24 * 3600;
 
+/** The service-wide limit as a hook (`app.rateLimit()`): it sets the `X-RateLimit-*` headers or throws the 429, and a
+ *  request it ran for is not counted again by its route's limiter. */
+type RateLimitHook = ReturnType<FastifyInstance['rateLimit']>;
+
 /**
  * Unroutable requests arrive before any hook: counted by the rate limit, answered as an unknown route with the common
  * headers.
@@ -140,7 +143,7 @@ async function refuseUnroutable(limit: RateLimitHook | undefined, request: Fasti
   reply.header('x-request-id', request.id);
   let refusal = new GatehouseError('not_found', 'No route: the path is not valid (malformed percent-encoding, or a segment too long)');
   try {
-    await limit?.(request, reply);
+    await limit?.call(request.server, request, reply);
   } catch (error) {
     if (!(error instanceof GatehouseError)) throw error;
     refusal = error;
@@ -330,11 +333,11 @@ export async function createServer(services: Services, options: { redis?: Redis;
   const throttle = signInThrottle(app, config.signInRateLimit);
 
   // Counted before their body is read: an oversized body on an unknown path gets 413 after the limiter's headers.
-  unrouted.limit = serviceRateLimit(app);
+  unrouted.limit = app.rateLimit();
   app.addHook('onRequest', (request, reply, done) => {
     const limit = unrouted.limit;
     if (!request.is404 || limit === undefined) return done();
-    limit(request, reply).then(() => done(), done);
+    limit.call(app, request, reply).then(() => done(), done);
   });
   await registerWebSockets(app, config.bodyLimitBytes);
   app.setNotFoundHandler(async (request) => {

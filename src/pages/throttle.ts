@@ -4,7 +4,6 @@ import { rateLimited } from '../metrics.ts';
 import { throttledPage, type PageLook } from './pages.ts';
 import { browserLook, sendPage } from './reply.ts';
 import { guessingAddress } from '../request-origin.ts';
-import { serviceRateLimit } from '../rate-limit-hook.ts';
 
 /**
  * A tighter per-address limit on credential-guessing POSTs, on the same rate-limit plugin and store (Redis when set).
@@ -33,7 +32,7 @@ const guessesByQuery = (request: FastifyRequest): boolean =>
 export function signInThrottle(app: FastifyInstance, limit: Config['signInRateLimit']): SignInThrottle {
   const scopes = new WeakMap<FastifyRequest, string>();
   // Run here: a route's hooks precede the limiter the plugin adds to it, and the throttle's 429 would end them uncounted.
-  const serviceLimit = serviceRateLimit(app);
+  const serviceLimit = app.rateLimit();
   const count = app.createRateLimit({
     max: limit.max,
     timeWindow: limit.windowMs,
@@ -41,7 +40,7 @@ export function signInThrottle(app: FastifyInstance, limit: Config['signInRateLi
   });
   return {
     hook: (look, scope) => async (request, reply) => {
-      await serviceLimit(request, reply);
+      await serviceLimit.call(app, request, reply);
       if (request.method !== 'POST' && !guessesByQuery(request)) return undefined;
       if (scope !== undefined) scopes.set(request, scope(request));
       const outcome = await count(request);

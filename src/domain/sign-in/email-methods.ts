@@ -284,7 +284,6 @@ export async function revealLinkCode(em: EntityManager, token: unknown): Promise
 
 type SignInRow = Omit<CodeRow, 'code_hash' | 'method'> & { readonly method: EmailMethod };
 
-/** A refusal is recorded here; a proof once the pages know what follows it (recordProven). */
 async function answered(target: SignInTarget, method: EmailMethod, check: Checked, email: string | null): Promise<CredentialCheck> {
   if (check.ok) return { ...check, record: { method } };
   await recordAttempt(target, { method, outcome: { ok: false, reason: check.reason, user: check.user, email } });

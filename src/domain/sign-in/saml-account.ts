@@ -22,7 +22,6 @@ export type SamlAccount = { readonly ok: true; readonly user: SignInUser; readon
 export async function samlAccount(target: SignInTarget, identity: SamlIdentity, address: string): Promise<SamlAccount> {
   const method = target.saml.find((candidate) => candidate.id === identity.providerId);
   const outcome = method === undefined ? ({ ok: false, reason: 'method_unavailable', user: null } as const) : await account(target, identity, method.signUp, address);
-  // A refusal is recorded here; a proof once the pages know what follows it (recordProven).
   if (outcome.ok) return { ...outcome, record: { method: SAML_METHOD, providerId: identity.providerId } };
   await recordAttempt(target, { method: SAML_METHOD, providerId: identity.providerId, outcome: { ok: false, reason: outcome.reason, user: outcome.user, email: identity.email } });
   return { ok: false, reason: outcome.reason };

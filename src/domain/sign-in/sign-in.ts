@@ -124,8 +124,7 @@ export type CredentialCheck =
 
 /** One Argon2id verification whatever the outcome (a dummy hash for an unknown e-mail) and one `{ ok: false }` for every
  *  refusal, so neither answer nor timing tells whether the e-mail exists or what was locked (refuseUncounted); `unverified`
- *  only once the password is proven (the policy requires a verified address). A refusal is recorded here; a proven password
- *  once the pages know what follows it (recordProven). */
+ *  only once the password is proven (the policy requires a verified address). */
 export async function verifyCredentials(target: SignInTarget, email: unknown, password: unknown, address: string, rpId: string): Promise<CredentialCheck> {
   const checked = await checkCredentials(target, email, password, address, rpId);
   const unverified = checked.ok && target.password.requireVerification && checked.verified.emailVerified === false;
@@ -154,7 +153,8 @@ export function recordAttempt(target: SignInTarget, attempt: Pick<SignInAttempt,
 }
 
 /** A proven first factor, recorded where the pages decide whether the MFA step follows: the sign-in when none does, else
- *  the factor alone, which the step's own record completes (src/domain/mfa/second-step.ts). */
+ *  the factor alone, which the step's own record completes (src/domain/mfa/second-step.ts). Each method's check records
+ *  its refusals itself and hands a proof back as a FactorRecord for this. */
 export const recordProven = (target: SignInTarget, user: SignInUser, record: FactorRecord, stepFollows: boolean): Promise<void> =>
   recordAttempt(target, { ...record, outcome: { ok: true, user, stepFollows } });
 

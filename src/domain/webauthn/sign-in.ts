@@ -30,7 +30,6 @@ export async function verifyPasskeySignIn(
   address: string,
 ): Promise<PasskeyCheck> {
   const checked = await checkPasskey(target, rp, interactionId, method, posted, address);
-  // A refusal is recorded here; a proof once the pages know what follows it (recordProven).
   if (checked.ok) return { ...checked, record: { method: 'passkey', amr: checked.amr } };
   await recordAttempt(target, { method: 'passkey', outcome: { ok: false, reason: checked.reason, user: checked.user, email: null } });
   return { ok: false };

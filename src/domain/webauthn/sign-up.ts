@@ -118,6 +118,5 @@ export async function completePasskeySignUp(target: SignInTarget, rp: RelyingPar
   // The registration verified its user only where the provider requires it: then the passkey is two factors, as at sign-in.
   const verified = target.passkey?.userVerification === 'required';
   const amr = [...amrOfCredential(credential.deviceType, verified), ...(verified ? ['mfa'] : [])];
-  // Recorded once the pages know what follows it (recordProven).
   return { ok: true, user, amr, record: { method: 'passkey', amr } };
 }

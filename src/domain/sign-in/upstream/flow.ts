@@ -81,7 +81,6 @@ export async function finishUpstream(
     return { ok: false, reason: 'upstream_error', user: null };
   }
   const account = await upstreamAccount(target, method, identity, address);
-  // A refusal is recorded here; a proof once the pages know what follows it (recordProven).
   if (account.ok) return { ...account, record: { method: 'oauth', upstream } };
   await recordAttempt(target, { method: 'oauth', upstream, outcome: { ok: false, reason: account.reason, user: account.user, email: identity.email } });
   return account;
