@@ -190,6 +190,32 @@ describe('a policy made stricter', () => {
   });
 });
 
+describe('the sessions list under a policy made stricter', () => {
+  it('shows the ends the policy gives now, before the next use saves them, and no sign-in it has ended', async () => {
+    const hooli = await application();
+    const tenant = await app.createTenant('Hooli', hooli.bootstrap);
+    const userId = await createUser(hooli, 'listed@hooli.example', tenant);
+    const at = clock();
+    const start = Date.now();
+    await signIn(hooli, userId, tenant);
+    at(5);
+    await signIn(hooli, userId, tenant);
+    const [first, second] = await sessionsOf(hooli, userId);
+    // Saved under the default policy: days away.
+    expect(Date.parse(first!.expiresAt)).toBeGreaterThan(start + 24 * 60 * MINUTE);
+    await putSessionPolicy(hooli, { idleTimeoutMinutes: 10, absoluteTimeoutMinutes: 25 });
+    at(12);
+    const ends = (await sessionsOf(hooli, userId)).map((session) => Date.parse(session.expiresAt));
+    // Each at most 25 minutes after its own sign-in (the seconds of the sign-in itself aside).
+    expect(ends[0]).toBeLessThanOrEqual(start + 25 * MINUTE + 5_000);
+    expect(ends[1]).toBeLessThanOrEqual(start + 30 * MINUTE + 5_000);
+    at(27);
+    expect((await sessionsOf(hooli, userId)).map((session) => session.id)).toEqual([second!.id]);
+    expect((await hooli.admin.get(`/sessions/${first!.id}`)).status).toBe(404);
+    expect((await hooli.admin.get(`/sessions/${second!.id}`)).status).toBe(200);
+  });
+});
+
 describe('refresh tokens', () => {
   let globex: Application;
   let tenant: string;

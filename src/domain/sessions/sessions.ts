@@ -8,7 +8,7 @@ import { grantsEnded } from '../../events/invalidations.ts';
 import { isUuid, uuidOrNullSql } from '../../ids.ts';
 import { ISSUER_KEY } from '../domains/surfaces.ts';
 import { pageSize, scopedList, type Page, type PageArgs } from '../pagination.ts';
-import { poolSessionPolicy, signInEnded } from '../sign-in/session.ts';
+import { poolSessionPolicy, signInEnd, signInEnded } from '../sign-in/session.ts';
 import { mayActNowSql } from '../users/sign-in-user.ts';
 import { getUser } from '../users/users.ts';
 import { endSignIns, ofUser } from './end-sessions.ts';
@@ -102,24 +102,63 @@ function scopedGrantSignIns(scope: Scope, where: string, params: unknown[]): Own
   return ownedSql(scope.applicationId, sql, all);
 }
 
-/** Keyset on the id (UUIDv7: the sign-in's time), browser sessions' and grants' alike; `userId`: 404 when not in the scope. */
+/** A listed row, with what the session policy judges it by: its user's pool and, for a browser session, its sign-in. */
+type ListedRow = SessionRow & { grant_id: string | null; pool_id: string; login_ts: number | null };
+
+/** Keyset on the id (UUIDv7: the sign-in's time), browser sessions' and grants' alike; `userId`: 404 when not in the scope.
+ *  A browser session's end is the policy's as it is now (underPolicy): one it has ended is not listed, though its rows stand. */
 export async function listSessions(scope: Scope, args: PageArgs & { userId?: string }): Promise<Page<SessionView>> {
   const size = pageSize(args);
   if (args.userId !== undefined) await getUser(scope, args.userId);
   const list = `${scopedList(scope, 'sessions')}:${args.userId ?? ''}`;
-  const after = args.cursor == null ? undefined : scope.services.cursors.decode(list, args.cursor);
+  let after = args.cursor == null ? undefined : scope.services.cursors.decode(list, args.cursor);
+  const now = new Date();
+  const standing: SessionView[] = [];
+  for (;;) {
+    const rows = await listedRows(scope, { userId: args.userId, after }, size + 1);
+    for (const row of rows) {
+      const listed = await underPolicy(scope, row, now);
+      if (listed !== undefined) standing.push(listed);
+    }
+    if (rows.length <= size || standing.length > size) break;
+    after = rows.at(-1)!.id;
+  }
+  const data = standing.slice(0, size);
+  const last = data.at(-1);
+  return { data, next: standing.length > size && last !== undefined ? scope.services.cursors.encode(list, last.id) : null };
+}
+
+/** `id`: that one sign-in; `after`: the keyset's. */
+function listedRows(scope: Scope, only: { userId?: string | undefined; id?: string; after?: string | undefined }, limit: number): Promise<ListedRow[]> {
   const browsers = scoped(scope, '', []);
   const grants = scopedGrantSignIns(scope, '', []);
-  const rows = await scope.em.execute<(SessionRow & { grant_id: string | null })[]>(
-    `select * from (select b.*, null::text as grant_id from (${browsers.sql}) as b
-       union all select g.id, g.user_id, g.tenant_id, g.client_id, g.created_at, g.last_active_at, g.expires_at, null::text, null::text, '{}'::text[], null::text, g.grant_id
+  const where = [
+    ...(only.userId === undefined ? [] : [{ sql: 's.user_id = ?', param: only.userId }]),
+    ...(only.id === undefined ? [] : [{ sql: 's.id = ?', param: only.id }]),
+    ...(only.after === undefined ? [] : [{ sql: 's.id > ?', param: only.after }]),
+  ];
+  return scope.em.execute<ListedRow[]>(
+    `select s.*, (select u.pool_id from app_user as u where u.application_id = ? and u.id = s.user_id) as pool_id from (
+       select b.*, null::text as grant_id,
+         (select (o.payload->>'loginTs')::float8 from oidc_model as o where o.model = 'Session' and o.uid = b.op_session_uid limit 1) as login_ts
+         from (${browsers.sql}) as b
+       union all select g.id, g.user_id, g.tenant_id, g.client_id, g.created_at, g.last_active_at, g.expires_at, null::text, null::text, '{}'::text[], null::text, g.grant_id, null::float8
          from (${grants.sql}) as g) as s
-      where true${args.userId === undefined ? '' : ' and s.user_id = ?'}${after === undefined ? '' : ' and s.id > ?'} order by s.id limit ?`,
-    [...browsers.params, ...grants.params, ...(args.userId === undefined ? [] : [args.userId]), ...(after === undefined ? [] : [after]), size + 1],
+      where true${where.map((condition) => ` and ${condition.sql}`).join('')} order by s.id limit ?`,
+    [scope.applicationId, ...browsers.params, ...grants.params, ...where.map((condition) => condition.param), limit],
   );
-  const data = rows.slice(0, size).map((row) => (row.grant_id === null ? view(row) : grantView(row)));
-  const last = data.at(-1);
-  return { data, next: rows.length > size && last !== undefined ? scope.services.cursors.encode(list, last.id) : null };
+}
+
+/** A browser session's end by the session policy as it is now, which the OP judges each use by (findAccount): before the
+ *  stored end when the policy was made stricter since the last save; undefined once passed. A grant's sign-in stands while
+ *  a token of it does: an access token its lifetime, a refresh token judged at its use (endedByPolicy). */
+async function underPolicy(scope: Scope, row: ListedRow, now: Date): Promise<SessionView | undefined> {
+  if (row.grant_id !== null) return grantView(row);
+  const listed = view(row);
+  if (row.login_ts === null) return listed;
+  const policy = await poolSessionPolicy(scope.services, scope.requestId, scope.applicationId, row.pool_id);
+  const end = Math.min(listed.expiresAt.getTime(), signInEnd(policy, row.login_ts, undefined) * 1000);
+  return end > now.getTime() ? { ...listed, expiresAt: new Date(end) } : undefined;
 }
 
 /** A browser session's sign-in (`lock`: its row, for the statement that ends it), else a grant's. */
@@ -134,8 +173,10 @@ async function findSession(scope: Scope, em: EntityManager, sessionId: string, l
 }
 
 export async function getSession(scope: Scope, sessionId: string): Promise<SessionView> {
-  const found = await findSession(scope, scope.em, sessionId);
-  return 'browser' in found ? view(found.browser) : grantView(found.grant);
+  const [row] = isUuid(sessionId) ? await listedRows(scope, { id: sessionId }, 1) : [];
+  const listed = row === undefined ? undefined : await underPolicy(scope, row, new Date());
+  if (listed === undefined) throw notFound('Session', 'sessionId');
+  return listed;
 }
 
 /** One of a user's sessions on their own page: whether it is of the browser session they see it in, and its tenant's name. */

@@ -25,8 +25,13 @@ function remainingSeconds(policy: SessionPolicy, signedInAt: number, now: number
  * save past the end still stores a second of life.
  */
 export function signInEnded(policy: SessionPolicy, startedAt: number, lastUsedAt: number | undefined, now: number): boolean {
-  if (now >= startedAt + policy.absoluteTimeoutMinutes * 60) return true;
-  return lastUsedAt !== undefined && now >= lastUsedAt + policy.idleTimeoutMinutes * 60;
+  return now >= signInEnd(policy, startedAt, lastUsedAt);
+}
+
+/** When the policy as it is now ends that sign-in (epoch seconds): the absolute end, or the idle one when sooner. */
+export function signInEnd(policy: SessionPolicy, startedAt: number, lastUsedAt: number | undefined): number {
+  const absoluteEnd = startedAt + policy.absoluteTimeoutMinutes * 60;
+  return lastUsedAt === undefined ? absoluteEnd : Math.min(absoluteEnd, lastUsedAt + policy.idleTimeoutMinutes * 60);
 }
 
 /** `policy` undefined (a request that read no account) keeps the session's end where it was. */
