@@ -1,5 +1,5 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
 import { hashPassword } from '../auth/password-hash.ts';
 import { endUserScope, type PageOpener } from '../context.ts';
 import { executeOwned } from '../db/owned-sql.ts';
@@ -83,7 +83,8 @@ const formField = (request: FastifyRequest, name: string): string | null | undef
 const queryToken = (request: FastifyRequest) => (request.query as Record<string, unknown>)['token'];
 
 /** The link pages: on the service's URL and under each tenant path (`/t/{tenant}`), each refusing the other's links. */
-export function accountLinkRoutes(app: FastifyInstance, services: Services): void {
+/** `throttled`: the sign-in's throttle, for the reset, whose refusals cost its history's Argon2 verifications. */
+export function accountLinkRoutes(app: FastifyInstance, services: Services, throttled: RouteShorthandOptions): void {
   /** One page for an unknown, used, expired or misplaced link, in the look of the surface it was opened on. */
   async function invalidLink(request: FastifyRequest<{ Params: LinkParams }>, reply: FastifyReply, token: unknown) {
     const look = await namedSurfaceLook(services, request, parseLinkToken(token)?.applicationId, request.params.tenantRef ?? null);
@@ -138,7 +139,7 @@ export function accountLinkRoutes(app: FastifyInstance, services: Services): voi
       return showReset(request, reply, opened, token as string);
     });
 
-    app.post<{ Params: LinkParams }>(`${prefix}/account/reset-password`, async (request, reply) => {
+    app.post<{ Params: LinkParams }>(`${prefix}/account/reset-password`, throttled, async (request, reply) => {
       const token = formField(request, 'token');
       const opened = await openLink(services, request, token, 'password_reset');
       if (opened === undefined) return invalidLink(request, reply, token);

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
 import { effectivePasswordPolicy } from '../domain/policies/policies.ts';
 import { SignInRefusal } from '../domain/sign-in/refusals.ts';
 import { activeUser, type SignIn, type SignInTarget } from '../domain/sign-in/sign-in.ts';
@@ -33,6 +33,8 @@ export interface ExpiredPasswordDependencies<C extends StepContext> {
   readonly finish: (request: FastifyRequest, reply: FastifyReply, context: C, signIn: SignIn) => Promise<unknown>;
   /** Ends the interaction with `access_denied`. */
   readonly refuse: (request: FastifyRequest, reply: FastifyReply, context: C, reason: string) => Promise<unknown>;
+  /** The sign-in's throttle: each refused new password costs its history's Argon2 verifications. */
+  readonly throttled: RouteShorthandOptions;
 }
 
 const PROOF_SECONDS = 600;
@@ -70,7 +72,7 @@ export function expiredPasswordStep<C extends StepContext>(app: FastifyInstance,
     return show(reply, context, user);
   });
 
-  app.post<{ Params: Params }>('/interaction/:uid/password', async (request, reply) => {
+  app.post<{ Params: Params }>('/interaction/:uid/password', deps.throttled, async (request, reply) => {
     const context = await deps.load(request, reply);
     const fields = (request.body ?? {}) as Readonly<Record<string, string | null>>;
     if (!csrf.verify(context.interaction.uid, fields['csrf'])) throw new SignInRefusal('form_forged', context.target.look);

@@ -361,7 +361,7 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
     // Sign-in and sign-up POSTs guess at passwords and e-mails: throttled per address.
     const throttled = { onRequest: throttle.hook(async (request, reply) => (await load(request as FastifyRequest<{ Params: Params }>, reply)).target.look) };
     // A password older than the policy's maxAge is changed last, after the MFA step.
-    const changePassword = expiredPasswordStep(app, { csrf, secureCookies, load, signsIn, finish, refuse }).start;
+    const changePassword = expiredPasswordStep(app, { csrf, secureCookies, load, signsIn, finish, refuse, throttled }).start;
     const completeSignIn = registerMfaStep(app, services, { csrf, secureCookies, throttled, load, finish, changePassword, refuse, requireCsrf, formTargets });
 
     /**
@@ -477,7 +477,8 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
       });
     }
 
-    accountLinkRoutes(app, services);
+    // Plain look, as the account page's: the link's surface is known only once its token is read.
+    accountLinkRoutes(app, services, { onRequest: throttle.hook() });
     const steps = { load, csrf, requireCsrf, formOf, signsIn, formTargets, throttled, continueSignIn, showLogin };
     emailSignInRoutes(app, services, steps);
     passkeySignUpRoutes(app, services, steps);

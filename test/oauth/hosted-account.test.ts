@@ -206,6 +206,11 @@ describe('password', () => {
     const viaApi = await app.http.patch(`/users/${userId}`, { password: PASSWORD });
     expect(viaApi.status).toBe(422);
     expect(viaApi.body.details).toEqual([{ code: 'history', message: 'must not be one of the last 2 passwords' }]);
+    // Refused by the policy already, a password is not verified against the history (an Argon2 check per password).
+    expect((await app.http.put('/policies/password', { historyCount: 2, minLength: PASSWORD.length + 1 })).status).toBe(200);
+    const short = await app.http.patch(`/users/${userId}`, { password: PASSWORD });
+    expect((await app.http.put('/policies/password', { historyCount: 2 })).status).toBe(200);
+    expect(short.body.details).toEqual([{ code: 'min_length', message: `must be at least ${PASSWORD.length + 1} characters long` }]);
     // The new password signs in.
     expect((await signIn('cy@example.com', NEW_PASSWORD)).answer.location).toMatch(CODE_AT_CLIENT);
   });

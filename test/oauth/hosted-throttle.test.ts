@@ -69,7 +69,7 @@ describe('sign-in throttle', () => {
     expect((await hosted.signInPage()).page.status).toBe(200);
   });
 
-  it('sign-up, the device user code, the account page’s forms and an invitation’s password share the budget of the address', async () => {
+  it('sign-up, the device user code, the account page’s forms, a reset link’s and an expired password’s forms and an invitation’s password share the budget of the address', async () => {
     const { jar, page } = await hosted.signInPage();
     const signup = await jar.visit(`${page.url}/signup`);
     expect(signup.status).toBe(200);
@@ -86,6 +86,10 @@ describe('sign-in throttle', () => {
     // The account page's forms (current passwords, codes sent) too, whatever their session.
     const account = await new CookieJar().visit(`${issuer}/account/mfa-remove`, { form: { remove_password: PASSWORD } });
     expectThrottled(account);
+    // A reset link's new password and an expired one's replacement: each refusal costs the history's Argon2 checks.
+    expectThrottled(await new CookieJar().visit(`${issuer}/account/reset-password`, { form: { token: 'any', password: PASSWORD } }));
+    const { page: signIn } = await hosted.signInPage();
+    expectThrottled(await new CookieJar().visit(signIn.url.replace(/\/?$/, '/password'), { form: { password: PASSWORD } }));
 
     // An invitation's page asking Ada's password: the throttle's page, as the sign-in form's, and nothing accepted.
     const tenantId = await app.createTenant('Throttled');

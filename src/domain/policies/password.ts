@@ -18,6 +18,15 @@ export interface PasswordViolation {
 
 const count = (password: string) => [...password].length;
 
+function overMaximum(password: string): PasswordViolation | undefined {
+  if (count(password) <= MAX_PASSWORD_LENGTH) return undefined;
+  const limit = { count: String(MAX_PASSWORD_LENGTH) };
+  return { code: 'max_length', message: `must be at most ${MAX_PASSWORD_LENGTH} characters long`, refusal: { key: 'password.tooLong', values: limit } };
+}
+
+/** What no policy accepts, known before the pool's policy is read: checked before hashing. */
+export const refusedWhateverThePolicy = (typed: string): PasswordViolation[] => [overMaximum(normalizePassword(typed))].filter((violation) => violation !== undefined);
+
 /** In its hashed form (normalizePassword). Lengths count code points; letters and digits of any script count, a symbol is
  *  anything else (NIST SP 800-63B); control characters are refused. History is the caller's (passwordViolations). */
 export function checkPassword(policy: PasswordPolicy, typed: string): PasswordViolation[] {
@@ -28,10 +37,8 @@ export function checkPassword(policy: PasswordPolicy, typed: string): PasswordVi
     const limit = { count: String(policy.minLength) };
     violations.push({ code: 'min_length', message: `must be at least ${policy.minLength} characters long`, refusal: { key: 'password.tooShort', values: limit } });
   }
-  if (length > MAX_PASSWORD_LENGTH) {
-    const limit = { count: String(MAX_PASSWORD_LENGTH) };
-    violations.push({ code: 'max_length', message: `must be at most ${MAX_PASSWORD_LENGTH} characters long`, refusal: { key: 'password.tooLong', values: limit } });
-  }
+  const tooLong = overMaximum(password);
+  if (tooLong !== undefined) violations.push(tooLong);
   if (!isControlFree(password)) {
     violations.push({ code: 'control', message: 'must not contain control characters', refusal: { key: 'password.control' } });
   }

@@ -15,7 +15,8 @@ export async function passwordViolations(
   of?: { applicationId: string; userId: string },
 ): Promise<PasswordViolation[]> {
   const violations = checkPassword(policy, password);
-  if (of !== undefined && (await repeatsHistory(em, of.applicationId, of.userId, password, policy.historyCount))) {
+  // Each of the history's hashes costs an Argon2 verification: none for a password refused already.
+  if (violations.length === 0 && of !== undefined && (await repeatsHistory(em, of.applicationId, of.userId, password, policy.historyCount))) {
     const count = policy.historyCount;
     violations.push(
       count === 1

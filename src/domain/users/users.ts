@@ -24,6 +24,7 @@ import { underTenancyConfig } from '../tenancy/config-lock.ts';
 import { lockTenants, targetTenant } from '../tenants/target-tenant.ts';
 import { forgetUserKeys, usersChanged } from './changed.ts';
 import { keepReplacedPassword, passwordViolations } from './password-history.ts';
+import { refusedWhateverThePolicy, type PasswordViolation } from '../policies/password.ts';
 import { normalizeEmail } from './email-key.ts';
 import { forgetSignInFailures } from './sign-in-failures.ts';
 import { endTenantSessions, endUserSignIns } from '../sessions/end-sessions.ts';
@@ -66,14 +67,16 @@ export const userSnapshotSql = USER_SNAPSHOT.sql;
  *  cannot change before the user is written. */
 async function acceptablePassword(scope: Scope, poolTenant: string | null, password: string, userId?: string): Promise<void> {
   const policy = await effectivePasswordPolicy(scope, poolTenant);
-  const violations = await passwordViolations(scope.em, policy, password, userId === undefined ? undefined : { applicationId: scope.applicationId, userId });
-  if (violations.length > 0) {
-    throw new GatehouseError('validation_error', `password ${violations.map((violation) => violation.message).join('; ')}`, {
-      field: 'password',
-      details: violations.map(({ code, message }) => ({ code, message })),
-    });
-  }
+  refuse(await passwordViolations(scope.em, policy, password, userId === undefined ? undefined : { applicationId: scope.applicationId, userId }));
   if (userId !== undefined) await keepReplacedPassword(scope.em, scope.applicationId, userId, policy.historyCount);
+}
+
+function refuse(violations: readonly PasswordViolation[]): void {
+  if (violations.length === 0) return;
+  throw new GatehouseError('validation_error', `password ${violations.map((violation) => violation.message).join('; ')}`, {
+    field: 'password',
+    details: violations.map(({ code, message }) => ({ code, message })),
+  });
 }
 
 /** Hashed before the write transaction opens: Argon2id's tens of milliseconds would hold its row locks. The policy is
@@ -83,7 +86,10 @@ interface HashedPassword {
   readonly hash: string;
 }
 
-const hashedPassword = async (password: string): Promise<HashedPassword> => ({ password, hash: await hashPassword(password) });
+async function hashedPassword(password: string): Promise<HashedPassword> {
+  refuse(refusedWhateverThePolicy(password));
+  return { password, hash: await hashPassword(password) };
+}
 
 async function acceptedHash(scope: Scope, poolId: string, { password, hash }: HashedPassword, userId?: string): Promise<string> {
   await acceptablePassword(scope, poolTenantOf(poolId), password, userId);
