@@ -1,5 +1,6 @@
 import { raw, type EntityClass, type EntityMetadata } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { randomInt, randomUUID } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import { APPLICATION_FILTER, TENANT_FILTER, type ApplicationFilterParams, type TenantFilterParams } from './owned.ts';
 
@@ -15,14 +16,14 @@ interface PageValues {
   readonly order: PageOrder;
 }
 
-/** Stand-ins written into a page's SQL in place of the request's values, found again among the parameters: never our
- *  ids (UUIDv7s) nor a page size. */
+/** Stand-ins written into a page's SQL in place of the request's values, found again among the parameters: random for
+ *  each process, so that no filter value a caller sends (an e-mail, a search) can hold one, nor equal the page size's. */
 const STAND_IN = {
-  applicationId: '00000000-0000-4000-8000-0000000000a1',
-  tenantId: '00000000-0000-4000-8000-0000000000a2',
-  after: '00000000-0000-4000-8000-0000000000a3',
-  ids: '00000000-0000-4000-8000-0000000000a4',
-  limit: 987_654_321,
+  applicationId: randomUUID(),
+  tenantId: randomUUID(),
+  after: randomUUID(),
+  ids: randomUUID(),
+  limit: randomInt(2 ** 40, 2 ** 47),
 } as const;
 
 interface CompiledPage {

@@ -32,6 +32,15 @@ describe('users list filters', () => {
     expect(await emails('emailPrefix=ada&email=adam%40example.com')).toEqual(['adam@example.com']);
   });
 
+  it('a filter value shaped like an id is compared as it is, whatever the page query compiled in its place', async () => {
+    const email = '00000000-0000-4000-8000-0000000000a3@example.com';
+    const created = await app.http.post('/users', { email });
+    expect(created.status).toBe(201);
+    expect(await emails(`email=${encodeURIComponent(email)}`)).toEqual([email]);
+    expect(await emails(`emailPrefix=${encodeURIComponent(email.slice(0, 36))}`)).toEqual([email]);
+    expect(await emails(`emailPrefix=${app.root.applicationId}`)).toEqual([]);
+  });
+
   it('a prefix is literal: % and _ match only themselves', async () => {
     expect(await emails('emailPrefix=a_')).toEqual(['a_b%c@example.com']);
     expect(await emails('emailPrefix=%25')).toEqual([]);
