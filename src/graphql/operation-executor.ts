@@ -5,6 +5,7 @@ import {
   typeFromAST,
   validate,
   type DocumentNode,
+  type GraphQLInputType,
   type GraphQLFormattedError,
   type GraphQLSchema,
   type OperationDefinitionNode,
@@ -15,6 +16,7 @@ import type { OperationRule } from '../auth/operation-permissions.ts';
 import type { RequestContext } from '../context.ts';
 import { GatehouseError } from '../errors.ts';
 import { operationRule } from './authorize-operation.ts';
+import { arrayAsObjectAt, holdsInputObjects } from './array-as-object.ts';
 import { holdsLists } from './input-refusals.ts';
 import { variablesRefusal } from './variable-coercion.ts';
 import { madeOnce } from '../made-once.ts';
@@ -51,12 +53,13 @@ type FormatError = (formatted: GraphQLFormattedError, error: unknown) => GraphQL
 export function createOperationExecutor(schema: GraphQLSchema, formatError: FormatError): OperationExecutor {
   return {
     prepare(name, document) {
-      const { compiled, variableDefinitions, unboundedRefusals, rule } = compiledOperation(schema, name, document);
+      const { compiled, variableDefinitions, unboundedRefusals, objectVariables, rule } = compiledOperation(schema, name, document);
       return {
         rule,
         async run(variables, context) {
           const refusedAnswer = (refused: GraphQLError) => ({ data: undefined, errors: [formatError(refused.toJSON(), refused)] });
-          const refusedFirst = unboundedRefusals ? variablesRefusal(schema, variableDefinitions, variables) : undefined;
+          const checkFirst = unboundedRefusals || holdsArrayAsObject(objectVariables, variables);
+          const refusedFirst = checkFirst ? variablesRefusal(schema, variableDefinitions, variables) : undefined;
           if (refusedFirst !== undefined) return refusedAnswer(refusedFirst);
           const result = await compiled.query(undefined, context, variables);
           // No `data`: graphql-jit refused the variables, before any resolver ran.
@@ -74,6 +77,8 @@ interface CompiledOperation {
   readonly variableDefinitions: readonly VariableDefinitionNode[];
   /** graphql-jit makes an error per invalid list item, without bound; graphql-js stops at INPUT_REFUSALS_MAX. */
   readonly unboundedRefusals: boolean;
+  /** Those whose value may hold an input object, which graphql-jit takes as a JSON array too. */
+  readonly objectVariables: readonly (readonly [name: string, type: GraphQLInputType])[];
   readonly rule: OperationRule;
 }
 
@@ -95,9 +100,15 @@ function compileOperation(schema: GraphQLSchema, name: string, document: Documen
   );
   if (definition === undefined) throw new Error(`operations.graphql: no operation named ${name}`);
   const variableDefinitions = definition.variableDefinitions ?? [];
-  const unboundedRefusals = variableDefinitions.some((variable) => {
+  const typed = variableDefinitions.flatMap((variable) => {
     const type = typeFromAST(schema, variable.type);
-    return type !== undefined && isInputType(type) && holdsLists(type);
+    return type !== undefined && isInputType(type) ? [[variable.variable.name.value, type] as const] : [];
   });
-  return { compiled, variableDefinitions, unboundedRefusals, rule: operationRule(schema, document, definition) };
+  const unboundedRefusals = typed.some(([, type]) => holdsLists(type));
+  const objectVariables = typed.filter(([, type]) => holdsInputObjects(type));
+  return { compiled, variableDefinitions, unboundedRefusals, objectVariables, rule: operationRule(schema, document, definition) };
+}
+
+function holdsArrayAsObject(objectVariables: CompiledOperation['objectVariables'], variables: Record<string, unknown>): boolean {
+  return objectVariables.some(([name, type]) => arrayAsObjectAt(type, variables[name]) !== undefined);
 }

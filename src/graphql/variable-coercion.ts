@@ -1,5 +1,6 @@
 import { coerceInputValue, GraphQLError, isInputType, isNonNullType, typeFromAST, type GraphQLSchema, type VariableDefinitionNode } from 'graphql';
 import { GatehouseError, type ErrorDetail } from '../errors.ts';
+import { arrayAsObjectAt } from './array-as-object.ts';
 import { argumentOf, coercionRefusal, variableRefusal, type InputRefusal, type Located } from './input-refusals.ts';
 
 export const INPUT_REFUSALS_MAX = 20;
@@ -39,6 +40,11 @@ export function variablesRefusal(schema: GraphQLSchema, definitions: readonly Va
       const value = variables[name];
       if (value === null) {
         if (isNonNullType(type)) refuse(definition, variableRefusal(where(), 'invalid'));
+        continue;
+      }
+      const misplaced = arrayAsObjectAt(type, value);
+      if (misplaced !== undefined) {
+        refuse(definition, coercionRefusal(where(), misplaced, 'an array where an object is expected'));
         continue;
       }
       // Suggestions hidden: a refusal never names them, and each costs the key's length times every field's.

@@ -66,10 +66,13 @@ function variablesFor(route: ExpandedRoute, inputType: GraphQLInputType | undefi
   return variables;
 }
 
+/** The body is the operation's `input` argument: a refusal of it as a whole is named as a malformed body is. */
+const restFieldName = (field: string): string => (field === 'input' ? 'body' : field);
+
 function errorResponse(extensions: Record<string, unknown> | undefined, message: string): StoredResponse {
   const code = (extensions?.['code'] as ErrorCode | undefined) ?? 'internal_error';
   const body: ErrorBody = { code, message };
-  if (typeof extensions?.['field'] === 'string') body.field = extensions['field'];
+  if (typeof extensions?.['field'] === 'string') body.field = restFieldName(extensions['field']);
   if (Array.isArray(extensions?.['details'])) body.details = extensions['details'] as ErrorBody['details'];
   return { status: STATUS_BY_CODE[code] ?? 500, body, retryAfterSeconds: retryAfterOf(extensions) };
 }

@@ -167,7 +167,36 @@ describe('conventions on every response', () => {
     expect(await app.http.get(`/applications/${appId}/tenants?pageSize=100`)).toMatchObject({ body: before.body });
   });
 
-  it('a required body left out or sent as null is refused as over GraphQL, and writes nothing', async () => {
+  it('refuses a JSON array or any other non-object where an object is expected, naming its field, over REST and GraphQL, and changes nothing', async () => {
+    const appId = app.root.applicationId;
+    const operation = (name: string) => expandRoutes(ROUTES).find((route) => route.operation.name === name)!.operation.query;
+    expect((await app.http.put('/branding', { colors: { primary: '#123456' } })).status).toBe(200);
+    const branding = async () => (await app.http.get('/branding')).body;
+    const application = async () => (await app.http.get(`/applications/${appId}`)).body;
+    const [brandingBefore, applicationBefore] = [await branding(), await application()];
+    const cases = [
+      { method: 'PUT', path: '/branding', body: [], name: 'PutBranding', restField: 'body', field: 'input' },
+      { method: 'PUT', path: '/branding', body: 'plain', name: 'PutBranding', restField: 'body', field: 'input' },
+      { method: 'PUT', path: '/branding', body: { colors: [] }, name: 'PutBranding', field: 'colors' },
+      { method: 'PUT', path: '/branding', body: { colors: [{ primary: '#000000' }] }, name: 'PutBranding', field: 'colors' },
+      { method: 'PATCH', path: `/applications/${appId}`, body: [], name: 'UpdateApplication', restField: 'body', field: 'input' },
+      { method: 'PATCH', path: `/applications/${appId}`, body: { tenancyConfig: [] }, name: 'UpdateApplication', field: 'tenancyConfig' },
+    ];
+    for (const { method, path, body, name, restField, field } of cases) {
+      const label = `${name} ${JSON.stringify(body)}`;
+      const rest = await app.http.request(method, `/api/v1${path}`, { body });
+      expect(rest.status, label).toBe(422);
+      expect(rest.body, label).toEqual({ code: 'validation_error', message: expect.stringMatching(/expected an object$/), field: restField ?? field });
+      const graphql = await app.http.graphql(operation(name), { appId, input: body });
+      expect(graphql.status, label).toBe(422);
+      expect(graphql.body.errors?.[0]?.extensions, label).toEqual({ code: 'validation_error', status: 422, field });
+      expect(graphql.body.errors?.[0]?.message, label).toBe(rest.body.message);
+    }
+    expect(await branding()).toEqual(brandingBefore);
+    expect(await application()).toEqual(applicationBefore);
+  });
+
+  it('a required body left out or sent as null is refused as over GraphQL (on `body`, REST’s name for `input`), and writes nothing', async () => {
     const appPath = `/applications/${app.root.applicationId}`;
     const audits = async () => (await app.gatehouse.services.orm.em.fork().execute<{ n: number }[]>('select count(*)::int as n from audit_log'))[0]!.n;
     const before = await audits();
@@ -176,7 +205,7 @@ describe('conventions on every response', () => {
     for (const body of [undefined, null]) {
       const refused = await app.http.request('PATCH', `/api/v1${appPath}`, body === undefined ? {} : { body });
       expect(refused.status, String(body)).toBe(422);
-      expect(refused.body, String(body)).toMatchObject({ code: 'validation_error', field: 'input' });
+      expect(refused.body, String(body)).toMatchObject({ code: 'validation_error', field: 'body' });
     }
     expect(await audits()).toBe(before);
     // An optional body (a rotation's) may still be left out.

@@ -59,7 +59,8 @@ describe('GraphQL refusals', () => {
     ];
     for (const [input, message, field] of cases) {
       const rest = await app.http.post(tenants, input);
-      expect(rest.body, message).toEqual({ code: 'validation_error', message, field });
+      // REST names the body, the `input` argument, as `body`.
+      expect(rest.body, message).toEqual({ code: 'validation_error', message, field: field === 'input' ? 'body' : field });
       const graphql = await app.http.graphql(create, { a: app.root.applicationId, i: input });
       expect(refusal(graphql), message).toMatchObject({ status: 422, code: 'validation_error', message, field });
     }

@@ -162,7 +162,7 @@ describe('an empty body, whatever its Content-Type', () => {
       expect(JSON.parse(unlocked.body), sender.label).toMatchObject({ id: user.body.id, status: 'active' });
       const created = await send('/api/v1/users', sender);
       expect(created.status, sender.label).toBe(422);
-      expect(JSON.parse(created.body), sender.label).toMatchObject({ code: 'validation_error', field: 'input' });
+      expect(JSON.parse(created.body), sender.label).toMatchObject({ code: 'validation_error', field: 'body' });
     }
     // A body is still one: of another type, 415; over 1 MiB of JSON, 413.
     for (const path of [unlock, '/api/v1/users']) {

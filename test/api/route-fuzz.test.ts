@@ -722,7 +722,7 @@ function bodyProbes(context: RowContext): Probe[] {
   }
   const shapes: [string, unknown][] = [['a string', `x${MARKER}`], ['a number', 42], ['a boolean', true], ['a list', [valid]]];
   if (isNonNullType(context.inputType)) shapes.push(['null', null]);
-  for (const [what, body] of shapes) probes.push(rest(`${what} for the body`, body, { field: 'input', quiet: true }));
+  for (const [what, body] of shapes) probes.push(rest(`${what} for the body`, body, { field: 'body', quiet: true }));
   probes.push(
     { what: 'an unknown field', body: { ...(valid as object), [`zz${MARKER}`]: 1 }, expect: { field: `zz${MARKER}` }, transport: 'either' },
     { what: 'a field of another operation', body: { ...(valid as object), applicationId: SAMPLE_UUID }, expect: { field: 'applicationId' }, transport: 'either' },
