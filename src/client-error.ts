@@ -18,6 +18,8 @@ export type ProtocolErrorCode = keyof typeof PROTOCOL_STATUS_BY_CODE;
 export interface ClientErrorBody {
   readonly code: ErrorBody['code'] | ProtocolErrorCode;
   readonly message: string;
+  /** `request`: what a validation error names when the HTTP message itself is malformed. */
+  readonly field?: string;
 }
 
 const STATUS: Readonly<Record<ClientErrorBody['code'], number>> = { ...STATUS_BY_CODE, ...PROTOCOL_STATUS_BY_CODE };
@@ -37,7 +39,7 @@ export function clientErrorBody(error: Pick<ConnectionError, 'code'>): ClientErr
       return { code: 'request_timeout', message: 'The request did not arrive in time' };
     default:
       // The contract has no 400 (Apollo's 400s are 422s too).
-      return code.startsWith('HPE_') ? { code: 'validation_error', message: `The request is not well-formed HTTP/1.1 (${code})` } : undefined;
+      return code.startsWith('HPE_') ? { code: 'validation_error', message: `The request is not well-formed HTTP/1.1 (${code})`, field: 'request' } : undefined;
   }
 }
 

@@ -4,11 +4,25 @@ import { refusalOfDatabase } from '../domain/db-errors.ts';
 import { GatehouseError, INTERNAL_ERROR, STATUS_BY_CODE, toGraphQLErrorBody, type GraphQLErrorBody } from '../errors.ts';
 import { readInputRefusal } from './input-refusals.ts';
 
-/** Client input refused before any resolver ran. */
-const INPUT_CODES: ReadonlySet<unknown> = new Set(['BAD_USER_INPUT', 'GRAPHQL_VALIDATION_FAILED', 'GRAPHQL_PARSE_FAILED']);
+/**
+ * Client input refused before any resolver ran, and the input named when the refusal names none: the document, or the
+ * variables as a whole.
+ */
+const INPUT_FIELDS: ReadonlyMap<unknown, string> = new Map([
+  ['GRAPHQL_PARSE_FAILED', 'query'],
+  ['GRAPHQL_VALIDATION_FAILED', 'query'],
+  ['BAD_USER_INPUT', 'variables'],
+]);
 
-/** A request Apollo cannot run at all: no query, a batch, CSRF prevention, an unselected operation, APQ. */
-const REQUEST_CODES: ReadonlySet<unknown> = new Set(['BAD_REQUEST', 'OPERATION_RESOLUTION_FAILURE', 'PERSISTED_QUERY_NOT_SUPPORTED']);
+/**
+ * A request Apollo cannot run at all (no query, a batch, CSRF prevention, an unselected operation, APQ), named by what
+ * was wrong with it.
+ */
+const REQUEST_FIELDS: ReadonlyMap<unknown, string> = new Map([
+  ['BAD_REQUEST', 'request'],
+  ['OPERATION_RESOLUTION_FAILURE', 'operationName'],
+  ['PERSISTED_QUERY_NOT_SUPPORTED', 'extensions'],
+]);
 
 /** Refused input becomes 422 `validation_error` naming the input, never quoting it (input-refusals.ts), as over REST. */
 function classifyError(schema: GraphQLSchema, formatted: GraphQLFormattedError, error: unknown): GraphQLErrorBody | undefined {
@@ -21,11 +35,13 @@ function classifyError(schema: GraphQLSchema, formatted: GraphQLFormattedError, 
   const refusal = refusalOfDatabase(original);
   if (refusal !== undefined) return toGraphQLErrorBody(refusal);
   const apolloCode = formatted.extensions?.['code'];
-  if (INPUT_CODES.has(apolloCode)) {
+  const inputField = INPUT_FIELDS.get(apolloCode);
+  if (inputField !== undefined) {
     const refusal = error instanceof GraphQLError ? readInputRefusal(schema, error) : undefined;
-    return { code: 'validation_error', message: formatted.message, ...refusal };
+    return { code: 'validation_error', message: formatted.message, field: inputField, ...refusal };
   }
-  if (REQUEST_CODES.has(apolloCode)) return { code: 'validation_error', message: formatted.message };
+  const requestField = REQUEST_FIELDS.get(apolloCode);
+  if (requestField !== undefined) return { code: 'validation_error', message: formatted.message, field: requestField };
   return undefined;
 }
 

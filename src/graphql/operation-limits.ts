@@ -27,7 +27,7 @@ import {
 } from 'graphql';
 import { seriesPointsAtMost } from '../domain/analytics.ts';
 import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from '../domain/pagination.ts';
-import { GatehouseError } from '../errors.ts';
+import { invalid, type GatehouseError } from '../errors.ts';
 import { JSON_BODY_MAX_DEPTH } from '../json-body.ts';
 
 /** Without these one request could run hundreds of aliased root fields or resolve millions of values. */
@@ -240,7 +240,7 @@ export function documentNestingRefusal(source: string): GatehouseError | undefin
       if (opened !== undefined) {
         open.push(opened);
         depth[opened] += 1;
-        if (opened !== 'arguments' && depth[opened] > OPERATION_LIMITS.nesting) return new GatehouseError('validation_error', NESTED_TOO_DEEP[opened]);
+        if (opened !== 'arguments' && depth[opened] > OPERATION_LIMITS.nesting) return invalid('query', NESTED_TOO_DEEP[opened]);
       } else if (token.kind === TokenKind.BRACE_R || token.kind === TokenKind.BRACKET_R || token.kind === TokenKind.PAREN_R) {
         const closed = open.pop();
         // Never opened: a syntax error, the parser's to report.

@@ -125,7 +125,7 @@ export function subscriptionStarter(schema: GraphQLSchema, serializeError: Seria
     if (invalid.length > 0) return { refused: invalid.map((error) => inputRefusal(error, ApolloServerErrorCode.GRAPHQL_VALIDATION_FAILED)) };
     const operation = getOperationAST(document, operationName);
     if (operation === null || operation === undefined) {
-      return { refused: [refusalOf(new GatehouseError('validation_error', 'The operation to run is not named, or not in the document'))] };
+      return { refused: [refusalOf(new GatehouseError('validation_error', 'The operation to run is not named, or not in the document', { field: 'operationName' }))] };
     }
     const rule = rules(schema, document, operation);
     const pathTenants = tenants(document, operation, variables);

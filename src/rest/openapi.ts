@@ -112,7 +112,7 @@ const ERROR_RESPONSES: Readonly<Record<number, { name: string; description: stri
   415: { name: 'UnsupportedMediaType', description: 'The request body is not `application/json` (an empty body is no body, whatever its `Content-Type`).' },
   422: {
     name: 'ValidationError',
-    description: 'An invalid input; `field` names it. (A request that is not well-formed HTTP/1.1 is one too, without `field` or rate-limit headers: it was not read.)',
+    description: 'An invalid input; `field` names it. (A request that is not well-formed HTTP/1.1 is one too, on `field` `request`, without rate-limit headers: it was not read.)',
   },
   429: { name: 'RateLimited', description: 'Too many requests; retry after `Retry-After` seconds.' },
   431: { name: 'RequestHeaderFieldsTooLarge', description: `The request line and headers exceed 16 KiB (a query string or a header too long). ${PROTOCOL_NOTE}`, protocol: true },

@@ -77,7 +77,7 @@ describe('requests the HTTP parser refuses', () => {
     for (const [label, request] of Object.entries(requests)) {
       const response = await sendRaw(request);
       expect(response.status, label).toBe(422);
-      expect(response.body, label).toEqual({ code: 'validation_error', message: expect.stringMatching(/^The request is not well-formed HTTP\/1\.1 \(HPE_\w+\)$/) });
+      expect(response.body, label).toEqual({ code: 'validation_error', message: expect.stringMatching(/^The request is not well-formed HTTP\/1\.1 \(HPE_\w+\)$/), field: 'request' });
       expect(response.headers.get('x-request-id'), label).toMatch(UUID);
       expect(response.headers.get('connection'), label).toBe('close');
       expect(Number(response.headers.get('content-length')), label).toBe(Buffer.byteLength(JSON.stringify(response.body)));

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OPERATION_LIMITS } from '../../src/graphql/operation-limits.ts';
 import { INPUT_REFUSALS_MAX, MORE_REFUSALS } from '../../src/graphql/variable-coercion.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import type { HttpResponse } from '../support/http.ts';
@@ -112,6 +113,25 @@ describe('GraphQL refusals', () => {
     for (const { query, field } of cases) {
       expect(refusal(await app.http.graphql(query)), query).toMatchObject({ status: 422, code: 'validation_error', field });
     }
+  });
+
+  it('names the document (`query`) when it does not parse or validate, and `operationName` when no operation is chosen', async () => {
+    const nesting = OPERATION_LIMITS.nesting + 1;
+    const SAMPLE_USER = '01a20981-1ca0-7374-8a83-c78b71164e1e';
+    const cases: [string, { query: string; operationName?: string }][] = [
+      ['query', { query: '{ users { data { id }' }],
+      ['query', { query: '{ nothing }' }],
+      ['query', { query: `{ ${'users { '.repeat(nesting)}id${' }'.repeat(nesting)} }` }],
+      ['query', { query: `mutation { a: unlockUser(userId: "${SAMPLE_USER}") { id } b: unlockUser(userId: "${SAMPLE_USER}") { id } }` }],
+      ['operationName', { query: 'query A { version } query B { version }' }],
+      ['operationName', { query: 'query A { version } query B { version }', operationName: 'C' }],
+    ];
+    for (const [field, body] of cases) {
+      const response = await app.http.request('POST', '/graphql', { body });
+      expect(refusal(response), JSON.stringify(body)).toMatchObject({ status: 422, code: 'validation_error', field });
+    }
+    const twoMutations = await app.http.request('POST', '/graphql', { body: cases[3]![1] });
+    expect(refusal(twoMutations).message).toMatch(/^A mutation may select at most 1 root field/);
   });
 
   it('answers malformed requests with the HTTP status their error carries, CSRF prevention included', async () => {

@@ -20,13 +20,13 @@ beforeAll(async () => {
 });
 afterAll(async () => app?.close());
 
-/** The refusal's status and error: no data, 422 `validation_error`, no `field` (no input was wrong). */
+/** The refusal's status and error: no data, 422 `validation_error` on `field` `query` (the document exceeds a limit). */
 function refused(response: GraphQLResponse) {
   expect(response.body.data ?? null).toBeNull();
   expect(response.body.errors).toHaveLength(1);
   const [error] = response.body.errors!;
   expect(response.status).toBe(422);
-  expect(error!.extensions).toEqual({ code: 'validation_error', status: 422 });
+  expect(error!.extensions).toEqual({ code: 'validation_error', status: 422, field: 'query' });
   return error!.message;
 }
 

@@ -7,7 +7,7 @@ describe('answers to requests the HTTP parser refuses', () => {
     expect(clientErrorBody({ code: 'HPE_CHUNK_EXTENSIONS_OVERFLOW' })?.code).toBe('payload_too_large');
     expect(clientErrorBody({ code: 'ERR_HTTP_REQUEST_TIMEOUT' })?.code).toBe('request_timeout');
     for (const code of ['HPE_INVALID_CONTENT_LENGTH', 'HPE_INVALID_HEADER_TOKEN', 'HPE_INVALID_METHOD']) {
-      expect(clientErrorBody({ code })).toEqual({ code: 'validation_error', message: `The request is not well-formed HTTP/1.1 (${code})` });
+      expect(clientErrorBody({ code })).toEqual({ code: 'validation_error', message: `The request is not well-formed HTTP/1.1 (${code})`, field: 'request' });
     }
     for (const code of ['ECONNRESET', 'EPIPE', 'ETIMEDOUT', '']) expect(clientErrorBody({ code }), code).toBeUndefined();
   });

@@ -7733,7 +7733,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorBody"];
             };
         };
-        /** @description An invalid input; `field` names it. (A request that is not well-formed HTTP/1.1 is one too, without `field` or rate-limit headers: it was not read.) Codes: `validation_error`. */
+        /** @description An invalid input; `field` names it. (A request that is not well-formed HTTP/1.1 is one too, on `field` `request`, without rate-limit headers: it was not read.) Codes: `validation_error`. */
         ValidationError: {
             headers: {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
