@@ -36,6 +36,8 @@ export async function forgetGrants(bus: InvalidationBus, grantIds: readonly stri
 /** One channel for every deployment sharing a Redis: ids are UUIDv7, so another deployment's events only cost a miss. */
 const CHANNEL = 'gatehouse:invalidations';
 const EVENT = 'invalidation';
+/** A subscriber only listens, so nothing else shows that its connection stopped answering (a partition, a failover). */
+const SUBSCRIPTION_CHECK_MS = 2_000;
 
 function isInvalidation(value: unknown): value is Invalidation {
   if (typeof value !== 'object' || value === null) return false;
@@ -51,12 +53,15 @@ export function createInvalidationBus(redis?: Redis): InvalidationBus {
   let firstAttempt: () => void = () => {};
   const attempted = new Promise<void>((resolve) => (firstAttempt = resolve));
   const failing = { publishing: false, subscribed: false };
+  // A publish that failed left the other instances' caches holding what it announced: they are told to forget everything.
+  let unannounced = false;
   const failed = (side: keyof typeof failing, error: unknown) => {
     const already = failing.publishing || failing.subscribed;
     failing[side] = true;
     if (!already) bus.onError(error);
   };
   const works = (side: keyof typeof failing) => {
+    if (side === 'publishing') announceMissed();
     if (!failing[side]) return;
     failing[side] = false;
     if (!failing.publishing && !failing.subscribed) bus.onRecovered();
@@ -70,6 +75,7 @@ export function createInvalidationBus(redis?: Redis): InvalidationBus {
         () => works('publishing'),
         (error: unknown) => {
           reconnectIfStalled(redis, error);
+          unannounced = true;
           failed('publishing', error);
         },
       );
@@ -83,14 +89,33 @@ export function createInvalidationBus(redis?: Redis): InvalidationBus {
       await attempted;
     },
     async close() {
+      clearInterval(subscriptionCheck);
       local.removeAllListeners();
       subscriber?.disconnect();
     },
     onError: () => {},
     onRecovered: () => {},
   };
+  const announceMissed = () => {
+    if (!unannounced || redis === undefined) return;
+    unannounced = false;
+    redis.publish(CHANNEL, JSON.stringify({ kind: 'all' } satisfies Invalidation)).catch(() => (unannounced = true));
+  };
+  // Pinged (allowed while subscribed) within the command timeout, or reconnected: it then subscribes again, forgetting everything.
+  const checkSubscription = () => {
+    if (subscriber?.status !== 'ready') return;
+    subscriber.ping().catch((error: unknown) => {
+      failed('subscribed', error);
+      if (subscriber.status === 'ready') subscriber.disconnect(true);
+    });
+  };
+  const subscriptionCheck = subscriber === undefined ? undefined : setInterval(checkSubscription, SUBSCRIPTION_CHECK_MS).unref();
   if (redis !== undefined && subscriber !== undefined) {
-    redis.on('ready', () => works('publishing'));
+    // A command client replaced after a stall (reconnectIfStalled) says the subscriber's connection is likely stalled too.
+    redis.on('ready', () => {
+      works('publishing');
+      checkSubscription();
+    });
     subscriber.on('message', (_channel: string, message: string) => {
       let invalidation: unknown;
       try {

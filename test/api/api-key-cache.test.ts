@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { HttpClient } from '../support/http.ts';
+import { RedisLink } from '../support/redis-link.ts';
 import { secondInstance, settled, TWO_INSTANCES } from '../support/second-instance.ts';
 
 /**
@@ -86,5 +87,71 @@ describe.runIf(TWO_INSTANCES)('the API key cache across instances (Redis)', () =
     expect((await app.http.delete(`/api-keys/${key.id}`)).status).toBe(204);
     const onSecond = new HttpClient(second.url(), { apiKey: key.secret });
     expect(await settled(async () => (await onSecond.get('/users')).status, (status) => status === 401)).toBe(401);
+  });
+});
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** `read`'s answer once `done` holds, asked every 200 ms for up to 20 s (a loaded machine); else its last answer. */
+async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
+  let value = await read();
+  for (let attempt = 1; attempt < 100 && !done(value); attempt += 1) {
+    await pause(200);
+    value = await read();
+  }
+  return value;
+}
+
+/** The instance's log lines, and how many begin with `message`. */
+function collectLog() {
+  const lines: { msg: string }[] = [];
+  const logStream = { write: (line: string) => lines.push(JSON.parse(line) as { msg: string }) };
+  return { logStream, said: (message: string) => lines.filter((line) => line.msg.startsWith(message)).length };
+}
+
+/**
+ * The second instance reaches Redis through a link the test breaks. Its subscription only listens, so a connection that
+ * stops answering shows only to its pings; a publish that failed is announced once Redis is back as "forget everything".
+ * Bounds are generous: what they catch is a key still accepted for the cache's whole minute.
+ */
+describe.runIf(TWO_INSTANCES)('the API key cache across instances, Redis broken between them', () => {
+  const link = new RedisLink(new URL(process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379'));
+  const { logStream, said } = collectLog();
+  beforeAll(async () => link.open());
+  const second = secondInstance(() => app, { redisUrl: () => `redis://127.0.0.1:${link.port}`, logStream });
+  afterAll(async () => {
+    link.thaw();
+    await link.cut();
+  });
+
+  async function revokedOnFirstRefusedOnSecond() {
+    const key = await warmKey();
+    const onSecond = new HttpClient(second.url(), { apiKey: key.secret });
+    expect((await onSecond.get('/users')).status).toBe(200);
+    expect((await app.http.delete(`/api-keys/${key.id}`)).status).toBe(204);
+    expect(await eventually(async () => (await onSecond.get('/users')).status, (status) => status === 401)).toBe(401);
+  }
+
+  it('hears revocations again once the network heals, its subscription connection frozen for good', async () => {
+    link.freeze();
+    // A request whose rate-limit command stalls: the command client is replaced, the subscriber is left frozen.
+    expect((await new HttpClient(second.url(), app.http.credentials).get('/users')).status).toBe(200);
+    await pause(1_500);
+    link.heal();
+    expect(await eventually(async () => said('Redis is reachable again'), (count) => count > 0)).toBeGreaterThan(0);
+    await revokedOnFirstRefusedOnSecond();
+  });
+
+  it('forgets what a publish that failed announced, once that instance reaches Redis again', async () => {
+    const key = await warmKey({}, new HttpClient(second.url(), app.http.credentials));
+    const onFirst = new HttpClient(app.baseUrl, { apiKey: key.secret });
+    expect((await onFirst.get('/users')).status).toBe(200);
+    await link.cut();
+    // Revoked on the second instance: committed, its publish failed.
+    expect((await new HttpClient(second.url(), app.http.credentials).delete(`/api-keys/${key.id}`)).status).toBe(204);
+    await pause(1_500);
+    expect((await onFirst.get('/users')).status).toBe(200);
+    await link.open();
+    expect(await eventually(async () => (await onFirst.get('/users')).status, (status) => status === 401)).toBe(401);
   });
 });

@@ -6,16 +6,23 @@ import type { TestApp } from './app.ts';
 /** A second instance needs the same PostgreSQL (the embedded database has one owner) and Redis to hear the first. */
 export const TWO_INSTANCES = Boolean(process.env['TEST_DATABASE_URL'] && process.env['REDIS_URL']);
 
+/** The second instance's Redis (a RedisLink in front of the first's, read when it starts) and where its log goes. */
+export interface InstanceOptions {
+  redisUrl?: () => string;
+  logStream?: { write(line: string): void };
+}
+
 /**
  * Another instance of the service on the test app's configuration (its database and Redis), started before the
  * enclosing describe's tests and closed after them: for the caches each instance keeps and Redis invalidates.
  * `app` is read when the instance starts, after the file's own beforeAll has made it.
  */
-export function secondInstance(app: () => TestApp): { url: () => string } {
+export function secondInstance(app: () => TestApp, options: InstanceOptions = {}): { url: () => string } {
   let second: Gatehouse | undefined;
   let url: string | undefined;
   beforeAll(async () => {
-    second = await startGatehouse(app().gatehouse.services.config, { logger: false });
+    const config = { ...app().gatehouse.services.config, ...(options.redisUrl === undefined ? {} : { redisUrl: options.redisUrl() }) };
+    second = await startGatehouse(options.logStream === undefined ? config : { ...config, logLevel: 'info' }, { logger: options.logStream ?? false });
     await second.server.app.listen({ port: 0, host: '127.0.0.1' });
     url = `http://127.0.0.1:${(second.server.app.server.address() as AddressInfo).port}`;
   });
