@@ -28,7 +28,7 @@ export const graphqlOperations = new Counter({
 
 export const signIns = new Counter({
   name: 'gatehouse_sign_ins_total',
-  help: 'Sign-in attempts on the hosted pages by method and outcome (success, failure)',
+  help: 'Sign-ins as the audit log records them, by the method that completed or was refused and outcome (success, failure)',
   labelNames: ['method', 'outcome'] as const,
 });
 

@@ -5,6 +5,7 @@ import { currentRequestOrigin } from '../request-origin.ts';
 import { activeUsersCtes, countActiveUsers, signInCountCtes, utcDay, type ActivityRow } from './analytics.ts';
 import { recordAuditPerRow } from './audit.ts';
 import { asBackgroundWork } from '../background-work.ts';
+import { signIns } from '../metrics.ts';
 import { inJobSpan } from '../spans.ts';
 import type { SignInUser } from './users/sign-in-user.ts';
 
@@ -76,8 +77,9 @@ const EMAIL_MAX = 320;
 const keptEmail = (email: string | null): string | null => (email === null ? null : email.slice(0, EMAIL_MAX).replaceAll('\0', '\uFFFD'));
 
 /** One statement in its own transaction (as the spec wants a sign-in's record) whatever the outcome, so the write's
- *  duration does not tell an unknown e-mail from a known one. A sign-in is counted, and its user active, once: when it
- *  completes (`user.signed_in`), not at a first factor the MFA step follows (`user.first_factor_proven`). */
+ *  duration does not tell an unknown e-mail from a known one. A sign-in is counted (analytics and gatehouse_sign_ins_total
+ *  alike), and its user active, once: when it completes (`user.signed_in`), not at a first factor the MFA step follows
+ *  (`user.first_factor_proven`); each refusal is counted by the method it refused. */
 export async function recordSignIn(deps: { orm: MikroORM; clock: Clock }, attempt: SignInAttempt): Promise<void> {
   const day = utcDay(deps.clock());
   const { applicationId, tenantId } = attempt;
@@ -114,6 +116,7 @@ export async function recordSignIn(deps: { orm: MikroORM; clock: Clock }, attemp
       params: [...counts.flatMap((count) => count.params), userId, JSON.stringify(after)],
     },
   );
+  if (completes) signIns.inc({ method: attempt.method, outcome: outcome.ok ? 'success' : 'failure' });
 }
 
 /** A user of other tenants only is, in a tenant's record, the unknown address the page takes them for: the tenant's

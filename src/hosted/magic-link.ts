@@ -4,7 +4,6 @@ import { askEmailSignIn, EMAIL_PROOF, peekEmailLink, refuseEmailLink, revealLink
 import { refuseDeactivated, SignInRefusal } from '../domain/sign-in/refusals.ts';
 import { surfaceLook, type EmailMethods } from '../domain/sign-in/surface-settings.ts';
 import { parseLinkToken } from '../domain/users/link-tokens.ts';
-import { signIns } from '../metrics.ts';
 import { checkEmailPage, linkCodePage, linkConfirmPage, linkRefusedPage } from '../pages/magic-link.ts';
 import { browserLook, namedSurfaceLook, sendPage } from '../pages/reply.ts';
 import { type ThrottleHook } from '../pages/throttle.ts';
@@ -108,7 +107,6 @@ export function emailSignInRoutes(app: FastifyInstance, services: Services, step
     const email = fields['email'] ?? '';
     const sent = fields['sent'] === 'code' ? 'code' : 'link';
     const check = await verifyEmailCode(context.target, context.interaction.uid, fields['code'], guessingAddress(request));
-    signIns.inc({ method: sent === 'code' ? 'email_code' : 'magic_link', outcome: check.ok ? 'success' : 'failure' });
     if (!check.ok) return check.unverified === true ? resetFirst(reply, context, email) : showCheck(reply, context, 400, email, sent, true);
     return steps.continueSignIn(request, reply, context, { user: check.user, verified: check.verified, ...EMAIL_PROOF, page: { email }, record: check.record });
   });
@@ -149,7 +147,6 @@ export function emailSignInRoutes(app: FastifyInstance, services: Services, step
     if (!(await steps.signsIn(context))) return toPage(reply, context.interaction.uid);
     if (!context.target.email.link) throw new SignInRefusal('email_sign_in_unavailable', context.target.look);
     const check = await useEmailLink(context.target, context.interaction.uid, token, guessingAddress(request));
-    signIns.inc({ method: 'magic_link', outcome: check.ok ? 'success' : 'failure' });
     if (!check.ok && check.unverified === true) return resetFirst(reply, context);
     if (!check.ok) throw new SignInRefusal('email_link_invalid', context.target.look);
     return steps.continueSignIn(request, reply, context, { user: check.user, verified: check.verified, ...EMAIL_PROOF, page: { email: check.user.email }, record: check.record });

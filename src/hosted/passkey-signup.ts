@@ -2,7 +2,6 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { SignInRefusal } from '../domain/sign-in/refusals.ts';
 import { textOf } from '../domain/typed-fields.ts';
 import { askPasskeySignUp, completePasskeySignUp, passkeySignUpOptions, provePasskeySignUpCode } from '../domain/webauthn/sign-up.ts';
-import { signIns } from '../metrics.ts';
 import { checkEmailPage } from '../pages/magic-link.ts';
 import { emailFormPage } from '../pages/pages.ts';
 import { passkeyCreatePage } from '../pages/passkey-signup.ts';
@@ -88,7 +87,6 @@ export function passkeySignUpRoutes(app: FastifyInstance, services: Services, st
     const { context, fields } = await posted(request, reply);
     const rp = await relyingPartyFor(services, request);
     const outcome = await completePasskeySignUp(context.target, rp, context.interaction.uid, fields['credential']);
-    signIns.inc({ method: 'passkey', outcome: outcome.ok ? 'success' : 'failure' });
     if (!outcome.ok) return outcome.retry ? showCreate(request, reply, context, 400, true) : steps.showLogin(reply, context, 400, { error: 'passkeySignup.expired' });
     return steps.continueSignIn(request, reply, context, { user: outcome.user, verified: outcome.user, amr: outcome.amr, methods: ['passkey'], record: outcome.record });
   });

@@ -2,7 +2,6 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { SignInRefusal } from '../domain/sign-in/refusals.ts';
 import { relyingPartyOf, type RelyingParty } from '../domain/webauthn/relying-party.ts';
 import { passkeySignInOptions, verifyPasskeySignIn } from '../domain/webauthn/sign-in.ts';
-import { signIns } from '../metrics.ts';
 import { text } from '../pages/pages.ts';
 import { guessingAddress } from '../request-origin.ts';
 import { webauthnForm } from '../pages/webauthn.ts';
@@ -42,7 +41,6 @@ export function passkeyRoutes(app: FastifyInstance, services: Services, steps: E
     if (method === null) throw new SignInRefusal('passkey_unavailable', context.target.look);
     const rp = await relyingPartyFor(services, request);
     const check = await verifyPasskeySignIn(context.target, rp, context.interaction.uid, method, fields['credential'], guessingAddress(request));
-    signIns.inc({ method: 'passkey', outcome: check.ok ? 'success' : 'failure' });
     if (!check.ok) return steps.showLogin(reply, context, 400, { error: 'login.passkeyError' });
     return steps.continueSignIn(request, reply, context, { user: check.user, verified: check.verified, amr: check.amr, methods: ['passkey'], record: check.record });
   });

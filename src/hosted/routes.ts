@@ -7,7 +7,6 @@ import { GatehouseError } from '../errors.ts';
 import { refusalOfDatabase } from '../domain/db-errors.ts';
 import { sayWhenToRetry } from '../retry-after.ts';
 import { DEFAULT_HTML_POLICY } from '../html-security.ts';
-import { signIns } from '../metrics.ts';
 import type { Services } from '../services.ts';
 import { cookieOf } from './cookies.ts';
 import { loadCsrfTokens, type CsrfTokens } from './csrf.ts';
@@ -425,7 +424,6 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
       const email = typeof fields['email'] === 'string' ? fields['email'] : '';
       const rp = await relyingPartyFor(services, request);
       const check = await verifyCredentials(context.target, fields['email'], fields['password'], guessingAddress(request), rp.id);
-      signIns.inc({ method: 'password', outcome: check.ok ? 'success' : 'failure' });
       if (!check.ok) {
         // Told only once the password is proven: the account exists, and its owner must open the link first.
         if (check.unverified === true) return showLogin(reply, context, 403, { email, error: 'login.unverified', resendUrl: paths(context.interaction.uid).verify });

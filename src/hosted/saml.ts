@@ -18,7 +18,6 @@ import {
 } from '../domain/sign-in/saml.ts';
 import { endSamlSubjectSessions } from '../domain/sign-in/saml-logout.ts';
 import { declineSamlIdentity, recordSamlRefusal, SAML_METHOD, samlAccount } from '../domain/sign-in/saml-account.ts';
-import { signIns } from '../metrics.ts';
 import { donePage } from '../pages/pages.ts';
 import { namedSurfaceLook, sendPage } from '../pages/reply.ts';
 import { unsolicitedConfirmationPage } from '../pages/saml.ts';
@@ -119,7 +118,6 @@ export function registerSamlRoutes(app: FastifyInstance, services: Services, csr
         request.log.info({ provider: provider.id, reason, detail: outcome.detail }, 'SAML response refused');
         // Not a SAML response at all is no sign-in anyone attempted: logged only.
         if (reason !== 'malformed_response') {
-          signIns.inc({ method: SAML_METHOD, outcome: 'failure' });
           const place = { applicationId: provider.applicationId, tenantId: provider.tenantId, clientId: outcome.request?.clientId ?? null, requestId: request.id };
           await recordSamlRefusal(services, place, { providerId: provider.id, email: null }, reason);
         }
@@ -184,7 +182,6 @@ export function registerSamlRoutes(app: FastifyInstance, services: Services, csr
 
   async function signIn(request: FastifyRequest, reply: FastifyReply, context: InteractionContext, identity: SamlIdentity) {
     const account = await samlAccount(context.target, identity, guessingAddress(request));
-    signIns.inc({ method: SAML_METHOD, outcome: account.ok ? 'success' : 'failure' });
     if (!account.ok) throw new SignInRefusal('saml_account_refused', context.target.look);
     return steps.continueSignIn(request, reply, context, { user: account.user, verified: account.user, ...SAML_PROOF, record: account.record });
   }

@@ -6,7 +6,6 @@ import type { UpstreamMethod } from '../domain/sign-in/surface-settings.ts';
 import type { CopyKey } from '../pages/pages.ts';
 import { guessingAddress } from '../request-origin.ts';
 import { isUuid } from '../ids.ts';
-import { signIns } from '../metrics.ts';
 import type { Services } from '../services.ts';
 import type { CsrfTokens } from './csrf.ts';
 import { cookieOf } from './cookies.ts';
@@ -125,7 +124,6 @@ export function upstreamRoutes(app: FastifyInstance, steps: HostedSteps): void {
     const method = offered(context, request.params.providerId);
     const log = (error: unknown) => request.log.info({ err: error, provider: method.providerId }, 'upstream sign-in refused');
     const account = await finishUpstream(context.target, method, upstreamRequest, answerOf(request), guessingAddress(request), log);
-    signIns.inc({ method: 'oauth', outcome: account.ok ? 'success' : 'failure' });
     if (!account.ok) return steps.showLogin(reply, context, account.reason === 'upstream_error' ? 400 : 403, { error: REFUSAL_COPY[account.reason] ?? 'upstream.failed' });
     return steps.continueSignIn(request, reply, context, { user: account.user, verified: account.verified, amr: [], methods: ['oauth'], record: account.record });
   });

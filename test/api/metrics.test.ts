@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/ids.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { basicAuth, createTestClient, discover, postForm, startAuthorization } from '../support/oauth.ts';
+import { giveTotp, totpCodeAt, withTimeLeftInStep } from '../support/totp.ts';
 
 /**
  * GET /metrics after known traffic: each counter moves by what was sent. The registry is the process's (src/metrics.ts),
@@ -133,6 +134,37 @@ describe('GET /metrics', () => {
     expect(count({ method: 'password', outcome: 'failure' })).toBe(1);
     expect(count({ method: 'password', outcome: 'success' })).toBe(1);
     expect(after).not.toContain(email);
+  });
+
+  it('counts a sign-in with an MFA step once, when the step completes it, and each refused code by its method', async () => {
+    const email = `metrics-mfa-${randomUUID()}@example.com`;
+    const created = await app.http.post('/users', { email, password: PASSWORD });
+    expect(created.status).toBe(201);
+    const secret = await giveTotp(app, app.root.applicationId, created.body.id);
+    const issuer = app.gatehouse.services.config.publicUrl;
+    const client = await createTestClient(app, { type: 'web', redirectUris: [REDIRECT_URI] });
+    const config = await discover(app, client.clientId, oidc.ClientSecretBasic(client.clientSecret ?? ''));
+    const before = await scrape();
+    const flow = await startAuthorization(config, { redirectUri: REDIRECT_URI, resource: `${issuer}/api/v1` }, { scope: 'openid' });
+    const proven = await flow.jar.submit(flow.page, { email, password: PASSWORD });
+    expect(proven.status).toBe(303);
+    expect(proven.location).toMatch(/\/mfa$/);
+    let step = await flow.jar.visit(proven.location!);
+    const right = totpCodeAt(secret);
+    const wrong = right === '000000' ? '000001' : '000000';
+    for (let i = 0; i < 2; i += 1) {
+      step = await flow.jar.submit(step, { code: wrong });
+      expect(step.status).toBe(400);
+    }
+    const afterRefusals = await scrape();
+    await withTimeLeftInStep();
+    expect((await flow.jar.submit(step, { code: totpCodeAt(secret) })).status).toBe(303);
+    const after = await scrape();
+    const count = (from: string, to: string, labels: Labels) => valueOf(to, 'gatehouse_sign_ins_total', labels) - valueOf(from, 'gatehouse_sign_ins_total', labels);
+    expect(count(before, afterRefusals, { method: 'totp', outcome: 'failure' })).toBe(2);
+    expect(count(before, afterRefusals, { outcome: 'success' })).toBe(0);
+    expect(count(afterRefusals, after, { method: 'totp', outcome: 'success' })).toBe(1);
+    expect(count(before, after, { method: 'password' })).toBe(0);
   });
 
   it('counts rate-limit refusals', async () => {
