@@ -10,6 +10,8 @@ declare module 'fastify' {
     facts: RequestFacts | null;
     /** Read from an error answer's body as it is sent. */
     refusal?: { readonly code: string; readonly message?: string };
+    /** performance.now() at arrival, for a request answered outside the route lifecycle (answerOutsideRoutes) only. */
+    receivedAt?: number;
   }
 }
 
@@ -58,6 +60,21 @@ export function registerRequestFacts(app: FastifyInstance): void {
   });
 }
 
+/** How long the answer took, in milliseconds: Fastify's time of its route lifecycle, else since answerOutsideRoutes. */
+export const elapsedMs = (request: FastifyRequest, reply: FastifyReply): number =>
+  request.receivedAt === undefined ? reply.elapsedTime : performance.now() - request.receivedAt;
+
+/**
+ * A request the router refuses before any route (Fastify's frameworkErrors) runs none of a route's hooks: its facts and
+ * time start here, its refusal is the one it is answered with, and `completed` (what onResponse does for the others)
+ * runs once its answer is sent.
+ */
+export function answerOutsideRoutes(request: FastifyRequest, reply: FastifyReply, completed: () => void): void {
+  request.facts = {};
+  request.receivedAt = performance.now();
+  reply.raw.once('finish', completed);
+}
+
 /**
  * Security refusals are `warn` (429, 403, a burst of 401s from one address, a lockout, a refresh token used twice), as
  * is overload (503); failures `error`; the rest `info`; the probes nothing.
@@ -91,7 +108,7 @@ function completion(request: FastifyRequest, reply: FastifyReply, reason: string
   const pathApplication = typeof params['appId'] === 'string' ? params['appId'] : undefined;
   return {
     status: reply.statusCode,
-    durationMs: Math.round(reply.elapsedTime * 10) / 10,
+    durationMs: Math.round(elapsedMs(request, reply) * 10) / 10,
     application: principal?.applicationId ?? pathApplication ?? request.facts?.applicationId,
     tenant: pathTenant ?? principal?.tenantId ?? request.facts?.tenantId ?? undefined,
     ...(principal === undefined ? {} : { principal: { kind: principal.actor.type, id: principal.actor.id } }),

@@ -36,7 +36,7 @@ import { httpRequests, METRICS_CONTENT_TYPE, rateLimited, readMetrics } from './
 import { guessingAddress, withRequestOrigin } from './request-origin.ts';
 import { refuseMisdirectedSignIn } from './public-host.ts';
 import { rateLimitStore } from './rate-limit-store.ts';
-import { registerRequestFacts, RequestLogController } from './request-log.ts';
+import { answerOutsideRoutes, elapsedMs, registerRequestFacts, RequestLogController } from './request-log.ts';
 import { tracedServerFactory, withRequestSpan } from './request-span.ts';
 import { refuseOtherMethods, registerRestRoutes } from './rest/adapter.ts';
 import { registerAuditStream } from './rest/audit-stream.ts';
@@ -135,9 +135,15 @@ const STRICT_TRANSPORT_SECONDS = 365 * 24 * 3600;
  *  request it ran for is not counted again by its route's limiter. */
 type RateLimitHook = ReturnType<FastifyInstance['rateLimit']>;
 
+/** By the route's pattern, never the URL: ids would make a series per user. */
+function observeAnswer(request: FastifyRequest, reply: FastifyReply): void {
+  const route = request.is404 ? 'unmatched' : (request.routeOptions.url ?? 'unmatched');
+  httpRequests.observe({ method: request.method, route, status: reply.statusCode }, elapsedMs(request, reply) / 1000);
+}
+
 /**
  * Unroutable requests arrive before any hook: counted by the rate limit, answered as an unknown route with the common
- * headers.
+ * headers, logged and measured as any answer (answerOutsideRoutes).
  */
 async function refuseUnroutable(limit: RateLimitHook | undefined, request: FastifyRequest, reply: FastifyReply): Promise<void> {
   reply.header('x-request-id', request.id);
@@ -149,6 +155,7 @@ async function refuseUnroutable(limit: RateLimitHook | undefined, request: Fasti
     refusal = error;
   }
   const body = toErrorBody(refusal);
+  request.refusal = { code: body.code, message: body.message };
   await reply.status(STATUS_BY_CODE[body.code]).send(body);
 }
 
@@ -183,6 +190,10 @@ export async function createServer(services: Services, options: { redis?: Redis;
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: MAX_PATH_PARAMETER },
     clientErrorHandler: answerClientError,
     frameworkErrors: (_error, request, reply) => {
+      answerOutsideRoutes(request, reply, () => {
+        observeAnswer(request, reply);
+        requestLog.requestCompleted(null, request, reply);
+      });
       void refuseUnroutable(unrouted.limit, request, reply);
     },
   });
@@ -215,10 +226,8 @@ export async function createServer(services: Services, options: { redis?: Redis;
     ),
   );
   secureHtmlAnswers(app);
-  // By the route's pattern, never the URL: ids would make a series per user.
   app.addHook('onResponse', (request, reply, done) => {
-    const route = request.is404 ? 'unmatched' : (request.routeOptions.url ?? 'unmatched');
-    httpRequests.observe({ method: request.method, route, status: reply.statusCode }, reply.elapsedTime / 1000);
+    observeAnswer(request, reply);
     done();
   });
 

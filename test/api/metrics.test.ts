@@ -88,6 +88,15 @@ describe('GET /metrics', () => {
     expect(valueOf(after, 'gatehouse_db_query_duration_seconds_count')).toBeGreaterThan(valueOf(before, 'gatehouse_db_query_duration_seconds_count'));
   });
 
+  it('counts a path the router cannot read as unmatched', async () => {
+    const before = await scrape();
+    expect((await fetch(`${app.baseUrl}/%zz/1`)).status).toBe(404);
+    const after = await scrape();
+    const labels = { method: 'GET', route: 'unmatched', status: '404' };
+    const name = 'gatehouse_http_request_duration_seconds_count';
+    expect(valueOf(after, name, labels) - valueOf(before, name, labels)).toBe(1);
+  });
+
   it('counts GraphQL operations by root field and outcome, whatever name the client gave them', async () => {
     const before = await scrape();
     const name = `Client${randomUUID().replaceAll('-', '')}`;

@@ -212,6 +212,23 @@ describe('the line of each request', () => {
     expect(completed(requestId)).toMatchObject({ status: 200, application: app.root.applicationId, tenant });
   });
 
+  it('of a path the router cannot read is written as any other, its 429s warnings', async () => {
+    const logged: string[] = [];
+    const limited = await startTestApp({ rateLimit: { max: 1, windowMs: 60_000, redisPrefix: `gatehouse-test-${randomUUID()}-` } }, { logStream: { write: (line) => logged.push(line) } });
+    try {
+      const ids = [randomUUID(), randomUUID()];
+      for (const [i, requestId] of ids.entries()) {
+        expect((await fetch(`${limited.baseUrl}/%zz/1`, { headers: { 'x-request-id': requestId } })).status).toBe(i === 0 ? 404 : 429);
+      }
+      const completedOf = (requestId: string) =>
+        logged.map((line) => JSON.parse(line) as LogLine).filter((line) => line.reqId === requestId && line.msg === 'request completed');
+      expect(completedOf(ids[0]!)).toEqual([expect.objectContaining({ level: 30, status: 404, durationMs: expect.any(Number), reason: 'not_found' })]);
+      expect(completedOf(ids[1]!)).toEqual([expect.objectContaining({ level: 40, status: 429, reason: 'rate_limited' })]);
+    } finally {
+      await limited.close();
+    }
+  });
+
   it('of a 401 is a warning once an address keeps sending wrong credentials', async () => {
     const ids = [];
     for (let i = 0; i < 12; i += 1) {
