@@ -81,6 +81,9 @@ export interface RequestFacts {
   overload?: string;
   /** Its upgrade's line is written once it has closed. */
   closeCode?: number;
+  /** An error answer written past onSend (oidc-provider's, after the hijack): its code and description, as onSend reads
+   *  the others' bodies into request.refusal. */
+  answeredError?: { readonly code: string; readonly message?: string };
 }
 
 const requestLog = new AsyncLocalStorage<{ readonly log: FastifyBaseLogger; readonly facts: RequestFacts }>();

@@ -92,15 +92,16 @@ export class RequestLogController extends LogController {
       this.unauthenticated.set(address, count, { noUpdateTTL: count > 1 });
       if (count >= BURST) reason = 'repeated_unauthenticated';
     }
-    if (reason === undefined && (status === 403 || status === 429)) reason = request.refusal?.code ?? (status === 429 ? 'rate_limited' : 'forbidden');
+    const refusal = request.refusal ?? request.facts?.answeredError;
+    if (reason === undefined && (status === 403 || status === 429)) reason = refusal?.code ?? (status === 429 ? 'rate_limited' : 'forbidden');
     const overload = request.facts?.overload;
     const level = (status >= 500 && overload === undefined) || error != null ? 'error' : reason !== undefined || overload !== undefined ? 'warn' : 'info';
     if (LEVEL_VALUES[level]! < (LEVEL_VALUES[reply.log.level] ?? 0)) return;
-    reply.log[level]({ ...completion(request, reply, reason), ...(error == null ? {} : { err: error }) }, 'request completed');
+    reply.log[level]({ ...completion(request, reply, reason, refusal), ...(error == null ? {} : { err: error }) }, 'request completed');
   }
 }
 
-function completion(request: FastifyRequest, reply: FastifyReply, reason: string | undefined) {
+function completion(request: FastifyRequest, reply: FastifyReply, reason: string | undefined, refusal: FastifyRequest['refusal']) {
   const authentication = request.authentication;
   const principal = authentication !== undefined && 'principal' in authentication ? authentication.principal : undefined;
   const params = (request.params ?? {}) as Record<string, unknown>;
@@ -115,6 +116,6 @@ function completion(request: FastifyRequest, reply: FastifyReply, reason: string
     operation: request.routeOptions.config.operation ?? request.facts?.operation,
     ...(request.facts?.closeCode === undefined ? {} : { closeCode: request.facts.closeCode }),
     ...(request.facts?.overload === undefined ? {} : { overload: request.facts.overload }),
-    ...(reason === undefined && request.refusal === undefined ? {} : { reason: reason ?? request.refusal?.code, refusal: request.refusal?.message }),
+    ...(reason === undefined && refusal === undefined ? {} : { reason: reason ?? refusal?.code, refusal: refusal?.message }),
   };
 }

@@ -1,4 +1,5 @@
 import { signOutAtIdp } from './saml-sign-out.ts';
+import type { EventEmitter } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import Provider, { type KoaContextWithOIDC } from 'oidc-provider';
 import type { SignIn, SignInMethod } from '../domain/sign-in/sign-in.ts';
@@ -154,6 +155,14 @@ export class OidcProvider {
       // back: its grant is revoked, and someone holds a copy.
       if (error.error_detail === 'refresh token already used') noteRequest({ refusal: 'refresh_token_reuse' });
     });
+    // Each event's own overload is typed; a loop over them needs the emitter's plain signature.
+    const events: EventEmitter = provider;
+    for (const event of ANSWERED_ERRORS) {
+      events.on(event, (_ctx: unknown, error: { error?: unknown; error_description?: unknown }) => {
+        if (typeof error.error !== 'string') return;
+        noteRequest({ answeredError: { code: error.error, ...(typeof error.error_description === 'string' ? { message: error.error_description } : {}) } });
+      });
+    }
     const callback = provider.callback();
     return { provider, handle: (req, res) => callback(req, res) };
   }
@@ -174,6 +183,30 @@ function tokensIssued(deps: OidcDependencies, ctx: KoaContextWithOIDC): void {
     requestId: opRequestId(ctx),
   });
 }
+
+/** oidc-provider's events for an error it answers (its error_handler and authorization_error_handler), one per endpoint;
+ *  not `backchannel.error`, a logout notice that failed, which is not the answer. `server_error` is logged apart. */
+const ANSWERED_ERRORS = [
+  'authorization.error',
+  'grant.error',
+  'userinfo.error',
+  'introspection.error',
+  'revocation.error',
+  'jwks.error',
+  'discovery.error',
+  'end_session.error',
+  'end_session_confirm.error',
+  'end_session_success.error',
+  'device_authorization.error',
+  'code_verification.error',
+  'device_resume.error',
+  'pushed_authorization_request.error',
+  'backchannel_authentication.error',
+  'registration_create.error',
+  'registration_read.error',
+  'registration_update.error',
+  'registration_delete.error',
+] as const;
 
 /** Any other value counts as `other`, so the label set stays closed. */
 const GRANT_TYPES: ReadonlySet<string> = new Set([

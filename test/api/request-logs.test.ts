@@ -212,6 +212,20 @@ describe('the line of each request', () => {
     expect(completed(requestId)).toMatchObject({ status: 200, application: app.root.applicationId, tenant });
   });
 
+  it('of an OAuth endpoint’s error answer says its error code and description', async () => {
+    const client = await createTestClient(app, { permissions: ['users:read'] });
+    const token = `${app.baseUrl}/oauth2/token`;
+    const requestId = randomUUID();
+    const refused = await postForm(token, { grant_type: 'client_credentials' }, { authorization: basicAuth(client.clientId, `${client.clientSecret!}x`), 'x-request-id': requestId });
+    expect(refused.status).toBe(401);
+    expect(completed(requestId)).toMatchObject({ level: 30, status: 401, reason: refused.body.error, refusal: refused.body.error_description });
+    expect(refused.body.error).toBe('invalid_client');
+    const revocation = randomUUID();
+    const unsupported = await postForm(`${app.baseUrl}/oauth2/revoke`, {}, { authorization: basicAuth(client.clientId, client.clientSecret!), 'x-request-id': revocation });
+    expect(unsupported.status).toBe(400);
+    expect(completed(revocation)).toMatchObject({ level: 30, status: 400, reason: unsupported.body.error, refusal: unsupported.body.error_description });
+  });
+
   it('of a path the router cannot read is written as any other, its 429s warnings', async () => {
     const logged: string[] = [];
     const limited = await startTestApp({ rateLimit: { max: 1, windowMs: 60_000, redisPrefix: `gatehouse-test-${randomUUID()}-` } }, { logStream: { write: (line) => logged.push(line) } });
