@@ -135,7 +135,10 @@ function publicUrl(env: NodeJS.ProcessEnv, port: number): string {
   const shape = 'an http(s) origin, such as https://auth.example.com (no path, query or credentials)';
   const isOrigin = ({ protocol, href, origin }: URL) => (protocol === 'http:' || protocol === 'https:') && href === `${origin}/`;
   const checked = checkedUrl('PUBLIC_URL', raw, shape, isOrigin);
-  return checked === undefined ? `http://localhost:${port}` : new URL(checked).origin;
+  if (checked !== undefined) return new URL(checked).origin;
+  // The port the system picks is known only once listening, after the issuer is fixed.
+  if (port === 0) throw new ConfigError('PORT=0 needs PUBLIC_URL: the issuer and its links would read http://localhost:0 (set PUBLIC_URL, or PORT to a port from 1 to 65535)');
+  return `http://localhost:${port}`;
 }
 
 function databaseUrl(env: NodeJS.ProcessEnv): string | undefined {
@@ -296,7 +299,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   const config: Config = Object.freeze({
     port,
     host: optional(env, 'HOST') ?? '0.0.0.0',
-    publicUrl: publicUrl(env, port),
+    // An overriding publicUrl stands in for PUBLIC_URL, so PORT=0 is not refused for want of one.
+    publicUrl: overrides.publicUrl ?? publicUrl(env, port),
     databaseUrl: databaseUrl(env),
     dataDir: resolve(optional(env, 'GATEHOUSE_DATA_DIR') ?? './data'),
     databasePoolMax: integer(env, 'DATABASE_POOL_MAX', 10, POSITIVE),

@@ -213,7 +213,7 @@ describe('gatehouse CLI on the embedded database', () => {
   it('a second server on the same data directory refuses to start', async () => {
     const second = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
       const child = spawn(process.execPath, [join(root, 'src/main.ts')], {
-        env: { ...process.env, DATABASE_URL: '', GATEHOUSE_DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'warn' },
+        env: { ...process.env, DATABASE_URL: '', GATEHOUSE_DATA_DIR: dataDir, PORT: '0', PUBLIC_URL: 'http://gatehouse.test', LOG_LEVEL: 'warn' },
         cwd: root,
       });
       let stderr = '';

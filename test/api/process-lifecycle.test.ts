@@ -107,7 +107,7 @@ describe('a signalled process', () => {
 describe('a database that cannot be reached at start', () => {
   /** DATABASE_URL at a port nothing listens on: the service says why in one JSON line and exits 1, no stack on stderr. */
   async function unreachable(env: Record<string, string>) {
-    const service = spawnService({ DATABASE_URL: `postgres://postgres@127.0.0.1:${await freePort()}/gatehouse`, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env });
+    const service = spawnService({ DATABASE_URL: `postgres://postgres@127.0.0.1:${await freePort()}/gatehouse`, PORT: '0', PUBLIC_URL: 'http://gatehouse.test', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env });
     expect(await service.exited).toBe(1);
     expect(service.stderr()).toBe('');
     const lines = service.stdout().trim().split('\n');

@@ -51,6 +51,7 @@ describe('a configured first operator', () => {
   const env = (email: string | undefined, password: string | undefined) =>
     loadConfig({
       PORT: '0',
+      PUBLIC_URL: 'http://gatehouse.test',
       ...(email === undefined ? {} : { GATEHOUSE_BOOTSTRAP_ADMIN_EMAIL: email }),
       ...(password === undefined ? {} : { GATEHOUSE_BOOTSTRAP_ADMIN_PASSWORD: password }),
     });

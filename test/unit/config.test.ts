@@ -129,9 +129,14 @@ describe('configuration accepted', () => {
     expect(config.redisUrl).toBe('rediss://:s3cret@cache:6380/2');
   });
 
-  it('accepts PORT=0 (any free port) and caches of 0 ms (off)', () => {
-    expect(loadConfig({ PORT: '0', API_KEY_CACHE_MS: '0', READ_CACHE_MS: '0' })).toMatchObject({ port: 0, apiKeyCacheMs: 0, readCacheMs: 0 });
-    expect(loadConfig({ PORT: '0' })).toMatchObject({ readCacheMs: 5_000 });
+  it('accepts PORT=0 (any free port) with a PUBLIC_URL, and caches of 0 ms (off)', () => {
+    const publicUrl = 'http://127.0.0.1:8080';
+    expect(loadConfig({ PORT: '0', PUBLIC_URL: publicUrl, API_KEY_CACHE_MS: '0', READ_CACHE_MS: '0' })).toMatchObject({ port: 0, publicUrl, apiKeyCacheMs: 0, readCacheMs: 0 });
+    expect(loadConfig({ PORT: '0', PUBLIC_URL: publicUrl })).toMatchObject({ readCacheMs: 5_000 });
+  });
+
+  it('refuses PORT=0 without a PUBLIC_URL: the issuer and every link would read localhost:0', () => {
+    expect(refusal({ PORT: '0' })).toBe('PORT=0 needs PUBLIC_URL: the issuer and its links would read http://localhost:0 (set PUBLIC_URL, or PORT to a port from 1 to 65535)');
   });
 });
 
