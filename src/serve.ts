@@ -4,7 +4,7 @@ import type { Config } from './config.ts';
 import { EmbeddedDatabaseInUse } from './db/embedded.ts';
 import { bootstrapOnFirstStart } from './first-start.ts';
 import { announceListening } from './log.ts';
-import { exitCannotStart } from './start-failure.ts';
+import { exitCannotStart, listenRefusal, logCannotStart } from './start-failure.ts';
 
 /** Relayed by npm, a primary, or the process group. */
 const RELAYED_SIGNAL_MS = 1_000;
@@ -27,7 +27,7 @@ export async function serve(config: Config): Promise<void> {
   try {
     await gatehouse.server.app.listen({ port: config.port, host: config.host });
   } catch (error) {
-    log.fatal({ err: error, port: config.port, host: config.host }, 'cannot listen');
+    logCannotStart(config, listenRefusal(error, config) ?? error);
     await gatehouse.close();
     process.exit(1);
   }

@@ -192,13 +192,15 @@ describe('a signalled process outside tests', () => {
 });
 
 describe('a port it cannot listen on', () => {
-  it('is one fatal log line and exit 1, with no stack trace on stderr', async () => {
+  it('is one fatal log line saying what to set, no stack, and exit 1', async () => {
     const { port, release } = await takenPort();
     try {
       const service = spawnService({ ...databaseEnv(), PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info', REDIS_URL: '' });
       expect(await service.exited).toBe(1);
-      expect(logLines(service)).toContainEqual(expect.objectContaining({ level: 60, msg: 'cannot listen', port }));
-      expect(service.stderr()).not.toMatch(/\n\s+at /);
+      const reason = `port ${port} is in use: set PORT to a free one`;
+      expect(logLines(service)).toEqual([expect.objectContaining({ level: 60, msg: `cannot start: ${reason}`, reason })]);
+      expect(logLines(service)[0]).not.toHaveProperty('err');
+      expect(service.stderr()).toBe('');
     } finally {
       await release();
     }
