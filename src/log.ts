@@ -56,6 +56,18 @@ function traceIds(): Record<string, string> {
   return context === undefined ? {} : { traceId: context.traceId, spanId: context.spanId };
 }
 
+/**
+ * The text serve.ts gives Fastify's own line per bound interface (http://127.0.0.1:3000, a LAN address), which the
+ * loggers drop: the hosted pages answer 421 there unless PUBLIC_URL names it, so announceListening says where to go.
+ */
+export const UNANNOUNCED_LISTEN_TEXT = 'fastify: listening on a bound interface (not announced)';
+
+const hooks: LoggerOptions['hooks'] = {
+  logMethod(args, method) {
+    if (args[0] !== UNANNOUNCED_LISTEN_TEXT) method.apply(this, args);
+  },
+};
+
 const PRETTY = { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' } };
 
 export function loggerOptions(level: string, pretty = false): LoggerOptions {
@@ -65,6 +77,7 @@ export function loggerOptions(level: string, pretty = false): LoggerOptions {
     level,
     serializers,
     mixin: traceIds,
+    hooks,
     ...(worker === undefined ? {} : { base: { pid: process.pid, hostname: hostname(), worker: worker.id } }),
     ...(pretty ? { transport: PRETTY } : {}),
   };

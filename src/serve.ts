@@ -3,7 +3,7 @@ import { startGatehouse, type Gatehouse } from './app.ts';
 import type { Config } from './config.ts';
 import { EmbeddedDatabaseInUse } from './db/embedded.ts';
 import { bootstrapOnFirstStart } from './first-start.ts';
-import { announceListening } from './log.ts';
+import { announceListening, UNANNOUNCED_LISTEN_TEXT } from './log.ts';
 import { exitCannotStart, listenRefusal, logCannotStart } from './start-failure.ts';
 
 /** Relayed by npm, a primary, or the process group. */
@@ -25,7 +25,7 @@ export async function serve(config: Config): Promise<void> {
   }
   const log = gatehouse.server.app.log;
   try {
-    await gatehouse.server.app.listen({ port: config.port, host: config.host });
+    await gatehouse.server.app.listen({ port: config.port, host: config.host, listenTextResolver: () => UNANNOUNCED_LISTEN_TEXT });
   } catch (error) {
     logCannotStart(config, listenRefusal(error, config) ?? error);
     await gatehouse.close();

@@ -70,6 +70,17 @@ async function answeredAcrossShutdown(service: SpawnedService, port: number, pat
 const settledWithin = (exited: SpawnedService['exited'], ms: number) =>
   Promise.race([exited, new Promise<'running'>((resolve) => setTimeout(() => resolve('running'), ms))]);
 
+describe('a started process', () => {
+  it('announces the PUBLIC_URL addresses, not the interfaces it binds (where the sign-in pages answer 421)', async () => {
+    const { service, port } = await started();
+    service.child.kill('SIGTERM');
+    expect(await service.exited).toBe(0);
+    const messages = logLines(service).map((line) => line.msg);
+    expect(messages).toContain(`Gatehouse is listening; GraphQL playground at http://localhost:${port}/graphql`);
+    expect(messages.filter((message) => message.includes('127.0.0.1'))).toEqual([]);
+  });
+});
+
 describe('a signalled process', () => {
   it('waits for a request in flight, but no longer than SHUTDOWN_TIMEOUT_MS: then it exits 1', async () => {
     const { service, port } = await started({ SHUTDOWN_TIMEOUT_MS: '1500' });
