@@ -177,7 +177,7 @@ function refusal(parsed: Exclude<ReturnType<typeof readArguments>, string>): str
 
 async function main(argv: string[]): Promise<number> {
   const parsed = readArguments(argv);
-  if (typeof parsed !== 'string' && parsed.values.help === true) {
+  if (typeof parsed !== 'string' && (parsed.values.help === true || parsed.positionals[0] === 'help')) {
     process.stdout.write(`${USAGE}\n`);
     return 0;
   }

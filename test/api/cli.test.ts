@@ -71,6 +71,14 @@ describe('gatehouse CLI on the embedded database', () => {
     }
   });
 
+  it('prints the usage on help or --help, exit code 0', async () => {
+    for (const argv of [['help'], ['--help'], ['bootstrap', '--help']]) {
+      const result = await run(argv, { GATEHOUSE_DATA_DIR: dataDir });
+      expect([result.code, result.stderr], argv.join(' ')).toEqual([0, '']);
+      expect(result.stdout).toMatch(/^usage: gatehouse /);
+    }
+  });
+
   it('refuses a malformed setting as the service does: one line naming it, exit code 1, nothing opened', async () => {
     const result = await run(['bootstrap', '--json'], { GATEHOUSE_DATA_DIR: dataDir, PUBLIC_URL: 'auth.example.com' });
     expect(result.code).toBe(1);
