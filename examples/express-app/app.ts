@@ -5,10 +5,11 @@
  *   node examples/express-app/app.ts      (after setup.ts; serves APP_URL, http://localhost:4000 by default)
  */
 import { randomUUID } from 'node:crypto';
+import type { Server } from 'node:http';
 import express, { type Request, type Response } from 'express';
 import { createRemoteJWKSet, errors, jwtVerify, type JWTPayload } from 'jose';
 import * as oidc from 'openid-client';
-import { readConfig, type SampleConfig } from './config.ts';
+import { CONFIG_FILE, noAnswer, readConfig, SampleRefused, type SampleConfig } from './config.ts';
 
 interface Session {
   /** Between /login and /callback: what the callback must match. */
@@ -185,9 +186,29 @@ export async function createSampleApp(config: SampleConfig): Promise<express.Exp
   return app;
 }
 
-if (import.meta.main) {
-  const config = readConfig();
-  const app = await createSampleApp(config);
-  const port = Number(new URL(config.appUrl).port || 80);
-  app.listen(port, () => console.log(`Express sample on ${config.appUrl}`));
+/**
+ * The command line: the sample listening on its APP_URL, or, when it cannot start (no gatehouse.local.json, Gatehouse
+ * not answering), what to do in one line on stderr and exit code 1.
+ */
+export async function startSample(configFile: URL = CONFIG_FILE): Promise<Server | 1> {
+  let config: SampleConfig | undefined;
+  let app: express.Express;
+  try {
+    config = readConfig(configFile);
+    app = await createSampleApp(config);
+  } catch (error) {
+    const reason = noAnswer(error);
+    if (reason !== undefined && config !== undefined) {
+      console.error(`sample: cannot reach Gatehouse at ${config.issuer} (${reason}): start it (npm start), or run npm run example:setup with GATEHOUSE_URL set to its PUBLIC_URL`);
+      return 1;
+    }
+    if (!(error instanceof SampleRefused)) throw error;
+    console.error(`sample: ${error.message}`);
+    return 1;
+  }
+  const { appUrl } = config;
+  const port = Number(new URL(appUrl).port || 80);
+  return app.listen(port, () => console.log(`Express sample on ${appUrl}`));
 }
+
+if (import.meta.main && (await startSample()) === 1) process.exitCode = 1;

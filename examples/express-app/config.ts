@@ -18,10 +18,29 @@ export interface SampleConfig {
 
 export const CONFIG_FILE = new URL('./gatehouse.local.json', import.meta.url);
 
-export function readConfig(): SampleConfig {
+/** What the command explains in one line, with no stack: its message says what to do. */
+export class SampleRefused extends Error {}
+
+export function readConfig(file: URL = CONFIG_FILE): SampleConfig {
   try {
-    return JSON.parse(readFileSync(CONFIG_FILE, 'utf8')) as SampleConfig;
+    return JSON.parse(readFileSync(file, 'utf8')) as SampleConfig;
   } catch {
-    throw new Error(`${CONFIG_FILE.pathname} is missing: run setup.ts first (README, "Quick start")`);
+    throw new SampleRefused(`${file.pathname} is missing: run npm run example:setup first (README, "Quick start")`);
   }
+}
+
+/**
+ * Where this app runs, as its callback and sign-out addresses are built and registered: `http://localhost:4000/` would
+ * make `//callback`, and a second client.
+ */
+export function appOrigin(appUrl: string): string {
+  if (!URL.canParse(appUrl)) throw new SampleRefused(`APP_URL must be an http(s) URL such as http://localhost:4000, got "${appUrl}"`);
+  return new URL(appUrl).origin;
+}
+
+/** Why fetch got no answer at all (ECONNREFUSED, ENOTFOUND, …), or undefined for any other error. */
+export function noAnswer(error: unknown): string | undefined {
+  if (!(error instanceof TypeError) || error.message !== 'fetch failed') return undefined;
+  const cause = error.cause as { code?: string; message?: string } | undefined;
+  return cause?.code ?? cause?.message ?? 'no answer';
 }

@@ -10,7 +10,7 @@
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { createGatehouseClient } from '@gatehouse/client';
-import { CONFIG_FILE, type SampleConfig } from './config.ts';
+import { appOrigin, CONFIG_FILE, noAnswer, SampleRefused, type SampleConfig } from './config.ts';
 
 export interface SetupOptions {
   readonly gatehouseUrl: string;
@@ -33,26 +33,31 @@ const API_IDENTIFIER = 'https://notes.example.com';
 const ROLE_KEY = 'notes-reader';
 const CLIENT_NAME = 'Express sample';
 
-/** Gatehouse refused a step: its message is the whole story, no stack needed. */
-export class SetupRefused extends Error {}
-
-/** The answer's data, or SetupRefused with the contract's message (`code`, `message`, `field`). */
+/** The answer's data, or SampleRefused with the contract's message (`code`, `message`, `field`). */
 function ok<T>(what: string, answer: { data?: T; error?: unknown; response: Response }): T {
   if (answer.data !== undefined) return answer.data;
-  throw new SetupRefused(`${what}: ${answer.response.status} ${JSON.stringify(answer.error)}`);
+  throw new SampleRefused(`${what}: ${answer.response.status} ${JSON.stringify(answer.error)}`);
 }
 
-/** Why fetch got no answer at all (ECONNREFUSED, ENOTFOUND, …), or undefined for any other error. */
-function noAnswer(error: unknown): string | undefined {
-  if (!(error instanceof TypeError) || error.message !== 'fetch failed') return undefined;
-  const cause = error.cause as { code?: string; message?: string } | undefined;
-  return cause?.code ?? cause?.message ?? 'no answer';
+/**
+ * The issuer Gatehouse reports, which the sample's sign-in (openid-client) and API (the `iss` claim) compare exactly:
+ * reached at another address than its PUBLIC_URL (127.0.0.1 for localhost), Gatehouse still names its PUBLIC_URL.
+ */
+async function issuerAt(gatehouseUrl: string): Promise<string> {
+  const answer = await fetch(`${gatehouseUrl}/.well-known/openid-configuration`);
+  if (!answer.ok) throw new SampleRefused(`read ${gatehouseUrl}/.well-known/openid-configuration: ${answer.status}`);
+  const { issuer } = (await answer.json()) as { issuer: string };
+  if (issuer !== gatehouseUrl) throw new SampleRefused(`Gatehouse at ${gatehouseUrl} names its issuer ${issuer}: set GATEHOUSE_URL to the service's PUBLIC_URL, ${issuer}`);
+  return issuer;
 }
 
-export async function setUp({ gatehouseUrl, apiKey, appUrl }: SetupOptions): Promise<SetupResult> {
-  const gatehouse = createGatehouseClient({ baseUrl: gatehouseUrl, apiKey });
+export async function setUp(options: SetupOptions): Promise<SetupResult> {
+  const { apiKey } = options;
+  const issuer = await issuerAt(options.gatehouseUrl.replace(/\/+$/, ''));
+  const appUrl = appOrigin(options.appUrl);
+  const gatehouse = createGatehouseClient({ baseUrl: issuer, apiKey });
   const [application] = ok('list applications', await gatehouse.GET('/applications', {})).data;
-  if (application === undefined) throw new SetupRefused('the key reaches no application');
+  if (application === undefined) throw new SampleRefused('the key reaches no application');
   const appId = application.id;
 
   // 409: it exists already (a second run).
@@ -103,7 +108,7 @@ export async function setUp({ gatehouseUrl, apiKey, appUrl }: SetupOptions): Pro
         );
   if (client.clientSecret == null) throw new Error('a web client has a secret');
   const config: SampleConfig = {
-    issuer: gatehouseUrl,
+    issuer,
     appUrl,
     clientId: client.clientId,
     clientSecret: client.clientSecret,
@@ -131,7 +136,7 @@ async function main(): Promise<number> {
       console.error(`setup: cannot reach Gatehouse at ${gatehouseUrl} (${reason}): start it (npm start), or set GATEHOUSE_URL to its address (its PUBLIC_URL)`);
       return 1;
     }
-    if (!(error instanceof SetupRefused)) throw error;
+    if (!(error instanceof SampleRefused)) throw error;
     console.error(`setup: ${error.message}`);
     return 1;
   }
