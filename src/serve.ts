@@ -31,10 +31,6 @@ export async function serve(config: Config): Promise<void> {
     await gatehouse.close();
     process.exit(1);
   }
-  if (cluster.isPrimary) {
-    await bootstrapOnFirstStart(gatehouse.services.orm, config, log);
-    announceListening(log, config);
-  }
 
   let stoppingSince: number | undefined;
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
@@ -59,5 +55,11 @@ export async function serve(config: Config): Promise<void> {
         },
       );
     });
+  }
+
+  // After the handlers: whoever waits for 'ready' (announceListening) may signal at once.
+  if (cluster.isPrimary) {
+    await bootstrapOnFirstStart(gatehouse.services.orm, config, log);
+    announceListening(log, config);
   }
 }
