@@ -5,7 +5,7 @@ import { createRequestContext, type RequestContext } from './context.ts';
 import { executeOwned } from './db/owned-sql.ts';
 import { RequestTransaction } from './db/request-transaction.ts';
 import { GatehouseError, invalid } from './errors.ts';
-import { assertPermissionChecked } from './graphql/authorize-operation.ts';
+import { checkedTenants } from './graphql/authorize-operation.ts';
 
 export const IDEMPOTENCY_TTL_HOURS = 24;
 export const REPLAYED_HEADER = 'idempotent-replayed';
@@ -101,12 +101,11 @@ function writeCanonicalJson(value: unknown, text: HashedText): void {
   }
 }
 
-/**
- * Not what it holds: a retry after a role is granted or widened is still the same request. The permission check runs
- * before any replay, so one whose permissions no longer allow the operation gets its 403, never the stored answer.
- */
-function effectivePrincipal({ credentialId, actor, tenantId }: Principal): string {
-  return requestFingerprint(credentialId, actor.type, actor.id, tenantId);
+/** Includes the permissions it holds now in each tenant acted in: the same API key with a narrower token is a new request. */
+async function effectivePrincipal(principal: Principal): Promise<string> {
+  const { credentialId, actor, tenantId } = principal;
+  const held = await Promise.all((await checkedTenants(principal)).map(async (tenant) => (await principal.permissionsIn(tenant)).allowed()));
+  return requestFingerprint(credentialId, actor.type, actor.id, tenantId, ...held);
 }
 
 /**
@@ -161,7 +160,7 @@ interface KeyRecord {
 const IN_PROGRESS_RETRY_AFTER_SECONDS = 1;
 
 /**
- * At most once per (principal, key) within 24 h, in PostgreSQL so every instance agrees; the same key on a
+ * At most once per (effective principal, key) within 24 h, in PostgreSQL so every instance agrees; the same key on a
  * different request is 409. Only after the permission check: a stored answer is served to no one it refuses.
  * Exactly once across crashes: the writes and the stored answer commit in one request transaction, which holds the key
  * (advisory lock; a concurrent repeat is 409 with Retry-After). A 5xx or 429 is rolled back unstored, so a retry runs again.
@@ -173,8 +172,7 @@ export async function withIdempotency(
   execute: (context: RequestContext) => Promise<StoredResponse>,
 ): Promise<StoredResponse & { replayed: boolean }> {
   const { services, principal, requestId } = context;
-  assertPermissionChecked(principal);
-  const caller = effectivePrincipal(principal);
+  const caller = await effectivePrincipal(principal);
   const record: KeyRecord = {
     owner: [principal.applicationId, principal.credentialId, storedKey(key, caller)],
     sealing: derivedKey(key, caller, 'response'),

@@ -144,9 +144,11 @@ async function decide(principal: Principal, rule: OperationRule, pathTenants: re
   return [...actsIn];
 }
 
-/** An error when no check was made: what serves a stored answer serves it to no one the check has not passed. */
-export function assertPermissionChecked(principal: Principal): void {
-  if (!decisions.has(principal)) throw new Error('the request’s permission check has not been made');
+/** An error when no check was made. */
+export async function checkedTenants(principal: Principal): Promise<readonly (string | null)[]> {
+  const decided = decisions.get(principal);
+  if (decided === undefined) throw new Error('the request’s permission check has not been made');
+  return decided.tenants;
 }
 
 /** null: left out or null. */
