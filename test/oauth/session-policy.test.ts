@@ -212,6 +212,7 @@ describe('the sessions list under a policy made stricter', () => {
     at(27);
     expect((await sessionsOf(hooli, userId)).map((session) => session.id)).toEqual([second!.id]);
     expect((await hooli.admin.get(`/sessions/${first!.id}`)).status).toBe(404);
+    expect((await hooli.admin.delete(`/sessions/${first!.id}`)).status).toBe(404);
     expect((await hooli.admin.get(`/sessions/${second!.id}`)).status).toBe(200);
   });
 });

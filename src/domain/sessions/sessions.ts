@@ -204,6 +204,8 @@ export async function currentAndNewestSessions(scope: Scope, userId: string, cur
  *  whole browser session ends, each sign-in audited. A grant's sign-in ends with its tokens. One statement; instances
  *  forget the Bearer tokens at once. */
 export async function revokeSession(scope: Scope, sessionId: string): Promise<boolean> {
+  // One the session policy has ended is 404, as its GET (underPolicy).
+  await getSession(scope, sessionId);
   await scope.transactional(async (em) => {
     const found = await findSession(scope, em, sessionId, ' for update of s');
     if ('grant' in found) {
