@@ -56,10 +56,8 @@ function traceIds(): Record<string, string> {
   return context === undefined ? {} : { traceId: context.traceId, spanId: context.spanId };
 }
 
-/**
- * The text serve.ts gives Fastify's own line per bound interface (http://127.0.0.1:3000, a LAN address), which the
- * loggers drop: the hosted pages answer 421 there unless PUBLIC_URL names it, so announceListening says where to go.
- */
+/** Fastify's line per bound interface, which the loggers drop: the hosted pages answer 421 at those addresses, so only
+ *  announceListening's PUBLIC_URL is shown. */
 export const UNANNOUNCED_LISTEN_TEXT = 'fastify: listening on a bound interface (not announced)';
 
 const hooks: LoggerOptions['hooks'] = {

@@ -64,11 +64,7 @@ export function registerRequestFacts(app: FastifyInstance): void {
 export const elapsedMs = (request: FastifyRequest, reply: FastifyReply): number =>
   request.receivedAt === undefined ? reply.elapsedTime : performance.now() - request.receivedAt;
 
-/**
- * A request the router refuses before any route (Fastify's frameworkErrors) runs none of a route's hooks: its facts and
- * time start here, its refusal is the one it is answered with, and `completed` (what onResponse does for the others)
- * runs once its answer is sent.
- */
+/** A request the router refuses before any route (frameworkErrors) runs no route hook: logged and measured here. */
 export function answerOutsideRoutes(request: FastifyRequest, reply: FastifyReply, completed: () => void): void {
   request.facts = {};
   request.receivedAt = performance.now();

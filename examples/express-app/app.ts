@@ -186,10 +186,7 @@ export async function createSampleApp(config: SampleConfig): Promise<express.Exp
   return app;
 }
 
-/**
- * The command line: the sample listening on its APP_URL, or, when it cannot start (no gatehouse.local.json, Gatehouse
- * not answering), what to do in one line on stderr and exit code 1.
- */
+/** When it cannot start (no gatehouse.local.json, Gatehouse not answering): one line on stderr and exit code 1. */
 export async function startSample(configFile: URL = CONFIG_FILE): Promise<Server | 1> {
   let config: SampleConfig | undefined;
   let app: express.Express;

@@ -18,7 +18,7 @@ export interface SampleConfig {
 
 export const CONFIG_FILE = new URL('./gatehouse.local.json', import.meta.url);
 
-/** What the command explains in one line, with no stack: its message says what to do. */
+/** Said in one line, no stack: its message says what to do. */
 export class SampleRefused extends Error {}
 
 export function readConfig(file: URL = CONFIG_FILE): SampleConfig {
@@ -29,16 +29,13 @@ export function readConfig(file: URL = CONFIG_FILE): SampleConfig {
   }
 }
 
-/**
- * Where this app runs, as its callback and sign-out addresses are built and registered: `http://localhost:4000/` would
- * make `//callback`, and a second client.
- */
+/** The origin alone: `http://localhost:4000/` would make `//callback`, and register a second client. */
 export function appOrigin(appUrl: string): string {
   if (!URL.canParse(appUrl)) throw new SampleRefused(`APP_URL must be an http(s) URL such as http://localhost:4000, got "${appUrl}"`);
   return new URL(appUrl).origin;
 }
 
-/** Why fetch got no answer at all (ECONNREFUSED, ENOTFOUND, …), or undefined for any other error. */
+/** ECONNREFUSED, ENOTFOUND, …: undefined for an error other than no answer at all. */
 export function noAnswer(error: unknown): string | undefined {
   if (!(error instanceof TypeError) || error.message !== 'fetch failed') return undefined;
   const cause = error.cause as { code?: string; message?: string } | undefined;

@@ -33,16 +33,12 @@ const API_IDENTIFIER = 'https://notes.example.com';
 const ROLE_KEY = 'notes-reader';
 const CLIENT_NAME = 'Express sample';
 
-/** The answer's data, or SampleRefused with the contract's message (`code`, `message`, `field`). */
 function ok<T>(what: string, answer: { data?: T; error?: unknown; response: Response }): T {
   if (answer.data !== undefined) return answer.data;
   throw new SampleRefused(`${what}: ${answer.response.status} ${JSON.stringify(answer.error)}`);
 }
 
-/**
- * The issuer Gatehouse reports, which the sample's sign-in (openid-client) and API (the `iss` claim) compare exactly:
- * reached at another address than its PUBLIC_URL (127.0.0.1 for localhost), Gatehouse still names its PUBLIC_URL.
- */
+/** openid-client and the API's `iss` check compare it exactly; Gatehouse names its PUBLIC_URL at any address. */
 async function issuerAt(gatehouseUrl: string): Promise<string> {
   const answer = await fetch(`${gatehouseUrl}/.well-known/openid-configuration`);
   if (!answer.ok) throw new SampleRefused(`read ${gatehouseUrl}/.well-known/openid-configuration: ${answer.status}`);

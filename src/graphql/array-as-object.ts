@@ -2,10 +2,8 @@ import { getNullableType, isInputObjectType, isListType, type GraphQLInputType }
 
 type Segment = string | number;
 
-/** Memoized per type. */
 const typesHoldingObjects = new WeakMap<GraphQLInputType, boolean>();
 
-/** Whether a value of `type` may hold an input object anywhere. */
 export function holdsInputObjects(type: GraphQLInputType): boolean {
   let holds = typesHoldingObjects.get(type);
   if (holds === undefined) {

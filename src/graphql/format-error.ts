@@ -4,20 +4,14 @@ import { refusalOfDatabase } from '../domain/db-errors.ts';
 import { GatehouseError, INTERNAL_ERROR, STATUS_BY_CODE, toGraphQLErrorBody, type GraphQLErrorBody } from '../errors.ts';
 import { readInputRefusal } from './input-refusals.ts';
 
-/**
- * Client input refused before any resolver ran, and the input named when the refusal names none: the document, or the
- * variables as a whole.
- */
+/** Refused before any resolver ran: the spec has every validation error name a field, so one naming none gets one. */
 const INPUT_FIELDS: ReadonlyMap<unknown, string> = new Map([
   ['GRAPHQL_PARSE_FAILED', 'query'],
   ['GRAPHQL_VALIDATION_FAILED', 'query'],
   ['BAD_USER_INPUT', 'variables'],
 ]);
 
-/**
- * A request Apollo cannot run at all (no query, a batch, CSRF prevention, an unselected operation, APQ), named by what
- * was wrong with it.
- */
+/** A request Apollo cannot run at all (no query, a batch, CSRF prevention, an unselected operation, APQ). */
 const REQUEST_FIELDS: ReadonlyMap<unknown, string> = new Map([
   ['BAD_REQUEST', 'request'],
   ['OPERATION_RESOLUTION_FAILURE', 'operationName'],

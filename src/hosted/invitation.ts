@@ -245,11 +245,8 @@ export function registerInvitationPage(app: FastifyInstance, services: Services,
   const surfaceOf = (request: FastifyRequest): Promise<Surface | null> =>
     services.surfaces.forRequest(request.headers.host, (request.params as SurfaceParams).tenantRef, request.raw.url);
 
-  /**
-   * A pending invitation's link brought to its own tenant's surface as another tenancy configuration had it (the service's,
-   * or `/t/{its tenant}`) moves to its link as the configuration has it now, with the same token, which is the secret:
-   * a change of `authIsolation` leaves mailed links working. Another tenant's or application's surface is refused.
-   */
+  /** A change of `authIsolation` leaves mailed links working: one on its tenant's former surface moves to the current
+   *  one with the same token. Another tenant's or application's surface is refused. */
   async function misplaced(request: FastifyRequest, invitation: Invitation, application: InvitationApplication, refusal: Refusal, look: PageLook): Promise<Error> {
     const { applicationId, tenantId } = invitation;
     const tenantRef = (request.params as SurfaceParams).tenantRef;

@@ -60,6 +60,14 @@ async function createUser(of: Application, email: string, tenantId: string, isol
   return created.body.id as string;
 }
 
+/** A new application with one tenant (its session policy `policy` when given) and a user of that tenant. */
+async function userOfNew(tenantName: string, email: string, policy?: Record<string, unknown>) {
+  const of = await application();
+  const tenant = await app.createTenant(tenantName, of.bootstrap);
+  if (policy !== undefined) await putSessionPolicy(of, policy);
+  return { of, tenant, userId: await createUser(of, email, tenant) };
+}
+
 /** A browser signed in as `userId` to `tenantId`, and the client's tokens (with a refresh token). */
 interface SignedIn {
   readonly browser: TestBrowser;
@@ -162,9 +170,7 @@ describe('the browser session', () => {
 
 describe('a policy made stricter', () => {
   it('ends the sessions and refresh tokens made under the looser one at their next use', async () => {
-    const hooli = await application();
-    const tenant = await app.createTenant('Hooli', hooli.bootstrap);
-    const userId = await createUser(hooli, 'long@hooli.example', tenant);
+    const { of: hooli, tenant, userId } = await userOfNew('Hooli', 'long@hooli.example');
     const at = clock();
     const { browser, refreshToken } = await signIn(hooli, userId, tenant);
     const second = await signIn(hooli, userId, tenant, new TestBrowser());
@@ -192,9 +198,7 @@ describe('a policy made stricter', () => {
 
 describe('the sessions list under a policy made stricter', () => {
   it('shows the ends the policy gives now, before the next use saves them, and no sign-in it has ended', async () => {
-    const hooli = await application();
-    const tenant = await app.createTenant('Hooli', hooli.bootstrap);
-    const userId = await createUser(hooli, 'listed@hooli.example', tenant);
+    const { of: hooli, tenant, userId } = await userOfNew('Hooli', 'listed@hooli.example');
     const at = clock();
     const start = Date.now();
     await signIn(hooli, userId, tenant);
@@ -341,10 +345,7 @@ describe('singleSession', () => {
 
 describe('singleSession and a grant no browser session holds', () => {
   it('a new sign-in ends an offline grant whose browser session lapsed, and its refresh tokens', async () => {
-    const hooli = await application();
-    const tenant = await app.createTenant('Hooli', hooli.bootstrap);
-    await putSessionPolicy(hooli, { singleSession: true, idleTimeoutMinutes: 10, absoluteTimeoutMinutes: 60 });
-    const userId = await createUser(hooli, 'one@hooli.example', tenant);
+    const { of: hooli, tenant, userId } = await userOfNew('Hooli', 'one@hooli.example', { singleSession: true, idleTimeoutMinutes: 10, absoluteTimeoutMinutes: 60 });
     const at = clock();
     const first = await signIn(hooli, userId, tenant);
     at(8);
@@ -361,10 +362,7 @@ describe('singleSession and a grant no browser session holds', () => {
 
 describe('singleSession and an expired session not yet swept', () => {
   it('a sign-in records no revocation of the expired session: it had already ended', async () => {
-    const globex = await application();
-    const tenant = await app.createTenant('Globex', globex.bootstrap);
-    await putSessionPolicy(globex, { singleSession: true, idleTimeoutMinutes: 10, absoluteTimeoutMinutes: 25 });
-    const userId = await createUser(globex, 'lapsed@globex.example', tenant);
+    const { of: globex, tenant, userId } = await userOfNew('Globex', 'lapsed@globex.example', { singleSession: true, idleTimeoutMinutes: 10, absoluteTimeoutMinutes: 25 });
     const at = clock();
     await signIn(globex, userId, tenant);
     const [lapsed] = await sessionsOf(globex, userId);

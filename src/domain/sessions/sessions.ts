@@ -102,11 +102,11 @@ function scopedGrantSignIns(scope: Scope, where: string, params: unknown[]): Own
   return ownedSql(scope.applicationId, sql, all);
 }
 
-/** A listed row, with what the session policy judges it by: its user's pool and, for a browser session, its sign-in. */
+/** With what the session policy judges a browser session by: its user's pool and its sign-in. */
 type ListedRow = SessionRow & { grant_id: string | null; pool_id: string; login_ts: number | null };
 
 /** Keyset on the id (UUIDv7: the sign-in's time), browser sessions' and grants' alike; `userId`: 404 when not in the scope.
- *  A browser session's end is the policy's as it is now (underPolicy): one it has ended is not listed, though its rows stand. */
+ *  Rows the policy has ended since their last save are skipped (underPolicy). */
 export async function listSessions(scope: Scope, args: PageArgs & { userId?: string }): Promise<Page<SessionView>> {
   const size = pageSize(args);
   if (args.userId !== undefined) await getUser(scope, args.userId);
@@ -128,7 +128,6 @@ export async function listSessions(scope: Scope, args: PageArgs & { userId?: str
   return { data, next: standing.length > size && last !== undefined ? scope.services.cursors.encode(list, last.id) : null };
 }
 
-/** `id`: that one sign-in; `after`: the keyset's. */
 function listedRows(scope: Scope, only: { userId?: string | undefined; id?: string; after?: string | undefined }, limit: number): Promise<ListedRow[]> {
   const browsers = scoped(scope, '', []);
   const grants = scopedGrantSignIns(scope, '', []);
@@ -149,9 +148,8 @@ function listedRows(scope: Scope, only: { userId?: string | undefined; id?: stri
   );
 }
 
-/** A browser session's end by the session policy as it is now, which the OP judges each use by (findAccount): before the
- *  stored end when the policy was made stricter since the last save; undefined once passed. A grant's sign-in stands while
- *  a token of it does: an access token its lifetime, a refresh token judged at its use (endedByPolicy). */
+/** The OP judges each use by the policy as it is now (findAccount), so a stricter one ends a browser session before
+ *  its stored end; undefined once ended. A grant's sign-in stands while a token of it does. */
 async function underPolicy(scope: Scope, row: ListedRow, now: Date): Promise<SessionView | undefined> {
   if (row.grant_id !== null) return grantView(row);
   const listed = view(row);
@@ -204,7 +202,7 @@ export async function currentAndNewestSessions(scope: Scope, userId: string, cur
  *  whole browser session ends, each sign-in audited. A grant's sign-in ends with its tokens. One statement; instances
  *  forget the Bearer tokens at once. */
 export async function revokeSession(scope: Scope, sessionId: string): Promise<boolean> {
-  // One the session policy has ended is 404, as its GET (underPolicy).
+  // 404 for one the policy has ended, as its GET.
   await getSession(scope, sessionId);
   await scope.transactional(async (em) => {
     const found = await findSession(scope, em, sessionId, ' for update of s');

@@ -135,7 +135,6 @@ export async function verifyCredentials(target: SignInTarget, email: unknown, pa
   return unverified ? { ok: false, unverified } : { ok: false };
 }
 
-/** How a proven first factor is recorded (recordProven). */
 export type FactorRecord = Pick<SignInAttempt, 'method' | 'amr' | 'upstream' | 'providerId'>;
 
 export const PASSWORD_RECORD: FactorRecord = { method: 'password' };
