@@ -101,11 +101,21 @@ function writeCanonicalJson(value: unknown, text: HashedText): void {
   }
 }
 
-/** Includes the permissions it holds now in each tenant acted in: the same API key with a narrower token is a new request. */
-async function effectivePrincipal(principal: Principal): Promise<string> {
-  const { credentialId, actor, tenantId } = principal;
-  const held = await Promise.all((await checkedTenants(principal)).map(async (tenant) => (await principal.permissionsIn(tenant)).allowed()));
-  return requestFingerprint(credentialId, actor.type, actor.id, tenantId, ...held);
+/** What the caller holds now in each tenant the request acts in (after a Bearer token's narrowing), by tenant. */
+type HeldPermissions = Record<string, readonly string[]>;
+
+async function heldPermissions(principal: Principal): Promise<HeldPermissions> {
+  const tenants = await checkedTenants(principal);
+  const lists = await Promise.all(tenants.map(async (tenant) => (await principal.permissionsIn(tenant)).allowed()));
+  return Object.fromEntries(tenants.map((tenant, index) => [tenant ?? '', lists[index] ?? []]));
+}
+
+/** A replay may reveal no more than the first answer's caller could see: only to one who holds at least what it held. */
+function holdsAtLeast(now: HeldPermissions, then: HeldPermissions): boolean {
+  return Object.entries(then).every(([tenant, permissions]) => {
+    const held = new Set(now[tenant]);
+    return permissions.every((permission) => held.has(permission));
+  });
 }
 
 /**
@@ -143,25 +153,53 @@ function unseal(stored: string, key: Buffer): unknown {
 }
 
 interface StoredRecord {
+  key: string;
   request_hash: string;
   status_code: number;
   response_body: string | null;
 }
 
-interface KeyRecord {
-  readonly owner: readonly [applicationId: string, credentialId: string, storedKey: string];
+/** Where one caller's answer to one Idempotency-Key is kept, and how it is read. */
+interface Keying {
+  readonly storedKey: string;
   readonly sealing: Buffer;
   readonly fingerprint: string;
-  /** The request as releases before the keyed hash stored it: their records still replay until they expire (24 h). */
-  readonly earlierFingerprint: string;
+}
+
+interface KeyRecord {
+  readonly applicationId: string;
+  readonly credentialId: string;
+  /** The credential, whom it acts as and its tenant; the body sealed with the permissions held when it was answered. */
+  readonly current: Keying;
+  readonly held: HeldPermissions;
+  /**
+   * Where releases before 2026-12-04 kept it, keyed by the permissions held too, their bodies alone; those before
+   * 2026-12-03 with the request's plain hash. Their records replay until they expire (24 h).
+   */
+  readonly earlier: Keying & { readonly plainFingerprint: string };
+}
+
+/** A new record's sealed body. */
+interface SealedAnswer {
+  held: HeldPermissions;
+  body?: unknown;
+}
+
+function keying(key: string, caller: string, fingerprint: string): Keying {
+  return {
+    storedKey: storedKey(key, caller),
+    sealing: derivedKey(key, caller, 'response'),
+    fingerprint: requestHash(fingerprint, key, caller),
+  };
 }
 
 /** A write holds its key for its own duration only. */
 const IN_PROGRESS_RETRY_AFTER_SECONDS = 1;
 
 /**
- * At most once per (effective principal, key) within 24 h, in PostgreSQL so every instance agrees; the same key on a
- * different request is 409. Only after the permission check: a stored answer is served to no one it refuses.
+ * At most once per (caller, key) within 24 h, in PostgreSQL so every instance agrees; the same key on a different
+ * request is 409, and so is a repeat from a caller that holds less than it did (a replay skips the operation's own
+ * checks of what it holds). Only after the permission check: a stored answer is served to no one it refuses.
  * Exactly once across crashes: the writes and the stored answer commit in one request transaction, which holds the key
  * (advisory lock; a concurrent repeat is 409 with Retry-After). A 5xx or 429 is rolled back unstored, so a retry runs again.
  */
@@ -172,17 +210,20 @@ export async function withIdempotency(
   execute: (context: RequestContext) => Promise<StoredResponse>,
 ): Promise<StoredResponse & { replayed: boolean }> {
   const { services, principal, requestId } = context;
-  const caller = await effectivePrincipal(principal);
+  const { applicationId, credentialId, actor, tenantId } = principal;
+  const held = await heldPermissions(principal);
+  const caller = requestFingerprint(credentialId, actor.type, actor.id, tenantId);
+  const earlierCaller = requestFingerprint(credentialId, actor.type, actor.id, tenantId, ...Object.values(held));
   const record: KeyRecord = {
-    owner: [principal.applicationId, principal.credentialId, storedKey(key, caller)],
-    sealing: derivedKey(key, caller, 'response'),
-    fingerprint: requestHash(fingerprint, key, caller),
-    earlierFingerprint: fingerprint,
+    applicationId,
+    credentialId,
+    current: keying(key, caller, fingerprint),
+    held,
+    earlier: { ...keying(key, earlierCaller, fingerprint), plainFingerprint: fingerprint },
   };
   const em = services.orm.em.fork();
   await purgeNowAndThen(em);
   // One index range of the primary key.
-  const [applicationId, credentialId] = record.owner;
   await executeOwned(
     em,
     applicationId,
@@ -235,19 +276,26 @@ async function store(em: EntityManager, record: KeyRecord, response: StoredRespo
     `insert into idempotency_record (application_id, credential_id, key, request_hash, status_code, response_body) values (?, ?, ?, ?, ?, ?)
        on conflict (application_id, credential_id, key) do update
          set request_hash = excluded.request_hash, status_code = excluded.status_code, response_body = excluded.response_body, created_at = now()`,
-    [...record.owner, record.fingerprint, response.status, response.body === undefined ? null : seal(response.body, record.sealing)],
+    [
+      record.applicationId,
+      record.credentialId,
+      record.current.storedKey,
+      record.current.fingerprint,
+      response.status,
+      seal({ held: record.held, body: response.body } satisfies SealedAnswer, record.current.sealing),
+    ],
   );
 }
 
 /** An expired one, not yet deleted, is overwritten by the next answer. */
 async function findAnswer(em: EntityManager, record: KeyRecord): Promise<StoredRecord | undefined> {
-  const [applicationId, credentialId, storedKey] = record.owner;
   const [row] = await executeOwned<StoredRecord[]>(
     em,
-    applicationId,
-    `select request_hash, status_code, response_body from idempotency_record
-      where @owner and credential_id = ? and key = ? and created_at >= now() - interval '${IDEMPOTENCY_TTL_HOURS} hours'`,
-    [credentialId, storedKey],
+    record.applicationId,
+    `select key, request_hash, status_code, response_body from idempotency_record
+      where @owner and credential_id = ? and key in (?, ?) and created_at >= now() - interval '${IDEMPOTENCY_TTL_HOURS} hours'
+      order by key = ? desc limit 1`,
+    [record.credentialId, record.current.storedKey, record.earlier.storedKey, record.current.storedKey],
   );
   return row;
 }
@@ -258,17 +306,29 @@ async function findAnswer(em: EntityManager, record: KeyRecord): Promise<StoredR
  */
 async function holdKey(em: EntityManager, record: KeyRecord): Promise<boolean> {
   const [row] = await em.execute<{ held: boolean }[]>('select pg_try_advisory_xact_lock(hashtextextended(?, 0)) as held', [
-    `idempotency:${record.owner.join(':')}`,
+    `idempotency:${record.applicationId}:${record.credentialId}:${record.current.storedKey}`,
   ]);
   return row?.held === true;
 }
 
 function replay(stored: StoredRecord, record: KeyRecord): StoredResponse & { replayed: true } {
-  if (stored.request_hash !== record.fingerprint && stored.request_hash !== record.earlierFingerprint) {
+  const earlier = stored.key === record.earlier.storedKey;
+  const { fingerprint, sealing } = earlier ? record.earlier : record.current;
+  if (stored.request_hash !== fingerprint && !(earlier && stored.request_hash === record.earlier.plainFingerprint)) {
     throw new GatehouseError('idempotency_conflict', 'This Idempotency-Key was used for a different request');
   }
-  const body: unknown = stored.response_body === null ? undefined : unseal(stored.response_body, record.sealing);
-  return { status: stored.status_code, body, replayed: true };
+  if (earlier) {
+    const body: unknown = stored.response_body === null ? undefined : unseal(stored.response_body, sealing);
+    return { status: stored.status_code, body, replayed: true };
+  }
+  const answer = unseal(stored.response_body ?? '', sealing) as SealedAnswer;
+  if (!holdsAtLeast(record.held, answer.held)) {
+    throw new GatehouseError(
+      'idempotency_conflict',
+      'This Idempotency-Key was answered to this caller when it held permissions it no longer holds; send the request with a new key',
+    );
+  }
+  return { status: stored.status_code, body: answer.body, replayed: true };
 }
 
 const PURGE_EVERY_MS = 10 * 60_000;

@@ -361,7 +361,8 @@ export function buildOpenApiDocument(schema: GraphQLSchema, publicUrl: string, r
           name: 'Idempotency-Key',
           in: 'header',
           required: false,
-          description: 'A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`.',
+          description:
+            'A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`.',
           schema: { type: 'string', format: 'uuid' },
         },
       },

@@ -3,10 +3,10 @@ import { startTestApp, type TestApp } from '../support/app.ts';
 import { TestRoles } from '../support/roles.ts';
 
 /**
- * A stored response answers to the effective principal that made it (src/idempotency.ts): the credential, the user
- * it acts as, its tenant and its permissions (after a Bearer token's narrowing) in the tenant the request acts in. The
- * permission check comes before any replay, on both transports, and the same Idempotency-Key from a narrower principal
- * is a new request: either way a principal refused gets its own 403, never the stored secret.
+ * A stored response answers to the caller that made it (src/idempotency.ts): the credential, the user it acts as and
+ * its tenant, as long as it holds at least the permissions it held then (after a Bearer token's narrowing) in the tenants
+ * the request acts in. The permission check comes before any replay, on both transports; a caller refused gets its own
+ * 403 and one that holds less than it did a 409, never the stored secret.
  */
 let app: TestApp;
 let roles: TestRoles;
@@ -61,7 +61,7 @@ describe('Idempotency-Key and the effective principal (REST)', () => {
     expect((await app.as({ apiKey: rotated.body.secret }).get('/users')).status).toBe(200);
   });
 
-  it('a user who may still rotate but no longer holds what the key grants gets the 403 a new request gets, not the secret', async () => {
+  it('a user who may still rotate but holds less than it did gets 409, not the secret, and nothing runs again', async () => {
     const user = (await app.http.post('/users', { email: 'narrowed@example.com' })).body.id;
     const role = await roles.create('narrowed-rotator', ['api_keys:write', 'api_keys:read', 'users:read']);
     await roles.assign({ type: 'user', id: user }, role);
@@ -71,9 +71,28 @@ describe('Idempotency-Key and the effective principal (REST)', () => {
     // The key grants users:read, which the user no longer holds: a rotation is no longer theirs to make.
     await roles.setPermissions(role, ['api_keys:write', 'api_keys:read']);
     const retry = await (await keyWithToken(user)).post(`/api-keys/${target.id}/rotate`, undefined, withKey(idempotencyKey));
-    expect(retry.status).toBe(403);
+    expect(retry.status).toBe(409);
+    expect(retry.body).toEqual({ code: 'idempotency_conflict', message: expect.stringContaining('no longer holds') });
     expect(retry.headers.get('idempotent-replayed')).toBeNull();
-    expect(JSON.stringify(retry.body)).not.toContain('secret');
+    // Unkeyed, the rotation is refused as the key grants what the user no longer holds.
+    expect((await (await keyWithToken(user)).post(`/api-keys/${target.id}/rotate`)).status).toBe(403);
+  });
+
+  it('a retry after a role is granted replays the first answer: one tenant is created', async () => {
+    const user = (await app.http.post('/users', { email: `creator-${crypto.randomUUID()}@example.com` })).body.id;
+    await roles.assign({ type: 'user', id: user }, await roles.create(`creator-${crypto.randomUUID()}`, ['tenants:write', 'tenants:read']));
+    const client = app.as({ bearer: await app.mintAccessToken({ sub: user, app_id: app.root.applicationId }) });
+    const idempotencyKey = crypto.randomUUID();
+    const input = { name: `Created once ${idempotencyKey}` };
+    const created = await client.post(`/applications/${app.root.applicationId}/tenants`, input, withKey(idempotencyKey));
+    expect(created.status).toBe(201);
+    await roles.assign({ type: 'user', id: user }, await roles.id('reader'));
+    const retried = await client.post(`/applications/${app.root.applicationId}/tenants`, input, withKey(idempotencyKey));
+    expect(retried.status).toBe(201);
+    expect(retried.headers.get('idempotent-replayed')).toBe('true');
+    expect(retried.body).toEqual(created.body);
+    const named = ((await app.http.get(`/applications/${app.root.applicationId}/tenants?pageSize=100`)).body.data as { name: string }[]).filter((tenant) => tenant.name === input.name);
+    expect(named).toHaveLength(1);
   });
 
   it('the same effective principal still gets the replay, with another token of the same user too', async () => {
@@ -204,7 +223,7 @@ describe('Idempotency-Key after the permission check (GraphQL)', () => {
     expect((await app.as({ apiKey: secret }).get('/users')).status).toBe(200);
   });
 
-  it('is the same principal as long as what it holds in the tenant it acts in is unchanged, whatever it holds application-wide', async () => {
+  it('replays to a caller holding at least what it held in the tenant it acts in, whatever it holds application-wide', async () => {
     const { client, userId, applicationWide } = await tenantMember(await roles.create('rotator', ['api_keys:write', 'users:read']));
     const target = await keyInA();
     const variables = { a: app.root.applicationId, t: tenantA, keyId: target.id };
@@ -219,12 +238,10 @@ describe('Idempotency-Key after the permission check (GraphQL)', () => {
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
     expect(replay.body).toEqual(rotated.body);
 
-    // More in A, still allowed: another principal, whose request is a new one.
+    // More in A: the same caller, whose retry replays.
     await roles.assign({ type: 'user', id: userId }, await roles.create('role_reader', ['roles:read']), tenantA);
-    const another = await client.graphql(rotateIn, variables, withKey(idempotencyKey));
-    expect(another.status).toBe(200);
-    expect(another.headers.get('idempotent-replayed')).toBeNull();
-    expect(another.body.data?.rotateApiKey.secret).toMatch(/^ghk_/);
-    expect(another.body).not.toEqual(rotated.body);
+    const widened = await client.graphql(rotateIn, variables, withKey(idempotencyKey));
+    expect(widened.headers.get('idempotent-replayed')).toBe('true');
+    expect(widened.body).toEqual(rotated.body);
   });
 });

@@ -1,4 +1,6 @@
+import { createCipheriv, createHash, createHmac, hkdfSync, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ALL_PERMISSIONS } from '../../src/auth/permissions.ts';
 import { requestFingerprint } from '../../src/idempotency.ts';
 import { expandRoutes } from '../../src/rest/routes.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
@@ -26,6 +28,26 @@ const postGraphQL = (body: object | string, idempotencyKey: string) =>
     raw: typeof body === 'string' ? body : JSON.stringify(body),
     headers: { 'content-type': 'application/json', ...withKey(idempotencyKey).headers },
   });
+/**
+ * The record releases before 2026-12-04 kept for the bootstrap key (`*`, application-wide): keyed by the credential,
+ * the key it acts as, no tenant and every permission, its body sealed alone. Written out here as those releases did.
+ */
+function earlierRelease(idempotencyKey: string, credentialId: string, fingerprint: string) {
+  const caller = requestFingerprint(credentialId, 'api_key', credentialId.slice('api_key:'.length), null, ALL_PERMISSIONS);
+  const hex = createHash('sha256').update(`idempotency-key\0${caller}\0${idempotencyKey}`).digest('hex');
+  const derived = (purpose: string) => Buffer.from(hkdfSync('sha256', idempotencyKey, caller, `gatehouse idempotency ${purpose}`, 32));
+  return {
+    key: `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`,
+    keyedHash: createHmac('sha256', derived('request')).update(fingerprint).digest('hex'),
+    plainHash: fingerprint,
+    seal(body: unknown): string {
+      const iv = randomBytes(12);
+      const cipher = createCipheriv('aes-256-gcm', derived('response'), iv);
+      const sealed = Buffer.concat([cipher.update(JSON.stringify(body), 'utf8'), cipher.final(), cipher.getAuthTag()]);
+      return `v1.${iv.toString('base64url')}.${sealed.toString('base64url')}`;
+    },
+  };
+}
 const apiKeysNamed = async (name: string) =>
   ((await app.http.get('/api-keys?pageSize=100')).body.data as { name: string }[]).filter((key) => key.name === name).length;
 
@@ -97,17 +119,27 @@ describe('Idempotency-Key on REST writes', () => {
     expect(otherPassword.body.code).toBe('idempotency_conflict');
   });
 
-  it('still replays a record stored by a release that kept the request’s plain hash, until it expires', async () => {
-    const idempotencyKey = crypto.randomUUID();
-    const input = { name: 'Stored by an earlier release', permissions: ['users:read'] };
-    const first = await app.http.post('/api-keys', input, withKey(idempotencyKey));
-    expect(first.status).toBe(201);
-    await app.sql('update idempotency_record set request_hash = ? where created_at = (select max(created_at) from idempotency_record)', [
-      requestFingerprint('POST', '/api-keys', { input }),
-    ]);
-    const retried = await app.http.post('/api-keys', input, withKey(idempotencyKey));
-    expect(retried.headers.get('idempotent-replayed')).toBe('true');
-    expect(retried.body).toEqual(first.body);
+  it('still replays a record stored by an earlier release, with the request’s keyed or plain hash, until it expires', async () => {
+    for (const hashed of ['keyed', 'plain'] as const) {
+      const idempotencyKey = crypto.randomUUID();
+      const input = { name: `Stored by an earlier release (${hashed})`, permissions: ['users:read'] };
+      const first = await app.http.post('/api-keys', input, withKey(idempotencyKey));
+      expect(first.status).toBe(201);
+      const [row] = await app.sql<{ key: string; credential_id: string }>(
+        'select key, credential_id from idempotency_record order by created_at desc limit 1',
+      );
+      const earlier = earlierRelease(idempotencyKey, row!.credential_id, requestFingerprint('POST', '/api-keys', { input }));
+      await app.sql('update idempotency_record set key = ?, request_hash = ?, response_body = ? where key = ?', [
+        earlier.key,
+        hashed === 'keyed' ? earlier.keyedHash : earlier.plainHash,
+        earlier.seal(first.body),
+        row!.key,
+      ]);
+      const retried = await app.http.post('/api-keys', input, withKey(idempotencyKey));
+      expect(retried.headers.get('idempotent-replayed')).toBe('true');
+      expect(retried.body).toEqual(first.body);
+      expect(await apiKeysNamed(input.name)).toBe(1);
+    }
   });
 
   it('refuses a key that is not a UUID on a create, over REST as over GraphQL, and creates nothing', async () => {

@@ -7799,7 +7799,7 @@ export interface components {
         };
     };
     parameters: {
-        /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+        /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
         IdempotencyKey: string;
     };
     requestBodies: never;
@@ -7864,7 +7864,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -7910,7 +7910,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -7956,7 +7956,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -7998,7 +7998,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -8129,7 +8129,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -8252,7 +8252,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -8292,7 +8292,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -8451,7 +8451,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -8533,7 +8533,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -8574,7 +8574,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -8842,7 +8842,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -8939,7 +8939,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -9039,7 +9039,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -9121,7 +9121,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -9161,7 +9161,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -9243,7 +9243,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -9284,7 +9284,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -9368,7 +9368,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -9410,7 +9410,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -9458,7 +9458,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -9500,7 +9500,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -9543,7 +9543,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -9587,7 +9587,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -9629,7 +9629,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -9672,7 +9672,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -9716,7 +9716,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -9758,7 +9758,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -9801,7 +9801,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -9845,7 +9845,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -9887,7 +9887,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -9930,7 +9930,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -10112,7 +10112,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -10153,7 +10153,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -10195,7 +10195,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -10283,7 +10283,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -10369,7 +10369,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -10457,7 +10457,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -10632,7 +10632,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -10687,7 +10687,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -10745,7 +10745,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -10839,7 +10839,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -10915,7 +10915,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -10993,7 +10993,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -11079,7 +11079,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -11175,7 +11175,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -11274,7 +11274,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -11326,7 +11326,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -11377,7 +11377,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -11431,7 +11431,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -11521,7 +11521,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -11597,7 +11597,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -11675,7 +11675,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -11717,7 +11717,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -11764,7 +11764,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -11812,7 +11812,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -11905,7 +11905,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -11995,7 +11995,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -12089,7 +12089,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -12136,7 +12136,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -12176,7 +12176,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -12217,7 +12217,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -12303,7 +12303,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -12393,7 +12393,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -12487,7 +12487,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -12569,7 +12569,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -12609,7 +12609,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -12691,7 +12691,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -12732,7 +12732,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -12816,7 +12816,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -12858,7 +12858,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -12951,7 +12951,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -13043,7 +13043,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -13138,7 +13138,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -13220,7 +13220,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -13296,7 +13296,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -13374,7 +13374,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -13416,7 +13416,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -13469,7 +13469,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -13524,7 +13524,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -13580,7 +13580,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -13630,7 +13630,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -13682,7 +13682,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -13735,7 +13735,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -13782,7 +13782,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -13831,7 +13831,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -14316,7 +14316,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -14362,7 +14362,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -14438,7 +14438,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -14485,7 +14485,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -14563,7 +14563,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -14611,7 +14611,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -14685,7 +14685,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -14728,7 +14728,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -14801,7 +14801,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -14847,7 +14847,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -14923,7 +14923,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -14970,7 +14970,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -15043,7 +15043,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -15086,7 +15086,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -15159,7 +15159,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -15205,7 +15205,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -15281,7 +15281,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -15328,7 +15328,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -15537,7 +15537,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -15583,7 +15583,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -15659,7 +15659,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -15706,7 +15706,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -15784,7 +15784,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -15832,7 +15832,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -15874,7 +15874,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -15931,7 +15931,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -15989,7 +15989,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -16048,7 +16048,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -16143,7 +16143,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -16241,7 +16241,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -16855,7 +16855,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -16894,7 +16894,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -16936,7 +16936,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -17021,7 +17021,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -17109,7 +17109,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -17201,7 +17201,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -17283,7 +17283,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -17323,7 +17323,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -17405,7 +17405,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -17446,7 +17446,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -17530,7 +17530,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -17572,7 +17572,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -17620,7 +17620,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -17685,7 +17685,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -17751,7 +17751,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -17862,7 +17862,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -17953,7 +17953,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -18047,7 +18047,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -18129,7 +18129,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -18169,7 +18169,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -18251,7 +18251,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -18292,7 +18292,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -18376,7 +18376,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -18418,7 +18418,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -18466,7 +18466,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -18512,7 +18512,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -18559,7 +18559,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -18651,7 +18651,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -18742,7 +18742,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -18836,7 +18836,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -18918,7 +18918,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -18994,7 +18994,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -19072,7 +19072,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -19114,7 +19114,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -19160,7 +19160,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -19207,7 +19207,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -19255,7 +19255,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -19301,7 +19301,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -19348,7 +19348,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -20143,7 +20143,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -20233,7 +20233,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -20327,7 +20327,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -20409,7 +20409,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -20449,7 +20449,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -20531,7 +20531,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -20572,7 +20572,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -20656,7 +20656,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -20698,7 +20698,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -20792,7 +20792,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -20885,7 +20885,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -20981,7 +20981,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -21063,7 +21063,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -21139,7 +21139,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -21217,7 +21217,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -21259,7 +21259,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -21301,7 +21301,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -21344,7 +21344,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -21433,7 +21433,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -21479,7 +21479,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -21520,7 +21520,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -21616,7 +21616,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -21663,7 +21663,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -21705,7 +21705,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A UUID. A repeat within 24 h returns the first response; the same key on another request is 409 `idempotency_conflict`. */
+                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
