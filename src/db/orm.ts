@@ -65,8 +65,10 @@ import { Migration0059InvitationCodes } from './migrations/0059-invitation-codes
 import { Migration0060ApiResourceIdentifiersHeldElsewhere } from './migrations/0060-api-resource-identifiers-held-elsewhere.ts';
 import { Migration0061PasskeyClonedNoticeInMfaEnrolled } from './migrations/0061-passkey-cloned-notice-in-mfa-enrolled.ts';
 import { Migration0062AnalyticsActiveUserByUser } from './migrations/0062-analytics-active-user-by-user.ts';
+import { Migration0063EditedMigrationsCatchUp } from './migrations/0063-edited-migrations-catch-up.ts';
 import type { EmbeddedDatabase } from './embedded.ts';
 import { gateStatements } from './statement-gate.ts';
+import { StartRefusal } from '../start-failure.ts';
 
 export const MIGRATIONS = [
   { name: '0001-initial', class: Migration0001Initial },
@@ -129,7 +131,25 @@ export const MIGRATIONS = [
   { name: '0060-api-resource-identifiers-held-elsewhere', class: Migration0060ApiResourceIdentifiersHeldElsewhere },
   { name: '0061-passkey-cloned-notice-in-mfa-enrolled', class: Migration0061PasskeyClonedNoticeInMfaEnrolled },
   { name: '0062-analytics-active-user-by-user', class: Migration0062AnalyticsActiveUserByUser },
+  { name: '0063-edited-migrations-catch-up', class: Migration0063EditedMigrationsCatchUp },
 ];
+
+/** Names released migrations ran under before they were renamed; each runs again under its new name, as a no-op. */
+const RENAMED_MIGRATIONS = ['0018-oidc-model-account', '0062-api-resource-identifiers-held-elsewhere'];
+
+/**
+ * Refuses a database that ran migrations this release does not know, numbered among its own (another build's, or
+ * renamed without being listed above): its schema is none this release was written for. Those numbered after its
+ * last are a newer release's, which this one may still serve beside or be rolled back to (docs/operations.md).
+ */
+async function refuseUnknownMigrations(orm: MikroORM): Promise<void> {
+  const known = new Set([...MIGRATIONS.map((migration) => migration.name), ...RENAMED_MIGRATIONS]);
+  const last = MIGRATIONS.at(-1)!.name;
+  const unknown = (await orm.migrator.getExecuted()).map((row) => row.name).filter((name) => !known.has(name) && name < last);
+  if (unknown.length > 0) {
+    throw new StartRefusal(`the database ran migrations this release does not know (${unknown.join(', ')}): start the build that ran them, or a database of this release`);
+  }
+}
 
 /**
  * Bounds on a database server (DATABASE_URL) that stops answering on open connections (a partition, a frozen server):
@@ -207,6 +227,7 @@ async function migrateAlone(url: string): Promise<void> {
     const connection = orm.em.getConnection();
     await connection.transactional(async (trx) => {
       await lockForConnectionTransaction(connection, trx, MIGRATION_LOCK);
+      await refuseUnknownMigrations(orm);
       await orm.migrator.up({ transaction: trx });
       await alignFixedRoles(connection, trx);
     });
@@ -234,6 +255,7 @@ export async function openDatabase(config: Config, options: DatabaseOptions & { 
     const connection = orm.em.getConnection();
     gateStatements(connection, await connection.getNativeClient());
     if (!server) {
+      await refuseUnknownMigrations(orm);
       await orm.migrator.up();
       await alignFixedRoles(orm.em.getConnection());
     }

@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import { openEmbeddedDatabase } from '../../src/db/embedded.ts';
 import { MIGRATIONS, openDatabase } from '../../src/db/orm.ts';
+import { StartRefusal } from '../../src/start-failure.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
 
 /**
@@ -65,6 +66,72 @@ describe('a database migrated before 0018 was renamed', () => {
   });
 });
 
-it('the test databases are migrated by this release', async () => {
-  expect(await executed(await migratedDatabase())).toEqual(MIGRATIONS.map((migration) => migration.name));
+/** Every column, index and constraint of the schema, each as the catalog describes it. */
+async function schema(of: TestDatabase): Promise<string[]> {
+  return onDatabase(of, async (client) => {
+    const { rows } = await client.query<{ line: string }>(
+      `select concat_ws(' ', 'column', table_name, column_name, data_type, is_nullable, column_default) as line
+         from information_schema.columns where table_schema = current_schema()
+       union all
+       select concat_ws(' ', 'index', indexdef) from pg_indexes where schemaname = current_schema()
+       union all
+       select concat_ws(' ', 'constraint', conrelid::regclass::text, conname, pg_get_constraintdef(oid))
+         from pg_constraint where connamespace = current_schema()::regnamespace
+       order by 1`,
+    );
+    return rows.map((row) => row.line);
+  });
+}
+
+const CATCH_UP = '0063-edited-migrations-catch-up';
+
+describe('migration 0063', () => {
+  it('makes what 0021, 0023, 0024, 0045 and 0051 gained after their release, on a database that ran them before', async () => {
+    const of = await migratedDatabase();
+    const complete = await schema(of);
+    await sql(
+      of,
+      `drop table known_browser;
+       alter table invitation drop column expires_in_days;
+       drop index audit_log_tenant_action_idx;
+       alter table saml_subject drop column name_id_format;
+       drop index saml_subject_user_idx;
+       drop table saml_logout;
+       drop index email_link_token_tenant_idx;
+       delete from mikro_orm_migrations where name = '${CATCH_UP}';`,
+    );
+    const before = await schema(of);
+    expect(before.filter((line) => /known_browser|expires_in_days|audit_log_tenant_action_idx|name_id_format|saml_subject_user_idx|saml_logout|email_link_token_tenant_idx/.test(line))).toEqual([]);
+    await start(of);
+    expect(await schema(of)).toEqual(complete);
+  });
+
+  it('changes nothing on a database that has it all', async () => {
+    const of = await migratedDatabase();
+    const complete = await schema(of);
+    await sql(of, `delete from mikro_orm_migrations where name = '${CATCH_UP}'`);
+    await start(of);
+    expect(await schema(of)).toEqual(complete);
+    expect(await executed(of)).toEqual(MIGRATIONS.map((migration) => migration.name));
+  });
+});
+
+describe('a database holding migrations this release does not know', () => {
+  it('is refused, in one line naming them, when they are numbered among its own: a renamed migration or another build', async () => {
+    const of = await migratedDatabase();
+    await sql(of, `insert into mikro_orm_migrations (name) values ('0030-of-another-build'), ('0044-of-another-build')`);
+    const refusal = await start(of).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(refusal).toBeInstanceOf(StartRefusal);
+    expect((refusal as Error).message).toMatch(/^[^\n]*0030-of-another-build, 0044-of-another-build[^\n]*$/);
+  });
+
+  it('starts when they are numbered after its last: a newer release, rolled back from or still starting beside it', async () => {
+    const of = await migratedDatabase();
+    await sql(of, `insert into mikro_orm_migrations (name) values ('9000-of-a-newer-release')`);
+    await start(of);
+    expect(await executed(of)).toEqual([...MIGRATIONS.map((migration) => migration.name), '9000-of-a-newer-release']);
+  });
 });
