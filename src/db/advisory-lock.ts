@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { Connection, EntityManager, Transaction } from '@mikro-orm/postgresql';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import pg from 'pg';
 import { GatehouseError } from '../errors.ts';
 
 /** PostgreSQL's transaction-scoped advisory lock on `em`'s transaction: every instance asking for `name` waits its turn,
@@ -16,9 +17,22 @@ export async function lockForTransaction(em: EntityManager, name: string): Promi
   if (row?.held !== true) throw outOfOrderRefusal();
 }
 
-/** The same lock on a transaction of the connection itself (`trx`), for work that runs below the EntityManager. */
-export async function lockForConnectionTransaction(connection: Connection, trx: Transaction, name: string): Promise<void> {
-  await connection.execute('select pg_advisory_xact_lock(hashtext(?))', [name], 'all', trx);
+/** PostgreSQL's session-level advisory lock at `name`, held on a connection of its own (to `url`) while `work` runs, so
+ *  that it outlives the transactions `work` commits; every instance asking waits its turn. Ending the connection
+ *  releases it. A lock lost meanwhile (the connection broken) fails `work`'s end: another instance may have begun. */
+export async function holdingSessionLock<T>(url: string, name: string, connectMs: number, work: () => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: connectMs });
+  let lost: unknown;
+  client.on('error', (error) => (lost ??= error));
+  await client.connect();
+  try {
+    await client.query('select pg_advisory_lock(hashtext($1))', [name]);
+    const done = await work();
+    if (lost !== undefined) throw new Error(`the connection holding advisory lock ${name} was lost`, { cause: lost });
+    return done;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
 }
 
 interface Turn {

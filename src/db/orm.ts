@@ -3,7 +3,7 @@ import { Migrator } from '@mikro-orm/migrations';
 import type { Config } from '../config.ts';
 import { queryDurations } from '../metrics.ts';
 import { alignFixedRoles } from '../domain/authorization/built-in-roles.ts';
-import { lockForConnectionTransaction } from './advisory-lock.ts';
+import { holdingSessionLock } from './advisory-lock.ts';
 import { ENTITIES } from './entities/index.ts';
 import { Migration0001Initial } from './migrations/0001-initial.ts';
 import { Migration0002AuthProviderSlot } from './migrations/0002-auth-provider-slot.ts';
@@ -180,7 +180,8 @@ export function ormOptions(url: string, poolMax: number, options: DatabaseOption
     clientUrl: url,
     entities: ENTITIES,
     extensions: [Migrator],
-    migrations: { migrationsList: MIGRATIONS, transactional: true, allOrNothing: true, snapshot: false, snapshotOnMigrate: false, silent: true },
+    // Each migration in a transaction of its own: the locks a quick one takes on a core table end with it, not with the last.
+    migrations: { migrationsList: MIGRATIONS, transactional: true, allOrNothing: false, snapshot: false, snapshotOnMigrate: false, silent: true },
     pool: { min: 0, max: poolMax },
     // node-postgres' own names: statement_timeout is sent in the startup message (no SET), query_timeout is the client's.
     ...(bounds === 'none'
@@ -217,19 +218,17 @@ const MIGRATION_LOCK = 'gatehouse:migrations';
 
 /**
  * Brings a database server's schema up to date, one instance at a time: MikroORM's migrator takes no lock, and
- * instances starting together on an empty database would both create the tables. The migrations run in one transaction
- * that first takes an advisory lock; the migrator's own table is read on a second connection while it is held. No
- * statement timeouts: a migration may rewrite a large table.
+ * instances starting together on an empty database would both create the tables. The lock is a session's, held across
+ * the migrations, each committed in its own transaction: a failure leaves those before it applied (docs/operations.md,
+ * Upgrades). No statement timeouts: a migration may rewrite a large table.
  */
 async function migrateAlone(url: string): Promise<void> {
   const orm = await MikroORM.init(ormOptions(url, 2, { bounds: 'connect' }));
   try {
-    const connection = orm.em.getConnection();
-    await connection.transactional(async (trx) => {
-      await lockForConnectionTransaction(connection, trx, MIGRATION_LOCK);
+    await holdingSessionLock(url, MIGRATION_LOCK, DATABASE_TIMEOUTS.connectMs, async () => {
       await refuseUnknownMigrations(orm);
-      await orm.migrator.up({ transaction: trx });
-      await alignFixedRoles(connection, trx);
+      await orm.migrator.up();
+      await alignFixedRoles(orm.em.getConnection());
     });
   } finally {
     await orm.close(true);
@@ -262,6 +261,8 @@ export async function openDatabase(config: Config, options: DatabaseOptions & { 
     await embedded?.publish();
   } catch (error) {
     await orm.close(true);
+    // Its lock file would refuse the next opening of the directory in this process (a command, a test).
+    await embedded?.stop();
     throw error;
   }
   return {

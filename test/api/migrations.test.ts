@@ -135,3 +135,22 @@ describe('a database holding migrations this release does not know', () => {
     expect(await executed(of)).toEqual([...MIGRATIONS.map((migration) => migration.name), '9000-of-a-newer-release']);
   });
 });
+
+describe('pending migrations', () => {
+  it('run each in a transaction of its own: a failing one leaves those before it applied, and is not recorded', async () => {
+    const of = await migratedDatabase();
+    // 0062 creates its index without `if not exists`: run again over it, it fails; 0061 runs again as a no-op.
+    await sql(
+      of,
+      `delete from mikro_orm_migrations where name in ('0061-passkey-cloned-notice-in-mfa-enrolled', '0062-analytics-active-user-by-user');
+       drop index app_user_email_prefix_idx;
+       delete from mikro_orm_migrations where name = '0018-user-lifecycle-lookups';`,
+    );
+    await expect(start(of)).rejects.toThrow(/analytics_active_user_by_user" already exists/);
+    const ran = await executed(of);
+    expect(ran).toContain('0018-user-lifecycle-lookups');
+    expect(ran).toContain('0061-passkey-cloned-notice-in-mfa-enrolled');
+    expect(ran).not.toContain('0062-analytics-active-user-by-user');
+    expect(await indexes(of, ['app_user_email_prefix_idx'])).toEqual(['app_user_email_prefix_idx']);
+  });
+});
