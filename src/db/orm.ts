@@ -225,6 +225,8 @@ const MIGRATION_LOCK = 'gatehouse:migrations';
 async function migrateAlone(url: string): Promise<void> {
   const orm = await MikroORM.init(ormOptions(url, 2, { bounds: 'connect' }));
   try {
+    // The lock's connection needs the database, which `bootstrap` creates.
+    await orm.schema.ensureDatabase();
     await holdingSessionLock(url, MIGRATION_LOCK, DATABASE_TIMEOUTS.connectMs, async () => {
       await refuseUnknownMigrations(orm);
       await orm.migrator.up();
