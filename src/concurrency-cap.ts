@@ -15,7 +15,8 @@ const slots = new WeakMap<FastifyRequest, () => void>();
 export function capConcurrentRequests(app: FastifyInstance, perKey: number, keyOf: (request: FastifyRequest) => string): void {
   const held = new Map<string, number>();
   app.addHook('preParsing', (request, reply, payload, done) => {
-    if (request.routeOptions.config.authenticated !== true || request.ws) return done(null, payload);
+    // A client gone while the hooks before waited holds nothing: its `close` came before a listener could hear it.
+    if (request.routeOptions.config.authenticated !== true || request.ws || reply.raw.destroyed) return done(null, payload);
     const key = keyOf(request);
     const count = held.get(key) ?? 0;
     if (count >= perKey) {
@@ -37,7 +38,8 @@ export function capConcurrentRequests(app: FastifyInstance, perKey: number, keyO
       else held.set(key, left);
     };
     slots.set(request, release);
-    // `close` comes once, whether the response was sent whole or its connection lost first.
+    // `close` comes once, whether the response was sent whole or its connection lost first; not yet (`destroyed` is
+    // set as it is emitted), so this listener hears it.
     reply.raw.once('close', release);
     done(null, payload);
   });

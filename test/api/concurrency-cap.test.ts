@@ -6,7 +6,8 @@ import { loadConfig } from '../../src/config.ts';
 import { STATEMENTS_PER_REQUEST } from '../../src/db/statement-gate.ts';
 import type { BootstrapResult } from '../../src/domain/bootstrap.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
-import type { HttpResponse } from '../support/http.ts';
+import { droppedRequest, type HttpResponse } from '../support/http.ts';
+import { eventually } from '../support/graphql-socket.ts';
 import { openSse, type SseStream } from '../support/sse.ts';
 
 /**
@@ -197,6 +198,36 @@ describe('the pool connections one request holds', () => {
     expect(created.status, JSON.stringify(created.body)).toBe(200);
     expect(created.body.data).toMatchObject({ createTenant: { name: 'Gated tenant' } });
     expect(most).toBeLessThanOrEqual(STATEMENTS_PER_REQUEST + 1);
+  });
+});
+
+describe('requests whose client left before they were answered', () => {
+  let dropping: TestApp;
+  beforeAll(async () => {
+    // Each request reads its key from the database: its client leaves while it waits on that.
+    dropping = await startTestApp({ concurrentRequestsPerCredential: CAP, apiKeyCacheMs: 0 });
+  });
+  afterAll(async () => dropping?.close());
+
+  it('hold no slot: more such requests than the cap, then the credential is served as many at once as the cap allows', async () => {
+    const server = dropping.gatehouse.server.app.server;
+    const path = '/api/v1/users?pageSize=1';
+    let received = 0;
+    const count = (request: IncomingMessage) => void (request.url === path && (received += 1));
+    server.on('request', count);
+    // A request authenticated (this is its last statement) then takes its slot, before the next one's authentication
+    // ends: the requests below ask after every dropped one reached its slot.
+    const authenticated = () => dropping.queries.filter((query) => query.includes('from application as a join organization')).length;
+    const before = authenticated();
+    const dropped = 5 * CAP;
+    try {
+      for (let i = 0; i < dropped; i += 1) await droppedRequest(dropping.baseUrl, 'GET', path, { 'x-api-key': dropping.root.apiKey });
+      await eventually(() => received === dropped && authenticated() - before === dropped, 'authentication of each dropped request');
+    } finally {
+      server.off('request', count);
+    }
+    const answers = await Promise.all(Array.from({ length: CAP }, () => dropping.http.get('/users?pageSize=1')));
+    expect(answers.map(({ status, body }) => `${status} ${status === 200 ? '' : JSON.stringify(body)}`)).toEqual(Array(CAP).fill('200 '));
   });
 });
 

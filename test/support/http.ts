@@ -1,4 +1,5 @@
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import { connect } from 'node:net';
 
 /** A small REST + GraphQL client for the end-to-end suites: real HTTP against the running service. */
 export interface HttpResponse<T = any> {
@@ -91,5 +92,21 @@ export function rawRequest(baseUrl: string, method: string, path: string, header
     });
     request.on('error', reject);
     request.end(body);
+  });
+}
+
+/** A request written whole on its own connection, which is then dropped without waiting for an answer: a client gone. */
+export function droppedRequest(baseUrl: string, method: string, path: string, headers: Record<string, string>, body = ''): Promise<void> {
+  const url = new URL(baseUrl);
+  const lines = [`${method} ${path} HTTP/1.1`, `host: ${url.host}`, ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`)];
+  if (body !== '') lines.push(`content-length: ${Buffer.byteLength(body)}`);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(url.port), url.hostname, () =>
+      socket.write(`${lines.join('\r\n')}\r\n\r\n${body}`, () => {
+        socket.destroy();
+        resolve();
+      }),
+    );
+    socket.on('error', reject);
   });
 }
