@@ -21,10 +21,23 @@ export class EventStream {
   readonly #reply: FastifyReply;
   #closed = false;
 
+  /** Closed at once, `onClose` not called, when its client left before (`destroyed` is set as `close` is emitted). */
   constructor(reply: FastifyReply, heartbeatMs: number, onClose: () => void) {
     this.#reply = reply;
     const raw = reply.raw;
-    const heartbeat = setInterval(() => this.#write(': heartbeat\n\n'), heartbeatMs);
+    if (raw.destroyed) {
+      this.#closed = true;
+      return;
+    }
+    // A hijacked reply sends only what it writes.
+    for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) raw.setHeader(name, value);
+    raw.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache, no-transform',
+      'x-accel-buffering': 'no',
+    });
+    raw.write(': stream open\n\n');
+    const heartbeat = setInterval(() => this.#write(': heartbeat\n\n'), heartbeatMs).unref();
     raw.once('close', () => {
       this.#closed = true;
       clearInterval(heartbeat);
@@ -122,23 +135,16 @@ export class EventStreams {
     };
   }
 
-  /** With the headers Fastify's hooks have set so far. */
+  /** With the headers Fastify's hooks have set so far; closed already when its client has left. */
   open(reply: FastifyReply, slot: StreamSlot): EventStream {
     handOverSlot(reply.request);
     reply.hijack();
-    // A hijacked reply sends only what it writes.
-    for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) reply.raw.setHeader(name, value);
-    reply.raw.writeHead(200, {
-      'content-type': 'text/event-stream; charset=utf-8',
-      'cache-control': 'no-cache, no-transform',
-      'x-accel-buffering': 'no',
-    });
-    reply.raw.write(': stream open\n\n');
     const stream = new EventStream(reply, this.#heartbeatMs, () => {
       this.#open.delete(stream);
       slot.release();
     });
-    this.#open.add(stream);
+    if (stream.closed) slot.release();
+    else this.#open.add(stream);
     return stream;
   }
 }

@@ -218,9 +218,10 @@ export function subscriptionRunner(deps: SubscriptionDeps) {
     if ('refused' in started) return formatted(started.refused);
     const { results, slot } = started;
     const stream = deps.streams.open(reply, slot);
-    // A client gone: the source stops at once, and the loop below with it.
+    // A client gone: the source stops at once, and the loop below with it; gone before it opened, nothing is read.
     reply.raw.once('close', () => void results.return?.());
     try {
+      if (stream.closed) return undefined;
       for await (const result of results) {
         await stream.send('next', JSON.stringify(result));
         if (stream.closed) break;
