@@ -65,6 +65,7 @@ export class AuditWaker {
   #timer: NodeJS.Timeout | undefined;
   #started = false;
   #closed = false;
+  #idle: (() => void) | undefined;
   #lastSequence: string | undefined;
   log: AuditStreamLog | undefined;
 
@@ -74,20 +75,31 @@ export class AuditWaker {
   }
 
   subscribe(applicationId: string, wake: () => void): () => void {
-    if (!this.#started) this.#start();
+    if (!this.#started && !this.#closed) this.#start();
     const listeners = this.#listeners.get(applicationId) ?? new Set();
     listeners.add(wake);
     this.#listeners.set(applicationId, listeners);
     return () => {
       listeners.delete(wake);
       if (listeners.size === 0) this.#listeners.delete(applicationId);
+      if (this.#listeners.size === 0) this.#idle?.();
     };
   }
 
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  /** Its subscribers, woken, end (followAuditLog): once it resolves none reads the database, which may then close. */
   async close(): Promise<void> {
     this.#closed = true;
     clearInterval(this.#timer);
     clearTimeout(this.#timer);
+    if (this.#listeners.size > 0) {
+      const idle = new Promise<void>((resolve) => (this.#idle = resolve));
+      this.#wake(undefined);
+      await idle;
+    }
     const client = this.#client;
     this.#client = undefined;
     await client?.end().catch(() => undefined);
@@ -203,8 +215,8 @@ export async function streamStart(scope: Scope, filter: AuditFilter, lastEventId
   return filter.from != null ? ORIGIN : now(scope);
 }
 
-/** Until the sink closes or refuses (a client too slow), its credentials may no longer receive records (`confirm`), or,
- *  with `to`, every record before `to` is sent. */
+/** Until the sink closes or refuses (a client too slow), the waker closes (shutdown), its credentials may no longer
+ *  receive records (`confirm`), or, with `to`, every record before `to` is sent. */
 export async function followAuditLog(scope: Scope, filter: AuditFilter, start: Start, sink: AuditSink, waker: AuditWaker): Promise<AuditFollowingEnd> {
   const { where, params } = conditions(scope, filter);
   let place: Place = start;
@@ -218,8 +230,10 @@ export async function followAuditLog(scope: Scope, filter: AuditFilter, start: S
   const unsubscribe = waker.subscribe(scope.applicationId, wake);
   const backstop = setInterval(wake, BACKSTOP_MS).unref();
   try {
-    while (!sink.closed) {
+    for (;;) {
       if (!woken) await new Promise<void>((resolve) => (wakeUp = resolve));
+      // Closed while it waited (its client gone, or the service's shutdown): no further read.
+      if (sink.closed || waker.closed) return undefined;
       wakeUp = undefined;
       woken = false;
       const readAt = Date.now();
@@ -261,7 +275,6 @@ export async function followAuditLog(scope: Scope, filter: AuditFilter, start: S
       place = { tx: until.tx, seq: until.seq };
       if (settled) return 'settled';
     }
-    return undefined;
   } finally {
     clearInterval(backstop);
     unsubscribe();

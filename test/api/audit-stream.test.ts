@@ -1,10 +1,15 @@
+import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGatehouse, type Gatehouse } from '../../src/app.ts';
+import { authenticate } from '../../src/auth/authenticate.ts';
+import { createRequestContext } from '../../src/context.ts';
+import { followAuditLog, streamStart, type AuditSink } from '../../src/domain/audit-stream.ts';
 import type { Config } from '../../src/config.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { droppedRequest, HttpClient } from '../support/http.ts';
+import { eventually } from '../support/graphql-socket.ts';
 import { openSse, recordsOf, type SseStream } from '../support/sse.ts';
 import { createUserThrough } from '../support/users.ts';
 
@@ -182,6 +187,37 @@ describe('the audit stream', () => {
       }
     } finally {
       for (const stream of held) stream.close();
+      await own.close();
+    }
+  });
+
+  it('a following reads no more once its client left, and the service closes its database once every following ended', async () => {
+    const own = await startTestApp();
+    try {
+      const { services } = own.gatehouse;
+      const principal = await authenticate({ orm: services.orm, cache: services.apiKeys }, services.signingKeys, { apiKey: own.root.apiKey, bearer: undefined });
+      const scope = await createRequestContext(services, randomUUID(), principal).scope();
+      const reads = () => own.queries.filter((sql) => sql.includes('pg_snapshot_xmin(pg_current_snapshot())::text as xmin')).length;
+      const follow = (sink: AuditSink) => streamStart(scope, {}, undefined).then((start) => followAuditLog(scope, {}, start, sink, services.auditWaker));
+      // Woken once as it starts (LISTEN connected, or the sequence first read), then by records only: none come.
+      let started = false;
+      const stopListening = services.auditWaker.subscribe(own.root.applicationId, () => (started = true));
+      await eventually(() => started, 'the waker’s start');
+      stopListening();
+      let left = false;
+      const leaving = follow({ confirm: async () => undefined, send: async () => undefined, get closed() { return left; } });
+      // It reads once at its start, then waits: nothing was committed since.
+      await eventually(() => reads() === 1, 'the following’s first read');
+      left = true;
+      expect(await leaving).toBeUndefined();
+      expect(reads()).toBe(1);
+
+      let ended = false;
+      void follow({ confirm: async () => undefined, send: async () => undefined, closed: false }).then(() => (ended = true));
+      await eventually(() => reads() === 2, 'the second following’s first read');
+      await own.gatehouse.close();
+      expect(ended).toBe(true);
+    } finally {
       await own.close();
     }
   });
