@@ -73,6 +73,20 @@ async function addFactor(em: EntityManager, box: SecretBox, applicationId: strin
   return added.length > 0;
 }
 
+export type SecondStep = Pick<HeldFactor, 'id' | 'kind'>;
+
+/**
+ * The user's row, then their second steps (keys of every host included), locked: enrolments, removals and renewals of
+ * one user's second steps take turns, so two tabs cannot each remove one of the last two, nor two enrolments each issue
+ * a set of recovery codes, nor a removal of the last one delete the codes an enrolment counted on.
+ */
+export async function lockSecondSteps(tx: EntityManager, applicationId: string, userId: string): Promise<SecondStep[]> {
+  await executeOwned(tx, applicationId, 'select 1 from app_user where @owner and id = ? for no key update', [userId]);
+  const factors = await executeOwned<SecondStep[]>(tx, applicationId, `select id, kind from mfa_factor where @owner and user_id = ? for update`, [userId]);
+  const keys = await executeOwned<SecondStep[]>(tx, applicationId, `select id, 'webauthn' as kind from webauthn_credential where @owner and user_id = ? for update`, [userId]);
+  return [...factors, ...keys];
+}
+
 /** In one transaction, with the `mfa_enrolled` mail (a reset link in case it was not them); recovery codes when the user
  *  had none left. Null: a second tab enrolled that kind first; nothing written. */
 export async function enrolFactor(target: SignInTarget, user: SignInUser, factor: NewFactor): Promise<string[] | null> {
@@ -80,6 +94,7 @@ export async function enrolFactor(target: SignInTarget, user: SignInUser, factor
   const applicationId = target.application.id;
   const sender = userSender(target, user);
   const codes = await target.applicationScope.transactional(async (em) => {
+    await lockSecondSteps(em, applicationId, user.id);
     if (!(await addFactor(em, services.storedSecrets, applicationId, user.id, factor))) return null;
     recordAudit(em, sender, { action: 'user.mfa.enrolled', targetType: 'user', targetId: user.id, after: { factor: factor.kind } });
     const at = { em, sender, tenantId: sender.tenantId };

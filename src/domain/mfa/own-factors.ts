@@ -5,7 +5,19 @@ import { recordAudit } from '../audit.ts';
 import type { SignInTarget } from '../sign-in/sign-in.ts';
 import { currentPasswordProven, ownPasswordProven, ownRefusal, type OwnChange } from '../users/own-account.ts';
 import type { SignInUser } from '../users/sign-in-user.ts';
-import { enrolFactor, factorsOf, recoveryCodesLeft, replaceRecoveryCodes, sendEmailCode, useSecondProof, userSender, type FactorKind, type HeldFactor } from './factors.ts';
+import {
+  enrolFactor,
+  factorsOf,
+  lockSecondSteps,
+  recoveryCodesLeft,
+  replaceRecoveryCodes,
+  sendEmailCode,
+  useSecondProof,
+  userSender,
+  type FactorKind,
+  type HeldFactor,
+  type SecondStep,
+} from './factors.ts';
 import { totpStep } from './totp.ts';
 
 /** Adding or removing a factor and replacing recovery codes take the current password: a browser left signed in must not
@@ -79,15 +91,6 @@ export async function addOwnEmailFactor(
   const used = await useSecondProof(target.applicationScope.em, target.scope.services.storedSecrets, owner, 'email_otp', code ?? '');
   if (!used.ok) return WRONG_CODE;
   return enrolOwn(target, user, { kind: 'email_otp' });
-}
-
-type SecondStep = Pick<HeldFactor, 'id' | 'kind'>;
-
-/** The user's second steps, keys of every host included, locked together: two tabs cannot each remove one of the last two. */
-async function lockSecondSteps(tx: EntityManager, applicationId: string, userId: string): Promise<SecondStep[]> {
-  const factors = await executeOwned<SecondStep[]>(tx, applicationId, `select id, kind from mfa_factor where @owner and user_id = ? for update`, [userId]);
-  const keys = await executeOwned<SecondStep[]>(tx, applicationId, `select id, 'webauthn' as kind from webauthn_credential where @owner and user_id = ? for update`, [userId]);
-  return [...factors, ...keys];
 }
 
 /** `key`: a WebAuthn key, else a code factor; refused when a `required` policy needs it (the last accepted one). With none

@@ -50,8 +50,10 @@ export const issueEmailChangeLink = (em: EntityManager, user: LinkUser, newEmail
   insertLink(em, user, 'email_change', newEmail, base);
 
 /** The user's earlier links of the purpose stop working: a link left in an old mail (or a mailbox read since) is worth
- *  nothing once another is sent. */
+ *  nothing once another is sent. The user's row is held first, so a link issued at once in another transaction is one
+ *  this ends, or one that ends this. */
 async function insertLink(em: EntityManager, user: LinkUser, purpose: LinkPurpose, newEmail: string | null, base: string): Promise<IssuedLink> {
+  await executeOwned(em, user.applicationId, 'select 1 from app_user where @owner and id = ? for no key update', [user.userId]);
   await executeOwned(em, user.applicationId, 'update email_link_token set used_at = now() where @owner and user_id = ? and purpose = ? and used_at is null', [
     user.userId,
     purpose,

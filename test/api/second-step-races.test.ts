@@ -1,0 +1,80 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { enrolFactor, recoveryCodesLeft } from '../../src/domain/mfa/factors.ts';
+import { removeOwnFactor } from '../../src/domain/mfa/own-factors.ts';
+import { activeUser, resolveTarget } from '../../src/domain/sign-in/sign-in.ts';
+import { requestOwnEmailChange } from '../../src/domain/users/own-account.ts';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import { usingEmbeddedDatabase } from '../support/database.ts';
+import { queuedBehind } from '../support/row-lock.ts';
+import { createPasswordUser, PASSWORD } from '../support/users.ts';
+
+/**
+ * Two tabs of one user changing their second steps or their address at once, through the domain calls the account pages
+ * make: they take turns on the user's row (lockSecondSteps, insertLink). PostgreSQL only: the embedded database runs
+ * one transaction at a time.
+ */
+let app: TestApp;
+let clientId: string;
+beforeAll(async () => {
+  app = await startTestApp();
+  clientId = (await app.http.post('/oauth-clients', { name: 'Account', type: 'spa', redirectUris: ['https://app.example/cb'] })).body.id;
+});
+afterAll(async () => app?.close());
+
+const TOTP = { kind: 'totp', secret: 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP', step: 1 } as const;
+
+async function signedIn(email: string) {
+  const target = await resolveTarget(
+    app.gatehouse.services,
+    'second-step-races',
+    { clientId, data: { applicationId: app.root.applicationId, tenantId: null, type: 'spa', permissions: [], managementApi: false } },
+    undefined,
+  );
+  const userId = await createPasswordUser(app.http, email);
+  return { target, user: (await activeUser(target, userId))!, userId };
+}
+
+const codesLeft = (userId: string) => recoveryCodesLeft(app.gatehouse.services.orm.em.fork(), app.root.applicationId, userId);
+const userRow = (userId: string) => ({ table: 'app_user', applicationId: app.root.applicationId, id: userId });
+
+describe.skipIf(usingEmbeddedDatabase())('second steps and e-mail changes asked at once', () => {
+  it('two factors enrolled at once issue one set of recovery codes, shown once, and one live reset link', async () => {
+    for (let round = 0; round < 3; round += 1) {
+      const { target, user, userId } = await signedIn(`two-factors-${round}@example.com`);
+      const shown = await queuedBehind(app.gatehouse.services.orm, userRow(userId), { lock: 'update' }, [
+        () => enrolFactor(target, user, TOTP),
+        () => enrolFactor(target, user, { kind: 'email_otp' }),
+      ]);
+      expect(shown.map((codes) => codes?.length).sort()).toEqual([0, 10]);
+      expect(await codesLeft(userId)).toBe(10);
+      const links = await app.sql("select 1 from email_link_token where user_id = ? and purpose = 'password_reset' and used_at is null", [userId]);
+      expect(links).toHaveLength(1);
+    }
+  });
+
+  it('a factor enrolled while the only other is removed keeps a set of recovery codes', async () => {
+    for (let round = 0; round < 4; round += 1) {
+      const { target, user, userId } = await signedIn(`enrol-remove-${round}@example.com`);
+      await enrolFactor(target, user, { kind: 'email_otp' });
+      const [factor] = await app.sql<{ id: string }>('select id from mfa_factor where user_id = ?', [userId]);
+      const [, removed] = await Promise.all([enrolFactor(target, user, TOTP), removeOwnFactor(target, user, factor!.id, PASSWORD)]);
+      expect(removed).toEqual({ ok: true });
+      expect(await app.sql<{ kind: string }>('select kind from mfa_factor where user_id = ?', [userId])).toEqual([{ kind: 'totp' }]);
+      expect(await codesLeft(userId)).toBe(10);
+    }
+  });
+
+  it('two e-mail changes asked at once leave one live link', async () => {
+    const { target, user, userId } = await signedIn('changing@example.com');
+    const answers = await queuedBehind(app.gatehouse.services.orm, userRow(userId), { lock: 'update' }, [
+      () => requestOwnEmailChange(target, user, { current: PASSWORD, email: 'first@example.com' }),
+      () => requestOwnEmailChange(target, user, { current: PASSWORD, email: 'second@example.com' }),
+    ]);
+    expect(answers).toEqual([{ ok: true }, { ok: true }]);
+    const live = await app.sql<{ new_email: string }>(
+      "select new_email from email_link_token where user_id = ? and purpose = 'email_change' and used_at is null",
+      [userId],
+    );
+    expect(live).toHaveLength(1);
+  });
+});
