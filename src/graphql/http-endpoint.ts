@@ -32,13 +32,21 @@ export function registerGraphQLEndpoint(
     url: '/graphql',
     preHandler: webSocket.preHandler,
     wsHandler: webSocket.wsHandler,
-    handler: async (_request, reply) => {
+    handler: async (request, reply) => {
+      // A client sending its query over GET would get the page's HTML with a 200, and fail on it without a word.
+      if (OPERATION_PARAMETERS.some((name) => name in (request.query as Record<string, unknown>))) {
+        reply.header('allow', 'POST');
+        throw new GatehouseError('method_not_allowed', 'GraphQL operations are sent with POST; GET /graphql serves GraphiQL to a browser');
+      }
       const { html, policy } = await (graphiql ??= renderPlayground());
       return reply.type('text/html; charset=utf-8').header('content-security-policy', policy).send(html);
     },
   });
   app.post('/graphql', { config: { authenticated: true } }, async (request, reply) => handleGraphQL(apollo, contextFor, runSubscription, request, reply));
 }
+
+/** GraphQL over HTTP's parameters of a GET request. */
+const OPERATION_PARAMETERS = ['query', 'operationName', 'variables', 'extensions'];
 
 /** As format-error.ts does. */
 export function graphqlErrors({ code, message, ...rest }: GraphQLErrorBody) {

@@ -35,7 +35,7 @@ describe('GraphQL over HTTP', () => {
     expect(results.length).toBeGreaterThan(50);
     expect(failed('error')).toEqual([]);
     // Its MAYs left unmet (notices): 400 for a malformed request that names no media type (the contract's 422), and
-    // queries over GET (GET /graphql is the playground).
+    // queries over GET (GET /graphql is the playground; an operation sent with it is 405).
     expect(failed('warn')).toEqual([]);
   });
 
@@ -112,6 +112,23 @@ describe('GraphQL over HTTP', () => {
       expect(response.headers.get('content-type'), accept).toBe(`${type}; charset=utf-8`);
       expect(response.body, accept).toEqual({ data: { __typename: 'Query' } });
     }
+  });
+
+  it('refuses an operation sent with GET 405, naming POST, in any media type; a browser still gets GraphiQL', async () => {
+    for (const [accept, search] of [
+      [RESPONSE_JSON, '?query=%7B__typename%7D'],
+      ['application/json', '?query=%7B__typename%7D&operationName=Q'],
+      ['text/html', '?query='],
+      ['*/*', '?variables=%7B%7D'],
+    ] as const) {
+      const response = await app.http.request('GET', `/graphql${search}`, { headers: { accept } });
+      expect(response.status, `${accept} ${search}`).toBe(405);
+      expect(response.headers.get('allow')).toBe('POST');
+      expect(response.body.errors?.[0]).toEqual({ message: expect.stringContaining('POST'), extensions: { code: 'method_not_allowed', status: 405 } });
+    }
+    const page = await fetch(`${app.baseUrl}/graphql`, { headers: { accept: 'text/html' } });
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
   });
 });
 
