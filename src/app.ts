@@ -191,7 +191,7 @@ export async function startGatehouse(config: Config, options: DatabaseOptions & 
   const server = await createServer(services, { ...(redis === undefined ? {} : { redis }), ...(options.logger === undefined ? {} : { logger: options.logger }) });
   if (redis !== undefined) await connectRedis(redis, invalidations);
   const connections = trackConnections(server.app.server);
-  const unwatch = watchResources(await database.orm.em.getConnection().getNativeClient(), redis);
+  const unwatch = watchResources(await database.orm.em.getConnection().getNativeClient(), redis, invalidations);
   outbox.start(server.app.log.child({ component: 'email-outbox' }));
   tokenEvents.start(server.app.log.child({ component: 'token-events' }));
   services.auditWaker.log = server.app.log.child({ component: 'audit-stream' });

@@ -54,6 +54,7 @@ export const queryDurations = new Histogram({
 /** The pools and Redis clients of this process's servers, read at each scrape. */
 const pools = new Set<Pool>();
 const redisClients = new Set<{ readonly status: string }>();
+const invalidationBuses = new Set<{ readonly fanOutWorks: boolean | undefined }>();
 
 new Gauge({
   name: 'gatehouse_lock_turns_waiting',
@@ -87,21 +88,39 @@ new Gauge({
   help: 'Whether Redis answers (1) or not (0); absent without REDIS_URL',
   aggregator: 'min',
   collect() {
-    this.reset();
     if (redisClients.size > 0) this.set([...redisClients].every((client) => client.status === 'ready') ? 1 : 0);
+    // prom-client keeps an unlabelled gauge at 0 otherwise, which says Redis is down where none is configured.
+    else this.remove();
+  },
+});
+
+new Gauge({
+  name: 'gatehouse_invalidation_fanout_up',
+  help: 'Whether this instance publishes cache invalidations through Redis and hears the other instances\' (1) or not (0); absent without REDIS_URL',
+  aggregator: 'min',
+  collect() {
+    const states = [...invalidationBuses].map((bus) => bus.fanOutWorks).filter((works) => works !== undefined);
+    if (states.length > 0) this.set(states.every(Boolean) ? 1 : 0);
+    else this.remove();
   },
 });
 
 // The process's CPU, memory, handles, GC and the event-loop delay (nodejs_eventloop_lag_*), as prom-client names them.
 collectDefaultMetrics({ register });
 
-/** Counts a pool and a Redis client in the gauges until the returned function is called (the server closes). */
-export function watchResources(pool: Pool, redis: { readonly status: string } | undefined): () => void {
+/** Counts a pool, a Redis client and an invalidation bus in the gauges until the returned function is called (the server closes). */
+export function watchResources(
+  pool: Pool,
+  redis: { readonly status: string } | undefined,
+  invalidations: { readonly fanOutWorks: boolean | undefined },
+): () => void {
   pools.add(pool);
   if (redis !== undefined) redisClients.add(redis);
+  invalidationBuses.add(invalidations);
   return () => {
     pools.delete(pool);
     if (redis !== undefined) redisClients.delete(redis);
+    invalidationBuses.delete(invalidations);
   };
 }
 

@@ -23,6 +23,8 @@ export interface InvalidationBus {
   /** Told once when fan-out through Redis starts failing, not at each reconnection attempt; server.ts sets the log. */
   onError: (error: unknown) => void;
   onRecovered: () => void;
+  /** Whether this instance both publishes through Redis and hears the others now (a metric); undefined without Redis. */
+  readonly fanOutWorks: boolean | undefined;
 }
 
 /** Ended grants: every instance forgets the tokens it holds of each. */
@@ -53,9 +55,11 @@ export function createInvalidationBus(redis?: Redis): InvalidationBus {
   let firstAttempt: () => void = () => {};
   const attempted = new Promise<void>((resolve) => (firstAttempt = resolve));
   const failing = { publishing: false, subscribed: false };
+  let listening = false;
   // A publish that failed left the other instances' caches holding what it announced: they are told to forget everything.
   let unannounced = false;
   const failed = (side: keyof typeof failing, error: unknown) => {
+    if (side === 'subscribed') listening = false;
     const already = failing.publishing || failing.subscribed;
     failing[side] = true;
     if (!already) bus.onError(error);
@@ -95,6 +99,9 @@ export function createInvalidationBus(redis?: Redis): InvalidationBus {
     },
     onError: () => {},
     onRecovered: () => {},
+    get fanOutWorks() {
+      return redis === undefined ? undefined : listening && !failing.publishing && !failing.subscribed;
+    },
   };
   const announceMissed = () => {
     if (!unannounced || redis === undefined) return;
@@ -130,6 +137,7 @@ export function createInvalidationBus(redis?: Redis): InvalidationBus {
       subscriber.subscribe(CHANNEL).then(
         () => {
           local.emit(EVENT, { kind: 'all' } satisfies Invalidation);
+          listening = true;
           works('subscribed');
           firstAttempt();
         },

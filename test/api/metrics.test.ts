@@ -62,7 +62,11 @@ describe('GET /metrics', () => {
     for (const name of ['process_cpu_seconds_total', 'process_resident_memory_bytes', 'nodejs_eventloop_lag_p99_seconds']) {
       expect(samples(text).some((sample) => sample.name === name), name).toBe(true);
     }
-    expect(valueOf(text, 'gatehouse_redis_up')).toBe(process.env['REDIS_URL'] === undefined ? 0 : 1);
+    // Absent without REDIS_URL: a 0 would say Redis is down where none is configured.
+    for (const name of ['gatehouse_redis_up', 'gatehouse_invalidation_fanout_up']) {
+      const values = samples(text).filter((sample) => sample.name === name).map((sample) => sample.value);
+      expect(values, name).toEqual(process.env['REDIS_URL'] === undefined ? [] : [1]);
+    }
     expect(samples(text).filter((sample) => sample.name === 'gatehouse_db_pool_connections').map((sample) => sample.labels['state']).sort()).toEqual(['idle', 'total', 'waiting']);
   });
 

@@ -40,6 +40,13 @@ async function timed(request: () => Promise<{ status: number; headers: Headers }
   return { status: response.status, limit: response.headers.get('x-ratelimit-limit'), ms: performance.now() - started };
 }
 
+/** The gauge of /metrics (no METRICS_TOKEN here), or undefined when absent. */
+async function fanOutUp(app: TestApp): Promise<number | undefined> {
+  const text = await (await fetch(`${app.baseUrl}/metrics`)).text();
+  const sample = /^gatehouse_invalidation_fanout_up (\d+)$/m.exec(text);
+  return sample === null ? undefined : Number(sample[1]);
+}
+
 describe('Redis unreachable from the start', () => {
   const { logStream, said } = collectLog();
   let app: TestApp;
@@ -58,6 +65,7 @@ describe('Redis unreachable from the start', () => {
     }
     expect(users.limit).toBe(String(MAX));
     expect(health.limit).toBeNull();
+    expect(await fanOutUp(app)).toBe(0);
   });
 
   it('still limits, counting in this instance', async () => {
@@ -126,6 +134,7 @@ describe.runIf(process.env['REDIS_URL'])('Redis stops answering, its connections
     const created = await app.http.post('/api-keys', { name: 'revoked while Redis is frozen', permissions: ['users:read'] });
     expect(created.status).toBe(201);
     expect((await app.http.get('/users')).status).toBe(200);
+    expect(await fanOutUp(app)).toBe(1);
 
     link.freeze();
     // Bounds far above the commands' timeout, for a loaded machine: what they catch is waiting for ever.
@@ -144,10 +153,12 @@ describe.runIf(process.env['REDIS_URL'])('Redis stops answering, its connections
     await pause(2_000);
     expect(said('Redis is unreachable')).toBe(1);
     expect(said(FAN_OUT_FAILED)).toBe(1);
+    expect(await fanOutUp(app)).toBe(0);
 
     link.thaw();
     expect(await settled(async () => said('Redis is reachable again'), (count) => count === 1)).toBe(1);
     expect(await settled(async () => said('invalidation fan-out through Redis works again'), (count) => count === 1)).toBe(1);
+    expect(await fanOutUp(app)).toBe(1);
     // Counted in Redis again: what another instance adds to the shared counters shows in this one's answers.
     const before = Number((await app.http.get('/users')).headers.get('x-ratelimit-remaining'));
     for (const key of await redis.keys(`${redisPrefix}*`)) await redis.incrby(key, 10);
