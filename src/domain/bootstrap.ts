@@ -4,7 +4,7 @@ import { lockedTransaction } from '../db/advisory-lock.ts';
 import { Organization } from '../db/entities/index.ts';
 import { GatehouseError, invalid } from '../errors.ts';
 import { isUuid, newId } from '../ids.ts';
-import { issueApiKey, recordKeyIssued } from './api-keys/issue.ts';
+import { issueApiKey, latestKeyExpiry, recordKeyIssued } from './api-keys/issue.ts';
 import { insertApplication, newApplicationRow } from './applications/applications.ts';
 import { recordAudit, type AuditActor } from './audit.ts';
 import { permissionGrants } from './grants.ts';
@@ -68,7 +68,17 @@ export async function createRecoveryKey(orm: MikroORM, input: { applicationId: s
     // In the transaction's own connection: the command's pool has one (src/cli.ts), and another would wait for it.
     const [found] = await em.getConnection().execute<{ id: string }[]>('select id from application where id = ?', [input.applicationId], 'all', em.getTransactionContext());
     if (found === undefined) throw new GatehouseError('not_found', `No application ${input.applicationId}`, { field: 'application' });
-    const issued = issueApiKey(em, { applicationId: input.applicationId, tenantId: null, userId: null, name: 'Recovery key (gatehouse create-api-key)', permissions, expiresAt: null });
+    // Bound by the application's key lifetime limit as any new key of its scope (withinProviderLimit).
+    const [limiting] = await em
+      .getConnection()
+      .execute<{ days: unknown }[]>(
+        `select config->'maxLifetimeDays' as days from auth_provider where application_id = ? and tenant_id is null and type = 'api_keys' and enabled`,
+        [input.applicationId],
+        'all',
+        em.getTransactionContext(),
+      );
+    const expiresAt = latestKeyExpiry(limiting?.days);
+    const issued = issueApiKey(em, { applicationId: input.applicationId, tenantId: null, userId: null, name: 'Recovery key (gatehouse create-api-key)', permissions, expiresAt });
     recordKeyIssued(em, { applicationId: input.applicationId, tenantId: null, requestId: input.requestId, principal: { actor: BOOTSTRAP_ACTORS.recovery } }, issued.key);
     return { applicationId: input.applicationId, apiKeyId: issued.key.id, apiKey: issued.secret, permissions };
   });

@@ -344,7 +344,8 @@ export type AuthProvider = {
    * `sloUrl` (https; the IdP's single logout service: its signed LogoutRequests at the provider's `/slo` end the
    * user's sessions, and a sign-out here goes through it; null: no single logout), `allowSignup`. m2m: `tokenLifetimeSeconds`
    * (60–3600, default 3600): while enabled, the lifetime of its scope's client-credentials tokens. api_keys: `maxLifetimeDays` (1–3650 or null for no limit): while enabled, a new key of
-   * its scope expires within that many days (a later `expiresAt` is 422; a key asked without one gets the limit).
+   * its scope expires within that many days (a later `expiresAt` is 422; a key asked without one gets the limit), and so
+   * does a key's new secret at rotation and the CLI's recovery key.
    */
   config: Scalars['JSONObject']['output'];
   /** When the provider was created. */
@@ -1604,7 +1605,10 @@ export type Mutation = {
    * Idempotent; a user outside the scope is `not_found`.
    */
   revokeUserSessions: Scalars['Boolean']['output'];
-  /** Gives a key a new secret; the old secret stops working at once. Revoked or expired keys cannot be rotated. */
+  /**
+   * Gives a key a new secret; the old secret stops working at once. Revoked or expired keys cannot be rotated. Under the
+   * api_keys provider's `maxLifetimeDays`, a key that would outlive the limit ends at it.
+   */
   rotateApiKey: ApiKeyWithSecret;
   /**
    * Gives the credential a new secret, valid at once; the previous one keeps working for the grace period. Revoked and

@@ -1,7 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRecoveryKey } from '../../src/domain/bootstrap.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 
-/** The api_keys provider's maxLifetimeDays bounds the keys created while it is enabled. */
+/** The api_keys provider's maxLifetimeDays bounds the keys created, rotated or recovered while it is enabled. */
 let app: TestApp;
 const DAY_MS = 24 * 3600 * 1000;
 const daysAhead = (days: number) => new Date(Date.now() + days * DAY_MS).toISOString();
@@ -10,6 +12,15 @@ beforeAll(async () => {
   app = await startTestApp();
 });
 afterAll(async () => app?.close());
+
+const endsWithin30Days = (expiresAt: string | Date | null) =>
+  expiresAt !== null && new Date(expiresAt).getTime() - Date.now() > 29 * DAY_MS && new Date(expiresAt).getTime() - Date.now() <= 30 * DAY_MS;
+
+async function recoveryKeyExpiry(): Promise<Date | null> {
+  const recovery = await createRecoveryKey(app.gatehouse.services.orm, { applicationId: app.root.applicationId, requestId: randomUUID() });
+  const [row] = await app.sql<{ expires_at: Date | null }>('select expires_at from api_key where id = ?', [recovery.apiKeyId]);
+  return row!.expires_at;
+}
 
 const createKey = (body: Record<string, unknown> = {}) => app.http.post('/api-keys', { name: 'k', permissions: ['users:read'], ...body });
 
@@ -35,9 +46,18 @@ describe('maxLifetimeDays', () => {
     expect(expiresIn).toBeGreaterThan(29 * DAY_MS);
     expect(expiresIn).toBeLessThanOrEqual(30 * DAY_MS);
 
+    // A rotation hands out a new secret: one that would outlive the limit ends at it, a sooner expiry stays.
+    const rotated = await app.http.post(`/api-keys/${unbounded.body.key.id}/rotate`);
+    expect(rotated.status).toBe(200);
+    expect(endsWithin30Days(rotated.body.key.expiresAt)).toBe(true);
+    expect((await app.http.post(`/api-keys/${within.body.key.id}/rotate`)).body.key.expiresAt).toBe(within.body.key.expiresAt);
+    // So does the CLI's recovery key (gatehouse create-api-key).
+    expect(endsWithin30Days(await recoveryKeyExpiry())).toBe(true);
+
     expect((await app.http.patch(`/auth-providers/${provider.body.id}`, { enabled: false })).status).toBe(200);
     expect((await createKey({ expiresAt: daysAhead(365) })).status).toBe(201);
     expect((await createKey()).body.key.expiresAt).toBeNull();
+    expect(await recoveryKeyExpiry()).toBeNull();
   });
 });
 

@@ -12,7 +12,7 @@ import { paginate, type Page, type PageArgs, type Row, scopedList } from '../pag
 import { underTenancyConfig } from '../tenancy/config-lock.ts';
 import { lockTenants, targetTenant } from '../tenants/target-tenant.ts';
 import { displayName } from '../validate.ts';
-import { issueApiKey, keyChanged, keySnapshot, recordKeyIssued, revokeKey, type ApiKeyWithSecret } from './issue.ts';
+import { issueApiKey, keyChanged, keySnapshot, latestKeyExpiry, recordKeyIssued, revokeKey, type ApiKeyWithSecret } from './issue.ts';
 
 export interface CreateApiKeyInput {
   name: string;
@@ -62,18 +62,21 @@ export async function createApiKey(scope: Scope, input: CreateApiKeyInput): Prom
   });
 }
 
-const DAY_MS = 24 * 3600 * 1000;
+
+/** `expiresAt`, or the limit when it is sooner (a key that would not expire ends at it). */
+const endingBy = (latest: Date | null, expiresAt: Date | null): Date | null =>
+  latest !== null && (expiresAt === null || expiresAt > latest) ? latest : expiresAt;
 
 /** The api_keys provider's `maxLifetimeDays` bounds a new key: a later `expiresAt` is 422, and a key that would not
  *  expire, or outlive it by inheriting its creator's expiry, ends at the limit. */
 async function withinProviderLimit(scope: Scope, tenantId: string | null, asked: Date | null, expiresAt: Date | null): Promise<Date | null> {
   const maxDays = await providerSetting(scope, tenantId, 'api_keys', 'maxLifetimeDays');
-  if (typeof maxDays !== 'number') return expiresAt;
-  const latest = new Date(Date.now() + maxDays * DAY_MS);
+  const latest = latestKeyExpiry(maxDays);
+  if (latest === null) return expiresAt;
   if (asked !== null && asked > latest) {
-    throw invalid('expiresAt', `expiresAt may be at most ${maxDays} days ahead (the api_keys provider's maxLifetimeDays)`);
+    throw invalid('expiresAt', `expiresAt may be at most ${String(maxDays)} days ahead (the api_keys provider's maxLifetimeDays)`);
   }
-  return expiresAt === null || expiresAt > latest ? latest : expiresAt;
+  return endingBy(latest, expiresAt);
 }
 
 /** A key created by an expiring API key ends no later than it (default: the creator's expiry; later: 403), or an expiring
@@ -120,8 +123,11 @@ export async function revokeApiKey(scope: Scope, keyId: string): Promise<ApiKey>
   });
 }
 
-/** Same id, permissions and expiry; the old secret stops working with the commit. */
+/** Same id and permissions; the old secret stops working with the commit. The expiry too, unless the api_keys
+ *  provider's `maxLifetimeDays` ends the new secret sooner, as it would a new key's. */
 export async function rotateApiKey(scope: Scope, keyId: string): Promise<ApiKeyWithSecret> {
+  // Read before the transaction, which the provider's loader does not run in (a key's tenant never changes).
+  const latest = latestKeyExpiry(await providerSetting(scope, (await getApiKey(scope, keyId)).tenantId ?? null, 'api_keys', 'maxLifetimeDays'));
   return withCallerTenants(scope, { type: 'api_key', id: keyId }, (callers) => scope.transactional(async (em) => {
     // Locked: a rotation behind a revocation must not hand out a secret of a revoked key.
     const key = await lockKey(em, keyId);
@@ -130,9 +136,11 @@ export async function rotateApiKey(scope: Scope, keyId: string): Promise<ApiKeyW
     if (isExpired(key, now)) throw invalid('keyId', 'An expired key cannot be rotated');
     // Rotation hands out a working secret: creation's rules, on what the key acts with and on its lifetime.
     await requireCoveredCredential(scope, em, { type: 'api_key', id: key.id, tenantId: key.tenantId ?? null, permissions: key.permissions }, callers);
-    const limit = scope.principal.apiKeyExpiresAt;
-    if (limit !== null) requireEndsBy(limit, key.expiresAt ?? null, 'rotates');
     const before = keySnapshot(key);
+    const expiresAt = endingBy(latest, key.expiresAt ?? null);
+    const limit = scope.principal.apiKeyExpiresAt;
+    if (limit !== null) requireEndsBy(limit, expiresAt, 'rotates');
+    key.expiresAt = expiresAt;
     const secret = generateApiKeySecret();
     key.secretHash = hashApiKeySecret(secret);
     key.lastRotatedAt = now;

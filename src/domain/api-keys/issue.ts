@@ -84,3 +84,10 @@ export function revokeKey(em: EntityManager, actor: AuditActor, key: ApiKey, rea
 export function keyChanged(em: EntityManager, keyId: string): void {
   changed(em, { kind: 'api_key', id: keyId });
 }
+
+const DAY_MS = 24 * 3600 * 1000;
+
+/** The latest a secret issued now may work under the api_keys provider's `maxLifetimeDays`; null without a limit. */
+export function latestKeyExpiry(maxLifetimeDays: unknown): Date | null {
+  return typeof maxLifetimeDays === 'number' ? new Date(Date.now() + maxLifetimeDays * DAY_MS) : null;
+}
