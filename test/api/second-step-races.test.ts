@@ -2,15 +2,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { enrolFactor, recoveryCodesLeft } from '../../src/domain/mfa/factors.ts';
 import { removeOwnFactor } from '../../src/domain/mfa/own-factors.ts';
 import { activeUser, resolveTarget } from '../../src/domain/sign-in/sign-in.ts';
+import { SHARED_POOL } from '../../src/db/entities/user.entity.ts';
+import { issueLink, useLink } from '../../src/domain/users/link-tokens.ts';
 import { requestOwnEmailChange } from '../../src/domain/users/own-account.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
-import { usingEmbeddedDatabase } from '../support/database.ts';
+import { lockWaitersAtLeast, usingEmbeddedDatabase } from '../support/database.ts';
 import { queuedBehind } from '../support/row-lock.ts';
 import { createPasswordUser, PASSWORD } from '../support/users.ts';
 
 /**
  * Two tabs of one user changing their second steps or their address at once, through the domain calls the account pages
- * make: they take turns on the user's row (lockSecondSteps, insertLink). PostgreSQL only: the embedded database runs
+ * make: they take turns on the user's row (holdUserRow). PostgreSQL only: the embedded database runs
  * one transaction at a time.
  */
 let app: TestApp;
@@ -76,5 +78,23 @@ describe.skipIf(usingEmbeddedDatabase())('second steps and e-mail changes asked 
       [userId],
     );
     expect(live).toHaveLength(1);
+  });
+
+  it('a reset link used while another is asked for: both finish, in turn, with no deadlock', async () => {
+    const { orm } = app.gatehouse.services;
+    const { applicationId } = app.root;
+    const userId = await createPasswordUser(app.http, 'reset-while-asked@example.com');
+    const linkUser = { applicationId, userId, poolId: SHARED_POOL, opener: { type: 'oauth_client', id: clientId }, tenantId: null } as const;
+    const first = await orm.em.fork().transactional((em) => issueLink(em, linkUser, 'password_reset', 'https://gatehouse.example'));
+    const token = new URL(first.link).searchParams.get('token');
+    let asked: Promise<unknown> | undefined;
+    // As the reset form's post: the link used, then the user's row written.
+    await orm.em.fork().transactional(async (em) => {
+      expect(await useLink(em, token, 'password_reset')).toBeDefined();
+      asked = orm.em.fork().transactional((other) => issueLink(other, linkUser, 'password_reset', 'https://gatehouse.example'));
+      await lockWaitersAtLeast(orm, 1);
+      await em.execute('update app_user set updated_at = now() where application_id = ? and id = ?', [applicationId, userId]);
+    });
+    await expect(asked).resolves.toMatchObject({ link: expect.any(String) });
   });
 });

@@ -7,7 +7,7 @@ import { askedForLock, emailOtpMail, mfaEnrolledMail } from '../email/flow-mail.
 import { linkUserOf, mailTenant } from '../sign-in/account-links.ts';
 import type { MailSender } from '../email/outbox.ts';
 import type { SignInTarget } from '../sign-in/sign-in.ts';
-import { issueLink } from '../users/link-tokens.ts';
+import { holdUserRow, issueLink } from '../users/link-tokens.ts';
 import type { SignInUser } from '../users/sign-in-user.ts';
 import { insertCredential, type NewCredential } from '../webauthn/credentials.ts';
 import { CODE_ATTEMPTS, EMAIL_CODE_MINUTES, emailCodeHash, newEmailCode, newRecoveryCode, RECOVERY_CODE_COUNT, recoveryCodeHash } from './codes.ts';
@@ -81,7 +81,7 @@ export type SecondStep = Pick<HeldFactor, 'id' | 'kind'>;
  * a set of recovery codes, nor a removal of the last one delete the codes an enrolment counted on.
  */
 export async function lockSecondSteps(tx: EntityManager, applicationId: string, userId: string): Promise<SecondStep[]> {
-  await executeOwned(tx, applicationId, 'select 1 from app_user where @owner and id = ? for no key update', [userId]);
+  await holdUserRow(tx, applicationId, userId);
   const factors = await executeOwned<SecondStep[]>(tx, applicationId, `select id, kind from mfa_factor where @owner and user_id = ? for update`, [userId]);
   const keys = await executeOwned<SecondStep[]>(tx, applicationId, `select id, 'webauthn' as kind from webauthn_credential where @owner and user_id = ? for update`, [userId]);
   return [...factors, ...keys];

@@ -49,11 +49,18 @@ export const issueLink = (em: EntityManager, user: LinkUser, purpose: Exclude<Li
 export const issueEmailChangeLink = (em: EntityManager, user: LinkUser, newEmail: string, base: string): Promise<IssuedLink> =>
   insertLink(em, user, 'email_change', newEmail, base);
 
+/**
+ * The user's row, held until the transaction ends: whatever issues, uses or ends one user's links, or changes their
+ * second steps, holds it before those rows, so two such changes take turns in one order and none deadlocks.
+ */
+export async function holdUserRow(em: EntityManager, applicationId: string, userId: string): Promise<void> {
+  await executeOwned(em, applicationId, 'select 1 from app_user where @owner and id = ? for no key update', [userId]);
+}
+
 /** The user's earlier links of the purpose stop working: a link left in an old mail (or a mailbox read since) is worth
- *  nothing once another is sent. The user's row is held first, so a link issued at once in another transaction is one
- *  this ends, or one that ends this. */
+ *  nothing once another is sent, one issued at once in another transaction too (holdUserRow). */
 async function insertLink(em: EntityManager, user: LinkUser, purpose: LinkPurpose, newEmail: string | null, base: string): Promise<IssuedLink> {
-  await executeOwned(em, user.applicationId, 'select 1 from app_user where @owner and id = ? for no key update', [user.userId]);
+  await holdUserRow(em, user.applicationId, user.userId);
   await executeOwned(em, user.applicationId, 'update email_link_token set used_at = now() where @owner and user_id = ? and purpose = ? and used_at is null', [
     user.userId,
     purpose,
@@ -146,6 +153,11 @@ export async function peekLink(em: EntityManager, token: unknown, purpose: LinkP
 export async function useLink(em: EntityManager, token: unknown, purpose: LinkPurpose): Promise<OpenedLinkUser | undefined> {
   const parsed = parseLinkToken(token);
   if (parsed === undefined) return undefined;
+  const [owner] = await executeOwned<{ user_id: string }[]>(em, parsed.applicationId, 'select user_id from email_link_token where @owner and token_hash = ?', [
+    parsed.hash,
+  ]);
+  if (owner === undefined) return undefined;
+  await holdUserRow(em, parsed.applicationId, owner.user_id);
   const [row] = await executeOwned<TokenRow[]>(
     em,
     parsed.applicationId,

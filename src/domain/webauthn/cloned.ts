@@ -3,7 +3,7 @@ import { recordAudit } from '../audit.ts';
 import { passkeyClonedMail } from '../email/flow-mail.ts';
 import { linkUserOf, mailAt } from '../sign-in/account-links.ts';
 import type { SignInTarget } from '../sign-in/sign-in.ts';
-import { issueLink } from '../users/link-tokens.ts';
+import { holdUserRow, issueLink } from '../users/link-tokens.ts';
 import type { SignInUser } from '../users/sign-in-user.ts';
 import { verifyAssertion, type AssertionCheck, type ChallengeKey } from './ceremonies.ts';
 import { removeCredential, type StoredCredential } from './credentials.ts';
@@ -26,6 +26,7 @@ export async function verifyUserAssertion(
 
 async function removeClonedCredential(target: SignInTarget, user: SignInUser, credential: StoredCredential): Promise<void> {
   const queued = await target.applicationScope.transactional(async (em) => {
+    await holdUserRow(em, target.application.id, user.id);
     const removed = await removeCredential(em, target.application.id, user.id, credential.id);
     if (removed === null) return false;
     recordAudit(em, target.scope, { action: 'user.passkey.cloned', targetType: 'user', targetId: user.id, before: { name: removed.name, rpId: removed.rpId } });
