@@ -33,8 +33,9 @@ export function registerGraphQLEndpoint(
     preHandler: webSocket.preHandler,
     wsHandler: webSocket.wsHandler,
     handler: async (request, reply) => {
-      // A client sending its query over GET would get the page's HTML with a 200, and fail on it without a word.
-      if (OPERATION_PARAMETERS.some((name) => name in (request.query as Record<string, unknown>))) {
+      // A client sending its query over GET would get the page's HTML with a 200, and fail on it without a word. A
+      // browser asks for HTML: GraphiQL keeps the query in its own URL, which a reload sends back.
+      if (!asksForHtml(request) && OPERATION_PARAMETERS.some((name) => name in (request.query as Record<string, unknown>))) {
         reply.header('allow', 'POST');
         throw new GatehouseError('method_not_allowed', 'GraphQL operations are sent with POST; GET /graphql serves GraphiQL to a browser');
       }
@@ -44,6 +45,8 @@ export function registerGraphQLEndpoint(
   });
   app.post('/graphql', { config: { authenticated: true } }, async (request, reply) => handleGraphQL(apollo, contextFor, runSubscription, request, reply));
 }
+
+const asksForHtml = (request: FastifyRequest) => /\btext\/html\b/i.test(request.headers.accept ?? '');
 
 /** GraphQL over HTTP's parameters of a GET request. */
 const OPERATION_PARAMETERS = ['query', 'operationName', 'variables', 'extensions'];

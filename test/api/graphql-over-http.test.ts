@@ -114,11 +114,11 @@ describe('GraphQL over HTTP', () => {
     }
   });
 
-  it('refuses an operation sent with GET 405, naming POST, in any media type; a browser still gets GraphiQL', async () => {
+  it('refuses an operation sent with GET 405, naming POST, in any media type but HTML; a browser gets GraphiQL, its query in the URL too', async () => {
     for (const [accept, search] of [
       [RESPONSE_JSON, '?query=%7B__typename%7D'],
       ['application/json', '?query=%7B__typename%7D&operationName=Q'],
-      ['text/html', '?query='],
+      ['', '?query='],
       ['*/*', '?variables=%7B%7D'],
     ] as const) {
       const response = await app.http.request('GET', `/graphql${search}`, { headers: { accept } });
@@ -126,9 +126,11 @@ describe('GraphQL over HTTP', () => {
       expect(response.headers.get('allow')).toBe('POST');
       expect(response.body.errors?.[0]).toEqual({ message: expect.stringContaining('POST'), extensions: { code: 'method_not_allowed', status: 405 } });
     }
-    const page = await fetch(`${app.baseUrl}/graphql`, { headers: { accept: 'text/html' } });
-    expect(page.status).toBe(200);
-    expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    for (const search of ['', '?query=%7B__typename%7D']) {
+      const page = await fetch(`${app.baseUrl}/graphql${search}`, { headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' } });
+      expect(page.status, search).toBe(200);
+      expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    }
   });
 });
 
