@@ -271,18 +271,21 @@ export async function withIdempotency(
 
 const retryLater = (response: StoredResponse): boolean => response.status >= 500 || response.status === 429;
 
+/**
+ * Also as releases before 2026-12-04 keep it, which may serve beside this one (a rolling upgrade, a rollback): a retry
+ * reaching one of them replays instead of running again (to a caller holding exactly the same, as they did).
+ */
 async function store(em: EntityManager, record: KeyRecord, response: StoredResponse): Promise<void> {
+  const { applicationId, credentialId, current, earlier } = record;
   await em.execute(
-    `insert into idempotency_record (application_id, credential_id, key, request_hash, status_code, response_body) values (?, ?, ?, ?, ?, ?)
+    `insert into idempotency_record (application_id, credential_id, key, request_hash, status_code, response_body) values (?, ?, ?, ?, ?, ?), (?, ?, ?, ?, ?, ?)
        on conflict (application_id, credential_id, key) do update
          set request_hash = excluded.request_hash, status_code = excluded.status_code, response_body = excluded.response_body, created_at = now()`,
     [
-      record.applicationId,
-      record.credentialId,
-      record.current.storedKey,
-      record.current.fingerprint,
-      response.status,
-      seal({ held: record.held, body: response.body } satisfies SealedAnswer, record.current.sealing),
+      ...[applicationId, credentialId, current.storedKey, current.fingerprint, response.status],
+      seal({ held: record.held, body: response.body } satisfies SealedAnswer, current.sealing),
+      ...[applicationId, credentialId, earlier.storedKey, earlier.fingerprint, response.status],
+      response.body === undefined ? null : seal(response.body, earlier.sealing),
     ],
   );
 }
@@ -305,9 +308,12 @@ async function findAnswer(em: EntityManager, record: KeyRecord): Promise<StoredR
  * does not begin before the first ends, and then finds its answer.
  */
 async function holdKey(em: EntityManager, record: KeyRecord): Promise<boolean> {
-  const [row] = await em.execute<{ held: boolean }[]>('select pg_try_advisory_xact_lock(hashtextextended(?, 0)) as held', [
-    `idempotency:${record.applicationId}:${record.credentialId}:${record.current.storedKey}`,
-  ]);
+  const owner = `idempotency:${record.applicationId}:${record.credentialId}`;
+  // The earlier releases' lock too (store).
+  const [row] = await em.execute<{ held: boolean }[]>(
+    'select pg_try_advisory_xact_lock(hashtextextended(?, 0)) and pg_try_advisory_xact_lock(hashtextextended(?, 0)) as held',
+    [`${owner}:${record.current.storedKey}`, `${owner}:${record.earlier.storedKey}`],
+  );
   return row?.held === true;
 }
 

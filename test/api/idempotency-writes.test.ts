@@ -1,4 +1,4 @@
-import { createCipheriv, createHash, createHmac, hkdfSync, randomBytes } from 'node:crypto';
+import { createDecipheriv, createHash, createHmac, hkdfSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALL_PERMISSIONS } from '../../src/auth/permissions.ts';
 import { requestFingerprint } from '../../src/idempotency.ts';
@@ -29,8 +29,8 @@ const postGraphQL = (body: object | string, idempotencyKey: string) =>
     headers: { 'content-type': 'application/json', ...withKey(idempotencyKey).headers },
   });
 /**
- * The record releases before 2026-12-04 kept for the bootstrap key (`*`, application-wide): keyed by the credential,
- * the key it acts as, no tenant and every permission, its body sealed alone. Written out here as those releases did.
+ * The record releases before 2026-12-04 keep for the bootstrap key (`*`, application-wide): keyed by the credential,
+ * the key it acts as, no tenant and every permission, its body sealed alone. Read here as those releases do.
  */
 function earlierRelease(idempotencyKey: string, credentialId: string, fingerprint: string) {
   const caller = requestFingerprint(credentialId, 'api_key', credentialId.slice('api_key:'.length), null, ALL_PERMISSIONS);
@@ -40,11 +40,12 @@ function earlierRelease(idempotencyKey: string, credentialId: string, fingerprin
     key: `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`,
     keyedHash: createHmac('sha256', derived('request')).update(fingerprint).digest('hex'),
     plainHash: fingerprint,
-    seal(body: unknown): string {
-      const iv = randomBytes(12);
-      const cipher = createCipheriv('aes-256-gcm', derived('response'), iv);
-      const sealed = Buffer.concat([cipher.update(JSON.stringify(body), 'utf8'), cipher.final(), cipher.getAuthTag()]);
-      return `v1.${iv.toString('base64url')}.${sealed.toString('base64url')}`;
+    unseal(stored: string): unknown {
+      const [, iv, sealed] = stored.split('.');
+      const data = Buffer.from(sealed!, 'base64url');
+      const decipher = createDecipheriv('aes-256-gcm', derived('response'), Buffer.from(iv!, 'base64url'));
+      decipher.setAuthTag(data.subarray(data.length - 16));
+      return JSON.parse(Buffer.concat([decipher.update(data.subarray(0, data.length - 16)), decipher.final()]).toString('utf8'));
     },
   };
 }
@@ -119,22 +120,28 @@ describe('Idempotency-Key on REST writes', () => {
     expect(otherPassword.body.code).toBe('idempotency_conflict');
   });
 
-  it('still replays a record stored by an earlier release, with the request’s keyed or plain hash, until it expires', async () => {
+  it('keeps a record as earlier releases do, which one serving beside it replays; and replays theirs, with the keyed or plain hash', async () => {
     for (const hashed of ['keyed', 'plain'] as const) {
       const idempotencyKey = crypto.randomUUID();
-      const input = { name: `Stored by an earlier release (${hashed})`, permissions: ['users:read'] };
+      const input = { name: `Stored for an earlier release (${hashed})`, permissions: ['users:read'] };
       const first = await app.http.post('/api-keys', input, withKey(idempotencyKey));
       expect(first.status).toBe(201);
-      const [row] = await app.sql<{ key: string; credential_id: string }>(
-        'select key, credential_id from idempotency_record order by created_at desc limit 1',
-      );
-      const earlier = earlierRelease(idempotencyKey, row!.credential_id, requestFingerprint('POST', '/api-keys', { input }));
-      await app.sql('update idempotency_record set key = ?, request_hash = ?, response_body = ? where key = ?', [
+      const [latest] = await app.sql<{ credential_id: string }>('select credential_id from idempotency_record order by created_at desc limit 1');
+      const credentialId = latest!.credential_id;
+      const earlier = earlierRelease(idempotencyKey, credentialId, requestFingerprint('POST', '/api-keys', { input }));
+      // Where an earlier release looks, as it reads it.
+      const [kept] = await app.sql<{ request_hash: string; response_body: string }>('select request_hash, response_body from idempotency_record where key = ?', [
         earlier.key,
-        hashed === 'keyed' ? earlier.keyedHash : earlier.plainHash,
-        earlier.seal(first.body),
-        row!.key,
       ]);
+      expect(kept?.request_hash).toBe(earlier.keyedHash);
+      expect(earlier.unseal(kept!.response_body)).toEqual(first.body);
+      // An earlier release's record alone: this release's own gone.
+      await app.sql('delete from idempotency_record where credential_id = ? and key <> ? and created_at >= (select created_at from idempotency_record where key = ?)', [
+        credentialId,
+        earlier.key,
+        earlier.key,
+      ]);
+      if (hashed === 'plain') await app.sql('update idempotency_record set request_hash = ? where key = ?', [earlier.plainHash, earlier.key]);
       const retried = await app.http.post('/api-keys', input, withKey(idempotencyKey));
       expect(retried.headers.get('idempotent-replayed')).toBe('true');
       expect(retried.body).toEqual(first.body);
