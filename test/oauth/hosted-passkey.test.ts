@@ -5,12 +5,14 @@ import { recoveryCodeHash } from '../../src/domain/mfa/codes.ts';
 import { newId } from '../../src/ids.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { CookieJar, readForm, type Visit } from '../support/cookie-jar.ts';
+import { usingEmbeddedDatabase } from '../support/database.ts';
 import { addDomain } from '../support/domains.ts';
 import { fetchVia } from '../support/host-fetch.ts';
 import { HttpClient } from '../support/http.ts';
 import { authorizationRequest, createTestClient, decodeJwt, discover } from '../support/oauth.ts';
 import { totpCodeAt as codeAt, giveTotp as giveTotpTo } from '../support/totp.ts';
 import { mailedCode, mails, normalized } from '../support/email-sign-in.ts';
+import { queuedBehind } from '../support/row-lock.ts';
 import { giveKey as giveKeyTo, SoftAuthenticator, webauthnFormOf } from '../support/webauthn.ts';
 import { createPasswordUser, PASSWORD } from '../support/users.ts';
 
@@ -471,6 +473,26 @@ describe('sign-in with a passkey', () => {
     expect(mail!.subject).toMatch(/^A passkey was removed from your .+ account$/);
     expect(mail!.text).toContain('Your passkey “Test key” was just used with a signature that shows it may have been copied.');
     expect(mail!.text).toMatch(/http\S+\/account\/reset-password\?token=\S+/);
+  });
+
+  it.skipIf(usingEmbeddedDatabase())('a copied key refused while an administrator resets MFA: the two take turns on the user, no deadlock', async () => {
+    const scope = await passkeyScope();
+    const userId = await createPasswordUser(scope.admin, 'cloned-reset@example.com');
+    const key = await giveKey(scope, userId);
+    const first = await loginPage(scope);
+    expect((await answer(first.flow.jar, first.page, key.assert(webauthnFormOf(first.page).options, issuer, { counter: 5 }))).status).toBe(303);
+    const copy = await loginPage(scope);
+    const copied = key.assert(webauthnFormOf(copy.page).options, issuer, { counter: 5 });
+    // The reset waits on the user's row first; the refusal, queued behind it, must not hold the key meanwhile.
+    const [reset, refused] = await queuedBehind(app.gatehouse.services.orm, { table: 'app_user', applicationId: scope.application.applicationId, id: userId }, { lock: 'update' }, [
+      () => scope.admin.post(`/users/${userId}/mfa-reset`).then((answered) => answered.status),
+      () => answer(copy.flow.jar, copy.page, copied).then((page) => page.status),
+    ]);
+    expect(reset).toBe(200);
+    expect(refused).toBe(400);
+    expect(await app.sql('select 1 from webauthn_credential where user_id = ?', [userId])).toEqual([]);
+    // The reset removed the key: the refusal found none left to remove, and mailed nobody.
+    expect(await mails(scope.admin, 'cloned-reset@example.com', 'mfa_enrolled')).toEqual([]);
   });
 
   it('a disabled provider: no button on the page, and its form refused', async () => {

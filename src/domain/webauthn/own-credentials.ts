@@ -3,6 +3,7 @@ import { recordAudit } from '../audit.ts';
 import type { SignInTarget } from '../sign-in/sign-in.ts';
 import { removeSecondStep } from '../mfa/own-factors.ts';
 import { ownPasswordProven, ownRefusal, ownScope, type OwnChange } from '../users/own-account.ts';
+import { holdUserRow } from '../users/link-tokens.ts';
 import type { SignInUser } from '../users/sign-in-user.ts';
 import { insertCredential, keyName, removeCredential } from './credentials.ts';
 import { provenCredential } from './factor.ts';
@@ -25,6 +26,7 @@ export async function addOwnCredential(
   if (credential === null) return ownRefusal({ key: 'account.passkeyUnfinished' });
   const scope = ownScope(target, user.id);
   const added = await scope.transactional(async (em) => {
+    await holdUserRow(em, scope.applicationId, user.id);
     if (!(await insertCredential(em, scope.applicationId, user.id, credential))) return false;
     recordAudit(em, scope, { action: 'user.passkey.added', targetType: 'user', targetId: user.id, after: { name: credential.name, rpId: credential.rpId } });
     return true;
