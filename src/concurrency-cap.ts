@@ -38,8 +38,7 @@ export function capConcurrentRequests(app: FastifyInstance, perKey: number, keyO
       else held.set(key, left);
     };
     slots.set(request, release);
-    // `close` comes once, whether the response was sent whole or its connection lost first; not yet (`destroyed` is
-    // set as it is emitted), so this listener hears it.
+    // `close` comes once, whether the response was sent whole or its connection lost first.
     reply.raw.once('close', release);
     done(null, payload);
   });

@@ -179,7 +179,6 @@ interface KeyRecord {
   readonly earlier: Keying & { readonly plainFingerprint: string };
 }
 
-/** A new record's sealed body. */
 interface SealedAnswer {
   held: HeldPermissions;
   body?: unknown;

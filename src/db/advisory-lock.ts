@@ -17,9 +17,8 @@ export async function lockForTransaction(em: EntityManager, name: string): Promi
   if (row?.held !== true) throw outOfOrderRefusal();
 }
 
-/** PostgreSQL's session-level advisory lock at `name`, held on a connection of its own (to `url`) while `work` runs, so
- *  that it outlives the transactions `work` commits; every instance asking waits its turn. Ending the connection
- *  releases it. A lock lost meanwhile (the connection broken) fails `work`'s end: another instance may have begun. */
+/** A session's advisory lock on a connection of its own while `work` runs, outliving the transactions `work` commits. A
+ *  lock lost meanwhile (the connection broken) fails `work`'s end: another instance may have begun. */
 export async function holdingSessionLock<T>(url: string, name: string, connectMs: number, work: () => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: connectMs });
   let lost: unknown;

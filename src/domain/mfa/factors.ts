@@ -75,11 +75,7 @@ async function addFactor(em: EntityManager, box: SecretBox, applicationId: strin
 
 export type SecondStep = Pick<HeldFactor, 'id' | 'kind'>;
 
-/**
- * The user's row, then their second steps (keys of every host included), locked: enrolments, removals and renewals of
- * one user's second steps take turns, so two tabs cannot each remove one of the last two, nor two enrolments each issue
- * a set of recovery codes, nor a removal of the last one delete the codes an enrolment counted on.
- */
+/** The user's row (holdUserRow), then their second steps, keys of every host included: changes of them take turns. */
 export async function lockSecondSteps(tx: EntityManager, applicationId: string, userId: string): Promise<SecondStep[]> {
   await holdUserRow(tx, applicationId, userId);
   const factors = await executeOwned<SecondStep[]>(tx, applicationId, `select id, kind from mfa_factor where @owner and user_id = ? for update`, [userId]);
