@@ -172,10 +172,7 @@ interface KeyRecord {
   /** The credential, whom it acts as and its tenant; the body sealed with the permissions held when it was answered. */
   readonly current: Keying;
   readonly held: HeldPermissions;
-  /**
-   * Where releases before 2026-12-04 kept it, keyed by the permissions held too, their bodies alone; those before
-   * 2026-12-03 with the request's plain hash. Their records replay until they expire (24 h).
-   */
+  /** As releases before 2026-12-04 keep it: keyed by the permissions held too (before 2026-12-03, the plain hash). */
   readonly earlier: Keying & { readonly plainFingerprint: string };
 }
 

@@ -137,11 +137,7 @@ export const MIGRATIONS = [
 /** Names released migrations ran under before they were renamed; each runs again under its new name, as a no-op. */
 const RENAMED_MIGRATIONS = ['0018-oidc-model-account', '0062-api-resource-identifiers-held-elsewhere'];
 
-/**
- * Refuses a database that ran migrations this release does not know, numbered among its own (another build's, or
- * renamed without being listed above): its schema is none this release was written for. Those numbered after its
- * last are a newer release's, which this one may still serve beside or be rolled back to (docs/operations.md).
- */
+/** Unknown migrations numbered among this release's are another build's; those after its last, a newer release's it may serve beside. */
 async function refuseUnknownMigrations(orm: MikroORM): Promise<void> {
   const known = new Set([...MIGRATIONS.map((migration) => migration.name), ...RENAMED_MIGRATIONS]);
   const last = MIGRATIONS.at(-1)!.name;

@@ -49,10 +49,7 @@ export const issueLink = (em: EntityManager, user: LinkUser, purpose: Exclude<Li
 export const issueEmailChangeLink = (em: EntityManager, user: LinkUser, newEmail: string, base: string): Promise<IssuedLink> =>
   insertLink(em, user, 'email_change', newEmail, base);
 
-/**
- * The user's row, held until the transaction ends: whatever issues, uses or ends one user's links, or changes their
- * second steps, holds it before those rows, so two such changes take turns in one order and none deadlocks.
- */
+/** Held before a user's links, factors, keys or codes: changes of them take turns in one lock order. */
 export async function holdUserRow(em: EntityManager, applicationId: string, userId: string): Promise<void> {
   await executeOwned(em, applicationId, 'select 1 from app_user where @owner and id = ? for no key update', [userId]);
 }
