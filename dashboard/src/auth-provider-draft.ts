@@ -21,6 +21,11 @@ export function providerDraftOf(type: AuthProviderType, provider: AuthProvider |
   };
 }
 
+/** The draft as kept past a session's end: every secret typed blanked (kept-drafts.ts). */
+export function withoutSecrets(draft: ProviderDraft): ProviderDraft {
+  return { ...draft, secrets: Object.fromEntries(Object.keys(draft.secrets).map((name) => [name, ''])) };
+}
+
 /** Another OAuth preset clears Scopes left as the form opened with them, so the server gives the new preset's defaults;
  *  scopes typed in the form stay. */
 export function changedSettings(type: AuthProviderType, provider: AuthProvider | null, before: SettingsDraft, after: SettingsDraft): SettingsDraft {

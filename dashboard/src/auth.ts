@@ -115,6 +115,7 @@ function sessionOf(tokens: oauth.TokenEndpointResponse, previous: Session | Pend
     refreshToken: tokens.refresh_token ?? before?.refreshToken ?? null,
     idToken,
     email: typeof email === 'string' ? email : (before?.email ?? claims?.sub ?? ''),
+    subject: claims?.sub ?? before?.subject ?? '',
     clientId: previous.clientId,
     organizationId: previous.organizationId,
   };

@@ -1,3 +1,5 @@
+import { dropKeptDrafts, keepDrafts, settleKeptDrafts } from './kept-drafts.ts';
+
 /** The signed-in operator's tokens, and who listens for them to change (sign-in, sign-out, a 401). */
 export interface Session {
   /** Made at sign-in and kept through renewals: the name of the tab's claim on the session (claimSession). */
@@ -8,6 +10,8 @@ export interface Session {
   readonly refreshToken: string | null;
   readonly idToken: string;
   readonly email: string;
+  /** The operator's `sub`: whose drafts the tab keeps when the session ends unasked. */
+  readonly subject: string;
   /** The console's dashboard client and its organization the operator signed in to (`?organization=` picks one). */
   readonly clientId: string;
   readonly organizationId: string;
@@ -37,11 +41,15 @@ export function getSession(): Session | null {
 
 export function saveSession(session: Session): void {
   endedBecause = null;
+  settleKeptDrafts(session);
   change(session);
 }
 
 /** Ends the tab's session; `reason` says why when the operator did not sign out (as a clause: "the server …"). */
 export function clearSession(reason: string | null = null): void {
+  // Ended unasked, the forms' edits wait for the operator's next sign-in; a sign-out drops them, as the operator agreed.
+  if (reason === null) dropKeptDrafts();
+  else if (current !== null) keepDrafts(current);
   endedBecause = reason;
   change(null);
 }

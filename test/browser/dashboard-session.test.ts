@@ -1,15 +1,20 @@
 import type { Dialog } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { dashboardSuite, openTab, signInToDashboard } from '../support/dashboard.ts';
+import { dashboardSuite, openTab, OPERATOR, signInToDashboard } from '../support/dashboard.ts';
 import { postForm } from '../support/oauth.ts';
 
 /**
  * The dashboard's place and session in Chromium: the tab is in the address (a reload, Back and a sign-in return to
  * it), an access token that is about to end or refused is renewed with the refresh token without a page load, a
  * refresh token the server no longer honours ends the session, a duplicated tab signs in for a session of its own,
- * and signing out, once the operator agrees to drop unsaved edits (and only then), revokes it.
+ * and signing out, once the operator agrees to drop unsaved edits (and only then), revokes it. A session ended unasked
+ * keeps the forms' unsaved edits, secrets aside, for the same operator's next sign-in in the tab, and for no one else.
  */
 const SESSION_KEY = 'gatehouse.dashboard.session';
+const KEPT_KEY = 'gatehouse.dashboard.kept-drafts';
+/** A second operator of the console, app_admin of My application too. */
+const OTHER = { email: 'ida@example.com', password: 'Operator-Heron-42' } as const;
+const CLIENT_SECRET = 'typed-secret-never-stored';
 let appId: string;
 let publicUrl: string;
 
@@ -34,9 +39,30 @@ async function reloadWith(change: Partial<StoredSession>): Promise<void> {
   await dashboard.page.reload();
 }
 
-const minLength = () => dashboard.page.getByRole('region', { name: 'Change a policy', exact: true }).getByLabel('Minimum length', { exact: true });
+const region = (name: string) => dashboard.page.getByRole('region', { name, exact: true });
+const minLength = () => region('Change a policy').getByLabel('Minimum length', { exact: true });
+const newProvider = (label: string) => region('Add a provider').getByLabel(label, { exact: true });
+const keptLine = (section: string) => region(section).getByRole('status').filter({ hasText: 'were kept when your session ended' });
+const keptDrafts = () => dashboard.page.evaluate((key) => sessionStorage.getItem(key), KEPT_KEY);
+const passwordPolicy = async () => (await dashboard.app.http.get(`/applications/${appId}/policies/password`)).body as { minLength: number };
 
 let clientId: string;
+/** Revokes the tab's refresh token, and with it its grant: the access token is refused, and so is the renewal. */
+const revokeTabSession = async () => {
+  const { refreshToken } = (await storedSession())!;
+  expect((await postForm(`${publicUrl}/oauth2/revoke`, { token: refreshToken!, token_type_hint: 'refresh_token', client_id: clientId })).status).toBe(200);
+};
+
+/** The operator's Save after the session was revoked elsewhere: refused, the renewal too, the session ends unasked. */
+async function saveAfterRevocation(): Promise<void> {
+  await revokeTabSession();
+  await region('Change a policy').getByRole('button', { name: 'Save policy' }).click();
+  await dashboard.page.getByRole('button', { name: 'Sign in' }).waitFor();
+  expect(await dashboard.page.getByRole('status').textContent()).toBe(
+    'Your session ended: the issuer refused to renew it (signed out in another tab, revoked, or the operator suspended).',
+  );
+}
+
 const refresh = (refreshToken: string) => postForm(`${publicUrl}/oauth2/token`, { grant_type: 'refresh_token', refresh_token: refreshToken, client_id: clientId });
 
 const dashboard = dashboardSuite({
@@ -44,6 +70,13 @@ const dashboard = dashboardSuite({
     appId = app.root.applicationId;
     publicUrl = app.gatehouse.services.config.publicUrl;
     await app.createUser('uma@example.com');
+    const [{ id: consoleId }] = (await app.sql<{ id: string }>('select id from application where organization_id = ? and console', [app.root.organizationId])) as [{ id: string }];
+    const [{ id: first }] = (await app.sql<{ id: string }>('select id from app_user where application_id = ? and email = ?', [consoleId, OPERATOR.email])) as [{ id: string }];
+    const asFirst = app.as({ bearer: await app.mintAccessToken({ sub: first, app_id: consoleId }) });
+    const other = await asFirst.post('/users', { email: OTHER.email, password: OTHER.password });
+    expect(other.status, JSON.stringify(other.body)).toBe(201);
+    const appAdmin = (await app.http.get('/roles')).body.data.find((role: { key: string }) => role.key === 'app_admin').id as string;
+    expect((await app.http.post('/role-assignments', { subject: { type: 'operator', id: other.body.id }, roleId: appAdmin })).status).toBe(201);
   },
 });
 // Registered after the suite's hooks, so the page is open: the client it signs in with.
@@ -136,7 +169,10 @@ describe("the dashboard's address and session in Chromium", () => {
     const appAdmin = (await asShop.get('/roles')).body.data.find((role: { key: string }) => role.key === 'app_admin').id as string;
     const [operator] = await dashboard.app.gatehouse.services.orm.em
       .getConnection()
-      .execute<{ id: string }[]>('select u.id from app_user as u join application as a on a.id = u.application_id where a.console and a.organization_id = ?', [dashboard.app.root.organizationId]);
+      .execute<{ id: string }[]>('select u.id from app_user as u join application as a on a.id = u.application_id where a.console and a.organization_id = ? and u.email = ?', [
+        dashboard.app.root.organizationId,
+        OPERATOR.email,
+      ]);
     expect((await asShop.post('/role-assignments', { subject: { type: 'operator', id: operator!.id }, roleId: appAdmin })).status).toBe(201);
 
     await dashboard.page.goto(`${publicUrl}/dashboard/`);
@@ -194,6 +230,82 @@ describe("the dashboard's address and session in Chromium", () => {
     }
   });
 
+  it('keeps unsaved edits when the session ends unasked, secrets aside, and restores them after signing in again, to be saved', async () => {
+    const authentication = `${publicUrl}/dashboard/#/${appId}/authentication`;
+    await dashboard.page.goto(authentication);
+    const before = await passwordPolicy();
+    const edited = String(before.minLength + 1);
+    await minLength().fill(edited);
+    await region('Add a provider').getByLabel('Type', { exact: true }).selectOption({ label: 'OAuth' });
+    await newProvider('Client ID').fill('kept-client-id');
+    await newProvider('Client secret').fill(CLIENT_SECRET);
+
+    await saveAfterRevocation();
+    const kept = (await keptDrafts())!;
+    const drafts = Object.values((JSON.parse(kept) as { drafts: Record<string, { draft: unknown }> }).drafts).map(({ draft }) => draft);
+    expect(drafts).toContainEqual(expect.objectContaining({ minLength: edited }));
+    expect(drafts).toContainEqual(expect.objectContaining({ settings: expect.objectContaining({ clientId: 'kept-client-id' }), secrets: { clientSecret: '' } }));
+    // A secret typed is never written to storage.
+    expect(kept).not.toContain(CLIENT_SECRET);
+    expect((await passwordPolicy()).minLength).toBe(before.minLength);
+
+    // The issuer's session stands: signing in again asks nothing and comes back to the tab, the edits in their forms.
+    await Promise.all([dashboard.page.waitForURL(authentication), dashboard.page.getByRole('button', { name: 'Sign in' }).click()]);
+    await keptLine('Change a policy').waitFor();
+    expect(await minLength().inputValue()).toBe(edited);
+    expect(await dashboard.unsaved()).toBe(true);
+    // The provider's type is the page's choice, not the draft's: chosen again, its kept draft comes back, without the secret.
+    await region('Add a provider').getByLabel('Type', { exact: true }).selectOption({ label: 'OAuth' });
+    await keptLine('Add a provider').filter({ hasText: 'Secrets are never kept: type them again.' }).waitFor();
+    expect(await newProvider('Client ID').inputValue()).toBe('kept-client-id');
+    expect(await newProvider('Client secret').inputValue()).toBe('');
+    // Restored into their forms, the drafts are theirs: a reload would not restore them again.
+    expect(await keptDrafts()).toBeNull();
+
+    await region('Change a policy').getByRole('button', { name: 'Save policy' }).click();
+    await region('Change a policy').getByRole('status').filter({ hasText: 'Saved the Password policy.' }).waitFor();
+    expect((await passwordPolicy()).minLength).toBe(before.minLength + 1);
+    expect(await keptLine('Change a policy').count()).toBe(0);
+    // Discarded, the kept provider's draft is gone as well: nothing is left unsaved.
+    await keptLine('Add a provider').getByRole('button', { name: 'Discard the kept edits' }).click();
+    expect(await newProvider('Client ID').inputValue()).toBe('');
+    expect(await keptLine('Add a provider').count()).toBe(0);
+    expect(await dashboard.unsaved()).toBe(false);
+  });
+
+  it("shows another operator signing in in the tab nothing of the edits kept, and drops them", async () => {
+    const authentication = `${publicUrl}/dashboard/#/${appId}/authentication`;
+    await dashboard.page.goto(authentication);
+    const { minLength: saved } = await passwordPolicy();
+    await minLength().fill(String(saved + 5));
+    await saveAfterRevocation();
+    expect(await keptDrafts()).toContain(`"minLength":"${saved + 5}"`);
+
+    // The issuer's session gone too, the next to sign in is another operator.
+    await dashboard.page.context().clearCookies();
+    await Promise.all([dashboard.page.waitForURL(/\/interaction\//), dashboard.page.getByRole('button', { name: 'Sign in' }).click()]);
+    await dashboard.page.getByLabel('Email address').fill(OTHER.email);
+    await dashboard.page.getByLabel('Password').fill(OTHER.password);
+    await Promise.all([dashboard.page.waitForURL(authentication), dashboard.page.locator('form button[type="submit"]').first().click()]);
+    await dashboard.page.getByRole('button', { name: 'Sign out' }).waitFor();
+    expect(await minLength().inputValue()).toBe(String(saved));
+    expect(await keptLine('Change a policy').count()).toBe(0);
+    expect(await dashboard.unsaved()).toBe(false);
+    expect(await keptDrafts()).toBeNull();
+  });
+
+  it('keeps the edits of a form not shown again after signing in, until the operator signs out', async () => {
+    const authentication = `${publicUrl}/dashboard/#/${appId}/authentication`;
+    await dashboard.page.goto(authentication);
+    await region('Add a provider').getByLabel('Type', { exact: true }).selectOption({ label: 'OAuth' });
+    await newProvider('Client ID').fill('unshown-client-id');
+    await saveAfterRevocation();
+    await Promise.all([dashboard.page.waitForURL(authentication), dashboard.page.getByRole('button', { name: 'Sign in' }).click()]);
+    await dashboard.page.getByRole('button', { name: 'Sign out' }).waitFor();
+    // The page opens another type's form: the OAuth draft waits for it, and the sign-out's test drops it.
+    expect(await keptDrafts()).toContain('unshown-client-id');
+  });
+
   it('asks before signing out drops unsaved edits: declined, the operator stays signed in with them', async () => {
     await openTab(dashboard.page, 'Authentication');
     await minLength().fill('14');
@@ -226,5 +338,7 @@ describe("the dashboard's address and session in Chromium", () => {
     expect((await refresh(refreshToken!)).body.error).toBe('invalid_grant');
     // Signed out by the operator: nothing to explain.
     expect(await dashboard.page.getByText('Your session ended').count()).toBe(0);
+    // Nor anything kept: the operator agreed to drop their edits, those kept from an earlier session too.
+    expect(await keptDrafts()).toBeNull();
   });
 });

@@ -1,10 +1,10 @@
 import type { FormEvent, ReactNode } from 'react';
 import { AUTH_PROVIDER_KINDS, enabledWords, secretsOf } from '../auth-provider-kinds.ts';
-import { changedSettings, providerDraftOf, type ProviderDraft } from '../auth-provider-draft.ts';
+import { changedSettings, providerDraftOf, withoutSecrets, type ProviderDraft } from '../auth-provider-draft.ts';
 import { useDraft } from '../hooks/use-draft.ts';
 import { useRefusalMarks } from '../hooks/use-refused-field.ts';
 import type { AuthProvider, AuthProviderType } from '../operations-email-auth.ts';
-import { OutdatedDraft } from './outdated-draft.tsx';
+import { DraftNotes } from './draft-notes.tsx';
 import { SecretField } from './secret-field.tsx';
 import { SettingInputs } from './setting-inputs.tsx';
 import { TextField } from './text-field.tsx';
@@ -24,7 +24,7 @@ interface AuthProviderFormProps {
 
 /** A provider's name, whether it is on, the settings of its type and its write-only secrets. */
 export function AuthProviderForm({ type, provider, leading, submitLabel, busy, onSubmit, children }: AuthProviderFormProps) {
-  const [draft, setDraft, sync] = useDraft(providerDraftOf(type, provider));
+  const [draft, setDraft, sync] = useDraft(providerDraftOf(type, provider), { keep: { name: `provider:${provider?.id ?? `new:${type}`}`, withoutSecrets } });
   const kind = AUTH_PROVIDER_KINDS[type];
   const enabledMarks = useRefusalMarks('enabled');
   const update = (patch: Partial<ProviderDraft>) => setDraft((current) => ({ ...current, ...patch }));
@@ -39,7 +39,7 @@ export function AuthProviderForm({ type, provider, leading, submitLabel, busy, o
     // noValidate: the server judges the values, and its refusal is the message shown.
     <form className="auth-form" noValidate onSubmit={submit}>
       {leading}
-      <OutdatedDraft sync={sync} what="provider" />
+      <DraftNotes sync={sync} what="provider" />
       {kind.hint !== undefined && <p className="hint">{kind.hint}</p>}
       <TextField
         label="Name"

@@ -7,7 +7,7 @@ import type { Branding, BrandingInput } from '../operations.ts';
 import { COLOURS } from './branding-details.tsx';
 import { ColourField } from './colour-field.tsx';
 import { CopyEditor } from './copy-editor.tsx';
-import { OutdatedDraft } from './outdated-draft.tsx';
+import { DraftNotes } from './draft-notes.tsx';
 import { Refusal } from './status.tsx';
 
 interface BrandingFormProps<B extends Branding> {
@@ -21,7 +21,7 @@ interface BrandingFormProps<B extends Branding> {
 
 /** The branding's colours, logo, favicon and texts, saved as a whole; the server judges every value. */
 export function BrandingForm<B extends Branding>({ branding, save, onSaved }: BrandingFormProps<B>) {
-  const [draft, setDraft, sync] = useDraft(draftOf(branding), sameDraft);
+  const [draft, setDraft, sync] = useDraft(draftOf(branding), { same: sameDraft, keep: { name: 'branding' } });
   const submission = useSubmission<B>();
   const { outcome } = submission;
   const id = useId();
@@ -42,7 +42,7 @@ export function BrandingForm<B extends Branding>({ branding, save, onSaved }: Br
 
   return (
     <form className="branding-form" noValidate onSubmit={submit}>
-      <OutdatedDraft sync={sync} what="branding" />
+      <DraftNotes sync={sync} what="branding" />
       <RefusedField value={submission.refusal}>
         <fieldset className="colours">
           <legend>Colours</legend>

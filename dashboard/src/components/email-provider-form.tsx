@@ -5,7 +5,7 @@ import { useRefusalMarks } from '../hooks/use-refused-field.ts';
 import type { EmailProvider, EmailProviderType, SmtpSecurity } from '../operations-email-auth.ts';
 import type { EmailProviderInput } from '../operations-email.ts';
 import { draftOf, inputOf, keepsStoredSecret, type ProviderDraft } from '../provider-draft.ts';
-import { OutdatedDraft } from './outdated-draft.tsx';
+import { DraftNotes } from './draft-notes.tsx';
 import { SecretField } from './secret-field.tsx';
 import { TextField } from './text-field.tsx';
 
@@ -21,7 +21,7 @@ interface EmailProviderFormProps {
 
 /** The provider's settings for the chosen kind; its secret is write-only, typed again or kept. */
 export function EmailProviderForm({ provider, saving, onSave }: EmailProviderFormProps) {
-  const [draft, setDraft, sync] = useDraft<ProviderDraft>(draftOf(provider));
+  const [draft, setDraft, sync] = useDraft<ProviderDraft>(draftOf(provider), { keep: { name: 'email-provider', withoutSecrets: (typed) => ({ ...typed, secret: '' }) } });
   const id = useId();
   const kind = EMAIL_PROVIDER_KINDS[draft.type];
   const typeMarks = useRefusalMarks('type');
@@ -42,7 +42,7 @@ export function EmailProviderForm({ provider, saving, onSave }: EmailProviderFor
   return (
     // noValidate: the server judges the values, and its refusal is the message shown.
     <form className="email-form" noValidate onSubmit={submit}>
-      <OutdatedDraft sync={sync} what="provider" />
+      <DraftNotes sync={sync} what="provider" />
       <div className="field">
         <label htmlFor={`${id}-type`}>Service</label>
         <select id={`${id}-type`} {...typeMarks} value={draft.type} onChange={(event) => choose(event.target.value as EmailProviderType)}>

@@ -6,7 +6,7 @@ import type { EmailTemplate } from '../operations-email-auth.ts';
 import { previewEmailTemplate, type EmailTemplateInput, type RenderedEmail } from '../operations-email.ts';
 import type { SettingsScope } from '../operations.ts';
 import { EmailPreview } from './email-preview.tsx';
-import { OutdatedDraft } from './outdated-draft.tsx';
+import { DraftNotes } from './draft-notes.tsx';
 import { Refusal } from './status.tsx';
 import { TextField } from './text-field.tsx';
 
@@ -21,7 +21,7 @@ interface EmailTemplateFormProps {
 
 /** A template's subject, HTML and text bodies (Liquid), the variables they may use, and a preview of the draft. */
 export function EmailTemplateForm({ scope, template, saving, onSave }: EmailTemplateFormProps) {
-  const [draft, setDraft, sync] = useDraft<EmailTemplateInput>({ subject: template.subject, html: template.html, text: template.text });
+  const [draft, setDraft, sync] = useDraft<EmailTemplateInput>({ subject: template.subject, html: template.html, text: template.text }, { keep: { name: `template:${template.key}` } });
   const preview = useSubmission<RenderedEmail>();
   // A refused preview marks the part it names, as a refused save (the editor's) does.
   const saveRefusal = useContext(RefusedField);
@@ -35,7 +35,7 @@ export function EmailTemplateForm({ scope, template, saving, onSave }: EmailTemp
   return (
     <>
       <form className="email-form" noValidate onSubmit={submit}>
-        <OutdatedDraft sync={sync} what="template" />
+        <DraftNotes sync={sync} what="template" />
         <RefusedField value={preview.refusal ?? saveRefusal}>
           <TextField label="Subject" value={draft.subject} onChange={set('subject')} field="subject" />
           <TextField label="HTML body" value={draft.html} onChange={set('html')} rows={14} hint="Values are HTML-escaped unless followed by | raw." field="html" />

@@ -3,7 +3,7 @@ import { useDraft } from '../hooks/use-draft.ts';
 import type { Policies, PolicyKind } from '../operations-email-auth.ts';
 import { POLICY_FORMS } from '../policy-fields.ts';
 import { draftOf, valuesOf, type SettingValues } from '../setting-fields.ts';
-import { OutdatedDraft } from './outdated-draft.tsx';
+import { DraftNotes } from './draft-notes.tsx';
 import { SettingInputs } from './setting-inputs.tsx';
 
 interface PolicyFormProps {
@@ -18,7 +18,7 @@ interface PolicyFormProps {
 /** Every field of one policy, saved as a whole (the API replaces a policy, a field left out taking its default). */
 export function PolicyForm({ kind, policy, saving, onSave }: PolicyFormProps) {
   const { fields } = POLICY_FORMS[kind];
-  const [draft, setDraft, sync] = useDraft(draftOf(fields, policy));
+  const [draft, setDraft, sync] = useDraft(draftOf(fields, policy), { keep: { name: `policy:${kind}` } });
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     onSave(valuesOf(fields, draft), sync.saved);
@@ -26,7 +26,7 @@ export function PolicyForm({ kind, policy, saving, onSave }: PolicyFormProps) {
   return (
     // noValidate: the server judges the values, and its refusal is the message shown.
     <form className="auth-form" noValidate onSubmit={submit}>
-      <OutdatedDraft sync={sync} what="policy" />
+      <DraftNotes sync={sync} what="policy" />
       <SettingInputs fields={fields} draft={draft} onChange={setDraft} />
       <div className="actions">
         <button type="submit" className="primary" disabled={saving}>Save policy</button>

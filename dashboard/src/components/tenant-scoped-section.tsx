@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useId, useState, type JSX } from 'react';
 import { useAsync } from '../hooks/use-async.ts';
-import { sameValues } from '../hooks/use-draft.ts';
+import { DraftPlace, sameValues } from '../hooks/use-draft.ts';
 import { useReadOnReturn } from '../hooks/use-read-on-return.ts';
 import { mayDiscardChanges, UnsavedParts, useUnsavedPart } from '../hooks/use-unsaved-changes.ts';
 import { getTenancyConfig, type TenancyConfig, type TenantSummary } from '../operations.ts';
@@ -66,7 +66,9 @@ export function TenantScopedSection({ appId, heading, features, ApplicationView,
       {perTenant && <TenantPicker appId={appId} selected={tenant} onSelect={(next) => mayDiscardChanges() && setTenant(next)} />}
       {perTenant && tenant !== null ? (
         <UnsavedParts value={tenantPart.parts}>
-          <TenantView key={tenant.id} appId={appId} tenant={tenant} config={config} />
+          <DraftPlace value={`tenant:${tenant.id}`}>
+            <TenantView key={tenant.id} appId={appId} tenant={tenant} config={config} />
+          </DraftPlace>
         </UnsavedParts>
       ) : (
         <ApplicationView appId={appId} />

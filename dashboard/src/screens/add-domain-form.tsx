@@ -1,4 +1,5 @@
 import { useId, type FormEvent } from 'react';
+import { DraftNotes } from '../components/draft-notes.tsx';
 import { Outcome } from '../components/status.tsx';
 import { useDraft } from '../hooks/use-draft.ts';
 import { refusalMarks } from '../hooks/use-refused-field.ts';
@@ -15,7 +16,7 @@ interface AddDomainFormProps {
 
 /** "Add domain": a hostname, sent as typed; the server alone says whether it is one it accepts. */
 export function AddDomainForm({ appId, tenant, onAdded }: AddDomainFormProps) {
-  const [hostname, setHostname] = useDraft('');
+  const [hostname, setHostname, sync] = useDraft('', { keep: { name: 'new-domain' } });
   const action = useSubmission<string>();
   const id = useId();
   const marks = refusalMarks(action.refusal, 'hostname', `${id}-hint`);
@@ -34,6 +35,7 @@ export function AddDomainForm({ appId, tenant, onAdded }: AddDomainFormProps) {
     <section aria-labelledby={`${id}-heading`}>
       <h3 id={`${id}-heading`}>{tenant === null ? 'Add domain' : `Add a domain of ${tenant.name}`}</h3>
       <form className="inline-form" noValidate onSubmit={submit}>
+        <DraftNotes sync={sync} what="new domain" />
         <div>
           <label htmlFor={`${id}-hostname`}>Hostname</label>
           <input

@@ -2,7 +2,7 @@ import { useId, useState } from 'react';
 import { NEW_RESOURCE_DRAFT, draftOf } from '../api-resource-draft.ts';
 import { IdentifierHeldElsewhere } from '../components/identifier-held-elsewhere.tsx';
 import { PermissionRows } from '../components/permission-rows.tsx';
-import { OutdatedDraft } from '../components/outdated-draft.tsx';
+import { DraftNotes } from '../components/draft-notes.tsx';
 import { Outcome } from '../components/status.tsx';
 import { TextField } from '../components/text-field.tsx';
 import { useDraft } from '../hooks/use-draft.ts';
@@ -24,7 +24,7 @@ interface ApiResourceFormProps {
 /** "Create API resource", or the editing of one: its name, identifier and permissions. The server's refusal shows as it gives it. */
 export function ApiResourceForm({ appId, defined, resource, onSaved, onClose }: ApiResourceFormProps) {
   const id = useId();
-  const [draft, setDraft, sync] = useDraft(resource === undefined ? NEW_RESOURCE_DRAFT : draftOf(resource, defined));
+  const [draft, setDraft, sync] = useDraft(resource === undefined ? NEW_RESOURCE_DRAFT : draftOf(resource, defined), { keep: { name: `api-resource:${resource?.id ?? 'new'}` } });
   // Whether the operator edited the identifier since the form took the stored one: only then is it saved (and claimed).
   const [identifierEdited, setIdentifierEdited] = useState(false);
   const save = useSubmission<string>();
@@ -51,7 +51,7 @@ export function ApiResourceForm({ appId, defined, resource, onSaved, onClose }: 
   return (
     <section aria-labelledby={`${id}-heading`}>
       <h2 id={`${id}-heading`}>{heading}</h2>
-      <OutdatedDraft sync={{ ...sync, takeStored }} what="API resource" />
+      <DraftNotes sync={{ ...sync, takeStored }} what="API resource" />
       {resource !== undefined && <IdentifierHeldElsewhere resource={resource} />}
       <form
         className="api-resource-form"

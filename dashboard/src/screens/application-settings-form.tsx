@@ -1,5 +1,5 @@
 import type { FormEvent } from 'react';
-import { OutdatedDraft } from '../components/outdated-draft.tsx';
+import { DraftNotes } from '../components/draft-notes.tsx';
 import { Outcome } from '../components/status.tsx';
 import { Subsection } from '../components/subsection.tsx';
 import { TextField } from '../components/text-field.tsx';
@@ -15,7 +15,7 @@ interface ApplicationSettingsFormProps {
 
 /** The application's display name and how long its audit records are kept, saved together. */
 export function ApplicationSettingsForm({ application, onSaved }: ApplicationSettingsFormProps) {
-  const [draft, setDraft, sync] = useDraft({ name: application.name, auditRetentionDays: String(application.auditRetentionDays) });
+  const [draft, setDraft, sync] = useDraft({ name: application.name, auditRetentionDays: String(application.auditRetentionDays) }, { keep: { name: 'application-settings' } });
   const submission = useSubmission<string>();
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
@@ -30,7 +30,7 @@ export function ApplicationSettingsForm({ application, onSaved }: ApplicationSet
 
   return (
     <Subsection title="General">
-      <OutdatedDraft sync={sync} what="settings" />
+      <DraftNotes sync={sync} what="settings" />
       <form noValidate onSubmit={submit}>
         <RefusedField value={submission.refusal}>
           <TextField label="Application name" value={draft.name} onChange={(name) => setDraft({ ...draft, name })} field="name" />

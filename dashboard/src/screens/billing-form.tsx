@@ -1,7 +1,7 @@
 import { useId, type FormEvent } from 'react';
 import { billingDraftOf, billingOf, type BillingDraft } from '../billing-draft.ts';
 import { Outcome } from '../components/status.tsx';
-import { OutdatedDraft } from '../components/outdated-draft.tsx';
+import { DraftNotes } from '../components/draft-notes.tsx';
 import { TextField } from '../components/text-field.tsx';
 import { useDraft } from '../hooks/use-draft.ts';
 import { RefusedField, refusalMarks } from '../hooks/use-refused-field.ts';
@@ -15,7 +15,7 @@ interface BillingFormProps {
 
 /** The organization's billing settings, saved whole as the API replaces them; the server judges every value. */
 export function BillingForm({ organization, onSaved }: BillingFormProps) {
-  const [draft, setDraft, sync] = useDraft(billingDraftOf(organization.billing));
+  const [draft, setDraft, sync] = useDraft(billingDraftOf(organization.billing), { keep: { name: 'billing' } });
   const submission = useSubmission<string>();
   const id = useId();
   const set = (field: keyof Omit<BillingDraft, 'plan'>) => (value: string) => setDraft((current) => ({ ...current, [field]: value }));
@@ -37,7 +37,7 @@ export function BillingForm({ organization, onSaved }: BillingFormProps) {
         Recorded for invoices only: no plan changes what the service allows, and nothing is charged. Saving replaces the
         whole billing: a field left empty is cleared.
       </p>
-      <OutdatedDraft sync={sync} what="billing" />
+      <DraftNotes sync={sync} what="billing" />
       <form className="billing-form" noValidate onSubmit={submit}>
         <div className="field">
           <label htmlFor={`${id}-plan`}>Plan</label>

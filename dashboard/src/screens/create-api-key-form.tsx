@@ -1,4 +1,5 @@
 import { useId, type FormEvent } from 'react';
+import { DraftNotes } from '../components/draft-notes.tsx';
 import { GrantPermissions } from '../components/grant-permissions.tsx';
 import { Refusal } from '../components/status.tsx';
 import { TenantPicker } from '../components/tenant-picker.tsx';
@@ -20,7 +21,7 @@ interface CreateApiKeyFormProps {
 
 /** "Create API key": a name, its permissions, in a multi-tenant application its tenant, and an optional expiry. */
 export function CreateApiKeyForm({ appId, choices, onCreated }: CreateApiKeyFormProps) {
-  const [draft, setDraft] = useDraft(NEW_KEY);
+  const [draft, setDraft, sync] = useDraft(NEW_KEY, { keep: { name: 'new-api-key' } });
   const { name, permissions, tenant, expires } = draft;
   const update = (patch: Partial<typeof NEW_KEY>) => setDraft((current) => ({ ...current, ...patch }));
   const submission = useSubmission<void>();
@@ -41,6 +42,7 @@ export function CreateApiKeyForm({ appId, choices, onCreated }: CreateApiKeyForm
     <section aria-labelledby={`${id}-heading`}>
       <h2 id={`${id}-heading`}>Create API key</h2>
       <form className="key-form" onSubmit={submit}>
+        <DraftNotes sync={sync} what="new API key" />
         <div className="inline-form">
           <div>
             <label htmlFor={`${id}-name`}>Name</label>

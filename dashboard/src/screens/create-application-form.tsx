@@ -1,4 +1,5 @@
 import { useId, useState, type FormEvent } from 'react';
+import { DraftNotes } from '../components/draft-notes.tsx';
 import { SecretOnce } from '../components/secret-once.tsx';
 import { Refusal } from '../components/status.tsx';
 import { TextField } from '../components/text-field.tsx';
@@ -18,7 +19,7 @@ const TENANCY = [
 /** "Create application": a name and whether it has tenants (fixed once created); then the way into it and its initial key's secret, once. */
 export function CreateApplicationForm({ onCreated }: { onCreated: () => void }) {
   const id = useId();
-  const [draft, setDraft] = useDraft(NEW_APPLICATION);
+  const [draft, setDraft, sync] = useDraft(NEW_APPLICATION, { keep: { name: 'new-application' } });
   const [created, setCreated] = useState<CreatedApplication | null>(null);
   const submission = useSubmission<void>();
 
@@ -36,6 +37,7 @@ export function CreateApplicationForm({ onCreated }: { onCreated: () => void }) 
     <section aria-labelledby={`${id}-heading`}>
       <h2 id={`${id}-heading`}>Create application</h2>
       <form noValidate onSubmit={submit}>
+        <DraftNotes sync={sync} what="new application" />
         <RefusedField value={submission.refusal}>
           <TextField label="Name" value={draft.name} onChange={(name) => setDraft({ ...draft, name })} field="name" />
         </RefusedField>

@@ -1,4 +1,5 @@
 import { useId, type FormEvent } from 'react';
+import { DraftNotes } from '../components/draft-notes.tsx';
 import { GrantPermissions } from '../components/grant-permissions.tsx';
 import { Refusal } from '../components/status.tsx';
 import { TenantPicker } from '../components/tenant-picker.tsx';
@@ -30,7 +31,7 @@ interface CreateM2MCredentialFormProps {
 
 /** "Create credential": a name, how it authenticates (a private key's JWKS), in a multi-tenant application its tenant, and its permissions. */
 export function CreateM2MCredentialForm({ appId, choices, onCreated }: CreateM2MCredentialFormProps) {
-  const [draft, setDraft] = useDraft(NEW_CREDENTIAL);
+  const [draft, setDraft, sync] = useDraft(NEW_CREDENTIAL, { keep: { name: 'new-m2m-credential' } });
   const { name, authMethod, jwks, tenant, permissions } = draft;
   const update = (patch: Partial<CredentialDraft>) => setDraft((current) => ({ ...current, ...patch }));
   const id = useId();
@@ -51,6 +52,7 @@ export function CreateM2MCredentialForm({ appId, choices, onCreated }: CreateM2M
     <section aria-labelledby={`${id}-heading`}>
       <h2 id={`${id}-heading`}>Create credential</h2>
       <form className="key-form" noValidate onSubmit={submit}>
+        <DraftNotes sync={sync} what="new credential" />
         <div className="inline-form">
           <div>
             <label htmlFor={`${id}-name`}>Name</label>

@@ -1,4 +1,5 @@
 import { useId, useState } from 'react';
+import { DraftNotes } from '../components/draft-notes.tsx';
 import { Refusal } from '../components/status.tsx';
 import { clientIssuer } from '../client-issuer.ts';
 import { RefusedField, refusalMarks } from '../hooks/use-refused-field.ts';
@@ -22,7 +23,7 @@ interface CreateOAuthClientFormProps {
 /** "Create OAuth client": its type, tenant and settings; then what the app is configured with, and a web client's secret once. */
 export function CreateOAuthClientForm({ appId, context, issuer, onCreated }: CreateOAuthClientFormProps) {
   const id = useId();
-  const [draft, setDraft] = useDraft(NEW_CLIENT);
+  const [draft, setDraft, sync] = useDraft(NEW_CLIENT, { keep: { name: 'new-oauth-client' } });
   const { type, tenantId, settings } = draft;
   const update = (patch: Partial<typeof NEW_CLIENT>) => setDraft((current) => ({ ...current, ...patch }));
   const [created, setCreated] = useState<OAuthClientWithSecret | null>(null);
@@ -46,6 +47,7 @@ export function CreateOAuthClientForm({ appId, context, issuer, onCreated }: Cre
           submit();
         }}
       >
+        <DraftNotes sync={sync} what="new client" />
         <fieldset>
           <legend>Type</legend>
           {CLIENT_TYPE_ORDER.map((value) => (

@@ -1,4 +1,5 @@
 import type { FormEvent } from 'react';
+import { DraftNotes } from '../components/draft-notes.tsx';
 import { Outcome } from '../components/status.tsx';
 import { TenantPicker } from '../components/tenant-picker.tsx';
 import { TextField } from '../components/text-field.tsx';
@@ -22,7 +23,7 @@ interface CreateUserFormProps {
  * join (required when each tenant has its own users, as the API requires it then).
  */
 export function CreateUserForm({ appId, tenancy, onCreated }: CreateUserFormProps) {
-  const [draft, setDraft] = useDraft(NEW_USER);
+  const [draft, setDraft, sync] = useDraft(NEW_USER, { keep: { name: 'new-user', withoutSecrets: (typed) => ({ ...typed, password: '' }) } });
   const { email, name, password, tenant } = draft;
   const update = (patch: Partial<typeof NEW_USER>) => setDraft((current) => ({ ...current, ...patch }));
   const submission = useSubmission<string>();
@@ -48,6 +49,7 @@ export function CreateUserForm({ appId, tenancy, onCreated }: CreateUserFormProp
     <section aria-labelledby="create-user-heading">
       <h2 id="create-user-heading">Create user</h2>
       <form className="inline-form create-user-form" onSubmit={submit}>
+        <DraftNotes sync={sync} what="new user" />
         <RefusedField value={submission.refusal}>
           <TextField label="E-mail" type="email" value={email} onChange={(typed) => update({ email: typed })} field="email" />
           <TextField label="Name (optional)" value={name} onChange={(typed) => update({ name: typed })} field="name" />

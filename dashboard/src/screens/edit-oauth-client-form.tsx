@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import { OutdatedDraft } from '../components/outdated-draft.tsx';
+import { DraftNotes } from '../components/draft-notes.tsx';
 import { Refusal } from '../components/status.tsx';
 import { useDraft } from '../hooks/use-draft.ts';
 import { RefusedField } from '../hooks/use-refused-field.ts';
@@ -18,13 +18,13 @@ interface EditOAuthClientFormProps {
 /** A client's settings to change (its type and tenant never change); a refusal leaves the client as it was. */
 export function EditOAuthClientForm({ appId, client, onSaved, onCancel }: EditOAuthClientFormProps) {
   const id = useId();
-  const [draft, setDraft, sync] = useDraft(draftOf(client));
+  const [draft, setDraft, sync] = useDraft(draftOf(client), { keep: { name: `oauth-client:${client.clientId}` } });
   const save = useSubmission<void>();
 
   return (
     <section aria-labelledby={`${id}-heading`}>
       <h2 id={`${id}-heading`}>{`Edit ${client.name}`}</h2>
-      <OutdatedDraft sync={sync} what="client" />
+      <DraftNotes sync={sync} what="client" />
       <form
         className="client-form"
         onSubmit={(event) => {

@@ -1,4 +1,5 @@
 import { useCallback, useId, useState, type FormEvent } from 'react';
+import { DraftNotes } from '../components/draft-notes.tsx';
 import { ErrorMessage, Loading, Outcome } from '../components/status.tsx';
 import { TenantPicker } from '../components/tenant-picker.tsx';
 import { RefusedField, refusalMarks, useRefusalMarks, useRefusedListMarks } from '../hooks/use-refused-field.ts';
@@ -107,7 +108,7 @@ interface InviteFormProps {
 
 /** "Invite": an address, the tenant it joins, the roles it gets there, and how many days its link works. */
 export function InviteForm({ appId, listChanges, onSent }: InviteFormProps) {
-  const [draft, setDraft] = useDraft(NEW_INVITATION);
+  const [draft, setDraft, sync] = useDraft(NEW_INVITATION, { keep: { name: 'new-invitation' } });
   const { email, tenant, roleIds, days, clientId } = draft;
   const update = (patch: Partial<InvitationDraft>) => setDraft((current) => ({ ...current, ...patch }));
   const action = useSubmission<string>();
@@ -145,6 +146,7 @@ export function InviteForm({ appId, listChanges, onSent }: InviteFormProps) {
     <section aria-labelledby="invite-heading">
       <h2 id="invite-heading">Invite</h2>
       <form className="inline-form invite-form" onSubmit={submit}>
+        <DraftNotes sync={sync} what="invitation" />
         <div>
           <label htmlFor={`${id}-email`}>E-mail</label>
           <input id={`${id}-email`} type="email" required {...refusalMarks(action.refusal, 'email')} value={email} onChange={(event) => update({ email: event.target.value })} />

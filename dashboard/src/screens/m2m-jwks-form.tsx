@@ -1,5 +1,5 @@
 import { useId, type FormEvent } from 'react';
-import { OutdatedDraft } from '../components/outdated-draft.tsx';
+import { DraftNotes } from '../components/draft-notes.tsx';
 import { Refusal } from '../components/status.tsx';
 import { TextField } from '../components/text-field.tsx';
 import { useDraft } from '../hooks/use-draft.ts';
@@ -17,7 +17,7 @@ interface M2MJwksFormProps {
 
 /** "Replace keys" of a private_key_jwt credential: the whole set, starting from the one stored. */
 export function M2MJwksForm({ appId, credential, onSaved, onCancel }: M2MJwksFormProps) {
-  const [jwks, setJwks, sync] = useDraft(JSON.stringify(credential.jwks, null, 2));
+  const [jwks, setJwks, sync] = useDraft(JSON.stringify(credential.jwks, null, 2), { keep: { name: `jwks:${credential.clientId}` } });
   const id = useId();
   const save = useSubmission<void>();
   const submit = (event: FormEvent<HTMLFormElement>) => {
@@ -28,7 +28,7 @@ export function M2MJwksForm({ appId, credential, onSaved, onCancel }: M2MJwksFor
   return (
     <section aria-labelledby={`${id}-heading`} className="panel">
       <h2 id={`${id}-heading`}>{`Keys of ${credential.name}`}</h2>
-      <OutdatedDraft sync={sync} what="credential's key set" />
+      <DraftNotes sync={sync} what="credential's key set" />
       <form className="key-form" onSubmit={submit}>
         <RefusedField value={save.refusal}>
           <TextField

@@ -1,6 +1,6 @@
 import type { FormEvent } from 'react';
 import { Outcome } from '../components/status.tsx';
-import { OutdatedDraft } from '../components/outdated-draft.tsx';
+import { DraftNotes } from '../components/draft-notes.tsx';
 import { TextField } from '../components/text-field.tsx';
 import { useDraft } from '../hooks/use-draft.ts';
 import { RefusedField } from '../hooks/use-refused-field.ts';
@@ -14,7 +14,7 @@ interface OrganizationNameFormProps {
 
 /** The organization's display name. */
 export function OrganizationNameForm({ organization, onSaved }: OrganizationNameFormProps) {
-  const [name, setName, sync] = useDraft(organization.name);
+  const [name, setName, sync] = useDraft(organization.name, { keep: { name: 'organization-name' } });
   const submission = useSubmission<string>();
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
@@ -30,7 +30,7 @@ export function OrganizationNameForm({ organization, onSaved }: OrganizationName
   return (
     <section aria-labelledby="organization-name-heading">
       <h2 id="organization-name-heading">Name</h2>
-      <OutdatedDraft sync={sync} what="name" />
+      <DraftNotes sync={sync} what="name" />
       <form className="inline-form" noValidate onSubmit={submit}>
         <RefusedField value={submission.refusal}>
           <TextField label="Organization name" value={name} onChange={setName} field="name" />

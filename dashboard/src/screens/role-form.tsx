@@ -1,6 +1,6 @@
 import { useId, type FormEvent } from 'react';
 import { PermissionCheckboxes } from '../components/permission-checkboxes.tsx';
-import { OutdatedDraft } from '../components/outdated-draft.tsx';
+import { DraftNotes } from '../components/draft-notes.tsx';
 import { Outcome } from '../components/status.tsx';
 import { useDraft } from '../hooks/use-draft.ts';
 import { useFocusOnOpen } from '../hooks/use-focus-on-open.ts';
@@ -47,7 +47,7 @@ interface RoleFormProps {
  */
 export function RoleForm({ appId, choices, catalogue, role, onSaved, onClose }: RoleFormProps) {
   const id = useId();
-  const [draft, setDraft, sync] = useDraft(role === undefined ? NEW_ROLE : draftOf(role));
+  const [draft, setDraft, sync] = useDraft(role === undefined ? NEW_ROLE : draftOf(role), { keep: { name: `role:${role?.id ?? 'new'}` } });
   const { key, name, description, tenantId, permissions } = draft;
   const update = (patch: Partial<RoleDraft>) => setDraft((current) => ({ ...current, ...patch }));
   const submission = useSubmission<string>();
@@ -83,7 +83,7 @@ export function RoleForm({ appId, choices, catalogue, role, onSaved, onClose }: 
   return (
     <section aria-labelledby={`${id}-heading`}>
       <h2 id={`${id}-heading`} {...(role === undefined ? {} : { ref: focusOnOpen, tabIndex: -1 })}>{heading}</h2>
-      <OutdatedDraft sync={sync} what="role" />
+      <DraftNotes sync={sync} what="role" />
       <form onSubmit={submit}>
         <div className="inline-form">
           {role === undefined && (

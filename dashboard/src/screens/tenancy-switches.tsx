@@ -1,7 +1,7 @@
 import { useId, useState, type FormEvent } from 'react';
 import { ApiError } from '../api.ts';
 import { ErrorDetails } from '../components/error-details.tsx';
-import { OutdatedDraft } from '../components/outdated-draft.tsx';
+import { DraftNotes } from '../components/draft-notes.tsx';
 import { ErrorMessage } from '../components/status.tsx';
 import { errorMessage } from '../error-message.ts';
 import { useDraft } from '../hooks/use-draft.ts';
@@ -37,7 +37,7 @@ interface SwitchFormProps {
 function TenancySwitchForm({ feature, saved, saving, failure, onSave }: SwitchFormProps) {
   // Two values: a change elsewhere while one is chosen can only be to the chosen one, which the draft then takes, so no
   // changed-elsewhere notice can arise.
-  const [chosen, choose, sync] = useDraft(saved);
+  const [chosen, choose, sync] = useDraft(saved, { keep: { name: `switch:${feature.setting}` } });
   const id = useId();
   const changed = chosen !== saved;
   const effectId = `${id}-effect`;
@@ -51,7 +51,7 @@ function TenancySwitchForm({ feature, saved, saving, failure, onSave }: SwitchFo
     <form onSubmit={(event) => void submit(event)}>
       <fieldset disabled={saving} aria-describedby={changed ? effectId : undefined}>
         <legend>{feature.label}</legend>
-        <OutdatedDraft sync={sync} what="switch" />
+        <DraftNotes sync={sync} what="switch" />
         {feature.choices.map((choice) => (
           <label key={choice.value}>
             <input type="radio" name={feature.setting} value={choice.value} checked={chosen === choice.value} onChange={() => choose(choice.value)} />

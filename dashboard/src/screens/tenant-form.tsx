@@ -1,5 +1,5 @@
 import { useId, type FormEvent } from 'react';
-import { OutdatedDraft } from '../components/outdated-draft.tsx';
+import { DraftNotes } from '../components/draft-notes.tsx';
 import { Outcome } from '../components/status.tsx';
 import { TextField } from '../components/text-field.tsx';
 import { useDraft } from '../hooks/use-draft.ts';
@@ -24,7 +24,7 @@ export function TenantForm({ appId, tenant, onSaved, onClose }: TenantFormProps)
   const headingId = useId();
   // The rename form opens below the table, at a Rename button's click.
   const focusOnOpen = useFocusOnOpen();
-  const [draft, setDraft, sync] = useDraft(tenant === undefined ? NEW_TENANT : { name: tenant.name, slug: tenant.slug });
+  const [draft, setDraft, sync] = useDraft(tenant === undefined ? NEW_TENANT : { name: tenant.name, slug: tenant.slug }, { keep: { name: `tenant:${tenant?.id ?? 'new'}` } });
   const { name, slug } = draft;
   const submission = useSubmission<string>();
 
@@ -52,7 +52,7 @@ export function TenantForm({ appId, tenant, onSaved, onClose }: TenantFormProps)
       ) : (
         <h3 id={headingId} ref={focusOnOpen} tabIndex={-1}>{`Rename ${tenant.name}`}</h3>
       )}
-      <OutdatedDraft sync={sync} what="tenant" />
+      <DraftNotes sync={sync} what="tenant" />
       <form className="inline-form" onSubmit={submit}>
         <RefusedField value={submission.refusal}>
           <TextField label="Name" value={name} onChange={(typed) => setDraft({ ...draft, name: typed })} field="name" />

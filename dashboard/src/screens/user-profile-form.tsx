@@ -1,6 +1,6 @@
 import type { FormEvent } from 'react';
 import { Outcome } from '../components/status.tsx';
-import { OutdatedDraft } from '../components/outdated-draft.tsx';
+import { DraftNotes } from '../components/draft-notes.tsx';
 import { TextField } from '../components/text-field.tsx';
 import { useDraft } from '../hooks/use-draft.ts';
 import { RefusedField } from '../hooks/use-refused-field.ts';
@@ -16,7 +16,7 @@ interface UserProfileFormProps {
 
 /** "Save profile": a user's name and address, the changed ones sent; an empty name removes it. */
 export function UserProfileForm({ appId, user, onChanged }: UserProfileFormProps) {
-  const [draft, setDraft, sync] = useDraft({ email: user.email, name: user.name ?? '' });
+  const [draft, setDraft, sync] = useDraft({ email: user.email, name: user.name ?? '' }, { keep: { name: `user:${user.id}` } });
   const submission = useSubmission<string>();
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
@@ -34,7 +34,7 @@ export function UserProfileForm({ appId, user, onChanged }: UserProfileFormProps
 
   return (
     <form className="inline-form" aria-label="Profile" onSubmit={submit}>
-      <OutdatedDraft sync={sync} what="user's profile" />
+      <DraftNotes sync={sync} what="user's profile" />
       <RefusedField value={submission.refusal}>
         <TextField label="E-mail" type="email" value={draft.email} onChange={(email) => setDraft({ ...draft, email })} field="email" />
         <TextField label="Name" value={draft.name} onChange={(name) => setDraft({ ...draft, name })} field="name" />

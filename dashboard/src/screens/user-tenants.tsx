@@ -1,5 +1,5 @@
 import { useCallback, type FormEvent } from 'react';
-import { OutdatedDraft } from '../components/outdated-draft.tsx';
+import { DraftNotes } from '../components/draft-notes.tsx';
 import { ErrorMessage, Loading, Outcome } from '../components/status.tsx';
 import { useAsync } from '../hooks/use-async.ts';
 import { useDraft } from '../hooks/use-draft.ts';
@@ -27,7 +27,7 @@ export function UserTenants({ appId, user, isolated, onChanged }: UserTenantsPro
   const tenants = useAsync(useCallback(() => listAllTenants(appId), [appId]));
   useReadOnReturn(tenants);
   // Sorted: the boxes checked, in whatever order, are the same list.
-  const [chosen, setChosen, sync] = useDraft<readonly string[]>([...user.tenantIds].sort());
+  const [chosen, setChosen, sync] = useDraft<readonly string[]>([...user.tenantIds].sort(), { keep: { name: `user-tenants:${user.id}` } });
   const submission = useSubmission<string>();
 
   if (tenants.status === 'loading') return <Loading>Loading the tenants…</Loading>;
@@ -48,7 +48,7 @@ export function UserTenants({ appId, user, isolated, onChanged }: UserTenantsPro
   };
   return (
     <form onSubmit={submit}>
-      <OutdatedDraft sync={sync} what="user's list of tenants" />
+      <DraftNotes sync={sync} what="user's list of tenants" />
       <fieldset className="role-choices" {...listMarks(submission.refusal, 'tenantIds')}>
         <legend>Tenants</legend>
         {tenants.data.map((tenant) => (
