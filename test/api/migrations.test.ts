@@ -84,6 +84,7 @@ async function schema(of: TestDatabase): Promise<string[]> {
 }
 
 const CATCH_UP = '0063-edited-migrations-catch-up';
+const [ORGANIZATION, APPLICATION, TENANT] = ['0193a000-0000-7000-8000-000000000001', '0193a000-0000-7000-8000-000000000002', '0193a000-0000-7000-8000-000000000003'];
 
 describe('migration 0063', () => {
   it('makes what 0021, 0023, 0024, 0045 and 0051 gained after their release, on a database that ran them before', async () => {
@@ -104,6 +105,36 @@ describe('migration 0063', () => {
     expect(before.filter((line) => /known_browser|expires_in_days|audit_log_tenant_action_idx|name_id_format|saml_subject_user_idx|saml_logout|email_link_token_tenant_idx/.test(line))).toEqual([]);
     await start(of);
     expect(await schema(of)).toEqual(complete);
+  });
+
+  it("fills a catching-up invitation's expires_in_days with the days it was given, within 1 to 30", async () => {
+    const of = await migratedDatabase();
+    await sql(
+      of,
+      `alter table invitation drop column expires_in_days;
+       delete from mikro_orm_migrations where name = '${CATCH_UP}';
+       insert into organization (id, name, created_at, updated_at) values ('${ORGANIZATION}', 'o', now(), now());
+       insert into application (id, organization_id, name, multi_tenant, created_at, updated_at)
+         values ('${APPLICATION}', '${ORGANIZATION}', 'a', true, now(), now());
+       insert into tenant (application_id, id, name, slug, created_at, updated_at)
+         values ('${APPLICATION}', '${TENANT}', 't', 't', now(), now());
+       insert into invitation (application_id, id, tenant_id, email, email_normalized, token_hash, expires_at, invited_by_type,
+                               invited_by_id, created_at, updated_at, granted_by)
+         select '${APPLICATION}', gen_random_uuid(), '${TENANT}', days || '@example.com', days || '@example.com', md5(days::text),
+                '2026-01-01'::timestamptz + days * interval '1 day', 'api_key', 'k', '2026-01-01', '2026-01-01', '[]'
+           from unnest(array[0.01, 1, 6.5, 7, 45]) as days;`,
+    );
+    await start(of);
+    const given = await onDatabase(of, async (client) =>
+      (await client.query<{ email: string; days: number }>('select email, expires_in_days as days from invitation order by expires_at')).rows,
+    );
+    expect(given.map(({ email, days }) => [email, days])).toEqual([
+      ['0.01@example.com', 1],
+      ['1@example.com', 1],
+      ['6.5@example.com', 7],
+      ['7@example.com', 7],
+      ['45@example.com', 30],
+    ]);
   });
 
   it('changes nothing on a database that has it all', async () => {
