@@ -16,7 +16,7 @@ export const AUDIT_ACTIONS = {
   'tenancy_config.updated': { kind: 'write', meaning: 'An application’s tenancy switches changed (target the application; `before`, `after`: its `tenancyConfig`)' },
   'application.deleted': { kind: 'write', meaning: 'An application was deleted with everything it owns (one record)' },
   'tenant.created': { kind: 'write', meaning: 'A tenant was created' },
-  'tenant.updated': { kind: 'write', meaning: 'A tenant changed' },
+  'tenant.updated': { kind: 'write', meaning: 'A tenant changed (a new slug ends the sign-ins made on its old path, each recorded `session.revoked` with `after.reason` `slug_changed`)' },
   'tenant.deleted': { kind: 'write', meaning: 'A tenant was deleted (its rows each have their own record)' },
   'user.created': { kind: 'write', meaning: 'A user was created through the management API' },
   'user.signed_up': { kind: 'write', meaning: 'A user signed up on the hosted page' },
@@ -81,7 +81,7 @@ export const AUDIT_ACTIONS = {
   'invitation.revoked': { kind: 'write', meaning: 'An invitation was revoked' },
   'invitation.accepted': { kind: 'write', meaning: 'An invitation was accepted on its hosted page' },
   'invitation.deleted': { kind: 'write', meaning: 'An invitation went with its tenant' },
-  'session.revoked': { kind: 'write', meaning: 'A session (a browser session\'s sign-in, or a grant no browser session holds) was revoked, its grants and tokens ended, or ended by a single-session sign-in, its user leaving its tenant, its tenant\'s deletion, its client\'s deletion, the IdP\'s single logout, a password reset or change, a sign-out everywhere else, its user\'s suspension or deletion (`after.reason`); `after.grantsRevoked` counts its own grants' },
+  'session.revoked': { kind: 'write', meaning: 'A session (a browser session\'s sign-in, or a grant no browser session holds) was revoked, its grants and tokens ended, or ended by a single-session sign-in, its user leaving its tenant, its tenant\'s deletion, its client\'s deletion, the end of the sign-in surface it was made on (its custom domain deleted, its tenant\'s slug renamed), the IdP\'s single logout, a password reset or change, a sign-out everywhere else, its user\'s suspension or deletion (`after.reason`); `after.grantsRevoked` counts its own grants' },
   'api_resource.created': { kind: 'write', meaning: 'An API resource was registered' },
   'api_resource.updated': { kind: 'write', meaning: 'An API resource changed' },
   'api_resource.deleted': { kind: 'write', meaning: 'An API resource was deleted' },
@@ -122,7 +122,7 @@ export const AUDIT_ACTIONS = {
   'email_sender_domain.deleted': { kind: 'write', meaning: 'A sender domain’s key went with its tenant' },
   'domain.created': { kind: 'write', meaning: 'A custom domain was added' },
   'domain.verified': { kind: 'write', meaning: 'A custom domain’s DNS record was checked' },
-  'domain.deleted': { kind: 'write', meaning: 'A custom domain was removed' },
+  'domain.deleted': { kind: 'write', meaning: 'A custom domain was removed (a verified one\'s sign-ins ended, each recorded `session.revoked` with `after.reason` `domain_deleted`)' },
   'audit_log.purged': { kind: 'event', meaning: 'The retention job deleted records older than the retention (one summary record per run)' },
 } as const satisfies Record<string, { kind: 'write' | 'event'; meaning: string }>;
 

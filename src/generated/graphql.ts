@@ -1457,7 +1457,10 @@ export type Mutation = {
    * provider: 409 `last_sign_in_provider`, field `providerId`.
    */
   deleteAuthProvider: Scalars['Boolean']['output'];
-  /** Removes a custom domain. */
+  /**
+   * Removes a custom domain. A verified one's sign-ins end with it (browser sessions, grants and tokens made on it, each
+   * recorded `session.revoked` with `after.reason` `domain_deleted`): verified again, by any owner, none of them comes back.
+   */
   deleteDomain: Scalars['Boolean']['output'];
   /**
    * Deletes an OAuth client: its client_id stops working at once. Revoking the tokens it already obtained is the
@@ -3699,7 +3702,11 @@ export type UpdateRoleInput = {
 export type UpdateTenantInput = {
   /** Display name. */
   name?: InputMaybe<Scalars['String']['input']>;
-  /** New slug, unique in the application. */
+  /**
+   * New slug, unique in the application. The old slug's path surface (`/t/{slug}`) ends, and so do the sign-ins made on
+   * it (each recorded `session.revoked` with `after.reason` `slug_changed`), so naming the slug again revives none; the
+   * tenant's id path's stay.
+   */
   slug?: InputMaybe<Scalars['String']['input']>;
 };
 

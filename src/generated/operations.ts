@@ -883,7 +883,11 @@ export type UpdateRoleInput = {
 export type UpdateTenantInput = {
   /** Display name. */
   name?: string | null | undefined;
-  /** New slug, unique in the application. */
+  /**
+   * New slug, unique in the application. The old slug's path surface (`/t/{slug}`) ends, and so do the sign-ins made on
+   * it (each recorded `session.revoked` with `after.reason` `slug_changed`), so naming the slug again revives none; the
+   * tenant's id path's stay.
+   */
   slug?: string | null | undefined;
 };
 

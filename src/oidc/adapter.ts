@@ -34,8 +34,11 @@ export interface AdapterDependencies {
   readonly invalidations: InvalidationBus;
 }
 
-/** ISSUER_KEY in the payload; oidc-provider ignores unknown keys. */
+/** ISSUER_KEY in the payload; oidc-provider ignores unknown keys. Read on their surface only. */
 const ISSUER_BOUND = new Set(['AuthorizationCode', 'RefreshToken', 'DeviceCode', 'AccessToken', 'BackchannelAuthenticationRequest']);
+
+/** Where each sign-in was made, so that the end of its surface ends it (endSurfaceSignIns); a grant's: grantMadeAt. */
+const ISSUER_RECORDED = new Set([...ISSUER_BOUND, 'Session']);
 
 interface StoredRow {
   payload: AdapterPayload;
@@ -54,8 +57,21 @@ const UNDECIDED_DEVICE_CODE = `oidc_model.payload->>'accountId' is null and oidc
 
 const POLLING_KEY = 'gatehousePolling';
 
-/** oidc-provider drops keys it does not know: saves keep the polling pace unless they set one. */
-const DEVICE_CODE_PAYLOAD = `jsonb_strip_nulls(jsonb_build_object('${POLLING_KEY}', oidc_model.payload->'${POLLING_KEY}')) || excluded.payload`;
+/** oidc-provider drops keys it does not know: a save keeps ours (a device code's polling pace, unless it sets one; a
+ *  grant's surface). */
+const KEPT_KEY: Readonly<Record<string, string>> = { DeviceCode: POLLING_KEY, Grant: ISSUER_KEY };
+const keptPayload = (key: string) => `jsonb_strip_nulls(jsonb_build_object('${key}', oidc_model.payload->'${key}')) || excluded.payload`;
+
+/** A grant takes the issuer of its first code or token: the surface it was signed in on (the service's OP saves the grants
+ *  of every surface's interactions, so its own save cannot tell). */
+function grantMadeAt(payload: AdapterPayload, issuer: string): { cte: string; params: unknown[] } | undefined {
+  if (typeof payload.grantId !== 'string') return undefined;
+  return {
+    cte: `made_at as (update oidc_model set payload = payload || jsonb_build_object('${ISSUER_KEY}', ?::text)
+       where model = 'Grant' and id = ? and payload->>'${ISSUER_KEY}' is null)`,
+    params: [issuer, payload.grantId],
+  };
+}
 
 class ClientAdapter implements Adapter {
   private readonly deps: AdapterDependencies;
@@ -113,12 +129,14 @@ class ModelAdapter implements Adapter {
   private readonly deps: AdapterDependencies;
   private readonly surface: Surface;
   private readonly issuer: string | undefined;
+  private readonly bound: boolean;
 
   constructor(model: string, deps: AdapterDependencies, surface: Surface) {
     this.model = model;
     this.deps = deps;
     this.surface = surface;
-    this.issuer = ISSUER_BOUND.has(model) ? surface.issuer : undefined;
+    this.issuer = ISSUER_RECORDED.has(model) ? surface.issuer : undefined;
+    this.bound = ISSUER_BOUND.has(model);
   }
 
   private get connection() {
@@ -130,7 +148,7 @@ class ModelAdapter implements Adapter {
     const live = expired === 'read' ? '' : ` and ${LIVE}`;
     const [row] = await this.connection.execute<StoredRow[]>(`${SELECT} where model = ? and ${where} = ?${live}`, [this.model, value]);
     if (row === undefined) return undefined;
-    if (this.issuer !== undefined) {
+    if (this.bound) {
       // Rows without a recorded issuer are the service's.
       const madeBy = (row.payload[ISSUER_KEY] as string | undefined) ?? this.deps.surfaces.service.issuer;
       if (madeBy !== this.issuer) return undefined;
@@ -155,14 +173,16 @@ class ModelAdapter implements Adapter {
           })
         : undefined;
     const spent = this.model === 'Interaction' ? spentInteractionMark(id, payload, expiresAt, this.surface) : undefined;
-    const ctes = [index, spent].flatMap((cte) => (cte === undefined ? [] : [cte]));
+    const kept = KEPT_KEY[this.model];
+    const madeAt = this.bound && this.issuer !== undefined ? grantMadeAt(payload, this.issuer) : undefined;
+    const ctes = [index, spent, madeAt].flatMap((cte) => (cte === undefined ? [] : [cte]));
     // `application_id`: the client's, when known. A tenant's row's first save is a sign-in (`signed_in`), after which
     // singleSession ends the user's other sessions.
     const [row] = await this.connection.execute<{ model: string; signed_in?: { applicationId: string; tenantId: string | null } | null }[]>(
       `${ctes.length === 0 ? '' : `with ${ctes.map((cte) => cte.cte).join(',\n')}\n`}insert into oidc_model (model, id, application_id, payload, grant_id, user_code, uid, expires_at)
          values (?, ?, (select application_id from oauth_client where id = ?), ?::jsonb, ?, ?, ?, ?)
        on conflict (model, id) do update set application_id = excluded.application_id,
-         payload = ${this.model === 'DeviceCode' ? DEVICE_CODE_PAYLOAD : 'excluded.payload'},
+         payload = ${kept === undefined ? 'excluded.payload' : keptPayload(kept)},
          grant_id = excluded.grant_id, user_code = excluded.user_code, uid = excluded.uid, expires_at = excluded.expires_at${
            this.model === 'DeviceCode' ? `\n where ${UNDECIDED_DEVICE_CODE}` : ''
          }

@@ -10,6 +10,7 @@ import {
   authorizationRequest,
   codeThroughSeam,
   createTestClient,
+  decodeJwt,
   discover,
   OFFLINE_CONSENT,
   startAuthorization,
@@ -665,6 +666,143 @@ describe('validation of a sign-in surface’s tokens: valid only while their iss
       const tokens = await isolated.signIn(surface, 'cal@example.com', central);
       for (const answer of await answersOf(tokens, central)) expect(answer).toMatchObject({ valid: true, session: { tenantId: central } });
     }
+  });
+});
+
+describe('a surface that ends (its domain deleted, its slug renamed) ends the sign-ins made on it: back again, none of them stands', () => {
+  let isolated: IsolatedApplication;
+  const pathOf = (ref: string) => `${isolated.service}/t/${ref}`;
+  const domainOf = (hostname: string) => `http://${hostname}`;
+  const INVALID = { valid: false, session: null };
+  type SignedIn = Awaited<ReturnType<IsolatedApplication['signIn']>>;
+
+  beforeAll(async () => {
+    isolated = await isolatedApplication(app);
+  });
+
+  /** The ids of the tenant's sessions, as its path lists them. */
+  const listed = async (of: IsolatedApplication, tenantId: string): Promise<string[]> => {
+    const answer = await of.admin.get(`/applications/${of.application.applicationId}/tenants/${tenantId}/sessions`);
+    expect(answer.status).toBe(200);
+    return answer.body.data.map((session: { id: string }) => session.id);
+  };
+  const revocationOf = (sessionId: string) =>
+    app.sql<{ tenant_id: string; after: unknown }>(`select tenant_id, after from audit_log where action = 'session.revoked' and target_id = ?`, [sessionId]);
+  /** Nothing of a sign-in made at `issuer` works there: its refresh token, its access token, its browser's session. */
+  const ended = async (issuer: string, signedIn: SignedIn, tenant?: string) => {
+    expect(await isolated.refresh(issuer, signedIn.refreshToken)).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
+    expect((await app.as({ bearer: signedIn.accessToken }).get('/users')).status).toBe(401);
+    for (const token of [signedIn.accessToken, signedIn.refreshToken]) expect((await isolated.admin.post('/sessions/validate', { token })).body).toEqual(INVALID);
+    expect(await isolated.silently(issuer, signedIn.jar, tenant)).toBe('login_required');
+  };
+  /** Its tokens valid for `tenantId`, its access token accepted by the management API (no permissions: 403). */
+  const stands = async (of: IsolatedApplication, signedIn: SignedIn, tenantId: string) => {
+    expect((await app.as({ bearer: signedIn.accessToken }).get('/users')).status).toBe(403);
+    for (const token of [signedIn.accessToken, signedIn.refreshToken]) {
+      expect((await of.admin.post('/sessions/validate', { token })).body).toMatchObject({ valid: true, session: { tenantId } });
+    }
+  };
+
+  it('a tenant’s domain deleted: its sign-in ends, recorded (domain_deleted); verified again, for the tenant or the application, it does not come back', async () => {
+    const hostname = 'login.readd.example';
+    const north = await isolated.tenantWithUser('north-readd', 'nell@example.com');
+    const south = await isolated.tenantWithUser('south-readd', 'saul@example.com');
+    const domain = await isolated.addDomain(hostname, north);
+    await isolated.addDomain('login.south-readd.example', south);
+    const onDomain = await isolated.signIn(domainOf(hostname), 'nell@example.com');
+    const [session] = await listed(isolated, north);
+    const onPath = await isolated.signIn(pathOf(north), 'nell@example.com');
+    const southDomain = await isolated.signIn(domainOf('login.south-readd.example'), 'saul@example.com');
+    const standing = await listed(isolated, north);
+    expect(standing).toHaveLength(2);
+
+    await isolated.deleteDomain(domain, north);
+    expect(await listed(isolated, north)).toEqual(standing.filter((id) => id !== session));
+    expect(await revocationOf(session!)).toEqual([{ tenant_id: north, after: { reason: 'domain_deleted', grantsRevoked: 1 } }]);
+    expect(await app.sql(`select model from oidc_model where payload->>'gatehouseIssuer' = ?`, [domainOf(hostname)])).toEqual([]);
+
+    const again = await isolated.addDomain(hostname, north);
+    await ended(domainOf(hostname), onDomain);
+    await isolated.deleteDomain(again, north);
+    await isolated.addDomain(hostname);
+    await ended(domainOf(hostname), onDomain, north);
+    await stands(isolated, onPath, north);
+    await stands(isolated, southDomain, south);
+    expect(await listed(isolated, north)).toEqual(standing.filter((id) => id !== session));
+    expect(await listed(isolated, south)).toHaveLength(1);
+  });
+
+  it('a sign-in from before grants and browser sessions recorded their surface (its tokens did) ends with its domain too', async () => {
+    const hostname = 'login.older.example';
+    const east = await isolated.tenantWithUser('east-older', 'ed@example.com');
+    const domain = await isolated.addDomain(hostname, east);
+    const older = await isolated.signIn(domainOf(hostname), 'ed@example.com');
+    const [session] = await listed(isolated, east);
+    const unrecorded = await app.sql<{ model: string }>(
+      `update oidc_model set payload = payload - 'gatehouseIssuer' where model in ('Grant', 'Session') and payload->>'gatehouseIssuer' = ? returning model`,
+      [domainOf(hostname)],
+    );
+    expect(unrecorded.map((row) => row.model).sort()).toEqual(['Grant', 'Session']);
+    await isolated.deleteDomain(domain, east);
+    expect(await listed(isolated, east)).toEqual([]);
+    expect(await revocationOf(session!)).toEqual([{ tenant_id: east, after: { reason: 'domain_deleted', grantsRevoked: 1 } }]);
+    await isolated.addDomain(hostname, east);
+    await ended(domainOf(hostname), older);
+  });
+
+  it('a grant whose codes, tokens and browser session are gone (its JWT access token stands while the grant does) ends with its domain', async () => {
+    const hostname = 'login.bare-grant.example';
+    const west = await isolated.tenantWithUser('west-bare', 'wanda@example.com');
+    const domain = await isolated.addDomain(hostname, west);
+    const signedIn = await isolated.signIn(domainOf(hostname), 'wanda@example.com');
+    const grantId = decodeJwt(signedIn.accessToken).payload['grant_id'] as string;
+    await app.sql(`delete from oidc_model where (grant_id = ? and model not in ('Grant', 'GrantTenant')) or (model = 'Session' and payload->>'gatehouseIssuer' = ?)`, [
+      grantId,
+      domainOf(hostname),
+    ]);
+    expect((await app.as({ bearer: signedIn.accessToken }).get('/users')).status).toBe(403);
+    await isolated.deleteDomain(domain, west);
+    const records = await app.sql<{ after: unknown }>(`select after from audit_log where action = 'grant.revoked' and target_id = ?`, [grantId]);
+    expect(records).toEqual([{ after: expect.objectContaining({ reason: 'domain_deleted' }) }]);
+    await isolated.addDomain(hostname, west);
+    expect((await app.as({ bearer: signedIn.accessToken }).get('/users')).status).toBe(401);
+  });
+
+  it('a tenant’s unverified claim of the application’s verified hostname, deleted: the sign-ins on that host stay', async () => {
+    const hostname = 'login.claimed.example';
+    const west = await isolated.tenantWithUser('west-claim', 'wil@example.com');
+    const claim = await isolated.admin.post(`/applications/${isolated.application.applicationId}/tenants/${west}/domains`, { hostname });
+    expect(claim.status).toBe(201);
+    await isolated.addDomain(hostname);
+    const signedIn = await isolated.signIn(domainOf(hostname), 'wil@example.com', west);
+    await isolated.deleteDomain(claim.body.id, west);
+    await stands(isolated, signedIn, west);
+    expect(await isolated.silently(domainOf(hostname), signedIn.jar, west)).toBe('code');
+    expect(await listed(isolated, west)).toHaveLength(1);
+  });
+
+  it('a tenant’s slug renamed: its old path’s sign-in ends, recorded (slug_changed); renamed back, it does not come back; its id path’s and another application’s tenant of that slug stay', async () => {
+    const ridge = await isolated.tenantWithUser('ridge', 'rita@example.com');
+    const bySlug = await isolated.signIn(pathOf('ridge'), 'rita@example.com');
+    const [session] = await listed(isolated, ridge);
+    const byId = await isolated.signIn(pathOf(ridge), 'rita@example.com');
+    const theirs = await isolatedApplication(app);
+    const theirRidge = await theirs.tenantWithUser('ridge', 'rory@example.com');
+    const theirSignIn = await theirs.signIn(pathOf('ridge'), 'rory@example.com');
+    // The same slug sent again is no rename.
+    await isolated.rename(ridge, 'ridge');
+    const standing = await listed(isolated, ridge);
+    expect(standing).toHaveLength(2);
+
+    await isolated.rename(ridge, 'ridge-renamed');
+    expect(await listed(isolated, ridge)).toEqual(standing.filter((id) => id !== session));
+    expect(await revocationOf(session!)).toEqual([{ tenant_id: ridge, after: { reason: 'slug_changed', grantsRevoked: 1 } }]);
+    await isolated.rename(ridge, 'ridge');
+    await ended(pathOf('ridge'), bySlug);
+    await stands(isolated, byId, ridge);
+    await stands(theirs, theirSignIn, theirRidge);
+    expect(await theirs.silently(pathOf('ridge'), theirSignIn.jar)).toBe('code');
+    expect(await listed(theirs, theirRidge)).toHaveLength(1);
   });
 });
 

@@ -7,7 +7,7 @@ import { addDomain } from './domains.ts';
 import { fetchVia, type FetchLike } from './host-fetch.ts';
 import { HttpClient } from './http.ts';
 import { createPasswordUser } from './users.ts';
-import { basicAuth, createTestClient, discoverSurface, redeemAfter, startAuthorization, type TestClient } from './oauth.ts';
+import { authorizationRequest, basicAuth, createTestClient, discoverSurface, redeemAfter, startAuthorization, type TestClient } from './oauth.ts';
 
 /**
  * A new application of `app` with `authIsolation = isolated`, whose users sign in through the hosted form on any of
@@ -30,9 +30,13 @@ export interface IsolatedApplication {
   addDomain(hostname: string, tenantId?: string): Promise<string>;
   /**
    * Signs `email` in at `issuer` (`tenant` names one where the surface fixes none) with `offline_access`, for the
-   * management API: its JWT access token and its refresh token.
+   * management API: its JWT access token, its refresh token and the browser (its session at `issuer`).
    */
-  signIn(issuer: string, email: string, tenant?: string): Promise<{ accessToken: string; refreshToken: string }>;
+  signIn(issuer: string, email: string, tenant?: string): Promise<{ accessToken: string; refreshToken: string; jar: CookieJar }>;
+  /** `grant_type=refresh_token` at `issuer`'s token endpoint, the web client authenticating: the status and body. */
+  refresh(issuer: string, refreshToken: string): Promise<{ status: number; body: Record<string, unknown> }>;
+  /** `prompt=none` at `issuer` in `jar`: `code` when the browser's session there signs the user in, else the OIDC error. */
+  silently(issuer: string, jar: CookieJar, tenant?: string): Promise<string>;
   /** RFC 7662 at `issuer`, the web client authenticating. */
   introspect(issuer: string, token: string): Promise<Record<string, unknown>>;
   /** The slug of a tenant changed (200 expected). */
@@ -105,7 +109,22 @@ export async function isolatedApplication(app: TestApp): Promise<IsolatedApplica
       expect(flow.page.status, flow.page.body.slice(0, 300)).toBe(200);
       const tokens = await redeemAfter(config, flow, await flow.jar.submit(flow.page, { email, password: SURFACE_PASSWORD }), managementApi);
       expect(tokens.refresh_token).toEqual(expect.any(String));
-      return { accessToken: tokens.access_token, refreshToken: tokens.refresh_token! };
+      return { accessToken: tokens.access_token, refreshToken: tokens.refresh_token!, jar: flow.jar };
+    },
+    async refresh(issuer, refreshToken) {
+      const answer = await via(`${issuer}/oauth2/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: basicAuth(client.clientId, client.clientSecret!) },
+        body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: refreshToken }).toString(),
+      });
+      return { status: answer.status, body: (await answer.json()) as Record<string, unknown> };
+    },
+    async silently(issuer, jar, tenant) {
+      const config = await discoverSurface(issuer, client, via);
+      const parameters = { prompt: 'none', ...(tenant === undefined ? {} : { tenant }) };
+      const { url } = await authorizationRequest(config, { redirectUri: REDIRECT_URI, resource: managementApi }, parameters);
+      const out = await jar.followOut(await jar.visit(url.href), issuer);
+      return out.searchParams.get('code') === null ? (out.searchParams.get('error') ?? 'no answer') : 'code';
     },
     async introspect(issuer, token) {
       const answer = await via(`${issuer}/oauth2/introspect`, {

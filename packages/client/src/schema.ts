@@ -5503,7 +5503,8 @@ export interface paths {
         post?: never;
         /**
          * Remove a custom domain
-         * @description Removes a custom domain.
+         * @description Removes a custom domain. A verified one's sign-ins end with it (browser sessions, grants and tokens made on it, each
+         *     recorded `session.revoked` with `after.reason` `domain_deleted`): verified again, by any owner, none of them comes back.
          *
          *     Requires `domains:delete`. In a tenant scope also `tenant_overrides:write`.
          */
@@ -5578,7 +5579,8 @@ export interface paths {
         post?: never;
         /**
          * Remove a tenant’s custom domain
-         * @description Removes a custom domain.
+         * @description Removes a custom domain. A verified one's sign-ins end with it (browser sessions, grants and tokens made on it, each
+         *     recorded `session.revoked` with `after.reason` `domain_deleted`): verified again, by any owner, none of them comes back.
          *
          *     Requires `domains:delete`. In a tenant scope also `tenant_overrides:write`.
          */
@@ -7537,7 +7539,11 @@ export interface components {
         UpdateTenantInput: {
             /** @description Display name. */
             name?: string;
-            /** @description New slug, unique in the application. */
+            /**
+             * @description New slug, unique in the application. The old slug's path surface (`/t/{slug}`) ends, and so do the sign-ins made on
+             *     it (each recorded `session.revoked` with `after.reason` `slug_changed`), so naming the slug again revives none; the
+             *     tenant's id path's stay.
+             */
             slug?: string;
         };
         /** @description A partial update of a user: omitted fields keep their value. */

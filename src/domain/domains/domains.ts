@@ -2,9 +2,12 @@ import type { Scope } from '../../context.ts';
 import { Domain, Tenant } from '../../db/entities/index.ts';
 import { HOLD_FOR_UPDATE } from '../../db/row-lock.ts';
 import { GatehouseError, invalid, notFound } from '../../errors.ts';
+import { changed } from '../../events/changes.ts';
+import { grantsEnded } from '../../events/invalidations.ts';
 import { newId } from '../../ids.ts';
 import { assertAuthIsolated } from '../auth-providers/auth-providers.ts';
 import { recordAudit } from '../audit.ts';
+import { endSurfaceSignIns } from '../sessions/end-sessions.ts';
 import { auditedFieldsOf, auditedSnapshot } from '../audited-fields.ts';
 import { uniquely } from '../db-errors.ts';
 import { dnsResolver } from '../dns-resolver.ts';
@@ -102,11 +105,15 @@ export async function createDomain(scope: Scope, input: { hostname: string }): P
   return presentDomain(domain);
 }
 
-/** Allowed whatever `authIsolation` says. */
+/** Allowed whatever `authIsolation` says. A verified domain's sign-ins end with it; an unverified claim had none (its
+ *  hostname may be verified by another owner, whose stay). */
 export async function deleteDomain(scope: Scope, domainId: string): Promise<boolean> {
   await scope.transactional(async (em) => {
     const domain = await findDomain(em, scope, domainId, true);
     recordAudit(em, scope, { action: 'domain.deleted', targetType: 'domain', targetId: domain.id, before: snapshot(domain) });
+    if (domain.verifiedAt != null) {
+      changed(em, ...grantsEnded(await endSurfaceSignIns(em, scope, scope.services.surfaces.domainIssuer(domain.hostname), 'domain_deleted')));
+    }
     em.remove(domain);
     configurationChanged(em, scope.applicationId, scope.tenantId);
   });

@@ -100,7 +100,7 @@ export class SurfaceRouter {
     } catch {
       return null;
     }
-    if (issuer !== `${this.scheme}//${url.hostname}`) return null;
+    if (issuer !== this.domainIssuer(url.hostname)) return null;
     return this.verifiedDomain(url.hostname);
   }
 
@@ -132,6 +132,16 @@ export class SurfaceRouter {
       [name],
     );
     return row?.id ?? null;
+  }
+
+  /** The issuer of the path surface of tenant `ref` (an id or slug), whether or not it serves now. */
+  tenantPathIssuer(ref: string): string {
+    return this.tenantPath(ref).issuer;
+  }
+
+  /** The issuer of a custom domain `hostname`, whether or not it serves now. */
+  domainIssuer(hostname: string): string {
+    return `${this.scheme}//${hostname}`;
   }
 
   async servesToken(surface: Surface, owner: { applicationId: string; tenantId: string | null }): Promise<boolean> {
@@ -167,7 +177,7 @@ export class SurfaceRouter {
       [name],
     );
     if (row === undefined) return null;
-    return { kind: 'domain', issuer: `${this.scheme}//${name}`, hostname: name, applicationId: row.application_id, tenantId: row.tenant_id };
+    return { kind: 'domain', issuer: this.domainIssuer(name), hostname: name, applicationId: row.application_id, tenantId: row.tenant_id };
   }
 }
 

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { executeOwned } from '../../db/owned-sql.ts';
 import { uuidOrNullSql } from '../../ids.ts';
+import { ISSUER_KEY } from '../domains/surfaces.ts';
 import { recordAuditPerRowThen, type AuditActor } from '../audit.ts';
 import { holdsGrantOfItsTenant, LIVE, sessionSnapshotSql } from './browser-sessions.ts';
 import { grantSignInsSql } from './grant-sign-ins.ts';
@@ -17,7 +18,9 @@ export type SessionEndReason =
   | 'user_suspended'
   | 'user_deleted'
   | 'sign_up_disowned'
-  | 'client_deleted';
+  | 'client_deleted'
+  | 'domain_deleted'
+  | 'slug_changed';
 
 /** Sign-ins (`user_session as s` rows of the application) and what of them ends. */
 export interface EndedSignIns {
@@ -191,5 +194,36 @@ export async function endTenantSessions(em: EntityManager, actor: AuditActor, te
     },
   };
   const ended = await endSignIns(em, actor, selected, userId === null ? 'tenant_deleted' : 'membership_removed');
+  return ended.grants;
+}
+
+/** The grants made at `?` (the issuer their payload records, or from before it did, one of their tokens'). */
+const GRANTS_MADE_AT = `select g.id from oidc_model as g where g.model = 'Grant' and @owner(g) and (g.payload->>'${ISSUER_KEY}' = ?
+    or exists (select 1 from oidc_model as k where k.grant_id = g.id and k.model <> 'Grant' and k.payload->>'${ISSUER_KEY}' = ?))`;
+
+/** The browser sessions made at `issuer` (a cookie is its host's and path's: every grant in one was made there) and the
+ *  grants made there. */
+function madeAt(issuer: string): EndedSignIns {
+  return {
+    where: `exists (select 1 from oidc_model as o where o.model = 'Session' and o.uid = s.op_session_uid and o.payload->>'accountId' = s.user_id::text
+      and (o.payload->>'${ISSUER_KEY}' = ? or exists (select 1 from jsonb_each(o.payload->'authorizations') as a where a.value->>'grantId' in (${GRANTS_MADE_AT}))))`,
+    params: [issuer, issuer, issuer],
+    ends: 'browser_session',
+    grants: { sql: GRANTS_MADE_AT, params: [issuer, issuer] },
+  };
+}
+
+/** A surface that ends (its domain deleted, its slug renamed) ends what was signed in there in the application, each
+ *  recorded, and the browser sessions there that hold no grant: named again, it must not revive them. Returns the grants
+ *  ended, for publishing. */
+export async function endSurfaceSignIns(em: EntityManager, actor: AuditActor, issuer: string, reason: 'domain_deleted' | 'slug_changed'): Promise<string[]> {
+  const ended = await endSignIns(em, actor, madeAt(issuer), reason);
+  // OP sessions name no application: those of its users.
+  await executeOwned(
+    em,
+    actor.applicationId,
+    `delete from oidc_model where model = 'Session' and payload->>'${ISSUER_KEY}' = ? and payload->>'accountId' in (select id::text from app_user where @owner)`,
+    [issuer],
+  );
   return ended.grants;
 }

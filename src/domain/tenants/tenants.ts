@@ -5,6 +5,7 @@ import { likePrefix } from '../../db/like-prefix.ts';
 import { HOLD_FOR_UPDATE } from '../../db/row-lock.ts';
 import { GatehouseError, invalid, notFound } from '../../errors.ts';
 import { changed } from '../../events/changes.ts';
+import { grantsEnded } from '../../events/invalidations.ts';
 import { newId } from '../../ids.ts';
 import { recordAudit } from '../audit.ts';
 import { configurationChanged } from '../tenancy/changed.ts';
@@ -13,6 +14,7 @@ import { authorizationChanged } from '../authorization/writes.ts';
 import { removeMemberships, removePoolUsers } from '../users/users.ts';
 import { uniquely } from '../db-errors.ts';
 import { paginate, type Page, type PageArgs, type Row, scopedList } from '../pagination.ts';
+import { endSurfaceSignIns } from '../sessions/end-sessions.ts';
 import { removeTenantOwnedRows } from './owned-rows.ts';
 import { DISPLAY_NAME_MAX, displayName, isControlFree, slug, SLUG_MAX_LENGTH, slugFromName } from '../validate.ts';
 
@@ -129,6 +131,10 @@ export async function updateTenant(scope: Scope, tenantId: string, input: Update
       if (input.name !== undefined) tenant.name = displayName('name', input.name);
       if (input.slug !== undefined) tenant.slug = slug('slug', input.slug);
       recordAudit(em, scope, { action: 'tenant.updated', targetType: 'tenant', targetId: tenant.id, tenantId: tenant.id, before, after: snapshot(tenant) });
+      // The old slug's path surface is gone: what was signed in there ends, or naming it again would revive it.
+      if (tenant.slug !== before.slug) {
+        changed(em, ...grantsEnded(await endSurfaceSignIns(em, scope, scope.services.surfaces.tenantPathIssuer(before.slug), 'slug_changed')));
+      }
       configurationChanged(em, scope.applicationId, tenant.id);
       return tenant;
     }),
