@@ -108,10 +108,13 @@ export type SignInTargets = SignInRules['target'];
 
 /**
  * RFC 6749 3.3: no usable scope fails with `invalid_scope` at the redirect URI, not `access_denied` after the form.
- * Runs after the client, redirect URI and `checkScope`, before session or interaction; device flow is left to oidc-provider.
+ * RFC 8628 3.2 likewise at the device authorization endpoint, before any code is issued.
+ * Runs after the client, redirect URI and `checkScope`, before session or interaction.
  */
+const ROUTES_REFUSING_NO_KNOWN_SCOPE: ReadonlySet<string> = new Set(['authorization', 'device_authorization']);
+
 async function refuseRequestsOfNoKnownScope(ctx: KoaContextWithOIDC): Promise<void> {
-  if (ctx.oidc.route !== 'authorization' || ctx.oidc.requestParamOIDCScopes.size > 0) return;
+  if (!ROUTES_REFUSING_NO_KNOWN_SCOPE.has(ctx.oidc.route) || ctx.oidc.requestParamOIDCScopes.size > 0) return;
   const scope = ctx.oidc.params?.['scope'];
   throw new errors.InvalidScope(`the request names no scope this server supports (${OIDC_SCOPES.join(', ')})`, typeof scope === 'string' ? scope : '');
 }

@@ -314,6 +314,31 @@ describe('device verification pages', () => {
     await expectServed(isolatedDevice, 'north');
   });
 
+  it('a device authorization naming no scope the OP serves is invalid_scope before any code (RFC 6749 3.3, RFC 8628 3.2)', async () => {
+    const codesBefore = await app.sql(`select count(*)::int as n from oidc_model where model = 'DeviceCode'`);
+    for (const scope of [undefined, '', 'foo', 'foo bar']) {
+      const refused = await postForm(`${app.baseUrl}/oauth2/device_authorization`, { client_id: device.clientId, tenant: 'acme', ...(scope === undefined ? {} : { scope }) });
+      expect(refused.status, `scope ${String(scope)}`).toBe(400);
+      expect(refused.body, `scope ${String(scope)}`).toMatchObject({
+        error: 'invalid_scope',
+        error_description: 'the request names no scope this server supports (openid, offline_access, email, profile, roles)',
+      });
+    }
+    expect(await app.sql(`select count(*)::int as n from oidc_model where model = 'DeviceCode'`)).toEqual(codesBefore);
+  });
+
+  it('a known scope beside unknown ones is served with the known ones, and the device signs in', async () => {
+    const { started } = await start({ tenant: 'acme', scope: 'openid foo' });
+    const jar = new CookieJar();
+    const toSignIn = await jar.submit(await jar.submit(await jar.visit(started.verification_uri_complete!), {}), {});
+    const signedIn = await jar.submit(await jar.visit(toSignIn.location!), { email: 'ada@example.com', password: PASSWORD });
+    expect(signedIn.status, signedIn.body).toBe(303);
+    expect((await jar.visit(signedIn.location!)).body).toContain('Your device is now signed in to Acme.');
+    const tokens = await pollOnce(started.device_code);
+    expect(tokens.status, JSON.stringify(tokens.body)).toBe(200);
+    expect(tokens.body.scope).toBe('openid');
+  });
+
   it('other clients may not start the device flow', async () => {
     const spa = await createTestClient(app, { type: 'spa', authMethod: 'none', redirectUris: ['https://app.example/cb'] });
     const refused = await postForm(`${app.baseUrl}/oauth2/device_authorization`, { client_id: spa.clientId, scope: 'openid' });
