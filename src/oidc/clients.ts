@@ -36,7 +36,7 @@ export function clientMetadata(client: OAuthClient, secrets: SecretBox, now: Dat
   if (redirects && redirectTo.length === 0) return undefined;
   const previous =
     usesSecret && client.previousSecretEncrypted != null && client.previousSecretExpiresAt != null && client.previousSecretExpiresAt > now
-      ? { value: secrets.decrypt(client.previousSecretEncrypted), expiresAt: Math.floor(client.previousSecretExpiresAt.getTime() / 1000) }
+      ? { value: secrets.decrypt(client.previousSecretEncrypted), expiresAtMs: client.previousSecretExpiresAt.getTime() }
       : undefined;
   const loginUri = client.initiateLoginUri ?? undefined;
   const data: GatehouseClientData = {
@@ -76,9 +76,9 @@ export function secretsEqual(expected: string, actual: string): boolean {
   return timingSafeEqual(digest(expected), digest(actual));
 }
 
-export function matchesPreviousSecret(client: object, actual: string, nowSeconds: number): boolean {
+export function matchesPreviousSecret(client: object, actual: string, nowMs: number): boolean {
   const previous = gatehouseData(client)?.previousSecret;
-  return previous !== undefined && previous.expiresAt > nowSeconds && secretsEqual(previous.value, actual);
+  return previous !== undefined && previous.expiresAtMs > nowMs && secretsEqual(previous.value, actual);
 }
 
 /** Undefined also for a row whose metadata oidc-provider refuses (older than a rule of the API). */

@@ -124,7 +124,7 @@ function acceptPreviousSecret(provider: Provider): void {
   // eslint-disable-next-line @typescript-eslint/unbound-method -- called below with the client as `this`
   const compare = provider.Client.prototype.compareClientSecret;
   provider.Client.prototype.compareClientSecret = async function (this: InstanceType<typeof provider.Client>, actual: string) {
-    return (await compare.call(this, actual)) || matchesPreviousSecret(this, actual, Math.floor(Date.now() / 1000));
+    return (await compare.call(this, actual)) || matchesPreviousSecret(this, actual, Date.now());
   };
 }
 

@@ -2,8 +2,10 @@ import { generateKeyPairSync } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import Provider, { type Adapter, type KoaContextWithOIDC } from 'oidc-provider';
 import { AlreadyUsedError } from 'oidc-provider/lib/helpers/re_render_errors.js';
-import { describe, expect, it } from 'vitest';
-import { GATEHOUSE_METADATA } from '../../src/oidc/clients.ts';
+import { describe, expect, it, vi } from 'vitest';
+import { SecretBox } from '../../src/auth/client-secrets.ts';
+import type { OAuthClient } from '../../src/db/entities/oauth-client.entity.ts';
+import { clientMetadata, GATEHOUSE_METADATA } from '../../src/oidc/clients.ts';
 import { OIDC_PATHS } from '../../src/oidc/configuration.ts';
 import { applyOverrides, DecidedDeviceCode, OIDC_PROVIDER_OVERRIDES, OVERRIDES_CHECKED_WITH } from '../../src/oidc/overrides.ts';
 import { withSessionOf } from '../../src/oidc/session-application.ts';
@@ -49,23 +51,62 @@ describe('the overrides of oidc-provider internals', () => {
   });
 
   it('acceptPreviousSecret: a rotated secret’s predecessor authenticates until its grace period ends', async () => {
-    const now = Math.floor(Date.now() / 1000);
-    const client = (id: string, expiresAt: number) => ({
+    const now = Date.now();
+    const client = (id: string, expiresAtMs: number) => ({
       client_id: id,
       client_secret: 'the-current-secret',
       redirect_uris: ['https://app.test/cb'],
       id_token_signed_response_alg: 'ES256',
-      [GATEHOUSE_METADATA]: { applicationId: APPLICATION, tenantId: null, type: 'confidential', permissions: [], previousSecret: { value: 'the-previous-secret', expiresAt } },
+      [GATEHOUSE_METADATA]: { applicationId: APPLICATION, tenantId: null, type: 'confidential', permissions: [], previousSecret: { value: 'the-previous-secret', expiresAtMs } },
     });
-    const op = provider(true, [client('in-grace', now + 600), client('grace-over', now - 1)]);
+    const op = provider(true, [client('in-grace', now + 600_000), client('grace-over', now - 1)]);
     const inGrace = (await op.Client.find('in-grace'))!;
     expect(await inGrace.compareClientSecret('the-current-secret')).toBe(true);
     expect(await inGrace.compareClientSecret('the-previous-secret')).toBe(true);
     expect(await inGrace.compareClientSecret('another-secret')).toBe(false);
     expect(await (await op.Client.find('grace-over'))!.compareClientSecret('the-previous-secret')).toBe(false);
     // Without the override oidc-provider knows the current secret only.
-    const plain = (await provider(false, [client('in-grace', now + 600)]).Client.find('in-grace'))!;
+    const plain = (await provider(false, [client('in-grace', now + 600_000)]).Client.find('in-grace'))!;
     expect(await plain.compareClientSecret('the-previous-secret')).toBe(false);
+  });
+
+  it('acceptPreviousSecret: the predecessor’s grace ends at the stored millisecond, not at the whole second before it', async () => {
+    const box = new SecretBox('a service secret', 'client secrets');
+    const expiresAt = new Date('2030-01-01T00:00:00.900Z');
+    const row = {
+      id: 'rotated',
+      name: 'Rotated',
+      applicationId: APPLICATION,
+      tenantId: null,
+      type: 'web',
+      authMethod: 'client_secret_basic',
+      redirectUris: ['https://app.test/cb'],
+      postLogoutRedirectUris: [],
+      initiateLoginUri: null,
+      idTokenSigningAlg: 'ES256',
+      managementApi: false,
+      permissions: [],
+      jwks: null,
+      secretEncrypted: box.encrypt('the-current-secret'),
+      previousSecretEncrypted: box.encrypt('the-previous-secret'),
+      previousSecretExpiresAt: expiresAt,
+    } as unknown as OAuthClient;
+    const op = provider(true, [clientMetadata(row, box, new Date('2030-01-01T00:00:00.000Z'))!]);
+    const rotated = (await op.Client.find('rotated'))!;
+    const previousAcceptedAt = async (iso: string) => {
+      vi.setSystemTime(new Date(iso));
+      return rotated.compareClientSecret('the-previous-secret');
+    };
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      expect(await previousAcceptedAt('2030-01-01T00:00:00.200Z')).toBe(true);
+      expect(await previousAcceptedAt('2030-01-01T00:00:00.899Z')).toBe(true);
+      expect(await previousAcceptedAt('2030-01-01T00:00:00.900Z')).toBe(false);
+      expect(await previousAcceptedAt('2030-01-01T00:00:01.000Z')).toBe(false);
+      expect(await rotated.compareClientSecret('the-current-secret')).toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('persistSavedSessionsOnly: a session never saved persists nothing, where oidc-provider throws', async () => {

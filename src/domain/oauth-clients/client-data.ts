@@ -9,5 +9,5 @@ export interface GatehouseClientData {
   readonly managementApi: boolean;
   /** Its `initiateLoginUri`, when registered (the OP's own `initiate_login_uri` takes https only). */
   readonly initiateLoginUri?: string;
-  readonly previousSecret?: { readonly value: string; readonly expiresAt: number };
+  readonly previousSecret?: { readonly value: string; readonly expiresAtMs: number };
 }
