@@ -138,7 +138,8 @@ export async function createM2MCredential(scope: Scope, input: CreateM2MCredenti
   return { ...presentM2MCredential(client), clientSecret };
 }
 
-/** Secrets erased, no more tokens; it stays listed. Tokens already issued are short-lived JWTs and live until they expire. */
+/** Secrets erased, no more tokens; it stays listed. Tokens already issued are refused at once here (a Bearer's credential is
+ *  checked on every request); an API verifying them by signature alone accepts them until they expire. */
 export async function revokeM2MCredential(scope: Scope, credentialId: string): Promise<M2MCredentialView> {
   const revoked = await scope.transactional(async (em) => {
     const client = await findCredential(em, credentialId, true);
