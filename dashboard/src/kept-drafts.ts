@@ -1,7 +1,9 @@
 /**
- * The drafts a session ended on, when the operator did not sign out (a renewal refused): kept in the tab's sessionStorage
- * for the same operator's next sign-in, which restores each into its form. Never a secret (`KeepAs.withoutSecrets`), never
- * shown to another operator (their sign-in drops them), dropped on a sign-out, and expired after an hour.
+ * What a session ended on, when the operator did not sign out (a renewal refused): the forms' drafts and where the
+ * operator was (`where:` names: the tenant viewed, the panel open, the form chosen), kept in the tab's sessionStorage for
+ * the same operator's next sign-in, which restores each as its component mounts. Never a secret (`KeepAs.withoutSecrets`),
+ * never shown to another operator (their sign-in drops them), dropped on a sign-out, and expired an hour after the last
+ * session ended.
  */
 
 /** How a form's draft is kept: its name on its page (the page and tenant are added), and its secrets blanked. */
@@ -11,6 +13,7 @@ export interface KeepAs<T> {
   readonly withoutSecrets?: (draft: T) => T;
 }
 
+/** A form's draft as kept. */
 export interface KeptDraft {
   /** The stored value the draft was made from: a newer one makes the restored draft outdated, as any draft. */
   readonly base: unknown;
@@ -28,17 +31,18 @@ export interface DraftOwner {
 interface KeptDrafts {
   readonly owner: string;
   readonly keptAt: number;
-  readonly drafts: Record<string, KeptDraft>;
+  /** By key (`useKeptKey`): a form's `KeptDraft`, or a place's value. */
+  readonly drafts: Record<string, unknown>;
 }
 
 const KEPT_KEY = 'gatehouse.dashboard.kept-drafts';
 const KEPT_FOR_MS = 60 * 60 * 1000;
 
-// The forms holding edits now, each read as the session ends.
-const live = new Map<symbol, () => readonly [string, KeptDraft]>();
+// The forms holding edits and the places left, each read as the session ends.
+const live = new Map<symbol, () => readonly [string, unknown]>();
 
-/** Registers a form holding edits; returns its removal. */
-export function liveDraft(read: () => readonly [string, KeptDraft]): () => void {
+/** Registers what to keep if the session ends now; returns its removal. */
+export function liveDraft(read: () => readonly [string, unknown]): () => void {
   const form = Symbol('kept draft');
   live.set(form, read);
   return () => live.delete(form);
@@ -46,10 +50,12 @@ export function liveDraft(read: () => readonly [string, KeptDraft]): () => void 
 
 const ownerOf = (owner: DraftOwner) => `${owner.organizationId}/${owner.subject}`;
 
-/** Keeps the forms' drafts as the session of `owner` ends unasked, beside those kept before and not restored yet. */
+/** Keeps what the session of `owner` ends on, beside what an earlier end kept and no component restored yet: a component
+ *  mounted restored its own as it mounted, so what it holds now is newer. */
 export function keepDrafts(owner: DraftOwner): void {
-  if (live.size === 0 || owner.subject === '') return;
+  if (owner.subject === '') return;
   const drafts = { ...keptFor(owner)?.drafts, ...Object.fromEntries([...live.values()].map((read) => read())) };
+  if (Object.keys(drafts).length === 0) return;
   const kept: KeptDrafts = { owner: ownerOf(owner), keptAt: Date.now(), drafts };
   sessionStorage.setItem(KEPT_KEY, JSON.stringify(kept));
 }
@@ -58,7 +64,7 @@ export function dropKeptDrafts(): void {
   sessionStorage.removeItem(KEPT_KEY);
 }
 
-/** The drafts kept for `owner`; those of another operator, or expired, are dropped. */
+/** What is kept for `owner`; another operator's, or expired, is dropped. */
 function keptFor(owner: DraftOwner): KeptDrafts | null {
   const stored = sessionStorage.getItem(KEPT_KEY);
   if (stored === null) return null;
@@ -73,11 +79,13 @@ export function settleKeptDrafts(owner: DraftOwner): void {
   keptFor(owner);
 }
 
-export function findKeptDraft(owner: DraftOwner, key: string): KeptDraft | null {
-  return keptFor(owner)?.drafts[key] ?? null;
+/** What is kept for `owner` under `key`, undefined if nothing is. */
+export function findKeptDraft(owner: DraftOwner, key: string): unknown {
+  const drafts = keptFor(owner)?.drafts;
+  return drafts !== undefined && Object.hasOwn(drafts, key) ? drafts[key] : undefined;
 }
 
-/** Once restored into its form, a draft is the form's: a reload does not restore it again. */
+/** Once restored into its component, what was kept is the component's: a reload does not restore it again. */
 export function takeKeptDraft(owner: DraftOwner, key: string): void {
   const kept = keptFor(owner);
   if (kept === null || !Object.hasOwn(kept.drafts, key)) return;

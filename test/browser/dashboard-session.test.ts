@@ -8,14 +8,19 @@ import { postForm } from '../support/oauth.ts';
  * it), an access token that is about to end or refused is renewed with the refresh token without a page load, a
  * refresh token the server no longer honours ends the session, a duplicated tab signs in for a session of its own,
  * and signing out, once the operator agrees to drop unsaved edits (and only then), revokes it. A session ended unasked
- * keeps the forms' unsaved edits, secrets aside, for the same operator's next sign-in in the tab, and for no one else.
+ * keeps the forms' unsaved edits, secrets aside, and where the operator was (the tenant, the panel, the form chosen) for
+ * the same operator's next sign-in in the tab, and for no one else; a second end keeps what the first kept.
  */
 const SESSION_KEY = 'gatehouse.dashboard.session';
 const KEPT_KEY = 'gatehouse.dashboard.kept-drafts';
 /** A second operator of the console, app_admin of My application too. */
 const OTHER = { email: 'ida@example.com', password: 'Operator-Heron-42' } as const;
 const CLIENT_SECRET = 'typed-secret-never-stored';
+const NEW_USER_PASSWORD = 'Typed-Password-Never-Stored-42';
+const KEPT_USER = 'kept-user@example.com';
 let appId: string;
+let acme: string;
+let readerId: string;
 let publicUrl: string;
 
 interface StoredSession {
@@ -44,6 +49,13 @@ const minLength = () => region('Change a policy').getByLabel('Minimum length', {
 const newProvider = (label: string) => region('Add a provider').getByLabel(label, { exact: true });
 const keptLine = (section: string) => region(section).getByRole('status').filter({ hasText: 'were kept when your session ended' });
 const keptDrafts = () => dashboard.page.evaluate((key) => sessionStorage.getItem(key), KEPT_KEY);
+/** Everything the tab holds in sessionStorage, as text: where a secret typed must never be. */
+const tabStorage = () => dashboard.page.evaluate(() => JSON.stringify(Object.entries(sessionStorage)));
+const tenantPicker = () => dashboard.page.getByLabel('Tenant', { exact: true });
+const policyKind = () => region('Change a policy').getByLabel('Policy to edit', { exact: true });
+const idleTimeout = () => region('Change a policy').getByLabel('Idle timeout (minutes)', { exact: true });
+const createUser = (label: string) => region('Create user').getByLabel(label, { exact: true });
+const umaRoles = () => region('Roles of uma@example.com');
 const passwordPolicy = async () => (await dashboard.app.http.get(`/applications/${appId}/policies/password`)).body as { minLength: number };
 
 let clientId: string;
@@ -63,6 +75,19 @@ async function saveAfterRevocation(): Promise<void> {
   );
 }
 
+/** The tab's session revoked elsewhere, then a read as the operator comes back to the page: refused, the renewal too. */
+async function endSessionUnasked(): Promise<void> {
+  await revokeTabSession();
+  await dashboard.comeBack();
+  await dashboard.page.getByRole('button', { name: 'Sign in' }).waitFor();
+}
+
+/** Signs in again from the sign-in page (the issuer's session stands: nothing asked), back at `at`. */
+async function signInAgain(at: string): Promise<void> {
+  await Promise.all([dashboard.page.waitForURL(at), dashboard.page.getByRole('button', { name: 'Sign in' }).click()]);
+  await dashboard.page.getByRole('button', { name: 'Sign out' }).waitFor();
+}
+
 const refresh = (refreshToken: string) => postForm(`${publicUrl}/oauth2/token`, { grant_type: 'refresh_token', refresh_token: refreshToken, client_id: clientId });
 
 const dashboard = dashboardSuite({
@@ -70,6 +95,11 @@ const dashboard = dashboardSuite({
     appId = app.root.applicationId;
     publicUrl = app.gatehouse.services.config.publicUrl;
     await app.createUser('uma@example.com');
+    acme = await app.createTenant('Acme');
+    expect((await app.http.post('/permissions', { key: 'reports:read' })).status).toBe(201);
+    const reader = await app.http.post('/roles', { key: 'kept-reader', name: 'Kept reader', permissions: ['reports:read'] });
+    expect(reader.status).toBe(201);
+    readerId = reader.body.id;
     const [{ id: consoleId }] = (await app.sql<{ id: string }>('select id from application where organization_id = ? and console', [app.root.organizationId])) as [{ id: string }];
     const [{ id: first }] = (await app.sql<{ id: string }>('select id from app_user where application_id = ? and email = ?', [consoleId, OPERATOR.email])) as [{ id: string }];
     const asFirst = app.as({ bearer: await app.mintAccessToken({ sub: first, app_id: consoleId }) });
@@ -254,9 +284,9 @@ describe("the dashboard's address and session in Chromium", () => {
     await keptLine('Change a policy').waitFor();
     expect(await minLength().inputValue()).toBe(edited);
     expect(await dashboard.unsaved()).toBe(true);
-    // The provider's type is the page's choice, not the draft's: chosen again, its kept draft comes back, without the secret.
-    await region('Add a provider').getByLabel('Type', { exact: true }).selectOption({ label: 'OAuth' });
+    // The provider's type chosen is kept too: its form is back at once, without the secret.
     await keptLine('Add a provider').filter({ hasText: 'Secrets are never kept: type them again.' }).waitFor();
+    expect(await region('Add a provider').getByLabel('Type', { exact: true }).inputValue()).toBe('oauth');
     expect(await newProvider('Client ID').inputValue()).toBe('kept-client-id');
     expect(await newProvider('Client secret').inputValue()).toBe('');
     // Restored into their forms, the drafts are theirs: a reload would not restore them again.
@@ -273,37 +303,193 @@ describe("the dashboard's address and session in Chromium", () => {
     expect(await dashboard.unsaved()).toBe(false);
   });
 
-  it("shows another operator signing in in the tab nothing of the edits kept, and drops them", async () => {
-    const authentication = `${publicUrl}/dashboard/#/${appId}/authentication`;
-    await dashboard.page.goto(authentication);
-    const { minLength: saved } = await passwordPolicy();
-    await minLength().fill(String(saved + 5));
-    await saveAfterRevocation();
-    expect(await keptDrafts()).toContain(`"minLength":"${saved + 5}"`);
+  it("keeps a new user's fields but never the password typed, and a role chosen in a user's Roles panel, which opens again", async () => {
+    const users = `${publicUrl}/dashboard/#/${appId}/users`;
+    await dashboard.page.goto(users);
+    await dashboard.page.getByRole('button', { name: 'Roles of uma@example.com' }).click();
+    await umaRoles().getByLabel('Role', { exact: true }).selectOption({ label: 'Kept reader' });
+    await createUser('E-mail').fill(KEPT_USER);
+    await createUser('Name (optional)').fill('Kept User');
+    await createUser('Password (optional)').fill(NEW_USER_PASSWORD);
 
-    // The issuer's session gone too, the next to sign in is another operator.
-    await dashboard.page.context().clearCookies();
-    await Promise.all([dashboard.page.waitForURL(/\/interaction\//), dashboard.page.getByRole('button', { name: 'Sign in' }).click()]);
-    await dashboard.page.getByLabel('Email address').fill(OTHER.email);
-    await dashboard.page.getByLabel('Password').fill(OTHER.password);
-    await Promise.all([dashboard.page.waitForURL(authentication), dashboard.page.locator('form button[type="submit"]').first().click()]);
-    await dashboard.page.getByRole('button', { name: 'Sign out' }).waitFor();
-    expect(await minLength().inputValue()).toBe(String(saved));
-    expect(await keptLine('Change a policy').count()).toBe(0);
-    expect(await dashboard.unsaved()).toBe(false);
+    await endSessionUnasked();
+    const kept = (await keptDrafts())!;
+    expect(kept).toContain(KEPT_USER);
+    expect(kept).toContain(readerId);
+    // The password typed is nowhere in the tab's storage.
+    expect(await tabStorage()).not.toContain(NEW_USER_PASSWORD);
+
+    await signInAgain(users);
+    // The panel open is open again, its grant as chosen; the new user's fields are back, all but the password.
+    await keptLine('Roles of uma@example.com').waitFor();
+    expect(await umaRoles().getByLabel('Role', { exact: true }).inputValue()).toBe(readerId);
+    await keptLine('Create user').filter({ hasText: 'Secrets are never kept: type them again.' }).waitFor();
+    expect(await createUser('E-mail').inputValue()).toBe(KEPT_USER);
+    expect(await createUser('Name (optional)').inputValue()).toBe('Kept User');
+    expect(await createUser('Password (optional)').inputValue()).toBe('');
     expect(await keptDrafts()).toBeNull();
+
+    await createUser('Password (optional)').fill(NEW_USER_PASSWORD);
+    await region('Create user').getByRole('button', { name: 'Create user' }).click();
+    await region('Create user').getByRole('status').filter({ hasText: `${KEPT_USER} was created.` }).waitFor();
+    expect(await keptLine('Create user').count()).toBe(0);
+    await umaRoles().getByRole('button', { name: 'Assign role' }).click();
+    await umaRoles().getByRole('status').filter({ hasText: 'uma@example.com now holds Kept reader' }).waitFor();
+    expect(await keptLine('Roles of uma@example.com').count()).toBe(0);
+    expect(await dashboard.unsaved()).toBe(false);
+    await umaRoles().getByRole('button', { name: 'Close' }).click();
   });
 
-  it('keeps the edits of a form not shown again after signing in, until the operator signs out', async () => {
+  it('keeps a new operator being added, started again from the role of the one added before, to be discarded after signing in again', async () => {
+    const operators = `${publicUrl}/dashboard/#/${appId}/operators`;
+    const addOperator = (label: string) => region('Add an operator').getByLabel(label, { exact: true });
+    await dashboard.page.goto(operators);
+    // Added, the form starts again with the role chosen: its start is no stored thing a restored draft could fall behind.
+    await addOperator('E-mail').fill('added-operator@example.com');
+    await addOperator('Role').selectOption({ label: 'Kept reader' });
+    await region('Add an operator').getByRole('button', { name: 'Add operator' }).click();
+    await region('Add an operator').getByRole('status').filter({ hasText: 'added-operator@example.com is now Kept reader' }).waitFor();
+    await addOperator('E-mail').fill('kept-operator@example.com');
+    await endSessionUnasked();
+    expect(await keptDrafts()).toContain('kept-operator@example.com');
+
+    await signInAgain(operators);
+    await keptLine('Add an operator').waitFor();
+    expect(await region('Add an operator').getByRole('status').filter({ hasText: 'was changed elsewhere' }).count()).toBe(0);
+    expect(await addOperator('E-mail').inputValue()).toBe('kept-operator@example.com');
+    expect(await addOperator('Role').inputValue()).toBe(readerId);
+    await keptLine('Add an operator').getByRole('button', { name: 'Discard the kept edits' }).click();
+    expect(await addOperator('E-mail').inputValue()).toBe('');
+    expect(await dashboard.unsaved()).toBe(false);
+  });
+
+  it("returns to the tenant the operator was on and the policy they chose, its kept edits shown", async () => {
     const authentication = `${publicUrl}/dashboard/#/${appId}/authentication`;
+    expect((await dashboard.app.http.patch(`/applications/${appId}`, { tenancyConfig: { authIsolation: 'isolated' } })).status).toBe(200);
+    try {
+      await dashboard.page.goto(authentication);
+      await tenantPicker().selectOption({ label: 'Acme' });
+      await region('Providers').getByText("Acme signs in with the application's providers.").waitFor();
+      await policyKind().selectOption({ label: 'Session' });
+      const saved = await idleTimeout().inputValue();
+      const edited = String(Number(saved) - 1);
+      await idleTimeout().fill(edited);
+      await endSessionUnasked();
+      expect(await keptDrafts()).toContain(acme);
+
+      await signInAgain(authentication);
+      await keptLine('Change a policy').waitFor();
+      expect(await tenantPicker().inputValue()).toBe(acme);
+      await region('Providers').getByText("Acme signs in with the application's providers.").waitFor();
+      expect(await policyKind().inputValue()).toBe('session');
+      expect(await idleTimeout().inputValue()).toBe(edited);
+      await keptLine('Change a policy').getByRole('button', { name: 'Discard the kept edits' }).click();
+      expect(await idleTimeout().inputValue()).toBe(saved);
+      await tenantPicker().selectOption({ label: 'Application' });
+      expect(await dashboard.unsaved()).toBe(false);
+    } finally {
+      expect((await dashboard.app.http.patch(`/applications/${appId}`, { tenancyConfig: { authIsolation: 'shared' } })).status).toBe(200);
+    }
+  });
+
+  it('returns to the e-mail template the operator chose, its kept edits shown', async () => {
+    const email = `${publicUrl}/dashboard/#/${appId}/e-mail`;
+    await dashboard.page.goto(email);
+    const template = () => region('Edit a template').getByLabel('Template to edit', { exact: true });
+    const subject = () => region('Edit a template').getByLabel('Subject', { exact: true });
+    await template().selectOption('password_reset');
+    await subject().fill('Kept subject of the reset');
+    await endSessionUnasked();
+
+    await signInAgain(email);
+    await keptLine('Edit a template').waitFor();
+    expect(await template().inputValue()).toBe('password_reset');
+    expect(await subject().inputValue()).toBe('Kept subject of the reset');
+    await keptLine('Edit a template').getByRole('button', { name: 'Discard the kept edits' }).click();
+    expect(await dashboard.unsaved()).toBe(false);
+  });
+
+  it('shows another operator signing in in the tab nothing of what was kept, neither the edits nor where the operator was, and drops it', async () => {
+    const authentication = `${publicUrl}/dashboard/#/${appId}/authentication`;
+    expect((await dashboard.app.http.patch(`/applications/${appId}`, { tenancyConfig: { authIsolation: 'isolated' } })).status).toBe(200);
+    try {
+      await dashboard.page.goto(authentication);
+      await tenantPicker().selectOption({ label: 'Acme' });
+      await region('Providers').getByText("Acme signs in with the application's providers.").waitFor();
+      const { minLength: saved } = (await dashboard.app.http.get(`/applications/${appId}/tenants/${acme}/policies/password`)).body as { minLength: number };
+      await minLength().fill(String(saved + 5));
+      await endSessionUnasked();
+      const kept = (await keptDrafts())!;
+      expect(kept).toContain(`"minLength":"${saved + 5}"`);
+      expect(kept).toContain(acme);
+
+      // The issuer's session gone too, the next to sign in is another operator.
+      await dashboard.page.context().clearCookies();
+      await Promise.all([dashboard.page.waitForURL(/\/interaction\//), dashboard.page.getByRole('button', { name: 'Sign in' }).click()]);
+      await dashboard.page.getByLabel('Email address').fill(OTHER.email);
+      await dashboard.page.getByLabel('Password').fill(OTHER.password);
+      await Promise.all([dashboard.page.waitForURL(authentication), dashboard.page.locator('form button[type="submit"]').first().click()]);
+      await dashboard.page.getByRole('button', { name: 'Sign out' }).waitFor();
+      await region('Policies').waitFor();
+      expect(await tenantPicker().inputValue()).toBe('');
+      expect(await minLength().inputValue()).toBe(String((await passwordPolicy()).minLength));
+      expect(await keptLine('Change a policy').count()).toBe(0);
+      expect(await dashboard.unsaved()).toBe(false);
+      expect(await keptDrafts()).toBeNull();
+    } finally {
+      expect((await dashboard.app.http.patch(`/applications/${appId}`, { tenancyConfig: { authIsolation: 'shared' } })).status).toBe(200);
+    }
+  });
+
+  it('keeps through a second unasked end the drafts not restored yet, and the newer edits of one restored, its secret still not kept', async () => {
+    const users = `${publicUrl}/dashboard/#/${appId}/users`;
+    const authentication = `${publicUrl}/dashboard/#/${appId}/authentication`;
+    await dashboard.page.goto(users);
+    await createUser('E-mail').fill('waiting@example.com');
+    await createUser('Password (optional)').fill(NEW_USER_PASSWORD);
+    await endSessionUnasked();
+
+    // Signed in again on another tab: the new user's draft is not shown, and waits.
     await dashboard.page.goto(authentication);
+    await signInAgain(authentication);
+    const { minLength: saved } = await passwordPolicy();
+    await minLength().fill(String(saved + 2));
     await region('Add a provider').getByLabel('Type', { exact: true }).selectOption({ label: 'OAuth' });
-    await newProvider('Client ID').fill('unshown-client-id');
-    await saveAfterRevocation();
-    await Promise.all([dashboard.page.waitForURL(authentication), dashboard.page.getByRole('button', { name: 'Sign in' }).click()]);
-    await dashboard.page.getByRole('button', { name: 'Sign out' }).waitFor();
-    // The page opens another type's form: the OAuth draft waits for it, and the sign-out's test drops it.
-    expect(await keptDrafts()).toContain('unshown-client-id');
+    await newProvider('Client ID').fill('first-client-id');
+    await newProvider('Client secret').fill(CLIENT_SECRET);
+    await endSessionUnasked();
+    let kept = (await keptDrafts())!;
+    expect(kept).toContain('waiting@example.com');
+    expect(kept).toContain(`"minLength":"${saved + 2}"`);
+    expect(kept).toContain('first-client-id');
+
+    // Restored, edited again and the session ends once more: the newer edits are kept, the secret typed neither time.
+    await signInAgain(authentication);
+    await keptLine('Change a policy').waitFor();
+    await minLength().fill(String(saved + 3));
+    await keptLine('Add a provider').waitFor();
+    await newProvider('Client ID').fill('newer-client-id');
+    await endSessionUnasked();
+    kept = (await keptDrafts())!;
+    expect(kept).toContain(`"minLength":"${saved + 3}"`);
+    expect(kept).not.toContain(`"minLength":"${saved + 2}"`);
+    expect(kept).toContain('newer-client-id');
+    expect(kept).not.toContain('first-client-id');
+    expect(kept).toContain('waiting@example.com');
+    expect(await tabStorage()).not.toContain(CLIENT_SECRET);
+    expect(await tabStorage()).not.toContain(NEW_USER_PASSWORD);
+
+    await signInAgain(authentication);
+    await keptLine('Change a policy').waitFor();
+    expect(await minLength().inputValue()).toBe(String(saved + 3));
+    await keptLine('Add a provider').filter({ hasText: 'Secrets are never kept: type them again.' }).waitFor();
+    expect(await newProvider('Client ID').inputValue()).toBe('newer-client-id');
+    expect(await newProvider('Client secret').inputValue()).toBe('');
+    await keptLine('Change a policy').getByRole('button', { name: 'Discard the kept edits' }).click();
+    await keptLine('Add a provider').getByRole('button', { name: 'Discard the kept edits' }).click();
+    expect(await dashboard.unsaved()).toBe(false);
+    // The new user's draft still waits for the Users tab; the sign-out's test drops it.
+    expect(await keptDrafts()).toContain('waiting@example.com');
   });
 
   it('asks before signing out drops unsaved edits: declined, the operator stays signed in with them', async () => {

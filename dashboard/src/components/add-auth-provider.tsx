@@ -1,6 +1,7 @@
 import { useId, useState } from 'react';
 import { createInputOf, type ProviderDraft } from '../auth-provider-draft.ts';
 import { AUTH_PROVIDER_KINDS, AUTH_PROVIDER_TYPES } from '../auth-provider-kinds.ts';
+import { useKeptPlace } from '../hooks/use-kept.ts';
 import { RefusedField, refusalMarks } from '../hooks/use-refused-field.ts';
 import { useSubmission } from '../hooks/use-submission.ts';
 import { UnsavedParts, useUnsavedPart } from '../hooks/use-unsaved-changes.ts';
@@ -25,7 +26,7 @@ interface AddAuthProviderProps {
 /** "Add a provider": its type, then the form of that type, which starts afresh when the type changes or one is added. */
 export function AddAuthProvider({ scope, hint, own, onAdded }: AddAuthProviderProps) {
   const id = useId();
-  const [chosen, setType] = useState<AuthProviderType | null>(null);
+  const [chosen, setType] = useKeptPlace<AuthProviderType | null>('new-provider-type', null);
   const type = chosen ?? AUTH_PROVIDER_TYPES.find((each) => each === 'oauth' || !own.some((provider) => provider.type === each)) ?? 'oauth';
   const [added, setAdded] = useState(0);
   const adding = useSubmission<string>();

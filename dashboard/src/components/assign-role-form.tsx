@@ -5,6 +5,7 @@ import { useSubmission } from '../hooks/use-submission.ts';
 import type { TenantSummary } from '../operations.ts';
 import { assignRole, type RoleAssignment, type RoleChoices, type RoleSubject } from '../operations-roles.ts';
 import { placeName, roleName } from '../role-choices.ts';
+import { DraftNotes } from './draft-notes.tsx';
 import { firstGrant, RoleGrantFields } from './role-grant-fields.tsx';
 import { Outcome } from './status.tsx';
 
@@ -21,7 +22,7 @@ interface AssignRoleFormProps {
 
 /** "Assign role" to a subject: in every tenant, or in one of `tenants` in a multi-tenant application. */
 export function AssignRoleForm({ appId, subject, label, choices, tenants, onAssigned }: AssignRoleFormProps) {
-  const [grant, setGrant, startAgain] = useNewDraft(firstGrant(choices));
+  const [grant, setGrant, startAgain, sync] = useNewDraft(firstGrant(choices), { name: `grant:${subject.type}:${subject.id}` });
   const submission = useSubmission<string>();
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
@@ -38,6 +39,7 @@ export function AssignRoleForm({ appId, subject, label, choices, tenants, onAssi
   return (
     <>
       <form className="inline-form" onSubmit={submit}>
+        <DraftNotes sync={sync} what="role to assign" />
         <RefusedField value={submission.refusal}>
           <RoleGrantFields choices={choices} tenants={tenants} grant={grant} onChange={setGrant} />
         </RefusedField>

@@ -26,7 +26,7 @@ interface AuthProvidersEditorProps {
 export function AuthProvidersEditor({ scope, providers, editable, onChanged }: AuthProvidersEditorProps) {
   const [rotated, setRotated] = useState<{ name: string; spKey: SamlSpKey } | null>(null);
   const unsaved = useUnsavedPart();
-  const editing = useOpenRow(providers, (provider) => provider.id, unsaved);
+  const editing = useOpenRow('providers', providers, (provider) => provider.id, unsaved);
   const saved = async () => {
     editing.forget();
     await onChanged();

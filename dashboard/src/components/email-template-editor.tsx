@@ -1,4 +1,5 @@
-import { useId, useState } from 'react';
+import { useId } from 'react';
+import { useKeptPlace } from '../hooks/use-kept.ts';
 import { RefusedField } from '../hooks/use-refused-field.ts';
 import { useSubmission } from '../hooks/use-submission.ts';
 import { UnsavedParts, useUnsavedPart } from '../hooks/use-unsaved-changes.ts';
@@ -18,7 +19,7 @@ interface EmailTemplateEditorProps {
 
 /** "Edit a template": one of the scope's templates, chosen, edited and saved (a tenant's save is its own override). */
 export function EmailTemplateEditor({ scope, templates, onSaved }: EmailTemplateEditorProps) {
-  const [key, setKey] = useState(templates[0]?.key ?? '');
+  const [key, setKey] = useKeptPlace('template', templates[0]?.key ?? '');
   const saving = useSubmission<string>();
   const unsaved = useUnsavedPart();
   const id = useId();

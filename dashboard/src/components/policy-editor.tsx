@@ -1,4 +1,5 @@
-import { useId, useState } from 'react';
+import { useId } from 'react';
+import { useKeptPlace } from '../hooks/use-kept.ts';
 import { RefusedField } from '../hooks/use-refused-field.ts';
 import { useSubmission } from '../hooks/use-submission.ts';
 import { UnsavedParts, useUnsavedPart } from '../hooks/use-unsaved-changes.ts';
@@ -24,7 +25,7 @@ interface PolicyEditorProps {
 /** "Change a policy": the policy to edit, then its form, which starts from the policy in force. */
 export function PolicyEditor({ scope, policies, hint, onSaved }: PolicyEditorProps) {
   const id = useId();
-  const [kind, setKind] = useState<PolicyKind>('password');
+  const [kind, setKind] = useKeptPlace<PolicyKind>('policy-kind', 'password');
   const saving = useSubmission<string>();
   const unsaved = useUnsavedPart();
   const save = (input: SettingValues, saved: () => void) =>

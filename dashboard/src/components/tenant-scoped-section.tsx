@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useId, useState, type JSX } from 'react';
 import { useAsync } from '../hooks/use-async.ts';
-import { DraftPlace, sameValues } from '../hooks/use-draft.ts';
+import { sameValues } from '../hooks/use-draft.ts';
+import { DraftPlace, useKeptPlace } from '../hooks/use-kept.ts';
 import { useReadOnReturn } from '../hooks/use-read-on-return.ts';
 import { mayDiscardChanges, UnsavedParts, useUnsavedPart } from '../hooks/use-unsaved-changes.ts';
 import { getTenancyConfig, type TenancyConfig, type TenantSummary } from '../operations.ts';
@@ -30,7 +31,7 @@ export function TenantScopedSection({ appId, heading, features, ApplicationView,
   const headingId = useId();
   const tenancy = useAsync(useCallback(() => getTenancyConfig(appId), [appId]));
   useReadOnReturn(tenancy);
-  const [tenant, setTenant] = useState<TenantSummary | null>(null);
+  const [tenant, setTenant] = useKeptPlace<TenantSummary | null>('tenant', null);
   const tenantPart = useUnsavedPart();
   const read = tenancy.status === 'done' ? tenancy.data : undefined;
   // The switches the section is shown by: the last read, unless held for a tenant view's edits.

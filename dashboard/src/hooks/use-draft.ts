@@ -1,6 +1,6 @@
-import { createContext, useCallback, useContext, useEffect, useRef, useState, type Dispatch, type SetStateAction } from 'react';
-import { findKeptDraft, liveDraft, takeKeptDraft, type KeepAs, type KeptDraft } from '../kept-drafts.ts';
-import { getSession } from '../session.ts';
+import { useCallback, useState, type Dispatch, type SetStateAction } from 'react';
+import type { KeepAs, KeptDraft } from '../kept-drafts.ts';
+import { useKeptOnEnd, useRestoredKept } from './use-kept.ts';
 import { useUnsavedChanges } from './use-unsaved-changes.ts';
 
 /** Whether two drafts (plain data: texts, numbers, booleans, arrays, records) hold the same values. */
@@ -23,33 +23,28 @@ export interface DraftSync {
   readonly restored: { readonly secretsDropped: boolean } | null;
 }
 
-/** Where on its page a form is (a tenant's view), beside the page's fragment: a kept draft's key. */
-export const DraftPlace = createContext('');
-
 export interface DraftOptions<T> {
   same?: (one: T, other: T) => boolean;
   /** Kept when the session ends unasked, and restored after the operator signs in again. */
   keep?: KeepAs<T>;
+  /** A create form's: no stored thing to fall behind, so a kept draft is restored over the form's start. */
+  creates?: boolean;
 }
 
-/** The kept draft of the form `key`, restored over `stored` (its base stays the stored value it was made from, so a
- *  change since makes it outdated). */
-function restoredDraft<T>(stored: T, key: string | null): (KeptDraft & { base: T; draft: T }) | null {
-  const session = getSession();
-  const kept = key === null || session === null ? null : findKeptDraft(session, key);
-  if (kept === null) return null;
+/** The kept draft restored over `stored`; its base stays the stored value it was made from, so a change since makes it
+ *  outdated (a create form's is `stored`: its start). */
+function restoredDraft<T>(stored: T, kept: KeptDraft | undefined, creates: boolean): (KeptDraft & { base: T; draft: T }) | null {
+  if (kept === undefined) return null;
   // Compared as stored: JSON leaves out what is undefined.
-  const base = JSON.stringify(stored) === JSON.stringify(kept.base) ? stored : (kept.base as T);
+  const base = creates || JSON.stringify(stored) === JSON.stringify(kept.base) ? stored : (kept.base as T);
   return { ...kept, base, draft: kept.draft as T };
 }
 
 /** Unsaved (leaving asks) while it differs from `stored`. A newer `stored` replaces a draft without edits; one with edits
  *  is kept and `outdated`, so a change made elsewhere never drops the operator's work unseen. */
-export function useDraft<T>(stored: T, { same = sameValues, keep }: DraftOptions<T> = {}): [T, Dispatch<SetStateAction<T>>, DraftSync] {
-  const place = useContext(DraftPlace);
-  // The page (application and tab) the form is on, its part of the page and its own name.
-  const [key] = useState(() => (keep === undefined ? null : `${location.hash}|${place}|${keep.name}`));
-  const [restored, setRestored] = useState(() => restoredDraft(stored, key));
+export function useDraft<T>(stored: T, { same = sameValues, keep, creates = false }: DraftOptions<T> = {}): [T, Dispatch<SetStateAction<T>>, DraftSync] {
+  const { key, kept } = useRestoredKept(keep?.name ?? null);
+  const [restored, setRestored] = useState(() => restoredDraft(stored, kept as KeptDraft | undefined, creates));
   // The stored value the draft was made from, and whether the next newer one answers a save.
   const [base, setBase] = useState(restored?.base ?? stored);
   const [draft, setDraft] = useState(restored?.draft ?? stored);
@@ -64,21 +59,11 @@ export function useDraft<T>(stored: T, { same = sameValues, keep }: DraftOptions
   // Saved or discarded, the restored edits are the operator's like any.
   if (restored !== null && !unsaved) setRestored(null);
   useUnsavedChanges(unsaved);
-  useEffect(() => {
-    const session = getSession();
-    if (key !== null && session !== null) takeKeptDraft(session, key);
-  }, [key]);
-  // Read as the session ends: the draft then, never a secret in it.
-  const latest = useRef({ base, draft, keep, same });
-  latest.current = { base, draft, keep, same };
-  useEffect(() => {
-    if (!unsaved || key === null) return undefined;
-    return liveDraft(() => {
-      const { base: from, draft: now, keep: keepAs, same: sameAs } = latest.current;
-      const kept = keepAs?.withoutSecrets?.(now) ?? now;
-      return [key, { base: from, draft: kept, secretsDropped: !sameAs(kept, now) }];
-    });
-  }, [unsaved, key]);
+  // Read as the session ends: the draft then, never a secret in it; one dropped before and not typed again is still owed.
+  useKeptOnEnd(key, unsaved, (): KeptDraft => {
+    const safe = keep?.withoutSecrets?.(draft) ?? draft;
+    return { base, draft: safe, secretsDropped: (restored?.secretsDropped ?? false) || !same(safe, draft) };
+  });
   const edit = useCallback((next: SetStateAction<T>) => {
     // An edit after a save is not the save's: a newer stored value no longer replaces it.
     setAnswering(false);
@@ -97,12 +82,12 @@ export function useDraft<T>(stored: T, { same = sameValues, keep }: DraftOptions
 }
 
 /** A create form's draft; `startAgain(next)`, once its thing is made, starts the form from `next` unasked. */
-export function useNewDraft<T>(blank: T): [T, Dispatch<SetStateAction<T>>, (next: T) => void] {
+export function useNewDraft<T>(blank: T, keep?: KeepAs<T>): [T, Dispatch<SetStateAction<T>>, (next: T) => void, DraftSync] {
   const [start, setStart] = useState(blank);
-  const [draft, setDraft] = useDraft(start);
+  const [draft, setDraft, sync] = useDraft(start, { keep, creates: true });
   const startAgain = (next: T) => {
     setStart(next);
     setDraft(next);
   };
-  return [draft, setDraft, startAgain];
+  return [draft, setDraft, startAgain, sync];
 }

@@ -1,4 +1,5 @@
 import { useId, type FormEvent } from 'react';
+import { DraftNotes } from '../components/draft-notes.tsx';
 import { firstGrant, RoleGrantFields } from '../components/role-grant-fields.tsx';
 import { Outcome } from '../components/status.tsx';
 import { useNewDraft } from '../hooks/use-draft.ts';
@@ -16,7 +17,7 @@ interface AddOperatorFormProps {
 
 /** "Add operator": an e-mail, a role and, in a multi-tenant application, where it holds ("All tenants" or one tenant). */
 export function AddOperatorForm({ appId, choices, onAdded }: AddOperatorFormProps) {
-  const [draft, setDraft, startAgain] = useNewDraft({ email: '', grant: firstGrant(choices) });
+  const [draft, setDraft, startAgain, sync] = useNewDraft({ email: '', grant: firstGrant(choices) }, { name: 'new-operator' });
   const { email, grant } = draft;
   const submission = useSubmission<string>();
   const id = useId();
@@ -37,6 +38,7 @@ export function AddOperatorForm({ appId, choices, onAdded }: AddOperatorFormProp
     <section aria-labelledby="add-operator-heading">
       <h2 id="add-operator-heading">Add an operator</h2>
       <form className="inline-form" onSubmit={submit}>
+        <DraftNotes sync={sync} what="new operator" />
         <div>
           <label htmlFor={`${id}-email`}>E-mail</label>
           <input id={`${id}-email`} type="email" required {...refusalMarks(submission.refusal, 'email')} value={email} onChange={(event) => setDraft({ ...draft, email: event.target.value })} />

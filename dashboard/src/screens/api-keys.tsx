@@ -67,7 +67,7 @@ export function ApiKeys({ appId }: { appId: string }) {
   useReadOnReturn(keys);
   const [revealed, setRevealed] = useState<{ heading: string; secret: string } | null>(null);
   const rolesPanel = useUnsavedPart();
-  const rolesOf = useOpenRow(keys.items, (key) => key.id, rolesPanel);
+  const rolesOf = useOpenRow('api-key-roles', keys.items, (key) => key.id, rolesPanel);
   // Another view is another list, read from its start: it closes the roles panel, asking first about its edits.
   const view = rolesPanel.guard((tenant: TenantSummary | null) => {
     rolesOf.forget();

@@ -45,7 +45,7 @@ export function ApiResources({ appId }: { appId: string }) {
   const resources = usePages(useCallback((cursor: string | null) => listApiResources(appId, cursor), [appId]));
   useReadOnReturn(resources);
   const unsaved = useUnsavedPart();
-  const editing = useOpenRow(resources.items, (resource) => resource.id, unsaved);
+  const editing = useOpenRow('api-resources', resources.items, (resource) => resource.id, unsaved);
 
   if (defined.status === 'loading') return <Loading>Loading the API resources…</Loading>;
   if (defined.status === 'failed') return <ErrorMessage message={defined.message} />;

@@ -81,9 +81,9 @@ export function M2MCredentials({ appId }: { appId: string }) {
   const [created, setCreated] = useState<M2MCredentialWithSecret | null>(null);
   const [rotated, setRotated] = useState<M2MCredentialWithSecret | null>(null);
   const unsaved = useUnsavedPart();
-  const editingKeys = useOpenRow(credentials.items, (credential) => credential.clientId, unsaved);
+  const editingKeys = useOpenRow('m2m-keys', credentials.items, (credential) => credential.clientId, unsaved);
   const rolesPanel = useUnsavedPart();
-  const rolesOf = useOpenRow(credentials.items, (credential) => credential.clientId, rolesPanel);
+  const rolesOf = useOpenRow('m2m-roles', credentials.items, (credential) => credential.clientId, rolesPanel);
 
   if (setup.status === 'loading') return <Loading>Loading the permissions…</Loading>;
   if (setup.status === 'failed') return <ErrorMessage message={setup.message} />;

@@ -74,7 +74,7 @@ export function OAuthClients({ appId }: { appId: string }) {
   );
   useReadOnReturn(clients);
   const unsaved = useUnsavedPart();
-  const editing = useOpenRow(clients.items, (client) => client.clientId, unsaved);
+  const editing = useOpenRow('oauth-clients', clients.items, (client) => client.clientId, unsaved);
   const [rotated, setRotated] = useState<OAuthClientWithSecret | null>(null);
 
   if (context.status === 'loading') return <Loading>Loading the OAuth clients…</Loading>;

@@ -48,7 +48,7 @@ export function Roles({ appId }: { appId: string }) {
   // The permissions an open role form offers.
   useReadOnReturn(setup);
   const unsaved = useUnsavedPart();
-  const editing = useOpenRow(roles.items, (role) => role.id, unsaved);
+  const editing = useOpenRow('roles', roles.items, (role) => role.id, unsaved);
 
   if (setup.status === 'loading') return <Loading>Loading the roles and permissions…</Loading>;
   if (setup.status === 'failed') return <ErrorMessage message={setup.message} />;

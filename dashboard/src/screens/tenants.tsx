@@ -24,7 +24,7 @@ interface TenantTableProps {
 /** The tenants page by page, with a badge per feature they may customize, Rename and Delete; the rename form under them. */
 function TenantTable({ appId, tenants, features, isolated, onDeleted }: TenantTableProps) {
   const unsaved = useUnsavedPart();
-  const renaming = useOpenRow(tenants.items, (tenant) => tenant.id, unsaved);
+  const renaming = useOpenRow('tenants', tenants.items, (tenant) => tenant.id, unsaved);
   return (
     <section aria-labelledby="tenants-heading">
       <h2 id="tenants-heading">Tenants</h2>

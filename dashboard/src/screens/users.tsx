@@ -53,7 +53,7 @@ function UserTable({ appId, users, tenancy, tenants, emailPrefix, onDeleted }: U
   // Isolated pools may each hold the same address: the tenant tells their users apart.
   const isolated = tenancy?.authIsolation === 'isolated';
   const unsaved = useUnsavedPart();
-  const panel = useOpenRow<User, PanelKind>(users.items, (user) => user.id, unsaved);
+  const panel = useOpenRow<User, PanelKind>('users', users.items, (user) => user.id, unsaved);
   const chosen = panel.row;
   // What names a user to assistive technology: isolated pools' users of one address differ by their tenant.
   const whose = (user: User) => (isolated ? `${user.email} (${membershipLabel(tenants, user.tenantIds)})` : user.email);
