@@ -122,7 +122,7 @@ function bearerSubject(sub: string, applicationId: string, tenantId: string | nu
   if (typeof clientId !== 'string' || !isUuid(clientId) || typeof grantId !== 'string' || grantId === '') {
     throw new BearerTokenRefused('Access token is not for the management API');
   }
-  return { kind: 'user', subject: sub, applicationId, tenantId, clientId, grantId };
+  return { kind: 'user', subject: sub, applicationId, tenantId, clientId, grantId, managementApi: true };
 }
 
 /** At most once per tenant in a request (the gate and the scope ask for the same one). */

@@ -17,6 +17,8 @@ export type BearerSubject =
       readonly tenantId: string | null;
       readonly clientId: string;
       readonly grantId: string;
+      /** A management API token, which acts with all the user may do: live only while its client may still obtain one. */
+      readonly managementApi: boolean;
     };
 
 export function subjectKind(sub: string, clientId: unknown): BearerSubject['kind'] {
@@ -47,10 +49,11 @@ function livenessStatement(bearer: BearerSubject): OwnedStatement {
     );
   }
   const member = tenantId === null ? '' : ' and ? = any(u.tenant_ids)';
+  const clientMay = bearer.managementApi ? ' and c.management_api' : '';
   return ownedSql(
     applicationId,
     `select 1 from app_user as u where @owner(u) and u.id = ? and ${mayActNowSql('u')}${member}
-      and exists (select 1 from oauth_client as c where c.application_id = u.application_id and c.id = ? and c.revoked_at is null)
+      and exists (select 1 from oauth_client as c where c.application_id = u.application_id and c.id = ? and c.revoked_at is null${clientMay})
       and exists (select 1 from oidc_model as g where g.model = 'Grant' and g.id = ? and (g.expires_at is null or g.expires_at > now()))`,
     [subject, ...(tenantId === null ? [] : [tenantId]), bearer.clientId, bearer.grantId],
   );
@@ -59,7 +62,7 @@ function livenessStatement(bearer: BearerSubject): OwnedStatement {
 /** Everything the liveness statement reads. */
 const cacheKey = (bearer: BearerSubject): string =>
   bearer.kind === 'user'
-    ? `user:${bearer.applicationId}:${bearer.subject}:${bearer.tenantId ?? ''}:${bearer.clientId}:${bearer.grantId}`
+    ? `user:${bearer.applicationId}:${bearer.subject}:${bearer.tenantId ?? ''}:${bearer.clientId}:${bearer.grantId}:${bearer.managementApi}`
     : `m2m_credential:${bearer.applicationId}:${bearer.subject}:${bearer.tenantId ?? ''}`;
 
 export async function isLive(orm: MikroORM, cache: LiveSubjectCache, bearer: BearerSubject): Promise<boolean> {

@@ -848,7 +848,7 @@ export type UpdateOAuthClientInput = {
   /**
    * Whether users signing in through the client may obtain management API tokens. Setting it true, and any change to a
    * client that has it (this update, a secret's rotation), needs credentials holding every permission (`*`) where the
-   * client acts (else 403).
+   * client acts (else 403). Setting it false ends the management API tokens already issued through the client at once.
    */
   managementApi?: boolean | null | undefined;
   /** New display name. */

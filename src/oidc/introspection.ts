@@ -33,10 +33,19 @@ async function mayLearn(deps: IntrospectionDependencies, surface: Surface, calle
   return isLive(deps.orm, deps.liveSubjects, owner.subject);
 }
 
-function ownerOf(applicationId: string, tenantId: string | null, clientId: string, accountId: string | undefined, grantId: string | undefined): TokenOwner | undefined {
+interface IssuedTo {
+  readonly applicationId: string;
+  readonly tenantId: string | null;
+  readonly clientId: string;
+  readonly accountId: string | undefined;
+  readonly grantId: string | undefined;
+  readonly managementApi: boolean;
+}
+
+function ownerOf({ applicationId, tenantId, clientId, accountId, grantId, managementApi }: IssuedTo): TokenOwner | undefined {
   if (accountId === undefined) return { applicationId, tenantId, subject: { kind: 'm2m_credential', subject: clientId, applicationId, tenantId } };
   if (grantId === undefined) return undefined;
-  return { applicationId, tenantId, subject: { kind: 'user', subject: accountId, applicationId, tenantId, clientId, grantId } };
+  return { applicationId, tenantId, subject: { kind: 'user', subject: accountId, applicationId, tenantId, clientId, grantId, managementApi } };
 }
 
 type StoredToken = Parameters<NonNullable<NonNullable<NonNullable<Configuration['features']>['introspection']>['allowedPolicy']>>[2];
@@ -50,7 +59,8 @@ export function introspectionAllowed(deps: IntrospectionDependencies, surface: S
     const extra = 'extra' in token ? token.extra : undefined;
     const tenantId = typeof extra?.['tenant_id'] === 'string' ? extra['tenant_id'] : grantId === undefined ? issuedTo.tenantId : await grantTenant(deps.orm, grantId);
     const accountId = 'accountId' in token && typeof token.accountId === 'string' ? token.accountId : undefined;
-    const owner = ownerOf(issuedTo.applicationId, tenantId, token.clientId, accountId, grantId);
+    // Opaque tokens are userinfo's and refresh tokens; the token endpoint checks managementApi at each refresh.
+    const owner = ownerOf({ applicationId: issuedTo.applicationId, tenantId, clientId: token.clientId, accountId, grantId, managementApi: false });
     return owner !== undefined && mayLearn(deps, surface, caller, owner);
   };
 }
@@ -78,11 +88,18 @@ async function introspectJwt(deps: IntrospectionDependencies, surface: Surface, 
   } catch {
     return { active: false };
   }
-  const { app_id: applicationId, tenant_id: tenantId, client_id: clientId, sub, grant_id: grantId } = claims;
+  const { app_id: applicationId, tenant_id: tenantId, client_id: clientId, sub, grant_id: grantId, aud } = claims;
   if (typeof applicationId !== 'string' || !isUuid(applicationId) || typeof clientId !== 'string' || typeof sub !== 'string') return { active: false };
   const tenant = typeof tenantId === 'string' ? tenantId : null;
   const accountId = subjectKind(sub, clientId) === 'user' ? sub : undefined;
-  const owner = ownerOf(applicationId, tenant, clientId, accountId, typeof grantId === 'string' ? grantId : undefined);
+  const owner = ownerOf({
+    applicationId,
+    tenantId: tenant,
+    clientId,
+    accountId,
+    grantId: typeof grantId === 'string' ? grantId : undefined,
+    managementApi: aud === deps.signingKeys.managementAudience,
+  });
   if (owner === undefined || !(await mayLearn(deps, surface, caller, owner))) return { active: false };
   return { ...claims, active: true, token_type: 'Bearer' };
 }

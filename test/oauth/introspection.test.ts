@@ -58,6 +58,19 @@ describe('introspection', () => {
     expect((await introspect(web, userinfo.access_token)).body).toMatchObject({ active: true, sub: userId, scope: 'openid email' });
   });
 
+  it('after the client’s managementApi is turned off: its management API token is inactive, its other tokens stay active', async () => {
+    const resource = await signIn(API, 'openid offline_access');
+    const management = await signIn(`${issuer}/api/v1`);
+    const userinfo = await signIn('');
+    const managementApi = async (on: boolean) => expect((await app.http.patch(`/oauth-clients/${web.clientId}`, { managementApi: on })).status).toBe(200);
+    await managementApi(false);
+    expect((await introspect(web, management.access_token)).body).toEqual({ active: false });
+    for (const token of [resource.access_token, resource.refresh_token!, userinfo.access_token]) {
+      expect((await introspect(web, token)).body).toMatchObject({ active: true, sub: userId });
+    }
+    await managementApi(true);
+  });
+
   it('answers for a client-credentials token to another confidential client of the application', async () => {
     const credential = await createTestClient(app, { permissions: ['users:read'] });
     const tokens = await oidc.clientCredentialsGrant(await discover(app, credential.clientId, oidc.ClientSecretBasic(credential.clientSecret)), { resource: API });

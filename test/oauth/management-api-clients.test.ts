@@ -142,3 +142,32 @@ describe('managementApi', () => {
     expect((await app.http.patch(plainPath, { managementApi: null })).status).toBe(422);
   });
 });
+
+describe('turning managementApi off', () => {
+  it('stops the tokens already issued through the client at once, reads and writes alike; another client’s keep working', async () => {
+    const browser = await signedInAdmin('turned-off-admin@example.com', null, 'app_admin');
+    const tokenThrough = async () => {
+      const made = await app.http.post('/oauth-clients', spaOf(EVIL_REDIRECT, { managementApi: true }));
+      expect(made.status, JSON.stringify(made.body)).toBe(201);
+      const { accessToken } = await silentManagementToken(made.body.clientId as string, browser, null);
+      expect(accessToken).toBeDefined();
+      const bearer = app.as({ bearer: accessToken! });
+      expect((await bearer.get('/users')).status).toBe(200);
+      return { path: `/oauth-clients/${made.body.clientId as string}`, bearer };
+    };
+    const [turnedOff, kept] = [await tokenThrough(), await tokenThrough()];
+
+    expect((await app.http.patch(turnedOff.path, { managementApi: false })).body.managementApi).toBe(false);
+    const read = await turnedOff.bearer.get('/users');
+    expect(read.status).toBe(401);
+    expect(read.body.code).toBe('unauthenticated');
+    const write = await turnedOff.bearer.post('/api-keys', { name: 'kept after turning off', permissions: ['*'] });
+    expect(write.status).toBe(401);
+    expect(write.body.code).toBe('unauthenticated');
+    const keys = await app.http.get('/api-keys?pageSize=100');
+    expect(keys.body.data.map((key: { name: string }) => key.name)).not.toContain('kept after turning off');
+
+    expect((await kept.bearer.get('/users')).status).toBe(200);
+    expect((await kept.bearer.post('/api-keys', { name: 'through a client that has it', permissions: ['*'] })).status).toBe(201);
+  });
+});

@@ -7515,7 +7515,7 @@ export interface components {
             /**
              * @description Whether users signing in through the client may obtain management API tokens. Setting it true, and any change to a
              *     client that has it (this update, a secret's rotation), needs credentials holding every permission (`*`) where the
-             *     client acts (else 403).
+             *     client acts (else 403). Setting it false ends the management API tokens already issued through the client at once.
              */
             managementApi?: boolean;
         };
