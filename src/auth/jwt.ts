@@ -1,6 +1,6 @@
-import { SignJWT, createLocalJWKSet, decodeJwt, exportJWK, generateKeyPair, importJWK, jwtVerify, type JWK, type JWTPayload } from 'jose';
+import { SignJWT, createLocalJWKSet, decodeJwt, decodeProtectedHeader, exportJWK, generateKeyPair, importJWK, jwtVerify, type JWK, type JWTPayload } from 'jose';
 import { createPrivateKey, randomUUID } from 'node:crypto';
-import type { SigningAlg } from '../db/entities/signing-key.entity.ts';
+import { SIGNING_ALGS, type SigningAlg } from '../db/entities/signing-key.entity.ts';
 
 /** The only module that imports `jose`. */
 export const ACCESS_TOKEN_ALG: SigningAlg = 'ES256';
@@ -69,6 +69,16 @@ export function unverifiedAudience(token: string): string | undefined {
   try {
     const { aud } = decodeJwt(token);
     return typeof aud === 'string' ? aud : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Unverified: which of the service's algorithms a token says it is signed with, if one (the verifier checks it). */
+export function unverifiedSigningAlg(token: string): SigningAlg | undefined {
+  try {
+    const { alg } = decodeProtectedHeader(token);
+    return SIGNING_ALGS.find((signing) => signing === alg);
   } catch {
     return undefined;
   }

@@ -841,7 +841,10 @@ export type UpdateAuthProviderInput = {
 
 /** Changes to an OAuth client; fields left out keep their value. The type and tenant never change. */
 export type UpdateOAuthClientInput = {
-  /** How the client's ID tokens are signed from now on: `ES256` or `RS256`. */
+  /**
+   * How the client's ID tokens are signed from now on: `ES256` or `RS256`. Those issued before stay valid as
+   * `id_token_hint`.
+   */
   idTokenSigningAlg?: IdTokenSigningAlg | null | undefined;
   /** The client's new login URI (rules as at creation); null removes it. */
   initiateLoginUri?: string | null | undefined;

@@ -1,5 +1,6 @@
 import Provider, { errors, type KoaContextWithOIDC } from 'oidc-provider';
 import { AlreadyUsedError } from 'oidc-provider/lib/helpers/re_render_errors.js';
+import { unverifiedSigningAlg } from '../auth/jwt.ts';
 import type { FindAccount } from './account.ts';
 import { extraClaimsComputedAtSave, type TokenClaims } from './api-resource-tokens.ts';
 import { matchesPreviousSecret } from './clients.ts';
@@ -31,6 +32,7 @@ export const OIDC_PROVIDER_OVERRIDES = {
   confirmationNamesApplication: 'OIDCContext: urlFor',
   reenterUnfinishedUserCodes: 'DeviceCode: findByUserCode',
   decidedDeviceCodeIsUsed: 'DeviceCode: save',
+  hintOfFormerSigningAlg: 'IdToken: validate',
 } as const;
 
 /** An instance's classes are its own: other instances are untouched. */
@@ -46,6 +48,7 @@ export function applyOverrides(provider: Provider, deps: OverrideDependencies): 
   confirmationNamesApplication(provider);
   reenterUnfinishedUserCodes(provider);
   decidedDeviceCodeIsUsed(provider);
+  hintOfFormerSigningAlg(provider);
 }
 
 interface GrantSource {
@@ -230,5 +233,20 @@ function decidedDeviceCodeIsUsed(provider: Provider): void {
       const typed = Provider.ctx?.oidc.params?.['user_code'];
       throw new AlreadyUsedError(typeof typed === 'string' ? typed : undefined);
     }
+  };
+}
+
+/**
+ * oidc-provider verifies an ID token hint with the client's algorithm now, so a change of `idTokenSigningAlg` would
+ * refuse every ID token issued before it (sign-out, prompt=none) until each user signs in again. Either algorithm's key
+ * is the OP's own: the hint is verified against the OP's keys for the algorithm it names, if it is one of them.
+ */
+function hintOfFormerSigningAlg(provider: Provider): void {
+  const { IdToken } = provider;
+  const validate = IdToken.validate.bind(IdToken);
+  IdToken.validate = (jwt, client) => {
+    const alg = unverifiedSigningAlg(jwt);
+    const signedWith = alg === undefined || alg === client.idTokenSignedResponseAlg ? client : (Object.create(client, { idTokenSignedResponseAlg: { value: alg } }) as typeof client);
+    return validate(jwt, signedWith);
   };
 }

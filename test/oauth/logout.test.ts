@@ -1,10 +1,11 @@
+import { generateKeyPair, SignJWT, type JWK } from 'jose';
 import * as oidc from 'openid-client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../support/app.ts';
 import { CookieJar, readForm } from '../support/cookie-jar.ts';
 import { POST_LOGOUT_URI, REDIRECT_URI, startHostedTestApp, type HostedTestApp } from '../support/hosted-app.ts';
 import { expectSelfSubmittingForm } from '../support/hosted-headers.ts';
-import { createTestClient, type TestClient } from '../support/oauth.ts';
+import { createTestClient, decodeJwt, type TestClient } from '../support/oauth.ts';
 
 /**
  * RP-initiated logout (`/oauth2/logout`) after a sign-in through the hosted form, driven by openid-client: the
@@ -200,6 +201,51 @@ describe('RP-initiated logout', () => {
     expect(visit.location).toBe(`${POST_LOGOUT_URI}?state=s1`);
     // ...and so they must be.
     expect(await signedIn(jar)).toBe(false);
+  });
+});
+
+describe('an ID token issued before its client’s idTokenSigningAlg changed, as id_token_hint', () => {
+  const useAlg = async (alg: 'ES256' | 'RS256') =>
+    expect((await app.http.patch(`/oauth-clients/${client.clientId}`, { idTokenSigningAlg: alg })).status).toBe(200);
+  const silentlyWith = (jar: CookieJar, hint: string) => hosted.authorize({ prompt: 'none', id_token_hint: hint }, jar);
+  const logoutWith = (jar: CookieJar, hint: string) =>
+    jar.visit(oidc.buildEndSessionUrl(config, { id_token_hint: hint, post_logout_redirect_uri: POST_LOGOUT_URI }).href);
+  // The other suites' client signs in ES256.
+  afterEach(() => useAlg('ES256'));
+
+  it('is still the OP’s own: a silent authorization answers with a code and the sign-out confirms, either way round', async () => {
+    for (const [signedWith, changedTo] of [['ES256', 'RS256'], ['RS256', 'ES256']] as const) {
+      await useAlg(signedWith);
+      const jar = new CookieJar();
+      const idToken = await signIn(jar);
+      expect(decodeJwt(idToken).header.alg).toBe(signedWith);
+      await useAlg(changedTo);
+      const silent = await silentlyWith(jar, idToken);
+      expect(silent.start.location, `${signedWith} → ${changedTo}`).toMatch(/^https:\/\/app\.example\/callback\?code=/);
+      const confirm = await logoutWith(jar, idToken);
+      expect(confirm.status, `${signedWith} → ${changedTo}`).toBe(200);
+      expect(readForm(confirm.url, confirm.body).action).toBe(`${issuer}/oauth2/logout/confirm?app=${app.root.applicationId}`);
+      expect((await jar.submit(confirm, { logout: 'yes' })).location).toBe(POST_LOGOUT_URI);
+    }
+  });
+
+  it('signed by another key, in either algorithm and with the OP’s key ids, is refused and ends nothing', async () => {
+    const jar = new CookieJar();
+    const { payload } = decodeJwt(await signIn(jar));
+    const published = ((await (await fetch(`${issuer}/.well-known/jwks.json`)).json()) as { keys: JWK[] }).keys;
+    for (const alg of ['RS256', 'ES256'] as const) {
+      const { privateKey } = await generateKeyPair(alg);
+      const kid = published.find((key) => key.alg === alg)!.kid!;
+      const forged = await new SignJWT(payload).setProtectedHeader({ alg, kid }).sign(privateKey);
+      const silent = await silentlyWith(jar, forged);
+      const answer = new URL(silent.start.location!);
+      expect(answer.searchParams.get('error'), alg).toBe('invalid_request');
+      expect(answer.searchParams.get('error_description')).toBe('could not validate id_token_hint');
+      const refused = await logoutWith(jar, forged);
+      expect(refused.status, alg).toBe(400);
+      expect(refused.body).toContain('<h1>Sign-out is not possible</h1>');
+    }
+    expect(await signedIn(jar)).toBe(true);
   });
 });
 

@@ -1,4 +1,5 @@
 import { generateKeyPairSync } from 'node:crypto';
+import { importJWK, SignJWT, type JWK } from 'jose';
 import { readFileSync } from 'node:fs';
 import Provider, { type Adapter, type KoaContextWithOIDC } from 'oidc-provider';
 import { AlreadyUsedError } from 'oidc-provider/lib/helpers/re_render_errors.js';
@@ -16,12 +17,17 @@ import { withSessionOf } from '../../src/oidc/session-application.ts';
  * needed; those that act inside one (`consume`, `save`, a session's `loginAccount`: they read the request's context)
  * are exercised end to end by test/oauth/token-errors.test.ts (a refused resource or user leaves the code unspent),
  * test/oauth/api-resource-tokens.test.ts (an API resource token's scope is its permissions) and the hosted sign-in
- * tests (test/oauth/hosted-mfa.test.ts and the others: each method's session lists it).
+ * tests (test/oauth/hosted-mfa.test.ts and the others: each method's session lists it); test/oauth/logout.test.ts signs
+ * out and in silently with an ID token issued before its client's algorithm changed.
  */
 const ISSUER = 'http://op.test';
 const APPLICATION = '0193a5c0-0000-7000-8000-000000000001';
 
-const JWKS = { keys: [generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'jwk' })] };
+const privateJwk = (type: 'ec' | 'rsa', alg: string) => {
+  const { privateKey } = type === 'ec' ? generateKeyPairSync('ec', { namedCurve: 'P-256' }) : generateKeyPairSync('rsa', { modulusLength: 2048 });
+  return { ...privateKey.export({ format: 'jwk' }), alg, kid: `op-${alg}` };
+};
+const JWKS = { keys: [privateJwk('ec', 'ES256'), privateJwk('rsa', 'RS256')] };
 
 const versionOf = (path: string, read: (json: Record<string, any>) => unknown) => read(JSON.parse(readFileSync(new URL(path, import.meta.url), 'utf8')));
 
@@ -171,6 +177,22 @@ describe('the overrides of oidc-provider internals', () => {
     const refusing = () => ({ upsert: () => Promise.reject(new DecidedDeviceCode()) }) as unknown as Adapter;
     await expect(deviceCode(provider(true, [], refusing), 'BCDFGHJM').save()).rejects.toBeInstanceOf(AlreadyUsedError);
     await expect(deviceCode(provider(false, [], refusing), 'BCDFGHJM').save()).rejects.toBeInstanceOf(DecidedDeviceCode);
+  });
+
+  it('hintOfFormerSigningAlg: an ID token hint signed by the OP in the other algorithm is valid; signed by another key, it is not', async () => {
+    const client = { client_id: 'web', client_secret: 'a-secret', redirect_uris: ['https://app.test/cb'], id_token_signed_response_alg: 'ES256' };
+    const idToken = async (jwk: JWK) =>
+      new SignJWT({ sub: 'ada' }).setProtectedHeader({ alg: jwk.alg!, kid: jwk.kid! }).setIssuer(ISSUER).setAudience('web').setIssuedAt().setExpirationTime('5m').sign(await importJWK(jwk));
+    const validate = async (op: Provider, token: string) => op.IdToken.validate(token, (await op.Client.find('web'))!);
+    const [op, plain] = [provider(true, [client]), provider(false, [client])];
+    const [ecKey, rsaKey] = JWKS.keys as JWK[];
+    const formerAlg = await idToken(rsaKey!);
+    await expect(validate(op, formerAlg)).resolves.toMatchObject({ payload: { sub: 'ada' } });
+    await expect(validate(plain, formerAlg)).rejects.toThrow();
+    await expect(validate(op, await idToken(ecKey!))).resolves.toMatchObject({ payload: { sub: 'ada' } });
+    for (const [type, alg] of [['rsa', 'RS256'], ['ec', 'ES256']] as const) {
+      await expect(validate(op, await idToken(privateJwk(type, alg))), alg).rejects.toThrow();
+    }
   });
 
   it('the consume and save overrides are in place on the instance they were applied to, and only there', () => {

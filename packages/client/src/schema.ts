@@ -7510,7 +7510,10 @@ export interface components {
             initiateLoginUri?: string | null;
             /** @description Web clients only: `client_secret_basic` or `client_secret_post`. */
             tokenEndpointAuthMethod?: components["schemas"]["OAuthClientAuthMethod"];
-            /** @description How the client's ID tokens are signed from now on: `ES256` or `RS256`. */
+            /**
+             * @description How the client's ID tokens are signed from now on: `ES256` or `RS256`. Those issued before stay valid as
+             *     `id_token_hint`.
+             */
             idTokenSigningAlg?: components["schemas"]["IdTokenSigningAlg"];
             /**
              * @description Whether users signing in through the client may obtain management API tokens. Setting it true, and any change to a
