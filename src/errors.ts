@@ -1,4 +1,4 @@
-/** A closed set; only the transport serializers (format-error.ts, rest/adapter.ts, server.ts) turn them into bytes. */
+/** A closed set; only the transport serializers (format-error.ts, rest/adapter.ts, json-errors.ts) turn them into bytes. */
 export const STATUS_BY_CODE = {
   unauthenticated: 401,
   forbidden: 403,

@@ -20,7 +20,7 @@ export interface ApiKeyRecord {
  */
 export class ApiKeyCache {
   private readonly cache: InvalidatedCache<ApiKeyRecord>;
-  /** Kept with the keys, because authentication reaches this one cache (server.ts). */
+  /** Kept with the keys, because authentication reaches this one cache (src/authentication.ts). */
   readonly bearerSubjects: LiveSubjectCache;
   readonly heldGrants: HeldGrantsCache;
   readonly organizations: OrganizationStatusCache;
