@@ -15,6 +15,13 @@ export async function uniquely<T>(field: string, what: string, write: () => Prom
 }
 
 const FOREIGN_KEY_VIOLATION = '23503';
+const UNIQUE_VIOLATION = '23505';
+
+/** The unique index a raw statement's error names (MikroORM converts only its own queries' errors). */
+export function violatedUniqueConstraint(error: unknown): string | undefined {
+  const { code, constraint } = error instanceof Error ? (error as Error & { code?: unknown; constraint?: unknown }) : {};
+  return code === UNIQUE_VIOLATION && typeof constraint === 'string' ? constraint : undefined;
+}
 
 /** A foreign key broken at commit is a row deleted meanwhile (every write checks first): 404, as if the deletion had come
  *  first. No connection free in time: 503, with the pool's counts on the log line. */

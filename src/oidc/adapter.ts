@@ -11,12 +11,13 @@ import { forgetGrants, type InvalidationBus } from '../events/invalidations.ts';
 import { isUuid } from '../ids.ts';
 import { noteRequest } from '../log.ts';
 import type { ClientCache } from './client-cache.ts';
-import { answeringOverload } from './overload.ts';
+import { answeringOverload, temporarilyUnavailable } from './overload.ts';
 import { clientMetadata, gatehouseData } from './clients.ts';
 import type { OrganizationStatusCache } from '../domain/organizations/status.ts';
 import { sessionPolicyOf } from './session-lifetime.ts';
 import { SPENT_INTERACTION_SECONDS } from '../domain/sign-in/session.ts';
 import { holdsNul } from '../domain/validate.ts';
+import { violatedUniqueConstraint } from '../domain/db-errors.ts';
 import { DecidedDeviceCode, signInMethodsOf } from './overrides.ts';
 
 /**
@@ -71,6 +72,14 @@ function grantMadeAt(payload: AdapterPayload, issuer: string): { cte: string; pa
        where model = 'Grant' and id = ? and payload->>'${ISSUER_KEY}' is null)`,
     params: [issuer, payload.grantId],
   };
+}
+
+/** Set by migration 0064: the verification page finds a device by its user code alone, among every application's. */
+const USER_CODE_KEY = 'oidc_model_user_code_key';
+
+/** A user code already held (oidc-provider draws them at random): the device asks again and gets another. */
+function refuseTakenUserCode(error: unknown): never {
+  throw violatedUniqueConstraint(error) === USER_CODE_KEY ? temporarilyUnavailable('the user code drawn for this device is in use: ask again', error) : error;
 }
 
 class ClientAdapter implements Adapter {
@@ -202,7 +211,7 @@ class ModelAdapter implements Adapter {
         payload.uid ?? null,
         expiresAt,
       ],
-    );
+    ).catch(refuseTakenUserCode);
     // Only a device code's save is guarded (its sign-in's grant: revokeUntakenDeviceGrant).
     if (row === undefined) throw new DecidedDeviceCode();
     const signedIn = row.signed_in ?? null;

@@ -5,13 +5,18 @@ import { defaultRetrySeconds } from '../retry-after.ts';
 
 type OpMiddleware = (ctx: KoaContextWithOIDC, next: () => Promise<unknown>) => Promise<void>;
 
-/** No database connection came free in time: `temporarily_unavailable` (RFC 6749 4.1.2.1), a 503 the OP exposes. */
-export function overloadRefusal(error: unknown): InstanceType<typeof errors.TemporarilyUnavailable> | undefined {
+type TemporarilyUnavailable = InstanceType<typeof errors.TemporarilyUnavailable>;
+
+/** `temporarily_unavailable` (RFC 6749 4.1.2.1), a 503 the OP exposes: its errors are 400 unless told, and hide what is 500 or more. */
+export const temporarilyUnavailable = (description: string, cause: unknown): TemporarilyUnavailable =>
+  Object.assign(new errors.TemporarilyUnavailable(description, { cause }), { status: 503, statusCode: 503, expose: true });
+
+/** No database connection came free in time. */
+export function overloadRefusal(error: unknown): TemporarilyUnavailable | undefined {
   if (error instanceof errors.TemporarilyUnavailable) return error;
   const refusal = refusalOfDatabase(error);
   if (refusal?.code !== 'service_unavailable') return undefined;
-  // oidc-provider's errors are 400 unless told, and hide what is 500 or more.
-  return Object.assign(new errors.TemporarilyUnavailable(refusal.message, { cause: error }), { status: 503, statusCode: 503, expose: true });
+  return temporarilyUnavailable(refusal.message, error);
 }
 
 const refuse = (error: unknown): never => {

@@ -51,7 +51,7 @@ const GLOBAL_LOOKUPS = new Set([
   'application_organization_idx',
   'oidc_model_pkey',
   'oidc_model_grant_idx',
-  'oidc_model_user_code_idx',
+  'oidc_model_user_code_key',
   'oidc_model_uid_idx',
   'oidc_model_expires_idx',
 ]);

@@ -143,7 +143,35 @@ describe('migration 0063', () => {
     await sql(of, `delete from mikro_orm_migrations where name = '${CATCH_UP}'`);
     await start(of);
     expect(await schema(of)).toEqual(complete);
-    expect(await executed(of)).toEqual(MIGRATIONS.map((migration) => migration.name));
+    // Recorded once each; 0063, run again, now follows those after it.
+    expect((await executed(of)).sort()).toEqual(MIGRATIONS.map((migration) => migration.name).sort());
+  });
+});
+
+describe('migration 0064', () => {
+  it('leaves a user code stored twice with the device code that expires last, then holds each user code once', async () => {
+    const of = await migratedDatabase();
+    const complete = await schema(of);
+    await sql(
+      of,
+      `drop index oidc_model_user_code_key;
+       create index oidc_model_user_code_idx on oidc_model (model, user_code);
+       delete from mikro_orm_migrations where name = '0064-device-user-code-unique';
+       insert into oidc_model (model, id, payload, user_code, expires_at) values
+         ('DeviceCode', 'first', '{}', 'BCDFGHJK', now() + interval '5 minutes'),
+         ('DeviceCode', 'last', '{}', 'BCDFGHJK', now() + interval '9 minutes'),
+         ('DeviceCode', 'expired', '{}', 'BCDFGHJK', now() - interval '1 minute'),
+         ('DeviceCode', 'alone', '{}', 'LMNPQRST', now() + interval '5 minutes');`,
+    );
+    await start(of);
+    const codes = await onDatabase(of, async (client) => (await client.query<{ id: string; user_code: string | null }>('select id, user_code from oidc_model order by id')).rows);
+    expect(codes).toEqual([
+      { id: 'alone', user_code: 'LMNPQRST' },
+      { id: 'expired', user_code: null },
+      { id: 'first', user_code: null },
+      { id: 'last', user_code: 'BCDFGHJK' },
+    ]);
+    expect(await schema(of)).toEqual(complete);
   });
 });
 

@@ -741,6 +741,59 @@ describe('device flow', () => {
     expect((await pollOnce(stick.device_code)).body.error).toBe('access_denied');
   });
 
+  /** The user code as stored (oidc-provider's normal form: no dash). */
+  const storedUserCode = (userCode: string) => userCode.toUpperCase().replace(/\W/g, '');
+
+  /** oidc-provider draws user codes at random: a trigger makes the draws during `run` store `userCode`. */
+  async function drawingUserCode<T>(userCode: string, run: () => Promise<T>): Promise<T> {
+    await app.sql(`create function test_draw_user_code() returns trigger language plpgsql as $$
+        begin new.user_code := '${userCode}'; return new; end $$`);
+    await app.sql(`create trigger test_draw_user_code before insert on oidc_model for each row when (new.model = 'DeviceCode')
+        execute function test_draw_user_code()`);
+    try {
+      return await run();
+    } finally {
+      await app.sql('drop trigger test_draw_user_code on oidc_model');
+      await app.sql('drop function test_draw_user_code');
+    }
+  }
+
+  it('a user code names one stored device, of any application: a second holding it is refused, so the code finds its own device', async () => {
+    const { started: ours } = await start({ tenant: 'acme' });
+    const { started: theirs } = await start({}, otherDevice);
+    const code = storedUserCode(ours.user_code);
+    const collide = app.sql(`update oidc_model set user_code = ?, payload = jsonb_set(payload, '{userCode}', to_jsonb(?::text)) where model = 'DeviceCode' and id = ?`, [
+      code,
+      code,
+      theirs.device_code,
+    ]);
+    await expect(collide).rejects.toThrow(/oidc_model_user_code_key/);
+
+    const jar = new CookieJar();
+    const input = await jar.visit(ours.verification_uri_complete!);
+    expect(input.body).toContain(ACME_LOOK);
+    await approve(jar, ours.verification_uri_complete!, 'ada@example.com');
+    expect((await pollOnce(ours.device_code)).status).toBe(200);
+    expect((await pollOnce(theirs.device_code, otherDevice)).body.error).toBe('authorization_pending');
+  });
+
+  it('a device authorization whose drawn user code is already held is 503 temporarily_unavailable, nothing stored; asked again, it is served', async () => {
+    const { started: held } = await start();
+    const devices = () => app.sql(`select count(*)::int as n from oidc_model where model = 'DeviceCode'`);
+    const before = await devices();
+    const refused = await drawingUserCode(storedUserCode(held.user_code), () =>
+      postForm(`${app.baseUrl}/oauth2/device_authorization`, { client_id: otherDevice.clientId, scope: 'openid' }),
+    );
+    expect(refused.status).toBe(503);
+    expect(refused.headers.get('retry-after')).toBe('2');
+    expect(refused.body).toEqual({ error: 'temporarily_unavailable', error_description: 'the user code drawn for this device is in use: ask again' });
+    expect(await devices()).toEqual(before);
+
+    const served = await postForm(`${app.baseUrl}/oauth2/device_authorization`, { client_id: otherDevice.clientId, scope: 'openid' });
+    expect(served.status, JSON.stringify(served.body)).toBe(200);
+    expect(served.body.user_code).not.toBe(held.user_code);
+  });
+
   it('approving another application’s device in the same browser leaves the first application’s device signed in', async () => {
     const jar = new CookieJar();
     const { started: first } = await start({ scope: 'openid email' });

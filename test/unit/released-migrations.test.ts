@@ -71,6 +71,7 @@ const RELEASED: Record<string, string> = {
   '0061-passkey-cloned-notice-in-mfa-enrolled': 'bb5e2bd9d7d7edb6',
   '0062-analytics-active-user-by-user': 'f557351580dbfcf0',
   '0063-edited-migrations-catch-up': '5eddd0d5c6f69bca',
+  '0064-device-user-code-unique': '34f6f97ff2b8a133',
 };
 
 const printer = ts.createPrinter({ removeComments: true });
