@@ -160,6 +160,35 @@ describe('OAuth clients', () => {
     expect(tooMany.body.field).toBe('redirectUris');
   });
 
+  it('refuses a backslash, or an http(s) URI without `//` before its host, which a browser reads as another URI', async () => {
+    const accepted = 'https://app.example.com/callback';
+    const created = await createClient({ ...WEB, redirectUris: [accepted], postLogoutRedirectUris: [accepted] });
+    expect(created).toMatchObject({ redirectUris: [accepted], postLogoutRedirectUris: [accepted] });
+    const clientsBefore = await app.sql<{ count: string }>('select count(*) from oauth_client');
+    const refused: [string, string][] = [
+      ['web', 'https://app.example.com\\callback'],
+      ['web', 'https://app.example.com\\@evil.example/cb'],
+      ['web', 'https:app.example.com/cb'],
+      ['web', 'https:///app.example.com/cb'],
+      ['spa', 'https://spa.example.com/cb\\x'],
+      ['native', 'http:127.0.0.1:8080/cb'],
+      ['native', 'com.example.app:/cb\\x'],
+    ];
+    for (const [type, uri] of refused) {
+      for (const field of ['redirectUris', 'postLogoutRedirectUris']) {
+        const body = { name: 'bad', type, redirectUris: [accepted], [field]: [uri] };
+        const response = await app.http.post('/oauth-clients', body);
+        expect(response.status, `${type} ${field} ${uri}`).toBe(422);
+        expect(response.body).toMatchObject({ code: 'validation_error', field: `${field}[0]` });
+        const patched = await app.http.patch(`/oauth-clients/${created.clientId}`, { [field]: [uri] });
+        expect(patched.status, `PATCH ${field} ${uri}`).toBe(422);
+        expect(patched.body).toMatchObject({ code: 'validation_error', field: `${field}[0]` });
+      }
+    }
+    expect(await app.sql<{ count: string }>('select count(*) from oauth_client')).toEqual(clientsBefore);
+    expect((await app.http.get(`/oauth-clients/${created.clientId}`)).body).toMatchObject({ redirectUris: [accepted], postLogoutRedirectUris: [accepted] });
+  });
+
   it('registers a login URI (OIDC initiate_login_uri) in normal form, changes and removes it; the OP has an https one', async () => {
     const { provider } = await app.gatehouse.services.oidc.get();
     const opLoginUri = async (clientId: string) => (await provider.Client.find(clientId))?.initiateLoginUri;

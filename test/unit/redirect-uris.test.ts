@@ -72,6 +72,15 @@ const REFUSED: Record<'web' | 'spa' | 'native', string[]> = {
     // Non-ASCII outside the host: percent-encoded on the way, so not the URI stored.
     'https://app.example.com/café',
     'https://app.example.com/cb?q=ü',
+    // A browser reads `\` as `/` in an http(s) URI, and fills in a missing `//`: another URI than the one written.
+    'https://app.example.com\\callback',
+    'https://app.example.com\\@evil.example/cb',
+    'https://app.example.com/cb\\x',
+    'https:\\\\app.example.com/cb',
+    'https:app.example.com/cb',
+    'https:/app.example.com/cb',
+    'https:///app.example.com/cb',
+    'http:localhost:3000/cb',
   ],
   spa: ['data:text/html,<script>1</script>', 'http://10.0.0.1/cb', 'ftp://app.example.com/', 'http://LOCALHOST.:3000/cb', 'http://0x7f000001/cb'],
   native: [
@@ -89,6 +98,8 @@ const REFUSED: Record<'web' | 'spa' | 'native', string[]> = {
     'com.example.app:/cb\u200b',
     'com.example.app:/cb%0a',
     'com.example.app:/café',
+    'com.example.app:/cb\\x',
+    'http:127.0.0.1:8080/cb',
   ],
 };
 

@@ -6142,10 +6142,10 @@ export interface components {
             type: components["schemas"]["OAuthClientType"];
             /**
              * @description Redirect URIs, stored and matched exactly (at least one for web, spa and native; none for device; at most 50).
-             *     Absolute, without fragment, user information or wildcards. web and spa: https (http only for `localhost`,
-             *     `127.0.0.1` or `[::1]`, while developing). native: claimed https, a reverse-domain private-use scheme
-             *     (`com.example.app:/callback`) or loopback `http://127.0.0.1:{port}` / `http://[::1]:{port}` (RFC 8252). A
-             *     refused URI: 422, field `redirectUris[i]`.
+             *     Absolute, without fragment, user information, wildcards or backslashes; an http(s) URI names its host after `//`.
+             *     web and spa: https (http only for `localhost`, `127.0.0.1` or `[::1]`, while developing). native: claimed https, a
+             *     reverse-domain private-use scheme (`com.example.app:/callback`) or loopback `http://127.0.0.1:{port}` /
+             *     `http://[::1]:{port}` (RFC 8252). A refused URI: 422, field `redirectUris[i]`.
              */
             redirectUris?: string[] | null;
             /** @description Post-logout redirect URIs, under the same rules as `redirectUris` (may be empty). */

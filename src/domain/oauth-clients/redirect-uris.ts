@@ -40,6 +40,8 @@ export function redirectUriProblem(type: SignInClientType, uri: string): string 
   if (ENCODED_CONTROL.test(uri)) return 'must not contain a percent-encoded control character (such as %0D or %0A)';
   if (uri.includes('#')) return 'must not contain a fragment (RFC 6749, 3.1.2)';
   if (uri.includes('*')) return 'must not contain wildcards: redirect URIs are matched exactly';
+  // A browser reads `\` as `/` in an http(s) URI: `https://app.example\@evil.example/` goes to evil.example.
+  if (uri.includes('\\')) return 'must not contain a backslash (a browser reads it as /)';
   let url: URL;
   try {
     url = new URL(uri);
@@ -49,9 +51,11 @@ export function redirectUriProblem(type: SignInClientType, uri: string): string 
   if (url.username !== '' || url.password !== '') return 'must not contain user information';
   const scheme = url.protocol.slice(0, -1).toLowerCase();
   const host = url.hostname.toLowerCase();
-  // Only an http(s) host has an ASCII form (IDNA); anything else non-ASCII would be percent-encoded, stored ≠ used.
   const { host: writtenHost } = written(uri) ?? {};
   const special = scheme === 'https' || scheme === 'http';
+  // URL parsing fills in what is missing (`https:app.example/cb`): the stored string would not be the URI used.
+  if (special && (writtenHost === undefined || writtenHost.text === '')) return `must name its host after ${scheme}://`;
+  // Only an http(s) host has an ASCII form (IDNA); anything else non-ASCII would be percent-encoded, stored ≠ used.
   const outsideHost = special && writtenHost !== undefined ? uri.slice(0, writtenHost.start) + uri.slice(writtenHost.end) : uri;
   if (NON_ASCII.test(outsideHost)) return 'must be ASCII but for an internationalized host name: percent-encode the rest (RFC 3986)';
   if (scheme === 'https') {
