@@ -1,6 +1,5 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { importJWK, SignJWT, type JWK } from 'jose';
-import { readFileSync } from 'node:fs';
 import Provider, { type Adapter, type KoaContextWithOIDC } from 'oidc-provider';
 import { AlreadyUsedError } from 'oidc-provider/lib/helpers/re_render_errors.js';
 import { describe, expect, it, vi } from 'vitest';
@@ -10,6 +9,7 @@ import { clientMetadata, GATEHOUSE_METADATA } from '../../src/oidc/clients.ts';
 import { OIDC_PATHS } from '../../src/oidc/configuration.ts';
 import { applyOverrides, DecidedDeviceCode, OIDC_PROVIDER_OVERRIDES, OVERRIDES_CHECKED_WITH } from '../../src/oidc/overrides.ts';
 import { withSessionOf } from '../../src/oidc/session-application.ts';
+import { oidcProviderVersions } from '../support/oidc-provider-version.ts';
 
 /**
  * The overrides of oidc-provider's internals (src/oidc/overrides.ts) hold for the version they were checked with: an
@@ -29,8 +29,6 @@ const privateJwk = (type: 'ec' | 'rsa', alg: string) => {
 };
 const JWKS = { keys: [privateJwk('ec', 'ES256'), privateJwk('rsa', 'RS256')] };
 
-const versionOf = (path: string, read: (json: Record<string, any>) => unknown) => read(JSON.parse(readFileSync(new URL(path, import.meta.url), 'utf8')));
-
 /** `adapter`: the OP's storage; oidc-provider's in-memory one (shared by every instance in the process) by default. */
 function provider(overridden: boolean, clients: Record<string, unknown>[] = [], adapter?: (model: string) => Adapter): Provider {
   const op = new Provider(ISSUER, {
@@ -49,9 +47,8 @@ function provider(overridden: boolean, clients: Record<string, unknown>[] = [], 
 
 describe('the overrides of oidc-provider internals', () => {
   it('were checked with the installed oidc-provider, the one package.json pins', () => {
-    const pinned = versionOf('../../package.json', (json) => json['dependencies']['oidc-provider']);
-    const installed = versionOf('../../node_modules/oidc-provider/package.json', (json) => json['version']);
-    const recheck = `oidc-provider ${String(installed)} (package.json: ${String(pinned)}) is not the version the overrides were checked with (${OVERRIDES_CHECKED_WITH}): check again ${Object.keys(OIDC_PROVIDER_OVERRIDES).join(', ')} in src/oidc/overrides.ts`;
+    const { pinned, installed } = oidcProviderVersions();
+    const recheck = `oidc-provider ${installed} (package.json: ${pinned}) is not the version the overrides were checked with (${OVERRIDES_CHECKED_WITH}): check again ${Object.keys(OIDC_PROVIDER_OVERRIDES).join(', ')} in src/oidc/overrides.ts`;
     expect(installed, recheck).toBe(OVERRIDES_CHECKED_WITH);
     expect(pinned, recheck).toBe(OVERRIDES_CHECKED_WITH);
   });
