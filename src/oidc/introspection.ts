@@ -4,7 +4,7 @@ import { isLive, subjectKind, type BearerSubject, type LiveSubjectCache } from '
 import type { SigningKeyStore } from '../auth/signing-keys.ts';
 import type { Surface, SurfaceRouter } from '../domain/domains/surfaces.ts';
 import { isUuid } from '../ids.ts';
-import { grantTenant } from './adapter.ts';
+import { grantTenant } from './grant-tenant.ts';
 import { gatehouseData } from './clients.ts';
 
 export interface IntrospectionDependencies {

@@ -1,5 +1,6 @@
 import type { KoaContextWithOIDC } from 'oidc-provider';
-import { grantMadeBy, revokeUntakenDeviceGrant, type GrantRevocationDependencies } from './adapter.ts';
+import type { GrantRevocationDependencies } from './grant-revocation.ts';
+import { grantMadeBy, revokeUntakenDeviceGrant } from './untaken-device-grants.ts';
 
 /** Koa middleware reading the OP's answers on their way out (provider.ts installs them). */
 

@@ -5,7 +5,8 @@ import { SIGN_IN_REFUSALS, SignInRefusal, type SilentError } from '../domain/sig
 import { revokedTenants } from '../domain/sessions/revoked-sign-ins.ts';
 import { sessionSignIn, signsInToRevokedTenant, type SignInTarget } from '../domain/sign-in/sign-in.ts';
 import { accountTenants } from './account.ts';
-import { grantTenant, opRequestId, saveGrantForTenant } from './adapter.ts';
+import { grantTenant, saveGrantForTenant } from './grant-tenant.ts';
+import { opRequestId } from './op-request-id.ts';
 import { gatehouseData } from './clients.ts';
 import type { OidcDependencies, SignInRules, SignInTargets } from './configuration.ts';
 

@@ -6,9 +6,18 @@ import { sweepRevokedSignIns } from '../domain/sessions/revoked-sign-ins.ts';
 import { sweepExpiredFlowRows } from '../domain/sign-in/expired-rows.ts';
 import type { InvalidationBus } from '../events/invalidations.ts';
 import { inJobSpan } from '../spans.ts';
-import { sweepExpiredModels } from './adapter.ts';
 
 export const SWEEP_EVERY_MS = 10 * 60_000;
+
+/** Expired models already read as absent: this only reclaims space. */
+export async function sweepExpiredModels(orm: MikroORM, limit = 1000): Promise<number> {
+  const deleted = await orm.em.getConnection().execute<{ id: string }[]>(
+    `delete from oidc_model where (model, id) in (select model, id from oidc_model where expires_at < now() limit ? for update skip locked)
+     returning id`,
+    [limit],
+  );
+  return deleted.length;
+}
 
 /** A bounded batch a run; safe on several instances: deletes are by key, rows another transaction holds are left for the
  *  next run (skip locked) rather than waited for, and only the deleting statement records an end. */

@@ -3,7 +3,7 @@ import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateSigningKey, signJwt } from '../../src/auth/jwt.ts';
 import { sweepExpiredFlowRows } from '../../src/domain/sign-in/expired-rows.ts';
-import { sweepExpiredModels } from '../../src/oidc/adapter.ts';
+import { sweepExpiredModels } from '../../src/oidc/storage-sweep.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { IDP_CERTIFICATE } from '../support/saml-idp.ts';
 import { basicAuth, createTestClient, decodeJwt, discover, postForm } from '../support/oauth.ts';
