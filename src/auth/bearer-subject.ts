@@ -3,6 +3,7 @@ import { ownedSql, type OwnedStatement } from '../db/owned-sql.ts';
 import { mayActNowSql } from '../domain/users/sign-in-user.ts';
 import { InvalidatedCache } from '../events/invalidated-cache.ts';
 import type { InvalidationBus } from '../events/invalidations.ts';
+import { liveRow, MODEL } from '../db/oidc-model.ts';
 
 /**
  * A client-credentials token's `sub` is its client (RFC 9068 2.2): an M2M credential. Any other token names a user and
@@ -54,7 +55,7 @@ function livenessStatement(bearer: BearerSubject): OwnedStatement {
     applicationId,
     `select 1 from app_user as u where @owner(u) and u.id = ? and ${mayActNowSql('u')}${member}
       and exists (select 1 from oauth_client as c where c.application_id = u.application_id and c.id = ? and c.revoked_at is null${clientMay})
-      and exists (select 1 from oidc_model as g where g.model = 'Grant' and g.id = ? and (g.expires_at is null or g.expires_at > now()))`,
+      and exists (select 1 from oidc_model as g where g.model = '${MODEL.Grant}' and g.id = ? and ${liveRow('g')})`,
     [subject, ...(tenantId === null ? [] : [tenantId]), bearer.clientId, bearer.grantId],
   );
 }

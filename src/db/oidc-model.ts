@@ -33,9 +33,9 @@ export type OidcModelName = ProviderModel | (typeof GATEHOUSE_MODELS)[number];
 /** The fields of oidc-provider's payloads our code reads, by model: each is in its model's IN_PAYLOAD. */
 export const PROVIDER_FIELDS_READ = {
   Session: ['uid', 'accountId', 'loginTs', 'authorizations'],
-  Grant: ['accountId', 'clientId'],
-  AccessToken: ['accountId', 'clientId', 'grantId', 'iat'],
-  RefreshToken: ['accountId', 'clientId', 'grantId', 'iat', 'iiat'],
+  Grant: ['accountId', 'clientId', 'iat'],
+  AccessToken: ['accountId', 'clientId', 'grantId', 'iat', 'expiresWithSession'],
+  RefreshToken: ['accountId', 'clientId', 'grantId', 'iat', 'iiat', 'expiresWithSession'],
   AuthorizationCode: ['grantId'],
   DeviceCode: ['grantId', 'userCode', 'accountId', 'error'],
   Interaction: ['params'],

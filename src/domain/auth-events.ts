@@ -8,6 +8,7 @@ import { asBackgroundWork } from '../background-work.ts';
 import { signIns } from '../metrics.ts';
 import { inJobSpan } from '../spans.ts';
 import type { SignInUser } from './users/sign-in-user.ts';
+import { MODEL, PAYLOAD } from '../db/oidc-model.ts';
 
 /** Each event is an audit record and an analytics count: sign-ins one statement each, tokens (thousands a second) buffered. */
 
@@ -212,8 +213,8 @@ export class TokenEventWriter {
       const tenants = new Map<string, string | null>();
       if (grants.length > 0) {
         const rows = await em.execute<{ id: string; tenant_id: string | null }[]>(
-          `select id, payload->>'tenantId' as tenant_id from oidc_model
-            where model = 'GrantTenant' and id in (select jsonb_array_elements_text(?::jsonb))`,
+          `select id, payload->>'${PAYLOAD.tenantId}' as tenant_id from oidc_model
+            where model = '${MODEL.GrantTenant}' and id in (select jsonb_array_elements_text(?::jsonb))`,
           [JSON.stringify(grants)],
         );
         for (const row of rows) tenants.set(row.id, row.tenant_id);

@@ -30,9 +30,6 @@ export type SurfaceTenant =
 export const tokenStands = (decided: SurfaceTenant, tenantId: string | null): boolean =>
   decided.kind === 'open' || (decided.kind === 'fixed' && decided.tenantId === tenantId);
 
-/** Where a stored code or token (an `oidc_model` payload) records the issuer that made it; none: the service's. */
-export const ISSUER_KEY = 'gatehouseIssuer';
-
 const ISOLATED = "application.multi_tenant and application.auth_isolation = 'isolated'";
 
 export const TENANT_PATH_PREFIX = '/t';

@@ -3,6 +3,7 @@ import { forgetGrants, type InvalidationBus } from '../../events/invalidations.t
 import { newId, uuidOrNullSql } from '../../ids.ts';
 import type { AuditActor } from '../audit.ts';
 import { endClientGrants } from '../sessions/end-sessions.ts';
+import { MODEL, PAYLOAD } from '../../db/oidc-model.ts';
 
 const DELETED_CLIENT_GRANTS: AuditActor['principal'] = { actor: { type: 'system', id: 'deleted-client-grants' } };
 
@@ -14,8 +15,8 @@ const MAX_CLIENTS_PER_RUN = 1_000;
 /** Its own, or for one saved once its client's row was gone, its tenant row's (written under the client's application at
  *  sign-in) or its user's. */
 const GRANT_APPLICATION = `coalesce(g.application_id,
-  (select gt.application_id from oidc_model as gt where gt.model = 'GrantTenant' and gt.id = g.id),
-  (select u.application_id from app_user as u where u.id = ${uuidOrNullSql(`g.payload->>'accountId'`)}))`;
+  (select gt.application_id from oidc_model as gt where gt.model = '${MODEL.GrantTenant}' and gt.id = g.id),
+  (select u.application_id from app_user as u where u.id = ${uuidOrNullSql(`g.payload->>'${PAYLOAD.accountId}'`)}))`;
 
 export interface GoneClientFailure {
   readonly applicationId: string;
@@ -33,8 +34,8 @@ export async function endGrantsOfDeletedClients(orm: MikroORM, invalidations: In
   while (ended + failed.length < MAX_CLIENTS_PER_RUN) {
     const gone = await connection.execute<{ application_id: string; client_id: string }[]>(
       `select distinct g.application_id, g.client_id from (
-          select ${GRANT_APPLICATION} as application_id, g.payload->>'clientId' as client_id from oidc_model as g
-           where g.model = 'Grant' and g.payload->>'clientId' is not null) as g
+          select ${GRANT_APPLICATION} as application_id, g.payload->>'${PAYLOAD.clientId}' as client_id from oidc_model as g
+           where g.model = '${MODEL.Grant}' and g.payload->>'${PAYLOAD.clientId}' is not null) as g
         where g.application_id is not null and (g.application_id, g.client_id) > (?::uuid, ?::text)
           and not exists (select 1 from oauth_client as c where c.application_id = g.application_id and c.id = ${uuidOrNullSql('g.client_id')})
         order by g.application_id, g.client_id limit ?`,
@@ -58,7 +59,7 @@ async function endGrantsOfClient(orm: MikroORM, invalidations: InvalidationBus, 
   const actor: AuditActor = { applicationId, tenantId: null, requestId: newId(), principal: DELETED_CLIENT_GRANTS };
   const grants = await orm.em.fork().transactional(async (em) => {
     await em.execute(
-      `update oidc_model as g set application_id = ? where g.model = 'Grant' and g.application_id is null and g.payload->>'clientId' = ? and ${GRANT_APPLICATION} = ?`,
+      `update oidc_model as g set application_id = ? where g.model = '${MODEL.Grant}' and g.application_id is null and g.payload->>'${PAYLOAD.clientId}' = ? and ${GRANT_APPLICATION} = ?`,
       [applicationId, clientId, applicationId],
     );
     return endClientGrants(em, actor, clientId);
@@ -72,11 +73,11 @@ export async function deleteUnclaimedGrants(orm: MikroORM, invalidations: Invali
   const deleted = await orm.em.getConnection().execute<{ id: string }[]>(
     `with unclaimed as (
        select g.id from oidc_model as g
-        where g.model = 'Grant' and g.application_id is null and ${GRANT_APPLICATION} is null
-          and not exists (select 1 from oauth_client as c where c.id = ${uuidOrNullSql(`g.payload->>'clientId'`)})
+        where g.model = '${MODEL.Grant}' and g.application_id is null and ${GRANT_APPLICATION} is null
+          and not exists (select 1 from oauth_client as c where c.id = ${uuidOrNullSql(`g.payload->>'${PAYLOAD.clientId}'`)})
         limit ? for update skip locked),
      tokens as (delete from oidc_model where grant_id in (select id from unclaimed))
-     delete from oidc_model as g using unclaimed where g.model = 'Grant' and g.id = unclaimed.id returning g.id`,
+     delete from oidc_model as g using unclaimed where g.model = '${MODEL.Grant}' and g.id = unclaimed.id returning g.id`,
     [limit],
   );
   await forgetGrants(invalidations, deleted.map(({ id }) => id));

@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { isUuid, newId } from '../../ids.ts';
 import { currentRequestOrigin } from '../../request-origin.ts';
 import { isoTimestampSql } from '../audit.ts';
+import { MODEL, PAYLOAD } from '../../db/oidc-model.ts';
 
 /** The index of the OP's browser sessions (`user_session`), written by src/oidc/adapter.ts; read by sessions.ts. */
 
@@ -11,11 +12,11 @@ export const LIVE = `s.expires_at > ?::timestamptz and ${holdsGrantOfItsTenant()
 
 /** Row `s`'s OP session stands (by `?`, the clock) and holds a grant `g` of its tenant, its authorization `a`, matching `more`. */
 export function holdsGrantOfItsTenant(more = ''): string {
-  return `exists (select 1 from oidc_model as o cross join jsonb_each(o.payload->'authorizations') as a
-    join oidc_model as g on g.model = 'Grant' and g.id = a.value->>'grantId'
-    left join oidc_model as gt on gt.model = 'GrantTenant' and gt.id = g.id
-  where o.model = 'Session' and o.uid = s.op_session_uid and (o.expires_at is null or o.expires_at > ?::timestamptz)
-    and o.payload->>'accountId' = s.user_id::text and gt.payload->>'tenantId' is not distinct from s.tenant_id::text${more})`;
+  return `exists (select 1 from oidc_model as o cross join jsonb_each(o.payload->'${PAYLOAD.authorizations}') as a
+    join oidc_model as g on g.model = '${MODEL.Grant}' and g.id = a.value->>'${PAYLOAD.grantId}'
+    left join oidc_model as gt on gt.model = '${MODEL.GrantTenant}' and gt.id = g.id
+  where o.model = '${MODEL.Session}' and o.uid = s.op_session_uid and (o.expires_at is null or o.expires_at > ?::timestamptz)
+    and o.payload->>'${PAYLOAD.accountId}' = s.user_id::text and gt.payload->>'${PAYLOAD.tenantId}' is not distinct from s.tenant_id::text${more})`;
 }
 
 export interface BrowserSessionSave {
@@ -44,10 +45,10 @@ export function browserSessionIndex(save: BrowserSessionSave): { readonly cte: s
        from jsonb_array_elements(?::jsonb) with ordinality as a(value, n)
        join oauth_client as c on c.id = (a.value->>'clientId')::uuid
        join app_user as u on u.application_id = c.application_id and u.id = ?
-       join oidc_model as g on g.model = 'Grant' and g.id = a.value->>'grantId'
-       left join oidc_model as gt on gt.model = 'GrantTenant' and gt.id = g.id
-       left join tenant as tn on tn.application_id = c.application_id and tn.id::text = gt.payload->>'tenantId'
-      where gt.payload->>'tenantId' is null or tn.id is not null),
+       join oidc_model as g on g.model = '${MODEL.Grant}' and g.id = a.value->>'grantId'
+       left join oidc_model as gt on gt.model = '${MODEL.GrantTenant}' and gt.id = g.id
+       left join tenant as tn on tn.application_id = c.application_id and tn.id::text = gt.payload->>'${PAYLOAD.tenantId}'
+      where gt.payload->>'${PAYLOAD.tenantId}' is null or tn.id is not null),
     session_index as (
      insert into user_session (application_id, id, op_session_uid, user_id, tenant_id, client_id, ip, user_agent, methods, created_at, last_active_at, expires_at)
      select distinct on (sg.tenant_id) sg.application_id, sg.id, ?, ?, sg.tenant_id, sg.client_id, ?, ?,

@@ -1,10 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { executeOwned } from '../../db/owned-sql.ts';
 import { uuidOrNullSql } from '../../ids.ts';
-import { ISSUER_KEY } from '../domains/surfaces.ts';
 import { recordAuditPerRowThen, type AuditActor } from '../audit.ts';
 import { holdsGrantOfItsTenant, LIVE, sessionSnapshotSql } from './browser-sessions.ts';
 import { grantSignInsSql } from './grant-sign-ins.ts';
+import { ISSUER_KEY, MODEL, PAYLOAD } from '../../db/oidc-model.ts';
 
 /** The `after` of their `session.revoked` records. */
 export type SessionEndReason =
@@ -49,8 +49,8 @@ const MARKED = `
 function signInEndCtes(selected: EndedSignIns, reason: SessionEndReason | null, now: Date): { ctes: string; params: unknown[] } {
   const { grants } = selected;
   // The authorization's grant is of a selected row's tenant in its browser session: that row counts it.
-  const ofARow = `exists (select 1 from indexed as i where i.op_session_uid = op.uid and i.user_id::text = op.payload->>'accountId'
-          and i.tenant_id::text is not distinct from gt.payload->>'tenantId')`;
+  const ofARow = `exists (select 1 from indexed as i where i.op_session_uid = op.uid and i.user_id::text = op.payload->>'${PAYLOAD.accountId}'
+          and i.tenant_id::text is not distinct from gt.payload->>'${PAYLOAD.tenantId}')`;
   const ofTheRows = selected.ends === 'browser_session' ? 'op.of_rows' : `op.of_rows and (g.id is null or ${ofARow})`;
   const signIns = grantSignInsSql('and g.id in (select id from extra_grants)', [], now, 'any');
   const why = JSON.stringify(reason === null ? {} : { reason });
@@ -58,37 +58,37 @@ function signInEndCtes(selected: EndedSignIns, reason: SessionEndReason | null, 
     ctes: `indexed as (select s.application_id, s.id, s.op_session_uid, s.user_id, s.tenant_id from user_session as s where @owner(s) and (${selected.where}) and ${LIVE}),
       extra_grants as (${grants === undefined ? 'select null::text as id where false' : grants.sql}),
       grant_sign_ins as (select gs.*, null::text as ip, null::text as user_agent, '{}'::text[] as methods from (${signIns.sql}) as gs),
-      op as (select o.id, o.uid, o.payload, exists (select 1 from indexed as i where i.op_session_uid = o.uid and i.user_id::text = o.payload->>'accountId') as of_rows
-        from oidc_model as o where o.model = 'Session' and o.id in (
-          select o.id from oidc_model as o join indexed as i on i.op_session_uid = o.uid and i.user_id::text = o.payload->>'accountId' where o.model = 'Session'
-          union select o.id from oidc_model as o where o.model = 'Session'
-            and o.payload->>'accountId' in (select g.payload->>'accountId' from oidc_model as g where g.model = 'Grant' and g.id in (select id from extra_grants))
-            and exists (select 1 from jsonb_each(o.payload->'authorizations') as a where a.value->>'grantId' in (select id from extra_grants)))),
-      op_grant as (select op.id as op_id, op.uid, op.payload->>'accountId' as account_id, gt.payload->>'tenantId' as tenant_id,
-          a.key as client_id, a.value->>'grantId' as grant_id,
-          coalesce((${ofTheRows}) or a.value->>'grantId' in (select id from extra_grants), false) as ending, ${ofARow} as of_a_row
-        from op cross join jsonb_each(op.payload->'authorizations') as a
-        left join oidc_model as g on g.model = 'Grant' and g.id = a.value->>'grantId'
-        left join oidc_model as gt on gt.model = 'GrantTenant' and gt.id = g.id),
-      op_ended as (delete from oidc_model as o where o.model = 'Session' and o.id in (select id from op)
+      op as (select o.id, o.uid, o.payload, exists (select 1 from indexed as i where i.op_session_uid = o.uid and i.user_id::text = o.payload->>'${PAYLOAD.accountId}') as of_rows
+        from oidc_model as o where o.model = '${MODEL.Session}' and o.id in (
+          select o.id from oidc_model as o join indexed as i on i.op_session_uid = o.uid and i.user_id::text = o.payload->>'${PAYLOAD.accountId}' where o.model = '${MODEL.Session}'
+          union select o.id from oidc_model as o where o.model = '${MODEL.Session}'
+            and o.payload->>'${PAYLOAD.accountId}' in (select g.payload->>'${PAYLOAD.accountId}' from oidc_model as g where g.model = '${MODEL.Grant}' and g.id in (select id from extra_grants))
+            and exists (select 1 from jsonb_each(o.payload->'${PAYLOAD.authorizations}') as a where a.value->>'${PAYLOAD.grantId}' in (select id from extra_grants)))),
+      op_grant as (select op.id as op_id, op.uid, op.payload->>'${PAYLOAD.accountId}' as account_id, gt.payload->>'${PAYLOAD.tenantId}' as tenant_id,
+          a.key as client_id, a.value->>'${PAYLOAD.grantId}' as grant_id,
+          coalesce((${ofTheRows}) or a.value->>'${PAYLOAD.grantId}' in (select id from extra_grants), false) as ending, ${ofARow} as of_a_row
+        from op cross join jsonb_each(op.payload->'${PAYLOAD.authorizations}') as a
+        left join oidc_model as g on g.model = '${MODEL.Grant}' and g.id = a.value->>'${PAYLOAD.grantId}'
+        left join oidc_model as gt on gt.model = '${MODEL.GrantTenant}' and gt.id = g.id),
+      op_ended as (delete from oidc_model as o where o.model = '${MODEL.Session}' and o.id in (select id from op)
         and not exists (select 1 from op_grant where op_grant.op_id = o.id and not op_grant.ending) returning 1),
-      op_kept as (update oidc_model as o set payload = jsonb_set(o.payload, '{authorizations}',
-          (select jsonb_object_agg(k.client_id, o.payload->'authorizations'->k.client_id) from op_grant as k where k.op_id = o.id and not k.ending))
-        where o.model = 'Session' and o.id in (select op_id from op_grant where ending) and o.id in (select op_id from op_grant where not ending)
-        returning o.uid, o.payload->>'accountId' as account_id, o.expires_at),${selected.credentialAgain === true ? MARKED : ''}
+      op_kept as (update oidc_model as o set payload = jsonb_set(o.payload, '{${PAYLOAD.authorizations}}',
+          (select jsonb_object_agg(k.client_id, o.payload->'${PAYLOAD.authorizations}'->k.client_id) from op_grant as k where k.op_id = o.id and not k.ending))
+        where o.model = '${MODEL.Session}' and o.id in (select op_id from op_grant where ending) and o.id in (select op_id from op_grant where not ending)
+        returning o.uid, o.payload->>'${PAYLOAD.accountId}' as account_id, o.expires_at),${selected.credentialAgain === true ? MARKED : ''}
       grants as (select grant_id as id from op_grant where ending and grant_id is not null union select id from extra_grants),
-      tokens as (delete from oidc_model where (model = 'Grant' and id in (select id from grants)) or grant_id in (select id from grants) returning model, id, payload, expires_at),
+      tokens as (delete from oidc_model where (model = '${MODEL.Grant}' and id in (select id from grants)) or grant_id in (select id from grants) returning model, id, payload, expires_at),
       ended_rows as (delete from user_session as r using indexed where r.application_id = indexed.application_id and r.id = indexed.id
         returning r.id::text as target_id, r.tenant_id, ${sessionSnapshotSql('r')} as before,
           ?::jsonb || jsonb_build_object('grantsRevoked', (select count(distinct k.grant_id) from op_grant as k where k.ending and k.uid = r.op_session_uid
             and k.account_id = r.user_id::text and k.tenant_id is not distinct from r.tenant_id::text)) as after),
-      ended_grants as (select t.id, t.payload, gt.payload->>'tenantId' as tenant_id from tokens as t left join oidc_model as gt on gt.model = 'GrantTenant' and gt.id = t.id
-        where t.model = 'Grant' and (t.expires_at is null or t.expires_at > ?::timestamptz)),
+      ended_grants as (select t.id, t.payload, gt.payload->>'${PAYLOAD.tenantId}' as tenant_id from tokens as t left join oidc_model as gt on gt.model = '${MODEL.GrantTenant}' and gt.id = t.id
+        where t.model = '${MODEL.Grant}' and (t.expires_at is null or t.expires_at > ?::timestamptz)),
       changed as (select 'session.revoked' as action, 'session' as target_type, target_id, tenant_id, before, after from ended_rows
         union all select 'session.revoked', 'session', gs.id::text, gs.tenant_id, ${sessionSnapshotSql('gs')}, ?::jsonb || jsonb_build_object('grantsRevoked', 1)
           from grant_sign_ins as gs where gs.grant_id in (select id from ended_grants)
         union all select 'grant.revoked', 'grant', e.id, e.tenant_id::uuid, null::jsonb,
-            jsonb_build_object('reason', ?::text, 'clientId', e.payload->>'clientId', 'userId', e.payload->>'accountId')
+            jsonb_build_object('reason', ?::text, 'clientId', e.payload->>'${PAYLOAD.clientId}', 'userId', e.payload->>'${PAYLOAD.accountId}')
           from ended_grants as e where e.id in (select id from extra_grants)
             and e.id not in (select grant_id from op_grant where ending and of_a_row and grant_id is not null) and e.id not in (select grant_id from grant_sign_ins))`,
     params: [...selected.params, now, now, ...(grants?.params ?? []), ...signIns.params, why, now, why, reason ?? 'revocation'],
@@ -114,8 +114,8 @@ export async function endSignIns(
 }
 
 /** The grants OP session `?` (its uid) of account `?` holds. */
-const GRANTS_OF_OP_SESSION = `select a.value->>'grantId' from oidc_model as o cross join jsonb_each(o.payload->'authorizations') as a
-  where o.model = 'Session' and o.uid = ?::text and o.payload->>'accountId' = ? and a.value->>'grantId' is not null`;
+const GRANTS_OF_OP_SESSION = `select a.value->>'${PAYLOAD.grantId}' from oidc_model as o cross join jsonb_each(o.payload->'${PAYLOAD.authorizations}') as a
+  where o.model = '${MODEL.Session}' and o.uid = ?::text and o.payload->>'${PAYLOAD.accountId}' = ? and a.value->>'${PAYLOAD.grantId}' is not null`;
 
 const browserSessionsOfUser = (userId: string, keptUid: string | null): EndedSignIns => ({
   where: 's.user_id = ? and s.op_session_uid is distinct from ?::text',
@@ -127,7 +127,7 @@ const browserSessionsOfUser = (userId: string, keptUid: string | null): EndedSig
 export const ofUser = (userId: string, keptUid: string | null = null): EndedSignIns => ({
   ...browserSessionsOfUser(userId, keptUid),
   grants: {
-    sql: `select g.id from oidc_model as g where g.model = 'Grant' and @owner(g) and g.payload->>'accountId' = ? and g.id not in (${GRANTS_OF_OP_SESSION})`,
+    sql: `select g.id from oidc_model as g where g.model = '${MODEL.Grant}' and @owner(g) and g.payload->>'${PAYLOAD.accountId}' = ? and g.id not in (${GRANTS_OF_OP_SESSION})`,
     params: [userId, keptUid, userId],
   },
 });
@@ -146,7 +146,7 @@ export async function endUserSignIns(
   const [rest] = await executeOwned<{ sessions: number }[]>(
     em,
     actor.applicationId,
-    `with sessions as (delete from oidc_model where model = 'Session' and payload->>'accountId' = ? and uid is distinct from ?::text returning 1),
+    `with sessions as (delete from oidc_model where model = '${MODEL.Session}' and payload->>'${PAYLOAD.accountId}' = ? and uid is distinct from ?::text returning 1),
        indexed as (delete from user_session where @owner and user_id = ? and op_session_uid is distinct from ?::text returning 1)
      select (select count(*) from sessions)::int as sessions`,
     [userId, keptUid, userId, keptUid],
@@ -163,7 +163,7 @@ export async function endOtherSessions(em: EntityManager, actor: AuditActor, use
 /** Every grant of the client (grant sign-ins, authorizations in browser sessions): a tenant's sign-in in a browser session
  *  ends when the client's grant was its only one. */
 function ofClient(clientId: string, now: Date): EndedSignIns {
-  const grants = `select g.id, g.payload->>'accountId' as account_id from oidc_model as g where g.model = 'Grant' and @owner(g) and g.payload->>'clientId' = ?`;
+  const grants = `select g.id, g.payload->>'${PAYLOAD.accountId}' as account_id from oidc_model as g where g.model = '${MODEL.Grant}' and @owner(g) and g.payload->>'${PAYLOAD.clientId}' = ?`;
   return {
     // The rows of the client's users only, each by the user index.
     where: `s.user_id in (select ${uuidOrNullSql('c.account_id')} from (${grants}) as c) and not ${holdsGrantOfItsTenant(' and a.key <> ?')}`,
@@ -183,13 +183,13 @@ export async function endClientGrants(em: EntityManager, actor: AuditActor, clie
 export async function endTenantSessions(em: EntityManager, actor: AuditActor, tenantIds: readonly string[], userId: string | null): Promise<string[]> {
   const theUser = userId === null ? '' : ' and s.user_id = ?';
   const grantOfUser =
-    userId === null ? '' : ` and exists (select 1 from oidc_model as g where g.model = 'Grant' and g.id = gt.id and g.payload->>'accountId' = ?)`;
+    userId === null ? '' : ` and exists (select 1 from oidc_model as g where g.model = '${MODEL.Grant}' and g.id = gt.id and g.payload->>'${PAYLOAD.accountId}' = ?)`;
   const selected: EndedSignIns = {
     where: `s.tenant_id in (?)${theUser}`,
     params: [tenantIds, ...(userId === null ? [] : [userId])],
     ends: 'sign_in',
     grants: {
-      sql: `select gt.id from oidc_model as gt where gt.model = 'GrantTenant' and @owner(gt) and gt.payload->>'tenantId' in (?)${grantOfUser}`,
+      sql: `select gt.id from oidc_model as gt where gt.model = '${MODEL.GrantTenant}' and @owner(gt) and gt.payload->>'${PAYLOAD.tenantId}' in (?)${grantOfUser}`,
       params: [tenantIds, ...(userId === null ? [] : [userId])],
     },
   };
@@ -198,15 +198,15 @@ export async function endTenantSessions(em: EntityManager, actor: AuditActor, te
 }
 
 /** The grants made at `?` (the issuer their payload records, or from before it did, one of their tokens'). */
-const GRANTS_MADE_AT = `select g.id from oidc_model as g where g.model = 'Grant' and @owner(g) and (g.payload->>'${ISSUER_KEY}' = ?
-    or exists (select 1 from oidc_model as k where k.grant_id = g.id and k.model <> 'Grant' and k.payload->>'${ISSUER_KEY}' = ?))`;
+const GRANTS_MADE_AT = `select g.id from oidc_model as g where g.model = '${MODEL.Grant}' and @owner(g) and (g.payload->>'${ISSUER_KEY}' = ?
+    or exists (select 1 from oidc_model as k where k.grant_id = g.id and k.model <> '${MODEL.Grant}' and k.payload->>'${ISSUER_KEY}' = ?))`;
 
 /** The browser sessions made at `issuer` (a cookie is its host's and path's: every grant in one was made there) and the
  *  grants made there. */
 function madeAt(issuer: string): EndedSignIns {
   return {
-    where: `exists (select 1 from oidc_model as o where o.model = 'Session' and o.uid = s.op_session_uid and o.payload->>'accountId' = s.user_id::text
-      and (o.payload->>'${ISSUER_KEY}' = ? or exists (select 1 from jsonb_each(o.payload->'authorizations') as a where a.value->>'grantId' in (${GRANTS_MADE_AT}))))`,
+    where: `exists (select 1 from oidc_model as o where o.model = '${MODEL.Session}' and o.uid = s.op_session_uid and o.payload->>'${PAYLOAD.accountId}' = s.user_id::text
+      and (o.payload->>'${ISSUER_KEY}' = ? or exists (select 1 from jsonb_each(o.payload->'${PAYLOAD.authorizations}') as a where a.value->>'${PAYLOAD.grantId}' in (${GRANTS_MADE_AT}))))`,
     params: [issuer, issuer, issuer],
     ends: 'browser_session',
     grants: { sql: GRANTS_MADE_AT, params: [issuer, issuer] },
@@ -222,7 +222,7 @@ export async function endSurfaceSignIns(em: EntityManager, actor: AuditActor, is
   await executeOwned(
     em,
     actor.applicationId,
-    `delete from oidc_model where model = 'Session' and payload->>'${ISSUER_KEY}' = ? and payload->>'accountId' in (select id::text from app_user where @owner)`,
+    `delete from oidc_model where model = '${MODEL.Session}' and payload->>'${ISSUER_KEY}' = ? and payload->>'${PAYLOAD.accountId}' in (select id::text from app_user where @owner)`,
     [issuer],
   );
   return ended.grants;

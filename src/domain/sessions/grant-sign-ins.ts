@@ -1,13 +1,14 @@
 import { uuidOrNullSql } from '../../ids.ts';
+import { MODEL, PAYLOAD } from '../../db/oidc-model.ts';
 
 /** A grant no live OP session of its user holds (an offline grant that outlived its browser's sign-in, a device's) with a
  *  live token not bound to that session (`expiresWithSession`): a sign-in of its own, listed beside the browser sessions
  *  (own-sessions.ts) and by the API as a session (sessions.ts). */
 
 /** A UUIDv7 of the grant's issue time, the rest the grant id's hash: the same at every read, sorted by sign-in time. */
-const SIGN_IN_ID = `(lpad(to_hex((g.payload->>'iat')::bigint * 1000), 12, '0') || '7' || substr(md5(g.id), 1, 3) || '8' || substr(md5(g.id), 4, 15))::uuid`;
+const SIGN_IN_ID = `(lpad(to_hex((g.payload->>'${PAYLOAD.iat}')::bigint * 1000), 12, '0') || '7' || substr(md5(g.id), 1, 3) || '8' || substr(md5(g.id), 4, 15))::uuid`;
 
-const CLIENT_ID = uuidOrNullSql(`g.payload->>'clientId'`);
+const CLIENT_ID = uuidOrNullSql(`g.payload->>'${PAYLOAD.clientId}'`);
 
 /** Every read asks it: the OP may save a grant from its client cache as the client's deletion commits, left until the
  *  sweep ends it (endGrantsOfDeletedClients). */
@@ -17,19 +18,19 @@ export const STANDING_CLIENT = `exists (select 1 from oauth_client as c where c.
  *  `any` includes gone clients' (a statement ending them records each as the sign-in it was). */
 export function grantSignInsSql(where: string, params: readonly unknown[], now: Date, clients: 'standing' | 'any' = 'standing'): { sql: string; params: unknown[] } {
   return {
-    sql: `select ${SIGN_IN_ID} as id, g.id as grant_id, u.id as user_id, (gt.payload->>'tenantId')::uuid as tenant_id, ${CLIENT_ID} as client_id,
-            to_timestamp((g.payload->>'iat')::bigint) as created_at, to_timestamp(k.last_iat) as last_active_at,
+    sql: `select ${SIGN_IN_ID} as id, g.id as grant_id, u.id as user_id, (gt.payload->>'${PAYLOAD.tenantId}')::uuid as tenant_id, ${CLIENT_ID} as client_id,
+            to_timestamp((g.payload->>'${PAYLOAD.iat}')::bigint) as created_at, to_timestamp(k.last_iat) as last_active_at,
             least(k.expires_at, g.expires_at) as expires_at
        from oidc_model as g
-       join app_user as u on u.application_id = g.application_id and u.id::text = g.payload->>'accountId'
-       left join oidc_model as gt on gt.model = 'GrantTenant' and gt.id = g.id
-       cross join lateral (select max((k.payload->>'iat')::bigint) as last_iat, max(k.expires_at) as expires_at from oidc_model as k
-          where k.grant_id = g.id and k.model in ('AccessToken', 'RefreshToken') and k.consumed_at is null
-            and (k.expires_at is null or k.expires_at > ?::timestamptz) and (k.payload->>'expiresWithSession') is distinct from 'true') as k
-      where g.model = 'Grant' and @owner(g) and (g.expires_at is null or g.expires_at > ?::timestamptz) and k.last_iat is not null${clients === 'standing' ? ` and ${STANDING_CLIENT}` : ''}
-        and not exists (select 1 from oidc_model as o cross join jsonb_each(o.payload->'authorizations') as a
-          where o.model = 'Session' and o.payload->>'accountId' = g.payload->>'accountId' and (o.expires_at is null or o.expires_at > ?::timestamptz)
-            and a.value->>'grantId' = g.id)
+       join app_user as u on u.application_id = g.application_id and u.id::text = g.payload->>'${PAYLOAD.accountId}'
+       left join oidc_model as gt on gt.model = '${MODEL.GrantTenant}' and gt.id = g.id
+       cross join lateral (select max((k.payload->>'${PAYLOAD.iat}')::bigint) as last_iat, max(k.expires_at) as expires_at from oidc_model as k
+          where k.grant_id = g.id and k.model in ('${MODEL.AccessToken}', '${MODEL.RefreshToken}') and k.consumed_at is null
+            and (k.expires_at is null or k.expires_at > ?::timestamptz) and (k.payload->>'${PAYLOAD.expiresWithSession}') is distinct from 'true') as k
+      where g.model = '${MODEL.Grant}' and @owner(g) and (g.expires_at is null or g.expires_at > ?::timestamptz) and k.last_iat is not null${clients === 'standing' ? ` and ${STANDING_CLIENT}` : ''}
+        and not exists (select 1 from oidc_model as o cross join jsonb_each(o.payload->'${PAYLOAD.authorizations}') as a
+          where o.model = '${MODEL.Session}' and o.payload->>'${PAYLOAD.accountId}' = g.payload->>'${PAYLOAD.accountId}' and (o.expires_at is null or o.expires_at > ?::timestamptz)
+            and a.value->>'${PAYLOAD.grantId}' = g.id)
         ${where}`,
     params: [now, now, now, ...params],
   };

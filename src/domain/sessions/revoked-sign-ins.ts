@@ -1,4 +1,5 @@
 import { executeOwned, type SqlRunner } from '../../db/owned-sql.ts';
+import { liveRow, MODEL } from '../../db/oidc-model.ts';
 
 // A tenant's sign-in revoked while its browser session stands for other tenants: that tenant needs a credential again
 // (policies.ts asks; interactions.ts clears). Keyed by the OP session's `uid`, which outlives its id rotations.
@@ -36,8 +37,8 @@ export async function sweepRevokedSignIns(runner: SqlRunner, limit = 1000): Prom
     `with due as (
        select m.application_id, m.op_session_uid, m.user_id, m.tenant_id, o.uid as live_uid, o.expires_at as session_expires_at
          from revoked_sign_in as m
-         left join lateral (select o.uid, o.expires_at from oidc_model as o where o.model = 'Session' and o.uid = m.op_session_uid
-           and (o.expires_at is null or o.expires_at > now()) limit 1) as o on true
+         left join lateral (select o.uid, o.expires_at from oidc_model as o where o.model = '${MODEL.Session}' and o.uid = m.op_session_uid
+           and ${liveRow('o')} limit 1) as o on true
         where m.expires_at < now() limit ? for update of m skip locked),
      gone as (delete from revoked_sign_in as m using due as d where d.live_uid is null
         and m.application_id = d.application_id and m.op_session_uid = d.op_session_uid and m.user_id = d.user_id and m.tenant_id = d.tenant_id)

@@ -6,7 +6,6 @@ import { invalid, notFound } from '../../errors.ts';
 import { changed } from '../../events/changes.ts';
 import { grantsEnded } from '../../events/invalidations.ts';
 import { isUuid, uuidOrNullSql } from '../../ids.ts';
-import { ISSUER_KEY } from '../domains/surfaces.ts';
 import { pageSize, scopedList, type Page, type PageArgs } from '../pagination.ts';
 import { poolSessionPolicy, signInEnd, signInEnded } from '../sign-in/session.ts';
 import { mayActNowSql } from '../users/sign-in-user.ts';
@@ -15,6 +14,7 @@ import { endSignIns, ofUser } from './end-sessions.ts';
 import { LIVE } from './browser-sessions.ts';
 import { grantSignInsSql, SIGN_IN_ID_IS, STANDING_CLIENT } from './grant-sign-ins.ts';
 import type { KnownValidToken } from './validation-cache.ts';
+import { ISSUER_KEY, MODEL, PAYLOAD } from '../../db/oidc-model.ts';
 
 /** A tenant's (or the application's) part of the OP's browser session. `user_session` is only its index: a row counts
  *  while the OP session it names (by `uid`, which outlives id rotations) stands for the same account and holds a grant of
@@ -82,7 +82,7 @@ const grantView = (row: Omit<GrantSignInRow, 'grant_id'>): SessionView => view({
  * to a tenant they have left (the shared → isolated split moves them out). Ending them (endSignIns) asks nothing of it.
  */
 const userStands = (tenant: string) => `${mayActNowSql('u')} and (${tenant} is null or ${tenant} = any(u.tenant_ids::text[]))`;
-const GRANT_TENANT = `gt.payload->>'tenantId'`;
+const GRANT_TENANT = `gt.payload->>'${PAYLOAD.tenantId}'`;
 
 /** A tenant scope: those signed in to its tenant. `more`: columns and joins beside the row's. */
 function scoped(scope: Scope, extra: string, params: unknown[], more: { columns: string; joins: string } = { columns: '', joins: '' }): OwnedStatement {
@@ -139,7 +139,7 @@ function listedRows(scope: Scope, only: { userId?: string | undefined; id?: stri
   return scope.em.execute<ListedRow[]>(
     `select s.*, (select u.pool_id from app_user as u where u.application_id = ? and u.id = s.user_id) as pool_id from (
        select b.*, null::text as grant_id,
-         (select (o.payload->>'loginTs')::float8 from oidc_model as o where o.model = 'Session' and o.uid = b.op_session_uid limit 1) as login_ts
+         (select (o.payload->>'${PAYLOAD.loginTs}')::float8 from oidc_model as o where o.model = '${MODEL.Session}' and o.uid = b.op_session_uid limit 1) as login_ts
          from (${browsers.sql}) as b
        union all select g.id, g.user_id, g.tenant_id, g.client_id, g.created_at, g.last_active_at, g.expires_at, null::text, null::text, '{}'::text[], null::text, g.grant_id, null::float8
          from (${grants.sql}) as g) as s
@@ -242,8 +242,8 @@ export async function revokeUserSessions(scope: Scope, userId: string): Promise<
             ends: 'sign_in',
             credentialAgain: true,
             grants: {
-              sql: `select g.id from oidc_model as g join oidc_model as gt on gt.model = 'GrantTenant' and gt.id = g.id
-                where g.model = 'Grant' and @owner(g) and g.payload->>'accountId' = ? and gt.payload->>'tenantId' = ?`,
+              sql: `select g.id from oidc_model as g join oidc_model as gt on gt.model = '${MODEL.GrantTenant}' and gt.id = g.id
+                where g.model = '${MODEL.Grant}' and @owner(g) and g.payload->>'${PAYLOAD.accountId}' = ? and gt.payload->>'${PAYLOAD.tenantId}' = ?`,
               params: [userId, scope.tenantId],
             },
           },
@@ -297,7 +297,7 @@ async function tokenSource(scope: Scope, token: string, now: Date): Promise<{ ct
     if (typeof applicationId !== 'string' || typeof userId !== 'string' || typeof clientId !== 'string' || typeof grantId !== 'string') return undefined;
     if (typeof issuer !== 'string' || applicationId !== scope.applicationId || !isUuid(userId) || !isUuid(clientId)) return undefined;
     return {
-      cte: `select ?::text as application_id, ?::text as user_id, ?::text as client_id, ?::text as grant_id, 'AccessToken' as model, ?::timestamptz as expires_at,
+      cte: `select ?::text as application_id, ?::text as user_id, ?::text as client_id, ?::text as grant_id, '${MODEL.AccessToken}' as model, ?::timestamptz as expires_at,
         ?::text as issuer, null::bigint as iat, null::bigint as iiat`,
       params: [applicationId, userId, clientId, grantId, exp === undefined ? null : new Date(exp * 1000), issuer],
     };
@@ -305,9 +305,9 @@ async function tokenSource(scope: Scope, token: string, now: Date): Promise<{ ct
   // Opaque tokens are the OP's base64url ids.
   if (!/^[\w-]+$/.test(token)) return undefined;
   return {
-    cte: `select application_id::text, payload->>'accountId' as user_id, payload->>'clientId' as client_id, grant_id, model, expires_at, payload->>? as issuer,
-        (payload->>'iat')::bigint as iat, (payload->>'iiat')::bigint as iiat
-      from oidc_model where model in ('AccessToken', 'RefreshToken') and id = ? and consumed_at is null and (expires_at is null or expires_at > ?::timestamptz)`,
+    cte: `select application_id::text, payload->>'${PAYLOAD.accountId}' as user_id, payload->>'${PAYLOAD.clientId}' as client_id, grant_id, model, expires_at, payload->>? as issuer,
+        (payload->>'${PAYLOAD.iat}')::bigint as iat, (payload->>'${PAYLOAD.iiat}')::bigint as iiat
+      from oidc_model where model in ('${MODEL.AccessToken}', '${MODEL.RefreshToken}') and id = ? and consumed_at is null and (expires_at is null or expires_at > ?::timestamptz)`,
     params: [ISSUER_KEY, token, now],
   };
 }
@@ -317,7 +317,7 @@ async function endedByPolicy(scope: Scope, row: ValidationFacts, now: Date): Pro
   const policy = await poolSessionPolicy(scope.services, scope.requestId, scope.applicationId, row.pool_id);
   const seconds = Math.floor(now.getTime() / 1000);
   if (row.login_ts !== null && signInEnded(policy, row.login_ts, undefined, seconds)) return true;
-  return row.token_model === 'RefreshToken' && row.token_iat !== null && signInEnded(policy, row.token_iiat ?? row.token_iat, row.token_iat, seconds);
+  return row.token_model === MODEL.RefreshToken && row.token_iat !== null && signInEnded(policy, row.token_iiat ?? row.token_iat, row.token_iat, seconds);
 }
 
 /** At most one write per minute per session (and per instance). */
@@ -351,21 +351,21 @@ async function readValidToken(scope: Scope, token: string, now: Date): Promise<K
     scope.em,
     scope.applicationId,
     `with t as (${source.cte})
-     select ${COLUMNS}, gt.payload->>'tenantId' as grant_tenant, to_jsonb(gs) as grant_sign_in,
+     select ${COLUMNS}, gt.payload->>'${PAYLOAD.tenantId}' as grant_tenant, to_jsonb(gs) as grant_sign_in,
        t.user_id as token_user_id, t.client_id as token_client_id, t.grant_id as token_grant_id, t.model as token_model, t.issuer as token_issuer,
        u.pool_id, t.iat::float8 as token_iat, t.iiat::float8 as token_iiat, s.login_ts,
        least(t.expires_at, g.expires_at, s.expires_at, s.op_expires_at) as valid_until
        from t
        join app_user as u on @owner(u) and t.application_id = u.application_id::text and u.id = ${uuidOrNullSql('t.user_id')}
-       join oidc_model as g on g.model = 'Grant' and g.id = t.grant_id and g.application_id = u.application_id
-        and g.payload->>'accountId' = t.user_id and g.payload->>'clientId' = t.client_id and (g.expires_at is null or g.expires_at > ?::timestamptz)
+       join oidc_model as g on g.model = '${MODEL.Grant}' and g.id = t.grant_id and g.application_id = u.application_id
+        and g.payload->>'${PAYLOAD.accountId}' = t.user_id and g.payload->>'${PAYLOAD.clientId}' = t.client_id and (g.expires_at is null or g.expires_at > ?::timestamptz)
         and ${STANDING_CLIENT}
-       left join oidc_model as gt on gt.model = 'GrantTenant' and gt.id = g.id
+       left join oidc_model as gt on gt.model = '${MODEL.GrantTenant}' and gt.id = g.id
        -- The sign-in that lists the grant: of the browser session that holds it, else the grant's own (none: not valid).
-       left join lateral (select ${COLUMNS}, o.expires_at as op_expires_at, (o.payload->>'loginTs')::float8 as login_ts from user_session as s join oidc_model as o on o.model = 'Session' and o.uid = s.op_session_uid
-          where s.application_id = u.application_id and s.user_id = u.id and s.tenant_id::text is not distinct from gt.payload->>'tenantId'
-            and o.payload->'authorizations'->t.client_id->>'grantId' = g.id
-            and s.expires_at > ?::timestamptz and (o.expires_at is null or o.expires_at > ?::timestamptz) and o.payload->>'accountId' = t.user_id
+       left join lateral (select ${COLUMNS}, o.expires_at as op_expires_at, (o.payload->>'${PAYLOAD.loginTs}')::float8 as login_ts from user_session as s join oidc_model as o on o.model = '${MODEL.Session}' and o.uid = s.op_session_uid
+          where s.application_id = u.application_id and s.user_id = u.id and s.tenant_id::text is not distinct from gt.payload->>'${PAYLOAD.tenantId}'
+            and o.payload->'${PAYLOAD.authorizations}'->t.client_id->>'${PAYLOAD.grantId}' = g.id
+            and s.expires_at > ?::timestamptz and (o.expires_at is null or o.expires_at > ?::timestamptz) and o.payload->>'${PAYLOAD.accountId}' = t.user_id
           limit 1) as s on true
        left join lateral (${signIn.sql}) as gs on s.id is null
       where ${userStands(GRANT_TENANT)} and (s.id is not null or gs.id is not null)`,
@@ -381,7 +381,7 @@ async function readValidToken(scope: Scope, token: string, now: Date): Promise<K
     issuer: row.token_issuer ?? scope.services.surfaces.service.issuer,
     session: row.id == null ? grantView(row.grant_sign_in!) : view(row as SessionRow),
     browserSession: row.id != null,
-    refreshToken: row.token_model === 'RefreshToken',
+    refreshToken: row.token_model === MODEL.RefreshToken,
     validUntil: row.valid_until === null ? NO_END : new Date(row.valid_until),
   };
 }
