@@ -208,7 +208,7 @@ export class TokenEventWriter {
 
   async #write(batch: readonly Buffered[]): Promise<void> {
     await this.#orm.em.fork().transactional(async (em) => {
-      // A user's tokens count in the tenant they signed in to, which their grant keeps beside it (src/oidc/adapter.ts).
+      // A user's tokens count in the tenant they signed in to, which their grant keeps beside it (src/oidc/grant-tenant.ts).
       const grants = [...new Set(batch.flatMap((event) => (event.tenantId === null && event.grantId !== null ? [event.grantId] : [])))];
       const tenants = new Map<string, string | null>();
       if (grants.length > 0) {

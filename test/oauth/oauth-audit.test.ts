@@ -5,7 +5,7 @@ import { CookieJar, readForm } from '../support/cookie-jar.ts';
 import { authorizationRequest, authorize, createTestClient, discover, postForm, type TestClient } from '../support/oauth.ts';
 
 /**
- * The audit records of the OP's grant revocations (src/oidc/adapter.ts): a client's revocation (RFC 7009), a refresh
+ * The audit records of the OP's grant revocations (src/oidc/grant-revocation.ts): a client's revocation (RFC 7009), a refresh
  * token presented again, a code redeemed twice, a sign-out. One record per grant revoked, in the statement that
  * deletes it: never two for one grant, none for a grant that had expired.
  */
