@@ -13,7 +13,7 @@ export const AUDIT_ACTIONS = {
   'organization.reactivated': { kind: 'write', meaning: 'A deactivated organization was reactivated' },
   'application.created': { kind: 'write', meaning: 'An application was created' },
   'application.updated': { kind: 'write', meaning: 'An application’s name or audit retention changed' },
-  'tenancy_config.updated': { kind: 'write', meaning: 'An application’s tenancy switches changed (target the application; `before`, `after`: its `tenancyConfig`)' },
+  'tenancy_config.updated': { kind: 'write', meaning: 'An application’s tenancy switches changed (target the application; `before`, `after`: its `tenancyConfig`; a switch to shared ends the sign-ins made on its tenants’ paths, each recorded `session.revoked` with `after.reason` `auth_isolation_shared`)' },
   'application.deleted': { kind: 'write', meaning: 'An application was deleted with everything it owns (one record)' },
   'tenant.created': { kind: 'write', meaning: 'A tenant was created' },
   'tenant.updated': { kind: 'write', meaning: 'A tenant changed (a new slug ends the sign-ins made on its old path, each recorded `session.revoked` with `after.reason` `slug_changed`)' },

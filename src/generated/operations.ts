@@ -788,7 +788,11 @@ export type Source =
 
 /** Tenancy switches to set; omitted switches keep their value. */
 export type TenancyConfigInput = {
-  /** Authentication isolation. `isolated` → `shared` is refused while any tenant holds tenant-specific auth data. */
+  /**
+   * Authentication isolation. `isolated` → `shared` is refused while any tenant holds tenant-specific auth data; else
+   * the tenants' path surfaces (`/t/{tenant}`) end, and so do the sign-ins made on them (each recorded `session.revoked`
+   * with `after.reason` `auth_isolation_shared`), so going back to `isolated` revives none.
+   */
   authIsolation?: AuthIsolation | null | undefined;
   /** Branding scope. */
   brandingScope?: CustomizationScope | null | undefined;

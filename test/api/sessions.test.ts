@@ -669,7 +669,7 @@ describe('validation of a sign-in surface’s tokens: valid only while their iss
   });
 });
 
-describe('a surface that ends (its domain deleted, its slug renamed) ends the sign-ins made on it: back again, none of them stands', () => {
+describe('a surface that ends (its domain deleted, its slug renamed, its application shared) ends the sign-ins made on it: back again, none of them stands', () => {
   let isolated: IsolatedApplication;
   const pathOf = (ref: string) => `${isolated.service}/t/${ref}`;
   const domainOf = (hostname: string) => `http://${hostname}`;
@@ -688,12 +688,12 @@ describe('a surface that ends (its domain deleted, its slug renamed) ends the si
   };
   const revocationOf = (sessionId: string) =>
     app.sql<{ tenant_id: string; after: unknown }>(`select tenant_id, after from audit_log where action = 'session.revoked' and target_id = ?`, [sessionId]);
-  /** Nothing of a sign-in made at `issuer` works there: its refresh token, its access token, its browser's session. */
-  const ended = async (issuer: string, signedIn: SignedIn, tenant?: string) => {
-    expect(await isolated.refresh(issuer, signedIn.refreshToken)).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
+  /** Nothing of `of`'s sign-in made at `issuer` works there: its refresh token, its access token, its browser's session. */
+  const ended = async (of: IsolatedApplication, issuer: string, signedIn: SignedIn, tenant?: string) => {
+    expect(await of.refresh(issuer, signedIn.refreshToken)).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
     expect((await app.as({ bearer: signedIn.accessToken }).get('/users')).status).toBe(401);
-    for (const token of [signedIn.accessToken, signedIn.refreshToken]) expect((await isolated.admin.post('/sessions/validate', { token })).body).toEqual(INVALID);
-    expect(await isolated.silently(issuer, signedIn.jar, tenant)).toBe('login_required');
+    for (const token of [signedIn.accessToken, signedIn.refreshToken]) expect((await of.admin.post('/sessions/validate', { token })).body).toEqual(INVALID);
+    expect(await of.silently(issuer, signedIn.jar, tenant)).toBe('login_required');
   };
   /** Its tokens valid for `tenantId`, its access token accepted by the management API (no permissions: 403). */
   const stands = async (of: IsolatedApplication, signedIn: SignedIn, tenantId: string) => {
@@ -722,10 +722,10 @@ describe('a surface that ends (its domain deleted, its slug renamed) ends the si
     expect(await app.sql(`select model from oidc_model where payload->>'gatehouseIssuer' = ?`, [domainOf(hostname)])).toEqual([]);
 
     const again = await isolated.addDomain(hostname, north);
-    await ended(domainOf(hostname), onDomain);
+    await ended(isolated, domainOf(hostname), onDomain);
     await isolated.deleteDomain(again, north);
     await isolated.addDomain(hostname);
-    await ended(domainOf(hostname), onDomain, north);
+    await ended(isolated, domainOf(hostname), onDomain, north);
     await stands(isolated, onPath, north);
     await stands(isolated, southDomain, south);
     expect(await listed(isolated, north)).toEqual(standing.filter((id) => id !== session));
@@ -747,7 +747,7 @@ describe('a surface that ends (its domain deleted, its slug renamed) ends the si
     expect(await listed(isolated, east)).toEqual([]);
     expect(await revocationOf(session!)).toEqual([{ tenant_id: east, after: { reason: 'domain_deleted', grantsRevoked: 1 } }]);
     await isolated.addDomain(hostname, east);
-    await ended(domainOf(hostname), older);
+    await ended(isolated, domainOf(hostname), older);
   });
 
   it('a grant whose codes, tokens and browser session are gone (its JWT access token stands while the grant does) ends with its domain', async () => {
@@ -798,11 +798,73 @@ describe('a surface that ends (its domain deleted, its slug renamed) ends the si
     expect(await listed(isolated, ridge)).toEqual(standing.filter((id) => id !== session));
     expect(await revocationOf(session!)).toEqual([{ tenant_id: ridge, after: { reason: 'slug_changed', grantsRevoked: 1 } }]);
     await isolated.rename(ridge, 'ridge');
-    await ended(pathOf('ridge'), bySlug);
+    await ended(isolated, pathOf('ridge'), bySlug);
     await stands(isolated, byId, ridge);
     await stands(theirs, theirSignIn, theirRidge);
     expect(await theirs.silently(pathOf('ridge'), theirSignIn.jar)).toBe('code');
     expect(await listed(theirs, theirRidge)).toHaveLength(1);
+  });
+
+  /** `authIsolation` switched (200 expected). */
+  const switchTo = async (of: IsolatedApplication, authIsolation: 'shared' | 'isolated') => {
+    const answer = await of.admin.patch(`/applications/${of.application.applicationId}`, { tenancyConfig: { authIsolation } });
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+  };
+
+  it('an application switched to shared: its tenants’ path sign-ins end, recorded (auth_isolation_shared); isolated again, none comes back; the service’s, its domain’s and another application’s stay', async () => {
+    const own = await isolatedApplication(app);
+    const hostname = 'login.switched.example';
+    const ash = await own.tenantWithUser('ash', 'ash@example.com');
+    const birch = await own.tenantWithUser('birch', 'bea@example.com');
+    await own.addDomain(hostname);
+    const bySlug = await own.signIn(pathOf('ash'), 'ash@example.com');
+    const [slugSession] = await listed(own, ash);
+    const byId = await own.signIn(pathOf(birch), 'bea@example.com');
+    const [idSession] = await listed(own, birch);
+    const onService = await own.signIn(own.service, 'ash@example.com', ash);
+    const onDomain = await own.signIn(domainOf(hostname), 'bea@example.com', birch);
+    const theirs = await isolatedApplication(app);
+    const theirAsh = await theirs.tenantWithUser('ash', 'abe@example.com');
+    const theirSignIn = await theirs.signIn(pathOf('ash'), 'abe@example.com');
+    const standing = { ash: await listed(own, ash), birch: await listed(own, birch) };
+    expect([standing.ash.length, standing.birch.length]).toEqual([2, 2]);
+
+    await switchTo(own, 'shared');
+    expect(await listed(own, ash)).toEqual(standing.ash.filter((id) => id !== slugSession));
+    expect(await listed(own, birch)).toEqual(standing.birch.filter((id) => id !== idSession));
+    expect(await revocationOf(slugSession!)).toEqual([{ tenant_id: ash, after: { reason: 'auth_isolation_shared', grantsRevoked: 1 } }]);
+    expect(await revocationOf(idSession!)).toEqual([{ tenant_id: birch, after: { reason: 'auth_isolation_shared', grantsRevoked: 1 } }]);
+    const ownUsers = `select id::text from app_user where application_id = ?`;
+    const madeOnPaths = `select model from oidc_model where payload->>'gatehouseIssuer' in (?) and payload->>'accountId' in (${ownUsers})`;
+    expect(await app.sql(madeOnPaths, [[pathOf('ash'), pathOf(birch)], own.application.applicationId])).toEqual([]);
+
+    await switchTo(own, 'isolated');
+    await ended(own, pathOf('ash'), bySlug);
+    await ended(own, pathOf(birch), byId);
+    await stands(own, onService, ash);
+    await stands(own, onDomain, birch);
+    expect(await own.silently(own.service, onService.jar, ash)).toBe('code');
+    expect(await own.silently(domainOf(hostname), onDomain.jar, birch)).toBe('code');
+    await stands(theirs, theirSignIn, theirAsh);
+    expect(await theirs.silently(pathOf('ash'), theirSignIn.jar)).toBe('code');
+    expect(await listed(own, ash)).toHaveLength(1);
+    expect(await listed(own, birch)).toHaveLength(1);
+  });
+
+  it('a switch to shared refused (a tenant’s domain remains): it ends nothing', async () => {
+    const own = await isolatedApplication(app);
+    const cedar = await own.tenantWithUser('cedar', 'cy@example.com');
+    await own.addDomain('login.cedar-kept.example', cedar);
+    const onPath = await own.signIn(pathOf('cedar'), 'cy@example.com');
+    const standing = await listed(own, cedar);
+    const refused = await own.admin.patch(`/applications/${own.application.applicationId}`, { tenancyConfig: { authIsolation: 'shared' } });
+    expect(refused.status).toBe(409);
+    expect(refused.body).toMatchObject({ code: 'tenant_auth_data_remains', field: 'tenancyConfig.authIsolation' });
+    expect(await listed(own, cedar)).toEqual(standing);
+    expect(await app.sql(`select 1 from audit_log where action = 'session.revoked' and target_id in (?)`, [standing])).toEqual([]);
+    await stands(own, onPath, cedar);
+    expect(await own.silently(pathOf('cedar'), onPath.jar)).toBe('code');
+    expect((await own.refresh(pathOf('cedar'), onPath.refreshToken)).status).toBe(200);
   });
 });
 

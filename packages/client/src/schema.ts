@@ -7426,7 +7426,11 @@ export interface components {
             emailTemplatesScope?: components["schemas"]["CustomizationScope"];
             /** @description E-mail provider scope. */
             emailProviderScope?: components["schemas"]["CustomizationScope"];
-            /** @description Authentication isolation. `isolated` → `shared` is refused while any tenant holds tenant-specific auth data. */
+            /**
+             * @description Authentication isolation. `isolated` → `shared` is refused while any tenant holds tenant-specific auth data; else
+             *     the tenants' path surfaces (`/t/{tenant}`) end, and so do the sign-ins made on them (each recorded `session.revoked`
+             *     with `after.reason` `auth_isolation_shared`), so going back to `isolated` revives none.
+             */
             authIsolation?: components["schemas"]["AuthIsolation"];
         };
         /** @description A tenant of a multi-tenant application: one customer of the application's product. */

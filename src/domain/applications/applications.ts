@@ -7,12 +7,14 @@ import { Application } from '../../db/entities/index.ts';
 import { executeOwned } from '../../db/owned-sql.ts';
 import { GatehouseError, invalid, notFound } from '../../errors.ts';
 import { changed } from '../../events/changes.ts';
+import { grantsEnded } from '../../events/invalidations.ts';
 import { newId } from '../../ids.ts';
 import { lifetimeWithin } from '../api-keys/api-keys.ts';
 import { issueApiKey, recordKeyIssued, type ApiKeyWithSecret, type IssueApiKey } from '../api-keys/issue.ts';
 import { recordAudit, type AuditActor } from '../audit.ts';
 import { insertPasswordProvider } from '../auth-providers/auth-providers.ts';
 import { assignAppAdmin, createBuiltInRoles } from '../authorization/built-in-roles.ts';
+import { endSurfaceSignIns } from '../sessions/end-sessions.ts';
 import { configurationChanged } from '../tenancy/changed.ts';
 import { lockForTenancyChange } from '../tenancy/config-lock.ts';
 import { paginate, scopedList, type Page, type PageArgs, type Row } from '../pagination.ts';
@@ -168,7 +170,8 @@ export async function createApplication(scope: Scope, input: CreateApplicationIn
 
 /**
  * Switching `authIsolation` moves users between pools in the same transaction; `isolated` → `shared` is 409 while any
- * tenant holds its own auth data. The row is held FOR UPDATE throughout (config-lock.ts).
+ * tenant holds its own auth data, and ends the sign-ins made on the tenants' paths. The row is held FOR UPDATE
+ * throughout (config-lock.ts).
  */
 export async function updateApplication(
   scope: Scope,
@@ -206,6 +209,9 @@ export async function updateApplication(
               { field: 'tenancyConfig.authIsolation', details: remaining },
             );
           }
+          // A shared application's tenants have no path of their own: what was signed in there ends, or going back to
+          // isolated would revive it. Its custom domains stay (none of a tenant's remains) and so does the service's surface.
+          changed(em, ...grantsEnded(await endSurfaceSignIns(em, scope, scope.services.surfaces.tenantPathIssuers(), 'auth_isolation_shared')));
           await mergePools(em, application.id);
         } else {
           await splitPoolsByTenant(em, scope);

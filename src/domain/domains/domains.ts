@@ -112,7 +112,7 @@ export async function deleteDomain(scope: Scope, domainId: string): Promise<bool
     const domain = await findDomain(em, scope, domainId, true);
     recordAudit(em, scope, { action: 'domain.deleted', targetType: 'domain', targetId: domain.id, before: snapshot(domain) });
     if (domain.verifiedAt != null) {
-      changed(em, ...grantsEnded(await endSurfaceSignIns(em, scope, scope.services.surfaces.domainIssuer(domain.hostname), 'domain_deleted')));
+      changed(em, ...grantsEnded(await endSurfaceSignIns(em, scope, { exactly: scope.services.surfaces.domainIssuer(domain.hostname) }, 'domain_deleted')));
     }
     em.remove(domain);
     configurationChanged(em, scope.applicationId, scope.tenantId);

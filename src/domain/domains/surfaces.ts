@@ -34,6 +34,9 @@ const ISOLATED = "application.multi_tenant and application.auth_isolation = 'iso
 
 export const TENANT_PATH_PREFIX = '/t';
 
+/** The issuers of one surface (`exactly`), or of every surface whose issuer starts so (each tenant's path). */
+export type Issuers = { readonly exactly: string } | { readonly startingWith: string };
+
 /** Lower-case: one issuer per tenant reference, never two spellings. */
 const TENANT_REF = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 
@@ -86,7 +89,7 @@ export class SurfaceRouter {
 
   async forIssuer(issuer: string): Promise<Surface | null> {
     if (issuer === this.service.issuer) return this.service;
-    const pathPrefix = `${this.service.issuer}${TENANT_PATH_PREFIX}/`;
+    const { startingWith: pathPrefix } = this.tenantPathIssuers();
     if (issuer.startsWith(pathPrefix)) {
       const ref = issuer.slice(pathPrefix.length);
       return isTenantRef(ref) ? this.tenantPath(ref) : null;
@@ -134,6 +137,11 @@ export class SurfaceRouter {
   /** The issuer of the path surface of tenant `ref` (an id or slug), whether or not it serves now. */
   tenantPathIssuer(ref: string): string {
     return this.tenantPath(ref).issuer;
+  }
+
+  /** The issuers of every tenant's path surface, of every application: no other surface's issuer has a path. */
+  tenantPathIssuers(): { readonly startingWith: string } {
+    return { startingWith: `${this.service.issuer}${TENANT_PATH_PREFIX}/` };
   }
 
   /** The issuer of a custom domain `hostname`, whether or not it serves now. */

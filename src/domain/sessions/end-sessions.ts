@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { executeOwned } from '../../db/owned-sql.ts';
 import { uuidOrNullSql } from '../../ids.ts';
+import type { Issuers } from '../domains/surfaces.ts';
 import { recordAuditPerRowThen, type AuditActor } from '../audit.ts';
 import { holdsGrantOfItsTenant, LIVE, sessionSnapshotSql } from './browser-sessions.ts';
 import { grantSignInsSql } from './grant-sign-ins.ts';
@@ -20,7 +21,8 @@ export type SessionEndReason =
   | 'sign_up_disowned'
   | 'client_deleted'
   | 'domain_deleted'
-  | 'slug_changed';
+  | 'slug_changed'
+  | 'auth_isolation_shared';
 
 /** Sign-ins (`user_session as s` rows of the application) and what of them ends. */
 export interface EndedSignIns {
@@ -197,33 +199,54 @@ export async function endTenantSessions(em: EntityManager, actor: AuditActor, te
   return ended.grants;
 }
 
-/** The grants made at `?` (the issuer their payload records, or from before it did, one of their tokens'). */
-const GRANTS_MADE_AT = `select g.id from oidc_model as g where g.model = '${MODEL.Grant}' and @owner(g) and (g.payload->>'${ISSUER_KEY}' = ?
-    or exists (select 1 from oidc_model as k where k.grant_id = g.id and k.model <> '${MODEL.Grant}' and k.payload->>'${ISSUER_KEY}' = ?))`;
+/** `column` (an issuer) is one of `issuers`, with its one parameter. */
+function issuerOneOf(issuers: Issuers): { test: (column: string) => string; param: string } {
+  return 'exactly' in issuers
+    ? { test: (column) => `${column} = ?`, param: issuers.exactly }
+    : { test: (column) => `starts_with(${column}, ?)`, param: issuers.startingWith };
+}
 
-/** The browser sessions made at `issuer` (a cookie is its host's and path's: every grant in one was made there) and the
- *  grants made there. */
-function madeAt(issuer: string): EndedSignIns {
+/** The grants made at `issuers` (the issuer their payload records, or from before it did, one of their tokens'). */
+function grantsMadeAt(issuers: Issuers): { sql: string; params: unknown[] } {
+  const { test, param } = issuerOneOf(issuers);
   return {
-    where: `exists (select 1 from oidc_model as o where o.model = '${MODEL.Session}' and o.uid = s.op_session_uid and o.payload->>'${PAYLOAD.accountId}' = s.user_id::text
-      and (o.payload->>'${ISSUER_KEY}' = ? or exists (select 1 from jsonb_each(o.payload->'${PAYLOAD.authorizations}') as a where a.value->>'${PAYLOAD.grantId}' in (${GRANTS_MADE_AT}))))`,
-    params: [issuer, issuer, issuer],
-    ends: 'browser_session',
-    grants: { sql: GRANTS_MADE_AT, params: [issuer, issuer] },
+    sql: `select g.id from oidc_model as g where g.model = '${MODEL.Grant}' and @owner(g) and (${test(`g.payload->>'${ISSUER_KEY}'`)}
+    or exists (select 1 from oidc_model as k where k.grant_id = g.id and k.model <> '${MODEL.Grant}' and ${test(`k.payload->>'${ISSUER_KEY}'`)}))`,
+    params: [param, param],
   };
 }
 
-/** A surface that ends (its domain deleted, its slug renamed) ends what was signed in there in the application, each
- *  recorded, and the browser sessions there that hold no grant: named again, it must not revive them. Returns the grants
- *  ended, for publishing. */
-export async function endSurfaceSignIns(em: EntityManager, actor: AuditActor, issuer: string, reason: 'domain_deleted' | 'slug_changed'): Promise<string[]> {
-  const ended = await endSignIns(em, actor, madeAt(issuer), reason);
+/** The browser sessions made at `issuers` (a cookie is its host's and path's: every grant in one was made there) and
+ *  the grants made there. */
+function madeAt(issuers: Issuers): EndedSignIns {
+  const { test, param } = issuerOneOf(issuers);
+  const grants = grantsMadeAt(issuers);
+  return {
+    where: `exists (select 1 from oidc_model as o where o.model = '${MODEL.Session}' and o.uid = s.op_session_uid and o.payload->>'${PAYLOAD.accountId}' = s.user_id::text
+      and (${test(`o.payload->>'${ISSUER_KEY}'`)} or exists (select 1 from jsonb_each(o.payload->'${PAYLOAD.authorizations}') as a where a.value->>'${PAYLOAD.grantId}' in (${grants.sql}))))`,
+    params: [param, ...grants.params],
+    ends: 'browser_session',
+    grants,
+  };
+}
+
+/** Surfaces that end (a domain deleted, a slug renamed, the tenants' paths of an application gone shared) end what was
+ *  signed in there in the application, each recorded, and the browser sessions there that hold no grant: served again,
+ *  they must not revive them. Returns the grants ended, for publishing. */
+export async function endSurfaceSignIns(
+  em: EntityManager,
+  actor: AuditActor,
+  issuers: Issuers,
+  reason: 'domain_deleted' | 'slug_changed' | 'auth_isolation_shared',
+): Promise<string[]> {
+  const ended = await endSignIns(em, actor, madeAt(issuers), reason);
+  const { test, param } = issuerOneOf(issuers);
   // OP sessions name no application: those of its users.
   await executeOwned(
     em,
     actor.applicationId,
-    `delete from oidc_model where model = '${MODEL.Session}' and payload->>'${ISSUER_KEY}' = ? and payload->>'${PAYLOAD.accountId}' in (select id::text from app_user where @owner)`,
-    [issuer],
+    `delete from oidc_model where model = '${MODEL.Session}' and ${test(`payload->>'${ISSUER_KEY}'`)} and payload->>'${PAYLOAD.accountId}' in (select id::text from app_user where @owner)`,
+    [param],
   );
   return ended.grants;
 }

@@ -133,7 +133,7 @@ export async function updateTenant(scope: Scope, tenantId: string, input: Update
       recordAudit(em, scope, { action: 'tenant.updated', targetType: 'tenant', targetId: tenant.id, tenantId: tenant.id, before, after: snapshot(tenant) });
       // The old slug's path surface is gone: what was signed in there ends, or naming it again would revive it.
       if (tenant.slug !== before.slug) {
-        changed(em, ...grantsEnded(await endSurfaceSignIns(em, scope, scope.services.surfaces.tenantPathIssuer(before.slug), 'slug_changed')));
+        changed(em, ...grantsEnded(await endSurfaceSignIns(em, scope, { exactly: scope.services.surfaces.tenantPathIssuer(before.slug) }, 'slug_changed')));
       }
       configurationChanged(em, scope.applicationId, tenant.id);
       return tenant;
