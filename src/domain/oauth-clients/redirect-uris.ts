@@ -9,7 +9,7 @@ export const MAX_REDIRECT_URIS = 50;
 const MAX_URI_LENGTH = 2000;
 
 /** OAuth security BCP, section 2.1. */
-const DEVELOPMENT_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+export const DEVELOPMENT_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 /** RFC 8252, 7.3 and 8.3: native apps listen on a loopback IP literal, not `localhost`. */
 const LOOPBACK_IPS = new Set(['127.0.0.1', '[::1]']);
 /** The hosts oidc-provider reads as loopback: a native client's claimed https URI may name none of them. */
