@@ -67,6 +67,7 @@ import { Migration0061PasskeyClonedNoticeInMfaEnrolled } from './migrations/0061
 import { Migration0062AnalyticsActiveUserByUser } from './migrations/0062-analytics-active-user-by-user.ts';
 import { Migration0063EditedMigrationsCatchUp } from './migrations/0063-edited-migrations-catch-up.ts';
 import { Migration0064DeviceUserCodeUnique } from './migrations/0064-device-user-code-unique.ts';
+import { Migration0065OAuthClientAllowedOrigins } from './migrations/0065-oauth-client-allowed-origins.ts';
 import type { EmbeddedDatabase } from './embedded.ts';
 import { gateStatements } from './statement-gate.ts';
 import { StartRefusal } from '../start-failure.ts';
@@ -134,6 +135,7 @@ export const MIGRATIONS = [
   { name: '0062-analytics-active-user-by-user', class: Migration0062AnalyticsActiveUserByUser },
   { name: '0063-edited-migrations-catch-up', class: Migration0063EditedMigrationsCatchUp },
   { name: '0064-device-user-code-unique', class: Migration0064DeviceUserCodeUnique },
+  { name: '0065-oauth-client-allowed-origins', class: Migration0065OAuthClientAllowedOrigins },
 ];
 
 /** Names released migrations ran under before they were renamed; each runs again under its new name, as a no-op. */

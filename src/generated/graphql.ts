@@ -626,6 +626,15 @@ export type CreateM2MCredentialInput = {
 
 /** A new OAuth client. */
 export type CreateOAuthClientInput = {
+  /**
+   * Public clients (spa, native, device) only: origins from which a browser or web view may call the OAuth endpoints for
+   * the client, besides those of its redirect URIs, which a hybrid app's web view (`capacitor://localhost`,
+   * `ionic://localhost`, `http://localhost`) does not share. Each is `scheme://host[:port]` and nothing more: no path
+   * (not even `/`), query, fragment, user information or wildcard, and never `null`; https, http only for `localhost`,
+   * `127.0.0.1` or `[::1]`, or an app's own scheme. Stored lower case without a default port, duplicates dropped; at most
+   * 20. A refused origin: 422, field `allowedOrigins[i]`; any on a web client: 422, field `allowedOrigins`.
+   */
+  allowedOrigins?: InputMaybe<Array<Scalars['String']['input']>>;
   /** How the client's ID tokens are signed: `ES256` (the default) or `RS256` (any other value: 422). */
   idTokenSigningAlg?: InputMaybe<IdTokenSigningAlg>;
   /**
@@ -1662,8 +1671,8 @@ export type Mutation = {
    */
   updateAuthProvider: AuthProvider;
   /**
-   * Changes an OAuth client's name, redirect URIs, login URI, ID token signing algorithm, management API access or (web)
-   * token endpoint authentication.
+   * Changes an OAuth client's name, redirect URIs, allowed origins, login URI, ID token signing algorithm, management API
+   * access or (web) token endpoint authentication.
    */
   updateOAuthClient: OAuthClient;
   /**
@@ -2244,6 +2253,12 @@ export type MutationVerifyEmailSenderDomainArgs = {
  */
 export type OAuthClient = {
   __typename?: 'OAuthClient';
+  /**
+   * Origins (`scheme://host[:port]`, in normal form) from which a browser or web view may call the OAuth endpoints
+   * (token, userinfo, revocation, …) for this client, besides the origins of its http(s) redirect URIs: Auth0's "Allowed
+   * Origins (CORS)", such as `capacitor://localhost` for a hybrid app. Empty for web clients, which are confidential.
+   */
+  allowedOrigins: Array<Scalars['String']['output']>;
   /** The application the client belongs to. */
   applicationId: Scalars['UUID']['output'];
   /** The OAuth 2.0 `client_id`. */
@@ -2325,6 +2340,12 @@ export type OAuthClientType =
  */
 export type OAuthClientWithSecret = {
   __typename?: 'OAuthClientWithSecret';
+  /**
+   * Origins (`scheme://host[:port]`, in normal form) from which a browser or web view may call the OAuth endpoints
+   * (token, userinfo, revocation, …) for this client, besides the origins of its http(s) redirect URIs: Auth0's "Allowed
+   * Origins (CORS)", such as `capacitor://localhost` for a hybrid app. Empty for web clients, which are confidential.
+   */
+  allowedOrigins: Array<Scalars['String']['output']>;
   /** The application the client belongs to. */
   applicationId: Scalars['UUID']['output'];
   /** The OAuth 2.0 `client_id`. */
@@ -3664,6 +3685,8 @@ export type UpdateAuthProviderInput = {
 
 /** Changes to an OAuth client; fields left out keep their value. The type and tenant never change. */
 export type UpdateOAuthClientInput = {
+  /** The complete new list of allowed origins (rules as at creation); `[]` removes them all. */
+  allowedOrigins?: InputMaybe<Array<Scalars['String']['input']>>;
   /**
    * How the client's ID tokens are signed from now on: `ES256` or `RS256`. Those issued before stay valid as
    * `id_token_hint`.
@@ -4651,6 +4674,7 @@ export type MutationResolvers<ContextType = RequestContext, ParentType extends R
 };
 
 export type OAuthClientResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['OAuthClient'] = ResolversParentTypes['OAuthClient']> = {
+  allowedOrigins?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
   applicationId?: Resolver<ResolversTypes['UUID'], ParentType, ContextType>;
   clientId?: Resolver<ResolversTypes['UUID'], ParentType, ContextType>;
   createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
@@ -4675,6 +4699,7 @@ export type OAuthClientPageResolvers<ContextType = RequestContext, ParentType ex
 };
 
 export type OAuthClientWithSecretResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['OAuthClientWithSecret'] = ResolversParentTypes['OAuthClientWithSecret']> = {
+  allowedOrigins?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
   applicationId?: Resolver<ResolversTypes['UUID'], ParentType, ContextType>;
   clientId?: Resolver<ResolversTypes['UUID'], ParentType, ContextType>;
   clientSecret?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;

@@ -45,6 +45,7 @@ export function clientMetadata(client: OAuthClient, secrets: SecretBox, now: Dat
     type: client.type,
     permissions: client.permissions,
     managementApi: client.managementApi,
+    allowedOrigins: client.allowedOrigins,
     ...(loginUri === undefined ? {} : { initiateLoginUri: loginUri }),
     ...(previous === undefined ? {} : { previousSecret: previous }),
   };
@@ -68,6 +69,11 @@ export function clientMetadata(client: OAuthClient, secrets: SecretBox, now: Dat
 /** Undefined only for a client that did not come from clients.ts. */
 export function gatehouseData(client: object | undefined): GatehouseClientData | undefined {
   return (client as Record<string, GatehouseClientData | undefined> | undefined)?.[GATEHOUSE_METADATA];
+}
+
+/** An origin of one of its redirect URIs (a private-use scheme's is opaque, `null`) or one of its `allowedOrigins`. */
+export function isClientOrigin(client: { readonly redirectUris?: readonly string[] | undefined }, origin: string): boolean {
+  return (client.redirectUris ?? []).some((uri) => URL.parse(uri)?.origin === origin) || (gatehouseData(client)?.allowedOrigins?.includes(origin) ?? false);
 }
 
 /** Constant-time, hashed first so lengths leak nothing. */

@@ -26,7 +26,7 @@ import { opRequestId } from './op-request-id.ts';
 import { extraClaimsOf, jwtResourceServer } from './api-resource-tokens.ts';
 import { assertClientAssertion } from './client-assertion.ts';
 import type { ClientCache } from './client-cache.ts';
-import { GATEHOUSE_METADATA, gatehouseData, type GatehouseClientData } from './clients.ts';
+import { GATEHOUSE_METADATA, gatehouseData, isClientOrigin, type GatehouseClientData } from './clients.ts';
 import { cookies } from './cookies.ts';
 import { renderError } from './error-page.ts';
 import { introspectionAllowed } from './introspection.ts';
@@ -285,10 +285,9 @@ export function configuration(
     loadExistingGrant: (ctx) => loadExistingGrant(deps, signIn, policy, ctx),
     interactions: { policy, url: (_ctx, interaction) => interactionPath(interaction.uid) },
     renderError,
-    // A browser app is a public client calling from an origin of its redirect URIs; confidential clients never call
-    // from a browser.
+    // A browser app is a public client calling from one of its origins; confidential clients never call from a browser.
     clientBasedCORS: (ctx, origin, client) =>
-      origin !== 'null' && (ctx.oidc.route === 'userinfo' || client.clientAuthMethod === 'none') && (client.redirectUris ?? []).some((uri) => URL.parse(uri)?.origin === origin),
+      origin !== 'null' && (ctx.oidc.route === 'userinfo' || client.clientAuthMethod === 'none') && isClientOrigin(client, origin),
     rotateRefreshToken: true,
     // A device's tokens are the device's: the device pages share one session across applications on a shared surface,
     // which an account switch ends, so device codes never expire with it.

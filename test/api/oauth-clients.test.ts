@@ -37,6 +37,7 @@ describe('OAuth clients', () => {
       type: 'web',
       redirectUris: ['https://app.example.com/callback'],
       postLogoutRedirectUris: ['https://app.example.com/'],
+      allowedOrigins: [],
       initiateLoginUri: null,
       tokenEndpointAuthMethod: 'client_secret_basic',
       idTokenSigningAlg: 'ES256',
@@ -276,6 +277,86 @@ describe('OAuth clients', () => {
       { input: { ...SPA, initiateLoginUri: 'https://SPA.example.com/begin' } },
     );
     expect(set.body.data?.createOAuthClient).toEqual({ initiateLoginUri: 'https://spa.example.com/begin' });
+  });
+
+  it('registers a public client’s allowed origins in normal form, changes and empties them, each change audited', async () => {
+    const hybrid = await createClient({
+      name: 'Hybrid',
+      type: 'native',
+      redirectUris: ['com.example.app:/callback'],
+      allowedOrigins: ['capacitor://localhost', 'Ionic://LocalHost', 'http://localhost:80', 'capacitor://localhost'],
+    });
+    expect(hybrid.allowedOrigins).toEqual(['capacitor://localhost', 'ionic://localhost', 'http://localhost']);
+    expect((await app.http.get(`/oauth-clients/${hybrid.clientId}`)).body.allowedOrigins).toEqual(hybrid.allowedOrigins);
+    expect((await createClient(SPA)).allowedOrigins).toEqual([]);
+    expect((await createClient({ name: 'TV', type: 'device', allowedOrigins: ['https://tv.example.com:443'] })).allowedOrigins).toEqual(['https://tv.example.com']);
+
+    const changed = await app.http.patch(`/oauth-clients/${hybrid.clientId}`, { allowedOrigins: ['https://app.example.com:8443'] });
+    expect(changed.status).toBe(200);
+    expect(changed.body.allowedOrigins).toEqual(['https://app.example.com:8443']);
+    expect((await app.http.patch(`/oauth-clients/${hybrid.clientId}`, { name: 'Renamed' })).body.allowedOrigins).toEqual(['https://app.example.com:8443']);
+    expect((await app.http.patch(`/oauth-clients/${hybrid.clientId}`, { allowedOrigins: [] })).body.allowedOrigins).toEqual([]);
+    const audit = await app.sql<{ action: string; before: any; after: any }>(`select action, before, after from audit_log where target_id = ? order by id`, [hybrid.clientId]);
+    expect(audit.map((row) => [row.action, row.before?.allowedOrigins ?? null, row.after.allowedOrigins])).toEqual([
+      ['oauth_client.created', null, ['capacitor://localhost', 'ionic://localhost', 'http://localhost']],
+      ['oauth_client.updated', ['capacitor://localhost', 'ionic://localhost', 'http://localhost'], ['https://app.example.com:8443']],
+      ['oauth_client.updated', ['https://app.example.com:8443'], ['https://app.example.com:8443']],
+      ['oauth_client.updated', ['https://app.example.com:8443'], []],
+    ]);
+  });
+
+  it('refuses an origin that is not scheme://host[:port], and any on a web client, with 422, changing nothing', async () => {
+    const client = await createClient({ ...SPA, allowedOrigins: ['capacitor://localhost'] });
+    const web = await createClient(WEB);
+    const clientsBefore = await app.sql<{ count: string }>('select count(*) from oauth_client');
+    const auditBefore = await app.sql<{ count: string }>('select count(*) from audit_log');
+    const refused = [
+      'null',
+      '*',
+      'https://*.example.com',
+      'https://spa.example.com/',
+      'https://spa.example.com/cb',
+      'https://spa.example.com?x=1',
+      'https://spa.example.com#top',
+      'https://user@spa.example.com',
+      'spa.example.com',
+      'http://spa.example.com',
+      'file://localhost',
+      'https://spa.example.com:99999',
+      '',
+    ];
+    for (const origin of refused) {
+      const created = await app.http.post('/oauth-clients', { ...SPA, allowedOrigins: ['ionic://localhost', origin] });
+      expect(created.status, origin).toBe(422);
+      expect(created.body, origin).toEqual({ code: 'validation_error', message: expect.stringContaining(JSON.stringify(origin)), field: 'allowedOrigins[1]' });
+      const patched = await app.http.patch(`/oauth-clients/${client.clientId}`, { name: 'Changed', allowedOrigins: [origin] });
+      expect(patched.status, origin).toBe(422);
+      expect(patched.body, origin).toMatchObject({ code: 'validation_error', field: 'allowedOrigins[0]' });
+    }
+    const tooMany = Array.from({ length: 21 }, (_, index) => `http://localhost:${4000 + index}`);
+    for (const [body, path] of [
+      [{ ...SPA, allowedOrigins: tooMany }, '/oauth-clients'],
+      [{ ...WEB, allowedOrigins: ['https://app.example.com'] }, '/oauth-clients'],
+    ] as const) {
+      const created = await app.http.post(path, body);
+      expect(created.status).toBe(422);
+      expect(created.body).toMatchObject({ code: 'validation_error', field: 'allowedOrigins' });
+    }
+    const webPatched = await app.http.patch(`/oauth-clients/${web.clientId}`, { allowedOrigins: ['https://app.example.com'] });
+    expect(webPatched.body).toMatchObject({ code: 'validation_error', field: 'allowedOrigins', message: expect.stringContaining('confidential') });
+    expect((await app.http.patch(`/oauth-clients/${client.clientId}`, { allowedOrigins: null })).body).toMatchObject({ code: 'validation_error', field: 'allowedOrigins' });
+    expect((await app.http.patch(`/oauth-clients/${client.clientId}`, { allowedOrigins: 'capacitor://localhost' })).status).toBe(422);
+
+    expect(await app.sql<{ count: string }>('select count(*) from oauth_client')).toEqual(clientsBefore);
+    expect(await app.sql<{ count: string }>('select count(*) from audit_log')).toEqual(auditBefore);
+    expect((await app.http.get(`/oauth-clients/${client.clientId}`)).body).toMatchObject({ name: 'SPA', allowedOrigins: ['capacitor://localhost'] });
+
+    const viaGraphQL = await app.http.graphql(
+      'mutation($id: UUID!) { updateOAuthClient(clientId: $id, input: { allowedOrigins: ["capacitor://localhost/"] }) { allowedOrigins } }',
+      { id: client.clientId },
+    );
+    expect(viaGraphQL.status).toBe(422);
+    expect(viaGraphQL.body.errors?.[0]?.extensions).toMatchObject({ code: 'validation_error', field: 'allowedOrigins[0]' });
   });
 
   it('updates name, URIs and a web client’s auth method; type and tenant never change', async () => {

@@ -18,6 +18,7 @@ export interface TestClientOptions {
   permissions?: string[];
   redirectUris?: string[];
   postLogoutRedirectUris?: string[];
+  allowedOrigins?: string[];
   /** Public keys for private_key_jwt. */
   jwks?: { keys: Record<string, unknown>[] };
   /** A previous secret still inside (or past) its rotation grace period. */
@@ -52,6 +53,7 @@ export async function createTestClient(app: TestApp, options: TestClientOptions 
     name: `test ${type} client`,
     redirectUris: options.redirectUris ?? [],
     postLogoutRedirectUris: options.postLogoutRedirectUris ?? [],
+    allowedOrigins: options.allowedOrigins ?? [],
     authMethod,
     secretEncrypted: clientSecret === undefined ? null : clientSecrets.encrypt(clientSecret),
     previousSecretEncrypted: options.previousSecret === undefined ? null : clientSecrets.encrypt(options.previousSecret.secret),

@@ -4090,8 +4090,8 @@ export interface paths {
         head?: never;
         /**
          * Update an OAuth client
-         * @description Changes an OAuth client's name, redirect URIs, login URI, ID token signing algorithm, management API access or (web)
-         *     token endpoint authentication.
+         * @description Changes an OAuth client's name, redirect URIs, allowed origins, login URI, ID token signing algorithm, management API
+         *     access or (web) token endpoint authentication.
          *
          *     Requires `oauth_clients:write`.
          *
@@ -4132,8 +4132,8 @@ export interface paths {
         head?: never;
         /**
          * Update an OAuth client
-         * @description Changes an OAuth client's name, redirect URIs, login URI, ID token signing algorithm, management API access or (web)
-         *     token endpoint authentication.
+         * @description Changes an OAuth client's name, redirect URIs, allowed origins, login URI, ID token signing algorithm, management API
+         *     access or (web) token endpoint authentication.
          *
          *     Requires `oauth_clients:write`.
          *
@@ -4174,8 +4174,8 @@ export interface paths {
         head?: never;
         /**
          * Update an OAuth client
-         * @description Changes an OAuth client's name, redirect URIs, login URI, ID token signing algorithm, management API access or (web)
-         *     token endpoint authentication.
+         * @description Changes an OAuth client's name, redirect URIs, allowed origins, login URI, ID token signing algorithm, management API
+         *     access or (web) token endpoint authentication.
          *
          *     Requires `oauth_clients:write`.
          *
@@ -6151,6 +6151,15 @@ export interface components {
             /** @description Post-logout redirect URIs, under the same rules as `redirectUris` (may be empty). */
             postLogoutRedirectUris?: string[] | null;
             /**
+             * @description Public clients (spa, native, device) only: origins from which a browser or web view may call the OAuth endpoints for
+             *     the client, besides those of its redirect URIs, which a hybrid app's web view (`capacitor://localhost`,
+             *     `ionic://localhost`, `http://localhost`) does not share. Each is `scheme://host[:port]` and nothing more: no path
+             *     (not even `/`), query, fragment, user information or wildcard, and never `null`; https, http only for `localhost`,
+             *     `127.0.0.1` or `[::1]`, or an app's own scheme. Stored lower case without a default port, duplicates dropped; at most
+             *     20. A refused origin: 422, field `allowedOrigins[i]`; any on a web client: 422, field `allowedOrigins`.
+             */
+            allowedOrigins?: string[] | null;
+            /**
              * @description The page of the client's application that starts a sign-in (OIDC `initiate_login_uri`; Auth0's "Application Login
              *     URI"), where Gatehouse's links back to the client lead. Optional; web, spa and native clients (device clients have
              *     none). Absolute, without fragment, user information or wildcards; https, or http only for `localhost`, `127.0.0.1`
@@ -6830,6 +6839,12 @@ export interface components {
             /** @description Where the client may send users after sign-out, matched exactly; may be empty. */
             postLogoutRedirectUris: string[];
             /**
+             * @description Origins (`scheme://host[:port]`, in normal form) from which a browser or web view may call the OAuth endpoints
+             *     (token, userinfo, revocation, …) for this client, besides the origins of its http(s) redirect URIs: Auth0's "Allowed
+             *     Origins (CORS)", such as `capacitor://localhost` for a hybrid app. Empty for web clients, which are confidential.
+             */
+            allowedOrigins: string[];
+            /**
              * @description The page of the client's application that starts a sign-in (OIDC `initiate_login_uri`), in the normal form of
              *     `redirectUris`; null when none is registered. Gatehouse's links back to the client (a sign-in reached again once
              *     over, an accepted invitation, the welcome mail) lead there, with `iss` (the issuer to sign in at, OIDC Core 4) added
@@ -6907,6 +6922,12 @@ export interface components {
             redirectUris: string[];
             /** @description Where the client may send users after sign-out, matched exactly; may be empty. */
             postLogoutRedirectUris: string[];
+            /**
+             * @description Origins (`scheme://host[:port]`, in normal form) from which a browser or web view may call the OAuth endpoints
+             *     (token, userinfo, revocation, …) for this client, besides the origins of its http(s) redirect URIs: Auth0's "Allowed
+             *     Origins (CORS)", such as `capacitor://localhost` for a hybrid app. Empty for web clients, which are confidential.
+             */
+            allowedOrigins: string[];
             /**
              * @description The page of the client's application that starts a sign-in (OIDC `initiate_login_uri`), in the normal form of
              *     `redirectUris`; null when none is registered. Gatehouse's links back to the client (a sign-in reached again once
@@ -7510,6 +7531,8 @@ export interface components {
             redirectUris?: string[];
             /** @description The complete new list of post-logout redirect URIs (rules as at creation). */
             postLogoutRedirectUris?: string[] | null;
+            /** @description The complete new list of allowed origins (rules as at creation); `[]` removes them all. */
+            allowedOrigins?: string[];
             /** @description The client's new login URI (rules as at creation); null removes it. */
             initiateLoginUri?: string | null;
             /** @description Web clients only: `client_secret_basic` or `client_secret_post`. */

@@ -21,6 +21,8 @@ const OAuthClientSchema = defineEntity({
     name: p.string(),
     redirectUris: p.array().columnType('text[]'),
     postLogoutRedirectUris: p.array().columnType('text[]'),
+    /** Public sign-in clients: origins the OP answers with CORS besides those of the redirect URIs (configuration.ts). */
+    allowedOrigins: p.array().columnType('text[]'),
     /** Sign-in clients: where their application starts a sign-in (OIDC `initiate_login_uri`), if registered. */
     initiateLoginUri: p.string().nullable(),
     authMethod: p.string().$type<ClientAuthMethod>(),

@@ -80,6 +80,7 @@ async function ensureDashboardClient(em: EntityManager, consoleId: string, publi
     name: 'Gatehouse dashboard',
     redirectUris: [redirect],
     postLogoutRedirectUris: [redirect],
+    allowedOrigins: [],
     authMethod: 'none',
     jwks: null,
     permissions: [],

@@ -9,5 +9,7 @@ export interface GatehouseClientData {
   readonly managementApi: boolean;
   /** Its `initiateLoginUri`, when registered (the OP's own `initiate_login_uri` takes https only). */
   readonly initiateLoginUri?: string;
+  /** Origins answered with CORS besides those of its redirect URIs, in their normal form. */
+  readonly allowedOrigins?: readonly string[];
   readonly previousSecret?: { readonly value: string; readonly expiresAtMs: number };
 }

@@ -14,6 +14,7 @@ import { endClientGrants } from '../sessions/end-sessions.ts';
 import { paginate, type Page, type PageArgs, type Row, scopedList } from '../pagination.ts';
 import { targetTenant } from '../tenants/target-tenant.ts';
 import { displayName } from '../validate.ts';
+import { allowedOrigins } from './allowed-origins.ts';
 import { initiateLoginUri, redirectUris, type SignInClientType } from './redirect-uris.ts';
 import { gracePeriodSeconds, previousSecretValidUntil, rotateSecret, SECRET_STATE_FIELDS, setFirstSecret, type RotateSecretInput } from './secrets.ts';
 
@@ -29,6 +30,7 @@ export interface OAuthClientView {
   type: SignInClientType;
   redirectUris: string[];
   postLogoutRedirectUris: string[];
+  allowedOrigins: string[];
   initiateLoginUri: string | null;
   tokenEndpointAuthMethod: OAuthClientAuthMethod;
   idTokenSigningAlg: SigningAlg;
@@ -49,6 +51,7 @@ export interface CreateOAuthClientInput {
   type: SignInClientType;
   redirectUris?: string[] | null;
   postLogoutRedirectUris?: string[] | null;
+  allowedOrigins?: string[] | null;
   initiateLoginUri?: string | null;
   tenantId?: string | null;
   tokenEndpointAuthMethod?: OAuthClientAuthMethod | null;
@@ -60,6 +63,7 @@ export interface UpdateOAuthClientInput {
   name?: string | null;
   redirectUris?: string[] | null;
   postLogoutRedirectUris?: string[] | null;
+  allowedOrigins?: string[] | null;
   initiateLoginUri?: string | null;
   tokenEndpointAuthMethod?: OAuthClientAuthMethod | null;
   idTokenSigningAlg?: SigningAlg | null;
@@ -82,6 +86,7 @@ export function presentOAuthClient(client: Row<OAuthClient>, now = new Date()): 
     type: client.type as SignInClientType,
     redirectUris: [...client.redirectUris],
     postLogoutRedirectUris: [...client.postLogoutRedirectUris],
+    allowedOrigins: [...client.allowedOrigins],
     initiateLoginUri: client.initiateLoginUri ?? null,
     tokenEndpointAuthMethod: client.authMethod as OAuthClientAuthMethod,
     idTokenSigningAlg: client.idTokenSigningAlg,
@@ -101,6 +106,7 @@ const CLIENT_SNAPSHOT = auditedSnapshot([
   field.value('tenantId'),
   field.list('redirectUris'),
   field.list('postLogoutRedirectUris'),
+  field.list('allowedOrigins'),
   field.value('initiateLoginUri'),
   field.value('authMethod', 'tokenEndpointAuthMethod'),
   field.value('idTokenSigningAlg'),
@@ -158,6 +164,7 @@ export interface NewClientRow {
   readonly idTokenSigningAlg?: SigningAlg;
   readonly redirectUris?: string[];
   readonly postLogoutRedirectUris?: string[];
+  readonly allowedOrigins?: string[];
   readonly initiateLoginUri?: string | null;
   readonly jwks?: OAuthClient['jwks'];
   readonly permissions?: string[];
@@ -173,6 +180,7 @@ export function createClientRow(em: EntityManager, scope: Scope, row: NewClientR
     id: newId(),
     redirectUris: [],
     postLogoutRedirectUris: [],
+    allowedOrigins: [],
     initiateLoginUri: null,
     jwks: null,
     permissions: [],
@@ -207,6 +215,7 @@ export async function createOAuthClient(scope: Scope, input: CreateOAuthClientIn
   const tokenEndpointAuthMethod = authMethodFor(type, input.tokenEndpointAuthMethod);
   const redirects = redirectUris('redirectUris', type, input.redirectUris ?? [], true);
   const postLogout = redirectUris('postLogoutRedirectUris', type, input.postLogoutRedirectUris ?? [], false);
+  const origins = allowedOrigins('allowedOrigins', type, input.allowedOrigins ?? []);
   const loginUri = initiateLoginUri('initiateLoginUri', type, input.initiateLoginUri ?? null);
   const tenantId = await targetTenant(scope, input.tenantId);
   const managementApi = input.managementApi ?? false;
@@ -218,6 +227,7 @@ export async function createOAuthClient(scope: Scope, input: CreateOAuthClientIn
       name,
       redirectUris: redirects,
       postLogoutRedirectUris: postLogout,
+      allowedOrigins: origins,
       initiateLoginUri: loginUri,
       authMethod: tokenEndpointAuthMethod,
       idTokenSigningAlg: input.idTokenSigningAlg ?? DEFAULT_ID_TOKEN_SIGNING_ALG,
@@ -248,6 +258,10 @@ export async function updateOAuthClient(scope: Scope, clientId: string, input: U
     }
     if (input.postLogoutRedirectUris !== undefined) {
       client.postLogoutRedirectUris = redirectUris('postLogoutRedirectUris', type, input.postLogoutRedirectUris ?? [], false);
+    }
+    if (input.allowedOrigins !== undefined) {
+      if (input.allowedOrigins === null) throw invalid('allowedOrigins', 'allowedOrigins may not be null: [] removes them all');
+      client.allowedOrigins = allowedOrigins('allowedOrigins', type, input.allowedOrigins);
     }
     if (input.initiateLoginUri !== undefined) client.initiateLoginUri = initiateLoginUri('initiateLoginUri', type, input.initiateLoginUri);
     if (input.tokenEndpointAuthMethod !== undefined) {
