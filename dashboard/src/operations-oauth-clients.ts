@@ -14,6 +14,8 @@ export interface OAuthClient {
   readonly type: OAuthClientType;
   readonly redirectUris: readonly string[];
   readonly postLogoutRedirectUris: readonly string[];
+  /** Origins its browser or web view calls the OAuth endpoints from, besides its redirect URIs'; none for web clients. */
+  readonly allowedOrigins: readonly string[];
   /** The page of the client's application that starts a sign-in (OIDC `initiate_login_uri`); null: none. */
   readonly initiateLoginUri: string | null;
   readonly tokenEndpointAuthMethod: OAuthClientAuthMethod;
@@ -32,6 +34,8 @@ export interface OAuthClientSettings {
   readonly name: string;
   readonly redirectUris: readonly string[];
   readonly postLogoutRedirectUris: readonly string[];
+  /** Public clients only; left out for web clients, which have none. */
+  readonly allowedOrigins?: readonly string[];
   /** Null removes it. */
   readonly initiateLoginUri: string | null;
   /** Web clients only; left out for the public ones, which are `none`. */
@@ -68,10 +72,10 @@ export function rotationQuestion(name: string): string {
   return `Rotate the secret of ${name}? A new secret works at once; the current one keeps working for ${ROTATION_GRACE_SECONDS / 3600} hours, time to deploy the new one, then stops.`;
 }
 const CLIENT_FIELDS = `fragment ClientFields on OAuthClient {
-  clientId tenantId name type redirectUris postLogoutRedirectUris initiateLoginUri tokenEndpointAuthMethod idTokenSigningAlg managementApi previousSecretExpiresAt
+  clientId tenantId name type redirectUris postLogoutRedirectUris allowedOrigins initiateLoginUri tokenEndpointAuthMethod idTokenSigningAlg managementApi previousSecretExpiresAt
 }`;
 const CLIENT_WITH_SECRET_FIELDS = `fragment ClientWithSecretFields on OAuthClientWithSecret {
-  clientId clientSecret tenantId name type redirectUris postLogoutRedirectUris initiateLoginUri tokenEndpointAuthMethod idTokenSigningAlg managementApi previousSecretExpiresAt
+  clientId clientSecret tenantId name type redirectUris postLogoutRedirectUris allowedOrigins initiateLoginUri tokenEndpointAuthMethod idTokenSigningAlg managementApi previousSecretExpiresAt
 }`;
 
 export async function getClientsContext(appId: string): Promise<ClientsContext> {

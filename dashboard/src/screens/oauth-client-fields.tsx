@@ -10,7 +10,8 @@ interface OAuthClientFieldsProps {
   onChange: (draft: ClientDraft) => void;
 }
 
-/** The settings a client's creation and its edit share, those its type has: name, URIs, login URI, secret method, signing, management API. */
+/** The settings a client's creation and its edit share, those its type has: name, URIs, login URI, allowed origins, secret method,
+ *  signing, management API. */
 export function OAuthClientFields({ type, draft, onChange }: OAuthClientFieldsProps) {
   const id = useId();
   const { confidential, uriRule } = CLIENT_TYPES[type];
@@ -20,6 +21,7 @@ export function OAuthClientFields({ type, draft, onChange }: OAuthClientFieldsPr
     redirectUris: useRefusalMarks('redirectUris', `${id}-uris-hint`),
     postLogoutRedirectUris: useRefusalMarks('postLogoutRedirectUris', `${id}-uris-hint`),
     initiateLoginUri: useRefusalMarks('initiateLoginUri', `${id}-login-hint`),
+    allowedOrigins: useRefusalMarks('allowedOrigins', `${id}-origins-hint`),
     tokenEndpointAuthMethod: useRefusalMarks('tokenEndpointAuthMethod'),
     idTokenSigningAlg: useRefusalMarks('idTokenSigningAlg'),
     managementApi: useRefusalMarks('managementApi', `${id}-management-hint`),
@@ -70,6 +72,17 @@ export function OAuthClientFields({ type, draft, onChange }: OAuthClientFieldsPr
             </p>
           </div>
         </>
+      )}
+      {!confidential && (
+        <div className="field">
+          <label htmlFor={`${id}-origins`}>Allowed origins (CORS)</label>
+          <textarea id={`${id}-origins`} rows={2} {...marks.allowedOrigins} value={draft.allowedOrigins} onChange={(event) => set('allowedOrigins', event.target.value)} />
+          <p id={`${id}-origins-hint`} className="hint">
+            Optional, one per line: origins the app calls the token and userinfo endpoints from, besides those of its
+            redirect URIs, such as <code>capacitor://localhost</code> or <code>http://localhost</code> for a hybrid app’s web
+            view. scheme://host[:port] only: no path, not even a trailing /.
+          </p>
+        </div>
       )}
       {confidential && (
         <div className="field">
