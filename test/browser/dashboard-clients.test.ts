@@ -18,7 +18,7 @@ let ada: string;
 /** The web client the dashboard makes, as the page showed it. */
 const storefront = { clientId: '', secret: '', rotatedSecret: '' };
 
-const listedClients = async () => (await dashboard.app.http.get('/oauth-clients')).body.data as { clientId: string; name: string; redirectUris: string[] }[];
+const listedClients = async () => (await dashboard.app.http.get('/oauth-clients')).body.data as { clientId: string; name: string; redirectUris: string[]; allowedOrigins: string[] }[];
 const storefrontRow = () => dashboard.page.getByRole('row', { name: /Storefront/ });
 const createForm = () => dashboard.page.getByRole('region', { name: 'Create OAuth client' });
 
@@ -153,6 +153,30 @@ describe('the OAuth clients tab of the dashboard in Chromium', () => {
     expect(await loginUri.inputValue()).toBe('https://storefront.example/login');
     await edit.getByRole('button', { name: 'Cancel' }).click();
     await edit.waitFor({ state: 'detached' });
+  });
+
+  it("sets a public client's allowed origins, after showing the server's refusal of one with a path; a web client has none", async () => {
+    await storefrontRow().getByRole('button', { name: 'Edit' }).click();
+    const storefrontEdit = dashboard.page.getByRole('region', { name: 'Edit Storefront' });
+    expect(await storefrontEdit.getByLabel('Allowed origins (CORS)').count()).toBe(0);
+    await storefrontEdit.getByRole('button', { name: 'Cancel' }).click();
+    await storefrontEdit.waitFor({ state: 'detached' });
+
+    await dashboard.page.getByRole('row', { name: /Acme portal/ }).getByRole('button', { name: 'Edit' }).click();
+    const edit = dashboard.page.getByRole('region', { name: 'Edit Acme portal' });
+    const origins = edit.getByLabel('Allowed origins (CORS)');
+    expect(await origins.inputValue()).toBe('');
+    await origins.fill('capacitor://localhost/');
+    await edit.getByRole('button', { name: 'Save changes' }).click();
+    await edit.getByRole('alert').filter({ hasText: '"capacitor://localhost/" must not contain a path' }).waitFor();
+    expect(await origins.getAttribute('aria-invalid')).toBe('true');
+    const portal = async () => (await listedClients()).find((client) => client.name === 'Acme portal');
+    expect((await portal())?.allowedOrigins).toEqual([]);
+
+    await origins.fill('capacitor://localhost\nHTTP://localhost:80');
+    await edit.getByRole('button', { name: 'Save changes' }).click();
+    await edit.waitFor({ state: 'detached' });
+    expect((await portal())?.allowedOrigins).toEqual(['capacitor://localhost', 'http://localhost']);
   });
 
   it('rotates the secret once confirmed: the new one works, the old one for the grace period stated', async () => {
