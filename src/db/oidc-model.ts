@@ -25,10 +25,10 @@ export const PROVIDER_MODELS = [
 ] as const;
 
 /** Ours, beside them: a grant's tenant (src/oidc/grant-tenant.ts), an interaction once over (src/oidc/spent-interactions.ts). */
-export const GATEHOUSE_MODELS = ['GrantTenant', 'SpentInteraction'] as const;
+const GATEHOUSE_MODELS = ['GrantTenant', 'SpentInteraction'] as const;
 
-export type ProviderModel = (typeof PROVIDER_MODELS)[number];
-export type OidcModelName = ProviderModel | (typeof GATEHOUSE_MODELS)[number];
+type ProviderModel = (typeof PROVIDER_MODELS)[number];
+type OidcModelName = ProviderModel | (typeof GATEHOUSE_MODELS)[number];
 
 /** The fields of oidc-provider's payloads our code reads, by model: each is in its model's IN_PAYLOAD. */
 export const PROVIDER_FIELDS_READ = {

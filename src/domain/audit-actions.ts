@@ -81,7 +81,7 @@ export const AUDIT_ACTIONS = {
   'invitation.revoked': { kind: 'write', meaning: 'An invitation was revoked' },
   'invitation.accepted': { kind: 'write', meaning: 'An invitation was accepted on its hosted page' },
   'invitation.deleted': { kind: 'write', meaning: 'An invitation went with its tenant' },
-  'session.revoked': { kind: 'write', meaning: 'A session (a browser session\'s sign-in, or a grant no browser session holds) was revoked, its grants and tokens ended, or ended by a single-session sign-in, its user leaving its tenant, its tenant\'s deletion, its client\'s deletion, the end of the sign-in surface it was made on (its custom domain deleted, its tenant\'s slug renamed), the IdP\'s single logout, a password reset or change, a sign-out everywhere else, its user\'s suspension or deletion (`after.reason`); `after.grantsRevoked` counts its own grants' },
+  'session.revoked': { kind: 'write', meaning: 'A session (a browser session\'s sign-in, or a grant no browser session holds) was revoked, its grants and tokens ended, or ended by a single-session sign-in, its user leaving its tenant, its tenant\'s deletion, its client\'s deletion, the end of the sign-in surface it was made on (its custom domain deleted, its tenant\'s slug renamed, its application\'s tenants sharing one surface), the IdP\'s single logout, a password reset or change, a sign-out everywhere else, its user\'s suspension or deletion (`after.reason`); `after.grantsRevoked` counts its own grants' },
   'api_resource.created': { kind: 'write', meaning: 'An API resource was registered' },
   'api_resource.updated': { kind: 'write', meaning: 'An API resource changed' },
   'api_resource.deleted': { kind: 'write', meaning: 'An API resource was deleted' },

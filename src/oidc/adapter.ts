@@ -276,7 +276,6 @@ class ModelAdapter implements Adapter {
   }
 }
 
-
 export function createAdapterFactory(deps: AdapterDependencies, surface: Surface): (model: string) => Adapter {
   return (model) => answeringOverload(model === MODEL.Client ? new ClientAdapter(deps, surface) : new ModelAdapter(model, deps, surface));
 }

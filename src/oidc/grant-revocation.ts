@@ -12,7 +12,7 @@ export interface GrantRevocationDependencies {
 }
 
 /** Read from the OP's request context; `revocation` is RFC 7009's endpoint. */
-export type GrantRevocationReason = 'revocation' | 'refresh_token_reuse' | 'code_replay' | 'logout' | 'tenant_switch' | 'device_code_used';
+type GrantRevocationReason = 'revocation' | 'refresh_token_reuse' | 'code_replay' | 'logout' | 'tenant_switch' | 'device_code_used';
 
 const BY_THE_USER: ReadonlySet<GrantRevocationReason> = new Set(['logout', 'tenant_switch', 'device_code_used']);
 

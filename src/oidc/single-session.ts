@@ -6,7 +6,7 @@ import type { InvalidationBus } from '../events/invalidations.ts';
 import { opRequestId } from './op-request-id.ts';
 import { sessionPolicyOf } from './session-lifetime.ts';
 
-export interface SignIn {
+interface NewSignIn {
   readonly applicationId: string;
   readonly tenantId: string | null;
   readonly userId: string;
@@ -16,7 +16,7 @@ export interface SignIn {
 
 /** `singleSession` (src/domain/sessions/end-sessions.ts): a sign-in ends the user's other sessions, the user as the
  *  actor; instances then forget the user's tokens. */
-export async function endSessionsBesides(deps: { readonly orm: MikroORM; readonly invalidations: InvalidationBus }, signIn: SignIn): Promise<void> {
+export async function endSessionsBesides(deps: { readonly orm: MikroORM; readonly invalidations: InvalidationBus }, signIn: NewSignIn): Promise<void> {
   if (sessionPolicyOf(Provider.ctx)?.singleSession !== true) return;
   const actor: AuditActor = {
     applicationId: signIn.applicationId,

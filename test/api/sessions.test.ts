@@ -851,6 +851,18 @@ describe('a surface that ends (its domain deleted, its slug renamed, its applica
     expect(await listed(own, birch)).toHaveLength(1);
   });
 
+  it('a path sign-in an earlier release left when its application went shared ends when it goes isolated again', async () => {
+    const own = await isolatedApplication(app);
+    const dale = await own.tenantWithUser('dale', 'dot@example.com');
+    const left = await own.signIn(pathOf('dale'), 'dot@example.com');
+    const [session] = await listed(own, dale);
+    // As a release before the switch ended them left it: shared, its path sign-in untouched.
+    await app.sql(`update application set auth_isolation = 'shared' where id = ?`, [own.application.applicationId]);
+    await switchTo(own, 'isolated');
+    expect(await revocationOf(session!)).toEqual([{ tenant_id: dale, after: { reason: 'auth_isolation_shared', grantsRevoked: 1 } }]);
+    await ended(own, pathOf('dale'), left);
+  });
+
   it('a switch to shared refused (a tenant’s domain remains): it ends nothing', async () => {
     const own = await isolatedApplication(app);
     const cedar = await own.tenantWithUser('cedar', 'cy@example.com');

@@ -168,6 +168,12 @@ export async function createApplication(scope: Scope, input: CreateApplicationIn
   });
 }
 
+/** A shared application's tenants have no path of their own: what was signed in there ends, or going back to isolated
+ *  would revive it. Its custom domains stay (none of a tenant's remains) and so does the service's surface. */
+async function endTenantPathSignIns(em: EntityManager, scope: Scope): Promise<void> {
+  changed(em, ...grantsEnded(await endSurfaceSignIns(em, scope, scope.services.surfaces.tenantPathIssuers(), 'auth_isolation_shared')));
+}
+
 /**
  * Switching `authIsolation` moves users between pools in the same transaction; `isolated` → `shared` is 409 while any
  * tenant holds its own auth data, and ends the sign-ins made on the tenants' paths. The row is held FOR UPDATE
@@ -209,11 +215,11 @@ export async function updateApplication(
               { field: 'tenancyConfig.authIsolation', details: remaining },
             );
           }
-          // A shared application's tenants have no path of their own: what was signed in there ends, or going back to
-          // isolated would revive it. Its custom domains stay (none of a tenant's remains) and so does the service's surface.
-          changed(em, ...grantsEnded(await endSurfaceSignIns(em, scope, scope.services.surfaces.tenantPathIssuers(), 'auth_isolation_shared')));
+          await endTenantPathSignIns(em, scope);
           await mergePools(em, application.id);
         } else {
+          // Again on the way back: sign-ins a release before this rule left on the paths must not come back with them.
+          await endTenantPathSignIns(em, scope);
           await splitPoolsByTenant(em, scope);
         }
         application.authIsolation = authIsolation;
