@@ -1,7 +1,7 @@
 // JSON in, errors out as JSON: the API's body parsers, and its error handler, the one serializer of a refusal outside GraphQL.
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
-import { refusalOfDatabase } from './domain/db-errors.ts';
 import { GatehouseError, INTERNAL_ERROR, STATUS_BY_CODE, toErrorBody, toGraphQLErrorBody, type ErrorBody } from './errors.ts';
+import { gatehouseErrorOf } from './gatehouse-error-of.ts';
 import { graphqlErrors } from './graphql/http-endpoint.ts';
 import { sendGraphQLAnswer } from './graphql/http-media.ts';
 import { parseJsonBody } from './json-body.ts';
@@ -23,7 +23,7 @@ export function registerJsonErrors(app: FastifyInstance): void {
     readNoBody(request, payload, (error) => done(error ?? null, undefined));
   });
   app.setErrorHandler((thrown: FastifyError | GatehouseError, request, reply) => {
-    const error = thrown instanceof GatehouseError ? thrown : (refusalOfDatabase(thrown) ?? thrown);
+    const error = gatehouseErrorOf(thrown) ?? thrown;
     let body: ErrorBody;
     if (error instanceof GatehouseError) {
       body = toErrorBody(error);

@@ -46,7 +46,7 @@ const POOL_WAIT_TIMEOUT = 'timeout exceeded when trying to connect';
 
 export const POOL_EXHAUSTED = 'database_pool_exhausted';
 
-/** The pool's wait timeout, said as what it is, with the pool's counts (the service overloaded: db-errors.ts). */
+/** The pool's wait timeout, said as what it is, with the pool's counts (the service overloaded: gatehouse-error-of.ts). */
 function sayingPoolExhausted(error: unknown, pool: Pool, startedAt: number): unknown {
   if (!(error instanceof Error) || error.message !== POOL_WAIT_TIMEOUT) return error;
   const waited = Math.round(performance.now() - startedAt);

@@ -1,7 +1,5 @@
-import { ForeignKeyConstraintViolationException, UniqueConstraintViolationException } from '@mikro-orm/core';
-import { POOL_EXHAUSTED } from '../db/statement-gate.ts';
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { GatehouseError } from '../errors.ts';
-import { noteRequest } from '../log.ts';
 
 export async function uniquely<T>(field: string, what: string, write: () => Promise<T>): Promise<T> {
   try {
@@ -14,28 +12,10 @@ export async function uniquely<T>(field: string, what: string, write: () => Prom
   }
 }
 
-const FOREIGN_KEY_VIOLATION = '23503';
 const UNIQUE_VIOLATION = '23505';
 
 /** The unique index a raw statement's error names (MikroORM converts only its own queries' errors). */
 export function violatedUniqueConstraint(error: unknown): string | undefined {
   const { code, constraint } = error instanceof Error ? (error as Error & { code?: unknown; constraint?: unknown }) : {};
   return code === UNIQUE_VIOLATION && typeof constraint === 'string' ? constraint : undefined;
-}
-
-/** A foreign key broken at commit is a row deleted meanwhile (every write checks first): 404, as if the deletion had come
- *  first. No connection free in time: 503, with the pool's counts on the log line. */
-export function refusalOfDatabase(error: unknown): GatehouseError | undefined {
-  // Deferred constraints are checked at commit, whose error reaches us as the driver's, unconverted by MikroORM.
-  const code = error instanceof Error ? (error as Error & { code?: unknown }).code : undefined;
-  if (error instanceof ForeignKeyConstraintViolationException || code === FOREIGN_KEY_VIOLATION) {
-    return new GatehouseError('not_found', 'A record this change refers to was deleted meanwhile');
-  }
-  if (code === POOL_EXHAUSTED) {
-    noteRequest({ overload: (error as Error).message });
-    return new GatehouseError('service_unavailable', 'The service is overloaded: try again shortly');
-  }
-  // Refused in another protocol's words first, keeping the cause (the OP's temporarily_unavailable, met by a page).
-  if (error instanceof Error && error.cause !== undefined) return refusalOfDatabase(error.cause);
-  return undefined;
 }

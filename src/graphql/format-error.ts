@@ -1,7 +1,7 @@
 import { unwrapResolverError } from '@apollo/server/errors';
 import { GraphQLError, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
-import { refusalOfDatabase } from '../domain/db-errors.ts';
 import { GatehouseError, INTERNAL_ERROR, STATUS_BY_CODE, toGraphQLErrorBody, type GraphQLErrorBody } from '../errors.ts';
+import { gatehouseErrorOf } from '../gatehouse-error-of.ts';
 import { readInputRefusal } from './input-refusals.ts';
 
 /** Refused before any resolver ran: the spec has every validation error name a field, so one naming none gets one. */
@@ -23,10 +23,9 @@ function classifyError(schema: GraphQLSchema, formatted: GraphQLFormattedError, 
   const unwrapped = unwrapResolverError(error);
   // A refusal raised before execution keeps its document node, and its GatehouseError as the cause.
   const original = unwrapped instanceof GraphQLError && unwrapped.originalError instanceof GatehouseError ? unwrapped.originalError : unwrapped;
-  if (original instanceof GatehouseError) return toGraphQLErrorBody(original);
   // Thrown by a plugin before execution (the permission check): Apollo wraps it with no path.
   if (original instanceof GraphQLError && original.originalError instanceof GatehouseError) return toGraphQLErrorBody(original.originalError);
-  const refusal = refusalOfDatabase(original);
+  const refusal = gatehouseErrorOf(original);
   if (refusal !== undefined) return toGraphQLErrorBody(refusal);
   const apolloCode = formatted.extensions?.['code'];
   const inputField = INPUT_FIELDS.get(apolloCode);

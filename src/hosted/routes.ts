@@ -3,8 +3,8 @@ import type Provider from 'oidc-provider';
 import { prepareDummyHash } from '../auth/password-hash.ts';
 import { effectivePasswordPolicy } from '../domain/policies/policies.ts';
 import { TENANT_PATH_PREFIX } from '../domain/domains/surfaces.ts';
-import { GatehouseError } from '../errors.ts';
-import { refusalOfDatabase } from '../domain/db-errors.ts';
+import type { ErrorCode } from '../errors.ts';
+import { gatehouseErrorOf } from '../gatehouse-error-of.ts';
 import { sayWhenToRetry } from '../retry-after.ts';
 import { DEFAULT_HTML_POLICY } from '../html-security.ts';
 import type { Services } from '../services.ts';
@@ -109,14 +109,20 @@ export interface InteractionContext {
   readonly redirectTarget: string | undefined;
 }
 
+/** The refusals a page shows for what it is; any other is the internal error's page. */
+const PAGE_OF_REFUSAL: Partial<Record<ErrorCode, { status: number; copy: CopyKey }>> = {
+  rate_limited: { status: 429, copy: 'error.rateLimited' },
+  // Something the sign-in refers to is gone (a row deleted meanwhile included): it cannot complete.
+  not_found: EXPIRED,
+  // Overloaded, or a lock taken: a retry shortly may pass.
+  service_unavailable: { status: 503, copy: 'error.unavailable' },
+};
+
 function statusOf(error: unknown): { status: number; copy: CopyKey; look?: PageLook | undefined } {
   if (error instanceof SignInRefusal && error.page !== null) return { ...error.page, look: error.look };
-  if (error instanceof GatehouseError) {
-    if (error.code === 'rate_limited') return { status: 429, copy: 'error.rateLimited' };
-    if (error.code === 'not_found') return EXPIRED;
-  }
-  // No database connection came free in time: a retry shortly may pass.
-  if (refusalOfDatabase(error)?.code === 'service_unavailable') return { status: 503, copy: 'error.unavailable' };
+  const refusal = gatehouseErrorOf(error);
+  const page = refusal === undefined ? undefined : PAGE_OF_REFUSAL[refusal.code];
+  if (page !== undefined) return page;
   const code = (error as Partial<FastifyError>).code;
   if (code === 'FST_ERR_CTP_BODY_TOO_LARGE') return { status: 413, copy: 'error.tooLarge' };
   if (code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return { status: 415, copy: 'error.mediaType' };

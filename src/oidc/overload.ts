@@ -1,6 +1,6 @@
 import { errors, type Adapter, type KoaContextWithOIDC, type Provider } from 'oidc-provider';
 import opErrorHandler from 'oidc-provider/lib/shared/error_handler.js';
-import { refusalOfDatabase } from '../domain/db-errors.ts';
+import { gatehouseErrorOf } from '../gatehouse-error-of.ts';
 import { defaultRetrySeconds } from '../retry-after.ts';
 
 type OpMiddleware = (ctx: KoaContextWithOIDC, next: () => Promise<unknown>) => Promise<void>;
@@ -11,10 +11,10 @@ type TemporarilyUnavailable = InstanceType<typeof errors.TemporarilyUnavailable>
 export const temporarilyUnavailable = (description: string, cause: unknown): TemporarilyUnavailable =>
   Object.assign(new errors.TemporarilyUnavailable(description, { cause }), { status: 503, statusCode: 503, expose: true });
 
-/** No database connection came free in time. */
+/** No database connection came free in time, or a lock is taken that the request may not wait for. */
 export function overloadRefusal(error: unknown): TemporarilyUnavailable | undefined {
   if (error instanceof errors.TemporarilyUnavailable) return error;
-  const refusal = refusalOfDatabase(error);
+  const refusal = gatehouseErrorOf(error);
   if (refusal?.code !== 'service_unavailable') return undefined;
   return temporarilyUnavailable(refusal.message, error);
 }

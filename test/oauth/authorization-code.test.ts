@@ -4,7 +4,9 @@ import type { TestApp } from '../support/app.ts';
 import { CookieJar, readForm, type Visit } from '../support/cookie-jar.ts';
 import { REDIRECT_URI, startHostedTestApp, type HostedTestApp } from '../support/hosted-app.ts';
 import { expectHostedHeaders, expectSelfSubmittingForm } from '../support/hosted-headers.ts';
-import { authorizationRequest, decodeJwt, FULL_CONSENT } from '../support/oauth.ts';
+import { authorizationRequest, createTestClient, decodeJwt, discover, FULL_CONSENT } from '../support/oauth.ts';
+import { usingEmbeddedDatabase } from '../support/database.ts';
+import { queuedBehind, type RowHolder } from '../support/row-lock.ts';
 
 const PASSWORD = 'Correct-Horse-9';
 
@@ -292,6 +294,23 @@ describe('hosted sign-in refusals', () => {
     const big = await jar.visit(action, { form: { email: 'a'.repeat(1024 * 1024 + 1), password: 'x' } });
     expect(big.status).toBe(413);
     expect(big.headers.get('content-type')).toBe('text/html; charset=utf-8');
+  });
+
+  it.skipIf(usingEmbeddedDatabase())('the application deleted while its sign-in is written: the expired page, no error', async () => {
+    // The sign-in's record names the application and waits at commit on its held row; the deletion commits first.
+    const doomed = await app.bootstrapAnother();
+    const { clientId, clientSecret } = await createTestClient(app, { type: 'web', applicationId: doomed.applicationId, redirectUris: [REDIRECT_URI] });
+    const configuration = await discover(app, clientId, oidc.ClientSecretBasic(clientSecret ?? ''));
+    const created = await app.as({ apiKey: doomed.apiKey }).post('/users', { email: 'vic@example.com', password: PASSWORD });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const { jar, page } = await hosted.signInPage({}, new CookieJar(), configuration);
+    const deleting: RowHolder = { lock: 'update', beforeCommit: (em) => em.execute('delete from application where id = ?', [doomed.applicationId]) };
+    const [answer] = await queuedBehind(app.gatehouse.services.orm, { table: 'application', id: doomed.applicationId }, deleting, [
+      () => jar.submit(page, { email: 'vic@example.com', password: PASSWORD }),
+    ]);
+    expect(answer!.status, answer!.body).toBe(400);
+    expectHostedHeaders(answer!);
+    expect(answer!.body).toContain('This sign-in request has expired or is not valid.');
   });
 });
 
