@@ -17,6 +17,15 @@ const NO_ADAPTERS = {
   group: ['**/oidc/**', '**/hosted/**', '**/pages/**'],
   message: 'The domain never imports an adapter (src/oidc/, src/hosted/) or the pages they render.',
 };
+// Authentication (src/auth/) reads the domain, never the reverse; the domain takes only auth's primitives, which import
+// nothing of it: the permissions table, secrets and hashes, and tokens.
+const NO_AUTHENTICATION = {
+  group: [
+    '**/auth/**',
+    ...['permissions', 'password-hash', 'client-secrets', 'api-key-secret', 'signing-keys', 'jwt'].map((primitive) => `!**/auth/${primitive}.ts`),
+  ],
+  message: 'src/auth/ imports the domain, not the reverse: put what both need in src/domain/.',
+};
 const JOSE_OUTSIDE_JWT = { name: 'jose', message: 'Only src/auth/jwt.ts imports jose.', allowTypeImports: true };
 const restrictedImports = (patterns, paths) => ['error', { patterns, paths }];
 
@@ -57,8 +66,12 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': restrictedImports([RESOLVERS_ARE_THIN], [JOSE_OUTSIDE_JWT]) },
   },
   {
-    files: ['src/domain/**/*.ts', 'src/db/**/*.ts', 'src/auth/**/*.ts'],
+    files: ['src/db/**/*.ts', 'src/auth/**/*.ts'],
     rules: { 'no-restricted-imports': restrictedImports([NO_TRANSPORT, NO_ADAPTERS], [JOSE_OUTSIDE_JWT]) },
+  },
+  {
+    files: ['src/domain/**/*.ts'],
+    rules: { 'no-restricted-imports': restrictedImports([NO_TRANSPORT, NO_ADAPTERS, NO_AUTHENTICATION], [JOSE_OUTSIDE_JWT]) },
   },
   {
     files: ['src/oidc/**/*.ts'],

@@ -1,18 +1,9 @@
+import type { ApiKeyRecord } from '../domain/api-keys/working-key.ts';
 import { HeldGrantsCache } from '../domain/authorization/held-roles.ts';
 import { OrganizationStatusCache } from '../domain/organizations/status.ts';
 import { InvalidatedCache } from '../events/invalidated-cache.ts';
 import type { InvalidationBus } from '../events/invalidations.ts';
 import { createLiveSubjectCache, type LiveSubjectCache } from './bearer-subject.ts';
-
-export interface ApiKeyRecord {
-  readonly id: string;
-  readonly application_id: string;
-  readonly tenant_id: string | null;
-  readonly user_id: string | null;
-  readonly permissions: string[];
-  readonly secret_hash: string;
-  readonly expires_at: Date | null;
-}
 
 /**
  * A hit saves the round trip that dominates a management request. Evicted at once on any instance's change; expiry is

@@ -2,10 +2,10 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { effectivePermissions, type RoleSubject } from '../domain/authorization/held-roles.ts';
 import { consoleManages } from '../domain/console/console.ts';
 import type { SurfaceRouter } from '../domain/domains/surfaces.ts';
-import { keyUserMayActNowSql } from '../domain/users/sign-in-user.ts';
 import { GatehouseError } from '../errors.ts';
 import { isUuid } from '../ids.ts';
-import type { ApiKeyCache, ApiKeyRecord } from './api-key-cache.ts';
+import { readWorkingKey, type ApiKeyRecord } from '../domain/api-keys/working-key.ts';
+import type { ApiKeyCache } from './api-key-cache.ts';
 import { hashApiKeySecret, hashMatches } from './api-key-secret.ts';
 import { isLive, subjectKind, type BearerSubject } from './bearer-subject.ts';
 import type { PermissionSet } from './permissions.ts';
@@ -58,21 +58,6 @@ export interface CredentialStore {
 
 /** The caches lag the database by Redis's delivery. */
 export type CredentialSource = 'cache' | 'database';
-
-/**
- * Across applications: before any scope exists the hash is all that finds a key. Raw SQL (the ORM's mapping costs ~4×).
- * Introspection asks this too, so a key works exactly when it introspects active. The caller compares in constant time.
- */
-export async function readWorkingKey(orm: MikroORM, secretHash: string): Promise<ApiKeyRecord | undefined> {
-  const [row] = await orm.em.getConnection().execute<(Omit<ApiKeyRecord, 'expires_at'> & { expires_at: Date | string | null })[]>(
-    `select k.id, k.application_id, k.tenant_id, k.user_id, k.permissions, k.secret_hash, k.expires_at from api_key as k
-      where k.secret_hash = ? and k.revoked_at is null and (k.expires_at is null or k.expires_at > now())
-        and ${keyUserMayActNowSql('k')}`,
-    [secretHash],
-  );
-  // MikroORM keeps the driver's dates as strings: the cache compares the expiry with a Date.
-  return row === undefined ? undefined : { ...row, expires_at: row.expires_at === null ? null : new Date(row.expires_at) };
-}
 
 async function authenticateApiKey(store: CredentialStore, secret: string): Promise<ApiKeyRecord> {
   const secretHash = hashApiKeySecret(secret);

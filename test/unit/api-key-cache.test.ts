@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ApiKeyCache, type ApiKeyRecord } from '../../src/auth/api-key-cache.ts';
+import { ApiKeyCache } from '../../src/auth/api-key-cache.ts';
+import type { ApiKeyRecord } from '../../src/domain/api-keys/working-key.ts';
 import { createInvalidationBus } from '../../src/events/invalidations.ts';
 
 const record = (overrides: Partial<ApiKeyRecord> = {}): ApiKeyRecord => ({

@@ -1,6 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { generateApiKeySecret, hashApiKeySecret, secretMatches } from '../../auth/api-key-secret.ts';
-import { readWorkingKey } from '../../auth/authenticate.ts';
 import type { Scope } from '../../context.ts';
 import { ApiKey, User } from '../../db/entities/index.ts';
 import { HOLD_FOR_SHARE, HOLD_FOR_UPDATE } from '../../db/row-lock.ts';
@@ -13,6 +12,7 @@ import { underTenancyConfig } from '../tenancy/config-lock.ts';
 import { lockTenants, targetTenant } from '../tenants/target-tenant.ts';
 import { displayName } from '../validate.ts';
 import { issueApiKey, keyChanged, keySnapshot, latestKeyExpiry, recordKeyIssued, revokeKey, type ApiKeyWithSecret } from './issue.ts';
+import { readWorkingKey } from './working-key.ts';
 
 export interface CreateApiKeyInput {
   name: string;

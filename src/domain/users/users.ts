@@ -1,6 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { hashPassword } from '../../auth/password-hash.ts';
-import type { Principal } from '../../auth/principal.ts';
 import type { Scope } from '../../context.ts';
 import { ApiKey, User, type Application } from '../../db/entities/index.ts';
 import { SHARED_POOL, type UserStatus } from '../../db/entities/user.entity.ts';
@@ -121,7 +120,7 @@ const nonNull = <T>(value: T | null | undefined, field: string): T | undefined =
 export type UserRow = Row<User>;
 
 /** To a tenant's credentials, that tenant alone: a shared-pool user's other tenants are other customers' data. */
-export function visibleTenantIds(principal: Pick<Principal, 'tenantId'>, tenantIds: readonly string[]): string[] {
+export function visibleTenantIds(principal: { readonly tenantId: string | null }, tenantIds: readonly string[]): string[] {
   const own = principal.tenantId;
   return own === null ? [...tenantIds] : tenantIds.filter((tenantId) => tenantId === own);
 }
