@@ -9,7 +9,7 @@ import type { RequestTransaction } from './db/request-transaction.ts';
 import { GatehouseError } from './errors.ts';
 import { changesOf, collectChanges } from './events/changes.ts';
 import { publishingAfterCommit, type Invalidation } from './events/invalidations.ts';
-import type { Services } from './services.ts';
+import type { DomainServices, Services } from './services.ts';
 
 /** Tenancy filters carry exactly this scope; built once per (application, tenant) per request. */
 export interface Scope {
@@ -22,7 +22,7 @@ export interface Scope {
   readonly permissions: PermissionSet;
   readonly em: EntityManager;
   readonly loaders: Loaders;
-  readonly services: Services;
+  readonly services: DomainServices;
   readonly application: () => Promise<Application>;
   /** Throws 403 `forbidden` when the scope is one tenant. */
   requireApplicationWide(): void;
@@ -157,7 +157,7 @@ export type PageOpener = { readonly type: 'oauth_client'; readonly id: string } 
  * both ids.
  */
 export function endUserScope(
-  services: Services,
+  services: DomainServices,
   requestId: string,
   /** `actor` defaults to what opened the page. */
   target: { opener: PageOpener; applicationId: string; tenantId: string | null; actor?: Principal['actor'] },
@@ -167,11 +167,11 @@ export function endUserScope(
 }
 
 /** On no one's behalf: it records nothing. */
-export const surfaceReaderScope = (services: Services, requestId: string, applicationId: string, tenantId: string | null): Scope =>
+export const surfaceReaderScope = (services: DomainServices, requestId: string, applicationId: string, tenantId: string | null): Scope =>
   hostedPageScope(services, requestId, { applicationId, tenantId }, `surface:${applicationId}`, { type: 'system', id: 'surface-settings' });
 
 function hostedPageScope(
-  services: Services,
+  services: DomainServices,
   requestId: string,
   { applicationId, tenantId }: { applicationId: string; tenantId: string | null },
   credentialId: string,
@@ -216,7 +216,7 @@ class RequestScope implements Scope {
   readonly applicationId: string;
   readonly tenantId: string | null;
   readonly permissions: PermissionSet;
-  readonly services: Services;
+  readonly services: DomainServices;
   readonly application: () => Promise<Application>;
   readonly transaction: RequestTransaction | undefined;
   readonly #database: () => ScopeDatabase;

@@ -45,3 +45,22 @@ export interface Services {
   /** When records may have committed. */
   readonly auditWaker: AuditWaker;
 }
+
+/** What a domain function reaches through its Scope: not the OP (src/oidc/), nor the REST read cache (src/rest/). */
+export type DomainServices = Pick<
+  Services,
+  | 'config'
+  | 'orm'
+  | 'clock'
+  | 'cursors'
+  | 'clientSecrets'
+  | 'storedSecrets'
+  | 'signingKeys'
+  | 'invalidations'
+  | 'outbox'
+  | 'apiKeys'
+  | 'sessionValidations'
+  | 'surfaces'
+  | 'surfaceSettings'
+  | 'refusalTiming'
+>;

@@ -7,7 +7,7 @@ import type { SettingFeature } from '../../db/entities/setting.entity.ts';
 import { GatehouseError, invalid, notFound } from '../../errors.ts';
 import { normalizeEmail } from '../users/email-key.ts';
 import { firstIdAt, newId } from '../../ids.ts';
-import type { Services } from '../../services.ts';
+import type { DomainServices } from '../../services.ts';
 import { recordAudit, type AuditActor } from '../audit.ts';
 import { normalize as brandingValue } from '../branding/branding.ts';
 import { paginate, type Page, type PageArgs, type Row, scopedList } from '../pagination.ts';
@@ -46,7 +46,7 @@ export interface Mail {
   locale?: Locale;
 }
 
-export type MailSender = AuditActor & { readonly services: Services };
+export type MailSender = AuditActor & { readonly services: DomainServices };
 
 /** Read through `em`, the caller's transaction: on the embedded database a read on another connection would wait for
  *  ever. The tenant's override when the application lets tenants customize the feature; undefined: default. */
@@ -176,7 +176,7 @@ export const WITHHELD_BODY = 'Not shown: this mail went to its recipient through
 /** Bodies are shown whole where the outbox is where the mail goes (the built-in sender without SMTP_URL) and for the
  *  test mail; else withheld: a flow's mail carries a single-use link or code, with which a credential holding
  *  `email:read` would take over the recipient's account. */
-export function shownBodies(delivery: EmailDelivery, services: Services): { text: string; html: string } {
+export function shownBodies(delivery: EmailDelivery, services: DomainServices): { text: string; html: string } {
   const keptHere = delivery.providerType === 'gatehouse' && services.config.email.smtpUrl === undefined;
   if (keptHere || delivery.templateKey === TEST_MAIL_KEY) return { text: delivery.textBody, html: delivery.htmlBody };
   return { text: WITHHELD_BODY, html: `<p>${WITHHELD_BODY}</p>` };

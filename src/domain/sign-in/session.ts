@@ -1,5 +1,5 @@
 import { SHARED_POOL } from '../../db/entities/user.entity.ts';
-import type { Services } from '../../services.ts';
+import type { DomainServices } from '../../services.ts';
 import { POLICY_DEFAULTS, YEAR_MINUTES, type SessionPolicy } from '../policies/definitions.ts';
 import { surfaceSettings } from './surface-settings.ts';
 
@@ -52,7 +52,7 @@ export function refreshTokenSeconds(token: { iiat?: number | undefined }, policy
 }
 
 /** The isolated tenant's, else the application's: a shared-pool user's sessions span its tenants. */
-export async function poolSessionPolicy(services: Services, requestId: string, applicationId: string, poolId: string): Promise<SessionPolicy> {
+export async function poolSessionPolicy(services: DomainServices, requestId: string, applicationId: string, poolId: string): Promise<SessionPolicy> {
   const settings = await surfaceSettings(services, requestId, applicationId, poolId === SHARED_POOL ? null : poolId);
   return settings?.session ?? POLICY_DEFAULTS.session;
 }

@@ -12,7 +12,7 @@ import { effectivePolicy } from '../policies/policies.ts';
 import { DEFAULT_LOCALE, type Locale } from '../locales.ts';
 import { InvalidatedCache } from '../../events/invalidated-cache.ts';
 import type { InvalidationBus } from '../../events/invalidations.ts';
-import type { Services } from '../../services.ts';
+import type { DomainServices } from '../../services.ts';
 
 export interface PageLook {
   readonly branding: BrandingValue;
@@ -89,7 +89,7 @@ export function createSurfaceSettingsCache(bus: InvalidationBus, ttlMs: number):
 }
 
 /** `tenantRef`: an id, or a slug in any case; undefined when there is no such tenant. The same whatever opened the page. */
-export async function surfaceSettings(services: Services, requestId: string, applicationId: string, tenantRef: string | null): Promise<SurfaceSettings | undefined> {
+export async function surfaceSettings(services: DomainServices, requestId: string, applicationId: string, tenantRef: string | null): Promise<SurfaceSettings | undefined> {
   const ref = tenantRef?.toLowerCase() ?? null;
   if (ref !== null && !isTenantRef(ref)) return undefined;
   return services.surfaceSettings.find(`${applicationId}:${ref ?? ''}`, () => readSurfaceSettings(services, requestId, applicationId, ref));
@@ -97,7 +97,7 @@ export async function surfaceSettings(services: Services, requestId: string, app
 
 /** The look of a sign-in surface for a page that knows the application but no sign-in of it: public, as its pages show
  *  it. Undefined for no such application or tenant. Cached as the settings are (misses are not kept). */
-export async function surfaceLook(services: Services, requestId: string, applicationId: string, tenantRef: string | null): Promise<PageLook | undefined> {
+export async function surfaceLook(services: DomainServices, requestId: string, applicationId: string, tenantRef: string | null): Promise<PageLook | undefined> {
   if (!isUuid(applicationId)) return undefined;
   try {
     return (await surfaceSettings(services, requestId, applicationId, tenantRef))?.look;
@@ -107,7 +107,7 @@ export async function surfaceLook(services: Services, requestId: string, applica
   }
 }
 
-async function readSurfaceSettings(services: Services, requestId: string, applicationId: string, ref: string | null): Promise<SurfaceSettings | undefined> {
+async function readSurfaceSettings(services: DomainServices, requestId: string, applicationId: string, ref: string | null): Promise<SurfaceSettings | undefined> {
   const applicationScope = surfaceReaderScope(services, requestId, applicationId, null);
   const application = await applicationScope.application();
   // The tenant filter of the application scope is open (null): any tenant of the application is found here.
