@@ -8,6 +8,7 @@ import type { TestApp } from '../support/app.ts';
 import { CookieJar, readForm, type Visit } from '../support/cookie-jar.ts';
 import { csrfOf, emailFormAction, mailedCode, mails } from '../support/email-sign-in.ts';
 import { HttpClient } from '../support/http.ts';
+import { cookieLinesOf, recordingJar } from '../support/set-cookies.ts';
 import { authorizationRequest, createTestClient, decodeJwt, discover } from '../support/oauth.ts';
 import { isolatedNorthSouth } from '../support/surface-sign-in.ts';
 import { totpCodeAt as codeAt, giveTotp as giveTotpTo, withTimeLeftInStep } from '../support/totp.ts';
@@ -197,6 +198,23 @@ describe('optional (the default)', () => {
     const stepCookie = flow.jar.all().find((cookie) => cookie.name === 'gh_mfa')!;
     expect(stepCookie.httpOnly).toBe(true);
     expect(stepCookie.path).toMatch(/^\/interaction\/[\w-]+$/);
+  });
+
+  it('its cookies: the step’s under the interaction’s path for its 10 minutes, cleared once passed; the remembered browser’s at / for the policy’s days', async () => {
+    const { other, admin, configuration } = await applicationWith('/policies/mfa', { enforcement: 'optional', factors: ['totp'], rememberDeviceDays: 30 });
+    const secret = await giveTotp(await createPasswordUser(admin, 'cookies@example.com'), other.applicationId);
+    const { jar, lines } = recordingJar();
+    const { page } = await stepPage('cookies@example.com', { configuration, jar });
+    const uid = new URL(page.url).pathname.split('/')[2]!;
+    expect(cookieLinesOf(lines, 'gh_mfa=')).toEqual([`gh_mfa=<value>; Path=/interaction/${uid}; Max-Age=600; HttpOnly; SameSite=Lax`]);
+    expect((await jar.submit(page, { code: codeAt(secret) })).status).toBe(303);
+    expect(cookieLinesOf(lines, 'gh_mfa=')).toEqual([
+      `gh_mfa=<value>; Path=/interaction/${uid}; Max-Age=600; HttpOnly; SameSite=Lax`,
+      `gh_mfa=; Path=/interaction/${uid}; Max-Age=0; HttpOnly; SameSite=Lax`,
+    ]);
+    expect(cookieLinesOf(lines, 'gh_mfa_remember_').map((line) => line.replace(/^gh_mfa_remember_[\w-]{16}=/, 'gh_mfa_remember_<binding>='))).toEqual([
+      `gh_mfa_remember_<binding>=<value>; Path=/; Max-Age=${30 * 24 * 3600}; HttpOnly; SameSite=Lax`,
+    ]);
   });
 
   it('an e-mail code, sent through the outbox, works once', async () => {
@@ -552,6 +570,21 @@ describe('an expired password (the password policy’s maxAge)', () => {
     expect(await sessionMethods(userId, admin)).toEqual([['password', 'totp']]);
     // Signed in with the new password elsewhere, no change is asked, only the step.
     expect((await signIn('expired-totp-owner@example.com', { configuration, password: NEW_PASSWORD })).answer.location).toMatch(/\/mfa$/);
+  });
+
+  it('the change’s cookie: under the interaction’s path for its 10 minutes, cleared once the password is changed', async () => {
+    const userId = await createPasswordUser(admin, 'expired-cookie@example.com');
+    await expire(userId);
+    const { jar, lines } = recordingJar();
+    const { answer } = await signIn('expired-cookie@example.com', { configuration, jar });
+    expect(answer.location).toMatch(new RegExp(`^${issuer}/interaction/[\\w-]+/password$`));
+    const uid = new URL(answer.location!).pathname.split('/')[2]!;
+    const form = await jar.visit(answer.location!);
+    await jar.submit(form, { password: 'Battery-Staple-Cookie-7' });
+    expect(cookieLinesOf(lines, 'gh_expired=')).toEqual([
+      `gh_expired=<value>; Path=/interaction/${uid}; Max-Age=600; HttpOnly; SameSite=Lax`,
+      `gh_expired=; Path=/interaction/${uid}; Max-Age=0; HttpOnly; SameSite=Lax`,
+    ]);
   });
 
   it('a user suspended before the new password is posted: the client hears access_denied, and nothing is written', async () => {

@@ -2,6 +2,7 @@ import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { CookieJar, readForm, type Visit } from '../support/cookie-jar.ts';
+import { cookieLinesOf, recordingJar } from '../support/set-cookies.ts';
 import { certificatePem } from '../../src/domain/sign-in/saml-keys.ts';
 import { addDomain } from '../support/domains.ts';
 import { fetchVia } from '../support/host-fetch.ts';
@@ -276,10 +277,12 @@ describe('SP-initiated', () => {
 
 describe('IdP-initiated', () => {
   it('an unsolicited response goes to the application’s login URL; the sign-in it starts asks “Continue as …?”, and one click completes it', async () => {
-    const jar = new CookieJar();
+    const { jar, lines } = recordingJar();
     const acs = await postToAcs(respond(), null, jar);
     expect(acs.status, acs.body).toBe(303);
     expect(acs.location).toBe(IDP_LOGIN_URL);
+    // Lax is enough: the application's login URL starts the sign-in with top-level GETs.
+    expect(cookieLinesOf(lines, 'gh_saml=')).toEqual(['gh_saml=<value>; Path=/interaction; Max-Age=300; HttpOnly; SameSite=Lax']);
     // The application starts its sign-in in the same browser: the page names the account and its provider.
     const flow = await authorize({}, jar);
     expect(flow.page.status).toBe(200);
@@ -288,6 +291,7 @@ describe('IdP-initiated', () => {
     expect(flow.page.body).not.toContain('name="password"');
     // The identity now waits in the page, bound to this interaction: the browser keeps no SAML cookie.
     expect(jar.all().filter((cookie) => cookie.name === 'gh_saml')).toEqual([]);
+    expect(cookieLinesOf(lines, 'gh_saml=').at(-1)).toBe('gh_saml=; Path=/interaction; Max-Age=0; HttpOnly; SameSite=Lax');
     const continued = await flow.jar.submit(flow.page, { continue: 'yes' });
     expect((await codeFor(flow, continued)).sub).toBe(userId);
     expect(await lastSignInRecord('user.signed_in')).toMatchObject({ actor: { type: 'user', id: userId } });

@@ -6,6 +6,7 @@ import { newId } from '../../src/ids.ts';
 import type { BootstrapResult } from '../../src/domain/bootstrap.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { CookieJar, type Visit } from '../support/cookie-jar.ts';
+import { cookieLinesOf, recordingJar } from '../support/set-cookies.ts';
 import { addDomain } from '../support/domains.ts';
 import { fetchVia, type FetchLike } from '../support/host-fetch.ts';
 import { passwordProviderId } from '../support/auth-providers.ts';
@@ -227,6 +228,18 @@ describe('social and OIDC sign-in', () => {
     idp.login = { sub: 'alice-sub', email: 'alice.new@example.com', email_verified: true };
     const again = await authorize();
     expect((await idTokenOf(again, await signInWith(again, 'Upstream')))['sub']).toBe(users[0]!.id);
+  });
+
+  it('the request’s cookie: under the interaction’s path for its 10 minutes, Lax (the callback is a top-level GET), spent at the callback', async () => {
+    idp.login = { sub: 'cookie-sub', email: 'cookie-upstream@example.com', email_verified: true };
+    const { jar, lines } = recordingJar();
+    const flow = await authorize(config, {}, jar);
+    const uid = new URL(flow.page.url).pathname.split('/')[2]!;
+    expect((await idTokenOf(flow, await signInWith(flow, 'Upstream')))['sub']).toBeDefined();
+    expect(cookieLinesOf(lines, 'gh_upstream=')).toEqual([
+      `gh_upstream=<value>; Path=/interaction/${uid}; Max-Age=600; HttpOnly; SameSite=Lax`,
+      `gh_upstream=; Path=/interaction/${uid}; Max-Age=0; HttpOnly; SameSite=Lax`,
+    ]);
   });
 
   it('signs in through the application’s custom domain, the upstream answering the domain’s callback', async () => {
