@@ -8,3 +8,23 @@ export function cookieOf(request: FastifyRequest, name: string): string | undefi
   }
   return undefined;
 }
+
+/** Behind an https public URL the hosted pages' cookies are Secure, with the prefix browsers keep for those. */
+export const secureCookiesFor = (publicUrl: string): boolean => new URL(publicUrl).protocol === 'https:';
+
+/** One hosted cookie, by the name its module gives it: `set` and `clear` answer its Set-Cookie lines. */
+export interface HostedCookie {
+  read(request: FastifyRequest): string | undefined;
+  set(path: string, value: string, maxAge: number): string;
+  clear(path: string): string;
+}
+
+/**
+ * The one way a hosted page writes a cookie: HttpOnly, SameSite=Lax (every way back to these pages, an upstream's
+ * callback or the application's login URL after a SAML POST, is a top-level GET), and Secure behind https.
+ */
+export function hostedCookie(secure: boolean, baseName: string): HostedCookie {
+  const name = secure ? `__Secure-${baseName}` : baseName;
+  const set = (path: string, value: string, maxAge: number) => `${name}=${value}; Path=${path}; Max-Age=${maxAge}; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`;
+  return { read: (request) => cookieOf(request, name), set, clear: (path) => set(path, '', 0) };
+}

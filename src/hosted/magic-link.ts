@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { summarizeUserAgent } from '../domain/sign-in/device.ts';
 import { askEmailSignIn, EMAIL_PROOF, peekEmailLink, refuseEmailLink, revealLinkCode, useEmailLink, verifyEmailCode, type EmailMethod } from '../domain/sign-in/email-methods.ts';
+import { interactionPaths } from '../domain/sign-in/interaction-paths.ts';
 import { refuseDeactivated, SignInRefusal } from '../domain/sign-in/refusals.ts';
 import { surfaceLook, type EmailMethods } from '../domain/sign-in/surface-settings.ts';
 import { parseLinkToken } from '../domain/users/link-tokens.ts';
@@ -36,14 +37,10 @@ export interface EmailSignInSteps {
   showLogin(reply: FastifyReply, context: InteractionContext, status: number, extra?: LoginExtra): Promise<unknown>;
 }
 
-const paths = (uid: string) => ({
-  page: `/interaction/${uid}`,
-  link: `/interaction/${uid}/email-link`,
-  code: `/interaction/${uid}/email-code`,
-  verify: `/interaction/${uid}/code`,
-  confirm: `/interaction/${uid}/email-link/confirm`,
-  refuse: `/interaction/${uid}/email-link/refuse`,
-});
+const paths = (uid: string) => {
+  const { page, emailLink, emailCode, code, emailLinkConfirm, emailLinkRefuse } = interactionPaths(uid);
+  return { page, link: emailLink, code: emailCode, verify: code, confirm: emailLinkConfirm, refuse: emailLinkRefuse };
+};
 
 /** The sign-in page's e-mail form addresses, for the methods the surface offers. */
 export const emailFormActions = (uid: string, methods: EmailMethods) => ({

@@ -16,7 +16,8 @@ import { challengePage, enrolPage, noStepPage, recoveryCodesPage, type StepMetho
 import { sendPage } from '../pages/reply.ts';
 import { guessingAddress } from '../request-origin.ts';
 import type { Services } from '../services.ts';
-import { cookieOf } from './cookies.ts';
+import { interactionPaths } from '../domain/sign-in/interaction-paths.ts';
+import { hostedCookie } from './cookies.ts';
 import type { CsrfTokens } from './csrf.ts';
 import { relyingPartyFor } from './passkey.ts';
 import type { FormFields, InteractionContext } from './routes.ts';
@@ -80,26 +81,24 @@ export function parseSealedSignIn<T extends { readonly userId: string }>(sealed:
 
 export function registerMfaStep(app: FastifyInstance, services: Services, seam: StepSeam): CompleteSignIn {
   const { csrf, secureCookies } = seam;
-  const stepPath = (uid: string) => `/interaction/${uid}/mfa`;
-  const stepCookieName = secureCookies ? '__Secure-gh_mfa' : 'gh_mfa';
+  const stepPath = (uid: string) => interactionPaths(uid).mfa;
+  const stepCookie = hostedCookie(secureCookies, 'gh_mfa');
   // One cookie per application, pool and user, so that remembering one never forgets another in the same browser.
-  const rememberCookieName = (context: InteractionContext, userId: string) => {
+  const rememberCookie = (context: InteractionContext, userId: string) => {
     const binding = createHash('sha256').update(`${context.target.application.id}:${context.target.poolId}:${userId}`).digest('base64url').slice(0, 16);
-    return `${secureCookies ? '__Secure-' : ''}gh_mfa_remember_${binding}`;
+    return hostedCookie(secureCookies, `gh_mfa_remember_${binding}`);
   };
-  const cookie = (name: string, path: string, value: string, maxAge: number) =>
-    `${name}=${value}; Path=${path}; Max-Age=${maxAge}; HttpOnly; SameSite=Lax${secureCookies ? '; Secure' : ''}`;
   // Each seal names what it carries, so that one cannot stand for another (all are bound to the interaction's uid).
   const sealPending = (uid: string, pending: PendingSignIn) => csrf.seal(`${uid}:mfa-proof`, JSON.stringify(pending), STEP_SECONDS);
   const setPending = (reply: FastifyReply, uid: string, pending: PendingSignIn) =>
-    reply.header('set-cookie', cookie(stepCookieName, `/interaction/${uid}`, sealPending(uid, pending), STEP_SECONDS));
-  const readPending = (request: FastifyRequest, uid: string) => parseSealedSignIn<PendingSignIn>(csrf.unseal(`${uid}:mfa-proof`, cookieOf(request, stepCookieName)));
+    reply.header('set-cookie', stepCookie.set(interactionPaths(uid).page, sealPending(uid, pending), STEP_SECONDS));
+  const readPending = (request: FastifyRequest, uid: string) => parseSealedSignIn<PendingSignIn>(csrf.unseal(`${uid}:mfa-proof`, stepCookie.read(request)));
 
   const rememberedAs = (context: InteractionContext, held: readonly HeldFactor[]) =>
     `mfa-remember:${context.target.application.id}:${context.target.poolId}:${held.map((factor) => factor.id).join(',')}`;
   // Sealed with when it passed: the policy's days as they are now count from then, so a shortened policy (or 0) applies.
   function remembered(request: FastifyRequest, context: InteractionContext, userId: string, held: readonly HeldFactor[]) {
-    const [who, passedAt] = (csrf.unseal(rememberedAs(context, held), cookieOf(request, rememberCookieName(context, userId))) ?? '').split(' ');
+    const [who, passedAt] = (csrf.unseal(rememberedAs(context, held), rememberCookie(context, userId).read(request)) ?? '').split(' ');
     return who === userId && Number(passedAt) + context.target.mfa.rememberDeviceDays * DAY_SECONDS > Date.now() / 1000;
   }
   async function remember(reply: FastifyReply, context: InteractionContext, userId: string) {
@@ -108,7 +107,7 @@ export function registerMfaStep(app: FastifyInstance, services: Services, seam: 
     const held = await factorsOf(context.target.applicationScope.em, context.target.application.id, userId, (await relyingPartyFor(services, reply.request)).id);
     const seconds = days * DAY_SECONDS;
     const sealed = csrf.seal(rememberedAs(context, held), `${userId} ${Math.floor(Date.now() / 1000)}`, seconds);
-    reply.header('set-cookie', cookie(rememberCookieName(context, userId), '/', sealed, seconds));
+    reply.header('set-cookie', rememberCookie(context, userId).set('/', sealed, seconds));
   }
 
   const stepAsked = (context: InteractionContext) => asksMultiFactor(context.interaction.params['acr_values']);
@@ -119,7 +118,7 @@ export function registerMfaStep(app: FastifyInstance, services: Services, seam: 
     expired ? seam.changePassword(reply, context, signIn) : seam.finish(request, reply, context, signIn);
 
   function complete(request: FastifyRequest, reply: FastifyReply, context: InteractionContext, pending: PendingSignIn) {
-    reply.header('set-cookie', cookie(stepCookieName, `/interaction/${context.interaction.uid}`, '', 0));
+    reply.header('set-cookie', stepCookie.clear(interactionPaths(context.interaction.uid).page));
     const { amr, methods } = pending.passed ?? pending;
     const signIn = { userId: pending.userId, tenantId: pending.tenantId, amr, methods };
     return onward(request, reply, context, signIn, pending.expired);
@@ -209,7 +208,7 @@ export function registerMfaStep(app: FastifyInstance, services: Services, seam: 
 
   app.get<{ Params: { uid: string }; Querystring: { method?: string; sent?: string } }>('/interaction/:uid/mfa', async (request, reply) => {
     const { context, pending } = await stepOf(request, reply);
-    if (pending === undefined) return reply.status(303).header('location', `/interaction/${context.interaction.uid}`).send();
+    if (pending === undefined) return reply.status(303).header('location', interactionPaths(context.interaction.uid).page).send();
     const user = await activeUser(context.target, pending.userId);
     if (user === null) return seam.refuse(request, reply, context, 'the user is no longer an active user of the pool');
     if (pending.passed !== undefined) return complete(request, reply, context, pending);

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { interactionPaths } from '../domain/sign-in/interaction-paths.ts';
 import { SignInRefusal } from '../domain/sign-in/refusals.ts';
 import { textOf } from '../domain/typed-fields.ts';
 import { askPasskeySignUp, completePasskeySignUp, passkeySignUpOptions, provePasskeySignUpCode } from '../domain/webauthn/sign-up.ts';
@@ -19,15 +20,10 @@ interface Params {
   uid: string;
 }
 
-const paths = (uid: string) => ({
-  page: `/interaction/${uid}`,
-  signup: `/interaction/${uid}/passkey-signup`,
-  code: `/interaction/${uid}/passkey-signup/code`,
-  key: `/interaction/${uid}/passkey-signup/key`,
-});
-
-/** The login page's link, where the surface's passkey provider opens sign-up. */
-export const passkeySignupPath = (uid: string) => paths(uid).signup;
+const paths = (uid: string) => {
+  const { page, passkeySignup, passkeySignupCode, passkeySignupKey } = interactionPaths(uid);
+  return { page, signup: passkeySignup, code: passkeySignupCode, key: passkeySignupKey };
+};
 
 export function passkeySignUpRoutes(app: FastifyInstance, services: Services, steps: EmailSignInSteps): void {
   async function open(request: FastifyRequest<{ Params: Params }>, reply: FastifyReply) {

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { interactionPaths } from '../domain/sign-in/interaction-paths.ts';
 import { SignInRefusal } from '../domain/sign-in/refusals.ts';
 import { relyingPartyOf, type RelyingParty } from '../domain/webauthn/relying-party.ts';
 import { passkeySignInOptions, verifyPasskeySignIn } from '../domain/webauthn/sign-in.ts';
@@ -17,7 +18,6 @@ interface Params {
   uid: string;
 }
 
-const passkeyPath = (uid: string) => `/interaction/${uid}/passkey`;
 
 /** The service's, or a verified custom domain's. */
 export const relyingPartyFor = async (services: Services, request: FastifyRequest): Promise<RelyingParty> =>
@@ -28,7 +28,7 @@ export async function passkeyButton(services: Services, request: FastifyRequest,
   const { passkey, look } = context.target;
   if (passkey === null) return '';
   const options = await passkeySignInOptions(context.target, await relyingPartyFor(services, request), context.interaction.uid, passkey);
-  return webauthnForm({ action: passkeyPath(context.interaction.uid), csrf, ceremony: 'get', options, label: text(look, 'login.passkey'), buttonClass: 'secondary' });
+  return webauthnForm({ action: interactionPaths(context.interaction.uid).passkey, csrf, ceremony: 'get', options, label: text(look, 'login.passkey'), buttonClass: 'secondary' });
 }
 
 export function passkeyRoutes(app: FastifyInstance, services: Services, steps: EmailSignInSteps): void {
@@ -36,7 +36,7 @@ export function passkeyRoutes(app: FastifyInstance, services: Services, steps: E
     const context = await steps.load(request, reply);
     const fields = steps.formOf(request);
     steps.requireCsrf(context, fields);
-    if (!(await steps.signsIn(context))) return reply.status(303).header('location', `/interaction/${context.interaction.uid}`).send();
+    if (!(await steps.signsIn(context))) return reply.status(303).header('location', interactionPaths(context.interaction.uid).page).send();
     const method = context.target.passkey;
     if (method === null) throw new SignInRefusal('passkey_unavailable', context.target.look);
     const rp = await relyingPartyFor(services, request);

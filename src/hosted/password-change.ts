@@ -6,7 +6,8 @@ import { changeOwnPassword } from '../domain/users/own-account.ts';
 import type { SignInUser } from '../domain/users/sign-in-user.ts';
 import { newPasswordPage, type CopyText } from '../pages/pages.ts';
 import { sendPage } from '../pages/reply.ts';
-import { cookieOf } from './cookies.ts';
+import { interactionPaths } from '../domain/sign-in/interaction-paths.ts';
+import { hostedCookie } from './cookies.ts';
 import type { CsrfTokens } from './csrf.ts';
 import { parseSealedSignIn } from './mfa.ts';
 
@@ -42,14 +43,11 @@ const PROOF_KIND = 'expired|';
 
 export function expiredPasswordStep<C extends StepContext>(app: FastifyInstance, deps: ExpiredPasswordDependencies<C>) {
   const { csrf } = deps;
-  const cookieName = deps.secureCookies ? '__Secure-gh_expired' : 'gh_expired';
-  const path = (uid: string) => `/interaction/${uid}/password`;
-  const cookie = (uid: string, value: string, maxAge: number) =>
-    `${cookieName}=${value}; Path=/interaction/${uid}; Max-Age=${maxAge}; HttpOnly; SameSite=Lax${deps.secureCookies ? '; Secure' : ''}`;
+  const cookie = hostedCookie(deps.secureCookies, 'gh_expired');
 
   /** Else undefined: no proof for this interaction, or an interaction no longer signing in. */
   async function provenSignIn(request: FastifyRequest, context: C): Promise<SignIn | undefined> {
-    const signIn = parseSealedSignIn<SignIn>(csrf.unseal(context.interaction.uid, cookieOf(request, cookieName)), PROOF_KIND);
+    const signIn = parseSealedSignIn<SignIn>(csrf.unseal(context.interaction.uid, cookie.read(request)), PROOF_KIND);
     return signIn !== undefined && (await deps.signsIn(context)) ? signIn : undefined;
   }
 
@@ -59,14 +57,14 @@ export function expiredPasswordStep<C extends StepContext>(app: FastifyInstance,
   async function show(reply: FastifyReply, context: C, user: SignInUser, errors?: readonly CopyText[]) {
     const { uid } = context.interaction;
     const passwordPolicy = await effectivePasswordPolicy(context.target.scope, context.target.policyTenantId);
-    const input = { action: path(uid), proof: { name: 'csrf' as const, value: csrf.issue(uid) }, email: user.email, passwordPolicy, ...(errors === undefined ? {} : { errors }) };
+    const input = { action: interactionPaths(uid).password, proof: { name: 'csrf' as const, value: csrf.issue(uid) }, email: user.email, passwordPolicy, ...(errors === undefined ? {} : { errors }) };
     return sendPage(reply, errors === undefined ? 200 : 400, (nonce) => newPasswordPage(context.target.look, nonce, 'expired', input));
   }
 
   app.get<{ Params: Params }>('/interaction/:uid/password', async (request, reply) => {
     const context = await deps.load(request, reply);
     const signIn = await provenSignIn(request, context);
-    if (signIn === undefined) return reply.status(303).header('location', `/interaction/${encodeURIComponent(context.interaction.uid)}`).send();
+    if (signIn === undefined) return reply.status(303).header('location', interactionPaths(context.interaction.uid).page).send();
     const user = await activeUser(context.target, signIn.userId);
     if (user === null) return refuseInactive(request, reply, context);
     return show(reply, context, user);
@@ -85,7 +83,7 @@ export function expiredPasswordStep<C extends StepContext>(app: FastifyInstance,
     const changed = await changeOwnPassword(context.target, user.id, { password: fields['password'], keepSessionUid, reason: 'expired' });
     if (!changed.ok && changed.reason === 'inactive') return refuseInactive(request, reply, context);
     if (!changed.ok) return show(reply, context, user, changed.reason === 'invalid' ? changed.errors : []);
-    reply.header('set-cookie', cookie(context.interaction.uid, '', 0));
+    reply.header('set-cookie', cookie.clear(interactionPaths(context.interaction.uid).page));
     return deps.finish(request, reply, context, { ...signIn, verified: user });
   });
 
@@ -94,7 +92,8 @@ export function expiredPasswordStep<C extends StepContext>(app: FastifyInstance,
       const { uid } = context.interaction;
       const { userId, tenantId, amr, methods } = signIn;
       const proof = csrf.seal(uid, `${PROOF_KIND}${JSON.stringify({ userId, tenantId, amr, methods })}`, PROOF_SECONDS);
-      return reply.status(303).header('set-cookie', cookie(uid, proof, PROOF_SECONDS)).header('location', path(uid)).send();
+      const paths = interactionPaths(uid);
+      return reply.status(303).header('set-cookie', cookie.set(paths.page, proof, PROOF_SECONDS)).header('location', paths.password).send();
     },
   };
 }

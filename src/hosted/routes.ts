@@ -8,7 +8,7 @@ import { gatehouseErrorOf } from '../gatehouse-error-of.ts';
 import { sayWhenToRetry } from '../retry-after.ts';
 import { DEFAULT_HTML_POLICY } from '../html-security.ts';
 import type { Services } from '../services.ts';
-import { cookieOf } from './cookies.ts';
+import { hostedCookie, secureCookiesFor } from './cookies.ts';
 import { loadCsrfTokens, type CsrfTokens } from './csrf.ts';
 import { parseSealedSignIn, registerMfaStep } from './mfa.ts';
 import { registerInvitationPage } from './invitation.ts';
@@ -17,7 +17,7 @@ import { emailForms } from '../pages/magic-link.ts';
 import type { SignInUser } from '../domain/users/sign-in-user.ts';
 import type { HeldFactor } from '../domain/mfa/factors.ts';
 import { STEP_UP_REASON } from '../domain/mfa/requirement.ts';
-import { registerSamlRoutes, samlStartPath } from './saml.ts';
+import { registerSamlRoutes } from './saml.ts';
 import { accountLinkRoutes } from './account-links.ts';
 import { accountPageRoutes } from './account.ts';
 import { expiredPasswordStep } from './password-change.ts';
@@ -56,9 +56,10 @@ import {
 } from '../domain/sign-in/sign-in.ts';
 import { SIGN_IN_REFUSALS, SignInRefusal } from '../domain/sign-in/refusals.ts';
 import { signUp } from '../domain/sign-in/sign-up.ts';
-import { upstreamRoutes, upstreamStartPath } from './upstream.ts';
+import { upstreamRoutes } from './upstream.ts';
+import { interactionPaths } from '../domain/sign-in/interaction-paths.ts';
 import { passkeyButton, passkeyRoutes, relyingPartyFor } from './passkey.ts';
-import { passkeySignupPath, passkeySignUpRoutes } from './passkey-signup.ts';
+import { passkeySignUpRoutes } from './passkey-signup.ts';
 import { type SignInThrottle } from '../pages/throttle.ts';
 import { guessingAddress } from '../request-origin.ts';
 
@@ -77,12 +78,6 @@ const PROOF_KIND = 'first-factor|';
 const PASSWORD_PROOF: Proof = { amr: ['pwd'], methods: ['password'] };
 /** A browser session's user authorizing a client: no factor proven, no new sign-in made. */
 const SESSION_CHOICE: Proof = { amr: ['session'], methods: [] };
-
-/**
- * Carries a proven password (the sealed user id) to the tenant choice, so the POST is answered with a 303 and a reload
- * is a GET, never the password posted again. Path-scoped, HttpOnly, bound to the interaction by its seal.
- */
-const signInProofCookie = (secure: boolean) => (secure ? '__Secure-gh_signin' : 'gh_signin');
 
 const EXPIRED = SIGN_IN_REFUSALS.interaction_expired.page;
 
@@ -200,14 +195,6 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
     }
 
     const formTargets = (context: InteractionContext) => (context.redirectTarget === undefined ? [] : [context.redirectTarget]);
-    const paths = (uid: string) => ({
-      page: `/interaction/${uid}`,
-      login: `/interaction/${uid}/login`,
-      tenant: `/interaction/${uid}/tenant`,
-      signup: `/interaction/${uid}/signup`,
-      forgot: `/interaction/${uid}/forgot`,
-      verify: `/interaction/${uid}/verify`,
-    });
 
     const hinted = (context: InteractionContext) => {
       const email = hintedEmail(context.interaction.params['login_hint']);
@@ -220,8 +207,8 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
       if (!password.signIn && !email.link && !email.code && upstreams.length === 0 && saml.length === 0 && passkey === null) {
         throw new SignInRefusal('password_unavailable', look);
       }
-      const signupUrl = password.signUp ? { signupUrl: paths(uid).signup } : {};
-      const passkeySignupUrl = passkey?.signUp === true ? { passkeySignupUrl: passkeySignupPath(uid) } : {};
+      const signupUrl = password.signUp ? { signupUrl: interactionPaths(uid).signup } : {};
+      const passkeySignupUrl = passkey?.signUp === true ? { passkeySignupUrl: interactionPaths(uid).passkeySignup } : {};
       // A sign-in on a consent prompt replaces the session's user: say so first.
       const notice = context.interaction.prompt.name === 'consent' ? { notice: 'login.switchAccount' as const } : {};
       const token = csrf.issue(uid);
@@ -229,15 +216,15 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
         (await passkeyButton(services, reply.request, context, token)) +
         emailForms(look, { csrf: token, belowPassword: password.signIn, ...emailFormActions(uid, email), ...hinted(context) });
       const input = {
-        action: paths(uid).login,
+        action: interactionPaths(uid).login,
         csrf: token,
         password: password.signIn,
         otherMethods,
         upstreams: [
-          ...upstreams.map((method) => ({ name: method.name, url: upstreamStartPath(uid, method.providerId) })),
-          ...saml.map((method) => ({ name: method.name, url: samlStartPath(uid, method.id) })),
+          ...upstreams.map((method) => ({ name: method.name, url: interactionPaths(uid).upstreamStart(method.providerId) })),
+          ...saml.map((method) => ({ name: method.name, url: interactionPaths(uid).samlStart(method.id) })),
         ],
-        ...(password.signIn ? { forgotUrl: paths(uid).forgot } : {}),
+        ...(password.signIn ? { forgotUrl: interactionPaths(uid).forgot } : {}),
         ...signupUrl,
         ...passkeySignupUrl,
         ...notice,
@@ -256,7 +243,7 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
         reply,
         status,
         (nonce) =>
-          signupPage(context.target.look, nonce, { action: paths(uid).signup, csrf: csrf.issue(uid), loginUrl: paths(uid).page, passwordPolicy, ...extra }),
+          signupPage(context.target.look, nonce, { action: interactionPaths(uid).signup, csrf: csrf.issue(uid), loginUrl: interactionPaths(uid).page, passwordPolicy, ...extra }),
         formTargets(context),
       );
     }
@@ -281,7 +268,7 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
         error ? 400 : 200,
         (nonce) =>
           tenantPage(context.target.look, nonce, {
-            action: paths(uid).tenant,
+            action: interactionPaths(uid).tenant,
             csrf: csrf.issue(uid),
             signIn: proof ?? sealProof(uid, userId, SESSION_CHOICE),
             tenants,
@@ -291,10 +278,9 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
       );
     }
 
-    const secureCookies = new URL(services.config.publicUrl).protocol === 'https:';
-    const proofCookieName = signInProofCookie(secureCookies);
-    const proofCookie = (uid: string, value: string, maxAge: number) =>
-      `${proofCookieName}=${value}; Path=${paths(uid).page}; Max-Age=${maxAge}; HttpOnly; SameSite=Lax${secureCookies ? '; Secure' : ''}`;
+    const secureCookies = secureCookiesFor(services.config.publicUrl);
+    // Carries a proven password (sealed, bound to the interaction) to the tenant choice: a reload is a GET, never the password posted again.
+    const proofCookie = hostedCookie(secureCookies, 'gh_signin');
 
     // Sealed as a kind of its own: the interaction's other seals hold JSON too.
     // With the factor's record, written once the tenant is chosen and the MFA step decided.
@@ -304,13 +290,12 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
       parseSealedSignIn<Proof & { readonly userId: string; readonly record?: FactorRecord | null }>(csrf.unseal(uid, sealed), PROOF_KIND);
 
     // For the session policy's notifyNewBrowser (account-links.ts): the service's, on every path.
-    const browserCookieName = secureCookies ? '__Secure-gh_browser' : 'gh_browser';
-    const browserCookie = (id: string) => `${browserCookieName}=${id}; Path=/; Max-Age=${400 * 24 * 3600}; HttpOnly; SameSite=Lax${secureCookies ? '; Secure' : ''}`;
+    const browserCookie = hostedCookie(secureCookies, 'gh_browser');
 
     function continueToTenantChoice(reply: FastifyReply, context: InteractionContext, userId: string, proven: ProvenFactor) {
       const { uid } = context.interaction;
       const proof = sealProof(uid, userId, proven, proven.record);
-      return reply.status(303).header('set-cookie', proofCookie(uid, proof, SIGN_IN_PROOF_SECONDS)).header('location', paths(uid).tenant).send();
+      return reply.status(303).header('set-cookie', proofCookie.set(interactionPaths(uid).page, proof, SIGN_IN_PROOF_SECONDS)).header('location', interactionPaths(uid).tenant).send();
     }
 
     /**
@@ -325,9 +310,9 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
         return showLogin(reply, context, 403, { ...proven.page, error: 'login.noAccess' });
       }
       await rememberLocale(context.target, proven.user);
-      const origin = { browserId: cookieOf(request, browserCookieName), ip: guessingAddress(request), userAgent: request.headers['user-agent'] };
+      const origin = { browserId: browserCookie.read(request), ip: guessingAddress(request), userAgent: request.headers['user-agent'] };
       const browserId = await noticeBrowser(context.target, { ...proven.user, locale: context.target.look.locale }, origin);
-      if (browserId !== undefined) reply.header('set-cookie', browserCookie(browserId));
+      if (browserId !== undefined) reply.header('set-cookie', browserCookie.set('/', browserId, 400 * 24 * 3600));
       if (decision.kind === 'choose') return continueToTenantChoice(reply, context, proven.user.id, proven);
       const signIn = { userId: proven.user.id, tenantId: decision.tenantId, verified: proven.verified, ...amrOf(proven.amr), methods: proven.methods };
       return completeSignIn(request, reply, context, signIn, proven.record === null ? undefined : { user: proven.verified, record: proven.record, held: proven.factors });
@@ -425,14 +410,14 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
       const fields = formOf(request);
       requireCsrf(context, fields);
       // A form left open after its step was done: show the current step.
-      if (!(await signsIn(context))) return reply.status(303).header('location', paths(context.interaction.uid).page).send();
+      if (!(await signsIn(context))) return reply.status(303).header('location', interactionPaths(context.interaction.uid).page).send();
       if (!context.target.password.signIn) throw new SignInRefusal('password_unavailable', context.target.look);
       const email = typeof fields['email'] === 'string' ? fields['email'] : '';
       const rp = await relyingPartyFor(services, request);
       const check = await verifyCredentials(context.target, fields['email'], fields['password'], guessingAddress(request), rp.id);
       if (!check.ok) {
         // Told only once the password is proven: the account exists, and its owner must open the link first.
-        if (check.unverified === true) return showLogin(reply, context, 403, { email, error: 'login.unverified', resendUrl: paths(context.interaction.uid).verify });
+        if (check.unverified === true) return showLogin(reply, context, 403, { email, error: 'login.unverified', resendUrl: interactionPaths(context.interaction.uid).verify });
         return showLogin(reply, context, 400, { email, error: 'login.error' });
       }
       return continueSignIn(request, reply, context, { user: check.user, verified: check.verified, ...PASSWORD_PROOF, page: { email }, factors: check.factors, record: check.record });
@@ -465,7 +450,7 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
       const show = (reply: FastifyReply, context: InteractionContext) => {
         if (!context.target.password.signIn) throw new SignInRefusal('password_links_unavailable', context.target.look);
         const { uid } = context.interaction;
-        const input = { action: paths(uid)[path], csrf: csrf.issue(uid), form, loginUrl: paths(uid).page, ...hinted(context) };
+        const input = { action: interactionPaths(uid)[path], csrf: csrf.issue(uid), form, loginUrl: interactionPaths(uid).page, ...hinted(context) };
         return sendPage(reply, 200, (nonce) => emailFormPage(context.target.look, nonce, input), formTargets(context));
       };
       app.get<{ Params: Params }>(`/interaction/:uid/${path}`, async (request, reply) => show(reply, await load(request, reply)));
@@ -492,12 +477,12 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
 
     // A form's address opened or reloaded: back to the interaction's page, which shows the current step.
     const backToPage = (request: FastifyRequest<{ Params: Params }>, reply: FastifyReply) =>
-      reply.status(303).header('location', paths(encodeURIComponent(request.params.uid)).page).send();
+      reply.status(303).header('location', interactionPaths(request.params.uid).page).send();
     app.get<{ Params: Params }>('/interaction/:uid/login', backToPage);
 
     // Shown, also on a reload, while the proof stands; otherwise back to the interaction's page.
     app.get<{ Params: Params }>('/interaction/:uid/tenant', async (request, reply) => {
-      const proof = cookieOf(request, proofCookieName);
+      const proof = proofCookie.read(request);
       if (proof === undefined) return backToPage(request, reply);
       const context = await load(request, reply);
       const proven = unsealProof(context.interaction.uid, proof);
@@ -535,7 +520,7 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
         if (context.interaction.prompt.name !== 'consent' || (await sessionAccount(context))?.user.id !== user.id) throw new SignInRefusal('proof_expired', context.target.look);
         return finish(request, reply, context, { userId: user.id, tenantId: chosen.id });
       }
-      reply.header('set-cookie', proofCookie(context.interaction.uid, '', 0));
+      reply.header('set-cookie', proofCookie.clear(interactionPaths(context.interaction.uid).page));
       const signIn = { userId: user.id, tenantId: chosen.id, ...amrOf(proven.amr), methods: proven.methods };
       return completeSignIn(request, reply, context, signIn, proven.record == null ? undefined : { user, record: proven.record });
     });

@@ -24,7 +24,8 @@ import { unsolicitedConfirmationPage } from '../pages/saml.ts';
 import type { SignInThrottle } from '../pages/throttle.ts';
 import type { Services } from '../services.ts';
 import { guessingAddress } from '../request-origin.ts';
-import { cookieOf } from './cookies.ts';
+import { interactionPaths, INTERACTION_ROOT } from '../domain/sign-in/interaction-paths.ts';
+import { hostedCookie, secureCookiesFor } from './cookies.ts';
 import type { CsrfTokens } from './csrf.ts';
 import type { Proof } from '../domain/sign-in/sign-in.ts';
 import type { FormFields, InteractionContext, ProvenFactor } from './routes.ts';
@@ -55,8 +56,6 @@ const PROOF_SECONDS = 120;
 /** For the application to start its sign-in, then for the user's word. */
 const UNSOLICITED_SECONDS = 300;
 
-export const samlStartPath = (uid: string, providerId: string) => `/interaction/${uid}/saml/${providerId}`;
-
 interface ProviderParams {
   providerId: string;
   tenantRef?: string;
@@ -65,10 +64,7 @@ interface ProviderParams {
 export function registerSamlRoutes(app: FastifyInstance, services: Services, csrf: CsrfTokens, throttle: SignInThrottle, steps: SignInSteps) {
   const { orm, config } = services;
   const deps = { orm, storedSecrets: services.storedSecrets, publicUrl: config.publicUrl };
-  const secure = new URL(config.publicUrl).protocol === 'https:';
-  const unsolicitedCookieName = secure ? '__Secure-gh_saml' : 'gh_saml';
-  const unsolicitedCookie = (value: string, maxAge: number) =>
-    `${unsolicitedCookieName}=${value}; Path=/interaction; Max-Age=${maxAge}; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`;
+  const unsolicitedCookie = hostedCookie(secureCookiesFor(config.publicUrl), 'gh_saml');
   // IdP-initiated: bound to its application (no interaction existed yet), then to the interaction under a binding of
   // its own, which the SP-initiated proof's GET does not take.
   const unsolicitedBinding = (applicationId: string) => `saml-unsolicited|${applicationId}`;
@@ -126,7 +122,7 @@ export function registerSamlRoutes(app: FastifyInstance, services: Services, csr
       const { identity, request: answered } = outcome;
       if (answered !== null) {
         const proof = csrf.seal(answered.interactionUid, JSON.stringify(identity), PROOF_SECONDS);
-        const next = `${answered.returnOrigin}/interaction/${encodeURIComponent(answered.interactionUid)}/saml?proof=${encodeURIComponent(proof)}`;
+        const next = `${answered.returnOrigin}${interactionPaths(answered.interactionUid).saml}?proof=${encodeURIComponent(proof)}`;
         return reply.status(303).header('location', next).send();
       }
       const loginUrl = provider.config.idpInitiatedLoginUrl;
@@ -136,7 +132,7 @@ export function registerSamlRoutes(app: FastifyInstance, services: Services, csr
         throw new SignInRefusal('saml_unsolicited', await providerLook(request, provider));
       }
       const sealed = csrf.seal(unsolicitedBinding(provider.applicationId), JSON.stringify(identity), UNSOLICITED_SECONDS);
-      return reply.status(303).header('set-cookie', unsolicitedCookie(sealed, UNSOLICITED_SECONDS)).header('location', loginUrl).send();
+      return reply.status(303).header('set-cookie', unsolicitedCookie.set(INTERACTION_ROOT, sealed, UNSOLICITED_SECONDS)).header('location', loginUrl).send();
     });
 
     app.get<{ Params: ProviderParams }>(`${prefix}/saml/:providerId/slo`, async (request, reply) => {
@@ -171,7 +167,7 @@ export function registerSamlRoutes(app: FastifyInstance, services: Services, csr
   app.get<{ Params: { uid: string; providerId: string } }>('/interaction/:uid/saml/:providerId', async (request, reply) => {
     const context = await steps.load(request, reply);
     const { interaction, target } = context;
-    if (!(await steps.signsIn(context))) return reply.status(303).header('location', `/interaction/${interaction.uid}`).send();
+    if (!(await steps.signsIn(context))) return reply.status(303).header('location', interactionPaths(interaction.uid).page).send();
     const offered = target.saml.some((method) => method.id === request.params.providerId);
     const provider = offered ? await findSamlProvider(orm, request.params.providerId) : null;
     if (provider === null || provider.applicationId !== target.application.id) throw new SignInRefusal('saml_unavailable', target.look);
@@ -206,7 +202,7 @@ export function registerSamlRoutes(app: FastifyInstance, services: Services, csr
     if (site !== undefined && site !== 'same-origin') throw new SignInRefusal('form_forged', context.target.look);
     steps.requireCsrf(context, fields);
     const { uid } = context.interaction;
-    const toSignInPage = () => reply.status(303).header('location', `/interaction/${uid}`).send();
+    const toSignInPage = () => reply.status(303).header('location', interactionPaths(uid).page).send();
     if (!(await steps.signsIn(context))) return toSignInPage();
     const identity = csrf.unseal(confirmationBinding(uid), fields['proof']);
     if (fields['cancel'] === 'yes') {
@@ -220,7 +216,7 @@ export function registerSamlRoutes(app: FastifyInstance, services: Services, csr
   app.get<{ Params: { uid: string }; Querystring: { proof?: string } }>('/interaction/:uid/saml', async (request, reply) => {
     const context = await loadAnswered(request, reply);
     const { uid } = context.interaction;
-    if (!(await steps.signsIn(context))) return reply.status(303).header('location', `/interaction/${uid}`).send();
+    if (!(await steps.signsIn(context))) return reply.status(303).header('location', interactionPaths(uid).page).send();
     const identity = csrf.unseal(uid, request.query.proof);
     if (identity === undefined) throw new SignInRefusal('proof_expired', context.target.look);
     return signIn(request, reply, context, JSON.parse(identity) as SamlIdentity);
@@ -232,11 +228,11 @@ export function registerSamlRoutes(app: FastifyInstance, services: Services, csr
      * the identity then bound to this interaction.
      */
     async offerUnsolicited(request: FastifyRequest, reply: FastifyReply, context: InteractionContext): Promise<unknown> {
-      const cookie = cookieOf(request, unsolicitedCookieName);
+      const cookie = unsolicitedCookie.read(request);
       if (cookie === undefined) return undefined;
       const sealed = csrf.unseal(unsolicitedBinding(context.target.application.id), cookie);
       if (sealed === undefined) return undefined;
-      reply.header('set-cookie', unsolicitedCookie('', 0));
+      reply.header('set-cookie', unsolicitedCookie.clear(INTERACTION_ROOT));
       const identity = JSON.parse(sealed) as SamlIdentity;
       const method = context.target.saml.find((candidate) => candidate.id === identity.providerId);
       // Not a provider of this surface: recorded as refused, and the sign-in goes on, so one planted from elsewhere
@@ -244,7 +240,7 @@ export function registerSamlRoutes(app: FastifyInstance, services: Services, csr
       if (method === undefined) return void (await samlAccount(context.target, identity, guessingAddress(request)));
       const { uid } = context.interaction;
       const input = {
-        action: `/interaction/${uid}/saml`,
+        action: interactionPaths(uid).saml,
         csrf: csrf.issue(uid),
         proof: csrf.seal(confirmationBinding(uid), sealed, UNSOLICITED_SECONDS),
         email: identity.email,

@@ -6,9 +6,10 @@ import type { UpstreamMethod } from '../domain/sign-in/surface-settings.ts';
 import type { CopyKey } from '../pages/pages.ts';
 import { guessingAddress } from '../request-origin.ts';
 import { isUuid } from '../ids.ts';
+import { interactionPaths } from '../domain/sign-in/interaction-paths.ts';
 import type { Services } from '../services.ts';
 import type { CsrfTokens } from './csrf.ts';
-import { cookieOf } from './cookies.ts';
+import { hostedCookie } from './cookies.ts';
 import type { InteractionContext, LoginExtra, ProvenFactor } from './routes.ts';
 
 /**
@@ -30,8 +31,6 @@ export interface HostedSteps {
   showLogin(reply: FastifyReply, context: InteractionContext, status: number, extra?: LoginExtra): unknown;
   continueSignIn(request: FastifyRequest, reply: FastifyReply, context: InteractionContext, proven: ProvenFactor): Promise<unknown>;
 }
-
-export const upstreamStartPath = (uid: string, providerId: string) => `/interaction/${uid}/oauth/${providerId}`;
 
 /** As long as a proven password stays good. */
 const UPSTREAM_REQUEST_SECONDS = 600;
@@ -66,9 +65,7 @@ function answerOf(request: FastifyRequest): URLSearchParams {
 
 export function upstreamRoutes(app: FastifyInstance, steps: HostedSteps): void {
   const { services, csrf, secureCookies } = steps;
-  const cookieName = secureCookies ? '__Secure-gh_upstream' : 'gh_upstream';
-  const cookie = (uid: string, value: string, maxAge: number) =>
-    `${cookieName}=${value}; Path=/interaction/${uid}; Max-Age=${maxAge}; HttpOnly; SameSite=Lax${secureCookies ? '; Secure' : ''}`;
+  const cookie = hostedCookie(secureCookies, 'gh_upstream');
 
   /** On the surface the browser is on. */
   async function redirectUri(request: FastifyRequest, method: UpstreamMethod): Promise<string> {
@@ -84,7 +81,7 @@ export function upstreamRoutes(app: FastifyInstance, steps: HostedSteps): void {
     return method;
   }
 
-  const backToPage = (reply: FastifyReply, uid: string) => reply.status(303).header('location', `/interaction/${uid}`).send();
+  const backToPage = (reply: FastifyReply, uid: string) => reply.status(303).header('location', interactionPaths(uid).page).send();
 
   app.get<{ Params: Params }>('/interaction/:uid/oauth/:providerId', async (request, reply) => {
     const context = await steps.load(request, reply);
@@ -99,14 +96,14 @@ export function upstreamRoutes(app: FastifyInstance, steps: HostedSteps): void {
       throw new SignInRefusal('upstream_unreachable', context.target.look);
     }
     const sealed = csrf.seal(uid, JSON.stringify(started.request), UPSTREAM_REQUEST_SECONDS);
-    return reply.status(303).header('set-cookie', cookie(uid, sealed, UPSTREAM_REQUEST_SECONDS)).header('location', started.url.href).send();
+    return reply.status(303).header('set-cookie', cookie.set(interactionPaths(uid).page, sealed, UPSTREAM_REQUEST_SECONDS)).header('location', started.url.href).send();
   });
 
   const relay = async (request: FastifyRequest<{ Params: { providerId: string } }>, reply: FastifyReply) => {
     const answer = answerOf(request);
     const uid = answer.get('state')?.split(STATE_SEPARATOR)[0] ?? '';
     if (!UID.test(uid) || !isUuid(request.params.providerId)) throw new SignInRefusal('upstream_request_expired');
-    return reply.status(303).header('location', `${upstreamStartPath(uid, request.params.providerId)}/callback?${answer.toString()}`).send();
+    return reply.status(303).header('location', `${interactionPaths(uid).upstreamCallback(request.params.providerId)}?${answer.toString()}`).send();
   };
   for (const prefix of ['', '/t/:tenantRef']) {
     app.get<{ Params: { providerId: string } }>(`${prefix}${UPSTREAM_CALLBACK_PATH}/:providerId`, relay);
@@ -116,9 +113,9 @@ export function upstreamRoutes(app: FastifyInstance, steps: HostedSteps): void {
   app.get<{ Params: Params }>('/interaction/:uid/oauth/:providerId/callback', async (request, reply) => {
     const context = await steps.load(request, reply);
     const { uid } = context.interaction;
-    const upstreamRequest = parsedRequest(csrf.unseal(uid, cookieOf(request, cookieName)));
+    const upstreamRequest = parsedRequest(csrf.unseal(uid, cookie.read(request)));
     // The request's secrets serve once, whatever the outcome.
-    reply.header('set-cookie', cookie(uid, '', 0));
+    reply.header('set-cookie', cookie.clear(interactionPaths(uid).page));
     if (!(await steps.signsIn(context))) return backToPage(reply, uid);
     if (upstreamRequest?.providerId !== request.params.providerId) throw new SignInRefusal('upstream_request_expired', context.target.look);
     const method = offered(context, request.params.providerId);

@@ -14,6 +14,7 @@ import type { Surface, SurfaceRouter } from '../domain/domains/surfaces.ts';
 import { CLIENT_ASSERTION_ALGORITHMS } from '../domain/m2m-credentials/jwks.ts';
 import { SignInRefusal } from '../domain/sign-in/refusals.ts';
 import { INTERACTION_SECONDS } from '../domain/sign-in/session.ts';
+import { interactionPaths } from '../domain/sign-in/interaction-paths.ts';
 import type { SessionPolicy } from '../domain/policies/definitions.ts';
 import type { SignInTarget } from '../domain/sign-in/sign-in.ts';
 import type { InvalidationBus } from '../events/invalidations.ts';
@@ -46,8 +47,6 @@ export const OIDC_PATHS = {
   end_session: '/oauth2/logout',
   jwks: '/.well-known/jwks.json',
 } as const;
-
-export const interactionPath = (uid: string) => `/interaction/${uid}`;
 
 export const OIDC_SCOPES: readonly string[] = ['openid', 'offline_access', 'email', 'profile', 'roles'];
 
@@ -283,7 +282,7 @@ export function configuration(
     extraParams: { tenant: tenantParam(surface, signIn), scope: refuseRequestsOfNoKnownScope },
     findAccount: findAccountOnce((ctx, sub, token) => findAccount(deps, surface, ctx, sub, token)),
     loadExistingGrant: (ctx) => loadExistingGrant(deps, signIn, policy, ctx),
-    interactions: { policy, url: (_ctx, interaction) => interactionPath(interaction.uid) },
+    interactions: { policy, url: (_ctx, interaction) => interactionPaths(interaction.uid).page },
     renderError,
     // A browser app is a public client calling from one of its origins; confidential clients never call from a browser.
     clientBasedCORS: (ctx, origin, client) =>
