@@ -166,7 +166,7 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
       const spent = await services.oidc.spentSignIn(uid, request.raw, reply.raw);
       if (spent === undefined || !(await onHostOf(request, spent.issuer))) return undefined;
       // The browser sends a tenant path's session cookie under that path only: the page is served there.
-      if (spent.signedIn === undefined) return { redirect: `${spent.sessionPath}/interaction/${encodeURIComponent(uid)}` };
+      if (spent.signedIn === undefined) return { redirect: `${spent.sessionPath}${interactionPaths(uid).page}` };
       const look = await namedSurfaceLook(services, request, spent.client.data.applicationId, spent.tenantRef);
       return { look, way: { client: spent.client.name, url: spent.home, signedIn: spent.signedIn } };
     }
