@@ -73,7 +73,7 @@ export interface EmailConfig {
   readonly smtpCaFile: string | undefined;
   /** SES's holds `{region}`. */
   readonly apiUrls: { readonly sendgrid: string; readonly postmark: string; readonly resend: string; readonly ses: string };
-  /** Per attempt; past it, a transient failure. */
+  /** Per attempt, all of it (lookup, connection, every answer); past it, a transient failure. */
   readonly sendTimeoutMs: number;
   readonly maxAttempts: number;
   /** Each next one doubles, with jitter, up to an hour. */

@@ -257,7 +257,7 @@ describe('HTTP providers', () => {
     receivers.resend.answer = () => 'hang';
     const queued = await sendTest(inTenant(tenantId, '/email/test'));
     const delivery = await settledDelivery(app.http, deliveryPath(tenantId, queued.id));
-    expect(delivery).toMatchObject({ status: 'failed', attempts: MAX_ATTEMPTS, lastError: 'resend: no answer in time' });
+    expect(delivery).toMatchObject({ status: 'failed', attempts: MAX_ATTEMPTS, lastError: 'resend: no complete answer within 1500 ms' });
     receivers.resend.answer = () => ({ status: 200 });
   });
 });

@@ -12,14 +12,14 @@ import { postmarkTransport } from './transports/postmark.ts';
 import { resendTransport } from './transports/resend.ts';
 import { sendgridTransport } from './transports/sendgrid.ts';
 import { sesTransport } from './transports/ses.ts';
-import { POOL_CONNECTIONS, publicAddressOf, smtpPool, smtpTransport, smtpUrlTarget, type SmtpOptions } from './transports/smtp.ts';
+import { publicAddressOf, smtpPool, smtpTransport, smtpUrlTarget, type SmtpOptions } from './transports/smtp.ts';
 import { DeliveryError, type OutgoingMail, type Transport } from './transports/transport.ts';
 import { asBackgroundWork } from '../../background-work.ts';
 import { inJobSpan } from '../../spans.ts';
 import { madeOnce } from '../../made-once.ts';
 
-/** Sent concurrently. */
-const BATCH = 20;
+/** Attempts under way at once; a claim takes as many mails as there are free places. */
+const IN_FLIGHT = 20;
 const MAX_RETRY_DELAY_MS = 60 * 60 * 1_000;
 const ERROR_LIMIT = 1_000;
 
@@ -47,7 +47,8 @@ interface Claimed {
 
 interface Outcome {
   readonly row: Claimed;
-  readonly status: 'sent' | 'failed' | 'retry';
+  /** `interrupted`: the worker stopped during the attempt; the mail is due again at once, the attempt counted. */
+  readonly status: 'sent' | 'failed' | 'retry' | 'interrupted';
   readonly providerType: string | null;
   readonly note: string | null;
   readonly lastError: string | null;
@@ -79,6 +80,18 @@ export function scrubbed(error: DeliveryError, secrets: readonly string[]): stri
   return text.length > ERROR_LIMIT ? `${text.slice(0, ERROR_LIMIT - 1)}…` : text;
 }
 
+const INTERRUPTED = 'interrupted: the service stopped during this attempt';
+
+/** Settles by the time `signal` aborts, whatever `work` still waits for: a DNS lookup, for one, cannot be cancelled. */
+function byDeadline<T>(work: Promise<T>, signal: AbortSignal, late: () => Error): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const abort = () => reject(late());
+    if (signal.aborted) abort();
+    else signal.addEventListener('abort', abort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', abort));
+  });
+}
+
 const SYSTEM: AuditActor['principal'] = { actor: { type: 'system', id: 'email-outbox' } };
 
 /**
@@ -86,6 +99,8 @@ const SYSTEM: AuditActor['principal'] = { actor: { type: 'system', id: 'email-ou
  * the same row; sending happens outside any transaction (on the embedded database a transaction must not wait on
  * anything else), and the outcome is written only while the lease is still this attempt's (`attempts` unchanged). A
  * process that dies mid-send leaves a lease that expires: the mail is sent again, with the same Message-ID.
+ * Attempts run side by side, each ended by its own deadline, and a place freed is claimed again at once: a server that
+ * never finishes answering holds up its own mail alone.
  */
 export class OutboxWorker implements OutboxWaker {
   readonly #orm: MikroORM;
@@ -101,7 +116,12 @@ export class OutboxWorker implements OutboxWaker {
   #woken = false;
   #timer: NodeJS.Timeout | undefined;
   #sleeping: (() => void) | undefined;
+  /** While the loop waits for an attempt to end, every place being taken. */
+  #full = false;
   #loop: Promise<void> | undefined;
+  readonly #attempts = new Set<Promise<void>>();
+  /** Aborts the attempts under way when the worker stops. */
+  #stopping = new AbortController();
 
   constructor(orm: MikroORM, config: Config, secrets: SecretBox) {
     this.#orm = orm;
@@ -111,31 +131,32 @@ export class OutboxWorker implements OutboxWaker {
     this.#ca = caFile === undefined ? undefined : [...rootCertificates, readFileSync(caFile, 'utf8')];
   }
 
-  /**
-   * Longer than an attempt may take: SMTP's three timeouts and a margin, plus, on the built-in pool, the wait
-   * behind the claim's mails ahead on the same connection.
-   */
+  /** Twice the attempt's deadline, the margin for the reads before it and the write after: no other instance claims a
+   *  mail while its attempt may still be running. */
   get #leaseMs(): number {
-    return this.#config.email.sendTimeoutMs * (3 + Math.ceil(BATCH / POOL_CONNECTIONS));
+    return 2 * this.#config.email.sendTimeoutMs;
   }
 
   start(log: OutboxLog): void {
     if (this.#running) return;
     this.#log = log;
     this.#running = true;
+    this.#stopping = new AbortController();
     this.#loop = asBackgroundWork('email-outbox', () => this.#run());
   }
 
   wake(): void {
     this.#woken = true;
-    this.#sleeping?.();
+    if (!this.#full) this.#sleeping?.();
   }
 
-  /** Resolves once the mails being sent have their outcome written. */
+  /** Aborts the attempts under way and resolves once their mails are written back as queued (or sent, if they were). */
   async stop(): Promise<void> {
     this.#running = false;
+    this.#stopping.abort();
     this.#sleeping?.();
     await this.#loop;
+    await Promise.all(this.#attempts);
     this.#builtIn?.close();
     this.#builtIn = undefined;
   }
@@ -144,14 +165,27 @@ export class OutboxWorker implements OutboxWaker {
     // The embedded database serves this process alone: a lease left in it is a previous run's, dead with it.
     if (this.#config.databaseUrl === undefined) await this.#guard(() => this.#releaseLeases());
     while (this.#running) {
+      if (this.#attempts.size >= IN_FLIGHT) {
+        await this.#pause('place');
+        continue;
+      }
       this.#woken = false;
-      const claimed = (await this.#guard(() => this.#claim())) ?? [];
+      const free = IN_FLIGHT - this.#attempts.size;
+      const claimed = (await this.#guard(() => this.#claim(free))) ?? [];
       // The mails of one claim that share an owner share its provider, read once.
       const routes = new Map<string, Promise<Route>>();
-      if (claimed.length > 0) await inJobSpan('email-outbox deliver', () => Promise.all(claimed.map((row) => this.#guard(() => this.#deliver(row, routes)))));
-      if (claimed.length === BATCH || this.#woken) continue;
-      await this.#sleep();
+      for (const row of claimed) this.#begin(row, routes);
+      if (claimed.length === free || this.#woken) continue;
+      await this.#pause('poll');
     }
+  }
+
+  #begin(row: Claimed, routes: Map<string, Promise<Route>>): void {
+    const attempt: Promise<void> = inJobSpan('email-outbox deliver', () => this.#guard(() => this.#deliver(row, routes))).then(() => {
+      this.#attempts.delete(attempt);
+      if (this.#full) this.#sleeping?.();
+    });
+    this.#attempts.add(attempt);
   }
 
   /** A database failure (down, restarting) is logged, and the next poll tries again. */
@@ -164,17 +198,20 @@ export class OutboxWorker implements OutboxWaker {
     }
   }
 
-  #sleep(): Promise<void> {
+  /** Until an attempt ends (`place`), or until the next poll or a wake (`poll`); at once when stopping. */
+  #pause(until: 'place' | 'poll'): Promise<void> {
     return new Promise((resolve) => {
       const done = () => {
         clearTimeout(this.#timer);
         this.#sleeping = undefined;
+        this.#full = false;
         resolve();
       };
       this.#sleeping = done;
+      this.#full = until === 'place';
       // unref: an idle worker does not keep a test's process (or a closed service's) alive.
-      this.#timer = setTimeout(done, this.#config.email.pollMs).unref();
-      if (!this.#running || this.#woken) done();
+      if (until === 'poll') this.#timer = setTimeout(done, this.#config.email.pollMs).unref();
+      if (!this.#running || (until === 'poll' && this.#woken)) done();
     });
   }
 
@@ -182,7 +219,7 @@ export class OutboxWorker implements OutboxWaker {
     await this.#orm.em.fork().execute(`update email_delivery set claimed_until = null where status = 'queued' and claimed_until is not null`);
   }
 
-  async #claim(): Promise<Claimed[]> {
+  async #claim(limit: number): Promise<Claimed[]> {
     return this.#orm.em.fork().execute<Claimed[]>(
       `update email_delivery as d
           set claimed_until = now() + make_interval(secs => ?::double precision / 1000), attempts = d.attempts + 1
@@ -192,11 +229,16 @@ export class OutboxWorker implements OutboxWaker {
         where d.application_id = due.application_id and d.id = due.id
         returning d.application_id, d.id, d.tenant_id, d.template_key, d.to_address, d.subject, d.text_body, d.html_body,
                   d.message_id, d.attempts`,
-      [this.#leaseMs, BATCH],
+      [this.#leaseMs, limit],
     );
   }
 
+  /** One deadline over the whole attempt (DNS, connection, every answer): a server that trickles its answer never lets
+   *  the connection idle long enough for a socket timeout. */
   async #deliver(row: Claimed, routes: Map<string, Promise<Route>>): Promise<void> {
+    const deadlineMs = this.#config.email.sendTimeoutMs;
+    const stopping = this.#stopping.signal;
+    const signal = AbortSignal.any([AbortSignal.timeout(deadlineMs), stopping]);
     let route: Route | undefined;
     try {
       const owner = `${row.application_id}/${row.tenant_id ?? ''}`;
@@ -211,9 +253,14 @@ export class OutboxWorker implements OutboxWaker {
         text: row.text_body,
         html: row.html_body,
       };
-      const sent = await route.transport(mail, AbortSignal.timeout(this.#config.email.sendTimeoutMs));
+      const { type } = route;
+      const sent = await byDeadline(route.transport(mail, signal), signal, () => new DeliveryError(`${type}: no complete answer within ${deadlineMs} ms`, false));
       await this.#record({ row, status: 'sent', providerType: route.type, note: sent.note, lastError: null });
     } catch (caught) {
+      if (stopping.aborted) {
+        await this.#record({ row, status: 'interrupted', providerType: route?.type ?? null, note: null, lastError: INTERRUPTED });
+        return;
+      }
       const error = caught instanceof DeliveryError ? caught : new DeliveryError('internal: ', false, (caught as Error).message);
       const lastError = scrubbed(error, route?.secrets ?? []);
       const providerType = route?.type ?? null;
@@ -316,7 +363,7 @@ export class OutboxWorker implements OutboxWaker {
         application_id: row.application_id,
         id: row.id,
         attempts: row.attempts,
-        status,
+        status: status === 'interrupted' ? 'retry' : status,
         provider_type: providerType,
         note,
         last_error: lastError,
@@ -338,7 +385,7 @@ export class OutboxWorker implements OutboxWaker {
       );
       const written = new Set(updated.map(({ id }) => id));
       for (const { row, status, providerType, lastError } of outcomes) {
-        if (status === 'retry' || !written.has(row.id)) continue;
+        if ((status !== 'sent' && status !== 'failed') || !written.has(row.id)) continue;
         const actor: AuditActor = { applicationId: row.application_id, tenantId: row.tenant_id, requestId: row.id, principal: SYSTEM };
         recordAudit(tx, actor, {
           action: status === 'sent' ? 'email_delivery.sent' : 'email_delivery.failed',

@@ -8,8 +8,7 @@ export async function postJson(provider: string, url: string, headers: Record<st
   try {
     response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json', ...headers }, body, signal });
   } catch (error) {
-    const reason = signal.aborted ? 'no answer in time' : ((error as Error).cause as Error | undefined)?.message ?? (error as Error).message;
-    throw new DeliveryError(`${provider}: `, false, reason);
+    throw new DeliveryError(`${provider}: `, false, ((error as Error).cause as Error | undefined)?.message ?? (error as Error).message);
   }
   const text = await response.text().catch(() => '');
   if (response.ok) return text === '' ? null : (JSON.parse(text) as unknown);

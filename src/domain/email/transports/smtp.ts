@@ -69,13 +69,17 @@ function connection(target: SmtpTarget, host: string, options: SmtpOptions) {
     connectionTimeout: options.timeoutMs,
     greetingTimeout: options.timeoutMs,
     socketTimeout: options.timeoutMs,
+    // An aborted attempt's connection is destroyed, not left to a server that may never close its side.
+    socketCloseTimeout: 0,
     ...(Object.keys(tls).length === 0 ? {} : { tls }),
   };
 }
 
-async function send(transporter: Transporter, mail: OutgoingMail, options: SmtpOptions): Promise<Sent> {
+/** `signal` takes the mail out of the pool's queue, or closes the connection sending it. */
+async function send(transporter: Transporter, mail: OutgoingMail, options: SmtpOptions, signal: AbortSignal): Promise<Sent> {
   try {
     await transporter.sendMail({
+      signal,
       ...(options.dkim === undefined ? {} : { dkim: { ...options.dkim } }),
       ...(options.envelopeFrom === undefined ? {} : { envelope: { from: options.envelopeFrom, to: mail.to } }),
       messageId: mail.messageId,
@@ -95,12 +99,12 @@ async function send(transporter: Transporter, mail: OutgoingMail, options: SmtpO
 /** `starttls` requires the upgrade (no plain fallback). One connection per attempt: settings and credentials may change
  *  between mails, and a pooled connection would outlive them. */
 export function smtpTransport(target: SmtpTarget, options: SmtpOptions): Transport {
-  return async (mail: OutgoingMail): Promise<Sent> => {
+  return async (mail: OutgoingMail, signal: AbortSignal): Promise<Sent> => {
     // Connects to the address that was checked, not to a second lookup's (DNS rebinding).
     const host = options.resolveHost === undefined ? target.host : await options.resolveHost(target.host);
     const transporter = createTransport(connection(target, host, options));
     try {
-      return await send(transporter, mail, options);
+      return await send(transporter, mail, options, signal);
     } finally {
       transporter.close();
     }
@@ -112,5 +116,5 @@ export const POOL_CONNECTIONS = 5;
 /** Fixed for the process's life, so pooled: a session per mail would cap the outbox at a few dozen mails a second. */
 export function smtpPool(target: SmtpTarget, options: SmtpOptions): { readonly transport: Transport; close(): void } {
   const transporter = createTransport({ ...connection(target, target.host, options), pool: true, maxConnections: POOL_CONNECTIONS, maxMessages: Infinity });
-  return { transport: (mail) => send(transporter, mail, options), close: () => transporter.close() };
+  return { transport: (mail, signal) => send(transporter, mail, options, signal), close: () => transporter.close() };
 }

@@ -30,6 +30,7 @@ export class DeliveryError extends Error {
   }
 }
 
+/** `signal` aborts at the attempt's deadline or when the worker stops: the transport then lets go of its connection. */
 export type Transport = (mail: OutgoingMail, signal: AbortSignal) => Promise<Sent>;
 
 /** The name is one line: provider.ts checks it. */
