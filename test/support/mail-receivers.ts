@@ -145,8 +145,8 @@ export interface ReceivedRequest {
 export interface HttpReceiver {
   readonly url: string;
   readonly received: ReceivedRequest[];
-  /** How the next requests are answered: a status and body, or `hang` (never answered). */
-  answer: (request: ReceivedRequest) => { status: number; body?: unknown } | 'hang';
+  /** How the next requests are answered: a status and a body as JSON (or `raw`, as it is), or `hang` (never answered). */
+  answer: (request: ReceivedRequest) => { status: number; body?: unknown; raw?: string } | 'hang';
   close(): Promise<void>;
 }
 
@@ -162,7 +162,7 @@ export async function startHttpReceiver(): Promise<HttpReceiver> {
       const answer = receiver.answer(got);
       if (answer === 'hang') return;
       response.writeHead(answer.status, { 'content-type': 'application/json' });
-      response.end(answer.body === undefined ? '' : JSON.stringify(answer.body));
+      response.end(answer.raw ?? (answer.body === undefined ? '' : JSON.stringify(answer.body)));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -2,16 +2,23 @@ import { DeliveryError } from './transport.ts';
 
 const ANSWER_LIMIT = 500;
 
-/** A 4xx is permanent (the request or credentials stay wrong), except 408 and 429, retried as 5xx and timeouts are. */
-export async function postJson(provider: string, url: string, headers: Record<string, string>, body: string, signal: AbortSignal): Promise<unknown> {
+/**
+ * Any 2xx is sent, whatever its body: sending again would send the mail twice. A 4xx is permanent (the request or
+ * credentials stay wrong), except 408 and 429, retried as 5xx and timeouts are.
+ */
+export async function postJson(provider: string, url: string, headers: Record<string, string>, body: string, signal: AbortSignal): Promise<void> {
   let response: Response;
   try {
     response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json', ...headers }, body, signal });
   } catch (error) {
     throw new DeliveryError(`${provider}: `, false, ((error as Error).cause as Error | undefined)?.message ?? (error as Error).message);
   }
+  if (response.ok) {
+    // Not waited for: the mail is sent once the status says so.
+    void response.body?.cancel().catch(() => undefined);
+    return;
+  }
   const text = await response.text().catch(() => '');
-  if (response.ok) return text === '' ? null : (JSON.parse(text) as unknown);
   const transient = response.status >= 500 || response.status === 408 || response.status === 429;
   throw new DeliveryError(`${provider}: HTTP ${response.status}`, !transient, text === '' ? '' : ` ${text.slice(0, ANSWER_LIMIT)}`);
 }

@@ -1,6 +1,7 @@
+import { asciiAddress, asciiMailbox } from './ascii-address.ts';
 import { postJson } from './http.ts';
 import { signV4 } from './sigv4.ts';
-import { mailbox, type OutgoingMail, type Sent, type Transport } from './transport.ts';
+import { DeliveryError, type OutgoingMail, type Sent, type Transport } from './transport.ts';
 
 export interface SesCredentials {
   readonly region: string;
@@ -8,14 +9,21 @@ export interface SesCredentials {
   readonly secretAccessKey: string;
 }
 
+/** SES refuses an address that is not 7-bit ASCII; one that has no ASCII form fails the mail, as it would every time. */
+function ascii(address: string): string {
+  const converted = asciiAddress(address);
+  if ('refused' in converted) throw new DeliveryError(`ses: ${address} cannot be sent through SES: ${converted.refused}`, true);
+  return converted.address;
+}
+
 /** `baseUrl` holds `{region}`. SES replaces Message-ID with its own; it is sent anyway, as every transport sends it. */
 export function sesTransport(baseUrl: string, credentials: SesCredentials): Transport {
   return async (mail: OutgoingMail, signal: AbortSignal): Promise<Sent> => {
     const url = new URL(`${baseUrl.replaceAll('{region}', credentials.region)}/v2/email/outbound-emails`);
     const body = JSON.stringify({
-      FromEmailAddress: mailbox(mail.from.address, mail.from.name),
-      Destination: { ToAddresses: [mail.to] },
-      ...(mail.replyTo === null ? {} : { ReplyToAddresses: [mail.replyTo] }),
+      FromEmailAddress: asciiMailbox(ascii(mail.from.address), mail.from.name),
+      Destination: { ToAddresses: [ascii(mail.to)] },
+      ...(mail.replyTo === null ? {} : { ReplyToAddresses: [ascii(mail.replyTo)] }),
       Content: {
         Simple: {
           Subject: { Data: mail.subject, Charset: 'UTF-8' },

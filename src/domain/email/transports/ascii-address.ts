@@ -1,0 +1,31 @@
+import { domainToASCII } from 'node:url';
+import { mailbox } from './transport.ts';
+
+const ASCII = /^\p{ASCII}*$/u;
+/** 45 bytes are 60 base64 characters: with `=?UTF-8?B?` and `?=`, the 75 an encoded word may have (RFC 2047 §2). */
+const WORD_BYTES = 45;
+
+/** An address for a provider that takes 7-bit ASCII only: the domain in Punycode; a local part has no ASCII form. */
+export function asciiAddress(address: string): { readonly address: string } | { readonly refused: string } {
+  if (ASCII.test(address)) return { address };
+  const at = address.lastIndexOf('@');
+  const local = address.slice(0, at);
+  if (!ASCII.test(local)) return { refused: 'its local part (before @) is not ASCII' };
+  const domain = domainToASCII(address.slice(at + 1));
+  return domain === '' ? { refused: 'its domain is not a valid internationalized domain name' } : { address: `${local}@${domain}` };
+}
+
+/** RFC 2047 encoded words (UTF-8, base64), each of whole characters. */
+function encodedWords(text: string): string {
+  const words = [''];
+  for (const char of text) {
+    if (Buffer.byteLength(words.at(-1)! + char) > WORD_BYTES) words.push('');
+    words[words.length - 1] += char;
+  }
+  return words.map((word) => `=?UTF-8?B?${Buffer.from(word, 'utf8').toString('base64')}?=`).join(' ');
+}
+
+/** `address` already ASCII (asciiAddress); a name that is not ASCII is encoded, as it cannot be quoted. */
+export function asciiMailbox(address: string, name: string | null): string {
+  return name === null || ASCII.test(name) ? mailbox(address, name) : `${encodedWords(name)} <${address}>`;
+}
