@@ -69,8 +69,6 @@ function connection(target: SmtpTarget, host: string, options: SmtpOptions) {
     connectionTimeout: options.timeoutMs,
     greetingTimeout: options.timeoutMs,
     socketTimeout: options.timeoutMs,
-    // An aborted attempt's connection is destroyed, not left to a server that may never close its side.
-    socketCloseTimeout: 0,
     ...(Object.keys(tls).length === 0 ? {} : { tls }),
   };
 }
