@@ -238,7 +238,12 @@ export class OutboxWorker implements OutboxWaker {
   async #deliver(row: Claimed, routes: Map<string, Promise<Route>>): Promise<void> {
     const deadlineMs = this.#config.email.sendTimeoutMs;
     const stopping = this.#stopping.signal;
-    const signal = AbortSignal.any([AbortSignal.timeout(deadlineMs), stopping]);
+    // Its own controller, let go in `finally`: AbortSignal.any on the process-long `stopping` keeps every attempt's signal.
+    const attempt = new AbortController();
+    const abort = () => attempt.abort();
+    const timer = setTimeout(abort, deadlineMs);
+    stopping.addEventListener('abort', abort, { once: true });
+    const { signal } = attempt;
     let route: Route | undefined;
     try {
       const owner = `${row.application_id}/${row.tenant_id ?? ''}`;
@@ -266,6 +271,9 @@ export class OutboxWorker implements OutboxWaker {
       const providerType = route?.type ?? null;
       const final = error.permanent || row.attempts >= this.#config.email.maxAttempts;
       await this.#record({ row, status: final ? 'failed' : 'retry', providerType, note: null, lastError });
+    } finally {
+      clearTimeout(timer);
+      stopping.removeEventListener('abort', abort);
     }
   }
 
@@ -290,7 +298,7 @@ export class OutboxWorker implements OutboxWaker {
         const gatehouseFrom = { address: builtInFromAddress(this.#config.publicUrl), name: stored.fromName ?? null };
         if (url === undefined) return { ...base, from: gatehouseFrom, transport: nowhere, secrets: [] };
         const target = smtpUrlTarget(url);
-        this.#builtIn ??= smtpPool(target, smtpOptions);
+        this.#builtIn ??= smtpPool(target, smtpOptions, IN_FLIGHT);
         return { ...base, from: gatehouseFrom, transport: this.#builtIn.transport, secrets: target.auth === null ? [] : [target.auth.pass] };
       }
       case 'smtp': {

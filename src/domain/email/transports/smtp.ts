@@ -109,10 +109,10 @@ export function smtpTransport(target: SmtpTarget, options: SmtpOptions): Transpo
   };
 }
 
-export const POOL_CONNECTIONS = 5;
 
-/** Fixed for the process's life, so pooled: a session per mail would cap the outbox at a few dozen mails a second. */
-export function smtpPool(target: SmtpTarget, options: SmtpOptions): { readonly transport: Transport; close(): void } {
-  const transporter = createTransport({ ...connection(target, target.host, options), pool: true, maxConnections: POOL_CONNECTIONS, maxMessages: Infinity });
+/** Fixed for the process's life, so pooled: a session per mail would cap the outbox at a few dozen mails a second. A
+ *  connection per attempt under way, so that no attempt's deadline runs out while it waits for one. */
+export function smtpPool(target: SmtpTarget, options: SmtpOptions, connections: number): { readonly transport: Transport; close(): void } {
+  const transporter = createTransport({ ...connection(target, target.host, options), pool: true, maxConnections: connections, maxMessages: Infinity });
   return { transport: (mail, signal) => send(transporter, mail, options, signal), close: () => transporter.close() };
 }
