@@ -296,6 +296,7 @@ describe('hosted sign-in refusals', () => {
     expect(big.headers.get('content-type')).toBe('text/html; charset=utf-8');
   });
 
+  // The embedded database runs one transaction at a time: a deletion cannot commit while a sign-in's write waits.
   it.skipIf(usingEmbeddedDatabase())('the application deleted while its sign-in is written: the expired page, no error', async () => {
     // The sign-in's record names the application and waits at commit on its held row; the deletion commits first.
     const doomed = await app.bootstrapAnother();

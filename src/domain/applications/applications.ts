@@ -218,7 +218,7 @@ export async function updateApplication(
           await endTenantPathSignIns(em, scope);
           await mergePools(em, application.id);
         } else {
-          // Again on the way back: sign-ins a release before this rule left on the paths must not come back with them.
+          // On the way back too: whatever stands on the paths was made before the application went shared.
           await endTenantPathSignIns(em, scope);
           await splitPoolsByTenant(em, scope);
         }
