@@ -1,4 +1,4 @@
-import type { Locator } from 'playwright-core';
+import type { Locator, Route } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { TestApp } from '../support/app.ts';
 import { dashboardSuite, offered, OPERATOR, openTab } from '../support/dashboard.ts';
@@ -191,6 +191,38 @@ describe('pickers offer the choices made elsewhere once the page is shown again'
       await offered(select, choice);
     });
   }
+
+  it("reads the choices again once a read under way at the return ends (that read's answer may predate the change)", async () => {
+    await openTab(dashboard.page, 'Roles');
+    // The tenant picker's first read is answered by the server at once, and its answer held until after the return.
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let answered!: () => void;
+    const readAnswered = new Promise<void>((resolve) => (answered = resolve));
+    const held: Promise<void>[] = [];
+    let holdingReads = true;
+    const holding = (route: Route) => {
+      if (!holdingReads || !(route.request().postData() ?? '').includes('query TenantSummaries(')) return route.fallback();
+      const fulfilled = (async () => {
+        const response = await route.fetch();
+        answered();
+        await released;
+        await route.fulfill({ response });
+      })();
+      held.push(fulfilled);
+      return fulfilled;
+    };
+    await dashboard.page.route('**/graphql', holding);
+    await openTab(dashboard.page, 'API keys');
+    await readAnswered;
+    holdingReads = false;
+    await dashboard.app.createTenant('Oscorp');
+    await dashboard.comeBack();
+    release();
+    await Promise.all(held);
+    await dashboard.page.unroute('**/graphql', holding);
+    await offered(region('API keys').getByLabel('Show keys of', { exact: true }), 'Oscorp');
+  });
 
   it("offers a tenant's role made elsewhere among the roles an invitation to it may give", async () => {
     await openTab(dashboard.page, 'Invitations');

@@ -8,20 +8,27 @@ export interface Rereadable {
   refresh: () => void;
 }
 
-/** When the operator comes back (page shown again, window focused), at most once per MIN_INTERVAL_MS and not over a read
- *  under way; not while `active` is false. An open panel keeps its edits, as through any refresh. */
+/** When the operator comes back (page shown again, window focused), at most once per MIN_INTERVAL_MS; not while `active`
+ *  is false. A return during a read under way reads again once it ends. An open panel keeps its edits, as through any refresh. */
 export function useReadOnReturn(shown: Rereadable, active = true): void {
   const latest = useRef({ shown, active });
+  const lastRead = useRef(-Infinity);
+  // The read under way at a return may have been answered before what changed meanwhile.
+  const owed = useRef(false);
   useEffect(() => {
     latest.current = { shown, active };
+    if (owed.current && active && !shown.loading) {
+      owed.current = false;
+      shown.refresh();
+    }
   });
   useEffect(() => {
-    let last = -Infinity;
     const returned = () => {
       const { shown: current, active: reading } = latest.current;
-      if (!reading || document.visibilityState !== 'visible' || current.loading || Date.now() - last < MIN_INTERVAL_MS) return;
-      last = Date.now();
-      current.refresh();
+      if (!reading || document.visibilityState !== 'visible' || Date.now() - lastRead.current < MIN_INTERVAL_MS) return;
+      lastRead.current = Date.now();
+      if (current.loading) owed.current = true;
+      else current.refresh();
     };
     document.addEventListener('visibilitychange', returned);
     addEventListener('focus', returned);
