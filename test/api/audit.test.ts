@@ -65,12 +65,18 @@ describe('PATCH /applications/{appId}', () => {
       { action: 'application.updated', ...target, before: { ...fields, name: 'Renamed' }, after: { ...fields, name: 'Both' } },
       { action: 'tenancy_config.updated', ...target, before: branded, after: tenancyConfig },
     ]);
-    // Nothing changed, nothing recorded; a refused PATCH records neither of its changes.
-    expect(await patched({ name: 'Both', tenancyConfig: { brandingScope: 'application' } })).toEqual([]);
+    // A write that changes nothing is recorded all the same, as every write is; a PATCH {} as application.updated.
+    expect(await patched({ name: 'Both', tenancyConfig: { brandingScope: 'application' } })).toEqual([
+      { action: 'application.updated', ...target, before: { ...fields, name: 'Both' }, after: { ...fields, name: 'Both' } },
+      { action: 'tenancy_config.updated', ...target, before: tenancyConfig, after: tenancyConfig },
+    ]);
+    expect(await patched({})).toEqual([{ action: 'application.updated', ...target, before: { ...fields, name: 'Both' }, after: { ...fields, name: 'Both' } }]);
+    // A refused PATCH records neither of its changes.
     expect(await patched({ name: 'Refused', tenancyConfig: { brandingScope: 'everyone' } }, 422)).toEqual([]);
 
     const found = await app.http.get(`/audit-logs?action=tenancy_config.updated&target=${app.root.applicationId}`);
     expect(found.body.data.map((record: { changes: unknown }) => record.changes)).toEqual([
+      { before: tenancyConfig, after: tenancyConfig },
       { before: branded, after: tenancyConfig },
       { before: tenancyConfig, after: branded },
     ]);

@@ -1,4 +1,3 @@
-import { isDeepStrictEqual } from 'node:util';
 import type { EntityManager, RequiredEntityData } from '@mikro-orm/postgresql';
 import { BUILT_IN_ROLES } from '../../auth/permissions.ts';
 import type { Scope } from '../../context.ts';
@@ -225,19 +224,26 @@ export async function updateApplication(
         application.authIsolation = authIsolation;
       }
     }
-    recordUpdate(em, scope, application, before);
+    recordUpdate(em, scope, application, before, input);
     configurationChanged(em, application.id, null);
     return application;
   });
 }
 
-/** A change of the tenancy switches is `tenancy_config.updated` (API.md's name), one of the other fields `application.updated`. */
-function recordUpdate(em: EntityManager, scope: Scope, application: Application, before: ReturnType<typeof snapshot>): void {
+/**
+ * A write of the tenancy switches is `tenancy_config.updated` (API.md's name), one of the other fields (or of none, a
+ * `PATCH {}`) `application.updated`: each is recorded whether or not it changed a value, as every write is.
+ */
+function recordUpdate(em: EntityManager, scope: Scope, application: Application, before: ReturnType<typeof snapshot>, input: UpdateApplicationInput): void {
   const { tenancyConfig: configBefore, ...fieldsBefore } = before;
   const { tenancyConfig: configAfter, ...fieldsAfter } = snapshot(application);
   const target = { targetType: 'application', targetId: application.id } as const;
-  if (!isDeepStrictEqual(fieldsBefore, fieldsAfter)) recordAudit(em, scope, { action: 'application.updated', ...target, before: fieldsBefore, after: fieldsAfter });
-  if (!isDeepStrictEqual(configBefore, configAfter)) recordAudit(em, scope, { action: 'tenancy_config.updated', ...target, before: configBefore, after: configAfter });
+  const { tenancyConfig: configWritten, ...fieldsWritten } = input;
+  const wroteConfig = configWritten !== undefined;
+  if (!wroteConfig || Object.values(fieldsWritten).some((value) => value !== undefined)) {
+    recordAudit(em, scope, { action: 'application.updated', ...target, before: fieldsBefore, after: fieldsAfter });
+  }
+  if (wroteConfig) recordAudit(em, scope, { action: 'tenancy_config.updated', ...target, before: configBefore, after: configAfter });
 }
 
 export async function deleteApplication(scope: Scope, applicationId: string): Promise<boolean> {
