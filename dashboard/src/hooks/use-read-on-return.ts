@@ -17,10 +17,10 @@ export function useReadOnReturn(shown: Rereadable, active = true): void {
   const owed = useRef(false);
   useEffect(() => {
     latest.current = { shown, active };
-    if (owed.current && active && !shown.loading) {
-      owed.current = false;
-      shown.refresh();
-    }
+    if (!owed.current || shown.loading) return;
+    owed.current = false;
+    // Made inactive meanwhile (the audit log now following live): the read owed to the return is dropped with it.
+    if (active) shown.refresh();
   });
   useEffect(() => {
     const returned = () => {
