@@ -30,6 +30,7 @@ export const OIDC_PROVIDER_OVERRIDES = {
   logoutMarkFollowsGrant: 'Session: grantIdFor',
   sessionCookiePerApplication: 'Provider: cookieName',
   confirmationNamesApplication: 'OIDCContext: urlFor',
+  postLogoutUriOfClientAsItIsNow: 'OIDCContext: entity',
   reenterUnfinishedUserCodes: 'DeviceCode: findByUserCode',
   decidedDeviceCodeIsUsed: 'DeviceCode: save',
   hintOfFormerSigningAlg: 'IdToken: validate',
@@ -46,6 +47,7 @@ export function applyOverrides(provider: Provider, deps: OverrideDependencies): 
   logoutMarkFollowsGrant(provider);
   sessionCookiePerApplication(provider);
   confirmationNamesApplication(provider);
+  postLogoutUriOfClientAsItIsNow(provider);
   reenterUnfinishedUserCodes(provider);
   decidedDeviceCodeIsUsed(provider);
   hintOfFormerSigningAlg(provider);
@@ -200,6 +202,25 @@ function confirmationNamesApplication(provider: Provider): void {
   context.urlFor = function (this: KoaContextWithOIDC['oidc'], name, options) {
     const url = urlFor.call(this, name, options);
     return name === 'end_session_confirm' ? confirmationUrl(url) : url;
+  };
+}
+
+/**
+ * oidc-provider checks a post-logout redirect URI when it shows the confirmation, then follows the one the session
+ * kept: the client it finds at the confirmation (none if deleted or no longer served) must register it still, or the
+ * session ends on the signed-out page. Its confirmation finds that client just before it reads the URI.
+ */
+function postLogoutUriOfClientAsItIsNow(provider: Provider): void {
+  type Context = KoaContextWithOIDC['oidc'];
+  const { prototype: context } = (provider as unknown as { OIDCContext: { prototype: Pick<Context, 'entity'> } }).OIDCContext;
+  const entity = context.entity;
+  context.entity = function (this: Context, key: string, value: unknown) {
+    entity.call(this, key, value);
+    const state = this.route === 'end_session_confirm' && key === 'Client' ? this.session?.state : undefined;
+    const uri = state?.['postLogoutRedirectUri'];
+    if (state === undefined || typeof uri !== 'string') return;
+    const client = value as InstanceType<Provider['Client']> | undefined;
+    if (client?.postLogoutRedirectUriAllowed(uri) !== true) state['postLogoutRedirectUri'] = undefined;
   };
 }
 

@@ -2,7 +2,7 @@ import { generateKeyPair, SignJWT, type JWK } from 'jose';
 import * as oidc from 'openid-client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../support/app.ts';
-import { CookieJar, readForm } from '../support/cookie-jar.ts';
+import { CookieJar, readForm, type Visit } from '../support/cookie-jar.ts';
 import { POST_LOGOUT_URI, REDIRECT_URI, startHostedTestApp, type HostedTestApp } from '../support/hosted-app.ts';
 import { expectSelfSubmittingForm } from '../support/hosted-headers.ts';
 import { createTestClient, decodeJwt, type TestClient } from '../support/oauth.ts';
@@ -201,6 +201,52 @@ describe('RP-initiated logout', () => {
     expect(visit.location).toBe(`${POST_LOGOUT_URI}?state=s1`);
     // ...and so they must be.
     expect(await signedIn(jar)).toBe(false);
+  });
+});
+
+describe('a post-logout URI checked again at the confirmation, against the client as it is then', () => {
+  const OTHER_POST_LOGOUT_URI = 'https://app.example/other-signed-out';
+
+  /** Ada signed in; the confirmation page of a logout to `uri` naming a client of its own (the suites' is shared) with both URIs. */
+  async function confirmingLogoutTo(uri: string) {
+    const own = await createTestClient(app, { type: 'web', redirectUris: [REDIRECT_URI], postLogoutRedirectUris: [POST_LOGOUT_URI, OTHER_POST_LOGOUT_URI] });
+    const jar = new CookieJar();
+    await signIn(jar);
+    const query = new URLSearchParams({ client_id: own.clientId, post_logout_redirect_uri: uri, state: 'bye' });
+    const confirm = await jar.visit(`${issuer}/oauth2/logout?${query}`);
+    expect(confirm.status, confirm.body.slice(0, 300)).toBe(200);
+    expect(await signedIn(jar)).toBe(true);
+    return { jar, confirm, clientPath: `/oauth-clients/${own.clientId}` };
+  }
+
+  /** The session ended and the browser was sent to the signed-out page, as when the logout named no URI. */
+  async function expectSignedOutHere(jar: CookieJar, done: Visit) {
+    expect(done.status).toBe(303);
+    expect(done.location).toBe(`${issuer}/oauth2/logout/success`);
+    const page = await jar.visit(done.location!);
+    expect(page.status).toBe(200);
+    expect(page.body).toContain('<h1>You are signed out</h1>');
+    expect(await signedIn(jar)).toBe(false);
+  }
+
+  it('a URI still registered is followed, with the state, after another one was removed', async () => {
+    const { jar, confirm, clientPath } = await confirmingLogoutTo(POST_LOGOUT_URI);
+    expect((await app.http.patch(clientPath, { postLogoutRedirectUris: [POST_LOGOUT_URI] })).status).toBe(200);
+    const done = await jar.submit(confirm, { logout: 'yes' });
+    expect(done.location).toBe(`${POST_LOGOUT_URI}?state=bye`);
+    expect(await signedIn(jar)).toBe(false);
+  });
+
+  it('a URI removed from the client meanwhile is not followed: the session still ends, on the signed-out page', async () => {
+    const { jar, confirm, clientPath } = await confirmingLogoutTo(OTHER_POST_LOGOUT_URI);
+    expect((await app.http.patch(clientPath, { postLogoutRedirectUris: [POST_LOGOUT_URI] })).status).toBe(200);
+    await expectSignedOutHere(jar, await jar.submit(confirm, { logout: 'yes' }));
+  });
+
+  it('no URI of a client deleted meanwhile is followed: the session still ends, on the signed-out page', async () => {
+    const { jar, confirm, clientPath } = await confirmingLogoutTo(POST_LOGOUT_URI);
+    expect((await app.http.delete(clientPath)).status).toBe(204);
+    await expectSignedOutHere(jar, await jar.submit(confirm, { logout: 'yes' }));
   });
 });
 
