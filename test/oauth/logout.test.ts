@@ -208,8 +208,9 @@ describe('a post-logout URI checked again at the confirmation, against the clien
   const OTHER_POST_LOGOUT_URI = 'https://app.example/other-signed-out';
 
   /** Ada signed in; the confirmation page of a logout to `uri` naming a client of its own (the suites' is shared) with both URIs. */
-  async function confirmingLogoutTo(uri: string) {
-    const own = await createTestClient(app, { type: 'web', redirectUris: [REDIRECT_URI], postLogoutRedirectUris: [POST_LOGOUT_URI, OTHER_POST_LOGOUT_URI] });
+  async function confirmingLogoutTo(uri: string, tenantId?: string) {
+    const uris = { redirectUris: [REDIRECT_URI], postLogoutRedirectUris: [POST_LOGOUT_URI, OTHER_POST_LOGOUT_URI] };
+    const own = await createTestClient(app, { type: 'web', ...uris, ...(tenantId === undefined ? {} : { tenantId }) });
     const jar = new CookieJar();
     await signIn(jar);
     const query = new URLSearchParams({ client_id: own.clientId, post_logout_redirect_uri: uri, state: 'bye' });
@@ -247,6 +248,26 @@ describe('a post-logout URI checked again at the confirmation, against the clien
     const { jar, confirm, clientPath } = await confirmingLogoutTo(POST_LOGOUT_URI);
     expect((await app.http.delete(clientPath)).status).toBe(204);
     await expectSignedOutHere(jar, await jar.submit(confirm, { logout: 'yes' }));
+  });
+
+  it('no URI of a tenant’s client gone with its tenant meanwhile is followed: the session still ends, on the signed-out page', async () => {
+    const initech = await app.createTenant('Initech');
+    const { jar, confirm } = await confirmingLogoutTo(POST_LOGOUT_URI, initech);
+    expect((await app.http.delete(`/applications/${app.root.applicationId}/tenants/${initech}`)).status).toBe(204);
+    await expectSignedOutHere(jar, await jar.submit(confirm, { logout: 'yes' }));
+  });
+
+  it('no URI of a client of an organization deactivated meanwhile is followed: the session still ends, on the signed-out page', async () => {
+    const { jar, confirm } = await confirmingLogoutTo(POST_LOGOUT_URI);
+    const orgPath = `/organizations/${(await app.http.get(`/applications/${app.root.applicationId}`)).body.organizationId as string}`;
+    expect((await app.http.post(`${orgPath}/deactivate`)).status).toBe(200);
+    let done: Visit;
+    try {
+      done = await jar.submit(confirm, { logout: 'yes' });
+    } finally {
+      expect((await app.http.post(`${orgPath}/reactivate`)).status).toBe(200);
+    }
+    await expectSignedOutHere(jar, done);
   });
 });
 
