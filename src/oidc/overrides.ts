@@ -206,6 +206,14 @@ function confirmationNamesApplication(provider: Provider): void {
 }
 
 /**
+ * Where oidc-provider's confirmation goes on when another account signs in on the browser: it ends the session's and
+ * returns to the authorization under way (its resume), through the post-logout redirect URI it keeps in the session.
+ */
+export function isAccountSwitchReturn(oidc: KoaContextWithOIDC['oidc'], uri: string): boolean {
+  return uri.startsWith(`${oidc.urlFor('authorization')}/`);
+}
+
+/**
  * oidc-provider checks a post-logout redirect URI when it shows the confirmation, then follows the one the session
  * kept: the client it finds at the confirmation (none if deleted or no longer served) must register it still, or the
  * session ends on the signed-out page. Its confirmation finds that client just before it reads the URI.
@@ -218,7 +226,7 @@ function postLogoutUriOfClientAsItIsNow(provider: Provider): void {
     entity.call(this, key, value);
     const state = this.route === 'end_session_confirm' && key === 'Client' ? this.session?.state : undefined;
     const uri = state?.['postLogoutRedirectUri'];
-    if (state === undefined || typeof uri !== 'string') return;
+    if (state === undefined || typeof uri !== 'string' || isAccountSwitchReturn(this, uri)) return;
     const client = value as InstanceType<Provider['Client']> | undefined;
     if (client?.postLogoutRedirectUriAllowed(uri) !== true) state['postLogoutRedirectUri'] = undefined;
   };

@@ -2,6 +2,7 @@ import type { KoaContextWithOIDC } from 'oidc-provider';
 import type { Surface } from '../domain/domains/surfaces.ts';
 import type { SamlSignOut } from '../domain/sign-in/saml-logout.ts';
 import { gatehouseData } from './clients.ts';
+import { isAccountSwitchReturn } from './overrides.ts';
 
 /** A custom domain's own application when no client is named (the one surface where a logout may name none). */
 export function loggingOut(ctx: KoaContextWithOIDC, surface: Surface): { applicationId: string; userId: string } | undefined {
@@ -22,7 +23,7 @@ export function signOutAtIdp(signOut: SamlSignOut, surface: Surface) {
     // A confirmation without `logout` signs one client out and keeps the session.
     if (ctx.oidc.params?.['logout'] === undefined) return;
     // Another account signing in here: the OP signs the session's out on its way to the authorization. Not a sign-out.
-    if (returnTo.startsWith(`${ctx.oidc.urlFor('authorization')}/`)) return;
+    if (isAccountSwitchReturn(ctx.oidc, returnTo)) return;
     const user = loggingOut(ctx, surface);
     const idpUrl = user === undefined ? undefined : await signOut.start(user.applicationId, user.userId, returnTo);
     if (idpUrl === undefined) return;
