@@ -207,10 +207,11 @@ function confirmationNamesApplication(provider: Provider): void {
 
 /**
  * Where oidc-provider's confirmation goes on when another account signs in on the browser: it ends the session's and
- * returns to the authorization under way (its resume), through the post-logout redirect URI it keeps in the session.
+ * returns to the sign-in under way (its resume of an authorization or a device's), through the post-logout redirect
+ * URI it keeps in the session.
  */
 export function isAccountSwitchReturn(oidc: KoaContextWithOIDC['oidc'], uri: string): boolean {
-  return uri.startsWith(`${oidc.urlFor('authorization')}/`);
+  return ['authorization', 'code_verification'].some((route) => uri.startsWith(`${oidc.urlFor(route)}/`));
 }
 
 /**

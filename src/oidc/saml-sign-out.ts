@@ -22,7 +22,7 @@ export function signOutAtIdp(signOut: SamlSignOut, surface: Surface) {
     if (ctx.oidc?.route !== 'end_session_confirm' || ctx.status !== 303 || returnTo === '') return;
     // A confirmation without `logout` signs one client out and keeps the session.
     if (ctx.oidc.params?.['logout'] === undefined) return;
-    // Another account signing in here: the OP signs the session's out on its way to the authorization. Not a sign-out.
+    // Another account signing in here: the OP signs the session's out on its way back to the sign-in. Not a sign-out.
     if (isAccountSwitchReturn(ctx.oidc, returnTo)) return;
     const user = loggingOut(ctx, surface);
     const idpUrl = user === undefined ? undefined : await signOut.start(user.applicationId, user.userId, returnTo);
