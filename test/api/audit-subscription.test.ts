@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGatehouse, type Gatehouse } from '../../src/app.ts';
 import { startTestApp, startTestAppWithTenants, type TestApp } from '../support/app.ts';
-import { AUDIT_SUBSCRIPTION, eventually, openGraphQLSocket, subscribedRecords, subscriptionErrors } from '../support/graphql-socket.ts';
+import { acknowledgement, AUDIT_SUBSCRIPTION, eventually, openGraphQLSocket, subscribedRecords, subscriptionErrors } from '../support/graphql-socket.ts';
 import { openSse, type SseStream } from '../support/sse.ts';
 import { createUserThrough } from '../support/users.ts';
 
@@ -150,7 +150,7 @@ describe.runIf(Boolean(process.env['TEST_DATABASE_URL']))('on an instance whose 
     streams.push(overSse);
     const socket = openGraphQLSocket(`ws://${url}/graphql`, { connectionParams: { 'x-api-key': secret } });
     try {
-      await eventually(() => socket.acknowledged, 'the connection acknowledged');
+      await acknowledgement(socket);
       const overSocket = socket.subscribe(AUDIT_SUBSCRIPTION);
       const socketHas = (id: string) => subscribedRecords(overSocket.results).some((record) => record.target.id === id);
       // Each running: the socket's subscription starts when the server takes it, after which a record reaches both.

@@ -35,6 +35,12 @@ export async function eventually(done: () => boolean, what: string, ms = 20_000)
   }
 }
 
+/** The server's acknowledgement of `connection_init`; a connection refused instead fails at once, saying how it closed. */
+export async function acknowledgement(socket: GraphQLSocket): Promise<void> {
+  await eventually(() => socket.acknowledged || socket.closed !== undefined, 'the connection acknowledgement');
+  if (!socket.acknowledged) throw new Error(`the connection was refused rather than acknowledged: closed ${JSON.stringify(socket.closed)}`);
+}
+
 export interface SocketClosed {
   readonly code: number;
   readonly reason: string;
@@ -58,6 +64,7 @@ export interface GraphQLSocket {
   /** How the socket closed, once it has. */
   readonly closed: SocketClosed | undefined;
   subscribe(query: string, variables?: Record<string, unknown>): SocketSubscription;
+  /** Resolves once the socket has closed (the server may not have handled its close yet). */
   dispose(): Promise<void>;
 }
 
@@ -128,6 +135,9 @@ export function openGraphQLSocket(url: string, options: { connectionParams?: Rec
         unsubscribe,
       };
     },
-    dispose: async () => client.dispose(),
+    dispose: async () => {
+      await client.dispose();
+      await eventually(() => closed !== undefined, 'the disposed socket’s close');
+    },
   };
 }
