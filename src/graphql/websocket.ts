@@ -9,6 +9,7 @@ import type { CredentialSource } from '../auth/authenticate.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { RequestContext } from '../context.ts';
 import { GatehouseError, invalid } from '../errors.ts';
+import { gatehouseErrorOf } from '../gatehouse-error-of.ts';
 import { PingWatch } from './ping-watch.ts';
 import { MAX_STALL_MS, MAX_UNREAD_BYTES, type EventStreams, type StreamSlot } from '../event-stream.ts';
 import { withRequestLog } from '../log.ts';
@@ -36,7 +37,7 @@ export interface WebSocketDeps {
   readonly logCompleted: (error: Error | null, request: FastifyRequest, reply: FastifyReply) => void;
 }
 
-/** RFC 6455's registered code for "come back later": graphql-ws clients retry it (rate limited, too many streams). */
+/** RFC 6455's registered code for "come back later": graphql-ws clients retry it (rate limited, too many streams, overloaded). */
 const TRY_AGAIN_LATER = 1013;
 /** RFC 6455's code for a server going down: clients reconnect, to another instance. */
 const GOING_AWAY = 1001;
@@ -88,6 +89,13 @@ function credentialsOf(payload: Readonly<Record<string, unknown>> | undefined, h
   return Object.keys(given).length > 0
     ? given
     : { 'x-api-key': headers['x-api-key'], authorization: headers.authorization, 'x-gatehouse-application': headers['x-gatehouse-application'] };
+}
+
+/** A refusal closes the connection, "come back later" when it is the load's, not the credentials'; anything else is an internal error. */
+function refusedConnection(error: unknown): unknown {
+  const refusal = gatehouseErrorOf(error);
+  if (refusal === undefined) return error;
+  return new ConnectionRefused(refusal.code === 'rate_limited' || refusal.code === 'service_unavailable' ? TRY_AGAIN_LATER : CloseCode.Forbidden, refusal);
 }
 
 const textOf = (data: RawData) => (Array.isArray(data) ? Buffer.concat(data) : Buffer.isBuffer(data) ? data : Buffer.from(data)).toString();
@@ -170,8 +178,7 @@ export function graphqlWebSocket(
       if (connection.closed) slot.release();
       else connection.held.push(slot);
     } catch (error) {
-      if (!(error instanceof GatehouseError)) throw error;
-      throw new ConnectionRefused(error.code === 'rate_limited' ? TRY_AGAIN_LATER : CloseCode.Forbidden, error);
+      throw refusedConnection(error);
     }
   }
 
@@ -196,8 +203,7 @@ export function graphqlWebSocket(
       principal = await deps.authenticate(credentials);
     } catch (error) {
       // The connection's credentials no longer work (a key revoked since): the connection ends, not just this operation.
-      if (error instanceof GatehouseError) throw new ConnectionRefused(CloseCode.Forbidden, error);
-      throw error;
+      throw refusedConnection(error);
     }
     const limited = await deps.countRequest(request, principal);
     if (limited !== undefined) return [refusalOf(limited)];

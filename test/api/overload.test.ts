@@ -4,6 +4,7 @@ import { loadConfig } from '../../src/config.ts';
 import { newId } from '../../src/ids.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { usingEmbeddedDatabase } from '../support/database.ts';
+import { acknowledgement, eventually, openGraphQLSocket } from '../support/graphql-socket.ts';
 import { basicAuth, codeAuthorizationUrl, createTestClient, postForm } from '../support/oauth.ts';
 
 /**
@@ -110,6 +111,20 @@ describe.skipIf(usingEmbeddedDatabase())('on PostgreSQL', () => {
 
     expect((await app.http.get('/users')).status).toBe(200);
     expect((await app.as({ apiKey: uncached.apiKey }).get('/users')).status).toBe(200);
+  }, 30_000);
+
+  it('a GraphQL WebSocket whose credentials wait past the pool’s limit is closed 1013 (try again later), as 503 over HTTP', async () => {
+    const uncached = await app.bootstrapAnother();
+    const socket = await whilePoolHeld(async () => {
+      const opened = openGraphQLSocket(`${app.baseUrl.replace(/^http/, 'ws')}/graphql`, { connectionParams: { 'X-API-Key': uncached.apiKey } });
+      await eventually(() => opened.closed !== undefined || opened.acknowledged, 'the connection’s close');
+      return opened;
+    });
+    expect(socket.acknowledged).toBe(false);
+    expect(socket.closed).toEqual({ code: 1013, reason: `${OVERLOADED.code}: ${OVERLOADED.message}` });
+    const again = openGraphQLSocket(`${app.baseUrl.replace(/^http/, 'ws')}/graphql`, { connectionParams: { 'X-API-Key': uncached.apiKey } });
+    await acknowledgement(again);
+    await again.dispose();
   }, 30_000);
 
   it('the hosted pages answer a 503 page in their look with Retry-After; the OAuth endpoints temporarily_unavailable', async () => {
