@@ -26,6 +26,13 @@ const NO_AUTHENTICATION = {
   ],
   message: 'src/auth/ imports the domain, not the reverse: put what both need in src/domain/.',
 };
+// A domain function reaches what its Scope's services hold (DomainServices): the OP, the REST read cache, the token events
+// and the audit waker are the adapters' and the transports'.
+const NO_WHOLE_SERVICES = {
+  group: ['**/services.ts'],
+  importNames: ['Services'],
+  message: 'The domain takes DomainServices (or a Pick of it), never the whole of Services (test/types/domain-services.ts).',
+};
 const JOSE_OUTSIDE_JWT = { name: 'jose', message: 'Only src/auth/jwt.ts imports jose.', allowTypeImports: true };
 const restrictedImports = (patterns, paths) => ['error', { patterns, paths }];
 
@@ -71,7 +78,7 @@ export default tseslint.config(
   },
   {
     files: ['src/domain/**/*.ts'],
-    rules: { 'no-restricted-imports': restrictedImports([NO_TRANSPORT, NO_ADAPTERS, NO_AUTHENTICATION], [JOSE_OUTSIDE_JWT]) },
+    rules: { 'no-restricted-imports': restrictedImports([NO_TRANSPORT, NO_ADAPTERS, NO_AUTHENTICATION, NO_WHOLE_SERVICES], [JOSE_OUTSIDE_JWT]) },
   },
   {
     files: ['src/oidc/**/*.ts'],

@@ -46,7 +46,8 @@ export interface Services {
   readonly auditWaker: AuditWaker;
 }
 
-/** What a domain function reaches through its Scope: not the OP (src/oidc/), nor the REST read cache (src/rest/). */
+/** What a domain function reaches, through its Scope or as a parameter (never the whole of Services): not the OP
+ *  (src/oidc/), the REST read cache (src/rest/), the token events nor the audit waker. */
 export type DomainServices = Pick<
   Services,
   | 'config'

@@ -4,6 +4,13 @@
  */
 import type { Scope } from '../../src/context.ts';
 import type { Services } from '../../src/services.ts';
+import type { Surface } from '../../src/domain/domains/surfaces.ts';
+import type { GatehouseClientData } from '../../src/domain/oauth-clients/client-data.ts';
+import { refuseDeactivated } from '../../src/domain/sign-in/refusals.ts';
+import { endSamlSubjectSessions } from '../../src/domain/sign-in/saml-logout.ts';
+import type { SamlProvider } from '../../src/domain/sign-in/saml.ts';
+import type { PageLook } from '../../src/domain/sign-in/surface-settings.ts';
+import { admitSignIn, resolveTarget } from '../../src/domain/sign-in/sign-in.ts';
 
 export function domainFunction(scope: Scope): void {
   // What the domain uses is there.
@@ -23,4 +30,19 @@ export function domainFunction(scope: Scope): void {
 export function handedOn(scope: Scope): Services {
   // @ts-expect-error: DomainServices is not Services
   return scope.services;
+}
+
+// The domain functions the adapters call with their Services take no more than a Scope's (the lint rule of
+// eslint.config.js keeps `Services` out of src/domain/).
+export async function adaptersCalls(
+  scope: Scope,
+  client: { clientId: string; data: GatehouseClientData },
+  surface: Surface,
+  provider: SamlProvider,
+  look: PageLook,
+): Promise<void> {
+  await resolveTarget(scope.services, scope.requestId, client, undefined);
+  await admitSignIn(scope.services, scope.requestId, surface, client, []);
+  await refuseDeactivated(scope.services, scope.applicationId, look);
+  await endSamlSubjectSessions(scope.services, provider, 'name-id', scope.requestId);
 }

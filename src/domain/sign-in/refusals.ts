@@ -1,6 +1,6 @@
 import { englishCopy, type CopyKey } from '../branding/copy/index.ts';
 import type { PageLook } from './surface-settings.ts';
-import type { Services } from '../../services.ts';
+import type { DomainServices } from '../../services.ts';
 
 /** What a silent request (prompt=none) answers where the pages would have asked the user (OIDC Core 3.1.2.6). */
 export type SilentError = 'login_required' | 'account_selection_required';
@@ -151,6 +151,6 @@ export class SignInRefusal extends Error {
 
 /** A mailed link of a deactivated organization's application is refused before anything is used, as its OAuth clients
  *  are (servesClients); the console's links still work, its operators' way back in. */
-export async function refuseDeactivated(services: Services, applicationId: string, look: PageLook): Promise<void> {
+export async function refuseDeactivated(services: Pick<DomainServices, 'apiKeys' | 'orm'>, applicationId: string, look: PageLook): Promise<void> {
   if (!(await services.apiKeys.organizations.servesClients(services.orm, applicationId))) throw new SignInRefusal('organization_deactivated', look);
 }

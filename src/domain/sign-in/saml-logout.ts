@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { executeOwned } from '../../db/owned-sql.ts';
 import { forgetGrants } from '../../events/invalidations.ts';
 import { endUserSignIns } from '../sessions/end-sessions.ts';
-import type { Services } from '../../services.ts';
+import type { DomainServices } from '../../services.ts';
 import { findSamlProvider, samlLogoutUrl, samlUrls, type SamlDeps, type SamlIdentity, type SamlProvider } from './saml.ts';
 
 /** SAML single logout both ways, for providers with an `sloUrl`; each SAML sign-in records its NameID for its session's
@@ -23,7 +23,12 @@ export async function rememberSamlSubject(em: EntityManager, applicationId: stri
 const SAML_LOGOUT_ACTOR = { actor: { type: 'system', id: 'saml-logout' } } as const;
 
 /** False when no sign-in of `nameId` through the provider is known (the IdP is answered UnknownPrincipal). */
-export async function endSamlSubjectSessions(services: Services, provider: SamlProvider, nameId: string, requestId: string): Promise<boolean> {
+export async function endSamlSubjectSessions(
+  services: Pick<DomainServices, 'orm' | 'invalidations'>,
+  provider: SamlProvider,
+  nameId: string,
+  requestId: string,
+): Promise<boolean> {
   const grants = await services.orm.em.fork().transactional(async (em) => {
     const subjects = await executeOwned<{ user_id: string }[]>(
       em,

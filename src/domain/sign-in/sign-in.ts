@@ -11,7 +11,7 @@ import { isUuid } from '../../ids.ts';
 import type { GatehouseClientData } from '../oauth-clients/client-data.ts';
 import type { Surface } from '../domains/surfaces.ts';
 import { SignInRefusal } from './refusals.ts';
-import type { Services } from '../../services.ts';
+import type { DomainServices } from '../../services.ts';
 import { recordSignIn, type SignInAttempt, type SignInFailureReason } from '../auth-events.ts';
 import { noteRequest } from '../../log.ts';
 import { readSignInCandidate, recordFailedSignIn, recordSuccessfulSignIn, refuseUncounted } from './lockout.ts';
@@ -37,7 +37,7 @@ const MAX_PASSWORD_INPUT = 1024;
 
 /** A tenant-bound client signs in to its own tenant only; `isolated` requires a tenant (its own surface, pool, policies). */
 export async function resolveTarget(
-  services: Services,
+  services: DomainServices,
   requestId: string,
   client: { clientId: string; data: GatehouseClientData },
   tenantParam: unknown,
@@ -66,7 +66,7 @@ export async function resolveTarget(
 /** The one decision every adapter asks, throwing a SignInRefusal when it may not. A surface that fixes the tenant signs in
  *  to that tenant only, any other to the one the request names; `open: 'skip'` answers undefined for the latter. */
 export async function admitSignIn(
-  services: Services,
+  services: DomainServices,
   requestId: string,
   surface: Surface,
   client: { clientId: string; data: GatehouseClientData },
