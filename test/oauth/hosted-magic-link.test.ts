@@ -4,7 +4,7 @@ import { lockedTransaction } from '../../src/db/advisory-lock.ts';
 import { askedForLock, passwordResetMail } from '../../src/domain/email/flow-mail.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { CookieJar, type Visit } from '../support/cookie-jar.ts';
-import { csrfOf, emailFormAction, headerNames, magicLinkOf, mails, normalized, shownCode } from '../support/email-sign-in.ts';
+import { accountLinkOf, csrfOf, emailFormAction, headerNames, magicLinkOf, mails, normalized, shownCode } from '../support/email-sign-in.ts';
 import type { FetchLike } from '../support/host-fetch.ts';
 import { HttpClient } from '../support/http.ts';
 import { type AuthorizationFlow, createTestClient, decodeJwt, discover, redeemAfter, startAuthorization } from '../support/oauth.ts';
@@ -388,6 +388,48 @@ describe('mails one address is sent on request', () => {
       });
       expect((await ask('other@example.com')).status).toBe(200);
       expect(await mails(capped.http, 'other@example.com', 'magic_link')).toHaveLength(1);
+    } finally {
+      await capped.close();
+    }
+  });
+
+  it('past the limit, a request writes nothing: the link or code already mailed goes on working (a stranger asking cancels nothing)', async () => {
+    const capped = await startTestApp({ mailsPerAddressPerHour: 1 }, { reachablePublicUrl: true });
+    try {
+      expect((await capped.http.post('/auth-providers', { type: 'magic_link' })).status).toBe(201);
+      for (const email of ['inbox@example.com', 'owner@example.com']) expect((await capped.http.post('/users', { email, password: PASSWORD })).status).toBe(201);
+      const client = await createTestClient(capped, { type: 'web', redirectUris: [REDIRECT_URI] });
+      const cappedConfig = await discover(capped, client.clientId, oidc.ClientSecretBasic(client.clientSecret ?? ''));
+      const start = () => startAuthorization(cappedConfig, { redirectUri: REDIRECT_URI, resource: '' }, { scope: 'openid email' }, new CookieJar());
+      const liveRows = async (table: 'email_sign_in' | 'email_link_token') =>
+        (await capped.sql<{ n: number }>(`select count(*)::int as n from ${table} where used_at is null and expires_at > now()`))[0]!.n;
+
+      // A magic link, then "send again" in the same flow past the limit: no mail, no new row, the first link signs in.
+      const flow = await start();
+      expect((await askLink(flow, 'inbox@example.com')).status).toBe(200);
+      const link = await magicLinkOf(capped.http, 'inbox@example.com');
+      expect((await askLink(flow, 'inbox@example.com')).status).toBe(200);
+      expect(await mails(capped.http, 'inbox@example.com', 'magic_link')).toHaveLength(1);
+      expect(await liveRows('email_sign_in')).toBe(1);
+      const opened = await flow.jar.visit(link);
+      expect(opened.status, opened.body).not.toBe(400);
+
+      // A reset the owner asked, then one a stranger's browser asks for the same address past the limit.
+      const askReset = async (email: string) => {
+        const resetFlow = await start();
+        const href = /<a href="([^"]+)">Forgot your password\?<\/a>/.exec(resetFlow.page.body)![1]!.replaceAll('&amp;', '&');
+        const form = await resetFlow.jar.visit(new URL(href, resetFlow.page.url).href);
+        return resetFlow.jar.submit(form, { email });
+      };
+      expect((await askReset('owner@example.com')).status).toBe(200);
+      const ownerLink = await accountLinkOf(capped.http, 'owner@example.com', 'password_reset');
+      const stranger = await askReset('owner@example.com');
+      expect(stranger.status).toBe(200);
+      expect(await mails(capped.http, 'owner@example.com', 'password_reset')).toHaveLength(1);
+      expect(await liveRows('email_link_token')).toBe(1);
+      const reset = await new CookieJar().visit(ownerLink);
+      expect(reset.status).toBe(200);
+      expect(reset.body).toContain('name="password"');
     } finally {
       await capped.close();
     }

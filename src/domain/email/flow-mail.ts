@@ -36,11 +36,15 @@ const ASKED_FOR: readonly TemplateKey[] = ['verify_email', 'welcome', 'magic_lin
  *  `lock`), so a burst to one address waits in the process, holding no connection. */
 export const askedForLock = (applicationId: string, address: string): string => mailLimitLock(applicationId, ASKED_FOR, address);
 
+/** Whether a mail anyone may ask for is queued to `address` now. A flow asks before it writes the link or code it mails:
+ *  writing one ends the address's earlier ones, and a request past the limit would cancel what was mailed, sending nothing. */
+export async function askedForMailQueueable(at: MailContext, address: string): Promise<boolean> {
+  await lockForTransaction(at.em, askedForLock(at.sender.applicationId, address));
+  return (await secondsUntilQueueable(at.em, at.sender.applicationId, ASKED_FOR, at.sender.services.config.mailsPerAddressPerHour, address)) === 0;
+}
+
 async function queue(at: MailContext, templateKey: TemplateKey, address: string, locale: Locale, variables: Record<string, unknown>): Promise<EmailDelivery | null> {
-  if (ASKED_FOR.includes(templateKey)) {
-    await lockForTransaction(at.em, askedForLock(at.sender.applicationId, address));
-    if ((await secondsUntilQueueable(at.em, at.sender.applicationId, ASKED_FOR, at.sender.services.config.mailsPerAddressPerHour, address)) > 0) return null;
-  }
+  if (ASKED_FOR.includes(templateKey) && !(await askedForMailQueueable(at, address))) return null;
   return enqueueMail(at.em, at.sender, { templateKey, to: address, tenantId: at.tenantId, locale, variables });
 }
 

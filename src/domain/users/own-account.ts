@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { hashPassword, verifyPassword } from '../../auth/password-hash.ts';
 import { endUserScope, type Scope } from '../../context.ts';
 import { executeOwned } from '../../db/owned-sql.ts';
-import { askedForLock, emailChangeMail, passwordChangedMail } from '../email/flow-mail.ts';
+import { askedForLock, askedForMailQueueable, emailChangeMail, passwordChangedMail } from '../email/flow-mail.ts';
 import type { CopyText } from '../branding/copy/index.ts';
 import { typedEmail, typedName } from '../typed-fields.ts';
 import { passwordRefusals } from '../policies/password.ts';
@@ -142,6 +142,7 @@ export async function requestOwnEmailChange(
     ]);
     if (holder !== undefined) return false;
     const at = { em, sender: scope, tenantId: target.tenant?.id ?? null };
+    if (!(await askedForMailQueueable(at, email))) return false;
     const link = await issueEmailChangeLink(em, linkUserOf(target, at, user), email, scope.services.config.publicUrl);
     await emailChangeMail(at, user, { ...link, newEmail: email });
     return true;
