@@ -421,7 +421,7 @@ export function registerInvitationPage(app: FastifyInstance, services: Services,
     if (passkey === null) return passkeyRefused();
     const held = { password: kind.password === 'required', passkey: opened.accountPasskey || passkey !== undefined };
     const key = passkey === undefined || code === undefined ? {} : { passkey: { credential: passkey, codeId: code.codeId } };
-    return succeeded(await acceptInvitation(target.applicationScope, invitation, { kind: 'existing', userId, ...key }), held);
+    return succeeded(await acceptInvitation(target.applicationScope, invitation, { kind: 'existing', userId, byPassword: held.password, ...key }), held);
   }
 
   /** A password left out where optional leaves the account with none; a passkey's user id is the account's. */

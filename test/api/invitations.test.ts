@@ -932,6 +932,23 @@ describe('invitations without a password to prove: the link proves the mailbox',
     expect(after.password_hash).toBe(hashBefore);
   });
 
+  it("a never-confirmed account joining by the mailbox alone keeps nothing of whoever signed up with the address: its password goes", async () => {
+    const passwordless = await applicationWith([MAGIC_LINK]);
+    const address = `squatted-${randomUUID()}@example.com`;
+    // As a sign-up by whoever typed the address, never confirmed.
+    const squat = await passwordless.client.post(`${passwordless.two.path}/users`, { email: address, name: 'Squatter', password: PASSWORD });
+    expect(squat.status).toBe(201);
+    await app.sql('update app_user set email_verified = false where id = ?', [squat.body.id]);
+    await invite(passwordless.one.path, { email: address }, passwordless.client);
+    const link = await linkMailedTo(address, passwordless.client);
+    expect((await submit(link, {})).status).toBe(200);
+    const after = await storedUser(squat.body.id);
+    expect(after).toMatchObject({ password_hash: null, email_verified: true });
+    expect(after.tenant_ids).toContain(passwordless.one.id);
+    const actions = (await passwordless.client.get(`/audit-logs?target=${squat.body.id}`)).body.data.map((record: { action: string }) => record.action);
+    expect(actions).toEqual(expect.arrayContaining(['user.sign_up.disowned', 'user.email.verified', 'user.membership.added']));
+  });
+
   it('with password sign-in and another way in, a new account’s password is optional; with passwords only, it is required', async () => {
     const { client, one } = await applicationWith([PASSWORD_PROVIDER, MAGIC_LINK]);
     const [bare, keyed] = [`bare-${randomUUID()}@example.com`, `keyed-${randomUUID()}@example.com`];

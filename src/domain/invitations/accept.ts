@@ -15,7 +15,7 @@ import { effectivePasswordPolicy } from '../policies/policies.ts';
 import { underTenancyConfig } from '../tenancy/config-lock.ts';
 import { lockTenants } from '../tenants/target-tenant.ts';
 import { forgetUserKeys, usersChanged } from '../users/changed.ts';
-import { verifyEmail } from '../users/account-changes.ts';
+import { disownSignUp, verifyEmail } from '../users/account-changes.ts';
 import { userSnapshot } from '../users/users.ts';
 import { mayActNow, type SignInUser } from '../users/sign-in-user.ts';
 import { useRow } from '../sign-in/email-methods.ts';
@@ -32,7 +32,7 @@ export async function findInvitationByToken(orm: MikroORM, token: unknown): Prom
 }
 
 /** A new account: password null when the surface makes it without one; its language the page's; `id` the one its passkey
- *  was made for. An existing account: proven by its password or the link. `passkey`: a proven registration (passkey.ts);
+ *  was made for. An existing account: proven by its password (`byPassword`) or the link. `passkey`: a proven registration (passkey.ts);
  *  to an existing account only with the code mailed to it (proof.ts), used here: the link alone is forwardable. */
 export type InvitationAccount =
   | {
@@ -43,7 +43,7 @@ export type InvitationAccount =
       readonly locale: Locale;
       readonly passkey?: NewCredential;
     }
-  | { readonly kind: 'existing'; readonly userId: string; readonly passkey?: { readonly credential: NewCredential; readonly codeId: string } };
+  | { readonly kind: 'existing'; readonly userId: string; readonly byPassword: boolean; readonly passkey?: { readonly credential: NewCredential; readonly codeId: string } };
 
 /** Why the pool's account of the address cannot accept now: an administrator suspended it, or it is locked out. */
 export type AccountStanding = 'suspended' | 'locked';
@@ -140,8 +140,12 @@ export async function acceptInvitation(scope: Scope, opened: Pick<Invitation, 'i
         if (account.passkey !== undefined && !(await useRow(em, invitation.applicationId, 'id = ? and invitation_id = ? and user_id = ?', [account.passkey.codeId, invitation.id, user.id]))) {
           return { ok: false, codeSpent: true };
         }
+        const actor = { applicationId: tx.applicationId, tenantId, requestId: tx.requestId, principal: tx.principal };
+        // A never-confirmed password sign-up may be a stranger's who typed the address: proven by the mailbox alone, the
+        // acceptance leaves the stranger nothing, as "I did not sign up" does. Its password typed, the account is the invitee's.
+        if (!account.byPassword && !user.emailVerified && user.passwordHash !== null) await disownSignUp(em, actor, user.id);
         // The link proves the mailbox, as a verification link does.
-        await verifyEmail(em, { applicationId: tx.applicationId, tenantId, requestId: tx.requestId, principal: tx.principal }, user.id);
+        await verifyEmail(em, actor, user.id);
         if (!user.tenantIds.includes(tenantId)) {
           const before = userSnapshot(user);
           user.tenantIds = [...user.tenantIds, tenantId];
