@@ -20,7 +20,7 @@ const onPostgresql = Boolean(process.env['TEST_DATABASE_URL']);
 // spares each file a second or more of loading the service's modules again (every file starts its own service).
 const suitesReplacingModules = ['test/api/email-render-outside-transaction.test.ts'];
 
-// Node's compile cache for every process the run starts (its workers, each `node src/main.ts` a suite spawns): a
+// Node's compile cache for every process the run starts (its workers, each `node src/process/main.ts` a suite spawns): a
 // spawned service compiles the service's modules and their dependencies once per run, not at each start.
 process.env['NODE_COMPILE_CACHE'] ??= join(tmpdir(), 'gatehouse-test-compile-cache');
 

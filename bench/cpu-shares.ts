@@ -16,7 +16,7 @@ type Kind = 'idle' | 'gc' | 'tracing' | 'metrics' | 'other';
 
 /** Tracing's code: OpenTelemetry, the module hooks it patches through, and the service's span modules; metrics' likewise. */
 const PACKAGES: Readonly<Record<string, Kind>> = { '@opentelemetry': 'tracing', 'import-in-the-middle': 'tracing', 'require-in-the-middle': 'tracing', 'prom-client': 'metrics' };
-const SOURCES: Readonly<Record<string, Kind>> = { 'src/request-span.ts': 'tracing', 'src/spans.ts': 'tracing', 'src/tracing.ts': 'tracing', 'src/trace-ids.ts': 'tracing', 'src/metrics.ts': 'metrics' };
+const SOURCES: Readonly<Record<string, Kind>> = { 'src/observability/request-span.ts': 'tracing', 'src/observability/spans.ts': 'tracing', 'src/observability/tracing.ts': 'tracing', 'src/observability/trace-ids.ts': 'tracing', 'src/observability/metrics.ts': 'metrics' };
 
 /** The kind of a frame of a package or of the service; undefined for Node's internals and natives, which have no file. */
 function kindOfCode(url: string): Kind | undefined {

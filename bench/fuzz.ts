@@ -12,7 +12,7 @@ import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { getNamedType, getNullableType, isInputObjectType, isListType, isScalarType, typeFromAST, type GraphQLInputObjectType, type GraphQLInputType } from 'graphql';
 import { buildSchema } from '../src/graphql/schema.ts';
-import { JSON_BODY_MAX_DEPTH, JSON_BODY_MAX_VALUES } from '../src/json-body.ts';
+import { JSON_BODY_MAX_DEPTH, JSON_BODY_MAX_VALUES } from '../src/http/json-body.ts';
 import { expandRoutes, type ExpandedRoute } from '../src/rest/routes.ts';
 import type { LoopDelay } from './loop-delay.ts';
 import { startServiceProcess, type ServiceProcess } from './service-process.ts';

@@ -1,3 +1,3 @@
 #!/usr/bin/env node
 // The `gatehouse` command. Needs Node ≥ 22.18 (TypeScript type stripping): npx and npm scripts provide it.
-await import('../src/cli.ts');
+await import('../src/process/cli.ts');

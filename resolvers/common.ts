@@ -2,7 +2,7 @@ import { GraphQLScalarType, Kind } from 'graphql';
 import { DateTimeResolver, JSONObjectResolver, UUIDResolver } from 'graphql-scalars';
 import type { Resolvers } from '../src/generated/graphql.ts';
 import { isUuid } from '../src/ids.ts';
-import { SERVICE_VERSION } from '../src/version.ts';
+import { SERVICE_VERSION } from '../src/process/version.ts';
 
 const twoDigits = (value: number) => (value < 10 ? `0${value}` : String(value));
 const threeDigits = (value: number) => (value < 10 ? `00${value}` : value < 100 ? `0${value}` : String(value));

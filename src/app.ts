@@ -28,7 +28,7 @@ import { StorageSweepJob } from './oidc/storage-sweep.ts';
 import { admitSignIn, resolveTarget } from './domain/sign-in/sign-in.ts';
 import { poolSessionPolicy } from './domain/sign-in/session.ts';
 import { ReadCache } from './rest/read-cache.ts';
-import { watchResources } from './metrics.ts';
+import { watchResources } from './observability/metrics.ts';
 import { createServer, type LogDestination, type Server } from './server.ts';
 import type { Services } from './services.ts';
 
@@ -120,7 +120,7 @@ export async function startGatehouse(config: Config, options: DatabaseOptions & 
   const storedSecrets = new SecretBox(await serviceSecret(em, 'stored-secrets'), 'stored secrets');
   const cookieSecret = await serviceSecret(em, 'oidc-cookies');
   // Commands fail at once while Redis is unreachable (no offline queue) and after 500 ms on a Redis that stops answering,
-  // so rate limits fall back to per instance (src/rate-limit-store.ts) instead of every request waiting. A connection
+  // so rate limits fall back to per instance (src/http/rate-limit-store.ts) instead of every request waiting. A connection
   // attempt gives up after 2 s (ioredis: 10), so a partition is retried soon after it heals. The clients connect only
   // once the server is built (connectRedis): building keeps the event loop busy past the attempt's timer.
   const redis =

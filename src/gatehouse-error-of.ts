@@ -1,7 +1,7 @@
 import { ForeignKeyConstraintViolationException } from '@mikro-orm/core';
 import { POOL_EXHAUSTED } from './db/statement-gate.ts';
 import { GatehouseError } from './errors.ts';
-import { noteRequest } from './log.ts';
+import { noteRequest } from './observability/log.ts';
 
 const FOREIGN_KEY_VIOLATION = '23503';
 

@@ -5,11 +5,11 @@ import rateLimit, { type FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
 import Fastify, { type FastifyHttpOptions, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { DestinationStream } from 'pino';
-import { registerAuthentication } from './authentication.ts';
-import { answerClientError } from './client-error.ts';
+import { registerAuthentication } from './http/authentication.ts';
+import { answerClientError } from './http/client-error.ts';
 import type { Config } from './config.ts';
 import type { Principal } from './auth/principal.ts';
-import { capConcurrentRequests } from './concurrency-cap.ts';
+import { capConcurrentRequests } from './http/concurrency-cap.ts';
 import { createRequestContext, type RequestContext } from './context.ts';
 import { GatehouseError, STATUS_BY_CODE, toErrorBody } from './errors.ts';
 import { createApollo } from './graphql/apollo.ts';
@@ -18,20 +18,20 @@ import { registerDashboard } from './dashboard/routes.ts';
 import { registerGraphQLEndpoint } from './graphql/http-endpoint.ts';
 import { subscriptionRunner, subscriptionStarter } from './graphql/subscriptions.ts';
 import { graphqlWebSocket, registerWebSockets } from './graphql/websocket.ts';
-import { EventStreams } from './event-stream.ts';
+import { EventStreams } from './http/event-stream.ts';
 import { withStatementGate } from './db/statement-gate.ts';
-import { secureHtmlAnswers } from './html-security.ts';
+import { secureHtmlAnswers } from './http/html-security.ts';
 import { createOperationExecutor } from './graphql/operation-executor.ts';
 import { buildSchema } from './graphql/schema.ts';
-import { registerJsonErrors } from './json-errors.ts';
-import { currentRequestLog, loggerOptions, withRequestLog } from './log.ts';
-import { httpRequests, rateLimited } from './metrics.ts';
-import { registerProbes } from './probes.ts';
-import { guessingAddress, withRequestOrigin } from './request-origin.ts';
-import { refuseMisdirectedSignIn } from './public-host.ts';
-import { rateLimitStore } from './rate-limit-store.ts';
-import { answerOutsideRoutes, elapsedMs, registerRequestFacts, RequestLogController } from './request-log.ts';
-import { tracedServerFactory, withRequestSpan } from './request-span.ts';
+import { registerJsonErrors } from './http/json-errors.ts';
+import { currentRequestLog, loggerOptions, withRequestLog } from './observability/log.ts';
+import { httpRequests, rateLimited } from './observability/metrics.ts';
+import { registerProbes } from './http/probes.ts';
+import { guessingAddress, withRequestOrigin } from './http/request-origin.ts';
+import { refuseMisdirectedSignIn } from './http/public-host.ts';
+import { rateLimitStore } from './http/rate-limit-store.ts';
+import { answerOutsideRoutes, elapsedMs, registerRequestFacts, RequestLogController } from './observability/request-log.ts';
+import { tracedServerFactory, withRequestSpan } from './observability/request-span.ts';
 import { refuseOtherMethods, registerRestRoutes } from './rest/adapter.ts';
 import { registerAuditStream } from './rest/audit-stream.ts';
 import { hostedRoutes } from './hosted/routes.ts';
@@ -39,7 +39,7 @@ import { signInThrottle } from './pages/throttle.ts';
 import { oidcRoutes } from './oidc/routes.ts';
 import { servedOpenApiJson } from './rest/openapi.ts';
 import type { Services } from './services.ts';
-import { tracingStarted } from './tracing.ts';
+import { tracingStarted } from './observability/tracing.ts';
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
 
@@ -50,7 +50,7 @@ function requestDeadlines(requestTimeoutMs: number): ServerOptions {
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** For its log line (src/request-log.ts). */
+    /** For its log line (src/observability/request-log.ts). */
     operation?: string;
   }
 }

@@ -11,7 +11,7 @@ import { createLiveSubjectCache, type LiveSubjectCache } from './bearer-subject.
  */
 export class ApiKeyCache {
   private readonly cache: InvalidatedCache<ApiKeyRecord>;
-  /** Kept with the keys, because authentication reaches this one cache (src/authentication.ts). */
+  /** Kept with the keys, because authentication reaches this one cache (src/http/authentication.ts). */
   readonly bearerSubjects: LiveSubjectCache;
   readonly heldGrants: HeldGrantsCache;
   readonly organizations: OrganizationStatusCache;

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { hash, verify, type Algorithm } from '@node-rs/argon2';
-import { inChildSpan } from '../spans.ts';
+import { inChildSpan } from '../observability/spans.ts';
 
 /**
  * OWASP Password Storage Cheat Sheet's first Argon2id configuration; the PHC string carries its parameters, so they can

@@ -4,7 +4,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { FastifyInstance } from 'fastify';
 import { dashboardClientOf } from '../domain/console/console.ts';
 import { escapeHtml, notice, PLAIN_LOOK, renderPage } from '../pages/pages.ts';
-import { isPublicHost } from '../public-host.ts';
+import { isPublicHost } from '../http/public-host.ts';
 import { isUuid } from '../ids.ts';
 
 export const DASHBOARD_DIST = resolve(import.meta.dirname, '../../dashboard/dist');

@@ -1,7 +1,7 @@
 import { MikroORM, type LogContext, type Options } from '@mikro-orm/postgresql';
 import { Migrator } from '@mikro-orm/migrations';
 import type { Config } from '../config.ts';
-import { queryDurations } from '../metrics.ts';
+import { queryDurations } from '../observability/metrics.ts';
 import { alignFixedRoles } from '../domain/authorization/built-in-roles.ts';
 import { holdingSessionLock } from './advisory-lock.ts';
 import { ENTITIES } from './entities/index.ts';
@@ -70,7 +70,7 @@ import { Migration0064DeviceUserCodeUnique } from './migrations/0064-device-user
 import { Migration0065OAuthClientAllowedOrigins } from './migrations/0065-oauth-client-allowed-origins.ts';
 import type { EmbeddedDatabase } from './embedded.ts';
 import { gateStatements } from './statement-gate.ts';
-import { StartRefusal } from '../start-failure.ts';
+import { StartRefusal } from '../process/start-failure.ts';
 
 export const MIGRATIONS = [
   { name: '0001-initial', class: Migration0001Initial },

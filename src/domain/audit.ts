@@ -10,7 +10,7 @@ import type { AuditOutcome } from '../db/entities/audit-log.entity.ts';
 import type { AuditAction } from './audit-actions.ts';
 import { NEW_ID_SQL, newId } from '../ids.ts';
 import { ownedSql } from '../db/owned-sql.ts';
-import { currentRequestOrigin } from '../request-origin.ts';
+import { currentRequestOrigin } from '../http/request-origin.ts';
 
 export interface AuditEntry {
   action: AuditAction;

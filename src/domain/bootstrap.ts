@@ -65,7 +65,7 @@ export async function createRecoveryKey(orm: MikroORM, input: { applicationId: s
   if (!isUuid(input.applicationId)) throw invalid('application', 'application must be a UUID');
   const permissions = permissionGrants(input.permissions ?? [...BUILT_IN_ROLES.app_admin.permissions]);
   return orm.em.fork().transactional(async (em) => {
-    // In the transaction's own connection: the command's pool has one (src/cli.ts), and another would wait for it.
+    // In the transaction's own connection: the command's pool has one (src/process/cli.ts), and another would wait for it.
     const [found] = await em.getConnection().execute<{ id: string }[]>('select id from application where id = ?', [input.applicationId], 'all', em.getTransactionContext());
     if (found === undefined) throw new GatehouseError('not_found', `No application ${input.applicationId}`, { field: 'application' });
     // Bound by the application's key lifetime limit as any new key of its scope (withinProviderLimit).

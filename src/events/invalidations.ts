@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import type { Redis } from 'ioredis';
-import { reconnectIfStalled } from '../redis-stall.ts';
+import { reconnectIfStalled } from '../http/redis-stall.ts';
 
 /** What caches must forget at once: a record by kind and id, or everything (`all`, when this instance may have missed some). */
 export type Invalidation = { readonly kind: InvalidationKind; readonly id: string } | { readonly kind: 'all' };

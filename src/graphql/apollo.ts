@@ -3,8 +3,8 @@ import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/di
 import { Kind, type DocumentNode, type GraphQLFormattedError, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
 import type { Principal } from '../auth/principal.ts';
 import { isErrorCode, STATUS_BY_CODE } from '../errors.ts';
-import { noteRequest } from '../log.ts';
-import { graphqlOperations } from '../metrics.ts';
+import { noteRequest } from '../observability/log.ts';
+import { graphqlOperations } from '../observability/metrics.ts';
 import type { RequestContext } from '../context.ts';
 import { authorize, operationRules, operationTenants } from './authorize-operation.ts';
 import { KnownOperationTypesRule, OPERATION_LIMITS, OperationLimitsRule } from './operation-limits.ts';

@@ -4,9 +4,9 @@ import { getOperationAST, OperationTypeNode, print, type DocumentNode, type Oper
 import type { RequestContext } from '../context.ts';
 import type { GraphQLServer } from './apollo.ts';
 import { GatehouseError, invalid, STATUS_BY_CODE, toGraphQLErrorBody, type GraphQLErrorBody } from '../errors.ts';
-import { inlineHashes } from '../html-security.ts';
+import { inlineHashes } from '../http/html-security.ts';
 import { isName } from './input-refusals.ts';
-import { parseIdempotencyKey, REPLAYED_HEADER, requestFingerprint, withIdempotency } from '../idempotency.ts';
+import { parseIdempotencyKey, REPLAYED_HEADER, requestFingerprint, withIdempotency } from '../http/idempotency.ts';
 import { sendGraphQLAnswer, type GraphQLResponseBody } from './http-media.ts';
 import { parseClientDocument } from './operation-limits.ts';
 import type { subscriptionRunner } from './subscriptions.ts';

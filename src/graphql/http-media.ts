@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { retryAfterOf, sayWhenToRetry } from '../retry-after.ts';
+import { retryAfterOf, sayWhenToRetry } from '../http/retry-after.ts';
 
 /**
  * GraphQL over HTTP: `Accept` chooses the media type, each with its own statuses. `graphql-response`: with `data` 200,

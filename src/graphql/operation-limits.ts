@@ -28,7 +28,7 @@ import {
 import { seriesPointsAtMost } from '../domain/analytics.ts';
 import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from '../domain/pagination.ts';
 import { invalid, type GatehouseError } from '../errors.ts';
-import { JSON_BODY_MAX_DEPTH } from '../json-body.ts';
+import { JSON_BODY_MAX_DEPTH } from '../http/json-body.ts';
 
 /** Without these one request could run hundreds of aliased root fields or resolve millions of values. */
 export const OPERATION_LIMITS = {

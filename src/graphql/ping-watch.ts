@@ -1,4 +1,4 @@
-import { MAX_STALL_MS } from '../event-stream.ts';
+import { MAX_STALL_MS } from '../http/event-stream.ts';
 
 /** A WebSocket's heartbeat: a ping every tick; the client is dropped once a ping has gone unanswered for `stallMs`
  *  (timed from the ping, so a heartbeat longer than `stallMs` drops no one who answers). */

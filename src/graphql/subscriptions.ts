@@ -21,7 +21,7 @@ import {
 } from 'graphql';
 import type { RequestContext } from '../context.ts';
 import { GatehouseError } from '../errors.ts';
-import type { EventStreams, StreamSlot } from '../event-stream.ts';
+import type { EventStreams, StreamSlot } from '../http/event-stream.ts';
 import { authorize, operationRules, operationTenants, refusalNow } from './authorize-operation.ts';
 import { KnownOperationTypesRule, OperationLimitsRule } from './operation-limits.ts';
 import { variablesRefusal } from './variable-coercion.ts';

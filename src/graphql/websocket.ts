@@ -11,8 +11,8 @@ import type { RequestContext } from '../context.ts';
 import { GatehouseError, invalid } from '../errors.ts';
 import { gatehouseErrorOf } from '../gatehouse-error-of.ts';
 import { PingWatch } from './ping-watch.ts';
-import { MAX_STALL_MS, MAX_UNREAD_BYTES, type EventStreams, type StreamSlot } from '../event-stream.ts';
-import { withRequestLog } from '../log.ts';
+import { MAX_STALL_MS, MAX_UNREAD_BYTES, type EventStreams, type StreamSlot } from '../http/event-stream.ts';
+import { withRequestLog } from '../observability/log.ts';
 import { parseClientDocument } from './operation-limits.ts';
 import { inputRefusal, refusalOf, type SubscriptionStarter } from './subscriptions.ts';
 

@@ -21,7 +21,7 @@ import { surfaceSettings } from '../domain/sign-in/surface-settings.ts';
 import { document, emailField, escapeHtml, field, formError, hidden, notice, passwordRules, plainText, said, text, type CopyKey, type CopyText, type PageLook, type RenderedPage } from '../pages/pages.ts';
 import { browserLook, sendPage } from '../pages/reply.ts';
 import { type SignInThrottle } from '../pages/throttle.ts';
-import { guessingAddress } from '../request-origin.ts';
+import { guessingAddress } from '../http/request-origin.ts';
 import { newId } from '../ids.ts';
 import { webauthnForm } from '../pages/webauthn.ts';
 import { relyingPartyFor } from './passkey.ts';

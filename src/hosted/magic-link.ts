@@ -8,7 +8,7 @@ import { parseLinkToken } from '../domain/users/link-tokens.ts';
 import { checkEmailPage, linkCodePage, linkConfirmPage, linkRefusedPage } from '../pages/magic-link.ts';
 import { browserLook, namedSurfaceLook, sendPage } from '../pages/reply.ts';
 import { type ThrottleHook } from '../pages/throttle.ts';
-import { currentRequestOrigin, guessingAddress } from '../request-origin.ts';
+import { currentRequestOrigin, guessingAddress } from '../http/request-origin.ts';
 import type { Services } from '../services.ts';
 import type { CsrfTokens } from './csrf.ts';
 import type { FormFields, InteractionContext, LoginExtra, ProvenFactor } from './routes.ts';

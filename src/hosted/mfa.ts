@@ -14,7 +14,7 @@ import type { SignInUser } from '../domain/users/sign-in-user.ts';
 import { isUuid } from '../ids.ts';
 import { challengePage, enrolPage, noStepPage, recoveryCodesPage, type StepMethod } from '../pages/mfa.ts';
 import { sendPage } from '../pages/reply.ts';
-import { guessingAddress } from '../request-origin.ts';
+import { guessingAddress } from '../http/request-origin.ts';
 import type { Services } from '../services.ts';
 import { interactionPaths } from '../domain/sign-in/interaction-paths.ts';
 import { hostedCookie } from './cookies.ts';

@@ -4,7 +4,7 @@ import { SignInRefusal } from '../domain/sign-in/refusals.ts';
 import { relyingPartyOf, type RelyingParty } from '../domain/webauthn/relying-party.ts';
 import { passkeySignInOptions, verifyPasskeySignIn } from '../domain/webauthn/sign-in.ts';
 import { text } from '../pages/pages.ts';
-import { guessingAddress } from '../request-origin.ts';
+import { guessingAddress } from '../http/request-origin.ts';
 import { webauthnForm } from '../pages/webauthn.ts';
 import type { Services } from '../services.ts';
 import type { EmailSignInSteps } from './magic-link.ts';

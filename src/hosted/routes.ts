@@ -5,8 +5,8 @@ import { effectivePasswordPolicy } from '../domain/policies/policies.ts';
 import { TENANT_PATH_PREFIX } from '../domain/domains/surfaces.ts';
 import type { ErrorCode } from '../errors.ts';
 import { gatehouseErrorOf } from '../gatehouse-error-of.ts';
-import { sayWhenToRetry } from '../retry-after.ts';
-import { DEFAULT_HTML_POLICY } from '../html-security.ts';
+import { sayWhenToRetry } from '../http/retry-after.ts';
+import { DEFAULT_HTML_POLICY } from '../http/html-security.ts';
 import type { Services } from '../services.ts';
 import { hostedCookie, secureCookiesFor } from './cookies.ts';
 import { loadCsrfTokens, type CsrfTokens } from './csrf.ts';
@@ -61,7 +61,7 @@ import { interactionPaths } from '../domain/sign-in/interaction-paths.ts';
 import { passkeyButton, passkeyRoutes, relyingPartyFor } from './passkey.ts';
 import { passkeySignUpRoutes } from './passkey-signup.ts';
 import { type SignInThrottle } from '../pages/throttle.ts';
-import { guessingAddress } from '../request-origin.ts';
+import { guessingAddress } from '../http/request-origin.ts';
 
 type Interaction = Awaited<ReturnType<Provider['interactionDetails']>>;
 

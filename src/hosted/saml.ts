@@ -23,7 +23,7 @@ import { namedSurfaceLook, sendPage } from '../pages/reply.ts';
 import { unsolicitedConfirmationPage } from '../pages/saml.ts';
 import type { SignInThrottle } from '../pages/throttle.ts';
 import type { Services } from '../services.ts';
-import { guessingAddress } from '../request-origin.ts';
+import { guessingAddress } from '../http/request-origin.ts';
 import { interactionPaths, INTERACTION_ROOT } from '../domain/sign-in/interaction-paths.ts';
 import { hostedCookie, secureCookiesFor } from './cookies.ts';
 import type { CsrfTokens } from './csrf.ts';

@@ -4,7 +4,7 @@ import { UPSTREAM_CALLBACK_PATH, upstreamCallbackUrl } from '../domain/sign-in/u
 import { finishUpstream, offeredUpstream, startUpstream, type UpstreamRequest } from '../domain/sign-in/upstream/flow.ts';
 import type { UpstreamMethod } from '../domain/sign-in/surface-settings.ts';
 import type { CopyKey } from '../pages/pages.ts';
-import { guessingAddress } from '../request-origin.ts';
+import { guessingAddress } from '../http/request-origin.ts';
 import { isUuid } from '../ids.ts';
 import { interactionPaths } from '../domain/sign-in/interaction-paths.ts';
 import type { Services } from '../services.ts';

@@ -7,7 +7,7 @@ import type { Surface, SurfaceRouter } from '../domain/domains/surfaces.ts';
 import { browserSessionIndex } from '../domain/sessions/browser-sessions.ts';
 import { forgetGrants, type InvalidationBus } from '../events/invalidations.ts';
 import { isUuid } from '../ids.ts';
-import { noteRequest } from '../log.ts';
+import { noteRequest } from '../observability/log.ts';
 import type { ClientCache } from './client-cache.ts';
 import { answeringOverload, temporarilyUnavailable } from './overload.ts';
 import { clientMetadata, gatehouseData } from './clients.ts';

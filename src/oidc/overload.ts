@@ -1,7 +1,7 @@
 import { errors, type Adapter, type KoaContextWithOIDC, type Provider } from 'oidc-provider';
 import opErrorHandler from 'oidc-provider/lib/shared/error_handler.js';
 import { gatehouseErrorOf } from '../gatehouse-error-of.ts';
-import { defaultRetrySeconds } from '../retry-after.ts';
+import { defaultRetrySeconds } from '../http/retry-after.ts';
 
 type OpMiddleware = (ctx: KoaContextWithOIDC, next: () => Promise<unknown>) => Promise<void>;
 

@@ -12,8 +12,8 @@ import { findSpentInteraction } from './spent-interactions.ts';
 import { resourceServersOf } from './api-resource-tokens.ts';
 import { gatehouseData } from './clients.ts';
 import { accessTokenClaims, configuration, issuedTenantOf, managementApi, type OidcDependencies } from './configuration.ts';
-import { noteRequest } from '../log.ts';
-import { tokenGrants } from '../metrics.ts';
+import { noteRequest } from '../observability/log.ts';
+import { tokenGrants } from '../observability/metrics.ts';
 import { paceDevicePolling } from './device-polling.ts';
 import {
   finishInteraction,

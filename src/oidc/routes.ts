@@ -3,8 +3,8 @@ import { TENANT_PATH_PREFIX, type Surface } from '../domain/domains/surfaces.ts'
 import { lookFor, PLAIN_LOOK, SECURITY_HEADERS, standaloneErrorPage } from '../pages/pages.ts';
 import { authorizationRefusal } from './surface-gate.ts';
 import type { SignInThrottle } from '../pages/throttle.ts';
-import { currentRequestLog } from '../log.ts';
-import { sayWhenToRetry } from '../retry-after.ts';
+import { currentRequestLog } from '../observability/log.ts';
+import { sayWhenToRetry } from '../http/retry-after.ts';
 import { overloadRefusal } from './overload.ts';
 import type { Services } from '../services.ts';
 import { OIDC_PATHS } from './configuration.ts';

@@ -5,7 +5,7 @@ import { sweepExpiredSessions } from '../domain/sessions/browser-sessions.ts';
 import { sweepRevokedSignIns } from '../domain/sessions/revoked-sign-ins.ts';
 import { sweepExpiredFlowRows } from '../domain/sign-in/expired-rows.ts';
 import type { InvalidationBus } from '../events/invalidations.ts';
-import { inJobSpan } from '../spans.ts';
+import { inJobSpan } from '../observability/spans.ts';
 
 export const SWEEP_EVERY_MS = 10 * 60_000;
 

@@ -3,7 +3,7 @@ import type { BrandingValue } from '../domain/branding/branding.ts';
 import type { PageLook } from '../domain/sign-in/surface-settings.ts';
 import { DEFAULT_BRANDING } from '../domain/branding/branding.ts';
 import { URL_HOST_PATTERN } from '../domain/domains/hostname.ts';
-import { HTML_SECURITY_HEADERS } from '../html-security.ts';
+import { HTML_SECURITY_HEADERS } from '../http/html-security.ts';
 import type { PasswordPolicy } from '../domain/policies/definitions.ts';
 import { CATALOGS, fillCopy, type CopyKey, type CopyText } from '../domain/branding/copy/index.ts';
 import { DEFAULT_LOCALE, directionOf, negotiateLocale } from '../domain/locales.ts';

@@ -1,9 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.ts';
-import { rateLimited } from '../metrics.ts';
+import { rateLimited } from '../observability/metrics.ts';
 import { throttledPage, type PageLook } from './pages.ts';
 import { browserLook, sendPage } from './reply.ts';
-import { guessingAddress } from '../request-origin.ts';
+import { guessingAddress } from '../http/request-origin.ts';
 
 /**
  * A tighter per-address limit on credential-guessing POSTs, on the same rate-limit plugin and store (Redis when set).

@@ -1,4 +1,4 @@
-import { inlineHashes } from '../html-security.ts';
+import { inlineHashes } from '../http/html-security.ts';
 import { escapeHtml, hidden, type RenderedPage } from './pages.ts';
 
 /**

@@ -1,13 +1,13 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
 import { isNonNullType, Kind, typeFromAST, type GraphQLInputType, type GraphQLSchema, type TypeNode } from 'graphql';
-import { retryAfterOf, sayWhenToRetry } from '../retry-after.ts';
-import { inChildSpan } from '../spans.ts';
+import { retryAfterOf, sayWhenToRetry } from '../http/retry-after.ts';
+import { inChildSpan } from '../observability/spans.ts';
 import type { RequestContext } from '../context.ts';
 import { authorize, pathTenant } from '../graphql/authorize-operation.ts';
 import { isName } from '../graphql/input-refusals.ts';
 import type { OperationExecutor, PreparedOperation } from '../graphql/operation-executor.ts';
 import { GatehouseError, invalid, STATUS_BY_CODE, type ErrorBody, type ErrorCode } from '../errors.ts';
-import { parseIdempotencyKey, REPLAYED_HEADER, requestFingerprint, withIdempotency, type StoredResponse } from '../idempotency.ts';
+import { parseIdempotencyKey, REPLAYED_HEADER, requestFingerprint, withIdempotency, type StoredResponse } from '../http/idempotency.ts';
 import { expandRoutes, successStatus, type ExpandedRoute, type HttpMethod } from './routes.ts';
 import type { CachedJson, ReadCache } from './read-cache.ts';
 import { listShapeRefusal } from './strict-lists.ts';

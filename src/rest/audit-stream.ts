@@ -11,7 +11,7 @@ import { invalid } from '../errors.ts';
 import { invalidInput } from '../graphql/input-refusals.ts';
 import { isUuid } from '../ids.ts';
 import { refuseOtherMethods } from './adapter.ts';
-import type { EventStreams } from '../event-stream.ts';
+import type { EventStreams } from '../http/event-stream.ts';
 
 /**
  * A route of its own (a stream holds its connection for hours, which a route-table operation cannot), with

@@ -17,12 +17,12 @@ import {
   type GraphQLSchema,
   type TypeNode,
 } from 'graphql';
-import { PROTOCOL_STATUS_BY_CODE } from '../client-error.ts';
+import { PROTOCOL_STATUS_BY_CODE } from '../http/client-error.ts';
 import { IDS_MAX, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from '../domain/pagination.ts';
 import { STATUS_BY_CODE } from '../errors.ts';
 import { operationRule } from '../graphql/authorize-operation.ts';
 import { rootFieldAreas } from '../graphql/schema.ts';
-import { SERVICE_VERSION } from '../version.ts';
+import { SERVICE_VERSION } from '../process/version.ts';
 import { SCOPE_VARIABLES } from './adapter.ts';
 import { JsonSchemaConverter, type JsonSchema } from './json-schema.ts';
 import type { RestOperation } from './operation.ts';

@@ -1,7 +1,7 @@
 import type { Principal } from '../auth/principal.ts';
 import { InvalidatedCache } from '../events/invalidated-cache.ts';
 import type { InvalidationBus } from '../events/invalidations.ts';
-import type { StoredResponse } from '../idempotency.ts';
+import type { StoredResponse } from '../http/idempotency.ts';
 
 /** Named as the invalidation that announces its change: `users`, an application's users (rows and memberships). */
 export type CachedRead = 'users';

@@ -6,7 +6,7 @@ import { openDatabase, type Database } from '../../src/db/orm.ts';
 import { bootstrap, bootstrapIfEmpty, type BootstrapResult } from '../../src/domain/bootstrap.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
 
-/** The bootstrap on first start (src/first-start.ts), by instances or a primary starting on an empty database. */
+/** The bootstrap on first start (src/process/first-start.ts), by instances or a primary starting on an empty database. */
 let testDatabase: TestDatabase;
 let database: Database;
 beforeAll(async () => {

@@ -105,7 +105,7 @@ describe('gatehouse CLI on the embedded database', () => {
 
       // A server that is creating it (it holds the directory): the command waits for it, as for any owner.
       await writeFile(join(elsewhere, 'gatehouse.lock'), JSON.stringify({ pid: process.pid }), { mode: 0o600 });
-      const child = spawn(process.execPath, [join(root, 'src/cli.ts'), ...application], { env: { ...process.env, DATABASE_URL: '', GATEHOUSE_DATA_DIR: elsewhere }, cwd: root });
+      const child = spawn(process.execPath, [join(root, 'src/process/cli.ts'), ...application], { env: { ...process.env, DATABASE_URL: '', GATEHOUSE_DATA_DIR: elsewhere }, cwd: root });
       const exited = new Promise((resolve) => child.once('exit', resolve));
       let stderr = '';
       await new Promise<void>((resolve) =>
@@ -124,7 +124,7 @@ describe('gatehouse CLI on the embedded database', () => {
 
   it('bootstraps through the running server’s socket, and the new key works against that server', async () => {
     const port = await freePort();
-    server = spawn(process.execPath, [join(root, 'src/main.ts')], {
+    server = spawn(process.execPath, [join(root, 'src/process/main.ts')], {
       env: { ...process.env, DATABASE_URL: '', REDIS_URL: '', GATEHOUSE_DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
       cwd: root,
       stdio: 'ignore',
@@ -197,7 +197,7 @@ describe('gatehouse CLI on the embedded database', () => {
     // A command holding it: this test process, alive, as the lock names it.
     const lock = join(dataDir, 'gatehouse-command.lock');
     await writeFile(lock, JSON.stringify({ pid: process.pid }), { mode: 0o600 });
-    const child = spawn(process.execPath, [join(root, 'src/cli.ts'), 'bootstrap', '--json'], {
+    const child = spawn(process.execPath, [join(root, 'src/process/cli.ts'), 'bootstrap', '--json'], {
       env: { ...process.env, DATABASE_URL: '', GATEHOUSE_DATA_DIR: dataDir },
       cwd: root,
     });
@@ -220,7 +220,7 @@ describe('gatehouse CLI on the embedded database', () => {
 
   it('a second server on the same data directory refuses to start', async () => {
     const second = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
-      const child = spawn(process.execPath, [join(root, 'src/main.ts')], {
+      const child = spawn(process.execPath, [join(root, 'src/process/main.ts')], {
         env: { ...process.env, DATABASE_URL: '', GATEHOUSE_DATA_DIR: dataDir, PORT: '0', PUBLIC_URL: 'http://gatehouse.test', LOG_LEVEL: 'warn' },
         cwd: root,
       });

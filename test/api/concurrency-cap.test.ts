@@ -11,7 +11,7 @@ import { eventually } from '../support/graphql-socket.ts';
 import { openSse, type SseStream } from '../support/sse.ts';
 
 /**
- * One credential's burst must not take the database pool from everyone else (src/concurrency-cap.ts,
+ * One credential's burst must not take the database pool from everyone else (src/http/concurrency-cap.ts,
  * src/db/statement-gate.ts): past CONCURRENT_REQUESTS_PER_CREDENTIAL requests in flight, 429 `rate_limited`; and one
  * request's statements hold at most STATEMENTS_PER_REQUEST pooled connections, however many root fields it runs.
  */

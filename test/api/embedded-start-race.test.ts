@@ -32,7 +32,7 @@ const SPAWNING_TEST_MS = 180_000;
 
 function runCli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [join(root, 'src/cli.ts'), ...args], { env: { ...process.env, DATABASE_URL: '', GATEHOUSE_DATA_DIR: dataDir }, cwd: root });
+    const child = spawn(process.execPath, [join(root, 'src/process/cli.ts'), ...args], { env: { ...process.env, DATABASE_URL: '', GATEHOUSE_DATA_DIR: dataDir }, cwd: root });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

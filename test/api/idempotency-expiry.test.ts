@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { purgeExpiredIdempotencyRecords } from '../../src/idempotency.ts';
+import { purgeExpiredIdempotencyRecords } from '../../src/http/idempotency.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 
 /** Keys are remembered for 24 h, then forgotten: the same key then runs the request anew. */
@@ -35,7 +35,7 @@ describe('Idempotency-Key expiry', () => {
     const mine = await app.http.post(tenants, { name: 'New' });
     await app.http.delete(`${tenants}/${mine.body.id}`, { headers: { 'idempotency-key': crypto.randomUUID() } });
     // The root credential's use purged its own expired record; the other credential's stays until the purge. Each
-    // answer is kept twice: also as earlier releases keep it (src/idempotency.ts, store).
+    // answer is kept twice: also as earlier releases keep it (src/http/idempotency.ts, store).
     expect(await count()).toBe(4);
     expect(await purgeExpiredIdempotencyRecords(app.gatehouse.services.orm.em.fork())).toBe(2);
     expect(await count()).toBe(2);

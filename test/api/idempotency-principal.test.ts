@@ -3,7 +3,7 @@ import { startTestApp, type TestApp } from '../support/app.ts';
 import { TestRoles } from '../support/roles.ts';
 
 /**
- * A stored response answers to the caller that made it (src/idempotency.ts): the credential, the user it acts as and
+ * A stored response answers to the caller that made it (src/http/idempotency.ts): the credential, the user it acts as and
  * its tenant, as long as it holds at least the permissions it held then (after a Bearer token's narrowing) in the tenants
  * the request acts in. The permission check comes before any replay, on both transports; a caller refused gets its own
  * 403 and one that holds less than it did a 409, never the stored secret.

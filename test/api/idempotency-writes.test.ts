@@ -1,7 +1,7 @@
 import { createDecipheriv, createHash, createHmac, hkdfSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALL_PERMISSIONS } from '../../src/auth/permissions.ts';
-import { requestFingerprint } from '../../src/idempotency.ts';
+import { requestFingerprint } from '../../src/http/idempotency.ts';
 import { expandRoutes } from '../../src/rest/routes.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { lockTurnsWaitingAtLeast, lockWaitersAtLeast, usingEmbeddedDatabase } from '../support/database.ts';

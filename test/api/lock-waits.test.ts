@@ -158,7 +158,7 @@ it('the embedded database and PostgreSQL alike: a concurrent burst of test mails
 });
 
 /**
- * Under an Idempotency-Key a request's writes commit at its end, with its stored answer (src/idempotency.ts), and its
+ * Under an Idempotency-Key a request's writes commit at its end, with its stored answer (src/http/idempotency.ts), and its
  * advisory locks are held until then: so are this process's turns at them.
  */
 const withKey = () => ({ headers: { 'idempotency-key': randomUUID() } });
@@ -188,7 +188,7 @@ it('the embedded database and PostgreSQL alike: a keyed request refused in its t
   try {
     const send = (to: string) => limited.http.post('/email/test', { to }, withKey());
     expect((await send('limited-1@example.com')).status).toBe(201);
-    // 429: no outcome to store, so its writes are rolled back (src/idempotency.ts).
+    // 429: no outcome to store, so its writes are rolled back (src/http/idempotency.ts).
     const refused = await send('limited-2@example.com');
     expect(refused.status).toBe(429);
     expect(refused.body.code).toBe('rate_limited');

@@ -7,7 +7,7 @@ import { basicAuth, createTestClient, discover, postForm, startAuthorization } f
 import { giveTotp, totpCodeAt, withTimeLeftInStep } from '../support/totp.ts';
 
 /**
- * GET /metrics after known traffic: each counter moves by what was sent. The registry is the process's (src/metrics.ts),
+ * GET /metrics after known traffic: each counter moves by what was sent. The registry is the process's (src/observability/metrics.ts),
  * shared by the apps of this file, so every assertion reads a difference between two scrapes.
  */
 const TOKEN = `metrics-${randomUUID()}`;

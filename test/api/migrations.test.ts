@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import { openEmbeddedDatabase } from '../../src/db/embedded.ts';
 import { MIGRATIONS, openDatabase } from '../../src/db/orm.ts';
-import { StartRefusal } from '../../src/start-failure.ts';
+import { StartRefusal } from '../../src/process/start-failure.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
 
 /**

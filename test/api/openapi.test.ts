@@ -2,7 +2,7 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSchema } from '../../src/graphql/schema.ts';
 import { newId, UUIDV7_PATTERN } from '../../src/ids.ts';
-import { announcedAddresses } from '../../src/log.ts';
+import { announcedAddresses } from '../../src/observability/log.ts';
 import { buildOpenApiDocument, type OpenApiDocument, type OpenApiMethod } from '../../src/rest/openapi.ts';
 import { expandRoutes, ROUTES, successStatus } from '../../src/rest/routes.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';

@@ -7,7 +7,7 @@ import { createTestDatabase, type TestDatabase } from '../support/database.ts';
 import { freePort, root, spawnService, takenPort, type SpawnedService } from '../support/spawned-service.ts';
 
 /**
- * One serving process (`node src/main.ts`) under the signals and failures an operator meets: a request that never
+ * One serving process (`node src/process/main.ts`) under the signals and failures an operator meets: a request that never
  * finishes does not hold a shutdown past SHUTDOWN_TIMEOUT_MS, a second signal exits at once, and a port it cannot
  * listen on, or a database it cannot reach, is one log line and exit 1, with the database closed.
  */

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INPUT_REFUSALS_MAX } from '../../src/graphql/variable-coercion.ts';
-import { JSON_BODY_MAX_DEPTH, JSON_BODY_MAX_VALUES } from '../../src/json-body.ts';
+import { JSON_BODY_MAX_DEPTH, JSON_BODY_MAX_VALUES } from '../../src/http/json-body.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { rawRequest, type HttpResponse } from '../support/http.ts';
 

@@ -12,7 +12,7 @@ import { freePort, spawnService as start, takenPort, type SpawnedService as Star
 
 /**
  * `npm start` with WORKERS: a cluster primary that prepares the database once and forks the workers, which share the
- * port. Run as `node src/main.ts` in a child process, as an operator would; the service says "ready" over the IPC
+ * port. Run as `node src/process/main.ts` in a child process, as an operator would; the service says "ready" over the IPC
  * channel once every worker listens.
  */
 describe('WORKERS refusals, before anything else', () => {
@@ -157,7 +157,7 @@ describe.runIf(TWO_INSTANCES)('WORKERS=2 on PostgreSQL and Redis', () => {
   it('runs two worker processes under the primary, and both serve requests on new connections', async () => {
     const workers = await children(service.child.pid as number);
     expect(workers).toHaveLength(2);
-    for (const pid of workers) expect(await readFile(`/proc/${pid}/cmdline`, 'utf8')).toContain('src/main.ts');
+    for (const pid of workers) expect(await readFile(`/proc/${pid}/cmdline`, 'utf8')).toContain('src/process/main.ts');
     const { statuses, ids } = await burst(bootstrapKey, 40);
     expect(statuses.every((status) => status === 200), String(statuses)).toBe(true);
     expect([...(await servedBy(ids))].sort()).toEqual([...workers].sort());

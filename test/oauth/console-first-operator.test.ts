@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.ts';
 import { DEFAULT_OPERATOR_EMAIL, ensureConsoles } from '../../src/domain/console/console.ts';
-import { bootstrapOnFirstStart } from '../../src/first-start.ts';
+import { bootstrapOnFirstStart } from '../../src/process/first-start.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { CookieJar } from '../support/cookie-jar.ts';
 

@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 
-/** The repository's root, where `node src/main.ts` runs as `npm start` runs it. */
+/** The repository's root, where `node src/process/main.ts` runs as `npm start` runs it. */
 export const root = new URL('../../', import.meta.url).pathname;
 
 /**
@@ -57,11 +57,11 @@ export async function killRunning(services: readonly SpawnedService[]): Promise<
 }
 
 /**
- * `node src/main.ts` in a child process, as an operator starts it, with `env` over this process's environment; the
+ * `node src/process/main.ts` in a child process, as an operator starts it, with `env` over this process's environment; the
  * service says "ready" over the IPC channel once it (every worker) listens.
  */
 export function spawnService(env: Record<string, string>): SpawnedService {
-  const child = spawn(process.execPath, [join(root, 'src/main.ts')], {
+  const child = spawn(process.execPath, [join(root, 'src/process/main.ts')], {
     cwd: root,
     // The suites send bursts of concurrent requests with one key, as startTestApp lets them (test/support/app.ts).
     env: { ...process.env, GATEHOUSE_BOOTSTRAP_API_KEY: '', CONCURRENT_REQUESTS_PER_CREDENTIAL: '100000', ...env },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clientErrorBody, clientErrorResponse } from '../../src/client-error.ts';
+import { clientErrorBody, clientErrorResponse } from '../../src/http/client-error.ts';
 
 describe('answers to requests the HTTP parser refuses', () => {
   it('maps llhttp’s and Node’s codes onto the contract’s codes, and drops the connection on anything else', () => {

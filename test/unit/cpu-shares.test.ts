@@ -18,7 +18,7 @@ const FRAMES = [
   { id: 1, functionName: '(root)', url: '' },
   { id: 2, parent: 1, functionName: '(idle)', url: '' },
   { id: 3, parent: 1, functionName: '(garbage collector)', url: '' },
-  { id: 4, parent: 1, functionName: 'tracedRequests', url: `${REPO}/src/request-span.ts` },
+  { id: 4, parent: 1, functionName: 'tracedRequests', url: `${REPO}/src/observability/request-span.ts` },
   { id: 5, parent: 4, functionName: 'startSpan', url: `${REPO}/node_modules/@opentelemetry/sdk-trace/dist/Tracer.mjs` },
   // A native under the SDK: Buffer's hex writing of a span id.
   { id: 6, parent: 5, functionName: 'hexSlice', url: '' },
@@ -27,7 +27,7 @@ const FRAMES = [
   { id: 8, parent: 7, functionName: 'writeGeneric', url: 'node:internal/stream_base_commons' },
   { id: 9, parent: 8, functionName: 'writeUtf8String', url: '' },
   { id: 10, parent: 7, functionName: 'observe', url: `${REPO}/node_modules/prom-client/lib/histogram.js` },
-  { id: 11, parent: 7, functionName: 'count', url: `${REPO}/src/metrics.ts` },
+  { id: 11, parent: 7, functionName: 'count', url: `${REPO}/src/observability/metrics.ts` },
   // A package installed under another's node_modules is its own, whatever its parent's.
   { id: 12, parent: 7, functionName: 'getSpan', url: `${REPO}/node_modules/fastify/node_modules/@opentelemetry/api/build/trace.js` },
   { id: 13, parent: 7, functionName: 'spans', url: `${REPO}/node_modules/some-package/src/spans.ts` },

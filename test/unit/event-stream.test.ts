@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Principal } from '../../src/auth/principal.ts';
-import { EventStreams, type EventStream } from '../../src/event-stream.ts';
+import { EventStreams, type EventStream } from '../../src/http/event-stream.ts';
 import { droppedRequest } from '../support/http.ts';
 
 /**

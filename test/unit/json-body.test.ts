@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { JSON_BODY_MAX_DEPTH, JSON_BODY_MAX_VALUES, parseJsonBody } from '../../src/json-body.ts';
+import { JSON_BODY_MAX_DEPTH, JSON_BODY_MAX_VALUES, parseJsonBody } from '../../src/http/json-body.ts';
 
 const parse = (text: string) => parseJsonBody(new TextEncoder().encode(text));
 const refusal = (text: string) => {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LEASE_MAX, LeasingRedisStore } from '../../src/rate-limit-leases.ts';
+import { LEASE_MAX, LeasingRedisStore } from '../../src/http/rate-limit-leases.ts';
 
 const redisUrl = process.env['REDIS_URL'];
 const WINDOW_MS = 60_000;

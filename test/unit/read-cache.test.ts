@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { PermissionSet } from '../../src/auth/permissions.ts';
 import type { Principal } from '../../src/auth/principal.ts';
 import { createInvalidationBus } from '../../src/events/invalidations.ts';
-import type { StoredResponse } from '../../src/idempotency.ts';
+import type { StoredResponse } from '../../src/http/idempotency.ts';
 import { ReadCache } from '../../src/rest/read-cache.ts';
 
 const principal = (overrides: Partial<Principal> = {}): Principal => ({

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { requestFingerprint } from '../../src/idempotency.ts';
+import { requestFingerprint } from '../../src/http/idempotency.ts';
 
 describe('requestFingerprint', () => {
   const variables = { input: { name: 'Ådа', tenantIds: ['b', 'a'], metadata: { z: 1, a: [null, { y: true, x: 1.5 }], é: '\u2028' } }, userId: 'u' };

@@ -7,8 +7,8 @@ import { isTracingSuppressed, W3CTraceContextPropagator } from '@opentelemetry/c
 import { B3InjectEncoding, B3Propagator } from '@opentelemetry/propagator-b3';
 import { AlwaysOffSampler, AlwaysOnSampler, InMemorySpanExporter, SimpleSpanProcessor, TracerProvider, type Sampler } from '@opentelemetry/sdk-trace';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { tracedServerFactory, withRequestSpan } from '../../src/request-span.ts';
-import { inChildSpan, inJobSpan, loggedSpan } from '../../src/spans.ts';
+import { tracedServerFactory, withRequestSpan } from '../../src/observability/request-span.ts';
+import { inChildSpan, inJobSpan, loggedSpan } from '../../src/observability/spans.ts';
 
 /** The sampler of the SDK below, as OTEL_TRACES_SAMPLER would name it; each test sets its own. */
 let sampler: Sampler = new AlwaysOnSampler();
@@ -18,7 +18,7 @@ const provider = new TracerProvider({
   spanProcessors: [new SimpleSpanProcessor({ exporter: exported })],
 });
 
-// An SDK as src/tracing.ts starts one, for this file only: the suites share a worker. src/spans.ts's tracer keeps the
+// An SDK as src/observability/tracing.ts starts one, for this file only: the suites share a worker. src/observability/spans.ts's tracer keeps the
 // first provider it meets, so the later files' spans are dropped, never recorded.
 beforeAll(() => {
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());

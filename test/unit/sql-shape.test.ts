@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sqlShape } from '../../src/sql-shape.ts';
+import { sqlShape } from '../../src/observability/sql-shape.ts';
 
 describe('sqlShape', () => {
   it('replaces every string constant with ?, leaving the statement and its numbers', () => {

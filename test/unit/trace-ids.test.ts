@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { PooledIdGenerator } from '../../src/trace-ids.ts';
+import { PooledIdGenerator } from '../../src/observability/trace-ids.ts';
 
 /** A random source that counts its draws, giving `first` (then random bytes) on the first. */
 function counting(first?: (bytes: number) => Buffer) {

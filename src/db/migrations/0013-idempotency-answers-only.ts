@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * An idempotency record is an answer, committed with the request's writes (src/idempotency.ts): there are no claims
+ * An idempotency record is an answer, committed with the request's writes (src/http/idempotency.ts): there are no claims
  * any more. The claims an earlier release left (a request it was running, or one its process died in) are forgotten,
  * so the same request runs again rather than wait for them.
  */

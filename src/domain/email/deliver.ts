@@ -15,7 +15,7 @@ import { sesTransport } from './transports/ses.ts';
 import { publicAddressOf, smtpPool, smtpTransport, smtpUrlTarget, type SmtpOptions } from './transports/smtp.ts';
 import { DeliveryError, type OutgoingMail, type Transport } from './transports/transport.ts';
 import { asBackgroundWork } from '../../background-work.ts';
-import { inJobSpan } from '../../spans.ts';
+import { inJobSpan } from '../../observability/spans.ts';
 import { madeOnce } from '../../made-once.ts';
 
 /** Attempts under way at once; a claim takes as many mails as there are free places. */

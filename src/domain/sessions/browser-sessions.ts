@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { isUuid, newId } from '../../ids.ts';
-import { currentRequestOrigin } from '../../request-origin.ts';
+import { currentRequestOrigin } from '../../http/request-origin.ts';
 import { isoTimestampSql } from '../audit.ts';
 import { MODEL, PAYLOAD } from '../../db/oidc-model.ts';
 

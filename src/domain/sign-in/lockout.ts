@@ -8,7 +8,7 @@ import { addressLockedSql } from '../users/sign-in-failures.ts';
 import { mayActNow, signInUserColumnsSql, signInUserOf, type SignInUser, type SignInUserRow } from '../users/sign-in-user.ts';
 import type { LockoutPolicy } from '../policies/definitions.ts';
 import { isoTimestampSql, recordAuditPerRow, type AuditActor } from '../audit.ts';
-import { noteRequest } from '../../log.ts';
+import { noteRequest } from '../../observability/log.ts';
 import { executeOwned } from '../../db/owned-sql.ts';
 import type { PageTarget } from './sign-in.ts';
 

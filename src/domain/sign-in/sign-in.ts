@@ -13,7 +13,7 @@ import type { Surface } from '../domains/surfaces.ts';
 import { SignInRefusal } from './refusals.ts';
 import type { DomainServices } from '../../services.ts';
 import { recordSignIn, type SignInAttempt, type SignInFailureReason } from '../auth-events.ts';
-import { noteRequest } from '../../log.ts';
+import { noteRequest } from '../../observability/log.ts';
 import { readSignInCandidate, recordFailedSignIn, recordSuccessfulSignIn, refuseUncounted } from './lockout.ts';
 import { surfaceSettings, type SurfaceSettings } from './surface-settings.ts';
 import { revokedTenants, type BrowserSession } from '../sessions/revoked-sign-ins.ts';

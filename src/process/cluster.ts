@@ -2,9 +2,9 @@ import { fork as forkProcess } from 'node:child_process';
 import cluster, { type Worker } from 'node:cluster';
 import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
-import type { Config } from './config.ts';
-import { announceListening, loggerOptions } from './log.ts';
-import { serveClusterMetrics } from './metrics.ts';
+import type { Config } from '../config.ts';
+import { announceListening, loggerOptions } from '../observability/log.ts';
+import { serveClusterMetrics } from '../observability/metrics.ts';
 
 /** A worker that dies is replaced after 1 s, twice as long each time one dies within a minute of starting, at most 30 s. */
 const RESTART = { firstMs: 1_000, maxMs: 30_000, youngMs: 60_000 } as const;
@@ -12,7 +12,7 @@ const RESTART = { firstMs: 1_000, maxMs: 30_000, youngMs: 60_000 } as const;
 const PREPARE = fileURLToPath(new URL('prepare.ts', import.meta.url));
 
 /**
- * The cluster primary (WORKERS above 1): does the once-only work (src/prepare.ts), then forks `config.workers` workers
+ * The cluster primary (WORKERS above 1): does the once-only work (src/process/prepare.ts), then forks `config.workers` workers
  * sharing the port; it serves nothing itself. A dying worker is replaced once the service is listening; before, the
  * service does not start (exit 1). Signals pass to every worker; the primary exits once all have, 1 if a shutdown failed.
  */

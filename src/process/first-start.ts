@@ -1,17 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { BaseLogger } from 'pino';
-import { hashPassword } from './auth/password-hash.ts';
-import { ConfigError, type Config } from './config.ts';
-import { bootstrapIfEmpty } from './domain/bootstrap.ts';
-import { dashboardUrl, ensureConsoles, type FirstOperator } from './domain/console/console.ts';
-import { POLICY_DEFAULTS } from './domain/policies/definitions.ts';
-import { checkPassword } from './domain/policies/password.ts';
-import { email as emailAddress } from './domain/validate.ts';
+import { hashPassword } from '../auth/password-hash.ts';
+import { ConfigError, type Config } from '../config.ts';
+import { bootstrapIfEmpty } from '../domain/bootstrap.ts';
+import { dashboardUrl, ensureConsoles, type FirstOperator } from '../domain/console/console.ts';
+import { POLICY_DEFAULTS } from '../domain/policies/definitions.ts';
+import { checkPassword } from '../domain/policies/password.ts';
+import { email as emailAddress } from '../domain/validate.ts';
 
 /**
  * On an empty database: an organization, an application and an `app_admin` key, printed once. At every start: each
- * organization's console, and its first operator while it has none. By the one serving process, or src/prepare.ts.
+ * organization's console, and its first operator while it has none. By the one serving process, or src/process/prepare.ts.
  */
 export async function bootstrapOnFirstStart(orm: MikroORM, config: Config, log: Pick<BaseLogger, 'info'>): Promise<void> {
   const requestId = randomUUID();

@@ -1,6 +1,6 @@
 import { pino } from 'pino';
-import type { Config } from './config.ts';
-import { loggerOptions } from './log.ts';
+import type { Config } from '../config.ts';
+import { loggerOptions } from '../observability/log.ts';
 
 /** A cause the operator removes with a setting: the message says which, and a stack would only hide it. */
 export class StartRefusal extends Error {}

@@ -1,7 +1,7 @@
 import cluster from 'node:cluster';
 import type { Pool } from 'pg';
 import { AggregatorRegistry, collectDefaultMetrics, Counter, Gauge, Histogram, register } from 'prom-client';
-import { lockTurnsWaiting } from './db/advisory-lock.ts';
+import { lockTurnsWaiting } from '../db/advisory-lock.ts';
 
 /**
  * The service's Prometheus metrics (GET /metrics), one set per process in prom-client's registry. Labels are closed

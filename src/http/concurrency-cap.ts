@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { GatehouseError } from './errors.ts';
-import { rateLimited } from './metrics.ts';
+import { GatehouseError } from '../errors.ts';
+import { rateLimited } from '../observability/metrics.ts';
 
 /** One of its requests in flight ends within a second or so. */
 const RETRY_AFTER_SECONDS = 1;

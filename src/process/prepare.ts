@@ -1,9 +1,9 @@
 import { pino } from 'pino';
-import { SigningKeyStore } from './auth/signing-keys.ts';
-import { loadConfig } from './config.ts';
-import { openDatabase } from './db/orm.ts';
+import { SigningKeyStore } from '../auth/signing-keys.ts';
+import { loadConfig } from '../config.ts';
+import { openDatabase } from '../db/orm.ts';
 import { bootstrapOnFirstStart } from './first-start.ts';
-import { loggerOptions } from './log.ts';
+import { loggerOptions } from '../observability/log.ts';
 import { exitCannotStart } from './start-failure.ts';
 
 /** The cluster primary's once-only work, in a process of its own so that the primary never loads the ORM. */

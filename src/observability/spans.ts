@@ -65,7 +65,7 @@ export function inChildSpan<T>(name: string, work: () => Promise<T>): Promise<T>
   return tracer.startActiveSpan(name, endingWith(work));
 }
 
-/** Its SQL and Redis spans need it: statements outside any span make no trace (src/tracing.ts). */
+/** Its SQL and Redis spans need it: statements outside any span make no trace (src/observability/tracing.ts). */
 export function inJobSpan<T>(name: string, work: () => Promise<T>): Promise<T> {
   const span = tracer.startSpan(name, {}, ROOT_CONTEXT);
   return context.with(workContext(span, ROOT_CONTEXT), span.isRecording() ? endingWith(work) : work, undefined, span);

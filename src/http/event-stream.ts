@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import type { Principal } from './auth/principal.ts';
+import type { Principal } from '../auth/principal.ts';
 import { handOverSlot } from './concurrency-cap.ts';
-import { GatehouseError } from './errors.ts';
+import { GatehouseError } from '../errors.ts';
 
 /**
  * Server-Sent Events hold a connection for hours: a slow reader is dropped rather than buffered for, heartbeats keep

@@ -1,13 +1,13 @@
 // Credentials → Principal for the authenticated routes: the hook that checks them, the stores it reads, the challenge of a 401 or 403.
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { ApiKeyCache } from './auth/api-key-cache.ts';
-import { authenticate, BearerTokenRefused, readCredentials, type CredentialSource, type CredentialStore } from './auth/authenticate.ts';
-import type { Principal } from './auth/principal.ts';
-import { readsAfterCall } from './auth/reads-after-call.ts';
-import { createRequestContext, type RequestContext } from './context.ts';
-import type { CredentialHeaders } from './graphql/websocket.ts';
-import type { Services } from './services.ts';
+import { ApiKeyCache } from '../auth/api-key-cache.ts';
+import { authenticate, BearerTokenRefused, readCredentials, type CredentialSource, type CredentialStore } from '../auth/authenticate.ts';
+import type { Principal } from '../auth/principal.ts';
+import { readsAfterCall } from '../auth/reads-after-call.ts';
+import { createRequestContext, type RequestContext } from '../context.ts';
+import type { CredentialHeaders } from '../graphql/websocket.ts';
+import type { Services } from '../services.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {

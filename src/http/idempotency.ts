@@ -1,11 +1,11 @@
 import { createCipheriv, createDecipheriv, createHash, createHmac, hkdfSync, randomBytes, type Hash } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Principal } from './auth/principal.ts';
-import { createRequestContext, type RequestContext } from './context.ts';
-import { executeOwned } from './db/owned-sql.ts';
-import { RequestTransaction } from './db/request-transaction.ts';
-import { GatehouseError, invalid } from './errors.ts';
-import { checkedTenants } from './graphql/authorize-operation.ts';
+import type { Principal } from '../auth/principal.ts';
+import { createRequestContext, type RequestContext } from '../context.ts';
+import { executeOwned } from '../db/owned-sql.ts';
+import { RequestTransaction } from '../db/request-transaction.ts';
+import { GatehouseError, invalid } from '../errors.ts';
+import { checkedTenants } from '../graphql/authorize-operation.ts';
 
 export const IDEMPOTENCY_TTL_HOURS = 24;
 export const REPLAYED_HEADER = 'idempotent-replayed';

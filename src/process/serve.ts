@@ -1,9 +1,9 @@
 import cluster from 'node:cluster';
-import { startGatehouse, type Gatehouse } from './app.ts';
-import type { Config } from './config.ts';
-import { EmbeddedDatabaseInUse } from './db/embedded.ts';
+import { startGatehouse, type Gatehouse } from '../app.ts';
+import type { Config } from '../config.ts';
+import { EmbeddedDatabaseInUse } from '../db/embedded.ts';
 import { bootstrapOnFirstStart } from './first-start.ts';
-import { announceListening, UNANNOUNCED_LISTEN_TEXT } from './log.ts';
+import { announceListening, UNANNOUNCED_LISTEN_TEXT } from '../observability/log.ts';
 import { exitCannotStart, listenRefusal, logCannotStart } from './start-failure.ts';
 
 /** Relayed by npm, a primary, or the process group. */

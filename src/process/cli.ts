@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
-import { SigningKeyStore } from './auth/signing-keys.ts';
-import { loadConfigOrExit, type Config } from './config.ts';
-import { databaseExists, describeDatabaseUrl } from './db/database-url.ts';
-import { EmbeddedDatabaseInUse, holdsEmbeddedDatabase, openEmbeddedDatabase, readEmbeddedLock, takeCommandConnection, type EmbeddedLock } from './db/embedded.ts';
-import { openDatabase, type Database } from './db/orm.ts';
-import { bootstrap, createRecoveryKey } from './domain/bootstrap.ts';
-import { GatehouseError } from './errors.ts';
+import { SigningKeyStore } from '../auth/signing-keys.ts';
+import { loadConfigOrExit, type Config } from '../config.ts';
+import { databaseExists, describeDatabaseUrl } from '../db/database-url.ts';
+import { EmbeddedDatabaseInUse, holdsEmbeddedDatabase, openEmbeddedDatabase, readEmbeddedLock, takeCommandConnection, type EmbeddedLock } from '../db/embedded.ts';
+import { openDatabase, type Database } from '../db/orm.ts';
+import { bootstrap, createRecoveryKey } from '../domain/bootstrap.ts';
+import { GatehouseError } from '../errors.ts';
 
 const USAGE = `usage: gatehouse <command> [--json]
 

@@ -1,9 +1,9 @@
 // JSON in, errors out as JSON: the API's body parsers, and its error handler, the one serializer of a refusal outside GraphQL.
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
-import { GatehouseError, INTERNAL_ERROR, STATUS_BY_CODE, toErrorBody, toGraphQLErrorBody, type ErrorBody } from './errors.ts';
-import { gatehouseErrorOf } from './gatehouse-error-of.ts';
-import { graphqlErrors } from './graphql/http-endpoint.ts';
-import { sendGraphQLAnswer } from './graphql/http-media.ts';
+import { GatehouseError, INTERNAL_ERROR, STATUS_BY_CODE, toErrorBody, toGraphQLErrorBody, type ErrorBody } from '../errors.ts';
+import { gatehouseErrorOf } from '../gatehouse-error-of.ts';
+import { graphqlErrors } from '../graphql/http-endpoint.ts';
+import { sendGraphQLAnswer } from '../graphql/http-media.ts';
 import { parseJsonBody } from './json-body.ts';
 import { sayWhenToRetry } from './retry-after.ts';
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { maxHeaderSize, STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { ConnectionError, FastifyInstance } from 'fastify';
-import { STATUS_BY_CODE, type ErrorBody } from './errors.ts';
+import { STATUS_BY_CODE, type ErrorBody } from '../errors.ts';
 
 /**
  * Requests Node's HTTP parser refuses before Fastify sees them, answered in the contract's shape. Two codes exist only

@@ -1,4 +1,4 @@
-import { GatehouseError } from './errors.ts';
+import { GatehouseError } from '../errors.ts';
 
 /** Deeper than any input of the API; a deeper body only exhausts whatever walks it. */
 export const JSON_BODY_MAX_DEPTH = 32;

@@ -2,11 +2,11 @@ import { LogController, type FastifyInstance, type FastifyReply, type FastifyReq
 import { trace } from '@opentelemetry/api';
 import { LRUCache } from 'lru-cache';
 import type { RequestFacts } from './log.ts';
-import { guessingAddress } from './request-origin.ts';
+import { guessingAddress } from '../http/request-origin.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** src/log.ts, noteRequest; null before onRequest. */
+    /** src/observability/log.ts, noteRequest; null before onRequest. */
     facts: RequestFacts | null;
     /** Read from an error answer's body as it is sent. */
     refusal?: { readonly code: string; readonly message?: string };

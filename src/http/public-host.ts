@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import type { SurfaceRouter } from './domain/domains/surfaces.ts';
-import { lookFor, PLAIN_LOOK, standaloneErrorPage } from './pages/pages.ts';
+import type { SurfaceRouter } from '../domain/domains/surfaces.ts';
+import { lookFor, PLAIN_LOOK, standaloneErrorPage } from '../pages/pages.ts';
 
 // The pages a browser fills in with the issuer's cookies: the authorization request, its interaction and the device
 // code's form (not /oauth2/device_authorization, which the device itself posts).

@@ -3,7 +3,7 @@ import cluster from 'node:cluster';
 import { hostname } from 'node:os';
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import { stdSerializers, type BaseLogger, type LoggerOptions } from 'pino';
-import type { Config } from './config.ts';
+import type { Config } from '../config.ts';
 import { loggedSpan } from './spans.ts';
 
 /**

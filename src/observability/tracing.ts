@@ -5,7 +5,7 @@ import { PooledIdGenerator } from './trace-ids.ts';
 
 /**
  * Standard OTEL_* variables (docs/operations.md): on once an OTLP endpoint or a traces exporter is named. Only traces:
- * metrics are prom-client's and logs pino's. Incoming HTTP spans are src/request-span.ts's.
+ * metrics are prom-client's and logs pino's. Incoming HTTP spans are src/observability/request-span.ts's.
  */
 export function tracingConfigured(env: NodeJS.ProcessEnv): boolean {
   if (env['OTEL_SDK_DISABLED']?.toLowerCase() === 'true') return false;

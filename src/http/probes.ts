@@ -1,11 +1,11 @@
 // The orchestrator's probes (/healthz, /readyz) and /metrics: outside the rate limit and the request log.
 import type { FastifyInstance } from 'fastify';
-import { hashApiKeySecret, secretMatches } from './auth/api-key-secret.ts';
-import { readinessCheck } from './db/readiness.ts';
-import { GatehouseError, toErrorBody } from './errors.ts';
-import { METRICS_CONTENT_TYPE, readMetrics } from './metrics.ts';
-import { refuseOtherMethods } from './rest/adapter.ts';
-import type { Services } from './services.ts';
+import { hashApiKeySecret, secretMatches } from '../auth/api-key-secret.ts';
+import { readinessCheck } from '../db/readiness.ts';
+import { GatehouseError, toErrorBody } from '../errors.ts';
+import { METRICS_CONTENT_TYPE, readMetrics } from '../observability/metrics.ts';
+import { refuseOtherMethods } from '../rest/adapter.ts';
+import type { Services } from '../services.ts';
 
 const READY_PROBE_MS = 2_000;
 
