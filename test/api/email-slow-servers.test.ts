@@ -1,7 +1,7 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { OutboxWorker } from '../../src/domain/email/deliver.ts';
+import { OWNER_PLACES, type OutboxWorker } from '../../src/domain/email/deliver.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { quickEmailConfig, settledDelivery } from '../support/email-outbox.ts';
 import { startSmtpServer, type TestSmtpServer } from '../support/mail-receivers.ts';
@@ -147,6 +147,35 @@ describe('stalling SMTP servers', () => {
   });
 });
 
+describe('an owner with more mail due than there are places, at a stalling server', () => {
+  let app: TestApp;
+  let sink: TestSmtpServer;
+  let silent: StallingServer;
+
+  beforeAll(async () => {
+    sink = await startSmtpServer({});
+    silent = await startStallingServer('silent');
+    // A deadline far beyond the test: a place the stalled mail holds is not freed meanwhile.
+    app = await startTestApp({ email: quickEmailConfig({ sendTimeoutMs: 120_000, allowPrivateHosts: true }) });
+  });
+  afterAll(async () => {
+    await app?.close();
+    for (const server of [sink, silent]) await server?.close();
+  });
+
+  it('holds its share of the places only, and another owner’s mail goes out meanwhile', async () => {
+    const appPath = await perTenantApp(app);
+    const stalling = `${appPath}/tenants/${await tenantSendingTo(app, appPath, silent.port, 'stalling')}`;
+    const healthy = `${appPath}/tenants/${await tenantSendingTo(app, appPath, sink.port, 'healthy')}`;
+    for (let i = 0; i < OWNER_PLACES + 8; i++) await queueTestMail(app, stalling);
+    await expect.poll(() => silent.opened(), { timeout: 30_000 }).toBe(OWNER_PLACES);
+
+    const mail = await queueTestMail(app, healthy);
+    expect(await settledDelivery(app.http, `${healthy}/email/deliveries/${mail.id}`)).toMatchObject({ status: 'sent', attempts: 1 });
+    expect(silent.opened()).toBe(OWNER_PLACES);
+  });
+});
+
 describe('stopping the outbox during a stalled attempt', () => {
   let app: TestApp;
   let trickle: StallingServer;
@@ -161,7 +190,7 @@ describe('stopping the outbox during a stalled attempt', () => {
     await trickle?.close();
   });
 
-  it('returns promptly, the connection destroyed and the mail queued for the next run, its lease released', async () => {
+  it('returns promptly, the connection destroyed and the mail queued for the next run, its lease released, the attempt not counted', async () => {
     const appPath = await perTenantApp(app);
     const tenantId = await tenantSendingTo(app, appPath, trickle.port, 'trickling');
     const path = `${appPath}/tenants/${tenantId}`;
@@ -178,7 +207,7 @@ describe('stopping the outbox during a stalled attempt', () => {
 
     await expect.poll(() => trickle.open()).toBe(0);
     const delivery = (await app.http.get(`${path}/email/deliveries/${mail.id}`)).body;
-    expect(delivery).toMatchObject({ status: 'queued', attempts: 1, sentAt: null, lastError: 'interrupted: the service stopped during this attempt' });
+    expect(delivery).toMatchObject({ status: 'queued', attempts: 0, sentAt: null, lastError: 'interrupted: the service stopped during this attempt' });
     const [row] = await app.sql<{ claimed_until: Date | null }>('select claimed_until from email_delivery where id = ?', [mail.id]);
     expect(row).toEqual({ claimed_until: null });
   });

@@ -20,6 +20,10 @@ import { madeOnce } from '../../made-once.ts';
 
 /** Attempts under way at once; a claim takes as many mails as there are free places. */
 const IN_FLIGHT = 20;
+/** Places one owner's mails may hold: the rest stay free for others while its server stalls. */
+export const OWNER_PLACES = 16;
+/** Due rows a claim weighs, earliest first (of owners with a place left): a bound on its scan. */
+const CLAIM_WINDOW = 5 * IN_FLIGHT;
 const MAX_RETRY_DELAY_MS = 60 * 60 * 1_000;
 const ERROR_LIMIT = 1_000;
 
@@ -47,7 +51,7 @@ interface Claimed {
 
 interface Outcome {
   readonly row: Claimed;
-  /** `interrupted`: the worker stopped during the attempt; the mail is due again at once, the attempt counted. */
+  /** `interrupted`: the worker stopped during the attempt; the mail is due again at once, the attempt not counted. */
   readonly status: 'sent' | 'failed' | 'retry' | 'interrupted';
   readonly providerType: string | null;
   readonly note: string | null;
@@ -120,6 +124,8 @@ export class OutboxWorker implements OutboxWaker {
   #full = false;
   #loop: Promise<void> | undefined;
   readonly #attempts = new Set<Promise<void>>();
+  /** Attempts under way by owner (`ownerOf`), in the claim's terms. */
+  readonly #busy = new Map<string, Pick<Claimed, 'application_id' | 'tenant_id'> & { count: number }>();
   /** Aborts the attempts under way when the worker stops. */
   #stopping = new AbortController();
 
@@ -181,8 +187,14 @@ export class OutboxWorker implements OutboxWaker {
   }
 
   #begin(row: Claimed, routes: Map<string, Promise<Route>>): void {
+    const owner = ownerOf(row);
+    const busy = this.#busy.get(owner) ?? { application_id: row.application_id, tenant_id: row.tenant_id, count: 0 };
+    busy.count += 1;
+    this.#busy.set(owner, busy);
     const attempt: Promise<void> = inJobSpan('email-outbox deliver', () => this.#guard(() => this.#deliver(row, routes))).then(() => {
       this.#attempts.delete(attempt);
+      busy.count -= 1;
+      if (busy.count === 0) this.#busy.delete(owner);
       if (this.#full) this.#sleeping?.();
     });
     this.#attempts.add(attempt);
@@ -219,17 +231,34 @@ export class OutboxWorker implements OutboxWaker {
     await this.#orm.em.fork().execute(`update email_delivery set claimed_until = null where status = 'queued' and claimed_until is not null`);
   }
 
+  /**
+   * Earliest due first, but by owner: each owner's mails are ranked by how many places it would then hold here, so a
+   * free place goes to the owner holding fewest, and none to an owner holding OWNER_PLACES. The due condition is
+   * repeated where rows are locked: a row another instance claimed since the ranking's snapshot is re-checked there.
+   */
   async #claim(limit: number): Promise<Claimed[]> {
+    const busy = JSON.stringify([...this.#busy.values()]);
     return this.#orm.em.fork().execute<Claimed[]>(
-      `update email_delivery as d
+      `with busy as (select * from jsonb_to_recordset(?::jsonb) as b(application_id uuid, tenant_id uuid, count integer)),
+            candidate as (
+              select e.application_id, e.id, e.tenant_id, e.next_attempt_at from email_delivery as e
+               where ${DUE('e')} and not exists (select 1 from busy where ${SAME_OWNER('busy', 'e')} and busy.count >= ?)
+               order by e.next_attempt_at limit ?),
+            ranked as (
+              select c.application_id, c.id, c.next_attempt_at,
+                     coalesce((select busy.count from busy where ${SAME_OWNER('busy', 'c')}), 0)
+                       + row_number() over (partition by c.application_id, c.tenant_id order by c.next_attempt_at, c.id) as holding
+                from candidate as c)
+       update email_delivery as d
           set claimed_until = now() + make_interval(secs => ?::double precision / 1000), attempts = d.attempts + 1
-         from (select application_id, id from email_delivery
-                where status = 'queued' and next_attempt_at <= now() and (claimed_until is null or claimed_until <= now())
-                order by next_attempt_at limit ? for update skip locked) as due
+         from (select e.application_id, e.id from email_delivery as e
+                where (e.application_id, e.id) in (select application_id, id from ranked where holding <= ? order by holding, next_attempt_at limit ?)
+                  and ${DUE('e')}
+                for update skip locked) as due
         where d.application_id = due.application_id and d.id = due.id
         returning d.application_id, d.id, d.tenant_id, d.template_key, d.to_address, d.subject, d.text_body, d.html_body,
                   d.message_id, d.attempts`,
-      [this.#leaseMs, limit],
+      [busy, OWNER_PLACES, CLAIM_WINDOW, this.#leaseMs, OWNER_PLACES, limit],
     );
   }
 
@@ -246,8 +275,7 @@ export class OutboxWorker implements OutboxWaker {
     const { signal } = attempt;
     let route: Route | undefined;
     try {
-      const owner = `${row.application_id}/${row.tenant_id ?? ''}`;
-      route = await madeOnce(routes, owner, () => this.#route(this.#orm.em.fork(), row));
+      route = await madeOnce(routes, ownerOf(row), () => this.#route(this.#orm.em.fork(), row));
       const mail: OutgoingMail = {
         messageId: row.message_id,
         deliveryId: row.id,
@@ -371,7 +399,7 @@ export class OutboxWorker implements OutboxWaker {
         application_id: row.application_id,
         id: row.id,
         attempts: row.attempts,
-        status: status === 'interrupted' ? 'retry' : status,
+        status,
         provider_type: providerType,
         note,
         last_error: lastError,
@@ -381,9 +409,10 @@ export class OutboxWorker implements OutboxWaker {
     await this.#orm.em.fork().transactional(async (tx) => {
       const updated = await tx.execute<{ id: string }[]>(
         `update email_delivery as d
-            set status = case when v.status = 'retry' then 'queued' else v.status end,
+            set status = case when v.status in ('retry', 'interrupted') then 'queued' else v.status end,
                 sent_at = case when v.status = 'sent' then now() end,
-                next_attempt_at = case when v.status = 'retry' then now() + make_interval(secs => v.delay_ms / 1000.0) else d.next_attempt_at end,
+                next_attempt_at = case when v.status in ('retry', 'interrupted') then now() + make_interval(secs => v.delay_ms / 1000.0) else d.next_attempt_at end,
+                attempts = d.attempts - (v.status = 'interrupted')::integer,
                 claimed_until = null, provider_type = coalesce(v.provider_type, d.provider_type), note = v.note, last_error = v.last_error
            from jsonb_to_recordset(?::jsonb) as v(application_id uuid, id uuid, attempts integer, status text, provider_type text,
                                                   note text, last_error text, delay_ms double precision)
@@ -406,6 +435,12 @@ export class OutboxWorker implements OutboxWaker {
     });
   }
 }
+
+/** Whose provider a mail goes through: its tenant's or its application's. */
+const ownerOf = (row: Pick<Claimed, 'application_id' | 'tenant_id'>): string => `${row.application_id}/${row.tenant_id ?? ''}`;
+
+const DUE = (r: string) => `${r}.status = 'queued' and ${r}.next_attempt_at <= now() and (${r}.claimed_until is null or ${r}.claimed_until <= now())`;
+const SAME_OWNER = (a: string, b: string) => `${a}.application_id = ${b}.application_id and ${a}.tenant_id is not distinct from ${b}.tenant_id`;
 
 /** Without SMTP_URL the mail stays in the outbox, readable there, and leaves nowhere. */
 const nowhere: Transport = () => Promise.resolve({ note: 'Not delivered: the built-in sender has no SMTP_URL; the mail is kept in the outbox' });
