@@ -56,7 +56,7 @@ const config: CodegenConfig = {
           OAuthClientWithSecret: '../domain/oauth-clients/oauth-clients.ts#OAuthClientWithSecretView',
           M2MCredential: '../domain/m2m-credentials/m2m-credentials.ts#M2MCredentialView',
           M2MCredentialWithSecret: '../domain/m2m-credentials/m2m-credentials.ts#M2MCredentialWithSecretView',
-          AuditRecord: '../domain/audit-search.ts#AuditRecordView',
+          AuditRecord: '../domain/audit/search.ts#AuditRecordView',
           Permission: '../domain/authorization/permissions.ts#PermissionView',
           Role: '../domain/authorization/roles.ts#RoleRow',
           Invitation: '../domain/invitations/invitations.ts#InvitationRow',

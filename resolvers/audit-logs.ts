@@ -1,6 +1,6 @@
 import type { Resolvers } from '../src/generated/graphql.ts';
-import { getAuditRecord, listAuditRecords, type AuditRecordView } from '../src/domain/audit-search.ts';
-import { auditRecordIterator, streamStart } from '../src/domain/audit-stream.ts';
+import { getAuditRecord, listAuditRecords, type AuditRecordView } from '../src/domain/audit/search.ts';
+import { auditRecordIterator, streamStart } from '../src/domain/audit/stream.ts';
 
 export const auditLogResolvers: Resolvers = {
   Query: {

@@ -36,7 +36,7 @@ export interface Config {
   /** POST /email/test, per application, all its tenants together. */
   readonly testEmailsPerHour: number;
   readonly mailsPerAddressPerHour: number;
-  /** src/domain/audit-retention.ts; 0: never on this instance. */
+  /** src/domain/audit/retention.ts; 0: never on this instance. */
   readonly auditRetentionEveryMs: number;
   /** Hosted credential-guessing POSTs (sign-in, sign-up, device user code) per client address, the three forms together. */
   readonly signInRateLimit: { readonly max: number; readonly windowMs: number };

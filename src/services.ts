@@ -5,8 +5,8 @@ import type { ApiKeyCache } from './auth/api-key-cache.ts';
 import type { SecretBox } from './auth/client-secrets.ts';
 import type { SigningKeyStore } from './auth/signing-keys.ts';
 import type { SurfaceRouter } from './domain/domains/surfaces.ts';
-import type { AuditWaker } from './domain/audit-stream.ts';
-import type { TokenEventWriter } from './domain/auth-events.ts';
+import type { AuditWaker } from './domain/audit/stream.ts';
+import type { TokenEventWriter } from './domain/audit/auth-events.ts';
 import type { OutboxWaker } from './domain/email/deliver.ts';
 import type { CursorCodec } from './domain/pagination.ts';
 import type { InvalidationBus } from './events/invalidations.ts';
@@ -40,7 +40,7 @@ export interface Services {
   readonly outbox: OutboxWaker;
   /** Analytics' days and the audit retention's cutoff. */
   readonly clock: Clock;
-  /** Written at least every second (src/domain/auth-events.ts). */
+  /** Written at least every second (src/domain/audit/auth-events.ts). */
   readonly tokenEvents: TokenEventWriter;
   /** When records may have committed. */
   readonly auditWaker: AuditWaker;

@@ -1,4 +1,4 @@
-import { AUDIT_ACTIONS } from '../../src/domain/audit-actions.ts';
+import { AUDIT_ACTIONS } from '../../src/domain/audit/actions.ts';
 
 // Read from the server's own table at build time (as copy-keys.ts does): no list of ours to fall behind it.
 

@@ -5,7 +5,7 @@ import { invalid } from '../errors.ts';
 import { EARLIEST_ID_TIME } from '../ids.ts';
 
 /**
- * Read from daily rollups that the authentication events keep up to date (auth-events.ts): each series is one range of
+ * Read from daily rollups that the authentication events keep up to date (audit/auth-events.ts): each series is one range of
  * a primary key, whatever the number of users. Days are UTC dates; weeks start on Monday (ISO), months on the 1st.
  */
 

@@ -6,7 +6,7 @@ import { GatehouseError, invalid } from '../errors.ts';
 import { isUuid, newId } from '../ids.ts';
 import { issueApiKey, latestKeyExpiry, recordKeyIssued } from './api-keys/issue.ts';
 import { insertApplication, newApplicationRow } from './applications/applications.ts';
-import { recordAudit, type AuditActor } from './audit.ts';
+import { recordAudit, type AuditActor } from './audit/audit.ts';
 import { permissionGrants } from './grants.ts';
 
 export interface BootstrapResult {

@@ -14,7 +14,7 @@ import type { DomainView as DomainViewModel, DomainVerificationView as DomainVer
 import type { TenantConfiguration as TenantConfigurationModel } from '../domain/tenancy/configuration.ts';
 import type { OAuthClientView as OAuthClientViewModel, OAuthClientWithSecretView as OAuthClientWithSecretViewModel } from '../domain/oauth-clients/oauth-clients.ts';
 import type { M2MCredentialView as M2MCredentialViewModel, M2MCredentialWithSecretView as M2MCredentialWithSecretViewModel } from '../domain/m2m-credentials/m2m-credentials.ts';
-import type { AuditRecordView as AuditRecordViewModel } from '../domain/audit-search.ts';
+import type { AuditRecordView as AuditRecordViewModel } from '../domain/audit/search.ts';
 import type { PermissionView as PermissionViewModel } from '../domain/authorization/permissions.ts';
 import type { RoleRow as RoleRowModel } from '../domain/authorization/roles.ts';
 import type { InvitationRow as InvitationRowModel } from '../domain/invitations/invitations.ts';

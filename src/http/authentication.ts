@@ -51,7 +51,7 @@ export function registerAuthentication(app: FastifyInstance, services: Services)
   return { headers, request, contextFor };
 }
 
-/** A stream outlives its request: its credentials are checked again before each event (src/domain/audit-stream.ts). */
+/** A stream outlives its request: its credentials are checked again before each event (src/domain/audit/stream.ts). */
 function authenticatorOf(services: Services): Authentication['headers'] {
   const stores: Record<CredentialSource, CredentialStore> = {
     cache: { orm: services.orm, cache: services.apiKeys },

@@ -19,7 +19,7 @@ import type { SessionPolicy } from '../domain/policies/definitions.ts';
 import type { SignInTarget } from '../domain/sign-in/sign-in.ts';
 import type { InvalidationBus } from '../events/invalidations.ts';
 import { findAccount, findAccountOnce, fixedTenant } from './account.ts';
-import type { TokenEventWriter } from '../domain/auth-events.ts';
+import type { TokenEventWriter } from '../domain/audit/auth-events.ts';
 import type { OrganizationStatusCache } from '../domain/organizations/status.ts';
 import { createAdapterFactory } from './adapter.ts';
 import { grantTenant } from './grant-tenant.ts';

@@ -1,7 +1,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import Provider, { type KoaContextWithOIDC } from 'oidc-provider';
 import { liveRow, MODEL, PAYLOAD } from '../db/oidc-model.ts';
-import { recordAuditPerRow, type AuditActor } from '../domain/audit.ts';
+import { recordAuditPerRow, type AuditActor } from '../domain/audit/audit.ts';
 import type { InvalidationBus } from '../events/invalidations.ts';
 import { opRequestId } from './op-request-id.ts';
 

@@ -1,6 +1,6 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import Provider from 'oidc-provider';
-import type { AuditActor } from '../domain/audit.ts';
+import type { AuditActor } from '../domain/audit/audit.ts';
 import { endOtherSessions } from '../domain/sessions/end-sessions.ts';
 import type { InvalidationBus } from '../events/invalidations.ts';
 import { opRequestId } from './op-request-id.ts';

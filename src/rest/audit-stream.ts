@@ -4,8 +4,8 @@ import { OPERATION_PERMISSIONS } from '../auth/operation-permissions.ts';
 import { authorize, pathTenant, refusalNow } from '../graphql/authorize-operation.ts';
 import type { CredentialSource } from '../auth/authenticate.ts';
 import type { Principal } from '../auth/principal.ts';
-import { followAuditLog, streamStart, type AuditSink, type AuditWaker } from '../domain/audit-stream.ts';
-import type { AuditFilter } from '../domain/audit-search.ts';
+import { followAuditLog, streamStart, type AuditSink, type AuditWaker } from '../domain/audit/stream.ts';
+import type { AuditFilter } from '../domain/audit/search.ts';
 import { DateTimeResolver } from 'graphql-scalars';
 import { invalid } from '../errors.ts';
 import { invalidInput } from '../graphql/input-refusals.ts';
@@ -15,7 +15,7 @@ import type { EventStreams } from '../http/event-stream.ts';
 
 /**
  * A route of its own (a stream holds its connection for hours, which a route-table operation cannot), with
- * `Query.auditLogs`' rule and filters and the domain's reading (src/domain/audit-stream.ts).
+ * `Query.auditLogs`' rule and filters and the domain's reading (src/domain/audit/stream.ts).
  */
 
 const FILTERS = ['actor', 'action', 'target', 'from', 'to'] as const;

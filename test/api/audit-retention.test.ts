@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AuditRetentionJob, purgeExpiredAuditRecords } from '../../src/domain/audit-retention.ts';
+import { AuditRetentionJob, purgeExpiredAuditRecords } from '../../src/domain/audit/retention.ts';
 import type { BootstrapResult } from '../../src/domain/bootstrap.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { HttpClient } from '../support/http.ts';

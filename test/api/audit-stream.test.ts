@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGatehouse, type Gatehouse } from '../../src/app.ts';
 import { authenticate } from '../../src/auth/authenticate.ts';
 import { createRequestContext } from '../../src/context.ts';
-import { followAuditLog, streamStart, type AuditSink } from '../../src/domain/audit-stream.ts';
+import { followAuditLog, streamStart, type AuditSink } from '../../src/domain/audit/stream.ts';
 import type { Config } from '../../src/config.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { HttpClient } from '../support/http.ts';

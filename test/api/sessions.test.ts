@@ -4,7 +4,7 @@ import { startTestAppWithTenants, type TestApp } from '../support/app.ts';
 import { issueTestKey } from '../support/keys.ts';
 import { isolatedApplication, type IsolatedApplication } from '../support/surface-sign-in.ts';
 import { sweepRevokedSignIns } from '../../src/domain/sessions/revoked-sign-ins.ts';
-import { purgeExpiredAuditRecords } from '../../src/domain/audit-retention.ts';
+import { purgeExpiredAuditRecords } from '../../src/domain/audit/retention.ts';
 import { CookieJar, type Visit } from '../support/cookie-jar.ts';
 import {
   authorizationRequest,
@@ -1044,7 +1044,7 @@ describe('application stats', () => {
     const [session] = (await admin.get(`/users/${user}/sessions`)).body.data;
     expect(session).toMatchObject({ tenantId: tenant, clientId: client.clientId, methods: ['password'] });
     const [failure] = await app.sql<{ outcome: string; tenant_id: string | null }>(`select outcome, tenant_id from audit_log where action = 'user.sign_in_failed' and target_id = ?`, [user]);
-    // Filed under the user's only tenant (the page named none): src/domain/auth-events.ts.
+    // Filed under the user's only tenant (the page named none): src/domain/audit/auth-events.ts.
     expect(failure).toEqual({ outcome: 'failure', tenant_id: tenant });
     return { appId, admin, tenant };
   }

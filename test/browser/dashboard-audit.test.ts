@@ -1,6 +1,6 @@
 import type { Request } from 'playwright-core';
 import { describe, expect, it, vi } from 'vitest';
-import { AUDIT_ACTIONS } from '../../src/domain/audit-actions.ts';
+import { AUDIT_ACTIONS } from '../../src/domain/audit/actions.ts';
 import { dashboardSuite, OPERATOR, openTab } from '../support/dashboard.ts';
 
 /**

@@ -457,7 +457,7 @@ describe('enumeration resistance', () => {
         await attempt(email, password, config, {}, from);
       }
       expect([measure.mock.calls.length, pad.mock.calls.length]).toEqual([1, 5]);
-      // With the policy off nothing is counted, so nothing is waited for: every attempt's record (auth-events.ts) is
+      // With the policy off nothing is counted, so nothing is waited for: every attempt's record (src/domain/audit/auth-events.ts) is
       // the same write whatever the outcome.
       expect((await app.http.put('/policies/lockout', { enabled: false })).status).toBe(200);
       await attempt('nobody@example.com', WRONG);

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { AUDIT_ACTIONS } from '../../src/domain/audit-actions.ts';
+import { AUDIT_ACTIONS } from '../../src/domain/audit/actions.ts';
 
 /** docs/audit.md lists the audit actions as the code's one table has them: the same actions, kinds and meanings. */
 describe('the audit actions', () => {

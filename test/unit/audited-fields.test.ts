@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { auditedFieldsOf, auditedSnapshot } from '../../src/domain/audited-fields.ts';
+import { auditedFieldsOf, auditedSnapshot } from '../../src/domain/audit/audited-fields.ts';
 
 interface Thing {
   name: string;

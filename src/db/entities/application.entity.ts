@@ -17,7 +17,7 @@ const ApplicationSchema = defineEntity({
     emailTemplatesScope: p.string().$type<CustomizationScope>(),
     emailProviderScope: p.string().$type<CustomizationScope>(),
     authIsolation: p.string().$type<AuthIsolation>(),
-    /** How many days its audit records are kept (src/domain/audit-retention.ts). */
+    /** How many days its audit records are kept (src/domain/audit/retention.ts). */
     auditRetentionDays: p.integer().default(90),
     /** The organization's console: its users are the dashboard's operators (src/domain/console/). */
     console: p.boolean().default(false),

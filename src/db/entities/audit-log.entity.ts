@@ -3,7 +3,7 @@ import { tenantOwnedColumns, tenantOwnedFilters } from '../owned.ts';
 
 export type AuditOutcome = 'success' | 'failure';
 
-/** One audit record per mutation, written in the mutation's own transaction (domain/audit.ts). */
+/** One audit record per mutation, written in the mutation's own transaction (domain/audit/audit.ts). */
 const AuditLogSchema = defineEntity({
   name: 'AuditLog',
   tableName: 'audit_log',

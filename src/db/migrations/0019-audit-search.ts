@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Audit records you can search (src/domain/audit-search.ts): where each request came from (its client address and
+ * Audit records you can search (src/domain/audit/search.ts): where each request came from (its client address and
  * user agent; none for records made before this migration, or outside a request), whether the event succeeded, and
  * an index per filter, each leading with the application and ending with the id the pages run on (newest first).
  * `text_pattern_ops`: an action filter may be a `resource.*` prefix, a LIKE whatever the collation.

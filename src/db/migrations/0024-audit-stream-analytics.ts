@@ -3,7 +3,7 @@ import { Migration } from '@mikro-orm/migrations';
 /**
  * The audit log's stream, retention and the analytics rollups.
  *
- * Stream (src/domain/audit-stream.ts): a record's place in the stream is `(tx, seq)`, its transaction's id and an
+ * Stream (src/domain/audit/stream.ts): a record's place in the stream is `(tx, seq)`, its transaction's id and an
  * insertion sequence. Ids (UUIDv7, made by the application) and sequences are taken before commit, so they do not
  * sort in commit order; but every transaction still running has an id at or above the oldest running one
  * (`pg_snapshot_xmin`), so records below it are final, and a reader that goes no further never sees an earlier place

@@ -4,7 +4,7 @@ import type { Scope } from '../../context.ts';
 import { ApiKey, User } from '../../db/entities/index.ts';
 import { HOLD_FOR_SHARE, HOLD_FOR_UPDATE } from '../../db/row-lock.ts';
 import { GatehouseError, invalid, notFound } from '../../errors.ts';
-import { recordAudit } from '../audit.ts';
+import { recordAudit } from '../audit/audit.ts';
 import { providerSetting } from '../auth-providers/auth-providers.ts';
 import { permissionGrants, requireCovered, requireCoveredCredential, withCallerTenants } from '../grants.ts';
 import { paginate, type Page, type PageArgs, type Row, scopedList } from '../pagination.ts';

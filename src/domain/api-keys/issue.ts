@@ -3,8 +3,8 @@ import { generateApiKeySecret, hashApiKeySecret } from '../../auth/api-key-secre
 import { ApiKey } from '../../db/entities/index.ts';
 import { changed } from '../../events/changes.ts';
 import { newId } from '../../ids.ts';
-import { recordAudit, type AuditActor } from '../audit.ts';
-import { auditedFieldsOf, auditedSnapshot } from '../audited-fields.ts';
+import { recordAudit, type AuditActor } from '../audit/audit.ts';
+import { auditedFieldsOf, auditedSnapshot } from '../audit/audited-fields.ts';
 
 export interface ApiKeyWithSecret {
   key: ApiKey;

@@ -6,7 +6,7 @@ import { executeOwned } from '../../db/owned-sql.ts';
 import { HOLD_FOR_SHARE, HOLD_FOR_UPDATE } from '../../db/row-lock.ts';
 import { GatehouseError, invalid, notFound } from '../../errors.ts';
 import { newId } from '../../ids.ts';
-import { recordAudit, type AuditActor } from '../audit.ts';
+import { recordAudit, type AuditActor } from '../audit/audit.ts';
 import { definePermission, permissionDefinition, type CreatePermissionInput, type PermissionDefinition } from '../authorization/permission-definition.ts';
 import { authorizationLock } from '../authorization/writes.ts';
 import { uniquely } from '../db-errors.ts';

@@ -10,7 +10,7 @@ import { grantsEnded } from '../../events/invalidations.ts';
 import { newId } from '../../ids.ts';
 import { lifetimeWithin } from '../api-keys/api-keys.ts';
 import { issueApiKey, recordKeyIssued, type ApiKeyWithSecret, type IssueApiKey } from '../api-keys/issue.ts';
-import { recordAudit, type AuditActor } from '../audit.ts';
+import { recordAudit, type AuditActor } from '../audit/audit.ts';
 import { insertPasswordProvider } from '../auth-providers/auth-providers.ts';
 import { assignAppAdmin, createBuiltInRoles } from '../authorization/built-in-roles.ts';
 import { endSurfaceSignIns } from '../sessions/end-sessions.ts';

@@ -7,8 +7,8 @@ import { AUTH_PROVIDER_TYPES, type AuthProviderType } from '../../db/entities/au
 import { HOLD_FOR_UPDATE } from '../../db/row-lock.ts';
 import { GatehouseError, invalid, notFound } from '../../errors.ts';
 import { newId } from '../../ids.ts';
-import { recordAudit, secretNames, secretNamesSql, type AuditActor } from '../audit.ts';
-import { auditedFieldsOf, auditedSnapshot } from '../audited-fields.ts';
+import { recordAudit, secretNames, secretNamesSql, type AuditActor } from '../audit/audit.ts';
+import { auditedFieldsOf, auditedSnapshot } from '../audit/audited-fields.ts';
 import { uniquely } from '../db-errors.ts';
 import { APPLICATION_ROWS } from '../loaders.ts';
 import { gracePeriodSeconds } from '../oauth-clients/secrets.ts';

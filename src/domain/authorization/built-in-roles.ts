@@ -2,7 +2,7 @@ import type { Connection, EntityManager, Transaction } from '@mikro-orm/postgres
 import { BUILT_IN_ROLES, type BuiltInRole } from '../../auth/permissions.ts';
 import { Role, RoleAssignment } from '../../db/entities/index.ts';
 import { newId } from '../../ids.ts';
-import { recordAudit, type AuditActor } from '../audit.ts';
+import { recordAudit, type AuditActor } from '../audit/audit.ts';
 import { assignmentSnapshot } from './role-assignments.ts';
 
 export function createBuiltInRoles(em: EntityManager, applicationId: string): void {

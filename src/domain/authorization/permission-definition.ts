@@ -2,8 +2,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Scope } from '../../context.ts';
 import { CustomPermission } from '../../db/entities/index.ts';
 import { newId } from '../../ids.ts';
-import { recordAudit } from '../audit.ts';
-import { auditedFieldsOf, auditedSnapshot } from '../audited-fields.ts';
+import { recordAudit } from '../audit/audit.ts';
+import { auditedFieldsOf, auditedSnapshot } from '../audit/audited-fields.ts';
 import { authorizationChanged, description, keyClashes, keyTaken, permissionKey } from './writes.ts';
 
 export interface CreatePermissionInput {

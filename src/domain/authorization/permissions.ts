@@ -5,7 +5,7 @@ import { CustomPermission, Role } from '../../db/entities/index.ts';
 import { selectPage } from '../../db/page-query.ts';
 import { HOLD_FOR_UPDATE } from '../../db/row-lock.ts';
 import { GatehouseError, invalid, notFound } from '../../errors.ts';
-import { recordAudit } from '../audit.ts';
+import { recordAudit } from '../audit/audit.ts';
 import { uniquely } from '../db-errors.ts';
 import { narrowedList, pageSize, scopedList, type Page, type PageArgs, type Row } from '../pagination.ts';
 import { roleSnapshot } from './roles.ts';

@@ -6,7 +6,7 @@ import type { SqlRunner } from '../../db/owned-sql.ts';
 import type { Scope } from '../../context.ts';
 import { newId } from '../../ids.ts';
 import { insertApplicationRow, newApplicationRow } from '../applications/applications.ts';
-import { recordAudit, type AuditActor } from '../audit.ts';
+import { recordAudit, type AuditActor } from '../audit/audit.ts';
 import { assignAppAdmin } from '../authorization/built-in-roles.ts';
 import { oauthClientSnapshot } from '../oauth-clients/oauth-clients.ts';
 import { normalizeEmail } from '../users/email-key.ts';

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { PermissionSet } from '../../auth/permissions.ts';
 import type { Scope } from '../../context.ts';
-import type { AuditActor } from '../audit.ts';
+import type { AuditActor } from '../audit/audit.ts';
 import { grantsOf, readHeldGrants, subjectKey, type RoleSubject } from '../authorization/held-roles.ts';
 import { removeAssignments } from '../authorization/role-assignments.ts';
 import { requireCovered } from '../grants.ts';

@@ -4,7 +4,7 @@ import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { SecretBox } from '../../auth/client-secrets.ts';
 import type { Config } from '../../config.ts';
 import { Application } from '../../db/entities/index.ts';
-import { recordAudit, type AuditActor } from '../audit.ts';
+import { recordAudit, type AuditActor } from '../audit/audit.ts';
 import { settingIn } from './outbox.ts';
 import { builtInFromAddress, type EmailProviderValue, type SmtpSettings } from './provider.ts';
 import { domainOf, expectedRecords, findSenderDomain, isVerified, returnPathAddress } from './sender-domain.ts';

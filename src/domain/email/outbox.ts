@@ -8,7 +8,7 @@ import { GatehouseError, invalid, notFound } from '../../errors.ts';
 import { normalizeEmail } from '../users/email-key.ts';
 import { firstIdAt, newId } from '../../ids.ts';
 import type { DomainServices } from '../../services.ts';
-import { recordAudit, type AuditActor } from '../audit.ts';
+import { recordAudit, type AuditActor } from '../audit/audit.ts';
 import { normalize as brandingValue } from '../branding/branding.ts';
 import { paginate, type Page, type PageArgs, type Row, scopedList } from '../pagination.ts';
 import { tenantMayCustomize } from '../tenancy/settings.ts';

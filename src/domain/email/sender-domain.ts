@@ -7,7 +7,7 @@ import type { Scope } from '../../context.ts';
 import { EmailSenderDomain } from '../../db/entities/index.ts';
 import { GatehouseError } from '../../errors.ts';
 import { newId } from '../../ids.ts';
-import { recordAudit } from '../audit.ts';
+import { recordAudit } from '../audit/audit.ts';
 import { dnsResolver } from '../dns-resolver.ts';
 import type { Source } from '../tenancy/settings.ts';
 import { getEmailProvider, type EmailProviderType, type SmtpSettings } from './provider.ts';

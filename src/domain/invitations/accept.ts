@@ -5,7 +5,7 @@ import { Invitation, Role, RoleAssignment, User } from '../../db/entities/index.
 import { TENANT_FILTER } from '../../db/owned.ts';
 import { HOLD_FOR_SHARE, HOLD_FOR_UPDATE } from '../../db/row-lock.ts';
 import { newId } from '../../ids.ts';
-import { recordAudit } from '../audit.ts';
+import { recordAudit } from '../audit/audit.ts';
 import { jointPermissions, readHeldGrants } from '../authorization/held-roles.ts';
 import { authorizationChanged, visibleIn } from '../authorization/writes.ts';
 import type { CopyText } from '../branding/copy/index.ts';

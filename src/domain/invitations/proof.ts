@@ -1,5 +1,5 @@
 import type { Invitation } from '../../db/entities/index.ts';
-import { recordSignIn, type SignInFailureReason } from '../auth-events.ts';
+import { recordSignIn, type SignInFailureReason } from '../audit/auth-events.ts';
 import { askedForLock } from '../email/flow-mail.ts';
 import { mailAt } from '../sign-in/account-links.ts';
 import { codeMatchesCounted, liveCodeRow, mailCode, standingRefusal } from '../sign-in/email-methods.ts';

@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { SecretBox } from '../../auth/client-secrets.ts';
 import { executeOwned } from '../../db/owned-sql.ts';
 import { newId } from '../../ids.ts';
-import { recordAudit } from '../audit.ts';
+import { recordAudit } from '../audit/audit.ts';
 import { askedForLock, askedForMailQueueable, emailOtpMail, mfaEnrolledMail } from '../email/flow-mail.ts';
 import { linkUserOf, mailTenant } from '../sign-in/account-links.ts';
 import type { MailSender } from '../email/outbox.ts';

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { executeOwned } from '../../db/owned-sql.ts';
 import { isUuid } from '../../ids.ts';
-import { recordAudit } from '../audit.ts';
+import { recordAudit } from '../audit/audit.ts';
 import type { SignInTarget } from '../sign-in/sign-in.ts';
 import { currentPasswordProven, ownPasswordProven, ownRefusal, type OwnChange } from '../users/own-account.ts';
 import type { SignInUser } from '../users/sign-in-user.ts';

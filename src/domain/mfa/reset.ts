@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Scope } from '../../context.ts';
 import type { User } from '../../db/entities/index.ts';
 import { executeOwned } from '../../db/owned-sql.ts';
-import { recordAudit, type AuditActor } from '../audit.ts';
+import { recordAudit, type AuditActor } from '../audit/audit.ts';
 import { withCallerTenants } from '../grants.ts';
 import { requireCoveredAccount } from '../users/takeover.ts';
 import { underTenancyConfig } from '../tenancy/config-lock.ts';

@@ -1,4 +1,4 @@
-import { recordSignIn, type SignInFailureReason } from '../auth-events.ts';
+import { recordSignIn, type SignInFailureReason } from '../audit/auth-events.ts';
 import { addressStanding, recordFailedSignIn, recordSuccessfulSignIn, refuseUncounted } from '../sign-in/lockout.ts';
 import type { SignInTarget } from '../sign-in/sign-in.ts';
 import type { SignInUser } from '../users/sign-in-user.ts';

@@ -1,7 +1,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { forgetGrants, type InvalidationBus } from '../../events/invalidations.ts';
 import { newId, uuidOrNullSql } from '../../ids.ts';
-import type { AuditActor } from '../audit.ts';
+import type { AuditActor } from '../audit/audit.ts';
 import { endClientGrants } from '../sessions/end-sessions.ts';
 import { MODEL, PAYLOAD } from '../../db/oidc-model.ts';
 

@@ -1,8 +1,8 @@
 import { generateClientSecret, type SecretBox } from '../../auth/client-secrets.ts';
 import type { OAuthClient } from '../../db/entities/index.ts';
 import { invalid } from '../../errors.ts';
-import { isoTimestampSql } from '../audit.ts';
-import { auditedFieldsOf } from '../audited-fields.ts';
+import { isoTimestampSql } from '../audit/audit.ts';
+import { auditedFieldsOf } from '../audit/audited-fields.ts';
 
 /** Rotation keeps the replaced secret valid for a grace period, so deployments switch without downtime. */
 export const GRACE_PERIOD_DEFAULT_SECONDS = 24 * 60 * 60;

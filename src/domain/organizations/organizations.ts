@@ -1,12 +1,12 @@
 import type { Scope } from '../../context.ts';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Organization, type Application } from '../../db/entities/index.ts';
-import type { AuditAction } from '../audit-actions.ts';
+import type { AuditAction } from '../audit/actions.ts';
 import type { OrganizationStatus } from '../../db/entities/organization.entity.ts';
 import { HOLD_FOR_UPDATE } from '../../db/row-lock.ts';
 import { GatehouseError, invalid, notFound } from '../../errors.ts';
 import { changed } from '../../events/changes.ts';
-import { recordAudit } from '../audit.ts';
+import { recordAudit } from '../audit/audit.ts';
 import { displayName } from '../validate.ts';
 import { billingOf, validBilling, type BillingInput } from './billing.ts';
 

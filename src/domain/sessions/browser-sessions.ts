@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { isUuid, newId } from '../../ids.ts';
 import { currentRequestOrigin } from '../../http/request-origin.ts';
-import { isoTimestampSql } from '../audit.ts';
+import { isoTimestampSql } from '../audit/audit.ts';
 import { MODEL, PAYLOAD } from '../../db/oidc-model.ts';
 
 /** The index of the OP's browser sessions (`user_session`), written by src/oidc/adapter.ts; read by sessions.ts. */

@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { executeOwned } from '../../db/owned-sql.ts';
 import { uuidOrNullSql } from '../../ids.ts';
 import type { Issuers } from '../domains/surfaces.ts';
-import { recordAuditPerRowThen, type AuditActor } from '../audit.ts';
+import { recordAuditPerRowThen, type AuditActor } from '../audit/audit.ts';
 import { holdsGrantOfItsTenant, LIVE, sessionSnapshotSql } from './browser-sessions.ts';
 import { grantSignInsSql } from './grant-sign-ins.ts';
 import { ISSUER_KEY, MODEL, PAYLOAD } from '../../db/oidc-model.ts';

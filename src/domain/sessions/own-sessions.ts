@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Scope } from '../../context.ts';
 import { executeOwned } from '../../db/owned-sql.ts';
-import { recordAudit, type AuditActor } from '../audit.ts';
+import { recordAudit, type AuditActor } from '../audit/audit.ts';
 import { PAGE_SIZE_MAX } from '../pagination.ts';
 import { endUserSignIns } from './end-sessions.ts';
 import { grantSignInsSql } from './grant-sign-ins.ts';

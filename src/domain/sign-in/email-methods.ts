@@ -5,7 +5,7 @@ import { User } from '../../db/entities/index.ts';
 import { executeOwned, ownedSql, type SqlRunner } from '../../db/owned-sql.ts';
 import { GatehouseError } from '../../errors.ts';
 import { newId } from '../../ids.ts';
-import { recordSignIn, type SignInFailureReason } from '../auth-events.ts';
+import { recordSignIn, type SignInFailureReason } from '../audit/auth-events.ts';
 import { askedForLock, askedForMailQueueable, emailOtpMail, magicLinkMail, type MailContext, type Recipient } from '../email/flow-mail.ts';
 import { underTenancyConfig } from '../tenancy/config-lock.ts';
 import { CODE_ATTEMPTS } from '../mfa/codes.ts';

@@ -7,7 +7,7 @@ import { issueLink } from '../users/link-tokens.ts';
 import { addressLockedSql } from '../users/sign-in-failures.ts';
 import { mayActNow, signInUserColumnsSql, signInUserOf, type SignInUser, type SignInUserRow } from '../users/sign-in-user.ts';
 import type { LockoutPolicy } from '../policies/definitions.ts';
-import { isoTimestampSql, recordAuditPerRow, type AuditActor } from '../audit.ts';
+import { isoTimestampSql, recordAuditPerRow, type AuditActor } from '../audit/audit.ts';
 import { noteRequest } from '../../observability/log.ts';
 import { executeOwned } from '../../db/owned-sql.ts';
 import type { PageTarget } from './sign-in.ts';

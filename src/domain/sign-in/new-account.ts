@@ -1,7 +1,7 @@
 import type { Scope } from '../../context.ts';
 import { User } from '../../db/entities/index.ts';
 import { newId } from '../../ids.ts';
-import { recordAudit } from '../audit.ts';
+import { recordAudit } from '../audit/audit.ts';
 import { lockTenants } from '../tenants/target-tenant.ts';
 import { usersChanged } from '../users/changed.ts';
 import { normalizeEmail } from '../users/email-key.ts';

@@ -1,5 +1,5 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
-import { recordSignIn, type SignInFailureReason } from '../auth-events.ts';
+import { recordSignIn, type SignInFailureReason } from '../audit/auth-events.ts';
 import { underTenancyConfig } from '../tenancy/config-lock.ts';
 import { normalizeEmail } from '../users/email-key.ts';
 import { mayActNow, readSignInUser, type SignInUser } from '../users/sign-in-user.ts';

@@ -12,7 +12,7 @@ import type { GatehouseClientData } from '../oauth-clients/client-data.ts';
 import type { Surface } from '../domains/surfaces.ts';
 import { SignInRefusal } from './refusals.ts';
 import type { DomainServices } from '../../services.ts';
-import { recordSignIn, type SignInAttempt, type SignInFailureReason } from '../auth-events.ts';
+import { recordSignIn, type SignInAttempt, type SignInFailureReason } from '../audit/auth-events.ts';
 import { noteRequest } from '../../observability/log.ts';
 import { readSignInCandidate, recordFailedSignIn, recordSuccessfulSignIn, refuseUncounted } from './lockout.ts';
 import { surfaceSettings, type SurfaceSettings } from './surface-settings.ts';
@@ -129,7 +129,7 @@ export async function verifyCredentials(target: SignInTarget, email: unknown, pa
   const checked = await checkCredentials(target, email, password, address, rpId);
   const unverified = checked.ok && target.password.requireVerification && checked.verified.emailVerified === false;
   if (checked.ok && !unverified) return checked;
-  // Every refusal writes its record alike (src/domain/auth-events.ts), after the refusal's own timing.
+  // Every refusal writes its record alike (src/domain/audit/auth-events.ts), after the refusal's own timing.
   const refusal = checked.ok ? { reason: 'email_unverified' as const, user: checked.verified } : checked;
   await recordAttempt(target, { method: 'password', outcome: { ok: false, reason: refusal.reason, user: refusal.user, email: typeof email === 'string' ? email.trim() : null } });
   return unverified ? { ok: false, unverified } : { ok: false };

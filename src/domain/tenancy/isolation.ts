@@ -6,8 +6,8 @@ import { executeOwned } from '../../db/owned-sql.ts';
 import { NEW_ID_SQL } from '../../ids.ts';
 import { keySnapshotSql } from '../api-keys/issue.ts';
 import { assignmentSnapshotSql } from '../authorization/role-assignments.ts';
-import type { AuditAction } from '../audit-actions.ts';
-import { recordAuditPerRow, type AuditActor } from '../audit.ts';
+import type { AuditAction } from '../audit/actions.ts';
+import { recordAuditPerRow, type AuditActor } from '../audit/audit.ts';
 import { userSnapshotSql } from '../users/users.ts';
 
 /** One detail per tenant and kind, so the caller knows exactly what to remove (API.md, Tenancy configuration). */

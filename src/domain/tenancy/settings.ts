@@ -1,5 +1,5 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
-import type { AuditAction } from '../audit-actions.ts';
+import type { AuditAction } from '../audit/actions.ts';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { SecretBox } from '../../auth/client-secrets.ts';
 import type { Scope } from '../../context.ts';
@@ -9,7 +9,7 @@ import type { SettingFeature } from '../../db/entities/setting.entity.ts';
 import { HOLD_FOR_UPDATE } from '../../db/row-lock.ts';
 import { GatehouseError, notFound } from '../../errors.ts';
 import { newId } from '../../ids.ts';
-import { recordAudit, secretNames, secretNamesSql } from '../audit.ts';
+import { recordAudit, secretNames, secretNamesSql } from '../audit/audit.ts';
 import { APPLICATION_ROWS } from '../loaders.ts';
 import { configurationChanged } from './changed.ts';
 import { underTenancyConfig } from './config-lock.ts';

@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { AuditAction } from '../audit-actions.ts';
+import type { AuditAction } from '../audit/actions.ts';
 import type { SettingFeature } from '../../db/entities/setting.entity.ts';
 import { keySnapshotSql } from '../api-keys/issue.ts';
-import { recordAuditPerRow, type AuditActor } from '../audit.ts';
+import { recordAuditPerRow, type AuditActor } from '../audit/audit.ts';
 import { authProviderSnapshotSql } from '../auth-providers/auth-providers.ts';
 import { permissionSnapshotSql } from '../authorization/permission-definition.ts';
 import { assignmentSnapshotSql, removeAssignments } from '../authorization/role-assignments.ts';

@@ -7,7 +7,7 @@ import { GatehouseError, invalid, notFound } from '../../errors.ts';
 import { changed } from '../../events/changes.ts';
 import { grantsEnded } from '../../events/invalidations.ts';
 import { newId } from '../../ids.ts';
-import { recordAudit } from '../audit.ts';
+import { recordAudit } from '../audit/audit.ts';
 import { configurationChanged } from '../tenancy/changed.ts';
 import { underTenancyConfig } from '../tenancy/config-lock.ts';
 import { authorizationChanged } from '../authorization/writes.ts';

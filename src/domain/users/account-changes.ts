@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { executeOwned } from '../../db/owned-sql.ts';
-import { recordAudit, type AuditActor } from '../audit.ts';
+import { recordAudit, type AuditActor } from '../audit/audit.ts';
 import { normalizeEmail } from './email-key.ts';
 import { forgetUserKeys, usersChanged } from './changed.ts';
 import { takeOverUnconfirmed } from './unconfirmed-takeover.ts';

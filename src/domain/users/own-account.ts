@@ -7,7 +7,7 @@ import type { CopyText } from '../branding/copy/index.ts';
 import { typedEmail, typedName } from '../typed-fields.ts';
 import { passwordRefusals } from '../policies/password.ts';
 import { effectivePasswordPolicy } from '../policies/policies.ts';
-import { recordAudit } from '../audit.ts';
+import { recordAudit } from '../audit/audit.ts';
 import { endWhatPasswordOpened } from './users.ts';
 import { changed } from '../../events/changes.ts';
 import { grantsEnded } from '../../events/invalidations.ts';

@@ -5,7 +5,7 @@ import { TENANT_FILTER } from '../../db/owned.ts';
 import { executeOwned } from '../../db/owned-sql.ts';
 import { HOLD_FOR_UPDATE } from '../../db/row-lock.ts';
 import { revokeKey } from '../api-keys/issue.ts';
-import { recordAuditPerRow, type AuditActor } from '../audit.ts';
+import { recordAuditPerRow, type AuditActor } from '../audit/audit.ts';
 import { removeAssignments } from '../authorization/role-assignments.ts';
 import { authorizationChanged } from '../authorization/writes.ts';
 import { removeSecondFactors } from '../mfa/reset.ts';

@@ -2,7 +2,7 @@ import type { Scope } from '../../context.ts';
 import { UserIdentity } from '../../db/entities/index.ts';
 import { executeOwned } from '../../db/owned-sql.ts';
 import { notFound } from '../../errors.ts';
-import { recordAudit } from '../audit.ts';
+import { recordAudit } from '../audit/audit.ts';
 import { withCallerTenants } from '../grants.ts';
 import { paginate, scopedList, type Page, type PageArgs, type Row } from '../pagination.ts';
 import { underTenancyConfig } from '../tenancy/config-lock.ts';

@@ -1,5 +1,5 @@
 import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
-import { recordAudit } from '../audit.ts';
+import { recordAudit } from '../audit/audit.ts';
 import { passkeyClonedMail } from '../email/flow-mail.ts';
 import { linkUserOf, mailAt } from '../sign-in/account-links.ts';
 import type { SignInTarget } from '../sign-in/sign-in.ts';

@@ -1,5 +1,5 @@
 import { isUuid } from '../../ids.ts';
-import { recordAudit } from '../audit.ts';
+import { recordAudit } from '../audit/audit.ts';
 import type { SignInTarget } from '../sign-in/sign-in.ts';
 import { removeSecondStep } from '../mfa/own-factors.ts';
 import { ownPasswordProven, ownRefusal, ownScope, type OwnChange } from '../users/own-account.ts';

@@ -1,5 +1,5 @@
 import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
-import type { SignInFailureReason } from '../auth-events.ts';
+import type { SignInFailureReason } from '../audit/auth-events.ts';
 import { addressStanding, recordFailedSignIn, recordSuccessfulSignIn, refuseUncounted } from '../sign-in/lockout.ts';
 import { recordAttempt, type FactorRecord, type SignInTarget } from '../sign-in/sign-in.ts';
 import type { PasskeyMethod } from '../sign-in/surface-settings.ts';

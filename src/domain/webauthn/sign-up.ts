@@ -1,7 +1,7 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { User } from '../../db/entities/index.ts';
 import { executeOwned } from '../../db/owned-sql.ts';
-import { recordAudit } from '../audit.ts';
+import { recordAudit } from '../audit/audit.ts';
 import { askedForLock } from '../email/flow-mail.ts';
 import { mailAt } from '../sign-in/account-links.ts';
 import { endEmailSignIns, liveCodeRow, mailCode, rowCodeMatches } from '../sign-in/email-methods.ts';

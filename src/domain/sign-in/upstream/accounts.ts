@@ -2,7 +2,7 @@ import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { executeOwned } from '../../../db/owned-sql.ts';
 import { UserIdentity } from '../../../db/entities/index.ts';
 import { newId } from '../../../ids.ts';
-import type { AttemptUser, SignInFailureReason } from '../../auth-events.ts';
+import type { AttemptUser, SignInFailureReason } from '../../audit/auth-events.ts';
 import { underTenancyConfig } from '../../tenancy/config-lock.ts';
 import { normalizeEmail } from '../../users/email-key.ts';
 import { mayActNow, readSignInUser, type SignInUser } from '../../users/sign-in-user.ts';

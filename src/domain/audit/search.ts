@@ -1,12 +1,12 @@
-import type { Scope } from '../context.ts';
-import type { AuditOutcome } from '../db/entities/audit-log.entity.ts';
-import { executeOwned } from '../db/owned-sql.ts';
-import { likePrefix } from '../db/like-prefix.ts';
-import { invalid, notFound } from '../errors.ts';
-import { pageSize, scopedList, type Page, type PageArgs } from './pagination.ts';
-import { isControlFree } from './validate.ts';
-import { EARLIEST_ID_TIME, firstIdAt } from '../ids.ts';
-import { visibleTenantIds } from './users/users.ts';
+import type { Scope } from '../../context.ts';
+import type { AuditOutcome } from '../../db/entities/audit-log.entity.ts';
+import { executeOwned } from '../../db/owned-sql.ts';
+import { likePrefix } from '../../db/like-prefix.ts';
+import { invalid, notFound } from '../../errors.ts';
+import { pageSize, scopedList, type Page, type PageArgs } from '../pagination.ts';
+import { isControlFree } from '../validate.ts';
+import { EARLIEST_ID_TIME, firstIdAt } from '../../ids.ts';
+import { visibleTenantIds } from '../users/users.ts';
 
 export interface AuditRecordView {
   readonly id: string;

@@ -1,10 +1,10 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
-import type { Clock } from '../clock.ts';
-import { executeOwned } from '../db/owned-sql.ts';
-import { firstIdAt, newId } from '../ids.ts';
+import type { Clock } from '../../clock.ts';
+import { executeOwned } from '../../db/owned-sql.ts';
+import { firstIdAt, newId } from '../../ids.ts';
 import { recordAudit } from './audit.ts';
-import { PeriodicJob } from '../background-work.ts';
-import { inJobSpan } from '../observability/spans.ts';
+import { PeriodicJob } from '../../background-work.ts';
+import { inJobSpan } from '../../observability/spans.ts';
 
 /**
  * Deletes records older than `auditRetentionDays` in batches, each its own short transaction, with one summary record

@@ -1,14 +1,14 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
-import type { Clock } from '../clock.ts';
-import { newId } from '../ids.ts';
-import { currentRequestOrigin } from '../http/request-origin.ts';
-import { activeUsersCtes, countActiveUsers, signInCountCtes, utcDay, type ActivityRow } from './analytics.ts';
+import type { Clock } from '../../clock.ts';
+import { newId } from '../../ids.ts';
+import { currentRequestOrigin } from '../../http/request-origin.ts';
+import { activeUsersCtes, countActiveUsers, signInCountCtes, utcDay, type ActivityRow } from '../analytics.ts';
 import { recordAuditPerRow } from './audit.ts';
-import { asBackgroundWork } from '../background-work.ts';
-import { signIns } from '../observability/metrics.ts';
-import { inJobSpan } from '../observability/spans.ts';
-import type { SignInUser } from './users/sign-in-user.ts';
-import { MODEL, PAYLOAD } from '../db/oidc-model.ts';
+import { asBackgroundWork } from '../../background-work.ts';
+import { signIns } from '../../observability/metrics.ts';
+import { inJobSpan } from '../../observability/spans.ts';
+import type { SignInUser } from '../users/sign-in-user.ts';
+import { MODEL, PAYLOAD } from '../../db/oidc-model.ts';
 
 /** Each event is an audit record and an analytics count: sign-ins one statement each, tokens (thousands a second) buffered. */
 

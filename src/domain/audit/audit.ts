@@ -1,16 +1,16 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Scope } from '../context.ts';
+import type { Scope } from '../../context.ts';
 
 /** `apiKeyId` is recorded beside the actor, who differs from it when a Bearer token came too. */
 export type AuditActor = Pick<Scope, 'applicationId' | 'tenantId' | 'requestId'> & {
   principal: { actor: { type: string; id: string }; apiKeyId?: string | null };
 };
-import { AuditLog } from '../db/entities/index.ts';
-import type { AuditOutcome } from '../db/entities/audit-log.entity.ts';
-import type { AuditAction } from './audit-actions.ts';
-import { NEW_ID_SQL, newId } from '../ids.ts';
-import { ownedSql } from '../db/owned-sql.ts';
-import { currentRequestOrigin } from '../http/request-origin.ts';
+import { AuditLog } from '../../db/entities/index.ts';
+import type { AuditOutcome } from '../../db/entities/audit-log.entity.ts';
+import type { AuditAction } from './actions.ts';
+import { NEW_ID_SQL, newId } from '../../ids.ts';
+import { ownedSql } from '../../db/owned-sql.ts';
+import { currentRequestOrigin } from '../../http/request-origin.ts';
 
 export interface AuditEntry {
   action: AuditAction;

@@ -1,11 +1,11 @@
 import pg from 'pg';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import type { Scope } from '../context.ts';
-import { executeOwned } from '../db/owned-sql.ts';
-import { invalid, type GatehouseError } from '../errors.ts';
-import { isUuid } from '../ids.ts';
-import { COLUMNS, conditions, view, type AuditFilter, type AuditRecordView, type AuditRow } from './audit-search.ts';
-import { asBackgroundWork } from '../background-work.ts';
+import type { Scope } from '../../context.ts';
+import { executeOwned } from '../../db/owned-sql.ts';
+import { invalid, type GatehouseError } from '../../errors.ts';
+import { isUuid } from '../../ids.ts';
+import { COLUMNS, conditions, view, type AuditFilter, type AuditRecordView, type AuditRow } from './search.ts';
+import { asBackgroundWork } from '../../background-work.ts';
 
 /** The audit log as a stream, resumable without loss or repeat on any instance. A record's place is `(tx, seq)`, read no
  *  further than the oldest running transaction (`pg_snapshot_xmin`), so nothing commits behind a place passed; a long
