@@ -831,7 +831,7 @@ export type DomainVerificationRecord = {
  */
 export type EmailDelivery = {
   __typename?: 'EmailDelivery';
-  /** Attempts made so far (a process that died mid-attempt counts one). */
+  /** Attempts made so far (a process that died mid-attempt counts one; one the service stopped itself, giving it back, does not). */
   attempts: Scalars['Int']['output'];
   /** When the mail was queued. */
   createdAt: Scalars['DateTime']['output'];

@@ -6353,7 +6353,7 @@ export interface components {
             to: string;
             /** @description Where it is. */
             status: components["schemas"]["EmailDeliveryStatus"];
-            /** @description Attempts made so far (a process that died mid-attempt counts one). */
+            /** @description Attempts made so far (a process that died mid-attempt counts one; one the service stopped itself, giving it back, does not). */
             attempts: number;
             /** @description The provider's last error, without secrets; null when the last attempt succeeded or none failed. */
             lastError: string | null;
@@ -16128,7 +16128,7 @@ export interface operations {
                         to: string;
                         /** @description Where it is. */
                         status: components["schemas"]["EmailDeliveryStatus"];
-                        /** @description Attempts made so far (a process that died mid-attempt counts one). */
+                        /** @description Attempts made so far (a process that died mid-attempt counts one; one the service stopped itself, giving it back, does not). */
                         attempts: number;
                         /** @description The provider's last error, without secrets; null when the last attempt succeeded or none failed. */
                         lastError: string | null;
@@ -16225,7 +16225,7 @@ export interface operations {
                         to: string;
                         /** @description Where it is. */
                         status: components["schemas"]["EmailDeliveryStatus"];
-                        /** @description Attempts made so far (a process that died mid-attempt counts one). */
+                        /** @description Attempts made so far (a process that died mid-attempt counts one; one the service stopped itself, giving it back, does not). */
                         attempts: number;
                         /** @description The provider's last error, without secrets; null when the last attempt succeeded or none failed. */
                         lastError: string | null;
@@ -16324,7 +16324,7 @@ export interface operations {
                         to: string;
                         /** @description Where it is. */
                         status: components["schemas"]["EmailDeliveryStatus"];
-                        /** @description Attempts made so far (a process that died mid-attempt counts one). */
+                        /** @description Attempts made so far (a process that died mid-attempt counts one; one the service stopped itself, giving it back, does not). */
                         attempts: number;
                         /** @description The provider's last error, without secrets; null when the last attempt succeeded or none failed. */
                         lastError: string | null;
@@ -16562,7 +16562,7 @@ export interface operations {
                         to: string;
                         /** @description Where it is. */
                         status: components["schemas"]["EmailDeliveryStatus"];
-                        /** @description Attempts made so far (a process that died mid-attempt counts one). */
+                        /** @description Attempts made so far (a process that died mid-attempt counts one; one the service stopped itself, giving it back, does not). */
                         attempts: number;
                         /** @description The provider's last error, without secrets; null when the last attempt succeeded or none failed. */
                         lastError: string | null;
@@ -16650,7 +16650,7 @@ export interface operations {
                         to: string;
                         /** @description Where it is. */
                         status: components["schemas"]["EmailDeliveryStatus"];
-                        /** @description Attempts made so far (a process that died mid-attempt counts one). */
+                        /** @description Attempts made so far (a process that died mid-attempt counts one; one the service stopped itself, giving it back, does not). */
                         attempts: number;
                         /** @description The provider's last error, without secrets; null when the last attempt succeeded or none failed. */
                         lastError: string | null;
@@ -16739,7 +16739,7 @@ export interface operations {
                         to: string;
                         /** @description Where it is. */
                         status: components["schemas"]["EmailDeliveryStatus"];
-                        /** @description Attempts made so far (a process that died mid-attempt counts one). */
+                        /** @description Attempts made so far (a process that died mid-attempt counts one; one the service stopped itself, giving it back, does not). */
                         attempts: number;
                         /** @description The provider's last error, without secrets; null when the last attempt succeeded or none failed. */
                         lastError: string | null;
