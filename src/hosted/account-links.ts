@@ -4,7 +4,7 @@ import { hashPassword } from '../auth/password-hash.ts';
 import { endUserScope, type PageOpener } from '../context.ts';
 import { executeOwned } from '../db/owned-sql.ts';
 import { SHARED_POOL } from '../db/entities/user.entity.ts';
-import { askedForLock, passwordChangedMail, tenantOf, welcomeMail, type MailContext } from '../domain/email/flow-mail.ts';
+import { askedForLock, AskedForMail, passwordChangedMail, tenantOf, welcomeMail, type MailContext } from '../domain/email/flow-mail.ts';
 import type { MailSender } from '../domain/email/outbox.ts';
 import { effectivePasswordPolicy } from '../domain/policies/policies.ts';
 import { refuseDeactivated } from '../domain/sign-in/refusals.ts';
@@ -186,7 +186,10 @@ export function accountLinkRoutes(app: FastifyInstance, services: Services, thro
         // The address the page showed, whose mail lock the transaction holds: one changed since is not proven by this link.
         const account = await verifyEmail(em, actor, opened.user.userId, opened.email);
         // The account is ready once its address is proven: welcome, pointing at the application the user came from.
-        if (account !== undefined) await welcomeMail(pageMail(em, actor, opened), account, welcome);
+        if (account !== undefined) {
+          const admitted = await AskedForMail.admit(pageMail(em, actor, opened), account.email);
+          if (admitted !== null) await welcomeMail(admitted, account, welcome);
+        }
         return true;
       }, askedForLock(opened.user.applicationId, opened.email));
       if (!verified) return invalidLink(request, reply, token);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lockedTransaction } from '../../src/db/advisory-lock.ts';
-import { askedForLock, FLOW_MAIL, type MailContext, type Recipient } from '../../src/domain/email/flow-mail.ts';
+import { askedForLock, AskedForMail, FLOW_MAIL, isAskedFor, magicLinkMail, type MailContext, type Recipient } from '../../src/domain/email/flow-mail.ts';
 import { TEMPLATE_KEYS, type TemplateKey } from '../../src/domain/email/template-defaults.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 
@@ -46,10 +46,13 @@ const CASES: Record<TemplateKey, { args: object; variables: Record<string, unkno
 
 async function queue(key: TemplateKey, tenantId: string | null, to = ADA, args = CASES[key].args): Promise<string> {
   const sender = { applicationId: app.root.applicationId, tenantId, requestId: crypto.randomUUID(), principal: { actor: { type: 'system', id: 'flow-test' } }, services: app.gatehouse.services };
-  const send = FLOW_MAIL[key] as (at: MailContext, to: Recipient, v: object) => Promise<{ id: string }>;
+  const send = FLOW_MAIL[key] as (on: MailContext | AskedForMail, to: Recipient, v: object) => Promise<{ id: string }>;
   // In the turn of the address it goes to, as every caller of an asked-for mail begins its transaction.
   const address = (args as { newEmail?: string }).newEmail ?? to.email;
-  const delivery = await lockedTransaction(app.gatehouse.services.orm.em.fork(), askedForLock(sender.applicationId, address), (em) => send({ em, sender, tenantId }, to, args));
+  const delivery = await lockedTransaction(app.gatehouse.services.orm.em.fork(), askedForLock(sender.applicationId, address), async (em) => {
+    const at = { em, sender, tenantId };
+    return send(isAskedFor(key) ? (await AskedForMail.admit(at, address))! : at, to, args);
+  });
   return delivery.id;
 }
 
@@ -65,6 +68,17 @@ describe('flow mail', () => {
       expect(delivery, key).toMatchObject({ templateKey: key, to: CASES[key].to ?? ADA.email, subject: preview.body.subject, text: preview.body.text, html: preview.body.html });
       expect(delivery.html, key).toContain('background:#fafaf0');
     }
+  });
+
+  it('an asked-for mail goes out on an admission of its own: one mail, to the address it was counted under', async () => {
+    const sender = { applicationId: app.root.applicationId, tenantId: null, requestId: crypto.randomUUID(), principal: { actor: { type: 'system', id: 'flow-test' } }, services: app.gatehouse.services };
+    const link = { link: 'https://x.test/m', expiresInMinutes: 15 };
+    await lockedTransaction(app.gatehouse.services.orm.em.fork(), askedForLock(sender.applicationId, ADA.email), async (em) => {
+      const admitted = (await AskedForMail.admit({ em, sender, tenantId: null }, ADA.email))!;
+      expect(() => magicLinkMail(admitted, { email: 'grace@example.com', tenantIds: null }, link)).toThrow('without its own admission');
+      expect((await magicLinkMail(admitted, { ...ADA, email: 'Ada@Example.com' }, link)).toAddress).toBe('Ada@Example.com');
+      expect(() => magicLinkMail(admitted, ADA, link)).toThrow('without its own admission');
+    });
   });
 
   it('words what it fills in in the recipient’s language: the factor’s name, an unknown browser and place', async () => {

@@ -5,6 +5,7 @@ import { enqueueMail, mailLimitLock, secondsUntilQueueable, type MailSender, typ
 import type { FactorKind } from '../mfa/factors.ts';
 import { mailWords, type TemplateKey } from './template-defaults.ts';
 import { DEFAULT_LOCALE, isLocale, type Locale } from '../locales.ts';
+import { normalizeEmail } from '../users/email-key.ts';
 
 /** One function per template, taking exactly its variables, queued in the caller's transaction; the caller wakes the
  *  outbox worker once it has committed (`services.outbox.wake()`). */
@@ -29,24 +30,45 @@ export interface Recipient {
 const languageOf = (at: MailContext, to: Recipient): Locale => (isLocale(to.locale) ? to.locale : (at.pageLocale ?? DEFAULT_LOCALE));
 
 /** Mails anyone may ask for by typing an address on a page: at most MAILS_PER_ADDRESS_PER_HOUR to one address, so a page
- *  cannot flood someone's inbox. Beyond it the page answers as ever and nothing is queued (null). */
+ *  cannot flood someone's inbox (AskedForMail). */
 const ASKED_FOR: readonly TemplateKey[] = ['verify_email', 'welcome', 'magic_link', 'password_reset', 'email_otp', 'email_change'];
 
 /** Such mails to `address` are counted under it: a transaction that may queue one begins in its turn (Scope.transactional's
  *  `lock`), so a burst to one address waits in the process, holding no connection. */
 export const askedForLock = (applicationId: string, address: string): string => mailLimitLock(applicationId, ASKED_FOR, address);
 
-/** Whether a mail anyone may ask for is queued to `address` now. A flow asks before it writes the link or code it mails:
- *  writing one ends the address's earlier ones, and a request past the limit would cancel what was mailed, sending nothing. */
-export async function askedForMailQueueable(at: MailContext, address: string): Promise<boolean> {
-  await lockForTransaction(at.em, askedForLock(at.sender.applicationId, address));
-  return (await secondsUntilQueueable(at.em, at.sender.applicationId, ASKED_FOR, at.sender.services.config.mailsPerAddressPerHour, address)) === 0;
+/**
+ * Leave to queue one mail anyone may ask for, to one address, in one transaction: the only way to call their functions
+ * below, so the limit is counted once. A flow takes it before it writes the link or code it mails: writing one ends
+ * the address's earlier ones, and a request past the limit must cancel nothing, as it sends nothing.
+ */
+export class AskedForMail {
+  readonly #at: MailContext;
+  readonly #address: string;
+  #used = false;
+
+  private constructor(at: MailContext, address: string) {
+    this.#at = at;
+    this.#address = address;
+  }
+
+  /** Null past MAILS_PER_ADDRESS_PER_HOUR: the flow writes nothing and answers as ever. */
+  static async admit(at: MailContext, address: string): Promise<AskedForMail | null> {
+    await lockForTransaction(at.em, askedForLock(at.sender.applicationId, address));
+    const perHour = at.sender.services.config.mailsPerAddressPerHour;
+    return (await secondsUntilQueueable(at.em, at.sender.applicationId, ASKED_FOR, perHour, address)) === 0 ? new AskedForMail(at, address) : null;
+  }
+
+  /** Its context, once, for the address it was counted under. */
+  use(to: string): MailContext {
+    if (this.#used || normalizeEmail(to) !== normalizeEmail(this.#address)) throw new Error('an asked-for mail queued without its own admission');
+    this.#used = true;
+    return this.#at;
+  }
 }
 
-async function queue(at: MailContext, templateKey: TemplateKey, address: string, locale: Locale, variables: Record<string, unknown>): Promise<EmailDelivery | null> {
-  if (ASKED_FOR.includes(templateKey) && !(await askedForMailQueueable(at, address))) return null;
-  return enqueueMail(at.em, at.sender, { templateKey, to: address, tenantId: at.tenantId, locale, variables });
-}
+const queue = (at: MailContext, templateKey: TemplateKey, address: string, locale: Locale, variables: Record<string, unknown>): Promise<EmailDelivery> =>
+  enqueueMail(at.em, at.sender, { templateKey, to: address, tenantId: at.tenantId, locale, variables });
 
 /** The tenant a mail to `to` goes out in (a link it carries remembers it). A tenant's outbox carries its own accounts'
  *  mails only: a user of several tenants is mailed as the application, or that tenant's credentials would read links
@@ -57,27 +79,32 @@ export const tenantOf = (at: MailContext, to: Recipient): string | null =>
 const send = (at: MailContext, templateKey: TemplateKey, to: Recipient, variables: Record<string, unknown>) =>
   queue({ ...at, tenantId: tenantOf(at, to) }, templateKey, to.email, languageOf(at, to), { user: { name: to.name ?? null, email: to.email }, ...variables });
 
+const sendAskedFor = (admitted: AskedForMail, templateKey: TemplateKey, to: Recipient, variables: Record<string, unknown>) =>
+  send(admitted.use(to.email), templateKey, to, variables);
+
 /** UTC, to the second. */
 const shown = (at: Date) => `${at.toISOString().slice(0, 19)}Z`;
 
-export const verifyEmailMail = (at: MailContext, user: Recipient, v: { link: string; expiresInMinutes: number }) => send(at, 'verify_email', user, v);
+export const verifyEmailMail = (admitted: AskedForMail, user: Recipient, v: { link: string; expiresInMinutes: number }) =>
+  sendAskedFor(admitted, 'verify_email', user, v);
 
 /** `existingAccount`: the notice to an account's owner that someone tried to sign up with its address. */
-export const welcomeMail = (at: MailContext, user: Recipient, v: { link: string; existingAccount?: boolean }) =>
-  send(at, 'welcome', user, { link: v.link, existingAccount: v.existingAccount === true });
+export const welcomeMail = (admitted: AskedForMail, user: Recipient, v: { link: string; existingAccount?: boolean }) =>
+  sendAskedFor(admitted, 'welcome', user, { link: v.link, existingAccount: v.existingAccount === true });
 
-export const magicLinkMail = (at: MailContext, user: Recipient, v: { link: string; expiresInMinutes: number }) => send(at, 'magic_link', user, v);
+export const magicLinkMail = (admitted: AskedForMail, user: Recipient, v: { link: string; expiresInMinutes: number }) =>
+  sendAskedFor(admitted, 'magic_link', user, v);
 
-export const passwordResetMail = (at: MailContext, user: Recipient, v: { link: string; expiresInMinutes: number }) =>
-  send(at, 'password_reset', user, v);
+export const passwordResetMail = (admitted: AskedForMail, user: Recipient, v: { link: string; expiresInMinutes: number }) =>
+  sendAskedFor(admitted, 'password_reset', user, v);
 
 /** `link`: where to reset the password again, if the change was not the user's. */
 export const passwordChangedMail = (at: MailContext, user: Recipient, v: { link: string; changedAt: Date }) =>
   send(at, 'password_changed', user, { link: v.link, changedAt: shown(v.changedAt) });
 
 /** `addsPasskey`: the code an invitation's page asks before it adds a passkey to the account (invitations/proof.ts). */
-export const emailOtpMail = (at: MailContext, user: Recipient, v: { code: string; expiresInMinutes: number; addsPasskey?: boolean }) =>
-  send(at, 'email_otp', user, { code: v.code, expiresInMinutes: v.expiresInMinutes, addsPasskey: v.addsPasskey === true });
+export const emailOtpMail = (admitted: AskedForMail, user: Recipient, v: { code: string; expiresInMinutes: number; addsPasskey?: boolean }) =>
+  sendAskedFor(admitted, 'email_otp', user, { code: v.code, expiresInMinutes: v.expiresInMinutes, addsPasskey: v.addsPasskey === true });
 
 export const mfaEnrolledMail = (at: MailContext, user: Recipient, v: { link: string; factor: FactorKind }) =>
   send(at, 'mfa_enrolled', user, { link: v.link, factor: mailWords(languageOf(at, user)).factors[v.factor], clonedPasskey: null });
@@ -104,12 +131,14 @@ export const passkeyClonedMail = (at: MailContext, user: Recipient, v: { link: s
   send(at, 'mfa_enrolled', user, { link: v.link, factor: mailWords(languageOf(at, user)).factors.webauthn, clonedPasskey: v.passkey });
 
 /** To the new address, whose owner proves it by the link; `user` still has its current e-mail. */
-export const emailChangeMail = (at: MailContext, user: Recipient, v: { link: string; newEmail: string; expiresInMinutes: number }) =>
-  queue({ ...at, tenantId: tenantOf(at, user) }, 'email_change', v.newEmail, languageOf(at, user), { user: { name: user.name ?? null, email: user.email }, ...v });
+export const emailChangeMail = (admitted: AskedForMail, user: Recipient, v: { link: string; newEmail: string; expiresInMinutes: number }) => {
+  const at = admitted.use(v.newEmail);
+  return queue({ ...at, tenantId: tenantOf(at, user) }, 'email_change', v.newEmail, languageOf(at, user), { user: { name: user.name ?? null, email: user.email }, ...v });
+};
 
 export const accountDeletedMail = (at: MailContext, user: Recipient) => send(at, 'account_deleted', user, {});
 
-/** A template without a function fails to compile here. */
+/** A template without a function fails to compile here; those of ASKED_FOR take an AskedForMail, the others a MailContext. */
 export const FLOW_MAIL = {
   verify_email: verifyEmailMail,
   welcome: welcomeMail,
@@ -123,4 +152,6 @@ export const FLOW_MAIL = {
   account_locked: accountLockedMail,
   email_change: emailChangeMail,
   account_deleted: accountDeletedMail,
-} as const satisfies Record<TemplateKey, (at: MailContext, to: Recipient, v: never) => Promise<EmailDelivery | null>>;
+} as const satisfies Record<TemplateKey, (on: never, to: Recipient, v: never) => Promise<EmailDelivery>>;
+
+export const isAskedFor = (key: TemplateKey): boolean => ASKED_FOR.includes(key);

@@ -3,7 +3,7 @@ import type { SecretBox } from '../../auth/client-secrets.ts';
 import { executeOwned } from '../../db/owned-sql.ts';
 import { newId } from '../../ids.ts';
 import { recordAudit } from '../audit/audit.ts';
-import { askedForLock, askedForMailQueueable, emailOtpMail, mfaEnrolledMail } from '../email/flow-mail.ts';
+import { askedForLock, AskedForMail, emailOtpMail, mfaEnrolledMail } from '../email/flow-mail.ts';
 import { linkUserOf, mailTenant } from '../sign-in/account-links.ts';
 import type { MailSender } from '../email/outbox.ts';
 import type { SignInTarget } from '../sign-in/sign-in.ts';
@@ -189,13 +189,14 @@ export async function sendEmailCode(target: SignInTarget, user: SignInUser): Pro
   const sender = userSender(target, user);
   await target.applicationScope.transactional(async (em) => {
     const at = { em, sender, tenantId: sender.tenantId };
-    if (!(await askedForMailQueueable(at, user.email))) return;
+    const admitted = await AskedForMail.admit(at, user.email);
+    if (admitted === null) return;
     await em.execute(
       `insert into mfa_email_code (application_id, user_id, code_hash, expires_at) values (?, ?, ?, now() + make_interval(mins => ?::int))
        on conflict (application_id, user_id) do update set code_hash = excluded.code_hash, expires_at = excluded.expires_at, attempts = 0`,
       [target.application.id, user.id, emailCodeHash(user.id, code), EMAIL_CODE_MINUTES],
     );
-    await emailOtpMail(at, user, { code, expiresInMinutes: EMAIL_CODE_MINUTES });
+    await emailOtpMail(admitted, user, { code, expiresInMinutes: EMAIL_CODE_MINUTES });
   }, askedForLock(sender.applicationId, user.email));
   target.scope.services.outbox.wake();
 }

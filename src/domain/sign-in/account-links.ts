@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { executeOwned } from '../../db/owned-sql.ts';
-import { askedForLock, askedForMailQueueable, newSignInMail, passwordResetMail, tenantOf, verifyEmailMail, type MailContext, type Recipient } from '../email/flow-mail.ts';
+import { askedForLock, AskedForMail, newSignInMail, passwordResetMail, tenantOf, verifyEmailMail, type MailContext, type Recipient } from '../email/flow-mail.ts';
 import { normalizeEmail } from '../users/email-key.ts';
 import { issueLink, type LinkPurpose, type LinkUser } from '../users/link-tokens.ts';
 import { readSignInUser, type SignInUser } from '../users/sign-in-user.ts';
@@ -49,9 +49,10 @@ export const mailAt = (target: PageTarget, em: MailContext['em'], user: Member |
 
 export async function queueVerification(target: SignInTarget, em: MailContext['em'], user: Recipient & Member & { id: string }): Promise<void> {
   const at = mailAt(target, em, user);
-  if (!(await askedForMailQueueable(at, user.email))) return;
+  const admitted = await AskedForMail.admit(at, user.email);
+  if (admitted === null) return;
   const link = await issueLink(em, linkUserOf(target, at, user), 'verify_email', target.scope.services.config.publicUrl);
-  await verifyEmailMail(at, user, link);
+  await verifyEmailMail(admitted, user, link);
 }
 
 /** A reset link only for a user not suspended, a verification link only for one not yet verified; answers alike either way. */
@@ -67,9 +68,10 @@ export async function askLink(target: SignInTarget, email: unknown, purpose: Lin
 
 async function queueReset(target: PageTarget, em: MailContext['em'], user: SignInUser): Promise<void> {
   const at = mailAt(target, em, user);
-  if (!(await askedForMailQueueable(at, user.email))) return;
+  const admitted = await AskedForMail.admit(at, user.email);
+  if (admitted === null) return;
   const link = await issueLink(em, linkUserOf(target, at, user), 'password_reset', target.scope.services.config.publicUrl);
-  await passwordResetMail(at, user, link);
+  await passwordResetMail(admitted, user, link);
 }
 
 /** A reset link for an account the page knows (an invitation's: its link told the address has one), so nothing to hide. */

@@ -6,7 +6,7 @@ import { executeOwned, ownedSql, type SqlRunner } from '../../db/owned-sql.ts';
 import { GatehouseError } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import { recordSignIn, type SignInFailureReason } from '../audit/auth-events.ts';
-import { askedForLock, askedForMailQueueable, emailOtpMail, magicLinkMail, type MailContext, type Recipient } from '../email/flow-mail.ts';
+import { askedForLock, AskedForMail, emailOtpMail, magicLinkMail, type MailContext, type Recipient } from '../email/flow-mail.ts';
 import { underTenancyConfig } from '../tenancy/config-lock.ts';
 import { CODE_ATTEMPTS } from '../mfa/codes.ts';
 import { normalizeEmail } from '../users/email-key.ts';
@@ -98,11 +98,12 @@ export async function mailCode(
   to: Recipient,
   addsPasskey = false,
 ): Promise<void> {
-  if (!(await askedForMailQueueable(at, to.email))) return;
+  const admitted = await AskedForMail.admit(at, to.email);
+  if (admitted === null) return;
   const id = newId();
   const code = newCode();
   await insertEmailSignIn(em, target, { ...row, id, tokenHash: null, codeHash: codeHash(id, code) });
-  await emailOtpMail(at, to, { code, expiresInMinutes: row.minutes, addsPasskey });
+  await emailOtpMail(admitted, to, { code, expiresInMinutes: row.minutes, addsPasskey });
 }
 
 export interface CodeRow {
@@ -167,12 +168,13 @@ export async function askEmailSignIn(target: SignInTarget, method: EmailMethod, 
       const row = { interactionId, userId: user?.id ?? null, email: to.email, method, minutes, askedUserAgent: asker.userAgent };
       const at = mailAt(target, em, user);
       if (method === 'email_code') return mailCode(em, target, at, row, to);
-      if (!(await askedForMailQueueable(at, to.email))) return;
+      const admitted = await AskedForMail.admit(at, to.email);
+      if (admitted === null) return;
       const secret = randomBytes(32).toString('base64url');
       await insertEmailSignIn(em, target, { ...row, id: newId(), tokenHash: linkSecretHash(secret), codeHash: null });
       const link = new URL(`${pagesBase}/interaction/${encodeURIComponent(interactionId)}/email-link`);
       link.searchParams.set('token', `${target.application.id}.${secret}`);
-      await magicLinkMail(at, to, { link: link.href, expiresInMinutes: minutes });
+      await magicLinkMail(admitted, to, { link: link.href, expiresInMinutes: minutes });
     }, askedForLock(target.application.id, to.email)),
   );
   target.scope.services.outbox.wake();

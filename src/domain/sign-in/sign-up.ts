@@ -9,7 +9,7 @@ import { underTenancyConfig } from '../tenancy/config-lock.ts';
 import { normalizeEmail } from '../users/email-key.ts';
 import type { CopyText } from '../branding/copy/index.ts';
 import { textOf, typedEmail, typedName } from '../typed-fields.ts';
-import { askedForLock, welcomeMail } from '../email/flow-mail.ts';
+import { askedForLock, AskedForMail, welcomeMail } from '../email/flow-mail.ts';
 import { mailAt, queueVerification } from './account-links.ts';
 import { createSignedUpUser } from './new-account.ts';
 import type { SignInTarget } from './sign-in.ts';
@@ -32,8 +32,9 @@ const passwordErrors = (policy: PasswordPolicy, password: string) => passwordRef
 /** An address with an account gets no second one: its owner hears of the attempt (a new verification link while the
  *  first is unused). `applicationUrl`: where the notice sends them to sign in. */
 export async function tellOwner(target: SignInTarget, em: EntityManager, owner: User, applicationUrl: string): Promise<void> {
-  if (!owner.emailVerified) await queueVerification(target, em, owner);
-  else await welcomeMail(mailAt(target, em, owner), owner, { link: applicationUrl, existingAccount: true });
+  if (!owner.emailVerified) return queueVerification(target, em, owner);
+  const admitted = await AskedForMail.admit(mailAt(target, em, owner), owner.email);
+  if (admitted !== null) await welcomeMail(admitted, owner, { link: applicationUrl, existingAccount: true });
 }
 
 export async function signUp(target: SignInTarget, input: SignUpInput, applicationUrl: string): Promise<SignUpOutcome> {
