@@ -320,6 +320,27 @@ describe('e-mail address', () => {
     expect((await jar.visit(accountUrl())).body).toContain('em.new@example.com');
   });
 
+  it('past the new address’s mail limit, a change asked writes nothing: the link mailed before still changes the address', async () => {
+    const capped = await startHostedTestApp({ mailsPerAddressPerHour: 1 });
+    try {
+      const userId = await createUser('cap@example.com', capped.app.http);
+      const { jar, page } = await openAccount('cap@example.com', PASSWORD, new CookieJar(), accountUrl(capped.issuer, capped.client.clientId));
+      expect((await askChange(jar, page, 'cap.new@example.com')).status).toBe(303);
+      const link = await accountLinkOf(capped.app.http, 'cap.new@example.com', 'email_change');
+      // Asked again (anyone knowing the password could): answered alike, nothing mailed, the first link not ended.
+      expect((await askChange(jar, page, 'cap.new@example.com')).status).toBe(303);
+      expect(await mails(capped.app.http, 'cap.new@example.com', 'email_change')).toHaveLength(1);
+      const [live] = await capped.app.sql<{ n: number }>(`select count(*)::int as n from email_link_token where used_at is null and expires_at > now()`);
+      expect(live!.n).toBe(1);
+      const opener = new CookieJar();
+      expect((await opener.submit(await opener.visit(link), {})).body).toContain('Your email address is changed');
+      const [user] = await capped.app.sql<{ email: string }>('select email from app_user where id = ?', [userId]);
+      expect(user!.email).toBe('cap.new@example.com');
+    } finally {
+      await capped.close();
+    }
+  });
+
   it('a new password ends an address change still pending, whoever sets it: the account page, a reset link, an administrator', async () => {
     const setters: Record<string, (email: string, userId: string) => Promise<void>> = {
       page: async (email) => {

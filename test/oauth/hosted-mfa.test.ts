@@ -236,6 +236,27 @@ describe('optional (the default)', () => {
     expect((await second.flow.jar.submit(second.page, { action: 'verify', code })).status).toBe(400);
   });
 
+  it('past the address’s mail limit, "send a code" writes nothing: the code mailed before still works', async () => {
+    const capped = await startHostedTestApp({ mailsPerAddressPerHour: 1 });
+    try {
+      const userId = await createPasswordUser(capped.app.http, 'capped@example.com');
+      await capped.app.sql(`insert into mfa_factor (application_id, id, user_id, kind) values (?, ?, ?, 'email_otp')`, [capped.app.root.applicationId, randomUUID(), userId]);
+      const flow = await capped.authorize();
+      const step = await flow.jar.visit((await flow.jar.submit(flow.page, { email: 'capped@example.com', password: PASSWORD })).location!);
+      const codePage = await flow.jar.visit((await flow.jar.submit(step, { action: 'send', code: '' })).location!);
+      const mailed = () => capped.app.sql<{ text_body: string }>(`select text_body from email_delivery where template_key = 'email_otp'`);
+      const code = /\b(\d{6})\b/.exec((await mailed())[0]!.text_body)![1]!;
+      const again = await flow.jar.submit(codePage, { action: 'send', code: '' });
+      expect(again.status).toBe(303);
+      expect(await mailed()).toHaveLength(1);
+      const done = await flow.jar.submit(await flow.jar.visit(again.location!), { code });
+      expect(done.status, done.body.slice(-800)).toBe(303);
+      expect(done.location).not.toMatch(/\/mfa$/);
+    } finally {
+      await capped.close();
+    }
+  });
+
   it('an e-mail code is void after five wrong guesses, whatever the lockout policy; a new code works', async () => {
     const lockoutOff = { enabled: false, maxAttempts: 10, lockoutMinutes: 15, resetAfterMinutes: 15, accountLockAddresses: 5 };
     const { other, admin, configuration } = await applicationWith('/policies/lockout', lockoutOff);
