@@ -47,6 +47,8 @@ interface Claimed {
   html_body: string;
   message_id: string;
   attempts: number;
+  /** Whose provider it goes through as claimed: its tenant's own, or null, the application's. */
+  provider_tenant_id: string | null;
 }
 
 interface Outcome {
@@ -124,8 +126,8 @@ export class OutboxWorker implements OutboxWaker {
   #full = false;
   #loop: Promise<void> | undefined;
   readonly #attempts = new Set<Promise<void>>();
-  /** Attempts under way by owner (`ownerOf`), in the claim's terms. */
-  readonly #busy = new Map<string, Pick<Claimed, 'application_id' | 'tenant_id'> & { count: number }>();
+  /** Attempts under way by provider's owner, in the claim's terms. */
+  readonly #busy = new Map<string, { application_id: string; tenant_id: string | null; count: number }>();
   /** Aborts the attempts under way when the worker stops. */
   #stopping = new AbortController();
 
@@ -187,8 +189,8 @@ export class OutboxWorker implements OutboxWaker {
   }
 
   #begin(row: Claimed, routes: Map<string, Promise<Route>>): void {
-    const owner = ownerOf(row);
-    const busy = this.#busy.get(owner) ?? { application_id: row.application_id, tenant_id: row.tenant_id, count: 0 };
+    const owner = ownerOf({ application_id: row.application_id, tenant_id: row.provider_tenant_id });
+    const busy = this.#busy.get(owner) ?? { application_id: row.application_id, tenant_id: row.provider_tenant_id, count: 0 };
     busy.count += 1;
     this.#busy.set(owner, busy);
     const attempt: Promise<void> = inJobSpan('email-outbox deliver', () => this.#guard(() => this.#deliver(row, routes))).then(() => {
@@ -232,33 +234,41 @@ export class OutboxWorker implements OutboxWaker {
   }
 
   /**
-   * Earliest due first, but by owner: each owner's mails are ranked by how many places it would then hold here, so a
-   * free place goes to the owner holding fewest, and none to an owner holding OWNER_PLACES. The due condition is
-   * repeated where rows are locked: a row another instance claimed since the ranking's snapshot is re-checked there.
+   * Earliest due first, but by the owner of the provider (a tenant's own while the application lets tenants have one,
+   * else the application): each owner's mails are ranked by how many places it would then hold here, so a free place
+   * goes to the owner holding fewest, and none to an owner holding OWNER_PLACES. The due condition is repeated where
+   * rows are locked: a row another instance claimed since the ranking's snapshot is re-checked there.
    */
   async #claim(limit: number): Promise<Claimed[]> {
     const busy = JSON.stringify([...this.#busy.values()]);
     return this.#orm.em.fork().execute<Claimed[]>(
       `with busy as (select * from jsonb_to_recordset(?::jsonb) as b(application_id uuid, tenant_id uuid, count integer)),
             candidate as (
-              select e.application_id, e.id, e.tenant_id, e.next_attempt_at from email_delivery as e
-               where ${DUE('e')} and not exists (select 1 from busy where ${SAME_OWNER('busy', 'e')} and busy.count >= ?)
+              select e.application_id, e.id, e.next_attempt_at, o.tenant_id
+                from email_delivery as e
+                join application as a on a.id = e.application_id
+                cross join lateral (select case when a.multi_tenant and a.email_provider_scope = 'tenant' and exists (
+                         select 1 from setting as s where s.application_id = e.application_id and s.tenant_id = e.tenant_id
+                            and s.feature = 'email_provider' and s.key = '') then e.tenant_id end as tenant_id) as o
+               where ${DUE('e')} and not exists (select 1 from busy where busy.application_id = e.application_id
+                                                   and busy.tenant_id is not distinct from o.tenant_id and busy.count >= ?)
                order by e.next_attempt_at limit ?),
             ranked as (
-              select c.application_id, c.id, c.next_attempt_at,
-                     coalesce((select busy.count from busy where ${SAME_OWNER('busy', 'c')}), 0)
+              select c.application_id, c.id, c.next_attempt_at, c.tenant_id as provider_tenant_id,
+                     coalesce((select busy.count from busy where busy.application_id = c.application_id and busy.tenant_id is not distinct from c.tenant_id), 0)
                        + row_number() over (partition by c.application_id, c.tenant_id order by c.next_attempt_at, c.id) as holding
-                from candidate as c)
+                from candidate as c),
+            chosen as (select application_id, id, provider_tenant_id from ranked where holding <= ? order by holding, next_attempt_at limit ?)
        update email_delivery as d
           set claimed_until = now() + make_interval(secs => ?::double precision / 1000), attempts = d.attempts + 1
-         from (select e.application_id, e.id from email_delivery as e
-                where (e.application_id, e.id) in (select application_id, id from ranked where holding <= ? order by holding, next_attempt_at limit ?)
-                  and ${DUE('e')}
-                for update skip locked) as due
+         from (select e.application_id, e.id, chosen.provider_tenant_id from email_delivery as e
+                 join chosen on chosen.application_id = e.application_id and chosen.id = e.id
+                where ${DUE('e')}
+                for update of e skip locked) as due
         where d.application_id = due.application_id and d.id = due.id
         returning d.application_id, d.id, d.tenant_id, d.template_key, d.to_address, d.subject, d.text_body, d.html_body,
-                  d.message_id, d.attempts`,
-      [busy, OWNER_PLACES, CLAIM_WINDOW, this.#leaseMs, OWNER_PLACES, limit],
+                  d.message_id, d.attempts, due.provider_tenant_id`,
+      [busy, OWNER_PLACES, CLAIM_WINDOW, OWNER_PLACES, limit, this.#leaseMs],
     );
   }
 
@@ -440,7 +450,6 @@ export class OutboxWorker implements OutboxWaker {
 const ownerOf = (row: Pick<Claimed, 'application_id' | 'tenant_id'>): string => `${row.application_id}/${row.tenant_id ?? ''}`;
 
 const DUE = (r: string) => `${r}.status = 'queued' and ${r}.next_attempt_at <= now() and (${r}.claimed_until is null or ${r}.claimed_until <= now())`;
-const SAME_OWNER = (a: string, b: string) => `${a}.application_id = ${b}.application_id and ${a}.tenant_id is not distinct from ${b}.tenant_id`;
 
 /** Without SMTP_URL the mail stays in the outbox, readable there, and leaves nowhere. */
 const nowhere: Transport = () => Promise.resolve({ note: 'Not delivered: the built-in sender has no SMTP_URL; the mail is kept in the outbox' });
