@@ -1,11 +1,13 @@
-import { useEffect, useState, useSyncExternalStore } from 'react';
+import { lazy, Suspense, useEffect, useState, useSyncExternalStore } from 'react';
 import { afterSignOut, completeSignIn, isAuthorizationResponse, redirectUri, signIn } from './auth.ts';
 import { Loading } from './components/status.tsx';
 import { readConfig } from './config.ts';
 import { errorMessage } from './error-message.ts';
-import { Console } from './screens/console.tsx';
 import { SignIn } from './screens/sign-in.tsx';
 import { claimSession, clearSession, getSession, saveSession, sessionEndedBecause, subscribeSession } from './session.ts';
+
+// A chunk of its own: the sign-in page, which most visits start at, loads without it.
+const Console = lazy(async () => ({ default: (await import('./screens/console.tsx')).Console }));
 
 /**
  * Signed out, coming back from the issuer (its sign-in or its sign-out), or signed in: the page for each, and signed
@@ -70,12 +72,15 @@ export function App() {
     );
   }
   if (session === null) return <SignIn config={config} failure={failure} ended={sessionEndedBecause()} />;
-  if (session.id !== claimed) {
-    return (
-      <main>
-        <Loading>Loading…</Loading>
-      </main>
-    );
-  }
-  return <Console config={config} session={session} />;
+  const loading = (
+    <main>
+      <Loading>Loading…</Loading>
+    </main>
+  );
+  if (session.id !== claimed) return loading;
+  return (
+    <Suspense fallback={loading}>
+      <Console config={config} session={session} />
+    </Suspense>
+  );
 }

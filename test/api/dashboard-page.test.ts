@@ -69,6 +69,19 @@ describe('the dashboard page', () => {
     }
   });
 
+  it('loads the sign-in without the console, whose chunk the page’s script imports once signed in', async () => {
+    await ensureConsoles(app.gatehouse.services.orm, publicUrl, randomUUID());
+    const html = await (await atPublicUrl(`${publicUrl}/dashboard/`)).text();
+    const entry = /<script type="module" crossorigin src="\/dashboard\/assets\/([^"]+)"/.exec(html)?.[1];
+    const script = await (await fetch(`${app.baseUrl}/dashboard/assets/${entry}`)).text();
+    const chunk = /console-[\w-]+\.js/.exec(script)?.[0];
+    const consoleChunk = await fetch(`${app.baseUrl}/dashboard/assets/${chunk}`);
+    expect(consoleChunk.status).toBe(200);
+    // A label of the console's Tenants page, in its chunk only.
+    expect(await consoleChunk.text()).toContain('Remove tenant override');
+    expect(script).not.toContain('Remove tenant override');
+  });
+
   it('answers /favicon.ico, which browsers ask of every page, with no content rather than 404', async () => {
     const icon = await fetch(`${app.baseUrl}/favicon.ico`);
     expect(icon.status).toBe(204);
