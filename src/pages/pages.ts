@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import type { BrandingValue } from '../domain/branding/branding.ts';
 import type { PageLook } from '../domain/sign-in/surface-settings.ts';
 import { DEFAULT_BRANDING } from '../domain/branding/branding.ts';
 import { URL_HOST_PATTERN } from '../domain/domains/hostname.ts';
@@ -7,6 +6,7 @@ import { HTML_SECURITY_HEADERS } from '../http/html-security.ts';
 import type { PasswordPolicy } from '../domain/policies/definitions.ts';
 import { CATALOGS, fillCopy, type CopyKey, type CopyText } from '../domain/branding/copy/index.ts';
 import { DEFAULT_LOCALE, directionOf, negotiateLocale } from '../domain/locales.ts';
+import { colorVariables } from './brand-colors.ts';
 
 /**
  * Server-rendered hosted pages: no external asset but the tenant's logo and favicon, one nonce-allowed inline <style>,
@@ -47,70 +47,6 @@ export function plainText(look: PageLook, key: CopyKey, values: Readonly<Record<
 export const text = (look: PageLook, key: CopyKey, values: Readonly<Record<string, string>> = {}): string => escapeHtml(plainText(look, key, values));
 
 export const said = (look: PageLook, copy: CopyText): string => text(look, copy.key, copy.values);
-
-/** Validated again here: the value ends up inside a <style> element. */
-const color = (value: string, fallback: string) => (/^#[0-9a-fA-F]{6}$/.test(value) ? value : fallback);
-
-/** WCAG 2 relative luminance. */
-function luminance(hex: string): number {
-  const linear = (at: number) => {
-    const channel = parseInt(hex.slice(at, at + 2), 16) / 255;
-    return channel <= 0.03928 ? channel / 12.92 : ((channel + 0.055) / 1.055) ** 2.4;
-  };
-  return 0.2126 * linear(1) + 0.7152 * linear(3) + 0.0722 * linear(5);
-}
-
-/** WCAG 2 contrast ratio, 1 to 21. */
-export function contrastRatio(a: string, b: string): number {
-  const [lighter, darker] = [luminance(a), luminance(b)].sort((x, y) => y - x) as [number, number];
-  return (lighter + 0.05) / (darker + 0.05);
-}
-
-/** WCAG 1.4.3 (AA): text against what is behind it. */
-const AA_TEXT = 4.5;
-const WHITE = '#ffffff';
-const BLACK = '#000000';
-
-function mix(from: string, to: string, share: number): string {
-  const channel = (at: number) => {
-    const start = parseInt(from.slice(at, at + 2), 16);
-    const value = Math.round(start + (parseInt(to.slice(at, at + 2), 16) - start) * share);
-    return value.toString(16).padStart(2, '0');
-  };
-  return `#${channel(1)}${channel(3)}${channel(5)}`;
-}
-
-/**
- * `chosen` if it reads at 4.5:1 on `background`, else moved towards black or white just far enough that it does,
- * keeping the brand's hue; the extreme itself reads (≥ 4.58:1 on any colour), so some step does.
- */
-function readableOn(background: string, chosen: string): string {
-  const extreme = contrastRatio(background, BLACK) >= contrastRatio(background, WHITE) ? BLACK : WHITE;
-  const steps = 20;
-  for (let step = 0; step < steps; step += 1) {
-    const candidate = mix(chosen, extreme, step / steps);
-    if (contrastRatio(background, candidate) >= AA_TEXT) return candidate;
-  }
-  return extreme;
-}
-
-const labelOn = (fill: string) => (contrastRatio(fill, WHITE) >= AA_TEXT ? WHITE : BLACK);
-
-const DANGER = '#b91c1c';
-
-/**
- * A tenant may pick any colours (the API refuses none), so text colours are derived to read at WCAG AA: the button
- * keeps the primary as fill with a label computed to read on it; other colours stay unless they would not read.
- */
-function colorVariables(colors: BrandingValue['colors']): string {
-  const defaults = DEFAULT_BRANDING.colors;
-  const primary = color(colors.primary, defaults.primary);
-  const background = color(colors.background, defaults.background);
-  return (
-    `:root{--gh-primary:${primary};--gh-background:${background};--gh-text:${readableOn(background, color(colors.text, defaults.text))};` +
-    `--gh-on-primary:${labelOn(primary)};--gh-accent:${readableOn(background, primary)};--gh-danger:${readableOn(background, DANGER)}}`
-  );
-}
 
 /*
  * Fields keep their own white and near-black, bordered at 4.8:1 (WCAG 1.4.11). No text is faded with opacity (that

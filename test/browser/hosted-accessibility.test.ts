@@ -4,8 +4,8 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BootstrapResult } from '../../src/domain/bootstrap.ts';
 import { CATALOGS, type CopyKey } from '../../src/domain/branding/copy/index.ts';
+import { contrastRatio } from '../../src/pages/brand-colors.ts';
 import {
-  contrastRatio,
   deviceCodePage,
   deviceConfirmPage,
   donePage,
