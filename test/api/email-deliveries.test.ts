@@ -216,6 +216,40 @@ describe('HTTP providers', () => {
     expect(JSON.parse(request.body)).toMatchObject({ from: 'hello@acme.test', to: ['ada@example.com'], headers: { 'Message-ID': queued.messageId } });
   });
 
+  it('SendGrid, Postmark and Resend are sent internationalized domains in Punycode; SendGrid, ASCII only, fails a local part that is not', async () => {
+    const [to, from, replyTo] = ['leser@münchen.example', 'hello@bücher.example', 'hilfe@bücher.example'];
+    const sent = async (type: 'sendgrid' | 'postmark' | 'resend', recipient: string) => {
+      const tenantId = await tenantWith({ type, fromAddress: from, fromName: 'Zoë', replyTo, secrets: { apiKey: `${type}-key` } });
+      receivers[type].answer = () => ({ status: 200, body: {} });
+      const queued = await sendTest(inTenant(tenantId, '/email/test'), recipient);
+      return { delivery: await settledDelivery(app.http, deliveryPath(tenantId, queued.id)), requests: receivers[type].received.filter((r) => r.body.includes(queued.messageId)) };
+    };
+    const sendgrid = await sent('sendgrid', to);
+    expect(sendgrid.delivery).toMatchObject({ status: 'sent' });
+    expect(JSON.parse(sendgrid.requests[0]!.body)).toMatchObject({
+      personalizations: [{ to: [{ email: 'leser@xn--mnchen-3ya.example' }] }],
+      from: { email: 'hello@xn--bcher-kva.example', name: 'Zoë' },
+      reply_to: { email: 'hilfe@xn--bcher-kva.example' },
+    });
+    const postmark = await sent('postmark', 'zoë@münchen.example');
+    expect(JSON.parse(postmark.requests[0]!.body)).toMatchObject({
+      From: '"Zoë" <hello@xn--bcher-kva.example>', To: 'zoë@xn--mnchen-3ya.example', ReplyTo: 'hilfe@xn--bcher-kva.example',
+    });
+    const resend = await sent('resend', to);
+    expect(JSON.parse(resend.requests[0]!.body)).toMatchObject({
+      from: '"Zoë" <hello@xn--bcher-kva.example>', to: ['leser@xn--mnchen-3ya.example'], reply_to: 'hilfe@xn--bcher-kva.example',
+    });
+
+    const refused = await sent('sendgrid', 'zoë@example.com');
+    expect(refused.delivery).toMatchObject({ status: 'failed', attempts: 1, sentAt: null });
+    expect(refused.delivery.lastError).toBe('sendgrid: zoë@example.com cannot be sent through SendGrid: its local part (before @) is not ASCII');
+    expect(refused.requests).toEqual([]);
+    // A label that starts with a combining mark has no Punycode: no provider could be sent it.
+    const invalid = await sent('resend', 'ada@\u0301a.example');
+    expect(invalid.delivery).toMatchObject({ status: 'failed', attempts: 1 });
+    expect(invalid.delivery.lastError).toBe('resend: ada@\u0301a.example cannot be sent through Resend: its domain is not a valid internationalized domain name');
+  });
+
   it('SES: v2 SendEmail, its SigV4 signature checked by recomputing it from the request received', async () => {
     const tenantId = await tenantWith({
       type: 'ses', fromAddress: 'hello@acme.test', ses: { region: 'eu-west-1', accessKeyId: 'AKIAEXAMPLE123456' }, secrets: { secretAccessKey: SES_SECRET },

@@ -1,7 +1,7 @@
-import { asciiAddress, asciiMailbox } from './ascii-address.ts';
+import { addressFor, asciiAddress, asciiMailbox } from './ascii-address.ts';
 import { postJson } from './http.ts';
 import { signV4 } from './sigv4.ts';
-import { DeliveryError, type OutgoingMail, type Sent, type Transport } from './transport.ts';
+import type { OutgoingMail, Sent, Transport } from './transport.ts';
 
 export interface SesCredentials {
   readonly region: string;
@@ -9,12 +9,8 @@ export interface SesCredentials {
   readonly secretAccessKey: string;
 }
 
-/** SES refuses an address that is not 7-bit ASCII; one that has no ASCII form fails the mail, as it would every time. */
-function ascii(address: string): string {
-  const converted = asciiAddress(address);
-  if ('refused' in converted) throw new DeliveryError(`ses: ${address} cannot be sent through SES: ${converted.refused}`, true);
-  return converted.address;
-}
+/** SES takes 7-bit ASCII addresses only. */
+const ascii = (address: string) => addressFor({ type: 'ses', name: 'SES' }, asciiAddress, address);
 
 /** `baseUrl` holds `{region}`. SES replaces Message-ID with its own; it is sent anyway, as every transport sends it. */
 export function sesTransport(baseUrl: string, credentials: SesCredentials): Transport {
