@@ -37,7 +37,7 @@ export function AuthProviderForm({ type, provider, leading, submitLabel, busy, o
 
   return (
     // noValidate: the server judges the values, and its refusal is the message shown.
-    <form className="auth-form" noValidate onSubmit={submit}>
+    <form className="stacked-form auth-form" noValidate onSubmit={submit}>
       {leading}
       <DraftNotes sync={sync} what="provider" />
       {kind.hint !== undefined && <p className="hint">{kind.hint}</p>}

@@ -43,7 +43,7 @@ export function PolicyEditor({ scope, policies, hint, onSaved }: PolicyEditorPro
   return (
     <Subsection title="Change a policy">
       {hint !== undefined && <p className="hint">{hint}</p>}
-      <div className="field">
+      <div className="field policy-kind">
         <label htmlFor={`${id}-kind`}>Policy to edit</label>
         <select id={`${id}-kind`} value={kind} onChange={(event) => choose(event.target.value as PolicyKind)}>
           {POLICY_KINDS.map((each) => <option key={each} value={each}>{POLICY_FORMS[each].label}</option>)}

@@ -25,7 +25,7 @@ export function PolicyForm({ kind, policy, saving, onSave }: PolicyFormProps) {
   };
   return (
     // noValidate: the server judges the values, and its refusal is the message shown.
-    <form className="auth-form" noValidate onSubmit={submit}>
+    <form className="stacked-form auth-form" noValidate onSubmit={submit}>
       <DraftNotes sync={sync} what="policy" />
       <SettingInputs fields={fields} draft={draft} onChange={setDraft} />
       <div className="actions">

@@ -31,7 +31,7 @@ export function ApplicationSettingsForm({ application, onSaved }: ApplicationSet
   return (
     <Subsection title="General">
       <DraftNotes sync={sync} what="settings" />
-      <form noValidate onSubmit={submit}>
+      <form className="stacked-form" noValidate onSubmit={submit}>
         <RefusedField value={submission.refusal}>
           <TextField label="Application name" value={draft.name} onChange={(name) => setDraft({ ...draft, name })} field="name" />
           <TextField
