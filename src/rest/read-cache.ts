@@ -32,7 +32,8 @@ export class ReadCache {
     this.answers = new InvalidatedCache<CachedAnswer>(
       bus,
       ttlMs,
-      (answer) => ({ [answer.read]: answer.applicationId, application: answer.applicationId }),
+      // `roles`: what a reader holds decides what it is shown of a user (visibleTenantIds).
+      (answer) => ({ [answer.read]: answer.applicationId, roles: answer.applicationId, application: answer.applicationId }),
       { maxBytes: MAX_BYTES, sizeOf: (answer) => 2 * answer.json.length },
     );
   }

@@ -8,7 +8,7 @@ import { usingEmbeddedDatabase } from '../support/database.ts';
 import type { HttpResponse } from '../support/http.ts';
 import { queuedBehind as queuedBehindRow, type RowHolder } from '../support/row-lock.ts';
 import { idsPageByPage } from '../support/cursors.ts';
-import { createKeySecret } from '../support/keys.ts';
+import { createKeySecret, issueTestKey } from '../support/keys.ts';
 import { issuedLink } from '../support/email-sign-in.ts';
 import { createTestClient } from '../support/oauth.ts';
 
@@ -273,6 +273,37 @@ describe('users', () => {
     // The application's credentials, the tenant path form included, see every membership.
     expect((await app.http.get(`/users/${both.body.id}`)).body.tenantIds).toEqual([tenantA, tenantB]);
     expect((await app.http.get(`${appPath}/tenants/${tenantA}/users/${both.body.id}`)).body.tenantIds).toEqual([tenantA, tenantB]);
+  });
+
+  it('credentials that read users in one tenant alone (a role held there) see, of a member’s tenants, that one alone', async () => {
+    const both = await app.http.post('/users', { email: 'in-both-roles@example.com', tenantId: tenantA });
+    expect((await app.http.patch(`/users/${both.body.id}`, { tenantIds: [tenantA, tenantB] })).status).toBe(200);
+    // An application-wide key holding nothing of its own, with a role in tenant A: as an operator of that one tenant.
+    const key = await issueTestKey(app, { permissions: [] });
+    const keyId = (await app.http.get('/api-keys?pageSize=100')).body.data.find((row: { name: string; permissions: string[] }) => row.permissions.length === 0).id as string;
+    const role = await app.http.post('/roles', { key: 'tenant_reader', name: 'Tenant reader', permissions: ['users:read', 'audit_logs:read'] });
+    expect(role.status, JSON.stringify(role.body)).toBe(201);
+    const assigned = await app.http.post(`${appPath}/tenants/${tenantA}/role-assignments`, { subject: { type: 'api_key', id: keyId }, roleId: role.body.id });
+    expect(assigned.status, JSON.stringify(assigned.body)).toBe(201);
+    const inA = `${appPath}/tenants/${tenantA}`;
+    expect((await key.get(`${inA}/users/${both.body.id}`)).body.tenantIds).toEqual([tenantA]);
+    const listed = (await key.get(`${inA}/users?pageSize=100`)).body.data.find((user: { id: string }) => user.id === both.body.id);
+    expect(listed.tenantIds).toEqual([tenantA]);
+    const query = 'query($appId: UUID!, $tenantId: UUID!, $userId: UUID!) { user(appId: $appId, tenantId: $tenantId, userId: $userId) { tenantIds } }';
+    const viaGraphql = await key.graphql(query, { appId: app.root.applicationId, tenantId: tenantA, userId: both.body.id });
+    expect(viaGraphql.body.data.user.tenantIds).toEqual([tenantA]);
+    // The audit log's snapshots of the user, as the users API shows them.
+    const records = (await key.get(`${inA}/audit-logs?target=${both.body.id}`)).body.data as { changes: { after: { tenantIds?: string[] } } | null }[];
+    expect(records.length).toBeGreaterThan(0);
+    expect(JSON.stringify(records)).not.toContain(tenantB);
+    // In tenant B it reads nothing.
+    expect((await key.get(`${appPath}/tenants/${tenantB}/users/${both.body.id}`)).status).toBe(403);
+    // Held application-wide, the role shows every membership; withdrawn there (still held in A), the read kept of it goes.
+    const everywhere = await app.http.post('/role-assignments', { subject: { type: 'api_key', id: keyId }, roleId: role.body.id });
+    expect(everywhere.status, JSON.stringify(everywhere.body)).toBe(201);
+    expect((await key.get(`${inA}/users/${both.body.id}`)).body.tenantIds).toEqual([tenantA, tenantB]);
+    expect((await app.http.delete(`/role-assignments/${everywhere.body.id}`)).status).toBe(204);
+    expect((await key.get(`${inA}/users/${both.body.id}`)).body.tenantIds).toEqual([tenantA]);
   });
 
   it('creating a user in a tenant, or adding one to it, writes nothing of the tenant', async () => {

@@ -63,12 +63,12 @@ const ID_MAX = 200;
 const ID_SLACK_MS = 10 * 60_000;
 
 /** A snapshot's `tenantIds` (a user's memberships) as the users API shows them to the reader (visibleTenantIds). */
-function snapshotSeenBy(scope: Scope, snapshot: unknown): unknown {
+async function snapshotSeenBy(scope: Scope, snapshot: unknown): Promise<unknown> {
   if (typeof snapshot !== 'object' || snapshot === null || !('tenantIds' in snapshot) || !Array.isArray(snapshot.tenantIds)) return snapshot;
-  return { ...snapshot, tenantIds: visibleTenantIds(scope.principal, snapshot.tenantIds as string[]) };
+  return { ...snapshot, tenantIds: await visibleTenantIds(scope.principal, snapshot.tenantIds as string[]) };
 }
 
-export const view = (scope: Scope, row: AuditRow): AuditRecordView => ({
+export const view = async (scope: Scope, row: AuditRow): Promise<AuditRecordView> => ({
   id: row.id,
   // Raw rows keep the driver's text: the API's timestamps are ISO 8601.
   time: new Date(row.created_at),
@@ -82,7 +82,7 @@ export const view = (scope: Scope, row: AuditRow): AuditRecordView => ({
   requestId: row.request_id,
   ip: row.ip,
   userAgent: row.user_agent,
-  changes: row.before === null && row.after === null ? null : { before: snapshotSeenBy(scope, row.before), after: snapshotSeenBy(scope, row.after) },
+  changes: row.before === null && row.after === null ? null : { before: await snapshotSeenBy(scope, row.before), after: await snapshotSeenBy(scope, row.after) },
 });
 
 /** No record predates its UUIDv7 id's epoch, and PostgreSQL holds no year 0: an earlier bound is a mistake. */
@@ -139,7 +139,7 @@ export async function listAuditRecords(scope: Scope, { actor, action, target, fr
     `select ${COLUMNS} from audit_log where ${where}${after === undefined ? '' : ' and id < ?'} order by id desc limit ?`,
     [...params, ...(after === undefined ? [] : [after]), size + 1],
   );
-  const data = rows.slice(0, size).map((row) => view(scope, row));
+  const data = await Promise.all(rows.slice(0, size).map((row) => view(scope, row)));
   const last = data.at(-1);
   return { data, next: rows.length > size && last !== undefined ? scope.services.cursors.encode(list, last.id) : null };
 }

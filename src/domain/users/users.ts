@@ -119,10 +119,15 @@ const nonNull = <T>(value: T | null | undefined, field: string): T | undefined =
 /** The GraphQL `User` type's codegen mapper. */
 export type UserRow = Row<User>;
 
-/** To a tenant's credentials, that tenant alone: a shared-pool user's other tenants are other customers' data. */
-export function visibleTenantIds(principal: { readonly tenantId: string | null }, tenantIds: readonly string[]): string[] {
+/** A shared-pool user's other tenants are other customers' data: all of them only to credentials that read users
+ *  application-wide; else the tenants they read users in (a tenant's credentials: that one; a role held in one tenant:
+ *  that one). */
+export async function visibleTenantIds(principal: Pick<Scope['principal'], 'tenantId' | 'permissionsIn'>, tenantIds: readonly string[]): Promise<string[]> {
   const own = principal.tenantId;
-  return own === null ? [...tenantIds] : tenantIds.filter((tenantId) => tenantId === own);
+  if (own !== null) return tenantIds.filter((tenantId) => tenantId === own);
+  if ((await principal.permissionsIn(null)).allows('users:read')) return [...tenantIds];
+  const reads = await Promise.all(tenantIds.map(async (tenantId) => (await principal.permissionsIn(tenantId)).allows('users:read')));
+  return tenantIds.filter((_, index) => reads[index] === true);
 }
 
 export interface UserFilter {
