@@ -1,12 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
+import { acknowledgement, AUDIT_SUBSCRIPTION, eventually, openGraphQLSocket, subscribedRecords as socketRecords, type GraphQLSocket } from '../support/graphql-socket.ts';
 import { openSse, recordsOf, type SseStream } from '../support/sse.ts';
 import { seedVictim, type Victim } from './fixtures.ts';
 
 /**
- * GET /audit-logs/stream in its three path forms and `subscription { auditLogs }` (outside the route table that
- * routes.test.ts walks): another application's key, a key of the victim's other tenant and no key are refused as the
- * list refuses them, and a stream they may open never carries a record of the victim's tenant, nor resumes after one.
+ * GET /audit-logs/stream in its three path forms and `subscription { auditLogs }` over Server-Sent Events and WebSocket
+ * (outside the route table that routes.test.ts walks): another application's key, a key of the victim's other tenant and
+ * no key are refused as the list refuses them, and a stream they may open never carries a record of the victim's tenant,
+ * nor resumes after one.
  */
 let app: TestApp;
 let victim: Victim;
@@ -14,6 +16,7 @@ let foreignKey: string;
 let otherTenantKey: string;
 let tenantB: string;
 const streams: SseStream[] = [];
+const sockets: GraphQLSocket[] = [];
 
 beforeAll(async () => {
   app = await startTestApp();
@@ -26,6 +29,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   for (const stream of streams) stream.close();
+  await Promise.all(sockets.map((socket) => socket.dispose()));
   await app?.close();
 });
 
@@ -94,5 +98,41 @@ describe('the audit subscription across tenants and applications', () => {
     expect(subscribedRecords(otherTenantStream).every((record) => record.tenantId === tenantB)).toBe(true);
     expect(subscribedRecords(foreignStream)).toEqual([]);
     expect(JSON.stringify(otherTenantStream.events)).not.toContain(victimWrite.body.id as string);
+  });
+});
+
+describe('the audit subscription over WebSocket across tenants and applications', () => {
+  const socket = async (apiKey: string) => {
+    const opened = openGraphQLSocket(`${app.baseUrl.replace(/^http/, 'ws')}/graphql`, { connectionParams: { 'X-API-Key': apiKey } });
+    sockets.push(opened);
+    await acknowledgement(opened);
+    return opened;
+  };
+
+  it('refuses the victim’s scopes to other applications and tenants, and carries none of its records to them', async () => {
+    const { appId, tenantId } = victim.params;
+    const [foreign, otherTenant] = [await socket(foreignKey), await socket(otherTenantKey)];
+    const refused = [
+      foreign.subscribe(AUDIT_SUBSCRIPTION, { appId }),
+      foreign.subscribe(AUDIT_SUBSCRIPTION, { appId, tenantId }),
+      otherTenant.subscribe(AUDIT_SUBSCRIPTION, { appId, tenantId }),
+      otherTenant.subscribe(AUDIT_SUBSCRIPTION, { after: victim.params['recordId'] }),
+    ];
+    await eventually(() => refused.every((subscription) => subscription.ended), 'the refusals');
+    expect(refused.map((subscription) => subscription.errors?.[0]?.extensions?.['code'])).toEqual(['not_found', 'not_found', 'forbidden', 'validation_error']);
+    const foreignStream = foreign.subscribe(AUDIT_SUBSCRIPTION, {});
+    const otherTenantStream = otherTenant.subscribe(AUDIT_SUBSCRIPTION, {});
+    // Subscribed once a write of the foreign application's own is carried (its stream has started).
+    const own = await app.as({ apiKey: foreignKey }).post('/users', { email: 'foreign-own@example.com' });
+    expect(own.status).toBe(201);
+    await eventually(() => socketRecords(foreignStream.results).some((record) => record.target.id === own.body.id), 'the foreign application’s own record');
+    const victimWrite = await app.http.post(`/applications/${appId}/tenants/${tenantId}/users`, { email: 'victim-4@example.com' });
+    expect(victimWrite.status).toBe(201);
+    const marker = await app.http.post(`/applications/${appId}/tenants/${tenantB}/users`, { email: 'marker-3@example.com' });
+    const foreignMarker = await app.as({ apiKey: foreignKey }).post('/users', { email: 'foreign-marker@example.com' });
+    await eventually(() => socketRecords(otherTenantStream.results).some((record) => record.target.id === marker.body.id), 'tenant B’s own record');
+    await eventually(() => socketRecords(foreignStream.results).some((record) => record.target.id === foreignMarker.body.id), 'the foreign marker');
+    expect(socketRecords(otherTenantStream.results).every((record) => record.tenantId === tenantB)).toBe(true);
+    for (const subscription of [foreignStream, otherTenantStream]) expect(JSON.stringify(subscription.results)).not.toContain(victimWrite.body.id as string);
   });
 });
