@@ -17,7 +17,8 @@ export interface Violation {
 
 /** axe-core's WCAG A/AA violations on the page as it stands. */
 export async function axeViolations(page: Page): Promise<Violation[]> {
-  await page.evaluate(AXE_SOURCE);
+  // Once a document: a single-page app's sections share the one it loaded.
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
   return page.evaluate(async (tags) => {
     const { axe } = window as unknown as { axe: { run: (context: Document, options: object) => Promise<{ violations: any[] }> } };
     const results = await axe.run(document, { runOnly: { type: 'tag', values: tags }, resultTypes: ['violations'] });
