@@ -4,7 +4,7 @@ import { lockedTransaction } from '../../src/db/advisory-lock.ts';
 import { askedForLock, AskedForMail } from '../../src/domain/email/flow-mail.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { CookieJar, type Visit } from '../support/cookie-jar.ts';
-import { accountLinkOf, csrfOf, emailFormAction, headerNames, magicLinkOf, mails, normalized, shownCode } from '../support/email-sign-in.ts';
+import { accountLinkOf, csrfOf, emailFormAction, headerNames, magicLinkOf, mailedCode, mails, normalized, shownCode } from '../support/email-sign-in.ts';
 import type { FetchLike } from '../support/host-fetch.ts';
 import { HttpClient } from '../support/http.ts';
 import { type AuthorizationFlow, createTestClient, decodeJwt, discover, redeemAfter, startAuthorization } from '../support/oauth.ts';
@@ -108,6 +108,27 @@ describe('magic link on the shared surface', () => {
     const [row] = await app.sql<{ email_verified: boolean; password_hash: string | null }>(`select email_verified, password_hash from app_user where id = ?`, [eve!.id]);
     expect(row).toEqual({ email_verified: true, password_hash: null });
     expect(decodeJwt((await tokensAfter(config, unknownFlow, answer)).access_token).payload['sub']).toBe(eve!.id);
+  });
+
+  it('sign-up closed after a link or code was mailed to an unknown address: neither makes the account any more', async () => {
+    const other = await app.bootstrapAnother();
+    const admin = new HttpClient(app.baseUrl, { apiKey: other.apiKey });
+    const provider = await admin.post('/auth-providers', { type: 'magic_link', config: { signInWith: 'link_and_code' } });
+    expect(provider.status, JSON.stringify(provider.body)).toBe(201);
+    const client = await createTestClient(app, { type: 'web', applicationId: other.applicationId, redirectUris: [REDIRECT_URI] });
+    const configuration = await discover(app, client.clientId, oidc.ClientSecretBasic(client.clientSecret ?? ''));
+    const byLink = await authorize(configuration);
+    expect((await askLink(byLink, 'late@example.com')).status).toBe(200);
+    const link = await magicLinkOf(admin, 'late@example.com');
+    const byCode = await authorize(configuration);
+    const check = await byCode.jar.visit(emailFormAction(byCode.page, 'email-code'), { form: { csrf: csrfOf(byCode.page), email: 'late@example.com' } });
+    expect(check.status).toBe(200);
+    const code = await mailedCode(admin, 'late@example.com');
+
+    expect((await admin.patch(`/auth-providers/${provider.body.id}`, { config: { allowSignup: false } })).status).toBe(200);
+    expect((await byLink.jar.visit(link)).status).toBe(400);
+    expect((await byCode.jar.submit(check, { code })).status).toBe(400);
+    expect(await app.sql(`select id from app_user where application_id = ? and email = 'late@example.com'`, [other.applicationId])).toEqual([]);
   });
 
   it('into an account someone signed up for with a password, never confirmed: refused, the page says to reset the password first', async () => {

@@ -379,6 +379,7 @@ const unproven = (user: SignInUser) => user.emailVerified === false && user.pass
 async function proven(target: SignInTarget, row: SignInRow, user: SignInUser | null, address: string): Promise<Checked> {
   if (user === null) {
     const created = await signUpByEmail(target, row.email);
+    if (created === undefined) return { ok: false, reason: 'signup_unavailable', user: null };
     if (created === null) return { ok: false, reason: 'user_inactive', user: null };
     return unproven(created) ? { ok: false, reason: 'email_unverified', user: created } : { ok: true, user: created, verified: created };
   }
@@ -389,10 +390,15 @@ async function proven(target: SignInTarget, row: SignInRow, user: SignInUser | n
 }
 
 /** No password, e-mail verified, recorded `user.signed_up` as a password sign-up is. An account made for the address
- *  meanwhile is the one signed in; a suspended one is refused (null). */
-async function signUpByEmail(target: SignInTarget, email: string): Promise<SignInUser | null> {
+ *  meanwhile is the one signed in; a suspended one is refused (null); none, with sign-up closed now, undefined. */
+async function signUpByEmail(target: SignInTarget, email: string): Promise<SignInUser | null | undefined> {
   const emailNormalized = normalizeEmail(email);
   const existing = () => readSignInUser(target.applicationScope.em, target.application.id, { poolId: target.poolId, emailNormalized });
+  // Sign-up as the surface has it when the mail is used: closed since it went out, the address gets no account.
+  if (!target.email.signUp) {
+    const user = await existing();
+    return user === null ? undefined : mayActNow(user) ? user : null;
+  }
   try {
     const created = await underTenancyConfig(target.applicationScope, async (tx) => {
       if ((await tx.em.findOne(User, { applicationId: target.application.id, poolId: target.poolId, emailNormalized }, { filters: false })) !== null) return null;
