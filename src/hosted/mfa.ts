@@ -9,7 +9,7 @@ import { proveSecondStep } from '../domain/mfa/second-step.ts';
 import { newTotpSecret, totpStep, totpUri } from '../domain/mfa/totp.ts';
 import { mustChangePassword } from '../domain/sign-in/password-expiry.ts';
 import { SignInRefusal } from '../domain/sign-in/refusals.ts';
-import { activeUser, recordProven, type FactorRecord, type Proof, type SignIn } from '../domain/sign-in/sign-in.ts';
+import { activeUser, recordProven, stillProven, type FactorRecord, type Proof, type SignIn } from '../domain/sign-in/sign-in.ts';
 import type { SignInUser } from '../domain/users/sign-in-user.ts';
 import { isUuid } from '../ids.ts';
 import { challengePage, enrolPage, noStepPage, recoveryCodesPage, type StepMethod } from '../pages/mfa.ts';
@@ -120,7 +120,7 @@ export function registerMfaStep(app: FastifyInstance, services: Services, seam: 
   function complete(request: FastifyRequest, reply: FastifyReply, context: InteractionContext, pending: PendingSignIn) {
     reply.header('set-cookie', stepCookie.clear(interactionPaths(context.interaction.uid).page));
     const { amr, methods } = pending.passed ?? pending;
-    const signIn = { userId: pending.userId, tenantId: pending.tenantId, amr, methods };
+    const signIn = { userId: pending.userId, tenantId: pending.tenantId, amr, methods, password: pending.password };
     return onward(request, reply, context, signIn, pending.expired);
   }
 
@@ -153,7 +153,7 @@ export function registerMfaStep(app: FastifyInstance, services: Services, seam: 
     if (!due) return onward(request, reply, context, signIn, expired);
     const { uid } = context.interaction;
     // Nothing is written for an expired password before the step: it travels sealed with the pending sign-in.
-    setPending(reply, uid, { userId: signIn.userId, tenantId: signIn.tenantId, amr, methods: signIn.methods ?? [], expired });
+    setPending(reply, uid, { userId: signIn.userId, tenantId: signIn.tenantId, amr, methods: signIn.methods ?? [], password: signIn.password, expired });
     return back(reply, uid);
   };
 
@@ -211,6 +211,7 @@ export function registerMfaStep(app: FastifyInstance, services: Services, seam: 
     if (pending === undefined) return reply.status(303).header('location', interactionPaths(context.interaction.uid).page).send();
     const user = await activeUser(context.target, pending.userId);
     if (user === null) return seam.refuse(request, reply, context, 'the user is no longer an active user of the pool');
+    if (!stillProven(user, pending)) return seam.refuse(request, reply, context, 'the password proven was replaced since');
     if (pending.passed !== undefined) return complete(request, reply, context, pending);
     const held = await heldStep(request, context, user.id, pending.amr);
     const { step } = held;
@@ -226,6 +227,7 @@ export function registerMfaStep(app: FastifyInstance, services: Services, seam: 
     if (pending === undefined) throw new SignInRefusal('proof_expired', context.target.look);
     const user = await activeUser(context.target, pending.userId);
     if (user === null) return seam.refuse(request, reply, context, 'the user is no longer an active user of the pool');
+    if (!stillProven(user, pending)) return seam.refuse(request, reply, context, 'the password proven was replaced since');
     if (pending.passed !== undefined) return complete(request, reply, context, pending);
     if (fields['action'] === 'continue') return back(reply, uid);
     const { step, rp } = await heldStep(request, context, user.id, pending.amr);

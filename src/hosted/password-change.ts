@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
 import { effectivePasswordPolicy } from '../domain/policies/policies.ts';
 import { SignInRefusal } from '../domain/sign-in/refusals.ts';
-import { activeUser, type SignIn, type SignInTarget } from '../domain/sign-in/sign-in.ts';
+import { activeUser, stillProven, type SignIn, type SignInTarget } from '../domain/sign-in/sign-in.ts';
 import { changeOwnPassword } from '../domain/users/own-account.ts';
 import type { SignInUser } from '../domain/users/sign-in-user.ts';
 import { newPasswordPage, type CopyText } from '../pages/pages.ts';
@@ -53,6 +53,8 @@ export function expiredPasswordStep<C extends StepContext>(app: FastifyInstance,
 
   // Suspended or deleted since the first factor: the sign-in is refused, as at any other step, not left open.
   const refuseInactive = (request: FastifyRequest, reply: FastifyReply, context: C) => deps.refuse(request, reply, context, 'the user is no longer an active user of the pool');
+  // A password set since the one proven (the owner's reset) ends it too: whoever typed the old one must not set the next.
+  const refuseReplaced = (request: FastifyRequest, reply: FastifyReply, context: C) => deps.refuse(request, reply, context, 'the password proven was replaced since');
 
   async function show(reply: FastifyReply, context: C, user: SignInUser, errors?: readonly CopyText[]) {
     const { uid } = context.interaction;
@@ -67,6 +69,7 @@ export function expiredPasswordStep<C extends StepContext>(app: FastifyInstance,
     if (signIn === undefined) return reply.status(303).header('location', interactionPaths(context.interaction.uid).page).send();
     const user = await activeUser(context.target, signIn.userId);
     if (user === null) return refuseInactive(request, reply, context);
+    if (!stillProven(user, signIn)) return refuseReplaced(request, reply, context);
     return show(reply, context, user);
   });
 
@@ -78,6 +81,7 @@ export function expiredPasswordStep<C extends StepContext>(app: FastifyInstance,
     if (signIn === undefined) throw new SignInRefusal('proof_expired', context.target.look);
     const user = await activeUser(context.target, signIn.userId);
     if (user === null) return refuseInactive(request, reply, context);
+    if (!stillProven(user, signIn)) return refuseReplaced(request, reply, context);
     // Every other sign-in of the user ends; this browser's session (the interaction resumes into it) is the one signing in.
     const keepSessionUid = context.interaction.session?.uid ?? null;
     const changed = await changeOwnPassword(context.target, user.id, { password: fields['password'], keepSessionUid, reason: 'expired' });
@@ -90,8 +94,8 @@ export function expiredPasswordStep<C extends StepContext>(app: FastifyInstance,
   return {
     start: (reply: FastifyReply, context: C, signIn: SignIn) => {
       const { uid } = context.interaction;
-      const { userId, tenantId, amr, methods } = signIn;
-      const proof = csrf.seal(uid, `${PROOF_KIND}${JSON.stringify({ userId, tenantId, amr, methods })}`, PROOF_SECONDS);
+      const { userId, tenantId, amr, methods, password } = signIn;
+      const proof = csrf.seal(uid, `${PROOF_KIND}${JSON.stringify({ userId, tenantId, amr, methods, password })}`, PROOF_SECONDS);
       const paths = interactionPaths(uid);
       return reply.status(303).header('set-cookie', cookie.set(paths.page, proof, PROOF_SECONDS)).header('location', paths.password).send();
     },

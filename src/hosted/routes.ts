@@ -44,9 +44,11 @@ import {
   activeUser,
   decideTenant,
   hintedEmail,
+  passwordMark,
   recordProven,
   resolveTarget,
   sessionSignIn,
+  stillProven,
   tenantsOf,
   verifyCredentials,
   type FactorRecord,
@@ -284,8 +286,8 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
 
     // Sealed as a kind of its own: the interaction's other seals hold JSON too.
     // With the factor's record, written once the tenant is chosen and the MFA step decided.
-    const sealProof = (uid: string, userId: string, { amr, methods }: Proof, record: FactorRecord | null = null) =>
-      csrf.seal(uid, `${PROOF_KIND}${JSON.stringify({ userId, amr, methods, record })}`, SIGN_IN_PROOF_SECONDS);
+    const sealProof = (uid: string, userId: string, { amr, methods, password }: Proof, record: FactorRecord | null = null) =>
+      csrf.seal(uid, `${PROOF_KIND}${JSON.stringify({ userId, amr, methods, password, record })}`, SIGN_IN_PROOF_SECONDS);
     const unsealProof = (uid: string, sealed: unknown) =>
       parseSealedSignIn<Proof & { readonly userId: string; readonly record?: FactorRecord | null }>(csrf.unseal(uid, sealed), PROOF_KIND);
 
@@ -314,7 +316,7 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
       const browserId = await noticeBrowser(context.target, { ...proven.user, locale: context.target.look.locale }, origin);
       if (browserId !== undefined) reply.header('set-cookie', browserCookie.set('/', browserId, 400 * 24 * 3600));
       if (decision.kind === 'choose') return continueToTenantChoice(reply, context, proven.user.id, proven);
-      const signIn = { userId: proven.user.id, tenantId: decision.tenantId, verified: proven.verified, ...amrOf(proven.amr), methods: proven.methods };
+      const signIn = { userId: proven.user.id, tenantId: decision.tenantId, verified: proven.verified, ...amrOf(proven.amr), methods: proven.methods, password: proven.password };
       return completeSignIn(request, reply, context, signIn, proven.record === null ? undefined : { user: proven.verified, record: proven.record, held: proven.factors });
     }
 
@@ -420,7 +422,8 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
         if (check.unverified === true) return showLogin(reply, context, 403, { email, error: 'login.unverified', resendUrl: interactionPaths(context.interaction.uid).verify });
         return showLogin(reply, context, 400, { email, error: 'login.error' });
       }
-      return continueSignIn(request, reply, context, { user: check.user, verified: check.verified, ...PASSWORD_PROOF, page: { email }, factors: check.factors, record: check.record });
+      const password = passwordMark(check.verified);
+      return continueSignIn(request, reply, context, { user: check.user, verified: check.verified, ...PASSWORD_PROOF, password, page: { email }, factors: check.factors, record: check.record });
     });
 
     app.get<{ Params: Params }>('/interaction/:uid/signup', async (request, reply) => {
@@ -487,7 +490,7 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
       const context = await load(request, reply);
       const proven = unsealProof(context.interaction.uid, proof);
       const user = proven === undefined || !(await signsIn(context)) ? null : await activeUser(context.target, proven.userId);
-      if (user === null) return backToPage(request, reply);
+      if (user === null || proven === undefined || !stillProven(user, proven)) return backToPage(request, reply);
       const tenants = await tenantsOf(context.target, user);
       if (tenants.length === 0) return refuseEmptyChoice(request, reply, context);
       return showTenantChoice(reply, context, user.id, tenants, false, proof);
@@ -511,6 +514,7 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
       if (proven === undefined) throw new SignInRefusal('proof_expired', context.target.look);
       const user = await activeUser(context.target, proven.userId);
       if (user === null) return refuse(request, reply, context, 'the user is no longer an active user of the pool');
+      if (!stillProven(user, proven)) return refuse(request, reply, context, 'the password proven was replaced since');
       const tenants = await tenantsOf(context.target, user);
       if (tenants.length === 0) return refuseEmptyChoice(request, reply, context);
       const chosen = tenants.find((tenant) => tenant.id === fields['tenant']);
@@ -521,7 +525,7 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
         return finish(request, reply, context, { userId: user.id, tenantId: chosen.id });
       }
       reply.header('set-cookie', proofCookie.clear(interactionPaths(context.interaction.uid).page));
-      const signIn = { userId: user.id, tenantId: chosen.id, ...amrOf(proven.amr), methods: proven.methods };
+      const signIn = { userId: user.id, tenantId: chosen.id, ...amrOf(proven.amr), methods: proven.methods, password: proven.password };
       return completeSignIn(request, reply, context, signIn, proven.record == null ? undefined : { user, record: proven.record });
     });
   };

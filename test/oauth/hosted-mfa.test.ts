@@ -187,6 +187,17 @@ describe('optional (the default)', () => {
     expect((await ownerStep.flow.jar.submit(ownerStep.page, { code: codeAt(ownerSecret) })).status).toBe(303);
   });
 
+  it('a new password set while the step waits: the old password’s step no longer completes, even with the right code', async () => {
+    const userId = await createPasswordUser(app.http, 'stale@example.com');
+    const secret = await giveTotp(userId);
+    const { flow, page } = await stepPage('stale@example.com');
+    expect((await app.http.patch(`/users/${userId}`, { password: 'Owners-Own-Choice-8' })).status).toBe(200);
+    const refused = await flow.jar.submit(page, { code: codeAt(secret) });
+    expect(refused.status).toBe(303);
+    const callback = await flow.jar.followOut(refused, issuer);
+    expect(Object.fromEntries(callback.searchParams)).toMatchObject({ error: 'access_denied', state: flow.state });
+  });
+
   it('the step cannot be reached without a proven password, nor with another interaction’s cookie', async () => {
     const userId = await createPasswordUser(app.http, 'forged@example.com');
     await giveTotp(userId);
@@ -620,6 +631,21 @@ describe('an expired password (the password policy’s maxAge)', () => {
     const callback = await flow.jar.followOut(refused, issuer);
     expect(Object.fromEntries(callback.searchParams)).toMatchObject({ error: 'access_denied', state: flow.state });
     expect(await passwordHash(userId)).toBe(before);
+  });
+
+  it('the owner resets it before the new password is posted: whoever typed the old one sets none, and the client hears access_denied', async () => {
+    const userId = await createPasswordUser(admin, 'expired-reset@example.com');
+    await expire(userId);
+    const { flow, answer } = await signIn('expired-reset@example.com', { configuration });
+    const form = await flow.jar.visit(answer.location!);
+    // The owner, locking out a thief of the old password, sets a new one (an administrator here, as a reset link does).
+    expect((await admin.patch(`/users/${userId}`, { password: 'Owners-Own-Choice-8' })).status).toBe(200);
+    const owners = await passwordHash(userId);
+    const refused = await flow.jar.submit(form, { password: NEW_PASSWORD });
+    expect(refused.status).toBe(303);
+    const callback = await flow.jar.followOut(refused, issuer);
+    expect(Object.fromEntries(callback.searchParams)).toMatchObject({ error: 'access_denied', state: flow.state });
+    expect(await passwordHash(userId)).toBe(owners);
   });
 
   it('a user without a factor changes it right after the password, as before', async () => {

@@ -342,6 +342,15 @@ describe('a session and its tokens when the user’s standing changes', () => {
     }
   });
 
+  it('a new password set between the password and the tenant choice (a reset, an administrator): the old one proves nothing more', async () => {
+    const userId = await createUser('hugo@example.com', [acme, globex]);
+    const flow = await authorize(config);
+    const chooser = await tenantChoice(flow, 'hugo@example.com');
+    // Whoever typed the old password (a thief the owner is locking out) holds the choice's proof for its 10 minutes.
+    expect((await app.http.patch(`/users/${userId}`, { password: 'Fresh-Battery-77' })).status).toBe(200);
+    await expectRefused(flow, await flow.jar.submit(chooser, { tenant: globex }));
+  });
+
   it('removed from every tenant after the password: no empty choice, the client hears access_denied (choice posted or shown again)', async () => {
     const jon = await createUser('jon@example.com', [acme, globex]);
     const posted = await authorize(config);

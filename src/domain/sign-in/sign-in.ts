@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { verifyAgainstDummy, verifyPassword } from '../../auth/password-hash.ts';
 import { endUserScope, type PageOpener, type Scope } from '../../context.ts';
 import { Tenant } from '../../db/entities/index.ts';
@@ -106,6 +107,8 @@ export interface SignIn {
   /** RFC 8176 `amr` values; none when no credential was checked (the session's user). */
   readonly amr?: readonly string[];
   readonly methods?: readonly SignInMethod[];
+  /** Proven by the password: its passwordMark. */
+  readonly password?: string | undefined;
 }
 
 /** As sessions list it: the first factor as the type of the auth provider offering it (an e-mailed code is `magic_link`'s),
@@ -115,7 +118,18 @@ export type SignInMethod = Extract<AuthProviderType, 'password' | 'magic_link' |
 export interface Proof {
   readonly amr: readonly string[];
   readonly methods: readonly SignInMethod[];
+  /** The password's passwordMark, when it is what was proven. */
+  readonly password?: string | undefined;
 }
+
+/** What a proof of the password keeps of it, sealed with the steps after it: one set since (a reset, a change, an
+ *  administrator's) makes the proof stale, or whoever typed the old one would finish the sign-in the change locked out. */
+export const passwordMark = (user: Pick<SignInUser, 'passwordHash'>): string | undefined =>
+  user.passwordHash == null ? undefined : createHash('sha256').update(user.passwordHash).digest('base64url').slice(0, 22);
+
+/** Whether a step's proof still stands for `user`: a proof of the password only while that password is theirs. */
+export const stillProven = (user: Pick<SignInUser, 'passwordHash'>, proof: Pick<Proof, 'password'>): boolean =>
+  proof.password === undefined || passwordMark(user) === proof.password;
 
 /** `factors`: read with the user; `unverified`: a password set on a never-proven address (an e-mail proof refuses it). */
 export type CredentialCheck =
