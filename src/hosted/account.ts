@@ -4,6 +4,7 @@ import { ownSignIns } from '../domain/sessions/own-sessions.ts';
 import { addOwnEmailFactor, addOwnTotp, ownFactors, removeOwnFactor, renewOwnRecoveryCodes, sendOwnEmailCode } from '../domain/mfa/own-factors.ts';
 import { newTotpSecret, totpUri } from '../domain/mfa/totp.ts';
 import { SignInRefusal } from '../domain/sign-in/refusals.ts';
+import { signInEnded } from '../domain/sign-in/session.ts';
 import { activeUser, admitSignIn, revokedSignIn, suspended, type SignInTarget } from '../domain/sign-in/sign-in.ts';
 import type { SignInUser } from '../domain/users/sign-in-user.ts';
 import { changeOwnName, changeOwnPassword, requestOwnEmailChange, signOutElsewhere, type OwnChange } from '../domain/users/own-account.ts';
@@ -178,7 +179,10 @@ export function accountPageRoutes(app: FastifyInstance, services: Services, csrf
     const admitted = await admitSignIn(services, request.id, surface, browser.client, tenant === undefined ? [] : [tenant]);
     if (admitted === undefined) throw new SignInRefusal('account_unavailable');
     const target = { ...admitted, look: browserLook(request, admitted.look) };
-    const signedIn = browser.session === undefined ? null : await activeUser(target, browser.session.accountId);
+    // Judged as the OP judges it (findAccount): a sign-in the session policy has ended since holds nobody here either.
+    const loginTs = browser.session?.loginTs;
+    const ended = loginTs !== undefined && signInEnded(target.session, loginTs, undefined, Math.floor(Date.now() / 1000));
+    const signedIn = browser.session === undefined || ended ? null : await activeUser(target, browser.session.accountId);
     // A page asked for a tenant is its members' (in its look): anyone else signs in as one of them first. A member whose
     // sign-in to it was revoked in this browser session signs in again with a credential, as authorize asks. A page of
     // no tenant is the user's wherever the browser session stands (a revocation leaves it standing for another tenant).

@@ -20,8 +20,8 @@ export const ACCOUNT_PAGE_PATH = '/account';
 
 export interface AccountBrowser {
   readonly client: { readonly clientId: string; readonly data: GatehouseClientData };
-  /** `uid` is stable across rotations. */
-  readonly session: { readonly uid: string; readonly accountId: string } | undefined;
+  /** `uid` is stable across rotations; `loginTs` when its user signed in (epoch seconds). */
+  readonly session: { readonly uid: string; readonly accountId: string; readonly loginTs: number | undefined } | undefined;
   readonly signInUrl: string | undefined;
 }
 
@@ -41,7 +41,7 @@ export async function accountBrowser(
   const redirectUri = client?.redirectUris?.[0];
   return {
     client: { clientId: request.clientId, data },
-    session: session.accountId === undefined ? undefined : { uid: session.uid, accountId: session.accountId },
+    session: session.accountId === undefined ? undefined : { uid: session.uid, accountId: session.accountId, loginTs: session.loginTs },
     signInUrl: redirectUri === undefined ? undefined : signInUrl(surface, request, redirectUri),
   };
 }

@@ -117,6 +117,23 @@ describe('reaching the page', () => {
     expect(again.status).toBe(200);
   });
 
+  it('a browser session the session policy has ended opens no page: it is signed in again, as the OP asks, and its forms change nothing', async () => {
+    const userId = await createUser('lapsed@example.com');
+    const jar = new CookieJar();
+    const { page } = await openAccount('lapsed@example.com', PASSWORD, jar);
+    // Signed in 31 days ago: past the policy's absolute end (30 days), though its idle end was saved days ahead.
+    const longAgo = Math.floor(Date.now() / 1000) - 31 * 24 * 3600;
+    await app.sql(`update oidc_model set payload = jsonb_set(payload, '{loginTs}', to_jsonb(?::bigint)) where model = 'Session' and payload->>'accountId' = ?`, [longAgo, userId]);
+    const silent = await jar.visit(codeAuthorizationUrl(issuer, clientId, REDIRECT_URI, { prompt: 'none' }));
+    expect(new URL(silent.location!).searchParams.get('error')).toBe('login_required');
+    const again = await jar.visit(accountUrl());
+    expect(again.status, again.body).toBe(303);
+    expect(again.location).toContain('response_mode=gatehouse_account');
+    expect((await post(jar, page, 'name', { name: 'Taken Over' })).status).toBe(403);
+    const [row] = await app.sql<{ name: string | null }>('select name from app_user where id = ?', [userId]);
+    expect(row!.name).toBe('Kim');
+  });
+
   it('a sign-in refused on the way is said, not started again; an unknown client has no page', async () => {
     const refused = await new CookieJar().visit(accountUrl(issuer, clientId, { error: 'access_denied' }));
     expect(refused.status).toBe(400);
