@@ -26,11 +26,12 @@ const page = () => dashboard.page;
 /** The focused element's tag and text: `button Details of …`, `h3 Details of …`. */
 const focused = () => page().evaluate(() => `${document.activeElement?.tagName.toLowerCase()} ${document.activeElement?.textContent}`);
 
-/** Whether the whole of `element` lies in the viewport. */
+/** Whether the whole of `element` lies in the viewport, to within a pixel: the page scrolls by whole pixels, and its
+ *  layout falls on fractions of one. */
 async function inView(element: Locator): Promise<boolean> {
   const box = await element.boundingBox();
   const viewport = page().viewportSize();
-  return box !== null && viewport !== null && box.y >= 0 && box.y + box.height <= viewport.height;
+  return box !== null && viewport !== null && box.y > -1 && box.y + box.height < viewport.height + 1;
 }
 
 async function expectOpened(heading: Locator): Promise<void> {
