@@ -394,7 +394,7 @@ async function proven(target: SignInTarget, row: SignInRow, user: SignInUser | n
 async function signUpByEmail(target: SignInTarget, email: string): Promise<SignInUser | null | undefined> {
   const emailNormalized = normalizeEmail(email);
   const existing = () => readSignInUser(target.applicationScope.em, target.application.id, { poolId: target.poolId, emailNormalized });
-  // Sign-up as the surface has it when the mail is used: closed since it went out, the address gets no account.
+  // Sign-up as the surface has it now, not as it was when the mail went out.
   if (!target.email.signUp) {
     const user = await existing();
     return user === null ? undefined : mayActNow(user) ? user : null;

@@ -120,8 +120,7 @@ const nonNull = <T>(value: T | null | undefined, field: string): T | undefined =
 export type UserRow = Row<User>;
 
 /** A shared-pool user's other tenants are other customers' data: all of them only to credentials that read users
- *  application-wide; else the tenants they read users in (a tenant's credentials: that one; a role held in one tenant:
- *  that one). */
+ *  application-wide, else the tenants they read users in. */
 export async function visibleTenantIds(principal: Pick<Scope['principal'], 'tenantId' | 'permissionsIn'>, tenantIds: readonly string[]): Promise<string[]> {
   const own = principal.tenantId;
   if (own !== null) return tenantIds.filter((tenantId) => tenantId === own);
