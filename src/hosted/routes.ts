@@ -300,10 +300,7 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
       return reply.status(303).header('set-cookie', proofCookie.set(interactionPaths(uid).page, proof, SIGN_IN_PROOF_SECONDS)).header('location', interactionPaths(uid).tenant).send();
     }
 
-    /**
-     * The one sequence after any proven first factor: tenant decided (refused without access), browser noticed
-     * (notifyNewBrowser), then the tenant choice or completeSignIn.
-     */
+    /** The one sequence after any proven first factor: tenant decided (refused without access), then the tenant choice or completeSignIn. */
     async function continueSignIn(request: FastifyRequest, reply: FastifyReply, context: InteractionContext, proven: ProvenFactor) {
       const decision = await decideTenant(context.target, proven.user);
       if (decision.kind === 'no_access') {
@@ -312,9 +309,6 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
         return showLogin(reply, context, 403, { ...proven.page, error: 'login.noAccess' });
       }
       await rememberLocale(context.target, proven.user);
-      const origin = { browserId: browserCookie.read(request), ip: guessingAddress(request), userAgent: request.headers['user-agent'] };
-      const browserId = await noticeBrowser(context.target, { ...proven.user, locale: context.target.look.locale }, origin);
-      if (browserId !== undefined) reply.header('set-cookie', browserCookie.set('/', browserId, 400 * 24 * 3600));
       if (decision.kind === 'choose') return continueToTenantChoice(reply, context, proven.user.id, proven);
       const signIn = { userId: proven.user.id, tenantId: decision.tenantId, verified: proven.verified, ...amrOf(proven.amr), methods: proven.methods, password: proven.password };
       return completeSignIn(request, reply, context, signIn, proven.record === null ? undefined : { user: proven.verified, record: proven.record, held: proven.factors });
@@ -328,7 +322,19 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
         if (error instanceof SignInRefusal && error.reason === 'account_refused') return refuse(request, reply, context, error.message);
         throw error;
       }
+      if (signIn?.methods !== undefined) await noticeSignIn(request, reply, context, signIn);
       return reply.status(303).header('location', returnTo).send();
+    }
+
+    /** A sign-in is news (notifyNewBrowser) once every step passed: a password alone, stopped at the MFA step, neither
+     *  mails the owner as a sign-in nor makes the browser known. */
+    async function noticeSignIn(request: FastifyRequest, reply: FastifyReply, context: InteractionContext, signIn: SignIn) {
+      if (!context.target.session.notifyNewBrowser) return;
+      const user = signIn.verified ?? (await activeUser(context.target, signIn.userId));
+      if (user === null) return;
+      const origin = { browserId: browserCookie.read(request), ip: guessingAddress(request), userAgent: request.headers['user-agent'] };
+      const browserId = await noticeBrowser(context.target, { ...user, locale: context.target.look.locale }, origin);
+      if (browserId !== undefined) reply.header('set-cookie', browserCookie.set('/', browserId, 400 * 24 * 3600));
     }
 
     /**

@@ -358,6 +358,43 @@ describe('what a sign-in counts', () => {
   });
 });
 
+describe('a new browser (the session policy’s notifyNewBrowser)', () => {
+  it('is news once the step is passed: a password stopped at the step mails nothing and leaves the browser unknown', async () => {
+    const { other, admin, configuration } = await applicationWith('/policies/session', { notifyNewBrowser: true });
+    const userId = await createPasswordUser(admin, 'noticed@example.com');
+    const secret = await giveTotp(userId, other.applicationId);
+    const knownBrowsers = async () => (await app.sql<{ n: number }>('select count(*)::int as n from known_browser where user_id = ?', [userId]))[0]!.n;
+    const browserCookies = (answer: Visit) => answer.headers.getSetCookie().filter((line) => line.startsWith('gh_browser='));
+
+    await withTimeLeftInStep();
+    const laptop = await stepPage('noticed@example.com', { configuration });
+    const first = await laptop.flow.jar.submit(laptop.page, { code: codeAt(secret) });
+    expect(first.status).toBe(303);
+    expect(browserCookies(first)).toHaveLength(1);
+    expect(await knownBrowsers()).toBe(1);
+
+    // Another browser with the right password only: not a sign-in yet.
+    const stranger = await stepPage('noticed@example.com', { configuration });
+    expect(stranger.page.status).toBe(200);
+    expect(await knownBrowsers()).toBe(1);
+    expect(await mails(admin, 'noticed@example.com', 'new_sign_in')).toEqual([]);
+    await withTimeLeftInStep();
+    const refused = await stranger.flow.jar.submit(stranger.page, { code: codeAt(secret, Date.now() + 100 * STEP_MS) });
+    expect(refused.status).toBe(400);
+    expect(browserCookies(refused)).toEqual([]);
+    expect(await knownBrowsers()).toBe(1);
+    expect(await mails(admin, 'noticed@example.com', 'new_sign_in')).toEqual([]);
+
+    // The step passed in that browser (with the next step's code: the laptop's was this step's): now it is news, and known.
+    await withTimeLeftInStep();
+    const passed = await stranger.flow.jar.submit(refused, { code: codeAt(secret, Date.now() + STEP_MS) });
+    expect(passed.status).toBe(303);
+    expect(browserCookies(passed)).toHaveLength(1);
+    expect(await knownBrowsers()).toBe(2);
+    expect(await mails(admin, 'noticed@example.com', 'new_sign_in')).toHaveLength(1);
+  });
+});
+
 describe('lockout', () => {
   it('wrong codes count as failed sign-ins: the address is locked out, and then even the right code is refused', async () => {
     const lockout = { enabled: true, maxAttempts: 3, lockoutMinutes: 5, resetAfterMinutes: 15, accountLockAddresses: 2 };

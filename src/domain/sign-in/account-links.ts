@@ -89,10 +89,9 @@ export interface SignInOrigin {
   readonly userAgent: string | undefined;
 }
 
-/** With `notifyNewBrowser`, remembers the browser (its id's SHA-256) and mails `new_sign_in` when it is new to a user who
- *  signed in elsewhere before. Returns the cookie's id when the browser had none. */
+/** For the session policy's `notifyNewBrowser`: remembers the browser (its id's SHA-256) and mails `new_sign_in` when it is
+ *  new to a user who signed in elsewhere before. Returns the cookie's id when the browser had none. */
 export async function noticeBrowser(target: SignInTarget, user: Recipient & Member & { id: string }, origin: SignInOrigin): Promise<string | undefined> {
-  if (!target.session.notifyNewBrowser) return undefined;
   const known = origin.browserId !== undefined && BROWSER_ID.test(origin.browserId);
   const browserId = known ? origin.browserId : randomBytes(32).toString('base64url');
   const hash = createHash('sha256').update(browserId).digest('base64url');
