@@ -7,7 +7,7 @@ import { SignInRefusal } from '../domain/sign-in/refusals.ts';
 import { signInEnded } from '../domain/sign-in/session.ts';
 import { activeUser, admitSignIn, revokedSignIn, suspended, type SignInTarget } from '../domain/sign-in/sign-in.ts';
 import type { SignInUser } from '../domain/users/sign-in-user.ts';
-import { changeOwnName, changeOwnPassword, requestOwnEmailChange, signOutElsewhere, type OwnChange } from '../domain/users/own-account.ts';
+import { changeOwnName, changeOwnPassword, requestOwnEmailChange, signOutElsewhere, type OwnChange, type OwnProof } from '../domain/users/own-account.ts';
 import { listCredentials } from '../domain/webauthn/credentials.ts';
 import { newCredentialOptions } from '../domain/webauthn/factor.ts';
 import { addOwnCredential, removeOwnCredential } from '../domain/webauthn/own-credentials.ts';
@@ -49,6 +49,10 @@ interface OpenAccount {
   readonly target: SignInTarget;
   readonly user: SignInUser;
   readonly sessionUid: string;
+  /** When the browser session's user signed in (epoch seconds). */
+  readonly signedInAt: number | undefined;
+  /** The client's sign-in, where a change asks for a recent one. */
+  readonly signInUrl: string | undefined;
   /** The page's own parameters, carried by its forms and its redirects. */
   readonly params: Readonly<Record<string, string>>;
   /** The page's address on its surface. */
@@ -76,6 +80,9 @@ interface AccountSection {
 const TOTP_SETUP_SECONDS = 3600;
 /** The seal of the TOTP secret the page offers: the page's session and its user. */
 const totpSealPurpose = (open: OpenAccount) => `${open.sessionUid}:account-totp:${open.user.id}`;
+
+/** A change to keys and factors is proven by the password typed in `field`, or a recent sign-in (ownProofRefusal). */
+const proofOf = (open: OpenAccount, fields: FormFields, field: string): OwnProof => ({ password: fields[field], signedInAt: open.signedInAt });
 
 /** Keys are offered where they work: to sign in (a passkey provider), or as a second factor the MFA policy asks for. */
 const passkeysOffered = (target: SignInTarget) => target.passkey !== null || (target.mfa.enforcement !== 'off' && target.mfa.factors.includes('webauthn'));
@@ -116,7 +123,7 @@ function sections(csrf: CsrfTokens): readonly AccountSection[] {
           run: async (open, fields) => {
             const secret = totpOf(open, fields);
             if (secret === undefined) throw new SignInRefusal('account_form_forged', open.target.look);
-            return addOwnTotp(open.target, open.user, open.rp.id, secret, fields['totp_code'], fields['totp_password']);
+            return addOwnTotp(open.target, open.user, open.rp.id, secret, fields['totp_code'], proofOf(open, fields, 'totp_password'));
           },
         },
         {
@@ -127,7 +134,7 @@ function sections(csrf: CsrfTokens): readonly AccountSection[] {
         {
           path: 'mfa-email',
           done: 'account.factorAdded',
-          run: (open, fields) => addOwnEmailFactor(open.target, open.user, open.rp.id, fields['email_code'], fields['email_factor_password']),
+          run: (open, fields) => addOwnEmailFactor(open.target, open.user, open.rp.id, fields['email_code'], proofOf(open, fields, 'email_factor_password')),
         },
       ],
     },
@@ -140,14 +147,17 @@ function sections(csrf: CsrfTokens): readonly AccountSection[] {
           done: 'account.passkeysDone',
           run: (open, fields) =>
             fields['remove'] === undefined
-              ? addOwnCredential(open.target, open.rp, open.sessionUid, open.user, fields['credential'], fields['passkey_name'], fields['passkey_add_password'])
-              : removeOwnCredential(open.target, open.user, fields['remove'], fields['passkey_password']),
+              ? addOwnCredential(open.target, open.rp, open.sessionUid, open.user, fields['credential'], fields['passkey_name'], proofOf(open, fields, 'passkey_add_password'))
+              : removeOwnCredential(open.target, open.user, fields['remove'], proofOf(open, fields, 'passkey_password')),
         },
       ],
     },
     { view: SESSIONS_SECTION, actions: [{ path: 'sign-out-others', done: 'account.signOutOthersDone', run: (open) => signOutElsewhere(open.target, open.user.id, open.sessionUid) }] },
   ];
 }
+
+const refusalErrors = (outcome: Extract<OwnChange, { ok: false; reason: 'wrong_current' | 'invalid' }>) =>
+  outcome.reason === 'wrong_current' ? [{ key: 'account.wrongPassword' } as const] : outcome.errors;
 
 /** The CSRF purpose of the account page's forms (the token is bound to the OP session's uid). */
 const CSRF_PURPOSE = 'account';
@@ -196,7 +206,8 @@ export function accountPageRoutes(app: FastifyInstance, services: Services, csrf
     if (user === null || browser.session === undefined) return { signIn: browser.signInUrl, target } as const;
     const path = tenantRef === undefined ? '/account' : `/t/${encodeURIComponent(tenantRef)}/account`;
     const params = { client_id: clientId, ...(tenant === undefined ? {} : { tenant }) };
-    return { target, account: { target, user, sessionUid: browser.session.uid, params, path, rp: relyingPartyOf(surface) } satisfies OpenAccount } as const;
+    const account = { target, user, sessionUid: browser.session.uid, signedInAt: loginTs, signInUrl: browser.signInUrl, params, path, rp: relyingPartyOf(surface) };
+    return { target, account: account satisfies OpenAccount } as const;
   }
 
   /** The page, with the outcome of the last change; `shown`: the MFA section's secrets shown once (new recovery codes, the TOTP secret a refused code was for). */
@@ -284,10 +295,10 @@ export function accountPageRoutes(app: FastifyInstance, services: Services, csrf
           const outcome = await action.run(account, fields);
           if (!outcome.ok) {
             if (outcome.reason === 'inactive') throw new SignInRefusal('account_suspended', account.target.look);
-            const errors = outcome.reason === 'wrong_current' ? [{ key: 'account.wrongPassword' } as const] : outcome.errors;
             const totp = action.path === 'mfa-totp' ? csrf.unseal(totpSealPurpose(account), fields['enrol']) : undefined;
             const typed = { name: fields['name'] ?? '', email: fields['new_email'] ?? '' };
-            return show(reply, account, 400, { refused: { section: action.path, errors, ...typed } }, totp === undefined ? {} : { totp });
+            const said = outcome.reason === 'sign_in_again' ? { errors: [{ key: 'account.signInAgain' } as const], signInAgain: account.signInUrl } : { errors: refusalErrors(outcome) };
+            return show(reply, account, 400, { refused: { section: action.path, ...said, ...typed } }, totp === undefined ? {} : { totp });
           }
           // Recovery codes are shown in the answer itself, once: never on a page a reload or a redirect shows again.
           if (outcome.shown !== undefined && outcome.shown.length > 0) {

@@ -74,9 +74,11 @@ export interface AccountView {
   readonly done?: CopyKey | undefined;
   /**
    * A refused change: its section and what the page says of it; `name`, `email`: the name or new address as typed, shown
-   * again.
+   * again; `signInAgain`: the sign-in a change asked to be recent.
    */
-  readonly refused?: { readonly section: string; readonly errors: readonly CopyText[]; readonly name?: string; readonly email?: string } | undefined;
+  readonly refused?:
+    | { readonly section: string; readonly errors: readonly CopyText[]; readonly name?: string; readonly email?: string; readonly signInAgain?: string | undefined }
+    | undefined;
 }
 
 /** The user's second step as the page shows it (src/domain/mfa/own-factors.ts). */
@@ -109,7 +111,8 @@ function refusalOf(look: PageLook, section: string, view: AccountView): { errors
   const { refused } = view;
   if (refused?.section !== section) return { errors: [], html: '' };
   const errors = refused.errors.map((error) => said(look, error));
-  return { errors, html: formError(`${section}-error`, errors.join('<br>')) };
+  const signIn = refused.signInAgain === undefined ? '' : ` <a href="${escapeHtml(refused.signInAgain)}">${text(look, 'account.signInAgainLink')}</a>`;
+  return { errors, html: formError(`${section}-error`, errors.join('<br>') + signIn) };
 }
 
 export const NAME_SECTION: AccountSectionView = {

@@ -6,7 +6,7 @@ import { RefusalTiming } from '../../src/domain/sign-in/refusal-timing.ts';
 import { type TestApp } from '../support/app.ts';
 import { CookieJar, readForm, type Visit } from '../support/cookie-jar.ts';
 import { addDomain } from '../support/domains.ts';
-import { accountLinkOf, issuedLink, mails } from '../support/email-sign-in.ts';
+import { accountLinkOf, csrfOf, emailFormAction, issuedLink, magicLinkOf, mails } from '../support/email-sign-in.ts';
 import { fetchVia } from '../support/host-fetch.ts';
 import { HttpClient } from '../support/http.ts';
 import { codeAuthorizationUrl, createTestClient, discover, OFFLINE_CONSENT, startAuthorization, type TestClient } from '../support/oauth.ts';
@@ -841,6 +841,43 @@ describe('two-step verification', () => {
     const stranger = await new CookieJar().visit(form.action, { form: { ...form.fields, remove_password: PASSWORD, factor: (await factorsOf(userId))[0]!.id } });
     expect(stranger.status).toBe(403);
     expect(await factorsOf(userId)).toHaveLength(1);
+  });
+
+  it('an account without a password proves a change by a sign-in of the last ten minutes: past them it is sent to sign in again', async () => {
+    const other = await app.bootstrapAnother();
+    const admin = new HttpClient(app.baseUrl, { apiKey: other.apiKey });
+    expect((await admin.post('/auth-providers', { type: 'magic_link', config: { linkLifetimeMinutes: 10 } })).status).toBe(201);
+    const client = await createTestClient(app, { type: 'web', applicationId: other.applicationId, redirectUris: [REDIRECT_URI] });
+    const made = await admin.post('/users', { email: 'linked@example.com' });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const userId = (made.body as { id: string }).id;
+    const jar = new CookieJar();
+    /** The sign-in page `url` leads to, signed in there by a mailed link (the `count`th): the page it comes back to. */
+    const signInByLink = async (url: string, count: number) => {
+      const signInPage = await settle(jar, await jar.visit(url));
+      expect(signInPage.status, signInPage.body).toBe(200);
+      expect((await jar.visit(emailFormAction(signInPage, 'email-link'), { form: { csrf: csrfOf(signInPage), email: 'linked@example.com' } })).status).toBe(200);
+      return settle(jar, await jar.visit(await magicLinkOf(admin, 'linked@example.com', count)));
+    };
+    const page = await signInByLink(accountUrl(issuer, client.clientId), 1);
+    expect(page.status, page.body).toBe(200);
+
+    // Signed in eleven minutes ago: the right code alone adds nothing, and the page links a sign-in again.
+    const elevenMinutesAgo = Math.floor(Date.now() / 1000) - 11 * 60;
+    await app.sql(`update oidc_model set payload = jsonb_set(payload, '{loginTs}', to_jsonb(?::bigint)) where model = 'Session' and payload->>'accountId' = ?`, [elevenMinutesAgo, userId]);
+    const stale = await post(jar, page, 'mfa-totp', { totp_code: codeAt(offeredSecret(page)) });
+    expect(stale.status).toBe(400);
+    expect(stale.body).toContain('For your security, sign in again to make this change.');
+    const again = /<a href="([^"]+)">Sign in again<\/a>/.exec(stale.body)?.[1]?.replaceAll('&#38;', '&');
+    expect(again).toContain('prompt=login');
+    expect(await factorsOf(userId)).toEqual([]);
+
+    // Signed in again through that link: back on the page, the same change is made.
+    const fresh = await signInByLink(again!, 2);
+    expect(fresh.status, fresh.body).toBe(200);
+    const added = await post(jar, fresh, 'mfa-totp', { totp_code: codeAt(offeredSecret(fresh)) });
+    expect(added.status, added.body).toBe(200);
+    expect((await factorsOf(userId)).map((factor) => factor.kind)).toEqual(['totp']);
   });
 
   it('a passkey counts as a second step: with one, the last code factor goes under required, and the recovery codes stay', async () => {

@@ -3,7 +3,7 @@ import { executeOwned } from '../../db/owned-sql.ts';
 import { isUuid } from '../../ids.ts';
 import { recordAudit } from '../audit/audit.ts';
 import type { SignInTarget } from '../sign-in/sign-in.ts';
-import { currentPasswordProven, ownPasswordProven, ownRefusal, type OwnChange } from '../users/own-account.ts';
+import { currentPasswordProven, ownProofRefusal, ownRefusal, type OwnChange, type OwnProof } from '../users/own-account.ts';
 import type { SignInUser } from '../users/sign-in-user.ts';
 import {
   enrolFactor,
@@ -61,10 +61,11 @@ export async function addOwnTotp(
   rpId: string,
   secret: string,
   code: string | null | undefined,
-  password: string | null | undefined,
+  proof: OwnProof,
 ): Promise<OwnChange> {
   if (!(await mayAdd(target, user.id, rpId, 'totp'))) return ownRefusal({ key: 'account.totpUnavailable' });
-  if (!(await ownPasswordProven(target, user, password))) return { ok: false, reason: 'wrong_current' };
+  const refused = await ownProofRefusal(target, user, proof);
+  if (refused !== null) return refused;
   const step = totpStep(secret, (code ?? '').trim());
   if (step === null) return WRONG_CODE;
   return enrolOwn(target, user, { kind: 'totp', secret, step });
@@ -83,10 +84,11 @@ export async function addOwnEmailFactor(
   user: SignInUser,
   rpId: string,
   code: string | null | undefined,
-  password: string | null | undefined,
+  proof: OwnProof,
 ): Promise<OwnChange> {
   if (!(await mayAdd(target, user.id, rpId, 'email_otp'))) return EMAIL_UNAVAILABLE;
-  if (!(await ownPasswordProven(target, user, password))) return { ok: false, reason: 'wrong_current' };
+  const refused = await ownProofRefusal(target, user, proof);
+  if (refused !== null) return refused;
   const owner = { applicationId: target.application.id, id: user.id };
   const used = await useSecondProof(target.applicationScope.em, target.scope.services.storedSecrets, owner, 'email_otp', code ?? '');
   if (!used.ok) return WRONG_CODE;

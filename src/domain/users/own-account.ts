@@ -39,15 +39,35 @@ export async function currentPasswordProven(em: EntityManager, applicationId: st
   return hash !== null && current !== '' && current.length <= MAX_PASSWORD_INPUT && (await verifyPassword(hash, current));
 }
 
-/** A user without a password (signed up by a link or an upstream) has none to prove: the session stands for them. */
-export const ownPasswordProven = async (target: SignInTarget, user: SignInUser, typed: string | null | undefined): Promise<boolean> =>
-  user.passwordHash == null || (await currentPasswordProven(target.applicationScope.em, target.application.id, user.id, typed));
+/** How long a sign-in stands in for the password of a user who has none. */
+export const RECENT_SIGN_IN_SECONDS = 10 * 60;
+
+/** What a change to one's own keys and factors is proven by. */
+export interface OwnProof {
+  /** The current password, as typed. */
+  readonly password: string | null | undefined;
+  /** When the browser session's user signed in (epoch seconds). */
+  readonly signedInAt: number | undefined;
+}
+
+/** Null when proven: by the current password, or for a user without one (signed up by a link, a passkey or an upstream) by
+ *  a sign-in of the last ten minutes, so that a session alone, left open or stolen, cannot give itself a key or factor
+ *  that outlives it. */
+export async function ownProofRefusal(target: SignInTarget, user: SignInUser, proof: OwnProof): Promise<OwnChange | null> {
+  if (user.passwordHash == null) {
+    const recent = proof.signedInAt !== undefined && Date.now() / 1000 - proof.signedInAt <= RECENT_SIGN_IN_SECONDS;
+    return recent ? null : { ok: false, reason: 'sign_in_again' };
+  }
+  const proven = await currentPasswordProven(target.applicationScope.em, target.application.id, user.id, proof.password);
+  return proven ? null : { ok: false, reason: 'wrong_current' };
+}
 
 /** `shown`: secrets the page shows this once. Refusals carry what the page says. */
 export type OwnChange =
   | { readonly ok: true; readonly shown?: readonly string[] }
   | { readonly ok: false; readonly reason: 'invalid'; readonly errors: readonly CopyText[] }
   | { readonly ok: false; readonly reason: 'wrong_current' }
+  | { readonly ok: false; readonly reason: 'sign_in_again' }
   | { readonly ok: false; readonly reason: 'inactive' };
 
 export const ownRefusal = (...errors: readonly CopyText[]): OwnChange => ({ ok: false, reason: 'invalid', errors });

@@ -2,15 +2,15 @@ import { isUuid } from '../../ids.ts';
 import { recordAudit } from '../audit/audit.ts';
 import type { SignInTarget } from '../sign-in/sign-in.ts';
 import { removeSecondStep } from '../mfa/own-factors.ts';
-import { ownPasswordProven, ownRefusal, ownScope, type OwnChange } from '../users/own-account.ts';
+import { ownProofRefusal, ownRefusal, ownScope, type OwnChange, type OwnProof } from '../users/own-account.ts';
 import { holdUserRow } from '../users/link-tokens.ts';
 import type { SignInUser } from '../users/sign-in-user.ts';
 import { insertCredential, keyName, removeCredential } from './credentials.ts';
 import { provenCredential } from './factor.ts';
 import type { RelyingParty } from './relying-party.ts';
 
-/** Audited with the user as actor. Adding takes the current password (if any): a key that verifies its user signs in as
- *  both factors, so a browser left signed in must not give itself one. */
+/** Audited with the user as actor. Adding is proven (ownProofRefusal): a key that verifies its user signs in as both
+ *  factors, so a browser left signed in must not give itself one. */
 export async function addOwnCredential(
   target: SignInTarget,
   rp: RelyingParty,
@@ -19,9 +19,10 @@ export async function addOwnCredential(
   user: SignInUser,
   posted: string | null | undefined,
   typedName: string | null | undefined,
-  password: string | null | undefined,
+  proof: OwnProof,
 ): Promise<OwnChange> {
-  if (!(await ownPasswordProven(target, user, password))) return { ok: false, reason: 'wrong_current' };
+  const refused = await ownProofRefusal(target, user, proof);
+  if (refused !== null) return refused;
   const credential = await provenCredential(target, rp, sessionUid, user.id, posted, keyName(typedName));
   if (credential === null) return ownRefusal({ key: 'account.passkeyUnfinished' });
   const scope = ownScope(target, user.id);
@@ -34,12 +35,12 @@ export async function addOwnCredential(
   return added ? { ok: true } : ownRefusal({ key: 'account.passkeyHeld' });
 }
 
-/** Takes the current password (if any), as removing a code factor does. Under a `required` policy listing keys, the last
- *  second step stays (removeSecondStep). */
-export async function removeOwnCredential(target: SignInTarget, user: SignInUser, id: string | null | undefined, password: string | null | undefined): Promise<OwnChange> {
+/** Proven as adding is. Under a `required` policy listing keys, the last second step stays (removeSecondStep). */
+export async function removeOwnCredential(target: SignInTarget, user: SignInUser, id: string | null | undefined, proof: OwnProof): Promise<OwnChange> {
   const scope = ownScope(target, user.id);
   const { applicationId } = scope;
-  if (!(await ownPasswordProven(target, user, password))) return { ok: false, reason: 'wrong_current' };
+  const refused = await ownProofRefusal(target, user, proof);
+  if (refused !== null) return refused;
   if (typeof id !== 'string' || !isUuid(id)) return ownRefusal({ key: 'account.passkeyGone' });
   const removed = await removeSecondStep(target, user.id, { id, key: true }, async (tx) => {
     const removed = await removeCredential(tx, applicationId, user.id, id);

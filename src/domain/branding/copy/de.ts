@@ -207,6 +207,8 @@ export const DE: Catalog = {
   'account.passwordSubmit': 'Passwort ändern',
   'account.passwordDone': 'Ihr Passwort ist geändert, und Sie wurden überall sonst abgemeldet.',
   'account.wrongPassword': 'Das aktuelle Passwort ist falsch.',
+  'account.signInAgain': 'Melden Sie sich zu Ihrer Sicherheit erneut an, um diese Änderung vorzunehmen.',
+  'account.signInAgainLink': 'Erneut anmelden',
   'account.sessionsTitle': 'Wo Sie angemeldet sind',
   'account.sessionsText': 'Die Browser, Geräte und Apps, die mit Ihrem Konto bei {name} angemeldet sind.',
   'account.sessionsTextTenants': 'Die Browser, Geräte und Apps, die mit Ihrem Konto angemeldet sind: bei {name} und bei den anderen Organisationen, denen Sie angehören.',

@@ -212,6 +212,8 @@ export const EN = {
   'account.passwordSubmit': 'Change password',
   'account.passwordDone': 'Your password is changed, and you were signed out everywhere else.',
   'account.wrongPassword': 'The current password is incorrect.',
+  'account.signInAgain': 'For your security, sign in again to make this change.',
+  'account.signInAgainLink': 'Sign in again',
   'account.sessionsTitle': 'Where you are signed in',
   'account.sessionsText': 'The browsers, devices and apps signed in to your account for {name}.',
   'account.sessionsTextTenants': 'The browsers, devices and apps signed in to your account, for {name} and for the other organizations you belong to.',

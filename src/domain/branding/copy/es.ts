@@ -207,6 +207,8 @@ export const ES: Catalog = {
   'account.passwordSubmit': 'Cambiar la contraseña',
   'account.passwordDone': 'Su contraseña se ha cambiado y se cerraron sus demás sesiones.',
   'account.wrongPassword': 'La contraseña actual no es correcta.',
+  'account.signInAgain': 'Por su seguridad, vuelva a iniciar sesión para hacer este cambio.',
+  'account.signInAgainLink': 'Volver a iniciar sesión',
   'account.sessionsTitle': 'Dónde ha iniciado sesión',
   'account.sessionsText': 'Los navegadores, dispositivos y aplicaciones con sesión iniciada en su cuenta de {name}.',
   'account.sessionsTextTenants': 'Los navegadores, dispositivos y aplicaciones con sesión iniciada en su cuenta, para {name} y para las demás organizaciones a las que pertenece.',

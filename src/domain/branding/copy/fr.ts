@@ -207,6 +207,8 @@ export const FR: Catalog = {
   'account.passwordSubmit': 'Changer le mot de passe',
   'account.passwordDone': 'Votre mot de passe est changé, et vous avez été déconnecté partout ailleurs.',
   'account.wrongPassword': 'Le mot de passe actuel est incorrect.',
+  'account.signInAgain': 'Pour votre sécurité, reconnectez-vous pour faire cette modification.',
+  'account.signInAgainLink': 'Se reconnecter',
   'account.sessionsTitle': 'Où vous êtes connecté',
   'account.sessionsText': 'Les navigateurs, appareils et applications connectés à votre compte {name}.',
   'account.sessionsTextTenants': 'Les navigateurs, appareils et applications connectés à votre compte, pour {name} et pour les autres organisations dont vous êtes membre.',
