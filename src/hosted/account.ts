@@ -115,8 +115,8 @@ function sections(csrf: CsrfTokens): readonly AccountSection[] {
     {
       view: MFA_SECTION,
       actions: [
-        { path: 'mfa-remove', done: 'account.removeDone', run: (open, fields) => removeOwnFactor(open.target, open.user, fields['factor'], fields['remove_password']) },
-        { path: 'mfa-recovery-codes', done: 'account.codesShown', run: (open, fields) => renewOwnRecoveryCodes(open.target, open.user, fields['codes_password']) },
+        { path: 'mfa-remove', done: 'account.removeDone', run: (open, fields) => removeOwnFactor(open.target, open.user, fields['factor'], proofOf(open, fields, 'remove_password')) },
+        { path: 'mfa-recovery-codes', done: 'account.codesShown', run: (open, fields) => renewOwnRecoveryCodes(open.target, open.user, proofOf(open, fields, 'codes_password')) },
         {
           path: 'mfa-totp',
           done: 'account.factorAdded',

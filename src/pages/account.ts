@@ -233,7 +233,7 @@ const codeField = (look: PageLook, id: string, label: CopyKey, refusal: { errors
 const MFA_INTRO: Readonly<Record<MfaEnforcement, CopyKey>> = { off: 'account.mfaOff', optional: 'account.mfaOptional', required: 'account.mfaRequired' };
 
 /**
- * The factors (one form removes one, with the current password), recovery codes (renewed with the password; shown
+ * The factors (one form removes one, proven as ownProofRefusal says), recovery codes (renewed, proven alike; shown
  * once, here), and a form per kind the user may add (TOTP proven by its first code; an e-mail code sent, then typed).
  */
 export const MFA_SECTION: AccountSectionView = {
@@ -261,7 +261,7 @@ export const MFA_SECTION: AccountSectionView = {
             : remove.html +
               formStart(form('mfa-remove')) +
               `<label for="factor">${text(look, 'account.removeFactor')}</label>\n<select id="factor" name="factor">${options}</select>\n` +
-              confirmPassword(look, 'remove_password', remove, 'mfa-remove-error') +
+              (view.hasPassword ? confirmPassword(look, 'remove_password', remove, 'mfa-remove-error') : '') +
               `<button type="submit" class="secondary">${text(look, 'account.removeSubmit')}</button>\n</form>\n`),
       );
       const renew = refusalOf(look, 'mfa-recovery-codes', view);
@@ -269,7 +269,7 @@ export const MFA_SECTION: AccountSectionView = {
         `<h3>${text(look, 'account.recoveryTitle')}</h3>\n<p>${text(look, 'account.recoveryLeft', { count: String(mfa.unusedRecoveryCodes) })}</p>\n` +
           renew.html +
           formStart(form('mfa-recovery-codes')) +
-          confirmPassword(look, 'codes_password', renew, 'mfa-recovery-codes-error') +
+          (view.hasPassword ? confirmPassword(look, 'codes_password', renew, 'mfa-recovery-codes-error') : '') +
           `<button type="submit" class="secondary">${text(look, 'account.recoverySubmit')}</button>\n</form>\n`,
       );
     }

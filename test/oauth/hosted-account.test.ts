@@ -64,6 +64,10 @@ async function openAccount(email: string, password = PASSWORD, jar = new CookieJ
   return { jar, page };
 }
 
+/** Moves when the user's browser sessions say they signed in (epoch seconds). */
+const signedInAt = (userId: string, loginTs: number) =>
+  app.sql(`update oidc_model set payload = jsonb_set(payload, '{loginTs}', to_jsonb(?::bigint)) where model = 'Session' and payload->>'accountId' = ?`, [loginTs, userId]);
+
 /** The form of the page that posts to `path` (a section's). */
 function formOf(page: Visit, path: string) {
   const forms = [...page.body.matchAll(/<form\b[^>]*method="post"[\s\S]*?<\/form>/g)].map(([html]) => readForm(page.url, html));
@@ -123,7 +127,7 @@ describe('reaching the page', () => {
     const { page } = await openAccount('lapsed@example.com', PASSWORD, jar);
     // Signed in 31 days ago: past the policy's absolute end (30 days), though its idle end was saved days ahead.
     const longAgo = Math.floor(Date.now() / 1000) - 31 * 24 * 3600;
-    await app.sql(`update oidc_model set payload = jsonb_set(payload, '{loginTs}', to_jsonb(?::bigint)) where model = 'Session' and payload->>'accountId' = ?`, [longAgo, userId]);
+    await signedInAt(userId, longAgo);
     const silent = await jar.visit(codeAuthorizationUrl(issuer, clientId, REDIRECT_URI, { prompt: 'none' }));
     expect(new URL(silent.location!).searchParams.get('error')).toBe('login_required');
     const again = await jar.visit(accountUrl());
@@ -864,7 +868,7 @@ describe('two-step verification', () => {
 
     // Signed in eleven minutes ago: the right code alone adds nothing, and the page links a sign-in again.
     const elevenMinutesAgo = Math.floor(Date.now() / 1000) - 11 * 60;
-    await app.sql(`update oidc_model set payload = jsonb_set(payload, '{loginTs}', to_jsonb(?::bigint)) where model = 'Session' and payload->>'accountId' = ?`, [elevenMinutesAgo, userId]);
+    await signedInAt(userId, elevenMinutesAgo);
     const stale = await post(jar, page, 'mfa-totp', { totp_code: codeAt(offeredSecret(page)) });
     expect(stale.status).toBe(400);
     expect(stale.body).toContain('For your security, sign in again to make this change.');
@@ -878,6 +882,17 @@ describe('two-step verification', () => {
     const added = await post(jar, fresh, 'mfa-totp', { totp_code: codeAt(offeredSecret(fresh)) });
     expect(added.status, added.body).toBe(200);
     expect((await factorsOf(userId)).map((factor) => factor.kind)).toEqual(['totp']);
+    // Removing and renewing are proven alike: no password field, and the recent sign-in does.
+    expect(added.body).not.toMatch(/name="(remove|codes)_password"/);
+    const renewed = await post(jar, added, 'mfa-recovery-codes', {});
+    expect(renewed.status, renewed.body).toBe(200);
+    expect(shownCodes(renewed)).toHaveLength(10);
+    await signedInAt(userId, elevenMinutesAgo);
+    const [factor] = await factorsOf(userId);
+    const staleRemoval = await post(jar, renewed, 'mfa-remove', { factor: factor!.id });
+    expect(staleRemoval.status).toBe(400);
+    expect(staleRemoval.body).toContain('For your security, sign in again to make this change.');
+    expect(await factorsOf(userId)).toHaveLength(1);
   });
 
   it('a passkey counts as a second step: with one, the last code factor goes under required, and the recovery codes stay', async () => {

@@ -3,7 +3,7 @@ import { executeOwned } from '../../db/owned-sql.ts';
 import { isUuid } from '../../ids.ts';
 import { recordAudit } from '../audit/audit.ts';
 import type { SignInTarget } from '../sign-in/sign-in.ts';
-import { currentPasswordProven, ownProofRefusal, ownRefusal, type OwnChange, type OwnProof } from '../users/own-account.ts';
+import { ownProofRefusal, ownRefusal, type OwnChange, type OwnProof } from '../users/own-account.ts';
 import type { SignInUser } from '../users/sign-in-user.ts';
 import {
   enrolFactor,
@@ -121,9 +121,10 @@ export function removeSecondStep(
 }
 
 /** Keys have their own section and form (removeOwnCredential); a code factor is removed here. */
-export async function removeOwnFactor(target: SignInTarget, user: SignInUser, factorId: string | null | undefined, password: string | null | undefined): Promise<OwnChange> {
+export async function removeOwnFactor(target: SignInTarget, user: SignInUser, factorId: string | null | undefined, proof: OwnProof): Promise<OwnChange> {
   const applicationId = target.application.id;
-  if (!(await currentPasswordProven(target.applicationScope.em, applicationId, user.id, password))) return { ok: false, reason: 'wrong_current' };
+  const refused = await ownProofRefusal(target, user, proof);
+  if (refused !== null) return refused;
   if (typeof factorId !== 'string' || !isUuid(factorId)) return ownRefusal({ key: 'account.noSuchFactor' });
   const removed = await removeSecondStep(target, user.id, { id: factorId, key: false }, async (tx, step) => {
     await executeOwned(tx, applicationId, `delete from mfa_factor where @owner and id = ?`, [step.id]);
@@ -132,9 +133,10 @@ export async function removeOwnFactor(target: SignInTarget, user: SignInUser, fa
   return removed ?? ownRefusal({ key: 'account.noSuchFactor' });
 }
 
-export async function renewOwnRecoveryCodes(target: SignInTarget, user: SignInUser, password: string | null | undefined): Promise<OwnChange> {
+export async function renewOwnRecoveryCodes(target: SignInTarget, user: SignInUser, proof: OwnProof): Promise<OwnChange> {
   const applicationId = target.application.id;
-  if (!(await currentPasswordProven(target.applicationScope.em, applicationId, user.id, password))) return { ok: false, reason: 'wrong_current' };
+  const refused = await ownProofRefusal(target, user, proof);
+  if (refused !== null) return refused;
   return target.applicationScope.transactional(async (tx) => {
     if ((await lockSecondSteps(tx, applicationId, user.id)).length === 0) return ownRefusal({ key: 'account.recoveryNeedsFactor' });
     const codes = await replaceRecoveryCodes(tx, applicationId, user.id);
