@@ -81,7 +81,7 @@ const TOTP_SETUP_SECONDS = 3600;
 /** The seal of the TOTP secret the page offers: the page's session and its user. */
 const totpSealPurpose = (open: OpenAccount) => `${open.sessionUid}:account-totp:${open.user.id}`;
 
-/** A change to keys and factors is proven by the password typed in `field`, or a recent sign-in (ownProofRefusal). */
+/** A change to the address, keys and factors is proven by the password typed in `field`, or a recent sign-in (ownProofRefusal). */
 const proofOf = (open: OpenAccount, fields: FormFields, field: string): OwnProof => ({ password: fields[field], signedInAt: open.signedInAt });
 
 /** Keys are offered where they work: to sign in (a passkey provider), or as a second factor the MFA policy asks for. */
@@ -97,7 +97,7 @@ function sections(csrf: CsrfTokens): readonly AccountSection[] {
         {
           path: 'email',
           done: 'account.emailChangeSent',
-          run: (open, fields) => requestOwnEmailChange(open.target, open.user, { current: fields['email_password'], email: fields['new_email'] }),
+          run: (open, fields) => requestOwnEmailChange(open.target, open.user, fields['new_email'], proofOf(open, fields, 'email_password')),
         },
       ],
     },

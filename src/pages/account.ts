@@ -195,9 +195,10 @@ export const EMAIL_SECTION: AccountSectionView = {
   title: 'account.emailTitle',
   body: (look, view, form) => {
     const refusal = refusalOf(look, 'email', view);
-    // The field at fault: the password, or the address (kept as typed either way).
-    const wrongPassword = view.refused?.section === 'email' && view.refused.errors.some((error) => error.key === 'account.wrongPassword');
-    const addressRefused = refusal.errors.length > 0 && !wrongPassword;
+    // The field at fault: the password, or the address (kept as typed either way); a sign-in asked again is neither's.
+    const unproven = (key: string) => view.refused?.section === 'email' && view.refused.errors.some((error) => error.key === key);
+    const wrongPassword = unproven('account.wrongPassword');
+    const addressRefused = refusal.errors.length > 0 && !wrongPassword && !unproven('account.signInAgain');
     return (
       `<p>${text(look, 'account.emailChangeText', { email: view.email })}</p>\n` +
       refusal.html +
@@ -212,7 +213,7 @@ export const EMAIL_SECTION: AccountSectionView = {
         invalid: addressRefused,
         focus: addressRefused,
       }) +
-      confirmPassword(look, 'email_password', wrongPassword ? refusal : { errors: [] }, 'email-error') +
+      (view.hasPassword ? confirmPassword(look, 'email_password', wrongPassword ? refusal : { errors: [] }, 'email-error') : '') +
       `<button type="submit">${text(look, 'account.emailChangeSubmit')}</button>\n</form>\n`
     );
   },

@@ -847,7 +847,7 @@ describe('two-step verification', () => {
     expect(await factorsOf(userId)).toHaveLength(1);
   });
 
-  it('an account without a password proves a change by a sign-in of the last ten minutes: past them it is sent to sign in again', async () => {
+  it('an account without a password proves a change (factors, recovery codes, address) by a sign-in of the last ten minutes: past them it is sent to sign in again', async () => {
     const other = await app.bootstrapAnother();
     const admin = new HttpClient(app.baseUrl, { apiKey: other.apiKey });
     expect((await admin.post('/auth-providers', { type: 'magic_link', config: { linkLifetimeMinutes: 10 } })).status).toBe(201);
@@ -887,12 +887,22 @@ describe('two-step verification', () => {
     const renewed = await post(jar, added, 'mfa-recovery-codes', {});
     expect(renewed.status, renewed.body).toBe(200);
     expect(shownCodes(renewed)).toHaveLength(10);
+    // So is an address change: the link goes to the new address.
+    expect(renewed.body).not.toContain('name="email_password"');
+    expect((await post(jar, renewed, 'email', { new_email: 'relinked@example.com' })).status).toBe(303);
+    expect(await mails(admin, 'relinked@example.com', 'email_change')).toHaveLength(1);
+
     await signedInAt(userId, elevenMinutesAgo);
     const [factor] = await factorsOf(userId);
     const staleRemoval = await post(jar, renewed, 'mfa-remove', { factor: factor!.id });
     expect(staleRemoval.status).toBe(400);
     expect(staleRemoval.body).toContain('For your security, sign in again to make this change.');
     expect(await factorsOf(userId)).toHaveLength(1);
+    const staleChange = await post(jar, renewed, 'email', { new_email: 'elsewhere@example.com' });
+    expect(staleChange.status).toBe(400);
+    expect(staleChange.body).toContain('For your security, sign in again to make this change.');
+    expect(staleChange.body).not.toContain('aria-invalid="true"');
+    expect(await mails(admin, 'elsewhere@example.com', 'email_change')).toEqual([]);
   });
 
   it('a passkey counts as a second step: with one, the last code factor goes under required, and the recovery codes stay', async () => {

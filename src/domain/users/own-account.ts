@@ -146,17 +146,14 @@ export async function changeOwnPassword(target: SignInTarget, userId: string, ch
 /** A held address is answered after about as long as mailing a link to a free one takes: its time tells nothing either. */
 const changeTiming = new RefusalTiming();
 
-/** Proven by the current password. An address another account holds is answered alike and sent nothing, as sign-up
+/** Proven as ownProofRefusal says. An address another account holds is answered alike and sent nothing, as sign-up
  *  answers: the page tells nobody whose it is. */
-export async function requestOwnEmailChange(
-  target: SignInTarget,
-  user: SignInUser,
-  change: { readonly current: string | null | undefined; readonly email: string | null | undefined },
-): Promise<OwnChange> {
+export async function requestOwnEmailChange(target: SignInTarget, user: SignInUser, typed: string | null | undefined, proof: OwnProof): Promise<OwnChange> {
   const scope = ownScope(target, user.id);
   const { applicationId } = scope;
-  if (!(await currentPasswordProven(scope.em, applicationId, user.id, change.current))) return { ok: false, reason: 'wrong_current' };
-  const email = typedEmail(change.email ?? '');
+  const refused = await ownProofRefusal(target, user, proof);
+  if (refused !== null) return refused;
+  const email = typedEmail(typed ?? '');
   if (email === undefined) return ownRefusal({ key: 'field.email' });
   if (normalizeEmail(email) === normalizeEmail(user.email)) return ownRefusal({ key: 'account.emailSame' });
   const held = async (runner: SqlRunner) =>
