@@ -81,7 +81,7 @@ const TOTP_SETUP_SECONDS = 3600;
 /** The seal of the TOTP secret the page offers: the page's session and its user. */
 const totpSealPurpose = (open: OpenAccount) => `${open.sessionUid}:account-totp:${open.user.id}`;
 
-/** A change to the address, keys and factors is proven by the password typed in `field`, or a recent sign-in (ownProofRefusal). */
+/** A change to the password, address, keys and factors is proven by the password typed in `field`, or a recent sign-in (ownProofRefusal). */
 const proofOf = (open: OpenAccount, fields: FormFields, field: string): OwnProof => ({ password: fields[field], signedInAt: open.signedInAt });
 
 /** Keys are offered where they work: to sign in (a passkey provider), or as a second factor the MFA policy asks for. */
@@ -108,7 +108,12 @@ function sections(csrf: CsrfTokens): readonly AccountSection[] {
           path: 'password',
           done: 'account.passwordDone',
           run: (open, fields) =>
-            changeOwnPassword(open.target, open.user.id, { current: fields['current_password'], password: fields['new_password'], keepSessionUid: open.sessionUid, reason: 'account' }),
+            changeOwnPassword(open.target, open.user, {
+              proof: proofOf(open, fields, 'current_password'),
+              password: fields['new_password'],
+              keepSessionUid: open.sessionUid,
+              reason: 'account',
+            }),
         },
       ],
     },

@@ -84,7 +84,7 @@ export function expiredPasswordStep<C extends StepContext>(app: FastifyInstance,
     if (!stillProven(user, signIn)) return refuseReplaced(request, reply, context);
     // Every other sign-in of the user ends; this browser's session (the interaction resumes into it) is the one signing in.
     const keepSessionUid = context.interaction.session?.uid ?? null;
-    const changed = await changeOwnPassword(context.target, user.id, { password: fields['password'], keepSessionUid, reason: 'expired' });
+    const changed = await changeOwnPassword(context.target, user, { password: fields['password'], keepSessionUid, reason: 'expired' });
     if (!changed.ok && changed.reason === 'inactive') return refuseInactive(request, reply, context);
     if (!changed.ok) return show(reply, context, user, changed.reason === 'invalid' ? changed.errors : []);
     reply.header('set-cookie', cookie.clear(interactionPaths(context.interaction.uid).page));

@@ -146,20 +146,24 @@ export const PASSWORD_SECTION: AccountSectionView = {
   body: (look, view, form) => {
     const refusal = refusalOf(look, 'password', view);
     const invalid = refusal.errors.length > 0;
+    // An account without a password sets its first one.
+    const current = view.hasPassword
+      ? field({
+          id: 'current_password',
+          label: text(look, 'account.currentPassword'),
+          type: 'password',
+          autocomplete: 'current-password',
+          describedBy: invalid ? ['password-error'] : [],
+          invalid,
+          focus: true,
+        })
+      : `<p>${text(look, 'account.noPasswordYet')}</p>\n`;
     return (
       refusal.html +
       formStart(form('password')) +
       // The account's e-mail for password managers, which save the new password under it.
       `<input type="hidden" name="username" autocomplete="username" value="${escapeHtml(view.email)}">\n` +
-      field({
-        id: 'current_password',
-        label: text(look, 'account.currentPassword'),
-        type: 'password',
-        autocomplete: 'current-password',
-        describedBy: invalid ? ['password-error'] : [],
-        invalid,
-        focus: true,
-      }) +
+      current +
       field({
         id: 'new_password',
         label: text(look, 'account.newPassword'),
@@ -167,9 +171,10 @@ export const PASSWORD_SECTION: AccountSectionView = {
         autocomplete: 'new-password',
         describedBy: [...(invalid ? ['password-error'] : []), 'password-rules'],
         invalid,
+        focus: !view.hasPassword,
         extra: `<p id="password-rules" class="hint">${passwordRules(look, view.passwordPolicy)}</p>\n`,
       }) +
-      `<button type="submit">${text(look, 'account.passwordSubmit')}</button>\n</form>\n`
+      `<button type="submit">${text(look, view.hasPassword ? 'account.passwordSubmit' : 'account.setPasswordSubmit')}</button>\n</form>\n`
     );
   },
 };

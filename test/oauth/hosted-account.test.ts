@@ -847,7 +847,7 @@ describe('two-step verification', () => {
     expect(await factorsOf(userId)).toHaveLength(1);
   });
 
-  it('an account without a password proves a change (factors, recovery codes, address) by a sign-in of the last ten minutes: past them it is sent to sign in again', async () => {
+  it('an account without a password proves a change (factors, recovery codes, address, a first password) by a sign-in of the last ten minutes: past them it is sent to sign in again', async () => {
     const other = await app.bootstrapAnother();
     const admin = new HttpClient(app.baseUrl, { apiKey: other.apiKey });
     expect((await admin.post('/auth-providers', { type: 'magic_link', config: { linkLifetimeMinutes: 10 } })).status).toBe(201);
@@ -903,6 +903,17 @@ describe('two-step verification', () => {
     expect(staleChange.body).toContain('For your security, sign in again to make this change.');
     expect(staleChange.body).not.toContain('aria-invalid="true"');
     expect(await mails(admin, 'elsewhere@example.com', 'email_change')).toEqual([]);
+
+    // A first password, set with no current one to type: refused stale, set once signed in recently.
+    expect(renewed.body).not.toContain('name="current_password"');
+    expect(renewed.body).toContain('Set a password');
+    const passwordOf = async () => (await app.sql<{ password_hash: string | null }>('select password_hash from app_user where id = ?', [userId]))[0]!.password_hash;
+    expect((await post(jar, renewed, 'password', { new_password: NEW_PASSWORD })).status).toBe(400);
+    expect(await passwordOf()).toBeNull();
+    await signedInAt(userId, Math.floor(Date.now() / 1000));
+    expect((await post(jar, renewed, 'password', { new_password: NEW_PASSWORD })).status).toBe(303);
+    expect(await passwordOf()).not.toBeNull();
+    expect((await jar.visit(accountUrl(issuer, client.clientId))).body).toContain('name="current_password"');
   });
 
   it('a passkey counts as a second step: with one, the last code factor goes under required, and the recovery codes stay', async () => {

@@ -32,7 +32,7 @@ export function ownScope(target: SignInTarget, userId: string): Scope {
 }
 
 /** A user without one proves nothing by it. */
-export async function currentPasswordProven(em: EntityManager, applicationId: string, userId: string, typed: string | null | undefined): Promise<boolean> {
+async function currentPasswordProven(em: EntityManager, applicationId: string, userId: string, typed: string | null | undefined): Promise<boolean> {
   const current = typed ?? '';
   const [row] = await executeOwned<{ password_hash: string | null }[]>(em, applicationId, 'select password_hash from app_user where @owner and id = ?', [userId]);
   const hash = row?.password_hash ?? null;
@@ -94,21 +94,23 @@ export async function changeOwnName(target: SignInTarget, userId: string, typed:
   return { ok: true };
 }
 
-/** `account`: the account page's, proven by the current password; `expired`: the change an expired password forces at
- *  sign-in, just proven by it. */
+/** `account`: the account page's (a first password for a user without one), proven as ownProofRefusal says; `expired`:
+ *  the change an expired password forces at sign-in, just proven by it. */
 export type OwnPasswordChange = {
   readonly password: string | null | undefined;
   /** The OP browser session that stays signed in; null: every sign-in of the user ends. */
   readonly keepSessionUid: string | null;
-} & ({ readonly reason: 'account'; readonly current: string | null | undefined } | { readonly reason: 'expired' });
+} & ({ readonly reason: 'account'; readonly proof: OwnProof } | { readonly reason: 'expired' });
 
 /** Every other sign-in ends (as Auth0 and Zitadel do) and a `password_changed` mail carries a reset link, the owner's way
  *  back. Refusals change nothing. */
-export async function changeOwnPassword(target: SignInTarget, userId: string, change: OwnPasswordChange): Promise<OwnChange> {
+export async function changeOwnPassword(target: SignInTarget, user: SignInUser, change: OwnPasswordChange): Promise<OwnChange> {
+  const userId = user.id;
   const scope = ownScope(target, userId);
   const { applicationId } = scope;
   const password = change.password ?? '';
-  if (change.reason === 'account' && !(await currentPasswordProven(scope.em, applicationId, userId, change.current))) return { ok: false, reason: 'wrong_current' };
+  const refused = change.reason === 'account' ? await ownProofRefusal(target, user, change.proof) : null;
+  if (refused !== null) return refused;
   const pool = await effectivePasswordPolicy(target.scope, target.policyTenantId);
   // A forced change must at least change the password, whatever history the policy keeps.
   const policy = change.reason === 'expired' ? { ...pool, historyCount: Math.max(pool.historyCount, 1) } : pool;

@@ -205,6 +205,8 @@ export const DE: Catalog = {
   'account.currentPassword': 'Aktuelles Passwort',
   'account.newPassword': 'Neues Passwort',
   'account.passwordSubmit': 'Passwort ändern',
+  'account.setPasswordSubmit': 'Passwort festlegen',
+  'account.noPasswordYet': 'Sie haben noch kein Passwort: Legen Sie eines fest, um sich auch damit anzumelden.',
   'account.passwordDone': 'Ihr Passwort ist geändert, und Sie wurden überall sonst abgemeldet.',
   'account.wrongPassword': 'Das aktuelle Passwort ist falsch.',
   'account.signInAgain': 'Melden Sie sich zu Ihrer Sicherheit erneut an, um diese Änderung vorzunehmen.',

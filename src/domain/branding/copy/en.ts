@@ -210,6 +210,8 @@ export const EN = {
   'account.currentPassword': 'Current password',
   'account.newPassword': 'New password',
   'account.passwordSubmit': 'Change password',
+  'account.setPasswordSubmit': 'Set a password',
+  'account.noPasswordYet': 'You have no password yet: set one to sign in with it too.',
   'account.passwordDone': 'Your password is changed, and you were signed out everywhere else.',
   'account.wrongPassword': 'The current password is incorrect.',
   'account.signInAgain': 'For your security, sign in again to make this change.',

@@ -205,6 +205,8 @@ export const ES: Catalog = {
   'account.currentPassword': 'Contraseña actual',
   'account.newPassword': 'Contraseña nueva',
   'account.passwordSubmit': 'Cambiar la contraseña',
+  'account.setPasswordSubmit': 'Establecer una contraseña',
+  'account.noPasswordYet': 'Aún no tiene contraseña: establezca una para iniciar sesión también con ella.',
   'account.passwordDone': 'Su contraseña se ha cambiado y se cerraron sus demás sesiones.',
   'account.wrongPassword': 'La contraseña actual no es correcta.',
   'account.signInAgain': 'Por su seguridad, vuelva a iniciar sesión para hacer este cambio.',

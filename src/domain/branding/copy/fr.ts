@@ -205,6 +205,8 @@ export const FR: Catalog = {
   'account.currentPassword': 'Mot de passe actuel',
   'account.newPassword': 'Nouveau mot de passe',
   'account.passwordSubmit': 'Changer le mot de passe',
+  'account.setPasswordSubmit': 'Définir un mot de passe',
+  'account.noPasswordYet': 'Vous n’avez pas encore de mot de passe : définissez-en un pour vous connecter aussi avec.',
   'account.passwordDone': 'Votre mot de passe est changé, et vous avez été déconnecté partout ailleurs.',
   'account.wrongPassword': 'Le mot de passe actuel est incorrect.',
   'account.signInAgain': 'Pour votre sécurité, reconnectez-vous pour faire cette modification.',
