@@ -1,13 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-
-/** A cookie of the request by name: the first sent (browsers send the most specific path first). */
-export function cookieOf(request: FastifyRequest, name: string): string | undefined {
-  for (const pair of (request.headers.cookie ?? '').split(';')) {
-    const separator = pair.indexOf('=');
-    if (separator > 0 && pair.slice(0, separator).trim() === name) return pair.slice(separator + 1).trim();
-  }
-  return undefined;
-}
+import { cookieNamed } from '../http/cookies.ts';
 
 /** Behind an https public URL the hosted pages' cookies are Secure, with the prefix browsers keep for those. */
 export const secureCookiesFor = (publicUrl: string): boolean => new URL(publicUrl).protocol === 'https:';
@@ -26,5 +18,5 @@ export interface HostedCookie {
 export function hostedCookie(secure: boolean, baseName: string): HostedCookie {
   const name = secure ? `__Secure-${baseName}` : baseName;
   const set = (path: string, value: string, maxAge: number) => `${name}=${value}; Path=${path}; Max-Age=${maxAge}; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`;
-  return { read: (request) => cookieOf(request, name), set, clear: (path) => set(path, '', 0) };
+  return { read: (request) => cookieNamed(request.headers.cookie, name), set, clear: (path) => set(path, '', 0) };
 }

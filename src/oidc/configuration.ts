@@ -28,7 +28,7 @@ import { extraClaimsOf, jwtResourceServer } from './api-resource-tokens.ts';
 import { assertClientAssertion } from './client-assertion.ts';
 import type { ClientCache } from './client-cache.ts';
 import { GATEHOUSE_METADATA, gatehouseData, isClientOrigin, type GatehouseClientData } from './clients.ts';
-import { cookies } from './cookies.ts';
+import { cookies, interactionBinding } from './cookies.ts';
 import { renderError } from './error-page.ts';
 import { introspectionAllowed } from './introspection.ts';
 import { interactionsPolicy, loadExistingGrant } from './policies.ts';
@@ -282,7 +282,13 @@ export function configuration(
     extraParams: { tenant: tenantParam(surface, signIn), scope: refuseRequestsOfNoKnownScope },
     findAccount: findAccountOnce((ctx, sub, token) => findAccount(deps, surface, ctx, sub, token)),
     loadExistingGrant: (ctx) => loadExistingGrant(deps, signIn, policy, ctx),
-    interactions: { policy, url: (_ctx, interaction) => interactionPaths(interaction.uid).page },
+    interactions: {
+      policy,
+      url: (ctx, interaction) => {
+        interactionBinding(deps.config.publicUrl).bind(ctx, interaction.uid, INTERACTION_SECONDS);
+        return interactionPaths(interaction.uid).page;
+      },
+    },
     renderError,
     // A browser app is a public client calling from one of its origins; confidential clients never call from a browser.
     clientBasedCORS: (ctx, origin, client) =>

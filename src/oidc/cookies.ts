@@ -1,16 +1,19 @@
-import type { Configuration } from 'oidc-provider';
+import type { IncomingHttpHeaders } from 'node:http';
+import type { Configuration, KoaContextWithOIDC } from 'oidc-provider';
 import type { Surface } from '../domain/domains/surfaces.ts';
+import { cookieNamed, cookiesWithout } from '../http/cookies.ts';
 import type { OidcDependencies } from './configuration.ts';
 
 /**
  * A tenant path shares the service's host, so its session cookie has its own name and path. With https the names carry
  * a prefix (RFC 6265bis 4.1.3) so a sibling subdomain or plain-http answer cannot plant a session (signing the victim in
- * as the attacker); `__Host-` needs path `/`, so path-scoped cookies take `__Secure-`.
+ * as the attacker); `__Host-` needs path `/`, so path-scoped cookies take `__Secure-`, which a plain-http answer cannot
+ * plant but a sibling subdomain on https can (interactionBinding).
  */
 export function cookies(deps: OidcDependencies, surface: Surface): Configuration['cookies'] {
   const prefixed = new URL(deps.config.publicUrl).protocol === 'https:';
   const [host, secure] = prefixed ? ['__Host-', '__Secure-'] : ['', ''];
-  const interactions = { interaction: `${secure}_interaction`, resume: `${secure}_interaction_resume` };
+  const interactions = { interaction: `${secure}_interaction`, resume: resumeCookie(prefixed) };
   const base = { keys: [deps.cookieSecret] };
   if (surface.kind !== 'tenant_path') return { ...base, names: { session: `${host}_session`, ...interactions } };
   return {
@@ -20,6 +23,8 @@ export function cookies(deps: OidcDependencies, surface: Surface): Configuration
   };
 }
 
+const resumeCookie = (prefixed: boolean) => `${prefixed ? '__Secure-' : ''}_interaction_resume`;
+
 /** RFC 6265 5.1.4. */
 export const sessionCookiePath = (surface: Surface): string => (surface.kind === 'tenant_path' ? surface.mountPath : '/');
 
@@ -28,3 +33,30 @@ export function cookieSentTo(cookiePath: string, url: string): boolean {
   const path = url.split('?', 1)[0]!;
   return cookiePath === '/' || path === cookiePath || path.startsWith(`${cookiePath}/`);
 }
+
+/**
+ * oidc-provider ties an interaction to its browser by cookies scoped to the interaction's paths, which `__Host-` cannot
+ * carry: over https a sibling subdomain could plant an attacker's, and walk a victim's browser through the attacker's
+ * sign-in or its resume (login CSRF). So the browser that starts one also gets a host-only cookie named after it,
+ * which its pages and its resume require.
+ */
+export interface InteractionBinding {
+  /** On the answer that sends the browser to the interaction's first page; it lasts as long as the interaction (a resume
+   *  may come twice: once more after the OP's sign-out of another account). */
+  bind(ctx: KoaContextWithOIDC, uid: string, seconds: number): void;
+  holds(headers: IncomingHttpHeaders, uid: string): boolean;
+  /** The `Cookie` header without the OP's resume cookie: resumed without its binding, the OP answers as it does a resume
+   *  whose cookie has expired. */
+  withoutResume(headers: IncomingHttpHeaders): string;
+}
+
+export function interactionBinding(publicUrl: string): InteractionBinding {
+  const secure = new URL(publicUrl).protocol === 'https:';
+  const name = (uid: string) => `${secure ? '__Host-' : ''}gh_interaction.${uid}`;
+  return {
+    bind: (ctx, uid, seconds) => ctx.cookies.set(name(uid), '1', { path: '/', httpOnly: true, sameSite: 'lax', secure, maxAge: seconds * 1000, signed: false, overwrite: true }),
+    holds: (headers, uid) => cookieNamed(headers.cookie, name(uid)) !== undefined,
+    withoutResume: (headers) => cookiesWithout(headers.cookie, (cookie) => cookie === resumeCookie(secure) || cookie === `${resumeCookie(secure)}.sig`),
+  };
+}
+

@@ -13,7 +13,7 @@ import { grantTenant, saveGrantForTenant } from './grant-tenant.ts';
 import { madeGrant } from './untaken-device-grants.ts';
 import { gatehouseData, servedClientData, type GatehouseClientData } from './clients.ts';
 import { browserSession } from './account-session.ts';
-import { cookieSentTo, sessionCookiePath } from './cookies.ts';
+import { cookieSentTo, sessionCookiePath, type InteractionBinding } from './cookies.ts';
 import type { Surface } from '../domain/domains/surfaces.ts';
 import { clientHomeUrl } from '../domain/oauth-clients/client-home.ts';
 import { OIDC_SCOPES } from './configuration.ts';
@@ -30,8 +30,8 @@ export interface HostedInteraction {
   readonly client: { readonly clientId: string; readonly data: GatehouseClientData };
 }
 
-/** Only when it is `uid`: an old or foreign uid in the path is not it. */
-export async function loadInteraction(provider: Provider, req: IncomingMessage, res: ServerResponse, uid: string): Promise<HostedInteraction> {
+/** Only when it is `uid`, and this browser started it: an old or foreign uid in the path is not it. */
+export async function loadInteraction(provider: Provider, binding: InteractionBinding, req: IncomingMessage, res: ServerResponse, uid: string): Promise<HostedInteraction> {
   let interaction: Interaction;
   try {
     interaction = await provider.interactionDetails(req, res);
@@ -39,7 +39,7 @@ export async function loadInteraction(provider: Provider, req: IncomingMessage, 
     if (error instanceof errors.SessionNotFound) throw new SignInRefusal('interaction_expired');
     throw error;
   }
-  if (interaction.uid !== uid) throw new SignInRefusal('interaction_expired');
+  if (interaction.uid !== uid || !binding.holds(req.headers, uid)) throw new SignInRefusal('interaction_expired');
   const clientId = String(interaction.params['client_id']);
   const data = gatehouseData(await provider.Client.find(clientId));
   if (data === undefined) throw new SignInRefusal('client_gone');

@@ -15,6 +15,7 @@ import { accessTokenClaims, configuration, issuedTenantOf, managementApi, type O
 import { noteRequest } from '../observability/log.ts';
 import { tokenGrants } from '../observability/metrics.ts';
 import { paceDevicePolling } from './device-polling.ts';
+import { interactionBinding, type InteractionBinding } from './cookies.ts';
 import {
   finishInteraction,
   interactionResult,
@@ -48,6 +49,8 @@ export interface BuiltProvider {
  */
 export class OidcProvider {
   private readonly deps: OidcDependencies;
+  /** Read by the interaction's pages and its resume (routes.ts). */
+  readonly binding: InteractionBinding;
   private readonly built = new Map<string, { kids: string; built: BuiltProvider }>();
   private readonly maxProviders: number;
   /** routes.ts sets the log. */
@@ -55,12 +58,13 @@ export class OidcProvider {
 
   constructor(deps: OidcDependencies) {
     this.deps = deps;
+    this.binding = interactionBinding(deps.config.publicUrl);
     this.maxProviders = Math.max(1, deps.maxProviders ?? MAX_CACHED_PROVIDERS);
   }
 
   async interaction(req: IncomingMessage, res: ServerResponse, uid: string): Promise<HostedInteraction> {
     // The service's OP answers every surface's interactions: they are shared storage, and the resume URL is the surface's.
-    return loadInteraction((await this.get()).provider, req, res, uid);
+    return loadInteraction((await this.get()).provider, this.binding, req, res, uid);
   }
 
   /** Through the OP of the surface it began on; undefined for a uid never issued or whose mark has expired. */

@@ -99,6 +99,9 @@ export function oidcRoutes(services: Services, throttle: SignInThrottle) {
     }
     // Before the hijack: a failure here must still reach Fastify's error handler.
     const application = surface.kind === 'domain' ? undefined : await sessionApplicationOf(provider, method, opUrl);
+    // An interaction resumes in the browser that started it only (cookies.ts interactionBinding).
+    const resumed = (request.params as { uid?: string }).uid;
+    if (resumed !== undefined && !oidc.binding.holds(request.headers, resumed)) request.raw.headers.cookie = oidc.binding.withoutResume(request.headers);
     reply.hijack();
     // A client gone before the OP reads its body: the OP would warn outside the JSON log. No I/O comes before its read.
     if (request.raw.destroyed) return;

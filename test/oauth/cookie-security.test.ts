@@ -125,6 +125,48 @@ describe('an https PUBLIC_URL', () => {
   });
 });
 
+describe('cookies a sibling subdomain plants (any but __Host-)', () => {
+  /** What a sibling subdomain on https can give another browser: each of `from`'s cookies but the __Host- ones, at its path. */
+  function plant(from: CookieJar, into: CookieJar) {
+    for (const cookie of from.all()) {
+      if (!cookie.name.startsWith('__Host-')) into.store(`${ISSUER}${cookie.path}`, [`${cookie.name}=${cookie.value}; Path=${cookie.path}`]);
+    }
+  }
+
+  /** An attacker's sign-in started in their own browser: its jar and the interaction's first page. */
+  async function attackersSignIn() {
+    const { clientId } = await createTestClient(app, { type: 'web', redirectUris: [REDIRECT_URI] });
+    const attacker = new CookieJar(recordingFetch(app.baseUrl));
+    const start = await attacker.visit(codeAuthorizationUrl(ISSUER, clientId, REDIRECT_URI));
+    expect(start.location).toMatch(/\/interaction\/[^/?]+$/);
+    return { attacker, page: await attacker.visit(start.location!) };
+  }
+
+  it('walk no other browser into the attacker’s sign-in: its pages are the browser’s that started it', async () => {
+    const { attacker, page } = await attackersSignIn();
+    expect(page.body).toContain('name="password"');
+    const victim = new CookieJar(recordingFetch(app.baseUrl));
+    plant(attacker, victim);
+    const planted = await victim.visit(page.url);
+    expect(planted.status).toBe(400);
+    expect(planted.body).not.toContain('name="password"');
+  });
+
+  it('resume no other browser into the attacker’s finished sign-in: no code, no session there', async () => {
+    expect((await app.http.post('/users', { email: 'mallory@example.com', password: PASSWORD })).status).toBe(201);
+    const { attacker, page } = await attackersSignIn();
+    const signedIn = await attacker.submit(page, { email: 'mallory@example.com', password: PASSWORD });
+    expect(signedIn.location).toMatch(/\/oauth2\/authorize\/[^/?]+$/);
+    const victim = new CookieJar(recordingFetch(app.baseUrl));
+    plant(attacker, victim);
+    const resumed = await victim.visit(signedIn.location!);
+    expect(resumed.location ?? '').not.toContain('code=');
+    expect(victim.all().some((cookie) => cookie.name.startsWith('__Host-_session'))).toBe(false);
+    // The attacker's own browser resumes it.
+    expect((await attacker.followOut(signedIn, ISSUER)).searchParams.get('code')).toBeTruthy();
+  });
+});
+
 describe('browser sessions without an account', () => {
   it('a visit of an open page (the device page) makes a session that lives an hour, not days', async () => {
     const before = (await sessionLifetimes(app)).length;
