@@ -2,7 +2,6 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import type Provider from 'oidc-provider';
 import { prepareDummyHash } from '../auth/password-hash.ts';
 import { effectivePasswordPolicy } from '../domain/policies/policies.ts';
-import { TENANT_PATH_PREFIX } from '../domain/domains/surfaces.ts';
 import type { ErrorCode } from '../errors.ts';
 import { gatehouseErrorOf } from '../gatehouse-error-of.ts';
 import { sayWhenToRetry } from '../http/retry-after.ts';
@@ -167,8 +166,6 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
       if (!(error instanceof SignInRefusal) || error.reason !== 'interaction_expired' || error.look !== undefined || typeof uid !== 'string') return undefined;
       const spent = await services.oidc.spentSignIn(uid, request.raw, reply.raw);
       if (spent === undefined || !(await onHostOf(request, spent.issuer))) return undefined;
-      // The browser sends a tenant path's session cookie under that path only: the page is served there.
-      if (spent.signedIn === undefined) return { redirect: `${spent.sessionPath}${interactionPaths(uid).page}` };
       const look = await namedSurfaceLook(services, request, spent.client.data.applicationId, spent.tenantRef);
       return { look, way: { client: spent.client.name, url: spent.home, signedIn: spent.signedIn } };
     }
@@ -179,7 +176,6 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
       sayWhenToRetry(reply, status);
       // The refusal stands whatever happens to its way back.
       const back = await wayBack(request, reply, error).catch((failure: unknown) => void request.log.error({ err: failure }, 'no way back from a spent sign-in'));
-      if (back !== undefined && 'redirect' in back) return reply.status(303).header('location', back.redirect).send();
       if (back !== undefined) return sendPage(reply, status, (nonce) => spentSignInPage(back.look, nonce, back.way));
       return sendPage(reply, status, (nonce) => errorPage(look ?? browserLook(request), nonce, { key: copy }));
     });
@@ -406,11 +402,6 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
         return finish(request, reply, context, { userId: user.id, tenantId: decision.tenantId });
       }
       throw new SignInRefusal('step_unsupported', context.target.look);
-    });
-
-    // Only a spent sign-in reached again (wayBack).
-    app.get<{ Params: Params }>(`${TENANT_PATH_PREFIX}/:tenantRef/interaction/:uid`, async () => {
-      throw new SignInRefusal('interaction_expired');
     });
 
     app.post<{ Params: Params }>('/interaction/:uid/login', throttled, async (request, reply) => {

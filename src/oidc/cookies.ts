@@ -5,34 +5,20 @@ import { cookieNamed, cookiesWithout } from '../http/cookies.ts';
 import type { OidcDependencies } from './configuration.ts';
 
 /**
- * A tenant path shares the service's host, so its session cookie has its own name and path. With https the names carry
- * a prefix (RFC 6265bis 4.1.3) so a sibling subdomain or plain-http answer cannot plant a session (signing the victim in
- * as the attacker); `__Host-` needs path `/`, so path-scoped cookies take `__Secure-`, which a plain-http answer cannot
- * plant but a sibling subdomain on https can (interactionBinding).
+ * With https the names carry a prefix (RFC 6265bis 4.1.3) so a sibling subdomain or plain-http answer cannot plant a
+ * session (signing the victim in as the attacker): the session's is `__Host-` (path `/`), and a tenant path, sharing the
+ * service's host, has a session cookie of its own name rather than of its own path. The interaction's cookies, which
+ * oidc-provider scopes to its paths, take `__Secure-`, which a plain-http answer cannot plant but a sibling subdomain on
+ * https can (interactionBinding).
  */
 export function cookies(deps: OidcDependencies, surface: Surface): Configuration['cookies'] {
   const prefixed = new URL(deps.config.publicUrl).protocol === 'https:';
   const [host, secure] = prefixed ? ['__Host-', '__Secure-'] : ['', ''];
-  const interactions = { interaction: `${secure}_interaction`, resume: resumeCookie(prefixed) };
-  const base = { keys: [deps.cookieSecret] };
-  if (surface.kind !== 'tenant_path') return { ...base, names: { session: `${host}_session`, ...interactions } };
-  return {
-    ...base,
-    names: { session: `${secure}_session_t`, ...interactions },
-    long: { httpOnly: true, sameSite: 'lax', path: sessionCookiePath(surface) },
-  };
+  const session = surface.kind === 'tenant_path' ? `_session_t.${surface.tenantRef}` : '_session';
+  return { keys: [deps.cookieSecret], names: { session: `${host}${session}`, interaction: `${secure}_interaction`, resume: resumeCookie(prefixed) } };
 }
 
 const resumeCookie = (prefixed: boolean) => `${prefixed ? '__Secure-' : ''}_interaction_resume`;
-
-/** RFC 6265 5.1.4. */
-export const sessionCookiePath = (surface: Surface): string => (surface.kind === 'tenant_path' ? surface.mountPath : '/');
-
-/** RFC 6265 5.1.4. */
-export function cookieSentTo(cookiePath: string, url: string): boolean {
-  const path = url.split('?', 1)[0]!;
-  return cookiePath === '/' || path === cookiePath || path.startsWith(`${cookiePath}/`);
-}
 
 /**
  * oidc-provider ties an interaction to its browser by cookies scoped to the interaction's paths, which `__Host-` cannot

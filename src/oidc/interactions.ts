@@ -13,7 +13,7 @@ import { grantTenant, saveGrantForTenant } from './grant-tenant.ts';
 import { madeGrant } from './untaken-device-grants.ts';
 import { gatehouseData, servedClientData, type GatehouseClientData } from './clients.ts';
 import { browserSession } from './account-session.ts';
-import { cookieSentTo, sessionCookiePath, type InteractionBinding } from './cookies.ts';
+import type { InteractionBinding } from './cookies.ts';
 import type { Surface } from '../domain/domains/surfaces.ts';
 import { clientHomeUrl } from '../domain/oauth-clients/client-home.ts';
 import { OIDC_SCOPES } from './configuration.ts';
@@ -53,9 +53,7 @@ export interface SpentSignIn {
   readonly client: { readonly clientId: string; readonly name: string; readonly data: GatehouseClientData };
   /** A URI the client registered, never one the request names. */
   readonly home: string;
-  /** Undefined where the request is not sent the session's cookie (its path is not under `sessionPath`). */
-  readonly signedIn: boolean | undefined;
-  readonly sessionPath: string;
+  readonly signedIn: boolean;
 }
 
 /** Undefined for a client gone, not served on `surface` now, or without a page to link to. */
@@ -65,11 +63,10 @@ export async function spentSignIn(provider: Provider, surface: Surface, clientId
   const client = await provider.Client.find(clientId);
   const home = clientHomeUrl({ type: data.type, redirectUris: client?.redirectUris ?? [], initiateLoginUri: data.initiateLoginUri ?? null }, surface.issuer);
   if (home === undefined) return undefined;
-  const sessionPath = sessionCookiePath(surface);
-  const session = cookieSentTo(sessionPath, req.url ?? '/') ? await browserSession(provider, surface, data.applicationId, req, res) : undefined;
-  const signedIn = session === undefined ? undefined : session.accountId !== undefined && session.grantIdFor(clientId) !== undefined;
+  const session = await browserSession(provider, surface, data.applicationId, req, res);
+  const signedIn = session.accountId !== undefined && session.grantIdFor(clientId) !== undefined;
   const tenantRef = data.tenantId ?? (surface.kind === 'tenant_path' ? surface.tenantRef : null);
-  return { issuer: surface.issuer, tenantRef, client: { clientId, name: client?.clientName ?? '', data }, home, signedIn, sessionPath };
+  return { issuer: surface.issuer, tenantRef, client: { clientId, name: client?.clientName ?? '', data }, home, signedIn };
 }
 
 /** While the session is still theirs: a step-up goes on from it. */

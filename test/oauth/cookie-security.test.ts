@@ -111,7 +111,7 @@ describe('an https PUBLIC_URL', () => {
     for (const line of setCookies) expect(line.toLowerCase(), line).toContain('; secure');
   });
 
-  it('a tenant path’s session cookie is __Secure- (its path is not /)', async () => {
+  it('a tenant path’s session cookie is __Host-, a name of its own at the path /', async () => {
     const another = await app.bootstrapAnother();
     const tenantId = await app.createTenant('North', another);
     const isolated = await app.as({ apiKey: another.apiKey }).patch(`/applications/${another.applicationId}`, { tenancyConfig: { authIsolation: 'isolated' } });
@@ -119,8 +119,8 @@ describe('an https PUBLIC_URL', () => {
     setCookies.length = 0;
     const page = await recordingFetch(app.baseUrl)(`${ISSUER}/t/${tenantId}/oauth2/device`);
     expect(page.status).toBe(200);
-    const [session] = cookieLines('__Secure-_session_t');
-    expect(session).toContain(`path=/t/${tenantId}`);
+    const [session] = cookieLines(`__Host-_session_t.${tenantId}`);
+    expect(session).toContain('path=/');
     expect(setCookies.some((line) => line.startsWith('_session'))).toBe(false);
   });
 });

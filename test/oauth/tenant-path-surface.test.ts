@@ -142,9 +142,9 @@ describe('signing in through a tenant’s path', () => {
     // Same browser, same surface: no form.
     const again = await authorize(northConfig, {}, first.jar);
     expect(again.page.status).toBe(303);
-    // The session cookie is the surface's own, scoped to its path, and the application's (session-application.ts).
-    const session = first.jar.all().find((cookie) => cookie.name === `_session_t.${another.applicationId}`);
-    expect(session?.path).toBe('/t/north');
+    // The session cookie is the surface's own by its name, and the application's (session-application.ts).
+    const session = first.jar.all().find((cookie) => cookie.name === `_session_t.north.${another.applicationId}`);
+    expect(session?.path).toBe('/');
     const southConfig = await discoverAt(surfaceOf('south'));
     const toSouth = await authorize(southConfig, {}, first.jar);
     expect(toSouth.page.status).toBe(200);
