@@ -12,7 +12,11 @@ const NOT_JSON = 'Request bodies must be application/json';
 /** An empty body is no body, whatever its Content-Type. Anything else is 415. */
 export function registerJsonErrors(app: FastifyInstance): void {
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => {
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+    const coding = contentCoding(request);
+    if (coding !== undefined && (body as Buffer).length > 0) {
+      return done(new GatehouseError('unsupported_media_type', `Content-Encoding ${coding} is not supported: send the JSON body uncompressed`), undefined);
+    }
     try {
       done(null, parseJsonBody(body as Buffer));
     } catch (error) {
@@ -33,6 +37,8 @@ export function registerJsonErrors(app: FastifyInstance): void {
       body = mapped ?? INTERNAL_ERROR;
     }
     const status = STATUS_BY_CODE[body.code];
+    // RFC 9110 15.5.16: a 415 for a content coding says which codings are taken.
+    if (status === 415 && contentCoding(request) !== undefined) void reply.header('accept-encoding', 'identity');
     sayWhenToRetry(reply, status, error instanceof GatehouseError ? error.retryAfterSeconds : undefined);
     // GraphQL clients read errors in the GraphQL shape, whichever layer refused the request.
     if (request.routeOptions.url === '/graphql') {
@@ -40,6 +46,17 @@ export function registerJsonErrors(app: FastifyInstance): void {
     }
     return reply.status(status).send(body);
   });
+}
+
+/**
+ * A coding other than `identity` (RFC 9110 8.4), or undefined. The bytes are not decoded here: read as JSON as they
+ * came, a gzip body was refused as not UTF-8 (422), and JSON sent under a coding's name was taken as plain.
+ */
+function contentCoding(request: FastifyRequest): string | undefined {
+  const header = request.headers['content-encoding'];
+  if (header === undefined) return undefined;
+  const codings = header.split(',').map((coding) => coding.trim().toLowerCase()).filter((coding) => coding !== '' && coding !== 'identity');
+  return codings.length === 0 ? undefined : codings.join(', ');
 }
 
 function fromFastifyError(error: FastifyError, request: FastifyRequest): ErrorBody | undefined {

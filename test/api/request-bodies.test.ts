@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { gzipSync } from 'node:zlib';
 import { INPUT_REFUSALS_MAX } from '../../src/graphql/variable-coercion.ts';
 import { JSON_BODY_MAX_DEPTH, JSON_BODY_MAX_VALUES } from '../../src/http/json-body.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
@@ -195,5 +196,26 @@ describe('an empty body, whatever its Content-Type', () => {
     }
     const answered = await send('/graphql', { type: 'application/json' }, JSON.stringify({ query: '{ version }' }));
     expect(answered.status).toBe(200);
+  });
+});
+
+describe('a content-coded body', () => {
+  const post = (path: string, coding: string, body: string | Buffer) =>
+    rawRequest(app.baseUrl, 'POST', path, { 'x-api-key': app.root.apiKey, 'content-type': 'application/json', 'content-encoding': coding, 'content-length': String(body.length) }, body as unknown as string);
+
+  it('is 415 with Accept-Encoding: identity, compressed or not, on REST and /graphql; nothing is created; identity is plain JSON', async () => {
+    const json = JSON.stringify({ key: 'coded:gzip' });
+    for (const [coding, body] of [['gzip', gzipSync(json)], ['gzip', json], ['br', json], ['identity, gzip', json]] as const) {
+      const refused = await post('/api/v1/permissions', coding, body);
+      expect(refused.status, `${coding} ${typeof body}`).toBe(415);
+      expect(refused.headers['accept-encoding']).toBe('identity');
+      expect(JSON.parse(refused.body)).toEqual({ code: 'unsupported_media_type', message: expect.stringContaining(`Content-Encoding ${coding.replace('identity, ', '')}`) });
+      const graphql = await post('/graphql', coding, JSON.stringify({ query: 'mutation { createPermission(input: {key: "coded:graphql"}) { id } }' }));
+      expect(graphql.status).toBe(415);
+      expect(JSON.parse(graphql.body).errors?.[0]?.extensions).toMatchObject({ code: 'unsupported_media_type', status: 415 });
+    }
+    const keys = (await app.http.get('/permissions?pageSize=100')).body.data.map((permission: { key: string }) => permission.key);
+    expect(keys.filter((key: string) => key.startsWith('coded:'))).toEqual([]);
+    expect((await post('/api/v1/permissions', 'identity', json)).status).toBe(201);
   });
 });
