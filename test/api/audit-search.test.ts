@@ -70,6 +70,16 @@ describe('audit search', () => {
     expect((await search(`to=${encodeURIComponent(startedAt)}&action=user.*`)).data).toEqual([]);
   });
 
+  it('an id filter finds the records of that id in either case, as every path and body id is read', async () => {
+    expect((await admin.get(`/users/${userA.toUpperCase()}`)).status).toBe(200);
+    const lower = (await search(`target=${userA}`)).data.map((r) => r.id);
+    expect(lower.length).toBeGreaterThan(0);
+    expect((await search(`target=${userA.toUpperCase()}`)).data.map((r) => r.id)).toEqual(lower);
+    const [latest] = (await search(`target=${userA}`)).data;
+    const actor = (await admin.get(`/audit-logs/${latest!.id}`)).body.actor.id as string;
+    expect((await search(`actor=${actor.toUpperCase()}&target=${userA}`)).data.map((r) => r.id)).toEqual((await search(`actor=${actor}&target=${userA}`)).data.map((r) => r.id));
+  });
+
   it('pages with a cursor bound to its search', async () => {
     const first = await search('pageSize=2&action=user.*');
     expect(first.data).toHaveLength(2);

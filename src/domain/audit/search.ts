@@ -5,7 +5,7 @@ import { likePrefix } from '../../db/like-prefix.ts';
 import { invalid, notFound } from '../../errors.ts';
 import { pageSize, scopedList, type Page, type PageArgs } from '../pagination.ts';
 import { isControlFree } from '../validate.ts';
-import { EARLIEST_ID_TIME, firstIdAt } from '../../ids.ts';
+import { EARLIEST_ID_TIME, firstIdAt, isUuid } from '../../ids.ts';
 import { visibleTenantIds } from '../users/users.ts';
 
 export interface AuditRecordView {
@@ -93,7 +93,8 @@ function timeFilter(field: string, value: Date): Date {
 
 function idFilter(field: string, value: string): string {
   if (value === '' || value.length > ID_MAX || !isControlFree(value)) throw invalid(field, `${field} must be an id of at most ${ID_MAX} characters`);
-  return value;
+  // Our ids are taken in either case everywhere else and stored lower-case: an upper-case one would find nothing.
+  return isUuid(value) ? value.toLowerCase() : value;
 }
 
 /**
