@@ -48,10 +48,7 @@ export function registerJsonErrors(app: FastifyInstance): void {
   });
 }
 
-/**
- * A coding other than `identity` (RFC 9110 8.4), or undefined. The bytes are not decoded here: read as JSON as they
- * came, a gzip body was refused as not UTF-8 (422), and JSON sent under a coding's name was taken as plain.
- */
+/** A coding other than `identity` (RFC 9110 8.4), or undefined: bodies are read as they come, never decoded. */
 function contentCoding(request: FastifyRequest): string | undefined {
   const header = request.headers['content-encoding'];
   if (header === undefined) return undefined;
