@@ -135,6 +135,34 @@ describe('the audit stream', () => {
     expect(witness.ended).toBe(false);
   });
 
+  it('ends once its credentials no longer may, with no record to send: a key expired, a key revoked, a user suspended', async () => {
+    const tenantPath = `/applications/${app.root.applicationId}/tenants/${tenantA}`;
+    const revoked = await admin.post('/api-keys', { name: 'revoked reader', permissions: ['audit_logs:read'] });
+    expect(revoked.status).toBe(201);
+    const userId = await createUser(tenantA, 'idle-reader@example.com');
+    const roles = await admin.get('/roles');
+    const appAdmin = (roles.body.data as { id: string; key: string }[]).find((role) => role.key === 'app_admin')!.id;
+    expect((await admin.post('/role-assignments', { subject: { type: 'user', id: userId }, roleId: appAdmin })).status).toBe(201);
+    const bearer = await app.mintAccessToken({ sub: userId, app_id: app.root.applicationId });
+
+    const expiring = await admin.post('/api-keys', { name: 'expiring reader', permissions: ['audit_logs:read'], expiresAt: new Date(Date.now() + 3_000).toISOString() });
+    expect(expiring.status).toBe(201);
+    // Scopes and filters that the revocation's and the suspension's own records do not match: nothing comes to send.
+    const ofExpired = await open(`${tenantPath}/audit-logs/stream`, expiring.body.secret as string);
+    const ofRevoked = await open('/audit-logs/stream?action=user.created', revoked.body.secret as string);
+    const ofSuspended = await openSse(`${app.baseUrl}/api/v1${tenantPath}/audit-logs/stream`, { authorization: `Bearer ${bearer}` });
+    streams.push(ofSuspended);
+    expect([ofExpired.status, ofRevoked.status, ofSuspended.status]).toEqual([200, 200, 200]);
+    expect((await admin.delete(`/api-keys/${revoked.body.key.id}`)).status).toBeLessThan(300);
+    expect((await admin.post(`/users/${userId}/suspend`)).status).toBe(200);
+
+    for (const [stream, whose] of [[ofExpired, 'the expired key’s'], [ofRevoked, 'the revoked key’s'], [ofSuspended, 'the suspended user’s']] as const) {
+      await stream.until((s) => s.ended, `${whose} stream ended`);
+      expect(stream.endedCleanly).toBe(true);
+      expect(recordsOf(stream)).toEqual([]);
+    }
+  });
+
   it('asks the database for its credentials once per read of records, not once per record', async () => {
     // An app of its own: the other tests' streams, still open, ask the same statement.
     const own = await startTestApp({ auditStreamHeartbeatMs: 100 });

@@ -28,6 +28,9 @@ const ORIGIN: Place = { tx: '0', seq: '0' };
 /** A subscriber behind reads again at once until it has caught up. */
 const BATCH = 1_000;
 const BACKSTOP_MS = 1_000;
+/** With nothing to send, a stream asks its credentials this often too: else one whose key was revoked or expired, or
+ *  whose user was suspended, stayed open for as long as no record of its scope and filters came. */
+const IDLE_CONFIRM_MS = 5_000;
 const SEQUENCE_POLL_MS = 200;
 const RELISTEN_MS = 1_000;
 
@@ -219,6 +222,8 @@ export async function streamStart(scope: Scope, filter: AuditFilter, lastEventId
  *  receive records (`confirm`), or, with `to`, every record before `to` is sent. */
 export async function followAuditLog(scope: Scope, filter: AuditFilter, start: Start, sink: AuditSink, waker: AuditWaker): Promise<AuditFollowingEnd> {
   const { where, params } = conditions(scope, filter);
+  let confirmedAt = Date.now();
+  const confirm = () => ((confirmedAt = Date.now()), sink.confirm());
   let place: Place = start;
   let settledBelow: bigint | undefined;
   let woken = true;
@@ -236,6 +241,10 @@ export async function followAuditLog(scope: Scope, filter: AuditFilter, start: S
       if (sink.closed || waker.closed) return undefined;
       wakeUp = undefined;
       woken = false;
+      if (Date.now() - confirmedAt >= IDLE_CONFIRM_MS) {
+        const refused = await confirm();
+        if (refused !== undefined) return { refused };
+      }
       const readAt = Date.now();
       // Up to the last final record now, matching or not: a filter that matches rarely does not make each read longer.
       const until = await head(scope);
@@ -262,7 +271,7 @@ export async function followAuditLog(scope: Scope, filter: AuditFilter, start: S
           [place.tx, place.seq, until.tx, until.seq, BATCH, ...params, start.seen ?? null],
         );
         if (rows.some((row) => row.matches)) {
-          const refused = await sink.confirm();
+          const refused = await confirm();
           if (refused !== undefined) return { refused };
         }
         for (const row of rows) {
