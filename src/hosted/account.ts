@@ -49,7 +49,6 @@ interface OpenAccount {
   readonly target: SignInTarget;
   readonly user: SignInUser;
   readonly sessionUid: string;
-  /** When the browser session's user signed in (epoch seconds). */
   readonly signedInAt: number | undefined;
   /** The client's sign-in, where a change asks for a recent one. */
   readonly signInUrl: string | undefined;

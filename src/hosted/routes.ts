@@ -322,8 +322,7 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
       return reply.status(303).header('location', returnTo).send();
     }
 
-    /** A sign-in is news (notifyNewBrowser) once every step passed: a password alone, stopped at the MFA step, neither
-     *  mails the owner as a sign-in nor makes the browser known. */
+    /** A sign-in is news (notifyNewBrowser) once every step passed, not at a password stopped at the MFA step. */
     async function noticeSignIn(request: FastifyRequest, reply: FastifyReply, context: InteractionContext, signIn: SignIn) {
       if (!context.target.session.notifyNewBrowser) return;
       const user = signIn.verified ?? (await activeUser(context.target, signIn.userId));

@@ -194,6 +194,7 @@ export function configuration(
   signIn: () => SignInRules,
 ): Configuration {
   const policy = interactionsPolicy();
+  const binding = interactionBinding(deps.config.publicUrl);
   return {
     adapter: createAdapterFactory(deps, surface),
     jwks: jwks as Configuration['jwks'],
@@ -285,7 +286,7 @@ export function configuration(
     interactions: {
       policy,
       url: (ctx, interaction) => {
-        interactionBinding(deps.config.publicUrl).bind(ctx, interaction.uid, INTERACTION_SECONDS);
+        binding.bind(ctx, interaction.uid, INTERACTION_SECONDS);
         return interactionPaths(interaction.uid).page;
       },
     },

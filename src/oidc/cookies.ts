@@ -5,11 +5,8 @@ import { cookieNamed, cookiesWithout } from '../http/cookies.ts';
 import type { OidcDependencies } from './configuration.ts';
 
 /**
- * With https the names carry a prefix (RFC 6265bis 4.1.3) so a sibling subdomain or plain-http answer cannot plant a
- * session (signing the victim in as the attacker): the session's is `__Host-` (path `/`), and a tenant path, sharing the
- * service's host, has a session cookie of its own name rather than of its own path. The interaction's cookies, which
- * oidc-provider scopes to its paths, take `__Secure-`, which a plain-http answer cannot plant but a sibling subdomain on
- * https can (interactionBinding).
+ * With https, prefixed (RFC 6265bis 4.1.3) so that no other host plants a session: `__Host-` needs path `/`, so a tenant
+ * path's session has a name of its own; the interactions' path-scoped cookies can only be `__Secure-` (interactionBinding).
  */
 export function cookies(deps: OidcDependencies, surface: Surface): Configuration['cookies'] {
   const prefixed = new URL(deps.config.publicUrl).protocol === 'https:';
@@ -20,19 +17,13 @@ export function cookies(deps: OidcDependencies, surface: Surface): Configuration
 
 const resumeCookie = (prefixed: boolean) => `${prefixed ? '__Secure-' : ''}_interaction_resume`;
 
-/**
- * oidc-provider ties an interaction to its browser by cookies scoped to the interaction's paths, which `__Host-` cannot
- * carry: over https a sibling subdomain could plant an attacker's, and walk a victim's browser through the attacker's
- * sign-in or its resume (login CSRF). So the browser that starts one also gets a host-only cookie named after it,
- * which its pages and its resume require.
- */
+/** A sibling subdomain can plant an attacker's `__Secure-` interaction cookies (login CSRF), so an interaction's pages
+ *  and resume also require a `__Host-` cookie named after it, set in the browser that started it. */
 export interface InteractionBinding {
-  /** On the answer that sends the browser to the interaction's first page; it lasts as long as the interaction (a resume
-   *  may come twice: once more after the OP's sign-out of another account). */
+  /** For the interaction's whole life: a resume comes twice where the OP signs another account out first. */
   bind(ctx: KoaContextWithOIDC, uid: string, seconds: number): void;
   holds(headers: IncomingHttpHeaders, uid: string): boolean;
-  /** The `Cookie` header without the OP's resume cookie: resumed without its binding, the OP answers as it does a resume
-   *  whose cookie has expired. */
+  /** Without the OP's resume cookie, which the OP then answers as expired. */
   withoutResume(headers: IncomingHttpHeaders): string;
 }
 

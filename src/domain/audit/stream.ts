@@ -28,8 +28,7 @@ const ORIGIN: Place = { tx: '0', seq: '0' };
 /** A subscriber behind reads again at once until it has caught up. */
 const BATCH = 1_000;
 const BACKSTOP_MS = 1_000;
-/** With nothing to send, a stream asks its credentials this often too: else one whose key was revoked or expired, or
- *  whose user was suspended, stayed open for as long as no record of its scope and filters came. */
+/** With nothing to send, a stream still asks its credentials this often, so a revoked one ends on a quiet scope. */
 const IDLE_CONFIRM_MS = 5_000;
 const SEQUENCE_POLL_MS = 200;
 const RELISTEN_MS = 1_000;

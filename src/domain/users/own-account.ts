@@ -42,17 +42,14 @@ async function currentPasswordProven(em: EntityManager, applicationId: string, u
 /** How long a sign-in stands in for the password of a user who has none. */
 export const RECENT_SIGN_IN_SECONDS = 10 * 60;
 
-/** What a change to one's own keys and factors is proven by. */
+/** `signedInAt`: the browser session's sign-in (epoch seconds). */
 export interface OwnProof {
-  /** The current password, as typed. */
   readonly password: string | null | undefined;
-  /** When the browser session's user signed in (epoch seconds). */
   readonly signedInAt: number | undefined;
 }
 
-/** Null when proven: by the current password, or for a user without one (signed up by a link, a passkey or an upstream) by
- *  a sign-in of the last ten minutes, so that a session alone, left open or stolen, cannot give itself a key or factor
- *  that outlives it. */
+/** Null when proven by the current password, or for a user without one by a recent sign-in: a session alone, left open
+ *  or stolen, must not give itself what outlives it. */
 export async function ownProofRefusal(target: SignInTarget, user: SignInUser, proof: OwnProof): Promise<OwnChange | null> {
   if (user.passwordHash == null) {
     const recent = proof.signedInAt !== undefined && Date.now() / 1000 - proof.signedInAt <= RECENT_SIGN_IN_SECONDS;
