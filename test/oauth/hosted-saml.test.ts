@@ -593,6 +593,10 @@ describe('single logout started at the IdP', () => {
     expect(await sessionsOf(user)).toBe(0);
     expect(await userinfoStatus(tokens.access_token)).toBe(401);
 
+    // One nested past any real message is not parsed (it takes no credential): the signed-out page, the request still open.
+    const deep = await jar.visit(idp.logoutResponse(endpoint(), request.id, 60));
+    expect(deep.status).toBe(200);
+    expect(deep.body).toContain('You are signed out');
     const back = await jar.visit(idp.logoutResponse(endpoint(), request.id));
     expect(back.status).toBe(303);
     expect(back.location).toBe(`${POST_LOGOUT_URI}?state=bye`);

@@ -221,11 +221,13 @@ export class TestIdp {
     return { id, issuer, nameId: nameId?.[2] ?? null, nameIdFormat: nameId?.[1] ?? null, relayState: url.searchParams.get('RelayState') };
   }
 
-  /** The IdP's answer to the SP's LogoutRequest `inResponseTo`, by HTTP-Redirect to `destination` (unsigned). */
-  logoutResponse(destination: string, inResponseTo: string): string {
+  /** The IdP's answer to the SP's LogoutRequest `inResponseTo`, by HTTP-Redirect to `destination` (unsigned); `nested`
+   *  elements deep inside its Extensions when given. */
+  logoutResponse(destination: string, inResponseTo: string, nested = 0): string {
+    const extensions = nested === 0 ? '' : `<samlp:Extensions>${'<x>'.repeat(nested)}${'</x>'.repeat(nested)}</samlp:Extensions>`;
     const xml =
       `<samlp:LogoutResponse xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="_lr${randomUUID()}" Version="2.0" IssueInstant="${new Date().toISOString()}" Destination="${escape(destination)}" InResponseTo="${escape(inResponseTo)}">` +
-      `<saml:Issuer>${escape(this.entityId)}</saml:Issuer><samlp:Status><samlp:StatusCode Value="urn:oasis:names:tc:SAML:2.0:status:Success"/></samlp:Status></samlp:LogoutResponse>`;
+      `<saml:Issuer>${escape(this.entityId)}</saml:Issuer>${extensions}<samlp:Status><samlp:StatusCode Value="urn:oasis:names:tc:SAML:2.0:status:Success"/></samlp:Status></samlp:LogoutResponse>`;
     return `${destination}?SAMLResponse=${encodeURIComponent(deflateRawSync(xml).toString('base64'))}`;
   }
 

@@ -547,6 +547,8 @@ export async function finishSamlLogout(deps: SamlDeps, provider: SamlProvider, m
   try {
     const bytes = Buffer.from(encoded, 'base64');
     const xml = message.binding === 'redirect' ? inflateRawSync(bytes, { maxOutputLength: MAX_LOGOUT_MESSAGE_BYTES }).toString('utf8') : bytes.toString('utf8');
+    // Unsigned and unthrottled by redirect: a few hundred deflated bytes nest deep enough to hold xmldom (no depth limit).
+    if (shallowRootTag(xml) === null) return undefined;
     const response = new DOMParser().parseFromString(xml, 'text/xml').documentElement;
     inResponseTo = response?.localName === 'LogoutResponse' ? response.getAttribute('InResponseTo') : undefined;
   } catch {
