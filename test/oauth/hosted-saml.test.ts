@@ -379,6 +379,15 @@ describe('IdP-initiated', () => {
     expect(JSON.stringify(await lastSignInRecord('user.sign_in_failed'))).toContain('"reason":"replayed_assertion"');
   });
 
+  it('an assertion made for an AuthnRequest, posted in a response that names none, is refused: it is bound to that sign-in', async () => {
+    const flow = await authorize();
+    const request = await toIdp(flow);
+    const refused = await postToAcs(respond({ confirmationInResponseTo: request.id }));
+    expect(refused.status).toBe(400);
+    expect(refused.headers.get('set-cookie') ?? '').not.toContain('gh_saml=');
+    expect(JSON.stringify(await lastSignInRecord('user.sign_in_failed'))).toContain('"reason":"invalid_assertion"');
+  });
+
   it.each([
     ['its bearer confirmation expired', { shiftSeconds: -3600 }],
     ['issued longer ago than the assertions accepted', { issuedSeconds: -600 }],

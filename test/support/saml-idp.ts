@@ -35,6 +35,8 @@ export interface ResponseOptions {
   readonly email: string;
   /** The AuthnRequest answered; none: IdP-initiated. */
   readonly inResponseTo?: string;
+  /** The bearer confirmation's InResponseTo, when it is not the response's. */
+  readonly confirmationInResponseTo?: string;
   /** The bearer confirmation's Recipient (default: the ACS). */
   readonly recipient?: string;
   /** Seconds the assertion's window is shifted by (negative: in the past). */
@@ -158,13 +160,14 @@ export class TestIdp {
     const now = Date.now() + (options.shiftSeconds ?? 0) * 1000;
     const at = (seconds: number) => new Date(now + seconds * 1000).toISOString();
     const issuer = escape(options.issuer ?? this.entityId);
-    const inResponseTo = options.inResponseTo === undefined ? '' : ` InResponseTo="${escape(options.inResponseTo)}"`;
+    const answered = (id: string | undefined) => (id === undefined ? '' : ` InResponseTo="${escape(id)}"`);
+    const inResponseTo = answered(options.inResponseTo);
     const assertion =
       `<saml:Assertion xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="_a${randomUUID()}" Version="2.0" IssueInstant="${at(options.issuedSeconds ?? 0)}">` +
       `<saml:Issuer>${issuer}</saml:Issuer>` +
       `<saml:Subject><saml:NameID Format="urn:oasis:names:tc:SAML:2.0:nameid-format:persistent">${escape(options.nameId ?? `user-${randomUUID()}`)}</saml:NameID>` +
       `<saml:SubjectConfirmation Method="urn:oasis:names:tc:SAML:2.0:cm:bearer">` +
-      `<saml:SubjectConfirmationData NotOnOrAfter="${at(300)}" Recipient="${escape(options.recipient ?? options.acsUrl)}"${inResponseTo}/>` +
+      `<saml:SubjectConfirmationData NotOnOrAfter="${at(300)}" Recipient="${escape(options.recipient ?? options.acsUrl)}"${answered(options.confirmationInResponseTo ?? options.inResponseTo)}/>` +
       `</saml:SubjectConfirmation></saml:Subject>` +
       `<saml:Conditions${options.conditionsUntimed === true ? '' : ` NotBefore="${at(-30)}" NotOnOrAfter="${at(300)}"`}><saml:AudienceRestriction><saml:Audience>${escape(options.audience)}</saml:Audience></saml:AudienceRestriction></saml:Conditions>` +
       `<saml:AuthnStatement AuthnInstant="${at(0)}" SessionIndex="_s${randomUUID()}"><saml:AuthnContext><saml:AuthnContextClassRef>urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport</saml:AuthnContextClassRef></saml:AuthnContext></saml:AuthnStatement>` +

@@ -354,7 +354,7 @@ export async function consumeSamlResponse(deps: SamlDeps, provider: SamlProvider
   }
   const assertion = (profile.getAssertion?.() ?? {}) as { Assertion?: AssertionXml };
   const now = Date.now();
-  if (!confirmedFor(assertion.Assertion, acsUrl, now)) return refused('invalid_assertion', 'no bearer confirmation of the assertion is for this ACS and valid now');
+  if (!confirmedFor(assertion.Assertion, acsUrl, now, profile.inResponseTo as string | undefined)) return refused('invalid_assertion', 'no bearer confirmation of the assertion is for this ACS and valid now');
   const id = assertion.Assertion?.$?.ID;
   const issued = Date.parse(assertion.Assertion?.$?.IssueInstant ?? '');
   if (id === undefined || Number.isNaN(issued)) return refused('invalid_assertion', 'the assertion has no ID or IssueInstant');
@@ -373,22 +373,23 @@ export async function consumeSamlResponse(deps: SamlDeps, provider: SamlProvider
 
 interface AssertionXml {
   $?: { ID?: string; IssueInstant?: string };
-  Subject?: { SubjectConfirmation?: { $?: { Method?: string }; SubjectConfirmationData?: { $?: { Recipient?: string; NotBefore?: string; NotOnOrAfter?: string } }[] }[] }[];
+  Subject?: { SubjectConfirmation?: { $?: { Method?: string }; SubjectConfirmationData?: { $?: { Recipient?: string; NotBefore?: string; NotOnOrAfter?: string; InResponseTo?: string } }[] }[] }[];
 }
 
 const BEARER = 'urn:oasis:names:tc:SAML:2.0:cm:bearer';
 
 /**
  * Whether a bearer confirmation names this ACS as its Recipient and is valid at `now` (SAML profiles 4.1.4.2: each has a
- * Recipient and a NotOnOrAfter). node-saml checks their times only for a response naming InResponseTo.
+ * Recipient and a NotOnOrAfter). node-saml checks their times only for a response naming InResponseTo, and their
+ * InResponseTo not at all then: an assertion made for one browser's request, re-wrapped as unsolicited, would serve anyone.
  */
-function confirmedFor(assertion: AssertionXml | undefined, acsUrl: string, now: number): boolean {
+function confirmedFor(assertion: AssertionXml | undefined, acsUrl: string, now: number, inResponseTo: string | undefined): boolean {
   const validNow = (notBefore: string | undefined, notOnOrAfter: string | undefined) =>
     now - CLOCK_SKEW_MS < Date.parse(notOnOrAfter ?? '') && !(Date.parse(notBefore ?? '') > now + CLOCK_SKEW_MS);
   return (assertion?.Subject?.[0]?.SubjectConfirmation ?? [])
     .filter((confirmation) => confirmation.$?.Method === BEARER)
     .flatMap((confirmation) => confirmation.SubjectConfirmationData ?? [])
-    .some(({ $: data }) => data?.Recipient === acsUrl && validNow(data.NotBefore, data.NotOnOrAfter));
+    .some(({ $: data }) => data?.Recipient === acsUrl && validNow(data.NotBefore, data.NotOnOrAfter) && [undefined, inResponseTo].includes(data.InResponseTo));
 }
 
 /** A response naming no open request: its request's first use consumed it, so node-saml refuses a replay before any
