@@ -69,6 +69,8 @@ export function registerSamlRoutes(app: FastifyInstance, services: Services, csr
   // its own, which the SP-initiated proof's GET does not take.
   const unsolicitedBinding = (applicationId: string) => `saml-unsolicited|${applicationId}`;
   const confirmationBinding = (uid: string) => `saml-confirm|${uid}`;
+  // SP-initiated: a binding of its own too, so that no other seal of the interaction (a proven factor's) reads as one.
+  const answerBinding = (uid: string) => `saml-answer|${uid}`;
 
   /** Its refusals and pages are the application's, not plain. */
   const providerLook = (request: FastifyRequest, provider: SamlProvider) => namedSurfaceLook(services, request, provider.applicationId, provider.tenantId);
@@ -121,7 +123,7 @@ export function registerSamlRoutes(app: FastifyInstance, services: Services, csr
       }
       const { identity, request: answered } = outcome;
       if (answered !== null) {
-        const proof = csrf.seal(answered.interactionUid, JSON.stringify(identity), PROOF_SECONDS);
+        const proof = csrf.seal(answerBinding(answered.interactionUid), JSON.stringify(identity), PROOF_SECONDS);
         const next = `${answered.returnOrigin}${interactionPaths(answered.interactionUid).saml}?proof=${encodeURIComponent(proof)}`;
         return reply.status(303).header('location', next).send();
       }
@@ -188,7 +190,7 @@ export function registerSamlRoutes(app: FastifyInstance, services: Services, csr
       return await steps.load(request, reply);
     } catch (error) {
       if (!(error instanceof SignInRefusal) || error.look !== undefined) throw error;
-      const identity = csrf.unseal(request.params.uid, request.query.proof);
+      const identity = csrf.unseal(answerBinding(request.params.uid), request.query.proof);
       const provider = identity === undefined ? null : await findSamlProvider(orm, (JSON.parse(identity) as SamlIdentity).providerId);
       throw new SignInRefusal(error.reason, await namedSurfaceLook(services, request, provider?.applicationId, provider?.tenantId ?? null));
     }
@@ -217,7 +219,7 @@ export function registerSamlRoutes(app: FastifyInstance, services: Services, csr
     const context = await loadAnswered(request, reply);
     const { uid } = context.interaction;
     if (!(await steps.signsIn(context))) return reply.status(303).header('location', interactionPaths(uid).page).send();
-    const identity = csrf.unseal(uid, request.query.proof);
+    const identity = csrf.unseal(answerBinding(uid), request.query.proof);
     if (identity === undefined) throw new SignInRefusal('proof_expired', context.target.look);
     return signIn(request, reply, context, JSON.parse(identity) as SamlIdentity);
   });

@@ -236,6 +236,21 @@ describe('SP-initiated', () => {
     expect(moved.status).toBe(403);
   });
 
+  it('another proof of the interaction (a proven factor awaiting the tenant choice) is no SAML proof: refused as an expired one, not read', async () => {
+    const email = 'two-tenants@saml.test';
+    const second = await app.createTenant('Second of two');
+    const user = await app.createUser(email, tenantId);
+    expect((await app.http.patch(`/users/${user}`, { tenantIds: [tenantId, second] })).status).toBe(200);
+    const flow = await authorize();
+    const request = await toIdp(flow);
+    const acs = await postToAcs(respond({ inResponseTo: request.id, email }), request.relayState);
+    const choice = await flow.jar.visit(acs.location!);
+    expect(choice.location).toBe(`${flow.page.url}/tenant`);
+    const sealed = flow.jar.all().find((cookie) => cookie.name === 'gh_signin')!.value;
+    const refused = await flow.jar.visit(`${flow.page.url}/saml?proof=${encodeURIComponent(sealed)}`);
+    expect(refused.status, refused.body).toBe(403);
+  });
+
   it('on another tenant’s page, a user of a tenant only is refused, and that tenant’s log names no user: an unknown address', async () => {
     const other = await app.createTenant('Other');
     const flow = await authorize({ tenant: other });
