@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shallowRootTag } from '../../src/domain/sign-in/saml.ts';
+import { certificatePem } from '../../src/domain/sign-in/saml-keys.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { CookieJar } from '../support/cookie-jar.ts';
 import { TestIdp } from '../support/saml-idp.ts';
@@ -56,6 +57,19 @@ describe('the SAML ACS against strangers', () => {
     const refused = await post(provider.acsUrl, { SAMLResponse: encoded(deep) });
     expect(refused.status).toBe(400);
     expect(await failures()).toBe(before);
+  });
+
+  it('an encrypted assertion nested past any real one is refused before it is parsed, unrecorded: anyone may encrypt to the SP', async () => {
+    const metadata = await (await fetch(provider.metadataUrl)).text();
+    const certificate = certificatePem(Buffer.from(/<ds:X509Certificate>([^<]+)<\/ds:X509Certificate>/.exec(metadata)![1]!, 'base64'));
+    const options = { acsUrl: provider.acsUrl, audience: provider.metadataUrl, email: 'deep@saml.test' };
+    const before = await failures();
+    const refused = await post(provider.acsUrl, { SAMLResponse: await idp.encryptedResponse({ ...options, nested: 60 }, certificate) });
+    expect(refused.status).toBe(400);
+    expect(await failures()).toBe(before);
+    // One of a real response's depth is read (and refused here for want of an account, recorded).
+    expect((await post(provider.acsUrl, { SAMLResponse: await idp.encryptedResponse({ ...options, nested: 20 }, certificate) })).status).toBe(400);
+    expect(await failures()).toBe(before + 1);
   });
 
   it('takes a body of a SAML message’s size, not the service’s 1 MiB', async () => {

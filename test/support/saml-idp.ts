@@ -54,6 +54,8 @@ export interface ResponseOptions {
   readonly issuer?: string;
   /** The subject's persistent NameID (default: a new one). */
   readonly nameId?: string;
+  /** Elements nested this deep in the assertion's Advice (default: no Advice). */
+  readonly nested?: number;
 }
 
 export interface LogoutRequestOptions {
@@ -170,6 +172,7 @@ export class TestIdp {
       `<saml:SubjectConfirmationData NotOnOrAfter="${at(300)}" Recipient="${escape(options.recipient ?? options.acsUrl)}"${answered(options.confirmationInResponseTo ?? options.inResponseTo)}/>` +
       `</saml:SubjectConfirmation></saml:Subject>` +
       `<saml:Conditions${options.conditionsUntimed === true ? '' : ` NotBefore="${at(-30)}" NotOnOrAfter="${at(300)}"`}><saml:AudienceRestriction><saml:Audience>${escape(options.audience)}</saml:Audience></saml:AudienceRestriction></saml:Conditions>` +
+      (options.nested === undefined ? '' : `<saml:Advice>${'<x>'.repeat(options.nested)}${'</x>'.repeat(options.nested)}</saml:Advice>`) +
       `<saml:AuthnStatement AuthnInstant="${at(0)}" SessionIndex="_s${randomUUID()}"><saml:AuthnContext><saml:AuthnContextClassRef>urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport</saml:AuthnContextClassRef></saml:AuthnContext></saml:AuthnStatement>` +
       `<saml:AttributeStatement><saml:Attribute Name="${escape(options.emailAttribute ?? 'email')}"><saml:AttributeValue>${escape(options.email)}</saml:AttributeValue></saml:Attribute></saml:AttributeStatement>` +
       `</saml:Assertion>`;

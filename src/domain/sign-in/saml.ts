@@ -233,10 +233,9 @@ export async function samlMetadata(deps: SamlDeps, provider: SamlProvider, domai
 /** A PEM's base64, as an X509Certificate element holds it. */
 const pemBody = (pem: string): string => pem.replace(/-----[^-]+-----|\s/g, '');
 
-/** node-saml takes one decryption key: during a rotation's grace, the one that opens the EncryptedAssertion. No retry
- *  after node-saml fails: it consumes the request. */
-async function decryptionKeyOf(keys: SamlSpKeys, samlResponse: string): Promise<string> {
-  if (keys.previous === null) return keys.privateKey;
+/** The key that opens the response's EncryptedAssertion (node-saml takes one: during a rotation's grace, current or
+ *  previous; no retry after node-saml fails, which consumes the request), and the assertion it opens to. */
+async function decryptionOf(keys: SamlSpKeys, samlResponse: string): Promise<{ readonly key: string; readonly assertion: string | null }> {
   let encrypted: string | undefined;
   try {
     const document = await parseDomFromString(Buffer.from(samlResponse, 'base64').toString('utf8'));
@@ -245,16 +244,15 @@ async function decryptionKeyOf(keys: SamlSpKeys, samlResponse: string): Promise<
   } catch {
     // Not a document node-saml reads either: it refuses it with its own reason.
   }
-  if (encrypted === undefined) return keys.privateKey;
-  for (const key of [keys.privateKey, keys.previous.privateKey]) {
+  if (encrypted === undefined) return { key: keys.privateKey, assertion: null };
+  for (const key of [keys.privateKey, ...(keys.previous === null ? [] : [keys.previous.privateKey])]) {
     try {
-      await decryptXml(encrypted, key);
-      return key;
+      return { key, assertion: await decryptXml(encrypted, key) };
     } catch {
       // Encrypted to another key: the next one.
     }
   }
-  return keys.privateKey;
+  return { key: keys.privateKey, assertion: null };
 }
 
 /** RelayState is the hosted sign-in's uid. */
@@ -329,13 +327,15 @@ export type SamlResponseOutcome =
 export async function consumeSamlResponse(deps: SamlDeps, provider: SamlProvider, acsUrl: string, samlResponse: string | null | undefined): Promise<SamlResponseOutcome> {
   const { orm } = deps;
   const records = new RequestRecords(orm, provider);
-  if (typeof samlResponse !== 'string' || !looksLikeResponse(Buffer.from(samlResponse, 'base64').toString('utf8'))) {
-    return { ok: false, reason: 'malformed_response', detail: 'not a SAML response, or nested too deep', request: null };
-  }
+  const malformed = { ok: false, reason: 'malformed_response', detail: 'not a SAML response, or nested too deep', request: null } as const;
+  if (typeof samlResponse !== 'string' || !looksLikeResponse(Buffer.from(samlResponse, 'base64').toString('utf8'))) return malformed;
   let profile: Profile | null;
   try {
     const keys = await samlSpKey(orm, deps.storedSecrets, provider);
-    const sp = serviceProvider(deps, provider, records, keys, await decryptionKeyOf(keys, samlResponse));
+    const decryption = await decryptionOf(keys, samlResponse);
+    // Anyone may encrypt to our published certificate: node-saml parses the plaintext before any signature is checked.
+    if (decryption.assertion !== null && shallowRootTag(decryption.assertion) === null) return malformed;
+    const sp = serviceProvider(deps, provider, records, keys, decryption.key);
     ({ profile } = await sp.validatePostResponseAsync({ SAMLResponse: samlResponse }));
     if (profile === null) throw new Error('not a sign-in response');
   } catch (error) {
@@ -398,8 +398,8 @@ function confirmedFor(assertion: AssertionXml | undefined, acsUrl: string, now: 
 async function usedBefore(deps: SamlDeps, provider: SamlProvider, samlResponse: string): Promise<boolean> {
   try {
     const keys = await samlSpKey(deps.orm, deps.storedSecrets, provider);
-    const decryptionPvk = await decryptionKeyOf(keys, samlResponse);
-    const sp = serviceProvider(deps, provider, new RequestRecords(deps.orm, provider), keys, decryptionPvk, ValidateInResponseTo.never);
+    const { key } = await decryptionOf(keys, samlResponse);
+    const sp = serviceProvider(deps, provider, new RequestRecords(deps.orm, provider), keys, key, ValidateInResponseTo.never);
     const { profile } = await sp.validatePostResponseAsync({ SAMLResponse: samlResponse });
     const id = ((profile?.getAssertion?.() ?? {}) as { Assertion?: AssertionXml }).Assertion?.$?.ID;
     if (id === undefined || profile?.issuer !== provider.config.entityId) return false;
