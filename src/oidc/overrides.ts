@@ -25,7 +25,7 @@ export const OIDC_PROVIDER_OVERRIDES = {
   refuseUnknownAccountBeforeConsuming: 'AuthorizationCode, DeviceCode: consume',
   scopeApiResourceTokens: 'AccessToken, ClientCredentials: save',
   acceptPreviousSecret: 'Client: compareClientSecret',
-  persistSavedSessionsOnly: 'Session: persist',
+  persistSavedSessionsOnly: 'Session: save, persist',
   sessionKeepsSignInMethods: 'Session: IN_PAYLOAD, loginAccount',
   logoutMarkFollowsGrant: 'Session: grantIdFor',
   sessionCookiePerApplication: 'Provider: cookieName',
@@ -133,15 +133,30 @@ function acceptPreviousSecret(provider: Provider): void {
   };
 }
 
+/** Sessions whose save the storage refused in this request (a logout's `state` holding a NUL): answered already. */
+const refusedSaves = new WeakSet<object>();
+
 /**
- * On the device resume route without a session, oidc-provider's error page touches a never-saved session and persist()
- * throws (a bare 500 instead of the page).
+ * oidc-provider's router persists a touched session once more after the route, outside its error handler, where Koa
+ * answers a failure as bare text without the page's or the service's headers: only a session saved before (not the
+ * device resume's error page's) and whose save the storage did not refuse in this request is persisted there.
  */
 function persistSavedSessionsOnly(provider: Provider): void {
+  const { prototype } = provider.Session;
   // eslint-disable-next-line @typescript-eslint/unbound-method -- called below with the session as `this`
-  const persist = provider.Session.prototype.persist;
-  provider.Session.prototype.persist = async function (this: InstanceType<typeof provider.Session>) {
-    return typeof this.exp === 'number' ? persist.call(this) : this.jti;
+  const save = prototype.save;
+  prototype.save = async function (this: InstanceType<typeof provider.Session>, ttl: number) {
+    try {
+      return await save.call(this, ttl);
+    } catch (error) {
+      refusedSaves.add(this);
+      throw error;
+    }
+  };
+  // eslint-disable-next-line @typescript-eslint/unbound-method -- called below with the session as `this`
+  const persist = prototype.persist;
+  prototype.persist = async function (this: InstanceType<typeof provider.Session>) {
+    return typeof this.exp === 'number' && !refusedSaves.has(this) ? persist.call(this) : this.jti;
   };
 }
 

@@ -202,6 +202,24 @@ describe('RP-initiated logout', () => {
     // ...and so they must be.
     expect(await signedIn(jar)).toBe(false);
   });
+
+  it('a state holding a NUL (which the session cannot keep) is the sign-out error page with every header, signed in or not; nothing ends', async () => {
+    const jar = new CookieJar();
+    await signIn(jar);
+    const query = `client_id=${client.clientId}&post_logout_redirect_uri=${encodeURIComponent(POST_LOGOUT_URI)}&state=a%00b`;
+    for (const browser of [jar, new CookieJar()]) {
+      const refused = await browser.visit(`${issuer}/oauth2/logout?${query}`);
+      expect(refused.status).toBe(400);
+      expect(refused.location).toBeUndefined();
+      expect(refused.headers.get('content-type')).toBe('text/html; charset=utf-8');
+      expect(refused.body).toContain('<h1>Sign-out is not possible</h1>');
+      expect(refused.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+      expect(refused.headers.get('x-frame-options')).toBe('DENY');
+      expect(refused.headers.get('x-request-id')).toEqual(expect.any(String));
+      expect(refused.headers.get('x-ratelimit-limit')).toEqual(expect.any(String));
+    }
+    expect(await signedIn(jar)).toBe(true);
+  });
 });
 
 describe('a post-logout URI checked again at the confirmation, against the client as it is then', () => {

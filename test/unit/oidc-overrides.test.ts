@@ -120,6 +120,22 @@ describe('the overrides of oidc-provider internals', () => {
     await expect(unsaved(provider(false)).persist()).rejects.toThrow();
   });
 
+  it('persistSavedSessionsOnly: a session whose save the storage refused is not saved again, where oidc-provider tries once more', async () => {
+    const refusing = () => {
+      const upsert = vi.fn(async () => Promise.reject(new Error('refused by the storage')));
+      return { upsert, adapter: () => ({ upsert }) as unknown as Adapter };
+    };
+    for (const overridden of [true, false]) {
+      const { upsert, adapter } = refusing();
+      const session = new ((provider(overridden, [], adapter)).Session as unknown as new (fields: object) => InstanceType<Provider['Session']>)({ jti: 'refused' });
+      await expect(session.save(60)).rejects.toThrow('refused by the storage');
+      const again = session.persist();
+      if (overridden) await expect(again).resolves.toBe('refused');
+      else await expect(again).rejects.toThrow('refused by the storage');
+      expect(upsert).toHaveBeenCalledTimes(overridden ? 1 : 2);
+    }
+  });
+
   it('sessionKeepsSignInMethods: a session keeps its methods as it is stored and read, where oidc-provider drops them; a login outside a request sets none', () => {
     const session = (op: Provider) => new (op.Session as unknown as new (fields: object) => InstanceType<Provider['Session']>)({ jti: 'signed-in', accountId: 'a', methods: ['password', 'totp'] });
     expect(Reflect.get(session(provider(true)), 'methods')).toEqual(['password', 'totp']);
