@@ -234,6 +234,14 @@ describe('device verification pages', () => {
     expect(forged.body).toContain('The code could not be checked. Enter it again.');
   });
 
+  it('a code named twice in the link prefills nothing: the page to type one, not the OP\'s auto-posting form', async () => {
+    const page = await new CookieJar().visit(`${app.baseUrl}/oauth2/device?user_code=BCDF-GHJK&user_code=LMNP-QRST`);
+    expect(page.status).toBe(200);
+    expect(page.body).toContain('name="user_code"');
+    expect(page.body).not.toContain('BCDF-GHJK');
+    expect(page.body).not.toContain('<script');
+  });
+
   it('an expired code is refused and approves nothing', async () => {
     const { started } = await start({ tenant: 'acme' });
     const jar = new CookieJar();
