@@ -64,6 +64,6 @@ export async function proveInvitationCode(target: InvitationTarget, invitation: 
   }
   const standing = await standingRefusal(target, account, address);
   if (standing !== undefined) return refused(target, invitation, account, 'email_code', standing.reason);
-  if (!(await codeMatchesCounted(target, row, account, code, address))) return refused(target, invitation, account, 'email_code', 'wrong_code');
+  if ((await codeMatchesCounted(target, row, account, code, address)) !== 'right') return refused(target, invitation, account, 'email_code', 'wrong_code');
   return { ok: true, codeId: row.id };
 }

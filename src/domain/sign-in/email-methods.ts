@@ -133,19 +133,26 @@ export async function liveCodeRow<M extends EmailSignInMethod>(
   return row;
 }
 
-/** Compared in constant time; a wrong code counts on the row, which is void at CODE_ATTEMPTS. */
-export async function rowCodeMatches(em: EntityManager, applicationId: string, row: { id: string; code_hash: string }, code: unknown): Promise<boolean> {
+/** `spent`: no attempt was left on the row (used, void or expired meanwhile), so nothing was compared. */
+export type CodeGuess = 'right' | 'wrong' | 'spent';
+
+/** Each guess takes one of the row's CODE_ATTEMPTS before it is compared (in constant time), so guesses sent at once get no
+ *  more than guesses sent in turn; a wrong one taking the last voids the row. */
+export async function rowCodeMatches(em: EntityManager, applicationId: string, row: { id: string; code_hash: string }, code: unknown): Promise<CodeGuess> {
+  const connection = em.getConnection();
+  const [taken] = await executeOwned<{ attempts: number }[]>(
+    connection,
+    applicationId,
+    `update email_sign_in set attempts = attempts + 1 where @owner and id = ? and used_at is null and expires_at > now() and attempts < ? returning attempts`,
+    [row.id, CODE_ATTEMPTS],
+  );
+  if (taken === undefined) return 'spent';
   const typed = typeof code === 'string' ? code.replaceAll(/\s/g, '') : '';
-  const matches = /^\d{6}$/.test(typed) && timingSafeEqual(Buffer.from(codeHash(row.id, typed)), Buffer.from(row.code_hash));
-  if (!matches) {
-    await executeOwned(
-      em.getConnection(),
-      applicationId,
-      `update email_sign_in set attempts = attempts + 1, used_at = case when attempts + 1 >= ? then now() end where @owner and id = ? and used_at is null`,
-      [CODE_ATTEMPTS, row.id],
-    );
+  if (/^\d{6}$/.test(typed) && timingSafeEqual(Buffer.from(codeHash(row.id, typed)), Buffer.from(row.code_hash))) return 'right';
+  if (taken.attempts >= CODE_ATTEMPTS) {
+    await executeOwned(connection, applicationId, `update email_sign_in set used_at = now() where @owner and id = ? and used_at is null`, [row.id]);
   }
-  return matches;
+  return 'wrong';
 }
 
 /** The asking request: its interaction, the origin its pages are on (where the link leads) and its User-Agent. */
@@ -302,22 +309,27 @@ type Checked = Omit<Extract<CredentialCheck, { ok: true }>, 'record'> | { ok: fa
 export async function verifyEmailCode(target: SignInTarget, interactionId: string, code: unknown, address: string): Promise<CredentialCheck> {
   const em = target.applicationScope.em;
   const row = await liveCodeRow(em, target.application.id, interactionId, ['magic_link', 'email_code']);
+  const noLiveCode = () => answered(target, 'email_code', { ok: false, reason: 'wrong_code', user: null }, null);
   if (row === undefined) {
     await refuseUncounted(target);
-    return answered(target, 'email_code', { ok: false, reason: 'wrong_code', user: null }, null);
+    return noLiveCode();
   }
   const { user, refused } = await rowUser(target, row, address);
   if (refused !== undefined) return answered(target, row.method, refused, row.email);
-  if (!(await codeMatchesCounted(target, row, user, code, address))) return answered(target, row.method, { ok: false, reason: 'wrong_code', user }, row.email);
+  const guess = await codeMatchesCounted(target, row, user, code, address);
+  if (guess === 'spent') return noLiveCode();
+  if (guess === 'wrong') return answered(target, row.method, { ok: false, reason: 'wrong_code', user }, row.email);
   if (!(await useRow(em, target.application.id, `id = ?`, [row.id]))) return answered(target, row.method, { ok: false, reason: 'wrong_code', user }, row.email);
   return answered(target, row.method, await proven(target, row, user, address), row.email);
 }
 
-/** Whether the code is the row's; a wrong one counts on the row and, for an account, under the lockout policy. */
-export async function codeMatchesCounted(target: PageTarget, row: CodeRow, user: SignInUser | null, code: unknown, address: string): Promise<boolean> {
-  if (await rowCodeMatches(target.applicationScope.em, target.application.id, row, code)) return true;
-  if (user !== null) await recordFailedSignIn(target, user, target.lockout, address);
-  return false;
+/** Whether the code is the row's; a wrong one counts on the row and, for an account, under the lockout policy; a spent row
+ *  is refused uncounted, as no live code is. */
+export async function codeMatchesCounted(target: PageTarget, row: CodeRow, user: SignInUser | null, code: unknown, address: string): Promise<CodeGuess> {
+  const guess = await rowCodeMatches(target.applicationScope.em, target.application.id, row, code);
+  if (guess === 'spent') await refuseUncounted(target);
+  if (guess === 'wrong' && user !== null) await recordFailedSignIn(target, user, target.lockout, address);
+  return guess;
 }
 
 /** A link of another interaction, unknown, used or expired is refused and uses nothing. */

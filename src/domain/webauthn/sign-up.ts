@@ -50,7 +50,9 @@ export async function provePasskeySignUpCode(target: SignInTarget, interactionId
   const applicationId = target.application.id;
   const row = await liveCodeRow(em, applicationId, interactionId, ['passkey_signup']);
   if (row === undefined) return (await refuseUncounted(target)).ok;
-  if (!(await rowCodeMatches(em, applicationId, row, code))) return false;
+  const guess = await rowCodeMatches(em, applicationId, row, code);
+  if (guess === 'spent') return (await refuseUncounted(target)).ok;
+  if (guess === 'wrong') return false;
   const proven = await executeOwned<unknown[]>(
     em.getConnection(),
     applicationId,
