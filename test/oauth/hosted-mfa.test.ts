@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BootstrapResult } from '../../src/domain/bootstrap.ts';
-import { recoveryCodeHash } from '../../src/domain/mfa/codes.ts';
+import { CODE_ATTEMPTS, recoveryCodeHash } from '../../src/domain/mfa/codes.ts';
 import { ACR_MULTI_FACTOR, ACR_SINGLE_FACTOR } from '../../src/domain/mfa/requirement.ts';
 import type { TestApp } from '../support/app.ts';
 import { CookieJar, readForm, type Visit } from '../support/cookie-jar.ts';
@@ -11,6 +11,7 @@ import { HttpClient } from '../support/http.ts';
 import { cookieLinesOf, recordingJar } from '../support/set-cookies.ts';
 import { authorizationRequest, createTestClient, decodeJwt, discover } from '../support/oauth.ts';
 import { isolatedNorthSouth } from '../support/surface-sign-in.ts';
+import { queuedBehind } from '../support/row-lock.ts';
 import { totpCodeAt as codeAt, giveTotp as giveTotpTo, withTimeLeftInStep } from '../support/totp.ts';
 import { createPasswordUser, PASSWORD } from '../support/users.ts';
 import { REDIRECT_URI, startHostedTestApp } from '../support/hosted-app.ts';
@@ -285,6 +286,21 @@ describe('optional (the default)', () => {
     const resent = await flow.jar.visit((await flow.jar.submit(current, { action: 'send', code: '' })).location!);
     const fresh = /\b(\d{6})\b/.exec(await lastMail('guessing@example.com', 'email_otp'))![1]!;
     expect(await idToken(flow, await flow.jar.submit(resent, { code: fresh }), configuration)).toMatchObject({ amr: ['pwd', 'otp', 'mfa'] });
+  });
+
+  it('e-mail code guesses sent at once: with one attempt left, one takes it and the right code after them is refused', async () => {
+    const userId = await createPasswordUser(app.http, 'racing@example.com');
+    await app.sql(`insert into mfa_factor (application_id, id, user_id, kind) values (?, ?, ?, 'email_otp')`, [app.root.applicationId, randomUUID(), userId]);
+    const { flow, page } = await stepPage('racing@example.com');
+    const codePage = await flow.jar.visit((await flow.jar.submit(page, { action: 'send', code: '' })).location!);
+    const code = /\b(\d{6})\b/.exec(await lastMail('racing@example.com', 'email_otp'))![1]!;
+    const wrong = String((Number(code) + 1) % 1_000_000).padStart(6, '0');
+    await app.sql(`update mfa_email_code set attempts = ? where user_id = ?`, [CODE_ATTEMPTS - 1, userId]);
+    const held = { table: 'mfa_email_code', applicationId: app.root.applicationId, column: 'user_id', id: userId };
+    const answers = await queuedBehind(app.gatehouse.services.orm, held, { lock: 'update' }, [0, 1, 2].map(() => () => flow.jar.submit(codePage, { code: wrong })));
+    expect(answers.map((answer) => answer.status)).toEqual([400, 400, 400]);
+    expect(await app.sql(`select attempts from mfa_email_code where user_id = ?`, [userId])).toEqual([{ attempts: CODE_ATTEMPTS }]);
+    expect((await flow.jar.submit(codePage, { code })).status).toBe(400);
   });
 
   it('a browser that passed is remembered for the user: no challenge at its next sign-in, but in another browser', async () => {

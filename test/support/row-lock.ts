@@ -6,6 +6,8 @@ export interface HeldRow {
   readonly table: string;
   readonly applicationId?: string;
   readonly id: string;
+  /** The key's column beside `application_id`: `id` unless told (`user_id` for a row per user). */
+  readonly column?: string;
 }
 
 /** How the test's own transaction holds the row, and what it writes before it commits. */
@@ -36,8 +38,8 @@ export async function queuedBehind<T>(
   const isLocked = new Promise<void>((resolve) => (locked = resolve));
   const held = orm.em.fork().transactional(async (em) => {
     // The table is the test's own constant, never input.
-    const [where, params] = row.applicationId === undefined ? ['id = ?', [row.id]] : ['application_id = ? and id = ?', [row.applicationId, row.id]];
-    await em.execute(`select id from ${row.table} where ${where} for ${holder.lock}`, params);
+    const [where, params] = row.applicationId === undefined ? ['id = ?', [row.id]] : [`application_id = ? and ${row.column ?? 'id'} = ?`, [row.applicationId, row.id]];
+    await em.execute(`select 1 from ${row.table} where ${where} for ${holder.lock}`, params);
     locked();
     await released;
     await holder.beforeCommit?.(em);

@@ -1,3 +1,4 @@
+import { timingSafeEqual } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { SecretBox } from '../../auth/client-secrets.ts';
 import { executeOwned } from '../../db/owned-sql.ts';
@@ -155,16 +156,21 @@ export async function useSecondProof(
     return used.length > 0 ? { ok: true } : wrong;
   }
   if (proof === 'email_otp') {
-    const used = await executeOwned<unknown[]>(
+    // Counted on the code, whatever the lockout policy, and before the comparison: guesses sent at once take an attempt each.
+    const [taken] = await executeOwned<{ code_hash: string }[]>(
       connection,
       user.applicationId,
-      `delete from mfa_email_code where @owner and user_id = ? and code_hash = ? and expires_at > now() and attempts < ? returning 1`,
-      [user.id, emailCodeHash(user.id, code), CODE_ATTEMPTS],
+      'update mfa_email_code set attempts = attempts + 1 where @owner and user_id = ? and expires_at > now() and attempts < ? returning code_hash',
+      [user.id, CODE_ATTEMPTS],
     );
-    if (used.length > 0) return { ok: true };
-    // Counted on the code, whatever the lockout policy: six digits would otherwise take guesses for its whole life.
-    await executeOwned(connection, user.applicationId, 'update mfa_email_code set attempts = attempts + 1 where @owner and user_id = ?', [user.id]);
-    return wrong;
+    const hash = emailCodeHash(user.id, code);
+    if (taken === undefined || !timingSafeEqual(Buffer.from(hash), Buffer.from(taken.code_hash))) return wrong;
+    // Of two right guesses at once (or one racing a new code), the one that deletes this code's row passes.
+    const used = await executeOwned<unknown[]>(connection, user.applicationId, 'delete from mfa_email_code where @owner and user_id = ? and code_hash = ? returning 1', [
+      user.id,
+      hash,
+    ]);
+    return used.length > 0 ? { ok: true } : wrong;
   }
   const [factor] = await executeOwned<{ secret_encrypted: string }[]>(
     connection,
