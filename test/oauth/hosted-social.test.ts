@@ -259,6 +259,28 @@ describe('social and OIDC sign-in', () => {
     expect(await identities(dora)).toEqual([{ provider_id: upstreamId, subject: 'dora-sub' }]);
   });
 
+  it('takes an upstream name the users’ rule refuses as none: a NUL signs in (no 500), a line break, override or 5000 characters is not stored', async () => {
+    const names: Record<string, string> = {
+      nul: 'Mallory\u0000Evil',
+      crlf: 'Mallory\r\nforged log line',
+      bidi: 'Mallory\u202Egnp.exe',
+      long: 'M'.repeat(5000),
+    };
+    for (const [label, name] of Object.entries(names)) {
+      const email = `refused-name-${label}@example.com`;
+      idp.login = { sub: `refused-name-${label}`, email, email_verified: true, name };
+      const flow = await authorize();
+      const answer = await signInWith(flow, 'Upstream');
+      expect(answer.location, `${label}: ${answer.body}`).toMatch(new RegExp(`^${REDIRECT_URI}\\?code=`));
+      const users = (await app.http.get(`/users?email=${email}`)).body.data as { name: string | null }[];
+      expect(users, label).toEqual([expect.objectContaining({ name: null })]);
+    }
+    idp.login = { sub: 'accepted-name', email: 'accepted-name@example.com', email_verified: true, name: '  <b>Grace</b> Hopper ' };
+    const flow = await authorize();
+    await idTokenOf(flow, await signInWith(flow, 'Upstream'));
+    expect((await app.http.get('/users?email=accepted-name@example.com')).body.data).toEqual([expect.objectContaining({ name: '<b>Grace</b> Hopper' })]);
+  });
+
   it('links an existing user by a verified upstream e-mail', async () => {
     const bob = await app.createUser('bob@example.com');
     idp.login = { sub: 'bob-sub', email: 'Bob@Example.com', email_verified: true };

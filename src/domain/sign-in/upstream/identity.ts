@@ -2,6 +2,7 @@ import * as oidc from 'openid-client';
 import { hintedEmail } from '../sign-in.ts';
 import type { OAuthProvider } from '../../auth-providers/config.ts';
 import type { UpstreamClient } from './client.ts';
+import { displayNameProblem } from '../../validate.ts';
 
 export interface UpstreamIdentity {
   /** The user's stable id at the upstream (`sub`, GitHub's numeric user id). */
@@ -25,6 +26,13 @@ export interface UpstreamCallback {
 
 const stringOrNull = (value: unknown): string | null => (typeof value === 'string' && value.trim() !== '' ? value : null);
 
+/** Whoever holds the upstream account writes its name: one the users' rule refuses (a NUL, a line break, a direction
+ *  override, over 200 characters) is treated as none, as an address is, rather than stored past it or failing the sign-in. */
+function upstreamName(value: unknown): string | null {
+  const name = stringOrNull(value)?.trim();
+  return name === undefined || displayNameProblem(name) !== undefined ? null : name;
+}
+
 /** Apple writes `email_verified` as a string. Entra ID states none but `xms_edov` (the domain's owner verified it), read
  *  only from the `microsoft` preset (elsewhere it means whatever the issuer lets it) and never over `email_verified`. */
 export function emailVerified(preset: OAuthProvider, claims: Readonly<Record<string, unknown>>): boolean {
@@ -38,7 +46,7 @@ function identityOf(preset: OAuthProvider, claims: Readonly<Record<string, unkno
   if (subject === null) throw new UpstreamAnswerError('the upstream named no subject');
   // An upstream address the users' rule refuses is treated as none (hintedEmail applies that rule).
   const email = hintedEmail(claims['email']) ?? null;
-  return { subject, email, emailVerified: email !== null && emailVerified(preset, claims), name: stringOrNull(claims['name']) };
+  return { subject, email, emailVerified: email !== null && emailVerified(preset, claims), name: upstreamName(claims['name']) };
 }
 
 interface GitHubEmail {
