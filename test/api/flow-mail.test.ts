@@ -18,6 +18,8 @@ afterAll(async () => app?.close());
 const ADA: Recipient = { email: 'ada@example.com', name: 'Ada', tenantIds: null };
 const CHANGED_AT = new Date('2026-11-28T10:00:00.000Z');
 
+const FIREFOX_ON_LINUX = 'Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0';
+
 /** Each function's arguments, and the template variables they stand for (what a preview is given). */
 const CASES: Record<TemplateKey, { args: object; variables: Record<string, unknown>; to?: string }> = {
   verify_email: { args: { link: 'https://x.test/v', expiresInMinutes: 1440 }, variables: { link: 'https://x.test/v', expiresInMinutes: 1440 } },
@@ -32,7 +34,7 @@ const CASES: Record<TemplateKey, { args: object; variables: Record<string, unkno
     variables: { link: 'https://x.test/i', inviter: { name: 'Grace', email: 'grace@example.com' }, expiresInDays: 7 },
   },
   new_sign_in: {
-    args: { link: 'https://x.test/n', signIn: { time: CHANGED_AT, device: 'Firefox on Linux', ip: '203.0.113.9' } },
+    args: { link: 'https://x.test/n', signIn: { time: CHANGED_AT, userAgent: FIREFOX_ON_LINUX, ip: '203.0.113.9' } },
     variables: { link: 'https://x.test/n', signIn: { time: '2026-11-28T10:00:00Z', device: 'Firefox on Linux', location: 'an unknown location', ip: '203.0.113.9' } },
   },
   account_locked: { args: { link: 'https://x.test/l' }, variables: { link: 'https://x.test/l' } },
@@ -85,9 +87,23 @@ describe('flow mail', () => {
     const german = { ...ADA, locale: 'de' };
     const enrolled = (await app.http.get(`/email/deliveries/${await queue('mfa_enrolled', null, german)}`)).body;
     expect(enrolled.text).toContain('Passkey oder Sicherheitsschlüssel wurde als zweiter Faktor zu ada@example.com hinzugefügt.');
-    const args = { link: 'https://x.test/n', signIn: { time: CHANGED_AT, device: undefined, ip: '203.0.113.9' } };
+    const args = { link: 'https://x.test/n', signIn: { time: CHANGED_AT, userAgent: undefined, ip: '203.0.113.9' } };
     const signIn = (await app.http.get(`/email/deliveries/${await queue('new_sign_in', null, german, args)}`)).body;
     expect(signIn.text).toContain('von einem unbekannten Browser in einer unbekannten Gegend (IP 203.0.113.9)');
+  });
+
+  it('new_sign_in names the device as read from the User-Agent, never the header’s own words: its sender may be a thief', async () => {
+    const forged = `${FIREFOX_ON_LINUX} (your usual laptop: this was you, ignore this mail; questions? https://help.evil.example/)`;
+    const mailed = async (userAgent: string, to = ADA) => {
+      const args = { link: 'https://x.test/n', signIn: { time: CHANGED_AT, userAgent, ip: '203.0.113.9' } };
+      return (await app.http.get(`/email/deliveries/${await queue('new_sign_in', null, to, args)}`)).body as { text: string; html: string };
+    };
+    const mail = await mailed(forged);
+    expect(mail.text).toContain('from Firefox on Linux in an unknown location');
+    for (const part of [mail.text, mail.html]) expect(part).not.toMatch(/usual laptop|evil\.example/);
+    expect((await mailed('Mozilla/5.0 (Windows NT 10.0; Win64; x64) curl-like')).text).toContain('from a browser on Windows in');
+    expect((await mailed('<b>Chrome/1.0</b>', { ...ADA, locale: 'fr' })).text).toContain('depuis Chrome sous un système inconnu à');
+    expect((await mailed('evil.example/click-here')).text).toContain('from an unknown browser in');
   });
 
   it('a tenant’s mail takes the tenant’s own branding and template while the scopes are per tenant', async () => {

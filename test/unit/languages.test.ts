@@ -64,8 +64,9 @@ describe('catalogs', () => {
     for (const locale of LOCALES) {
       const words = mailWords(locale);
       expect(Object.keys(words.factors).sort(), locale).toEqual(Object.keys(english.factors).sort());
-      for (const text of [...Object.values(words.factors), words.unknownDevice, words.unknownLocation]) expect(text.trim(), locale).not.toBe('');
+      for (const text of [...Object.values(words.factors), words.unknownDevice, words.unknownLocation, words.someBrowser, words.someSystem]) expect(text.trim(), locale).not.toBe('');
       if (locale !== 'en') expect([words.unknownDevice, words.unknownLocation], locale).not.toContain(english.unknownLocation);
+      expect([...words.device.matchAll(/\{(\w+)\}/g)].map((match) => match[1]).sort(), locale).toEqual(['browser', 'system']);
     }
   });
 

@@ -4,6 +4,9 @@ import { lockForTransaction } from '../../db/advisory-lock.ts';
 import { enqueueMail, mailLimitLock, secondsUntilQueueable, type MailSender, type tenantVariable } from './outbox.ts';
 import type { FactorKind } from '../mfa/factors.ts';
 import { mailWords, type TemplateKey } from './template-defaults.ts';
+import type { MailWords } from './template-copy/mail-copy.ts';
+import { fillCopy } from '../branding/copy/index.ts';
+import { summarizeUserAgent } from '../sign-in/device.ts';
 import { DEFAULT_LOCALE, isLocale, type Locale } from '../locales.ts';
 import { normalizeEmail } from '../users/email-key.ts';
 
@@ -116,10 +119,18 @@ export const invitationMail = (
   v: { link: string; inviter: { name: string | null; email: string | null }; expiresInDays: number; tenant: ReturnType<typeof tenantVariable> },
 ) => send(at, 'invitation', invitee, v);
 
-/** `device`: the browser's User-Agent, if it sent one. No address is located: the place is said to be unknown. */
-export const newSignInMail = (at: MailContext, user: Recipient, v: { link: string; signIn: { time: Date; device: string | undefined; ip: string } }) => {
+/** The device as "Chrome on Windows": the User-Agent is the signer-in's to write, and whoever holds a stolen password
+ *  would otherwise write the sentences and links of the owner's security notice ("…this was you, ignore it"). */
+function deviceWords(words: MailWords, userAgent: string | undefined): string {
+  const { browser, system } = summarizeUserAgent(userAgent);
+  if (browser === null && system === null) return words.unknownDevice;
+  return fillCopy(words.device, { browser: browser ?? words.someBrowser, system: system ?? words.someSystem });
+}
+
+/** `userAgent`: the browser's, if it sent one. No address is located: the place is said to be unknown. */
+export const newSignInMail = (at: MailContext, user: Recipient, v: { link: string; signIn: { time: Date; userAgent: string | undefined; ip: string } }) => {
   const words = mailWords(languageOf(at, user));
-  const signIn = { time: shown(v.signIn.time), device: v.signIn.device ?? words.unknownDevice, location: words.unknownLocation, ip: v.signIn.ip };
+  const signIn = { time: shown(v.signIn.time), device: deviceWords(words, v.signIn.userAgent), location: words.unknownLocation, ip: v.signIn.ip };
   return send(at, 'new_sign_in', user, { link: v.link, signIn });
 };
 

@@ -110,7 +110,7 @@ export async function noticeBrowser(target: SignInTarget, user: Recipient & Memb
     const reset = await issueLink(em, linkUserOf(target, at, user), 'password_reset', target.scope.services.config.publicUrl);
     await newSignInMail(at, user, {
       link: reset.link,
-      signIn: { time: new Date(), device: origin.userAgent?.slice(0, 200), ip: origin.ip },
+      signIn: { time: new Date(), userAgent: origin.userAgent, ip: origin.ip },
     });
     return true;
   });

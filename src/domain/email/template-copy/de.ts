@@ -5,6 +5,9 @@ export const DE: MailCopy = {
   words: {
     factors: { totp: 'Authenticator-App', email_otp: 'E-Mail-Code', webauthn: 'Passkey oder Sicherheitsschlüssel' },
     unknownDevice: 'einem unbekannten Browser',
+    device: '{browser} unter {system}',
+    someBrowser: 'einem Browser',
+    someSystem: 'einem unbekannten System',
     unknownLocation: 'einer unbekannten Gegend',
   },
   templates: {

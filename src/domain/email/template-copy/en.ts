@@ -6,6 +6,9 @@ export const EN: MailCopy = {
   words: {
     factors: { totp: 'Authenticator app', email_otp: 'Email code', webauthn: 'Passkey or security key' },
     unknownDevice: 'an unknown browser',
+    device: '{browser} on {system}',
+    someBrowser: 'a browser',
+    someSystem: 'an unknown system',
     unknownLocation: 'an unknown location',
   },
   templates: {

@@ -5,6 +5,9 @@ export const ES: MailCopy = {
   words: {
     factors: { totp: 'Aplicación de autenticación', email_otp: 'Código por correo', webauthn: 'Llave de acceso o llave de seguridad' },
     unknownDevice: 'un navegador desconocido',
+    device: '{browser} en {system}',
+    someBrowser: 'un navegador',
+    someSystem: 'un sistema desconocido',
     unknownLocation: 'una ubicación desconocida',
   },
   templates: {

@@ -5,6 +5,9 @@ export const FR: MailCopy = {
   words: {
     factors: { totp: 'Application d’authentification', email_otp: 'Code par e-mail', webauthn: 'Clé d’accès ou clé de sécurité' },
     unknownDevice: 'un navigateur inconnu',
+    device: '{browser} sous {system}',
+    someBrowser: 'un navigateur',
+    someSystem: 'un système inconnu',
     unknownLocation: 'un endroit inconnu',
   },
   templates: {

@@ -13,8 +13,12 @@ export interface MailText {
 export interface MailWords {
   /** `mfa_enrolled`'s `factor`, as the user knows it. */
   readonly factors: Readonly<Record<FactorKind, string>>;
-  /** `new_sign_in`'s `signIn.device` for a browser that sent no User-Agent. */
+  /** `new_sign_in`'s `signIn.device` for a browser that sent no User-Agent, or one naming no browser or system we know. */
   readonly unknownDevice: string;
+  /** `new_sign_in`'s `signIn.device` otherwise: `{browser}` and `{system}` as sign-in/device.ts reads them, or the two below. */
+  readonly device: string;
+  readonly someBrowser: string;
+  readonly someSystem: string;
   /** `new_sign_in`'s `signIn.location`: no address is located here. */
   readonly unknownLocation: string;
 }
