@@ -709,6 +709,21 @@ describe('the account page', () => {
     expect(await app.sql(`select 1 from audit_log where target_id = ? and action = 'user.passkey.removed'`, [userId])).toHaveLength(1);
   });
 
+  it('names a passkey as typed only under the users’ rule for names: a line break or a direction override gives the default name', async () => {
+    const scope = await passkeyScope();
+    const userId = await createPasswordUser(scope.admin, 'named-keys@example.com');
+    const opened = await openAccount(scope, 'named-keys@example.com');
+    const { jar } = opened;
+    let page = opened.page;
+    for (const name of ['Phone\r\nuser.passkey.removed', 'Phone\u202Eyek', ' Laptop ']) {
+      const added = await answer(jar, page, new SoftAuthenticator().register(webauthnFormOf(page).options as never, issuer), { passkey_name: name, passkey_add_password: PASSWORD });
+      expect(added.status, added.body).toBe(303);
+      page = await jar.visit(added.location!);
+    }
+    const names = await app.sql<{ name: string }>('select name from webauthn_credential where user_id = ? order by created_at', [userId]);
+    expect(names.map(({ name }) => name)).toEqual(['Passkey', 'Passkey', 'Laptop']);
+  });
+
   it('under a required policy of keys the last one stays; with an app beside it, it goes, the recovery codes staying for the app', async () => {
     const scope = await passkeyScope();
     expect((await scope.admin.put('/policies/mfa', { enforcement: 'required', factors: ['webauthn', 'totp'] })).status).toBe(200);

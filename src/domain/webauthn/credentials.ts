@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { newId } from '../../ids.ts';
 import { executeOwned } from '../../db/owned-sql.ts';
-import { isPlainText } from '../validate.ts';
+import { displayNameProblem } from '../validate.ts';
 
 /**
  * Passkeys and security keys, each for one relying-party ID, serving as a first factor and as the `webauthn` second
@@ -39,13 +39,14 @@ export interface NewCredential {
   readonly name: string;
 }
 
-/** A blank or unprintable name gets the default. */
+/** A name the users' rule refuses (blank, a control or direction-override character) gets the default: a line break would
+ *  forge lines where the name is logged, an override reverse the text after it in lists and mails. */
 const KEY_NAME_MAX = 100;
 const DEFAULT_KEY_NAME = 'Passkey';
 
 export function keyName(typed: string | null | undefined): string {
-  const name = (typed ?? '').trim().slice(0, KEY_NAME_MAX);
-  return name === '' || !isPlainText(name) ? DEFAULT_KEY_NAME : name;
+  const name = (typed ?? '').trim().slice(0, KEY_NAME_MAX).trim();
+  return displayNameProblem(name) === undefined ? name : DEFAULT_KEY_NAME;
 }
 
 interface CredentialRow {
