@@ -18,9 +18,19 @@ export type Route = ApplicationsRoute | { readonly page: 'organization' };
 const ORGANIZATION_SEGMENT = 'organization';
 const APPLICATIONS_SEGMENT = 'applications';
 
+/** A segment as written when it does not decode (`%E0%A4%A`): decodeURIComponent would throw in the render, and a link
+ *  anyone can send would replace the whole dashboard with "URI malformed". */
+function decodedSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
 // The fragment, not the path: the redirect URI stays one (/dashboard/) and the server serves one page.
 function parse(hash: string): Route {
-  const [appId, tab] = hash.replace(/^#\/?/, '').split('/').map(decodeURIComponent);
+  const [appId, tab] = hash.replace(/^#\/?/, '').split('/').map(decodedSegment);
   if (appId === ORGANIZATION_SEGMENT) return { page: 'organization' };
   if (appId === APPLICATIONS_SEGMENT) return { page: 'applications' };
   return { ...(appId ? { appId } : {}), ...(tab ? { tab } : {}) };

@@ -147,6 +147,11 @@ describe("the dashboard's address and session in Chromium", () => {
     await dashboard.page.getByRole('alert').filter({ hasText: 'an application you do not manage' }).waitFor();
     await dashboard.page.getByRole('link', { name: 'My application' }).click();
     await dashboard.page.getByRole('heading', { level: 1, name: 'My application' }).waitFor();
+    // A link whose address does not decode (a cut-off escape) names no application either: it breaks nothing.
+    await dashboard.page.goto(`${publicUrl}/dashboard/#/%E0%A4%A/users`);
+    await dashboard.page.getByRole('alert').filter({ hasText: 'an application you do not manage' }).waitFor();
+    await dashboard.page.getByRole('link', { name: 'My application' }).click();
+    await dashboard.page.getByRole('heading', { level: 1, name: 'My application' }).waitFor();
   });
 
   it('renews an access token about to end, and one the server refuses, without leaving the page', async () => {
