@@ -3,6 +3,7 @@ import { effectivePasswordPolicy } from '../domain/policies/policies.ts';
 import { ownSignIns } from '../domain/sessions/own-sessions.ts';
 import { addOwnEmailFactor, addOwnTotp, ownFactors, removeOwnFactor, renewOwnRecoveryCodes, sendOwnEmailCode } from '../domain/mfa/own-factors.ts';
 import { newTotpSecret, totpUri } from '../domain/mfa/totp.ts';
+import { summarizeUserAgent } from '../domain/sign-in/device.ts';
 import { SignInRefusal } from '../domain/sign-in/refusals.ts';
 import { signInEnded } from '../domain/sign-in/session.ts';
 import { activeUser, admitSignIn, revokedSignIn, suspended, type SignInTarget } from '../domain/sign-in/sign-in.ts';
@@ -241,7 +242,7 @@ export function accountPageRoutes(app: FastifyInstance, services: Services, csrf
       signIns: {
         sessions: signIns.sessions.map((session) => ({
           current: session.current,
-          device: session.userAgent,
+          device: summarizeUserAgent(session.userAgent),
           tenant: session.tenantName,
           ip: session.ip,
           createdAt: session.createdAt,

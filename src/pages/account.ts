@@ -1,6 +1,8 @@
 import { LOCALES, type Locale } from '../domain/locales.ts';
 import type { FactorKind } from '../domain/mfa/factors.ts';
 import type { MfaEnforcement, PasswordPolicy } from '../domain/policies/definitions.ts';
+import type { DeviceSummary } from '../domain/sign-in/device.ts';
+import { deviceText } from './device-text.ts';
 import { totpSetup, type TotpSetup } from './mfa.ts';
 import { document, emailField, escapeHtml, field, formError, hidden, notice, passwordRules, said, text, type CopyKey, type CopyText, type PageLook, type RenderedPage } from './pages.ts';
 import { webauthnForm } from './webauthn.ts';
@@ -22,7 +24,7 @@ export interface AccountForm {
 /** One of the user's sessions as the page lists it; `tenant`: the name of the tenant it signed in to, if any. */
 export interface AccountSession {
   readonly current: boolean;
-  readonly device: string | null;
+  readonly device: DeviceSummary;
   readonly tenant: string | null;
   readonly ip: string | null;
   readonly createdAt: Date;
@@ -332,7 +334,7 @@ export const SESSIONS_SECTION: AccountSectionView = {
     const times = (at: { createdAt: Date; lastActiveAt: Date }) => ({ createdAt: shownTime(look, at.createdAt), lastActiveAt: shownTime(look, at.lastActiveAt) });
     const items = [
       ...sessions.map((session) => {
-        const device = session.device === null ? text(look, 'account.unknownDevice') : escapeHtml(session.device.slice(0, 200));
+        const device = deviceText(look, session.device, 'account.unknownDevice');
         const current = session.current ? ` <strong>(${text(look, 'account.thisBrowser')})</strong>` : '';
         return signInItem(look, device + current, session.tenant, text(look, 'account.sessionDetail', { ...times(session), ip: session.ip ?? '?' }));
       }),

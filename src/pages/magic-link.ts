@@ -1,5 +1,6 @@
 import type { DeviceSummary } from '../domain/sign-in/device.ts';
-import { document, escapeHtml, formError, hidden, notice, plainText, text, type CopyKey, type PageLook, type RenderedPage } from './pages.ts';
+import { deviceText } from './device-text.ts';
+import { document, escapeHtml, formError, hidden, notice, text, type CopyKey, type PageLook, type RenderedPage } from './pages.ts';
 
 /** Sign-in by e-mail (src/hosted/magic-link.ts): the form, "check your email" with its code form, and a link opened elsewhere. */
 
@@ -75,14 +76,6 @@ export interface LinkConfirmInput {
   readonly refuseAction: string;
   readonly token: string;
   readonly asked: AskedSignIn;
-}
-
-function deviceText(look: PageLook, device: DeviceSummary): string {
-  if (device.browser === null && device.system === null) return text(look, 'email.unknownDevice');
-  return text(look, 'email.device', {
-    browser: device.browser ?? plainText(look, 'email.someBrowser'),
-    system: device.system ?? plainText(look, 'email.someSystem'),
-  });
 }
 
 /** Relative: the reader's time zone is unknown, and a link lives for minutes. */

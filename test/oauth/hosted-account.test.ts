@@ -578,6 +578,16 @@ describe('sign-ins listed and ended', () => {
     expect(again.page.body).toContain('ame="name"');
   });
 
+  it('a browser is listed as its browser and system, never as the text its User-Agent wrote', async () => {
+    await createUser('uma@example.com');
+    const forged = 'Mozilla/5.0 (X11; Linux x86_64) Firefox/133.0 (your usual laptop: this was you)';
+    const jar = new CookieJar((input, init) => fetch(input, { ...init, headers: { ...(init?.headers as Record<string, string>), 'user-agent': forged } } as RequestInit));
+    const { page } = await openAccount('uma@example.com', PASSWORD, jar);
+    const [item] = listed(page);
+    expect(item).toMatch(/^Firefox on Linux <strong>\(this browser\)<\/strong>/);
+    expect(page.body).not.toContain('usual laptop');
+  });
+
   it('a user signed in nowhere else sees no button; an offline app whose browser signed out and a device are listed, counted and ended', async () => {
     const userId = await createUser('ole@example.com');
     const here = await openAccount('ole@example.com');
@@ -633,10 +643,10 @@ describe('sign-ins listed and ended', () => {
 
   it('with more than a page of sign-ins, this browser comes first, then the newest, and the rest are counted', async () => {
     const userId = await createUser('many@example.com');
-    // The browser of the user's latest sign-in (ids are UUIDv7), named.
+    // The browser of the user's latest sign-in (ids are UUIDv7), named by its User-Agent.
     const label = (name: string) => app.sql(`update user_session set user_agent = ? where id = (select id from user_session where user_id = ? order by id desc limit 1)`, [name, userId]);
     await signIn('many@example.com', PASSWORD);
-    await label('Oldest');
+    await label('Mozilla/5.0 (X11; Linux x86_64) Chrome/120.0');
     // 100 more sign-ins of that browser session's kind: copies of its row under OP sessions of their own.
     await app.sql(
       `with copies as (select c.id, 'copy-' || c.n as uid from unnest(string_to_array(?, ',')::uuid[]) with ordinality as c(id, n))
@@ -644,19 +654,19 @@ describe('sign-ins listed and ended', () => {
            select 'Session', 'copy-id-' || c.uid, o.application_id, o.payload, c.uid, o.expires_at from copies as c, oidc_model as o
             where o.model = 'Session' and o.payload->>'accountId' = ? returning uid)
        insert into user_session (application_id, id, op_session_uid, user_id, tenant_id, client_id, ip, user_agent, methods, created_at, last_active_at, expires_at)
-       select s.application_id, c.id, c.uid, s.user_id, s.tenant_id, s.client_id, s.ip, 'Copy', s.methods, s.created_at, s.last_active_at, s.expires_at
+       select s.application_id, c.id, c.uid, s.user_id, s.tenant_id, s.client_id, s.ip, 'Mozilla/5.0 (Macintosh) Firefox/120.0', s.methods, s.created_at, s.last_active_at, s.expires_at
          from copies as c, user_session as s where s.user_id = ?`,
       [Array.from({ length: 100 }, () => newId()).join(','), userId, userId],
     );
     await signIn('many@example.com', PASSWORD);
-    await label('Newest');
+    await label('Mozilla/5.0 (Windows NT 10.0) Edg/120.0');
     const { page } = await openAccount('many@example.com');
     const items = listed(page);
     expect(items).toHaveLength(100);
     expect(items[0]).toContain('(this browser)');
-    expect(items[1]).toMatch(/^Newest<br>/);
-    expect(items.filter((item) => item.startsWith('Copy<br>'))).toHaveLength(98);
-    expect(items.some((item) => item.startsWith('Oldest'))).toBe(false);
+    expect(items[1]).toMatch(/^Edge on Windows<br>/);
+    expect(items.filter((item) => item.startsWith('Firefox on macOS<br>'))).toHaveLength(98);
+    expect(items.some((item) => item.startsWith('Chrome on Linux'))).toBe(false);
     expect(page.body).toContain('Not listed here: 3 more.');
     expect(page.body).toMatch(/Sign out everywhere else \(102\)/);
   });
