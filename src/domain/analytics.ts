@@ -159,8 +159,8 @@ interface Range {
   readonly interval: AnalyticsInterval;
   /** The first day of each period the range touches. */
   readonly periods: readonly string[];
-  /** The day after the last period. */
-  readonly end: string;
+  /** The last day of the last period (the day after it may be past 9999-12-31, which no ISO date names). */
+  readonly last: string;
 }
 
 function range(scope: Scope, args: AnalyticsArgs): Range {
@@ -172,7 +172,7 @@ function range(scope: Scope, args: AnalyticsArgs): Range {
   const periods: string[] = [];
   let start = periodStart(from, interval);
   for (; start <= to; start = nextPeriod(start, interval)) periods.push(utcDay(start));
-  return { interval, periods, end: utcDay(start) };
+  return { interval, periods, last: utcDay(new Date(start.getTime() - DAY_MS)) };
 }
 
 /** A series' arguments as known before it runs: a literal's value, null when left out, undefined when a variable. */
@@ -224,13 +224,13 @@ export async function signIns(
   args: AnalyticsArgs,
 ): Promise<{ data: { period: string; succeeded: number; failed: number; byMethod: Record<string, number> }[] }> {
   // Whole periods, as activeUsers counts them: a point is its period's, whatever days of it the range names.
-  const { interval, periods, end } = range(scope, args);
+  const { interval, periods, last } = range(scope, args);
   const rows = await executeOwned<{ day: string; method: string; succeeded: number; failed: number }[]>(
     scope.em,
     scope.applicationId,
     `select to_char(day, 'YYYY-MM-DD') as day, method, succeeded, failed from analytics_sign_ins
-      where @owner and scope_tenant_id = ? and day >= ?::date and day < ?::date order by day`,
-    [seriesOf(scope), periods[0], end],
+      where @owner and scope_tenant_id = ? and day between ?::date and ?::date order by day`,
+    [seriesOf(scope), periods[0], last],
   );
   type Point = { period: string; succeeded: number; failed: number; byMethod: Record<string, number> };
   const byPeriod = new Map(periods.map((period): [string, Point] => [period, { period, succeeded: 0, failed: 0, byMethod: {} }]));

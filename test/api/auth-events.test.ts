@@ -197,6 +197,9 @@ describe('analytics', () => {
     expect((await app.http.get('/analytics/active-users?from=0000-01-01&to=2000-01-01')).body).toMatchObject({ code: 'validation_error', field: 'from' });
     expect((await app.http.get('/analytics/sign-ins?from=1969-12-31&to=1970-01-05')).body).toMatchObject({ code: 'validation_error', field: 'from' });
     expect((await app.http.get('/analytics/sign-ins?from=1970-01-01&to=1970-01-01')).body).toEqual({ data: [{ period: '1970-01-01', succeeded: 0, failed: 0, byMethod: {} }] });
+    // So is 9999-12-31, though no ISO date names the day after its period.
+    expect((await app.http.get('/analytics/sign-ins?from=9999-12-31&to=9999-12-31&interval=month')).body).toEqual({ data: [{ period: '9999-12-01', succeeded: 0, failed: 0, byMethod: {} }] });
+    expect((await app.http.get('/analytics/active-users?from=9999-12-31&to=9999-12-31&interval=week')).body).toEqual({ data: [{ period: '9999-12-27', count: 0 }] });
     const reader = await app.http.post('/api-keys', { name: 'users only', permissions: ['users:read'] });
     expect((await app.as({ apiKey: reader.body.secret as string }).get('/analytics/active-users')).status).toBe(403);
     const keyOfB = await app.http.post(`${tenantPath(tenantB)}/api-keys`, { name: 'B', permissions: ['analytics:read'] });
