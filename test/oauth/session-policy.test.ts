@@ -219,6 +219,18 @@ describe('the sessions list under a policy made stricter', () => {
     expect((await hooli.admin.delete(`/sessions/${first!.id}`)).status).toBe(404);
     expect((await hooli.admin.get(`/sessions/${second!.id}`)).status).toBe(200);
   });
+
+  it('a validation names the end the list shows', async () => {
+    const { of: initech, tenant, userId } = await userOfNew('Initech', 'validated@initech.example');
+    const at = clock();
+    const { refreshToken } = await signIn(initech, userId, tenant);
+    await putSessionPolicy(initech, { idleTimeoutMinutes: 10, absoluteTimeoutMinutes: 25 });
+    at(1);
+    const [listed] = await sessionsOf(initech, userId);
+    expect(Date.parse(listed!.expiresAt)).toBeLessThanOrEqual(Date.now() + 25 * MINUTE);
+    const validated = await initech.admin.post('/sessions/validate', { token: refreshToken });
+    expect(validated.body).toMatchObject({ valid: true, session: { id: listed!.id, expiresAt: listed!.expiresAt } });
+  });
 });
 
 describe('refresh tokens', () => {

@@ -8,6 +8,7 @@ import { grantsEnded } from '../../events/invalidations.ts';
 import { isUuid, uuidOrNullSql } from '../../ids.ts';
 import { pageSize, scopedList, type Page, type PageArgs } from '../pagination.ts';
 import { poolSessionPolicy, signInEnd, signInEnded } from '../sign-in/session.ts';
+import type { SessionPolicy } from '../policies/definitions.ts';
 import { mayActNowSql } from '../users/sign-in-user.ts';
 import { getUser } from '../users/users.ts';
 import { endSignIns, ofUser } from './end-sessions.ts';
@@ -152,11 +153,15 @@ function listedRows(scope: Scope, only: { userId?: string | undefined; id?: stri
  *  its stored end; undefined once ended. A grant's sign-in stands while a token of it does. */
 async function underPolicy(scope: Scope, row: ListedRow, now: Date): Promise<SessionView | undefined> {
   if (row.grant_id !== null) return grantView(row);
-  const listed = view(row);
-  if (row.login_ts === null) return listed;
-  const policy = await poolSessionPolicy(scope.services, scope.requestId, scope.applicationId, row.pool_id);
-  const end = Math.min(listed.expiresAt.getTime(), signInEnd(policy, row.login_ts, undefined) * 1000);
-  return end > now.getTime() ? { ...listed, expiresAt: new Date(end) } : undefined;
+  if (row.login_ts === null) return view(row);
+  const listed = endUnderPolicy(await poolSessionPolicy(scope.services, scope.requestId, scope.applicationId, row.pool_id), view(row), row.login_ts);
+  return listed.expiresAt > now ? listed : undefined;
+}
+
+/** A browser session with the end the policy gives it now: its absolute end from the sign-in (`loginTs`), when sooner. */
+function endUnderPolicy(policy: SessionPolicy, session: SessionView, loginTs: number | null): SessionView {
+  if (loginTs === null) return session;
+  return { ...session, expiresAt: new Date(Math.min(session.expiresAt.getTime(), signInEnd(policy, loginTs, undefined) * 1000)) };
 }
 
 /** A browser session's sign-in (`lock`: its row, for the statement that ends it), else a grant's. */
@@ -313,8 +318,7 @@ async function tokenSource(scope: Scope, token: string, now: Date): Promise<{ ct
 }
 
 /** As the OP judges at the token's or session's next use (findAccount): a policy made stricter ends them before their save. */
-async function endedByPolicy(scope: Scope, row: ValidationFacts, now: Date): Promise<boolean> {
-  const policy = await poolSessionPolicy(scope.services, scope.requestId, scope.applicationId, row.pool_id);
+function endedByPolicy(policy: SessionPolicy, row: ValidationFacts, now: Date): boolean {
   const seconds = Math.floor(now.getTime() / 1000);
   if (row.login_ts !== null && signInEnded(policy, row.login_ts, undefined, seconds)) return true;
   return row.token_model === MODEL.RefreshToken && row.token_iat !== null && signInEnded(policy, row.token_iiat ?? row.token_iat, row.token_iat, seconds);
@@ -371,7 +375,12 @@ async function readValidToken(scope: Scope, token: string, now: Date): Promise<K
       where ${userStands(GRANT_TENANT)} and (s.id is not null or gs.id is not null)`,
     [...source.params, now, now, now, ...signIn.params],
   );
-  if (row === undefined || (await endedByPolicy(scope, row, now))) return undefined;
+  if (row === undefined) return undefined;
+  const policy = await poolSessionPolicy(scope.services, scope.requestId, scope.applicationId, row.pool_id);
+  if (endedByPolicy(policy, row, now)) return undefined;
+  // The end the list and GET show, which also bounds how long the answer is kept.
+  const session = row.id == null ? grantView(row.grant_sign_in!) : endUnderPolicy(policy, view(row as SessionRow), row.login_ts);
+  const validUntil = row.valid_until === null ? NO_END : new Date(row.valid_until);
   return {
     applicationId: scope.applicationId,
     userId: row.token_user_id,
@@ -379,10 +388,10 @@ async function readValidToken(scope: Scope, token: string, now: Date): Promise<K
     clientId: row.token_client_id,
     tenantId: row.grant_tenant,
     issuer: row.token_issuer ?? scope.services.surfaces.service.issuer,
-    session: row.id == null ? grantView(row.grant_sign_in!) : view(row as SessionRow),
+    session,
     browserSession: row.id != null,
     refreshToken: row.token_model === MODEL.RefreshToken,
-    validUntil: row.valid_until === null ? NO_END : new Date(row.valid_until),
+    validUntil: row.id == null ? validUntil : new Date(Math.min(validUntil.getTime(), session.expiresAt.getTime())),
   };
 }
 
