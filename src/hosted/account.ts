@@ -220,7 +220,7 @@ export function accountPageRoutes(app: FastifyInstance, services: Services, csrf
     const { target, user } = account;
     const [passwordPolicy, signIns, factors] = await Promise.all([
       effectivePasswordPolicy(target.scope, target.policyTenantId),
-      ownSignIns(target.applicationScope, user.id, account.sessionUid),
+      ownSignIns(target.applicationScope, user, account.sessionUid),
       ownFactors(target, user.id, account.rp.id),
     ]);
     const secret = factors.addable.includes('totp') ? (shown.totp ?? newTotpSecret()) : undefined;

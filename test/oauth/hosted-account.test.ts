@@ -526,6 +526,19 @@ describe('sessions', () => {
   });
 });
 
+describe('sessions the session policy has ended', () => {
+  it('are neither listed nor counted among those to sign out of, as the API lists none of them', async () => {
+    const userId = await createUser('ida@example.com');
+    await signIn('ida@example.com', PASSWORD);
+    // That browser signed in 31 days ago: past the policy's absolute end (30 days), though its idle end was saved days ahead.
+    await signedInAt(userId, Math.floor(Date.now() / 1000) - 31 * 24 * 3600);
+    const { page } = await openAccount('ida@example.com', PASSWORD, new CookieJar());
+    expect(await apiSessions(userId)).toHaveLength(1);
+    expect([...page.body.matchAll(/<li>/g)]).toHaveLength(1);
+    expect(page.body).not.toContain('/account/sign-out-others');
+  });
+});
+
 describe('sign-ins listed and ended', () => {
   const tenantPath = (tenantId: string) => `/applications/${app.root.applicationId}/tenants/${tenantId}`;
   const listed = (visit: Visit) => [...visit.body.matchAll(/<li>([\s\S]*?)<\/li>/g)].map(([, item]) => item!);

@@ -37,10 +37,10 @@ interface GrantRow {
   total: number;
 }
 
-export async function ownSignIns(applicationScope: Scope, userId: string, currentUid: string, limit = PAGE_SIZE_MAX): Promise<OwnSignIns> {
+export async function ownSignIns(applicationScope: Scope, user: { id: string; poolId: string }, currentUid: string, limit = PAGE_SIZE_MAX): Promise<OwnSignIns> {
   const [{ sessions, total }, grants] = await Promise.all([
-    currentAndNewestSessions(applicationScope, userId, currentUid, limit),
-    grantsOutsideSessions(applicationScope, userId, limit),
+    currentAndNewestSessions(applicationScope, user, currentUid, limit),
+    grantsOutsideSessions(applicationScope, user.id, limit),
   ]);
   const listedGrants = grants.slice(0, Math.max(0, limit - sessions.length));
   const grantCount = grants[0]?.total ?? 0;

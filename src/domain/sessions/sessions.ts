@@ -7,7 +7,7 @@ import { changed } from '../../events/changes.ts';
 import { grantsEnded } from '../../events/invalidations.ts';
 import { isUuid, uuidOrNullSql } from '../../ids.ts';
 import { pageSize, scopedList, type Page, type PageArgs } from '../pagination.ts';
-import { poolSessionPolicy, signInEnd, signInEnded } from '../sign-in/session.ts';
+import { poolSessionPolicy, signInEnd, signInEnded, standingSignInsSince } from '../sign-in/session.ts';
 import type { SessionPolicy } from '../policies/definitions.ts';
 import { mayActNowSql } from '../users/sign-in-user.ts';
 import { getUser } from '../users/users.ts';
@@ -85,6 +85,10 @@ const grantView = (row: Omit<GrantSignInRow, 'grant_id'>): SessionView => view({
 const userStands = (tenant: string) => `${mayActNowSql('u')} and (${tenant} is null or ${tenant} = any(u.tenant_ids::text[]))`;
 const GRANT_TENANT = `gt.payload->>'${PAYLOAD.tenantId}'`;
 
+/** The sign-in time (epoch seconds) of the OP session a row of `user_session` as `alias` names. */
+const loginTsOf = (alias: string) =>
+  `(select (o.payload->>'${PAYLOAD.loginTs}')::float8 from oidc_model as o where o.model = '${MODEL.Session}' and o.uid = ${alias}.op_session_uid limit 1)`;
+
 /** A tenant scope: those signed in to its tenant. `more`: columns and joins beside the row's. */
 function scoped(scope: Scope, extra: string, params: unknown[], more: { columns: string; joins: string } = { columns: '', joins: '' }): OwnedStatement {
   const tenant = scope.tenantId === null ? '' : ' and s.tenant_id = ?';
@@ -140,7 +144,7 @@ function listedRows(scope: Scope, only: { userId?: string | undefined; id?: stri
   return scope.em.execute<ListedRow[]>(
     `select s.*, (select u.pool_id from app_user as u where u.application_id = ? and u.id = s.user_id) as pool_id from (
        select b.*, null::text as grant_id,
-         (select (o.payload->>'${PAYLOAD.loginTs}')::float8 from oidc_model as o where o.model = '${MODEL.Session}' and o.uid = b.op_session_uid limit 1) as login_ts
+         ${loginTsOf('b')} as login_ts
          from (${browsers.sql}) as b
        union all select g.id, g.user_id, g.tenant_id, g.client_id, g.created_at, g.last_active_at, g.expires_at, null::text, null::text, '{}'::text[], null::text, g.grant_id, null::float8
          from (${grants.sql}) as g) as s
@@ -188,9 +192,12 @@ export interface OwnSessionView extends SessionView {
   readonly tenantName: string | null;
 }
 
-/** The user's sessions, those of the browser session `currentUid` first, then the newest (`limit` at most); `total`: all of them. */
-export async function currentAndNewestSessions(scope: Scope, userId: string, currentUid: string, limit: number): Promise<{ sessions: OwnSessionView[]; total: number }> {
-  const { sql, params } = scoped(scope, ' and s.user_id = ?', [userId], {
+/** The user's sessions, those of the browser session `currentUid` first, then the newest (`limit` at most); `total`: all of them.
+ *  None the policy has ended since its last save, as listSessions. */
+export async function currentAndNewestSessions(scope: Scope, user: { id: string; poolId: string }, currentUid: string, limit: number): Promise<{ sessions: OwnSessionView[]; total: number }> {
+  const policy = await poolSessionPolicy(scope.services, scope.requestId, scope.applicationId, user.poolId);
+  const since = standingSignInsSince(policy, Date.now() / 1000);
+  const { sql, params } = scoped(scope, ` and s.user_id = ? and coalesce(${loginTsOf('s')} > ?, true)`, [user.id, since], {
     columns: ', t.name as tenant_name, count(*) over ()::int as total',
     joins: ' left join tenant as t on @owner(t) and t.id = s.tenant_id',
   });
