@@ -420,6 +420,13 @@ describe('social and OIDC sign-in', () => {
     expect(user!.name).toBe('Octo Cat');
     expect(await identities(user!.id)).toEqual([{ provider_id: githubId, subject: '777' }]);
 
+    // A display name the users' rule refuses: the login stands in.
+    github.user = { id: 779, login: 'line-breaker', name: 'Line\r\nBreaker' };
+    github.emails = [{ email: 'line-breaker@example.com', primary: true, verified: true }];
+    const refusedName = await authorize();
+    await idTokenOf(refusedName, await signInWith(refusedName, 'GitHub'));
+    expect((await app.http.get('/users?email=line-breaker@example.com')).body.data).toEqual([expect.objectContaining({ name: 'line-breaker' })]);
+
     github.user = { id: 778, login: 'unverified', name: null };
     github.emails = [{ email: 'bob@example.com', primary: true, verified: false }];
     const unverified = await authorize();

@@ -67,7 +67,8 @@ async function gitHubIdentity(client: UpstreamClient, accessToken: string, apiUr
   if (typeof user.id !== 'number' && typeof user.id !== 'string') throw new UpstreamAnswerError('GitHub named no user id');
   const emails = await gitHubJson(client, accessToken, `${apiUrl}/user/emails`);
   const primary = Array.isArray(emails) ? (emails as GitHubEmail[]).find((entry) => entry.primary === true) : undefined;
-  return identityOf('github', { sub: String(user.id), email: primary?.email, email_verified: primary?.verified, name: user.name ?? user.login });
+  // The login (letters, digits and hyphens) stands in for a display name that is absent or refused.
+  return identityOf('github', { sub: String(user.id), email: primary?.email, email_verified: primary?.verified, name: upstreamName(user.name) ?? user.login });
 }
 
 /** PKCE, `state` and `nonce` are checked by openid-client; throws on any refusal. */
