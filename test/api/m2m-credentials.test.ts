@@ -108,6 +108,9 @@ describe('M2M credentials', () => {
       [{ keys: [{ ...good.public, x: 'AAAA' }] }, 'jwks.keys[0]'],
       [{ keys: [rsaKey('small', 1024)] }, 'jwks.keys[0]'],
       [{ keys: [{ ...generateKeyPairSync('x25519').publicKey.export({ format: 'jwk' }), kid: 'dh' }] }, 'jwks.keys[0].crv'],
+      // Not a string: String() of it threw (a 500).
+      [{ keys: [{ ...good.public, crv: { toString: 'P-256' } }] }, 'jwks.keys[0].crv'],
+      [{ keys: [{ ...okpKey('o'), crv: ['Ed25519'] }] }, 'jwks.keys[0].crv'],
       [{ keys: [] }, 'jwks.keys'],
       [{ keys: Array.from({ length: 11 }, (_, i) => ecKey(`k${i}`).public) }, 'jwks.keys'],
       [{ keys: ['not a key'] }, 'jwks.keys[0]'],
