@@ -354,6 +354,22 @@ describe('M2M JWKS upload: only keys the OP can verify with', () => {
     const assertion = signJws({ alg: 'Ed25519', kid: 'k' }, assertionClaims(clientId, Math.floor(Date.now() / 1000) + 60), privateKey);
     expect((await withAssertion(clientId, assertion)).status).toBe(200);
   });
+
+  it('refuses an RSA key over 3072 bits whose e is longer than 64 bits, which OpenSSL never verifies with', async () => {
+    // 2^65 + 1: node:crypto imports such a key, and its verification of any signature answers false.
+    const longExponent = Buffer.from('020000000000000001', 'hex').toString('base64url');
+    const upload = (modulusLength: number) => app.http.post('/m2m-credentials', {
+      name: 'long e',
+      permissions: ['users:read'],
+      authMethod: 'private_key_jwt',
+      jwks: { keys: [jwkOf(generateKeyPairSync('rsa', { modulusLength }).publicKey, { e: longExponent })] },
+    });
+    const refused = await upload(4096);
+    expect(refused.status).toBe(422);
+    expect(refused.body).toMatchObject({ code: 'validation_error', field: 'jwks.keys[0].e' });
+    // Up to 3072 bits OpenSSL verifies with any exponent.
+    expect((await upload(3072)).status).toBe(201);
+  });
 });
 
 describe('token endpoint transport', () => {

@@ -1,4 +1,4 @@
-import { createPublicKey } from 'node:crypto';
+import { createPublicKey, type KeyObject } from 'node:crypto';
 import { invalid } from '../../errors.ts';
 
 /** Stored in `oauth_client.jwks` for private_key_jwt. */
@@ -25,6 +25,10 @@ const algorithmsOf = (key: string): readonly string[] | undefined => (ALGORITHMS
 const MIN_RSA_BITS = 2048;
 /** OpenSSL's OPENSSL_RSA_MAX_MODULUS_BITS: it verifies with no larger key, so such a key would never authenticate. */
 const MAX_RSA_BITS = 16384;
+/** OpenSSL's OPENSSL_RSA_SMALL_MODULUS_BITS and OPENSSL_RSA_MAX_PUBEXP_BITS: above that modulus it verifies with no
+ *  exponent longer than that, so such a key would never authenticate (node:crypto imports it all the same). */
+const LARGE_RSA_BITS = 3072;
+const MAX_LARGE_RSA_EXPONENT = 1n << 64n;
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -39,6 +43,21 @@ const ENCODED_MEMBERS: ReadonlySet<string> = new Set(['x', 'y', 'n', 'e']);
 const BASE64URL = /^[A-Za-z0-9_-]+$/;
 /** NUL among them, which PostgreSQL cannot store. */
 const UNPRINTABLE = /[\p{Cc}\p{Cf}]/u;
+
+/** Only what OpenSSL verifies with, and no key whose signatures anyone can compute. */
+function checkRsaKey(field: string, key: KeyObject): void {
+  const bits = key.asymmetricKeyDetails?.modulusLength ?? 0;
+  if (bits < MIN_RSA_BITS || bits > MAX_RSA_BITS) throw invalid(field, `An RSA key must have ${MIN_RSA_BITS} to ${MAX_RSA_BITS} bits`);
+  // RFC 8017 3.1: e is odd and at least 3. With e = 1 the "signature" of a message is its own padded hash, which
+  // anyone who reads the JWKS can compute: such a key authenticates everybody. An even e has no private key.
+  const exponent = key.asymmetricKeyDetails?.publicExponent ?? 0n;
+  if (exponent < 3n || exponent % 2n === 0n) {
+    throw invalid(`${field}.e`, 'e of an RSA key must be an odd number of at least 3 (usually 65537, AQAB)');
+  }
+  if (bits > LARGE_RSA_BITS && exponent >= MAX_LARGE_RSA_EXPONENT) {
+    throw invalid(`${field}.e`, `e of an RSA key of more than ${LARGE_RSA_BITS} bits must be at most 64 bits long (usually 65537, AQAB)`);
+  }
+}
 
 /** Only what verifying an assertion reads: other members (`x5c`, `x5u`, `key_ops`, extensions) would be stored unchecked. */
 function publicKey(field: string, jwk: Record<string, unknown>): Record<string, unknown> {
@@ -76,16 +95,7 @@ function publicKey(field: string, jwk: Record<string, unknown>): Record<string, 
   } catch {
     throw invalid(field, `The ${kty} key is not a valid public JWK`);
   }
-  const bits = key.asymmetricKeyDetails?.modulusLength;
-  if (kty === 'RSA' && (bits === undefined || bits < MIN_RSA_BITS || bits > MAX_RSA_BITS)) {
-    throw invalid(field, `An RSA key must have ${MIN_RSA_BITS} to ${MAX_RSA_BITS} bits`);
-  }
-  // RFC 8017 3.1: e is odd and at least 3. With e = 1 the "signature" of a message is its own padded hash, which
-  // anyone who reads the JWKS can compute: such a key authenticates everybody. An even e has no private key.
-  const exponent = key.asymmetricKeyDetails?.publicExponent;
-  if (kty === 'RSA' && (exponent === undefined || exponent < 3n || exponent % 2n === 0n)) {
-    throw invalid(`${field}.e`, 'e of an RSA key must be an odd number of at least 3 (usually 65537, AQAB)');
-  }
+  if (kty === 'RSA') checkRsaKey(field, key);
   return Object.fromEntries(kept.filter((member) => jwk[member] !== undefined).map((member) => [member, jwk[member]]));
 }
 
