@@ -6,9 +6,14 @@ import { lookFor, PLAIN_LOOK, standaloneErrorPage } from '../pages/pages.ts';
 // code's form (not /oauth2/device_authorization, which the device itself posts).
 const SIGN_IN_PATH = /^(?:\/t\/[^/]+)?(?:\/oauth2\/authorize(?:$|\?)|\/oauth2\/device(?:$|[?/])|\/interaction\/)/;
 
-/** Cookies and the dashboard's CSP hold only for that origin. */
+/** The port a scheme's origin leaves unsaid, which `URL.host` omits and a Host header may still name. */
+const DEFAULT_PORTS: Readonly<Record<string, string>> = { 'http:': '80', 'https:': '443' };
+
+/** Cookies and the dashboard's CSP hold only for that origin; a Host naming its scheme's default port is that origin too. */
 export function isPublicHost(host: string | undefined, publicUrl: URL): boolean {
-  return (host ?? '').toLowerCase() === publicUrl.host;
+  const name = (host ?? '').toLowerCase();
+  const defaultPort = DEFAULT_PORTS[publicUrl.protocol];
+  return name === publicUrl.host || (defaultPort !== undefined && name === `${publicUrl.host}:${defaultPort}`);
 }
 
 /**

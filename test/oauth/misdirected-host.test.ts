@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { fetchVia } from '../support/host-fetch.ts';
@@ -14,6 +15,18 @@ beforeAll(async () => {
   app = await startTestApp();
 });
 afterAll(async () => app?.close());
+
+/** A GET to the test server with `host` as the Host header, verbatim (fetch and URL drop a default port). */
+const withHost = (host: string, path: string) =>
+  new Promise<number>((resolve, reject) => {
+    const service = new URL(app.baseUrl);
+    const outgoing = request({ host: service.hostname, port: service.port, path, headers: { host } }, (incoming) => {
+      incoming.resume();
+      resolve(incoming.statusCode ?? 0);
+    });
+    outgoing.on('error', reject);
+    outgoing.end();
+  });
 
 describe('the sign-in asked for at another host than PUBLIC_URL’s', () => {
   it('is a page that names both addresses, on the authorization request and the hosted pages', async () => {
@@ -34,6 +47,18 @@ describe('the sign-in asked for at another host than PUBLIC_URL’s', () => {
     const atIssuer = await fetchVia(app.baseUrl)(authorize, { redirect: 'manual' });
     expect(atIssuer.status).toBe(303);
     expect(atIssuer.headers.get('location')).toMatch(/^\/interaction\//);
+  });
+
+  it('is not the answer to PUBLIC_URL’s host with its scheme’s default port, the same origin; another port is another origin', async () => {
+    const { clientId } = await createTestClient(app, { type: 'web', redirectUris: [REDIRECT_URI] });
+    const authorize = new URL(codeAuthorizationUrl('http://gatehouse.test', clientId, REDIRECT_URI));
+    const path = `${authorize.pathname}${authorize.search}`;
+    expect(await withHost('gatehouse.test:80', path)).toBe(303);
+    expect(await withHost('GATEHOUSE.test:80', path)).toBe(303);
+    expect(await withHost('gatehouse.test:8080', path)).toBe(421);
+    expect(await withHost('gatehouse.test:443', path)).toBe(421);
+    expect(await withHost('gatehouse.test:80', '/dashboard/')).not.toBe(421);
+    expect(await withHost('gatehouse.test:8080', '/dashboard/')).toBe(421);
   });
 
   it('leaves the API and the OP’s other endpoints alone', async () => {
