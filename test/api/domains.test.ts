@@ -53,7 +53,7 @@ describe('application domains', () => {
     const duplicate = await app.http.post(domains, { hostname: 'LOGIN.example.com' });
     expect(duplicate.status).toBe(409);
     expect(duplicate.body).toMatchObject({ code: 'already_exists', field: 'hostname' });
-    for (const hostname of ['https://auth.example.com', 'auth.example.com:443', 'auth.example.com/x', '10.0.0.1', 'localhost', '']) {
+    for (const hostname of ['https://auth.example.com', 'auth.example.com:443', 'auth.example.com/x', '10.0.0.1', 'localhost', 'app.localhost', 'A.B.LOCALHOST', '']) {
       const response = await app.http.post(domains, { hostname });
       expect(response.status, hostname).toBe(422);
       expect(response.body).toMatchObject({ code: 'validation_error', field: 'hostname' });

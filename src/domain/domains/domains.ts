@@ -9,6 +9,7 @@ import { assertAuthIsolated } from '../auth-providers/auth-providers.ts';
 import { recordAudit } from '../audit/audit.ts';
 import { endSurfaceSignIns } from '../sessions/end-sessions.ts';
 import { auditedFieldsOf, auditedSnapshot } from '../audit/audited-fields.ts';
+import { isLocalName } from '../address-guard.ts';
 import { uniquely } from '../db-errors.ts';
 import { dnsResolver } from '../dns-resolver.ts';
 import { configurationChanged } from '../tenancy/changed.ts';
@@ -70,13 +71,15 @@ async function findDomain(em: Scope['em'], scope: Scope, domainId: string, lock 
   return domain;
 }
 
-/** Neither PUBLIC_URL's host nor a name under it: those are the service's own, which no customer claims. */
+/** Neither PUBLIC_URL's host nor a name under it: those are the service's own, which no customer claims. Nor a name under
+ *  `localhost`: every browser takes it to its own machine (RFC 6761), so only a resolver breaking that rule could verify it. */
 function customHostname(scope: Scope, value: string): string {
   const name = hostname('hostname', value);
   const service = new URL(scope.services.config.publicUrl).hostname;
   if (name === service || name.endsWith(`.${service}`)) {
     throw invalid('hostname', `hostname may not be the service's own host (${service}) or a name under it`);
   }
+  if (isLocalName(name)) throw invalid('hostname', 'hostname may not be a name under localhost, which names the browser’s own machine');
   return name;
 }
 
