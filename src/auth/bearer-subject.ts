@@ -41,12 +41,13 @@ export function createLiveSubjectCache(bus: InvalidationBus, ttlMs: number): Liv
 function livenessStatement(bearer: BearerSubject): OwnedStatement {
   const { applicationId, subject, tenantId } = bearer;
   if (bearer.kind === 'm2m_credential') {
-    // An application-wide credential's token may be narrowed to its surface's tenant (src/oidc/configuration.ts).
-    const tenant = tenantId === null ? 'tenant_id is null' : '(tenant_id is null or tenant_id = ?)';
+    // An application-wide credential's token may be narrowed to its surface's tenant (src/oidc/configuration.ts), which
+    // must still exist: a tenant-bound credential goes with its tenant, an application-wide one does not.
+    const tenant = tenantId === null ? 'c.tenant_id is null' : '(c.tenant_id = ? or (c.tenant_id is null and exists (select 1 from tenant as t where @owner(t) and t.id = ?)))';
     return ownedSql(
       applicationId,
-      `select 1 from oauth_client where @owner and id = ? and type = 'm2m' and revoked_at is null and ${tenant}`,
-      tenantId === null ? [subject] : [subject, tenantId],
+      `select 1 from oauth_client as c where @owner(c) and c.id = ? and c.type = 'm2m' and c.revoked_at is null and ${tenant}`,
+      tenantId === null ? [subject] : [subject, tenantId, tenantId],
     );
   }
   const member = tenantId === null ? '' : ' and ? = any(u.tenant_ids)';

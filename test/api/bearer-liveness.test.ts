@@ -117,6 +117,18 @@ describe('M2M credentials', () => {
     expect((await isolation('shared')).status).toBe(200);
   });
 
+  it('an application-wide credential’s token naming a tenant is 401 once that tenant is deleted, whatever its issuer', async () => {
+    const tenantId = await app.createTenant('Named by a token');
+    const created = await app.http.post('/m2m-credentials', { name: 'application-wide', permissions: ['*'] });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const { clientId } = created.body as { clientId: string };
+    const claims = { app_id: appId, tenant_id: tenantId, client_id: clientId, permissions: ['*'] };
+    const client = app.as({ bearer: await app.gatehouse.services.signingKeys.signAccessToken(clientId, claims) });
+    await expectAccepted(client);
+    expect((await app.http.delete(`${appPath}/tenants/${tenantId}`)).status).toBe(204);
+    await expectUnauthenticated(client);
+  });
+
   it('a deleted application’s tokens are 401, not empty lists or 500s', async () => {
     const other = await app.bootstrapAnother();
     const owner = app.as({ apiKey: other.apiKey });
@@ -211,7 +223,7 @@ describe('API key and Bearer together', () => {
 });
 
 describe('the cost on the hot path', () => {
-  const livenessReads = () => app.queries.filter((query) => /^select 1 from (oauth_client|app_user) where application_id/.test(query)).length;
+  const livenessReads = () => app.queries.filter((query) => /^select 1 from (oauth_client|app_user) as \w+ where \w+\.application_id/.test(query)).length;
 
   it('one statement when the answer is not remembered, none while it is', async () => {
     const { token } = await m2mToken(app.http);
