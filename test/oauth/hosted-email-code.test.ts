@@ -12,6 +12,7 @@ import { createPasswordUser } from '../support/users.ts';
 import { queuedBehind } from '../support/row-lock.ts';
 import { CODE_ATTEMPTS } from '../../src/domain/mfa/codes.ts';
 import { REDIRECT_URI, startHostedTestApp } from '../support/hosted-app.ts';
+import { usingEmbeddedDatabase } from '../support/database.ts';
 
 /**
  * The e-mail one-time code as a first factor (the `magic_link` provider with `signInWith` code or link_and_code): a
@@ -104,7 +105,8 @@ describe('e-mail code on the shared surface', () => {
     expect(row).toEqual({ attempts: 5, used: true });
   });
 
-  it('guesses at once take one attempt each: with one left, one of three is compared and counted', async () => {
+  // queuedBehind holds a row in a session of its own: PostgreSQL only (the embedded database has one).
+  it.skipIf(usingEmbeddedDatabase())('guesses at once take one attempt each: with one left, one of three is compared and counted', async () => {
     const userId = await createPasswordUser(app.http, 'cal@example.com');
     const flow = await authorize();
     const check = await askCode(flow, 'cal@example.com');

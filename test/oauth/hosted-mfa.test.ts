@@ -15,6 +15,7 @@ import { queuedBehind } from '../support/row-lock.ts';
 import { totpCodeAt as codeAt, giveTotp as giveTotpTo, withTimeLeftInStep } from '../support/totp.ts';
 import { createPasswordUser, PASSWORD } from '../support/users.ts';
 import { REDIRECT_URI, startHostedTestApp } from '../support/hosted-app.ts';
+import { usingEmbeddedDatabase } from '../support/database.ts';
 
 /**
  * The MFA step of the hosted sign-in, driven as a browser would with the cookie jar: the challenge after the password
@@ -288,7 +289,8 @@ describe('optional (the default)', () => {
     expect(await idToken(flow, await flow.jar.submit(resent, { code: fresh }), configuration)).toMatchObject({ amr: ['pwd', 'otp', 'mfa'] });
   });
 
-  it('e-mail code guesses sent at once: with one attempt left, one takes it and the right code after them is refused', async () => {
+  // queuedBehind holds a row in a session of its own: PostgreSQL only (the embedded database has one).
+  it.skipIf(usingEmbeddedDatabase())('e-mail code guesses sent at once: with one attempt left, one takes it and the right code after them is refused', async () => {
     const userId = await createPasswordUser(app.http, 'racing@example.com');
     await app.sql(`insert into mfa_factor (application_id, id, user_id, kind) values (?, ?, ?, 'email_otp')`, [app.root.applicationId, randomUUID(), userId]);
     const { flow, page } = await stepPage('racing@example.com');
