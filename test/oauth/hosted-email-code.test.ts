@@ -9,10 +9,9 @@ import type { HttpClient } from '../support/http.ts';
 import { type AuthorizationFlow, decodeJwt, redeemAfter, startAuthorization } from '../support/oauth.ts';
 import { mailSignInTenants } from '../support/surface-sign-in.ts';
 import { createPasswordUser } from '../support/users.ts';
-import { queuedBehind } from '../support/row-lock.ts';
+import { sentAtOnce } from '../support/row-lock.ts';
 import { CODE_ATTEMPTS } from '../../src/domain/mfa/codes.ts';
 import { REDIRECT_URI, startHostedTestApp } from '../support/hosted-app.ts';
-import { usingEmbeddedDatabase } from '../support/database.ts';
 
 /**
  * The e-mail one-time code as a first factor (the `magic_link` provider with `signInWith` code or link_and_code): a
@@ -105,15 +104,14 @@ describe('e-mail code on the shared surface', () => {
     expect(row).toEqual({ attempts: 5, used: true });
   });
 
-  // queuedBehind holds a row in a session of its own: PostgreSQL only (the embedded database has one).
-  it.skipIf(usingEmbeddedDatabase())('guesses at once take one attempt each: with one left, one of three is compared and counted', async () => {
+  it('guesses at once take one attempt each: with one left, one of three is compared and counted', async () => {
     const userId = await createPasswordUser(app.http, 'cal@example.com');
     const flow = await authorize();
     const check = await askCode(flow, 'cal@example.com');
     const code = await mailedCode(app.http, 'cal@example.com');
     const [row] = await app.sql<{ id: string }>(`update email_sign_in set attempts = ? where user_id = ? returning id`, [CODE_ATTEMPTS - 1, userId]);
     const held = { table: 'email_sign_in', applicationId: app.root.applicationId, id: row!.id };
-    const answers = await queuedBehind(app.gatehouse.services.orm, held, { lock: 'update' }, [0, 1, 2].map(() => () => flow.jar.submit(check, { code: wrong(code) })));
+    const answers = await sentAtOnce(app.gatehouse.services.orm, held, [0, 1, 2].map(() => () => flow.jar.submit(check, { code: wrong(code) })));
     expect(answers.map((answer) => answer.status)).toEqual([400, 400, 400]);
     const counted = await app.sql(`select 1 from audit_log where action = 'user.sign_in_failed' and target_id = ?`, [userId]);
     expect(counted).toHaveLength(1);

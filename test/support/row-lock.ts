@@ -1,5 +1,5 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
-import { lockWaitersAtLeast } from './database.ts';
+import { lockWaitersAtLeast, usingEmbeddedDatabase } from './database.ts';
 
 /** A row by its key: of an application-owned table, or (no `applicationId`) of `application` itself. */
 export interface HeldRow {
@@ -56,4 +56,10 @@ export async function queuedBehind<T>(
     await held;
   }
   return Promise.all(outcomes);
+}
+
+/** Requests sent at once: on PostgreSQL queued behind `row` (their overlap made certain), on the embedded database
+ *  (one session, no row lock to wait on) all sent together, overlapping wherever each awaits. */
+export function sentAtOnce<T>(orm: MikroORM, row: HeldRow, requests: (() => Promise<T>)[]): Promise<T[]> {
+  return usingEmbeddedDatabase() ? Promise.all(requests.map((request) => request())) : queuedBehind(orm, row, { lock: 'update' }, requests);
 }
