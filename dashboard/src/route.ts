@@ -18,8 +18,7 @@ export type Route = ApplicationsRoute | { readonly page: 'organization' };
 const ORGANIZATION_SEGMENT = 'organization';
 const APPLICATIONS_SEGMENT = 'applications';
 
-/** A segment as written when it does not decode (`%E0%A4%A`): decodeURIComponent would throw in the render, and a link
- *  anyone can send would replace the whole dashboard with "URI malformed". */
+/** A segment as written when it does not decode: a thrown URIError would take down the whole dashboard. */
 function decodedSegment(segment: string): string {
   try {
     return decodeURIComponent(segment);

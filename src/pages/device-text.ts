@@ -1,8 +1,7 @@
 import type { DeviceSummary } from '../domain/sign-in/device.ts';
 import { plainText, text, type CopyKey, type PageLook } from './pages.ts';
 
-/** A device as "Chrome on Windows": its User-Agent is whoever signed in's to write, so a page never shows the header's own
- *  text (a stolen password's holder would write "your usual laptop" there). `unknown`: said where neither is recognised. */
+/** A device as "Chrome on Windows", never the User-Agent's text, which whoever signed in wrote. */
 export function deviceText(look: PageLook, device: DeviceSummary, unknown: CopyKey = 'email.unknownDevice'): string {
   if (device.browser === null && device.system === null) return text(look, unknown);
   return text(look, 'email.device', {

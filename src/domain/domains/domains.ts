@@ -71,8 +71,7 @@ async function findDomain(em: Scope['em'], scope: Scope, domainId: string, lock 
   return domain;
 }
 
-/** Neither PUBLIC_URL's host nor a name under it: those are the service's own, which no customer claims. Nor a name under
- *  `localhost`: every browser takes it to its own machine (RFC 6761), so only a resolver breaking that rule could verify it. */
+/** Neither PUBLIC_URL's host nor a name under it (the service's own), nor one under `localhost` (each browser's own machine, RFC 6761). */
 function customHostname(scope: Scope, value: string): string {
   const name = hostname('hostname', value);
   const service = new URL(scope.services.config.publicUrl).hostname;

@@ -119,8 +119,7 @@ export const invitationMail = (
   v: { link: string; inviter: { name: string | null; email: string | null }; expiresInDays: number; tenant: ReturnType<typeof tenantVariable> },
 ) => send(at, 'invitation', invitee, v);
 
-/** The device as "Chrome on Windows": the User-Agent is the signer-in's to write, and whoever holds a stolen password
- *  would otherwise write the sentences and links of the owner's security notice ("…this was you, ignore it"). */
+/** The device as "Chrome on Windows", never the header's text, which whoever signed in wrote. */
 function deviceWords(words: MailWords, userAgent: string | undefined): string {
   const { browser, system } = summarizeUserAgent(userAgent);
   if (browser === null && system === null) return words.unknownDevice;

@@ -72,7 +72,7 @@ function publicKey(field: string, jwk: Record<string, unknown>): Record<string, 
   const use = jwk['use'];
   if (use !== undefined && use !== 'sig') throw invalid(`${field}.use`, 'use must be sig: the keys verify client assertions');
   const crv = jwk['crv'];
-  // Only a string names a curve: String() of an object whose `toString` is not a function throws (it was a 500).
+  // Only a string names a curve (String() of an object may throw).
   const algorithms = kty === 'RSA' ? algorithmsOf(kty) : typeof crv === 'string' ? algorithmsOf(`${kty} ${crv}`) : undefined;
   if (algorithms === undefined) {
     throw invalid(`${field}.crv`, kty === 'EC' ? 'An EC key must be on P-256, P-384 or P-521' : 'An OKP key must be Ed25519');

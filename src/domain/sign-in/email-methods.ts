@@ -136,8 +136,7 @@ export async function liveCodeRow<M extends EmailSignInMethod>(
 /** `spent`: no attempt was left on the row (used, void or expired meanwhile), so nothing was compared. */
 export type CodeGuess = 'right' | 'wrong' | 'spent';
 
-/** Each guess takes one of the row's CODE_ATTEMPTS before it is compared (in constant time), so guesses sent at once get no
- *  more than guesses sent in turn; a wrong one taking the last voids the row. */
+/** Each guess takes one of the row's attempts before it is compared, so guesses sent at once get no more than in turn. */
 export async function rowCodeMatches(em: EntityManager, applicationId: string, row: { id: string; code_hash: string }, code: unknown): Promise<CodeGuess> {
   const connection = em.getConnection();
   const [taken] = await executeOwned<{ attempts: number }[]>(

@@ -39,8 +39,7 @@ export interface NewCredential {
   readonly name: string;
 }
 
-/** A name the users' rule refuses (blank, a control or direction-override character) gets the default: a line break would
- *  forge lines where the name is logged, an override reverse the text after it in lists and mails. */
+/** A name the users' rule refuses gets the default: it reaches logs, lists and mails. */
 const KEY_NAME_MAX = 100;
 const DEFAULT_KEY_NAME = 'Passkey';
 

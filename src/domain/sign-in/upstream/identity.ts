@@ -26,8 +26,7 @@ export interface UpstreamCallback {
 
 const stringOrNull = (value: unknown): string | null => (typeof value === 'string' && value.trim() !== '' ? value : null);
 
-/** Whoever holds the upstream account writes its name: one the users' rule refuses (a NUL, a line break, a direction
- *  override, over 200 characters) is treated as none, as an address is, rather than stored past it or failing the sign-in. */
+/** Whoever holds the upstream account writes its name: one the users' rule refuses is none, as an address is. */
 function upstreamName(value: unknown): string | null {
   const name = stringOrNull(value)?.trim();
   return name === undefined || displayNameProblem(name) !== undefined ? null : name;
