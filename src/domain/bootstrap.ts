@@ -2,6 +2,7 @@ import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { BUILT_IN_ROLES } from '../auth/permissions.ts';
 import { lockedTransaction } from '../db/advisory-lock.ts';
 import { Organization } from '../db/entities/index.ts';
+import { executeOwned } from '../db/owned-sql.ts';
 import { GatehouseError, invalid } from '../errors.ts';
 import { isUuid, newId } from '../ids.ts';
 import { issueApiKey, latestKeyExpiry, recordKeyIssued } from './api-keys/issue.ts';
@@ -69,14 +70,11 @@ export async function createRecoveryKey(orm: MikroORM, input: { applicationId: s
     const [found] = await em.getConnection().execute<{ id: string }[]>('select id from application where id = ?', [input.applicationId], 'all', em.getTransactionContext());
     if (found === undefined) throw new GatehouseError('not_found', `No application ${input.applicationId}`, { field: 'application' });
     // Bound by the application's key lifetime limit as any new key of its scope (withinProviderLimit).
-    const [limiting] = await em
-      .getConnection()
-      .execute<{ days: unknown }[]>(
-        `select config->'maxLifetimeDays' as days from auth_provider where application_id = ? and tenant_id is null and type = 'api_keys' and enabled`,
-        [input.applicationId],
-        'all',
-        em.getTransactionContext(),
-      );
+    const [limiting] = await executeOwned<{ days: unknown }[]>(
+      em,
+      input.applicationId,
+      `select config->'maxLifetimeDays' as days from auth_provider where @owner and tenant_id is null and type = 'api_keys' and enabled`,
+    );
     const expiresAt = latestKeyExpiry(limiting?.days);
     const issued = issueApiKey(em, { applicationId: input.applicationId, tenantId: null, userId: null, name: 'Recovery key (gatehouse create-api-key)', permissions, expiresAt });
     recordKeyIssued(em, { applicationId: input.applicationId, tenantId: null, requestId: input.requestId, principal: { actor: BOOTSTRAP_ACTORS.recovery } }, issued.key);

@@ -2,7 +2,7 @@ import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { lockedTransaction } from '../../db/advisory-lock.ts';
 import { OAuthClient, User } from '../../db/entities/index.ts';
 import { SHARED_POOL } from '../../db/entities/user.entity.ts';
-import type { SqlRunner } from '../../db/owned-sql.ts';
+import { executeOwned, type SqlRunner } from '../../db/owned-sql.ts';
 import type { Scope } from '../../context.ts';
 import { newId } from '../../ids.ts';
 import { insertApplicationRow, newApplicationRow } from '../applications/applications.ts';
@@ -176,7 +176,7 @@ async function ensureFirstOperator(em: EntityManager, start: ConsoleStart, confi
   if (target.users > 0) {
     // Never a link for an operator made since: they may be meant to sign in otherwise.
     if (target.users > 1 || target.passwordless === null) return null;
-    const [{ email }] = await em.getConnection().execute<[{ email: string }]>('select email from app_user where application_id = ? and id = ?', [consoleId, target.passwordless], 'all', em.getTransactionContext());
+    const [{ email }] = await executeOwned<[{ email: string }]>(em, consoleId, 'select email from app_user where @owner and id = ?', [target.passwordless]);
     return { email, passwordLink: await linkFor(target.passwordless) };
   }
   const actor: AuditActor = { applicationId: consoleId, tenantId: null, requestId: start.requestId, principal: { actor: CONSOLE_ACTOR } };

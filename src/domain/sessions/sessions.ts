@@ -141,15 +141,17 @@ function listedRows(scope: Scope, only: { userId?: string | undefined; id?: stri
     ...(only.id === undefined ? [] : [{ sql: 's.id = ?', param: only.id }]),
     ...(only.after === undefined ? [] : [{ sql: 's.id > ?', param: only.after }]),
   ];
-  return scope.em.execute<ListedRow[]>(
-    `select s.*, (select u.pool_id from app_user as u where u.application_id = ? and u.id = s.user_id) as pool_id from (
+  return executeOwned<ListedRow[]>(
+    scope.em,
+    scope.applicationId,
+    `select s.*, (select u.pool_id from app_user as u where @owner(u) and u.id = s.user_id) as pool_id from (
        select b.*, null::text as grant_id,
          ${loginTsOf('b')} as login_ts
          from (${browsers.sql}) as b
        union all select g.id, g.user_id, g.tenant_id, g.client_id, g.created_at, g.last_active_at, g.expires_at, null::text, null::text, '{}'::text[], null::text, g.grant_id, null::float8
          from (${grants.sql}) as g) as s
       where true${where.map((condition) => ` and ${condition.sql}`).join('')} order by s.id limit ?`,
-    [scope.applicationId, ...browsers.params, ...grants.params, ...where.map((condition) => condition.param), limit],
+    [...browsers.params, ...grants.params, ...where.map((condition) => condition.param), limit],
   );
 }
 
