@@ -4,6 +4,7 @@ import { hashPassword } from '../../src/auth/password-hash.ts';
 import { ensureConsoles } from '../../src/domain/console/console.ts';
 import { newId } from '../../src/ids.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
+import { issueTestKey } from '../support/keys.ts';
 import type { HttpClient } from '../support/http.ts';
 
 /**
@@ -461,6 +462,44 @@ describe('an application’s last Application admin operator who can act, as a c
     const outcomes = await Promise.all([consoleAdmin.delete(`/users/${first}`), application.manager.delete(`/role-assignments/${removed}`)]);
     expect(outcomes.map((outcome) => outcome.status).sort()).toEqual([204, 422]);
     expect(await actingAdmins(application)).toHaveLength(1);
+  });
+});
+
+describe('the console’s last Application admin who can act', () => {
+  // The console's own admins make the operators and write the organization: without one who can act, nobody could.
+  it('is kept, whoever asks: removing the assignment, suspending or deleting the console user is 422 and nothing changes', async () => {
+    const other = await app.bootstrapAnother();
+    await ensure();
+    const [{ id: otherConsole }] = (await app.sql<{ id: string }>('select id from application where organization_id = ? and console', [other.organizationId])) as [{ id: string }];
+    const consoleKey = await issueTestKey(app, { applicationId: otherConsole });
+    const appAdmin = ((await consoleKey.get('/roles')).body.data as { id: string; key: string }[]).find((role) => role.key === 'app_admin')!.id;
+    const newOwner = async (email: string) => {
+      const user = (await consoleKey.post('/users', { email })).body.id as string;
+      const assigned = await consoleKey.post('/role-assignments', { subject: { type: 'user', id: user }, roleId: appAdmin });
+      expect(assigned.status, JSON.stringify(assigned.body)).toBe(201);
+      return { user, assignment: assigned.body.id as string };
+    };
+    const owner = await newOwner('owner@other-ops.example');
+    const own = app.as({ bearer: await app.mintAccessToken({ sub: owner.user, app_id: otherConsole }) });
+    for (const client of [own, consoleKey]) {
+      const removal = await client.delete(`/role-assignments/${owner.assignment}`);
+      expect(removal.status).toBe(422);
+      expect(removal.body).toMatchObject({ code: 'validation_error', field: 'assignmentId' });
+      const suspension = await client.post(`/users/${owner.user}/suspend`);
+      expect(suspension.status).toBe(422);
+      expect(suspension.body).toMatchObject({ code: 'validation_error', field: 'userId', details: [{ applicationId: otherConsole }] });
+      expect((await client.delete(`/users/${owner.user}`)).status).toBe(422);
+    }
+    expect(await app.sql('select status from app_user where application_id = ? and id = ?', [otherConsole, owner.user])).toEqual([{ status: 'active' }]);
+    expect(await app.sql('select 1 from role_assignment where application_id = ? and id = ?', [otherConsole, owner.assignment])).toHaveLength(1);
+
+    // With another who can act, one may go; a suspended one counts for no one.
+    const heir = await newOwner('heir@other-ops.example');
+    expect((await consoleKey.post(`/users/${owner.user}/suspend`)).status).toBe(200);
+    expect((await consoleKey.delete(`/role-assignments/${heir.assignment}`)).status).toBe(422);
+    expect((await consoleKey.delete(`/role-assignments/${owner.assignment}`)).status).toBe(204);
+    expect((await consoleKey.delete(`/users/${owner.user}`)).status).toBe(204);
+    expect((await consoleKey.delete(`/users/${heir.user}`)).status).toBe(422);
   });
 });
 

@@ -4,10 +4,19 @@ import { GatehouseError, invalid } from '../../errors.ts';
 import { consoleOfSql } from '../console/console-of.ts';
 import type { RoleAssignmentView } from './role-assignments.ts';
 
-// An application keeps an `app_admin` operator who can act (not suspended), or no one manages it from the dashboard.
-// A locked operator counts: a lockout ends on its own.
+// An application keeps an `app_admin` operator who can act (not suspended), or no one manages it from the dashboard. So
+// does the console, whose own `app_admin` users are the organization's owners (only they make operators and write the
+// organization): there the admin is a console user's own assignment. A locked operator counts: a lockout ends on its own.
 
-/** The operator assignments a change takes away: one assignment, or all of a console user's in every application. */
+/** An assignment that makes an admin: an operator's, or a user's in a console. */
+const adminSubjectSql = (alias: string) =>
+  `(${alias}.subject_type = 'operator' or (${alias}.subject_type = 'user' and exists (select 1 from application as k where k.id = ${alias}.application_id and k.console)))`;
+
+/** Either way a console user: of the application's console, or of the console itself (which has none: null). */
+const holderApplicationSql = (alias: string) => `coalesce((${consoleOfSql(`${alias}.application_id`)}), ${alias}.application_id)`;
+
+/** The admin assignments a change takes away: one assignment, or all of a console user's, in the console and every
+ *  application of its organization. */
 type Leaving =
   | { readonly assignment: Pick<RoleAssignmentView, 'applicationId' | 'id'> }
   | { readonly consoleId: string; readonly operatorId: string };
@@ -33,7 +42,7 @@ async function applicationsLeftWithoutAdmin(em: EntityManager, leaving: Leaving)
   const leavingA = leavingSql(leaving, 'a');
   const held = await run<{ application_id: string; id: string }>(
     `select r.application_id, r.id from role_assignment as a join role as r on r.application_id = a.application_id and r.id = a.role_id
-      where a.subject_type = 'operator' and a.tenant_id is null and ${leavingA.sql} and r.built_in and r.key = 'app_admin'
+      where ${adminSubjectSql('a')} and a.tenant_id is null and ${leavingA.sql} and r.built_in and r.key = 'app_admin'
       order by r.application_id, r.id
       for update of r`,
     leavingA.params,
@@ -46,8 +55,8 @@ async function applicationsLeftWithoutAdmin(em: EntityManager, leaving: Leaving)
       where r.application_id in (?) and r.id in (?)
         and not exists (
           select 1 from role_assignment as o
-            join app_user as u on u.application_id = (${consoleOfSql('o.application_id')}) and u.id = o.subject_id
-           where o.application_id = r.application_id and o.role_id = r.id and o.tenant_id is null and o.subject_type = 'operator'
+            join app_user as u on u.application_id = ${holderApplicationSql('o')} and u.id = o.subject_id
+           where o.application_id = r.application_id and o.role_id = r.id and o.tenant_id is null and ${adminSubjectSql('o')}
              and u.status <> 'suspended' and not ${leavingO.sql})
       order by m.name, m.id`,
     [held.map((row) => row.application_id), held.map((row) => row.id), ...leavingO.params],
@@ -56,7 +65,7 @@ async function applicationsLeftWithoutAdmin(em: EntityManager, leaving: Leaving)
 
 /** 422 (field `assignmentId`) when `assignment` is its application's last operator admin who can act. */
 export async function assertNotLastOperatorAdmin(em: EntityManager, assignment: RoleAssignmentView): Promise<void> {
-  if (assignment.subject.type !== 'operator' || assignment.tenantId !== null) return;
+  if (!['operator', 'user'].includes(assignment.subject.type) || assignment.tenantId !== null) return;
   if ((await applicationsLeftWithoutAdmin(em, { assignment })).length === 0) return;
   throw invalid(
     'assignmentId',
