@@ -309,6 +309,25 @@ describe('invitations', () => {
     expect((await app.http.post(`${inA}/roles/check`, { subject: { type: 'user', id: given }, role })).body).toEqual({ allowed: true });
   });
 
+  it('a role widened since it was sent, beyond what its sender holds, is left out at acceptance; the sender’s other roles are given', async () => {
+    const stamp = Date.now();
+    const widened = (await app.http.post(`${inA}/roles`, { key: `widened_${stamp}`, name: 'Widened', permissions: ['users:read'] })).body.id as string;
+    const kept = (await app.http.post(`${inA}/roles`, { key: `kept_${stamp}`, name: 'Kept', permissions: ['users:read'] })).body.id as string;
+    const created = await app.http.post('/api-keys', { name: 'inviter', permissions: ['users:write', 'users:read', 'role_assignments:write'], tenantId: tenantA });
+    const inviter = app.as({ apiKey: created.body.secret as string });
+    const email = `widened-${randomUUID()}@example.com`;
+    const sent = await inviter.post('/invitations', { email, roleIds: [widened, kept] });
+    expect(sent.status, JSON.stringify(sent.body)).toBe(201);
+    expect((await app.http.patch(`${inA}/roles/${widened}`, { permissions: ['users:read', 'users:delete'] })).status).toBe(200);
+
+    expect((await submit(await linkMailedTo(email), { password: PASSWORD })).status).toBe(200);
+    const member = (await app.http.get(`${inA}/invitations/${sent.body.id as string}`)).body.acceptedUserId as string;
+    const holds = async (role: string) => (await app.http.post(`${inA}/roles/check`, { subject: { type: 'user', id: member }, role })).body;
+    expect([await holds(widened), await holds(kept)]).toEqual([{ allowed: false }, { allowed: true }]);
+    const accept = (await app.http.get(`${inA}/audit-logs?target=${sent.body.id as string}&action=invitation.accepted`)).body.data[0];
+    expect(accept.changes.after).toEqual({ userId: member, rolesNotGiven: [widened] });
+  });
+
   it('a resend mails a new link and the old one stops working; a revoke and an expiry are refused with their reason', async () => {
     const email = `re-${randomUUID()}@example.com`;
     const sent = await invite(inA, { email });
