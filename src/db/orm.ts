@@ -68,6 +68,7 @@ import { Migration0062AnalyticsActiveUserByUser } from './migrations/0062-analyt
 import { Migration0063EditedMigrationsCatchUp } from './migrations/0063-edited-migrations-catch-up.ts';
 import { Migration0064DeviceUserCodeUnique } from './migrations/0064-device-user-code-unique.ts';
 import { Migration0065OAuthClientAllowedOrigins } from './migrations/0065-oauth-client-allowed-origins.ts';
+import { Migration0066AuthProviderConfiguredBy } from './migrations/0066-auth-provider-configured-by.ts';
 import type { EmbeddedDatabase } from './embedded.ts';
 import { gateStatements } from './statement-gate.ts';
 import { StartRefusal } from '../process/start-failure.ts';
@@ -136,6 +137,7 @@ export const MIGRATIONS = [
   { name: '0063-edited-migrations-catch-up', class: Migration0063EditedMigrationsCatchUp },
   { name: '0064-device-user-code-unique', class: Migration0064DeviceUserCodeUnique },
   { name: '0065-oauth-client-allowed-origins', class: Migration0065OAuthClientAllowedOrigins },
+  { name: '0066-auth-provider-configured-by', class: Migration0066AuthProviderConfiguredBy },
 ];
 
 /** Names released migrations ran under before they were renamed; each runs again under its new name, as a no-op. */

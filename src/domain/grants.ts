@@ -76,7 +76,8 @@ async function callerTenants(scope: Scope, subject: RoleSubject): Promise<Caller
   return new Map(await Promise.all(tenants.map(async (tenantId) => [tenantId, await scope.principal.permissionsIn(tenantId)] as const)));
 }
 
-async function assignedTenants(em: EntityManager, applicationId: string, subject: RoleSubject): Promise<string[]> {
+/** The tenants where a role is assigned to the subject on that tenant's path. */
+export async function assignedTenants(em: EntityManager, applicationId: string, subject: RoleSubject): Promise<string[]> {
   const rows = await executeOwned<{ tenant_id: string }[]>(
     em,
     applicationId,

@@ -44,6 +44,7 @@ const REFUSAL_COPY: Readonly<Record<string, CopyKey>> = {
   upstream_email_unverified: 'upstream.unverified',
   email_unverified: 'login.unverified',
   signup_unavailable: 'upstream.noAccount',
+  provider_not_trusted: 'upstream.otherWay',
 };
 
 function parsedRequest(json: string | undefined): UpstreamRequest | undefined {

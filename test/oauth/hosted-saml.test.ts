@@ -9,6 +9,8 @@ import { fetchVia } from '../support/host-fetch.ts';
 import { createTestClient, decodeJwt, discover, startAuthorization, type AuthorizationFlow } from '../support/oauth.ts';
 import { LOOPBACK_UPSTREAMS, TestIdp, type ResponseOptions } from '../support/saml-idp.ts';
 import type { HttpClient } from '../support/http.ts';
+import { clientWithKey } from '../support/keys.ts';
+import { TestRoles } from '../support/roles.ts';
 import type { BootstrapResult } from '../../src/domain/bootstrap.ts';
 
 /**
@@ -287,6 +289,35 @@ describe('SP-initiated', () => {
     } finally {
       await app.http.patch(`/auth-providers/${provider.id}`, { config: { allowSignup: false } });
     }
+  });
+
+  it('an app_admin is refused while a key holding only auth_providers:write last changed the provider, and signs in once an admin changes it', async () => {
+    const bossEmail = 'boss@saml.test';
+    const boss = await app.createUser(bossEmail, tenantId);
+    await new TestRoles(app).assign({ type: 'user', id: boss }, 'app_admin');
+    const signIn = async () => {
+      const flow = await authorize();
+      const request = await toIdp(flow);
+      const acs = await postToAcs(respond({ inResponseTo: request.id, email: bossEmail }), request.relayState);
+      return { flow, answer: await flow.jar.visit(acs.location!) };
+    };
+    const narrow = await clientWithKey(app, ['auth_providers:read', 'auth_providers:write']);
+    expect((await narrow.patch(`/auth-providers/${provider.id}`, { config: { allowSignup: false } })).status).toBe(200);
+    try {
+      const refused = await signIn();
+      expect(refused.answer.status).toBe(403);
+      expect(refused.answer.body).toContain('cannot sign in');
+      expect(JSON.stringify(await lastSignInRecord('user.sign_in_failed'))).toContain('"reason":"provider_not_trusted"');
+      // Anyone holding nothing of the management API still signs in through it.
+      const plain = await authorize();
+      const request = await toIdp(plain);
+      const acs = await postToAcs(respond({ inResponseTo: request.id }), request.relayState);
+      expect((await codeFor(plain, await plain.jar.visit(acs.location!))).sub).toBe(userId);
+    } finally {
+      expect((await app.http.patch(`/auth-providers/${provider.id}`, { config: { allowSignup: false } })).status).toBe(200);
+    }
+    const accepted = await signIn();
+    expect((await codeFor(accepted.flow, accepted.answer)).sub).toBe(boss);
   });
 });
 

@@ -10,6 +10,8 @@ import { cookieLinesOf, recordingJar } from '../support/set-cookies.ts';
 import { addDomain } from '../support/domains.ts';
 import { fetchVia, type FetchLike } from '../support/host-fetch.ts';
 import { passwordProviderId } from '../support/auth-providers.ts';
+import { clientWithKey } from '../support/keys.ts';
+import { TestRoles } from '../support/roles.ts';
 import type { HttpClient } from '../support/http.ts';
 import { createTestClient, decodeJwt, discover, startAuthorization, type AuthorizationFlow } from '../support/oauth.ts';
 import { freePort } from '../support/spawned-service.ts';
@@ -38,6 +40,9 @@ let browserFetch: FetchLike;
 let upstreamId: string;
 let closedId: string;
 let githubId: string;
+/** Made by a key holding only auth_providers:read and auth_providers:write. */
+let narrowId: string;
+let narrowKey: HttpClient;
 /** An isolated application: tenant `acme` with its own upstream provider, tenant `globex` with it disabled. */
 let isolated: BootstrapResult;
 let isolatedConfig: oidc.Configuration;
@@ -87,6 +92,8 @@ beforeAll(async () => {
   expect((await app.http.patch(`/auth-providers/${await passwordProviderId(app.http)}`, { enabled: false })).status).toBe(200);
   upstreamId = await createProvider(app.http, '/auth-providers', generic('Upstream', true));
   closedId = await createProvider(app.http, '/auth-providers', generic('Closed', false));
+  narrowKey = await clientWithKey(app, ['auth_providers:read', 'auth_providers:write']);
+  narrowId = await createProvider(narrowKey, '/auth-providers', generic('Narrow', true));
   githubId = await createProvider(app.http, '/auth-providers', {
     type: 'oauth',
     config: { provider: 'github', clientId: github.clientId },
@@ -144,7 +151,7 @@ beforeAll(async () => {
   idp = await startUpstreamIdp({
     port: idpPort,
     clientSecret: UPSTREAM_SECRET,
-    redirectUris: [callback(upstreamId), callback(closedId), callback(acmeProviderId, acme), callback(globexProviderId, globex), callback(switching.providerId), ...racing.map((race) => callback(race.providerId)), `http://${DOMAIN}/auth/callback/${upstreamId}`],
+    redirectUris: [callback(upstreamId), callback(closedId), callback(narrowId), callback(acmeProviderId, acme), callback(globexProviderId, globex), callback(switching.providerId), ...racing.map((race) => callback(race.providerId)), `http://${DOMAIN}/auth/callback/${upstreamId}`],
   });
 }, 60_000);
 afterAll(async () => {
@@ -462,6 +469,50 @@ describe('social and OIDC sign-in', () => {
     expect(await app.sql('select 1 from user_identity where provider_id = ?', [githubId])).toEqual([]);
     expect((await app.http.delete(`/users/${alice!.id}`)).status).toBe(204);
     expect(await identities(alice!.id)).toEqual([]);
+  });
+});
+
+describe('an account holding more than whoever configured the provider', () => {
+  const refusedAsNotTrusted = async (userId: string, provider: string) => {
+    const flow = await authorize();
+    const refused = await signInWith(flow, provider);
+    expect(refused.status, refused.body).toBe(403);
+    expect(refused.body).toContain('cannot sign in to');
+    expect(await lastSignInRecord()).toMatchObject({ action: 'user.sign_in_failed', target_id: userId, after: { method: 'oauth', reason: 'provider_not_trusted' } });
+  };
+
+  it('an app_admin is neither linked nor signed in through a provider made by a key holding only auth_providers:write; a plain user is', async () => {
+    const admin = await app.createUser('narrow-target@example.com');
+    await new TestRoles(app).assign({ type: 'user', id: admin }, 'app_admin');
+    idp.login = { sub: 'narrow-target-sub', email: 'narrow-target@example.com', email_verified: true };
+    await refusedAsNotTrusted(admin, 'Narrow');
+    expect(await identities(admin)).toEqual([]);
+    // The same upstream account through the application admin's provider: their word covers the account.
+    const flow = await authorize();
+    expect((await idTokenOf(flow, await signInWith(flow, 'Upstream')))['sub']).toBe(admin);
+
+    const plain = await app.createUser('narrow-plain@example.com');
+    idp.login = { sub: 'narrow-plain-sub', email: 'narrow-plain@example.com', email_verified: true };
+    const plainFlow = await authorize();
+    expect((await idTokenOf(plainFlow, await signInWith(plainFlow, 'Narrow')))['sub']).toBe(plain);
+  });
+
+  it('a linked account holding more is refused once such a key changes the provider, and signs in again once an admin does', async () => {
+    const admin = await app.createUser('linked-admin@example.com');
+    idp.login = { sub: 'linked-admin-sub', email: 'linked-admin@example.com', email_verified: true };
+    const first = await authorize();
+    expect((await idTokenOf(first, await signInWith(first, 'Upstream')))['sub']).toBe(admin);
+    // Given more since it was linked.
+    const assignment = await new TestRoles(app).assign({ type: 'user', id: admin }, 'app_admin');
+    expect((await narrowKey.patch(`/auth-providers/${upstreamId}`, { config: { allowSignup: true } })).status).toBe(200);
+    await refusedAsNotTrusted(admin, 'Upstream');
+    // A name is no word on identities: it changes nothing.
+    expect((await app.http.patch(`/auth-providers/${upstreamId}`, { name: 'Upstream' })).status).toBe(200);
+    await refusedAsNotTrusted(admin, 'Upstream');
+    expect((await app.http.patch(`/auth-providers/${upstreamId}`, { config: { allowSignup: true } })).status).toBe(200);
+    const again = await authorize();
+    expect((await idTokenOf(again, await signInWith(again, 'Upstream')))['sub']).toBe(admin);
+    await new TestRoles(app).revoke(assignment);
   });
 });
 

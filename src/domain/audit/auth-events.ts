@@ -40,6 +40,8 @@ export type SignInFailureReason =
   /** An account whose e-mail was never verified: no upstream's word takes it over, no password signs it in where the
    *  policy requires a verified address. */
   | 'email_unverified'
+  /** The account holds more than whoever made or last changed the upstream provider (src/domain/auth-providers/configurer.ts). */
+  | 'provider_not_trusted'
   | 'unknown_credential'
   | 'invalid_passkey'
   /** The key's own signature with a counter that did not grow: a copy of the authenticator (docs/decisions.md). */

@@ -9,6 +9,7 @@ import { GatehouseError, invalid, notFound } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import { recordAudit, secretNames, secretNamesSql, type AuditActor } from '../audit/audit.ts';
 import { auditedFieldsOf, auditedSnapshot } from '../audit/audited-fields.ts';
+import { actingSubjects } from '../authorization/held-roles.ts';
 import { uniquely } from '../db-errors.ts';
 import { APPLICATION_ROWS } from '../loaders.ts';
 import { gracePeriodSeconds } from '../oauth-clients/secrets.ts';
@@ -197,6 +198,8 @@ export function insertPasswordProvider(em: EntityManager, actor: AuditActor, app
     enabled: true,
     config: parsed,
     secrets: null,
+    // A password proves itself: no one's word is taken for its accounts.
+    configuredBy: null,
   });
   recordAudit(em, { ...actor, applicationId, tenantId: null }, { action: 'auth_provider.created', targetType: 'auth_provider', targetId: created.id, after: snapshot(created) });
 }
@@ -238,6 +241,7 @@ export async function createAuthProvider(scope: Scope, input: CreateAuthProvider
         enabled: input.enabled ?? true,
         config,
         secrets,
+        configuredBy: actingSubjects(scope.principal),
       });
       recordAudit(em, scope, { action: 'auth_provider.created', targetType: 'auth_provider', targetId: created.id, after: snapshot(created) });
       configurationChanged(em, scope.applicationId, scope.tenantId);
@@ -281,6 +285,8 @@ export async function updateAuthProvider(scope: Scope, providerId: string, input
         found.config = config;
       }
       found.secrets = mergeSecrets(found.type, found.config, found.secrets ?? null, input.secrets, sealWith(scope));
+      // Who now vouches for the identities it asserts (configurer.ts).
+      if (input.config != null || input.secrets != null) found.configuredBy = actingSubjects(scope.principal);
       if (name !== undefined) found.name = name;
       if (enabled === false) await assertConsoleKeepsSignIn(scope, em, await application(), found, 'enabled');
       if (enabled !== undefined) found.enabled = enabled;

@@ -28,6 +28,9 @@ type HeldRow = RoleSubject & { own: string[]; in_tenant: boolean; key_user: stri
 
 export const subjectKey = (subject: RoleSubject): string => `${subject.type}:${subject.id}`;
 
+/** Whose rights credentials act with, to be weighed again later: both subjects for a key with a Bearer token. */
+export const actingSubjects = (principal: { readonly subjects: readonly RoleSubject[] }): RoleSubject[] => principal.subjects.map(({ type, id }) => ({ type, id }));
+
 /** One statement for any number of subjects; one that cannot act in `tenantId` (another application's, inactive, revoked,
  *  expired, bound elsewhere; an operator not of the console) is left out. Application-wide assignments hold in every
  *  tenant (API.md), a tenant's only while the user is a member. `connection`: a transaction's EntityManager reads in it

@@ -21,16 +21,21 @@ export async function removeOperatorAssignments(em: EntityManager, actor: AuditA
   }
 }
 
-/** Taking over a console user hands out what they hold as an operator. In the locking transaction: none slips in. */
-export async function requireCoveredOperator(scope: Scope, em: EntityManager, userId: string): Promise<void> {
-  const places = await em.getConnection().execute<{ application_id: string; tenant_id: string | null }[]>(
+/** Where a console's user holds a role as an operator: none for a user of any other application. */
+export function operatorPlaces(em: EntityManager, consoleId: string, userId: string): Promise<{ application_id: string; tenant_id: string | null }[]> {
+  return em.getConnection().execute(
     `select distinct a.application_id, a.tenant_id from role_assignment as a
       where a.subject_type = 'operator' and a.subject_id = ?
         and a.application_id in (select m.id from application as c join application as m on m.organization_id = c.organization_id where c.id = ? and c.console)`,
-    [userId, scope.applicationId],
+    [userId, consoleId],
     'all',
     em.getTransactionContext(),
   );
+}
+
+/** Taking over a console user hands out what they hold as an operator. In the locking transaction: none slips in. */
+export async function requireCoveredOperator(scope: Scope, em: EntityManager, userId: string): Promise<void> {
+  const places = await operatorPlaces(em, scope.applicationId, userId);
   const { actor, apiKeyId } = scope.principal;
   const caller: RoleSubject | null = actor.type === 'user' && apiKeyId === null ? { type: 'operator', id: actor.id } : null;
   for (const { application_id: applicationId, tenant_id: tenantId } of places) {

@@ -13,6 +13,7 @@ import { GatehouseError, invalid, notFound } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import { recordAudit } from '../audit/audit.ts';
 import { auditedFieldsOf, auditedSnapshot } from '../audit/audited-fields.ts';
+import { actingSubjects } from '../authorization/held-roles.ts';
 import { visibleIn } from '../authorization/writes.ts';
 import { requireCovered } from '../grants.ts';
 import { paginate, scopedList, type Page, type PageArgs, type Row } from '../pagination.ts';
@@ -161,9 +162,6 @@ async function mailInvitation(em: EntityManager, scope: Scope, application: Appl
   });
 }
 
-/** Whose rights give the roles at acceptance: the credentials' subjects (both, for a key with a Bearer token). */
-const grantors = (scope: Scope) => scope.principal.subjects.map(({ type, id }) => ({ type, id }));
-
 /** Giving roles takes `role_assignments:write` (403), as assigning them would. */
 function requireMayGiveRoles(scope: Scope, roleIds: readonly string[]): void {
   if (roleIds.length > 0 && !scope.permissions.allows('role_assignments:write')) {
@@ -241,7 +239,7 @@ export async function sendInvitation(scope: Scope, input: SendInvitationInput): 
       clientId,
       invitedByType: scope.principal.actor.type,
       invitedById: scope.principal.actor.id,
-      grantedBy: grantors(scope),
+      grantedBy: actingSubjects(scope.principal),
     });
     recordAudit(em, tx, { action: 'invitation.created', targetType: 'invitation', targetId: invitation.id, tenantId, after: snapshot(invitation) });
     await mailInvitation(em, tx, application, invitation, token);
@@ -272,7 +270,7 @@ export async function resendInvitation(scope: Scope, invitationId: string): Prom
     await requireRolesCovered(scope, tx.em, invitation.roleIds, invitation.tenantId);
     const before = snapshot(invitation);
     invitation.tokenHash = hash;
-    invitation.grantedBy = grantors(scope);
+    invitation.grantedBy = actingSubjects(scope.principal);
     invitation.expiresAt = expiry(invitation.expiresInDays);
     recordAudit(tx.em, tx, { action: 'invitation.resent', targetType: 'invitation', targetId: invitation.id, tenantId: invitation.tenantId, before, after: snapshot(invitation) });
     await mailInvitation(tx.em, tx, await tx.application(), invitation, token);

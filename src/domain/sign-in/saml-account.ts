@@ -1,5 +1,6 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { recordSignIn, type SignInFailureReason } from '../audit/auth-events.ts';
+import { configurersCoverAccount } from '../auth-providers/configurer.ts';
 import { underTenancyConfig } from '../tenancy/config-lock.ts';
 import { normalizeEmail } from '../users/email-key.ts';
 import { mayActNow, readSignInUser, type SignInUser } from '../users/sign-in-user.ts';
@@ -17,7 +18,8 @@ export type SamlAccount = { readonly ok: true; readonly user: SignInUser; readon
 
 /**
  * The pool's user with the asserted e-mail, else a new one where sign-up is allowed (the IdP vouches: verified). An
- * account whose address was never verified is not taken over: whoever registered it may not own the address.
+ * account whose address was never verified is not taken over: whoever registered it may not own the address; nor one
+ * holding more than the provider's configurers (configurer.ts).
  */
 export async function samlAccount(target: SignInTarget, identity: SamlIdentity, address: string): Promise<SamlAccount> {
   const method = target.saml.find((candidate) => candidate.id === identity.providerId);
@@ -64,6 +66,9 @@ async function account(
   }
   if (user.emailVerified !== true) return { ok: false, reason: 'email_unverified', user };
   if (!mayActNow(user)) return { ok: false, reason: 'user_inactive', user };
+  if (!(await configurersCoverAccount(target.applicationScope.em, target.application.id, identity.providerId, user.id))) {
+    return { ok: false, reason: 'provider_not_trusted', user };
+  }
   const tenantIds = await recordSuccessfulSignIn(target, user, address);
   if (tenantIds === null) return { ok: false, reason: 'user_inactive', user };
   await rememberSamlSubject(target.applicationScope.em, target.application.id, identity, user.id, target.session.absoluteTimeoutMinutes);

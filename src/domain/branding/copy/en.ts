@@ -31,6 +31,7 @@ export const EN = {
   'upstream.unverified': 'That account’s email address is not verified by its provider, so it cannot be used to sign in to {name}.',
   'upstream.noEmail': 'That account did not share an email address, so it cannot be used to sign in to {name}.',
   'upstream.noAccount': 'There is no account for {name} with that email address.',
+  'upstream.otherWay': 'This account cannot sign in to {name} with that provider. Please sign in another way.',
   'login.switchAccount': 'You are signed in with an account that cannot be used for {name}. Signing in here signs that account out.',
   'tenant.title': 'Choose an organization',
   'tenant.label': 'Organization',

@@ -1,5 +1,6 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { executeOwned } from '../../../db/owned-sql.ts';
+import { configurersCoverAccount } from '../../auth-providers/configurer.ts';
 import { UserIdentity } from '../../../db/entities/index.ts';
 import { newId } from '../../../ids.ts';
 import type { AttemptUser, SignInFailureReason } from '../../audit/auth-events.ts';
@@ -13,7 +14,8 @@ import type { UpstreamMethod } from '../surface-settings.ts';
 import type { UpstreamIdentity } from './identity.ts';
 
 /** An existing account is reached by e-mail only when the upstream verified it (controlling the upstream account does not
- *  prove the address), and a new one is made only for a verified address (no squatting an address its owner could use). */
+ *  prove the address), and a new one is made only for a verified address (no squatting an address its owner could use).
+ *  An existing one only while the provider's configurers hold all it holds (configurer.ts). */
 export type UpstreamAccount =
   | { readonly ok: true; readonly user: SignInUser; readonly verified: SignInUser }
   | { readonly ok: false; readonly reason: SignInFailureReason; readonly user: AttemptUser | null };
@@ -60,7 +62,9 @@ async function createUser(target: SignInTarget, method: UpstreamMethod, identity
 export async function upstreamAccount(target: SignInTarget, method: UpstreamMethod, identity: UpstreamIdentity, address: string): Promise<UpstreamAccount> {
   const { em } = target.applicationScope;
   const applicationId = target.application.id;
-  let userId = await linkedUserId(target, method.providerId, identity.subject);
+  const vouchedFor = (userId: string) => configurersCoverAccount(em, applicationId, method.providerId, userId);
+  const linked = await linkedUserId(target, method.providerId, identity.subject);
+  let userId = linked;
   if (userId === null) {
     if (identity.email === null) return { ok: false, reason: 'upstream_no_email', user: null };
     const owner = await readSignInUser(em, applicationId, { poolId: target.poolId, emailNormalized: normalizeEmail(identity.email) });
@@ -68,6 +72,7 @@ export async function upstreamAccount(target: SignInTarget, method: UpstreamMeth
     if (owner !== null) {
       // An address nobody proved is not the upstream account's to take over: its owner confirms it first, as SAML asks.
       if (owner.emailVerified !== true) return { ok: false, reason: 'email_unverified', user: owner };
+      if (!(await vouchedFor(owner.id))) return { ok: false, reason: 'provider_not_trusted', user: owner };
       await link(target, method.providerId, identity.subject, owner.id);
       userId = owner.id;
     } else {
@@ -78,6 +83,8 @@ export async function upstreamAccount(target: SignInTarget, method: UpstreamMeth
   }
   const user = await readSignInUser(em, applicationId, { id: userId, poolId: target.poolId });
   if (user === null || !mayActNow(user)) return { ok: false, reason: 'user_inactive', user };
+  // A link stays when the provider is changed since, or the account given more.
+  if (linked !== null && !(await vouchedFor(linked))) return { ok: false, reason: 'provider_not_trusted', user };
   // As a proven password does: a lock that ran out is lifted, and the user's tenants are read as they are now.
   const tenantIds = await recordSuccessfulSignIn(target, user, address);
   if (tenantIds === null) return { ok: false, reason: 'user_inactive', user };
