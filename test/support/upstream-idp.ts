@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import Provider from 'oidc-provider';
 
 /** An account of a test upstream: what its ID token and userinfo (or GitHub's API) say. */
@@ -166,4 +167,131 @@ export async function startDiscoveryUpstream(elsewhere: string, padding = 0): Pr
     return response.writeHead(302, { location: back.href }).end();
   });
   return { issuer, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+/** An answer a scripted upstream endpoint gives instead of its own. */
+export interface UpstreamReply {
+  readonly status?: number;
+  readonly headers?: Record<string, string>;
+  readonly body?: string;
+}
+
+/** How the scripted upstream signs its ID token: its JWKS key, a key of no JWKS, unsigned, or HS256 with the client secret. */
+export type IdTokenSigning = 'jwks' | 'foreign' | 'none' | 'client_secret';
+
+/**
+ * An OpenID provider on loopback http whose every answer a test may change: discovery, the authorization answer's
+ * parameters, the ID token's claims and signature, the whole token answer, and userinfo. Its authorization endpoint
+ * answers at once with a code; the token endpoint answers for that code with an RS256 ID token of `account`, the
+ * request's nonce, `iss` its issuer, `aud` its client, issued now for ten minutes. `reset()` restores all of it.
+ */
+export interface ScriptedUpstream {
+  readonly issuer: string;
+  readonly clientId: string;
+  readonly clientSecret: string;
+  /** The claims of the ID token and userinfo. */
+  account: Record<string, unknown>;
+  /** Changes the ID token's claims (as the upstream would sign them) before it is signed. */
+  claims: (claims: Record<string, unknown>) => Record<string, unknown>;
+  signing: IdTokenSigning;
+  /** The parameters the authorization answer sends back (code and state by default). */
+  answer: (parameters: Record<string, string>) => Record<string, string>;
+  /** The token endpoint's answer, given the ID token it would send. */
+  token: ((idToken: string) => UpstreamReply | Promise<UpstreamReply>) | undefined;
+  /** What userinfo answers; `account` by default. */
+  userinfo: Record<string, unknown> | undefined;
+  /** Discovery's answer instead of its document. */
+  discovery: UpstreamReply | undefined;
+  reset(): void;
+  close(): Promise<void>;
+}
+
+const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+
+export async function startScriptedUpstream(): Promise<ScriptedUpstream> {
+  const own = await generateKeyPair('RS256', { extractable: true });
+  const foreign = await generateKeyPair('RS256');
+  const jwk = { ...(await exportJWK(own.publicKey)), kid: 'own', alg: 'RS256', use: 'sig' };
+  const nonces = new Map<string, string | undefined>();
+  const server = createServer();
+  const issuer = await listen(server);
+  const upstream: ScriptedUpstream = {
+    issuer,
+    clientId: 'gatehouse',
+    clientSecret: randomBytes(16).toString('hex'),
+    account: {},
+    claims: (claims) => claims,
+    signing: 'jwks',
+    answer: (parameters) => parameters,
+    token: undefined,
+    userinfo: undefined,
+    discovery: undefined,
+    reset() {
+      this.account = { sub: 'nobody' };
+      this.claims = (claims) => claims;
+      this.signing = 'jwks';
+      this.answer = (parameters) => parameters;
+      this.token = undefined;
+      this.userinfo = undefined;
+      this.discovery = undefined;
+    },
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+  upstream.reset();
+
+  async function idToken(nonce: string | undefined): Promise<string> {
+    const now = Math.floor(Date.now() / 1000);
+    const claims = upstream.claims({ iss: issuer, aud: upstream.clientId, iat: now, exp: now + 600, ...(nonce === undefined ? {} : { nonce }), ...upstream.account });
+    switch (upstream.signing) {
+      case 'none':
+        return `${b64({ alg: 'none', typ: 'JWT' })}.${b64(claims)}.`;
+      case 'client_secret':
+        return new SignJWT(claims).setProtectedHeader({ alg: 'HS256' }).sign(new TextEncoder().encode(upstream.clientSecret));
+      case 'foreign':
+        return new SignJWT(claims).setProtectedHeader({ alg: 'RS256', kid: 'own' }).sign(foreign.privateKey);
+      case 'jwks':
+        return new SignJWT(claims).setProtectedHeader({ alg: 'RS256', kid: 'own' }).sign(own.privateKey);
+    }
+  }
+
+  server.on('request', (request: IncomingMessage, response) => {
+    void (async () => {
+      const { pathname, searchParams } = new URL(request.url ?? '/', issuer);
+      const reply = (answer: UpstreamReply) => response.writeHead(answer.status ?? 200, answer.headers ?? { 'content-type': 'application/json' }).end(answer.body ?? '');
+      const json = (value: unknown) => reply({ body: JSON.stringify(value) });
+      if (pathname === '/.well-known/openid-configuration') {
+        if (upstream.discovery !== undefined) return reply(upstream.discovery);
+        return json({
+          issuer,
+          authorization_endpoint: `${issuer}/authorize`,
+          token_endpoint: `${issuer}/token`,
+          userinfo_endpoint: `${issuer}/userinfo`,
+          jwks_uri: `${issuer}/jwks`,
+          response_types_supported: ['code'],
+          subject_types_supported: ['public'],
+          id_token_signing_alg_values_supported: ['RS256'],
+          token_endpoint_auth_methods_supported: ['client_secret_post'],
+        });
+      }
+      if (pathname === '/jwks') return json({ keys: [jwk] });
+      if (pathname === '/authorize') {
+        const code = randomBytes(8).toString('hex');
+        nonces.set(code, searchParams.get('nonce') ?? undefined);
+        const back = new URL(searchParams.get('redirect_uri')!);
+        back.search = new URLSearchParams(upstream.answer({ code, state: searchParams.get('state') ?? '' })).toString();
+        return response.writeHead(302, { location: back.href }).end();
+      }
+      if (pathname === '/token' && request.method === 'POST') {
+        const form = await body(request);
+        if (form.get('client_secret') !== upstream.clientSecret || !nonces.has(form.get('code') ?? '')) return reply({ status: 400, body: '{"error":"invalid_grant"}' });
+        const token = await idToken(nonces.get(form.get('code')!));
+        nonces.delete(form.get('code')!);
+        if (upstream.token !== undefined) return reply(await upstream.token(token));
+        return json({ access_token: randomBytes(8).toString('hex'), token_type: 'Bearer', expires_in: 600, id_token: token });
+      }
+      if (pathname === '/userinfo') return json(upstream.userinfo ?? upstream.account);
+      return reply({ status: 404, body: '{}' });
+    })();
+  });
+  return upstream;
 }

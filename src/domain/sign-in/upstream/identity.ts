@@ -2,7 +2,7 @@ import * as oidc from 'openid-client';
 import { hintedEmail } from '../sign-in.ts';
 import type { OAuthProvider } from '../../auth-providers/config.ts';
 import type { UpstreamClient } from './client.ts';
-import { displayNameProblem } from '../../validate.ts';
+import { displayNameProblem, isControlFree } from '../../validate.ts';
 
 export interface UpstreamIdentity {
   /** The user's stable id at the upstream (`sub`, GitHub's numeric user id). */
@@ -26,6 +26,10 @@ export interface UpstreamCallback {
 
 const stringOrNull = (value: unknown): string | null => (typeof value === 'string' && value.trim() !== '' ? value : null);
 
+/** OIDC Core 2: a `sub` is at most 255 ASCII characters. Longer, or with a control character, it is no subject: the link
+ *  keeps it in a unique index, which refuses a NUL or a few kilobytes (our 500 before). */
+const MAX_SUBJECT_LENGTH = 255;
+
 /** Whoever holds the upstream account writes its name: one the users' rule refuses is none, as an address is. */
 function upstreamName(value: unknown): string | null {
   const name = stringOrNull(value)?.trim();
@@ -43,6 +47,7 @@ export function emailVerified(preset: OAuthProvider, claims: Readonly<Record<str
 function identityOf(preset: OAuthProvider, claims: Readonly<Record<string, unknown>>): UpstreamIdentity {
   const subject = stringOrNull(claims['sub']);
   if (subject === null) throw new UpstreamAnswerError('the upstream named no subject');
+  if (subject.length > MAX_SUBJECT_LENGTH || !isControlFree(subject)) throw new UpstreamAnswerError('the upstream named a subject over 255 characters or with a control character');
   // An upstream address the users' rule refuses is treated as none (hintedEmail applies that rule).
   const email = hintedEmail(claims['email']) ?? null;
   return { subject, email, emailVerified: email !== null && emailVerified(preset, claims), name: upstreamName(claims['name']) };

@@ -1,0 +1,151 @@
+import { randomBytes } from 'node:crypto';
+import * as oidc from 'openid-client';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import type { Visit } from '../support/cookie-jar.ts';
+import { createTestClient, discover, startAuthorization } from '../support/oauth.ts';
+import { startScriptedUpstream, type ScriptedUpstream } from '../support/upstream-idp.ts';
+
+/**
+ * An upstream OpenID provider that answers badly (src/domain/sign-in/upstream/): a scripted one whose ID token, token
+ * answer, userinfo and discovery each test changes. What it says is refused as `upstream_error` (400, logged), never
+ * a user made or linked, never our 500.
+ */
+const REDIRECT_URI = 'https://app.example/callback';
+
+let app: TestApp;
+let issuer: string;
+let upstream: ScriptedUpstream;
+let config: oidc.Configuration;
+let providerId: string;
+
+beforeAll(async () => {
+  upstream = await startScriptedUpstream();
+  app = await startTestApp(
+    { upstreams: { allowLoopback: true, allowPrivateHosts: false, githubUrl: 'https://github.com', githubApiUrl: 'https://api.github.com' } },
+    { reachablePublicUrl: true },
+  );
+  issuer = app.gatehouse.services.config.publicUrl;
+  const created = await app.http.post('/auth-providers', {
+    type: 'oauth',
+    name: 'Scripted',
+    config: { provider: 'generic', clientId: upstream.clientId, issuer: upstream.issuer, allowSignup: true },
+    secrets: { clientSecret: upstream.clientSecret },
+  });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  providerId = created.body.id as string;
+  const client = await createTestClient(app, { type: 'web', redirectUris: [REDIRECT_URI] });
+  config = await discover(app, client.clientId, oidc.ClientSecretBasic(client.clientSecret ?? ''));
+}, 60_000);
+afterAll(async () => {
+  await app?.close();
+  await upstream?.close();
+});
+beforeEach(() => upstream.reset());
+
+/** A browser's sign-in with the scripted upstream, to the client's redirect or a page; `beforeAnswer` runs while the upstream is at it. */
+async function signIn(beforeAnswer?: () => Promise<void>): Promise<Visit> {
+  const flow = await startAuthorization(config, { redirectUri: REDIRECT_URI, resource: `${issuer}/api/v1` }, { scope: 'openid email' });
+  const href = /<a class="upstream" href="([^"]+)">Sign in with Scripted<\/a>/.exec(flow.page.body)?.[1];
+  expect(href, flow.page.body).toBeDefined();
+  let visit = await flow.jar.visit(new URL(href!.replaceAll('&amp;', '&'), flow.page.url).href);
+  expect(visit.status, visit.body).toBe(303);
+  await beforeAnswer?.();
+  visit = await flow.jar.visit(visit.location!);
+  for (let hops = 0; hops < 20 && (visit.status === 302 || visit.status === 303) && !visit.location!.startsWith(REDIRECT_URI); hops += 1) {
+    visit = await flow.jar.visit(visit.location!);
+  }
+  return visit;
+}
+
+const signedIn = (visit: Visit) => expect(visit.location, `${visit.status} ${visit.body}`).toMatch(new RegExp(`^${REDIRECT_URI}\\?code=`));
+const usersOf = async (email: string) => (await app.http.get(`/users?email=${encodeURIComponent(email)}`)).body.data as { id: string }[];
+const linkCount = () => app.sql<{ count: number }>('select count(*)::int as count from user_identity where provider_id = ?', [providerId]);
+const linksOf = (subject: string) => app.sql<{ user_id: string }>('select user_id from user_identity where provider_id = ? and subject = ?', [providerId, subject]);
+
+async function lastSignInRecord() {
+  const [row] = await app.sql<{ action: string; after: Record<string, unknown> }>(
+    `select action, after from audit_log where application_id = ? and action in ('user.signed_in', 'user.sign_in_failed', 'user.signed_up') order by id desc limit 1`,
+    [app.root.applicationId],
+  );
+  return row!;
+}
+
+/** Refused as the upstream's failure: 400 `upstream_error`, nothing of the answer on the page, nobody made or linked. */
+async function refusedAsUpstreamError(label: string, email: string): Promise<void> {
+  const [links] = await linkCount();
+  const refused = await signIn();
+  expect(refused.status, `${label}: ${refused.body}`).toBe(400);
+  expect(refused.body, label).toContain('did not work');
+  expect(refused.body, label).not.toContain('<script>alert');
+  expect(await lastSignInRecord(), label).toMatchObject({ action: 'user.sign_in_failed', after: { method: 'oauth', reason: 'upstream_error' } });
+  expect(await usersOf(email), label).toEqual([]);
+  expect(await linkCount(), label).toEqual([links]);
+}
+
+describe('an upstream answering badly', () => {
+  it('refuses an ID token, token answer or userinfo OIDC says to refuse, and an error answer (its markup not shown); a good one signs up', async () => {
+    const now = () => Math.floor(Date.now() / 1000);
+    const refusals: Record<string, () => void> = {
+      'an iss not the upstream’s': () => (upstream.claims = (claims) => ({ ...claims, iss: 'https://elsewhere.example' })),
+      'an aud not ours': () => (upstream.claims = (claims) => ({ ...claims, aud: 'someone-else' })),
+      'an aud of another audience too, without azp': () => (upstream.claims = (claims) => ({ ...claims, aud: [upstream.clientId, 'someone-else'] })),
+      'an aud of another audience too, azp the other': () => (upstream.claims = (claims) => ({ ...claims, aud: [upstream.clientId, 'someone-else'], azp: 'someone-else' })),
+      'an exp past': () => (upstream.claims = (claims) => ({ ...claims, iat: now() - 7200, exp: now() - 3600 })),
+      'no exp': () => (upstream.claims = ({ exp: _exp, ...claims }) => claims),
+      'an nbf to come': () => (upstream.claims = (claims) => ({ ...claims, nbf: now() + 3600 })),
+      'no nonce': () => (upstream.claims = ({ nonce: _nonce, ...claims }) => claims),
+      'alg none': () => (upstream.signing = 'none'),
+      'HS256 with the client secret where RS256 is published': () => (upstream.signing = 'client_secret'),
+      'no sub': () => (upstream.claims = ({ sub: _sub, ...claims }) => claims),
+      'a blank sub': () => (upstream.claims = (claims) => ({ ...claims, sub: ' ' })),
+      'a numeric sub': () => (upstream.claims = (claims) => ({ ...claims, sub: 12345 })),
+      'a token error': () => (upstream.token = () => ({ status: 400, body: '{"error":"invalid_grant","error_description":"<script>alert(1)</script>"}' })),
+      'an HTML token answer': () => (upstream.token = () => ({ headers: { 'content-type': 'text/html' }, body: '<html><script>alert(1)</script></html>' })),
+      'a token answer over 1 MiB': () =>
+        (upstream.token = (idToken) => ({ body: JSON.stringify({ access_token: 'a', token_type: 'Bearer', id_token: idToken, padding: 'x'.repeat(2 * 1024 * 1024) }) })),
+      'a token answer redirecting to an internal address': () => (upstream.token = () => ({ status: 307, headers: { location: 'http://169.254.169.254/latest/meta-data/' } })),
+      // OIDC Core 5.3.2: userinfo of another subject, asked for the address the ID token lacks.
+      'userinfo of another sub': () => {
+        upstream.claims = ({ email: _email, email_verified: _verified, ...claims }) => claims;
+        upstream.userinfo = { sub: 'someone-else', email: 'userinfo-victim@example.com', email_verified: true };
+      },
+      'an error answer with markup in its description': () => (upstream.answer = ({ state }) => ({ state: state!, error: 'access_denied', error_description: '<script>alert(1)</script>' })),
+      'an answer without its code': () => (upstream.answer = ({ state }) => ({ state: state! })),
+    };
+    for (const [label, answerBadly] of Object.entries(refusals)) {
+      upstream.reset();
+      const subject = `refused-${label.replaceAll(/\W+/g, '-')}`;
+      upstream.account = { sub: subject, email: `${subject}@example.com`, email_verified: true };
+      answerBadly();
+      await refusedAsUpstreamError(label, `${subject}@example.com`);
+    }
+    expect(await usersOf('userinfo-victim@example.com')).toEqual([]);
+
+    upstream.reset();
+    upstream.account = { sub: 'good-sub', email: 'good@example.com', email_verified: true };
+    signedIn(await signIn());
+    // Userinfo of the ID token's own subject gives the address it lacks.
+    upstream.account = { sub: 'userinfo-sub', email: 'userinfo@example.com', email_verified: true };
+    upstream.claims = ({ email: _email, email_verified: _verified, ...claims }) => claims;
+    signedIn(await signIn());
+    expect(await usersOf('userinfo@example.com')).toHaveLength(1);
+  });
+
+  it('refuses a sub with a NUL, of kilobytes, over 255 characters or with a line break as upstream_error (our 500 before); 255 characters sign in', async () => {
+    const subjects: Record<string, string> = {
+      nul: 'nul\u0000sub',
+      kilobytes: randomBytes(6000).toString('base64url'),
+      long: 's'.repeat(256),
+      'line break': 'line\nbreak',
+    };
+    for (const [label, sub] of Object.entries(subjects)) {
+      const email = `odd-sub-${label.replace(' ', '-')}@example.com`;
+      upstream.account = { sub, email, email_verified: true };
+      await refusedAsUpstreamError(label, email);
+    }
+    upstream.account = { sub: 's'.repeat(255), email: 'long-sub@example.com', email_verified: true };
+    signedIn(await signIn());
+    expect(await linksOf('s'.repeat(255))).toHaveLength(1);
+  });
+});
