@@ -148,4 +148,20 @@ describe('an upstream answering badly', () => {
     signedIn(await signIn());
     expect(await linksOf('s'.repeat(255))).toHaveLength(1);
   });
+
+  it('discovery failing at the callback (the client made again: the provider changed since the start) is upstream_error, not our 500', async () => {
+    upstream.account = { sub: 'rediscovered-sub', email: 'rediscovered@example.com', email_verified: true };
+    const refused = await signIn(async () => {
+      upstream.discovery = { status: 503, body: 'down' };
+      expect((await app.http.patch(`/auth-providers/${providerId}`, { name: 'Scripted again' })).status).toBe(200);
+    });
+    expect((await app.http.patch(`/auth-providers/${providerId}`, { name: 'Scripted' })).status).toBe(200);
+    expect(refused.status, refused.body).toBe(400);
+    expect(refused.body).toContain('did not work');
+    expect(await lastSignInRecord()).toMatchObject({ action: 'user.sign_in_failed', after: { method: 'oauth', reason: 'upstream_error', upstream: { providerId, provider: 'generic' } } });
+    expect(await usersOf('rediscovered@example.com')).toEqual([]);
+    // Back up, the next sign-in discovers it again.
+    upstream.discovery = undefined;
+    signedIn(await signIn());
+  });
 });

@@ -3,7 +3,7 @@ import { AuthProvider } from '../../../db/entities/index.ts';
 import { recordAttempt, type FactorRecord, type SignInTarget } from '../sign-in.ts';
 import type { UpstreamMethod } from '../surface-settings.ts';
 import { upstreamAccount, type UpstreamAccount } from './accounts.ts';
-import { upstreamClient, type UpstreamClient } from './client.ts';
+import { upstreamClient, type UpstreamProvider } from './client.ts';
 import { upstreamIdentity, type UpstreamIdentity } from './identity.ts';
 
 /**
@@ -23,12 +23,12 @@ export interface UpstreamRequest {
 export const offeredUpstream = (target: SignInTarget, providerId: string): UpstreamMethod | undefined =>
   target.upstreams.find((method) => method.providerId === providerId);
 
-async function clientOf(target: SignInTarget, method: UpstreamMethod): Promise<{ client: UpstreamClient; preset: string }> {
+/** The provider as stored, its secrets opened. */
+async function storedProvider(target: SignInTarget, method: UpstreamMethod): Promise<UpstreamProvider> {
   const { services } = target.scope;
   const provider = await target.applicationScope.em.findOneOrFail(AuthProvider, { id: method.providerId });
   const secrets = Object.fromEntries(Object.entries(provider.secrets ?? {}).map(([name, sealed]) => [name, services.storedSecrets.decrypt(sealed)]));
-  const client = await upstreamClient({ id: provider.id, config: provider.config, secrets, updatedAt: provider.updatedAt }, services.config.upstreams);
-  return { client, preset: String(provider.config['provider']) };
+  return { id: provider.id, config: provider.config, secrets, updatedAt: provider.updatedAt };
 }
 
 /** `statePrefix` leads the random `state` (the hosted pages put the interaction there). */
@@ -38,7 +38,7 @@ export async function startUpstream(
   redirectUri: string,
   statePrefix: string,
 ): Promise<{ url: URL; request: UpstreamRequest }> {
-  const { client } = await clientOf(target, method);
+  const client = await upstreamClient(await storedProvider(target, method), target.scope.services.config.upstreams);
   const codeVerifier = oidc.randomPKCECodeVerifier();
   const state = `${statePrefix}${oidc.randomState()}`;
   const nonce = client.protocol === 'oidc' ? oidc.randomNonce() : undefined;
@@ -57,8 +57,8 @@ export async function startUpstream(
 export type UpstreamSignIn = (Extract<UpstreamAccount, { ok: true }> & { readonly record: FactorRecord }) | Extract<UpstreamAccount, { ok: false }>;
 
 /**
- * A failed exchange or check of the upstream's answer is `upstream_error`, its cause logged through `log`. Finding or
- * linking the account is ours: its refusals and failures are thrown as they are.
+ * A failed discovery, exchange or check of the upstream's answer is `upstream_error`, its cause logged through `log`.
+ * Reading the provider, finding or linking the account is ours: its refusals and failures are thrown as they are.
  */
 export async function finishUpstream(
   target: SignInTarget,
@@ -68,10 +68,13 @@ export async function finishUpstream(
   address: string,
   log: (error: unknown) => void,
 ): Promise<UpstreamSignIn> {
-  const { client, preset } = await clientOf(target, method);
-  const upstream = { providerId: method.providerId, provider: preset };
+  const provider = await storedProvider(target, method);
+  const upstream = { providerId: method.providerId, provider: String(provider.config['provider']) };
   let identity: UpstreamIdentity;
   try {
+    // Made again here when no longer kept (another instance started the sign-in, or the provider changed since): its
+    // discovery failing is the upstream's failure too.
+    const client = await upstreamClient(provider, target.scope.services.config.upstreams);
     const url = new URL(request.redirectUri);
     url.search = parameters.toString();
     identity = await upstreamIdentity(client, { url, state: request.state, codeVerifier: request.codeVerifier, nonce: request.nonce }, target.scope.services.config.upstreams.githubApiUrl);
