@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import * as oidc from 'openid-client';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
+import { TestRoles } from '../support/roles.ts';
 import type { Visit } from '../support/cookie-jar.ts';
 import { createTestClient, discover, startAuthorization } from '../support/oauth.ts';
 import { startScriptedUpstream, type ScriptedUpstream } from '../support/upstream-idp.ts';
@@ -44,9 +45,9 @@ afterAll(async () => {
 beforeEach(() => upstream.reset());
 
 /** A browser's sign-in with the scripted upstream, to the client's redirect or a page; `beforeAnswer` runs while the upstream is at it. */
-async function signIn(beforeAnswer?: () => Promise<void>): Promise<Visit> {
-  const flow = await startAuthorization(config, { redirectUri: REDIRECT_URI, resource: `${issuer}/api/v1` }, { scope: 'openid email' });
-  const href = /<a class="upstream" href="([^"]+)">Sign in with Scripted<\/a>/.exec(flow.page.body)?.[1];
+async function signIn(beforeAnswer?: () => Promise<void>, through = { config: () => config, parameters: {}, button: 'Scripted' }): Promise<Visit> {
+  const flow = await startAuthorization(through.config(), { redirectUri: REDIRECT_URI, resource: `${issuer}/api/v1` }, { scope: 'openid email', ...through.parameters });
+  const href = new RegExp(`<a class="upstream" href="([^"]+)">Sign in with ${through.button}</a>`).exec(flow.page.body)?.[1];
   expect(href, flow.page.body).toBeDefined();
   let visit = await flow.jar.visit(new URL(href!.replaceAll('&amp;', '&'), flow.page.url).href);
   expect(visit.status, visit.body).toBe(303);
@@ -63,10 +64,10 @@ const usersOf = async (email: string) => (await app.http.get(`/users?email=${enc
 const linkCount = () => app.sql<{ count: number }>('select count(*)::int as count from user_identity where provider_id = ?', [providerId]);
 const linksOf = (subject: string) => app.sql<{ user_id: string }>('select user_id from user_identity where provider_id = ? and subject = ?', [providerId, subject]);
 
-async function lastSignInRecord() {
+async function lastSignInRecord(applicationId = app.root.applicationId) {
   const [row] = await app.sql<{ action: string; after: Record<string, unknown> }>(
     `select action, after from audit_log where application_id = ? and action in ('user.signed_in', 'user.sign_in_failed', 'user.signed_up') order by id desc limit 1`,
-    [app.root.applicationId],
+    [applicationId],
   );
   return row!;
 }
@@ -163,5 +164,46 @@ describe('an upstream answering badly', () => {
     // Back up, the next sign-in discovers it again.
     upstream.discovery = undefined;
     signedIn(await signIn());
+  });
+});
+
+describe('a tenant’s own provider', () => {
+  it('never links by e-mail an account holding a role beyond the tenant, whose password its administrator may not set either: the provider is the administrator’s word', async () => {
+    const isolated = await app.bootstrapAnother();
+    const admin = app.as({ apiKey: isolated.apiKey });
+    const path = `/applications/${isolated.applicationId}`;
+    expect((await admin.patch(path, { tenancyConfig: { authIsolation: 'isolated' } })).status).toBe(200);
+    const acme = (await admin.post(`${path}/tenants`, { name: 'Acme', slug: 'acme' })).body.id as string;
+    const userIn = async (email: string) => (await admin.post(`${path}/tenants/${acme}/users`, { email })).body.id as string;
+    const boss = await userIn('boss@acme.example');
+    const member = await userIn('member@acme.example');
+    await new TestRoles(app, isolated.applicationId).assign({ type: 'user', id: boss }, 'app_admin');
+    // Acme's administrator: its own providers, not the application's administrator's password.
+    const key = await admin.post('/api-keys', { name: 'Acme admin', permissions: ['auth_providers:*', 'tenant_overrides:write', 'users:*'], tenantId: acme });
+    expect(key.status, JSON.stringify(key.body)).toBe(201);
+    const acmeAdmin = app.as({ apiKey: key.body.secret as string });
+    expect((await acmeAdmin.patch(`/users/${boss}`, { password: 'Acme-Chosen-Passphrase-1' })).status).toBe(403);
+    const provider = await acmeAdmin.post('/auth-providers', {
+      type: 'oauth',
+      name: 'Acme IdP',
+      config: { provider: 'generic', clientId: upstream.clientId, issuer: upstream.issuer },
+      secrets: { clientSecret: upstream.clientSecret },
+    });
+    expect(provider.status, JSON.stringify(provider.body)).toBe(201);
+    const client = await createTestClient(app, { applicationId: isolated.applicationId, type: 'web', redirectUris: [REDIRECT_URI] });
+    const isolatedConfig = await discover(app, client.clientId, oidc.ClientSecretBasic(client.clientSecret ?? ''));
+    const throughAcme = { config: () => isolatedConfig, parameters: { tenant: 'acme' }, button: 'Acme IdP' };
+
+    upstream.account = { sub: 'acme-says-boss', email: 'Boss@acme.example', email_verified: true };
+    const refused = await signIn(undefined, throughAcme);
+    expect(refused.status, refused.body).toBe(403);
+    expect(refused.body).toContain('cannot sign in to');
+    expect(await lastSignInRecord(isolated.applicationId)).toMatchObject({ action: 'user.sign_in_failed', after: { method: 'oauth', reason: 'provider_not_trusted' } });
+    expect(await app.sql('select 1 from user_identity where user_id = ?', [boss])).toEqual([]);
+
+    // A member holding nothing beyond Acme is Acme's IdP's to link.
+    upstream.account = { sub: 'acme-member', email: 'member@acme.example', email_verified: true };
+    signedIn(await signIn(undefined, throughAcme));
+    expect(await app.sql('select subject from user_identity where user_id = ?', [member])).toEqual([{ subject: 'acme-member' }]);
   });
 });
