@@ -91,6 +91,26 @@ export async function removeActivityOfUsers(em: EntityManager, applicationId: st
   );
 }
 
+/**
+ * A shared → isolated split's copies take over, in their tenant's series, the marks of the user they copy: one person,
+ * now that tenant's copy, is not counted again in a period already counted. The original's stay (its own, kept for
+ * a return to the tenant). Run once the copies exist and before the originals leave the shared pool (`sharedPool`).
+ */
+export async function markCopiesActiveAsTheirOriginals(em: EntityManager, applicationId: string, sharedPool: string): Promise<void> {
+  await executeOwned(
+    em,
+    applicationId,
+    `insert into analytics_active_user (application_id, scope_tenant_id, period, period_start, user_id)
+     select m.application_id, m.scope_tenant_id, m.period, m.period_start, copy.id
+       from analytics_active_user as m
+       join app_user as original on original.application_id = m.application_id and original.id = m.user_id and original.pool_id = ?
+       join app_user as copy on copy.application_id = m.application_id and copy.pool_id = m.scope_tenant_id and copy.email_normalized = original.email_normalized
+      where @owner(m)
+     on conflict do nothing`,
+    [sharedPool],
+  );
+}
+
 /** As CTEs (`sign_in_*`), for the same reason as activeUsersCtes. */
 export function signInCountCtes(rows: readonly SignInRow[]): RollupCtes {
   return {

@@ -1,6 +1,7 @@
 import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
+import { freshApplication } from '../support/applications.ts';
 import { CookieJar, readForm } from '../support/cookie-jar.ts';
 import { HttpClient } from '../support/http.ts';
 import { countActiveUsers } from '../../src/domain/analytics.ts';
@@ -267,5 +268,36 @@ describe('a deleted user', () => {
     // A token event buffered for them and written after the deletion marks them no more.
     await active();
     expect(await marks()).toEqual([]);
+  });
+});
+
+// Last: an application of its own, whose series the analytics above do not read.
+describe('the shared → isolated split', () => {
+  it('a copy is, in its tenant’s series, the user it was copied from there: their activity counts once', async () => {
+    const { admin, appPath, applicationId, tenants: [one, two], switchTo } = await freshApplication(app, { tenants: ['One', 'Two'] });
+    const original = (await admin.post('/users', { email: 'twice@example.com', tenantId: one })).body.id as string;
+    expect((await admin.patch(`/users/${original}`, { tenantIds: [one, two] })).status).toBe(200);
+    const day = now.toISOString().slice(0, 10);
+    const active = (tenantId: string, userId: string) =>
+      countActiveUsers(app.gatehouse.services.orm.em.fork(), [{ applicationId, tenantId, userId, day }]);
+    const series = async (tenantId: string) =>
+      Promise.all(
+        (['day', 'week', 'month'] as const).map(async (interval) => {
+          const answer = await admin.get(`${appPath}/tenants/${tenantId}/analytics/active-users?from=${day}&to=${day}&interval=${interval}`);
+          expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+          return (answer.body.data as { count: number }[])[0]?.count;
+        }),
+      );
+    // Active in Two (a sign-in there, or a token of a grant there) before the switch.
+    await active(two, original);
+    expect(await series(two)).toEqual([1, 1, 1]);
+
+    expect((await switchTo('isolated')).status).toBe(200);
+    const [copy] = (await admin.get(`${appPath}/tenants/${two}/users`)).body.data as { id: string }[];
+    expect(copy?.id).not.toBe(original);
+    // The same person, now Two's copy, active again the same day: Two still has one active user.
+    await active(two, copy!.id);
+    expect(await series(two)).toEqual([1, 1, 1]);
+    expect(await series(one)).toEqual([0, 0, 0]);
   });
 });

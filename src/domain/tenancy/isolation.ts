@@ -4,6 +4,7 @@ import { SHARED_POOL } from '../../db/entities/user.entity.ts';
 import type { ErrorDetail } from '../../errors.ts';
 import { executeOwned } from '../../db/owned-sql.ts';
 import { NEW_ID_SQL } from '../../ids.ts';
+import { markCopiesActiveAsTheirOriginals } from '../analytics.ts';
 import { keySnapshotSql } from '../api-keys/issue.ts';
 import { assignmentSnapshotSql } from '../authorization/role-assignments.ts';
 import type { AuditAction } from '../audit/actions.ts';
@@ -67,11 +68,12 @@ async function duplicateLinksAcrossPools(em: EntityManager, applicationId: strin
 }
 
 /** A user of several tenants keeps their record in the one joined first and gets a copy, with its own upstream links, in
- *  each other, so nobody loses access. Users in no tenant stay in the application's pool. Ten statements whatever the
- *  number of users. */
+ *  each other, so nobody loses access. Users in no tenant stay in the application's pool. The same statements whatever
+ *  the number of users. */
 export async function splitPoolsByTenant(em: EntityManager, actor: AuditActor): Promise<void> {
   const { applicationId } = actor;
   await copyIntoOtherTenants(em, actor);
+  await markCopiesActiveAsTheirOriginals(em, applicationId, SHARED_POOL);
   await copyUserRows(em, applicationId, 'sign_in_failure', ['address', 'failures', 'last_failed_at', 'locked_at', 'locked_until']);
   await copyUserRows(em, applicationId, 'mfa_factor', ['kind', 'secret_encrypted', 'last_step', 'created_at'], { newIds: true });
   await copyUserRows(em, applicationId, 'mfa_recovery_code', ['code_hash', 'used_at']);
