@@ -102,6 +102,24 @@ describe('application domains', () => {
     expect(audit).toHaveLength(1);
   });
 
+  it('a lookup that fails (SERVFAIL) or a verification racing the deletion verifies nothing: 200 with the reason, then 404', async () => {
+    const created = (await app.http.post(domains, { hostname: 'flaky.example.com' })).body;
+    const record = '_gatehouse-challenge.flaky.example.com';
+    dnsServer.zone.set(record, { rcode: 2 });
+    const failed = await app.http.post(`${domains}/${created.id}/verify`);
+    expect(failed.status).toBe(200);
+    expect(failed.body).toMatchObject({ verified: false, reason: `The DNS lookup of ${record} failed (ESERVFAIL); try again later`, domain: { verified: false } });
+    // The record arrives while the domain is being deleted: the check passes, the domain is gone (404), nothing written.
+    const verifying = verifyWith(app, app.root.apiKey, { applicationId: app.root.applicationId }, created.id, async () => {
+      expect((await app.http.delete(`${domains}/${created.id}`)).status).toBe(204);
+      return [[created.verificationToken]];
+    });
+    await expect(verifying).rejects.toMatchObject({ code: 'not_found', field: 'domainId' });
+    expect(await app.sql('select id from domain where hostname = ?', ['flaky.example.com'])).toEqual([]);
+    const audit = await app.sql(`select action from audit_log where target_id = ? order by seq`, [created.id]);
+    expect(audit).toEqual([{ action: 'domain.created' }, { action: 'domain.deleted' }]);
+  });
+
   it('a hostname verified by one application cannot be verified by another (409)', async () => {
     const other = await app.bootstrapAnother();
     const foreign = app.as({ apiKey: other.apiKey });

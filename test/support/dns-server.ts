@@ -6,6 +6,8 @@ const { Packet } = dns2;
 export interface ZoneEntry {
   txt?: string[];
   cname?: string;
+  /** An error the server answers instead (2: SERVFAIL, 5: REFUSED). */
+  rcode?: number;
 }
 
 export interface TestDnsServer {
@@ -25,7 +27,9 @@ export async function startDnsServer(): Promise<TestDnsServer> {
     const response = Packet.createResponseFromRequest(request);
     const question = request.questions[0];
     const entry = question === undefined ? undefined : zone.get(question.name.toLowerCase());
-    if (question !== undefined && entry !== undefined) {
+    if (entry?.rcode !== undefined) {
+      response.header.rcode = entry.rcode;
+    } else if (question !== undefined && entry !== undefined) {
       const answer = (fields: Partial<dns2.Packet.Resource>) => new Packet.Resource({ name: question.name, class: Packet.CLASS.IN, ttl: 1, ...fields });
       if (question.type === Packet.TYPE.TXT) for (const value of entry.txt ?? []) response.answers.push(answer({ type: Packet.TYPE.TXT, data: chunks(value) }));
       if (question.type === Packet.TYPE.CNAME && entry.cname !== undefined) response.answers.push(answer({ type: Packet.TYPE.CNAME, domain: entry.cname }));
