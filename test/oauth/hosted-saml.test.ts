@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
@@ -210,6 +211,23 @@ describe('SP-initiated', () => {
     expect(first.status).toBe(303);
     const second = await postToAcs(respond({ inResponseTo: request.id }), request.relayState);
     expect(second.status).toBe(400);
+  });
+
+  it('a NameID over 1,024 characters is refused as invalid (400), not kept (our 500 before); one of 1,024 signs in', async () => {
+    const withNameId = async (nameId: string) => {
+      const flow = await authorize();
+      const request = await toIdp(flow);
+      return { flow, acs: await postToAcs(respond({ inResponseTo: request.id, nameId }), request.relayState) };
+    };
+    // Random, as an IdP's opaque identifier: a repeated character compresses into the key and would pass.
+    const opaque = (length: number) => randomBytes(length).toString('hex').slice(0, length);
+    for (const length of [1025, 3000]) {
+      expect((await withNameId(opaque(length))).acs.status).toBe(400);
+      expect(JSON.stringify(await lastSignInRecord('user.sign_in_failed'))).toContain('"reason":"invalid_assertion"');
+    }
+    const longest = await withNameId(opaque(1024));
+    expect(longest.acs.status, longest.acs.body).toBe(303);
+    expect((await codeFor(longest.flow, await longest.flow.jar.visit(longest.acs.location!))).sub).toBe(userId);
   });
 
   it('the same response posted again is recorded as replayed; a new one to an answered request, or to none, as invalid', async () => {

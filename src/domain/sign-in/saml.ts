@@ -41,6 +41,8 @@ export interface SamlProvider {
 const CLOCK_SKEW_MS = 60_000;
 /** How long after its IssueInstant an assertion is accepted (and so how long its id is remembered, with the skew). */
 const MAX_ASSERTION_AGE_MS = 5 * 60_000;
+const MAX_ASSERTION_ID_LENGTH = 256;
+const MAX_NAME_ID_LENGTH = 1024;
 /** How long an AuthnRequest waits for its response: about as long as a hosted sign-in's interaction lives. */
 const REQUEST_TTL_MS = 30 * 60_000;
 
@@ -358,6 +360,9 @@ export async function consumeSamlResponse(deps: SamlDeps, provider: SamlProvider
   const id = assertion.Assertion?.$?.ID;
   const issued = Date.parse(assertion.Assertion?.$?.IssueInstant ?? '');
   if (id === undefined || Number.isNaN(issued)) return refused('invalid_assertion', 'the assertion has no ID or IssueInstant');
+  // Both are kept in unique keys, which take no few kilobytes; a persistent NameID has at most 256 (SAML core 8.3.7).
+  if (id.length > MAX_ASSERTION_ID_LENGTH) return refused('invalid_assertion', `the assertion's ID is over ${MAX_ASSERTION_ID_LENGTH} characters`);
+  if ((profile.nameID?.length ?? 0) > MAX_NAME_ID_LENGTH) return refused('invalid_assertion', `the NameID is over ${MAX_NAME_ID_LENGTH} characters`);
   // node-saml bounds the age only backwards (and NotBefore with the skew): a later IssueInstant would stretch it.
   const latest = now + CLOCK_SKEW_MS;
   if (issued > latest || Date.parse(response?.getAttribute('IssueInstant') ?? '') > latest) return refused('invalid_assertion', 'issued in the future');
