@@ -4,6 +4,7 @@ import { startTestApp, type TestApp } from '../support/app.ts';
 import { lockWaitersAtLeast, usingEmbeddedDatabase } from '../support/database.ts';
 import type { HttpClient } from '../support/http.ts';
 import { issueTestKey } from '../support/keys.ts';
+import { TestRoles } from '../support/roles.ts';
 import { forgeCursor } from '../support/cursors.ts';
 
 let app: TestApp;
@@ -595,5 +596,55 @@ describe('e-mail templates', () => {
     expect((await remove()).body.errors?.[0]?.extensions).toMatchObject({ code: 'tenant_customization_disabled', status: 409 });
     await scopes({ emailTemplatesScope: 'tenant' });
     expect((await remove()).body.data).toEqual({ removeEmailTemplateOverride: true });
+  });
+});
+
+describe('who may change where mail goes', () => {
+  const RESET = { subject: 'Reset', html: '<p><a href="{{ link }}">Reset</a></p>', text: 'Reset: {{ link }}' };
+
+  it('beside an app_admin user, a key holding email:write alone may not change the provider or a mail carrying a way in (403, nothing stored); other mails it may', async () => {
+    const other = await app.bootstrapAnother();
+    const admin = app.as({ apiKey: other.apiKey });
+    const boss = await admin.post('/users', { email: 'boss@mail-owner.test' });
+    expect(boss.status, JSON.stringify(boss.body)).toBe(201);
+    await new TestRoles(app, other.applicationId).assign({ type: 'user', id: boss.body.id as string }, 'app_admin');
+    const key = await admin.post('/api-keys', { name: 'Mailer', permissions: ['email:read', 'email:write'] });
+    const mailer = app.as({ apiKey: key.body.secret as string });
+
+    const provider = await mailer.put('/email/provider', SMTP);
+    expect(provider.status).toBe(403);
+    expect(provider.body.code).toBe('forbidden');
+    expect((await mailer.get('/email/provider')).body.type).toBe('gatehouse');
+    for (const templateKey of ['password_reset', 'magic_link', 'email_otp', 'verify_email', 'invitation', 'email_change']) {
+      const template = templateKey === 'email_otp' ? { ...RESET, html: '<p>{{ code }}</p>', text: '{{ code }}' } : RESET;
+      expect((await mailer.put(`/email/templates/${templateKey}`, template)).status, templateKey).toBe(403);
+    }
+    expect((await mailer.get('/email/templates/password_reset')).body.subject).not.toBe('Reset');
+    expect((await mailer.put('/email/templates/welcome', { subject: 'Hi', html: '<p>Hi</p>', text: 'Hi' })).status).toBe(200);
+
+    expect((await admin.put('/email/provider', SMTP)).status).toBe(200);
+    expect((await admin.put('/email/templates/password_reset', RESET)).status).toBe(200);
+  });
+
+  it('a tenant’s administrator sets the tenant’s own provider unless a member of it holds more application-wide', async () => {
+    const other = await app.bootstrapAnother();
+    const admin = app.as({ apiKey: other.apiKey });
+    const path = `/applications/${other.applicationId}`;
+    expect((await admin.patch(path, { tenancyConfig: { emailProviderScope: 'tenant' } })).status).toBe(200);
+    const tenantWith = async (slug: string, email: string) => {
+      const tenantId = (await admin.post(`${path}/tenants`, { name: slug, slug })).body.id as string;
+      const user = (await admin.post(`${path}/tenants/${tenantId}/users`, { email })).body.id as string;
+      const key = await admin.post('/api-keys', { name: `${slug} admin`, permissions: ['email:read', 'email:write', 'tenant_overrides:write'], tenantId });
+      expect(key.status, JSON.stringify(key.body)).toBe(201);
+      return { tenantId, user, tenantAdmin: app.as({ apiKey: key.body.secret as string }) };
+    };
+    const acme = await tenantWith('acme', 'boss@acme.test');
+    await new TestRoles(app, other.applicationId).assign({ type: 'user', id: acme.user }, 'app_admin');
+    const globex = await tenantWith('globex', 'member@globex.test');
+
+    expect((await acme.tenantAdmin.put(`${path}/tenants/${acme.tenantId}/email/provider`, SMTP)).status).toBe(403);
+    expect((await admin.get(`${path}/tenants/${acme.tenantId}/email/provider`)).body.source).toBe('inherited');
+    expect((await globex.tenantAdmin.put(`${path}/tenants/${globex.tenantId}/email/provider`, SMTP)).status).toBe(200);
+    expect((await admin.put(`${path}/tenants/${acme.tenantId}/email/provider`, SMTP)).status).toBe(200);
   });
 });

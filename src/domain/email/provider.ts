@@ -15,6 +15,7 @@ import {
 } from '../tenancy/settings.ts';
 import { displayName, email, isControlFree } from '../validate.ts';
 import { mayName } from '../address-guard.ts';
+import { requireHoldsWhatMailReaches } from './mailed-accounts.ts';
 
 /**
  * One provider for the application and, while `emailProviderScope` = `tenant`, one per tenant that sets its own.
@@ -216,6 +217,7 @@ export async function getEmailProvider(scope: Scope): Promise<EmailProvider> {
 /** 409 `tenant_customization_disabled` for a tenant while `emailProviderScope` = `application`. */
 export async function putEmailProvider(scope: Scope, input: EmailProviderInput): Promise<EmailProvider> {
   if (scope.tenantId !== null) assertTenantMayCustomize(await scope.application(), 'email_provider');
+  await requireHoldsWhatMailReaches(scope);
   const publicUrl = scope.services.config.publicUrl;
   // Decided against the row being replaced, locked (a tenant that inherits has none of its own): a concurrent PUT
   // cannot switch the type, or remove a secret this one counts on keeping, between the decision and the write.

@@ -16,6 +16,7 @@ import {
   type Source,
 } from '../tenancy/settings.ts';
 import { isPlainText } from '../validate.ts';
+import { carriesWayIn, requireHoldsWhatMailReaches } from './mailed-accounts.ts';
 import { tenantVariable } from './outbox.ts';
 import { renderDraft, TEMPLATE_PARTS, type TemplatePart } from './render.ts';
 import { DEFAULT_TEMPLATES, isTemplateKey, TEMPLATE_KEYS, templateVariables, type TemplateContent, type TemplateKey } from './template-defaults.ts';
@@ -165,6 +166,7 @@ export async function putEmailTemplate(scope: Scope, key: string, input: EmailTe
   const templateKeyValue = templateKey(key);
   if (scope.tenantId !== null) assertTenantMayCustomize(await scope.application(), 'email_template');
   checkTemplateParts(input);
+  if (carriesWayIn(templateKeyValue)) await requireHoldsWhatMailReaches(scope);
   const content: TemplateContent = { subject: input.subject, html: input.html, text: input.text };
   await renderDraft(scope.applicationId, { parts: content, written: TEMPLATE_PARTS, offered: templateVariables(templateKeyValue) }, await sampleVariables(scope));
   const write: SettingWrite = { feature: 'email_template', key: templateKeyValue, compose: () => ({ value: { ...content } }), action: 'email_template.updated' };

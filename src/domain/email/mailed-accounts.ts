@@ -1,0 +1,37 @@
+import type { Scope } from '../../context.ts';
+import { executeOwned } from '../../db/owned-sql.ts';
+import { GatehouseError } from '../../errors.ts';
+import type { TemplateKey } from './template-defaults.ts';
+
+/** Mails whose link or code lets its reader in: a reset, a sign-in, a verified address, an invitation's acceptance. */
+const WAYS_IN: ReadonlySet<TemplateKey> = new Set(['verify_email', 'magic_link', 'password_reset', 'email_otp', 'invitation', 'email_change']);
+
+export const carriesWayIn = (key: TemplateKey): boolean => WAYS_IN.has(key);
+
+/**
+ * Whoever decides where a scope's mail goes (its provider) or what a mail carrying a way in says (its template) can
+ * read the links it sends, so, as with setting a password, they must hold all the accounts it mails hold now (docs/
+ * decisions.md, "E-mail"): every user's roles in the application, or a tenant's members' there and application-wide;
+ * for a console, its operators' too. Else 403, nothing stored.
+ */
+export async function requireHoldsWhatMailReaches(scope: Scope): Promise<void> {
+  const rows = await executeOwned<{ permission: string }[]>(
+    scope.em,
+    scope.applicationId,
+    `select distinct p.permission from role_assignment as a
+       join role as r on r.application_id = a.application_id and r.id = a.role_id
+       cross join unnest(r.permissions) as p (permission)
+      where @owner(a) and a.subject_type = 'user'${scope.tenantId === null ? '' : ` and (a.tenant_id is null or a.tenant_id = ?)
+        and exists (select 1 from app_user as u where @owner(u) and u.id = a.subject_id and ? = any(u.tenant_ids))`}
+     union
+     select distinct p.permission from role_assignment as a
+       join role as r on r.application_id = a.application_id and r.id = a.role_id
+       cross join unnest(r.permissions) as p (permission)
+      where a.subject_type = 'operator'
+        and a.application_id in (select m.id from application as c join application as m on m.organization_id = c.organization_id where c.id = ? and c.console)`,
+    [...(scope.tenantId === null ? [] : [scope.tenantId, scope.tenantId]), scope.applicationId],
+  );
+  if (!scope.permissions.covers(rows.map((row) => row.permission))) {
+    throw new GatehouseError('forbidden', 'Whoever sets where this scope’s mail goes, or a mail that lets its reader in, may read what it sends: only credentials holding all its users hold may');
+  }
+}
