@@ -1429,7 +1429,8 @@ export type Mutation = {
   createApplication: Application;
   /**
    * Creates a provider for the application or, in a tenant scope, for the tenant (needs `authIsolation` =
-   * `isolated`, else 409 `tenant_customization_disabled`).
+   * `isolated`, else 409 `tenant_customization_disabled`). An `oauth` or `saml` provider signs an existing account in
+   * only while the credentials that made it, or last changed its config or secrets, hold all the account holds.
    */
   createAuthProvider: AuthProvider;
   /**
@@ -1525,13 +1526,16 @@ export type Mutation = {
   putBranding: Branding;
   /**
    * Replaces the provider settings: the application's at application scope; at tenant scope the tenant's override
-   * (409 `tenant_customization_disabled` while `emailProviderScope` = `application`).
+   * (409 `tenant_customization_disabled` while `emailProviderScope` = `application`). It decides who reads the mail, so
+   * it takes credentials holding all the accounts it mails hold (their roles; a console's operators' too): else 403.
    */
   putEmailProvider: EmailProvider;
   /**
    * Replaces one template: the application's at application scope; at tenant scope the tenant's override of that
    * template (409 `tenant_customization_disabled` while `emailTemplatesScope` = `application`). 429 `rate_limited` while
-   * another template of the application is rendering (a preview or a PUT), on the same instance.
+   * another template of the application is rendering (a preview or a PUT), on the same instance. A template carrying a way
+   * in (`verify_email`, `magic_link`, `password_reset`, `email_otp`, `invitation`, `email_change`) takes credentials
+   * holding all the accounts it mails hold, as the provider does: else 403.
    */
   putEmailTemplate: EmailTemplate;
   /**

@@ -2881,7 +2881,8 @@ export interface paths {
         /**
          * Replace the e-mail provider (a tenant scope: its override; needs emailProviderScope = tenant)
          * @description Replaces the provider settings: the application's at application scope; at tenant scope the tenant's override
-         *     (409 `tenant_customization_disabled` while `emailProviderScope` = `application`).
+         *     (409 `tenant_customization_disabled` while `emailProviderScope` = `application`). It decides who reads the mail, so
+         *     it takes credentials holding all the accounts it mails hold (their roles; a console's operators' too): else 403.
          *
          *     Requires `email:write`. In a tenant scope also `tenant_overrides:write`.
          *
@@ -2925,7 +2926,8 @@ export interface paths {
         /**
          * Replace the e-mail provider (a tenant scope: its override; needs emailProviderScope = tenant)
          * @description Replaces the provider settings: the application's at application scope; at tenant scope the tenant's override
-         *     (409 `tenant_customization_disabled` while `emailProviderScope` = `application`).
+         *     (409 `tenant_customization_disabled` while `emailProviderScope` = `application`). It decides who reads the mail, so
+         *     it takes credentials holding all the accounts it mails hold (their roles; a console's operators' too): else 403.
          *
          *     Requires `email:write`. In a tenant scope also `tenant_overrides:write`.
          *
@@ -2969,7 +2971,8 @@ export interface paths {
         /**
          * Replace the e-mail provider (a tenant scope: its override; needs emailProviderScope = tenant)
          * @description Replaces the provider settings: the application's at application scope; at tenant scope the tenant's override
-         *     (409 `tenant_customization_disabled` while `emailProviderScope` = `application`).
+         *     (409 `tenant_customization_disabled` while `emailProviderScope` = `application`). It decides who reads the mail, so
+         *     it takes credentials holding all the accounts it mails hold (their roles; a console's operators' too): else 403.
          *
          *     Requires `email:write`. In a tenant scope also `tenant_overrides:write`.
          *
@@ -3085,7 +3088,9 @@ export interface paths {
          * Replace an e-mail template (a tenant scope: its override; needs emailTemplatesScope = tenant)
          * @description Replaces one template: the application's at application scope; at tenant scope the tenant's override of that
          *     template (409 `tenant_customization_disabled` while `emailTemplatesScope` = `application`). 429 `rate_limited` while
-         *     another template of the application is rendering (a preview or a PUT), on the same instance.
+         *     another template of the application is rendering (a preview or a PUT), on the same instance. A template carrying a way
+         *     in (`verify_email`, `magic_link`, `password_reset`, `email_otp`, `invitation`, `email_change`) takes credentials
+         *     holding all the accounts it mails hold, as the provider does: else 403.
          *
          *     Requires `email:write`. In a tenant scope also `tenant_overrides:write`.
          *
@@ -3129,7 +3134,9 @@ export interface paths {
          * Replace an e-mail template (a tenant scope: its override; needs emailTemplatesScope = tenant)
          * @description Replaces one template: the application's at application scope; at tenant scope the tenant's override of that
          *     template (409 `tenant_customization_disabled` while `emailTemplatesScope` = `application`). 429 `rate_limited` while
-         *     another template of the application is rendering (a preview or a PUT), on the same instance.
+         *     another template of the application is rendering (a preview or a PUT), on the same instance. A template carrying a way
+         *     in (`verify_email`, `magic_link`, `password_reset`, `email_otp`, `invitation`, `email_change`) takes credentials
+         *     holding all the accounts it mails hold, as the provider does: else 403.
          *
          *     Requires `email:write`. In a tenant scope also `tenant_overrides:write`.
          *
@@ -3173,7 +3180,9 @@ export interface paths {
          * Replace an e-mail template (a tenant scope: its override; needs emailTemplatesScope = tenant)
          * @description Replaces one template: the application's at application scope; at tenant scope the tenant's override of that
          *     template (409 `tenant_customization_disabled` while `emailTemplatesScope` = `application`). 429 `rate_limited` while
-         *     another template of the application is rendering (a preview or a PUT), on the same instance.
+         *     another template of the application is rendering (a preview or a PUT), on the same instance. A template carrying a way
+         *     in (`verify_email`, `magic_link`, `password_reset`, `email_otp`, `invitation`, `email_change`) takes credentials
+         *     holding all the accounts it mails hold, as the provider does: else 403.
          *
          *     Requires `email:write`. In a tenant scope also `tenant_overrides:write`.
          *
@@ -3669,7 +3678,8 @@ export interface paths {
         /**
          * Create an auth provider (a tenant scope: the tenant’s own; needs authIsolation = isolated)
          * @description Creates a provider for the application or, in a tenant scope, for the tenant (needs `authIsolation` =
-         *     `isolated`, else 409 `tenant_customization_disabled`).
+         *     `isolated`, else 409 `tenant_customization_disabled`). An `oauth` or `saml` provider signs an existing account in
+         *     only while the credentials that made it, or last changed its config or secrets, hold all the account holds.
          *
          *     Requires `auth_providers:write`. In a tenant scope also `tenant_overrides:write`.
          *
@@ -3704,7 +3714,8 @@ export interface paths {
         /**
          * Create an auth provider (a tenant scope: the tenant’s own; needs authIsolation = isolated)
          * @description Creates a provider for the application or, in a tenant scope, for the tenant (needs `authIsolation` =
-         *     `isolated`, else 409 `tenant_customization_disabled`).
+         *     `isolated`, else 409 `tenant_customization_disabled`). An `oauth` or `saml` provider signs an existing account in
+         *     only while the credentials that made it, or last changed its config or secrets, hold all the account holds.
          *
          *     Requires `auth_providers:write`. In a tenant scope also `tenant_overrides:write`.
          *
@@ -3739,7 +3750,8 @@ export interface paths {
         /**
          * Create an auth provider (a tenant scope: the tenant’s own; needs authIsolation = isolated)
          * @description Creates a provider for the application or, in a tenant scope, for the tenant (needs `authIsolation` =
-         *     `isolated`, else 409 `tenant_customization_disabled`).
+         *     `isolated`, else 409 `tenant_customization_disabled`). An `oauth` or `saml` provider signs an existing account in
+         *     only while the credentials that made it, or last changed its config or secrets, hold all the account holds.
          *
          *     Requires `auth_providers:write`. In a tenant scope also `tenant_overrides:write`.
          *
