@@ -1435,7 +1435,8 @@ export type Mutation = {
   createAuthProvider: AuthProvider;
   /**
    * Adds a custom domain to the application or, with `tenantId`, to a tenant (needs `authIsolation` = `isolated`,
-   * else 409 `tenant_customization_disabled`). It starts unverified, with the TXT record to publish.
+   * else 409 `tenant_customization_disabled`). It starts unverified, with the TXT record to publish. Once verified, the
+   * scope's mailed links lead there, so it takes credentials holding all the scope's accounts hold: else 403.
    */
   createDomain: Domain;
   /** Creates M2M credentials. A secret method's secret is in this response only. */

@@ -7,6 +7,7 @@ import { startTestApp, type TestApp } from '../support/app.ts';
 import { startDnsServer, type TestDnsServer } from '../support/dns-server.ts';
 import { publishing, verifyWith } from '../support/domains.ts';
 import { issueTestKey } from '../support/keys.ts';
+import { TestRoles } from '../support/roles.ts';
 
 let app: TestApp;
 let appPath: string;
@@ -255,6 +256,29 @@ describe('tenant domains', () => {
     expect((await narrow.get(domains)).body.data.some((d: { id: string }) => d.id === created.body.id)).toBe(true);
     const overrides = await issueTestKey(app, { tenantId: acme, permissions: ['domains:delete', 'tenant_overrides:write'] });
     expect((await overrides.delete(`${domains}/${created.body.id}`)).status).toBe(204);
+  });
+
+  it('is added only with credentials holding all the accounts its links would reach hold: an app_admin’s tenant refuses its administrator (403, nothing stored)', async () => {
+    const other = await app.bootstrapAnother();
+    const admin = app.as({ apiKey: other.apiKey });
+    const path = `/applications/${other.applicationId}`;
+    expect((await admin.patch(path, { tenancyConfig: { authIsolation: 'isolated' } })).status).toBe(200);
+    const tenantOf = async (slug: string) => (await admin.post(`${path}/tenants`, { name: slug, slug })).body.id as string;
+    const [withBoss, plain] = [await tenantOf('with-boss'), await tenantOf('plain')];
+    const boss = (await admin.post(`${path}/tenants/${withBoss}/users`, { email: 'boss@with-boss.example' })).body.id as string;
+    await new TestRoles(app, other.applicationId).assign({ type: 'user', id: boss }, 'app_admin');
+    const tenantAdmin = async (tenantId: string) => {
+      const key = await admin.post('/api-keys', { name: 'tenant admin', permissions: ['domains:read', 'domains:write', 'tenant_overrides:write'], tenantId });
+      return app.as({ apiKey: key.body.secret as string });
+    };
+    const refused = await (await tenantAdmin(withBoss)).post(`${path}/tenants/${withBoss}/domains`, { hostname: 'login.with-boss.example' });
+    expect(refused.status).toBe(403);
+    expect((await admin.get(`${path}/tenants/${withBoss}/domains`)).body.data).toEqual([]);
+    expect((await (await tenantAdmin(plain)).post(`${path}/tenants/${plain}/domains`, { hostname: 'login.plain.example' })).status).toBe(201);
+    // A key of the application holding only domains:write, beside that app_admin: refused as well.
+    const narrow = await admin.post('/api-keys', { name: 'domains', permissions: ['domains:read', 'domains:write'] });
+    expect((await app.as({ apiKey: narrow.body.secret as string }).post(`${path}/domains`, { hostname: 'login.other.example' })).status).toBe(403);
+    expect((await admin.post(`${path}/domains`, { hostname: 'login.other.example' })).status).toBe(201);
   });
 
   it('an unknown tenant or one of another application is not found', async () => {

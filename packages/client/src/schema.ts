@@ -5492,7 +5492,8 @@ export interface paths {
         /**
          * Add a custom domain to the application
          * @description Adds a custom domain to the application or, with `tenantId`, to a tenant (needs `authIsolation` = `isolated`,
-         *     else 409 `tenant_customization_disabled`). It starts unverified, with the TXT record to publish.
+         *     else 409 `tenant_customization_disabled`). It starts unverified, with the TXT record to publish. Once verified, the
+         *     scope's mailed links lead there, so it takes credentials holding all the scope's accounts hold: else 403.
          *
          *     Requires `domains:write`. In a tenant scope also `tenant_overrides:write`.
          */
@@ -5568,7 +5569,8 @@ export interface paths {
         /**
          * Add a custom domain to a tenant (needs authIsolation = isolated)
          * @description Adds a custom domain to the application or, with `tenantId`, to a tenant (needs `authIsolation` = `isolated`,
-         *     else 409 `tenant_customization_disabled`). It starts unverified, with the TXT record to publish.
+         *     else 409 `tenant_customization_disabled`). It starts unverified, with the TXT record to publish. Once verified, the
+         *     scope's mailed links lead there, so it takes credentials holding all the scope's accounts hold: else 403.
          *
          *     Requires `domains:write`. In a tenant scope also `tenant_overrides:write`.
          */

@@ -17,6 +17,7 @@ import { underTenancyConfig } from '../tenancy/config-lock.ts';
 import { paginate, type Page, type PageArgs, type Row, scopedList } from '../pagination.ts';
 import { hostname } from './hostname.ts';
 import { challengeRecordName, checkVerificationRecord, newVerificationToken, type ResolveTxt } from './verification.ts';
+import { requireHoldsWhatMailReaches } from '../email/mailed-accounts.ts';
 
 /** A tenant's own domains only while `isolated` (spec, tenancy rule 7); a hostname is unique in the application. */
 export interface DomainView {
@@ -85,6 +86,8 @@ function customHostname(scope: Scope, value: string): string {
 export async function createDomain(scope: Scope, input: { hostname: string }): Promise<DomainView> {
   if (scope.tenantId !== null && (await scope.em.count(Tenant, { id: scope.tenantId })) === 0) throw notFound('Tenant', 'tenantId');
   const name = customHostname(scope, input.hostname);
+  // Once verified it is where mailed links lead, the first by name (pagesOf).
+  await requireHoldsWhatMailReaches(scope);
   const domain = await uniquely('hostname', 'A domain with this hostname', () =>
     underTenancyConfig(scope, async ({ em, application }) => {
       if (scope.tenantId !== null) assertAuthIsolated(await application(), 'custom domains');

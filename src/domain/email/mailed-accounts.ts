@@ -9,8 +9,8 @@ const WAYS_IN: ReadonlySet<TemplateKey> = new Set(['verify_email', 'magic_link',
 export const carriesWayIn = (key: TemplateKey): boolean => WAYS_IN.has(key);
 
 /**
- * Whoever decides where a scope's mail goes (its provider) or what a mail carrying a way in says (its template) can
- * read the links it sends, so, as with setting a password, they must hold all the accounts it mails hold now (docs/
+ * Whoever decides where a scope's mail goes (its provider), what a mail carrying a way in says (its template) or where
+ * its links lead (a custom domain) can read the links it sends, so, as with setting a password, they must hold all the accounts it mails hold now (docs/
  * decisions.md, "E-mail"): every user's roles in the application, or a tenant's members' there and application-wide;
  * for a console, its operators' too. Else 403, nothing stored.
  */
@@ -32,6 +32,6 @@ export async function requireHoldsWhatMailReaches(scope: Scope): Promise<void> {
     [...(scope.tenantId === null ? [] : [scope.tenantId, scope.tenantId]), scope.applicationId],
   );
   if (!scope.permissions.covers(rows.map((row) => row.permission))) {
-    throw new GatehouseError('forbidden', 'Whoever sets where this scope’s mail goes, or a mail that lets its reader in, may read what it sends: only credentials holding all its users hold may');
+    throw new GatehouseError('forbidden', 'Whoever sets where this scope’s mail goes, what a mail that lets its reader in says, or where its links lead may read what it sends: only credentials holding all its users hold may');
   }
 }
