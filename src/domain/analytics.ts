@@ -91,11 +91,8 @@ export async function removeActivityOfUsers(em: EntityManager, applicationId: st
   );
 }
 
-/**
- * A shared → isolated split's copies take over, in their tenant's series, the marks of the user they copy: one person,
- * now that tenant's copy, is not counted again in a period already counted. The original's stay (its own, kept for
- * a return to the tenant). Run once the copies exist and before the originals leave the shared pool (`sharedPool`).
- */
+/** A split's copies take over the original's marks in their tenant's series, so one person is not counted twice in a
+ *  period. Run after the copies exist, before the originals leave the shared pool. */
 export async function markCopiesActiveAsTheirOriginals(em: EntityManager, applicationId: string, sharedPool: string): Promise<void> {
   await executeOwned(
     em,

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { exportJWK, generateKeyPair, SignJWT } from 'jose';
+import { exportJWK, generateKeyPair, SignJWT, UnsecuredJWT } from 'jose';
 import Provider from 'oidc-provider';
 
 /** An account of a test upstream: what its ID token and userinfo (or GitHub's API) say. */
@@ -206,8 +206,6 @@ export interface ScriptedUpstream {
   close(): Promise<void>;
 }
 
-const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
-
 export async function startScriptedUpstream(): Promise<ScriptedUpstream> {
   const own = await generateKeyPair('RS256', { extractable: true });
   const foreign = await generateKeyPair('RS256');
@@ -244,7 +242,7 @@ export async function startScriptedUpstream(): Promise<ScriptedUpstream> {
     const claims = upstream.claims({ iss: issuer, aud: upstream.clientId, iat: now, exp: now + 600, ...(nonce === undefined ? {} : { nonce }), ...upstream.account });
     switch (upstream.signing) {
       case 'none':
-        return `${b64({ alg: 'none', typ: 'JWT' })}.${b64(claims)}.`;
+        return new UnsecuredJWT(claims).encode();
       case 'client_secret':
         return new SignJWT(claims).setProtectedHeader({ alg: 'HS256' }).sign(new TextEncoder().encode(upstream.clientSecret));
       case 'foreign':

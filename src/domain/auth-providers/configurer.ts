@@ -16,11 +16,9 @@ interface Place {
 const asOperators = (configurers: readonly RoleSubject[]): RoleSubject[] => configurers.map((subject) => (subject.type === 'user' ? { type: 'operator', id: subject.id } : subject));
 
 /**
- * Taking an upstream provider's word for an account hands out all the account holds, as setting its password does
- * (docs/decisions.md, "Upstream providers"): so whoever made the provider or last changed its config or secrets must
- * hold all of it too, now. What the account holds: its roles application-wide and in each tenant where it has one, and
- * for a console's user, what it holds as an operator. Permissions of the management API only: the product's own need no
- * holding. Null configurers (a provider made before the rule) hold nothing.
+ * Taking a provider's word for an account hands out all it holds, as setting its password does: so whoever made the
+ * provider or last changed its config or secrets must hold, now, the account's management-API permissions everywhere
+ * it holds them (docs/decisions.md, "Social and OIDC sign-in"). Null configurers hold nothing.
  */
 export async function configurersCoverAccount(em: EntityManager, applicationId: string, providerId: string, userId: string): Promise<boolean> {
   const [row] = await executeOwned<{ configured_by: RoleSubject[] | null }[]>(em, applicationId, 'select configured_by from auth_provider where @owner and id = ?', [providerId]);
@@ -36,11 +34,10 @@ export async function configurersCoverAccount(em: EntityManager, applicationId: 
     })),
   ];
   for (const place of places) {
-    const held = await readHeldGrants(em, place.applicationId, place.tenantId, [place.account], { anyStatus: true });
+    // An account that cannot act now holds nothing here; its sign-in is refused for that after this check.
+    const held = await readHeldGrants(em, place.applicationId, place.tenantId, [place.account, ...place.configurers]);
     const wanted = grantsOf(held.get(subjectKey(place.account))).allowed();
-    if (wanted.length === 0) continue;
-    const configurersHold = jointPermissions(await readHeldGrants(em, place.applicationId, place.tenantId, place.configurers), place.configurers);
-    if (!configurersHold.covers(wanted)) return false;
+    if (wanted.length > 0 && !jointPermissions(held, place.configurers).covers(wanted)) return false;
   }
   return true;
 }

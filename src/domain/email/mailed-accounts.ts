@@ -8,12 +8,9 @@ const WAYS_IN: ReadonlySet<TemplateKey> = new Set(['verify_email', 'magic_link',
 
 export const carriesWayIn = (key: TemplateKey): boolean => WAYS_IN.has(key);
 
-/**
- * Whoever decides where a scope's mail goes (its provider), what a mail carrying a way in says (its template) or where
- * its links lead (a custom domain) can read the links it sends, so, as with setting a password, they must hold all the accounts it mails hold now (docs/
- * decisions.md, "E-mail"): every user's roles in the application, or a tenant's members' there and application-wide;
- * for a console, its operators' too. Else 403, nothing stored.
- */
+/** Whoever sets a scope's provider, a template carrying a way in, or where its links lead (a custom domain) can read
+ *  what it sends, so must hold all its accounts hold, as one setting their password (docs/decisions.md, "Branding and
+ *  e-mail"): the roles of its users (a tenant's members) and, for a console, its operators'. Else 403. */
 export async function requireHoldsWhatMailReaches(scope: Scope): Promise<void> {
   const rows = await executeOwned<{ permission: string }[]>(
     scope.em,

@@ -27,7 +27,7 @@ export interface UpstreamCallback {
 const stringOrNull = (value: unknown): string | null => (typeof value === 'string' && value.trim() !== '' ? value : null);
 
 /** OIDC Core 2: a `sub` is at most 255 ASCII characters. Longer, or with a control character, it is no subject: the link
- *  keeps it in a unique index, which refuses a NUL or a few kilobytes (our 500 before). */
+ *  keeps it in a unique index, which refuses a NUL or a few kilobytes. */
 const MAX_SUBJECT_LENGTH = 255;
 
 /** Whoever holds the upstream account writes its name: one the users' rule refuses is none, as an address is. */
