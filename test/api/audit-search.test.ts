@@ -130,6 +130,13 @@ describe('audit search', () => {
       expect((await admin.get(`/audit-logs?${name}=1969-12-31T23:59:59Z`)).body).toMatchObject({ code: 'validation_error', field: name });
     }
     expect((await search('to=1970-01-01T00:00:00Z')).data).toEqual([]);
+    // After the last ISO year, which an RFC 3339 offset reaches from 9999-12-31 and PostgreSQL's timestamps are not read as.
+    for (const name of ['from', 'to']) {
+      expect((await admin.get(`/audit-logs?${name}=${encodeURIComponent('9999-12-31T23:59:59-23:59')}`)).body).toMatchObject({ code: 'validation_error', field: name });
+      const asGraphQL = await admin.graphql(`query($t: DateTime) { auditLogs(${name}: $t) { data { id } } }`, { t: '9999-12-31T23:59:59-00:01' });
+      expect(asGraphQL.body.errors?.[0]?.extensions).toMatchObject({ code: 'validation_error', field: name });
+    }
+    expect((await search(`to=${encodeURIComponent('9999-12-31T23:59:59.999Z')}&target=${userB}`)).data.map((r) => r.action)).toEqual(['user.created']);
     expect((await admin.get(`/audit-logs?actor=${'x'.repeat(201)}`)).body).toMatchObject({ field: 'actor' });
     const [any] = (await search('')).data;
     for (const method of ['PATCH', 'PUT', 'DELETE']) expect((await admin.request(method, `/api/v1/audit-logs/${any!.id}`)).status).toBe(405);
