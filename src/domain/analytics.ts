@@ -183,8 +183,9 @@ interface Range {
 function range(scope: Scope, args: AnalyticsArgs): Range {
   const interval = args.interval ?? 'day';
   const to = args.to == null ? isoDate('to', utcDay(scope.services.clock())) : isoDate('to', args.to);
-  const from = args.from == null ? new Date(to.getTime() - (DEFAULT_DAYS - 1) * DAY_MS) : isoDate('from', args.from);
-  if (from > to) throw invalid('to', 'to must not be before from');
+  const from = args.from == null ? new Date(Math.max(to.getTime() - (DEFAULT_DAYS - 1) * DAY_MS, EARLIEST_ID_TIME.getTime())) : isoDate('from', args.from);
+  // The field named is one the caller gave: `to` left out is today.
+  if (from > to) throw args.to == null ? invalid('from', 'from must not be after today, where to left out ends') : invalid('to', 'to must not be before from');
   if ((to.getTime() - from.getTime()) / DAY_MS >= MAX_DAYS) throw invalid('from', `A range spans at most ${MAX_DAYS} days`);
   const periods: string[] = [];
   let start = periodStart(from, interval);

@@ -191,6 +191,10 @@ describe('analytics', () => {
   it('refuses what it cannot read: bad dates, a reversed range, an unknown interval, no permission, another tenant', async () => {
     expect((await app.http.get('/analytics/active-users?from=2026-02-30')).body).toMatchObject({ code: 'validation_error', field: 'from' });
     expect((await app.http.get('/analytics/sign-ins?from=2026-03-05&to=2026-03-01')).body).toMatchObject({ code: 'validation_error', field: 'to' });
+    // With `to` left out (today, 2026-03-10), a later `from` is the mistake.
+    expect((await app.http.get('/analytics/sign-ins?from=2026-03-11')).body).toMatchObject({ code: 'validation_error', field: 'from' });
+    // With `from` left out, the last 30 days end no earlier than the epoch's first day, as a given `from` must.
+    expect((await app.http.get('/analytics/active-users?to=1970-01-03')).body).toEqual({ data: ['1970-01-01', '1970-01-02', '1970-01-03'].map((period) => ({ period, count: 0 })) });
     expect((await app.http.get('/analytics/sign-ins?interval=year')).status).toBe(422);
     expect((await app.http.get('/analytics/sign-ins?from=2000-01-01&to=2026-01-01')).body).toMatchObject({ code: 'validation_error', field: 'from' });
     // Before 1970 no event can be (and PostgreSQL holds no year 0); 1970-01-01 itself is a day.
