@@ -17,11 +17,24 @@ function isoText(date: Date): string {
   return `${day}T${time}.${threeDigits(date.getUTCMilliseconds())}Z`;
 }
 
-/** graphql-scalars' DateTime serialized as its RFC 3339 text: Date objects in a response leave V8's fast JSON.stringify
- *  path, several times slower for a page of users (docs/bench.md). */
-const DateTime = new GraphQLScalarType({
+const EARLIEST_TIME = Date.parse('0001-01-01T00:00:00.000Z');
+const LATEST_TIME = Date.parse('9999-12-31T23:59:59.999Z');
+
+/** An offset reaches past the four-digit years RFC 3339 writes (9999-12-31T23:59:59-23:59), where PostgreSQL's
+ *  timestamps are not written (a 500) and no expiry or search bound means anything. */
+function withinYears(date: Date): Date {
+  const time = date.getTime();
+  if (time < EARLIEST_TIME || time > LATEST_TIME) throw new TypeError('Not a date-time of the years 0001 to 9999 (UTC)');
+  return date;
+}
+
+/** graphql-scalars' DateTime, its input within the four-digit years, serialized as its RFC 3339 text: Date objects in a
+ *  response leave V8's fast JSON.stringify path, several times slower for a page of users (docs/bench.md). */
+export const DateTime = new GraphQLScalarType({
   ...DateTimeResolver.toConfig(),
   serialize: (value) => isoText(DateTimeResolver.serialize(value)),
+  parseValue: (value) => withinYears(DateTimeResolver.parseValue(value)),
+  parseLiteral: (ast, variables) => withinYears(DateTimeResolver.parseLiteral(ast, variables)),
 });
 
 /** Exactly 8-4-4-4-12 hexadecimal digits: graphql-scalars' UUID also takes braces, which then reached PostgreSQL (a 500). */

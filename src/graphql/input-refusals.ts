@@ -257,7 +257,7 @@ const SCALAR_WORDS: Readonly<Record<string, readonly [string, string]>> = {
   Float: ['a number', 'numbers'],
   Boolean: ['true or false', 'booleans'],
   UUID: ['a UUIDv7 (Gatehouse ids are UUIDv7)', 'UUIDv7s'],
-  DateTime: ['an RFC 3339 date-time', 'RFC 3339 date-times'],
+  DateTime: ['an RFC 3339 date-time of the years 0001 to 9999 (UTC)', 'RFC 3339 date-times'],
   JSONObject: ['an object', 'objects'],
 };
 

@@ -6,7 +6,7 @@ import type { CredentialSource } from '../auth/authenticate.ts';
 import type { Principal } from '../auth/principal.ts';
 import { followAuditLog, streamStart, type AuditSink, type AuditWaker } from '../domain/audit/stream.ts';
 import type { AuditFilter } from '../domain/audit/search.ts';
-import { DateTimeResolver } from 'graphql-scalars';
+import { DateTime } from '../../resolvers/common.ts';
 import { invalid } from '../errors.ts';
 import { invalidInput } from '../graphql/input-refusals.ts';
 import { isUuid } from '../ids.ts';
@@ -24,9 +24,9 @@ const PATHS = ['/audit-logs/stream', '/applications/:appId/audit-logs/stream', '
 /** The list's scalar and words, so `from`/`to` read the same on every transport (an offset required, no rolled-over day). */
 function dateParameter(name: string, value: string): Date {
   try {
-    return DateTimeResolver.parseValue(value);
+    return DateTime.parseValue(value);
   } catch {
-    const refusal = invalidInput([name], DateTimeResolver);
+    const refusal = invalidInput([name], DateTime);
     throw invalid(name, refusal.message);
   }
 }

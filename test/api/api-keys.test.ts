@@ -185,6 +185,11 @@ describe('API keys', () => {
     const notADate = await app.http.post('/api-keys', { name: 'x', permissions: ['users:read'], expiresAt: 'tomorrow' });
     expect(notADate.status).toBe(422);
     expect(notADate.body.field).toBe('expiresAt');
+    // An offset reaches past the last four-digit year, which PostgreSQL's timestamps are not written from.
+    const pastTheYears = await app.http.post('/api-keys', { name: 'x', permissions: ['users:read'], expiresAt: '9999-12-31T23:59:59-23:59' });
+    expect(pastTheYears.body).toMatchObject({ code: 'validation_error', field: 'expiresAt' });
+    const lastInstant = await app.http.post('/api-keys', { name: 'x', permissions: ['users:read'], expiresAt: '9999-12-31T23:59:59.999Z' });
+    expect(lastInstant.status).toBe(201);
     const later = new Date(Date.now() + 3600_000).toISOString();
     const future = await app.http.post('/api-keys', { name: 'x', permissions: ['users:read'], expiresAt: later });
     expect(future.status).toBe(201);

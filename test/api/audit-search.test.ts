@@ -135,6 +135,8 @@ describe('audit search', () => {
       expect((await admin.get(`/audit-logs?${name}=${encodeURIComponent('9999-12-31T23:59:59-23:59')}`)).body).toMatchObject({ code: 'validation_error', field: name });
       const asGraphQL = await admin.graphql(`query($t: DateTime) { auditLogs(${name}: $t) { data { id } } }`, { t: '9999-12-31T23:59:59-00:01' });
       expect(asGraphQL.body.errors?.[0]?.extensions).toMatchObject({ code: 'validation_error', field: name });
+      const asLiteral = await admin.graphql(`{ auditLogs(${name}: "9999-12-31T23:59:59-00:01") { data { id } } }`);
+      expect(asLiteral.body.errors?.[0]?.extensions).toMatchObject({ code: 'validation_error', field: name });
     }
     expect((await search(`to=${encodeURIComponent('9999-12-31T23:59:59.999Z')}&target=${userB}`)).data.map((r) => r.action)).toEqual(['user.created']);
     expect((await admin.get(`/audit-logs?actor=${'x'.repeat(201)}`)).body).toMatchObject({ field: 'actor' });
