@@ -22,6 +22,10 @@ export function holdsNul(value: unknown): boolean {
 
 /** Not default-ignorable (Hangul fillers are letters that render as nothing): a name of only those reads as none. */
 const VISIBLE = /(?!\p{Default_Ignorable_Code_Point})[\p{L}\p{N}\p{P}\p{S}]/u;
+
+/** Spaces and invisible characters (zero-width space, word joiner, Hangul filler) alone show nothing. */
+export const isBlankText = (value: string): boolean => !VISIBLE.test(value);
+
 /** UAX #9 embeddings, overrides and isolates reorder the text after them (`\u202Eevil` reads backwards) past the name.
  *  Joiners, LRM/RLM and variation selectors stay: real names use them. */
 const BIDI_CONTROL = /[\u202A-\u202E\u2066-\u2069]/u;

@@ -6,6 +6,7 @@ import { HTML_SECURITY_HEADERS } from '../http/html-security.ts';
 import type { PasswordPolicy } from '../domain/policies/definitions.ts';
 import { CATALOGS, fillCopy, type CopyKey, type CopyText } from '../domain/branding/copy/index.ts';
 import { DEFAULT_LOCALE, directionOf, negotiateLocale } from '../domain/locales.ts';
+import { isBlankText } from '../domain/validate.ts';
 import { colorVariables } from './brand-colors.ts';
 
 /**
@@ -40,7 +41,7 @@ export interface RenderedPage {
 export function plainText(look: PageLook, key: CopyKey, values: Readonly<Record<string, string>> = {}): string {
   const custom = look.branding.copy[`${look.locale}:${key}`] ?? look.branding.copy[key];
   // A blank text would leave an empty title or label.
-  const template = custom === undefined || custom.trim() === '' ? CATALOGS[look.locale][key] : custom;
+  const template = custom === undefined || isBlankText(custom) ? CATALOGS[look.locale][key] : custom;
   return fillCopy(template, { name: look.name, ...values });
 }
 

@@ -75,6 +75,10 @@ describe('branding', () => {
       [{ logoUrl: `https://cdn.acme.test/${'"'.repeat(1000)}` }, 'logoUrl'],
       [{ copy: { 'login.title': '' } }, 'copy.login.title'],
       [{ copy: { 'login.email': ' \n ' } }, 'copy.login.email'],
+      // Invisible characters alone (zero-width space, word joiner, a Hangul filler) show as blank as spaces do.
+      [{ copy: { 'login.title': '\u200b' } }, 'copy.login.title'],
+      [{ copy: { 'de:login.submit': ' \u2060\ufeff ' } }, 'copy.de:login.submit'],
+      [{ copy: { 'login.subtitle': '\u3164' } }, 'copy.login.subtitle'],
     ];
     for (const [body, field] of cases) {
       const response = await app.http.put('/branding', body);

@@ -84,7 +84,7 @@ describe('hosted page branding', () => {
 describe('blank branding texts', () => {
   it('fall back to the built-in text: no empty title, label or alert', () => {
     const blank = (keys: readonly CopyKey[], value: string) => Object.fromEntries(keys.map((key) => [key, value]));
-    const copy = { ...blank(['login.title', 'login.email'], ''), ...blank(['login.password', 'login.error', 'login.submit'], ' \n\t ') };
+    const copy = { ...blank(['login.title', 'login.email'], ''), ...blank(['login.password', 'login.error'], ' \n\t '), ...blank(['login.submit'], '\u200b ') };
     const { html } = loginPage({ ...PLAIN_LOOK, branding: { ...DEFAULT_BRANDING, copy }, name: 'Acme' }, 'nonce', { action: '/login', csrf: 'x', error: 'login.error' });
     expect(html).toContain(`<title>${CATALOGS.en['error.titlePrefix']} ${CATALOGS.en['login.title']} – Acme</title>`);
     expect(html).toContain(`<h1>${CATALOGS.en['login.title']}</h1>`);

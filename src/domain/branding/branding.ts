@@ -13,7 +13,7 @@ import {
   type SettingWrite,
   type Source,
 } from '../tenancy/settings.ts';
-import { isPlainText } from '../validate.ts';
+import { isBlankText, isPlainText } from '../validate.ts';
 import { isLocale, LOCALES } from '../locales.ts';
 import { isCopyKey } from './copy/index.ts';
 
@@ -100,7 +100,7 @@ function copyMap(value: Record<string, unknown> | null | undefined): Record<stri
     if (typeof text !== 'string') throw invalid(`copy.${key}`, `copy.${key} must be a string`);
     if (text.length > COPY_MAX_VALUE_LENGTH) throw invalid(`copy.${key}`, `copy.${key} may be at most ${COPY_MAX_VALUE_LENGTH} characters`);
     // A page with an empty title, label or alert helps nobody; a key left out shows the built-in text.
-    if (text.trim() === '') throw invalid(`copy.${key}`, `copy.${key} may not be blank: leave the key out for the built-in text`);
+    if (isBlankText(text)) throw invalid(`copy.${key}`, `copy.${key} may not be blank: leave the key out for the built-in text`);
     if (!isPlainText(text)) throw invalid(`copy.${key}`, `copy.${key} must not contain control characters other than tabs and line breaks`);
     copy[key] = text;
   }
