@@ -18,23 +18,28 @@ function firstSupported(tags: readonly string[]): Locale | undefined {
   return tags.map(primarySubtag).find(isLocale);
 }
 
-/** OIDC Core 3.1.2.1: space-separated tags, preferred first. */
-function fromUiLocales(value: unknown): Locale | undefined {
-  return typeof value === 'string' ? firstSupported(value.slice(0, MAX_READ).split(' ')) : undefined;
+/** The first MAX_READ characters, split: past them, the last item may be cut short (`esu` read as `es`, a weight lost),
+ *  so it is left out. */
+function itemsRead(value: string, separator: string): string[] {
+  const items = value.slice(0, MAX_READ).split(separator);
+  return value.length > MAX_READ ? items.slice(0, -1) : items;
 }
 
-/** RFC 9110 12.4.2; one that cannot be read is 0: the range is left out, not guessed at. */
+/** OIDC Core 3.1.2.1: space-separated tags, preferred first. */
+function fromUiLocales(value: unknown): Locale | undefined {
+  return typeof value === 'string' ? firstSupported(itemsRead(value, ' ')) : undefined;
+}
+
+/** RFC 9110 12.4.2; one that cannot be read (`q` without a value too) is 0: the range is left out, not guessed at. */
 const qValue = (parameter: string) => Number(/^\s*q\s*=\s*(0(?:\.\d{0,3})?|1(?:\.0{0,3})?)\s*$/i.exec(parameter)?.[1] ?? 0);
 
 /** RFC 9110 12.5.4: by descending `q`, header order among equals; `q=0` is "not this". */
 function fromAcceptLanguage(value: string | undefined): Locale | undefined {
   if (value === undefined) return undefined;
-  const ranges = value
-    .slice(0, MAX_READ)
-    .split(',')
+  const ranges = itemsRead(value, ',')
     .map((range, order) => {
       const [tag = '', ...parameters] = range.split(';');
-      const weight = parameters.find((parameter) => /^\s*q\s*=/i.test(parameter));
+      const weight = parameters.find((parameter) => /^\s*q\s*(?:=|$)/i.test(parameter));
       return { tag, q: weight === undefined ? 1 : qValue(weight), order };
     })
     .filter((range) => range.q > 0)

@@ -8,6 +8,8 @@ describe('negotiateLocale', () => {
   it('takes the first supported tag of ui_locales, by its primary subtag', () => {
     expect(negotiateLocale('it de-AT fr', 'es')).toBe('de');
     expect(negotiateLocale('FR-ca', undefined)).toBe('fr');
+    // Past what is read, a tag cut short is left out: `esu` (Central Yupik) is no `es`.
+    expect(negotiateLocale(`${'xx '.repeat(170)}esu`, 'fr')).toBe('fr');
   });
 
   it('falls back to Accept-Language by q-value, header order among equals, never a q=0 tag', () => {
@@ -19,6 +21,11 @@ describe('negotiateLocale', () => {
     expect(negotiateLocale(undefined, 'de;q=1.5, fr')).toBe('fr');
     expect(negotiateLocale(undefined, 'es;q=0.9, de;q=1.000')).toBe('de');
     expect(negotiateLocale(undefined, 'es ; Q=0.3 , it')).toBe('es');
+    // A weight without its value cannot be read: the range is left out, not taken at 1.
+    expect(negotiateLocale(undefined, 'de;q, fr;q=0.5')).toBe('fr');
+    // Past what is read, a range cut short is left out rather than read without the weight it had.
+    const head = `fr;q=0.5,${'xx;q=0.5,'.repeat(55)}`.padEnd(509, ' ');
+    expect(negotiateLocale(undefined, `${head}de;q=0.1`)).toBe('fr');
   });
 
   it('is English when nothing supported is asked, or what is asked cannot be read', () => {
