@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuditLog, Setting } from '../../src/db/entities/index.ts';
+import { contrastRatio } from '../../src/domain/branding/readable-colors.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { lockWaitersAtLeast, usingEmbeddedDatabase } from '../support/database.ts';
 import type { HttpClient } from '../support/http.ts';
@@ -518,6 +519,36 @@ describe('e-mail templates', () => {
     expect(preview.body.html).toContain('background:#aa0000');
     expect(preview.body.html).toContain('<img src="https://t.test/logo.png"');
     expect(preview.body.text).toContain('My application · Branded Tenant');
+  });
+
+  it('the built-in mails read in any brand colours: text and the button’s label are derived to read at 4.5:1, as on the pages', async () => {
+    // A light brand colour (white on it reads at 1.5:1) and a dark background (the default text on it at 1.1:1).
+    const colors = { primary: '#facc15', background: '#000000', text: '#111827' };
+    await app.http.put('/branding', { colors });
+    try {
+      const t = await app.createTenant('Yellow Tenant');
+      const readable = (html: string) => {
+        const body = /<body style="[^"]*background:(#[0-9a-f]{6});color:(#[0-9a-f]{6})/.exec(html);
+        const button = /background:(#[0-9a-f]{6});color:(#[0-9a-f]{6});text-decoration:none/.exec(html);
+        expect(body?.[1], html).toBe(colors.background);
+        expect(button?.[1], html).toBe(colors.primary);
+        return { text: contrastRatio(body![1]!, body![2]!), label: contrastRatio(button![1]!, button![2]!) };
+      };
+      const preview = await app.http.post(inTenant(t, '/email/templates/password_reset/preview'));
+      expect(preview.status).toBe(200);
+      const previewed = readable(preview.body.html as string);
+      expect(previewed.text).toBeGreaterThanOrEqual(4.5);
+      expect(previewed.label).toBeGreaterThanOrEqual(4.5);
+      // A mail as stored to be sent (the API hides a body that went through a provider).
+      const email = `yellow-${Date.now()}@example.com`;
+      expect((await app.http.post(inTenant(t, '/invitations'), { email, roleIds: [] })).status).toBe(201);
+      const [mail] = await app.sql<{ html_body: string }>('select html_body from email_delivery where to_address = ?', [email]);
+      const sent = readable(mail!.html_body);
+      expect(sent.text).toBeGreaterThanOrEqual(4.5);
+      expect(sent.label).toBeGreaterThanOrEqual(4.5);
+    } finally {
+      await app.http.put('/branding', {});
+    }
   });
 
   it('a tenant-scoped key acts on its own tenant only; permissions are enforced', async () => {

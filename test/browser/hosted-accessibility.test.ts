@@ -4,7 +4,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BootstrapResult } from '../../src/domain/bootstrap.ts';
 import { CATALOGS, type CopyKey } from '../../src/domain/branding/copy/index.ts';
-import { contrastRatio } from '../../src/pages/brand-colors.ts';
+import { contrastRatio } from '../../src/domain/branding/readable-colors.ts';
 import {
   deviceCodePage,
   deviceConfirmPage,

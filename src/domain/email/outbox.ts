@@ -9,7 +9,8 @@ import { normalizeEmail } from '../users/email-key.ts';
 import { firstIdAt, newId } from '../../ids.ts';
 import type { DomainServices } from '../../services.ts';
 import { recordAudit, type AuditActor } from '../audit/audit.ts';
-import { normalize as brandingValue } from '../branding/branding.ts';
+import { normalize as brandingValue, type BrandingValue } from '../branding/branding.ts';
+import { readableColors } from '../branding/readable-colors.ts';
 import { paginate, type Page, type PageArgs, type Row, scopedList } from '../pagination.ts';
 import { tenantMayCustomize } from '../tenancy/settings.ts';
 import { email } from '../validate.ts';
@@ -72,6 +73,9 @@ export async function providerTypeIn(em: EntityManager, application: Application
 
 export const tenantVariable = (tenant: Pick<Tenant, 'name' | 'slug'> | null) => (tenant === null ? null : { name: tenant.name, slug: tenant.slug });
 
+/** With the colours that read on it (`readable`: text, accent, onPrimary), which the built-in mails draw their text in. */
+export const brandingVariable = (branding: BrandingValue) => ({ ...branding, readable: readableColors(branding.colors) });
+
 export interface RenderedMail {
   readonly applicationId: string;
   readonly tenantId: string | null;
@@ -93,7 +97,7 @@ export async function renderMail(em: EntityManager, sender: MailSender, mail: Ma
   const variables = {
     application: { name: application.name },
     tenant: tenantVariable(tenant),
-    branding: brandingValue((await settingIn(em, application, mail.tenantId, 'branding', ''))?.value),
+    branding: brandingVariable(brandingValue((await settingIn(em, application, mail.tenantId, 'branding', ''))?.value)),
     ...mail.variables,
   };
   const rendered = await renderTemplate(await content(em, application, mail.tenantId, mail.templateKey, mail.locale), variables);

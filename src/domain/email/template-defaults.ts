@@ -64,10 +64,10 @@ function layout(locale: Locale, heading: string, paragraphs: readonly string[], 
     button === undefined
       ? ''
       : `<p style="margin:24px 0"><a href="{{ link }}" style="display:inline-block;padding:12px 20px;border-radius:6px;` +
-        `background:{{ branding.colors.primary }};color:#ffffff;text-decoration:none;font-weight:600">${button}</a></p>\n`;
+        `background:{{ branding.colors.primary }};color:{{ branding.readable.onPrimary }};text-decoration:none;font-weight:600">${button}</a></p>\n`;
   return [
     '<!doctype html>',
-    `<html lang="${locale}" dir="${directionOf(locale)}"><body style="margin:0;padding:24px;background:{{ branding.colors.background }};color:{{ branding.colors.text }};` +
+    `<html lang="${locale}" dir="${directionOf(locale)}"><body style="margin:0;padding:24px;background:{{ branding.colors.background }};color:{{ branding.readable.text }};` +
       'font-family:-apple-system,Segoe UI,Helvetica,Arial,sans-serif;font-size:15px;line-height:1.5">',
     '<div style="max-width:480px;margin:0 auto">',
     '{% if branding.logoUrl %}<img src="{{ branding.logoUrl }}" alt="{{ application.name }}" height="40">{% endif %}',

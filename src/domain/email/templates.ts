@@ -17,7 +17,7 @@ import {
 } from '../tenancy/settings.ts';
 import { isPlainText } from '../validate.ts';
 import { carriesWayIn, requireHoldsWhatMailReaches } from './mailed-accounts.ts';
-import { tenantVariable } from './outbox.ts';
+import { brandingVariable, tenantVariable } from './outbox.ts';
 import { renderDraft, TEMPLATE_PARTS, type TemplatePart } from './render.ts';
 import { DEFAULT_TEMPLATES, isTemplateKey, TEMPLATE_KEYS, templateVariables, type TemplateContent, type TemplateKey } from './template-defaults.ts';
 
@@ -126,7 +126,7 @@ async function sampleVariables(scope: Scope): Promise<Record<string, unknown>> {
     application: { name: application.name },
     tenant: tenantVariable(tenant),
     user: { name: 'Ada Lovelace', email: 'ada@example.com' },
-    branding: { logoUrl: branding.logoUrl, faviconUrl: branding.faviconUrl, colors: branding.colors, copy: branding.copy },
+    branding: brandingVariable({ logoUrl: branding.logoUrl, faviconUrl: branding.faviconUrl, colors: branding.colors, copy: branding.copy }),
     link,
     existingAccount: false,
     addsPasskey: false,
