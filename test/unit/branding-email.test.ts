@@ -123,6 +123,8 @@ describe('templates', () => {
     expect(await renderPart('html', '{% capture hi %}{{ v }}{% endcapture %}{% if hi %}{{ hi | size }} {{ hi.size }}{% endif %}{% if hi == "x" %}!{% endif %}', name)).toBe(`${once.length} ${once.length}`);
     expect(await renderPart('text', '{% capture hi %}Hi {{ v }}{% endcapture %}{{ hi }}', name)).toBe('Hi Seán O\'Brien & <Co>');
     expect(await renderPart('subject', 'Hi {{ v }}', { v: 'a\r\nBcc: b' })).toBe('Hi a Bcc: b');
+    // Every line break of Unicode's, not only CR and LF: a subject is one line wherever it is shown.
+    expect(await renderPart('subject', 'Hi {{ v }}', { v: 'a\u2028b\u2029c\u0085d\u000be\ff' })).toBe('Hi a b c d e f');
     expect(await fieldOfAsync(() => renderPart('html', '{% layout "x" %}', {}))).toBe('html');
     // No tag reaches the file system, even for a file that exists in the working directory.
     expect(await fieldOfAsync(() => renderPart('html', '{% include package.json %}', {}))).toBe('html');
@@ -132,6 +134,7 @@ describe('templates', () => {
     // between top-level tags (after `{% assign a = (1..9999999) %}`, a 500 until then).
     expect(await fieldOfAsync(() => renderPart('text', 'x'.repeat(200_001), {}))).toBe('text');
     expect(fieldOf(() => checkTemplateParts({ subject: 'a\nb' }))).toBe('subject');
+    expect(fieldOf(() => checkTemplateParts({ subject: 'a\u2028b' }))).toBe('subject');
     expect(fieldOf(() => checkTemplateParts({ text: '' }))).toBe('text');
   });
 

@@ -119,6 +119,9 @@ function refused(field: string, reason: string): never {
   throw invalid(field, `${field} is not a valid template: ${reason}`);
 }
 
+/** Unicode's mandatory breaks (UAX #14 BK, CR, LF, NL), which a mail client may show as a new line. */
+const LINE_BREAKS = /[\n\v\f\r\u0085\u2028\u2029]+/g;
+
 /** The parts in turn on one worker, so a template waits for a worker once, not between its parts. */
 async function renderIn(lane: Lane, { parts, written, offered }: Draft, variables: object): Promise<TemplateParts> {
   const slot = await acquire(lane);
@@ -128,7 +131,7 @@ async function renderIn(lane: Lane, { parts, written, offered }: Draft, variable
       const job: RenderJob = { part, source: parts[part], variables, ...(written.includes(part) && { offered }) };
       const reply = await renderOn(slot, job);
       if ('refused' in reply) refused(part, reply.refused);
-      rendered[part] = part === 'subject' ? reply.text.replace(/[\r\n]+/g, ' ').trim() : reply.text;
+      rendered[part] = part === 'subject' ? reply.text.replace(LINE_BREAKS, ' ').trim() : reply.text;
     }
     return rendered;
   } finally {

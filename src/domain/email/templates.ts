@@ -73,7 +73,7 @@ export function checkTemplateParts(input: Partial<EmailTemplateInput>): void {
     // PostgreSQL stores no NUL (the write fails), and no e-mail needs another control character.
     if (!isPlainText(value)) throw invalid(part, `${part} must not contain control characters other than tabs and line breaks`);
   }
-  if (input.subject !== undefined && /[\r\n]/.test(input.subject)) throw invalid('subject', 'subject must be one line');
+  if (input.subject !== undefined && /[\r\n\u2028\u2029]/.test(input.subject)) throw invalid('subject', 'subject must be one line');
 }
 
 function present(key: TemplateKey, row: Setting | undefined, source: Source | null): EmailTemplate {
