@@ -26,6 +26,9 @@ const VISIBLE = /(?!\p{Default_Ignorable_Code_Point})[\p{L}\p{N}\p{P}\p{S}]/u;
 /** Spaces and invisible characters (zero-width space, word joiner, Hangul filler) alone show nothing. */
 export const isBlankText = (value: string): boolean => !VISIBLE.test(value);
 
+/** Line breaks that are no control character (UAX #14 BK): a browser or mail client may start a new line at them. */
+const LINE_SEPARATOR = /[\u2028\u2029]/u;
+
 /** UAX #9 embeddings, overrides and isolates reorder the text after them (`\u202Eevil` reads backwards) past the name.
  *  Joiners, LRM/RLM and variation selectors stay: real names use them. */
 const BIDI_CONTROL = /[\u202A-\u202E\u2066-\u2069]/u;
@@ -46,7 +49,7 @@ export function displayNameProblem(value: string): DisplayNameProblem | undefine
   // A code point is one or two UTF-16 units: longer than twice the limit is too long without counting.
   const length = name.length > 2 * DISPLAY_NAME_MAX ? Infinity : [...name].length;
   if (length === 0 || length > DISPLAY_NAME_MAX) return 'length';
-  if (CONTROL.test(name)) return 'control';
+  if (CONTROL.test(name) || LINE_SEPARATOR.test(name)) return 'control';
   if (BIDI_CONTROL.test(name)) return 'direction';
   if (!VISIBLE.test(name)) return 'invisible';
   return undefined;
