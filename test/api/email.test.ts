@@ -532,6 +532,8 @@ describe('e-mail templates', () => {
         const button = /background:(#[0-9a-f]{6});color:(#[0-9a-f]{6});text-decoration:none/.exec(html);
         expect(body?.[1], html).toBe(colors.background);
         expect(button?.[1], html).toBe(colors.primary);
+        // No text faded with opacity, which would undo the contrast.
+        expect(html).not.toContain('opacity');
         return { text: contrastRatio(body![1]!, body![2]!), label: contrastRatio(button![1]!, button![2]!) };
       };
       const preview = await app.http.post(inTenant(t, '/email/templates/password_reset/preview'));

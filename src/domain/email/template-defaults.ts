@@ -74,7 +74,7 @@ function layout(locale: Locale, heading: string, paragraphs: readonly string[], 
     `<h1 style="font-size:20px">${heading}</h1>`,
     ...paragraphs.map((paragraph) => `<p>${paragraph}</p>`),
     action +
-      '<p style="font-size:12px;opacity:0.7">{{ application.name }}{% if tenant.name %} · {{ tenant.name }}{% endif %}</p>',
+      '<p style="font-size:12px">{{ application.name }}{% if tenant.name %} · {{ tenant.name }}{% endif %}</p>',
     '</div></body></html>',
     '',
   ].join('\n');
