@@ -265,7 +265,7 @@ export function registerMfaStep(app: FastifyInstance, services: Services, seam: 
     }
     const ok = await proveSecondStep(context.target, user, attempt, async () => {
       if (secret === undefined) return useSecondProof(em, services.storedSecrets, owner, 'email_otp', code);
-      totpAt = totpStep(secret, code.trim());
+      totpAt = totpStep(secret, code);
       return totpAt === null ? { ok: false, reason: 'wrong_code' } : { ok: true };
     });
     if (!ok) return showStep(reply, context, user, shown, 400, { method, error: true, ...(secret === undefined ? {} : { secret }) });

@@ -162,6 +162,17 @@ describe('optional (the default)', () => {
     expect((await records(userId, 'user.sign_in_failed')).map((record) => record.after['reason'])).toEqual(['wrong_code', 'wrong_code']);
   });
 
+  it('a code typed as authenticator apps show it, two groups of three (the field allows spaces), is accepted, not counted as a failure', async () => {
+    const userId = await createPasswordUser(app.http, 'grouped@example.com');
+    const secret = await giveTotp(userId);
+    const { flow, page } = await stepPage('grouped@example.com');
+    await withTimeLeftInStep();
+    const code = codeAt(secret);
+    const done = await flow.jar.submit(page, { code: `${code.slice(0, 3)} ${code.slice(3)}` });
+    expect(done.status, done.body.slice(-1500)).toBe(303);
+    expect(await records(userId, 'user.sign_in_failed')).toEqual([]);
+  });
+
   it('a recovery code works once', async () => {
     const userId = await createPasswordUser(app.http, 'recovery@example.com');
     await giveTotp(userId);

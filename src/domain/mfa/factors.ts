@@ -178,7 +178,7 @@ export async function useSecondProof(
     `select secret_encrypted from mfa_factor where @owner and user_id = ? and kind = 'totp'`,
     [user.id],
   );
-  const step = factor === undefined ? null : totpStep(box.decrypt(factor.secret_encrypted), code.trim());
+  const step = factor === undefined ? null : totpStep(box.decrypt(factor.secret_encrypted), code);
   if (step === null) return wrong;
   const accepted = await executeOwned<unknown[]>(
     connection,

@@ -66,7 +66,7 @@ export async function addOwnTotp(
   if (!(await mayAdd(target, user.id, rpId, 'totp'))) return ownRefusal({ key: 'account.totpUnavailable' });
   const refused = await ownProofRefusal(target, user, proof);
   if (refused !== null) return refused;
-  const step = totpStep(secret, (code ?? '').trim());
+  const step = totpStep(secret, code ?? '');
   if (step === null) return WRONG_CODE;
   return enrolOwn(target, user, { kind: 'totp', secret, step });
 }

@@ -13,8 +13,9 @@ const totp = (secret: string, issuer = '', label = '') =>
 
 export const totpUri = (secret: string, issuer: string, label: string): string => totp(secret, issuer, label).toString();
 
-/** Null when outside the window. */
-export function totpStep(secret: string, code: string, now = Date.now()): number | null {
+/** Null when outside the window. Spaces do not matter: apps show `123 456`, and the form takes it so. */
+export function totpStep(secret: string, typed: string, now = Date.now()): number | null {
+  const code = typed.replace(/\s/g, '');
   if (!/^\d{6}$/.test(code)) return null;
   const delta = totp(secret).validate({ token: code, timestamp: now, window: WINDOW });
   return delta === null ? null : Math.floor(now / 1000 / PERIOD_SECONDS) + delta;
