@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parsePolicy, POLICY_DEFAULTS, storedPolicy, type PasswordPolicy } from '../../src/domain/policies/definitions.ts';
 import { breachedPasswordCount } from '../../src/domain/policies/breached-passwords.ts';
-import { checkPassword, MAX_PASSWORD_LENGTH } from '../../src/domain/policies/password.ts';
+import { checkPassword, MAX_PASSWORD_INPUT, MAX_PASSWORD_LENGTH, refusedWhateverThePolicy } from '../../src/domain/policies/password.ts';
 
 const codes = (policy: PasswordPolicy, password: string) => checkPassword(policy, password).map((v) => v.code);
 
@@ -22,6 +22,15 @@ describe('checkPassword', () => {
     expect(codes({ ...strict, requireSymbol: true }, 'Xkcd plqz1')).toEqual([]);
     expect(codes(defaults, 'x'.repeat(MAX_PASSWORD_LENGTH + 1))).toContain('max_length');
     for (const violation of checkPassword(defaults, '')) expect(violation.message).toEqual(expect.any(String));
+  });
+
+  it('refuses input too long to be any password for its length alone, unread: NFKC would make a body of U+FDFA millions of characters', () => {
+    const strict: PasswordPolicy = { ...defaults, requireUppercase: true, requireDigit: true };
+    expect(codes(strict, '\ufdfa'.repeat(MAX_PASSWORD_INPUT + 1))).toEqual(['max_length']);
+    expect(codes(strict, 'a\u0000'.repeat(MAX_PASSWORD_INPUT))).toEqual(['max_length']);
+    expect(refusedWhateverThePolicy('\ufdfa'.repeat(MAX_PASSWORD_INPUT + 1)).map((violation) => violation.code)).toEqual(['max_length']);
+    // Typed decomposed, the longest input still is a password: four code points compose into one.
+    expect(codes(defaults, '\u1f87'.normalize('NFD').repeat(MAX_PASSWORD_LENGTH))).toEqual([]);
   });
 
   it('refuses the bundled breached and common passwords case-insensitively, unless the policy allows them', () => {

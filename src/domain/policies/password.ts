@@ -6,6 +6,9 @@ import type { PasswordPolicy } from './definitions.ts';
 
 /** Longer passwords are refused whatever the policy: hashing cost should not be the caller's to choose. */
 export const MAX_PASSWORD_LENGTH = 256;
+/** The longest typed form (UTF-16 units) whose NFKC form can still be a password: NFKC composes at most four code points
+ *  into one. Anything longer is no password, at sign-in or when one is set. */
+export const MAX_PASSWORD_INPUT = 4 * MAX_PASSWORD_LENGTH;
 
 export type PasswordViolationCode = 'min_length' | 'max_length' | 'control' | 'uppercase' | 'lowercase' | 'digit' | 'symbol' | 'common' | 'history';
 
@@ -18,18 +21,25 @@ export interface PasswordViolation {
 
 const count = (password: string) => [...password].length;
 
-function overMaximum(password: string): PasswordViolation | undefined {
-  if (count(password) <= MAX_PASSWORD_LENGTH) return undefined;
-  const limit = { count: String(MAX_PASSWORD_LENGTH) };
-  return { code: 'max_length', message: `must be at most ${MAX_PASSWORD_LENGTH} characters long`, refusal: { key: 'password.tooLong', values: limit } };
-}
+const TOO_LONG: PasswordViolation = {
+  code: 'max_length',
+  message: `must be at most ${MAX_PASSWORD_LENGTH} characters long`,
+  refusal: { key: 'password.tooLong', values: { count: String(MAX_PASSWORD_LENGTH) } },
+};
+
+const overMaximum = (password: string): PasswordViolation | undefined => (count(password) <= MAX_PASSWORD_LENGTH ? undefined : TOO_LONG);
+
+/** Before it is normalized, which may make it 18 times longer: an input no password could be is refused unread. */
+const overInput = (typed: string): boolean => typed.length > MAX_PASSWORD_INPUT;
 
 /** What no policy accepts, known before the pool's policy is read: checked before hashing. */
-export const refusedWhateverThePolicy = (typed: string): PasswordViolation[] => [overMaximum(normalizePassword(typed))].filter((violation) => violation !== undefined);
+export const refusedWhateverThePolicy = (typed: string): PasswordViolation[] =>
+  overInput(typed) ? [TOO_LONG] : [overMaximum(normalizePassword(typed))].filter((violation) => violation !== undefined);
 
 /** In its hashed form (normalizePassword). Lengths count code points; letters and digits of any script count, a symbol is
  *  anything else (NIST SP 800-63B); control characters are refused. History is the caller's (passwordViolations). */
 export function checkPassword(policy: PasswordPolicy, typed: string): PasswordViolation[] {
+  if (overInput(typed)) return [TOO_LONG];
   const violations: PasswordViolation[] = [];
   const password = normalizePassword(typed);
   const length = count(password);

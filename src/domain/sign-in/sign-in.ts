@@ -17,6 +17,7 @@ import { recordSignIn, type SignInAttempt, type SignInFailureReason } from '../a
 import { noteRequest } from '../../observability/log.ts';
 import { readSignInCandidate, recordFailedSignIn, recordSuccessfulSignIn, refuseUncounted } from './lockout.ts';
 import { surfaceSettings, type SurfaceSettings } from './surface-settings.ts';
+import { MAX_PASSWORD_INPUT } from '../policies/password.ts';
 import { revokedTenants, type BrowserSession } from '../sessions/revoked-sign-ins.ts';
 
 /** The rules of the hosted sign-in, apart from HTTP: no Fastify or oidc-provider types in here. */
@@ -32,9 +33,8 @@ export type SignInTarget = PageTarget<Extract<PageOpener, { type: 'oauth_client'
 
 export type InvitationTarget = PageTarget<Extract<PageOpener, { type: 'invitation' }>>;
 
-/** The longest e-mail (RFC 5321 path) and password worth an Argon2 verification; longer ones fail as wrong. */
+/** The longest e-mail (RFC 5321 path) and password (MAX_PASSWORD_INPUT) worth an Argon2 verification; longer ones fail as wrong. */
 const MAX_EMAIL_LENGTH = 320;
-const MAX_PASSWORD_INPUT = 1024;
 
 /** A tenant-bound client signs in to its own tenant only; `isolated` requires a tenant (its own surface, pool, policies). */
 export async function resolveTarget(

@@ -5,7 +5,7 @@ import { executeOwned, type SqlRunner } from '../../db/owned-sql.ts';
 import { askedForLock, AskedForMail, emailChangeMail, passwordChangedMail } from '../email/flow-mail.ts';
 import type { CopyText } from '../branding/copy/index.ts';
 import { typedEmail, typedName } from '../typed-fields.ts';
-import { passwordRefusals } from '../policies/password.ts';
+import { MAX_PASSWORD_INPUT, passwordRefusals } from '../policies/password.ts';
 import { effectivePasswordPolicy } from '../policies/policies.ts';
 import { recordAudit } from '../audit/audit.ts';
 import { endWhatPasswordOpened } from './users.ts';
@@ -23,15 +23,12 @@ import { forgetUserKeys, usersChanged } from './changed.ts';
 
 /** Audited with the user as the actor; mails go out in the surface's tenant. */
 
-/** As at sign-in: a longer one is wrong without an Argon2 verification. */
-const MAX_PASSWORD_INPUT = 1024;
-
 export function ownScope(target: SignInTarget, userId: string): Scope {
   const { services, requestId } = target.scope;
   return endUserScope(services, requestId, { opener: target.opener, applicationId: target.application.id, tenantId: target.tenant?.id ?? null, actor: { type: 'user', id: userId } });
 }
 
-/** A user without one proves nothing by it. */
+/** A user without one proves nothing by it; one too long to be a password is wrong without an Argon2 verification. */
 async function currentPasswordProven(em: EntityManager, applicationId: string, userId: string, typed: string | null | undefined): Promise<boolean> {
   const current = typed ?? '';
   const [row] = await executeOwned<{ password_hash: string | null }[]>(em, applicationId, 'select password_hash from app_user where @owner and id = ?', [userId]);
