@@ -125,6 +125,7 @@ describe('users', () => {
       ['Sh0rt', 'min_length'],
       ['Password1', 'common'],
       ['iloveyou2', 'common'],
+      [' Password1 ', 'common'],
       [`Aa1${'x'.repeat(254)}`, 'max_length'],
     ];
     for (const [password, code] of refusals) {

@@ -41,6 +41,8 @@ describe('checkPassword', () => {
       expect(codes(defaults, breached), breached).toEqual(['common']);
     }
     expect(checkPassword(defaults, 'Password1')[0]?.message).toBe('is among the passwords exposed in data breaches or too common to be safe: choose another');
+    // Spaces around one (typed, or pasted with it) do not make it another password.
+    for (const padded of [' password1', 'Password1 ', '  trustno1  ', '\u00a0iloveyou2\u3000']) expect(codes(defaults, padded), padded).toEqual(['common']);
     expect(codes({ ...defaults, disallowCommon: false }, 'Password1')).toEqual([]);
     expect(codes(defaults, 'Correct-Horse-Battery-9')).toEqual([]);
   });

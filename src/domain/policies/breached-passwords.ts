@@ -15,6 +15,9 @@ interface SortedList {
 
 let list: SortedList | undefined;
 
+/** Some of the list's lines are padded with spaces too. */
+const listed = (word: string): string => word.trim();
+
 function longEnough(word: string): boolean {
   if (word.length < MIN_LISTED) return false;
   let codePoints = 0;
@@ -29,7 +32,7 @@ function longEnough(word: string): boolean {
 /** Read on first use (about 0.2 s), so processes that never check a password never pay. One string, deduped once sorted:
  *  a Set and a string per word keep the heap larger for good (docs/bench.md). */
 function load(): SortedList {
-  const words = gunzipSync(readFileSync(LIST_FILE)).toString('utf8').toLowerCase().split(/\r?\n/).filter(longEnough).sort();
+  const words = gunzipSync(readFileSync(LIST_FILE)).toString('utf8').toLowerCase().split(/\n/).map(listed).filter(longEnough).sort();
   const kept: string[] = [];
   for (const word of words) if (word !== kept[kept.length - 1]) kept.push(word);
   const starts = new Uint32Array(kept.length + 1);
@@ -47,11 +50,11 @@ export function breachedPasswordCount(): number {
   return list.starts.length - 1;
 }
 
-/** In any case; a binary search. */
+/** In any case, and with the spaces around it (typed, or pasted with it) left out; a binary search. */
 export function isBreachedPassword(password: string): boolean {
   list ??= load();
   const { packed, starts } = list;
-  const wanted = password.toLowerCase();
+  const wanted = listed(password.toLowerCase());
   let low = 0;
   let high = starts.length - 1;
   while (low < high) {
