@@ -9,6 +9,7 @@ import { readSignInUser } from '../../src/domain/users/sign-in-user.ts';
 import { REDIRECT_URI, startHostedTestApp, type HostedTestApp } from '../support/hosted-app.ts';
 import { HttpClient } from '../support/http.ts';
 import { createTestClient, discover } from '../support/oauth.ts';
+import { sentAtOnce } from '../support/row-lock.ts';
 import { createPasswordUser, PASSWORD } from '../support/users.ts';
 
 /**
@@ -296,6 +297,18 @@ describe('lockout', () => {
     expect((await attemptFrom(OWNER, 'fay@example.com', PASSWORD)).answer.status).toBe(303);
     expect((await attemptFrom(ATTACKER, 'fay@example.com', WRONG)).answer.status).toBe(400);
     expect(await failuresOf(userId)).toEqual([{ address: ATTACKER, failures: 3, locked: true }]);
+  });
+
+  it('two right passwords at once after a failure elsewhere both sign in: the second finds the count the first cleared, no lock', async () => {
+    const userId = await createPasswordUser(app.http, 'tess@example.com');
+    expect((await attemptFrom(ATTACKER, 'tess@example.com', WRONG)).answer.status).toBe(400);
+    const pages = await Promise.all([0, 1].map(() => hosted.signInPage({}, undefined, config)));
+    const user = { table: 'app_user', applicationId: app.root.applicationId, id: userId };
+    const signIns = pages.map(({ jar, page }) => () => jar.submit(page, { email: 'tess@example.com', password: PASSWORD }, { 'x-forwarded-for': OWNER }));
+    const answers = await sentAtOnce(app.gatehouse.services.orm, user, signIns);
+    expect(answers.map((answer) => answer.status)).toEqual([303, 303]);
+    expect(await failuresOf(userId)).toEqual([{ address: ATTACKER, failures: 1, locked: false }]);
+    expect(await status(userId)).toBe('active');
   });
 
   it('a lock that has run out is lifted by the next sign-in', async () => {

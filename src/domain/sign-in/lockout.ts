@@ -215,8 +215,18 @@ export async function recordSuccessfulSignIn(target: PageTarget, user: SignInUse
     const [lifted] = await executeOwned<{ tenant_ids: string[] }[]>(connection, target.application.id, `select tenant_ids from app_user where @owner and id = ?`, [user.id]);
     return lifted?.tenant_ids ?? null;
   }
-  // The selects read the rows as they were before the update (one snapshot): the last answers for a row with nothing to clear.
-  const rows = await connection.execute<{ tenant_ids: string[] }[]>(
+  // Of two successes at once, the second's update finds the count the first cleared (`again`): asked again, it reads that.
+  for (let attempt = 0; attempt < 3; attempt += 1) {
+    const [row] = await clearFailures(connection, target.application.id, user.id, address);
+    if (row?.again !== true) return row?.tenant_ids ?? null;
+  }
+  return null;
+}
+
+/** The selects read the rows as they were before the update (one snapshot), while the update waits for a concurrent
+ *  change of the user's row and decides on it: `again` when it then found nothing to clear that the snapshot held. */
+function clearFailures(connection: ReturnType<EntityManager['getConnection']>, applicationId: string, userId: string, address: string) {
+  return connection.execute<{ tenant_ids: string[]; again: boolean }[]>(
     `with key as (select ?::uuid as application_id, ?::uuid as user_id, ?::text as address),
      standing as (
        select coalesce(bool_or(${addressLockedSql('f')}), false) as locked, count(*) > 0 as failed
@@ -230,12 +240,11 @@ export async function recordSuccessfulSignIn(target: PageTarget, user: SignInUse
      forgotten as (
        delete from sign_in_failure as f using key, cleared
         where f.application_id = key.application_id and f.user_id = key.user_id and f.address = key.address)
-     select tenant_ids from cleared
+     select tenant_ids, false as again from cleared
      union all
-     select u.tenant_ids from app_user as u, key, standing
+     select u.tenant_ids, u.failed_sign_ins > 0 or standing.failed as again from app_user as u, key, standing
       where u.application_id = key.application_id and u.id = key.user_id and u.status = 'active'
-        and not standing.locked and u.failed_sign_ins = 0 and not standing.failed`,
-    [target.application.id, user.id, address],
+        and not standing.locked and not exists (select 1 from cleared)`,
+    [applicationId, userId, address],
   );
-  return rows[0]?.tenant_ids ?? null;
 }
