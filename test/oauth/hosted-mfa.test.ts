@@ -188,6 +188,25 @@ describe('optional (the default)', () => {
     expect((await second.flow.jar.submit(again, { code: 'abcde-fghjk' })).status).toBe(400);
   });
 
+  it('one recovery code, or one TOTP code, posted by two browsers at once signs one of them in', async () => {
+    const userId = await createPasswordUser(app.http, 'twice@example.com');
+    const secret = await giveTotp(userId);
+    await app.sql(`insert into mfa_recovery_code (application_id, user_id, code_hash) values (?, ?, ?)`, [app.root.applicationId, userId, recoveryCodeHash('mnpqr-stuvw')]);
+    const steps = await Promise.all([stepPage('twice@example.com'), stepPage('twice@example.com')]);
+    const recoveryPages = await Promise.all(steps.map(({ flow, page }) => flow.jar.visit(`${page.url}?method=recovery_code`)));
+    const codes = { table: 'mfa_recovery_code', applicationId: app.root.applicationId, column: 'user_id', id: userId };
+    const recovered = await sentAtOnce(app.gatehouse.services.orm, codes, steps.map(({ flow }, i) => () => flow.jar.submit(recoveryPages[i]!, { code: 'mnpqr-stuvw' })));
+    expect(recovered.map((answer) => answer.status).sort()).toEqual([303, 400]);
+
+    const again = await Promise.all([stepPage('twice@example.com'), stepPage('twice@example.com')]);
+    await withTimeLeftInStep(5_000);
+    const code = codeAt(secret);
+    const factor = { table: 'mfa_factor', applicationId: app.root.applicationId, column: 'user_id', id: userId };
+    const answered = await sentAtOnce(app.gatehouse.services.orm, factor, again.map(({ flow, page }) => () => flow.jar.submit(page, { code })));
+    expect(answered.map((answer) => answer.status).sort()).toEqual([303, 400]);
+    expect((await records(userId, 'user.sign_in_failed')).map((record) => record.after['reason'])).toEqual(['wrong_code', 'code_replayed']);
+  });
+
   it('a code of another user’s factor is refused', async () => {
     const owner = await createPasswordUser(app.http, 'owner@example.com');
     const ownerSecret = await giveTotp(owner);
