@@ -274,7 +274,7 @@ export const MFA_SECTION: AccountSectionView = {
       );
       const renew = refusalOf(look, 'mfa-recovery-codes', view);
       parts.push(
-        `<h3>${text(look, 'account.recoveryTitle')}</h3>\n<p>${text(look, 'account.recoveryLeft', { count: String(mfa.unusedRecoveryCodes) })}</p>\n` +
+        `<h3>${text(look, 'account.recoveryTitle')}</h3>\n<p>${(mfa.unusedRecoveryCodes === 1 ? text(look, 'account.recoveryLeftOne') : text(look, 'account.recoveryLeft', { count: String(mfa.unusedRecoveryCodes) }))}</p>\n` +
           renew.html +
           formStart(form('mfa-recovery-codes')) +
           (view.hasPassword ? confirmPassword(look, 'codes_password', renew, 'mfa-recovery-codes-error') : '') +

@@ -917,7 +917,7 @@ describe('a key of another host as the second factor', () => {
     const { jar, page } = await openAccount(away, 'pager@example.com', domain, domainJar(), { code: codeAt(secret) });
     expect(page.body).toContain('<li>Passkey or security key</li>');
     expect(page.body).toContain('<li>Authenticator app</li>');
-    expect(page.body).toContain('You have 1 unused recovery codes.');
+    expect(page.body).toContain('You have 1 unused recovery code.');
 
     const removeForm = [...page.body.matchAll(/<form\b[^>]*method="post"[\s\S]*?<\/form>/g)].map(([html]) => readForm(page.url, html)).find((form) => form.action.endsWith('/account/mfa-remove'));
     const [totp] = await app.sql<{ id: string }>(`select id from mfa_factor where user_id = ?`, [userId]);
@@ -927,6 +927,6 @@ describe('a key of another host as the second factor', () => {
     const shown = await jar.visit(removed.location!);
     expect(shown.body).toContain('<li>Passkey or security key</li>');
     expect(shown.body).not.toContain('You have no second step yet.');
-    expect(shown.body).toContain('You have 1 unused recovery codes.');
+    expect(shown.body).toContain('You have 1 unused recovery code.');
   });
 });

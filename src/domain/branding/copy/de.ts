@@ -251,6 +251,7 @@ export const DE: Catalog = {
   'account.factorAdded': 'Der zweite Schritt wurde hinzugefügt.',
   'account.recoveryTitle': 'Wiederherstellungscodes',
   'account.recoveryLeft': 'Sie haben {count} unbenutzte Wiederherstellungscodes. Jeder meldet Sie einmal an, falls Sie Ihren zweiten Schritt verlieren.',
+  'account.recoveryLeftOne': 'Sie haben 1 unbenutzten Wiederherstellungscode. Er meldet Sie einmal an, falls Sie Ihren zweiten Schritt verlieren.',
   'account.recoverySubmit': 'Neue Wiederherstellungscodes erzeugen',
   'account.codesShown': 'Bewahren Sie diese Wiederherstellungscodes sicher auf: Sie werden nicht erneut angezeigt, und frühere Codes gelten nicht mehr.',
   'account.passkeysTitle': 'Passkeys und Sicherheitsschlüssel',

@@ -256,6 +256,7 @@ export const EN = {
   'account.factorAdded': 'The second step is added.',
   'account.recoveryTitle': 'Recovery codes',
   'account.recoveryLeft': 'You have {count} unused recovery codes. Each signs you in once if you lose your second step.',
+  'account.recoveryLeftOne': 'You have 1 unused recovery code. It signs you in once if you lose your second step.',
   'account.recoverySubmit': 'Get new recovery codes',
   'account.codesShown': 'Save these recovery codes somewhere safe: they are not shown again, and any earlier ones no longer work.',
   'account.passkeysTitle': 'Passkeys and security keys',

@@ -251,6 +251,7 @@ export const ES: Catalog = {
   'account.factorAdded': 'Se ha añadido el segundo paso.',
   'account.recoveryTitle': 'Códigos de recuperación',
   'account.recoveryLeft': 'Le quedan {count} códigos de recuperación sin usar. Cada uno le permite iniciar sesión una vez si pierde su segundo paso.',
+  'account.recoveryLeftOne': 'Le queda 1 código de recuperación sin usar. Le permite iniciar sesión una vez si pierde su segundo paso.',
   'account.recoverySubmit': 'Obtener nuevos códigos de recuperación',
   'account.codesShown': 'Guarde estos códigos de recuperación en un lugar seguro: no se volverán a mostrar y los anteriores ya no sirven.',
   'account.passkeysTitle': 'Llaves de acceso y llaves de seguridad',

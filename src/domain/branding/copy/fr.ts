@@ -251,6 +251,7 @@ export const FR: Catalog = {
   'account.factorAdded': 'La deuxième étape est ajoutée.',
   'account.recoveryTitle': 'Codes de récupération',
   'account.recoveryLeft': 'Il vous reste {count} codes de récupération inutilisés. Chacun vous connecte une fois si vous perdez votre deuxième étape.',
+  'account.recoveryLeftOne': 'Il vous reste 1 code de récupération inutilisé. Il vous connecte une fois si vous perdez votre deuxième étape.',
   'account.recoverySubmit': 'Obtenir de nouveaux codes de récupération',
   'account.codesShown': 'Conservez ces codes de récupération en lieu sûr : ils ne seront plus affichés, et les précédents ne fonctionnent plus.',
   'account.passkeysTitle': 'Clés d’accès et clés de sécurité',
