@@ -126,6 +126,26 @@ describe('a sign-in naming an API resource', () => {
     expect(redeemed.status, JSON.stringify(redeemed.body)).toBe(200);
   });
 
+  it('a resource holding a NUL character is invalid_target at the authorization, token and device endpoints, never a 500', async () => {
+    const resource = 'https://invoices.example.com/\u0000';
+    const refused = await startAuthorization(config, { redirectUri: REDIRECT_URI, resource }, { tenant: tenantA });
+    expect(refused.start.status).toBe(303);
+    expect(new URL(refused.start.location!).searchParams.get('error')).toBe('invalid_target');
+    const { flow, callback } = await signIn(tenantA, INVOICES_API);
+    const code = callback.searchParams.get('code')!;
+    const token = (named: string) =>
+      postForm(`${issuer}/oauth2/token`, { grant_type: 'authorization_code', code, redirect_uri: REDIRECT_URI, code_verifier: flow.verifier, resource: named, client_id: web.clientId, client_secret: web.clientSecret });
+    expect(await token(resource)).toMatchObject({ status: 400, body: { error: 'invalid_target' } });
+    // Refused before the code was spent.
+    expect((await token(INVOICES_API)).status).toBe(200);
+    const credential = await createTestClient(app, { permissions: ['users:read'] });
+    const m2m = await postForm(`${issuer}/oauth2/token`, { grant_type: 'client_credentials', resource, client_id: credential.clientId, client_secret: credential.clientSecret! });
+    expect(m2m).toMatchObject({ status: 400, body: { error: 'invalid_target' } });
+    const device = await createTestClient(app, { type: 'device', authMethod: 'none' });
+    const authorization = await postForm(`${issuer}/oauth2/device_authorization`, { client_id: device.clientId, scope: 'openid', resource, tenant: tenantA });
+    expect(authorization).toMatchObject({ status: 400, body: { error: 'invalid_target' } });
+  });
+
   it('prompt=none gets the resource’s permission scopes the pages grant without asking, first time or again', async () => {
     const { flow } = await signIn(tenantA, INVOICES_API);
     const silent = async (scope: string) => {

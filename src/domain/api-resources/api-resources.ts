@@ -11,7 +11,7 @@ import { definePermission, permissionDefinition, type CreatePermissionInput, typ
 import { authorizationLock } from '../authorization/writes.ts';
 import { uniquely } from '../db-errors.ts';
 import { paginate, type Page, type PageArgs, type Row, scopedList } from '../pagination.ts';
-import { displayName } from '../validate.ts';
+import { displayName, holdsNul } from '../validate.ts';
 import { resourceIdentifier } from './identifier.ts';
 
 export interface CreateApiResourceInput {
@@ -194,6 +194,8 @@ export async function removePermissionFromApiResources(em: EntityManager, scope:
 
 /** Null when there is no such resource (`invalid_target`). */
 export async function readResourcePermissions(connection: PostgreSqlConnection, applicationId: string, identifier: string): Promise<string[] | null> {
+  // A request's `resource`: PostgreSQL cannot compare a text holding NUL, and no identifier holds one.
+  if (holdsNul(identifier)) return null;
   const [row] = await executeOwned<{ permissions: string[] }[]>(
     connection,
     applicationId,
