@@ -195,6 +195,7 @@ export function configuration(
 ): Configuration {
   const policy = interactionsPolicy();
   const binding = interactionBinding(deps.config.publicUrl);
+  const account = findAccountOnce((ctx, sub, token) => findAccount(deps, surface, ctx, sub, token));
   return {
     adapter: createAdapterFactory(deps, surface),
     jwks: jwks as Configuration['jwks'],
@@ -243,7 +244,7 @@ export function configuration(
       },
       userinfo: { enabled: true },
       // RFC 7662; JWTs are answered by introspectJwtAccessTokens.
-      introspection: { enabled: true, allowedPolicy: introspectionAllowed(deps, surface) },
+      introspection: { enabled: true, allowedPolicy: introspectionAllowed(deps, surface, account) },
       deviceFlow: {
         enabled: true,
         userCodeInputSource: (ctx, form, out, err) => pages.userCodeInputSource(ctx, form, out, err),
@@ -281,7 +282,7 @@ export function configuration(
     },
     extraTokenClaims: extraClaimsOf((ctx, token) => accessTokenClaims(deps, surface, ctx, token)),
     extraParams: { tenant: tenantParam(surface, signIn), scope: refuseRequestsOfNoKnownScope },
-    findAccount: findAccountOnce((ctx, sub, token) => findAccount(deps, surface, ctx, sub, token)),
+    findAccount: account,
     loadExistingGrant: (ctx) => loadExistingGrant(deps, signIn, policy, ctx),
     interactions: {
       policy,

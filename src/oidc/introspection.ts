@@ -4,6 +4,7 @@ import { isLive, subjectKind, type BearerSubject, type LiveSubjectCache } from '
 import type { SigningKeyStore } from '../auth/signing-keys.ts';
 import type { Surface, SurfaceRouter } from '../domain/domains/surfaces.ts';
 import { isUuid } from '../ids.ts';
+import type { FindAccount } from './account.ts';
 import { grantTenant } from './grant-tenant.ts';
 import { gatehouseData } from './clients.ts';
 
@@ -50,8 +51,11 @@ function ownerOf({ applicationId, tenantId, clientId, accountId, grantId, manage
 
 type StoredToken = Parameters<NonNullable<NonNullable<NonNullable<Configuration['features']>['introspection']>['allowedPolicy']>>[2];
 
-/** Userinfo access tokens, refresh tokens. */
-export function introspectionAllowed(deps: IntrospectionDependencies, surface: Surface) {
+/**
+ * Userinfo access tokens, refresh tokens. A refresh token is active only while the token endpoint would take it: its
+ * account found as there (`findAccount`, which judges it by the session policy as it is now).
+ */
+export function introspectionAllowed(deps: IntrospectionDependencies, surface: Surface, findAccount: FindAccount) {
   return async (ctx: KoaContextWithOIDC, caller: Client, token: StoredToken): Promise<boolean> => {
     const issuedTo = gatehouseData(await ctx.oidc.provider.Client.find(token.clientId ?? ''));
     if (issuedTo === undefined || token.clientId === undefined) return false;
@@ -61,7 +65,8 @@ export function introspectionAllowed(deps: IntrospectionDependencies, surface: S
     const accountId = 'accountId' in token && typeof token.accountId === 'string' ? token.accountId : undefined;
     // Opaque tokens are userinfo's and refresh tokens; the token endpoint checks managementApi at each refresh.
     const owner = ownerOf({ applicationId: issuedTo.applicationId, tenantId, clientId: token.clientId, accountId, grantId, managementApi: false });
-    return owner !== undefined && mayLearn(deps, surface, caller, owner);
+    if (owner === undefined || !(await mayLearn(deps, surface, caller, owner))) return false;
+    return token.kind !== 'RefreshToken' || accountId === undefined || (await findAccount(ctx, accountId, token)) !== undefined;
   };
 }
 

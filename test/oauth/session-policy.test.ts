@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import type { BootstrapResult } from '../../src/domain/bootstrap.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { HttpClient } from '../support/http.ts';
-import { codeThroughSeam, createTestClient, discover, OFFLINE_CONSENT, TestBrowser } from '../support/oauth.ts';
+import { basicAuth, codeThroughSeam, createTestClient, discover, OFFLINE_CONSENT, postForm, TestBrowser } from '../support/oauth.ts';
 
 /**
  * The session policy (API.md, "Policies"; src/domain/sign-in/session.ts) of the application or, when isolated, of the
@@ -97,6 +97,14 @@ async function refresh(of: Application, refreshToken: string): Promise<{ token: 
   }
 }
 
+/** RFC 7662 by a confidential client of the application. */
+async function introspect(of: Application, token: string): Promise<Record<string, unknown>> {
+  const resourceServer = await createTestClient(app, { applicationId: of.bootstrap.applicationId });
+  const answer = await postForm(`${app.gatehouse.services.config.publicUrl}/oauth2/introspect`, { token }, { authorization: basicAuth(resourceServer.clientId, resourceServer.clientSecret!) });
+  expect(answer.status).toBe(200);
+  return answer.body as Record<string, unknown>;
+}
+
 const sessionsOf = async (of: Application, userId: string) => {
   const listed = await of.admin.get(`/users/${userId}/sessions`);
   expect(listed.status).toBe(200);
@@ -185,6 +193,9 @@ describe('a policy made stricter', () => {
     // Unused for 12 minutes: idle by the new policy, which validation says before the token's next use.
     expect(await validate(refreshToken)).toBe(false);
     expect(await validate((rotated as { token: string }).token)).toBe(true);
+    // Introspection (RFC 7662 2.2) says so too: the token endpoint will refuse it.
+    expect(await introspect(hooli, refreshToken)).toEqual({ active: false });
+    expect(await introspect(hooli, (rotated as { token: string }).token)).toMatchObject({ active: true });
     expect(await refresh(hooli, refreshToken)).toEqual({ error: 'invalid_grant' });
     // Rotated at 5: within the idle time, and it ends at the absolute one all the same.
     const used = await refresh(hooli, (rotated as { token: string }).token);
