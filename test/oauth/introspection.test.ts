@@ -63,12 +63,18 @@ describe('introspection', () => {
     const management = await signIn(`${issuer}/api/v1`);
     const userinfo = await signIn('');
     const managementApi = async (on: boolean) => expect((await app.http.patch(`/oauth-clients/${web.clientId}`, { managementApi: on })).status).toBe(200);
+    const valid = async (token: string) => (await app.http.post('/sessions/validate', { token })).body.valid as boolean;
+    expect(await valid(management.access_token)).toBe(true);
     await managementApi(false);
     expect((await introspect(web, management.access_token)).body).toEqual({ active: false });
+    // Nor is it valid (the answer just kept is forgotten): the token works nowhere any more.
+    expect(await valid(management.access_token)).toBe(false);
     for (const token of [resource.access_token, resource.refresh_token!, userinfo.access_token]) {
       expect((await introspect(web, token)).body).toMatchObject({ active: true, sub: userId });
+      expect(await valid(token)).toBe(true);
     }
     await managementApi(true);
+    expect(await valid(management.access_token)).toBe(true);
   });
 
   it('answers for a client-credentials token to another confidential client of the application', async () => {

@@ -307,20 +307,20 @@ async function tokenSource(scope: Scope, token: string, now: Date): Promise<{ ct
     } catch {
       return undefined;
     }
-    const { iss: issuer, app_id: applicationId, sub: userId, client_id: clientId, grant_id: grantId, exp } = claims;
+    const { iss: issuer, app_id: applicationId, sub: userId, client_id: clientId, grant_id: grantId, exp, aud } = claims;
     if (typeof applicationId !== 'string' || typeof userId !== 'string' || typeof clientId !== 'string' || typeof grantId !== 'string') return undefined;
     if (typeof issuer !== 'string' || applicationId !== scope.applicationId || !isUuid(userId) || !isUuid(clientId)) return undefined;
     return {
       cte: `select ?::text as application_id, ?::text as user_id, ?::text as client_id, ?::text as grant_id, '${MODEL.AccessToken}' as model, ?::timestamptz as expires_at,
-        ?::text as issuer, null::bigint as iat, null::bigint as iiat`,
-      params: [applicationId, userId, clientId, grantId, exp === undefined ? null : new Date(exp * 1000), issuer],
+        ?::text as issuer, null::bigint as iat, null::bigint as iiat, ?::boolean as management_api`,
+      params: [applicationId, userId, clientId, grantId, exp === undefined ? null : new Date(exp * 1000), issuer, aud === scope.services.signingKeys.managementAudience],
     };
   }
   // Opaque tokens are the OP's base64url ids.
   if (!/^[\w-]+$/.test(token)) return undefined;
   return {
     cte: `select application_id::text, payload->>'${PAYLOAD.accountId}' as user_id, payload->>'${PAYLOAD.clientId}' as client_id, grant_id, model, expires_at, payload->>? as issuer,
-        (payload->>'${PAYLOAD.iat}')::bigint as iat, (payload->>'${PAYLOAD.iiat}')::bigint as iiat
+        (payload->>'${PAYLOAD.iat}')::bigint as iat, (payload->>'${PAYLOAD.iiat}')::bigint as iiat, false as management_api
       from oidc_model where model in ('${MODEL.AccessToken}', '${MODEL.RefreshToken}') and id = ? and consumed_at is null and (expires_at is null or expires_at > ?::timestamptz)`,
     params: [ISSUER_KEY, token, now],
   };
@@ -355,7 +355,7 @@ export async function validateSession(scope: Scope, token: string): Promise<Sess
   return { valid: true, session: known.browserSession ? await markActive(scope, known.session) : known.session };
 }
 
-/** One statement; undefined when not valid. */
+/** One statement; undefined when not valid. A management API token only while its client may obtain one, as for a Bearer. */
 async function readValidToken(scope: Scope, token: string, now: Date): Promise<KnownValidToken | undefined> {
   const source = await tokenSource(scope, token, now);
   if (source === undefined) return undefined;
@@ -373,6 +373,7 @@ async function readValidToken(scope: Scope, token: string, now: Date): Promise<K
        join oidc_model as g on g.model = '${MODEL.Grant}' and g.id = t.grant_id and g.application_id = u.application_id
         and g.payload->>'${PAYLOAD.accountId}' = t.user_id and g.payload->>'${PAYLOAD.clientId}' = t.client_id and (g.expires_at is null or g.expires_at > ?::timestamptz)
         and ${STANDING_CLIENT}
+        and (not t.management_api or exists (select 1 from oauth_client as c where c.application_id = g.application_id and c.id = ${uuidOrNullSql('t.client_id')} and c.management_api))
        left join oidc_model as gt on gt.model = '${MODEL.GrantTenant}' and gt.id = g.id
        -- The sign-in that lists the grant: of the browser session that holds it, else the grant's own (none: not valid).
        left join lateral (select ${COLUMNS}, o.expires_at as op_expires_at, (o.payload->>'${PAYLOAD.loginTs}')::float8 as login_ts from user_session as s join oidc_model as o on o.model = '${MODEL.Session}' and o.uid = s.op_session_uid
