@@ -168,6 +168,21 @@ describe('sessions', () => {
     expect(await valid(tokens.refresh_token!)).toBe(false);
   });
 
+  it('a JWT signed with a key since revoked (a leak) is valid no more, the answer kept in memory included', async () => {
+    const resource = `${app.gatehouse.services.config.publicUrl}/api/v1`;
+    const { tokens } = await signIn(await createUser('leaked-key@example.com'), tenantA, resource);
+    const valid = async (token: string) => (await app.http.post('/sessions/validate', { token })).body.valid as boolean;
+    expect(await valid(tokens.access_token)).toBe(true);
+    await app.gatehouse.services.signingKeys.rotate({ revoke: true });
+    // As the management API refuses it.
+    expect((await app.as({ bearer: tokens.access_token }).get('/users')).status).toBe(401);
+    expect(await valid(tokens.access_token)).toBe(false);
+    // Its refresh token is no JWT: it stands, and so does the access token it now gets, signed with the new key.
+    expect(await valid(tokens.refresh_token!)).toBe(true);
+    const { tokens: fresh } = await signIn(await createUser('new-key@example.com'), tenantA, resource);
+    expect(await valid(fresh.access_token)).toBe(true);
+  });
+
   it('revoking a session ends its management API Bearer token at once', async () => {
     const userId = await createUser('bearer@example.com');
     const { tokens } = await signIn(userId, tenantA, `${app.gatehouse.services.config.publicUrl}/api/v1`);

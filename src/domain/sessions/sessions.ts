@@ -16,6 +16,7 @@ import { LIVE } from './browser-sessions.ts';
 import { grantSignInsSql, SIGN_IN_ID_IS, STANDING_CLIENT } from './grant-sign-ins.ts';
 import type { KnownValidToken } from './validation-cache.ts';
 import { ISSUER_KEY, MODEL, PAYLOAD } from '../../db/oidc-model.ts';
+import type { SigningKeyStore } from '../../auth/signing-keys.ts';
 
 /** A tenant's (or the application's) part of the OP's browser session. `user_session` is only its index: a row counts
  *  while the OP session it names (by `uid`, which outlives id rotations) stands for the same account and holds a grant of
@@ -295,18 +296,25 @@ const INVALID: SessionValidation = { valid: false, session: null };
 /** A JWT with its claims is well under this. */
 const TOKEN_MAX = 8192;
 
+type VerifiedClaims = Awaited<ReturnType<SigningKeyStore['verifyOwnAccessToken']>>;
+
+const isJwt = (token: string): boolean => token.split('.').length === 3;
+
+/** Null when not signed with one of the service's keys as they are now (a revoked one is none), or expired. */
+async function verifiedClaims(scope: Scope, token: string): Promise<VerifiedClaims | null> {
+  try {
+    return await scope.services.signingKeys.verifyOwnAccessToken(token);
+  } catch {
+    return null;
+  }
+}
+
 /**
- * A JWT access token signed with one of the service's keys (claims as parameters), or an opaque token the OP stores,
- * unexpired and unconsumed. Undefined when it cannot be one of ours (a client-credentials token names no session).
+ * A JWT access token's verified claims (as parameters), or an opaque token the OP stores, unexpired and unconsumed.
+ * Undefined when it cannot be one of ours (a client-credentials token names no session).
  */
-async function tokenSource(scope: Scope, token: string, now: Date): Promise<{ cte: string; params: unknown[] } | undefined> {
-  if (token.split('.').length === 3) {
-    let claims;
-    try {
-      claims = await scope.services.signingKeys.verifyOwnAccessToken(token);
-    } catch {
-      return undefined;
-    }
+function tokenSource(scope: Scope, token: string, claims: VerifiedClaims | undefined, now: Date): { cte: string; params: unknown[] } | undefined {
+  if (claims !== undefined) {
     const { iss: issuer, app_id: applicationId, sub: userId, client_id: clientId, grant_id: grantId, exp, aud } = claims;
     if (typeof applicationId !== 'string' || typeof userId !== 'string' || typeof clientId !== 'string' || typeof grantId !== 'string') return undefined;
     if (typeof issuer !== 'string' || applicationId !== scope.applicationId || !isUuid(userId) || !isUuid(clientId)) return undefined;
@@ -347,7 +355,10 @@ export async function validateSession(scope: Scope, token: string): Promise<Sess
   if (token.length === 0 || token.length > TOKEN_MAX) throw invalid('token', `token must be 1 to ${TOKEN_MAX} characters`);
   // This instance's clock, as for listing (LIVE).
   const now = new Date();
-  const known = await scope.services.sessionValidations.find(scope.applicationId, token, now, () => readValidToken(scope, token, now));
+  // A JWT's signature on every validation, a remembered one's too: a revoked signing key ends its tokens at once.
+  const claims = isJwt(token) ? await verifiedClaims(scope, token) : undefined;
+  if (claims === null) return INVALID;
+  const known = await scope.services.sessionValidations.find(scope.applicationId, token, now, () => readValidToken(scope, token, claims, now));
   if (known === undefined) return INVALID;
   if (scope.tenantId !== null && known.tenantId !== scope.tenantId) return INVALID;
   if (!(await scope.services.surfaces.issuerServesToken(known.issuer, known))) return INVALID;
@@ -356,8 +367,8 @@ export async function validateSession(scope: Scope, token: string): Promise<Sess
 }
 
 /** One statement; undefined when not valid. A management API token only while its client may obtain one, as for a Bearer. */
-async function readValidToken(scope: Scope, token: string, now: Date): Promise<KnownValidToken | undefined> {
-  const source = await tokenSource(scope, token, now);
+async function readValidToken(scope: Scope, token: string, claims: VerifiedClaims | undefined, now: Date): Promise<KnownValidToken | undefined> {
+  const source = tokenSource(scope, token, claims, now);
   if (source === undefined) return undefined;
   const signIn = grantSignInsSql('and g.id = t.grant_id', [], now);
   const [row] = await executeOwned<(Partial<SessionRow> & ValidationFacts)[]>(
