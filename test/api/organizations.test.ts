@@ -9,6 +9,9 @@ import * as oidc from 'openid-client';
 import { authorize, basicAuth, codeAuthorizationUrl, codeThroughSeam, createTestClient, discover, OFFLINE_CONSENT, postForm, signInForManagement } from '../support/oauth.ts';
 import { secondInstance, settled, TWO_INSTANCES } from '../support/second-instance.ts';
 import { createKeySecret } from '../support/keys.ts';
+import { flowSender, settledDelivery } from '../support/email-outbox.ts';
+import { enqueueMail } from '../../src/domain/email/outbox.ts';
+import type { OutboxWorker } from '../../src/domain/email/deliver.ts';
 
 let app: TestApp;
 let orgId: string;
@@ -253,6 +256,46 @@ describe('the console while its organization is deactivated', () => {
       await app.http.post(`${orgPath}/reactivate`);
     }
     expect((await grant()).status).toBe(200);
+  });
+});
+
+// After the console's test, which makes the organization's console.
+describe('mail while the organization is deactivated', () => {
+  it('its applications’ queued mail waits, unsent, and goes on reactivation; another organization’s goes meanwhile', async () => {
+    const outbox = app.gatehouse.services.outbox as OutboxWorker;
+    const other = await app.bootstrapAnother();
+    const otherKey = app.as({ apiKey: other.apiKey });
+    const queue = async (client: HttpClient, to: string) => {
+      const queued = await client.post('/email/test', { to });
+      expect(queued.status, JSON.stringify(queued.body)).toBe(201);
+      return queued.body.id as string;
+    };
+    const stateOf = async (id: string) => (await app.sql<{ status: string; attempts: number }>('select status, attempts from email_delivery where id = ?', [id]))[0];
+    await outbox.stop();
+    let held: string;
+    try {
+      held = await queue(app.http, 'held@example.com');
+      expect((await app.http.post(`${orgPath}/deactivate`)).status).toBe(200);
+    } finally {
+      outbox.start({ warn: () => undefined });
+    }
+    try {
+      // Queued after it, so due after it: a claim that takes this one would have taken the held one first.
+      const witness = await queue(otherKey, 'witness@example.com');
+      expect((await settledDelivery(otherKey, `/email/deliveries/${witness}`)).status).toBe('sent');
+      expect(await stateOf(held)).toEqual({ status: 'queued', attempts: 0 });
+      // The console's mail goes: its operators' way back in.
+      const [{ id: consoleId }] = (await app.sql<{ id: string }>('select id from application where console and organization_id = ?', [orgId])) as [{ id: string }];
+      const sender = { ...flowSender(app), applicationId: consoleId };
+      const operatorMail = await app.gatehouse.services.orm.em.fork().transactional((tx) => enqueueMail(tx, sender, { templateKey: 'welcome', to: 'ops@example.com', tenantId: null }));
+      outbox.wake();
+      for (let state = await stateOf(operatorMail.id); state?.status === 'queued'; state = await stateOf(operatorMail.id)) await new Promise((resolve) => setTimeout(resolve, 100));
+      expect((await stateOf(operatorMail.id))?.status).toBe('sent');
+      expect(await stateOf(held)).toEqual({ status: 'queued', attempts: 0 });
+    } finally {
+      expect((await app.http.post(`${orgPath}/reactivate`)).status).toBe(200);
+    }
+    expect((await settledDelivery(app.http, `/email/deliveries/${held}`)).status).toBe('sent');
   });
 });
 

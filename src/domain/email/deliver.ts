@@ -240,16 +240,20 @@ export class OutboxWorker implements OutboxWaker {
    * Earliest due first, but by the owner of the provider (a tenant's own while the application lets tenants have one,
    * else the application): each owner's mails are ranked by how many places it would then hold here, so a free place
    * goes to the owner holding fewest, and none to an owner holding OWNER_PLACES. The due condition is repeated where
-   * rows are locked: a row another instance claimed since the ranking's snapshot is re-checked there.
+   * rows are locked: a row another instance claimed since the ranking's snapshot is re-checked there. A deactivated
+   * organization's mail waits for its reactivation (its console's goes: its operators' way back in).
    */
   async #claim(limit: number): Promise<Claimed[]> {
     const busy = JSON.stringify([...this.#busy.values()]);
     return this.#orm.em.fork().execute<Claimed[]>(
       `with busy as (select * from jsonb_to_recordset(?::jsonb) as b(application_id uuid, tenant_id uuid, count integer)),
+            held as (select a.id from application as a join organization as g on g.id = a.organization_id
+                      where g.status = 'deactivated' and not a.console),
             candidate as (
               select e.application_id, e.id, e.next_attempt_at, o.tenant_id
                 from (select application_id, id, tenant_id, next_attempt_at from email_delivery
-                       where ${DUE('email_delivery')} order by next_attempt_at limit ?) as e
+                       where ${DUE('email_delivery')} and application_id not in (select id from held)
+                       order by next_attempt_at limit ?) as e
                 join application as a on a.id = e.application_id
                 cross join lateral (select case when a.multi_tenant and a.email_provider_scope = 'tenant' and exists (
                          select 1 from setting as s where s.application_id = e.application_id and s.tenant_id = e.tenant_id
