@@ -96,6 +96,11 @@ describe('organizations', () => {
       ...['ZZ', 'qq', 'XX', 'UK', 'EU', 'YU'].map((country): [Record<string, unknown>, string] => [{ plan: 'pro', address: { line1: 'x', city: 'Berlin', country } }, 'address.country']),
       [{ plan: 'pro', address: { line1: ' ', city: 'Berlin', country: 'DE' } }, 'address.line1'],
       [{ plan: 'pro', address: { line1: 'a\nb', city: 'Berlin', country: 'DE' } }, 'address.line1'],
+      // Printed on invoices as the city is: no text reordered by a directional override, none of only invisible characters.
+      [{ plan: 'pro', address: { line1: 'Hauptstraße \u202E1', city: 'Berlin', country: 'DE' } }, 'address.line1'],
+      [{ plan: 'pro', address: { line1: 'x', line2: 'c/o \u2066Acme', city: 'Berlin', country: 'DE' } }, 'address.line2'],
+      [{ plan: 'pro', address: { line1: 'x', city: 'Berlin', postalCode: '\u200B', country: 'DE' } }, 'address.postalCode'],
+      [{ plan: 'pro', address: { line1: 'x', city: 'Berlin', region: 'Bavaria\u202D', country: 'DE' } }, 'address.region'],
       [{ plan: 'pro', taxId: '<script>' }, 'taxId'],
     ];
     for (const [body, field] of refusals) {

@@ -1,6 +1,6 @@
 import type { Billing, BillingAddress } from '../../db/entities/organization.entity.ts';
 import { invalid } from '../../errors.ts';
-import { displayName, email, isControlFree } from '../validate.ts';
+import { displayName, email } from '../validate.ts';
 import { isCountryCode } from './countries.ts';
 
 /** Recorded for invoicing only: no plan changes what the service allows. */
@@ -28,25 +28,18 @@ export function billingOf(stored: Partial<Billing> | undefined | null): Billing 
   return { ...DEFAULT_BILLING, ...stored };
 }
 
-const LINE_MAX = 200;
 /** As printed: letters, digits, spaces, dots, hyphens and slashes, 2 to 32. */
 const TAX_ID = /^[A-Z0-9][A-Z0-9 ./-]{0,30}[A-Z0-9]$/;
 
-/** 1 to 200 characters, one line (else 422 naming it). */
-function line(field: string, value: string): string {
-  const text = value.trim();
-  if (text === '' || [...text].length > LINE_MAX || !isControlFree(text)) throw invalid(field, `${field} must be one line of 1 to ${LINE_MAX} characters`);
-  return text;
-}
-
-const optionalLine = (field: string, value: string | null | undefined) => (value == null || value.trim() === '' ? null : line(field, value));
+/** Printed on an invoice as a name is (displayName): one line, visible, nothing reordered. Blank is none. */
+const optionalLine = (field: string, value: string | null | undefined) => (value == null || value.trim() === '' ? null : displayName(field, value));
 
 function address(input: BillingAddressInput): BillingAddress {
   // Sent in any case.
   const country = input.country.trim().toUpperCase();
   if (!isCountryCode(country)) throw invalid('address.country', 'address.country must be an ISO 3166-1 alpha-2 code, e.g. DE');
   return {
-    line1: line('address.line1', input.line1),
+    line1: displayName('address.line1', input.line1),
     line2: optionalLine('address.line2', input.line2),
     city: displayName('address.city', input.city),
     postalCode: optionalLine('address.postalCode', input.postalCode),
