@@ -115,6 +115,26 @@ describe('organizations', () => {
     expect(plain.body.billing).toEqual({ plan: 'starter', billingEmail: null, address: null, taxId: null });
   });
 
+  it('records each write, changed or not, as every write is (docs/audit.md); only a repeated deactivation records nothing', async () => {
+    const count = async (action: string) => (await app.http.get(`/audit-logs?action=${action}&target=${orgId}&pageSize=100`)).body.data.length as number;
+    const [renames, billings] = [await count('organization.updated'), await count('organization.billing.updated')];
+    const name = (await app.http.get(orgPath)).body.name as string;
+    expect((await app.http.patch(orgPath, { name })).status).toBe(200);
+    expect((await app.http.patch(orgPath, {})).status).toBe(200);
+    const billing = (await app.http.get(orgPath)).body.billing as Record<string, unknown>;
+    expect((await app.http.put(`${orgPath}/billing`, billing)).status).toBe(200);
+    expect([await count('organization.updated'), await count('organization.billing.updated')]).toEqual([renames + 2, billings + 1]);
+    const [record] = (await app.http.get(`/audit-logs?action=organization.billing.updated&target=${orgId}`)).body.data;
+    expect(record.changes.before).toEqual(record.changes.after);
+
+    // Two at once: one deactivation, one record.
+    const deactivations = await count('organization.deactivated');
+    const both = await Promise.all([app.http.post(`${orgPath}/deactivate`), app.http.post(`${orgPath}/deactivate`)]);
+    expect(both.map((answer) => [answer.status, answer.body.status])).toEqual([[200, 'deactivated'], [200, 'deactivated']]);
+    expect((await app.http.post(`${orgPath}/reactivate`)).status).toBe(200);
+    expect(await count('organization.deactivated')).toBe(deactivations + 1);
+  });
+
   it('deactivation refuses every management request and sign-in of its applications until reactivation; nothing is deleted', async () => {
     const other = await app.bootstrapAnother();
     const client = await createTestClient(app, { permissions: ['users:read'] });

@@ -39,12 +39,15 @@ async function requireWholeOrganization(em: EntityManager, application: Applicat
   }
 }
 
-/** Recorded under the scope's application: the audit log is an application's. */
+/**
+ * Recorded under the scope's application (the audit log is an application's), changed or not, as every write is; but
+ * `change` answers false for a repeated deactivation or reactivation, which writes and records nothing.
+ */
 async function changeOrganization(
   scope: Scope,
   organizationId: string,
   action: AuditAction,
-  change: (organization: Organization) => void,
+  change: (organization: Organization) => boolean,
 ): Promise<Organization> {
   const application = await scope.application();
   if (application.organizationId !== organizationId) throw notFound('Organization', 'orgId');
@@ -52,9 +55,7 @@ async function changeOrganization(
     const organization = await em.findOneOrFail(Organization, { id: organizationId }, HOLD_FOR_UPDATE);
     await requireWholeOrganization(em, application);
     const before = snapshot(organization);
-    change(organization);
-    // A change to what it was (a second deactivation) writes nothing.
-    if (JSON.stringify(snapshot(organization)) === JSON.stringify(before)) return organization;
+    if (!change(organization)) return organization;
     recordAudit(em, scope, { action, targetType: 'organization', targetId: organization.id, tenantId: null, before, after: snapshot(organization) });
     changed(em, { kind: 'organization', id: organization.id });
     return organization;
@@ -66,6 +67,7 @@ export async function updateOrganization(scope: Scope, organizationId: string, i
   const name = input.name === undefined ? undefined : displayName('name', input.name);
   return changeOrganization(scope, organizationId, 'organization.updated', (organization) => {
     if (name !== undefined) organization.name = name;
+    return true;
   });
 }
 
@@ -74,6 +76,7 @@ export async function putOrganizationBilling(scope: Scope, organizationId: strin
   const billing = validBilling(input);
   return changeOrganization(scope, organizationId, 'organization.billing.updated', (organization) => {
     organization.billing = billing;
+    return true;
   });
 }
 
@@ -84,6 +87,8 @@ export async function putOrganizationBilling(scope: Scope, organizationId: strin
 export async function setOrganizationStatus(scope: Scope, organizationId: string, status: OrganizationStatus): Promise<Organization> {
   const action = status === 'deactivated' ? 'organization.deactivated' : 'organization.reactivated';
   return changeOrganization(scope, organizationId, action, (organization) => {
+    if (organization.status === status) return false;
     organization.status = status;
+    return true;
   });
 }
