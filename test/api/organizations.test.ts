@@ -9,6 +9,7 @@ import * as oidc from 'openid-client';
 import { authorize, basicAuth, codeAuthorizationUrl, codeThroughSeam, createTestClient, discover, OFFLINE_CONSENT, postForm, signInForManagement } from '../support/oauth.ts';
 import { secondInstance, settled, TWO_INSTANCES } from '../support/second-instance.ts';
 import { createKeySecret } from '../support/keys.ts';
+import { openSse } from '../support/sse.ts';
 import { flowSender, settledDelivery } from '../support/email-outbox.ts';
 import { enqueueMail } from '../../src/domain/email/outbox.ts';
 import type { OutboxWorker } from '../../src/domain/email/deliver.ts';
@@ -213,6 +214,27 @@ describe('organizations', () => {
     expect((await userinfo()).status).toBe(200);
     const refreshed = await refresh();
     expect(refreshed.status, JSON.stringify(refreshed.body)).toBe(200);
+  });
+
+  it('ends its audit streams, sending nothing committed after, and refuses new ones; another organization’s stream goes on', async () => {
+    const other = await app.bootstrapAnother();
+    const open = (apiKey: string) => openSse(`${app.baseUrl}/api/v1/audit-logs/stream`, { 'x-api-key': apiKey });
+    const [stream, witness] = [await open(app.root.apiKey), await open(other.apiKey)];
+    const before = await app.createTenant('Streamed before');
+    await stream.until((s) => s.events.some((event) => event.data.includes(before)), 'the record written before the deactivation');
+    expect((await app.http.post(`${orgPath}/deactivate`)).status).toBe(200);
+    try {
+      await stream.until((s) => s.ended, 'the deactivated organization’s stream ended');
+      expect(stream.endedCleanly).toBe(true);
+      expect(stream.events.some((event) => event.data.includes('organization.deactivated'))).toBe(false);
+      const refused = await open(app.root.apiKey);
+      expect([refused.status, (refused.body as { code: string }).code]).toEqual([403, 'organization_deactivated']);
+      const otherTenant = await app.createTenant('Streamed meanwhile', other);
+      await witness.until((s) => s.events.some((event) => event.data.includes(otherTenant)), 'the other organization’s record');
+    } finally {
+      witness.close();
+      expect((await app.http.post(`${orgPath}/reactivate`)).status).toBe(200);
+    }
   });
 
   it('while deactivated, reactivation still needs its permission', async () => {
