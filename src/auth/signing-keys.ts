@@ -6,6 +6,7 @@ import { SIGNING_ALGS, type SigningAlg } from '../db/entities/signing-key.entity
 import { newId } from '../ids.ts';
 import { ACCESS_TOKEN_ALG, generateSigningKey, signJwt, verifyAccessToken, type GeneratedKey, type VerifyOptions } from './jwt.ts';
 
+/** The longest an access or ID token lives (the OP's TTLs and the M2M tokens take it as their bound). */
 export const MAX_ACCESS_TOKEN_SECONDS = 3600;
 const CACHE_MS = 30_000;
 /** Every instance re-reads within a cache period, so by then each publishes the key; the second covers slow reads and skew. */

@@ -55,7 +55,8 @@ const SIGNING_ALG = 'ES256';
 const CLIENT_AUTH_METHODS = ['client_secret_basic', 'client_secret_post', 'private_key_jwt', 'none'] as const;
 /** Introspection answers confidential clients only: a public client learns nothing there. */
 const CONFIDENTIAL_AUTH_METHODS = CLIENT_AUTH_METHODS.filter((method) => method !== 'none');
-const ID_TOKEN_SECONDS = 3600;
+/** No longer than an access token: a retired signing key verifies what it signed for MAX_ACCESS_TOKEN_SECONDS. */
+const ID_TOKEN_SECONDS = MAX_ACCESS_TOKEN_SECONDS;
 
 type Features = NonNullable<Configuration['features']>;
 type DeviceFlowFeature = NonNullable<Features['deviceFlow']>;
