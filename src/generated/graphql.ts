@@ -527,7 +527,11 @@ export type CheckRoleInput = {
 
 /** A new API key. */
 export type CreateApiKeyInput = {
-  /** When the key stops working; must be in the future. Omit for a key that does not expire. */
+  /**
+   * When the key stops working; must be in the future (else 422). Omitted, the key does not expire, unless the api_keys
+   * provider's `maxLifetimeDays` ends it at that limit (a later date: 422) or the calling API key expires (the new key
+   * then takes its expiry; a later date: 403).
+   */
   expiresAt?: InputMaybe<Scalars['DateTime']['input']>;
   /** Display name (1 to 200 characters). */
   name: Scalars['String']['input'];

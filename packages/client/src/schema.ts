@@ -6065,7 +6065,9 @@ export interface components {
             userId?: string | null;
             /**
              * Format: date-time
-             * @description When the key stops working; must be in the future. Omit for a key that does not expire.
+             * @description When the key stops working; must be in the future (else 422). Omitted, the key does not expire, unless the api_keys
+             *     provider's `maxLifetimeDays` ends it at that limit (a later date: 422) or the calling API key expires (the new key
+             *     then takes its expiry; a later date: 403).
              */
             expiresAt?: string | null;
         };
