@@ -54,7 +54,7 @@ function parseId(value: unknown): string {
 }
 
 /** graphql-scalars' UUID (its name, description and JSON Schema hint) with the strict, normalizing parse above. */
-const UUID = new GraphQLScalarType({
+export const UUID = new GraphQLScalarType({
   ...UUIDResolver.toConfig(),
   serialize: canonicalUuid,
   parseValue: parseId,

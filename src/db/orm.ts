@@ -69,6 +69,7 @@ import { Migration0063EditedMigrationsCatchUp } from './migrations/0063-edited-m
 import { Migration0064DeviceUserCodeUnique } from './migrations/0064-device-user-code-unique.ts';
 import { Migration0065OAuthClientAllowedOrigins } from './migrations/0065-oauth-client-allowed-origins.ts';
 import { Migration0066AuthProviderConfiguredBy } from './migrations/0066-auth-provider-configured-by.ts';
+import { Migration0067AuditLogApiKey } from './migrations/0067-audit-log-api-key.ts';
 import type { EmbeddedDatabase } from './embedded.ts';
 import { gateStatements } from './statement-gate.ts';
 import { StartRefusal } from '../process/start-failure.ts';
@@ -138,6 +139,7 @@ export const MIGRATIONS = [
   { name: '0064-device-user-code-unique', class: Migration0064DeviceUserCodeUnique },
   { name: '0065-oauth-client-allowed-origins', class: Migration0065OAuthClientAllowedOrigins },
   { name: '0066-auth-provider-configured-by', class: Migration0066AuthProviderConfiguredBy },
+  { name: '0067-audit-log-api-key', class: Migration0067AuditLogApiKey },
 ];
 
 /** Names released migrations ran under before they were renamed; each runs again under its new name, as a no-op. */

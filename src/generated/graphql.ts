@@ -2842,6 +2842,7 @@ export type QueryAuditLogArgs = {
 export type QueryAuditLogsArgs = {
   action?: InputMaybe<Scalars['String']['input']>;
   actor?: InputMaybe<Scalars['String']['input']>;
+  apiKey?: InputMaybe<Scalars['UUID']['input']>;
   appId?: InputMaybe<Scalars['UUID']['input']>;
   cursor?: InputMaybe<Scalars['String']['input']>;
   from?: InputMaybe<Scalars['DateTime']['input']>;
@@ -3551,6 +3552,7 @@ export type SubscriptionAuditLogsArgs = {
   action?: InputMaybe<Scalars['String']['input']>;
   actor?: InputMaybe<Scalars['String']['input']>;
   after?: InputMaybe<Scalars['UUID']['input']>;
+  apiKey?: InputMaybe<Scalars['UUID']['input']>;
   appId?: InputMaybe<Scalars['UUID']['input']>;
   from?: InputMaybe<Scalars['DateTime']['input']>;
   target?: InputMaybe<Scalars['String']['input']>;

@@ -6,7 +6,8 @@ import type { CredentialSource } from '../auth/authenticate.ts';
 import type { Principal } from '../auth/principal.ts';
 import { followAuditLog, streamStart, type AuditSink, type AuditWaker } from '../domain/audit/stream.ts';
 import type { AuditFilter } from '../domain/audit/search.ts';
-import { DateTime } from '../../resolvers/common.ts';
+import type { GraphQLScalarType } from 'graphql';
+import { DateTime, UUID } from '../../resolvers/common.ts';
 import { invalid } from '../errors.ts';
 import { invalidInput } from '../graphql/input-refusals.ts';
 import { isUuid } from '../ids.ts';
@@ -18,15 +19,16 @@ import type { EventStreams } from '../http/event-stream.ts';
  * `Query.auditLogs`' rule and filters and the domain's reading (src/domain/audit/stream.ts).
  */
 
-const FILTERS = ['actor', 'action', 'target', 'from', 'to'] as const;
+const FILTERS = ['actor', 'apiKey', 'action', 'target', 'from', 'to'] as const;
 const PATHS = ['/audit-logs/stream', '/applications/:appId/audit-logs/stream', '/applications/:appId/tenants/:tenantId/audit-logs/stream'];
 
-/** The list's scalar and words, so `from`/`to` read the same on every transport (an offset required, no rolled-over day). */
-function dateParameter(name: string, value: string): Date {
+/** The list's scalars and words, so `from`/`to` and `apiKey` read the same on every transport (an offset required, no
+ *  rolled-over day; a UUIDv7 in either case). */
+function scalarParameter<T>(name: string, value: string, scalar: GraphQLScalarType<T, unknown>): T {
   try {
-    return DateTime.parseValue(value);
+    return scalar.parseValue(value);
   } catch {
-    const refusal = invalidInput([name], DateTime);
+    const refusal = invalidInput([name], scalar);
     throw invalid(name, refusal.message);
   }
 }
@@ -38,7 +40,8 @@ function filterOf(request: FastifyRequest): AuditFilter {
   for (const [name, value] of Object.entries(query)) {
     if (!(FILTERS as readonly string[]).includes(name)) throw invalid(/^[A-Za-z][A-Za-z0-9_]*$/.test(name) ? name : 'query', `Unknown query parameter ${JSON.stringify(name)}`);
     if (typeof value !== 'string') throw invalid(name, `${name} may be given once`);
-    if (name === 'from' || name === 'to') filter[name] = dateParameter(name, value);
+    if (name === 'from' || name === 'to') filter[name] = scalarParameter(name, value, DateTime);
+    else if (name === 'apiKey') filter.apiKey = scalarParameter(name, value, UUID);
     else filter[name as 'actor' | 'action' | 'target'] = value;
   }
   return filter;

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { HttpClient } from '../support/http.ts';
 import { issueTestKey } from '../support/keys.ts';
+import { TestRoles } from '../support/roles.ts';
 
 /** GET /audit-logs and /audit-logs/{recordId}: the records every write leaves, searched, in their scope only. */
 let app: TestApp;
@@ -175,6 +176,30 @@ describe('audit search', () => {
     const everyTenant = { before: { tenantIds: [tenantA, tenantB] }, after: { tenantIds: [tenantB] } };
     expect((await admin.get(`/audit-logs/${removed!.id}`)).body.changes).toMatchObject(everyTenant);
     expect((await admin.get(`/applications/${app.root.applicationId}/tenants/${tenantA}/audit-logs/${removed!.id}`)).body.changes).toMatchObject(everyTenant);
+  });
+
+  it('filters by API key: what was done with it, as the actor and beside a Bearer token, whose subject is then the actor', async () => {
+    const created = await app.http.post('/api-keys', { name: 'incident', permissions: ['users:read', 'users:write'] });
+    const { key: { id: keyId }, secret } = created.body as { key: { id: string }; secret: string };
+    const keyUser = (await app.as({ apiKey: secret }).post('/users', { email: 'by-key@example.com' })).body.id as string;
+    const userId = (await app.http.post('/users', { email: 'key-holder@example.com' })).body.id as string;
+    await new TestRoles(app).assign({ type: 'user', id: userId }, 'app_admin');
+    const bearer = await app.mintAccessToken({ sub: userId, app_id: app.root.applicationId });
+    expect((await app.as({ apiKey: secret, bearer }).patch(`/users/${keyUser}`, { name: 'Kay' })).status).toBe(200);
+
+    const withKey = (await search(`apiKey=${keyId}`)).data;
+    expect(withKey.map((r) => [r.action, r.target.id])).toEqual([['user.updated', keyUser], ['user.created', keyUser]]);
+    expect((await search(`apiKey=${keyId.toUpperCase()}`)).data.map((r) => r.id)).toEqual(withKey.map((r) => r.id));
+    expect((await search(`actor=${keyId}`)).data.map((r) => r.action)).toEqual(['user.created']);
+    expect((await search(`actor=${userId}&apiKey=${keyId}`)).data.map((r) => r.action)).toEqual(['user.updated']);
+    // The key was made with the root key: that record is the root key's, not the new key's.
+    expect((await search(`apiKey=${keyId}&action=api_key.*`)).data).toEqual([]);
+    const asGraphQL = await admin.graphql('query($k: UUID) { auditLogs(apiKey: $k) { data { id } } }', { k: keyId });
+    expect(asGraphQL.body.data.auditLogs.data.map((r: { id: string }) => r.id)).toEqual(withKey.map((r) => r.id));
+    // A cursor is its search's: another key's search does not take it.
+    const first = await search(`apiKey=${keyId}&pageSize=1`);
+    expect((await admin.get(`/audit-logs?apiKey=01a24867-2e94-74db-9232-7f68e292dbac&pageSize=1&cursor=${encodeURIComponent(first.next!)}`)).body).toMatchObject({ field: 'cursor' });
+    expect((await admin.get('/audit-logs?apiKey=not-a-key')).body).toMatchObject({ code: 'validation_error', field: 'apiKey' });
   });
 });
 

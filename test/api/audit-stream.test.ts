@@ -230,7 +230,7 @@ describe('the audit stream', () => {
     // Read by the list's RFC 3339 scalar: no day rolled over into the next, no time read in the server's zone.
     // And no time before the ids' epoch (1970): PostgreSQL holds no year 0.
     const refusals = [['from', '2024-02-30T00:00:00Z'], ['to', '2024-01-01T24:00:00Z'], ['from', '2024-01-01T10:00:00'], ['to', 'yesterday'],
-      ['from', '0000-01-01T00:00:00Z'], ['to', '0000-01-01T00:00:00Z'], ['from', '1969-12-31T23:59:59.999Z'], ['to', '9999-12-31T23:59:59-23:59']];
+      ['from', '0000-01-01T00:00:00Z'], ['to', '0000-01-01T00:00:00Z'], ['from', '1969-12-31T23:59:59.999Z'], ['to', '9999-12-31T23:59:59-23:59'], ['apiKey', 'not-a-key']];
     for (const [name, value] of refusals) {
       const query = `${name}=${encodeURIComponent(value!)}`;
       const listed = await admin.get(`/audit-logs?${query}`);

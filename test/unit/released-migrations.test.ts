@@ -74,6 +74,7 @@ const RELEASED: Record<string, string> = {
   '0064-device-user-code-unique': '34f6f97ff2b8a133',
   '0065-oauth-client-allowed-origins': '1cc2734d3ab5fdb2',
   '0066-auth-provider-configured-by': '5bb0df8a5e32fb49',
+  '0067-audit-log-api-key': '3aaa299353af290a',
 };
 
 const printer = ts.createPrinter({ removeComments: true });

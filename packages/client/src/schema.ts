@@ -19457,6 +19457,8 @@ export interface operations {
                 cursor?: string;
                 /** @description Only what this actor did (a user, credential or key id). */
                 actor?: string;
+                /** @description Only what was done with this API key: as the actor, and beside a Bearer token, whose subject is then the actor. */
+                apiKey?: string;
                 /** @description Only this action (`user.created`), or every action of a resource (`user.*`). */
                 action?: string;
                 /** @description Only records about this target id. */
@@ -19509,6 +19511,8 @@ export interface operations {
                 cursor?: string;
                 /** @description Only what this actor did (a user, credential or key id). */
                 actor?: string;
+                /** @description Only what was done with this API key: as the actor, and beside a Bearer token, whose subject is then the actor. */
+                apiKey?: string;
                 /** @description Only this action (`user.created`), or every action of a resource (`user.*`). */
                 action?: string;
                 /** @description Only records about this target id. */
@@ -19564,6 +19568,8 @@ export interface operations {
                 cursor?: string;
                 /** @description Only what this actor did (a user, credential or key id). */
                 actor?: string;
+                /** @description Only what was done with this API key: as the actor, and beside a Bearer token, whose subject is then the actor. */
+                apiKey?: string;
                 /** @description Only this action (`user.created`), or every action of a resource (`user.*`). */
                 action?: string;
                 /** @description Only records about this target id. */

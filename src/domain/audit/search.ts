@@ -27,6 +27,8 @@ export interface AuditRecordView {
 export interface AuditFilter {
   /** A user, credential or key id. */
   actor?: string | null;
+  /** An API key's id: what was done with it, as the actor or beside a Bearer token. */
+  apiKey?: string | null;
   /** An action (`user.created`), or every action of a resource (`user.*`). */
   action?: string | null;
   target?: string | null;
@@ -107,6 +109,7 @@ export function conditions(scope: Scope, filter: AuditFilter): { where: string; 
   const add = (clause: string, value: unknown) => (clauses.push(clause), params.push(value));
   if (scope.tenantId !== null) add('tenant_id = ?', scope.tenantId);
   if (filter.actor != null) add('actor_id = ?', idFilter('actor', filter.actor));
+  if (filter.apiKey != null) add('api_key_id = ?', filter.apiKey);
   if (filter.target != null) add('target_id = ?', idFilter('target', filter.target));
   if (filter.action != null) {
     const { action } = filter;
@@ -129,10 +132,10 @@ export function conditions(scope: Scope, filter: AuditFilter): { where: string; 
 }
 
 /** A cursor names the filter it was issued for. */
-export async function listAuditRecords(scope: Scope, { actor, action, target, from, to, ...page }: PageArgs & AuditFilter): Promise<Page<AuditRecordView>> {
+export async function listAuditRecords(scope: Scope, { actor, apiKey, action, target, from, to, ...page }: PageArgs & AuditFilter): Promise<Page<AuditRecordView>> {
   const size = pageSize(page);
-  const { where, params } = conditions(scope, { actor, action, target, from, to });
-  const list = `${scopedList(scope, 'audit-logs')}:${JSON.stringify([actor, action, target, from, to])}`;
+  const { where, params } = conditions(scope, { actor, apiKey, action, target, from, to });
+  const list = `${scopedList(scope, 'audit-logs')}:${JSON.stringify([actor, action, target, from, to, apiKey])}`;
   const after = page.cursor == null ? undefined : scope.services.cursors.decode(list, page.cursor);
   const rows = await executeOwned<AuditRow[]>(
     scope.em,
