@@ -36,7 +36,8 @@ class ApiRefusal extends Error {
 
 /**
  * The backend's check, as README's "Protecting your own API": a Bearer access token signed by one of Gatehouse's keys
- * (its JWKS), issued by it, for this API (the audience is the API resource's identifier), holding the permission.
+ * (its JWKS), issued by it, for this API (the audience is the API resource's identifier), of this app's tenant, holding
+ * the permission. The tenant matters: a user of another tenant of the application may hold the same role there.
  */
 export function accessTokenVerifier(config: SampleConfig, jwksUri: URL) {
   const jwks = createRemoteJWKSet(jwksUri);
@@ -50,6 +51,7 @@ export function accessTokenVerifier(config: SampleConfig, jwksUri: URL) {
       if (error instanceof errors.JOSEError) throw new ApiRefusal(401, `invalid access token: ${error.code}`);
       throw error;
     }
+    if (payload['tenant_id'] !== config.tenantId) throw new ApiRefusal(403, `the token is not for tenant ${config.tenant}`);
     const permissions = payload['permissions'];
     if (!Array.isArray(permissions) || !permissions.includes(config.permission)) throw new ApiRefusal(403, `the token lacks ${config.permission}`);
     return payload;
@@ -143,7 +145,13 @@ export async function createSampleApp(config: SampleConfig): Promise<express.Exp
       response.status(400).send(page('Sign-in failed', `<p id="reason">The sign-in did not complete. ${escape(reason)}</p>${again}`));
       return;
     }
-    session.user = { claims: tokens.claims() as oidc.IDToken, accessToken: tokens.access_token };
+    const claims = tokens.claims() as oidc.IDToken;
+    // The authorization URL names the tenant, but the browser can change it: the ID token says where the user signed in.
+    if (claims['tenant_id'] !== config.tenantId) {
+      response.status(400).send(page('Sign-in failed', `<p id="reason">You signed in to another tenant than ${escape(config.tenant)}.</p><p><a href="/login">Try again</a></p>`));
+      return;
+    }
+    session.user = { claims, accessToken: tokens.access_token };
     response.redirect('/');
   });
 

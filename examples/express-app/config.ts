@@ -10,6 +10,8 @@ export interface SampleConfig {
   readonly clientSecret: string;
   /** The tenant users sign in to (its slug). */
   readonly tenant: string;
+  /** Its id: the `tenant_id` of the tokens of its sign-ins. */
+  readonly tenantId: string;
   /** The API resource the backend route is: the access token's audience. */
   readonly apiIdentifier: string;
   /** The permission the backend route requires. */
@@ -21,12 +23,19 @@ export const CONFIG_FILE = new URL('./gatehouse.local.json', import.meta.url);
 /** Said in one line, no stack: its message says what to do. */
 export class SampleRefused extends Error {}
 
+const FIELDS = ['issuer', 'appUrl', 'clientId', 'clientSecret', 'tenant', 'tenantId', 'apiIdentifier', 'permission'] as const;
+
 export function readConfig(file: URL = CONFIG_FILE): SampleConfig {
+  let config: Partial<Record<string, unknown>>;
   try {
-    return JSON.parse(readFileSync(file, 'utf8')) as SampleConfig;
+    config = JSON.parse(readFileSync(file, 'utf8')) as Partial<Record<string, unknown>>;
   } catch {
     throw new SampleRefused(`${file.pathname} is missing: run npm run example:setup first (README, "Quick start")`);
   }
+  // A file of an older setup (without tenantId): every sign-in would be refused as another tenant's.
+  const missing = FIELDS.find((field) => typeof config[field] !== 'string' || config[field] === '');
+  if (missing !== undefined) throw new SampleRefused(`${file.pathname} has no ${missing}: run npm run example:setup again`);
+  return config as unknown as SampleConfig;
 }
 
 /** The origin alone: `http://localhost:4000/` would make `//callback`, and register a second client. */

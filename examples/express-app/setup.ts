@@ -109,6 +109,7 @@ export async function setUp(options: SetupOptions): Promise<SetupResult> {
     clientId: client.clientId,
     clientSecret: client.clientSecret,
     tenant: TENANT_SLUG,
+    tenantId,
     apiIdentifier: API_IDENTIFIER,
     permission: PERMISSION,
   };
