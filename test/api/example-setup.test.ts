@@ -229,4 +229,17 @@ describe('the example app, bound to its tenant and its API', () => {
     const home = await jar.visit(`${sampleUrl}/`);
     expect(home.body).toContain('Not signed in.');
   });
+
+  // Last: it revokes the keys the tests above sign with.
+  it('its API refuses the tokens of a revoked signing key once Gatehouse no longer publishes it, as Gatehouse does (30 s)', async () => {
+    const token = await accessToken();
+    expect((await notes(token)).status).toBe(200);
+    await app.gatehouse.services.signingKeys.rotate({ revoke: true });
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 31_000 });
+    try {
+      expect(await notes(token)).toEqual({ status: 401, body: { error: 'invalid access token: ERR_JWKS_NO_MATCHING_KEY' } });
+    } finally {
+      vi.useRealTimers();
+    }
+  });
 });
