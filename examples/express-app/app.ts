@@ -25,10 +25,10 @@ const escape = (text: unknown) =>
 const page = (title: string, body: string) =>
   `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escape(title)}</title></head><body><h1>${escape(title)}</h1>${body}</body></html>`;
 
-/** Why the API refused a request: 401 without a valid token, 403 with one that lacks the permission. */
+/** Why the API refused a request: 401 without a valid token, 403 with one that lacks the permission, 503 when it cannot tell. */
 class ApiRefusal extends Error {
-  readonly status: 401 | 403;
-  constructor(status: 401 | 403, message: string) {
+  readonly status: 401 | 403 | 503;
+  constructor(status: 401 | 403 | 503, message: string) {
     super(message);
     this.status = status;
   }
@@ -50,6 +50,8 @@ export function accessTokenVerifier(config: SampleConfig, jwksUri: URL) {
     try {
       ({ payload } = await jwtVerify(token, jwks, { issuer: config.issuer, audience: config.apiIdentifier, typ: 'at+jwt' }));
     } catch (error) {
+      // Gatehouse not answering for its keys says nothing of the token: the client may try again.
+      if (error instanceof errors.JWKSTimeout || noAnswer(error) !== undefined) throw new ApiRefusal(503, 'cannot read Gatehouse’s keys (its JWKS): try again later');
       if (error instanceof errors.JOSEError) throw new ApiRefusal(401, `invalid access token: ${error.code}`);
       throw error;
     }

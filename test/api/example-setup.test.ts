@@ -7,7 +7,7 @@ import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { exportSPKI, importJWK, SignJWT, UnsecuredJWT, type JWK, type JWTPayload } from 'jose';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createSampleApp, startSample } from '../../examples/express-app/app.ts';
+import { accessTokenVerifier, createSampleApp, startSample } from '../../examples/express-app/app.ts';
 import { setUp, type SetupResult } from '../../examples/express-app/setup.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { CookieJar } from '../support/cookie-jar.ts';
@@ -228,6 +228,11 @@ describe('the example app, bound to its tenant and its API', () => {
     expect(callback.body).toContain('<p id="reason">You signed in to another tenant than acme.</p>');
     const home = await jar.visit(`${sampleUrl}/`);
     expect(home.body).toContain('Not signed in.');
+  });
+
+  it('its API, while it cannot read Gatehouse’s keys, answers 503, neither 401 nor an error page', async () => {
+    const verify = accessTokenVerifier(setup.config, new URL(`http://127.0.0.1:${await freePort()}/.well-known/jwks.json`));
+    await expect(verify(`Bearer ${await accessToken()}`)).rejects.toMatchObject({ status: 503, message: 'cannot read Gatehouse’s keys (its JWKS): try again later' });
   });
 
   // Last: it revokes the keys the tests above sign with.
