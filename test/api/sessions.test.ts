@@ -479,6 +479,31 @@ describe('sessions', () => {
     expect((await app.http.post('/sessions/validate', { token: 'x', extra: 1 })).status).toBe(422);
   });
 
+  it('a cursor pages only the list that issued it: on another user’s, tenant’s or application’s list it is 422 cursor', async () => {
+    const [first, second] = [await createUser('cursor-1@example.com'), await createUser('cursor-2@example.com')];
+    const inB = await createUser('cursor-b@example.com', tenantB);
+    for (const userId of [first, first, second, inB]) await signIn(userId, userId === inB ? tenantB : tenantA);
+    const nextOf = async (path: string) => {
+      const page = await app.http.get(`${path}?pageSize=1`);
+      expect(page.body.next, path).toEqual(expect.any(String));
+      return encodeURIComponent(page.body.next as string);
+    };
+    const ofFirst = await nextOf(`/users/${first}/sessions`);
+    const ofTenantA = await nextOf(`${tenantPath(tenantA)}/sessions`);
+    const ofApplication = await nextOf('/sessions');
+    const other = app.as({ apiKey: (await app.bootstrapAnother()).apiKey });
+    const misused = [
+      app.http.get(`/users/${second}/sessions?cursor=${ofFirst}`),
+      app.http.get(`/sessions?cursor=${ofFirst}`),
+      app.http.get(`${tenantPath(tenantB)}/sessions?cursor=${ofTenantA}`),
+      app.http.get(`/sessions?cursor=${ofTenantA}`),
+      app.http.get(`${tenantPath(tenantB)}/users/${inB}/sessions?cursor=${ofApplication}`),
+      other.get(`/sessions?cursor=${ofApplication}`),
+    ];
+    for (const answer of await Promise.all(misused)) expect(answer.body).toMatchObject({ code: 'validation_error', field: 'cursor' });
+    expect((await app.http.get(`/users/${first}/sessions?cursor=${ofFirst}`)).status).toBe(200);
+  });
+
   it('through GraphQL too', async () => {
     const userId = await createUser('six@example.com');
     const { tokens } = await signIn(userId);
