@@ -24,8 +24,9 @@ export const PROVIDER_MODELS = [
   'Session',
 ] as const;
 
-/** Ours, beside them: a grant's tenant (src/oidc/grant-tenant.ts), an interaction once over (src/oidc/spent-interactions.ts). */
-const GATEHOUSE_MODELS = ['GrantTenant', 'SpentInteraction'] as const;
+/** Ours, beside them: a grant's tenant (src/oidc/grant-tenant.ts), an interaction once over (src/oidc/spent-interactions.ts),
+ *  the MFA step's attempts of a proven first factor (src/domain/mfa/second-step.ts). */
+const GATEHOUSE_MODELS = ['GrantTenant', 'SpentInteraction', 'StepAttempts'] as const;
 
 type ProviderModel = (typeof PROVIDER_MODELS)[number];
 type OidcModelName = ProviderModel | (typeof GATEHOUSE_MODELS)[number];

@@ -5,7 +5,7 @@ import { asksMultiFactor, mfaStepAfter, stepUpPolicy, withSecondFactor, type Mfa
 import { amrOfCredential, keyName } from '../domain/webauthn/credentials.ts';
 import { newCredentialOptions, provenCredential, secondFactorOptions, secondFactorProof } from '../domain/webauthn/factor.ts';
 import type { RelyingParty } from '../domain/webauthn/relying-party.ts';
-import { proveSecondStep } from '../domain/mfa/second-step.ts';
+import { proveSecondStep, sharedStepBudget, type StepBudget, type StepOutcome } from '../domain/mfa/second-step.ts';
 import { newTotpSecret, totpStep, totpUri } from '../domain/mfa/totp.ts';
 import { mustChangePassword } from '../domain/sign-in/password-expiry.ts';
 import { SignInRefusal } from '../domain/sign-in/refusals.ts';
@@ -54,6 +54,8 @@ export interface StepSeam {
   finish(request: FastifyRequest, reply: FastifyReply, context: InteractionContext, signIn: SignIn): Promise<unknown>;
   changePassword(reply: FastifyReply, context: InteractionContext, signIn: SignIn): unknown;
   refuse(request: FastifyRequest, reply: FastifyReply, context: InteractionContext, reason: string): Promise<unknown>;
+  /** The sign-in form again, saying that too many wrong codes were entered. */
+  startOver(reply: FastifyReply, context: InteractionContext): Promise<unknown>;
   requireCsrf(context: InteractionContext, fields: FormFields): void;
   formTargets(context: InteractionContext): string[];
 }
@@ -153,9 +155,16 @@ export function registerMfaStep(app: FastifyInstance, services: Services, seam: 
     if (!due) return onward(request, reply, context, signIn, expired);
     const { uid } = context.interaction;
     // Nothing is written for an expired password before the step: it travels sealed with the pending sign-in.
-    setPending(reply, uid, { userId: signIn.userId, tenantId: signIn.tenantId, amr, methods: signIn.methods ?? [], password: signIn.password, expired });
+    const step = signIn.step ?? sharedStepBudget('interaction', uid, signIn.userId);
+    setPending(reply, uid, { userId: signIn.userId, tenantId: signIn.tenantId, amr, methods: signIn.methods ?? [], password: signIn.password, step, expired });
     return back(reply, uid);
   };
+
+  /** Its attempts used up: the proof is void, and the user signs in again. */
+  function spent(reply: FastifyReply, context: InteractionContext) {
+    reply.header('set-cookie', stepCookie.clear(interactionPaths(context.interaction.uid).page));
+    return seam.startOver(reply, context);
+  }
 
   /** A recovery code alone while one is left. */
   async function methodsOf(context: InteractionContext, userId: string, step: Exclude<MfaStep, { kind: 'none' }>): Promise<StepMethod[]> {
@@ -241,16 +250,19 @@ export function registerMfaStep(app: FastifyInstance, services: Services, seam: 
       return back(reply, uid, '?method=email_otp&sent=1');
     }
     const address = guessingAddress(request);
-    if (method === 'webauthn') return webauthnStep(request, reply, context, user, pending, shown, address, fields);
+    // A pending step sealed before its proof carried a count: the interaction's.
+    const budget = pending.step ?? sharedStepBudget('interaction', uid, pending.userId);
+    if (method === 'webauthn') return webauthnStep(request, reply, context, user, pending, shown, { address, budget }, fields);
     const code = fields['code'] ?? '';
     const amr = withSecondFactor(pending.amr);
-    const attempt = { method, amr, tenantId: pending.tenantId, address };
+    const attempt = { method, amr, tenantId: pending.tenantId, address, budget };
     const { em } = context.target.applicationScope;
     const owner = { applicationId: context.target.application.id, id: user.id };
 
     if (step.kind === 'challenge') {
-      const ok = await proveSecondStep(context.target, user, attempt, () => useSecondProof(em, services.storedSecrets, owner, method, code));
-      if (!ok) return showStep(reply, context, user, shown, 400, { method, error: true });
+      const outcome = await proveSecondStep(context.target, user, attempt, () => useSecondProof(em, services.storedSecrets, owner, method, code));
+      if (outcome === 'spent') return spent(reply, context);
+      if (outcome === 'refused') return showStep(reply, context, user, shown, 400, { method, error: true });
       await remember(reply, context, user.id);
       return complete(request, reply, context, passedWith(pending, method, amr));
     }
@@ -263,12 +275,13 @@ export function registerMfaStep(app: FastifyInstance, services: Services, seam: 
       secret = csrf.unseal(`${uid}:totp:${user.id}`, fields['enrol']);
       if (secret === undefined) throw new SignInRefusal('proof_expired', context.target.look);
     }
-    const ok = await proveSecondStep(context.target, user, attempt, async () => {
+    const outcome = await proveSecondStep(context.target, user, attempt, async () => {
       if (secret === undefined) return useSecondProof(em, services.storedSecrets, owner, 'email_otp', code);
       totpAt = totpStep(secret, code);
       return totpAt === null ? { ok: false, reason: 'wrong_code' } : { ok: true };
     });
-    if (!ok) return showStep(reply, context, user, shown, 400, { method, error: true, ...(secret === undefined ? {} : { secret }) });
+    if (outcome === 'spent') return spent(reply, context);
+    if (outcome === 'refused') return showStep(reply, context, user, shown, 400, { method, error: true, ...(secret === undefined ? {} : { secret }) });
     const codes = await enrolFactor(context.target, user, secret === undefined || totpAt === null ? { kind: 'email_otp' } : { kind: 'totp', secret, step: totpAt });
     return enrolled(request, reply, context, user, passedWith(pending, method, amr), codes);
   });
@@ -296,23 +309,24 @@ export function registerMfaStep(app: FastifyInstance, services: Services, seam: 
     user: SignInUser,
     pending: PendingSignIn,
     shown: { step: Exclude<MfaStep, { kind: 'none' }>; rp: RelyingParty },
-    address: string,
+    { address, budget }: { address: string; budget: StepBudget },
     fields: FormFields,
   ) {
     const { target } = context;
-    const refused = () => showStep(reply, context, user, shown, 400, { method: 'webauthn', error: true });
+    const refused = (outcome: StepOutcome) => (outcome === 'spent' ? spent(reply, context) : showStep(reply, context, user, shown, 400, { method: 'webauthn', error: true }));
     if (shown.step.kind === 'challenge') {
       const proof = await secondFactorProof(target, shown.rp, context.interaction.uid, user, fields['credential']);
       const amr = withSecondFactor(pending.amr, proof.amr);
-      if (!(await proveSecondStep(target, user, { method: 'webauthn', amr, tenantId: pending.tenantId, address }, proof.check))) return refused();
+      const outcome = await proveSecondStep(target, user, { method: 'webauthn', amr, tenantId: pending.tenantId, address, budget }, proof.check);
+      if (outcome !== 'passed') return refused(outcome);
       await remember(reply, context, user.id);
       return complete(request, reply, context, passedWith(pending, 'webauthn', amr));
     }
     const credential = await provenCredential(target, shown.rp, context.interaction.uid, user.id, fields['credential'], keyName(fields['name']));
     const amr = withSecondFactor(pending.amr, credential === null ? [] : amrOfCredential(credential.deviceType, false));
-    const attempt = { method: 'webauthn', amr, tenantId: pending.tenantId, address } as const;
-    const ok = await proveSecondStep(target, user, attempt, async () => (credential === null ? { ok: false, reason: 'invalid_passkey' } : { ok: true }));
-    if (!ok || credential === null) return refused();
+    const attempt = { method: 'webauthn', amr, tenantId: pending.tenantId, address, budget } as const;
+    const outcome = await proveSecondStep(target, user, attempt, async () => (credential === null ? { ok: false, reason: 'invalid_passkey' } : { ok: true }));
+    if (outcome !== 'passed' || credential === null) return refused(outcome);
     const codes = await enrolFactor(target, user, { kind: 'webauthn', credential });
     return enrolled(request, reply, context, user, passedWith(pending, 'webauthn', amr), codes);
   }

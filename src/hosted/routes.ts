@@ -16,6 +16,7 @@ import { emailForms } from '../pages/magic-link.ts';
 import type { SignInUser } from '../domain/users/sign-in-user.ts';
 import type { HeldFactor } from '../domain/mfa/factors.ts';
 import { STEP_UP_REASON } from '../domain/mfa/requirement.ts';
+import { newStepBudget, sharedStepBudget, stepBudgetSpent } from '../domain/mfa/second-step.ts';
 import { registerSamlRoutes } from './saml.ts';
 import { accountLinkRoutes } from './account-links.ts';
 import { accountPageRoutes } from './account.ts';
@@ -282,8 +283,8 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
 
     // Sealed as a kind of its own: the interaction's other seals hold JSON too.
     // With the factor's record, written once the tenant is chosen and the MFA step decided.
-    const sealProof = (uid: string, userId: string, { amr, methods, password }: Proof, record: FactorRecord | null = null) =>
-      csrf.seal(uid, `${PROOF_KIND}${JSON.stringify({ userId, amr, methods, password, record })}`, SIGN_IN_PROOF_SECONDS);
+    const sealProof = (uid: string, userId: string, { amr, methods, password, step }: Proof, record: FactorRecord | null = null) =>
+      csrf.seal(uid, `${PROOF_KIND}${JSON.stringify({ userId, amr, methods, password, step, record })}`, SIGN_IN_PROOF_SECONDS);
     const unsealProof = (uid: string, sealed: unknown) =>
       parseSealedSignIn<Proof & { readonly userId: string; readonly record?: FactorRecord | null }>(csrf.unseal(uid, sealed), PROOF_KIND);
 
@@ -296,8 +297,14 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
       return reply.status(303).header('set-cookie', proofCookie.set(interactionPaths(uid).page, proof, SIGN_IN_PROOF_SECONDS)).header('location', interactionPaths(uid).tenant).send();
     }
 
+    /** The session's step-up: one count of the step's attempts, however often the session is taken to the step. */
+    const sessionStepBudget = (context: InteractionContext) =>
+      sharedStepBudget('session', context.target.application.id, context.interaction.session?.uid ?? context.interaction.uid);
+
     /** The one sequence after any proven first factor: tenant decided (refused without access), then the tenant choice or completeSignIn. */
-    async function continueSignIn(request: FastifyRequest, reply: FastifyReply, context: InteractionContext, proven: ProvenFactor) {
+    async function continueSignIn(request: FastifyRequest, reply: FastifyReply, context: InteractionContext, factor: ProvenFactor) {
+      // Each proof its own attempts at the MFA step, carried (sealed) through the tenant choice.
+      const proven = { ...factor, step: factor.step ?? (factor.record === null ? sessionStepBudget(context) : newStepBudget()) };
       const decision = await decideTenant(context.target, proven.user);
       if (decision.kind === 'no_access') {
         // Recorded in the surface's tenant as the unknown address the user is there (recordSignIn).
@@ -306,7 +313,7 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
       }
       await rememberLocale(context.target, proven.user);
       if (decision.kind === 'choose') return continueToTenantChoice(reply, context, proven.user.id, proven);
-      const signIn = { userId: proven.user.id, tenantId: decision.tenantId, verified: proven.verified, ...amrOf(proven.amr), methods: proven.methods, password: proven.password };
+      const signIn = { userId: proven.user.id, tenantId: decision.tenantId, verified: proven.verified, ...amrOf(proven.amr), methods: proven.methods, password: proven.password, step: proven.step };
       return completeSignIn(request, reply, context, signIn, proven.record === null ? undefined : { user: proven.verified, record: proven.record, held: proven.factors });
     }
 
@@ -355,7 +362,8 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
     const throttled = { onRequest: throttle.hook(async (request, reply) => (await load(request as FastifyRequest<{ Params: Params }>, reply)).target.look) };
     // A password older than the policy's maxAge is changed last, after the MFA step.
     const changePassword = expiredPasswordStep(app, { csrf, secureCookies, load, signsIn, finish, refuse, throttled }).start;
-    const completeSignIn = registerMfaStep(app, services, { csrf, secureCookies, throttled, load, finish, changePassword, refuse, requireCsrf, formTargets });
+    const startOver = (reply: FastifyReply, context: InteractionContext) => showLogin(reply, context, 400, { error: 'login.tooManyCodes' });
+    const completeSignIn = registerMfaStep(app, services, { csrf, secureCookies, throttled, load, finish, changePassword, refuse, requireCsrf, formTargets, startOver });
 
     /**
      * The OP asks for a login, or the session's user cannot be used here (another isolated pool, suspended, not a member
@@ -378,7 +386,8 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
       const { prompt, session } = context.interaction;
       if (prompt.reasons.length !== 1 || prompt.reasons[0] !== STEP_UP_REASON) return undefined;
       const account = await sessionSignIn(context.target, session?.accountId, true);
-      if (account === null) return undefined;
+      // Its attempts at the step used up: a first factor again, on the sign-in form.
+      if (account === null || (await stepBudgetSpent(context.target, sessionStepBudget(context)))) return undefined;
       const methods = await services.oidc.sessionSignInMethods(context.interaction);
       return continueSignIn(request, reply, context, { user: account.user, verified: account.user, amr: session?.amr ?? [], methods, record: null });
     }
@@ -521,7 +530,7 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
         return finish(request, reply, context, { userId: user.id, tenantId: chosen.id });
       }
       reply.header('set-cookie', proofCookie.clear(interactionPaths(context.interaction.uid).page));
-      const signIn = { userId: user.id, tenantId: chosen.id, ...amrOf(proven.amr), methods: proven.methods, password: proven.password };
+      const signIn = { userId: user.id, tenantId: chosen.id, ...amrOf(proven.amr), methods: proven.methods, password: proven.password, step: proven.step };
       return completeSignIn(request, reply, context, signIn, proven.record == null ? undefined : { user, record: proven.record });
     });
   };

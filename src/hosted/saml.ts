@@ -29,6 +29,7 @@ import { hostedCookie, secureCookiesFor } from './cookies.ts';
 import type { CsrfTokens } from './csrf.ts';
 import type { Proof } from '../domain/sign-in/sign-in.ts';
 import type { FormFields, InteractionContext, ProvenFactor } from './routes.ts';
+import { sharedStepBudget } from '../domain/mfa/second-step.ts';
 
 /**
  * SAML sign-in on the hosted pages (rules: src/domain/sign-in/saml.ts, saml-account.ts):
@@ -181,7 +182,9 @@ export function registerSamlRoutes(app: FastifyInstance, services: Services, csr
   async function signIn(request: FastifyRequest, reply: FastifyReply, context: InteractionContext, identity: SamlIdentity) {
     const account = await samlAccount(context.target, identity, guessingAddress(request));
     if (!account.ok) throw new SignInRefusal('saml_account_refused', context.target.look);
-    return steps.continueSignIn(request, reply, context, { user: account.user, verified: account.user, ...SAML_PROOF, record: account.record });
+    // Its sealed answer can be presented again while it lasts: one count of the MFA step's attempts for all of them.
+    const step = sharedStepBudget('saml', context.interaction.uid, JSON.stringify(identity));
+    return steps.continueSignIn(request, reply, context, { user: account.user, verified: account.user, ...SAML_PROOF, step, record: account.record });
   }
 
   /** Refused in the look of the provider its sealed proof names. */

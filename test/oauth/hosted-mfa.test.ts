@@ -299,20 +299,22 @@ describe('optional (the default)', () => {
     }
   });
 
-  it('an e-mail code is void after five wrong guesses, whatever the lockout policy; a new code works', async () => {
+  it('an e-mail code is void after five wrong guesses, whatever the lockout policy, however many sign-ins made them; a new code works', async () => {
     const lockoutOff = { enabled: false, maxAttempts: 10, lockoutMinutes: 15, resetAfterMinutes: 15, accountLockAddresses: 5 };
     const { other, admin, configuration } = await applicationWith('/policies/lockout', lockoutOff);
     const userId = await createPasswordUser(admin, 'guessing@example.com');
     await app.sql(`insert into mfa_factor (application_id, id, user_id, kind) values (?, ?, ?, 'email_otp')`, [other.applicationId, randomUUID(), userId]);
-    const { flow, page } = await stepPage('guessing@example.com', { configuration });
-    let current = await flow.jar.visit((await flow.jar.submit(page, { action: 'send', code: '' })).location!);
+    const first = await stepPage('guessing@example.com', { configuration });
+    let current = await first.flow.jar.visit((await first.flow.jar.submit(first.page, { action: 'send', code: '' })).location!);
     const code = /\b(\d{6})\b/.exec(await lastMail('guessing@example.com', 'email_otp'))![1]!;
     const wrong = String((Number(code) + 1) % 1_000_000).padStart(6, '0');
-    for (let attempt = 0; attempt < 5; attempt += 1) {
-      current = await flow.jar.submit(current, { code: wrong });
-      expect(current.status).toBe(400);
-    }
-    expect((await flow.jar.submit(current, { code })).status).toBe(400);
+    for (let attempt = 0; attempt < 3; attempt += 1) expect((current = await first.flow.jar.submit(current, { code: wrong })).status).toBe(400);
+    // A sign-in's own attempts at the step are five too: the code's last two guesses are another sign-in's.
+    const { flow, page } = await stepPage('guessing@example.com', { configuration });
+    current = await flow.jar.visit(`${page.url}?method=email_otp`);
+    for (let attempt = 0; attempt < 2; attempt += 1) expect((current = await flow.jar.submit(current, { code: wrong })).status).toBe(400);
+    expect((current = await flow.jar.submit(current, { code })).status).toBe(400);
+    expect(current.body).toContain('The code is incorrect');
     const resent = await flow.jar.visit((await flow.jar.submit(current, { action: 'send', code: '' })).location!);
     const fresh = /\b(\d{6})\b/.exec(await lastMail('guessing@example.com', 'email_otp'))![1]!;
     expect(await idToken(flow, await flow.jar.submit(resent, { code: fresh }), configuration)).toMatchObject({ amr: ['pwd', 'otp', 'mfa'] });
@@ -461,6 +463,128 @@ describe('lockout', () => {
     expect(failures).toEqual([{ address: 'mfa:127.0.0.1', failures: 3, locked: true }]);
     expect((await flow.jar.submit(last, { code: codeAt(secret) })).status).toBe(400);
     expect((await records(userId, 'user.sign_in_failed')).at(-1)!.after['reason']).toBe('address_locked');
+  });
+});
+
+describe('a proven first factor’s attempts at the step, whatever the lockout policy', () => {
+  const LOCKOUT_OFF = { enabled: false, maxAttempts: 10, lockoutMinutes: 15, resetAfterMinutes: 15, accountLockAddresses: null };
+  const TOO_MANY = 'Too many wrong codes were entered. Sign in again to continue.';
+  let lockoutOff: Awaited<ReturnType<typeof applicationWith>>;
+
+  beforeAll(async () => {
+    lockoutOff = await applicationWith('/policies/lockout', LOCKOUT_OFF);
+  });
+
+  const wrongFor = (secret: string) => String((Number(codeAt(secret)) + 1) % 1_000_000).padStart(6, '0');
+
+  /** A user of the lockout-off application with TOTP and one recovery code; its TOTP secret. */
+  async function guessedUser(email: string, recoveryCode = 'pqrst-vwxyz') {
+    const userId = await createPasswordUser(lockoutOff.admin, email);
+    const secret = await giveTotp(userId, lockoutOff.other.applicationId);
+    await app.sql(`insert into mfa_recovery_code (application_id, user_id, code_hash) values (?, ?, ?)`, [lockoutOff.other.applicationId, userId, recoveryCodeHash(recoveryCode)]);
+    return { userId, secret };
+  }
+
+  const reasons = async (userId: string) => (await records(userId, 'user.sign_in_failed')).map((record) => record.after['reason']);
+
+  it('five wrong codes, TOTP and recovery codes together, end the step: the page says to sign in again, and its kept cookie checks no more codes', async () => {
+    const { userId, secret } = await guessedUser('budget@example.com');
+    const { flow, page } = await stepPage('budget@example.com', { configuration: lockoutOff.configuration });
+    const kept = flow.jar.all().find((cookie) => cookie.name === 'gh_mfa')!;
+    let current = page;
+    for (let attempt = 0; attempt < 3; attempt += 1) {
+      current = await flow.jar.submit(current, { code: wrongFor(secret) });
+      expect(current.status).toBe(400);
+      expect(current.body).toContain('The code is incorrect');
+    }
+    current = await flow.jar.submit(await flow.jar.visit(`${page.url}?method=recovery_code`), { code: 'aaaaa-bbbbb' });
+    expect(current.status).toBe(400);
+    const ended = await flow.jar.submit(current, { code: 'ccccc-ddddd' });
+    expect(ended.status).toBe(400);
+    expect(ended.body).toContain(TOO_MANY);
+    expect(ended.body).toContain('name="password"');
+    expect(flow.jar.all().some((cookie) => cookie.name === 'gh_mfa')).toBe(false);
+    // A guesser keeping the step's sealed cookie: the count is the service's, so the right codes are not even checked.
+    const keep = () => flow.jar.store(page.url, [`gh_mfa=${kept.value}; Path=${kept.path}`]);
+    keep();
+    const recoveryForm = await flow.jar.visit(`${page.url}?method=recovery_code`);
+    await withTimeLeftInStep();
+    for (const [form, code] of [
+      [page, codeAt(secret)],
+      [recoveryForm, 'pqrst-vwxyz'],
+    ] as const) {
+      keep();
+      const refused = await flow.jar.submit(form, { code });
+      expect(refused.status).toBe(400);
+      expect(refused.body).toContain(TOO_MANY);
+    }
+    expect(await reasons(userId)).toEqual(['wrong_code', 'wrong_code', 'wrong_code', 'wrong_code', 'wrong_code', 'too_many_codes', 'too_many_codes']);
+    expect(await app.sql(`select count(*)::int as left from mfa_recovery_code where user_id = ? and used_at is null`, [userId])).toEqual([{ left: 1 }]);
+  });
+
+  it('signing in again with the password on that page gets five attempts of its own: four wrong codes, then the right one signs in', async () => {
+    const { userId, secret } = await guessedUser('again@example.com');
+    const { flow, page } = await stepPage('again@example.com', { configuration: lockoutOff.configuration });
+    let current = page;
+    for (let attempt = 0; attempt < 5; attempt += 1) current = await flow.jar.submit(current, { code: wrongFor(secret) });
+    expect(current.body).toContain(TOO_MANY);
+    const signedIn = await flow.jar.submit(current, { email: 'again@example.com', password: PASSWORD });
+    expect(signedIn.location).toBe(page.url);
+    current = await flow.jar.visit(signedIn.location!);
+    for (let attempt = 0; attempt < 4; attempt += 1) {
+      current = await flow.jar.submit(current, { code: wrongFor(secret) });
+      expect(current.body).toContain('The code is incorrect');
+    }
+    await withTimeLeftInStep();
+    const done = await flow.jar.submit(current, { code: codeAt(secret) });
+    expect(await idToken(flow, done, lockoutOff.configuration)).toMatchObject({ sub: userId, amr: ['pwd', 'otp', 'mfa'] });
+    expect((await reasons(userId)).filter((reason) => reason === 'wrong_code')).toHaveLength(9);
+  });
+
+  it('wrong codes sent at once are checked no more often than five times; the right code after them is refused', async () => {
+    const { userId, secret } = await guessedUser('at-once@example.com');
+    const { flow, page } = await stepPage('at-once@example.com', { configuration: lockoutOff.configuration });
+    expect((await flow.jar.submit(page, { code: wrongFor(secret) })).status).toBe(400);
+    // The proof's count, by the key its sealed step carries.
+    const kept = flow.jar.all().find((cookie) => cookie.name === 'gh_mfa')!;
+    const { step } = JSON.parse(Buffer.from(kept.value.split('.')[0]!, 'base64url').toString()) as { step: { key: string } };
+    const held = { table: 'oidc_model', applicationId: lockoutOff.other.applicationId, id: step.key };
+    const answers = await sentAtOnce(app.gatehouse.services.orm, held, [0, 1, 2, 3, 4, 5].map(() => () => flow.jar.submit(page, { code: wrongFor(secret) })));
+    expect(answers.map((answer) => answer.status)).toEqual([400, 400, 400, 400, 400, 400]);
+    expect(answers.filter((answer) => answer.body.includes(TOO_MANY))).toHaveLength(3);
+    expect((await reasons(userId)).sort()).toEqual(['too_many_codes', 'too_many_codes', 'wrong_code', 'wrong_code', 'wrong_code', 'wrong_code', 'wrong_code']);
+    // The step's cookie was cleared by those answers: kept, as a guesser would.
+    flow.jar.store(page.url, [`gh_mfa=${kept.value}; Path=${kept.path}`]);
+    await withTimeLeftInStep();
+    expect((await flow.jar.submit(page, { code: codeAt(secret) })).body).toContain(TOO_MANY);
+  });
+
+  it('an enabled lockout policy counts every code checked as before; a refusal while the address waits takes none of the attempts', async () => {
+    const lockout = { enabled: true, maxAttempts: 10, lockoutMinutes: 15, resetAfterMinutes: 15, accountLockAddresses: 5 };
+    const { other, admin, configuration } = await applicationWith('/policies/lockout', lockout);
+    const userId = await createPasswordUser(admin, 'counted@example.com');
+    const secret = await giveTotp(userId, other.applicationId);
+    const { flow, page } = await stepPage('counted@example.com', { configuration });
+    const failures = () => app.sql<{ address: string; failures: number }>(`select address, failures from sign_in_failure where user_id = ?`, [userId]);
+    // Time passing: the address's last failure a minute ago, so it is heard again.
+    const waited = () => app.sql(`update sign_in_failure set last_failed_at = now() - interval '1 minute' where user_id = ?`, [userId]);
+    let current = page;
+    for (let attempt = 0; attempt < 3; attempt += 1) current = await flow.jar.submit(current, { code: wrongFor(secret) });
+    expect(await failures()).toEqual([{ address: 'mfa:127.0.0.1', failures: 3 }]);
+    // From the third failure on the address waits (here its last failure is still to come, however slow the machine):
+    // refused unheard, uncounted.
+    await app.sql(`update sign_in_failure set last_failed_at = now() + interval '1 minute' where user_id = ?`, [userId]);
+    current = await flow.jar.submit(current, { code: wrongFor(secret) });
+    expect(current.body).toContain('The code is incorrect');
+    expect(await failures()).toEqual([{ address: 'mfa:127.0.0.1', failures: 3 }]);
+    await waited();
+    current = await flow.jar.submit(current, { code: wrongFor(secret) });
+    expect(current.body).toContain('The code is incorrect');
+    await waited();
+    current = await flow.jar.submit(current, { code: wrongFor(secret) });
+    expect(current.body).toContain(TOO_MANY);
+    expect(await failures()).toEqual([{ address: 'mfa:127.0.0.1', failures: 5 }]);
+    expect(await reasons(userId)).toEqual(['wrong_code', 'wrong_code', 'wrong_code', 'address_waiting', 'wrong_code', 'wrong_code']);
   });
 });
 

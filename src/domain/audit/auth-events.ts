@@ -26,6 +26,8 @@ export type SignInFailureReason =
   | 'address_locked'
   | 'address_waiting'
   | 'code_replayed'
+  /** The MFA step's answer came after its proven first factor had used up its attempts (src/domain/mfa/second-step.ts). */
+  | 'too_many_codes'
   /** The upstream refused, or its answer failed a check (state, nonce, PKCE, the ID token). */
   | 'upstream_error'
   | 'upstream_no_email'

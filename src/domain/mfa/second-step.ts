@@ -1,3 +1,5 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { liveRow, MODEL } from '../../db/oidc-model.ts';
 import { recordSignIn, type SignInFailureReason } from '../audit/auth-events.ts';
 import { addressStanding, recordFailedSignIn, recordSuccessfulSignIn, refuseUncounted } from '../sign-in/lockout.ts';
 import type { SignInTarget } from '../sign-in/sign-in.ts';
@@ -6,15 +8,43 @@ import type { CodeRefusal, SecondProof } from './factors.ts';
 
 export type CodeCheck = { ok: true } | { ok: false; reason: CodeRefusal };
 
+/** Answers the step checks a proven first factor may have, whatever the lockout policy: as many as an e-mailed code
+ *  takes (CODE_ATTEMPTS), so each batch of guesses costs a first factor proven again (docs/decisions.md, MFA). */
+export const STEP_ATTEMPTS = 5;
+/** How long a proof's count is kept, and so how long the proof may take its attempts (sealed with it as `until`). */
+const STEP_BUDGET_SECONDS = 3600;
+
+/** The attempts a first factor's proof has at the step, counted server-side (a `StepAttempts` row of oidc_model). */
+export interface StepBudget {
+  readonly key: string;
+  /** Epoch seconds: past this the proof takes no attempt (a sealed proof may be sealed again, its count not kept). */
+  readonly until: number;
+}
+
+const budgetUntil = () => Math.floor(Date.now() / 1000) + STEP_BUDGET_SECONDS;
+
+/** One of its own, for a first factor that cannot be presented twice (a password verified, a link or code used). */
+export const newStepBudget = (): StepBudget => ({ key: randomUUID(), until: budgetUntil() });
+
+/** One count for every presentation of the same proof (the session's step-up, a SAML answer within its interaction). */
+export const sharedStepBudget = (...parts: readonly string[]): StepBudget => ({
+  key: createHash('sha256').update(parts.join('\n')).digest('base64url'),
+  until: budgetUntil(),
+});
+
+/** `spent`: the proof takes no more attempts; the user proves a first factor again. */
+export type StepOutcome = 'passed' | 'refused' | 'spent';
+
 /** Under the lockout policy as a password: a locked-out or waiting address is refused unchecked (as long as a counted
- *  refusal takes); a wrong or replayed code counts (secondStepAddress). Every attempt is recorded. */
+ *  refusal takes); a wrong or replayed code counts (secondStepAddress). Every answer checked takes one of the proof's
+ *  attempts first (StepBudget), so answers sent at once are checked no more often. Every attempt is recorded. */
 export async function proveSecondStep(
   target: SignInTarget,
   user: SignInUser,
-  attempt: { readonly method: SecondProof; readonly amr: readonly string[]; readonly tenantId: string | null; readonly address: string },
+  attempt: { readonly method: SecondProof; readonly amr: readonly string[]; readonly tenantId: string | null; readonly address: string; readonly budget: StepBudget },
   check: () => Promise<CodeCheck>,
-): Promise<boolean> {
-  const outcome = await checkCounted(target, user, secondStepAddress(attempt.address), check);
+): Promise<StepOutcome> {
+  const outcome = await checkCounted(target, user, attempt, check);
   await recordSignIn(target.scope.services, {
     applicationId: target.application.id,
     tenantId: attempt.tenantId,
@@ -24,7 +54,7 @@ export async function proveSecondStep(
     ...(outcome.ok ? { amr: attempt.amr } : {}),
     outcome: outcome.ok ? { ok: true, user } : { ok: false, reason: outcome.reason, user, email: null },
   });
-  return outcome.ok;
+  return outcome.ok ? 'passed' : outcome.spent ? 'spent' : 'refused';
 }
 
 /** Apart from the password's: a proven password forgets its address's failures, which would let a guesser knowing it start
@@ -34,20 +64,53 @@ const secondStepAddress = (address: string) => `mfa:${address}`;
 async function checkCounted(
   target: SignInTarget,
   user: SignInUser,
-  address: string,
+  attempt: { readonly address: string; readonly budget: StepBudget },
   check: () => Promise<CodeCheck>,
-): Promise<{ ok: true } | { ok: false; reason: SignInFailureReason }> {
+): Promise<{ ok: true } | { ok: false; reason: SignInFailureReason; spent: boolean }> {
+  const address = secondStepAddress(attempt.address);
   const standing = await addressStanding(target, user, address);
   if (standing !== 'open') {
     await refuseUncounted(target);
-    return { ok: false, reason: standing === 'locked' ? 'address_locked' : 'address_waiting' };
+    return { ok: false, reason: standing === 'locked' ? 'address_locked' : 'address_waiting', spent: false };
+  }
+  const taken = await takeStepAttempt(target, attempt.budget);
+  if (taken === null) {
+    await refuseUncounted(target);
+    return { ok: false, reason: 'too_many_codes', spent: true };
   }
   const checked = await check();
   if (!checked.ok) {
     await recordFailedSignIn(target, user, target.lockout, address);
-    return checked;
+    return { ...checked, spent: taken >= STEP_ATTEMPTS };
   }
   // Locked, suspended or locked out since the first factor: refused like any other sign-in then.
-  if ((await recordSuccessfulSignIn(target, user, address)) === null) return { ok: false, reason: 'user_inactive' };
+  if ((await recordSuccessfulSignIn(target, user, address)) === null) return { ok: false, reason: 'user_inactive', spent: false };
   return { ok: true };
+}
+
+/** The attempt's number, taken in one statement (of answers sent at once, each takes its own); null: none left, or the
+ *  proof is past its time. A count run out of time starts again (a shared budget's; a proof's own is past `until` then). */
+async function takeStepAttempt(target: SignInTarget, budget: StepBudget): Promise<number | null> {
+  if (!(budget.until > Date.now() / 1000)) return null;
+  const live = liveRow('oidc_model');
+  const [row] = await target.applicationScope.em.getConnection().execute<{ taken: number }[]>(
+    `insert into oidc_model (model, id, application_id, payload, expires_at)
+       values ('${MODEL.StepAttempts}', ?, ?, '{"taken": 1}'::jsonb, now() + make_interval(secs => ?::int))
+     on conflict (model, id) do update
+       set payload = jsonb_build_object('taken', case when ${live} then (oidc_model.payload->>'taken')::int + 1 else 1 end),
+           expires_at = case when ${live} then oidc_model.expires_at else excluded.expires_at end
+       where not ${live} or (oidc_model.payload->>'taken')::int < ?
+     returning (payload->>'taken')::int as taken`,
+    [budget.key, target.application.id, STEP_BUDGET_SECONDS, STEP_ATTEMPTS],
+  );
+  return row?.taken ?? null;
+}
+
+/** Whether a shared budget has no attempt left (the session's step-up then asks for a first factor). */
+export async function stepBudgetSpent(target: SignInTarget, budget: StepBudget): Promise<boolean> {
+  const rows = await target.applicationScope.em.getConnection().execute<unknown[]>(
+    `select 1 from oidc_model where model = '${MODEL.StepAttempts}' and id = ? and ${liveRow()} and (payload->>'taken')::int >= ?`,
+    [budget.key, STEP_ATTEMPTS],
+  );
+  return rows.length > 0;
 }

@@ -4,6 +4,7 @@ import { endUserScope, type PageOpener, type Scope } from '../../context.ts';
 import { Tenant } from '../../db/entities/index.ts';
 import type { AuthProviderType } from '../../db/entities/auth-provider.entity.ts';
 import type { HeldFactor, SecondProof } from '../mfa/factors.ts';
+import type { StepBudget } from '../mfa/second-step.ts';
 import { mayActNow, readSignInUser, type SignInUser } from '../users/sign-in-user.ts';
 import { normalizeEmail } from '../users/email-key.ts';
 import { email as emailAddress } from '../validate.ts';
@@ -109,6 +110,8 @@ export interface SignIn {
   readonly methods?: readonly SignInMethod[];
   /** Proven by the password: its passwordMark. */
   readonly password?: string | undefined;
+  /** The MFA step's attempts this first factor's proof has (src/domain/mfa/second-step.ts). */
+  readonly step?: StepBudget | undefined;
 }
 
 /** As sessions list it: the first factor as the type of the auth provider offering it (an e-mailed code is `magic_link`'s),
@@ -120,6 +123,8 @@ export interface Proof {
   readonly methods: readonly SignInMethod[];
   /** The password's passwordMark, when it is what was proven. */
   readonly password?: string | undefined;
+  /** The MFA step's attempts this proof has; none in a proof sealed before they were counted. */
+  readonly step?: StepBudget | undefined;
 }
 
 /** What a proof of the password keeps of it, sealed with the steps after it: one set since (a reset, a change, an

@@ -8,6 +8,7 @@ export const DE: Catalog = {
   'login.submit': 'Anmelden',
   'login.error': 'Die E-Mail-Adresse oder das Passwort ist falsch.',
   'login.noAccess': 'Dieses Konto hat keinen Zugang zu {name}.',
+  'login.tooManyCodes': 'Es wurden zu viele falsche Codes eingegeben. Melden Sie sich erneut an, um fortzufahren.',
   'login.signup': 'Noch kein Konto?',
   'login.signupLink': 'Konto erstellen',
   'login.forgot': 'Passwort vergessen?',

@@ -7,6 +7,7 @@ export const EN = {
   'login.submit': 'Sign in',
   'login.error': 'The email address or password is incorrect.',
   'login.noAccess': 'This account has no access to {name}.',
+  'login.tooManyCodes': 'Too many wrong codes were entered. Sign in again to continue.',
   'login.signup': 'No account yet?',
   'login.signupLink': 'Create an account',
   'login.forgot': 'Forgot your password?',

@@ -8,6 +8,7 @@ export const ES: Catalog = {
   'login.submit': 'Iniciar sesión',
   'login.error': 'El correo electrónico o la contraseña no son correctos.',
   'login.noAccess': 'Esta cuenta no tiene acceso a {name}.',
+  'login.tooManyCodes': 'Se introdujeron demasiados códigos incorrectos. Vuelva a iniciar sesión para continuar.',
   'login.signup': '¿Aún no tiene una cuenta?',
   'login.signupLink': 'Crear una cuenta',
   'login.forgot': '¿Olvidó su contraseña?',

@@ -8,6 +8,7 @@ export const FR: Catalog = {
   'login.submit': 'Se connecter',
   'login.error': 'L’adresse e-mail ou le mot de passe est incorrect.',
   'login.noAccess': 'Ce compte n’a pas accès à {name}.',
+  'login.tooManyCodes': 'Trop de codes erronés ont été saisis. Reconnectez-vous pour continuer.',
   'login.signup': 'Pas encore de compte ?',
   'login.signupLink': 'Créer un compte',
   'login.forgot': 'Mot de passe oublié ?',
