@@ -116,6 +116,28 @@ describe('acr_values asking for the multi-factor acr', () => {
     }
   });
 
+  it('the session’s step-up takes 5 wrong codes, however many requests bring it to the step; then the sign-in form asks for the password, after which the right code passes', async () => {
+    const scope = await applicationWith();
+    const lockoutOff = { enabled: false, maxAttempts: 10, lockoutMinutes: 15, resetAfterMinutes: 15, accountLockAddresses: null };
+    expect((await scope.admin.put('/policies/lockout', lockoutOff)).status).toBe(200);
+    const { userId, secret, jar } = await rememberedSingleFactorSession(scope, 'step-up-guessed@example.com');
+    const wrong = String((Number(codeAt(secret, Date.now() + STEP_MS)) + 1) % 1_000_000).padStart(6, '0');
+    let step: Visit | undefined;
+    for (const guesses of [3, 2]) {
+      step = await pageOf(jar, (await authorize(scope, jar, { acr_values: ACR_MULTI_FACTOR })).page);
+      expect(step.url).toMatch(/\/interaction\/[\w-]+\/mfa$/);
+      for (let guess = 0; guess < guesses; guess += 1) step = await jar.submit(step, { code: wrong });
+    }
+    expect(step!.body).toContain('Too many wrong codes were entered. Sign in again to continue.');
+    const flow = await authorize(scope, jar, { acr_values: ACR_MULTI_FACTOR });
+    const form = await pageOf(jar, flow.page);
+    expect(form.body).toContain('name="password"');
+    const answer = await jar.submit(form, { email: 'step-up-guessed@example.com', password: PASSWORD });
+    expect(answer.location).toMatch(/\/mfa$/);
+    const done = await jar.submit(await jar.visit(answer.location!), { code: codeAt(secret, Date.now() + STEP_MS) });
+    expect(await idToken(scope, flow, done)).toMatchObject({ sub: userId, amr: ['pwd', 'otp', 'mfa'], acr: ACR_MULTI_FACTOR });
+  });
+
   it('prompt=none with a single-factor session is refused with interaction_required; asking for either acr passes as it is', async () => {
     const scope = await applicationWith();
     const { userId, jar } = await rememberedSingleFactorSession(scope, 'silent@example.com');

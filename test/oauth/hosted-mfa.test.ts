@@ -559,6 +559,23 @@ describe('a proven first factor’s attempts at the step, whatever the lockout p
     expect((await flow.jar.submit(page, { code: codeAt(secret) })).body).toContain(TOO_MANY);
   });
 
+  it('a tenant choice posted again goes on with the same proof: its attempts are not renewed', async () => {
+    const tenants = [await app.createTenant('Budget One', lockoutOff.other), await app.createTenant('Budget Two', lockoutOff.other)];
+    const { userId, secret } = await guessedUser('chooser@example.com');
+    expect((await lockoutOff.admin.patch(`/users/${userId}`, { tenantIds: tenants })).status).toBe(200);
+    const { flow, answer } = await signIn('chooser@example.com', { configuration: lockoutOff.configuration });
+    expect(answer.location).toMatch(/\/tenant$/);
+    const chooser = await flow.jar.visit(answer.location!);
+    let current = await flow.jar.visit((await flow.jar.submit(chooser, { tenant: tenants[0]! })).location!);
+    for (let attempt = 0; attempt < 5; attempt += 1) current = await flow.jar.submit(current, { code: wrongFor(secret) });
+    expect(current.body).toContain(TOO_MANY);
+    // The choice's form again (its sealed proof unchanged): the step it leads to has no attempt left.
+    const again = await flow.jar.submit(chooser, { tenant: tenants[1]! });
+    expect(again.location).toMatch(/\/mfa$/);
+    await withTimeLeftInStep();
+    expect((await flow.jar.submit(await flow.jar.visit(again.location!), { code: codeAt(secret) })).body).toContain(TOO_MANY);
+  });
+
   it('an enabled lockout policy counts every code checked as before; a refusal while the address waits takes none of the attempts', async () => {
     const lockout = { enabled: true, maxAttempts: 10, lockoutMinutes: 15, resetAfterMinutes: 15, accountLockAddresses: 5 };
     const { other, admin, configuration } = await applicationWith('/policies/lockout', lockout);
