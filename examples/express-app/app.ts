@@ -40,8 +40,7 @@ class ApiRefusal extends Error {
  * the permission. The tenant matters: a user of another tenant of the application may hold the same role there.
  */
 export function accessTokenVerifier(config: SampleConfig, jwksUri: URL) {
-  // Re-read within 30 s, as Gatehouse's instances do: a revoked key (rotate-signing-key --revoke) leaves its JWKS, and
-  // jose's default (10 minutes) would accept what it signed, a leaked key's forgeries included, that long.
+  // Re-read within 30 s, as Gatehouse does: jose's default (10 minutes) would accept a revoked key's tokens that long.
   const jwks = createRemoteJWKSet(jwksUri, { cacheMaxAge: 30_000 });
   return async (authorization: string | undefined): Promise<JWTPayload> => {
     const token = /^Bearer ([^\s]+)$/i.exec(authorization ?? '')?.[1];

@@ -250,7 +250,6 @@ export function registerMfaStep(app: FastifyInstance, services: Services, seam: 
       return back(reply, uid, '?method=email_otp&sent=1');
     }
     const address = guessingAddress(request);
-    // A pending step sealed before its proof carried a count: the interaction's.
     const budget = pending.step ?? sharedStepBudget('interaction', uid, pending.userId);
     if (method === 'webauthn') return webauthnStep(request, reply, context, user, pending, shown, { address, budget }, fields);
     const code = fields['code'] ?? '';

@@ -303,7 +303,6 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
 
     /** The one sequence after any proven first factor: tenant decided (refused without access), then the tenant choice or completeSignIn. */
     async function continueSignIn(request: FastifyRequest, reply: FastifyReply, context: InteractionContext, factor: ProvenFactor) {
-      // Each proof its own attempts at the MFA step, carried (sealed) through the tenant choice.
       const proven = { ...factor, step: factor.step ?? (factor.record === null ? sessionStepBudget(context) : newStepBudget()) };
       const decision = await decideTenant(context.target, proven.user);
       if (decision.kind === 'no_access') {

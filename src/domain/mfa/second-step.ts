@@ -8,25 +8,24 @@ import type { CodeRefusal, SecondProof } from './factors.ts';
 
 export type CodeCheck = { ok: true } | { ok: false; reason: CodeRefusal };
 
-/** Answers the step checks a proven first factor may have, whatever the lockout policy: as many as an e-mailed code
- *  takes (CODE_ATTEMPTS), so each batch of guesses costs a first factor proven again (docs/decisions.md, MFA). */
+/** Whatever the lockout policy: each batch of guesses costs a first factor proven again (docs/decisions.md, MFA). */
 export const STEP_ATTEMPTS = 5;
-/** How long a proof's count is kept, and so how long the proof may take its attempts (sealed with it as `until`). */
+/** How long a count is kept, and so how long its proof may take attempts. */
 const STEP_BUDGET_SECONDS = 3600;
 
-/** The attempts a first factor's proof has at the step, counted server-side (a `StepAttempts` row of oidc_model). */
+/** Counted server-side (a `StepAttempts` row): a replayed sealed proof gains nothing. */
 export interface StepBudget {
   readonly key: string;
-  /** Epoch seconds: past this the proof takes no attempt (a sealed proof may be sealed again, its count not kept). */
+  /** Epoch seconds, past which the proof takes no attempt (its row is gone then). */
   readonly until: number;
 }
 
 const budgetUntil = () => Math.floor(Date.now() / 1000) + STEP_BUDGET_SECONDS;
 
-/** One of its own, for a first factor that cannot be presented twice (a password verified, a link or code used). */
+/** For a first factor that cannot be presented twice. */
 export const newStepBudget = (): StepBudget => ({ key: randomUUID(), until: budgetUntil() });
 
-/** One count for every presentation of the same proof (the session's step-up, a SAML answer within its interaction). */
+/** One count for every presentation of one proof (a session's step-up, a SAML answer). */
 export const sharedStepBudget = (...parts: readonly string[]): StepBudget => ({
   key: createHash('sha256').update(parts.join('\n')).digest('base64url'),
   until: budgetUntil(),
@@ -88,8 +87,7 @@ async function checkCounted(
   return { ok: true };
 }
 
-/** The attempt's number, taken in one statement (of answers sent at once, each takes its own); null: none left, or the
- *  proof is past its time. A count run out of time starts again (a shared budget's; a proof's own is past `until` then). */
+/** The attempt's number, taken in one statement so answers sent at once each take their own; null: none left. */
 async function takeStepAttempt(target: SignInTarget, budget: StepBudget): Promise<number | null> {
   if (!(budget.until > Date.now() / 1000)) return null;
   const live = liveRow('oidc_model');

@@ -223,8 +223,7 @@ export async function recordSuccessfulSignIn(target: PageTarget, user: SignInUse
   return null;
 }
 
-/** The selects read the rows as they were before the update (one snapshot), while the update waits for a concurrent
- *  change of the user's row and decides on it: `again` when it then found nothing to clear that the snapshot held. */
+/** `again`: the update, waiting on a concurrent change, found nothing to clear that the statement's snapshot held. */
 function clearFailures(connection: ReturnType<EntityManager['getConnection']>, applicationId: string, userId: string, address: string) {
   return connection.execute<{ tenant_ids: string[]; again: boolean }[]>(
     `with key as (select ?::uuid as application_id, ?::uuid as user_id, ?::text as address),
