@@ -14,7 +14,8 @@ import { CONFIG_FILE, noAnswer, readConfig, SampleRefused, type SampleConfig } f
 interface Session {
   /** Between /login and /callback: what the callback must match. */
   login?: { verifier: string; state: string; nonce: string };
-  user?: { claims: oidc.IDToken; accessToken: string };
+  /** The ID token itself is kept for the sign-out: it tells Gatehouse whose session to end (`id_token_hint`). */
+  user?: { claims: oidc.IDToken; accessToken: string; idToken: string };
 }
 
 const SESSION_COOKIE = 'sample_session';
@@ -71,15 +72,21 @@ export async function createSampleApp(config: SampleConfig): Promise<express.Exp
 
   // In memory, for the sample: a real app keeps sessions in its store.
   const sessions = new Map<string, Session>();
+  const sessionIdOf = (request: Request) => /(?:^|;\s*)sample_session=([\w-]+)/.exec(request.headers.cookie ?? '')?.[1];
+  const startSession = (response: Response, session: Session): Session => {
+    const id = randomUUID();
+    sessions.set(id, session);
+    response.cookie(SESSION_COOKIE, id, { httpOnly: true, sameSite: 'lax', path: '/', secure: config.appUrl.startsWith('https:') });
+    return session;
+  };
+  const endSession = (request: Request, response: Response) => {
+    const id = sessionIdOf(request);
+    if (id !== undefined) sessions.delete(id);
+    response.clearCookie(SESSION_COOKIE, { path: '/' });
+  };
   const sessionOf = (request: Request, response: Response): Session => {
-    const id = /(?:^|;\s*)sample_session=([\w-]+)/.exec(request.headers.cookie ?? '')?.[1];
-    const found = id === undefined ? undefined : sessions.get(id);
-    if (found !== undefined) return found;
-    const fresh: Session = {};
-    const newId = randomUUID();
-    sessions.set(newId, fresh);
-    response.cookie(SESSION_COOKIE, newId, { httpOnly: true, sameSite: 'lax', path: '/', secure: config.appUrl.startsWith('https:') });
-    return fresh;
+    const id = sessionIdOf(request);
+    return (id === undefined ? undefined : sessions.get(id)) ?? startSession(response, {});
   };
 
   const app = express();
@@ -154,7 +161,9 @@ export async function createSampleApp(config: SampleConfig): Promise<express.Exp
       response.status(400).send(page('Sign-in failed', `<p id="reason">You signed in to another tenant than ${escape(config.tenant)}.</p><p><a href="/login">Try again</a></p>`));
       return;
     }
-    session.user = { claims, accessToken: tokens.access_token };
+    // A new session id once signed in: an id planted in the browser before the sign-in (session fixation) stays anonymous.
+    endSession(request, response);
+    startSession(response, { user: { claims, accessToken: tokens.access_token, idToken: tokens.id_token! } });
     response.redirect('/');
   });
 
@@ -181,11 +190,17 @@ export async function createSampleApp(config: SampleConfig): Promise<express.Exp
     }
   });
 
+  // Signing out of the sample alone would leave Gatehouse's session, which signs the next "Sign in" straight back in:
+  // RP-initiated logout ends it too, and Gatehouse returns here (a post-logout redirect URI setup.ts registers).
   app.post('/logout', (request, response) => {
-    const id = /(?:^|;\s*)sample_session=([\w-]+)/.exec(request.headers.cookie ?? '')?.[1];
-    if (id !== undefined) sessions.delete(id);
-    response.clearCookie(SESSION_COOKIE, { path: '/' });
-    response.redirect('/');
+    const id = sessionIdOf(request);
+    const user = id === undefined ? undefined : sessions.get(id)?.user;
+    endSession(request, response);
+    if (user === undefined) {
+      response.redirect('/');
+      return;
+    }
+    response.redirect(oidc.buildEndSessionUrl(op, { id_token_hint: user.idToken, post_logout_redirect_uri: config.appUrl }).href);
   });
 
   // Anything else that fails: a plain page, never Express's default one with its stack trace and file paths.

@@ -67,6 +67,45 @@ describe('quick start: the Express sample', () => {
     }
   });
 
+  it('signing out of the sample ends Gatehouse’s session too: back at the sample, the next sign-in asks for the password', async () => {
+    const context = await browser.newContext();
+    try {
+      const page = await context.newPage();
+      await signIn(page, DEMO_EMAIL, setup.user.password!);
+      const before = await context.cookies(appUrl);
+      // Gatehouse asks before it ends its session (RP-initiated logout), then returns to the registered URI.
+      await Promise.all([page.waitForURL(/\/oauth2\/logout\?/), page.getByRole('button', { name: 'Sign out' }).click()]);
+      await Promise.all([page.waitForURL(`${appUrl}/`), page.getByRole('button', { name: 'Sign out' }).click()]);
+      expect(await page.getByText('Not signed in.').count()).toBe(1);
+      expect(await context.cookies(appUrl)).not.toContainEqual(before.find((cookie) => cookie.name === 'sample_session'));
+
+      await Promise.all([page.waitForURL(/\/interaction\//), page.getByRole('link', { name: 'Sign in with Gatehouse' }).click()]);
+      expect(await page.getByLabel('Password').count()).toBe(1);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('a session id planted before the sign-in is not the signed-in one (session fixation), and signing out without a session stays at the sample', async () => {
+    const planted = (await fetch(appUrl, { redirect: 'manual' })).headers.get('set-cookie')!.split(';')[0]!;
+    const context = await browser.newContext();
+    try {
+      const [name, value] = planted.split('=') as [string, string];
+      await context.addCookies([{ name, value, url: appUrl }]);
+      const page = await context.newPage();
+      await signIn(page, DEMO_EMAIL, setup.user.password!);
+      const signedIn = (await context.cookies(appUrl)).find((cookie) => cookie.name === 'sample_session');
+      expect(signedIn?.value).toMatch(/^[\w-]+$/);
+      expect(signedIn?.value).not.toBe(value);
+      // The planted id knows nothing of the sign-in.
+      expect(await (await fetch(appUrl, { headers: { cookie: planted } })).text()).toContain('Not signed in.');
+    } finally {
+      await context.close();
+    }
+    const anonymous = await fetch(`${appUrl}/logout`, { method: 'POST', redirect: 'manual' });
+    expect([anonymous.status, anonymous.headers.get('location')]).toEqual([302, '/']);
+  });
+
   it('a sign-in that comes back with an error (cancelled: access_denied) or an answer that does not check out: a plain page to try again, no stack trace', async () => {
     /** /login's redirect: the session cookie and the state the callback must carry. */
     const started = async () => {
