@@ -59,7 +59,7 @@ const COMMANDS: Record<string, Command> = {
   async 'rotate-signing-key'(database, config, { json, now, revoke }) {
     const { kids, signsFrom } = await new SigningKeyStore(database.orm.em, config.publicUrl).rotate({ at: now ? 'once' : 'after-publication', revoke });
     const listed = Object.entries(kids).map(([alg, kid]) => `${alg} ${kid}`).join(', ');
-    return json ? JSON.stringify({ kids }) : `Active signing keys: ${listed}, signing from ${signsFrom.toISOString()}`;
+    return json ? JSON.stringify({ kids, signsFrom: signsFrom.toISOString() }) : `Active signing keys: ${listed}, signing from ${signsFrom.toISOString()}`;
   },
 };
 

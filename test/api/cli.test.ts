@@ -137,12 +137,17 @@ describe('gatehouse CLI on the embedded database', () => {
     expect(response.status).toBe(200);
     const body = (await response.json()) as { data: { id: string }[] };
     expect(body.data.map((application) => application.id)).toEqual([created.applicationId]);
+    const asked = Date.now();
     const rotated = await run(['rotate-signing-key', '--json'], { GATEHOUSE_DATA_DIR: dataDir });
     expect(rotated.code, rotated.stderr).toBe(0);
-    expect(JSON.parse(rotated.stdout)).toEqual({ kids: { ES256: expect.any(String), RS256: expect.any(String) } });
+    expect(JSON.parse(rotated.stdout)).toEqual({ kids: { ES256: expect.any(String), RS256: expect.any(String) }, signsFrom: expect.any(String) });
+    // Signing a minute after publication, which the operator can wait for before retiring anything else.
+    const { signsFrom } = JSON.parse(rotated.stdout) as { signsFrom: string };
+    expect(Date.parse(signsFrom) - asked).toBeGreaterThanOrEqual(60_000);
     // A leak: new keys, and those just made revoked (signing-keys.test.ts shows what that does to their tokens).
     const revoking = await run(['rotate-signing-key', '--revoke', '--json'], { GATEHOUSE_DATA_DIR: dataDir });
     expect(revoking.code, revoking.stderr).toBe(0);
+    expect(Date.parse((JSON.parse(revoking.stdout) as { signsFrom: string }).signsFrom)).toBeLessThanOrEqual(Date.now());
     const { kids } = JSON.parse(rotated.stdout) as { kids: Record<string, string> };
     const { kids: replacements } = JSON.parse(revoking.stdout) as { kids: Record<string, string> };
     expect(Object.values(replacements)).not.toEqual(expect.arrayContaining(Object.values(kids)));
