@@ -201,6 +201,22 @@ describe('audit search', () => {
     expect((await admin.get(`/audit-logs?apiKey=01a24867-2e94-74db-9232-7f68e292dbac&pageSize=1&cursor=${encodeURIComponent(first.next!)}`)).body).toMatchObject({ field: 'cursor' });
     expect((await admin.get('/audit-logs?apiKey=not-a-key')).body).toMatchObject({ code: 'validation_error', field: 'apiKey' });
   });
+
+  it('an API key filter keeps its scope: a tenant sees what the key did in it only, another application nothing', async () => {
+    const created = await app.http.post('/api-keys', { name: 'two tenants', permissions: ['users:write'] });
+    const { key: { id: keyId }, secret } = created.body as { key: { id: string }; secret: string };
+    const byKey = app.as({ apiKey: secret });
+    const tenantsPath = `/applications/${app.root.applicationId}/tenants`;
+    const inA = (await byKey.post(`${tenantsPath}/${tenantA}/users`, { email: 'key-in-a@example.com' })).body.id as string;
+    const inB = (await byKey.post(`${tenantsPath}/${tenantB}/users`, { email: 'key-in-b@example.com' })).body.id as string;
+    expect((await search(`apiKey=${keyId}`)).data.map((r) => r.target.id)).toEqual([inB, inA]);
+
+    expect((await search(`apiKey=${keyId}`, admin, `${tenantsPath}/${tenantA}/audit-logs`)).data.map((r) => [r.target.id, r.tenantId])).toEqual([[inA, tenantA]]);
+    const readerOfB = (await admin.post('/api-keys', { name: 'b', permissions: ['audit_logs:read'], tenantId: tenantB })).body.secret as string;
+    expect((await search(`apiKey=${keyId}`, app.as({ apiKey: readerOfB }))).data.map((r) => r.target.id)).toEqual([inB]);
+    const other = await app.bootstrapAnother();
+    expect((await search(`apiKey=${keyId}`, app.as({ apiKey: other.apiKey }))).data).toEqual([]);
+  });
 });
 
 describe('migration 0046', () => {
