@@ -1586,9 +1586,9 @@ export type Mutation = {
   removePolicy: Scalars['Boolean']['output'];
   /**
    * Mails a new link, valid for the invitation's number of days from now; the previous link stops working. An expired
-   * invitation is pending again, unless the address is a member now or has another invitation pending (409); an
-   * accepted or revoked one is not sent (422, field `invitationId`). Its roles are given anew: as sending it, this takes
-   * `role_assignments:write` and every permission they hold (403).
+   * invitation is pending again. None is resent to an address that is a member of the tenant now or has another
+   * invitation pending (409), nor an accepted or revoked one (422, field `invitationId`). Its roles are given anew: as
+   * sending it, this takes `role_assignments:write` and every permission they hold (403).
    */
   resendInvitation: Invitation;
   /**

@@ -269,6 +269,23 @@ describe('invitations', () => {
     expect(resent.body.status).toBe('pending');
   });
 
+  it('a pending invitation to an address that has joined the tenant since is not resent: 409, as sending it again, nothing mailed or changed', async () => {
+    const email = `joined-${randomUUID()}@example.com`;
+    const sent = await invite(inA, { email });
+    const [before] = await app.sql<{ token_hash: string; expires_at: string }>('select token_hash, expires_at::text from invitation where id = ?', [sent.id]);
+    const mailsBefore = (await app.http.get(`/email/deliveries?templateKey=invitation&to=${encodeURIComponent(email)}`)).body.data.length as number;
+    expect((await app.http.post(`${inA}/users`, { email: email.toUpperCase() })).status).toBe(201);
+
+    const resent = await app.http.post(`${inA}/invitations/${sent.id}/resend`);
+    expect(resent.status, JSON.stringify(resent.body)).toBe(409);
+    expect(resent.body).toMatchObject({ code: 'already_exists', field: 'email' });
+    expect((await app.sql('select token_hash, expires_at::text from invitation where id = ?', [sent.id]))[0]).toEqual(before);
+    expect((await app.http.get(`/email/deliveries?templateKey=invitation&to=${encodeURIComponent(email)}`)).body.data).toHaveLength(mailsBefore);
+    expect(await app.sql(`select 1 from audit_log where action = 'invitation.resent' and target_id = ?`, [sent.id])).toHaveLength(0);
+    // Revoking it is how to close it.
+    expect((await app.http.delete(`${inA}/invitations/${sent.id}`)).status).toBe(204);
+  });
+
   it('a deleted role leaves the invitations that would give it, which still resend and give their other roles', async () => {
     const [gone, kept] = await Promise.all(
       ['gone', 'kept'].map(async (name) => (await app.http.post(`${inA}/roles`, { key: `${name}_${Date.now()}`, name, permissions: ['users:read'] })).body.id as string),

@@ -256,7 +256,7 @@ async function lockInvitation(em: EntityManager, invitationId: string): Promise<
 }
 
 /** The previous link stops working. Accepted or revoked: 422; an expired one is pending again. A resend gives its roles
- *  anew, so it takes what sending took (403), and an expired one is checked as new (409). */
+ *  anew, so it takes what sending took (403), and is checked as a new one (409): the address may have joined since. */
 export async function resendInvitation(scope: Scope, invitationId: string): Promise<Invitation> {
   const { token, hash } = newToken();
   // Its address and tenant never change: read first, so the transaction is begun in its turn at them.
@@ -266,7 +266,7 @@ export async function resendInvitation(scope: Scope, invitationId: string): Prom
     const status = invitationStatus(invitation);
     if (status === 'accepted' || status === 'revoked') throw invalid('invitationId', `The invitation is ${status}: send a new one`);
     requireMayGiveRoles(scope, invitation.roleIds);
-    if (status === 'expired') await requireInvitable(tx.em, await tx.application(), invitation.tenantId, invitation.emailNormalized, invitation.id);
+    await requireInvitable(tx.em, await tx.application(), invitation.tenantId, invitation.emailNormalized, invitation.id);
     await requireRolesCovered(scope, tx.em, invitation.roleIds, invitation.tenantId);
     const before = snapshot(invitation);
     invitation.tokenHash = hash;
