@@ -183,6 +183,25 @@ describe('role assignments', () => {
     expect((await app.http.get(`/role-assignments/${wide.id}`)).status).toBe(200);
   });
 
+  it('removes only an assignment the caller could have made: a role_assignments clerk does not demote an admin (403)', async () => {
+    const admin = await createUser(pathB);
+    const wide = await assign(appPath, user(admin), roles['app_admin']!);
+    const inB = await assign(pathB, user(admin), roles['tenant_admin']!);
+    const member = await assign(pathB, user(admin), roles['member']!);
+    const clerk = await issueTestKey(app, { permissions: ['role_assignments:*', 'users:read'] });
+    const tenantClerk = await issueTestKey(app, { tenantId: tenantB, permissions: ['role_assignments:*', 'users:read'] });
+    for (const [client, id] of [[clerk, wide.id], [clerk, inB.id], [tenantClerk, inB.id]] as const) {
+      const refused = await client.delete(`/role-assignments/${id}`);
+      expect(refused.status, id).toBe(403);
+      expect(refused.body.code).toBe('forbidden');
+      expect((await app.http.get(`/role-assignments/${id}`)).status).toBe(200);
+    }
+    expect((await tenantClerk.delete(`/role-assignments/${member.id}`)).status).toBe(204);
+    const overGraphql = await clerk.graphql('mutation($id: UUID!) { deleteRoleAssignment(assignmentId: $id) }', { id: wide.id });
+    expect(overGraphql.body.errors?.[0]?.extensions).toMatchObject({ code: 'forbidden', status: 403 });
+    expect((await app.http.delete(`/role-assignments/${wide.id}`)).status).toBe(204);
+  });
+
   it('a user’s deletion takes their assignments, each audited; leaving a tenant takes those made there', async () => {
     const shared = await createUser(appPath);
     expect((await app.http.patch(`/users/${shared}`, { tenantIds: [tenantA, tenantB] })).status).toBe(200);

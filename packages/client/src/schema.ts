@@ -2228,7 +2228,7 @@ export interface paths {
         /**
          * Remove a role assignment
          * @description Removes an assignment the scope sees. An application-wide one from a tenant scope, which sees those of its
-         *     subjects: 403. The application's last application-wide `app_admin` held by an operator who can act (whose console
+         *     subjects: 403. The caller must hold the role's built-in permissions, as to assign it (else 403). The application's last application-wide `app_admin` held by an operator who can act (whose console
          *     user is not suspended): 422 (field `assignmentId`), so that someone still manages the application from the dashboard.
          *
          *     Requires `role_assignments:delete`.
@@ -2262,7 +2262,7 @@ export interface paths {
         /**
          * Remove a role assignment
          * @description Removes an assignment the scope sees. An application-wide one from a tenant scope, which sees those of its
-         *     subjects: 403. The application's last application-wide `app_admin` held by an operator who can act (whose console
+         *     subjects: 403. The caller must hold the role's built-in permissions, as to assign it (else 403). The application's last application-wide `app_admin` held by an operator who can act (whose console
          *     user is not suspended): 422 (field `assignmentId`), so that someone still manages the application from the dashboard.
          *
          *     Requires `role_assignments:delete`.
@@ -2296,7 +2296,7 @@ export interface paths {
         /**
          * Remove a role assignment
          * @description Removes an assignment the scope sees. An application-wide one from a tenant scope, which sees those of its
-         *     subjects: 403. The application's last application-wide `app_admin` held by an operator who can act (whose console
+         *     subjects: 403. The caller must hold the role's built-in permissions, as to assign it (else 403). The application's last application-wide `app_admin` held by an operator who can act (whose console
          *     user is not suspended): 422 (field `assignmentId`), so that someone still manages the application from the dashboard.
          *
          *     Requires `role_assignments:delete`.

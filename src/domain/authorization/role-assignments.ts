@@ -209,8 +209,9 @@ export async function createRoleAssignment(scope: Scope, input: CreateRoleAssign
   };
 }
 
-/** A tenant scope may not remove its subjects' application-wide assignments (403: they hold in all tenants); the last
- *  operator `app_admin` stays (assertNotLastOperatorAdmin). */
+/** A tenant scope may not remove its subjects' application-wide assignments (403: they hold in all tenants); the caller
+ *  must hold the role's built-in permissions, as to make it (403: a clerk does not demote an admin); the last operator
+ *  `app_admin` stays (assertNotLastOperatorAdmin). */
 export async function deleteRoleAssignment(scope: Scope, assignmentId: string): Promise<boolean> {
   await scope.transactional(async (em) => {
     const [assignment] = await selectAssignments(em, scope, { id: assignmentId }, { limit: 1 });
@@ -218,6 +219,8 @@ export async function deleteRoleAssignment(scope: Scope, assignmentId: string): 
     if (scope.tenantId !== null && assignment.tenantId === null) {
       throw new GatehouseError('forbidden', 'An application-wide role assignment is removed with application-wide credentials on the application’s path');
     }
+    const role = await em.findOne(Role, { id: assignment.roleId });
+    if (role !== null) requireCovered(scope, role.permissions);
     await assertNotLastOperatorAdmin(em, assignment);
     // Removed meanwhile by a concurrent request: 404, as if that one had come first.
     if ((await removeAssignments(em, scope, 'a.id = ?', [assignment.id])) === 0) throw notFound('Role assignment', 'assignmentId');
