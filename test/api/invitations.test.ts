@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureConsoles } from '../../src/domain/console/console.ts';
 import { newId } from '../../src/ids.ts';
 import { startTestAppWithTenants, type TestApp } from '../support/app.ts';
+import { auditRecordsOf, traced } from '../support/audit.ts';
 import { CookieJar, readForm, type Visit } from '../support/cookie-jar.ts';
 import { passwordProviderId } from '../support/auth-providers.ts';
 import type { HttpClient } from '../support/http.ts';
@@ -292,8 +293,13 @@ describe('invitations', () => {
     );
     const email = `role-gone-${randomUUID()}@example.com`;
     const sent = await invite(inA, { email, roleIds: [gone, kept] });
-    expect((await app.http.delete(`${inA}/roles/${gone}`)).status).toBe(204);
+    const { requestId, headers } = traced();
+    expect((await app.http.delete(`${inA}/roles/${gone}`, { headers })).status).toBe(204);
     expect((await app.http.get(`${inA}/invitations/${sent.id}`)).body.roleIds).toEqual([kept]);
+    // Each invitation changed is its own record, found by its target and tenant.
+    expect((await auditRecordsOf(app, requestId)).filter((record) => record.targetType === 'invitation')).toEqual([
+      expect.objectContaining({ action: 'invitation.updated', targetId: sent.id, tenantId: tenantA, before: expect.objectContaining({ roleIds: [gone, kept] }), after: expect.objectContaining({ roleIds: [kept] }) }),
+    ]);
 
     const resent = await app.http.post(`${inA}/invitations/${sent.id}/resend`);
     expect(resent.status, JSON.stringify(resent.body)).toBe(200);

@@ -79,6 +79,7 @@ export const AUDIT_ACTIONS = {
   'invitation.created': { kind: 'write', meaning: 'An invitation to a tenant was sent' },
   'invitation.resent': { kind: 'write', meaning: 'An invitation was sent again with a new link' },
   'invitation.revoked': { kind: 'write', meaning: 'An invitation was revoked' },
+  'invitation.updated': { kind: 'write', meaning: 'A pending invitation lost a role that was deleted' },
   'invitation.accepted': { kind: 'write', meaning: 'An invitation was accepted on its hosted page' },
   'invitation.deleted': { kind: 'write', meaning: 'An invitation went with its tenant' },
   'session.revoked': { kind: 'write', meaning: 'A session (a browser session\'s sign-in, or a grant no browser session holds) was revoked, its grants and tokens ended, or ended by a single-session sign-in, its user leaving its tenant, its tenant\'s deletion, its client\'s deletion, the end of the sign-in surface it was made on (its custom domain deleted, its tenant\'s slug renamed, its application\'s tenants sharing one surface), the IdP\'s single logout, a password reset or change, a sign-out everywhere else, its user\'s suspension or deletion (`after.reason`); `after.grantsRevoked` counts its own grants' },

@@ -167,7 +167,7 @@ export async function deleteRole(scope: Scope, roleId: string): Promise<boolean>
     const role = await writableRole(scope, em, roleId);
     if (role.builtIn) throw invalid('roleId', 'A built-in role cannot be deleted');
     await removeAssignments(em, scope, 'a.role_id = ?', [role.id]);
-    await withdrawDeletedRole(em, scope.applicationId, role.id);
+    await withdrawDeletedRole(em, scope, role.id);
     recordAudit(em, scope, { action: 'role.deleted', targetType: 'role', targetId: role.id, tenantId: role.tenantId ?? null, before: roleSnapshot(role) });
     em.remove(role);
     authorizationChanged(em, scope.applicationId);

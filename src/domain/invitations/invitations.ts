@@ -5,13 +5,13 @@ import type { Application } from '../../db/entities/application.entity.ts';
 import { Invitation, OAuthClient, Role, Tenant, User } from '../../db/entities/index.ts';
 import { SHARED_POOL } from '../../db/entities/user.entity.ts';
 import { lockForTransaction } from '../../db/advisory-lock.ts';
-import { executeOwned, type SqlRunner } from '../../db/owned-sql.ts';
+import type { SqlRunner } from '../../db/owned-sql.ts';
 import { readClientHome } from '../oauth-clients/client-home.ts';
 import { TENANT_FILTER } from '../../db/owned.ts';
 import { HOLD_FOR_SHARE, HOLD_FOR_UPDATE } from '../../db/row-lock.ts';
 import { GatehouseError, invalid, notFound } from '../../errors.ts';
 import { newId } from '../../ids.ts';
-import { recordAudit } from '../audit/audit.ts';
+import { recordAudit, recordAuditPerRow, type AuditActor } from '../audit/audit.ts';
 import { auditedFieldsOf, auditedSnapshot } from '../audit/audited-fields.ts';
 import { actingSubjects } from '../authorization/held-roles.ts';
 import { visibleIn } from '../authorization/writes.ts';
@@ -281,14 +281,18 @@ export async function resendInvitation(scope: Scope, invitationId: string): Prom
 }
 
 /** In the role's deletion: else a resend, which checks the roles anew, would be refused for a role nobody can give any
- *  more. An accepted invitation's list stays what it gave. */
-export async function withdrawDeletedRole(em: EntityManager, applicationId: string, roleId: string): Promise<void> {
-  await executeOwned(
-    em,
-    applicationId,
-    'update invitation set role_ids = array_remove(role_ids, ?::uuid), updated_at = now() where @owner and accepted_at is null and role_ids @> array[?::uuid]',
-    [roleId, roleId],
-  );
+ *  more. An accepted invitation's list stays what it gave. Each invitation changed: `invitation.updated`, in its tenant. */
+export async function withdrawDeletedRole(em: EntityManager, actor: AuditActor, roleId: string): Promise<void> {
+  await recordAuditPerRow(em, actor, { action: 'invitation.updated', targetType: 'invitation' }, {
+    tenantPerRow: true,
+    ctes: `listing as (
+      select i.id, ${invitationSnapshotSql('i')} as before from invitation as i where @owner(i) and i.accepted_at is null and i.role_ids @> array[?::uuid]),
+    changed as (
+      update invitation as i set role_ids = array_remove(i.role_ids, ?::uuid), updated_at = now() from listing
+       where @owner(i) and i.id = listing.id
+      returning i.id::text as target_id, i.tenant_id, listing.before, ${invitationSnapshotSql('i')} as after)`,
+    params: [roleId, roleId],
+  });
 }
 
 /** Revoked already: unchanged. Accepted: 422. */
