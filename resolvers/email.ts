@@ -1,5 +1,5 @@
 import type { Resolvers } from '../src/generated/graphql.ts';
-import { getDelivery, listDeliveries, sendTestEmail, shownBodies } from '../src/domain/email/outbox.ts';
+import { getDelivery, listDeliveries, sendTestEmail, shownContent } from '../src/domain/email/outbox.ts';
 import { getEmailProvider, putEmailProvider, removeEmailProviderOverride } from '../src/domain/email/provider.ts';
 import { getSenderDomain, verifySenderDomain } from '../src/domain/email/sender-domain.ts';
 import {
@@ -13,8 +13,9 @@ import {
 export const emailResolvers: Resolvers = {
   EmailDelivery: {
     to: (delivery) => delivery.toAddress,
-    text: (delivery, _, ctx) => shownBodies(delivery, ctx.services).text,
-    html: (delivery, _, ctx) => shownBodies(delivery, ctx.services).html,
+    subject: (delivery, _, ctx) => shownContent(delivery, ctx.services).subject,
+    text: (delivery, _, ctx) => shownContent(delivery, ctx.services).text,
+    html: (delivery, _, ctx) => shownContent(delivery, ctx.services).html,
   },
   Query: {
     emailDeliveries: async (_, { appId, tenantId, status, templateKey, to, ...page }, ctx) =>

@@ -3165,7 +3165,10 @@ export type RenderedEmail = {
   __typename?: 'RenderedEmail';
   /** The rendered HTML body. */
   html: Scalars['String']['output'];
-  /** The rendered subject. */
+  /**
+   * The rendered subject, under the same rule as `text`: a template may write the mail's code or link in it (the built-in
+   * `email_otp` does), so a mail sent through a provider answers a sentence saying it is not shown.
+   */
   subject: Scalars['String']['output'];
   /** The rendered plain-text body. */
   text: Scalars['String']['output'];

@@ -2,7 +2,7 @@ import { createHash, createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EmailConfig } from '../../src/config.ts';
 import { AuditLog } from '../../src/db/entities/index.ts';
-import { enqueueMail, WITHHELD_BODY } from '../../src/domain/email/outbox.ts';
+import { enqueueMail, WITHHELD_BODY, WITHHELD_SUBJECT } from '../../src/domain/email/outbox.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { issueTestKey } from '../support/keys.ts';
 import { flowSender, quickEmailConfig, settledDelivery } from '../support/email-outbox.ts';
@@ -383,12 +383,36 @@ describe('enqueueMail, as a flow calls it', () => {
     app.gatehouse.services.outbox.wake();
     const delivery = await settledDelivery(app.http, deliveryPath(tenantId, queued.id));
     const tenant = await app.http.get(`${appPath}/tenants/${tenantId}`);
-    expect(delivery).toMatchObject({ status: 'sent', templateKey: 'welcome', subject: `Welcome Ada <3 to ${tenant.body.name as string}` });
+    expect(delivery).toMatchObject({ status: 'sent', templateKey: 'welcome', subject: WITHHELD_SUBJECT });
     const sent = relay.received.find((mail) => mail.header('message-id') === delivery.messageId);
+    expect(sent?.header('subject')).toBe(`Welcome Ada <3 to ${tenant.body.name as string}`);
     expect(sent?.raw).toContain('<p>Hi Ada &lt;3</p>');
     expect(sent?.raw).toContain('Hi Ada <3');
     // Sent through SMTP_URL, its bodies are the recipient's alone: the outbox says so instead.
     expect(delivery).toMatchObject({ text: WITHHELD_BODY, html: `<p>${WITHHELD_BODY}</p>` });
+  });
+
+  it('withholds the subject with the bodies: a code or link in it (the built-in email_otp’s) is the recipient’s alone', async () => {
+    const tenantId = await tenantWith(null);
+    const em = app.gatehouse.services.orm.em.fork();
+    const queued = await em.transactional((tx) =>
+      enqueueMail(tx, flowSender(app), { templateKey: 'email_otp', to: 'otp-subject@example.com', tenantId, variables: { code: '918273', expiresInMinutes: 10 } }),
+    );
+    app.gatehouse.services.outbox.wake();
+    expect(await settledDelivery(app.http, deliveryPath(tenantId, queued.id))).toMatchObject({ status: 'sent' });
+    // The recipient gets the code in the subject, as the built-in template writes it.
+    expect(relay.received.find((mail) => mail.header('message-id') === queued.messageId)?.header('subject')).toContain('918273');
+    const reader = await issueTestKey(app, { permissions: ['email:read'] });
+    const one = await reader.get(deliveryPath(tenantId, queued.id));
+    const list = await reader.get(inTenant(tenantId, '/email/deliveries?templateKey=email_otp'));
+    const graphql = await reader.graphql('query($appId: UUID, $tenantId: UUID, $id: UUID!) { emailDelivery(appId: $appId, tenantId: $tenantId, deliveryId: $id) { subject } }', {
+      appId: app.root.applicationId, tenantId, id: queued.id,
+    });
+    expect([one.status, list.status, graphql.status]).toEqual([200, 200, 200]);
+    expect(one.body).toMatchObject({ subject: WITHHELD_SUBJECT, text: WITHHELD_BODY });
+    expect(list.body.data).toEqual([expect.objectContaining({ id: queued.id, subject: WITHHELD_SUBJECT })]);
+    expect(graphql.body.data.emailDelivery.subject).toBe(WITHHELD_SUBJECT);
+    expect(JSON.stringify([one.body, list.body, graphql.body])).not.toContain('918273');
   });
 
   it('leaves no mail when the caller’s transaction rolls back', async () => {

@@ -15956,7 +15956,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description The rendered subject. */
+                        /**
+                         * @description The rendered subject, under the same rule as `text`: a template may write the mail's code or link in it (the built-in
+                         *     `email_otp` does), so a mail sent through a provider answers a sentence saying it is not shown.
+                         */
                         subject: string;
                         /** @description The rendered HTML body. */
                         html: string;
@@ -16014,7 +16017,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description The rendered subject. */
+                        /**
+                         * @description The rendered subject, under the same rule as `text`: a template may write the mail's code or link in it (the built-in
+                         *     `email_otp` does), so a mail sent through a provider answers a sentence saying it is not shown.
+                         */
                         subject: string;
                         /** @description The rendered HTML body. */
                         html: string;
@@ -16073,7 +16079,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description The rendered subject. */
+                        /**
+                         * @description The rendered subject, under the same rule as `text`: a template may write the mail's code or link in it (the built-in
+                         *     `email_otp` does), so a mail sent through a provider answers a sentence saying it is not shown.
+                         */
                         subject: string;
                         /** @description The rendered HTML body. */
                         html: string;

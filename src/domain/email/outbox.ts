@@ -175,15 +175,16 @@ export async function listDeliveries(scope: Scope, filters: DeliveryFilters, arg
   return paginate(scope.em, EmailDelivery, where, args, scope.services.cursors, list, args.order ?? 'oldest');
 }
 
+export const WITHHELD_SUBJECT = 'Not shown: sent through a provider, its subject may carry a single-use code or link.';
 export const WITHHELD_BODY = 'Not shown: this mail went to its recipient through a provider, and its single-use links or codes are theirs alone.';
 
-/** Bodies are shown whole where the outbox is where the mail goes (the built-in sender without SMTP_URL) and for the
- *  test mail; else withheld: a flow's mail carries a single-use link or code, with which a credential holding
- *  `email:read` would take over the recipient's account. */
-export function shownBodies(delivery: EmailDelivery, services: DomainServices): { text: string; html: string } {
+/** Subject and bodies are shown whole where the outbox is where the mail goes (the built-in sender without SMTP_URL)
+ *  and for the test mail; else withheld: a flow's mail carries a single-use link or code (in the subject too: the
+ *  built-in `email_otp`'s), with which a credential holding `email:read` would take over the recipient's account. */
+export function shownContent(delivery: EmailDelivery, services: DomainServices): { subject: string; text: string; html: string } {
   const keptHere = delivery.providerType === 'gatehouse' && services.config.email.smtpUrl === undefined;
-  if (keptHere || delivery.templateKey === TEST_MAIL_KEY) return { text: delivery.textBody, html: delivery.htmlBody };
-  return { text: WITHHELD_BODY, html: `<p>${WITHHELD_BODY}</p>` };
+  if (keptHere || delivery.templateKey === TEST_MAIL_KEY) return { subject: delivery.subject, text: delivery.textBody, html: delivery.htmlBody };
+  return { subject: WITHHELD_SUBJECT, text: WITHHELD_BODY, html: `<p>${WITHHELD_BODY}</p>` };
 }
 
 export async function getDelivery(scope: Scope, deliveryId: string): Promise<EmailDelivery> {
