@@ -122,7 +122,9 @@ export function emailSignInRoutes(app: FastifyInstance, services: Services, step
   /** A live link of this path's interaction, from a browser that is not the asking one; else the refusal. */
   async function linkElsewhere(request: FastifyRequest<{ Params: Params }>, token: unknown) {
     const opened = await peekEmailLink(services.orm.em.fork(), token);
-    if (opened === undefined || opened.interactionId !== request.params.uid) {
+    // Mailed on the origin it was asked from: another application's or tenant's domain shows neither its page nor its code.
+    const here = opened === undefined ? false : await services.surfaces.admits(await services.surfaces.forHost(request.headers.host), opened);
+    if (opened === undefined || opened.interactionId !== request.params.uid || !here) {
       // As the token names it, whether it was ever issued or not: a used link and a forged one look alike.
       throw new SignInRefusal('email_link_invalid', await namedSurfaceLook(services, request, parseLinkToken(token)?.applicationId, null));
     }

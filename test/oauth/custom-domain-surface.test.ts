@@ -189,6 +189,26 @@ describe('an interaction is answered on the host that began it only', () => {
     expect(await magicLinkOf(app.http, 'victim@example.com')).toMatch(new RegExp(`^${service}/interaction/`));
   });
 
+  it('a magic link opened in another browser on another application’s domain: refused (400), its code not shown, the link still live', async () => {
+    expect([201, 409]).toContain((await app.http.post('/auth-providers', { type: 'magic_link' })).status);
+    expect((await app.http.post('/users', { email: 'opener@example.com', password: PASSWORD })).status).toBe(201);
+    const rootClient = await createTestClient(app, { type: 'web', redirectUris: [REDIRECT_URI] });
+    const flow = await authorize(await discover(app, rootClient.clientId, oidc.ClientSecretBasic(rootClient.clientSecret ?? '')));
+    expect((await postedVia(flow, emailFormAction(flow.page, 'email-link'), new URL(service).host, { email: 'opener@example.com' })).status).toBe(200);
+    const link = new URL(await magicLinkOf(app.http, 'opener@example.com'));
+    const token = link.searchParams.get('token')!;
+    const form = (body: Record<string, string>) => ({ method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'text/html' }, body: new URLSearchParams(body).toString() });
+    for (const host of [APP_HOST, NORTH_HOST]) {
+      const opened = await via(`http://${host}${link.pathname}${link.search}`, { headers: { accept: 'text/html' } });
+      expect(opened.status).toBe(400);
+      const confirmed = await via(`http://${host}${link.pathname}/confirm`, form({ token }));
+      expect(confirmed.status).toBe(400);
+      expect(await confirmed.text()).not.toContain('class="code"');
+    }
+    // On the host it was asked from, the same link still asks "was this you?".
+    expect((await via(link.href, { headers: { accept: 'text/html' } })).status).toBe(200);
+  });
+
   it('begun on a tenant’s domain: its page and form are refused on the service’s host and on another domain', async () => {
     const flow = await authorize(await discoverAt(NORTH_HOST));
     const action = new URL(flow.page.url).pathname;
