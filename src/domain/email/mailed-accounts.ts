@@ -3,8 +3,20 @@ import { executeOwned } from '../../db/owned-sql.ts';
 import { GatehouseError } from '../../errors.ts';
 import type { TemplateKey } from './template-defaults.ts';
 
-/** Mails whose link or code lets its reader in: a reset, a sign-in, a verified address, an invitation's acceptance. */
-const WAYS_IN: ReadonlySet<TemplateKey> = new Set(['verify_email', 'magic_link', 'password_reset', 'email_otp', 'invitation', 'email_change']);
+/** Mails whose link or code lets its reader in: a reset, a sign-in, a verified address, an invitation's acceptance; and
+ *  the notices whose `link` is a password reset link (a changed password, a new factor, a new browser, a lock). */
+const WAYS_IN: ReadonlySet<TemplateKey> = new Set([
+  'verify_email',
+  'magic_link',
+  'password_reset',
+  'email_otp',
+  'invitation',
+  'email_change',
+  'password_changed',
+  'mfa_enrolled',
+  'new_sign_in',
+  'account_locked',
+]);
 
 export const carriesWayIn = (key: TemplateKey): boolean => WAYS_IN.has(key);
 
