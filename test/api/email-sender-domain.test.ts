@@ -176,6 +176,23 @@ describe('POST /email/sender-domain/verify', () => {
     expect((await settledMail(app.http, path)).from).toBe('hello@verify.test');
   });
 
+  it('names an internationalized From domain’s records in Punycode, as its zone holds them, and verifies and signs it', async () => {
+    const tenantId = await tenantSendingThrough('localhost', 'hello@Bücher.test');
+    const path = inTenant(tenantId, '');
+    const shown = await app.http.get(`${path}/email/sender-domain`);
+    expect(shown.body.domain).toBe('xn--bcher-kva.test');
+    expect(shown.body.records.map((r: DnsRecord) => r.name)).toEqual([
+      'xn--bcher-kva.test', expect.stringMatching(/^gatehouse-[0-9a-f]{8}\._domainkey\.xn--bcher-kva\.test$/), 'bounces.xn--bcher-kva.test',
+    ]);
+    dns.zone.set('xn--bcher-kva.test', { txt: ['v=spf1 a:localhost ~all'] });
+    publish(record(shown.body, 'dkim'));
+    publish(record(shown.body, 'return_path'));
+    const verified = await app.http.post(`${path}/email/sender-domain/verify`, {});
+    expect(verified.body).toMatchObject({ status: 'verified', verifiedAt: expect.any(String) });
+    const mail = await settledMail(app.http, path);
+    expect(dkimVerifies(mail.raw, record(shown.body, 'dkim'))).toBe(true);
+  });
+
   it('reports a DNS server that does not answer as a failed lookup, and changes nothing else', async () => {
     const silent = await startTestApp({ email: { ...loadConfig({}).email, allowPrivateHosts: true, dnsServers: ['127.0.0.1:9'] } });
     try {

@@ -1,6 +1,7 @@
 import { generateKeyPair, randomBytes } from 'node:crypto';
 import type { Resolver } from 'node:dns/promises';
 import { isIP } from 'node:net';
+import { domainToASCII } from 'node:url';
 import { promisify } from 'node:util';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Scope } from '../../context.ts';
@@ -54,7 +55,11 @@ export interface SenderDomainView {
 export const RETURN_PATH_LABEL = 'bounces';
 const DKIM_BITS = 2048;
 
-export const domainOf = (address: string): string => address.slice(address.lastIndexOf('@') + 1).toLowerCase();
+/** In Punycode, its name in the DNS: the records' names, their lookups and DKIM's `d=` (domainToASCII lower-cases too). */
+export const domainOf = (address: string): string => {
+  const domain = address.slice(address.lastIndexOf('@') + 1);
+  return domainToASCII(domain) || domain.toLowerCase();
+};
 
 /** Its address, or the addresses its name has. */
 function spfMechanism(host: string): string {
