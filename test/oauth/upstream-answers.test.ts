@@ -207,3 +207,32 @@ describe('a tenant’s own provider', () => {
     expect(await app.sql('select subject from user_identity where user_id = ?', [member])).toEqual([{ subject: 'acme-member' }]);
   });
 });
+
+describe('a generic provider with endpoints of its own (no issuer)', () => {
+  it('reads the user at userInfoUrl, whatever issuer the ID token or the answer’s iss names (Keycloak’s realm path, Auth0’s slash): none was configured', async () => {
+    const created = await app.http.post('/auth-providers', {
+      type: 'oauth',
+      name: 'Endpoints',
+      config: { provider: 'generic', clientId: upstream.clientId, authorizationUrl: `${upstream.issuer}/authorize`, tokenUrl: `${upstream.issuer}/token`, userInfoUrl: `${upstream.issuer}/userinfo` },
+      secrets: { clientSecret: upstream.clientSecret },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const through = { config: () => config, parameters: {}, button: 'Endpoints' };
+    const realm = `${upstream.issuer}/realms/acme`;
+    const answers: Record<string, () => void> = {
+      'an ID token of a realm path': () => (upstream.claims = (claims) => ({ ...claims, iss: realm })),
+      'an ID token whose issuer ends in a slash': () => (upstream.claims = (claims) => ({ ...claims, iss: `${upstream.issuer}/` })),
+      'an iss parameter (RFC 9207) of a realm path': () => (upstream.answer = (parameters) => ({ ...parameters, iss: realm })),
+    };
+    for (const [label, answer] of Object.entries(answers)) {
+      upstream.reset();
+      const subject = `endpoints-${label.replaceAll(/\W+/g, '-')}`;
+      upstream.account = { sub: subject, email: `${subject}@example.com`, email_verified: true };
+      answer();
+      const visit = await signIn(undefined, through);
+      expect(visit.location, `${label}: ${visit.status} ${visit.body}`).toMatch(new RegExp(`^${REDIRECT_URI}\\?code=`));
+      expect(await usersOf(`${subject}@example.com`), label).toHaveLength(1);
+      expect(await lastSignInRecord(), label).toMatchObject({ action: 'user.signed_in', after: { method: 'oauth', upstream: { provider: 'generic' } } });
+    }
+  });
+});

@@ -78,10 +78,30 @@ async function configuration(provider: UpstreamProvider, upstreams: UpstreamConf
           'userinfo',
         ];
   const configured = new oidc.Configuration(server, clientId, undefined, auth);
-  if (protocol === 'userinfo') configured[oidc.customFetch] = customFetch;
+  if (protocol === 'userinfo') configured[oidc.customFetch] = withoutIdToken(customFetch, server.token_endpoint!);
   const urls = [server.authorization_endpoint, server.token_endpoint, server.userinfo_endpoint];
   if (urls.some((url) => url !== undefined && allowsHttp(url, upstreams))) oidc.allowInsecureRequests(configured);
   return { configuration: configured, protocol };
+}
+
+/** A provider of endpoints alone names no issuer (the one it is given is the authorization URL's origin): an ID token an
+ *  OpenID provider adds for `openid` is left unread, as its `iss` could match none. The identity is userinfo's. */
+function withoutIdToken(fetch: oidc.CustomFetch, tokenUrl: string): oidc.CustomFetch {
+  return async (url, options) => {
+    const response = await fetch(url, options);
+    if (url !== tokenUrl || !response.ok) return response;
+    const text = await response.text();
+    let answer: unknown;
+    try {
+      answer = JSON.parse(text);
+    } catch {
+      answer = undefined;
+    }
+    const headers = new Headers(response.headers);
+    headers.delete('content-length');
+    const body = typeof answer === 'object' && answer !== null && 'id_token' in answer ? JSON.stringify({ ...answer, id_token: undefined }) : text;
+    return new Response(body, { status: response.status, statusText: response.statusText, headers });
+  };
 }
 
 /** For Apple the client secret is a JWT signed with the stored key (valid longer than the client is kept). */
