@@ -3,19 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuditLog } from '../../src/db/entities/index.ts';
 import { startTestAppWithTenants, type TestApp } from '../support/app.ts';
 import { issueTestKey } from '../support/keys.ts';
-
-/** A self-signed P-256 certificate (CN=idp.example.com, valid until 2126): public material, as an IdP publishes it. */
-const IDP_CERTIFICATE = `-----BEGIN CERTIFICATE-----
-MIIBizCCATGgAwIBAgIUbSe7F4Gp5ASKhJJNwWCWLIK/R9wwCgYIKoZIzj0EAwIw
-GjEYMBYGA1UEAwwPaWRwLmV4YW1wbGUuY29tMCAXDTI2MTEyMzA1MTkxOFoYDzIx
-MjYxMDMwMDUxOTE4WjAaMRgwFgYDVQQDDA9pZHAuZXhhbXBsZS5jb20wWTATBgcq
-hkjOPQIBBggqhkjOPQMBBwNCAAQq8KByFw/ipfdZ1w730GHEylWrqMb3V1WdslPc
-9VIawJ8Lzcapk2xZWjPybb1waD2fA/6TzCgF0qWMISHcCSZVo1MwUTAdBgNVHQ4E
-FgQUre+J2FLr2jRhVpns0XoTQiE1qc4wHwYDVR0jBBgwFoAUre+J2FLr2jRhVpns
-0XoTQiE1qc4wDwYDVR0TAQH/BAUwAwEB/zAKBggqhkjOPQQDAgNIADBFAiBhnQDb
-cpYAmV4Ai++8PXySmeoK7Dj9BzazzM93MPuGtQIhANpHHgTbVW3CyojDYrW/ufL3
-ccpTeKscovTcyjCz6ubr
------END CERTIFICATE-----`;
+import { IDP_CERTIFICATE } from '../support/saml-idp.ts';
 
 const CLIENT_SECRET = 'google-client-secret-that-must-never-leave';
 

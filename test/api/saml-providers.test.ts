@@ -2,7 +2,7 @@ import { createPrivateKey, X509Certificate } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { certificatePem, samlSpKey } from '../../src/domain/sign-in/saml-keys.ts';
-import { IDP_CERTIFICATE } from '../support/saml-idp.ts';
+import { EC_CERTIFICATE, IDP_CERTIFICATE } from '../support/saml-idp.ts';
 import { passwordProviderId } from '../support/auth-providers.ts';
 
 /**
@@ -160,6 +160,7 @@ describe('the SP metadata document', () => {
 describe('settings refused before sign-in time', () => {
   it.each([
     ['no certificate', { certificate: null }, 'config.certificate'],
+    ['an EC certificate, whose key verifies no SAML signature (RSA only)', { certificate: EC_CERTIFICATE }, 'config.certificate'],
     ['an http SSO URL', { ssoUrl: 'http://idp.example.com/sso' }, 'config.ssoUrl'],
     ['an http SSO URL on loopback without GATEHOUSE_ALLOW_LOOPBACK_UPSTREAMS', { ssoUrl: 'http://127.0.0.1:8080/sso' }, 'config.ssoUrl'],
     ['an http IdP-initiated login URL', { idpInitiatedLoginUrl: 'http://app.example.com/login' }, 'config.idpInitiatedLoginUrl'],
@@ -169,6 +170,18 @@ describe('settings refused before sign-in time', () => {
     expect(refused.status).toBe(422);
     expect(refused.body).toMatchObject({ code: 'validation_error', field });
     expect((await app.http.get('/auth-providers')).body.data).toHaveLength(before);
+  });
+
+  it('an EC certificate in a PATCH: 422 naming it, the provider keeps its RSA one', async () => {
+    const created = await app.http.post('/auth-providers', { type: 'saml', name: 'Patched', config: samlConfig() });
+    expect(created.status).toBe(201);
+    const id = created.body.id as string;
+    const refused = await app.http.patch(`/auth-providers/${id}`, { config: { certificate: EC_CERTIFICATE } });
+    expect(refused.status).toBe(422);
+    expect(refused.body).toMatchObject({ code: 'validation_error', field: 'config.certificate' });
+    expect(refused.body.message).toContain('RSA');
+    expect((await app.http.get(`/auth-providers/${id}`)).body.config.certificate).toBe(IDP_CERTIFICATE.trim());
+    await app.http.delete(`/auth-providers/${id}`);
   });
 
   it('with GATEHOUSE_ALLOW_LOOPBACK_UPSTREAMS=true, http on loopback is accepted, and nowhere else', async () => {

@@ -15,6 +15,18 @@ import type { UpstreamConfig } from '../../src/config.ts';
  */
 const KEY = readFileSync(new URL('./saml/idp-test-key.pem', import.meta.url), 'utf8');
 export const IDP_CERTIFICATE = readFileSync(new URL('./saml/idp-test-cert.pem', import.meta.url), 'utf8');
+/** A self-signed P-256 certificate (CN=idp.example.com, valid until 2126): a key no SAML signature is verified with. */
+export const EC_CERTIFICATE = `-----BEGIN CERTIFICATE-----
+MIIBizCCATGgAwIBAgIUbSe7F4Gp5ASKhJJNwWCWLIK/R9wwCgYIKoZIzj0EAwIw
+GjEYMBYGA1UEAwwPaWRwLmV4YW1wbGUuY29tMCAXDTI2MTEyMzA1MTkxOFoYDzIx
+MjYxMDMwMDUxOTE4WjAaMRgwFgYDVQQDDA9pZHAuZXhhbXBsZS5jb20wWTATBgcq
+hkjOPQIBBggqhkjOPQMBBwNCAAQq8KByFw/ipfdZ1w730GHEylWrqMb3V1WdslPc
+9VIawJ8Lzcapk2xZWjPybb1waD2fA/6TzCgF0qWMISHcCSZVo1MwUTAdBgNVHQ4E
+FgQUre+J2FLr2jRhVpns0XoTQiE1qc4wHwYDVR0jBBgwFoAUre+J2FLr2jRhVpns
+0XoTQiE1qc4wDwYDVR0TAQH/BAUwAwEB/zAKBggqhkjOPQQDAgNIADBFAiBhnQDb
+cpYAmV4Ai++8PXySmeoK7Dj9BzazzM93MPuGtQIhANpHHgTbVW3CyojDYrW/ufL3
+ccpTeKscovTcyjCz6ubr
+-----END CERTIFICATE-----`;
 
 export interface AuthnRequestSeen {
   readonly id: string;

@@ -5901,7 +5901,7 @@ export interface components {
              *     user counts as both factors), `allowSignup` (default false: an address proven by a mailed code gets an account
              *     with the passkey it then makes; else passkeys are added from the account page); the RP ID is the host of the
              *     surface a passkey is registered on. saml: `entityId`, `ssoUrl` (https),
-             *     `certificate` (PEM X.509), `signRequests` (AuthnRequests signed with the provider's SP key, RSA-SHA256; its
+             *     `certificate` (PEM X.509, an RSA key), `signRequests` (AuthnRequests signed with the provider's SP key, RSA-SHA256; its
              *     certificate in the metadata; default false), `emailAttribute`
              *     (the attribute holding the e-mail; else an e-mail NameID), `idpInitiatedLoginUrl` (https; where an IdP-initiated
              *     sign-in sends the browser: the application's page that starts its sign-in, where the user confirms "Continue as

@@ -206,15 +206,19 @@ function checkField(field: string, spec: Field, value: unknown, rule: UrlRule): 
       }
       if (new Set(value).size !== value.length) throw invalid(field, `${field} may not repeat a scope`);
       return [...(value as string[])];
-    case 'certificate':
+    case 'certificate': {
+      let certified: string | undefined;
       try {
         // Lines, but no other control character: X509Certificate reads past a NUL after the PEM block.
         if (typeof value !== 'string' || !value.includes('-----BEGIN CERTIFICATE-----') || !isPlainText(value)) throw new Error('not PEM');
-        new X509Certificate(value);
+        certified = new X509Certificate(value).publicKey.asymmetricKeyType;
       } catch {
         throw invalid(field, `${field} must be a PEM-encoded X.509 certificate`);
       }
+      // xml-crypto, which node-saml verifies with, knows RSA signatures alone: another key would verify no response.
+      if (certified !== 'rsa' && certified !== 'rsa-pss') throw invalid(field, `${field} must hold an RSA public key: SAML signatures are verified with RSA only`);
       return value.trim();
+    }
   }
 }
 
