@@ -288,12 +288,22 @@ describe('social and OIDC sign-in', () => {
     expect((await app.http.get('/users?email=accepted-name@example.com')).body.data).toEqual([expect.objectContaining({ name: '<b>Grace</b> Hopper' })]);
   });
 
-  it('links an existing user by a verified upstream e-mail', async () => {
+  it('links an existing user by a verified upstream e-mail, recorded as user.upstream_link.created; signing in again by the link records none', async () => {
     const bob = await app.createUser('bob@example.com');
     idp.login = { sub: 'bob-sub', email: 'Bob@Example.com', email_verified: true };
+    const linkRecords = () =>
+      app.sql<{ actor_type: string; actor_id: string; target_id: string; tenant_id: string | null; after: unknown }>(
+        `select actor_type, actor_id, target_id, tenant_id, after from audit_log where application_id = ? and action = 'user.upstream_link.created' and target_id = ?`,
+        [app.root.applicationId, bob],
+      );
     const flow = await authorize();
     expect((await idTokenOf(flow, await signInWith(flow, 'Upstream')))['sub']).toBe(bob);
     expect(await identities(bob)).toEqual([{ provider_id: upstreamId, subject: 'bob-sub' }]);
+    const created = [{ actor_type: 'user', actor_id: bob, target_id: bob, tenant_id: null, after: { providerId: upstreamId, provider: 'generic', subject: 'bob-sub' } }];
+    expect(await linkRecords()).toEqual(created);
+    const again = await authorize();
+    expect((await idTokenOf(again, await signInWith(again, 'Upstream')))['sub']).toBe(bob);
+    expect(await linkRecords()).toEqual(created);
   });
 
   it('never links an existing user by an unverified upstream e-mail, nor makes an account of it', async () => {

@@ -51,6 +51,7 @@ export const AUDIT_ACTIONS = {
   'user.passkey.removed': { kind: 'write', meaning: 'A user removed a passkey or security key on the account page (`before.name`)' },
   'user.passkey.cloned': { kind: 'write', meaning: 'A passkey or security key was removed after a use whose signature counter did not grow, a copy’s (`before.name`, `before.rpId`)' },
   'user.mfa.reset': { kind: 'write', meaning: 'Every MFA factor and recovery code of a user was removed (`before.factors`), by an administrator or a takeover' },
+  'user.upstream_link.created': { kind: 'write', meaning: 'An upstream account was linked to an existing user by its verified e-mail at sign-in (`after.providerId`, `after.provider`, `after.subject`), the user its actor' },
   'user.upstream_link.removed': { kind: 'write', meaning: 'A user’s link to an upstream account was removed (`before.providerId`, `before.subject`), by an administrator or with a takeover (`after.reason` `takeover`)' },
   'user.signed_in': {
     kind: 'event',

@@ -1,5 +1,7 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { executeOwned } from '../../../db/owned-sql.ts';
+import { SHARED_POOL } from '../../../db/entities/user.entity.ts';
+import { recordAudit } from '../../audit/audit.ts';
 import { configurersCoverAccount } from '../../auth-providers/configurer.ts';
 import { UserIdentity } from '../../../db/entities/index.ts';
 import { newId } from '../../../ids.ts';
@@ -30,16 +32,21 @@ async function linkedUserId(target: SignInTarget, providerId: string, subject: s
   return row?.user_id ?? null;
 }
 
-/** Under the switches' lock: a merge of the pools refuses links that would collide, so none may land after its check. */
-async function link(target: SignInTarget, providerId: string, subject: string, userId: string): Promise<void> {
+/** Under the switches' lock: a merge of the pools refuses links that would collide, so none may land after its check.
+ *  A new way into the account: recorded as its removal is, the user its actor. */
+async function link(target: SignInTarget, upstream: { providerId: string; provider: string }, subject: string, userId: string): Promise<void> {
   await underTenancyConfig(target.applicationScope, async (tx) => {
     await requireTargetPool(tx, target);
     // A concurrent callback of the same upstream account links it first: the same link, nothing to add.
-    await tx.em.execute(
+    const inserted = await tx.em.execute<{ id: string }[]>(
       `insert into user_identity (application_id, id, pool_id, provider_id, subject, user_id, created_at) values (?, ?, ?, ?, ?, ?, now())
-       on conflict (application_id, pool_id, provider_id, subject) do nothing`,
-      [target.application.id, newId(), target.poolId, providerId, subject, userId],
+       on conflict (application_id, pool_id, provider_id, subject) do nothing returning id`,
+      [target.application.id, newId(), target.poolId, upstream.providerId, subject, userId],
     );
+    if (inserted.length === 0) return;
+    const tenantId = target.poolId === SHARED_POOL ? null : target.poolId;
+    const actor = { applicationId: target.application.id, tenantId, requestId: target.scope.requestId, principal: { actor: { type: 'user', id: userId } } };
+    recordAudit(tx.em, actor, { action: 'user.upstream_link.created', targetType: 'user', targetId: userId, after: { ...upstream, subject } });
   });
 }
 
@@ -59,7 +66,14 @@ async function createUser(target: SignInTarget, method: UpstreamMethod, identity
   }
 }
 
-export async function upstreamAccount(target: SignInTarget, method: UpstreamMethod, identity: UpstreamIdentity, address: string): Promise<UpstreamAccount> {
+/** `upstream`: the provider as sign-in records name it. */
+export async function upstreamAccount(
+  target: SignInTarget,
+  method: UpstreamMethod,
+  upstream: { providerId: string; provider: string },
+  identity: UpstreamIdentity,
+  address: string,
+): Promise<UpstreamAccount> {
   const { em } = target.applicationScope;
   const applicationId = target.application.id;
   const vouchedFor = (userId: string) => configurersCoverAccount(em, applicationId, method.providerId, userId);
@@ -73,7 +87,7 @@ export async function upstreamAccount(target: SignInTarget, method: UpstreamMeth
       // An address nobody proved is not the upstream account's to take over: its owner confirms it first, as SAML asks.
       if (owner.emailVerified !== true) return { ok: false, reason: 'email_unverified', user: owner };
       if (!(await vouchedFor(owner.id))) return { ok: false, reason: 'provider_not_trusted', user: owner };
-      await link(target, method.providerId, identity.subject, owner.id);
+      await link(target, upstream, identity.subject, owner.id);
       userId = owner.id;
     } else {
       if (!method.signUp) return { ok: false, reason: 'signup_unavailable', user: null };

@@ -83,7 +83,7 @@ export async function finishUpstream(
     await recordAttempt(target, { method: 'oauth', upstream, outcome: { ok: false, reason: 'upstream_error', user: null, email: null } });
     return { ok: false, reason: 'upstream_error', user: null };
   }
-  const account = await upstreamAccount(target, method, identity, address);
+  const account = await upstreamAccount(target, method, upstream, identity, address);
   if (account.ok) return { ...account, record: { method: 'oauth', upstream } };
   await recordAttempt(target, { method: 'oauth', upstream, outcome: { ok: false, reason: account.reason, user: account.user, email: identity.email } });
   return account;
