@@ -120,6 +120,10 @@ export function registerSamlRoutes(app: FastifyInstance, services: Services, csr
           const place = { applicationId: provider.applicationId, tenantId: provider.tenantId, clientId: outcome.request?.clientId ?? null, requestId: request.id };
           await recordSamlRefusal(services, place, { providerId: provider.id, email: null }, reason);
         }
+        // As an OAuth upstream's error answer: back to the sign-in, where another way (or another try) is offered.
+        if (reason === 'idp_refused' && outcome.request !== null) {
+          return reply.status(303).header('location', `${outcome.request.returnOrigin}${interactionPaths(outcome.request.interactionUid).page}`).send();
+        }
         throw new SignInRefusal('saml_response_refused', await providerLook(request, provider));
       }
       const { identity, request: answered } = outcome;

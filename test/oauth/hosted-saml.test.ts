@@ -203,6 +203,27 @@ describe('SP-initiated', () => {
     }
   });
 
+  it('the IdP’s refusal (a status, no assertion: its user cancelled) sends the browser back to its sign-in page, recorded idp_refused; a forged one naming no request of ours is refused', async () => {
+    const flow = await authorize();
+    const request = await toIdp(flow);
+    const acs = await postToAcs(idp.statusResponse(provider.acsUrl, request.id), request.relayState);
+    expect(acs.status, acs.body).toBe(303);
+    expect(acs.location).toBe(`${issuer}/interaction/${request.relayState}`);
+    const page = await flow.jar.visit(acs.location!);
+    expect(page.status, page.body).toBe(200);
+    expect(page.body).toContain('Sign in with Acme Okta');
+    const record = JSON.stringify(await lastSignInRecord('user.sign_in_failed'));
+    expect(record).toContain('"reason":"idp_refused"');
+    expect(record).toContain('"method":"saml"');
+    // Its request is spent; the page's button asks again, and that answer signs in.
+    const again = await toIdp({ ...flow, page });
+    const acsAgain = await postToAcs(respond({ inResponseTo: again.id }), again.relayState);
+    expect((await codeFor(flow, await flow.jar.visit(acsAgain.location!))).sub).toBe(userId);
+    const forged = await postToAcs(idp.statusResponse(provider.acsUrl, '_never-asked'));
+    expect(forged.status).toBe(400);
+    expect(JSON.stringify(await lastSignInRecord('user.sign_in_failed'))).toContain('"reason":"invalid_assertion"');
+  });
+
   it('a response to a request the service never made, or answered once already, is refused', async () => {
     expect((await postToAcs(respond({ inResponseTo: '_never-asked' }))).status).toBe(400);
     const flow = await authorize();

@@ -160,6 +160,16 @@ export class TestIdp {
     return Buffer.from(parts.response(`<saml:EncryptedAssertion>${encrypted}</saml:EncryptedAssertion>`)).toString('base64');
   }
 
+  /** A refusal answering `inResponseTo` (no assertion, unsigned, as IdPs send one when their user cancels or fails):
+   *  status Responder, `nested` the second-level status. */
+  statusResponse(acsUrl: string, inResponseTo: string, nested = 'urn:oasis:names:tc:SAML:2.0:status:AuthnFailed'): string {
+    const xml =
+      `<samlp:Response xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="_r${randomUUID()}" Version="2.0" IssueInstant="${new Date().toISOString()}" Destination="${escape(acsUrl)}" InResponseTo="${escape(inResponseTo)}">` +
+      `<saml:Issuer>${escape(this.entityId)}</saml:Issuer><samlp:Status><samlp:StatusCode Value="urn:oasis:names:tc:SAML:2.0:status:Responder"><samlp:StatusCode Value="${escape(nested)}"/></samlp:StatusCode>` +
+      `<samlp:StatusMessage>The user cancelled</samlp:StatusMessage></samlp:Status></samlp:Response>`;
+    return Buffer.from(xml).toString('base64');
+  }
+
   /** A base64 SAMLResponse as the HTTP-POST binding carries it. */
   response(options: ResponseOptions): string {
     const { assertion, response: around } = this.parts(options);

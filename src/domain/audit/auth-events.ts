@@ -36,6 +36,8 @@ export type SignInFailureReason =
   | 'signup_unavailable'
   | 'invalid_assertion'
   | 'replayed_assertion'
+  /** The SAML IdP answered with a status, no assertion: its user cancelled, or failed there. */
+  | 'idp_refused'
   | 'no_email'
   /** Disabled, or not the tenant's. */
   | 'method_unavailable'

@@ -1,6 +1,6 @@
 import { inflateRawSync } from 'node:zlib';
 import { DOMParser, XMLSerializer } from '@xmldom/xmldom';
-import { SAML, ValidateInResponseTo, type CacheItem, type CacheProvider, type Profile } from '@node-saml/node-saml';
+import { SAML, SamlStatusError, ValidateInResponseTo, type CacheItem, type CacheProvider, type Profile } from '@node-saml/node-saml';
 // node-saml's own parsing and decryption (not in its index): the key probe reads the response as node-saml will.
 import { decryptXml, parseDomFromString, xpath } from '@node-saml/node-saml/lib/xml.js';
 import type { MikroORM } from '@mikro-orm/postgresql';
@@ -263,8 +263,9 @@ export async function samlSignInUrl(deps: SamlDeps, provider: SamlProvider, pend
   return serviceProvider(deps, provider, new RequestRecords(deps.orm, provider, pending), keys).getAuthorizeUrlAsync(pending.interactionUid, undefined, {});
 }
 
-/** `malformed_response`: not a SAML response at all (no XML, another root, nested past MAX_XML_DEPTH), read no further. */
-export type SamlResponseFailure = 'malformed_response' | 'invalid_assertion' | 'replayed_assertion' | 'no_email';
+/** `malformed_response`: not a SAML response at all (no XML, another root, nested past MAX_XML_DEPTH), read no further.
+ *  `idp_refused`: a status other than Success, answering an open request of ours (its user cancelled, or failed there). */
+export type SamlResponseFailure = 'malformed_response' | 'invalid_assertion' | 'replayed_assertion' | 'no_email' | 'idp_refused';
 
 /** A response with an encrypted assertion, certificates and a few hundred attributes (Entra ID: 150 groups at most) is
  *  tens of kilobytes; base64 and form encoding add about half. */
@@ -341,6 +342,9 @@ export async function consumeSamlResponse(deps: SamlDeps, provider: SamlProvider
     ({ profile } = await sp.validatePostResponseAsync({ SAMLResponse: samlResponse }));
     if (profile === null) throw new Error('not a sign-in response');
   } catch (error) {
+    // Unsigned, as IdPs send it: taken for the IdP's word only when it answers an open request of ours.
+    const answered = records.named();
+    if (error instanceof SamlStatusError && answered !== null) return { ok: false, reason: 'idp_refused', detail: error.message, request: answered };
     if (records.missed && (await usedBefore(deps, provider, samlResponse))) {
       return { ok: false, reason: 'replayed_assertion', detail: 'the assertion was used before', request: null };
     }
