@@ -78,7 +78,7 @@ async function gitHubIdentity(client: UpstreamClient, accessToken: string, apiUr
 /** PKCE, `state` and `nonce` are checked by openid-client; throws on any refusal. */
 export async function upstreamIdentity(client: UpstreamClient, callback: UpstreamCallback, githubApiUrl: string): Promise<UpstreamIdentity> {
   const { configuration, protocol } = client;
-  // RFC 9207's `iss` can be checked only against a configured issuer; here the provider's own callback URL is the
+  // A provider of endpoints alone names no issuer to check RFC 9207's `iss` against: its own callback URL is the
   // mix-up defence (RFC 9700 4.4.2).
   const url = new URL(callback.url);
   if (protocol === 'userinfo') url.searchParams.delete('iss');
