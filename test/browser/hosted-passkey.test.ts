@@ -65,8 +65,10 @@ describe.each(SURFACES)('passkeys in Chromium on %s', (name) => {
       await expectAccessiblePasskey(page, 'account');
       await page.getByLabel('Name of the new passkey').fill('This laptop');
       await page.fill('#passkey_add_password', PASSWORD);
-      await Promise.all([page.waitForURL(/done=passkeys/), page.getByRole('button', { name: 'Add a passkey' }).click()]);
+      // The first second step of a policy listing keys: its recovery codes are shown in the answer, once.
+      await Promise.all([page.waitForURL(/\/account\/passkeys$/), page.getByRole('button', { name: 'Add a passkey' }).click()]);
       expect(await page.getByText('Your passkeys and security keys are saved.').count()).toBe(1);
+      expect(await page.locator('li > code').count()).toBe(10);
       expect(await page.getByLabel('Passkey to remove').locator('option').allTextContents()).toEqual(['This laptop']);
       await expectAccessiblePasskey(page, 'account-added');
       // The RP ID is the page's host: the custom domain's own, else `localhost`.

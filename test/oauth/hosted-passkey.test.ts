@@ -709,6 +709,38 @@ describe('the account page', () => {
     expect(await app.sql(`select 1 from audit_log where target_id = ? and action = 'user.passkey.removed'`, [userId])).toHaveLength(1);
   });
 
+  it('adding a key mails its owner (mfa_enrolled, a reset link); as the first second step of a policy listing keys it shows recovery codes once', async () => {
+    const scope = await passkeyScope();
+    expect((await scope.admin.put('/policies/mfa', { enforcement: 'optional', factors: ['webauthn', 'totp'] })).status).toBe(200);
+    const userId = await createPasswordUser(scope.admin, 'told@example.com');
+    const { jar, page } = await openAccount(scope, 'told@example.com');
+    const added = await answer(jar, page, new SoftAuthenticator().register(webauthnFormOf(page).options as never, issuer), { passkey_name: 'Phone', passkey_add_password: PASSWORD });
+    expect(added.status, added.body.slice(-1500)).toBe(200);
+    expect(added.body).toContain('Your passkeys and security keys are saved.');
+    const codes = [...added.body.matchAll(/<li><code>([^<]+)<\/code><\/li>/g)].map(([, code]) => code);
+    expect(codes).toHaveLength(10);
+    expect(await app.sql('select 1 from mfa_recovery_code where user_id = ? and used_at is null', [userId])).toHaveLength(10);
+    const [mail, ...more] = await mails(scope.admin, 'told@example.com', 'mfa_enrolled');
+    expect(more).toEqual([]);
+    expect(mail!.text).toMatch(/http\S+\/account\/reset-password\?token=\S+/);
+    expect((await app.sql<{ action: string }>(`select action from audit_log where target_id = ? and action like 'user.%' order by id`, [userId])).map(({ action }) => action)).toContain('user.passkey.added');
+    // A second key: mailed again; the codes left stay, and none are shown.
+    const shown = await jar.visit(`${issuer}/account?${new URLSearchParams({ client_id: scope.clientId })}`);
+    expect(shown.body).not.toContain('<li><code>');
+    const second = await answer(jar, shown, new SoftAuthenticator().register(webauthnFormOf(shown).options as never, issuer), { passkey_name: 'Laptop', passkey_add_password: PASSWORD });
+    expect(second.status).toBe(303);
+    expect(await mails(scope.admin, 'told@example.com', 'mfa_enrolled')).toHaveLength(2);
+    expect(await app.sql('select 1 from mfa_recovery_code where user_id = ? and used_at is null', [userId])).toHaveLength(10);
+    // Where keys only sign in (the policy off), a key is mailed about too, and no codes are made: they would do nothing.
+    const signInOnly = await passkeyScope();
+    const other = await createPasswordUser(signInOnly.admin, 'told-too@example.com');
+    const opened = await openAccount(signInOnly, 'told-too@example.com');
+    const plain = await answer(opened.jar, opened.page, new SoftAuthenticator().register(webauthnFormOf(opened.page).options as never, issuer), { passkey_add_password: PASSWORD });
+    expect(plain.status).toBe(303);
+    expect(await mails(signInOnly.admin, 'told-too@example.com', 'mfa_enrolled')).toHaveLength(1);
+    expect(await app.sql('select 1 from mfa_recovery_code where user_id = ?', [other])).toEqual([]);
+  });
+
   it('names a passkey as typed only under the users’ rule for names: a line break or a direction override gives the default name', async () => {
     const scope = await passkeyScope();
     const userId = await createPasswordUser(scope.admin, 'named-keys@example.com');

@@ -84,20 +84,28 @@ export async function lockSecondSteps(tx: EntityManager, applicationId: string, 
   return [...factors, ...keys];
 }
 
+/** `record`: the audit record instead of `user.mfa.enrolled`; `codes: false`: no recovery codes (a key where the policy
+ *  uses none as a second step). */
+export interface Enrolment {
+  readonly record?: (em: EntityManager) => void;
+  readonly codes?: boolean;
+}
+
 /** In one transaction, with the `mfa_enrolled` mail (a reset link in case it was not them); recovery codes when the user
  *  had none left. Null: a second tab enrolled that kind first; nothing written. */
-export async function enrolFactor(target: SignInTarget, user: SignInUser, factor: NewFactor): Promise<string[] | null> {
+export async function enrolFactor(target: SignInTarget, user: SignInUser, factor: NewFactor, enrolment: Enrolment = {}): Promise<string[] | null> {
   const { services } = target.scope;
   const applicationId = target.application.id;
   const sender = userSender(target, user);
   const codes = await target.applicationScope.transactional(async (em) => {
     await lockSecondSteps(em, applicationId, user.id);
     if (!(await addFactor(em, services.storedSecrets, applicationId, user.id, factor))) return null;
-    recordAudit(em, sender, { action: 'user.mfa.enrolled', targetType: 'user', targetId: user.id, after: { factor: factor.kind } });
+    if (enrolment.record === undefined) recordAudit(em, sender, { action: 'user.mfa.enrolled', targetType: 'user', targetId: user.id, after: { factor: factor.kind } });
+    else enrolment.record(em);
     const at = { em, sender, tenantId: sender.tenantId };
     const reset = await issueLink(em, linkUserOf(target, at, user), 'password_reset', services.config.publicUrl);
     await mfaEnrolledMail(at, user, { link: reset.link, factor: factor.kind });
-    return issueRecoveryCodesIfNone(em, applicationId, user.id);
+    return enrolment.codes === false ? [] : issueRecoveryCodesIfNone(em, applicationId, user.id);
   });
   if (codes !== null) services.outbox.wake();
   return codes;

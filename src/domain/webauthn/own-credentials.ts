@@ -1,16 +1,17 @@
 import { isUuid } from '../../ids.ts';
 import { recordAudit } from '../audit/audit.ts';
 import type { SignInTarget } from '../sign-in/sign-in.ts';
+import { enrolFactor } from '../mfa/factors.ts';
 import { removeSecondStep } from '../mfa/own-factors.ts';
 import { ownProofRefusal, ownRefusal, ownScope, type OwnChange, type OwnProof } from '../users/own-account.ts';
-import { holdUserRow } from '../users/link-tokens.ts';
 import type { SignInUser } from '../users/sign-in-user.ts';
-import { insertCredential, keyName, removeCredential } from './credentials.ts';
+import { keyName, removeCredential } from './credentials.ts';
 import { provenCredential } from './factor.ts';
 import type { RelyingParty } from './relying-party.ts';
 
 /** Audited with the user as actor. Adding is proven (ownProofRefusal): a key that verifies its user signs in as both
- *  factors, so a browser left signed in must not give itself one. */
+ *  factors, so a browser left signed in must not give itself one. Its owner is mailed as for any factor (enrolFactor);
+ *  recovery codes only where the policy uses keys as a second step. */
 export async function addOwnCredential(
   target: SignInTarget,
   rp: RelyingParty,
@@ -26,13 +27,11 @@ export async function addOwnCredential(
   const credential = await provenCredential(target, rp, sessionUid, user.id, posted, keyName(typedName));
   if (credential === null) return ownRefusal({ key: 'account.passkeyUnfinished' });
   const scope = ownScope(target, user.id);
-  const added = await scope.transactional(async (em) => {
-    await holdUserRow(em, scope.applicationId, user.id);
-    if (!(await insertCredential(em, scope.applicationId, user.id, credential))) return false;
-    recordAudit(em, scope, { action: 'user.passkey.added', targetType: 'user', targetId: user.id, after: { name: credential.name, rpId: credential.rpId } });
-    return true;
+  const codes = await enrolFactor(target, user, { kind: 'webauthn', credential }, {
+    record: (em) => recordAudit(em, scope, { action: 'user.passkey.added', targetType: 'user', targetId: user.id, after: { name: credential.name, rpId: credential.rpId } }),
+    codes: target.mfa.enforcement !== 'off' && target.mfa.factors.includes('webauthn'),
   });
-  return added ? { ok: true } : ownRefusal({ key: 'account.passkeyHeld' });
+  return codes === null ? ownRefusal({ key: 'account.passkeyHeld' }) : { ok: true, shown: codes };
 }
 
 /** Proven as adding is. Under a `required` policy listing keys, the last second step stays (removeSecondStep). */
