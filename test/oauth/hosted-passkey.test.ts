@@ -741,6 +741,36 @@ describe('the account page', () => {
     expect(await app.sql('select 1 from mfa_recovery_code where user_id = ?', [other])).toEqual([]);
   });
 
+  it('an account without a password keeps its last key where nothing else signs it in: refused, the key kept, until e-mail sign-in is offered', async () => {
+    const scope = await passkeyScope();
+    const made = await scope.admin.post('/users', { email: 'keyonly@example.com' });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const userId = (made.body as { id: string }).id;
+    const key = await giveKey(scope, userId);
+    const providers = (await scope.admin.get('/auth-providers')).body.data as { id: string; type: string }[];
+    const password = providers.find((provider) => provider.type === 'password')!;
+    expect((await scope.admin.patch(`/auth-providers/${password.id}`, { enabled: false })).status).toBe(200);
+    // Signed in with the key, on the account page.
+    const jar = new CookieJar();
+    let visit = await jar.visit(`${issuer}/account?${new URLSearchParams({ client_id: scope.clientId })}`);
+    for (let hops = 0; hops < 10 && visit.status === 303 && visit.location!.startsWith(`${issuer}/`); hops += 1) visit = await jar.visit(visit.location!);
+    visit = await answer(jar, visit, key.assert(webauthnFormOf(visit).options, issuer));
+    for (let hops = 0; hops < 10 && visit.status === 303 && visit.location!.startsWith(`${issuer}/`); hops += 1) visit = await jar.visit(visit.location!);
+    expect(visit.status, visit.body.slice(-1500)).toBe(200);
+    const form = passkeyRemoval(visit);
+    const removal = { ...form.fields, remove: form.options['remove']![0]! };
+    const kept = await jar.visit(form.action, { form: removal });
+    expect(kept.status).toBe(400);
+    expect(kept.body).toContain('This passkey is the only way to sign in to your account: add another way before removing it.');
+    expect(await app.sql('select 1 from webauthn_credential where user_id = ?', [userId])).toHaveLength(1);
+    expect(await app.sql(`select 1 from audit_log where target_id = ? and action = 'user.passkey.removed'`, [userId])).toEqual([]);
+    // With e-mail sign-in offered, the mailbox signs the account in: the key may go.
+    expect((await scope.admin.post('/auth-providers', { type: 'magic_link' })).status).toBe(201);
+    const removed = await jar.visit(form.action, { form: removal });
+    expect(removed.status, removed.body.slice(-1500)).toBe(303);
+    expect(await app.sql('select 1 from webauthn_credential where user_id = ?', [userId])).toEqual([]);
+  });
+
   it('names a passkey as typed only under the users’ rule for names: a line break or a direction override gives the default name', async () => {
     const scope = await passkeyScope();
     const userId = await createPasswordUser(scope.admin, 'named-keys@example.com');

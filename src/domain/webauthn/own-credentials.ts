@@ -1,3 +1,5 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { executeOwned } from '../../db/owned-sql.ts';
 import { isUuid } from '../../ids.ts';
 import { recordAudit } from '../audit/audit.ts';
 import type { SignInTarget } from '../sign-in/sign-in.ts';
@@ -34,16 +36,34 @@ export async function addOwnCredential(
   return codes === null ? ownRefusal({ key: 'account.passkeyHeld' }) : { ok: true, shown: codes };
 }
 
-/** Proven as adding is. Under a `required` policy listing keys, the last second step stays (removeSecondStep). */
+class OnlyWayIn extends Error {}
+
+/** Whether the account signs in without a key: by its password, by mail (a link or code, or a reset link that sets a
+ *  password), or through an upstream it is linked to. */
+async function signsInWithoutKeys(tx: EntityManager, target: SignInTarget, user: SignInUser): Promise<boolean> {
+  if (user.passwordHash != null || target.password.signIn || target.email.link || target.email.code) return true;
+  const links = await executeOwned<unknown[]>(tx, target.application.id, `select 1 from user_identity where @owner and user_id = ? limit 1`, [user.id]);
+  return links.length > 0;
+}
+
+/** Proven as adding is. Under a `required` policy listing keys, the last second step stays (removeSecondStep); so does
+ *  the last key of an account nothing else signs in, which would be locked out for good. */
 export async function removeOwnCredential(target: SignInTarget, user: SignInUser, id: string | null | undefined, proof: OwnProof): Promise<OwnChange> {
   const scope = ownScope(target, user.id);
   const { applicationId } = scope;
   const refused = await ownProofRefusal(target, user, proof);
   if (refused !== null) return refused;
   if (typeof id !== 'string' || !isUuid(id)) return ownRefusal({ key: 'account.passkeyGone' });
-  const removed = await removeSecondStep(target, user.id, { id, key: true }, async (tx) => {
-    const removed = await removeCredential(tx, applicationId, user.id, id);
-    recordAudit(tx, scope, { action: 'user.passkey.removed', targetType: 'user', targetId: user.id, before: { name: removed?.name ?? null } });
-  });
-  return removed ?? ownRefusal({ key: 'account.passkeyGone' });
+  try {
+    const removed = await removeSecondStep(target, user.id, { id, key: true }, async (tx) => {
+      const removed = await removeCredential(tx, applicationId, user.id, id);
+      const [left] = await executeOwned<unknown[]>(tx, applicationId, `select 1 from webauthn_credential where @owner and user_id = ? limit 1`, [user.id]);
+      if (left === undefined && !(await signsInWithoutKeys(tx, target, user))) throw new OnlyWayIn();
+      recordAudit(tx, scope, { action: 'user.passkey.removed', targetType: 'user', targetId: user.id, before: { name: removed?.name ?? null } });
+    });
+    return removed ?? ownRefusal({ key: 'account.passkeyGone' });
+  } catch (error) {
+    if (error instanceof OnlyWayIn) return ownRefusal({ key: 'account.lastPasskey' });
+    throw error;
+  }
 }

@@ -363,6 +363,7 @@ export const DE: Catalog = {
   'account.passkeyUnfinished': 'Der Passkey wurde nicht hinzugefügt: Ihr Browser hat die Registrierung nicht abgeschlossen. Versuchen Sie es erneut.',
   'account.passkeyHeld': 'Dieser Passkey ist bereits hinzugefügt.',
   'account.passkeyGone': 'Dieser Passkey wurde bereits entfernt.',
+  'account.lastPasskey': 'Dieser Passkey ist der einzige Weg, sich bei Ihrem Konto anzumelden: Fügen Sie einen weiteren hinzu, bevor Sie ihn entfernen.',
   'account.emailTitle': 'E-Mail-Adresse',
   'account.emailChangeText': 'Sie melden sich bei {name} mit {email} an. Um sie zu ändern, geben Sie die neue Adresse und Ihr aktuelles Passwort ein: Wir senden einen Link an die neue Adresse, und Ihre Adresse ändert sich, sobald Sie ihn öffnen.',
   'account.newEmail': 'Neue E-Mail-Adresse',

@@ -369,6 +369,7 @@ export const EN = {
   'account.passkeyUnfinished': 'The passkey was not added: your browser did not finish registering it. Try again.',
   'account.passkeyHeld': 'This passkey is added already.',
   'account.passkeyGone': 'That passkey is removed already.',
+  'account.lastPasskey': 'This passkey is the only way to sign in to your account: add another way before removing it.',
   'account.emailTitle': 'Email address',
   'account.emailChangeText': 'You sign in to {name} with {email}. To change it, enter the new address and your current password: we send a link to the new address, and your address changes when you open it.',
   'account.newEmail': 'New email address',

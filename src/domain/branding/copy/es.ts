@@ -363,6 +363,7 @@ export const ES: Catalog = {
   'account.passkeyUnfinished': 'No se añadió la llave de acceso: su navegador no terminó de registrarla. Inténtelo de nuevo.',
   'account.passkeyHeld': 'Esta llave de acceso ya está añadida.',
   'account.passkeyGone': 'Esa llave de acceso ya se ha quitado.',
+  'account.lastPasskey': 'Esta llave de acceso es la única forma de iniciar sesión en su cuenta: añada otra antes de quitarla.',
   'account.emailTitle': 'Correo electrónico',
   'account.emailChangeText': 'Inicia sesión en {name} con {email}. Para cambiarlo, introduzca la nueva dirección y su contraseña actual: enviamos un enlace a la nueva dirección, y su correo cambia cuando lo abra.',
   'account.newEmail': 'Nuevo correo electrónico',

@@ -363,6 +363,7 @@ export const FR: Catalog = {
   'account.passkeyUnfinished': 'La clé d’accès n’a pas été ajoutée : votre navigateur n’a pas terminé son enregistrement. Réessayez.',
   'account.passkeyHeld': 'Cette clé d’accès est déjà ajoutée.',
   'account.passkeyGone': 'Cette clé d’accès a déjà été supprimée.',
+  'account.lastPasskey': 'Cette clé d’accès est le seul moyen de vous connecter à votre compte : ajoutez-en un autre avant de la supprimer.',
   'account.emailTitle': 'Adresse e-mail',
   'account.emailChangeText': 'Vous vous connectez à {name} avec {email}. Pour la changer, saisissez la nouvelle adresse et votre mot de passe actuel : nous envoyons un lien à la nouvelle adresse, et votre adresse change quand vous l’ouvrez.',
   'account.newEmail': 'Nouvelle adresse e-mail',
