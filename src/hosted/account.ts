@@ -52,7 +52,7 @@ interface OpenAccount {
   readonly sessionUid: string;
   readonly signedInAt: number | undefined;
   /** The client's sign-in, where a change asks for a recent one. */
-  readonly signInUrl: string | undefined;
+  readonly signInUrl: string;
   /** The page's own parameters, carried by its forms and its redirects. */
   readonly params: Readonly<Record<string, string>>;
   /** The page's address on its surface. */
@@ -190,7 +190,9 @@ export function accountPageRoutes(app: FastifyInstance, services: Services, csrf
     const clientId = single(values['client_id']) ?? '';
     const tenant = single(values['tenant']);
     const browser = await services.oidc.accountBrowser(surface, { clientId, tenant }, request.raw, reply.raw);
-    if (browser === undefined) throw new SignInRefusal('account_unavailable');
+    // A client that signs no browser in (device, M2M) has no page, whoever the browser session holds.
+    if (browser?.signInUrl === undefined) throw new SignInRefusal('account_unavailable');
+    const signInUrl = browser.signInUrl;
     const admitted = await admitSignIn(services, request.id, surface, browser.client, tenant === undefined ? [] : [tenant]);
     if (admitted === undefined) throw new SignInRefusal('account_unavailable');
     const target = { ...admitted, look: browserLook(request, admitted.look) };
@@ -208,10 +210,10 @@ export function accountPageRoutes(app: FastifyInstance, services: Services, csrf
       target.tenant !== null &&
       (await revokedSignIn(target, { applicationId: target.application.id, uid: browser.session.uid, userId: member.id }));
     const user = revoked ? null : member;
-    if (user === null || browser.session === undefined) return { signIn: browser.signInUrl, target } as const;
+    if (user === null || browser.session === undefined) return { signIn: signInUrl, target } as const;
     const path = tenantRef === undefined ? '/account' : `/t/${encodeURIComponent(tenantRef)}/account`;
     const params = { client_id: clientId, ...(tenant === undefined ? {} : { tenant }) };
-    const account = { target, user, sessionUid: browser.session.uid, signedInAt: loginTs, signInUrl: browser.signInUrl, params, path, rp: relyingPartyOf(surface) };
+    const account = { target, user, sessionUid: browser.session.uid, signedInAt: loginTs, signInUrl, params, path, rp: relyingPartyOf(surface) };
     return { target, account: account satisfies OpenAccount } as const;
   }
 
@@ -274,7 +276,6 @@ export function accountPageRoutes(app: FastifyInstance, services: Services, csrf
       if (opened.account === undefined) {
         // Back from a sign-in that did not complete: said, not started again.
         if (query['error'] !== undefined) throw new SignInRefusal('account_sign_in_failed', opened.target.look);
-        if (opened.signIn === undefined) throw new SignInRefusal('account_unavailable', opened.target.look);
         return reply.status(303).header('location', opened.signIn).send();
       }
       const done = pageSections.flatMap((section) => section.actions).find((action) => action.path === query['done'])?.done;

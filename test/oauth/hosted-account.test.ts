@@ -149,10 +149,24 @@ describe('reaching the page', () => {
     }
   });
 
-  it('a client without a redirect URI (a device) cannot sign anyone in to it', async () => {
+  it('a client without a redirect URI (a device, M2M) has no page, also for a browser signed in through another client', async () => {
     const device = await createTestClient(app, { type: 'device', authMethod: 'none' });
     const page = await new CookieJar().visit(accountUrl(issuer, device.clientId));
     expect(page.status).toBe(404);
+    await createUser('no-redirect@example.com');
+    const { jar, page: own } = await openAccount('no-redirect@example.com');
+    const m2m = await createTestClient(app, { type: 'm2m' });
+    for (const id of [device.clientId, m2m.clientId]) {
+      const shown = await jar.visit(accountUrl(issuer, id));
+      expect(shown.status).toBe(404);
+      expect(shown.body).toContain('There is no account page for this application here.');
+      // Its form, the page's own with the client named: refused, nothing changed.
+      const form = formOf(own, 'name');
+      const posted = await jar.visit(form.action, { form: { ...form.fields, client_id: id, name: 'Renamed' } });
+      expect(posted.status).toBe(404);
+    }
+    const [row] = await app.sql<{ name: string | null }>(`select name from app_user where email = 'no-redirect@example.com'`);
+    expect(row!.name).toBe('Kim');
   });
 });
 
