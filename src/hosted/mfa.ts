@@ -122,7 +122,7 @@ export function registerMfaStep(app: FastifyInstance, services: Services, seam: 
   function complete(request: FastifyRequest, reply: FastifyReply, context: InteractionContext, pending: PendingSignIn) {
     reply.header('set-cookie', stepCookie.clear(interactionPaths(context.interaction.uid).page));
     const { amr, methods } = pending.passed ?? pending;
-    const signIn = { userId: pending.userId, tenantId: pending.tenantId, amr, methods, password: pending.password };
+    const signIn = { userId: pending.userId, tenantId: pending.tenantId, amr, methods, password: pending.password, signedInAt: pending.signedInAt };
     return onward(request, reply, context, signIn, pending.expired);
   }
 
@@ -156,7 +156,7 @@ export function registerMfaStep(app: FastifyInstance, services: Services, seam: 
     const { uid } = context.interaction;
     // Nothing is written for an expired password before the step: it travels sealed with the pending sign-in.
     const step = signIn.step ?? sharedStepBudget('interaction', uid, signIn.userId);
-    setPending(reply, uid, { userId: signIn.userId, tenantId: signIn.tenantId, amr, methods: signIn.methods ?? [], password: signIn.password, step, expired });
+    setPending(reply, uid, { userId: signIn.userId, tenantId: signIn.tenantId, amr, methods: signIn.methods ?? [], password: signIn.password, step, signedInAt: signIn.signedInAt, expired });
     return back(reply, uid);
   };
 

@@ -283,8 +283,8 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
 
     // Sealed as a kind of its own: the interaction's other seals hold JSON too.
     // With the factor's record, written once the tenant is chosen and the MFA step decided.
-    const sealProof = (uid: string, userId: string, { amr, methods, password, step }: Proof, record: FactorRecord | null = null) =>
-      csrf.seal(uid, `${PROOF_KIND}${JSON.stringify({ userId, amr, methods, password, step, record })}`, SIGN_IN_PROOF_SECONDS);
+    const sealProof = (uid: string, userId: string, { amr, methods, password, step, signedInAt }: Proof, record: FactorRecord | null = null) =>
+      csrf.seal(uid, `${PROOF_KIND}${JSON.stringify({ userId, amr, methods, password, step, signedInAt, record })}`, SIGN_IN_PROOF_SECONDS);
     const unsealProof = (uid: string, sealed: unknown) =>
       parseSealedSignIn<Proof & { readonly userId: string; readonly record?: FactorRecord | null }>(csrf.unseal(uid, sealed), PROOF_KIND);
 
@@ -312,7 +312,7 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
       }
       await rememberLocale(context.target, proven.user);
       if (decision.kind === 'choose') return continueToTenantChoice(reply, context, proven.user.id, proven);
-      const signIn = { userId: proven.user.id, tenantId: decision.tenantId, verified: proven.verified, ...amrOf(proven.amr), methods: proven.methods, password: proven.password, step: proven.step };
+      const signIn = { userId: proven.user.id, tenantId: decision.tenantId, verified: proven.verified, ...amrOf(proven.amr), methods: proven.methods, password: proven.password, step: proven.step, signedInAt: proven.signedInAt };
       return completeSignIn(request, reply, context, signIn, proven.record === null ? undefined : { user: proven.verified, record: proven.record, held: proven.factors });
     }
 
@@ -387,8 +387,8 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
       const account = await sessionSignIn(context.target, session?.accountId, true);
       // Its attempts at the step used up: a first factor again, on the sign-in form.
       if (account === null || (await stepBudgetSpent(context.target, sessionStepBudget(context)))) return undefined;
-      const methods = await services.oidc.sessionSignInMethods(context.interaction);
-      return continueSignIn(request, reply, context, { user: account.user, verified: account.user, amr: session?.amr ?? [], methods, record: null });
+      const { methods, signedInAt } = await services.oidc.sessionSignIn(context.interaction);
+      return continueSignIn(request, reply, context, { user: account.user, verified: account.user, amr: session?.amr ?? [], methods, signedInAt, record: null });
     }
 
     app.get<{ Params: Params }>('/interaction/:uid', async (request, reply) => {
@@ -529,7 +529,7 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
         return finish(request, reply, context, { userId: user.id, tenantId: chosen.id });
       }
       reply.header('set-cookie', proofCookie.clear(interactionPaths(context.interaction.uid).page));
-      const signIn = { userId: user.id, tenantId: chosen.id, ...amrOf(proven.amr), methods: proven.methods, password: proven.password, step: proven.step };
+      const signIn = { userId: user.id, tenantId: chosen.id, ...amrOf(proven.amr), methods: proven.methods, password: proven.password, step: proven.step, signedInAt: proven.signedInAt };
       return completeSignIn(request, reply, context, signIn, proven.record == null ? undefined : { user, record: proven.record });
     });
   };

@@ -69,11 +69,18 @@ export async function spentSignIn(provider: Provider, surface: Surface, clientId
   return { issuer: surface.issuer, tenantRef, client: { clientId, name: client?.clientName ?? '', data }, home, signedIn };
 }
 
+export interface SessionSignIn {
+  readonly methods: readonly SignInMethod[];
+  /** Its `loginTs`. */
+  readonly signedInAt: number | undefined;
+}
+
 /** While the session is still theirs: a step-up goes on from it. */
-export async function sessionSignInMethods(provider: Provider, interaction: Interaction): Promise<readonly SignInMethod[]> {
+export async function sessionSignIn(provider: Provider, interaction: Interaction): Promise<SessionSignIn> {
   const { uid, accountId } = interaction.session ?? {};
   const session = uid === undefined ? undefined : await provider.Session.findByUid(uid);
-  return session !== undefined && session.accountId === accountId ? (signInMethodsOf(session) as SignInMethod[]) : [];
+  if (session === undefined || session.accountId !== accountId) return { methods: [], signedInAt: undefined };
+  return { methods: signInMethodsOf(session) as SignInMethod[], signedInAt: session.loginTs };
 }
 
 async function signedInUser(orm: MikroORM, applicationId: string, signIn: SignIn): Promise<SignInUser | null> {
@@ -155,7 +162,8 @@ export async function interactionResult(
     const proved = signIn.amr === undefined ? {} : { amr: [...signIn.amr], acr: acrOf(signIn.amr) };
     // The OP keeps `methods` with its session (overrides.ts).
     const methods = signIn.methods === undefined ? {} : { methods: [...signIn.methods] };
-    return { login: { accountId: user.id, ...proved, ...methods }, consent: grant === existing ? { grantId } : madeGrant(grantId) };
+    const ts = signIn.signedInAt === undefined ? {} : { ts: signIn.signedInAt };
+    return { login: { accountId: user.id, ...proved, ...methods, ...ts }, consent: grant === existing ? { grantId } : madeGrant(grantId) };
   }
 
   if (interaction.prompt.name === 'consent') {

@@ -2,7 +2,7 @@ import { signOutAtIdp } from './saml-sign-out.ts';
 import type { EventEmitter } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import Provider, { type KoaContextWithOIDC } from 'oidc-provider';
-import type { SignIn, SignInMethod } from '../domain/sign-in/sign-in.ts';
+import type { SignIn } from '../domain/sign-in/sign-in.ts';
 import type { Surface } from '../domain/domains/surfaces.ts';
 import { findAccount, findAccountOnce } from './account.ts';
 import { ACCOUNT_RESPONSE_MODE, accountBrowser, returnToAccountPage, type AccountBrowser } from './account-session.ts';
@@ -21,7 +21,8 @@ import {
   interactionResult,
   loadInteraction,
   refuseInteraction,
-  sessionSignInMethods,
+  sessionSignIn,
+  type SessionSignIn,
   spentSignIn,
   type HostedInteraction,
   type Interaction,
@@ -81,8 +82,8 @@ export class OidcProvider {
     return finishInteraction(interaction, await interactionResult(provider, this.deps, interaction, signIn));
   }
 
-  async sessionSignInMethods(interaction: Interaction): Promise<readonly SignInMethod[]> {
-    return sessionSignInMethods((await this.get()).provider, interaction);
+  async sessionSignIn(interaction: Interaction): Promise<SessionSignIn> {
+    return sessionSignIn((await this.get()).provider, interaction);
   }
 
   refuseInteraction(interaction: Interaction): Promise<string> {

@@ -116,6 +116,20 @@ describe('acr_values asking for the multi-factor acr', () => {
     }
   });
 
+  it('a session’s step-up keeps its sign-in time (loginTs: auth_time, the absolute end and the account page’s recent sign-in count from it): no first factor was proven again', async () => {
+    const scope = await applicationWith();
+    const { userId, secret, jar } = await rememberedSingleFactorSession(scope, 'step-up-time@example.com');
+    const hourAgo = Math.floor(Date.now() / 1000) - 3600;
+    await app.sql(`update oidc_model set payload = jsonb_set(payload, '{loginTs}', to_jsonb(?::int)) where model = 'Session' and payload->>'accountId' = ?`, [hourAgo, userId]);
+    const flow = await authorize(scope, jar, { acr_values: ACR_MULTI_FACTOR });
+    const step = await pageOf(jar, flow.page);
+    expect(step.url).toMatch(/\/mfa$/);
+    const done = await jar.submit(step, { code: codeAt(secret, Date.now() + STEP_MS) });
+    expect(await idToken(scope, flow, done)).toMatchObject({ sub: userId, acr: ACR_MULTI_FACTOR });
+    const loginTs = await app.sql<{ ts: number }>(`select (payload->>'loginTs')::int as ts from oidc_model where model = 'Session' and payload->>'accountId' = ?`, [userId]);
+    expect(loginTs).toEqual([{ ts: hourAgo }]);
+  });
+
   it('the session’s step-up takes 5 wrong codes, however many requests bring it to the step; then the sign-in form asks for the password, after which the right code passes', async () => {
     const scope = await applicationWith();
     const lockoutOff = { enabled: false, maxAttempts: 10, lockoutMinutes: 15, resetAfterMinutes: 15, accountLockAddresses: null };

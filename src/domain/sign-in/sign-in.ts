@@ -112,6 +112,9 @@ export interface SignIn {
   readonly password?: string | undefined;
   /** The MFA step's attempts this first factor's proof has (src/domain/mfa/second-step.ts). */
   readonly step?: StepBudget | undefined;
+  /** When the first factor was proven (epoch seconds), where not in this sign-in: a session's step-up proves only the
+   *  second, and its session's sign-in time (auth_time, the absolute end) stays. */
+  readonly signedInAt?: number | undefined;
 }
 
 /** As sessions list it: the first factor as the type of the auth provider offering it (an e-mailed code is `magic_link`'s),
@@ -125,6 +128,9 @@ export interface Proof {
   readonly password?: string | undefined;
   /** The MFA step's attempts this proof has; none in a proof sealed before they were counted. */
   readonly step?: StepBudget | undefined;
+  /** When the first factor was proven (epoch seconds), where not in this sign-in: a session's step-up proves only the
+   *  second, and its session's sign-in time (auth_time, the absolute end) stays. */
+  readonly signedInAt?: number | undefined;
 }
 
 /** What a proof of the password keeps of it, sealed with the steps after it: one set since (a reset, a change, an
