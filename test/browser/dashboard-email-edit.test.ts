@@ -72,7 +72,7 @@ describe("the E-mail tab's editing in Chromium", () => {
     await field('Edit a template', 'Template to edit').selectOption('password_reset');
     expect(await field('Edit a template', 'Subject').inputValue()).toBe(builtIn.subject);
     const variables = await region('Edit a template').getByRole('listitem').allTextContents();
-    expect(variables).toEqual(['application.name', 'tenant.name', 'tenant.slug', 'user.name', 'user.email', 'branding', 'link', 'expiresInMinutes']);
+    expect(variables).toEqual(['application.name', 'tenant.name', 'tenant.slug', 'user.name', 'user.email', 'branding', 'link', 'expiresInMinutes', 'expiresIn']);
 
     const subject = 'Reset your {{ application.name }} password, {{ user.name }}';
     await field('Edit a template', 'Subject').fill(subject);

@@ -329,7 +329,7 @@ describe('e-mail address', () => {
     const link = await accountLinkOf(app.http, 'em.new@example.com', 'email_change');
     expect(link.startsWith(`${issuer}/account/confirm-email?token=`)).toBe(true);
     const [mail] = await mails(app.http, 'em.new@example.com', 'email_change');
-    expect(mail!.text).toContain('Confirm that em.new@example.com should replace em@example.com as your sign-in address. The link expires in 60 minutes.');
+    expect(mail!.text).toContain('Confirm that em.new@example.com should replace em@example.com as your sign-in address. The link expires in 1 hour.');
 
     // Another surface's pages refuse it; opened, it asks first (a mail scanner changes nothing).
     const tenant = await app.createTenant('Em Tenant');

@@ -237,6 +237,8 @@ describe('mails in the user’s language', () => {
     const mail = await onlyMail('joerg@example.com', 'verify_email');
     expect(mail.subject).toBe('Bestätigen Sie Ihre E-Mail-Adresse für My application');
     expect(mail.text).toMatch(/^Hallo Jörg,\n/);
+    // Its link lives 1,440 minutes: said in whole hours, in German.
+    expect(mail.text).toContain('Der Link läuft in 24 Stunden ab.');
     expect(mail.html).toContain('<html lang="de" dir="ltr">');
     expect(mail.html).toContain('E-Mail-Adresse bestätigen</a>');
   });

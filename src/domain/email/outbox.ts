@@ -15,8 +15,8 @@ import { paginate, type Page, type PageArgs, type Row, scopedList } from '../pag
 import { tenantMayCustomize } from '../tenancy/settings.ts';
 import { email } from '../validate.ts';
 import { renderTemplate } from './render.ts';
-import type { Locale } from '../locales.ts';
-import { defaultTemplate, isTemplateKey, TEMPLATE_KEYS, type TemplateContent, type TemplateKey } from './template-defaults.ts';
+import { DEFAULT_LOCALE, type Locale } from '../locales.ts';
+import { defaultTemplate, isTemplateKey, TEMPLATE_KEYS, withExpiresIn, type TemplateContent, type TemplateKey } from './template-defaults.ts';
 
 /** Every mail is written in the transaction of the change that causes it, so it exists exactly when that change
  *  committed; deliver.ts sends it. */
@@ -94,12 +94,15 @@ export async function renderMail(em: EntityManager, sender: MailSender, mail: Ma
   const application = await em.findOneOrFail(Application, { id: sender.applicationId }, { filters: false });
   const tenant = mail.tenantId === null ? null : await em.findOne(Tenant, { applicationId: application.id, id: mail.tenantId }, { filters: false });
   if (mail.tenantId !== null && tenant === null) throw notFound('Tenant', 'tenantId');
-  const variables = {
-    application: { name: application.name },
-    tenant: tenantVariable(tenant),
-    branding: brandingVariable(brandingValue((await settingIn(em, application, mail.tenantId, 'branding', ''))?.value)),
-    ...mail.variables,
-  };
+  const variables = withExpiresIn(
+    {
+      application: { name: application.name },
+      tenant: tenantVariable(tenant),
+      branding: brandingVariable(brandingValue((await settingIn(em, application, mail.tenantId, 'branding', ''))?.value)),
+      ...mail.variables,
+    },
+    mail.locale ?? DEFAULT_LOCALE,
+  );
   const rendered = await renderTemplate(await content(em, application, mail.tenantId, mail.templateKey, mail.locale), variables);
   return {
     applicationId: application.id,

@@ -37,19 +37,27 @@ const COMMON_VARIABLES = ['application.name', 'tenant.name', 'tenant.slug', 'use
 
 /** Beyond `application`, `tenant`, `user` and `branding`, which every template has. */
 const OWN_VARIABLES: Record<TemplateKey, readonly string[]> = {
-  verify_email: ['link', 'expiresInMinutes'],
+  verify_email: ['link', 'expiresInMinutes', 'expiresIn'],
   welcome: ['link', 'existingAccount'],
-  magic_link: ['link', 'expiresInMinutes'],
-  password_reset: ['link', 'expiresInMinutes'],
+  magic_link: ['link', 'expiresInMinutes', 'expiresIn'],
+  password_reset: ['link', 'expiresInMinutes', 'expiresIn'],
   password_changed: ['link', 'changedAt'],
-  email_otp: ['code', 'expiresInMinutes', 'addsPasskey'],
+  email_otp: ['code', 'expiresInMinutes', 'expiresIn', 'addsPasskey'],
   mfa_enrolled: ['link', 'factor', 'clonedPasskey.name'],
   invitation: ['link', 'inviter.name', 'inviter.email', 'expiresInDays'],
   new_sign_in: ['link', 'signIn.time', 'signIn.device', 'signIn.location', 'signIn.ip'],
   account_locked: ['link'],
-  email_change: ['link', 'newEmail', 'expiresInMinutes'],
+  email_change: ['link', 'newEmail', 'expiresInMinutes', 'expiresIn'],
   account_deleted: [],
 };
+
+/** `expiresIn`: `expiresInMinutes` in the mail's language, in hours when whole ones ("24 hours", not "1440 minutes"). */
+export function withExpiresIn(variables: Record<string, unknown>, locale: Locale): Record<string, unknown> {
+  const minutes = variables['expiresInMinutes'];
+  if (typeof minutes !== 'number' || !Number.isInteger(minutes) || minutes < 0 || 'expiresIn' in variables) return variables;
+  const [count, unit] = minutes >= 60 && minutes % 60 === 0 ? [minutes / 60, 'hour'] : [minutes, 'minute'];
+  return { ...variables, expiresIn: new Intl.NumberFormat(locale, { style: 'unit', unit, unitDisplay: 'long' }).format(count) };
+}
 
 export function templateVariables(key: TemplateKey): string[] {
   return [...COMMON_VARIABLES, ...OWN_VARIABLES[key]];

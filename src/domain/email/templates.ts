@@ -19,7 +19,8 @@ import { isPlainText } from '../validate.ts';
 import { carriesWayIn, requireHoldsWhatMailReaches } from './mailed-accounts.ts';
 import { brandingVariable, tenantVariable } from './outbox.ts';
 import { renderDraft, TEMPLATE_PARTS, type TemplatePart } from './render.ts';
-import { DEFAULT_TEMPLATES, isTemplateKey, TEMPLATE_KEYS, templateVariables, type TemplateContent, type TemplateKey } from './template-defaults.ts';
+import { DEFAULT_LOCALE } from '../locales.ts';
+import { DEFAULT_TEMPLATES, isTemplateKey, TEMPLATE_KEYS, templateVariables, withExpiresIn, type TemplateContent, type TemplateKey } from './template-defaults.ts';
 
 /**
  * While `emailTemplatesScope` = `tenant`, a tenant may override any single template; the rest fall back to the
@@ -168,7 +169,7 @@ export async function putEmailTemplate(scope: Scope, key: string, input: EmailTe
   checkTemplateParts(input);
   if (carriesWayIn(templateKeyValue)) await requireHoldsWhatMailReaches(scope);
   const content: TemplateContent = { subject: input.subject, html: input.html, text: input.text };
-  await renderDraft(scope.applicationId, { parts: content, written: TEMPLATE_PARTS, offered: templateVariables(templateKeyValue) }, await sampleVariables(scope));
+  await renderDraft(scope.applicationId, { parts: content, written: TEMPLATE_PARTS, offered: templateVariables(templateKeyValue) }, withExpiresIn(await sampleVariables(scope), DEFAULT_LOCALE));
   const write: SettingWrite = { feature: 'email_template', key: templateKeyValue, compose: () => ({ value: { ...content } }), action: 'email_template.updated' };
   if (scope.tenantId === null) return present(templateKeyValue, await putApplicationSetting(scope, write), null);
   return present(templateKeyValue, await putTenantOverride(scope, scope.tenantId, write), 'customized');
@@ -187,7 +188,7 @@ export async function previewEmailTemplate(scope: Scope, key: string, input: Pre
   const effective = await effectiveTemplate(scope, templateKey(key));
   const draft = { subject: input.subject ?? undefined, html: input.html ?? undefined, text: input.text ?? undefined };
   checkTemplateParts(draft);
-  const variables = overlay(await sampleVariables(scope), input.variables ?? {});
+  const variables = withExpiresIn(overlay(await sampleVariables(scope), input.variables ?? {}), DEFAULT_LOCALE);
   const parts = { subject: draft.subject ?? effective.subject, html: draft.html ?? effective.html, text: draft.text ?? effective.text };
   const written = TEMPLATE_PARTS.filter((part) => draft[part] !== undefined);
   const rendered = await renderDraft(scope.applicationId, { parts, written, offered: effective.variables }, variables);

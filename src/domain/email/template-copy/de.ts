@@ -14,7 +14,7 @@ export const DE: MailCopy = {
     verify_email: {
       subject: 'Bestätigen Sie Ihre E-Mail-Adresse für {{ application.name }}',
       heading: 'E-Mail-Adresse bestätigen',
-      paragraphs: ['Bitte bestätigen Sie, dass {{ user.email }} Ihre E-Mail-Adresse ist. Der Link läuft in {{ expiresInMinutes }} Minuten ab.'],
+      paragraphs: ['Bitte bestätigen Sie, dass {{ user.email }} Ihre E-Mail-Adresse ist. Der Link läuft in {{ expiresIn }} ab.'],
       button: 'E-Mail-Adresse bestätigen',
     },
     welcome: {
@@ -31,7 +31,7 @@ export const DE: MailCopy = {
       subject: 'Ihr Anmeldelink für {{ application.name }}',
       heading: 'Bei {{ application.name }} anmelden',
       paragraphs: [
-        'Melden Sie sich mit dem Link unten an. Er funktioniert einmal und läuft in {{ expiresInMinutes }} Minuten ab.',
+        'Melden Sie sich mit dem Link unten an. Er funktioniert einmal und läuft in {{ expiresIn }} ab.',
         'Wenn Sie ihn nicht angefordert haben, können Sie diese E-Mail ignorieren.',
       ],
       button: 'Anmelden',
@@ -40,7 +40,7 @@ export const DE: MailCopy = {
       subject: 'Ihr Passwort für {{ application.name }} zurücksetzen',
       heading: 'Passwort zurücksetzen',
       paragraphs: [
-        'Jemand hat das Zurücksetzen des Passworts von {{ user.email }} angefordert. Der Link läuft in {{ expiresInMinutes }} Minuten ab.',
+        'Jemand hat das Zurücksetzen des Passworts von {{ user.email }} angefordert. Der Link läuft in {{ expiresIn }} ab.',
         'Wenn Sie es nicht waren, ignorieren Sie diese E-Mail: Ihr Passwort bleibt, wie es ist.',
       ],
       button: 'Neues Passwort wählen',
@@ -59,7 +59,7 @@ export const DE: MailCopy = {
       heading: 'Ihr Einmalcode',
       paragraphs: [
         '{% if addsPasskey %}Geben Sie diesen Code ein, um die Einladung anzunehmen und Ihrem Konto einen Passkey hinzuzufügen{% else %}Geben Sie diesen Code ein, um fortzufahren{% endif %}: <strong style="font-size:22px;letter-spacing:4px">{{ code }}</strong>',
-        'Er läuft in {{ expiresInMinutes }} Minuten ab. Geben Sie ihn niemals weiter.{% if addsPasskey %} Wer ihn hat, kann Ihrem Konto einen eigenen Passkey hinzufügen: Wenn Sie ihn nicht angefordert haben, ignorieren Sie diese E-Mail.{% endif %}',
+        'Er läuft in {{ expiresIn }} ab. Geben Sie ihn niemals weiter.{% if addsPasskey %} Wer ihn hat, kann Ihrem Konto einen eigenen Passkey hinzufügen: Wenn Sie ihn nicht angefordert haben, ignorieren Sie diese E-Mail.{% endif %}',
       ],
     },
     mfa_enrolled: {
@@ -102,7 +102,7 @@ export const DE: MailCopy = {
       subject: 'Bestätigen Sie Ihre neue E-Mail-Adresse für {{ application.name }}',
       heading: 'Neue E-Mail-Adresse bestätigen',
       paragraphs: [
-        'Bestätigen Sie, dass {{ newEmail }} die Adresse {{ user.email }} als Anmeldeadresse ersetzen soll. Der Link läuft in {{ expiresInMinutes }} Minuten ab.',
+        'Bestätigen Sie, dass {{ newEmail }} die Adresse {{ user.email }} als Anmeldeadresse ersetzen soll. Der Link läuft in {{ expiresIn }} ab.',
         'Wenn Sie diese Änderung nicht angefordert haben, ignorieren Sie diese E-Mail.',
       ],
       button: 'Neue Adresse bestätigen',

@@ -15,7 +15,7 @@ export const EN: MailCopy = {
     verify_email: {
       subject: 'Verify your e-mail address for {{ application.name }}',
       heading: 'Verify your e-mail address',
-      paragraphs: ['Please confirm that {{ user.email }} is your e-mail address. The link expires in {{ expiresInMinutes }} minutes.'],
+      paragraphs: ['Please confirm that {{ user.email }} is your e-mail address. The link expires in {{ expiresIn }}.'],
       button: 'Verify e-mail address',
     },
     // Also the notice to an account's owner when someone signs up with its address (`existingAccount`).
@@ -32,14 +32,14 @@ export const EN: MailCopy = {
     magic_link: {
       subject: 'Your sign-in link for {{ application.name }}',
       heading: 'Sign in to {{ application.name }}',
-      paragraphs: ['Use the link below to sign in. It works once and expires in {{ expiresInMinutes }} minutes.', 'If you did not ask for it, you can ignore this e-mail.'],
+      paragraphs: ['Use the link below to sign in. It works once and expires in {{ expiresIn }}.', 'If you did not ask for it, you can ignore this e-mail.'],
       button: 'Sign in',
     },
     password_reset: {
       subject: 'Reset your {{ application.name }} password',
       heading: 'Reset your password',
       paragraphs: [
-        'Someone asked to reset the password of {{ user.email }}. The link expires in {{ expiresInMinutes }} minutes.',
+        'Someone asked to reset the password of {{ user.email }}. The link expires in {{ expiresIn }}.',
         'If it was not you, ignore this e-mail: your password stays as it is.',
       ],
       button: 'Choose a new password',
@@ -53,7 +53,7 @@ export const EN: MailCopy = {
     email_otp: {
       subject: '{{ code }} is your {{ application.name }} code',
       heading: 'Your one-time code',
-      paragraphs: ['{% if addsPasskey %}Enter this code to accept the invitation and add a passkey to your account{% else %}Enter this code to continue{% endif %}: <strong style="font-size:22px;letter-spacing:4px">{{ code }}</strong>', 'It expires in {{ expiresInMinutes }} minutes. Never share it with anyone.{% if addsPasskey %} Whoever has it can add their own passkey to your account: if you did not ask for it, ignore this e-mail.{% endif %}'],
+      paragraphs: ['{% if addsPasskey %}Enter this code to accept the invitation and add a passkey to your account{% else %}Enter this code to continue{% endif %}: <strong style="font-size:22px;letter-spacing:4px">{{ code }}</strong>', 'It expires in {{ expiresIn }}. Never share it with anyone.{% if addsPasskey %} Whoever has it can add their own passkey to your account: if you did not ask for it, ignore this e-mail.{% endif %}'],
     },
     // Also the notice that a copied passkey was removed (`clonedPasskey`).
     mfa_enrolled: {
@@ -93,7 +93,7 @@ export const EN: MailCopy = {
       subject: 'Confirm your new e-mail address for {{ application.name }}',
       heading: 'Confirm your new e-mail address',
       paragraphs: [
-        'Confirm that {{ newEmail }} should replace {{ user.email }} as your sign-in address. The link expires in {{ expiresInMinutes }} minutes.',
+        'Confirm that {{ newEmail }} should replace {{ user.email }} as your sign-in address. The link expires in {{ expiresIn }}.',
         'If you did not ask for this change, ignore this e-mail.',
       ],
       button: 'Confirm new address',

@@ -14,7 +14,7 @@ export const ES: MailCopy = {
     verify_email: {
       subject: 'Verifique su correo electrónico para {{ application.name }}',
       heading: 'Verifique su correo electrónico',
-      paragraphs: ['Confirme que {{ user.email }} es su correo electrónico. El enlace caduca en {{ expiresInMinutes }} minutos.'],
+      paragraphs: ['Confirme que {{ user.email }} es su correo electrónico. El enlace caduca en {{ expiresIn }}.'],
       button: 'Verificar el correo electrónico',
     },
     welcome: {
@@ -31,7 +31,7 @@ export const ES: MailCopy = {
       subject: 'Su enlace de inicio de sesión para {{ application.name }}',
       heading: 'Inicie sesión en {{ application.name }}',
       paragraphs: [
-        'Use el enlace de abajo para iniciar sesión. Funciona una vez y caduca en {{ expiresInMinutes }} minutos.',
+        'Use el enlace de abajo para iniciar sesión. Funciona una vez y caduca en {{ expiresIn }}.',
         'Si no lo pidió, puede ignorar este correo.',
       ],
       button: 'Iniciar sesión',
@@ -40,7 +40,7 @@ export const ES: MailCopy = {
       subject: 'Restablezca su contraseña de {{ application.name }}',
       heading: 'Restablezca su contraseña',
       paragraphs: [
-        'Alguien pidió restablecer la contraseña de {{ user.email }}. El enlace caduca en {{ expiresInMinutes }} minutos.',
+        'Alguien pidió restablecer la contraseña de {{ user.email }}. El enlace caduca en {{ expiresIn }}.',
         'Si no fue usted, ignore este correo: su contraseña no cambia.',
       ],
       button: 'Elegir una contraseña nueva',
@@ -59,7 +59,7 @@ export const ES: MailCopy = {
       heading: 'Su código de un solo uso',
       paragraphs: [
         '{% if addsPasskey %}Introduzca este código para aceptar la invitación y añadir una llave de acceso a su cuenta{% else %}Introduzca este código para continuar{% endif %}: <strong style="font-size:22px;letter-spacing:4px">{{ code }}</strong>',
-        'Caduca en {{ expiresInMinutes }} minutos. No lo comparta nunca con nadie.{% if addsPasskey %} Quien lo tenga puede añadir su propia llave de acceso a su cuenta: si no lo ha pedido, ignore este correo.{% endif %}',
+        'Caduca en {{ expiresIn }}. No lo comparta nunca con nadie.{% if addsPasskey %} Quien lo tenga puede añadir su propia llave de acceso a su cuenta: si no lo ha pedido, ignore este correo.{% endif %}',
       ],
     },
     mfa_enrolled: {
@@ -102,7 +102,7 @@ export const ES: MailCopy = {
       subject: 'Confirme su nuevo correo electrónico para {{ application.name }}',
       heading: 'Confirme su nuevo correo electrónico',
       paragraphs: [
-        'Confirme que {{ newEmail }} debe sustituir a {{ user.email }} como su dirección de inicio de sesión. El enlace caduca en {{ expiresInMinutes }} minutos.',
+        'Confirme que {{ newEmail }} debe sustituir a {{ user.email }} como su dirección de inicio de sesión. El enlace caduca en {{ expiresIn }}.',
         'Si no pidió este cambio, ignore este correo.',
       ],
       button: 'Confirmar la nueva dirección',

@@ -14,7 +14,7 @@ export const FR: MailCopy = {
     verify_email: {
       subject: 'Vérifiez votre adresse e-mail pour {{ application.name }}',
       heading: 'Vérifiez votre adresse e-mail',
-      paragraphs: ['Veuillez confirmer que {{ user.email }} est bien votre adresse e-mail. Le lien expire dans {{ expiresInMinutes }} minutes.'],
+      paragraphs: ['Veuillez confirmer que {{ user.email }} est bien votre adresse e-mail. Le lien expire dans {{ expiresIn }}.'],
       button: 'Vérifier l’adresse e-mail',
     },
     welcome: {
@@ -31,7 +31,7 @@ export const FR: MailCopy = {
       subject: 'Votre lien de connexion pour {{ application.name }}',
       heading: 'Connexion à {{ application.name }}',
       paragraphs: [
-        'Utilisez le lien ci-dessous pour vous connecter. Il fonctionne une fois et expire dans {{ expiresInMinutes }} minutes.',
+        'Utilisez le lien ci-dessous pour vous connecter. Il fonctionne une fois et expire dans {{ expiresIn }}.',
         'Si vous ne l’avez pas demandé, vous pouvez ignorer cet e-mail.',
       ],
       button: 'Se connecter',
@@ -40,7 +40,7 @@ export const FR: MailCopy = {
       subject: 'Réinitialisez votre mot de passe {{ application.name }}',
       heading: 'Réinitialisez votre mot de passe',
       paragraphs: [
-        'Quelqu’un a demandé à réinitialiser le mot de passe de {{ user.email }}. Le lien expire dans {{ expiresInMinutes }} minutes.',
+        'Quelqu’un a demandé à réinitialiser le mot de passe de {{ user.email }}. Le lien expire dans {{ expiresIn }}.',
         'Si ce n’était pas vous, ignorez cet e-mail : votre mot de passe reste inchangé.',
       ],
       button: 'Choisir un nouveau mot de passe',
@@ -59,7 +59,7 @@ export const FR: MailCopy = {
       heading: 'Votre code à usage unique',
       paragraphs: [
         '{% if addsPasskey %}Saisissez ce code pour accepter l’invitation et ajouter une clé d’accès à votre compte{% else %}Saisissez ce code pour continuer{% endif %} : <strong style="font-size:22px;letter-spacing:4px">{{ code }}</strong>',
-        'Il expire dans {{ expiresInMinutes }} minutes. Ne le communiquez jamais à personne.{% if addsPasskey %} Quiconque l’a peut ajouter sa propre clé d’accès à votre compte : si vous ne l’avez pas demandé, ignorez cet e-mail.{% endif %}',
+        'Il expire dans {{ expiresIn }}. Ne le communiquez jamais à personne.{% if addsPasskey %} Quiconque l’a peut ajouter sa propre clé d’accès à votre compte : si vous ne l’avez pas demandé, ignorez cet e-mail.{% endif %}',
       ],
     },
     mfa_enrolled: {
@@ -102,7 +102,7 @@ export const FR: MailCopy = {
       subject: 'Confirmez votre nouvelle adresse e-mail pour {{ application.name }}',
       heading: 'Confirmez votre nouvelle adresse e-mail',
       paragraphs: [
-        'Confirmez que {{ newEmail }} doit remplacer {{ user.email }} comme adresse de connexion. Le lien expire dans {{ expiresInMinutes }} minutes.',
+        'Confirmez que {{ newEmail }} doit remplacer {{ user.email }} comme adresse de connexion. Le lien expire dans {{ expiresIn }}.',
         'Si vous n’avez pas demandé ce changement, ignorez cet e-mail.',
       ],
       button: 'Confirmer la nouvelle adresse',
