@@ -126,6 +126,19 @@ function send(socket: WebSocket, data: string): Promise<void> {
   });
 }
 
+/**
+ * A subscription refused 403 or 429 leaves its connection open: the connection's line, written at its close, is then a
+ * warning with the first such refusal, as the refused request's would be over HTTP.
+ */
+function noted(request: FastifyRequest, errors: readonly GraphQLError[]): readonly GraphQLError[] {
+  const refusal = errors.map((error) => error.originalError).find((error) => error instanceof GatehouseError && (error.status === 403 || error.status === 429));
+  if (refusal instanceof GatehouseError && request.facts !== null && request.facts.refusal === undefined) {
+    request.facts.refusal = refusal.code;
+    request.refusal = { code: refusal.code, message: refusal.message };
+  }
+  return errors;
+}
+
 function goAway(socket: WebSocket): void {
   socket.close(GOING_AWAY, 'The server is shutting down');
   setTimeout(() => socket.terminate(), CLOSE_GRACE_MS).unref();
@@ -206,7 +219,7 @@ export function graphqlWebSocket(
       throw refusedConnection(error);
     }
     const limited = await deps.countRequest(request, principal);
-    if (limited !== undefined) return [refusalOf(limited)];
+    if (limited !== undefined) return noted(request, [refusalOf(limited)]);
     let document: DocumentNode;
     try {
       document = parseClientDocument(payload.query);
@@ -223,7 +236,7 @@ export function graphqlWebSocket(
       authenticateAgain: (source) => deps.authenticate(credentials, source),
       take: () => take(connection, principal),
     });
-    if ('refused' in subscribed) return subscribed.refused;
+    if ('refused' in subscribed) return noted(request, subscribed.refused);
     const args: ExecutionArgs = { schema: deps.schema, document, operationName, variableValues: variables, contextValue: context };
     started.set(args, subscribed.results);
     return args;
@@ -231,7 +244,8 @@ export function graphqlWebSocket(
 
   function logClosed({ request, ended }: Connection, reply: FastifyReply, code: number): void {
     if (request.facts !== null) request.facts.closeCode = code;
-    if (ended instanceof GatehouseError) {
+    // A subscription refused earlier says more than the credentials failing since.
+    if (ended instanceof GatehouseError && !(ended.code === 'unauthenticated' && request.facts?.refusal !== undefined)) {
       request.refusal = { code: ended.code, message: ended.message };
       if (ended.code !== 'unauthenticated' && request.facts !== null) request.facts.refusal = ended.code;
     }

@@ -321,6 +321,7 @@ describe('a credential’s streams, its rate limit, the log and the shutdown', (
   });
 
   it('logs the upgrade as a request once its socket closes: status 101, the close code, whose; no secret', async () => {
+    const mark = lines.length;
     const key = await ownKey();
     const socket = keyed(key, ownUrl);
     socket.subscribe(AUDIT_SUBSCRIPTION);
@@ -328,7 +329,8 @@ describe('a credential’s streams, its rate limit, the log and the shutdown', (
     await socket.dispose();
     const refused = keyed('gh_not_a_key', ownUrl);
     await eventually(() => refused.closed !== undefined, 'the refused connection');
-    const upgrades = () => lines.filter((line) => line['msg'] === 'request completed' && line['status'] === 101);
+    // This test's: an earlier test's connection may have had a subscription refused (a warning).
+    const upgrades = () => lines.slice(mark).filter((line) => line['msg'] === 'request completed' && line['status'] === 101);
     await eventually(() => upgrades().some((line) => line['closeCode'] === 4403) && upgrades().some((line) => line['closeCode'] === 1000), 'both lines');
     const accepted = upgrades().find((line) => line['closeCode'] === 1000)!;
     expect(accepted).toMatchObject({ level: 30, application: own.root.applicationId, principal: { kind: 'api_key' } });
@@ -345,6 +347,21 @@ describe('a credential’s streams, its rate limit, the log and the shutdown', (
     traced.socket.close(1000);
     await traced.closed;
     await eventually(() => upgrades().some((line) => line['reqId'] === 'socket-upgrade-1'), 'the traced upgrade’s line');
+  });
+
+  it('logs a subscription refused 403 on a connection that stays open as a warning with its reason', async () => {
+    const created = await own.http.post('/api-keys', { name: 'socket narrow', permissions: ['users:read'] });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const socket = keyed(created.body.secret as string, ownUrl);
+    const refused = socket.subscribe(AUDIT_SUBSCRIPTION);
+    await eventually(() => refused.ended, 'the refusal');
+    expect(refused.errors?.[0]?.extensions).toMatchObject({ code: 'forbidden', status: 403 });
+    expect(refused.results).toEqual([]);
+    expect(socket.closed).toBeUndefined();
+    await socket.dispose();
+    const closedLine = () => lines.find((line) => line['msg'] === 'request completed' && line['status'] === 101 && (line['principal'] as { id?: string } | undefined)?.id === created.body.key.id);
+    await eventually(() => closedLine() !== undefined, 'the connection’s line');
+    expect(closedLine()).toMatchObject({ level: 40, closeCode: 1000, reason: 'forbidden', refusal: expect.stringMatching(/^Missing permission/) });
   });
 
   it('closes its sockets when the service stops (1001), rather than waiting for them', async () => {
