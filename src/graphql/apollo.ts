@@ -1,12 +1,12 @@
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
-import { Kind, type DocumentNode, type GraphQLFormattedError, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
+import { type DocumentNode, type GraphQLFormattedError, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
 import type { Principal } from '../auth/principal.ts';
 import { isErrorCode, STATUS_BY_CODE } from '../errors.ts';
 import { noteRequest } from '../observability/log.ts';
-import { graphqlOperations } from '../observability/metrics.ts';
 import type { RequestContext } from '../context.ts';
 import { authorize, operationRules, operationTenants } from './authorize-operation.ts';
+import { countOperation, operationLabels } from './operation-metrics.ts';
 import { KnownOperationTypesRule, OPERATION_LIMITS, OperationLimitsRule } from './operation-limits.ts';
 import { variablesRefusal } from './variable-coercion.ts';
 
@@ -46,27 +46,20 @@ function operationGatePlugin(check: OperationCheck): ApolloServerPlugin<RequestC
   };
 }
 
-/** By type and root field, a closed set, not by the client's name for it; outcome `ok` or the first error's code. */
+/** Counted by type and root field (operation-metrics.ts); outcome `ok` or the first error's code. */
 function operationMetricsPlugin(): ApolloServerPlugin<RequestContext> {
   return {
     async requestDidStart() {
       return {
         async willSendResponse({ schema, operation, errors, response }) {
-          const root = operation?.selectionSet.selections.find((selection) => selection.kind === Kind.FIELD);
           const body = response.body.kind === 'single' ? response.body.singleResult : undefined;
-          const code = (body?.errors ?? errors ?? [])[0]?.extensions?.['code'];
-          const type = operation?.operation ?? 'none';
-          // Only the schema's own fields name a series.
-          const rootType = operation === undefined ? undefined : schema.getRootType(operation.operation);
-          const field = root !== undefined && rootType?.getFields()[root.name.value] !== undefined ? root.name.value : 'none';
+          const sent = body?.errors ?? errors ?? [];
+          const code = sent[0]?.extensions?.['code'];
+          const labels = operationLabels(schema, operation);
           // A refusal that matters to security is `warn` whatever status the media type answers it with (200 in JSON).
           const refusal = isErrorCode(code) && [403, 429].includes(STATUS_BY_CODE[code]) ? code : undefined;
-          noteRequest({ operation: `${type} ${field}`, ...(refusal === undefined ? {} : { refusal }) });
-          graphqlOperations.inc({
-            type,
-            field,
-            outcome: (body?.errors ?? errors ?? []).length === 0 ? 'ok' : typeof code === 'string' ? code : 'error',
-          });
+          noteRequest({ operation: `${labels.type} ${labels.field}`, ...(refusal === undefined ? {} : { refusal }) });
+          countOperation(labels, sent, code);
         },
       };
     },

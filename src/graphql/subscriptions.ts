@@ -25,6 +25,7 @@ import type { EventStreams, StreamSlot } from '../http/event-stream.ts';
 import { authorize, operationRules, operationTenants, refusalNow } from './authorize-operation.ts';
 import { KnownOperationTypesRule, OperationLimitsRule } from './operation-limits.ts';
 import { variablesRefusal } from './variable-coercion.ts';
+import { countOperation, operationLabels } from './operation-metrics.ts';
 
 /**
  * Subscriptions over Server-Sent Events (below) and WebSocket (websocket.ts): one copy of the checks every operation
@@ -121,30 +122,40 @@ export function subscriptionStarter(schema: GraphQLSchema, serializeError: Seria
     variables: Record<string, unknown>,
     hold: SubscriptionHold,
   ): Promise<StartedSubscription> {
+    const operation = getOperationAST(document, operationName) ?? undefined;
+    const labels = operationLabels(schema, operation);
+    const refused = (errors: readonly GraphQLError[]): StartedSubscription => {
+      // graphql-js's own refusals (validation, variables) carry no GatehouseError: they are the contract's 422.
+      const first = errors[0]?.originalError;
+      countOperation(labels, errors, first instanceof GatehouseError ? first.code : first == null || first instanceof GraphQLError ? 'validation_error' : 'error');
+      return { refused: errors };
+    };
     const invalid = validated(schema, document);
-    if (invalid.length > 0) return { refused: invalid.map((error) => inputRefusal(error, ApolloServerErrorCode.GRAPHQL_VALIDATION_FAILED)) };
-    const operation = getOperationAST(document, operationName);
-    if (operation === null || operation === undefined) {
-      return { refused: [refusalOf(new GatehouseError('validation_error', 'The operation to run is not named, or not in the document', { field: 'operationName' }))] };
+    if (invalid.length > 0) return refused(invalid.map((error) => inputRefusal(error, ApolloServerErrorCode.GRAPHQL_VALIDATION_FAILED)));
+    if (operation === undefined) {
+      return refused([refusalOf(new GatehouseError('validation_error', 'The operation to run is not named, or not in the document', { field: 'operationName' }))]);
     }
     const rule = rules(schema, document, operation);
     const pathTenants = tenants(document, operation, variables);
     let slot: StreamSlot;
     try {
       await authorize(context.principal, rule, pathTenants);
-      const refused = variablesRefusal(schema, operation.variableDefinitions ?? [], variables);
-      if (refused !== undefined) return { refused: [refused] };
+      const badVariables = variablesRefusal(schema, operation.variableDefinitions ?? [], variables);
+      if (badVariables !== undefined) return refused([badVariables]);
       slot = hold.take();
     } catch (error) {
-      return { refused: [refusalOf(error)] };
+      return refused([refusalOf(error)]);
     }
     const refusal = (source: CredentialSource) => refusalNow(() => hold.authenticateAgain(source), rule, pathTenants);
     try {
       const contextValue: RequestContext = { ...context, refusalFromDatabase: () => refusal('database') };
       const results = await subscribe({ schema, document, operationName, variableValues: variables, contextValue });
-      if (Symbol.asyncIterator in results) return { results: sent(results, () => refusal('cache'), slot), slot };
+      if (Symbol.asyncIterator in results) {
+        countOperation(labels, [], undefined);
+        return { results: sent(results, () => refusal('cache'), slot), slot };
+      }
       slot.release();
-      return { refused: results.errors ?? [] };
+      return refused(results.errors ?? []);
     } catch (error) {
       slot.release();
       throw error;

@@ -22,7 +22,7 @@ export const httpRequests = new Histogram({
 
 export const graphqlOperations = new Counter({
   name: 'gatehouse_graphql_operations_total',
-  help: 'GraphQL operations on /graphql by type, root field and outcome (ok, or the error code of the first error)',
+  help: 'GraphQL operations on /graphql (subscriptions once, when started or refused) by type, root field and outcome (ok, or the error code of the first error)',
   labelNames: ['type', 'field', 'outcome'] as const,
 });
 

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/ids.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { basicAuth, createTestClient, discover, postForm, startAuthorization } from '../support/oauth.ts';
+import { openSse } from '../support/sse.ts';
 import { giveTotp, totpCodeAt, withTimeLeftInStep } from '../support/totp.ts';
 
 /**
@@ -112,6 +113,23 @@ describe('GET /metrics', () => {
     expect(count({ type: 'query', field: 'users', outcome: 'ok' })).toBe(1);
     expect(count({ type: 'query', field: 'user', outcome: 'not_found' })).toBe(1);
     expect(after).not.toContain(name);
+  });
+
+  it('counts GraphQL subscriptions by root field and outcome, as the other operations', async () => {
+    const query = 'subscription { auditLogs { id } }';
+    const narrow = await app.http.post('/api-keys', { name: 'metrics narrow', permissions: ['users:read'] });
+    expect(narrow.status, JSON.stringify(narrow.body)).toBe(201);
+    const before = await scrape();
+    const open = await openSse(`${app.baseUrl}/graphql`, { 'x-api-key': app.root.apiKey }, { query });
+    expect(open.status).toBe(200);
+    open.close();
+    const refused = await openSse(`${app.baseUrl}/graphql`, { 'x-api-key': narrow.body.secret as string }, { query });
+    expect(refused.status).toBe(403);
+    expect(refused.body).toMatchObject({ errors: [{ extensions: { code: 'forbidden' } }] });
+    const after = await scrape();
+    const count = (labels: Labels) => valueOf(after, 'gatehouse_graphql_operations_total', labels) - valueOf(before, 'gatehouse_graphql_operations_total', labels);
+    expect(count({ type: 'subscription', field: 'auditLogs', outcome: 'ok' })).toBe(1);
+    expect(count({ type: 'subscription', field: 'auditLogs', outcome: 'forbidden' })).toBe(1);
   });
 
   it('counts token grants by type and outcome', async () => {
