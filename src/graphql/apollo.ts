@@ -21,8 +21,13 @@ export type OperationCheck = (
 function operationCheck(schema: GraphQLSchema): OperationCheck {
   const rules = operationRules();
   const tenants = operationTenants();
-  return async (principal, document, operation, variables) =>
-    authorize(principal, rules(schema, document, operation), tenants(document, operation, variables));
+  return async (principal, document, operation, variables) => {
+    const named = tenants(document, operation, variables);
+    // The log names the tenant the operation asks for, as a REST path does: when its every root field names the same one.
+    const [first] = named;
+    if (first != null && named.every((tenant) => tenant === first)) noteRequest({ tenantId: first });
+    return authorize(principal, rules(schema, document, operation), named);
+  };
 }
 
 /**

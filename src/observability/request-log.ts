@@ -107,7 +107,7 @@ function completion(request: FastifyRequest, reply: FastifyReply, reason: string
     status: reply.statusCode,
     durationMs: Math.round(elapsedMs(request, reply) * 10) / 10,
     application: principal?.applicationId ?? pathApplication ?? request.facts?.applicationId,
-    tenant: pathTenant ?? principal?.tenantId ?? request.facts?.tenantId ?? undefined,
+    tenant: pathTenant ?? request.facts?.tenantId ?? principal?.tenantId ?? undefined,
     ...(principal === undefined ? {} : { principal: { kind: principal.actor.type, id: principal.actor.id } }),
     operation: request.routeOptions.config.operation ?? request.facts?.operation,
     ...(request.facts?.closeCode === undefined ? {} : { closeCode: request.facts.closeCode }),

@@ -195,12 +195,19 @@ describe('the line of each request', () => {
         headers: { 'x-request-id': graphql, accept },
       });
       expect(answer.status, accept).toBe(accept === 'application/json' ? 200 : 403);
-      expect(completed(graphql), accept).toMatchObject({ level: 40, reason: 'forbidden' });
+      // The tenant asked for, as REST's path names it, not the key's own.
+      expect(completed(graphql), accept).toMatchObject({ level: 40, reason: 'forbidden', tenant: tenantB, operation: 'query users' });
+      expect(answer.body.data ?? null).toBeNull();
     }
     // The same key in its own tenant is an ordinary line.
     const own = randomUUID();
     expect((await keyA.get(`/applications/${app.root.applicationId}/tenants/${tenantA}/users`, { headers: { 'x-request-id': own } })).status).toBe(200);
     expect(completed(own)).toMatchObject({ level: 30, status: 200, tenant: tenantA });
+    // An application-wide key's GraphQL request names the tenant it asked for, as its REST request does.
+    const wide = randomUUID();
+    const listed = await app.http.request('POST', '/graphql', { body: { query: `{ users(tenantId: "${tenantB}") { data { id } } }` }, headers: { 'x-request-id': wide } });
+    expect(listed.status, JSON.stringify(listed.body)).toBe(200);
+    expect(completed(wide)).toMatchObject({ level: 30, status: 200, tenant: tenantB, operation: 'query users' });
   });
 
   it('of an OAuth endpoint or sign-in page says the application and tenant of its client', async () => {
