@@ -11,6 +11,10 @@ const INPUT_FIELDS: ReadonlyMap<unknown, string> = new Map([
   ['BAD_USER_INPUT', 'variables'],
 ]);
 
+/** graphql-js's whole refusal of a document past its validation budget (same-named fields are compared pairwise). */
+const VALIDATION_ABORTED = 'Validation aborted.';
+const TOO_REPETITIVE = 'The document repeats fields too often to be validated (the same field or fragment selected thousands of times): send a smaller one';
+
 /** A request Apollo cannot run at all (no query, a batch, CSRF prevention, an unselected operation, APQ). */
 const REQUEST_FIELDS: ReadonlyMap<unknown, string> = new Map([
   ['BAD_REQUEST', 'request'],
@@ -30,6 +34,7 @@ function classifyError(schema: GraphQLSchema, formatted: GraphQLFormattedError, 
   const apolloCode = formatted.extensions?.['code'];
   const inputField = INPUT_FIELDS.get(apolloCode);
   if (inputField !== undefined) {
+    if (formatted.message === VALIDATION_ABORTED) return { code: 'validation_error', message: TOO_REPETITIVE, field: inputField };
     const refusal = error instanceof GraphQLError ? readInputRefusal(schema, error) : undefined;
     return { code: 'validation_error', message: formatted.message, field: inputField, ...refusal };
   }

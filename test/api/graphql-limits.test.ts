@@ -230,4 +230,14 @@ describe('depth and size', () => {
     const response = await app.http.graphql(`{ ${aliases(OPERATION_LIMITS.tokens / 3 + 1, (i) => `a${i}: __typename`)} }`);
     expect(refused(response)).toMatch(/^Syntax Error: Document contains more tha[nt] 10000 tokens/);
   });
+
+  it('a field repeated too often to validate is refused saying so, not graphql-js\'s bare "Validation aborted."', async () => {
+    // graphql-js compares fields of one response name pairwise, within a budget it aborts at.
+    expect((await app.http.graphql(`{ ${'version '.repeat(100)} }`)).body).toEqual({ data: { version: expect.any(String) } });
+    for (const query of [`{ ${'version '.repeat(9_000)} }`, `{ ${'... on Query { __typename } '.repeat(1_600)} }`]) {
+      expect(refused(await app.http.graphql(query))).toBe(
+        'The document repeats fields too often to be validated (the same field or fragment selected thousands of times): send a smaller one',
+      );
+    }
+  });
 });
