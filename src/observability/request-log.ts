@@ -82,7 +82,8 @@ export class RequestLogController extends LogController {
     if (this.isLogDisabled(request)) return;
     const status = reply.statusCode;
     let reason = request.facts?.refusal;
-    if (reason === undefined && status === 401) {
+    // A WebSocket refused for its credentials is a 101 closed with 4403: a guess all the same.
+    if (reason === undefined && (status === 401 || request.refusal?.code === 'unauthenticated')) {
       const address = guessingAddress(request);
       const count = (this.unauthenticated.get(address) ?? 0) + 1;
       this.unauthenticated.set(address, count, { noUpdateTTL: count > 1 });

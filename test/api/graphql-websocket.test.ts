@@ -349,6 +349,19 @@ describe('a credential’s streams, its rate limit, the log and the shutdown', (
     await eventually(() => upgrades().some((line) => line['reqId'] === 'socket-upgrade-1'), 'the traced upgrade’s line');
   });
 
+  it('logs connections refused for wrong credentials as a burst of 401s is logged: a warning once an address keeps trying', async () => {
+    const mark = lines.length;
+    for (let i = 0; i < 12; i += 1) {
+      const refused = keyed(`gh_guess_${i}`, ownUrl);
+      await eventually(() => refused.closed !== undefined, 'the refused connection');
+      expect(refused.closed?.code).toBe(4403);
+      expect(refused.acknowledged).toBe(false);
+    }
+    const refusals = () => lines.slice(mark).filter((line) => line['msg'] === 'request completed' && line['closeCode'] === 4403);
+    await eventually(() => refusals().length === 12, 'the refused connections’ lines');
+    expect(refusals().at(-1)).toMatchObject({ level: 40, status: 101, reason: 'repeated_unauthenticated', refusal: 'Invalid API key' });
+  });
+
   it('logs a subscription refused 403 on a connection that stays open as a warning with its reason', async () => {
     const created = await own.http.post('/api-keys', { name: 'socket narrow', permissions: ['users:read'] });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
