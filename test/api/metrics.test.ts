@@ -214,4 +214,22 @@ describe('GET /metrics', () => {
       await limited.close();
     }
   });
+
+  it('counts a stream refused 429 for the streams its credential holds', async () => {
+    const limited = await startTestApp({ streamsPerCredential: 1 });
+    try {
+      const before = await scrape();
+      const query = 'subscription { auditLogs { id } }';
+      const held = await openSse(`${limited.baseUrl}/graphql`, { 'x-api-key': limited.root.apiKey }, { query });
+      expect(held.status).toBe(200);
+      const refused = await openSse(`${limited.baseUrl}/graphql`, { 'x-api-key': limited.root.apiKey }, { query });
+      expect(refused.status).toBe(429);
+      expect(refused.body).toMatchObject({ errors: [{ extensions: { code: 'rate_limited' } }] });
+      held.close();
+      const after = await scrape();
+      expect(valueOf(after, 'gatehouse_rate_limited_total', { limit: 'streams' }) - valueOf(before, 'gatehouse_rate_limited_total', { limit: 'streams' })).toBe(1);
+    } finally {
+      await limited.close();
+    }
+  });
 });
