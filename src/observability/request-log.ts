@@ -98,6 +98,12 @@ export class RequestLogController extends LogController {
   }
 }
 
+/** A route naming no operation of its own (the OP's endpoints, the pages) by its pattern, never its URL. */
+function routeTaken(request: FastifyRequest): string | undefined {
+  const pattern = request.routeOptions.url;
+  return request.is404 || pattern === undefined ? undefined : `${request.method} ${pattern}`;
+}
+
 function completion(request: FastifyRequest, reply: FastifyReply, reason: string | undefined, refusal: FastifyRequest['refusal']) {
   const authentication = request.authentication;
   const principal = authentication !== undefined && 'principal' in authentication ? authentication.principal : undefined;
@@ -110,7 +116,7 @@ function completion(request: FastifyRequest, reply: FastifyReply, reason: string
     application: principal?.applicationId ?? pathApplication ?? request.facts?.applicationId,
     tenant: pathTenant ?? request.facts?.tenantId ?? principal?.tenantId ?? undefined,
     ...(principal === undefined ? {} : { principal: { kind: principal.actor.type, id: principal.actor.id } }),
-    operation: request.routeOptions.config.operation ?? request.facts?.operation,
+    operation: request.routeOptions.config.operation ?? request.facts?.operation ?? routeTaken(request),
     ...(request.facts?.closeCode === undefined ? {} : { closeCode: request.facts.closeCode }),
     ...(request.facts?.overload === undefined ? {} : { overload: request.facts.overload }),
     ...(reason === undefined && refusal === undefined ? {} : { reason: reason ?? refusal?.code, refusal: refusal?.message }),

@@ -216,7 +216,12 @@ describe('the line of each request', () => {
     const requestId = randomUUID();
     const answer = await postForm(`${app.baseUrl}/oauth2/token`, { grant_type: 'client_credentials' }, { authorization: basicAuth(client.clientId, client.clientSecret!), 'x-request-id': requestId });
     expect(answer.status).toBe(200);
-    expect(completed(requestId)).toMatchObject({ status: 200, application: app.root.applicationId, tenant });
+    // Its operation is the route it took, as a pattern (the OP's endpoints and the pages name none of their own).
+    expect(completed(requestId)).toMatchObject({ status: 200, application: app.root.applicationId, tenant, operation: 'POST /oauth2/token' });
+    const page = randomUUID();
+    const tenantPath = `/t/${randomUUID()}/account`;
+    expect((await fetch(`${app.baseUrl}${tenantPath}`, { headers: { 'x-request-id': page } })).status).toBe(404);
+    expect(completed(page)).toMatchObject({ status: 404, operation: 'GET /t/:tenantRef/account' });
   });
 
   it('of an OAuth endpoint’s error answer says its error code and description', async () => {
