@@ -37,11 +37,15 @@ function registerReadiness(app: FastifyInstance, { orm, config }: Pick<Services,
   });
 }
 
+/** The scheme's name in any case (RFC 9110 11.1); the token as it was set, whatever its characters. */
+const BEARER = /^bearer +(.*)$/i;
+
 /** Behind METRICS_TOKEN when set. */
 function registerMetrics(app: FastifyInstance, token: string | undefined): void {
-  const tokenHash = token === undefined ? undefined : hashApiKeySecret(`Bearer ${token}`);
+  const tokenHash = token === undefined ? undefined : hashApiKeySecret(token);
   app.get('/metrics', PROBE, async (request, reply) => {
-    if (tokenHash !== undefined && !secretMatches(request.headers.authorization ?? '', tokenHash)) {
+    const presented = BEARER.exec(request.headers.authorization ?? '')?.[1];
+    if (tokenHash !== undefined && (presented === undefined || !secretMatches(presented, tokenHash))) {
       return reply.status(401).header('www-authenticate', 'Bearer realm="metrics"').send(toErrorBody(new GatehouseError('unauthenticated', 'GET /metrics needs the METRICS_TOKEN as a Bearer token')));
     }
     return reply.type(METRICS_CONTENT_TYPE).send(await readMetrics());

@@ -58,6 +58,12 @@ describe('GET /metrics', () => {
       expect(await refused.json()).toMatchObject({ code: 'unauthenticated' });
       expect(refused.headers.get('x-ratelimit-limit')).toBeNull();
     }
+    // The scheme's name is case-insensitive (RFC 9110 11.1), as on the management API.
+    for (const scheme of ['bearer', 'BEARER']) {
+      const accepted = await fetch(`${app.baseUrl}/metrics`, { headers: { authorization: `${scheme} ${TOKEN}` } });
+      expect(accepted.status, scheme).toBe(200);
+      expect(await accepted.text()).toContain('gatehouse_http_request_duration_seconds');
+    }
     const text = await scrape();
     // The process's own metrics and the event-loop delay come with prom-client's defaults.
     for (const name of ['process_cpu_seconds_total', 'process_resident_memory_bytes', 'nodejs_eventloop_lag_p99_seconds']) {
