@@ -248,7 +248,10 @@ export async function createServer(services: Services, options: { redis?: Redis;
   });
   registerProbes(app, services);
 
-  const streams = new EventStreams(app, config.auditStreamHeartbeatMs, config.streamsPerCredential);
+  const streams = new EventStreams(app, config.auditStreamHeartbeatMs, config.streamsPerCredential, (reply) => {
+    observeAnswer(reply.request, reply);
+    requestLog.requestCompleted(null, reply.request, reply);
+  });
   const subscriptions = subscriptionStarter(schema, serializeError);
   const webSocket = graphqlWebSocket(app, {
     schema,

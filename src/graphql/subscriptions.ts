@@ -26,6 +26,7 @@ import { authorize, operationRules, operationTenants, refusalNow } from './autho
 import { KnownOperationTypesRule, OperationLimitsRule } from './operation-limits.ts';
 import { variablesRefusal } from './variable-coercion.ts';
 import { countOperation, operationLabels } from './operation-metrics.ts';
+import { noteRequest } from '../observability/log.ts';
 
 /**
  * Subscriptions over Server-Sent Events (below) and WebSocket (websocket.ts): one copy of the checks every operation
@@ -124,6 +125,7 @@ export function subscriptionStarter(schema: GraphQLSchema, serializeError: Seria
   ): Promise<StartedSubscription> {
     const operation = getOperationAST(document, operationName) ?? undefined;
     const labels = operationLabels(schema, operation);
+    noteRequest({ operation: `${labels.type} ${labels.field}` });
     const refused = (errors: readonly GraphQLError[]): StartedSubscription => {
       // graphql-js's own refusals (validation, variables) carry no GatehouseError: they are the contract's 422.
       const first = errors[0]?.originalError;

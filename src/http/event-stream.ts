@@ -103,10 +103,16 @@ export class EventStreams {
   readonly #held = new Map<string, number>();
   readonly #heartbeatMs: number;
   readonly #perCredential: number;
+  readonly #leftUnfinished: (reply: FastifyReply) => void;
 
-  constructor(app: FastifyInstance, heartbeatMs: number, perCredential: number) {
+  /**
+   * `leftUnfinished` logs and measures a stream its client left: its response closes without `finish`, which is all
+   * Fastify waits for to run onResponse and write the request's line.
+   */
+  constructor(app: FastifyInstance, heartbeatMs: number, perCredential: number, leftUnfinished: (reply: FastifyReply) => void = () => undefined) {
     this.#heartbeatMs = heartbeatMs;
     this.#perCredential = perCredential;
+    this.#leftUnfinished = leftUnfinished;
     // One whose client has read everything ends as an answer does; one behind would hold the shutdown: dropped.
     app.addHook('preClose', async () => {
       for (const stream of this.#open) {
@@ -144,9 +150,12 @@ export class EventStreams {
     const stream = new EventStream(reply, this.#heartbeatMs, () => {
       this.#open.delete(stream);
       slot.release();
+      if (!reply.raw.writableFinished) this.#leftUnfinished(reply);
     });
-    if (stream.closed) slot.release();
-    else this.#open.add(stream);
+    if (stream.closed) {
+      slot.release();
+      this.#leftUnfinished(reply);
+    } else this.#open.add(stream);
     return stream;
   }
 }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { issueTestKey } from '../support/keys.ts';
+import { openSse } from '../support/sse.ts';
 import { basicAuth, createTestClient, postForm } from '../support/oauth.ts';
 
 /**
@@ -168,6 +169,13 @@ describe('the line of each request', () => {
     const graphql = randomUUID();
     await app.http.request('POST', '/graphql', { body: { query: 'query Mine { users { data { id } } }' }, headers: { 'x-request-id': graphql } });
     expect(completed(graphql)).toMatchObject({ level: 30, status: 200, operation: 'query users', application: app.root.applicationId });
+    // A subscription over Server-Sent Events, once its client has left the stream (no `finish`), as GraphQL's other operations.
+    const subscribed = randomUUID();
+    const stream = await openSse(`${app.baseUrl}/graphql`, { 'x-api-key': app.root.apiKey, 'x-request-id': subscribed }, { query: 'subscription { auditLogs { id } }' });
+    expect(stream.status).toBe(200);
+    stream.close();
+    await expect.poll(() => linesOf(subscribed).some((line) => line.msg === 'request completed')).toBe(true);
+    expect(completed(subscribed)).toMatchObject({ status: 200, operation: 'subscription auditLogs', application: app.root.applicationId });
   });
 
   it('of a tenant’s credentials refused on another tenant is a warning with its reason', async () => {
