@@ -789,6 +789,29 @@ describe('the split into isolated pools', () => {
     expect(rows).toHaveLength(2);
     for (const row of rows) expect(row).toEqual({ email_verified: false, locale: 'de', status: 'suspended', locked_when_suspended: true });
   });
+
+  it('copies the password’s age and history, so the policy’s maxAge and historyCount judge a copy as its original', async () => {
+    const { admin, applicationId, appPath, userId } = await userOfTwoTenants('Password history copies', 'history@example.com');
+    expect((await admin.put('/policies/password', { historyCount: 3, maxAge: 30 })).status).toBe(200);
+    for (const password of ['First-Horse-1', 'Second-Horse-2', 'Third-Horse-3']) {
+      expect((await admin.patch(`/users/${userId}`, { password })).status).toBe(200);
+    }
+    await app.sql(`update app_user set password_changed_at = now() - interval '40 days' where application_id = ? and id = ?`, [applicationId, userId]);
+
+    expect((await admin.patch(appPath, { tenancyConfig: { authIsolation: 'isolated' } })).status).toBe(200);
+    const rows = await app.sql<{ id: string; expired: boolean }>(
+      `select id, password_changed_at < now() - interval '30 days' as expired from app_user where application_id = ? and email_normalized = 'history@example.com'`,
+      [applicationId],
+    );
+    expect(rows).toHaveLength(2);
+    for (const row of rows) expect(row.expired, row.id).toBe(true);
+    const copy = rows.find((row) => row.id !== userId)!.id;
+    for (const id of [userId, copy]) {
+      const reused = await admin.patch(`/users/${id}`, { password: 'First-Horse-1' });
+      expect(reused.status, id).toBe(422);
+      expect(reused.body).toMatchObject({ field: 'password', details: [{ code: 'history' }] });
+    }
+  });
 });
 
 // PostgreSQL only: the embedded database has one session for all connections (test/support/row-lock.ts).

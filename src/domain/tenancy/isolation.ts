@@ -77,6 +77,8 @@ export async function splitPoolsByTenant(em: EntityManager, actor: AuditActor): 
   await copyUserRows(em, applicationId, 'sign_in_failure', ['address', 'failures', 'last_failed_at', 'locked_at', 'locked_until']);
   await copyUserRows(em, applicationId, 'mfa_factor', ['kind', 'secret_encrypted', 'last_step', 'created_at'], { newIds: true });
   await copyUserRows(em, applicationId, 'mfa_recovery_code', ['code_hash', 'used_at']);
+  // The same ids: the history is read newest first by id.
+  await copyUserRows(em, applicationId, 'password_history', ['id', 'password_hash', 'created_at']);
   await copyUserRows(em, applicationId, 'user_identity', ['provider_id', 'subject', 'created_at'], { newIds: true, poolOfCopy: true });
   await moveToCopies(em, actor, { table: 'api_key', userColumn: 'user_id', where: '', action: 'api_key.rebound', targetType: 'api_key', snapshot: keySnapshotSql });
   await moveToCopies(em, actor, {
@@ -97,18 +99,18 @@ export async function splitPoolsByTenant(em: EntityManager, actor: AuditActor): 
   await moveLinksToTheirUsersPools(em, applicationId);
 }
 
-/** With the whole lockout state, so the copy signs in, counts failures and unlocks as the original would, whether its
- *  address is proven and the language of its mails. */
+/** With the whole lockout state and the password's age, so the copy signs in, counts failures, unlocks and must change
+ *  an expired password as the original would, whether its address is proven and the language of its mails. */
 async function copyIntoOtherTenants(em: EntityManager, actor: AuditActor): Promise<void> {
   await recordAuditPerRow(em, actor, { action: 'user.copied', targetType: 'user' }, {
     tenantPerRow: true,
     ctes: `copied as (
       insert into app_user (application_id, id, pool_id, email, email_normalized, name, status, tenant_ids, password_hash,
-                            failed_sign_ins, last_failed_sign_in_at, locked_until, locked_when_suspended, email_verified, locale,
+                            password_changed_at, failed_sign_ins, last_failed_sign_in_at, locked_until, locked_when_suspended, email_verified, locale,
                             metadata, created_at, updated_at)
       select original.application_id, ${NEW_ID_SQL}, other.tenant_id, original.email, original.email_normalized, original.name,
              original.status, array[other.tenant_id], original.password_hash,
-             original.failed_sign_ins, original.last_failed_sign_in_at, original.locked_until, original.locked_when_suspended,
+             original.password_changed_at, original.failed_sign_ins, original.last_failed_sign_in_at, original.locked_until, original.locked_when_suspended,
              original.email_verified, original.locale, original.metadata, now(), now()
         from app_user as original, unnest(original.tenant_ids[2:]) as other (tenant_id)
        where @owner(original) and original.pool_id = ?
@@ -125,7 +127,7 @@ async function copyIntoOtherTenants(em: EntityManager, actor: AuditActor): Promi
 
 /** A copy of each of the original's `table` rows (`id` new, `pool_id` the copy's where the table has them): what it must
  *  hold to sign in as the original would (failures and locks per address, TOTP, e-mail and recovery codes, without which
- *  the password alone would sign in or let its knower enrol, upstream links). Passkeys stay the original's: a credential
+ *  the password alone would sign in or let its knower enrol, the password history, upstream links). Passkeys stay the original's: a credential
  *  id is one account's in the application. */
 async function copyUserRows(
   em: EntityManager,
