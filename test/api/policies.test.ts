@@ -83,6 +83,8 @@ describe('policies at application scope', () => {
       ['/policies/mfa', { factors: ['totp', 'totp'] }, 'factors'],
       ['/policies/mfa', { factors: ['sms'] }, 'factors[0]'],
       ['/policies/session', { idleTimeoutMinutes: 600, absoluteTimeoutMinutes: 60 }, 'idleTimeoutMinutes'],
+      // The idle timeout left out is its default (3 days): the field sent is the one at fault.
+      ['/policies/session', { absoluteTimeoutMinutes: 60 }, 'absoluteTimeoutMinutes'],
       ['/policies/lockout', { maxAttempts: 1 }, 'maxAttempts'],
       // One address alone may not lock the account: that is locking a victim out.
       ['/policies/lockout', { accountLockAddresses: 1 }, 'accountLockAddresses'],
@@ -94,6 +96,9 @@ describe('policies at application scope', () => {
       expect(response.status, `${path} ${JSON.stringify(body)}`).toBe(422);
       expect(response.body).toMatchObject({ code: 'validation_error', field });
     }
+    expect((await app.http.put('/policies/session', { absoluteTimeoutMinutes: 60 })).body.message).toBe(
+      'absoluteTimeoutMinutes may not be below idleTimeoutMinutes, which is 4320 when left out',
+    );
     expect((await app.http.get('/policies/biometric')).body).toMatchObject({ code: 'validation_error', field: 'kind' });
     expect((await app.http.get('/policies')).body).toEqual(before);
   });

@@ -160,14 +160,21 @@ export function parsePolicy<K extends PolicyKind>(kind: K, input: Readonly<Recor
     value[field] = checkField(field, spec, given);
   }
   const policy = value as unknown as PolicyValues[K];
-  checkCoherence(kind, policy);
+  checkCoherence(kind, policy, (field) => input[field] !== undefined);
   return policy;
 }
 
-function checkCoherence(kind: PolicyKind, policy: PolicyValues[PolicyKind]): void {
+/** A refusal names a field the caller sent: one left out holds its default, which the caller may not have in mind. */
+function checkCoherence(kind: PolicyKind, policy: PolicyValues[PolicyKind], given: (field: string) => boolean): void {
   if (kind === 'session') {
     const session = policy as SessionPolicy;
     if (session.idleTimeoutMinutes > session.absoluteTimeoutMinutes) {
+      if (!given('idleTimeoutMinutes')) {
+        throw invalid(
+          'absoluteTimeoutMinutes',
+          `absoluteTimeoutMinutes may not be below idleTimeoutMinutes, which is ${session.idleTimeoutMinutes} when left out`,
+        );
+      }
       throw invalid('idleTimeoutMinutes', 'idleTimeoutMinutes may not exceed absoluteTimeoutMinutes');
     }
   }
