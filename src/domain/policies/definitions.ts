@@ -34,7 +34,7 @@ export interface SessionPolicy {
   /** However active. */
   absoluteTimeoutMinutes: number;
   singleSession: boolean;
-  /** Mails `new_sign_in` for a password sign-in from a browser the user never signed in from. */
+  /** Mails `new_sign_in` for a sign-in, whatever its first factor, from a browser the user never signed in from. */
   notifyNewBrowser: boolean;
 }
 
