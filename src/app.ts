@@ -26,7 +26,7 @@ import type { SignInRules } from './oidc/configuration.ts';
 import { OidcProvider } from './oidc/provider.ts';
 import { StorageSweepJob } from './oidc/storage-sweep.ts';
 import { admitSignIn, resolveTarget } from './domain/sign-in/sign-in.ts';
-import { poolSessionPolicy } from './domain/sign-in/session.ts';
+import { poolMfaPolicy, poolSessionPolicy } from './domain/sign-in/session.ts';
 import { ReadCache } from './rest/read-cache.ts';
 import { watchResources } from './observability/metrics.ts';
 import { createServer, type LogDestination, type Server } from './server.ts';
@@ -148,6 +148,7 @@ export async function startGatehouse(config: Config, options: DatabaseOptions & 
     target: (requestId, client, tenantParam) => resolveTarget(services, requestId, client, tenantParam),
     admit: (requestId, surface, client, named) => admitSignIn(services, requestId, surface, client, named),
     sessionPolicy: (requestId, applicationId, poolId) => poolSessionPolicy(services, requestId, applicationId, poolId),
+    mfaPolicy: (requestId, applicationId, poolId) => poolMfaPolicy(services, requestId, applicationId, poolId),
   };
   const oidc = new OidcProvider({
     config,

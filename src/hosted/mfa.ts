@@ -116,8 +116,11 @@ export function registerMfaStep(app: FastifyInstance, services: Services, seam: 
 
   const back = (reply: FastifyReply, uid: string, query = '') => reply.status(303).header('location', `${stepPath(uid)}${query}`).send();
 
-  const onward = (request: FastifyRequest, reply: FastifyReply, context: InteractionContext, signIn: SignIn, expired: boolean) =>
-    expired ? seam.changePassword(reply, context, signIn) : seam.finish(request, reply, context, signIn);
+  // Every sign-in the policy has judged comes this way, the step passed or not due.
+  const onward = (request: FastifyRequest, reply: FastifyReply, context: InteractionContext, judged: SignIn, expired: boolean) => {
+    const signIn = { ...judged, mfaCheckedAt: Date.now() };
+    return expired ? seam.changePassword(reply, context, signIn) : seam.finish(request, reply, context, signIn);
+  };
 
   function complete(request: FastifyRequest, reply: FastifyReply, context: InteractionContext, pending: PendingSignIn) {
     reply.header('set-cookie', stepCookie.clear(interactionPaths(context.interaction.uid).page));

@@ -15,7 +15,7 @@ import { emailFormActions, emailSignInRoutes } from './magic-link.ts';
 import { emailForms } from '../pages/magic-link.ts';
 import type { SignInUser } from '../domain/users/sign-in-user.ts';
 import type { HeldFactor } from '../domain/mfa/factors.ts';
-import { STEP_UP_REASON } from '../domain/mfa/requirement.ts';
+import { POLICY_STEP_REASON, STEP_UP_REASON } from '../domain/mfa/requirement.ts';
 import { newStepBudget, sharedStepBudget, stepBudgetSpent } from '../domain/mfa/second-step.ts';
 import { registerSamlRoutes } from './saml.ts';
 import { accountLinkRoutes } from './account-links.ts';
@@ -64,6 +64,9 @@ import { passkeyButton, passkeyRoutes, relyingPartyFor } from './passkey.ts';
 import { passkeySignUpRoutes } from './passkey-signup.ts';
 import { type SignInThrottle } from '../pages/throttle.ts';
 import { guessingAddress } from '../http/request-origin.ts';
+
+/** Login reasons the session's user answers at the MFA step alone, without a first factor again. */
+const SESSION_STEP_REASONS: ReadonlySet<string> = new Set([STEP_UP_REASON, POLICY_STEP_REASON]);
 
 type Interaction = Awaited<ReturnType<Provider['interactionDetails']>>;
 
@@ -380,10 +383,11 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
 
     const saml = registerSamlRoutes(app, services, csrf, throttle, { load, signsIn, requireCsrf, formTargets, continueSignIn });
 
-    /** Login asked only for the multi-factor acr the session lacked: on to the MFA step without a first factor again. */
+    /** Login asked only for the second factor the session lacked (acr_values, or a policy made required since its sign-in):
+     *  on to the MFA step without a first factor again. */
     async function stepUpSession(request: FastifyRequest, reply: FastifyReply, context: InteractionContext) {
       const { prompt, session } = context.interaction;
-      if (prompt.reasons.length !== 1 || prompt.reasons[0] !== STEP_UP_REASON) return undefined;
+      if (prompt.reasons.length === 0 || !prompt.reasons.every((reason) => SESSION_STEP_REASONS.has(reason))) return undefined;
       const account = await sessionSignIn(context.target, session?.accountId, true);
       // Its attempts at the step used up: a first factor again, on the sign-in form.
       if (account === null || (await stepBudgetSpent(context.target, sessionStepBudget(context)))) return undefined;

@@ -11,7 +11,13 @@ import { refusingOverload } from './overload.ts';
 import { noteSessionPolicy } from './session-lifetime.ts';
 import { signInEnded } from '../domain/sign-in/session.ts';
 import type { SessionPolicy } from '../domain/policies/definitions.ts';
+import type { PoolMfaPolicy } from '../domain/mfa/requirement.ts';
 import { madeOnce } from '../made-once.ts';
+
+const sessionMfaPolicies = new WeakMap<KoaContextWithOIDC, PoolMfaPolicy>();
+
+/** The MFA policy of the browser session's account, as findAccount read it for this request. */
+export const sessionMfaPolicy = (ctx: KoaContextWithOIDC): PoolMfaPolicy | undefined => sessionMfaPolicies.get(ctx);
 
 /** oidc-provider passes the Account object through. */
 const TENANT_IDS = 'gatehouseTenantIds';
@@ -42,7 +48,13 @@ export async function findAccount(
   if (user === null || !mayActNow(user)) return undefined;
   if (tenantId !== null && !user.tenantIds.includes(tenantId)) return undefined;
   if (surfaceTenant !== null && !tokenStands(surfaceTenant, tenantId)) return undefined;
-  const policy = await deps.signIn?.sessionPolicy(opRequestId(ctx), applicationId, user.poolId);
+  // The browser session's own account: its MFA policy is the login check's (policies.ts, sessionOwesStep).
+  const ownSession = token === undefined && ctx.oidc.session?.accountId === sub;
+  const [policy, mfa] = await Promise.all([
+    deps.signIn?.sessionPolicy(opRequestId(ctx), applicationId, user.poolId),
+    ownSession ? deps.signIn?.mfaPolicy(opRequestId(ctx), applicationId, user.poolId) : undefined,
+  ]);
+  if (mfa !== undefined) sessionMfaPolicies.set(ctx, mfa);
   if (policy !== undefined) {
     if (endedByPolicy(ctx, sub, token, policy)) return undefined;
     noteSessionPolicy(ctx, policy);

@@ -5,7 +5,7 @@ import { errors, type AccessToken, type Client, type ClientCredentials, type Con
 import type { LiveSubjectCache } from '../auth/bearer-subject.ts';
 import type { SecretBox } from '../auth/client-secrets.ts';
 import { MAX_ACCESS_TOKEN_SECONDS, type SigningKeyStore } from '../auth/signing-keys.ts';
-import { ACR_MULTI_FACTOR, ACR_SINGLE_FACTOR } from '../domain/mfa/requirement.ts';
+import { ACR_MULTI_FACTOR, ACR_SINGLE_FACTOR, type PoolMfaPolicy } from '../domain/mfa/requirement.ts';
 import type { Config } from '../config.ts';
 import { SIGNING_ALGS } from '../db/entities/signing-key.entity.ts';
 import type { RoleSubject } from '../domain/authorization/held-roles.ts';
@@ -104,6 +104,7 @@ export interface SignInRules {
   readonly target: (requestId: string, client: SignInClient, tenantParam: unknown) => Promise<SignInTarget>;
   readonly admit: (requestId: string, surface: Surface, client: SignInClient, named: readonly string[]) => Promise<SignInTarget | undefined>;
   readonly sessionPolicy: (requestId: string, applicationId: string, poolId: string) => Promise<SessionPolicy>;
+  readonly mfaPolicy: (requestId: string, applicationId: string, poolId: string) => Promise<PoolMfaPolicy>;
 }
 
 export type SignInTargets = SignInRules['target'];

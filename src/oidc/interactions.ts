@@ -163,7 +163,8 @@ export async function interactionResult(
     // The OP keeps `methods` with its session (overrides.ts).
     const methods = signIn.methods === undefined ? {} : { methods: [...signIn.methods] };
     const ts = signIn.signedInAt === undefined ? {} : { ts: signIn.signedInAt };
-    return { login: { accountId: user.id, ...proved, ...methods, ...ts }, consent: grant === existing ? { grantId } : madeGrant(grantId) };
+    const judged = signIn.mfaCheckedAt === undefined ? {} : { mfaCheckedAt: signIn.mfaCheckedAt };
+    return { login: { accountId: user.id, ...proved, ...methods, ...ts, ...judged }, consent: grant === existing ? { grantId } : madeGrant(grantId) };
   }
 
   if (interaction.prompt.name === 'consent') {

@@ -161,6 +161,13 @@ function persistSavedSessionsOnly(provider: Provider): void {
 }
 
 const SIGN_IN_METHODS = 'methods';
+/** When the hosted pages last judged the session's sign-in by the MFA policy (epoch ms): sessionOwesStep. */
+const MFA_CHECKED_AT = 'mfaCheckedAt';
+
+export function mfaCheckedAtOf(session: object): number | undefined {
+  const checked = (session as Record<string, unknown>)[MFA_CHECKED_AT];
+  return typeof checked === 'number' ? checked : undefined;
+}
 
 /** Kept as `amr` is; none when unsaid. */
 export function signInMethodsOf(session: object): string[] {
@@ -174,14 +181,18 @@ export function signInMethodsOf(session: object): string[] {
  */
 function sessionKeepsSignInMethods(provider: Provider): void {
   const Session = provider.Session as unknown as { IN_PAYLOAD: readonly string[]; prototype: { loginAccount(details: object): void } };
-  const inPayload = [...Session.IN_PAYLOAD, SIGN_IN_METHODS];
+  const inPayload = [...Session.IN_PAYLOAD, SIGN_IN_METHODS, MFA_CHECKED_AT];
   Object.defineProperty(Session, 'IN_PAYLOAD', { get: () => inPayload });
   // eslint-disable-next-line @typescript-eslint/unbound-method -- called below with the session as `this`
   const loginAccount = Session.prototype.loginAccount;
   Session.prototype.loginAccount = function (this: Record<string, unknown>, details: object) {
+    const [account, checked] = [this['accountId'], this[MFA_CHECKED_AT]];
     loginAccount.call(this, details);
     const login = (Provider.ctx?.oidc.entities.Interaction?.result as { login?: object } | undefined)?.login;
     this[SIGN_IN_METHODS] = signInMethodsOf(login ?? {});
+    // A login the pages made without judging the MFA policy keeps the account's last judgement, never another's.
+    const judged = mfaCheckedAtOf(login ?? {});
+    this[MFA_CHECKED_AT] = judged ?? (account === this['accountId'] ? checked : undefined);
   };
 }
 

@@ -1,10 +1,11 @@
 import { interactionPolicy, type KoaContextWithOIDC } from 'oidc-provider';
 import type Provider from 'oidc-provider';
-import { ACR_MULTI_FACTOR, asksMultiFactor, STEP_UP_REASON } from '../domain/mfa/requirement.ts';
+import { ACR_MULTI_FACTOR, asksMultiFactor, POLICY_STEP_REASON, sessionOwesStep, STEP_UP_REASON } from '../domain/mfa/requirement.ts';
 import { SIGN_IN_REFUSALS, SignInRefusal, type SilentError } from '../domain/sign-in/refusals.ts';
 import { revokedTenants } from '../domain/sessions/revoked-sign-ins.ts';
 import { sessionSignIn, signsInToRevokedTenant, type SignInTarget } from '../domain/sign-in/sign-in.ts';
-import { accountTenants } from './account.ts';
+import { accountTenants, sessionMfaPolicy } from './account.ts';
+import { mfaCheckedAtOf } from './overrides.ts';
 import { grantTenant, saveGrantForTenant } from './grant-tenant.ts';
 import { opRequestId } from './op-request-id.ts';
 import { gatehouseData } from './clients.ts';
@@ -189,6 +190,14 @@ export function interactionsPolicy() {
         ? Check.REQUEST_PROMPT
         : Check.NO_NEED_TO_PROMPT,
     ),
+  );
+  policy.get('login')?.checks.add(
+    new Check(POLICY_STEP_REASON, 'Multi-factor authentication is required', 'interaction_required', (ctx) => {
+      const { session } = ctx.oidc;
+      const pool = sessionMfaPolicy(ctx);
+      if (session?.accountId === undefined || ctx.oidc.result?.login !== undefined || pool === undefined) return Check.NO_NEED_TO_PROMPT;
+      return sessionOwesStep(pool, { acr: session.acr, loginTs: session.loginTs, checkedAt: mfaCheckedAtOf(session) }) ? Check.REQUEST_PROMPT : Check.NO_NEED_TO_PROMPT;
+    }),
   );
   policy.get('consent')?.checks.add(
     new Check('tenant_choice', 'The user belongs to several tenants and the request names none', 'account_selection_required', (ctx) =>

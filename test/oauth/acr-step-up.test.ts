@@ -204,3 +204,59 @@ describe('acr_values asking for the multi-factor acr', () => {
     expect(await idToken(scope, again, back)).toMatchObject({ sub: userId, amr: ['pwd'], acr: ACR_SINGLE_FACTOR });
   });
 });
+
+describe('an MFA policy made required', () => {
+  it('takes a session signed in before it without a second factor to the step at its next authorization (silently: interaction_required), once', async () => {
+    const scope = await applicationWith();
+    const userId = await createPasswordUser(scope.admin, 'tightened@example.com');
+    const secret = await giveTotp(app, scope.applicationId, userId);
+    const jar = new CookieJar();
+    // The browser passed the step once (remembered), then signed in with the password alone.
+    const first = await passwordSignIn(scope, jar, 'tightened@example.com');
+    expect(await idToken(scope, first.flow, await jar.submit(await jar.visit(first.answer.location!), { code: codeAt(secret) }))).toMatchObject({ acr: ACR_MULTI_FACTOR });
+    const single = await passwordSignIn(scope, jar, 'tightened@example.com', { prompt: 'login' });
+    expect(await idToken(scope, single.flow, single.answer)).toMatchObject({ acr: ACR_SINGLE_FACTOR });
+    // A user without a factor signed in with the password alone, in another browser.
+    const plainId = await createPasswordUser(scope.admin, 'tightened-plain@example.com');
+    const plainJar = new CookieJar();
+    const plain = await passwordSignIn(scope, plainJar, 'tightened-plain@example.com');
+    expect(await idToken(scope, plain.flow, plain.answer)).toMatchObject({ sub: plainId, acr: ACR_SINGLE_FACTOR });
+
+    expect((await scope.admin.put('/policies/mfa', { enforcement: 'required', factors: ['totp'], rememberDeviceDays: 0 })).status).toBe(200);
+
+    for (const browser of [jar, plainJar]) {
+      const silent = await authorize(scope, browser, { prompt: 'none' });
+      const refused = new URL(silent.start.location!);
+      expect(refused.origin + refused.pathname).toBe(REDIRECT_URI);
+      expect(refused.searchParams.get('error')).toBe('interaction_required');
+    }
+    // No password again: the session's user is taken to the step, a challenge for the holder, an enrolment for the other.
+    const flow = await authorize(scope, jar);
+    const step = await pageOf(jar, flow.page);
+    expect(step.url).toMatch(/\/interaction\/[\w-]+\/mfa$/);
+    expect(step.body).toContain('name="code"');
+    const done = await jar.submit(step, { code: codeAt(secret, Date.now() + STEP_MS) });
+    expect(await idToken(scope, flow, done)).toMatchObject({ sub: userId, amr: ['pwd', 'otp', 'mfa'], acr: ACR_MULTI_FACTOR });
+    const enrol = await pageOf(plainJar, (await authorize(scope, plainJar)).page);
+    expect(enrol.url).toMatch(/\/interaction\/[\w-]+\/mfa$/);
+    expect(enrol.body).toContain('otpauth://totp/');
+    // Passed under the policy as it is, the session goes on silently.
+    const silent = await authorize(scope, jar, { prompt: 'none' });
+    expect(await idToken(scope, silent, silent.start)).toMatchObject({ sub: userId, acr: ACR_MULTI_FACTOR });
+  });
+
+  it('a remembered browser spares the step it asks for, as at a sign-in under it, and the session then goes on: no loop', async () => {
+    const scope = await applicationWith();
+    const { userId, jar } = await rememberedSingleFactorSession(scope, 'remembered-required@example.com');
+    expect((await scope.admin.put('/policies/mfa', { enforcement: 'required', factors: ['totp'], rememberDeviceDays: 30 })).status).toBe(200);
+    const refused = new URL((await authorize(scope, jar, { prompt: 'none' })).start.location!);
+    expect(refused.searchParams.get('error')).toBe('interaction_required');
+    // Judged by the policy now (the browser remembered): back to the client without a page.
+    const flow = await authorize(scope, jar);
+    const back = await pageOf(jar, flow.page);
+    expect(back.location!.startsWith(REDIRECT_URI), back.url).toBe(true);
+    expect(await idToken(scope, flow, back)).toMatchObject({ sub: userId, amr: ['pwd'], acr: ACR_SINGLE_FACTOR });
+    const silent = await authorize(scope, jar, { prompt: 'none' });
+    expect(await idToken(scope, silent, silent.start)).toMatchObject({ sub: userId, amr: ['pwd'], acr: ACR_SINGLE_FACTOR });
+  });
+});

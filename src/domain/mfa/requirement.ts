@@ -43,6 +43,23 @@ export function asksMultiFactor(acrValues: unknown): boolean {
 /** The OP's login check (src/oidc/policies.ts) of a request asking for the multi-factor acr the session's sign-in did not give. */
 export const STEP_UP_REASON = 'acr_step_up';
 
+/** The OP's login check of a session that owes the step to the policy in force (sessionOwesStep). */
+export const POLICY_STEP_REASON = 'mfa_policy';
+
+/** The MFA policy of a pool, and when it last changed (epoch ms; null: the built-in default). */
+export interface PoolMfaPolicy {
+  readonly policy: MfaPolicy;
+  readonly changedAt: number | null;
+}
+
+/** Under `required`, a session without the multi-factor acr whose sign-in was judged (`checkedAt`, epoch ms, else its
+ *  `loginTs`) before the policy last changed: it was judged by a looser one. One judged since passed as the policy asks
+ *  (a remembered browser gives the single-factor acr). */
+export function sessionOwesStep(pool: PoolMfaPolicy, session: { readonly acr?: string | undefined; readonly loginTs?: number | undefined; readonly checkedAt?: number | undefined }): boolean {
+  if (pool.policy.enforcement !== 'required' || pool.changedAt === null || session.acr === ACR_MULTI_FACTOR) return false;
+  return (session.checkedAt ?? (session.loginTs ?? 0) * 1000) < pool.changedAt;
+}
+
 /** A sign-in that asks for the multi-factor acr goes as under `required`, unless MFA is `off` (the ID token then says
  *  the single-factor acr). */
 export const stepUpPolicy = (policy: MfaPolicy): MfaPolicy => (policy.enforcement === 'off' ? policy : { ...policy, enforcement: 'required' });

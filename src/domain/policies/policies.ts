@@ -32,11 +32,16 @@ function kindOf(kind: string): PolicyKind {
 
 /** Null tenant: the application's. */
 export async function effectivePolicy<K extends PolicyKind>(scope: Scope, kind: K, tenantId: string | null): Promise<PolicyValues[K]> {
+  return (await effectivePolicyRow(scope, kind, tenantId)).value;
+}
+
+/** With when the row in force last changed (epoch ms; null while the built-in default applies). */
+export async function effectivePolicyRow<K extends PolicyKind>(scope: Scope, kind: K, tenantId: string | null): Promise<{ value: PolicyValues[K]; changedAt: number | null }> {
   const effective =
     tenantId === null
       ? await applicationValue<Record<string, unknown>>(scope, 'policy', kind, {})
       : await effectiveValue<Record<string, unknown>>(scope, tenantId, 'policy', kind, {});
-  return storedPolicy(kind, effective.value);
+  return { value: storedPolicy(kind, effective.value), changedAt: effective.row?.updatedAt.getTime() ?? null };
 }
 
 /** See checkPassword. */

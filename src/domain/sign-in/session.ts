@@ -1,6 +1,7 @@
 import { SHARED_POOL } from '../../db/entities/user.entity.ts';
 import type { DomainServices } from '../../services.ts';
 import { POLICY_DEFAULTS, YEAR_MINUTES, type SessionPolicy } from '../policies/definitions.ts';
+import type { PoolMfaPolicy } from '../mfa/requirement.ts';
 import { surfaceSettings } from './surface-settings.ts';
 
 /** By the session policy: the browser session and each refresh token end `idleTimeoutMinutes` unused, both at the latest
@@ -56,8 +57,16 @@ export function refreshTokenSeconds(token: { iiat?: number | undefined }, policy
   return remainingSeconds(policy ?? POLICY_DEFAULTS.session, token.iiat ?? now, now);
 }
 
+const poolSettings = (services: DomainServices, requestId: string, applicationId: string, poolId: string) =>
+  surfaceSettings(services, requestId, applicationId, poolId === SHARED_POOL ? null : poolId);
+
 /** The isolated tenant's, else the application's: a shared-pool user's sessions span its tenants. */
 export async function poolSessionPolicy(services: DomainServices, requestId: string, applicationId: string, poolId: string): Promise<SessionPolicy> {
-  const settings = await surfaceSettings(services, requestId, applicationId, poolId === SHARED_POOL ? null : poolId);
-  return settings?.session ?? POLICY_DEFAULTS.session;
+  return (await poolSettings(services, requestId, applicationId, poolId))?.session ?? POLICY_DEFAULTS.session;
+}
+
+/** As poolSessionPolicy. */
+export async function poolMfaPolicy(services: DomainServices, requestId: string, applicationId: string, poolId: string): Promise<PoolMfaPolicy> {
+  const settings = await poolSettings(services, requestId, applicationId, poolId);
+  return settings === undefined ? { policy: POLICY_DEFAULTS.mfa, changedAt: null } : { policy: settings.mfa, changedAt: settings.mfaChangedAt };
 }

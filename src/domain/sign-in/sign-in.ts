@@ -115,6 +115,8 @@ export interface SignIn {
   /** When the first factor was proven (epoch seconds), where not in this sign-in: a session's step-up proves only the
    *  second, and its session's sign-in time (auth_time, the absolute end) stays. */
   readonly signedInAt?: number | undefined;
+  /** When the MFA policy judged this sign-in (epoch ms): set where the step was passed or was not due. */
+  readonly mfaCheckedAt?: number | undefined;
 }
 
 /** As sessions list it: the first factor as the type of the auth provider offering it (an e-mailed code is `magic_link`'s),

@@ -8,7 +8,7 @@ import { effectiveAuthProviders, enabledProviderSetting } from '../auth-provider
 import { effectiveBranding, type BrandingValue } from '../branding/branding.ts';
 import { isTenantRef, tenantRefColumn } from '../domains/surfaces.ts';
 import type { LockoutPolicy, MfaPolicy, PasswordPolicy, SessionPolicy } from '../policies/definitions.ts';
-import { effectivePolicy } from '../policies/policies.ts';
+import { effectivePolicy, effectivePolicyRow } from '../policies/policies.ts';
 import { DEFAULT_LOCALE, type Locale } from '../locales.ts';
 import { InvalidatedCache } from '../../events/invalidated-cache.ts';
 import type { InvalidationBus } from '../../events/invalidations.ts';
@@ -77,6 +77,8 @@ export interface SurfaceSettings {
   readonly passwordPolicy: PasswordPolicy;
   readonly session: SessionPolicy;
   readonly mfa: MfaPolicy;
+  /** When `mfa` last changed (epoch ms), null for the default: a session signed in before it may owe the step (requirement.ts). */
+  readonly mfaChangedAt: number | null;
   /** The enabled `m2m` provider's `tokenLifetimeSeconds`, else null (the default). */
   readonly m2mTokenSeconds: number | null;
 }
@@ -123,7 +125,7 @@ async function readSurfaceSettings(services: DomainServices, requestId: string, 
     effectivePolicy(scope, 'lockout', policyTenantId),
     effectivePolicy(scope, 'password', policyTenantId),
     effectivePolicy(scope, 'session', policyTenantId),
-    effectivePolicy(scope, 'mfa', policyTenantId),
+    effectivePolicyRow(scope, 'mfa', policyTenantId),
   ]);
   const { logoUrl, faviconUrl, colors, copy } = branding;
   const opensMembership = tenant !== null && poolId === SHARED_POOL;
@@ -144,7 +146,8 @@ async function readSurfaceSettings(services: DomainServices, requestId: string, 
     lockout,
     passwordPolicy,
     session,
-    mfa,
+    mfa: mfa.value,
+    mfaChangedAt: mfa.changedAt,
     m2mTokenSeconds: numberOrNull(enabledProviderSetting(providers, 'm2m', 'tokenLifetimeSeconds')),
   };
 }
