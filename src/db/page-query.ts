@@ -1,4 +1,4 @@
-import { raw, type EntityClass, type EntityMetadata } from '@mikro-orm/core';
+import { raw, RawQueryFragment, type EntityClass, type EntityMetadata } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { randomInt, randomUUID } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
@@ -81,6 +81,19 @@ async function compile(em: EntityManager, entity: EntityClass<object>, where: ob
   return { meta, sql, params };
 }
 
+/** A condition as its compiled SQL's cache key: a raw fragment is a symbol key, which JSON leaves out, so by its SQL and
+ *  parameters (two conditions differing only in one would otherwise share the SQL of the first). */
+function conditionKey(where: object): string {
+  return JSON.stringify(where, (_, value: unknown) => {
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
+    const fragments = Object.getOwnPropertySymbols(value).map((symbol) => {
+      const fragment = RawQueryFragment.getKnownFragment(symbol);
+      return fragment === undefined ? String(symbol) : [fragment.sql, fragment.params, (value as Record<symbol, unknown>)[symbol]];
+    });
+    return fragments.length === 0 ? value : { ...value, '[raw]': fragments };
+  });
+}
+
 /** Plain data in id order; the SQL is compiled once per query shape and reused, since building it costs several times the
  *  round trip (docs/bench.md). */
 export async function selectPage(
@@ -97,7 +110,7 @@ export async function selectPage(
   };
   const key = [
     em.getMetadata().get(entity).className,
-    JSON.stringify(where),
+    conditionKey(where),
     values.after === undefined ? 0 : 1,
     values.ids === undefined ? 0 : 1,
     values.tenantId === null ? 0 : 1,

@@ -46,6 +46,23 @@ describe('tenants?search', () => {
     expect(await names('Acme elsewhere')).toEqual([]);
   });
 
+  it('compares names in Unicode NFC: a name or a search typed with combining accents finds the precomposed one, and back', async () => {
+    const composed = (await app.http.post(`${appPath}/tenants`, { name: 'Zo\u00eb Composed', slug: 'composed' })).body.id;
+    const decomposed = (await app.http.post(`${appPath}/tenants`, { name: 'Zoe\u0308 Decomposed', slug: 'decomposed' })).body.id;
+    const found = async (search: string) => {
+      const response = await app.http.get(`${appPath}/tenants?pageSize=100&search=${encodeURIComponent(search)}`);
+      expect(response.status, JSON.stringify(response.body)).toBe(200);
+      return (response.body.data as { id: string }[]).map((tenant) => tenant.id);
+    };
+    expect(await found('zo\u00eb')).toEqual([composed, decomposed]);
+    expect(await found('ZOE\u0308')).toEqual([composed, decomposed]);
+    expect(await found('Crè')).toEqual([ids['Crème Brûlée']]);
+    expect(await found('Cre\u0300')).toEqual([ids['Crème Brûlée']]);
+    expect(await found('zoe')).toEqual([]);
+    expect((await app.http.delete(`${appPath}/tenants/${decomposed}`)).status).toBe(204);
+    expect((await app.http.delete(`${appPath}/tenants/${composed}`)).status).toBe(204);
+  });
+
   it('takes % and _ literally', async () => {
     expect(await names('50%')).toEqual(['50%_off']);
     expect(await names('%')).toEqual([]);

@@ -1,4 +1,4 @@
-import { UniqueConstraintViolationException, type EntityManager } from '@mikro-orm/core';
+import { raw, UniqueConstraintViolationException, type EntityManager } from '@mikro-orm/core';
 import type { Scope } from '../../context.ts';
 import { Tenant } from '../../db/entities/index.ts';
 import { likePrefix } from '../../db/like-prefix.ts';
@@ -46,8 +46,10 @@ function searchCondition(search: string): object {
   if (length > SEARCH_MAX || search.trim() === '' || !isControlFree(search)) {
     throw invalid('search', `search must be 1 to ${SEARCH_MAX} characters, not only spaces, without control characters`);
   }
-  const prefix = likePrefix(search);
-  return { $or: [{ name: { $ilike: prefix } }, { slug: { $like: prefix.toLowerCase() } }] };
+  const prefix = likePrefix(search.normalize('NFC'));
+  // Names are kept as given: one typed with combining accents is found by the precomposed letters, and back.
+  const name = raw((alias: string) => `normalize(${alias}.name, NFC) ilike ?`, [prefix]);
+  return { $or: [{ [name]: [] }, { slug: { $like: prefix.toLowerCase() } }] };
 }
 
 export async function listTenants(scope: Scope, { search, ...page }: PageArgs & TenantFilter): Promise<Page<TenantRow>> {
