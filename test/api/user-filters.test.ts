@@ -67,6 +67,13 @@ describe('users list filters', () => {
     expect((await app.http.get('/users?status=deleted')).body).toMatchObject({ code: 'validation_error', field: 'status' });
     expect((await app.http.get('/users?emailPrefix=')).body).toMatchObject({ code: 'validation_error', field: 'emailPrefix' });
     expect((await app.http.get(`/users?emailPrefix=${'a'.repeat(321)}`)).body).toMatchObject({ code: 'validation_error', field: 'emailPrefix' });
+    // Spaces are trimmed as an address is: a prefix of spaces alone would match every user.
+    for (const blank of ['%20', '%20%20%09']) {
+      const refused = await app.http.get(`/users?emailPrefix=${blank}`);
+      expect(refused.status, blank).toBe(422);
+      expect(refused.body).toMatchObject({ code: 'validation_error', field: 'emailPrefix' });
+    }
+    expect(await emails('emailPrefix=%20ada')).toEqual(['Ada@Example.com', 'adam@example.com']);
     expect((await app.http.get(`/users?tenantId=${tenantA}`)).body).toMatchObject({ code: 'validation_error', field: 'tenantId' });
   });
 

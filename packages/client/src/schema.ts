@@ -8860,7 +8860,7 @@ export interface operations {
                 status?: components["schemas"]["UserStatus"];
                 /** @description Only the user of this e-mail address, compared as sign-in compares it (case, Unicode forms). */
                 email?: string;
-                /** @description Only users whose e-mail address starts with this (1 to 320 characters, compared as `email`). */
+                /** @description Only users whose e-mail address starts with this (1 to 320 characters, not only spaces, compared as `email`). */
                 emailPrefix?: string;
             };
             header?: never;
@@ -8954,7 +8954,7 @@ export interface operations {
                 status?: components["schemas"]["UserStatus"];
                 /** @description Only the user of this e-mail address, compared as sign-in compares it (case, Unicode forms). */
                 email?: string;
-                /** @description Only users whose e-mail address starts with this (1 to 320 characters, compared as `email`). */
+                /** @description Only users whose e-mail address starts with this (1 to 320 characters, not only spaces, compared as `email`). */
                 emailPrefix?: string;
             };
             header?: never;
@@ -9053,7 +9053,7 @@ export interface operations {
                 status?: components["schemas"]["UserStatus"];
                 /** @description Only the user of this e-mail address, compared as sign-in compares it (case, Unicode forms). */
                 email?: string;
-                /** @description Only users whose e-mail address starts with this (1 to 320 characters, compared as `email`). */
+                /** @description Only users whose e-mail address starts with this (1 to 320 characters, not only spaces, compared as `email`). */
                 emailPrefix?: string;
             };
             header?: never;

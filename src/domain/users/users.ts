@@ -150,8 +150,9 @@ export async function listUsers(scope: Scope, { status, email, emailPrefix, ...p
   if (status != null) where['status'] = status;
   if (email != null) where['emailNormalized'] = normalizeEmail(addressFilter('email', email));
   if (emailPrefix != null) {
-    if (emailPrefix.length === 0 || emailPrefix.length > EMAIL_PREFIX_MAX) {
-      throw invalid('emailPrefix', `emailPrefix must be 1 to ${EMAIL_PREFIX_MAX} characters`);
+    // Trimmed as an address is: spaces alone would be the empty prefix, every user.
+    if (emailPrefix.trim().length === 0 || emailPrefix.length > EMAIL_PREFIX_MAX) {
+      throw invalid('emailPrefix', `emailPrefix must be 1 to ${EMAIL_PREFIX_MAX} characters, not only spaces`);
     }
     const prefix = likePrefix(normalizeEmail(addressFilter('emailPrefix', emailPrefix)));
     where['emailNormalized'] = { ...(where['emailNormalized'] === undefined ? {} : { $eq: where['emailNormalized'] }), $like: prefix };
