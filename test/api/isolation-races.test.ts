@@ -30,7 +30,7 @@ const count = async (query: string, params: unknown[]) => Number((await app.sql<
 /**
  * What must hold in every mode, and in the mode the application is in: `shared` holds no tenant auth data and one
  * pool; `isolated` keeps each user in the pool of their one tenant. Never: two members of a tenant with one e-mail,
- * a user in a tenant that does not exist, a tenant key bound to a user who is not a member of that tenant.
+ * a user in a tenant that does not exist, a tenant key or role held by a user who is not a member of that tenant.
  */
 async function assertConsistent(round: Round): Promise<void> {
   const mode = (await round.admin.get(round.appPath)).body.tenancyConfig.authIsolation;
@@ -62,6 +62,12 @@ async function assertConsistent(round: Round): Promise<void> {
     [id],
   );
   expect(foreignKeys).toEqual([]);
+  const foreignRoles = await app.sql(
+    `select r.id from role_assignment r join app_user u on u.application_id = r.application_id and u.id = r.subject_id
+      where r.application_id = ? and r.subject_type = 'user' and r.tenant_id is not null and not (r.tenant_id = any(u.tenant_ids))`,
+    [id],
+  );
+  expect(foreignRoles).toEqual([]);
 }
 
 /** The statuses of the two requests of a round, for the outcome checks. */
@@ -161,6 +167,27 @@ describe('users and keys written while the application splits into isolated pool
         expect((await round.admin.get(`/api-keys/${issued.body.key.id}`)).body.userId).toBe(copy.id);
       } else {
         expect(issued.body).toMatchObject({ code: 'validation_error', field: 'userId' });
+      }
+      await assertConsistent(round);
+    }
+  });
+
+  it('a role assigned in a tenant to a shared user ends held by that tenant’s own copy, or is refused (404 subject.id)', async () => {
+    for (let i = 0; i < ROUNDS; i += 1) {
+      const round = await freshRound('shared');
+      const alice = await aliceInBoth(round);
+      const role = await round.admin.post('/roles', { key: 'reader', name: 'Reader', permissions: ['users:read'] });
+      expect(role.status).toBe(201);
+      const assignment = { subject: { type: 'user', id: alice }, roleId: role.body.id, tenantId: round.tenants[1] };
+      const [assigned, switched] = await Promise.all([round.admin.post('/role-assignments', assignment), round.switchTo('isolated')]);
+      expect(switched.status).toBe(200);
+      const held = await round.admin.get(`${round.appPath}/tenants/${round.tenants[1]}/role-assignments`);
+      if (assigned.status === 201) {
+        const copy = (await round.admin.get(`${round.appPath}/tenants/${round.tenants[1]}/users`)).body.data[0];
+        expect(held.body.data).toEqual([expect.objectContaining({ id: assigned.body.id, subject: { type: 'user', id: copy.id } })]);
+      } else {
+        expect(assigned.body, JSON.stringify(assigned.body)).toMatchObject({ code: 'not_found', field: 'subject.id' });
+        expect(held.body.data).toEqual([]);
       }
       await assertConsistent(round);
     }

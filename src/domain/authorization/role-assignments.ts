@@ -14,6 +14,7 @@ import { requireCovered } from '../grants.ts';
 import { pageSize, scopedList, type Page, type PageArgs } from '../pagination.ts';
 import { consoleOfSql } from '../console/console-of.ts';
 import { targetTenant } from '../tenants/target-tenant.ts';
+import { underTenancyConfig } from '../tenancy/config-lock.ts';
 import type { RoleSubject } from './held-roles.ts';
 import { assertNotLastOperatorAdmin } from './last-operator-admin.ts';
 import { authorizationChanged, visibleIn } from './writes.ts';
@@ -179,13 +180,16 @@ async function assertSubjectIn(em: EntityManager, applicationId: string, tenantI
 export async function createRoleAssignment(scope: Scope, input: CreateRoleAssignmentInput): Promise<RoleAssignmentView> {
   const { subject, roleId } = input;
   const tenantId = await targetTenant(scope, input.tenantId);
+  // A user's membership is what the authIsolation switch changes: a split that moves the tenant's assignments to its
+  // copies comes wholly before (the user is no member: 404) or after (it moves this one too).
   const created = await uniquely('roleId', 'This role assignment', () =>
-    scope.transactional(async (em) => {
+    underTenancyConfig(scope, async (tx) => {
+      const { em } = tx;
       await assertSubjectIn(em, scope.applicationId, tenantId, subject);
       // Held against the role's deletion, which would take this assignment with it unrecorded.
       const role = await em.findOne(Role, { id: roleId, ...visibleIn(tenantId) }, HOLD_FOR_SHARE);
       if (role === null) throw notFound('Role', 'roleId');
-      requireCovered(scope, role.permissions);
+      requireCovered(tx, role.permissions);
       const assignment = em.create(RoleAssignment, {
         applicationId: scope.applicationId,
         id: newId(),
@@ -194,7 +198,7 @@ export async function createRoleAssignment(scope: Scope, input: CreateRoleAssign
         subjectType: subject.type,
         subjectId: subject.id,
       });
-      recordAudit(em, scope, { action: 'role_assignment.created', targetType: 'role_assignment', targetId: assignment.id, tenantId, after: assignmentSnapshot(assignment) });
+      recordAudit(em, tx, { action: 'role_assignment.created', targetType: 'role_assignment', targetId: assignment.id, tenantId, after: assignmentSnapshot(assignment) });
       authorizationChanged(em, scope.applicationId);
       return assignment;
     }),
