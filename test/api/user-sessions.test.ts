@@ -406,3 +406,31 @@ describe('a client deleted', () => {
     expect(await refresh(offline.config, offline.refreshToken)).toBeUndefined();
   });
 });
+
+describe('a user split into copies by the switch to isolated pools', () => {
+  it('loses their sign-ins to the tenants their copies take over, so a return to them after the way back revives none', async () => {
+    const split = await app.createTenant('Split');
+    const offline = await offlineGrantOutlivingSignOut('split-offline@example.com', split);
+    const kept = await offlineGrantOutlivingSignOut('split-kept@example.com');
+    expect((await app.http.patch(`/users/${offline.userId}`, { tenantIds: [tenantA, split] })).status).toBe(200);
+    expect((await app.http.patch(`/users/${kept.userId}`, { tenantIds: [tenantA, split] })).status).toBe(200);
+    const appPath = `/applications/${app.root.applicationId}`;
+    expect((await app.http.patch(appPath, { tenancyConfig: { authIsolation: 'isolated' } })).status).toBe(200);
+    try {
+      // The original stays in A, where the other user's sign-in stands; its copy is Split's member, signed in nowhere.
+      expect(
+        (await app.sql<{ tenant_id: string; after: unknown }>(`select tenant_id, after from audit_log where action = 'session.revoked' and target_id = ?`, [offline.session['id']]))
+      ).toEqual([{ tenant_id: split, after: { reason: 'membership_removed', grantsRevoked: 1 } }]);
+      expect(await refresh(kept.config, kept.refreshToken)).toEqual(expect.any(String));
+    } finally {
+      // The way back: the copies go (the administrator's call), and the original returns to Split.
+      const copies = await app.sql<{ id: string }>(`select target_id as id from audit_log where application_id = ? and action = 'user.copied'`, [app.root.applicationId]);
+      for (const copy of copies) expect((await app.http.delete(`/users/${copy.id}`)).status).toBe(204);
+      const back = await app.http.patch(appPath, { tenancyConfig: { authIsolation: 'shared' } });
+      expect(back.status, JSON.stringify(back.body)).toBe(200);
+    }
+    expect((await app.http.patch(`/users/${offline.userId}`, { tenantIds: [tenantA, split] })).status).toBe(200);
+    expect(await refresh(offline.config, offline.refreshToken)).toBeUndefined();
+    expect((await app.http.get(`/users/${offline.userId}/sessions`)).body.data).toEqual([]);
+  });
+});

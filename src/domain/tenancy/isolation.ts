@@ -10,6 +10,10 @@ import { assignmentSnapshotSql } from '../authorization/role-assignments.ts';
 import type { AuditAction } from '../audit/actions.ts';
 import { recordAuditPerRow, type AuditActor } from '../audit/audit.ts';
 import { userSnapshotSql } from '../users/users.ts';
+import { endSignIns } from '../sessions/end-sessions.ts';
+import { changed } from '../../events/changes.ts';
+import { grantsEnded } from '../../events/invalidations.ts';
+import { MODEL, PAYLOAD } from '../../db/oidc-model.ts';
 
 /** One detail per tenant and kind, so the caller knows exactly what to remove (API.md, Tenancy configuration). */
 export async function tenantAuthDataRemaining(em: EntityManager, applicationId: string): Promise<ErrorDetail[]> {
@@ -89,6 +93,7 @@ export async function splitPoolsByTenant(em: EntityManager, actor: AuditActor): 
     targetType: 'role_assignment',
     snapshot: assignmentSnapshotSql,
   });
+  await endSignInsToTenantsLeft(em, actor);
   await executeOwned(
     em,
     actor.applicationId,
@@ -97,6 +102,29 @@ export async function splitPoolsByTenant(em: EntityManager, actor: AuditActor): 
     [SHARED_POOL],
   );
   await moveLinksToTheirUsersPools(em, applicationId);
+}
+
+/** The originals' sign-ins to the tenants their copies take over end (`membership_removed`), as when a user leaves a
+ *  tenant: refused while they are no member, they would stand again once the original returned (the way back). */
+async function endSignInsToTenantsLeft(em: EntityManager, actor: AuditActor): Promise<void> {
+  const left = `select u.id::text as user_id, t.tenant_id::text as tenant_id from app_user as u, unnest(u.tenant_ids[2:]) as t (tenant_id)
+    where @owner(u) and u.pool_id = ?`;
+  const ended = await endSignIns(
+    em,
+    actor,
+    {
+      where: `(s.user_id::text, s.tenant_id::text) in (${left})`,
+      params: [SHARED_POOL],
+      ends: 'sign_in',
+      grants: {
+        sql: `select gt.id from oidc_model as gt join oidc_model as g on g.model = '${MODEL.Grant}' and g.id = gt.id
+          where gt.model = '${MODEL.GrantTenant}' and @owner(gt) and (g.payload->>'${PAYLOAD.accountId}', gt.payload->>'${PAYLOAD.tenantId}') in (${left})`,
+        params: [SHARED_POOL],
+      },
+    },
+    'membership_removed',
+  );
+  changed(em, ...grantsEnded(ended.grants));
 }
 
 /** With the whole lockout state and the password's age, so the copy signs in, counts failures, unlocks and must change
