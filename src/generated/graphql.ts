@@ -744,7 +744,10 @@ export type CreateTenantInput = {
 
 /** A new user. */
 export type CreateUserInput = {
-  /** E-mail address; unique per pool, compared case-insensitively (else 409 `already_exists`, field `email`). */
+  /**
+   * E-mail address; unique per pool, compared case-insensitively (else 409 `already_exists`, field `email`). Verified
+   * at once, except one set by a tenant's credentials in `shared` auth isolation (see `User.emailVerified`).
+   */
   email: Scalars['String']['input'];
   /** The application's own data about the user: a JSON object of at most 16 KiB. */
   metadata?: InputMaybe<Scalars['JSONObject']['input']>;
@@ -3757,7 +3760,10 @@ export type UpdateTenantInput = {
 
 /** A partial update of a user: omitted fields keep their value. */
 export type UpdateUserInput = {
-  /** New e-mail address, unique in the user's pool. */
+  /**
+   * New e-mail address, unique in the user's pool. Set by a tenant's credentials in `shared` auth isolation, another
+   * address than the old one is unconfirmed (`emailVerified` false) until its owner proves it.
+   */
   email?: InputMaybe<Scalars['String']['input']>;
   /**
    * The whole new metadata, replacing the old: a JSON object of at most 16 KiB once serialized (else 422, field
@@ -3816,7 +3822,9 @@ export type User = {
   email: Scalars['String']['output'];
   /**
    * Whether the user proved their e-mail address through the link of a `verify_email` (or `password_reset`) mail. A
-   * self sign-up starts false; a user created through this API counts as verified.
+   * self sign-up starts false; a user created through this API counts as verified, but in `shared` auth isolation only
+   * when the credentials are the application's: a tenant's credentials do not vouch for an address every tenant shares,
+   * so the address they set (at creation, or a change of it) stays unconfirmed until its owner proves it.
    */
   emailVerified: Scalars['Boolean']['output'];
   /** The user's id. */

@@ -331,7 +331,10 @@ export type CreateTenantInput = {
 
 /** A new user. */
 export type CreateUserInput = {
-  /** E-mail address; unique per pool, compared case-insensitively (else 409 `already_exists`, field `email`). */
+  /**
+   * E-mail address; unique per pool, compared case-insensitively (else 409 `already_exists`, field `email`). Verified
+   * at once, except one set by a tenant's credentials in `shared` auth isolation (see `User.emailVerified`).
+   */
   email: string;
   /** The application's own data about the user: a JSON object of at most 16 KiB. */
   metadata?: Record<string, unknown> | null | undefined;
@@ -915,7 +918,10 @@ export type UpdateTenantInput = {
 
 /** A partial update of a user: omitted fields keep their value. */
 export type UpdateUserInput = {
-  /** New e-mail address, unique in the user's pool. */
+  /**
+   * New e-mail address, unique in the user's pool. Set by a tenant's credentials in `shared` auth isolation, another
+   * address than the old one is unconfirmed (`emailVerified` false) until its owner proves it.
+   */
   email?: string | null | undefined;
   /**
    * The whole new metadata, replacing the old: a JSON object of at most 16 KiB once serialized (else 422, field

@@ -11,7 +11,8 @@ import { issueTestKey } from '../support/keys.ts';
 import { addDomain } from '../support/domains.ts';
 import { fetchVia } from '../support/host-fetch.ts';
 import { mailedCode, mails } from '../support/email-sign-in.ts';
-import { SoftAuthenticator, webauthnFormOf } from '../support/webauthn.ts';
+import { giveTotp } from '../support/totp.ts';
+import { giveKey, SoftAuthenticator, webauthnFormOf } from '../support/webauthn.ts';
 
 let app: TestApp;
 let appPath: string;
@@ -561,6 +562,31 @@ describe('invitations', () => {
       expect(again.status).toBe(400);
       expect(again.html).not.toContain('We sent a link');
       expect(await resetMailedTo(fresh)).toBeUndefined();
+    });
+
+    it('an account another tenant’s administrator made for the address, and equipped, keeps none of it past the invitee’s reset', async () => {
+      const attacker = await issueTestKey(app, { tenantId: tenantB, permissions: ['users:read', 'users:write'] });
+      const email = `victim-${randomUUID()}@example.com`;
+      const made = await attacker.post(`${inB}/users`, { email, name: 'Victim', password: PASSWORD });
+      expect(made.status, JSON.stringify(made.body)).toBe(201);
+      expect(made.body.emailVerified).toBe(false);
+      const userId = made.body.id as string;
+      await giveTotp(app, app.root.applicationId, userId);
+      await giveKey(app, app.root.applicationId, userId, new URL(app.baseUrl).hostname);
+      const factorsOf = async () =>
+        (await app.sql<{ n: number }>('select (select count(*) from mfa_factor where user_id = ?) + (select count(*) from webauthn_credential where user_id = ?) as n', [userId, userId]))[0]!.n;
+      expect(Number(await factorsOf())).toBe(2);
+
+      await invite(inA, { email });
+      const link = await linkMailedTo(email);
+      expect((await openPage(link)).html).toContain('was never confirmed');
+      expect((await forgot(link)).status).toBe(200);
+      expect((await resetTo(email, 'Owner-Horse-Battery-7')).status).toBe(200);
+      expect(Number(await factorsOf())).toBe(0);
+      // The maker's password no longer opens it; the owner's accepts, into the inviting tenant alone.
+      expect((await submit(link, { password: PASSWORD })).status).toBe(400);
+      expect((await submit(link, { password: 'Owner-Horse-Battery-7' })).status).toBe(200);
+      expect(await storedUser(userId)).toMatchObject({ tenant_ids: [tenantA], email_verified: true });
     });
 
     it('a reset link asked on the page names the invitation, no OAuth client: its done page links no client’s account page, the invitation gone or not', async () => {

@@ -758,6 +758,42 @@ describe.skipIf(usingEmbeddedDatabase())('concurrent changes of one user', () =>
   }, 30_000);
 });
 
+describe('who vouches for an address in the shared pool', () => {
+  const tenantPath = () => `${appPath}/tenants/${tenantA}/users`;
+
+  it('a tenant’s credentials create a user whose address is unconfirmed, as a sign-up’s; the application’s, on either path, a confirmed one', async () => {
+    const tenantKey = await issueTestKey(app, { tenantId: tenantA, permissions: ['users:read', 'users:write'] });
+    for (const [client, path] of [[tenantKey, '/users'], [tenantKey, tenantPath()]] as const) {
+      const email = `tenant-made-${newId()}@example.com`;
+      const created = await client.post(path, { email, password: 'Correct horse battery 9' });
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
+      expect(created.body).toMatchObject({ email, tenantIds: [tenantA], emailVerified: false });
+      const [row] = await app.sql<{ email_verified: boolean }>('select email_verified from app_user where id = ?', [created.body.id]);
+      expect(row!.email_verified).toBe(false);
+    }
+    for (const [path, body] of [['/users', { tenantId: tenantA }], [tenantPath(), {}]] as const) {
+      const created = await app.http.post(path, { email: `app-made-${newId()}@example.com`, ...body });
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
+      expect(created.body).toMatchObject({ tenantIds: [tenantA], emailVerified: true });
+    }
+  });
+
+  it('a tenant’s credentials changing a member’s address leave it unconfirmed; a change of case, or the application’s change, does not', async () => {
+    const tenantKey = await issueTestKey(app, { tenantId: tenantA, permissions: ['users:read', 'users:write'] });
+    const userId = (await app.http.post('/users', { email: `vouched-${newId()}@example.com`, tenantId: tenantA })).body.id as string;
+    const moved = `moved-${newId()}@example.com`;
+    const changed = await tenantKey.patch(`${tenantPath()}/${userId}`, { email: moved });
+    expect(changed.status, JSON.stringify(changed.body)).toBe(200);
+    expect(changed.body).toMatchObject({ email: moved, emailVerified: false });
+    expect((await app.http.get(`/users/${userId}`)).body).toMatchObject({ email: moved, emailVerified: false });
+
+    const confirmed = (await app.http.post('/users', { email: `kept-${newId()}@example.com`, tenantId: tenantA })).body as { id: string; email: string };
+    const recased = await tenantKey.patch(`/users/${confirmed.id}`, { email: confirmed.email.toUpperCase() });
+    expect(recased.body).toMatchObject({ email: confirmed.email.toUpperCase(), emailVerified: true });
+    expect((await app.http.patch(`/users/${confirmed.id}`, { email: `app-moved-${newId()}@example.com` })).body.emailVerified).toBe(true);
+  });
+});
+
 /** A new shared-pool application with two tenants and a user of both: one the split to isolated pools copies. */
 async function userOfTwoTenants(name: string, email: string) {
   const created = await app.http.post('/applications', { name, multiTenant: true });
@@ -895,6 +931,16 @@ describe('users of an isolated application', () => {
     expect((await isolated.put(`${base}/policies/password`, { minLength: 14 })).status).toBe(200);
     expect((await isolated.patch(`/users/${inTwo.body.id}`, { password: thirteen })).status).toBe(422);
     expect((await isolated.patch(`/users/${inTwo.body.id}`, { password: 'Fourteen chr 14' })).status).toBe(200);
+  });
+
+  it('a tenant’s credentials vouch for the addresses of its own pool', async () => {
+    const applicationId = base.slice('/applications/'.length);
+    const tenantKey = await issueTestKey(app, { applicationId, tenantId: t1, permissions: ['users:read', 'users:write'] });
+    const created = await tenantKey.post(`${base}/tenants/${t1}/users`, { email: `own-pool-${newId()}@example.com` });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    expect(created.body).toMatchObject({ tenantIds: [t1], emailVerified: true });
+    const changed = await tenantKey.patch(`${base}/tenants/${t1}/users/${created.body.id}`, { email: `own-pool-moved-${newId()}@example.com` });
+    expect(changed.body).toMatchObject({ emailVerified: true });
   });
 
   it('deletes the user itself in a tenant scope', async () => {

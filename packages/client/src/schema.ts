@@ -6267,7 +6267,10 @@ export interface components {
         };
         /** @description A new user. */
         CreateUserInput: {
-            /** @description E-mail address; unique per pool, compared case-insensitively (else 409 `already_exists`, field `email`). */
+            /**
+             * @description E-mail address; unique per pool, compared case-insensitively (else 409 `already_exists`, field `email`). Verified
+             *     at once, except one set by a tenant's credentials in `shared` auth isolation (see `User.emailVerified`).
+             */
             email: string;
             /** @description Display name (1 to 200 characters). */
             name?: string | null;
@@ -7597,7 +7600,10 @@ export interface components {
         };
         /** @description A partial update of a user: omitted fields keep their value. */
         UpdateUserInput: {
-            /** @description New e-mail address, unique in the user's pool. */
+            /**
+             * @description New e-mail address, unique in the user's pool. Set by a tenant's credentials in `shared` auth isolation, another
+             *     address than the old one is unconfirmed (`emailVerified` false) until its owner proves it.
+             */
             email?: string;
             /** @description New display name. */
             name?: string | null;
@@ -7672,7 +7678,9 @@ export interface components {
             tenantIds: string[];
             /**
              * @description Whether the user proved their e-mail address through the link of a `verify_email` (or `password_reset`) mail. A
-             *     self sign-up starts false; a user created through this API counts as verified.
+             *     self sign-up starts false; a user created through this API counts as verified, but in `shared` auth isolation only
+             *     when the credentials are the application's: a tenant's credentials do not vouch for an address every tenant shares,
+             *     so the address they set (at creation, or a change of it) stays unconfirmed until its owner proves it.
              */
             emailVerified: boolean;
             /** @description The application's own data about the user (a JSON object of at most 16 KiB); `{}` when none. */

@@ -97,6 +97,15 @@ async function acceptedHash(scope: Scope, poolId: string, { password, hash }: Ha
 
 const poolTenantOf = (poolId: string): string | null => (poolId === SHARED_POOL ? null : poolId);
 
+/** Whether the caller vouches for an address it sets, counted verified as Auth0's `email_verified` at creation: a pool's
+ *  own administrators do (an isolated tenant's credentials, the application's for the shared pool); a tenant's do not
+ *  for an identity every tenant shares, so the address stays unconfirmed, as a sign-up's (docs/decisions.md). */
+async function vouchesFor(scope: Scope, poolId: string): Promise<boolean> {
+  if (poolId !== SHARED_POOL) return true;
+  const { principal } = scope;
+  return principal.tenantId === null && (await principal.permissionsIn(null)).allows('users:write');
+}
+
 /** The isolated pool's tenant, else the scope's: the audit log's tenant filter finds every change of its users. */
 export const auditTenantOf = (user: User, actor: AuditActor): string | null => poolTenantOf(user.poolId) ?? actor.tenantId;
 
@@ -190,6 +199,7 @@ export async function createUser(scope: Scope, input: CreateUserInput): Promise<
         status: 'active',
         tenantIds: tenantId === null ? [] : [tenantId],
         passwordHash: password === null ? null : await acceptedHash(tx, poolId, password),
+        emailVerified: await vouchesFor(tx, poolId),
       });
       recordAudit(tx.em, tx, { action: 'user.created', targetType: 'user', targetId: user.id, tenantId, after: userSnapshot(user) });
       usersChanged(tx.em, scope.applicationId);
@@ -265,7 +275,10 @@ export async function updateUser(scope: Scope, userId: string, input: UpdateUser
       }
       if (newEmail !== undefined) {
         // Whoever reads the old mailbox keeps no way in through it, as after the user's own change (changeEmail).
-        if (normalizeEmail(newEmail) !== user.emailNormalized) await endMailedCredentials(tx.em, tx.applicationId, user.id);
+        if (normalizeEmail(newEmail) !== user.emailNormalized) {
+          await endMailedCredentials(tx.em, tx.applicationId, user.id);
+          if (!(await vouchesFor(tx, user.poolId))) user.emailVerified = false;
+        }
         user.email = newEmail;
         user.emailNormalized = normalizeEmail(newEmail);
       }
