@@ -286,7 +286,9 @@ export function registerInvitationPage(app: FastifyInstance, services: Services,
     // Before any form or password check: a locked account's password is not tried here either.
     const standing = account === null ? null : accountStanding(account);
     if (standing !== null) throw new InvitationRefused(standing, look);
-    const accountPasskey = account !== null && target.passkey !== null && (await holdsPasskey(target, await relyingPartyFor(services, request), account.id));
+    // A never-confirmed account's keys are whoever set its address's, which the acceptance takes: the invitee makes their own.
+    const accountPasskey =
+      account !== null && account.emailVerified === true && target.passkey !== null && (await holdsPasskey(target, await relyingPartyFor(services, request), account.id));
     return { invitation, target, account, accountPasskey, kind: formKind(target, account, accountPasskey), issuer: surface.issuer };
   }
 

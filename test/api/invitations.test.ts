@@ -960,13 +960,12 @@ describe('invitations without a password to prove: the link proves the mailbox',
     for (const email of [late, withdrawn, astray]) expect(await usersOf(email)).toBe(0);
   });
 
-  it('an existing account without a password, or on a surface without password sign-in, joins with the button alone, its address verified', async () => {
+  it('an existing account without a password, or on a surface without password sign-in, joins with the button alone, keeping its other tenants', async () => {
     // Password sign-in on, the account made without a password (as by a magic link, a passkey or an upstream provider).
     const withPasswords = await applicationWith([PASSWORD_PROVIDER, MAGIC_LINK]);
     const email = `linked-${randomUUID()}@example.com`;
     const made = await withPasswords.client.post(`${withPasswords.two.path}/users`, { email, name: 'Lin' });
     expect(made.status).toBe(201);
-    await app.sql('update app_user set email_verified = false where id = ?', [made.body.id]);
     const sent = await invite(withPasswords.one.path, { email }, withPasswords.client);
     const link = await linkMailedTo(email, withPasswords.client);
     const page = await openPage(link);
@@ -983,7 +982,8 @@ describe('invitations without a password to prove: the link proves the mailbox',
     expect(new Set(joined.tenant_ids)).toEqual(new Set([withPasswords.one.id, withPasswords.two.id]));
     expect(joined).toMatchObject({ name: 'Lin', password_hash: null, email_verified: true, failed_sign_ins: 0 });
     const actions = (await withPasswords.client.get(`/audit-logs?target=${made.body.id}`)).body.data.map((record: { action: string }) => record.action);
-    expect(actions).toEqual(expect.arrayContaining(['user.membership.added', 'user.email.verified']));
+    expect(actions).toContain('user.membership.added');
+    expect(actions).not.toContain('user.sign_up.disowned');
 
     // No password sign-in on the surface: an account that has a password joins with the button too, its password unchanged.
     const passwordless = await applicationWith([MAGIC_LINK]);
@@ -1015,6 +1015,28 @@ describe('invitations without a password to prove: the link proves the mailbox',
     expect(after.tenant_ids).toContain(passwordless.one.id);
     const actions = (await passwordless.client.get(`/audit-logs?target=${squat.body.id}`)).body.data.map((record: { action: string }) => record.action);
     expect(actions).toEqual(expect.arrayContaining(['user.sign_up.disowned', 'user.email.verified', 'user.membership.added']));
+  });
+
+  it('an account whose address another tenant’s administrator set joins by the button with nothing its holder had: no key, no membership there', async () => {
+    const { client, base, one, two } = await applicationWith([PASSWORD_PROVIDER, MAGIC_LINK]);
+    const applicationId = base.slice('/applications/'.length);
+    // The tenant's administrator's own account, without a password, signed in with a passkey.
+    const own = await client.post('/users', { email: `admin-${randomUUID()}@example.com`, tenantId: two.id });
+    expect(own.status).toBe(201);
+    await giveKey(app, applicationId, own.body.id, new URL(app.baseUrl).hostname);
+    const admin = await issueTestKey(app, { applicationId, tenantId: two.id, permissions: ['users:read', 'users:write'] });
+    const victim = `victim-${randomUUID()}@example.com`;
+    const moved = await admin.patch(`${two.path}/users/${own.body.id}`, { email: victim });
+    expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+    expect(moved.body.emailVerified).toBe(false);
+
+    await invite(one.path, { email: victim }, client);
+    const accepted = await submit(await linkMailedTo(victim, client), {});
+    expect(accepted.status, accepted.html).toBe(200);
+    expect(await storedUser(own.body.id)).toMatchObject({ tenant_ids: [one.id], password_hash: null, email_verified: true });
+    expect(await app.sql('select id from webauthn_credential where user_id = ?', [own.body.id])).toEqual([]);
+    const actions = (await client.get(`/audit-logs?target=${own.body.id}`)).body.data.map((record: { action: string }) => record.action);
+    expect(actions).toEqual(expect.arrayContaining(['user.sign_up.disowned', 'user.mfa.reset', 'user.membership.removed', 'user.email.verified', 'user.membership.added']));
   });
 
   it('with password sign-in and another way in, a new account’s password is optional; with passwords only, it is required', async () => {
@@ -1182,6 +1204,30 @@ describe('invitations without a password to prove: the link proves the mailbox',
       const done = await jar.submit(plain, { name: 'Bea' });
       expect(done.status, done.body).toBe(200);
       expect(done.body).toContain('You can sign in with a sign-in link sent by email.');
+    });
+
+    it('a key on an account whose address was never confirmed is its maker’s: the invitee adds their own with the mailed code, and the maker’s goes', async () => {
+      const { client, base, one, two } = await applicationWith([PASSKEY]);
+      const applicationId = base.slice('/applications/'.length);
+      const own = await client.post('/users', { email: `admin-${randomUUID()}@example.com`, tenantId: two.id });
+      const makers = await giveKey(app, applicationId, own.body.id, new URL(origin()).hostname);
+      const admin = await issueTestKey(app, { applicationId, tenantId: two.id, permissions: ['users:read', 'users:write'] });
+      const victim = `victim-${randomUUID()}@example.com`;
+      expect((await admin.patch(`${two.path}/users/${own.body.id}`, { email: victim })).body.emailVerified).toBe(false);
+
+      await invite(one.path, { email: victim }, client);
+      const jar = new CookieJar();
+      const page = await jar.visit(await linkMailedTo(victim, client));
+      expect(page.body).toContain('data-webauthn="create"');
+      const sent = await sendCode(jar, page);
+      expect(sent.status, sent.body).toBe(200);
+      const key = new SoftAuthenticator();
+      const joined = await answer(jar, sent, key.register(webauthnFormOf(sent).options as never, origin()), { code: await mailedCode(client, victim) });
+      expect(joined.status, joined.body).toBe(200);
+      const held = await app.sql<{ credential_id: string }>('select credential_id from webauthn_credential where user_id = ?', [own.body.id]);
+      expect(held.map((row) => row.credential_id)).toEqual([key.id]);
+      expect(held.map((row) => row.credential_id)).not.toContain(makers.id);
+      expect(await storedUser(own.body.id)).toMatchObject({ tenant_ids: [one.id], email_verified: true });
     });
 
     it('a key is added to an existing account only with the code mailed to its address then: none, a wrong, expired, replaced, spent or another invitation’s code adds nothing', async () => {

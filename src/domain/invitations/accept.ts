@@ -141,9 +141,10 @@ export async function acceptInvitation(scope: Scope, opened: Pick<Invitation, 'i
           return { ok: false, codeSpent: true };
         }
         const actor = { applicationId: tx.applicationId, tenantId, requestId: tx.requestId, principal: tx.principal };
-        // A never-confirmed password sign-up may be a stranger's who typed the address: proven by the mailbox alone, the
-        // acceptance leaves the stranger nothing, as "I did not sign up" does. Its password typed, the account is the invitee's.
-        if (!account.byPassword && !user.emailVerified && user.passwordHash !== null) await disownSignUp(em, actor, user.id);
+        // A never-confirmed address may have been set by a stranger (a sign-up, another tenant's administrator) who holds a
+        // way in: proven by the mailbox alone, the acceptance leaves them nothing, as "I did not sign up" does. Its password
+        // typed, the account is the invitee's.
+        if (!account.byPassword && !user.emailVerified) await disownSignUp(em, actor, user.id);
         // The link proves the mailbox, as a verification link does.
         await verifyEmail(em, actor, user.id);
         if (!user.tenantIds.includes(tenantId)) {
