@@ -31,7 +31,7 @@ export const AUDIT_ACTIONS = {
   'user.sign_up.disowned': {
     kind: 'write',
     meaning:
-      'The owner of an address never confirmed said through its verification link that they did not sign up: the account’s password went and its sessions ended (each recorded `session.revoked` with `after.reason` `sign_up_disowned`), and what its maker held went, each record with `after.reason` `takeover`',
+      'The owner of an address never confirmed said through its verification link that they did not sign up, or accepted an invitation by its link alone (no password asked): the account’s password went and its sessions ended (each recorded `session.revoked` with `after.reason` `sign_up_disowned`), and what its maker held went, each record with `after.reason` `takeover`',
   },
   'user.email.changed': { kind: 'write', meaning: 'A user changed their own e-mail address through the link mailed to the new one (`before.email`, `after.email`)' },
   'user.password.reset': {
