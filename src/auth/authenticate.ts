@@ -139,10 +139,12 @@ export async function authenticate(
 }
 
 /** Acting as the `operator` subject: what its role assignments give, nothing of what the user holds in the console. */
-async function operatorPrincipal(store: CredentialStore, bearer: BearerSubject | undefined, applicationId: string): Promise<Omit<Principal, 'organizationDeactivated'>> {
+async function operatorPrincipal(store: CredentialStore, bearer: BearerSubject | undefined, named: string): Promise<Omit<Principal, 'organizationDeactivated'>> {
   if (bearer === undefined || bearer.kind !== 'user') {
     throw new GatehouseError('forbidden', 'X-Gatehouse-Application is for an operator’s Bearer token alone, without an API key');
   }
+  // Ids are taken in either case; the paths, caches and invalidations know the canonical one.
+  const applicationId = named.toLowerCase();
   if (!isUuid(applicationId) || !(await consoleManages(store.orm.em.getConnection(), bearer.applicationId, applicationId))) {
     throw new GatehouseError('forbidden', 'The access token’s user is no operator of that application’s organization');
   }

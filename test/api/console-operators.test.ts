@@ -229,6 +229,27 @@ describe('refusals', () => {
     }
   });
 
+  it('reads X-Gatehouse-Application in capitals as the same application: its paths answer, and a removed role stops at once', async () => {
+    const operator = (await (await operatorClient(firstOperator)).post('/users', { email: 'capitals-ops@ops.example' })).body.id as string;
+    const tenantAdmin = ((await app.http.get('/roles')).body.data as { id: string; key: string }[]).find((role) => role.key === 'tenant_admin')!.id;
+    const assigned = await app.http.post('/role-assignments', { subject: { type: 'operator', id: operator }, roleId: tenantAdmin });
+    expect(assigned.status, JSON.stringify(assigned.body)).toBe(201);
+    const client = await operatorClient(operator);
+    const headers = { 'x-gatehouse-application': app.root.applicationId.toUpperCase() };
+    // The application's path, and the header's alone, whose roles are remembered under the application's id.
+    for (const path of [`/applications/${app.root.applicationId}/roles`, '/roles']) {
+      const read = await client.get(path, { headers });
+      expect(read.status, JSON.stringify(read.body)).toBe(200);
+      expect((read.body.data as { key: string }[]).map((role) => role.key)).toContain('tenant_admin');
+    }
+    expect((await app.http.delete(`/role-assignments/${assigned.body.id as string}`)).status).toBe(204);
+    for (const path of [`/applications/${app.root.applicationId}/roles`, '/roles']) {
+      const refused = await client.get(path, { headers });
+      expect(refused.status).toBe(403);
+      expect(refused.body.code).toBe('forbidden');
+    }
+  });
+
   it('refuses X-Gatehouse-Application beside an API key, and for a token of an application that is no console', async () => {
     const withKey = await app.http.get('/users', { headers: { 'x-gatehouse-application': app.root.applicationId } });
     expect(withKey.status).toBe(403);
