@@ -6,11 +6,13 @@ import { databaseExists, describeDatabaseUrl } from '../db/database-url.ts';
 import { EmbeddedDatabaseInUse, holdsEmbeddedDatabase, openEmbeddedDatabase, readEmbeddedLock, takeCommandConnection, type EmbeddedLock } from '../db/embedded.ts';
 import { openDatabase, type Database } from '../db/orm.ts';
 import { bootstrap, createRecoveryKey } from '../domain/bootstrap.ts';
+import { dashboardUrl, ensureOrganizationConsole } from '../domain/console/console.ts';
 import { GatehouseError } from '../errors.ts';
 
 const USAGE = `usage: gatehouse <command> [--json]
 
-  bootstrap             create an organization, a multi-tenant application and an app_admin API key
+  bootstrap             create an organization, a multi-tenant application and an app_admin API key; for a
+                        later organization, its first dashboard operator too, with a one-time password link
   create-api-key        create an application-wide API key of an existing application, shown once: access back
                         when its bootstrap key is lost
     --application <id>  the application (its id: GET /api/v1/applications lists them, the first start's log says it)
@@ -40,11 +42,16 @@ interface Flags {
 type Command = (database: Database, config: Config, flags: Flags) => Promise<string>;
 
 const COMMANDS: Record<string, Command> = {
-  async bootstrap(database, _config, { json }) {
-    const result = await bootstrap(database.orm, { apiKeySecret: undefined, requestId: randomUUID() });
-    return json
-      ? JSON.stringify(result)
-      : `Organization ${result.organizationId}\nApplication  ${result.applicationId}\nAPI key      ${result.apiKey} (shown once)`;
+  async bootstrap(database, config, { json }) {
+    const requestId = randomUUID();
+    const result = await bootstrap(database.orm, { apiKeySecret: undefined, requestId });
+    const operator = await ensureOrganizationConsole(database.orm, config.publicUrl, requestId, result.organizationId);
+    const dashboard = `${dashboardUrl(config.publicUrl)}?organization=${result.organizationId}`;
+    if (json) return JSON.stringify(operator === null ? result : { ...result, firstOperator: { ...operator, dashboard } });
+    const created = `Organization ${result.organizationId}\nApplication  ${result.applicationId}\nAPI key      ${result.apiKey} (shown once)`;
+    return operator === null
+      ? created
+      : `${created}\nOperator     ${operator.email}: set the password within 30 minutes at\n             ${operator.passwordLink ?? ''}\n             then sign in at ${dashboard}`;
   },
   async 'create-api-key'(database, _config, { json, application, permissions }) {
     const created = await createRecoveryKey(database.orm, {

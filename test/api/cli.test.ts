@@ -130,9 +130,17 @@ describe('gatehouse CLI on the embedded database', () => {
       stdio: 'ignore',
     });
     await waitFor(`http://127.0.0.1:${port}/readyz`);
-    const result = await run(['bootstrap', '--json'], { GATEHOUSE_DATA_DIR: dataDir });
+    const result = await run(['bootstrap', '--json'], { GATEHOUSE_DATA_DIR: dataDir, PORT: String(port) });
     expect(result.code, result.stderr).toBe(0);
-    const created = JSON.parse(result.stdout) as { applicationId: string; apiKey: string };
+    const created = JSON.parse(result.stdout) as { organizationId: string; applicationId: string; apiKey: string };
+    // A later organization's first operator, whom no start would make.
+    expect(JSON.parse(result.stdout)).toMatchObject({
+      firstOperator: {
+        email: 'admin@gatehouse.localhost',
+        passwordLink: expect.stringMatching(new RegExp(`^http://localhost:${port}/account/reset-password\\?token=`)),
+        dashboard: `http://localhost:${port}/dashboard/?organization=${created.organizationId}`,
+      },
+    });
     const response = await fetch(`http://127.0.0.1:${port}/api/v1/applications`, { headers: { 'x-api-key': created.apiKey } });
     expect(response.status).toBe(200);
     const body = (await response.json()) as { data: { id: string }[] };

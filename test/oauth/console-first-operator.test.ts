@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.ts';
-import { DEFAULT_OPERATOR_EMAIL, ensureConsoles } from '../../src/domain/console/console.ts';
+import { DEFAULT_OPERATOR_EMAIL, dashboardClientOf, ensureConsoles, ensureOrganizationConsole } from '../../src/domain/console/console.ts';
 import { bootstrapOnFirstStart } from '../../src/process/first-start.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { CookieJar } from '../support/cookie-jar.ts';
@@ -44,6 +44,43 @@ describe('the first operator without a configured password', () => {
     const bearer = await app.mintAccessToken({ sub: operator!.id, app_id: operator!.application_id });
     const managed = await app.as({ bearer }).get('/managed-applications');
     expect(managed.body.data.map((application: { id: string }) => application.id)).toEqual([app.root.applicationId]);
+  });
+});
+
+describe('an organization bootstrapped by the command while the service runs', () => {
+  const made = (organizationId: string) =>
+    ensureOrganizationConsole(app.gatehouse.services.orm, app.gatehouse.services.config.publicUrl, randomUUID(), organizationId);
+
+  it('has its console, dashboard client and first operator at once, who sets a password at the link and manages its application', async () => {
+    const other = await app.bootstrapAnother();
+    const first = await made(other.organizationId);
+    expect(first?.email).toBe(DEFAULT_OPERATOR_EMAIL);
+    expect(first?.passwordLink).toMatch(new RegExp(`^${app.gatehouse.services.config.publicUrl}/account/reset-password\\?token=`));
+    const dashboard = await dashboardClientOf(app.gatehouse.services.orm.em.getConnection(), app.gatehouse.services.config.publicUrl, other.organizationId);
+    expect(dashboard?.organizationId).toBe(other.organizationId);
+
+    const jar = new CookieJar();
+    const form = await jar.visit(first!.passwordLink!);
+    expect(form.status).toBe(200);
+    expect((await jar.submit(form, { password: NEW_PASSWORD })).status).toBe(200);
+    // Once set, no more links; a start's for the oldest organization does not touch it.
+    expect(await made(other.organizationId)).toBeNull();
+    expect(await start()).toBeNull();
+
+    const [operator] = await app.sql<{ id: string; application_id: string }>(
+      'select u.id, u.application_id from app_user as u join application as c on c.id = u.application_id where c.organization_id = ? and c.console',
+      [other.organizationId],
+    );
+    const bearer = await app.mintAccessToken({ sub: operator!.id, app_id: operator!.application_id });
+    const managed = await app.as({ bearer }).get('/managed-applications');
+    expect(managed.body.data.map((application: { id: string }) => application.id)).toEqual([other.applicationId]);
+  });
+
+  it('leaves the oldest organization’s first operator to the start, which may be configured', async () => {
+    const users = async () => (await app.sql<{ n: number }>('select count(*)::int as n from app_user'))[0]!.n;
+    const before = await users();
+    expect(await made(app.root.organizationId)).toBeNull();
+    expect(await users()).toBe(before);
   });
 });
 

@@ -48,6 +48,30 @@ export async function ensureConsoles(orm: MikroORM, publicUrl: string, requestId
   });
 }
 
+/**
+ * `gatehouse bootstrap`'s organization has its console now, not at the next start, and, unless it is the oldest (whose
+ * first operator the start makes, maybe configured), its first operator with a one-time link: else nobody could ever
+ * be its operator, since a start makes only the oldest's.
+ */
+export async function ensureOrganizationConsole(orm: MikroORM, publicUrl: string, requestId: string, organizationId: string): Promise<FirstOperatorOutcome | null> {
+  return lockedTransaction(orm.em.fork(), 'gatehouse:console', async (em) => {
+    const [organization] = await em.getConnection().execute<{ console_id: string | null; oldest: boolean }[]>(
+      `select (select a.id from application as a where a.organization_id = o.id and a.console order by a.id limit 1) as console_id,
+              not exists (select 1 from organization as p where p.id < o.id) as oldest
+         from organization as o where o.id = ?`,
+      [organizationId],
+      'all',
+      em.getTransactionContext(),
+    );
+    if (organization === undefined) return null;
+    const consoleId = organization.console_id ?? createConsole(em, organizationId, requestId);
+    const dashboardClientId = await ensureDashboardClient(em, consoleId, publicUrl, requestId);
+    if (organization.oldest) return null;
+    await em.flush();
+    return ensureFirstOperator(em, { dashboardClientId, publicUrl, requestId }, undefined);
+  });
+}
+
 function createConsole(em: EntityManager, organizationId: string, requestId: string): string {
   const row = { ...newApplicationRow(organizationId, { name: 'Console' }), console: true };
   const actor: AuditActor = { applicationId: row.id, tenantId: null, requestId, principal: { actor: CONSOLE_ACTOR } };
