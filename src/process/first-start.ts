@@ -4,7 +4,7 @@ import type { BaseLogger } from 'pino';
 import { hashPassword } from '../auth/password-hash.ts';
 import { ConfigError, type Config } from '../config.ts';
 import { bootstrapIfEmpty } from '../domain/bootstrap.ts';
-import { dashboardUrl, ensureConsoles, type FirstOperator } from '../domain/console/console.ts';
+import { dashboardUrl, ensureConsoles, laterOperatorLinks, type FirstOperator } from '../domain/console/console.ts';
 import { POLICY_DEFAULTS } from '../domain/policies/definitions.ts';
 import { checkPassword } from '../domain/policies/password.ts';
 import { email as emailAddress } from '../domain/validate.ts';
@@ -23,6 +23,12 @@ export async function bootstrapOnFirstStart(orm: MikroORM, config: Config, log: 
     if (operator.passwordLink !== null) {
       process.stdout.write(`\nFirst operator ${operator.email}: set the password within 30 minutes at\n${operator.passwordLink}\n(a restart prints another link while none is set)\n\n`);
     }
+  }
+  for (const later of await laterOperatorLinks(orm, config.publicUrl, requestId)) {
+    process.stdout.write(
+      `\nFirst operator ${later.email} of organization ${later.organizationId}: set the password within 30 minutes at\n${later.passwordLink ?? ''}\n` +
+        `then sign in at ${dashboardUrl(config.publicUrl)}?organization=${later.organizationId}\n\n`,
+    );
   }
   if (result === undefined) return;
   const { apiKey, ...ids } = result;

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.ts';
-import { DEFAULT_OPERATOR_EMAIL, dashboardClientOf, ensureConsoles, ensureOrganizationConsole } from '../../src/domain/console/console.ts';
+import { DEFAULT_OPERATOR_EMAIL, dashboardClientOf, ensureConsoles, ensureOrganizationConsole, laterOperatorLinks } from '../../src/domain/console/console.ts';
 import { bootstrapOnFirstStart } from '../../src/process/first-start.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { CookieJar } from '../support/cookie-jar.ts';
@@ -59,12 +59,17 @@ describe('an organization bootstrapped by the command while the service runs', (
     const dashboard = await dashboardClientOf(app.gatehouse.services.orm.em.getConnection(), app.gatehouse.services.config.publicUrl, other.organizationId);
     expect(dashboard?.organizationId).toBe(other.organizationId);
 
+    // The link lasts half an hour: each start gives another while no password is set, voiding the one before.
+    const renewed = await laterOperatorLinks(app.gatehouse.services.orm, app.gatehouse.services.config.publicUrl, randomUUID());
+    expect(renewed).toEqual([{ organizationId: other.organizationId, email: DEFAULT_OPERATOR_EMAIL, passwordLink: expect.stringContaining('/account/reset-password?token=') }]);
     const jar = new CookieJar();
-    const form = await jar.visit(first!.passwordLink!);
+    expect((await jar.visit(first!.passwordLink!)).status).toBe(400);
+    const form = await jar.visit(renewed[0]!.passwordLink!);
     expect(form.status).toBe(200);
     expect((await jar.submit(form, { password: NEW_PASSWORD })).status).toBe(200);
     // Once set, no more links; a start's for the oldest organization does not touch it.
     expect(await made(other.organizationId)).toBeNull();
+    expect(await laterOperatorLinks(app.gatehouse.services.orm, app.gatehouse.services.config.publicUrl, randomUUID())).toEqual([]);
     expect(await start()).toBeNull();
 
     const [operator] = await app.sql<{ id: string; application_id: string }>(

@@ -72,6 +72,28 @@ export async function ensureOrganizationConsole(orm: MikroORM, publicUrl: string
   });
 }
 
+/** At each start, as for the oldest organization's: a new link for each later one's first operator while they set no
+ *  password (half an hour each). None is made here: a console without users may be meant to have none. */
+export async function laterOperatorLinks(orm: MikroORM, publicUrl: string, requestId: string): Promise<(FirstOperatorOutcome & { readonly organizationId: string })[]> {
+  return lockedTransaction(orm.em.fork(), 'gatehouse:console', async (em) => {
+    const consoles = await em.getConnection().execute<{ organization_id: string; client_id: string }[]>(
+      `select distinct on (a.organization_id) a.organization_id, c.id as client_id from application as a
+         join oauth_client as c on c.application_id = a.id and c.type = 'spa' and c.revoked_at is null and ? = any(c.redirect_uris)
+        where a.console and a.organization_id <> (select o.id from organization as o order by o.id limit 1)
+        order by a.organization_id, c.id`,
+      [dashboardUrl(publicUrl)],
+      'all',
+      em.getTransactionContext(),
+    );
+    const links = [];
+    for (const { organization_id: organizationId, client_id: dashboardClientId } of consoles) {
+      const link = await ensureFirstOperator(em, { dashboardClientId, publicUrl, requestId }, undefined, false);
+      if (link !== null) links.push({ organizationId, ...link });
+    }
+    return links;
+  });
+}
+
 function createConsole(em: EntityManager, organizationId: string, requestId: string): string {
   const row = { ...newApplicationRow(organizationId, { name: 'Console' }), console: true };
   const actor: AuditActor = { applicationId: row.id, tenantId: null, requestId, principal: { actor: CONSOLE_ACTOR } };
@@ -181,7 +203,7 @@ interface ConsoleStart {
 }
 
 /** API.md, Bootstrap. A link lasts half an hour, so each start gives another while no password is set. */
-async function ensureFirstOperator(em: EntityManager, start: ConsoleStart, configured: FirstOperator | undefined): Promise<FirstOperatorOutcome | null> {
+async function ensureFirstOperator(em: EntityManager, start: ConsoleStart, configured: FirstOperator | undefined, create = true): Promise<FirstOperatorOutcome | null> {
   const [target] = await em.getConnection().execute<{ console_id: string; application_id: string | null; users: number; passwordless: string | null }[]>(
     `select c.id as console_id,
             (select m.id from application as m where m.organization_id = c.organization_id and not m.console order by m.id limit 1) as application_id,
@@ -203,6 +225,7 @@ async function ensureFirstOperator(em: EntityManager, start: ConsoleStart, confi
     const [{ email }] = await executeOwned<[{ email: string }]>(em, consoleId, 'select email from app_user where @owner and id = ?', [target.passwordless]);
     return { email, passwordLink: await linkFor(target.passwordless) };
   }
+  if (!create) return null;
   const actor: AuditActor = { applicationId: consoleId, tenantId: null, requestId: start.requestId, principal: { actor: CONSOLE_ACTOR } };
   const email = configured?.email ?? DEFAULT_OPERATOR_EMAIL;
   const user = em.create(User, {
