@@ -71,10 +71,14 @@ describe('the console', () => {
     // A client of the console's own with the same shape but no management API access is not the dashboard's.
     const own = await (await operatorClient(firstOperator)).post('/oauth-clients', { name: 'Own', type: 'spa', redirectUris: ['https://own.example/dashboard/'] });
     expect(own.status, JSON.stringify(own.body)).toBe(201);
+    // Nor is the operators' own management client, at a path of the same name: only the service's dashboard clients go.
+    const portal = await (await operatorClient(firstOperator)).post('/oauth-clients', { name: 'Admin portal', type: 'spa', redirectUris: ['https://portal.example/dashboard/'], managementApi: true });
+    expect(portal.status, JSON.stringify(portal.body)).toBe(201);
     await ensureConsoles(app.gatehouse.services.orm, 'https://moved.example', randomUUID());
-    expect(await redirects()).toEqual([['https://own.example/dashboard/'], ['https://moved.example/dashboard/']]);
+    expect(await redirects()).toEqual([['https://own.example/dashboard/'], ['https://portal.example/dashboard/'], ['https://moved.example/dashboard/']]);
     await ensureConsoles(app.gatehouse.services.orm, app.gatehouse.services.config.publicUrl, randomUUID());
-    expect(await redirects()).toEqual([['https://own.example/dashboard/'], [`${app.gatehouse.services.config.publicUrl}/dashboard/`]]);
+    expect(await redirects()).toEqual([['https://own.example/dashboard/'], ['https://portal.example/dashboard/'], [`${app.gatehouse.services.config.publicUrl}/dashboard/`]]);
+    expect((await (await operatorClient(firstOperator)).delete(`/oauth-clients/${portal.body.id as string}`)).status).toBe(204);
   });
 
   it('cannot be deleted, even by its own app_admin', async () => {

@@ -102,6 +102,9 @@ function createConsole(em: EntityManager, organizationId: string, requestId: str
   return row.id;
 }
 
+/** Its name tells the clients the service made from the operators' own, which may be at a `/dashboard/` path too. */
+const DASHBOARD_CLIENT_NAME = 'Gatehouse dashboard';
+
 /** Earlier PUBLIC_URLs' clients go: whoever later holds a host the service left would get the operators' codes. */
 async function ensureDashboardClient(em: EntityManager, consoleId: string, publicUrl: string, requestId: string): Promise<string> {
   const redirect = dashboardUrl(publicUrl);
@@ -113,7 +116,7 @@ async function ensureDashboardClient(em: EntityManager, consoleId: string, publi
       current = client.id;
       continue;
     }
-    if (client.redirectUris.length !== 1 || !client.redirectUris[0]!.endsWith('/dashboard/')) continue;
+    if (client.name !== DASHBOARD_CLIENT_NAME || client.redirectUris.length !== 1 || !client.redirectUris[0]!.endsWith('/dashboard/')) continue;
     recordAudit(em, actor, { action: 'oauth_client.deleted', targetType: 'oauth_client', targetId: client.id, before: oauthClientSnapshot(client) });
     em.remove(client);
   }
@@ -123,7 +126,7 @@ async function ensureDashboardClient(em: EntityManager, consoleId: string, publi
     id: newId(),
     tenantId: null,
     type: 'spa',
-    name: 'Gatehouse dashboard',
+    name: DASHBOARD_CLIENT_NAME,
     redirectUris: [redirect],
     postLogoutRedirectUris: [redirect],
     allowedOrigins: [],
