@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../../src/auth/password-hash.ts';
-import { ensureConsoles } from '../../src/domain/console/console.ts';
+import { ensureConsoles, ensureOrganizationConsole } from '../../src/domain/console/console.ts';
 import { newId } from '../../src/ids.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { issueTestKey } from '../support/keys.ts';
@@ -525,6 +525,36 @@ describe('the console’s last Application admin who can act', () => {
     expect((await consoleKey.delete(`/role-assignments/${owner.assignment}`)).status).toBe(204);
     expect((await consoleKey.delete(`/users/${owner.user}`)).status).toBe(204);
     expect((await consoleKey.delete(`/users/${heir.user}`)).status).toBe(422);
+  });
+});
+
+describe('a management API client of the console', () => {
+  // Its users' tokens act as operators wherever they are: a client of one's own would collect them through a silent sign-in.
+  it('is made or changed only by a caller holding, as an operator, all that every operator holds', async () => {
+    const other = await app.bootstrapAnother();
+    await ensureOrganizationConsole(app.gatehouse.services.orm, app.gatehouse.services.config.publicUrl, randomUUID(), other.organizationId);
+    const [{ id: otherConsole }] = (await app.sql<{ id: string }>('select id from application where organization_id = ? and console', [other.organizationId])) as [{ id: string }];
+    const [{ id: owner }] = (await app.sql<{ id: string }>('select id from app_user where application_id = ?', [otherConsole])) as [{ id: string }];
+    const ownerClient = app.as({ bearer: await app.mintAccessToken({ sub: owner, app_id: otherConsole }) });
+    // An Application admin of the console who is no operator anywhere.
+    const consoleOnly = (await ownerClient.post('/users', { email: 'console-only@ops.example' })).body.id as string;
+    const appAdmin = ((await ownerClient.get('/roles')).body.data as { id: string; key: string }[]).find((role) => role.key === 'app_admin')!.id;
+    expect((await ownerClient.post('/role-assignments', { subject: { type: 'user', id: consoleOnly }, roleId: appAdmin })).status).toBe(201);
+    const consoleAdmin = app.as({ bearer: await app.mintAccessToken({ sub: consoleOnly, app_id: otherConsole }) });
+
+    const clients = () => app.sql<{ id: string; redirect_uris: string[] }>('select id, redirect_uris from oauth_client where application_id = ? order by id', [otherConsole]);
+    const before = await clients();
+    const harvester = { name: 'Harvester', type: 'spa', redirectUris: ['https://harvest.example/cb'], managementApi: true };
+    const refused = await consoleAdmin.post('/oauth-clients', harvester);
+    expect(refused.status).toBe(403);
+    expect(refused.body.code).toBe('forbidden');
+    const redirected = await consoleAdmin.patch(`/oauth-clients/${before[0]!.id}`, { redirectUris: ['https://harvest.example/dashboard/'] });
+    expect(redirected.status).toBe(403);
+    expect(await clients()).toEqual(before);
+
+    // The organization's owner, its application's operator Application admin, may.
+    const made = await ownerClient.post('/oauth-clients', harvester);
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
   });
 });
 

@@ -8,6 +8,7 @@ import { GatehouseError, invalid, notFound } from '../../errors.ts';
 import { changed } from '../../events/changes.ts';
 import { grantsEnded } from '../../events/invalidations.ts';
 import { newId } from '../../ids.ts';
+import { requireCoveredEveryOperator } from '../console/operators.ts';
 import { recordAudit } from '../audit/audit.ts';
 import { auditedFieldsOf, auditedSnapshot } from '../audit/audited-fields.ts';
 import { endClientGrants } from '../sessions/end-sessions.ts';
@@ -130,7 +131,8 @@ function authMethodFor(type: SignInClientType, requested: OAuthClientAuthMethod 
 
 /**
  * A client whose users' tokens are for the management API acts with any signing-in user's permissions, so whoever
- * makes one, or changes one (its redirect URIs, its secret), must hold them all where it acts.
+ * makes one, or changes one (its redirect URIs, its secret), must hold them all where it acts, and in a console what
+ * its operators hold elsewhere too (requireCoveredEveryOperator).
  */
 function requireManagementGrantor(scope: Scope): void {
   if (!scope.permissions.covers(['*'])) {
@@ -221,6 +223,7 @@ export async function createOAuthClient(scope: Scope, input: CreateOAuthClientIn
   const managementApi = input.managementApi ?? false;
   if (managementApi) requireManagementGrantor(scope);
   const { client, clientSecret } = await scope.transactional(async (em) => {
+    if (managementApi) await requireCoveredEveryOperator(scope, em);
     const { client, clientSecret } = createClientRow(em, scope, {
       tenantId,
       type,
@@ -246,7 +249,10 @@ export async function updateOAuthClient(scope: Scope, clientId: string, input: U
   const updated = await scope.transactional(async (em) => {
     const client = await findClient(em, clientId, true);
     const type = client.type as SignInClientType;
-    if (client.managementApi || input.managementApi === true) requireManagementGrantor(scope);
+    if (client.managementApi || input.managementApi === true) {
+      requireManagementGrantor(scope);
+      await requireCoveredEveryOperator(scope, em);
+    }
     const before = oauthClientSnapshot(client);
     if (input.name !== undefined) {
       if (input.name === null) throw invalid('name', 'name may not be null');
@@ -306,7 +312,10 @@ export async function rotateOAuthClientSecret(scope: Scope, clientId: string, in
     // Locked: two concurrent rotations must not both hand out a secret, only one of which works.
     const client = await findClient(em, clientId, true);
     if (client.type !== 'web') throw invalid('clientId', `A ${client.type} client is public: it has no secret to rotate`);
-    if (client.managementApi) requireManagementGrantor(scope);
+    if (client.managementApi) {
+      requireManagementGrantor(scope);
+      await requireCoveredEveryOperator(scope, em);
+    }
     const now = new Date();
     const before = oauthClientSnapshot(client, now);
     const clientSecret = rotateSecret(scope.services.clientSecrets, client, grace, now);
