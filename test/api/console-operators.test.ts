@@ -528,9 +528,9 @@ describe('the console’s last Application admin who can act', () => {
   });
 });
 
-describe('a management API client of the console', () => {
+describe('a way into the operators’ accounts', () => {
   // Its users' tokens act as operators wherever they are: a client of one's own would collect them through a silent sign-in.
-  it('is made or changed only by a caller holding, as an operator, all that every operator holds', async () => {
+  it('is made or changed only by a caller holding, as an operator, all that every operator holds, as is where their mail goes', async () => {
     const other = await app.bootstrapAnother();
     await ensureOrganizationConsole(app.gatehouse.services.orm, app.gatehouse.services.config.publicUrl, randomUUID(), other.organizationId);
     const [{ id: otherConsole }] = (await app.sql<{ id: string }>('select id from application where organization_id = ? and console', [other.organizationId])) as [{ id: string }];
@@ -552,9 +552,19 @@ describe('a management API client of the console', () => {
     expect(redirected.status).toBe(403);
     expect(await clients()).toEqual(before);
 
+    // Nor may they read the operators' reset mail: the console's reset template and e-mail provider stay.
+    const settingsBefore = await app.sql('select feature, key from setting where application_id = ? order by feature, key', [otherConsole]);
+    const template = await consoleAdmin.put('/email/templates/password_reset', { subject: 'Reset', html: '<p>{{ link }}</p>', text: '{{ link }}' });
+    expect(template.status).toBe(403);
+    const provider = await consoleAdmin.put('/email/provider', { type: 'sendgrid', fromAddress: 'no-reply@harvest.example', secrets: { apiKey: 'SG.harvest' } });
+    expect(provider.status).toBe(403);
+    const settings = () => app.sql('select feature, key from setting where application_id = ? order by feature, key', [otherConsole]);
+    expect(await settings()).toEqual(settingsBefore);
+
     // The organization's owner, its application's operator Application admin, may.
     const made = await ownerClient.post('/oauth-clients', harvester);
     expect(made.status, JSON.stringify(made.body)).toBe(201);
+    expect((await ownerClient.put('/email/templates/password_reset', { subject: 'Reset', html: '<p>{{ link }}</p>', text: '{{ link }}' })).status).toBe(200);
   });
 });
 

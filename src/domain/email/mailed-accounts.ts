@@ -1,6 +1,7 @@
 import type { Scope } from '../../context.ts';
 import { executeOwned } from '../../db/owned-sql.ts';
 import { GatehouseError } from '../../errors.ts';
+import { requireCoveredEveryOperator } from '../console/operators.ts';
 import type { TemplateKey } from './template-defaults.ts';
 
 /** Mails whose link or code lets its reader in: a reset, a sign-in, a verified address, an invitation's acceptance; and
@@ -43,4 +44,6 @@ export async function requireHoldsWhatMailReaches(scope: Scope): Promise<void> {
   if (!scope.permissions.covers(rows.map((row) => row.permission))) {
     throw new GatehouseError('forbidden', 'Whoever sets where this scope’s mail goes, what a mail that lets its reader in says, or where its links lead may read what it sends: only credentials holding all its users hold may');
   }
+  // What the console holds says nothing of what its operators hold elsewhere: held there, as an operator.
+  await requireCoveredEveryOperator(scope, scope.em);
 }
