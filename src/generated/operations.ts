@@ -238,8 +238,9 @@ export type CreateOAuthClientInput = {
   initiateLoginUri?: string | null | undefined;
   /**
    * Whether users signing in through the client may obtain management API tokens (default false). True needs
-   * credentials holding every permission (`*`) where the client acts (its tenant, else the application): the client's
-   * tokens act with any signing-in user's permissions (else 403).
+   * credentials holding every permission (`*`) where the client acts (its tenant, else the application), and in a
+   * console, as an operator, all that its operators hold in the organization's applications: the client's tokens act
+   * with any signing-in user's permissions (else 403).
    */
   managementApi?: boolean | null | undefined;
   /** Display name (1 to 200 characters). */
@@ -873,7 +874,7 @@ export type UpdateOAuthClientInput = {
   /**
    * Whether users signing in through the client may obtain management API tokens. Setting it true, and any change to a
    * client that has it (this update, a secret's rotation), needs credentials holding every permission (`*`) where the
-   * client acts (else 403). Setting it false ends the management API tokens already issued through the client at once.
+   * client acts, and in a console, as an operator, all that its operators hold elsewhere (else 403). Setting it false ends the management API tokens already issued through the client at once.
    */
   managementApi?: boolean | null | undefined;
   /** New display name. */
