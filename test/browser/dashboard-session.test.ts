@@ -1,3 +1,4 @@
+import { generateKeyPairSync } from 'node:crypto';
 import type { Dialog } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { dashboardSuite, openTab, OPERATOR, signInToDashboard } from '../support/dashboard.ts';
@@ -343,6 +344,29 @@ describe("the dashboard's address and session in Chromium", () => {
     expect(await keptLine('Roles of uma@example.com').count()).toBe(0);
     expect(await dashboard.unsaved()).toBe(false);
     await umaRoles().getByRole('button', { name: 'Close' }).click();
+  });
+
+  it("keeps a new M2M credential's fields but never a private key pasted as its JWKS", async () => {
+    const credentials = `${publicUrl}/dashboard/#/${appId}/m2m-credentials`;
+    const newCredential = (label: string) => region('Create credential').getByLabel(label, { exact: true });
+    const privateJwk = generateKeyPairSync('ed25519').privateKey.export({ format: 'jwk' });
+    await dashboard.page.goto(credentials);
+    await newCredential('Name').fill('Kept signer');
+    await newCredential('Authentication').selectOption({ label: 'Private key JWT' });
+    // Pasted by mistake, which the server would refuse: a private key all the same.
+    await newCredential('JWKS').fill(JSON.stringify({ keys: [{ ...privateJwk, kid: 'kept-signer' }] }));
+
+    await endSessionUnasked();
+    expect(await keptDrafts()).toContain('Kept signer');
+    expect(await tabStorage()).not.toContain(privateJwk.d!);
+
+    await signInAgain(credentials);
+    await keptLine('Create credential').filter({ hasText: 'Secrets are never kept: type them again.' }).waitFor();
+    expect(await newCredential('Name').inputValue()).toBe('Kept signer');
+    expect(await newCredential('JWKS').inputValue()).toBe('');
+    await keptLine('Create credential').getByRole('button', { name: 'Discard the kept edits' }).click();
+    expect(await newCredential('Name').inputValue()).toBe('');
+    expect(await dashboard.unsaved()).toBe(false);
   });
 
   it('keeps a new operator being added, started again from the role of the one added before, to be discarded after signing in again', async () => {

@@ -7,7 +7,7 @@ import { TextField } from '../components/text-field.tsx';
 import { useDraft } from '../hooks/use-draft.ts';
 import { RefusedField, refusalMarks } from '../hooks/use-refused-field.ts';
 import { useSubmission } from '../hooks/use-submission.ts';
-import { parseJwks } from '../jwks-input.ts';
+import { parseJwks, withoutPrivateKeys } from '../jwks-input.ts';
 import { AUTH_METHOD_LABEL, AUTH_METHODS, usesSecret } from '../m2m-auth-methods.ts';
 import type { GrantChoices } from '../operations-grants.ts';
 import { createM2MCredential, type M2MAuthMethod, type M2MCredentialWithSecret } from '../operations-m2m-credentials.ts';
@@ -31,7 +31,9 @@ interface CreateM2MCredentialFormProps {
 
 /** "Create credential": a name, how it authenticates (a private key's JWKS), in a multi-tenant application its tenant, and its permissions. */
 export function CreateM2MCredentialForm({ appId, choices, onCreated }: CreateM2MCredentialFormProps) {
-  const [draft, setDraft, sync] = useDraft(NEW_CREDENTIAL, { keep: { name: 'new-m2m-credential' } });
+  const [draft, setDraft, sync] = useDraft(NEW_CREDENTIAL, {
+    keep: { name: 'new-m2m-credential', withoutSecrets: (typed) => ({ ...typed, jwks: withoutPrivateKeys(typed.jwks) }) },
+  });
   const { name, authMethod, jwks, tenant, permissions } = draft;
   const update = (patch: Partial<CredentialDraft>) => setDraft((current) => ({ ...current, ...patch }));
   const id = useId();

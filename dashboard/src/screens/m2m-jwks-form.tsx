@@ -5,7 +5,7 @@ import { TextField } from '../components/text-field.tsx';
 import { useDraft } from '../hooks/use-draft.ts';
 import { RefusedField } from '../hooks/use-refused-field.ts';
 import { useSubmission } from '../hooks/use-submission.ts';
-import { parseJwks } from '../jwks-input.ts';
+import { parseJwks, withoutPrivateKeys } from '../jwks-input.ts';
 import { putM2MCredentialJwks, type M2MCredential } from '../operations-m2m-credentials.ts';
 
 interface M2MJwksFormProps {
@@ -17,7 +17,7 @@ interface M2MJwksFormProps {
 
 /** "Replace keys" of a private_key_jwt credential: the whole set, starting from the one stored. */
 export function M2MJwksForm({ appId, credential, onSaved, onCancel }: M2MJwksFormProps) {
-  const [jwks, setJwks, sync] = useDraft(JSON.stringify(credential.jwks, null, 2), { keep: { name: `jwks:${credential.clientId}` } });
+  const [jwks, setJwks, sync] = useDraft(JSON.stringify(credential.jwks, null, 2), { keep: { name: `jwks:${credential.clientId}`, withoutSecrets: withoutPrivateKeys } });
   const id = useId();
   const save = useSubmission<void>();
   const submit = (event: FormEvent<HTMLFormElement>) => {
