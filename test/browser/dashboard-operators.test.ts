@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { dashboardSuite } from '../support/dashboard.ts';
+import { dashboardSuite, OPERATOR, signInToDashboard } from '../support/dashboard.ts';
 
 /**
  * The dashboard's Operators tab in Chromium: the first operator sees themself as Application admin, makes a new operator
  * Tenant admin of Acme (who then manages Acme and no other tenant), is refused the same grant twice, and removes it.
- * Removing their own role, the last Application admin, is asked as theirs and refused.
+ * Removing their own role, the last Application admin, is asked as theirs and refused. An Application admin who
+ * administers no console is told that adding an operator takes one.
  * The Role choice offers every role, past the API's largest page.
  * Screenshot: test-results/dashboard-operators.png.
  */
@@ -100,5 +101,35 @@ describe('the Operators tab of the dashboard in Chromium', () => {
     expect(await asked).toContain('This is you: you will no longer manage this application through it.');
     await own.getByRole('alert').filter({ hasText: 'last Application admin' }).waitFor();
     expect(await own.getByRole('cell').first().textContent()).toBe('Application admin');
+  });
+
+  it('tells an Application admin who administers no console that adding an operator takes one, and adds no one', async () => {
+    const { app } = dashboard;
+    const [{ id: consoleId }] = (await app.sql<{ id: string }>('select id from application where organization_id = ? and console', [app.root.organizationId])) as [{ id: string }];
+    const [{ id: first }] = (await app.sql<{ id: string }>('select id from app_user where application_id = ? and email = ?', [consoleId, OPERATOR.email])) as [{ id: string }];
+    const asFirst = app.as({ bearer: await app.mintAccessToken({ sub: first, app_id: consoleId }) });
+    const appAdmin = { email: 'app-admin@ops.example', password: 'Operator-Heron-42' };
+    const made = await asFirst.post('/users', appAdmin);
+    expect(made.status).toBe(201);
+    const appAdminRole = (await app.http.get('/roles')).body.data.find((role: { key: string }) => role.key === 'app_admin');
+    expect((await app.http.post('/role-assignments', { subject: { type: 'operator', id: made.body.id }, roleId: appAdminRole.id })).status).toBe(201);
+    const assignmentsBefore = (await app.http.get('/role-assignments?subjectType=operator')).body.data;
+
+    const context = await dashboard.page.context().browser()!.newContext();
+    try {
+      const theirs = await context.newPage();
+      await signInToDashboard(theirs, app.gatehouse.services.config.publicUrl, { ...appAdmin, at: `#/${appId}/operators` });
+      await theirs.getByLabel('E-mail').fill('asked-for@ops.example');
+      await theirs.getByRole('button', { name: 'Add operator' }).click();
+      const refusal = theirs.getByRole('region', { name: 'Add an operator' }).getByRole('alert');
+      await refusal.waitFor();
+      expect(await refusal.textContent()).toBe(
+        "Adding an operator takes an administrator of the organization's console, where the operators' accounts are kept. The console refused: Missing permission users:read.",
+      );
+    } finally {
+      await context.close();
+    }
+    expect(await app.sql('select id from app_user where email = ?', ['asked-for@ops.example'])).toEqual([]);
+    expect((await app.http.get('/role-assignments?subjectType=operator')).body.data).toEqual(assignmentsBefore);
   });
 });
