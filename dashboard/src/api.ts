@@ -80,6 +80,17 @@ export async function graphql<T>(query: string, variables: Record<string, unknow
   return answer.data;
 }
 
+/** A call acting on the console, whose 403 names a permission the operator may well hold in the application they are
+ *  looking at: `lead` says what the console is asked for, before its refusal. */
+export async function refusedByConsole<T>(lead: string, call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (!(error instanceof ApiError) || error.code !== 'forbidden') throw error;
+    throw new ApiError(`${lead} The console refused: ${error.message}.`, error.code, error.details);
+  }
+}
+
 export interface SubscriptionSink<T> {
   next: (data: T) => void;
   /** The stream ended: refused or closed (`failed`), or completed by the server (a range's end reached). */

@@ -1,4 +1,4 @@
-import { graphql } from './api.ts';
+import { graphql, refusedByConsole } from './api.ts';
 import { listManagedApplications, type ManagedApplication } from './operations.ts';
 
 // An application's own settings and figures, asked on its behalf; its creation without an application header: the
@@ -37,7 +37,9 @@ export async function createApplication(name: string, multiTenant: boolean): Pro
   const mutation = `mutation CreateApplication($input: CreateApplicationInput!) {
     createApplication(input: $input) { id name multiTenant initialApiKey { secret } }
   }`;
-  const data = await graphql<{ createApplication: ManagedApplication & { initialApiKey: { secret: string } | null } }>(mutation, { input: { name, multiTenant } });
+  const data = await refusedByConsole("Applications are created in the organization's console, which lets you create none.", () =>
+    graphql<{ createApplication: ManagedApplication & { initialApiKey: { secret: string } | null } }>(mutation, { input: { name, multiTenant } }),
+  );
   const { initialApiKey, ...application } = data.createApplication;
   const managed = (await listManagedApplications()).some((other) => other.id === application.id);
   return { application, initialKeySecret: initialApiKey?.secret ?? null, managed };

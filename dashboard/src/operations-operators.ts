@@ -1,4 +1,4 @@
-import { ApiError, graphql } from './api.ts';
+import { graphql, refusedByConsole } from './api.ts';
 import type { Page } from './operations.ts';
 import { readNames } from './operations-names.ts';
 import { assignRole, listRoleAssignments, type RoleGrant } from './operations-roles.ts';
@@ -38,20 +38,12 @@ async function createConsoleUser(email: string): Promise<ConsoleUser> {
   return data.createUser;
 }
 
-/** The console's 403 names a permission the operator may well hold in the application: it says where it is lacking. */
-async function onConsole<T>(call: () => Promise<T>): Promise<T> {
-  try {
-    return await call();
-  } catch (error) {
-    if (!(error instanceof ApiError) || error.code !== 'forbidden') throw error;
-    const message = `Adding an operator takes an administrator of the organization's console, where the operators' accounts are kept. The console refused: ${error.message}.`;
-    throw new ApiError(message, error.code, error.details);
-  }
-}
-
 /** A refused assignment leaves a new console account behind, without roles: the next attempt finds it. */
 export async function addOperator(appId: string, email: string, grant: RoleGrant): Promise<OperatorAssignment> {
-  const operator = await onConsole(async () => (await findConsoleUser(email)) ?? (await createConsoleUser(email)));
+  const operator = await refusedByConsole(
+    "Adding an operator takes an administrator of the organization's console, where the operators' accounts are kept.",
+    async () => (await findConsoleUser(email)) ?? (await createConsoleUser(email)),
+  );
   const { id, roleId, tenantId } = await assignRole(appId, { type: 'operator', id: operator.id }, grant);
   return { id, operatorId: operator.id, email: operator.email, roleId, tenantId };
 }

@@ -2,13 +2,14 @@ import type { Locator } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { createRecoveryKey } from '../../src/domain/bootstrap.ts';
-import { dashboardSuite, openTab, signInToDashboard } from '../support/dashboard.ts';
+import { dashboardSuite, openTab, OPERATOR, signInToDashboard } from '../support/dashboard.ts';
 
 /**
  * The dashboard's applications in Chromium: from the list (reached from the one application the operator manages)
  * it creates an application, refusing a blank name, shows its initial key once and leads into it; its Settings tab
  * renames it and sets its audit retention, shows a refused retention at its field with nothing saved, shows its
- * figures, and deletes it once its name is typed, back to the list; to an operator not made its admin, it says so.
+ * figures, and deletes it once its name is typed, back to the list; to an operator not made its admin, it says so, and
+ * to an operator the console lets create none, that the console refused.
  * Screenshot: test-results/dashboard-applications.png.
  */
 interface ApplicationRow {
@@ -133,5 +134,35 @@ describe('the applications of the dashboard in Chromium', () => {
     } finally {
       await context.close();
     }
+  });
+
+  it('to an Application admin who may create nothing in the console, says where creating an application is refused, and creates none', async () => {
+    const { app } = dashboard;
+    const [{ id: consoleId }] = (await app.sql<{ id: string }>('select id from application where console')) as [{ id: string }];
+    const [{ id: first }] = (await app.sql<{ id: string }>('select id from app_user where application_id = ? and email = ?', [consoleId, OPERATOR.email])) as [{ id: string }];
+    const asFirst = app.as({ bearer: await app.mintAccessToken({ sub: first, app_id: consoleId }) });
+    const appAdmin = { email: 'app-admin@example.com', password: 'App-Admin-Horse-42' };
+    const made = await asFirst.post('/users', appAdmin);
+    expect(made.status).toBe(201);
+    const role = (await app.http.get('/roles')).body.data.find((each: { key: string }) => each.key === 'app_admin');
+    expect((await app.http.post('/role-assignments', { subject: { type: 'operator', id: made.body.id }, roleId: role.id })).status).toBe(201);
+    const before = await applications();
+
+    const context = await page().context().browser()!.newContext();
+    try {
+      const theirs = await context.newPage();
+      await signInToDashboard(theirs, app.gatehouse.services.config.publicUrl, { ...appAdmin, at: '#/applications' });
+      await theirs.getByLabel('Name', { exact: true }).fill('Refused project');
+      await theirs.getByRole('button', { name: 'Create application' }).click();
+      const refusal = theirs.getByRole('region', { name: 'Create application' }).getByRole('alert');
+      await refusal.waitFor();
+      expect(await refusal.textContent()).toBe(
+        "Applications are created in the organization's console, which lets you create none. The console refused: Missing permission applications:write.",
+      );
+      expect(await theirs.getByLabel('Name', { exact: true }).inputValue()).toBe('Refused project');
+    } finally {
+      await context.close();
+    }
+    expect(await applications()).toEqual(before);
   });
 });
