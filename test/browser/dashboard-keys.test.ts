@@ -6,7 +6,7 @@ import { dashboardSuite } from '../support/dashboard.ts';
  * The dashboard's API keys tab in Chromium: the operator creates a key restricted to `users:read`, whose secret, read
  * from the page once, reads users and may not write them; rotates it (the old secret stops working, the new one works)
  * and revokes it; is shown the server's refusal of a key without permissions or name, which makes nothing; makes a key
- * of the tenant Acme, shown under Acme; and, left with a role that does not hold `users:write`, is refused a key with
+ * of the tenant Acme, shown under Acme; keeps each new secret until its own dismissal; and, left with a role that does not hold `users:write`, is refused a key with
  * it. Screenshot: test-results/dashboard-keys.png.
  */
 interface ListedKey {
@@ -163,6 +163,34 @@ describe('the API keys tab of the dashboard in Chromium', () => {
     await dashboard.page.getByLabel('Show keys of').selectOption({ label: 'All keys' });
     await keyRow('Bootstrap app_admin key').waitFor();
     expect(await keyRow('Acme sync').count()).toBe(1);
+  });
+
+  it('keeps each new secret shown until its own dismissal: a second key made meanwhile shows beside the first', async () => {
+    const create = async (name: string) => {
+      await dashboard.page.getByLabel('Name', { exact: true }).fill(name);
+      await dashboard.page.getByRole('checkbox', { name: 'users:read', exact: true }).check();
+      await dashboard.page.getByRole('button', { name: 'Create API key' }).click();
+      await secretShown(`New API key “${name}”`).waitFor();
+    };
+    await create('Batch one');
+    await create('Batch two');
+    const first = secretShown('New API key “Batch one”');
+    expect(await first.count()).toBe(1);
+    const firstSecret = await first.getByLabel('Secret').inputValue();
+    const secondSecret = await secretShown('New API key “Batch two”').getByLabel('Secret').inputValue();
+    expect(firstSecret).not.toBe(secondSecret);
+    expect((await readUsers(firstSecret)).status).toBe(200);
+    expect((await readUsers(secondSecret)).status).toBe(200);
+
+    await first.getByRole('button', { name: 'I have copied it' }).click();
+    await first.waitFor({ state: 'detached' });
+    // The second is still owed its own dismissal.
+    expect(await secretShown('New API key “Batch two”').getByLabel('Secret').inputValue()).toBe(secondSecret);
+    expect(await dashboard.unsaved()).toBe(true);
+    await secretShown('New API key “Batch two”').getByRole('button', { name: 'I have copied it' }).click();
+    await secretShown('New API key “Batch two”').waitFor({ state: 'detached' });
+    expect(await dashboard.unsaved()).toBe(false);
+    expect(await dashboard.page.content()).not.toContain(firstSecret);
   });
 
   it("shows the server's refusal of a permission the operator does not hold, and makes nothing", async () => {

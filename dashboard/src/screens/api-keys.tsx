@@ -65,7 +65,11 @@ export function ApiKeys({ appId }: { appId: string }) {
   const viewedId = viewed?.id ?? null;
   const keys = usePages(useCallback((cursor: string | null) => listApiKeys(appId, viewedId, cursor), [appId, viewedId]));
   useReadOnReturn(keys);
-  const [revealed, setRevealed] = useState<{ heading: string; secret: string } | null>(null);
+  // One per key, each until its own dismissal: another key made meanwhile must not take a secret off the page unasked;
+  // a key's newer secret replaces its older, which stopped working.
+  const [revealed, setRevealed] = useState<readonly { keyId: string; heading: string; secret: string }[]>([]);
+  const reveal = (keyId: string, heading: string, secret: string) =>
+    setRevealed((shown) => [...shown.filter((each) => each.keyId !== keyId), { keyId, heading, secret }]);
   const rolesPanel = useUnsavedPart();
   const rolesOf = useOpenRow('api-key-roles', keys.items, (key) => key.id, rolesPanel);
   // Another view is another list, read from its start: it closes the roles panel, asking first about its edits.
@@ -77,13 +81,13 @@ export function ApiKeys({ appId }: { appId: string }) {
   if (choices.status === 'loading') return <Loading>Loading the permissions…</Loading>;
   if (choices.status === 'failed') return <ErrorMessage message={choices.message} />;
   const created = ({ key, secret }: ApiKeyWithSecret, tenant: TenantSummary | null) => {
-    setRevealed({ heading: `New API key “${key.name}”`, secret });
+    reveal(key.id, `New API key “${key.name}”`, secret);
     // The table shows the new key: on another tenant's view, the view of the key's tenant, read anew (if the roles panel may go).
     if (viewed !== null && viewed.id !== tenant?.id) view(tenant);
     // Keys made here act as no user.
     else keys.add({ ...key, tenantName: tenant?.name ?? null, userEmail: null });
   };
-  const rotated = ({ key, secret }: ApiKeyWithSecret) => setRevealed({ heading: `New secret of “${key.name}”`, secret });
+  const rotated = ({ key, secret }: ApiKeyWithSecret) => reveal(key.id, `New secret of “${key.name}”`, secret);
 
   return (
     <>
@@ -91,12 +95,12 @@ export function ApiKeys({ appId }: { appId: string }) {
         <h2 id="api-keys-heading">API keys</h2>
         <p className="hint">Long-lived keys for backend services and CI, sent as the X-API-Key header.</p>
         {choices.data.multiTenant && <TenantPicker appId={appId} selected={viewed} onSelect={view} label="Show keys of" noTenantLabel="All keys" />}
-        {revealed !== null && (
-          <section aria-labelledby="revealed-secret-heading" className="created">
-            <h3 id="revealed-secret-heading">{revealed.heading}</h3>
-            <SecretOnce label="Secret" secret={revealed.secret} onDismiss={() => setRevealed(null)} />
+        {revealed.map(({ keyId, heading, secret }) => (
+          <section key={keyId} aria-labelledby={`revealed-${keyId}`} className="created">
+            <h3 id={`revealed-${keyId}`}>{heading}</h3>
+            <SecretOnce label="Secret" secret={secret} onDismiss={() => setRevealed((shown) => shown.filter((each) => each.keyId !== keyId))} />
           </section>
-        )}
+        ))}
         <ApiKeyTable appId={appId} keys={keys} tenant={viewed} onRotated={rotated} rolesOpen={rolesOf.isOpen} onRoles={rolesOf.open} />
       </section>
       <UnlistedRow panel={rolesOf} gone={(key) => `The API key ${key.name} was deleted elsewhere.`} />
