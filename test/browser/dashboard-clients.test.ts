@@ -6,7 +6,8 @@ import { authorizationRequest, authorize, basicAuth, discover, postForm } from '
 /**
  * The dashboard's OAuth clients tab in Chromium: the operator creates a web client, whose client_id and secret (read
  * from the page) sign a user in; edits its redirect URIs, rotates its secret and deletes it, each seen at the OP; and
- * is shown the server's refusal of a bad redirect URI, which changes nothing. Screenshot:
+ * is shown the server's refusal of a bad redirect URI, which changes nothing; a new client's secret stays shown until
+ * dismissed, through a refused creation and the next one. Screenshot:
  * test-results/dashboard-clients.png.
  */
 const REDIRECT = 'https://storefront.example/callback';
@@ -231,5 +232,35 @@ describe('the OAuth clients tab of the dashboard in Chromium', () => {
     expect(discovery.status).toBe(200);
     expect(((await discovery.json()) as { issuer: string }).issuer).toBe(issuer);
     await dashboard.page.getByRole('row', { name: /Acme app/ }).getByRole('cell', { name: 'Acme', exact: true }).waitFor();
+  });
+
+  it("keeps a new client's secret shown through a refused creation and the next one, until its own dismissal", async () => {
+    const createWeb = async (name: string, redirect: string) => {
+      await createForm().getByLabel('Web application').check();
+      await createForm().getByLabel('Tenant').selectOption({ label: 'All tenants' });
+      await createForm().getByLabel('Name').fill(name);
+      await createForm().getByLabel('Redirect URIs', { exact: true }).fill(redirect);
+      await createForm().getByRole('button', { name: 'Create OAuth client' }).click();
+    };
+    const checkout = dashboard.page.getByRole('region', { name: 'Checkout is created' });
+    await createWeb('Checkout', 'https://checkout.example/cb');
+    const secret = await checkout.getByLabel('Client secret').inputValue();
+    expect(secret).not.toBe('');
+
+    await createWeb('Broken again', 'https://broken.example/cb#done');
+    await createForm().getByRole('alert').filter({ hasText: 'must not contain a fragment' }).waitFor();
+    expect(await checkout.getByLabel('Client secret').inputValue()).toBe(secret);
+
+    await createWeb('Billing', 'https://billing.example/cb');
+    const billing = dashboard.page.getByRole('region', { name: 'Billing is created' });
+    await billing.getByLabel('Client secret').waitFor();
+    expect(await checkout.getByLabel('Client secret').inputValue()).toBe(secret);
+    await checkout.getByRole('button', { name: 'I have copied it' }).click();
+    await checkout.getByLabel('Client secret').waitFor({ state: 'detached' });
+    expect(await dashboard.unsaved()).toBe(true);
+    await billing.getByRole('button', { name: 'I have copied it' }).click();
+    await billing.getByLabel('Client secret').waitFor({ state: 'detached' });
+    expect(await dashboard.unsaved()).toBe(false);
+    expect(await dashboard.page.content()).not.toContain(secret);
   });
 });

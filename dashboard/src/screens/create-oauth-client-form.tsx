@@ -26,13 +26,13 @@ export function CreateOAuthClientForm({ appId, context, issuer, onCreated }: Cre
   const [draft, setDraft, sync] = useDraft(NEW_CLIENT, { keep: { name: 'new-oauth-client' } });
   const { type, tenantId, settings } = draft;
   const update = (patch: Partial<typeof NEW_CLIENT>) => setDraft((current) => ({ ...current, ...patch }));
-  const [created, setCreated] = useState<OAuthClientWithSecret | null>(null);
+  // The newest client's setup, and any earlier one's secret not dismissed yet: shown once, it may go only when dismissed.
+  const [created, setCreated] = useState<readonly OAuthClientWithSecret[]>([]);
   const create = useSubmission<void>();
   const submit = () =>
     create.run(async () => {
-      setCreated(null);
       const client = await createOAuthClient(appId, { ...settingsOf(settings, type), type, tenantId: tenantId === '' ? null : tenantId });
-      setCreated(client);
+      setCreated((shown) => [...shown.filter((earlier) => earlier.clientSecret !== null), client]);
       setDraft(NEW_CLIENT);
       onCreated(withoutSecret(client));
     });
@@ -84,14 +84,15 @@ export function CreateOAuthClientForm({ appId, context, issuer, onCreated }: Cre
         </div>
         <Refusal outcome={create.outcome} />
       </form>
-      {created !== null && (
+      {created.map((client) => (
         <CreatedOAuthClient
-          client={created}
-          issuer={clientIssuer(issuer, created.tenantId, context.isolated)}
+          key={client.clientId}
+          client={client}
+          issuer={clientIssuer(issuer, client.tenantId, context.isolated)}
           instructions="Configure your app with these values to sign its users in through Gatehouse."
-          onDismissSecret={() => setCreated({ ...created, clientSecret: null })}
+          onDismissSecret={() => setCreated((shown) => shown.map((each) => (each.clientId === client.clientId ? { ...each, clientSecret: null } : each)))}
         />
-      )}
+      ))}
     </section>
   );
 }
