@@ -15,7 +15,8 @@ import { basicAuth, postForm } from '../support/oauth.ts';
  * M2M credentials: no permission or a private key in the JWKS is refused and makes nothing; a credential with
  * `users:read` made in the dashboard gets a token at /oauth2/token with the client_id and secret read from the page,
  * which reads users and may not write them; Rotate (the new secret works), Revoke (invalid_client); a private_key_jwt
- * credential's keys are replaced, a private key refused. Screenshots: test-results/dashboard-domains-m2m-*.png.
+ * credential's keys are replaced, a private key refused; each secret shown stays until its own dismissal.
+ * Screenshots: test-results/dashboard-domains-m2m-*.png.
  */
 const HOST = 'login.acme.test';
 const NAME = 'Nightly sync';
@@ -256,6 +257,35 @@ describe('the M2M credentials tab of the dashboard in Chromium', () => {
     await keys.waitFor({ state: 'detached' });
     const replaced = (await credentialsOnServer()).find((credential) => credential.name === 'Signed sync')!;
     expect(replaced.jwks).toEqual(JSON.parse(second.publicJwks));
+  });
+
+  it('keeps each new secret shown until its own dismissal: a second credential made, or one rotated, meanwhile shows beside it', async () => {
+    const create = async (name: string) => {
+      await dashboard.page.getByLabel('Name', { exact: true }).fill(name);
+      await dashboard.page.getByRole('checkbox', { name: 'users:read', exact: true }).check();
+      await dashboard.page.getByRole('button', { name: 'Create credential' }).click();
+      await dashboard.page.getByRole('region', { name: `${name} is created` }).getByLabel('Client secret').waitFor();
+    };
+    const createdSecret = (name: string) => dashboard.page.getByRole('region', { name: `${name} is created` }).getByLabel('Client secret');
+    await create('Sync one');
+    const first = await createdSecret('Sync one').inputValue();
+    await create('Sync two');
+    expect(await createdSecret('Sync one').inputValue()).toBe(first);
+
+    const question = dashboard.answerNextDialog();
+    await row('Sync two').getByRole('button', { name: 'Rotate' }).click();
+    await question;
+    const rotation = dashboard.page.getByRole('region', { name: 'New secret of Sync two' });
+    const rotated = await rotation.getByLabel('New client secret').inputValue();
+    expect((await tokenRequest((await credentialsOnServer()).find((each) => each.name === 'Sync two')!.clientId, rotated)).status).toBe(200);
+    expect(await createdSecret('Sync one').inputValue()).toBe(first);
+
+    for (const shown of [dashboard.page.getByRole('region', { name: 'Sync one is created' }), dashboard.page.getByRole('region', { name: 'Sync two is created' }), rotation]) {
+      await shown.getByRole('button', { name: 'I have copied it' }).click();
+    }
+    await rotation.waitFor({ state: 'detached' });
+    expect(await dashboard.unsaved()).toBe(false);
+    expect(await dashboard.page.content()).not.toContain(first);
   });
 });
 

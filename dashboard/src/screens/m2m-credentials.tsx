@@ -78,8 +78,11 @@ export function M2MCredentials({ appId }: { appId: string }) {
     (credential) => credential.clientId,
   );
   useReadOnReturn(credentials);
-  const [created, setCreated] = useState<M2MCredentialWithSecret | null>(null);
-  const [rotated, setRotated] = useState<M2MCredentialWithSecret | null>(null);
+  // Secrets are shown once, so each stays until its own dismissal: the newest credential's setup and any earlier one's
+  // secret still owed; a credential's newest rotation.
+  const [created, setCreated] = useState<readonly M2MCredentialWithSecret[]>([]);
+  const [rotated, setRotated] = useState<readonly M2MCredentialWithSecret[]>([]);
+  const rotate = (credential: M2MCredentialWithSecret) => setRotated((shown) => [...shown.filter((each) => each.clientId !== credential.clientId), credential]);
   const unsaved = useUnsavedPart();
   const editingKeys = useOpenRow('m2m-keys', credentials.items, (credential) => credential.clientId, unsaved);
   const rolesPanel = useUnsavedPart();
@@ -89,7 +92,7 @@ export function M2MCredentials({ appId }: { appId: string }) {
   if (setup.status === 'failed') return <ErrorMessage message={setup.message} />;
   const { choices, context } = setup.data;
   const create = (credential: M2MCredentialWithSecret) => {
-    setCreated(credential);
+    setCreated((shown) => [...shown.filter((earlier) => earlier.clientSecret !== null), credential]);
     credentials.add(withoutSecret(credential));
   };
   const keysSaved = (credential: M2MCredential) => {
@@ -102,20 +105,23 @@ export function M2MCredentials({ appId }: { appId: string }) {
       <section aria-labelledby="m2m-credentials-heading">
         <h2 id="m2m-credentials-heading">M2M credentials</h2>
         <p className="hint">For services that call the management API on their own: they get tokens with the client credentials grant.</p>
-        {created !== null && (
+        {created.map((credential) => (
           <CreatedOAuthClient
-            client={created}
-            issuer={clientIssuer(issuer, created.tenantId, context.isolated)}
+            key={credential.clientId}
+            client={credential}
+            issuer={clientIssuer(issuer, credential.tenantId, context.isolated)}
             instructions="Your service requests its tokens at this issuer's token endpoint (see its discovery URL) with these values."
-            onDismissSecret={() => setCreated({ ...created, clientSecret: null })}
+            onDismissSecret={() => setCreated((shown) => shown.map((each) => (each.clientId === credential.clientId ? { ...each, clientSecret: null } : each)))}
           />
-        )}
-        {rotated !== null && <RotatedSecret rotation={rotated} onDismiss={() => setRotated(null)} />}
+        ))}
+        {rotated.map((rotation) => (
+          <RotatedSecret key={rotation.clientId} rotation={rotation} onDismiss={() => setRotated((shown) => shown.filter((each) => each.clientId !== rotation.clientId))} />
+        ))}
         <CredentialTable
           appId={appId}
           credentials={credentials}
           context={context}
-          onRotated={setRotated}
+          onRotated={rotate}
           onEditKeys={editingKeys.open}
           rolesOpen={rolesOf.isOpen}
           onRoles={rolesOf.open}
