@@ -7,7 +7,7 @@ import { authorizationRequest, authorize, basicAuth, discover, postForm } from '
  * The dashboard's OAuth clients tab in Chromium: the operator creates a web client, whose client_id and secret (read
  * from the page) sign a user in; edits its redirect URIs, rotates its secret and deletes it, each seen at the OP; and
  * is shown the server's refusal of a bad redirect URI, which changes nothing; a new client's secret stays shown until
- * dismissed, through a refused creation and the next one. Screenshot:
+ * dismissed, through a refused creation and the next one, as a rotated one through another rotation. Screenshot:
  * test-results/dashboard-clients.png.
  */
 const REDIRECT = 'https://storefront.example/callback';
@@ -260,6 +260,29 @@ describe('the OAuth clients tab of the dashboard in Chromium', () => {
     expect(await dashboard.unsaved()).toBe(true);
     await billing.getByRole('button', { name: 'I have copied it' }).click();
     await billing.getByLabel('Client secret').waitFor({ state: 'detached' });
+    expect(await dashboard.unsaved()).toBe(false);
+    expect(await dashboard.page.content()).not.toContain(secret);
+  });
+
+  it("keeps a rotated client's new secret shown when another client is rotated meanwhile, until its own dismissal", async () => {
+    const rotate = async (name: string) => {
+      const question = dashboard.answerNextDialog();
+      await dashboard.page.getByRole('row', { name: new RegExp(name) }).getByRole('button', { name: 'Rotate secret' }).click();
+      await question;
+      const rotated = dashboard.page.getByRole('region', { name: `New secret of ${name}` });
+      await rotated.getByLabel('New client secret').waitFor();
+      return rotated;
+    };
+    const checkout = await rotate('Checkout');
+    const secret = await checkout.getByLabel('New client secret').inputValue();
+    const billing = await rotate('Billing');
+    expect(await checkout.getByLabel('New client secret').inputValue()).toBe(secret);
+
+    await checkout.getByRole('button', { name: 'I have copied it' }).click();
+    await checkout.waitFor({ state: 'detached' });
+    expect(await dashboard.unsaved()).toBe(true);
+    await billing.getByRole('button', { name: 'I have copied it' }).click();
+    await billing.waitFor({ state: 'detached' });
     expect(await dashboard.unsaved()).toBe(false);
     expect(await dashboard.page.content()).not.toContain(secret);
   });

@@ -75,13 +75,14 @@ export function OAuthClients({ appId }: { appId: string }) {
   useReadOnReturn(clients);
   const unsaved = useUnsavedPart();
   const editing = useOpenRow('oauth-clients', clients.items, (client) => client.clientId, unsaved);
-  const [rotated, setRotated] = useState<OAuthClientWithSecret | null>(null);
+  // Each client's newest secret, until its own dismissal: shown once, another rotation must not take it off the page.
+  const [rotated, setRotated] = useState<readonly OAuthClientWithSecret[]>([]);
 
   if (context.status === 'loading') return <Loading>Loading the OAuth clients…</Loading>;
   if (context.status === 'failed') return <ErrorMessage message={context.message} />;
   const rotate = (client: OAuthClientWithSecret) => {
     clients.replace(client.clientId, withoutSecret(client));
-    setRotated(client);
+    setRotated((shown) => [...shown.filter((each) => each.clientId !== client.clientId), client]);
   };
   const deleted = (client: OAuthClient) => {
     editing.forget(client);
@@ -90,7 +91,9 @@ export function OAuthClients({ appId }: { appId: string }) {
   return (
     <>
       <ClientTable appId={appId} clients={clients} context={context.data} onEdit={editing.open} onRotated={rotate} onDeleted={deleted} />
-      {rotated !== null && <RotatedSecret rotation={rotated} onDismiss={() => setRotated(null)} />}
+      {rotated.map((rotation) => (
+        <RotatedSecret key={rotation.clientId} rotation={rotation} onDismiss={() => setRotated((shown) => shown.filter((each) => each.clientId !== rotation.clientId))} />
+      ))}
       <UnlistedRow panel={editing} gone={(client) => `The OAuth client ${client.name} was deleted elsewhere.`} />
       {editing.row !== undefined && (
         <UnsavedParts value={unsaved.parts}>
