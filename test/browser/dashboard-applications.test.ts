@@ -9,7 +9,7 @@ import { dashboardSuite, openTab, OPERATOR, signInToDashboard } from '../support
  * it creates an application, refusing a blank name, shows its initial key once and leads into it; its Settings tab
  * renames it and sets its audit retention, shows a refused retention at its field with nothing saved, shows its
  * figures, and deletes it once its name is typed, back to the list; to an operator not made its admin, it says so, and
- * to an operator the console lets create none, that the console refused.
+ * to an operator the console lets create none, that the console refused; an initial key stays shown until dismissed.
  * Screenshot: test-results/dashboard-applications.png.
  */
 interface ApplicationRow {
@@ -164,5 +164,34 @@ describe('the applications of the dashboard in Chromium', () => {
       await context.close();
     }
     expect(await applications()).toEqual(before);
+  });
+
+  it('keeps a new application\'s initial key shown through a refused creation and the next one, until its own dismissal', async () => {
+    await page().evaluate(() => {
+      location.hash = '#/applications';
+    });
+    await page().getByRole('heading', { level: 1, name: 'Applications' }).waitFor();
+    const create = async (name: string) => {
+      await page().getByLabel('Name', { exact: true }).fill(name);
+      await page().getByRole('button', { name: 'Create application' }).click();
+    };
+    const keyOf = (name: string) => page().getByRole('region', { name: `${name} is created` }).getByLabel('Its initial API key');
+    await create('Keyed one');
+    const secret = await keyOf('Keyed one').inputValue();
+    expect(secret).toMatch(/^ghk_/);
+
+    await create('');
+    await subsection('Create application').getByRole('alert').waitFor();
+    expect(await keyOf('Keyed one').inputValue()).toBe(secret);
+    await create('Keyed two');
+    await keyOf('Keyed two').waitFor();
+    expect(await keyOf('Keyed one').inputValue()).toBe(secret);
+
+    for (const name of ['Keyed one', 'Keyed two']) {
+      await page().getByRole('region', { name: `${name} is created` }).getByRole('button', { name: 'I have copied it' }).click();
+      await keyOf(name).waitFor({ state: 'detached' });
+    }
+    expect(await dashboard.unsaved()).toBe(false);
+    expect(await page().content()).not.toContain(secret);
   });
 });

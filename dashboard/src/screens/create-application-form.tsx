@@ -20,14 +20,15 @@ const TENANCY = [
 export function CreateApplicationForm({ onCreated }: { onCreated: () => void }) {
   const id = useId();
   const [draft, setDraft, sync] = useDraft(NEW_APPLICATION, { keep: { name: 'new-application' } });
-  const [created, setCreated] = useState<CreatedApplication | null>(null);
+  // The newest application, and any earlier one whose initial key is still owed: shown once, it goes only when dismissed.
+  const [created, setCreated] = useState<readonly CreatedApplication[]>([]);
   const submission = useSubmission<void>();
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     submission.run(async () => {
-      setCreated(null);
-      setCreated(await createApplication(draft.name.trim(), draft.multiTenant));
+      const application = await createApplication(draft.name.trim(), draft.multiTenant);
+      setCreated((shown) => [...shown.filter((earlier) => earlier.initialKeySecret !== null), application]);
       setDraft(NEW_APPLICATION);
       onCreated();
     });
@@ -64,21 +65,35 @@ export function CreateApplicationForm({ onCreated }: { onCreated: () => void }) 
         </div>
         <Refusal outcome={submission.outcome} />
       </form>
-      {created !== null && (
-        <section aria-labelledby={`${id}-created`} className="created">
-          <h3 id={`${id}-created`}>{`${created.application.name} is created`}</h3>
-          {created.managed ? (
-            <p>
-              <a href={routeHash({ appId: created.application.id })}>{`Open ${created.application.name}`}</a> to set it up: you are its
-              Application admin.
-            </p>
-          ) : (
-            <p>You do not hold every permission of an Application admin, so you were not made its operator: its initial API key below manages it.</p>
-          )}
-          {created.initialKeySecret !== null && (
-            <SecretOnce label="Its initial API key" secret={created.initialKeySecret} onDismiss={() => setCreated({ ...created, initialKeySecret: null })} />
-          )}
-        </section>
+      {created.map((shown) => (
+        <CreatedApplicationNotice
+          key={shown.application.id}
+          created={shown}
+          onDismissKey={() =>
+            setCreated((all) => all.map((each) => (each.application.id === shown.application.id ? { ...each, initialKeySecret: null } : each)))
+          }
+        />
+      ))}
+    </section>
+  );
+}
+
+/** The way into a new application, and its initial key's secret, shown this once. */
+function CreatedApplicationNotice({ created, onDismissKey }: { created: CreatedApplication; onDismissKey: () => void }) {
+  const id = useId();
+  return (
+    <section aria-labelledby={`${id}-created`} className="created">
+      <h3 id={`${id}-created`}>{`${created.application.name} is created`}</h3>
+      {created.managed ? (
+        <p>
+          <a href={routeHash({ appId: created.application.id })}>{`Open ${created.application.name}`}</a> to set it up: you are its
+          Application admin.
+        </p>
+      ) : (
+        <p>You do not hold every permission of an Application admin, so you were not made its operator: its initial API key below manages it.</p>
+      )}
+      {created.initialKeySecret !== null && (
+        <SecretOnce label="Its initial API key" secret={created.initialKeySecret} onDismiss={onDismissKey} />
       )}
     </section>
   );
