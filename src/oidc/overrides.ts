@@ -31,6 +31,7 @@ export const OIDC_PROVIDER_OVERRIDES = {
   sessionCookiePerApplication: 'Provider: cookieName',
   confirmationNamesApplication: 'OIDCContext: urlFor',
   postLogoutUriOfClientAsItIsNow: 'OIDCContext: entity',
+  redirectUriOfClientAsItIsNow: 'OIDCContext: entity; AuthorizationCode: consume',
   reenterUnfinishedUserCodes: 'DeviceCode: findByUserCode',
   decidedDeviceCodeIsUsed: 'DeviceCode: save',
   hintOfFormerSigningAlg: 'IdToken: validate',
@@ -48,6 +49,7 @@ export function applyOverrides(provider: Provider, deps: OverrideDependencies): 
   sessionCookiePerApplication(provider);
   confirmationNamesApplication(provider);
   postLogoutUriOfClientAsItIsNow(provider);
+  redirectUriOfClientAsItIsNow(provider);
   reenterUnfinishedUserCodes(provider);
   decidedDeviceCodeIsUsed(provider);
   hintOfFormerSigningAlg(provider);
@@ -58,6 +60,8 @@ interface GrantSource {
   readonly grantId?: string;
   readonly resourceIndicators: Set<string | undefined>;
   readonly scopes: Set<string>;
+  /** An authorization code's. */
+  readonly redirectUri?: string;
   /** A device code the user refused: its refusal is the answer, whatever resource is named. */
   readonly error?: string | undefined;
   consume(): Promise<void>;
@@ -257,6 +261,33 @@ function postLogoutUriOfClientAsItIsNow(provider: Provider): void {
     const client = value as InstanceType<Provider['Client']> | undefined;
     if (client?.postLogoutRedirectUriAllowed(uri) !== true) state['postLogoutRedirectUri'] = undefined;
   };
+}
+
+/**
+ * oidc-provider checks the redirect URI when an authorization request arrives, not when the sign-in resumes (up to an
+ * hour later) nor when the code is redeemed: a URI the client no longer registers gets no code, and a code sent to it
+ * redeems nothing. The resume's client is found just after its stored request is read (resume.js); the error page
+ * answers, as for any unregistered URI.
+ */
+function redirectUriOfClientAsItIsNow(provider: Provider): void {
+  type Context = KoaContextWithOIDC['oidc'] & { redirectUriCheckPerformed?: boolean };
+  const { prototype: context } = (provider as unknown as { OIDCContext: { prototype: Pick<Context, 'entity'> } }).OIDCContext;
+  const entity = context.entity;
+  context.entity = function (this: Context, key: string, value: unknown) {
+    entity.call(this, key, value);
+    if (this.route !== 'resume' || key !== 'Client') return;
+    const uri = this.params?.['redirect_uri'];
+    const client = value as InstanceType<Provider['Client']> | undefined;
+    if (typeof uri === 'string' && client?.redirectUriAllowed(uri) !== true) {
+      this.redirectUriCheckPerformed = false;
+      throw new errors.InvalidRedirectUri();
+    }
+  };
+  checkBeforeConsuming([provider.AuthorizationCode.prototype], async (ctx, code) => {
+    if (code.redirectUri !== undefined && ctx.oidc.client?.redirectUriAllowed(code.redirectUri) !== true) {
+      throw new errors.InvalidGrant('authorization code redirect_uri is no longer registered for the client');
+    }
+  });
 }
 
 /**

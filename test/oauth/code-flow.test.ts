@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SignInRefusal as SignInRefused } from '../../src/domain/sign-in/refusals.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { CookieJar } from '../support/cookie-jar.ts';
-import { authorizationRequest, authorize, basicAuth, codeAuthorizationUrl, codeThroughSeam, createTestClient, decodeJwt, discover, FULL_CONSENT, postForm, TestBrowser, type TestClient } from '../support/oauth.ts';
+import { answerInteraction, authorizationRequest, authorize, basicAuth, codeAuthorizationUrl, codeThroughSeam, createTestClient, decodeJwt, discover, FULL_CONSENT, postForm, TestBrowser, type TestClient } from '../support/oauth.ts';
 
 /**
  * The OP's side of authorization code + PKCE, refresh rotation, userinfo and revocation, driven by openid-client as
@@ -319,6 +319,37 @@ describe('PKCE and code refusals (OAuth security BCP)', () => {
     }
     const exact = await authorize(app, (await startFlow(config)).url, { userId: ada, tenantId: null });
     expect(exact.kind === 'redirect' && exact.url.origin + exact.url.pathname).toBe(REDIRECT);
+  });
+
+  it('a redirect URI removed meanwhile: a sign-in under way sends no code there, and a code sent there before does not redeem', async () => {
+    const removed = 'https://old.example/callback';
+    const client = await app.http.post('/oauth-clients', { name: 'Moving', type: 'spa', redirectUris: [REDIRECT, removed] });
+    expect(client.status).toBe(201);
+    const config = await discover(app, client.body.clientId, oidc.None(), { redirect_uris: [removed] });
+    const delivered = await authorizationRequest(config, { redirectUri: removed, resource: '' });
+    const outcome = await authorize(app, delivered.url, { userId: ada, tenantId: null });
+    if (outcome.kind !== 'redirect') throw new Error(`expected a redirect, got ${outcome.status}`);
+    const browser = new TestBrowser();
+    const underWay = await browser.request((await authorizationRequest(config, { redirectUri: removed, resource: '' })).url.href);
+    const uid = /\/interaction\/([^/?]+)$/.exec(underWay.headers.get('location') ?? '')?.[1];
+    expect(uid).toEqual(expect.any(String));
+
+    expect((await app.http.patch(`/oauth-clients/${client.body.clientId}`, { redirectUris: [REDIRECT] })).status).toBe(200);
+    const resumed = await browser.request(new URL(await answerInteraction(app, uid!, { userId: ada, tenantId: null }), issuer).href);
+    expect({ status: resumed.status, location: resumed.headers.get('location') }).toEqual({ status: 400, location: null });
+    expect(await resumed.text()).toContain('redirect_uri');
+    const redeemed = await postForm(`${app.baseUrl}/oauth2/token`, {
+      grant_type: 'authorization_code',
+      client_id: client.body.clientId,
+      code: outcome.url.searchParams.get('code')!,
+      redirect_uri: removed,
+      code_verifier: delivered.verifier,
+    });
+    expect(redeemed.status).toBe(400);
+    expect(redeemed.body).toMatchObject({ error: 'invalid_grant' });
+    expect(redeemed.body).not.toHaveProperty('access_token');
+    const kept = await authorize(app, (await authorizationRequest(config, { redirectUri: REDIRECT, resource: '' })).url, { userId: ada, tenantId: null });
+    expect(kept.kind === 'redirect' && kept.url.origin + kept.url.pathname).toBe(REDIRECT);
   });
 });
 
