@@ -25,6 +25,11 @@ export interface ManagedApplication {
   readonly multiTenant: boolean;
 }
 
+/** An application as the signed-in operator holds it: `tenants` null when they hold a role application-wide. */
+export interface OperatorApplication extends ManagedApplication {
+  readonly tenants: readonly { readonly id: string; readonly name: string }[] | null;
+}
+
 export interface TenancyConfig {
   readonly brandingScope: CustomizationScope;
   readonly emailTemplatesScope: CustomizationScope;
@@ -111,9 +116,9 @@ const BRANDING_FIELDS = `fragment BrandingFields on Branding {
 }`;
 
 /** The applications the signed-in operator may manage; asked without an application header. */
-export async function listManagedApplications(): Promise<readonly ManagedApplication[]> {
-  const query = 'query ManagedApplications { managedApplications { data { id name multiTenant } } }';
-  const data = await graphql<{ managedApplications: { data: ManagedApplication[] } }>(query, {});
+export async function listManagedApplications(): Promise<readonly OperatorApplication[]> {
+  const query = 'query ManagedApplications { managedApplications { data { id name multiTenant tenants { id name } } } }';
+  const data = await graphql<{ managedApplications: { data: OperatorApplication[] } }>(query, {});
   return data.managedApplications.data;
 }
 

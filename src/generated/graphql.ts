@@ -1346,6 +1346,11 @@ export type ManagedApplication = {
   multiTenant: Scalars['Boolean']['output'];
   /** Display name. */
   name: Scalars['String']['output'];
+  /**
+   * Null when the operator holds a role application-wide; else the tenants in which they hold one, by name (the
+   * dashboard, which manages an application as a whole, lists them and sends such an operator to the API's tenant paths).
+   */
+  tenants: Maybe<Array<ManagedTenant>>;
 };
 
 /** The applications an operator manages, all in one page (an organization has few). */
@@ -1355,6 +1360,13 @@ export type ManagedApplicationPage = {
   data: Array<ManagedApplication>;
   /** Always null: there is no further page. */
   next: Maybe<Scalars['String']['output']>;
+};
+
+/** A tenant in which an operator holds a role. */
+export type ManagedTenant = {
+  __typename?: 'ManagedTenant';
+  id: Scalars['UUID']['output'];
+  name: Scalars['String']['output'];
 };
 
 /** The JSON type of every member of a `JSONObject` field marked `@members`. */
@@ -4027,6 +4039,7 @@ export type ResolversTypes = {
   M2MCredentialWithSecret: ResolverTypeWrapper<M2MCredentialWithSecretViewModel>;
   ManagedApplication: ResolverTypeWrapper<ManagedApplication>;
   ManagedApplicationPage: ResolverTypeWrapper<ManagedApplicationPage>;
+  ManagedTenant: ResolverTypeWrapper<ManagedTenant>;
   MemberType: MemberType;
   MfaAdoption: ResolverTypeWrapper<MfaAdoption>;
   MfaEnforcement: MfaEnforcement;
@@ -4178,6 +4191,7 @@ export type ResolversParentTypes = {
   M2MCredentialWithSecret: M2MCredentialWithSecretViewModel;
   ManagedApplication: ManagedApplication;
   ManagedApplicationPage: ManagedApplicationPage;
+  ManagedTenant: ManagedTenant;
   MfaAdoption: MfaAdoption;
   MfaPolicy: MfaPolicyViewModel;
   Mutation: Record<PropertyKey, never>;
@@ -4602,11 +4616,17 @@ export type ManagedApplicationResolvers<ContextType = RequestContext, ParentType
   id?: Resolver<ResolversTypes['UUID'], ParentType, ContextType>;
   multiTenant?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  tenants?: Resolver<Maybe<Array<ResolversTypes['ManagedTenant']>>, ParentType, ContextType>;
 };
 
 export type ManagedApplicationPageResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['ManagedApplicationPage'] = ResolversParentTypes['ManagedApplicationPage']> = {
   data?: Resolver<Array<ResolversTypes['ManagedApplication']>, ParentType, ContextType>;
   next?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
+export type ManagedTenantResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['ManagedTenant'] = ResolversParentTypes['ManagedTenant']> = {
+  id?: Resolver<ResolversTypes['UUID'], ParentType, ContextType>;
+  name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
 export type MfaAdoptionResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['MfaAdoption'] = ResolversParentTypes['MfaAdoption']> = {
@@ -5097,6 +5117,7 @@ export type Resolvers<ContextType = RequestContext> = {
   M2MCredentialWithSecret?: M2MCredentialWithSecretResolvers<ContextType>;
   ManagedApplication?: ManagedApplicationResolvers<ContextType>;
   ManagedApplicationPage?: ManagedApplicationPageResolvers<ContextType>;
+  ManagedTenant?: ManagedTenantResolvers<ContextType>;
   MfaAdoption?: MfaAdoptionResolvers<ContextType>;
   MfaPolicy?: MfaPolicyResolvers<ContextType>;
   Mutation?: MutationResolvers<ContextType>;

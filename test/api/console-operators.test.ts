@@ -137,7 +137,7 @@ describe('the first operator', () => {
   it('lists the applications they manage, and manages one with X-Gatehouse-Application', async () => {
     const listed = await get(await operatorClient(firstOperator), '/managed-applications');
     expect(listed.status, JSON.stringify(listed.body)).toBe(200);
-    expect(listed.body).toEqual({ data: [{ id: app.root.applicationId, name: 'My application', multiTenant: true }], next: null });
+    expect(listed.body).toEqual({ data: [{ id: app.root.applicationId, name: 'My application', multiTenant: true, tenants: null }], next: null });
 
     const operator = await operatorClient(firstOperator, app.root.applicationId);
     const created = await post(operator, `/applications/${app.root.applicationId}/tenants`, { name: 'Made by an operator' });
@@ -152,7 +152,7 @@ describe('the first operator', () => {
     const created = await (await operatorClient(firstOperator)).post('/applications', { name: 'Made on the dashboard' });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     const listed = await get(await operatorClient(firstOperator), '/managed-applications');
-    expect(listed.body.data).toContainEqual({ id: created.body.id, name: 'Made on the dashboard', multiTenant: false });
+    expect(listed.body.data).toContainEqual({ id: created.body.id, name: 'Made on the dashboard', multiTenant: false, tenants: null });
     const byKey = await app.http.post('/applications', { name: 'Made by a key' });
     expect(byKey.status, JSON.stringify(byKey.body)).toBe(201);
     expect(await app.sql('select 1 from role_assignment where application_id = ? and subject_type = ?', [byKey.body.id, 'operator'])).toEqual([]);
@@ -182,6 +182,15 @@ describe('an operator of one tenant', () => {
     const refused = await post(operator, `/applications/${app.root.applicationId}/tenants`, { name: 'Not theirs to make' });
     expect(refused.status).toBe(403);
     expect((await app.http.get(`/applications/${app.root.applicationId}/tenants?pageSize=100`)).body.data.map((t: { name: string }) => t.name)).not.toContain('Not theirs to make');
+  });
+
+  it('is listed the application with the tenants in which they hold roles, each once', async () => {
+    const member = ((await app.http.get('/roles')).body.data as { id: string; key: string }[]).find((role) => role.key === 'member')!.id;
+    expect((await app.http.post(`/applications/${app.root.applicationId}/tenants/${tenantT}/role-assignments`, { subject: { type: 'operator', id: second }, roleId: member })).status).toBe(201);
+    const listed = await get(await operatorClient(second), '/managed-applications');
+    expect(listed.status, JSON.stringify(listed.body)).toBe(200);
+    const [{ name }] = (await app.sql<{ name: string }>('select name from tenant where id = ?', [tenantT])) as [{ name: string }];
+    expect(listed.body).toEqual({ data: [{ id: app.root.applicationId, name: 'My application', multiTenant: true, tenants: [{ id: tenantT, name }] }], next: null });
   });
 
   it('holds nothing of the console’s roles in the application they manage', async () => {

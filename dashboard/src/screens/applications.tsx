@@ -6,6 +6,7 @@ import { listManagedApplications, type ManagedApplication } from '../operations.
 import { navigate, routeHash, type ApplicationsRoute } from '../route.ts';
 import { Application } from './application.tsx';
 import { CreateApplicationForm } from './create-application-form.tsx';
+import { TenantOperator } from './tenant-operator.tsx';
 
 /**
  * The applications the operator manages and the creation of another; the one the URL names opened, or the only one
@@ -24,10 +25,12 @@ export function Applications({ route }: { route: ApplicationsRoute }) {
     const toList = () => navigate({ page: 'applications' });
     // A rename shows at once in the heading and the list, a deletion leaves the list without it.
     const changed = (saved: ManagedApplication | null) => {
-      if (saved !== null) return applications.replace(applications.data.map((application) => (application.id === saved.id ? saved : application)));
+      if (saved !== null) return applications.replace(applications.data.map((application) => (application.id === saved.id ? { ...application, ...saved } : application)));
       applications.replace(applications.data.filter((application) => application.id !== opened.id));
       return toList();
     };
+    // The tabs act application-wide: an operator holding roles in some tenants only would be refused on each.
+    if (opened.tenants !== null) return <TenantOperator application={opened} tenants={opened.tenants} onBack={toList} />;
     return (
       <KnownNames type="application" items={applications.data}>
         <Application application={opened} tab={route.tab} onBack={toList} onChanged={changed} />

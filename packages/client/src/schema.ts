@@ -8135,6 +8135,15 @@ export interface operations {
                             name: string;
                             /** @description Whether the application has tenants. */
                             multiTenant: boolean;
+                            /**
+                             * @description Null when the operator holds a role application-wide; else the tenants in which they hold one, by name (the
+                             *     dashboard, which manages an application as a whole, lists them and sends such an operator to the API's tenant paths).
+                             */
+                            tenants: {
+                                /** Format: uuid */
+                                id: string;
+                                name: string;
+                            }[] | null;
                         }[];
                         /** @description Always null: there is no further page. */
                         next: string | null;

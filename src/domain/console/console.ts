@@ -179,18 +179,28 @@ export interface ManagedApplication {
   readonly id: string;
   readonly name: string;
   readonly multiTenant: boolean;
+  /** Null when the operator holds a role application-wide. */
+  readonly tenants: { readonly id: string; readonly name: string }[] | null;
 }
 
 export async function managedApplications(connection: SqlRunner, consoleId: string, operatorId: string): Promise<ManagedApplication[]> {
   const rows = (await connection.execute(
-    `select m.id, m.name, m.multi_tenant from application as c
+    `select m.id, m.name, m.multi_tenant, bool_or(a.tenant_id is null) as application_wide,
+            coalesce(json_agg(distinct jsonb_build_object('id', t.id, 'name', t.name)) filter (where t.id is not null), '[]') as tenants
+       from application as c
        join application as m on m.organization_id = c.organization_id and not m.console
-      where c.id = ? and c.console and exists (
-        select 1 from role_assignment as a where a.application_id = m.id and a.subject_type = 'operator' and a.subject_id = ?)
+       join role_assignment as a on a.application_id = m.id and a.subject_type = 'operator' and a.subject_id = ?
+       left join tenant as t on t.application_id = a.application_id and t.id = a.tenant_id
+      where c.id = ? and c.console
+      group by m.id, m.name, m.multi_tenant
       order by m.name, m.id`,
-    [consoleId, operatorId],
-  )) as { id: string; name: string; multi_tenant: boolean }[];
-  return rows.map((row) => ({ id: row.id, name: row.name, multiTenant: row.multi_tenant }));
+    [operatorId, consoleId],
+  )) as { id: string; name: string; multi_tenant: boolean; application_wide: boolean; tenants: { id: string; name: string }[] | string }[];
+  return rows.map((row) => {
+    const tenants = (typeof row.tenants === 'string' ? JSON.parse(row.tenants) : row.tenants) as { id: string; name: string }[];
+    const byName = [...tenants].sort((one, other) => one.name.localeCompare(other.name) || one.id.localeCompare(other.id));
+    return { id: row.id, name: row.name, multiTenant: row.multi_tenant, tenants: row.application_wide ? null : byName };
+  });
 }
 
 export interface FirstOperator {
