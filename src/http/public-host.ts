@@ -1,13 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import type { SurfaceRouter } from '../domain/domains/surfaces.ts';
+import { DEFAULT_PORTS, type SurfaceRouter } from '../domain/domains/surfaces.ts';
 import { lookFor, PLAIN_LOOK, standaloneErrorPage } from '../pages/pages.ts';
 
 // The pages a browser fills in with the issuer's cookies: the authorization request, its interaction and the device
 // code's form (not /oauth2/device_authorization, which the device itself posts).
 const SIGN_IN_PATH = /^(?:\/t\/[^/]+)?(?:\/oauth2\/authorize(?:$|\?)|\/oauth2\/device(?:$|[?/])|\/interaction\/)/;
-
-/** The port a scheme's origin leaves unsaid, which `URL.host` omits and a Host header may still name. */
-const DEFAULT_PORTS: Readonly<Record<string, string>> = { 'http:': '80', 'https:': '443' };
 
 /** Cookies and the dashboard's CSP hold only for that origin; a Host naming its scheme's default port is that origin too. */
 export function isPublicHost(host: string | undefined, publicUrl: URL): boolean {

@@ -9,7 +9,7 @@ import { addDomain } from '../support/domains.ts';
 import { csrfOf, emailFormAction, magicLinkOf, mails } from '../support/email-sign-in.ts';
 import { fetchVia, type FetchLike } from '../support/host-fetch.ts';
 import type { HttpClient } from '../support/http.ts';
-import { type AuthorizationFlow, createTestClient, decodeJwt, discover, discoverSurface, mintSurfaceToken, redeemAfter, startAuthorization, type TestClient } from '../support/oauth.ts';
+import { type AuthorizationFlow, codeAuthorizationUrl, createTestClient, decodeJwt, discover, discoverSurface, mintSurfaceToken, redeemAfter, startAuthorization, type TestClient } from '../support/oauth.ts';
 import { isolatedNorthSouth } from '../support/surface-sign-in.ts';
 
 /**
@@ -117,6 +117,17 @@ describe('a tenant’s verified domain', () => {
     expect(flow.start.status).toBe(400);
     expect(flow.start.location).toBeUndefined();
     expect(flow.start.body).toContain('invalid_client');
+  });
+
+  it('is its host at the scheme’s default port only: another port is another origin, served as PUBLIC_URL’s (its sign-in 421)', async () => {
+    expect(await discoveryIssuer(`${NORTH_HOST}:80`)).toBe(issuerOf(NORTH_HOST));
+    expect(await discoveryIssuer(`${NORTH_HOST}:8080`)).toBe(service);
+    await expect(discoverSurface(`http://${NORTH_HOST}:8080`, client, via)).rejects.toThrow();
+    const authorizeAt = (host: string) => via(codeAuthorizationUrl(`http://${host}`, client.clientId, REDIRECT_URI), { redirect: 'manual' });
+    const elsewhere = await authorizeAt(`${NORTH_HOST}:8080`);
+    expect(elsewhere.status).toBe(421);
+    expect(await elsewhere.text()).toContain(`but this page was asked for at http://${NORTH_HOST}:8080.`);
+    expect((await authorizeAt(NORTH_HOST)).status).toBe(303);
   });
 
   it('no tenant paths under a custom domain', async () => {

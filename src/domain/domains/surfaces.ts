@@ -45,23 +45,28 @@ export const isTenantRef = (ref: string): boolean => TENANT_REF.test(ref);
 
 export const tenantRefColumn = (ref: string): 'id' | 'slug' => (isUuid(ref) ? 'id' : 'slug');
 
+/** The port a scheme's origin leaves unsaid, which `URL.host` omits and a Host header may still name. */
+export const DEFAULT_PORTS: Readonly<Record<string, string>> = { 'http:': '80', 'https:': '443' };
+
 export class SurfaceRouter {
   readonly service: Surface;
   private readonly orm: MikroORM;
   private readonly scheme: string;
   private readonly serviceHostname: string;
+  private readonly defaultPort: string | undefined;
 
   constructor(orm: MikroORM, publicUrl: string) {
     this.orm = orm;
     const url = new URL(publicUrl);
     this.scheme = url.protocol;
     this.serviceHostname = url.hostname;
+    this.defaultPort = DEFAULT_PORTS[url.protocol];
     this.service = { kind: 'service', issuer: publicUrl };
   }
 
   /** Only the Host header counts (a proxy must pass it through); an unverified Host never becomes an issuer. */
   async forHost(host: string | undefined): Promise<Surface> {
-    const name = hostnameOf(host);
+    const name = hostnameOf(host, this.defaultPort);
     if (name === undefined || name === this.serviceHostname) return this.service;
     return (await this.verifiedDomain(name)) ?? this.service;
   }
@@ -186,9 +191,11 @@ export class SurfaceRouter {
   }
 }
 
-function hostnameOf(host: string | undefined): string | undefined {
+/** A domain's issuer has no port: named with another than its scheme's default, the Host is another origin, not the domain. */
+function hostnameOf(host: string | undefined, defaultPort: string | undefined): string | undefined {
   if (host === undefined || host === '' || host.startsWith('[')) return undefined;
   // Checked without throwing: most requests come by a Host that is no domain (an IP address, a local name).
-  const name = host.replace(/:\d+$/, '').toLowerCase();
+  const lower = host.toLowerCase();
+  const name = defaultPort !== undefined && lower.endsWith(`:${defaultPort}`) ? lower.slice(0, -defaultPort.length - 1) : lower;
   return hostnameProblem(name) === undefined ? name : undefined;
 }
