@@ -63,6 +63,18 @@ describe('application domains', () => {
     expect((await app.http.get(domains)).body.data).toHaveLength(1);
   });
 
+  it('refuses a name that is not ASCII (422), saying its IDNA form, and folds none into ASCII', async () => {
+    const idn = await app.http.post(domains, { hostname: 'Login.Bücher.example' });
+    expect(idn.status).toBe(422);
+    expect(idn.body).toMatchObject({ code: 'validation_error', field: 'hostname' });
+    expect(idn.body.message).toBe('hostname must be ASCII: write an internationalized name in its IDNA form (login.xn--bcher-kva.example)');
+    // U+212A KELVIN SIGN lower-cases to "k": it was stored as login.kelvin.example.
+    const kelvin = await app.http.post(domains, { hostname: 'login.\u212Aelvin.example' });
+    expect(kelvin.status).toBe(422);
+    expect(kelvin.body.message).toBe('hostname must be ASCII: write an internationalized name in its IDNA form');
+    expect((await app.http.get(domains)).body.data.map((d: { hostname: string }) => d.hostname)).toEqual(['login.example.com']);
+  });
+
   it('refuses the service’s own hostname and names under it (422): they are the service’s, not a customer’s', async () => {
     // The test app's PUBLIC_URL is http://gatehouse.test.
     for (const hostname of ['gatehouse.test', 'GATEHOUSE.test', 'login.gatehouse.test', 'a.b.gatehouse.test']) {

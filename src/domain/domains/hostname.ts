@@ -1,4 +1,5 @@
 import { isIP } from 'node:net';
+import { domainToASCII } from 'node:url';
 import { invalid } from '../../errors.ts';
 
 const LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
@@ -7,6 +8,12 @@ const TOP_LABEL = /^(?:[a-z]{2,63}|xn--[a-z0-9-]{1,59})$/;
 
 /** ASCII (IDNA `xn--` form), at least two labels, no scheme, port, path, trailing dot or IP address; lower-cased. */
 export function hostname(field: string, value: string): string {
+  // Before lower-casing, which folds some non-ASCII letters into ASCII (U+212A KELVIN SIGN is "k").
+  if (/\P{ASCII}/u.test(value)) {
+    const ascii = domainToASCII(value);
+    const form = ascii.split('.').some((label) => label.startsWith('xn--')) ? ` (${ascii})` : '';
+    throw invalid(field, `${field} must be ASCII: write an internationalized name in its IDNA form${form}`);
+  }
   const name = value.toLowerCase();
   const problem = hostnameProblem(name);
   if (problem !== undefined) throw invalid(field, `${field} must be a fully qualified domain name (${problem})`);
