@@ -602,8 +602,8 @@ export type CreateAuthProviderInput = {
 /** A new custom domain. */
 export type CreateDomainInput = {
   /**
-   * A fully qualified domain name: at least two labels, no scheme, port, path or trailing dot, not an IP address;
-   * internationalized names in their `xn--` form. Stored lower-case. Already in the application: 409 `already_exists`.
+   * A fully qualified domain name: at least two labels, no scheme, port, path or trailing dot, not an IP address, at
+   * most 232 characters; internationalized names in their `xn--` form. Stored lower-case. Already in the application: 409 `already_exists`.
    */
   hostname: Scalars['String']['input'];
 };

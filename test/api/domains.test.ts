@@ -75,6 +75,20 @@ describe('application domains', () => {
     expect((await app.http.get(domains)).body.data.map((d: { hostname: string }) => d.hostname)).toEqual(['login.example.com']);
   });
 
+  it('refuses a hostname too long for its verification record to be a DNS name (422): it could never be verified', async () => {
+    // 200 + `extra` characters; `_gatehouse-challenge.` adds 21, and a DNS name has at most 253.
+    const named = (extra: number) => `${'a'.repeat(63)}.${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(extra)}.example`;
+    const refused = await app.http.post(domains, { hostname: named(33) });
+    expect(refused.status).toBe(422);
+    expect(refused.body).toMatchObject({ code: 'validation_error', field: 'hostname' });
+    expect(refused.body.message).toBe('hostname may have at most 232 characters, so that its verification record _gatehouse-challenge.<hostname> is a DNS name');
+    expect((await app.http.get(domains)).body.data).toHaveLength(1);
+    const longest = await app.http.post(domains, { hostname: named(32) });
+    expect(longest.status).toBe(201);
+    expect(longest.body.verificationRecord.name).toHaveLength(253);
+    expect((await app.http.delete(`${domains}/${longest.body.id}`)).status).toBe(204);
+  });
+
   it('refuses the service’s own hostname and names under it (422): they are the service’s, not a customer’s', async () => {
     // The test app's PUBLIC_URL is http://gatehouse.test.
     for (const hostname of ['gatehouse.test', 'GATEHOUSE.test', 'login.gatehouse.test', 'a.b.gatehouse.test']) {

@@ -15,7 +15,7 @@ import { dnsResolver } from '../dns-resolver.ts';
 import { configurationChanged } from '../tenancy/changed.ts';
 import { underTenancyConfig } from '../tenancy/config-lock.ts';
 import { paginate, type Page, type PageArgs, type Row, scopedList } from '../pagination.ts';
-import { hostname } from './hostname.ts';
+import { hostname, MAX_DNS_NAME } from './hostname.ts';
 import { challengeRecordName, checkVerificationRecord, newVerificationToken, type ResolveTxt } from './verification.ts';
 import { requireHoldsWhatMailReaches } from '../email/mailed-accounts.ts';
 
@@ -80,6 +80,11 @@ function customHostname(scope: Scope, value: string): string {
     throw invalid('hostname', `hostname may not be the service's own host (${service}) or a name under it`);
   }
   if (isLocalName(name)) throw invalid('hostname', 'hostname may not be a name under localhost, which names the browser’s own machine');
+  // Longer, the lookup fails (EBADNAME) on every try: a claim that could never be verified.
+  const longest = MAX_DNS_NAME - challengeRecordName('').length;
+  if (name.length > longest) {
+    throw invalid('hostname', `hostname may have at most ${longest} characters, so that its verification record ${challengeRecordName('<hostname>')} is a DNS name`);
+  }
   return name;
 }
 

@@ -6,6 +6,9 @@ const LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 /** A top-level label is alphabetic or an IDNA A-label: never all digits, so no IPv4 address passes. */
 const TOP_LABEL = /^(?:[a-z]{2,63}|xn--[a-z0-9-]{1,59})$/;
 
+/** In characters, without a trailing dot (RFC 1035 2.3.4: 255 octets on the wire). */
+export const MAX_DNS_NAME = 253;
+
 /** ASCII (IDNA `xn--` form), at least two labels, no scheme, port, path, trailing dot or IP address; lower-cased. */
 export function hostname(field: string, value: string): string {
   // Before lower-casing, which folds some non-ASCII letters into ASCII (U+212A KELVIN SIGN is "k").
@@ -23,7 +26,7 @@ export function hostname(field: string, value: string): string {
 export function hostnameProblem(name: string): string | undefined {
   if (isIP(name.replace(/^\[|\]$/g, '')) !== 0) return 'not an IP address';
   if (/^[a-z][a-z0-9+.-]*:\/\//.test(name) || /[/:?#@\s]/.test(name)) return 'no scheme, port, path or spaces';
-  if (name.length > 253) return 'at most 253 characters';
+  if (name.length > MAX_DNS_NAME) return `at most ${MAX_DNS_NAME} characters`;
   const labels = name.split('.');
   if (labels.length < 2) return 'at least two labels, e.g. login.example.com';
   if (!labels.every((label) => LABEL.test(label))) {
