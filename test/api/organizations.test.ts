@@ -37,9 +37,21 @@ describe('organizations', () => {
     expect((await app.http.get(orgPath)).body.name).toBe('Acme Corp');
     const audit = await app.http.get(`/audit-logs?action=organization.updated&target=${orgId}`);
     expect(audit.body.data[0]).toMatchObject({ action: 'organization.updated', target: { type: 'organization', id: orgId }, outcome: 'success' });
+    // Billing never set: the snapshot shows the defaults the API shows, nothing else.
+    const billing = { plan: 'free', billingEmail: null, address: null, taxId: null };
+    expect(audit.body.data[0].changes).toEqual({
+      before: { name: read.body.name, status: 'active', billing },
+      after: { name: 'Acme Corp', status: 'active', billing },
+    });
+    const [row] = await app.sql<{ type: string }>('select jsonb_typeof(billing) as type from organization where id = ?', [orgId]);
+    expect(row).toEqual({ type: 'object' });
+    // As an organization made before then holds it.
+    await app.sql(`update organization set billing = '"{}"'::jsonb where id = ?`, [orgId]);
 
     const gql = await app.http.graphql('mutation($id: UUID!) { updateOrganization(orgId: $id, input: {name: "Acme"}) { name status } }', { id: orgId });
     expect(gql.body.data).toEqual({ updateOrganization: { name: 'Acme', status: 'active' } });
+    const [legacy] = (await app.http.get(`/audit-logs?action=organization.updated&target=${orgId}`)).body.data;
+    expect(legacy.changes.before).toEqual({ name: 'Acme Corp', status: 'active', billing });
   });
 
   it('refuses a bad name, unknown fields, another organization and a key without the permission, changing nothing', async () => {

@@ -28,8 +28,9 @@ const OrganizationSchema = defineEntity({
     id: p.uuid().primary(),
     name: p.string(),
     status: p.string().$type<OrganizationStatus>().default('active'),
-    /** `{}` until first set: presented with the defaults (billing.ts). */
-    billing: p.json<Partial<Billing>>().default('{}'),
+    /** `{}` until first set: presented with the defaults (billing.ts). An object, not `default('{}')`, which stores the
+     *  JSON string "{}". */
+    billing: p.json<Partial<Billing>>().onCreate(() => ({})),
     createdAt: p.datetime().onCreate(() => new Date()),
     updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
   },

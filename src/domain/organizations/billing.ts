@@ -24,8 +24,9 @@ export interface BillingInput {
 
 const DEFAULT_BILLING: Billing = { plan: 'free', billingEmail: null, address: null, taxId: null };
 
+/** An organization made before its billing was stored as an object holds the JSON string "{}": the defaults. */
 export function billingOf(stored: Partial<Billing> | undefined | null): Billing {
-  return { ...DEFAULT_BILLING, ...stored };
+  return typeof stored === 'object' ? { ...DEFAULT_BILLING, ...stored } : { ...DEFAULT_BILLING };
 }
 
 /** As printed: letters, digits, spaces, dots, hyphens and slashes, 2 to 32. */
