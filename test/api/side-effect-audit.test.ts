@@ -75,7 +75,7 @@ describe('audit records of side effects', () => {
         targetType: 'user',
         targetId: copy,
         before: null,
-        after: { email: 'alice@x.example', name: 'Alice', status: 'active', tenantIds: [two], poolId: two, hasPassword: false, metadata: {}, copiedFrom: alice },
+        after: { email: 'alice@x.example', name: 'Alice', status: 'active', tenantIds: [two], poolId: two, hasPassword: false, emailVerified: true, metadata: {}, copiedFrom: alice },
       }),
     );
     // The key's snapshots, written by SQL, are the entity's (keySnapshot), but for the user.

@@ -768,6 +768,8 @@ describe('who vouches for an address in the shared pool', () => {
       const created = await client.post(path, { email, password: 'Correct horse battery 9' });
       expect(created.status, JSON.stringify(created.body)).toBe(201);
       expect(created.body).toMatchObject({ email, tenantIds: [tenantA], emailVerified: false });
+      const [record] = await app.sql<{ after: Record<string, unknown> }>("select after from audit_log where target_id = ? and action = 'user.created'", [created.body.id]);
+      expect(record!.after).toMatchObject({ email, emailVerified: false });
       const [row] = await app.sql<{ email_verified: boolean }>('select email_verified from app_user where id = ?', [created.body.id]);
       expect(row!.email_verified).toBe(false);
     }
@@ -782,10 +784,19 @@ describe('who vouches for an address in the shared pool', () => {
     const tenantKey = await issueTestKey(app, { tenantId: tenantA, permissions: ['users:read', 'users:write'] });
     const userId = (await app.http.post('/users', { email: `vouched-${newId()}@example.com`, tenantId: tenantA })).body.id as string;
     const moved = `moved-${newId()}@example.com`;
-    const changed = await tenantKey.patch(`${tenantPath()}/${userId}`, { email: moved });
+    const { requestId, headers } = traced();
+    const changed = await tenantKey.patch(`${tenantPath()}/${userId}`, { email: moved }, { headers });
     expect(changed.status, JSON.stringify(changed.body)).toBe(200);
     expect(changed.body).toMatchObject({ email: moved, emailVerified: false });
     expect((await app.http.get(`/users/${userId}`)).body).toMatchObject({ email: moved, emailVerified: false });
+    // The record shows the address's proof lost, as the takeover rules read it (`before.emailVerified`).
+    expect(await auditRecordsOf(app, requestId)).toEqual([
+      expect.objectContaining({
+        action: 'user.updated',
+        before: expect.objectContaining({ emailVerified: true }),
+        after: expect.objectContaining({ email: moved, emailVerified: false }),
+      }),
+    ]);
 
     const confirmed = (await app.http.post('/users', { email: `kept-${newId()}@example.com`, tenantId: tenantA })).body as { id: string; email: string };
     const recased = await tenantKey.patch(`/users/${confirmed.id}`, { email: confirmed.email.toUpperCase() });

@@ -57,6 +57,7 @@ const USER_SNAPSHOT = auditedSnapshot([
   field.list('tenantIds'),
   field.value('poolId'),
   field.derived('hasPassword', (entity) => entity.passwordHash != null, (sqlOf) => `${sqlOf('password_hash')} is not null`),
+  field.value('emailVerified'),
   field.value('metadata'),
 ]);
 export const userSnapshot = (entity: User) => USER_SNAPSHOT.of(entity);
