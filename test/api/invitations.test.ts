@@ -379,8 +379,19 @@ describe('invitations', () => {
     expect((await openPage(third)).status).toBe(200);
 
     const key = randomUUID();
-    const revoked = await app.http.delete(`${inA}/invitations/${sent.id}`, { headers: { 'idempotency-key': key } });
+    const { requestId, headers } = traced();
+    const revoked = await app.http.delete(`${inA}/invitations/${sent.id}`, { headers: { 'idempotency-key': key, ...headers } });
     expect(revoked.status).toBe(204);
+    // The invitation stays, revoked: its record's `after` says so, as a key's revocation's does.
+    const revokedAt = (await app.http.get(`${inA}/invitations/${sent.id}`)).body.revokedAt as string;
+    expect(await auditRecordsOf(app, requestId)).toEqual([
+      expect.objectContaining({
+        action: 'invitation.revoked',
+        tenantId: tenantA,
+        before: expect.objectContaining({ email, revokedAt: null }),
+        after: expect.objectContaining({ email, revokedAt }),
+      }),
+    ]);
     const replay = await app.http.delete(`${inA}/invitations/${sent.id}`, { headers: { 'idempotency-key': key } });
     expect(replay.status).toBe(204);
     expect(replay.headers.get('idempotent-replayed')).toBe('true');

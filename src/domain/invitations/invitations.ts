@@ -104,7 +104,14 @@ export async function invitationLanding(
 }
 
 const field = auditedFieldsOf<Invitation>();
-const INVITATION_SNAPSHOT = auditedSnapshot([field.value('email'), field.value('tenantId'), field.list('roleIds'), field.instant('expiresAt'), field.value('clientId')]);
+const INVITATION_SNAPSHOT = auditedSnapshot([
+  field.value('email'),
+  field.value('tenantId'),
+  field.list('roleIds'),
+  field.instant('expiresAt'),
+  field.value('clientId'),
+  field.instant('revokedAt'),
+]);
 const snapshot = (invitation: Invitation) => INVITATION_SNAPSHOT.of(invitation);
 export const invitationSnapshotSql = INVITATION_SNAPSHOT.sql;
 
@@ -302,8 +309,9 @@ export async function revokeInvitation(scope: Scope, invitationId: string): Prom
     const status = invitationStatus(invitation);
     if (status === 'accepted') throw invalid('invitationId', 'The invitation was accepted: remove the user from the tenant instead');
     if (status === 'revoked') return invitation;
+    const before = snapshot(invitation);
     invitation.revokedAt = new Date();
-    recordAudit(em, scope, { action: 'invitation.revoked', targetType: 'invitation', targetId: invitation.id, tenantId: invitation.tenantId, before: snapshot(invitation) });
+    recordAudit(em, scope, { action: 'invitation.revoked', targetType: 'invitation', targetId: invitation.id, tenantId: invitation.tenantId, before, after: snapshot(invitation) });
     return invitation;
   });
 }
