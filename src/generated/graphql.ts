@@ -1365,7 +1365,9 @@ export type ManagedApplicationPage = {
 /** A tenant in which an operator holds a role. */
 export type ManagedTenant = {
   __typename?: 'ManagedTenant';
+  /** The tenant's id, for its paths (`/applications/{appId}/tenants/{tenantId}/…`). */
   id: Scalars['UUID']['output'];
+  /** The tenant's name. */
   name: Scalars['String']['output'];
 };
 

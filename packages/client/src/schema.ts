@@ -8140,8 +8140,12 @@ export interface operations {
                              *     dashboard, which manages an application as a whole, lists them and sends such an operator to the API's tenant paths).
                              */
                             tenants: {
-                                /** Format: uuid */
+                                /**
+                                 * Format: uuid
+                                 * @description The tenant's id, for its paths (`/applications/{appId}/tenants/{tenantId}/…`).
+                                 */
                                 id: string;
+                                /** @description The tenant's name. */
                                 name: string;
                             }[] | null;
                         }[];
