@@ -100,9 +100,9 @@ const poolTenantOf = (poolId: string): string | null => (poolId === SHARED_POOL 
 
 /** Whether the caller vouches for an address it sets, counted verified as Auth0's `email_verified` at creation: a pool's
  *  own administrators do (an isolated tenant's credentials, the application's for the shared pool); a tenant's do not
- *  for an identity every tenant shares, so the address stays unconfirmed, as a sign-up's (docs/decisions.md). */
-async function vouchesFor(scope: Scope, poolId: string): Promise<boolean> {
-  if (poolId !== SHARED_POOL) return true;
+ *  for an identity every tenant shares, so the address stays unconfirmed, as a sign-up's (docs/decisions.md). Read
+ *  before the write's transaction, on whose connection alone the embedded database answers meanwhile. */
+async function vouchesForSharedPool(scope: Scope): Promise<boolean> {
   const { principal } = scope;
   return principal.tenantId === null && (await principal.permissionsIn(null)).allows('users:write');
 }
@@ -184,6 +184,7 @@ export async function createUser(scope: Scope, input: CreateUserInput): Promise<
   const metadata = input.metadata == null ? {} : userMetadata(input.metadata);
   const tenantId = await targetTenant(scope, input.tenantId);
   const password = input.password == null ? null : await hashedPassword(input.password);
+  const vouchesShared = await vouchesForSharedPool(scope);
   return uniquely('email', 'A user with this e-mail', () =>
     underTenancyConfig(scope, async (tx) => {
       const poolId = poolFor(await tx.application(), tenantId);
@@ -200,7 +201,7 @@ export async function createUser(scope: Scope, input: CreateUserInput): Promise<
         status: 'active',
         tenantIds: tenantId === null ? [] : [tenantId],
         passwordHash: password === null ? null : await acceptedHash(tx, poolId, password),
-        emailVerified: await vouchesFor(tx, poolId),
+        emailVerified: poolId !== SHARED_POOL || vouchesShared,
       });
       recordAudit(tx.em, tx, { action: 'user.created', targetType: 'user', targetId: user.id, tenantId, after: userSnapshot(user) });
       usersChanged(tx.em, scope.applicationId);
@@ -259,6 +260,7 @@ export async function updateUser(scope: Scope, userId: string, input: UpdateUser
     throw new GatehouseError('forbidden', 'Tenant memberships are changed with application-wide credentials');
   }
   const password = newPassword === undefined ? undefined : await hashedPassword(newPassword);
+  const vouchesShared = newEmail === undefined ? true : await vouchesForSharedPool(scope);
   // Whoever sets the password or the address can sign in as the user: only a caller who holds all they do.
   const takesOver = newEmail !== undefined || password !== undefined;
   const change = (callers: CallerTenants | null) => uniquely('email', 'A user with this e-mail', () =>
@@ -278,7 +280,7 @@ export async function updateUser(scope: Scope, userId: string, input: UpdateUser
         // Whoever reads the old mailbox keeps no way in through it, as after the user's own change (changeEmail).
         if (normalizeEmail(newEmail) !== user.emailNormalized) {
           await endMailedCredentials(tx.em, tx.applicationId, user.id);
-          if (!(await vouchesFor(tx, user.poolId))) user.emailVerified = false;
+          if (user.poolId === SHARED_POOL && !vouchesShared) user.emailVerified = false;
         }
         user.email = newEmail;
         user.emailNormalized = normalizeEmail(newEmail);
