@@ -190,8 +190,7 @@ export async function createSampleApp(config: SampleConfig): Promise<express.Exp
     }
   });
 
-  // Signing out of the sample alone would leave Gatehouse's session, which signs the next "Sign in" straight back in:
-  // RP-initiated logout ends it too, and Gatehouse returns here (a post-logout redirect URI setup.ts registers).
+  // Gatehouse's session too (RP-initiated logout), else the next "Sign in" is silent; it returns to appUrl.
   app.post('/logout', (request, response) => {
     const id = sessionIdOf(request);
     const user = id === undefined ? undefined : sessions.get(id)?.user;

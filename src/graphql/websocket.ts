@@ -126,10 +126,7 @@ function send(socket: WebSocket, data: string): Promise<void> {
   });
 }
 
-/**
- * A subscription refused 403 or 429 leaves its connection open: the connection's line, written at its close, is then a
- * warning with the first such refusal, as the refused request's would be over HTTP.
- */
+/** A subscription refused 403 or 429 leaves its connection open: its line at close is a warning with that refusal. */
 function noted(request: FastifyRequest, errors: readonly GraphQLError[]): readonly GraphQLError[] {
   const refusal = errors.map((error) => error.originalError).find((error) => error instanceof GatehouseError && (error.status === 403 || error.status === 429));
   if (refusal instanceof GatehouseError && request.facts !== null && request.facts.refusal === undefined) {

@@ -263,12 +263,8 @@ function postLogoutUriOfClientAsItIsNow(provider: Provider): void {
   };
 }
 
-/**
- * oidc-provider checks the redirect URI when an authorization request arrives, not when the sign-in resumes (up to an
- * hour later) nor when the code is redeemed: a URI the client no longer registers gets no code, and a code sent to it
- * redeems nothing. The resume's client is found just after its stored request is read (resume.js); the error page
- * answers, as for any unregistered URI.
- */
+/** oidc-provider checks the redirect URI only when the request arrives: one the client dropped since gets no code at the
+ *  resume, and a code sent to it does not redeem. */
 function redirectUriOfClientAsItIsNow(provider: Provider): void {
   type Context = KoaContextWithOIDC['oidc'] & { redirectUriCheckPerformed?: boolean };
   const { prototype: context } = (provider as unknown as { OIDCContext: { prototype: Pick<Context, 'entity'> } }).OIDCContext;

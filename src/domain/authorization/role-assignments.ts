@@ -180,8 +180,7 @@ async function assertSubjectIn(em: EntityManager, applicationId: string, tenantI
 export async function createRoleAssignment(scope: Scope, input: CreateRoleAssignmentInput): Promise<RoleAssignmentView> {
   const { subject, roleId } = input;
   const tenantId = await targetTenant(scope, input.tenantId);
-  // A user's membership is what the authIsolation switch changes: a split that moves the tenant's assignments to its
-  // copies comes wholly before (the user is no member: 404) or after (it moves this one too).
+  // Wholly before or after an authIsolation switch, which moves a tenant's assignments to the users' copies.
   const created = await uniquely('roleId', 'This role assignment', () =>
     underTenancyConfig(scope, async (tx) => {
       const { em } = tx;

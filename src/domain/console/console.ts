@@ -48,11 +48,8 @@ export async function ensureConsoles(orm: MikroORM, publicUrl: string, requestId
   });
 }
 
-/**
- * `gatehouse bootstrap`'s organization has its console now, not at the next start, and, unless it is the oldest (whose
- * first operator the start makes, maybe configured), its first operator with a one-time link: else nobody could ever
- * be its operator, since a start makes only the oldest's.
- */
+/** `gatehouse bootstrap`'s organization gets its console now and, unless the oldest (whose first operator a start
+ *  makes), its first operator: a start makes no other organization's. */
 export async function ensureOrganizationConsole(orm: MikroORM, publicUrl: string, requestId: string, organizationId: string): Promise<FirstOperatorOutcome | null> {
   return lockedTransaction(orm.em.fork(), 'gatehouse:console', async (em) => {
     const [organization] = await em.getConnection().execute<{ console_id: string | null; oldest: boolean }[]>(
@@ -72,8 +69,7 @@ export async function ensureOrganizationConsole(orm: MikroORM, publicUrl: string
   });
 }
 
-/** At each start, as for the oldest organization's: a new link for each later one's first operator while they set no
- *  password (half an hour each). None is made here: a console without users may be meant to have none. */
+/** At each start: a new link for each later organization's first operator who set no password; none is made here. */
 export async function laterOperatorLinks(orm: MikroORM, publicUrl: string, requestId: string): Promise<(FirstOperatorOutcome & { readonly organizationId: string })[]> {
   return lockedTransaction(orm.em.fork(), 'gatehouse:console', async (em) => {
     const consoles = await em.getConnection().execute<{ organization_id: string; client_id: string }[]>(

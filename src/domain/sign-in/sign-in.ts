@@ -130,8 +130,7 @@ export interface Proof {
   readonly password?: string | undefined;
   /** The MFA step's attempts this proof has; none in a proof sealed before they were counted. */
   readonly step?: StepBudget | undefined;
-  /** When the first factor was proven (epoch seconds), where not in this sign-in: a session's step-up proves only the
-   *  second, and its session's sign-in time (auth_time, the absolute end) stays. */
+  /** As SignIn's. */
   readonly signedInAt?: number | undefined;
 }
 

@@ -104,8 +104,7 @@ export async function splitPoolsByTenant(em: EntityManager, actor: AuditActor): 
   await moveLinksToTheirUsersPools(em, applicationId);
 }
 
-/** The originals' sign-ins to the tenants their copies take over end (`membership_removed`), as when a user leaves a
- *  tenant: refused while they are no member, they would stand again once the original returned (the way back). */
+/** As when a user leaves a tenant: else those sign-ins would stand again once the original returned. */
 async function endSignInsToTenantsLeft(em: EntityManager, actor: AuditActor): Promise<void> {
   const left = `select u.id::text as user_id, t.tenant_id::text as tenant_id from app_user as u, unnest(u.tenant_ids[2:]) as t (tenant_id)
     where @owner(u) and u.pool_id = ?`;

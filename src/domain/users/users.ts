@@ -98,10 +98,8 @@ async function acceptedHash(scope: Scope, poolId: string, { password, hash }: Ha
 
 const poolTenantOf = (poolId: string): string | null => (poolId === SHARED_POOL ? null : poolId);
 
-/** Whether the caller vouches for an address it sets, counted verified as Auth0's `email_verified` at creation: a pool's
- *  own administrators do (an isolated tenant's credentials, the application's for the shared pool); a tenant's do not
- *  for an identity every tenant shares, so the address stays unconfirmed, as a sign-up's (docs/decisions.md). Read
- *  before the write's transaction, on whose connection alone the embedded database answers meanwhile. */
+/** In the shared pool only the application's credentials vouch for an address (a tenant's is unconfirmed). Read before
+ *  the write's transaction: the embedded database answers only its connection meanwhile. */
 async function vouchesForSharedPool(scope: Scope): Promise<boolean> {
   const { principal } = scope;
   return principal.tenantId === null && (await principal.permissionsIn(null)).allows('users:write');

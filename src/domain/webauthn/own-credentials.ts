@@ -11,9 +11,8 @@ import { keyName, removeCredential } from './credentials.ts';
 import { provenCredential } from './factor.ts';
 import type { RelyingParty } from './relying-party.ts';
 
-/** Audited with the user as actor. Adding is proven (ownProofRefusal): a key that verifies its user signs in as both
- *  factors, so a browser left signed in must not give itself one. Its owner is mailed as for any factor (enrolFactor);
- *  recovery codes only where the policy uses keys as a second step. */
+/** Proven (ownProofRefusal): a key that verifies its user is both factors. Mailed as any factor; recovery codes only
+ *  where the policy uses keys as a second step. */
 export async function addOwnCredential(
   target: SignInTarget,
   rp: RelyingParty,
