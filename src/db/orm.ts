@@ -70,6 +70,7 @@ import { Migration0064DeviceUserCodeUnique } from './migrations/0064-device-user
 import { Migration0065OAuthClientAllowedOrigins } from './migrations/0065-oauth-client-allowed-origins.ts';
 import { Migration0066AuthProviderConfiguredBy } from './migrations/0066-auth-provider-configured-by.ts';
 import { Migration0067AuditLogApiKey } from './migrations/0067-audit-log-api-key.ts';
+import { Migration0068UserVouchedByTenant } from './migrations/0068-user-vouched-by-tenant.ts';
 import type { EmbeddedDatabase } from './embedded.ts';
 import { gateStatements } from './statement-gate.ts';
 import { StartRefusal } from '../process/start-failure.ts';
@@ -140,6 +141,7 @@ export const MIGRATIONS = [
   { name: '0065-oauth-client-allowed-origins', class: Migration0065OAuthClientAllowedOrigins },
   { name: '0066-auth-provider-configured-by', class: Migration0066AuthProviderConfiguredBy },
   { name: '0067-audit-log-api-key', class: Migration0067AuditLogApiKey },
+  { name: '0068-user-vouched-by-tenant', class: Migration0068UserVouchedByTenant },
 ];
 
 /** Names released migrations ran under before they were renamed; each runs again under its new name, as a no-op. */

@@ -119,7 +119,7 @@ export function accountLinkRoutes(app: FastifyInstance, services: Services, thro
     const actor = linkActor(services, request, opened);
     const disowned = await scopeOf(request, opened).transactional(async (em) => {
       if ((await useLink(em, token, 'verify_email')) === undefined) return false;
-      const tenants = await disownSignUp(em, actor, opened.user.userId);
+      const tenants = await disownSignUp(em, actor, opened.user.userId, { keepVouchingTenant: false });
       // Nothing changes unless it was still unconfirmed: the link's use goes back with the rest.
       if (tenants === false) throw new LinkRefused();
       return true;

@@ -798,6 +798,13 @@ describe('who vouches for an address in the shared pool', () => {
       }),
     ]);
 
+    // The tenant that set the address is kept with it, for a takeover to keep (test/oauth/hosted-account-links.test.ts).
+    const vouching = async () => (await app.sql<{ vouched_by_tenant_id: string | null }>('select vouched_by_tenant_id from app_user where id = ?', [userId]))[0]!.vouched_by_tenant_id;
+    expect(await vouching()).toBe(tenantA);
+    expect(changed.body).not.toHaveProperty('vouchedByTenantId');
+    expect((await app.http.patch(`/users/${userId}`, { email: `app-set-${newId()}@example.com` })).status).toBe(200);
+    expect(await vouching()).toBeNull();
+
     const confirmed = (await app.http.post('/users', { email: `kept-${newId()}@example.com`, tenantId: tenantA })).body as { id: string; email: string };
     const recased = await tenantKey.patch(`/users/${confirmed.id}`, { email: confirmed.email.toUpperCase() });
     expect(recased.body).toMatchObject({ email: confirmed.email.toUpperCase(), emailVerified: true });

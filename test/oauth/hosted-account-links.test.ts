@@ -358,9 +358,10 @@ describe('a reset of an account whose address was never confirmed takes it over'
    * An application signing in with passwords (before the address is confirmed) and passkeys, with tenants `invited` and
    * `other`, and an account of `email` holding what its maker could gather: a membership of `other` with a role there
    * and one application-wide, a session with a refresh token, a passkey, TOTP and a recovery code, an upstream link, a
-   * key bound to it and a pending change of its address. `confirmed`: its address was proven, else never.
+   * key bound to it and a pending change of its address. `confirmed`: its address was proven; `unconfirmed`, never;
+   * `made by other`: made by `other`'s administrator, which vouches for the address without proving it.
    */
-  async function heldAccount(confirmed: boolean) {
+  async function heldAccount(state: 'confirmed' | 'unconfirmed' | 'made by other') {
     const application = await app.bootstrapAnother();
     const { applicationId } = application;
     const admin = new HttpClient(app.baseUrl, { apiKey: application.apiKey });
@@ -376,8 +377,9 @@ describe('a reset of an account whose address was never confirmed takes it over'
     const configuration = await discover(app, client.clientId, oidc.ClientSecretBasic(client.clientSecret ?? ''));
 
     const email = `held-${randomUUID()}@example.com`;
-    const userId = await createPasswordUser(admin, email, `${base}/tenants/${other}/users`);
-    if (!confirmed) await app.sql('update app_user set email_verified = false where id = ?', [userId]);
+    const maker = state === 'made by other' ? await issueTestKey(app, { applicationId, tenantId: other, permissions: ['users:write'] }) : admin;
+    const userId = await createPasswordUser(maker, email, `${base}/tenants/${other}/users`);
+    if (state === 'unconfirmed') await app.sql('update app_user set email_verified = false where id = ?', [userId]);
     const roles = new TestRoles(app, applicationId);
     await roles.assign({ type: 'user', id: userId }, 'member', other);
     await roles.assign({ type: 'user', id: userId }, 'member');
@@ -417,6 +419,7 @@ describe('a reset of an account whose address was never confirmed takes it over'
     const count = async (table: string) => (await app.sql<{ n: number }>(`select count(*)::int as n from ${table} where application_id = ? and user_id = ?`, [applicationId, userId]))[0]!.n;
     return {
       admin,
+      applicationId,
       base,
       userId,
       email,
@@ -459,7 +462,7 @@ describe('a reset of an account whose address was never confirmed takes it over'
   }
 
   it('leaves the new password the only way in: the maker’s passkey, factors, upstream link, sessions, key and address change end, each audited; memberships and roles go, the invitation’s then stand', async () => {
-    const held = await heldAccount(false);
+    const held = await heldAccount('unconfirmed');
     expect(await held.held()).toEqual({ passkeys: 1, factors: 1, recoveryCodes: 1, upstreamLinks: 1, roles: 2, tenantIds: [held.other], sessions: true });
     const { jar, page } = await held.resetFromInvitation(NEW_PASSWORD);
     expect(page.body).toContain('was never confirmed');
@@ -493,8 +496,32 @@ describe('a reset of an account whose address was never confirmed takes it over'
     expect((await check(held.other)).body).toEqual({ allowed: false });
   });
 
+  it('a member its tenant made keeps that tenant and its roles there through the takeover; the rest goes as from any maker', async () => {
+    const held = await heldAccount('made by other');
+    expect(await held.held()).toEqual({ passkeys: 1, factors: 1, recoveryCodes: 1, upstreamLinks: 1, roles: 2, tenantIds: [held.other], sessions: true });
+    const { page } = await held.resetFromInvitation(NEW_PASSWORD);
+    expect(page.body).toContain('was never confirmed');
+
+    expect(await held.held()).toEqual({ passkeys: 0, factors: 0, recoveryCodes: 0, upstreamLinks: 0, roles: 1, tenantIds: [held.other], sessions: false });
+    expect((await held.signInWithKey()).status).toBe(400);
+    expect(await held.audit('user.membership.removed')).toEqual([]);
+    expect(await held.audit('role_assignment.deleted')).toMatchObject([{ tenant_id: null, after: { reason: 'takeover' } }]);
+    const check = (tenantId: string) => held.admin.post(`${held.base}/tenants/${tenantId}/roles/check`, { subject: { type: 'user', id: held.userId }, role: held.member });
+    expect((await check(held.other)).body).toEqual({ allowed: true });
+  });
+
+  it('a member its tenant made whose owner says “I did not sign up” keeps nothing, that tenant included', async () => {
+    const held = await heldAccount('made by other');
+    const link = await issuedLink(app, held.userId, held.configuration.clientMetadata().client_id, issuer, { purpose: 'verify_email', applicationId: held.applicationId });
+    const jar = new CookieJar();
+    const refused = await jar.submit(await jar.visit(link), { disown: '1' });
+    expect(refused.body).toContain('Nothing was confirmed');
+    expect(await held.held()).toEqual({ passkeys: 0, factors: 0, recoveryCodes: 0, upstreamLinks: 0, roles: 0, tenantIds: [], sessions: false });
+    expect(await held.audit('user.membership.removed')).toMatchObject([{ tenant_id: held.other, after: { reason: 'takeover' } }]);
+  });
+
   it('a reset of a confirmed account takes nothing but its password, sessions and mailed links: no takeover', async () => {
-    const held = await heldAccount(true);
+    const held = await heldAccount('confirmed');
     const sessions = (await held.admin.get(`/users/${held.userId}/sessions`)).body.data as { tenantId: string | null }[];
     expect(sessions).toHaveLength(1);
     const { page } = await held.resetFromInvitation(NEW_PASSWORD);

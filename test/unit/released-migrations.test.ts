@@ -75,6 +75,7 @@ const RELEASED: Record<string, string> = {
   '0065-oauth-client-allowed-origins': '1cc2734d3ab5fdb2',
   '0066-auth-provider-configured-by': '5bb0df8a5e32fb49',
   '0067-audit-log-api-key': '3aaa299353af290a',
+  '0068-user-vouched-by-tenant': 'f0adc5ff393a2332',
 };
 
 const printer = ts.createPrinter({ removeComments: true });

@@ -144,7 +144,7 @@ export async function acceptInvitation(scope: Scope, opened: Pick<Invitation, 'i
         // A never-confirmed address may have been set by a stranger (a sign-up, another tenant's administrator) who holds a
         // way in: proven by the mailbox alone, the acceptance leaves them nothing, as "I did not sign up" does. Its password
         // typed, the account is the invitee's.
-        if (!account.byPassword && !user.emailVerified) await disownSignUp(em, actor, user.id);
+        if (!account.byPassword && !user.emailVerified) await disownSignUp(em, actor, user.id, { keepVouchingTenant: true });
         // The link proves the mailbox, as a verification link does.
         await verifyEmail(em, actor, user.id);
         if (!user.tenantIds.includes(tenantId)) {

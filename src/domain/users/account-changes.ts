@@ -3,7 +3,7 @@ import { executeOwned } from '../../db/owned-sql.ts';
 import { recordAudit, type AuditActor } from '../audit/audit.ts';
 import { normalizeEmail } from './email-key.ts';
 import { forgetUserKeys, usersChanged } from './changed.ts';
-import { takeOverUnconfirmed } from './unconfirmed-takeover.ts';
+import { takeOverUnconfirmed, type TakeoverTerms } from './unconfirmed-takeover.ts';
 import { endMailedCredentials, endWhatPasswordOpened } from './users.ts';
 import { endUserSignIns } from '../sessions/end-sessions.ts';
 
@@ -14,14 +14,9 @@ export interface ChangedAccount {
   readonly tenantIds: readonly string[];
 }
 
-/** `takenOver`: its address had never been confirmed, and what its maker held went (unconfirmed-takeover.ts). */
-export interface ResetAccount extends ChangedAccount {
-  readonly takenOver: boolean;
-}
-
 /** In the caller's transaction: e-mail verified (the link proved it), a lockout lifted with every address's failures (the
  *  `account_locked` mail promises it), every sign-in ended; a never-confirmed address is a takeover. Suspended: undefined. */
-export async function resetPassword(em: EntityManager, actor: AuditActor, userId: string, passwordHash: string): Promise<ResetAccount | undefined> {
+export async function resetPassword(em: EntityManager, actor: AuditActor, userId: string, passwordHash: string): Promise<ChangedAccount | undefined> {
   const [row] = await executeOwned<{ email: string; name: string | null; locale: string | null; tenant_ids: string[]; was: string; was_verified: boolean }[]>(
     em,
     actor.applicationId,
@@ -45,8 +40,8 @@ export async function resetPassword(em: EntityManager, actor: AuditActor, userId
   });
   usersChanged(em, actor.applicationId);
   forgetUserKeys(em, [userId]);
-  const tenantIds = row.was_verified ? row.tenant_ids : await takeOverUnconfirmed(em, actor, userId);
-  return { email: row.email, name: row.name, locale: row.locale, tenantIds, takenOver: !row.was_verified };
+  const tenantIds = row.was_verified ? row.tenant_ids : await takeOverUnconfirmed(em, actor, userId, { keepVouchingTenant: true });
+  return { email: row.email, name: row.name, locale: row.locale, tenantIds };
 }
 
 /** In the caller's transaction; undefined when it already was, or (with `address`) when its address is another now. */
@@ -54,7 +49,7 @@ export async function verifyEmail(em: EntityManager, actor: AuditActor, userId: 
   const [row] = await executeOwned<(Omit<ChangedAccount, 'tenantIds'> & { tenant_ids: string[] })[]>(
     em,
     actor.applicationId,
-    `update app_user set email_verified = true, updated_at = now() where @owner and id = ? and not email_verified${address === undefined ? '' : ' and email = ?'}
+    `update app_user set email_verified = true, vouched_by_tenant_id = null, updated_at = now() where @owner and id = ? and not email_verified${address === undefined ? '' : ' and email = ?'}
       returning email, name, locale, tenant_ids`,
     address === undefined ? [userId] : [userId, address],
   );
@@ -64,9 +59,10 @@ export async function verifyEmail(em: EntityManager, actor: AuditActor, userId: 
   return { email: row.email, name: row.name, locale: row.locale, tenantIds: row.tenant_ids };
 }
 
-/** The address's owner did not sign up: whoever typed it keeps no way in and nothing held (as a takeover); the address
- *  stays unconfirmed for the owner's own reset. False, changing nothing, once confirmed. */
-export async function disownSignUp(em: EntityManager, actor: AuditActor, userId: string): Promise<readonly string[] | false> {
+/** The address's owner did not sign up, or accepts an invitation by its link alone: whoever typed the address keeps no
+ *  way in and nothing held (as a takeover); the address stays unconfirmed for the owner's own reset. False, changing
+ *  nothing, once confirmed. */
+export async function disownSignUp(em: EntityManager, actor: AuditActor, userId: string, terms: TakeoverTerms): Promise<readonly string[] | false> {
   const [row] = await executeOwned<{ id: string }[]>(
     em,
     actor.applicationId,
@@ -85,7 +81,7 @@ export async function disownSignUp(em: EntityManager, actor: AuditActor, userId:
   });
   usersChanged(em, actor.applicationId);
   forgetUserKeys(em, [userId]);
-  return takeOverUnconfirmed(em, actor, userId);
+  return takeOverUnconfirmed(em, actor, userId, terms);
 }
 
 /** The link's address becomes the user's, proven, and what was mailed to the old address ends. Undefined for a suspended

@@ -11,14 +11,23 @@ import { authorizationChanged } from '../authorization/writes.ts';
 import { removeSecondFactors } from '../mfa/reset.ts';
 import { auditTenantOf, endMailedCredentials, removeMembership } from './users.ts';
 
+/** The owner who disowns the account keeps no membership of it; one who takes it over keeps what was made for them. */
+export interface TakeoverTerms {
+  readonly keepVouchingTenant: boolean;
+}
+
 /** The `after.reason` of what a takeover removes. */
 const TAKEOVER = 'takeover';
 
 /** A reset of a never-confirmed account hands it to whoever proved the mailbox, maybe not its maker: all the maker could
- *  act with ends, recorded as `takeover` (docs/decisions.md), but an isolated pool's own tenant. Answers the tenants. */
-export async function takeOverUnconfirmed(em: EntityManager, actor: AuditActor, userId: string): Promise<readonly string[]> {
+ *  act with ends, recorded as `takeover` (docs/decisions.md), but an isolated pool's own tenant and, when kept, the
+ *  tenant that vouched for the address with its roles there: it made the account for that mailbox. Answers the tenants. */
+export async function takeOverUnconfirmed(em: EntityManager, actor: AuditActor, userId: string, { keepVouchingTenant }: TakeoverTerms): Promise<readonly string[]> {
   const user = await em.findOneOrFail(User, { id: userId }, { ...HOLD_FOR_UPDATE, filters: { [TENANT_FILTER]: false } });
   const tenantId = auditTenantOf(user, actor);
+  const vouching = keepVouchingTenant ? user.vouchedByTenantId : null;
+  // Spent: whatever vouched for the address, its owner now holds the account.
+  user.vouchedByTenantId = null;
   await removeSecondFactors(em, actor, user.id, tenantId, TAKEOVER);
   await recordAuditPerRow(em, actor, { action: 'user.upstream_link.removed', targetType: 'user', tenantId }, {
     ctes: `changed as (
@@ -31,8 +40,9 @@ export async function takeOverUnconfirmed(em: EntityManager, actor: AuditActor, 
   await executeOwned(em, actor.applicationId, 'delete from known_browser where @owner and user_id = ?', [user.id]);
   await endMailedCredentials(em, actor.applicationId, user.id);
   for (const key of await em.find(ApiKey, { userId: user.id, revokedAt: null }, { filters: { [TENANT_FILTER]: false } })) revokeKey(em, actor, key, TAKEOVER);
-  await removeAssignments(em, actor, `a.subject_type = 'user' and a.subject_id = ?`, [user.id], TAKEOVER);
-  for (const member of user.tenantIds.filter((id) => user.poolId === SHARED_POOL || id !== user.poolId)) removeMembership(em, actor, user, member, TAKEOVER);
+  await removeAssignments(em, actor, `a.subject_type = 'user' and a.subject_id = ? and not coalesce(a.tenant_id = ?::uuid, false)`, [user.id, vouching], TAKEOVER);
+  const kept = (id: string) => (user.poolId !== SHARED_POOL && id === user.poolId) || id === vouching;
+  for (const member of user.tenantIds.filter((id) => !kept(id))) removeMembership(em, actor, user, member, TAKEOVER);
   authorizationChanged(em, actor.applicationId);
   return user.tenantIds;
 }

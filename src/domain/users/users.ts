@@ -200,6 +200,7 @@ export async function createUser(scope: Scope, input: CreateUserInput): Promise<
         tenantIds: tenantId === null ? [] : [tenantId],
         passwordHash: password === null ? null : await acceptedHash(tx, poolId, password),
         emailVerified: poolId !== SHARED_POOL || vouchesShared,
+        vouchedByTenantId: poolId === SHARED_POOL && !vouchesShared ? tenantId : null,
       });
       recordAudit(tx.em, tx, { action: 'user.created', targetType: 'user', targetId: user.id, tenantId, after: userSnapshot(user) });
       usersChanged(tx.em, scope.applicationId);
@@ -278,7 +279,9 @@ export async function updateUser(scope: Scope, userId: string, input: UpdateUser
         // Whoever reads the old mailbox keeps no way in through it, as after the user's own change (changeEmail).
         if (normalizeEmail(newEmail) !== user.emailNormalized) {
           await endMailedCredentials(tx.em, tx.applicationId, user.id);
-          if (user.poolId === SHARED_POOL && !vouchesShared) user.emailVerified = false;
+          const unvouched = user.poolId === SHARED_POOL && !vouchesShared;
+          if (unvouched) user.emailVerified = false;
+          user.vouchedByTenantId = unvouched ? tx.tenantId : null;
         }
         user.email = newEmail;
         user.emailNormalized = normalizeEmail(newEmail);

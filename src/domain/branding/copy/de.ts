@@ -111,7 +111,7 @@ export const DE: Catalog = {
   'invitation.title': '{name} beitreten',
   'invitation.createText': 'Erstellen Sie Ihr Konto, um die Einladung anzunehmen.',
   'invitation.signInText': 'Melden Sie sich mit Ihrem Konto an, um die Einladung anzunehmen.',
-  'invitation.unverifiedText': 'Zu dieser Adresse gibt es ein Konto, das nie bestätigt wurde. Melden Sie sich mit seinem Passwort an, um die Einladung anzunehmen, oder wählen Sie „Passwort vergessen?“, wenn Sie es nicht angelegt haben oder sein Passwort nicht kennen: Mit dem Link, den wir Ihnen senden, legen Sie ein neues fest; das Konto wird überall abgemeldet, und seine anderen Anmeldewege, Mitgliedschaften und Rollen werden entfernt.',
+  'invitation.unverifiedText': 'Zu dieser Adresse gibt es ein Konto, das nie bestätigt wurde. Melden Sie sich mit seinem Passwort an, um die Einladung anzunehmen, oder wählen Sie „Passwort vergessen?“, wenn Sie es nicht angelegt haben oder sein Passwort nicht kennen: Mit dem Link, den wir Ihnen senden, legen Sie ein neues fest; das Konto wird überall abgemeldet, und seine anderen Anmeldewege, Mitgliedschaften und Rollen werden entfernt, außer in der Organisation, die es für diese Adresse angelegt hat.',
   'invitation.submit': 'Einladung annehmen',
   'invitation.passwordError': 'Das Passwort ist falsch.',
   'invitation.resetSent': 'Wir haben einen Link an {email} gesendet, mit dem Sie ein neues Passwort wählen. Er funktioniert einmal, 30 Minuten lang. Geben Sie das neue Passwort danach hier ein, um die Einladung anzunehmen.',

@@ -112,7 +112,7 @@ export const EN = {
   'invitation.title': 'Join {name}',
   'invitation.createText': 'Create your account to accept the invitation.',
   'invitation.signInText': 'Sign in with your account to accept the invitation.',
-  'invitation.unverifiedText': 'This address has an account that was never confirmed. Sign in with its password to accept the invitation, or, if you did not create it or do not know its password, choose “Forgot your password?”: the link we e-mail you sets a new one, signs the account out everywhere and removes its other ways in, memberships and roles.',
+  'invitation.unverifiedText': 'This address has an account that was never confirmed. Sign in with its password to accept the invitation, or, if you did not create it or do not know its password, choose “Forgot your password?”: the link we e-mail you sets a new one, signs the account out everywhere and removes its other ways in, memberships and roles, except in the organization that created it for this address.',
   'invitation.submit': 'Accept invitation',
   'invitation.passwordError': 'The password is incorrect.',
   'invitation.resetSent': 'We sent a link to {email} to choose a new password. It works once, for 30 minutes. Once you have chosen it, enter it here to accept the invitation.',

@@ -111,7 +111,7 @@ export const ES: Catalog = {
   'invitation.title': 'Únase a {name}',
   'invitation.createText': 'Cree su cuenta para aceptar la invitación.',
   'invitation.signInText': 'Inicie sesión con su cuenta para aceptar la invitación.',
-  'invitation.unverifiedText': 'Esta dirección tiene una cuenta que nunca se confirmó. Inicie sesión con su contraseña para aceptar la invitación o, si no la creó usted o no conoce su contraseña, elija «¿Olvidó su contraseña?»: el enlace que le enviamos establece una nueva, cierra la sesión de la cuenta en todas partes y le quita sus otras formas de acceso, membresías y roles.',
+  'invitation.unverifiedText': 'Esta dirección tiene una cuenta que nunca se confirmó. Inicie sesión con su contraseña para aceptar la invitación o, si no la creó usted o no conoce su contraseña, elija «¿Olvidó su contraseña?»: el enlace que le enviamos establece una nueva, cierra la sesión de la cuenta en todas partes y le quita sus otras formas de acceso, membresías y roles, salvo en la organización que la creó para esta dirección.',
   'invitation.submit': 'Aceptar la invitación',
   'invitation.passwordError': 'La contraseña no es correcta.',
   'invitation.resetSent': 'Hemos enviado a {email} un enlace para elegir una contraseña nueva. Funciona una vez, durante 30 minutos. Cuando la haya elegido, introdúzcala aquí para aceptar la invitación.',

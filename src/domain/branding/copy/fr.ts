@@ -111,7 +111,7 @@ export const FR: Catalog = {
   'invitation.title': 'Rejoindre {name}',
   'invitation.createText': 'Créez votre compte pour accepter l’invitation.',
   'invitation.signInText': 'Connectez-vous avec votre compte pour accepter l’invitation.',
-  'invitation.unverifiedText': 'Cette adresse a un compte qui n’a jamais été confirmé. Connectez-vous avec son mot de passe pour accepter l’invitation, ou, si vous ne l’avez pas créé ou ne connaissez pas son mot de passe, choisissez « Mot de passe oublié ? » : le lien que nous vous envoyons en définit un nouveau, déconnecte le compte partout et lui retire ses autres moyens de connexion, ses adhésions et ses rôles.',
+  'invitation.unverifiedText': 'Cette adresse a un compte qui n’a jamais été confirmé. Connectez-vous avec son mot de passe pour accepter l’invitation, ou, si vous ne l’avez pas créé ou ne connaissez pas son mot de passe, choisissez « Mot de passe oublié ? » : le lien que nous vous envoyons en définit un nouveau, déconnecte le compte partout et lui retire ses autres moyens de connexion, ses adhésions et ses rôles, sauf dans l’organisation qui l’a créé pour cette adresse.',
   'invitation.submit': 'Accepter l’invitation',
   'invitation.passwordError': 'Le mot de passe est incorrect.',
   'invitation.resetSent': 'Nous avons envoyé à {email} un lien pour choisir un nouveau mot de passe. Il fonctionne une fois, pendant 30 minutes. Une fois choisi, saisissez-le ici pour accepter l’invitation.',
