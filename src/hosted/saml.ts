@@ -28,6 +28,7 @@ import { interactionPaths, INTERACTION_ROOT } from '../domain/sign-in/interactio
 import { hostedCookie, secureCookiesFor } from './cookies.ts';
 import type { CsrfTokens } from './csrf.ts';
 import type { Proof } from '../domain/sign-in/sign-in.ts';
+import { reauthenticationOf } from '../domain/sign-in/reauthentication.ts';
 import type { FormFields, InteractionContext, ProvenFactor } from './routes.ts';
 import { sharedStepBudget } from '../domain/mfa/second-step.ts';
 
@@ -180,7 +181,8 @@ export function registerSamlRoutes(app: FastifyInstance, services: Services, csr
     if (provider === null || provider.applicationId !== target.application.id) throw new SignInRefusal('saml_unavailable', target.look);
     const surface = await services.surfaces.forHost(request.headers.host);
     const pending = { interactionUid: interaction.uid, clientId: target.opener.id, returnOrigin: new URL(surface.issuer).origin };
-    return reply.status(303).header('location', await samlSignInUrl(deps, provider, pending)).send();
+    const reauthentication = reauthenticationOf(interaction.prompt, interaction.params['max_age']);
+    return reply.status(303).header('location', await samlSignInUrl(deps, provider, pending, reauthentication)).send();
   });
 
   async function signIn(request: FastifyRequest, reply: FastifyReply, context: InteractionContext, identity: SamlIdentity) {

@@ -3,6 +3,7 @@ import { SignInRefusal } from '../domain/sign-in/refusals.ts';
 import { UPSTREAM_CALLBACK_PATH, upstreamCallbackUrl } from '../domain/sign-in/upstream/callback-url.ts';
 import { finishUpstream, offeredUpstream, startUpstream, type UpstreamRequest } from '../domain/sign-in/upstream/flow.ts';
 import type { UpstreamMethod } from '../domain/sign-in/surface-settings.ts';
+import { reauthenticationOf } from '../domain/sign-in/reauthentication.ts';
 import type { CopyKey } from '../pages/pages.ts';
 import { guessingAddress } from '../http/request-origin.ts';
 import { isUuid } from '../ids.ts';
@@ -91,7 +92,8 @@ export function upstreamRoutes(app: FastifyInstance, steps: HostedSteps): void {
     const method = offered(context, request.params.providerId);
     let started: Awaited<ReturnType<typeof startUpstream>>;
     try {
-      started = await startUpstream(context.target, method, await redirectUri(request, method), `${uid}${STATE_SEPARATOR}`);
+      const reauthentication = reauthenticationOf(context.interaction.prompt, context.interaction.params['max_age']);
+      started = await startUpstream(context.target, method, await redirectUri(request, method), `${uid}${STATE_SEPARATOR}`, reauthentication);
     } catch (error) {
       request.log.warn({ err: error, provider: method.providerId }, 'upstream identity provider unreachable');
       throw new SignInRefusal('upstream_unreachable', context.target.look);

@@ -128,6 +128,21 @@ describe('SP-initiated', () => {
     expect(claims).toMatchObject({ iss: `http://${DOMAIN}`, sub: userId, tenant_id: tenantId });
   });
 
+  it('asks the IdP for a fresh sign-in (ForceAuthn) only when the client asked for one or named a max_age, which SAML cannot say', async () => {
+    const cases: [label: string, parameters: Record<string, string>, forceAuthn: boolean][] = [
+      ['neither', {}, false],
+      ['prompt=consent', { prompt: 'consent' }, false],
+      ['prompt=login', { prompt: 'login' }, true],
+      ['max_age', { max_age: '600' }, true],
+    ];
+    for (const [label, parameters, forceAuthn] of cases) expect((await toIdp(await authorize(parameters))).forceAuthn, label).toBe(forceAuthn);
+    // The forced sign-in's answer signs in as any other.
+    const flow = await authorize({ prompt: 'login' });
+    const request = await toIdp(flow);
+    const acs = await postToAcs(respond({ inResponseTo: request.id }), request.relayState);
+    expect(await codeFor(flow, await flow.jar.visit(acs.location!))).toMatchObject({ sub: userId, tenant_id: tenantId });
+  });
+
   it('with signRequests, the AuthnRequest is signed (RSA-SHA256) by the key the metadata publishes; without, it is not', async () => {
     const certificate = await spCertificate();
     const unsigned = await toIdp(await authorize());

@@ -450,6 +450,28 @@ describe('social and OIDC sign-in', () => {
     expect((await signInWith(unverified, 'GitHub')).status).toBe(403);
   });
 
+  it('a client’s prompt=login and max_age reach the OpenID upstream, which signs in afresh; GitHub, whose API takes neither, is told neither', async () => {
+    const asked = (url: URL | undefined) => ({ prompt: url?.searchParams.get('prompt'), maxAge: url?.searchParams.get('max_age') });
+    let upstreamUrl: URL | undefined;
+    const seen = (url: URL) => void (upstreamUrl = url);
+    idp.login = { sub: 'fresh-upstream', email: 'fresh-upstream@example.com', email_verified: true };
+    const fresh = await authorize(config, { prompt: 'login', max_age: '300' });
+    // oidc-provider states auth_time for a max_age: the sign-in it just made meets it.
+    const claims = await idTokenOf(fresh, await signInWith(fresh, 'Upstream', seen));
+    expect(asked(upstreamUrl)).toEqual({ prompt: 'login', maxAge: '300' });
+    expect(claims['email']).toBe('fresh-upstream@example.com');
+    const plain = await authorize();
+    await idTokenOf(plain, await signInWith(plain, 'Upstream', seen));
+    expect(asked(upstreamUrl)).toEqual({ prompt: null, maxAge: null });
+
+    github.user = { id: 780, login: 'fresh-octo', name: null };
+    github.emails = [{ email: 'fresh-octo@example.com', primary: true, verified: true }];
+    const toGitHub = await authorize(config, { prompt: 'login', max_age: '300' });
+    await idTokenOf(toGitHub, await signInWith(toGitHub, 'GitHub', seen));
+    expect(upstreamUrl?.origin).toBe(github.url);
+    expect(asked(upstreamUrl)).toEqual({ prompt: null, maxAge: null });
+  });
+
   it('a provider disabled for a tenant has no button and its sign-in is refused; an isolated tenant’s own provider signs in to its pool', async () => {
     const globex = await authorize(isolatedConfig, { tenant: 'globex' });
     expect(globex.page.status).toBe(200);

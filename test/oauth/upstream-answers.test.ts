@@ -3,7 +3,7 @@ import * as oidc from 'openid-client';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { TestRoles } from '../support/roles.ts';
-import type { Visit } from '../support/cookie-jar.ts';
+import { CookieJar, type Visit } from '../support/cookie-jar.ts';
 import { createTestClient, discover, startAuthorization } from '../support/oauth.ts';
 import { startScriptedUpstream, type ScriptedUpstream } from '../support/upstream-idp.ts';
 
@@ -44,9 +44,19 @@ afterAll(async () => {
 });
 beforeEach(() => upstream.reset());
 
+/** How a sign-in starts: the client, its authorization request's parameters, the button, and the browser (a new one by default). */
+interface Through {
+  readonly config: () => oidc.Configuration;
+  readonly parameters: Record<string, string>;
+  readonly button: string;
+  readonly jar?: CookieJar;
+}
+
+const SCRIPTED: Through = { config: () => config, parameters: {}, button: 'Scripted' };
+
 /** A browser's sign-in with the scripted upstream, to the client's redirect or a page; `beforeAnswer` runs while the upstream is at it. */
-async function signIn(beforeAnswer?: () => Promise<void>, through = { config: () => config, parameters: {}, button: 'Scripted' }): Promise<Visit> {
-  const flow = await startAuthorization(through.config(), { redirectUri: REDIRECT_URI, resource: `${issuer}/api/v1` }, { scope: 'openid email', ...through.parameters });
+async function signIn(beforeAnswer?: () => Promise<void>, through: Through = SCRIPTED): Promise<Visit> {
+  const flow = await startAuthorization(through.config(), { redirectUri: REDIRECT_URI, resource: `${issuer}/api/v1` }, { scope: 'openid email', ...through.parameters }, through.jar);
   const href = new RegExp(`<a class="upstream" href="([^"]+)">Sign in with ${through.button}</a>`).exec(flow.page.body)?.[1];
   expect(href, flow.page.body).toBeDefined();
   let visit = await flow.jar.visit(new URL(href!.replaceAll('&amp;', '&'), flow.page.url).href);
@@ -73,9 +83,9 @@ async function lastSignInRecord(applicationId = app.root.applicationId) {
 }
 
 /** Refused as the upstream's failure: 400 `upstream_error`, nothing of the answer on the page, nobody made or linked. */
-async function refusedAsUpstreamError(label: string, email: string): Promise<void> {
+async function refusedAsUpstreamError(label: string, email: string, through?: Through): Promise<void> {
   const [links] = await linkCount();
-  const refused = await signIn();
+  const refused = await signIn(undefined, through);
   expect(refused.status, `${label}: ${refused.body}`).toBe(400);
   expect(refused.body, label).toContain('did not work');
   expect(refused.body, label).not.toContain('<script>alert');
@@ -234,5 +244,62 @@ describe('a generic provider with endpoints of its own (no issuer)', () => {
       expect(await usersOf(`${subject}@example.com`), label).toHaveLength(1);
       expect(await lastSignInRecord(), label).toMatchObject({ action: 'user.signed_in', after: { method: 'oauth', upstream: { provider: 'generic' } } });
     }
+  });
+});
+
+describe('a fresh sign-in the client asks for', () => {
+  const asking = (parameters: Record<string, string>, jar?: CookieJar): Through => ({ ...SCRIPTED, parameters, ...(jar === undefined ? {} : { jar }) });
+  /** What the last authorization request to the upstream asked of freshness. */
+  const askedUpstream = () => {
+    const last = upstream.authorizations.at(-1)!;
+    return { prompt: last.get('prompt'), maxAge: last.get('max_age') };
+  };
+
+  it('reaches the upstream’s authorization request as prompt=login and max_age only when the client sent them', async () => {
+    upstream.account = { sub: 'fresh-sub', email: 'fresh@example.com', email_verified: true };
+    const cases: [label: string, parameters: Record<string, string>, asked: ReturnType<typeof askedUpstream>][] = [
+      ['neither', {}, { prompt: null, maxAge: null }],
+      ['prompt=login', { prompt: 'login' }, { prompt: 'login', maxAge: null }],
+      // No session here: max_age is the upstream's to weigh against its own, no fresh sign-in forced.
+      ['max_age without a session', { max_age: '600' }, { prompt: null, maxAge: '600' }],
+      // OIDC Core 3.1.2.1: max_age=0 is prompt=login.
+      ['max_age=0', { max_age: '0' }, { prompt: 'login', maxAge: null }],
+      ['prompt=consent', { prompt: 'consent' }, { prompt: null, maxAge: null }],
+    ];
+    for (const [label, parameters, asked] of cases) {
+      signedIn(await signIn(undefined, asking(parameters)));
+      expect(askedUpstream(), label).toEqual(asked);
+    }
+  });
+
+  it('asks for a fresh upstream sign-in when the browser’s session is older than max_age; not while it meets it', async () => {
+    upstream.account = { sub: 'aged-sub', email: 'aged@example.com', email_verified: true };
+    const jar = new CookieJar();
+    signedIn(await signIn(undefined, asking({}, jar)));
+    // The session meets max_age=600: the client's code at once, the upstream not asked at all.
+    const before = upstream.authorizations.length;
+    const met = await startAuthorization(config, { redirectUri: REDIRECT_URI, resource: `${issuer}/api/v1` }, { scope: 'openid email', max_age: '600' }, jar);
+    signedIn(met.page);
+    expect(upstream.authorizations).toHaveLength(before);
+    await new Promise((resolve) => setTimeout(resolve, 2_100));
+    signedIn(await signIn(undefined, asking({ max_age: '1' }, jar)));
+    expect(askedUpstream()).toEqual({ prompt: 'login', maxAge: '1' });
+  });
+
+  it('refuses an ID token whose auth_time is older than the max_age asked, as upstream_error; a recent one, or none stated, signs in', async () => {
+    const now = () => Math.floor(Date.now() / 1000);
+    upstream.account = { sub: 'stale-sub', email: 'stale@example.com', email_verified: true };
+    upstream.claims = (claims) => ({ ...claims, auth_time: now() - 3600 });
+    await refusedAsUpstreamError('an hour-old sign-in for max_age=300', 'stale@example.com', asking({ max_age: '300' }));
+    // Past max_age by less than the clocks' skew still agrees.
+    upstream.claims = (claims) => ({ ...claims, auth_time: now() - 330 });
+    signedIn(await signIn(undefined, asking({ max_age: '300' })));
+    expect(await usersOf('stale@example.com')).toHaveLength(1);
+    upstream.claims = (claims) => ({ ...claims, auth_time: now() - 3600 });
+    signedIn(await signIn(undefined, asking({ prompt: 'login' })));
+    signedIn(await signIn(undefined, asking({})));
+    upstream.claims = (claims) => claims;
+    signedIn(await signIn(undefined, asking({ max_age: '300' })));
+    expect(await lastSignInRecord()).toMatchObject({ action: 'user.signed_in', after: { method: 'oauth' } });
   });
 });

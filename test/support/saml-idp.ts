@@ -32,6 +32,8 @@ export interface AuthnRequestSeen {
   readonly id: string;
   readonly acsUrl: string;
   readonly relayState: string | null;
+  /** `ForceAuthn="true"`: a fresh sign-in asked, not one from the IdP's session. */
+  readonly forceAuthn: boolean;
 }
 
 /** An IdP-initiated sign-in's target: the ACS, and no request to answer. */
@@ -116,14 +118,15 @@ export class TestIdp {
     return { entityId: this.entityId, ssoUrl: 'https://idp.test/sso', certificate: this.certificate, ...extra };
   }
 
-  /** What the service's redirect to the IdP asks: the AuthnRequest's ID and ACS, and RelayState. */
+  /** What the service's redirect to the IdP asks: the AuthnRequest's ID and ACS, RelayState, and whether it forces a sign-in. */
   readRequest(location: string): AuthnRequestSeen {
     const url = new URL(location);
     const xml = inflateRawSync(Buffer.from(url.searchParams.get('SAMLRequest') ?? '', 'base64')).toString('utf8');
     const id = /\sID="([^"]+)"/.exec(xml)?.[1];
     const acsUrl = /AssertionConsumerServiceURL="([^"]+)"/.exec(xml)?.[1];
     if (id === undefined || acsUrl === undefined) throw new Error(`not an AuthnRequest: ${xml}`);
-    return { id, acsUrl, relayState: url.searchParams.get('RelayState') };
+    const forceAuthn = /<samlp:AuthnRequest\b[^>]*\sForceAuthn="true"/.test(xml);
+    return { id, acsUrl, relayState: url.searchParams.get('RelayState'), forceAuthn };
   }
 
   /**

@@ -202,6 +202,8 @@ export interface ScriptedUpstream {
   userinfo: Record<string, unknown> | undefined;
   /** Discovery's answer instead of its document. */
   discovery: UpstreamReply | undefined;
+  /** The parameters of each authorization request it was sent, oldest first. */
+  readonly authorizations: URLSearchParams[];
   reset(): void;
   close(): Promise<void>;
 }
@@ -224,6 +226,7 @@ export async function startScriptedUpstream(): Promise<ScriptedUpstream> {
     token: undefined,
     userinfo: undefined,
     discovery: undefined,
+    authorizations: [],
     reset() {
       this.account = { sub: 'nobody' };
       this.claims = (claims) => claims;
@@ -232,6 +235,7 @@ export async function startScriptedUpstream(): Promise<ScriptedUpstream> {
       this.token = undefined;
       this.userinfo = undefined;
       this.discovery = undefined;
+      this.authorizations.length = 0;
     },
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
@@ -273,6 +277,7 @@ export async function startScriptedUpstream(): Promise<ScriptedUpstream> {
       }
       if (pathname === '/jwks') return json({ keys: [jwk] });
       if (pathname === '/authorize') {
+        upstream.authorizations.push(searchParams);
         const code = randomBytes(8).toString('hex');
         nonces.set(code, searchParams.get('nonce') ?? undefined);
         const back = new URL(searchParams.get('redirect_uri')!);

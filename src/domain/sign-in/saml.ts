@@ -12,6 +12,7 @@ import { isUuid } from '../../ids.ts';
 import { TENANT_PATH_PREFIX } from '../domains/surfaces.ts';
 import { email as emailAddress } from '../validate.ts';
 import { samlSpKey, type SamlSpKeys } from './saml-keys.ts';
+import type { Reauthentication } from './reauthentication.ts';
 
 /** The service as a SAML 2.0 SP per `saml` auth provider: AuthnRequests by HTTP-Redirect, responses by HTTP-POST, each
  *  request answerable once (InResponseTo) and each assertion usable once. */
@@ -157,16 +158,17 @@ class RequestRecords implements CacheProvider {
   }
 }
 
-/** Decrypts assertions with `decryptionPvk` (the current key unless told otherwise); signs AuthnRequests (RSA-SHA256)
- *  with the current key when `signRequests` asks. */
-function serviceProvider(
-  deps: SamlDeps,
-  provider: SamlProvider,
-  cacheProvider: CacheProvider,
-  keys: SamlSpKeys,
-  decryptionPvk = keys.privateKey,
-  validateInResponseTo = ValidateInResponseTo.ifPresent,
-): SAML {
+interface ServiceProviderOptions {
+  /** The current key unless told otherwise. */
+  readonly decryptionPvk?: string;
+  readonly validateInResponseTo?: ValidateInResponseTo;
+  /** The AuthnRequest's `ForceAuthn`: the IdP signs the user in afresh, not from its session. */
+  readonly forceAuthn?: boolean;
+}
+
+/** Decrypts assertions with `decryptionPvk`; signs AuthnRequests (RSA-SHA256) with the current key when `signRequests` asks. */
+function serviceProvider(deps: SamlDeps, provider: SamlProvider, cacheProvider: CacheProvider, keys: SamlSpKeys, options: ServiceProviderOptions = {}): SAML {
+  const { decryptionPvk = keys.privateKey, validateInResponseTo = ValidateInResponseTo.ifPresent, forceAuthn = false } = options;
   const { acsUrl, metadataUrl, sloUrl } = samlUrls(deps.publicUrl, provider);
   const idpSloUrl = provider.config.sloUrl ?? null;
   return new SAML({
@@ -192,6 +194,7 @@ function serviceProvider(
     // The e-mail is read from an attribute (or an e-mail NameID): any NameID format the IdP has will do.
     identifierFormat: null,
     disableRequestedAuthnContext: true,
+    forceAuthn,
   });
 }
 
@@ -257,10 +260,12 @@ async function decryptionOf(keys: SamlSpKeys, samlResponse: string): Promise<{ r
   return { key: keys.privateKey, assertion: null };
 }
 
-/** RelayState is the hosted sign-in's uid. */
-export async function samlSignInUrl(deps: SamlDeps, provider: SamlProvider, pending: SamlRequestRecord): Promise<string> {
+/** RelayState is the hosted sign-in's uid. SAML has no `max_age`: `ForceAuthn` is the one way to ask for a sign-in within
+ *  it, so a request naming one asks for a fresh sign-in too. */
+export async function samlSignInUrl(deps: SamlDeps, provider: SamlProvider, pending: SamlRequestRecord, reauthentication: Reauthentication): Promise<string> {
   const keys = await samlSpKey(deps.orm, deps.storedSecrets, provider);
-  return serviceProvider(deps, provider, new RequestRecords(deps.orm, provider, pending), keys).getAuthorizeUrlAsync(pending.interactionUid, undefined, {});
+  const forceAuthn = reauthentication.fresh || reauthentication.maxAge !== undefined;
+  return serviceProvider(deps, provider, new RequestRecords(deps.orm, provider, pending), keys, { forceAuthn }).getAuthorizeUrlAsync(pending.interactionUid, undefined, {});
 }
 
 /** `malformed_response`: not a SAML response at all (no XML, another root, nested past MAX_XML_DEPTH), read no further.
@@ -338,7 +343,7 @@ export async function consumeSamlResponse(deps: SamlDeps, provider: SamlProvider
     const decryption = await decryptionOf(keys, samlResponse);
     // Anyone may encrypt to our published certificate: node-saml parses the plaintext before any signature is checked.
     if (decryption.assertion !== null && shallowRootTag(decryption.assertion) === null) return malformed;
-    const sp = serviceProvider(deps, provider, records, keys, decryption.key);
+    const sp = serviceProvider(deps, provider, records, keys, { decryptionPvk: decryption.key });
     ({ profile } = await sp.validatePostResponseAsync({ SAMLResponse: samlResponse }));
     if (profile === null) throw new Error('not a sign-in response');
   } catch (error) {
@@ -408,7 +413,7 @@ async function usedBefore(deps: SamlDeps, provider: SamlProvider, samlResponse: 
   try {
     const keys = await samlSpKey(deps.orm, deps.storedSecrets, provider);
     const { key } = await decryptionOf(keys, samlResponse);
-    const sp = serviceProvider(deps, provider, new RequestRecords(deps.orm, provider), keys, key, ValidateInResponseTo.never);
+    const sp = serviceProvider(deps, provider, new RequestRecords(deps.orm, provider), keys, { decryptionPvk: key, validateInResponseTo: ValidateInResponseTo.never });
     const { profile } = await sp.validatePostResponseAsync({ SAMLResponse: samlResponse });
     const id = ((profile?.getAssertion?.() ?? {}) as { Assertion?: AssertionXml }).Assertion?.$?.ID;
     if (id === undefined || profile?.issuer !== provider.config.entityId) return false;

@@ -1,5 +1,7 @@
 import * as oidc from 'openid-client';
 import { AuthProvider } from '../../../db/entities/index.ts';
+import type { OAuthProvider } from '../../auth-providers/config.ts';
+import type { Reauthentication } from '../reauthentication.ts';
 import { recordAttempt, type FactorRecord, type SignInTarget } from '../sign-in.ts';
 import type { UpstreamMethod } from '../surface-settings.ts';
 import { upstreamAccount, type UpstreamAccount } from './accounts.ts';
@@ -17,6 +19,30 @@ export interface UpstreamRequest {
   readonly state: string;
   readonly codeVerifier: string;
   readonly nonce?: string;
+  /** Sent as `max_age`: the ID token's `auth_time`, when it states one, is held to it. */
+  readonly maxAge?: number;
+}
+
+/**
+ * Which presets' authorization endpoints are told a fresh sign-in (`prompt=login`) and `max_age`. Google takes no
+ * `prompt=login` (none, consent, select_account; another value is its error page), GitHub only `select_account`,
+ * Apple documents neither; a generic provider is an OpenID provider, or an OAuth 2.0 one that ignores parameters it
+ * does not know (RFC 6749 3.1).
+ */
+const PASSES_ON: Readonly<Record<OAuthProvider, { readonly prompt: boolean; readonly maxAge: boolean }>> = {
+  google: { prompt: false, maxAge: true },
+  microsoft: { prompt: true, maxAge: true },
+  apple: { prompt: false, maxAge: false },
+  github: { prompt: false, maxAge: false },
+  generic: { prompt: true, maxAge: true },
+};
+
+function freshnessParameters(preset: OAuthProvider, reauthentication: Reauthentication): { prompt?: string; max_age?: string } {
+  const passes = PASSES_ON[preset];
+  return {
+    ...(passes.prompt && reauthentication.fresh ? { prompt: 'login' } : {}),
+    ...(passes.maxAge && reauthentication.maxAge !== undefined ? { max_age: String(reauthentication.maxAge) } : {}),
+  };
 }
 
 /** The provider a surface offers (its button), or undefined: disabled, deleted, or not this surface's. */
@@ -37,11 +63,15 @@ export async function startUpstream(
   method: UpstreamMethod,
   redirectUri: string,
   statePrefix: string,
+  reauthentication: Reauthentication,
 ): Promise<{ url: URL; request: UpstreamRequest }> {
   const client = await upstreamClient(await storedProvider(target, method), target.scope.services.config.upstreams);
   const codeVerifier = oidc.randomPKCECodeVerifier();
   const state = `${statePrefix}${oidc.randomState()}`;
   const nonce = client.protocol === 'oidc' ? oidc.randomNonce() : undefined;
+  const freshness = freshnessParameters(client.preset, reauthentication);
+  // Only an ID token states auth_time: held to max_age where one is read.
+  const maxAge = client.protocol === 'oidc' && freshness.max_age !== undefined ? reauthentication.maxAge : undefined;
   const url = oidc.buildAuthorizationUrl(client.configuration, {
     redirect_uri: redirectUri,
     scope: client.scopes.join(' '),
@@ -50,8 +80,12 @@ export async function startUpstream(
     code_challenge_method: 'S256',
     ...(nonce === undefined ? {} : { nonce }),
     ...(client.formPost ? { response_mode: 'form_post' } : {}),
+    ...freshness,
   });
-  return { url, request: { providerId: method.providerId, redirectUri, state, codeVerifier, ...(nonce === undefined ? {} : { nonce }) } };
+  return {
+    url,
+    request: { providerId: method.providerId, redirectUri, state, codeVerifier, ...(nonce === undefined ? {} : { nonce }), ...(maxAge === undefined ? {} : { maxAge }) },
+  };
 }
 
 export type UpstreamSignIn = (Extract<UpstreamAccount, { ok: true }> & { readonly record: FactorRecord }) | Extract<UpstreamAccount, { ok: false }>;
@@ -77,7 +111,7 @@ export async function finishUpstream(
     const client = await upstreamClient(provider, target.scope.services.config.upstreams);
     const url = new URL(request.redirectUri);
     url.search = parameters.toString();
-    identity = await upstreamIdentity(client, { url, state: request.state, codeVerifier: request.codeVerifier, nonce: request.nonce }, target.scope.services.config.upstreams.githubApiUrl);
+    identity = await upstreamIdentity(client, { url, state: request.state, codeVerifier: request.codeVerifier, nonce: request.nonce, maxAge: request.maxAge }, target.scope.services.config.upstreams.githubApiUrl);
   } catch (error) {
     log(error);
     await recordAttempt(target, { method: 'oauth', upstream, outcome: { ok: false, reason: 'upstream_error', user: null, email: null } });

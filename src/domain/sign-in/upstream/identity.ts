@@ -22,6 +22,18 @@ export interface UpstreamCallback {
   readonly state: string;
   readonly codeVerifier: string;
   readonly nonce: string | undefined;
+  /** The `max_age` the authorization request sent. */
+  readonly maxAge: number | undefined;
+}
+
+/** Clocks apart by this much still agree on an `auth_time` (as on SAML's times). */
+const AUTH_TIME_SKEW_SECONDS = 60;
+
+/** OIDC Core 3.1.2.1: asked for `max_age`, a sign-in older than it is no answer. One stating no `auth_time` (Entra ID's is
+ *  an optional claim, Google's a setting) is taken: the upstream was told, and `prompt=login` asked for a fresh one. */
+function checkAuthTime(claims: oidc.IDToken, maxAge: number | undefined): void {
+  if (maxAge === undefined || typeof claims.auth_time !== 'number') return;
+  if (Date.now() / 1000 - claims.auth_time > maxAge + AUTH_TIME_SKEW_SECONDS) throw new UpstreamAnswerError('the upstream signed the user in longer ago than max_age');
 }
 
 const stringOrNull = (value: unknown): string | null => (typeof value === 'string' && value.trim() !== '' ? value : null);
@@ -90,6 +102,7 @@ export async function upstreamIdentity(client: UpstreamClient, callback: Upstrea
   if (protocol === 'github') return gitHubIdentity(client, tokens.access_token, githubApiUrl);
   if (protocol === 'userinfo') return identityOf(client.preset, await oidc.fetchUserInfo(configuration, tokens.access_token, oidc.skipSubjectCheck));
   const claims = tokens.claims()!;
+  checkAuthTime(claims, callback.maxAge);
   if (claims['email'] === undefined && configuration.serverMetadata().userinfo_endpoint !== undefined) {
     return identityOf(client.preset, { ...(await oidc.fetchUserInfo(configuration, tokens.access_token, claims.sub)), sub: claims.sub });
   }
