@@ -1497,7 +1497,7 @@ export type Mutation = {
   deleteDomain: Scalars['Boolean']['output'];
   /**
    * Deletes an OAuth client: its client_id stops working at once. Revoking the tokens it already obtained is the
-   * authorization server's business.
+   * authorization server's business. The console's dashboard client cannot be deleted: 422, field `clientId`.
    */
   deleteOAuthClient: Scalars['Boolean']['output'];
   /**
@@ -1700,7 +1700,8 @@ export type Mutation = {
   updateAuthProvider: AuthProvider;
   /**
    * Changes an OAuth client's name, redirect URIs, allowed origins, login URI, ID token signing algorithm, management API
-   * access or (web) token endpoint authentication.
+   * access or (web) token endpoint authentication. The console's dashboard client, which the service keeps and the
+   * operators sign in to the dashboard with, changes in none of these: 422 naming the field.
    */
   updateOAuthClient: OAuthClient;
   /**

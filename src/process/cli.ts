@@ -6,7 +6,8 @@ import { databaseExists, describeDatabaseUrl } from '../db/database-url.ts';
 import { EmbeddedDatabaseInUse, holdsEmbeddedDatabase, openEmbeddedDatabase, readEmbeddedLock, takeCommandConnection, type EmbeddedLock } from '../db/embedded.ts';
 import { openDatabase, type Database } from '../db/orm.ts';
 import { bootstrap, createRecoveryKey } from '../domain/bootstrap.ts';
-import { dashboardUrl, ensureOrganizationConsole } from '../domain/console/console.ts';
+import { ensureOrganizationConsole } from '../domain/console/console.ts';
+import { dashboardUrl } from '../domain/console/dashboard-client.ts';
 import { GatehouseError } from '../errors.ts';
 
 const USAGE = `usage: gatehouse <command> [--json]

@@ -89,6 +89,56 @@ describe('the console', () => {
     expect(await app.sql('select 1 from application where id = ?', [consoleId])).toHaveLength(1);
   });
 
+  it('keeps the service’s dashboard client: neither deleted nor changed (422, nothing changed), its operators’ own clients are theirs', async () => {
+    const operator = await operatorClient(firstOperator);
+    const dashboardUri = `${app.gatehouse.services.config.publicUrl}/dashboard/`;
+    const [{ id: dashboard }] = (await app.sql<{ id: string }>(
+      "select id from oauth_client where application_id = ? and name = 'Gatehouse dashboard' and redirect_uris = array[?]::text[]",
+      [consoleId, dashboardUri],
+    )) as [{ id: string }];
+    const state = () => app.sql('select * from oauth_client where id = ?', [dashboard]);
+    const records = async () => (await app.sql("select 1 from audit_log where application_id = ? and action like 'oauth_client.%'", [consoleId])).length;
+    const [stateBefore, recordsBefore] = [await state(), await records()];
+
+    const refusedDeletion = await operator.delete(`/oauth-clients/${dashboard}`);
+    expect(refusedDeletion.status).toBe(422);
+    expect(refusedDeletion.body).toMatchObject({ code: 'validation_error', field: 'clientId' });
+    expect(refusedDeletion.body.message).toMatch(/dashboard client.*cannot be deleted/);
+    const changes = {
+      redirectUris: ['https://elsewhere.example/dashboard/'],
+      postLogoutRedirectUris: [],
+      managementApi: false,
+      allowedOrigins: ['https://elsewhere.example'],
+      name: 'Renamed',
+    };
+    for (const [field, value] of Object.entries(changes)) {
+      const refused = await operator.patch(`/oauth-clients/${dashboard}`, { [field]: value });
+      expect(refused.status, field).toBe(422);
+      expect(refused.body, field).toMatchObject({ code: 'validation_error', field });
+      expect(refused.body.message).toContain(`its ${field} cannot change`);
+    }
+    const refusedGraphql = await operator.graphql('mutation ($id: UUID!) { deleteOAuthClient(clientId: $id) }', { id: dashboard });
+    expect(refusedGraphql.body.errors?.[0]?.extensions).toMatchObject({ code: 'validation_error', field: 'clientId', status: 422 });
+    // A request that changes nothing is no change.
+    const unchanged = await operator.patch(`/oauth-clients/${dashboard}`, { name: 'Gatehouse dashboard', managementApi: true });
+    expect(unchanged.status, JSON.stringify(unchanged.body)).toBe(200);
+    expect(await state()).toEqual(stateBefore);
+    expect(await records()).toBe(recordsBefore + 1);
+
+    // A later client of the same shape (the test's http address is no redirect URI the API takes) is not the one the
+    // dashboard signs in with: changed and deleted as any.
+    const twin = newId();
+    await app.sql(
+      `insert into oauth_client select (jsonb_populate_record(null::oauth_client, to_jsonb(c) || jsonb_build_object('id', ?::uuid))).* from oauth_client as c where c.id = ?`,
+      [twin, dashboard],
+    );
+    expect((await operator.patch(`/oauth-clients/${twin}`, { name: 'Ours' })).status).toBe(200);
+    expect((await operator.delete(`/oauth-clients/${twin}`)).status).toBe(204);
+    const other = await operator.post('/oauth-clients', { name: 'Other', type: 'spa', redirectUris: ['https://other.example/cb'] });
+    expect((await operator.delete(`/oauth-clients/${other.body.id as string}`)).status).toBe(204);
+    expect(await state()).toEqual(stateBefore);
+  });
+
   it('keeps an enabled sign-in provider: its last is neither disabled nor deleted (409), an m2m one does not count, another way in frees it', async () => {
     const operator = await operatorClient(firstOperator);
     const [password] = (await operator.get('/auth-providers')).body.data as { id: string; type: string }[];

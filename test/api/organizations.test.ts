@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../../src/auth/password-hash.ts';
-import { dashboardClientOf, dashboardUrl, ensureConsoles } from '../../src/domain/console/console.ts';
+import { dashboardClientOf, ensureConsoles } from '../../src/domain/console/console.ts';
+import { dashboardUrl } from '../../src/domain/console/dashboard-client.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { HttpClient } from '../support/http.ts';
 import { issuedLink } from '../support/email-sign-in.ts';

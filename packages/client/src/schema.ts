@@ -4094,7 +4094,7 @@ export interface paths {
         /**
          * Delete an OAuth client
          * @description Deletes an OAuth client: its client_id stops working at once. Revoking the tokens it already obtained is the
-         *     authorization server's business.
+         *     authorization server's business. The console's dashboard client cannot be deleted: 422, field `clientId`.
          *
          *     Requires `oauth_clients:delete`.
          *
@@ -4106,7 +4106,8 @@ export interface paths {
         /**
          * Update an OAuth client
          * @description Changes an OAuth client's name, redirect URIs, allowed origins, login URI, ID token signing algorithm, management API
-         *     access or (web) token endpoint authentication.
+         *     access or (web) token endpoint authentication. The console's dashboard client, which the service keeps and the
+         *     operators sign in to the dashboard with, changes in none of these: 422 naming the field.
          *
          *     Requires `oauth_clients:write`.
          *
@@ -4136,7 +4137,7 @@ export interface paths {
         /**
          * Delete an OAuth client
          * @description Deletes an OAuth client: its client_id stops working at once. Revoking the tokens it already obtained is the
-         *     authorization server's business.
+         *     authorization server's business. The console's dashboard client cannot be deleted: 422, field `clientId`.
          *
          *     Requires `oauth_clients:delete`.
          *
@@ -4148,7 +4149,8 @@ export interface paths {
         /**
          * Update an OAuth client
          * @description Changes an OAuth client's name, redirect URIs, allowed origins, login URI, ID token signing algorithm, management API
-         *     access or (web) token endpoint authentication.
+         *     access or (web) token endpoint authentication. The console's dashboard client, which the service keeps and the
+         *     operators sign in to the dashboard with, changes in none of these: 422 naming the field.
          *
          *     Requires `oauth_clients:write`.
          *
@@ -4178,7 +4180,7 @@ export interface paths {
         /**
          * Delete an OAuth client
          * @description Deletes an OAuth client: its client_id stops working at once. Revoking the tokens it already obtained is the
-         *     authorization server's business.
+         *     authorization server's business. The console's dashboard client cannot be deleted: 422, field `clientId`.
          *
          *     Requires `oauth_clients:delete`.
          *
@@ -4190,7 +4192,8 @@ export interface paths {
         /**
          * Update an OAuth client
          * @description Changes an OAuth client's name, redirect URIs, allowed origins, login URI, ID token signing algorithm, management API
-         *     access or (web) token endpoint authentication.
+         *     access or (web) token endpoint authentication. The console's dashboard client, which the service keeps and the
+         *     operators sign in to the dashboard with, changes in none of these: 422 naming the field.
          *
          *     Requires `oauth_clients:write`.
          *

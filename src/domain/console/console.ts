@@ -12,8 +12,7 @@ import { oauthClientSnapshot } from '../oauth-clients/oauth-clients.ts';
 import { normalizeEmail } from '../users/email-key.ts';
 import { issueLink } from '../users/link-tokens.ts';
 import { userSnapshot } from '../users/users.ts';
-
-export const dashboardUrl = (publicUrl: string): string => `${publicUrl}/dashboard/`;
+import { DASHBOARD_CLIENT_SQL, dashboardUrl } from './dashboard-client.ts';
 
 const CONSOLE_ACTOR = { type: 'system', id: 'console' } as const;
 
@@ -74,7 +73,7 @@ export async function laterOperatorLinks(orm: MikroORM, publicUrl: string, reque
   return lockedTransaction(orm.em.fork(), 'gatehouse:console', async (em) => {
     const consoles = await em.getConnection().execute<{ organization_id: string; client_id: string }[]>(
       `select distinct on (a.organization_id) a.organization_id, c.id as client_id from application as a
-         join oauth_client as c on c.application_id = a.id and c.type = 'spa' and c.revoked_at is null and ? = any(c.redirect_uris)
+         join oauth_client as c on c.application_id = a.id and ${DASHBOARD_CLIENT_SQL}
         where a.console and a.organization_id <> (select o.id from organization as o order by o.id limit 1)
         order by a.organization_id, c.id`,
       [dashboardUrl(publicUrl)],
@@ -108,6 +107,7 @@ async function ensureDashboardClient(em: EntityManager, consoleId: string, publi
   const dashboards = await em.find(OAuthClient, { applicationId: consoleId, type: 'spa', managementApi: true }, { filters: false, orderBy: { id: 'asc' } });
   let current: string | undefined;
   for (const client of dashboards) {
+    // DASHBOARD_CLIENT_SQL's condition: the client the page serves and the management API keeps from changes.
     if (current === undefined && client.revokedAt == null && client.redirectUris.length === 1 && client.redirectUris[0] === redirect) {
       current = client.id;
       continue;
@@ -147,7 +147,7 @@ export async function dashboardClientOf(
 ): Promise<{ readonly clientId: string; readonly organizationId: string } | null> {
   const [row] = (await connection.execute(
     `select c.id, a.organization_id from application as a
-       join oauth_client as c on c.application_id = a.id and c.type = 'spa' and c.revoked_at is null and ? = any(c.redirect_uris)
+       join oauth_client as c on c.application_id = a.id and ${DASHBOARD_CLIENT_SQL}
       where a.console ${organizationId === undefined ? '' : 'and a.organization_id = ?'}
       order by a.organization_id, c.id limit 1`,
     organizationId === undefined ? [dashboardUrl(publicUrl)] : [dashboardUrl(publicUrl), organizationId],

@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Scope } from '../../context.ts';
 import { OAuthClient } from '../../db/entities/index.ts';
@@ -8,6 +9,7 @@ import { GatehouseError, invalid, notFound } from '../../errors.ts';
 import { changed } from '../../events/changes.ts';
 import { grantsEnded } from '../../events/invalidations.ts';
 import { newId } from '../../ids.ts';
+import { dashboardClientIdOf } from '../console/dashboard-client.ts';
 import { requireCoveredEveryOperator } from '../console/operators.ts';
 import { recordAudit } from '../audit/audit.ts';
 import { auditedFieldsOf, auditedSnapshot } from '../audit/audited-fields.ts';
@@ -140,6 +142,29 @@ function requireManagementGrantor(scope: Scope): void {
   }
 }
 
+/** What a PATCH may change, each field as the view and the input spell it. */
+const UPDATABLE = [
+  'name',
+  'redirectUris',
+  'postLogoutRedirectUris',
+  'allowedOrigins',
+  'initiateLoginUri',
+  'tokenEndpointAuthMethod',
+  'idTokenSigningAlg',
+  'managementApi',
+] as const satisfies readonly (keyof UpdateOAuthClientInput & keyof OAuthClientView)[];
+
+/**
+ * The console's dashboard client is the service's: the operators sign in to the dashboard with it, and without it (or
+ * with its URIs, its management API access changed) none could until a restart makes another. Its name is how a start
+ * tells it from the operators' own clients, so that changes neither. 422, as for the console's own deletion.
+ */
+async function isDashboardClient(scope: Scope, em: EntityManager, client: OAuthClient): Promise<boolean> {
+  return (await dashboardClientIdOf(em, client.applicationId, scope.services.config.publicUrl)) === client.id;
+}
+
+const DASHBOARD_CLIENT = 'is the service’s own dashboard client, with which the operators sign in to the dashboard';
+
 /** Every instance's OP forgets what it cached of the client (src/oidc/client-cache.ts). */
 export function clientChanged(em: EntityManager, clientId: string): void {
   changed(em, { kind: 'oauth_client', id: clientId });
@@ -254,6 +279,7 @@ export async function updateOAuthClient(scope: Scope, clientId: string, input: U
       await requireCoveredEveryOperator(scope, em);
     }
     const before = oauthClientSnapshot(client);
+    const shown = presentOAuthClient(client);
     if (input.name !== undefined) {
       if (input.name === null) throw invalid('name', 'name may not be null');
       client.name = displayName('name', input.name);
@@ -282,6 +308,11 @@ export async function updateOAuthClient(scope: Scope, clientId: string, input: U
       if (input.managementApi === null) throw invalid('managementApi', 'managementApi may not be null');
       client.managementApi = input.managementApi;
     }
+    const after = presentOAuthClient(client);
+    const changedField = UPDATABLE.find((key) => !isDeepStrictEqual(shown[key], after[key]));
+    if (changedField !== undefined && (await isDashboardClient(scope, em, client))) {
+      throw invalid(changedField, `This client ${DASHBOARD_CLIENT}: its ${changedField} cannot change`);
+    }
     recordAudit(em, scope, { action: 'oauth_client.updated', targetType: 'oauth_client', targetId: client.id, tenantId: client.tenantId ?? null, before, after: oauthClientSnapshot(client) });
     clientChanged(em, client.id);
     return client;
@@ -296,6 +327,7 @@ export async function updateOAuthClient(scope: Scope, clientId: string, input: U
 export async function deleteOAuthClient(scope: Scope, clientId: string): Promise<boolean> {
   await scope.transactional(async (em) => {
     const client = await findClient(em, clientId, true);
+    if (await isDashboardClient(scope, em, client)) throw invalid('clientId', `This client ${DASHBOARD_CLIENT}: it cannot be deleted`);
     const ended = await endClientGrants(em, scope, client.id);
     recordAudit(em, scope, { action: 'oauth_client.deleted', targetType: 'oauth_client', targetId: client.id, tenantId: client.tenantId ?? null, before: oauthClientSnapshot(client) });
     em.remove(client);
