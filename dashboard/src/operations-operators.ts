@@ -20,8 +20,10 @@ interface ConsoleUser {
 
 export async function listOperatorAssignments(appId: string, cursor: string | null): Promise<Page<OperatorAssignment>> {
   const assignments = await listRoleAssignments(appId, { subjectType: 'operator' }, cursor);
-  const nameOf = await readNames(appId, assignments.data.map(({ subject }) => ({ type: 'operator' as const, id: subject.id })));
-  const data = assignments.data.map(({ id, subject, roleId, tenantId }) => ({ id, operatorId: subject.id, email: nameOf('operator', subject.id) ?? null, roleId, tenantId }));
+  // The application gives its admins their co-operators' addresses; the console's users list, its own administrators the rest.
+  const unnamed = assignments.data.filter(({ subject }) => subject.email == null);
+  const nameOf = await readNames(appId, unnamed.map(({ subject }) => ({ type: 'operator' as const, id: subject.id })));
+  const data = assignments.data.map(({ id, subject, roleId, tenantId }) => ({ id, operatorId: subject.id, email: subject.email ?? nameOf('operator', subject.id) ?? null, roleId, tenantId }));
   return { data, next: assignments.next };
 }
 

@@ -50,7 +50,8 @@ export interface RoleGrant {
 
 export interface RoleAssignment extends RoleGrant {
   readonly id: string;
-  readonly subject: RoleSubject;
+  /** `email`: an operator's, read for whoever may assign roles in the application; else null. */
+  readonly subject: RoleSubject & { readonly email?: string | null };
 }
 
 export interface RoleChanges {
@@ -132,7 +133,7 @@ export async function listRoleAssignments(
 ): Promise<Page<RoleAssignment>> {
   const query = `query RoleAssignments($appId: UUID!, $subjectType: RoleSubjectType, $subjectId: UUID, $pageSize: Int, $cursor: String) {
     roleAssignments(appId: $appId, subjectType: $subjectType, subjectId: $subjectId, pageSize: $pageSize, cursor: $cursor) {
-      data { id subject { type id } roleId tenantId }
+      data { id subject { type id email } roleId tenantId }
       next
     }
   }`;

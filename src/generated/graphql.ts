@@ -3269,6 +3269,11 @@ export type RolePage = {
 /** A user, M2M credential or API key of the application, or an operator of its organization, by type and id. */
 export type RoleSubject = {
   __typename?: 'RoleSubject';
+  /**
+   * An operator's e-mail (their console account's), for credentials that may assign roles where the assignment is read
+   * (`role_assignments:write`): those who manage the application's operators. Null for other callers and other subjects.
+   */
+  email: Maybe<Scalars['String']['output']>;
   /** Its id. */
   id: Scalars['UUID']['output'];
   /** What kind of subject. */
@@ -4925,6 +4930,7 @@ export type RolePageResolvers<ContextType = RequestContext, ParentType extends R
 };
 
 export type RoleSubjectResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['RoleSubject'] = ResolversParentTypes['RoleSubject']> = {
+  email?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes['UUID'], ParentType, ContextType>;
   type?: Resolver<ResolversTypes['RoleSubjectType'], ParentType, ContextType>;
 };

@@ -642,3 +642,62 @@ describe('an application’s deletion', () => {
     expect((await app.as({ apiKey: other.apiKey }).get(`/audit-logs?action=application.deleted&target=${created.body.id as string}`)).body.data).toEqual([]);
   });
 });
+
+describe('operators’ e-mails in an application’s role assignments', () => {
+  const query = `query ($appId: UUID!) { roleAssignments(appId: $appId, subjectType: operator, pageSize: 100) { data { subject { type id email } } } }`;
+  let shared: string;
+  let elsewhere: string;
+  const ids: Record<'alice' | 'bob' | 'carol', string> = { alice: '', bob: '', carol: '' };
+
+  /** The operators of `applicationId` as `operatorId` reads them there: id → e-mail, or the refusal's code. */
+  async function operatorsSeenBy(operatorId: string, applicationId: string): Promise<Record<string, string | null> | string> {
+    const client = await operatorClient(operatorId, applicationId);
+    const answer = await client.graphql(query, { appId: applicationId }, { headers: client.headers });
+    if (answer.body.errors !== undefined) return answer.body.errors[0]!.extensions.code as string;
+    return Object.fromEntries((answer.body.data.roleAssignments.data as { subject: { id: string; email: string | null } }[]).map(({ subject }) => [subject.id, subject.email]));
+  }
+
+  async function roleOf(applicationId: string, key: string): Promise<string> {
+    const roles = (await get(await operatorClient(firstOperator, applicationId), '/roles')).body.data as { id: string; key: string }[];
+    return roles.find((role) => role.key === key)!.id;
+  }
+
+  async function makeOperator(name: keyof typeof ids, applicationId: string, roleId: string): Promise<void> {
+    const made = await (await operatorClient(firstOperator)).post('/users', { email: `${name}@ops.example` });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    ids[name] = made.body.id as string;
+    const assigned = await post(await operatorClient(firstOperator, applicationId), '/role-assignments', { subject: { type: 'operator', id: ids[name] }, roleId });
+    expect(assigned.status, JSON.stringify(assigned.body)).toBe(201);
+  }
+
+  beforeAll(async () => {
+    // The first operator makes both, so is app_admin of each; alice is an app_admin of one, not of the console.
+    shared = (await (await operatorClient(firstOperator)).post('/applications', { name: 'Shared by operators' })).body.id as string;
+    elsewhere = (await (await operatorClient(firstOperator)).post('/applications', { name: 'Operated elsewhere' })).body.id as string;
+    const reader = await post(await operatorClient(firstOperator, shared), '/roles', { key: 'assignment_reader', name: 'Assignment reader', permissions: ['role_assignments:read'] });
+    expect(reader.status, JSON.stringify(reader.body)).toBe(201);
+    await makeOperator('alice', shared, await roleOf(shared, 'app_admin'));
+    await makeOperator('bob', shared, reader.body.id as string);
+    await makeOperator('carol', elsewhere, await roleOf(elsewhere, 'app_admin'));
+  });
+
+  it('are shown to whoever may assign roles there (an application’s admin), for its own operators only', async () => {
+    expect(await operatorsSeenBy(ids.alice, shared)).toEqual({ [firstOperator]: 'first@ops.example', [ids.alice]: 'alice@ops.example', [ids.bob]: 'bob@ops.example' });
+    expect(await operatorsSeenBy(ids.carol, elsewhere)).toEqual({ [firstOperator]: 'first@ops.example', [ids.carol]: 'carol@ops.example' });
+    // One assignment read or made by its id carries it too.
+    const admin = await operatorClient(ids.alice, shared);
+    const [assignment] = (await get(admin, `/role-assignments?subjectType=operator&subjectId=${ids.bob}`)).body.data as { id: string }[];
+    const one = await admin.graphql('query ($appId: UUID!, $id: UUID!) { roleAssignment(appId: $appId, assignmentId: $id) { subject { email } } }', { appId: shared, id: assignment!.id }, { headers: admin.headers });
+    expect(one.body).toEqual({ data: { roleAssignment: { subject: { email: 'bob@ops.example' } } } });
+  });
+
+  it('are not shown to one who may only read the assignments, nor to anyone in another application', async () => {
+    expect(await operatorsSeenBy(ids.bob, shared)).toEqual({ [firstOperator]: null, [ids.alice]: null, [ids.bob]: null });
+    expect(await operatorsSeenBy(ids.alice, elsewhere)).toBe('forbidden');
+    expect(await operatorsSeenBy(ids.carol, shared)).toBe('forbidden');
+    // A key of the application that may only read them sees ids alone; users and keys have no e-mail here.
+    const readKey = await issueTestKey(app, { applicationId: shared, permissions: ['role_assignments:read'] });
+    const read = await readKey.graphql(query, { appId: shared });
+    expect((read.body.data.roleAssignments.data as { subject: { email: string | null } }[]).map(({ subject }) => subject.email)).toEqual([null, null, null]);
+  });
+});

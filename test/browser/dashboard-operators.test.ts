@@ -5,7 +5,7 @@ import { dashboardSuite, OPERATOR, signInToDashboard } from '../support/dashboar
  * The dashboard's Operators tab in Chromium: the first operator sees themself as Application admin, makes a new operator
  * Tenant admin of Acme (who then manages Acme and no other tenant), is refused the same grant twice, and removes it.
  * Removing their own role, the last Application admin, is asked as theirs and refused. An Application admin who
- * administers no console is told that adding an operator takes one.
+ * administers no console sees their co-operators' addresses and is told that adding an operator takes one.
  * The Role choice offers every role, past the API's largest page.
  * A Tenant admin of one tenant is shown the tenants they administer and why the dashboard, which manages applications
  * as a whole, offers them no tab.
@@ -116,7 +116,7 @@ describe('the Operators tab of the dashboard in Chromium', () => {
     expect(await own.getByRole('cell').first().textContent()).toBe('Application admin');
   });
 
-  it('tells an Application admin who administers no console that adding an operator takes one, and adds no one', async () => {
+  it('shows an Application admin who administers no console their co-operators’ addresses, tells them adding an operator takes one, and adds no one', async () => {
     const { app } = dashboard;
     const appAdmin = { email: 'app-admin@ops.example', password: 'Operator-Heron-42' };
     await makeOperator(appAdmin, 'app_admin');
@@ -126,6 +126,9 @@ describe('the Operators tab of the dashboard in Chromium', () => {
     try {
       const theirs = await context.newPage();
       await signInToDashboard(theirs, app.gatehouse.services.config.publicUrl, { ...appAdmin, at: `#/${appId}/operators` });
+      // Their co-operators are named by address, read from the application, though the console's users are not theirs.
+      await theirs.getByRole('row', { name: /ops@example\.com/ }).waitFor();
+      await theirs.getByRole('row', { name: /app-admin@ops\.example/ }).waitFor();
       await theirs.getByLabel('E-mail').fill('asked-for@ops.example');
       await theirs.getByRole('button', { name: 'Add operator' }).click();
       const refusal = theirs.getByRole('region', { name: 'Add an operator' }).getByRole('alert');

@@ -25,7 +25,8 @@ export interface RoleAssignmentView {
   /** Null: application-wide, held in every tenant. */
   tenantId: string | null;
   roleId: string;
-  subject: RoleSubject;
+  /** `email`: an operator's, for those who manage the application's operators (withOperatorEmails). */
+  subject: RoleSubject & { email?: string | null };
   createdAt: Date;
 }
 
@@ -114,6 +115,24 @@ async function selectAssignments(
   }));
 }
 
+/**
+ * Operators' addresses, read from the console's users, for credentials that may assign roles here: they manage the
+ * application's operators, as Auth0's team members list shows its members' addresses. Whoever may not sees ids only,
+ * and no one sees another application's operators here (the page holds this application's assignments).
+ */
+async function withOperatorEmails(scope: Scope, assignments: RoleAssignmentView[]): Promise<RoleAssignmentView[]> {
+  const operators = [...new Set(assignments.filter(({ subject }) => subject.type === 'operator').map(({ subject }) => subject.id))];
+  if (operators.length === 0 || !scope.permissions.covers(['role_assignments:write'])) return assignments;
+  const rows = await scope.em.execute<{ id: string; email: string }[]>(
+    `select u.id, u.email from app_user as u where u.application_id = (${consoleOfSql('?')}) and u.id in (?)`,
+    [scope.applicationId, operators],
+  );
+  const emails = new Map(rows.map(({ id, email }) => [id, email]));
+  return assignments.map((assignment) =>
+    assignment.subject.type === 'operator' ? { ...assignment, subject: { ...assignment.subject, email: emails.get(assignment.subject.id) ?? null } } : assignment,
+  );
+}
+
 /** One subject, or (a type alone) every subject of a kind; an id without its type is 422. */
 function subjectFilter(filter: RoleAssignmentFilter): { subject?: RoleSubject; subjectType?: RoleSubjectType } {
   const { subjectType, subjectId } = filter;
@@ -130,7 +149,7 @@ export async function listRoleAssignments(scope: Scope, filter: RoleAssignmentFi
   const list = `${scopedList(scope, 'role-assignments')}:${filter.subjectType ?? ''}:${filter.subjectId ?? ''}:${roleId ?? ''}`;
   const after = args.cursor == null ? undefined : scope.services.cursors.decode(list, args.cursor);
   const rows = await selectAssignments(scope.em, scope, { roleId, ...subjects }, { after, limit: size + 1 });
-  const data = rows.slice(0, size);
+  const data = await withOperatorEmails(scope, rows.slice(0, size));
   const last = data.at(-1);
   return { data, next: rows.length > size && last !== undefined ? scope.services.cursors.encode(list, last.id) : null };
 }
@@ -138,7 +157,8 @@ export async function listRoleAssignments(scope: Scope, filter: RoleAssignmentFi
 export async function getRoleAssignment(scope: Scope, assignmentId: string): Promise<RoleAssignmentView> {
   const [assignment] = await selectAssignments(scope.em, scope, { id: assignmentId }, { limit: 1 });
   if (assignment === undefined) throw notFound('Role assignment', 'assignmentId');
-  return assignment;
+  const [shown] = await withOperatorEmails(scope, [assignment]);
+  return shown!;
 }
 
 /** 404 (`subject.id`) unless the subject can hold a role in `tenantId`. Held FOR SHARE until the assignment commits, so
@@ -202,14 +222,17 @@ export async function createRoleAssignment(scope: Scope, input: CreateRoleAssign
       return assignment;
     }),
   );
-  return {
-    id: created.id,
-    applicationId: created.applicationId,
-    tenantId: created.tenantId ?? null,
-    roleId: created.roleId,
-    subject: { type: created.subjectType, id: created.subjectId },
-    createdAt: created.createdAt,
-  };
+  const [shown] = await withOperatorEmails(scope, [
+    {
+      id: created.id,
+      applicationId: created.applicationId,
+      tenantId: created.tenantId ?? null,
+      roleId: created.roleId,
+      subject: { type: created.subjectType, id: created.subjectId },
+      createdAt: created.createdAt,
+    },
+  ]);
+  return shown!;
 }
 
 /** A tenant scope may not remove its subjects' application-wide assignments (403: they hold in all tenants); the caller
