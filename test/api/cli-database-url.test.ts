@@ -57,5 +57,6 @@ describe('gatehouse CLI on a DATABASE_URL', () => {
       await admin.query(`drop database if exists ${name} with (force)`);
       await admin.end();
     }
-  });
+    // Four CLI processes, one migrating a new database: on a loaded machine that is well over a minute.
+  }, 240_000);
 });
