@@ -1496,8 +1496,8 @@ export type Mutation = {
    */
   deleteDomain: Scalars['Boolean']['output'];
   /**
-   * Deletes an OAuth client: its client_id stops working at once. Revoking the tokens it already obtained is the
-   * authorization server's business. The console's dashboard client cannot be deleted: 422, field `clientId`.
+   * Deletes an OAuth client: its client_id stops working at once, and the grants it obtained end with it (their tokens
+   * stop working). The console's dashboard client cannot be deleted: 422, field `clientId`.
    */
   deleteOAuthClient: Scalars['Boolean']['output'];
   /**

@@ -4093,8 +4093,8 @@ export interface paths {
         post?: never;
         /**
          * Delete an OAuth client
-         * @description Deletes an OAuth client: its client_id stops working at once. Revoking the tokens it already obtained is the
-         *     authorization server's business. The console's dashboard client cannot be deleted: 422, field `clientId`.
+         * @description Deletes an OAuth client: its client_id stops working at once, and the grants it obtained end with it (their tokens
+         *     stop working). The console's dashboard client cannot be deleted: 422, field `clientId`.
          *
          *     Requires `oauth_clients:delete`.
          *
@@ -4136,8 +4136,8 @@ export interface paths {
         post?: never;
         /**
          * Delete an OAuth client
-         * @description Deletes an OAuth client: its client_id stops working at once. Revoking the tokens it already obtained is the
-         *     authorization server's business. The console's dashboard client cannot be deleted: 422, field `clientId`.
+         * @description Deletes an OAuth client: its client_id stops working at once, and the grants it obtained end with it (their tokens
+         *     stop working). The console's dashboard client cannot be deleted: 422, field `clientId`.
          *
          *     Requires `oauth_clients:delete`.
          *
@@ -4179,8 +4179,8 @@ export interface paths {
         post?: never;
         /**
          * Delete an OAuth client
-         * @description Deletes an OAuth client: its client_id stops working at once. Revoking the tokens it already obtained is the
-         *     authorization server's business. The console's dashboard client cannot be deleted: 422, field `clientId`.
+         * @description Deletes an OAuth client: its client_id stops working at once, and the grants it obtained end with it (their tokens
+         *     stop working). The console's dashboard client cannot be deleted: 422, field `clientId`.
          *
          *     Requires `oauth_clients:delete`.
          *
