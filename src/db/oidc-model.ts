@@ -47,6 +47,9 @@ export type SessionAuthorizations = Record<string, { grantId?: string }>;
 
 /** oidc-provider ignores keys it does not know: the issuer a code, token, grant or session was made at (none: the service's). */
 export const ISSUER_KEY = 'gatehouseIssuer';
+/** Ours in a Session: the lifetime (seconds) its last use gave it, so that use was its stored end less this, to the
+ *  millisecond of the row's `expires_at` (src/oidc/session-lifetime.ts). */
+export const USE_TTL_KEY = 'gatehouseUseTtl';
 /** A DeviceCode's polling pace (src/oidc/device-polling.ts). */
 export const POLLING_KEY = 'gatehousePolling';
 

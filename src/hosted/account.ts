@@ -198,7 +198,7 @@ export function accountPageRoutes(app: FastifyInstance, services: Services, csrf
     const target = { ...admitted, look: browserLook(request, admitted.look) };
     // Judged as the OP judges it (findAccount): a sign-in the session policy has ended since holds nobody here either.
     const loginTs = browser.session?.loginTs;
-    const ended = loginTs !== undefined && signInEnded(target.session, loginTs, undefined, Math.floor(Date.now() / 1000));
+    const ended = loginTs !== undefined && signInEnded(target.session, loginTs, browser.session?.usedAt, Math.floor(Date.now() / 1000));
     const signedIn = browser.session === undefined || ended ? null : await activeUser(target, browser.session.accountId);
     // A page asked for a tenant is its members' (in its look): anyone else signs in as one of them first. A member whose
     // sign-in to it was revoked in this browser session signs in again with a credential, as authorize asks. A page of

@@ -7,6 +7,7 @@ import { isUuid } from '../ids.ts';
 import { servedClientData, type GatehouseClientData } from './clients.ts';
 import { OIDC_PATHS } from './configuration.ts';
 import { withSessionOf } from './session-application.ts';
+import { sessionUsedAt } from './session-lifetime.ts';
 
 /**
  * Who the browser is signed in as, else the client's own authorization request in response mode `gatehouse_account`:
@@ -20,8 +21,8 @@ export const ACCOUNT_PAGE_PATH = '/account';
 
 export interface AccountBrowser {
   readonly client: { readonly clientId: string; readonly data: GatehouseClientData };
-  /** `uid` is stable across rotations; `loginTs` when its user signed in (epoch seconds). */
-  readonly session: { readonly uid: string; readonly accountId: string; readonly loginTs: number | undefined } | undefined;
+  /** `uid` is stable across rotations; `loginTs` when its user signed in, `usedAt` its last use (epoch seconds). */
+  readonly session: { readonly uid: string; readonly accountId: string; readonly loginTs: number | undefined; readonly usedAt: number | undefined } | undefined;
   readonly signInUrl: string | undefined;
 }
 
@@ -41,7 +42,7 @@ export async function accountBrowser(
   const redirectUri = client?.redirectUris?.[0];
   return {
     client: { clientId: request.clientId, data },
-    session: session.accountId === undefined ? undefined : { uid: session.uid, accountId: session.accountId, loginTs: session.loginTs },
+    session: session.accountId === undefined ? undefined : { uid: session.uid, accountId: session.accountId, loginTs: session.loginTs, usedAt: sessionUsedAt(session) },
     signInUrl: redirectUri === undefined ? undefined : signInUrl(surface, request, redirectUri),
   };
 }

@@ -8,7 +8,7 @@ import { opRequestId } from './op-request-id.ts';
 import { gatehouseData } from './clients.ts';
 import type { OidcDependencies } from './configuration.ts';
 import { refusingOverload } from './overload.ts';
-import { noteSessionPolicy } from './session-lifetime.ts';
+import { noteSessionPolicy, sessionUsedAt } from './session-lifetime.ts';
 import { signInEnded } from '../domain/sign-in/session.ts';
 import type { SessionPolicy } from '../domain/policies/definitions.ts';
 import type { PoolMfaPolicy } from '../domain/mfa/requirement.ts';
@@ -75,12 +75,12 @@ export async function findAccount(
   };
 }
 
-/** The browser session's sign-in, or a refresh token's chain (`iiat`) and its last rotation (`iat`), by the policy now. */
+/** The browser session's sign-in and its last use, or a refresh token's chain (`iiat`) and its last rotation (`iat`), by the policy now. */
 function endedByPolicy(ctx: KoaContextWithOIDC, sub: string, token: { kind?: string; iat?: number; iiat?: number } | undefined, policy: SessionPolicy): boolean {
   const now = Math.floor(Date.now() / 1000);
   if (token === undefined) {
     const session = ctx.oidc.session;
-    return session?.accountId === sub && session.loginTs !== undefined && signInEnded(policy, session.loginTs, undefined, now);
+    return session?.accountId === sub && session.loginTs !== undefined && signInEnded(policy, session.loginTs, sessionUsedAt(session), now);
   }
   if (token.kind !== 'RefreshToken' || token.iat === undefined) return false;
   return signInEnded(policy, token.iiat ?? token.iat, token.iat, now);

@@ -6,6 +6,7 @@ import { extraClaimsComputedAtSave, type TokenClaims } from './api-resource-toke
 import { matchesPreviousSecret } from './clients.ts';
 import { assertRedeemableResources, type ResourceServers } from './resource-indicators.ts';
 import { confirmationUrl, sessionCookieName } from './session-application.ts';
+import { USE_TTL_KEY } from '../db/oidc-model.ts';
 
 /**
  * Every override of an oidc-provider internal, here only. On an upgrade check each, then set OVERRIDES_CHECKED_WITH
@@ -181,11 +182,11 @@ export function signInMethodsOf(session: object): string[] {
 
 /**
  * The sessions list shows it (browser-sessions.ts); oidc-provider stores only the properties it knows, and its resume
- * hands loginAccount only its own.
+ * hands loginAccount only its own. Its last use is kept the same way (session-lifetime.ts).
  */
 function sessionKeepsSignInMethods(provider: Provider): void {
   const Session = provider.Session as unknown as { IN_PAYLOAD: readonly string[]; prototype: { loginAccount(details: object): void } };
-  const inPayload = [...Session.IN_PAYLOAD, SIGN_IN_METHODS, MFA_CHECKED_AT];
+  const inPayload = [...Session.IN_PAYLOAD, SIGN_IN_METHODS, MFA_CHECKED_AT, USE_TTL_KEY];
   Object.defineProperty(Session, 'IN_PAYLOAD', { get: () => inPayload });
   // eslint-disable-next-line @typescript-eslint/unbound-method -- called below with the session as `this`
   const loginAccount = Session.prototype.loginAccount;

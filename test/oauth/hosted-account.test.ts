@@ -12,6 +12,7 @@ import { HttpClient } from '../support/http.ts';
 import { codeAuthorizationUrl, createTestClient, discover, OFFLINE_CONSENT, startAuthorization, type TestClient } from '../support/oauth.ts';
 import { totpCodeAt as codeAt } from '../support/totp.ts';
 import { newId } from '../../src/ids.ts';
+import { USE_TTL_KEY } from '../../src/db/oidc-model.ts';
 import { createPasswordUser, PASSWORD } from '../support/users.ts';
 import { REDIRECT_URI, startHostedTestApp } from '../support/hosted-app.ts';
 
@@ -67,6 +68,10 @@ async function openAccount(email: string, password = PASSWORD, jar = new CookieJ
 /** Moves when the user's browser sessions say they signed in (epoch seconds). */
 const signedInAt = (userId: string, loginTs: number) =>
   app.sql(`update oidc_model set payload = jsonb_set(payload, '{loginTs}', to_jsonb(?::bigint)) where model = 'Session' and payload->>'accountId' = ?`, [loginTs, userId]);
+/** Moves when they were last used (epoch seconds): the lifetime that use gave them then reaches their stored end. */
+const lastUsedAt = (userId: string, usedAt: number) =>
+  app.sql(`update oidc_model set payload = jsonb_set(payload, '{${USE_TTL_KEY}}', to_jsonb((payload->>'exp')::bigint - ?::bigint)) where model = 'Session' and payload->>'accountId' = ?`, [usedAt, userId]);
+const daysAgo = (days: number) => Math.floor(Date.now() / 1000) - days * 24 * 3600;
 
 /** The form of the page that posts to `path` (a section's). */
 function formOf(page: Visit, path: string) {
@@ -121,13 +126,16 @@ describe('reaching the page', () => {
     expect(again.status).toBe(200);
   });
 
-  it('a browser session the session policy has ended opens no page: it is signed in again, as the OP asks, and its forms change nothing', async () => {
-    const userId = await createUser('lapsed@example.com');
+  it.each([
+    // Past the policy's absolute end (30 days), though its idle end was saved days ahead.
+    { ended: 'signed in 31 days ago', email: 'lapsed@example.com', move: (userId: string) => signedInAt(userId, daysAgo(31)) },
+    // Past the idle time (3 days), its sign-in well within the absolute end: as a policy made stricter since its last use.
+    { ended: 'unused for 4 days', email: 'idle@example.com', move: (userId: string) => lastUsedAt(userId, daysAgo(4)) },
+  ])('a browser session the session policy has ended ($ended) opens no page: it is signed in again, as the OP asks, and its forms change nothing', async ({ email, move }) => {
+    const userId = await createUser(email);
     const jar = new CookieJar();
-    const { page } = await openAccount('lapsed@example.com', PASSWORD, jar);
-    // Signed in 31 days ago: past the policy's absolute end (30 days), though its idle end was saved days ahead.
-    const longAgo = Math.floor(Date.now() / 1000) - 31 * 24 * 3600;
-    await signedInAt(userId, longAgo);
+    const { page } = await openAccount(email, PASSWORD, jar);
+    await move(userId);
     const silent = await jar.visit(codeAuthorizationUrl(issuer, clientId, REDIRECT_URI, { prompt: 'none' }));
     expect(new URL(silent.location!).searchParams.get('error')).toBe('login_required');
     const again = await jar.visit(accountUrl());
@@ -541,12 +549,15 @@ describe('sessions', () => {
 });
 
 describe('sessions the session policy has ended', () => {
-  it('are neither listed nor counted among those to sign out of, as the API lists none of them', async () => {
-    const userId = await createUser('ida@example.com');
-    await signIn('ida@example.com', PASSWORD);
-    // That browser signed in 31 days ago: past the policy's absolute end (30 days), though its idle end was saved days ahead.
-    await signedInAt(userId, Math.floor(Date.now() / 1000) - 31 * 24 * 3600);
-    const { page } = await openAccount('ida@example.com', PASSWORD, new CookieJar());
+  it.each([
+    { ended: 'signed in 31 days ago', email: 'ida@example.com', move: (userId: string) => signedInAt(userId, daysAgo(31)) },
+    { ended: 'unused for 4 days', email: 'iona@example.com', move: (userId: string) => lastUsedAt(userId, daysAgo(4)) },
+  ])('($ended) are neither listed nor counted among those to sign out of, as the API lists none of them', async ({ email, move }) => {
+    const userId = await createUser(email);
+    await signIn(email, PASSWORD);
+    // That browser's session: past the policy's end, though its stored end is days ahead.
+    await move(userId);
+    const { page } = await openAccount(email, PASSWORD, new CookieJar());
     expect(await apiSessions(userId)).toHaveLength(1);
     expect([...page.body.matchAll(/<li>/g)]).toHaveLength(1);
     expect(page.body).not.toContain('/account/sign-out-others');

@@ -183,6 +183,8 @@ describe('a policy made stricter', () => {
     const { browser, refreshToken } = await signIn(hooli, userId, tenant);
     const second = await signIn(hooli, userId, tenant, new TestBrowser());
     at(5);
+    // Its browser session used too: a session idle by the new policy takes the grants it holds with it (listed, validated).
+    expect(await silently(hooli, second.browser, tenant)).toBe('code');
     const rotated = await refresh(hooli, second.refreshToken);
     expect(rotated).toEqual({ token: expect.any(String) });
     // Under the default policy (days) all of it would stand for days yet.
@@ -207,6 +209,56 @@ describe('a policy made stricter', () => {
   });
 });
 
+describe('an idle timeout made stricter', () => {
+  it('ends a browser session idle past it at its next use, before any save; one used since, or under a policy left as it was, signs in', async () => {
+    const { of: hooli, tenant, userId } = await userOfNew('Hooli', 'idle@hooli.example');
+    const { of: initech, tenant: initechTenant, userId: initechUser } = await userOfNew('Initech', 'idle@initech.example');
+    const at = clock();
+    const idle = await signIn(hooli, userId, tenant);
+    const [idleSession] = await sessionsOf(hooli, userId);
+    const used = await signIn(hooli, userId, tenant, new TestBrowser());
+    const untouched = await signIn(initech, initechUser, initechTenant);
+    at(100);
+    expect(await silently(hooli, used.browser, tenant)).toBe('code');
+    // An incident: from the default 3 days to 30 minutes.
+    await putSessionPolicy(hooli, { idleTimeoutMinutes: 30 });
+    at(120);
+    // Unused for 2 hours, past the new idle time and well within the old one; the other used 20 minutes ago.
+    const listed = await sessionsOf(hooli, userId);
+    expect(listed.map((session) => session.id)).not.toContain(idleSession!.id);
+    expect(listed).toHaveLength(1);
+    expect(Date.parse(listed[0]!.expiresAt)).toBeLessThanOrEqual(Date.now() + 10 * MINUTE + 5_000);
+    expect((await hooli.admin.get(`/sessions/${idleSession!.id}`)).status).toBe(404);
+    expect(await silently(hooli, idle.browser, tenant)).toBe('login_required');
+    expect(await silently(hooli, used.browser, tenant)).toBe('code');
+    expect(await silently(initech, untouched.browser, initechTenant)).toBe('code');
+    // Its refresh token, unused as long, is refused too; the other browser's was not used either.
+    expect(await refresh(hooli, idle.refreshToken)).toEqual({ error: 'invalid_grant' });
+    expect(await refresh(initech, untouched.refreshToken)).toEqual({ token: expect.any(String) });
+  });
+
+  it('of an isolated tenant’s override ends its own users’ idle sessions; another tenant’s keep the application’s policy', async () => {
+    const umbrella = await application();
+    const strict = await app.createTenant('Strict', umbrella.bootstrap);
+    const lax = await app.createTenant('Lax', umbrella.bootstrap);
+    const patched = await umbrella.admin.patch(`/applications/${umbrella.bootstrap.applicationId}`, { tenancyConfig: { authIsolation: 'isolated' } });
+    expect(patched.status).toBe(200);
+    const strictUser = await createUser(umbrella, 'ann@umbrella.example', strict, true);
+    const laxUser = await createUser(umbrella, 'ann@umbrella.example', lax, true);
+    const at = clock();
+    const inStrict = await signIn(umbrella, strictUser, strict);
+    const inLax = await signIn(umbrella, laxUser, lax);
+    await putSessionPolicy(umbrella, { idleTimeoutMinutes: 30 }, strict);
+    at(45);
+    expect(await sessionsOf(umbrella, strictUser)).toEqual([]);
+    expect(await sessionsOf(umbrella, laxUser)).toHaveLength(1);
+    expect(await silently(umbrella, inStrict.browser, strict)).toBe('login_required');
+    expect(await silently(umbrella, inLax.browser, lax)).toBe('code');
+    expect(await refresh(umbrella, inStrict.refreshToken)).toEqual({ error: 'invalid_grant' });
+    expect(await refresh(umbrella, inLax.refreshToken)).toEqual({ token: expect.any(String) });
+  });
+});
+
 describe('the sessions list under a policy made stricter', () => {
   it('shows the ends the policy gives now, before the next use saves them, and no sign-in it has ended', async () => {
     const { of: hooli, tenant, userId } = await userOfNew('Hooli', 'listed@hooli.example');
@@ -219,12 +271,12 @@ describe('the sessions list under a policy made stricter', () => {
     // Saved under the default policy: days away.
     expect(Date.parse(first!.expiresAt)).toBeGreaterThan(start + 24 * 60 * MINUTE);
     await putSessionPolicy(hooli, { idleTimeoutMinutes: 10, absoluteTimeoutMinutes: 25 });
-    at(12);
+    at(9);
     const ends = (await sessionsOf(hooli, userId)).map((session) => Date.parse(session.expiresAt));
-    // Each at most 25 minutes after its own sign-in (the seconds of the sign-in itself aside).
-    expect(ends[0]).toBeLessThanOrEqual(start + 25 * MINUTE + 5_000);
-    expect(ends[1]).toBeLessThanOrEqual(start + 30 * MINUTE + 5_000);
-    at(27);
+    // Each 10 minutes after its last use, its sign-in (the seconds of the sign-in itself aside).
+    expect(ends[0]).toBeLessThanOrEqual(start + 10 * MINUTE + 5_000);
+    expect(ends[1]).toBeLessThanOrEqual(start + 15 * MINUTE + 5_000);
+    at(12);
     expect((await sessionsOf(hooli, userId)).map((session) => session.id)).toEqual([second!.id]);
     expect((await hooli.admin.get(`/sessions/${first!.id}`)).status).toBe(404);
     expect((await hooli.admin.delete(`/sessions/${first!.id}`)).status).toBe(404);

@@ -9,6 +9,7 @@ import { clientMetadata, GATEHOUSE_METADATA } from '../../src/oidc/clients.ts';
 import { OIDC_PATHS } from '../../src/oidc/configuration.ts';
 import { applyOverrides, DecidedDeviceCode, OIDC_PROVIDER_OVERRIDES, OVERRIDES_CHECKED_WITH } from '../../src/oidc/overrides.ts';
 import { withSessionOf } from '../../src/oidc/session-application.ts';
+import { USE_TTL_KEY } from '../../src/db/oidc-model.ts';
 import { oidcProviderVersions } from '../support/oidc-provider-version.ts';
 
 /**
@@ -136,10 +137,13 @@ describe('the overrides of oidc-provider internals', () => {
     }
   });
 
-  it('sessionKeepsSignInMethods: a session keeps its methods as it is stored and read, where oidc-provider drops them; a login outside a request sets none', () => {
-    const session = (op: Provider) => new (op.Session as unknown as new (fields: object) => InstanceType<Provider['Session']>)({ jti: 'signed-in', accountId: 'a', methods: ['password', 'totp'] });
+  it('sessionKeepsSignInMethods: a session keeps its methods and last use as it is stored and read, where oidc-provider drops them; a login outside a request sets none', () => {
+    const session = (op: Provider) =>
+      new (op.Session as unknown as new (fields: object) => InstanceType<Provider['Session']>)({ jti: 'signed-in', accountId: 'a', methods: ['password', 'totp'], [USE_TTL_KEY]: 600 });
     expect(Reflect.get(session(provider(true)), 'methods')).toEqual(['password', 'totp']);
     expect(Reflect.get(session(provider(false)), 'methods')).toBeUndefined();
+    expect(Reflect.get(session(provider(true)), USE_TTL_KEY)).toBe(600);
+    expect(Reflect.get(session(provider(false)), USE_TTL_KEY)).toBeUndefined();
     const relogged = session(provider(true));
     relogged.loginAccount({ accountId: 'a' });
     expect(Reflect.get(relogged, 'methods')).toEqual([]);

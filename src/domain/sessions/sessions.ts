@@ -15,7 +15,7 @@ import { endSignIns, ofUser } from './end-sessions.ts';
 import { LIVE } from './browser-sessions.ts';
 import { grantSignInsSql, SIGN_IN_ID_IS, STANDING_CLIENT } from './grant-sign-ins.ts';
 import type { KnownValidToken } from './validation-cache.ts';
-import { ISSUER_KEY, MODEL, PAYLOAD } from '../../db/oidc-model.ts';
+import { ISSUER_KEY, MODEL, PAYLOAD, USE_TTL_KEY } from '../../db/oidc-model.ts';
 import type { SigningKeyStore } from '../../auth/signing-keys.ts';
 
 /** A tenant's (or the application's) part of the OP's browser session. `user_session` is only its index: a row counts
@@ -86,9 +86,13 @@ const grantView = (row: Omit<GrantSignInRow, 'grant_id'>): SessionView => view({
 const userStands = (tenant: string) => `${mayActNowSql('u')} and (${tenant} is null or ${tenant} = any(u.tenant_ids::text[]))`;
 const GRANT_TENANT = `gt.payload->>'${PAYLOAD.tenantId}'`;
 
-/** The sign-in time (epoch seconds) of the OP session a row of `user_session` as `alias` names. */
-const loginTsOf = (alias: string) =>
-  `(select (o.payload->>'${PAYLOAD.loginTs}')::float8 from oidc_model as o where o.model = '${MODEL.Session}' and o.uid = ${alias}.op_session_uid limit 1)`;
+/** Of OP session row `o`: its sign-in, and its last use (its end less the lifetime that use gave it), epoch seconds. */
+const LOGIN_TS = `(o.payload->>'${PAYLOAD.loginTs}')::float8`;
+const USED_AT = `extract(epoch from o.expires_at)::float8 - (o.payload->>'${USE_TTL_KEY}')::float8`;
+
+/** `time` (LOGIN_TS, USED_AT) of the OP session a row of `user_session` as `alias` names. */
+const opSessionTime = (alias: string, time: string) =>
+  `(select ${time} from oidc_model as o where o.model = '${MODEL.Session}' and o.uid = ${alias}.op_session_uid limit 1)`;
 
 /** A tenant scope: those signed in to its tenant. `more`: columns and joins beside the row's. */
 function scoped(scope: Scope, extra: string, params: unknown[], more: { columns: string; joins: string } = { columns: '', joins: '' }): OwnedStatement {
@@ -108,8 +112,8 @@ function scopedGrantSignIns(scope: Scope, where: string, params: unknown[]): Own
   return ownedSql(scope.applicationId, sql, all);
 }
 
-/** With what the session policy judges a browser session by: its user's pool and its sign-in. */
-type ListedRow = SessionRow & { grant_id: string | null; pool_id: string; login_ts: number | null };
+/** With what the session policy judges a browser session by: its user's pool, its sign-in and its last use. */
+type ListedRow = SessionRow & { grant_id: string | null; pool_id: string; login_ts: number | null; used_at: number | null };
 
 /** Keyset on the id (UUIDv7: the sign-in's time), browser sessions' and grants' alike; `userId`: 404 when not in the scope.
  *  Rows the policy has ended since their last save are skipped (underPolicy). */
@@ -147,9 +151,9 @@ function listedRows(scope: Scope, only: { userId?: string | undefined; id?: stri
     scope.applicationId,
     `select s.*, (select u.pool_id from app_user as u where @owner(u) and u.id = s.user_id) as pool_id from (
        select b.*, null::text as grant_id,
-         ${loginTsOf('b')} as login_ts
+         ${opSessionTime('b', LOGIN_TS)} as login_ts, ${opSessionTime('b', USED_AT)} as used_at
          from (${browsers.sql}) as b
-       union all select g.id, g.user_id, g.tenant_id, g.client_id, g.created_at, g.last_active_at, g.expires_at, null::text, null::text, '{}'::text[], null::text, g.grant_id, null::float8
+       union all select g.id, g.user_id, g.tenant_id, g.client_id, g.created_at, g.last_active_at, g.expires_at, null::text, null::text, '{}'::text[], null::text, g.grant_id, null::float8, null::float8
          from (${grants.sql}) as g) as s
       where true${where.map((condition) => ` and ${condition.sql}`).join('')} order by s.id limit ?`,
     [...browsers.params, ...grants.params, ...where.map((condition) => condition.param), limit],
@@ -161,14 +165,16 @@ function listedRows(scope: Scope, only: { userId?: string | undefined; id?: stri
 async function underPolicy(scope: Scope, row: ListedRow, now: Date): Promise<SessionView | undefined> {
   if (row.grant_id !== null) return grantView(row);
   if (row.login_ts === null) return view(row);
-  const listed = endUnderPolicy(await poolSessionPolicy(scope.services, scope.requestId, scope.applicationId, row.pool_id), view(row), row.login_ts);
+  const listed = endUnderPolicy(await poolSessionPolicy(scope.services, scope.requestId, scope.applicationId, row.pool_id), view(row), row);
   return listed.expiresAt > now ? listed : undefined;
 }
 
-/** A browser session with the end the policy gives it now: its absolute end from the sign-in (`loginTs`), when sooner. */
-function endUnderPolicy(policy: SessionPolicy, session: SessionView, loginTs: number | null): SessionView {
-  if (loginTs === null) return session;
-  return { ...session, expiresAt: new Date(Math.min(session.expiresAt.getTime(), signInEnd(policy, loginTs, undefined) * 1000)) };
+/** A browser session with the end the policy gives it now, when sooner than its stored one: its absolute end from the
+ *  sign-in (`loginTs`), or its idle end from its last use when known. */
+function endUnderPolicy(policy: SessionPolicy, session: SessionView, op: { login_ts: number | null; used_at: number | null }): SessionView {
+  if (op.login_ts === null) return session;
+  // Rounded: the last use is read from the row's end in floating seconds.
+  return { ...session, expiresAt: new Date(Math.min(session.expiresAt.getTime(), Math.round(signInEnd(policy, op.login_ts, op.used_at ?? undefined) * 1000))) };
 }
 
 /** A browser session's sign-in (`lock`: its row, for the statement that ends it), else a grant's. */
@@ -200,7 +206,8 @@ export interface OwnSessionView extends SessionView {
 export async function currentAndNewestSessions(scope: Scope, user: { id: string; poolId: string }, currentUid: string, limit: number): Promise<{ sessions: OwnSessionView[]; total: number }> {
   const policy = await poolSessionPolicy(scope.services, scope.requestId, scope.applicationId, user.poolId);
   const since = standingSignInsSince(policy, Date.now() / 1000);
-  const { sql, params } = scoped(scope, ` and s.user_id = ? and coalesce(${loginTsOf('s')} > ?, true)`, [user.id, since], {
+  const standing = ` and coalesce(${opSessionTime('s', LOGIN_TS)} > ?, true) and coalesce(${opSessionTime('s', USED_AT)} > ?, true)`;
+  const { sql, params } = scoped(scope, ` and s.user_id = ?${standing}`, [user.id, since.signedInAfter, since.usedAfter], {
     columns: ', t.name as tenant_name, count(*) over ()::int as total',
     joins: ' left join tenant as t on @owner(t) and t.id = s.tenant_id',
   });
@@ -282,8 +289,9 @@ interface ValidationFacts {
   /** A refresh token's issue (its chain's last use) and its chain's first, epoch seconds. */
   token_iat: number | null;
   token_iiat: number | null;
-  /** The browser session's sign-in, epoch seconds. */
+  /** The browser session's sign-in and last use, epoch seconds. */
   login_ts: number | null;
+  used_at: number | null;
 }
 
 export interface SessionValidation {
@@ -337,7 +345,7 @@ function tokenSource(scope: Scope, token: string, claims: VerifiedClaims | undef
 /** As the OP judges at the token's or session's next use (findAccount): a policy made stricter ends them before their save. */
 function endedByPolicy(policy: SessionPolicy, row: ValidationFacts, now: Date): boolean {
   const seconds = Math.floor(now.getTime() / 1000);
-  if (row.login_ts !== null && signInEnded(policy, row.login_ts, undefined, seconds)) return true;
+  if (row.login_ts !== null && signInEnded(policy, row.login_ts, row.used_at ?? undefined, seconds)) return true;
   return row.token_model === MODEL.RefreshToken && row.token_iat !== null && signInEnded(policy, row.token_iiat ?? row.token_iat, row.token_iat, seconds);
 }
 
@@ -377,7 +385,7 @@ async function readValidToken(scope: Scope, token: string, claims: VerifiedClaim
     `with t as (${source.cte})
      select ${COLUMNS}, gt.payload->>'${PAYLOAD.tenantId}' as grant_tenant, to_jsonb(gs) as grant_sign_in,
        t.user_id as token_user_id, t.client_id as token_client_id, t.grant_id as token_grant_id, t.model as token_model, t.issuer as token_issuer,
-       u.pool_id, t.iat::float8 as token_iat, t.iiat::float8 as token_iiat, s.login_ts,
+       u.pool_id, t.iat::float8 as token_iat, t.iiat::float8 as token_iiat, s.login_ts, s.used_at,
        least(t.expires_at, g.expires_at, s.expires_at, s.op_expires_at) as valid_until
        from t
        join app_user as u on @owner(u) and t.application_id = u.application_id::text and u.id = ${uuidOrNullSql('t.user_id')}
@@ -387,7 +395,7 @@ async function readValidToken(scope: Scope, token: string, claims: VerifiedClaim
         and (not t.management_api or exists (select 1 from oauth_client as c where c.application_id = g.application_id and c.id = ${uuidOrNullSql('t.client_id')} and c.management_api))
        left join oidc_model as gt on gt.model = '${MODEL.GrantTenant}' and gt.id = g.id
        -- The sign-in that lists the grant: of the browser session that holds it, else the grant's own (none: not valid).
-       left join lateral (select ${COLUMNS}, o.expires_at as op_expires_at, (o.payload->>'${PAYLOAD.loginTs}')::float8 as login_ts from user_session as s join oidc_model as o on o.model = '${MODEL.Session}' and o.uid = s.op_session_uid
+       left join lateral (select ${COLUMNS}, o.expires_at as op_expires_at, ${LOGIN_TS} as login_ts, ${USED_AT} as used_at from user_session as s join oidc_model as o on o.model = '${MODEL.Session}' and o.uid = s.op_session_uid
           where s.application_id = u.application_id and s.user_id = u.id and s.tenant_id::text is not distinct from gt.payload->>'${PAYLOAD.tenantId}'
             and o.payload->'${PAYLOAD.authorizations}'->t.client_id->>'${PAYLOAD.grantId}' = g.id
             and s.expires_at > ?::timestamptz and (o.expires_at is null or o.expires_at > ?::timestamptz) and o.payload->>'${PAYLOAD.accountId}' = t.user_id
@@ -400,7 +408,7 @@ async function readValidToken(scope: Scope, token: string, claims: VerifiedClaim
   const policy = await poolSessionPolicy(scope.services, scope.requestId, scope.applicationId, row.pool_id);
   if (endedByPolicy(policy, row, now)) return undefined;
   // The end the list and GET show, which also bounds how long the answer is kept.
-  const session = row.id == null ? grantView(row.grant_sign_in!) : endUnderPolicy(policy, view(row as SessionRow), row.login_ts);
+  const session = row.id == null ? grantView(row.grant_sign_in!) : endUnderPolicy(policy, view(row as SessionRow), row);
   const validUntil = row.valid_until === null ? NO_END : new Date(row.valid_until);
   return {
     applicationId: scope.applicationId,

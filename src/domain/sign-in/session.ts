@@ -35,9 +35,10 @@ export function signInEnd(policy: SessionPolicy, startedAt: number, lastUsedAt: 
   return lastUsedAt === undefined ? absoluteEnd : Math.min(absoluteEnd, lastUsedAt + policy.idleTimeoutMinutes * 60);
 }
 
-/** The policy as it is now stands only the sign-ins made after this (epoch seconds): signInEnd's absolute end, in reverse. */
-export function standingSignInsSince(policy: SessionPolicy, now: number): number {
-  return now - policy.absoluteTimeoutMinutes * 60;
+/** The policy as it is now stands only the sign-ins made after `signedInAfter` and, when their last use is known, used
+ *  after `usedAfter` (epoch seconds): signInEnd in reverse. */
+export function standingSignInsSince(policy: SessionPolicy, now: number): { readonly signedInAfter: number; readonly usedAfter: number } {
+  return { signedInAfter: now - policy.absoluteTimeoutMinutes * 60, usedAfter: now - policy.idleTimeoutMinutes * 60 };
 }
 
 /** `policy` undefined (a request that read no account) keeps the session's end where it was. */
