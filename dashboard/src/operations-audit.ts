@@ -127,7 +127,7 @@ async function usersByEmail(appId: string | null, filter: AddressFilter, pageSiz
 }
 
 export async function suggestEmails(appId: string, prefix: string): Promise<string[]> {
-  const found = await Promise.all([listUsers(appId, prefix, null).then((page) => page.data), usersByEmail(null, { emailPrefix: prefix }, PAGE_SIZE).catch(() => [])]);
+  const found = await Promise.all([listUsers({ appId, tenantId: null }, prefix, null).then((page) => page.data), usersByEmail(null, { emailPrefix: prefix }, PAGE_SIZE).catch(() => [])]);
   return [...new Set(found.flat().map((user) => user.email))];
 }
 

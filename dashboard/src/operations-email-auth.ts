@@ -1,5 +1,5 @@
 import { graphql } from './api.ts';
-import type { Page, Source } from './operations.ts';
+import { callInScope, type Page, type SettingsScope, type Source } from './operations.ts';
 
 // The E-mail and Authentication tabs' calls of the management API (field names as in schema/email.graphql,
 // auth-providers.graphql, policies.graphql and tenant-configuration.graphql). `source` is null at application scope.
@@ -153,14 +153,18 @@ export async function getTenantEmail(appId: string, tenantId: string): Promise<E
   return data.tenantConfiguration;
 }
 
-export async function listApplicationAuthProviders(appId: string, cursor: string | null): Promise<Page<AuthProvider>> {
-  const query = `query ApplicationAuthProviders($appId: UUID!, $pageSize: Int, $cursor: String) {
-    authProviders(appId: $appId, pageSize: $pageSize, cursor: $cursor) { data { ...AuthProviderFields } next }
+/** The providers in force in the scope: the application's, or a tenant's (its own, else the application's). */
+export async function listAuthProviders(scope: SettingsScope, cursor: string | null): Promise<Page<AuthProvider>> {
+  const query = `query AuthProviders($appId: UUID!, $tenantId: UUID, $pageSize: Int, $cursor: String) {
+    authProviders(appId: $appId, tenantId: $tenantId, pageSize: $pageSize, cursor: $cursor) { data { ...AuthProviderFields } next }
   }
   ${AUTH_PROVIDER_FIELDS}`;
-  const variables = { appId, pageSize: PROVIDER_PAGE_SIZE, cursor };
-  const data = await graphql<{ authProviders: Page<AuthProvider> }>(query, variables, { applicationId: appId });
+  const data = await callInScope<{ authProviders: Page<AuthProvider> }>(query, scope, { pageSize: PROVIDER_PAGE_SIZE, cursor });
   return data.authProviders;
+}
+
+export function listApplicationAuthProviders(appId: string, cursor: string | null): Promise<Page<AuthProvider>> {
+  return listAuthProviders({ appId, tenantId: null }, cursor);
 }
 
 export async function getApplicationPolicies(appId: string): Promise<Policies> {

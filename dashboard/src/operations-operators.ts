@@ -19,7 +19,7 @@ interface ConsoleUser {
 }
 
 export async function listOperatorAssignments(appId: string, cursor: string | null): Promise<Page<OperatorAssignment>> {
-  const assignments = await listRoleAssignments(appId, { subjectType: 'operator' }, cursor);
+  const assignments = await listRoleAssignments({ appId, tenantId: null }, { subjectType: 'operator' }, cursor);
   // The application gives its admins their co-operators' addresses; the console's users list, its own administrators the rest.
   const unnamed = assignments.data.filter(({ subject }) => subject.email == null);
   const nameOf = await readNames(appId, unnamed.map(({ subject }) => ({ type: 'operator' as const, id: subject.id })));
@@ -46,6 +46,6 @@ export async function addOperator(appId: string, email: string, grant: RoleGrant
     "Adding an operator takes an administrator of the organization's console, where the operators' accounts are kept.",
     async () => (await findConsoleUser(email)) ?? (await createConsoleUser(email)),
   );
-  const { id, roleId, tenantId } = await assignRole(appId, { type: 'operator', id: operator.id }, grant);
+  const { id, roleId, tenantId } = await assignRole({ appId, tenantId: null }, { type: 'operator', id: operator.id }, grant);
   return { id, operatorId: operator.id, email: operator.email, roleId, tenantId };
 }

@@ -1,6 +1,6 @@
 import { FULL_PAGE, readAllPages } from './all-pages.ts';
 import { graphql } from './api.ts';
-import type { Page } from './operations.ts';
+import { callInScope, type NamedTenant, type Page, type SettingsScope } from './operations.ts';
 import { getTenantChoices, type TenantChoices } from './operations-tenant-choices.ts';
 
 // Roles, the permission catalogue and role assignments, all on the managed application's path.
@@ -73,6 +73,11 @@ export async function getRoleChoices(appId: string): Promise<RoleChoices> {
   return { ...tenantChoices, roles };
 }
 
+/** What a role can be given with in one tenant's scope, which reads neither the application nor its other tenants. */
+export async function getTenantRoleChoices(appId: string, tenant: NamedTenant): Promise<RoleChoices> {
+  return { multiTenant: true, tenants: [tenant], roles: await listAllRoles(appId, tenant.id) };
+}
+
 /** Every role (null `tenantId`), or those a tenant's members can be given: the application-wide ones and the tenant's own. */
 export function listAllRoles(appId: string, tenantId: string | null): Promise<readonly RoleSummary[]> {
   const query = `query RoleSummaries($appId: UUID!, $tenantId: UUID, $pageSize: Int, $cursor: String) {
@@ -126,34 +131,35 @@ export async function deleteRole(appId: string, roleId: string): Promise<void> {
 }
 
 /** Every subject of a kind's assignments (the application's operators), or with `subjectId` one subject's. */
+/** The assignments the scope sees: in a tenant's, those made there and the application-wide ones of its subjects. */
 export async function listRoleAssignments(
-  appId: string,
+  scope: SettingsScope,
   filter: { subjectType: RoleSubjectType; subjectId?: string },
   cursor: string | null,
 ): Promise<Page<RoleAssignment>> {
-  const query = `query RoleAssignments($appId: UUID!, $subjectType: RoleSubjectType, $subjectId: UUID, $pageSize: Int, $cursor: String) {
-    roleAssignments(appId: $appId, subjectType: $subjectType, subjectId: $subjectId, pageSize: $pageSize, cursor: $cursor) {
+  const query = `query RoleAssignments($appId: UUID!, $tenantId: UUID, $subjectType: RoleSubjectType, $subjectId: UUID, $pageSize: Int, $cursor: String) {
+    roleAssignments(appId: $appId, tenantId: $tenantId, subjectType: $subjectType, subjectId: $subjectId, pageSize: $pageSize, cursor: $cursor) {
       data { id subject { type id email } roleId tenantId }
       next
     }
   }`;
-  const data = await graphql<{ roleAssignments: Page<RoleAssignment> }>(query, { appId, ...filter, pageSize: FULL_PAGE, cursor }, { applicationId: appId });
+  const data = await callInScope<{ roleAssignments: Page<RoleAssignment> }>(query, scope, { ...filter, pageSize: FULL_PAGE, cursor });
   return data.roleAssignments;
 }
 
 /** The server refuses a role the caller could not hand out (403) and the same grant twice (409). */
-export async function assignRole(appId: string, subject: RoleSubject, grant: RoleGrant): Promise<RoleAssignment> {
-  const mutation = `mutation AssignRole($appId: UUID!, $input: CreateRoleAssignmentInput!) {
-    createRoleAssignment(appId: $appId, input: $input) { id subject { type id } roleId tenantId }
+export async function assignRole(scope: SettingsScope, subject: RoleSubject, grant: RoleGrant): Promise<RoleAssignment> {
+  const mutation = `mutation AssignRole($appId: UUID!, $tenantId: UUID, $input: CreateRoleAssignmentInput!) {
+    createRoleAssignment(appId: $appId, tenantId: $tenantId, input: $input) { id subject { type id } roleId tenantId }
   }`;
   const input = { subject, roleId: grant.roleId, tenantId: grant.tenantId };
-  const data = await graphql<{ createRoleAssignment: RoleAssignment }>(mutation, { appId, input }, { applicationId: appId });
+  const data = await callInScope<{ createRoleAssignment: RoleAssignment }>(mutation, scope, { input });
   return data.createRoleAssignment;
 }
 
-export async function removeRoleAssignment(appId: string, assignmentId: string): Promise<void> {
-  const mutation = `mutation RemoveRoleAssignment($appId: UUID!, $assignmentId: UUID!) {
-    deleteRoleAssignment(appId: $appId, assignmentId: $assignmentId)
+export async function removeRoleAssignment(scope: SettingsScope, assignmentId: string): Promise<void> {
+  const mutation = `mutation RemoveRoleAssignment($appId: UUID!, $tenantId: UUID, $assignmentId: UUID!) {
+    deleteRoleAssignment(appId: $appId, tenantId: $tenantId, assignmentId: $assignmentId)
   }`;
-  await graphql<{ deleteRoleAssignment: boolean }>(mutation, { appId, assignmentId }, { applicationId: appId });
+  await callInScope<{ deleteRoleAssignment: boolean }>(mutation, scope, { assignmentId });
 }

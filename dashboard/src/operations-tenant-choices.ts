@@ -1,11 +1,11 @@
 import { FULL_PAGE, readAllPages } from './all-pages.ts';
 import { graphql } from './api.ts';
-import { listTenantSummaries, type TenantSummary } from './operations.ts';
+import { listTenantSummaries, type NamedTenant, type TenantSummary } from './operations.ts';
 
 export interface TenantChoices {
   readonly multiTenant: boolean;
-  /** Every tenant; none in a single-tenant application. */
-  readonly tenants: readonly TenantSummary[];
+  /** Every tenant (in a tenant's scope, that one); none in a single-tenant application. */
+  readonly tenants: readonly NamedTenant[];
 }
 
 export function listAllTenants(appId: string): Promise<readonly TenantSummary[]> {

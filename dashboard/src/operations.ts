@@ -8,7 +8,10 @@ export type CustomizationScope = 'application' | 'tenant';
 export type AuthIsolation = 'shared' | 'isolated';
 export type UserStatus = 'active' | 'suspended' | 'locked';
 
-/** Where a setting is read or written: the application's own (`tenantId` null) or one tenant's override. */
+/**
+ * Where the dashboard reads or acts: the application's own (`tenantId` null), or one tenant's (a setting's override, the
+ * tenant's users), as the API's tenant paths are.
+ */
 export interface SettingsScope {
   readonly appId: string;
   readonly tenantId: string | null;
@@ -55,6 +58,12 @@ export interface TenantSummary {
   readonly name: string;
   readonly slug: string;
 }
+
+/** A tenant as a choice or a label names it: what an operator of some tenants only is told of theirs. */
+export type NamedTenant = Pick<TenantSummary, 'id' | 'name'>;
+
+/** The application's scope, or (with a tenant) that tenant's. */
+export const scopeIn = (appId: string, tenant: NamedTenant | null): SettingsScope => ({ appId, tenantId: tenant?.id ?? null });
 
 export interface Tenant extends TenantSummary {
   readonly configuration: ConfigurationSources;
@@ -200,14 +209,14 @@ export async function putBranding(appId: string, tenantId: string | null, input:
 }
 
 /**
- * Every user, or with `emailPrefix` those whose address starts with it (compared as sign-in compares addresses); with
- * `ids`, only those of them.
+ * Every user of the scope (a tenant's: its members), or with `emailPrefix` those whose address starts with it (compared
+ * as sign-in compares addresses); with `ids`, only those of them.
  */
-export async function listUsers(appId: string, emailPrefix: string | null, cursor: string | null, ids: readonly string[] | null = null): Promise<Page<User>> {
-  const query = `query Users($appId: UUID!, $emailPrefix: String, $ids: [UUID!], $pageSize: Int, $cursor: String) {
-    users(appId: $appId, emailPrefix: $emailPrefix, ids: $ids, pageSize: $pageSize, cursor: $cursor) { data { ${USER_FIELDS} } next }
+export async function listUsers(scope: SettingsScope, emailPrefix: string | null, cursor: string | null, ids: readonly string[] | null = null): Promise<Page<User>> {
+  const query = `query Users($appId: UUID!, $tenantId: UUID, $emailPrefix: String, $ids: [UUID!], $pageSize: Int, $cursor: String) {
+    users(appId: $appId, tenantId: $tenantId, emailPrefix: $emailPrefix, ids: $ids, pageSize: $pageSize, cursor: $cursor) { data { ${USER_FIELDS} } next }
   }`;
-  const data = await graphql<{ users: Page<User> }>(query, { appId, emailPrefix, ids, pageSize: PAGE_SIZE, cursor }, { applicationId: appId });
+  const data = await callInScope<{ users: Page<User> }>(query, scope, { emailPrefix, ids, pageSize: PAGE_SIZE, cursor });
   return data.users;
 }
 

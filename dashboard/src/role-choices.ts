@@ -1,4 +1,4 @@
-import type { TenantSummary } from './operations.ts';
+import type { NamedTenant } from './operations.ts';
 import type { RoleChoices, RoleSummary } from './operations-roles.ts';
 
 /** The role's name; its id for a role not among the choices (deleted since they were read). */
@@ -7,12 +7,12 @@ export function roleName(choices: RoleChoices, roleId: string): string {
 }
 
 /** Where a role is held or a client belongs: "Application-wide", or the tenant's name (its id for one deleted since the tenants were read). */
-export function placeName(choices: { readonly tenants: readonly TenantSummary[] }, tenantId: string | null): string {
+export function placeName(choices: { readonly tenants: readonly NamedTenant[] }, tenantId: string | null): string {
   if (tenantId === null) return 'Application-wide';
   return choices.tenants.find((tenant) => tenant.id === tenantId)?.name ?? tenantId;
 }
 
-export function membershipLabel(tenants: readonly TenantSummary[], tenantIds: readonly string[]): string {
+export function membershipLabel(tenants: readonly NamedTenant[], tenantIds: readonly string[]): string {
   return tenantIds.length === 0 ? 'No tenant' : tenantIds.map((tenantId) => placeName({ tenants }, tenantId)).join(', ');
 }
 
@@ -21,6 +21,6 @@ export function assignableRoles(choices: RoleChoices, tenantId: string | null): 
   return choices.roles.filter((role) => role.tenantId === null || role.tenantId === tenantId);
 }
 
-export function grantTenants(choices: RoleChoices, memberOf?: readonly string[]): readonly TenantSummary[] {
+export function grantTenants(choices: RoleChoices, memberOf?: readonly string[]): readonly NamedTenant[] {
   return memberOf === undefined ? choices.tenants : choices.tenants.filter((tenant) => memberOf.includes(tenant.id));
 }

@@ -9,6 +9,8 @@ export interface ApplicationsRoute {
   readonly page?: 'applications';
   readonly appId?: string;
   readonly tab?: string;
+  /** The tenant a tab acts in, for an operator holding roles in some tenants only (`#/{appId}/users/{tenantId}`). */
+  readonly tenantId?: string;
 }
 
 /** Where the operator is: the applications, or the organization's own page. Held in the URL's fragment. */
@@ -29,16 +31,17 @@ function decodedSegment(segment: string): string {
 
 // The fragment, not the path: the redirect URI stays one (/dashboard/) and the server serves one page.
 function parse(hash: string): Route {
-  const [appId, tab] = hash.replace(/^#\/?/, '').split('/').map(decodedSegment);
+  const [appId, tab, tenantId] = hash.replace(/^#\/?/, '').split('/').map(decodedSegment);
   if (appId === ORGANIZATION_SEGMENT) return { page: 'organization' };
   if (appId === APPLICATIONS_SEGMENT) return { page: 'applications' };
-  return { ...(appId ? { appId } : {}), ...(tab ? { tab } : {}) };
+  return { ...(appId ? { appId } : {}), ...(tab ? { tab } : {}), ...(tab && tenantId ? { tenantId } : {}) };
 }
 
 export function routeHash(route: Route): string {
   if (route.page === 'organization') return `#/${ORGANIZATION_SEGMENT}`;
   if (route.appId === undefined) return route.page === 'applications' ? `#/${APPLICATIONS_SEGMENT}` : '#/';
-  return `#/${encodeURIComponent(route.appId)}${route.tab === undefined ? '' : `/${encodeURIComponent(route.tab)}`}`;
+  const tenant = route.tab === undefined || route.tenantId === undefined ? '' : `/${encodeURIComponent(route.tenantId)}`;
+  return `#/${encodeURIComponent(route.appId)}${route.tab === undefined ? '' : `/${encodeURIComponent(route.tab)}`}${tenant}`;
 }
 
 export function tabSlug(name: string): string {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dashboardSuite, OPERATOR, signInToDashboard } from '../support/dashboard.ts';
+import { dashboardSuite, makeOperator, signInToDashboard } from '../support/dashboard.ts';
 
 /**
  * The dashboard's Operators tab in Chromium: the first operator sees themself as Application admin, makes a new operator
@@ -7,8 +7,8 @@ import { dashboardSuite, OPERATOR, signInToDashboard } from '../support/dashboar
  * Removing their own role, the last Application admin, is asked as theirs and refused. An Application admin who
  * administers no console sees their co-operators' addresses and is told that adding an operator takes one.
  * The Role choice offers every role, past the API's largest page.
- * A Tenant admin of one tenant is shown the tenants they administer and why the dashboard, which manages applications
- * as a whole, offers them no tab.
+ * A Tenant admin of one tenant is shown the tenants they administer, each leading to its users
+ * (dashboard-tenant-users.test.ts), and why the dashboard, which manages applications as a whole, offers them no tab.
  * Screenshots: test-results/dashboard-operators.png, test-results/dashboard-tenant-operator.png.
  */
 const NEW_OPERATOR = 'second@ops.example';
@@ -26,17 +26,6 @@ const operatorAssignments = async () =>
 /** A tenant's users, read with the new operator's token on the managed application. */
 const usersOf = (tenantId: string) =>
   dashboard.app.as({ bearer: operatorToken }).get(`/applications/${appId}/tenants/${tenantId}/users`, { headers: { 'x-gatehouse-application': appId } });
-/** A console user with a password, made by the first operator, granted the built-in role `roleKey` in the application (in `tenantId`, if given). */
-async function makeOperator(account: { email: string; password: string }, roleKey: string, tenantId?: string): Promise<void> {
-  const { app } = dashboard;
-  const [{ id: consoleId }] = (await app.sql<{ id: string }>('select id from application where organization_id = ? and console', [app.root.organizationId])) as [{ id: string }];
-  const [{ id: first }] = (await app.sql<{ id: string }>('select id from app_user where application_id = ? and email = ?', [consoleId, OPERATOR.email])) as [{ id: string }];
-  const asFirst = app.as({ bearer: await app.mintAccessToken({ sub: first, app_id: consoleId }) });
-  const made = await asFirst.post('/users', account);
-  expect(made.status).toBe(201);
-  const role = (await app.http.get('/roles')).body.data.find((candidate: { key: string }) => candidate.key === roleKey);
-  expect((await app.http.post('/role-assignments', { subject: { type: 'operator', id: made.body.id }, roleId: role.id, ...(tenantId === undefined ? {} : { tenantId }) })).status).toBe(201);
-}
 const newOperatorRows = () => dashboard.page.getByRole('row', { name: new RegExp(NEW_OPERATOR) });
 
 const dashboard = dashboardSuite({
@@ -119,7 +108,7 @@ describe('the Operators tab of the dashboard in Chromium', () => {
   it('shows an Application admin who administers no console their co-operators’ addresses, tells them adding an operator takes one, and adds no one', async () => {
     const { app } = dashboard;
     const appAdmin = { email: 'app-admin@ops.example', password: 'Operator-Heron-42' };
-    await makeOperator(appAdmin, 'app_admin');
+    await makeOperator(app, appAdmin, 'app_admin');
     const assignmentsBefore = (await app.http.get('/role-assignments?subjectType=operator')).body.data;
 
     const context = await dashboard.page.context().browser()!.newContext();
@@ -143,10 +132,10 @@ describe('the Operators tab of the dashboard in Chromium', () => {
     expect((await app.http.get('/role-assignments?subjectType=operator')).body.data).toEqual(assignmentsBefore);
   });
 
-  it('shows a Tenant admin of Acme the tenants they administer and why the application-wide tabs are not theirs, none failing', async () => {
+  it('shows a Tenant admin of Acme the tenants they administer, with their users, and why the application-wide tabs are not theirs, none failing', async () => {
     const { app } = dashboard;
     const tenantAdmin = { email: 'tenant-admin@ops.example', password: 'Operator-Egret-42' };
-    await makeOperator(tenantAdmin, 'tenant_admin', acme);
+    await makeOperator(app, tenantAdmin, 'tenant_admin', acme);
 
     const context = await dashboard.page.context().browser()!.newContext();
     try {
@@ -155,9 +144,9 @@ describe('the Operators tab of the dashboard in Chromium', () => {
       await theirs.getByRole('heading', { level: 1, name: 'My application' }).waitFor();
       const held = theirs.getByRole('list', { name: 'Tenants in which you hold a role' });
       await held.waitFor();
-      expect(await held.getByRole('listitem').allTextContents()).toEqual([`Acme ${acme}`]);
+      expect(await held.getByRole('listitem').allTextContents()).toEqual([`Users of Acme ${acme}`]);
       expect(await theirs.getByRole('region', { name: 'Your tenants' }).getByRole('paragraph').textContent()).toBe(
-        `The dashboard manages an application as a whole, which takes a role held application-wide: your tenants are managed through the API's tenant paths, /applications/${appId}/tenants/{tenantId}/….`,
+        `The dashboard manages an application as a whole, which takes a role held application-wide; in your tenants it manages their users. The rest of your tenants is managed through the API's tenant paths, /applications/${appId}/tenants/{tenantId}/….`,
       );
       expect(await theirs.getByRole('navigation', { name: 'Application sections' }).count()).toBe(0);
       await theirs.screenshot({ path: 'test-results/dashboard-tenant-operator.png', fullPage: true });

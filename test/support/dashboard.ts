@@ -35,6 +35,20 @@ export async function signInToDashboard(
   await Promise.all([page.waitForURL(`${publicUrl}/dashboard/${at}`), page.locator('form button[type="submit"]').first().click()]);
 }
 
+/**
+ * A console user with a password, made by the first operator, given the role `roleKey` (built-in or made) in the
+ * suite's application as operator: in `tenantId` only, if given, else application-wide.
+ */
+export async function makeOperator(app: TestApp, account: { email: string; password: string }, roleKey: string, tenantId?: string): Promise<void> {
+  const [{ id: consoleId }] = (await app.sql<{ id: string }>('select id from application where organization_id = ? and console', [app.root.organizationId])) as [{ id: string }];
+  const [{ id: first }] = (await app.sql<{ id: string }>('select id from app_user where application_id = ? and email = ?', [consoleId, OPERATOR.email])) as [{ id: string }];
+  const asFirst = app.as({ bearer: await app.mintAccessToken({ sub: first, app_id: consoleId }) });
+  const made = await asFirst.post('/users', account);
+  expect(made.status).toBe(201);
+  const role = (await app.http.get('/roles?pageSize=100')).body.data.find((candidate: { key: string }) => candidate.key === roleKey);
+  expect((await app.http.post('/role-assignments', { subject: { type: 'operator', id: made.body.id }, roleId: role.id, ...(tenantId === undefined ? {} : { tenantId }) })).status).toBe(201);
+}
+
 /** Opens one of the application's tabs (links in its "Application sections" navigation) and waits for its heading. */
 export async function openTab(page: Page, name: string): Promise<void> {
   await page.getByRole('navigation', { name: 'Application sections' }).getByRole('link', { name, exact: true }).click();

@@ -2,7 +2,7 @@ import type { FormEvent } from 'react';
 import { useNewDraft } from '../hooks/use-draft.ts';
 import { RefusedField } from '../hooks/use-refused-field.ts';
 import { useSubmission } from '../hooks/use-submission.ts';
-import type { TenantSummary } from '../operations.ts';
+import type { NamedTenant, SettingsScope } from '../operations.ts';
 import { assignRole, type RoleAssignment, type RoleChoices, type RoleSubject } from '../operations-roles.ts';
 import { placeName, roleName } from '../role-choices.ts';
 import { DraftNotes } from './draft-notes.tsx';
@@ -10,25 +10,26 @@ import { firstGrant, RoleGrantFields } from './role-grant-fields.tsx';
 import { Outcome } from './status.tsx';
 
 interface AssignRoleFormProps {
-  appId: string;
+  /** In a tenant's scope the role is given in that tenant alone. */
+  scope: SettingsScope;
   subject: RoleSubject;
   /** How the subject is named to the operator: a user's address, a key's or credential's name. */
   label: string;
   choices: RoleChoices;
-  /** The tenants offered besides "All tenants". */
-  tenants: readonly TenantSummary[];
+  /** The tenants offered besides "All tenants" (the scope's alone in a tenant's scope, without "All tenants"). */
+  tenants: readonly NamedTenant[];
   onAssigned: (assignment: RoleAssignment) => void;
 }
 
 /** "Assign role" to a subject: in every tenant, or in one of `tenants` in a multi-tenant application. */
-export function AssignRoleForm({ appId, subject, label, choices, tenants, onAssigned }: AssignRoleFormProps) {
-  const [grant, setGrant, startAgain, sync] = useNewDraft(firstGrant(choices), { name: `grant:${subject.type}:${subject.id}` });
+export function AssignRoleForm({ scope, subject, label, choices, tenants, onAssigned }: AssignRoleFormProps) {
+  const [grant, setGrant, startAgain, sync] = useNewDraft(firstGrant(choices, scope.tenantId), { name: `grant:${subject.type}:${subject.id}` });
   const submission = useSubmission<string>();
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     submission.run(async () => {
-      const assignment = await assignRole(appId, subject, grant);
+      const assignment = await assignRole(scope, subject, grant);
       // The grant stays chosen, as made.
       startAgain(grant);
       onAssigned(assignment);
@@ -41,7 +42,7 @@ export function AssignRoleForm({ appId, subject, label, choices, tenants, onAssi
       <form className="inline-form" onSubmit={submit}>
         <DraftNotes sync={sync} what="role to assign" />
         <RefusedField value={submission.refusal}>
-          <RoleGrantFields choices={choices} tenants={tenants} grant={grant} onChange={setGrant} />
+          <RoleGrantFields choices={choices} tenants={tenants} everyTenant={scope.tenantId === null} grant={grant} onChange={setGrant} />
         </RefusedField>
         <button type="submit" className="primary" disabled={submission.busy}>Assign role</button>
       </form>

@@ -1,9 +1,11 @@
 import { useConfirmedAction } from '../hooks/use-confirmed-action.ts';
+import type { SettingsScope } from '../operations.ts';
 import { removeRoleAssignment } from '../operations-roles.ts';
 import { ErrorMessage } from './status.tsx';
 
 interface RemoveAssignmentButtonProps {
-  appId: string;
+  /** Where it is removed: a tenant's scope removes only an assignment made there (the server refuses an application-wide one). */
+  scope: SettingsScope;
   assignmentId: string;
   /** The confirmation asked first. */
   question: string;
@@ -11,11 +13,11 @@ interface RemoveAssignmentButtonProps {
 }
 
 /** "Remove" for one role assignment, once confirmed, and a refused removal's message. */
-export function RemoveAssignmentButton({ appId, assignmentId, question, onRemoved }: RemoveAssignmentButtonProps) {
+export function RemoveAssignmentButton({ scope, assignmentId, question, onRemoved }: RemoveAssignmentButtonProps) {
   const removal = useConfirmedAction();
   const remove = () =>
     removal.run(question, async () => {
-      await removeRoleAssignment(appId, assignmentId);
+      await removeRoleAssignment(scope, assignmentId);
       onRemoved();
     });
   return (

@@ -1,24 +1,26 @@
 import { useId } from 'react';
 import { useRefusalMarks } from '../hooks/use-refused-field.ts';
-import type { TenantSummary } from '../operations.ts';
+import type { NamedTenant } from '../operations.ts';
 import type { RoleChoices, RoleGrant } from '../operations-roles.ts';
 import { assignableRoles } from '../role-choices.ts';
 
 interface RoleGrantFieldsProps {
   choices: RoleChoices;
   /** The tenants a multi-tenant application offers for this grant. */
-  tenants: readonly TenantSummary[];
+  tenants: readonly NamedTenant[];
+  /** Whether "All tenants" is offered: not in a tenant's scope, where a grant holds in that tenant only. */
+  everyTenant?: boolean;
   grant: RoleGrant;
   onChange: (grant: RoleGrant) => void;
 }
 
-/** The first role assignable in every tenant: where a grant form starts. */
-export function firstGrant(choices: RoleChoices): RoleGrant {
-  return { roleId: assignableRoles(choices, null)[0]?.id ?? '', tenantId: null };
+/** The first role assignable in every tenant (or in `tenantId`): where a grant form starts. */
+export function firstGrant(choices: RoleChoices, tenantId: string | null = null): RoleGrant {
+  return { roleId: assignableRoles(choices, tenantId)[0]?.id ?? '', tenantId };
 }
 
 /** The "Role" and, in a multi-tenant application, "Tenant" ("All tenants" or one) of a role to give. */
-export function RoleGrantFields({ choices, tenants, grant, onChange }: RoleGrantFieldsProps) {
+export function RoleGrantFields({ choices, tenants, everyTenant = true, grant, onChange }: RoleGrantFieldsProps) {
   const id = useId();
   const roleMarks = useRefusalMarks('roleId');
   const tenantMarks = useRefusalMarks('tenantId');
@@ -39,7 +41,7 @@ export function RoleGrantFields({ choices, tenants, grant, onChange }: RoleGrant
         <div>
           <label htmlFor={`${id}-tenant`}>Tenant</label>
           <select id={`${id}-tenant`} {...tenantMarks} value={grant.tenantId ?? ''} onChange={(event) => chooseTenant(event.target.value === '' ? null : event.target.value)}>
-            <option value="">All tenants</option>
+            {everyTenant && <option value="">All tenants</option>}
             {tenants.map((tenant) => <option key={tenant.id} value={tenant.id}>{tenant.name}</option>)}
           </select>
         </div>

@@ -3,7 +3,9 @@ import { useAsync } from '../hooks/use-async.ts';
 import { useFocusOnOpen } from '../hooks/use-focus-on-open.ts';
 import { usePages, type Pages } from '../hooks/use-pages.ts';
 import { useReadOnReturn } from '../hooks/use-read-on-return.ts';
-import { getRoleChoices, listRoleAssignments, type RoleAssignment, type RoleChoices, type RoleSubject } from '../operations-roles.ts';
+import { scopeIn, type NamedTenant, type SettingsScope } from '../operations.ts';
+import { MAY_DO_ALL, type MayDo } from '../operations-own-permissions.ts';
+import { getRoleChoices, getTenantRoleChoices, listRoleAssignments, type RoleAssignment, type RoleChoices, type RoleSubject } from '../operations-roles.ts';
 import { grantTenants, placeName, roleName } from '../role-choices.ts';
 import { AssignRoleForm } from './assign-role-form.tsx';
 import { PagedTable } from './paged-table.tsx';
@@ -18,23 +20,29 @@ interface SubjectRolesProps {
   label: string;
   /** The tenants in which the subject can hold a role (a user's, a tenant key's own); absent: every tenant. */
   tenantIds?: readonly string[];
+  /** Acting in this tenant's scope: its roles and assignments alone, given there. Absent: the application's. */
+  tenant?: NamedTenant;
+  /** What the operator holds there, which decides the actions offered; absent: every one. */
+  may?: MayDo;
   onClose: () => void;
 }
 
 interface AssignmentsProps {
-  appId: string;
+  scope: SettingsScope;
   assignments: Pages<RoleAssignment>;
   label: string;
   choices: RoleChoices;
+  /** Whether Remove is offered. */
+  removable: boolean;
 }
 
 /** The roles a subject holds, application-wide and per tenant, each with Remove. */
-function Assignments({ appId, assignments, label, choices }: AssignmentsProps) {
+function Assignments({ scope, assignments, label, choices, removable }: AssignmentsProps) {
   return (
     <PagedTable
       pages={assignments}
       columns={['Role', 'Where']}
-      actionsHeading="Actions"
+      actionsHeading={removable ? 'Actions' : undefined}
       emptyMessage={`${label} holds no role.`}
       loadingLabel="Loading the roles held…"
       row={(assignment) => {
@@ -44,14 +52,16 @@ function Assignments({ appId, assignments, label, choices }: AssignmentsProps) {
           <tr key={assignment.id}>
             <th scope="row">{role}</th>
             <td>{place}</td>
-            <td>
-              <RemoveAssignmentButton
-                appId={appId}
-                assignmentId={assignment.id}
-                question={`Remove ${label}'s role ${role} (${place})? The permissions it gives there are lost.`}
-                onRemoved={() => assignments.drop(assignment.id)}
-              />
-            </td>
+            {removable && (
+              <td>
+                <RemoveAssignmentButton
+                  scope={scope}
+                  assignmentId={assignment.id}
+                  question={`Remove ${label}'s role ${role} (${place})? The permissions it gives there are lost.`}
+                  onRemoved={() => assignments.drop(assignment.id)}
+                />
+              </td>
+            )}
           </tr>
         );
       }}
@@ -63,15 +73,16 @@ function Assignments({ appId, assignments, label, choices }: AssignmentsProps) {
  * The panel of one subject's roles under a table (users, M2M credentials, API keys): what it holds, giving it a role
  * and removing one. The server refuses a role the operator may not give; its message shows.
  */
-export function SubjectRoles({ appId, subject, label, tenantIds, onClose }: SubjectRolesProps) {
+export function SubjectRoles({ appId, subject, label, tenantIds, tenant, may = MAY_DO_ALL, onClose }: SubjectRolesProps) {
   const headingId = useId();
   const focusOnOpen = useFocusOnOpen();
-  const choices = useAsync(useCallback(() => getRoleChoices(appId), [appId]));
+  const choices = useAsync(useCallback(() => (tenant === undefined ? getRoleChoices(appId) : getTenantRoleChoices(appId, tenant)), [appId, tenant]));
   useReadOnReturn(choices);
+  const scope = scopeIn(appId, tenant ?? null);
   const assignments = usePages(
     useCallback(
-      (cursor: string | null) => listRoleAssignments(appId, { subjectType: subject.type, subjectId: subject.id }, cursor),
-      [appId, subject.type, subject.id],
+      (cursor: string | null) => listRoleAssignments(scopeIn(appId, tenant ?? null), { subjectType: subject.type, subjectId: subject.id }, cursor),
+      [appId, tenant, subject.type, subject.id],
     ),
   );
   useReadOnReturn(assignments);
@@ -82,15 +93,17 @@ export function SubjectRoles({ appId, subject, label, tenantIds, onClose }: Subj
       {choices.status === 'failed' && <ErrorMessage message={choices.message} />}
       {choices.status === 'done' && (
         <>
-          <Assignments appId={appId} assignments={assignments} label={label} choices={choices.data} />
-          <AssignRoleForm
-            appId={appId}
-            subject={subject}
-            label={label}
-            choices={choices.data}
-            tenants={grantTenants(choices.data, tenantIds)}
-            onAssigned={assignments.add}
-          />
+          <Assignments scope={scope} assignments={assignments} label={label} choices={choices.data} removable={may('role_assignments:delete')} />
+          {may('role_assignments:write') && (
+            <AssignRoleForm
+              scope={scope}
+              subject={subject}
+              label={label}
+              choices={choices.data}
+              tenants={grantTenants(choices.data, tenantIds)}
+              onAssigned={assignments.add}
+            />
+          )}
         </>
       )}
       <button type="button" onClick={onClose}>Close</button>

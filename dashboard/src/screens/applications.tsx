@@ -30,7 +30,7 @@ export function Applications({ route }: { route: ApplicationsRoute }) {
       return toList();
     };
     // The tabs act application-wide: an operator holding roles in some tenants only would be refused on each.
-    if (opened.tenants !== null) return <TenantOperator application={opened} tenants={opened.tenants} onBack={toList} />;
+    if (opened.tenants !== null) return <TenantOperator application={opened} tenants={opened.tenants} route={route} onBack={toList} />;
     return (
       <KnownNames type="application" items={applications.data}>
         <Application application={opened} tab={route.tab} onBack={toList} onChanged={changed} />

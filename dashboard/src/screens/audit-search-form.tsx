@@ -4,13 +4,13 @@ import { Loading, Outcome } from '../components/status.tsx';
 import { RefusedField, refusalMarks } from '../hooks/use-refused-field.ts';
 import { useSubmission } from '../hooks/use-submission.ts';
 import { listAuditRecords, referenceByEmail, type AuditFilter, type NamedAuditRecord } from '../operations-audit.ts';
-import type { Page, TenantSummary } from '../operations.ts';
+import type { Page, NamedTenant } from '../operations.ts';
 import { AuditReferenceField, NO_REFERENCE, type ReferenceDraft } from './audit-reference-field.tsx';
 
 interface AuditSearchFormProps {
   appId: string;
   /** The tenants to pick from; no Tenant field without them (a single-tenant application). */
-  tenants: readonly TenantSummary[];
+  tenants: readonly NamedTenant[];
   /** A search's filter and first page, read as it is submitted; null while it runs and once it is refused. */
   onSearch: (search: AuditSearch | null) => void;
 }

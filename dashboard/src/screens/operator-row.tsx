@@ -29,7 +29,7 @@ export function OperatorRow({ appId, assignment, choices, onRemoved }: OperatorR
       <td>{place}</td>
       <td>
         <RemoveAssignmentButton
-          appId={appId}
+          scope={{ appId, tenantId: null }}
           assignmentId={assignment.id}
           question={`Remove ${who}'s role ${role} (${place})? ${consequence}`}
           onRemoved={onRemoved}

@@ -6,7 +6,8 @@ import { useConfirmedAction } from '../hooks/use-confirmed-action.ts';
 import { useFocusOnOpen } from '../hooks/use-focus-on-open.ts';
 import { useReadOnReturn } from '../hooks/use-read-on-return.ts';
 import { useSubmission } from '../hooks/use-submission.ts';
-import type { TenancyConfig, User } from '../operations.ts';
+import { scopeIn, type NamedTenant, type SettingsScope, type TenancyConfig, type User } from '../operations.ts';
+import type { MayDo } from '../operations-own-permissions.ts';
 import { changeUser, countUserSessions, deleteUser, type UserChange } from '../operations-users.ts';
 import { STATUS_LABEL } from '../user-status.ts';
 import { UserProfileForm } from './user-profile-form.tsx';
@@ -14,8 +15,8 @@ import { UserTenants } from './user-tenants.tsx';
 import { UserUpstreamLinks } from './user-upstream-links.tsx';
 
 /** The user's live sessions, as many as one page of them holds. */
-function LiveSessions({ appId, userId }: { appId: string; userId: string }) {
-  const sessions = useAsync(useCallback(() => countUserSessions(appId, userId), [appId, userId]));
+function LiveSessions({ scope: { appId, tenantId }, userId }: { scope: SettingsScope; userId: string }) {
+  const sessions = useAsync(useCallback(() => countUserSessions({ appId, tenantId }, userId), [appId, tenantId, userId]));
   useReadOnReturn(sessions);
   if (sessions.status === 'loading') return <>…</>;
   if (sessions.status === 'failed') return <ErrorMessage message={sessions.message} />;
@@ -24,6 +25,10 @@ function LiveSessions({ appId, userId }: { appId: string; userId: string }) {
 
 interface UserDetailsProps {
   appId: string;
+  /** Acting in this tenant's scope (Remove from it rather than Delete); null: the application's. */
+  tenant: NamedTenant | null;
+  /** What the operator holds where they act, which decides the actions offered. */
+  may: MayDo;
   user: User;
   /** How the panel names the user (with their tenant where pools are isolated). */
   label: string;
@@ -38,9 +43,11 @@ interface UserDetailsProps {
 /**
  * The panel of one user under the users table: their account (name and address editable), tenants, live sessions and
  * social accounts (each unlinked), and Suspend or Activate, Unlock while locked, Reset MFA and Delete (Suspend and the
- * last two once confirmed).
+ * last two once confirmed); in a tenant's scope, Remove from the tenant for Delete. The actions the operator's
+ * permissions do not allow are not offered.
  */
-export function UserDetails({ appId, user, label, tenancy, onChanged, onDeleted, onClose }: UserDetailsProps) {
+export function UserDetails({ appId, tenant, may, user, label, tenancy, onChanged, onDeleted, onClose }: UserDetailsProps) {
+  const scope = scopeIn(appId, tenant);
   const headingId = useId();
   const focusOnOpen = useFocusOnOpen();
   const action = useSubmission<string>();
@@ -49,7 +56,7 @@ export function UserDetails({ appId, user, label, tenancy, onChanged, onDeleted,
 
   const change = (kind: UserChange, done: (changed: User) => string) =>
     action.run(async () => {
-      const changed = await changeUser(appId, kind, user.id);
+      const changed = await changeUser(scope, kind, user.id);
       onChanged(changed);
       return done(changed);
     });
@@ -68,11 +75,17 @@ export function UserDetails({ appId, user, label, tenancy, onChanged, onDeleted,
     'resetUserMfa',
     (changed) => `${changed.email} has no second factor any more.`,
   );
+  // In a tenant's scope the API removes a shared pool's user from that tenant alone, and deletes an isolated pool's.
+  const question =
+    tenant === null
+      ? `Delete ${user.email}? Their account, roles, API keys and sessions are removed. This cannot be undone.`
+      : `Remove ${user.email} from ${tenant.name}? Where the tenants share their users, they stay a user of their other tenants; where ${tenant.name} has users of its own, their account, roles, API keys and sessions are removed. This cannot be undone.`;
   const remove = () =>
-    deletion.run(`Delete ${user.email}? Their account, roles, API keys and sessions are removed. This cannot be undone.`, async () => {
-      await deleteUser(appId, user.id);
+    deletion.run(question, async () => {
+      await deleteUser(scope, user.id);
       onDeleted(user);
     });
+  const writable = may('users:write');
 
   return (
     <section aria-labelledby={headingId} className="panel">
@@ -86,14 +99,16 @@ export function UserDetails({ appId, user, label, tenancy, onChanged, onDeleted,
           <dt>E-mail verified</dt>
           <dd>{user.emailVerified ? 'Yes' : 'No'}</dd>
         </div>
-        <div>
-          <dt>Live sessions</dt>
-          {/* Read again after a status change: a suspension ends them. */}
-          <dd><LiveSessions key={user.status} appId={appId} userId={user.id} /></dd>
-        </div>
+        {may('sessions:read') && (
+          <div>
+            <dt>Live sessions</dt>
+            {/* Read again after a status change: a suspension ends them. */}
+            <dd><LiveSessions key={user.status} scope={scope} userId={user.id} /></dd>
+          </div>
+        )}
         <div>
           <dt>Social accounts</dt>
-          <dd><UserUpstreamLinks appId={appId} userId={user.id} email={user.email} /></dd>
+          <dd><UserUpstreamLinks scope={scope} userId={user.id} email={user.email} nameProviders={may('auth_providers:read')} unlinkable={writable} /></dd>
         </div>
         <div>
           <dt>Created</dt>
@@ -104,17 +119,18 @@ export function UserDetails({ appId, user, label, tenancy, onChanged, onDeleted,
           <dd><Timestamp value={user.updatedAt} /></dd>
         </div>
       </dl>
-      <UserProfileForm appId={appId} user={user} onChanged={onChanged} />
+      {writable && <UserProfileForm scope={scope} user={user} onChanged={onChanged} />}
       {tenancy !== null && <UserTenants appId={appId} user={user} isolated={tenancy.authIsolation === 'isolated'} onChanged={onChanged} />}
       <div className="form-actions user-actions">
-        {user.status === 'suspended' ? (
-          <button type="button" disabled={busy} onClick={statusChange('activateUser')}>Activate</button>
-        ) : (
-          <button type="button" disabled={busy} onClick={suspend}>Suspend</button>
-        )}
-        {user.status === 'locked' && <button type="button" disabled={busy} onClick={statusChange('unlockUser')}>Unlock</button>}
-        <button type="button" disabled={busy} onClick={resetMfa}>Reset MFA</button>
-        <button type="button" disabled={busy} onClick={remove}>Delete</button>
+        {writable &&
+          (user.status === 'suspended' ? (
+            <button type="button" disabled={busy} onClick={statusChange('activateUser')}>Activate</button>
+          ) : (
+            <button type="button" disabled={busy} onClick={suspend}>Suspend</button>
+          ))}
+        {writable && user.status === 'locked' && <button type="button" disabled={busy} onClick={statusChange('unlockUser')}>Unlock</button>}
+        {writable && <button type="button" disabled={busy} onClick={resetMfa}>Reset MFA</button>}
+        {may('users:delete') && <button type="button" disabled={busy} onClick={remove}>{tenant === null ? 'Delete' : `Remove from ${tenant.name}`}</button>}
         <button type="button" onClick={onClose}>Close</button>
       </div>
       <Outcome outcome={action.outcome} />

@@ -5,17 +5,17 @@ import { TextField } from '../components/text-field.tsx';
 import { useDraft } from '../hooks/use-draft.ts';
 import { RefusedField } from '../hooks/use-refused-field.ts';
 import { useSubmission } from '../hooks/use-submission.ts';
-import type { User } from '../operations.ts';
+import type { SettingsScope, User } from '../operations.ts';
 import { updateUser, type UserUpdate } from '../operations-users.ts';
 
 interface UserProfileFormProps {
-  appId: string;
+  scope: SettingsScope;
   user: User;
   onChanged: (user: User) => void;
 }
 
 /** "Save profile": a user's name and address, the changed ones sent; an empty name removes it. */
-export function UserProfileForm({ appId, user, onChanged }: UserProfileFormProps) {
+export function UserProfileForm({ scope, user, onChanged }: UserProfileFormProps) {
   const [draft, setDraft, sync] = useDraft({ email: user.email, name: user.name ?? '' }, { keep: { name: `user:${user.id}` } });
   const submission = useSubmission<string>();
 
@@ -25,7 +25,7 @@ export function UserProfileForm({ appId, user, onChanged }: UserProfileFormProps
     const nextName = draft.name.trim() === '' ? null : draft.name.trim();
     const changes: UserUpdate = { ...(nextEmail === user.email ? {} : { email: nextEmail }), ...(nextName === user.name ? {} : { name: nextName }) };
     submission.run(async () => {
-      const saved = Object.keys(changes).length === 0 ? user : await updateUser(appId, user.id, changes);
+      const saved = Object.keys(changes).length === 0 ? user : await updateUser(scope, user.id, changes);
       sync.saved();
       onChanged(saved);
       return `The profile of ${saved.email} is saved.`;

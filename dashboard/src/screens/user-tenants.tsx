@@ -40,7 +40,7 @@ export function UserTenants({ appId, user, isolated, onChanged }: UserTenantsPro
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     submission.run(async () => {
-      const saved = await updateUser(appId, user.id, { tenantIds: chosen });
+      const saved = await updateUser({ appId, tenantId: null }, user.id, { tenantIds: chosen });
       sync.saved();
       onChanged(saved);
       return `${saved.email} is a member of ${saved.tenantIds.length === 0 ? 'no tenant' : names(saved.tenantIds)}.`;

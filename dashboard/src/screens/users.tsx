@@ -1,4 +1,4 @@
-import { useCallback, useId, useState, type FormEvent } from 'react';
+import { useCallback, useId, useMemo, useState, type FormEvent } from 'react';
 import { PagedTable } from '../components/paged-table.tsx';
 import { SubjectRoles } from '../components/subject-roles.tsx';
 import { ErrorMessage, Loading } from '../components/status.tsx';
@@ -9,7 +9,8 @@ import { useOpenRow } from '../hooks/use-open-row.ts';
 import { usePages, type Pages } from '../hooks/use-pages.ts';
 import { useReadOnReturn } from '../hooks/use-read-on-return.ts';
 import { UnsavedParts, useUnsavedPart } from '../hooks/use-unsaved-changes.ts';
-import { getTenancyConfig, listUsers, type TenancyConfig, type TenantSummary, type User } from '../operations.ts';
+import { getTenancyConfig, listUsers, scopeIn, type NamedTenant, type TenancyConfig, type TenantSummary, type User } from '../operations.ts';
+import { MAY_DO_ALL, readOwnPermissions, type MayDo } from '../operations-own-permissions.ts';
 import { listAllTenants } from '../operations-tenant-choices.ts';
 import { membershipLabel } from '../role-choices.ts';
 import { STATUS_LABEL } from '../user-status.ts';
@@ -38,8 +39,16 @@ function UserSearchForm({ onSearch }: { onSearch: (emailPrefix: string | null) =
   );
 }
 
-interface UserTableProps {
+/** Where the users are listed and acted on: the application, or one tenant (its members) in its scope. */
+interface UsersPlace {
   appId: string;
+  /** Null: the application's users. */
+  tenant: NamedTenant | null;
+  /** What the operator holds there, which decides the actions offered. */
+  may: MayDo;
+}
+
+interface UserTableProps extends UsersPlace {
   users: Pages<User>;
   tenancy: TenancyConfig | null;
   /** The application's tenants, whose names the Tenant column shows; none in a single-tenant application. */
@@ -49,7 +58,7 @@ interface UserTableProps {
 }
 
 /** The users (of the search, if any), page by page, and the one panel open: a user's details or roles. */
-function UserTable({ appId, users, tenancy, tenants, emailPrefix, onDeleted }: UserTableProps) {
+function UserTable({ appId, tenant, may, users, tenancy, tenants, emailPrefix, onDeleted }: UserTableProps) {
   // Isolated pools may each hold the same address: the tenant tells their users apart.
   const isolated = tenancy?.authIsolation === 'isolated';
   const unsaved = useUnsavedPart();
@@ -57,6 +66,8 @@ function UserTable({ appId, users, tenancy, tenants, emailPrefix, onDeleted }: U
   const chosen = panel.row;
   // What names a user to assistive technology: isolated pools' users of one address differ by their tenant.
   const whose = (user: User) => (isolated ? `${user.email} (${membershipLabel(tenants, user.tenantIds)})` : user.email);
+  const rolesOffered = may('role_assignments:read') && may('roles:read');
+  const everyone = tenant === null ? 'This application has no users yet.' : `${tenant.name} has no users yet.`;
   const panelButton = (user: User, kind: PanelKind) => ({
     'aria-pressed': panel.isOpen(user, kind),
     onClick: () => panel.open(user, kind),
@@ -68,7 +79,7 @@ function UserTable({ appId, users, tenancy, tenants, emailPrefix, onDeleted }: U
         pages={users}
         columns={['E-mail', 'Name', ...(isolated ? ['Tenant'] : []), 'Status', 'Created']}
         actionsHeading="Actions"
-        emptyMessage={emailPrefix === null ? 'This application has no users yet.' : `No user's address starts with ${emailPrefix}.`}
+        emptyMessage={emailPrefix === null ? everyone : `No user's address starts with ${emailPrefix}.`}
         loadingLabel="Loading users…"
         row={(user) => (
           <tr key={user.id}>
@@ -81,9 +92,11 @@ function UserTable({ appId, users, tenancy, tenants, emailPrefix, onDeleted }: U
               <button type="button" className="small" {...panelButton(user, 'details')}>
                 Details<span className="visually-hidden">{` of ${whose(user)}`}</span>
               </button>
-              <button type="button" className="small" {...panelButton(user, 'roles')}>
-                Roles<span className="visually-hidden">{` of ${whose(user)}`}</span>
-              </button>
+              {rolesOffered && (
+                <button type="button" className="small" {...panelButton(user, 'roles')}>
+                  Roles<span className="visually-hidden">{` of ${whose(user)}`}</span>
+                </button>
+              )}
             </td>
           </tr>
         )}
@@ -94,6 +107,8 @@ function UserTable({ appId, users, tenancy, tenants, emailPrefix, onDeleted }: U
           <UserDetails
             key={chosen.id}
             appId={appId}
+            tenant={tenant}
+            may={may}
             user={chosen}
             label={whose(chosen)}
             tenancy={tenancy}
@@ -107,7 +122,7 @@ function UserTable({ appId, users, tenancy, tenants, emailPrefix, onDeleted }: U
           />
         </UnsavedParts>
       )}
-      {chosen !== undefined && panel.view === 'roles' && (
+      {chosen !== undefined && panel.view === 'roles' && rolesOffered && (
         <UnsavedParts value={unsaved.parts}>
           <SubjectRoles
             key={chosen.id}
@@ -115,6 +130,8 @@ function UserTable({ appId, users, tenancy, tenants, emailPrefix, onDeleted }: U
             subject={{ type: 'user', id: chosen.id }}
             label={whose(chosen)}
             tenantIds={chosen.tenantIds}
+            tenant={tenant ?? undefined}
+            may={may}
             onClose={panel.close}
           />
         </UnsavedParts>
@@ -128,12 +145,17 @@ async function loadUsersSetup(appId: string): Promise<{ tenancy: TenancyConfig |
   return { tenancy, tenants: tenancy === null ? [] : await listAllTenants(appId) };
 }
 
-/** The application's users, searched by address, each with a details and a roles panel; and Create user. */
-export function Users({ appId }: { appId: string }) {
-  const setup = useAsync(useCallback(() => loadUsersSetup(appId), [appId]));
-  useReadOnReturn(setup);
+interface UsersSectionProps extends UsersPlace {
+  /** The tenancy switches; null for a single-tenant application, and in a tenant's scope, which reads none. */
+  tenancy: TenancyConfig | null;
+  tenants: readonly TenantSummary[];
+}
+
+/** The users of the place, searched by address, each with a details and (if offered) a roles panel; and Create user. */
+function UsersSection({ appId, tenant, may, tenancy, tenants }: UsersSectionProps) {
   const [emailPrefix, setEmailPrefix] = useState<string | null>(null);
-  const users = usePages(useCallback((cursor: string | null) => listUsers(appId, emailPrefix, cursor), [appId, emailPrefix]));
+  const tenantId = tenant?.id ?? null;
+  const users = usePages(useCallback((cursor: string | null) => listUsers({ appId, tenantId }, emailPrefix, cursor), [appId, tenantId, emailPrefix]));
   useReadOnReturn(users);
   const [notice, setNotice] = useState<string | null>(null);
   // Another search closes the panel open: it asks first about the panel's edits.
@@ -141,40 +163,70 @@ export function Users({ appId }: { appId: string }) {
   // The same search again keeps the panel: the pages shown are read again, the panel's user with them.
   const search = (prefix: string | null) => (prefix === emailPrefix ? users.refresh() : panels.guard(setEmailPrefix)(prefix));
 
-  if (setup.status === 'loading') return <Loading>Loading the users…</Loading>;
-  if (setup.status === 'failed') return <ErrorMessage message={setup.message} />;
-  const { tenancy, tenants } = setup.data;
   // Under a search, the new user is shown if the server's search finds them (it compares addresses as sign-in does).
   const created = async (user: User) => {
-    const found = emailPrefix === null || (await listUsers(appId, emailPrefix, null, [user.id])).data.length > 0;
+    const found = emailPrefix === null || (await listUsers(scopeIn(appId, tenant), emailPrefix, null, [user.id])).data.length > 0;
     if (found) users.add(user);
   };
+  const heading = tenant === null ? 'Users' : `Users of ${tenant.name}`;
+  const deleted = (email: string) => (tenant === null ? `${email} is deleted.` : `${email} is no longer a member of ${tenant.name}.`);
   return (
     <>
       <section aria-labelledby="users-heading">
-        <h2 id="users-heading">Users</h2>
+        <h2 id="users-heading">{heading}</h2>
         <UserSearchForm onSearch={search} />
         {notice !== null && <p role="status">{notice}</p>}
         <UnsavedParts value={panels.parts}>
           <UserTable
             key={emailPrefix ?? ''}
             appId={appId}
+            tenant={tenant}
+            may={may}
             users={users}
             tenancy={tenancy}
             tenants={tenants}
             emailPrefix={emailPrefix}
-            onDeleted={(email) => setNotice(`${email} is deleted.`)}
+            onDeleted={(email) => setNotice(deleted(email))}
           />
         </UnsavedParts>
       </section>
-      <CreateUserForm
-        appId={appId}
-        tenancy={tenancy}
-        onCreated={(user) => {
-          setNotice(null);
-          void created(user).catch(users.refresh);
-        }}
-      />
+      {may('users:write') && (
+        <CreateUserForm
+          appId={appId}
+          tenant={tenant}
+          tenancy={tenancy}
+          onCreated={(user) => {
+            setNotice(null);
+            void created(user).catch(users.refresh);
+          }}
+        />
+      )}
     </>
   );
+}
+
+/** The application's users (Users tab), for an operator holding a role application-wide: every action offered. */
+export function Users({ appId }: { appId: string }) {
+  const setup = useAsync(useCallback(() => loadUsersSetup(appId), [appId]));
+  useReadOnReturn(setup);
+  if (setup.status === 'loading') return <Loading>Loading the users…</Loading>;
+  if (setup.status === 'failed') return <ErrorMessage message={setup.message} />;
+  return <UsersSection appId={appId} tenant={null} may={MAY_DO_ALL} tenancy={setup.data.tenancy} tenants={setup.data.tenants} />;
+}
+
+/** The permissions that decide what a tenant's Users screen offers. */
+const TENANT_USERS_PERMISSIONS = ['users:write', 'users:delete', 'sessions:read', 'auth_providers:read', 'roles:read', 'role_assignments:read', 'role_assignments:write', 'role_assignments:delete'];
+
+/**
+ * One tenant's users in its scope, for an operator holding roles in some tenants only: its members, and the actions
+ * their permissions there allow. Nothing of the application's (its tenancy switches, its other tenants) is read.
+ */
+export function TenantUsers({ appId, tenant }: { appId: string; tenant: NamedTenant }) {
+  const { id, name } = tenant;
+  const place = useMemo(() => ({ id, name }), [id, name]);
+  const may = useAsync(useCallback(() => readOwnPermissions({ appId, tenantId: id }, TENANT_USERS_PERMISSIONS), [appId, id]));
+  useReadOnReturn(may);
+  if (may.status === 'loading') return <Loading>Loading the users…</Loading>;
+  if (may.status === 'failed') return <ErrorMessage message={may.message} />;
+  return <UsersSection appId={appId} tenant={place} may={may.data} tenancy={null} tenants={[]} />;
 }

@@ -1,0 +1,176 @@
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dashboardSuite, makeOperator, signInToDashboard } from '../support/dashboard.ts';
+
+/**
+ * A tenant's Users screen in Chromium, for an operator whose roles in the application are held in tenants only: a
+ * helpdesk operator of Acme (users:read and users:write there, no users:delete nor role assignments) opens Acme's
+ * users from their landing, sees its members and no other tenant's, searches them, creates one and suspends one; they
+ * are offered no Remove nor Roles, and the server's refusal to suspend a member Globex shares is shown. A Tenant admin
+ * of Acme is offered Roles, where a role is given in Acme alone, and Remove from Acme, which removes a member from Acme
+ * alone. No application-wide tab or panel shows, so nothing is refused for a setting of the application.
+ * Screenshot: test-results/dashboard-tenant-users.png.
+ */
+const HELPDESK = { email: 'helpdesk@ops.example', password: 'Operator-Plover-42' };
+const TENANT_ADMIN = { email: 'acme-admin@ops.example', password: 'Operator-Curlew-42' };
+const ADA = 'ada@acme.example';
+const BOB = 'bob@globex.example';
+const SHARED = 'shared@both.example';
+const CAROL = 'carol@acme.example';
+const NEW_USER = 'new@acme.example';
+let appId: string;
+let acme: string;
+let globex: string;
+
+const dashboard = dashboardSuite({
+  setup: async (app) => {
+    appId = app.root.applicationId;
+    acme = await app.createTenant('Acme');
+    globex = await app.createTenant('Globex');
+    await app.createUser(ADA, acme);
+    await app.createUser(CAROL, acme);
+    await app.createUser(BOB, globex);
+    const shared = await app.createUser(SHARED, acme);
+    expect((await app.http.patch(`/users/${shared}`, { tenantIds: [acme, globex] })).status).toBe(200);
+    const helpdesk = { key: 'helpdesk', name: 'Helpdesk', permissions: ['users:read', 'users:write', 'permissions:read'] };
+    expect((await app.http.post('/roles', helpdesk)).status).toBe(201);
+    await makeOperator(app, HELPDESK, 'helpdesk', acme);
+    await makeOperator(app, TENANT_ADMIN, 'tenant_admin', acme);
+  },
+});
+
+/** A page of a browser context of its own, signed in as `account`, on the tenants' landing. */
+async function signedInAs(account: { email: string; password: string }): Promise<{ page: Page; close: () => Promise<void> }> {
+  const context = await dashboard.page.context().browser()!.newContext();
+  const page = await context.newPage();
+  await signInToDashboard(page, dashboard.app.gatehouse.services.config.publicUrl, account);
+  await page.getByRole('heading', { level: 1, name: 'My application' }).waitFor();
+  return { page, close: () => context.close() };
+}
+
+const userStatus = async (email: string) => ((await dashboard.app.sql<{ status: string }>('select status from app_user where email = ?', [email])) as { status: string }[])[0]?.status;
+const listedEmails = (page: Page) => page.getByRole('region', { name: 'Users of Acme' }).locator('tbody th').allTextContents();
+const answerDialog = (page: Page) => new Promise<string>((resolve) => page.once('dialog', (dialog) => (resolve(dialog.message()), void dialog.accept())));
+
+describe("a tenant's Users screen for an operator of some tenants only, in Chromium", () => {
+  let helpdesk: { page: Page; close: () => Promise<void> };
+  beforeAll(async () => {
+    helpdesk = await signedInAs(HELPDESK);
+  });
+  afterAll(async () => helpdesk?.close());
+
+  it("opens Acme's users from the landing: its members, no other tenant's, and no application-wide tab", async () => {
+    const { page } = helpdesk;
+    await page.getByRole('list', { name: 'Tenants in which you hold a role' }).getByRole('link', { name: 'Users of Acme' }).click();
+    await page.waitForURL(new RegExp(`#/${appId}/users/${acme}$`));
+    await page.getByRole('heading', { level: 2, name: 'Users of Acme' }).waitFor();
+    await page.getByRole('row', { name: new RegExp(ADA) }).waitFor();
+    expect((await listedEmails(page)).sort()).toEqual([ADA, CAROL, SHARED]);
+    expect(await page.getByRole('navigation', { name: 'Application sections' }).count()).toBe(0);
+    expect(await page.getByRole('columnheader', { name: 'Tenant' }).count()).toBe(0);
+    expect(await page.getByRole('alert').count()).toBe(0);
+  });
+
+  it('searches the tenant\'s members by address', async () => {
+    const { page } = helpdesk;
+    await page.getByLabel('E-mail starts with').fill('ada');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.getByRole('row', { name: new RegExp(CAROL) }).waitFor({ state: 'detached' });
+    expect(await listedEmails(page)).toEqual([ADA]);
+    await page.getByLabel('E-mail starts with').fill('');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.getByRole('row', { name: new RegExp(CAROL) }).waitFor();
+  });
+
+  it('creates a member of Acme, listed at once', async () => {
+    const { page } = helpdesk;
+    const create = page.getByRole('region', { name: 'Create a user in Acme' });
+    await create.getByLabel('E-mail').fill(NEW_USER);
+    await create.getByRole('button', { name: 'Create user' }).click();
+    await create.getByRole('status').filter({ hasText: `${NEW_USER} was created without a password.` }).waitFor();
+    await page.getByRole('row', { name: new RegExp(NEW_USER) }).waitFor();
+    const [made] = (await dashboard.app.sql<{ tenant_ids: string[] }>('select tenant_ids from app_user where email = ?', [NEW_USER])) as { tenant_ids: string[] }[];
+    expect(made?.tenant_ids).toEqual([acme]);
+  });
+
+  it('suspends a member of Acme alone, once confirmed, and offers no Remove nor Roles without the permissions', async () => {
+    const { page } = helpdesk;
+    await page.getByRole('button', { name: `Details of ${ADA}` }).click();
+    const panel = page.getByRole('region', { name: `Details of ${ADA}` });
+    await panel.waitFor();
+    const asked = answerDialog(page);
+    await panel.getByRole('button', { name: 'Suspend' }).click();
+    expect(await asked).toContain(`Suspend ${ADA}?`);
+    await panel.getByRole('status').filter({ hasText: `${ADA} is now suspended.` }).waitFor();
+    expect(await userStatus(ADA)).toBe('suspended');
+    expect(await page.getByRole('row', { name: new RegExp(ADA) }).getByRole('cell').nth(1).textContent()).toBe('Suspended');
+    expect(await panel.getByRole('button', { name: /Remove|Delete/ }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: /^Roles of / }).count()).toBe(0);
+    await page.screenshot({ path: 'test-results/dashboard-tenant-users.png', fullPage: true });
+  });
+
+  it("shows the server's refusal to suspend a member Globex shares, who stays active", async () => {
+    const { page } = helpdesk;
+    await page.getByRole('button', { name: `Details of ${SHARED}` }).click();
+    const panel = page.getByRole('region', { name: `Details of ${SHARED}` });
+    const asked = answerDialog(page);
+    await panel.getByRole('button', { name: 'Suspend' }).click();
+    await asked;
+    const refusal = panel.getByRole('alert');
+    await refusal.waitFor();
+    expect(await refusal.textContent()).toContain('The user belongs to other tenants too: their identity is changed with application-wide credentials');
+    expect(await userStatus(SHARED)).toBe('active');
+  });
+
+  it('names a tenant the operator holds no role in as not theirs, showing none of its users', async () => {
+    const { page } = helpdesk;
+    await page.goto(`${dashboard.app.gatehouse.services.config.publicUrl}/dashboard/#/${appId}/users/${globex}`);
+    await page.getByText('The address names a tenant in which you hold no role, or one that no longer exists.').waitFor();
+    expect(await page.getByText(BOB).count()).toBe(0);
+  });
+});
+
+describe("a tenant's Users screen for a Tenant admin, in Chromium", () => {
+  it('gives a member a role in Acme alone, "All tenants" not offered', async () => {
+    const admin = await signedInAs(TENANT_ADMIN);
+    try {
+      const { page } = admin;
+      await page.getByRole('link', { name: 'Users of Acme' }).click();
+      await page.getByRole('button', { name: `Roles of ${CAROL}` }).click();
+      const panel = page.getByRole('region', { name: `Roles of ${CAROL}` });
+      await panel.getByText(`${CAROL} holds no role.`).waitFor();
+      expect(await panel.getByLabel('Tenant').locator('option').allTextContents()).toEqual(['Acme']);
+      await panel.getByLabel('Role').selectOption({ label: 'Member' });
+      await panel.getByRole('button', { name: 'Assign role' }).click();
+      await panel.getByRole('status').filter({ hasText: `${CAROL} now holds Member (Acme).` }).waitFor();
+      expect(await panel.getByRole('row', { name: /Member/ }).getByRole('cell').allTextContents()).toEqual(['Acme', 'Remove']);
+      const [carol] = (await dashboard.app.sql<{ id: string }>('select id from app_user where email = ?', [CAROL])) as { id: string }[];
+      const held = await dashboard.app.sql<{ tenant_id: string | null }>('select tenant_id from role_assignment where subject_id = ?', [carol!.id]);
+      expect(held).toEqual([{ tenant_id: acme }]);
+      expect(await page.getByRole('alert').count()).toBe(0);
+    } finally {
+      await admin.close();
+    }
+  });
+
+  it('offers Roles and Remove from Acme, which removes the member from Acme alone', async () => {
+    const admin = await signedInAs(TENANT_ADMIN);
+    try {
+      const { page } = admin;
+      await page.getByRole('link', { name: 'Users of Acme' }).click();
+      await page.getByRole('button', { name: `Roles of ${SHARED}` }).waitFor();
+      await page.getByRole('button', { name: `Details of ${SHARED}` }).click();
+      const panel = page.getByRole('region', { name: `Details of ${SHARED}` });
+      const asked = answerDialog(page);
+      await panel.getByRole('button', { name: 'Remove from Acme' }).click();
+      expect(await asked).toContain(`Remove ${SHARED} from Acme?`);
+      await page.getByRole('status').filter({ hasText: `${SHARED} is no longer a member of Acme.` }).waitFor();
+      await page.getByRole('row', { name: new RegExp(SHARED) }).waitFor({ state: 'detached' });
+      const [left] = (await dashboard.app.sql<{ tenant_ids: string[] }>('select tenant_ids from app_user where email = ?', [SHARED])) as { tenant_ids: string[] }[];
+      expect(left?.tenant_ids).toEqual([globex]);
+      expect(await page.getByRole('alert').count()).toBe(0);
+    } finally {
+      await admin.close();
+    }
+  });
+});
