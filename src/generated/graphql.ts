@@ -1348,7 +1348,8 @@ export type ManagedApplication = {
   name: Scalars['String']['output'];
   /**
    * Null when the operator holds a role application-wide; else the tenants in which they hold one, by name (the
-   * dashboard, which manages an application as a whole, lists them and sends such an operator to the API's tenant paths).
+   * dashboard, which manages an application as a whole, lists them with each one's users in its scope, and sends such an
+   * operator to the API's tenant paths for the rest).
    */
   tenants: Maybe<Array<ManagedTenant>>;
 };
