@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { axeViolations } from '../support/axe.ts';
 import { dashboardSuite, makeOperator, signInToDashboard } from '../support/dashboard.ts';
 
 /**
@@ -8,7 +9,8 @@ import { dashboardSuite, makeOperator, signInToDashboard } from '../support/dash
  * users from their landing, sees its members and no other tenant's, searches them, creates one and suspends one; they
  * are offered no Remove nor Roles, and the server's refusal to suspend a member Globex shares is shown. A Tenant admin
  * of Acme is offered Roles, where a role is given in Acme alone, and Remove from Acme, which removes a member from Acme
- * alone. No application-wide tab or panel shows, so nothing is refused for a setting of the application.
+ * alone. No application-wide tab or panel shows, so nothing is refused for a setting of the application. Both pages
+ * break no WCAG A or AA rule (axe-core).
  * Screenshot: test-results/dashboard-tenant-users.png.
  */
 const HELPDESK = { email: 'helpdesk@ops.example', password: 'Operator-Plover-42' };
@@ -76,6 +78,8 @@ describe("a tenant's Users screen for an operator of some tenants only, in Chrom
     await page.getByLabel('E-mail starts with').fill('ada');
     await page.getByRole('button', { name: 'Search' }).click();
     await page.getByRole('row', { name: new RegExp(CAROL) }).waitFor({ state: 'detached' });
+    // The search's list is read anew: its rows come after the earlier list's are gone.
+    await page.getByRole('row', { name: new RegExp(ADA) }).waitFor();
     expect(await listedEmails(page)).toEqual([ADA]);
     await page.getByLabel('E-mail starts with').fill('');
     await page.getByRole('button', { name: 'Search' }).click();
@@ -120,6 +124,18 @@ describe("a tenant's Users screen for an operator of some tenants only, in Chrom
     await refusal.waitFor();
     expect(await refusal.textContent()).toContain('The user belongs to other tenants too: their identity is changed with application-wide credentials');
     expect(await userStatus(SHARED)).toBe('active');
+  });
+
+  it('breaks no WCAG A or AA rule on the landing nor on the users, a panel open', async () => {
+    const { page } = helpdesk;
+    await page.getByRole('link', { name: 'Your tenants' }).click();
+    await page.getByRole('heading', { level: 2, name: 'Your tenants' }).waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    await page.getByRole('link', { name: 'Users of Acme' }).click();
+    await page.getByRole('button', { name: `Details of ${CAROL}` }).click();
+    await page.getByRole('region', { name: `Details of ${CAROL}` }).getByText('Social accounts').waitFor();
+    await page.locator('.loading').first().waitFor({ state: 'detached' });
+    expect(await axeViolations(page)).toEqual([]);
   });
 
   it('names a tenant the operator holds no role in as not theirs, showing none of its users', async () => {
