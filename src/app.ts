@@ -12,6 +12,7 @@ import { systemClock, type Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import { openDatabase, type Database, type DatabaseOptions } from './db/orm.ts';
 import { AuditRetentionJob } from './domain/audit/retention.ts';
+import { DomainRecheckJob } from './domain/domains/recheck.ts';
 import { AuditWaker } from './domain/audit/stream.ts';
 import { TokenEventWriter } from './domain/audit/auth-events.ts';
 import { SurfaceRouter } from './domain/domains/surfaces.ts';
@@ -200,6 +201,8 @@ export async function startGatehouse(config: Config, options: DatabaseOptions & 
   retention.start(server.app.log.child({ component: 'audit-retention' }));
   const sweep = new StorageSweepJob(database.orm, invalidations);
   sweep.start(server.app.log.child({ component: 'storage-sweep' }));
+  const recheck = new DomainRecheckJob(database.orm, invalidations, surfaces, clock, config.email.dnsServers, config.domainRecheckEveryMs);
+  recheck.start(server.app.log.child({ component: 'domain-recheck' }));
   let closing: Promise<void> | undefined;
   return {
     services,
@@ -216,6 +219,7 @@ export async function startGatehouse(config: Config, options: DatabaseOptions & 
         await tokenEvents.stop();
         await retention.stop();
         await sweep.stop();
+        await recheck.stop();
         await services.auditWaker.close();
         await invalidations.close();
         redis?.disconnect();

@@ -38,6 +38,8 @@ export interface Config {
   readonly mailsPerAddressPerHour: number;
   /** src/domain/audit/retention.ts; 0: never on this instance. */
   readonly auditRetentionEveryMs: number;
+  /** src/domain/domains/recheck.ts; 0: never on this instance. */
+  readonly domainRecheckEveryMs: number;
   /** Hosted credential-guessing POSTs (sign-in, sign-up, device user code) per client address, the three forms together. */
   readonly signInRateLimit: { readonly max: number; readonly windowMs: number };
   /** None by default, so a client cannot pick the address its limits count under; the Host header still picks the surface. */
@@ -322,6 +324,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     testEmailsPerHour: integer(env, 'TEST_EMAILS_PER_HOUR', 20, POSITIVE),
     mailsPerAddressPerHour: integer(env, 'MAILS_PER_ADDRESS_PER_HOUR', 10, POSITIVE),
     auditRetentionEveryMs: integer(env, 'AUDIT_RETENTION_EVERY_MS', 3_600_000, DURATION_MS),
+    domainRecheckEveryMs: integer(env, 'DOMAIN_RECHECK_EVERY_MS', 600_000, DURATION_MS),
     signInRateLimit: Object.freeze({
       max: integer(env, 'SIGN_IN_RATE_LIMIT_MAX', 20, POSITIVE),
       windowMs: integer(env, 'SIGN_IN_RATE_LIMIT_WINDOW_MS', 60_000, POSITIVE_DURATION_MS),

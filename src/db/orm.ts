@@ -71,6 +71,7 @@ import { Migration0065OAuthClientAllowedOrigins } from './migrations/0065-oauth-
 import { Migration0066AuthProviderConfiguredBy } from './migrations/0066-auth-provider-configured-by.ts';
 import { Migration0067AuditLogApiKey } from './migrations/0067-audit-log-api-key.ts';
 import { Migration0068UserVouchedByTenant } from './migrations/0068-user-vouched-by-tenant.ts';
+import { Migration0069DomainRecheck } from './migrations/0069-domain-recheck.ts';
 import type { EmbeddedDatabase } from './embedded.ts';
 import { gateStatements } from './statement-gate.ts';
 import { StartRefusal } from '../process/start-failure.ts';
@@ -142,6 +143,7 @@ export const MIGRATIONS = [
   { name: '0066-auth-provider-configured-by', class: Migration0066AuthProviderConfiguredBy },
   { name: '0067-audit-log-api-key', class: Migration0067AuditLogApiKey },
   { name: '0068-user-vouched-by-tenant', class: Migration0068UserVouchedByTenant },
+  { name: '0069-domain-recheck', class: Migration0069DomainRecheck },
 ];
 
 /** Names released migrations ran under before they were renamed; each runs again under its new name, as a no-op. */

@@ -782,8 +782,19 @@ export type Domain = {
   __typename?: 'Domain';
   /** The application it belongs to. */
   applicationId: Scalars['UUID']['output'];
+  /**
+   * When the record was last looked up with an answer: at verification, then about daily while verified (a lookup that
+   * failed, such as a timeout, does not count). Null before the first.
+   */
+  checkedAt: Maybe<Scalars['DateTime']['output']>;
   /** When the domain was added. */
   createdAt: Scalars['DateTime']['output'];
+  /**
+   * Since when the daily re-checks have found the record missing (or holding another value); null while it is found.
+   * 72 hours after it the domain is no longer verified nor served (its sign-ins end); publish the record and call
+   * `verifyDomain` to restore it.
+   */
+  failingSince: Maybe<Scalars['DateTime']['output']>;
   /** The fully qualified hostname, lower-case (e.g. `login.example.com`). */
   hostname: Scalars['String']['output'];
   /** The domain's id. */
@@ -814,7 +825,10 @@ export type DomainVerification = {
   __typename?: 'DomainVerification';
   /** The domain, as it stands after the check. */
   domain: Domain;
-  /** Why it is not, e.g. no TXT record found; null when verified. */
+  /**
+   * Why it is not, e.g. no TXT record found; null when verified, unless the domain's re-checks are failing
+   * (`failingSince`) and this lookup did not find the record either.
+   */
   reason: Maybe<Scalars['String']['output']>;
   /** Whether the domain is verified (now or before). */
   verified: Scalars['Boolean']['output'];
@@ -1731,7 +1745,9 @@ export type Mutation = {
   /**
    * Looks up the domain's TXT record `_gatehouse-challenge.<hostname>`. Found with the token: the domain becomes
    * verified. Otherwise `verified: false` with the reason, and nothing changes; call again once DNS has the record.
-   * A hostname another application has verified: 409 `already_exists`.
+   * A hostname another application has verified: 409 `already_exists`. A verified domain answers without a lookup,
+   * unless its re-checks are failing (`failingSince`): then it is looked up as a re-check, and found it clears
+   * `failingSince`.
    */
   verifyDomain: DomainVerification;
   /**
@@ -4449,7 +4465,9 @@ export interface DateTimeScalarConfig extends GraphQLScalarTypeConfig<ResolversT
 
 export type DomainResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Domain'] = ResolversParentTypes['Domain']> = {
   applicationId?: Resolver<ResolversTypes['UUID'], ParentType, ContextType>;
+  checkedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
   createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  failingSince?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
   hostname?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['UUID'], ParentType, ContextType>;
   tenantId?: Resolver<Maybe<ResolversTypes['UUID']>, ParentType, ContextType>;

@@ -77,6 +77,8 @@ export async function startTestApp(overrides: Partial<Config> = {}, options: Tes
       // A request's statements must not depend on how long a loaded machine took over the setup before it (a
       // credential read again once its 5 s entry lapsed); the suites of the cache's expiry set their own.
       apiKeyCacheMs: 10 * 60_000,
+      // A test's domains are in no DNS: the re-check would find their records missing. domain-recheck.test.ts runs it.
+      domainRecheckEveryMs: 0,
       ...(options.logStream === undefined ? {} : { logLevel: 'info' }),
       ...overrides,
     },

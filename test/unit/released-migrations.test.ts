@@ -76,6 +76,7 @@ const RELEASED: Record<string, string> = {
   '0066-auth-provider-configured-by': '5bb0df8a5e32fb49',
   '0067-audit-log-api-key': '3aaa299353af290a',
   '0068-user-vouched-by-tenant': 'f0adc5ff393a2332',
+  '0069-domain-recheck': '47a52bb58ec310f9',
 };
 
 const printer = ts.createPrinter({ removeComments: true });

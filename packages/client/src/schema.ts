@@ -5546,7 +5546,9 @@ export interface paths {
          * Check a custom domain’s DNS TXT record
          * @description Looks up the domain's TXT record `_gatehouse-challenge.<hostname>`. Found with the token: the domain becomes
          *     verified. Otherwise `verified: false` with the reason, and nothing changes; call again once DNS has the record.
-         *     A hostname another application has verified: 409 `already_exists`.
+         *     A hostname another application has verified: 409 `already_exists`. A verified domain answers without a lookup,
+         *     unless its re-checks are failing (`failingSince`): then it is looked up as a re-check, and found it clears
+         *     `failingSince`.
          *
          *     Requires `domains:write`. In a tenant scope also `tenant_overrides:write`.
          */
@@ -5623,7 +5625,9 @@ export interface paths {
          * Check a tenant’s custom domain’s DNS TXT record
          * @description Looks up the domain's TXT record `_gatehouse-challenge.<hostname>`. Found with the token: the domain becomes
          *     verified. Otherwise `verified: false` with the reason, and nothing changes; call again once DNS has the record.
-         *     A hostname another application has verified: 409 `already_exists`.
+         *     A hostname another application has verified: 409 `already_exists`. A verified domain answers without a lookup,
+         *     unless its re-checks are failing (`failingSince`): then it is looked up as a re-check, and found it clears
+         *     `failingSince`.
          *
          *     Requires `domains:write`. In a tenant scope also `tenant_overrides:write`.
          */
@@ -6340,6 +6344,19 @@ export interface components {
                 /** @description The value it must hold: the domain's verification token. */
                 value: string;
             };
+            /**
+             * Format: date-time
+             * @description When the record was last looked up with an answer: at verification, then about daily while verified (a lookup that
+             *     failed, such as a timeout, does not count). Null before the first.
+             */
+            checkedAt: string | null;
+            /**
+             * Format: date-time
+             * @description Since when the daily re-checks have found the record missing (or holding another value); null while it is found.
+             *     72 hours after it the domain is no longer verified nor served (its sign-ins end); publish the record and call
+             *     `verifyDomain` to restore it.
+             */
+            failingSince: string | null;
             /**
              * Format: date-time
              * @description When the domain was added.
@@ -21645,7 +21662,10 @@ export interface operations {
                     "application/json": {
                         /** @description Whether the domain is verified (now or before). */
                         verified: boolean;
-                        /** @description Why it is not, e.g. no TXT record found; null when verified. */
+                        /**
+                         * @description Why it is not, e.g. no TXT record found; null when verified, unless the domain's re-checks are failing
+                         *     (`failingSince`) and this lookup did not find the record either.
+                         */
                         reason: string | null;
                         /** @description The domain, as it stands after the check. */
                         domain: components["schemas"]["DomainFields"];
@@ -21831,7 +21851,10 @@ export interface operations {
                     "application/json": {
                         /** @description Whether the domain is verified (now or before). */
                         verified: boolean;
-                        /** @description Why it is not, e.g. no TXT record found; null when verified. */
+                        /**
+                         * @description Why it is not, e.g. no TXT record found; null when verified, unless the domain's re-checks are failing
+                         *     (`failingSince`) and this lookup did not find the record either.
+                         */
                         reason: string | null;
                         /** @description The domain, as it stands after the check. */
                         domain: components["schemas"]["DomainFields"];

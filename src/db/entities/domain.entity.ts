@@ -11,6 +11,12 @@ const DomainSchema = defineEntity({
     hostname: p.string(),
     verificationToken: p.string(),
     verifiedAt: p.datetime().nullable(),
+    /** The last lookup that answered (the verification's, then each re-check's: src/domain/domains/recheck.ts). */
+    checkedAt: p.datetime().nullable(),
+    /** The first of the consecutive re-checks that found no record; null while it is found. */
+    failingSince: p.datetime().nullable(),
+    /** An instance's lease on its re-check (migration 0069). */
+    recheckClaimedUntil: p.datetime().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
   },
 });

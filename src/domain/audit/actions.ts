@@ -83,7 +83,7 @@ export const AUDIT_ACTIONS = {
   'invitation.updated': { kind: 'write', meaning: 'A pending invitation lost a role that was deleted' },
   'invitation.accepted': { kind: 'write', meaning: 'An invitation was accepted on its hosted page' },
   'invitation.deleted': { kind: 'write', meaning: 'An invitation went with its tenant' },
-  'session.revoked': { kind: 'write', meaning: 'A session (a browser session\'s sign-in, or a grant no browser session holds) was revoked, its grants and tokens ended, or ended by a single-session sign-in, its user leaving its tenant, its tenant\'s deletion, its client\'s deletion, the end of the sign-in surface it was made on (its custom domain deleted, its tenant\'s slug renamed, its application\'s tenants sharing one surface), the IdP\'s single logout, a password reset or change, a sign-out everywhere else, its user\'s suspension or deletion (`after.reason`); `after.grantsRevoked` counts its own grants' },
+  'session.revoked': { kind: 'write', meaning: 'A session (a browser session\'s sign-in, or a grant no browser session holds) was revoked, its grants and tokens ended, or ended by a single-session sign-in, its user leaving its tenant, its tenant\'s deletion, its client\'s deletion, the end of the sign-in surface it was made on (its custom domain deleted or no longer verified, its tenant\'s slug renamed, its application\'s tenants sharing one surface), the IdP\'s single logout, a password reset or change, a sign-out everywhere else, its user\'s suspension or deletion (`after.reason`); `after.grantsRevoked` counts its own grants' },
   'api_resource.created': { kind: 'write', meaning: 'An API resource was registered' },
   'api_resource.updated': { kind: 'write', meaning: 'An API resource changed' },
   'api_resource.deleted': { kind: 'write', meaning: 'An API resource was deleted' },
@@ -124,6 +124,8 @@ export const AUDIT_ACTIONS = {
   'email_sender_domain.deleted': { kind: 'write', meaning: 'A sender domain’s key went with its tenant' },
   'domain.created': { kind: 'write', meaning: 'A custom domain was added' },
   'domain.verified': { kind: 'write', meaning: 'A custom domain’s DNS record was checked' },
+  'domain.check_failed': { kind: 'write', meaning: 'A verified custom domain’s daily re-check first found its DNS record missing (`after.failingSince`, `after.reason`): unless found again, the domain is no longer verified 72 hours later' },
+  'domain.unverified': { kind: 'write', meaning: 'A custom domain’s record was missing from every re-check for 72 hours: no longer verified nor served (its sign-ins ended, each recorded `session.revoked` with `after.reason` `domain_unverified`); verifying it again restores it' },
   'domain.deleted': { kind: 'write', meaning: 'A custom domain was removed (a verified one\'s sign-ins ended, each recorded `session.revoked` with `after.reason` `domain_deleted`)' },
   'audit_log.purged': { kind: 'event', meaning: 'The retention job deleted records older than the retention (one summary record per run)' },
 } as const satisfies Record<string, { kind: 'write' | 'event'; meaning: string }>;

@@ -1,3 +1,4 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Scope } from '../../context.ts';
 import { Domain, Tenant } from '../../db/entities/index.ts';
 import { HOLD_FOR_UPDATE } from '../../db/row-lock.ts';
@@ -6,7 +7,7 @@ import { changed } from '../../events/changes.ts';
 import { grantsEnded } from '../../events/invalidations.ts';
 import { newId } from '../../ids.ts';
 import { assertAuthIsolated } from '../auth-providers/auth-providers.ts';
-import { recordAudit } from '../audit/audit.ts';
+import { type AuditActor, recordAudit } from '../audit/audit.ts';
 import { endSurfaceSignIns } from '../sessions/end-sessions.ts';
 import { auditedFieldsOf, auditedSnapshot } from '../audit/audited-fields.ts';
 import { isLocalName } from '../address-guard.ts';
@@ -16,7 +17,7 @@ import { configurationChanged } from '../tenancy/changed.ts';
 import { underTenancyConfig } from '../tenancy/config-lock.ts';
 import { paginate, type Page, type PageArgs, type Row, scopedList } from '../pagination.ts';
 import { hostname, MAX_DNS_NAME } from './hostname.ts';
-import { challengeRecordName, checkVerificationRecord, newVerificationToken, type ResolveTxt } from './verification.ts';
+import { challengeRecordName, checkVerificationRecord, newVerificationToken, type ResolveTxt, type VerificationCheck } from './verification.ts';
 import { requireHoldsWhatMailReaches } from '../email/mailed-accounts.ts';
 
 /** A tenant's own domains only while `isolated` (spec, tenancy rule 7); a hostname is unique in the application. */
@@ -29,6 +30,10 @@ export interface DomainView {
   verifiedAt: Date | null;
   verificationToken: string;
   verificationRecord: { type: 'TXT'; name: string; value: string };
+  /** The last lookup that answered: the verification's, then each daily re-check's (recheck.ts). */
+  checkedAt: Date | null;
+  /** Since when re-checks have found no record; null while it is found. */
+  failingSince: Date | null;
   createdAt: Date;
 }
 
@@ -48,6 +53,8 @@ export function presentDomain(domain: Row<Domain>): DomainView {
     verifiedAt: domain.verifiedAt ?? null,
     verificationToken: domain.verificationToken,
     verificationRecord: { type: 'TXT', name: challengeRecordName(domain.hostname), value: domain.verificationToken },
+    checkedAt: domain.checkedAt ?? null,
+    failingSince: domain.failingSince ?? null,
     createdAt: domain.createdAt,
   };
 }
@@ -106,6 +113,9 @@ export async function createDomain(scope: Scope, input: { hostname: string }): P
         hostname: name,
         verificationToken: newVerificationToken(),
         verifiedAt: null,
+        checkedAt: null,
+        failingSince: null,
+        recheckClaimedUntil: null,
       });
       recordAudit(em, scope, { action: 'domain.created', targetType: 'domain', targetId: created.id, after: snapshot(created) });
       configurationChanged(em, scope.applicationId, scope.tenantId);
@@ -134,16 +144,26 @@ const verifiedElsewhere = () =>
   new GatehouseError('already_exists', 'This hostname is already verified by another application or tenant', { field: 'hostname' });
 
 /** Not found or lookup failed: 200 `verified: false` with the reason (a record not yet in DNS is expected). A hostname
- *  another application verified: 409, so it routes to one only. */
+ *  another application verified: 409, so it routes to one only. A verified domain answers without a lookup unless its
+ *  re-checks are failing: then it is looked up again, as a re-check, and `reason` says why it still fails. */
 export async function verifyDomain(
   scope: Scope,
   domainId: string,
   resolveTxt: ResolveTxt = (name) => dnsResolver(scope.services.config.email.dnsServers).resolveTxt(name),
 ): Promise<DomainVerificationView> {
   const domain = await findDomain(scope.em, scope, domainId);
-  if (domain.verifiedAt != null) return { verified: true, reason: null, domain: presentDomain(domain) };
+  if (domain.verifiedAt != null && domain.failingSince == null) return { verified: true, reason: null, domain: presentDomain(domain) };
   // The lookup may take seconds: outside any transaction.
   const check = await checkVerificationRecord(domain.hostname, domain.verificationToken, resolveTxt);
+  if (domain.verifiedAt != null) {
+    const now = scope.services.clock();
+    const row = await scope.transactional(async (em) => {
+      const current = await findDomain(em, scope, domainId, true);
+      await recordRecheck(em, scope, current, check, now, scope.services.surfaces.domainIssuer(current.hostname));
+      return current;
+    });
+    return { verified: row.verifiedAt != null, reason: check.reason, domain: presentDomain(row) };
+  }
   if (!check.verified) return { verified: false, reason: check.reason, domain: presentDomain(domain) };
   // Verifications of one hostname take turns (every instance): two applications cannot both pass the check below.
   const verified = await scope.transactional(async (em) => {
@@ -155,9 +175,45 @@ export async function verifyDomain(
     if (row.verifiedAt != null) return row;
     const before = snapshot(row);
     row.verifiedAt = new Date();
+    row.checkedAt = scope.services.clock();
+    row.failingSince = null;
     recordAudit(em, scope, { action: 'domain.verified', targetType: 'domain', targetId: row.id, before, after: snapshot(row) });
     configurationChanged(em, scope.applicationId, scope.tenantId);
     return row;
   }, `domain-verification:${domain.hostname}`);
   return { verified: true, reason: null, domain: presentDomain(verified) };
+}
+
+/** How long re-checks may find no record before the domain is no longer verified: a DNS mistake gets three days to be
+ *  noticed (the first failure is audited) and fixed. */
+export const RECHECK_GRACE_MS = 72 * 3_600_000;
+
+export type RecheckOutcome = 'found' | 'failing' | 'unverified' | 'inconclusive';
+
+/**
+ * Records a re-check of a verified domain `row` (held FOR UPDATE in `em`'s transaction), whose lookup gave `check` at
+ * `now`. A lookup that failed (timeout, SERVFAIL) is no evidence: nothing changes. Found: the failure, if any, ends.
+ * Not found (no record, or another value): the first failure is audited; one `RECHECK_GRACE_MS` after it the domain
+ * is no longer verified, served nowhere, and the sign-ins made on it end, as at its deletion.
+ */
+export async function recordRecheck(em: EntityManager, actor: AuditActor, row: Domain, check: VerificationCheck, now: Date, issuer: string): Promise<RecheckOutcome> {
+  if (row.verifiedAt == null) return 'inconclusive';
+  if (!check.answered) return 'inconclusive';
+  row.checkedAt = now;
+  if (check.verified) {
+    row.failingSince = null;
+    return 'found';
+  }
+  const audit = { targetType: 'domain', targetId: row.id, tenantId: row.tenantId ?? null } as const;
+  if (row.failingSince == null) {
+    row.failingSince = now;
+    recordAudit(em, actor, { ...audit, action: 'domain.check_failed', after: { failingSince: now, reason: check.reason } });
+  }
+  if (now.getTime() - row.failingSince.getTime() < RECHECK_GRACE_MS) return 'failing';
+  const before = snapshot(row);
+  row.verifiedAt = null;
+  recordAudit(em, actor, { ...audit, action: 'domain.unverified', before, after: { ...snapshot(row), failingSince: row.failingSince, reason: check.reason } });
+  changed(em, ...grantsEnded(await endSurfaceSignIns(em, { ...actor, tenantId: row.tenantId ?? null }, { exactly: issuer }, 'domain_unverified')));
+  configurationChanged(em, row.applicationId, row.tenantId ?? null);
+  return 'unverified';
 }

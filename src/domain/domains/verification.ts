@@ -17,6 +17,8 @@ export interface VerificationCheck {
   verified: boolean;
   /** In words an operator can act on; null when verified. */
   reason: string | null;
+  /** False when the lookup itself failed (a timeout, SERVFAIL): no evidence either way. */
+  answered: boolean;
 }
 
 const ABSENT = new Set(['ENOTFOUND', 'ENODATA', 'NXDOMAIN']);
@@ -28,10 +30,10 @@ export async function checkVerificationRecord(hostname: string, token: string, r
     records = await resolveTxt(name);
   } catch (error) {
     const code = (error as { code?: unknown }).code;
-    if (typeof code === 'string' && ABSENT.has(code)) return { verified: false, reason: `No TXT record found at ${name}` };
-    return { verified: false, reason: `The DNS lookup of ${name} failed (${typeof code === 'string' ? code : 'error'}); try again later` };
+    if (typeof code === 'string' && ABSENT.has(code)) return { verified: false, reason: `No TXT record found at ${name}`, answered: true };
+    return { verified: false, reason: `The DNS lookup of ${name} failed (${typeof code === 'string' ? code : 'error'}); try again later`, answered: false };
   }
   // A TXT record longer than 255 bytes arrives in chunks: the value is their concatenation.
-  if (records.some((chunks) => chunks.join('') === token)) return { verified: true, reason: null };
-  return { verified: false, reason: `The TXT record at ${name} does not hold this domain's verification token` };
+  if (records.some((chunks) => chunks.join('') === token)) return { verified: true, reason: null, answered: true };
+  return { verified: false, reason: `The TXT record at ${name} does not hold this domain's verification token`, answered: true };
 }

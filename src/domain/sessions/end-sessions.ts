@@ -21,6 +21,7 @@ export type SessionEndReason =
   | 'sign_up_disowned'
   | 'client_deleted'
   | 'domain_deleted'
+  | 'domain_unverified'
   | 'slug_changed'
   | 'auth_isolation_shared';
 
@@ -237,7 +238,7 @@ export async function endSurfaceSignIns(
   em: EntityManager,
   actor: AuditActor,
   issuers: Issuers,
-  reason: 'domain_deleted' | 'slug_changed' | 'auth_isolation_shared',
+  reason: 'domain_deleted' | 'domain_unverified' | 'slug_changed' | 'auth_isolation_shared',
 ): Promise<string[]> {
   const ended = await endSignIns(em, actor, madeAt(issuers), reason);
   const { test, param } = issuerOneOf(issuers);
