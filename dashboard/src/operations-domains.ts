@@ -16,6 +16,8 @@ export interface Domain {
   readonly hostname: string;
   readonly verified: boolean;
   readonly verifiedAt: string | null;
+  /** Since when the daily re-checks find no record: a verified domain loses its verification 72 hours after it. */
+  readonly failingSince: string | null;
   readonly verificationRecord: DomainVerificationRecord;
   readonly createdAt: string;
 }
@@ -28,7 +30,7 @@ export interface DomainVerification {
 }
 
 const PAGE_SIZE = 25;
-const DOMAIN_FIELDS = 'id tenantId hostname verified verifiedAt verificationRecord { type name value } createdAt';
+const DOMAIN_FIELDS = 'id tenantId hostname verified verifiedAt failingSince verificationRecord { type name value } createdAt';
 
 export async function listDomains(appId: string, tenantId: string | null, cursor: string | null): Promise<Page<Domain>> {
   const query = `query Domains($appId: UUID!, $tenantId: UUID, $pageSize: Int, $cursor: String) {

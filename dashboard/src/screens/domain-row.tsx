@@ -24,7 +24,19 @@ function VerificationAnswer({ hostname, outcome }: { hostname: string; outcome: 
   return verified ? <p role="status">{`${hostname} is verified.`}</p> : <ErrorMessage message={`${hostname} is not verified: ${reason ?? 'no reason given'}.`} />;
 }
 
-/** One custom domain: its owner, whether it is verified, the TXT record that proves it, Verify while pending, and Delete once confirmed. */
+/** Verified or pending, and since when the daily re-checks have missed the record (the server's RECHECK_GRACE_MS). */
+function VerificationState({ domain }: { domain: Domain }) {
+  const missing = domain.failingSince === null ? null : <> · record missing since <Timestamp value={domain.failingSince} /></>;
+  if (domain.verifiedAt === null) return <>Pending{missing}</>;
+  return (
+    <>
+      Verified <Timestamp value={domain.verifiedAt} />
+      {missing !== null && <>{missing}: publish it again, or the domain stops being verified 72 hours after that</>}
+    </>
+  );
+}
+
+/** One custom domain: its owner, whether it is verified, the TXT record that proves it, Verify while pending or failing, and Delete once confirmed. */
 export function DomainRow({ appId, domain, ownerName, onChanged, onDeleted }: DomainRowProps) {
   const verification = useSubmission<DomainVerification>();
   const removal = useConfirmedAction();
@@ -44,10 +56,16 @@ export function DomainRow({ appId, domain, ownerName, onChanged, onDeleted }: Do
     <tr>
       <th scope="row">{domain.hostname}</th>
       <td>{ownerName}</td>
-      <td>{domain.verifiedAt === null ? 'Pending' : <>Verified <Timestamp value={domain.verifiedAt} /></>}</td>
+      <td>
+        <VerificationState domain={domain} />
+      </td>
       <td><DnsRecord record={domain.verificationRecord} /></td>
       <td className="actions">
-        {!domain.verified && <button type="button" className="small" disabled={verification.busy} onClick={verify}>Verify</button>}
+        {(!domain.verified || domain.failingSince !== null) && (
+          <button type="button" className="small" disabled={verification.busy} onClick={verify}>
+            {domain.verified ? 'Check again' : 'Verify'}
+          </button>
+        )}
         <button type="button" className="small" disabled={removal.busy} onClick={remove}>Delete</button>
         {verification.busy && <Loading>{`Looking up ${domain.verificationRecord.name}…`}</Loading>}
         <VerificationAnswer hostname={domain.hostname} outcome={verification.outcome} />
