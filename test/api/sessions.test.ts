@@ -5,6 +5,8 @@ import { issueTestKey } from '../support/keys.ts';
 import { isolatedApplication, type IsolatedApplication } from '../support/surface-sign-in.ts';
 import { sweepRevokedSignIns } from '../../src/domain/sessions/revoked-sign-ins.ts';
 import { purgeExpiredAuditRecords } from '../../src/domain/audit/retention.ts';
+import { recheckDomains } from '../../src/domain/domains/recheck.ts';
+import { publishing, verifyWith } from '../support/domains.ts';
 import { CookieJar, type Visit } from '../support/cookie-jar.ts';
 import {
   authorizationRequest,
@@ -770,6 +772,37 @@ describe('a surface that ends (its domain deleted, its slug renamed, its applica
     await stands(isolated, southDomain, south);
     expect(await listed(isolated, north)).toEqual(standing.filter((id) => id !== session));
     expect(await listed(isolated, south)).toHaveLength(1);
+  });
+
+  it('a tenant’s domain its re-checks un-verify (its record gone past the grace): its sign-in ends, recorded (domain_unverified)', async () => {
+    const hostname = 'login.lapsed.example';
+    const north = await isolated.tenantWithUser('north-lapsed', 'lara@example.com');
+    const domain = await isolated.addDomain(hostname, north);
+    const onDomain = await isolated.signIn(domainOf(hostname), 'lara@example.com');
+    const [session] = await listed(isolated, north);
+    const onPath = await isolated.signIn(pathOf(north), 'lara@example.com');
+    // DNS keeps every other domain's record: only this one's is gone.
+    const others = await app.sql<{ name: string; token: string }>(
+      `select '_gatehouse-challenge.' || hostname as name, verification_token as token from domain where verified_at is not null and id <> ?`,
+      [domain],
+    );
+    const dns = publishing(Object.fromEntries(others.map(({ name, token }) => [name, token])));
+    const { orm, invalidations, surfaces } = app.gatehouse.services;
+    const hoursOn = (hours: number) => () => new Date(Date.now() + hours * 3_600_000);
+    await recheckDomains(orm, invalidations, surfaces, hoursOn(25), dns);
+    await stands(isolated, onDomain, north);
+    await recheckDomains(orm, invalidations, surfaces, hoursOn(25 + 73), dns);
+
+    expect(await revocationOf(session!)).toEqual([{ tenant_id: north, after: { reason: 'domain_unverified', grantsRevoked: 1 } }]);
+    // Its record published again and the domain verified again: the sign-in made before does not come back.
+    const [record] = await app.sql<{ name: string; token: string }>(
+      `select '_gatehouse-challenge.' || hostname as name, verification_token as token from domain where id = ?`,
+      [domain],
+    );
+    const target = { applicationId: isolated.application.applicationId, tenantId: north };
+    expect((await verifyWith(app, isolated.application.apiKey, target, domain, publishing({ [record!.name]: record!.token }))).verified).toBe(true);
+    await ended(isolated, domainOf(hostname), onDomain);
+    await stands(isolated, onPath, north);
   });
 
   it('a sign-in from before grants and browser sessions recorded their surface (its tokens did) ends with its domain too', async () => {
