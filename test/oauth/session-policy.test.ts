@@ -108,7 +108,7 @@ async function introspect(of: Application, token: string): Promise<Record<string
 const sessionsOf = async (of: Application, userId: string) => {
   const listed = await of.admin.get(`/users/${userId}/sessions`);
   expect(listed.status).toBe(200);
-  return listed.body.data as { id: string; expiresAt: string }[];
+  return listed.body.data as { id: string; expiresAt: string; ip: string | null }[];
 };
 
 describe('the browser session', () => {
@@ -250,7 +250,8 @@ describe('an idle timeout made stricter', () => {
     const inLax = await signIn(umbrella, laxUser, lax);
     await putSessionPolicy(umbrella, { idleTimeoutMinutes: 30 }, strict);
     at(45);
-    expect(await sessionsOf(umbrella, strictUser)).toEqual([]);
+    // The browser session is gone; its offline grant is listed as its own sign-in while its access token lives.
+    expect(await sessionsOf(umbrella, strictUser)).toEqual([expect.objectContaining({ ip: null })]);
     expect(await sessionsOf(umbrella, laxUser)).toHaveLength(1);
     expect(await silently(umbrella, inStrict.browser, strict)).toBe('login_required');
     expect(await silently(umbrella, inLax.browser, lax)).toBe('code');
@@ -277,7 +278,8 @@ describe('the sessions list under a policy made stricter', () => {
     expect(ends[0]).toBeLessThanOrEqual(start + 10 * MINUTE + 5_000);
     expect(ends[1]).toBeLessThanOrEqual(start + 15 * MINUTE + 5_000);
     at(12);
-    expect((await sessionsOf(hooli, userId)).map((session) => session.id)).toEqual([second!.id]);
+    // The first's offline grant, its browser session ended, is listed as its own sign-in while its access token lives.
+    expect((await sessionsOf(hooli, userId)).map((session) => (session.id === second!.id ? 'second' : session.ip))).toEqual([null, 'second']);
     expect((await hooli.admin.get(`/sessions/${first!.id}`)).status).toBe(404);
     expect((await hooli.admin.delete(`/sessions/${first!.id}`)).status).toBe(404);
     expect((await hooli.admin.get(`/sessions/${second!.id}`)).status).toBe(200);
@@ -449,5 +451,52 @@ describe('singleSession and an expired session not yet swept', () => {
     const audit = await globex.admin.get(`/audit-logs?action=session.revoked&target=${lapsed!.id}`);
     expect(audit.status).toBe(200);
     expect(audit.body.data).toEqual([]);
+  });
+});
+
+describe('an offline grant of a browser session the policy has ended', () => {
+  /** Signed in at 0 with `offline_access`, the refresh token rotated at 100, the browser left unused; the idle timeout
+   *  then set to `idleTimeoutMinutes`; the clock at 120. */
+  async function idleBrowserUsedToken(email: string, idleTimeoutMinutes: number) {
+    const { of, tenant, userId } = await userOfNew('Hooli', email);
+    const at = clock();
+    const signedIn = await signIn(of, userId, tenant);
+    const [browserSession] = await sessionsOf(of, userId);
+    at(100);
+    const rotated = await refresh(of, signedIn.refreshToken);
+    expect(rotated).toEqual({ token: expect.any(String) });
+    await putSessionPolicy(of, { idleTimeoutMinutes });
+    at(120);
+    return { of, tenant, userId, browser: signedIn.browser, browserSession: browserSession!, token: (rotated as { token: string }).token };
+  }
+
+  it('is a sign-in of its own, judged by its refresh token: listed, validated, and revoked with its tokens', async () => {
+    const { of: hooli, tenant, userId, browser, browserSession, token } = await idleBrowserUsedToken('offline@hooli.example', 30);
+    // The browser, unused for 2 hours, is idle by the new policy; the refresh token, used 20 minutes ago, is not.
+    expect(await introspect(hooli, token)).toMatchObject({ active: true });
+    const listed = await sessionsOf(hooli, userId);
+    expect(listed).toEqual([expect.objectContaining({ ip: null, userAgent: null, methods: [] })]);
+    const own = listed[0]!;
+    expect(own.id).not.toBe(browserSession.id);
+    expect((await hooli.admin.get(`/sessions/${own.id}`)).body).toEqual(own);
+    expect((await hooli.admin.get(`/sessions/${browserSession.id}`)).status).toBe(404);
+    expect((await hooli.admin.post('/sessions/validate', { token })).body).toEqual({ valid: true, session: own });
+
+    const revoked = await hooli.admin.delete(`/sessions/${own.id}`);
+    expect(revoked.status, JSON.stringify(revoked.body)).toBe(204);
+    expect(await sessionsOf(hooli, userId)).toEqual([]);
+    expect((await hooli.admin.get(`/sessions/${own.id}`)).status).toBe(404);
+    expect((await hooli.admin.post('/sessions/validate', { token })).body).toEqual({ valid: false, session: null });
+    expect(await refresh(hooli, token)).toEqual({ error: 'invalid_grant' });
+    expect(await silently(hooli, browser, tenant)).toBe('login_required');
+    const audit = await hooli.admin.get(`/audit-logs?action=session.revoked&target=${own.id}`);
+    expect(audit.body.data).toEqual([expect.objectContaining({ tenantId: tenant, changes: expect.objectContaining({ before: own, after: { grantsRevoked: 1 } }) })]);
+  });
+
+  it('under a policy that still stands the browser session, stays that session’s: listed once, validated as it', async () => {
+    const { of: hooli, userId, browserSession, token } = await idleBrowserUsedToken('kept@hooli.example', 180);
+    const listed = await sessionsOf(hooli, userId);
+    expect(listed.map((session) => session.id)).toEqual([browserSession.id]);
+    expect((await hooli.admin.post('/sessions/validate', { token })).body).toMatchObject({ valid: true, session: { id: browserSession.id } });
   });
 });

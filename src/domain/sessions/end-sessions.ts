@@ -4,7 +4,7 @@ import { uuidOrNullSql } from '../../ids.ts';
 import type { Issuers } from '../domains/surfaces.ts';
 import { recordAuditPerRowThen, type AuditActor } from '../audit/audit.ts';
 import { holdsGrantOfItsTenant, LIVE, sessionSnapshotSql } from './browser-sessions.ts';
-import { grantSignInsSql } from './grant-sign-ins.ts';
+import { grantSignInsSql, type PolicyCutoffs } from './grant-sign-ins.ts';
 import { ISSUER_KEY, MODEL, PAYLOAD } from '../../db/oidc-model.ts';
 
 /** The `after` of their `session.revoked` records. */
@@ -37,6 +37,8 @@ export interface EndedSignIns {
   readonly grants?: { readonly sql: string; readonly params: readonly unknown[] };
   /** `sign_in` only: each browser session that stands is marked (revoked-sign-ins.ts): the tenant needs a credential again. */
   readonly credentialAgain?: boolean;
+  /** The policy's, as the read that chose them: a grant of a browser session it has ended is recorded as its own sign-in. */
+  readonly cutoffs?: PolicyCutoffs;
 }
 
 /** The sign-ins of the browser sessions that stand, marked in the statement that ends them. */
@@ -55,7 +57,7 @@ function signInEndCtes(selected: EndedSignIns, reason: SessionEndReason | null, 
   const ofARow = `exists (select 1 from indexed as i where i.op_session_uid = op.uid and i.user_id::text = op.payload->>'${PAYLOAD.accountId}'
           and i.tenant_id::text is not distinct from gt.payload->>'${PAYLOAD.tenantId}')`;
   const ofTheRows = selected.ends === 'browser_session' ? 'op.of_rows' : `op.of_rows and (g.id is null or ${ofARow})`;
-  const signIns = grantSignInsSql('and g.id in (select id from extra_grants)', [], now, 'any');
+  const signIns = grantSignInsSql('and g.id in (select id from extra_grants)', [], now, { clients: 'any', cutoffs: selected.cutoffs });
   const why = JSON.stringify(reason === null ? {} : { reason });
   return {
     ctes: `indexed as (select s.application_id, s.id, s.op_session_uid, s.user_id, s.tenant_id from user_session as s where @owner(s) and (${selected.where}) and ${LIVE}),

@@ -1,7 +1,7 @@
 import { uuidOrNullSql } from '../../ids.ts';
-import { MODEL, PAYLOAD } from '../../db/oidc-model.ts';
+import { MODEL, PAYLOAD, USE_TTL_KEY } from '../../db/oidc-model.ts';
 
-/** A grant no live OP session of its user holds (an offline grant that outlived its browser's sign-in, a device's) with a
+/** A grant no standing OP session of its user holds (an offline grant that outlived its browser's sign-in, a device's) with a
  *  live token not bound to that session (`expiresWithSession`): a sign-in of its own, listed beside the browser sessions
  *  (own-sessions.ts) and by the API as a session (sessions.ts). */
 
@@ -14,9 +14,38 @@ const CLIENT_ID = uuidOrNullSql(`g.payload->>'${PAYLOAD.clientId}'`);
  *  sweep ends it (endGrantsOfDeletedClients). */
 export const STANDING_CLIENT = `exists (select 1 from oauth_client as c where c.application_id = g.application_id and c.id = ${CLIENT_ID} and c.revoked_at is null)`;
 
+/** Of OP session row `o`: its sign-in, and its last use (its end less the lifetime that use gave it), epoch seconds. */
+export const LOGIN_TS = `(o.payload->>'${PAYLOAD.loginTs}')::float8`;
+export const USED_AT = `extract(epoch from o.expires_at)::float8 - (o.payload->>'${USE_TTL_KEY}')::float8`;
+
+/** By pool id, the session policy's standingSignInsSince (sign-in/session.ts) as it is now. */
+export type PolicyCutoffs = Readonly<Record<string, { readonly signedInAfter: number; readonly usedAfter: number }>>;
+
+/** OP session `o` of a user of pool `pool` (text) has not been ended by the policy before its stored end, by the cutoffs
+ *  `?` (two parameters, cutoffsParams). A pool the cutoffs do not name is judged by the stored end alone. */
+export const standsUnderPolicy = (pool: string) =>
+  `coalesce(${LOGIN_TS} > (?::jsonb->${pool}->>'signedInAfter')::float8, true) and coalesce(${USED_AT} > (?::jsonb->${pool}->>'usedAfter')::float8, true)`;
+
+export const cutoffsParams = (cutoffs: PolicyCutoffs): string[] => Array<string>(2).fill(JSON.stringify(cutoffs));
+
+/** Grant sign-in `g`'s user `u`'s cutoff `field`, a parameter. */
+const cutoff = (field: 'signedInAfter' | 'usedAfter') => `(?::jsonb->u.pool_id::text->>'${field}')::float8`;
+/** Of token `k`: its chain's first issue, and its own (a refresh token's last use). */
+const CHAIN_START = `coalesce((k.payload->>'${PAYLOAD.iiat}')::float8, (k.payload->>'${PAYLOAD.iat}')::float8)`;
+const TOKEN_IAT = `(k.payload->>'${PAYLOAD.iat}')::float8`;
+
 /** Judged by `now`, this instance's clock, as sessions.ts judges browser sessions; `last_active_at` is the last refresh.
- *  `any` includes gone clients' (a statement ending them records each as the sign-in it was). */
-export function grantSignInsSql(where: string, params: readonly unknown[], now: Date, clients: 'standing' | 'any' = 'standing'): { sql: string; params: unknown[] } {
+ *  `any` includes gone clients' (a statement ending them records each as the sign-in it was). A browser session the
+ *  policy has ended (`cutoffs`, by its user's pool) holds no grant: the OP signs nobody in with it, while the grant's
+ *  refresh token is judged by its own use (src/oidc/account.ts): a refresh token counts (with its stored end) only while
+ *  the cutoffs stand it, as the token endpoint would take it. */
+export function grantSignInsSql(
+  where: string,
+  params: readonly unknown[],
+  now: Date,
+  { clients = 'standing', cutoffs = {} }: { clients?: 'standing' | 'any'; cutoffs?: PolicyCutoffs } = {},
+): { sql: string; params: unknown[] } {
+  const [json] = cutoffsParams(cutoffs);
   return {
     sql: `select ${SIGN_IN_ID} as id, g.id as grant_id, u.id as user_id, (gt.payload->>'${PAYLOAD.tenantId}')::uuid as tenant_id, ${CLIENT_ID} as client_id,
             to_timestamp((g.payload->>'${PAYLOAD.iat}')::bigint) as created_at, to_timestamp(k.last_iat) as last_active_at,
@@ -26,13 +55,14 @@ export function grantSignInsSql(where: string, params: readonly unknown[], now: 
        left join oidc_model as gt on gt.model = '${MODEL.GrantTenant}' and gt.id = g.id
        cross join lateral (select max((k.payload->>'${PAYLOAD.iat}')::bigint) as last_iat, max(k.expires_at) as expires_at from oidc_model as k
           where k.grant_id = g.id and k.model in ('${MODEL.AccessToken}', '${MODEL.RefreshToken}') and k.consumed_at is null
-            and (k.expires_at is null or k.expires_at > ?::timestamptz) and (k.payload->>'${PAYLOAD.expiresWithSession}') is distinct from 'true') as k
+            and (k.expires_at is null or k.expires_at > ?::timestamptz) and (k.payload->>'${PAYLOAD.expiresWithSession}') is distinct from 'true'
+            and (k.model <> '${MODEL.RefreshToken}' or (coalesce(${CHAIN_START} > ${cutoff('signedInAfter')}, true) and coalesce(${TOKEN_IAT} > ${cutoff('usedAfter')}, true)))) as k
       where g.model = '${MODEL.Grant}' and @owner(g) and (g.expires_at is null or g.expires_at > ?::timestamptz) and k.last_iat is not null${clients === 'standing' ? ` and ${STANDING_CLIENT}` : ''}
         and not exists (select 1 from oidc_model as o cross join jsonb_each(o.payload->'${PAYLOAD.authorizations}') as a
           where o.model = '${MODEL.Session}' and o.payload->>'${PAYLOAD.accountId}' = g.payload->>'${PAYLOAD.accountId}' and (o.expires_at is null or o.expires_at > ?::timestamptz)
-            and a.value->>'${PAYLOAD.grantId}' = g.id)
+            and a.value->>'${PAYLOAD.grantId}' = g.id and ${standsUnderPolicy('u.pool_id::text')})
         ${where}`,
-    params: [now, now, now, ...params],
+    params: [now, json, json, now, now, ...cutoffsParams(cutoffs), ...params],
   };
 }
 

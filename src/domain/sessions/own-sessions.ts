@@ -4,10 +4,10 @@ import { executeOwned } from '../../db/owned-sql.ts';
 import { recordAudit, type AuditActor } from '../audit/audit.ts';
 import { PAGE_SIZE_MAX } from '../pagination.ts';
 import { endUserSignIns } from './end-sessions.ts';
-import { grantSignInsSql } from './grant-sign-ins.ts';
-import { currentAndNewestSessions, type OwnSessionView } from './sessions.ts';
+import { grantSignInsSql, type PolicyCutoffs } from './grant-sign-ins.ts';
+import { currentAndNewestSessions, policyCutoffs, type OwnSessionView } from './sessions.ts';
 
-/** An app or device signed in by a grant no browser session holds (grant-sign-ins.ts), with its dates. */
+/** An app or device signed in by a grant no standing browser session holds (grant-sign-ins.ts), with its dates. */
 export interface OwnGrantView {
   readonly id: string;
   readonly clientName: string;
@@ -38,9 +38,10 @@ interface GrantRow {
 }
 
 export async function ownSignIns(applicationScope: Scope, user: { id: string; poolId: string }, currentUid: string, limit = PAGE_SIZE_MAX): Promise<OwnSignIns> {
+  const now = new Date();
   const [{ sessions, total }, grants] = await Promise.all([
     currentAndNewestSessions(applicationScope, user, currentUid, limit),
-    grantsOutsideSessions(applicationScope, user.id, limit),
+    grantsOutsideSessions(applicationScope, user.id, await policyCutoffs(applicationScope, [user.poolId], now), now, limit),
   ]);
   const listedGrants = grants.slice(0, Math.max(0, limit - sessions.length));
   const grantCount = grants[0]?.total ?? 0;
@@ -59,8 +60,8 @@ export async function ownSignIns(applicationScope: Scope, user: { id: string; po
 }
 
 /** The user's grant sign-ins (grant-sign-ins.ts): the newest `limit`, each row with their count. */
-function grantsOutsideSessions(scope: Scope, userId: string, limit: number): Promise<GrantRow[]> {
-  const signIns = grantSignInsSql(`and u.id = ?`, [userId], new Date());
+function grantsOutsideSessions(scope: Scope, userId: string, cutoffs: PolicyCutoffs, now: Date, limit: number): Promise<GrantRow[]> {
+  const signIns = grantSignInsSql(`and u.id = ?`, [userId], now, { cutoffs });
   return executeOwned<GrantRow[]>(
     scope.em,
     scope.applicationId,

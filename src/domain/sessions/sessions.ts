@@ -13,9 +13,9 @@ import { mayActNowSql } from '../users/sign-in-user.ts';
 import { getUser } from '../users/users.ts';
 import { endSignIns, ofUser } from './end-sessions.ts';
 import { LIVE } from './browser-sessions.ts';
-import { grantSignInsSql, SIGN_IN_ID_IS, STANDING_CLIENT } from './grant-sign-ins.ts';
+import { cutoffsParams, grantSignInsSql, LOGIN_TS, SIGN_IN_ID_IS, STANDING_CLIENT, standsUnderPolicy, USED_AT, type PolicyCutoffs } from './grant-sign-ins.ts';
 import type { KnownValidToken } from './validation-cache.ts';
-import { ISSUER_KEY, MODEL, PAYLOAD, USE_TTL_KEY } from '../../db/oidc-model.ts';
+import { ISSUER_KEY, MODEL, PAYLOAD } from '../../db/oidc-model.ts';
 import type { SigningKeyStore } from '../../auth/signing-keys.ts';
 
 /** A tenant's (or the application's) part of the OP's browser session. `user_session` is only its index: a row counts
@@ -86,10 +86,6 @@ const grantView = (row: Omit<GrantSignInRow, 'grant_id'>): SessionView => view({
 const userStands = (tenant: string) => `${mayActNowSql('u')} and (${tenant} is null or ${tenant} = any(u.tenant_ids::text[]))`;
 const GRANT_TENANT = `gt.payload->>'${PAYLOAD.tenantId}'`;
 
-/** Of OP session row `o`: its sign-in, and its last use (its end less the lifetime that use gave it), epoch seconds. */
-const LOGIN_TS = `(o.payload->>'${PAYLOAD.loginTs}')::float8`;
-const USED_AT = `extract(epoch from o.expires_at)::float8 - (o.payload->>'${USE_TTL_KEY}')::float8`;
-
 /** `time` (LOGIN_TS, USED_AT) of the OP session a row of `user_session` as `alias` names. */
 const opSessionTime = (alias: string, time: string) =>
   `(select ${time} from oidc_model as o where o.model = '${MODEL.Session}' and o.uid = ${alias}.op_session_uid limit 1)`;
@@ -106,10 +102,36 @@ function scoped(scope: Scope, extra: string, params: unknown[], more: { columns:
 }
 
 /** The scope's grant sign-ins (in a tenant scope, those of its tenant) matching `where` (on grantSignInsSql's `g`, `u`). */
-function scopedGrantSignIns(scope: Scope, where: string, params: unknown[]): OwnedStatement {
+function scopedGrantSignIns(scope: Scope, where: string, params: unknown[], cutoffs: PolicyCutoffs): OwnedStatement {
   const tenant = scope.tenantId === null ? '' : ` and ${GRANT_TENANT} = ?`;
-  const { sql, params: all } = grantSignInsSql(` and ${userStands(GRANT_TENANT)}${tenant}${where}`, [...(scope.tenantId === null ? [] : [scope.tenantId]), ...params], new Date());
+  const { sql, params: all } = grantSignInsSql(` and ${userStands(GRANT_TENANT)}${tenant}${where}`, [...(scope.tenantId === null ? [] : [scope.tenantId]), ...params], new Date(), {
+    cutoffs,
+  });
   return ownedSql(scope.applicationId, sql, all);
+}
+
+/** The policy of each of `poolIds` as it is now, for grantSignInsSql. */
+export async function policyCutoffs(scope: Scope, poolIds: readonly string[], now: Date): Promise<PolicyCutoffs> {
+  const pools = [...new Set(poolIds)];
+  const policies = await Promise.all(pools.map((poolId) => poolSessionPolicy(scope.services, scope.requestId, scope.applicationId, poolId)));
+  return Object.fromEntries(pools.map((poolId, i) => [poolId, standingSignInsSince(policies[i]!, now.getTime() / 1000)]));
+}
+
+/** The cutoffs of every pool whose users (`userId`'s only, when given) have a grant not past its stored end: those a
+ *  grant sign-in may be of. Read before any transaction (the policy is read outside it). */
+async function scopeCutoffs(scope: Scope, now: Date, userId?: string): Promise<PolicyCutoffs> {
+  const pools = await executeOwned<{ pool_id: string }[]>(
+    scope.em,
+    scope.applicationId,
+    `select distinct u.pool_id from oidc_model as g join app_user as u on u.application_id = g.application_id and u.id::text = g.payload->>'${PAYLOAD.accountId}'
+      where g.model = '${MODEL.Grant}' and @owner(g) and (g.expires_at is null or g.expires_at > ?::timestamptz)${userId === undefined ? '' : ` and g.payload->>'${PAYLOAD.accountId}' = ?`}`,
+    [now, ...(userId === undefined ? [] : [userId])],
+  );
+  return policyCutoffs(
+    scope,
+    pools.map((row) => row.pool_id),
+    now,
+  );
 }
 
 /** With what the session policy judges a browser session by: its user's pool, its sign-in and its last use. */
@@ -123,9 +145,10 @@ export async function listSessions(scope: Scope, args: PageArgs & { userId?: str
   const list = `${scopedList(scope, 'sessions')}:${args.userId ?? ''}`;
   let after = args.cursor == null ? undefined : scope.services.cursors.decode(list, args.cursor);
   const now = new Date();
+  const cutoffs = await scopeCutoffs(scope, now, args.userId);
   const standing: SessionView[] = [];
   for (;;) {
-    const rows = await listedRows(scope, { userId: args.userId, after }, size + 1);
+    const rows = await listedRows(scope, { userId: args.userId, after }, size + 1, cutoffs);
     for (const row of rows) {
       const listed = await underPolicy(scope, row, now);
       if (listed !== undefined) standing.push(listed);
@@ -138,9 +161,9 @@ export async function listSessions(scope: Scope, args: PageArgs & { userId?: str
   return { data, next: standing.length > size && last !== undefined ? scope.services.cursors.encode(list, last.id) : null };
 }
 
-function listedRows(scope: Scope, only: { userId?: string | undefined; id?: string; after?: string | undefined }, limit: number): Promise<ListedRow[]> {
+function listedRows(scope: Scope, only: { userId?: string | undefined; id?: string; after?: string | undefined }, limit: number, cutoffs: PolicyCutoffs): Promise<ListedRow[]> {
   const browsers = scoped(scope, '', []);
-  const grants = scopedGrantSignIns(scope, '', []);
+  const grants = scopedGrantSignIns(scope, '', [], cutoffs);
   const where = [
     ...(only.userId === undefined ? [] : [{ sql: 's.user_id = ?', param: only.userId }]),
     ...(only.id === undefined ? [] : [{ sql: 's.id = ?', param: only.id }]),
@@ -161,7 +184,8 @@ function listedRows(scope: Scope, only: { userId?: string | undefined; id?: stri
 }
 
 /** The OP judges each use by the policy as it is now (findAccount), so a stricter one ends a browser session before
- *  its stored end; undefined once ended. A grant's sign-in stands while a token of it does. */
+ *  its stored end; undefined once ended. A grant's sign-in stands while a token of it does (one the policy's cutoffs
+ *  freed from its ended browser session among them). */
 async function underPolicy(scope: Scope, row: ListedRow, now: Date): Promise<SessionView | undefined> {
   if (row.grant_id !== null) return grantView(row);
   if (row.login_ts === null) return view(row);
@@ -178,18 +202,28 @@ function endUnderPolicy(policy: SessionPolicy, session: SessionView, op: { login
 }
 
 /** A browser session's sign-in (`lock`: its row, for the statement that ends it), else a grant's. */
-async function findSession(scope: Scope, em: EntityManager, sessionId: string, lock = ''): Promise<{ browser: SessionRow } | { grant: GrantSignInRow }> {
+async function findSession(
+  scope: Scope,
+  em: EntityManager,
+  sessionId: string,
+  cutoffs: PolicyCutoffs,
+  lock = '',
+): Promise<{ browser: SessionRow } | { grant: GrantSignInRow }> {
   const sessions = scoped(scope, ' and s.id = ?', [sessionId]);
   const [browser] = await em.execute<SessionRow[]>(`${sessions.sql}${lock}`, sessions.params);
   if (browser !== undefined) return { browser };
-  const grants = scopedGrantSignIns(scope, SIGN_IN_ID_IS, [sessionId]);
+  const grants = scopedGrantSignIns(scope, SIGN_IN_ID_IS, [sessionId], cutoffs);
   const [grant] = await em.execute<GrantSignInRow[]>(grants.sql, grants.params);
   if (grant === undefined) throw notFound('Session', 'sessionId');
   return { grant };
 }
 
 export async function getSession(scope: Scope, sessionId: string): Promise<SessionView> {
-  const [row] = isUuid(sessionId) ? await listedRows(scope, { id: sessionId }, 1) : [];
+  return listedSession(scope, sessionId, await scopeCutoffs(scope, new Date()));
+}
+
+async function listedSession(scope: Scope, sessionId: string, cutoffs: PolicyCutoffs): Promise<SessionView> {
+  const [row] = isUuid(sessionId) ? await listedRows(scope, { id: sessionId }, 1, cutoffs) : [];
   const listed = row === undefined ? undefined : await underPolicy(scope, row, new Date());
   if (listed === undefined) throw notFound('Session', 'sessionId');
   return listed;
@@ -224,12 +258,14 @@ export async function currentAndNewestSessions(scope: Scope, user: { id: string;
  *  whole browser session ends, each sign-in audited. A grant's sign-in ends with its tokens. One statement; instances
  *  forget the Bearer tokens at once. */
 export async function revokeSession(scope: Scope, sessionId: string): Promise<boolean> {
-  // 404 for one the policy has ended, as its GET.
-  await getSession(scope, sessionId);
+  // 404 for one the policy has ended, as its GET; the policy is read outside the transaction (one connection embedded).
+  const cutoffs = await scopeCutoffs(scope, new Date());
+  await listedSession(scope, sessionId, cutoffs);
   await scope.transactional(async (em) => {
-    const found = await findSession(scope, em, sessionId, ' for update of s');
+    const found = await findSession(scope, em, sessionId, cutoffs, ' for update of s');
     if ('grant' in found) {
-      const { grants } = await endSignIns(em, scope, { where: 'false', params: [], ends: 'sign_in', grants: { sql: 'select ?::text as id', params: [found.grant.grant_id] } }, null);
+      const grant = { sql: 'select ?::text as id', params: [found.grant.grant_id] };
+      const { grants } = await endSignIns(em, scope, { where: 'false', params: [], ends: 'sign_in', grants: grant, cutoffs }, null);
       return changed(em, ...grantsEnded(grants));
     }
     const row = found.browser;
@@ -345,9 +381,12 @@ function tokenSource(scope: Scope, token: string, claims: VerifiedClaims | undef
 /** As the OP judges at the token's or session's next use (findAccount): a policy made stricter ends them before their save. */
 function endedByPolicy(policy: SessionPolicy, row: ValidationFacts, now: Date): boolean {
   const seconds = Math.floor(now.getTime() / 1000);
-  if (row.login_ts !== null && signInEnded(policy, row.login_ts, row.used_at ?? undefined, seconds)) return true;
+  if (browserSessionEnded(policy, row, seconds)) return true;
   return row.token_model === MODEL.RefreshToken && row.token_iat !== null && signInEnded(policy, row.token_iiat ?? row.token_iat, row.token_iat, seconds);
 }
+
+const browserSessionEnded = (policy: SessionPolicy, row: ValidationFacts, seconds: number): boolean =>
+  row.login_ts !== null && signInEnded(policy, row.login_ts, row.used_at ?? undefined, seconds);
 
 /** At most one write per minute per session (and per instance). */
 const touched = new LRUCache<string, number>({ max: 100_000 });
@@ -374,12 +413,44 @@ export async function validateSession(scope: Scope, token: string): Promise<Sess
   return { valid: true, session: known.browserSession ? await markActive(scope, known.session) : known.session };
 }
 
-/** One statement; undefined when not valid. A management API token only while its client may obtain one, as for a Bearer. */
+type ValidationRow = Partial<SessionRow> & ValidationFacts;
+
+/** Undefined when not valid. A management API token only while its client may obtain one, as for a Bearer. */
 async function readValidToken(scope: Scope, token: string, claims: VerifiedClaims | undefined, now: Date): Promise<KnownValidToken | undefined> {
   const source = tokenSource(scope, token, claims, now);
   if (source === undefined) return undefined;
-  const signIn = grantSignInsSql('and g.id = t.grant_id', [], now);
-  const [row] = await executeOwned<(Partial<SessionRow> & ValidationFacts)[]>(
+  let row = await validationFacts(scope, source, now, {});
+  if (row === undefined) return undefined;
+  const policy = await poolSessionPolicy(scope.services, scope.requestId, scope.applicationId, row.pool_id);
+  // A browser session the policy has ended holds its grant no more (grantSignInsSql): read again, its pool's cutoffs
+  // known, for the grant's own sign-in. A second statement only then.
+  if (row.id != null && browserSessionEnded(policy, row, Math.floor(now.getTime() / 1000))) {
+    row = await validationFacts(scope, source, now, { [row.pool_id]: standingSignInsSince(policy, now.getTime() / 1000) });
+    if (row === undefined) return undefined;
+  }
+  if (endedByPolicy(policy, row, now)) return undefined;
+  // The end the list and GET show, which also bounds how long the answer is kept.
+  const session = row.id == null ? grantView(row.grant_sign_in!) : endUnderPolicy(policy, view(row as SessionRow), row);
+  const validUntil = row.valid_until === null ? NO_END : new Date(row.valid_until);
+  return {
+    applicationId: scope.applicationId,
+    userId: row.token_user_id,
+    grantId: row.token_grant_id,
+    clientId: row.token_client_id,
+    tenantId: row.grant_tenant,
+    issuer: row.token_issuer ?? scope.services.surfaces.service.issuer,
+    session,
+    browserSession: row.id != null,
+    refreshToken: row.token_model === MODEL.RefreshToken,
+    validUntil: row.id == null ? validUntil : new Date(Math.min(validUntil.getTime(), session.expiresAt.getTime())),
+  };
+}
+
+/** One statement: the token, its grant and user, and the sign-in that lists the grant (a browser session standing under
+ *  `cutoffs`, else the grant's own). */
+async function validationFacts(scope: Scope, source: { cte: string; params: unknown[] }, now: Date, cutoffs: PolicyCutoffs): Promise<ValidationRow | undefined> {
+  const signIn = grantSignInsSql('and g.id = t.grant_id', [], now, { cutoffs });
+  const [row] = await executeOwned<ValidationRow[]>(
     scope.em,
     scope.applicationId,
     `with t as (${source.cte})
@@ -399,29 +470,13 @@ async function readValidToken(scope: Scope, token: string, claims: VerifiedClaim
           where s.application_id = u.application_id and s.user_id = u.id and s.tenant_id::text is not distinct from gt.payload->>'${PAYLOAD.tenantId}'
             and o.payload->'${PAYLOAD.authorizations}'->t.client_id->>'${PAYLOAD.grantId}' = g.id
             and s.expires_at > ?::timestamptz and (o.expires_at is null or o.expires_at > ?::timestamptz) and o.payload->>'${PAYLOAD.accountId}' = t.user_id
+            and ${standsUnderPolicy('u.pool_id::text')}
           limit 1) as s on true
        left join lateral (${signIn.sql}) as gs on s.id is null
       where ${userStands(GRANT_TENANT)} and (s.id is not null or gs.id is not null)`,
-    [...source.params, now, now, now, ...signIn.params],
+    [...source.params, now, now, now, ...cutoffsParams(cutoffs), ...signIn.params],
   );
-  if (row === undefined) return undefined;
-  const policy = await poolSessionPolicy(scope.services, scope.requestId, scope.applicationId, row.pool_id);
-  if (endedByPolicy(policy, row, now)) return undefined;
-  // The end the list and GET show, which also bounds how long the answer is kept.
-  const session = row.id == null ? grantView(row.grant_sign_in!) : endUnderPolicy(policy, view(row as SessionRow), row);
-  const validUntil = row.valid_until === null ? NO_END : new Date(row.valid_until);
-  return {
-    applicationId: scope.applicationId,
-    userId: row.token_user_id,
-    grantId: row.token_grant_id,
-    clientId: row.token_client_id,
-    tenantId: row.grant_tenant,
-    issuer: row.token_issuer ?? scope.services.surfaces.service.issuer,
-    session,
-    browserSession: row.id != null,
-    refreshToken: row.token_model === MODEL.RefreshToken,
-    validUntil: row.id == null ? validUntil : new Date(Math.min(validUntil.getTime(), session.expiresAt.getTime())),
-  };
+  return row;
 }
 
 /** Unless this instance did so less than a minute ago (nor another: the statement's guard). */
