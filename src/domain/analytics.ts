@@ -152,6 +152,8 @@ function dayOf(value: string): Date | undefined {
 
 /** No event predates the Unix epoch (its record's id is a UUIDv7), and PostgreSQL holds no year 0. */
 const EARLIEST_DAY = utcDay(EARLIEST_ID_TIME);
+/** The last day an ISO date (and the `dayOf` check) names. */
+const LATEST_DAY = new Date('9999-12-31T00:00:00Z');
 
 function isoDate(field: string, value: string): Date {
   const date = dayOf(value);
@@ -176,7 +178,7 @@ interface Range {
   readonly interval: AnalyticsInterval;
   /** The first day of each period the range touches. */
   readonly periods: readonly string[];
-  /** The last day of the last period (the day after it may be past 9999-12-31, which no ISO date names). */
+  /** The last day of the last period, at most 9999-12-31 (the week of that day runs past it, where no ISO date is). */
   readonly last: string;
 }
 
@@ -190,7 +192,8 @@ function range(scope: Scope, args: AnalyticsArgs): Range {
   const periods: string[] = [];
   let start = periodStart(from, interval);
   for (; start <= to; start = nextPeriod(start, interval)) periods.push(utcDay(start));
-  return { interval, periods, last: utcDay(new Date(start.getTime() - DAY_MS)) };
+  const last = new Date(Math.min(start.getTime() - DAY_MS, LATEST_DAY.getTime()));
+  return { interval, periods, last: utcDay(last) };
 }
 
 /** A series' arguments as known before it runs: a literal's value, null when left out, undefined when a variable. */
