@@ -184,6 +184,40 @@ describe('the audit stream', () => {
     }
   });
 
+  it('with `from`, starts at the records of that time, not at the log’s beginning: older records are not read through', async () => {
+    const own = await startTestApp({ auditStreamHeartbeatMs: 100 });
+    try {
+      // The application's records so far dated two days back (their ids' time too), then 2,500 of yesterday, each with
+      // the UUIDv7 id of its time: a log older than `from`, of more than two reads.
+      await own.sql(
+        `update audit_log set created_at = created_at - interval '2 days',
+                id = overlay(id::text placing substr(lpad(to_hex((extract(epoch from now() - interval '2 days') * 1000)::bigint), 12, '0'), 1, 8) from 1 for 8)::uuid
+          where application_id = ?`,
+        [own.root.applicationId],
+      );
+      await own.sql(
+        `insert into audit_log (application_id, id, actor_type, actor_id, action, target_type, target_id, request_id, created_at)
+         select ?, (substr(h, 1, 8) || '-' || substr(h, 9, 4) || '-7' || substr(r, 1, 3) || '-8' || substr(r, 4, 3) || '-' || substr(r, 7, 12))::uuid,
+                'system', 'test', 'user.updated', 'user', 'old', 'old', t
+           from generate_series(1, 2500) as i,
+                lateral (select now() - interval '1 day' + i * interval '1 millisecond' as t) as at,
+                lateral (select lpad(to_hex((extract(epoch from t) * 1000)::bigint), 12, '0') as h, md5(i::text) as r) as id`,
+        [own.root.applicationId],
+      );
+      const from = new Date(Date.now() - 60_000).toISOString();
+      own.queries.length = 0;
+      const stream = await openSse(`${own.baseUrl}/api/v1/audit-logs/stream?from=${encodeURIComponent(from)}`, { 'x-api-key': own.root.apiKey });
+      streams.push(stream);
+      const userId = await own.createUser('from-recent@example.com');
+      await stream.until(hasTarget(userId), 'the user’s record');
+      expect(recordsOf(stream).some((record) => record.target.id === 'old')).toBe(false);
+      // A read of the log takes 1,000 records at most: from the beginning, the old records alone would take three.
+      expect(own.queries.filter((sql) => sql.includes('with w as materialized')).length).toBeLessThanOrEqual(2);
+    } finally {
+      await own.close();
+    }
+  });
+
   it('a following reads no more once its client left, and the service closes its database once every following ended', async () => {
     const own = await startTestApp();
     try {

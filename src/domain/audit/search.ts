@@ -87,6 +87,9 @@ export const view = async (scope: Scope, row: AuditRow): Promise<AuditRecordView
   changes: row.before === null && row.after === null ? null : { before: await snapshotSeenBy(scope, row.before), after: await snapshotSeenBy(scope, row.after) },
 });
 
+/** Every record stamped at or after `from` has an id at or above this (ID_SLACK_MS). */
+export const firstIdFrom = (from: Date): string => firstIdAt(new Date(from.getTime() - ID_SLACK_MS));
+
 /** No record predates its UUIDv7 id's epoch, and PostgreSQL holds no year 0: an earlier bound is a mistake. */
 function timeFilter(field: string, value: Date): Date {
   if (value < EARLIEST_ID_TIME) throw invalid(field, `${field} must not be before ${EARLIEST_ID_TIME.toISOString()}`);
@@ -121,7 +124,7 @@ export function conditions(scope: Scope, filter: AuditFilter): { where: string; 
   // ID_SLACK_MS, since a record's id and its created_at are taken a moment apart (in a long transaction, seconds).
   if (filter.from != null) {
     add('created_at >= ?', timeFilter('from', filter.from));
-    add('id >= ?::uuid', firstIdAt(new Date(filter.from.getTime() - ID_SLACK_MS)));
+    add('id >= ?::uuid', firstIdFrom(filter.from));
   }
   if (filter.to != null) {
     add('created_at < ?', timeFilter('to', filter.to));

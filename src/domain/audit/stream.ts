@@ -4,7 +4,7 @@ import type { Scope } from '../../context.ts';
 import { executeOwned } from '../../db/owned-sql.ts';
 import { invalid, type GatehouseError } from '../../errors.ts';
 import { isUuid } from '../../ids.ts';
-import { COLUMNS, conditions, view, type AuditFilter, type AuditRecordView, type AuditRow } from './search.ts';
+import { COLUMNS, conditions, firstIdFrom, view, type AuditFilter, type AuditRecordView, type AuditRow } from './search.ts';
 import { asBackgroundWork } from '../../background-work.ts';
 
 /** The audit log as a stream, resumable without loss or repeat on any instance. A record's place is `(tx, seq)`, read no
@@ -205,6 +205,29 @@ async function head(scope: Scope): Promise<Place & { xmin: bigint; xmax: bigint 
   return { tx: row?.tx ?? ORIGIN.tx, seq: row?.seq ?? ORIGIN.seq, xmin: BigInt(row!.xmin), xmax: BigInt(row!.xmax) };
 }
 
+/** Just before the first record stamped at or after `from` (its id, as the search's bound), and no later than the last
+ *  final record, below which nothing commits any more: the records before `from` are not read through (a log's years).
+ *  One statement, so one snapshot: a record it does not see is in a transaction at or above its xmin. */
+async function placeBefore(scope: Scope, from: Date): Promise<Place> {
+  const [row] = await executeOwned<{ first_tx: string | null; first_seq: string | null; last_tx: string | null; last_seq: string | null }[]>(
+    scope.em,
+    scope.applicationId,
+    // The records since `from` by the primary key's range (materialized: not the stream index's walk from the start).
+    `with since as materialized (select tx, seq from audit_log where @owner and id >= ?::uuid)
+     select first.tx as first_tx, first.seq as first_seq, last.tx as last_tx, last.seq as last_seq
+       from (select 1) as one
+       left join lateral (select tx::text as tx, seq::text as seq from since order by since.tx, since.seq limit 1) as first on true
+       left join lateral (
+         select tx::text as tx, seq::text as seq from audit_log where @owner and ${FINAL}
+          order by audit_log.tx desc, audit_log.seq desc limit 1) as last on true`,
+    [firstIdFrom(from)],
+  );
+  const last: Place = row?.last_tx == null || row.last_seq == null ? ORIGIN : { tx: row.last_tx, seq: row.last_seq };
+  if (row?.first_tx == null || row.first_seq == null) return last;
+  const first: Place = { tx: row.first_tx, seq: (BigInt(row.first_seq) - 1n).toString() };
+  return after(first, last) ? last : first;
+}
+
 /** After `lastEventId` (422 for another tenant's record, as for an unknown one); else from the first record when `from`
  *  is given; else after the last record committed now. */
 export async function streamStart(scope: Scope, filter: AuditFilter, lastEventId: string | undefined, field = 'Last-Event-ID'): Promise<Start> {
@@ -214,7 +237,7 @@ export async function streamStart(scope: Scope, filter: AuditFilter, lastEventId
     if (place === undefined) throw invalid(field, `${field} names no audit record of this stream (deleted by retention, or never one)`);
     return place;
   }
-  return filter.from != null ? ORIGIN : now(scope);
+  return filter.from != null ? placeBefore(scope, filter.from) : now(scope);
 }
 
 /** Until the sink closes or refuses (a client too slow), the waker closes (shutdown), its credentials may no longer
