@@ -21,6 +21,7 @@ export interface StreamSlot {
 export class EventStream {
   readonly #reply: FastifyReply;
   #closed = false;
+  #resumeAt: string | undefined;
 
   /** Closed at once, `onClose` not called, when its client left before (`destroyed` is set as `close` is emitted). */
   constructor(reply: FastifyReply, heartbeatMs: number, onClose: () => void) {
@@ -38,7 +39,12 @@ export class EventStream {
       'x-accel-buffering': 'no',
     });
     raw.write(': stream open\n\n');
-    const heartbeat = setInterval(() => this.#write(': heartbeat\n\n'), heartbeatMs).unref();
+    const heartbeat = setInterval(() => {
+      // An `id` without data sets an EventSource's Last-Event-ID and dispatches nothing.
+      const id = this.#resumeAt;
+      this.#resumeAt = undefined;
+      this.#write(`: heartbeat\n${id === undefined ? '' : `id: ${id}\n`}\n`);
+    }, heartbeatMs).unref();
     raw.once('close', () => {
       this.#closed = true;
       clearInterval(heartbeat);
@@ -54,8 +60,15 @@ export class EventStream {
     return this.#reply.raw.writableLength;
   }
 
+  /** Sent as the next heartbeat's `id` unless an event is sent first: where a client resumes that was sent nothing
+   *  since (a filtered stream passing other records). */
+  resumeAt(id: string): void {
+    this.#resumeAt = id;
+  }
+
   /** Resolves once the client can take more, or once it is dropped. */
   async send(event: string, data: string, id?: string): Promise<void> {
+    if (id !== undefined) this.#resumeAt = undefined;
     if (this.#write(`event: ${event}\n${id === undefined ? '' : `id: ${id}\n`}data: ${data}\n\n`)) return;
     const raw = this.#reply.raw;
     await new Promise<void>((resolve) => {

@@ -86,6 +86,7 @@ export function registerAuditStream(
           if ((await refusal('cache')) === undefined) return stream.send('audit', JSON.stringify(record), record.id);
           stream.finish();
         },
+        reached: (token) => stream.resumeAt(token),
       };
       try {
         // An EventSource reconnects when an answer ends: `end` tells its client that nothing more will come.

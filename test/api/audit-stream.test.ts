@@ -108,6 +108,26 @@ describe('the audit stream', () => {
     expect(recordsOf(resumed).map((record) => record.target.id)).toEqual(missed);
   });
 
+  it('a filtered stream that sent nothing still resumes where it was: its heartbeats carry its place as the event id', async () => {
+    const path = `/applications/${app.root.applicationId}/tenants/${tenantA}/audit-logs/stream?action=user.membership.removed`;
+    const first = await open(path);
+    // Records of the scope, none matching: the stream reads past them.
+    const passing = await createUser(tenantA, 'passing@example.com');
+    await first.until((s) => s.lastEventId !== undefined, 'a place as the event id');
+    expect(recordsOf(first)).toEqual([]);
+    first.close();
+    // Taken out of the tenant while no stream is open: the client resumes with what an EventSource would send.
+    expect((await admin.delete(`${tenantUsers(tenantA)}/${passing}`)).status).toBe(204);
+    const resumed = await open(path, app.root.apiKey, { 'last-event-id': first.lastEventId! });
+    await resumed.until(hasTarget(passing), 'the removal made while it was away');
+    expect(recordsOf(resumed).map((record) => record.action)).toEqual(['user.membership.removed']);
+    // A place is its scope's: another tenant's stream refuses it, as it refuses that tenant's record ids.
+    const elsewhere = await open(`/applications/${app.root.applicationId}/tenants/${tenantB}/audit-logs/stream`, app.root.apiKey, { 'last-event-id': first.lastEventId! });
+    expect(elsewhere.body).toMatchObject({ code: 'validation_error', field: 'Last-Event-ID' });
+    const tampered = `${first.lastEventId!.slice(0, -2)}AA`;
+    expect((await open(path, app.root.apiKey, { 'last-event-id': tampered })).body).toMatchObject({ code: 'validation_error', field: 'Last-Event-ID' });
+  });
+
   it('starts after the last record when places cross a power of ten (they compare as numbers, not text)', async () => {
     await app.sql(`select setval(pg_get_serial_sequence('audit_log', 'seq'), 99998)`);
     const before = [await createUser(tenantA, 'seq-1@example.com'), await createUser(tenantA, 'seq-2@example.com')];

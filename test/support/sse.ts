@@ -15,6 +15,8 @@ export interface SseStream {
   readonly events: SseEvent[];
   /** The comment lines received so far (heartbeats). */
   readonly comments: string[];
+  /** What an EventSource would send as `Last-Event-ID`: the last `id` field, an event's or a block's without data. */
+  readonly lastEventId: string | undefined;
   /** The error body of a refused stream. */
   readonly body: unknown;
   /** Waits until `done()` holds of what was received (generously: a loaded machine), else throws. */
@@ -38,6 +40,7 @@ export async function openSse(url: string, headers: Record<string, string>, post
   const comments: string[] = [];
   let ended = false;
   let endedCleanly = false;
+  let lastEventId: string | undefined;
   let body: unknown;
   if (response.status !== 200) {
     body = await response.json();
@@ -63,6 +66,7 @@ export async function openSse(url: string, headers: Record<string, string>, post
                 fields[name] = (fields[name] === undefined ? '' : `${fields[name]}\n`) + line.slice(colon + 1).replace(/^ /, '');
               }
             }
+            if (fields['id'] !== undefined) lastEventId = fields['id'];
             if (fields['data'] !== undefined) events.push({ event: fields['event'], id: fields['id'], data: fields['data'] });
           }
         }
@@ -84,6 +88,9 @@ export async function openSse(url: string, headers: Record<string, string>, post
     },
     get endedCleanly() {
       return endedCleanly;
+    },
+    get lastEventId() {
+      return lastEventId;
     },
     async until(done, what, ms = 20_000) {
       const deadline = Date.now() + ms;

@@ -2,7 +2,8 @@ import pg from 'pg';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Scope } from '../../context.ts';
 import { executeOwned } from '../../db/owned-sql.ts';
-import { invalid, type GatehouseError } from '../../errors.ts';
+import { GatehouseError, invalid } from '../../errors.ts';
+import { scopedList } from '../pagination.ts';
 import { isUuid } from '../../ids.ts';
 import { COLUMNS, conditions, firstIdFrom, view, type AuditFilter, type AuditRecordView, type AuditRow } from './search.ts';
 import { asBackgroundWork } from '../../background-work.ts';
@@ -48,6 +49,9 @@ export interface AuditSink {
   confirm(): Promise<GatehouseError | undefined>;
   /** Resolves once the sink can take more (the client read what it had), or rejects to stop. */
   send(record: AuditRecordView): Promise<void>;
+  /** The stream's place once every record read so far is sent, as a resumption token (streamStart takes it as a record
+   *  id): a filtered stream may pass many records and send none, and must still resume where it was. */
+  reached?(token: string): void;
   readonly closed: boolean;
 }
 
@@ -167,6 +171,25 @@ const after = (a: Place, b: Place): boolean => {
   return ta !== tb ? ta > tb : BigInt(a.seq) > BigInt(b.seq);
 };
 
+/** A place, signed for the stream's scope (the list cursors' codec): the tx and seq are no one else's to forge. */
+const placeList = (scope: Scope) => scopedList(scope, 'audit-stream');
+const PLACE_TOKEN = /^(\d+):(\d+)$/;
+
+const resumeToken = (scope: Scope, place: Place): string => scope.services.cursors.encode(placeList(scope), `${place.tx}:${place.seq}`);
+
+/** Undefined when it is not a token of this scope's stream. */
+function placeOfToken(scope: Scope, token: string): Place | undefined {
+  let value: string;
+  try {
+    value = scope.services.cursors.decode(placeList(scope), token);
+  } catch (error) {
+    if (error instanceof GatehouseError) return undefined;
+    throw error;
+  }
+  const match = PLACE_TOKEN.exec(value);
+  return match === null ? undefined : { tx: match[1]!, seq: match[2]! };
+}
+
 /** Undefined when the scope has none such (or it was deleted). */
 async function placeOf(scope: Scope, recordId: string): Promise<Place | undefined> {
   const { where, params } = conditions(scope, {});
@@ -228,13 +251,13 @@ async function placeBefore(scope: Scope, from: Date): Promise<Place> {
   return after(first, last) ? last : first;
 }
 
-/** After `lastEventId` (422 for another tenant's record, as for an unknown one); else from the first record when `from`
- *  is given; else after the last record committed now. */
+/** After `lastEventId`, a record or a place (`reached`) of the scope (422 for another tenant's, as for an unknown one);
+ *  else from the first record when `from` is given; else after the last record committed now. */
 export async function streamStart(scope: Scope, filter: AuditFilter, lastEventId: string | undefined, field = 'Last-Event-ID'): Promise<Start> {
   conditions(scope, filter);
   if (lastEventId !== undefined) {
-    const place = isUuid(lastEventId) ? await placeOf(scope, lastEventId.toLowerCase()) : undefined;
-    if (place === undefined) throw invalid(field, `${field} names no audit record of this stream (deleted by retention, or never one)`);
+    const place = isUuid(lastEventId) ? await placeOf(scope, lastEventId.toLowerCase()) : placeOfToken(scope, lastEventId);
+    if (place === undefined) throw invalid(field, `${field} names no audit record or place of this stream (deleted by retention, or never one)`);
     return place;
   }
   return filter.from != null ? placeBefore(scope, filter.from) : now(scope);
@@ -254,6 +277,8 @@ export async function followAuditLog(scope: Scope, filter: AuditFilter, start: S
     woken = true;
     wakeUp?.();
   };
+  // A resumption from its start may send what the start's snapshot passed over (Start): older, never a repeat.
+  sink.reached?.(resumeToken(scope, start));
   const unsubscribe = waker.subscribe(scope.applicationId, wake);
   const backstop = setInterval(wake, BACKSTOP_MS).unref();
   try {
@@ -304,6 +329,7 @@ export async function followAuditLog(scope: Scope, filter: AuditFilter, start: S
         if (rows.length < BATCH) break;
       }
       place = { tx: until.tx, seq: until.seq };
+      sink.reached?.(resumeToken(scope, place));
       if (settled) return 'settled';
     }
   } finally {
