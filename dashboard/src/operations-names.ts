@@ -1,4 +1,5 @@
 import { graphql } from './api.ts';
+import type { SettingsScope } from './operations.ts';
 
 // Ids of each type read through that type's list (`ids`), every type an alias of one query: one request per scope per
 // page; an id the list leaves out (deleted since) is not named.
@@ -12,12 +13,14 @@ interface Item {
   readonly name: string;
   /** A user of the console, read without the application header (as the operator themself). */
   readonly console?: true;
+  /** A list without a tenant's scope (`tenants`): read on the application's path alone. */
+  readonly unscoped?: true;
 }
 
 const ITEMS = {
   user: { list: 'users', name: 'email' },
   operator: { list: 'users', name: 'email', console: true },
-  tenant: { list: 'tenants', name: 'name' },
+  tenant: { list: 'tenants', name: 'name', unscoped: true },
   role: { list: 'roles', name: 'name' },
   oauth_client: { list: 'oauthClients', name: 'name' },
   api_key: { list: 'apiKeys', name: 'name' },
@@ -48,11 +51,13 @@ interface NamesField {
 }
 
 /** The names of the items referenced, each distinct one read once; the console's users and the application's apart. */
-export async function readNames(appId: string, references: Iterable<ItemReference>): Promise<NameOf> {
+export async function readNames(where: string | SettingsScope, references: Iterable<ItemReference>): Promise<NameOf> {
+  // A tenant's scope (an operator of some tenants only) reads the application's items through its lists there.
+  const scope = typeof where === 'string' ? { appId: where, tenantId: null } : where;
   const distinct = [...new Map([...references].map((reference) => [keyOf(reference), reference])).values()];
   const requests = [true, false].flatMap((ofConsole) => {
     const fields = fieldsOf(distinct.filter((reference) => ((ITEMS[reference.type] as Item).console === true) === ofConsole));
-    return chunked(fields, FIELDS_PER_REQUEST).map((batch) => readFields(ofConsole ? null : appId, batch).catch(() => []));
+    return chunked(fields, FIELDS_PER_REQUEST).map((batch) => readFields(ofConsole ? null : scope, batch).catch(() => []));
   });
   const names = new Map((await Promise.all(requests)).flat());
   return (type, id) => names.get(keyOf({ type, id }));
@@ -71,15 +76,19 @@ function namesQuery(fields: readonly NamesField[], withApp: boolean): string {
   const variables = fields.map((_, at) => `$i${at}: [UUID!]`);
   const selections = fields.map(({ type, ids }, at) => {
     const item: Item = ITEMS[type];
-    return `n${at}: ${item.list}(${withApp ? 'appId: $appId, ' : ''}ids: $i${at}, pageSize: ${ids.length}) { data { id name: ${item.name} } }`;
+    const scope = withApp ? `appId: $appId, ${item.unscoped === true ? '' : 'tenantId: $tenantId, '}` : '';
+    return `n${at}: ${item.list}(${scope}ids: $i${at}, pageSize: ${ids.length}) { data { id name: ${item.name} } }`;
   });
-  return `query ItemNames(${(withApp ? ['$appId: UUID!', ...variables] : variables).join(', ')}) { ${selections.join(' ')} }`;
+  // A variable declared must be used: `$tenantId` only where some list takes it.
+  const scoped = fields.some(({ type }) => (ITEMS[type] as Item).unscoped !== true);
+  const declared = withApp ? ['$appId: UUID!', ...(scoped ? ['$tenantId: UUID'] : []), ...variables] : variables;
+  return `query ItemNames(${declared.join(', ')}) { ${selections.join(' ')} }`;
 }
 
 /** The names of the items the fields' lists hold, by key; a refused request names none. */
-async function readFields(appId: string | null, fields: readonly NamesField[]): Promise<[string, string][]> {
+async function readFields(scope: SettingsScope | null, fields: readonly NamesField[]): Promise<[string, string][]> {
   const ids = Object.fromEntries(fields.map((field, at) => [`i${at}`, field.ids]));
-  const [variables, scope] = appId === null ? [ids, {}] : [{ appId, ...ids }, { applicationId: appId }];
-  const data = await graphql<Record<string, { data: { id: string; name: string }[] }>>(namesQuery(fields, appId !== null), variables, scope);
+  const [variables, header] = scope === null ? [ids, {}] : [{ ...scope, ...ids }, { applicationId: scope.appId }];
+  const data = await graphql<Record<string, { data: { id: string; name: string }[] }>>(namesQuery(fields, scope !== null), variables, header);
   return fields.flatMap(({ type }, at) => (data[`n${at}`]?.data ?? []).map(({ id, name }): [string, string] => [keyOf({ type, id }), name]));
 }

@@ -10,11 +10,16 @@ import { dashboardSuite, makeOperator, signInToDashboard } from '../support/dash
  * are offered no Remove nor Roles, and the server's refusal to suspend a member Globex shares is shown. A Tenant admin
  * of Acme is offered Roles, where a role is given in Acme alone, and Remove from Acme, which removes a member from Acme
  * alone. No application-wide tab or panel shows, so nothing is refused for a setting of the application. Both pages
- * break no WCAG A or AA rule (axe-core).
+ * break no WCAG A or AA rule (axe-core). The Tenant admin invites an address to Acme with a role of Acme's, leading to
+ * a client of Acme's (the application's own are not theirs to read), and revokes it; an operator of Acme who may only
+ * read its users sees its invitations, and is offered neither Invite nor Resend nor Revoke; the helpdesk operator is
+ * offered Invite without roles or clients, which they may not give or read.
  * Screenshot: test-results/dashboard-tenant-users.png.
  */
 const HELPDESK = { email: 'helpdesk@ops.example', password: 'Operator-Plover-42' };
 const TENANT_ADMIN = { email: 'acme-admin@ops.example', password: 'Operator-Curlew-42' };
+const VIEWER = { email: 'acme-viewer@ops.example', password: 'Operator-Dunlin-42' };
+const INVITEE = 'invitee@acme.example';
 const ADA = 'ada@acme.example';
 const BOB = 'bob@globex.example';
 const SHARED = 'shared@both.example';
@@ -38,6 +43,12 @@ const dashboard = dashboardSuite({
     expect((await app.http.post('/roles', helpdesk)).status).toBe(201);
     await makeOperator(app, HELPDESK, 'helpdesk', acme);
     await makeOperator(app, TENANT_ADMIN, 'tenant_admin', acme);
+    const viewer = { key: 'viewer', name: 'Viewer', permissions: ['users:read', 'permissions:read'] };
+    expect((await app.http.post('/roles', viewer)).status).toBe(201);
+    await makeOperator(app, VIEWER, 'viewer', acme);
+    expect((await app.http.post(`/applications/${appId}/tenants/${acme}/roles`, { key: 'acme_support', name: 'Acme support', permissions: ['users:read'] })).status).toBe(201);
+    expect((await app.http.post('/oauth-clients', { name: 'Acme portal', type: 'spa', redirectUris: ['https://acme.example/cb'], tenantId: acme })).status).toBe(201);
+    expect((await app.http.post('/oauth-clients', { name: 'Storefront', type: 'spa', redirectUris: ['https://shop.example/cb'] })).status).toBe(201);
   },
 });
 
@@ -126,6 +137,13 @@ describe("a tenant's Users screen for an operator of some tenants only, in Chrom
     expect(await userStatus(SHARED)).toBe('active');
   });
 
+  it('offers Invite to Acme without roles, which they may not give, nor clients, which they may not read', async () => {
+    const invite = helpdesk.page.getByRole('region', { name: 'Invite to Acme' });
+    await invite.getByLabel('E-mail').waitFor();
+    expect(await invite.getByRole('group', { name: 'Roles (optional)' }).count()).toBe(0);
+    expect(await invite.getByLabel('Once accepted, continue to (optional)').count()).toBe(0);
+  });
+
   it('breaks no WCAG A or AA rule on the landing nor on the users, a panel open', async () => {
     const { page } = helpdesk;
     await page.getByRole('link', { name: 'Your tenants' }).click();
@@ -185,6 +203,67 @@ describe("a tenant's Users screen for a Tenant admin, in Chromium", () => {
       const [left] = (await dashboard.app.sql<{ tenant_ids: string[] }>('select tenant_ids from app_user where email = ?', [SHARED])) as { tenant_ids: string[] }[];
       expect(left?.tenant_ids).toEqual([globex]);
       expect(await page.getByRole('alert').count()).toBe(0);
+    } finally {
+      await admin.close();
+    }
+  });
+});
+
+describe("a tenant's invitations on its Users screen, in Chromium", () => {
+  const invitationsOf = (page: Page) => page.getByRole('region', { name: 'Invitations to Acme' });
+  const inviteeRow = (page: Page) => invitationsOf(page).getByRole('row', { name: new RegExp(INVITEE) });
+  const invitations = () => dashboard.app.sql<{ tenant_id: string; revoked: boolean }>('select tenant_id, revoked_at is not null as revoked from invitation where email = ?', [INVITEE]);
+
+  it('lets a Tenant admin invite an address to Acme with a role of Acme, no tenant to choose, only their clients offered', async () => {
+    const admin = await signedInAs(TENANT_ADMIN);
+    try {
+      const { page } = admin;
+      await page.getByRole('link', { name: 'Users of Acme' }).click();
+      const invite = page.getByRole('region', { name: 'Invite to Acme' });
+      await invite.getByRole('checkbox', { name: 'Acme support' }).waitFor();
+      expect(await invite.getByLabel('Tenant', { exact: true }).count()).toBe(0);
+      const client = invite.getByLabel('Once accepted, continue to (optional)');
+      expect(await client.locator('option').allTextContents()).toEqual(['No application', 'Acme portal']);
+      await invite.getByLabel('E-mail').fill(INVITEE);
+      await invite.getByRole('checkbox', { name: 'Acme support' }).check();
+      await client.selectOption({ label: 'Acme portal' });
+      await invite.getByRole('button', { name: 'Invite' }).click();
+      await invite.getByRole('status').filter({ hasText: `An invitation to Acme was created for ${INVITEE}` }).waitFor();
+      await inviteeRow(page).waitFor();
+      expect(await inviteeRow(page).getByRole('cell').allTextContents()).toEqual(['Acme support', 'Pending', expect.any(String), TENANT_ADMIN.email, 'ResendRevoke']);
+      expect(await invitations()).toEqual([{ tenant_id: acme, revoked: false }]);
+      const listed = (await dashboard.app.http.get('/invitations')).body.data as { email: string; tenantId: string }[];
+      expect(listed.filter((invitation) => invitation.email === INVITEE).map((invitation) => invitation.tenantId)).toEqual([acme]);
+      expect(await page.getByRole('alert').count()).toBe(0);
+    } finally {
+      await admin.close();
+    }
+  });
+
+  it("shows an operator who may only read Acme's users its invitations, offering no Invite, Resend nor Revoke", async () => {
+    const viewer = await signedInAs(VIEWER);
+    try {
+      const { page } = viewer;
+      await page.getByRole('link', { name: 'Users of Acme' }).click();
+      await inviteeRow(page).waitFor();
+      expect(await inviteeRow(page).getByRole('button').count()).toBe(0);
+      expect(await page.getByRole('region', { name: 'Invite to Acme' }).count()).toBe(0);
+      expect(await page.getByRole('button', { name: 'Invite' }).count()).toBe(0);
+    } finally {
+      await viewer.close();
+    }
+  });
+
+  it('lets the Tenant admin revoke the invitation, once confirmed', async () => {
+    const admin = await signedInAs(TENANT_ADMIN);
+    try {
+      const { page } = admin;
+      await page.getByRole('link', { name: 'Users of Acme' }).click();
+      const asked = answerDialog(page);
+      await inviteeRow(page).getByRole('button', { name: 'Revoke' }).click();
+      expect(await asked).toContain(`Revoke the invitation of ${INVITEE} to Acme?`);
+      await inviteeRow(page).getByRole('status').filter({ hasText: `The invitation of ${INVITEE} is revoked.` }).waitFor();
+      expect(await invitations()).toEqual([{ tenant_id: acme, revoked: true }]);
     } finally {
       await admin.close();
     }

@@ -1,31 +1,35 @@
-import { useCallback, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { PagedTable } from '../components/paged-table.tsx';
 import { usePages, type Pages } from '../hooks/use-pages.ts';
 import { useReadOnReturn } from '../hooks/use-read-on-return.ts';
-import { INVITATION_STATUSES, listInvitations, type Invitation, type InvitationStatus } from '../operations-invitations.ts';
+import type { NamedTenant } from '../operations.ts';
+import { INVITATION_STATUSES, listInvitations, type Invitation, type InvitationPlace, type InvitationStatus } from '../operations-invitations.ts';
+import { MAY_DO_ALL, type MayDo } from '../operations-own-permissions.ts';
 import { InvitationRow, STATUS_LABEL } from './invitation-row.tsx';
 import { InviteForm } from './invite-form.tsx';
 
 interface InvitationTableProps {
-  appId: string;
+  place: InvitationPlace;
+  may: MayDo;
   invitations: Pages<Invitation>;
   status: InvitationStatus | null;
   onChanged: () => void;
 }
 
 /** The invitations of the status chosen (null: all), page by page. */
-function InvitationTable({ appId, invitations, status, onChanged }: InvitationTableProps) {
+function InvitationTable({ place, may, invitations, status, onChanged }: InvitationTableProps) {
   return (
     <PagedTable
       pages={invitations}
-      columns={['E-mail', 'Tenant', 'Roles', 'Status', 'Expires', 'Invited by']}
+      columns={['E-mail', ...(place.tenant === null ? ['Tenant'] : []), 'Roles', 'Status', 'Expires', 'Invited by']}
       actionsHeading="Actions"
       emptyMessage={status === null ? 'No one has been invited yet.' : `No invitation is ${STATUS_LABEL[status].toLowerCase()}.`}
       loadingLabel="Loading invitations…"
       row={(invitation) => (
         <InvitationRow
           key={invitation.id}
-          appId={appId}
+          place={place}
+          actions={may('users:write')}
           invitation={invitation}
           onChanged={(changed) => {
             invitations.replace(changed.id, changed);
@@ -37,10 +41,16 @@ function InvitationTable({ appId, invitations, status, onChanged }: InvitationTa
   );
 }
 
-/** The application's invitations to its tenants, filtered by status, and inviting an address. */
-export function Invitations({ appId }: { appId: string }) {
+interface InvitationsSectionProps {
+  place: InvitationPlace;
+  /** What the operator holds there: sending, resending and revoking take `users:write`. */
+  may: MayDo;
+}
+
+/** The place's invitations, filtered by status, and (if offered) inviting an address. */
+function InvitationsSection({ place, may }: InvitationsSectionProps) {
   const [status, setStatus] = useState<InvitationStatus | null>(null);
-  const invitations = usePages(useCallback((cursor: string | null) => listInvitations(appId, status, cursor), [appId, status]));
+  const invitations = usePages(useCallback((cursor: string | null) => listInvitations(place, status, cursor), [place, status]));
   useReadOnReturn(invitations);
   const [rowChanges, setRowChanges] = useState(0);
   // A new invitation is pending: shown unless another status is chosen.
@@ -50,7 +60,7 @@ export function Invitations({ appId }: { appId: string }) {
   return (
     <>
       <section aria-labelledby="invitations-heading">
-        <h2 id="invitations-heading">Invitations</h2>
+        <h2 id="invitations-heading">{place.tenant === null ? 'Invitations' : `Invitations to ${place.tenant.name}`}</h2>
         <div className="picker">
           <label htmlFor="invitation-status">Status</label>
           <select
@@ -62,9 +72,24 @@ export function Invitations({ appId }: { appId: string }) {
             {INVITATION_STATUSES.map((value) => <option key={value} value={value}>{STATUS_LABEL[value]}</option>)}
           </select>
         </div>
-        <InvitationTable appId={appId} invitations={invitations} status={status} onChanged={() => setRowChanges((count) => count + 1)} />
+        <InvitationTable place={place} may={may} invitations={invitations} status={status} onChanged={() => setRowChanges((count) => count + 1)} />
       </section>
-      <InviteForm appId={appId} listChanges={rowChanges} onSent={sent} />
+      {may('users:write') && <InviteForm place={place} may={may} listChanges={rowChanges} onSent={sent} />}
     </>
   );
+}
+
+/** The application's invitations to its tenants (Invitations tab), for an operator holding a role application-wide. */
+export function Invitations({ appId }: { appId: string }) {
+  const place = useMemo(() => ({ appId, tenant: null }), [appId]);
+  return <InvitationsSection place={place} may={MAY_DO_ALL} />;
+}
+
+/**
+ * One tenant's invitations in its scope, on its Users screen for an operator of some tenants only: Invite, Resend and
+ * Revoke offered as `may` (read there) allows.
+ */
+export function TenantInvitations({ appId, tenant, may }: { appId: string; tenant: NamedTenant; may: MayDo }) {
+  const place = useMemo(() => ({ appId, tenant }), [appId, tenant]);
+  return <InvitationsSection place={place} may={may} />;
 }

@@ -8,8 +8,9 @@ import { useSubmission } from '../hooks/use-submission.ts';
 import { useAsync } from '../hooks/use-async.ts';
 import { useKeptChoices } from '../hooks/use-kept-choices.ts';
 import { useReadOnReturn } from '../hooks/use-read-on-return.ts';
-import type { TenantSummary } from '../operations.ts';
-import { listLandingClients, sendInvitation, type Invitation, type LandingClient } from '../operations-invitations.ts';
+import type { NamedTenant, TenantSummary } from '../operations.ts';
+import { listLandingClients, sendInvitation, type Invitation, type InvitationPlace, type LandingClient } from '../operations-invitations.ts';
+import type { MayDo } from '../operations-own-permissions.ts';
 import { listAllRoles, type RoleSummary } from '../operations-roles.ts';
 
 /** The API's default lifetime of a link, and its bounds. */
@@ -17,14 +18,16 @@ const DEFAULT_DAYS = 7;
 const MAX_DAYS = 30;
 
 interface RoleChoicesProps {
-  appId: string;
-  tenant: TenantSummary;
+  place: InvitationPlace;
+  tenant: NamedTenant;
   chosen: readonly string[];
   onToggle: (roleId: string) => void;
 }
 
 /** A checkbox per role an invitation to the tenant may give: the application-wide ones and the tenant's own. */
-function RoleChoices({ appId, tenant, chosen, onToggle }: RoleChoicesProps) {
+function RoleChoices({ place, tenant, chosen, onToggle }: RoleChoicesProps) {
+  // Read in the tenant's scope, the roles its members may be given are those it lists too.
+  const { appId } = place;
   const roles = useAsync(useCallback(() => listAllRoles(appId, tenant.id), [appId, tenant.id]));
   useReadOnReturn(roles);
   const kept = useKeptChoices((role: RoleSummary) => role.id);
@@ -63,15 +66,18 @@ interface InvitationDraft {
 const NEW_INVITATION: InvitationDraft = { email: '', tenant: null, roleIds: [], days: String(DEFAULT_DAYS), clientId: '' };
 
 interface ClientChoiceProps {
-  appId: string;
-  tenant: TenantSummary;
+  place: InvitationPlace;
+  tenant: NamedTenant;
   chosen: string;
   onChoose: (clientId: string) => void;
 }
 
-/** The OAuth client the accepted invitation leads to: the application-wide ones and the tenant's own, with a redirect URI. */
-function ClientChoice({ appId, tenant, chosen, onChoose }: ClientChoiceProps) {
-  const clients = useAsync(useCallback(() => listLandingClients(appId, tenant.id), [appId, tenant.id]));
+/**
+ * The OAuth client the accepted invitation leads to, with a redirect URI: the application-wide ones and the tenant's
+ * own; in the tenant's scope, its own alone (the operator reads no others).
+ */
+function ClientChoice({ place, tenant, chosen, onChoose }: ClientChoiceProps) {
+  const clients = useAsync(useCallback(() => listLandingClients(place, tenant.id), [place, tenant.id]));
   useReadOnReturn(clients);
   const kept = useKeptChoices((client: LandingClient) => client.clientId);
   const id = useId();
@@ -100,16 +106,23 @@ function ClientChoice({ appId, tenant, chosen, onChoose }: ClientChoiceProps) {
 }
 
 interface InviteFormProps {
-  appId: string;
+  /** The application's (a tenant to choose), or one tenant's (in its scope). */
+  place: InvitationPlace;
+  /**
+   * What the operator holds there: roles are offered with `roles:read` and `role_assignments:write` (which giving them
+   * takes), clients with `oauth_clients:read`.
+   */
+  may: MayDo;
   /** How many invitations were resent or revoked: a refusal shown before one (a pending invitation) may be false now. */
   listChanges: number;
   onSent: (invitation: Invitation) => void;
 }
 
-/** "Invite": an address, the tenant it joins, the roles it gets there, and how many days its link works. */
-export function InviteForm({ appId, listChanges, onSent }: InviteFormProps) {
-  const [draft, setDraft, sync] = useDraft(NEW_INVITATION, { keep: { name: 'new-invitation' } });
-  const { email, tenant, roleIds, days, clientId } = draft;
+/** "Invite": an address, the tenant it joins (the place's, if one), the roles it gets there, and how many days its link works. */
+export function InviteForm({ place, may, listChanges, onSent }: InviteFormProps) {
+  const [draft, setDraft, sync] = useDraft(NEW_INVITATION, { keep: { name: place.tenant === null ? 'new-invitation' : `new-invitation:${place.tenant.id}` } });
+  const { email, roleIds, days, clientId } = draft;
+  const tenant: NamedTenant | null = place.tenant ?? draft.tenant;
   const update = (patch: Partial<InvitationDraft>) => setDraft((current) => ({ ...current, ...patch }));
   const action = useSubmission<string>();
   const [submittedAt, setSubmittedAt] = useState(listChanges);
@@ -129,9 +142,9 @@ export function InviteForm({ appId, listChanges, onSent }: InviteFormProps) {
     const address = email.trim();
     setSubmittedAt(listChanges);
     action.run(async () => {
-      const invitation = await sendInvitation(appId, {
+      const invitation = await sendInvitation(place, {
         email: address,
-        tenantId: tenant.id,
+        ...(place.tenant === null ? { tenantId: tenant.id } : {}),
         roleIds: [...roleIds],
         expiresInDays: Number(days),
         ...(clientId === '' ? {} : { clientId }),
@@ -144,16 +157,18 @@ export function InviteForm({ appId, listChanges, onSent }: InviteFormProps) {
 
   return (
     <section aria-labelledby="invite-heading">
-      <h2 id="invite-heading">Invite</h2>
+      <h2 id="invite-heading">{place.tenant === null ? 'Invite' : `Invite to ${place.tenant.name}`}</h2>
       <form className="inline-form invite-form" onSubmit={submit}>
         <DraftNotes sync={sync} what="invitation" />
         <div>
           <label htmlFor={`${id}-email`}>E-mail</label>
           <input id={`${id}-email`} type="email" required {...refusalMarks(action.refusal, 'email')} value={email} onChange={(event) => update({ email: event.target.value })} />
         </div>
-        <RefusedField value={action.refusal}>
-          <TenantPicker appId={appId} selected={tenant} onSelect={choose} noTenantLabel="Choose a tenant" required field="tenantId" />
-        </RefusedField>
+        {place.tenant === null && (
+          <RefusedField value={action.refusal}>
+            <TenantPicker appId={place.appId} selected={draft.tenant} onSelect={choose} noTenantLabel="Choose a tenant" required field="tenantId" />
+          </RefusedField>
+        )}
         <div>
           <label htmlFor={`${id}-days`}>Link valid for (days)</label>
           <input
@@ -167,14 +182,14 @@ export function InviteForm({ appId, listChanges, onSent }: InviteFormProps) {
             onChange={(event) => update({ days: event.target.value })}
           />
         </div>
-        {tenant !== null && (
+        {tenant !== null && may('oauth_clients:read') && (
           <RefusedField value={action.refusal}>
-            <ClientChoice key={tenant.id} appId={appId} tenant={tenant} chosen={clientId} onChoose={(chosen) => update({ clientId: chosen })} />
+            <ClientChoice key={tenant.id} place={place} tenant={tenant} chosen={clientId} onChoose={(chosen) => update({ clientId: chosen })} />
           </RefusedField>
         )}
-        {tenant !== null && (
+        {tenant !== null && may('roles:read') && may('role_assignments:write') && (
           <RefusedField value={action.refusal}>
-            <RoleChoices key={tenant.id} appId={appId} tenant={tenant} chosen={roleIds} onToggle={toggle} />
+            <RoleChoices key={tenant.id} place={place} tenant={tenant} chosen={roleIds} onToggle={toggle} />
           </RefusedField>
         )}
         <button type="submit" className="primary" disabled={action.busy}>Invite</button>

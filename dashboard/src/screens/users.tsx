@@ -15,6 +15,7 @@ import { listAllTenants } from '../operations-tenant-choices.ts';
 import { membershipLabel } from '../role-choices.ts';
 import { STATUS_LABEL } from '../user-status.ts';
 import { CreateUserForm } from './create-user-form.tsx';
+import { TenantInvitations } from './invitations.tsx';
 import { UserDetails } from './user-details.tsx';
 
 /** Which of a user's panels is open under the table: their details, or their roles. */
@@ -214,12 +215,23 @@ export function Users({ appId }: { appId: string }) {
   return <UsersSection appId={appId} tenant={null} may={MAY_DO_ALL} tenancy={setup.data.tenancy} tenants={setup.data.tenants} />;
 }
 
-/** The permissions that decide what a tenant's Users screen offers. */
-const TENANT_USERS_PERMISSIONS = ['users:write', 'users:delete', 'sessions:read', 'auth_providers:read', 'roles:read', 'role_assignments:read', 'role_assignments:write', 'role_assignments:delete'];
+/** The permissions that decide what a tenant's Users screen offers (its invitations' too). */
+const TENANT_USERS_PERMISSIONS = [
+  'users:write',
+  'users:delete',
+  'sessions:read',
+  'auth_providers:read',
+  'roles:read',
+  'role_assignments:read',
+  'role_assignments:write',
+  'role_assignments:delete',
+  'oauth_clients:read',
+];
 
 /**
- * One tenant's users in its scope, for an operator holding roles in some tenants only: its members, and the actions
- * their permissions there allow. Nothing of the application's (its tenancy switches, its other tenants) is read.
+ * One tenant's users in its scope, for an operator holding roles in some tenants only: its members and its invitations,
+ * and the actions their permissions there allow. Nothing of the application's (its tenancy switches, its other
+ * tenants) is read.
  */
 export function TenantUsers({ appId, tenant }: { appId: string; tenant: NamedTenant }) {
   const { id, name } = tenant;
@@ -228,5 +240,10 @@ export function TenantUsers({ appId, tenant }: { appId: string; tenant: NamedTen
   useReadOnReturn(may);
   if (may.status === 'loading') return <Loading>Loading the users…</Loading>;
   if (may.status === 'failed') return <ErrorMessage message={may.message} />;
-  return <UsersSection appId={appId} tenant={place} may={may.data} tenancy={null} tenants={[]} />;
+  return (
+    <>
+      <UsersSection appId={appId} tenant={place} may={may.data} tenancy={null} tenants={[]} />
+      <TenantInvitations appId={appId} tenant={place} may={may.data} />
+    </>
+  );
 }
