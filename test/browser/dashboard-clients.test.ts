@@ -67,6 +67,16 @@ describe('the OAuth clients tab of the dashboard in Chromium', () => {
     expect(shown).not.toContain(dashboardClient);
   });
 
+  it("opens no tab of the console, whose clients (the dashboard's own among them) are the service's and the console's", async () => {
+    const [{ id: consoleId }] = (await dashboard.app.sql<{ id: string }>('select id from application where console')) as [{ id: string }];
+    await dashboard.page.goto(`${publicUrl}/dashboard/#/${consoleId}/oauth-clients`);
+    await dashboard.page.getByText('The address names an application you do not manage, or one that no longer exists.').waitFor();
+    expect(await dashboard.page.getByRole('textbox', { name: /^client_id of / }).count()).toBe(0);
+    expect(await dashboard.page.getByRole('button', { name: /^(Edit|Delete)$/ }).count()).toBe(0);
+    await dashboard.page.goto(`${publicUrl}/dashboard/#/${appId}/oauth-clients`);
+    await dashboard.page.getByRole('row', { name: /Acme portal/ }).waitFor();
+  });
+
   it('creates a web client, shows its secret once with the issuer, and its client_id and secret sign a user in', async () => {
     await createForm().getByLabel('Web application').check();
     await createForm().getByLabel('Name').fill('Storefront');

@@ -146,7 +146,7 @@ describe('the Operators tab of the dashboard in Chromium', () => {
       await held.waitFor();
       expect(await held.getByRole('listitem').allTextContents()).toEqual([`Users of Acme ${acme}`]);
       expect(await theirs.getByRole('region', { name: 'Your tenants' }).getByRole('paragraph').textContent()).toBe(
-        `The dashboard manages an application as a whole, which takes a role held application-wide; in your tenants it manages their users. The rest of your tenants is managed through the API's tenant paths, /applications/${appId}/tenants/{tenantId}/….`,
+        `The dashboard manages an application as a whole, which takes a role held application-wide; in your tenants it manages their users and invitations. The rest of your tenants is managed through the API's tenant paths, /applications/${appId}/tenants/{tenantId}/….`,
       );
       expect(await theirs.getByRole('navigation', { name: 'Application sections' }).count()).toBe(0);
       await theirs.screenshot({ path: 'test-results/dashboard-tenant-operator.png', fullPage: true });

@@ -32,7 +32,7 @@ function YourTenants({ application, tenants, unknownTenant }: { application: Man
       </ul>
       <p>
         The dashboard manages an application as a whole, which takes a role held application-wide; in your tenants it
-        manages their users. The rest of your tenants is managed through the API&apos;s tenant paths,{' '}
+        manages their users and invitations. The rest of your tenants is managed through the API&apos;s tenant paths,{' '}
         <code>{`/applications/${application.id}/tenants/{tenantId}/…`}</code>.
       </p>
     </section>
