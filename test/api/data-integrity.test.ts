@@ -47,6 +47,8 @@ const GLOBAL_LOOKUPS = new Set([
   'revoked_sign_in_expires_idx',
   // The outbox worker's claim of the due mail of every application (queued rows only: a small partial index).
   'email_delivery_due_idx',
+  // The re-check's claim of the verified domains of every application checked longest ago (verified rows only).
+  'domain_recheck_idx',
   // An organization's applications (`application` is distributed by its id; `organization` is a reference table).
   'application_organization_idx',
   'oidc_model_pkey',

@@ -13,18 +13,19 @@ describe('checkVerificationRecord', () => {
       asked.push(name);
       return [['v=spf1 -all'], [token.slice(0, 10), token.slice(10)]];
     };
-    expect(await checkVerificationRecord('login.example.com', token, resolveTxt)).toEqual({ verified: true, reason: null });
+    expect(await checkVerificationRecord('login.example.com', token, resolveTxt)).toEqual({ verified: true, reason: null, answered: true });
     expect(asked).toEqual(['_gatehouse-challenge.login.example.com']);
   });
 
   it('explains a missing record, a wrong value and a failed lookup', async () => {
     const missing = await checkVerificationRecord('login.example.com', token, () => Promise.reject(dnsError('ENOTFOUND')));
-    expect(missing).toEqual({ verified: false, reason: 'No TXT record found at _gatehouse-challenge.login.example.com' });
+    expect(missing).toEqual({ verified: false, reason: 'No TXT record found at _gatehouse-challenge.login.example.com', answered: true });
     const wrong = await checkVerificationRecord('login.example.com', token, async () => [[`${token}x`], ['other']]);
-    expect(wrong.verified).toBe(false);
+    expect(wrong).toMatchObject({ verified: false, answered: true });
     expect(wrong.reason).toContain('does not hold');
+    // A lookup that failed is no answer: a re-check changes nothing on it (recheck.ts).
     const failed = await checkVerificationRecord('login.example.com', token, () => Promise.reject(dnsError('ETIMEOUT')));
-    expect(failed).toMatchObject({ verified: false, reason: expect.stringContaining('ETIMEOUT') });
+    expect(failed).toMatchObject({ verified: false, answered: false, reason: expect.stringContaining('ETIMEOUT') });
   });
 
   it('makes distinct, unguessable tokens', () => {
