@@ -32,7 +32,6 @@ interface AssignmentsProps {
   assignments: Pages<RoleAssignment>;
   label: string;
   choices: RoleChoices;
-  /** Whether Remove is offered. */
   removable: boolean;
 }
 

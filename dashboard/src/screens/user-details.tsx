@@ -27,7 +27,6 @@ interface UserDetailsProps {
   appId: string;
   /** Acting in this tenant's scope (Remove from it rather than Delete); null: the application's. */
   tenant: NamedTenant | null;
-  /** What the operator holds where they act, which decides the actions offered. */
   may: MayDo;
   user: User;
   /** How the panel names the user (with their tenant where pools are isolated). */

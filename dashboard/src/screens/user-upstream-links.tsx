@@ -30,7 +30,6 @@ interface UserUpstreamLinksProps {
   email: string;
   /** Whether the operator may read the scope's auth providers, which name the links. */
   nameProviders: boolean;
-  /** Whether Unlink is offered. */
   unlinkable: boolean;
 }
 

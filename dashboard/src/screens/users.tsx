@@ -45,7 +45,6 @@ interface UsersPlace {
   appId: string;
   /** Null: the application's users. */
   tenant: NamedTenant | null;
-  /** What the operator holds there, which decides the actions offered. */
   may: MayDo;
 }
 
