@@ -154,10 +154,17 @@ describe('audit records of settings with secrets', () => {
     };
     const [first] = await put({ ...smtp, secrets: { password: 'first-do-not-leak' } });
     expect(first).toMatchObject({ action: 'email_provider.updated', before: null, after: expect.objectContaining({ type: 'smtp', secretsSet: ['password'] }) });
+    expect(first!.after).toMatchObject({ secretsWritten: ['password'] });
+    // A replaced secret leaves secretsSet as it was: secretsWritten says it changed.
     const [changed] = await put({ ...smtp, secrets: { password: 'second-do-not-leak' } });
-    expect(changed).toMatchObject({ before: expect.objectContaining({ secretsSet: ['password'] }), after: expect.objectContaining({ secretsSet: ['password'] }) });
+    expect(changed).toMatchObject({ before: expect.objectContaining({ secretsSet: ['password'] }), after: expect.objectContaining({ secretsSet: ['password'], secretsWritten: ['password'] }) });
+    expect(changed!.before).not.toHaveProperty('secretsWritten');
+    const [kept] = await put({ ...smtp, fromName: 'Mail' });
+    expect(kept!.after).toMatchObject({ secretsSet: ['password'] });
+    expect(kept!.after).not.toHaveProperty('secretsWritten');
     const [removed] = await put({ ...smtp, secrets: { password: null } });
     expect(removed).toMatchObject({ before: expect.objectContaining({ secretsSet: ['password'] }), after: expect.objectContaining({ secretsSet: [] }) });
+    expect(removed!.after).not.toHaveProperty('secretsWritten');
     await put({ ...smtp, secrets: { password: 'third-do-not-leak' } });
 
     const { requestId, headers } = traced();
@@ -166,5 +173,27 @@ describe('audit records of settings with secrets', () => {
     expect(override).toMatchObject({ action: 'email_provider.override.removed', tenantId, before: expect.objectContaining({ secretsSet: ['password'] }), after: null });
     const all = await app.gatehouse.services.orm.em.fork().find(AuditLog, { targetType: 'email_provider', tenantId }, { filters: false });
     expect(JSON.stringify(all.map((record) => [record.before, record.after]))).not.toContain('do-not-leak');
+  });
+
+  it('an auth provider’s update names the secrets it wrote, so a secret-only change shows', async () => {
+    const created = await app.http.post('/auth-providers', {
+      type: 'oauth',
+      name: 'Rotated upstream',
+      config: { provider: 'github', clientId: 'gh-client' },
+      secrets: { clientSecret: 'first-do-not-leak' },
+    });
+    expect(created.status).toBe(201);
+    const patch = async (body: unknown) => {
+      const { requestId, headers } = traced();
+      expect((await app.http.patch(`/auth-providers/${created.body.id}`, body, { headers })).status).toBe(200);
+      const [record] = await auditRecordsOf(app, requestId);
+      return record!;
+    };
+    const rotated = await patch({ secrets: { clientSecret: 'second-do-not-leak' } });
+    expect(rotated).toMatchObject({ action: 'auth_provider.updated', before: expect.objectContaining({ secretsSet: ['clientSecret'] }), after: expect.objectContaining({ secretsSet: ['clientSecret'], secretsWritten: ['clientSecret'] }) });
+    expect(rotated.before).not.toHaveProperty('secretsWritten');
+    const renamed = await patch({ name: 'Renamed upstream' });
+    expect(renamed.after).not.toHaveProperty('secretsWritten');
+    expect(JSON.stringify([rotated, renamed])).not.toContain('do-not-leak');
   });
 });

@@ -109,6 +109,16 @@ export const isoTimestampSql = (column: string) => `to_char(${column} at time zo
 /** What audit records show of secrets (`secretsSet`): their names, never their values. */
 export const secretNames = (secrets: Readonly<Record<string, string>> | null | undefined): string[] => Object.keys(secrets ?? {}).sort();
 
+/** A write's `after` with the names of the secrets it gave a value (`secretsWritten`): a replaced secret leaves
+ *  `secretsSet` as it was, and the record would show no change. `changes` maps names to values, null removing one. */
+export function withWrittenSecrets(after: Record<string, unknown>, changes: Readonly<Record<string, unknown>> | null | undefined): Record<string, unknown> {
+  const written = Object.entries(changes ?? {})
+    .filter(([, value]) => typeof value === 'string')
+    .map(([name]) => name)
+    .sort();
+  return written.length === 0 ? after : { ...after, secretsWritten: written };
+}
+
 /** secretNames in SQL, sorted as `sort()` sorts (code units). */
 export const secretNamesSql = (column: string) =>
   `coalesce((select jsonb_agg(name order by name collate "C") from jsonb_object_keys(${column}) as name), '[]'::jsonb)`;

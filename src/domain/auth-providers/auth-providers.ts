@@ -7,7 +7,7 @@ import { AUTH_PROVIDER_TYPES, type AuthProviderType } from '../../db/entities/au
 import { HOLD_FOR_UPDATE } from '../../db/row-lock.ts';
 import { GatehouseError, invalid, notFound } from '../../errors.ts';
 import { newId } from '../../ids.ts';
-import { recordAudit, secretNames, secretNamesSql, type AuditActor } from '../audit/audit.ts';
+import { recordAudit, secretNames, secretNamesSql, withWrittenSecrets, type AuditActor } from '../audit/audit.ts';
 import { auditedFieldsOf, auditedSnapshot } from '../audit/audited-fields.ts';
 import { actingSubjects } from '../authorization/held-roles.ts';
 import { uniquely } from '../db-errors.ts';
@@ -290,7 +290,9 @@ export async function updateAuthProvider(scope: Scope, providerId: string, input
       if (name !== undefined) found.name = name;
       if (enabled === false) await assertConsoleKeepsSignIn(scope, em, await application(), found, 'enabled');
       if (enabled !== undefined) found.enabled = enabled;
-      recordAudit(em, scope, { action: 'auth_provider.updated', targetType: 'auth_provider', targetId: found.id, before, after: snapshot(found) });
+      // mergeSecrets has refused any `secrets` but an object of names.
+      const after = withWrittenSecrets(snapshot(found), input.secrets);
+      recordAudit(em, scope, { action: 'auth_provider.updated', targetType: 'auth_provider', targetId: found.id, before, after });
       configurationChanged(em, scope.applicationId, scope.tenantId);
       return found;
     }, leaves),

@@ -9,7 +9,7 @@ import type { SettingFeature } from '../../db/entities/setting.entity.ts';
 import { HOLD_FOR_UPDATE } from '../../db/row-lock.ts';
 import { GatehouseError, notFound } from '../../errors.ts';
 import { newId } from '../../ids.ts';
-import { recordAudit, secretNames, secretNamesSql } from '../audit/audit.ts';
+import { recordAudit, secretNames, secretNamesSql, withWrittenSecrets } from '../audit/audit.ts';
 import { APPLICATION_ROWS } from '../loaders.ts';
 import { configurationChanged } from './changed.ts';
 import { underTenancyConfig } from './config-lock.ts';
@@ -153,7 +153,7 @@ async function upsert(em: EntityManager, scope: Scope, tenantId: string | null, 
     targetId: write.key === '' ? null : write.key,
     tenantId,
     before,
-    after: audited(value, row.secrets, hasSecrets),
+    after: withWrittenSecrets(audited(value, row.secrets, hasSecrets), secrets),
   });
   configurationChanged(em, scope.applicationId, tenantId);
   return row;
