@@ -34,10 +34,16 @@ export interface InvitationFields {
   readonly invitedBy: AuditReference;
 }
 
+/**
+ * A role of an invitation whose name is not read: the API names roles only to `roles:read` (neither an invitation nor a
+ * role assignment carries the name), which an operator of a tenant may lack, or the role is deleted since.
+ */
+export const UNNAMED_ROLE = 'Unnamed role';
+
 /** An invitation with the names its ids stand for. */
 export interface Invitation extends InvitationFields {
   readonly tenantName: string;
-  /** In the order of `roleIds`; a role's id where its name could not be read. */
+  /** In the order of `roleIds`; UNNAMED_ROLE where its name could not be read. */
   readonly roleNames: readonly string[];
   readonly inviter: string;
 }
@@ -109,7 +115,7 @@ async function namer(place: InvitationPlace, page: readonly InvitationFields[]):
   return (invitation) => ({
     ...invitation,
     tenantName: (invitation.tenantId === tenant?.id ? tenant.name : nameOf('tenant', invitation.tenantId)) ?? invitation.tenantId,
-    roleNames: invitation.roleIds.map((roleId) => nameOf('role', roleId) ?? roleId),
+    roleNames: invitation.roleIds.map((roleId) => nameOf('role', roleId) ?? UNNAMED_ROLE),
     inviter: inviterOf(invitation.invitedBy, nameOf),
   });
 }

@@ -12,8 +12,9 @@ import { dashboardSuite, makeOperator, signInToDashboard } from '../support/dash
  * alone. No application-wide tab or panel shows, so nothing is refused for a setting of the application. Both pages
  * break no WCAG A or AA rule (axe-core). The Tenant admin invites an address to Acme with a role of Acme's, leading to
  * a client of Acme's (the application's own are not theirs to read), and revokes it; an operator of Acme who may only
- * read its users sees its invitations, and is offered neither Invite nor Resend nor Revoke; the helpdesk operator is
- * offered Invite without roles or clients, which they may not give or read.
+ * read its users sees its invitations (the role, which they may not read, said to be unnamed), and is offered neither
+ * Invite nor Resend nor Revoke; the helpdesk operator is offered Invite without roles or clients, which they may not
+ * give or read.
  * Screenshot: test-results/dashboard-tenant-users.png.
  */
 const HELPDESK = { email: 'helpdesk@ops.example', password: 'Operator-Plover-42' };
@@ -246,6 +247,8 @@ describe("a tenant's invitations on its Users screen, in Chromium", () => {
       const { page } = viewer;
       await page.getByRole('link', { name: 'Users of Acme' }).click();
       await inviteeRow(page).waitFor();
+      // Without roles:read the API names no role (nor does the invitation): the role is said to be unnamed, not its id.
+      expect(await inviteeRow(page).getByRole('cell').first().textContent()).toBe('Unnamed role');
       expect(await inviteeRow(page).getByRole('button').count()).toBe(0);
       expect(await page.getByRole('region', { name: 'Invite to Acme' }).count()).toBe(0);
       expect(await page.getByRole('button', { name: 'Invite' }).count()).toBe(0);
