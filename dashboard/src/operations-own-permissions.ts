@@ -29,3 +29,6 @@ export async function readOwnPermissions(scope: SettingsScope, permissions: read
     throw error;
   }
 }
+
+/** Whether a tenant's override may be written with `permission` there: it also takes `tenant_overrides:write` (spec: Authentication, rule 6). */
+export const mayOverride = (may: MayDo, permission: string): boolean => may(permission) && may('tenant_overrides:write');

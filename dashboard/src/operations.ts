@@ -171,6 +171,21 @@ export async function listTenantSummaries(
   return data.tenants;
 }
 
+/** What reading a tenant's configuration (`tenantConfiguration`) takes there: the read permission of each of its sections. */
+export const TENANT_CONFIGURATION_READS = ['tenants:read', 'branding:read', 'email:read', 'policies:read', 'auth_providers:read', 'domains:read'] as const;
+
+/** The switches a tenant's screens follow, read in its scope (`tenantConfiguration`), as an operator of that tenant may. */
+export async function getTenantTenancyConfig(appId: string, tenantId: string): Promise<TenancyConfig> {
+  const query = `query TenantTenancyConfig($appId: UUID!, $tenantId: UUID!) {
+    tenantConfiguration(appId: $appId, tenantId: $tenantId) { tenancyConfig { brandingScope emailTemplatesScope emailProviderScope authIsolation } }
+  }`;
+  const data = await callInScope<{ tenantConfiguration: { tenancyConfig: TenancyConfig | null } }>(query, { appId, tenantId }, {});
+  // Null only for a single-tenant application, whose every setting is the application's.
+  return data.tenantConfiguration.tenancyConfig ?? APPLICATION_WIDE;
+}
+
+const APPLICATION_WIDE: TenancyConfig = { brandingScope: 'application', emailTemplatesScope: 'application', emailProviderScope: 'application', authIsolation: 'shared' };
+
 export async function getConfigurationSources(appId: string, tenantId: string): Promise<ConfigurationSources> {
   const query = `query TenantConfiguration($appId: UUID!, $tenantId: UUID!) {
     tenantConfiguration(appId: $appId, tenantId: $tenantId) { ...ConfigurationSources }
@@ -220,12 +235,12 @@ export async function listUsers(scope: SettingsScope, emailPrefix: string | null
   return data.users;
 }
 
-/** Runs one of the "Remove tenant override" mutations, which all take the tenant and answer a Boolean. */
 /** A call with the scope's `appId` and `tenantId` as variables, on behalf of its application. */
 export function callInScope<T>(document: string, { appId, tenantId }: SettingsScope, variables: Record<string, unknown>): Promise<T> {
   return graphql<T>(document, { appId, tenantId, ...variables }, { applicationId: appId });
 }
 
+/** Runs one of the "Remove tenant override" mutations, which all take the tenant and answer a Boolean. */
 async function removeOverride(mutation: string, appId: string, tenantId: string, extra = {}): Promise<void> {
   await graphql<Record<string, boolean>>(mutation, { appId, tenantId, ...extra }, { applicationId: appId });
 }

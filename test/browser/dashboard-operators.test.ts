@@ -8,7 +8,8 @@ import { dashboardSuite, makeOperator, signInToDashboard } from '../support/dash
  * administers no console sees their co-operators' addresses and is told that adding an operator takes one.
  * The Role choice offers every role, past the API's largest page.
  * A Tenant admin of one tenant is shown the tenants they administer, each leading to its users
- * (dashboard-tenant-users.test.ts), and why the dashboard, which manages applications as a whole, offers them no tab.
+ * (dashboard-tenant-users.test.ts) and its settings (dashboard-tenant-settings.test.ts), and why the dashboard, which
+ * manages applications as a whole, offers them no application tab.
  * Screenshots: test-results/dashboard-operators.png, test-results/dashboard-tenant-operator.png.
  */
 const NEW_OPERATOR = 'second@ops.example';
@@ -144,9 +145,12 @@ describe('the Operators tab of the dashboard in Chromium', () => {
       await theirs.getByRole('heading', { level: 1, name: 'My application' }).waitFor();
       const held = theirs.getByRole('list', { name: 'Tenants in which you hold a role' });
       await held.waitFor();
-      expect(await held.getByRole('listitem').allTextContents()).toEqual([`Users of Acme ${acme}`]);
+      await held.getByRole('link', { name: 'Authentication of Acme' }).waitFor();
+      expect(await held.getByText(acme).count()).toBe(1);
+      expect(await held.getByRole('link').allTextContents()).toEqual(['Users of Acme', 'Branding of Acme', 'E-mail of Acme', 'Authentication of Acme']);
       expect(await theirs.getByRole('region', { name: 'Your tenants' }).getByRole('paragraph').textContent()).toBe(
-        `The dashboard manages an application as a whole, which takes a role held application-wide; in your tenants it manages their users and invitations. The rest of your tenants is managed through the API's tenant paths, /applications/${appId}/tenants/{tenantId}/….`,
+        "The dashboard manages an application as a whole, which takes a role held application-wide; in your tenants it manages their users and invitations, and their branding, e-mail and authentication where the application lets each tenant have its own, as your permissions there allow. " +
+          `The rest of your tenants is managed through the API's tenant paths, /applications/${appId}/tenants/{tenantId}/….`,
       );
       expect(await theirs.getByRole('navigation', { name: 'Application sections' }).count()).toBe(0);
       await theirs.screenshot({ path: 'test-results/dashboard-tenant-operator.png', fullPage: true });

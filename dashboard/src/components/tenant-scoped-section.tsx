@@ -4,16 +4,20 @@ import { sameValues } from '../hooks/use-draft.ts';
 import { DraftPlace, useKeptPlace } from '../hooks/use-kept.ts';
 import { useReadOnReturn } from '../hooks/use-read-on-return.ts';
 import { mayDiscardChanges, UnsavedParts, useUnsavedPart } from '../hooks/use-unsaved-changes.ts';
-import { getTenancyConfig, type TenancyConfig, type TenantSummary } from '../operations.ts';
+import { getTenancyConfig, type NamedTenant, type TenancyConfig, type TenantSummary } from '../operations.ts';
+import { MAY_DO_ALL, type MayDo } from '../operations-own-permissions.ts';
 import { isPerTenant, type TenantFeature } from '../tenant-features.ts';
 import { ErrorMessage, Loading } from './status.tsx';
 import { TenantPicker } from './tenant-picker.tsx';
 
+/** A tenant's view of a section: on the application's tab (through the picker), or on the tenant's own screen. */
 export interface TenantViewProps {
   appId: string;
-  tenant: TenantSummary;
+  tenant: NamedTenant;
   /** The switches, to show a feature's badges only while tenants may customize it. */
   config: TenancyConfig;
+  /** What the operator holds in the tenant, which decides the edits and removals offered. */
+  may: MayDo;
 }
 
 interface TenantScopedSectionProps {
@@ -68,7 +72,7 @@ export function TenantScopedSection({ appId, heading, features, ApplicationView,
       {perTenant && tenant !== null ? (
         <UnsavedParts value={tenantPart.parts}>
           <DraftPlace value={`tenant:${tenant.id}`}>
-            <TenantView key={tenant.id} appId={appId} tenant={tenant} config={config} />
+            <TenantView key={tenant.id} appId={appId} tenant={tenant} config={config} may={MAY_DO_ALL} />
           </DraftPlace>
         </UnsavedParts>
       ) : (

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { errorMessage } from '../error-message.ts';
-import type { TenantSummary } from '../operations.ts';
+import type { NamedTenant } from '../operations.ts';
 import type { TenantOverride } from '../tenant-features.ts';
 
 export interface OverrideRemoval {
@@ -14,7 +14,7 @@ export interface OverrideRemoval {
 
 /** Confirms, removes, then `reload`s the tenant even after a failure: some overrides go piece by piece (templates,
  *  providers), and some pieces may be gone. */
-export function useOverrideRemoval(appId: string, tenant: TenantSummary, reload: () => Promise<void>): OverrideRemoval {
+export function useOverrideRemoval(appId: string, tenant: NamedTenant, reload: () => Promise<void>): OverrideRemoval {
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<OverrideRemoval['failure']>(null);
 

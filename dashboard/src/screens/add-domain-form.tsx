@@ -5,12 +5,12 @@ import { useDraft } from '../hooks/use-draft.ts';
 import { refusalMarks } from '../hooks/use-refused-field.ts';
 import { useSubmission } from '../hooks/use-submission.ts';
 import { createDomain, type Domain } from '../operations-domains.ts';
-import type { TenantSummary } from '../operations.ts';
+import type { NamedTenant } from '../operations.ts';
 
 interface AddDomainFormProps {
   appId: string;
   /** Null: a domain of the application. */
-  tenant: TenantSummary | null;
+  tenant: NamedTenant | null;
   onAdded: (domain: Domain) => void;
 }
 

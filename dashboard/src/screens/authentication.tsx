@@ -1,6 +1,7 @@
 import { useCallback } from 'react';
 import { AddAuthProvider } from '../components/add-auth-provider.tsx';
 import { AuthProvidersEditor } from '../components/auth-providers-editor.tsx';
+import { AuthProvidersTable } from '../components/auth-providers-table.tsx';
 import { OverrideBadge } from '../components/override-badge.tsx';
 import { PagedList } from '../components/paged-list.tsx';
 import { PoliciesTable } from '../components/policies-table.tsx';
@@ -8,12 +9,15 @@ import { PolicyEditor } from '../components/policy-editor.tsx';
 import { ErrorMessage, Loading } from '../components/status.tsx';
 import { Subsection } from '../components/subsection.tsx';
 import { TenantScopedSection, type TenantViewProps } from '../components/tenant-scoped-section.tsx';
+import { TenantScreen } from '../components/tenant-screen.tsx';
 import { useAsync } from '../hooks/use-async.ts';
 import { usePages } from '../hooks/use-pages.ts';
 import { useReadOnReturn } from '../hooks/use-read-on-return.ts';
 import { useTenantView } from '../hooks/use-tenant-view.ts';
 import { getApplicationPolicies, getTenantAuth, listApplicationAuthProviders } from '../operations-email-auth.ts';
-import { AUTHENTICATION, ownProvidersOverride, policyOverride } from '../tenant-features.ts';
+import { mayOverride } from '../operations-own-permissions.ts';
+import type { NamedTenant } from '../operations.ts';
+import { AUTHENTICATION, isPerTenant, ownProvidersOverride, policyOverride } from '../tenant-features.ts';
 
 const everyProvider = () => true;
 
@@ -62,15 +66,30 @@ function ApplicationAuth({ appId }: { appId: string }) {
 
 /**
  * An isolated tenant's providers and policies in force, each with its badge and, when its own, its removal; its own
- * providers are edited here, and a provider added or a policy saved is the tenant's own.
+ * providers are edited here, and a provider added or a policy saved is the tenant's own (each as the operator's
+ * permissions there allow). While authentication is shared, the tenant's screen shows the application's, not editable.
  */
-function TenantAuth({ appId, tenant }: TenantViewProps) {
+function TenantAuth({ appId, tenant, config, may }: TenantViewProps) {
   const { view, removal, reload } = useTenantView(appId, tenant, getTenantAuth);
   if (view.status === 'loading') return <Loading>{`Loading ${tenant.name}'s authentication…`}</Loading>;
   if (view.status === 'failed') return <ErrorMessage message={view.message} />;
   const auth = view.data;
+  if (!isPerTenant(AUTHENTICATION, config)) {
+    return (
+      <>
+        <p className="hint">{`Authentication is shared: the application's providers and policies apply to every tenant, ${tenant.name} included, and are not editable here.`}</p>
+        <Subsection title="Providers">
+          <AuthProvidersTable providers={auth.providers} />
+        </Subsection>
+        <Subsection title="Policies">
+          <PoliciesTable policies={auth.policies} />
+        </Subsection>
+      </>
+    );
+  }
   const scope = { appId, tenantId: tenant.id };
   const inherits = auth.providersSource === 'inherited';
+  const mayWriteProviders = mayOverride(may, 'auth_providers:write');
   const addHint = inherits
     ? `Adding a provider here gives ${tenant.name} a set of its own, with only the providers added here: it then signs in with those alone, no longer with the application's (an M2M or API keys provider alone leaves its sign-in to the application's).`
     : `A provider added here is ${tenant.name}'s own, beside its others.`;
@@ -78,25 +97,45 @@ function TenantAuth({ appId, tenant }: TenantViewProps) {
     <>
       <Subsection title="Providers">
         <div className="source">
-          <OverrideBadge source={auth.providersSource} override={ownProvidersOverride(auth.providers)} removal={removal} />
+          <OverrideBadge
+            source={auth.providersSource}
+            override={mayOverride(may, 'auth_providers:delete') ? ownProvidersOverride(auth.providers) : undefined}
+            removal={removal}
+          />
         </div>
         {inherits && <p className="hint">{`${tenant.name} signs in with the application's providers.`}</p>}
-        <AuthProvidersEditor scope={scope} providers={auth.providers} editable={(provider) => provider.source === 'customized'} onChanged={reload} />
+        <AuthProvidersEditor scope={scope} providers={auth.providers} editable={(provider) => mayWriteProviders && provider.source === 'customized'} onChanged={reload} />
       </Subsection>
-      <AddAuthProvider scope={scope} hint={addHint} own={auth.providers.filter((provider) => provider.source === 'customized')} onAdded={reload} />
+      {mayWriteProviders && (
+        <AddAuthProvider scope={scope} hint={addHint} own={auth.providers.filter((provider) => provider.source === 'customized')} onAdded={reload} />
+      )}
       <Subsection title="Policies">
         <PoliciesTable
           policies={auth.policies}
-          badge={(policy) => <OverrideBadge source={policy.source ?? 'inherited'} override={policyOverride(policy.kind)} removal={removal} />}
+          badge={(policy) => (
+            <OverrideBadge source={policy.source ?? 'inherited'} override={mayOverride(may, 'policies:delete') ? policyOverride(policy.kind) : undefined} removal={removal} />
+          )}
         />
       </Subsection>
-      <PolicyEditor
-        scope={scope}
-        policies={auth.policies}
-        hint={`Saving gives ${tenant.name} its own policy of that kind, all of its values: the application's later changes to it no longer reach ${tenant.name}.`}
-        onSaved={reload}
-      />
+      {mayOverride(may, 'policies:write') && (
+        <PolicyEditor
+          scope={scope}
+          policies={auth.policies}
+          hint={`Saving gives ${tenant.name} its own policy of that kind, all of its values: the application's later changes to it no longer reach ${tenant.name}.`}
+          onSaved={reload}
+        />
+      )}
     </>
+  );
+}
+
+/** What decides a tenant's Authentication screen: its providers' and policies' permissions there, an override's among them. */
+const TENANT_AUTH_PERMISSIONS = ['auth_providers:write', 'auth_providers:delete', 'policies:write', 'policies:delete', 'tenant_overrides:write'];
+
+/** One tenant's providers and policies on its own screen, for an operator of some tenants only. */
+export function TenantAuthenticationScreen({ appId, tenant }: { appId: string; tenant: NamedTenant }) {
+  return (
+    <TenantScreen appId={appId} tenant={tenant} heading={`Authentication of ${tenant.name}`} permissions={TENANT_AUTH_PERMISSIONS} TenantView={TenantAuth} />
   );
 }
 

@@ -5,11 +5,13 @@ import { OverrideBadge } from '../components/override-badge.tsx';
 import { ErrorMessage, Loading } from '../components/status.tsx';
 import { Subsection } from '../components/subsection.tsx';
 import { TenantScopedSection, type TenantViewProps } from '../components/tenant-scoped-section.tsx';
+import { TenantScreen } from '../components/tenant-screen.tsx';
 import { useAsync } from '../hooks/use-async.ts';
 import { useReadOnReturn } from '../hooks/use-read-on-return.ts';
 import { useTenantView } from '../hooks/use-tenant-view.ts';
-import { getApplicationBranding, getTenantBranding, putBranding, type BrandingInput } from '../operations.ts';
-import { BRANDING } from '../tenant-features.ts';
+import { getApplicationBranding, getTenantBranding, putBranding, type BrandingInput, type NamedTenant } from '../operations.ts';
+import { mayOverride } from '../operations-own-permissions.ts';
+import { BRANDING, isPerTenant } from '../tenant-features.ts';
 
 /** The application's branding, and its form. */
 function ApplicationBranding({ appId }: { appId: string }) {
@@ -31,26 +33,49 @@ function ApplicationBranding({ appId }: { appId: string }) {
 /**
  * A tenant's effective branding, whether it is its own, and "Remove tenant override" when it is. Its form starts from
  * the branding in force, and saving makes the tenant's override: the whole branding, as the API keeps it (no merge).
+ * While branding is the application's, the tenant's screen shows it applying, not editable there.
  */
-function TenantBranding({ appId, tenant }: TenantViewProps) {
+function TenantBranding({ appId, tenant, config, may }: TenantViewProps) {
   const { view, removal } = useTenantView(appId, tenant, getTenantBranding);
   if (view.status === 'loading') return <Loading>{`Loading ${tenant.name}'s branding…`}</Loading>;
   if (view.status === 'failed') return <ErrorMessage message={view.message} />;
+  if (!isPerTenant(BRANDING, config)) {
+    return (
+      <>
+        <p className="hint">{`Branding is set for the whole application: the application's branding applies to ${tenant.name}, and is not editable here.`}</p>
+        <BrandingDetails branding={view.data.branding} />
+      </>
+    );
+  }
   const save = (input: BrandingInput) => putBranding(appId, tenant.id, input);
   return (
     <>
       <div className="source">
-        <OverrideBadge source={BRANDING.source(view.data)} override={BRANDING.override?.(view.data)} removal={removal} />
+        <OverrideBadge
+          source={BRANDING.source(view.data)}
+          override={mayOverride(may, 'branding:delete') ? BRANDING.override?.(view.data) : undefined}
+          removal={removal}
+        />
       </div>
       <BrandingDetails branding={view.data.branding} />
-      <Subsection title={`Change ${tenant.name}'s branding`}>
-        <p className="hint">
-          {`Saving gives ${tenant.name} a branding of its own, all of these values: the application's later changes no longer reach it until its override is removed.`}
-        </p>
-        <BrandingForm branding={view.data.branding} save={save} onSaved={(saved) => view.replace({ ...view.data, branding: saved })} />
-      </Subsection>
+      {mayOverride(may, 'branding:write') && (
+        <Subsection title={`Change ${tenant.name}'s branding`}>
+          <p className="hint">
+            {`Saving gives ${tenant.name} a branding of its own, all of these values: the application's later changes no longer reach it until its override is removed.`}
+          </p>
+          <BrandingForm branding={view.data.branding} save={save} onSaved={(saved) => view.replace({ ...view.data, branding: saved })} />
+        </Subsection>
+      )}
     </>
   );
+}
+
+/** What decides a tenant's Branding screen: the branding's permissions there, an override's among them. */
+const TENANT_BRANDING_PERMISSIONS = ['branding:write', 'branding:delete', 'tenant_overrides:write'];
+
+/** One tenant's branding on its own screen, for an operator of some tenants only. */
+export function TenantBrandingScreen({ appId, tenant }: { appId: string; tenant: NamedTenant }) {
+  return <TenantScreen appId={appId} tenant={tenant} heading={`Branding of ${tenant.name}`} permissions={TENANT_BRANDING_PERMISSIONS} TenantView={TenantBranding} />;
 }
 
 /** The hosted pages' branding: the application's and, while branding is per tenant, each tenant's through the picker. */

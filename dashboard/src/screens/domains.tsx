@@ -4,7 +4,7 @@ import { TenantScopedSection, type TenantViewProps } from '../components/tenant-
 import { usePages, type Pages } from '../hooks/use-pages.ts';
 import { useReadOnReturn } from '../hooks/use-read-on-return.ts';
 import { listDomains, type Domain } from '../operations-domains.ts';
-import type { TenantSummary } from '../operations.ts';
+import type { NamedTenant } from '../operations.ts';
 import { AUTHENTICATION } from '../tenant-features.ts';
 import { AddDomainForm } from './add-domain-form.tsx';
 import { DomainRow } from './domain-row.tsx';
@@ -13,7 +13,7 @@ interface DomainTableProps {
   appId: string;
   domains: Pages<Domain>;
   /** Null: the application's domains. */
-  tenant: TenantSummary | null;
+  tenant: NamedTenant | null;
   onDeleted: (notice: string) => void;
 }
 
@@ -43,7 +43,7 @@ function DomainTable({ appId, domains, tenant, onDeleted }: DomainTableProps) {
 }
 
 /** One owner's domains (the application's, or a tenant's), and adding one. */
-function DomainList({ appId, tenant }: { appId: string; tenant: TenantSummary | null }) {
+function DomainList({ appId, tenant }: { appId: string; tenant: NamedTenant | null }) {
   const tenantId = tenant?.id ?? null;
   const domains = usePages(useCallback((cursor: string | null) => listDomains(appId, tenantId, cursor), [appId, tenantId]));
   useReadOnReturn(domains);

@@ -6,10 +6,13 @@ import { EmailTemplateEditor } from '../components/email-template-editor.tsx';
 import { OverrideBadge } from '../components/override-badge.tsx';
 import { ErrorMessage, Loading } from '../components/status.tsx';
 import { TenantScopedSection, type TenantViewProps } from '../components/tenant-scoped-section.tsx';
+import { TenantScreen } from '../components/tenant-screen.tsx';
 import { useAsync } from '../hooks/use-async.ts';
 import { useReadOnReturn } from '../hooks/use-read-on-return.ts';
 import { useTenantView } from '../hooks/use-tenant-view.ts';
 import { getApplicationEmail, getTenantEmail } from '../operations-email-auth.ts';
+import { mayOverride } from '../operations-own-permissions.ts';
+import type { NamedTenant } from '../operations.ts';
 import { EMAIL_PROVIDER, EMAIL_PROVIDER_OVERRIDE, EMAIL_TEMPLATES, emailTemplateOverride, isPerTenant } from '../tenant-features.ts';
 
 /** The application's templates and provider, each editable, and the outbox (its tenants' mails too). */
@@ -32,11 +35,16 @@ function ApplicationEmail({ appId }: { appId: string }) {
   );
 }
 
+/** Said where a feature's switch keeps it the application's: on a tenant's screen, what the tenant uses and may not change. */
+const applicationWide = (what: string, tenant: NamedTenant) => (
+  <p className="hint">{`The application's ${what} applies to every tenant, ${tenant.name} included, and is not editable here.`}</p>
+);
+
 /**
  * A tenant's effective templates and provider, with badges, removals and editing for the parts its switches leave to
- * it, and its own mails.
+ * it (as the operator's permissions there allow), and its own mails.
  */
-function TenantEmail({ appId, tenant, config }: TenantViewProps) {
+function TenantEmail({ appId, tenant, config, may }: TenantViewProps) {
   const { view, removal, reload } = useTenantView(appId, tenant, getTenantEmail);
   if (view.status === 'loading') return <Loading>{`Loading ${tenant.name}'s e-mail settings…`}</Loading>;
   if (view.status === 'failed') return <ErrorMessage message={view.message} />;
@@ -44,24 +52,40 @@ function TenantEmail({ appId, tenant, config }: TenantViewProps) {
   const scope = { appId, tenantId: tenant.id };
   const templatesPerTenant = isPerTenant(EMAIL_TEMPLATES, config);
   const providerPerTenant = isPerTenant(EMAIL_PROVIDER, config);
+  const removable = mayOverride(may, 'email:delete');
+  const editable = mayOverride(may, 'email:write');
+  const templateEditor = templatesPerTenant
+    ? editable && <EmailTemplateEditor scope={scope} templates={view.data.emailTemplates} onSaved={reload} />
+    : applicationWide('set of e-mail templates', tenant);
+  const providerEditor = providerPerTenant ? editable && <EmailProviderEditor scope={scope} provider={provider} onSaved={reload} /> : applicationWide('e-mail provider', tenant);
   return (
     <>
       <EmailSettings
         email={view.data}
         templateBadge={
           templatesPerTenant
-            ? (template) => <OverrideBadge source={template.source ?? 'inherited'} override={emailTemplateOverride(template.key)} removal={removal} />
+            ? (template) => (
+                <OverrideBadge source={template.source ?? 'inherited'} override={removable ? emailTemplateOverride(template.key) : undefined} removal={removal} />
+              )
             : undefined
         }
         providerBadge={
-          providerPerTenant ? <OverrideBadge source={provider.source ?? 'inherited'} override={EMAIL_PROVIDER_OVERRIDE} removal={removal} /> : undefined
+          providerPerTenant ? <OverrideBadge source={provider.source ?? 'inherited'} override={removable ? EMAIL_PROVIDER_OVERRIDE : undefined} removal={removal} /> : undefined
         }
-        templateEditor={templatesPerTenant && <EmailTemplateEditor scope={scope} templates={view.data.emailTemplates} onSaved={reload} />}
-        providerEditor={providerPerTenant && <EmailProviderEditor scope={scope} provider={provider} onSaved={reload} />}
+        templateEditor={templateEditor}
+        providerEditor={providerEditor}
       />
       <EmailDeliveries scope={scope} />
     </>
   );
+}
+
+/** What decides a tenant's E-mail screen: the e-mail permissions there, an override's among them. */
+const TENANT_EMAIL_PERMISSIONS = ['email:write', 'email:delete', 'tenant_overrides:write'];
+
+/** One tenant's e-mail templates, provider and mails on its own screen, for an operator of some tenants only. */
+export function TenantEmailScreen({ appId, tenant }: { appId: string; tenant: NamedTenant }) {
+  return <TenantScreen appId={appId} tenant={tenant} heading={`E-mail of ${tenant.name}`} permissions={TENANT_EMAIL_PERMISSIONS} TenantView={TenantEmail} />;
 }
 
 /**

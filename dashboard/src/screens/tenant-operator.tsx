@@ -1,22 +1,68 @@
+import { useCallback, type JSX } from 'react';
 import { ErrorMessage } from '../components/status.tsx';
+import { useAsync } from '../hooks/use-async.ts';
 import { useDocumentTitle } from '../hooks/use-document-title.ts';
-import type { ManagedApplication, NamedTenant } from '../operations.ts';
+import { useReadOnReturn } from '../hooks/use-read-on-return.ts';
+import { TENANT_CONFIGURATION_READS, type ManagedApplication, type NamedTenant } from '../operations.ts';
+import { readOwnPermissions } from '../operations-own-permissions.ts';
 import { routeHash, type ApplicationsRoute } from '../route.ts';
+import { TenantAuthenticationScreen } from './authentication.tsx';
+import { TenantBrandingScreen } from './branding.tsx';
+import { TenantEmailScreen } from './email.tsx';
 import { TenantUsers } from './users.tsx';
 
-/** The one tab a tenant offers such an operator, in the tenant's scope. */
-const USERS_TAB = 'users';
-
-interface TenantOperatorProps {
-  readonly application: ManagedApplication;
-  /** The tenants in which the operator holds a role, by name. */
-  readonly tenants: readonly NamedTenant[];
-  /** `#/{appId}/users/{tenantId}` opens that tenant's users. */
-  readonly route: ApplicationsRoute;
-  readonly onBack: () => void;
+/** One of a tenant's screens for such an operator, in the tenant's scope (`#/{appId}/{tab}/{tenantId}`). */
+interface TenantScreenEntry {
+  readonly tab: string;
+  readonly label: string;
+  /** What the screen reads, without which it is not offered. */
+  readonly reads: readonly string[];
+  readonly Screen: (props: { appId: string; tenant: NamedTenant }) => JSX.Element;
 }
 
-/** The tenants in which the operator holds a role, each leading to its users, and where the rest is managed. */
+// A settings screen reads the tenant's configuration, which takes the read permission of each of its sections.
+const TENANT_SCREENS: readonly TenantScreenEntry[] = [
+  { tab: 'users', label: 'Users', reads: ['users:read'], Screen: TenantUsers },
+  { tab: 'branding', label: 'Branding', reads: TENANT_CONFIGURATION_READS, Screen: TenantBrandingScreen },
+  { tab: 'email', label: 'E-mail', reads: TENANT_CONFIGURATION_READS, Screen: TenantEmailScreen },
+  { tab: 'authentication', label: 'Authentication', reads: TENANT_CONFIGURATION_READS, Screen: TenantAuthenticationScreen },
+];
+
+const EVERY_READ = [...new Set(TENANT_SCREENS.flatMap((screen) => screen.reads))];
+
+/** The tenant's screens the operator may read there (all of them when their permissions cannot be read). */
+function useOfferedScreens(appId: string, tenantId: string) {
+  const may = useAsync(useCallback(() => readOwnPermissions({ appId, tenantId }, EVERY_READ), [appId, tenantId]));
+  useReadOnReturn(may);
+  if (may.status !== 'done') return may;
+  return { status: 'done' as const, data: TENANT_SCREENS.filter((screen) => screen.reads.every((permission) => may.data(permission))) };
+}
+
+interface TenantLinksProps {
+  application: ManagedApplication;
+  tenant: NamedTenant;
+  /** The screen shown, on one of the tenant's screens; absent on the landing. */
+  current?: string;
+}
+
+/** Links to a tenant's screens the operator may read. */
+function TenantLinks({ application, tenant, current }: TenantLinksProps) {
+  const offered = useOfferedScreens(application.id, tenant.id);
+  if (offered.status === 'loading') return null;
+  if (offered.status === 'failed') return <ErrorMessage message={offered.message} />;
+  if (offered.data.length === 0) return <p>{`You may read none of ${tenant.name}'s screens here.`}</p>;
+  return (
+    <ul className={current === undefined ? undefined : 'tabs'} aria-label={current === undefined ? `Screens of ${tenant.name}` : undefined}>
+      {offered.data.map((screen) => (
+        <li key={screen.tab}>
+          <a href={routeHash({ appId: application.id, tab: screen.tab, tenantId: tenant.id })} aria-current={screen.tab === current ? 'page' : undefined}>{`${screen.label} of ${tenant.name}`}</a>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** The tenants in which the operator holds a role, each leading to its screens, and where the rest is managed. */
 function YourTenants({ application, tenants, unknownTenant }: { application: ManagedApplication; tenants: readonly NamedTenant[]; unknownTenant: boolean }) {
   useDocumentTitle('Your tenants', application.name);
   return (
@@ -26,43 +72,59 @@ function YourTenants({ application, tenants, unknownTenant }: { application: Man
       <ul aria-label="Tenants in which you hold a role">
         {tenants.map((tenant) => (
           <li key={tenant.id}>
-            <a href={routeHash({ appId: application.id, tab: USERS_TAB, tenantId: tenant.id })}>{`Users of ${tenant.name}`}</a> <code>{tenant.id}</code>
+            {tenant.name} <code>{tenant.id}</code>
+            <TenantLinks application={application} tenant={tenant} />
           </li>
         ))}
       </ul>
       <p>
         The dashboard manages an application as a whole, which takes a role held application-wide; in your tenants it
-        manages their users and invitations. The rest of your tenants is managed through the API&apos;s tenant paths,{' '}
-        <code>{`/applications/${application.id}/tenants/{tenantId}/…`}</code>.
+        manages their users and invitations, and their branding, e-mail and authentication where the application lets
+        each tenant have its own, as your permissions there allow. The rest of your tenants is managed through the
+        API&apos;s tenant paths, <code>{`/applications/${application.id}/tenants/{tenantId}/…`}</code>.
       </p>
     </section>
   );
 }
 
-function TenantUsersPage({ application, tenant }: { application: ManagedApplication; tenant: NamedTenant }) {
-  useDocumentTitle(`Users of ${tenant.name}`, application.name);
+function TenantPage({ application, tenant, screen }: { application: ManagedApplication; tenant: NamedTenant; screen: TenantScreenEntry }) {
+  useDocumentTitle(`${screen.label} of ${tenant.name}`, application.name);
+  const { Screen } = screen;
   return (
     <>
       <a className="back" href={routeHash({ appId: application.id })}>Your tenants</a>
-      <TenantUsers appId={application.id} tenant={tenant} />
+      <nav aria-label={`Sections of ${tenant.name}`}>
+        <TenantLinks application={application} tenant={tenant} current={screen.tab} />
+      </nav>
+      <Screen appId={application.id} tenant={tenant} />
     </>
   );
 }
 
+interface TenantOperatorProps {
+  readonly application: ManagedApplication;
+  /** The tenants in which the operator holds a role, by name. */
+  readonly tenants: readonly NamedTenant[];
+  /** `#/{appId}/{screen}/{tenantId}` opens that screen of that tenant. */
+  readonly route: ApplicationsRoute;
+  readonly onBack: () => void;
+}
+
 /**
- * An application in which the operator holds roles in some tenants only: those tenants, and each one's users in its
- * scope (the application's tabs would each be refused).
+ * An application in which the operator holds roles in some tenants only: those tenants, and each one's screens in its
+ * scope (the application's tabs would each be refused). A screen the operator may not read is refused by the server.
  */
 export function TenantOperator({ application, tenants, route, onBack }: TenantOperatorProps) {
-  const tenant = route.tab === USERS_TAB ? tenants.find((candidate) => candidate.id === route.tenantId?.toLowerCase()) : undefined;
+  const screen = TENANT_SCREENS.find((candidate) => candidate.tab === route.tab);
+  const tenant = screen === undefined ? undefined : tenants.find((candidate) => candidate.id === route.tenantId?.toLowerCase());
   return (
     <>
       <button type="button" className="link back" onClick={onBack}>All applications</button>
       <h1>{application.name}</h1>
-      {tenant === undefined ? (
+      {screen === undefined || tenant === undefined ? (
         <YourTenants application={application} tenants={tenants} unknownTenant={route.tenantId !== undefined} />
       ) : (
-        <TenantUsersPage key={tenant.id} application={application} tenant={tenant} />
+        <TenantPage key={`${screen.tab}:${tenant.id}`} application={application} tenant={tenant} screen={screen} />
       )}
     </>
   );
