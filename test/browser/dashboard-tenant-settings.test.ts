@@ -75,7 +75,7 @@ describe("a tenant's Branding screen for an operator of some tenants only, in Ch
   it("lets a Tenant admin give Acme a branding of its own (Customized), which Globex does not get, and remove it", async () => {
     await asOperator(TENANT_ADMIN, async (page) => {
       const offered = await page.getByRole('list', { name: 'Screens of Acme' }).getByRole('link').allTextContents();
-      expect(offered).toEqual(['Users of Acme', 'Branding of Acme', 'E-mail of Acme', 'Authentication of Acme']);
+      expect(offered).toEqual(['Users of Acme', 'Sessions of Acme', 'Branding of Acme', 'E-mail of Acme', 'Authentication of Acme']);
       await openFromLanding(page, 'Branding');
       await page.waitForURL(new RegExp(`#/${appId}/branding/${acme}$`));
       await page.locator('.source').getByText('Inherited', { exact: true }).waitFor();

@@ -2,6 +2,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { axeViolations } from '../support/axe.ts';
 import { dashboardSuite, makeOperator, signInToDashboard } from '../support/dashboard.ts';
+import { signInForManagement } from '../support/oauth.ts';
 
 /**
  * A tenant's Users screen in Chromium, for an operator whose roles in the application are held in tenants only: a
@@ -14,7 +15,9 @@ import { dashboardSuite, makeOperator, signInToDashboard } from '../support/dash
  * a client of Acme's (the application's own are not theirs to read), and revokes it; an operator of Acme who may only
  * read its users sees its invitations (the role, which they may not read, said to be unnamed), and is offered neither
  * Invite nor Resend nor Revoke; the helpdesk operator is offered Invite without roles or clients, which they may not
- * give or read.
+ * give or read. The Tenant admin opens Acme's sessions, its members' sign-ins alone (not Globex's), and revokes one;
+ * the operator who may read them but not revoke them is offered no Revoke; the helpdesk operator, who may not read
+ * sessions, is offered no Sessions screen.
  * Screenshot: test-results/dashboard-tenant-users.png.
  */
 const HELPDESK = { email: 'helpdesk@ops.example', password: 'Operator-Plover-42' };
@@ -44,7 +47,7 @@ const dashboard = dashboardSuite({
     expect((await app.http.post('/roles', helpdesk)).status).toBe(201);
     await makeOperator(app, HELPDESK, 'helpdesk', acme);
     await makeOperator(app, TENANT_ADMIN, 'tenant_admin', acme);
-    const viewer = { key: 'viewer', name: 'Viewer', permissions: ['users:read', 'permissions:read'] };
+    const viewer = { key: 'viewer', name: 'Viewer', permissions: ['users:read', 'sessions:read', 'permissions:read'] };
     expect((await app.http.post('/roles', viewer)).status).toBe(201);
     await makeOperator(app, VIEWER, 'viewer', acme);
     expect((await app.http.post(`/applications/${appId}/tenants/${acme}/roles`, { key: 'acme_support', name: 'Acme support', permissions: ['users:read'] })).status).toBe(201);
@@ -267,6 +270,73 @@ describe("a tenant's invitations on its Users screen, in Chromium", () => {
       expect(await asked).toContain(`Revoke the invitation of ${INVITEE} to Acme?`);
       await inviteeRow(page).getByRole('status').filter({ hasText: `The invitation of ${INVITEE} is revoked.` }).waitFor();
       expect(await invitations()).toEqual([{ tenant_id: acme, revoked: true }]);
+    } finally {
+      await admin.close();
+    }
+  });
+});
+
+describe("a tenant's Sessions screen, in Chromium", () => {
+  const userId = async (email: string) => ((await dashboard.app.sql<{ id: string }>('select id from app_user where email = ?', [email])) as { id: string }[])[0]!.id;
+  const liveSessions = async () => (await dashboard.app.http.get('/sessions')).body.data as { id: string; userId: string; tenantId: string }[];
+  let carol: string;
+
+  beforeAll(async () => {
+    carol = await userId(CAROL);
+    await signInForManagement(dashboard.app, carol, acme);
+    await signInForManagement(dashboard.app, await userId(BOB), globex);
+  });
+
+  it("lists Acme's sign-ins alone to an operator who may read them, offering no Revoke without sessions:delete", async () => {
+    const viewer = await signedInAs(VIEWER);
+    try {
+      const { page } = viewer;
+      await page.getByRole('list', { name: 'Screens of Acme' }).getByRole('link', { name: 'Sessions of Acme' }).click();
+      await page.waitForURL(new RegExp(`#/${appId}/sessions/${acme}$`));
+      const row = page.getByRole('row', { name: new RegExp(CAROL) });
+      await row.waitFor();
+      // The application's client is none a tenant's scope reads: it is said to be unnamed, not its id.
+      expect((await row.getByRole('cell').allTextContents()).slice(0, 2)).toEqual(['Acme', 'Unnamed client']);
+      expect(await page.getByText(BOB).count()).toBe(0);
+      expect(await page.getByRole('button', { name: 'Revoke' }).count()).toBe(0);
+      expect(await page.getByRole('columnheader', { name: 'Actions' }).count()).toBe(0);
+    } finally {
+      await viewer.close();
+    }
+  });
+
+  it('offers the helpdesk operator, who may not read sessions, no Sessions screen; the server refuses its address', async () => {
+    const helpdesk = await signedInAs(HELPDESK);
+    try {
+      const { page } = helpdesk;
+      const offered = page.getByRole('list', { name: 'Screens of Acme' }).getByRole('link');
+      await offered.first().waitFor();
+      expect(await offered.allTextContents()).toEqual(['Users of Acme']);
+      await page.goto(`${dashboard.app.gatehouse.services.config.publicUrl}/dashboard/#/${appId}/sessions/${acme}`);
+      const refusal = page.getByRole('alert');
+      await refusal.waitFor();
+      expect(await refusal.textContent()).toContain('Missing permission sessions:read');
+      expect(await page.getByText(CAROL).count()).toBe(0);
+    } finally {
+      await helpdesk.close();
+    }
+  });
+
+  it("lets the Tenant admin revoke a member's sign-in to Acme, once confirmed; Globex's stays", async () => {
+    const admin = await signedInAs(TENANT_ADMIN);
+    try {
+      const { page } = admin;
+      await page.getByRole('link', { name: 'Sessions of Acme' }).click();
+      const row = page.getByRole('row', { name: new RegExp(CAROL) });
+      await row.getByRole('button', { name: 'Revoke' }).waitFor();
+      expect(await axeViolations(page)).toEqual([]);
+      const asked = answerDialog(page);
+      await row.getByRole('button', { name: 'Revoke' }).click();
+      expect(await asked).toContain(`Revoke ${CAROL}'s sign-in to Acme (Unnamed client)?`);
+      await page.getByRole('status').filter({ hasText: `${CAROL}'s sign-in to Acme is revoked.` }).waitFor();
+      await row.waitFor({ state: 'detached' });
+      expect((await liveSessions()).map((session) => session.tenantId)).toEqual([globex]);
+      expect(await page.getByRole('alert').count()).toBe(0);
     } finally {
       await admin.close();
     }

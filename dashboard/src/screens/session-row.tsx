@@ -1,17 +1,19 @@
 import { Timestamp } from '../components/timestamp.tsx';
 import { Outcome } from '../components/status.tsx';
 import { useSubmission } from '../hooks/use-submission.ts';
-import { revokeSession, type Session } from '../operations-sessions.ts';
+import { revokeSession, type Session, type SessionsPlace } from '../operations-sessions.ts';
 
 interface SessionRowProps {
-  appId: string;
+  place: SessionsPlace;
   session: Session;
+  /** Whether Revoke is offered (the operator holds `sessions:delete` in the place). */
+  revocable: boolean;
   /** Told the sentence that says so, and whether the browser's other sign-ins (other rows) ended with it. */
   onRevoked: (notice: string, wholeBrowser: boolean) => void;
 }
 
 /** One live session: who, where they signed in and how, from where, when, and Revoke once confirmed. */
-export function SessionRow({ appId, session, onRevoked }: SessionRowProps) {
+export function SessionRow({ place, session, revocable, onRevoked }: SessionRowProps) {
   const action = useSubmission<string>();
   const revoke = () => {
     const wholeBrowser = session.tenantName === null;
@@ -20,7 +22,7 @@ export function SessionRow({ appId, session, onRevoked }: SessionRowProps) {
       : `Revoke ${session.userEmail}'s sign-in to ${session.tenantName} (${session.clientName})? Its tokens stop working at once; the browser's sign-ins to other tenants stay.`;
     if (!window.confirm(question)) return;
     action.run(async () => {
-      await revokeSession(appId, session);
+      await revokeSession(place, session);
       const notice = wholeBrowser ? `${session.userEmail}'s session in ${session.clientName} is revoked.` : `${session.userEmail}'s sign-in to ${session.tenantName} is revoked.`;
       onRevoked(notice, wholeBrowser);
       return notice;
@@ -38,10 +40,12 @@ export function SessionRow({ appId, session, onRevoked }: SessionRowProps) {
       <td><Timestamp value={session.createdAt} /></td>
       <td><Timestamp value={session.lastActiveAt} /></td>
       <td><Timestamp value={session.expiresAt} /></td>
-      <td>
-        <button type="button" className="small" disabled={action.busy} onClick={revoke}>Revoke</button>
-        <Outcome outcome={action.outcome} />
-      </td>
+      {revocable && (
+        <td>
+          <button type="button" className="small" disabled={action.busy} onClick={revoke}>Revoke</button>
+          <Outcome outcome={action.outcome} />
+        </td>
+      )}
     </tr>
   );
 }

@@ -1,10 +1,13 @@
-import { useCallback, useId, useState, type FormEvent } from 'react';
+import { useCallback, useId, useMemo, useState, type FormEvent } from 'react';
 import { PagedTable } from '../components/paged-table.tsx';
-import { ErrorMessage } from '../components/status.tsx';
+import { ErrorMessage, Loading } from '../components/status.tsx';
 import { errorMessage } from '../error-message.ts';
+import { useAsync } from '../hooks/use-async.ts';
 import { usePages } from '../hooks/use-pages.ts';
 import { useReadOnReturn } from '../hooks/use-read-on-return.ts';
-import { findUserIds, listSessions, listUsersSessions } from '../operations-sessions.ts';
+import type { NamedTenant } from '../operations.ts';
+import { MAY_DO_ALL, readOwnPermissions, type MayDo } from '../operations-own-permissions.ts';
+import { findUserIds, listSessions, listUsersSessions, type SessionsPlace } from '../operations-sessions.ts';
 import { SessionRow } from './session-row.tsx';
 
 /**
@@ -16,24 +19,33 @@ interface UserFilter {
   readonly userIds: readonly string[];
 }
 
+interface SessionTableProps {
+  place: SessionsPlace;
+  filter: UserFilter | null;
+  revocable: boolean;
+  onRevoked: (notice: string) => void;
+}
+
 /** The sessions of the filter, page by page; a revoked one leaves the list (with its browser's others when it was the application's), `onRevoked` told the sentence that says so. */
-function SessionTable({ appId, filter, onRevoked }: { appId: string; filter: UserFilter | null; onRevoked: (notice: string) => void }) {
+function SessionTable({ place, filter, revocable, onRevoked }: SessionTableProps) {
   const sessions = usePages(
-    useCallback((cursor: string | null) => (filter === null ? listSessions(appId, cursor) : listUsersSessions(appId, filter.userIds, cursor)), [appId, filter]),
+    useCallback((cursor: string | null) => (filter === null ? listSessions(place, cursor) : listUsersSessions(place, filter.userIds, cursor)), [place, filter]),
   );
   useReadOnReturn(sessions);
+  const where = place.tenant === null ? 'this application' : place.tenant.name;
   return (
     <PagedTable
       pages={sessions}
       columns={['User', 'Tenant', 'Client', 'Methods', 'Address', 'User agent', 'Signed in', 'Last active', 'Expires']}
-      actionsHeading="Actions"
-      emptyMessage={filter === null ? 'No one is signed in to this application.' : `${filter.email} has no live session.`}
+      actionsHeading={revocable ? 'Actions' : undefined}
+      emptyMessage={filter === null ? `No one is signed in to ${where}.` : `${filter.email} has no live session.`}
       loadingLabel="Loading sessions…"
       row={(session) => (
         <SessionRow
           key={session.id}
-          appId={appId}
+          place={place}
           session={session}
+          revocable={revocable}
           onRevoked={(notice, wholeBrowser) => {
             // The browser's other rows ended too, which the client cannot tell apart: the pages shown are read again.
             if (wholeBrowser) sessions.refresh();
@@ -46,8 +58,8 @@ function SessionTable({ appId, filter, onRevoked }: { appId: string; filter: Use
   );
 }
 
-/** "Filter by user": an address, looked up among the application's users; an empty one shows everyone's sessions. */
-function UserFilterForm({ appId, onFilter }: { appId: string; onFilter: (filter: UserFilter | null) => void }) {
+/** "Filter by user": an address, looked up among the place's users; an empty one shows everyone's sessions. */
+function UserFilterForm({ place, onFilter }: { place: SessionsPlace; onFilter: (filter: UserFilter | null) => void }) {
   const [email, setEmail] = useState('');
   const [failure, setFailure] = useState<string | null>(null);
   const id = useId();
@@ -58,8 +70,8 @@ function UserFilterForm({ appId, onFilter }: { appId: string; onFilter: (filter:
     const address = email.trim();
     if (address === '') return onFilter(null);
     try {
-      const userIds = await findUserIds(appId, address);
-      if (userIds.length === 0) setFailure(`No user of this application has the address ${address}.`);
+      const userIds = await findUserIds(place, address);
+      if (userIds.length === 0) setFailure(place.tenant === null ? `No user of this application has the address ${address}.` : `No member of ${place.tenant.name} has the address ${address}.`);
       onFilter({ email: address, userIds });
     } catch (error) {
       setFailure(errorMessage(error));
@@ -81,8 +93,9 @@ function UserFilterForm({ appId, onFilter }: { appId: string; onFilter: (filter:
   );
 }
 
-/** The application's live sessions, page by page, or one user's; each may be revoked. */
-export function Sessions({ appId }: { appId: string }) {
+/** The place's live sessions, page by page, or one user's; each may be revoked where the operator may. */
+function SessionsSection({ place, may }: { place: SessionsPlace; may: MayDo }) {
+  const headingId = useId();
   const [filter, setFilter] = useState<UserFilter | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const filtered = (next: UserFilter | null) => {
@@ -90,12 +103,29 @@ export function Sessions({ appId }: { appId: string }) {
     setFilter(next);
   };
   return (
-    <section aria-labelledby="sessions-heading">
-      <h2 id="sessions-heading">Sessions</h2>
-      <UserFilterForm appId={appId} onFilter={filtered} />
+    <section aria-labelledby={headingId}>
+      <h2 id={headingId}>{place.tenant === null ? 'Sessions' : `Sessions of ${place.tenant.name}`}</h2>
+      <UserFilterForm place={place} onFilter={filtered} />
       {notice !== null && <p role="status">{notice}</p>}
       {/* The form says why none matches. */}
-      {(filter === null || filter.userIds.length > 0) && <SessionTable appId={appId} filter={filter} onRevoked={setNotice} />}
+      {(filter === null || filter.userIds.length > 0) && <SessionTable place={place} filter={filter} revocable={may('sessions:delete')} onRevoked={setNotice} />}
     </section>
   );
+}
+
+/** The application's live sessions (Sessions tab), for an operator holding a role application-wide: Revoke offered. */
+export function Sessions({ appId }: { appId: string }) {
+  const place = useMemo(() => ({ appId, tenant: null }), [appId]);
+  return <SessionsSection place={place} may={MAY_DO_ALL} />;
+}
+
+/** One tenant's sign-ins in its scope, for an operator of some tenants only; Revoke as their permissions there allow. */
+export function TenantSessions({ appId, tenant }: { appId: string; tenant: NamedTenant }) {
+  const { id, name } = tenant;
+  const place = useMemo(() => ({ appId, tenant: { id, name } }), [appId, id, name]);
+  const may = useAsync(useCallback(() => readOwnPermissions({ appId, tenantId: id }, ['sessions:delete']), [appId, id]));
+  useReadOnReturn(may);
+  if (may.status === 'loading') return <Loading>{`Loading ${name}'s sessions…`}</Loading>;
+  if (may.status === 'failed') return <ErrorMessage message={may.message} />;
+  return <SessionsSection place={place} may={may.data} />;
 }

@@ -9,6 +9,7 @@ import { routeHash, type ApplicationsRoute } from '../route.ts';
 import { TenantAuthenticationScreen } from './authentication.tsx';
 import { TenantBrandingScreen } from './branding.tsx';
 import { TenantEmailScreen } from './email.tsx';
+import { TenantSessions } from './sessions.tsx';
 import { TenantUsers } from './users.tsx';
 
 /** One of a tenant's screens for such an operator, in the tenant's scope (`#/{appId}/{tab}/{tenantId}`). */
@@ -23,6 +24,8 @@ interface TenantScreenEntry {
 // A settings screen reads the tenant's configuration, which takes the read permission of each of its sections.
 const TENANT_SCREENS: readonly TenantScreenEntry[] = [
   { tab: 'users', label: 'Users', reads: ['users:read'], Screen: TenantUsers },
+  // Its rows are named through the members' list.
+  { tab: 'sessions', label: 'Sessions', reads: ['sessions:read', 'users:read'], Screen: TenantSessions },
   { tab: 'branding', label: 'Branding', reads: TENANT_CONFIGURATION_READS, Screen: TenantBrandingScreen },
   { tab: 'email', label: 'E-mail', reads: TENANT_CONFIGURATION_READS, Screen: TenantEmailScreen },
   { tab: 'authentication', label: 'Authentication', reads: TENANT_CONFIGURATION_READS, Screen: TenantAuthenticationScreen },
@@ -79,7 +82,7 @@ function YourTenants({ application, tenants, unknownTenant }: { application: Man
       </ul>
       <p>
         The dashboard manages an application as a whole, which takes a role held application-wide; in your tenants it
-        manages their users and invitations, and their branding, e-mail and authentication where the application lets
+        manages their users, invitations and sessions, and their branding, e-mail and authentication where the application lets
         each tenant have its own, as your permissions there allow. The rest of your tenants is managed through the
         API&apos;s tenant paths, <code>{`/applications/${application.id}/tenants/{tenantId}/…`}</code>.
       </p>
