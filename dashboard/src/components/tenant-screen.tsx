@@ -1,6 +1,5 @@
 import { useCallback, useId, type JSX } from 'react';
 import { useAsync } from '../hooks/use-async.ts';
-import { useReadOnReturn } from '../hooks/use-read-on-return.ts';
 import { getTenantTenancyConfig, type NamedTenant } from '../operations.ts';
 import { readOwnPermissions } from '../operations-own-permissions.ts';
 import { ErrorMessage, Loading } from './status.tsx';
@@ -19,6 +18,8 @@ interface TenantScreenProps {
 /**
  * A section's tenant view on a tenant's own screen, for an operator of some tenants only: the switches and the
  * operator's permissions read in the tenant's scope (nothing of the application's), then the view as its tab shows it.
+ * They are read as the screen opens, not on each return: newer switches could unmount a form holding edits, and a
+ * save the switches no longer allow is refused by the server (409), its message shown.
  */
 export function TenantScreen({ appId, tenant, heading, permissions, TenantView }: TenantScreenProps) {
   const headingId = useId();
@@ -30,7 +31,6 @@ export function TenantScreen({ appId, tenant, heading, permissions, TenantView }
       return { config, may };
     }, [appId, id, permissions]),
   );
-  useReadOnReturn(setup);
   return (
     <section aria-labelledby={headingId}>
       <h2 id={headingId}>{heading}</h2>
