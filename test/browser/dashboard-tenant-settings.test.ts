@@ -8,15 +8,18 @@ import { dashboardSuite, makeOperator, signInToDashboard } from '../support/dash
  * held in tenants only. A Tenant admin of Acme opens them from their landing: Acme's branding (per tenant) is Inherited,
  * they save one of Acme's own (Customized, Globex untouched) and remove it again; its e-mail templates (per tenant)
  * carry their badges and removals while the provider (application-wide) says the application's applies, not editable
- * there; its authentication, shared, says the same, and once isolated Acme's own password policy is removed. An
+ * there; its authentication, shared, says the same, and once isolated Acme's own password policy is removed, and a
+ * provider of its own added and removed. An
  * operator of Acme holding the branding's permissions but not `tenant_overrides:write` (the role system's policy of
- * who edits a tenant's overrides) sees the badge and no Change nor Remove; an operator who may read Acme's users only
+ * who edits a tenant's overrides) sees the badge and no Change nor Remove; one whose permissions cannot be read (no
+ * `permissions:read`) is offered Change, and shown the server's refusal; an operator who may read Acme's users only
  * is offered no settings screen, and the server refuses the address; another tenant's address is none of theirs.
  * Every screen breaks no WCAG A or AA rule (axe-core). Screenshot: test-results/dashboard-tenant-settings.png.
  */
 const TENANT_ADMIN = { email: 'acme-admin@ops.example', password: 'Operator-Curlew-42' };
 const BRAND_READER = { email: 'acme-brand@ops.example', password: 'Operator-Godwit-42' };
 const HELPDESK = { email: 'helpdesk@ops.example', password: 'Operator-Plover-42' };
+const UNCHECKED = { email: 'acme-unchecked@ops.example', password: 'Operator-Avocet-42' };
 const PRIMARY = '#0f766e';
 let appId: string;
 let acme: string;
@@ -38,6 +41,10 @@ const dashboard = dashboardSuite({
     const helpdesk = { key: 'helpdesk', name: 'Helpdesk', permissions: ['users:read', 'users:write', 'permissions:read'] };
     expect((await app.http.post('/roles', helpdesk)).status).toBe(201);
     await makeOperator(app, HELPDESK, 'helpdesk', acme);
+    // Without permissions:read the operator's permissions are not known: everything is offered, the server judges.
+    const unchecked = { key: 'unchecked', name: 'Unchecked', permissions: [...CONFIGURATION_READS, 'branding:write'] };
+    expect((await app.http.post('/roles', unchecked)).status).toBe(201);
+    await makeOperator(app, UNCHECKED, 'unchecked', acme);
   },
 });
 
@@ -65,6 +72,13 @@ async function asOperator(account: { email: string; password: string }, use: (pa
   }
 }
 
+/** The screens of Acme the landing offers, once it has read which they are. */
+async function offeredScreens(page: Page): Promise<string[]> {
+  const links = page.getByRole('list', { name: 'Screens of Acme' }).getByRole('link');
+  await links.first().waitFor();
+  return links.allTextContents();
+}
+
 /** Opens one of Acme's screens from the landing and waits for its heading. */
 async function openFromLanding(page: Page, screen: string): Promise<void> {
   await page.getByRole('list', { name: 'Screens of Acme' }).getByRole('link', { name: `${screen} of Acme` }).click();
@@ -74,8 +88,7 @@ async function openFromLanding(page: Page, screen: string): Promise<void> {
 describe("a tenant's Branding screen for an operator of some tenants only, in Chromium", () => {
   it("lets a Tenant admin give Acme a branding of its own (Customized), which Globex does not get, and remove it", async () => {
     await asOperator(TENANT_ADMIN, async (page) => {
-      const offered = await page.getByRole('list', { name: 'Screens of Acme' }).getByRole('link').allTextContents();
-      expect(offered).toEqual(['Users of Acme', 'Sessions of Acme', 'Branding of Acme', 'E-mail of Acme', 'Authentication of Acme']);
+      expect(await offeredScreens(page)).toEqual(['Users of Acme', 'Sessions of Acme', 'Branding of Acme', 'E-mail of Acme', 'Authentication of Acme']);
       await openFromLanding(page, 'Branding');
       await page.waitForURL(new RegExp(`#/${appId}/branding/${acme}$`));
       await page.locator('.source').getByText('Inherited', { exact: true }).waitFor();
@@ -103,7 +116,7 @@ describe("a tenant's Branding screen for an operator of some tenants only, in Ch
   it('shows an operator without tenant_overrides:write the badge, and offers neither Change nor Remove', async () => {
     expect((await dashboard.app.http.put(`/applications/${appId}/tenants/${acme}/branding`, { colors: { primary: PRIMARY } })).status).toBe(200);
     await asOperator(BRAND_READER, async (page) => {
-      expect(await page.getByRole('list', { name: 'Screens of Acme' }).getByRole('link').allTextContents()).toEqual(['Branding of Acme', 'E-mail of Acme', 'Authentication of Acme']);
+      expect(await offeredScreens(page)).toEqual(['Branding of Acme', 'E-mail of Acme', 'Authentication of Acme']);
       await openFromLanding(page, 'Branding');
       await page.locator('.source').getByText('Customized', { exact: true }).waitFor();
       await page.getByText(PRIMARY).first().waitFor();
@@ -113,6 +126,19 @@ describe("a tenant's Branding screen for an operator of some tenants only, in Ch
     });
     expect((await get(`/tenants/${acme}/branding`)).source).toBe('customized');
     expect((await dashboard.app.http.delete(`/applications/${appId}/tenants/${acme}/branding`)).status).toBe(204);
+  });
+
+  it("shows the server's refusal to an operator whose permissions are not known, and saves nothing", async () => {
+    await asOperator(UNCHECKED, async (page) => {
+      await openFromLanding(page, 'Branding');
+      const change = region(page, "Change Acme's branding");
+      await change.getByLabel('Pick the primary colour', { exact: true }).fill(PRIMARY);
+      await change.getByRole('button', { name: 'Save', exact: true }).click();
+      const refusal = change.getByRole('alert');
+      await refusal.waitFor();
+      expect(await refusal.textContent()).toContain('Missing permission tenant_overrides:write');
+    });
+    expect(await get(`/tenants/${acme}/branding`)).toMatchObject({ source: 'inherited', colors: { primary: '#4f46e5' } });
   });
 
   it("says the application's branding applies, not editable there, while branding is application-wide", async () => {
@@ -132,7 +158,7 @@ describe("a tenant's Branding screen for an operator of some tenants only, in Ch
 
   it('offers an operator who may read only the users no settings screen; the server refuses its address', async () => {
     await asOperator(HELPDESK, async (page) => {
-      expect(await page.getByRole('list', { name: 'Screens of Acme' }).getByRole('link').allTextContents()).toEqual(['Users of Acme']);
+      expect(await offeredScreens(page)).toEqual(['Users of Acme']);
       await page.goto(`${publicUrl()}/dashboard/#/${appId}/branding/${acme}`);
       await page.getByRole('heading', { level: 2, name: 'Branding of Acme' }).waitFor();
       const refusal = page.getByRole('alert');
@@ -226,7 +252,7 @@ describe("a tenant's Authentication screen for an operator of some tenants only,
     });
   });
 
-  it("once isolated, lets a Tenant admin remove Acme's own password policy; an operator without policies:write is offered neither", async () => {
+  it("once isolated, lets a Tenant admin remove Acme's own password policy, add a provider of its own and remove it; an operator without the permissions is offered none of it", async () => {
     await setSwitches({ authIsolation: 'isolated' });
     try {
       expect((await dashboard.app.http.put(`/applications/${appId}/tenants/${acme}/policies/password`, { minLength: 16 })).status).toBe(200);
@@ -248,6 +274,17 @@ describe("a tenant's Authentication screen for an operator of some tenants only,
         expect(await asked).toContain("Remove Acme's own password policy?");
         await policyRow(page, 'Password').getByText('Inherited', { exact: true }).waitFor();
         expect(await get(`/tenants/${acme}/policies/password`)).toMatchObject({ source: 'inherited' });
+
+        await region(page, 'Add a provider').getByLabel('Type', { exact: true }).selectOption({ label: 'Magic link' });
+        await region(page, 'Add a provider').getByRole('button', { name: 'Add provider' }).click();
+        await region(page, 'Providers').getByText('Customized', { exact: true }).waitFor();
+        expect((await get(`/tenants/${acme}/configuration`)).auth.providers.map((provider: { type: string }) => provider.type)).toEqual(['magic_link']);
+        const removal = answerDialog(page);
+        await page.getByRole('button', { name: "Remove tenant override of Acme's auth providers" }).click();
+        expect(await removal).toContain("Remove Acme's own auth providers?");
+        await region(page, 'Providers').getByText('Inherited', { exact: true }).waitFor();
+        expect((await get(`/tenants/${acme}/configuration`)).auth.providersSource).toBe('inherited');
+        expect(await page.getByRole('alert').count()).toBe(0);
       });
     } finally {
       await setSwitches({ authIsolation: 'shared' });
