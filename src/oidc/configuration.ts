@@ -25,7 +25,7 @@ import { createAdapterFactory } from './adapter.ts';
 import { grantTenant } from './grant-tenant.ts';
 import { opRequestId } from './op-request-id.ts';
 import { extraClaimsOf, jwtResourceServer } from './api-resource-tokens.ts';
-import { assertClientAssertion } from './client-assertion.ts';
+import { assertClientAssertion, CLOCK_TOLERANCE_SECONDS } from './client-assertion.ts';
 import type { ClientCache } from './client-cache.ts';
 import { GATEHOUSE_METADATA, gatehouseData, isClientOrigin, type GatehouseClientData } from './clients.ts';
 import { cookies, interactionBinding } from './cookies.ts';
@@ -210,6 +210,7 @@ export function configuration(
     // private_key_jwt: every algorithm an uploaded M2M JWKS may name, and no other; access tokens are ES256 (managementApi).
     enabledJWA: { clientAuthSigningAlgValues: [...CLIENT_ASSERTION_ALGORITHMS], idTokenSigningAlgValues: [...SIGNING_ALGS] },
     assertJwtClientAuthClaimsAndHeader: assertClientAssertion,
+    clockTolerance: CLOCK_TOLERANCE_SECONDS,
     // RFC 8414: left out, revocation would read as client_secret_basic only; a public client revokes with `none`.
     discovery: {
       revocation_endpoint_auth_methods_supported: [...CLIENT_AUTH_METHODS],
