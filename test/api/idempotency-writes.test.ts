@@ -1,7 +1,7 @@
 import { createDecipheriv, createHash, createHmac, hkdfSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALL_PERMISSIONS } from '../../src/auth/permissions.ts';
-import { requestFingerprint } from '../../src/http/idempotency.ts';
+import { READS_ASKED_BY_POST, requestFingerprint } from '../../src/http/idempotency.ts';
 import { expandRoutes } from '../../src/rest/routes.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { lockTurnsWaitingAtLeast, lockWaitersAtLeast, usingEmbeddedDatabase } from '../support/database.ts';
@@ -53,10 +53,11 @@ const apiKeysNamed = async (name: string) =>
   ((await app.http.get('/api-keys?pageSize=100')).body.data as { name: string }[]).filter((key) => key.name === name).length;
 
 describe('Idempotency-Key on REST writes', () => {
-  it('is honored by every route but reads, and declared on exactly those', async () => {
+  it('is honored by every route but reads (GET, and the reads asked with POST), and declared on exactly those', async () => {
     const { body: document } = await app.as({}).get('/openapi.json');
     for (const route of expandRoutes()) {
-      expect(route.idempotent, `${route.method} ${route.url}`).toBe(route.method !== 'GET');
+      const read = route.method === 'GET' || READS_ASKED_BY_POST.has(route.operation.rootField);
+      expect(route.idempotent, `${route.method} ${route.url}`).toBe(!read);
       const declared = document.paths[route.url.replace(/:(\w+)/g, '{$1}')][route.method.toLowerCase()].parameters;
       expect(declared.some((p: { $ref?: string }) => p.$ref === '#/components/parameters/IdempotencyKey'), `${route.method} ${route.url}`).toBe(route.idempotent);
     }
@@ -209,6 +210,24 @@ describe('Idempotency-Key on REST writes', () => {
     const malformed = await app.http.graphql(query, variables, withKey('not-a-uuid'));
     expect(malformed.status).toBe(200);
     expect((await app.http.get(path, withKey('not-a-uuid'))).status).toBe(200);
+  });
+
+  // A revoked key must not introspect active, nor a revoked role check allowed, because the question was asked before.
+  it('is ignored by the reads asked with POST (introspection, checks, validation): a revoked key introspects inactive on both transports', async () => {
+    const created = await app.http.post('/api-keys', { name: 'introspected', permissions: ['users:read'] });
+    const { secret } = created.body;
+    const [restKey, graphqlKey] = [crypto.randomUUID(), crypto.randomUUID()];
+    const introspect = `mutation ($input: IntrospectApiKeyInput!) { introspectApiKey(input: $input) { active } }`;
+    expect((await app.http.post('/api-keys/introspect', { secret }, withKey(restKey))).body.active).toBe(true);
+    expect((await app.http.graphql(introspect, { input: { secret } }, withKey(graphqlKey))).body.data).toEqual({ introspectApiKey: { active: true } });
+    expect((await app.http.delete(`/api-keys/${created.body.key.id}`)).status).toBe(204);
+    const rest = await app.http.post('/api-keys/introspect', { secret }, withKey(restKey));
+    expect([rest.body, rest.headers.get('idempotent-replayed')]).toEqual([{ active: false, key: null }, null]);
+    const graphql = await app.http.graphql(introspect, { input: { secret } }, withKey(graphqlKey));
+    expect([graphql.body.data, graphql.headers.get('idempotent-replayed')]).toEqual([{ introspectApiKey: { active: false } }, null]);
+    // As a read's, a key that is not a UUID is no key: nothing to refuse.
+    expect((await app.http.post('/api-keys/introspect', { secret }, withKey('not-a-uuid'))).status).toBe(200);
+    expect((await app.http.post('/permissions/check', { subject: { type: 'api_key', id: created.body.key.id }, permission: 'users:read' }, withKey('not-a-uuid'))).status).toBe(200);
   });
 });
 
