@@ -1,12 +1,13 @@
 import { HeaderMap } from '@apollo/server';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { getOperationAST, OperationTypeNode, print, type DocumentNode, type OperationDefinitionNode } from 'graphql';
+import { getOperationAST, Kind, OperationTypeNode, print, type DocumentNode, type OperationDefinitionNode } from 'graphql';
 import type { RequestContext } from '../context.ts';
 import type { GraphQLServer } from './apollo.ts';
 import { GatehouseError, invalid, STATUS_BY_CODE, toGraphQLErrorBody, type GraphQLErrorBody } from '../errors.ts';
 import { inlineHashes } from '../http/html-security.ts';
 import { isName } from './input-refusals.ts';
 import { parseIdempotencyKey, REPLAYED_HEADER, requestFingerprint, withIdempotency } from '../http/idempotency.ts';
+import { READS_ASKED_BY_POST } from '../http/reads-asked-by-post.ts';
 import { sendGraphQLAnswer, type GraphQLResponseBody } from './http-media.ts';
 import { parseClientDocument } from './operation-limits.ts';
 import type { subscriptionRunner } from './subscriptions.ts';
@@ -139,6 +140,10 @@ function clientOperation(body: GraphQLRequestBody): { document: DocumentNode; op
 
 const acceptsEventStream = (request: FastifyRequest) => /\btext\/event-stream\b/i.test(request.headers.accept ?? '');
 
+/** Every root field one of the mutations that only read (fragments are not followed: such a request stays keyed). */
+const onlyReads = (operation: OperationDefinitionNode): boolean =>
+  operation.selectionSet.selections.every((selection) => selection.kind === Kind.FIELD && READS_ASKED_BY_POST.has(selection.name.value));
+
 /** What Apollo runs, not how it was written (a null member and `{}` count as absent); another is another request (409). */
 function graphqlFingerprint(document: DocumentNode, { operationName, variables, extensions }: GraphQLRequestBody): string {
   return requestFingerprint('graphql', print(document), operationName ?? null, variables ?? {}, extensions ?? {});
@@ -166,8 +171,10 @@ async function handleGraphQL(
       const refused = await runSubscription(context, reply, chosen.document, operationName, body.variables ?? {});
       return refused === undefined ? reply : sendGraphQLAnswer(request, reply, { status: refused.status, body: refused.body, fromGraphQL: true });
     }
-    // Reads are not keyed, as over REST (GET): a query's answer replayed for a day would be stale.
-    const key = kind === OperationTypeNode.MUTATION ? parseIdempotencyKey(request.headers['idempotency-key']) : undefined;
+    // Reads are not keyed, as over REST (GET): a query's answer replayed for a day would be stale, and so would a
+    // mutation's that only reads (an introspection, a check).
+    const keyed = chosen !== undefined && kind === OperationTypeNode.MUTATION && !onlyReads(chosen.operation);
+    const key = keyed ? parseIdempotencyKey(request.headers['idempotency-key']) : undefined;
     // Replayed only to a request the permission table admits now: Apollo's gate checks only as it runs the operation.
     // One refused runs unkeyed, for Apollo to refuse in its own words.
     if (chosen !== undefined && key !== undefined) {

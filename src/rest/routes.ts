@@ -1,5 +1,6 @@
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import * as op from '../generated/operations.ts';
+import { READS_ASKED_BY_POST } from '../http/reads-asked-by-post.ts';
 import { restOperation, type RestOperation } from './operation.ts';
 import type { CachedRead } from './read-cache.ts';
 
@@ -206,7 +207,7 @@ export interface ExpandedRoute extends Omit<RouteDef, 'operation'> {
   readonly operation: RestOperation;
   /**
    * Every write (API.md names DELETE, revoke and rotate; a create retried after a lost answer needs it as much), as
-   * /graphql on every request, so an operation answers a key alike on both.
+   * /graphql on every mutation, so an operation answers a key alike on both; not the reads asked with POST.
    */
   readonly idempotent: boolean;
   readonly url: string;
@@ -216,7 +217,8 @@ export interface ExpandedRoute extends Omit<RouteDef, 'operation'> {
 /** Owned rows in their three forms. */
 export function expandRoutes(routes: readonly RouteDef[] = ROUTES): ExpandedRoute[] {
   return routes.flatMap((row): ExpandedRoute[] => {
-    const route = { ...row, operation: restOperation(row.operation), idempotent: row.method !== 'GET' };
+    const operation = restOperation(row.operation);
+    const route = { ...row, operation, idempotent: row.method !== 'GET' && !READS_ASKED_BY_POST.has(operation.rootField) };
     if (!route.owned) return [{ ...route, url: route.path, form: 'fixed' }];
     return [
       { ...route, url: route.path, form: 'credentials' },

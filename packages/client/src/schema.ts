@@ -10733,10 +10733,7 @@ export interface operations {
     ValidateSession: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
-                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -10753,7 +10750,6 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10788,10 +10784,7 @@ export interface operations {
     ValidateSessionInApplication: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
-                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
-            };
+            header?: never;
             path: {
                 appId: string;
             };
@@ -10810,7 +10803,6 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10846,10 +10838,7 @@ export interface operations {
     ValidateSessionInTenant: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
-                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
-            };
+            header?: never;
             path: {
                 appId: string;
                 tenantId: string;
@@ -10869,7 +10858,6 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11427,10 +11415,7 @@ export interface operations {
     IntrospectApiKey: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
-                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -11447,7 +11432,6 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11478,10 +11462,7 @@ export interface operations {
     IntrospectApiKeyInApplication: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
-                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
-            };
+            header?: never;
             path: {
                 appId: string;
             };
@@ -11500,7 +11481,6 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11532,10 +11512,7 @@ export interface operations {
     IntrospectApiKeyInTenant: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
-                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
-            };
+            header?: never;
             path: {
                 appId: string;
                 tenantId: string;
@@ -11555,7 +11532,6 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13517,10 +13493,7 @@ export interface operations {
     CheckPermission: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
-                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -13537,7 +13510,6 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13570,10 +13542,7 @@ export interface operations {
     CheckPermissionInApplication: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
-                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
-            };
+            header?: never;
             path: {
                 appId: string;
             };
@@ -13592,7 +13561,6 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13625,10 +13593,7 @@ export interface operations {
     CheckPermissionInTenant: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
-                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
-            };
+            header?: never;
             path: {
                 appId: string;
                 tenantId: string;
@@ -13648,7 +13613,6 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13681,10 +13645,7 @@ export interface operations {
     BulkCheckPermissions: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
-                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -13701,7 +13662,6 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13731,10 +13691,7 @@ export interface operations {
     BulkCheckPermissionsInApplication: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
-                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
-            };
+            header?: never;
             path: {
                 appId: string;
             };
@@ -13753,7 +13710,6 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13783,10 +13739,7 @@ export interface operations {
     BulkCheckPermissionsInTenant: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
-                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
-            };
+            header?: never;
             path: {
                 appId: string;
                 tenantId: string;
@@ -13806,7 +13759,6 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13836,10 +13788,7 @@ export interface operations {
     CheckRole: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
-                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -13856,7 +13805,6 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13883,10 +13831,7 @@ export interface operations {
     CheckRoleInApplication: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
-                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
-            };
+            header?: never;
             path: {
                 appId: string;
             };
@@ -13905,7 +13850,6 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13932,10 +13876,7 @@ export interface operations {
     CheckRoleInTenant: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
-                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
-            };
+            header?: never;
             path: {
                 appId: string;
                 tenantId: string;
@@ -13955,7 +13896,6 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15975,10 +15915,7 @@ export interface operations {
     PreviewEmailTemplate: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
-                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
-            };
+            header?: never;
             path: {
                 templateKey: components["schemas"]["EmailTemplateKey"];
             };
@@ -15997,7 +15934,6 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16035,10 +15971,7 @@ export interface operations {
     PreviewEmailTemplateInApplication: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
-                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
-            };
+            header?: never;
             path: {
                 appId: string;
                 templateKey: components["schemas"]["EmailTemplateKey"];
@@ -16058,7 +15991,6 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16096,10 +16028,7 @@ export interface operations {
     PreviewEmailTemplateInTenant: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description A UUID. A repeat within 24 h from the same caller returns the first response; the same key on another request, or from a caller that now holds fewer permissions, is 409 `idempotency_conflict`. */
-                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
-            };
+            header?: never;
             path: {
                 appId: string;
                 tenantId: string;
@@ -16120,7 +16049,6 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
