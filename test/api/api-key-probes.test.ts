@@ -156,7 +156,7 @@ describe('rate-limit headers', () => {
       await reader.post('/users', { email: 'x@example.com' }),
       await app.http.get('/no-such-route'),
       await app.http.request('PATCH', '/api/v1/api-keys/introspect'),
-      await app.http.request('POST', '/api/v1/api-keys', { raw: new TextEncoder().encode('name=x') as Uint8Array<ArrayBuffer>, headers: { 'content-type': 'text/plain' } }),
+      await app.http.request('POST', '/api/v1/api-keys', { raw: new TextEncoder().encode('name=x'), headers: { 'content-type': 'text/plain' } }),
       await app.http.get('/users?pageSize=0'),
       await app.http.graphql('{ users { data { id } } }'),
       await app.http.request('GET', '/.well-known/openid-configuration'),
