@@ -1,7 +1,8 @@
 import { createDecipheriv, createHash, createHmac, hkdfSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALL_PERMISSIONS } from '../../src/auth/permissions.ts';
-import { READS_ASKED_BY_POST, requestFingerprint } from '../../src/http/idempotency.ts';
+import { requestFingerprint } from '../../src/http/idempotency.ts';
+import { READS_ASKED_BY_POST } from '../../src/http/reads-asked-by-post.ts';
 import { expandRoutes } from '../../src/rest/routes.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { lockTurnsWaitingAtLeast, lockWaitersAtLeast, usingEmbeddedDatabase } from '../support/database.ts';
