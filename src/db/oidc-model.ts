@@ -36,7 +36,7 @@ export const PROVIDER_FIELDS_READ = {
   Session: ['uid', 'accountId', 'loginTs', 'authorizations'],
   Grant: ['accountId', 'clientId', 'iat'],
   AccessToken: ['accountId', 'clientId', 'grantId', 'iat', 'expiresWithSession'],
-  RefreshToken: ['accountId', 'clientId', 'grantId', 'iat', 'iiat', 'expiresWithSession'],
+  RefreshToken: ['accountId', 'clientId', 'grantId', 'iat', 'exp', 'iiat', 'expiresWithSession'],
   AuthorizationCode: ['grantId'],
   DeviceCode: ['grantId', 'userCode', 'accountId', 'error'],
   Interaction: ['params'],

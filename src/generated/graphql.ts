@@ -3433,8 +3433,9 @@ export type Session = {
   createdAt: Scalars['DateTime']['output'];
   /**
    * When the session ends unless the browser uses it again: the idle timeout after its last use, never past the
-   * absolute timeout after the sign-in. A grant's own session: when its last live token expires unless it refreshes,
-   * never past the grant's end.
+   * absolute timeout after the sign-in. A grant's own session: when its last live token expires unless it refreshes (a
+   * refresh token's end as the session policy now sets it, when sooner than the one it was issued with), never past the
+   * grant's end.
    */
   expiresAt: Scalars['DateTime']['output'];
   /** The session's id. */

@@ -455,9 +455,9 @@ describe('singleSession and an expired session not yet swept', () => {
 });
 
 describe('an offline grant of a browser session the policy has ended', () => {
-  /** Signed in at 0 with `offline_access`, the refresh token rotated at 100, the browser left unused; the idle timeout
-   *  then set to `idleTimeoutMinutes`; the clock at 120. */
-  async function idleBrowserUsedToken(email: string, idleTimeoutMinutes: number) {
+  /** Signed in at 0 with `offline_access`, the refresh token rotated at 100, the browser left unused; the session policy
+   *  then set to `policy`; the clock at 120. */
+  async function idleBrowserUsedToken(email: string, policy: Record<string, unknown>) {
     const { of, tenant, userId } = await userOfNew('Hooli', email);
     const at = clock();
     const signedIn = await signIn(of, userId, tenant);
@@ -465,13 +465,13 @@ describe('an offline grant of a browser session the policy has ended', () => {
     at(100);
     const rotated = await refresh(of, signedIn.refreshToken);
     expect(rotated).toEqual({ token: expect.any(String) });
-    await putSessionPolicy(of, { idleTimeoutMinutes });
+    await putSessionPolicy(of, policy);
     at(120);
     return { of, tenant, userId, browser: signedIn.browser, browserSession: browserSession!, token: (rotated as { token: string }).token };
   }
 
   it('is a sign-in of its own, judged by its refresh token: listed, validated, and revoked with its tokens', async () => {
-    const { of: hooli, tenant, userId, browser, browserSession, token } = await idleBrowserUsedToken('offline@hooli.example', 30);
+    const { of: hooli, tenant, userId, browser, browserSession, token } = await idleBrowserUsedToken('offline@hooli.example', { idleTimeoutMinutes: 30 });
     // The browser, unused for 2 hours, is idle by the new policy; the refresh token, used 20 minutes ago, is not.
     expect(await introspect(hooli, token)).toMatchObject({ active: true });
     const listed = await sessionsOf(hooli, userId);
@@ -494,9 +494,69 @@ describe('an offline grant of a browser session the policy has ended', () => {
   });
 
   it('under a policy that still stands the browser session, stays that session’s: listed once, validated as it', async () => {
-    const { of: hooli, userId, browserSession, token } = await idleBrowserUsedToken('kept@hooli.example', 180);
+    const { of: hooli, userId, browserSession, token } = await idleBrowserUsedToken('kept@hooli.example', { idleTimeoutMinutes: 180 });
     const listed = await sessionsOf(hooli, userId);
     expect(listed.map((session) => session.id)).toEqual([browserSession.id]);
     expect((await hooli.admin.post('/sessions/validate', { token })).body).toMatchObject({ valid: true, session: { id: browserSession.id } });
+  });
+  /** The live refresh token of the user's grant: its stored end, and its issue (its last use) and chain's first, seconds. */
+  async function refreshTokenOf(userId: string) {
+    const [token] = await app.sql<{ expires_at: Date; iat: string; iiat: string; exp: string }>(
+      `select expires_at, payload->>'iat' as iat, payload->>'iiat' as iiat, payload->>'exp' as exp from oidc_model
+        where model = 'RefreshToken' and payload->>'accountId' = ? and consumed_at is null`,
+      [userId],
+    );
+    return { storedEnd: new Date(token!.expires_at).getTime(), iat: Number(token!.iat), iiat: Number(token!.iiat), lifetime: Number(token!.exp) - Number(token!.iat) };
+  }
+
+  /** The sign-in as REST lists and gets it, and GraphQL too: all the same. */
+  async function readEverywhere(of: Application, userId: string) {
+    const [listed, ...more] = await sessionsOf(of, userId);
+    expect(more).toEqual([]);
+    expect((await of.admin.get(`/sessions/${listed!.id}`)).body).toEqual(listed);
+    const graphql = await of.admin.request('POST', '/graphql', {
+      body: {
+        query: 'query($userId: UUID!, $id: UUID!) { userSessions(userId: $userId) { data { id expiresAt } } session(sessionId: $id) { expiresAt } }',
+        variables: { userId, id: listed!.id },
+      },
+    });
+    expect(graphql.body).toEqual({ data: { userSessions: { data: [{ id: listed!.id, expiresAt: listed!.expiresAt }] }, session: { expiresAt: listed!.expiresAt } } });
+    return listed!;
+  }
+
+  it('ends when the policy ends its refresh token, idle from its last use, not at the token’s stored end; listed, got and validated alike', async () => {
+    // Idle 90 minutes: the browser (unused since 0) ended at 90; the refresh token, used at 100, ends at 190, after the
+    // access token issued with it (an hour, to 160) and days before its stored end.
+    const { of: hooli, userId, token } = await idleBrowserUsedToken('idle-end@hooli.example', { idleTimeoutMinutes: 90 });
+    const { storedEnd, iat, lifetime } = await refreshTokenOf(userId);
+    const listed = await readEverywhere(hooli, userId);
+    expect(listed.ip).toBeNull();
+    // Its last use to the millisecond of its stored end (that end less the lifetime its issue gave it), plus the idle time.
+    expect(Date.parse(listed.expiresAt)).toBe(storedEnd - lifetime * 1000 + 90 * MINUTE);
+    expect(Date.parse(listed.expiresAt) - (iat * 1000 + 90 * MINUTE)).toBeGreaterThanOrEqual(0);
+    expect(Date.parse(listed.expiresAt) - (iat * 1000 + 90 * MINUTE)).toBeLessThan(1000);
+    expect(Date.parse(listed.expiresAt)).toBeLessThan(storedEnd - 24 * 60 * MINUTE);
+    expect((await hooli.admin.post('/sessions/validate', { token })).body).toEqual({ valid: true, session: listed });
+  });
+
+  it('ends the absolute lifetime after its chain’s first issue when that is sooner', async () => {
+    // Absolute 170 minutes from the sign-in at 0, before the idle end at 190, after the access token's at 160.
+    const { of: hooli, userId, token } = await idleBrowserUsedToken('absolute-end@hooli.example', { idleTimeoutMinutes: 90, absoluteTimeoutMinutes: 170 });
+    const { iiat } = await refreshTokenOf(userId);
+    const listed = await readEverywhere(hooli, userId);
+    expect(Date.parse(listed.expiresAt)).toBe((iiat + 170 * 60) * 1000);
+    expect((await hooli.admin.post('/sessions/validate', { token })).body).toEqual({ valid: true, session: listed });
+  });
+
+  it('under a policy left as it was, ends at its refresh token’s stored end', async () => {
+    const { of: hooli, tenant, userId } = await userOfNew('Hooli', 'unchanged@hooli.example');
+    const { refreshToken } = await signIn(hooli, userId, tenant);
+    // Its browser session past its stored end: the offline grant is a sign-in of its own.
+    await app.sql(`update oidc_model set expires_at = now() - interval '1 second' where model = 'Session' and payload->>'accountId' = ?`, [userId]);
+    const { storedEnd } = await refreshTokenOf(userId);
+    const listed = await readEverywhere(hooli, userId);
+    expect(listed.ip).toBeNull();
+    expect(Date.parse(listed.expiresAt)).toBe(storedEnd);
+    expect((await hooli.admin.post('/sessions/validate', { token: refreshToken })).body).toEqual({ valid: true, session: listed });
   });
 });

@@ -7444,8 +7444,9 @@ export interface components {
             /**
              * Format: date-time
              * @description When the session ends unless the browser uses it again: the idle timeout after its last use, never past the
-             *     absolute timeout after the sign-in. A grant's own session: when its last live token expires unless it refreshes,
-             *     never past the grant's end.
+             *     absolute timeout after the sign-in. A grant's own session: when its last live token expires unless it refreshes (a
+             *     refresh token's end as the session policy now sets it, when sooner than the one it was issued with), never past the
+             *     grant's end.
              */
             expiresAt: string;
             /** @description The client address the sign-in came from. */

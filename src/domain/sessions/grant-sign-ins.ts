@@ -1,5 +1,6 @@
 import { uuidOrNullSql } from '../../ids.ts';
 import { MODEL, PAYLOAD, USE_TTL_KEY } from '../../db/oidc-model.ts';
+import type { standingSignInsSince } from '../sign-in/session.ts';
 
 /** A grant no standing OP session of its user holds (an offline grant that outlived its browser's sign-in, a device's) with a
  *  live token not bound to that session (`expiresWithSession`): a sign-in of its own, listed beside the browser sessions
@@ -19,7 +20,7 @@ export const LOGIN_TS = `(o.payload->>'${PAYLOAD.loginTs}')::float8`;
 export const USED_AT = `extract(epoch from o.expires_at)::float8 - (o.payload->>'${USE_TTL_KEY}')::float8`;
 
 /** By pool id, the session policy's standingSignInsSince (sign-in/session.ts) as it is now. */
-export type PolicyCutoffs = Readonly<Record<string, { readonly signedInAfter: number; readonly usedAfter: number }>>;
+export type PolicyCutoffs = Readonly<Record<string, ReturnType<typeof standingSignInsSince>>>;
 
 /** OP session `o` of a user of pool `pool` (text) has not been ended by the policy before its stored end, by the cutoffs
  *  `?` (two parameters, cutoffsParams). A pool the cutoffs do not name is judged by the stored end alone. */
@@ -28,17 +29,25 @@ export const standsUnderPolicy = (pool: string) =>
 
 export const cutoffsParams = (cutoffs: PolicyCutoffs): string[] => Array<string>(2).fill(JSON.stringify(cutoffs));
 
-/** Grant sign-in `g`'s user `u`'s cutoff `field`, a parameter. */
-const cutoff = (field: 'signedInAfter' | 'usedAfter') => `(?::jsonb->u.pool_id::text->>'${field}')::float8`;
+/** Grant sign-in `g`'s user `u`'s cutoff or lifetime `field`, a parameter; null when the cutoffs do not name the pool. */
+const cutoff = (field: keyof PolicyCutoffs[string]) => `(?::jsonb->u.pool_id::text->>'${field}')::float8`;
 /** Of token `k`: its chain's first issue, and its own (a refresh token's last use). */
 const CHAIN_START = `coalesce((k.payload->>'${PAYLOAD.iiat}')::float8, (k.payload->>'${PAYLOAD.iat}')::float8)`;
 const TOKEN_IAT = `(k.payload->>'${PAYLOAD.iat}')::float8`;
+/** Refresh token `k`'s last use to the millisecond of its stored end: that end less the lifetime its issue gave it, as a
+ *  browser session's (USED_AT), so an unchanged policy gives the stored end exactly. */
+const TOKEN_USED_AT = `coalesce(k.expires_at - make_interval(secs => (k.payload->>'${PAYLOAD.exp}')::float8 - ${TOKEN_IAT}), to_timestamp(${TOKEN_IAT}))`;
+/** Refresh token `k`'s end by the policy as it is now (two parameters): signInEnd (sign-in/session.ts) of its chain's first
+ *  issue and its last use, as the token endpoint judges it (src/oidc/account.ts). Null for a pool the cutoffs do not name. */
+const REFRESH_POLICY_END = `least(to_timestamp(${CHAIN_START} + ${cutoff('absoluteSeconds')}), ${TOKEN_USED_AT} + make_interval(secs => ${cutoff('idleSeconds')}))`;
 
 /** Judged by `now`, this instance's clock, as sessions.ts judges browser sessions; `last_active_at` is the last refresh.
  *  `any` includes gone clients' (a statement ending them records each as the sign-in it was). A browser session the
  *  policy has ended (`cutoffs`, by its user's pool) holds no grant: the OP signs nobody in with it, while the grant's
- *  refresh token is judged by its own use (src/oidc/account.ts): a refresh token counts (with its stored end) only while
- *  the cutoffs stand it, as the token endpoint would take it. */
+ *  refresh token is judged by its own use (src/oidc/account.ts): a refresh token counts only while the cutoffs stand it,
+ *  as the token endpoint would take it, and until the earlier of its stored end and its end by the policy, as a browser
+ *  session's end is (sessions.ts, endUnderPolicy); an access token until its stored end. `expires_at`: the latest of
+ *  these, never past the grant's. */
 export function grantSignInsSql(
   where: string,
   params: readonly unknown[],
@@ -53,7 +62,8 @@ export function grantSignInsSql(
        from oidc_model as g
        join app_user as u on u.application_id = g.application_id and u.id::text = g.payload->>'${PAYLOAD.accountId}'
        left join oidc_model as gt on gt.model = '${MODEL.GrantTenant}' and gt.id = g.id
-       cross join lateral (select max((k.payload->>'${PAYLOAD.iat}')::bigint) as last_iat, max(k.expires_at) as expires_at from oidc_model as k
+       cross join lateral (select max((k.payload->>'${PAYLOAD.iat}')::bigint) as last_iat, max(case when k.model = '${MODEL.RefreshToken}' then least(k.expires_at, ${REFRESH_POLICY_END}) else k.expires_at end) as expires_at
+          from oidc_model as k
           where k.grant_id = g.id and k.model in ('${MODEL.AccessToken}', '${MODEL.RefreshToken}') and k.consumed_at is null
             and (k.expires_at is null or k.expires_at > ?::timestamptz) and (k.payload->>'${PAYLOAD.expiresWithSession}') is distinct from 'true'
             and (k.model <> '${MODEL.RefreshToken}' or (coalesce(${CHAIN_START} > ${cutoff('signedInAfter')}, true) and coalesce(${TOKEN_IAT} > ${cutoff('usedAfter')}, true)))) as k
@@ -62,7 +72,7 @@ export function grantSignInsSql(
           where o.model = '${MODEL.Session}' and o.payload->>'${PAYLOAD.accountId}' = g.payload->>'${PAYLOAD.accountId}' and (o.expires_at is null or o.expires_at > ?::timestamptz)
             and a.value->>'${PAYLOAD.grantId}' = g.id and ${standsUnderPolicy('u.pool_id::text')})
         ${where}`,
-    params: [now, json, json, now, now, ...cutoffsParams(cutoffs), ...params],
+    params: [json, json, now, json, json, now, now, ...cutoffsParams(cutoffs), ...params],
   };
 }
 

@@ -11,6 +11,7 @@ import { poolSessionPolicy, signInEnd, signInEnded, standingSignInsSince } from 
 import type { SessionPolicy } from '../policies/definitions.ts';
 import { mayActNowSql } from '../users/sign-in-user.ts';
 import { getUser } from '../users/users.ts';
+import { SHARED_POOL } from '../../db/entities/user.entity.ts';
 import { endSignIns, ofUser } from './end-sessions.ts';
 import { LIVE } from './browser-sessions.ts';
 import { cutoffsParams, grantSignInsSql, LOGIN_TS, SIGN_IN_ID_IS, STANDING_CLIENT, standsUnderPolicy, USED_AT, type PolicyCutoffs } from './grant-sign-ins.ts';
@@ -419,12 +420,14 @@ type ValidationRow = Partial<SessionRow> & ValidationFacts;
 async function readValidToken(scope: Scope, token: string, claims: VerifiedClaims | undefined, now: Date): Promise<KnownValidToken | undefined> {
   const source = tokenSource(scope, token, claims, now);
   if (source === undefined) return undefined;
-  let row = await validationFacts(scope, source, now, {});
+  // Most users are of the shared pool: its cutoffs known, one statement reads what the policy stands.
+  const shared = await policyCutoffs(scope, [SHARED_POOL], now);
+  let row = await validationFacts(scope, source, now, shared);
   if (row === undefined) return undefined;
   const policy = await poolSessionPolicy(scope.services, scope.requestId, scope.applicationId, row.pool_id);
-  // A browser session the policy has ended holds its grant no more (grantSignInsSql): read again, its pool's cutoffs
-  // known, for the grant's own sign-in. A second statement only then.
-  if (row.id != null && browserSessionEnded(policy, row, Math.floor(now.getTime() / 1000))) {
+  // Of another pool, a browser session the policy has ended holds its grant no more, and a grant's own sign-in ends by
+  // the policy too (grantSignInsSql): read again, its pool's cutoffs known. A second statement only then.
+  if (!(row.pool_id in shared) && (row.id == null || browserSessionEnded(policy, row, Math.floor(now.getTime() / 1000)))) {
     row = await validationFacts(scope, source, now, { [row.pool_id]: standingSignInsSince(policy, now.getTime() / 1000) });
     if (row === undefined) return undefined;
   }

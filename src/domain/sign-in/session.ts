@@ -29,16 +29,23 @@ export function signInEnded(policy: SessionPolicy, startedAt: number, lastUsedAt
   return now >= signInEnd(policy, startedAt, lastUsedAt);
 }
 
+/** The policy's absolute and idle lifetimes, in seconds. */
+const lifetimes = (policy: SessionPolicy) => ({ absoluteSeconds: policy.absoluteTimeoutMinutes * 60, idleSeconds: policy.idleTimeoutMinutes * 60 });
+
 /** When the policy as it is now ends that sign-in (epoch seconds): the absolute end, or the idle one when sooner. */
 export function signInEnd(policy: SessionPolicy, startedAt: number, lastUsedAt: number | undefined): number {
-  const absoluteEnd = startedAt + policy.absoluteTimeoutMinutes * 60;
-  return lastUsedAt === undefined ? absoluteEnd : Math.min(absoluteEnd, lastUsedAt + policy.idleTimeoutMinutes * 60);
+  const { absoluteSeconds, idleSeconds } = lifetimes(policy);
+  return lastUsedAt === undefined ? startedAt + absoluteSeconds : Math.min(startedAt + absoluteSeconds, lastUsedAt + idleSeconds);
 }
 
 /** The policy as it is now stands only the sign-ins made after `signedInAfter` and, when their last use is known, used
- *  after `usedAfter` (epoch seconds): signInEnd in reverse. */
-export function standingSignInsSince(policy: SessionPolicy, now: number): { readonly signedInAfter: number; readonly usedAfter: number } {
-  return { signedInAfter: now - policy.absoluteTimeoutMinutes * 60, usedAfter: now - policy.idleTimeoutMinutes * 60 };
+ *  after `usedAfter` (epoch seconds): signInEnd in reverse. With the lifetimes, for SQL's signInEnd (grant-sign-ins.ts). */
+export function standingSignInsSince(
+  policy: SessionPolicy,
+  now: number,
+): { readonly signedInAfter: number; readonly usedAfter: number; readonly absoluteSeconds: number; readonly idleSeconds: number } {
+  const { absoluteSeconds, idleSeconds } = lifetimes(policy);
+  return { signedInAfter: now - absoluteSeconds, usedAfter: now - idleSeconds, absoluteSeconds, idleSeconds };
 }
 
 /** `policy` undefined (a request that read no account) keeps the session's end where it was. */
