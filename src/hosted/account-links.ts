@@ -10,6 +10,7 @@ import { effectivePasswordPolicy } from '../domain/policies/policies.ts';
 import { refuseDeactivated } from '../domain/sign-in/refusals.ts';
 import { surfaceSettings, type SurfaceSettings } from '../domain/sign-in/surface-settings.ts';
 import { changeEmail, disownSignUp, resetPassword, verifyEmail } from '../domain/users/account-changes.ts';
+import { userCutoffs } from '../domain/sessions/policy-cutoffs.ts';
 import { issueLink, parseLinkToken, peekLink, useLink, type LinkPurpose, type OpenedLinkUser } from '../domain/users/link-tokens.ts';
 import { keepReplacedPassword, passwordViolations } from '../domain/users/password-history.ts';
 import { passwordRefusals } from '../domain/policies/password.ts';
@@ -117,9 +118,10 @@ export function accountLinkRoutes(app: FastifyInstance, services: Services, thro
   /** "I did not sign up" (disownSignUp); an address confirmed meanwhile is refused as a used link is. */
   async function disown(request: FastifyRequest<{ Params: LinkParams }>, reply: FastifyReply, opened: OpenedLink, token: unknown) {
     const actor = linkActor(services, request, opened);
+    const cutoffs = await userCutoffs(scopeOf(request, opened), opened.user.userId);
     const disowned = await scopeOf(request, opened).transactional(async (em) => {
       if ((await useLink(em, token, 'verify_email')) === undefined) return false;
-      const tenants = await disownSignUp(em, actor, opened.user.userId, { keepVouchingTenant: false });
+      const tenants = await disownSignUp(em, actor, opened.user.userId, { keepVouchingTenant: false }, cutoffs);
       // Nothing changes unless it was still unconfirmed: the link's use goes back with the rest.
       if (tenants === false) throw new LinkRefused();
       return true;
@@ -150,11 +152,12 @@ export function accountLinkRoutes(app: FastifyInstance, services: Services, thro
       if (refused.length > 0) return showReset(request, reply, opened, token!, refused);
       const passwordHash = await hashPassword(password);
       const actor = linkActor(services, request, opened);
+      const cutoffs = await userCutoffs(scopeOf(request, opened), opened.user.userId);
       const changed = await scopeOf(request, opened).transactional(async (em) => {
         // Used here, in the transaction of the change: of two posts of one link, one changes the password.
         if ((await useLink(em, token, 'password_reset')) === undefined) return undefined;
         await keepReplacedPassword(em, of.applicationId, of.userId, policy.historyCount);
-        const account = await resetPassword(em, actor, opened.user.userId, passwordHash);
+        const account = await resetPassword(em, actor, opened.user.userId, passwordHash, cutoffs);
         if (account === undefined) return undefined;
         // Its link is a new reset link: the owner's way back if the change was not theirs.
         const at = pageMail(em, actor, opened);

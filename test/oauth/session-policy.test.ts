@@ -560,3 +560,75 @@ describe('an offline grant of a browser session the policy has ended', () => {
     expect((await hooli.admin.post('/sessions/validate', { token: refreshToken })).body).toEqual({ valid: true, session: listed });
   });
 });
+
+describe('a bulk ending of a grant sign-in freed from a browser session the policy has ended', () => {
+  /** As idleBrowserUsedToken: signed in at 0, the refresh token rotated at 100, idle 30 minutes set, the clock at 120; the
+   *  browser session is ended by the policy (not by its stored end), its offline grant listed as a sign-in of its own. */
+  async function freedGrant(email: string, policy: Record<string, unknown> = {}) {
+    const { of, tenant, userId } = await userOfNew('Hooli', email);
+    const at = clock();
+    const { refreshToken } = await signIn(of, userId, tenant);
+    const [browserSession] = await sessionsOf(of, userId);
+    at(100);
+    const rotated = await refresh(of, refreshToken);
+    expect(rotated).toEqual({ token: expect.any(String) });
+    await putSessionPolicy(of, { idleTimeoutMinutes: 30, ...policy });
+    at(120);
+    const listed = await sessionsOf(of, userId);
+    expect(listed).toEqual([expect.objectContaining({ ip: null })]);
+    expect(listed[0]!.id).not.toBe(browserSession!.id);
+    return { of, tenant, userId, own: listed[0]!, token: (rotated as { token: string }).token };
+  }
+
+  /** The user's `session.revoked` records: whom each names, as the list showed it, and why. */
+  const revocationsOf = (userId: string) =>
+    app.sql<{ target_id: string; before: unknown; after: unknown }>(
+      `select target_id, before, after from audit_log where action = 'session.revoked' and before->>'userId' = ? order by id`,
+      [userId],
+    );
+
+  const endings: readonly [string, (of: Application, tenant: string, userId: string) => Promise<void>, Record<string, unknown>][] = [
+    ['signed out everywhere', async (of, _tenant, userId) => expect((await of.admin.delete(`/users/${userId}/sessions`)).status).toBe(204), {}],
+    [
+      'signed out everywhere on the tenant’s path',
+      async (of, tenant, userId) => expect((await of.admin.delete(`/applications/${of.bootstrap.applicationId}/tenants/${tenant}/users/${userId}/sessions`)).status).toBe(204),
+      {},
+    ],
+    ['suspended', async (of, _tenant, userId) => expect((await of.admin.post(`/users/${userId}/suspend`)).status).toBe(200), { reason: 'user_suspended' }],
+    ['given a new password', async (of, _tenant, userId) => expect((await of.admin.patch(`/users/${userId}`, { password: 'Another-Horse-Battery-7' })).status).toBe(200), { reason: 'password_changed' }],
+    ['deleted', async (of, _tenant, userId) => expect((await of.admin.delete(`/users/${userId}`)).status).toBe(204), { reason: 'user_deleted' }],
+    [
+      'taken out of the tenant',
+      async (of, tenant, userId) => {
+        const other = await app.createTenant('Other', of.bootstrap);
+        expect((await of.admin.patch(`/users/${userId}`, { tenantIds: [other] })).status).toBe(200);
+        expect(tenant).not.toBe(other);
+      },
+      { reason: 'membership_removed' },
+    ],
+  ];
+
+  for (const [name, end, why] of endings) {
+    it(`${name}: recorded under the id the list showed, as DELETE /sessions/{id} records it; the browser session, which no list showed, not at all`, async () => {
+      const { of, tenant, userId, own, token } = await freedGrant(`${name.replaceAll(/\W/g, '-')}@hooli.example`);
+      await end(of, tenant, userId);
+      expect(await refresh(of, token)).toEqual({ error: 'invalid_grant' });
+      expect(await revocationsOf(userId)).toEqual([{ target_id: own.id, before: own, after: { ...why, grantsRevoked: 1 } }]);
+    });
+  }
+
+  it('a sign-in under singleSession: the grant recorded under its own id, by the user', async () => {
+    const { of, tenant, userId, own, token } = await freedGrant('single@hooli.example', { singleSession: true });
+    await signIn(of, userId, tenant, new TestBrowser());
+    expect(await refresh(of, token)).toEqual({ error: 'invalid_grant' });
+    expect(await revocationsOf(userId)).toEqual([{ target_id: own.id, before: own, after: { reason: 'single_session', grantsRevoked: 1 } }]);
+  });
+
+  it('a browser session the policy still stands is recorded as before, with the grants it holds', async () => {
+    const { of, tenant, userId } = await userOfNew('Hooli', 'standing@hooli.example', { idleTimeoutMinutes: 30 });
+    await signIn(of, userId, tenant);
+    const [session] = await sessionsOf(of, userId);
+    expect((await of.admin.post(`/users/${userId}/suspend`)).status).toBe(200);
+    expect(await revocationsOf(userId)).toEqual([{ target_id: session!.id, before: expect.objectContaining({ id: session!.id }), after: { reason: 'user_suspended', grantsRevoked: 1 } }]);
+  });
+});

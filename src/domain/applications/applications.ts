@@ -170,7 +170,8 @@ export async function createApplication(scope: Scope, input: CreateApplicationIn
 /** A shared application's tenants have no path of their own: what was signed in there ends, or going back to isolated
  *  would revive it. Its custom domains stay (none of a tenant's remains) and so does the service's surface. */
 async function endTenantPathSignIns(em: EntityManager, scope: Scope): Promise<void> {
-  changed(em, ...grantsEnded(await endSurfaceSignIns(em, scope, scope.services.surfaces.tenantPathIssuers(), 'auth_isolation_shared')));
+  // The pools change in this transaction, and the policy is read outside it: judged by their stored ends.
+  changed(em, ...grantsEnded(await endSurfaceSignIns(em, scope, scope.services.surfaces.tenantPathIssuers(), 'auth_isolation_shared', {})));
 }
 
 /**

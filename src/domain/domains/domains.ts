@@ -9,6 +9,7 @@ import { newId } from '../../ids.ts';
 import { assertAuthIsolated } from '../auth-providers/auth-providers.ts';
 import { type AuditActor, recordAudit } from '../audit/audit.ts';
 import { endSurfaceSignIns } from '../sessions/end-sessions.ts';
+import { grantHoldersCutoffs } from '../sessions/policy-cutoffs.ts';
 import { auditedFieldsOf, auditedSnapshot } from '../audit/audited-fields.ts';
 import { isLocalName } from '../address-guard.ts';
 import { uniquely } from '../db-errors.ts';
@@ -128,11 +129,12 @@ export async function createDomain(scope: Scope, input: { hostname: string }): P
 /** Allowed whatever `authIsolation` says. A verified domain's sign-ins end with it; an unverified claim had none (its
  *  hostname may be verified by another owner, whose stay). */
 export async function deleteDomain(scope: Scope, domainId: string): Promise<boolean> {
+  const cutoffs = await grantHoldersCutoffs(scope, scope.em, new Date());
   await scope.transactional(async (em) => {
     const domain = await findDomain(em, scope, domainId, true);
     recordAudit(em, scope, { action: 'domain.deleted', targetType: 'domain', targetId: domain.id, before: snapshot(domain) });
     if (domain.verifiedAt != null) {
-      changed(em, ...grantsEnded(await endSurfaceSignIns(em, scope, { exactly: scope.services.surfaces.domainIssuer(domain.hostname) }, 'domain_deleted')));
+      changed(em, ...grantsEnded(await endSurfaceSignIns(em, scope, { exactly: scope.services.surfaces.domainIssuer(domain.hostname) }, 'domain_deleted', cutoffs)));
     }
     em.remove(domain);
     configurationChanged(em, scope.applicationId, scope.tenantId);
@@ -213,7 +215,7 @@ export async function recordRecheck(em: EntityManager, actor: AuditActor, row: D
   const before = snapshot(row);
   row.verifiedAt = null;
   recordAudit(em, actor, { ...audit, action: 'domain.unverified', before, after: { ...snapshot(row), failingSince: row.failingSince, reason: check.reason } });
-  changed(em, ...grantsEnded(await endSurfaceSignIns(em, { ...actor, tenantId: row.tenantId ?? null }, { exactly: issuer }, 'domain_unverified')));
+  changed(em, ...grantsEnded(await endSurfaceSignIns(em, { ...actor, tenantId: row.tenantId ?? null }, { exactly: issuer }, 'domain_unverified', {})));
   configurationChanged(em, row.applicationId, row.tenantId ?? null);
   return 'unverified';
 }

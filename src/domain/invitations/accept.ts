@@ -16,6 +16,7 @@ import { underTenancyConfig } from '../tenancy/config-lock.ts';
 import { lockTenants } from '../tenants/target-tenant.ts';
 import { forgetUserKeys, usersChanged } from '../users/changed.ts';
 import { disownSignUp, verifyEmail } from '../users/account-changes.ts';
+import { userCutoffs } from '../sessions/policy-cutoffs.ts';
 import { userSnapshot } from '../users/users.ts';
 import { mayActNow, type SignInUser } from '../users/sign-in-user.ts';
 import { useRow } from '../sign-in/email-methods.ts';
@@ -97,6 +98,8 @@ async function assignRoles(em: EntityManager, tx: Scope, invitation: Invitation,
 /** One transaction, `scope` the application's end-user scope acting as the invitation `opened` by its link. The invitation
  *  is held FOR UPDATE: of two uses of one link, the second finds it accepted; a link a resend replaced meanwhile, unknown. */
 export async function acceptInvitation(scope: Scope, opened: Pick<Invitation, 'id' | 'tokenHash'>, account: InvitationAccount): Promise<AcceptOutcome> {
+  // Read before the transaction, for an acceptance that may disown a sign-up (below).
+  const cutoffs = account.kind === 'existing' && !account.byPassword ? await userCutoffs(scope, account.userId) : {};
   try {
     return await underTenancyConfig(scope, async (tx): Promise<AcceptOutcome> => {
       const { em } = tx;
@@ -144,7 +147,7 @@ export async function acceptInvitation(scope: Scope, opened: Pick<Invitation, 'i
         // A never-confirmed address may have been set by a stranger (a sign-up, another tenant's administrator) who holds a
         // way in: proven by the mailbox alone, the acceptance leaves them nothing, as "I did not sign up" does. Its password
         // typed, the account is the invitee's.
-        if (!account.byPassword && !user.emailVerified) await disownSignUp(em, actor, user.id, { keepVouchingTenant: true });
+        if (!account.byPassword && !user.emailVerified) await disownSignUp(em, actor, user.id, { keepVouchingTenant: true }, cutoffs);
         // The link proves the mailbox, as a verification link does.
         await verifyEmail(em, actor, user.id);
         if (!user.tenantIds.includes(tenantId)) {

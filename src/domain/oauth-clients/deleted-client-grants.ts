@@ -62,7 +62,8 @@ async function endGrantsOfClient(orm: MikroORM, invalidations: InvalidationBus, 
       `update oidc_model as g set application_id = ? where g.model = '${MODEL.Grant}' and g.application_id is null and g.payload->>'${PAYLOAD.clientId}' = ? and ${GRANT_APPLICATION} = ?`,
       [applicationId, clientId, applicationId],
     );
-    return endClientGrants(em, actor, clientId);
+    // The sweep reads no policy (a job with the database alone): the sign-ins it ends are judged by their stored ends.
+    return endClientGrants(em, actor, clientId, {});
   });
   await forgetGrants(invalidations, grants);
 }

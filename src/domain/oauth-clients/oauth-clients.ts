@@ -14,6 +14,7 @@ import { requireCoveredEveryOperator } from '../console/operators.ts';
 import { recordAudit } from '../audit/audit.ts';
 import { auditedFieldsOf, auditedSnapshot } from '../audit/audited-fields.ts';
 import { endClientGrants } from '../sessions/end-sessions.ts';
+import { grantHoldersCutoffs } from '../sessions/policy-cutoffs.ts';
 import { paginate, type Page, type PageArgs, type Row, scopedList } from '../pagination.ts';
 import { targetTenant } from '../tenants/target-tenant.ts';
 import { displayName } from '../validate.ts';
@@ -325,10 +326,11 @@ export async function updateOAuthClient(scope: Scope, clientId: string, input: U
  * recorded, reason `client_deleted`).
  */
 export async function deleteOAuthClient(scope: Scope, clientId: string): Promise<boolean> {
+  const cutoffs = await grantHoldersCutoffs(scope, scope.em, new Date());
   await scope.transactional(async (em) => {
     const client = await findClient(em, clientId, true);
     if (await isDashboardClient(scope, em, client)) throw invalid('clientId', `This client ${DASHBOARD_CLIENT}: it cannot be deleted`);
-    const ended = await endClientGrants(em, scope, client.id);
+    const ended = await endClientGrants(em, scope, client.id, cutoffs);
     recordAudit(em, scope, { action: 'oauth_client.deleted', targetType: 'oauth_client', targetId: client.id, tenantId: client.tenantId ?? null, before: oauthClientSnapshot(client) });
     em.remove(client);
     clientChanged(em, client.id);

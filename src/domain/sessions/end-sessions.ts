@@ -4,7 +4,7 @@ import { uuidOrNullSql } from '../../ids.ts';
 import type { Issuers } from '../domains/surfaces.ts';
 import { recordAuditPerRowThen, type AuditActor } from '../audit/audit.ts';
 import { holdsGrantOfItsTenant, LIVE, sessionSnapshotSql } from './browser-sessions.ts';
-import { grantSignInsSql, type PolicyCutoffs } from './grant-sign-ins.ts';
+import { cutoffsParams, grantSignInsSql, standsUnderPolicy, type PolicyCutoffs } from './grant-sign-ins.ts';
 import { ISSUER_KEY, MODEL, PAYLOAD } from '../../db/oidc-model.ts';
 
 /** The `after` of their `session.revoked` records. */
@@ -37,9 +37,15 @@ export interface EndedSignIns {
   readonly grants?: { readonly sql: string; readonly params: readonly unknown[] };
   /** `sign_in` only: each browser session that stands is marked (revoked-sign-ins.ts): the tenant needs a credential again. */
   readonly credentialAgain?: boolean;
-  /** The policy's, as the read that chose them: a grant of a browser session it has ended is recorded as its own sign-in. */
-  readonly cutoffs?: PolicyCutoffs;
+  /** The policy's, as the reads that list them (policyCutoffs, read before the transaction): a row whose browser session it
+   *  has ended ends unrecorded, as one past its stored end, and a grant of that session that is a sign-in of its own is
+   *  recorded under its own id. A pool they do not name is judged by the stored ends alone. */
+  readonly cutoffs: PolicyCutoffs;
 }
+
+/** Row `s`'s browser session stands under the cutoffs (two parameters), as the reads judge it (sessions.ts, underPolicy). */
+const STANDS = `exists (select 1 from oidc_model as o join app_user as u on u.application_id = s.application_id and u.id = s.user_id
+  where o.model = '${MODEL.Session}' and o.uid = s.op_session_uid and ${standsUnderPolicy('u.pool_id::text')})`;
 
 /** The sign-ins of the browser sessions that stand, marked in the statement that ends them. */
 const MARKED = `
@@ -60,7 +66,8 @@ function signInEndCtes(selected: EndedSignIns, reason: SessionEndReason | null, 
   const signIns = grantSignInsSql('and g.id in (select id from extra_grants)', [], now, { clients: 'any', cutoffs: selected.cutoffs });
   const why = JSON.stringify(reason === null ? {} : { reason });
   return {
-    ctes: `indexed as (select s.application_id, s.id, s.op_session_uid, s.user_id, s.tenant_id from user_session as s where @owner(s) and (${selected.where}) and ${LIVE}),
+    ctes: `indexed as (select s.application_id, s.id, s.op_session_uid, s.user_id, s.tenant_id, ${STANDS} as stands
+        from user_session as s where @owner(s) and (${selected.where}) and ${LIVE}),
       extra_grants as (${grants === undefined ? 'select null::text as id where false' : grants.sql}),
       grant_sign_ins as (select gs.*, null::text as ip, null::text as user_agent, '{}'::text[] as methods from (${signIns.sql}) as gs),
       op as (select o.id, o.uid, o.payload, exists (select 1 from indexed as i where i.op_session_uid = o.uid and i.user_id::text = o.payload->>'${PAYLOAD.accountId}') as of_rows
@@ -84,19 +91,19 @@ function signInEndCtes(selected: EndedSignIns, reason: SessionEndReason | null, 
       grants as (select grant_id as id from op_grant where ending and grant_id is not null union select id from extra_grants),
       tokens as (delete from oidc_model where (model = '${MODEL.Grant}' and id in (select id from grants)) or grant_id in (select id from grants) returning model, id, payload, expires_at),
       ended_rows as (delete from user_session as r using indexed where r.application_id = indexed.application_id and r.id = indexed.id
-        returning r.id::text as target_id, r.tenant_id, ${sessionSnapshotSql('r')} as before,
+        returning r.id::text as target_id, r.tenant_id, indexed.stands, ${sessionSnapshotSql('r')} as before,
           ?::jsonb || jsonb_build_object('grantsRevoked', (select count(distinct k.grant_id) from op_grant as k where k.ending and k.uid = r.op_session_uid
             and k.account_id = r.user_id::text and k.tenant_id is not distinct from r.tenant_id::text)) as after),
       ended_grants as (select t.id, t.payload, gt.payload->>'${PAYLOAD.tenantId}' as tenant_id from tokens as t left join oidc_model as gt on gt.model = '${MODEL.GrantTenant}' and gt.id = t.id
         where t.model = '${MODEL.Grant}' and (t.expires_at is null or t.expires_at > ?::timestamptz)),
-      changed as (select 'session.revoked' as action, 'session' as target_type, target_id, tenant_id, before, after from ended_rows
+      changed as (select 'session.revoked' as action, 'session' as target_type, target_id, tenant_id, before, after from ended_rows where stands
         union all select 'session.revoked', 'session', gs.id::text, gs.tenant_id, ${sessionSnapshotSql('gs')}, ?::jsonb || jsonb_build_object('grantsRevoked', 1)
           from grant_sign_ins as gs where gs.grant_id in (select id from ended_grants)
         union all select 'grant.revoked', 'grant', e.id, e.tenant_id::uuid, null::jsonb,
             jsonb_build_object('reason', ?::text, 'clientId', e.payload->>'${PAYLOAD.clientId}', 'userId', e.payload->>'${PAYLOAD.accountId}')
           from ended_grants as e where e.id in (select id from extra_grants)
             and e.id not in (select grant_id from op_grant where ending and of_a_row and grant_id is not null) and e.id not in (select grant_id from grant_sign_ins))`,
-    params: [...selected.params, now, now, ...(grants?.params ?? []), ...signIns.params, why, now, why, reason ?? 'revocation'],
+    params: [...cutoffsParams(selected.cutoffs), ...selected.params, now, now, ...(grants?.params ?? []), ...signIns.params, why, now, why, reason ?? 'revocation'],
   };
 }
 
@@ -122,15 +129,16 @@ export async function endSignIns(
 const GRANTS_OF_OP_SESSION = `select a.value->>'${PAYLOAD.grantId}' from oidc_model as o cross join jsonb_each(o.payload->'${PAYLOAD.authorizations}') as a
   where o.model = '${MODEL.Session}' and o.uid = ?::text and o.payload->>'${PAYLOAD.accountId}' = ? and a.value->>'${PAYLOAD.grantId}' is not null`;
 
-const browserSessionsOfUser = (userId: string, keptUid: string | null): EndedSignIns => ({
+const browserSessionsOfUser = (userId: string, keptUid: string | null, cutoffs: PolicyCutoffs): EndedSignIns => ({
   where: 's.user_id = ? and s.op_session_uid is distinct from ?::text',
   params: [userId, keptUid],
   ends: 'browser_session',
+  cutoffs,
 });
 
 /** Every sign-in and other grant (offline, a device's) of the user in the application, but OP session `keptUid`'s. */
-export const ofUser = (userId: string, keptUid: string | null = null): EndedSignIns => ({
-  ...browserSessionsOfUser(userId, keptUid),
+export const ofUser = (userId: string, cutoffs: PolicyCutoffs, keptUid: string | null = null): EndedSignIns => ({
+  ...browserSessionsOfUser(userId, keptUid, cutoffs),
   grants: {
     sql: `select g.id from oidc_model as g where g.model = '${MODEL.Grant}' and @owner(g) and g.payload->>'${PAYLOAD.accountId}' = ? and g.id not in (${GRANTS_OF_OP_SESSION})`,
     params: [userId, keptUid, userId],
@@ -144,9 +152,10 @@ export async function endUserSignIns(
   actor: AuditActor,
   userId: string,
   reason: SessionEndReason,
+  cutoffs: PolicyCutoffs,
   keptUid: string | null = null,
 ): Promise<{ grants: string[]; grantsRevoked: number; sessionsEnded: number }> {
-  const ended = await endSignIns(em, actor, ofUser(userId, keptUid), reason);
+  const ended = await endSignIns(em, actor, ofUser(userId, cutoffs, keptUid), reason);
   // OP sessions name no application: a user id is one application's.
   const [rest] = await executeOwned<{ sessions: number }[]>(
     em,
@@ -161,13 +170,13 @@ export async function endUserSignIns(
 
 /** `singleSession`: every other sign-in of the user in the application ends, grants no browser session holds (offline, a
  *  device's) included, as the sessions list shows them; OP session `keptUid` stays. */
-export async function endOtherSessions(em: EntityManager, actor: AuditActor, userId: string, keptUid: string): Promise<string[]> {
-  return (await endSignIns(em, actor, ofUser(userId, keptUid), 'single_session')).grants;
+export async function endOtherSessions(em: EntityManager, actor: AuditActor, userId: string, keptUid: string, cutoffs: PolicyCutoffs): Promise<string[]> {
+  return (await endSignIns(em, actor, ofUser(userId, cutoffs, keptUid), 'single_session')).grants;
 }
 
 /** Every grant of the client (grant sign-ins, authorizations in browser sessions): a tenant's sign-in in a browser session
  *  ends when the client's grant was its only one. */
-function ofClient(clientId: string, now: Date): EndedSignIns {
+function ofClient(clientId: string, now: Date, cutoffs: PolicyCutoffs): EndedSignIns {
   const grants = `select g.id, g.payload->>'${PAYLOAD.accountId}' as account_id from oidc_model as g where g.model = '${MODEL.Grant}' and @owner(g) and g.payload->>'${PAYLOAD.clientId}' = ?`;
   return {
     // The rows of the client's users only, each by the user index.
@@ -175,17 +184,24 @@ function ofClient(clientId: string, now: Date): EndedSignIns {
     params: [clientId, now, clientId],
     ends: 'sign_in',
     grants: { sql: `select c.id from (${grants}) as c`, params: [clientId] },
+    cutoffs,
   };
 }
 
 /** A deleted client's grants end, each recorded (`client_deleted`), standing or gone; returns them for publishing. */
-export async function endClientGrants(em: EntityManager, actor: AuditActor, clientId: string): Promise<string[]> {
-  return (await endSignIns(em, actor, ofClient(clientId, new Date()), 'client_deleted')).grants;
+export async function endClientGrants(em: EntityManager, actor: AuditActor, clientId: string, cutoffs: PolicyCutoffs): Promise<string[]> {
+  return (await endSignIns(em, actor, ofClient(clientId, new Date(), cutoffs), 'client_deleted')).grants;
 }
 
 /** Their sign-ins to those tenants (a browser session signed in to another tenant stays), and every grant signed in to
  *  them (a device's, or one whose row is gone), so the OP signs nobody in silently. `userId` null: every user. */
-export async function endTenantSessions(em: EntityManager, actor: AuditActor, tenantIds: readonly string[], userId: string | null): Promise<string[]> {
+export async function endTenantSessions(
+  em: EntityManager,
+  actor: AuditActor,
+  tenantIds: readonly string[],
+  userId: string | null,
+  cutoffs: PolicyCutoffs,
+): Promise<string[]> {
   const theUser = userId === null ? '' : ' and s.user_id = ?';
   const grantOfUser =
     userId === null ? '' : ` and exists (select 1 from oidc_model as g where g.model = '${MODEL.Grant}' and g.id = gt.id and g.payload->>'${PAYLOAD.accountId}' = ?)`;
@@ -197,6 +213,7 @@ export async function endTenantSessions(em: EntityManager, actor: AuditActor, te
       sql: `select gt.id from oidc_model as gt where gt.model = '${MODEL.GrantTenant}' and @owner(gt) and gt.payload->>'${PAYLOAD.tenantId}' in (?)${grantOfUser}`,
       params: [tenantIds, ...(userId === null ? [] : [userId])],
     },
+    cutoffs,
   };
   const ended = await endSignIns(em, actor, selected, userId === null ? 'tenant_deleted' : 'membership_removed');
   return ended.grants;
@@ -221,7 +238,7 @@ function grantsMadeAt(issuers: Issuers): { sql: string; params: unknown[] } {
 
 /** The browser sessions made at `issuers` (a cookie is its host's and path's: every grant in one was made there) and
  *  the grants made there. */
-function madeAt(issuers: Issuers): EndedSignIns {
+function madeAt(issuers: Issuers, cutoffs: PolicyCutoffs): EndedSignIns {
   const { test, param } = issuerOneOf(issuers);
   const grants = grantsMadeAt(issuers);
   return {
@@ -230,6 +247,7 @@ function madeAt(issuers: Issuers): EndedSignIns {
     params: [param, ...grants.params],
     ends: 'browser_session',
     grants,
+    cutoffs,
   };
 }
 
@@ -241,8 +259,9 @@ export async function endSurfaceSignIns(
   actor: AuditActor,
   issuers: Issuers,
   reason: 'domain_deleted' | 'domain_unverified' | 'slug_changed' | 'auth_isolation_shared',
+  cutoffs: PolicyCutoffs,
 ): Promise<string[]> {
-  const ended = await endSignIns(em, actor, madeAt(issuers), reason);
+  const ended = await endSignIns(em, actor, madeAt(issuers, cutoffs), reason);
   const { test, param } = issuerOneOf(issuers);
   // OP sessions name no application: those of its users.
   await executeOwned(

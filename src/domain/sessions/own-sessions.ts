@@ -5,7 +5,8 @@ import { recordAudit, type AuditActor } from '../audit/audit.ts';
 import { PAGE_SIZE_MAX } from '../pagination.ts';
 import { endUserSignIns } from './end-sessions.ts';
 import { grantSignInsSql, type PolicyCutoffs } from './grant-sign-ins.ts';
-import { currentAndNewestSessions, policyCutoffs, type OwnSessionView } from './sessions.ts';
+import { currentAndNewestSessions, type OwnSessionView } from './sessions.ts';
+import { policyCutoffs } from './policy-cutoffs.ts';
 
 /** An app or device signed in by a grant no standing browser session holds (grant-sign-ins.ts), with its dates. */
 export interface OwnGrantView {
@@ -79,8 +80,8 @@ function grantsOutsideSessions(scope: Scope, userId: string, cutoffs: PolicyCuto
  * "Sign out everywhere else": every sign-in but those of OP session `currentUid` ends, each recorded, and the user's
  * act with its counts. Returns the grants revoked, whose cached Bearer tokens the caller forgets after the commit.
  */
-export async function endSignInsElsewhere(em: EntityManager, actor: AuditActor, userId: string, currentUid: string): Promise<string[]> {
-  const ended = await endUserSignIns(em, actor, userId, 'signed_out_elsewhere', currentUid);
+export async function endSignInsElsewhere(em: EntityManager, actor: AuditActor, userId: string, currentUid: string, cutoffs: PolicyCutoffs): Promise<string[]> {
+  const ended = await endUserSignIns(em, actor, userId, 'signed_out_elsewhere', cutoffs, currentUid);
   recordAudit(em, actor, {
     action: 'user.sessions.ended',
     targetType: 'user',

@@ -16,6 +16,7 @@ import { endSignIns, ofUser } from './end-sessions.ts';
 import { LIVE } from './browser-sessions.ts';
 import { cutoffsParams, grantSignInsSql, LOGIN_TS, SIGN_IN_ID_IS, STANDING_CLIENT, standsUnderPolicy, USED_AT, type PolicyCutoffs } from './grant-sign-ins.ts';
 import type { KnownValidToken } from './validation-cache.ts';
+import { grantHoldersCutoffs, policyCutoffs } from './policy-cutoffs.ts';
 import { ISSUER_KEY, MODEL, PAYLOAD } from '../../db/oidc-model.ts';
 import type { SigningKeyStore } from '../../auth/signing-keys.ts';
 
@@ -111,30 +112,6 @@ function scopedGrantSignIns(scope: Scope, where: string, params: unknown[], cuto
   return ownedSql(scope.applicationId, sql, all);
 }
 
-/** The policy of each of `poolIds` as it is now, for grantSignInsSql. */
-export async function policyCutoffs(scope: Scope, poolIds: readonly string[], now: Date): Promise<PolicyCutoffs> {
-  const pools = [...new Set(poolIds)];
-  const policies = await Promise.all(pools.map((poolId) => poolSessionPolicy(scope.services, scope.requestId, scope.applicationId, poolId)));
-  return Object.fromEntries(pools.map((poolId, i) => [poolId, standingSignInsSince(policies[i]!, now.getTime() / 1000)]));
-}
-
-/** The cutoffs of every pool whose users (`userId`'s only, when given) have a grant not past its stored end: those a
- *  grant sign-in may be of. Read before any transaction (the policy is read outside it). */
-async function scopeCutoffs(scope: Scope, now: Date, userId?: string): Promise<PolicyCutoffs> {
-  const pools = await executeOwned<{ pool_id: string }[]>(
-    scope.em,
-    scope.applicationId,
-    `select distinct u.pool_id from oidc_model as g join app_user as u on u.application_id = g.application_id and u.id::text = g.payload->>'${PAYLOAD.accountId}'
-      where g.model = '${MODEL.Grant}' and @owner(g) and (g.expires_at is null or g.expires_at > ?::timestamptz)${userId === undefined ? '' : ` and g.payload->>'${PAYLOAD.accountId}' = ?`}`,
-    [now, ...(userId === undefined ? [] : [userId])],
-  );
-  return policyCutoffs(
-    scope,
-    pools.map((row) => row.pool_id),
-    now,
-  );
-}
-
 /** With what the session policy judges a browser session by: its user's pool, its sign-in and its last use. */
 type ListedRow = SessionRow & { grant_id: string | null; pool_id: string; login_ts: number | null; used_at: number | null };
 
@@ -146,7 +123,7 @@ export async function listSessions(scope: Scope, args: PageArgs & { userId?: str
   const list = `${scopedList(scope, 'sessions')}:${args.userId ?? ''}`;
   let after = args.cursor == null ? undefined : scope.services.cursors.decode(list, args.cursor);
   const now = new Date();
-  const cutoffs = await scopeCutoffs(scope, now, args.userId);
+  const cutoffs = await grantHoldersCutoffs(scope, scope.em, now, args.userId);
   const standing: SessionView[] = [];
   for (;;) {
     const rows = await listedRows(scope, { userId: args.userId, after }, size + 1, cutoffs);
@@ -220,7 +197,7 @@ async function findSession(
 }
 
 export async function getSession(scope: Scope, sessionId: string): Promise<SessionView> {
-  return listedSession(scope, sessionId, await scopeCutoffs(scope, new Date()));
+  return listedSession(scope, sessionId, await grantHoldersCutoffs(scope, scope.em, new Date()));
 }
 
 async function listedSession(scope: Scope, sessionId: string, cutoffs: PolicyCutoffs): Promise<SessionView> {
@@ -260,7 +237,7 @@ export async function currentAndNewestSessions(scope: Scope, user: { id: string;
  *  forget the Bearer tokens at once. */
 export async function revokeSession(scope: Scope, sessionId: string): Promise<boolean> {
   // 404 for one the policy has ended, as its GET; the policy is read outside the transaction (one connection embedded).
-  const cutoffs = await scopeCutoffs(scope, new Date());
+  const cutoffs = await grantHoldersCutoffs(scope, scope.em, new Date());
   await listedSession(scope, sessionId, cutoffs);
   await scope.transactional(async (em) => {
     const found = await findSession(scope, em, sessionId, cutoffs, ' for update of s');
@@ -274,8 +251,8 @@ export async function revokeSession(scope: Scope, sessionId: string): Promise<bo
       em,
       scope,
       scope.tenantId === null
-        ? { where: 's.op_session_uid = ? and s.user_id = ?', params: [row.op_session_uid, row.user_id], ends: 'browser_session' }
-        : { where: 's.id = ?', params: [row.id], ends: 'sign_in', credentialAgain: true },
+        ? { where: 's.op_session_uid = ? and s.user_id = ?', params: [row.op_session_uid, row.user_id], ends: 'browser_session', cutoffs }
+        : { where: 's.id = ?', params: [row.id], ends: 'sign_in', credentialAgain: true, cutoffs },
       null,
     );
     changed(em, ...grantsEnded(ended.grants));
@@ -289,12 +266,14 @@ export async function revokeSession(scope: Scope, sessionId: string): Promise<bo
  */
 export async function revokeUserSessions(scope: Scope, userId: string): Promise<boolean> {
   await getUser(scope, userId);
+  // Read outside the transaction, as for the list: a grant of a browser session the policy ended is recorded as listed.
+  const cutoffs = await grantHoldersCutoffs(scope, scope.em, new Date(), userId);
   await scope.transactional(async (em) => {
     const { grants } = await endSignIns(
       em,
       scope,
       scope.tenantId === null
-        ? ofUser(userId)
+        ? ofUser(userId, cutoffs)
         : {
             where: 's.user_id = ? and s.tenant_id = ?',
             params: [userId, scope.tenantId],
@@ -305,6 +284,7 @@ export async function revokeUserSessions(scope: Scope, userId: string): Promise<
                 where g.model = '${MODEL.Grant}' and @owner(g) and g.payload->>'${PAYLOAD.accountId}' = ? and gt.payload->>'${PAYLOAD.tenantId}' = ?`,
               params: [userId, scope.tenantId],
             },
+            cutoffs,
           },
       null,
     );

@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { executeOwned } from '../../db/owned-sql.ts';
 import { forgetGrants } from '../../events/invalidations.ts';
 import { endUserSignIns } from '../sessions/end-sessions.ts';
+import { grantHoldersCutoffs } from '../sessions/policy-cutoffs.ts';
 import type { DomainServices } from '../../services.ts';
 import { findSamlProvider, samlLogoutUrl, samlUrls, type SamlDeps, type SamlIdentity, type SamlProvider } from './saml.ts';
 
@@ -24,11 +25,13 @@ const SAML_LOGOUT_ACTOR = { actor: { type: 'system', id: 'saml-logout' } } as co
 
 /** False when no sign-in of `nameId` through the provider is known (the IdP is answered UnknownPrincipal). */
 export async function endSamlSubjectSessions(
-  services: Pick<DomainServices, 'orm' | 'invalidations'>,
+  services: DomainServices,
   provider: SamlProvider,
   nameId: string,
   requestId: string,
 ): Promise<boolean> {
+  // Read before the transaction: a grant of a browser session the policy ended is recorded as the list shows it.
+  const cutoffs = await grantHoldersCutoffs({ services, requestId, applicationId: provider.applicationId }, services.orm.em.fork(), new Date());
   const grants = await services.orm.em.fork().transactional(async (em) => {
     const subjects = await executeOwned<{ user_id: string }[]>(
       em,
@@ -39,7 +42,7 @@ export async function endSamlSubjectSessions(
     if (subjects.length === 0) return null;
     const actor = { applicationId: provider.applicationId, tenantId: provider.tenantId, requestId, principal: SAML_LOGOUT_ACTOR };
     const grants: string[] = [];
-    for (const { user_id: userId } of subjects) grants.push(...(await endUserSignIns(em, actor, userId, 'saml_logout')).grants);
+    for (const { user_id: userId } of subjects) grants.push(...(await endUserSignIns(em, actor, userId, 'saml_logout', cutoffs)).grants);
     return grants;
   });
   if (grants === null) return false;

@@ -120,6 +120,8 @@ async function endSignInsToTenantsLeft(em: EntityManager, actor: AuditActor): Pr
           where gt.model = '${MODEL.GrantTenant}' and @owner(gt) and (g.payload->>'${PAYLOAD.accountId}', gt.payload->>'${PAYLOAD.tenantId}') in (${left})`,
         params: [SHARED_POOL],
       },
+      // The pools change in this transaction, and the policy is read outside it: judged by their stored ends.
+      cutoffs: {},
     },
     'membership_removed',
   );

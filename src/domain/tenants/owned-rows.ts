@@ -14,6 +14,7 @@ import { senderDomainSnapshotSql } from '../email/sender-domain.ts';
 import { m2mCredentialSnapshotSql } from '../m2m-credentials/m2m-credentials.ts';
 import { oauthClientSnapshotSql } from '../oauth-clients/oauth-clients.ts';
 import { endTenantSessions } from '../sessions/end-sessions.ts';
+import type { PolicyCutoffs } from '../sessions/grant-sign-ins.ts';
 import { GOVERNING_SWITCH, removedOverrideSql } from '../tenancy/settings.ts';
 
 /** The rows a tenant owns besides its users, which a cascade would take unrecorded: each kind deleted in one statement
@@ -64,7 +65,7 @@ export const TENANT_OWNED_TABLES: readonly string[] = [
 
 /** In the caller's transaction (holding the tenant's row), a constant number of statements; before the tenant's users
  *  go, so a tenant key bound to one of them is recorded too. */
-export async function removeTenantOwnedRows(em: EntityManager, actor: AuditActor, tenantId: string): Promise<void> {
+export async function removeTenantOwnedRows(em: EntityManager, actor: AuditActor, tenantId: string, cutoffs: PolicyCutoffs): Promise<void> {
   // The application-wide roles of the tenant's keys and credentials (those held in the tenant go with its rows below).
   await removeAssignments(
     em,
@@ -74,7 +75,7 @@ export async function removeTenantOwnedRows(em: EntityManager, actor: AuditActor
     [tenantId, tenantId],
   );
   // Sign-ins end with what the OP keeps of them (sessions, grants, tokens), before the clients their index rows name go.
-  await endTenantSessions(em, actor, [tenantId], null);
+  await endTenantSessions(em, actor, [tenantId], null, cutoffs);
   for (const kind of OWNED_KINDS) {
     await recordAuditPerRow(em, actor, { action: kind.action, targetType: kind.targetType, tenantId }, {
       ctes: `changed as (

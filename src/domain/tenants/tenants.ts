@@ -15,6 +15,7 @@ import { removeMemberships, removePoolUsers } from '../users/users.ts';
 import { uniquely } from '../db-errors.ts';
 import { paginate, type Page, type PageArgs, type Row, scopedList } from '../pagination.ts';
 import { endSurfaceSignIns } from '../sessions/end-sessions.ts';
+import { grantHoldersCutoffs } from '../sessions/policy-cutoffs.ts';
 import { removeTenantOwnedRows } from './owned-rows.ts';
 import { DISPLAY_NAME_MAX, displayName, isControlFree, slug, SLUG_MAX_LENGTH, slugFromName } from '../validate.ts';
 
@@ -121,6 +122,7 @@ export async function createTenant(scope: Scope, input: CreateTenantInput): Prom
 }
 
 export async function updateTenant(scope: Scope, tenantId: string, input: UpdateTenantInput): Promise<Tenant> {
+  const cutoffs = input.slug == null ? {} : await grantHoldersCutoffs(scope, scope.em, new Date());
   return uniquely('slug', 'A tenant with this slug', () =>
     scope.transactional(async (em) => {
       // Held as committed: two changes at once each record what the other left as their `before`, and a change behind
@@ -135,7 +137,7 @@ export async function updateTenant(scope: Scope, tenantId: string, input: Update
       recordAudit(em, scope, { action: 'tenant.updated', targetType: 'tenant', targetId: tenant.id, tenantId: tenant.id, before, after: snapshot(tenant) });
       // The old slug's path surface is gone: what was signed in there ends, or naming it again would revive it.
       if (tenant.slug !== before.slug) {
-        changed(em, ...grantsEnded(await endSurfaceSignIns(em, scope, { exactly: scope.services.surfaces.tenantPathIssuer(before.slug) }, 'slug_changed')));
+        changed(em, ...grantsEnded(await endSurfaceSignIns(em, scope, { exactly: scope.services.surfaces.tenantPathIssuer(before.slug) }, 'slug_changed', cutoffs)));
       }
       configurationChanged(em, scope.applicationId, tenant.id);
       return tenant;
@@ -146,12 +148,13 @@ export async function updateTenant(scope: Scope, tenantId: string, input: Update
 /** Everything the tenant owns goes, each audited as its own deletion; its isolated pool's users are deleted, shared-pool
  *  users lose their membership. A constant number of statements. */
 export async function deleteTenant(scope: Scope, tenantId: string): Promise<boolean> {
+  const cutoffs = await grantHoldersCutoffs(scope, scope.em, new Date());
   // Which users are the tenant's own depends on the pools, which only the switches change.
   await underTenancyConfig(scope, async (tx) => {
     // FOR UPDATE before its users are read: a user joining it (lockTenants) commits first, or finds it gone.
     const tenant = await tx.em.findOne(Tenant, { id: tenantId }, HOLD_FOR_UPDATE);
     if (tenant === null) throw notFound('Tenant', 'tenantId');
-    await removeTenantOwnedRows(tx.em, tx, tenant.id);
+    await removeTenantOwnedRows(tx.em, tx, tenant.id, cutoffs);
     await removePoolUsers(tx.em, tx, tenant.id);
     await removeMemberships(tx.em, tx, tenant.id);
     recordAudit(tx.em, tx, { action: 'tenant.deleted', targetType: 'tenant', targetId: tenant.id, tenantId: tenant.id, before: snapshot(tenant) });

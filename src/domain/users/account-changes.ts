@@ -6,6 +6,7 @@ import { forgetUserKeys, usersChanged } from './changed.ts';
 import { takeOverUnconfirmed, type TakeoverTerms } from './unconfirmed-takeover.ts';
 import { endMailedCredentials, endWhatPasswordOpened } from './users.ts';
 import { endUserSignIns } from '../sessions/end-sessions.ts';
+import type { PolicyCutoffs } from '../sessions/grant-sign-ins.ts';
 
 export interface ChangedAccount {
   readonly email: string;
@@ -16,7 +17,7 @@ export interface ChangedAccount {
 
 /** In the caller's transaction: e-mail verified (the link proved it), a lockout lifted with every address's failures (the
  *  `account_locked` mail promises it), every sign-in ended; a never-confirmed address is a takeover. Suspended: undefined. */
-export async function resetPassword(em: EntityManager, actor: AuditActor, userId: string, passwordHash: string): Promise<ChangedAccount | undefined> {
+export async function resetPassword(em: EntityManager, actor: AuditActor, userId: string, passwordHash: string, cutoffs: PolicyCutoffs): Promise<ChangedAccount | undefined> {
   const [row] = await executeOwned<{ email: string; name: string | null; locale: string | null; tenant_ids: string[]; was: string; was_verified: boolean }[]>(
     em,
     actor.applicationId,
@@ -29,7 +30,7 @@ export async function resetPassword(em: EntityManager, actor: AuditActor, userId
   );
   if (row === undefined) return undefined;
   await executeOwned(em, actor.applicationId, 'delete from sign_in_failure where @owner and user_id = ?', [userId]);
-  const { grantsRevoked, sessionsEnded } = await endWhatPasswordOpened(em, actor, userId, 'password_reset');
+  const { grantsRevoked, sessionsEnded } = await endWhatPasswordOpened(em, actor, userId, 'password_reset', cutoffs);
   recordAudit(em, actor, {
     action: 'user.password.reset',
     targetType: 'user',
@@ -62,7 +63,13 @@ export async function verifyEmail(em: EntityManager, actor: AuditActor, userId: 
 /** The address's owner did not sign up, or accepts an invitation by its link alone: whoever typed the address keeps no
  *  way in and nothing held (as a takeover); the address stays unconfirmed for the owner's own reset. False, changing
  *  nothing, once confirmed. */
-export async function disownSignUp(em: EntityManager, actor: AuditActor, userId: string, terms: TakeoverTerms): Promise<readonly string[] | false> {
+export async function disownSignUp(
+  em: EntityManager,
+  actor: AuditActor,
+  userId: string,
+  terms: TakeoverTerms,
+  cutoffs: PolicyCutoffs,
+): Promise<readonly string[] | false> {
   const [row] = await executeOwned<{ id: string }[]>(
     em,
     actor.applicationId,
@@ -70,7 +77,7 @@ export async function disownSignUp(em: EntityManager, actor: AuditActor, userId:
     [userId],
   );
   if (row === undefined) return false;
-  const { grantsRevoked, sessionsEnded } = await endUserSignIns(em, actor, userId, 'sign_up_disowned');
+  const { grantsRevoked, sessionsEnded } = await endUserSignIns(em, actor, userId, 'sign_up_disowned', cutoffs);
   recordAudit(em, actor, {
     action: 'user.sign_up.disowned',
     targetType: 'user',

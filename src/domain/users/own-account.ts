@@ -12,6 +12,7 @@ import { endWhatPasswordOpened } from './users.ts';
 import { changed } from '../../events/changes.ts';
 import { grantsEnded } from '../../events/invalidations.ts';
 import { endSignInsElsewhere } from '../sessions/own-sessions.ts';
+import { userCutoffs } from '../sessions/policy-cutoffs.ts';
 import { linkUserOf } from '../sign-in/account-links.ts';
 import { RefusalTiming } from '../sign-in/refusal-timing.ts';
 import type { SignInTarget } from '../sign-in/sign-in.ts';
@@ -111,6 +112,7 @@ export async function changeOwnPassword(target: SignInTarget, user: SignInUser, 
   const errors = passwordRefusals(await passwordViolations(scope.em, policy, password, { applicationId, userId }));
   if (errors.length > 0) return ownRefusal(...errors);
   const passwordHash = await hashPassword(password);
+  const cutoffs = await userCutoffs(scope, userId);
   const changedPassword = await scope.transactional(async (em) => {
     await keepReplacedPassword(em, applicationId, userId, policy.historyCount);
     const [account] = await executeOwned<{ email: string; name: string | null; locale: string | null; pool_id: string; tenant_ids: string[] }[]>(
@@ -121,7 +123,7 @@ export async function changeOwnPassword(target: SignInTarget, user: SignInUser, 
       [passwordHash, userId],
     );
     if (account === undefined) return undefined;
-    const ended = await endWhatPasswordOpened(em, scope, userId, 'password_changed', change.keepSessionUid);
+    const ended = await endWhatPasswordOpened(em, scope, userId, 'password_changed', cutoffs, change.keepSessionUid);
     const at = { em, sender: scope, tenantId: target.tenant?.id ?? null };
     const owner = { ...account, id: userId, tenantIds: account.tenant_ids };
     const again = await issueLink(em, linkUserOf(target, at, owner), 'password_reset', scope.services.config.publicUrl);
@@ -175,6 +177,7 @@ export async function requestOwnEmailChange(target: SignInTarget, user: SignInUs
 
 export async function signOutElsewhere(target: SignInTarget, userId: string, currentUid: string): Promise<OwnChange> {
   const scope = ownScope(target, userId);
-  await scope.transactional(async (em) => changed(em, ...grantsEnded(await endSignInsElsewhere(em, scope, userId, currentUid))));
+  const cutoffs = await userCutoffs(scope, userId);
+  await scope.transactional(async (em) => changed(em, ...grantsEnded(await endSignInsElsewhere(em, scope, userId, currentUid, cutoffs))));
   return { ok: true };
 }

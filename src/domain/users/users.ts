@@ -27,6 +27,8 @@ import { refusedWhateverThePolicy, type PasswordViolation } from '../policies/pa
 import { normalizeEmail } from './email-key.ts';
 import { forgetSignInFailures } from './sign-in-failures.ts';
 import { endTenantSessions, endUserSignIns } from '../sessions/end-sessions.ts';
+import type { PolicyCutoffs } from '../sessions/grant-sign-ins.ts';
+import { userCutoffs } from '../sessions/policy-cutoffs.ts';
 import { removeOperatorAssignments } from '../console/operators.ts';
 import { withCallerTenants, type CallerTenants } from '../grants.ts';
 import { requireCoveredAccount, requireOutranking } from './takeover.ts';
@@ -259,6 +261,8 @@ export async function updateUser(scope: Scope, userId: string, input: UpdateUser
     throw new GatehouseError('forbidden', 'Tenant memberships are changed with application-wide credentials');
   }
   const password = newPassword === undefined ? undefined : await hashedPassword(newPassword);
+  // Read before the transaction: the sign-ins a new password or a membership's end ends are recorded as listed.
+  const cutoffs = password === undefined && requestedTenants === undefined ? {} : await userCutoffs(scope, userId);
   const vouchesShared = newEmail === undefined ? true : await vouchesForSharedPool(scope);
   // Whoever sets the password or the address can sign in as the user: only a caller who holds all they do.
   const takesOver = newEmail !== undefined || password !== undefined;
@@ -272,7 +276,7 @@ export async function updateUser(scope: Scope, userId: string, input: UpdateUser
       const before = userSnapshot(user);
       if (requestedTenants !== undefined) {
         const kept = membershipsAfter(user, requestedTenants, held);
-        await endAccessToTenantsLeft(tx, user.id, user.tenantIds.filter((id) => !kept.includes(id)));
+        await endAccessToTenantsLeft(tx, user.id, user.tenantIds.filter((id) => !kept.includes(id)), cutoffs);
         user.tenantIds = kept;
       }
       if (newEmail !== undefined) {
@@ -292,7 +296,7 @@ export async function updateUser(scope: Scope, userId: string, input: UpdateUser
         user.passwordHash = await acceptedHash(tx, user.poolId, password, user.id);
         user.passwordChangedAt = new Date();
         // An administrator's new password ends what the old one reached (a leak, a lost account), as a reset does.
-        await endWhatPasswordOpened(tx.em, tx, user.id, 'password_changed');
+        await endWhatPasswordOpened(tx.em, tx, user.id, 'password_changed', cutoffs);
       }
       recordAudit(tx.em, tx, { action: 'user.updated', targetType: 'user', targetId: user.id, tenantId: auditTenantOf(user, tx), before, after: userSnapshot(user) });
       usersChanged(tx.em, scope.applicationId);
@@ -335,10 +339,11 @@ export async function unlockUser(scope: Scope, userId: string): Promise<User> {
 /** Ends grants, tokens, browser sessions and mailed links and codes, so `activate` gives back the account, not what was
  *  in flight. Refused as identity changes are (assertIdentityOfScope) and for the last operator admin. */
 export async function suspendUser(scope: Scope, userId: string): Promise<User> {
+  const cutoffs = await userCutoffs(scope, userId);
   return changeStatus(scope, userId, 'user.suspended', async (tx, user) => {
     if (user.status === 'suspended') return undefined;
     await assertNotLastOperatorAdminOfAny(tx, user.id, 'suspend');
-    const { grantsRevoked, sessionsEnded } = await endUserSignIns(tx.em, tx, user.id, 'user_suspended');
+    const { grantsRevoked, sessionsEnded } = await endUserSignIns(tx.em, tx, user.id, 'user_suspended', cutoffs);
     await endMailedCredentials(tx.em, tx.applicationId, user.id);
     user.lockedWhenSuspended = user.status === 'locked' && (user.lockedUntil == null || user.lockedUntil > new Date());
     user.status = 'suspended';
@@ -388,9 +393,16 @@ export async function endMailedCredentials(em: EntityManager, applicationId: str
 
 /** A new password ends what the old one reached: every sign-in but `keptUid`'s, and the links and codes mailed before
  *  it (an address change asked with the old one among them). */
-export async function endWhatPasswordOpened(em: EntityManager, actor: AuditActor, userId: string, reason: 'password_changed' | 'password_reset', keptUid: string | null = null) {
+export async function endWhatPasswordOpened(
+  em: EntityManager,
+  actor: AuditActor,
+  userId: string,
+  reason: 'password_changed' | 'password_reset',
+  cutoffs: PolicyCutoffs,
+  keptUid: string | null = null,
+) {
   await endMailedCredentials(em, actor.applicationId, userId);
-  return endUserSignIns(em, actor, userId, reason, keptUid);
+  return endUserSignIns(em, actor, userId, reason, cutoffs, keptUid);
 }
 
 /** A tenant scope changes a shared-pool user's identity only while they belong to no other tenant, else one tenant's
@@ -405,6 +417,7 @@ export function assertIdentityOfScope(scope: Scope, user: User): void {
 /** A tenant scope removes only its membership of a shared-pool user (and their keys there); otherwise the user goes, with
  *  keys and roles (operator ones unless that leaves no operator admin: assertNotLastOperatorAdminOfAny). */
 export async function deleteUser(scope: Scope, userId: string): Promise<boolean> {
+  const cutoffs = await userCutoffs(scope, userId);
   // Which of the two it is depends on the user's pool, which only the switches change.
   await withCallerTenants(scope, { type: 'user', id: userId }, (callers) => underTenancyConfig(scope, async (tx) => {
     const user = await lockUser(tx, userId);
@@ -412,14 +425,14 @@ export async function deleteUser(scope: Scope, userId: string): Promise<boolean>
     authorizationChanged(tx.em, scope.applicationId);
     if (tenantId !== null && user.poolId === SHARED_POOL) {
       removeMembership(tx.em, tx, user, tenantId);
-      await endAccessToTenantsLeft(tx, user.id, [tenantId]);
+      await endAccessToTenantsLeft(tx, user.id, [tenantId], cutoffs);
       // Its keys and tokens in the tenant left stop at once.
       forgetUserKeys(tx.em, [user.id]);
       return;
     }
     await requireOutranking(tx, tx.em, user.id, callers);
     await assertNotLastOperatorAdminOfAny(tx, user.id, 'delete');
-    await removeUser(tx.em, tx, user);
+    await removeUser(tx.em, tx, user, cutoffs);
     // The owner is told, in the mails of the user's tenant when the pool is a tenant's.
     await accountDeletedMail({ em: tx.em, sender: tx, tenantId: user.poolId === SHARED_POOL ? null : user.poolId }, user);
     await removeOperatorAssignments(tx.em, tx, user.id);
@@ -429,11 +442,11 @@ export async function deleteUser(scope: Scope, userId: string): Promise<boolean>
 }
 
 /** Revokes their keys there (audited), removes their roles and ends their sessions in them. */
-async function endAccessToTenantsLeft(tx: Scope, userId: string, tenantIds: string[]): Promise<void> {
+async function endAccessToTenantsLeft(tx: Scope, userId: string, tenantIds: string[], cutoffs: PolicyCutoffs): Promise<void> {
   if (tenantIds.length === 0) return;
   for (const key of await tx.em.find(ApiKey, { userId, tenantId: { $in: tenantIds }, revokedAt: null })) revokeKey(tx.em, tx, key);
   await removeAssignments(tx.em, tx, `a.subject_type = 'user' and a.subject_id = ? and a.tenant_id in (?)`, [userId, tenantIds]);
-  await endTenantSessions(tx.em, tx, tenantIds, userId);
+  await endTenantSessions(tx.em, tx, tenantIds, userId, cutoffs);
 }
 
 export function removeMembership(em: EntityManager, actor: AuditActor, user: User, tenantId: string, reason?: string): void {
@@ -445,10 +458,10 @@ export function removeMembership(em: EntityManager, actor: AuditActor, user: Use
 }
 
 /** With its audit record under the pool's tenant, if any. */
-async function removeUser(em: EntityManager, actor: AuditActor, user: User): Promise<void> {
+async function removeUser(em: EntityManager, actor: AuditActor, user: User, cutoffs: PolicyCutoffs): Promise<void> {
   await removeKeysOfUsers(em, actor, 'k.user_id = ?', [user.id]);
   await removeAssignments(em, actor, `a.subject_type = 'user' and a.subject_id = ?`, [user.id]);
-  await endUserSignIns(em, actor, user.id, 'user_deleted');
+  await endUserSignIns(em, actor, user.id, 'user_deleted', cutoffs);
   await removeActivityOfUsers(em, actor.applicationId, 'u.id = ?', [user.id]);
   recordAudit(em, actor, { action: 'user.deleted', targetType: 'user', targetId: user.id, tenantId: auditTenantOf(user, actor), before: userSnapshot(user) });
   em.remove(user);
