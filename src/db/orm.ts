@@ -72,6 +72,7 @@ import { Migration0066AuthProviderConfiguredBy } from './migrations/0066-auth-pr
 import { Migration0067AuditLogApiKey } from './migrations/0067-audit-log-api-key.ts';
 import { Migration0068UserVouchedByTenant } from './migrations/0068-user-vouched-by-tenant.ts';
 import { Migration0069DomainRecheck } from './migrations/0069-domain-recheck.ts';
+import { Migration0070AuditLogMemberTenants } from './migrations/0070-audit-log-member-tenants.ts';
 import type { EmbeddedDatabase } from './embedded.ts';
 import { gateStatements } from './statement-gate.ts';
 import { StartRefusal } from '../process/start-failure.ts';
@@ -144,6 +145,7 @@ export const MIGRATIONS = [
   { name: '0067-audit-log-api-key', class: Migration0067AuditLogApiKey },
   { name: '0068-user-vouched-by-tenant', class: Migration0068UserVouchedByTenant },
   { name: '0069-domain-recheck', class: Migration0069DomainRecheck },
+  { name: '0070-audit-log-member-tenants', class: Migration0070AuditLogMemberTenants },
 ];
 
 /** Names released migrations ran under before they were renamed; each runs again under its new name, as a no-op. */

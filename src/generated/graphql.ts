@@ -268,7 +268,10 @@ export type AuditRecord = {
   requestId: Scalars['String']['output'];
   /** What it happened to. */
   target: AuditReference;
-  /** The tenant it concerns; null for the application's own events. */
+  /**
+   * The tenant it concerns; null for the application's own events (a change of a shared-pool user made on the
+   * application's path is also read by the tenants the user belonged to).
+   */
   tenantId: Maybe<Scalars['UUID']['output']>;
   /** When it happened. */
   time: Scalars['DateTime']['output'];
@@ -2691,7 +2694,10 @@ export type Query = {
   applications: ApplicationPage;
   /** One audit record; one outside the scope's application or tenant is `not_found`. */
   auditLog: AuditRecord;
-  /** The audit records of the application, newest first; in a tenant scope (path or credentials) only that tenant's. */
+  /**
+   * The audit records of the application, newest first; in a tenant scope (path or credentials) only that tenant's, and
+   * those of no tenant about its members (a change of a shared-pool user on the application's path).
+   */
   auditLogs: AuditRecordPage;
   /** One provider in force for the scope. */
   authProvider: AuthProvider;
@@ -3586,7 +3592,8 @@ export type Subscription = {
   __typename?: 'Subscription';
   /**
    * The audit records of the application as they commit, oldest first, from now on, or from the record after `after` (as
-   * the REST stream's `Last-Event-ID` resumes it); in a tenant scope (path or credentials) only that tenant's. Served as
+   * the REST stream's `Last-Event-ID` resumes it); in a tenant scope (path or credentials) only that tenant's, and those
+   * of no tenant about its members. Served as
    * GraphQL over Server-Sent Events: `POST /graphql` with `Accept: text/event-stream`, each record an `event: next`.
    */
   auditLogs: AuditRecord;

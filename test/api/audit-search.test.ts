@@ -178,6 +178,59 @@ describe('audit search', () => {
     expect((await admin.get(`/applications/${app.root.applicationId}/tenants/${tenantA}/audit-logs/${removed!.id}`)).body.changes).toMatchObject(everyTenant);
   });
 
+  it('a change of a shared user on the application’s path is also their tenants’: each reads it, showing no other tenant; a tenant they are not in does not', async () => {
+    const tenantC = await app.createTenant('C');
+    const member = await app.createUser('member-of-a-and-c@example.com', tenantA);
+    expect((await admin.patch(`/users/${member}`, { tenantIds: [tenantA, tenantC] })).status).toBe(200);
+    const readerOf = (tenantId: string) => issueTestKey(app, { tenantId, permissions: ['users:read', 'audit_logs:read'] });
+    const [keyOfA, keyOfB, keyOfC] = await Promise.all([readerOf(tenantA), readerOf(tenantB), readerOf(tenantC)]);
+    // An application-wide administrator, on the application's path: records of no tenant.
+    expect((await admin.post(`/users/${member}/suspend`, {})).status).toBe(200);
+    expect((await admin.patch(`/users/${member}`, { name: 'Member' })).status).toBe(200);
+    const all = (await search(`target=${member}&action=user.*`)).data;
+    const [renamed, suspended] = all;
+    expect([renamed, suspended].map((record) => [record!.action, record!.tenantId])).toEqual([['user.updated', null], ['user.suspended', null]]);
+
+    for (const [key, own, other] of [[keyOfA, tenantA, tenantC], [keyOfC, tenantC, tenantA]] as const) {
+      const seen = (await search(`target=${member}&action=user.*`, key)).data;
+      expect(seen.map((record) => record.id).slice(0, 2)).toEqual([renamed!.id, suspended!.id]);
+      const shown = await key.get(`/audit-logs/${suspended!.id}`);
+      expect(shown.status).toBe(200);
+      expect(shown.body.changes).toMatchObject({ before: { tenantIds: [own], status: 'active' }, after: { tenantIds: [own], status: 'suspended' } });
+      // What the suspension ended across every tenant of the user counts the other tenant's sessions too.
+      expect(shown.body.changes.after).not.toHaveProperty('sessionsEnded');
+      expect(JSON.stringify({ seen, shown: shown.body })).not.toContain(other);
+    }
+    // A tenant page by page reads what one page shows (its own records and its members', merged newest first).
+    const pages: string[] = [];
+    for (let cursor: string | null = ''; cursor !== null; ) {
+      const page = await search(`target=${member}&pageSize=1${cursor === '' ? '' : `&cursor=${encodeURIComponent(cursor)}`}`, keyOfA);
+      pages.push(...page.data.map((record) => record.id));
+      cursor = page.next;
+    }
+    expect(pages).toEqual((await search(`target=${member}`, keyOfA)).data.map((record) => record.id));
+    expect(pages.length).toBeGreaterThan(2);
+
+    // Tenant B, where the user is not a member: none of it, by any way in.
+    expect((await search(`target=${member}`, keyOfB)).data).toEqual([]);
+    expect((await keyOfB.get(`/audit-logs/${suspended!.id}`)).status).toBe(404);
+    expect((await search(`target=${member}`, admin, `/applications/${app.root.applicationId}/tenants/${tenantB}/audit-logs`)).data).toEqual([]);
+    const asGraphQL = async (key: HttpClient) =>
+      (await key.graphql('query($t: String) { auditLogs(target: $t) { data { id changes { after } } } }', { t: member })).body.data.auditLogs.data as { id: string; changes: { after: unknown } | null }[];
+    expect((await asGraphQL(keyOfB)).map((record) => record.id)).toEqual([]);
+    const ofA = await asGraphQL(keyOfA);
+    expect(ofA.find((record) => record.id === suspended!.id)?.changes?.after).toMatchObject({ tenantIds: [tenantA], status: 'suspended' });
+    expect(JSON.stringify(ofA)).not.toContain(tenantC);
+    // The application sees every tenant and every count.
+    expect((await admin.get(`/audit-logs/${suspended!.id}`)).body.changes.after).toMatchObject({ tenantIds: [tenantA, tenantC], sessionsEnded: 0 });
+
+    // Its tenants are those of the time of the change: B, joined later, reads its joining, not what came before.
+    expect((await admin.patch(`/users/${member}`, { tenantIds: [tenantA, tenantB, tenantC] })).status).toBe(200);
+    const ofB = (await search(`target=${member}`, keyOfB)).data;
+    expect(ofB.map((record) => record.action)).toEqual(['user.updated']);
+    expect((await keyOfB.get(`/audit-logs/${ofB[0]!.id}`)).body.changes).toMatchObject({ before: { tenantIds: [] }, after: { tenantIds: [tenantB] } });
+  });
+
   it('filters by API key: what was done with it, as the actor and beside a Bearer token, whose subject is then the actor', async () => {
     const created = await app.http.post('/api-keys', { name: 'incident', permissions: ['users:read', 'users:write'] });
     const { key: { id: keyId }, secret } = created.body as { key: { id: string }; secret: string };

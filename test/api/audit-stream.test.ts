@@ -96,6 +96,28 @@ describe('the audit stream', () => {
     expect(removed).toMatchObject({ action: 'user.membership.removed', changes: { before: { tenantIds: [tenantA] }, after: { tenantIds: [] } } });
   });
 
+  it('sends a tenant the changes of its shared members made on the application’s path, showing no other tenant; a tenant they are not in, none', async () => {
+    const member = await createUser(tenantA, 'member-streamed@example.com');
+    const tenantC = await app.createTenant('C of the stream');
+    expect((await admin.patch(`/users/${member}`, { tenantIds: [tenantA, tenantC] })).status).toBe(200);
+    const readerOf = async (tenantId: string) => {
+      const key = await admin.post(`/applications/${app.root.applicationId}/tenants/${tenantId}/api-keys`, { name: 'reader', permissions: ['audit_logs:read', 'users:read'] });
+      expect(key.status, JSON.stringify(key.body)).toBe(201);
+      return open('/audit-logs/stream', key.body.secret as string);
+    };
+    const [ofA, ofB] = [await readerOf(tenantA), await readerOf(tenantB)];
+    expect((await admin.post(`/users/${member}/suspend`, {})).status).toBe(200);
+    await ofA.until(hasTarget(member), 'the suspension of A’s member');
+    const [suspended] = recordsOf(ofA).filter((record) => record.target.id === member);
+    expect(suspended).toMatchObject({ action: 'user.suspended', tenantId: null, changes: { after: { tenantIds: [tenantA], status: 'suspended' } } });
+    expect(JSON.stringify(suspended)).not.toContain(tenantC);
+    expect(suspended!.changes!.after).not.toHaveProperty('sessionsEnded');
+    // B's stream has read past the suspension once it sends a record of B written after it.
+    const laterInB = await createUser(tenantB, 'later-in-b@example.com');
+    await ofB.until(hasTarget(laterInB), 'a record of B written after the suspension');
+    expect(hasTarget(member)(ofB)).toBe(false);
+  });
+
   it('resumes after Last-Event-ID: no record lost, none repeated', async () => {
     const first = await open(`/applications/${app.root.applicationId}/tenants/${tenantA}/audit-logs/stream`);
     const one = await createUser(tenantA, 'one@example.com');
@@ -156,7 +178,6 @@ describe('the audit stream', () => {
   });
 
   it('ends once its credentials no longer may, with no record to send: a key expired, a key revoked, a user suspended', async () => {
-    const tenantPath = `/applications/${app.root.applicationId}/tenants/${tenantA}`;
     const revoked = await admin.post('/api-keys', { name: 'revoked reader', permissions: ['audit_logs:read'] });
     expect(revoked.status).toBe(201);
     const userId = await createUser(tenantA, 'idle-reader@example.com');
@@ -167,10 +188,12 @@ describe('the audit stream', () => {
 
     const expiring = await admin.post('/api-keys', { name: 'expiring reader', permissions: ['audit_logs:read'], expiresAt: new Date(Date.now() + 3_000).toISOString() });
     expect(expiring.status).toBe(201);
-    // Scopes and filters that the revocation's and the suspension's own records do not match: nothing comes to send.
-    const ofExpired = await open(`${tenantPath}/audit-logs/stream`, expiring.body.secret as string);
+    // Scopes and filters that the revocation's and the suspension's own records do not match (the suspended user is no
+    // member of B): nothing comes to send.
+    const pathOfB = `/applications/${app.root.applicationId}/tenants/${tenantB}`;
+    const ofExpired = await open(`${pathOfB}/audit-logs/stream`, expiring.body.secret as string);
     const ofRevoked = await open('/audit-logs/stream?action=user.created', revoked.body.secret as string);
-    const ofSuspended = await openSse(`${app.baseUrl}/api/v1${tenantPath}/audit-logs/stream`, { authorization: `Bearer ${bearer}` });
+    const ofSuspended = await openSse(`${app.baseUrl}/api/v1${pathOfB}/audit-logs/stream`, { authorization: `Bearer ${bearer}` });
     streams.push(ofSuspended);
     expect([ofExpired.status, ofRevoked.status, ofSuspended.status]).toEqual([200, 200, 200]);
     expect((await admin.delete(`/api-keys/${revoked.body.key.id}`)).status).toBeLessThan(300);

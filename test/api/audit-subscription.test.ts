@@ -28,6 +28,15 @@ async function subscribe(variables: Record<string, unknown> = {}, apiKey = app.r
   streams.push(stream);
   return stream;
 }
+/** With each record's changes. */
+const RESUMABLE = `subscription ($appId: UUID, $tenantId: UUID, $action: String, $after: UUID) {
+  auditLogs(appId: $appId, tenantId: $tenantId, action: $action, after: $after) { id action tenantId target { id } changes { before after } }
+}`;
+async function subscribeTo(query: string, variables: Record<string, unknown>, apiKey = app.root.apiKey): Promise<SseStream> {
+  const stream = await openSse(`${app.baseUrl}/graphql`, { 'x-api-key': apiKey }, { query, variables });
+  streams.push(stream);
+  return stream;
+}
 const resultsOf = (stream: SseStream) => stream.events.filter((event) => event.event === 'next').map((event) => JSON.parse(event.data));
 const recordsOf = (stream: SseStream) => subscribedRecords(resultsOf(stream));
 const hasTarget = (id: string) => (stream: SseStream) => recordsOf(stream).some((record) => record.target.id === id);
@@ -62,6 +71,26 @@ describe('subscription auditLogs', () => {
     const resumed = await subscribe({ after: creation.id });
     await resumed.until((s) => recordsOf(s).some((record) => record.target.id === own && record.action === 'user.deleted'), 'the deletion, resumed');
     expect(recordsOf(resumed).some((record) => record.id === creation.id)).toBe(false);
+  });
+
+  it('sends a tenant the changes of its shared members made on the application’s path, showing no other tenant; a tenant they are not in, none', async () => {
+    const member = await createUser(tenantA, 'member-subscribed@example.com');
+    const tenantC = await app.createTenant('Sub C');
+    expect((await app.http.patch(`/users/${member}`, { tenantIds: [tenantA, tenantC] })).status).toBe(200);
+    const readerOf = async (tenantId: string) => {
+      const key = await app.http.post(`/applications/${app.root.applicationId}/tenants/${tenantId}/api-keys`, { name: 'reader', permissions: ['audit_logs:read', 'users:read'] });
+      expect(key.status, JSON.stringify(key.body)).toBe(201);
+      return subscribeTo(RESUMABLE, {}, key.body.secret as string);
+    };
+    const [ofA, ofB] = [await readerOf(tenantA), await readerOf(tenantB)];
+    expect((await app.http.post(`/users/${member}/suspend`, {})).status).toBe(200);
+    await ofA.until(hasTarget(member), 'the suspension of A’s member');
+    const [suspended] = recordsOf(ofA).filter((record) => record.target.id === member);
+    expect(suspended).toMatchObject({ action: 'user.suspended', tenantId: null, changes: { after: { tenantIds: [tenantA], status: 'suspended' } } });
+    expect(JSON.stringify(suspended)).not.toContain(tenantC);
+    const laterInB = await createUser(tenantB, 'later-in-b-subscribed@example.com');
+    await ofB.until(hasTarget(laterInB), 'a record of B written after the suspension');
+    expect(hasTarget(member)(ofB)).toBe(false);
   });
 
   it('with a `to` long past, sends the range’s records and completes', async () => {

@@ -4631,7 +4631,8 @@ export interface paths {
         };
         /**
          * Search audit records, newest first (a tenant scope sees its own)
-         * @description The audit records of the application, newest first; in a tenant scope (path or credentials) only that tenant's.
+         * @description The audit records of the application, newest first; in a tenant scope (path or credentials) only that tenant's, and
+         *     those of no tenant about its members (a change of a shared-pool user on the application's path).
          *
          *     Requires `audit_logs:read`.
          *
@@ -4655,7 +4656,8 @@ export interface paths {
         };
         /**
          * Search audit records, newest first (a tenant scope sees its own)
-         * @description The audit records of the application, newest first; in a tenant scope (path or credentials) only that tenant's.
+         * @description The audit records of the application, newest first; in a tenant scope (path or credentials) only that tenant's, and
+         *     those of no tenant about its members (a change of a shared-pool user on the application's path).
          *
          *     Requires `audit_logs:read`.
          *
@@ -4679,7 +4681,8 @@ export interface paths {
         };
         /**
          * Search audit records, newest first (a tenant scope sees its own)
-         * @description The audit records of the application, newest first; in a tenant scope (path or credentials) only that tenant's.
+         * @description The audit records of the application, newest first; in a tenant scope (path or credentials) only that tenant's, and
+         *     those of no tenant about its members (a change of a shared-pool user on the application's path).
          *
          *     Requires `audit_logs:read`.
          *
@@ -5815,7 +5818,8 @@ export interface components {
             applicationId: string;
             /**
              * Format: uuid
-             * @description The tenant it concerns; null for the application's own events.
+             * @description The tenant it concerns; null for the application's own events (a change of a shared-pool user made on the
+             *     application's path is also read by the tenants the user belonged to).
              */
             tenantId: string | null;
             /** @description Who or what an audit record is about: a kind and an id. */

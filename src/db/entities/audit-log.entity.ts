@@ -22,6 +22,8 @@ const AuditLogSchema = defineEntity({
     ip: p.string().nullable(),
     userAgent: p.string().nullable(),
     outcome: p.string().$type<AuditOutcome>().default('success'),
+    /** With no tenant, a shared-pool user's tenants before and after the change: theirs to read too (search.ts). */
+    memberTenantIds: p.array().columnType('uuid[]').nullable(),
     before: p.json<unknown>().nullable(),
     after: p.json<unknown>().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),

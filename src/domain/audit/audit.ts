@@ -18,6 +18,8 @@ export interface AuditEntry {
   targetId: string | null;
   /** Defaults to the scope's. */
   tenantId?: string | null;
+  /** With no tenant, the tenants whose administrators it concerns too (a shared-pool user's): they read it as theirs. */
+  memberTenantIds?: readonly string[] | null;
   before?: unknown;
   after?: unknown;
   /** A change that commits succeeded (the default). */
@@ -31,6 +33,7 @@ export function recordAudit(em: EntityManager, scope: AuditActor, entry: AuditEn
     applicationId: scope.applicationId,
     id: newId(),
     tenantId: entry.tenantId === undefined ? scope.tenantId : entry.tenantId,
+    memberTenantIds: entry.memberTenantIds == null ? null : [...entry.memberTenantIds],
     actorType: scope.principal.actor.type,
     actorId: scope.principal.actor.id,
     apiKeyId: scope.principal.apiKeyId ?? null,

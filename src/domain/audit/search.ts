@@ -64,13 +64,23 @@ const ACTION = /^[a-z0-9_]+(\.[a-z0-9_]+)*(\.\*)?$/;
 const ID_MAX = 200;
 const ID_SLACK_MS = 10 * 60_000;
 
-/** A snapshot's `tenantIds` (a user's memberships) as the users API shows them to the reader (visibleTenantIds). */
-async function snapshotSeenBy(scope: Scope, snapshot: unknown): Promise<unknown> {
+/** Who reads a record: what they may see of a user's memberships (visibleTenantIds). */
+export type AuditReader = Pick<Scope['principal'], 'tenantId' | 'permissionsIn'>;
+
+/** Counts of what a change ended across every tenant of its user (a suspension's sessions): other tenants' figures. */
+const ACROSS_TENANTS = ['grantsRevoked', 'sessionsEnded'];
+
+/** A snapshot's `tenantIds` (a user's memberships) as the users API shows them to the reader (visibleTenantIds); a reader
+ *  shown only some of them is not shown what the change counted across all of them either. */
+async function snapshotSeenBy(reader: AuditReader, snapshot: unknown): Promise<unknown> {
   if (typeof snapshot !== 'object' || snapshot === null || !('tenantIds' in snapshot) || !Array.isArray(snapshot.tenantIds)) return snapshot;
-  return { ...snapshot, tenantIds: await visibleTenantIds(scope.principal, snapshot.tenantIds as string[]) };
+  const tenantIds = await visibleTenantIds(reader, snapshot.tenantIds as string[]);
+  const seen: Record<string, unknown> = { ...snapshot, tenantIds };
+  if (tenantIds.length < snapshot.tenantIds.length) for (const key of ACROSS_TENANTS) delete seen[key];
+  return seen;
 }
 
-export const view = async (scope: Scope, row: AuditRow): Promise<AuditRecordView> => ({
+export const view = async (reader: AuditReader, row: AuditRow): Promise<AuditRecordView> => ({
   id: row.id,
   // Raw rows keep the driver's text: the API's timestamps are ISO 8601.
   time: new Date(row.created_at),
@@ -84,7 +94,7 @@ export const view = async (scope: Scope, row: AuditRow): Promise<AuditRecordView
   requestId: row.request_id,
   ip: row.ip,
   userAgent: row.user_agent,
-  changes: row.before === null && row.after === null ? null : { before: await snapshotSeenBy(scope, row.before), after: await snapshotSeenBy(scope, row.after) },
+  changes: row.before === null && row.after === null ? null : { before: await snapshotSeenBy(reader, row.before), after: await snapshotSeenBy(reader, row.after) },
 });
 
 /** Every record stamped at or after `from` has an id at or above this (ID_SLACK_MS). */
@@ -102,15 +112,28 @@ function idFilter(field: string, value: string): string {
   return isUuid(value) ? value.toLowerCase() : value;
 }
 
+/** A tenant's records: its own, and those of no tenant about its members (AuditEntry's memberTenantIds). `own` and
+ *  `members` each alone, for a search that reads each by its index. */
+export type TenantRecords = 'both' | 'own' | 'members';
+
+const TENANT_CLAUSES: Record<TenantRecords, string> = {
+  own: 'tenant_id = ?',
+  members: 'tenant_id is null and member_tenant_ids is not null and member_tenant_ids @> array[?::uuid]',
+  both: '(tenant_id = ? or (tenant_id is null and member_tenant_ids @> array[?::uuid]))',
+};
+
 /**
  * Raw SQL, so the entity filters do not apply: the scope (and a tenant scope's tenant) is written here, then the
  * filters, each served by an index that leads with the application. For executeOwned: `@owner` is the application.
  */
-export function conditions(scope: Scope, filter: AuditFilter): { where: string; params: unknown[] } {
+export function conditions(scope: Scope, filter: AuditFilter, tenantRecords: TenantRecords = 'both'): { where: string; params: unknown[] } {
   const clauses = ['@owner'];
   const params: unknown[] = [];
   const add = (clause: string, value: unknown) => (clauses.push(clause), params.push(value));
-  if (scope.tenantId !== null) add('tenant_id = ?', scope.tenantId);
+  if (scope.tenantId !== null) {
+    clauses.push(TENANT_CLAUSES[tenantRecords]);
+    params.push(...(tenantRecords === 'both' ? [scope.tenantId, scope.tenantId] : [scope.tenantId]));
+  }
   if (filter.actor != null) add('actor_id = ?', idFilter('actor', filter.actor));
   if (filter.apiKey != null) add('api_key_id = ?', filter.apiKey);
   if (filter.target != null) add('target_id = ?', idFilter('target', filter.target));
@@ -134,19 +157,29 @@ export function conditions(scope: Scope, filter: AuditFilter): { where: string; 
   return { where: clauses.join(' and '), params };
 }
 
-/** A cursor names the filter it was issued for. */
+/** A cursor names the filter it was issued for. A tenant's own records and its members' are each read newest first by
+ *  an index of their own (audit_log_tenant_idx, audit_log_member_tenants_idx), then merged: one `or` would read every
+ *  record of the tenant to sort them. */
 export async function listAuditRecords(scope: Scope, { actor, apiKey, action, target, from, to, ...page }: PageArgs & AuditFilter): Promise<Page<AuditRecordView>> {
   const size = pageSize(page);
-  const { where, params } = conditions(scope, { actor, apiKey, action, target, from, to });
+  const filter = { actor, apiKey, action, target, from, to };
   const list = `${scopedList(scope, 'audit-logs')}:${JSON.stringify([actor, action, target, from, to, apiKey])}`;
   const after = page.cursor == null ? undefined : scope.services.cursors.decode(list, page.cursor);
+  const parts = (scope.tenantId === null ? ['both'] : ['own', 'members']) as TenantRecords[];
+  const selects = parts.map((part) => {
+    const { where, params } = conditions(scope, filter, part);
+    return {
+      sql: `(select ${COLUMNS} from audit_log where ${where}${after === undefined ? '' : ' and id < ?'} order by id desc limit ?)`,
+      params: [...params, ...(after === undefined ? [] : [after]), size + 1],
+    };
+  });
   const rows = await executeOwned<AuditRow[]>(
     scope.em,
     scope.applicationId,
-    `select ${COLUMNS} from audit_log where ${where}${after === undefined ? '' : ' and id < ?'} order by id desc limit ?`,
-    [...params, ...(after === undefined ? [] : [after]), size + 1],
+    selects.length === 1 ? selects[0]!.sql : `select * from (${selects.map((select) => select.sql).join(' union all ')}) as found order by id desc limit ?`,
+    [...selects.flatMap((select) => select.params), ...(selects.length === 1 ? [] : [size + 1])],
   );
-  const data = await Promise.all(rows.slice(0, size).map((row) => view(scope, row)));
+  const data = await Promise.all(rows.slice(0, size).map((row) => view(scope.principal, row)));
   const last = data.at(-1);
   return { data, next: rows.length > size && last !== undefined ? scope.services.cursors.encode(list, last.id) : null };
 }
@@ -156,5 +189,5 @@ export async function getAuditRecord(scope: Scope, recordId: string): Promise<Au
   const { where, params } = conditions(scope, {});
   const [row] = await executeOwned<AuditRow[]>(scope.em, scope.applicationId, `select ${COLUMNS} from audit_log where ${where} and id = ?`, [...params, recordId]);
   if (row === undefined) throw notFound('Audit record', 'recordId');
-  return view(scope, row);
+  return view(scope.principal, row);
 }

@@ -323,7 +323,7 @@ export async function followAuditLog(scope: Scope, filter: AuditFilter, start: S
         }
         for (const row of rows) {
           if (sink.closed) return undefined;
-          if (row.matches) await sink.send(await view(scope, row));
+          if (row.matches) await sink.send(await view(scope.principal, row));
           place = { tx: row.tx, seq: row.seq };
         }
         if (rows.length < BATCH) break;

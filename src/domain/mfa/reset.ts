@@ -2,11 +2,11 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Scope } from '../../context.ts';
 import type { User } from '../../db/entities/index.ts';
 import { executeOwned } from '../../db/owned-sql.ts';
-import { recordAudit, type AuditActor } from '../audit/audit.ts';
+import { recordAudit, type AuditActor, type AuditEntry } from '../audit/audit.ts';
 import { withCallerTenants } from '../grants.ts';
 import { requireCoveredAccount } from '../users/takeover.ts';
 import { underTenancyConfig } from '../tenancy/config-lock.ts';
-import { assertIdentityOfScope, auditTenantOf, lockUser } from '../users/users.ts';
+import { assertIdentityOfScope, auditFilingOf, lockUser } from '../users/users.ts';
 
 /** Nothing to remove: returned unrecorded. A shared-pool user's factors serve all their tenants: a tenant scope resets only
  *  a user of no other tenant (403). */
@@ -16,14 +16,14 @@ export async function resetMfa(scope: Scope, userId: string): Promise<User> {
     const user = await lockUser(tx, userId);
     assertIdentityOfScope(tx, user);
     await requireCoveredAccount(tx, tx.em, user.id, callers);
-    await removeSecondFactors(tx.em, tx, user.id, auditTenantOf(user, tx));
+    await removeSecondFactors(tx.em, tx, user.id, auditFilingOf(user, tx));
     return user;
   }));
 }
 
 /** In the caller's transaction: factors, passkeys, recovery codes and pending e-mailed codes, one `user.mfa.reset` record
- *  in `tenantId` (`reason`: its `after.reason`), none when there were none. */
-export async function removeSecondFactors(em: EntityManager, actor: AuditActor, userId: string, tenantId: string | null, reason?: string): Promise<void> {
+ *  filed as `filing` says (`reason`: its `after.reason`), none when there were none. */
+export async function removeSecondFactors(em: EntityManager, actor: AuditActor, userId: string, filing: Pick<AuditEntry, 'tenantId' | 'memberTenantIds'>, reason?: string): Promise<void> {
   const [removed] = await executeOwned<{ factors: string[]; codes: number; pending: number }[]>(
     em,
     actor.applicationId,
@@ -42,7 +42,7 @@ export async function removeSecondFactors(em: EntityManager, actor: AuditActor, 
     action: 'user.mfa.reset',
     targetType: 'user',
     targetId: userId,
-    tenantId,
+    ...filing,
     before: { factors, recoveryCodes: removed?.codes ?? 0 },
     after: { factors: [], recoveryCodes: 0, ...(reason === undefined ? {} : { reason }) },
   });

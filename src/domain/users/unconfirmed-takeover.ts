@@ -28,7 +28,7 @@ export async function takeOverUnconfirmed(em: EntityManager, actor: AuditActor, 
   const vouching = keepVouchingTenant ? user.vouchedByTenantId : null;
   // Spent: whatever vouched for the address, its owner now holds the account.
   user.vouchedByTenantId = null;
-  await removeSecondFactors(em, actor, user.id, tenantId, TAKEOVER);
+  await removeSecondFactors(em, actor, user.id, { tenantId }, TAKEOVER);
   await recordAuditPerRow(em, actor, { action: 'user.upstream_link.removed', targetType: 'user', tenantId }, {
     ctes: `changed as (
       delete from user_identity where @owner and user_id = ?

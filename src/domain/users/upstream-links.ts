@@ -7,7 +7,7 @@ import { withCallerTenants } from '../grants.ts';
 import { paginate, scopedList, type Page, type PageArgs, type Row } from '../pagination.ts';
 import { underTenancyConfig } from '../tenancy/config-lock.ts';
 import { requireOutranking } from './takeover.ts';
-import { assertIdentityOfScope, auditTenantOf, getUser, lockUser } from './users.ts';
+import { assertIdentityOfScope, auditFilingOf, getUser, lockUser } from './users.ts';
 
 /** The upstream (social) accounts a user signs in with, oldest first; a user outside the scope is `not_found`. */
 export async function listUpstreamLinks(scope: Scope, userId: string, page: PageArgs): Promise<Page<Row<UserIdentity>>> {
@@ -36,7 +36,7 @@ export async function unlinkUpstream(scope: Scope, userId: string, linkId: strin
       action: 'user.upstream_link.removed',
       targetType: 'user',
       targetId: user.id,
-      tenantId: auditTenantOf(user, tx),
+      ...auditFilingOf(user, tx),
       before: { providerId: removed.provider_id, subject: removed.subject },
     });
     return true;

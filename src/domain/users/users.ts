@@ -10,7 +10,7 @@ import { GatehouseError, invalid, notFound } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import { keySnapshotSql, revokeKey } from '../api-keys/issue.ts';
 import { removeActivityOfUsers } from '../analytics.ts';
-import { recordAudit, recordAuditPerRow, type AuditActor } from '../audit/audit.ts';
+import { recordAudit, recordAuditPerRow, type AuditActor, type AuditEntry } from '../audit/audit.ts';
 import { auditedFieldsOf, auditedSnapshot } from '../audit/audited-fields.ts';
 import { accountDeletedMail } from '../email/flow-mail.ts';
 import { assertNotLastOperatorAdminOfAny } from '../authorization/last-operator-admin.ts';
@@ -109,6 +109,15 @@ async function vouchesForSharedPool(scope: Scope): Promise<boolean> {
 
 /** The isolated pool's tenant, else the scope's: the audit log's tenant filter finds every change of its users. */
 export const auditTenantOf = (user: User, actor: AuditActor): string | null => poolTenantOf(user.poolId) ?? actor.tenantId;
+
+/** auditTenantOf; a change of a shared-pool user filed under no tenant (the application's path) is also their tenants',
+ *  before or after it: it changes those tenants' member, whose administrators read it as theirs (docs/audit.md). */
+export function auditFilingOf(user: User, actor: AuditActor, tenantsBefore: readonly string[] = user.tenantIds): Pick<AuditEntry, 'tenantId' | 'memberTenantIds'> {
+  const tenantId = auditTenantOf(user, actor);
+  if (tenantId !== null) return { tenantId };
+  const members = [...new Set([...tenantsBefore, ...user.tenantIds])];
+  return { tenantId, memberTenantIds: members.length === 0 ? null : members };
+}
 
 /** It is read with the user on every request that shows them. */
 const METADATA_MAX_BYTES = 16 * 1024;
@@ -274,6 +283,7 @@ export async function updateUser(scope: Scope, userId: string, input: UpdateUser
       // Metadata is the account's, one for all its tenants, as its identity is.
       if (newEmail !== undefined || name !== undefined || password !== undefined || newMetadata !== undefined) assertIdentityOfScope(tx, user);
       const before = userSnapshot(user);
+      const tenantsBefore = user.tenantIds;
       if (requestedTenants !== undefined) {
         const kept = membershipsAfter(user, requestedTenants, held);
         await endAccessToTenantsLeft(tx, user.id, user.tenantIds.filter((id) => !kept.includes(id)), cutoffs);
@@ -298,7 +308,7 @@ export async function updateUser(scope: Scope, userId: string, input: UpdateUser
         // An administrator's new password ends what the old one reached (a leak, a lost account), as a reset does.
         await endWhatPasswordOpened(tx.em, tx, user.id, 'password_changed', cutoffs);
       }
-      recordAudit(tx.em, tx, { action: 'user.updated', targetType: 'user', targetId: user.id, tenantId: auditTenantOf(user, tx), before, after: userSnapshot(user) });
+      recordAudit(tx.em, tx, { action: 'user.updated', targetType: 'user', targetId: user.id, ...auditFilingOf(user, tx, tenantsBefore), before, after: userSnapshot(user) });
       usersChanged(tx.em, scope.applicationId);
       // Access tokens of tenants left, or of grants a new password ended, stop at once (src/auth/bearer-subject.ts).
       if (requestedTenants !== undefined || password !== undefined) forgetUserKeys(tx.em, [user.id]);
@@ -328,7 +338,7 @@ export async function unlockUser(scope: Scope, userId: string): Promise<User> {
     user.lockedUntil = null;
     user.failedSignIns = 0;
     const after = { ...userSnapshot(user), failedSignIns: 0, lockedUntil: null, lockedAddresses: 0 };
-    recordAudit(em, tx, { action: 'user.unlocked', targetType: 'user', targetId: user.id, tenantId: auditTenantOf(user, tx), before, after });
+    recordAudit(em, tx, { action: 'user.unlocked', targetType: 'user', targetId: user.id, ...auditFilingOf(user, tx), before, after });
     usersChanged(em, scope.applicationId);
     // The user's API keys and tokens work again at once (a locked user's do not: src/auth/authenticate.ts).
     forgetUserKeys(em, [user.id]);
@@ -376,7 +386,7 @@ async function changeStatus(
     const before = userSnapshot(user);
     const effects = await change(tx, user);
     if (effects === undefined) return user;
-    recordAudit(tx.em, tx, { action, targetType: 'user', targetId: user.id, tenantId: auditTenantOf(user, tx), before, after: { ...userSnapshot(user), ...effects } });
+    recordAudit(tx.em, tx, { action, targetType: 'user', targetId: user.id, ...auditFilingOf(user, tx), before, after: { ...userSnapshot(user), ...effects } });
     usersChanged(tx.em, scope.applicationId);
     forgetUserKeys(tx.em, [user.id]);
     return user;
@@ -463,7 +473,7 @@ async function removeUser(em: EntityManager, actor: AuditActor, user: User, cuto
   await removeAssignments(em, actor, `a.subject_type = 'user' and a.subject_id = ?`, [user.id]);
   await endUserSignIns(em, actor, user.id, 'user_deleted', cutoffs);
   await removeActivityOfUsers(em, actor.applicationId, 'u.id = ?', [user.id]);
-  recordAudit(em, actor, { action: 'user.deleted', targetType: 'user', targetId: user.id, tenantId: auditTenantOf(user, actor), before: userSnapshot(user) });
+  recordAudit(em, actor, { action: 'user.deleted', targetType: 'user', targetId: user.id, ...auditFilingOf(user, actor), before: userSnapshot(user) });
   em.remove(user);
   usersChanged(em, actor.applicationId);
   forgetUserKeys(em, [user.id]);
