@@ -10,11 +10,11 @@ export const auditLogResolvers: Resolvers = {
   Subscription: {
     auditLogs: {
       subscribe: async (_, { appId, tenantId, after, ...filter }, ctx) => {
-        const { refusalFromDatabase } = ctx;
-        if (refusalFromDatabase === undefined) throw new Error('a subscription runs only as src/graphql/subscriptions.ts starts it');
+        const { authorizedFromDatabase } = ctx;
+        if (authorizedFromDatabase === undefined) throw new Error('a subscription runs only as src/graphql/subscriptions.ts starts it');
         const scope = await ctx.scope({ applicationId: appId, tenantId });
         const start = await streamStart(scope, filter, after ?? undefined, 'after');
-        return auditRecordIterator(scope, filter, start, ctx.services.auditWaker, refusalFromDatabase);
+        return auditRecordIterator(scope, filter, start, ctx.services.auditWaker, authorizedFromDatabase);
       },
       resolve: (record: AuditRecordView) => record,
     },

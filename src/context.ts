@@ -44,8 +44,9 @@ export interface RequestContext {
   readonly principal: Principal;
   readonly services: Services;
   scope(target?: ScopeTarget): Promise<Scope>;
-  /** A subscription's (src/graphql/subscriptions.ts): its credentials' refusal now, read from the database. */
-  readonly refusalFromDatabase?: () => Promise<GatehouseError | undefined>;
+  /** A subscription's (src/graphql/subscriptions.ts): its credentials as they stand now, read from the database, or
+   *  their refusal. */
+  readonly authorizedFromDatabase?: () => Promise<Principal | GatehouseError>;
 }
 
 interface Writes {

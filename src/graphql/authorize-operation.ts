@@ -82,15 +82,23 @@ export function describePermissions(schema: GraphQLSchema): GraphQLSchema {
   return schema;
 }
 
-/** A stream outlives its request. Only a refusal is answered; any other failure is thrown, so the stream ends as failed. */
-export async function refusalNow(principal: () => Promise<Principal>, rule: OperationRule, pathTenants: readonly (string | null)[]): Promise<GatehouseError | undefined> {
+/** A stream outlives its request: the principal as it stands now, or its refusal. Any other failure is thrown, so the
+ *  stream ends as failed. */
+export async function authorizedNow(principal: () => Promise<Principal>, rule: OperationRule, pathTenants: readonly (string | null)[]): Promise<Principal | GatehouseError> {
   try {
-    await authorize(await principal(), rule, pathTenants);
-    return undefined;
+    const now = await principal();
+    await authorize(now, rule, pathTenants);
+    return now;
   } catch (error) {
     if (error instanceof GatehouseError) return error;
     throw error;
   }
+}
+
+/** authorizedNow's refusal alone. */
+export async function refusalNow(principal: () => Promise<Principal>, rule: OperationRule, pathTenants: readonly (string | null)[]): Promise<GatehouseError | undefined> {
+  const answer = await authorizedNow(principal, rule, pathTenants);
+  return answer instanceof GatehouseError ? answer : undefined;
 }
 
 /** One per request, made once however many ask (a keyed mutation's endpoint, then Apollo's gate); read by withIdempotency. */

@@ -22,7 +22,7 @@ import {
 import type { RequestContext } from '../context.ts';
 import { GatehouseError } from '../errors.ts';
 import type { EventStreams, StreamSlot } from '../http/event-stream.ts';
-import { authorize, operationRules, operationTenants, refusalNow } from './authorize-operation.ts';
+import { authorize, authorizedNow, operationRules, operationTenants, refusalNow } from './authorize-operation.ts';
 import { KnownOperationTypesRule, OperationLimitsRule } from './operation-limits.ts';
 import { variablesRefusal } from './variable-coercion.ts';
 import { countOperation, operationLabels } from './operation-metrics.ts';
@@ -150,7 +150,10 @@ export function subscriptionStarter(schema: GraphQLSchema, serializeError: Seria
     }
     const refusal = (source: CredentialSource) => refusalNow(() => hold.authenticateAgain(source), rule, pathTenants);
     try {
-      const contextValue: RequestContext = { ...context, refusalFromDatabase: () => refusal('database') };
+      const contextValue: RequestContext = {
+        ...context,
+        authorizedFromDatabase: () => authorizedNow(() => hold.authenticateAgain('database'), rule, pathTenants),
+      };
       const results = await subscribe({ schema, document, operationName, variableValues: variables, contextValue });
       if (Symbol.asyncIterator in results) {
         countOperation(labels, [], undefined);
@@ -166,7 +169,7 @@ export function subscriptionStarter(schema: GraphQLSchema, serializeError: Seria
 
   /**
    * The results as sent while the credentials may still run the operation; then their refusal, the last result (asked
-   * here before each result, or thrown by the source: RequestContext's `refusalFromDatabase`). `return()` stops the
+   * here before each result, or thrown by the source: RequestContext's `authorizedFromDatabase`). `return()` stops the
    * source at once (an async generator's would wait for the pending `next()`).
    */
   function sent(results: AsyncGenerator<ExecutionResult>, refusal: () => Promise<GatehouseError | undefined>, slot: StreamSlot): AsyncIterableIterator<FormattedExecutionResult> {

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { RequestContext } from '../context.ts';
 import { OPERATION_PERMISSIONS } from '../auth/operation-permissions.ts';
-import { authorize, pathTenant, refusalNow } from '../graphql/authorize-operation.ts';
+import { authorize, authorizedNow, pathTenant, refusalNow } from '../graphql/authorize-operation.ts';
 import type { CredentialSource } from '../auth/authenticate.ts';
 import type { Principal } from '../auth/principal.ts';
 import { followAuditLog, streamStart, type AuditSink, type AuditWaker } from '../domain/audit/stream.ts';
@@ -76,12 +76,13 @@ export function registerAuditStream(
       if (Array.isArray(lastEventId)) throw invalid('Last-Event-ID', 'Last-Event-ID may be given once');
       const start = await streamStart(scope, filter, lastEventId);
       const stream = deps.streams.open(reply, deps.streams.take(context.principal));
-      const refusal = (source: CredentialSource) => refusalNow(() => deps.authenticateAgain(request, source), rule, [pathTenant(tenantId)]);
+      const again = (source: CredentialSource) => () => deps.authenticateAgain(request, source);
+      const refusal = (source: CredentialSource) => refusalNow(again(source), rule, [pathTenant(tenantId)]);
       const sink: AuditSink = {
         get closed() {
           return stream.closed;
         },
-        confirm: () => refusal('database'),
+        confirm: () => authorizedNow(again('database'), rule, [pathTenant(tenantId)]),
         send: async (record) => {
           if ((await refusal('cache')) === undefined) return stream.send('audit', JSON.stringify(record), record.id);
           stream.finish();

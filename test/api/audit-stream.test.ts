@@ -9,6 +9,7 @@ import { followAuditLog, streamStart, type AuditSink } from '../../src/domain/au
 import type { Config } from '../../src/config.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { HttpClient } from '../support/http.ts';
+import { TestRoles } from '../support/roles.ts';
 import { eventually } from '../support/graphql-socket.ts';
 import { openSse, recordsOf, type SseStream } from '../support/sse.ts';
 import { createUserThrough } from '../support/users.ts';
@@ -206,6 +207,37 @@ describe('the audit stream', () => {
     }
   });
 
+  it('shows a user’s tenants as its credentials now may see them, not as they could when it opened; ends once they no longer read the log', async () => {
+    const roles = new TestRoles(app);
+    const reader = await createUser(tenantA, 'narrowed-reader@example.com');
+    const member = await createUser(tenantA, 'narrowed-member@example.com');
+    for (const userId of [reader, member]) expect((await admin.patch(`/users/${userId}`, { tenantIds: [tenantA, tenantB] })).status).toBe(200);
+    const auditReader = await roles.assign({ type: 'user', id: reader }, await roles.create('stream-audit-reader', ['audit_logs:read']));
+    const usersReader = await roles.create('stream-users-reader', ['users:read']);
+    await roles.assign({ type: 'user', id: reader }, usersReader, tenantA);
+    const inB = await roles.assign({ type: 'user', id: reader }, usersReader, tenantB);
+    const bearer = await app.mintAccessToken({ sub: reader, app_id: app.root.applicationId });
+    const stream = await openSse(`${app.baseUrl}/api/v1/audit-logs/stream?target=${member}`, { authorization: `Bearer ${bearer}` });
+    streams.push(stream);
+    expect(stream.status).toBe(200);
+    const renamed = (name: string) => (s: SseStream) => recordsOf(s).some((record) => (record.changes?.after as { name?: string } | undefined)?.name === name);
+
+    expect((await admin.patch(`/users/${member}`, { name: 'Seen in both' })).status).toBe(200);
+    await stream.until(renamed('Seen in both'), 'the first change');
+    expect(recordsOf(stream).at(-1)!.changes!.after).toMatchObject({ tenantIds: [tenantA, tenantB] });
+    // Its reading of B's users taken away, the stream goes on without B.
+    await roles.revoke(inB);
+    expect((await admin.patch(`/users/${member}`, { name: 'Seen in A' })).status).toBe(200);
+    await stream.until(renamed('Seen in A'), 'the change after B was taken away');
+    expect(recordsOf(stream).at(-1)!.changes).toMatchObject({ before: { tenantIds: [tenantA] }, after: { tenantIds: [tenantA] } });
+    // Its reading of the log taken away, it ends, and sends nothing more.
+    await roles.revoke(auditReader);
+    expect((await admin.patch(`/users/${member}`, { name: 'Unseen' })).status).toBe(200);
+    await stream.until((s) => s.ended, 'the stream of credentials that no longer read the log');
+    expect(stream.endedCleanly).toBe(true);
+    expect(renamed('Unseen')(stream)).toBe(false);
+  });
+
   it('asks the database for its credentials once per read of records, not once per record', async () => {
     // An app of its own: the other tests' streams, still open, ask the same statement.
     const own = await startTestApp({ auditStreamHeartbeatMs: 100 });
@@ -275,7 +307,7 @@ describe('the audit stream', () => {
       await eventually(() => started, 'the waker’s start');
       stopListening();
       let left = false;
-      const leaving = follow({ confirm: async () => undefined, send: async () => undefined, get closed() { return left; } });
+      const leaving = follow({ confirm: async () => principal, send: async () => undefined, get closed() { return left; } });
       // It reads once at its start, then waits: nothing was committed since.
       await eventually(() => reads() === 1, 'the following’s first read');
       left = true;
@@ -283,7 +315,7 @@ describe('the audit stream', () => {
       expect(reads()).toBe(1);
 
       let ended = false;
-      void follow({ confirm: async () => undefined, send: async () => undefined, closed: false }).then(() => (ended = true));
+      void follow({ confirm: async () => principal, send: async () => undefined, closed: false }).then(() => (ended = true));
       await eventually(() => reads() === 2, 'the second following’s first read');
       await own.gatehouse.close();
       expect(ended).toBe(true);

@@ -5,7 +5,7 @@ import { executeOwned } from '../../db/owned-sql.ts';
 import { GatehouseError, invalid } from '../../errors.ts';
 import { scopedList } from '../pagination.ts';
 import { isUuid } from '../../ids.ts';
-import { COLUMNS, conditions, firstIdFrom, view, type AuditFilter, type AuditRecordView, type AuditRow } from './search.ts';
+import { COLUMNS, conditions, firstIdFrom, view, type AuditFilter, type AuditReader, type AuditRecordView, type AuditRow } from './search.ts';
 import { asBackgroundWork } from '../../background-work.ts';
 
 /** The audit log as a stream, resumable without loss or repeat on any instance. A record's place is `(tx, seq)`, read no
@@ -44,9 +44,10 @@ const SETTLED_AFTER_MS = 5 * 60_000;
 const FINAL = 'tx < pg_snapshot_xmin(pg_current_snapshot())';
 
 export interface AuditSink {
-  /** The credentials' refusal from the database, asked after each read and before sending: a record read committed before
-   *  the read, so none committed after a revocation on any instance is sent. */
-  confirm(): Promise<GatehouseError | undefined>;
+  /** The credentials from the database, asked after each read and before sending (a record read committed before the
+   *  read, so none committed after a revocation on any instance is sent): their refusal, or the reader as they stand
+   *  now, whose permissions then say what the records show (a user's tenants), not those the stream opened with. */
+  confirm(): Promise<GatehouseError | AuditReader>;
   /** Resolves once the sink can take more (the client read what it had), or rejects to stop. */
   send(record: AuditRecordView): Promise<void>;
   /** The stream's place once every record read so far is sent, as a resumption token (streamStart takes it as a record
@@ -268,7 +269,15 @@ export async function streamStart(scope: Scope, filter: AuditFilter, lastEventId
 export async function followAuditLog(scope: Scope, filter: AuditFilter, start: Start, sink: AuditSink, waker: AuditWaker): Promise<AuditFollowingEnd> {
   const { where, params } = conditions(scope, filter);
   let confirmedAt = Date.now();
-  const confirm = () => ((confirmedAt = Date.now()), sink.confirm());
+  let reader: AuditReader = scope.principal;
+  /** The refusal, else undefined once `reader` is the credentials' as they now stand. */
+  const confirm = async (): Promise<GatehouseError | undefined> => {
+    confirmedAt = Date.now();
+    const answer = await sink.confirm();
+    if (answer instanceof GatehouseError) return answer;
+    reader = answer;
+    return undefined;
+  };
   let place: Place = start;
   let settledBelow: bigint | undefined;
   let woken = true;
@@ -323,7 +332,7 @@ export async function followAuditLog(scope: Scope, filter: AuditFilter, start: S
         }
         for (const row of rows) {
           if (sink.closed) return undefined;
-          if (row.matches) await sink.send(await view(scope.principal, row));
+          if (row.matches) await sink.send(await view(reader, row));
           place = { tx: row.tx, seq: row.seq };
         }
         if (rows.length < BATCH) break;
