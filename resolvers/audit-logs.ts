@@ -1,6 +1,6 @@
 import type { Resolvers } from '../src/generated/graphql.ts';
 import { getAuditRecord, listAuditRecords, type AuditRecordView } from '../src/domain/audit/search.ts';
-import { auditRecordIterator, streamStart } from '../src/domain/audit/stream.ts';
+import { auditRecordIterator, streamStart, subscriptionResumption } from '../src/domain/audit/stream.ts';
 
 export const auditLogResolvers: Resolvers = {
   Query: {
@@ -9,12 +9,12 @@ export const auditLogResolvers: Resolvers = {
   },
   Subscription: {
     auditLogs: {
-      subscribe: async (_, { appId, tenantId, after, ...filter }, ctx) => {
-        const { authorizedFromDatabase } = ctx;
+      subscribe: async (_, { appId, tenantId, after, resumeAt, ...filter }, ctx) => {
+        const { authorizedFromDatabase, reached } = ctx;
         if (authorizedFromDatabase === undefined) throw new Error('a subscription runs only as src/graphql/subscriptions.ts starts it');
         const scope = await ctx.scope({ applicationId: appId, tenantId });
-        const start = await streamStart(scope, filter, after ?? undefined, 'after');
-        return auditRecordIterator(scope, filter, start, ctx.services.auditWaker, authorizedFromDatabase);
+        const start = await streamStart(scope, filter, ...subscriptionResumption(after, resumeAt));
+        return auditRecordIterator(scope, filter, start, ctx.services.auditWaker, authorizedFromDatabase, reached);
       },
       resolve: (record: AuditRecordView) => record,
     },

@@ -47,6 +47,8 @@ export interface RequestContext {
   /** A subscription's (src/graphql/subscriptions.ts): its credentials as they stand now, read from the database, or
    *  their refusal. */
   readonly authorizedFromDatabase?: () => Promise<Principal | GatehouseError>;
+  /** A subscription's place, for its transport to hand its client (over SSE, a heartbeat's `id`). */
+  readonly reached?: (token: string) => void;
 }
 
 interface Writes {

@@ -3591,9 +3591,9 @@ export type Source =
 export type Subscription = {
   __typename?: 'Subscription';
   /**
-   * The audit records of the application as they commit, oldest first, from now on, or from the record after `after` (as
-   * the REST stream's `Last-Event-ID` resumes it); in a tenant scope (path or credentials) only that tenant's, and those
-   * of no tenant about its members. Served as
+   * The audit records of the application as they commit, oldest first, from now on, or from the record after `after` or
+   * the place `resumeAt` (as the REST stream's `Last-Event-ID` resumes it); in a tenant scope (path or credentials) only
+   * that tenant's, and those of no tenant about its members. Served as
    * GraphQL over Server-Sent Events: `POST /graphql` with `Accept: text/event-stream`, each record an `event: next`.
    */
   auditLogs: AuditRecord;
@@ -3608,6 +3608,7 @@ export type SubscriptionAuditLogsArgs = {
   apiKey?: InputMaybe<Scalars['UUID']['input']>;
   appId?: InputMaybe<Scalars['UUID']['input']>;
   from?: InputMaybe<Scalars['DateTime']['input']>;
+  resumeAt?: InputMaybe<Scalars['String']['input']>;
   target?: InputMaybe<Scalars['String']['input']>;
   tenantId?: InputMaybe<Scalars['UUID']['input']>;
   to?: InputMaybe<Scalars['DateTime']['input']>;

@@ -52,6 +52,8 @@ export interface SubscriptionHold {
   readonly authenticateAgain: (source: CredentialSource) => Promise<Principal>;
   /** One of the credential's streams (EventStreams.take), taken once the operation passed its checks. */
   readonly take: () => StreamSlot;
+  /** Where the subscription has read to, a resumption token (RequestContext's `reached`); a transport that carries it. */
+  readonly reached?: (token: string) => void;
 }
 
 /** A subscription refused (its errors, for the transport's serializer), or running: its results as sent, and its stream. */
@@ -153,6 +155,7 @@ export function subscriptionStarter(schema: GraphQLSchema, serializeError: Seria
       const contextValue: RequestContext = {
         ...context,
         authorizedFromDatabase: () => authorizedNow(() => hold.authenticateAgain('database'), rule, pathTenants),
+        reached: (token) => hold.reached?.(token),
       };
       const results = await subscribe({ schema, document, operationName, variableValues: variables, contextValue });
       if (Symbol.asyncIterator in results) {
@@ -227,13 +230,19 @@ export function subscriptionRunner(deps: SubscriptionDeps) {
     operationName: string | undefined,
     variables: Record<string, unknown>,
   ): Promise<SubscriptionRefusal | undefined> {
+    // Its first place (its start) comes as it starts, before the stream opens: held until then.
+    const places: { stream?: ReturnType<EventStreams['open']>; first?: string } = {};
     const started = await start(context, document, operationName, variables, {
       authenticateAgain: (source) => deps.authenticateAgain(reply.request, source),
       take: () => deps.streams.take(context.principal),
+      // A heartbeat's `id`, as the REST stream's: a client sent nothing still resumes where it was (`resumeAt`).
+      reached: (token) => (places.stream === undefined ? (places.first = token) : places.stream.resumeAt(token)),
     });
     if ('refused' in started) return formatted(started.refused);
     const { results, slot } = started;
     const stream = deps.streams.open(reply, slot);
+    places.stream = stream;
+    if (places.first !== undefined) stream.resumeAt(places.first);
     // A client gone: the source stops at once, and the loop below with it; gone before it opened, nothing is read.
     reply.raw.once('close', () => void results.return?.());
     try {

@@ -68,7 +68,8 @@ export class EventStream {
 
   /** Resolves once the client can take more, or once it is dropped. */
   async send(event: string, data: string, id?: string): Promise<void> {
-    if (id !== undefined) this.#resumeAt = undefined;
+    // A place set before this event is behind it (a subscription's `next` carries no id of its own).
+    this.#resumeAt = undefined;
     if (this.#write(`event: ${event}\n${id === undefined ? '' : `id: ${id}\n`}data: ${data}\n\n`)) return;
     const raw = this.#reply.raw;
     await new Promise<void>((resolve) => {

@@ -28,9 +28,9 @@ async function subscribe(variables: Record<string, unknown> = {}, apiKey = app.r
   streams.push(stream);
   return stream;
 }
-/** With each record's changes. */
-const RESUMABLE = `subscription ($appId: UUID, $tenantId: UUID, $action: String, $after: UUID) {
-  auditLogs(appId: $appId, tenantId: $tenantId, action: $action, after: $after) { id action tenantId target { id } changes { before after } }
+/** With `resumeAt`, and each record's changes. */
+const RESUMABLE = `subscription ($appId: UUID, $tenantId: UUID, $action: String, $after: UUID, $resumeAt: String) {
+  auditLogs(appId: $appId, tenantId: $tenantId, action: $action, after: $after, resumeAt: $resumeAt) { id action tenantId target { id } changes { before after } }
 }`;
 async function subscribeTo(query: string, variables: Record<string, unknown>, apiKey = app.root.apiKey): Promise<SseStream> {
   const stream = await openSse(`${app.baseUrl}/graphql`, { 'x-api-key': apiKey }, { query, variables });
@@ -71,6 +71,40 @@ describe('subscription auditLogs', () => {
     const resumed = await subscribe({ after: creation.id });
     await resumed.until((s) => recordsOf(s).some((record) => record.target.id === own && record.action === 'user.deleted'), 'the deletion, resumed');
     expect(recordsOf(resumed).some((record) => record.id === creation.id)).toBe(false);
+  });
+
+  it('a filtered subscription that received nothing resumes where it was: its heartbeats carry its place, which `resumeAt` takes', async () => {
+    const scope = { appId: app.root.applicationId, tenantId: tenantA };
+    const first = await subscribeTo(RESUMABLE, { ...scope, action: 'user.membership.removed' });
+    // Records of the scope, none matching: the subscription reads past them.
+    const passing = await createUser(tenantA, 'passing-subscribed@example.com');
+    const read = await app.sql<{ id: string }>(`select id::text from audit_log where target_id = ?`, [passing]);
+    expect(read).toHaveLength(1);
+    await first.until((s) => s.lastEventId !== undefined, 'a place as a heartbeat’s id');
+    const place = first.lastEventId!;
+    first.close();
+    expect(resultsOf(first)).toEqual([]);
+    // Taken out of the tenant while no subscription runs.
+    expect((await app.http.delete(`/applications/${app.root.applicationId}/tenants/${tenantA}/users/${passing}`)).status).toBe(204);
+    const resumed = await subscribeTo(RESUMABLE, { ...scope, action: 'user.membership.removed', resumeAt: place });
+    expect(resumed.status, JSON.stringify(resumed.body)).toBe(200);
+    await resumed.until(hasTarget(passing), 'the removal made while it was away');
+    expect(recordsOf(resumed).map((record) => record.action)).toEqual(['user.membership.removed']);
+    // As Last-Event-ID: a record id too, a place of its scope only, an altered one never; and one resumption at a time.
+    const afterRecord = await subscribeTo(RESUMABLE, { ...scope, resumeAt: read[0]!.id });
+    expect(afterRecord.status, JSON.stringify(afterRecord.body)).toBe(200);
+    await afterRecord.until(hasTarget(passing), 'the removal, after the creation');
+    expect(recordsOf(afterRecord).map((record) => record.action)).toEqual(['user.membership.removed']);
+    for (const refused of [
+      { appId: app.root.applicationId, tenantId: tenantB, resumeAt: place },
+      { ...scope, resumeAt: `${place.slice(0, -2)}AA` },
+      { ...scope, resumeAt: 'not a place' },
+      { ...scope, resumeAt: place, after: read[0]!.id },
+    ]) {
+      const answer = await subscribeTo(RESUMABLE, refused);
+      expect(answer.status, JSON.stringify(refused)).toBe(422);
+      expect(answer.body).toMatchObject({ errors: [{ extensions: { code: 'validation_error', field: 'resumeAt' } }] });
+    }
   });
 
   it('sends a tenant the changes of its shared members made on the application’s path, showing no other tenant; a tenant they are not in, none', async () => {

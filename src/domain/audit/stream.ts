@@ -264,6 +264,13 @@ export async function streamStart(scope: Scope, filter: AuditFilter, lastEventId
   return filter.from != null ? placeBefore(scope, filter.from) : now(scope);
 }
 
+/** A subscription resumes after a record (`after`), or where a stream was (`resumeAt`: a place its transport handed its
+ *  client, or a record id), as `Last-Event-ID` takes either: streamStart's arguments, one of them at most. */
+export function subscriptionResumption(after: string | null | undefined, resumeAt: string | null | undefined): [string | undefined, string] {
+  if (after != null && resumeAt != null) throw invalid('resumeAt', 'Give after or resumeAt, not both: each says where the subscription resumes');
+  return resumeAt != null ? [resumeAt, 'resumeAt'] : [after ?? undefined, 'after'];
+}
+
 /** Until the sink closes or refuses (a client too slow), the waker closes (shutdown), its credentials may no longer
  *  receive records (`confirm`), or, with `to`, every record before `to` is sent. */
 export async function followAuditLog(scope: Scope, filter: AuditFilter, start: Start, sink: AuditSink, waker: AuditWaker): Promise<AuditFollowingEnd> {
@@ -356,6 +363,7 @@ export function auditRecordIterator(
   start: Start,
   waker: AuditWaker,
   confirm: AuditSink['confirm'],
+  reached?: AuditSink['reached'],
 ): AsyncIterableIterator<AuditRecordView> {
   let closed = false;
   let failure: Error | undefined;
@@ -375,6 +383,7 @@ export function auditRecordIterator(
       return closed;
     },
     confirm,
+    ...(reached === undefined ? {} : { reached }),
     send: (record) =>
       new Promise<void>((resolve) => {
         handed = resolve;
