@@ -191,6 +191,28 @@ describe('acr_values asking for the multi-factor acr', () => {
     expect(await app.sql(`select kind from mfa_factor where user_id = ?`, [userId])).toEqual([{ kind: 'totp' }]);
   });
 
+  it('a session whose password has expired since is stepped up without the forced change: no password was proven, so the session alone sets none', async () => {
+    const scope = await applicationWith();
+    expect((await scope.admin.put('/policies/password', { maxAge: 1 })).status).toBe(200);
+    const userId = await createPasswordUser(scope.admin, 'expired-step-up@example.com');
+    const jar = new CookieJar();
+    const first = await passwordSignIn(scope, jar, 'expired-step-up@example.com');
+    expect(await idToken(scope, first.flow, first.answer)).toMatchObject({ sub: userId, acr: ACR_SINGLE_FACTOR });
+    await app.sql(`update app_user set password_changed_at = now() - interval '3 days' where id = ?`, [userId]);
+    const [before] = await app.sql<{ password_hash: string }>('select password_hash from app_user where id = ?', [userId]);
+    // Whoever holds the browser's session (not the password) asks for the second factor and enrols their own.
+    const flow = await authorize(scope, jar, { acr_values: ACR_MULTI_FACTOR });
+    const enrol = await pageOf(jar, flow.page);
+    expect(enrol.url).toMatch(/\/interaction\/[\w-]+\/mfa$/);
+    const secret = new URL(/otpauth:\/\/totp\/[^\s<]+/.exec(enrol.body)![0].replaceAll('&#38;', '&')).searchParams.get('secret')!;
+    const codes = await jar.submit(enrol, { code: codeAt(secret) });
+    const done = await jar.submit(codes, {});
+    // Not the expired password's change page, which takes no current password.
+    expect(done.location ?? '', done.body.slice(0, 300)).not.toMatch(/\/interaction\/[\w-]+\/password$/);
+    expect(await idToken(scope, flow, done)).toMatchObject({ sub: userId, amr: ['pwd', 'otp', 'mfa'], acr: ACR_MULTI_FACTOR });
+    expect(await app.sql<{ password_hash: string }>('select password_hash from app_user where id = ?', [userId])).toEqual([before]);
+  });
+
   it('where MFA is off no factor is asked: the single-factor acr comes back, and the session passes afterwards (no loop)', async () => {
     const scope = await applicationWith({ enforcement: 'off', factors: [] });
     const userId = await createPasswordUser(scope.admin, 'off@example.com');
