@@ -152,7 +152,9 @@ export function registerMfaStep(app: FastifyInstance, services: Services, seam: 
 
   const completeSignIn: CompleteSignIn = async (request, reply, context, signIn, first) => {
     const amr = signIn.amr ?? [];
-    const expired = amr.includes('pwd') && (await mustChangePassword(context.target, signIn.userId));
+    // Only a password proven in this sign-in: a session's step-up carries the session's `pwd`, and the change asks for no
+    // current password, so the session alone would set one. Its expiry is for the next sign-in with the password.
+    const expired = first !== undefined && amr.includes('pwd') && (await mustChangePassword(context.target, signIn.userId));
     const due = await stepDue(request, context, signIn.userId, amr, first?.held);
     if (first !== undefined) await recordProven(context.target, first.user, first.record, due);
     if (!due) return onward(request, reply, context, signIn, expired);
