@@ -14,6 +14,10 @@ interface DomainRowProps {
   onChanged: (domain: Domain) => void;
   /** Told the sentence that says so, since the row leaves the list. */
   onDeleted: (notice: string) => void;
+  /** Whether Verify / Check again is offered. */
+  mayVerify: boolean;
+  /** Whether Delete is offered. */
+  mayDelete: boolean;
 }
 
 /** The server's answer to Verify: verified, or the reason it is not (yet), which the operator acts on. */
@@ -36,8 +40,8 @@ function VerificationState({ domain }: { domain: Domain }) {
   );
 }
 
-/** One custom domain: its owner, whether it is verified, the TXT record that proves it, Verify while pending or failing, and Delete once confirmed. */
-export function DomainRow({ appId, domain, ownerName, onChanged, onDeleted }: DomainRowProps) {
+/** One custom domain: its owner, whether it is verified, the TXT record that proves it, Verify while pending or failing, and Delete once confirmed, each where the operator may. */
+export function DomainRow({ appId, domain, ownerName, onChanged, onDeleted, mayVerify, mayDelete }: DomainRowProps) {
   const verification = useSubmission<DomainVerification>();
   const removal = useConfirmedAction();
   const verify = () =>
@@ -60,17 +64,17 @@ export function DomainRow({ appId, domain, ownerName, onChanged, onDeleted }: Do
         <VerificationState domain={domain} />
       </td>
       <td><DnsRecord record={domain.verificationRecord} /></td>
-      <td className="actions">
-        {(!domain.verified || domain.failingSince !== null) && (
+      {(mayVerify || mayDelete) && <td className="actions">
+        {mayVerify && (!domain.verified || domain.failingSince !== null) && (
           <button type="button" className="small" disabled={verification.busy} onClick={verify}>
             {domain.verified ? 'Check again' : 'Verify'}
           </button>
         )}
-        <button type="button" className="small" disabled={removal.busy} onClick={remove}>Delete</button>
+        {mayDelete && <button type="button" className="small" disabled={removal.busy} onClick={remove}>Delete</button>}
         {verification.busy && <Loading>{`Looking up ${domain.verificationRecord.name}…`}</Loading>}
         <VerificationAnswer hostname={domain.hostname} outcome={verification.outcome} />
         {removal.failure !== null && <ErrorMessage message={removal.failure} />}
-      </td>
+      </td>}
     </tr>
   );
 }

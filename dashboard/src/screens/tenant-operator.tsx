@@ -1,13 +1,15 @@
 import { useCallback, type JSX } from 'react';
+import { ApiError } from '../api.ts';
 import { ErrorMessage } from '../components/status.tsx';
 import { useAsync } from '../hooks/use-async.ts';
 import { useDocumentTitle } from '../hooks/use-document-title.ts';
 import { useReadOnReturn } from '../hooks/use-read-on-return.ts';
-import { TENANT_CONFIGURATION_READS, type ManagedApplication, type NamedTenant } from '../operations.ts';
+import { getTenantTenancyConfig, TENANT_CONFIGURATION_READS, type ManagedApplication, type NamedTenant, type TenancyConfig } from '../operations.ts';
 import { readOwnPermissions } from '../operations-own-permissions.ts';
 import { routeHash, type ApplicationsRoute } from '../route.ts';
 import { TenantAuthenticationScreen } from './authentication.tsx';
 import { TenantBrandingScreen } from './branding.tsx';
+import { TenantDomainsScreen } from './domains.tsx';
 import { TenantEmailScreen } from './email.tsx';
 import { TenantSessions } from './sessions.tsx';
 import { TenantUsers } from './users.tsx';
@@ -18,6 +20,8 @@ interface TenantScreenEntry {
   readonly label: string;
   /** What the screen reads, without which it is not offered. */
   readonly reads: readonly string[];
+  /** The switches under which the tenant has the screen's settings of its own; absent: always. */
+  readonly offeredWhen?: (config: TenancyConfig) => boolean;
   readonly Screen: (props: { appId: string; tenant: NamedTenant }) => JSX.Element;
 }
 
@@ -29,16 +33,32 @@ const TENANT_SCREENS: readonly TenantScreenEntry[] = [
   { tab: 'branding', label: 'Branding', reads: TENANT_CONFIGURATION_READS, Screen: TenantBrandingScreen },
   { tab: 'email', label: 'E-mail', reads: TENANT_CONFIGURATION_READS, Screen: TenantEmailScreen },
   { tab: 'authentication', label: 'Authentication', reads: TENANT_CONFIGURATION_READS, Screen: TenantAuthenticationScreen },
+  // A tenant has custom domains of its own only while authentication is isolated (spec, tenancy rule 7).
+  { tab: 'domains', label: 'Domains', reads: TENANT_CONFIGURATION_READS, offeredWhen: (config) => config.authIsolation === 'isolated', Screen: TenantDomainsScreen },
 ];
 
 const EVERY_READ = [...new Set(TENANT_SCREENS.flatMap((screen) => screen.reads))];
 
-/** The tenant's screens the operator may read there (all of them when their permissions cannot be read). */
+/**
+ * The tenant's screens the operator may read there (all of them when their permissions cannot be read), and of those
+ * depending on the switches, the ones they allow (read in the tenant's scope, as the screen reads them).
+ */
+async function offeredScreens(appId: string, tenantId: string): Promise<readonly TenantScreenEntry[]> {
+  const may = await readOwnPermissions({ appId, tenantId }, EVERY_READ);
+  const readable = TENANT_SCREENS.filter((screen) => screen.reads.every((permission) => may(permission)));
+  if (readable.every((screen) => screen.offeredWhen === undefined)) return readable;
+  const config = await getTenantTenancyConfig(appId, tenantId).catch((error: unknown) => {
+    // Permissions not known and the switches refused: those screens could not open either.
+    if (error instanceof ApiError && error.code === 'forbidden') return null;
+    throw error;
+  });
+  return readable.filter((screen) => screen.offeredWhen === undefined || (config !== null && screen.offeredWhen(config)));
+}
+
 function useOfferedScreens(appId: string, tenantId: string) {
-  const may = useAsync(useCallback(() => readOwnPermissions({ appId, tenantId }, EVERY_READ), [appId, tenantId]));
-  useReadOnReturn(may);
-  if (may.status !== 'done') return may;
-  return { status: 'done' as const, data: TENANT_SCREENS.filter((screen) => screen.reads.every((permission) => may.data(permission))) };
+  const offered = useAsync(useCallback(() => offeredScreens(appId, tenantId), [appId, tenantId]));
+  useReadOnReturn(offered);
+  return offered;
 }
 
 interface TenantLinksProps {
@@ -82,8 +102,8 @@ function YourTenants({ application, tenants, unknownTenant }: { application: Man
       </ul>
       <p>
         The dashboard manages an application as a whole, which takes a role held application-wide; in your tenants it
-        manages their users, invitations and sessions, and their branding, e-mail and authentication where the application lets
-        each tenant have its own, as your permissions there allow. The rest of your tenants is managed through the
+        manages their users, invitations and sessions, their branding, e-mail and authentication where the application lets
+        each tenant have its own, and their custom domains while authentication is isolated, as your permissions there allow. The rest of your tenants is managed through the
         API&apos;s tenant paths, <code>{`/applications/${application.id}/tenants/{tenantId}/…`}</code>.
       </p>
     </section>
