@@ -16,8 +16,8 @@ import { signInForManagement } from '../support/oauth.ts';
  * read its users sees its invitations (the role, which they may not read, said to be unnamed), and is offered neither
  * Invite nor Resend nor Revoke; the helpdesk operator is offered Invite without roles or clients, which they may not
  * give or read. The Tenant admin opens Acme's sessions, its members' sign-ins alone (not Globex's), and revokes one;
- * the operator who may read them but not revoke them is offered no Revoke; the helpdesk operator, who may not read
- * sessions, is offered no Sessions screen.
+ * the operator who may read them but not revoke them sees no Tenant column (every row is Acme's) and is offered no
+ * Revoke; the helpdesk operator, who may not read sessions, is offered no Sessions screen.
  * Screenshot: test-results/dashboard-tenant-users.png.
  */
 const HELPDESK = { email: 'helpdesk@ops.example', password: 'Operator-Plover-42' };
@@ -295,8 +295,10 @@ describe("a tenant's Sessions screen, in Chromium", () => {
       await page.waitForURL(new RegExp(`#/${appId}/sessions/${acme}$`));
       const row = page.getByRole('row', { name: new RegExp(CAROL) });
       await row.waitFor();
-      // The application's client is none a tenant's scope reads: it is said to be unnamed, not its id.
-      expect((await row.getByRole('cell').allTextContents()).slice(0, 2)).toEqual(['Acme', 'Unnamed client']);
+      // The application's client is none a tenant's scope reads: it is said to be unnamed, not its id. Every row is
+      // Acme's, so no Tenant column names it.
+      expect((await row.getByRole('cell').allTextContents()).slice(0, 1)).toEqual(['Unnamed client']);
+      expect(await page.getByRole('columnheader').allTextContents()).toEqual(['User', 'Client', 'Methods', 'Address', 'User agent', 'Signed in', 'Last active', 'Expires']);
       expect(await page.getByText(BOB).count()).toBe(0);
       expect(await page.getByRole('button', { name: 'Revoke' }).count()).toBe(0);
       expect(await page.getByRole('columnheader', { name: 'Actions' }).count()).toBe(0);

@@ -12,7 +12,7 @@ interface SessionRowProps {
   onRevoked: (notice: string, wholeBrowser: boolean) => void;
 }
 
-/** One live session: who, where they signed in and how, from where, when, and Revoke once confirmed. */
+/** One live session: who, where they signed in (the tenant, unless the place is one) and how, from where, when, and Revoke once confirmed. */
 export function SessionRow({ place, session, revocable, onRevoked }: SessionRowProps) {
   const action = useSubmission<string>();
   const revoke = () => {
@@ -32,7 +32,7 @@ export function SessionRow({ place, session, revocable, onRevoked }: SessionRowP
   return (
     <tr>
       <th scope="row">{session.userEmail}</th>
-      <td>{session.tenantName ?? 'Application'}</td>
+      {place.tenant === null && <td>{session.tenantName ?? 'Application'}</td>}
       <td>{session.clientName}</td>
       <td>{session.methods.length === 0 ? 'None' : session.methods.join(', ')}</td>
       <td>{session.ip ?? 'Unknown'}</td>

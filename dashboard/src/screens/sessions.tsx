@@ -26,6 +26,10 @@ interface SessionTableProps {
   onRevoked: (notice: string) => void;
 }
 
+const TENANT_COLUMNS = ['User', 'Client', 'Methods', 'Address', 'User agent', 'Signed in', 'Last active', 'Expires'];
+// A tenant's place lists its own sign-ins only, so a Tenant column would name it on every row.
+const APPLICATION_COLUMNS = ['User', 'Tenant', ...TENANT_COLUMNS.slice(1)];
+
 /** The sessions of the filter, page by page; a revoked one leaves the list (with its browser's others when it was the application's), `onRevoked` told the sentence that says so. */
 function SessionTable({ place, filter, revocable, onRevoked }: SessionTableProps) {
   const sessions = usePages(
@@ -36,7 +40,7 @@ function SessionTable({ place, filter, revocable, onRevoked }: SessionTableProps
   return (
     <PagedTable
       pages={sessions}
-      columns={['User', 'Tenant', 'Client', 'Methods', 'Address', 'User agent', 'Signed in', 'Last active', 'Expires']}
+      columns={place.tenant === null ? APPLICATION_COLUMNS : TENANT_COLUMNS}
       actionsHeading={revocable ? 'Actions' : undefined}
       emptyMessage={filter === null ? `No one is signed in to ${where}.` : `${filter.email} has no live session.`}
       loadingLabel="Loading sessions…"
