@@ -75,15 +75,20 @@ const ACTOR_LABEL: Readonly<Record<string, string>> = { api_key: 'API key', m2m_
 /** Whose e-mail names who sent an invitation; other senders are named by their kind. */
 const isInviterWithEmail = (type: string): type is 'operator' | 'user' => type === 'operator' || type === 'user';
 
+/** An operator whose e-mail the signed-in one may not read: the API names console users to the console's readers only. */
+const ANOTHER_OPERATOR = 'Another operator';
+
 /**
- * Who sent it: an operator's or a user's e-mail (`type:id` when it could not be read), else the kind of credential.
- * The signed-in operator is named by their session, as one who may read no console users (of some tenants only) reads none.
+ * Who sent it: an operator's or a user's e-mail, else the kind of credential. The signed-in operator is named by their
+ * session, as one who may read no console users (of some tenants only) reads none; another operator unread is
+ * "Another operator" (an id would tell the reader nothing), a user unread `user:{id}`.
  */
 function inviterOf({ type, id }: AuditReference, nameOf: NameOf): string {
   if (!isInviterWithEmail(type)) return ACTOR_LABEL[type] ?? type;
   const session = getSession();
   const own = type === 'operator' && id !== null && id === session?.subject ? session.email : undefined;
-  return (id === null ? undefined : nameOf(type, id)) ?? own ?? `${type}:${id ?? ''}`;
+  const unread = type === 'operator' ? ANOTHER_OPERATOR : `${type}:${id ?? ''}`;
+  return (id === null ? undefined : nameOf(type, id)) ?? own ?? unread;
 }
 
 export async function listInvitations(place: InvitationPlace, status: InvitationStatus | null, cursor: string | null): Promise<Page<Invitation>> {

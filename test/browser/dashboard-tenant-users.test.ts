@@ -13,11 +13,12 @@ import { signInForManagement } from '../support/oauth.ts';
  * alone. No application-wide tab or panel shows, so nothing is refused for a setting of the application. Both pages
  * break no WCAG A or AA rule (axe-core). The Tenant admin invites an address to Acme with a role of Acme's, leading to
  * a client of Acme's (the application's own are not theirs to read), and revokes it; an operator of Acme who may only
- * read its users sees its invitations (the role, which they may not read, said to be unnamed), and is offered neither
- * Invite nor Resend nor Revoke; the helpdesk operator is offered Invite without roles or clients, which they may not
- * give or read. The Tenant admin opens Acme's sessions, its members' sign-ins alone (not Globex's), and revokes one;
- * the operator who may read them but not revoke them sees no Tenant column (every row is Acme's) and is offered no
- * Revoke; the helpdesk operator, who may not read sessions, is offered no Sessions screen.
+ * read its users sees its invitations (the role, which they may not read, said to be unnamed, and the Tenant admin who
+ * sent it "Another operator", not an id), and is offered neither Invite nor Resend nor Revoke; the helpdesk operator
+ * is offered Invite without roles or clients, which they may not give or read. The Tenant admin opens Acme's sessions,
+ * its members' sign-ins alone (not Globex's), and revokes one; the operator who may read them but not revoke them sees
+ * no Tenant column (every row is Acme's) and is offered no Revoke; the helpdesk operator, who may not read sessions, is
+ * offered no Sessions screen.
  * Screenshot: test-results/dashboard-tenant-users.png.
  */
 const HELPDESK = { email: 'helpdesk@ops.example', password: 'Operator-Plover-42' };
@@ -252,6 +253,9 @@ describe("a tenant's invitations on its Users screen, in Chromium", () => {
       await inviteeRow(page).waitFor();
       // Without roles:read the API names no role (nor does the invitation): the role is said to be unnamed, not its id.
       expect(await inviteeRow(page).getByRole('cell').first().textContent()).toBe('Unnamed role');
+      // The Tenant admin sent it: a tenant's scope reads no console user, so they are named plainly, not by their id.
+      expect(await inviteeRow(page).getByRole('cell').nth(3).textContent()).toBe('Another operator');
+      expect(await page.getByText(/operator:/).count()).toBe(0);
       expect(await inviteeRow(page).getByRole('button').count()).toBe(0);
       expect(await page.getByRole('region', { name: 'Invite to Acme' }).count()).toBe(0);
       expect(await page.getByRole('button', { name: 'Invite' }).count()).toBe(0);
