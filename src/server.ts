@@ -38,6 +38,7 @@ import { hostedRoutes } from './hosted/routes.ts';
 import { signInThrottle } from './pages/throttle.ts';
 import { oidcRoutes } from './oidc/routes.ts';
 import { servedOpenApiJson } from './rest/openapi.ts';
+import { unroutedMessage } from './http/unrouted.ts';
 import type { Services } from './services.ts';
 import { tracingStarted } from './observability/tracing.ts';
 
@@ -244,7 +245,7 @@ export async function createServer(services: Services, options: { redis?: Redis;
   unrouted.limit = limitUnmatched(app);
   await registerWebSockets(app, config.bodyLimitBytes);
   app.setNotFoundHandler(async (request) => {
-    throw new GatehouseError('not_found', `No route ${request.method} ${request.url.split('?')[0]}`);
+    throw new GatehouseError('not_found', unroutedMessage(request.method, request.url.split('?')[0] ?? ''));
   });
   registerProbes(app, services);
 

@@ -6,6 +6,7 @@ import { graphqlErrors } from '../graphql/http-endpoint.ts';
 import { sendGraphQLAnswer } from '../graphql/http-media.ts';
 import { parseJsonBody } from './json-body.ts';
 import { sayWhenToRetry } from './retry-after.ts';
+import { unroutedMessage } from './unrouted.ts';
 
 const NOT_JSON = 'Request bodies must be application/json';
 
@@ -61,7 +62,7 @@ function fromFastifyError(error: FastifyError, request: FastifyRequest): ErrorBo
     // A QUERY (RFC 10008) without a Content-Type on a path no route takes: the 404 any other method gets.
     case 'FST_ERR_ROUTE_MISSING_CONTENT_TYPE':
       return request.is404
-        ? { code: 'not_found', message: `No route ${request.method} ${request.url.split('?')[0]}` }
+        ? { code: 'not_found', message: unroutedMessage(request.method, request.url.split('?')[0] ?? '') }
         : { code: 'unsupported_media_type', message: NOT_JSON };
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return { code: 'payload_too_large', message: 'The request body is larger than 1 MiB' };

@@ -124,6 +124,24 @@ describe('conventions on every response', () => {
     expect(ready).toMatchObject({ status: 200, body: { status: 'ready' } });
   });
 
+  it('a version other than /api/v1 is 404 saying that version is not served and where the API is, with or without credentials', async () => {
+    for (const [client, path] of [
+      [app.http, '/api/v2/users'],
+      [app.as({}), '/api/v2/users'],
+      [app.http, '/api/v0/applications'],
+      [app.http, '/api/v2'],
+    ] as const) {
+      const answer = await client.request('GET', path);
+      expect(answer.status, path).toBe(404);
+      expect(answer.body, path).toEqual({ code: 'not_found', message: `API version ${path.split('/')[2]} is not served; this service serves /api/v1` });
+      expectRateLimitHeaders(answer, path);
+    }
+    // The served version's own unknown paths keep the route's answer.
+    expect((await app.http.get('/nowhere')).body).toEqual({ code: 'not_found', message: 'No route GET /api/v1/nowhere' });
+    const unversioned = await app.http.request('GET', '/api/users');
+    expect(unversioned.body).toEqual({ code: 'not_found', message: 'No route GET /api/users; management paths are rooted at /api/v1' });
+  });
+
   it('GraphQL errors carry code, status and field in extensions, with the HTTP status of the error', async () => {
     const missing = await app.http.graphql('query($appId: UUID!) { application(appId: $appId) { id } }', { appId: SAMPLE_ID });
     expect(missing.status).toBe(404);
