@@ -235,7 +235,7 @@ describe.skipIf(usingEmbeddedDatabase())('e-mail provider, concurrent PUTs', () 
 });
 
 describe('e-mail templates', () => {
-  it('lists all 13 with real defaults, each previewing cleanly', async () => {
+  it('lists all 12 with real defaults, each previewing cleanly', async () => {
     const list = await app.http.get('/email/templates');
     expect(list.status).toBe(200);
     expect(list.body.next).toBeNull();
@@ -273,7 +273,7 @@ describe('e-mail templates', () => {
     expect((await app.http.get('/email/templates?pageSize=0')).body.field).toBe('pageSize');
   });
 
-  it('reads a tenant’s 13 effective templates with a constant number of statements', async () => {
+  it('reads a tenant’s 12 effective templates with a constant number of statements', async () => {
     await scopes({ emailTemplatesScope: 'tenant' });
     const plain = await app.createTenant('Counted plain');
     const busy = await app.createTenant('Counted busy');
@@ -461,6 +461,38 @@ describe('e-mail templates', () => {
     expect((await app.http.delete(inTenant(a, '/email/templates/welcome'))).status).toBe(404);
     expect((await app.http.delete(inTenant(a, '/email/templates/nope'))).body.field).toBe('templateKey');
     expect((await app.http.delete('/email/templates/welcome')).body).toMatchObject({ code: 'validation_error', field: 'tenantId' });
+  });
+
+  it('each of the 12 templates is overridden on its own: the others fall back, and it is hidden and reappears with the switch, over REST and GraphQL', async () => {
+    await scopes({ emailTemplatesScope: 'tenant' });
+    const tenants = new Map<string, string>();
+    for (const key of KEYS) {
+      const tenantId = await app.createTenant(`One template ${key}`);
+      tenants.set(key, tenantId);
+      const put = await app.http.put(inTenant(tenantId, `/email/templates/${key}`), { subject: `Own ${key}`, html: `<p>Own ${key}</p>`, text: `Own ${key}` });
+      expect(put.status, key).toBe(200);
+    }
+    const sources = async (tenantId: string) => {
+      const rest = (await app.http.get(inTenant(tenantId, '/email/templates'))).body.data as { key: string; source: string; subject: string }[];
+      const graphql = await app.http.graphql<{ emailTemplates: { data: { key: string; source: string; subject: string }[] } }>(
+        'query($appId: UUID!, $tenantId: UUID!) { emailTemplates(appId: $appId, tenantId: $tenantId) { data { key source subject } } }',
+        { appId: app.root.applicationId, tenantId },
+      );
+      expect(graphql.body.data?.emailTemplates.data).toEqual(rest.map(({ key, source, subject }) => ({ key, source, subject })));
+      return rest;
+    };
+    const expectOnly = async (key: string, customized: boolean) => {
+      const list = await sources(tenants.get(key) ?? '');
+      expect(list.map((t) => t.key), key).toEqual(KEYS);
+      expect(list.filter((t) => t.source === 'customized').map((t) => t.key), key).toEqual(customized ? [key] : []);
+      expect(list.find((t) => t.key === key)?.subject === `Own ${key}`, key).toBe(customized);
+      expect(list.some((t) => t.key !== key && t.subject.startsWith('Own ')), key).toBe(false);
+    };
+    for (const key of KEYS) await expectOnly(key, true);
+    await scopes({ emailTemplatesScope: 'application' });
+    for (const key of KEYS) await expectOnly(key, false);
+    await scopes({ emailTemplatesScope: 'tenant' });
+    for (const key of KEYS) await expectOnly(key, true);
   });
 
   it('previews escape HTML, fold the subject, render drafts and store nothing', async () => {
