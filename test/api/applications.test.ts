@@ -84,6 +84,23 @@ describe('applications', () => {
     expect(refused.body).toMatchObject({ code: 'validation_error', field: 'tenancyConfig' });
   });
 
+  it('a single-tenant application has no tenants to customize: creating one is 422 on appId over REST and GraphQL, and nothing changes', async () => {
+    const created = (await app.http.post('/applications', { name: 'Single, no tenants' })).body;
+    const single = app.as({ apiKey: created.initialApiKey.secret });
+    const rest = await single.post(`/applications/${created.id}/tenants`, { name: 'Acme' });
+    expect(rest.status).toBe(422);
+    expect(rest.body).toEqual({ code: 'validation_error', message: expect.any(String), field: 'appId' });
+    const graphql = await single.graphql('mutation($appId: UUID!) { createTenant(appId: $appId, input: { name: "Acme" }) { id } }', { appId: created.id });
+    expect(graphql.status).toBe(422);
+    expect(graphql.body.errors?.[0]?.extensions).toEqual({ code: 'validation_error', status: 422, field: 'appId' });
+    const patched = await single.graphql('mutation($appId: UUID!) { updateApplication(appId: $appId, input: { tenancyConfig: { authIsolation: isolated } }) { id } }', {
+      appId: created.id,
+    });
+    expect(patched.body.errors?.[0]?.extensions).toEqual({ code: 'validation_error', status: 422, field: 'tenancyConfig' });
+    expect((await single.get(`/applications/${created.id}/tenants`)).body).toEqual({ data: [], next: null });
+    expect((await single.get(`/applications/${created.id}`)).body).toMatchObject({ multiTenant: false, tenancyConfig: null });
+  });
+
   it('another application is not found, over REST and GraphQL', async () => {
     const other = await app.bootstrapAnother();
     const rest = await app.http.get(`/applications/${other.applicationId}`);
