@@ -299,6 +299,23 @@ describe('conventions on every response', () => {
     expect(await app.http.get(`/users/${SAMPLE_ID}`)).toMatchObject({ status: 404, body: { code: 'not_found', field: 'userId' } });
   });
 
+  it('gives every created resource a UUIDv7 id, and ids sort lexically in the order of creation, over REST and GraphQL alike', async () => {
+    const made: string[] = [];
+    for (let round = 0; round < 3; round++) {
+      made.push((await app.http.post(`/applications/${app.root.applicationId}/tenants`, { name: `Sorted ${round}` })).body.id);
+      made.push((await app.http.post('/users', { email: `sorted-${round}@ids.test` })).body.id);
+      const tenant = await app.http.graphql<{ createTenant: { id: string } }>(
+        'mutation($appId: UUID!, $name: String!) { createTenant(appId: $appId, input: { name: $name }) { id } }',
+        { appId: app.root.applicationId, name: `Sorted by GraphQL ${round}` },
+      );
+      made.push(tenant.body.data?.createTenant.id ?? '');
+      made.push((await app.http.post('/roles', { key: `sorted-${round}`, name: `Sorted ${round}`, permissions: ['users:read'] })).body.id);
+      made.push((await app.http.post('/api-keys', { name: `sorted ${round}`, permissions: ['users:read'] })).body.key.id);
+    }
+    for (const id of made) expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect([...made].sort()).toEqual(made);
+  });
+
   it('reads UUIDs case-insensitively and answers them in lower case', async () => {
     const appId = app.root.applicationId;
     const upper = await app.http.get(`/applications/${appId.toUpperCase()}`);
