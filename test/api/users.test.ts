@@ -961,6 +961,29 @@ describe('users of an isolated application', () => {
     expect(changed.body).toMatchObject({ emailVerified: true });
   });
 
+  it('a user exists in their own tenant only: another tenant’s path and key find no such user (404, not listed), over REST and GraphQL, and nothing changes', async () => {
+    const applicationId = base.slice('/applications/'.length);
+    const user = (await isolated.post(`${base}/tenants/${t1}/users`, { email: `only-one-${newId()}@example.com`, name: 'Only One' })).body;
+    const otherKey = await issueTestKey(app, { applicationId, tenantId: t2, permissions: ['users:read', 'users:write', 'sessions:read'] });
+    for (const [label, client] of [['application key', isolated], ['other tenant’s key', otherKey]] as const) {
+      const inOther = `${base}/tenants/${t2}/users/${user.id}`;
+      expect((await client.get(inOther)).status, label).toBe(404);
+      expect((await client.patch(inOther, { name: 'Moved' })).status, label).toBe(404);
+      expect((await client.post(`${inOther}/suspend`)).status, label).toBe(404);
+      expect((await client.get(`${inOther}/sessions`)).status, label).toBe(404);
+      const listed = (await client.get(`${base}/tenants/${t2}/users?pageSize=100`)).body.data as { id: string }[];
+      expect(listed.map((u) => u.id), label).not.toContain(user.id);
+      const graphql = await client.graphql('query($appId: UUID!, $tenantId: UUID!, $userId: UUID!) { user(appId: $appId, tenantId: $tenantId, userId: $userId) { id } }', {
+        appId: applicationId,
+        tenantId: t2,
+        userId: user.id,
+      });
+      expect(graphql.body.errors?.[0]?.extensions, label).toMatchObject({ code: 'not_found', status: 404 });
+    }
+    expect((await otherKey.get(`/users/${user.id}`)).status).toBe(404);
+    expect((await isolated.get(`/users/${user.id}`)).body).toMatchObject({ name: 'Only One', status: 'active', tenantIds: [t1] });
+  });
+
   it('deletes the user itself in a tenant scope', async () => {
     const user = (await isolated.post(`${base}/tenants/${t1}/users`, { email: 'gone@example.com' })).body;
     expect((await isolated.delete(`${base}/tenants/${t2}/users/${user.id}`)).status).toBe(404);
