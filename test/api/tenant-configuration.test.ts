@@ -61,6 +61,50 @@ describe('tenant configuration', () => {
     expect((await app.http.get(path)).body.branding).toMatchObject({ source: 'customized', colors: { primary: '#112233' } });
   });
 
+  it('the three scopes and authIsolation are independent: switching one hides its own overrides alone and changes no other setting, over REST and GraphQL', async () => {
+    await app.http.patch(appPath, { tenancyConfig: { brandingScope: 'tenant', emailTemplatesScope: 'tenant', emailProviderScope: 'tenant', authIsolation: 'shared' } });
+    const [tenantId] = await createTenants(1);
+    const inTenant = `${appPath}/tenants/${tenantId}`;
+    expect((await app.http.put(`${inTenant}/branding`, { colors: { primary: '#223344' } })).status).toBe(200);
+    expect((await app.http.put(`${inTenant}/email/templates/invitation`, { subject: 'Join us', html: '<p>Join</p>', text: 'Join' })).status).toBe(200);
+    expect((await app.http.put(`${inTenant}/email/provider`, { type: 'sendgrid', fromAddress: 'a@tenant.test', secrets: { apiKey: 'SG.key' } })).status).toBe(200);
+    const sources = async () => {
+      const rest = (await app.http.get(`${inTenant}/configuration`)).body;
+      const graphql = await app.http.graphql(
+        'query($appId: UUID!, $tenantId: UUID!) { tenantConfiguration(appId: $appId, tenantId: $tenantId) { branding { source } emailTemplates { key source } emailProvider { source } } }',
+        { appId: app.root.applicationId, tenantId },
+      );
+      const shown = {
+        branding: rest.branding.source,
+        invitation: rest.emailTemplates.find((t: { key: string }) => t.key === 'invitation').source,
+        emailProvider: rest.emailProvider.source,
+      };
+      const configuration = graphql.body.data.tenantConfiguration;
+      expect({
+        branding: configuration.branding.source,
+        invitation: configuration.emailTemplates.find((t: { key: string }) => t.key === 'invitation').source,
+        emailProvider: configuration.emailProvider.source,
+      }).toEqual(shown);
+      return shown;
+    };
+    const all = { branding: 'customized', invitation: 'customized', emailProvider: 'customized' };
+    expect(await sources()).toEqual(all);
+    for (const [scope, section] of [['brandingScope', 'branding'], ['emailTemplatesScope', 'invitation'], ['emailProviderScope', 'emailProvider']] as const) {
+      const switched = await app.http.patch(appPath, { tenancyConfig: { [scope]: 'application' } });
+      expect(switched.body.tenancyConfig, scope).toEqual({ brandingScope: 'tenant', emailTemplatesScope: 'tenant', emailProviderScope: 'tenant', authIsolation: 'shared', [scope]: 'application' });
+      expect(await sources(), scope).toEqual({ ...all, [section]: 'inherited' });
+      await app.http.patch(appPath, { tenancyConfig: { [scope]: 'tenant' } });
+      expect(await sources(), scope).toEqual(all);
+    }
+    // authIsolation there and back leaves the scopes and their overrides as they were.
+    const isolated = await app.http.patch(appPath, { tenancyConfig: { authIsolation: 'isolated' } });
+    expect(isolated.body.tenancyConfig).toEqual({ brandingScope: 'tenant', emailTemplatesScope: 'tenant', emailProviderScope: 'tenant', authIsolation: 'isolated' });
+    expect(await sources()).toEqual(all);
+    const shared = await app.http.patch(appPath, { tenancyConfig: { authIsolation: 'shared' } });
+    expect(shared.body.tenancyConfig).toEqual({ brandingScope: 'tenant', emailTemplatesScope: 'tenant', emailProviderScope: 'tenant', authIsolation: 'shared' });
+    expect(await sources()).toEqual(all);
+  });
+
   it('refuses another application (404), another tenant’s key (403) and a missing tenant (404)', async () => {
     const [tenantId, otherTenant] = await createTenants(2);
     const other = await app.bootstrapAnother();
