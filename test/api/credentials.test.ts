@@ -209,6 +209,25 @@ describe('tenant precedence: path, then Bearer tenant_id, then the key’s tenan
     expect((await alone.get(`${appPath}/tenants/${tenantB}/users/${userB}`)).status).toBe(403);
   });
 
+  it('over GraphQL the tenantId argument plays the path: it scopes an application-wide key, else the token’s tenant, else the key’s', async () => {
+    const USERS = 'query($tenantId: UUID) { users(tenantId: $tenantId, pageSize: 100) { data { id } } }';
+    const listed = async (client: ReturnType<TestApp['as']>, tenantId?: string) => {
+      const answer = await client.graphql<{ users: { data: { id: string }[] } }>(USERS, tenantId === undefined ? {} : { tenantId });
+      return answer.body.data === undefined ? answer.body.errors?.[0]?.extensions : ids(answer.body.data.users);
+    };
+    const appKey = await createKeySecret(app, ['users:read']);
+    const plain = app.as({ apiKey: appKey });
+    expect(await listed(plain)).toContain(userShared);
+    expect(await listed(plain, tenantA)).toEqual([userA]);
+    const withToken = app.as({ apiKey: appKey, bearer: await bearer({ tenant_id: tenantA, permissions: ['users:read'] }) });
+    expect(await listed(withToken)).toEqual([userA]);
+    expect(await listed(withToken, tenantA)).toEqual([userA]);
+    expect(await listed(withToken, tenantB)).toMatchObject({ code: 'forbidden', status: 403 });
+    const keyA = app.as({ apiKey: await createKeySecret(app, ['users:read'], tenantA) });
+    expect(await listed(keyA)).toEqual([userA]);
+    expect(await listed(keyA, tenantB)).toMatchObject({ code: 'forbidden', status: 403 });
+  });
+
   it('a Bearer token alone with a tenant may not use another tenant’s path', async () => {
     const inA = app.as({ bearer: await bearer({ tenant_id: tenantA, permissions: ['*'] }) });
     expect((await inA.get(`${appPath}/tenants/${tenantB}/users`)).status).toBe(403);
