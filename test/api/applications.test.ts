@@ -31,6 +31,22 @@ describe('applications', () => {
     expect(wrong.body.code).toBe('unauthenticated');
   });
 
+  it('a new multi-tenant application starts application-wide and shared; switches sent at creation set only themselves, over REST and GraphQL', async () => {
+    const defaults = { brandingScope: 'application', emailTemplatesScope: 'application', emailProviderScope: 'application', authIsolation: 'shared' };
+    const plain = await app.http.post('/applications', { name: 'Defaults', multiTenant: true });
+    expect(plain.status).toBe(201);
+    expect(plain.body.tenancyConfig).toEqual(defaults);
+    const partial = await app.http.post('/applications', { name: 'Partly set', multiTenant: true, tenancyConfig: { emailProviderScope: 'tenant' } });
+    expect(partial.body.tenancyConfig).toEqual({ ...defaults, emailProviderScope: 'tenant' });
+    const graphql = await app.http.graphql<{ createApplication: { tenancyConfig: Record<string, string> } }>(
+      'mutation { createApplication(input: { name: "Defaults by GraphQL", multiTenant: true }) { tenancyConfig { brandingScope emailTemplatesScope emailProviderScope authIsolation } } }',
+    );
+    expect(graphql.body.data?.createApplication.tenancyConfig).toEqual(defaults);
+    const single = await app.http.post('/applications', { name: 'Single with switches', tenancyConfig: { brandingScope: 'tenant' } });
+    expect(single.status).toBe(422);
+    expect(single.body).toMatchObject({ code: 'validation_error', field: 'tenancyConfig' });
+  });
+
   it('PATCH merges tenancyConfig and returns the whole application', async () => {
     const path = `/applications/${app.root.applicationId}`;
     const first = await app.http.patch(path, { tenancyConfig: { brandingScope: 'tenant' } });
