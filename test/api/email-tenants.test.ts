@@ -90,7 +90,7 @@ describe('per-tenant providers and templates', () => {
     return delivery.subject;
   }
 
-  it('falls back per template: a tenant’s own template where it has one, the application’s for every other', async () => {
+  it('falls back per template: a tenant’s own template where it has one, the application’s for every other; hidden and back with the switch', async () => {
     const template = (subject: string) => ({ subject, html: `<p>${subject}</p>`, text: subject });
     expect((await app.http.put('/email/templates/welcome', template('App welcome {{ user.name }}'))).status).toBe(200);
     expect((await app.http.put('/email/templates/password_reset', template('App reset'))).status).toBe(200);
@@ -103,6 +103,10 @@ describe('per-tenant providers and templates', () => {
 
     expect((await app.http.patch(appPath, { tenancyConfig: { emailTemplatesScope: 'application' } })).status).toBe(200);
     expect(await queuedSubject('welcome', tenantA)).toBe('App welcome Ada');
+    // Per tenant again: the override, kept while hidden, is the tenant's mail again.
+    expect((await app.http.patch(appPath, { tenancyConfig: { emailTemplatesScope: 'tenant' } })).status).toBe(200);
+    expect(await queuedSubject('welcome', tenantA)).toBe('A welcome Ada');
+    expect(await queuedSubject('password_reset', tenantA)).toBe('App reset');
   });
 });
 

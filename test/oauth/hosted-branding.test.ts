@@ -67,7 +67,7 @@ describe('hosted page branding', () => {
     expect(plain.body).toContain('to continue to ');
   });
 
-  it('while brandingScope is application, tenants show the application’s branding (their overrides are kept, hidden)', async () => {
+  it('while brandingScope is application, tenants show the application’s branding (their overrides are kept, hidden), and their own again once per tenant', async () => {
     expect((await app.http.patch(`/applications/${app.root.applicationId}`, { tenancyConfig: { brandingScope: 'application' } })).status).toBe(200);
     try {
       const acmePage = await page({ tenant: acme });
@@ -78,6 +78,9 @@ describe('hosted page branding', () => {
     } finally {
       await app.http.patch(`/applications/${app.root.applicationId}`, { tenancyConfig: { brandingScope: 'tenant' } });
     }
+    const again = await page({ tenant: acme });
+    expect(again.body).toContain('--gh-primary:#ff0000;--gh-background:#fff7f7;--gh-text:#330000');
+    expect(again.body).toContain('<h1>Welcome to Acme</h1>');
   });
 });
 
