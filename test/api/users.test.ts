@@ -461,6 +461,34 @@ describe('users', () => {
     expect(secondPage).toEqual({ data: [{ id: created[20] }], next: null });
   });
 
+  it('takes the cursor verbatim from next, unencoded in the query string, and pageSize from 1 to 100 only, over REST and GraphQL', async () => {
+    const tenant = await app.createTenant('Verbatim cursor');
+    const created: string[] = [];
+    for (let i = 0; i < 3; i += 1) created.push(await app.createUser(`verbatim${i}@example.com`, tenant));
+    const list = `${appPath}/tenants/${tenant}/users`;
+    const seen: string[] = [];
+    let next: string | null | undefined = undefined;
+    do {
+      const page: HttpResponse<{ data: { id: string }[]; next?: string | null }> = await app.http.get(`${list}?pageSize=1${next == null ? '' : `&cursor=${next}`}`);
+      expect(page.status).toBe(200);
+      seen.push(...page.body.data.map((user) => user.id));
+      next = page.body.next;
+    } while (next != null);
+    expect(seen).toEqual(created);
+
+    expect((await app.http.get(`${list}?pageSize=100`)).body.data).toHaveLength(3);
+    for (const bad of ['0', '101', '-1', '2.5', 'twenty']) {
+      const refused = await app.http.get(`${list}?pageSize=${bad}`);
+      expect([refused.status, refused.body.code, refused.body.field], bad).toEqual([422, 'validation_error', 'pageSize']);
+    }
+    const query = 'query($tenantId: UUID!, $pageSize: Int) { users(tenantId: $tenantId, pageSize: $pageSize) { data { id } } }';
+    expect((await app.http.graphql(query, { tenantId: tenant, pageSize: 100 })).body.data?.users.data).toHaveLength(3);
+    for (const bad of [0, 101]) {
+      const refused = await app.http.graphql(query, { tenantId: tenant, pageSize: bad });
+      expect(refused.body.errors?.[0]?.extensions, String(bad)).toEqual({ code: 'validation_error', status: 422, field: 'pageSize' });
+    }
+  });
+
   it('lists a page of users in a constant number of statements, however many there are', async () => {
     // Each read follows a write, so the read cache (src/rest/read-cache.ts) holds nothing for it: the page is read.
     const statementsFor = async (path: string) => {
