@@ -151,6 +151,22 @@ describe('Idempotency-Key on REST writes', () => {
     }
   });
 
+  it('refuses a key that is not a UUID on a delete and a revocation, over REST as over GraphQL, and removes nothing', async () => {
+    const appPath = `/applications/${app.root.applicationId}`;
+    const tenant = (await app.http.post(`${appPath}/tenants`, { name: 'Kept by a bad key' })).body.id as string;
+    const key = (await app.http.post('/api-keys', { name: 'kept by a bad key', permissions: ['users:read'] })).body;
+    for (const [label, answer] of [
+      ['REST delete', await app.http.delete(`${appPath}/tenants/${tenant}`, withKey('not-a-uuid'))],
+      ['REST revoke', await app.http.delete(`/api-keys/${key.key.id}`, withKey('12345'))],
+    ] as const) {
+      expect([answer.status, answer.body.code, answer.body.field], label).toEqual([422, 'validation_error', 'Idempotency-Key']);
+    }
+    const gql = await app.http.graphql('mutation($appId: UUID!, $tenantId: UUID!) { deleteTenant(appId: $appId, tenantId: $tenantId) }', { appId: app.root.applicationId, tenantId: tenant }, withKey('not-a-uuid'));
+    expect(gql.body.errors?.[0]?.extensions).toMatchObject({ code: 'validation_error', field: 'Idempotency-Key', status: 422 });
+    expect((await app.http.get(`${appPath}/tenants/${tenant}`)).status).toBe(200);
+    expect((await app.as({ apiKey: key.secret }).get('/users')).status).toBe(200);
+  });
+
   it('refuses a key that is not a UUID on a create, over REST as over GraphQL, and creates nothing', async () => {
     const input = { email: 'not-idempotent@example.com' };
     const rest = await app.http.post('/users', input, withKey('not-a-uuid'));
