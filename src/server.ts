@@ -245,7 +245,7 @@ export async function createServer(services: Services, options: { redis?: Redis;
   unrouted.limit = limitUnmatched(app);
   await registerWebSockets(app, config.bodyLimitBytes);
   app.setNotFoundHandler(async (request) => {
-    throw new GatehouseError('not_found', unroutedMessage(request.method, request.url.split('?')[0] ?? ''));
+    throw new GatehouseError('not_found', unroutedMessage(request.method, request.url));
   });
   registerProbes(app, services);
 

@@ -62,7 +62,7 @@ function fromFastifyError(error: FastifyError, request: FastifyRequest): ErrorBo
     // A QUERY (RFC 10008) without a Content-Type on a path no route takes: the 404 any other method gets.
     case 'FST_ERR_ROUTE_MISSING_CONTENT_TYPE':
       return request.is404
-        ? { code: 'not_found', message: unroutedMessage(request.method, request.url.split('?')[0] ?? '') }
+        ? { code: 'not_found', message: unroutedMessage(request.method, request.url) }
         : { code: 'unsupported_media_type', message: NOT_JSON };
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return { code: 'payload_too_large', message: 'The request body is larger than 1 MiB' };

@@ -5,7 +5,8 @@ export const API_ROOT = '/api/v1';
  * The 404's message for a path no route takes: a client aiming at another API version, or at none, is told which one
  * is served, since a bare "no route" reads as a typo in the resource.
  */
-export function unroutedMessage(method: string, path: string): string {
+export function unroutedMessage(method: string, url: string): string {
+  const path = url.split('?')[0] ?? '';
   const segments = path.split('/');
   if (segments[1] !== 'api' || segments[2] === API_ROOT.slice('/api/'.length)) return `No route ${method} ${path}`;
   const version = segments[2] ?? '';
