@@ -13,7 +13,8 @@ import { REDIRECT_URI, startHostedTestApp } from '../support/hosted-app.ts';
  * Step-up by `acr_values` (src/oidc/policies.ts, src/hosted/mfa.ts): a client asking for the multi-factor acr gets a
  * second step whatever spared it before (a remembered browser, an `optional` policy, a session signed in with one
  * factor), a session that already gave it passes, prompt=none is refused where it did not, a user without a factor
- * enrols one, and where MFA is off the single-factor acr comes back.
+ * enrols one (a session's user only after the sign-in form: the session alone enrols nothing), and where MFA is off the
+ * single-factor acr comes back.
  */
 /** A TOTP step: the session's own sign-in used this window's code, so the step takes the next one (one step either side is accepted). */
 const STEP_MS = 30_000;
@@ -191,22 +192,50 @@ describe('acr_values asking for the multi-factor acr', () => {
     expect(await app.sql(`select kind from mfa_factor where user_id = ?`, [userId])).toEqual([{ kind: 'totp' }]);
   });
 
+  it('a no-factor session’s step-up shows the sign-in form first: a wrong password enrols nothing, the right one leads to the enrolment and the multi-factor acr, with a fresh sign-in time', async () => {
+    const scope = await applicationWith();
+    const userId = await createPasswordUser(scope.admin, 'no-factor-session@example.com');
+    const jar = new CookieJar();
+    const first = await passwordSignIn(scope, jar, 'no-factor-session@example.com');
+    expect(await idToken(scope, first.flow, first.answer)).toMatchObject({ sub: userId, acr: ACR_SINGLE_FACTOR });
+    const hourAgo = Math.floor(Date.now() / 1000) - 3600;
+    await app.sql(`update oidc_model set payload = jsonb_set(payload, '{loginTs}', to_jsonb(?::int)) where model = 'Session' and payload->>'accountId' = ?`, [hourAgo, userId]);
+    // Whoever holds only the browser's session must not enrol a factor of their own: a first factor again, then the enrolment.
+    const flow = await authorize(scope, jar, { acr_values: ACR_MULTI_FACTOR });
+    const form = await pageOf(jar, flow.page);
+    expect(form.url).not.toMatch(/\/mfa$/);
+    expect(form.body).toContain('name="password"');
+    const wrong = await jar.submit(form, { email: 'no-factor-session@example.com', password: `${PASSWORD}-wrong` });
+    expect(wrong.status).toBe(400);
+    expect(wrong.location ?? '').not.toContain('/mfa');
+    expect(await jar.visit(`${new URL(form.url).origin}${new URL(form.url).pathname}/mfa`)).toMatchObject({ status: 303 });
+    expect(await app.sql(`select kind from mfa_factor where user_id = ?`, [userId])).toEqual([]);
+    const answer = await jar.submit(wrong, { email: 'no-factor-session@example.com', password: PASSWORD });
+    expect(answer.location).toMatch(/\/mfa$/);
+    const enrol = await jar.visit(answer.location!);
+    expect(enrol.body).toContain('Set up two-step verification');
+    const secret = new URL(/otpauth:\/\/totp\/[^\s<]+/.exec(enrol.body)![0].replaceAll('&#38;', '&')).searchParams.get('secret')!;
+    const codes = await jar.submit(enrol, { code: codeAt(secret) });
+    expect(codes.status).toBe(200);
+    const done = await jar.submit(codes, {});
+    expect(await idToken(scope, flow, done)).toMatchObject({ sub: userId, amr: ['pwd', 'otp', 'mfa'], acr: ACR_MULTI_FACTOR });
+    // A first factor was proven again: the sign-in time (loginTs: auth_time) is this sign-in's, not the session's earlier one.
+    const [session] = await app.sql<{ ts: number }>(`select (payload->>'loginTs')::int as ts from oidc_model where model = 'Session' and payload->>'accountId' = ?`, [userId]);
+    expect(session?.ts).toBeGreaterThan(hourAgo + 60);
+    expect(await app.sql(`select kind from mfa_factor where user_id = ?`, [userId])).toEqual([{ kind: 'totp' }]);
+  });
+
   it('a session whose password has expired since is stepped up without the forced change: no password was proven, so the session alone sets none', async () => {
     const scope = await applicationWith();
     expect((await scope.admin.put('/policies/password', { maxAge: 1 })).status).toBe(200);
-    const userId = await createPasswordUser(scope.admin, 'expired-step-up@example.com');
-    const jar = new CookieJar();
-    const first = await passwordSignIn(scope, jar, 'expired-step-up@example.com');
-    expect(await idToken(scope, first.flow, first.answer)).toMatchObject({ sub: userId, acr: ACR_SINGLE_FACTOR });
+    const { userId, secret, jar } = await rememberedSingleFactorSession(scope, 'expired-step-up@example.com');
     await app.sql(`update app_user set password_changed_at = now() - interval '3 days' where id = ?`, [userId]);
     const [before] = await app.sql<{ password_hash: string }>('select password_hash from app_user where id = ?', [userId]);
-    // Whoever holds the browser's session (not the password) asks for the second factor and enrols their own.
+    // Whoever holds the browser's session (not the password) is taken to the step a factor holder proves.
     const flow = await authorize(scope, jar, { acr_values: ACR_MULTI_FACTOR });
-    const enrol = await pageOf(jar, flow.page);
-    expect(enrol.url).toMatch(/\/interaction\/[\w-]+\/mfa$/);
-    const secret = new URL(/otpauth:\/\/totp\/[^\s<]+/.exec(enrol.body)![0].replaceAll('&#38;', '&')).searchParams.get('secret')!;
-    const codes = await jar.submit(enrol, { code: codeAt(secret) });
-    const done = await jar.submit(codes, {});
+    const step = await pageOf(jar, flow.page);
+    expect(step.url).toMatch(/\/interaction\/[\w-]+\/mfa$/);
+    const done = await jar.submit(step, { code: codeAt(secret, Date.now() + STEP_MS) });
     // Not the expired password's change page, which takes no current password.
     expect(done.location ?? '', done.body.slice(0, 300)).not.toMatch(/\/interaction\/[\w-]+\/password$/);
     expect(await idToken(scope, flow, done)).toMatchObject({ sub: userId, amr: ['pwd', 'otp', 'mfa'], acr: ACR_MULTI_FACTOR });
@@ -252,16 +281,20 @@ describe('an MFA policy made required', () => {
       expect(refused.origin + refused.pathname).toBe(REDIRECT_URI);
       expect(refused.searchParams.get('error')).toBe('interaction_required');
     }
-    // No password again: the session's user is taken to the step, a challenge for the holder, an enrolment for the other.
+    // No password again for the holder: the session's user is taken to the challenge. The other would enrol: the form first.
     const flow = await authorize(scope, jar);
     const step = await pageOf(jar, flow.page);
     expect(step.url).toMatch(/\/interaction\/[\w-]+\/mfa$/);
     expect(step.body).toContain('name="code"');
     const done = await jar.submit(step, { code: codeAt(secret, Date.now() + STEP_MS) });
     expect(await idToken(scope, flow, done)).toMatchObject({ sub: userId, amr: ['pwd', 'otp', 'mfa'], acr: ACR_MULTI_FACTOR });
-    const enrol = await pageOf(plainJar, (await authorize(scope, plainJar)).page);
-    expect(enrol.url).toMatch(/\/interaction\/[\w-]+\/mfa$/);
-    expect(enrol.body).toContain('otpauth://totp/');
+    const plainFlow = await authorize(scope, plainJar);
+    const form = await pageOf(plainJar, plainFlow.page);
+    expect(form.url).not.toMatch(/\/mfa$/);
+    expect(form.body).toContain('name="password"');
+    const signedIn = await plainJar.submit(form, { email: 'tightened-plain@example.com', password: PASSWORD });
+    expect(signedIn.location).toMatch(/\/mfa$/);
+    expect((await plainJar.visit(signedIn.location!)).body).toContain('otpauth://totp/');
     // Passed under the policy as it is, the session goes on silently.
     const silent = await authorize(scope, jar, { prompt: 'none' });
     expect(await idToken(scope, silent, silent.start)).toMatchObject({ sub: userId, acr: ACR_MULTI_FACTOR });
