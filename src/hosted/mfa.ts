@@ -71,6 +71,13 @@ export interface FirstFactor {
 /** `first`: none when no credential was checked (the session's user stepping up). */
 export type CompleteSignIn = (request: FastifyRequest, reply: FastifyReply, context: InteractionContext, signIn: SignIn, first?: FirstFactor) => Promise<unknown>;
 
+/** The MFA step's entry points for the sign-in routes: `completeSignIn` after a first factor (or the session's),
+ *  `stepEnrols` whether the step after `amr` would be an enrolment for the user. */
+export interface MfaStepEntry {
+  readonly completeSignIn: CompleteSignIn;
+  readonly stepEnrols: (request: FastifyRequest, context: InteractionContext, userId: string, amr: readonly string[]) => Promise<boolean>;
+}
+
 const STEP_METHODS: readonly StepMethod[] = ['totp', 'webauthn', 'email_otp', 'recovery_code'];
 const isStepMethod = (value: unknown): value is StepMethod => STEP_METHODS.includes(value as StepMethod);
 
@@ -81,7 +88,7 @@ export function parseSealedSignIn<T extends { readonly userId: string }>(sealed:
   return typeof value.userId === 'string' && isUuid(value.userId) ? (value as T) : undefined;
 }
 
-export function registerMfaStep(app: FastifyInstance, services: Services, seam: StepSeam): CompleteSignIn {
+export function registerMfaStep(app: FastifyInstance, services: Services, seam: StepSeam): MfaStepEntry {
   const { csrf, secureCookies } = seam;
   const stepPath = (uid: string) => interactionPaths(uid).mfa;
   const stepCookie = hostedCookie(secureCookies, 'gh_mfa');
@@ -335,5 +342,7 @@ export function registerMfaStep(app: FastifyInstance, services: Services, seam: 
     return enrolled(request, reply, context, user, passedWith(pending, 'webauthn', amr), codes);
   }
 
-  return completeSignIn;
+  const stepEnrols: MfaStepEntry['stepEnrols'] = async (request, context, userId, amr) => (await heldStep(request, context, userId, amr)).step.kind === 'enrol';
+
+  return { completeSignIn, stepEnrols };
 }

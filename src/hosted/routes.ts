@@ -365,7 +365,7 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
     // A password older than the policy's maxAge is changed last, after the MFA step.
     const changePassword = expiredPasswordStep(app, { csrf, secureCookies, load, signsIn, finish, refuse, throttled }).start;
     const startOver = (reply: FastifyReply, context: InteractionContext) => showLogin(reply, context, 400, { error: 'login.tooManyCodes' });
-    const completeSignIn = registerMfaStep(app, services, { csrf, secureCookies, throttled, load, finish, changePassword, refuse, requireCsrf, formTargets, startOver });
+    const { completeSignIn, stepEnrols } = registerMfaStep(app, services, { csrf, secureCookies, throttled, load, finish, changePassword, refuse, requireCsrf, formTargets, startOver });
 
     /**
      * The OP asks for a login, or the session's user cannot be used here (another isolated pool, suspended, not a member
@@ -384,15 +384,18 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
     const saml = registerSamlRoutes(app, services, csrf, throttle, { load, signsIn, requireCsrf, formTargets, continueSignIn });
 
     /** Login asked only for the second factor the session lacked (acr_values, or a policy made required since its sign-in):
-     *  on to the MFA step without a first factor again. */
+     *  on to the MFA step without a first factor again, for a user holding a factor to prove. An enrolment is not done on
+     *  the session alone (the factor would outlive it and a password reset, as on the account page): the form first. */
     async function stepUpSession(request: FastifyRequest, reply: FastifyReply, context: InteractionContext) {
       const { prompt, session } = context.interaction;
       if (prompt.reasons.length === 0 || !prompt.reasons.every((reason) => SESSION_STEP_REASONS.has(reason))) return undefined;
       const account = await sessionSignIn(context.target, session?.accountId, true);
       // Its attempts at the step used up: a first factor again, on the sign-in form.
       if (account === null || (await stepBudgetSpent(context.target, sessionStepBudget(context)))) return undefined;
+      const amr = session?.amr ?? [];
+      if (await stepEnrols(request, context, account.user.id, amr)) return undefined;
       const { methods, signedInAt } = await services.oidc.sessionSignIn(context.interaction);
-      return continueSignIn(request, reply, context, { user: account.user, verified: account.user, amr: session?.amr ?? [], methods, signedInAt, record: null });
+      return continueSignIn(request, reply, context, { user: account.user, verified: account.user, amr, methods, signedInAt, record: null });
     }
 
     app.get<{ Params: Params }>('/interaction/:uid', async (request, reply) => {
