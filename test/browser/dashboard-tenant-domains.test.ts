@@ -2,7 +2,7 @@ import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import { axeViolations } from '../support/axe.ts';
-import { dashboardSuite, makeOperator, signInToDashboard } from '../support/dashboard.ts';
+import { asTenantOperator, dashboardSuite, makeOperator, offeredScreens } from '../support/dashboard.ts';
 import { startDnsServer, type TestDnsServer } from '../support/dns-server.ts';
 
 /**
@@ -69,25 +69,8 @@ const setIsolation = async (authIsolation: 'shared' | 'isolated') =>
 const answerDialog = (page: Page) => new Promise<string>((resolve) => page.once('dialog', (dialog) => (resolve(dialog.message()), void dialog.accept())));
 const row = (page: Page, hostname: string): Locator => page.getByRole('row', { name: new RegExp(`^${hostname.replaceAll('.', '\\.')}`) });
 
-/** A page of a browser context of its own, signed in as `account`, on the tenants' landing; closed after `use`. */
-async function asOperator(account: { email: string; password: string }, use: (page: Page) => Promise<void>): Promise<void> {
-  const context = await dashboard.page.context().browser()!.newContext();
-  try {
-    const page = await context.newPage();
-    await signInToDashboard(page, publicUrl(), account);
-    await page.getByRole('heading', { level: 2, name: 'Your tenants' }).waitFor();
-    await use(page);
-  } finally {
-    await context.close();
-  }
-}
-
-/** The screens of Acme the landing offers, once it has read which they are. */
-async function offeredScreens(page: Page): Promise<string[]> {
-  const links = page.getByRole('list', { name: 'Screens of Acme' }).getByRole('link');
-  await links.first().waitFor();
-  return links.allTextContents();
-}
+const asOperator = (account: { email: string; password: string }, use: (page: Page) => Promise<void>) => asTenantOperator(dashboard.page, publicUrl(), account, use);
+const acmeScreens = (page: Page) => offeredScreens(page, 'Acme');
 
 async function openDomains(page: Page): Promise<void> {
   await page.getByRole('list', { name: 'Screens of Acme' }).getByRole('link', { name: 'Domains of Acme' }).click();
@@ -98,7 +81,7 @@ async function openDomains(page: Page): Promise<void> {
 describe("a tenant's Domains screen for an operator of some tenants only, in Chromium", () => {
   it("is not offered while authentication is shared; its address says the application's domains serve the tenant", async () => {
     await asOperator(TENANT_ADMIN, async (page) => {
-      expect(await offeredScreens(page)).toEqual(['Users of Acme', 'Sessions of Acme', 'Branding of Acme', 'E-mail of Acme', 'Authentication of Acme']);
+      expect(await acmeScreens(page)).toEqual(['Users of Acme', 'Sessions of Acme', 'Branding of Acme', 'E-mail of Acme', 'Authentication of Acme']);
       await page.goto(`${publicUrl()}/dashboard/#/${appId}/domains/${acme}`);
       await page.getByText("Authentication is shared: the application's custom domains serve every tenant, Acme included, and none is its own.").waitFor();
       expect(await page.getByRole('button', { name: 'Add domain' }).count()).toBe(0);
@@ -110,7 +93,7 @@ describe("a tenant's Domains screen for an operator of some tenants only, in Chr
     await setIsolation('isolated');
     expect((await dashboard.app.http.post(`/applications/${appId}/tenants/${globex}/domains`, { hostname: GLOBEX_HOST })).status).toBe(201);
     await asOperator(TENANT_ADMIN, async (page) => {
-      expect(await offeredScreens(page)).toContain('Domains of Acme');
+      expect(await acmeScreens(page)).toContain('Domains of Acme');
       await openDomains(page);
       await page.getByText('Acme has no custom domains yet.').waitFor();
       expect(await page.getByText(GLOBEX_HOST).count()).toBe(0);
@@ -155,7 +138,7 @@ describe("a tenant's Domains screen for an operator of some tenants only, in Chr
   it('offers an operator who may read the domains but not write nor delete them neither Add, Verify nor Delete', async () => {
     expect((await dashboard.app.http.post(`/applications/${appId}/tenants/${acme}/domains`, { hostname: HOST })).status).toBe(201);
     await asOperator(DOMAIN_READER, async (page) => {
-      expect(await offeredScreens(page)).toEqual(['Branding of Acme', 'E-mail of Acme', 'Authentication of Acme', 'Domains of Acme']);
+      expect(await acmeScreens(page)).toEqual(['Branding of Acme', 'E-mail of Acme', 'Authentication of Acme', 'Domains of Acme']);
       await openDomains(page);
       await row(page, HOST).waitFor();
       expect(await page.getByRole('button', { name: /^(Add domain|Verify|Check again|Delete)$/ }).count()).toBe(0);

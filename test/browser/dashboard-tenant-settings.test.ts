@@ -1,7 +1,7 @@
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { axeViolations } from '../support/axe.ts';
-import { dashboardSuite, makeOperator, signInToDashboard } from '../support/dashboard.ts';
+import { asTenantOperator, dashboardSuite, makeOperator, offeredScreens } from '../support/dashboard.ts';
 
 /**
  * A tenant's Branding, E-mail and Authentication screens in Chromium, for operators whose roles in the application are
@@ -59,25 +59,8 @@ const setSwitches = async (tenancyConfig: Record<string, string>) =>
 const answerDialog = (page: Page) => new Promise<string>((resolve) => page.once('dialog', (dialog) => (resolve(dialog.message()), void dialog.accept())));
 const region = (page: Page, name: string): Locator => page.getByRole('region', { name, exact: true });
 
-/** A page of a browser context of its own, signed in as `account`, on the tenants' landing; closed after `use`. */
-async function asOperator(account: { email: string; password: string }, use: (page: Page) => Promise<void>): Promise<void> {
-  const context = await dashboard.page.context().browser()!.newContext();
-  try {
-    const page = await context.newPage();
-    await signInToDashboard(page, publicUrl(), account);
-    await page.getByRole('heading', { level: 2, name: 'Your tenants' }).waitFor();
-    await use(page);
-  } finally {
-    await context.close();
-  }
-}
-
-/** The screens of Acme the landing offers, once it has read which they are. */
-async function offeredScreens(page: Page): Promise<string[]> {
-  const links = page.getByRole('list', { name: 'Screens of Acme' }).getByRole('link');
-  await links.first().waitFor();
-  return links.allTextContents();
-}
+const asOperator = (account: { email: string; password: string }, use: (page: Page) => Promise<void>) => asTenantOperator(dashboard.page, publicUrl(), account, use);
+const acmeScreens = (page: Page) => offeredScreens(page, 'Acme');
 
 /** Opens one of Acme's screens from the landing and waits for its heading. */
 async function openFromLanding(page: Page, screen: string): Promise<void> {
@@ -88,7 +71,7 @@ async function openFromLanding(page: Page, screen: string): Promise<void> {
 describe("a tenant's Branding screen for an operator of some tenants only, in Chromium", () => {
   it("lets a Tenant admin give Acme a branding of its own (Customized), which Globex does not get, and remove it", async () => {
     await asOperator(TENANT_ADMIN, async (page) => {
-      expect(await offeredScreens(page)).toEqual(['Users of Acme', 'Sessions of Acme', 'Branding of Acme', 'E-mail of Acme', 'Authentication of Acme']);
+      expect(await acmeScreens(page)).toEqual(['Users of Acme', 'Sessions of Acme', 'Branding of Acme', 'E-mail of Acme', 'Authentication of Acme']);
       await openFromLanding(page, 'Branding');
       await page.waitForURL(new RegExp(`#/${appId}/branding/${acme}$`));
       await page.locator('.source').getByText('Inherited', { exact: true }).waitFor();
@@ -116,7 +99,7 @@ describe("a tenant's Branding screen for an operator of some tenants only, in Ch
   it('shows an operator without tenant_overrides:write the badge, and offers neither Change nor Remove', async () => {
     expect((await dashboard.app.http.put(`/applications/${appId}/tenants/${acme}/branding`, { colors: { primary: PRIMARY } })).status).toBe(200);
     await asOperator(BRAND_READER, async (page) => {
-      expect(await offeredScreens(page)).toEqual(['Branding of Acme', 'E-mail of Acme', 'Authentication of Acme']);
+      expect(await acmeScreens(page)).toEqual(['Branding of Acme', 'E-mail of Acme', 'Authentication of Acme']);
       await openFromLanding(page, 'Branding');
       await page.locator('.source').getByText('Customized', { exact: true }).waitFor();
       await page.getByText(PRIMARY).first().waitFor();
@@ -158,7 +141,7 @@ describe("a tenant's Branding screen for an operator of some tenants only, in Ch
 
   it('offers an operator who may read only the users no settings screen; the server refuses its address', async () => {
     await asOperator(HELPDESK, async (page) => {
-      expect(await offeredScreens(page)).toEqual(['Users of Acme']);
+      expect(await acmeScreens(page)).toEqual(['Users of Acme']);
       await page.goto(`${publicUrl()}/dashboard/#/${appId}/branding/${acme}`);
       await page.getByRole('heading', { level: 2, name: 'Branding of Acme' }).waitFor();
       const refusal = page.getByRole('alert');

@@ -49,6 +49,27 @@ export async function makeOperator(app: TestApp, account: { email: string; passw
   expect((await app.http.post('/role-assignments', { subject: { type: 'operator', id: made.body.id }, roleId: role.id, ...(tenantId === undefined ? {} : { tenantId }) })).status).toBe(201);
 }
 
+/** A page of a browser context of its own in `suitePage`'s browser, signed in as `account`, an operator of some tenants
+ *  only, on the tenants' landing; closed after `use`. */
+export async function asTenantOperator(suitePage: Page, publicUrl: string, account: { email: string; password: string }, use: (page: Page) => Promise<void>): Promise<void> {
+  const context = await suitePage.context().browser()!.newContext();
+  try {
+    const page = await context.newPage();
+    await signInToDashboard(page, publicUrl, account);
+    await page.getByRole('heading', { level: 2, name: 'Your tenants' }).waitFor();
+    await use(page);
+  } finally {
+    await context.close();
+  }
+}
+
+/** The screens of tenant `tenantName` its landing offers, once it has read which they are. */
+export async function offeredScreens(page: Page, tenantName: string): Promise<string[]> {
+  const links = page.getByRole('list', { name: `Screens of ${tenantName}` }).getByRole('link');
+  await links.first().waitFor();
+  return links.allTextContents();
+}
+
 /** Opens one of the application's tabs (links in its "Application sections" navigation) and waits for its heading. */
 export async function openTab(page: Page, name: string): Promise<void> {
   await page.getByRole('navigation', { name: 'Application sections' }).getByRole('link', { name, exact: true }).click();
