@@ -157,9 +157,8 @@ export function conditions(scope: Scope, filter: AuditFilter, tenantRecords: Ten
   return { where: clauses.join(' and '), params };
 }
 
-/** A cursor names the filter it was issued for. A tenant's own records and its members' are each read newest first by
- *  an index of their own (audit_log_tenant_idx, audit_log_member_tenants_idx), then merged: one `or` would read every
- *  record of the tenant to sort them. */
+/** A cursor names the filter it was issued for. A tenant's own records and its members' are read by an index each, then
+ *  merged: one `or` would read every record of the tenant to sort them. */
 export async function listAuditRecords(scope: Scope, { actor, apiKey, action, target, from, to, ...page }: PageArgs & AuditFilter): Promise<Page<AuditRecordView>> {
   const size = pageSize(page);
   const filter = { actor, apiKey, action, target, from, to };

@@ -44,9 +44,8 @@ const SETTLED_AFTER_MS = 5 * 60_000;
 const FINAL = 'tx < pg_snapshot_xmin(pg_current_snapshot())';
 
 export interface AuditSink {
-  /** The credentials from the database, asked after each read and before sending (a record read committed before the
-   *  read, so none committed after a revocation on any instance is sent): their refusal, or the reader as they stand
-   *  now, whose permissions then say what the records show (a user's tenants), not those the stream opened with. */
+  /** The credentials from the database, asked after each read and before sending, so no record committed after a
+   *  revocation is sent: their refusal, or the reader as they now stand, whose permissions say what records show. */
   confirm(): Promise<GatehouseError | AuditReader>;
   /** Resolves once the sink can take more (the client read what it had), or rejects to stop. */
   send(record: AuditRecordView): Promise<void>;

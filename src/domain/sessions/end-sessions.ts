@@ -37,9 +37,8 @@ export interface EndedSignIns {
   readonly grants?: { readonly sql: string; readonly params: readonly unknown[] };
   /** `sign_in` only: each browser session that stands is marked (revoked-sign-ins.ts): the tenant needs a credential again. */
   readonly credentialAgain?: boolean;
-  /** The policy's, as the reads that list them (policyCutoffs, read before the transaction): a row whose browser session it
-   *  has ended ends unrecorded, as one past its stored end, and a grant of that session that is a sign-in of its own is
-   *  recorded under its own id. A pool they do not name is judged by the stored ends alone. */
+  /** The policy's, as the reads that list them (read before the transaction): what they do not list is not recorded as
+   *  listed, and a grant the policy freed from its browser session is recorded under its own id. */
   readonly cutoffs: PolicyCutoffs;
 }
 

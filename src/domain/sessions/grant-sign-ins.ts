@@ -43,11 +43,8 @@ const REFRESH_POLICY_END = `least(to_timestamp(${CHAIN_START} + ${cutoff('absolu
 
 /** Judged by `now`, this instance's clock, as sessions.ts judges browser sessions; `last_active_at` is the last refresh.
  *  `any` includes gone clients' (a statement ending them records each as the sign-in it was). A browser session the
- *  policy has ended (`cutoffs`, by its user's pool) holds no grant: the OP signs nobody in with it, while the grant's
- *  refresh token is judged by its own use (src/oidc/account.ts): a refresh token counts only while the cutoffs stand it,
- *  as the token endpoint would take it, and until the earlier of its stored end and its end by the policy, as a browser
- *  session's end is (sessions.ts, endUnderPolicy); an access token until its stored end. `expires_at`: the latest of
- *  these, never past the grant's. */
+ *  policy has ended (`cutoffs`) holds no grant; a refresh token counts while the cutoffs stand it, until the earlier of
+ *  its stored end and the policy's, as the token endpoint judges it (src/oidc/account.ts). */
 export function grantSignInsSql(
   where: string,
   params: readonly unknown[],
