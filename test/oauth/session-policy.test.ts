@@ -561,6 +561,13 @@ describe('an offline grant of a browser session the policy has ended', () => {
   });
 });
 
+/** The user's `session.revoked` records: whom each names, as the list showed it, and why. */
+const revocationsOf = (userId: string) =>
+  app.sql<{ target_id: string; before: unknown; after: unknown }>(
+    `select target_id, before, after from audit_log where action = 'session.revoked' and before->>'userId' = ? order by id`,
+    [userId],
+  );
+
 describe('a bulk ending of a grant sign-in freed from a browser session the policy has ended', () => {
   /** As idleBrowserUsedToken: signed in at 0, the refresh token rotated at 100, idle 30 minutes set, the clock at 120; the
    *  browser session is ended by the policy (not by its stored end), its offline grant listed as a sign-in of its own. */
@@ -579,13 +586,6 @@ describe('a bulk ending of a grant sign-in freed from a browser session the poli
     expect(listed[0]!.id).not.toBe(browserSession!.id);
     return { of, tenant, userId, own: listed[0]!, token: (rotated as { token: string }).token };
   }
-
-  /** The user's `session.revoked` records: whom each names, as the list showed it, and why. */
-  const revocationsOf = (userId: string) =>
-    app.sql<{ target_id: string; before: unknown; after: unknown }>(
-      `select target_id, before, after from audit_log where action = 'session.revoked' and before->>'userId' = ? order by id`,
-      [userId],
-    );
 
   const endings: readonly [string, (of: Application, tenant: string, userId: string) => Promise<void>, Record<string, unknown>][] = [
     ['signed out everywhere', async (of, _tenant, userId) => expect((await of.admin.delete(`/users/${userId}/sessions`)).status).toBe(204), {}],
@@ -630,5 +630,32 @@ describe('a bulk ending of a grant sign-in freed from a browser session the poli
     const [session] = await sessionsOf(of, userId);
     expect((await of.admin.post(`/users/${userId}/suspend`)).status).toBe(200);
     expect(await revocationsOf(userId)).toEqual([{ target_id: session!.id, before: expect.objectContaining({ id: session!.id }), after: { reason: 'user_suspended', grantsRevoked: 1 } }]);
+  });
+});
+
+describe('the audit record of a browser session the policy has shortened', () => {
+  /** Signed in under the default policy, then idle 30 minutes set, the clock at 10: listed with the policy's end (20
+   *  minutes away), its stored end days away. */
+  async function shortenedSession(email: string) {
+    const { of, tenant, userId } = await userOfNew('Hooli', email);
+    const at = clock();
+    await signIn(of, userId, tenant);
+    await putSessionPolicy(of, { idleTimeoutMinutes: 30 });
+    at(10);
+    const [session] = await sessionsOf(of, userId);
+    expect(Date.parse(session!.expiresAt)).toBeLessThanOrEqual(Date.now() + 20 * MINUTE + 5_000);
+    return { of, userId, session: session! };
+  }
+
+  it('revoked alone: recorded with the end the list showed, not its stored one', async () => {
+    const { of, userId, session } = await shortenedSession('shortened@hooli.example');
+    expect((await of.admin.delete(`/sessions/${session.id}`)).status).toBe(204);
+    expect(await revocationsOf(userId)).toEqual([{ target_id: session.id, before: session, after: { grantsRevoked: 1 } }]);
+  });
+
+  it('ended by a suspension: recorded with the end the list showed', async () => {
+    const { of, userId, session } = await shortenedSession('shortened-suspended@hooli.example');
+    expect((await of.admin.post(`/users/${userId}/suspend`)).status).toBe(200);
+    expect(await revocationsOf(userId)).toEqual([{ target_id: session.id, before: session, after: { reason: 'user_suspended', grantsRevoked: 1 } }]);
   });
 });

@@ -83,8 +83,9 @@ export async function sweepExpiredSessions(em: EntityManager, limit = 1000): Pro
   return deleted.length;
 }
 
-/** As sessions.ts presents it, for its revocation or its end with its tenant (owned-rows.ts). */
-export const sessionSnapshotSql = (row: string) =>
+/** As sessions.ts presents it, for its revocation or its end with its tenant (owned-rows.ts); `expiresAt`: the end it
+ *  was listed with, when the policy gives a sooner one than the row's. */
+export const sessionSnapshotSql = (row: string, expiresAt = `${row}.expires_at`) =>
   `jsonb_build_object('id', ${row}.id, 'userId', ${row}.user_id, 'tenantId', ${row}.tenant_id, 'clientId', ${row}.client_id,
      'createdAt', ${isoTimestampSql(`${row}.created_at`)}, 'lastActiveAt', ${isoTimestampSql(`${row}.last_active_at`)},
-     'expiresAt', ${isoTimestampSql(`${row}.expires_at`)}, 'ip', ${row}.ip, 'userAgent', ${row}.user_agent, 'methods', to_jsonb(${row}.methods))`;
+     'expiresAt', ${isoTimestampSql(expiresAt)}, 'ip', ${row}.ip, 'userAgent', ${row}.user_agent, 'methods', to_jsonb(${row}.methods))`;

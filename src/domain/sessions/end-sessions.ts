@@ -4,7 +4,7 @@ import { uuidOrNullSql } from '../../ids.ts';
 import type { Issuers } from '../domains/surfaces.ts';
 import { recordAuditPerRowThen, type AuditActor } from '../audit/audit.ts';
 import { holdsGrantOfItsTenant, LIVE, sessionSnapshotSql } from './browser-sessions.ts';
-import { cutoffsParams, grantSignInsSql, standsUnderPolicy, type PolicyCutoffs } from './grant-sign-ins.ts';
+import { cutoff, cutoffsParams, grantSignInsSql, LOGIN_TS, standsUnderPolicy, USED_AT, type PolicyCutoffs } from './grant-sign-ins.ts';
 import { ISSUER_KEY, MODEL, PAYLOAD } from '../../db/oidc-model.ts';
 
 /** The `after` of their `session.revoked` records. */
@@ -46,6 +46,14 @@ export interface EndedSignIns {
 const STANDS = `exists (select 1 from oidc_model as o join app_user as u on u.application_id = s.application_id and u.id = s.user_id
   where o.model = '${MODEL.Session}' and o.uid = s.op_session_uid and ${standsUnderPolicy('u.pool_id::text')})`;
 
+/** Epoch seconds `seconds` as a timestamp to the millisecond, rounded as the reads round it (sessions.ts, endUnderPolicy). */
+const atMillisecond = (seconds: string) => `(timestamptz 'epoch' + round((${seconds}) * 1000)::bigint * interval '1 millisecond')`;
+
+/** Row `s`'s end as the reads list it (two parameters, the cutoffs): its stored end, or the policy's when sooner. */
+const LISTED_END = `coalesce((select least(s.expires_at, ${atMillisecond(`${LOGIN_TS} + ${cutoff('absoluteSeconds')}`)}, ${atMillisecond(`${USED_AT} + ${cutoff('idleSeconds')}`)})
+  from oidc_model as o join app_user as u on u.application_id = s.application_id and u.id = s.user_id
+  where o.model = '${MODEL.Session}' and o.uid = s.op_session_uid limit 1), s.expires_at)`;
+
 /** The sign-ins of the browser sessions that stand, marked in the statement that ends them. */
 const MARKED = `
       marked as (insert into revoked_sign_in (application_id, op_session_uid, user_id, tenant_id, expires_at)
@@ -65,7 +73,7 @@ function signInEndCtes(selected: EndedSignIns, reason: SessionEndReason | null, 
   const signIns = grantSignInsSql('and g.id in (select id from extra_grants)', [], now, { clients: 'any', cutoffs: selected.cutoffs });
   const why = JSON.stringify(reason === null ? {} : { reason });
   return {
-    ctes: `indexed as (select s.application_id, s.id, s.op_session_uid, s.user_id, s.tenant_id, ${STANDS} as stands
+    ctes: `indexed as (select s.application_id, s.id, s.op_session_uid, s.user_id, s.tenant_id, ${STANDS} as stands, ${LISTED_END} as listed_end
         from user_session as s where @owner(s) and (${selected.where}) and ${LIVE}),
       extra_grants as (${grants === undefined ? 'select null::text as id where false' : grants.sql}),
       grant_sign_ins as (select gs.*, null::text as ip, null::text as user_agent, '{}'::text[] as methods from (${signIns.sql}) as gs),
@@ -90,7 +98,7 @@ function signInEndCtes(selected: EndedSignIns, reason: SessionEndReason | null, 
       grants as (select grant_id as id from op_grant where ending and grant_id is not null union select id from extra_grants),
       tokens as (delete from oidc_model where (model = '${MODEL.Grant}' and id in (select id from grants)) or grant_id in (select id from grants) returning model, id, payload, expires_at),
       ended_rows as (delete from user_session as r using indexed where r.application_id = indexed.application_id and r.id = indexed.id
-        returning r.id::text as target_id, r.tenant_id, indexed.stands, ${sessionSnapshotSql('r')} as before,
+        returning r.id::text as target_id, r.tenant_id, indexed.stands, ${sessionSnapshotSql('r', 'indexed.listed_end')} as before,
           ?::jsonb || jsonb_build_object('grantsRevoked', (select count(distinct k.grant_id) from op_grant as k where k.ending and k.uid = r.op_session_uid
             and k.account_id = r.user_id::text and k.tenant_id is not distinct from r.tenant_id::text)) as after),
       ended_grants as (select t.id, t.payload, gt.payload->>'${PAYLOAD.tenantId}' as tenant_id from tokens as t left join oidc_model as gt on gt.model = '${MODEL.GrantTenant}' and gt.id = t.id
@@ -102,7 +110,7 @@ function signInEndCtes(selected: EndedSignIns, reason: SessionEndReason | null, 
             jsonb_build_object('reason', ?::text, 'clientId', e.payload->>'${PAYLOAD.clientId}', 'userId', e.payload->>'${PAYLOAD.accountId}')
           from ended_grants as e where e.id in (select id from extra_grants)
             and e.id not in (select grant_id from op_grant where ending and of_a_row and grant_id is not null) and e.id not in (select grant_id from grant_sign_ins))`,
-    params: [...cutoffsParams(selected.cutoffs), ...selected.params, now, now, ...(grants?.params ?? []), ...signIns.params, why, now, why, reason ?? 'revocation'],
+    params: [...cutoffsParams(selected.cutoffs), ...cutoffsParams(selected.cutoffs), ...selected.params, now, now, ...(grants?.params ?? []), ...signIns.params, why, now, why, reason ?? 'revocation'],
   };
 }
 

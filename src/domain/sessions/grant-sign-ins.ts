@@ -29,8 +29,8 @@ export const standsUnderPolicy = (pool: string) =>
 
 export const cutoffsParams = (cutoffs: PolicyCutoffs): string[] => Array<string>(2).fill(JSON.stringify(cutoffs));
 
-/** Grant sign-in `g`'s user `u`'s cutoff or lifetime `field`, a parameter; null when the cutoffs do not name the pool. */
-const cutoff = (field: keyof PolicyCutoffs[string]) => `(?::jsonb->u.pool_id::text->>'${field}')::float8`;
+/** User `u`'s cutoff or lifetime `field`, a parameter; null when the cutoffs do not name the pool. */
+export const cutoff = (field: keyof PolicyCutoffs[string]) => `(?::jsonb->u.pool_id::text->>'${field}')::float8`;
 /** Of token `k`: its chain's first issue, and its own (a refresh token's last use). */
 const CHAIN_START = `coalesce((k.payload->>'${PAYLOAD.iiat}')::float8, (k.payload->>'${PAYLOAD.iat}')::float8)`;
 const TOKEN_IAT = `(k.payload->>'${PAYLOAD.iat}')::float8`;
