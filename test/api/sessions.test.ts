@@ -1,5 +1,5 @@
 import * as oidc from 'openid-client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestAppWithTenants, type TestApp } from '../support/app.ts';
 import { issueTestKey } from '../support/keys.ts';
 import { isolatedApplication, type IsolatedApplication } from '../support/surface-sign-in.ts';
@@ -721,6 +721,9 @@ describe('a surface that ends (its domain deleted, its slug renamed, its applica
   beforeAll(async () => {
     isolated = await isolatedApplication(app);
   });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
 
   /** The ids of the tenant's sessions, as its path lists them. */
   const listed = async (of: IsolatedApplication, tenantId: string): Promise<string[]> => {
@@ -854,6 +857,25 @@ describe('a surface that ends (its domain deleted, its slug renamed, its applica
     expect(await listed(isolated, west)).toHaveLength(1);
   });
 
+  it('a tenant’s domain un-verified by a check asked through the API past the grace: its sign-in recorded with the end the session policy gives it, as listed', async () => {
+    const hostname = 'login.lapsed-asked.example';
+    const north = await isolated.tenantWithUser('north-asked', 'lena@example.com');
+    const domain = await isolated.addDomain(hostname, north);
+    const start = Date.now();
+    vi.useFakeTimers({ toFake: ['Date'], shouldAdvanceTime: true });
+    await isolated.signIn(domainOf(hostname), 'lena@example.com');
+    expect((await isolated.admin.put(`/applications/${isolated.application.applicationId}/tenants/${north}/policies/session`, { idleTimeoutMinutes: 30 })).status).toBe(200);
+    vi.setSystemTime(start + 10 * 60_000);
+    const [session] = (await isolated.admin.get(`/applications/${isolated.application.applicationId}/tenants/${north}/sessions`)).body.data as { id: string }[];
+    // Its re-checks failing for longer than the grace, and its record still missing at this check.
+    await app.sql(`update domain set failing_since = now() - interval '73 hours' where id = ?`, [domain]);
+    const target = { applicationId: isolated.application.applicationId, tenantId: north };
+    expect((await verifyWith(app, isolated.application.apiKey, target, domain, publishing({}))).verified).toBe(false);
+    expect(await app.sql(`select after->>'reason' as reason, before from audit_log where action = 'session.revoked' and target_id = ?`, [session!.id])).toEqual([
+      { reason: 'domain_unverified', before: session },
+    ]);
+  });
+
   it('a tenant’s slug renamed: its old path’s sign-in ends, recorded (slug_changed); renamed back, it does not come back; its id path’s and another application’s tenant of that slug stay', async () => {
     const ridge = await isolated.tenantWithUser('ridge', 'rita@example.com');
     const bySlug = await isolated.signIn(pathOf('ridge'), 'rita@example.com');
@@ -922,6 +944,34 @@ describe('a surface that ends (its domain deleted, its slug renamed, its applica
     expect(await theirs.silently(pathOf('ash'), theirSignIn.jar)).toBe('code');
     expect(await listed(own, ash)).toHaveLength(1);
     expect(await listed(own, birch)).toHaveLength(1);
+  });
+
+  it('an application switched to shared under a stricter session policy: each path sign-in recorded as the list showed it, one the policy ended under its offline grant', async () => {
+    const own = await isolatedApplication(app);
+    const elm = await own.tenantWithUser('elm', 'eli@example.com');
+    const fir = await own.tenantWithUser('fir', 'fay@example.com');
+    const start = Date.now();
+    vi.useFakeTimers({ toFake: ['Date'], shouldAdvanceTime: true });
+    const elmSignIn = await own.signIn(pathOf('elm'), 'eli@example.com');
+    vi.setSystemTime(start + 25 * 60_000);
+    await own.signIn(pathOf('fir'), 'fay@example.com');
+    // Elm's refresh token used at 25, its browser session last at 0.
+    expect((await own.refresh(pathOf('elm'), elmSignIn.refreshToken)).status).toBe(200);
+    expect((await own.admin.put('/policies/session', { idleTimeoutMinutes: 30 })).status).toBe(200);
+    vi.setSystemTime(start + 40 * 60_000);
+    const sessionsOf = async (tenantId: string) =>
+      (await own.admin.get(`/applications/${own.application.applicationId}/tenants/${tenantId}/sessions`)).body.data as { id: string; ip: string | null }[];
+    // Elm's browser session idle past 30 minutes: its offline grant is listed as its own sign-in; fir's is shortened.
+    const [elmGrant] = await sessionsOf(elm);
+    const [firSession] = await sessionsOf(fir);
+    expect([elmGrant!.ip, firSession!.ip]).toEqual([null, expect.any(String)]);
+
+    await switchTo(own, 'shared');
+    const recorded = await app.sql<{ target_id: string; before: unknown }>(
+      `select target_id, before from audit_log where action = 'session.revoked' and tenant_id in (?) order by target_id`,
+      [[elm, fir]],
+    );
+    expect(recorded).toEqual([elmGrant, firSession].map((session) => ({ target_id: session!.id, before: session })).sort((a, b) => a.target_id.localeCompare(b.target_id)));
   });
 
   it('a path sign-in an earlier release left when its application went shared ends when it goes isolated again', async () => {

@@ -14,6 +14,8 @@ import { recordAudit, type AuditActor } from '../audit/audit.ts';
 import { insertPasswordProvider } from '../auth-providers/auth-providers.ts';
 import { assignAppAdmin, createBuiltInRoles } from '../authorization/built-in-roles.ts';
 import { endSurfaceSignIns } from '../sessions/end-sessions.ts';
+import type { PolicyCutoffs } from '../sessions/grant-sign-ins.ts';
+import { grantHoldersCutoffs } from '../sessions/policy-cutoffs.ts';
 import { configurationChanged } from '../tenancy/changed.ts';
 import { lockForTenancyChange } from '../tenancy/config-lock.ts';
 import { paginate, scopedList, type Page, type PageArgs, type Row } from '../pagination.ts';
@@ -169,9 +171,8 @@ export async function createApplication(scope: Scope, input: CreateApplicationIn
 
 /** A shared application's tenants have no path of their own: what was signed in there ends, or going back to isolated
  *  would revive it. Its custom domains stay (none of a tenant's remains) and so does the service's surface. */
-async function endTenantPathSignIns(em: EntityManager, scope: Scope): Promise<void> {
-  // The pools change in this transaction, and the policy is read outside it: judged by their stored ends.
-  changed(em, ...grantsEnded(await endSurfaceSignIns(em, scope, scope.services.surfaces.tenantPathIssuers(), 'auth_isolation_shared', {})));
+async function endTenantPathSignIns(em: EntityManager, scope: Scope, cutoffs: PolicyCutoffs): Promise<void> {
+  changed(em, ...grantsEnded(await endSurfaceSignIns(em, scope, scope.services.surfaces.tenantPathIssuers(), 'auth_isolation_shared', cutoffs)));
 }
 
 /**
@@ -184,6 +185,8 @@ export async function updateApplication(
   applicationId: string,
   input: UpdateApplicationInput,
 ): Promise<Application> {
+  // The policy as the lists judge sign-ins before the switch, whose pools change in its transaction (read before it).
+  const cutoffs = input.tenancyConfig?.authIsolation == null ? {} : await grantHoldersCutoffs(scope, scope.em, new Date());
   return scope.transactional(async (em) => {
     const application = await lockForTenancyChange(em, applicationId);
     if (application === null) throw notFound('Application', 'appId');
@@ -215,12 +218,12 @@ export async function updateApplication(
               { field: 'tenancyConfig.authIsolation', details: remaining },
             );
           }
-          await endTenantPathSignIns(em, scope);
+          await endTenantPathSignIns(em, scope, cutoffs);
           await mergePools(em, application.id);
         } else {
           // On the way back too: whatever stands on the paths was made before the application went shared.
-          await endTenantPathSignIns(em, scope);
-          await splitPoolsByTenant(em, scope);
+          await endTenantPathSignIns(em, scope, cutoffs);
+          await splitPoolsByTenant(em, scope, cutoffs);
         }
         application.authIsolation = authIsolation;
       }

@@ -9,6 +9,7 @@ import { newId } from '../../ids.ts';
 import { assertAuthIsolated } from '../auth-providers/auth-providers.ts';
 import { type AuditActor, recordAudit } from '../audit/audit.ts';
 import { endSurfaceSignIns } from '../sessions/end-sessions.ts';
+import type { PolicyCutoffs } from '../sessions/grant-sign-ins.ts';
 import { grantHoldersCutoffs } from '../sessions/policy-cutoffs.ts';
 import { auditedFieldsOf, auditedSnapshot } from '../audit/audited-fields.ts';
 import { isLocalName } from '../address-guard.ts';
@@ -159,9 +160,10 @@ export async function verifyDomain(
   const check = await checkVerificationRecord(domain.hostname, domain.verificationToken, resolveTxt);
   if (domain.verifiedAt != null) {
     const now = scope.services.clock();
+    const cutoffs = await grantHoldersCutoffs(scope, scope.em, now);
     const row = await scope.transactional(async (em) => {
       const current = await findDomain(em, scope, domainId, true);
-      await recordRecheck(em, scope, current, check, now, scope.services.surfaces.domainIssuer(current.hostname));
+      await recordRecheck(em, scope, current, check, now, scope.services.surfaces.domainIssuer(current.hostname), cutoffs);
       return current;
     });
     return { verified: row.verifiedAt != null, reason: check.reason, domain: presentDomain(row) };
@@ -196,9 +198,18 @@ export type RecheckOutcome = 'found' | 'failing' | 'unverified' | 'inconclusive'
  * Records a re-check of a verified domain `row` (held FOR UPDATE in `em`'s transaction), whose lookup gave `check` at
  * `now`. A lookup that failed (timeout, SERVFAIL) is no evidence: nothing changes. Found: the failure, if any, ends.
  * Not found (no record, or another value): the first failure is audited; one `RECHECK_GRACE_MS` after it the domain
- * is no longer verified, served nowhere, and the sign-ins made on it end, as at its deletion.
+ * is no longer verified, served nowhere, and the sign-ins made on it end, as at its deletion, recorded as the session
+ * policy's `cutoffs` list them.
  */
-export async function recordRecheck(em: EntityManager, actor: AuditActor, row: Domain, check: VerificationCheck, now: Date, issuer: string): Promise<RecheckOutcome> {
+export async function recordRecheck(
+  em: EntityManager,
+  actor: AuditActor,
+  row: Domain,
+  check: VerificationCheck,
+  now: Date,
+  issuer: string,
+  cutoffs: PolicyCutoffs,
+): Promise<RecheckOutcome> {
   if (row.verifiedAt == null) return 'inconclusive';
   if (!check.answered) return 'inconclusive';
   row.checkedAt = now;
@@ -215,7 +226,7 @@ export async function recordRecheck(em: EntityManager, actor: AuditActor, row: D
   const before = snapshot(row);
   row.verifiedAt = null;
   recordAudit(em, actor, { ...audit, action: 'domain.unverified', before, after: { ...snapshot(row), failingSince: row.failingSince, reason: check.reason } });
-  changed(em, ...grantsEnded(await endSurfaceSignIns(em, { ...actor, tenantId: row.tenantId ?? null }, { exactly: issuer }, 'domain_unverified', {})));
+  changed(em, ...grantsEnded(await endSurfaceSignIns(em, { ...actor, tenantId: row.tenantId ?? null }, { exactly: issuer }, 'domain_unverified', cutoffs)));
   configurationChanged(em, row.applicationId, row.tenantId ?? null);
   return 'unverified';
 }

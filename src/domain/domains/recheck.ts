@@ -70,7 +70,8 @@ export async function recheckDomains(
           // Deleted since the claim.
           if (row === null) return 'inconclusive';
           const actor = { applicationId: row.applicationId, tenantId: row.tenantId ?? null, requestId: newId(), principal: { actor: { type: 'system', id: 'domain-recheck' } } };
-          const recorded = await recordRecheck(em, actor, row, check, clock(), surfaces.domainIssuer(row.hostname));
+          // The job reads no policy (a job with the database alone): the sign-ins it ends are judged by their stored ends.
+          const recorded = await recordRecheck(em, actor, row, check, clock(), surfaces.domainIssuer(row.hostname), {});
           row.recheckClaimedUntil = recorded === 'inconclusive' ? new Date(clock().getTime() + INCONCLUSIVE_RETRY_MS) : null;
           return recorded;
         });

@@ -11,6 +11,7 @@ import type { AuditAction } from '../audit/actions.ts';
 import { recordAuditPerRow, type AuditActor } from '../audit/audit.ts';
 import { userSnapshotSql } from '../users/users.ts';
 import { endSignIns } from '../sessions/end-sessions.ts';
+import type { PolicyCutoffs } from '../sessions/grant-sign-ins.ts';
 import { changed } from '../../events/changes.ts';
 import { grantsEnded } from '../../events/invalidations.ts';
 import { MODEL, PAYLOAD } from '../../db/oidc-model.ts';
@@ -73,8 +74,8 @@ async function duplicateLinksAcrossPools(em: EntityManager, applicationId: strin
 
 /** A user of several tenants keeps their record in the one joined first and gets a copy, with its own upstream links, in
  *  each other, so nobody loses access. Users in no tenant stay in the application's pool. The same statements whatever
- *  the number of users. */
-export async function splitPoolsByTenant(em: EntityManager, actor: AuditActor): Promise<void> {
+ *  the number of users. `cutoffs`: the session policy before the split, by which the sign-ins it ends are recorded. */
+export async function splitPoolsByTenant(em: EntityManager, actor: AuditActor, cutoffs: PolicyCutoffs): Promise<void> {
   const { applicationId } = actor;
   await copyIntoOtherTenants(em, actor);
   await markCopiesActiveAsTheirOriginals(em, applicationId, SHARED_POOL);
@@ -93,7 +94,7 @@ export async function splitPoolsByTenant(em: EntityManager, actor: AuditActor): 
     targetType: 'role_assignment',
     snapshot: assignmentSnapshotSql,
   });
-  await endSignInsToTenantsLeft(em, actor);
+  await endSignInsToTenantsLeft(em, actor, cutoffs);
   await executeOwned(
     em,
     actor.applicationId,
@@ -105,7 +106,7 @@ export async function splitPoolsByTenant(em: EntityManager, actor: AuditActor): 
 }
 
 /** As when a user leaves a tenant: else those sign-ins would stand again once the original returned. */
-async function endSignInsToTenantsLeft(em: EntityManager, actor: AuditActor): Promise<void> {
+async function endSignInsToTenantsLeft(em: EntityManager, actor: AuditActor, cutoffs: PolicyCutoffs): Promise<void> {
   const left = `select u.id::text as user_id, t.tenant_id::text as tenant_id from app_user as u, unnest(u.tenant_ids[2:]) as t (tenant_id)
     where @owner(u) and u.pool_id = ?`;
   const ended = await endSignIns(
@@ -120,8 +121,7 @@ async function endSignInsToTenantsLeft(em: EntityManager, actor: AuditActor): Pr
           where gt.model = '${MODEL.GrantTenant}' and @owner(gt) and (g.payload->>'${PAYLOAD.accountId}', gt.payload->>'${PAYLOAD.tenantId}') in (${left})`,
         params: [SHARED_POOL],
       },
-      // The pools change in this transaction, and the policy is read outside it: judged by their stored ends.
-      cutoffs: {},
+      cutoffs,
     },
     'membership_removed',
   );
