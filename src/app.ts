@@ -199,9 +199,9 @@ export async function startGatehouse(config: Config, options: DatabaseOptions & 
   services.auditWaker.log = server.app.log.child({ component: 'audit-stream' });
   const retention = new AuditRetentionJob(database.orm, clock, config.auditRetentionEveryMs);
   retention.start(server.app.log.child({ component: 'audit-retention' }));
-  const sweep = new StorageSweepJob(database.orm, invalidations);
+  const sweep = new StorageSweepJob(services);
   sweep.start(server.app.log.child({ component: 'storage-sweep' }));
-  const recheck = new DomainRecheckJob(database.orm, invalidations, surfaces, clock, config.email.dnsServers, config.domainRecheckEveryMs);
+  const recheck = new DomainRecheckJob(services, config.domainRecheckEveryMs);
   recheck.start(server.app.log.child({ component: 'domain-recheck' }));
   let closing: Promise<void> | undefined;
   return {

@@ -34,7 +34,7 @@ afterAll(async () => app?.close());
 const later = (hours: number) => {
   now = new Date(now.getTime() + hours * HOUR_MS);
 };
-const recheck = (resolveTxt: ResolveTxt) => recheckDomains(app.gatehouse.services.orm, app.gatehouse.services.invalidations, app.gatehouse.services.surfaces, () => now, resolveTxt);
+const recheck = (resolveTxt: ResolveTxt) => recheckDomains(app.gatehouse.services, () => now, resolveTxt);
 const domainOf = async (id: string) => ((await app.http.get(domains)).body.data as { id: string }[]).find((domain) => domain.id === id) as Record<string, unknown>;
 const actionsOn = async (id: string) =>
   (await app.sql<{ action: string }>(`select action from audit_log where target_id = ? order by id`, [id])).map((row) => row.action);

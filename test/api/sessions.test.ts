@@ -790,11 +790,10 @@ describe('a surface that ends (its domain deleted, its slug renamed, its applica
       [domain],
     );
     const dns = publishing(Object.fromEntries(others.map(({ name, token }) => [name, token])));
-    const { orm, invalidations, surfaces } = app.gatehouse.services;
     const hoursOn = (hours: number) => () => new Date(Date.now() + hours * 3_600_000);
-    await recheckDomains(orm, invalidations, surfaces, hoursOn(25), dns);
+    await recheckDomains(app.gatehouse.services, hoursOn(25), dns);
     await stands(isolated, onDomain, north);
-    await recheckDomains(orm, invalidations, surfaces, hoursOn(25 + 73), dns);
+    await recheckDomains(app.gatehouse.services, hoursOn(25 + 73), dns);
 
     expect(await revocationOf(session!)).toEqual([{ tenant_id: north, after: { reason: 'domain_unverified', grantsRevoked: 1 } }]);
     // Its record published again and the domain verified again: the sign-in made before does not come back.
@@ -857,24 +856,51 @@ describe('a surface that ends (its domain deleted, its slug renamed, its applica
     expect(await listed(isolated, west)).toHaveLength(1);
   });
 
-  it('a tenant’s domain un-verified by a check asked through the API past the grace: its sign-in recorded with the end the session policy gives it, as listed', async () => {
-    const hostname = 'login.lapsed-asked.example';
-    const north = await isolated.tenantWithUser('north-asked', 'lena@example.com');
-    const domain = await isolated.addDomain(hostname, north);
-    const start = Date.now();
-    vi.useFakeTimers({ toFake: ['Date'], shouldAdvanceTime: true });
-    await isolated.signIn(domainOf(hostname), 'lena@example.com');
-    expect((await isolated.admin.put(`/applications/${isolated.application.applicationId}/tenants/${north}/policies/session`, { idleTimeoutMinutes: 30 })).status).toBe(200);
-    vi.setSystemTime(start + 10 * 60_000);
-    const [session] = (await isolated.admin.get(`/applications/${isolated.application.applicationId}/tenants/${north}/sessions`)).body.data as { id: string }[];
-    // Its re-checks failing for longer than the grace, and its record still missing at this check.
-    await app.sql(`update domain set failing_since = now() - interval '73 hours' where id = ?`, [domain]);
-    const target = { applicationId: isolated.application.applicationId, tenantId: north };
-    expect((await verifyWith(app, isolated.application.apiKey, target, domain, publishing({}))).verified).toBe(false);
-    expect(await app.sql(`select after->>'reason' as reason, before from audit_log where action = 'session.revoked' and target_id = ?`, [session!.id])).toEqual([
-      { reason: 'domain_unverified', before: session },
-    ]);
-  });
+  /** Past the grace, with its record missing: by a check asked through the API, or by the daily re-check (DNS publishing
+   *  every other verified domain's record, so that only this one fails). */
+  const unverifications: readonly [string, string, (domain: string, tenantId: string) => Promise<void>][] = [
+    [
+      'a check asked through the API',
+      'north-asked',
+      async (domain, tenantId) => {
+        const target = { applicationId: isolated.application.applicationId, tenantId };
+        expect((await verifyWith(app, isolated.application.apiKey, target, domain, publishing({}))).verified).toBe(false);
+      },
+    ],
+    [
+      'the daily re-check',
+      'north-daily',
+      async (domain) => {
+        const others = await app.sql<{ name: string; token: string }>(
+          `select '_gatehouse-challenge.' || hostname as name, verification_token as token from domain where verified_at is not null and id <> ?`,
+          [domain],
+        );
+        await app.sql(`update domain set checked_at = null where id = ?`, [domain]);
+        const run = await recheckDomains(app.gatehouse.services, () => new Date(), publishing(Object.fromEntries(others.map(({ name, token }) => [name, token]))));
+        expect(run.unverified).toBe(1);
+      },
+    ],
+  ];
+
+  for (const [how, slug, unverify] of unverifications) {
+    it(`a tenant’s domain un-verified past the grace by ${how}: its sign-in recorded with the end the session policy gives it, as listed`, async () => {
+      const hostname = `login.${slug}.example`;
+      const north = await isolated.tenantWithUser(slug, `${slug}@example.com`);
+      const domain = await isolated.addDomain(hostname, north);
+      const start = Date.now();
+      vi.useFakeTimers({ toFake: ['Date'], shouldAdvanceTime: true });
+      await isolated.signIn(domainOf(hostname), `${slug}@example.com`);
+      expect((await isolated.admin.put(`/applications/${isolated.application.applicationId}/tenants/${north}/policies/session`, { idleTimeoutMinutes: 30 })).status).toBe(200);
+      vi.setSystemTime(start + 10 * 60_000);
+      const [session] = (await isolated.admin.get(`/applications/${isolated.application.applicationId}/tenants/${north}/sessions`)).body.data as { id: string }[];
+      // Its re-checks failing for longer than the grace.
+      await app.sql(`update domain set failing_since = now() - interval '73 hours' where id = ?`, [domain]);
+      await unverify(domain, north);
+      expect(await app.sql(`select after->>'reason' as reason, before from audit_log where action = 'session.revoked' and target_id = ?`, [session!.id])).toEqual([
+        { reason: 'domain_unverified', before: session },
+      ]);
+    });
+  }
 
   it('a tenant’s slug renamed: its old path’s sign-in ends, recorded (slug_changed); renamed back, it does not come back; its id path’s and another application’s tenant of that slug stay', async () => {
     const ridge = await isolated.tenantWithUser('ridge', 'rita@example.com');

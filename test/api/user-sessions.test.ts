@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import * as oidc from 'openid-client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { endGrantsOfDeletedClients } from '../../src/domain/oauth-clients/deleted-client-grants.ts';
 import { newId } from '../../src/ids.ts';
 import { startTestAppWithTenants, type TestApp } from '../support/app.ts';
@@ -353,7 +353,7 @@ describe('a client deleted', () => {
     await app.sql('delete from oauth_client where id = ?', [old.clientId]);
     expect(await sessionIds()).toContain(aloneRow.id);
 
-    await endGrantsOfDeletedClients(app.gatehouse.services.orm, app.gatehouse.services.invalidations);
+    await endGrantsOfDeletedClients(app.gatehouse.services);
 
     expect(await app.sql('select 1 from oidc_model where grant_id in (?, ?) or id in (?, ?)', [offlineGrant, alongsideGrant, offlineGrant, alongsideGrant])).toEqual([]);
     expect(await app.sql(`select 1 from oidc_model where model = 'Grant' and payload->>'clientId' = ?`, [old.clientId])).toEqual([]);
@@ -374,8 +374,32 @@ describe('a client deleted', () => {
     expect(await opRow('Grant', theirGrant)).toHaveLength(1);
     // Nothing is left to end: a second run records nothing.
     const ran = await sweptRecords();
-    await endGrantsOfDeletedClients(app.gatehouse.services.orm, app.gatehouse.services.invalidations);
+    await endGrantsOfDeletedClients(app.gatehouse.services);
     expect(await sweptRecords()).toBe(ran);
+  });
+
+  it('left by a deletion that ended none, under a session policy made stricter: its browser session recorded with the end the list showed', async () => {
+    const old = await createTestClient(app, { type: 'spa', authMethod: 'none', redirectUris: [REDIRECT] });
+    const created = await app.http.post('/users', { email: 'stricter-old-deletion@example.com', password: PASSWORD, tenantId: tenantA });
+    expect(created.status).toBe(201);
+    const { idleTimeoutMinutes, absoluteTimeoutMinutes, singleSession, notifyNewBrowser } = (await app.http.get('/policies/session')).body as Record<string, unknown>;
+    const policy = { idleTimeoutMinutes, absoluteTimeoutMinutes, singleSession, notifyNewBrowser };
+    const start = Date.now();
+    vi.useFakeTimers({ toFake: ['Date'], shouldAdvanceTime: true });
+    try {
+      await signIn(created.body.id as string, tenantA, old.clientId, new TestBrowser());
+      expect((await app.http.put('/policies/session', { ...policy, idleTimeoutMinutes: 30 })).status).toBe(200);
+      vi.setSystemTime(start + 10 * 60_000);
+      const [session] = ((await app.http.get(`/users/${created.body.id}/sessions`)).body.data as { id: string; ip: string | null }[]).filter((listed) => listed.ip !== null);
+      await app.sql('delete from oauth_client where id = ?', [old.clientId]);
+
+      await endGrantsOfDeletedClients(app.gatehouse.services);
+
+      expect(await app.sql(`select before from audit_log where action = 'session.revoked' and target_id = ?`, [session!.id])).toEqual([{ before: session }]);
+    } finally {
+      vi.useRealTimers();
+      expect((await app.http.put('/policies/session', policy)).status).toBe(200);
+    }
   });
 
   it('saved by the OP from its client cache as the deletion committed (no application): ended by the step, recorded as a deletion ends them', async () => {
@@ -393,7 +417,7 @@ describe('a client deleted', () => {
     ]);
     const ran = await sweptRecords();
 
-    await endGrantsOfDeletedClients(app.gatehouse.services.orm, app.gatehouse.services.invalidations);
+    await endGrantsOfDeletedClients(app.gatehouse.services);
 
     expect(await app.sql('select model from oidc_model where id in (?, ?) or grant_id in (?, ?)', [grant, resaved, grant, resaved])).toEqual([]);
     expect(await recorded('session.revoked', offline.session['id'] as string)).toEqual([

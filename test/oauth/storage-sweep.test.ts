@@ -59,9 +59,8 @@ describe('the sweep', () => {
   it('runs on its own timer, as the service’s job: expired rows go, grants of clients gone end recorded by the system', async () => {
     const expired = await expiredModel();
     const grants = await grantsOfClientGone(2);
-    const { orm, invalidations } = app.gatehouse.services;
     const logged: object[] = [];
-    const job = new StorageSweepJob(orm, invalidations, 50);
+    const job = new StorageSweepJob(app.gatehouse.services, 50);
     job.start({ info: (details) => logged.push(details), error: (details) => logged.push(details) });
     try {
       for (let waited = 0; (await revocations(grants)).length < grants.length; waited += 50) {
@@ -79,7 +78,7 @@ describe('the sweep', () => {
   it('a failed run (the database unreachable) is logged, and the next tries again', async () => {
     const unreachable = new MikroORM(ormOptions('postgres://postgres@127.0.0.1:1/none', 1, { bounds: 'connect' }));
     const failures: { details: object; message: string }[] = [];
-    const job = new StorageSweepJob(unreachable, app.gatehouse.services.invalidations, 20);
+    const job = new StorageSweepJob({ ...app.gatehouse.services, orm: unreachable }, 20);
     job.start({ info: () => undefined, error: (details, message) => failures.push({ details, message }) });
     try {
       for (let waited = 0; failures.length < 2; waited += 20) {
@@ -104,7 +103,7 @@ describe('the sweep', () => {
     await app.sql(`create trigger refuse_stuck_grant before delete on oidc_model for each row execute function refuse_stuck_grant()`);
     const logged: { details: object; message: string }[] = [];
     const log = { info: (details: object, message: string) => logged.push({ details, message }), error: (details: object, message: string) => logged.push({ details, message }) };
-    const job = new StorageSweepJob(app.gatehouse.services.orm, app.gatehouse.services.invalidations, 20);
+    const job = new StorageSweepJob(app.gatehouse.services, 20);
     job.start(log);
     try {
       for (let waited = 0; (await revocations(others)).length < others.length; waited += 20) {
@@ -124,7 +123,7 @@ describe('the sweep', () => {
     });
     expect(logged.filter(({ message }) => message === 'storage-sweep failed; the next run tries again')).toEqual([]);
 
-    await sweepStorage(app.gatehouse.services.orm, app.gatehouse.services.invalidations);
+    await sweepStorage(app.gatehouse.services);
     expect(await revocations(stuck)).toEqual(swept(stuck));
   });
 
@@ -147,14 +146,14 @@ describe('the sweep', () => {
     try {
       await holder.execute(`select 1 from oidc_model where model = 'Session' and id = ? for update`, [held]);
       await holder.execute(`select 1 from email_sign_in where id = ? for update`, [heldFlow]);
-      const sweep = sweepStorage(app.gatehouse.services.orm, app.gatehouse.services.invalidations);
+      const sweep = sweepStorage(app.gatehouse.services);
       const waited = await Promise.race([sweep.then(() => false), new Promise<boolean>((resolve) => setTimeout(() => resolve(true), 5_000))]);
       expect(waited).toBe(false);
       expect([await modelExists(held), await modelExists(free), await flowRowExists(heldFlow), await flowRowExists(freeFlow)]).toEqual([true, false, true, false]);
     } finally {
       await holder.rollback();
     }
-    await sweepStorage(app.gatehouse.services.orm, app.gatehouse.services.invalidations);
+    await sweepStorage(app.gatehouse.services);
     expect([await modelExists(held), await flowRowExists(heldFlow)]).toEqual([false, false]);
   });
 
@@ -167,15 +166,14 @@ describe('the sweep', () => {
     const userId = await app.createUser(`claimed-${randomUUID()}@example.com`);
     await app.sql(`insert into oidc_model (model, id, payload) values ('Grant', ?, ?::jsonb)`, [claimed, JSON.stringify({ clientId: randomUUID(), accountId: userId })]);
 
-    await sweepStorage(app.gatehouse.services.orm, app.gatehouse.services.invalidations);
+    await sweepStorage(app.gatehouse.services);
     expect(await app.sql(`select model, id from oidc_model where id in (?)`, [[unclaimed, token, claimed]])).toEqual([]);
     expect(await revocations([claimed])).toEqual(swept([claimed]));
   });
 
   it('two instances sweeping at once end each grant once, recorded once', async () => {
     const grants = await grantsOfClientGone(5);
-    const { orm, invalidations } = app.gatehouse.services;
-    await Promise.all([sweepStorage(orm, invalidations), sweepStorage(orm, invalidations)]);
+    await Promise.all([sweepStorage(app.gatehouse.services), sweepStorage(app.gatehouse.services)]);
     expect(await revocations(grants)).toEqual(swept(grants));
     expect(await app.sql(`select 1 from oidc_model where model = 'Grant' and id in (?)`, [grants])).toEqual([]);
   });

@@ -160,7 +160,7 @@ export async function verifyDomain(
   const check = await checkVerificationRecord(domain.hostname, domain.verificationToken, resolveTxt);
   if (domain.verifiedAt != null) {
     const now = scope.services.clock();
-    const cutoffs = await grantHoldersCutoffs(scope, scope.em, now);
+    const cutoffs = await grantHoldersCutoffs(scope, scope.em, new Date());
     const row = await scope.transactional(async (em) => {
       const current = await findDomain(em, scope, domainId, true);
       await recordRecheck(em, scope, current, check, now, scope.services.surfaces.domainIssuer(current.hostname), cutoffs);

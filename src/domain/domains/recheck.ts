@@ -1,15 +1,15 @@
-import type { MikroORM } from '@mikro-orm/postgresql';
 import { PeriodicJob } from '../../background-work.ts';
 import type { Clock } from '../../clock.ts';
 import { Domain } from '../../db/entities/index.ts';
 import { HOLD_FOR_UPDATE } from '../../db/row-lock.ts';
 import { collectChanges } from '../../events/changes.ts';
-import type { Invalidation, InvalidationBus } from '../../events/invalidations.ts';
+import type { Invalidation } from '../../events/invalidations.ts';
 import { newId } from '../../ids.ts';
 import { inJobSpan } from '../../observability/spans.ts';
+import type { DomainServices } from '../../services.ts';
 import { dnsResolver } from '../dns-resolver.ts';
+import { grantHoldersCutoffs } from '../sessions/policy-cutoffs.ts';
 import { recordRecheck, type RecheckOutcome } from './domains.ts';
-import type { SurfaceRouter } from './surfaces.ts';
 import { checkVerificationRecord, type ResolveTxt } from './verification.ts';
 
 /**
@@ -39,14 +39,8 @@ interface Claimed {
   verification_token: string;
 }
 
-export async function recheckDomains(
-  orm: MikroORM,
-  invalidations: InvalidationBus,
-  surfaces: Pick<SurfaceRouter, 'domainIssuer'>,
-  clock: Clock,
-  resolveTxt: ResolveTxt,
-  batch = BATCH,
-): Promise<RecheckRun> {
+export async function recheckDomains(services: DomainServices, clock: Clock, resolveTxt: ResolveTxt, batch = BATCH): Promise<RecheckRun> {
+  const { orm, invalidations, surfaces } = services;
   const now = clock();
   // Across applications: the job belongs to none, as surfaces.ts reads verified hostnames.
   const claimed = await orm.em.getConnection().execute<Claimed[]>(
@@ -62,6 +56,11 @@ export async function recheckDomains(
     await Promise.all(
       claimed.slice(from, from + PARALLEL).map(async (domain) => {
         const check = await checkVerificationRecord(domain.hostname, domain.verification_token, resolveTxt);
+        const requestId = newId();
+        // A record not found may un-verify the domain and end its sign-ins, recorded as the lists judge them: the policy
+        // read before the transaction.
+        const reader = { services, requestId, applicationId: domain.application_id };
+        const cutoffs = check.answered && !check.verified ? await grantHoldersCutoffs(reader, orm.em.fork(), new Date()) : {};
         // An un-verification announces what caches must forget (the surface, the grants ended): published once committed.
         const changes = new Map<string, Invalidation>();
         const outcome = await orm.em.fork().transactional(async (em) => {
@@ -69,9 +68,8 @@ export async function recheckDomains(
           const row = await em.findOne(Domain, { applicationId: domain.application_id, id: domain.id }, { ...HOLD_FOR_UPDATE, filters: false });
           // Deleted since the claim.
           if (row === null) return 'inconclusive';
-          const actor = { applicationId: row.applicationId, tenantId: row.tenantId ?? null, requestId: newId(), principal: { actor: { type: 'system', id: 'domain-recheck' } } };
-          // The job reads no policy (a job with the database alone): the sign-ins it ends are judged by their stored ends.
-          const recorded = await recordRecheck(em, actor, row, check, clock(), surfaces.domainIssuer(row.hostname), {});
+          const actor = { applicationId: row.applicationId, tenantId: row.tenantId ?? null, requestId, principal: { actor: { type: 'system', id: 'domain-recheck' } } };
+          const recorded = await recordRecheck(em, actor, row, check, clock(), surfaces.domainIssuer(row.hostname), cutoffs);
           row.recheckClaimedUntil = recorded === 'inconclusive' ? new Date(clock().getTime() + INCONCLUSIVE_RETRY_MS) : null;
           return recorded;
         });
@@ -85,10 +83,10 @@ export async function recheckDomains(
 
 /** `everyMs` 0: never on this instance. */
 export class DomainRecheckJob extends PeriodicJob {
-  constructor(orm: MikroORM, invalidations: InvalidationBus, surfaces: SurfaceRouter, clock: Clock, dnsServers: readonly string[], everyMs: number) {
+  constructor(services: DomainServices, everyMs: number) {
     super('domain-recheck', everyMs, async (log) => {
-      const resolveTxt: ResolveTxt = (name) => dnsResolver(dnsServers).resolveTxt(name);
-      const run = await inJobSpan('domain-recheck run', () => recheckDomains(orm, invalidations, surfaces, clock, resolveTxt));
+      const resolveTxt: ResolveTxt = (name) => dnsResolver(services.config.email.dnsServers).resolveTxt(name);
+      const run = await inJobSpan('domain-recheck run', () => recheckDomains(services, services.clock, resolveTxt));
       if (run.failing > 0 || run.unverified > 0) log.info({ run }, 'domain recheck: records missing');
     });
   }

@@ -2,7 +2,9 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { forgetGrants, type InvalidationBus } from '../../events/invalidations.ts';
 import { newId, uuidOrNullSql } from '../../ids.ts';
 import type { AuditActor } from '../audit/audit.ts';
+import type { DomainServices } from '../../services.ts';
 import { endClientGrants } from '../sessions/end-sessions.ts';
+import { grantHoldersCutoffs } from '../sessions/policy-cutoffs.ts';
 import { MODEL, PAYLOAD } from '../../db/oidc-model.ts';
 
 const DELETED_CLIENT_GRANTS: AuditActor['principal'] = { actor: { type: 'system', id: 'deleted-client-grants' } };
@@ -26,8 +28,8 @@ export interface GoneClientFailure {
 
 /** Ended as a deletion ends them, recorded by the system. A client whose grants fail to end is passed over till the next
  *  run, so that one fault cannot keep every later client's grants alive. */
-export async function endGrantsOfDeletedClients(orm: MikroORM, invalidations: InvalidationBus): Promise<{ ended: number; failed: GoneClientFailure[] }> {
-  const connection = orm.em.getConnection();
+export async function endGrantsOfDeletedClients(services: DomainServices): Promise<{ ended: number; failed: GoneClientFailure[] }> {
+  const connection = services.orm.em.getConnection();
   let after: { application_id: string; client_id: string } | undefined;
   let ended = 0;
   const failed: GoneClientFailure[] = [];
@@ -43,7 +45,7 @@ export async function endGrantsOfDeletedClients(orm: MikroORM, invalidations: In
     );
     for (const { application_id: applicationId, client_id: clientId } of gone) {
       try {
-        await endGrantsOfClient(orm, invalidations, applicationId, clientId);
+        await endGrantsOfClient(services, applicationId, clientId);
         ended += 1;
       } catch (error) {
         failed.push({ applicationId, clientId, error });
@@ -55,17 +57,18 @@ export async function endGrantsOfDeletedClients(orm: MikroORM, invalidations: In
   return { ended, failed };
 }
 
-async function endGrantsOfClient(orm: MikroORM, invalidations: InvalidationBus, applicationId: string, clientId: string): Promise<void> {
+async function endGrantsOfClient(services: DomainServices, applicationId: string, clientId: string): Promise<void> {
   const actor: AuditActor = { applicationId, tenantId: null, requestId: newId(), principal: DELETED_CLIENT_GRANTS };
-  const grants = await orm.em.fork().transactional(async (em) => {
+  // As the client's deletion reads it, before its transaction: the sign-ins end recorded as the lists judge them.
+  const cutoffs = await grantHoldersCutoffs({ services, ...actor }, services.orm.em.fork(), new Date());
+  const grants = await services.orm.em.fork().transactional(async (em) => {
     await em.execute(
       `update oidc_model as g set application_id = ? where g.model = '${MODEL.Grant}' and g.application_id is null and g.payload->>'${PAYLOAD.clientId}' = ? and ${GRANT_APPLICATION} = ?`,
       [applicationId, clientId, applicationId],
     );
-    // The sweep reads no policy (a job with the database alone): the sign-ins it ends are judged by their stored ends.
-    return endClientGrants(em, actor, clientId, {});
+    return endClientGrants(em, actor, clientId, cutoffs);
   });
-  await forgetGrants(invalidations, grants);
+  await forgetGrants(services.invalidations, grants);
 }
 
 /** A grant saved as its client's row went, whose user is gone since, names no application: nothing can record its end, and
