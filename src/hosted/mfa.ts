@@ -163,7 +163,7 @@ export function registerMfaStep(app: FastifyInstance, services: Services, seam: 
     // current password, so the session alone would set one. Its expiry is for the next sign-in with the password.
     const expired = first !== undefined && amr.includes('pwd') && (await mustChangePassword(context.target, signIn.userId));
     const due = await stepDue(request, context, signIn.userId, amr, first?.held);
-    if (first !== undefined) await recordProven(context.target, first.user, first.record, due);
+    if (first !== undefined) await recordProven(context.target, first.user, first.record, due, signIn.tenantId);
     if (!due) return onward(request, reply, context, signIn, expired);
     const { uid } = context.interaction;
     // Nothing is written for an expired password before the step: it travels sealed with the pending sign-in.

@@ -117,6 +117,27 @@ describe('shared pool', () => {
     expect((await app.sql(signIns, [bob])).slice(before)).toEqual([{ method: 'password' }]);
   });
 
+  it('a sign-in completed by the tenant choice is the chosen tenant’s: its record and its count there, as an MFA step’s would be', async () => {
+    const tenantPath = `/applications/${app.root.applicationId}/tenants/${globex}`;
+    // The default range (the last 30 days) holds every sign-in of this run, whatever the day.
+    const succeededIn = async (path: string) =>
+      ((await app.http.get(`${path}/analytics/sign-ins`)).body.data as { succeeded: number }[]).reduce((sum, point) => sum + point.succeeded, 0);
+    const recordsIn = async (path: string) => (await app.http.get(`${path}/audit-logs?action=user.signed_in&target=${bob}&pageSize=100`)).body.data as unknown[];
+    const [inGlobex, inApplication, recordsBefore] = [await succeededIn(tenantPath), await succeededIn(''), (await recordsIn(tenantPath)).length];
+    const flow = await authorize(config);
+    const chosen = await flow.jar.submit(await tenantChoice(flow, 'bob@example.com'), { tenant: globex });
+    expect(await redeem(config, flow, chosen)).toMatchObject({ sub: bob, tenant_id: globex });
+    const [record] = await app.sql<{ tenant_id: string | null }>(
+      `select tenant_id::text from audit_log where target_id = ? and action = 'user.signed_in' order by seq desc limit 1`,
+      [bob],
+    );
+    expect(record).toEqual({ tenant_id: globex });
+    expect(await succeededIn(tenantPath)).toBe(inGlobex + 1);
+    // Counted once: the application's series holds every tenant's.
+    expect(await succeededIn('')).toBe(inApplication + 1);
+    expect(await recordsIn(tenantPath)).toHaveLength(recordsBefore + 1);
+  });
+
   it('the choice stays with the session: asking again (prompt=consent, no tenant named) keeps the chosen tenant', async () => {
     const flow = await authorize(config);
     const chooser = await tenantChoice(flow, 'bob@example.com');

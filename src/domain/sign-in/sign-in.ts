@@ -165,12 +165,15 @@ export type FactorRecord = Pick<SignInAttempt, 'method' | 'amr' | 'upstream' | '
 
 export const PASSWORD_RECORD: FactorRecord = { method: 'password' };
 
-/** Counted in the surface's tenant, else the user's only one (in another tenant's log the user is an unknown address:
- *  recordSignIn). */
-export function recordAttempt(target: SignInTarget, attempt: Pick<SignInAttempt, 'method' | 'amr' | 'upstream' | 'providerId' | 'outcome'>): Promise<void> {
+/** Counted in the tenant the sign-in was decided for (`tenantId`, a tenant choice's included), else the surface's, else
+ *  the user's only one (in another tenant's log the user is an unknown address: recordSignIn). */
+export function recordAttempt(
+  target: SignInTarget,
+  { tenantId, ...attempt }: Pick<SignInAttempt, 'method' | 'amr' | 'upstream' | 'providerId' | 'outcome'> & { readonly tenantId?: string | null },
+): Promise<void> {
   return recordSignIn(target.scope.services, {
     applicationId: target.application.id,
-    tenantId: attemptTenant(target.tenant?.id ?? null, attempt.outcome.user),
+    tenantId: tenantId === undefined ? attemptTenant(target.tenant?.id ?? null, attempt.outcome.user) : tenantId,
     clientId: target.opener.id,
     requestId: target.scope.requestId,
     ...attempt,
@@ -179,9 +182,10 @@ export function recordAttempt(target: SignInTarget, attempt: Pick<SignInAttempt,
 
 /** A proven first factor, recorded where the pages decide whether the MFA step follows: the sign-in when none does, else
  *  the factor alone, which the step's own record completes (src/domain/mfa/second-step.ts). Each method's check records
- *  its refusals itself and hands a proof back as a FactorRecord for this. */
-export const recordProven = (target: SignInTarget, user: SignInUser, record: FactorRecord, stepFollows: boolean): Promise<void> =>
-  recordAttempt(target, { ...record, outcome: { ok: true, user, stepFollows } });
+ *  its refusals itself and hands a proof back as a FactorRecord for this. `tenantId`: the tenant decided for the sign-in
+ *  (a user of several tenants chooses after the factor), in which the step's record counts too. */
+export const recordProven = (target: SignInTarget, user: SignInUser, record: FactorRecord, stepFollows: boolean, tenantId?: string | null): Promise<void> =>
+  recordAttempt(target, { ...record, tenantId, outcome: { ok: true, user, stepFollows } });
 
 export const attemptTenant = (surfaceTenantId: string | null, user: Pick<SignInUser, 'tenantIds'> | null): string | null =>
   surfaceTenantId ?? (user?.tenantIds.length === 1 ? user.tenantIds[0]! : null);
