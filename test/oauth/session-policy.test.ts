@@ -296,6 +296,26 @@ describe('the sessions list under a policy made stricter', () => {
     const validated = await initech.admin.post('/sessions/validate', { token: refreshToken });
     expect(validated.body).toMatchObject({ valid: true, session: { id: listed!.id, expiresAt: listed!.expiresAt } });
   });
+
+  it('reads a page in one statement however many sign-ins the policy has ended before their stored ends', async () => {
+    const { of: umbrella, tenant, userId } = await userOfNew('Umbrella', 'many@umbrella.example');
+    const at = clock();
+    for (let browser = 0; browser < 4; browser += 1) await signIn(umbrella, userId, tenant);
+    expect(await sessionsOf(umbrella, userId)).toHaveLength(4);
+    await putSessionPolicy(umbrella, { idleTimeoutMinutes: 10, absoluteTimeoutMinutes: 25 });
+    // A day on: every browser session ended by the policy (their stored ends days away, under the default one), and
+    // every grant's tokens with them.
+    at(24 * 60);
+    const reads = () => app.queries.filter((query) => query.includes('from user_session as s')).length;
+    const before = reads();
+    for (const path of [`/users/${userId}/sessions?pageSize=1`, '/sessions?pageSize=1']) {
+      const listed = await umbrella.admin.get(path);
+      expect(listed.status, JSON.stringify(listed.body)).toBe(200);
+      expect(listed.body).toEqual({ data: [], next: null });
+    }
+    // One page, one read each: not a read per page of ended sign-ins until a standing one is found.
+    expect(reads() - before).toBe(2);
+  });
 });
 
 describe('refresh tokens', () => {

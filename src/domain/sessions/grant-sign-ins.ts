@@ -22,10 +22,11 @@ export const USED_AT = `extract(epoch from o.expires_at)::float8 - (o.payload->>
 /** By pool id, the session policy's standingSignInsSince (sign-in/session.ts) as it is now. */
 export type PolicyCutoffs = Readonly<Record<string, ReturnType<typeof standingSignInsSince>>>;
 
-/** OP session `o` of a user of pool `pool` (text) has not been ended by the policy before its stored end, by the cutoffs
- *  `?` (two parameters, cutoffsParams). A pool the cutoffs do not name is judged by the stored end alone. */
-export const standsUnderPolicy = (pool: string) =>
-  `coalesce(${LOGIN_TS} > (?::jsonb->${pool}->>'signedInAfter')::float8, true) and coalesce(${USED_AT} > (?::jsonb->${pool}->>'usedAfter')::float8, true)`;
+/** OP session `o` (or the sign-in and last use `times` read of it) of a user of pool `pool` (text) has not been ended by
+ *  the policy before its stored end, by the cutoffs `?` (two parameters, cutoffsParams). A pool the cutoffs do not name
+ *  is judged by the stored end alone. */
+export const standsUnderPolicy = (pool: string, times: { readonly loginTs: string; readonly usedAt: string } = { loginTs: LOGIN_TS, usedAt: USED_AT }) =>
+  `coalesce(${times.loginTs} > (?::jsonb->${pool}->>'signedInAfter')::float8, true) and coalesce(${times.usedAt} > (?::jsonb->${pool}->>'usedAfter')::float8, true)`;
 
 export const cutoffsParams = (cutoffs: PolicyCutoffs): string[] => Array<string>(2).fill(JSON.stringify(cutoffs));
 

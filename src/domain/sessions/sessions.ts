@@ -147,19 +147,26 @@ function listedRows(scope: Scope, only: { userId?: string | undefined; id?: stri
     ...(only.id === undefined ? [] : [{ sql: 's.id = ?', param: only.id }]),
     ...(only.after === undefined ? [] : [{ sql: 's.id > ?', param: only.after }]),
   ];
+  // A browser session the policy has ended before its stored end is left out here, by the cutoffs of its user's pool (as
+  // validation judges it): else a page would read on past every such row, one statement per page of them, to fill up.
   return executeOwned<ListedRow[]>(
     scope.em,
     scope.applicationId,
-    `select s.*, (select u.pool_id from app_user as u where @owner(u) and u.id = s.user_id) as pool_id from (
-       select b.*, null::text as grant_id,
-         ${opSessionTime('b', LOGIN_TS)} as login_ts, ${opSessionTime('b', USED_AT)} as used_at
-         from (${browsers.sql}) as b
-       union all select g.id, g.user_id, g.tenant_id, g.client_id, g.created_at, g.last_active_at, g.expires_at, null::text, null::text, '{}'::text[], null::text, g.grant_id, null::float8, null::float8
-         from (${grants.sql}) as g) as s
-      where true${where.map((condition) => ` and ${condition.sql}`).join('')} order by s.id limit ?`,
-    [...browsers.params, ...grants.params, ...where.map((condition) => condition.param), limit],
+    `select * from (
+       select s.*, (select u.pool_id from app_user as u where @owner(u) and u.id = s.user_id) as pool_id from (
+         select b.*, null::text as grant_id,
+           ${opSessionTime('b', LOGIN_TS)} as login_ts, ${opSessionTime('b', USED_AT)} as used_at
+           from (${browsers.sql}) as b
+         union all select g.id, g.user_id, g.tenant_id, g.client_id, g.created_at, g.last_active_at, g.expires_at, null::text, null::text, '{}'::text[], null::text, g.grant_id, null::float8, null::float8
+           from (${grants.sql}) as g) as s) as s
+      where ${BROWSER_SESSION_STANDS}${where.map((condition) => ` and ${condition.sql}`).join('')} order by s.id limit ?`,
+    [...browsers.params, ...grants.params, ...cutoffsParams(cutoffs), ...where.map((condition) => condition.param), limit],
   );
 }
+
+/** A listed row `s` (its OP session's times read already) standing under the policy; a grant's sign-in is judged by
+ *  grantSignInsSql itself. Two parameters (cutoffsParams). */
+const BROWSER_SESSION_STANDS = `(s.grant_id is not null or (${standsUnderPolicy('s.pool_id::text', { loginTs: 's.login_ts', usedAt: 's.used_at' })}))`;
 
 /** The OP judges each use by the policy as it is now (findAccount), so a stricter one ends a browser session before
  *  its stored end; undefined once ended. A grant's sign-in stands while a token of it does (one the policy's cutoffs
