@@ -349,6 +349,18 @@ describe('social and OIDC sign-in', () => {
     expect(await identities(fay)).toEqual([{ provider_id: upstreamId, subject: 'fay-sub' }]);
   });
 
+  it('a suspended user is refused by a verified upstream e-mail and gets no link: the refusal adds no way into the account', async () => {
+    const sue = await app.createUser('suspended-upstream@example.com');
+    expect((await app.http.post(`/users/${sue}/suspend`, {})).status).toBe(200);
+    idp.login = { sub: 'suspended-sub', email: 'suspended-upstream@example.com', email_verified: true };
+    const flow = await authorize();
+    const refused = await signInWith(flow, 'Upstream');
+    expect(refused.status).toBe(403);
+    expect(await lastSignInRecord()).toMatchObject({ action: 'user.sign_in_failed', target_id: sue, after: { method: 'oauth', reason: 'user_inactive' } });
+    expect(await identities(sue)).toEqual([]);
+    expect(await app.sql(`select 1 from audit_log where action = 'user.upstream_link.created' and target_id = ?`, [sue])).toEqual([]);
+  });
+
   it('refuses an unknown upstream account where the provider allows no sign-up', async () => {
     idp.login = { sub: 'dave-sub', email: 'dave@example.com', email_verified: true };
     const flow = await authorize();

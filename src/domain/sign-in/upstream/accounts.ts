@@ -86,6 +86,8 @@ export async function upstreamAccount(
     if (owner !== null) {
       // An address nobody proved is not the upstream account's to take over: its owner confirms it first, as SAML asks.
       if (owner.emailVerified !== true) return { ok: false, reason: 'email_unverified', user: owner };
+      // A refused sign-in adds no way in: a suspended or locked account is not linked for later.
+      if (!mayActNow(owner)) return { ok: false, reason: 'user_inactive', user: owner };
       if (!(await vouchedFor(owner.id))) return { ok: false, reason: 'provider_not_trusted', user: owner };
       await link(target, upstream, identity.subject, owner.id);
       userId = owner.id;
