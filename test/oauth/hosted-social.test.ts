@@ -857,3 +857,44 @@ describe('a user’s upstream links, listed and removed by an administrator', ()
     expect(await identities(gina)).toEqual([]);
   });
 });
+
+describe('an upstream provider moved to another issuer', () => {
+  const removedLinks = (providerId: string) =>
+    app.sql<{ target_id: string; tenant_id: string | null; before: unknown; after: unknown }>(
+      `select target_id, tenant_id, before, after from audit_log where application_id = ? and action = 'user.upstream_link.removed' and before->>'providerId' = ?`,
+      [app.root.applicationId, providerId],
+    );
+
+  it('its links go, recorded: the same subject at the new issuer is another person, who never signs in as the linked user', async () => {
+    const [portBefore, portAfter] = [await freePort(), await freePort()];
+    const generic = (port: number) => ({ provider: 'generic', clientId: 'gatehouse', issuer: `http://127.0.0.1:${port}` });
+    const id = await createProvider(app.http, '/auth-providers', { type: 'oauth', name: 'Moving', config: { ...generic(portBefore), allowSignup: true }, secrets: { clientSecret: UPSTREAM_SECRET } });
+    const redirectUris = [`${issuer}/auth/callback/${id}`];
+    const before = await startUpstreamIdp({ port: portBefore, clientSecret: UPSTREAM_SECRET, redirectUris });
+    const after = await startUpstreamIdp({ port: portAfter, clientSecret: UPSTREAM_SECRET, redirectUris });
+    try {
+      const hal = await app.createUser('hal-moving@example.com');
+      // Numeric subjects, as GitLab's or GitHub's: the next issuer has its own user 1001.
+      before.login = { sub: '1001', email: 'hal-moving@example.com', email_verified: true };
+      const first = await authorize();
+      expect((await idTokenOf(first, await signInWith(first, 'Moving')))['sub']).toBe(hal);
+      // A setting that names no other issuer keeps the link.
+      expect((await app.http.patch(`/auth-providers/${id}`, { name: 'Moving', config: { allowSignup: true } })).status).toBe(200);
+      expect(await identities(hal)).toEqual([{ provider_id: id, subject: '1001' }]);
+      expect(await removedLinks(id)).toEqual([]);
+
+      expect((await app.http.patch(`/auth-providers/${id}`, { config: { issuer: generic(portAfter).issuer } })).status).toBe(200);
+      expect(await identities(hal)).toEqual([]);
+      expect(await removedLinks(id)).toEqual([{ target_id: hal, tenant_id: null, before: { providerId: id, subject: '1001' }, after: { reason: 'provider_changed' } }]);
+      after.login = { sub: '1001', email: 'ivy-moving@example.com', email_verified: true };
+      const second = await authorize();
+      const ivy = (await idTokenOf(second, await signInWith(second, 'Moving')))['sub'];
+      expect(ivy).not.toBe(hal);
+      expect((await app.http.get('/users?email=ivy-moving@example.com')).body.data).toEqual([expect.objectContaining({ id: ivy })]);
+    } finally {
+      await app.http.delete(`/auth-providers/${id}`);
+      await before.close();
+      await after.close();
+    }
+  });
+});

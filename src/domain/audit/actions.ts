@@ -52,7 +52,7 @@ export const AUDIT_ACTIONS = {
   'user.passkey.cloned': { kind: 'write', meaning: 'A passkey or security key was removed after a use whose signature counter did not grow, a copy’s (`before.name`, `before.rpId`)' },
   'user.mfa.reset': { kind: 'write', meaning: 'Every MFA factor and recovery code of a user was removed (`before.factors`), by an administrator or a takeover' },
   'user.upstream_link.created': { kind: 'write', meaning: 'An upstream account was linked to an existing user by its verified e-mail at sign-in (`after.providerId`, `after.provider`, `after.subject`), the user its actor' },
-  'user.upstream_link.removed': { kind: 'write', meaning: 'A user’s link to an upstream account was removed (`before.providerId`, `before.subject`), by an administrator or with a takeover (`after.reason` `takeover`)' },
+  'user.upstream_link.removed': { kind: 'write', meaning: 'A user’s link to an upstream account was removed (`before.providerId`, `before.subject`), by an administrator, with a takeover (`after.reason` `takeover`), or as its OAuth provider moved to another issuer (`after.reason` `provider_changed`)' },
   'user.signed_in': {
     kind: 'event',
     meaning: 'A user signed in on a sign-in page, the MFA step passed or none asked (`after.method`, the step that completed it; `after.amr` once a second factor is proven)',

@@ -20,7 +20,8 @@ import { underTenancyConfig } from '../tenancy/config-lock.ts';
 import { pageSize, type Page, type PageArgs, scopedList } from '../pagination.ts';
 import type { Source } from '../tenancy/settings.ts';
 import { displayName } from '../validate.ts';
-import { defaultProviderName, mergeSecrets, parseConfig, providerSlot } from './config.ts';
+import { removeProviderLinks } from '../users/upstream-links.ts';
+import { defaultProviderName, mergeSecrets, parseConfig, providerSlot, subjectIssuer } from './config.ts';
 
 /** A tenant's own providers only while `isolated`; a tenant with any uses exactly those (`customized`), else the
  *  application's (`inherited`; spec, tenancy rule 7). Secrets are write-only. */
@@ -282,6 +283,8 @@ export async function updateAuthProvider(scope: Scope, providerId: string, input
       if (input.config != null) {
         const config = parseConfig(found.type, input.config, found.config, scope.services.config.upstreams);
         if (providerSlot(found.type, config) !== providerSlot(found.type, found.config)) await assertSlotFree(scope, em, found.type, config, found.id);
+        // Another issuer's subjects are other people: a link kept would sign its `sub` in as the user of the old one's.
+        if (found.type === 'oauth' && subjectIssuer(config) !== subjectIssuer(found.config)) await removeProviderLinks(em, scope, found.id, 'provider_changed');
         found.config = config;
       }
       found.secrets = mergeSecrets(found.type, found.config, found.secrets ?? null, input.secrets, sealWith(scope));

@@ -338,6 +338,15 @@ export function defaultProviderName(type: AuthProviderType, config: Config): str
   return AUTH_PROVIDER_SPECS[type].defaultName(config);
 }
 
+/**
+ * Whose subjects an OAuth provider's links hold: a `sub` is unique only at its issuer (GitHub's and GitLab's are both small
+ * numbers), so a provider moved to another preset, issuer or userinfo endpoint keeps none of its links.
+ */
+export function subjectIssuer(config: Readonly<Config>): string {
+  const provider = String(config['provider']);
+  return provider === 'generic' ? `generic ${String(config['issuer'] ?? config['userInfoUrl'])}` : provider;
+}
+
 /** Every type once, OAuth once per provider, `generic` any number (null: no limit). Backed by a unique index. */
 export function providerSlot(type: AuthProviderType, config: Config): string | null {
   if (type !== 'oauth') return type;

@@ -1,8 +1,10 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Scope } from '../../context.ts';
 import { UserIdentity } from '../../db/entities/index.ts';
+import { SHARED_POOL } from '../../db/entities/user.entity.ts';
 import { executeOwned } from '../../db/owned-sql.ts';
 import { notFound } from '../../errors.ts';
-import { recordAudit } from '../audit/audit.ts';
+import { recordAudit, recordAuditPerRow, type AuditActor } from '../audit/audit.ts';
 import { withCallerTenants } from '../grants.ts';
 import { paginate, scopedList, type Page, type PageArgs, type Row } from '../pagination.ts';
 import { underTenancyConfig } from '../tenancy/config-lock.ts';
@@ -41,4 +43,16 @@ export async function unlinkUpstream(scope: Scope, userId: string, linkId: strin
     });
     return true;
   }));
+}
+
+/** Every link of a provider that now asks another issuer, one record each in its pool's tenant (`after.reason`). */
+export async function removeProviderLinks(em: EntityManager, actor: AuditActor, providerId: string, reason: string): Promise<void> {
+  await recordAuditPerRow(em, actor, { action: 'user.upstream_link.removed', targetType: 'user' }, {
+    tenantPerRow: true,
+    ctes: `changed as (
+      delete from user_identity where @owner and provider_id = ?
+      returning user_id::text as target_id, nullif(pool_id, ?::uuid) as tenant_id,
+                jsonb_build_object('providerId', provider_id, 'subject', subject) as before, jsonb_build_object('reason', ?::text) as after)`,
+    params: [providerId, SHARED_POOL, reason],
+  });
 }
