@@ -883,6 +883,13 @@ describe('an upstream provider moved to another issuer', () => {
       expect(await identities(hal)).toEqual([{ provider_id: id, subject: '1001' }]);
       expect(await removedLinks(id)).toEqual([]);
 
+      // Refused for another field, the move removes nothing.
+      const refused = await app.http.patch(`/auth-providers/${id}`, { config: { issuer: generic(portAfter).issuer }, secrets: { clientSecret: '' } });
+      expect(refused.status).toBe(422);
+      expect(refused.body).toMatchObject({ code: 'validation_error', field: 'secrets.clientSecret' });
+      expect(await identities(hal)).toEqual([{ provider_id: id, subject: '1001' }]);
+      expect(await removedLinks(id)).toEqual([]);
+
       expect((await app.http.patch(`/auth-providers/${id}`, { config: { issuer: generic(portAfter).issuer } })).status).toBe(200);
       expect(await identities(hal)).toEqual([]);
       expect(await removedLinks(id)).toEqual([{ target_id: hal, tenant_id: null, before: { providerId: id, subject: '1001' }, after: { reason: 'provider_changed' } }]);
