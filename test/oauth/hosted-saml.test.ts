@@ -762,6 +762,23 @@ describe('single logout started at the IdP', () => {
     expect(await codeFor(flow, switched)).toMatchObject({ sub: second });
   });
 
+  it('a provider moved to another IdP (entityId) forgets the NameIDs its sign-ins recorded: the new IdP’s same NameID ends nothing', async () => {
+    const moved = await app.createUser('moved-slo@saml.test', tenantId);
+    const token = await signedIn('moved-slo@saml.test', 'entra-moved');
+    const other = new TestIdp();
+    await setSlo({ entityId: other.entityId });
+    try {
+      // Another IdP's user of the same NameID: its logout is no word on the sign-in the first IdP made.
+      const answer = await fetch(other.logoutRedirect({ destination: endpoint(), nameId: 'entra-moved' }).url, { redirect: 'manual' });
+      expect(answer.status).toBe(303);
+      expect(other.readLogoutResponse(answer.headers.get('location')!).status).toBe('urn:oasis:names:tc:SAML:2.0:status:Requester');
+      expect(await sessionsOf(moved)).toBe(1);
+      expect(await userinfoStatus(token)).toBe(200);
+    } finally {
+      await setSlo({ entityId: idp.entityId });
+    }
+  });
+
   it('refuses, ending nothing, a request unsigned, signed by another key, of another issuer, for another endpoint or stale', async () => {
     const kept = await app.createUser('kept@saml.test', tenantId);
     const token = await signedIn('kept@saml.test', 'entra-kept');

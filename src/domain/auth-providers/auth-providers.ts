@@ -15,6 +15,7 @@ import { APPLICATION_ROWS } from '../loaders.ts';
 import { gracePeriodSeconds } from '../oauth-clients/secrets.ts';
 import { certificateFingerprint, rotateSamlSpKey as rotateSpKeyPair, type SamlSpCertificates } from '../sign-in/saml-keys.ts';
 import { samlUrls } from '../sign-in/saml.ts';
+import { forgetSamlSubjects } from '../sign-in/saml-logout.ts';
 import { configurationChanged } from '../tenancy/changed.ts';
 import { underTenancyConfig } from '../tenancy/config-lock.ts';
 import { pageSize, type Page, type PageArgs, scopedList } from '../pagination.ts';
@@ -285,6 +286,8 @@ export async function updateAuthProvider(scope: Scope, providerId: string, input
         if (providerSlot(found.type, config) !== providerSlot(found.type, found.config)) await assertSlotFree(scope, em, found.type, config, found.id);
         // Another issuer's subjects are other people: a link kept would sign its `sub` in as the user of the old one's.
         if (found.type === 'oauth' && subjectIssuer(config) !== subjectIssuer(found.config)) await removeProviderLinks(em, scope, found.id, 'provider_changed');
+        // The same for the NameIDs single logout ends sign-ins by: another IdP's LogoutRequest would end the first's users'.
+        if (found.type === 'saml' && config['entityId'] !== found.config['entityId']) await forgetSamlSubjects(em, scope.applicationId, found.id);
         found.config = config;
       }
       found.secrets = mergeSecrets(found.type, found.config, found.secrets ?? null, input.secrets, sealWith(scope));

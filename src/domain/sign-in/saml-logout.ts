@@ -21,6 +21,11 @@ export async function rememberSamlSubject(em: EntityManager, applicationId: stri
   );
 }
 
+/** A provider moved to another IdP: its NameIDs are that IdP's to speak of, and the new one's same NameID is someone else. */
+export async function forgetSamlSubjects(em: EntityManager, applicationId: string, providerId: string): Promise<void> {
+  await executeOwned(em, applicationId, 'delete from saml_subject where @owner and provider_id = ?', [providerId]);
+}
+
 const SAML_LOGOUT_ACTOR = { actor: { type: 'system', id: 'saml-logout' } } as const;
 
 /** False when no sign-in of `nameId` through the provider is known (the IdP is answered UnknownPrincipal). */
