@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { emailVerified } from '../../src/domain/sign-in/upstream/identity.ts';
+import { appleUserName, emailVerified } from '../../src/domain/sign-in/upstream/identity.ts';
 
 describe('an upstream’s e-mail verification', () => {
   it('is email_verified (Apple’s string too); an explicit false or anything else is not', () => {
@@ -21,5 +21,24 @@ describe('an upstream’s e-mail verification', () => {
       expect(emailVerified(preset, { xms_edov: true })).toBe(false);
       expect(emailVerified(preset, { xms_edov: '1' })).toBe(false);
     }
+  });
+});
+
+describe('Apple’s name', () => {
+  const answer = (user: unknown) => new URLSearchParams({ code: 'c', state: 's', ...(user === undefined ? {} : { user: typeof user === 'string' ? user : JSON.stringify(user) }) });
+
+  it('is read from the `user` field of its first answer (its ID token states none), as the users’ rule for names takes it', () => {
+    expect(appleUserName(answer({ name: { firstName: 'Ann', lastName: 'Lee' }, email: 'ann@privaterelay.appleid.com' }))).toBe('Ann Lee');
+    expect(appleUserName(answer({ name: { firstName: '  Ann ' } }))).toBe('Ann');
+    expect(appleUserName(answer({ name: { lastName: 'Lee' } }))).toBe('Lee');
+  });
+
+  it('is none without the field (every later answer), or with one that is no JSON, names nobody, or breaks the names’ rule', () => {
+    expect(appleUserName(answer(undefined))).toBeNull();
+    expect(appleUserName(answer('{not json'))).toBeNull();
+    expect(appleUserName(answer({ email: 'x@example.com' }))).toBeNull();
+    expect(appleUserName(answer({ name: { firstName: 42 } }))).toBeNull();
+    expect(appleUserName(answer({ name: { firstName: 'Mallory\u202Egnp.exe' } }))).toBeNull();
+    expect(appleUserName(answer({ name: { firstName: 'M'.repeat(300) } }))).toBeNull();
   });
 });

@@ -48,6 +48,20 @@ function upstreamName(value: unknown): string | null {
   return name === undefined || displayNameProblem(name) !== undefined ? null : name;
 }
 
+/** Apple's ID token states no name: its first answer alone (a form field, `user`, unsigned) holds the name the user gave,
+ *  which is whoever holds the account's to write as any upstream name is. Its e-mail there is not read: the ID token's is signed. */
+export function appleUserName(answer: URLSearchParams): string | null {
+  let user: unknown;
+  try {
+    user = JSON.parse(answer.get('user') ?? 'null');
+  } catch {
+    return null;
+  }
+  const name = (user as { name?: { firstName?: unknown; lastName?: unknown } } | null)?.name;
+  const parts = [name?.firstName, name?.lastName].flatMap((part) => (typeof part === 'string' && part.trim() !== '' ? [part.trim()] : []));
+  return upstreamName(parts.join(' '));
+}
+
 /** Apple writes `email_verified` as a string. Entra ID states none but `xms_edov` (the domain's owner verified it), read
  *  only from the `microsoft` preset (elsewhere it means whatever the issuer lets it) and never over `email_verified`. */
 export function emailVerified(preset: OAuthProvider, claims: Readonly<Record<string, unknown>>): boolean {
@@ -106,5 +120,5 @@ export async function upstreamIdentity(client: UpstreamClient, callback: Upstrea
   if (claims['email'] === undefined && configuration.serverMetadata().userinfo_endpoint !== undefined) {
     return identityOf(client.preset, { ...(await oidc.fetchUserInfo(configuration, tokens.access_token, claims.sub)), sub: claims.sub });
   }
-  return identityOf(client.preset, claims);
+  return identityOf(client.preset, client.preset === 'apple' && claims['name'] === undefined ? { ...claims, name: appleUserName(callback.url.searchParams) } : claims);
 }
