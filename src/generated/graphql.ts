@@ -2716,7 +2716,7 @@ export type Query = {
   domains: DomainPage;
   /**
    * The outbox: the scope's mails (a tenant scope: its own), oldest first or, with `order: newest`, newest first, filtered
-   * by `status`, `templateKey` and the recipient `to` (exact address). A cursor holds its list's order and filters: used
+   * by `status`, `templateKey` and the recipient `to` (the address in any case). A cursor holds its list's order and filters: used
    * with another, it is 422 on `cursor`.
    */
   emailDeliveries: EmailDeliveryPage;

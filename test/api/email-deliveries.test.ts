@@ -347,6 +347,9 @@ describe('the deliveries list', () => {
     expect((await app.http.get(deliveryPath(tenantA, other.id))).status).toBe(404);
     const all = await app.http.get(`/email/deliveries?to=two@example.com&pageSize=100`);
     expect(all.body.data.map((row: { id: string }) => row.id)).toEqual(expect.arrayContaining([sent[1]!.id, sent[2]!.id, other.id]));
+    // The address in any case, as the users' e-mail filter takes it.
+    const anyCase = await app.http.get(inTenant(tenantA, '/email/deliveries?to=Two@EXAMPLE.com'));
+    expect(anyCase.body.data.map((row: { id: string }) => row.id)).toEqual([sent[1]!.id, sent[2]!.id]);
   });
 
   it('refuses a bad filter or recipient with its field, and queues nothing', async () => {

@@ -3369,7 +3369,7 @@ export interface paths {
         /**
          * List the outbox’s mails, oldest first or with order=newest newest first (filters: status, templateKey, to)
          * @description The outbox: the scope's mails (a tenant scope: its own), oldest first or, with `order: newest`, newest first, filtered
-         *     by `status`, `templateKey` and the recipient `to` (exact address). A cursor holds its list's order and filters: used
+         *     by `status`, `templateKey` and the recipient `to` (the address in any case). A cursor holds its list's order and filters: used
          *     with another, it is 422 on `cursor`.
          *
          *     Requires `email:read`.
@@ -3395,7 +3395,7 @@ export interface paths {
         /**
          * List the outbox’s mails, oldest first or with order=newest newest first (filters: status, templateKey, to)
          * @description The outbox: the scope's mails (a tenant scope: its own), oldest first or, with `order: newest`, newest first, filtered
-         *     by `status`, `templateKey` and the recipient `to` (exact address). A cursor holds its list's order and filters: used
+         *     by `status`, `templateKey` and the recipient `to` (the address in any case). A cursor holds its list's order and filters: used
          *     with another, it is 422 on `cursor`.
          *
          *     Requires `email:read`.
@@ -3421,7 +3421,7 @@ export interface paths {
         /**
          * List the outbox’s mails, oldest first or with order=newest newest first (filters: status, templateKey, to)
          * @description The outbox: the scope's mails (a tenant scope: its own), oldest first or, with `order: newest`, newest first, filtered
-         *     by `status`, `templateKey` and the recipient `to` (exact address). A cursor holds its list's order and filters: used
+         *     by `status`, `templateKey` and the recipient `to` (the address in any case). A cursor holds its list's order and filters: used
          *     with another, it is 422 on `cursor`.
          *
          *     Requires `email:read`.

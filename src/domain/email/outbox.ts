@@ -1,3 +1,4 @@
+import { raw } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Scope } from '../../context.ts';
 import { Application, EmailDelivery, Setting, Tenant } from '../../db/entities/index.ts';
@@ -172,10 +173,12 @@ export async function listDeliveries(scope: Scope, filters: DeliveryFilters, arg
     }
     where['templateKey'] = filters.templateKey;
   }
-  if (filters.to != null) where['toAddress'] = email('to', filters.to);
+  const to = filters.to == null ? undefined : email('to', filters.to);
+  // Any case, as the users' e-mail filter (mailboxes are told apart by no case): by the recipient index.
+  const recipient = to === undefined ? {} : { [raw((alias: string) => `lower(${alias}.to_address) = lower(?)`, [to])]: [] };
   // The filters are part of the list's identity: a cursor of one filtered list is refused in another.
-  const list = scopedList(scope, `email-deliveries:${JSON.stringify([where['status'], where['templateKey'], where['toAddress']])}`);
-  return paginate(scope.em, EmailDelivery, where, args, scope.services.cursors, list, args.order ?? 'oldest');
+  const list = scopedList(scope, `email-deliveries:${JSON.stringify([where['status'], where['templateKey'], to?.toLowerCase()])}`);
+  return paginate(scope.em, EmailDelivery, { ...where, ...recipient }, args, scope.services.cursors, list, args.order ?? 'oldest');
 }
 
 export const WITHHELD_SUBJECT = 'Not shown: sent through a provider, its subject may carry a single-use code or link.';
