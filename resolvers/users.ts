@@ -1,5 +1,6 @@
 import type { Resolvers } from '../src/generated/graphql.ts';
 import { resetMfa } from '../src/domain/mfa/reset.ts';
+import { shownStatus } from '../src/domain/users/sign-in-user.ts';
 import { listUpstreamLinks, unlinkUpstream } from '../src/domain/users/upstream-links.ts';
 import { activateUser, createUser, deleteUser, getUser, listUsers, suspendUser, unlockUser, updateUser, visibleTenantIds } from '../src/domain/users/users.ts';
 
@@ -24,6 +25,7 @@ export const userResolvers: Resolvers = {
   },
   User: {
     name: (user) => user.name ?? null,
+    status: (user) => shownStatus(user),
     tenantIds: (user, _, ctx) => visibleTenantIds(ctx.principal, user.tenantIds),
   },
 };

@@ -3904,7 +3904,7 @@ export type UserPage = {
 export type UserStatus =
   /** The user may sign in. */
   | 'active'
-  /** Locked after too many failed sign-ins; an administrator or the lockout policy unlocks it. */
+  /** Locked after too many failed sign-ins; an administrator or the lockout policy unlocks it (shown `active` once a timed lock has run out). */
   | 'locked'
   /** An administrator suspended the account; the user may not sign in until it is activated. */
   | 'suspended';

@@ -272,18 +272,23 @@ describe('lockout', () => {
     expect((await app.http.post('/api-keys/introspect', { secret: key })).body).toMatchObject({ active: true });
   });
 
-  it('once a lock has run out, the user’s keys and tokens work again, before any sign-in lifts it', async () => {
+  it('once a lock has run out, the user is active again, listed so, and their keys and tokens work, before any sign-in lifts it', async () => {
     const userId = await createPasswordUser(app.http, 'ona@example.com');
     const token = await app.mintAccessToken({ sub: userId, app_id: app.root.applicationId });
     const key = (await app.http.post('/api-keys', { name: 'ona', permissions: ['users:read'], userId })).body.secret as string;
     await lockAccount('ona@example.com');
     expect(await status(userId)).toBe('locked');
+    expect(((await app.http.get('/users?status=locked&email=ona@example.com')).body.data as { id: string }[]).map((user) => user.id)).toEqual([userId]);
     expect((await app.as({ apiKey: key }).get('/users')).status).toBe(401);
     expect((await app.as({ bearer: token }).get('/users')).status).toBe(401);
     // Time passes beyond the lock (and beyond what the instance remembers of the user).
     await app.sql(`update app_user set locked_until = now() - interval '1 second' where id = ?`, [userId]);
     await app.gatehouse.services.invalidations.publish({ kind: 'user', id: userId });
-    expect(await status(userId)).toBe('locked');
+    await app.gatehouse.services.invalidations.publish({ kind: 'users', id: app.root.applicationId });
+    // Shown and listed as active: the lock is over, though no sign-in has lifted it in the row yet.
+    expect(await status(userId)).toBe('active');
+    const listed = async (filter: string) => ((await app.http.get(`/users?status=${filter}&email=ona@example.com`)).body.data as { id: string }[]).map((user) => user.id);
+    expect([await listed('active'), await listed('locked')]).toEqual([[userId], []]);
     expect((await app.as({ apiKey: key }).get('/users')).status).toBe(200);
     expect((await app.http.post('/api-keys/introspect', { secret: key })).body).toMatchObject({ active: true });
     // Authenticated again: the token carries no permission, so the route is 403, no longer 401.

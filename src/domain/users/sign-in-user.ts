@@ -28,6 +28,9 @@ export function mayActNow(user: Pick<SignInUser, 'status' | 'lockedUntil'>, now 
   return user.status === 'active' || (user.status === 'locked' && user.lockedUntil != null && user.lockedUntil <= now);
 }
 
+/** The status the API shows and filters by: a lock that has run out is over (mayActNow), whatever the row reads. */
+export const shownStatus = (user: Pick<SignInUser, 'status' | 'lockedUntil'>): SignInUser['status'] => (mayActNow(user) ? 'active' : user.status);
+
 export const mayActNowSql = (alias: string): string =>
   `(${alias}.status = 'active' or (${alias}.status = 'locked' and ${alias}.locked_until <= now()))`;
 

@@ -163,10 +163,18 @@ function addressFilter(field: string, value: string): string {
   return value;
 }
 
+/** The users shownStatus shows as `status`: a lock that has run out (the row still `locked`) is active. */
+function shownStatusIs(status: UserStatus): object {
+  const lockRunOut = { status: 'locked', lockedUntil: { $lte: new Date() } };
+  if (status === 'active') return { $or: [{ status: 'active' }, lockRunOut] };
+  if (status === 'locked') return { status: 'locked', $or: [{ lockedUntil: null }, { lockedUntil: { $gt: new Date() } }] };
+  return { status };
+}
+
 /** Addresses compared by their normalized key, as sign-in finds them. A cursor names the filter it was issued for. */
 export async function listUsers(scope: Scope, { status, email, emailPrefix, ...page }: PageArgs & UserFilter): Promise<Page<UserRow>> {
   const where: Record<string, unknown> = {};
-  if (status != null) where['status'] = status;
+  if (status != null) Object.assign(where, shownStatusIs(status));
   if (email != null) where['emailNormalized'] = normalizeEmail(addressFilter('email', email));
   if (emailPrefix != null) {
     // Trimmed as an address is: spaces alone would be the empty prefix, every user.
