@@ -8,6 +8,8 @@ import { CookieJar, readForm, type Visit } from '../support/cookie-jar.ts';
 import { passwordProviderId } from '../support/auth-providers.ts';
 import type { HttpClient } from '../support/http.ts';
 import { issueTestKey } from '../support/keys.ts';
+import { usingEmbeddedDatabase } from '../support/database.ts';
+import { queuedBehind } from '../support/row-lock.ts';
 import { addDomain } from '../support/domains.ts';
 import { fetchVia } from '../support/host-fetch.ts';
 import { mailedCode, mails } from '../support/email-sign-in.ts';
@@ -307,6 +309,40 @@ describe('invitations', () => {
     expect((await submit(await linkMailedTo(email), { password: PASSWORD })).status).toBe(200);
     const member = (await app.http.get(`${inA}/invitations/${sent.id}`)).body.acceptedUserId as string;
     expect((await app.http.post(`${inA}/roles/check`, { subject: { type: 'user', id: member }, role: kept })).body).toEqual({ allowed: true });
+  });
+
+  it('a role deleted while an acceptance that gives it is under way: both answer, the member joins without it', async () => {
+    const role = (await app.http.post(`${inA}/roles`, { key: `racing_${Date.now()}`, name: 'Racing', permissions: ['users:read'] })).body.id as string;
+    const email = `role-race-${randomUUID()}@example.com`;
+    const sent = await invite(inA, { email, roleIds: [role] });
+    const { action, csrf, token } = formOf(await openPage(await linkMailedTo(email)));
+    const writes = [
+      async () => (await app.http.delete(`${inA}/roles/${role}`)).status,
+      async () => (await post(action, { csrf, token, password: PASSWORD })).status,
+    ];
+    // The deletion first holds the role, then the acceptance the invitation: each must then wait for the other's end,
+    // never for a lock the other holds (a deadlock, which PostgreSQL ends by failing one of them).
+    const statuses = usingEmbeddedDatabase()
+      ? await Promise.all(writes.map((write) => write()))
+      : await queuedBehind(app.gatehouse.services.orm, { table: 'role', applicationId: app.root.applicationId, id: role }, { lock: 'update' }, writes);
+    expect(statuses).toEqual([204, 200]);
+    const accepted = (await app.http.get(`${inA}/invitations/${sent.id}`)).body;
+    expect(accepted).toMatchObject({ status: 'accepted', roleIds: [] });
+    expect(await app.sql('select 1 from role_assignment where role_id = ?', [role])).toHaveLength(0);
+  });
+
+  it('a role deleted while a resend of an invitation that gives it is under way: both answer, the resent invitation without it', async () => {
+    const role = (await app.http.post(`${inA}/roles`, { key: `resent_race_${Date.now()}`, name: 'Racing', permissions: ['users:read'] })).body.id as string;
+    const sent = await invite(inA, { email: `resend-race-${randomUUID()}@example.com`, roleIds: [role] });
+    const writes = [
+      async () => (await app.http.delete(`${inA}/roles/${role}`)).status,
+      async () => (await app.http.post(`${inA}/invitations/${sent.id}/resend`)).status,
+    ];
+    const statuses = usingEmbeddedDatabase()
+      ? await Promise.all(writes.map((write) => write()))
+      : await queuedBehind(app.gatehouse.services.orm, { table: 'role', applicationId: app.root.applicationId, id: role }, { lock: 'update' }, writes);
+    expect(statuses).toEqual([204, 200]);
+    expect((await app.http.get(`${inA}/invitations/${sent.id}`)).body).toMatchObject({ status: 'pending', roleIds: [] });
   });
 
   it('gives only the roles its sender may still give when it is accepted: a revoked key’s none, its membership standing; a resend by rights that may, all', async () => {

@@ -1,13 +1,13 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { Scope } from '../../context.ts';
-import { Invitation, Role, RoleAssignment, User } from '../../db/entities/index.ts';
+import { Invitation, RoleAssignment, User, type Role } from '../../db/entities/index.ts';
 import { TENANT_FILTER } from '../../db/owned.ts';
-import { HOLD_FOR_SHARE, HOLD_FOR_UPDATE } from '../../db/row-lock.ts';
+import { HOLD_FOR_UPDATE } from '../../db/row-lock.ts';
 import { newId } from '../../ids.ts';
 import { recordAudit } from '../audit/audit.ts';
 import { jointPermissions, readHeldGrants } from '../authorization/held-roles.ts';
-import { authorizationChanged, visibleIn } from '../authorization/writes.ts';
+import { authorizationChanged } from '../authorization/writes.ts';
 import type { CopyText } from '../branding/copy/index.ts';
 import type { Locale } from '../locales.ts';
 import { checkPassword, passwordRefusals } from '../policies/password.ts';
@@ -21,7 +21,7 @@ import { userSnapshot } from '../users/users.ts';
 import { mayActNow, type SignInUser } from '../users/sign-in-user.ts';
 import { useRow } from '../sign-in/email-methods.ts';
 import { insertCredential, type NewCredential } from '../webauthn/credentials.ts';
-import { hashInvitationToken, invitationPool, invitationStatus, type InvitationStatus } from './invitations.ts';
+import { hashInvitationToken, holdInvitationRoles, invitationPool, invitationStatus, type InvitationStatus } from './invitations.ts';
 
 /** Ours are 43 characters. */
 const MAX_TOKEN_LENGTH = 128;
@@ -77,7 +77,7 @@ export async function refusedPassword(scope: Scope, policyTenantId: string | nul
 async function assignRoles(em: EntityManager, tx: Scope, invitation: Invitation, userId: string): Promise<string[]> {
   if (invitation.roleIds.length === 0) return [];
   const { tenantId } = invitation;
-  const roles = await em.find(Role, { id: { $in: [...invitation.roleIds] }, ...visibleIn(tenantId) }, { ...HOLD_FOR_SHARE, filters: { [TENANT_FILTER]: false } });
+  const roles = await holdInvitationRoles(em, invitation.roleIds, tenantId);
   const grantor = jointPermissions(await readHeldGrants(em, invitation.applicationId, tenantId, invitation.grantedBy), invitation.grantedBy);
   const mayGive = (role: Role) => grantor.allows('role_assignments:write') && grantor.covers(role.permissions);
   const held = await em.find(RoleAssignment, { subjectType: 'user', subjectId: userId, tenantId, roleId: { $in: roles.map((role) => role.id) } }, { filters: { [TENANT_FILTER]: false } });
@@ -106,6 +106,8 @@ export async function acceptInvitation(scope: Scope, opened: Pick<Invitation, 'i
       const found = await em.findOne(Invitation, { id: opened.id }, { filters: { [TENANT_FILTER]: false } });
       // The tenant first, then the invitation (a tenant's deletion takes the tenant, then what it owns).
       if (found === null || (await lockTenants(tx, [found.tenantId])).length === 0) return { ok: false, closed: 'unknown' };
+      // Its roles only shrink (a role's deletion), so those read now cover the ones it names once locked.
+      await holdInvitationRoles(em, found.roleIds, found.tenantId);
       const invitation = await em.findOne(Invitation, { id: opened.id, tokenHash: opened.tokenHash }, { ...HOLD_FOR_UPDATE, filters: { [TENANT_FILTER]: false } });
       if (invitation === null) return { ok: false, closed: 'unknown' };
       const status = invitationStatus(invitation);

@@ -176,10 +176,20 @@ function requireMayGiveRoles(scope: Scope, roleIds: readonly string[]): void {
   }
 }
 
+/**
+ * Those of `roleIds` the tenant sees, held FOR SHARE until the transaction ends. A write of an invitation that names roles
+ * holds them before the invitation, in the order a role's deletion takes both (the role, then the invitations it leaves):
+ * the other order deadlocks with it.
+ */
+export async function holdInvitationRoles(em: EntityManager, roleIds: readonly string[], tenantId: string): Promise<Role[]> {
+  if (roleIds.length === 0) return [];
+  return em.find(Role, { id: { $in: [...roleIds] }, ...visibleIn(tenantId) }, { ...HOLD_FOR_SHARE, filters: { [TENANT_FILTER]: false } });
+}
+
 /** The roles, held until the transaction ends, must be the tenant's to give and hold nothing the credentials lack (403). */
 async function requireRolesCovered(scope: Scope, em: EntityManager, roleIds: readonly string[], tenantId: string): Promise<void> {
   if (roleIds.length === 0) return;
-  const roles = await em.find(Role, { id: { $in: [...roleIds] }, ...visibleIn(tenantId) }, { ...HOLD_FOR_SHARE, filters: { [TENANT_FILTER]: false } });
+  const roles = await holdInvitationRoles(em, roleIds, tenantId);
   if (roles.length !== roleIds.length) throw notFound('Role', 'roleIds');
   requireCovered(scope, roles.flatMap((role) => role.permissions));
 }
@@ -266,9 +276,11 @@ async function lockInvitation(em: EntityManager, invitationId: string): Promise<
  *  anew, so it takes what sending took (403), and is checked as a new one (409): the address may have joined since. */
 export async function resendInvitation(scope: Scope, invitationId: string): Promise<Invitation> {
   const { token, hash } = newToken();
-  // Its address and tenant never change: read first, so the transaction is begun in its turn at them.
-  const { tenantId, emailNormalized } = await getInvitation(scope, invitationId);
+  // Its address and tenant never change: read first, so the transaction is begun in its turn at them. Its roles only
+  // shrink (a role's deletion), so those read now cover the ones it names once locked.
+  const { tenantId, emailNormalized, roleIds } = await getInvitation(scope, invitationId);
   const resent = await underTenancyConfig(scope, async (tx) => {
+    await holdInvitationRoles(tx.em, roleIds, tenantId);
     const invitation = await lockInvitation(tx.em, invitationId);
     const status = invitationStatus(invitation);
     if (status === 'accepted' || status === 'revoked') throw invalid('invitationId', `The invitation is ${status}: send a new one`);
