@@ -3293,8 +3293,9 @@ export type RolePage = {
 export type RoleSubject = {
   __typename?: 'RoleSubject';
   /**
-   * An operator's e-mail (their console account's), for credentials that may assign roles where the assignment is read
-   * (`role_assignments:write`): those who manage the application's operators. Null for other callers and other subjects.
+   * An operator's e-mail (their console account's), for credentials that may assign roles application-wide
+   * (`role_assignments:write`): those who manage the application's operators. Null for other callers (a tenant's
+   * credentials included) and other subjects.
    */
   email: Maybe<Scalars['String']['output']>;
   /** Its id. */

@@ -691,6 +691,32 @@ describe('operators’ e-mails in an application’s role assignments', () => {
     expect(one.body).toEqual({ data: { roleAssignment: { subject: { email: 'bob@ops.example' } } } });
   });
 
+  it('are not shown to a tenant’s credentials, which may give an operator a role in their tenant but manage no operators', async () => {
+    const multi = (await (await operatorClient(firstOperator)).post('/applications', { name: 'Operated by tenants', multiTenant: true })).body.id as string;
+    const admin = await operatorClient(firstOperator, multi);
+    const tenant = await post(admin, `/applications/${multi}/tenants`, { name: 'Operated tenant', slug: 'operated' });
+    expect(tenant.status, JSON.stringify(tenant.body)).toBe(201);
+    const tenantKey = await issueTestKey(app, { applicationId: multi, tenantId: tenant.body.id as string, permissions: ['role_assignments:read', 'role_assignments:write'] });
+    // Carol operates another application: nothing of the tenant's own names her, yet her id (an audit actor's, an
+    // invitation's sender's elsewhere) is enough to make her a subject here.
+    const made = await tenantKey.graphql('mutation ($input: CreateRoleAssignmentInput!) { createRoleAssignment(input: $input) { id subject { id email } } }', {
+      input: { subject: { type: 'operator', id: ids.carol }, roleId: await roleOf(multi, 'member') },
+    });
+    expect(made.body.errors, JSON.stringify(made.body)).toBeUndefined();
+    expect(made.body.data.createRoleAssignment.subject).toEqual({ id: ids.carol, email: null });
+    const listed = await tenantKey.graphql('query { roleAssignments(subjectType: operator, pageSize: 100) { data { subject { id email } } } }');
+    expect(listed.body.data.roleAssignments.data).toEqual([{ subject: { id: ids.carol, email: null } }]);
+    const one = await tenantKey.graphql('query ($id: UUID!) { roleAssignment(assignmentId: $id) { subject { email } } }', { id: made.body.data.createRoleAssignment.id });
+    expect(one.body).toEqual({ data: { roleAssignment: { subject: { email: null } } } });
+    // The application's admin reads it, on the tenant's path too.
+    const adminRead = await admin.graphql(
+      'query ($appId: UUID!, $tenantId: UUID!) { roleAssignments(appId: $appId, tenantId: $tenantId, subjectType: operator) { data { subject { id email } } } }',
+      { appId: multi, tenantId: tenant.body.id },
+      { headers: admin.headers },
+    );
+    expect(adminRead.body.data.roleAssignments.data).toEqual([{ subject: { id: ids.carol, email: 'carol@ops.example' } }]);
+  });
+
   it('are not shown to one who may only read the assignments, nor to anyone in another application', async () => {
     expect(await operatorsSeenBy(ids.bob, shared)).toEqual({ [firstOperator]: null, [ids.alice]: null, [ids.bob]: null });
     expect(await operatorsSeenBy(ids.alice, elsewhere)).toBe('forbidden');

@@ -116,13 +116,13 @@ async function selectAssignments(
 }
 
 /**
- * Operators' addresses, read from the console's users, for credentials that may assign roles here: they manage the
- * application's operators, as Auth0's team members list shows its members' addresses. Whoever may not sees ids only,
- * and no one sees another application's operators here (the page holds this application's assignments).
+ * Operators' addresses, read from the console's users, for credentials that may assign roles application-wide: they
+ * manage the application's operators, as Auth0's team members list shows its members' addresses. Whoever may not sees
+ * ids only: a tenant's credentials too, which may name any console user of the organization as a subject in their tenant.
  */
 async function withOperatorEmails(scope: Scope, assignments: RoleAssignmentView[]): Promise<RoleAssignmentView[]> {
   const operators = [...new Set(assignments.filter(({ subject }) => subject.type === 'operator').map(({ subject }) => subject.id))];
-  if (operators.length === 0 || !scope.permissions.covers(['role_assignments:write'])) return assignments;
+  if (operators.length === 0 || !(await scope.principal.permissionsIn(null)).allows('role_assignments:write')) return assignments;
   const rows = await scope.em.execute<{ id: string; email: string }[]>(
     `select u.id, u.email from app_user as u where u.application_id = (${consoleOfSql('?')}) and u.id in (?)`,
     [scope.applicationId, operators],
