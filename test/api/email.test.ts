@@ -128,6 +128,8 @@ describe('e-mail provider', () => {
       [{ ...SMTP, smtp: { ...SMTP.smtp, username: 'mailer\u0000' } }, 'smtp.username'],
       [{ ...SMTP, secrets: { password: 'pass\u0000word' } }, 'secrets.password'],
       [{ ...SMTP, secrets: { password: 'pass\r\nAUTH PLAIN x' } }, 'secrets.password'],
+      // Without a username the service never logs in: the password would be stored, and shown as set, for nothing.
+      [{ ...SMTP, smtp: { host: 'smtp.acme.test', port: 587 } }, 'secrets.password'],
     ];
     for (const [body, field] of cases) {
       const response = await app.http.put('/email/provider', body);

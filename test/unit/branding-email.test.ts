@@ -77,6 +77,13 @@ describe('parseEmailProvider', () => {
     });
   });
 
+  it('refuses a password for an SMTP server without a username, which never logs in, and drops one stored', () => {
+    const relay = { ...smtp, smtp: { host: 'relay.acme.test', port: 25 } };
+    expect(fieldOf(() => parseEmailProvider({ ...relay, secrets: { password: 'p' } }, null, PUBLIC_URL))).toBe('secrets.password');
+    const stored = { type: 'smtp', smtp: { host: 'relay.acme.test', port: 25, username: null, security: 'starttls' as const }, secrets: { password: 'p' } };
+    expect(parseEmailProvider(relay, stored, PUBLIC_URL).secrets).toEqual({ password: null, apiKey: null, secretAccessKey: null });
+  });
+
   it('gives the built-in sender its fixed address', () => {
     expect(parseEmailProvider({ type: 'gatehouse' }, null, PUBLIC_URL).value.fromAddress).toBe('no-reply@auth.example.com');
     expect(fieldOf(() => parseEmailProvider({ type: 'gatehouse', fromAddress: 'x@evil.test' }, null, PUBLIC_URL))).toBe('fromAddress');

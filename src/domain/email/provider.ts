@@ -27,7 +27,7 @@ export type EmailProviderType = (typeof EMAIL_PROVIDER_TYPES)[number];
 export const EMAIL_PROVIDER_SECRETS = ['password', 'apiKey', 'secretAccessKey'] as const;
 export type EmailProviderSecret = (typeof EMAIL_PROVIDER_SECRETS)[number];
 
-/** The first set is required (SMTP's password only together with a username). */
+/** All required; SMTP's password only with a username (usedSecrets). */
 const SECRETS_BY_TYPE: Record<EmailProviderType, readonly EmailProviderSecret[]> = {
   gatehouse: [],
   smtp: ['password'],
@@ -118,6 +118,10 @@ function sesSettings(input: EmailProviderInput['ses']): SesSettings {
   return { region: input.region, accessKeyId: input.accessKeyId };
 }
 
+/** Without a username nodemailer never logs in (deliver.ts): a password would be stored, and shown set, for nothing. */
+const usedSecrets = (type: EmailProviderType, smtp: SmtpSettings | null): readonly EmailProviderSecret[] =>
+  type === 'smtp' && smtp?.username == null ? [] : SECRETS_BY_TYPE[type];
+
 /** The SMTP server a stored password was given for: another one must be given it again, or it would be sent there. */
 const sameServer = (a: SmtpSettings | null | undefined, b: SmtpSettings | null) =>
   a != null && b !== null && a.host === b.host && a.port === b.port && a.username === b.username && a.security === b.security;
@@ -158,7 +162,7 @@ export function parseEmailProvider(
     ses: type === 'ses' ? sesSettings(input.ses) : null,
   };
 
-  const uses = SECRETS_BY_TYPE[type];
+  const uses = usedSecrets(type, smtp);
   const given = input.secrets ?? {};
   const keepsSecrets = stored?.type === type && (type !== 'smtp' || sameServer(stored.smtp, smtp));
   const secrets: Record<string, string | null> = {};
@@ -166,7 +170,7 @@ export function parseEmailProvider(
     const field = `secrets.${name}`;
     const provided = given[name];
     if (!uses.includes(name)) {
-      if (provided != null) throw invalid(field, `${field} is not used by type ${type}`);
+      if (provided != null) throw invalid(field, `${field} is not used by type ${type}${type === 'smtp' ? ' without smtp.username' : ''}`);
       secrets[name] = null;
       continue;
     }
@@ -179,8 +183,7 @@ export function parseEmailProvider(
       secrets[name] = provided;
     } else if (!keepsSecrets) secrets[name] = null;
     const willBeSet = secrets[name] !== undefined ? secrets[name] !== null : stored?.secrets?.[name] !== undefined;
-    const required = type === 'smtp' ? smtp?.username != null : true;
-    if (required && !willBeSet) {
+    if (!willBeSet) {
       const why = type !== 'smtp' ? '' : stored?.type === 'smtp' && stored.secrets?.[name] !== undefined ? ' with a username, again for another server' : ' with a username';
       throw invalid(field, `${field} is required for type ${type}${why}`);
     }
@@ -194,7 +197,7 @@ function present(row: Setting | undefined, source: Source | null, publicUrl: str
   const value: EmailProviderValue = { ...fallback, ...stored };
   // The built-in sender's address follows PUBLIC_URL rather than what was current when it was stored.
   if (value.type === 'gatehouse') value.fromAddress = fallback.fromAddress;
-  const uses = SECRETS_BY_TYPE[value.type] ?? [];
+  const uses = EMAIL_PROVIDER_TYPES.includes(value.type) ? usedSecrets(value.type, value.smtp) : [];
   return {
     ...value,
     secretsSet: EMAIL_PROVIDER_SECRETS.filter((name) => uses.includes(name) && row?.secrets?.[name] !== undefined),
