@@ -62,6 +62,9 @@ describe('branding', () => {
       // Keys name a text of the pages, alone or after a language of the pages: anything else would be stored for nothing.
       [{ copy: { 'signIn.title': 'x' } }, 'copy'],
       [{ copy: { 'it:login.title': 'x' } }, 'copy'],
+      // Shown only where no application is known yet (a sign-in opened at another host): no branding reaches it.
+      [{ copy: { 'error.misdirected': 'x' } }, 'copy'],
+      [{ copy: { 'de:error.misdirected': 'x' } }, 'copy'],
       [{ copy: { 'de:signIn.title': 'x' } }, 'copy'],
       [{ copy: { 'de-DE:login.title': 'x' } }, 'copy'],
       [{ copy: { 'de:': 'x' } }, 'copy'],

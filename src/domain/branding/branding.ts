@@ -15,7 +15,7 @@ import {
 } from '../tenancy/settings.ts';
 import { isBlankText, isPlainText } from '../validate.ts';
 import { isLocale, LOCALES } from '../locales.ts';
-import { isCopyKey } from './copy/index.ts';
+import { isBrandableCopyKey } from './copy/index.ts';
 
 /** While `brandingScope` = `tenant`, one override per tenant (tenancy/settings.ts). */
 export interface BrandingColors {
@@ -85,7 +85,9 @@ function color(field: string, value: string | null | undefined, fallback: string
 function copyKeyProblem(key: string): string | undefined {
   const colon = key.indexOf(':');
   if (colon !== -1 && !isLocale(key.slice(0, colon))) return `copy keys name a language of ${LOCALES.join(', ')} before ':'`;
-  if (!isCopyKey(key.slice(colon + 1))) return "copy keys are keys of the hosted pages' copy (e.g. login.title), alone or after a language and ':' (de:login.title)";
+  if (!isBrandableCopyKey(key.slice(colon + 1))) {
+    return "copy keys are keys of the branded hosted pages' copy (e.g. login.title), alone or after a language and ':' (de:login.title)";
+  }
   return undefined;
 }
 
