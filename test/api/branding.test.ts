@@ -153,6 +153,23 @@ describe('branding', () => {
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
   });
 
+  it('a tenant override refuses the tenant picker’s texts, shown only before a tenant is chosen, in the application’s look', async () => {
+    await brandingScope('tenant');
+    const tenant = await app.createTenant('Picker');
+    await app.http.put(tenantBranding(tenant), { copy: { 'login.title': 'Kept' } });
+    for (const key of ['tenant.title', 'de:tenant.label', 'tenant.submit', 'tenant.error']) {
+      const refused = await app.http.put(tenantBranding(tenant), { copy: { 'login.title': 'Hi', [key]: 'Pick' } });
+      expect(refused.status, key).toBe(422);
+      expect(refused.body, key).toMatchObject({ code: 'validation_error', field: 'copy' });
+    }
+    expect((await app.http.get(tenantBranding(tenant))).body.copy).toEqual({ 'login.title': 'Kept' });
+    // The application's value is what the picker shows.
+    const application = await app.http.put('/branding', { copy: { 'tenant.title': 'Pick your team' } });
+    expect(application.status).toBe(200);
+    expect(application.body.copy).toEqual({ 'tenant.title': 'Pick your team' });
+    await app.http.put('/branding', {});
+  });
+
   it('overrides are kept but hidden when the scope returns to application, and reappear when switched back', async () => {
     await brandingScope('tenant');
     const a = await app.createTenant('Hidden A');

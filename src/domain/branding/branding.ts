@@ -16,6 +16,7 @@ import {
 import { isBlankText, isPlainText } from '../validate.ts';
 import { isLocale, LOCALES } from '../locales.ts';
 import { isBrandableCopyKey } from './copy/index.ts';
+import { APPLICATION_LOOK_COPY_KEYS } from './copy/unbranded.ts';
 
 /** While `brandingScope` = `tenant`, one override per tenant (tenancy/settings.ts). */
 export interface BrandingColors {
@@ -82,22 +83,24 @@ function color(field: string, value: string | null | undefined, fallback: string
 }
 
 /** A key of the copy, or a language and a key (`de:login.title`), which wins over the plain key in that language. */
-function copyKeyProblem(key: string): string | undefined {
+function copyKeyProblem(key: string, forTenant: boolean): string | undefined {
   const colon = key.indexOf(':');
   if (colon !== -1 && !isLocale(key.slice(0, colon))) return `copy keys name a language of ${LOCALES.join(', ')} before ':'`;
-  if (!isBrandableCopyKey(key.slice(colon + 1))) {
+  const copyKey = key.slice(colon + 1);
+  if (!isBrandableCopyKey(copyKey)) {
     return "copy keys are keys of the branded hosted pages' copy (e.g. login.title), alone or after a language and ':' (de:login.title)";
   }
+  if (forTenant && APPLICATION_LOOK_COPY_KEYS.has(copyKey)) return "the tenant picker is shown before any tenant is chosen, in the application's branding: set its texts there";
   return undefined;
 }
 
-function copyMap(value: Record<string, unknown> | null | undefined): Record<string, string> {
+function copyMap(value: Record<string, unknown> | null | undefined, forTenant: boolean): Record<string, string> {
   if (value == null) return {};
   const entries = Object.entries(value);
   if (entries.length > COPY_MAX_KEYS) throw invalid('copy', `copy may hold at most ${COPY_MAX_KEYS} entries`);
   const copy: Record<string, string> = {};
   for (const [key, text] of entries) {
-    const problem = copyKeyProblem(key);
+    const problem = copyKeyProblem(key, forTenant);
     if (problem !== undefined) throw invalid('copy', `${problem}; got ${JSON.stringify(key.slice(0, 100))}`);
     if (typeof text !== 'string') throw invalid(`copy.${key}`, `copy.${key} must be a string`);
     if (text.length > COPY_MAX_VALUE_LENGTH) throw invalid(`copy.${key}`, `copy.${key} may be at most ${COPY_MAX_VALUE_LENGTH} characters`);
@@ -109,8 +112,9 @@ function copyMap(value: Record<string, unknown> | null | undefined): Record<stri
   return copy;
 }
 
-/** PUT replaces the whole branding: a field left out takes its default, so `{}` restores the defaults. */
-export function parseBranding(input: BrandingInput): BrandingValue {
+/** PUT replaces the whole branding: a field left out takes its default, so `{}` restores the defaults. `forTenant`: a
+ *  tenant's override, which shows on the pages of that tenant only. */
+export function parseBranding(input: BrandingInput, { forTenant = false } = {}): BrandingValue {
   const colors = input.colors ?? {};
   const defaults = DEFAULT_BRANDING.colors;
   return {
@@ -121,7 +125,7 @@ export function parseBranding(input: BrandingInput): BrandingValue {
       background: color('colors.background', colors.background, defaults.background),
       text: color('colors.text', colors.text, defaults.text),
     },
-    copy: copyMap(input.copy),
+    copy: copyMap(input.copy, forTenant),
   };
 }
 
@@ -153,7 +157,7 @@ export async function getBranding(scope: Scope): Promise<Branding> {
 /** 409 `tenant_customization_disabled` for a tenant while `brandingScope` = `application`. */
 export async function putBranding(scope: Scope, input: BrandingInput): Promise<Branding> {
   if (scope.tenantId !== null) assertTenantMayCustomize(await scope.application(), 'branding');
-  const value = { ...parseBranding(input) };
+  const value = { ...parseBranding(input, { forTenant: scope.tenantId !== null }) };
   const write: SettingWrite = { feature: 'branding', key: '', compose: () => ({ value }), action: 'branding.updated' };
   if (scope.tenantId === null) return present(await putApplicationSetting(scope, write), null);
   return present(await putTenantOverride(scope, scope.tenantId, write), 'customized');
