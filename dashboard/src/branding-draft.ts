@@ -1,4 +1,4 @@
-import { COPY_KEYS, isCopyLanguage, type CopyLanguage } from './copy-keys.ts';
+import { isCopyLanguage, type CopyKey, type CopyLanguage } from './copy-keys.ts';
 import type { Branding, BrandingInput } from './operations.ts';
 
 export type ColourName = keyof Branding['colors'];
@@ -28,19 +28,23 @@ function entryOf(id: number, copyKey: string, text: string): CopyEntry {
   return colon !== -1 && isCopyLanguage(language) ? { id, language, key: copyKey.slice(colon + 1), text } : { id, language: '', key: copyKey, text };
 }
 
-export function draftOf(branding: Branding): BrandingDraft {
+/** `keys`: those the form offers. A tenant's form starting from the application's branding leaves out the texts a
+ *  tenant's override may not hold (the tenant picker's), which stay the application's. */
+export function draftOf(branding: Branding, keys: readonly CopyKey[]): BrandingDraft {
+  const offered = new Set<string>(keys);
+  const entries = Object.entries(branding.copy).map(([key, text], index) => entryOf(index, key, text));
   return {
     logoUrl: branding.logoUrl ?? '',
     faviconUrl: branding.faviconUrl ?? '',
     colors: branding.colors,
-    copy: Object.entries(branding.copy).map(([key, text], index) => entryOf(index, key, text)),
+    copy: entries.filter((entry) => offered.has(entry.key)),
   };
 }
 
 /** A new entry: the first key of the catalog no entry overrides in every language yet. */
-export function newCopyEntry(entries: readonly CopyEntry[]): CopyEntry {
+export function newCopyEntry(entries: readonly CopyEntry[], keys: readonly CopyKey[]): CopyEntry {
   const used = new Set(entries.map(copyKeyOf));
-  const key = COPY_KEYS.find((candidate) => !used.has(candidate)) ?? COPY_KEYS[0] ?? '';
+  const key = keys.find((candidate) => !used.has(candidate)) ?? keys[0] ?? '';
   return { id: Math.max(-1, ...entries.map((entry) => entry.id)) + 1, language: '', key, text: '' };
 }
 

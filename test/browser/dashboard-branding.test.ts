@@ -188,4 +188,23 @@ describe('the Branding tab of the dashboard in Chromium', () => {
     expect(await field('Primary colour').inputValue()).toBe(PRIMARY);
     expect((await applicationBranding()).colors.primary).toBe(PRIMARY);
   });
+
+  it("a tenant's form leaves out the tenant picker's texts, which stay the application's: its override saves without them", async () => {
+    const application = await applicationBranding();
+    const copy = { ...application.copy, 'tenant.title': 'Pick your team' };
+    expect((await dashboard.app.http.put('/branding', { colors: application.colors, copy })).status).toBe(200);
+    await dashboard.page.reload();
+    await dashboard.page.getByLabel('Tenant').selectOption({ label: 'Globex' });
+    await badge('Inherited');
+    // The application's two titles, not its picker's text; the keys offered leave the picker's out.
+    expect(await field('Text of key 2').inputValue()).toBe(GERMAN_TITLE);
+    expect(await field('Key 3').count()).toBe(0);
+    expect(await field('Key 1').locator('option', { hasText: /^tenant\./ }).count()).toBe(0);
+    await field('Text of key 1').fill('Welcome to Globex');
+    await save();
+    await saved();
+    await badge('Customized');
+    expect((await tenantBranding(globex)).copy).toEqual({ 'login.title': 'Welcome to Globex', 'de:login.title': GERMAN_TITLE });
+    expect((await applicationBranding()).copy).toEqual(copy);
+  });
 });

@@ -1,5 +1,6 @@
 import { useId, type FormEvent } from 'react';
 import { draftOf, inputOf, repeatedCopyKey, sameDraft, type BrandingDraft, type ColourName } from '../branding-draft.ts';
+import { copyKeysFor } from '../copy-keys.ts';
 import { useDraft } from '../hooks/use-draft.ts';
 import { RefusedField, refusalMarks } from '../hooks/use-refused-field.ts';
 import { useSubmission } from '../hooks/use-submission.ts';
@@ -17,11 +18,14 @@ interface BrandingFormProps<B extends Branding> {
   save: (input: BrandingInput) => Promise<B>;
   /** Shows the server's answer from then on. */
   onSaved: (branding: B) => void;
+  /** A tenant's override: the texts only the application's branding holds are not offered. */
+  forTenant?: boolean;
 }
 
 /** The branding's colours, logo, favicon and texts, saved as a whole; the server judges every value. */
-export function BrandingForm<B extends Branding>({ branding, save, onSaved }: BrandingFormProps<B>) {
-  const [draft, setDraft, sync] = useDraft(draftOf(branding), { same: sameDraft, keep: { name: 'branding' } });
+export function BrandingForm<B extends Branding>({ branding, save, onSaved, forTenant = false }: BrandingFormProps<B>) {
+  const keys = copyKeysFor(forTenant);
+  const [draft, setDraft, sync] = useDraft(draftOf(branding, keys), { same: sameDraft, keep: { name: 'branding' } });
   const submission = useSubmission<B>();
   const { outcome } = submission;
   const id = useId();
@@ -70,7 +74,7 @@ export function BrandingForm<B extends Branding>({ branding, save, onSaved }: Br
             onChange={(event) => update({ faviconUrl: event.target.value })}
           />
         </div>
-        <CopyEditor entries={draft.copy} onChange={(copy) => update({ copy })} />
+        <CopyEditor entries={draft.copy} keys={keys} onChange={(copy) => update({ copy })} />
       </RefusedField>
       <button type="submit" className="primary" disabled={submission.busy}>Save</button>
       {outcome !== null && 'done' in outcome && outcome.done === branding && <p role="status">Branding saved.</p>}

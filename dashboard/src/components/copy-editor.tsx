@@ -1,17 +1,19 @@
 import { useContext } from 'react';
 import { copyKeyOf, newCopyEntry, type CopyEntry } from '../branding-draft.ts';
-import { builtInText, COPY_KEYS, COPY_LANGUAGES, isCopyLanguage } from '../copy-keys.ts';
+import { builtInText, COPY_LANGUAGES, isCopyLanguage, type CopyKey } from '../copy-keys.ts';
 import { RefusedField, refusalMarks } from '../hooks/use-refused-field.ts';
 
 const LANGUAGE_NAMES = new Intl.DisplayNames(['en'], { type: 'language' });
 
 interface CopyEditorProps {
   entries: readonly CopyEntry[];
+  /** The keys offered (copyKeysFor). */
+  keys: readonly CopyKey[];
   onChange: (entries: readonly CopyEntry[]) => void;
 }
 
 /** The hosted pages' texts the branding replaces: a key of the pages' copy, in every language or one, and its text. */
-export function CopyEditor({ entries, onChange }: CopyEditorProps) {
+export function CopyEditor({ entries, keys, onChange }: CopyEditorProps) {
   const refusal = useContext(RefusedField);
   const change = (id: number, patch: Partial<CopyEntry>) => onChange(entries.map((entry) => (entry.id === id ? { ...entry, ...patch } : entry)));
   return (
@@ -34,7 +36,7 @@ export function CopyEditor({ entries, onChange }: CopyEditorProps) {
               <tr key={entry.id}>
                 <td>
                   <select aria-label={`Key ${index + 1}`} value={entry.key} onChange={(event) => change(entry.id, { key: event.target.value })}>
-                    {COPY_KEYS.map((key) => <option key={key} value={key}>{key}</option>)}
+                    {keys.map((key) => <option key={key} value={key}>{key}</option>)}
                   </select>
                 </td>
                 <td>
@@ -66,7 +68,7 @@ export function CopyEditor({ entries, onChange }: CopyEditorProps) {
           </tbody>
         </table>
       )}
-      <button type="button" onClick={() => onChange([...entries, newCopyEntry(entries)])}>Add a text</button>
+      <button type="button" onClick={() => onChange([...entries, newCopyEntry(entries, keys)])}>Add a text</button>
     </fieldset>
   );
 }

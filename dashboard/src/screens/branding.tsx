@@ -61,9 +61,9 @@ function TenantBranding({ appId, tenant, config, may }: TenantViewProps) {
       {mayOverride(may, 'branding:write') && (
         <Subsection title={`Change ${tenant.name}'s branding`}>
           <p className="hint">
-            {`Saving gives ${tenant.name} a branding of its own, all of these values: the application's later changes no longer reach it until its override is removed.`}
+            {`Saving gives ${tenant.name} a branding of its own, all of these values: the application's later changes no longer reach it until its override is removed. The tenant picker, shown before a tenant is chosen, keeps the application's texts.`}
           </p>
-          <BrandingForm branding={view.data.branding} save={save} onSaved={(saved) => view.replace({ ...view.data, branding: saved })} />
+          <BrandingForm forTenant branding={view.data.branding} save={save} onSaved={(saved) => view.replace({ ...view.data, branding: saved })} />
         </Subsection>
       )}
     </>
