@@ -53,7 +53,7 @@ async function fillTenant(client: HttpClient, applicationId: string, tenantId: s
   const m2m = ok(await client.post(`${tp}/m2m-credentials`, { name: 'm2m', permissions: ['users:read'] })).id as string;
   const jwt = ok(await client.post(`${tp}/m2m-credentials`, { name: 'jwt', permissions: ['users:read'], authMethod: 'private_key_jwt', jwks: { keys: [jwk('one'), jwk('two')] } })).id as string;
   ok(await client.put(`${tp}/branding`, { copy: { 'login.title': 'Hello' } }));
-  const smtp = { type: 'smtp', fromAddress: 'mail@example.com', smtp: { host: 'smtp.example.com', port: 587 }, secrets: { password: SECRETS.email } };
+  const smtp = { type: 'smtp', fromAddress: 'mail@example.com', smtp: { host: 'smtp.example.com', port: 587, username: 'mailer' }, secrets: { password: SECRETS.email } };
   ok(await client.put(`${tp}/email/provider`, smtp));
   ok(await client.put(`${tp}/email/templates/verify_email`, { subject: 'Verify', html: '<p>Verify</p>', text: 'Verify' }));
   ok(await client.put(`${tp}/policies/password`, { minLength: 12 }));
