@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../../src/auth/password-hash.ts';
+import { BUILT_IN_ROLES } from '../../src/auth/permissions.ts';
 import { ensureConsoles } from '../../src/domain/console/console.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { issueTestKey } from '../support/keys.ts';
@@ -74,6 +75,28 @@ describe('in an application', () => {
     expect(await statusOf(admin)).toBe('active');
     expect((await tenantAdmin.patch(`${path}/${member}`, { password: 'Tenant-Chosen-Passphrase-1' })).status).toBe(200);
     expect((await tenantAdmin.post(`${path}/${member}/suspend`)).status).toBe(200);
+  });
+
+  it('users:delete or users:write alone may not take a tenant’s admin out of the tenant, which removes their roles there; the tenant’s admin may, and a plain member goes', async () => {
+    const tenantAdmin = await app.createUser('kept-tenant-admin@example.com', tenantT);
+    await roles.assign({ type: 'user', id: tenantAdmin }, 'tenant_admin', tenantT);
+    const member = await app.createUser('removable-member@example.com', tenantT);
+    const path = `/applications/${app.root.applicationId}/tenants/${tenantT}/users`;
+    const tenantClerk = await issueTestKey(app, { tenantId: tenantT, permissions: ['users:read', 'users:delete'] });
+    const appClerk = await issueTestKey(app, { permissions: ['users:read', 'users:write'] });
+    for (const refused of [await tenantClerk.delete(`${path}/${tenantAdmin}`), await appClerk.patch(`/users/${tenantAdmin}`, { tenantIds: [] })]) {
+      expect(refused.status, JSON.stringify(refused.body)).toBe(403);
+      expect(refused.body.code).toBe('forbidden');
+    }
+    const membership = async (userId: string) =>
+      (await app.sql<{ tenant_ids: string[] }>('select tenant_ids::text[] as tenant_ids from app_user where id = ?', [userId]))[0]!.tenant_ids;
+    expect(await membership(tenantAdmin)).toEqual([tenantT]);
+    expect(await app.sql('select 1 from role_assignment where subject_id = ? and tenant_id = ?', [tenantAdmin, tenantT])).toHaveLength(1);
+    expect((await tenantClerk.delete(`${path}/${member}`)).status).toBe(204);
+    expect(await membership(member)).toEqual([]);
+    const theTenantsAdmin = await issueTestKey(app, { tenantId: tenantT, permissions: [...BUILT_IN_ROLES.tenant_admin.permissions] });
+    expect((await theTenantsAdmin.delete(`${path}/${tenantAdmin}`)).status).toBe(204);
+    expect(await membership(tenantAdmin)).toEqual([]);
   });
 
   it('credentials holding all the user holds may', async () => {

@@ -30,7 +30,7 @@ import { endTenantSessions, endUserSignIns } from '../sessions/end-sessions.ts';
 import type { PolicyCutoffs } from '../sessions/grant-sign-ins.ts';
 import { userCutoffs } from '../sessions/policy-cutoffs.ts';
 import { removeOperatorAssignments } from '../console/operators.ts';
-import { withCallerTenants, type CallerTenants } from '../grants.ts';
+import { requireCovered, withCallerTenants, type CallerTenants } from '../grants.ts';
 import { requireCoveredAccount, requireOutranking } from './takeover.ts';
 import { displayName, email as emailAddress, holdsNul, isControlFree } from '../validate.ts';
 
@@ -459,9 +459,18 @@ export async function deleteUser(scope: Scope, userId: string): Promise<boolean>
   return true;
 }
 
-/** Revokes their keys there (audited), removes their roles and ends their sessions in them. */
+/** Revokes their keys there (audited), removes their roles and ends their sessions in them. Only a caller who could
+ *  remove each of those roles may: a `users:*` clerk does not take a tenant's admin out of the tenant. */
 async function endAccessToTenantsLeft(tx: Scope, userId: string, tenantIds: string[], cutoffs: PolicyCutoffs): Promise<void> {
   if (tenantIds.length === 0) return;
+  const roles = await executeOwned<{ permissions: string[] }[]>(
+    tx.em,
+    tx.applicationId,
+    `select r.permissions from role_assignment as a join role as r on r.application_id = a.application_id and r.id = a.role_id
+      where @owner(a) and a.subject_type = 'user' and a.subject_id = ? and a.tenant_id in (?)`,
+    [userId, tenantIds],
+  );
+  requireCovered(tx, roles.flatMap((role) => role.permissions));
   for (const key of await tx.em.find(ApiKey, { userId, tenantId: { $in: tenantIds }, revokedAt: null })) revokeKey(tx.em, tx, key);
   await removeAssignments(tx.em, tx, `a.subject_type = 'user' and a.subject_id = ? and a.tenant_id in (?)`, [userId, tenantIds]);
   await endTenantSessions(tx.em, tx, tenantIds, userId, cutoffs);
