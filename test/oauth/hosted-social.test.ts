@@ -15,7 +15,7 @@ import { TestRoles } from '../support/roles.ts';
 import type { HttpClient } from '../support/http.ts';
 import { createTestClient, decodeJwt, discover, startAuthorization, type AuthorizationFlow } from '../support/oauth.ts';
 import { freePort } from '../support/spawned-service.ts';
-import { usingEmbeddedDatabase } from '../support/database.ts';
+import { lockWaitersAtLeast, usingEmbeddedDatabase } from '../support/database.ts';
 import { queuedBehind } from '../support/row-lock.ts';
 import { startDiscoveryUpstream, startGitHub, startUpstreamIdp, type TestGitHub, type TestUpstream } from '../support/upstream-idp.ts';
 
@@ -902,6 +902,90 @@ describe('an upstream provider moved to another issuer', () => {
       await app.http.delete(`/auth-providers/${id}`);
       await before.close();
       await after.close();
+    }
+  });
+
+  it('moved while a callback waits on the former issuer: the answer links nobody and makes no account (upstream_error); the new issuer’s same subject is another person', async () => {
+    const [portBefore, portAfter] = [await freePort(), await freePort()];
+    const generic = (port: number) => ({ provider: 'generic', clientId: 'gatehouse', issuer: `http://127.0.0.1:${port}` });
+    const id = await createProvider(app.http, '/auth-providers', { type: 'oauth', name: 'Racing move', config: { ...generic(portBefore), allowSignup: true }, secrets: { clientSecret: UPSTREAM_SECRET } });
+    const redirectUris = [`${issuer}/auth/callback/${id}`];
+    const before = await startUpstreamIdp({ port: portBefore, clientSecret: UPSTREAM_SECRET, redirectUris });
+    const after = await startUpstreamIdp({ port: portAfter, clientSecret: UPSTREAM_SECRET, redirectUris });
+    // The callback has read the provider and checks the former issuer's answer when the move commits.
+    const moveTo = async (port: number) => {
+      const moved = await app.http.patch(`/auth-providers/${id}`, { config: generic(port) });
+      expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+    };
+    before.beforeToken = () => moveTo(portAfter);
+    try {
+      const kim = await app.createUser('kim-moving@example.com');
+      before.login = { sub: '3003', email: 'kim-moving@example.com', email_verified: true };
+      const linking = await authorize();
+      const refused = await signInWith(linking, 'Racing move');
+      expect(refused.status).toBe(400);
+      expect(await lastSignInRecord()).toMatchObject({ action: 'user.sign_in_failed', target_id: kim, after: expect.objectContaining({ reason: 'upstream_error' }) });
+      expect(await identities(kim)).toEqual([]);
+
+      // The sign-up the former issuer's answer asks makes no account either.
+      await moveTo(portBefore);
+      before.login = { sub: '3004', email: 'lee-moving@example.com', email_verified: true };
+      const signUp = await authorize();
+      expect((await signInWith(signUp, 'Racing move')).status).toBe(400);
+      expect((await app.http.get('/users?email=lee-moving@example.com')).body.data).toEqual([]);
+
+      // Unmoved, the same answer links Kim; and once moved, the next issuer's 3003 is not Kim.
+      before.beforeToken = undefined;
+      await moveTo(portBefore);
+      before.login = { sub: '3003', email: 'kim-moving@example.com', email_verified: true };
+      const linked = await authorize();
+      expect((await idTokenOf(linked, await signInWith(linked, 'Racing move')))['sub']).toBe(kim);
+      await moveTo(portAfter);
+      after.login = { sub: '3003', email: 'mia-moving@example.com', email_verified: true };
+      const other = await authorize();
+      expect((await idTokenOf(other, await signInWith(other, 'Racing move')))['sub']).not.toBe(kim);
+      expect(await identities(kim)).toEqual([]);
+    } finally {
+      await app.http.delete(`/auth-providers/${id}`);
+      await before.close();
+      await after.close();
+    }
+  });
+
+  it.skipIf(usingEmbeddedDatabase())('moved once a callback’s link has checked the issuer: the move waits for the link, then removes it', async () => {
+    const [portBefore, portAfter] = [await freePort(), await freePort()];
+    const generic = (port: number) => ({ provider: 'generic', clientId: 'gatehouse', issuer: `http://127.0.0.1:${port}` });
+    const id = await createProvider(app.http, '/auth-providers', { type: 'oauth', name: 'Held move', config: { ...generic(portBefore), allowSignup: true }, secrets: { clientSecret: UPSTREAM_SECRET } });
+    const redirectUris = [`${issuer}/auth/callback/${id}`];
+    const before = await startUpstreamIdp({ port: portBefore, clientSecret: UPSTREAM_SECRET, redirectUris });
+    try {
+      const noa = await app.createUser('noa-moving@example.com');
+      before.login = { sub: '4004', email: 'noa-moving@example.com', email_verified: true };
+      const flow = await authorize();
+      // Noa's row held: the link, checked and written, waits at its commit (its user's foreign key); the move is sent then.
+      let move!: Promise<{ status: number; body: unknown }>;
+      const moved = async () => {
+        move = app.http.patch(`/auth-providers/${id}`, { config: generic(portAfter) });
+        return move;
+      };
+      // The move waits on the link, or (were the link under no lock it takes) completes before it.
+      const queued = (count: number) => (count === 1 ? lockWaitersAtLeast(app.gatehouse.services.orm, 1) : Promise.race([lockWaitersAtLeast(app.gatehouse.services.orm, 2), move.then(() => undefined)]));
+      const [answer, patched] = await queuedBehind<unknown>(
+        app.gatehouse.services.orm,
+        { table: 'app_user', applicationId: app.root.applicationId, id: noa },
+        { lock: 'update' },
+        [() => signInWith(flow, 'Held move'), moved],
+        queued,
+      );
+      expect((patched as { status: number }).status).toBe(200);
+      // Signed in by the answer the issuer then gave; the link it wrote went with the move.
+      expect((await idTokenOf(flow, answer as Visit))['sub']).toBe(noa);
+      expect(await identities(noa)).toEqual([]);
+      const [removed] = await app.sql<{ after: unknown }>(`select after from audit_log where application_id = ? and action = 'user.upstream_link.removed' and target_id = ?`, [app.root.applicationId, noa]);
+      expect(removed).toEqual({ after: { reason: 'provider_changed' } });
+    } finally {
+      await app.http.delete(`/auth-providers/${id}`);
+      await before.close();
     }
   });
 });

@@ -20,6 +20,8 @@ export interface TestUpstream {
   readonly clientSecret: string;
   /** Who the next authorization signs in (no login page: the upstream's interaction completes at once). */
   login: UpstreamAccount;
+  /** Awaited before the token endpoint answers: Gatehouse's callback has read its provider and waits on the upstream. */
+  beforeToken?: () => Promise<void>;
   close(): Promise<void>;
 }
 
@@ -63,6 +65,7 @@ export async function startUpstreamIdp(options: { port: number; clientSecret: st
     findAccount: (_ctx, sub) => ({ accountId: sub, claims: () => ({ ...upstream.login, sub }) }),
   });
   provider.use(async (ctx, next) => {
+    if (ctx.path === '/token') await upstream.beforeToken?.();
     if (!ctx.path.startsWith('/interaction/')) return next();
     const details = await provider.interactionDetails(ctx.req, ctx.res);
     const grant = new provider.Grant({ accountId: upstream.login.sub, clientId: String(details.params['client_id']) });

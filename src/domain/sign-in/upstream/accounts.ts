@@ -2,8 +2,11 @@ import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { executeOwned } from '../../../db/owned-sql.ts';
 import { SHARED_POOL } from '../../../db/entities/user.entity.ts';
 import { recordAudit } from '../../audit/audit.ts';
+import { subjectIssuer } from '../../auth-providers/config.ts';
 import { configurersCoverAccount } from '../../auth-providers/configurer.ts';
-import { UserIdentity } from '../../../db/entities/index.ts';
+import { AuthProvider, UserIdentity } from '../../../db/entities/index.ts';
+import { HOLD_FOR_SHARE } from '../../../db/row-lock.ts';
+import type { Scope } from '../../../context.ts';
 import { newId } from '../../../ids.ts';
 import type { AttemptUser, SignInFailureReason } from '../../audit/auth-events.ts';
 import { underTenancyConfig } from '../../tenancy/config-lock.ts';
@@ -32,10 +35,30 @@ async function linkedUserId(target: SignInTarget, providerId: string, subject: s
   return row?.user_id ?? null;
 }
 
+/** The provider as the callback checked the upstream's answer against: `issuer` its subjectIssuer then. */
+export interface VerifiedUpstream {
+  readonly providerId: string;
+  readonly provider: string;
+  readonly issuer: string;
+}
+
+/** The answer was checked against the provider's former issuer: as an answer that fails its checks. */
+const MOVED: UpstreamAccount = { ok: false, reason: 'upstream_error', user: null };
+
+/** Held FOR SHARE until the link commits: a change of the provider's issuer (which removes its links, under FOR UPDATE)
+ *  either committed before, and is seen here, or waits and removes this link too. */
+async function issuerUnchanged(tx: Scope, upstream: VerifiedUpstream): Promise<boolean> {
+  const provider = await tx.em.findOne(AuthProvider, { id: upstream.providerId }, HOLD_FOR_SHARE);
+  return provider !== null && subjectIssuer(provider.config) === upstream.issuer;
+}
+
 /** Under the switches' lock: a merge of the pools refuses links that would collide, so none may land after its check.
- *  A new way into the account: recorded as its removal is, the user its actor. */
-async function link(target: SignInTarget, upstream: { providerId: string; provider: string }, subject: string, userId: string): Promise<void> {
-  await underTenancyConfig(target.applicationScope, async (tx) => {
+ *  A new way into the account: recorded as its removal is, the user its actor. False: the provider has moved to another
+ *  issuer since the callback checked the answer, whose subject is no longer the provider's to link. */
+async function link(target: SignInTarget, verified: VerifiedUpstream, subject: string, userId: string): Promise<boolean> {
+  const upstream = { providerId: verified.providerId, provider: verified.provider };
+  return underTenancyConfig(target.applicationScope, async (tx) => {
+    if (!(await issuerUnchanged(tx, verified))) return false;
     await requireTargetPool(tx, target);
     // A concurrent callback of the same upstream account links it first: the same link, nothing to add.
     const inserted = await tx.em.execute<{ id: string }[]>(
@@ -43,34 +66,37 @@ async function link(target: SignInTarget, upstream: { providerId: string; provid
        on conflict (application_id, pool_id, provider_id, subject) do nothing returning id`,
       [target.application.id, newId(), target.poolId, upstream.providerId, subject, userId],
     );
-    if (inserted.length === 0) return;
+    if (inserted.length === 0) return true;
     const tenantId = target.poolId === SHARED_POOL ? null : target.poolId;
     const actor = { applicationId: target.application.id, tenantId, requestId: target.scope.requestId, principal: { actor: { type: 'user', id: userId } } };
     recordAudit(tx.em, actor, { action: 'user.upstream_link.created', targetType: 'user', targetId: userId, after: { ...upstream, subject } });
+    return true;
   });
 }
 
-/** As a sign-up creates one (no password). */
-async function createUser(target: SignInTarget, method: UpstreamMethod, identity: UpstreamIdentity & { email: string }): Promise<string | null> {
+/** As a sign-up creates one (no password); as `link`, only while the provider asks the issuer it was checked against. */
+async function createUser(target: SignInTarget, method: UpstreamMethod, verified: VerifiedUpstream, identity: UpstreamIdentity & { email: string }): Promise<UpstreamAccount | string> {
   try {
     const created = await underTenancyConfig(target.applicationScope, async (tx) => {
+      if (!(await issuerUnchanged(tx, verified))) return null;
       const user = await createSignedUpUser(tx, target, { email: identity.email, name: identity.name, emailVerified: true, origin: { upstream: method.providerId } });
       tx.em.create(UserIdentity, { applicationId: target.application.id, id: newId(), poolId: target.poolId, providerId: method.providerId, subject: identity.subject, userId: user.id });
       return user;
     });
-    return created.id;
+    return created === null ? MOVED : created.id;
   } catch (error) {
     // The address (or this upstream account) signed up at the same moment: that sign-in made the user; this one is refused.
-    if (error instanceof UniqueConstraintViolationException) return null;
+    if (error instanceof UniqueConstraintViolationException) return { ok: false, reason: 'signup_unavailable', user: null };
     throw error;
   }
 }
 
-/** `upstream`: the provider as sign-in records name it. */
+
+/** `upstream`: the provider as sign-in records name it, and the issuer `identity` was checked against. */
 export async function upstreamAccount(
   target: SignInTarget,
   method: UpstreamMethod,
-  upstream: { providerId: string; provider: string },
+  upstream: VerifiedUpstream,
   identity: UpstreamIdentity,
   address: string,
 ): Promise<UpstreamAccount> {
@@ -89,12 +115,13 @@ export async function upstreamAccount(
       // A refused sign-in adds no way in: a suspended or locked account is not linked for later.
       if (!mayActNow(owner)) return { ok: false, reason: 'user_inactive', user: owner };
       if (!(await vouchedFor(owner.id))) return { ok: false, reason: 'provider_not_trusted', user: owner };
-      await link(target, upstream, identity.subject, owner.id);
+      if (!(await link(target, upstream, identity.subject, owner.id))) return { ...MOVED, user: owner };
       userId = owner.id;
     } else {
       if (!method.signUp) return { ok: false, reason: 'signup_unavailable', user: null };
-      userId = await createUser(target, method, { ...identity, email: identity.email });
-      if (userId === null) return { ok: false, reason: 'signup_unavailable', user: null };
+      const created = await createUser(target, method, upstream, { ...identity, email: identity.email });
+      if (typeof created !== 'string') return created;
+      userId = created;
     }
   }
   const user = await readSignInUser(em, applicationId, { id: userId, poolId: target.poolId });

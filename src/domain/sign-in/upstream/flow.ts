@@ -1,6 +1,6 @@
 import * as oidc from 'openid-client';
 import { AuthProvider } from '../../../db/entities/index.ts';
-import type { OAuthProvider } from '../../auth-providers/config.ts';
+import { subjectIssuer, type OAuthProvider } from '../../auth-providers/config.ts';
 import type { Reauthentication } from '../reauthentication.ts';
 import { recordAttempt, type FactorRecord, type SignInTarget } from '../sign-in.ts';
 import type { UpstreamMethod } from '../surface-settings.ts';
@@ -104,6 +104,8 @@ export async function finishUpstream(
 ): Promise<UpstreamSignIn> {
   const provider = await storedProvider(target, method);
   const upstream = { providerId: method.providerId, provider: String(provider.config['provider']) };
+  // A link is written only while the provider still asks this issuer (accounts.ts): a change of it removes links.
+  const verified = { ...upstream, issuer: subjectIssuer(provider.config) };
   let identity: UpstreamIdentity;
   try {
     // Made again here when no longer kept (another instance started the sign-in, or the provider changed since): its
@@ -117,7 +119,7 @@ export async function finishUpstream(
     await recordAttempt(target, { method: 'oauth', upstream, outcome: { ok: false, reason: 'upstream_error', user: null, email: null } });
     return { ok: false, reason: 'upstream_error', user: null };
   }
-  const account = await upstreamAccount(target, method, upstream, identity, address);
+  const account = await upstreamAccount(target, method, verified, identity, address);
   if (account.ok) return { ...account, record: { method: 'oauth', upstream } };
   await recordAttempt(target, { method: 'oauth', upstream, outcome: { ok: false, reason: account.reason, user: account.user, email: identity.email } });
   return account;
