@@ -331,6 +331,38 @@ describe('invitations', () => {
     expect(await app.sql('select 1 from role_assignment where role_id = ?', [role])).toHaveLength(0);
   });
 
+  it.skipIf(usingEmbeddedDatabase())('the role given by hand while an existing account accepts an invitation that gives it: both answer, the role held once', async () => {
+    const role = (await app.http.post(`${inA}/roles`, { key: `by_hand_${Date.now()}`, name: 'By hand', permissions: ['users:read'] })).body.id as string;
+    const email = `by-hand-${randomUUID()}@example.com`;
+    const user = await app.http.post(`${inB}/users`, { email, name: 'Hana', password: PASSWORD });
+    expect(user.status).toBe(201);
+    const userId = user.body.id as string;
+    const sent = await invite(inA, { email, roleIds: [role] });
+    // Made a member of the tenant meanwhile, so that an administrator may give her the role there.
+    expect((await app.http.patch(`/users/${userId}`, { tenantIds: [tenantA, tenantB] })).status).toBe(200);
+    const { action, csrf, token } = formOf(await openPage(await linkMailedTo(email)));
+    const writes = [
+      async () => {
+        const given = await app.http.post('/role-assignments', { subject: { type: 'user', id: userId }, roleId: role, tenantId: tenantA });
+        expect(given.status, JSON.stringify(given.body)).toBe(201);
+        return given.status;
+      },
+      async () => {
+        const accepted = await post(action, { csrf, token, password: PASSWORD });
+        expect(accepted.status, accepted.html).toBe(200);
+        return accepted.status;
+      },
+    ];
+    // The role held: the assignment has its subject's row FOR SHARE and waits for the role; the acceptance waits for the
+    // role, then for that row (FOR UPDATE), so it reads the assignment committed and adds none.
+    const statuses = await queuedBehind(app.gatehouse.services.orm, { table: 'role', applicationId: app.root.applicationId, id: role }, { lock: 'update' }, writes);
+    expect(statuses).toEqual([201, 200]);
+    expect((await app.http.get(`${inA}/invitations/${sent.id}`)).body).toMatchObject({ status: 'accepted', acceptedUserId: userId });
+    expect(await app.sql('select tenant_id from role_assignment where role_id = ? and subject_id = ?', [role, userId])).toEqual([{ tenant_id: tenantA }]);
+    const accept = (await app.http.get(`${inA}/audit-logs?target=${sent.id}&action=invitation.accepted`)).body.data[0];
+    expect(accept.changes.after).toEqual({ userId });
+  });
+
   it('a role deleted while a resend of an invitation that gives it is under way: both answer, the resent invitation without it', async () => {
     const role = (await app.http.post(`${inA}/roles`, { key: `resent_race_${Date.now()}`, name: 'Racing', permissions: ['users:read'] })).body.id as string;
     const sent = await invite(inA, { email: `resend-race-${randomUUID()}@example.com`, roleIds: [role] });

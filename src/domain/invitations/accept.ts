@@ -176,7 +176,8 @@ export async function acceptInvitation(scope: Scope, opened: Pick<Invitation, 'i
       return { ok: true, userId: user.id };
     });
   } catch (error) {
-    // A new account of an address that got one meanwhile (the pool's unique e-mail).
+    // A new account of an address that got one meanwhile (the pool's unique e-mail). Never a role given by hand meanwhile:
+    // an assignment holds its user's row FOR SHARE, an existing account's acceptance FOR UPDATE, so one reads the other's.
     if (error instanceof UniqueConstraintViolationException) return { ok: false, taken: true };
     if (error instanceof KeyHeld) return { ok: false, keyHeld: true };
     throw error;
