@@ -28,8 +28,7 @@ function entryOf(id: number, copyKey: string, text: string): CopyEntry {
   return colon !== -1 && isCopyLanguage(language) ? { id, language, key: copyKey.slice(colon + 1), text } : { id, language: '', key: copyKey, text };
 }
 
-/** `keys`: those the form offers. A tenant's form starting from the application's branding leaves out the texts a
- *  tenant's override may not hold (the tenant picker's), which stay the application's. */
+/** `keys`: those the form offers; a tenant's leaves out the application's branding's texts no override may hold. */
 export function draftOf(branding: Branding, keys: readonly CopyKey[]): BrandingDraft {
   const offered = new Set<string>(keys);
   const entries = Object.entries(branding.copy).map(([key, text], index) => entryOf(index, key, text));

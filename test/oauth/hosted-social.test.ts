@@ -865,14 +865,30 @@ describe('an upstream provider moved to another issuer', () => {
       [app.root.applicationId, providerId],
     );
 
-  it('its links go, recorded: the same subject at the new issuer is another person, who never signs in as the linked user', async () => {
+  const generic = (port: number) => ({ provider: 'generic', clientId: 'gatehouse', issuer: `http://127.0.0.1:${port}` });
+
+  /** A generic provider `name` at a local issuer (`before`) and another issuer to move it to (`after`); the provider
+   *  deleted and both closed after `use`. */
+  async function movingProvider(
+    name: string,
+    use: (moving: { id: string; before: TestUpstream; after: TestUpstream; portBefore: number; portAfter: number }) => Promise<void>,
+  ): Promise<void> {
     const [portBefore, portAfter] = [await freePort(), await freePort()];
-    const generic = (port: number) => ({ provider: 'generic', clientId: 'gatehouse', issuer: `http://127.0.0.1:${port}` });
-    const id = await createProvider(app.http, '/auth-providers', { type: 'oauth', name: 'Moving', config: { ...generic(portBefore), allowSignup: true }, secrets: { clientSecret: UPSTREAM_SECRET } });
+    const id = await createProvider(app.http, '/auth-providers', { type: 'oauth', name, config: { ...generic(portBefore), allowSignup: true }, secrets: { clientSecret: UPSTREAM_SECRET } });
     const redirectUris = [`${issuer}/auth/callback/${id}`];
     const before = await startUpstreamIdp({ port: portBefore, clientSecret: UPSTREAM_SECRET, redirectUris });
     const after = await startUpstreamIdp({ port: portAfter, clientSecret: UPSTREAM_SECRET, redirectUris });
     try {
+      await use({ id, before, after, portBefore, portAfter });
+    } finally {
+      await app.http.delete(`/auth-providers/${id}`);
+      await before.close();
+      await after.close();
+    }
+  }
+
+  it('its links go, recorded: the same subject at the new issuer is another person, who never signs in as the linked user', async () => {
+    await movingProvider('Moving', async ({ id, before, after, portAfter }) => {
       const hal = await app.createUser('hal-moving@example.com');
       // Numeric subjects, as GitLab's or GitHub's: the next issuer has its own user 1001.
       before.login = { sub: '1001', email: 'hal-moving@example.com', email_verified: true };
@@ -898,27 +914,17 @@ describe('an upstream provider moved to another issuer', () => {
       const ivy = (await idTokenOf(second, await signInWith(second, 'Moving')))['sub'];
       expect(ivy).not.toBe(hal);
       expect((await app.http.get('/users?email=ivy-moving@example.com')).body.data).toEqual([expect.objectContaining({ id: ivy })]);
-    } finally {
-      await app.http.delete(`/auth-providers/${id}`);
-      await before.close();
-      await after.close();
-    }
+    });
   });
 
   it('moved while a callback waits on the former issuer: the answer links nobody and makes no account (upstream_error); the new issuer’s same subject is another person', async () => {
-    const [portBefore, portAfter] = [await freePort(), await freePort()];
-    const generic = (port: number) => ({ provider: 'generic', clientId: 'gatehouse', issuer: `http://127.0.0.1:${port}` });
-    const id = await createProvider(app.http, '/auth-providers', { type: 'oauth', name: 'Racing move', config: { ...generic(portBefore), allowSignup: true }, secrets: { clientSecret: UPSTREAM_SECRET } });
-    const redirectUris = [`${issuer}/auth/callback/${id}`];
-    const before = await startUpstreamIdp({ port: portBefore, clientSecret: UPSTREAM_SECRET, redirectUris });
-    const after = await startUpstreamIdp({ port: portAfter, clientSecret: UPSTREAM_SECRET, redirectUris });
-    // The callback has read the provider and checks the former issuer's answer when the move commits.
-    const moveTo = async (port: number) => {
-      const moved = await app.http.patch(`/auth-providers/${id}`, { config: generic(port) });
-      expect(moved.status, JSON.stringify(moved.body)).toBe(200);
-    };
-    before.beforeToken = () => moveTo(portAfter);
-    try {
+    await movingProvider('Racing move', async ({ id, before, after, portBefore, portAfter }) => {
+      // The callback has read the provider and checks the former issuer's answer when the move commits.
+      const moveTo = async (port: number) => {
+        const moved = await app.http.patch(`/auth-providers/${id}`, { config: generic(port) });
+        expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+      };
+      before.beforeToken = () => moveTo(portAfter);
       const kim = await app.createUser('kim-moving@example.com');
       before.login = { sub: '3003', email: 'kim-moving@example.com', email_verified: true };
       const linking = await authorize();
@@ -945,20 +951,11 @@ describe('an upstream provider moved to another issuer', () => {
       const other = await authorize();
       expect((await idTokenOf(other, await signInWith(other, 'Racing move')))['sub']).not.toBe(kim);
       expect(await identities(kim)).toEqual([]);
-    } finally {
-      await app.http.delete(`/auth-providers/${id}`);
-      await before.close();
-      await after.close();
-    }
+    });
   });
 
   it.skipIf(usingEmbeddedDatabase())('moved once a callback’s link has checked the issuer: the move waits for the link, then removes it', async () => {
-    const [portBefore, portAfter] = [await freePort(), await freePort()];
-    const generic = (port: number) => ({ provider: 'generic', clientId: 'gatehouse', issuer: `http://127.0.0.1:${port}` });
-    const id = await createProvider(app.http, '/auth-providers', { type: 'oauth', name: 'Held move', config: { ...generic(portBefore), allowSignup: true }, secrets: { clientSecret: UPSTREAM_SECRET } });
-    const redirectUris = [`${issuer}/auth/callback/${id}`];
-    const before = await startUpstreamIdp({ port: portBefore, clientSecret: UPSTREAM_SECRET, redirectUris });
-    try {
+    await movingProvider('Held move', async ({ id, before, portAfter }) => {
       const noa = await app.createUser('noa-moving@example.com');
       before.login = { sub: '4004', email: 'noa-moving@example.com', email_verified: true };
       const flow = await authorize();
@@ -983,9 +980,6 @@ describe('an upstream provider moved to another issuer', () => {
       expect(await identities(noa)).toEqual([]);
       const [removed] = await app.sql<{ after: unknown }>(`select after from audit_log where application_id = ? and action = 'user.upstream_link.removed' and target_id = ?`, [app.root.applicationId, noa]);
       expect(removed).toEqual({ after: { reason: 'provider_changed' } });
-    } finally {
-      await app.http.delete(`/auth-providers/${id}`);
-      await before.close();
-    }
+    });
   });
 });

@@ -338,10 +338,7 @@ export function defaultProviderName(type: AuthProviderType, config: Config): str
   return AUTH_PROVIDER_SPECS[type].defaultName(config);
 }
 
-/**
- * Whose subjects an OAuth provider's links hold: a `sub` is unique only at its issuer (GitHub's and GitLab's are both small
- * numbers), so a provider moved to another preset, issuer or userinfo endpoint keeps none of its links.
- */
+/** Whose subjects an OAuth provider's links hold: a `sub` is unique only at its issuer. */
 export function subjectIssuer(config: Readonly<Config>): string {
   const provider = String(config['provider']);
   return provider === 'generic' ? `generic ${String(config['issuer'] ?? config['userInfoUrl'])}` : provider;

@@ -115,11 +115,8 @@ async function selectAssignments(
   }));
 }
 
-/**
- * Operators' addresses, read from the console's users, for credentials that may assign roles application-wide: they
- * manage the application's operators, as Auth0's team members list shows its members' addresses. Whoever may not sees
- * ids only: a tenant's credentials too, which may name any console user of the organization as a subject in their tenant.
- */
+/** Operators' addresses for credentials that assign roles application-wide (they manage the operators); others see ids:
+ *  a tenant's may name any console user of the organization as a subject in their tenant. */
 async function withOperatorEmails(scope: Scope, assignments: RoleAssignmentView[]): Promise<RoleAssignmentView[]> {
   const operators = [...new Set(assignments.filter(({ subject }) => subject.type === 'operator').map(({ subject }) => subject.id))];
   if (operators.length === 0 || !(await scope.principal.permissionsIn(null)).allows('role_assignments:write')) return assignments;

@@ -176,8 +176,7 @@ export async function acceptInvitation(scope: Scope, opened: Pick<Invitation, 'i
       return { ok: true, userId: user.id };
     });
   } catch (error) {
-    // A new account of an address that got one meanwhile (the pool's unique e-mail). Never a role given by hand meanwhile:
-    // an assignment holds its user's row FOR SHARE, an existing account's acceptance FOR UPDATE, so one reads the other's.
+    // A new account of an address that got one meanwhile; never a role given by hand (the user's row orders the two).
     if (error instanceof UniqueConstraintViolationException) return { ok: false, taken: true };
     if (error instanceof KeyHeld) return { ok: false, keyHeld: true };
     throw error;

@@ -176,11 +176,7 @@ function requireMayGiveRoles(scope: Scope, roleIds: readonly string[]): void {
   }
 }
 
-/**
- * Those of `roleIds` the tenant sees, held FOR SHARE until the transaction ends. A write of an invitation that names roles
- * holds them before the invitation, in the order a role's deletion takes both (the role, then the invitations it leaves):
- * the other order deadlocks with it.
- */
+/** Those of `roleIds` the tenant sees, held FOR SHARE: before the invitation, in a role deletion's order, or they deadlock. */
 export async function holdInvitationRoles(em: EntityManager, roleIds: readonly string[], tenantId: string): Promise<Role[]> {
   if (roleIds.length === 0) return [];
   return em.find(Role, { id: { $in: [...roleIds] }, ...visibleIn(tenantId) }, { ...HOLD_FOR_SHARE, filters: { [TENANT_FILTER]: false } });
@@ -276,8 +272,7 @@ async function lockInvitation(em: EntityManager, invitationId: string): Promise<
  *  anew, so it takes what sending took (403), and is checked as a new one (409): the address may have joined since. */
 export async function resendInvitation(scope: Scope, invitationId: string): Promise<Invitation> {
   const { token, hash } = newToken();
-  // Its address and tenant never change: read first, so the transaction is begun in its turn at them. Its roles only
-  // shrink (a role's deletion), so those read now cover the ones it names once locked.
+  // Its address and tenant never change, its roles only shrink: read first, so the locks are taken in their turn.
   const { tenantId, emailNormalized, roleIds } = await getInvitation(scope, invitationId);
   const resent = await underTenancyConfig(scope, async (tx) => {
     await holdInvitationRoles(tx.em, roleIds, tenantId);

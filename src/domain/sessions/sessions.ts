@@ -147,8 +147,7 @@ function listedRows(scope: Scope, only: { userId?: string | undefined; id?: stri
     ...(only.id === undefined ? [] : [{ sql: 's.id = ?', param: only.id }]),
     ...(only.after === undefined ? [] : [{ sql: 's.id > ?', param: only.after }]),
   ];
-  // A browser session the policy has ended before its stored end is left out here, by the cutoffs of its user's pool (as
-  // validation judges it): else a page would read on past every such row, one statement per page of them, to fill up.
+  // Browser sessions the policy has ended are left out here, else a page reads on through them one statement a page.
   return executeOwned<ListedRow[]>(
     scope.em,
     scope.applicationId,

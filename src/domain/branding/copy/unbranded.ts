@@ -1,9 +1,7 @@
 import type { CopyKey } from './catalog.ts';
 
-/** Texts of pages no branding reaches: the misdirected sign-in (src/http/public-host.ts) is answered before any
- *  application is known, in the plain look. A copy override of them would be stored for nothing, so it is refused. */
+/** Texts of the misdirected sign-in page, answered before any application is known: no branding reaches them. */
 export const UNBRANDED_COPY_KEYS: ReadonlySet<string> = new Set<CopyKey>(['error.misdirected']);
 
-/** The tenant picker's texts: it is shown only while no tenant is chosen (decideTenant), in the application's look, so a
- *  tenant's override of them would be stored for nothing. */
+/** The tenant picker's texts: shown before a tenant is chosen (decideTenant), so only in the application's look. */
 export const APPLICATION_LOOK_COPY_KEYS: ReadonlySet<string> = new Set<CopyKey>(['tenant.title', 'tenant.label', 'tenant.submit', 'tenant.error']);

@@ -45,8 +45,7 @@ export interface VerifiedUpstream {
 /** The answer was checked against the provider's former issuer: as an answer that fails its checks. */
 const MOVED: UpstreamAccount = { ok: false, reason: 'upstream_error', user: null };
 
-/** Held FOR SHARE until the link commits: a change of the provider's issuer (which removes its links, under FOR UPDATE)
- *  either committed before, and is seen here, or waits and removes this link too. */
+/** Held FOR SHARE until the link commits: an issuer change (FOR UPDATE) is seen here, or waits and removes the link. */
 async function issuerUnchanged(tx: Scope, upstream: VerifiedUpstream): Promise<boolean> {
   const provider = await tx.em.findOne(AuthProvider, { id: upstream.providerId }, HOLD_FOR_SHARE);
   return provider !== null && subjectIssuer(provider.config) === upstream.issuer;

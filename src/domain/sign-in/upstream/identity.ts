@@ -48,8 +48,7 @@ function upstreamName(value: unknown): string | null {
   return name === undefined || displayNameProblem(name) !== undefined ? null : name;
 }
 
-/** Apple's ID token states no name: its first answer alone (a form field, `user`, unsigned) holds the name the user gave,
- *  which is whoever holds the account's to write as any upstream name is. Its e-mail there is not read: the ID token's is signed. */
+/** Apple's ID token has no name: only its first answer's `user` form field (unsigned) holds it; its e-mail is not read. */
 export function appleUserName(answer: URLSearchParams): string | null {
   let user: unknown;
   try {
