@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
-import { enrolFactor, factorsOf, recoveryCodesLeft, sendEmailCode, useSecondProof, type FactorKind, type HeldFactor, type SecondProof } from '../domain/mfa/factors.ts';
+import { enrolFactor, factorsOf, recoveryCodesLeft, sendEmailCode, useSecondProof, type Enrolment, type FactorKind, type HeldFactor, type SecondProof } from '../domain/mfa/factors.ts';
 import { asksMultiFactor, mfaStepAfter, stepUpPolicy, withSecondFactor, type MfaStep } from '../domain/mfa/requirement.ts';
 import { amrOfCredential, keyName } from '../domain/webauthn/credentials.ts';
 import { newCredentialOptions, provenCredential, secondFactorOptions, secondFactorProof } from '../domain/webauthn/factor.ts';
@@ -251,9 +251,10 @@ export function registerMfaStep(app: FastifyInstance, services: Services, seam: 
     if (!stillProven(user, pending)) return seam.refuse(request, reply, context, 'the password proven was replaced since');
     if (pending.passed !== undefined) return complete(request, reply, context, pending);
     if (fields['action'] === 'continue') return back(reply, uid);
-    const { step, rp } = await heldStep(request, context, user.id, pending.amr);
+    const { held, step, rp } = await heldStep(request, context, user.id, pending.amr);
     if (step.kind === 'none') return complete(request, reply, context, pending);
     const shown = { step, rp };
+    const asStep = { asStep: held.map((factor) => factor.id) };
     const method = fields['method'];
     if (!isStepMethod(method) || !(await methodsOf(context, user.id, step)).includes(method)) return back(reply, uid);
     if (fields['action'] === 'send') {
@@ -263,7 +264,7 @@ export function registerMfaStep(app: FastifyInstance, services: Services, seam: 
     }
     const address = guessingAddress(request);
     const budget = pending.step ?? sharedStepBudget('interaction', uid, pending.userId);
-    if (method === 'webauthn') return webauthnStep(request, reply, context, user, pending, shown, { address, budget }, fields);
+    if (method === 'webauthn') return webauthnStep(request, reply, context, user, pending, shown, { address, budget, asStep }, fields);
     const code = fields['code'] ?? '';
     const amr = withSecondFactor(pending.amr);
     const attempt = { method, amr, tenantId: pending.tenantId, address, budget };
@@ -293,14 +294,14 @@ export function registerMfaStep(app: FastifyInstance, services: Services, seam: 
     });
     if (outcome === 'spent') return spent(reply, context);
     if (outcome === 'refused') return showStep(reply, context, user, shown, 400, { method, error: true, ...(secret === undefined ? {} : { secret }) });
-    const codes = await enrolFactor(context.target, user, secret === undefined || totpAt === null ? { kind: 'email_otp' } : { kind: 'totp', secret, step: totpAt });
+    const codes = await enrolFactor(context.target, user, secret === undefined || totpAt === null ? { kind: 'email_otp' } : { kind: 'totp', secret, step: totpAt }, asStep);
     return enrolled(request, reply, context, user, passedWith(pending, method, amr), codes);
   });
 
   async function enrolled(request: FastifyRequest, reply: FastifyReply, context: InteractionContext, user: SignInUser, passed: PendingSignIn, codes: string[] | null) {
     const { uid } = context.interaction;
-    // Nothing was added (a key registered already, to anyone, or this kind enrolled first in another tab): no factor of
-    // the user's was proven, and nothing mailed its owner, so the step is asked again as it now stands.
+    // Nothing was added (a key registered already, to anyone, or a factor enrolled meanwhile in another tab): no factor
+    // of the user's was proven, and nothing mailed its owner, so the step is asked again as it now stands.
     if (codes === null) {
       const { step, rp } = await heldStep(request, context, user.id, passed.amr);
       if (step.kind === 'none') return back(reply, uid);
@@ -320,7 +321,7 @@ export function registerMfaStep(app: FastifyInstance, services: Services, seam: 
     user: SignInUser,
     pending: PendingSignIn,
     shown: { step: Exclude<MfaStep, { kind: 'none' }>; rp: RelyingParty },
-    { address, budget }: { address: string; budget: StepBudget },
+    { address, budget, asStep }: { address: string; budget: StepBudget; asStep: Enrolment },
     fields: FormFields,
   ) {
     const { target } = context;
@@ -338,7 +339,7 @@ export function registerMfaStep(app: FastifyInstance, services: Services, seam: 
     const attempt = { method: 'webauthn', amr, tenantId: pending.tenantId, address, budget } as const;
     const outcome = await proveSecondStep(target, user, attempt, async () => (credential === null ? { ok: false, reason: 'invalid_passkey' } : { ok: true }));
     if (outcome !== 'passed' || credential === null) return refused(outcome);
-    const codes = await enrolFactor(target, user, { kind: 'webauthn', credential });
+    const codes = await enrolFactor(target, user, { kind: 'webauthn', credential }, asStep);
     return enrolled(request, reply, context, user, passedWith(pending, 'webauthn', amr), codes);
   }
 

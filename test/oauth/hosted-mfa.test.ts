@@ -11,7 +11,8 @@ import { HttpClient } from '../support/http.ts';
 import { cookieLinesOf, recordingJar } from '../support/set-cookies.ts';
 import { authorizationRequest, createTestClient, decodeJwt, discover } from '../support/oauth.ts';
 import { isolatedNorthSouth } from '../support/surface-sign-in.ts';
-import { sentAtOnce } from '../support/row-lock.ts';
+import { usingEmbeddedDatabase } from '../support/database.ts';
+import { queuedBehind, sentAtOnce } from '../support/row-lock.ts';
 import { totpCodeAt as codeAt, giveTotp as giveTotpTo, withTimeLeftInStep } from '../support/totp.ts';
 import { createPasswordUser, PASSWORD } from '../support/users.ts';
 import { REDIRECT_URI, startHostedTestApp } from '../support/hosted-app.ts';
@@ -606,11 +607,12 @@ describe('a proven first factor’s attempts at the step, whatever the lockout p
 });
 
 describe('required', () => {
+  let other: BootstrapResult;
   let admin: HttpClient;
   let configuration: oidc.Configuration;
 
   beforeAll(async () => {
-    ({ admin, configuration } = await applicationWith('/policies/mfa', { enforcement: 'required', factors: ['totp', 'email_otp'] }));
+    ({ other, admin, configuration } = await applicationWith('/policies/mfa', { enforcement: 'required', factors: ['totp', 'email_otp'] }));
   });
 
   it('a user without a factor enrols TOTP (QR code and URI shown), saves recovery codes, then signs in', async () => {
@@ -659,6 +661,32 @@ describe('required', () => {
     expect(codes.body).toContain('Save your recovery codes');
     await flow.jar.submit(codes, {});
     expect(await app.sql(`select kind from mfa_factor where user_id = ?`, [userId])).toEqual([{ kind: 'email_otp' }]);
+  });
+
+  it.skipIf(usingEmbeddedDatabase())('two browsers enrolling at once: the one that enrols second is asked for the factor now held, and adds none', async () => {
+    const userId = await createPasswordUser(admin, 'enrol-race@example.com');
+    // Whoever knows the password enrols an authenticator app of their own while the owner enrols the e-mail code.
+    const stranger = await stepPage('enrol-race@example.com', { configuration });
+    const secret = new URL(/(otpauth:\/\/totp\/[^<\s]+)/.exec(stranger.page.body)![1]!.replaceAll('&#38;', '&')).searchParams.get('secret')!;
+    const owner = await stepPage('enrol-race@example.com', { configuration });
+    const sent = await owner.flow.jar.submit(await owner.flow.jar.visit(`${owner.page.url}?method=email_otp`), { action: 'send' });
+    const codePage = await owner.flow.jar.visit(sent.location!);
+    const mailed = /\b(\d{6})\b/.exec(await lastMail('enrol-race@example.com', 'email_otp'))![1]!;
+    await withTimeLeftInStep(5_000);
+    const userRow = { table: 'app_user', applicationId: other.applicationId, id: userId };
+    const [first, second] = await queuedBehind(app.gatehouse.services.orm, userRow, { lock: 'update' }, [
+      () => owner.flow.jar.submit(codePage, { code: mailed }),
+      () => stranger.flow.jar.submit(stranger.page, { code: codeAt(secret) }),
+    ]);
+    expect(first!.status, first!.body.slice(-1500)).toBe(200);
+    expect(first!.body).toContain('Save your recovery codes');
+    // The stranger's step is now the owner's factor's challenge: nothing of theirs was added, and the step is not passed.
+    expect(second!.status).toBe(409);
+    expect(second!.body).not.toContain('Save your recovery codes');
+    expect(await app.sql(`select kind from mfa_factor where user_id = ?`, [userId])).toEqual([{ kind: 'email_otp' }]);
+    expect((await records(userId, 'user.mfa.enrolled')).map((record) => record.after)).toEqual([{ factor: 'email_otp' }]);
+    const again = await stranger.flow.jar.submit(second!, { code: codeAt(secret) });
+    expect(again.status).toBe(400);
   });
 });
 

@@ -85,20 +85,23 @@ export async function lockSecondSteps(tx: EntityManager, applicationId: string, 
 }
 
 /** `record`: the audit record instead of `user.mfa.enrolled`; `codes: false`: no recovery codes (a key where the policy
- *  uses none as a second step). */
+ *  uses none as a second step); `asStep`: the ids of the factors the MFA step saw when it judged this an enrolment. */
 export interface Enrolment {
   readonly record?: (em: EntityManager) => void;
   readonly codes?: boolean;
+  readonly asStep?: readonly string[];
 }
 
 /** In one transaction, with the `mfa_enrolled` mail (a reset link in case it was not them); recovery codes when the user
- *  had none left. Null: a second tab enrolled that kind first; nothing written. */
+ *  had none left. Null: a second tab enrolled that kind first (for the step, any kind); nothing written. */
 export async function enrolFactor(target: SignInTarget, user: SignInUser, factor: NewFactor, enrolment: Enrolment = {}): Promise<string[] | null> {
   const { services } = target.scope;
   const applicationId = target.application.id;
   const sender = userSender(target, user);
   const codes = await target.applicationScope.transactional(async (em) => {
-    await lockSecondSteps(em, applicationId, user.id);
+    const held = await lockSecondSteps(em, applicationId, user.id);
+    // A factor enrolled meanwhile (another tab, the owner) is to be proven, not passed by enrolling another beside it.
+    if (enrolment.asStep !== undefined && held.some((step) => !enrolment.asStep!.includes(step.id))) return null;
     if (!(await addFactor(em, services.storedSecrets, applicationId, user.id, factor))) return null;
     if (enrolment.record === undefined) recordAudit(em, sender, { action: 'user.mfa.enrolled', targetType: 'user', targetId: user.id, after: { factor: factor.kind } });
     else enrolment.record(em);
