@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptio
 import { effectivePasswordPolicy } from '../domain/policies/policies.ts';
 import { ownSignIns } from '../domain/sessions/own-sessions.ts';
 import { addOwnEmailFactor, addOwnTotp, ownFactors, removeOwnFactor, renewOwnRecoveryCodes, sendOwnEmailCode } from '../domain/mfa/own-factors.ts';
+import { sessionOwesStep } from '../domain/mfa/requirement.ts';
 import { newTotpSecret, totpUri } from '../domain/mfa/totp.ts';
 import { summarizeUserAgent } from '../domain/sign-in/device.ts';
 import { SignInRefusal } from '../domain/sign-in/refusals.ts';
@@ -196,9 +197,13 @@ export function accountPageRoutes(app: FastifyInstance, services: Services, csrf
     const admitted = await admitSignIn(services, request.id, surface, browser.client, tenant === undefined ? [] : [tenant]);
     if (admitted === undefined) throw new SignInRefusal('account_unavailable');
     const target = { ...admitted, look: browserLook(request, admitted.look) };
-    // Judged as the OP judges it (findAccount): a sign-in the session policy has ended since holds nobody here either.
+    // Judged as the OP judges it (findAccount, and the MFA policy's login check): a sign-in the session policy has ended
+    // since, or one that owes the step to a policy made required since, holds nobody here either.
     const loginTs = browser.session?.loginTs;
-    const ended = loginTs !== undefined && signInEnded(target.session, loginTs, browser.session?.usedAt, Math.floor(Date.now() / 1000));
+    const ended =
+      browser.session !== undefined &&
+      ((loginTs !== undefined && signInEnded(target.session, loginTs, browser.session.usedAt, Math.floor(Date.now() / 1000))) ||
+        sessionOwesStep({ policy: target.mfa, changedAt: target.mfaChangedAt }, { acr: browser.session.acr, loginTs, checkedAt: browser.session.mfaCheckedAt }));
     const signedIn = browser.session === undefined || ended ? null : await activeUser(target, browser.session.accountId);
     // A page asked for a tenant is its members' (in its look): anyone else signs in as one of them first. A member whose
     // sign-in to it was revoked in this browser session signs in again with a credential, as authorize asks. A page of

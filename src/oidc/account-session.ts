@@ -6,6 +6,7 @@ import type { Surface } from '../domain/domains/surfaces.ts';
 import { isUuid } from '../ids.ts';
 import { servedClientData, type GatehouseClientData } from './clients.ts';
 import { OIDC_PATHS } from './configuration.ts';
+import { mfaCheckedAtOf } from './overrides.ts';
 import { withSessionOf } from './session-application.ts';
 import { sessionUsedAt } from './session-lifetime.ts';
 
@@ -21,8 +22,18 @@ export const ACCOUNT_PAGE_PATH = '/account';
 
 export interface AccountBrowser {
   readonly client: { readonly clientId: string; readonly data: GatehouseClientData };
-  /** `uid` is stable across rotations; `loginTs` when its user signed in, `usedAt` its last use (epoch seconds). */
-  readonly session: { readonly uid: string; readonly accountId: string; readonly loginTs: number | undefined; readonly usedAt: number | undefined } | undefined;
+  /** `uid` is stable across rotations; `loginTs` when its user signed in, `usedAt` its last use (epoch seconds); `acr` and
+   *  `mfaCheckedAt` what the MFA policy's login check judges (sessionOwesStep). */
+  readonly session:
+    | {
+        readonly uid: string;
+        readonly accountId: string;
+        readonly loginTs: number | undefined;
+        readonly usedAt: number | undefined;
+        readonly acr: string | undefined;
+        readonly mfaCheckedAt: number | undefined;
+      }
+    | undefined;
   readonly signInUrl: string | undefined;
 }
 
@@ -42,7 +53,10 @@ export async function accountBrowser(
   const redirectUri = client?.redirectUris?.[0];
   return {
     client: { clientId: request.clientId, data },
-    session: session.accountId === undefined ? undefined : { uid: session.uid, accountId: session.accountId, loginTs: session.loginTs, usedAt: sessionUsedAt(session) },
+    session:
+      session.accountId === undefined
+        ? undefined
+        : { uid: session.uid, accountId: session.accountId, loginTs: session.loginTs, usedAt: sessionUsedAt(session), acr: session.acr, mfaCheckedAt: mfaCheckedAtOf(session) },
     signInUrl: redirectUri === undefined ? undefined : signInUrl(surface, request, redirectUri),
   };
 }

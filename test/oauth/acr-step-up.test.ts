@@ -2,10 +2,10 @@ import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACR_MULTI_FACTOR, ACR_SINGLE_FACTOR } from '../../src/domain/mfa/requirement.ts';
 import type { TestApp } from '../support/app.ts';
-import { CookieJar, type Visit } from '../support/cookie-jar.ts';
+import { CookieJar, readForm, type Visit } from '../support/cookie-jar.ts';
 import { HttpClient } from '../support/http.ts';
 import { createTestClient, decodeJwt, discover, startAuthorization, type AuthorizationFlow } from '../support/oauth.ts';
-import { giveTotp, totpCodeAt as codeAt } from '../support/totp.ts';
+import { giveTotp, totpCodeAt as codeAt, withTimeLeftInStep } from '../support/totp.ts';
 import { createPasswordUser, PASSWORD } from '../support/users.ts';
 import { REDIRECT_URI, startHostedTestApp } from '../support/hosted-app.ts';
 
@@ -313,5 +313,39 @@ describe('an MFA policy made required', () => {
     expect(await idToken(scope, flow, back)).toMatchObject({ sub: userId, amr: ['pwd'], acr: ACR_SINGLE_FACTOR });
     const silent = await authorize(scope, jar, { prompt: 'none' });
     expect(await idToken(scope, silent, silent.start)).toMatchObject({ sub: userId, amr: ['pwd'], acr: ACR_SINGLE_FACTOR });
+  });
+
+  it('keeps the account page from a session signed in before it without a second factor until the step is passed: its forms change nothing', async () => {
+    const scope = await applicationWith();
+    const userId = await createPasswordUser(scope.admin, 'account-tightened@example.com');
+    const jar = new CookieJar();
+    const signedIn = await passwordSignIn(scope, jar, 'account-tightened@example.com');
+    expect(await idToken(scope, signedIn.flow, signedIn.answer)).toMatchObject({ acr: ACR_SINGLE_FACTOR });
+    const accountUrl = `${issuer}/account?${new URLSearchParams({ client_id: scope.configuration.clientMetadata().client_id })}`;
+    const page = await jar.visit(accountUrl);
+    expect(page.status, page.body).toBe(200);
+    // The owner adds an authenticator app in another browser; then the policy is made required.
+    const secret = await giveTotp(app, scope.applicationId, userId);
+    expect((await scope.admin.put('/policies/mfa', { enforcement: 'required', factors: ['totp'], rememberDeviceDays: 0 })).status).toBe(200);
+
+    const again = await jar.visit(accountUrl);
+    expect(again.status, again.body).toBe(303);
+    expect(again.location).toContain('response_mode=gatehouse_account');
+    // Whoever holds the session and the password adds no authenticator app of theirs with the page shown before.
+    const forms = [...page.body.matchAll(/<form\b[^>]*method="post"[\s\S]*?<\/form>/g)].map(([html]) => readForm(page.url, html));
+    const totpForm = forms.find((form) => form.action.includes('/account/mfa-totp'))!;
+    const offered = /Key: <code>([A-Z2-7 ]+)<\/code>/.exec(page.body)![1]!.replaceAll(' ', '');
+    const added = await jar.visit(totpForm.action, { form: { ...totpForm.fields, totp_code: codeAt(offered), totp_password: PASSWORD } });
+    expect(added.status).toBe(403);
+    expect(await app.sql(`select kind from mfa_factor where user_id = ?`, [userId])).toEqual([{ kind: 'totp' }]);
+
+    // Through the sign-in (the password, then the owner's code) the page opens again.
+    const form = await pageOf(jar, again);
+    const step = await jar.submit(form, { email: 'account-tightened@example.com', password: PASSWORD });
+    expect(step.location).toMatch(/\/mfa$/);
+    await withTimeLeftInStep();
+    const back = await pageOf(jar, await jar.submit(await jar.visit(step.location!), { code: codeAt(secret) }));
+    expect(back.status, back.body).toBe(200);
+    expect(back.url.startsWith(`${issuer}/account`)).toBe(true);
   });
 });

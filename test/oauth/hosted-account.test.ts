@@ -10,7 +10,7 @@ import { accountLinkOf, csrfOf, emailFormAction, issuedLink, magicLinkOf, mails 
 import { fetchVia } from '../support/host-fetch.ts';
 import { HttpClient } from '../support/http.ts';
 import { codeAuthorizationUrl, createTestClient, discover, OFFLINE_CONSENT, startAuthorization, type TestClient } from '../support/oauth.ts';
-import { totpCodeAt as codeAt } from '../support/totp.ts';
+import { totpCodeAt as codeAt, withTimeLeftInStep } from '../support/totp.ts';
 import { newId } from '../../src/ids.ts';
 import { USE_TTL_KEY } from '../../src/db/oidc-model.ts';
 import { createPasswordUser, PASSWORD } from '../support/users.ts';
@@ -750,6 +750,17 @@ describe('two-step verification', () => {
     return { userId, jar, page: added, secret };
   }
 
+  /** The page again once a policy made required since its sign-in (the password alone) is met: signed in with the step. */
+  async function pageAfterStep(jar: CookieJar, email: string, secret: string): Promise<Visit> {
+    const signInPage = await settle(jar, await jar.visit(accountUrl()));
+    const step = await settle(jar, await jar.submit(signInPage, { email, password: PASSWORD }));
+    await withTimeLeftInStep();
+    // The enrolment used this step's code.
+    const page = await settle(jar, await jar.submit(step, { code: codeAt(secret, Date.now() + 30_000) }));
+    expect(page.status, page.body).toBe(200);
+    return page;
+  }
+
   it('adds an authenticator app proven by a code of the secret shown: audited, mfa_enrolled mailed, recovery codes shown once', async () => {
     const userId = await createUser('ivy@example.com');
     const { jar, page } = await openAccount('ivy@example.com');
@@ -877,13 +888,16 @@ describe('two-step verification', () => {
   });
 
   it('under a required policy the last factor stays; signed out, the forms are refused', async () => {
-    const { userId, jar, page } = await withTotp('ned@example.com');
+    const { userId, jar, page, secret } = await withTotp('ned@example.com');
     expect((await app.http.put('/policies/mfa', { enforcement: 'required', factors: ['totp', 'email_otp'], rememberDeviceDays: 30 })).status).toBe(200);
     try {
-      const kept = await post(jar, page, 'mfa-remove', { remove_password: PASSWORD, factor: (await factorsOf(userId))[0]!.id });
+      // Signed in with the password alone before the policy: the page's forms wait for the step.
+      expect((await post(jar, page, 'mfa-remove', { remove_password: PASSWORD, factor: (await factorsOf(userId))[0]!.id })).status).toBe(403);
+      const stepped = await pageAfterStep(jar, 'ned@example.com', secret);
+      const kept = await post(jar, stepped, 'mfa-remove', { remove_password: PASSWORD, factor: (await factorsOf(userId))[0]!.id });
       expect(kept.status).toBe(400);
       expect(kept.body).toContain('requires two-step verification: add another second step before removing this one.');
-      const spanish = await post(jar, page, 'mfa-remove', { remove_password: PASSWORD, factor: (await factorsOf(userId))[0]!.id }, { 'accept-language': 'es' });
+      const spanish = await post(jar, stepped, 'mfa-remove', { remove_password: PASSWORD, factor: (await factorsOf(userId))[0]!.id }, { 'accept-language': 'es' });
       expect(spanish.body).toContain('exige la verificación en dos pasos: añada otro segundo paso antes de quitar este.');
       expect(await factorsOf(userId)).toHaveLength(1);
     } finally {
@@ -965,7 +979,7 @@ describe('two-step verification', () => {
   });
 
   it('a passkey counts as a second step: with one, the last code factor goes under required, and the recovery codes stay', async () => {
-    const { userId, jar, page } = await withTotp('kip@example.com');
+    const { userId, jar, secret } = await withTotp('kip@example.com');
     // A key of another host is a second step too: it is not the page's to judge where the user signs in.
     await app.sql(
       `insert into webauthn_credential (application_id, id, user_id, rp_id, credential_id, public_key, device_type, backed_up, name)
@@ -975,6 +989,7 @@ describe('two-step verification', () => {
     const codesBefore = await app.sql<{ n: number }>(`select count(*)::int as n from mfa_recovery_code where user_id = ? and used_at is null`, [userId]);
     expect((await app.http.put('/policies/mfa', { enforcement: 'required', factors: ['totp', 'webauthn'], rememberDeviceDays: 30 })).status).toBe(200);
     try {
+      const page = await pageAfterStep(jar, 'kip@example.com', secret);
       const removed = await post(jar, page, 'mfa-remove', { remove_password: PASSWORD, factor: (await factorsOf(userId))[0]!.id });
       expect(removed.status, removed.body.slice(-800)).toBe(303);
       expect(await factorsOf(userId)).toHaveLength(0);
