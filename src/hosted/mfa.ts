@@ -33,12 +33,14 @@ import type { FormFields, InteractionContext } from './routes.ts';
 const STEP_SECONDS = 600;
 const DAY_SECONDS = 24 * 3600;
 
-/** `expired`: its password is to be changed once the step has passed. */
+/** `expired`: its password is to be changed once the step has passed; `session`: no first factor was proven (the
+ *  session's step-up), so it may challenge but never enrol. */
 interface PendingSignIn extends Proof {
   readonly userId: string;
   readonly tenantId: string | null;
   readonly passed?: Proof;
   readonly expired: boolean;
+  readonly session?: true;
 }
 
 const passedWith = (pending: PendingSignIn, method: SecondProof, amr: readonly string[]): PendingSignIn => ({
@@ -168,9 +170,17 @@ export function registerMfaStep(app: FastifyInstance, services: Services, seam: 
     const { uid } = context.interaction;
     // Nothing is written for an expired password before the step: it travels sealed with the pending sign-in.
     const step = signIn.step ?? sharedStepBudget('interaction', uid, signIn.userId);
-    setPending(reply, uid, { userId: signIn.userId, tenantId: signIn.tenantId, amr, methods: signIn.methods ?? [], password: signIn.password, step, signedInAt: signIn.signedInAt, expired });
+    const pending = { userId: signIn.userId, tenantId: signIn.tenantId, amr, methods: signIn.methods ?? [], password: signIn.password, step, signedInAt: signIn.signedInAt, expired };
+    setPending(reply, uid, first === undefined ? { ...pending, session: true } : pending);
     return back(reply, uid);
   };
+
+  /** A session's step-up that became an enrolment while it waited (its user's factors removed, the policy changed): the
+   *  factor would outlive the session, so the sign-in form comes first, as stepUpSession sends a session holding none. */
+  function signInFirst(reply: FastifyReply, context: InteractionContext) {
+    const { page } = interactionPaths(context.interaction.uid);
+    return reply.status(303).header('set-cookie', stepCookie.clear(page)).header('location', page).send();
+  }
 
   /** Its attempts used up: the proof is void, and the user signs in again. */
   function spent(reply: FastifyReply, context: InteractionContext) {
@@ -237,6 +247,7 @@ export function registerMfaStep(app: FastifyInstance, services: Services, seam: 
     const held = await heldStep(request, context, user.id, pending.amr);
     const { step } = held;
     if (step.kind === 'none') return complete(request, reply, context, pending);
+    if (step.kind === 'enrol' && pending.session === true) return signInFirst(reply, context);
     return showStep(reply, context, user, { step, rp: held.rp }, 200, { method: request.query.method, sent: request.query.sent === '1' });
   });
 
@@ -253,6 +264,7 @@ export function registerMfaStep(app: FastifyInstance, services: Services, seam: 
     if (fields['action'] === 'continue') return back(reply, uid);
     const { held, step, rp } = await heldStep(request, context, user.id, pending.amr);
     if (step.kind === 'none') return complete(request, reply, context, pending);
+    if (step.kind === 'enrol' && pending.session === true) return signInFirst(reply, context);
     const shown = { step, rp };
     const asStep = { asStep: held.map((factor) => factor.id) };
     const method = fields['method'];

@@ -225,6 +225,35 @@ describe('acr_values asking for the multi-factor acr', () => {
     expect(await app.sql(`select kind from mfa_factor where user_id = ?`, [userId])).toEqual([{ kind: 'totp' }]);
   });
 
+  it('a session’s step-up whose user loses their factors while it waits (an mfa-reset) enrols nothing on the session alone: the sign-in form first', async () => {
+    const scope = await applicationWith();
+    const { userId, jar } = await rememberedSingleFactorSession(scope, 'reset-while-stepping@example.com');
+    const challenges = [];
+    for (let i = 0; i < 2; i += 1) {
+      const challenge = await pageOf(jar, (await authorize(scope, jar, { acr_values: ACR_MULTI_FACTOR })).page);
+      expect(challenge.url).toMatch(/\/interaction\/[\w-]+\/mfa$/);
+      challenges.push(challenge);
+    }
+    const [shown, posted] = challenges as [Visit, Visit];
+    // The owner lost their authenticator app and an administrator reset their second step.
+    expect((await scope.admin.post(`/users/${userId}/mfa-reset`, {})).status).toBe(200);
+    // Neither the step's page nor its form turns into an enrolment: each goes back to its sign-in.
+    const again = await jar.visit(shown.url);
+    expect(again.status).toBe(303);
+    expect(again.location).toBe(shown.url.replace(/\/mfa$/, ''));
+    const answered = await jar.submit(posted, { code: '123456' });
+    expect(answered.status).toBe(303);
+    expect(answered.location).toBe(posted.url.replace(/\/mfa$/, ''));
+    const form = await pageOf(jar, again);
+    expect(form.body).not.toContain('otpauth://totp/');
+    expect(form.body).toContain('name="password"');
+    expect(await app.sql(`select kind from mfa_factor where user_id = ?`, [userId])).toEqual([]);
+    // The password proven again, the enrolment follows.
+    const answer = await jar.submit(form, { email: 'reset-while-stepping@example.com', password: PASSWORD });
+    expect(answer.location).toMatch(/\/mfa$/);
+    expect((await jar.visit(answer.location!)).body).toContain('otpauth://totp/');
+  });
+
   it('a session whose password has expired since is stepped up without the forced change: no password was proven, so the session alone sets none', async () => {
     const scope = await applicationWith();
     expect((await scope.admin.put('/policies/password', { maxAge: 1 })).status).toBe(200);
