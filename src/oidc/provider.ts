@@ -15,6 +15,7 @@ import { accessTokenClaims, configuration, issuedTenantOf, managementApi, type O
 import { noteRequest } from '../observability/log.ts';
 import { tokenGrants } from '../observability/metrics.ts';
 import { paceDevicePolling } from './device-polling.ts';
+import { signOutDevicePages } from './device-page-sign-out.ts';
 import { interactionBinding, type InteractionBinding } from './cookies.ts';
 import {
   finishInteraction,
@@ -135,6 +136,7 @@ export class OidcProvider {
       challengeClientAuthentication(surface.issuer),
       advertiseIssuedClaimsOnly,
       introspectJwtAccessTokens(this.deps, surface),
+      signOutDevicePages,
       ...(this.deps.samlSignOut === undefined ? [] : [signOutAtIdp(this.deps.samlSignOut, surface)]),
     ]);
     const management = this.deps.signingKeys.managementAudience;

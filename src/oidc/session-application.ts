@@ -1,5 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type Provider from 'oidc-provider';
+import type { KoaContextWithOIDC } from 'oidc-provider';
 import { unverifiedAudience } from '../auth/jwt.ts';
 import { isUuid } from '../ids.ts';
 import type { CopyKey } from '../pages/pages.ts';
@@ -17,6 +19,14 @@ const APPLICATION_PARAMETER = 'app';
 
 export function withSessionOf<T>(applicationId: string | undefined, handle: () => Promise<T>): Promise<T> {
   return current.run(applicationId, handle);
+}
+
+/** False for the plain cookie: the device pages', and a custom domain's only one. */
+export const readsApplicationSession = (): boolean => current.getStore() !== undefined;
+
+/** The device pages' session, read as the OP reads one, leaving the request's own session untouched. */
+export function devicePagesSession(provider: Provider, req: IncomingMessage, res: ServerResponse) {
+  return withSessionOf(undefined, () => provider.Session.get({ req, res } as unknown as KoaContextWithOIDC));
 }
 
 export function sessionCookieName(base: string): string {

@@ -5,7 +5,7 @@ import type { TestApp } from '../support/app.ts';
 import { CookieJar, readForm, type Visit } from '../support/cookie-jar.ts';
 import { POST_LOGOUT_URI, REDIRECT_URI, startHostedTestApp, type HostedTestApp } from '../support/hosted-app.ts';
 import { expectSelfSubmittingForm } from '../support/hosted-headers.ts';
-import { createTestClient, decodeJwt, type TestClient } from '../support/oauth.ts';
+import { createTestClient, decodeJwt, postForm, type TestClient } from '../support/oauth.ts';
 
 /**
  * RP-initiated logout (`/oauth2/logout`) after a sign-in through the hosted form, driven by openid-client: the
@@ -351,5 +351,65 @@ describe('oidc-provider’s self-submitting forms', () => {
     expect(unnamed.status).toBe(400);
     expect(unnamed.location).toBeUndefined();
     expect(unnamed.headers.get('content-security-policy')).not.toContain('elsewhere.example');
+  });
+});
+
+describe('a sign-out and the device verification page’s sign-in in the same browser', () => {
+  const startDevice = async (device: TestClient) => {
+    const started = await postForm(`${issuer}/oauth2/device_authorization`, { client_id: device.clientId, scope: 'openid offline_access', tenant: acme });
+    expect(started.status).toBe(200);
+    return started.body as { device_code: string; verification_uri_complete: string };
+  };
+  /** The code confirmed in `jar`: the answer after which the OP either asks for a sign-in or approves at once. */
+  const confirmCode = async (jar: CookieJar, verificationUriComplete: string) => jar.submit(await jar.submit(await jar.visit(verificationUriComplete), {}), {});
+
+  /** Approves a new device code in `jar`, signing `email` in on the way; the answer after the confirmation. */
+  async function approveSigningIn(jar: CookieJar, device: TestClient, email: string) {
+    const started = await startDevice(device);
+    const toSignIn = await confirmCode(jar, started.verification_uri_complete);
+    const resumed = await jar.submit(await jar.visit(toSignIn.location!), { email, password: PASSWORD });
+    expect((await jar.visit(resumed.location!)).body).toContain('Your device is now signed in');
+    return started;
+  }
+
+  /** Where a new device code confirmed in `jar` ends: the sign-in form, or approved at once. */
+  async function confirmedPage(jar: CookieJar, device: TestClient) {
+    let visit = await confirmCode(jar, (await startDevice(device)).verification_uri_complete);
+    for (let hop = 0; hop < 6 && visit.status !== 200; hop += 1) visit = await jar.visit(visit.location!);
+    return visit;
+  }
+
+  async function signOut(jar: CookieJar) {
+    const confirm = await jar.visit(oidc.buildEndSessionUrl(config, { id_token_hint: await signIn(jar), post_logout_redirect_uri: POST_LOGOUT_URI }).href);
+    expect((await jar.submit(confirm, { logout: 'yes' })).location).toBe(POST_LOGOUT_URI);
+  }
+
+  it('ends with the sign-out of the same user: another device is not approved in their name without a password; the approved one stays signed in', async () => {
+    const device = await createTestClient(app, { type: 'device', authMethod: 'none' });
+    const jar = new CookieJar();
+    const tv = await approveSigningIn(jar, device, 'ada@example.com');
+    const tvTokens = (await postForm(`${issuer}/oauth2/token`, { grant_type: 'urn:ietf:params:oauth:grant-type:device_code', device_code: tv.device_code, client_id: device.clientId })).body;
+    expect(tvTokens.refresh_token).toEqual(expect.any(String));
+
+    // Signed in there, the next device would be approved as Ada at once.
+    expect((await confirmedPage(jar, device)).body).toContain('Your device is now signed in');
+    await signOut(jar);
+
+    // Whoever uses this browser next is asked to sign in before a device is approved as Ada.
+    const asked = await confirmedPage(jar, device);
+    expect(asked.body).toContain('name="password"');
+    expect(asked.body).not.toContain('Your device is now signed in');
+    // The device's own sign-in outlives the browser's sign-out.
+    const refreshed = await postForm(`${issuer}/oauth2/token`, { grant_type: 'refresh_token', refresh_token: tvTokens.refresh_token, client_id: device.clientId });
+    expect(refreshed.status, JSON.stringify(refreshed.body)).toBe(200);
+  });
+
+  it('a sign-out of another user leaves the device pages signed in as the user who approved there', async () => {
+    const device = await createTestClient(app, { type: 'device', authMethod: 'none' });
+    expect((await app.http.post('/users', { email: 'cy@example.com', name: 'Cy', password: PASSWORD, tenantId: acme })).status).toBe(201);
+    const jar = new CookieJar();
+    await approveSigningIn(jar, device, 'cy@example.com');
+    await signOut(jar);
+    expect((await confirmedPage(jar, device)).body).toContain('Your device is now signed in');
   });
 });
