@@ -176,6 +176,31 @@ describe('device flow through a tenant’s path', () => {
     expect(refused.status).toBe(400);
     expect(refused.body.error).toBe('invalid_request');
   });
+
+  it('a sign-out on the path ends the device page’s sign-in there of the same user: the next device asks for the password', async () => {
+    const device = await createTestClient(app, { type: 'device', authMethod: 'none', applicationId: another.applicationId });
+    const config = await oidc.discovery(new URL(surfaceOf('north')), device.clientId, {}, oidc.None(), { execute: [oidc.allowInsecureRequests] });
+    const jar = new CookieJar();
+    /** A new device code confirmed in `jar`: the page it ends on, after any steps the OP takes without one. */
+    const confirmed = async () => {
+      const started = await oidc.initiateDeviceAuthorization(config, { scope: 'openid' });
+      let visit = await jar.submit(await jar.submit(await jar.visit(started.verification_uri_complete!), {}), {});
+      for (let hop = 0; hop < 6 && visit.status !== 200; hop += 1) visit = await jar.visit(visit.location!);
+      return visit;
+    };
+    const signInPage = await confirmed();
+    const approved = await jar.submit(signInPage, { email: 'erin@example.com', password: 'Correct-Horse-Battery-9' });
+    expect((await jar.visit(approved.location!)).status).toBe(200);
+    expect((await confirmed()).status).toBe(200);
+
+    const flow = await authorize(await discoverAt(surfaceOf('north')), {}, jar);
+    await tokensAfter(await discoverAt(surfaceOf('north')), flow, await jar.submit(flow.page, { email: 'erin@example.com', password: 'Correct-Horse-Battery-9' }));
+    const confirm = await jar.visit(`${surfaceOf('north')}/oauth2/logout?client_id=${client.clientId}`);
+    expect(confirm.status).toBe(200);
+    expect((await jar.submit(confirm, { logout: 'yes' })).status).toBe(303);
+
+    expect((await confirmed()).body).toContain('name="password"');
+  });
 });
 
 describe('refusals', () => {
