@@ -17,18 +17,21 @@ export interface JobLog {
   error(details: object, message: string): void;
 }
 
-/** One run at a time (everyMs 0: never); a failed run is logged and the next tries again. */
+/** One run at a time (everyMs 0: never); a failed run is logged and the next tries again. `runsAtStart`: a first run
+ *  as it starts, for a job an instance restarted more often than `everyMs` would otherwise never run. */
 export class PeriodicJob {
   readonly #name: string;
   readonly #everyMs: number;
   readonly #run: (log: JobLog) => Promise<void>;
+  readonly #runsAtStart: boolean;
   #timer: NodeJS.Timeout | undefined;
   #running: Promise<void> | undefined;
 
-  constructor(name: string, everyMs: number, run: (log: JobLog) => Promise<void>) {
+  constructor(name: string, everyMs: number, run: (log: JobLog) => Promise<void>, options: { runsAtStart?: boolean } = {}) {
     this.#name = name;
     this.#everyMs = everyMs;
     this.#run = run;
+    this.#runsAtStart = options.runsAtStart ?? false;
   }
 
   start(log: JobLog): void {
@@ -46,6 +49,7 @@ export class PeriodicJob {
       })();
     };
     this.#timer = asBackgroundWork(this.#name, () => setInterval(tick, this.#everyMs).unref());
+    if (this.#runsAtStart) asBackgroundWork(this.#name, tick);
   }
 
   async stop(): Promise<void> {

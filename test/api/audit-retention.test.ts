@@ -78,4 +78,19 @@ describe('the retention job', () => {
     expect(await actionsOf(other.applicationId)).toEqual(['audit_log.purged']);
     expect(logged).toContainEqual({ runs: expect.arrayContaining([expect.objectContaining({ applicationId: other.applicationId })]) });
   });
+
+  it('runs as its instance starts, not only an interval later: an instance restarted more often than that still purges', async () => {
+    expect((await app.http.post('/users', { email: 'restarted@example.com' })).status).toBe(201);
+    now = new Date(Date.now() + 400 * DAY_MS);
+    const job = new AuditRetentionJob(app.gatehouse.services.orm, () => now, 3_600_000);
+    job.start({ info: () => undefined, error: () => undefined });
+    try {
+      for (let waited = 0; (await actionsOf(app.root.applicationId)).some((action) => action !== 'audit_log.purged'); waited += 50) {
+        if (waited > 20_000) throw new Error('the job did not run as it started');
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    } finally {
+      await job.stop();
+    }
+  });
 });

@@ -55,12 +55,18 @@ export async function purgeExpiredAuditRecords(orm: MikroORM, clock: Clock, batc
   return runs;
 }
 
-/** `everyMs` 0: never on this instance. */
+/** `everyMs` 0: never on this instance. Also as it starts: records outlived their retention on an instance that never
+ *  stayed up `everyMs`. */
 export class AuditRetentionJob extends PeriodicJob {
   constructor(orm: MikroORM, clock: Clock, everyMs: number) {
-    super('audit-retention', everyMs, async (log) => {
-      const runs = await inJobSpan('audit-retention purge', () => purgeExpiredAuditRecords(orm, clock));
-      if (runs.length > 0) log.info({ runs }, 'audit retention: expired records deleted');
-    });
+    super(
+      'audit-retention',
+      everyMs,
+      async (log) => {
+        const runs = await inJobSpan('audit-retention purge', () => purgeExpiredAuditRecords(orm, clock));
+        if (runs.length > 0) log.info({ runs }, 'audit retention: expired records deleted');
+      },
+      { runsAtStart: true },
+    );
   }
 }
