@@ -111,6 +111,21 @@ describe('suspend and activate', () => {
     expect((await theirs.get('/users')).status).toBe(200);
   });
 
+  it('records a user whose lock has run out as the API shows them, active: in a change of their own and in a set-based one', async () => {
+    const tenantC = await app.createTenant('Lock records');
+    const userId = await createUser('ran-out@example.com');
+    expect((await app.http.patch(`/users/${userId}`, { tenantIds: [tenantA, tenantC] })).status).toBe(200);
+    await app.sql(`update app_user set status = 'locked', locked_until = now() - interval '1 minute' where id = ?`, [userId]);
+    expect((await app.http.get(`/users/${userId}`)).body.status).toBe('active');
+    const changesOf = async (action: string) =>
+      (await app.sql<{ before: { status: string }; after: { status: string } | null }>(`select before, after from audit_log where action = ? and target_id = ?`, [action, userId]))[0];
+
+    expect((await app.http.delete(`/applications/${app.root.applicationId}/tenants/${tenantC}`)).status).toBe(204);
+    expect((await changesOf('user.membership.removed'))?.before.status).toBe('active');
+    expect((await app.http.post(`/users/${userId}/suspend`)).body.status).toBe('suspended');
+    expect((await changesOf('user.suspended'))?.before.status).toBe('active');
+  });
+
   it('through GraphQL too', async () => {
     const userId = await createUser('gql@example.com');
     const response = await app.http.request('POST', '/graphql', {

@@ -29,7 +29,11 @@ export function mayActNow(user: Pick<SignInUser, 'status' | 'lockedUntil'>, now 
 }
 
 /** The status the API shows and filters by: a lock that has run out is over (mayActNow), whatever the row reads. */
-export const shownStatus = (user: Pick<SignInUser, 'status' | 'lockedUntil'>): SignInUser['status'] => (mayActNow(user) ? 'active' : user.status);
+export const shownStatus = (user: Pick<SignInUser, 'status' | 'lockedUntil'>, now = new Date()): SignInUser['status'] => (mayActNow(user, now) ? 'active' : user.status);
+
+/** shownStatus of a row, from its `status` and `locked_until` columns in SQL. */
+export const shownStatusSql = (status: string, lockedUntil: string): string =>
+  `(case when ${status} = 'locked' and ${lockedUntil} <= now() then 'active' else ${status} end)`;
 
 export const mayActNowSql = (alias: string): string =>
   `(${alias}.status = 'active' or (${alias}.status = 'locked' and ${alias}.locked_until <= now()))`;

@@ -26,6 +26,7 @@ import { keepReplacedPassword, passwordViolations } from './password-history.ts'
 import { refusedWhateverThePolicy, type PasswordViolation } from '../policies/password.ts';
 import { normalizeEmail } from './email-key.ts';
 import { forgetSignInFailures } from './sign-in-failures.ts';
+import { shownStatus, shownStatusSql } from './sign-in-user.ts';
 import { endTenantSessions, endUserSignIns } from '../sessions/end-sessions.ts';
 import type { PolicyCutoffs } from '../sessions/grant-sign-ins.ts';
 import { userCutoffs } from '../sessions/policy-cutoffs.ts';
@@ -55,7 +56,8 @@ const field = auditedFieldsOf<User>();
 const USER_SNAPSHOT = auditedSnapshot([
   field.value('email'),
   field.value('name'),
-  field.value('status'),
+  // As the users API shows it: a lock that has run out is over, whatever the row reads until the next sign-in lifts it.
+  field.derived('status', (entity, now) => shownStatus(entity, now), (sqlOf) => shownStatusSql(sqlOf('status'), sqlOf('locked_until'))),
   field.list('tenantIds'),
   field.value('poolId'),
   field.derived('hasPassword', (entity) => entity.passwordHash != null, (sqlOf) => `${sqlOf('password_hash')} is not null`),
