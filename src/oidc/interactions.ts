@@ -6,7 +6,7 @@ import { acrOf } from '../domain/mfa/requirement.ts';
 import { forgetRevokedSignIn, revokedTenants } from '../domain/sessions/revoked-sign-ins.ts';
 import { SIGN_IN_REFUSALS, SignInRefusal } from '../domain/sign-in/refusals.ts';
 import type { SignIn, SignInMethod } from '../domain/sign-in/sign-in.ts';
-import { readSignInUser, type SignInUser } from '../domain/users/sign-in-user.ts';
+import { mayActNow, readSignInUser, type SignInUser } from '../domain/users/sign-in-user.ts';
 import { isUuid } from '../ids.ts';
 import type { GrantRevocationDependencies } from './grant-revocation.ts';
 import { grantTenant, saveGrantForTenant } from './grant-tenant.ts';
@@ -88,7 +88,7 @@ async function signedInUser(orm: MikroORM, applicationId: string, signIn: SignIn
   if (verified !== undefined) return verified.id === signIn.userId && verified.applicationId === applicationId ? verified : null;
   if (!isUuid(signIn.userId)) return null;
   const user = await readSignInUser(orm.em, applicationId, { id: signIn.userId });
-  return user !== null && user.status === 'active' ? user : null;
+  return user !== null && mayActNow(user) ? user : null;
 }
 
 export async function finishInteraction(interaction: Interaction, result: InteractionResults): Promise<string> {

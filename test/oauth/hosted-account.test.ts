@@ -1013,6 +1013,32 @@ describe('suspension', () => {
   });
 });
 
+describe('a lock on the account', () => {
+  it('while it runs, the page is not shown; once it has run out, the browser session opens it and its forms work, as the OP serves it', async () => {
+    const userId = await createUser('lena@example.com');
+    const { jar, page } = await openAccount('lena@example.com');
+    const lock = async (until: string) => {
+      await app.sql(`update app_user set status = 'locked', locked_until = now() + ?::interval where id = ?`, [until, userId]);
+      await app.gatehouse.services.invalidations.publish({ kind: 'user', id: userId });
+    };
+    await lock('10 minutes');
+    expect((await jar.visit(accountUrl())).status).toBe(303);
+    expect((await post(jar, page, 'name', { name: 'Locked Out' })).status).toBeGreaterThanOrEqual(400);
+
+    // Run out, unlifted: the row reads `locked` until a sign-in lifts it, but the user may act again (the API says active).
+    await lock('-1 minute');
+    expect((await app.http.get(`/users/${userId}`)).body.status).toBe('active');
+    const silent = await jar.visit(codeAuthorizationUrl(issuer, clientId, REDIRECT_URI, { prompt: 'none' }));
+    expect(new URL(silent.location!).searchParams.get('code')).not.toBeNull();
+    const shown = await jar.visit(accountUrl());
+    expect(shown.status, shown.location ?? '').toBe(200);
+    expect((await post(jar, shown, 'name', { name: 'Lena Back' })).status).toBe(303);
+    const changed = await post(jar, shown, 'password', { current_password: PASSWORD, new_password: NEW_PASSWORD });
+    expect(changed.status, changed.body).toBe(303);
+    expect(await auditActions(userId)).toContain('user.password.changed');
+  });
+});
+
 describe('password maxAge', () => {
   let another: BootstrapResult;
   let admin: HttpClient;

@@ -235,10 +235,11 @@ export async function tenantsOf(target: SignInTarget, user: SignInUser): Promise
   return target.applicationScope.em.find(Tenant, { id: { $in: [...user.tenantIds] } }, { orderBy: { name: 'asc', id: 'asc' } });
 }
 
+/** Null unless the user may act now (mayActNow, as the OP's findAccount): a lock that has run out holds nobody out. */
 export async function activeUser(target: SignInTarget, userId: string): Promise<SignInUser | null> {
   if (!isUuid(userId)) return null;
   const user = await readSignInUser(target.applicationScope.em, target.application.id, { id: userId, poolId: target.poolId });
-  return user !== null && user.status === 'active' ? user : null;
+  return user !== null && mayActNow(user) ? user : null;
 }
 
 /** An active session's page says "suspended", not "signed out". */

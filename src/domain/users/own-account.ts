@@ -18,7 +18,7 @@ import { RefusalTiming } from '../sign-in/refusal-timing.ts';
 import type { SignInTarget } from '../sign-in/sign-in.ts';
 import { normalizeEmail } from './email-key.ts';
 import { issueEmailChangeLink, issueLink } from './link-tokens.ts';
-import type { SignInUser } from './sign-in-user.ts';
+import { mayActNowSql, type SignInUser } from './sign-in-user.ts';
 import { keepReplacedPassword, passwordViolations } from './password-history.ts';
 import { forgetUserKeys, usersChanged } from './changed.ts';
 
@@ -119,7 +119,7 @@ export async function changeOwnPassword(target: SignInTarget, user: SignInUser, 
       em,
       applicationId,
       `update app_user set password_hash = ?, password_changed_at = now(), updated_at = now()
-        where @owner and id = ? and status = 'active' returning email, name, locale, pool_id, tenant_ids`,
+        where @owner and id = ? and ${mayActNowSql('app_user')} returning email, name, locale, pool_id, tenant_ids`,
       [passwordHash, userId],
     );
     if (account === undefined) return undefined;
