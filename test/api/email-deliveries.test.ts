@@ -159,6 +159,27 @@ describe('SMTP providers', () => {
     expect(delivery.lastError).not.toContain('wrong-password');
   });
 
+  it('retry a temporary refusal of the login (454, as a server throttling logins answers), and send on a later attempt', async () => {
+    let refusals = 1;
+    const throttling = await startSmtpServer({
+      certificate,
+      users: { mailer: SMTP_PASSWORD },
+      authReply: () => (refusals-- > 0 ? { responseCode: 454, message: '4.7.0 Too many login attempts, please try again later' } : undefined),
+    });
+    try {
+      const tenantId = await tenantWith({
+        type: 'smtp', fromAddress: 'hello@acme.test',
+        smtp: { host: '127.0.0.1', port: throttling.port, username: 'mailer', security: 'starttls' }, secrets: { password: SMTP_PASSWORD },
+      });
+      const queued = await sendTest(inTenant(tenantId, '/email/test'));
+      const delivery = await settledDelivery(app.http, deliveryPath(tenantId, queued.id));
+      expect(delivery).toMatchObject({ status: 'sent', attempts: 2, providerType: 'smtp', lastError: null });
+      expect(throttling.received.map((mail) => mail.user)).toEqual(['mailer']);
+    } finally {
+      await throttling.close();
+    }
+  });
+
   it('retry a server that cannot be reached, then fail with its error after the last attempt', async () => {
     const closed = await startSmtpServer({});
     await closed.close();

@@ -92,6 +92,8 @@ export async function startSmtpServer(options: {
   users?: Record<string, string>;
   /** While it returns true, a mail's data is read and never answered: the sender waits, mid-send. */
   hold?: () => boolean;
+  /** A reply it answers AUTH with instead of checking the credentials (a server's temporary refusal), while it gives one. */
+  authReply?: () => { responseCode: number; message: string } | undefined;
 }): Promise<TestSmtpServer> {
   const received: ReceivedMail[] = [];
   let held = 0;
@@ -102,7 +104,9 @@ export async function startSmtpServer(options: {
     ...(users === undefined ? { authOptional: true, disabledCommands: ['AUTH', ...(options.certificate === undefined ? ['STARTTLS'] : [])] } : {}),
     logger: false,
     onAuth(auth, _session, callback) {
-      if (users !== undefined && auth.username !== undefined && users[auth.username] === auth.password) callback(null, { user: auth.username });
+      const reply = options.authReply?.();
+      if (reply !== undefined) callback(Object.assign(new Error(reply.message), { responseCode: reply.responseCode }));
+      else if (users !== undefined && auth.username !== undefined && users[auth.username] === auth.password) callback(null, { user: auth.username });
       else callback(Object.assign(new Error('Invalid username or password'), { responseCode: 535 }));
     },
     onData(stream, session, callback) {

@@ -49,9 +49,10 @@ export function smtpUrlTarget(raw: string): SmtpTarget {
   };
 }
 
-/** 5xx is permanent; 4xx and every failure to talk at all (refused, reset, timeout, TLS) are retried. */
+/** The server's reply code decides: 5xx is permanent, 4xx retried, at AUTH too (454: a server throttling logins). With no
+ *  reply, a login that cannot be tried (no credentials, no mechanism offered) is permanent; any failure to talk is retried. */
 function failure(error: Error & { responseCode?: number; code?: string }): DeliveryError {
-  const permanent = error.code === 'EAUTH' || (error.responseCode !== undefined && error.responseCode >= 500);
+  const permanent = error.responseCode === undefined ? error.code === 'EAUTH' : error.responseCode >= 500;
   return new DeliveryError('smtp: ', permanent, error.message);
 }
 
