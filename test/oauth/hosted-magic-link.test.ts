@@ -413,6 +413,26 @@ describe('mails one address is sent on request', () => {
     }
   });
 
+  it('count an address of no account under every spelling of its mailbox: its domain in Punycode, decomposed or upper case', async () => {
+    const capped = await startTestApp({ mailsPerAddressPerHour: 2 }, { reachablePublicUrl: true });
+    try {
+      expect((await capped.http.post('/auth-providers', { type: 'magic_link' })).status).toBe(201);
+      const client = await createTestClient(capped, { type: 'web', redirectUris: [REDIRECT_URI] });
+      const cappedConfig = await discover(capped, client.clientId, oidc.ClientSecretBasic(client.clientSecret ?? ''));
+      const ask = async (email: string) => {
+        const flow = await startAuthorization(cappedConfig, { redirectUri: REDIRECT_URI, resource: '' }, { scope: 'openid email' }, new CookieJar());
+        const answer = await askLink(flow, email);
+        expect(answer.status).toBe(200);
+      };
+      // One mailbox, as the DNS and every provider read it (nodemailer and the providers send the domain in Punycode).
+      for (const spelling of ['nobody@bücher.example', 'nobody@xn--bcher-kva.example', 'nobody@bu\u0308cher.example', 'NOBODY@BÜCHER.EXAMPLE']) await ask(spelling);
+      const queued = await capped.sql<{ to_address: string }>(`select to_address from email_delivery where template_key = 'magic_link' order by id`);
+      expect(queued.map((row) => row.to_address)).toEqual(['nobody@bücher.example', 'nobody@xn--bcher-kva.example']);
+    } finally {
+      await capped.close();
+    }
+  });
+
   it('past the limit, a request writes nothing: the link or code already mailed goes on working (a stranger asking cancels nothing)', async () => {
     const capped = await startTestApp({ mailsPerAddressPerHour: 1 }, { reachablePublicUrl: true });
     try {

@@ -78,6 +78,7 @@ const RELEASED: Record<string, string> = {
   '0068-user-vouched-by-tenant': 'f0adc5ff393a2332',
   '0069-domain-recheck': '47a52bb58ec310f9',
   '0070-audit-log-member-tenants': 'c3b12743e1978a5f',
+  '0071-email-delivery-recipient-key': 'b10270afaa6232d6',
 };
 
 const printer = ts.createPrinter({ removeComments: true });

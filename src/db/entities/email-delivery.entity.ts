@@ -10,6 +10,8 @@ const EmailDeliverySchema = defineEntity({
     ...tenantOwnedColumns(),
     templateKey: p.string(),
     toAddress: p.string(),
+    /** normalizeEmail(toAddress), by which mails to one mailbox are counted (migration 0071); null on mails older than it. */
+    toKey: p.string().nullable(),
     subject: p.string(),
     textBody: p.text(),
     htmlBody: p.text(),

@@ -125,6 +125,7 @@ export function queueRendered(em: EntityManager, sender: MailSender, mail: Rende
     tenantId: mail.tenantId,
     templateKey: mail.templateKey,
     toAddress: mail.to,
+    toKey: normalizeEmail(mail.to),
     subject: mail.subject,
     textBody: mail.textBody,
     htmlBody: mail.htmlBody,
@@ -203,17 +204,18 @@ export async function getDelivery(scope: Scope, deliveryId: string): Promise<Ema
 export const mailLimitLock = (applicationId: string, templateKeys: readonly DeliveryKey[], to?: string): string =>
   `mail-limit:${applicationId}:${templateKeys.join(',')}:${to === undefined ? '' : normalizeEmail(to)}`;
 
-/** Seconds until the application may queue one more mail of `templateKeys` (to `to`, any case) under `perHour`. The
- *  caller's transaction holds mailLimitLock, so concurrent requests on any instance count one at a time. The ids are
- *  UUIDv7, so the last hour is a range of the application's key, and an address one of its index (migration 0040). */
+/** Seconds until the application may queue one more mail of `templateKeys` (to `to`'s mailbox, however spelt: its
+ *  normal form) under `perHour`. The caller's transaction holds mailLimitLock, so concurrent requests on any instance
+ *  count one at a time. The ids are UUIDv7, so the last hour is a range of the application's key, and a mailbox one of
+ *  its index (migration 0071). */
 export async function secondsUntilQueueable(em: EntityManager, applicationId: string, templateKeys: readonly DeliveryKey[], perHour: number, to?: string): Promise<number> {
   const hourAgo = Date.now() - 3_600_000;
   const [row] = await executeOwned<{ count: number; first: Date | null }[]>(
     em,
     applicationId,
     `select count(*)::int as count, min(created_at) as first from email_delivery
-      where @owner and id >= ? and template_key in (?)${to === undefined ? '' : ' and lower(to_address) = lower(?)'}`,
-    [firstIdAt(new Date(hourAgo)), templateKeys, ...(to === undefined ? [] : [to])],
+      where @owner and id >= ? and template_key in (?)${to === undefined ? '' : ' and to_key = ?'}`,
+    [firstIdAt(new Date(hourAgo)), templateKeys, ...(to === undefined ? [] : [normalizeEmail(to)])],
   );
   if (row === undefined || row.count < perHour || row.first === null) return 0;
   return Math.max(1, Math.ceil((new Date(row.first).getTime() - hourAgo) / 1000));
