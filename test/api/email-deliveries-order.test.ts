@@ -76,6 +76,19 @@ describe('the deliveries list’s order', () => {
     expect(byStatus.flatMap(ids).sort()).toEqual([...ofA].sort());
   });
 
+  it('finds a recipient by its mailbox, as the users’ email filter does: its domain in Punycode or Unicode, in any case', async () => {
+    // An application of its own: the other tests count the mails of theirs.
+    const own = app.as({ apiKey: (await app.bootstrapAnother()).apiKey });
+    const id = await sendTest(own, '/email/test', 'Ada@bücher.example');
+    for (const to of ['Ada@bücher.example', 'ada@xn--bcher-kva.example', 'ADA@BÜCHER.EXAMPLE', 'ada@bu\u0308cher.example']) {
+      expect(ids(await list(`/email/deliveries?to=${encodeURIComponent(to)}`, own)), to).toEqual([id]);
+    }
+    expect(ids(await list(`/email/deliveries?to=${encodeURIComponent('ada@bucher.example')}`, own))).toEqual([]);
+    // A mail queued before its mailbox was kept (migration 0071) is found by its address in any ASCII case, as before it.
+    await app.sql('update email_delivery set to_key = null where id = ?', [id]);
+    expect(ids(await list(`/email/deliveries?to=${encodeURIComponent('ADA@bücher.example')}`, own))).toEqual([id]);
+  });
+
   it('refuses a cursor of one order in the other, a tampered cursor, and an unknown order, with their field', async () => {
     const newest = await list(inTenant(tenantA, '/email/deliveries?order=newest&pageSize=1'));
     const oldest = await list(inTenant(tenantA, '/email/deliveries?pageSize=1'));

@@ -174,11 +174,14 @@ export async function listDeliveries(scope: Scope, filters: DeliveryFilters, arg
     }
     where['templateKey'] = filters.templateKey;
   }
-  const to = filters.to == null ? undefined : email('to', filters.to);
-  // Any case, as the users' e-mail filter (mailboxes are told apart by no case): by the recipient index.
-  const recipient = to === undefined ? {} : { [raw((alias: string) => `lower(${alias}.to_address) = lower(?)`, [to])]: [] };
+  const address = filters.to == null ? undefined : email('to', filters.to);
+  const to = address === undefined ? undefined : normalizeEmail(address);
+  // By the mailbox, as the users' e-mail filter (any case, the domain in Punycode or Unicode): its key; a mail older than
+  // migration 0071 has none, and is found by its address in any case (migration 0040's index).
+  const recipient =
+    address === undefined ? {} : { [raw((r: string) => `(${r}.to_key = ? or (${r}.to_key is null and lower(${r}.to_address) = lower(?)))`, [to, address])]: [] };
   // The filters are part of the list's identity: a cursor of one filtered list is refused in another.
-  const list = scopedList(scope, `email-deliveries:${JSON.stringify([where['status'], where['templateKey'], to?.toLowerCase()])}`);
+  const list = scopedList(scope, `email-deliveries:${JSON.stringify([where['status'], where['templateKey'], to])}`);
   return paginate(scope.em, EmailDelivery, { ...where, ...recipient }, args, scope.services.cursors, list, args.order ?? 'oldest');
 }
 
