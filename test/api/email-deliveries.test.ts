@@ -289,6 +289,26 @@ describe('HTTP providers', () => {
     expect(sesSignatureValid({ ...request, body: request.body.replace('ada@', 'eve@') }, SES_SECRET)).toBe(false);
   });
 
+  it('SES: retry its throttling (HTTP 400 ThrottlingException: the sending rate or daily quota reached), and send on a later attempt', async () => {
+    const tenantId = await tenantWith({
+      type: 'ses', fromAddress: 'hello@acme.test', ses: { region: 'eu-west-1', accessKeyId: 'AKIAEXAMPLE123456' }, secrets: { secretAccessKey: SES_SECRET },
+    });
+    let throttled = 1;
+    receivers.ses.answer = () =>
+      throttled-- > 0
+        ? { status: 400, headers: { 'x-amzn-errortype': 'ThrottlingException:http://internal.amazon.com/coral/com.amazonaws.sesv2/' }, body: { message: 'Maximum sending rate exceeded.' } }
+        : { status: 200, body: { MessageId: 'ses-id' } };
+    const queued = await sendTest(inTenant(tenantId, '/email/test'));
+    expect(await settledDelivery(app.http, deliveryPath(tenantId, queued.id))).toMatchObject({ status: 'sent', providerType: 'ses', attempts: 2, lastError: null });
+
+    // Any other refusal of the request stays final.
+    receivers.ses.answer = () => ({ status: 400, headers: { 'x-amzn-errortype': 'MessageRejected' }, body: { message: 'Email address is not verified.' } });
+    const refused = await sendTest(inTenant(tenantId, '/email/test'));
+    const failed = await settledDelivery(app.http, deliveryPath(tenantId, refused.id));
+    expect(failed).toMatchObject({ status: 'failed', attempts: 1 });
+    expect(failed.lastError).toMatch(/^ses: HTTP 400 .*not verified/);
+  });
+
   it('retry a 5xx and send on a later attempt', async () => {
     const tenantId = await tenantWith({ type: 'sendgrid', fromAddress: 'hello@acme.test', secrets: { apiKey: 'SG.retry' } });
     let calls = 0;

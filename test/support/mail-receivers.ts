@@ -152,8 +152,8 @@ export interface ReceivedRequest {
 export interface HttpReceiver {
   readonly url: string;
   readonly received: ReceivedRequest[];
-  /** How the next requests are answered: a status and a body as JSON (or `raw`, as it is), or `hang` (never answered). */
-  answer: (request: ReceivedRequest) => { status: number; body?: unknown; raw?: string } | 'hang';
+  /** How the next requests are answered: a status, headers and a body as JSON (or `raw`, as it is), or `hang` (never answered). */
+  answer: (request: ReceivedRequest) => { status: number; headers?: Record<string, string>; body?: unknown; raw?: string } | 'hang';
   close(): Promise<void>;
 }
 
@@ -168,7 +168,7 @@ export async function startHttpReceiver(): Promise<HttpReceiver> {
       received.push(got);
       const answer = receiver.answer(got);
       if (answer === 'hang') return;
-      response.writeHead(answer.status, { 'content-type': 'application/json' });
+      response.writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers });
       response.end(answer.raw ?? (answer.body === undefined ? '' : JSON.stringify(answer.body)));
     });
   });

@@ -2,11 +2,21 @@ import { DeliveryError } from './transport.ts';
 
 const ANSWER_LIMIT = 500;
 
+/** A 4xx the provider says is worth trying again (its throttling, answered with a 400). */
+export type Transient4xx = (response: Response) => boolean;
+
 /**
  * Any 2xx is sent, whatever its body: sending again would send the mail twice. A 4xx is permanent (the request or
- * credentials stay wrong), except 408 and 429, retried as 5xx and timeouts are.
+ * credentials stay wrong), except 408, 429 and what `transient` names, retried as 5xx and timeouts are.
  */
-export async function postJson(provider: string, url: string, headers: Record<string, string>, body: string, signal: AbortSignal): Promise<void> {
+export async function postJson(
+  provider: string,
+  url: string,
+  headers: Record<string, string>,
+  body: string,
+  signal: AbortSignal,
+  transient: Transient4xx = () => false,
+): Promise<void> {
   let response: Response;
   try {
     response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json', ...headers }, body, signal });
@@ -19,6 +29,6 @@ export async function postJson(provider: string, url: string, headers: Record<st
     return;
   }
   const text = await response.text().catch(() => '');
-  const transient = response.status >= 500 || response.status === 408 || response.status === 429;
-  throw new DeliveryError(`${provider}: HTTP ${response.status}`, !transient, text === '' ? '' : ` ${text.slice(0, ANSWER_LIMIT)}`);
+  const retried = response.status >= 500 || response.status === 408 || response.status === 429 || transient(response);
+  throw new DeliveryError(`${provider}: HTTP ${response.status}`, !retried, text === '' ? '' : ` ${text.slice(0, ANSWER_LIMIT)}`);
 }

@@ -12,6 +12,11 @@ export interface SesCredentials {
 /** SES takes 7-bit ASCII addresses only. */
 const ascii = (address: string) => addressFor({ type: 'ses', name: 'SES' }, asciiAddress, address);
 
+/** AWS answers a sending rate or daily quota reached with HTTP 400 `ThrottlingException` ("wait, then retry": SES's
+ *  "Errors related to the sending quotas"); its error type is `x-amzn-ErrorType`'s, before any `:`. */
+const THROTTLING = new Set(['ThrottlingException', 'Throttling', 'TooManyRequestsException']);
+const throttled = (response: Response): boolean => THROTTLING.has((response.headers.get('x-amzn-errortype') ?? '').split(':')[0]!.trim());
+
 /** `baseUrl` holds `{region}`. SES replaces Message-ID with its own; it is sent anyway, as every transport sends it. */
 export function sesTransport(baseUrl: string, credentials: SesCredentials): Transport {
   return async (mail: OutgoingMail, signal: AbortSignal): Promise<Sent> => {
@@ -30,7 +35,7 @@ export function sesTransport(baseUrl: string, credentials: SesCredentials): Tran
     });
     const contentType = { 'content-type': 'application/json' };
     const signed = signV4({ method: 'POST', url, headers: contentType, body, service: 'ses', ...credentials, now: new Date() });
-    await postJson('ses', url.href, { ...contentType, ...signed }, body, signal);
+    await postJson('ses', url.href, { ...contentType, ...signed }, body, signal, throttled);
     return { note: null };
   };
 }
