@@ -5,7 +5,7 @@ import { asksMultiFactor, mfaStepAfter, stepUpPolicy, withSecondFactor, type Mfa
 import { amrOfCredential, keyName } from '../domain/webauthn/credentials.ts';
 import { newCredentialOptions, provenCredential, secondFactorOptions, secondFactorProof } from '../domain/webauthn/factor.ts';
 import type { RelyingParty } from '../domain/webauthn/relying-party.ts';
-import { proveSecondStep, sharedStepBudget, type StepBudget, type StepOutcome } from '../domain/mfa/second-step.ts';
+import { enrolSecondStep, proveSecondStep, sharedStepBudget, type StepBudget, type StepOutcome } from '../domain/mfa/second-step.ts';
 import { newTotpSecret, totpStep, totpUri } from '../domain/mfa/totp.ts';
 import { mustChangePassword } from '../domain/sign-in/password-expiry.ts';
 import { SignInRefusal } from '../domain/sign-in/refusals.ts';
@@ -299,22 +299,27 @@ export function registerMfaStep(app: FastifyInstance, services: Services, seam: 
       secret = csrf.unseal(`${uid}:totp:${user.id}`, fields['enrol']);
       if (secret === undefined) throw new SignInRefusal('proof_expired', context.target.look);
     }
-    const outcome = await proveSecondStep(context.target, user, attempt, async () => {
-      if (secret === undefined) return useSecondProof(em, services.storedSecrets, owner, 'email_otp', code);
-      totpAt = totpStep(secret, code);
-      return totpAt === null ? { ok: false, reason: 'wrong_code' } : { ok: true };
-    });
+    const outcome = await enrolSecondStep(
+      context.target,
+      user,
+      attempt,
+      async () => {
+        if (secret === undefined) return useSecondProof(em, services.storedSecrets, owner, 'email_otp', code);
+        totpAt = totpStep(secret, code);
+        return totpAt === null ? { ok: false, reason: 'wrong_code' } : { ok: true };
+      },
+      () => enrolFactor(context.target, user, secret === undefined || totpAt === null ? { kind: 'email_otp' } : { kind: 'totp', secret, step: totpAt }, asStep),
+    );
     if (outcome === 'spent') return spent(reply, context);
     if (outcome === 'refused') return showStep(reply, context, user, shown, 400, { method, error: true, ...(secret === undefined ? {} : { secret }) });
-    const codes = await enrolFactor(context.target, user, secret === undefined || totpAt === null ? { kind: 'email_otp' } : { kind: 'totp', secret, step: totpAt }, asStep);
-    return enrolled(request, reply, context, user, passedWith(pending, method, amr), codes);
+    return enrolled(request, reply, context, user, passedWith(pending, method, amr), outcome);
   });
 
-  async function enrolled(request: FastifyRequest, reply: FastifyReply, context: InteractionContext, user: SignInUser, passed: PendingSignIn, codes: string[] | null) {
+  async function enrolled(request: FastifyRequest, reply: FastifyReply, context: InteractionContext, user: SignInUser, passed: PendingSignIn, codes: string[] | 'not_added') {
     const { uid } = context.interaction;
     // Nothing was added (a key registered already, to anyone, or a factor enrolled meanwhile in another tab): no factor
     // of the user's was proven, and nothing mailed its owner, so the step is asked again as it now stands.
-    if (codes === null) {
+    if (codes === 'not_added') {
       const { step, rp } = await heldStep(request, context, user.id, passed.amr);
       if (step.kind === 'none') return back(reply, uid);
       return showStep(reply, context, user, { step, rp }, 409, { method: passed.passed?.methods.at(-1), error: true });
@@ -349,10 +354,10 @@ export function registerMfaStep(app: FastifyInstance, services: Services, seam: 
     const credential = await provenCredential(target, shown.rp, context.interaction.uid, user.id, fields['credential'], keyName(fields['name']));
     const amr = withSecondFactor(pending.amr, credential === null ? [] : amrOfCredential(credential.deviceType, false));
     const attempt = { method: 'webauthn', amr, tenantId: pending.tenantId, address, budget } as const;
-    const outcome = await proveSecondStep(target, user, attempt, async () => (credential === null ? { ok: false, reason: 'invalid_passkey' } : { ok: true }));
-    if (outcome !== 'passed' || credential === null) return refused(outcome);
-    const codes = await enrolFactor(target, user, { kind: 'webauthn', credential }, asStep);
-    return enrolled(request, reply, context, user, passedWith(pending, 'webauthn', amr), codes);
+    if (credential === null) return refused(await proveSecondStep(target, user, attempt, async () => ({ ok: false, reason: 'invalid_passkey' })));
+    const outcome = await enrolSecondStep(target, user, attempt, async () => ({ ok: true }), () => enrolFactor(target, user, { kind: 'webauthn', credential }, asStep));
+    if (outcome === 'refused' || outcome === 'spent') return refused(outcome);
+    return enrolled(request, reply, context, user, passedWith(pending, 'webauthn', amr), outcome);
   }
 
   const stepEnrols: MfaStepEntry['stepEnrols'] = async (request, context, userId, amr) => (await heldStep(request, context, userId, amr)).step.kind === 'enrol';

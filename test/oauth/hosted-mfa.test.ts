@@ -685,6 +685,9 @@ describe('required', () => {
     expect(second!.body).not.toContain('Save your recovery codes');
     expect(await app.sql(`select kind from mfa_factor where user_id = ?`, [userId])).toEqual([{ kind: 'email_otp' }]);
     expect((await records(userId, 'user.mfa.enrolled')).map((record) => record.after)).toEqual([{ factor: 'email_otp' }]);
+    // Only the owner signed in: the stranger's right code that added nothing is a refusal, not a sign-in.
+    expect((await records(userId, 'user.signed_in')).map((record) => record.after['method'])).toEqual(['email_otp']);
+    expect((await records(userId, 'user.sign_in_failed')).map((record) => [record.outcome, record.after['method'], record.after['reason']])).toEqual([['failure', 'totp', 'factor_not_added']]);
     const again = await stranger.flow.jar.submit(second!, { code: codeAt(secret) });
     expect(again.status).toBe(400);
   });

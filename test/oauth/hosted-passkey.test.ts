@@ -639,9 +639,24 @@ describe('WebAuthn as a second factor', () => {
     expect(webauthnFormOf(taken).ceremony).toBe('create');
     expect(await app.sql(`select 1 from audit_log where target_id = ? and action = 'user.mfa.enrolled'`, [userId])).toEqual([]);
     expect(await mails(scope.admin, 'enrol@example.com', 'mfa_enrolled')).toEqual([]);
+    // No sign-in recorded for it, a refusal instead (uncounted: the key was proven), and the other origin's failure kept.
+    const outcomes = async () => ({
+      failed: (await signInRecords(scope.application.applicationId, 'user.sign_in_failed')).map((record) => [record.target_id, record.after['method'], record.after['reason']]),
+      signedIn: (await signInRecords(scope.application.applicationId, 'user.signed_in')).map((record) => [record.target_id, record.after['method']]),
+      failures: await app.sql(`select address, failures from sign_in_failure where user_id = ?`, [userId]),
+    });
+    expect(await outcomes()).toEqual({
+      failed: [
+        [userId, 'webauthn', 'invalid_passkey'],
+        [userId, 'webauthn', 'factor_not_added'],
+      ],
+      signedIn: [],
+      failures: [{ address: 'mfa:127.0.0.1', failures: 1 }],
+    });
     const registered = await answer(flow.jar, taken, key.register(webauthnFormOf(taken).options as never, issuer), { name: 'Laptop' });
     expect(registered.status, registered.body.slice(-1500)).toBe(200);
     expect(registered.body).toContain('Save your recovery codes');
+    expect(await outcomes()).toMatchObject({ signedIn: [[userId, 'webauthn']], failures: [] });
     const done = await flow.jar.submit(registered, { action: 'continue' });
     expect(await idToken(scope, flow, done)).toMatchObject({ amr: ['pwd', 'hwk', 'mfa'] });
     expect(await app.sql('select name, rp_id from webauthn_credential where user_id = ?', [userId])).toEqual([{ name: 'Laptop', rp_id: rpId }]);

@@ -28,6 +28,9 @@ export type SignInFailureReason =
   | 'code_replayed'
   /** The MFA step's answer came after its proven first factor had used up its attempts (src/domain/mfa/second-step.ts). */
   | 'too_many_codes'
+  /** The MFA step's enrolment proved its factor but added none (a key registered already, to anyone, or a factor enrolled
+   *  meanwhile in another tab): the step was not passed, and is asked again as it now stands. */
+  | 'factor_not_added'
   /** The upstream refused, or its answer failed a check (state, nonce, PKCE, the ID token). */
   | 'upstream_error'
   | 'upstream_no_email'

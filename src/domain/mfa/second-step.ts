@@ -34,16 +34,38 @@ export const sharedStepBudget = (...parts: readonly string[]): StepBudget => ({
 /** `spent`: the proof takes no more attempts; the user proves a first factor again. */
 export type StepOutcome = 'passed' | 'refused' | 'spent';
 
+type StepAttempt = { readonly method: SecondProof; readonly amr: readonly string[]; readonly tenantId: string | null; readonly address: string; readonly budget: StepBudget };
+
 /** Under the lockout policy as a password: a locked-out or waiting address is refused unchecked (as long as a counted
  *  refusal takes); a wrong or replayed code counts (secondStepAddress). Every answer checked takes one of the proof's
  *  attempts first (StepBudget), so answers sent at once are checked no more often. Every attempt is recorded. */
-export async function proveSecondStep(
+export async function proveSecondStep(target: SignInTarget, user: SignInUser, attempt: StepAttempt, check: () => Promise<CodeCheck>): Promise<StepOutcome> {
+  const outcome = await decideSecondStep(target, user, attempt, check, async () => 'passed' as const);
+  return outcome === 'not_added' ? 'refused' : outcome;
+}
+
+/** An enrolment's first answer, as proveSecondStep: `enrol` adds the factor it proved once the answer is right, and the
+ *  step passes only if a factor was added (its recovery codes to show). `not_added`: nothing was (enrolFactor's null), so
+ *  no sign-in is recorded nor failure cleared: a refusal `factor_not_added`, not counted (the answer was right). */
+export function enrolSecondStep(
   target: SignInTarget,
   user: SignInUser,
-  attempt: { readonly method: SecondProof; readonly amr: readonly string[]; readonly tenantId: string | null; readonly address: string; readonly budget: StepBudget },
+  attempt: StepAttempt,
   check: () => Promise<CodeCheck>,
-): Promise<StepOutcome> {
-  const outcome = await checkCounted(target, user, attempt, check);
+  enrol: () => Promise<string[] | null>,
+): Promise<string[] | 'not_added' | 'refused' | 'spent'> {
+  return decideSecondStep(target, user, attempt, check, enrol);
+}
+
+/** `pass`: what passing writes besides the sign-in; null: nothing, and the step is not passed. */
+async function decideSecondStep<T>(
+  target: SignInTarget,
+  user: SignInUser,
+  attempt: StepAttempt,
+  check: () => Promise<CodeCheck>,
+  pass: () => Promise<T | null>,
+): Promise<T | 'not_added' | 'refused' | 'spent'> {
+  const outcome = await checkCounted(target, user, attempt, check, pass);
   await recordSignIn(target.scope.services, {
     applicationId: target.application.id,
     tenantId: attempt.tenantId,
@@ -53,19 +75,21 @@ export async function proveSecondStep(
     ...(outcome.ok ? { amr: attempt.amr } : {}),
     outcome: outcome.ok ? { ok: true, user } : { ok: false, reason: outcome.reason, user, email: null },
   });
-  return outcome.ok ? 'passed' : outcome.spent ? 'spent' : 'refused';
+  if (outcome.ok) return outcome.passed;
+  return outcome.spent ? 'spent' : outcome.reason === 'factor_not_added' ? 'not_added' : 'refused';
 }
 
 /** Apart from the password's: a proven password forgets its address's failures, which would let a guesser knowing it start
  *  each round of code guesses from zero. */
 const secondStepAddress = (address: string) => `mfa:${address}`;
 
-async function checkCounted(
+async function checkCounted<T>(
   target: SignInTarget,
   user: SignInUser,
   attempt: { readonly address: string; readonly budget: StepBudget },
   check: () => Promise<CodeCheck>,
-): Promise<{ ok: true } | { ok: false; reason: SignInFailureReason; spent: boolean }> {
+  pass: () => Promise<T | null>,
+): Promise<{ ok: true; passed: T } | { ok: false; reason: SignInFailureReason; spent: boolean }> {
   const address = secondStepAddress(attempt.address);
   const standing = await addressStanding(target, user, address);
   if (standing !== 'open') {
@@ -82,9 +106,12 @@ async function checkCounted(
     await recordFailedSignIn(target, user, target.lockout, address);
     return { ...checked, spent: taken >= STEP_ATTEMPTS };
   }
+  // Before the failures are cleared: a step that adds nothing has not passed. Its attempt is spent as a wrong answer's.
+  const passed = await pass();
+  if (passed === null) return { ok: false, reason: 'factor_not_added', spent: taken >= STEP_ATTEMPTS };
   // Locked, suspended or locked out since the first factor: refused like any other sign-in then.
   if ((await recordSuccessfulSignIn(target, user, address)) === null) return { ok: false, reason: 'user_inactive', spent: false };
-  return { ok: true };
+  return { ok: true, passed };
 }
 
 /** The attempt's number, taken in one statement so answers sent at once each take their own; null: none left. */
