@@ -475,6 +475,33 @@ describe('sign-in with a passkey', () => {
     expect(mail!.text).toMatch(/http\S+\/account\/reset-password\?token=\S+/);
   });
 
+  it('a copied key that was the last factor takes the recovery codes and a pending e-mail code with it, as the account page’s removal does: the next enrolment shows new codes', async () => {
+    const scope = await passkeyScope();
+    const { applicationId } = scope.application;
+    const [alone, beside] = [await createPasswordUser(scope.admin, 'copied-alone@example.com'), await createPasswordUser(scope.admin, 'copied-beside@example.com')];
+    const keys = { [alone]: await giveKey(scope, alone), [beside]: await giveKey(scope, beside) };
+    await giveTotp(scope, beside);
+    for (const userId of [alone, beside]) {
+      await giveRecoveryCode(scope, userId, `left-${userId}`);
+      await app.sql(`insert into mfa_email_code (application_id, user_id, code_hash, expires_at) values (?, ?, 'pending', now() + interval '10 minutes')`, [applicationId, userId]);
+      const first = await loginPage(scope);
+      expect((await answer(first.flow.jar, first.page, keys[userId]!.assert(webauthnFormOf(first.page).options, issuer, { counter: 5 }))).status).toBe(303);
+      const copy = await loginPage(scope);
+      expect((await answer(copy.flow.jar, copy.page, keys[userId]!.assert(webauthnFormOf(copy.page).options, issuer, { counter: 5 }))).status).toBe(400);
+    }
+    expect(await app.sql(`select 1 from webauthn_credential where user_id in (?, ?)`, [alone, beside])).toEqual([]);
+    const left = (table: string) => app.sql<{ user_id: string }>(`select user_id from ${table} where user_id in (?, ?)`, [alone, beside]);
+    // Beside the app they still serve; with no factor left they would be shown as the user's at no enrolment again.
+    expect(await left('mfa_recovery_code')).toEqual([{ user_id: beside }]);
+    expect(await left('mfa_email_code')).toEqual([{ user_id: beside }]);
+    expect((await scope.admin.put('/policies/mfa', { enforcement: 'required', factors: ['totp'] })).status).toBe(200);
+    const { flow, step } = await passwordThenStep(scope, 'copied-alone@example.com', 'totp');
+    const secret = new URL(/(otpauth:\/\/totp\/[^<\s]+)/.exec(step.body)![1]!.replaceAll('&#38;', '&')).searchParams.get('secret')!;
+    const enrolled = await flow.jar.submit(step, { code: codeAt(secret) });
+    expect(enrolled.status, enrolled.body.slice(-1500)).toBe(200);
+    expect(enrolled.body).toContain('Save your recovery codes');
+  });
+
   it.skipIf(usingEmbeddedDatabase())('a copied key refused while an administrator resets MFA: the two take turns on the user, no deadlock', async () => {
     const scope = await passkeyScope();
     const userId = await createPasswordUser(scope.admin, 'cloned-reset@example.com');

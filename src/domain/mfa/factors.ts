@@ -84,6 +84,14 @@ export async function lockSecondSteps(tx: EntityManager, applicationId: string, 
   return [...factors, ...keys];
 }
 
+/** Once one of `held` (lockSecondSteps's, in the same transaction) is removed: the last one gone takes the recovery codes
+ *  and a pending e-mail code, which then serve no step, so the next enrolment shows new codes. */
+export async function forgetCodesIfLast(tx: EntityManager, applicationId: string, userId: string, held: readonly SecondStep[]): Promise<void> {
+  if (held.length !== 1) return;
+  await executeOwned(tx, applicationId, `delete from mfa_recovery_code where @owner and user_id = ?`, [userId]);
+  await executeOwned(tx, applicationId, `delete from mfa_email_code where @owner and user_id = ?`, [userId]);
+}
+
 /** `record`: the audit record instead of `user.mfa.enrolled`; `codes: false`: no recovery codes (a key where the policy
  *  uses none as a second step); `asStep`: the ids of the factors the MFA step saw when it judged this an enrolment. */
 export interface Enrolment {

@@ -8,6 +8,7 @@ import type { SignInUser } from '../users/sign-in-user.ts';
 import {
   enrolFactor,
   factorsOf,
+  forgetCodesIfLast,
   lockSecondSteps,
   recoveryCodesLeft,
   replaceRecoveryCodes,
@@ -112,10 +113,7 @@ export function removeSecondStep(
     const usableLeft = held.filter((other) => other.id !== step.id && offered.includes(other.kind)).length;
     if (target.mfa.enforcement === 'required' && offered.includes(step.kind) && usableLeft === 0) return ownRefusal({ key: 'account.lastFactor' });
     await remove(tx, step);
-    if (held.length === 1) {
-      await executeOwned(tx, applicationId, `delete from mfa_recovery_code where @owner and user_id = ?`, [userId]);
-      await executeOwned(tx, applicationId, `delete from mfa_email_code where @owner and user_id = ?`, [userId]);
-    }
+    await forgetCodesIfLast(tx, applicationId, userId, held);
     return { ok: true };
   });
 }
