@@ -698,6 +698,30 @@ describe('WebAuthn as a second factor', () => {
     const [reset] = await app.sql<{ before: Record<string, unknown> }>(`select before from audit_log where target_id = ? and action = 'user.mfa.reset'`, [userId]);
     expect(reset?.before).toMatchObject({ factors: ['webauthn'] });
   });
+
+  it('a key that adds nothing takes its attempt at the step as any answer does: as the fifth, it ends the step', async () => {
+    const scope = await passkeyScope();
+    expect((await scope.admin.put('/policies/mfa', { enforcement: 'required', factors: ['webauthn'] })).status).toBe(200);
+    const lockoutOff = { enabled: false, maxAttempts: 10, lockoutMinutes: 15, resetAfterMinutes: 15, accountLockAddresses: 5 };
+    expect((await scope.admin.put('/policies/lockout', lockoutOff)).status).toBe(200);
+    const userId = await createPasswordUser(scope.admin, 'spent@example.com');
+    const held = await giveKey(scope, await createPasswordUser(scope.admin, 'spent-holder@example.com'));
+    const { flow, step: first } = await passwordThenStep(scope, 'spent@example.com');
+    let step = first;
+    for (let attempt = 0; attempt < 4; attempt += 1) {
+      step = await answer(flow.jar, step, new SoftAuthenticator().register(webauthnFormOf(step).options as never, 'https://evil.example'), { name: 'Laptop' });
+      expect(step.status).toBe(400);
+    }
+    const impostor = new SoftAuthenticator();
+    impostor.credentialId.set(held.credentialId);
+    const ended = await answer(flow.jar, step, impostor.register(webauthnFormOf(step).options as never, issuer), { name: 'Laptop' });
+    expect(ended.status).toBe(400);
+    expect(ended.body).toContain('Too many wrong codes were entered. Sign in again to continue.');
+    expect(ended.body).toContain('name="password"');
+    const failed = await signInRecords(scope.application.applicationId, 'user.sign_in_failed');
+    expect(failed.map((record) => [record.target_id, record.after['reason']])).toEqual([...Array.from({ length: 4 }, () => [userId, 'invalid_passkey']), [userId, 'factor_not_added']]);
+    expect(await signInRecords(scope.application.applicationId, 'user.signed_in')).toEqual([]);
+  });
 });
 
 /** The account page's form that removes one of the user's keys (a select of them). */
