@@ -4,7 +4,7 @@ import type { MfaEnforcement, PasswordPolicy } from '../domain/policies/definiti
 import type { DeviceSummary } from '../domain/sign-in/device.ts';
 import { deviceText } from './device-text.ts';
 import { totpSetup, type TotpSetup } from './mfa.ts';
-import { document, emailField, escapeHtml, field, formError, hidden, notice, passwordRules, said, text, type CopyKey, type CopyText, type PageLook, type RenderedPage } from './pages.ts';
+import { document, emailField, escapeHtml, field, formError, hidden, notice, passwordRules, plainText, said, text, type CopyKey, type CopyText, type PageLook, type RenderedPage } from './pages.ts';
 import { webauthnForm } from './webauthn.ts';
 
 /**
@@ -360,7 +360,8 @@ export const PASSKEYS_SECTION: AccountSectionView = {
     const refusal = refusalOf(look, 'passkeys', view);
     const target = form('passkeys');
     const items = keys.map((key) => {
-      const lastUsedAt = key.lastUsedAt === null ? text(look, 'account.passkeyNeverUsed') : shownTime(look, key.lastUsedAt);
+      // A value of the text below, which escapes it: escaped here too, a branding's `"` or `&` would show as `&#34;`.
+      const lastUsedAt = key.lastUsedAt === null ? plainText(look, 'account.passkeyNeverUsed') : shownTime(look, key.lastUsedAt);
       const detail = text(look, 'account.passkeyDetail', { host: key.rpId, createdAt: shownTime(look, key.createdAt), lastUsedAt });
       return `<li>${escapeHtml(key.name)}<br><span class="hint">${detail}</span></li>`;
     });

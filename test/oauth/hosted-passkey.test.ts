@@ -775,6 +775,18 @@ describe('the account page', () => {
     expect(await app.sql(`select 1 from audit_log where target_id = ? and action = 'user.passkey.removed'`, [userId])).toHaveLength(1);
   });
 
+  it('a key never used says so in the branding’s words, escaped once, per language', async () => {
+    const scope = await passkeyScope();
+    const copy = { 'account.passkeyNeverUsed': 'not yet – it’s "new" & <unused>', 'de:account.passkeyNeverUsed': 'noch nie "benutzt"' };
+    expect((await scope.admin.put('/branding', { copy })).status).toBe(200);
+    const userId = await createPasswordUser(scope.admin, 'unused@example.com');
+    await giveKey(scope, userId);
+    const { jar, page } = await openAccount(scope, 'unused@example.com');
+    expect(page.body).toMatch(/, last used not yet – it’s &#34;new&#34; &#38; &#60;unused&#62;<\/span>/);
+    const german = await jar.visit(page.url, { headers: { 'accept-language': 'de' } });
+    expect(german.body).toMatch(/, zuletzt verwendet noch nie &#34;benutzt&#34;<\/span>/);
+  });
+
   it('adding a key mails its owner (mfa_enrolled, a reset link); as the first second step of a policy listing keys it shows recovery codes once', async () => {
     const scope = await passkeyScope();
     expect((await scope.admin.put('/policies/mfa', { enforcement: 'optional', factors: ['webauthn', 'totp'] })).status).toBe(200);
