@@ -77,8 +77,14 @@ const linkActor = (services: Services, request: FastifyRequest, opened: OpenedLi
   services,
 });
 
-/** A mail that follows a link goes out in its page's tenant, which flow-mail.ts narrows to the account's as ever. */
-const pageMail = (em: MailContext['em'], sender: MailSender, opened: OpenedLink): MailContext => ({ em, sender, tenantId: opened.settings.tenant?.id ?? null });
+/** A mail that follows a link goes out in its page's tenant, which flow-mail.ts narrows to the account's as ever, and,
+ *  to a user whose language is not known yet, in its page's language (as mailAt's). */
+const pageMail = (em: MailContext['em'], sender: MailSender, opened: OpenedLink): MailContext => ({
+  em,
+  sender,
+  tenantId: opened.settings.tenant?.id ?? null,
+  pageLocale: opened.settings.look.locale,
+});
 
 const formField = (request: FastifyRequest, name: string): string | null | undefined => (request.body as Record<string, string | null> | undefined)?.[name];
 const queryToken = (request: FastifyRequest) => (request.query as Record<string, unknown>)['token'];

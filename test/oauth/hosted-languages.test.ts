@@ -283,6 +283,31 @@ describe('mails in the user’s language', () => {
     expect(await localeOf(email)).toBeNull();
   });
 
+  it('the mails a link’s page sends a user whose language is not known yet are in that page’s language', async () => {
+    const email = 'hanna@example.com';
+    expect((await app.http.post('/users', { email, password: PASSWORD })).status).toBe(201);
+    await app.gatehouse.services.orm.em.getConnection().execute('update app_user set email_verified = false where email = ?', [email]);
+    const { jar, page } = await signInPage({ ui_locales: 'de' });
+    expect((await jar.submit(await follow(jar, page, 'Passwort vergessen\\?'), { email })).status).toBe(200);
+    expect((await jar.submit(await jar.visit(`${page.url}/verify`), { email })).status).toBe(200);
+    const german = { 'accept-language': 'de-CH, en;q=0.5' };
+    const linkIn = async (templateKey: string) => /https?:\/\/\S+/.exec((await onlyMail(email, templateKey)).text)![0];
+
+    const verify = await jar.visit(await linkIn('verify_email'), { headers: german });
+    expect(languageOf(verify)).toEqual(['de', 'ltr']);
+    expect((await jar.submit(verify, {}, german)).status).toBe(200);
+    expect((await onlyMail(email, 'welcome')).subject).toBe('Willkommen bei My application');
+
+    const reset = await jar.visit(await linkIn('password_reset'), { headers: german });
+    expect(languageOf(reset)).toEqual(['de', 'ltr']);
+    expect((await jar.submit(reset, { password: 'Another-Horse-7' }, german)).status).toBe(200);
+    const changed = await onlyMail(email, 'password_changed');
+    expect(changed.subject).toBe('Ihr Passwort für My application wurde geändert');
+    expect(changed.html).toContain('<html lang="de" dir="ltr">');
+    // Opening a link is no sign-in either.
+    expect(await localeOf(email)).toBeNull();
+  });
+
   it('a stored template is sent as it is, whatever the language', async () => {
     const put = await app.http.put('/email/templates/password_reset', { subject: 'Custom reset for {{ user.email }}', html: '<p>{{ link }}</p>', text: '{{ link }}' });
     expect(put.status, JSON.stringify(put.body)).toBe(200);
