@@ -33,18 +33,19 @@ function fromUiLocales(value: unknown): Locale | undefined {
 /** RFC 9110 12.4.2; one that cannot be read (`q` without a value too) is 0: the range is left out, not guessed at. */
 const qValue = (parameter: string) => Number(/^\s*q\s*=\s*(0(?:\.\d{0,3})?|1(?:\.0{0,3})?)\s*$/i.exec(parameter)?.[1] ?? 0);
 
-/** RFC 9110 12.5.4: by descending `q`, header order among equals; `q=0` is "not this". */
+/** RFC 9110 12.5.4: by descending `q`, header order among equals; `q=0` is "not this"; `*` is any language the header
+ *  names nowhere else (so `en;q=0, *` is not English). */
 function fromAcceptLanguage(value: string | undefined): Locale | undefined {
   if (value === undefined) return undefined;
-  const ranges = itemsRead(value, ',')
-    .map((range, order) => {
-      const [tag = '', ...parameters] = range.split(';');
-      const weight = parameters.find((parameter) => /^\s*q\s*(?:=|$)/i.test(parameter));
-      return { tag, q: weight === undefined ? 1 : qValue(weight), order };
-    })
-    .filter((range) => range.q > 0)
-    .sort((a, b) => b.q - a.q || a.order - b.order);
-  return firstSupported(ranges.map((range) => range.tag));
+  const ranges = itemsRead(value, ',').map((range, order) => {
+    const [tag = '', ...parameters] = range.split(';');
+    const weight = parameters.find((parameter) => /^\s*q\s*(?:=|$)/i.test(parameter));
+    return { tag, q: weight === undefined ? 1 : qValue(weight), order };
+  });
+  const named = new Set(ranges.map((range) => primarySubtag(range.tag)));
+  const unnamed = LOCALES.find((locale) => !named.has(locale));
+  const accepted = ranges.filter((range) => range.q > 0).sort((a, b) => b.q - a.q || a.order - b.order);
+  return firstSupported(accepted.map((range) => (range.tag.trim() === '*' && unnamed !== undefined ? unnamed : range.tag)));
 }
 
 export function negotiateLocale(uiLocales: unknown, acceptLanguage: string | undefined): Locale {

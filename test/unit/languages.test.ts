@@ -28,6 +28,16 @@ describe('negotiateLocale', () => {
     expect(negotiateLocale(undefined, `${head}de;q=0.1`)).toBe('fr');
   });
 
+  it('reads `*` as any language the header names nowhere else (RFC 9110 12.5.4), so a refused English is not served', () => {
+    expect(negotiateLocale(undefined, 'en;q=0, *')).toBe('de');
+    expect(negotiateLocale(undefined, 'en-GB;q=0, de;q=0, *;q=0.5')).toBe('fr');
+    // Ranked by its weight like any range: a language named with less is not preferred to it.
+    expect(negotiateLocale(undefined, 'de;q=0.2, en;q=0.1, *;q=0.5')).toBe('fr');
+    expect(negotiateLocale(undefined, 'es;q=0.9, *;q=0.5')).toBe('es');
+    // Every language served refused by name: nothing left for `*`.
+    expect(negotiateLocale(undefined, 'en;q=0, de;q=0, fr;q=0, es;q=0, *')).toBe('en');
+  });
+
   it('is English when nothing supported is asked, or what is asked cannot be read', () => {
     for (const [ui, header] of [
       [undefined, undefined],
