@@ -45,3 +45,15 @@ export function endUntakenDeviceGrants(deps: GrantRevocationDependencies) {
     if (made !== undefined && deviceCode !== undefined) await revokeUntakenDeviceGrant(deps, deviceCode, made);
   };
 }
+
+/** A confirmed logout goes on to the signed-out page in the logout's language: the OP forwards only `client_id` there,
+ *  so the `ui_locales` its confirmation form posted back (logoutPage) is added to the address. */
+export async function keepLogoutLanguage(ctx: KoaContextWithOIDC, next: () => Promise<unknown>): Promise<void> {
+  await next();
+  const language = ctx.oidc?.body?.['ui_locales'];
+  if (ctx.oidc?.route !== 'end_session_confirm' || ctx.status !== 303 || typeof language !== 'string') return;
+  const location = new URL(ctx.response.get('location'), ctx.href);
+  if (location.origin + location.pathname !== ctx.oidc.urlFor('end_session_success')) return;
+  location.searchParams.set('ui_locales', language);
+  ctx.redirect(location.href);
+}

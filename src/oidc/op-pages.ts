@@ -152,7 +152,8 @@ export function opPages(orm: MikroORM, targets: () => SignInTargets, surface: Su
       const client = ctx.oidc.client;
       const grantId = client === undefined ? undefined : ctx.oidc.session?.grantIdFor(client.clientId);
       const look = await lookOf(targets(), ctx, { client, tenant: await signInTenant(orm, grantId) });
-      const input = { action: ctx.oidc.urlFor('end_session_confirm'), xsrf: xsrfOf(form) };
+      const asked = ctx.oidc.params?.['ui_locales'];
+      const input = { action: ctx.oidc.urlFor('end_session_confirm'), xsrf: xsrfOf(form), ...(typeof asked === 'string' ? { uiLocales: look.locale } : {}) };
       // To the post-logout redirect URI (the OP has checked it), or first to the SAML IdP's single logout (saml-sign-out.ts).
       const redirect = cspSource(ctx.oidc.params?.['post_logout_redirect_uri']);
       const user = loggingOut(ctx, surface);
@@ -162,7 +163,8 @@ export function opPages(orm: MikroORM, targets: () => SignInTargets, surface: Su
     },
 
     async postLogoutSuccessSource(ctx) {
-      const look = await lookOf(targets(), ctx, { client: ctx.oidc.client, tenant: undefined });
+      // The OP reads only `client_id` here: the logout's language comes in the query (middleware.ts keepLogoutLanguage).
+      const look = await lookOf(targets(), ctx, { client: ctx.oidc.client, tenant: undefined, uiLocales: ctx.query['ui_locales'] });
       writePage(ctx, (nonce) => donePage(look, nonce, 'logout.doneTitle', 'logout.doneText'));
     },
   };

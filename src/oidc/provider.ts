@@ -30,7 +30,7 @@ import {
   type SpentSignIn,
 } from './interactions.ts';
 import { introspectJwtAccessTokens } from './introspection.ts';
-import { advertiseIssuedClaimsOnly, challengeClientAuthentication, endUntakenDeviceGrants } from './middleware.ts';
+import { advertiseIssuedClaimsOnly, challengeClientAuthentication, endUntakenDeviceGrants, keepLogoutLanguage } from './middleware.ts';
 import { allowOpFormTargets } from './op-form-policy.ts';
 import { opPages } from './op-pages.ts';
 import { answeringOverloadIn, useAnsweringOverload } from './overload.ts';
@@ -138,6 +138,8 @@ export class OidcProvider {
       introspectJwtAccessTokens(this.deps, surface),
       signOutDevicePages,
       ...(this.deps.samlSignOut === undefined ? [] : [signOutAtIdp(this.deps.samlSignOut, surface)]),
+      // Inside the SAML sign-out's: the address it returns to after the IdP keeps the language too.
+      keepLogoutLanguage,
     ]);
     const management = this.deps.signingKeys.managementAudience;
     applyOverrides(

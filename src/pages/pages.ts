@@ -494,10 +494,12 @@ export function deviceConfirmPage(look: PageLook, nonce: string, input: DeviceCo
 }
 
 /** `logout=yes` ends every application of the session. */
-export function logoutPage(look: PageLook, nonce: string, input: OpFormInput): RenderedPage {
+/** `uiLocales`: the logout's, posted back so that the signed-out page after it keeps its language (src/oidc/middleware.ts). */
+export function logoutPage(look: PageLook, nonce: string, input: OpFormInput & { readonly uiLocales?: string }): RenderedPage {
+  const language = input.uiLocales === undefined ? '' : hidden('ui_locales', input.uiLocales);
   const body =
     `<h1>${text(look, 'logout.title')}</h1>\n<p>${text(look, 'logout.text')}</p>\n` +
-    `<form method="post" action="${escapeHtml(input.action)}">\n${hidden('xsrf', input.xsrf)}` +
+    `<form method="post" action="${escapeHtml(input.action)}">\n${hidden('xsrf', input.xsrf)}${language}` +
     `<button type="submit" name="logout" value="yes">${text(look, 'logout.submit')}</button>\n</form>\n`;
   return document(look, nonce, text(look, 'logout.title'), body);
 }

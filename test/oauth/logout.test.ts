@@ -162,6 +162,19 @@ describe('RP-initiated logout', () => {
     expect(named.body).toContain('You have been signed out of ');
   });
 
+  it('a logout’s ui_locales is the language of its confirmation and of the signed-out page after it', async () => {
+    const jar = new CookieJar();
+    await signIn(jar);
+    const confirm = await jar.visit(`${issuer}/oauth2/logout?client_id=${client.clientId}&ui_locales=de`, { headers: { 'accept-language': 'fr' } });
+    expect(confirm.body).toMatch(/<html lang="de" dir="ltr">/);
+    const done = await jar.submit(confirm, { logout: 'yes' }, { 'accept-language': 'fr' });
+    expect(done.location).toBe(`${issuer}/oauth2/logout/success?ui_locales=de`);
+    const signedOut = await jar.visit(done.location!, { headers: { 'accept-language': 'fr' } });
+    expect(signedOut.status).toBe(200);
+    expect(signedOut.body).toMatch(/<html lang="de" dir="ltr">/);
+    expect(signedOut.body).toContain('<h1>Sie sind abgemeldet</h1>');
+  });
+
   it('a logout naming a device’s client is refused and ends nothing: the device’s sign-in is no sign-out’s to end', async () => {
     const device = await createTestClient(app, { type: 'device', authMethod: 'none' });
     const jar = new CookieJar();
