@@ -493,8 +493,8 @@ export function deviceConfirmPage(look: PageLook, nonce: string, input: DeviceCo
   return document(look, nonce, text(look, 'device.confirmTitle'), body);
 }
 
-/** `logout=yes` ends every application of the session. */
-/** `uiLocales`: the logout's, posted back so that the signed-out page after it keeps its language (src/oidc/middleware.ts). */
+/** `logout=yes` ends every application of the session. `uiLocales`: the logout's, posted back so that the signed-out
+ *  page after it keeps its language (src/oidc/middleware.ts). */
 export function logoutPage(look: PageLook, nonce: string, input: OpFormInput & { readonly uiLocales?: string }): RenderedPage {
   const language = input.uiLocales === undefined ? '' : hidden('ui_locales', input.uiLocales);
   const body =
