@@ -1033,10 +1033,15 @@ export type EmailProviderType =
  */
 export type EmailSenderDomain = {
   __typename?: 'EmailSenderDomain';
-  /** When its records were last checked; null before the first check. */
+  /** When its records were last checked (by `verifyEmailSenderDomain` or the daily re-check of a verified one's return path); null before the first check. */
   checkedAt: Maybe<Scalars['DateTime']['output']>;
   /** The domain of `fromAddress`. */
   domain: Scalars['String']['output'];
+  /**
+   * Since when the daily re-checks have found the return-path CNAME missing; null while it is found. Meanwhile the mail
+   * leaves with the From address as envelope sender; unless found again within 72 hours the domain is no longer verified.
+   */
+  failingSince: Maybe<Scalars['DateTime']['output']>;
   /** The effective provider's From address. */
   fromAddress: Scalars['String']['output'];
   /** The effective provider's type. */
@@ -1755,8 +1760,9 @@ export type Mutation = {
   verifyDomain: DomainVerification;
   /**
    * Checks the sender domain's records through DNS and answers what was found: `verified` once every record is there,
-   * else each missing record with its `reason` (200 either way). A tenant that inherits the application's provider may
-   * not verify the application's domain (403).
+   * else each missing record with its `reason` (200 either way); it clears `failingSince` (a domain whose re-checks
+   * fail is checked again here). A tenant that inherits the application's provider may not verify the application's
+   * domain (403).
    */
   verifyEmailSenderDomain: EmailSenderDomain;
   /** The service's version; mutations of each area extend this type. */
@@ -4552,6 +4558,7 @@ export type EmailProviderResolvers<ContextType = RequestContext, ParentType exte
 export type EmailSenderDomainResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['EmailSenderDomain'] = ResolversParentTypes['EmailSenderDomain']> = {
   checkedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
   domain?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  failingSince?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
   fromAddress?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   providerType?: Resolver<ResolversTypes['EmailProviderType'], ParentType, ContextType>;
   records?: Resolver<Array<ResolversTypes['EmailDnsRecord']>, ParentType, ContextType>;

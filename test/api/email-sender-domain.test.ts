@@ -72,7 +72,7 @@ describe('GET /email/sender-domain', () => {
     expect(response.status).toBe(200);
     expect(response.body).toEqual({
       domain: 'gatehouse.test', fromAddress: 'no-reply@gatehouse.test', providerType: 'gatehouse', source: null,
-      status: 'managed', verifiedAt: null, checkedAt: null, records: [],
+      status: 'managed', verifiedAt: null, checkedAt: null, failingSince: null, records: [],
     });
   });
 

@@ -3593,8 +3593,9 @@ export interface paths {
         /**
          * Check the sender domain’s DNS records; answers what was found
          * @description Checks the sender domain's records through DNS and answers what was found: `verified` once every record is there,
-         *     else each missing record with its `reason` (200 either way). A tenant that inherits the application's provider may
-         *     not verify the application's domain (403).
+         *     else each missing record with its `reason` (200 either way); it clears `failingSince` (a domain whose re-checks
+         *     fail is checked again here). A tenant that inherits the application's provider may not verify the application's
+         *     domain (403).
          *
          *     Requires `email:write`.
          *
@@ -3619,8 +3620,9 @@ export interface paths {
         /**
          * Check the sender domain’s DNS records; answers what was found
          * @description Checks the sender domain's records through DNS and answers what was found: `verified` once every record is there,
-         *     else each missing record with its `reason` (200 either way). A tenant that inherits the application's provider may
-         *     not verify the application's domain (403).
+         *     else each missing record with its `reason` (200 either way); it clears `failingSince` (a domain whose re-checks
+         *     fail is checked again here). A tenant that inherits the application's provider may not verify the application's
+         *     domain (403).
          *
          *     Requires `email:write`.
          *
@@ -3645,8 +3647,9 @@ export interface paths {
         /**
          * Check the sender domain’s DNS records; answers what was found
          * @description Checks the sender domain's records through DNS and answers what was found: `verified` once every record is there,
-         *     else each missing record with its `reason` (200 either way). A tenant that inherits the application's provider may
-         *     not verify the application's domain (403).
+         *     else each missing record with its `reason` (200 either way); it clears `failingSince` (a domain whose re-checks
+         *     fail is checked again here). A tenant that inherits the application's provider may not verify the application's
+         *     domain (403).
          *
          *     Requires `email:write`.
          *
@@ -6536,9 +6539,15 @@ export interface components {
             verifiedAt: string | null;
             /**
              * Format: date-time
-             * @description When its records were last checked; null before the first check.
+             * @description When its records were last checked (by `verifyEmailSenderDomain` or the daily re-check of a verified one's return path); null before the first check.
              */
             checkedAt: string | null;
+            /**
+             * Format: date-time
+             * @description Since when the daily re-checks have found the return-path CNAME missing; null while it is found. Meanwhile the mail
+             *     leaves with the From address as envelope sender; unless found again within 72 hours the domain is no longer verified.
+             */
+            failingSince: string | null;
             /** @description The records to publish; empty when `managed`. */
             records: {
                 /** @description What it is for. */

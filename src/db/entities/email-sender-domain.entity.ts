@@ -15,6 +15,9 @@ const EmailSenderDomainSchema = defineEntity({
     lastCheck: p.json<{ name: string; value: string; found: boolean; reason: string | null }[]>().nullable(),
     verifiedAt: p.datetime().nullable(),
     checkedAt: p.datetime().nullable(),
+    /** Since when daily re-checks have found its return path missing (migration 0072). */
+    failingSince: p.datetime().nullable(),
+    recheckClaimedUntil: p.datetime().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
   },
 });

@@ -121,6 +121,8 @@ export const AUDIT_ACTIONS = {
   'email_delivery.deleted': { kind: 'write', meaning: 'A delivery went with its tenant' },
   'email_sender_domain.created': { kind: 'write', meaning: 'A sender domain’s DKIM key was made (first read of its records)' },
   'email_sender_domain.verified': { kind: 'write', meaning: 'A sender domain’s DNS records were checked' },
+  'email_sender_domain.check_failed': { kind: 'write', meaning: 'A verified sender domain’s daily re-check first found its return-path CNAME missing (`after.failingSince`, `after.reason`): its mail leaves with the From address as envelope sender until the record is found again; unless found within 72 hours, the domain is no longer verified' },
+  'email_sender_domain.unverified': { kind: 'write', meaning: 'A sender domain’s return-path CNAME was missing from every re-check for 72 hours: no longer verified (its mail keeps the From address as envelope sender); verifying it again restores it' },
   'email_sender_domain.deleted': { kind: 'write', meaning: 'A sender domain’s key went with its tenant' },
   'domain.created': { kind: 'write', meaning: 'A custom domain was added' },
   'domain.verified': { kind: 'write', meaning: 'A custom domain’s DNS record was checked' },

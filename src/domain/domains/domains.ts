@@ -195,11 +195,31 @@ export const RECHECK_GRACE_MS = 72 * 3_600_000;
 export type RecheckOutcome = 'found' | 'failing' | 'unverified' | 'inconclusive';
 
 /**
+ * The grace custom and sender domains share: a lookup that failed (timeout, SERVFAIL) is no evidence, nothing changes.
+ * Found: the failure, if any, ends. Not found: `failingSince` is set at the first failure (`firstFailure`, for its
+ * audit), and one `RECHECK_GRACE_MS` after it the outcome is `unverified`, which the caller records.
+ */
+export function judgeRecheck(
+  row: { checkedAt?: Date | null; failingSince?: Date | null },
+  check: VerificationCheck,
+  now: Date,
+): { outcome: RecheckOutcome; firstFailure: boolean } {
+  if (!check.answered) return { outcome: 'inconclusive', firstFailure: false };
+  row.checkedAt = now;
+  if (check.verified) {
+    row.failingSince = null;
+    return { outcome: 'found', firstFailure: false };
+  }
+  const firstFailure = row.failingSince == null;
+  row.failingSince ??= now;
+  return { outcome: now.getTime() - row.failingSince.getTime() < RECHECK_GRACE_MS ? 'failing' : 'unverified', firstFailure };
+}
+
+/**
  * Records a re-check of a verified domain `row` (held FOR UPDATE in `em`'s transaction), whose lookup gave `check` at
- * `now`. A lookup that failed (timeout, SERVFAIL) is no evidence: nothing changes. Found: the failure, if any, ends.
- * Not found (no record, or another value): the first failure is audited; one `RECHECK_GRACE_MS` after it the domain
- * is no longer verified, served nowhere, and the sign-ins made on it end, as at its deletion, recorded as the session
- * policy's `cutoffs` list them.
+ * `now`, as `judgeRecheck` judges it: the first failure is audited; past the grace the domain is no longer verified,
+ * served nowhere, and the sign-ins made on it end, as at its deletion, recorded as the session policy's `cutoffs` list
+ * them.
  */
 export async function recordRecheck(
   em: EntityManager,
@@ -211,18 +231,10 @@ export async function recordRecheck(
   cutoffs: PolicyCutoffs,
 ): Promise<RecheckOutcome> {
   if (row.verifiedAt == null) return 'inconclusive';
-  if (!check.answered) return 'inconclusive';
-  row.checkedAt = now;
-  if (check.verified) {
-    row.failingSince = null;
-    return 'found';
-  }
+  const { outcome, firstFailure } = judgeRecheck(row, check, now);
   const audit = { targetType: 'domain', targetId: row.id, tenantId: row.tenantId ?? null } as const;
-  if (row.failingSince == null) {
-    row.failingSince = now;
-    recordAudit(em, actor, { ...audit, action: 'domain.check_failed', after: { failingSince: now, reason: check.reason } });
-  }
-  if (now.getTime() - row.failingSince.getTime() < RECHECK_GRACE_MS) return 'failing';
+  if (firstFailure) recordAudit(em, actor, { ...audit, action: 'domain.check_failed', after: { failingSince: row.failingSince, reason: check.reason } });
+  if (outcome !== 'unverified') return outcome;
   const before = snapshot(row);
   row.verifiedAt = null;
   recordAudit(em, actor, { ...audit, action: 'domain.unverified', before, after: { ...snapshot(row), failingSince: row.failingSince, reason: check.reason } });

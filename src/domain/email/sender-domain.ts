@@ -6,9 +6,12 @@ import { promisify } from 'node:util';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Scope } from '../../context.ts';
 import { EmailSenderDomain } from '../../db/entities/index.ts';
+import { HOLD_FOR_UPDATE } from '../../db/row-lock.ts';
 import { GatehouseError } from '../../errors.ts';
 import { newId } from '../../ids.ts';
-import { recordAudit } from '../audit/audit.ts';
+import { type AuditActor, recordAudit } from '../audit/audit.ts';
+import { judgeRecheck, type RecheckOutcome } from '../domains/domains.ts';
+import type { VerificationCheck } from '../domains/verification.ts';
 import { dnsResolver } from '../dns-resolver.ts';
 import type { Source } from '../tenancy/settings.ts';
 import { getEmailProvider, type EmailProviderType, type SmtpSettings } from './provider.ts';
@@ -49,6 +52,8 @@ export interface SenderDomainView {
   status: SenderDomainStatus;
   verifiedAt: Date | null;
   checkedAt: Date | null;
+  /** Since when daily re-checks have found the return path missing (its mail leaves with the From address meanwhile). */
+  failingSince: Date | null;
   records: SenderDnsRecord[];
 }
 
@@ -140,14 +145,14 @@ async function subjectOf(scope: Scope): Promise<Subject> {
 function present(subject: Subject, row: EmailSenderDomain | null): SenderDomainView {
   const { provider, domain } = subject;
   const base = { domain, fromAddress: provider.fromAddress, providerType: provider.type, source: provider.source };
-  if (row === null || provider.smtp === null) return { ...base, status: 'managed', verifiedAt: null, checkedAt: null, records: [] };
+  if (row === null || provider.smtp === null) return { ...base, status: 'managed', verifiedAt: null, checkedAt: null, failingSince: null, records: [] };
   const expected = expectedRecords(domain, provider.smtp, row);
   const verified = isVerified(row, expected);
   const records = expected.map((record) => {
     const checked = row.lastCheck?.find((candidate) => candidate.name === record.name && candidate.value === record.value);
     return { ...record, found: checked?.found ?? null, reason: checked?.reason ?? null };
   });
-  return { ...base, status: verified ? 'verified' : 'unverified', verifiedAt: verified ? (row.verifiedAt ?? null) : null, checkedAt: row.checkedAt ?? null, records };
+  return { ...base, status: verified ? 'verified' : 'unverified', verifiedAt: verified ? (row.verifiedAt ?? null) : null, checkedAt: row.checkedAt ?? null, failingSince: row.failingSince ?? null, records };
 }
 
 /** A tenant scope: its effective provider's From domain. */
@@ -165,28 +170,43 @@ function lookupFailure(name: string, type: string, error: unknown): string {
   return `The DNS lookup of ${name} failed (${typeof code === 'string' ? code : 'error'}); try again later`;
 }
 
-async function checkRecord(resolver: Resolver, record: ExpectedRecord, smtpHost: string): Promise<CheckedRecord> {
-  const result = (found: boolean, reason: string | null): CheckedRecord => ({ name: record.name, value: record.value, found, reason });
+type Looked = CheckedRecord & { answered: boolean };
+type Verdict = { found: boolean; reason: string | null };
+const found: Verdict = { found: true, reason: null };
+const missing = (reason: string): Verdict => ({ found: false, reason });
+
+/** `answered` false when the lookup itself failed (a timeout, SERVFAIL): no evidence either way. */
+async function lookedUp(record: ExpectedRecord, lookUp: () => Promise<Verdict>): Promise<Looked> {
   try {
-    if (record.type === 'CNAME') {
-      const targets = (await resolver.resolveCname(record.name)).map((target) => target.toLowerCase().replace(/\.$/, ''));
-      return targets.includes(record.value) ? result(true, null) : result(false, `The CNAME at ${record.name} points to ${targets.join(', ')}, not ${record.value}`);
-    }
-    // A TXT value longer than 255 bytes arrives in chunks: the value is their concatenation.
-    const texts = (await resolver.resolveTxt(record.name)).map((chunks) => chunks.join(''));
-    if (record.purpose === 'spf') {
-      const spf = texts.filter((text) => /^v=spf1(\s|$)/i.test(text));
-      if (spf.length === 0) return result(false, `No SPF record (v=spf1) at ${record.name}`);
-      const mechanism = spfMechanism(smtpHost).toLowerCase();
-      const allows = spf.some((text) => text.toLowerCase().split(/\s+/).some((term) => term.replace(/^\+/, '') === mechanism));
-      return allows ? result(true, null) : result(false, `The SPF record at ${record.name} does not name ${mechanism}`);
-    }
-    const key = record.value.slice(record.value.indexOf('p=') + 2);
-    const holds = texts.some((text) => text.replace(/\s+/g, '').split(';').includes(`p=${key}`));
-    return holds ? result(true, null) : result(false, `The TXT record at ${record.name} does not hold this domain's DKIM public key`);
+    return { name: record.name, value: record.value, ...(await lookUp()), answered: true };
   } catch (error) {
-    return result(false, lookupFailure(record.name, record.type, error));
+    const code = (error as { code?: unknown }).code;
+    return { name: record.name, value: record.value, ...missing(lookupFailure(record.name, record.type, error)), answered: typeof code === 'string' && ABSENT.has(code) };
   }
+}
+
+async function cnameVerdict(resolveCname: (name: string) => Promise<string[]>, record: ExpectedRecord): Promise<Verdict> {
+  const targets = (await resolveCname(record.name)).map((target) => target.toLowerCase().replace(/\.$/, ''));
+  return targets.includes(record.value) ? found : missing(`The CNAME at ${record.name} points to ${targets.join(', ')}, not ${record.value}`);
+}
+
+async function txtVerdict(resolver: Resolver, record: ExpectedRecord, smtpHost: string): Promise<Verdict> {
+  // A TXT value longer than 255 bytes arrives in chunks: the value is their concatenation.
+  const texts = (await resolver.resolveTxt(record.name)).map((chunks) => chunks.join(''));
+  if (record.purpose === 'spf') {
+    const spf = texts.filter((text) => /^v=spf1(\s|$)/i.test(text));
+    if (spf.length === 0) return missing(`No SPF record (v=spf1) at ${record.name}`);
+    const mechanism = spfMechanism(smtpHost).toLowerCase();
+    const allows = spf.some((text) => text.toLowerCase().split(/\s+/).some((term) => term.replace(/^\+/, '') === mechanism));
+    return allows ? found : missing(`The SPF record at ${record.name} does not name ${mechanism}`);
+  }
+  const key = record.value.slice(record.value.indexOf('p=') + 2);
+  const holds = texts.some((text) => text.replace(/\s+/g, '').split(';').includes(`p=${key}`));
+  return holds ? found : missing(`The TXT record at ${record.name} does not hold this domain's DKIM public key`);
+}
+
+function checkRecord(resolver: Resolver, record: ExpectedRecord, smtpHost: string): Promise<Looked> {
+  return lookedUp(record, () => (record.type === 'CNAME' ? cnameVerdict((name) => resolver.resolveCname(name), record) : txtVerdict(resolver, record, smtpHost)));
 }
 
 /** 200 whatever DNS says: a record not yet visible is an expected state, not a malformed request. A tenant that inherits
@@ -202,13 +222,16 @@ export async function verifySenderDomain(scope: Scope): Promise<SenderDomainView
   const expected = expectedRecords(subject.domain, smtp, row);
   // The lookups may take seconds: outside any transaction.
   const resolver = dnsResolver(scope.services.config.email.dnsServers);
-  const checked = await Promise.all(expected.map((record) => checkRecord(resolver, record, smtp.host)));
+  const checked = (await Promise.all(expected.map((record) => checkRecord(resolver, record, smtp.host)))).map(({ answered: _, ...record }) => record);
   const updated = await scope.transactional(async (em) => {
-    const current = await em.findOneOrFail(EmailSenderDomain, { applicationId: scope.applicationId, id: row.id }, { filters: false });
+    // Held: a re-check recording at once (recheck.ts) waits, and decides on what this check left.
+    const current = await em.findOneOrFail(EmailSenderDomain, { applicationId: scope.applicationId, id: row.id }, { ...HOLD_FOR_UPDATE, filters: false });
     const wasVerified = isVerified(current, expected);
     const before = { verified: wasVerified, verifiedAt: current.verifiedAt ?? null };
     current.lastCheck = checked;
-    current.checkedAt = new Date();
+    current.checkedAt = scope.services.clock();
+    // Checked by its owner: verified or not as found now, no longer failing re-checks.
+    current.failingSince = null;
     const verified = isVerified(current, expected);
     current.verifiedAt = verified ? (wasVerified ? (current.verifiedAt ?? new Date()) : new Date()) : null;
     recordAudit(em, scope, {
@@ -222,6 +245,40 @@ export async function verifySenderDomain(scope: Scope): Promise<SenderDomainView
     return current;
   });
   return present(subject, updated);
+}
+
+/** The return-path record its last check found or its re-checks look for; none when the SMTP server is an address. */
+export const returnPathRecord = (row: Pick<EmailSenderDomain, 'domain' | 'lastCheck'>): CheckedRecord | undefined =>
+  row.lastCheck?.find((record) => record.name === `${RETURN_PATH_LABEL}.${row.domain}`);
+
+/** The daily re-check's lookup (recheck.ts) of the return path a verified sender domain's envelope sender depends on. */
+export async function checkReturnPath(resolveCname: (name: string) => Promise<string[]>, returnPath: Pick<CheckedRecord, 'name' | 'value'>): Promise<VerificationCheck> {
+  const record: ExpectedRecord = { purpose: 'return_path', type: 'CNAME', name: returnPath.name, value: returnPath.value };
+  const looked = await lookedUp(record, () => cnameVerdict(resolveCname, record));
+  return { verified: looked.found, reason: looked.reason, answered: looked.answered };
+}
+
+/**
+ * Records a re-check of a verified sender domain `row` (held FOR UPDATE in `em`'s transaction) as the custom domains'
+ * grace judges it (`judgeRecheck`). Unlike a custom domain's, its return path stops serving as soon as it is found
+ * missing: MAIL FROM a domain that does not resolve is refused for good by many receivers (550 5.1.8), while the From
+ * address as envelope sender only loses bounce alignment (DKIM still aligns). Found again within the grace, it serves
+ * again; past the grace the domain is no longer verified and its owner verifies it again.
+ */
+export function recordSenderRecheck(em: EntityManager, actor: AuditActor, row: EmailSenderDomain, check: VerificationCheck, now: Date): RecheckOutcome {
+  const returnPath = returnPathRecord(row);
+  if (row.verifiedAt == null || returnPath === undefined) return 'inconclusive';
+  const { outcome, firstFailure } = judgeRecheck(row, check, now);
+  if (outcome === 'inconclusive') return outcome;
+  // A new array: the JSON column is written only when it changes as a whole.
+  row.lastCheck = row.lastCheck!.map((record) => (record === returnPath ? { ...record, found: check.verified, reason: check.reason } : record));
+  const audit = { targetType: 'email_sender_domain', targetId: row.id, tenantId: row.tenantId ?? null } as const;
+  if (firstFailure) recordAudit(em, actor, { ...audit, action: 'email_sender_domain.check_failed', after: { failingSince: row.failingSince, reason: check.reason } });
+  if (outcome !== 'unverified') return outcome;
+  const before = { verifiedAt: row.verifiedAt };
+  row.verifiedAt = null;
+  recordAudit(em, actor, { ...audit, action: 'email_sender_domain.unverified', before, after: { verifiedAt: null, failingSince: row.failingSince, reason: check.reason } });
+  return 'unverified';
 }
 
 /** Of a sender domain deleted with its tenant (owned-rows.ts): never its key. */
