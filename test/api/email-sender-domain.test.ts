@@ -174,6 +174,14 @@ describe('POST /email/sender-domain/verify', () => {
       ['dkim', record(records, 'dkim').value, true],
     ]);
     expect((await settledMail(app.http, path)).from).toBe('hello@verify.test');
+    // Verified again through the address: no return path was asked for, so none is the envelope sender (a MAIL FROM
+    // `bounces.verify.test`, which need not resolve, would be refused by receivers that check the sender's domain).
+    dns.zone.set('verify.test', { txt: ['v=spf1 ip4:127.0.0.1 ~all'] });
+    dns.zone.delete('bounces.verify.test');
+    expect((await app.http.post(`${path}/email/sender-domain/verify`, {})).body).toMatchObject({ status: 'verified', verifiedAt: expect.any(String) });
+    const throughAddress = await settledMail(app.http, path);
+    expect(throughAddress.from).toBe('hello@verify.test');
+    expect(dkimVerifies(throughAddress.raw, record(records, 'dkim'))).toBe(true);
   });
 
   it('names an internationalized From domain’s records in Punycode, as its zone holds them, and verifies and signs it', async () => {

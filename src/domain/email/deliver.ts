@@ -380,13 +380,16 @@ export class OutboxWorker implements OutboxWaker {
     }
   }
 
-  /** Once the owner's sender domain has a key (a GET made it); the return path only once it is verified. */
+  /** Once the owner's sender domain has a key (a GET made it); the return path only once it is verified, and only where
+   *  one was published (an SMTP server given as an address has none: `bounces.{domain}` need not resolve). */
   async #signing(em: EntityManager, applicationId: string, owner: string | null, fromAddress: string, smtp: SmtpSettings): Promise<Pick<SmtpOptions, 'dkim' | 'envelopeFrom'>> {
     const domain = domainOf(fromAddress);
     const row = await findSenderDomain(em, applicationId, owner, domain);
     if (row === null) return {};
     const dkim = { domainName: domain, keySelector: row.dkimSelector, privateKey: this.#secrets.decrypt(row.dkimPrivateKey) };
-    return isVerified(row, expectedRecords(domain, smtp, row)) ? { dkim, envelopeFrom: returnPathAddress(domain) } : { dkim };
+    const expected = expectedRecords(domain, smtp, row);
+    const returnPath = expected.some((record) => record.purpose === 'return_path');
+    return returnPath && isVerified(row, expected) ? { dkim, envelopeFrom: returnPathAddress(domain) } : { dkim };
   }
 
   /** Outcomes that come during a write are written together by the next one: few transactions under load. */
