@@ -426,3 +426,79 @@ describe('a sign-out and the device verification page’s sign-in in the same br
     expect((await confirmedPage(jar, device)).body).toContain('Your device is now signed in');
   });
 });
+
+describe('an account switch and the device verification page’s sign-in in the same browser', () => {
+  const startDevice = async (device: TestClient) => {
+    const started = await postForm(`${issuer}/oauth2/device_authorization`, { client_id: device.clientId, scope: 'openid offline_access', tenant: acme });
+    expect(started.status).toBe(200);
+    return started.body as { device_code: string; verification_uri_complete: string };
+  };
+  const confirmCode = async (jar: CookieJar, verificationUriComplete: string) => jar.submit(await jar.submit(await jar.visit(verificationUriComplete), {}), {});
+
+  /** Where a new device code confirmed in `jar` ends: the sign-in form, or approved at once. */
+  async function confirmedPage(jar: CookieJar, device: TestClient) {
+    let visit = await confirmCode(jar, (await startDevice(device)).verification_uri_complete);
+    for (let hop = 0; hop < 6 && visit.status !== 200; hop += 1) visit = await jar.visit(visit.location!);
+    return visit;
+  }
+
+  /** Approves a new device code in `jar` as `email`, who signs in there; the device's refresh token. */
+  async function approveAs(jar: CookieJar, device: TestClient, email: string): Promise<string> {
+    const started = await startDevice(device);
+    const toSignIn = await confirmCode(jar, started.verification_uri_complete);
+    const resumed = await jar.submit(await jar.visit(toSignIn.location!), { email, password: PASSWORD });
+    expect((await jar.visit(resumed.location!)).body).toContain('Your device is now signed in');
+    const tokens = await postForm(`${issuer}/oauth2/token`, { grant_type: 'urn:ietf:params:oauth:grant-type:device_code', device_code: started.device_code, client_id: device.clientId });
+    expect(tokens.body.refresh_token).toEqual(expect.any(String));
+    return tokens.body.refresh_token as string;
+  }
+
+  /** `email` signs in to the web client in `jar`, which holds another account's session: through the OP's sign-out of it. */
+  async function switchTo(jar: CookieJar, email: string) {
+    const flow = await hosted.authorize({ prompt: 'login' }, jar);
+    const resumed = await jar.visit((await jar.submit(flow.page, { email, password: PASSWORD })).location!);
+    const signOut = readForm(resumed.url, resumed.body);
+    expect(signOut).toMatchObject({ action: `${issuer}/oauth2/logout/confirm?app=${app.root.applicationId}`, fields: { logout: 'yes' } });
+    const callback = await jar.followOut(await jar.submit(resumed, {}), issuer);
+    const tokens = await oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: flow.verifier, expectedState: flow.state });
+    expect(tokens.claims()?.sub).toBe(userIds.get(email));
+  }
+
+  const refreshes = async (device: TestClient, refreshToken: string) =>
+    (await postForm(`${issuer}/oauth2/token`, { grant_type: 'refresh_token', refresh_token: refreshToken, client_id: device.clientId })).status;
+
+  const userIds = new Map<string, string>();
+  beforeAll(async () => {
+    for (const [email, name] of [['dee@example.com', 'Dee'], ['eve@example.com', 'Eve'], ['fay@example.com', 'Fay']] as const) {
+      const created = await app.http.post('/users', { email, name, password: PASSWORD, tenantId: acme });
+      expect(created.status).toBe(201);
+      userIds.set(email, created.body.id);
+    }
+  });
+
+  it('another account signing in ends the device page’s sign-in of the one it replaces; the device approved stays signed in', async () => {
+    const device = await createTestClient(app, { type: 'device', authMethod: 'none' });
+    const jar = new CookieJar();
+    const tv = await approveAs(jar, device, 'dee@example.com');
+    await hosted.signIn({ email: 'dee@example.com', password: PASSWORD }, {}, jar);
+    expect((await confirmedPage(jar, device)).body).toContain('Your device is now signed in');
+
+    await switchTo(jar, 'eve@example.com');
+
+    // Eve, at Dee's browser, is asked to sign in before a device is approved as Dee.
+    const asked = await confirmedPage(jar, device);
+    expect(asked.body).toContain('name="password"');
+    expect(asked.body).not.toContain('Your device is now signed in');
+    expect(await refreshes(device, tv)).toBe(200);
+  });
+
+  it('the device page’s sign-in of a third account is left alone', async () => {
+    const device = await createTestClient(app, { type: 'device', authMethod: 'none' });
+    const jar = new CookieJar();
+    const tv = await approveAs(jar, device, 'fay@example.com');
+    await hosted.signIn({ email: 'dee@example.com', password: PASSWORD }, {}, jar);
+    await switchTo(jar, 'eve@example.com');
+    expect((await confirmedPage(jar, device)).body).toContain('Your device is now signed in');
+    expect(await refreshes(device, tv)).toBe(200);
+  });
+});

@@ -177,17 +177,19 @@ describe('device flow through a tenant’s path', () => {
     expect(refused.body.error).toBe('invalid_request');
   });
 
+  /** A new device code of `config`'s client confirmed in `jar`: the page it ends on, after any steps the OP takes without one. */
+  async function confirmedDevice(config: oidc.Configuration, jar: CookieJar, scope = 'openid') {
+    const started = await oidc.initiateDeviceAuthorization(config, { scope });
+    let visit = await jar.submit(await jar.submit(await jar.visit(started.verification_uri_complete!), {}), {});
+    for (let hop = 0; hop < 6 && visit.status !== 200; hop += 1) visit = await jar.visit(visit.location!);
+    return { started, visit };
+  }
+
   it('a sign-out on the path ends the device page’s sign-in there of the same user: the next device asks for the password', async () => {
     const device = await createTestClient(app, { type: 'device', authMethod: 'none', applicationId: another.applicationId });
     const config = await oidc.discovery(new URL(surfaceOf('north')), device.clientId, {}, oidc.None(), { execute: [oidc.allowInsecureRequests] });
     const jar = new CookieJar();
-    /** A new device code confirmed in `jar`: the page it ends on, after any steps the OP takes without one. */
-    const confirmed = async () => {
-      const started = await oidc.initiateDeviceAuthorization(config, { scope: 'openid' });
-      let visit = await jar.submit(await jar.submit(await jar.visit(started.verification_uri_complete!), {}), {});
-      for (let hop = 0; hop < 6 && visit.status !== 200; hop += 1) visit = await jar.visit(visit.location!);
-      return visit;
-    };
+    const confirmed = async () => (await confirmedDevice(config, jar)).visit;
     const signInPage = await confirmed();
     const approved = await jar.submit(signInPage, { email: 'erin@example.com', password: 'Correct-Horse-Battery-9' });
     expect((await jar.visit(approved.location!)).status).toBe(200);
@@ -200,6 +202,42 @@ describe('device flow through a tenant’s path', () => {
     expect((await jar.submit(confirm, { logout: 'yes' })).status).toBe(303);
 
     expect((await confirmed()).body).toContain('name="password"');
+  });
+
+  it('another account signing in on the path ends the device page’s sign-in there of the one it replaces; the device stays signed in', async () => {
+    // A tenant of its own: the other suites count the users of theirs.
+    const east = await app.createTenant('East', another);
+    const password = 'Correct-Horse-Battery-9';
+    const users = new Map<string, string>();
+    for (const email of ['ida@example.com', 'jon@example.com']) {
+      const created = await admin.post(`/applications/${another.applicationId}/tenants/${east}/users`, { email, password });
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
+      users.set(email, created.body.id);
+    }
+    const device = await createTestClient(app, { type: 'device', authMethod: 'none', applicationId: another.applicationId });
+    const config = await oidc.discovery(new URL(surfaceOf(east)), device.clientId, {}, oidc.None(), { execute: [oidc.allowInsecureRequests] });
+    const jar = new CookieJar();
+    const { started, visit: signInPage } = await confirmedDevice(config, jar, 'openid offline_access');
+    const approved = await jar.submit(signInPage, { email: 'ida@example.com', password });
+    expect((await jar.visit(approved.location!)).status).toBe(200);
+    const tv = await oidc.pollDeviceAuthorizationGrant(config, started);
+    expect(tv.refresh_token).toEqual(expect.any(String));
+    const web = await discoverAt(surfaceOf(east));
+    const ida = await authorize(web, {}, jar);
+    await tokensAfter(web, ida, await jar.submit(ida.page, { email: 'ida@example.com', password }));
+    expect((await confirmedDevice(config, jar)).visit.body).toContain('Your device is now signed in');
+
+    // Jon signs in at Ida's browser: the OP signs Ida out of the application's session first.
+    const switching = await authorize(web, { prompt: 'login' }, jar);
+    const resumed = await jar.visit((await jar.submit(switching.page, { email: 'jon@example.com', password })).location!);
+    expect(readForm(resumed.url, resumed.body).fields).toMatchObject({ logout: 'yes' });
+    const tokens = await tokensAfter(web, switching, await jar.submit(resumed, {}));
+    expect(tokens.claims()?.sub).toBe(users.get('jon@example.com'));
+
+    const asked = (await confirmedDevice(config, jar)).visit;
+    expect(asked.body).toContain('name="password"');
+    expect(asked.body).not.toContain('Your device is now signed in');
+    expect((await oidc.refreshTokenGrant(config, tv.refresh_token!)).access_token).toEqual(expect.any(String));
   });
 });
 
