@@ -37,6 +37,8 @@ export interface Gatehouse {
   readonly services: Services;
   readonly server: Server;
   readonly database: Database;
+  /** Once the timed jobs' runs under way (an instance starts with some) have ended. */
+  jobsSettled(): Promise<void>;
   /** Stops taking requests, lets in-flight ones finish, then closes Redis and the database. */
   close(): Promise<void>;
 }
@@ -208,6 +210,9 @@ export async function startGatehouse(config: Config, options: DatabaseOptions & 
     services,
     server,
     database,
+    async jobsSettled() {
+      await Promise.all([retention.settled(), sweep.settled(), recheck.settled()]);
+    },
     close() {
       // Idempotent: a second signal, or a test's cleanup after a shutdown test, waits for the same shutdown.
       closing ??= (async () => {

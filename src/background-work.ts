@@ -52,9 +52,14 @@ export class PeriodicJob {
     if (this.#runsAtStart) asBackgroundWork(this.#name, tick);
   }
 
+  /** Once the run under way, if any, has ended. */
+  async settled(): Promise<void> {
+    await this.#running;
+  }
+
   async stop(): Promise<void> {
     clearInterval(this.#timer);
     this.#timer = undefined;
-    await this.#running;
+    await this.settled();
   }
 }

@@ -32,15 +32,21 @@ export async function sweepStorage(services: DomainServices): Promise<{ clientsG
   return { clientsGone: ended, clientsFailed: failed };
 }
 
-/** `everyMs` 0: never on this instance. */
+/** `everyMs` 0: never on this instance. Also as it starts: an instance that never stayed up `everyMs` would never sweep,
+ *  and a run may come at any moment anyway (instances sweep at once safely). */
 export class StorageSweepJob extends PeriodicJob {
   constructor(services: DomainServices, everyMs = SWEEP_EVERY_MS) {
-    super('storage-sweep', everyMs, async (log) => {
-      const { clientsGone, clientsFailed } = await inJobSpan('storage-sweep run', () => sweepStorage(services));
-      if (clientsGone > 0) log.info({ clientsGone }, 'storage sweep: grants of deleted clients ended');
-      for (const { applicationId, clientId, error } of clientsFailed) {
-        log.error({ applicationId, clientId, err: error }, 'storage sweep: the grants of a deleted client could not end; the next run tries again');
-      }
-    });
+    super(
+      'storage-sweep',
+      everyMs,
+      async (log) => {
+        const { clientsGone, clientsFailed } = await inJobSpan('storage-sweep run', () => sweepStorage(services));
+        if (clientsGone > 0) log.info({ clientsGone }, 'storage sweep: grants of deleted clients ended');
+        for (const { applicationId, clientId, error } of clientsFailed) {
+          log.error({ applicationId, clientId, err: error }, 'storage sweep: the grants of a deleted client could not end; the next run tries again');
+        }
+      },
+      { runsAtStart: true },
+    );
   }
 }

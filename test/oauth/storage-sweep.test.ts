@@ -75,6 +75,29 @@ describe('the sweep', () => {
     expect(logged).toContainEqual({ clientsGone: expect.any(Number) });
   });
 
+  it('runs as its instance starts, not only an interval later: an instance restarted more often than that still sweeps', async () => {
+    const expired = await expiredModel();
+    const grants = await grantsOfClientGone(2);
+    const job = new StorageSweepJob(app.gatehouse.services);
+    job.start({ info: () => undefined, error: () => undefined });
+    try {
+      await job.settled();
+      expect(await modelExists(expired)).toBe(false);
+      expect(await revocations(grants)).toEqual(swept(grants));
+    } finally {
+      await job.stop();
+    }
+  });
+
+  it('an instance that does not run it (every 0 ms) does not sweep as it starts either', async () => {
+    const expired = await expiredModel();
+    const job = new StorageSweepJob(app.gatehouse.services, 0);
+    job.start({ info: () => undefined, error: () => undefined });
+    await job.settled();
+    await job.stop();
+    expect(await modelExists(expired)).toBe(true);
+  });
+
   it('a failed run (the database unreachable) is logged, and the next tries again', async () => {
     const unreachable = new MikroORM(ormOptions('postgres://postgres@127.0.0.1:1/none', 1, { bounds: 'connect' }));
     const failures: { details: object; message: string }[] = [];
