@@ -41,6 +41,19 @@ describe('users list filters', () => {
     expect(await emails(`emailPrefix=${app.root.applicationId}`)).toEqual([]);
   });
 
+  it('a prefix reaching into an internationalized domain finds its addresses, though their key holds the domain in ASCII', async () => {
+    for (const email of ['pat@bücher.de', 'pat@BÄR.example', 'pat@bank.example']) expect((await app.http.post('/users', { email })).status).toBe(201);
+    expect(await emails(`emailPrefix=${encodeURIComponent('pat@b')}`)).toEqual(['pat@BÄR.example', 'pat@bank.example', 'pat@bücher.de']);
+    expect(await emails(`emailPrefix=${encodeURIComponent('PAT@BÜ')}`)).toEqual(['pat@bücher.de']);
+    expect(await emails(`emailPrefix=${encodeURIComponent('pat@bu\u0308ch')}`)).toEqual(['pat@bücher.de']);
+    expect(await emails(`emailPrefix=${encodeURIComponent('pat@bücher.d')}`)).toEqual(['pat@bücher.de']);
+    expect(await emails(`emailPrefix=${encodeURIComponent('pat@xn--bcher')}`)).toEqual(['pat@bücher.de']);
+    expect(await emails(`emailPrefix=${encodeURIComponent('pat@ba')}`)).toEqual(['pat@bank.example']);
+    // The local part is still compared whole up to the `@`: another mailbox at the domain is not found.
+    expect(await emails(`emailPrefix=${encodeURIComponent('pa@b')}`)).toEqual([]);
+    expect(await emails(`emailPrefix=${encodeURIComponent('pat@b')}&email=${encodeURIComponent('PAT@bücher.de')}`)).toEqual(['pat@bücher.de']);
+  });
+
   it('a prefix is literal: % and _ match only themselves', async () => {
     expect(await emails('emailPrefix=a_')).toEqual(['a_b%c@example.com']);
     expect(await emails('emailPrefix=%25')).toEqual([]);

@@ -28,13 +28,27 @@ const FOLDED: Readonly<Record<string, string>> = {
 };
 const FOLDABLE = new RegExp(`[${Object.keys(FOLDED).join('')}]`, 'gu');
 
+/** normalizeEmail's key before its domain is written in ASCII. */
+const folded = (address: string): string => address.trim().toLowerCase().normalize('NFC').replace(FOLDABLE, (letter) => FOLDED[letter] ?? letter);
+
 /** The key an address is unique and found by: trimmed, lower-cased, NFC, case-folded (FOLDED), domain in IDNA ASCII. The
  *  address itself is kept as given. */
 export function normalizeEmail(address: string): string {
-  const lowered = address.trim().toLowerCase().normalize('NFC').replace(FOLDABLE, (letter) => FOLDED[letter] ?? letter);
+  const lowered = folded(address);
   const at = lowered.lastIndexOf('@');
   if (at === -1) return lowered;
   const domain = lowered.slice(at + 1);
   // '' when the domain cannot be written in ASCII: it is then compared as typed (NFC, lower-case).
   return `${lowered.slice(0, at + 1)}${domainToASCII(domain) || domain}`;
+}
+
+/** What addresses starting with `prefix` are found by: their key starting as its key, or, once it holds a domain's
+ *  first letters (`domain`), their key's local part and `@` (`mailbox`) with a domain written, as given, starting with
+ *  them (folded): an internationalized domain's key (`xn--bcher-kva.de`) does not start as its name (`bü`) does. */
+export function emailPrefixKeys(prefix: string): { key: string; domainStart?: { mailbox: string; domain: string } } {
+  const key = normalizeEmail(prefix);
+  const lowered = folded(prefix);
+  const at = lowered.lastIndexOf('@');
+  if (at === -1 || at === lowered.length - 1) return { key };
+  return { key, domainStart: { mailbox: lowered.slice(0, at + 1), domain: lowered.slice(at + 1) } };
 }

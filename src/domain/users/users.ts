@@ -1,3 +1,4 @@
+import { raw } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { hashPassword } from '../../auth/password-hash.ts';
 import type { Scope } from '../../context.ts';
@@ -24,7 +25,7 @@ import { lockTenants, targetTenant } from '../tenants/target-tenant.ts';
 import { forgetUserKeys, usersChanged } from './changed.ts';
 import { keepReplacedPassword, passwordViolations } from './password-history.ts';
 import { refusedWhateverThePolicy, type PasswordViolation } from '../policies/password.ts';
-import { normalizeEmail } from './email-key.ts';
+import { emailPrefixKeys, normalizeEmail } from './email-key.ts';
 import { forgetSignInFailures } from './sign-in-failures.ts';
 import { shownStatus, shownStatusSql } from './sign-in-user.ts';
 import { endTenantSessions, endUserSignIns } from '../sessions/end-sessions.ts';
@@ -173,6 +174,14 @@ function shownStatusIs(status: UserStatus): object {
   return { status };
 }
 
+/** The key's prefix; past the `@`, also the domain as given (emailPrefixKeys), the mailbox narrowing by the key's index. */
+function emailPrefixCondition(prefix: string): object {
+  const { key, domainStart } = emailPrefixKeys(prefix);
+  if (domainStart === undefined) return { emailNormalized: { $like: likePrefix(key) } };
+  const givenDomain = raw((alias: string) => `normalize(substring(${alias}.email from '[^@]*$'), NFC) ilike ?`, [likePrefix(domainStart.domain)]);
+  return { emailNormalized: { $like: likePrefix(domainStart.mailbox) }, $or: [{ emailNormalized: { $like: likePrefix(key) } }, { [givenDomain]: [] }] };
+}
+
 /** Addresses compared by their normalized key, as sign-in finds them. A cursor names the filter it was issued for. */
 export async function listUsers(scope: Scope, { status, email, emailPrefix, ...page }: PageArgs & UserFilter): Promise<Page<UserRow>> {
   const where: Record<string, unknown> = {};
@@ -183,8 +192,7 @@ export async function listUsers(scope: Scope, { status, email, emailPrefix, ...p
     if (emailPrefix.trim().length === 0 || emailPrefix.length > EMAIL_PREFIX_MAX) {
       throw invalid('emailPrefix', `emailPrefix must be 1 to ${EMAIL_PREFIX_MAX} characters, not only spaces`);
     }
-    const prefix = likePrefix(normalizeEmail(addressFilter('emailPrefix', emailPrefix)));
-    where['emailNormalized'] = { ...(where['emailNormalized'] === undefined ? {} : { $eq: where['emailNormalized'] }), $like: prefix };
+    where['$and'] = [emailPrefixCondition(addressFilter('emailPrefix', emailPrefix))];
   }
   const list = `${scopedList(scope, 'users')}:${JSON.stringify([status ?? null, email ?? null, emailPrefix ?? null])}`;
   return paginate(scope.em, User, where, page, scope.services.cursors, list);
