@@ -4,7 +4,7 @@ import { DEFAULT_BRANDING } from '../domain/branding/branding.ts';
 import { URL_HOST_PATTERN } from '../domain/domains/hostname.ts';
 import { HTML_SECURITY_HEADERS } from '../http/html-security.ts';
 import type { PasswordPolicy } from '../domain/policies/definitions.ts';
-import { CATALOGS, fillCopy, type CopyKey, type CopyText } from '../domain/branding/copy/index.ts';
+import { CATALOGS, fillCopy, NAME_PLACEHOLDER, type CopyKey, type CopyText } from '../domain/branding/copy/index.ts';
 import { DEFAULT_LOCALE, directionOf, negotiateLocale } from '../domain/locales.ts';
 import { isBlankText } from '../domain/validate.ts';
 import { colorVariables } from './brand-colors.ts';
@@ -42,7 +42,7 @@ export function plainText(look: PageLook, key: CopyKey, values: Readonly<Record<
   const custom = look.branding.copy[`${look.locale}:${key}`] ?? look.branding.copy[key];
   // A blank text would leave an empty title or label.
   const template = custom === undefined || isBlankText(custom) ? CATALOGS[look.locale][key] : custom;
-  return fillCopy(template, { name: look.name, ...values });
+  return fillCopy(template, { [NAME_PLACEHOLDER]: look.name, ...values });
 }
 
 export const text = (look: PageLook, key: CopyKey, values: Readonly<Record<string, string>> = {}): string => escapeHtml(plainText(look, key, values));

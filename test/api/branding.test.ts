@@ -82,6 +82,10 @@ describe('branding', () => {
       [{ copy: { 'login.title': '\u200b' } }, 'copy.login.title'],
       [{ copy: { 'de:login.submit': ' \u2060\ufeff ' } }, 'copy.de:login.submit'],
       [{ copy: { 'login.subtitle': '\u3164' } }, 'copy.login.subtitle'],
+      // A placeholder the pages never fill in for its key would show as typed: one the key does not offer, or a typo.
+      [{ copy: { 'login.title': 'Hello {user}' } }, 'copy.login.title'],
+      [{ copy: { 'de:spent.restart': 'Zurück zu {aplication}' } }, 'copy.de:spent.restart'],
+      [{ copy: { 'login.title': 'Hi {name}', 'fr:forgot.sentText': 'Envoyé à {email} pour {user}' } }, 'copy.fr:forgot.sentText'],
     ];
     for (const [body, field] of cases) {
       const response = await app.http.put('/branding', body);
@@ -97,6 +101,36 @@ describe('branding', () => {
     expect(lone.status).toBe(422);
     expect(lone.body).toMatchObject({ code: 'validation_error', field: 'body' });
     expect((await app.http.get('/branding')).body).toEqual(before);
+  });
+
+  it('a text may hold the placeholders its key offers ({name} always) and braces that are no placeholder', async () => {
+    const copy = {
+      'login.title': 'Welcome to {name}',
+      'de:forgot.sentText': 'Ein Link ging an {email}, für {name}.',
+      'spent.restart': 'Back to {client}',
+      'login.submit': 'Go { now } {} {',
+    };
+    const put = await app.http.put('/branding', { copy });
+    expect(put.status, JSON.stringify(put.body)).toBe(200);
+    expect((await app.http.get('/branding')).body.copy).toEqual(copy);
+    const refused = await app.http.put('/branding', { copy: { 'login.title': 'Welcome {email}' } });
+    expect(refused.status).toBe(422);
+    expect(refused.body).toMatchObject({ code: 'validation_error', field: 'copy.login.title' });
+    expect(refused.body.message).toContain('{name}');
+    expect((await app.http.get('/branding')).body.copy).toEqual(copy);
+    await app.http.put('/branding', {});
+  });
+
+  it('a tenant override with a placeholder its key does not fill in is 422, and nothing is stored', async () => {
+    await brandingScope('tenant');
+    const tenant = await app.createTenant('Placeholders');
+    await app.http.put(tenantBranding(tenant), { copy: { 'login.title': 'Kept {name}' } });
+    for (const [key, text] of [['login.title', 'Hi {user}'], ['de:login.subtitle', 'weiter zu {aplication}'], ['es:logout.doneText', '{client} cerrado']]) {
+      const refused = await app.http.put(tenantBranding(tenant), { copy: { 'login.submit': 'Go', [key!]: text } });
+      expect(refused.status, key).toBe(422);
+      expect(refused.body, key).toMatchObject({ code: 'validation_error', field: `copy.${key}` });
+    }
+    expect((await app.http.get(tenantBranding(tenant))).body.copy).toEqual({ 'login.title': 'Kept {name}' });
   });
 
   it('a tenant inherits while brandingScope = application; writing an override is 409 and changes nothing', async () => {

@@ -24,7 +24,7 @@ beforeAll(async () => {
   const acmeBranding = await app.http.put(`/applications/${appId}/tenants/${acme}/branding`, {
     logoUrl: 'https://cdn.acme.example/logo.png',
     colors: { primary: '#ff0000', background: '#fff7f7', text: '#330000' },
-    copy: { 'login.title': 'Welcome to Acme', 'login.submit': 'Let me in' },
+    copy: { 'login.title': 'Welcome to Acme', 'login.submit': 'Let me in', 'login.subtitle': 'Members of {name} only' },
   });
   expect(acmeBranding.status, JSON.stringify(acmeBranding.body)).toBe(200);
   const globexBranding = await app.http.put(`/applications/${appId}/tenants/${globex}/branding`, {
@@ -48,6 +48,8 @@ describe('hosted page branding', () => {
     expect(acmePage.body).toContain('<img class="logo" src="https://cdn.acme.example/logo.png" alt="Acme">');
     expect(acmePage.body).toContain('<h1>Welcome to Acme</h1>');
     expect(acmePage.body).toContain('<button type="submit">Let me in</button>');
+    // A placeholder the key offers is filled in on the page.
+    expect(acmePage.body).toContain('Members of Acme only');
     // The logo's origin, and no other, may serve images.
     expect(acmePage.headers.get('content-security-policy')).toContain('img-src https://cdn.acme.example;');
 

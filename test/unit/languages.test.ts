@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CATALOGS } from '../../src/domain/branding/copy/index.ts';
+import { parseBranding } from '../../src/domain/branding/branding.ts';
+import { CATALOGS, isBrandableCopyKey } from '../../src/domain/branding/copy/index.ts';
 import { defaultTemplate, mailWords, TEMPLATE_KEYS } from '../../src/domain/email/template-defaults.ts';
 import { directionOf, LOCALES, negotiateLocale } from '../../src/domain/locales.ts';
 
@@ -72,6 +73,16 @@ describe('catalogs', () => {
       for (const key of englishKeys as (keyof typeof catalog)[]) {
         expect(catalog[key].trim(), `${locale} ${key}`).not.toBe('');
         expect(placeholders(catalog[key]), `${locale} ${key}`).toEqual(placeholders(CATALOGS.en[key]));
+      }
+    }
+  });
+
+  it('every built-in text is a copy override the branding accepts, in its own language: its placeholders are offered', () => {
+    for (const locale of LOCALES) {
+      const copy = Object.fromEntries(Object.entries(CATALOGS[locale]).filter(([key]) => isBrandableCopyKey(key)).map(([key, text]) => [`${locale}:${key}`, text]));
+      for (let from = 0; from < Object.keys(copy).length; from += 100) {
+        const part = Object.fromEntries(Object.entries(copy).slice(from, from + 100));
+        expect(parseBranding({ copy: part }).copy, locale).toEqual(part);
       }
     }
   });

@@ -15,7 +15,7 @@ import {
 } from '../tenancy/settings.ts';
 import { isBlankText, isPlainText } from '../validate.ts';
 import { isLocale, LOCALES } from '../locales.ts';
-import { isBrandableCopyKey } from './copy/index.ts';
+import { isBrandableCopyKey, offeredPlaceholders, placeholdersOf, type CopyKey } from './copy/index.ts';
 import { APPLICATION_LOOK_COPY_KEYS } from './copy/unbranded.ts';
 
 /** While `brandingScope` = `tenant`, one override per tenant (tenancy/settings.ts). */
@@ -94,6 +94,15 @@ function copyKeyProblem(key: string, forTenant: boolean): string | undefined {
   return undefined;
 }
 
+/** A placeholder the pages never fill in for the key would show as typed (`{user}`, a misspelt `{nmae}`). */
+function unfilledPlaceholder(key: string, text: string): void {
+  const offered = offeredPlaceholders(key.slice(key.indexOf(':') + 1) as CopyKey);
+  const unfilled = placeholdersOf(text).find((name) => !offered.has(name));
+  if (unfilled === undefined) return;
+  const list = [...offered].map((name) => `{${name}}`).join(', ');
+  throw invalid(`copy.${key}`, `copy.${key} may hold the placeholders ${list} only: {${unfilled.slice(0, 100)}} would show as typed`);
+}
+
 function copyMap(value: Record<string, unknown> | null | undefined, forTenant: boolean): Record<string, string> {
   if (value == null) return {};
   const entries = Object.entries(value);
@@ -107,6 +116,7 @@ function copyMap(value: Record<string, unknown> | null | undefined, forTenant: b
     // A page with an empty title, label or alert helps nobody; a key left out shows the built-in text.
     if (isBlankText(text)) throw invalid(`copy.${key}`, `copy.${key} may not be blank: leave the key out for the built-in text`);
     if (!isPlainText(text)) throw invalid(`copy.${key}`, `copy.${key} must not contain control characters other than tabs and line breaks`);
+    unfilledPlaceholder(key, text);
     copy[key] = text;
   }
   return copy;
