@@ -175,6 +175,20 @@ describe('RP-initiated logout', () => {
     expect(signedOut.body).toContain('<h1>Sie sind abgemeldet</h1>');
   });
 
+  it('a logout POSTed, ui_locales in its body, is 405 naming GET and HEAD, and ends nothing: RPs send logouts as redirects (docs/decisions.md)', async () => {
+    const jar = new CookieJar();
+    await signIn(jar);
+    const posted = await jar.visit(`${issuer}/oauth2/logout`, { form: { client_id: client.clientId, ui_locales: 'de' } });
+    expect(posted.status).toBe(405);
+    expect(posted.headers.get('allow')).toBe('GET, HEAD');
+    // The session stands: a silent authorization still answers with a code.
+    expect((await startAuthorization(jar)).start.location).toMatch(/^https:\/\/app\.example\/callback\?code=/);
+    // The same logout sent as a GET keeps its language.
+    const confirm = await jar.visit(`${issuer}/oauth2/logout?client_id=${client.clientId}&ui_locales=de`);
+    expect(confirm.body).toMatch(/<html lang="de" dir="ltr">/);
+    expect((await jar.submit(confirm, { logout: 'yes' })).location).toBe(`${issuer}/oauth2/logout/success?ui_locales=de`);
+  });
+
   it('a logout naming a device’s client is refused and ends nothing: the device’s sign-in is no sign-out’s to end', async () => {
     const device = await createTestClient(app, { type: 'device', authMethod: 'none' });
     const jar = new CookieJar();
