@@ -97,6 +97,16 @@ describe('the Branding tab of the dashboard in Chromium', () => {
     await dashboard.page.getByRole('button', { name: 'Remove key 3' }).click();
     expect(await field('Key 3').count()).toBe(0);
     await field('Logo URL').fill('');
+
+    // A placeholder its key does not fill in would show as typed: the server refuses it, on that text's field.
+    await dashboard.page.getByRole('button', { name: 'Add a text' }).click();
+    await field('Key 3').selectOption('login.subtitle');
+    await field('Text of key 3').fill('Hello {user}');
+    await save();
+    await refusal('copy.login.subtitle may hold the placeholders {name} only: {user} would show as typed');
+    expect(await field('Text of key 3').getAttribute('aria-invalid')).toBe('true');
+    expect(await applicationBranding()).toEqual(before);
+    await dashboard.page.getByRole('button', { name: 'Remove key 3' }).click();
   });
 
   it("with branding per tenant, saves Acme's own title while Globex keeps the application's", async () => {
