@@ -381,31 +381,31 @@ describe('oidc-provider’s self-submitting forms', () => {
   });
 });
 
+const startDevice = async (device: TestClient) => {
+  const started = await postForm(`${issuer}/oauth2/device_authorization`, { client_id: device.clientId, scope: 'openid offline_access', tenant: acme });
+  expect(started.status).toBe(200);
+  return started.body as { device_code: string; verification_uri_complete: string };
+};
+/** The code confirmed in `jar`: the answer after which the OP either asks for a sign-in or approves at once. */
+const confirmCode = async (jar: CookieJar, verificationUriComplete: string) => jar.submit(await jar.submit(await jar.visit(verificationUriComplete), {}), {});
+
+/** Approves a new device code in `jar`, signing `email` in on the way. */
+async function approveSigningIn(jar: CookieJar, device: TestClient, email: string) {
+  const started = await startDevice(device);
+  const toSignIn = await confirmCode(jar, started.verification_uri_complete);
+  const resumed = await jar.submit(await jar.visit(toSignIn.location!), { email, password: PASSWORD });
+  expect((await jar.visit(resumed.location!)).body).toContain('Your device is now signed in');
+  return started;
+}
+
+/** Where a new device code confirmed in `jar` ends: the sign-in form, or approved at once. */
+async function confirmedPage(jar: CookieJar, device: TestClient) {
+  let visit = await confirmCode(jar, (await startDevice(device)).verification_uri_complete);
+  for (let hop = 0; hop < 6 && visit.status !== 200; hop += 1) visit = await jar.visit(visit.location!);
+  return visit;
+}
+
 describe('a sign-out and the device verification page’s sign-in in the same browser', () => {
-  const startDevice = async (device: TestClient) => {
-    const started = await postForm(`${issuer}/oauth2/device_authorization`, { client_id: device.clientId, scope: 'openid offline_access', tenant: acme });
-    expect(started.status).toBe(200);
-    return started.body as { device_code: string; verification_uri_complete: string };
-  };
-  /** The code confirmed in `jar`: the answer after which the OP either asks for a sign-in or approves at once. */
-  const confirmCode = async (jar: CookieJar, verificationUriComplete: string) => jar.submit(await jar.submit(await jar.visit(verificationUriComplete), {}), {});
-
-  /** Approves a new device code in `jar`, signing `email` in on the way; the answer after the confirmation. */
-  async function approveSigningIn(jar: CookieJar, device: TestClient, email: string) {
-    const started = await startDevice(device);
-    const toSignIn = await confirmCode(jar, started.verification_uri_complete);
-    const resumed = await jar.submit(await jar.visit(toSignIn.location!), { email, password: PASSWORD });
-    expect((await jar.visit(resumed.location!)).body).toContain('Your device is now signed in');
-    return started;
-  }
-
-  /** Where a new device code confirmed in `jar` ends: the sign-in form, or approved at once. */
-  async function confirmedPage(jar: CookieJar, device: TestClient) {
-    let visit = await confirmCode(jar, (await startDevice(device)).verification_uri_complete);
-    for (let hop = 0; hop < 6 && visit.status !== 200; hop += 1) visit = await jar.visit(visit.location!);
-    return visit;
-  }
-
   async function signOut(jar: CookieJar) {
     const confirm = await jar.visit(oidc.buildEndSessionUrl(config, { id_token_hint: await signIn(jar), post_logout_redirect_uri: POST_LOGOUT_URI }).href);
     expect((await jar.submit(confirm, { logout: 'yes' })).location).toBe(POST_LOGOUT_URI);
@@ -442,26 +442,9 @@ describe('a sign-out and the device verification page’s sign-in in the same br
 });
 
 describe('an account switch and the device verification page’s sign-in in the same browser', () => {
-  const startDevice = async (device: TestClient) => {
-    const started = await postForm(`${issuer}/oauth2/device_authorization`, { client_id: device.clientId, scope: 'openid offline_access', tenant: acme });
-    expect(started.status).toBe(200);
-    return started.body as { device_code: string; verification_uri_complete: string };
-  };
-  const confirmCode = async (jar: CookieJar, verificationUriComplete: string) => jar.submit(await jar.submit(await jar.visit(verificationUriComplete), {}), {});
-
-  /** Where a new device code confirmed in `jar` ends: the sign-in form, or approved at once. */
-  async function confirmedPage(jar: CookieJar, device: TestClient) {
-    let visit = await confirmCode(jar, (await startDevice(device)).verification_uri_complete);
-    for (let hop = 0; hop < 6 && visit.status !== 200; hop += 1) visit = await jar.visit(visit.location!);
-    return visit;
-  }
-
   /** Approves a new device code in `jar` as `email`, who signs in there; the device's refresh token. */
   async function approveAs(jar: CookieJar, device: TestClient, email: string): Promise<string> {
-    const started = await startDevice(device);
-    const toSignIn = await confirmCode(jar, started.verification_uri_complete);
-    const resumed = await jar.submit(await jar.visit(toSignIn.location!), { email, password: PASSWORD });
-    expect((await jar.visit(resumed.location!)).body).toContain('Your device is now signed in');
+    const started = await approveSigningIn(jar, device, email);
     const tokens = await postForm(`${issuer}/oauth2/token`, { grant_type: 'urn:ietf:params:oauth:grant-type:device_code', device_code: started.device_code, client_id: device.clientId });
     expect(tokens.body.refresh_token).toEqual(expect.any(String));
     return tokens.body.refresh_token as string;
