@@ -31,6 +31,7 @@ import type { Proof } from '../domain/sign-in/sign-in.ts';
 import { reauthenticationOf } from '../domain/sign-in/reauthentication.ts';
 import type { FormFields, InteractionContext, ProvenFactor } from './routes.ts';
 import { sharedStepBudget } from '../domain/mfa/second-step.ts';
+import { isUuid } from '../ids.ts';
 
 /**
  * SAML sign-in on the hosted pages (rules: src/domain/sign-in/saml.ts, saml-account.ts):
@@ -62,6 +63,12 @@ interface ProviderParams {
   providerId: string;
   tenantRef?: string;
 }
+
+/**
+ * A provider's budget by its id as stored: the lookup takes any case of it, and each spelling its own budget would let
+ * one address multiply the limit. Paths no provider can have share one budget, and their text is no counter's name.
+ */
+const samlThrottleScope = (providerId: string): string => (isUuid(providerId) ? `saml:${providerId.toLowerCase()}` : 'saml:none');
 
 export function registerSamlRoutes(app: FastifyInstance, services: Services, csrf: CsrfTokens, throttle: SignInThrottle, steps: SignInSteps) {
   const { orm, config } = services;
@@ -99,7 +106,7 @@ export function registerSamlRoutes(app: FastifyInstance, services: Services, csr
     bodyLimit: SAML_BODY_LIMIT_BYTES,
     onRequest: throttle.hook(
       async (request) => providerLook(request, (await providerAt(request as FastifyRequest<{ Params: ProviderParams }>)).provider),
-      (request) => `saml:${(request.params as ProviderParams).providerId}`,
+      (request) => samlThrottleScope((request.params as ProviderParams).providerId),
     ),
   };
 

@@ -90,6 +90,17 @@ describe('the SAML ACS against strangers', () => {
     expect((await post(other.acsUrl, { SAMLResponse: 'PHg+' }, address)).status).toBe(400);
     expect((await post(provider.acsUrl, { SAMLResponse: 'PHg+' }, '198.51.100.8')).status).toBe(400);
   });
+
+  it('counts a provider by its id, not by how the URL spells it: its id in capitals, or ids no provider has, buy no fresh budget', async () => {
+    const address = '198.51.100.9';
+    for (let attempt = 1; attempt <= LIMIT; attempt += 1) expect((await post(provider.acsUrl, { SAMLResponse: 'PHg+' }, address)).status).toBe(400);
+    // The same provider, found whatever the case of its id, is the same budget.
+    expect((await post(provider.acsUrl.replace(provider.id, provider.id.toUpperCase()), { SAMLResponse: 'PHg+' }, address)).status).toBe(429);
+    // Paths no provider could have share one budget among them, and their text is no counter's name.
+    const junk = (n: number) => `${provider.acsUrl.replace(provider.id, `${'x'.repeat(900)}${n}`)}`;
+    for (let attempt = 1; attempt <= LIMIT; attempt += 1) expect((await post(junk(attempt), { SAMLResponse: 'PHg+' }, address)).status).toBe(404);
+    expect((await post(junk(0), { SAMLResponse: 'PHg+' }, address)).status).toBe(429);
+  });
 });
 
 describe('the nesting check', () => {
