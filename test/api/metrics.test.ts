@@ -221,6 +221,19 @@ describe('GET /metrics', () => {
     }
   });
 
+  it('counts a test e-mail refused 429 for the hour’s TEST_EMAILS_PER_HOUR', async () => {
+    const limited = await startTestApp({ testEmailsPerHour: 1 });
+    try {
+      const before = await scrape();
+      expect((await limited.http.post('/email/test', { to: 'first@example.com' })).status).toBe(201);
+      expect((await limited.http.post('/email/test', { to: 'second@example.com' })).status).toBe(429);
+      const after = await scrape();
+      expect(valueOf(after, 'gatehouse_rate_limited_total', { limit: 'test_emails' }) - valueOf(before, 'gatehouse_rate_limited_total', { limit: 'test_emails' })).toBe(1);
+    } finally {
+      await limited.close();
+    }
+  });
+
   it('counts a stream refused 429 for the streams its credential holds', async () => {
     const limited = await startTestApp({ streamsPerCredential: 1 });
     try {
