@@ -40,7 +40,7 @@ export const tokenGrants = new Counter({
 
 export const rateLimited = new Counter({
   name: 'gatehouse_rate_limited_total',
-  help: 'Requests refused 429 by limit: api (per credential or address), concurrency (in flight at once, per credential or address), streams (event streams and GraphQL WebSockets a credential holds open), sign_in (the hosted forms, per address) or test_emails (TEST_EMAILS_PER_HOUR, per application)',
+  help: 'Requests refused 429 by limit: api (per credential or address), concurrency (in flight at once, per credential or address), streams (event streams and GraphQL WebSockets a credential holds open), sign_in (the hosted forms, per address), test_emails (TEST_EMAILS_PER_HOUR, per application) or template_rendering (a template preview or save while another of its application renders)',
   labelNames: ['limit'] as const,
 });
 

@@ -132,10 +132,17 @@ describe('e-mail templates: what a template can do with hostile variables and lo
     expect(ordinary.body).toMatchObject({ subject: 'Hi Ada Lovelace', html: '<p>Ada Lovelace</p>', text: 'Hi Ada Lovelace' });
   }, 300_000);
 
+  /** The process's count of 429s for a render under way (gatehouse_rate_limited_total). */
+  const renderingRefusals = async () => {
+    const text = await (await fetch(`${app.baseUrl}/metrics`)).text();
+    return Number(/^gatehouse_rate_limited_total\{limit="template_rendering"\} (\d+)$/m.exec(text)?.[1] ?? 0);
+  };
+
   it('renders one template at a time per application: another preview or PUT meanwhile is 429, another application’s is not', async () => {
     const tenantId = await app.createTenant('Busy tenant');
     const reader = await issueTestKey(app, { tenantId, permissions: ['email:read'] });
     const other = app.as({ apiKey: (await app.bootstrapAnother()).apiKey });
+    const before = await renderingRefusals();
     const answers = await Promise.all([
       ...Array.from({ length: 6 }, () => reader.post('/email/templates/welcome/preview', { html: slow })),
       app.http.put('/email/templates/welcome', { subject: 'Hi', html: slow, text: 'Hi' }),
@@ -145,6 +152,8 @@ describe('e-mail templates: what a template can do with hostile variables and lo
     const refusals = answers.filter((answer) => answer.status === 429);
     expect(refusals).toHaveLength(6);
     for (const refusal of refusals) expect(refusal.body).toEqual({ code: 'rate_limited', message: expect.stringContaining('Another template of this application is rendering') });
+    // Counted as every limit's 429 is.
+    expect((await renderingRefusals()) - before).toBe(6);
     expect((await other.post('/email/templates/welcome/preview', {})).status).toBe(200);
     // Its place is free once it has answered, refused or not.
     expect((await reader.post('/email/templates/welcome/preview', {})).status).toBe(200);
