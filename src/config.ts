@@ -1,3 +1,5 @@
+import { X509Certificate } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
@@ -197,10 +199,36 @@ function dnsServers(env: NodeJS.ProcessEnv): readonly string[] {
   return Object.freeze(entries);
 }
 
+/**
+ * Read at start, not at the outbox's making: a missing file would stop the start only after the database was made, and
+ * TLS ignores text that is not a certificate, so a wrong file would trust nothing more and every send fail its check.
+ */
+function smtpCaFile(env: NodeJS.ProcessEnv): string | undefined {
+  const path = optional(env, 'SMTP_CA_FILE');
+  if (path === undefined) return undefined;
+  const refuse = (reason: string) => new ConfigError(`SMTP_CA_FILE must be a readable file of PEM certificates: ${reason}`);
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw refuse(`cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+  }
+  const certificates = text.match(/-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----/g) ?? [];
+  if (certificates.length === 0) throw refuse(`${path} holds no certificate`);
+  certificates.forEach((pem, index) => {
+    try {
+      new X509Certificate(pem);
+    } catch {
+      throw refuse(`certificate ${index + 1} of ${path} does not parse`);
+    }
+  });
+  return path;
+}
+
 function emailConfig(env: NodeJS.ProcessEnv): EmailConfig {
   return Object.freeze({
     smtpUrl: smtpUrl(env),
-    smtpCaFile: optional(env, 'SMTP_CA_FILE'),
+    smtpCaFile: smtpCaFile(env),
     apiUrls: Object.freeze({
       sendgrid: apiUrl(env, 'SENDGRID_API_URL', 'https://api.sendgrid.com'),
       postmark: apiUrl(env, 'POSTMARK_API_URL', 'https://api.postmarkapp.com'),

@@ -1,5 +1,9 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.ts';
+import { makeCertificate } from '../support/mail-receivers.ts';
 
 /** The refusal of `env`, as the entry prints it (one line, exit 1); a setting accepted by mistake fails the test. */
 function refusal(env: NodeJS.ProcessEnv): string {
@@ -79,6 +83,30 @@ describe('configuration refused at start, with the reason', () => {
     expect(refusal({ METRICS_TOKEN: 'short-token' })).toBe('METRICS_TOKEN must be at least 32 characters');
     expect(refusal({ GATEHOUSE_BOOTSTRAP_API_KEY: 'x'.repeat(31) })).toBe('GATEHOUSE_BOOTSTRAP_API_KEY must be at least 32 characters');
     expect(loadConfig({ METRICS_TOKEN: 'm'.repeat(32) }).metricsToken).toBe('m'.repeat(32));
+  });
+
+  // Else a missing file stopped the start only after the database was made, and one holding no certificate trusted
+  // nothing more: every mail to the relay failed its TLS check.
+  it('SMTP_CA_FILE must be a readable file of PEM certificates', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gatehouse-config-'));
+    const certificate = makeCertificate();
+    try {
+      const missing = join(dir, 'missing.pem');
+      expect(refusal({ SMTP_CA_FILE: missing })).toBe(`SMTP_CA_FILE must be a readable file of PEM certificates: cannot read ${missing} (ENOENT)`);
+      expect(refusal({ SMTP_CA_FILE: dir })).toBe(`SMTP_CA_FILE must be a readable file of PEM certificates: cannot read ${dir} (EISDIR)`);
+      const none = join(dir, 'key.pem');
+      writeFileSync(none, certificate.key);
+      expect(refusal({ SMTP_CA_FILE: none })).toBe(`SMTP_CA_FILE must be a readable file of PEM certificates: ${none} holds no certificate`);
+      const broken = join(dir, 'broken.pem');
+      writeFileSync(broken, `${certificate.cert}-----BEGIN CERTIFICATE-----\nbm90IGEgY2VydGlmaWNhdGU=\n-----END CERTIFICATE-----\n`);
+      expect(refusal({ SMTP_CA_FILE: broken })).toBe(`SMTP_CA_FILE must be a readable file of PEM certificates: certificate 2 of ${broken} does not parse`);
+      const two = join(dir, 'two.pem');
+      writeFileSync(two, `${certificate.cert}${certificate.cert}`);
+      expect(loadConfig({ SMTP_CA_FILE: two }).email.smtpCaFile).toBe(two);
+    } finally {
+      certificate.remove();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('LOG_LEVEL must be a pino level', () => {
