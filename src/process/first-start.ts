@@ -16,8 +16,10 @@ import { email as emailAddress } from '../domain/validate.ts';
  */
 export async function bootstrapOnFirstStart(orm: MikroORM, config: Config, log: Pick<BaseLogger, 'info'>): Promise<void> {
   const requestId = randomUUID();
+  // Checked before the bootstrap: a start refused after it would have made the key that only it prints.
+  const configured = await firstOperator(config);
   const result = await bootstrapIfEmpty(orm, { apiKeySecret: config.bootstrapApiKey, requestId });
-  const operator = await ensureConsoles(orm, config.publicUrl, requestId, await firstOperator(config));
+  const operator = await ensureConsoles(orm, config.publicUrl, requestId, configured);
   if (operator !== null) {
     log.info({ email: operator.email }, `the first operator signs in to the dashboard at ${dashboardUrl(config.publicUrl)}`);
     // Printed, never logged: it sets the password of an account that can manage everything.

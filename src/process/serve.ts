@@ -59,7 +59,14 @@ export async function serve(config: Config): Promise<void> {
 
   // After the handlers: whoever waits for 'ready' (announceListening) may signal at once.
   if (cluster.isPrimary) {
-    await bootstrapOnFirstStart(gatehouse.services.orm, config, log);
+    try {
+      await bootstrapOnFirstStart(gatehouse.services.orm, config, log);
+    } catch (error) {
+      // A first operator the console refuses: the reason in one line, as any other setting's.
+      logCannotStart(config, error);
+      await gatehouse.close();
+      process.exit(1);
+    }
     announceListening(log, config);
   }
 }

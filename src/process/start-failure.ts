@@ -1,5 +1,5 @@
 import { pino } from 'pino';
-import type { Config } from '../config.ts';
+import { ConfigError, type Config } from '../config.ts';
 import { loggerOptions } from '../observability/log.ts';
 
 /** A cause the operator removes with a setting: the message says which, and a stack would only hide it. */
@@ -14,10 +14,10 @@ export function listenRefusal(error: unknown, config: Pick<Config, 'port' | 'hos
   return undefined;
 }
 
-/** One JSON log line saying why; the error (its stack) with it unless it is a StartRefusal. */
+/** One JSON log line saying why; the error (its stack) with it unless it names the setting to change. */
 export function logCannotStart(config: Config, error: unknown): void {
   const reason = error instanceof Error ? error.message : String(error);
-  const cause = error instanceof StartRefusal ? {} : { err: error };
+  const cause = error instanceof StartRefusal || error instanceof ConfigError ? {} : { err: error };
   // pino's default destination writes synchronously: the line is out before an exit.
   pino(loggerOptions(config.logLevel, config.logPretty)).fatal({ ...cause, reason }, `cannot start: ${reason}`);
 }

@@ -4,6 +4,7 @@ import { loadConfig } from '../../src/config.ts';
 import { ApiKey, AuditLog, AuthProvider, Organization } from '../../src/db/entities/index.ts';
 import { openDatabase, type Database } from '../../src/db/orm.ts';
 import { bootstrap, bootstrapIfEmpty, type BootstrapResult } from '../../src/domain/bootstrap.ts';
+import { bootstrapOnFirstStart } from '../../src/process/first-start.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
 
 /** The bootstrap on first start (src/process/first-start.ts), by instances or a primary starting on an empty database. */
@@ -85,5 +86,34 @@ describe('audit records of a bootstrap', () => {
     const result = await bootstrap(database.orm, { apiKeySecret: undefined, requestId });
     const { key, password, records } = await recordsOf(database, result, requestId);
     expect(records).toEqual(expected(result, key.id, password.id, { actorType: 'cli', actorId: 'bootstrap' }));
+  });
+});
+
+describe('a first start whose first operator is refused', () => {
+  // The bootstrap key is printed once, by the start that creates it: a start refused after creating it lost it for good.
+  it('creates nothing, so that the corrected start bootstraps and prints the key', async () => {
+    const fresh = await createTestDatabase();
+    const settings = (email: string, password: string) =>
+      loadConfig({ PUBLIC_URL: 'http://gatehouse.test', GATEHOUSE_BOOTSTRAP_ADMIN_EMAIL: email, GATEHOUSE_BOOTSTRAP_ADMIN_PASSWORD: password }, {
+        databaseUrl: fresh.databaseUrl,
+        dataDir: fresh.dataDir,
+      });
+    const own = await openDatabase(settings('ops@example.com', 'short'));
+    const log = { info: () => undefined };
+    try {
+      await expect(bootstrapOnFirstStart(own.orm, settings('ops@example.com', 'short'), log)).rejects.toThrow(/^GATEHOUSE_BOOTSTRAP_ADMIN_PASSWORD: /);
+      await expect(bootstrapOnFirstStart(own.orm, settings('not-an-address', 'Long-Enough-Password-1'), log)).rejects.toThrow(
+        /^GATEHOUSE_BOOTSTRAP_ADMIN_EMAIL must be an e-mail address/,
+      );
+      expect(await own.orm.em.fork().count(Organization, {})).toBe(0);
+      expect(await own.orm.em.fork().count(ApiKey, {}, { filters: false })).toBe(0);
+
+      await bootstrapOnFirstStart(own.orm, settings('ops@example.com', 'Long-Enough-Password-1'), log);
+      expect(await own.orm.em.fork().count(Organization, {})).toBe(1);
+      expect(await own.orm.em.fork().count(ApiKey, {}, { filters: false })).toBe(1);
+    } finally {
+      await own.close();
+      await fresh.drop();
+    }
   });
 });

@@ -218,3 +218,23 @@ describe('a port it cannot listen on', () => {
     }
   });
 });
+
+describe('a first operator the console refuses', () => {
+  it('is one fatal log line naming the setting, no stack, and exit 1', async () => {
+    const port = await freePort();
+    const service = spawnService({
+      ...databaseEnv(),
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'info',
+      REDIS_URL: '',
+      GATEHOUSE_BOOTSTRAP_ADMIN_EMAIL: 'ops@example.com',
+      GATEHOUSE_BOOTSTRAP_ADMIN_PASSWORD: 'short',
+    });
+    expect(await service.exited).toBe(1);
+    const reason = 'GATEHOUSE_BOOTSTRAP_ADMIN_PASSWORD: must be at least 8 characters long';
+    expect(logLines(service).filter((line) => line.level >= 50)).toEqual([expect.objectContaining({ level: 60, msg: `cannot start: ${reason}`, reason })]);
+    expect(logLines(service).find((line) => line.level === 60)).not.toHaveProperty('err');
+    expect(service.stderr()).toBe('');
+  });
+});
