@@ -322,6 +322,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   if (bootstrapApiKey !== undefined && bootstrapApiKey.length < 32) {
     throw new ConfigError('GATEHOUSE_BOOTSTRAP_API_KEY must be at least 32 characters');
   }
+  // Never printed: one that no X-API-Key header carries as written could never be presented.
+  if (bootstrapApiKey !== undefined && !/^[\x21-\x7e]+$/.test(bootstrapApiKey)) {
+    throw new ConfigError('GATEHOUSE_BOOTSTRAP_API_KEY must be visible ASCII characters, no space: a header carries no other as written');
+  }
   const bootstrapAdmin = firstOperator(env);
   // /metrics answers outside the rate limit (a scraper must never be refused), so its token must not be guessable.
   const metricsToken = optional(env, 'METRICS_TOKEN');

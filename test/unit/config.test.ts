@@ -109,6 +109,15 @@ describe('configuration refused at start, with the reason', () => {
     }
   });
 
+  // Stored as given and never printed: one no header can carry as written (a space, a line break, a non-ASCII
+  // letter) could never be presented, and the first start's only key would be lost.
+  it.each([` ghk_${'k'.repeat(40)}`, `ghk_${'k'.repeat(40)} `, `ghk_${'k'.repeat(20)} ${'k'.repeat(20)}`, `ghk_${'k'.repeat(40)}\n`, `ghk_${'k'.repeat(40)}é`])(
+    'GATEHOUSE_BOOTSTRAP_API_KEY=%j, which no header carries as written',
+    (value) => {
+      expect(refusal({ GATEHOUSE_BOOTSTRAP_API_KEY: value })).toBe('GATEHOUSE_BOOTSTRAP_API_KEY must be visible ASCII characters, no space: a header carries no other as written');
+    },
+  );
+
   it('LOG_LEVEL must be a pino level', () => {
     expect(refusal({ LOG_LEVEL: 'verbose' })).toBe('LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "verbose"');
   });
