@@ -165,7 +165,15 @@ function smtpUrl(env: NodeJS.ProcessEnv): string | undefined {
   const shape = 'an smtp:// or smtps:// URL, such as smtps://user:password@smtp.example.com:465, its user and password percent-encoded (% as %25)';
   const accepts = ({ protocol, hostname, username, password }: URL) =>
     (protocol === 'smtp:' || protocol === 'smtps:') && hostname !== '' && percentDecodes(username) && percentDecodes(password);
-  return checkedUrl('SMTP_URL', optional(env, 'SMTP_URL'), shape, accepts);
+  const checked = checkedUrl('SMTP_URL', optional(env, 'SMTP_URL'), shape, accepts);
+  if (checked === undefined) return undefined;
+  // The sender reads security=none on smtp:// alone: anything else would pass unread, and every mail fail to send.
+  const { protocol, pathname, search, hash } = new URL(checked);
+  const optionsRead = search === '' || (protocol === 'smtp:' && search === '?security=none');
+  if (!optionsRead || (pathname !== '' && pathname !== '/') || hash !== '') {
+    throw new ConfigError('SMTP_URL takes no path and one option, ?security=none, on an smtp:// URL (plain, a trusted relay only)');
+  }
+  return checked;
 }
 
 /** `{region}` (SES) is replaced at send time, so it is checked with a region in its place. */

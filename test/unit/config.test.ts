@@ -67,6 +67,20 @@ describe('configuration refused at start, with the reason', () => {
     expect(message).not.toContain('s3cret');
   });
 
+  // Else every mail failed at send time: an option misspelt, or none asked of smtps://, silently required TLS or kept it.
+  it.each([
+    'smtp://relay.internal:25?security=None',
+    'smtp://relay.internal:25?securty=none',
+    'smtp://relay.internal:25?security=plain',
+    'smtps://mailer:s3cret@smtp.example.com:465?security=none',
+    'smtp://mailer:s3cret@smtp.example.com:587?security=none&x=1',
+    'smtp://mailer:s3cret@smtp.example.com:587/mail',
+  ])('SMTP_URL=%s: an option or a path the sender would ignore, never echoed', (value) => {
+    const message = refusal({ SMTP_URL: value });
+    expect(message).toBe('SMTP_URL takes no path and one option, ?security=none, on an smtp:// URL (plain, a trusted relay only)');
+    expect(message).not.toContain('s3cret');
+  });
+
   it('an e-mail provider’s API base must be an http(s) URL', () => {
     expect(refusal({ SES_API_URL: 'ftp://email.{region}.example.com' })).toBe('SES_API_URL must be an http(s) URL, such as https://api.example.com');
     expect(refusal({ EMAIL_MAX_ATTEMPTS: '0' })).toBe('EMAIL_MAX_ATTEMPTS must be a positive integer, got "0"');
@@ -152,6 +166,8 @@ describe('configuration accepted', () => {
     const config = loadConfig({ SMTP_URL: 'smtps://mailer:s3cret@smtp.example.com:465', SES_API_URL: 'http://127.0.0.1:8080/{region}/' });
     expect(config.email.smtpUrl).toBe('smtps://mailer:s3cret@smtp.example.com:465');
     expect(config.email.apiUrls.ses).toBe('http://127.0.0.1:8080/{region}');
+    expect(loadConfig({ SMTP_URL: 'smtp://relay.internal:25?security=none' }).email.smtpUrl).toBe('smtp://relay.internal:25?security=none');
+    expect(loadConfig({ SMTP_URL: 'smtp://relay.internal:25/' }).email.smtpUrl).toBe('smtp://relay.internal:25/');
   });
 
   it('writes PUBLIC_URL as its origin: trailing slashes dropped, host lower-cased, default port left out', () => {
