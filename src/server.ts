@@ -25,7 +25,7 @@ import { createOperationExecutor } from './graphql/operation-executor.ts';
 import { buildSchema } from './graphql/schema.ts';
 import { registerJsonErrors } from './http/json-errors.ts';
 import { currentRequestLog, loggerOptions, withRequestLog } from './observability/log.ts';
-import { httpRequests, rateLimited } from './observability/metrics.ts';
+import { httpRequests, rateLimitRefusal } from './observability/metrics.ts';
 import { registerProbes } from './http/probes.ts';
 import { guessingAddress, withRequestOrigin } from './http/request-origin.ts';
 import { refuseMisdirectedSignIn } from './http/public-host.ts';
@@ -67,8 +67,8 @@ function rateLimitKey(request: FastifyRequest): string {
     : `ip:${guessingAddress(request)}`;
 }
 
-function rateLimitRefusal(max: number, ttlMs: number): GatehouseError {
-  return new GatehouseError('rate_limited', `Rate limit of ${max} requests exceeded; retry in ${Math.ceil(ttlMs / 1000)} s`);
+function apiLimitRefusal(max: number, ttlMs: number): GatehouseError {
+  return rateLimitRefusal('api', `Rate limit of ${max} requests exceeded; retry in ${Math.ceil(ttlMs / 1000)} s`);
 }
 
 /** A number becomes a function of the hop, as Fastify makes of a number itself. */
@@ -195,8 +195,7 @@ async function registerRateLimit(app: FastifyInstance, config: Config, sharedCou
     ...(sharedCounters === undefined ? {} : { store: sharedCounters }),
     addHeadersOnExceeding: { 'x-ratelimit-limit': true, 'x-ratelimit-remaining': true, 'x-ratelimit-reset': true },
     addHeaders: { 'x-ratelimit-limit': true, 'x-ratelimit-remaining': true, 'x-ratelimit-reset': true, 'retry-after': true },
-    onExceeded: () => rateLimited.inc({ limit: 'api' }),
-    errorResponseBuilder: (_request, context) => rateLimitRefusal(context.max, context.ttl),
+    errorResponseBuilder: (_request, context) => apiLimitRefusal(context.max, context.ttl),
   });
   capConcurrentRequests(app, config.concurrentRequestsPerCredential, rateLimitKey);
   // A GraphQL WebSocket counts its connection, and each subscription, as an SSE open's request.
@@ -205,8 +204,7 @@ async function registerRateLimit(app: FastifyInstance, config: Config, sharedCou
     request.authentication = { principal };
     const counted = await countRequest(request);
     if (counted.isAllowed || !counted.isExceeded) return undefined;
-    rateLimited.inc({ limit: 'api' });
-    return rateLimitRefusal(counted.max, counted.ttl);
+    return apiLimitRefusal(counted.max, counted.ttl);
   };
 }
 

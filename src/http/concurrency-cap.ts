@@ -1,6 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { GatehouseError } from '../errors.ts';
-import { rateLimited } from '../observability/metrics.ts';
+import { rateLimitRefusal } from '../observability/metrics.ts';
 
 /** One of its requests in flight ends within a second or so. */
 const RETRY_AFTER_SECONDS = 1;
@@ -20,11 +19,8 @@ export function capConcurrentRequests(app: FastifyInstance, perKey: number, keyO
     const key = keyOf(request);
     const count = held.get(key) ?? 0;
     if (count >= perKey) {
-      rateLimited.inc({ limit: 'concurrency' });
       return done(
-        new GatehouseError('rate_limited', `These credentials have ${count} requests in flight, as many as allowed at once: retry once one has been answered`, {
-          retryAfterSeconds: RETRY_AFTER_SECONDS,
-        }),
+        rateLimitRefusal('concurrency', `These credentials have ${count} requests in flight, as many as allowed at once: retry once one has been answered`, RETRY_AFTER_SECONDS),
       );
     }
     held.set(key, count + 1);

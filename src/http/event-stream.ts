@@ -1,8 +1,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Principal } from '../auth/principal.ts';
 import { handOverSlot } from './concurrency-cap.ts';
-import { GatehouseError } from '../errors.ts';
-import { rateLimited } from '../observability/metrics.ts';
+import { rateLimitRefusal } from '../observability/metrics.ts';
 
 /**
  * Server-Sent Events hold a connection for hours: a slow reader is dropped rather than buffered for, heartbeats keep
@@ -141,8 +140,7 @@ export class EventStreams {
     const credential = principal.credentialId;
     const held = this.#held.get(credential) ?? 0;
     if (held >= this.#perCredential) {
-      rateLimited.inc({ limit: 'streams' });
-      throw new GatehouseError('rate_limited', `These credentials hold ${held} streams open, as many as allowed at once: close one first`);
+      throw rateLimitRefusal('streams', `These credentials hold ${held} streams open, as many as allowed at once: close one first`);
     }
     this.#held.set(credential, held + 1);
     let released = false;

@@ -2,6 +2,7 @@ import cluster from 'node:cluster';
 import type { Pool } from 'pg';
 import { AggregatorRegistry, collectDefaultMetrics, Counter, Gauge, Histogram, register } from 'prom-client';
 import { lockTurnsWaiting } from '../db/advisory-lock.ts';
+import { GatehouseError } from '../errors.ts';
 
 /**
  * The service's Prometheus metrics (GET /metrics), one set per process in prom-client's registry. Labels are closed
@@ -38,11 +39,34 @@ export const tokenGrants = new Counter({
   labelNames: ['grant_type', 'outcome'] as const,
 });
 
-export const rateLimited = new Counter({
+/** Each limit that answers 429, and what it bounds. */
+const RATE_LIMITS = {
+  api: 'the service-wide limit, per credential or address',
+  concurrency: 'requests in flight at once, per credential or address',
+  streams: 'event streams and GraphQL WebSockets a credential holds open',
+  sign_in: 'the hosted forms, per address',
+  test_emails: 'TEST_EMAILS_PER_HOUR, per application',
+  template_rendering: 'a template preview or save while another of its application renders',
+} as const;
+
+export type RateLimit = keyof typeof RATE_LIMITS;
+
+const rateLimited = new Counter({
   name: 'gatehouse_rate_limited_total',
-  help: 'Requests refused 429 by limit: api (per credential or address), concurrency (in flight at once, per credential or address), streams (event streams and GraphQL WebSockets a credential holds open), sign_in (the hosted forms, per address), test_emails (TEST_EMAILS_PER_HOUR, per application) or template_rendering (a template preview or save while another of its application renders)',
+  help: `Requests refused 429 by limit: ${Object.entries(RATE_LIMITS).map(([limit, bounds]) => `${limit} (${bounds})`).join(', ')}`,
   labelNames: ['limit'] as const,
 });
+
+/** For a limit that answers with a page of its own; every other refusal is built by `rateLimitRefusal`. */
+export function countRateLimited(limit: RateLimit): void {
+  rateLimited.inc({ limit });
+}
+
+/** The only way a `rate_limited` error is made, so no limit's 429s go uncounted. */
+export function rateLimitRefusal(limit: RateLimit, message: string, retryAfterSeconds?: number): GatehouseError {
+  countRateLimited(limit);
+  return new GatehouseError('rate_limited', message, retryAfterSeconds === undefined ? {} : { retryAfterSeconds });
+}
 
 export const queryDurations = new Histogram({
   name: 'gatehouse_db_query_duration_seconds',

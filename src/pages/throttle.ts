@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.ts';
-import { rateLimited } from '../observability/metrics.ts';
+import { countRateLimited } from '../observability/metrics.ts';
 import { throttledPage, type PageLook } from './pages.ts';
 import { browserLook, sendPage } from './reply.ts';
 import { guessingAddress } from '../http/request-origin.ts';
@@ -45,7 +45,7 @@ export function signInThrottle(app: FastifyInstance, limit: Config['signInRateLi
       if (scope !== undefined) scopes.set(request, scope(request));
       const outcome = await count(request);
       if (outcome.isAllowed || !outcome.isExceeded) return undefined;
-      rateLimited.inc({ limit: 'sign_in' });
+      countRateLimited('sign_in');
       // The refusal stands whatever happens to its look. Its headers are the sign-in budget's, the limit that refused.
       const pageLook = look === undefined ? browserLook(request) : await look(request, reply).catch(() => browserLook(request));
       reply.headers({

@@ -39,7 +39,11 @@ export class HttpClient {
       body = JSON.stringify(options.body);
     }
     const url = path.startsWith('/api/') || path.startsWith('/graphql') || path.startsWith('/') ? `${this.baseUrl}${path}` : path;
-    const response = await fetch(url, { method, headers, ...(body === undefined ? {} : { body }) });
+    const response = await fetch(url, { method, headers, ...(body === undefined ? {} : { body }) }).catch((error: unknown) => {
+      // fetch says only "fetch failed": name the request and the socket's reason, so a failure in CI can be read.
+      const reason = error instanceof Error && error.cause instanceof Error ? error.cause.message : String(error);
+      throw new Error(`${method} ${url}: ${reason}`, { cause: error });
+    });
     const text = await response.text();
     let parsed: unknown = text;
     if ((response.headers.get('content-type') ?? '').includes('json') && text !== '') parsed = JSON.parse(text);

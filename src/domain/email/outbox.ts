@@ -3,10 +3,10 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Scope } from '../../context.ts';
 import { Application, EmailDelivery, Setting, Tenant } from '../../db/entities/index.ts';
 import { executeOwned } from '../../db/owned-sql.ts';
-import { rateLimited } from '../../observability/metrics.ts';
+import { rateLimitRefusal } from '../../observability/metrics.ts';
 import type { PageOrder } from '../../db/page-query.ts';
 import type { SettingFeature } from '../../db/entities/setting.entity.ts';
-import { GatehouseError, invalid, notFound } from '../../errors.ts';
+import { invalid, notFound } from '../../errors.ts';
 import { normalizeEmail } from '../users/email-key.ts';
 import { firstIdAt, newId } from '../../ids.ts';
 import type { DomainServices } from '../../services.ts';
@@ -231,10 +231,7 @@ export async function sendTestEmail(scope: Scope, input: { to: string }): Promis
   const rendered = await renderMail(scope.em, scope, { templateKey: TEST_MAIL_KEY, to: input.to, tenantId: scope.tenantId });
   const delivery = await scope.transactional(async (em) => {
     const retryAfterSeconds = await secondsUntilQueueable(em, scope.applicationId, [TEST_MAIL_KEY], perHour);
-    if (retryAfterSeconds > 0) {
-      rateLimited.inc({ limit: 'test_emails' });
-      throw new GatehouseError('rate_limited', `At most ${perHour} test e-mails an hour per application: try again later`, { retryAfterSeconds });
-    }
+    if (retryAfterSeconds > 0) throw rateLimitRefusal('test_emails', `At most ${perHour} test e-mails an hour per application: try again later`, retryAfterSeconds);
     return queueRendered(em, scope, rendered);
   }, mailLimitLock(scope.applicationId, [TEST_MAIL_KEY]));
   scope.services.outbox.wake();

@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
-import { GatehouseError, invalid } from '../../errors.ts';
-import { rateLimited } from '../../observability/metrics.ts';
+import { invalid } from '../../errors.ts';
+import { rateLimitRefusal } from '../../observability/metrics.ts';
 
 export type TemplatePart = 'subject' | 'html' | 'text';
 export type TemplateParts = Readonly<Record<TemplatePart, string>>;
@@ -150,8 +150,7 @@ export function renderTemplate(parts: TemplateParts, variables: object): Promise
  *  application at a time in this process (else 429): its drafts hold at most one worker and one place in line. */
 export async function renderDraft(applicationId: string, draft: Draft, variables: object): Promise<TemplateParts> {
   if (drafting.has(applicationId)) {
-    rateLimited.inc({ limit: 'template_rendering' });
-    throw new GatehouseError('rate_limited', 'Another template of this application is rendering (a preview, or a template being saved): try again once it has answered');
+    throw rateLimitRefusal('template_rendering', 'Another template of this application is rendering (a preview, or a template being saved): try again once it has answered');
   }
   drafting.add(applicationId);
   try {
