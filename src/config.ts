@@ -207,10 +207,7 @@ function dnsServers(env: NodeJS.ProcessEnv): readonly string[] {
   return Object.freeze(entries);
 }
 
-/**
- * Read at start, not at the outbox's making: a missing file would stop the start only after the database was made, and
- * TLS ignores text that is not a certificate, so a wrong file would trust nothing more and every send fail its check.
- */
+/** Read at start: TLS ignores text that is not a certificate, so a wrong file would only fail every send later. */
 function smtpCaFile(env: NodeJS.ProcessEnv): string | undefined {
   const path = optional(env, 'SMTP_CA_FILE');
   if (path === undefined) return undefined;

@@ -64,10 +64,7 @@ interface ProviderParams {
   tenantRef?: string;
 }
 
-/**
- * A provider's budget by its id as stored: the lookup takes any case of it, and each spelling its own budget would let
- * one address multiply the limit. Paths no provider can have share one budget, and their text is no counter's name.
- */
+/** One budget per provider however its id is cased (the lookup takes any case), and one for ids no provider can have. */
 const samlThrottleScope = (providerId: string): string => (isUuid(providerId) ? `saml:${providerId.toLowerCase()}` : 'saml:none');
 
 export function registerSamlRoutes(app: FastifyInstance, services: Services, csrf: CsrfTokens, throttle: SignInThrottle, steps: SignInSteps) {

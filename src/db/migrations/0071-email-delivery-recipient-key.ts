@@ -1,11 +1,6 @@
 import { Migration } from '@mikro-orm/migrations';
 
-/**
- * The recipient's mailbox key (normalizeEmail: NFC, case-folded, the domain in IDNA ASCII), by which the mails anyone may
- * ask for are counted per address (flow-mail.ts): `lower(to_address)` told one mailbox's spellings apart (its domain in
- * Punycode or Unicode, decomposed, upper case beyond ASCII), each counted on its own. Only the last hour's mails count:
- * older rows keep no key.
- */
+/** Mails anyone may ask for are counted per mailbox (normalizeEmail), not per spelling; only the last hour's need a key. */
 export class Migration0071EmailDeliveryRecipientKey extends Migration {
   override up(): void {
     this.addSql(`

@@ -194,11 +194,7 @@ export const RECHECK_GRACE_MS = 72 * 3_600_000;
 
 export type RecheckOutcome = 'found' | 'failing' | 'unverified' | 'inconclusive';
 
-/**
- * The grace custom and sender domains share: a lookup that failed (timeout, SERVFAIL) is no evidence, nothing changes.
- * Found: the failure, if any, ends. Not found: `failingSince` is set at the first failure (`firstFailure`, for its
- * audit), and one `RECHECK_GRACE_MS` after it the outcome is `unverified`, which the caller records.
- */
+/** The grace both kinds of domain share: a failed lookup is no evidence; missing past RECHECK_GRACE_MS is `unverified`. */
 export function judgeRecheck(
   row: { checkedAt?: Date | null; failingSince?: Date | null },
   check: VerificationCheck,
@@ -215,12 +211,7 @@ export function judgeRecheck(
   return { outcome: now.getTime() - row.failingSince.getTime() < RECHECK_GRACE_MS ? 'failing' : 'unverified', firstFailure };
 }
 
-/**
- * Records a re-check of a verified domain `row` (held FOR UPDATE in `em`'s transaction), whose lookup gave `check` at
- * `now`, as `judgeRecheck` judges it: the first failure is audited; past the grace the domain is no longer verified,
- * served nowhere, and the sign-ins made on it end, as at its deletion, recorded as the session policy's `cutoffs` list
- * them.
- */
+/** `row` held FOR UPDATE. An unverified domain's sign-ins end as at its deletion, as the session policy's `cutoffs` list them. */
 export async function recordRecheck(
   em: EntityManager,
   actor: AuditActor,

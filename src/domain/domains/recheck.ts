@@ -17,11 +17,8 @@ import { recordRecheck, type RecheckOutcome } from './domains.ts';
 import { checkVerificationRecord, type ResolveTxt, type VerificationCheck } from './verification.ts';
 
 /**
- * Verified custom domains are looked up again about daily, as Auth0 and Zitadel re-check theirs: a record removed, or
- * a hostname that changed hands, stops serving after the grace (domains.ts, `recordRecheck`). Verified sender domains
- * too, for the return path their envelope sender depends on (sender-domain.ts, `recordSenderRecheck`). Each run claims
- * a bounded batch of each kind, checked longest ago, with a lease (`recheck_claimed_until`, FOR UPDATE SKIP LOCKED, as
- * the outbox claims mail), so instances running at once check different ones; the lookups run outside any transaction.
+ * Verified custom and sender domains are looked up again daily: a record removed or a hostname that changed hands stops
+ * serving. Claims are leased (SKIP LOCKED), so instances check different rows; lookups run outside any transaction.
  */
 
 export const RECHECK_AFTER_MS = 86_400_000;
@@ -46,15 +43,15 @@ interface Claimed {
 /** What a row's recording changed; null when the row is gone (deleted since the claim). */
 type Recorded = { outcome: RecheckOutcome; row: { recheckClaimedUntil?: Date | null } } | null;
 
-/** One kind of row a run re-checks: its table, its due rows' columns, their lookup and how its result is recorded. */
+/** One kind of row a run re-checks. */
 interface RecheckKind<Row extends Claimed, Looked> {
   table: 'domain' | 'email_sender_domain';
-  /** Beyond being verified and due. */
+  /** SQL, beyond being verified and due. */
   claimable: string;
   returning: string;
   /** The audit records' actor. */
   actorId: string;
-  /** Outside any transaction: the DNS lookup, and what the recording must read before its transaction. */
+  /** Outside any transaction: a DNS lookup may take seconds. */
   lookUp(row: Row, requestId: string): Promise<Looked>;
   /** In the transaction, the row held FOR UPDATE; the lease is set after. */
   record(em: EntityManager, actor: AuditActor, row: Row, looked: Looked, now: Date): Promise<Recorded>;

@@ -208,10 +208,7 @@ export async function getDelivery(scope: Scope, deliveryId: string): Promise<Ema
 export const mailLimitLock = (applicationId: string, templateKeys: readonly DeliveryKey[], to?: string): string =>
   `mail-limit:${applicationId}:${templateKeys.join(',')}:${to === undefined ? '' : normalizeEmail(to)}`;
 
-/** Seconds until the application may queue one more mail of `templateKeys` (to `to`'s mailbox, however spelt: its
- *  normal form) under `perHour`. The caller's transaction holds mailLimitLock, so concurrent requests on any instance
- *  count one at a time. The ids are UUIDv7, so the last hour is a range of the application's key, and a mailbox one of
- *  its index (migration 0071). */
+/** Under mailLimitLock, so instances count one at a time. Ids are UUIDv7: the last hour is a range of the key. */
 export async function secondsUntilQueueable(em: EntityManager, applicationId: string, templateKeys: readonly DeliveryKey[], perHour: number, to?: string): Promise<number> {
   const hourAgo = Date.now() - 3_600_000;
   const [row] = await executeOwned<{ count: number; first: Date | null }[]>(

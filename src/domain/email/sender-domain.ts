@@ -258,13 +258,8 @@ export async function checkReturnPath(resolveCname: (name: string) => Promise<st
   return { verified: looked.found, reason: looked.reason, answered: looked.answered };
 }
 
-/**
- * Records a re-check of a verified sender domain `row` (held FOR UPDATE in `em`'s transaction) as the custom domains'
- * grace judges it (`judgeRecheck`). Unlike a custom domain's, its return path stops serving as soon as it is found
- * missing: MAIL FROM a domain that does not resolve is refused for good by many receivers (550 5.1.8), while the From
- * address as envelope sender only loses bounce alignment (DKIM still aligns). Found again within the grace, it serves
- * again; past the grace the domain is no longer verified and its owner verifies it again.
- */
+/** `row` held FOR UPDATE. The return path stops serving at the first miss, not after the grace: receivers refuse MAIL
+ *  FROM a domain that does not resolve for good (550 5.1.8), while the From address loses only bounce alignment. */
 export function recordSenderRecheck(em: EntityManager, actor: AuditActor, row: EmailSenderDomain, check: VerificationCheck, now: Date): RecheckOutcome {
   const returnPath = returnPathRecord(row);
   if (row.verifiedAt == null || returnPath === undefined) return 'inconclusive';

@@ -42,9 +42,8 @@ export function normalizeEmail(address: string): string {
   return `${lowered.slice(0, at + 1)}${domainToASCII(domain) || domain}`;
 }
 
-/** What addresses starting with `prefix` are found by: their key starting as its key, or, once it holds a domain's
- *  first letters (`domain`), their key's local part and `@` (`mailbox`) with a domain written, as given, starting with
- *  them (folded): an internationalized domain's key (`xn--bcher-kva.de`) does not start as its name (`bü`) does. */
+/** Past the `@`, the domain as given is compared too (`domainStart`): an IDN's key (`xn--bcher-kva.de`) does not start
+ *  as its name (`bü`) does. */
 export function emailPrefixKeys(prefix: string): { key: string; domainStart?: { mailbox: string; domain: string } } {
   const key = normalizeEmail(prefix);
   const lowered = folded(prefix);
