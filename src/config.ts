@@ -117,12 +117,16 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, range: 
   return value;
 }
 
+/** A typo (WORKERS=100) would fork past the cores and PostgreSQL's connections, every worker failing its start. */
+const MAX_WORKERS = 64;
+
 function workers(env: NodeJS.ProcessEnv): number {
   const raw = optional(env, 'WORKERS');
   if (raw === undefined) return 1;
-  if (raw === 'auto') return availableParallelism();
+  if (raw === 'auto') return Math.min(availableParallelism(), MAX_WORKERS);
   const value = decimal(raw);
   if (value === undefined || value < 1) throw new ConfigError(`WORKERS must be a positive integer or auto, got "${raw}"`);
+  if (value > MAX_WORKERS) throw new ConfigError(`WORKERS must be at most ${MAX_WORKERS}: each worker holds up to DATABASE_POOL_MAX database connections, got "${raw}"`);
   return value;
 }
 

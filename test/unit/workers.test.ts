@@ -10,7 +10,7 @@ describe('WORKERS', () => {
     expect(loadConfig({}).workers).toBe(1);
     expect(loadConfig({ WORKERS: '' }).workers).toBe(1);
     expect(loadConfig({ ...shared, WORKERS: '3' }).workers).toBe(3);
-    expect(loadConfig({ ...shared, WORKERS: 'auto' }).workers).toBe(availableParallelism());
+    expect(loadConfig({ ...shared, WORKERS: 'auto' }).workers).toBe(Math.min(availableParallelism(), 64));
   });
 
   it('refuses 0, a negative, a fraction or a word', () => {
@@ -18,6 +18,13 @@ describe('WORKERS', () => {
       expect(() => loadConfig({ ...shared, WORKERS: value }), value).toThrow(ConfigError);
       expect(() => loadConfig({ ...shared, WORKERS: value }), value).toThrow(`WORKERS must be a positive integer or auto, got "${value}"`);
     }
+  });
+
+  it('refuses more than 64', () => {
+    expect(loadConfig({ ...shared, WORKERS: '64' }).workers).toBe(64);
+    expect(() => loadConfig({ ...shared, WORKERS: '65' })).toThrow(
+      new ConfigError('WORKERS must be at most 64: each worker holds up to DATABASE_POOL_MAX database connections, got "65"'),
+    );
   });
 
   it('above 1, needs DATABASE_URL (the embedded database serves one process) and REDIS_URL (shared limits and invalidations)', () => {
