@@ -27,7 +27,7 @@ import { registerJsonErrors } from './http/json-errors.ts';
 import { currentRequestLog, loggerOptions, withRequestLog } from './observability/log.ts';
 import { httpRequests, rateLimitRefusal } from './observability/metrics.ts';
 import { registerProbes } from './http/probes.ts';
-import { guessingAddress, withRequestOrigin } from './http/request-origin.ts';
+import { clientAddress, guessingAddress, withRequestOrigin } from './http/request-origin.ts';
 import { refuseMisdirectedSignIn } from './http/public-host.ts';
 import { rateLimitStore } from './http/rate-limit-store.ts';
 import { answerOutsideRoutes, elapsedMs, registerRequestFacts, RequestLogController } from './observability/request-log.ts';
@@ -163,7 +163,7 @@ function registerRequestHooks(app: FastifyInstance, publicUrl: string): void {
   // request. A callback hook: the handler is called from within `done`.
   app.addHook('preHandler', (request, _reply, done) =>
     withRequestSpan(request.raw, () =>
-      withRequestLog(request.log, request.facts ?? {}, () => withRequestOrigin(request.ip, request.headers['user-agent'], () => withStatementGate(done))),
+      withRequestLog(request.log, request.facts ?? {}, () => withRequestOrigin(clientAddress(request), request.headers['user-agent'], () => withStatementGate(done))),
     ),
   );
   secureHtmlAnswers(app);

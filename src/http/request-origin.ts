@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { isIP } from 'node:net';
 import { normalizeIP } from '@fastify/rate-limit';
 import type { FastifyRequest } from 'fastify';
 
@@ -22,5 +23,19 @@ export function currentRequestOrigin(): RequestOrigin | undefined {
   return current.getStore();
 }
 
+/** An X-Forwarded-For entry's address, without the port some proxies add (`203.0.113.9:4711`, `[2001:db8::1]:443`). */
+const FORWARDED_ENTRY = /^(?:\[([0-9a-fA-F:.]+)\]|(\d{1,3}(?:\.\d{1,3}){3}))(?::\d{1,5})?$/;
+
+/**
+ * The client's address: request.ip, which a trusted proxy's X-Forwarded-For sets as written. An entry that is no
+ * address (a proxy passing the client's header on) is the proxy's own: its text would be a fresh counter and a log field.
+ */
+export function clientAddress(request: FastifyRequest): string {
+  if (isIP(request.ip) !== 0) return request.ip;
+  const match = FORWARDED_ENTRY.exec(request.ip);
+  const address = match?.[1] ?? match?.[2];
+  return address !== undefined && isIP(address) !== 0 ? address : (request.socket.remoteAddress ?? request.ip);
+}
+
 /** Counted by rate limits, throttle, lockout and 401 bursts: IPv6 as its /64, which one host commonly holds. */
-export const guessingAddress = (request: FastifyRequest): string => normalizeIP(request.ip);
+export const guessingAddress = (request: FastifyRequest): string => normalizeIP(clientAddress(request));

@@ -4,6 +4,7 @@ import { hostname } from 'node:os';
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import { stdSerializers, type BaseLogger, type LoggerOptions } from 'pino';
 import type { Config } from '../config.ts';
+import { clientAddress } from '../http/request-origin.ts';
 import { loggedSpan } from './spans.ts';
 
 /**
@@ -34,7 +35,7 @@ function loggedUrl(url: string): string {
 }
 
 function loggedRequest(request: FastifyRequest) {
-  return { method: request.method, url: loggedUrl(request.url), host: request.host, remoteAddress: request.ip, remotePort: request.socket.remotePort };
+  return { method: request.method, url: loggedUrl(request.url), host: request.host, remoteAddress: clientAddress(request), remotePort: request.socket.remotePort };
 }
 
 const WITHHELD = '[withheld: the values of the row]';

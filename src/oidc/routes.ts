@@ -7,6 +7,7 @@ import { currentRequestLog } from '../observability/log.ts';
 import { sayWhenToRetry } from '../http/retry-after.ts';
 import { overloadRefusal } from './overload.ts';
 import type { Services } from '../services.ts';
+import { clientAddress } from '../http/request-origin.ts';
 import { OIDC_PATHS } from './configuration.ts';
 import { logoutRefusal, sessionApplicationOf, withSessionOf } from './session-application.ts';
 
@@ -109,7 +110,7 @@ export function oidcRoutes(services: Services, throttle: SignInThrottle) {
     const raw = request.raw;
     raw.headers['x-forwarded-proto'] = forwardedProto;
     raw.headers['x-forwarded-host'] = surface.kind === 'domain' ? surface.hostname : origin.host;
-    raw.headers['x-forwarded-for'] = request.ip;
+    raw.headers['x-forwarded-for'] = clientAddress(request);
     if (surface.kind === 'tenant_path') {
       // oidc-provider routes on `url` and prefixes its URLs with what `originalUrl` has before it.
       (raw as typeof raw & { originalUrl?: string }).originalUrl = raw.url;

@@ -35,6 +35,19 @@ describe.each([
     expect(await statusesFrom(app, '198.51.100.7, 203.0.113.1', 1)).toEqual([429]);
   });
 
+  it('reads an entry with a port as its address, and counts entries that are no address as the proxy', async () => {
+    expect(await statusesFrom(app, '203.0.113.5:1000', 2)).toEqual([401, 401]);
+    expect(await statusesFrom(app, '203.0.113.5:2000', 1)).toEqual([429]);
+    expect(await statusesFrom(app, '[2001:db8:9::1]:443', 2)).toEqual([401, 401]);
+    expect(await statusesFrom(app, '2001:db8:9::2', 1)).toEqual([429]);
+    // A proxy passing the client's text on: each text would be a fresh budget (and a log field) were it believed.
+    expect([
+      ...(await statusesFrom(app, 'unknown', 1)),
+      ...(await statusesFrom(app, 'x'.repeat(2000), 1)),
+      ...(await statusesFrom(app, '203.0.113.5:99999', 1)),
+    ]).toEqual([401, 401, 429]);
+  });
+
   it('counts an IPv6 client by its /64, which one host holds: its other addresses buy no fresh budget', async () => {
     const statuses = [];
     for (let i = 1; i <= 4; i += 1) statuses.push(...(await statusesFrom(app, `2001:db8:1:2::${i.toString(16)}`, 1)));
