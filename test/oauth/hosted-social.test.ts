@@ -10,7 +10,7 @@ import { cookieLinesOf, recordingJar } from '../support/set-cookies.ts';
 import { addDomain } from '../support/domains.ts';
 import { fetchVia, type FetchLike } from '../support/host-fetch.ts';
 import { passwordProviderId } from '../support/auth-providers.ts';
-import { clientWithKey } from '../support/keys.ts';
+import { clientWithKey, issueTestKey } from '../support/keys.ts';
 import { TestRoles } from '../support/roles.ts';
 import type { HttpClient } from '../support/http.ts';
 import { createTestClient, decodeJwt, discover, startAuthorization, type AuthorizationFlow } from '../support/oauth.ts';
@@ -980,6 +980,34 @@ describe('an upstream provider moved to another issuer', () => {
       expect(await identities(noa)).toEqual([]);
       const [removed] = await app.sql<{ after: unknown }>(`select after from audit_log where application_id = ? and action = 'user.upstream_link.removed' and target_id = ?`, [app.root.applicationId, noa]);
       expect(removed).toEqual({ after: { reason: 'provider_changed' } });
+    });
+  });
+  it('a shared user’s link it removes is read by each of the user’s tenants, as an administrator’s removal is; a tenant they are not in reads none', async () => {
+    await movingProvider('Moving members', async ({ id, portAfter }) => {
+      const [one, two, three] = [await app.createTenant('Moving One'), await app.createTenant('Moving Two'), await app.createTenant('Moving Three')];
+      const jo = await app.createUser('jo-moving@example.com', one);
+      expect((await app.http.patch(`/users/${jo}`, { tenantIds: [one, two] })).status).toBe(200);
+      await app.sql(`insert into user_identity (application_id, id, pool_id, provider_id, subject, user_id, created_at) values (?, ?, ?, ?, 'jo-sub', ?, now())`, [
+        app.root.applicationId,
+        newId(),
+        SHARED_POOL,
+        id,
+        jo,
+      ]);
+      expect((await app.http.patch(`/auth-providers/${id}`, { config: generic(portAfter) })).status).toBe(200);
+      expect(await identities(jo)).toEqual([]);
+      const [record] = (await app.http.get(`/audit-logs?target=${jo}&action=user.upstream_link.removed`)).body.data as { id: string; tenantId: string | null }[];
+      expect(record).toMatchObject({ tenantId: null, changes: { before: { providerId: id, subject: 'jo-sub' }, after: { reason: 'provider_changed' } } });
+
+      const readerOf = (tenantId: string) => issueTestKey(app, { tenantId, permissions: ['users:read', 'audit_logs:read'] });
+      for (const tenantId of [one, two]) {
+        const reader = await readerOf(tenantId);
+        expect((await reader.get(`/audit-logs?target=${jo}&action=user.upstream_link.removed`)).body.data.map((seen: { id: string }) => seen.id)).toEqual([record!.id]);
+        expect((await reader.get(`/audit-logs/${record!.id}`)).status).toBe(200);
+      }
+      const outsider = await readerOf(three);
+      expect((await outsider.get(`/audit-logs?target=${jo}`)).body.data).toEqual([]);
+      expect((await outsider.get(`/audit-logs/${record!.id}`)).status).toBe(404);
     });
   });
 });

@@ -1,10 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Scope } from '../../context.ts';
 import { UserIdentity } from '../../db/entities/index.ts';
-import { SHARED_POOL } from '../../db/entities/user.entity.ts';
 import { executeOwned } from '../../db/owned-sql.ts';
 import { notFound } from '../../errors.ts';
-import { recordAudit, recordAuditPerRow, type AuditActor } from '../audit/audit.ts';
+import { recordAudit, type AuditActor } from '../audit/audit.ts';
 import { withCallerTenants } from '../grants.ts';
 import { paginate, scopedList, type Page, type PageArgs, type Row } from '../pagination.ts';
 import { underTenancyConfig } from '../tenancy/config-lock.ts';
@@ -45,14 +44,24 @@ export async function unlinkUpstream(scope: Scope, userId: string, linkId: strin
   }));
 }
 
-/** Every link of a provider that now asks another issuer, one record each in its pool's tenant (`after.reason`). */
+/** Every link of a provider that now asks another issuer, one record each, filed as an administrator's removal is
+ *  (auditFilingOf: a shared user's tenants read it too). */
 export async function removeProviderLinks(em: EntityManager, actor: AuditActor, providerId: string, reason: string): Promise<void> {
-  await recordAuditPerRow(em, actor, { action: 'user.upstream_link.removed', targetType: 'user' }, {
-    tenantPerRow: true,
-    ctes: `changed as (
-      delete from user_identity where @owner and provider_id = ?
-      returning user_id::text as target_id, nullif(pool_id, ?::uuid) as tenant_id,
-                jsonb_build_object('providerId', provider_id, 'subject', subject) as before, jsonb_build_object('reason', ?::text) as after)`,
-    params: [providerId, SHARED_POOL, reason],
-  });
+  const removed = await executeOwned<{ user_id: string; provider_id: string; subject: string; pool_id: string; tenant_ids: string[] }[]>(
+    em,
+    actor.applicationId,
+    `with removed as (delete from user_identity where @owner and provider_id = ? returning user_id, provider_id, subject)
+     select r.user_id, r.provider_id, r.subject, u.pool_id, u.tenant_ids from removed as r join app_user as u on @owner(u) and u.id = r.user_id`,
+    [providerId],
+  );
+  for (const link of removed) {
+    recordAudit(em, actor, {
+      action: 'user.upstream_link.removed',
+      targetType: 'user',
+      targetId: link.user_id,
+      ...auditFilingOf({ poolId: link.pool_id, tenantIds: link.tenant_ids }, actor),
+      before: { providerId: link.provider_id, subject: link.subject },
+      after: { reason },
+    });
+  }
 }

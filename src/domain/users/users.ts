@@ -111,11 +111,11 @@ async function vouchesForSharedPool(scope: Scope): Promise<boolean> {
 }
 
 /** The isolated pool's tenant, else the scope's: the audit log's tenant filter finds every change of its users. */
-export const auditTenantOf = (user: User, actor: AuditActor): string | null => poolTenantOf(user.poolId) ?? actor.tenantId;
+export const auditTenantOf = (user: Pick<User, 'poolId'>, actor: AuditActor): string | null => poolTenantOf(user.poolId) ?? actor.tenantId;
 
 /** auditTenantOf; a change of a shared-pool user filed under no tenant (the application's path) is also their tenants',
  *  before or after it: it changes those tenants' member, whose administrators read it as theirs (docs/audit.md). */
-export function auditFilingOf(user: User, actor: AuditActor, tenantsBefore: readonly string[] = user.tenantIds): Pick<AuditEntry, 'tenantId' | 'memberTenantIds'> {
+export function auditFilingOf(user: Pick<User, 'poolId' | 'tenantIds'>, actor: AuditActor, tenantsBefore: readonly string[] = user.tenantIds): Pick<AuditEntry, 'tenantId' | 'memberTenantIds'> {
   const tenantId = auditTenantOf(user, actor);
   if (tenantId !== null) return { tenantId };
   const members = [...new Set([...tenantsBefore, ...user.tenantIds])];
