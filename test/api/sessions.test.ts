@@ -564,6 +564,25 @@ describe('an administrator’s new password, suspension or deletion of a user: e
     });
   }
 
+  it('a suspension on the application’s path of a user of two tenants: each tenant reads the suspension and the end of its own sign-in, not the other’s', async () => {
+    const userId = await createUser('ended-in-both@example.com');
+    expect((await app.http.patch(`/users/${userId}`, { tenantIds: [tenantA, tenantB] })).status).toBe(200);
+    await signIn(userId, tenantA);
+    await signIn(userId, tenantB);
+    const sessions = await listed(userId);
+    expect(sessions.map((session) => session.tenantId).sort()).toEqual([tenantA, tenantB].sort());
+    expect((await app.http.post(`/users/${userId}/suspend`)).status).toBe(200);
+    for (const tenantId of [tenantA, tenantB]) {
+      const reader = await issueTestKey(app, { tenantId, permissions: ['users:read', 'audit_logs:read'] });
+      const ended = ((await reader.get('/audit-logs?action=session.revoked&pageSize=100')).body.data as { target: { id: string }; tenantId: string | null }[])
+        .filter((record) => sessions.some((session) => session.id === record.target.id));
+      const own = sessions.find((session) => session.tenantId === tenantId)!.id;
+      expect(ended).toEqual([expect.objectContaining({ target: { type: 'session', id: own }, tenantId, changes: expect.objectContaining({ after: { reason: 'user_suspended', grantsRevoked: 1 } }) })]);
+      const suspended = (await reader.get(`/audit-logs?target=${userId}&action=user.suspended`)).body.data as { tenantId: string | null }[];
+      expect(suspended).toEqual([expect.objectContaining({ tenantId: null })]);
+    }
+  });
+
   it('refusals end nothing and record nothing: another tenant’s path, another application, a tenant scope on a user of two tenants', async () => {
     const { userId, sessions } = await signedInTwice('ended-refused@example.com');
     const foreign = app.as({ apiKey: (await app.bootstrapAnother()).apiKey });
