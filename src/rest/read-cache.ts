@@ -20,6 +20,12 @@ interface CachedAnswer {
 
 const MAX_BYTES = 16 * 1024 * 1024;
 
+/** Whether an answer may be kept: what changes by time alone, which no write announces, is read afresh each time. */
+const KEEPABLE: Record<CachedRead, (variables: Record<string, unknown>, json: string) => boolean> = {
+  // A timed lock runs out unannounced: a user shown locked, or a list filtered by status, would stay as it was.
+  users: (variables, json) => variables['status'] === undefined && !json.includes('"status":"locked"'),
+};
+
 /**
  * Per-instance 200 answers of routes declaring `reads` (a fifth of a PostgreSQL answer's cost, docs/bench.md), keyed by
  * operation, principal and variables; credentials are checked before each lookup, and only successes kept. An answer
@@ -50,7 +56,9 @@ export class ReadCache {
     let executed: StoredResponse | undefined;
     const kept = await this.answers.find(key, async () => {
       executed = await execute();
-      return executed.status === 200 ? { applicationId, read, json: JSON.stringify(executed.body) } : undefined;
+      if (executed.status !== 200) return undefined;
+      const json = JSON.stringify(executed.body);
+      return KEEPABLE[read](variables, json) ? { applicationId, read, json } : undefined;
     });
     if (kept !== undefined) return { status: 200, json: kept.json };
     if (executed === undefined) throw new Error('ReadCache: neither kept nor executed');
