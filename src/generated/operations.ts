@@ -82,7 +82,7 @@ export type BrandingInput = {
    * Text key → text, at most 100 entries. Keys are keys of the hosted pages' copy, their texts and refusals alike (e.g.
    * `login.title`, `password.tooShort`; every key is in src/domain/branding/copy/en.ts), alone or after a language of
    * the pages and `:` (`de:login.title`); values are strings of 1 to 2000 characters, not blank, whose placeholders
-   * (`{word}`) are `{name}` and those of the key's English text only.
+   * (`{word}`) are `{name}` and those of the key's English text only (a text the pages show now is accepted as it is).
    */
   copy?: Record<string, unknown> | null | undefined;
   /** An https URL of at most 2048 characters, or null. */

@@ -133,6 +133,27 @@ describe('branding', () => {
     expect((await app.http.get(tenantBranding(tenant))).body.copy).toEqual({ 'login.title': 'Kept {name}' });
   });
 
+  it('a text stored before placeholders were checked may be saved again as it is, by the application and a tenant starting from it', async () => {
+    await brandingScope('tenant');
+    const tenant = await app.createTenant('Stored before the rule');
+    await app.http.put('/branding', { copy: { 'login.title': 'Hello' } });
+    await app.sql("update setting set value = jsonb_set(value, '{copy,login.title}', '\"Hello {user}\"') where application_id = ? and feature = 'branding' and tenant_id is null", [app.root.applicationId]);
+    const legacy = { 'login.title': 'Hello {user}' };
+    const saved = await app.http.put('/branding', { colors: { primary: '#123456' }, copy: legacy });
+    expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+    expect(saved.body.copy).toEqual(legacy);
+    // A tenant's form starts from the application's texts: the one it did not write passes, a new one is checked.
+    const inherited = await app.http.put(tenantBranding(tenant), { copy: { ...legacy, 'login.submit': 'Go' } });
+    expect(inherited.status, JSON.stringify(inherited.body)).toBe(200);
+    for (const copy of [{ 'login.title': 'Hi {user}' }, { 'de:login.title': 'Hello {user}' }, { ...legacy, 'login.subtitle': 'As {user}' }]) {
+      const refused = await app.http.put('/branding', { copy });
+      expect(refused.status, JSON.stringify(copy)).toBe(422);
+    }
+    expect((await app.http.get('/branding')).body.copy).toEqual(legacy);
+    await app.http.delete(tenantBranding(tenant));
+    await app.http.put('/branding', {});
+  });
+
   it('a tenant inherits while brandingScope = application; writing an override is 409 and changes nothing', async () => {
     await brandingScope('application');
     await app.http.put('/branding', ACME);

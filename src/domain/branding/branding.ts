@@ -103,7 +103,7 @@ function unfilledPlaceholder(key: string, text: string): void {
   throw invalid(`copy.${key}`, `copy.${key} may hold the placeholders ${list} only: {${unfilled.slice(0, 100)}} would show as typed`);
 }
 
-function copyMap(value: Record<string, unknown> | null | undefined, forTenant: boolean): Record<string, string> {
+function copyMap(value: Record<string, unknown> | null | undefined, forTenant: boolean, shown: Readonly<Record<string, string>>): Record<string, string> {
   if (value == null) return {};
   const entries = Object.entries(value);
   if (entries.length > COPY_MAX_KEYS) throw invalid('copy', `copy may hold at most ${COPY_MAX_KEYS} entries`);
@@ -116,15 +116,16 @@ function copyMap(value: Record<string, unknown> | null | undefined, forTenant: b
     // A page with an empty title, label or alert helps nobody; a key left out shows the built-in text.
     if (isBlankText(text)) throw invalid(`copy.${key}`, `copy.${key} may not be blank: leave the key out for the built-in text`);
     if (!isPlainText(text)) throw invalid(`copy.${key}`, `copy.${key} must not contain control characters other than tabs and line breaks`);
-    unfilledPlaceholder(key, text);
+    // A text shown now, stored before placeholders were checked, is saved again as it is: its owner's other edits pass.
+    if (shown[key] !== text) unfilledPlaceholder(key, text);
     copy[key] = text;
   }
   return copy;
 }
 
 /** PUT replaces the whole branding: a field left out takes its default, so `{}` restores the defaults. `forTenant`: a
- *  tenant's override, which shows on the pages of that tenant only. */
-export function parseBranding(input: BrandingInput, { forTenant = false } = {}): BrandingValue {
+ *  tenant's override, which shows on the pages of that tenant only. `shown`: the copy its pages show now. */
+export function parseBranding(input: BrandingInput, { forTenant = false, shown = {} }: { forTenant?: boolean; shown?: Readonly<Record<string, string>> } = {}): BrandingValue {
   const colors = input.colors ?? {};
   const defaults = DEFAULT_BRANDING.colors;
   return {
@@ -135,7 +136,7 @@ export function parseBranding(input: BrandingInput, { forTenant = false } = {}):
       background: color('colors.background', colors.background, defaults.background),
       text: color('colors.text', colors.text, defaults.text),
     },
-    copy: copyMap(input.copy, forTenant),
+    copy: copyMap(input.copy, forTenant, shown),
   };
 }
 
@@ -167,7 +168,7 @@ export async function getBranding(scope: Scope): Promise<Branding> {
 /** 409 `tenant_customization_disabled` for a tenant while `brandingScope` = `application`. */
 export async function putBranding(scope: Scope, input: BrandingInput): Promise<Branding> {
   if (scope.tenantId !== null) assertTenantMayCustomize(await scope.application(), 'branding');
-  const value = { ...parseBranding(input, { forTenant: scope.tenantId !== null }) };
+  const value = { ...parseBranding(input, { forTenant: scope.tenantId !== null, shown: (await effectiveBranding(scope)).copy }) };
   const write: SettingWrite = { feature: 'branding', key: '', compose: () => ({ value }), action: 'branding.updated' };
   if (scope.tenantId === null) return present(await putApplicationSetting(scope, write), null);
   return present(await putTenantOverride(scope, scope.tenantId, write), 'customized');
