@@ -189,6 +189,57 @@ describe('SMTP providers', () => {
     expect(delivery).toMatchObject({ status: 'failed', attempts: MAX_ATTEMPTS });
     expect(delivery.lastError).toMatch(/^smtp: .*ECONNREFUSED/);
   });
+
+  it('retry a recipient refused for now (RCPT TO 450: the whole envelope refused with a 4xx), and send on a later attempt', async () => {
+    let refusals = 1;
+    const greylisting = await startSmtpServer({
+      rcptReply: () => (refusals-- > 0 ? { responseCode: 450, message: '4.2.0 Greylisted, please try again later' } : undefined),
+    });
+    try {
+      const tenantId = await tenantWith({ type: 'smtp', fromAddress: 'hello@acme.test', smtp: { host: '127.0.0.1', port: greylisting.port, security: 'none' } });
+      const queued = await sendTest(inTenant(tenantId, '/email/test'));
+      const delivery = await settledDelivery(app.http, deliveryPath(tenantId, queued.id));
+      expect(delivery).toMatchObject({ status: 'sent', attempts: 2, providerType: 'smtp', lastError: null });
+      expect(greylisting.received.map((mail) => mail.to)).toEqual([['ada@example.com']]);
+    } finally {
+      await greylisting.close();
+    }
+  });
+
+  it('fail at once on a recipient refused for good (RCPT TO 550), the server’s reply in lastError', async () => {
+    const refusing = await startSmtpServer({ rcptReply: () => ({ responseCode: 550, message: '5.1.1 No such user here' }) });
+    try {
+      const tenantId = await tenantWith({ type: 'smtp', fromAddress: 'hello@acme.test', smtp: { host: '127.0.0.1', port: refusing.port, security: 'none' } });
+      const queued = await sendTest(inTenant(tenantId, '/email/test'));
+      const delivery = await settledDelivery(app.http, deliveryPath(tenantId, queued.id));
+      expect(delivery).toMatchObject({ status: 'failed', attempts: 1, providerType: 'smtp', sentAt: null });
+      expect(delivery.lastError).toMatch(/^smtp: .*550 5\.1\.1 No such user here/);
+      expect(refusing.received).toEqual([]);
+    } finally {
+      await refusing.close();
+    }
+  });
+
+  it('fail at once on an envelope the SMTP library refuses before sending it (no reply code: it would refuse it every time), saying so', async () => {
+    const server = await startSmtpServer({});
+    try {
+      const tenantId = await tenantWith({ type: 'smtp', fromAddress: 'hello@acme.test', smtp: { host: '127.0.0.1', port: server.port, security: 'none' } });
+      // A stored recipient in which nodemailer finds no address (an empty group): its EENVELOPE "No recipients defined".
+      const queued = await app.gatehouse.services.orm.em.fork().transactional(async (tx) => {
+        const delivery = await enqueueMail(tx, flowSender(app), { templateKey: 'welcome', to: 'ada@example.com', tenantId, variables: { link: 'https://example.com' } });
+        await tx.flush();
+        await tx.execute(`update email_delivery set to_address = 'undisclosed-recipients:;' where id = ?`, [delivery.id]);
+        return delivery;
+      });
+      app.gatehouse.services.outbox.wake();
+      const delivery = await settledDelivery(app.http, deliveryPath(tenantId, queued.id));
+      expect(delivery).toMatchObject({ status: 'failed', attempts: 1, providerType: 'smtp', sentAt: null });
+      expect(delivery.lastError).toBe('smtp: the mail’s envelope was refused before sending (it cannot be sent as it is): No recipients defined');
+      expect(server.received).toEqual([]);
+    } finally {
+      await server.close();
+    }
+  });
 });
 
 const lastRequest = (receiver: HttpReceiver): ReceivedRequest => receiver.received.at(-1)!;

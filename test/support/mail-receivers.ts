@@ -94,6 +94,8 @@ export async function startSmtpServer(options: {
   hold?: () => boolean;
   /** A reply it answers AUTH with instead of checking the credentials (a server's temporary refusal), while it gives one. */
   authReply?: () => { responseCode: number; message: string } | undefined;
+  /** A reply it answers a recipient (RCPT TO) with instead of taking it, while it gives one. */
+  rcptReply?: (address: string) => { responseCode: number; message: string } | undefined;
 }): Promise<TestSmtpServer> {
   const received: ReceivedMail[] = [];
   let held = 0;
@@ -108,6 +110,11 @@ export async function startSmtpServer(options: {
       if (reply !== undefined) callback(Object.assign(new Error(reply.message), { responseCode: reply.responseCode }));
       else if (users !== undefined && auth.username !== undefined && users[auth.username] === auth.password) callback(null, { user: auth.username });
       else callback(Object.assign(new Error('Invalid username or password'), { responseCode: 535 }));
+    },
+    onRcptTo(address, _session, callback) {
+      const reply = options.rcptReply?.(address.address);
+      if (reply === undefined) callback();
+      else callback(Object.assign(new Error(reply.message), { responseCode: reply.responseCode }));
     },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];

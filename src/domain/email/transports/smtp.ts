@@ -49,11 +49,14 @@ export function smtpUrlTarget(raw: string): SmtpTarget {
   };
 }
 
-/** The server's reply code decides: 5xx is permanent, 4xx retried, at AUTH too (454: a server throttling logins). With no
- *  reply, a login that cannot be tried (no credentials, no mechanism offered) is permanent; any failure to talk is retried. */
+/** The server's reply code decides: 5xx is permanent, 4xx retried, at AUTH and RCPT TO too (454: a server throttling
+ *  logins; 450: a recipient refused for now). With no reply, a login that cannot be tried (no credentials, no mechanism
+ *  offered) and an envelope nodemailer refuses before sending it (EENVELOPE: no recipient in the address, one it cannot
+ *  put in a command) are permanent, as they would be refused again unchanged; any failure to talk is retried. */
 function failure(error: Error & { responseCode?: number; code?: string }): DeliveryError {
-  const permanent = error.responseCode === undefined ? error.code === 'EAUTH' : error.responseCode >= 500;
-  return new DeliveryError('smtp: ', permanent, error.message);
+  if (error.responseCode !== undefined) return new DeliveryError('smtp: ', error.responseCode >= 500, error.message);
+  if (error.code === 'EENVELOPE') return new DeliveryError('smtp: the mail’s envelope was refused before sending (it cannot be sent as it is): ', true, error.message);
+  return new DeliveryError('smtp: ', error.code === 'EAUTH', error.message);
 }
 
 function connection(target: SmtpTarget, host: string, options: SmtpOptions) {
