@@ -17,6 +17,7 @@ import { AuditWaker } from './domain/audit/stream.ts';
 import { TokenEventWriter } from './domain/audit/auth-events.ts';
 import { SurfaceRouter } from './domain/domains/surfaces.ts';
 import { OutboxWorker } from './domain/email/deliver.ts';
+import { DeferredMailJob } from './domain/email/deferred-mail.ts';
 import { CursorCodec } from './domain/pagination.ts';
 import { createInvalidationBus, type InvalidationBus } from './events/invalidations.ts';
 import { RefusalTiming } from './domain/sign-in/refusal-timing.ts';
@@ -205,13 +206,15 @@ export async function startGatehouse(config: Config, options: DatabaseOptions & 
   sweep.start(server.app.log.child({ component: 'storage-sweep' }));
   const recheck = new DomainRecheckJob(services, config.domainRecheckEveryMs);
   recheck.start(server.app.log.child({ component: 'domain-recheck' }));
+  const deferredMail = new DeferredMailJob(services, config.email.pollMs);
+  deferredMail.start(server.app.log.child({ component: 'deferred-mail' }));
   let closing: Promise<void> | undefined;
   return {
     services,
     server,
     database,
     async jobsSettled() {
-      await Promise.all([retention.settled(), sweep.settled(), recheck.settled()]);
+      await Promise.all([retention.settled(), sweep.settled(), recheck.settled(), deferredMail.settled()]);
     },
     close() {
       // Idempotent: a second signal, or a test's cleanup after a shutdown test, waits for the same shutdown.
@@ -225,6 +228,7 @@ export async function startGatehouse(config: Config, options: DatabaseOptions & 
         await retention.stop();
         await sweep.stop();
         await recheck.stop();
+        await deferredMail.stop();
         await services.auditWaker.close();
         await invalidations.close();
         redis?.disconnect();

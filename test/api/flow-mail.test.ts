@@ -1,8 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lockedTransaction } from '../../src/db/advisory-lock.ts';
 import { askedForLock, AskedForMail, FLOW_MAIL, isAskedFor, magicLinkMail, type MailContext, type Recipient } from '../../src/domain/email/flow-mail.ts';
+import { DEFERRED_MAIL_BATCH } from '../../src/domain/email/deferred-mail.ts';
 import { TEMPLATE_KEYS, type TemplateKey } from '../../src/domain/email/template-defaults.ts';
+import { newId } from '../../src/ids.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
+import { auditRecordsOf, traced } from '../support/audit.ts';
 
 /**
  * One function per template (src/domain/email/flow-mail.ts): each queues its template in the outbox rendered as the
@@ -131,5 +134,49 @@ describe('flow mail', () => {
     const deleted = await app.http.get('/email/deliveries?templateKey=account_deleted&to=leaving@example.com');
     expect(deleted.body.data).toHaveLength(1);
     expect((await app.http.get(`/email/deliveries/${deleted.body.data[0].id}`)).body.text).toContain('Hi Leo,');
+  });
+
+  it('deleting a tenant queues account_deleted to each user of its isolated pool, once, in the application’s outbox (the tenant’s goes with it)', async () => {
+    const created = await app.http.post('/applications', { name: 'Isolated pool', multiTenant: true, tenancyConfig: { authIsolation: 'isolated' } });
+    const admin = app.as({ apiKey: created.body.initialApiKey.secret });
+    const tenantId = (await admin.post(`/applications/${created.body.id}/tenants`, { name: 'Pool' })).body.id as string;
+    // More than one of the job's batches.
+    const names = ['pia', 'pol', 'pat', ...Array.from({ length: DEFERRED_MAIL_BATCH - 2 }, (_, i) => `p${i}`)];
+    const pool = names.map((name) => ({ email: `${name}@pool.example.com`, name: name === 'pat' ? null : name.toUpperCase() }));
+    for (const user of pool) expect((await admin.post('/users', { ...user, tenantId })).status).toBe(201);
+    const { requestId, headers } = traced();
+    app.queries.length = 0;
+    expect((await admin.delete(`/applications/${created.body.id}/tenants/${tenantId}`, { headers })).status).toBe(204);
+    // The request renders none: it writes what the job queues.
+    expect(app.queries.filter((query) => /insert into "?email_delivery/.test(query))).toEqual([]);
+    const mails = async () => (await admin.get('/email/deliveries?templateKey=account_deleted&pageSize=100')).body.data as Record<string, unknown>[];
+    for (let waited = 0; (await mails()).length < pool.length && waited < 100; waited++) await new Promise((resolve) => setTimeout(resolve, 100));
+    expect((await mails()).map((mail) => mail.to).sort()).toEqual(pool.map((user) => user.email).sort());
+    const mailsTo = async (address: string) => (await admin.get(`/email/deliveries?templateKey=account_deleted&to=${address}`)).body.data as Record<string, unknown>[];
+    for (const user of pool.slice(0, 3)) {
+      const mails = await mailsTo(user.email);
+      expect(mails, user.email).toHaveLength(1);
+      expect(mails[0]).toMatchObject({ tenantId: null, status: expect.stringMatching(/^(queued|sent)$/) });
+      const mail = (await admin.get(`/email/deliveries/${mails[0]!.id as string}`)).body;
+      expect(mail.text).toContain(user.name === null ? 'Hi there,' : `Hi ${user.name},`);
+    }
+    // Audited as queued on behalf of the deletion's request.
+    const queued = (await auditRecordsOf(app, requestId)).filter((record) => record.action === 'email_delivery.queued');
+    expect(queued.map((record) => (record.after as { to: string }).to).sort()).toEqual(pool.map((user) => user.email).sort());
+  });
+
+  it('a deferred mail that cannot be rendered is dropped and holds up none after it', async () => {
+    const row = (id: string, to: string) =>
+      app.sql(
+        `insert into deferred_mail (application_id, id, template_key, to_address, recipient_name, locale, request_id, actor_type, actor_id)
+         values (?, ?, 'account_deleted', ?, null, null, ?, 'system', 'flow-test')`,
+        [app.root.applicationId, id, to, crypto.randomUUID()],
+      );
+    await row(newId(), 'not an address');
+    await row(newId(), 'after-the-bad-one@example.com');
+    const mailsTo = async () => (await app.http.get('/email/deliveries?templateKey=account_deleted&to=after-the-bad-one@example.com')).body.data as unknown[];
+    for (let waited = 0; (await mailsTo()).length === 0 && waited < 100; waited++) await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(await mailsTo()).toHaveLength(1);
+    expect(await app.sql('select to_address from deferred_mail where application_id = ?', [app.root.applicationId])).toEqual([]);
   });
 });

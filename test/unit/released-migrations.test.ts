@@ -80,6 +80,7 @@ const RELEASED: Record<string, string> = {
   '0070-audit-log-member-tenants': 'c3b12743e1978a5f',
   '0071-email-delivery-recipient-key': 'b10270afaa6232d6',
   '0072-email-sender-domain-recheck': '24492a976a5e85fa',
+  '0073-deferred-mail': '75d367840aeb6640',
 };
 
 const printer = ts.createPrinter({ removeComments: true });

@@ -14,6 +14,7 @@ import { removeActivityOfUsers } from '../analytics.ts';
 import { recordAudit, recordAuditPerRow, type AuditActor, type AuditEntry } from '../audit/audit.ts';
 import { auditedFieldsOf, auditedSnapshot } from '../audit/audited-fields.ts';
 import { accountDeletedMail } from '../email/flow-mail.ts';
+import { deferAccountDeletedMails } from '../email/deferred-mail.ts';
 import { assertNotLastOperatorAdminOfAny } from '../authorization/last-operator-admin.ts';
 import { removeAssignments } from '../authorization/role-assignments.ts';
 import { authorizationChanged } from '../authorization/writes.ts';
@@ -526,6 +527,8 @@ export async function removePoolUsers(em: EntityManager, actor: AuditActor, tena
   // Their application-wide roles too (those in the tenant went with the tenant's rows).
   await removeAssignments(em, actor, `a.subject_type = 'user' and a.subject_id in (select u.id from app_user as u where u.application_id = a.application_id and u.pool_id = ?)`, [tenantId]);
   await removeActivityOfUsers(em, actor.applicationId, 'u.pool_id = ?', [tenantId]);
+  // Each is told, as deleteUser tells one; rendered by a job, a batch at a time, whatever the pool's size.
+  await deferAccountDeletedMails(em, actor, tenantId);
   const removed = await recordAuditPerRow(em, actor, { action: 'user.deleted', targetType: 'user', tenantId }, {
     ctes: `changed as (
       delete from app_user as u where @owner(u) and u.pool_id = ?
