@@ -206,6 +206,21 @@ describe('SMTP providers', () => {
     }
   });
 
+  it('retry a command refused as out of sequence (503: the session’s state, not the mail), and send on a later attempt', async () => {
+    let refusals = 1;
+    const confused = await startSmtpServer({
+      rcptReply: () => (refusals-- > 0 ? { responseCode: 503, message: '5.5.1 Bad sequence of commands' } : undefined),
+    });
+    try {
+      const tenantId = await tenantWith({ type: 'smtp', fromAddress: 'hello@acme.test', smtp: { host: '127.0.0.1', port: confused.port, security: 'none' } });
+      const queued = await sendTest(inTenant(tenantId, '/email/test'));
+      const delivery = await settledDelivery(app.http, deliveryPath(tenantId, queued.id));
+      expect(delivery).toMatchObject({ status: 'sent', attempts: 2, providerType: 'smtp', lastError: null });
+    } finally {
+      await confused.close();
+    }
+  });
+
   it('fail at once on a recipient refused for good (RCPT TO 550), the server’s reply in lastError', async () => {
     const refusing = await startSmtpServer({ rcptReply: () => ({ responseCode: 550, message: '5.1.1 No such user here' }) });
     try {

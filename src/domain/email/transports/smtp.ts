@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import { createTransport, type Transporter } from 'nodemailer';
+import { isPermanentResponseCode } from 'nodemailer/lib/errors.js';
 import type { SmtpSecurity } from '../provider.ts';
 import { resolveHost } from '../../address-guard.ts';
 import { DeliveryError, mailbox, type OutgoingMail, type Sent, type Transport } from './transport.ts';
@@ -49,12 +50,10 @@ export function smtpUrlTarget(raw: string): SmtpTarget {
   };
 }
 
-/** The server's reply code decides: 5xx is permanent, 4xx retried, at AUTH and RCPT TO too (454: a server throttling
- *  logins; 450: a recipient refused for now). With no reply, a login that cannot be tried (no credentials, no mechanism
- *  offered) and an envelope nodemailer refuses before sending it (EENVELOPE: no recipient in the address, one it cannot
- *  put in a command) are permanent, as they would be refused again unchanged; any failure to talk is retried. */
+/** The reply code decides, by nodemailer's rule (5xx permanent but 503, a session's state). With none, a login that
+ *  cannot be tried and an envelope nodemailer refuses unsent would fail again unchanged; any failure to talk is retried. */
 function failure(error: Error & { responseCode?: number; code?: string }): DeliveryError {
-  if (error.responseCode !== undefined) return new DeliveryError('smtp: ', error.responseCode >= 500, error.message);
+  if (error.responseCode !== undefined) return new DeliveryError('smtp: ', isPermanentResponseCode(error.responseCode), error.message);
   if (error.code === 'EENVELOPE') return new DeliveryError('smtp: the mail’s envelope was refused before sending (it cannot be sent as it is): ', true, error.message);
   return new DeliveryError('smtp: ', error.code === 'EAUTH', error.message);
 }
