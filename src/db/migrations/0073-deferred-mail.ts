@@ -1,11 +1,6 @@
 import { Migration } from '@mikro-orm/migrations';
 
-/**
- * Mails a set-based change decides to send, one row per recipient written in the change's transaction, rendered and
- * moved to the outbox by a job a batch at a time (src/domain/email/deferred-mail.ts): a tenant's deletion mails each
- * user of its isolated pool without rendering thousands of mails in its request. The deleting request's actor is kept
- * for the outbox's `email_delivery.queued` records. Drained by the job, it holds rows for seconds.
- */
+/** Mails a set-based change decides on (a tenant's deletion), rendered later by a job: thousands would not fit its request. */
 export class Migration0073DeferredMail extends Migration {
   override up(): void {
     this.addSql(`
