@@ -1,6 +1,6 @@
 import type { Surface } from '../domain/domains/surfaces.ts';
 import type { SamlSignOut } from '../domain/sign-in/saml-logout.ts';
-import { loggingOut } from './saml-sign-out.ts';
+import { idpFormTargets } from './saml-sign-out.ts';
 import type { Client, KoaContextWithOIDC } from 'oidc-provider';
 import { grantTenant } from './grant-tenant.ts';
 import { opRequestId } from './op-request-id.ts';
@@ -156,9 +156,8 @@ export function opPages(orm: MikroORM, targets: () => SignInTargets, surface: Su
       const input = { action: ctx.oidc.urlFor('end_session_confirm'), xsrf: xsrfOf(form), ...(typeof asked === 'string' ? { uiLocales: look.locale } : {}) };
       // To the post-logout redirect URI (the OP has checked it), or first to the SAML IdP's single logout (saml-sign-out.ts).
       const redirect = cspSource(ctx.oidc.params?.['post_logout_redirect_uri']);
-      const user = loggingOut(ctx, surface);
-      const saml = user === undefined || samlSignOut === undefined ? [] : await samlSignOut.formTargets(user.applicationId, user.userId);
-      const formTargets = [...new Set(["'self'", ...[redirect, ...saml.map(cspSource)].filter((target) => target !== undefined)])];
+      const saml = await idpFormTargets(samlSignOut, ctx, surface);
+      const formTargets = [...new Set(["'self'", ...(redirect === undefined ? [] : [redirect]), ...saml])];
       writePage(ctx, (nonce) => logoutPage(look, nonce, input), formTargets);
     },
 

@@ -132,7 +132,7 @@ export class OidcProvider {
       prefillUserCode,
       paceDevicePolling(this.deps.orm),
       endUntakenDeviceGrants(this.deps),
-      allowOpFormTargets,
+      allowOpFormTargets(this.deps.samlSignOut, surface),
       challengeClientAuthentication(surface.issuer),
       advertiseIssuedClaimsOnly,
       introspectJwtAccessTokens(this.deps, surface),

@@ -1,19 +1,35 @@
 import type { KoaContextWithOIDC } from 'oidc-provider';
 import type { Surface } from '../domain/domains/surfaces.ts';
 import type { SamlSignOut } from '../domain/sign-in/saml-logout.ts';
+import { cspSource } from '../pages/pages.ts';
 import { gatehouseData } from './clients.ts';
-import { isAccountSwitchReturn } from './overrides.ts';
 
-/** A custom domain's own application when no client is named (the one surface where a logout may name none). */
-export function loggingOut(ctx: KoaContextWithOIDC, surface: Surface): { applicationId: string; userId: string } | undefined {
-  const applicationId = gatehouseData(ctx.oidc?.entities.Client ?? ctx.oidc?.client)?.applicationId ?? (surface.kind === 'domain' ? surface.applicationId : undefined);
+/**
+ * The session's user and application: the logout's client's, else (an account switch, answered at the resume before
+ * the OP loads the client) the interaction's client's, else on a custom domain (where a logout may name no client) the
+ * domain's own application.
+ */
+export async function loggingOut(ctx: KoaContextWithOIDC, surface: Surface): Promise<{ applicationId: string; userId: string } | undefined> {
   const userId = ctx.oidc?.session?.accountId;
-  return applicationId === undefined || userId === undefined ? undefined : { applicationId, userId };
+  if (userId === undefined) return undefined;
+  let client: object | undefined = ctx.oidc.entities.Client ?? ctx.oidc.client;
+  const resumed = ctx.oidc.entities.Interaction?.params['client_id'];
+  if (client === undefined && typeof resumed === 'string') client = await ctx.oidc.provider.Client.find(resumed);
+  const applicationId = gatehouseData(client)?.applicationId ?? (surface.kind === 'domain' ? surface.applicationId : undefined);
+  return applicationId === undefined ? undefined : { applicationId, userId };
+}
+
+/** The form-action sources a logout of the session's user passes through on its way via the IdP (none: it does not). */
+export async function idpFormTargets(signOut: SamlSignOut | undefined, ctx: KoaContextWithOIDC, surface: Surface): Promise<string[]> {
+  const user = signOut === undefined ? undefined : await loggingOut(ctx, surface);
+  if (signOut === undefined || user === undefined) return [];
+  return (await signOut.formTargets(user.applicationId, user.userId)).flatMap((origin) => cspSource(origin) ?? []);
 }
 
 /**
  * Once a logout ends a session a SAML IdP with single logout signed in, the browser goes to that IdP with a
- * LogoutRequest; its answer then brings it on to where the OP was sending it (src/hosted/saml.ts).
+ * LogoutRequest; its answer then brings it on to where the OP was sending it (src/hosted/saml.ts). An account switch
+ * (another account signing in on the browser) ends the session too: its return is the sign-in under way, resumed then.
  */
 export function signOutAtIdp(signOut: SamlSignOut, surface: Surface) {
   return async function samlSignOutAfterLogout(ctx: KoaContextWithOIDC, next: () => Promise<unknown>): Promise<void> {
@@ -22,9 +38,7 @@ export function signOutAtIdp(signOut: SamlSignOut, surface: Surface) {
     if (ctx.oidc?.route !== 'end_session_confirm' || ctx.status !== 303 || returnTo === '') return;
     // A confirmation without `logout` signs one client out and keeps the session.
     if (ctx.oidc.params?.['logout'] === undefined) return;
-    // Another account signing in here: the OP signs the session's out on its way back to the sign-in. Not a sign-out.
-    if (isAccountSwitchReturn(ctx.oidc, returnTo)) return;
-    const user = loggingOut(ctx, surface);
+    const user = await loggingOut(ctx, surface);
     const idpUrl = user === undefined ? undefined : await signOut.start(user.applicationId, user.userId, returnTo);
     if (idpUrl === undefined) return;
     ctx.status = 303;

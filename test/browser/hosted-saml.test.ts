@@ -93,6 +93,24 @@ describe.each(SURFACES)('SAML sign-in in Chromium on %s', (name) => {
     });
   });
 
+  it('another account signing in on the browser: the first is signed out at its IdP on the way (single logout), then the sign-in completes for the second', async () => {
+    const firstId = await nextUser('fay');
+    await inSignInPage(browser, surface(), clientSide.redirectUri, async (page, request) => {
+      await page.getByRole('link', { name: 'Sign in with Corp SSO' }).click();
+      await Promise.all([atClient(page), page.getByRole('button', { name: 'Continue as the test IdP' }).click()]);
+      expect(await idTokenAt(surface(), page, request)).toMatchObject({ sub: firstId });
+
+      const secondId = await nextUser('gus');
+      const logouts = scope().idp.logoutsSeen.length;
+      const again = await startSignIn(surface(), page, clientSide.redirectUri, { prompt: 'login' });
+      await page.getByRole('link', { name: 'Sign in with Corp SSO' }).click();
+      // The OP's own form signs the first out, the browser goes through the IdP's /slo and back to the resume.
+      await Promise.all([atClient(page), page.getByRole('button', { name: 'Continue as the test IdP' }).click()]);
+      expect(await idTokenAt(surface(), page, again)).toMatchObject({ sub: secondId });
+      expect(scope().idp.logoutsSeen.length).toBe(logouts + 1);
+    });
+  });
+
   // The unsolicited response's proof is a cookie of the ACS's host: for the custom domain, the IdP posts to the domain's own.
   it('IdP-initiated: the unsolicited response, the application’s login URL, and its sign-in completed by one click on “Continue as …”', async () => {
     const userId = await nextUser('ida');

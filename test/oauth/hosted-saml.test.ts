@@ -744,22 +744,58 @@ describe('single logout started at the IdP', () => {
     expect(back.location).toBe(`http://${DOMAIN}/oauth2/logout/success`);
   });
 
-  it('another account signing in on the browser signs the first out here only: the OP’s switch does not go through the IdP', async () => {
-    await app.createUser('first@saml.test', tenantId);
+  it('another account signing in on the browser signs the first out here, then at its IdP as a sign-out does, and the sign-in goes on', async () => {
+    const first = await app.createUser('first@saml.test', tenantId);
     const second = await app.createUser('second@saml.test', tenantId);
     const jar = new CookieJar();
-    await signIn('first@saml.test', 'entra-first', jar);
+    const signedInFirst = await signIn('first@saml.test', 'entra-first', jar);
     const flow = await authorize({ prompt: 'login' }, jar);
     const request = await toIdp(flow);
     const acs = await postToAcs(respond({ email: 'second@saml.test', nameId: 'entra-second', inResponseTo: request.id }), request.relayState);
     let visit = await flow.jar.visit(acs.location!);
     for (let hops = 0; hops < 5 && visit.status === 303 && visit.location!.startsWith(issuer); hops += 1) visit = await flow.jar.visit(visit.location!);
-    // The OP's own form that signs the first account out on its way back to the authorization.
+    // The OP's own form that signs the first account out on its way back to the authorization; its 303 leads to the
+    // IdP, whose answer comes to the provider's /slo: browsers check form-action on each.
     expect(visit.body).toContain('/oauth2/logout/confirm');
-    const switched = await flow.jar.submit(visit, {});
-    expect(switched.status).toBe(303);
-    expect(switched.location!.startsWith(`${issuer}/oauth2/authorize/`)).toBe(true);
-    expect(await codeFor(flow, switched)).toMatchObject({ sub: second });
+    expect(visit.headers.get('content-security-policy')).toContain(`https://idp.test ${new URL(issuer).origin}`);
+    const toIdp2 = await flow.jar.submit(visit, {});
+    expect(toIdp2.status).toBe(303);
+    expect(toIdp2.location!.startsWith(`${IDP_SLO_URL}?SAMLRequest=`)).toBe(true);
+    expect(idp.redirectSignature(toIdp2.location!, await spCertificate())).toBe('valid');
+    const logout = idp.readLogoutRequest(toIdp2.location!);
+    // The replaced account's NameID, not the one signing in.
+    expect(logout.nameId).toBe('entra-first');
+    // Signed out here before the browser left.
+    expect(await sessionsOf(first)).toBe(0);
+    expect(await userinfoStatus(signedInFirst.access_token)).toBe(401);
+
+    const back = await flow.jar.visit(idp.logoutResponse(endpoint(), logout.id));
+    expect(back.status).toBe(303);
+    expect(back.location!.startsWith(`${issuer}/oauth2/authorize/`)).toBe(true);
+    expect(await codeFor(flow, back)).toMatchObject({ sub: second });
+  });
+
+  it('an account switch whose replaced account signed in with no SAML single logout goes straight back to the sign-in', async () => {
+    await setSlo({ sloUrl: null });
+    try {
+      await app.createUser('plain-first@saml.test', tenantId);
+      const second = await app.createUser('plain-second@saml.test', tenantId);
+      const jar = new CookieJar();
+      await signIn('plain-first@saml.test', 'entra-plain-first', jar);
+      const flow = await authorize({ prompt: 'login' }, jar);
+      const request = await toIdp(flow);
+      const acs = await postToAcs(respond({ email: 'plain-second@saml.test', nameId: 'entra-plain-second', inResponseTo: request.id }), request.relayState);
+      let visit = await flow.jar.visit(acs.location!);
+      for (let hops = 0; hops < 5 && visit.status === 303 && visit.location!.startsWith(issuer); hops += 1) visit = await flow.jar.visit(visit.location!);
+      expect(visit.body).toContain('/oauth2/logout/confirm');
+      expect(visit.headers.get('content-security-policy')).not.toContain('https://idp.test');
+      const switched = await flow.jar.submit(visit, {});
+      expect(switched.status).toBe(303);
+      expect(switched.location!.startsWith(`${issuer}/oauth2/authorize/`)).toBe(true);
+      expect(await codeFor(flow, switched)).toMatchObject({ sub: second });
+    } finally {
+      await setSlo({ sloUrl: IDP_SLO_URL });
+    }
   });
 
   it('a provider moved to another IdP (entityId) forgets the NameIDs its sign-ins recorded: the new IdP’s same NameID ends nothing', async () => {
