@@ -30,6 +30,7 @@ import {
   errorPage,
   loginPage,
   lookFor,
+  PLAIN_LOOK,
   SECURITY_HEADERS,
   signupPage,
   spentSignInPage,
@@ -118,6 +119,11 @@ const PAGE_OF_REFUSAL: Partial<Record<ErrorCode, { status: number; copy: CopyKey
   service_unavailable: { status: 503, copy: 'error.unavailable' },
 };
 
+/** A page of an interaction, whatever its outcome: in its `ui_locales` first (kept with it, so every page of the sign-in
+ *  keeps it), else the browser's language. */
+const interactionLook = (look: PageLook, request: FastifyRequest, interaction: Interaction): PageLook =>
+  lookFor(look, request.headers['accept-language'], interaction.params['ui_locales']);
+
 function statusOf(error: unknown): { status: number; copy: CopyKey; look?: PageLook | undefined } {
   if (error instanceof SignInRefusal && error.page !== null) return { ...error.page, look: error.look };
   const refusal = gatehouseErrorOf(error);
@@ -174,6 +180,19 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
       return { look, way: { client: spent.client.name, url: spent.home, signedIn: spent.signedIn } };
     }
 
+    /**
+     * A form refused before its interaction is read (413, 415) or an internal error speaks the interaction's language
+     * when this browser's interaction is at the path: read from its cookies (the body is not needed), as `load` reads it.
+     * Not for a refusal of the sign-in's own (its look, or no interaction to read), nor for 429 or 503 (no read added to
+     * a service already refusing work).
+     */
+    async function errorLook(request: FastifyRequest, reply: FastifyReply, error: unknown, status: number): Promise<PageLook> {
+      const uid = (request.params as Partial<Params> | undefined)?.uid;
+      if (error instanceof SignInRefusal || status === 429 || status === 503 || typeof uid !== 'string') return browserLook(request);
+      const read = await services.oidc.interaction(request.raw, reply.raw, uid).catch(() => undefined);
+      return read === undefined ? browserLook(request) : interactionLook(PLAIN_LOOK, request, read.interaction);
+    }
+
     app.setErrorHandler(async (error, request, reply) => {
       const { status, copy, look } = statusOf(error);
       if (status === 500) request.log.error({ err: error }, 'unexpected error on a hosted page');
@@ -181,7 +200,8 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
       // The refusal stands whatever happens to its way back.
       const back = await wayBack(request, reply, error).catch((failure: unknown) => void request.log.error({ err: failure }, 'no way back from a spent sign-in'));
       if (back !== undefined) return sendPage(reply, status, (nonce) => spentSignInPage(back.look, nonce, back.way));
-      return sendPage(reply, status, (nonce) => errorPage(look ?? browserLook(request), nonce, { key: copy }));
+      const pageLook = look ?? (await errorLook(request, reply, error, status));
+      return sendPage(reply, status, (nonce) => errorPage(pageLook, nonce, { key: copy }));
     });
 
     /** Bound to this browser by the OP's cookie. */
@@ -191,8 +211,7 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
       // there would send a mailed sign-in link to whoever points that domain elsewhere.
       if (!(await onHostOf(request, interaction.returnTo))) throw new SignInRefusal('interaction_expired');
       const settled = await resolveTarget(services, request.id, client, interaction.params['tenant']);
-      // `ui_locales` stays with the interaction, so every page of the sign-in keeps it.
-      const target = { ...settled, look: lookFor(settled.look, request.headers['accept-language'], interaction.params['ui_locales']) };
+      const target = { ...settled, look: interactionLook(settled.look, request, interaction) };
       return { interaction, target, redirectTarget: cspSource(interaction.params['redirect_uri']) };
     }
 

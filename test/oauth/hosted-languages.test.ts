@@ -1,7 +1,7 @@
 import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../support/app.ts';
-import { CookieJar, type Visit } from '../support/cookie-jar.ts';
+import { CookieJar, readForm, type Visit } from '../support/cookie-jar.ts';
 import { REDIRECT_URI, startHostedTestApp, type HostedTestApp } from '../support/hosted-app.ts';
 import { HttpClient } from '../support/http.ts';
 import { createTestClient } from '../support/oauth.ts';
@@ -110,6 +110,34 @@ describe('the language of the hosted pages', () => {
     expect(link.status).toBe(400);
     expect(languageOf(link)).toEqual(['fr', 'ltr']);
     expect(config.serverMetadata()['ui_locales_supported']).toEqual(['en', 'de', 'fr', 'es']);
+  });
+
+  it('the refusals of a form before its interaction is read (413, 415) and an internal error (500) keep the interaction’s ui_locales; another browser’s, its own language', async () => {
+    const { jar, page } = await signInPage({ ui_locales: 'de' }, { 'accept-language': 'fr' });
+    const { action } = readForm(page.url, page.body);
+    const french = { 'accept-language': 'fr' };
+    const mediaType = await jar.visit(action, { method: 'POST', headers: { ...french, 'content-type': 'application/json' } });
+    expect(mediaType.status).toBe(415);
+    expect(languageOf(mediaType)).toEqual(['de', 'ltr']);
+    expect(mediaType.body).toContain('Das Formular wurde in einem Format gesendet, das diese Seite nicht lesen kann.');
+    const tooLarge = await jar.visit(action, { form: { email: 'a'.repeat(1024 * 1024 + 1), password: 'x' }, headers: french });
+    expect(tooLarge.status).toBe(413);
+    expect(languageOf(tooLarge)).toEqual(['de', 'ltr']);
+    expect(tooLarge.body).toContain('Das Formular hat mehr Daten gesendet, als für eine Anmeldung zulässig ist.');
+    await app.sql('alter table app_user rename to app_user_away');
+    let failed: Visit;
+    try {
+      failed = await jar.submit(page, { email: 'nobody@example.com', password: 'wrong-password' }, french);
+    } finally {
+      await app.sql('alter table app_user_away rename to app_user');
+    }
+    expect(failed.status).toBe(500);
+    expect(languageOf(failed)).toEqual(['de', 'ltr']);
+    expect(failed.body).toContain('Bei uns ist ein Fehler aufgetreten.');
+    // Without the interaction's cookies its uid in the path names nothing: the browser's language.
+    const stranger = await new CookieJar().visit(action, { method: 'POST', headers: { ...french, 'content-type': 'application/json' } });
+    expect(stranger.status).toBe(415);
+    expect(languageOf(stranger)).toEqual(['fr', 'ltr']);
   });
 
   it('on a tenant path surface, in the tenant’s look', async () => {
