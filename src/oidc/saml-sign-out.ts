@@ -5,18 +5,22 @@ import { cspSource } from '../pages/pages.ts';
 import { gatehouseData } from './clients.ts';
 
 /**
- * The session's user and application: the logout's client's, else (an account switch, answered at the resume before
- * the OP loads the client) the interaction's client's, else on a custom domain (where a logout may name no client) the
- * domain's own application.
+ * The session's user and application: that of a client the session's account signed in to (on the device pages' one
+ * session, the sign-in replacing it in an account switch may be another application's), else the logout's client's,
+ * else the interaction's (a switch is answered at the resume, before the OP loads the client), else on a custom domain
+ * (where a logout may name no client) the domain's own application.
  */
 export async function loggingOut(ctx: KoaContextWithOIDC, surface: Surface): Promise<{ applicationId: string; userId: string } | undefined> {
-  const userId = ctx.oidc?.session?.accountId;
-  if (userId === undefined) return undefined;
-  let client: object | undefined = ctx.oidc.entities.Client ?? ctx.oidc.client;
+  const session = ctx.oidc?.session;
+  const userId = session?.accountId;
+  if (session === undefined || userId === undefined) return undefined;
   const resumed = ctx.oidc.entities.Interaction?.params['client_id'];
-  if (client === undefined && typeof resumed === 'string') client = await ctx.oidc.provider.Client.find(resumed);
-  const applicationId = gatehouseData(client)?.applicationId ?? (surface.kind === 'domain' ? surface.applicationId : undefined);
-  return applicationId === undefined ? undefined : { applicationId, userId };
+  const named = [...Object.keys(session.authorizations ?? {}), (ctx.oidc.entities.Client ?? ctx.oidc.client)?.clientId, typeof resumed === 'string' ? resumed : undefined];
+  for (const clientId of new Set(named)) {
+    const applicationId = clientId === undefined ? undefined : gatehouseData(await ctx.oidc.provider.Client.find(clientId))?.applicationId;
+    if (applicationId !== undefined) return { applicationId, userId };
+  }
+  return surface.kind === 'domain' ? { applicationId: surface.applicationId, userId } : undefined;
 }
 
 /** The form-action sources a logout of the session's user passes through on its way via the IdP (none: it does not). */

@@ -775,6 +775,43 @@ describe('single logout started at the IdP', () => {
     expect(await codeFor(flow, back)).toMatchObject({ sub: second });
   });
 
+  it('on the device pages, whose one session another application’s device sign-in replaces: through the replaced account’s IdP, then that device is approved', async () => {
+    await app.createUser('tv-first@saml.test', tenantId);
+    const tv = await createTestClient(app, { type: 'device', authMethod: 'none' });
+    const other = await app.bootstrapAnother();
+    const otherTv = await createTestClient(app, { type: 'device', authMethod: 'none', applicationId: other.applicationId });
+    const globex = await app.createTenant('Globex', other);
+    const bob = await app.as({ apiKey: other.apiKey }).post('/users', { email: 'bob@globex.example', password: 'Correct-Horse-9', tenantId: globex });
+    expect(bob.status, JSON.stringify(bob.body)).toBe(201);
+    const jar = new CookieJar();
+    /** The sign-in page of a new code of `client`, in `jar`. */
+    async function signInPageFor(client: { clientId: string }): Promise<Visit> {
+      const started = await oidc.initiateDeviceAuthorization(await discover(app, client.clientId, oidc.None()), { scope: 'openid email' });
+      const toSignIn = await jar.submit(await jar.submit(await jar.visit(started.verification_uri_complete!), {}), {});
+      expect(toSignIn.status, toSignIn.body.slice(0, 500)).toBe(303);
+      return jar.visit(toSignIn.location!);
+    }
+    const following = async (visit: Visit) => {
+      for (let hops = 0; hops < 6 && visit.status === 303 && visit.location!.startsWith(issuer); hops += 1) visit = await jar.visit(visit.location!);
+      return visit;
+    };
+    const request = await toIdp({ jar, page: await signInPageFor(tv) } as AuthorizationFlow);
+    const acs = await postToAcs(respond({ email: 'tv-first@saml.test', nameId: 'entra-tv-first', inResponseTo: request.id }), request.relayState);
+    expect((await following(await jar.visit(acs.location!))).body).toContain('Your device is now signed in');
+
+    // Bob approves his TV, of another application, on the same phone.
+    const switching = await following(await jar.submit(await signInPageFor(otherTv), { email: 'bob@globex.example', password: 'Correct-Horse-9' }));
+    expect(switching.body).toContain('/oauth2/logout/confirm');
+    expect(switching.headers.get('content-security-policy')).toContain(`https://idp.test ${new URL(issuer).origin}`);
+    const leaving = await jar.submit(switching, {});
+    expect(leaving.location!.startsWith(`${IDP_SLO_URL}?SAMLRequest=`)).toBe(true);
+    const logout = idp.readLogoutRequest(leaving.location!);
+    expect(logout.nameId).toBe('entra-tv-first');
+    const back = await jar.visit(idp.logoutResponse(endpoint(), logout.id));
+    expect(back.location!.startsWith(`${issuer}/oauth2/device/`)).toBe(true);
+    expect((await following(back)).body).toContain('Your device is now signed in');
+  });
+
   it('an account switch whose replaced account signed in with no SAML single logout goes straight back to the sign-in', async () => {
     await setSlo({ sloUrl: null });
     try {
