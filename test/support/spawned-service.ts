@@ -15,7 +15,8 @@ export async function freePort(): Promise<number> {
   const [ephemeralFrom = 32_768] = (await readFile('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').catch(() => '')).split(/\s+/).map(Number);
   for (;;) {
     const port = randomInt(10_000, Math.max(ephemeralFrom, 10_001));
-    if (await bindable(port)) return port;
+    // fetch and Chromium refuse the Fetch standard's "bad ports", of which 10080 is the one in this range.
+    if (port !== 10_080 && (await bindable(port))) return port;
   }
 }
 
