@@ -31,6 +31,7 @@ import type { FormFields, InteractionContext } from './routes.ts';
  */
 
 const STEP_SECONDS = 600;
+const NO_LONGER_ACTIVE = 'the user is no longer an active user of the pool';
 const DAY_SECONDS = 24 * 3600;
 
 /** `expired`: its password is to be changed once the step has passed; `session`: no first factor was proven (the
@@ -241,7 +242,7 @@ export function registerMfaStep(app: FastifyInstance, services: Services, seam: 
     const { context, pending } = await stepOf(request, reply);
     if (pending === undefined) return reply.status(303).header('location', interactionPaths(context.interaction.uid).page).send();
     const user = await activeUser(context.target, pending.userId);
-    if (user === null) return seam.refuse(request, reply, context, 'the user is no longer an active user of the pool');
+    if (user === null) return seam.refuse(request, reply, context, NO_LONGER_ACTIVE);
     if (!stillProven(user, pending)) return seam.refuse(request, reply, context, 'the password proven was replaced since');
     if (pending.passed !== undefined) return complete(request, reply, context, pending);
     const held = await heldStep(request, context, user.id, pending.amr);
@@ -258,7 +259,7 @@ export function registerMfaStep(app: FastifyInstance, services: Services, seam: 
     const { uid } = context.interaction;
     if (pending === undefined) throw new SignInRefusal('proof_expired', context.target.look);
     const user = await activeUser(context.target, pending.userId);
-    if (user === null) return seam.refuse(request, reply, context, 'the user is no longer an active user of the pool');
+    if (user === null) return seam.refuse(request, reply, context, NO_LONGER_ACTIVE);
     if (!stillProven(user, pending)) return seam.refuse(request, reply, context, 'the password proven was replaced since');
     if (pending.passed !== undefined) return complete(request, reply, context, pending);
     if (fields['action'] === 'continue') return back(reply, uid);
@@ -311,6 +312,7 @@ export function registerMfaStep(app: FastifyInstance, services: Services, seam: 
       () => enrolFactor(context.target, user, secret === undefined || totpAt === null ? { kind: 'email_otp' } : { kind: 'totp', secret, step: totpAt }, asStep),
     );
     if (outcome === 'spent') return spent(reply, context);
+    if (outcome === 'inactive') return seam.refuse(request, reply, context, NO_LONGER_ACTIVE);
     if (outcome === 'refused') return showStep(reply, context, user, shown, 400, { method, error: true, ...(secret === undefined ? {} : { secret }) });
     return enrolled(request, reply, context, user, passedWith(pending, method, amr), outcome);
   });
@@ -356,6 +358,7 @@ export function registerMfaStep(app: FastifyInstance, services: Services, seam: 
     const attempt = { method: 'webauthn', amr, tenantId: pending.tenantId, address, budget } as const;
     if (credential === null) return refused(await proveSecondStep(target, user, attempt, async () => ({ ok: false, reason: 'invalid_passkey' })));
     const outcome = await enrolSecondStep(target, user, attempt, async () => ({ ok: true }), () => enrolFactor(target, user, { kind: 'webauthn', credential }, asStep));
+    if (outcome === 'inactive') return seam.refuse(request, reply, context, NO_LONGER_ACTIVE);
     if (outcome === 'refused' || outcome === 'spent') return refused(outcome);
     return enrolled(request, reply, context, user, passedWith(pending, 'webauthn', amr), outcome);
   }

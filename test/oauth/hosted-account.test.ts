@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { BootstrapResult } from '../../src/domain/bootstrap.ts';
 import { recoveryCodeHash } from '../../src/domain/mfa/codes.ts';
 import { RefusalTiming } from '../../src/domain/sign-in/refusal-timing.ts';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { type TestApp } from '../support/app.ts';
 import { CookieJar, readForm, type Visit } from '../support/cookie-jar.ts';
 import { addDomain } from '../support/domains.ts';
@@ -11,6 +12,9 @@ import { fetchVia } from '../support/host-fetch.ts';
 import { HttpClient } from '../support/http.ts';
 import { codeAuthorizationUrl, createTestClient, discover, OFFLINE_CONSENT, startAuthorization, type TestClient } from '../support/oauth.ts';
 import { totpCodeAt as codeAt, withTimeLeftInStep } from '../support/totp.ts';
+import { usingEmbeddedDatabase } from '../support/database.ts';
+import { queuedBehind } from '../support/row-lock.ts';
+import { suspendedAtWrite } from '../support/suspend-trigger.ts';
 import { newId } from '../../src/ids.ts';
 import { USE_TTL_KEY } from '../../src/db/oidc-model.ts';
 import { createPasswordUser, PASSWORD } from '../support/users.ts';
@@ -997,6 +1001,59 @@ describe('two-step verification', () => {
     } finally {
       expect((await app.http.put('/policies/mfa', { enforcement: 'optional', factors: ['totp', 'email_otp'], rememberDeviceDays: 30 })).status).toBe(200);
     }
+  });
+
+  /** Refused as a suspended user's form is, with no factor, recovery code, record or mail of an enrolment. */
+  async function refusedAsSuspended(refused: Visit, userId: string, email: string) {
+    expect(refused.status, refused.body.slice(-800)).toBe(403);
+    expect(refused.body).toContain('is suspended: nothing was changed.');
+    expect(await factorsOf(userId)).toEqual([]);
+    expect(await app.sql(`select 1 from mfa_recovery_code where user_id = ?`, [userId])).toEqual([]);
+    expect(await auditActions(userId)).not.toContain('user.mfa.enrolled');
+    expect(await lastMail(email, 'mfa_enrolled')).toBeUndefined();
+  }
+
+  it('a user suspended between the page shown and its authenticator app posted: refused as suspended, nothing stored', async () => {
+    const userId = await createUser('mia@example.com');
+    const { jar, page } = await openAccount('mia@example.com');
+    expect((await app.http.post(`/users/${userId}/suspend`, {})).status).toBe(200);
+    await refusedAsSuspended(await post(jar, page, 'mfa-totp', { totp_code: codeAt(offeredSecret(page)), totp_password: PASSWORD }), userId, 'mia@example.com');
+  });
+
+  it('a user suspended once the mailed code is taken (the page read them active): the factor is judged with their row, so nothing is stored', async () => {
+    const userId = await createUser('moe@example.com');
+    const { jar, page } = await openAccount('moe@example.com');
+    const open = await jar.visit((await post(jar, page, 'mfa-email-send', {})).location!);
+    const code = /\b(\d{6})\b/.exec((await lastMail('moe@example.com', 'email_otp'))!)![1]!;
+    // The code's attempt is taken after the page has read the user, and before the factor is added.
+    const refused = await suspendedAtWrite(app, userId, { table: 'mfa_email_code', when: 'true' }, () =>
+      post(jar, open, 'mfa-email', { email_code: code, email_factor_password: PASSWORD }),
+    );
+    await refusedAsSuspended(refused, userId, 'moe@example.com');
+  });
+
+  it.skipIf(usingEmbeddedDatabase())('a user suspended while an added factor, a removal and new recovery codes wait for their row: each is refused, nothing changes', async () => {
+    const { userId, jar, page } = await withTotp('mel@example.com');
+    const [factor] = await factorsOf(userId);
+    const open = await jar.visit((await post(jar, page, 'mfa-email-send', {})).location!);
+    const code = /\b(\d{6})\b/.exec((await lastMail('mel@example.com', 'email_otp'))!)![1]!;
+    const codesBefore = await app.sql(`select code_hash from mfa_recovery_code where user_id = ? order by code_hash`, [userId]);
+    const suspend = (em: EntityManager) => em.execute(`update app_user set status = 'suspended' where id = ?`, [userId]);
+    const answers = await queuedBehind(app.gatehouse.services.orm, { table: 'app_user', applicationId: app.root.applicationId, id: userId }, { lock: 'update', beforeCommit: suspend }, [
+      () => post(jar, open, 'mfa-email', { email_code: code, email_factor_password: PASSWORD }),
+      () => post(jar, page, 'mfa-remove', { remove_password: PASSWORD, factor: factor!.id }),
+      () => post(jar, page, 'mfa-recovery-codes', { codes_password: PASSWORD }),
+    ]);
+    for (const answer of answers) {
+      expect(answer.status, answer.body.slice(-800)).toBe(403);
+      expect(answer.body).toContain('is suspended: nothing was changed.');
+    }
+    expect(await factorsOf(userId)).toEqual([factor]);
+    expect(await app.sql(`select code_hash from mfa_recovery_code where user_id = ? order by code_hash`, [userId])).toEqual(codesBefore);
+    const actions = await auditActions(userId);
+    expect(actions.filter((action) => action === 'user.mfa.enrolled')).toHaveLength(1);
+    expect(actions).not.toContain('user.mfa.removed');
+    expect(actions).not.toContain('user.mfa.recovery_codes.renewed');
   });
 });
 

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BootstrapResult } from '../../src/domain/bootstrap.ts';
@@ -13,6 +14,7 @@ import { authorizationRequest, createTestClient, decodeJwt, discover } from '../
 import { isolatedNorthSouth } from '../support/surface-sign-in.ts';
 import { usingEmbeddedDatabase } from '../support/database.ts';
 import { queuedBehind, sentAtOnce } from '../support/row-lock.ts';
+import { changedAtWrite, suspendedAtWrite } from '../support/suspend-trigger.ts';
 import { totpCodeAt as codeAt, giveTotp as giveTotpTo, withTimeLeftInStep } from '../support/totp.ts';
 import { createPasswordUser, PASSWORD } from '../support/users.ts';
 import { REDIRECT_URI, startHostedTestApp } from '../support/hosted-app.ts';
@@ -224,6 +226,21 @@ describe('optional (the default)', () => {
     const secret = await giveTotp(userId);
     const { flow, page } = await stepPage('stale@example.com');
     expect((await app.http.patch(`/users/${userId}`, { password: 'Owners-Own-Choice-8' })).status).toBe(200);
+    const refused = await flow.jar.submit(page, { code: codeAt(secret) });
+    expect(refused.status).toBe(303);
+    const callback = await flow.jar.followOut(refused, issuer);
+    expect(Object.fromEntries(callback.searchParams)).toMatchObject({ error: 'access_denied', state: flow.state });
+  });
+
+  it('a user suspended once the challenge’s right code is taken: no sign-in, the failure recorded as a suspended user’s; the next answer is refused as theirs', async () => {
+    const userId = await createPasswordUser(app.http, 'challenge-suspended@example.com');
+    const secret = await giveTotp(userId);
+    const { flow, page } = await stepPage('challenge-suspended@example.com');
+    await withTimeLeftInStep(5_000);
+    const first = await suspendedAtWrite(app, userId, { table: 'oidc_model', when: `new.model = 'StepAttempts'` }, () => flow.jar.submit(page, { code: codeAt(secret) }));
+    expect(first.location ?? '').not.toContain(REDIRECT_URI);
+    expect((await records(userId, 'user.sign_in_failed')).map((record) => [record.after['method'], record.after['reason']])).toEqual([['totp', 'user_inactive']]);
+    expect(await records(userId, 'user.signed_in')).toEqual([]);
     const refused = await flow.jar.submit(page, { code: codeAt(secret) });
     expect(refused.status).toBe(303);
     const callback = await flow.jar.followOut(refused, issuer);
@@ -690,6 +707,83 @@ describe('required', () => {
     expect((await records(userId, 'user.sign_in_failed')).map((record) => [record.outcome, record.after['method'], record.after['reason']])).toEqual([['failure', 'totp', 'factor_not_added']]);
     const again = await stranger.flow.jar.submit(second!, { code: codeAt(secret) });
     expect(again.status).toBe(400);
+  });
+
+  /** The enrolment's page of a new user, on the method `kind`, and its right first answer. */
+  async function enrolment(email: string, kind: 'totp' | 'email_otp') {
+    const { flow, page } = await stepPage(email, { configuration });
+    if (kind === 'totp') {
+      const secret = new URL(/(otpauth:\/\/totp\/[^<\s]+)/.exec(page.body)![1]!.replaceAll('&#38;', '&')).searchParams.get('secret')!;
+      await withTimeLeftInStep(5_000);
+      return { flow, page, code: codeAt(secret) };
+    }
+    const sent = await flow.jar.submit(await flow.jar.visit(`${page.url}?method=email_otp`), { action: 'send' });
+    const codePage = await flow.jar.visit(sent.location!);
+    return { flow, page: codePage, code: /\b(\d{6})\b/.exec(await lastMail(email, 'email_otp'))![1]! };
+  }
+
+  /** Refused as a suspended user's sign-in (access_denied back at the client), with nothing of the enrolment stored. */
+  async function refusedWithNothingStored(flow: Flow, answer: Visit, userId: string, email: string) {
+    expect(answer.status, answer.body.slice(-1500)).toBe(303);
+    const callback = await flow.jar.followOut(answer, issuer);
+    expect(Object.fromEntries(callback.searchParams)).toMatchObject({ error: 'access_denied', state: flow.state });
+    expect(await app.sql(`select kind from mfa_factor where user_id = ?`, [userId])).toEqual([]);
+    expect(await app.sql(`select 1 from mfa_recovery_code where user_id = ?`, [userId])).toEqual([]);
+    expect(await records(userId, 'user.mfa.enrolled')).toEqual([]);
+    expect(await app.sql(`select 1 from email_delivery where to_address = ? and template_key in ('mfa_enrolled', 'password_reset')`, [email])).toEqual([]);
+    expect(await records(userId, 'user.signed_in')).toEqual([]);
+  }
+
+  it.each(['totp', 'email_otp'] as const)('a user suspended once the enrolment’s %s answer is taken (before the factor is added): refused as suspended, nothing stored', async (kind) => {
+    const email = `enrol-suspended-${kind}@example.com`;
+    const userId = await createPasswordUser(admin, email);
+    const { flow, page, code } = await enrolment(email, kind);
+    // The step's attempt is counted after the request has read the user (still active) and before the factor is added.
+    const answer = await suspendedAtWrite(app, userId, { table: 'oidc_model', when: `new.model = 'StepAttempts'` }, () => flow.jar.submit(page, { code }));
+    await refusedWithNothingStored(flow, answer, userId, email);
+    // Recorded as a suspended user's sign-in after the first factor is: refused, with the method of the step.
+    expect((await records(userId, 'user.sign_in_failed')).map((record) => [record.after['method'], record.after['reason']])).toEqual([[kind, 'user_inactive']]);
+  });
+
+  it.skipIf(usingEmbeddedDatabase())('a user suspended while the enrolment waits for their row: the factor is judged under that lock, so nothing is stored', async () => {
+    const email = 'enrol-suspended-race@example.com';
+    const userId = await createPasswordUser(admin, email);
+    const { flow, page, code } = await enrolment(email, 'totp');
+    const userRow = { table: 'app_user', applicationId: other.applicationId, id: userId };
+    const suspend = (em: EntityManager) => em.execute(`update app_user set status = 'suspended' where application_id = ? and id = ?`, [other.applicationId, userId]);
+    const [answer] = await queuedBehind(app.gatehouse.services.orm, userRow, { lock: 'update', beforeCommit: suspend }, [() => flow.jar.submit(page, { code })]);
+    await refusedWithNothingStored(flow, answer!, userId, email);
+    expect((await records(userId, 'user.sign_in_failed')).map((record) => record.after['reason'])).toEqual(['user_inactive']);
+  });
+
+  it('the organization deactivated once the enrolment’s answer is taken: the factor is judged with the organization, so nothing is stored', async () => {
+    const email = 'enrol-deactivated@example.com';
+    const userId = await createPasswordUser(admin, email);
+    const { flow, page, code } = await enrolment(email, 'totp');
+    const [{ organization_id: organizationId }] = (await app.sql<{ organization_id: string }>(`select organization_id from application where id = ?`, [other.applicationId])) as [
+      { organization_id: string },
+    ];
+    try {
+      const deactivate = `update organization set status = 'deactivated' where id = '${organizationId}'`;
+      const answer = await changedAtWrite(app, deactivate, { table: 'oidc_model', when: `new.model = 'StepAttempts'` }, () => flow.jar.submit(page, { code }));
+      expect(answer.status, answer.body.slice(-1500)).toBe(303);
+      expect(answer.location ?? '').not.toContain(REDIRECT_URI);
+    } finally {
+      await app.sql(`update organization set status = 'active' where id = ?`, [organizationId]);
+    }
+    expect(await app.sql(`select kind from mfa_factor where user_id = ?`, [userId])).toEqual([]);
+    expect(await app.sql(`select 1 from mfa_recovery_code where user_id = ?`, [userId])).toEqual([]);
+    expect(await records(userId, 'user.mfa.enrolled')).toEqual([]);
+    expect(await app.sql(`select 1 from email_delivery where to_address = ? and template_key in ('mfa_enrolled', 'password_reset')`, [email])).toEqual([]);
+    expect(await records(userId, 'user.signed_in')).toEqual([]);
+  });
+
+  it('a user suspended between the enrolment shown and its answer posted: refused as suspended, nothing stored', async () => {
+    const email = 'enrol-suspended-before@example.com';
+    const userId = await createPasswordUser(admin, email);
+    const { flow, page, code } = await enrolment(email, 'totp');
+    expect((await admin.post(`/users/${userId}/suspend`, {})).status).toBe(200);
+    await refusedWithNothingStored(flow, await flow.jar.submit(page, { code }), userId, email);
   });
 });
 

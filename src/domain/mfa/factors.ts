@@ -8,7 +8,7 @@ import { askedForLock, AskedForMail, emailOtpMail, mfaEnrolledMail } from '../em
 import { linkUserOf, mailTenant } from '../sign-in/account-links.ts';
 import type { MailSender } from '../email/outbox.ts';
 import type { SignInTarget } from '../sign-in/sign-in.ts';
-import { holdUserRow, issueLink } from '../users/link-tokens.ts';
+import { holdActingUser, holdUserRow, issueLink } from '../users/link-tokens.ts';
 import type { SignInUser } from '../users/sign-in-user.ts';
 import { insertCredential, type NewCredential } from '../webauthn/credentials.ts';
 import { CODE_ATTEMPTS, EMAIL_CODE_MINUTES, emailCodeHash, newEmailCode, newRecoveryCode, RECOVERY_CODE_COUNT, recoveryCodeHash } from './codes.ts';
@@ -79,6 +79,16 @@ export type SecondStep = Pick<HeldFactor, 'id' | 'kind'>;
 /** The user's row (holdUserRow), then their second steps, keys of every host included: changes of them take turns. */
 export async function lockSecondSteps(tx: EntityManager, applicationId: string, userId: string): Promise<SecondStep[]> {
   await holdUserRow(tx, applicationId, userId);
+  return heldSecondSteps(tx, applicationId, userId);
+}
+
+/** lockSecondSteps for a change the user makes: null when, their row held, they may no longer act (holdActingUser). */
+export async function lockOwnSecondSteps(tx: EntityManager, target: SignInTarget, userId: string): Promise<SecondStep[] | null> {
+  if (!(await holdActingUser(tx, target.application.id, userId, target.poolId))) return null;
+  return heldSecondSteps(tx, target.application.id, userId);
+}
+
+async function heldSecondSteps(tx: EntityManager, applicationId: string, userId: string): Promise<SecondStep[]> {
   const factors = await executeOwned<SecondStep[]>(tx, applicationId, `select id, kind from mfa_factor where @owner and user_id = ? for update`, [userId]);
   const keys = await executeOwned<SecondStep[]>(tx, applicationId, `select id, 'webauthn' as kind from webauthn_credential where @owner and user_id = ? for update`, [userId]);
   return [...factors, ...keys];
@@ -100,17 +110,23 @@ export interface Enrolment {
   readonly asStep?: readonly string[];
 }
 
+/** The recovery codes to show (none: the user had some left, or the enrolment issues none); `not_added`: a second tab
+ *  enrolled that kind first (for the step, any kind); `inactive`: the user may no longer act. Nothing is written but codes. */
+export type Enrolled = string[] | 'not_added' | 'inactive';
+
 /** In one transaction, with the `mfa_enrolled` mail (a reset link in case it was not them); recovery codes when the user
- *  had none left. Null: a second tab enrolled that kind first (for the step, any kind); nothing written. */
-export async function enrolFactor(target: SignInTarget, user: SignInUser, factor: NewFactor, enrolment: Enrolment = {}): Promise<string[] | null> {
+ *  had none left. The user's standing is judged under their row's lock, so a suspension (a lock, a deletion, the
+ *  organization's deactivation) committed before it leaves nothing added. */
+export async function enrolFactor(target: SignInTarget, user: SignInUser, factor: NewFactor, enrolment: Enrolment = {}): Promise<Enrolled> {
   const { services } = target.scope;
   const applicationId = target.application.id;
   const sender = userSender(target, user);
-  const codes = await target.applicationScope.transactional(async (em) => {
-    const held = await lockSecondSteps(em, applicationId, user.id);
+  const codes = await target.applicationScope.transactional(async (em): Promise<Enrolled> => {
+    const held = await lockOwnSecondSteps(em, target, user.id);
+    if (held === null) return 'inactive';
     // A factor enrolled meanwhile (another tab, the owner) is to be proven, not passed by enrolling another beside it.
-    if (enrolment.asStep !== undefined && held.some((step) => !enrolment.asStep!.includes(step.id))) return null;
-    if (!(await addFactor(em, services.storedSecrets, applicationId, user.id, factor))) return null;
+    if (enrolment.asStep !== undefined && held.some((step) => !enrolment.asStep!.includes(step.id))) return 'not_added';
+    if (!(await addFactor(em, services.storedSecrets, applicationId, user.id, factor))) return 'not_added';
     if (enrolment.record === undefined) recordAudit(em, sender, { action: 'user.mfa.enrolled', targetType: 'user', targetId: user.id, after: { factor: factor.kind } });
     else enrolment.record(em);
     const at = { em, sender, tenantId: sender.tenantId };
@@ -118,7 +134,7 @@ export async function enrolFactor(target: SignInTarget, user: SignInUser, factor
     await mfaEnrolledMail(at, user, { link: reset.link, factor: factor.kind });
     return enrolment.codes === false ? [] : issueRecoveryCodesIfNone(em, applicationId, user.id);
   });
-  if (codes !== null) services.outbox.wake();
+  if (Array.isArray(codes)) services.outbox.wake();
   return codes;
 }
 

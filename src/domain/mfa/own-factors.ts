@@ -9,12 +9,13 @@ import {
   enrolFactor,
   factorsOf,
   forgetCodesIfLast,
-  lockSecondSteps,
+  lockOwnSecondSteps,
   recoveryCodesLeft,
   replaceRecoveryCodes,
   sendEmailCode,
   useSecondProof,
   userSender,
+  type Enrolled,
   type FactorKind,
   type HeldFactor,
   type SecondStep,
@@ -35,6 +36,8 @@ export interface OwnFactors {
 
 const WRONG_CODE = ownRefusal({ key: 'mfa.error' });
 const EMAIL_UNAVAILABLE = ownRefusal({ key: 'account.emailUnavailable' });
+/** Suspended, locked, deleted or deactivated since the page was opened: judged under the user's row (lockOwnSecondSteps). */
+const INACTIVE: OwnChange = { ok: false, reason: 'inactive' };
 
 export async function ownFactors(target: SignInTarget, userId: string, rpId: string): Promise<OwnFactors> {
   const { em } = target.applicationScope;
@@ -46,9 +49,13 @@ export async function ownFactors(target: SignInTarget, userId: string, rpId: str
 }
 
 async function enrolOwn(target: SignInTarget, user: SignInUser, factor: Parameters<typeof enrolFactor>[2]): Promise<OwnChange> {
-  const codes = await enrolFactor(target, user, factor);
-  if (codes === null) return ownRefusal({ key: 'account.factorHeld' });
-  return { ok: true, shown: codes };
+  return ownEnrolment(await enrolFactor(target, user, factor), ownRefusal({ key: 'account.factorHeld' }));
+}
+
+/** The account page's answer to an enrolment (`held`: when one of that kind, or that key, was added first). */
+export function ownEnrolment(enrolled: Enrolled, held: OwnChange): OwnChange {
+  if (enrolled === 'inactive') return INACTIVE;
+  return enrolled === 'not_added' ? held : { ok: true, shown: enrolled };
 }
 
 async function mayAdd(target: SignInTarget, userId: string, rpId: string, kind: FactorKind): Promise<boolean> {
@@ -106,7 +113,8 @@ export function removeSecondStep(
 ): Promise<OwnChange | undefined> {
   const applicationId = target.application.id;
   return target.applicationScope.transactional(async (tx) => {
-    const held = await lockSecondSteps(tx, applicationId, userId);
+    const held = await lockOwnSecondSteps(tx, target, userId);
+    if (held === null) return INACTIVE;
     const step = held.find((candidate) => candidate.id === removing.id && (candidate.kind === 'webauthn') === removing.key);
     if (step === undefined) return undefined;
     const offered = target.mfa.factors;
@@ -136,7 +144,9 @@ export async function renewOwnRecoveryCodes(target: SignInTarget, user: SignInUs
   const refused = await ownProofRefusal(target, user, proof);
   if (refused !== null) return refused;
   return target.applicationScope.transactional(async (tx) => {
-    if ((await lockSecondSteps(tx, applicationId, user.id)).length === 0) return ownRefusal({ key: 'account.recoveryNeedsFactor' });
+    const held = await lockOwnSecondSteps(tx, target, user.id);
+    if (held === null) return INACTIVE;
+    if (held.length === 0) return ownRefusal({ key: 'account.recoveryNeedsFactor' });
     const codes = await replaceRecoveryCodes(tx, applicationId, user.id);
     recordAudit(tx, userSender(target, user), { action: 'user.mfa.recovery_codes.renewed', targetType: 'user', targetId: user.id });
     return { ok: true, shown: codes };

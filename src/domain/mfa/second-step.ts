@@ -4,7 +4,7 @@ import { recordSignIn, type SignInFailureReason } from '../audit/auth-events.ts'
 import { addressStanding, recordFailedSignIn, recordSuccessfulSignIn, refuseUncounted } from '../sign-in/lockout.ts';
 import type { SignInTarget } from '../sign-in/sign-in.ts';
 import type { SignInUser } from '../users/sign-in-user.ts';
-import type { CodeRefusal, SecondProof } from './factors.ts';
+import type { CodeRefusal, Enrolled, SecondProof } from './factors.ts';
 
 export type CodeCheck = { ok: true } | { ok: false; reason: CodeRefusal };
 
@@ -34,6 +34,9 @@ export const sharedStepBudget = (...parts: readonly string[]): StepBudget => ({
 /** `spent`: the proof takes no more attempts; the user proves a first factor again. */
 export type StepOutcome = 'passed' | 'refused' | 'spent';
 
+/** What passing writes besides the sign-in; `not_added`, `inactive`: nothing (enrolFactor's), and the step is not passed. */
+type Passing<T> = () => Promise<T | 'not_added' | 'inactive'>;
+
 type StepAttempt = { readonly method: SecondProof; readonly amr: readonly string[]; readonly tenantId: string | null; readonly address: string; readonly budget: StepBudget };
 
 /** Under the lockout policy as a password: a locked-out or waiting address is refused unchecked (as long as a counted
@@ -41,30 +44,30 @@ type StepAttempt = { readonly method: SecondProof; readonly amr: readonly string
  *  attempts first (StepBudget), so answers sent at once are checked no more often. Every attempt is recorded. */
 export async function proveSecondStep(target: SignInTarget, user: SignInUser, attempt: StepAttempt, check: () => Promise<CodeCheck>): Promise<StepOutcome> {
   const outcome = await decideSecondStep(target, user, attempt, check, async () => 'passed' as const);
-  return outcome === 'not_added' ? 'refused' : outcome;
+  return outcome === 'not_added' || outcome === 'inactive' ? 'refused' : outcome;
 }
 
 /** An enrolment's first answer, as proveSecondStep: `enrol` adds the factor it proved once the answer is right, and the
- *  step passes only if a factor was added (its recovery codes to show). `not_added`: nothing was (enrolFactor's null), so
- *  no sign-in is recorded nor failure cleared: a refusal `factor_not_added`, not counted (the answer was right). */
+ *  step passes only if a factor was added (its recovery codes to show). `not_added`: nothing was, so no sign-in is
+ *  recorded nor failure cleared: a refusal `factor_not_added`, not counted (the answer was right). `inactive`: the user,
+ *  judged where the factor would be added (enrolFactor), may no longer act: nothing was added, a refusal `user_inactive`. */
 export function enrolSecondStep(
   target: SignInTarget,
   user: SignInUser,
   attempt: StepAttempt,
   check: () => Promise<CodeCheck>,
-  enrol: () => Promise<string[] | null>,
-): Promise<string[] | 'not_added' | 'refused' | 'spent'> {
+  enrol: () => Promise<Enrolled>,
+): Promise<string[] | 'not_added' | 'inactive' | 'refused' | 'spent'> {
   return decideSecondStep(target, user, attempt, check, enrol);
 }
 
-/** `pass`: what passing writes besides the sign-in; null: nothing, and the step is not passed. */
 async function decideSecondStep<T>(
   target: SignInTarget,
   user: SignInUser,
   attempt: StepAttempt,
   check: () => Promise<CodeCheck>,
-  pass: () => Promise<T | null>,
-): Promise<T | 'not_added' | 'refused' | 'spent'> {
+  pass: Passing<T>,
+): Promise<T | 'not_added' | 'inactive' | 'refused' | 'spent'> {
   const outcome = await checkCounted(target, user, attempt, check, pass);
   await recordSignIn(target.scope.services, {
     applicationId: target.application.id,
@@ -76,7 +79,8 @@ async function decideSecondStep<T>(
     outcome: outcome.ok ? { ok: true, user } : { ok: false, reason: outcome.reason, user, email: null },
   });
   if (outcome.ok) return outcome.passed;
-  return outcome.spent ? 'spent' : outcome.reason === 'factor_not_added' ? 'not_added' : 'refused';
+  if (outcome.spent) return 'spent';
+  return outcome.reason === 'factor_not_added' ? 'not_added' : outcome.inactive === true ? 'inactive' : 'refused';
 }
 
 /** Apart from the password's: a proven password forgets its address's failures, which would let a guesser knowing it start
@@ -88,8 +92,8 @@ async function checkCounted<T>(
   user: SignInUser,
   attempt: { readonly address: string; readonly budget: StepBudget },
   check: () => Promise<CodeCheck>,
-  pass: () => Promise<T | null>,
-): Promise<{ ok: true; passed: T } | { ok: false; reason: SignInFailureReason; spent: boolean }> {
+  pass: Passing<T>,
+): Promise<{ ok: true; passed: T } | { ok: false; reason: SignInFailureReason; spent: boolean; inactive?: true }> {
   const address = secondStepAddress(attempt.address);
   const standing = await addressStanding(target, user, address);
   if (standing !== 'open') {
@@ -108,7 +112,8 @@ async function checkCounted<T>(
   }
   // Before the failures are cleared: a step that adds nothing has not passed. Its attempt is spent as a wrong answer's.
   const passed = await pass();
-  if (passed === null) return { ok: false, reason: 'factor_not_added', spent: taken >= STEP_ATTEMPTS };
+  if (passed === 'not_added') return { ok: false, reason: 'factor_not_added', spent: taken >= STEP_ATTEMPTS };
+  if (passed === 'inactive') return { ok: false, reason: 'user_inactive', spent: false, inactive: true };
   // Locked, suspended or locked out since the first factor: refused like any other sign-in then.
   if ((await recordSuccessfulSignIn(target, user, address)) === null) return { ok: false, reason: 'user_inactive', spent: false };
   return { ok: true, passed };

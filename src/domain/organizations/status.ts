@@ -2,6 +2,9 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { InvalidatedCache } from '../../events/invalidated-cache.ts';
 import type { InvalidationBus } from '../../events/invalidations.ts';
 
+/** servesClients of an `application` row and its `organization`'s, in SQL. */
+export const servesClientsSql = (application: string, organization: string): string => `(${organization}.status <> 'deactivated' or ${application}.console)`;
+
 interface ApplicationOrganization {
   readonly applicationId: string;
   readonly organizationId: string;

@@ -4,6 +4,8 @@ import { SHARED_POOL } from '../../db/entities/user.entity.ts';
 import { executeOwned, type SqlRunner } from '../../db/owned-sql.ts';
 import type { PageOpener } from '../../context.ts';
 import { isUuid, newId } from '../../ids.ts';
+import { servesClientsSql } from '../organizations/status.ts';
+import { mayActNowSql } from './sign-in-user.ts';
 
 /** 32 random bytes shown once, stored as SHA-256 only, used once; `{applicationId}.{secret}`, so the lookup key leads with
  *  its application. The page refuses a token brought to another surface than the user's pool's. */
@@ -52,6 +54,24 @@ export const issueEmailChangeLink = (em: EntityManager, user: LinkUser, newEmail
 /** Held before a user's links, factors, keys or codes: changes of them take turns in one lock order. */
 export async function holdUserRow(em: EntityManager, applicationId: string, userId: string): Promise<void> {
   await executeOwned(em, applicationId, 'select 1 from app_user where @owner and id = ? for no key update', [userId]);
+}
+
+/** holdUserRow for what the user does themselves, judged on the row as it now is: whether they may act now (mayActNow),
+ *  still of pool `poolId`, in an organization that serves its clients (servesClients, its row held shared so that a
+ *  deactivation waits for the transaction, or this for it). False: gone, suspended, locked or deactivated since. */
+export async function holdActingUser(em: EntityManager, applicationId: string, userId: string, poolId: string): Promise<boolean> {
+  const [user] = await executeOwned<{ acts: boolean }[]>(
+    em,
+    applicationId,
+    `select ${mayActNowSql('u')} and u.pool_id = ? as acts from app_user as u where @owner(u) and u.id = ? for no key update`,
+    [poolId, userId],
+  );
+  if (user?.acts !== true) return false;
+  const [organization] = await em.execute<{ serves: boolean }[]>(
+    `select ${servesClientsSql('a', 'o')} as serves from application as a join organization as o on o.id = a.organization_id where a.id = ? for share of o`,
+    [applicationId],
+  );
+  return organization?.serves === true;
 }
 
 /** The user's earlier links of the purpose stop working: a link left in an old mail (or a mailbox read since) is worth

@@ -4,7 +4,7 @@ import { isUuid } from '../../ids.ts';
 import { recordAudit } from '../audit/audit.ts';
 import type { SignInTarget } from '../sign-in/sign-in.ts';
 import { enrolFactor } from '../mfa/factors.ts';
-import { removeSecondStep } from '../mfa/own-factors.ts';
+import { ownEnrolment, removeSecondStep } from '../mfa/own-factors.ts';
 import { ownProofRefusal, ownRefusal, ownScope, type OwnChange, type OwnProof } from '../users/own-account.ts';
 import type { SignInUser } from '../users/sign-in-user.ts';
 import { keyName, removeCredential } from './credentials.ts';
@@ -32,7 +32,7 @@ export async function addOwnCredential(
     record: (em) => recordAudit(em, scope, { action: 'user.passkey.added', targetType: 'user', targetId: user.id, after: { name: credential.name, rpId: credential.rpId } }),
     codes: target.mfa.enforcement !== 'off' && target.mfa.factors.includes('webauthn'),
   });
-  return codes === null ? ownRefusal({ key: 'account.passkeyHeld' }) : { ok: true, shown: codes };
+  return ownEnrolment(codes, ownRefusal({ key: 'account.passkeyHeld' }));
 }
 
 class OnlyWayIn extends Error {}

@@ -1,0 +1,27 @@
+import type { TestApp } from './app.ts';
+
+/** Where a request writes between its check of the user and what it stores: a table, and which of its rows (SQL on `new`). */
+export interface WriteOf {
+  readonly table: string;
+  readonly when: string;
+}
+
+/**
+ * While `run` runs, a write of `on` also runs `change` in the same statement (a trigger, as an administrator's change
+ * committing in those milliseconds would): the window between a request's check of the user and what it then stores,
+ * hit on either database, whatever the machine's speed. `change` is the test's own SQL, never input.
+ */
+export async function changedAtWrite<T>(app: TestApp, change: string, on: WriteOf, run: () => Promise<T>): Promise<T> {
+  await app.sql(`create function test_change_at_write() returns trigger language plpgsql as $$ begin ${change}; return new; end $$`);
+  await app.sql(`create trigger test_change_at_write after insert or update on ${on.table} for each row when (${on.when}) execute function test_change_at_write()`);
+  try {
+    return await run();
+  } finally {
+    await app.sql(`drop trigger test_change_at_write on ${on.table}`);
+    await app.sql('drop function test_change_at_write');
+  }
+}
+
+/** changedAtWrite suspending the user (`userId`: the test's own UUID). */
+export const suspendedAtWrite = <T>(app: TestApp, userId: string, on: WriteOf, run: () => Promise<T>): Promise<T> =>
+  changedAtWrite(app, `update app_user set status = 'suspended' where id = '${userId}'`, on, run);
