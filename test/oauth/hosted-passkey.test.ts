@@ -13,6 +13,7 @@ import { authorizationRequest, createTestClient, decodeJwt, discover } from '../
 import { totpCodeAt as codeAt, giveTotp as giveTotpTo } from '../support/totp.ts';
 import { mailedCode, mails, normalized } from '../support/email-sign-in.ts';
 import { queuedBehind } from '../support/row-lock.ts';
+import { suspendedAtWrite } from '../support/suspend-trigger.ts';
 import { giveKey as giveKeyTo, SoftAuthenticator, webauthnFormOf } from '../support/webauthn.ts';
 import { createPasswordUser, PASSWORD } from '../support/users.ts';
 
@@ -773,6 +774,21 @@ describe('the account page', () => {
     expect(again.status).toBe(400);
     expect(again.body).toContain('Dieser Passkey wurde bereits entfernt.');
     expect(await app.sql(`select 1 from audit_log where target_id = ? and action = 'user.passkey.removed'`, [userId])).toHaveLength(1);
+  });
+
+  it('a user suspended once the key’s challenge is taken (the page read them active): the key is judged with their row, so nothing is stored', async () => {
+    const scope = await passkeyScope();
+    const userId = await createPasswordUser(scope.admin, 'suspended-key@example.com');
+    const { jar, page } = await openAccount(scope, 'suspended-key@example.com');
+    const registration = new SoftAuthenticator().register(webauthnFormOf(page).options as never, issuer);
+    const refused = await suspendedAtWrite(app, userId, { table: 'webauthn_challenge', events: 'delete', when: `old.purpose = 'register'` }, () =>
+      answer(jar, page, registration, { passkey_name: 'Phone', passkey_add_password: PASSWORD }),
+    );
+    expect(refused.status, refused.body.slice(-800)).toBe(403);
+    expect(refused.body).toContain('is suspended: nothing was changed.');
+    expect(await app.sql('select 1 from webauthn_credential where user_id = ?', [userId])).toEqual([]);
+    expect(await app.sql(`select 1 from audit_log where target_id = ? and action = 'user.passkey.added'`, [userId])).toEqual([]);
+    expect(await app.sql(`select 1 from email_delivery where to_address = ? and template_key = 'mfa_enrolled'`, ['suspended-key@example.com'])).toEqual([]);
   });
 
   it('a key never used says so in the branding’s words, escaped once, per language', async () => {

@@ -1,9 +1,11 @@
 import type { TestApp } from './app.ts';
 
-/** Where a request writes between its check of the user and what it stores: a table, and which of its rows (SQL on `new`). */
+/** Where a request writes between its check of the user and what it stores: a table, which of its rows (SQL on `new`, on
+ *  `old` for a delete) and by which writes (`insert or update` unless told). */
 export interface WriteOf {
   readonly table: string;
   readonly when: string;
+  readonly events?: string;
 }
 
 /**
@@ -13,7 +15,7 @@ export interface WriteOf {
  */
 export async function changedAtWrite<T>(app: TestApp, change: string, on: WriteOf, run: () => Promise<T>): Promise<T> {
   await app.sql(`create function test_change_at_write() returns trigger language plpgsql as $$ begin ${change}; return new; end $$`);
-  await app.sql(`create trigger test_change_at_write after insert or update on ${on.table} for each row when (${on.when}) execute function test_change_at_write()`);
+  await app.sql(`create trigger test_change_at_write after ${on.events ?? 'insert or update'} on ${on.table} for each row when (${on.when}) execute function test_change_at_write()`);
   try {
     return await run();
   } finally {
