@@ -17,6 +17,7 @@ import { DeliveryError, type OutgoingMail, type Transport } from './transports/t
 import { asBackgroundWork } from '../../background-work.ts';
 import { inJobSpan } from '../../observability/spans.ts';
 import { madeOnce } from '../../made-once.ts';
+import { servesClientsSql } from '../organizations/status.ts';
 
 /** Attempts under way at once; a claim takes as many mails as there are free places. */
 const IN_FLIGHT = 20;
@@ -248,7 +249,7 @@ export class OutboxWorker implements OutboxWaker {
     return this.#orm.em.fork().execute<Claimed[]>(
       `with busy as (select * from jsonb_to_recordset(?::jsonb) as b(application_id uuid, tenant_id uuid, count integer)),
             held as (select a.id from application as a join organization as g on g.id = a.organization_id
-                      where g.status = 'deactivated' and not a.console),
+                      where not ${servesClientsSql('a', 'g')}),
             candidate as (
               select e.application_id, e.id, e.next_attempt_at, o.tenant_id
                 from (select application_id, id, tenant_id, next_attempt_at from email_delivery

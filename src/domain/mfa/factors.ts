@@ -110,8 +110,8 @@ export interface Enrolment {
   readonly asStep?: readonly string[];
 }
 
-/** The recovery codes to show (none: the user had some left, or the enrolment issues none); `not_added`: a second tab
- *  enrolled that kind first (for the step, any kind); `inactive`: the user may no longer act. Nothing is written but codes. */
+/** The recovery codes to show (none: the user had some left, or the enrolment issues none). Nothing was written when
+ *  `not_added` (a second tab enrolled that kind first; for the step, any kind) or `inactive` (the user may no longer act). */
 export type Enrolled = string[] | 'not_added' | 'inactive';
 
 /** In one transaction, with the `mfa_enrolled` mail (a reset link in case it was not them); recovery codes when the user
