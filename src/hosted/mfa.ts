@@ -32,6 +32,7 @@ import type { FormFields, InteractionContext } from './routes.ts';
 
 const STEP_SECONDS = 600;
 const NO_LONGER_ACTIVE = 'the user is no longer an active user of the pool';
+const PASSWORD_REPLACED = 'the password proven was replaced since';
 const DAY_SECONDS = 24 * 3600;
 
 /** `expired`: its password is to be changed once the step has passed; `session`: no first factor was proven (the
@@ -183,6 +184,10 @@ export function registerMfaStep(app: FastifyInstance, services: Services, seam: 
     return reply.status(303).header('set-cookie', stepCookie.clear(page)).header('location', page).send();
   }
 
+  /** An enrolment that wrote nothing, its user judged where the factor would be added: refused as at the step's start. */
+  const refuseUnwritten = (request: FastifyRequest, reply: FastifyReply, context: InteractionContext, why: 'inactive' | 'password_replaced') =>
+    seam.refuse(request, reply, context, why === 'inactive' ? NO_LONGER_ACTIVE : PASSWORD_REPLACED);
+
   /** Its attempts used up: the proof is void, and the user signs in again. */
   function spent(reply: FastifyReply, context: InteractionContext) {
     reply.header('set-cookie', stepCookie.clear(interactionPaths(context.interaction.uid).page));
@@ -243,7 +248,7 @@ export function registerMfaStep(app: FastifyInstance, services: Services, seam: 
     if (pending === undefined) return reply.status(303).header('location', interactionPaths(context.interaction.uid).page).send();
     const user = await activeUser(context.target, pending.userId);
     if (user === null) return seam.refuse(request, reply, context, NO_LONGER_ACTIVE);
-    if (!stillProven(user, pending)) return seam.refuse(request, reply, context, 'the password proven was replaced since');
+    if (!stillProven(user, pending)) return seam.refuse(request, reply, context, PASSWORD_REPLACED);
     if (pending.passed !== undefined) return complete(request, reply, context, pending);
     const held = await heldStep(request, context, user.id, pending.amr);
     const { step } = held;
@@ -260,14 +265,14 @@ export function registerMfaStep(app: FastifyInstance, services: Services, seam: 
     if (pending === undefined) throw new SignInRefusal('proof_expired', context.target.look);
     const user = await activeUser(context.target, pending.userId);
     if (user === null) return seam.refuse(request, reply, context, NO_LONGER_ACTIVE);
-    if (!stillProven(user, pending)) return seam.refuse(request, reply, context, 'the password proven was replaced since');
+    if (!stillProven(user, pending)) return seam.refuse(request, reply, context, PASSWORD_REPLACED);
     if (pending.passed !== undefined) return complete(request, reply, context, pending);
     if (fields['action'] === 'continue') return back(reply, uid);
     const { held, step, rp } = await heldStep(request, context, user.id, pending.amr);
     if (step.kind === 'none') return complete(request, reply, context, pending);
     if (step.kind === 'enrol' && pending.session === true) return signInFirst(reply, context);
     const shown = { step, rp };
-    const asStep = { asStep: held.map((factor) => factor.id) };
+    const asStep = { asStep: held.map((factor) => factor.id), password: pending.password };
     const method = fields['method'];
     if (!isStepMethod(method) || !(await methodsOf(context, user.id, step)).includes(method)) return back(reply, uid);
     if (fields['action'] === 'send') {
@@ -312,7 +317,7 @@ export function registerMfaStep(app: FastifyInstance, services: Services, seam: 
       () => enrolFactor(context.target, user, secret === undefined || totpAt === null ? { kind: 'email_otp' } : { kind: 'totp', secret, step: totpAt }, asStep),
     );
     if (outcome === 'spent') return spent(reply, context);
-    if (outcome === 'inactive') return seam.refuse(request, reply, context, NO_LONGER_ACTIVE);
+    if (outcome === 'inactive' || outcome === 'password_replaced') return refuseUnwritten(request, reply, context, outcome);
     if (outcome === 'refused') return showStep(reply, context, user, shown, 400, { method, error: true, ...(secret === undefined ? {} : { secret }) });
     return enrolled(request, reply, context, user, passedWith(pending, method, amr), outcome);
   });
@@ -358,7 +363,7 @@ export function registerMfaStep(app: FastifyInstance, services: Services, seam: 
     const attempt = { method: 'webauthn', amr, tenantId: pending.tenantId, address, budget } as const;
     if (credential === null) return refused(await proveSecondStep(target, user, attempt, async () => ({ ok: false, reason: 'invalid_passkey' })));
     const outcome = await enrolSecondStep(target, user, attempt, async () => ({ ok: true }), () => enrolFactor(target, user, { kind: 'webauthn', credential }, asStep));
-    if (outcome === 'inactive') return seam.refuse(request, reply, context, NO_LONGER_ACTIVE);
+    if (outcome === 'inactive' || outcome === 'password_replaced') return refuseUnwritten(request, reply, context, outcome);
     if (outcome === 'refused' || outcome === 'spent') return refused(outcome);
     return enrolled(request, reply, context, user, passedWith(pending, 'webauthn', amr), outcome);
   }

@@ -13,7 +13,7 @@ import { parseSealedSignIn, registerMfaStep } from './mfa.ts';
 import { registerInvitationPage } from './invitation.ts';
 import { emailFormActions, emailSignInRoutes } from './magic-link.ts';
 import { emailForms } from '../pages/magic-link.ts';
-import type { SignInUser } from '../domain/users/sign-in-user.ts';
+import { passwordMark, type SignInUser } from '../domain/users/sign-in-user.ts';
 import type { HeldFactor } from '../domain/mfa/factors.ts';
 import { POLICY_STEP_REASON, STEP_UP_REASON } from '../domain/mfa/requirement.ts';
 import { newStepBudget, sharedStepBudget, stepBudgetSpent } from '../domain/mfa/second-step.ts';
@@ -45,7 +45,6 @@ import {
   activeUser,
   decideTenant,
   hintedEmail,
-  passwordMark,
   recordProven,
   resolveTarget,
   sessionSignIn,

@@ -14,7 +14,7 @@ import { codeAuthorizationUrl, createTestClient, discover, OFFLINE_CONSENT, star
 import { totpCodeAt as codeAt, withTimeLeftInStep } from '../support/totp.ts';
 import { usingEmbeddedDatabase } from '../support/database.ts';
 import { queuedBehind } from '../support/row-lock.ts';
-import { suspendedAtWrite } from '../support/suspend-trigger.ts';
+import { changedAtWrite, suspendedAtWrite } from '../support/suspend-trigger.ts';
 import { newId } from '../../src/ids.ts';
 import { USE_TTL_KEY } from '../../src/db/oidc-model.ts';
 import { createPasswordUser, PASSWORD } from '../support/users.ts';
@@ -1030,6 +1030,23 @@ describe('two-step verification', () => {
       post(jar, open, 'mfa-email', { email_code: code, email_factor_password: PASSWORD }),
     );
     await refusedAsSuspended(refused, userId, 'moe@example.com');
+  });
+
+  it('the password replaced once the mailed code is taken (the page read the old one): nothing is stored, the page asks to sign in again', async () => {
+    const userId = await createUser('rex@example.com');
+    const { jar, page } = await openAccount('rex@example.com');
+    const open = await jar.visit((await post(jar, page, 'mfa-email-send', {})).location!);
+    const code = /\b(\d{6})\b/.exec((await lastMail('rex@example.com', 'email_otp'))!)![1]!;
+    const replace = `update app_user set password_hash = 'replaced-by-the-owner' where id = '${userId}'`;
+    const refused = await changedAtWrite(app, replace, { table: 'mfa_email_code', when: 'true' }, () =>
+      post(jar, open, 'mfa-email', { email_code: code, email_factor_password: PASSWORD }),
+    );
+    expect(refused.status, refused.body.slice(-800)).toBe(400);
+    expect(refused.body).toContain('For your security, sign in again to make this change.');
+    expect(await factorsOf(userId)).toEqual([]);
+    expect(await app.sql(`select 1 from mfa_recovery_code where user_id = ?`, [userId])).toEqual([]);
+    expect(await auditActions(userId)).not.toContain('user.mfa.enrolled');
+    expect(await lastMail('rex@example.com', 'mfa_enrolled')).toBeUndefined();
   });
 
   it.skipIf(usingEmbeddedDatabase())('a user suspended while an added factor, a removal and new recovery codes wait for their row: each is refused, nothing changes', async () => {

@@ -778,6 +778,16 @@ describe('required', () => {
     expect(await records(userId, 'user.signed_in')).toEqual([]);
   });
 
+  it('the password replaced once the enrolment’s answer is taken (a reset by the owner): whoever typed the old one adds nothing', async () => {
+    const email = 'enrol-replaced@example.com';
+    const userId = await createPasswordUser(admin, email);
+    const { flow, page, code } = await enrolment(email, 'totp');
+    const replace = `update app_user set password_hash = 'replaced-by-the-owner' where id = '${userId}'`;
+    const answer = await changedAtWrite(app, replace, { table: 'oidc_model', when: `new.model = 'StepAttempts'` }, () => flow.jar.submit(page, { code }));
+    await refusedWithNothingStored(flow, answer, userId, email);
+    expect((await records(userId, 'user.sign_in_failed')).map((record) => [record.after['method'], record.after['reason']])).toEqual([['totp', 'password_replaced']]);
+  });
+
   it('a user suspended between the enrolment shown and its answer posted: refused as suspended, nothing stored', async () => {
     const email = 'enrol-suspended-before@example.com';
     const userId = await createPasswordUser(admin, email);

@@ -31,6 +31,9 @@ export type SignInFailureReason =
   /** The MFA step's enrolment proved its factor but added none (a key registered already, to anyone, or a factor enrolled
    *  meanwhile in another tab): the step was not passed, and is asked again as it now stands. */
   | 'factor_not_added'
+  /** The MFA step's enrolment found, holding the user's row, that the password its sign-in proved was replaced since (a
+   *  reset, a change): nothing was added. */
+  | 'password_replaced'
   /** The upstream refused, or its answer failed a check (state, nonce, PKCE, the ID token). */
   | 'upstream_error'
   | 'upstream_no_email'

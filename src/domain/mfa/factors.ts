@@ -9,7 +9,7 @@ import { linkUserOf, mailTenant } from '../sign-in/account-links.ts';
 import type { MailSender } from '../email/outbox.ts';
 import type { SignInTarget } from '../sign-in/sign-in.ts';
 import { holdActingUser, holdUserRow, issueLink } from '../users/link-tokens.ts';
-import type { SignInUser } from '../users/sign-in-user.ts';
+import { passwordMark, type SignInUser } from '../users/sign-in-user.ts';
 import { insertCredential, type NewCredential } from '../webauthn/credentials.ts';
 import { CODE_ATTEMPTS, EMAIL_CODE_MINUTES, emailCodeHash, newEmailCode, newRecoveryCode, RECOVERY_CODE_COUNT, recoveryCodeHash } from './codes.ts';
 import { totpStep } from './totp.ts';
@@ -82,9 +82,13 @@ export async function lockSecondSteps(tx: EntityManager, applicationId: string, 
   return heldSecondSteps(tx, applicationId, userId);
 }
 
-/** lockSecondSteps for a change the user makes: null when, their row held, they may no longer act (holdActingUser). */
-export async function lockOwnSecondSteps(tx: EntityManager, target: SignInTarget, userId: string): Promise<SecondStep[] | null> {
-  if (!(await holdActingUser(tx, target.application.id, userId, target.poolId))) return null;
+/** lockSecondSteps for a change the user makes, judged with their row held: `inactive` when they may no longer act
+ *  (holdActingUser); `password_replaced` when `password`, the passwordMark of the password that proved them, is no
+ *  longer theirs (a reset, a change since: whoever typed the old one changes nothing). */
+export async function lockOwnSecondSteps(tx: EntityManager, target: SignInTarget, userId: string, password?: string): Promise<SecondStep[] | 'inactive' | 'password_replaced'> {
+  const user = await holdActingUser(tx, target.application.id, userId, target.poolId);
+  if (user === null) return 'inactive';
+  if (password !== undefined && passwordMark(user) !== password) return 'password_replaced';
   return heldSecondSteps(tx, target.application.id, userId);
 }
 
@@ -103,16 +107,19 @@ export async function forgetCodesIfLast(tx: EntityManager, applicationId: string
 }
 
 /** `record`: the audit record instead of `user.mfa.enrolled`; `codes: false`: no recovery codes (a key where the policy
- *  uses none as a second step); `asStep`: the ids of the factors the MFA step saw when it judged this an enrolment. */
+ *  uses none as a second step); `asStep`: the ids of the factors the MFA step saw when it judged this an enrolment;
+ *  `password`: the passwordMark of the password that proved the user (lockOwnSecondSteps). */
 export interface Enrolment {
   readonly record?: (em: EntityManager) => void;
   readonly codes?: boolean;
   readonly asStep?: readonly string[];
+  readonly password?: string | undefined;
 }
 
 /** The recovery codes to show (none: the user had some left, or the enrolment issues none). Nothing was written when
- *  `not_added` (a second tab enrolled that kind first; for the step, any kind) or `inactive` (the user may no longer act). */
-export type Enrolled = string[] | 'not_added' | 'inactive';
+ *  `not_added` (a second tab enrolled that kind first; for the step, any kind), `inactive` or `password_replaced`
+ *  (lockOwnSecondSteps). */
+export type Enrolled = string[] | 'not_added' | 'inactive' | 'password_replaced';
 
 /** In one transaction, with the `mfa_enrolled` mail (a reset link in case it was not them); recovery codes when the user
  *  had none left. The user's standing is judged under their row's lock, so a suspension (a lock, a deletion, the
@@ -122,8 +129,8 @@ export async function enrolFactor(target: SignInTarget, user: SignInUser, factor
   const applicationId = target.application.id;
   const sender = userSender(target, user);
   const codes = await target.applicationScope.transactional(async (em): Promise<Enrolled> => {
-    const held = await lockOwnSecondSteps(em, target, user.id);
-    if (held === null) return 'inactive';
+    const held = await lockOwnSecondSteps(em, target, user.id, enrolment.password);
+    if (!Array.isArray(held)) return held;
     // A factor enrolled meanwhile (another tab, the owner) is to be proven, not passed by enrolling another beside it.
     if (enrolment.asStep !== undefined && held.some((step) => !enrolment.asStep!.includes(step.id))) return 'not_added';
     if (!(await addFactor(em, services.storedSecrets, applicationId, user.id, factor))) return 'not_added';

@@ -4,7 +4,7 @@ import { isUuid } from '../../ids.ts';
 import { recordAudit } from '../audit/audit.ts';
 import type { SignInTarget } from '../sign-in/sign-in.ts';
 import { ownProofRefusal, ownRefusal, type OwnChange, type OwnProof } from '../users/own-account.ts';
-import type { SignInUser } from '../users/sign-in-user.ts';
+import { passwordMark, type SignInUser } from '../users/sign-in-user.ts';
 import {
   enrolFactor,
   factorsOf,
@@ -49,12 +49,14 @@ export async function ownFactors(target: SignInTarget, userId: string, rpId: str
 }
 
 async function enrolOwn(target: SignInTarget, user: SignInUser, factor: Parameters<typeof enrolFactor>[2]): Promise<OwnChange> {
-  return ownEnrolment(await enrolFactor(target, user, factor), ownRefusal({ key: 'account.factorHeld' }));
+  return ownEnrolment(await enrolFactor(target, user, factor, { password: passwordMark(user) }), ownRefusal({ key: 'account.factorHeld' }));
 }
 
-/** The account page's answer to an enrolment (`held`: when one of that kind, or that key, was added first). */
+/** The account page's answer to an enrolment of `user`'s password as the page read it (`held`: when one of that kind,
+ *  or that key, was added first). A password replaced since ended the page's session: it is signed in again. */
 export function ownEnrolment(enrolled: Enrolled, held: OwnChange): OwnChange {
   if (enrolled === 'inactive') return INACTIVE;
+  if (enrolled === 'password_replaced') return { ok: false, reason: 'sign_in_again' };
   return enrolled === 'not_added' ? held : { ok: true, shown: enrolled };
 }
 
@@ -114,7 +116,7 @@ export function removeSecondStep(
   const applicationId = target.application.id;
   return target.applicationScope.transactional(async (tx) => {
     const held = await lockOwnSecondSteps(tx, target, userId);
-    if (held === null) return INACTIVE;
+    if (!Array.isArray(held)) return INACTIVE;
     const step = held.find((candidate) => candidate.id === removing.id && (candidate.kind === 'webauthn') === removing.key);
     if (step === undefined) return undefined;
     const offered = target.mfa.factors;
@@ -145,7 +147,7 @@ export async function renewOwnRecoveryCodes(target: SignInTarget, user: SignInUs
   if (refused !== null) return refused;
   return target.applicationScope.transactional(async (tx) => {
     const held = await lockOwnSecondSteps(tx, target, user.id);
-    if (held === null) return INACTIVE;
+    if (!Array.isArray(held)) return INACTIVE;
     if (held.length === 0) return ownRefusal({ key: 'account.recoveryNeedsFactor' });
     const codes = await replaceRecoveryCodes(tx, applicationId, user.id);
     recordAudit(tx, userSender(target, user), { action: 'user.mfa.recovery_codes.renewed', targetType: 'user', targetId: user.id });

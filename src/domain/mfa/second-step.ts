@@ -34,8 +34,11 @@ export const sharedStepBudget = (...parts: readonly string[]): StepBudget => ({
 /** `spent`: the proof takes no more attempts; the user proves a first factor again. */
 export type StepOutcome = 'passed' | 'refused' | 'spent';
 
-/** What passing writes besides the sign-in; `not_added`, `inactive`: nothing (enrolFactor's), and the step is not passed. */
-type Passing<T> = () => Promise<T | 'not_added' | 'inactive'>;
+/** Why an enrolment's right answer wrote nothing (enrolFactor's): the step is not passed. */
+type Unwritten = Exclude<Enrolled, string[]>;
+
+/** What passing writes besides the sign-in, or why it wrote nothing. */
+type Passing<T> = () => Promise<T | Unwritten>;
 
 type StepAttempt = { readonly method: SecondProof; readonly amr: readonly string[]; readonly tenantId: string | null; readonly address: string; readonly budget: StepBudget };
 
@@ -44,20 +47,21 @@ type StepAttempt = { readonly method: SecondProof; readonly amr: readonly string
  *  attempts first (StepBudget), so answers sent at once are checked no more often. Every attempt is recorded. */
 export async function proveSecondStep(target: SignInTarget, user: SignInUser, attempt: StepAttempt, check: () => Promise<CodeCheck>): Promise<StepOutcome> {
   const outcome = await decideSecondStep(target, user, attempt, check, async () => 'passed' as const);
-  return outcome === 'not_added' || outcome === 'inactive' ? 'refused' : outcome;
+  return outcome === 'passed' || outcome === 'spent' ? outcome : 'refused';
 }
 
 /** An enrolment's first answer, as proveSecondStep: `enrol` adds the factor it proved once the answer is right, and the
  *  step passes only if a factor was added (its recovery codes to show). `not_added`: nothing was, so no sign-in is
- *  recorded nor failure cleared: a refusal `factor_not_added`, not counted (the answer was right). `inactive`: the user,
- *  judged where the factor would be added (enrolFactor), may no longer act: nothing was added, a refusal `user_inactive`. */
+ *  recorded nor failure cleared: a refusal `factor_not_added`, not counted (the answer was right). Judged where the factor
+ *  would be added (enrolFactor), nothing was either when the user may no longer act (`inactive`, a refusal
+ *  `user_inactive`) or the password that proved them was replaced since (`password_replaced`, a refusal so named). */
 export function enrolSecondStep(
   target: SignInTarget,
   user: SignInUser,
   attempt: StepAttempt,
   check: () => Promise<CodeCheck>,
   enrol: () => Promise<Enrolled>,
-): Promise<string[] | 'not_added' | 'inactive' | 'refused' | 'spent'> {
+): Promise<string[] | Unwritten | 'refused' | 'spent'> {
   return decideSecondStep(target, user, attempt, check, enrol);
 }
 
@@ -67,7 +71,7 @@ async function decideSecondStep<T>(
   attempt: StepAttempt,
   check: () => Promise<CodeCheck>,
   pass: Passing<T>,
-): Promise<T | 'not_added' | 'inactive' | 'refused' | 'spent'> {
+): Promise<T | Unwritten | 'refused' | 'spent'> {
   const outcome = await checkCounted(target, user, attempt, check, pass);
   await recordSignIn(target.scope.services, {
     applicationId: target.application.id,
@@ -80,7 +84,7 @@ async function decideSecondStep<T>(
   });
   if (outcome.ok) return outcome.passed;
   if (outcome.spent) return 'spent';
-  return outcome.reason === 'factor_not_added' ? 'not_added' : outcome.inactive === true ? 'inactive' : 'refused';
+  return outcome.unwritten ?? 'refused';
 }
 
 /** Apart from the password's: a proven password forgets its address's failures, which would let a guesser knowing it start
@@ -93,7 +97,7 @@ async function checkCounted<T>(
   attempt: { readonly address: string; readonly budget: StepBudget },
   check: () => Promise<CodeCheck>,
   pass: Passing<T>,
-): Promise<{ ok: true; passed: T } | { ok: false; reason: SignInFailureReason; spent: boolean; inactive?: true }> {
+): Promise<{ ok: true; passed: T } | { ok: false; reason: SignInFailureReason; spent: boolean; unwritten?: Unwritten }> {
   const address = secondStepAddress(attempt.address);
   const standing = await addressStanding(target, user, address);
   if (standing !== 'open') {
@@ -112,8 +116,9 @@ async function checkCounted<T>(
   }
   // Before the failures are cleared: a step that adds nothing has not passed. Its attempt is spent as a wrong answer's.
   const passed = await pass();
-  if (passed === 'not_added') return { ok: false, reason: 'factor_not_added', spent: taken >= STEP_ATTEMPTS };
-  if (passed === 'inactive') return { ok: false, reason: 'user_inactive', spent: false, inactive: true };
+  if (passed === 'not_added') return { ok: false, reason: 'factor_not_added', spent: taken >= STEP_ATTEMPTS, unwritten: 'not_added' };
+  if (passed === 'inactive') return { ok: false, reason: 'user_inactive', spent: false, unwritten: 'inactive' };
+  if (passed === 'password_replaced') return { ok: false, reason: 'password_replaced', spent: false, unwritten: 'password_replaced' };
   // Locked, suspended or locked out since the first factor: refused like any other sign-in then.
   if ((await recordSuccessfulSignIn(target, user, address)) === null) return { ok: false, reason: 'user_inactive', spent: false };
   return { ok: true, passed };

@@ -1,11 +1,10 @@
-import { createHash } from 'node:crypto';
 import { verifyAgainstDummy, verifyPassword } from '../../auth/password-hash.ts';
 import { endUserScope, type PageOpener, type Scope } from '../../context.ts';
 import { Tenant } from '../../db/entities/index.ts';
 import type { AuthProviderType } from '../../db/entities/auth-provider.entity.ts';
 import type { HeldFactor, SecondProof } from '../mfa/factors.ts';
 import type { StepBudget } from '../mfa/second-step.ts';
-import { mayActNow, readSignInUser, type SignInUser } from '../users/sign-in-user.ts';
+import { mayActNow, passwordMark, readSignInUser, type SignInUser } from '../users/sign-in-user.ts';
 import { normalizeEmail } from '../users/email-key.ts';
 import { email as emailAddress } from '../validate.ts';
 import { GatehouseError } from '../../errors.ts';
@@ -133,11 +132,6 @@ export interface Proof {
   /** As SignIn's. */
   readonly signedInAt?: number | undefined;
 }
-
-/** What a proof of the password keeps of it, sealed with the steps after it: one set since (a reset, a change, an
- *  administrator's) makes the proof stale, or whoever typed the old one would finish the sign-in the change locked out. */
-export const passwordMark = (user: Pick<SignInUser, 'passwordHash'>): string | undefined =>
-  user.passwordHash == null ? undefined : createHash('sha256').update(user.passwordHash).digest('base64url').slice(0, 22);
 
 /** Whether a step's proof still stands for `user`: a proof of the password only while that password is theirs. */
 export const stillProven = (user: Pick<SignInUser, 'passwordHash'>, proof: Pick<Proof, 'password'>): boolean =>

@@ -5,7 +5,7 @@ import { executeOwned, type SqlRunner } from '../../db/owned-sql.ts';
 import type { PageOpener } from '../../context.ts';
 import { isUuid, newId } from '../../ids.ts';
 import { servesClientsSql } from '../organizations/status.ts';
-import { mayActNowSql } from './sign-in-user.ts';
+import { mayActNowSql, type SignInUser } from './sign-in-user.ts';
 
 /** 32 random bytes shown once, stored as SHA-256 only, used once; `{applicationId}.{secret}`, so the lookup key leads with
  *  its application. The page refuses a token brought to another surface than the user's pool's. */
@@ -58,20 +58,21 @@ export async function holdUserRow(em: EntityManager, applicationId: string, user
 
 /** holdUserRow for what the user does themselves, judged on the row as it now is: whether they may act now (mayActNow),
  *  still of pool `poolId`, in an organization that serves its clients (servesClients, its row held shared so that a
- *  deactivation waits for the transaction, or this for it). False: gone, suspended, locked or deactivated since. */
-export async function holdActingUser(em: EntityManager, applicationId: string, userId: string, poolId: string): Promise<boolean> {
-  const [user] = await executeOwned<{ acts: boolean }[]>(
+ *  deactivation waits for the transaction, or this for it). The row's password, for a proof of it to be judged too;
+ *  null: gone, suspended, locked or deactivated since. */
+export async function holdActingUser(em: EntityManager, applicationId: string, userId: string, poolId: string): Promise<Pick<SignInUser, 'passwordHash'> | null> {
+  const [user] = await executeOwned<{ acts: boolean; password_hash: string | null }[]>(
     em,
     applicationId,
-    `select ${mayActNowSql('u')} and u.pool_id = ? as acts from app_user as u where @owner(u) and u.id = ? for no key update`,
+    `select ${mayActNowSql('u')} and u.pool_id = ? as acts, u.password_hash from app_user as u where @owner(u) and u.id = ? for no key update`,
     [poolId, userId],
   );
-  if (user?.acts !== true) return false;
+  if (user?.acts !== true) return null;
   const [organization] = await em.execute<{ serves: boolean }[]>(
     `select ${servesClientsSql('a', 'o')} as serves from application as a join organization as o on o.id = a.organization_id where a.id = ? for share of o`,
     [applicationId],
   );
-  return organization?.serves === true;
+  return organization?.serves === true ? { passwordHash: user.password_hash } : null;
 }
 
 /** The user's earlier links of the purpose stop working: a link left in an old mail (or a mailbox read since) is worth

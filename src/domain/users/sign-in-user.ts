@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { UserStatus } from '../../db/entities/user.entity.ts';
 import { executeOwned } from '../../db/owned-sql.ts';
@@ -21,6 +22,11 @@ export interface SignInUser {
   /** Null: English. */
   readonly locale?: string | null;
 }
+
+/** What a proof of the password keeps of it, sealed with the steps after it: one set since (a reset, a change, an
+ *  administrator's) makes the proof stale, or whoever typed the old one would finish the sign-in the change locked out. */
+export const passwordMark = (user: Pick<SignInUser, 'passwordHash'>): string | undefined =>
+  user.passwordHash == null ? undefined : createHash('sha256').update(user.passwordHash).digest('base64url').slice(0, 22);
 
 /** Active, or `locked` with the lock run out: the row reads `locked` until the next attempt lifts it, but what the user
  *  holds works as soon as the lock ends. */

@@ -6,7 +6,7 @@ import type { SignInTarget } from '../sign-in/sign-in.ts';
 import { enrolFactor } from '../mfa/factors.ts';
 import { ownEnrolment, removeSecondStep } from '../mfa/own-factors.ts';
 import { ownProofRefusal, ownRefusal, ownScope, type OwnChange, type OwnProof } from '../users/own-account.ts';
-import type { SignInUser } from '../users/sign-in-user.ts';
+import { passwordMark, type SignInUser } from '../users/sign-in-user.ts';
 import { keyName, removeCredential } from './credentials.ts';
 import { provenCredential } from './factor.ts';
 import type { RelyingParty } from './relying-party.ts';
@@ -29,6 +29,7 @@ export async function addOwnCredential(
   if (credential === null) return ownRefusal({ key: 'account.passkeyUnfinished' });
   const scope = ownScope(target, user.id);
   const codes = await enrolFactor(target, user, { kind: 'webauthn', credential }, {
+    password: passwordMark(user),
     record: (em) => recordAudit(em, scope, { action: 'user.passkey.added', targetType: 'user', targetId: user.id, after: { name: credential.name, rpId: credential.rpId } }),
     codes: target.mfa.enforcement !== 'off' && target.mfa.factors.includes('webauthn'),
   });
