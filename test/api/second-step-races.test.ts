@@ -4,6 +4,7 @@ import { removeOwnFactor } from '../../src/domain/mfa/own-factors.ts';
 import { activeUser, resolveTarget } from '../../src/domain/sign-in/sign-in.ts';
 import { SHARED_POOL } from '../../src/db/entities/user.entity.ts';
 import { issueLink, useLink } from '../../src/domain/users/link-tokens.ts';
+import { passwordMark } from '../../src/domain/users/sign-in-user.ts';
 import { requestOwnEmailChange } from '../../src/domain/users/own-account.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { lockWaitersAtLeast, usingEmbeddedDatabase } from '../support/database.ts';
@@ -96,5 +97,55 @@ describe.skipIf(usingEmbeddedDatabase())('second steps and e-mail changes asked 
       await em.execute('update app_user set updated_at = now() where application_id = ? and id = ?', [applicationId, userId]);
     });
     await expect(asked).resolves.toMatchObject({ link: expect.any(String) });
+  });
+});
+
+describe('an enrolment judges its user where it writes', () => {
+  const written = async (userId: string) => ({
+    factors: await app.sql('select 1 from mfa_factor where user_id = ?', [userId]),
+    codes: await codesLeft(userId),
+    links: await app.sql('select 1 from email_link_token where user_id = ?', [userId]),
+    audited: await app.sql(`select 1 from audit_log where target_id = ? and action = 'user.mfa.enrolled'`, [userId]),
+  });
+  const nothing = { factors: [], codes: 0, links: [], audited: [] };
+
+  it.each([
+    { change: 'suspended', sql: `update app_user set status = 'suspended' where id = ?` },
+    { change: 'locked while the lock runs', sql: `update app_user set status = 'locked', locked_until = now() + interval '10 minutes' where id = ?` },
+    { change: 'deleted', sql: `delete from app_user where id = ?` },
+  ])('a user $change since the page read them gets inactive, and nothing is written', async ({ change, sql }) => {
+    const { target, user, userId } = await signedIn(`judged-${change.split(' ')[0]}@example.com`);
+    await app.sql(sql, [userId]);
+    expect(await enrolFactor(target, user, TOTP)).toBe('inactive');
+    expect(await written(userId)).toEqual(nothing);
+  });
+
+  it('a lock that has run out does not stop it (the user may act, as the sign-in has it)', async () => {
+    const { target, user, userId } = await signedIn('judged-lapsed@example.com');
+    await app.sql(`update app_user set status = 'locked', locked_until = now() - interval '1 minute' where id = ?`, [userId]);
+    expect(await enrolFactor(target, user, TOTP)).toHaveLength(10);
+  });
+
+  it('a deactivated organization’s user gets inactive, and nothing is written; reactivated, the enrolment goes', async () => {
+    const { target, user, userId } = await signedIn('judged-deactivated@example.com');
+    const [{ organization_id: organizationId }] = (await app.sql<{ organization_id: string }>('select organization_id from application where id = ?', [app.root.applicationId])) as [
+      { organization_id: string },
+    ];
+    await app.sql(`update organization set status = 'deactivated' where id = ?`, [organizationId]);
+    try {
+      expect(await enrolFactor(target, user, TOTP)).toBe('inactive');
+    } finally {
+      await app.sql(`update organization set status = 'active' where id = ?`, [organizationId]);
+    }
+    expect(await written(userId)).toEqual(nothing);
+    expect(await enrolFactor(target, user, TOTP)).toHaveLength(10);
+  });
+
+  it('a proof of a password replaced since gets password_replaced, and nothing is written', async () => {
+    const { target, user, userId } = await signedIn('judged-replaced@example.com');
+    const proven = passwordMark(user);
+    await app.sql(`update app_user set password_hash = 'replaced' where id = ?`, [userId]);
+    expect(await enrolFactor(target, user, TOTP, { password: proven })).toBe('password_replaced');
+    expect(await written(userId)).toEqual(nothing);
   });
 });
