@@ -8,7 +8,8 @@ import { createTestClient, discover, startAuthorization } from '../support/oauth
 /**
  * The dashboard's Analytics tab in Chromium: an end user's real sign-ins (one refused) show as today's active user
  * and sign-ins by method, for the application and for the user's tenant, none for another tenant; the range's
- * grouping changes the periods; a range the server refuses shows its message.
+ * grouping changes the periods; a range the server refuses shows its message, in the form's words, on the input it names
+ * (marked, focused), and no figures until a range is accepted.
  */
 const REDIRECT_URI = 'https://app.example/callback';
 const PASSWORD = 'Correct-Horse-9';
@@ -69,7 +70,27 @@ describe('the Analytics tab of the dashboard in Chromium', () => {
     await dashboard.page.getByLabel('From').fill('2026-12-31');
     await dashboard.page.getByLabel('To').fill('2026-12-01');
     await dashboard.page.getByRole('button', { name: 'Show' }).click();
-    await dashboard.page.getByRole('alert').filter({ hasText: 'to must not be before from' }).waitFor();
+    // Refused next to its input, in the form's words: To is marked, focused and described by the message.
+    const refusal = dashboard.page.getByRole('alert').filter({ hasText: /^To must not be before from$/ });
+    await refusal.waitFor();
+    const to = dashboard.page.getByLabel('To');
+    expect(await to.getAttribute('aria-invalid')).toBe('true');
+    expect(await to.getAttribute('aria-describedby')).toBe(await refusal.getAttribute('id'));
+    expect(await to.evaluate((input) => input === document.activeElement)).toBe(true);
     expect(await table('Active users').count()).toBe(0);
+
+    // A range too long marks From; editing it unmarks it.
+    await dashboard.page.getByLabel('From').fill('2000-01-01');
+    await dashboard.page.getByLabel('To').fill('2026-12-01');
+    await dashboard.page.getByRole('button', { name: 'Show' }).click();
+    await dashboard.page.getByRole('alert').filter({ hasText: /^A range spans at most \d+ days$/ }).waitFor();
+    const from = dashboard.page.getByLabel('From');
+    expect(await from.getAttribute('aria-invalid')).toBe('true');
+    expect(await to.getAttribute('aria-invalid')).toBeNull();
+    await from.fill('2026-11-01');
+    expect(await from.getAttribute('aria-invalid')).toBeNull();
+    await dashboard.page.getByRole('button', { name: 'Show' }).click();
+    await expect.poll(() => table('Active users').getByRole('row').count(), { timeout: 20_000 }).toBe(3);
+    expect(await dashboard.page.getByRole('alert').count()).toBe(0);
   });
 });

@@ -1,8 +1,10 @@
-import { useCallback, useState, type FormEvent } from 'react';
+import { useCallback, useRef, useState, type FormEvent } from 'react';
 import { BarChart } from '../components/bar-chart.tsx';
-import { ErrorMessage, Loading } from '../components/status.tsx';
+import { ErrorMessage, Loading, Refusal } from '../components/status.tsx';
 import { TenantPicker } from '../components/tenant-picker.tsx';
 import { useAsync } from '../hooks/use-async.ts';
+import { refusalMarks } from '../hooks/use-refused-field.ts';
+import { useSubmission } from '../hooks/use-submission.ts';
 import { getAnalytics, type Analytics as AnalyticsData, type AnalyticsInterval, type AnalyticsRange } from '../operations-analytics.ts';
 import { getTenancyConfig, type TenantSummary } from '../operations.ts';
 
@@ -13,27 +15,37 @@ const INTERVALS: readonly [AnalyticsInterval, string][] = [['day', 'Day'], ['wee
 const counts = (record: Readonly<Record<string, number>>) =>
   Object.entries(record).map(([name, count]) => `${name} ${count}`).join(', ') || '—';
 
-/** The range form: dates and grouping, applied when submitted (the server's defaults: the last 30 days, by day). */
-function RangeForm({ range, onSubmit }: { range: AnalyticsRange; onSubmit: (range: AnalyticsRange) => void }) {
+/**
+ * The range form: dates and grouping, read as it is submitted, so that the server's refusal of a date marks its input;
+ * a refused range shows no figures, as the earlier range's would pass for its answer.
+ */
+function RangeForm({ range, onSubmit }: { range: AnalyticsRange; onSubmit: (range: AnalyticsRange) => Promise<void> }) {
   const [from, setFrom] = useState(range.from);
   const [to, setTo] = useState(range.to);
   const [interval, setInterval] = useState(range.interval);
+  const showing = useSubmission<string>();
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    onSubmit({ from, to, interval });
+    showing.run(async () => {
+      await onSubmit({ from, to, interval });
+      return '';
+    });
   };
   return (
-    <form className="range" onSubmit={submit}>
-      <label>From <input type="date" required value={from} onChange={(event) => setFrom(event.target.value)} /></label>
-      <label>To <input type="date" required value={to} onChange={(event) => setTo(event.target.value)} /></label>
-      <label>
-        By{' '}
-        <select value={interval} onChange={(event) => setInterval(event.target.value as AnalyticsInterval)}>
-          {INTERVALS.map(([value, label]) => <option key={value} value={value}>{label}</option>)}
-        </select>
-      </label>
-      <button type="submit">Show</button>
-    </form>
+    <>
+      <form className="range" onSubmit={submit}>
+        <label>From <input type="date" required {...refusalMarks(showing.refusal, 'from')} value={from} onChange={(event) => setFrom(event.target.value)} /></label>
+        <label>To <input type="date" required {...refusalMarks(showing.refusal, 'to')} value={to} onChange={(event) => setTo(event.target.value)} /></label>
+        <label>
+          By{' '}
+          <select value={interval} onChange={(event) => setInterval(event.target.value as AnalyticsInterval)}>
+            {INTERVALS.map(([value, label]) => <option key={value} value={value}>{label}</option>)}
+          </select>
+        </label>
+        <button type="submit" disabled={showing.busy}>Show</button>
+      </form>
+      <Refusal outcome={showing.outcome} />
+    </>
   );
 }
 
@@ -82,18 +94,28 @@ function Figures({ data }: { data: AnalyticsData }) {
 export function Analytics({ appId }: { appId: string }) {
   const tenancy = useAsync(useCallback(() => getTenancyConfig(appId), [appId]));
   const [tenant, setTenant] = useState<TenantSummary | null>(null);
-  const [range, setRange] = useState<AnalyticsRange>(() => ({ from: utcDate(Date.now() - 29 * DAY_MS), to: utcDate(Date.now()), interval: 'day' }));
+  // The range last accepted, which a tenant's read uses; a submitted one is read by the form, which marks its refusal.
+  const [lastThirtyDays] = useState<AnalyticsRange>(() => ({ from: utcDate(Date.now() - 29 * DAY_MS), to: utcDate(Date.now()), interval: 'day' }));
+  const range = useRef(lastThirtyDays);
+  // From a range's submission until it is read: what is shown is another range's.
+  const [hidden, setHidden] = useState(false);
   const tenantId = tenant?.id ?? null;
-  const analytics = useAsync(useCallback(() => getAnalytics(appId, { ...range, tenantId }), [appId, range, tenantId]));
+  const analytics = useAsync(useCallback(() => getAnalytics(appId, { ...range.current, tenantId }), [appId, tenantId]));
+  const show = async (next: AnalyticsRange) => {
+    setHidden(true);
+    analytics.replace(await getAnalytics(appId, { ...next, tenantId }));
+    range.current = next;
+    setHidden(false);
+  };
 
   return (
     <section aria-labelledby="analytics-heading">
       <h2 id="analytics-heading">Analytics</h2>
       {tenancy.status === 'done' && tenancy.data !== null && <TenantPicker appId={appId} selected={tenant} onSelect={setTenant} />}
-      <RangeForm range={range} onSubmit={setRange} />
+      <RangeForm range={lastThirtyDays} onSubmit={show} />
       {analytics.status === 'loading' && <Loading>Loading the figures…</Loading>}
       {analytics.status === 'failed' && <ErrorMessage message={analytics.message} />}
-      {analytics.status === 'done' && <Figures data={analytics.data} />}
+      {analytics.status === 'done' && !hidden && <Figures data={analytics.data} />}
     </section>
   );
 }
