@@ -13,8 +13,13 @@ export function labelOf(element: HTMLElement): string | null {
   return text === '' ? null : text;
 }
 
-/** A message beginning with the API's field name (`secrets.clientSecret is required`) begins with the form's words
- *  instead; a name within a sentence ("this slug") stays. */
+/** A label's note that an input may be left empty, which names nothing in a sentence about what it holds. */
+const OPTIONAL_NOTE = / \(optional\)$/;
+
+/** A message beginning with the API's field name (`secrets.clientSecret is required`), or with its last part (`key must
+ *  be resource:action` for `newPermissions[1].key`), begins with the form's words instead, without "(optional)"; a name
+ *  within a sentence ("this slug") stays. */
 export function inFormWords(message: string, field: string, label: string): string {
-  return message.startsWith(`${field} `) ? `${label}${message.slice(field.length)}` : message;
+  const named = [field, field.slice(field.lastIndexOf('.') + 1)].find((name) => message.startsWith(`${name} `));
+  return named === undefined ? message : `${label.replace(OPTIONAL_NOTE, '')}${message.slice(named.length)}`;
 }

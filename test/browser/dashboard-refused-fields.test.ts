@@ -116,7 +116,8 @@ describe('a refused field is identified on the dashboard in Chromium', () => {
     const fourth = form.getByLabel('Permission 4', { exact: true });
     await fourth.fill('Not a key');
     await form.getByRole('button', { name: 'Create API resource' }).click();
-    const malformed = 'key must be resource:action';
+    // The API names the row's key (`newPermissions[1].key`): the message names the row's input as the form does.
+    const malformed = 'Permission 4 must be resource:action';
     await expectMarked(form, fourth, 'Permission 4', malformed);
     expect((await focusedNode()).description).toContain('Keys as resource:action');
     await fourth.fill('reports:export');
@@ -125,10 +126,10 @@ describe('a refused field is identified on the dashboard in Chromium', () => {
     const third = form.getByLabel('Description 3', { exact: true });
     await third.fill('x'.repeat(501));
     await form.getByRole('button', { name: 'Create API resource' }).click();
-    await expectMarked(form, third, 'Description 3', 'description must be at most 500 characters');
+    await expectMarked(form, third, 'Description 3', 'Description 3 must be at most 500 characters');
   });
 
-  it('an address already registered marks the E-mail field of "Create user"', async () => {
+  it('an address already registered marks the E-mail field of "Create user", a short password its Password field', async () => {
     // The refused API resource above is unsaved: another tab drops it once the operator agrees.
     void dashboard.answerNextDialog();
     await openTab(dashboard.page, 'Users');
@@ -141,6 +142,13 @@ describe('a refused field is identified on the dashboard in Chromium', () => {
 
     await email.pressSequentially('x');
     await expectUnmarked(email, message);
+
+    // An optional input's label names it without its "(optional)".
+    const password = form.getByLabel('Password (optional)');
+    await password.fill('short');
+    await form.getByRole('button', { name: 'Create user' }).click();
+    await expectMarked(form, password, 'Password (optional)', 'Password must be at least 8 characters long');
+    expect(await form.getByRole('alert').textContent()).toBe('Password must be at least 8 characters long');
   });
 
   it('a refused second redirect URI (redirectUris[1]) marks the Redirect URIs field, its hint kept', async () => {
