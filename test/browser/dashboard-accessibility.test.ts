@@ -1,15 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { axeViolations, type Violation } from '../support/axe.ts';
-import { dashboardSuite, openTab } from '../support/dashboard.ts';
+import { asTenantOperator, dashboardSuite, makeOperator, offeredScreens, openTab } from '../support/dashboard.ts';
 
 /**
  * The dashboard held to the hosted pages' rules (WCAG 2.0 to 2.2, A and AA, as axe-core checks them): every section
- * of an application, read from the page's own navigation, with something listed, and the organization's page.
+ * of an application, read from the page's own navigation, with something listed, the organization's page, and what an
+ * operator of one tenant is shown: their tenants' landing and each screen it offers.
  */
+const TENANT_OPERATOR = { email: 'tina@example.com', password: 'Tenant-Horse-42' };
 const suite = dashboardSuite({
   setup: async (app) => {
     const acme = await app.createTenant('Acme');
     await app.createUser('uma@example.com', acme);
+    await makeOperator(app, TENANT_OPERATOR, 'tenant_admin', acme);
   },
 });
 
@@ -50,5 +53,25 @@ describe('the dashboard’s accessibility', () => {
     await suite.page.getByRole('banner').getByRole('link', { name: 'Organization' }).click();
     await suite.page.getByRole('heading', { level: 1, name: 'Organization' }).waitFor();
     expect(await violationsOfLoaded()).toEqual([]);
+  });
+
+  it('breaks none on the landing of an operator of one tenant, nor on the screens it offers', async () => {
+    await asTenantOperator(suite.page, suite.app.gatehouse.services.config.publicUrl, TENANT_OPERATOR, async (page) => {
+      const screens = await offeredScreens(page, 'Acme');
+      expect(screens).toContain('Users of Acme');
+      const found: Record<string, Violation[]> = {};
+      const landing = await axeViolations(page);
+      if (landing.length > 0) found['Your tenants'] = landing;
+      for (const screen of screens) {
+        await page.getByRole('list', { name: 'Screens of Acme' }).getByRole('link', { name: screen, exact: true }).click();
+        await page.getByRole('heading', { level: 2, name: screen }).waitFor();
+        await page.locator('.loading').first().waitFor({ state: 'detached' });
+        const violations = await axeViolations(page);
+        if (violations.length > 0) found[screen] = violations;
+        await page.getByRole('link', { name: 'Your tenants' }).click();
+        await page.getByRole('heading', { level: 2, name: 'Your tenants' }).waitFor();
+      }
+      expect(found).toEqual({});
+    });
   });
 });

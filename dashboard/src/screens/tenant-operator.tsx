@@ -75,7 +75,7 @@ function TenantLinks({ application, tenant, current }: TenantLinksProps) {
   if (offered.status === 'failed') return <ErrorMessage message={offered.message} />;
   if (offered.data.length === 0) return <p>{`You may read none of ${tenant.name}'s screens here.`}</p>;
   return (
-    <ul className={current === undefined ? undefined : 'tabs'} aria-label={current === undefined ? `Screens of ${tenant.name}` : undefined}>
+    <ul className={current === undefined ? 'tenant-screens' : 'tabs'} aria-label={current === undefined ? `Screens of ${tenant.name}` : undefined}>
       {offered.data.map((screen) => (
         <li key={screen.tab}>
           <a href={routeHash({ appId: application.id, tab: screen.tab, tenantId: tenant.id })} aria-current={screen.tab === current ? 'page' : undefined}>{`${screen.label} of ${tenant.name}`}</a>
