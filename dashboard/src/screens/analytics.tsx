@@ -1,4 +1,4 @@
-import { useCallback, useRef, useState, type FormEvent } from 'react';
+import { useCallback, useId, useRef, useState, type FormEvent } from 'react';
 import { BarChart } from '../components/bar-chart.tsx';
 import { ErrorMessage, Loading, Refusal } from '../components/status.tsx';
 import { TenantPicker } from '../components/tenant-picker.tsx';
@@ -24,6 +24,7 @@ function RangeForm({ range, onSubmit }: { range: AnalyticsRange; onSubmit: (rang
   const [to, setTo] = useState(range.to);
   const [interval, setInterval] = useState(range.interval);
   const showing = useSubmission<string>();
+  const hintId = `${useId()}-hint`;
   const submit = (event: FormEvent) => {
     event.preventDefault();
     showing.run(async () => {
@@ -34,8 +35,8 @@ function RangeForm({ range, onSubmit }: { range: AnalyticsRange; onSubmit: (rang
   return (
     <>
       <form className="range" onSubmit={submit}>
-        <label>From <input type="date" required {...refusalMarks(showing.refusal, 'from')} value={from} onChange={(event) => setFrom(event.target.value)} /></label>
-        <label>To <input type="date" required {...refusalMarks(showing.refusal, 'to')} value={to} onChange={(event) => setTo(event.target.value)} /></label>
+        <label>From <input type="date" required {...refusalMarks(showing.refusal, 'from', hintId)} value={from} onChange={(event) => setFrom(event.target.value)} /></label>
+        <label>To <input type="date" required {...refusalMarks(showing.refusal, 'to', hintId)} value={to} onChange={(event) => setTo(event.target.value)} /></label>
         <label>
           By{' '}
           <select value={interval} onChange={(event) => setInterval(event.target.value as AnalyticsInterval)}>
@@ -44,6 +45,7 @@ function RangeForm({ range, onSubmit }: { range: AnalyticsRange; onSubmit: (rang
         </label>
         <button type="submit" disabled={showing.busy}>Show</button>
       </form>
+      <p id={hintId} className="hint">UTC days, both included; a week or month the range cuts is counted whole.</p>
       <Refusal outcome={showing.outcome} />
     </>
   );
