@@ -72,6 +72,9 @@ describe('the Invitations tab of the dashboard in Chromium', () => {
     await openTab(dashboard.page, 'Invitations');
     await dashboard.page.getByText('No one has been invited yet.').waitFor();
     expect(await dashboard.page.getByRole('checkbox').count()).toBe(0);
+    // The link's lifetime says the API's range (1 to 30 days), as the dashboard's other number fields do.
+    const hint = await dashboard.page.getByLabel('Link valid for (days)').getAttribute('aria-describedby');
+    expect(await dashboard.page.locator(`[id="${hint}"]`).textContent()).toBe('1 to 30.');
     await dashboard.page.getByLabel('Tenant', { exact: true }).selectOption({ label: 'Globex' });
     await dashboard.page.getByRole('checkbox', { name: 'Application admin' }).waitFor();
     expect(await dashboard.page.getByRole('checkbox', { name: 'Acme staff' }).count()).toBe(0);

@@ -177,10 +177,11 @@ export function InviteForm({ place, may, listChanges, onSent }: InviteFormProps)
             required
             min={1}
             max={MAX_DAYS}
-            {...refusalMarks(action.refusal, 'expiresInDays')}
+            {...refusalMarks(action.refusal, 'expiresInDays', `${id}-days-hint`)}
             value={days}
             onChange={(event) => update({ days: event.target.value })}
           />
+          <p id={`${id}-days-hint`} className="hint">{`1 to ${MAX_DAYS}.`}</p>
         </div>
         {tenant !== null && may('oauth_clients:read') && (
           <RefusedField value={action.refusal}>
