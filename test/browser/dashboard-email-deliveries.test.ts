@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { dashboardSuite } from '../support/dashboard.ts';
 
 /**
- * The E-mail tab's Deliveries in Chromium: a test mail sent from the dashboard and an invitation to Acme, listed newest
- * first with what the API says of them, one opened to its rendered mail; a tenant picked shows its own mails alone,
+ * The E-mail tab's Deliveries in Chromium: a test mail sent from the dashboard, listed at once, and an invitation to
+ * Acme, listed newest first with what the API says of them, one opened to its rendered mail; a tenant picked shows its own mails alone,
  * and another application's mail shows nowhere. The built-in sender has no SMTP_URL: the outbox keeps the bodies.
  * Screenshot: test-results/dashboard-email-deliveries.png.
  */
@@ -38,6 +38,9 @@ describe("the E-mail tab's Deliveries in Chromium", () => {
     await testMail.getByLabel('Test recipient', { exact: true }).fill(TESTER);
     await testMail.getByRole('button', { name: 'Send test mail' }).click();
     await testMail.getByRole('alert').waitFor({ timeout: 30_000 });
+    // The mail queued from this screen is listed at once, with no Refresh.
+    await deliveries().getByRole('row', { name: new RegExp(TESTER.replace('.', '\\.')) }).waitFor({ timeout: 5_000 });
+    expect(await deliveries().getByText('No mail was queued here yet.').count()).toBe(0);
     const invited = await dashboard.app.http.post(`/applications/${appId}/tenants/${acme}/invitations`, { email: INVITEE });
     expect(invited.status, JSON.stringify(invited.body)).toBe(201);
 

@@ -82,8 +82,9 @@ function DeliveryTable({ scope }: { scope: SettingsScope }) {
   );
 }
 
-/** The scope's outbox (a tenant's mails, or the application's and all its tenants'), newest first; Refresh reads it again. */
-export function EmailDeliveries({ scope }: { scope: SettingsScope }) {
+/** The scope's outbox (a tenant's mails, or the application's and all its tenants'), newest first; Refresh reads it
+ *  again, as does each mail the screen queues (`queued` counts them). */
+export function EmailDeliveries({ scope, queued }: { scope: SettingsScope; queued: number }) {
   const [reads, setReads] = useState(0);
   return (
     <Subsection title="Deliveries">
@@ -91,7 +92,7 @@ export function EmailDeliveries({ scope }: { scope: SettingsScope }) {
         {scope.tenantId === null ? 'Every mail of the application and its tenants, newest first.' : 'This tenant’s mails, newest first.'}{' '}
         <button type="button" className="small" onClick={() => setReads(reads + 1)}>Refresh</button>
       </p>
-      <DeliveryTable key={reads} scope={scope} />
+      <DeliveryTable key={`${reads}:${queued}`} scope={scope} />
     </Subsection>
   );
 }

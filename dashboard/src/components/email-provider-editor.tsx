@@ -14,10 +14,12 @@ interface EmailProviderEditorProps {
   provider: EmailProvider;
   /** Reads the settings again after a save, so the details (and a tenant's badge) show it. */
   onSaved: () => Promise<void>;
+  /** A test mail sent through it is in the outbox. */
+  onTestMailQueued: () => void;
 }
 
 /** "Change the provider" of the application or of one tenant, and a test mail through it. */
-export function EmailProviderEditor({ scope, provider, onSaved }: EmailProviderEditorProps) {
+export function EmailProviderEditor({ scope, provider, onSaved, onTestMailQueued }: EmailProviderEditorProps) {
   const saving = useSubmission<string>();
   const save = (input: EmailProviderInput, saved: () => void) =>
     saving.run(async () => {
@@ -36,7 +38,7 @@ export function EmailProviderEditor({ scope, provider, onSaved }: EmailProviderE
         </RefusedField>
         <Outcome outcome={saving.outcome} />
       </Subsection>
-      <TestMail scope={scope} />
+      <TestMail scope={scope} onQueued={onTestMailQueued} />
     </>
   );
 }

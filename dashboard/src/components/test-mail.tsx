@@ -36,8 +36,9 @@ function DeliveryStatus({ delivery }: { delivery: EmailDelivery }) {
   return <p role="status">{sentence}</p>;
 }
 
-/** "Send a test mail" through the scope's provider as saved, followed until the provider accepts or refuses it. */
-export function TestMail({ scope }: { scope: SettingsScope }) {
+/** "Send a test mail" through the scope's provider as saved, followed until the provider accepts or refuses it;
+ *  `onQueued` is told once it is in the outbox. */
+export function TestMail({ scope, onQueued }: { scope: SettingsScope; onQueued: () => void }) {
   const [to, setTo] = useState('');
   const [delivery, setDelivery] = useState<EmailDelivery | null>(null);
   const [followFailure, setFollowFailure] = useState<string | null>(null);
@@ -63,7 +64,10 @@ export function TestMail({ scope }: { scope: SettingsScope }) {
     event.preventDefault();
     setDelivery(null);
     setFollowFailure(null);
-    sending.run(async () => setDelivery(await sendTestEmail({ appId, tenantId }, to.trim())));
+    sending.run(async () => {
+      setDelivery(await sendTestEmail({ appId, tenantId }, to.trim()));
+      onQueued();
+    });
   };
 
   return (

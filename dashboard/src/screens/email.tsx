@@ -1,4 +1,4 @@
-import { useCallback } from 'react';
+import { useCallback, useState } from 'react';
 import { EmailDeliveries } from '../components/email-deliveries.tsx';
 import { EmailProviderEditor } from '../components/email-provider-editor.tsx';
 import { EmailSettings } from '../components/email-settings.tsx';
@@ -19,6 +19,7 @@ import { EMAIL_PROVIDER, EMAIL_PROVIDER_OVERRIDE, EMAIL_TEMPLATES, emailTemplate
 function ApplicationEmail({ appId }: { appId: string }) {
   const email = useAsync(useCallback(() => getApplicationEmail(appId), [appId]));
   useReadOnReturn(email);
+  const [queued, setQueued] = useState(0);
   if (email.status === 'loading') return <Loading>Loading the e-mail settings…</Loading>;
   if (email.status === 'failed') return <ErrorMessage message={email.message} />;
   const scope = { appId, tenantId: null };
@@ -28,9 +29,9 @@ function ApplicationEmail({ appId }: { appId: string }) {
       <EmailSettings
         email={email.data}
         templateEditor={<EmailTemplateEditor scope={scope} templates={email.data.emailTemplates} onSaved={reload} />}
-        providerEditor={<EmailProviderEditor scope={scope} provider={email.data.emailProvider} onSaved={reload} />}
+        providerEditor={<EmailProviderEditor scope={scope} provider={email.data.emailProvider} onSaved={reload} onTestMailQueued={() => setQueued(queued + 1)} />}
       />
-      <EmailDeliveries scope={scope} />
+      <EmailDeliveries scope={scope} queued={queued} />
     </>
   );
 }
@@ -46,6 +47,7 @@ const applicationWide = (what: string, tenant: NamedTenant) => (
  */
 function TenantEmail({ appId, tenant, config, may }: TenantViewProps) {
   const { view, removal, reload } = useTenantView(appId, tenant, getTenantEmail);
+  const [queued, setQueued] = useState(0);
   if (view.status === 'loading') return <Loading>{`Loading ${tenant.name}'s e-mail settings…`}</Loading>;
   if (view.status === 'failed') return <ErrorMessage message={view.message} />;
   const provider = view.data.emailProvider;
@@ -57,7 +59,9 @@ function TenantEmail({ appId, tenant, config, may }: TenantViewProps) {
   const templateEditor = templatesPerTenant
     ? editable && <EmailTemplateEditor scope={scope} templates={view.data.emailTemplates} onSaved={reload} />
     : applicationWide('set of e-mail templates', tenant);
-  const providerEditor = providerPerTenant ? editable && <EmailProviderEditor scope={scope} provider={provider} onSaved={reload} /> : applicationWide('e-mail provider', tenant);
+  const providerEditor = providerPerTenant
+    ? editable && <EmailProviderEditor scope={scope} provider={provider} onSaved={reload} onTestMailQueued={() => setQueued(queued + 1)} />
+    : applicationWide('e-mail provider', tenant);
   return (
     <>
       <EmailSettings
@@ -75,7 +79,7 @@ function TenantEmail({ appId, tenant, config, may }: TenantViewProps) {
         templateEditor={templateEditor}
         providerEditor={providerEditor}
       />
-      <EmailDeliveries scope={scope} />
+      <EmailDeliveries scope={scope} queued={queued} />
     </>
   );
 }
