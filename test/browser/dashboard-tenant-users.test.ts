@@ -311,7 +311,7 @@ describe("a tenant's Sessions screen, in Chromium", () => {
     }
   });
 
-  it('offers the helpdesk operator, who may not read sessions, no Sessions screen; the server refuses its address', async () => {
+  it('offers the helpdesk operator, who may not read sessions, no Sessions screen; the server refuses its address, shown as a refusal', async () => {
     const helpdesk = await signedInAs(HELPDESK);
     try {
       const { page } = helpdesk;
@@ -323,6 +323,9 @@ describe("a tenant's Sessions screen, in Chromium", () => {
       await refusal.waitFor();
       expect(await refusal.textContent()).toContain('Missing permission sessions:read');
       expect(await page.getByText(CAROL).count()).toBe(0);
+      // A refusal, not a failure: no empty table reads as "no sessions", and no "Try again" would be answered otherwise.
+      expect(await page.getByRole('table').count()).toBe(0);
+      expect(await page.getByRole('button', { name: 'Try again' }).count()).toBe(0);
     } finally {
       await helpdesk.close();
     }

@@ -9,7 +9,7 @@ interface PageFooterProps<T> {
   focusFrom: (firstNew: number) => void;
 }
 
-/** Under a paged list: the loading line, a failed load with its retry, or the "More" button. */
+/** Under a paged list: the loading line, a failed load with its retry (none for a refusal), or the "More" button. */
 export function PageFooter<T>({ pages, loadingLabel, focusFrom }: PageFooterProps<T>) {
   // The button pressed unmounts while its page loads, so the focus is given where the reader goes on from.
   const asked = useRef<number | null>(null);
@@ -31,7 +31,7 @@ export function PageFooter<T>({ pages, loadingLabel, focusFrom }: PageFooterProp
     return (
       <>
         <ErrorMessage message={pages.error} />
-        <button type="button" ref={retry} onClick={loadMore}>Try again</button>
+        {!pages.refused && <button type="button" ref={retry} onClick={loadMore}>Try again</button>}
       </>
     );
   }

@@ -21,9 +21,11 @@ export function PagedList<T>({ pages, emptyMessage, loadingLabel, children }: Pa
     row.focus();
   }, []);
   const empty = !pages.loading && pages.error === null && pages.items.length === 0;
+  // Refused its first page, the list has nothing to show: its empty table would pass for one with no rows.
+  const refusedOutright = !pages.loading && pages.refused && pages.items.length === 0;
   return (
     <>
-      <div ref={list}>{empty ? <p>{emptyMessage}</p> : children}</div>
+      <div ref={list}>{empty ? <p>{emptyMessage}</p> : !refusedOutright && children}</div>
       <PageFooter pages={pages} loadingLabel={loadingLabel} focusFrom={focusFrom} />
     </>
   );

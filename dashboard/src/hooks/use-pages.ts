@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { ApiError } from '../api.ts';
 import { errorMessage } from '../error-message.ts';
 import type { Page } from '../operations.ts';
 
@@ -7,6 +8,8 @@ export interface Pages<T> {
   readonly loading: boolean;
   /** The message of the last failed load, null once one succeeds. */
   readonly error: string | null;
+  /** Whether that load was refused for a permission the operator lacks, which reading again would be refused too. */
+  readonly refused: boolean;
   readonly hasMore: boolean;
   /** Loads the next page, or makes again the read that failed (a refresh's too). */
   loadMore: () => void;
@@ -31,6 +34,7 @@ export function usePages<T>(loadPage: (cursor: string | null) => Promise<Page<T>
   const [next, setNext] = useState<string | null>(null);
   const [loading, setLoading] = useState(true);
   const [error, setError] = useState<string | null>(null);
+  const [refused, setRefused] = useState(false);
   // Counts loads, so the answer of one started before `loadPage` changed (another application) is dropped.
   const generation = useRef(0);
   const pagesShown = useRef(0);
@@ -57,12 +61,14 @@ export function usePages<T>(loadPage: (cursor: string | null) => Promise<Page<T>
           settle(answer.rows);
           setNext(answer.next);
           setError(null);
+          setRefused(false);
           setLoading(false);
         },
         (failure: unknown) => {
           if (mine !== generation.current) return;
           failed.current = () => read(cursor, count, settle);
           setError(errorMessage(failure));
+          setRefused(failure instanceof ApiError && failure.code === 'forbidden');
           setLoading(false);
         },
       );
@@ -88,6 +94,7 @@ export function usePages<T>(loadPage: (cursor: string | null) => Promise<Page<T>
     items,
     loading,
     error,
+    refused,
     hasMore: next !== null,
     loadMore: () => {
       if (failed.current !== undefined) return failed.current();
