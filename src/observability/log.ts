@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import cluster from 'node:cluster';
 import { hostname } from 'node:os';
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
-import { stdSerializers, type BaseLogger, type LoggerOptions } from 'pino';
+import { pino, stdSerializers, type BaseLogger, type LoggerOptions } from 'pino';
 import type { Config } from '../config.ts';
 import { clientAddress } from '../http/request-origin.ts';
 import { loggedSpan } from './spans.ts';
@@ -107,6 +107,14 @@ export function withRequestLog(log: FastifyBaseLogger, facts: RequestFacts, next
 /** For what reports failures without the request, such as the GraphQL error serializer and oidc-provider's `server_error`. */
 export function currentRequestLog(fallback: FastifyBaseLogger): FastifyBaseLogger {
   return requestLog.getStore()?.log ?? fallback;
+}
+
+let unrequested: BaseLogger | undefined;
+
+/** For domain code reporting what it does not fail its request for: the request's logger; outside a request (a script
+ *  calling the domain), one of its own on stderr. */
+export function domainLog(): Pick<BaseLogger, 'info' | 'error'> {
+  return requestLog.getStore()?.log ?? (unrequested ??= pino(loggerOptions('info'), pino.destination(2)));
 }
 
 export function noteRequest(facts: RequestFacts): void {

@@ -6,6 +6,7 @@ import { TEMPLATE_KEYS, type TemplateKey } from '../../src/domain/email/template
 import { newId } from '../../src/ids.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { auditRecordsOf, traced } from '../support/audit.ts';
+import { startMailSink, type MailSink } from '../support/mail-receivers.ts';
 
 /**
  * One function per template (src/domain/email/flow-mail.ts): each queues its template in the outbox rendered as the
@@ -178,5 +179,60 @@ describe('flow mail', () => {
     for (let waited = 0; (await mailsTo()).length === 0 && waited < 100; waited++) await new Promise((resolve) => setTimeout(resolve, 100));
     expect(await mailsTo()).toHaveLength(1);
     expect(await app.sql('select to_address from deferred_mail where application_id = ?', [app.root.applicationId])).toEqual([]);
+  });
+});
+
+/** `account_deleted` is the notice of a deletion already made: it never refuses the deletion, and it reaches its account
+ *  however the deletion's tenant goes after it. */
+describe('the notice of a deleted account', () => {
+  let mailed: TestApp;
+  let sink: MailSink;
+  const written: string[] = [];
+  const logged = () => written.map((line) => JSON.parse(line) as { level: number; msg: string; reqId?: string; templateKey?: string; userId?: string; err?: { message: string } });
+
+  beforeAll(async () => {
+    sink = await startMailSink();
+    mailed = await startTestApp({ email: sink.email }, { logStream: { write: (line) => void written.push(line) } });
+  });
+  afterAll(async () => {
+    await mailed?.close();
+    await sink?.close();
+  });
+
+  async function isolatedApplication(name: string) {
+    const created = await mailed.http.post('/applications', { name, multiTenant: true, tenancyConfig: { authIsolation: 'isolated' } });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const admin = mailed.as({ apiKey: created.body.initialApiKey.secret });
+    const appPath = `/applications/${created.body.id as string}`;
+    const tenant = await admin.post(`${appPath}/tenants`, { name: `${name} tenant` });
+    expect(tenant.status).toBe(201);
+    return { admin, appPath, tenantId: tenant.body.id as string };
+  }
+
+  it('a template that cannot render it for the account drops the mail with an error line: the user is deleted all the same', async () => {
+    const { admin: isolatedAdmin, tenantId } = await isolatedApplication('Unrenderable notice');
+    // Passes the save's check with the sample name (12 characters, 720 in all), overruns the subject's 998 with a long one.
+    const subject = '{% for i in (1..60) %}{{ user.name }}{% endfor %}';
+    // A shared-pool user, mailed as the application; an isolated one, in their tenant's outbox.
+    for (const [admin, email, tenant] of [[mailed.http, 'long.shared@example.com', undefined], [isolatedAdmin, 'long.isolated@example.com', tenantId]] as const) {
+      expect((await admin.put('/email/templates/account_deleted', { subject, html: '<p>Bye</p>', text: 'Bye' })).status).toBe(200);
+      const user = await admin.post('/users', { email, name: 'N'.repeat(40), ...(tenant === undefined ? {} : { tenantId: tenant }) });
+      expect(user.status, JSON.stringify(user.body)).toBe(201);
+      const { requestId, headers } = traced();
+      const deleted = await admin.delete(`/users/${user.body.id as string}`, { headers });
+      expect(deleted.status, JSON.stringify(deleted.body)).toBe(204);
+      expect((await admin.get(`/users/${user.body.id as string}`)).status).toBe(404);
+      expect((await auditRecordsOf(mailed, requestId)).map((record) => record.action)).toContain('user.deleted');
+      expect((await admin.get(`/email/deliveries?templateKey=account_deleted&to=${email}`)).body.data).toEqual([]);
+      const [line] = logged().filter((entry) => entry.reqId === requestId && entry.level === 50);
+      expect(line).toMatchObject({ msg: 'notice: cannot be rendered for its account, dropped', templateKey: 'account_deleted', userId: user.body.id });
+      expect(line?.err?.message).toContain('render limit exceeded');
+      expect(JSON.stringify(line)).not.toContain(email);
+    }
+    const admin = isolatedAdmin;
+    // One the template renders for is mailed as ever.
+    const short = await admin.post('/users', { email: 'short@example.com', name: 'Al', tenantId });
+    expect((await admin.delete(`/users/${short.body.id as string}`)).status).toBe(204);
+    expect((await admin.get('/email/deliveries?templateKey=account_deleted&to=short@example.com')).body.data).toHaveLength(1);
   });
 });

@@ -6,7 +6,7 @@ import { NEW_ID_SQL } from '../../ids.ts';
 import { inJobSpan } from '../../observability/spans.ts';
 import type { DomainServices } from '../../services.ts';
 import type { AuditActor } from '../audit/audit.ts';
-import { accountDeletedMail, type MailContext, type Recipient } from './flow-mail.ts';
+import { accountDeletedMail, noticeOrDrop, type MailContext, type Recipient } from './flow-mail.ts';
 
 /** Rendered and queued in one transaction: it holds a connection (the embedded database's only one) for this many renders. */
 export const DEFERRED_MAIL_BATCH = 50;
@@ -54,15 +54,12 @@ export async function queueDeferredMail(services: DomainServices, log: JobLog, b
       const send = DEFERRED[row.template_key as keyof typeof DEFERRED];
       const principal = { actor: { type: row.actor_type, id: row.actor_id }, apiKeyId: row.api_key_id };
       const sender = { applicationId: row.application_id, tenantId: null, requestId: row.request_id, principal, services };
-      try {
+      // Dropped rather than tried again, so that it holds up no later one; a database failure ends the batch, tried again
+      // at the next run.
+      await noticeOrDrop(log, { applicationId: row.application_id, templateKey: row.template_key, deferredMailId: row.id }, async () => {
         if (send === undefined) throw new GatehouseError('validation_error', `no flow sends ${row.template_key}`);
         await send({ em, sender, tenantId: null }, { email: row.to_address, name: row.recipient_name, locale: row.locale, tenantIds: null });
-      } catch (error) {
-        // A mail its template cannot render for this account (an overrun, a render error) never will: dropped, so that it
-        // does not hold up every later one. Anything else (the database) ends the batch, tried again at the next run.
-        if (!(error instanceof GatehouseError && error.code === 'validation_error')) throw error;
-        log.error({ err: error, applicationId: row.application_id, deferredMailId: row.id, templateKey: row.template_key }, 'deferred mail: cannot be rendered, dropped');
-      }
+      });
     }
     if (rows.length > 0) {
       const keys = JSON.stringify(rows.map((row) => ({ application_id: row.application_id, id: row.id })));

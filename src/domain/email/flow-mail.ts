@@ -1,5 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { JobLog } from '../../background-work.ts';
 import type { EmailDelivery } from '../../db/entities/index.ts';
+import { GatehouseError } from '../../errors.ts';
 import { lockForTransaction } from '../../db/advisory-lock.ts';
 import { enqueueMail, mailLimitLock, secondsUntilQueueable, type MailSender, type tenantVariable } from './outbox.ts';
 import type { FactorKind } from '../mfa/factors.ts';
@@ -147,6 +149,20 @@ export const emailChangeMail = (admitted: AskedForMail, user: Recipient, v: { li
 };
 
 export const accountDeletedMail = (at: MailContext, user: Recipient) => send(at, 'account_deleted', user, {});
+
+/**
+ * The notice of a change already made, which must not depend on it (a deletion, an erasure): a mail its template cannot
+ * render for this account (a render error or overrun, an address refused: `validation_error`) never will, so it is
+ * dropped with an `error` line (`facts` say whose) and the change stands. Anything else (the database) fails the caller.
+ */
+export async function noticeOrDrop(log: JobLog, facts: { readonly applicationId: string; readonly templateKey: string; readonly [fact: string]: unknown }, notice: () => Promise<unknown>): Promise<void> {
+  try {
+    await notice();
+  } catch (error) {
+    if (!(error instanceof GatehouseError && error.code === 'validation_error')) throw error;
+    log.error({ err: error, ...facts }, 'notice: cannot be rendered for its account, dropped');
+  }
+}
 
 /** A template without a function fails to compile here; those of ASKED_FOR take an AskedForMail, the others a MailContext. */
 export const FLOW_MAIL = {

@@ -13,7 +13,8 @@ import { keySnapshotSql, revokeKey } from '../api-keys/issue.ts';
 import { removeActivityOfUsers } from '../analytics.ts';
 import { recordAudit, recordAuditPerRow, type AuditActor, type AuditEntry } from '../audit/audit.ts';
 import { auditedFieldsOf, auditedSnapshot } from '../audit/audited-fields.ts';
-import { accountDeletedMail } from '../email/flow-mail.ts';
+import { accountDeletedMail, noticeOrDrop } from '../email/flow-mail.ts';
+import { domainLog } from '../../observability/log.ts';
 import { deferAccountDeletedMails } from '../email/deferred-mail.ts';
 import { assertNotLastOperatorAdminOfAny } from '../authorization/last-operator-admin.ts';
 import { removeAssignments } from '../authorization/role-assignments.ts';
@@ -462,8 +463,9 @@ export async function deleteUser(scope: Scope, userId: string): Promise<boolean>
     await requireOutranking(tx, tx.em, user.id, callers);
     await assertNotLastOperatorAdminOfAny(tx, user.id, 'delete');
     await removeUser(tx.em, tx, user, cutoffs);
-    // The owner is told, in the mails of the user's tenant when the pool is a tenant's.
-    await accountDeletedMail({ em: tx.em, sender: tx, tenantId: user.poolId === SHARED_POOL ? null : user.poolId }, user);
+    // The owner is told, in the mails of the user's tenant when the pool is a tenant's; the deletion never waits on it.
+    const at = { em: tx.em, sender: tx, tenantId: user.poolId === SHARED_POOL ? null : user.poolId };
+    await noticeOrDrop(domainLog(), { applicationId: tx.applicationId, templateKey: 'account_deleted', userId: user.id }, () => accountDeletedMail(at, user));
     await removeOperatorAssignments(tx.em, tx, user.id);
   }));
   scope.services.outbox.wake();
