@@ -2,11 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lockedTransaction } from '../../src/db/advisory-lock.ts';
 import { askedForLock, AskedForMail, FLOW_MAIL, isAskedFor, magicLinkMail, type MailContext, type Recipient } from '../../src/domain/email/flow-mail.ts';
 import { DEFERRED_MAIL_BATCH } from '../../src/domain/email/deferred-mail.ts';
+import type { OutboxWorker } from '../../src/domain/email/deliver.ts';
 import { TEMPLATE_KEYS, type TemplateKey } from '../../src/domain/email/template-defaults.ts';
 import { newId } from '../../src/ids.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { auditRecordsOf, traced } from '../support/audit.ts';
-import { startMailSink, type MailSink } from '../support/mail-receivers.ts';
+import { settledDelivery } from '../support/email-outbox.ts';
+import { startMailSink, startSmtpServer, type MailSink } from '../support/mail-receivers.ts';
 
 /**
  * One function per template (src/domain/email/flow-mail.ts): each queues its template in the outbox rendered as the
@@ -192,7 +194,8 @@ describe('the notice of a deleted account', () => {
 
   beforeAll(async () => {
     sink = await startMailSink();
-    mailed = await startTestApp({ email: sink.email }, { logStream: { write: (line) => void written.push(line) } });
+    // Private hosts: an application's provider at a held SMTP server; short attempts, quick retries.
+    mailed = await startTestApp({ email: { ...sink.email, allowPrivateHosts: true, sendTimeoutMs: 1_500, retryBaseMs: 50 } }, { logStream: { write: (line) => void written.push(line) } });
   });
   afterAll(async () => {
     await mailed?.close();
@@ -234,5 +237,65 @@ describe('the notice of a deleted account', () => {
     const short = await admin.post('/users', { email: 'short@example.com', name: 'Al', tenantId });
     expect((await admin.delete(`/users/${short.body.id as string}`)).status).toBe(204);
     expect((await admin.get('/email/deliveries?templateKey=account_deleted&to=short@example.com')).body.data).toHaveLength(1);
+  });
+
+  it('an isolated user’s notice still queued when their tenant is deleted goes out once, as the application’s', async () => {
+    const { admin, appPath, tenantId } = await isolatedApplication('Outlived tenant');
+    const user = await admin.post('/users', { email: 'outlived@example.com', name: 'Olive', tenantId });
+    expect(user.status).toBe(201);
+    const other = await admin.post('/users', { email: 'stays.queued@example.com', name: 'Stacy', tenantId });
+    expect(other.status).toBe(201);
+    const outbox = mailed.gatehouse.services.outbox as OutboxWorker;
+    await outbox.stop();
+    let notice: Record<string, unknown>;
+    let testMail: string;
+    const deletion = traced();
+    try {
+      expect((await admin.delete(`/users/${user.body.id as string}`)).status).toBe(204);
+      [notice] = (await admin.get('/email/deliveries?templateKey=account_deleted&to=outlived@example.com')).body.data;
+      expect(notice).toMatchObject({ tenantId, status: 'queued' });
+      // The tenant's other mail goes with it.
+      const queued = await admin.post(`${appPath}/tenants/${tenantId}/email/test`, { to: 'tenant.test@example.com' });
+      expect(queued.status, JSON.stringify(queued.body)).toBe(201);
+      testMail = queued.body.id as string;
+      expect((await admin.delete(`${appPath}/tenants/${tenantId}`, { headers: deletion.headers })).status).toBe(204);
+    } finally {
+      outbox.start({ warn: () => undefined });
+    }
+    const sent = await settledDelivery(admin, `/email/deliveries/${notice!.id as string}`);
+    expect(sent).toMatchObject({ tenantId: null, status: 'sent', to: 'outlived@example.com' });
+    expect((await admin.get(`/email/deliveries/${testMail!}`)).status).toBe(404);
+    // The pool's user deleted with the tenant gets theirs through the deferred job, as ever.
+    for (let waited = 0; sink.to('stays.queued@example.com').length === 0 && waited < 100; waited++) await new Promise((resolve) => setTimeout(resolve, 100));
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(sink.to('outlived@example.com')).toHaveLength(1);
+    expect(sink.to('outlived@example.com')[0]!.raw).toContain('Olive');
+    expect(sink.to('stays.queued@example.com')).toHaveLength(1);
+    const moved = (await auditRecordsOf(mailed, deletion.requestId)).filter((record) => record.targetId === notice!.id);
+    expect(moved.map((record) => [record.action, record.tenantId])).toEqual([['email_delivery.moved', tenantId]]);
+  });
+
+  it('a notice whose attempt is under way as its tenant is deleted gets that attempt’s outcome: retried as the application’s, sent once', async () => {
+    let holding = true;
+    const held = await startSmtpServer({ hold: () => holding });
+    try {
+      const { admin, appPath, tenantId } = await isolatedApplication('Mid-send tenant');
+      const provider = { type: 'smtp', fromAddress: 'bye@held.example.com', smtp: { host: '127.0.0.1', port: held.port, username: null, security: 'none' } };
+      expect((await admin.put('/email/provider', provider)).status).toBe(200);
+      const user = await admin.post('/users', { email: 'midsend@example.com', name: 'Mia', tenantId });
+      expect(user.status).toBe(201);
+      expect((await admin.delete(`/users/${user.body.id as string}`)).status).toBe(204);
+      // Its data at the server, unanswered: the attempt is under way as the tenant goes.
+      while (held.holding() === 0) await new Promise((resolve) => setTimeout(resolve, 50));
+      expect((await admin.delete(`${appPath}/tenants/${tenantId}`)).status).toBe(204);
+      holding = false;
+      const [notice] = (await admin.get('/email/deliveries?templateKey=account_deleted&to=midsend@example.com')).body.data;
+      expect(notice).toMatchObject({ tenantId: null });
+      // The held attempt ends at its deadline, written to the moved row as a retry, which the next attempt sends.
+      expect(await settledDelivery(admin, `/email/deliveries/${notice.id as string}`)).toMatchObject({ status: 'sent', tenantId: null, attempts: 2 });
+      expect(held.received.filter((mail) => mail.to.includes('midsend@example.com'))).toHaveLength(1);
+    } finally {
+      await held.close();
+    }
   });
 });

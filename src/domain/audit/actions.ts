@@ -119,6 +119,7 @@ export const AUDIT_ACTIONS = {
   'email_delivery.sent': { kind: 'event', meaning: 'A mail was accepted by the provider' },
   'email_delivery.failed': { kind: 'event', meaning: 'A mail’s delivery failed for good (outcome failure)' },
   'email_delivery.deleted': { kind: 'write', meaning: 'A delivery went with its tenant' },
+  'email_delivery.moved': { kind: 'write', meaning: 'A queued `account_deleted` to a user deleted before their tenant went on as the application’s as the tenant was deleted (`before.tenantId`; `after.tenantId` null)' },
   'email_sender_domain.created': { kind: 'write', meaning: 'A sender domain’s DKIM key was made (first read of its records)' },
   'email_sender_domain.verified': { kind: 'write', meaning: 'A sender domain’s DNS records were checked' },
   'email_sender_domain.check_failed': { kind: 'write', meaning: 'A verified sender domain’s daily re-check first found its return-path CNAME missing (`after.failingSince`, `after.reason`): its mail leaves with the From address as envelope sender until the record is found again; unless found within 72 hours, the domain is no longer verified' },

@@ -5,7 +5,9 @@ import { executeOwned } from '../../db/owned-sql.ts';
 import { NEW_ID_SQL } from '../../ids.ts';
 import { inJobSpan } from '../../observability/spans.ts';
 import type { DomainServices } from '../../services.ts';
-import type { AuditActor } from '../audit/audit.ts';
+import { Application } from '../../db/entities/index.ts';
+import { recordAuditPerRow, type AuditActor } from '../audit/audit.ts';
+import { deliverySnapshotSql, providerTypeIn } from './outbox.ts';
 import { accountDeletedMail, noticeOrDrop, type MailContext, type Recipient } from './flow-mail.ts';
 
 /** Rendered and queued in one transaction: it holds a connection (the embedded database's only one) for this many renders. */
@@ -43,6 +45,23 @@ export async function deferAccountDeletedMails(em: EntityManager, actor: AuditAc
        from app_user as u where @owner(u) and u.pool_id = ?`,
     [actor.requestId, actor.principal.actor.type, actor.principal.actor.id, actor.principal.apiKeyId ?? null, tenantId],
   );
+}
+
+/**
+ * `account_deleted` to users deleted before their tenant, still in its outbox as `tenantId`'s own is deleted: each goes
+ * on as the application's (its outbox and provider), as rendered, so the account is told once; every other mail of the
+ * tenant goes with it. The row is kept (its id, attempts and lease), so an attempt under way writes its outcome to it.
+ */
+export async function adoptAccountDeletedMails(em: EntityManager, actor: AuditActor, tenantId: string): Promise<void> {
+  const application = await em.findOneOrFail(Application, { id: actor.applicationId }, { filters: false });
+  await recordAuditPerRow(em, actor, { action: 'email_delivery.moved', targetType: 'email_delivery', tenantId }, {
+    ctes: `changed as (
+      update email_delivery as r set tenant_id = null, provider_type = ?
+       where @owner(r) and r.tenant_id = ? and r.template_key = 'account_deleted' and r.status = 'queued'
+      returning r.id::text as target_id, ${deliverySnapshotSql('r')} || jsonb_build_object('tenantId', ?::text) as before,
+                ${deliverySnapshotSql('r')} || jsonb_build_object('tenantId', null) as after)`,
+    params: [await providerTypeIn(em, application, null), tenantId, tenantId],
+  });
 }
 
 /** One batch, oldest first, in one transaction: each mail queued (audited as the deleting request's) and its row gone

@@ -8,6 +8,7 @@ import { permissionSnapshotSql } from '../authorization/permission-definition.ts
 import { assignmentSnapshotSql, removeAssignments } from '../authorization/role-assignments.ts';
 import { roleSnapshotSql } from '../authorization/roles.ts';
 import { domainSnapshotSql } from '../domains/domains.ts';
+import { adoptAccountDeletedMails } from '../email/deferred-mail.ts';
 import { deliverySnapshotSql } from '../email/outbox.ts';
 import { invitationSnapshotSql } from '../invitations/invitations.ts';
 import { senderDomainSnapshotSql } from '../email/sender-domain.ts';
@@ -76,6 +77,8 @@ export async function removeTenantOwnedRows(em: EntityManager, actor: AuditActor
   );
   // Sign-ins end with what the OP keeps of them (sessions, grants, tokens), before the clients their index rows name go.
   await endTenantSessions(em, actor, [tenantId], null, cutoffs);
+  // Before its deliveries go: a deleted account's notice still queued outlives the tenant.
+  await adoptAccountDeletedMails(em, actor, tenantId);
   for (const kind of OWNED_KINDS) {
     await recordAuditPerRow(em, actor, { action: kind.action, targetType: kind.targetType, tenantId }, {
       ctes: `changed as (
