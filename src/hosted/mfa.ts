@@ -184,8 +184,9 @@ export function registerMfaStep(app: FastifyInstance, services: Services, seam: 
     return reply.status(303).header('set-cookie', stepCookie.clear(page)).header('location', page).send();
   }
 
-  /** An enrolment that wrote nothing, its user judged where the factor would be added: refused as at the step's start. */
-  const refuseUnwritten = (request: FastifyRequest, reply: FastifyReply, context: InteractionContext, why: 'inactive' | 'password_replaced') =>
+  /** A right answer that passed nothing, its user judged after it (an enrolment's: where the factor would be added):
+   *  refused as at the step's start. */
+  const refuseRightAnswer = (request: FastifyRequest, reply: FastifyReply, context: InteractionContext, why: 'inactive' | 'password_replaced') =>
     seam.refuse(request, reply, context, why === 'inactive' ? NO_LONGER_ACTIVE : PASSWORD_REPLACED);
 
   /** Its attempts used up: the proof is void, and the user signs in again. */
@@ -292,6 +293,7 @@ export function registerMfaStep(app: FastifyInstance, services: Services, seam: 
     if (step.kind === 'challenge') {
       const outcome = await proveSecondStep(context.target, user, attempt, () => useSecondProof(em, services.storedSecrets, owner, method, code));
       if (outcome === 'spent') return spent(reply, context);
+      if (outcome === 'inactive') return refuseRightAnswer(request, reply, context, outcome);
       if (outcome === 'refused') return showStep(reply, context, user, shown, 400, { method, error: true });
       await remember(reply, context, user.id);
       return complete(request, reply, context, passedWith(pending, method, amr));
@@ -317,7 +319,7 @@ export function registerMfaStep(app: FastifyInstance, services: Services, seam: 
       () => enrolFactor(context.target, user, secret === undefined || totpAt === null ? { kind: 'email_otp' } : { kind: 'totp', secret, step: totpAt }, asStep),
     );
     if (outcome === 'spent') return spent(reply, context);
-    if (outcome === 'inactive' || outcome === 'password_replaced') return refuseUnwritten(request, reply, context, outcome);
+    if (outcome === 'inactive' || outcome === 'password_replaced') return refuseRightAnswer(request, reply, context, outcome);
     if (outcome === 'refused') return showStep(reply, context, user, shown, 400, { method, error: true, ...(secret === undefined ? {} : { secret }) });
     return enrolled(request, reply, context, user, passedWith(pending, method, amr), outcome);
   });
@@ -349,7 +351,10 @@ export function registerMfaStep(app: FastifyInstance, services: Services, seam: 
     fields: FormFields,
   ) {
     const { target } = context;
-    const refused = (outcome: StepOutcome) => (outcome === 'spent' ? spent(reply, context) : showStep(reply, context, user, shown, 400, { method: 'webauthn', error: true }));
+    const refused = (outcome: StepOutcome) => {
+      if (outcome === 'inactive') return refuseRightAnswer(request, reply, context, outcome);
+      return outcome === 'spent' ? spent(reply, context) : showStep(reply, context, user, shown, 400, { method: 'webauthn', error: true });
+    };
     if (shown.step.kind === 'challenge') {
       const proof = await secondFactorProof(target, shown.rp, context.interaction.uid, user, fields['credential']);
       const amr = withSecondFactor(pending.amr, proof.amr);
@@ -363,7 +368,7 @@ export function registerMfaStep(app: FastifyInstance, services: Services, seam: 
     const attempt = { method: 'webauthn', amr, tenantId: pending.tenantId, address, budget } as const;
     if (credential === null) return refused(await proveSecondStep(target, user, attempt, async () => ({ ok: false, reason: 'invalid_passkey' })));
     const outcome = await enrolSecondStep(target, user, attempt, async () => ({ ok: true }), () => enrolFactor(target, user, { kind: 'webauthn', credential }, asStep));
-    if (outcome === 'inactive' || outcome === 'password_replaced') return refuseUnwritten(request, reply, context, outcome);
+    if (outcome === 'inactive' || outcome === 'password_replaced') return refuseRightAnswer(request, reply, context, outcome);
     if (outcome === 'refused' || outcome === 'spent') return refused(outcome);
     return enrolled(request, reply, context, user, passedWith(pending, 'webauthn', amr), outcome);
   }

@@ -232,19 +232,31 @@ describe('optional (the default)', () => {
     expect(Object.fromEntries(callback.searchParams)).toMatchObject({ error: 'access_denied', state: flow.state });
   });
 
-  it('a user suspended once the challenge’s right code is taken: no sign-in, the failure recorded as a suspended user’s; the next answer is refused as theirs', async () => {
+  it('a user suspended once the challenge’s right code is taken: no sign-in, the failure recorded as a suspended user’s, and the client hears access_denied at once', async () => {
     const userId = await createPasswordUser(app.http, 'challenge-suspended@example.com');
     const secret = await giveTotp(userId);
     const { flow, page } = await stepPage('challenge-suspended@example.com');
     await withTimeLeftInStep(5_000);
-    const first = await suspendedAtWrite(app, userId, { table: 'oidc_model', when: `new.model = 'StepAttempts'` }, () => flow.jar.submit(page, { code: codeAt(secret) }));
-    expect(first.location ?? '').not.toContain(REDIRECT_URI);
+    const answer = await suspendedAtWrite(app, userId, { table: 'oidc_model', when: `new.model = 'StepAttempts'` }, () => flow.jar.submit(page, { code: codeAt(secret) }));
+    expect(answer.status, answer.body.slice(-1500)).toBe(303);
+    const callback = await flow.jar.followOut(answer, issuer);
+    expect(Object.fromEntries(callback.searchParams)).toMatchObject({ error: 'access_denied', state: flow.state });
     expect((await records(userId, 'user.sign_in_failed')).map((record) => [record.after['method'], record.after['reason']])).toEqual([['totp', 'user_inactive']]);
     expect(await records(userId, 'user.signed_in')).toEqual([]);
-    const refused = await flow.jar.submit(page, { code: codeAt(secret) });
-    expect(refused.status).toBe(303);
-    const callback = await flow.jar.followOut(refused, issuer);
-    expect(Object.fromEntries(callback.searchParams)).toMatchObject({ error: 'access_denied', state: flow.state });
+  });
+
+  it('the address locked out once the challenge’s right code is taken: no sign-in, the step’s page refuses it as a locked-out address’s', async () => {
+    const userId = await createPasswordUser(app.http, 'challenge-locked-out@example.com');
+    const secret = await giveTotp(userId);
+    const { flow, page } = await stepPage('challenge-locked-out@example.com');
+    await withTimeLeftInStep(5_000);
+    const lockOut = `insert into sign_in_failure (application_id, user_id, address, failures, last_failed_at, locked_at, locked_until)
+      values ('${app.root.applicationId}', '${userId}', 'mfa:127.0.0.1', 5, now(), now(), now() + interval '5 minutes')`;
+    const answer = await changedAtWrite(app, lockOut, { table: 'oidc_model', when: `new.model = 'StepAttempts'` }, () => flow.jar.submit(page, { code: codeAt(secret) }));
+    expect(answer.status).toBe(400);
+    expect(answer.body).toContain('The code is incorrect, has expired or was already used.');
+    expect((await records(userId, 'user.sign_in_failed')).map((record) => [record.after['method'], record.after['reason']])).toEqual([['totp', 'address_locked']]);
+    expect(await records(userId, 'user.signed_in')).toEqual([]);
   });
 
   it('the step cannot be reached without a proven password, nor with another interaction’s cookie', async () => {

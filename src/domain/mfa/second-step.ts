@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { liveRow, MODEL } from '../../db/oidc-model.ts';
 import { recordSignIn, type SignInFailureReason } from '../audit/auth-events.ts';
 import { addressStanding, recordFailedSignIn, recordSuccessfulSignIn, refuseUncounted } from '../sign-in/lockout.ts';
-import type { SignInTarget } from '../sign-in/sign-in.ts';
+import { activeUser, type SignInTarget } from '../sign-in/sign-in.ts';
 import type { SignInUser } from '../users/sign-in-user.ts';
 import type { CodeRefusal, Enrolled, SecondProof } from './factors.ts';
 
@@ -31,8 +31,9 @@ export const sharedStepBudget = (...parts: readonly string[]): StepBudget => ({
   until: budgetUntil(),
 });
 
-/** `spent`: the proof takes no more attempts; the user proves a first factor again. */
-export type StepOutcome = 'passed' | 'refused' | 'spent';
+/** `spent`: the proof takes no more attempts; the user proves a first factor again. `inactive`: the answer was right, but
+ *  the user may no longer act (suspended, locked, deleted since the page read them): refused as their sign-in is. */
+export type StepOutcome = 'passed' | 'refused' | 'spent' | 'inactive';
 
 /** Why an enrolment's right answer wrote nothing (enrolFactor's): the step is not passed. */
 type Unwritten = Exclude<Enrolled, string[]>;
@@ -47,7 +48,7 @@ type StepAttempt = { readonly method: SecondProof; readonly amr: readonly string
  *  attempts first (StepBudget), so answers sent at once are checked no more often. Every attempt is recorded. */
 export async function proveSecondStep(target: SignInTarget, user: SignInUser, attempt: StepAttempt, check: () => Promise<CodeCheck>): Promise<StepOutcome> {
   const outcome = await decideSecondStep(target, user, attempt, check, async () => 'passed' as const);
-  return outcome === 'passed' || outcome === 'spent' ? outcome : 'refused';
+  return outcome === 'passed' || outcome === 'spent' || outcome === 'inactive' ? outcome : 'refused';
 }
 
 /** An enrolment's first answer, as proveSecondStep: `enrol` adds the factor it proved once the answer is right, and the
@@ -119,9 +120,15 @@ async function checkCounted<T>(
   if (passed === 'not_added') return { ok: false, reason: 'factor_not_added', spent: taken >= STEP_ATTEMPTS, unwritten: 'not_added' };
   if (passed === 'inactive') return { ok: false, reason: 'user_inactive', spent: false, unwritten: 'inactive' };
   if (passed === 'password_replaced') return { ok: false, reason: 'password_replaced', spent: false, unwritten: 'password_replaced' };
-  // Locked, suspended or locked out since the first factor: refused like any other sign-in then.
-  if ((await recordSuccessfulSignIn(target, user, address)) === null) return { ok: false, reason: 'user_inactive', spent: false };
+  if ((await recordSuccessfulSignIn(target, user, address)) === null) return unsignedIn(target, user);
   return { ok: true, passed };
+}
+
+/** A right answer recordSuccessfulSignIn refused: the user may no longer act (refused as such at once), or else the
+ *  address was locked out meanwhile (refused as a locked-out address's answer is). */
+async function unsignedIn(target: SignInTarget, user: SignInUser): Promise<{ ok: false; reason: SignInFailureReason; spent: false; unwritten?: 'inactive' }> {
+  if ((await activeUser(target, user.id)) === null) return { ok: false, reason: 'user_inactive', spent: false, unwritten: 'inactive' };
+  return { ok: false, reason: 'address_locked', spent: false };
 }
 
 /** The attempt's number, taken in one statement so answers sent at once each take their own; null: none left. */
