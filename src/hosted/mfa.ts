@@ -278,7 +278,7 @@ export function registerMfaStep(app: FastifyInstance, services: Services, seam: 
     if (!isStepMethod(method) || !(await methodsOf(context, user.id, step)).includes(method)) return back(reply, uid);
     if (fields['action'] === 'send') {
       if (method !== 'email_otp') return back(reply, uid);
-      await sendEmailCode(context.target, user);
+      if ((await sendEmailCode(context.target, user)) === 'inactive') return seam.refuse(request, reply, context, NO_LONGER_ACTIVE);
       return back(reply, uid, '?method=email_otp&sent=1');
     }
     const address = guessingAddress(request);

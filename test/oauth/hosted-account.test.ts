@@ -1,6 +1,7 @@
 import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { BootstrapResult } from '../../src/domain/bootstrap.ts';
+import { askedForLock } from '../../src/domain/email/flow-mail.ts';
 import { recoveryCodeHash } from '../../src/domain/mfa/codes.ts';
 import { RefusalTiming } from '../../src/domain/sign-in/refusal-timing.ts';
 import type { EntityManager } from '@mikro-orm/postgresql';
@@ -14,7 +15,7 @@ import { codeAuthorizationUrl, createTestClient, discover, OFFLINE_CONSENT, star
 import { totpCodeAt as codeAt, withTimeLeftInStep } from '../support/totp.ts';
 import { usingEmbeddedDatabase } from '../support/database.ts';
 import { queuedBehind } from '../support/row-lock.ts';
-import { changedAtWrite, suspendedAtWrite } from '../support/suspend-trigger.ts';
+import { changedAtWrite, suspendedAtWrite, suspendedInTurn } from '../support/suspend-trigger.ts';
 import { newId } from '../../src/ids.ts';
 import { USE_TTL_KEY } from '../../src/db/oidc-model.ts';
 import { createPasswordUser, PASSWORD } from '../support/users.ts';
@@ -1030,6 +1031,16 @@ describe('two-step verification', () => {
       post(jar, open, 'mfa-email', { email_code: code, email_factor_password: PASSWORD }),
     );
     await refusedAsSuspended(refused, userId, 'moe@example.com');
+  });
+
+  it('a user suspended once the page asked for an e-mail code (the page read them active): no code is stored or mailed, the page says the account is suspended', async () => {
+    const userId = await createUser('mo@example.com');
+    const { jar, page } = await openAccount('mo@example.com');
+    const refused = await suspendedInTurn(app, userId, askedForLock(app.root.applicationId, 'mo@example.com'), () => post(jar, page, 'mfa-email-send', {}));
+    expect(refused.status, refused.body.slice(-800)).toBe(403);
+    expect(refused.body).toContain('is suspended: nothing was changed.');
+    expect(await app.sql(`select 1 from mfa_email_code where user_id = ?`, [userId])).toEqual([]);
+    expect(await lastMail('mo@example.com', 'email_otp')).toBeUndefined();
   });
 
   it('the password replaced once the mailed code is taken (the page read the old one): nothing is stored, the page asks to sign in again', async () => {

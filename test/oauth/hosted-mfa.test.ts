@@ -3,6 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BootstrapResult } from '../../src/domain/bootstrap.ts';
+import { askedForLock } from '../../src/domain/email/flow-mail.ts';
 import { CODE_ATTEMPTS, recoveryCodeHash } from '../../src/domain/mfa/codes.ts';
 import { ACR_MULTI_FACTOR, ACR_SINGLE_FACTOR } from '../../src/domain/mfa/requirement.ts';
 import type { TestApp } from '../support/app.ts';
@@ -14,7 +15,7 @@ import { authorizationRequest, createTestClient, decodeJwt, discover } from '../
 import { isolatedNorthSouth } from '../support/surface-sign-in.ts';
 import { usingEmbeddedDatabase } from '../support/database.ts';
 import { queuedBehind, sentAtOnce } from '../support/row-lock.ts';
-import { changedAtWrite, suspendedAtWrite } from '../support/suspend-trigger.ts';
+import { changedAtWrite, suspendedAtWrite, suspendedInTurn } from '../support/suspend-trigger.ts';
 import { totpCodeAt as codeAt, giveTotp as giveTotpTo, withTimeLeftInStep } from '../support/totp.ts';
 import { createPasswordUser, PASSWORD } from '../support/users.ts';
 import { REDIRECT_URI, startHostedTestApp } from '../support/hosted-app.ts';
@@ -287,6 +288,19 @@ describe('optional (the default)', () => {
     expect(cookieLinesOf(lines, 'gh_mfa_remember_').map((line) => line.replace(/^gh_mfa_remember_[\w-]{16}=/, 'gh_mfa_remember_<binding>='))).toEqual([
       `gh_mfa_remember_<binding>=<value>; Path=/; Max-Age=${30 * 24 * 3600}; HttpOnly; SameSite=Lax`,
     ]);
+  });
+
+  it('a user suspended once the step asked for an e-mail code (the step read them active): no code is stored or mailed, the client hears access_denied', async () => {
+    const userId = await createPasswordUser(app.http, 'send-suspended@example.com');
+    await app.sql(`insert into mfa_factor (application_id, id, user_id, kind) values (?, ?, ?, 'email_otp')`, [app.root.applicationId, randomUUID(), userId]);
+    const { flow, page } = await stepPage('send-suspended@example.com');
+    const answer = await suspendedInTurn(app, userId, askedForLock(app.root.applicationId, 'send-suspended@example.com'), () => flow.jar.submit(page, { action: 'send', code: '' }));
+    expect(answer.status, answer.body.slice(-1500)).toBe(303);
+    expect(answer.location).not.toContain('sent=1');
+    const callback = await flow.jar.followOut(answer, issuer);
+    expect(Object.fromEntries(callback.searchParams)).toMatchObject({ error: 'access_denied', state: flow.state });
+    expect(await app.sql(`select 1 from mfa_email_code where user_id = ?`, [userId])).toEqual([]);
+    expect(await app.sql(`select 1 from email_delivery where to_address = ? and template_key = 'email_otp'`, ['send-suspended@example.com'])).toEqual([]);
   });
 
   it('an e-mail code, sent through the outbox, works once', async () => {

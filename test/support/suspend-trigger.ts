@@ -1,4 +1,6 @@
+import { inTurn } from '../../src/db/advisory-lock.ts';
 import type { TestApp } from './app.ts';
+import { lockTurnsWaitingAtLeast } from './database.ts';
 
 /** Where a request writes between its check of the user and what it stores: a table, which of its rows (SQL on `new`, on
  *  `old` for a delete) and by which writes (`insert or update` unless told). */
@@ -27,3 +29,16 @@ export async function changedAtWrite<T>(app: TestApp, change: string, on: WriteO
 /** changedAtWrite suspending the user (`userId`: the test's own UUID). */
 export const suspendedAtWrite = <T>(app: TestApp, userId: string, on: WriteOf, run: () => Promise<T>): Promise<T> =>
   changedAtWrite(app, `update app_user set status = 'suspended' where id = '${userId}'`, on, run);
+
+/** Suspends the user (`userId`: the test's own UUID) while `run`'s request waits for its turn at the advisory lock `lock`
+ *  (src/db/advisory-lock.ts), held here: after the request has read the user, before its transaction begins. Either
+ *  database: the turn is taken in this process. */
+export async function suspendedInTurn<T>(app: TestApp, userId: string, lock: string, run: () => Promise<T>): Promise<T> {
+  const { answer } = await inTurn(lock, async () => {
+    const answer = run();
+    await lockTurnsWaitingAtLeast(1);
+    await app.sql(`update app_user set status = 'suspended' where id = ?`, [userId]);
+    return { answer };
+  });
+  return answer;
+}

@@ -231,20 +231,24 @@ export async function useSecondProof(
   return accepted.length > 0 ? { ok: true } : { ok: false, reason: 'code_replayed' };
 }
 
-/** Replacing any earlier one. */
-export async function sendEmailCode(target: SignInTarget, user: SignInUser): Promise<void> {
+/** Replacing any earlier one. `inactive`: the user, judged under their row as an enrolment is (holdActingUser), may no
+ *  longer act: nothing is stored or mailed. `sent` also where the address's limit held the mail back (answered alike). */
+export async function sendEmailCode(target: SignInTarget, user: SignInUser): Promise<'sent' | 'inactive'> {
   const code = newEmailCode();
   const sender = userSender(target, user);
-  await target.applicationScope.transactional(async (em) => {
+  const sent = await target.applicationScope.transactional(async (em) => {
+    if ((await holdActingUser(em, target.application.id, user.id, target.poolId)) === null) return 'inactive';
     const at = { em, sender, tenantId: sender.tenantId };
     const admitted = await AskedForMail.admit(at, user.email);
-    if (admitted === null) return;
+    if (admitted === null) return 'held';
     await em.execute(
       `insert into mfa_email_code (application_id, user_id, code_hash, expires_at) values (?, ?, ?, now() + make_interval(mins => ?::int))
        on conflict (application_id, user_id) do update set code_hash = excluded.code_hash, expires_at = excluded.expires_at, attempts = 0`,
       [target.application.id, user.id, emailCodeHash(user.id, code), EMAIL_CODE_MINUTES],
     );
     await emailOtpMail(admitted, user, { code, expiresInMinutes: EMAIL_CODE_MINUTES });
+    return 'sent';
   }, askedForLock(sender.applicationId, user.email));
-  target.scope.services.outbox.wake();
+  if (sent === 'sent') target.scope.services.outbox.wake();
+  return sent === 'inactive' ? sent : 'sent';
 }

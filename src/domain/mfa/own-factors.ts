@@ -84,8 +84,7 @@ export async function addOwnTotp(
 /** The code addOwnEmailFactor takes: mailed only while the factor may be added, so the page sends no code the policy does not offer. */
 export async function sendOwnEmailCode(target: SignInTarget, user: SignInUser, rpId: string): Promise<OwnChange> {
   if (!(await mayAdd(target, user.id, rpId, 'email_otp'))) return EMAIL_UNAVAILABLE;
-  await sendEmailCode(target, user);
-  return { ok: true };
+  return (await sendEmailCode(target, user)) === 'inactive' ? INACTIVE : { ok: true };
 }
 
 /** Proven by the code just mailed (sendOwnEmailCode). */
