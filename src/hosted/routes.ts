@@ -118,6 +118,9 @@ const PAGE_OF_REFUSAL: Partial<Record<ErrorCode, { status: number; copy: CopyKey
   service_unavailable: { status: 503, copy: 'error.unavailable' },
 };
 
+/** An interaction as the OP reads it for this browser, with its client. */
+type InteractionRead = Awaited<ReturnType<Services['oidc']['interaction']>>;
+
 /** A page of an interaction, whatever its outcome: in its `ui_locales` first (kept with it, so every page of the sign-in
  *  keeps it), else the browser's language. */
 const interactionLook = (look: PageLook, request: FastifyRequest, interaction: Interaction): PageLook =>
@@ -180,16 +183,19 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
     }
 
     /**
-     * A form refused before its interaction is read (413, 415) or an internal error speaks the interaction's language
-     * when this browser's interaction is at the path: read from its cookies (the body is not needed), as `load` reads it.
-     * Not for a refusal of the sign-in's own (its look, or no interaction to read), nor for 429 or 503 (no read added to
-     * a service already refusing work).
+     * A form refused before its interaction is read (413, 415) or an internal error is in the interaction's look (its
+     * sign-in target's branding, its language) when this browser's interaction is at the path: read from its cookies
+     * (the body is not needed), as `load` reads it; its language alone where its target cannot be had (that failure may
+     * be the error's). Not for a refusal of the sign-in's own (its look, or no interaction to read), nor for 429 or 503
+     * (no read added to a service already refusing work).
      */
     async function errorLook(request: FastifyRequest, reply: FastifyReply, error: unknown, status: number): Promise<PageLook> {
       const uid = (request.params as Partial<Params> | undefined)?.uid;
       if (error instanceof SignInRefusal || status === 429 || status === 503 || typeof uid !== 'string') return browserLook(request);
       const read = await services.oidc.interaction(request.raw, reply.raw, uid).catch(() => undefined);
-      return read === undefined ? browserLook(request) : interactionLook(PLAIN_LOOK, request, read.interaction);
+      if (read === undefined) return browserLook(request);
+      const target = await targetOf(request, read).catch(() => undefined);
+      return target?.look ?? interactionLook(PLAIN_LOOK, request, read.interaction);
     }
 
     app.setErrorHandler(async (error, request, reply) => {
@@ -203,15 +209,20 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
       return sendPage(reply, status, (nonce) => errorPage(pageLook, nonce, { key: copy }));
     });
 
-    /** Bound to this browser by the OP's cookie. */
-    async function load(request: FastifyRequest<{ Params: Params }>, reply: FastifyReply): Promise<InteractionContext> {
-      const { interaction, client } = await services.oidc.interaction(request.raw, reply.raw, request.params.uid);
+    /** The sign-in an interaction read for this browser is of, in its look. */
+    async function targetOf(request: FastifyRequest, { interaction, client }: InteractionRead): Promise<SignInTarget> {
       // Only on the host that began it: links are built from the request's host, and another application's verified domain
       // there would send a mailed sign-in link to whoever points that domain elsewhere.
       if (!(await onHostOf(request, interaction.returnTo))) throw new SignInRefusal('interaction_expired');
       const settled = await resolveTarget(services, request.id, client, interaction.params['tenant']);
-      const target = { ...settled, look: interactionLook(settled.look, request, interaction) };
-      return { interaction, target, redirectTarget: cspSource(interaction.params['redirect_uri']) };
+      return { ...settled, look: interactionLook(settled.look, request, interaction) };
+    }
+
+    /** Bound to this browser by the OP's cookie. */
+    async function load(request: FastifyRequest<{ Params: Params }>, reply: FastifyReply): Promise<InteractionContext> {
+      const read = await services.oidc.interaction(request.raw, reply.raw, request.params.uid);
+      const { interaction } = read;
+      return { interaction, target: await targetOf(request, read), redirectTarget: cspSource(interaction.params['redirect_uri']) };
     }
 
     const formTargets = (context: InteractionContext) => (context.redirectTarget === undefined ? [] : [context.redirectTarget]);

@@ -3,7 +3,7 @@ import { DEFAULT_BRANDING } from '../../src/domain/branding/branding.ts';
 import { CATALOGS } from '../../src/domain/branding/copy/index.ts';
 import { loginPage, PLAIN_LOOK, type CopyKey } from '../../src/pages/pages.ts';
 import type { TestApp } from '../support/app.ts';
-import type { Visit } from '../support/cookie-jar.ts';
+import { CookieJar, readForm, type Visit } from '../support/cookie-jar.ts';
 import { startHostedTestApp, type HostedTestApp } from '../support/hosted-app.ts';
 
 /** The hosted page in the effective branding of the tenant it signs in to, as the tenancy engine resolves it. */
@@ -60,6 +60,20 @@ describe('hosted page branding', () => {
     // A key the tenant does not override keeps the built-in text (a tenant override replaces the whole branding).
     expect(globexPage.body).toContain('<button type="submit">Sign in</button>');
     expect(globexPage.headers.get('content-security-policy')).toContain("img-src 'none'");
+  });
+
+  it('a form refused before its interaction is read (415) shows the interaction’s tenant’s logo and colors, as its sign-in page; another browser’s, the plain look', async () => {
+    const { jar, page: signIn } = await hosted.signInPage({ tenant: 'acme' });
+    const { action } = readForm(signIn.url, signIn.body);
+    const refused = await jar.visit(action, { method: 'POST', headers: { 'content-type': 'application/json' } });
+    expect(refused.status).toBe(415);
+    expect(refused.body).toContain('--gh-primary:#ff0000;--gh-background:#fff7f7;--gh-text:#330000');
+    expect(refused.body).toContain('<img class="logo" src="https://cdn.acme.example/logo.png" alt="Acme">');
+    expect(refused.headers.get('content-security-policy')).toContain('img-src https://cdn.acme.example;');
+    const stranger = await new CookieJar().visit(action, { method: 'POST', headers: { 'content-type': 'application/json' } });
+    expect(stranger.status).toBe(415);
+    expect(stranger.body).not.toContain('#ff0000');
+    expect(stranger.body).not.toContain('<img');
   });
 
   it('a page without a tenant shows the application’s branding', async () => {
