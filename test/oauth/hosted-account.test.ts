@@ -17,6 +17,7 @@ import { usingEmbeddedDatabase } from '../support/database.ts';
 import { queuedBehind } from '../support/row-lock.ts';
 import { changedAtWrite, suspendedAtWrite, suspendedInTurn } from '../support/suspend-trigger.ts';
 import { newId } from '../../src/ids.ts';
+import { issueTestKey } from '../support/keys.ts';
 import { USE_TTL_KEY } from '../../src/db/oidc-model.ts';
 import { createPasswordUser, PASSWORD } from '../support/users.ts';
 import { REDIRECT_URI, startHostedTestApp } from '../support/hosted-app.ts';
@@ -1187,5 +1188,67 @@ describe('password maxAge', () => {
     expect(onDomain.page.status).toBe(200);
     expect(onDomain.page.body).toContain('– South</title>');
     expect(formOf(onDomain.page, 'name').action).toBe('http://login.south.example/account/name');
+  });
+});
+
+describe('the audit log of a shared user’s tenants', () => {
+  const tenantPath = (tenantId: string) => `/applications/${app.root.applicationId}/tenants/${tenantId}`;
+  const offeredSecret = (page: Visit) => /Key: <code>([A-Z2-7 ]+)<\/code>/.exec(page.body)![1]!.replaceAll(' ', '');
+  const readerOf = (tenantId: string) => issueTestKey(app, { tenantId, permissions: ['users:read', 'audit_logs:read'] });
+  type Read = { id: string; action: string; tenantId: string | null };
+  const readBy = async (reader: HttpClient, userId: string) => ((await reader.get(`/audit-logs?actor=${userId}`)).body.data as Read[]).map(({ id, action, tenantId }) => ({ id, action, tenantId }));
+
+  it('reads the changes a member made on the application’s shared surface (password, factor, address); a tenant they are not in reads none; one made on a tenant’s page is that tenant’s alone', async () => {
+    const [one, two, three] = [await app.createTenant('Own One'), await app.createTenant('Own Two'), await app.createTenant('Own Three')];
+    const userId = await createUser('own-shared@example.com', app.http, `${tenantPath(one)}/users`);
+    expect((await app.http.patch(`/users/${userId}`, { tenantIds: [one, two] })).status).toBe(200);
+
+    // On the first tenant's page: filed under that tenant, which alone reads it.
+    const onOne = await openAccount('own-shared@example.com', PASSWORD, new CookieJar(), accountUrl(issuer, clientId, { tenant: one }));
+    expect((await post(onOne.jar, onOne.page, 'name', { name: 'Kim Own' })).status).toBe(303);
+    const [named] = await app.sql<{ id: string; tenant_id: string | null }>(`select id, tenant_id from audit_log where target_id = ? and action = 'user.name.changed'`, [userId]);
+    expect(named).toEqual({ id: expect.any(String), tenant_id: one });
+    expect((await (await readerOf(one)).get(`/audit-logs/${named!.id}`)).status).toBe(200);
+    for (const tenantId of [two, three]) expect((await (await readerOf(tenantId)).get(`/audit-logs/${named!.id}`)).status).toBe(404);
+
+    // On the application's own page (no tenant asked), signed in through the tenant choice its sign-in asks for.
+    const jar = new CookieJar();
+    const signInPage = await settle(jar, await jar.visit(accountUrl()));
+    const chooser = await settle(jar, await jar.submit(signInPage, { email: 'own-shared@example.com', password: PASSWORD }));
+    expect(chooser.url, chooser.body).toMatch(/\/tenant$/);
+    const page = await settle(jar, await jar.submit(chooser, { tenant: one }));
+    expect(page.url.startsWith(`${issuer}/account?`), page.url).toBe(true);
+    const changed = await post(jar, page, 'password', { current_password: PASSWORD, new_password: NEW_PASSWORD });
+    expect(changed.status, changed.body).toBe(303);
+    const shown = await jar.visit(changed.location!);
+    const added = await post(jar, shown, 'mfa-totp', { totp_code: codeAt(offeredSecret(shown)), totp_password: NEW_PASSWORD });
+    expect(added.status, added.body).toBe(200);
+    // The new address's link, opened on the application's pages too.
+    expect((await post(jar, added, 'email', { email_password: NEW_PASSWORD, new_email: 'own-shared.new@example.com' })).status).toBe(303);
+    const link = await accountLinkOf(app.http, 'own-shared.new@example.com', 'email_change');
+    const opener = new CookieJar();
+    expect((await opener.submit(await opener.visit(link), {})).status).toBe(200);
+
+    const records = await app.sql<{ id: string; action: string; tenant_id: string | null }>(
+      `select id, action, tenant_id from audit_log where target_id = ? and action in ('user.password.changed', 'user.mfa.enrolled', 'user.email.changed') order by id`,
+      [userId],
+    );
+    expect(records.map(({ action, tenant_id }) => ({ action, tenant_id }))).toEqual([
+      { action: 'user.password.changed', tenant_id: null },
+      { action: 'user.mfa.enrolled', tenant_id: null },
+      { action: 'user.email.changed', tenant_id: null },
+    ]);
+    const own = records.map(({ id, action }) => ({ id, action, tenantId: null }));
+    for (const tenantId of [one, two]) {
+      const reader = await readerOf(tenantId);
+      const read = await readBy(reader, userId);
+      expect(read.filter((record) => record.tenantId === null)).toEqual([...own].reverse());
+      // The sign-ins stay the tenant they chose: the second tenant reads none of them.
+      if (tenantId === two) expect(read.filter((record) => record.tenantId !== null)).toEqual([]);
+      for (const { id } of own) expect((await reader.get(`/audit-logs/${id}`)).status).toBe(200);
+    }
+    const outsider = await readerOf(three);
+    expect(await readBy(outsider, userId)).toEqual([]);
+    for (const { id } of own) expect((await outsider.get(`/audit-logs/${id}`)).status).toBe(404);
   });
 });

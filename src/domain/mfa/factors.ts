@@ -3,13 +3,14 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { SecretBox } from '../../auth/client-secrets.ts';
 import { executeOwned } from '../../db/owned-sql.ts';
 import { newId } from '../../ids.ts';
-import { recordAudit } from '../audit/audit.ts';
+import { recordAudit, type AuditEntry } from '../audit/audit.ts';
 import { askedForLock, AskedForMail, emailOtpMail, mfaEnrolledMail } from '../email/flow-mail.ts';
 import { linkUserOf, mailTenant } from '../sign-in/account-links.ts';
 import type { MailSender } from '../email/outbox.ts';
 import type { SignInTarget } from '../sign-in/sign-in.ts';
 import { holdActingUser, holdUserRow, issueLink } from '../users/link-tokens.ts';
 import { passwordMark, type SignInUser } from '../users/sign-in-user.ts';
+import { auditFilingOfRow } from '../users/users.ts';
 import { insertCredential, type NewCredential } from '../webauthn/credentials.ts';
 import { CODE_ATTEMPTS, EMAIL_CODE_MINUTES, emailCodeHash, newEmailCode, newRecoveryCode, RECOVERY_CODE_COUNT, recoveryCodeHash } from './codes.ts';
 import { totpStep } from './totp.ts';
@@ -106,11 +107,11 @@ export async function forgetCodesIfLast(tx: EntityManager, applicationId: string
   await executeOwned(tx, applicationId, `delete from mfa_email_code where @owner and user_id = ?`, [userId]);
 }
 
-/** `record`: the audit record instead of `user.mfa.enrolled`; `codes: false`: no recovery codes (a key where the policy
+/** `record`: the audit record instead of `user.mfa.enrolled`, filed as `filing` says; `codes: false`: no recovery codes (a key where the policy
  *  uses none as a second step); `asStep`: the ids of the factors the MFA step saw when it judged this an enrolment;
  *  `password`: the passwordMark of the password that proved the user (lockOwnSecondSteps). */
 export interface Enrolment {
-  readonly record?: (em: EntityManager) => void;
+  readonly record?: (em: EntityManager, filing: Pick<AuditEntry, 'tenantId' | 'memberTenantIds'>) => void;
   readonly codes?: boolean;
   readonly asStep?: readonly string[];
   readonly password?: string | undefined;
@@ -134,8 +135,9 @@ export async function enrolFactor(target: SignInTarget, user: SignInUser, factor
     // A factor enrolled meanwhile (another tab, the owner) is to be proven, not passed by enrolling another beside it.
     if (enrolment.asStep !== undefined && held.some((step) => !enrolment.asStep!.includes(step.id))) return 'not_added';
     if (!(await addFactor(em, services.storedSecrets, applicationId, user.id, factor))) return 'not_added';
-    if (enrolment.record === undefined) recordAudit(em, sender, { action: 'user.mfa.enrolled', targetType: 'user', targetId: user.id, after: { factor: factor.kind } });
-    else enrolment.record(em);
+    const filing = await auditFilingOfRow(em, sender, user.id);
+    if (enrolment.record === undefined) recordAudit(em, sender, { action: 'user.mfa.enrolled', targetType: 'user', targetId: user.id, ...filing, after: { factor: factor.kind } });
+    else enrolment.record(em, filing);
     const at = { em, sender, tenantId: sender.tenantId };
     const reset = await issueLink(em, linkUserOf(target, at, user), 'password_reset', services.config.publicUrl);
     await mfaEnrolledMail(at, user, { link: reset.link, factor: factor.kind });

@@ -5,6 +5,7 @@ import { recordAudit } from '../audit/audit.ts';
 import type { SignInTarget } from '../sign-in/sign-in.ts';
 import { ownProofRefusal, ownRefusal, type OwnChange, type OwnProof } from '../users/own-account.ts';
 import { passwordMark, type SignInUser } from '../users/sign-in-user.ts';
+import { auditFilingOfRow } from '../users/users.ts';
 import {
   enrolFactor,
   factorsOf,
@@ -135,7 +136,8 @@ export async function removeOwnFactor(target: SignInTarget, user: SignInUser, fa
   if (typeof factorId !== 'string' || !isUuid(factorId)) return ownRefusal({ key: 'account.noSuchFactor' });
   const removed = await removeSecondStep(target, user.id, { id: factorId, key: false }, async (tx, step) => {
     await executeOwned(tx, applicationId, `delete from mfa_factor where @owner and id = ?`, [step.id]);
-    recordAudit(tx, userSender(target, user), { action: 'user.mfa.removed', targetType: 'user', targetId: user.id, before: { factor: step.kind } });
+    const sender = userSender(target, user);
+    recordAudit(tx, sender, { action: 'user.mfa.removed', targetType: 'user', targetId: user.id, ...(await auditFilingOfRow(tx, sender, user.id)), before: { factor: step.kind } });
   });
   return removed ?? ownRefusal({ key: 'account.noSuchFactor' });
 }
@@ -149,7 +151,8 @@ export async function renewOwnRecoveryCodes(target: SignInTarget, user: SignInUs
     if (!Array.isArray(held)) return INACTIVE;
     if (held.length === 0) return ownRefusal({ key: 'account.recoveryNeedsFactor' });
     const codes = await replaceRecoveryCodes(tx, applicationId, user.id);
-    recordAudit(tx, userSender(target, user), { action: 'user.mfa.recovery_codes.renewed', targetType: 'user', targetId: user.id });
+    const sender = userSender(target, user);
+    recordAudit(tx, sender, { action: 'user.mfa.recovery_codes.renewed', targetType: 'user', targetId: user.id, ...(await auditFilingOfRow(tx, sender, user.id)) });
     return { ok: true, shown: codes };
   });
 }

@@ -4,7 +4,7 @@ import { recordAudit, type AuditActor } from '../audit/audit.ts';
 import { normalizeEmail } from './email-key.ts';
 import { forgetUserKeys, usersChanged } from './changed.ts';
 import { takeOverUnconfirmed, type TakeoverTerms } from './unconfirmed-takeover.ts';
-import { endMailedCredentials, endWhatPasswordOpened } from './users.ts';
+import { auditFilingOf, endMailedCredentials, endWhatPasswordOpened } from './users.ts';
 import { endUserSignIns } from '../sessions/end-sessions.ts';
 import type { PolicyCutoffs } from '../sessions/grant-sign-ins.ts';
 
@@ -18,14 +18,14 @@ export interface ChangedAccount {
 /** In the caller's transaction: e-mail verified (the link proved it), a lockout lifted with every address's failures (the
  *  `account_locked` mail promises it), every sign-in ended; a never-confirmed address is a takeover. Suspended: undefined. */
 export async function resetPassword(em: EntityManager, actor: AuditActor, userId: string, passwordHash: string, cutoffs: PolicyCutoffs): Promise<ChangedAccount | undefined> {
-  const [row] = await executeOwned<{ email: string; name: string | null; locale: string | null; tenant_ids: string[]; was: string; was_verified: boolean }[]>(
+  const [row] = await executeOwned<{ email: string; name: string | null; locale: string | null; pool_id: string; tenant_ids: string[]; was: string; was_verified: boolean }[]>(
     em,
     actor.applicationId,
     `update app_user as u set password_hash = ?, password_changed_at = now(), email_verified = true, status = 'active', failed_sign_ins = 0, last_failed_sign_in_at = null,
             locked_until = null, updated_at = now()
        from app_user as old
       where @owner(u) and u.id = ? and old.application_id = u.application_id and old.id = u.id and u.status <> 'suspended'
-     returning u.email, u.name, u.locale, u.tenant_ids, old.status as was, old.email_verified as was_verified`,
+     returning u.email, u.name, u.locale, u.pool_id, u.tenant_ids, old.status as was, old.email_verified as was_verified`,
     [passwordHash, userId],
   );
   if (row === undefined) return undefined;
@@ -35,7 +35,7 @@ export async function resetPassword(em: EntityManager, actor: AuditActor, userId
     action: 'user.password.reset',
     targetType: 'user',
     targetId: userId,
-    tenantId: actor.tenantId,
+    ...auditFilingOf({ poolId: row.pool_id, tenantIds: row.tenant_ids }, actor),
     before: { status: row.was, emailVerified: row.was_verified },
     after: { status: 'active', emailVerified: true, grantsRevoked, sessionsEnded },
   });
@@ -47,15 +47,16 @@ export async function resetPassword(em: EntityManager, actor: AuditActor, userId
 
 /** In the caller's transaction; undefined when it already was, or (with `address`) when its address is another now. */
 export async function verifyEmail(em: EntityManager, actor: AuditActor, userId: string, address?: string): Promise<ChangedAccount | undefined> {
-  const [row] = await executeOwned<(Omit<ChangedAccount, 'tenantIds'> & { tenant_ids: string[] })[]>(
+  const [row] = await executeOwned<(Omit<ChangedAccount, 'tenantIds'> & { pool_id: string; tenant_ids: string[] })[]>(
     em,
     actor.applicationId,
     `update app_user set email_verified = true, vouched_by_tenant_id = null, updated_at = now() where @owner and id = ? and not email_verified${address === undefined ? '' : ' and email = ?'}
-      returning email, name, locale, tenant_ids`,
+      returning email, name, locale, pool_id, tenant_ids`,
     address === undefined ? [userId] : [userId, address],
   );
   if (row === undefined) return undefined;
-  recordAudit(em, actor, { action: 'user.email.verified', targetType: 'user', targetId: userId, tenantId: actor.tenantId, before: { emailVerified: false }, after: { emailVerified: true } });
+  const filing = auditFilingOf({ poolId: row.pool_id, tenantIds: row.tenant_ids }, actor);
+  recordAudit(em, actor, { action: 'user.email.verified', targetType: 'user', targetId: userId, ...filing, before: { emailVerified: false }, after: { emailVerified: true } });
   usersChanged(em, actor.applicationId);
   return { email: row.email, name: row.name, locale: row.locale, tenantIds: row.tenant_ids };
 }
@@ -70,10 +71,10 @@ export async function disownSignUp(
   terms: TakeoverTerms,
   cutoffs: PolicyCutoffs,
 ): Promise<readonly string[] | false> {
-  const [row] = await executeOwned<{ id: string }[]>(
+  const [row] = await executeOwned<{ pool_id: string; tenant_ids: string[] }[]>(
     em,
     actor.applicationId,
-    'update app_user set password_hash = null, updated_at = now() where @owner and id = ? and not email_verified returning id',
+    'update app_user set password_hash = null, updated_at = now() where @owner and id = ? and not email_verified returning pool_id, tenant_ids',
     [userId],
   );
   if (row === undefined) return false;
@@ -82,7 +83,7 @@ export async function disownSignUp(
     action: 'user.sign_up.disowned',
     targetType: 'user',
     targetId: userId,
-    tenantId: actor.tenantId,
+    ...auditFilingOf({ poolId: row.pool_id, tenantIds: row.tenant_ids }, actor),
     before: { emailVerified: false },
     after: { emailVerified: false, grantsRevoked, sessionsEnded },
   });
@@ -95,10 +96,10 @@ export async function disownSignUp(
  *  user; `taken` when another account of the pool holds it now. */
 export async function changeEmail(em: EntityManager, actor: AuditActor, userId: string, newEmail: string): Promise<{ readonly before: string } | 'taken' | undefined> {
   const key = normalizeEmail(newEmail);
-  const [user] = await executeOwned<{ email: string; pool_id: string; status: string }[]>(
+  const [user] = await executeOwned<{ email: string; pool_id: string; tenant_ids: string[]; status: string }[]>(
     em,
     actor.applicationId,
-    'select email, pool_id, status from app_user where @owner and id = ? for update',
+    'select email, pool_id, tenant_ids, status from app_user where @owner and id = ? for update',
     [userId],
   );
   if (user === undefined || user.status === 'suspended') return undefined;
@@ -118,7 +119,7 @@ export async function changeEmail(em: EntityManager, actor: AuditActor, userId: 
     action: 'user.email.changed',
     targetType: 'user',
     targetId: userId,
-    tenantId: actor.tenantId,
+    ...auditFilingOf({ poolId: user.pool_id, tenantIds: user.tenant_ids }, actor),
     before: { email: user.email },
     after: { email: newEmail, emailVerified: true },
   });

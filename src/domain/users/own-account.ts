@@ -8,7 +8,7 @@ import { typedEmail, typedName } from '../typed-fields.ts';
 import { MAX_PASSWORD_INPUT, passwordRefusals } from '../policies/password.ts';
 import { effectivePasswordPolicy } from '../policies/policies.ts';
 import { recordAudit } from '../audit/audit.ts';
-import { endWhatPasswordOpened } from './users.ts';
+import { auditFilingOf, endWhatPasswordOpened } from './users.ts';
 import { changed } from '../../events/changes.ts';
 import { grantsEnded } from '../../events/invalidations.ts';
 import { endSignInsElsewhere } from '../sessions/own-sessions.ts';
@@ -22,7 +22,7 @@ import { mayActNowSql, type SignInUser } from './sign-in-user.ts';
 import { keepReplacedPassword, passwordViolations } from './password-history.ts';
 import { forgetUserKeys, usersChanged } from './changed.ts';
 
-/** Audited with the user as the actor; mails go out in the surface's tenant. */
+/** Audited with the user as the actor, filed as auditFilingOf files it; mails go out in the surface's tenant. */
 
 export function ownScope(target: SignInTarget, userId: string): Scope {
   const { services, requestId } = target.scope;
@@ -74,15 +74,16 @@ export async function changeOwnName(target: SignInTarget, userId: string, typed:
   const { name } = read;
   const scope = ownScope(target, userId);
   await scope.transactional(async (em) => {
-    const [row] = await executeOwned<{ before: string | null }[]>(
+    const [row] = await executeOwned<{ before: string | null; pool_id: string; tenant_ids: string[] }[]>(
       em,
       scope.applicationId,
       `update app_user as u set name = ?, updated_at = now() from app_user as old
-        where @owner(u) and u.id = ? and old.application_id = u.application_id and old.id = u.id returning old.name as before`,
+        where @owner(u) and u.id = ? and old.application_id = u.application_id and old.id = u.id returning old.name as before, u.pool_id, u.tenant_ids`,
       [name, userId],
     );
     if (row !== undefined && row.before !== name) {
-      recordAudit(em, scope, { action: 'user.name.changed', targetType: 'user', targetId: userId, before: { name: row.before }, after: { name } });
+      const filing = auditFilingOf({ poolId: row.pool_id, tenantIds: row.tenant_ids }, scope);
+      recordAudit(em, scope, { action: 'user.name.changed', targetType: 'user', targetId: userId, ...filing, before: { name: row.before }, after: { name } });
       usersChanged(em, scope.applicationId);
     }
   });
@@ -129,7 +130,7 @@ export async function changeOwnPassword(target: SignInTarget, user: SignInUser, 
     const again = await issueLink(em, linkUserOf(target, at, owner), 'password_reset', scope.services.config.publicUrl);
     await passwordChangedMail(at, owner, { link: again.link, changedAt: new Date() });
     const after = { reason: change.reason, grantsRevoked: ended.grantsRevoked, sessionsEnded: ended.sessionsEnded };
-    recordAudit(em, scope, { action: 'user.password.changed', targetType: 'user', targetId: userId, after });
+    recordAudit(em, scope, { action: 'user.password.changed', targetType: 'user', targetId: userId, ...auditFilingOf({ poolId: account.pool_id, tenantIds: account.tenant_ids }, scope), after });
     usersChanged(em, applicationId);
     forgetUserKeys(em, [userId]);
     changed(em, ...grantsEnded(ended.grants));

@@ -115,13 +115,21 @@ async function vouchesForSharedPool(scope: Scope): Promise<boolean> {
 /** The isolated pool's tenant, else the scope's: the audit log's tenant filter finds every change of its users. */
 export const auditTenantOf = (user: Pick<User, 'poolId'>, actor: AuditActor): string | null => poolTenantOf(user.poolId) ?? actor.tenantId;
 
-/** auditTenantOf; a change of a shared-pool user filed under no tenant (the application's path) is also their tenants',
- *  before or after it: it changes those tenants' member, whose administrators read it as theirs (docs/audit.md). */
+/** auditTenantOf; a change of a shared-pool user filed under no tenant (the application's path, their own on the
+ *  application's pages) is also their tenants', before or after it: it changes those tenants' member, whose
+ *  administrators read it as theirs (docs/audit.md). */
 export function auditFilingOf(user: Pick<User, 'poolId' | 'tenantIds'>, actor: AuditActor, tenantsBefore: readonly string[] = user.tenantIds): Pick<AuditEntry, 'tenantId' | 'memberTenantIds'> {
   const tenantId = auditTenantOf(user, actor);
   if (tenantId !== null) return { tenantId };
   const members = [...new Set([...tenantsBefore, ...user.tenantIds])];
   return { tenantId, memberTenantIds: members.length === 0 ? null : members };
+}
+
+/** auditFilingOf the user's row as it reads in the caller's transaction, which holds it (their own changes of factors
+ *  and keys): a membership changed meanwhile is filed as it stands when the change commits. */
+export async function auditFilingOfRow(em: EntityManager, actor: AuditActor, userId: string): Promise<Pick<AuditEntry, 'tenantId' | 'memberTenantIds'>> {
+  const [row] = await executeOwned<{ pool_id: string; tenant_ids: string[] }[]>(em, actor.applicationId, 'select pool_id, tenant_ids from app_user where @owner and id = ?', [userId]);
+  return auditFilingOf({ poolId: row?.pool_id ?? SHARED_POOL, tenantIds: row?.tenant_ids ?? [] }, actor);
 }
 
 /** It is read with the user on every request that shows them. */

@@ -7,6 +7,7 @@ import { enrolFactor } from '../mfa/factors.ts';
 import { ownEnrolment, removeSecondStep } from '../mfa/own-factors.ts';
 import { ownProofRefusal, ownRefusal, ownScope, type OwnChange, type OwnProof } from '../users/own-account.ts';
 import { passwordMark, type SignInUser } from '../users/sign-in-user.ts';
+import { auditFilingOfRow } from '../users/users.ts';
 import { keyName, removeCredential } from './credentials.ts';
 import { provenCredential } from './factor.ts';
 import type { RelyingParty } from './relying-party.ts';
@@ -30,7 +31,7 @@ export async function addOwnCredential(
   const scope = ownScope(target, user.id);
   const codes = await enrolFactor(target, user, { kind: 'webauthn', credential }, {
     password: passwordMark(user),
-    record: (em) => recordAudit(em, scope, { action: 'user.passkey.added', targetType: 'user', targetId: user.id, after: { name: credential.name, rpId: credential.rpId } }),
+    record: (em, filing) => recordAudit(em, scope, { action: 'user.passkey.added', targetType: 'user', targetId: user.id, ...filing, after: { name: credential.name, rpId: credential.rpId } }),
     codes: target.mfa.enforcement !== 'off' && target.mfa.factors.includes('webauthn'),
   });
   return ownEnrolment(codes, ownRefusal({ key: 'account.passkeyHeld' }));
@@ -59,7 +60,8 @@ export async function removeOwnCredential(target: SignInTarget, user: SignInUser
       const removed = await removeCredential(tx, applicationId, user.id, id);
       const [left] = await executeOwned<unknown[]>(tx, applicationId, `select 1 from webauthn_credential where @owner and user_id = ? limit 1`, [user.id]);
       if (left === undefined && !(await signsInWithoutKeys(tx, target, user))) throw new OnlyWayIn();
-      recordAudit(tx, scope, { action: 'user.passkey.removed', targetType: 'user', targetId: user.id, before: { name: removed?.name ?? null } });
+      const filing = await auditFilingOfRow(tx, scope, user.id);
+      recordAudit(tx, scope, { action: 'user.passkey.removed', targetType: 'user', targetId: user.id, ...filing, before: { name: removed?.name ?? null } });
     });
     return removed ?? ownRefusal({ key: 'account.passkeyGone' });
   } catch (error) {

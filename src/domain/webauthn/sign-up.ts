@@ -13,6 +13,7 @@ import { underTenancyConfig } from '../tenancy/config-lock.ts';
 import { textOf, typedEmail } from '../typed-fields.ts';
 import { normalizeEmail } from '../users/email-key.ts';
 import { ownScope } from '../users/own-account.ts';
+import { auditFilingOf } from '../users/users.ts';
 import { readSignInUser, type SignInUser } from '../users/sign-in-user.ts';
 import { amrOfCredential, insertCredential, keyName } from './credentials.ts';
 import { newCredentialOptions, provenCredential } from './factor.ts';
@@ -106,7 +107,8 @@ export async function completePasskeySignUp(target: SignInTarget, rp: RelyingPar
       const user = await createSignedUpUser(tx, target, { id: proven.id, email: proven.email, emailVerified: true, origin: { method: 'passkey' } });
       await tx.em.flush();
       if (!(await insertCredential(tx.em, applicationId, user.id, credential))) throw new KeyHeld();
-      recordAudit(tx.em, ownScope(target, user.id), { action: 'user.passkey.added', targetType: 'user', targetId: user.id, after: { name: credential.name, rpId: credential.rpId } });
+      const scope = ownScope(target, user.id);
+      recordAudit(tx.em, scope, { action: 'user.passkey.added', targetType: 'user', targetId: user.id, ...auditFilingOf(user, scope), after: { name: credential.name, rpId: credential.rpId } });
       return true;
     });
     if (!created) return refused('signup_unavailable');
