@@ -1198,7 +1198,7 @@ describe('the audit log of a shared user’s tenants', () => {
   type Read = { id: string; action: string; tenantId: string | null };
   const readBy = async (reader: HttpClient, userId: string) => ((await reader.get(`/audit-logs?actor=${userId}`)).body.data as Read[]).map(({ id, action, tenantId }) => ({ id, action, tenantId }));
 
-  it('reads the changes a member made on the application’s shared surface (password, factor, address); a tenant they are not in reads none; one made on a tenant’s page is that tenant’s alone', async () => {
+  it('reads the changes a member made on the application’s shared surface (password, factor, codes, address); a tenant they are not in reads none; one made on a tenant’s page is that tenant’s alone', async () => {
     const [one, two, three] = [await app.createTenant('Own One'), await app.createTenant('Own Two'), await app.createTenant('Own Three')];
     const userId = await createUser('own-shared@example.com', app.http, `${tenantPath(one)}/users`);
     expect((await app.http.patch(`/users/${userId}`, { tenantIds: [one, two] })).status).toBe(200);
@@ -1223,6 +1223,9 @@ describe('the audit log of a shared user’s tenants', () => {
     const shown = await jar.visit(changed.location!);
     const added = await post(jar, shown, 'mfa-totp', { totp_code: codeAt(offeredSecret(shown)), totp_password: NEW_PASSWORD });
     expect(added.status, added.body).toBe(200);
+    expect((await post(jar, added, 'mfa-recovery-codes', { codes_password: NEW_PASSWORD })).status).toBe(200);
+    const [factor] = await app.sql<{ id: string }>(`select id from mfa_factor where user_id = ?`, [userId]);
+    expect((await post(jar, added, 'mfa-remove', { remove_password: NEW_PASSWORD, factor: factor!.id })).status).toBe(303);
     // The new address's link, opened on the application's pages too.
     expect((await post(jar, added, 'email', { email_password: NEW_PASSWORD, new_email: 'own-shared.new@example.com' })).status).toBe(303);
     const link = await accountLinkOf(app.http, 'own-shared.new@example.com', 'email_change');
@@ -1230,14 +1233,12 @@ describe('the audit log of a shared user’s tenants', () => {
     expect((await opener.submit(await opener.visit(link), {})).status).toBe(200);
 
     const records = await app.sql<{ id: string; action: string; tenant_id: string | null }>(
-      `select id, action, tenant_id from audit_log where target_id = ? and action in ('user.password.changed', 'user.mfa.enrolled', 'user.email.changed') order by id`,
+      `select id, action, tenant_id from audit_log where target_id = ? and actor_id = target_id and tenant_id is null order by id`,
       [userId],
     );
-    expect(records.map(({ action, tenant_id }) => ({ action, tenant_id }))).toEqual([
-      { action: 'user.password.changed', tenant_id: null },
-      { action: 'user.mfa.enrolled', tenant_id: null },
-      { action: 'user.email.changed', tenant_id: null },
-    ]);
+    expect(records.map(({ action, tenant_id }) => ({ action, tenant_id }))).toEqual(
+      ['user.password.changed', 'user.mfa.enrolled', 'user.mfa.recovery_codes.renewed', 'user.mfa.removed', 'user.email.changed'].map((action) => ({ action, tenant_id: null })),
+    );
     const own = records.map(({ id, action }) => ({ id, action, tenantId: null }));
     for (const tenantId of [one, two]) {
       const reader = await readerOf(tenantId);
