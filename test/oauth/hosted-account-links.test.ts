@@ -114,6 +114,31 @@ describe('forgot password', () => {
     expect(delivery?.tenantId).toBeNull();
   });
 
+  it('a shared user’s reset on the application’s page is read in the audit log of each of their tenants; a tenant they are not in reads none', async () => {
+    const [first, second, third] = [await app.createTenant('Reset One'), await app.createTenant('Reset Two'), await app.createTenant('Reset Three')];
+    const created = await app.http.post('/users', { email: 'reset-both@example.com', password: PASSWORD, tenantId: first });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const userId = created.body.id as string;
+    expect((await app.http.patch(`/users/${userId}`, { tenantIds: [first, second] })).status).toBe(200);
+
+    expect((await askReset(await authorize(), 'reset-both@example.com')).status).toBe(200);
+    const jar = new CookieJar();
+    const form = await jar.visit(await accountLinkOf(app.http, 'reset-both@example.com', 'password_reset'));
+    expect((await jar.submit(form, { password: NEW_PASSWORD })).status).toBe(200);
+
+    const [record] = (await app.http.get(`/audit-logs?target=${userId}&action=user.password.reset`)).body.data as { id: string; actor: unknown; tenantId: string | null }[];
+    expect(record).toMatchObject({ tenantId: null });
+    const readerOf = (tenantId: string) => issueTestKey(app, { tenantId, permissions: ['users:read', 'audit_logs:read'] });
+    for (const tenantId of [first, second]) {
+      const reader = await readerOf(tenantId);
+      expect((await reader.get(`/audit-logs?target=${userId}&action=user.password.reset`)).body.data.map((seen: { id: string }) => seen.id)).toEqual([record!.id]);
+      expect((await reader.get(`/audit-logs/${record!.id}`)).status).toBe(200);
+    }
+    const outsider = await readerOf(third);
+    expect((await outsider.get(`/audit-logs?target=${userId}`)).body.data).toEqual([]);
+    expect((await outsider.get(`/audit-logs/${record!.id}`)).status).toBe(404);
+  });
+
   it('answers alike for a known and an unknown address; only the known one gets password_reset', async () => {
     await createPasswordUser(app.http, 'kim@example.com');
     const known = await askReset(await authorize(), 'kim@example.com');
