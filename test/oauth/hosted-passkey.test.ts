@@ -16,6 +16,7 @@ import { queuedBehind } from '../support/row-lock.ts';
 import { suspendedAtWrite } from '../support/suspend-trigger.ts';
 import { giveKey as giveKeyTo, SoftAuthenticator, webauthnFormOf } from '../support/webauthn.ts';
 import { createPasswordUser, PASSWORD } from '../support/users.ts';
+import { issueTestKey } from '../support/keys.ts';
 
 /**
  * Passkeys and WebAuthn (src/domain/webauthn/), driven in Node with a software authenticator: the `passkey` provider's
@@ -774,6 +775,39 @@ describe('the account page', () => {
     expect(again.status).toBe(400);
     expect(again.body).toContain('Dieser Passkey wurde bereits entfernt.');
     expect(await app.sql(`select 1 from audit_log where target_id = ? and action = 'user.passkey.removed'`, [userId])).toHaveLength(1);
+  });
+
+  it('a shared user’s key added and removed on the application’s page is read in the audit log of each of their tenants; a tenant they are not in reads none', async () => {
+    const scope = await passkeyScope();
+    const { applicationId } = scope.application;
+    const [one, two, three] = [await app.createTenant('Keys One', scope.application), await app.createTenant('Keys Two', scope.application), await app.createTenant('Keys Three', scope.application)];
+    const userId = await createPasswordUser(scope.admin, 'keys-both@example.com', `/applications/${applicationId}/tenants/${one}/users`);
+    expect((await scope.admin.patch(`/users/${userId}`, { tenantIds: [one, two] })).status).toBe(200);
+    // The application's page (no tenant asked): its sign-in asks which tenant.
+    const { jar, page: visit } = await openAccount(scope, 'keys-both@example.com', issuer, new CookieJar(), { tenant: one });
+    const added = await answer(jar, visit, new SoftAuthenticator().register(webauthnFormOf(visit).options as never, issuer), { passkey_name: 'Phone', passkey_add_password: PASSWORD });
+    expect(added.status, added.body).toBe(303);
+    const removeForm = passkeyRemoval(await jar.visit(added.location!));
+    expect((await jar.visit(removeForm.action, { form: { ...removeForm.fields, remove: removeForm.options['remove']![0]!, passkey_password: PASSWORD } })).status).toBe(303);
+
+    const records = await app.sql<{ id: string; action: string; tenant_id: string | null }>(
+      `select id, action, tenant_id from audit_log where target_id = ? and action like 'user.passkey.%' order by id`,
+      [userId],
+    );
+    expect(records.map(({ action, tenant_id }) => [action, tenant_id])).toEqual([
+      ['user.passkey.added', null],
+      ['user.passkey.removed', null],
+    ]);
+    const readerOf = (tenantId: string) => issueTestKey(app, { applicationId, tenantId, permissions: ['users:read', 'audit_logs:read'] });
+    const ids = records.map((record) => record.id);
+    for (const tenantId of [one, two]) {
+      const reader = await readerOf(tenantId);
+      expect((await reader.get(`/audit-logs?target=${userId}&action=user.passkey.*`)).body.data.map((seen: { id: string }) => seen.id)).toEqual([...ids].reverse());
+      for (const id of ids) expect((await reader.get(`/audit-logs/${id}`)).status).toBe(200);
+    }
+    const outsider = await readerOf(three);
+    expect((await outsider.get(`/audit-logs?target=${userId}`)).body.data).toEqual([]);
+    for (const id of ids) expect((await outsider.get(`/audit-logs/${id}`)).status).toBe(404);
   });
 
   it('a user suspended once the key’s challenge is taken (the page read them active): the key is judged with their row, so nothing is stored', async () => {
