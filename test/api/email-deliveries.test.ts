@@ -190,34 +190,20 @@ describe('SMTP providers', () => {
     expect(delivery.lastError).toMatch(/^smtp: .*ECONNREFUSED/);
   });
 
-  it('retry a recipient refused for now (RCPT TO 450: the whole envelope refused with a 4xx), and send on a later attempt', async () => {
+  it.each([
+    ['a recipient refused for now (RCPT TO 450: the whole envelope refused with a 4xx)', 450, '4.2.0 Greylisted, please try again later'],
+    ['a command refused as out of sequence (503: the session’s state, not the mail)', 503, '5.5.1 Bad sequence of commands'],
+  ])('retry %s, and send on a later attempt', async (_case, responseCode, message) => {
     let refusals = 1;
-    const greylisting = await startSmtpServer({
-      rcptReply: () => (refusals-- > 0 ? { responseCode: 450, message: '4.2.0 Greylisted, please try again later' } : undefined),
-    });
+    const refusingOnce = await startSmtpServer({ rcptReply: () => (refusals-- > 0 ? { responseCode, message } : undefined) });
     try {
-      const tenantId = await tenantWith({ type: 'smtp', fromAddress: 'hello@acme.test', smtp: { host: '127.0.0.1', port: greylisting.port, security: 'none' } });
+      const tenantId = await tenantWith({ type: 'smtp', fromAddress: 'hello@acme.test', smtp: { host: '127.0.0.1', port: refusingOnce.port, security: 'none' } });
       const queued = await sendTest(inTenant(tenantId, '/email/test'));
       const delivery = await settledDelivery(app.http, deliveryPath(tenantId, queued.id));
       expect(delivery).toMatchObject({ status: 'sent', attempts: 2, providerType: 'smtp', lastError: null });
-      expect(greylisting.received.map((mail) => mail.to)).toEqual([['ada@example.com']]);
+      expect(refusingOnce.received.map((mail) => mail.to)).toEqual([['ada@example.com']]);
     } finally {
-      await greylisting.close();
-    }
-  });
-
-  it('retry a command refused as out of sequence (503: the session’s state, not the mail), and send on a later attempt', async () => {
-    let refusals = 1;
-    const confused = await startSmtpServer({
-      rcptReply: () => (refusals-- > 0 ? { responseCode: 503, message: '5.5.1 Bad sequence of commands' } : undefined),
-    });
-    try {
-      const tenantId = await tenantWith({ type: 'smtp', fromAddress: 'hello@acme.test', smtp: { host: '127.0.0.1', port: confused.port, security: 'none' } });
-      const queued = await sendTest(inTenant(tenantId, '/email/test'));
-      const delivery = await settledDelivery(app.http, deliveryPath(tenantId, queued.id));
-      expect(delivery).toMatchObject({ status: 'sent', attempts: 2, providerType: 'smtp', lastError: null });
-    } finally {
-      await confused.close();
+      await refusingOnce.close();
     }
   });
 

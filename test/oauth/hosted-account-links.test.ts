@@ -12,6 +12,7 @@ import { addDomain } from '../support/domains.ts';
 import { fetchVia, type FetchLike } from '../support/host-fetch.ts';
 import { HttpClient } from '../support/http.ts';
 import { accountLinkOf, issuedLink, mails } from '../support/email-sign-in.ts';
+import { expectReadByTenantsOnly } from '../support/audit-readers.ts';
 import { issueTestKey } from '../support/keys.ts';
 import { createTestClient, discover, redeemAfter, startAuthorization, type AuthorizationFlow } from '../support/oauth.ts';
 import { TestRoles } from '../support/roles.ts';
@@ -128,15 +129,7 @@ describe('forgot password', () => {
 
     const [record] = (await app.http.get(`/audit-logs?target=${userId}&action=user.password.reset`)).body.data as { id: string; actor: unknown; tenantId: string | null }[];
     expect(record).toMatchObject({ tenantId: null });
-    const readerOf = (tenantId: string) => issueTestKey(app, { tenantId, permissions: ['users:read', 'audit_logs:read'] });
-    for (const tenantId of [first, second]) {
-      const reader = await readerOf(tenantId);
-      expect((await reader.get(`/audit-logs?target=${userId}&action=user.password.reset`)).body.data.map((seen: { id: string }) => seen.id)).toEqual([record!.id]);
-      expect((await reader.get(`/audit-logs/${record!.id}`)).status).toBe(200);
-    }
-    const outsider = await readerOf(third);
-    expect((await outsider.get(`/audit-logs?target=${userId}`)).body.data).toEqual([]);
-    expect((await outsider.get(`/audit-logs/${record!.id}`)).status).toBe(404);
+    await expectReadByTenantsOnly(app, { userId, ids: [record!.id], search: '&action=user.password.reset', tenants: [first, second], outsider: third });
   });
 
   it('answers alike for a known and an unknown address; only the known one gets password_reset', async () => {

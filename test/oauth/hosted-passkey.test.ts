@@ -16,7 +16,7 @@ import { queuedBehind } from '../support/row-lock.ts';
 import { suspendedAtWrite } from '../support/suspend-trigger.ts';
 import { giveKey as giveKeyTo, SoftAuthenticator, webauthnFormOf } from '../support/webauthn.ts';
 import { createPasswordUser, PASSWORD } from '../support/users.ts';
-import { issueTestKey } from '../support/keys.ts';
+import { expectReadByTenantsOnly } from '../support/audit-readers.ts';
 
 /**
  * Passkeys and WebAuthn (src/domain/webauthn/), driven in Node with a software authenticator: the `passkey` provider's
@@ -798,16 +798,8 @@ describe('the account page', () => {
       ['user.passkey.added', null],
       ['user.passkey.removed', null],
     ]);
-    const readerOf = (tenantId: string) => issueTestKey(app, { applicationId, tenantId, permissions: ['users:read', 'audit_logs:read'] });
     const ids = records.map((record) => record.id);
-    for (const tenantId of [one, two]) {
-      const reader = await readerOf(tenantId);
-      expect((await reader.get(`/audit-logs?target=${userId}&action=user.passkey.*`)).body.data.map((seen: { id: string }) => seen.id)).toEqual([...ids].reverse());
-      for (const id of ids) expect((await reader.get(`/audit-logs/${id}`)).status).toBe(200);
-    }
-    const outsider = await readerOf(three);
-    expect((await outsider.get(`/audit-logs?target=${userId}`)).body.data).toEqual([]);
-    for (const id of ids) expect((await outsider.get(`/audit-logs/${id}`)).status).toBe(404);
+    await expectReadByTenantsOnly(app, { applicationId, userId, ids, search: '&action=user.passkey.*', tenants: [one, two], outsider: three });
   });
 
   it('a user suspended once the key’s challenge is taken (the page read them active): the key is judged with their row, so nothing is stored', async () => {

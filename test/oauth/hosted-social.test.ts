@@ -10,7 +10,8 @@ import { cookieLinesOf, recordingJar } from '../support/set-cookies.ts';
 import { addDomain } from '../support/domains.ts';
 import { fetchVia, type FetchLike } from '../support/host-fetch.ts';
 import { passwordProviderId } from '../support/auth-providers.ts';
-import { clientWithKey, issueTestKey } from '../support/keys.ts';
+import { expectReadByTenantsOnly } from '../support/audit-readers.ts';
+import { clientWithKey } from '../support/keys.ts';
 import { TestRoles } from '../support/roles.ts';
 import type { HttpClient } from '../support/http.ts';
 import { createTestClient, decodeJwt, discover, startAuthorization, type AuthorizationFlow } from '../support/oauth.ts';
@@ -999,15 +1000,7 @@ describe('an upstream provider moved to another issuer', () => {
       const [record] = (await app.http.get(`/audit-logs?target=${jo}&action=user.upstream_link.removed`)).body.data as { id: string; tenantId: string | null }[];
       expect(record).toMatchObject({ tenantId: null, changes: { before: { providerId: id, subject: 'jo-sub' }, after: { reason: 'provider_changed' } } });
 
-      const readerOf = (tenantId: string) => issueTestKey(app, { tenantId, permissions: ['users:read', 'audit_logs:read'] });
-      for (const tenantId of [one, two]) {
-        const reader = await readerOf(tenantId);
-        expect((await reader.get(`/audit-logs?target=${jo}&action=user.upstream_link.removed`)).body.data.map((seen: { id: string }) => seen.id)).toEqual([record!.id]);
-        expect((await reader.get(`/audit-logs/${record!.id}`)).status).toBe(200);
-      }
-      const outsider = await readerOf(three);
-      expect((await outsider.get(`/audit-logs?target=${jo}`)).body.data).toEqual([]);
-      expect((await outsider.get(`/audit-logs/${record!.id}`)).status).toBe(404);
+      await expectReadByTenantsOnly(app, { userId: jo, ids: [record!.id], search: '&action=user.upstream_link.removed', tenants: [one, two], outsider: three });
     });
   });
 });
