@@ -744,19 +744,26 @@ describe('single logout started at the IdP', () => {
     expect(back.location).toBe(`http://${DOMAIN}/oauth2/logout/success`);
   });
 
+  /** `second` (of NameID `nameId`) signs in through the IdP on the browser `first` signed in on: the OP's account-switch
+   *  confirmation it is shown, and its flow. */
+  async function switchTo(jar: CookieJar, second: string, nameId: string): Promise<{ flow: AuthorizationFlow; visit: Visit }> {
+    const flow = await authorize({ prompt: 'login' }, jar);
+    const request = await toIdp(flow);
+    const acs = await postToAcs(respond({ email: second, nameId, inResponseTo: request.id }), request.relayState);
+    let visit = await flow.jar.visit(acs.location!);
+    for (let hops = 0; hops < 5 && visit.status === 303 && visit.location!.startsWith(issuer); hops += 1) visit = await flow.jar.visit(visit.location!);
+    expect(visit.body).toContain('/oauth2/logout/confirm');
+    return { flow, visit };
+  }
+
   it('another account signing in on the browser signs the first out here, then at its IdP as a sign-out does, and the sign-in goes on', async () => {
     const first = await app.createUser('first@saml.test', tenantId);
     const second = await app.createUser('second@saml.test', tenantId);
     const jar = new CookieJar();
     const signedInFirst = await signIn('first@saml.test', 'entra-first', jar);
-    const flow = await authorize({ prompt: 'login' }, jar);
-    const request = await toIdp(flow);
-    const acs = await postToAcs(respond({ email: 'second@saml.test', nameId: 'entra-second', inResponseTo: request.id }), request.relayState);
-    let visit = await flow.jar.visit(acs.location!);
-    for (let hops = 0; hops < 5 && visit.status === 303 && visit.location!.startsWith(issuer); hops += 1) visit = await flow.jar.visit(visit.location!);
     // The OP's own form that signs the first account out on its way back to the authorization; its 303 leads to the
     // IdP, whose answer comes to the provider's /slo: browsers check form-action on each.
-    expect(visit.body).toContain('/oauth2/logout/confirm');
+    const { flow, visit } = await switchTo(jar, 'second@saml.test', 'entra-second');
     expect(visit.headers.get('content-security-policy')).toContain(`https://idp.test ${new URL(issuer).origin}`);
     const toIdp2 = await flow.jar.submit(visit, {});
     expect(toIdp2.status).toBe(303);
@@ -819,12 +826,7 @@ describe('single logout started at the IdP', () => {
       const second = await app.createUser('plain-second@saml.test', tenantId);
       const jar = new CookieJar();
       await signIn('plain-first@saml.test', 'entra-plain-first', jar);
-      const flow = await authorize({ prompt: 'login' }, jar);
-      const request = await toIdp(flow);
-      const acs = await postToAcs(respond({ email: 'plain-second@saml.test', nameId: 'entra-plain-second', inResponseTo: request.id }), request.relayState);
-      let visit = await flow.jar.visit(acs.location!);
-      for (let hops = 0; hops < 5 && visit.status === 303 && visit.location!.startsWith(issuer); hops += 1) visit = await flow.jar.visit(visit.location!);
-      expect(visit.body).toContain('/oauth2/logout/confirm');
+      const { flow, visit } = await switchTo(jar, 'plain-second@saml.test', 'entra-plain-second');
       expect(visit.headers.get('content-security-policy')).not.toContain('https://idp.test');
       const switched = await flow.jar.submit(visit, {});
       expect(switched.status).toBe(303);
