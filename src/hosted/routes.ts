@@ -182,13 +182,8 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
       return { look, way: { client: spent.client.name, url: spent.home, signedIn: spent.signedIn } };
     }
 
-    /**
-     * A form refused before its interaction is read (413, 415) or an internal error is in the interaction's look (its
-     * sign-in target's branding, its language) when this browser's interaction is at the path: read from its cookies
-     * (the body is not needed), as `load` reads it; its language alone where its target cannot be had (that failure may
-     * be the error's). Not for a refusal of the sign-in's own (its look, or no interaction to read), nor for 429 or 503
-     * (no read added to a service already refusing work).
-     */
+    /** A 413, 415 or 500 of an interaction in its look, read from the browser's cookies (not the refused body); none read
+     *  for 429 or 503, which a service already refusing work answers. */
     async function errorLook(request: FastifyRequest, reply: FastifyReply, error: unknown, status: number): Promise<PageLook> {
       const uid = (request.params as Partial<Params> | undefined)?.uid;
       if (error instanceof SignInRefusal || status === 429 || status === 503 || typeof uid !== 'string') return browserLook(request);

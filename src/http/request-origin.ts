@@ -26,10 +26,8 @@ export function currentRequestOrigin(): RequestOrigin | undefined {
 /** An X-Forwarded-For entry's address, without the port some proxies add (`203.0.113.9:4711`, `[2001:db8::1]:443`). */
 const FORWARDED_ENTRY = /^(?:\[([0-9a-fA-F:.]+)\]|(\d{1,3}(?:\.\d{1,3}){3}))(?::\d{1,5})?$/;
 
-/**
- * The client's address: request.ip, which a trusted proxy's X-Forwarded-For sets as written. An entry that is no
- * address (a proxy passing the client's header on) is the proxy's own: its text would be a fresh counter and a log field.
- */
+/** request.ip as a trusted proxy's X-Forwarded-For wrote it; an entry that is no address counts as the proxy's, or its
+ *  text would be a fresh counter. */
 export function clientAddress(request: FastifyRequest): string {
   if (isIP(request.ip) !== 0) return request.ip;
   const match = FORWARDED_ENTRY.exec(request.ip);

@@ -4,12 +4,8 @@ import type { SamlSignOut } from '../domain/sign-in/saml-logout.ts';
 import { cspSource } from '../pages/pages.ts';
 import { gatehouseData } from './clients.ts';
 
-/**
- * The session's user and application: that of a client the session's account signed in to (on the device pages' one
- * session, the sign-in replacing it in an account switch may be another application's), else the logout's client's,
- * else the interaction's (a switch is answered at the resume, before the OP loads the client), else on a custom domain
- * (where a logout may name no client) the domain's own application.
- */
+/** The session's user and application, first by a client it signed in to: on the device pages' one session, the
+ *  sign-in replacing it in an account switch may be another application's. */
 export async function loggingOut(ctx: KoaContextWithOIDC, surface: Surface): Promise<{ applicationId: string; userId: string } | undefined> {
   const session = ctx.oidc?.session;
   const userId = session?.accountId;

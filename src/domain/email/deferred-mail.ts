@@ -31,11 +31,7 @@ interface DeferredRow {
   api_key_id: string | null;
 }
 
-/**
- * `account_deleted` to each user of `tenantId`'s isolated pool, whom the caller's transaction is deleting with the
- * tenant: one statement whatever the pool's size, committed or rolled back with the deletion. The mails go out as the
- * application's (the tenant's outbox, templates and provider go with it) once the job has queued them.
- */
+/** One statement whatever the pool's size, in the deletion's transaction; sent as the application's (the tenant's outbox goes). */
 export async function deferAccountDeletedMails(em: EntityManager, actor: AuditActor, tenantId: string): Promise<void> {
   await executeOwned(
     em,
@@ -47,11 +43,8 @@ export async function deferAccountDeletedMails(em: EntityManager, actor: AuditAc
   );
 }
 
-/**
- * `account_deleted` to users deleted before their tenant, still in its outbox as `tenantId`'s own is deleted: each goes
- * on as the application's (its outbox and provider), as rendered, so the account is told once; every other mail of the
- * tenant goes with it. The row is kept (its id, attempts and lease), so an attempt under way writes its outcome to it.
- */
+/** A deleted user's notice still queued outlives their tenant, as the application's; the row is kept, so an attempt
+ *  under way writes its outcome to it and the account is told once. */
 export async function adoptAccountDeletedMails(em: EntityManager, actor: AuditActor, tenantId: string): Promise<void> {
   const application = await em.findOneOrFail(Application, { id: actor.applicationId }, { filters: false });
   await recordAuditPerRow(em, actor, { action: 'email_delivery.moved', targetType: 'email_delivery', tenantId }, {

@@ -150,11 +150,8 @@ export const emailChangeMail = (admitted: AskedForMail, user: Recipient, v: { li
 
 export const accountDeletedMail = (at: MailContext, user: Recipient) => send(at, 'account_deleted', user, {});
 
-/**
- * The notice of a change already made, which must not depend on it (a deletion, an erasure): a mail its template cannot
- * render for this account (a render error or overrun, an address refused: `validation_error`) never will, so it is
- * dropped with an `error` line (`facts` say whose) and the change stands. Anything else (the database) fails the caller.
- */
+/** A change already made (an erasure) must not depend on its notice: one that cannot render for its account never
+ *  will, so it is dropped with an `error` line; anything else (the database) fails the caller. */
 export async function noticeOrDrop(log: JobLog, facts: { readonly applicationId: string; readonly templateKey: string; readonly [fact: string]: unknown }, notice: () => Promise<unknown>): Promise<void> {
   try {
     await notice();

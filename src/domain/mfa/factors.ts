@@ -83,9 +83,7 @@ export async function lockSecondSteps(tx: EntityManager, applicationId: string, 
   return heldSecondSteps(tx, applicationId, userId);
 }
 
-/** lockSecondSteps for a change the user makes, judged with their row held: `inactive` when they may no longer act
- *  (holdActingUser); `password_replaced` when `password`, the passwordMark of the password that proved them, is no
- *  longer theirs (a reset, a change since: whoever typed the old one changes nothing). */
+/** lockSecondSteps for the user's own change, judged on their held row: whoever typed a password replaced since changes nothing. */
 export async function lockOwnSecondSteps(tx: EntityManager, target: SignInTarget, userId: string, password?: string): Promise<SecondStep[] | 'inactive' | 'password_replaced'> {
   const user = await holdActingUser(tx, target.application.id, userId, target.poolId);
   if (user === null) return 'inactive';
@@ -117,9 +115,7 @@ export interface Enrolment {
   readonly password?: string | undefined;
 }
 
-/** The recovery codes to show (none: the user had some left, or the enrolment issues none). Nothing was written when
- *  `not_added` (a second tab enrolled that kind first; for the step, any kind), `inactive` or `password_replaced`
- *  (lockOwnSecondSteps). */
+/** The recovery codes to show (none when the user had some left); otherwise why nothing was written. */
 export type Enrolled = string[] | 'not_added' | 'inactive' | 'password_replaced';
 
 /** In one transaction, with the `mfa_enrolled` mail (a reset link in case it was not them); recovery codes when the user

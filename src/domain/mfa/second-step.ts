@@ -52,10 +52,7 @@ export async function proveSecondStep(target: SignInTarget, user: SignInUser, at
 }
 
 /** An enrolment's first answer, as proveSecondStep: `enrol` adds the factor it proved once the answer is right, and the
- *  step passes only if a factor was added (its recovery codes to show). `not_added`: nothing was, so no sign-in is
- *  recorded nor failure cleared: a refusal `factor_not_added`, not counted (the answer was right). Judged where the factor
- *  would be added (enrolFactor), nothing was either when the user may no longer act (`inactive`, a refusal
- *  `user_inactive`) or the password that proved them was replaced since (`password_replaced`, a refusal so named). */
+ *  step passes only if a factor was added: otherwise no sign-in is recorded nor failure cleared (the answer was right). */
 export function enrolSecondStep(
   target: SignInTarget,
   user: SignInUser,

@@ -56,10 +56,8 @@ export async function holdUserRow(em: EntityManager, applicationId: string, user
   await executeOwned(em, applicationId, 'select 1 from app_user where @owner and id = ? for no key update', [userId]);
 }
 
-/** holdUserRow for what the user does themselves, judged on the row as it now is: whether they may act now (mayActNow),
- *  still of pool `poolId`, in an organization that serves its clients (servesClients, its row held shared so that a
- *  deactivation waits for the transaction, or this for it). The row's password, for a proof of it to be judged too;
- *  null: gone, suspended, locked or deactivated since. */
+/** holdUserRow for what the user does themselves, judged on the row as it now is (null: they may no longer act); the
+ *  organization's row is held shared, so a deactivation and this take turns. */
 export async function holdActingUser(em: EntityManager, applicationId: string, userId: string, poolId: string): Promise<Pick<SignInUser, 'passwordHash'> | null> {
   const [user] = await executeOwned<{ acts: boolean; password_hash: string | null }[]>(
     em,
