@@ -307,6 +307,19 @@ describe('social and OIDC sign-in', () => {
     expect(await linkRecords()).toEqual(created);
   });
 
+  it('a shared user’s link made at sign-in is read by each of the user’s tenants, as its removal is; a tenant they are not in reads none', async () => {
+    const [one, two, three] = [await app.createTenant('Linking One'), await app.createTenant('Linking Two'), await app.createTenant('Linking Three')];
+    const kit = await app.createUser('kit-linking@example.com', one);
+    expect((await app.http.patch(`/users/${kit}`, { tenantIds: [one, two] })).status).toBe(200);
+    idp.login = { sub: 'kit-sub', email: 'kit-linking@example.com', email_verified: true };
+    const flow = await authorize();
+    await signInWith(flow, 'Upstream');
+    expect(await identities(kit)).toEqual([{ provider_id: upstreamId, subject: 'kit-sub' }]);
+    const [record] = (await app.http.get(`/audit-logs?target=${kit}&action=user.upstream_link.created`)).body.data as { id: string; tenantId: string | null }[];
+    expect(record).toMatchObject({ tenantId: null });
+    await expectReadByTenantsOnly(app, { userId: kit, ids: [record!.id], search: '&action=user.upstream_link.created', tenants: [one, two], outsider: three });
+  });
+
   it('never links an existing user by an unverified upstream e-mail, nor makes an account of it', async () => {
     const carol = await app.createUser('carol@example.com');
     idp.login = { sub: 'mallory-sub', email: 'carol@example.com', email_verified: false };

@@ -11,6 +11,7 @@ import { newId } from '../../../ids.ts';
 import type { AttemptUser, SignInFailureReason } from '../../audit/auth-events.ts';
 import { underTenancyConfig } from '../../tenancy/config-lock.ts';
 import { normalizeEmail } from '../../users/email-key.ts';
+import { auditFilingOfRow } from '../../users/users.ts';
 import { mayActNow, readSignInUser, type SignInUser } from '../../users/sign-in-user.ts';
 import { recordSuccessfulSignIn } from '../lockout.ts';
 import type { SignInTarget } from '../sign-in.ts';
@@ -52,7 +53,7 @@ async function issuerUnchanged(tx: Scope, upstream: VerifiedUpstream): Promise<b
 }
 
 /** Under the switches' lock: a merge of the pools refuses links that would collide, so none may land after its check.
- *  A new way into the account: recorded as its removal is, the user its actor. False: the provider has moved to another
+ *  A new way into the account: recorded (and read by a shared user's tenants) as its removal is, the user its actor. False: the provider has moved to another
  *  issuer since the callback checked the answer, whose subject is no longer the provider's to link. */
 async function link(target: SignInTarget, verified: VerifiedUpstream, subject: string, userId: string): Promise<boolean> {
   const upstream = { providerId: verified.providerId, provider: verified.provider };
@@ -68,7 +69,8 @@ async function link(target: SignInTarget, verified: VerifiedUpstream, subject: s
     if (inserted.length === 0) return true;
     const tenantId = target.poolId === SHARED_POOL ? null : target.poolId;
     const actor = { applicationId: target.application.id, tenantId, requestId: target.scope.requestId, principal: { actor: { type: 'user', id: userId } } };
-    recordAudit(tx.em, actor, { action: 'user.upstream_link.created', targetType: 'user', targetId: userId, after: { ...upstream, subject } });
+    const filing = await auditFilingOfRow(tx.em, actor, userId);
+    recordAudit(tx.em, actor, { action: 'user.upstream_link.created', targetType: 'user', targetId: userId, ...filing, after: { ...upstream, subject } });
     return true;
   });
 }
