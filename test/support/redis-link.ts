@@ -13,6 +13,8 @@ export class TcpLink {
   private server: Server | undefined;
   private readonly sockets = new Set<Socket>();
   private readonly pairs = new Set<[Socket, Socket]>();
+  /** The pairs piped now: piping one twice would send every byte twice, which breaks any protocol. */
+  private readonly flowing = new Set<[Socket, Socket]>();
   private readonly target: URL;
   private frozen = false;
   port = 0;
@@ -31,6 +33,7 @@ export class TcpLink {
         socket.on('close', () => {
           this.sockets.delete(socket);
           this.pairs.delete(pair);
+          this.flowing.delete(pair);
         });
         socket.on('error', () => undefined);
       }
@@ -65,13 +68,18 @@ export class TcpLink {
     for (const pair of this.pairs) this.forward(pair);
   }
 
-  private forward([client, upstream]: [Socket, Socket]): void {
+  private forward(pair: [Socket, Socket]): void {
+    if (this.flowing.has(pair)) return;
+    this.flowing.add(pair);
+    const [client, upstream] = pair;
     client.pipe(upstream);
     upstream.pipe(client);
   }
 
   /** What arrives meanwhile stays in the sockets' buffers, and is forwarded on `thaw`, as TCP delivers it after a partition. */
-  private stop([client, upstream]: [Socket, Socket]): void {
+  private stop(pair: [Socket, Socket]): void {
+    this.flowing.delete(pair);
+    const [client, upstream] = pair;
     client.unpipe(upstream);
     upstream.unpipe(client);
     client.pause();
