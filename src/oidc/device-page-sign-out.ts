@@ -2,10 +2,8 @@ import type { KoaContextWithOIDC } from 'oidc-provider';
 import { devicePagesSession, readsApplicationSession } from './session-application.ts';
 
 /**
- * Where each application has a session cookie of its own, the device pages keep the plain one, which stays signed in
- * once a device is approved: an application's sign-out ends it too when it holds the same user, whether confirmed by
- * the user or the OP's on an account switch (another account signing in), or whoever uses the browser next approves
- * devices in that user's name without a password. The devices approved keep their sign-ins.
+ * The device pages keep the plain session cookie: an application's sign-out (or account switch) ends it too when it
+ * holds the same user, or whoever uses the browser next approves devices in that user's name without a password.
  */
 export async function signOutDevicePages(ctx: KoaContextWithOIDC, next: () => Promise<unknown>): Promise<void> {
   await next();

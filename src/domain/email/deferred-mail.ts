@@ -43,8 +43,7 @@ export async function deferAccountDeletedMails(em: EntityManager, actor: AuditAc
   );
 }
 
-/** A deleted user's notice still queued outlives their tenant, as the application's; the row is kept, so an attempt
- *  under way writes its outcome to it and the account is told once. */
+/** The row is kept, not copied: an attempt under way writes its outcome to it, so the account is told once. */
 export async function adoptAccountDeletedMails(em: EntityManager, actor: AuditActor, tenantId: string): Promise<void> {
   const application = await em.findOneOrFail(Application, { id: actor.applicationId }, { filters: false });
   await recordAuditPerRow(em, actor, { action: 'email_delivery.moved', targetType: 'email_delivery', tenantId }, {
@@ -57,8 +56,7 @@ export async function adoptAccountDeletedMails(em: EntityManager, actor: AuditAc
   });
 }
 
-/** One batch, oldest first, in one transaction: each mail queued (audited as the deleting request's) and its row gone
- *  together. Rows another instance holds are left to it (skip locked). How many rows it took. */
+/** One batch, each mail queued and its row gone together; rows another instance holds are left to it. How many it took. */
 export async function queueDeferredMail(services: DomainServices, log: JobLog, batch = DEFERRED_MAIL_BATCH): Promise<number> {
   const taken = await services.orm.em.fork().transactional(async (em) => {
     const rows = await em.execute<DeferredRow[]>(`select * from deferred_mail order by id limit ? for update skip locked`, [batch]);
@@ -66,8 +64,6 @@ export async function queueDeferredMail(services: DomainServices, log: JobLog, b
       const send = DEFERRED[row.template_key as keyof typeof DEFERRED];
       const principal = { actor: { type: row.actor_type, id: row.actor_id }, apiKeyId: row.api_key_id };
       const sender = { applicationId: row.application_id, tenantId: null, requestId: row.request_id, principal, services };
-      // Dropped rather than tried again, so that it holds up no later one; a database failure ends the batch, tried again
-      // at the next run.
       await noticeOrDrop(log, { applicationId: row.application_id, templateKey: row.template_key, deferredMailId: row.id }, async () => {
         if (send === undefined) throw new GatehouseError('validation_error', `no flow sends ${row.template_key}`);
         await send({ em, sender, tenantId: null }, { email: row.to_address, name: row.recipient_name, locale: row.locale, tenantIds: null });
@@ -87,8 +83,7 @@ export async function queueDeferredMail(services: DomainServices, log: JobLog, b
   return taken;
 }
 
-/** Every `everyMs` (EMAIL_POLL_MS), and as it starts: batch after batch until none is left. A poll that finds none
- *  makes no trace, as the outbox's do not. */
+/** A poll that finds none makes no trace, as the outbox's do not. */
 export class DeferredMailJob extends PeriodicJob {
   constructor(services: DomainServices, everyMs: number) {
     super(

@@ -106,8 +106,7 @@ export async function forgetCodesIfLast(tx: EntityManager, applicationId: string
 }
 
 /** `record`: the audit record instead of `user.mfa.enrolled`, filed as `filing` says; `codes: false`: no recovery codes (a key where the policy
- *  uses none as a second step); `asStep`: the ids of the factors the MFA step saw when it judged this an enrolment;
- *  `password`: the passwordMark of the password that proved the user (lockOwnSecondSteps). */
+ *  uses none as a second step); `asStep`: the factors the MFA step saw; `password`: the passwordMark that proved the user (lockOwnSecondSteps). */
 export interface Enrolment {
   readonly record?: (em: EntityManager, filing: Pick<AuditEntry, 'tenantId' | 'memberTenantIds'>) => void;
   readonly codes?: boolean;

@@ -121,8 +121,7 @@ async function checkCounted<T>(
   return { ok: true, passed };
 }
 
-/** A right answer recordSuccessfulSignIn refused: the user may no longer act (refused as such at once), or else the
- *  address was locked out meanwhile (refused as a locked-out address's answer is). */
+/** A right answer recordSuccessfulSignIn refused: the user may no longer act, or the address was locked out meanwhile. */
 async function unsignedIn(target: SignInTarget, user: SignInUser): Promise<{ ok: false; reason: SignInFailureReason; spent: false; unwritten?: 'inactive' }> {
   if ((await activeUser(target, user.id)) === null) return { ok: false, reason: 'user_inactive', spent: false, unwritten: 'inactive' };
   return { ok: false, reason: 'address_locked', spent: false };

@@ -115,9 +115,7 @@ async function vouchesForSharedPool(scope: Scope): Promise<boolean> {
 /** The isolated pool's tenant, else the scope's: the audit log's tenant filter finds every change of its users. */
 export const auditTenantOf = (user: Pick<User, 'poolId'>, actor: AuditActor): string | null => poolTenantOf(user.poolId) ?? actor.tenantId;
 
-/** auditTenantOf; a change of a shared-pool user filed under no tenant (the application's path, their own on the
- *  application's pages) is also their tenants', before or after it: it changes those tenants' member, whose
- *  administrators read it as theirs (docs/audit.md). */
+/** auditTenantOf; a shared-pool user's change filed under no tenant is also read by their tenants, before or after it (docs/audit.md). */
 export function auditFilingOf(user: Pick<User, 'poolId' | 'tenantIds'>, actor: AuditActor, tenantsBefore: readonly string[] = user.tenantIds): Pick<AuditEntry, 'tenantId' | 'memberTenantIds'> {
   const tenantId = auditTenantOf(user, actor);
   if (tenantId !== null) return { tenantId };
