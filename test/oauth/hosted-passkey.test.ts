@@ -477,6 +477,23 @@ describe('sign-in with a passkey', () => {
     expect(mail!.text).toMatch(/http\S+\/account\/reset-password\?token=\S+/);
   });
 
+  it('a shared user’s copied key removed at the application’s sign-in is read in the audit log of each of their tenants; a tenant they are not in reads none', async () => {
+    const scope = await passkeyScope();
+    const { applicationId } = scope.application;
+    const [one, two, three] = [await app.createTenant('Copy One', scope.application), await app.createTenant('Copy Two', scope.application), await app.createTenant('Copy Three', scope.application)];
+    const userId = await createPasswordUser(scope.admin, 'copied-both@example.com', `/applications/${applicationId}/tenants/${one}/users`);
+    expect((await scope.admin.patch(`/users/${userId}`, { tenantIds: [one, two] })).status).toBe(200);
+    const key = await giveKey(scope, userId);
+    const first = await loginPage(scope);
+    expect((await answer(first.flow.jar, first.page, key.assert(webauthnFormOf(first.page).options, issuer, { counter: 5 }))).status).toBe(303);
+    const copy = await loginPage(scope);
+    expect((await answer(copy.flow.jar, copy.page, key.assert(webauthnFormOf(copy.page).options, issuer, { counter: 5 }))).status).toBe(400);
+
+    const records = await app.sql<{ id: string }>(`select id from audit_log where target_id = ? and action = 'user.passkey.cloned'`, [userId]);
+    expect(records).toHaveLength(1);
+    await expectReadByTenantsOnly(app, { applicationId, userId, ids: records.map(({ id }) => id), search: '&action=user.passkey.cloned', tenants: [one, two], outsider: three });
+  });
+
   it('a copied key that was the last factor takes the recovery codes and a pending e-mail code with it, as the account page’s removal does: the next enrolment shows new codes', async () => {
     const scope = await passkeyScope();
     const { applicationId } = scope.application;

@@ -5,6 +5,7 @@ import { passkeyClonedMail } from '../email/flow-mail.ts';
 import { linkUserOf, mailAt } from '../sign-in/account-links.ts';
 import type { SignInTarget } from '../sign-in/sign-in.ts';
 import { issueLink } from '../users/link-tokens.ts';
+import { auditFilingOfRow } from '../users/users.ts';
 import type { SignInUser } from '../users/sign-in-user.ts';
 import { verifyAssertion, type AssertionCheck, type ChallengeKey } from './ceremonies.ts';
 import { removeCredential, type StoredCredential } from './credentials.ts';
@@ -32,7 +33,8 @@ async function removeClonedCredential(target: SignInTarget, user: SignInUser, cr
     const removed = await removeCredential(em, target.application.id, user.id, credential.id);
     if (removed === null) return false;
     await forgetCodesIfLast(em, target.application.id, user.id, held);
-    recordAudit(em, target.scope, { action: 'user.passkey.cloned', targetType: 'user', targetId: user.id, before: { name: removed.name, rpId: removed.rpId } });
+    const filing = await auditFilingOfRow(em, target.scope, user.id);
+    recordAudit(em, target.scope, { action: 'user.passkey.cloned', targetType: 'user', targetId: user.id, ...filing, before: { name: removed.name, rpId: removed.rpId } });
     const at = mailAt(target, em, user);
     const reset = await issueLink(em, linkUserOf(target, at, user), 'password_reset', target.scope.services.config.publicUrl);
     await passkeyClonedMail(at, user, { link: reset.link, passkey: { name: removed.name } });
