@@ -735,4 +735,38 @@ describe('who may change where mail goes', () => {
     expect((await globex.tenantAdmin.put(`${path}/tenants/${globex.tenantId}/email/provider`, SMTP)).status).toBe(200);
     expect((await admin.put(`${path}/tenants/${acme.tenantId}/email/provider`, SMTP)).status).toBe(200);
   });
+
+  it('a member’s roles count where they hold: another tenant’s administrator of a shared member may not set this tenant’s provider, nor a key holding here alone what the member holds application-wide', async () => {
+    const other = await app.bootstrapAnother();
+    const admin = app.as({ apiKey: other.apiKey });
+    const path = `/applications/${other.applicationId}`;
+    expect((await admin.patch(path, { tenancyConfig: { emailProviderScope: 'tenant' } })).status).toBe(200);
+    const roles = new TestRoles(app, other.applicationId);
+    const tenant = async (slug: string) => (await admin.post(`${path}/tenants`, { name: slug, slug })).body.id as string;
+    const [acme, globex] = [await tenant('acme'), await tenant('globex')];
+    const keyIn = async (tenantId: string, permissions: string[]) => {
+      const key = await admin.post('/api-keys', { name: 'globex admin', permissions, tenantId });
+      expect(key.status, JSON.stringify(key.body)).toBe(201);
+      return app.as({ apiKey: key.body.secret as string });
+    };
+    const globexAdmin = await keyIn(globex, ['email:read', 'email:write', 'tenant_overrides:write', 'users:*']);
+    const provider = `${path}/tenants/${globex}/email/provider`;
+    // A member of both, administrator of acme alone: globex's mail reaches them, and through them acme.
+    const boss = (await admin.post(`${path}/tenants/${globex}/users`, { email: 'boss@both.test' })).body.id as string;
+    expect((await admin.patch(`/users/${boss}`, { tenantIds: [acme, globex] })).status).toBe(200);
+    await roles.assign({ type: 'user', id: boss }, 'tenant_admin', acme);
+    const refused = await globexAdmin.put(provider, SMTP);
+    expect(refused.status).toBe(403);
+    expect(refused.body).toMatchObject({ code: 'forbidden', message: expect.stringContaining('where they hold it') });
+    expect((await admin.get(provider)).body.source).toBe('inherited');
+    // Held in globex alone, what the member holds application-wide is held in no other tenant.
+    await app.sql('delete from role_assignment where application_id = ? and subject_id = ?', [other.applicationId, boss]);
+    await roles.assign({ type: 'user', id: boss }, await roles.create('user_reader', ['users:read']));
+    expect((await globexAdmin.put(provider, SMTP)).status).toBe(403);
+    expect((await admin.get(provider)).body.source).toBe('inherited');
+    // The same role held in globex is globex's administrator's to cover.
+    await app.sql('delete from role_assignment where application_id = ? and subject_id = ?', [other.applicationId, boss]);
+    await roles.assign({ type: 'user', id: boss }, 'user_reader', globex);
+    expect((await globexAdmin.put(provider, SMTP)).status).toBe(200);
+  });
 });
