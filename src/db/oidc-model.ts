@@ -39,7 +39,7 @@ export const PROVIDER_FIELDS_READ = {
   RefreshToken: ['accountId', 'clientId', 'grantId', 'iat', 'exp', 'iiat', 'expiresWithSession'],
   AuthorizationCode: ['grantId'],
   DeviceCode: ['grantId', 'userCode', 'accountId', 'error'],
-  Interaction: ['params'],
+  Interaction: ['params', 'result'],
 } as const satisfies Partial<Record<ProviderModel, readonly string[]>>;
 
 /** A Session's `authorizations`: per client id, the grant it holds in that session. */

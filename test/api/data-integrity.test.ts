@@ -42,6 +42,8 @@ const GLOBAL_LOOKUPS = new Set([
   // A suspended user's grants and browser sessions: the OP's sessions name no application (one browser session serves
   // every application of a shared surface), so they are found by the account; a user id is one application's.
   'oidc_model_account_idx',
+  // A sign-in proven and not yet resumed, ended with the user's sign-ins: the OP's interactions name no application.
+  'oidc_model_interaction_login_idx',
   // The sweep of expired sessions' index rows, and of their revoked sign-ins, of every application.
   'user_session_expires_idx',
   'revoked_sign_in_expires_idx',

@@ -2,13 +2,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestAppWithTenants, type TestApp } from '../support/app.ts';
 import { issuedLink } from '../support/email-sign-in.ts';
 import { HttpClient } from '../support/http.ts';
-import { createTestClient, type TestClient } from '../support/oauth.ts';
-import { offlineSignIn, refreshFails } from '../support/seam-sessions.ts';
+import * as oidc from 'openid-client';
+import { createTestClient, discover, type TestClient } from '../support/oauth.ts';
+import { landing, offlineSignIn, provenNotResumed, refreshFails } from '../support/seam-sessions.ts';
 import { secondInstance, settled, TWO_INSTANCES } from '../support/second-instance.ts';
 
 /**
  * `POST /users/{userId}/suspend` and `/activate`: a suspended user's grants, tokens and browser sessions are gone for
- * good, their Bearer tokens and user-bound keys answer 401 while suspended; activation gives back the account only.
+ * good, sign-ins proven but not yet resumed too, their Bearer tokens and user-bound keys answer 401 while suspended;
+ * activation gives back the account only.
  */
 const REDIRECT = 'https://app.example/callback';
 let app: TestApp;
@@ -160,6 +162,47 @@ describe('suspend and activate', () => {
     expect(await opRowsOf(userId)).toEqual(expect.arrayContaining(['Grant', 'Session']));
     expect((await app.http.delete(`/users/${userId}`)).status).toBe(204);
     expect(await opRowsOf(userId)).toEqual([]);
+  });
+});
+
+describe('a sign-in proven on the hosted pages, its browser not back at the OP yet', () => {
+  const proven = (userId: string) => provenNotResumed(app, { clientId: spa.clientId, redirectUri: REDIRECT, userId, tenantId: tenantA });
+
+  it('does not sign in after a suspension and the activation', async () => {
+    const userId = await createUser('in-flight@example.com');
+    const { browser, resume } = await proven(userId);
+    expect((await app.http.post(`/users/${userId}/suspend`)).status).toBe(200);
+    expect((await app.http.post(`/users/${userId}/activate`)).body.status).toBe('active');
+    const landed = await landing(browser, resume, REDIRECT);
+    expect(landed.client, landed.url.href).toBe(false);
+    expect(landed.url.searchParams.get('code')).toBeNull();
+    expect(await opRowsOf(userId)).toEqual([]);
+  });
+
+  it('back during the suspension, leaves no browser session to sign in silently after the activation', async () => {
+    const userId = await createUser('in-flight-2@example.com');
+    const { browser, resume } = await proven(userId);
+    expect((await app.http.post(`/users/${userId}/suspend`)).status).toBe(200);
+    expect((await landing(browser, resume, REDIRECT)).client).toBe(false);
+    expect((await app.http.post(`/users/${userId}/activate`)).body.status).toBe('active');
+    const config = await discover(app, spa.clientId, oidc.None(), { redirect_uris: [REDIRECT] });
+    const challenge = await oidc.calculatePKCECodeChallenge(oidc.randomPKCECodeVerifier());
+    const silent = oidc.buildAuthorizationUrl(config, { redirect_uri: REDIRECT, scope: 'openid', prompt: 'none', code_challenge: challenge, code_challenge_method: 'S256' });
+    const landed = await landing(browser, silent, REDIRECT);
+    expect(landed.url.searchParams.get('code')).toBeNull();
+    expect(landed.url.searchParams.get('error')).toBe('login_required');
+  });
+
+  it('does not sign in once an administrator has set a new password; another user’s proven sign-in goes on', async () => {
+    const userId = await createUser('in-flight-3@example.com');
+    const bystander = await createUser('in-flight-4@example.com');
+    const theirs = await proven(userId);
+    const other = await proven(bystander);
+    expect((await app.http.patch(`/users/${userId}`, { password: 'Another-Horse-Battery-7' })).status).toBe(200);
+    expect((await landing(theirs.browser, theirs.resume, REDIRECT)).client).toBe(false);
+    const landed = await landing(other.browser, other.resume, REDIRECT);
+    expect(landed.client).toBe(true);
+    expect(landed.url.searchParams.get('code')).not.toBeNull();
   });
 });
 

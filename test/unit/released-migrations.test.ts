@@ -81,6 +81,7 @@ const RELEASED: Record<string, string> = {
   '0071-email-delivery-recipient-key': 'b10270afaa6232d6',
   '0072-email-sender-domain-recheck': '24492a976a5e85fa',
   '0073-deferred-mail': '75d367840aeb6640',
+  '0074-interaction-login-lookup': '2f4eac0d671e8467',
 };
 
 const printer = ts.createPrinter({ removeComments: true });

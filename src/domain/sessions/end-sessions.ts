@@ -152,8 +152,9 @@ export const ofUser = (userId: string, cutoffs: PolicyCutoffs, keptUid: string |
   },
 });
 
-/** ofUser's sign-ins, each recorded; then what no read lists as a sign-in: their other OP sessions (no grant yet, expired)
- *  and index rows. Counts: grants and OP sessions ended. */
+/** ofUser's sign-ins, each recorded; then what no read lists as a sign-in: their other OP sessions (no grant yet, expired),
+ *  index rows, and sign-ins proven on the pages whose browser has not resumed yet (interactions answered with their login:
+ *  resumed later, one would sign them in with what this ends). Counts: grants and OP sessions ended. */
 export async function endUserSignIns(
   em: EntityManager,
   actor: AuditActor,
@@ -168,9 +169,10 @@ export async function endUserSignIns(
     em,
     actor.applicationId,
     `with sessions as (delete from oidc_model where model = '${MODEL.Session}' and payload->>'${PAYLOAD.accountId}' = ? and uid is distinct from ?::text returning 1),
-       indexed as (delete from user_session where @owner and user_id = ? and op_session_uid is distinct from ?::text returning 1)
+       indexed as (delete from user_session where @owner and user_id = ? and op_session_uid is distinct from ?::text returning 1),
+       proven as (delete from oidc_model where model = '${MODEL.Interaction}' and payload->'${PAYLOAD.result}'->'login'->>'${PAYLOAD.accountId}' = ? returning 1)
      select (select count(*) from sessions)::int as sessions`,
-    [userId, keptUid, userId, keptUid],
+    [userId, keptUid, userId, keptUid, userId],
   );
   return { grants: ended.grants, grantsRevoked: ended.grants.length, sessionsEnded: ended.browserSessions + (rest?.sessions ?? 0) };
 }
