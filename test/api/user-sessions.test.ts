@@ -6,7 +6,7 @@ import { newId } from '../../src/ids.ts';
 import { startTestAppWithTenants, type TestApp } from '../support/app.ts';
 import { issueTestKey } from '../support/keys.ts';
 import { basicAuth, createTestClient, discover, OFFLINE_CONSENT, postForm, startAuthorization, TestBrowser, type TestClient } from '../support/oauth.ts';
-import { offlineSignIn } from '../support/seam-sessions.ts';
+import { landing, offlineSignIn, provenNotResumed } from '../support/seam-sessions.ts';
 
 /**
  * DELETE /users/{userId}/sessions (revokeUserSessions): an administrator signs a user out everywhere in the scope, the
@@ -114,6 +114,19 @@ describe('signing a user out everywhere', () => {
     expect([replayed.status, replayed.headers.get('idempotent-replayed')]).toEqual([204, 'true']);
     expect((await app.http.delete(`/users/${offline.userId}/sessions`)).status).toBe(204);
     expect(await app.sql(`select 1 from audit_log where action in ('session.revoked', 'grant.revoked') and (target_id in (?, ?, ?) or after->>'userId' = ?)`, [...ids, offline.userId])).toHaveLength(3);
+  });
+
+  it('ends a sign-in proven on the hosted pages whose browser has not come back to the OP yet; another user’s goes on', async () => {
+    const userId = await app.createUser('in-flight@example.com', tenantA);
+    const bystanderId = await app.createUser('in-flight-bystander@example.com', tenantA);
+    const proven = (id: string) => provenNotResumed(app, { clientId: spa.clientId, redirectUri: REDIRECT, userId: id, tenantId: tenantA });
+    const theirs = await proven(userId);
+    const other = await proven(bystanderId);
+    expect((await app.http.delete(`/users/${userId}/sessions`)).status).toBe(204);
+    const landed = await landing(theirs.browser, theirs.resume, REDIRECT);
+    expect(landed.client, landed.url.href).toBe(false);
+    expect((await app.http.get(`/users/${userId}/sessions`)).body.data).toEqual([]);
+    expect((await landing(other.browser, other.resume, REDIRECT)).client).toBe(true);
   });
 
   it('on a tenant’s path, only the sign-ins to that tenant and the grants made for it end', async () => {

@@ -152,9 +152,15 @@ export const ofUser = (userId: string, cutoffs: PolicyCutoffs, keptUid: string |
   },
 });
 
+/** Sign-ins proven on the hosted pages whose browser has not come back to the OP yet: the interaction keeps its answered
+ *  login, which resumed later would make a browser session of the user whatever ended their sign-ins meanwhile. Found by
+ *  the account the login names (interactions name no application; a user id is one application's). */
+export async function endProvenSignIns(em: EntityManager, userId: string): Promise<void> {
+  await em.execute(`delete from oidc_model where model = '${MODEL.Interaction}' and payload->'${PAYLOAD.result}'->'login'->>'${PAYLOAD.accountId}' = ?`, [userId], 'run');
+}
+
 /** ofUser's sign-ins, each recorded; then what no read lists as a sign-in: their other OP sessions (no grant yet, expired),
- *  index rows, and sign-ins proven on the pages whose browser has not resumed yet (interactions answered with their login:
- *  resumed later, one would sign them in with what this ends). Counts: grants and OP sessions ended. */
+ *  index rows, and their sign-ins proven and not yet resumed (endProvenSignIns). Counts: grants and OP sessions ended. */
 export async function endUserSignIns(
   em: EntityManager,
   actor: AuditActor,
@@ -169,11 +175,11 @@ export async function endUserSignIns(
     em,
     actor.applicationId,
     `with sessions as (delete from oidc_model where model = '${MODEL.Session}' and payload->>'${PAYLOAD.accountId}' = ? and uid is distinct from ?::text returning 1),
-       indexed as (delete from user_session where @owner and user_id = ? and op_session_uid is distinct from ?::text returning 1),
-       proven as (delete from oidc_model where model = '${MODEL.Interaction}' and payload->'${PAYLOAD.result}'->'login'->>'${PAYLOAD.accountId}' = ? returning 1)
+       indexed as (delete from user_session where @owner and user_id = ? and op_session_uid is distinct from ?::text returning 1)
      select (select count(*) from sessions)::int as sessions`,
-    [userId, keptUid, userId, keptUid, userId],
+    [userId, keptUid, userId, keptUid],
   );
+  await endProvenSignIns(em, userId);
   return { grants: ended.grants, grantsRevoked: ended.grants.length, sessionsEnded: ended.browserSessions + (rest?.sessions ?? 0) };
 }
 

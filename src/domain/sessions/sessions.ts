@@ -12,7 +12,7 @@ import type { SessionPolicy } from '../policies/definitions.ts';
 import { mayActNowSql } from '../users/sign-in-user.ts';
 import { getUser } from '../users/users.ts';
 import { SHARED_POOL } from '../../db/entities/user.entity.ts';
-import { endSignIns, ofUser } from './end-sessions.ts';
+import { endProvenSignIns, endSignIns, ofUser } from './end-sessions.ts';
 import { LIVE } from './browser-sessions.ts';
 import { cutoffsParams, grantSignInsSql, LOGIN_TS, SIGN_IN_ID_IS, STANDING_CLIENT, standsUnderPolicy, USED_AT, type PolicyCutoffs } from './grant-sign-ins.ts';
 import type { KnownValidToken } from './validation-cache.ts';
@@ -294,6 +294,8 @@ export async function revokeUserSessions(scope: Scope, userId: string): Promise<
           },
       null,
     );
+    // Everywhere: the sign-ins proven and not resumed yet too.
+    if (scope.tenantId === null) await endProvenSignIns(em, userId);
     changed(em, ...grantsEnded(grants));
   });
   return true;
