@@ -129,6 +129,18 @@ describe('signing a user out everywhere', () => {
     expect((await landing(other.browser, other.resume, REDIRECT)).client).toBe(true);
   });
 
+  it('on a tenant’s path, ends a sign-in to that tenant proven and not resumed yet; one to another tenant goes on', async () => {
+    const userId = await app.createUser('in-flight-tenants@example.com', tenantA);
+    expect((await app.http.patch(`/users/${userId}`, { tenantIds: [tenantA, tenantB] })).status).toBe(200);
+    const proven = (tenantId: string) => provenNotResumed(app, { clientId: spa.clientId, redirectUri: REDIRECT, userId, tenantId });
+    const toA = await proven(tenantA);
+    const toB = await proven(tenantB);
+    expect((await app.http.delete(`${tenantPath(tenantA)}/users/${userId}/sessions`)).status).toBe(204);
+    const landed = await landing(toA.browser, toA.resume, REDIRECT);
+    expect(landed.client, landed.url.href).toBe(false);
+    expect((await landing(toB.browser, toB.resume, REDIRECT)).client).toBe(true);
+  });
+
   it('on a tenant’s path, only the sign-ins to that tenant and the grants made for it end', async () => {
     const offlineInA = await offlineGrantOutlivingSignOut('both@example.com');
     const { userId } = offlineInA;
