@@ -88,6 +88,20 @@ describe('the Roles tab and the users’ roles in Chromium', () => {
     expect(await roleRow('Support again').count()).toBe(0);
   });
 
+  it("shows the server's Markdown code spans (`_`) as code, not as backticks, and creates nothing", async () => {
+    const form = region('Create role');
+    await form.getByLabel('Key').fill('Bad Key');
+    await form.getByLabel('Name').fill('Bad key');
+    await form.getByRole('button', { name: 'Create role', exact: true }).click();
+    const refusal = form.getByRole('alert').filter({ hasText: /^Key must be 1 to 64 lower-case letters, digits, _ or -$/ });
+    await refusal.waitFor();
+    expect(await refusal.locator('code').allTextContents()).toEqual(['_', '-']);
+    // Described by the message, the input reads it as shown.
+    expect(await form.getByLabel('Key').getAttribute('aria-invalid')).toBe('true');
+    expect((await roles()).map((role) => role.name)).not.toContain('Bad key');
+    await form.getByLabel('Key').fill('');
+  });
+
   it("shows the server's refusal of a permission deleted since the tab opened and creates nothing", async () => {
     const form = region('Create role');
     await form.getByLabel('Key').fill('billing');
