@@ -8,7 +8,7 @@ import { createTestClient, discover, startAuthorization } from '../support/oauth
 /**
  * The dashboard's Analytics tab in Chromium: an end user's real sign-ins (one refused) show as today's active user
  * and sign-ins by method, for the application and for the user's tenant, none for another tenant; the range's
- * grouping changes the periods; a range the server refuses shows its message, in the form's words, on the input it names
+ * grouping changes the periods; a range without activity shows each chart's zero line and says so; a range the server refuses shows its message, in the form's words, on the input it names
  * (marked, focused), and no figures until a range is accepted.
  */
 const REDIRECT_URI = 'https://app.example/callback';
@@ -55,8 +55,20 @@ describe('the Analytics tab of the dashboard in Chromium', () => {
     await dashboard.page.getByLabel('Tenant').selectOption({ label: 'Globex' });
     await rowOf('Sign-ins', today).getByRole('cell', { name: '—' }).waitFor();
     expect(await rowOf('Active users', today).getByRole('cell').allTextContents()).toEqual(['0']);
+    // Every value 0: each chart keeps its zero line and says so, rather than an empty box.
+    const charts = dashboard.page.locator('figure.chart');
+    expect(await charts.count()).toBe(2);
+    for (const chart of await charts.all()) {
+      expect(await chart.locator('svg line.baseline').count()).toBe(1);
+      expect(await chart.locator('svg rect').count()).toBe(0);
+      expect(await chart.textContent()).toBe('No activity in this range');
+    }
     await dashboard.page.getByLabel('Tenant').selectOption({ label: 'Application' });
     await rowOf('Active users', today).getByRole('cell', { name: '1' }).waitFor();
+    // With activity, the bars and the zero line, and no such sentence.
+    await charts.first().locator('svg rect').first().waitFor();
+    expect(await charts.first().locator('svg line.baseline').count()).toBe(1);
+    expect(await dashboard.page.getByText('No activity in this range').count()).toBe(0);
   });
 
   it('groups the range by month, and shows the refusal of a range that ends before it starts', async () => {
