@@ -6,7 +6,7 @@ import { dashboardSuite, makeOperator, signInToDashboard } from '../support/dash
  * Tenant admin of Acme (who then manages Acme and no other tenant), is refused the same grant twice, and removes it.
  * Removing their own role, the last Application admin, is asked as theirs and refused. An Application admin who
  * administers no console sees their co-operators' addresses and is told that adding an operator takes one.
- * The Role choice offers every role, past the API's largest page.
+ * The Role choice offers every role, past the API's largest page; the Tenant choice is searched by name.
  * A Tenant admin of one tenant is shown the tenants they administer, each leading to its users
  * (dashboard-tenant-users.test.ts) and its settings (dashboard-tenant-settings.test.ts), and why the dashboard, which
  * manages applications as a whole, offers them no application tab.
@@ -15,6 +15,7 @@ import { dashboardSuite, makeOperator, signInToDashboard } from '../support/dash
 const NEW_OPERATOR = 'second@ops.example';
 /** With the built-in roles, more than the API's largest page (100). */
 const MADE_ROLES = Array.from({ length: 100 }, (_, index) => ({ key: `role_${index}`, name: `Role ${index}`, permissions: [] }));
+const MANY_TENANTS = Array.from({ length: 30 }, (_, index) => `Branch ${String(index).padStart(2, '0')}`);
 let appId: string;
 let acme: string;
 let globex: string;
@@ -36,6 +37,8 @@ const dashboard = dashboardSuite({
     acme = await app.createTenant('Acme');
     globex = await app.createTenant('Globex');
     await Promise.all(MADE_ROLES.map((role) => app.http.post('/roles', role)));
+    // More tenants than a page of the picker: found by searching, not by scrolling a list of all.
+    for (const name of MANY_TENANTS) await app.createTenant(name);
   },
 });
 
@@ -55,7 +58,7 @@ describe('the Operators tab of the dashboard in Chromium', () => {
   it('adds a new operator as Tenant admin of Acme, made in the console without a password', async () => {
     await dashboard.page.getByLabel('E-mail').fill(NEW_OPERATOR);
     await dashboard.page.getByLabel('Role').selectOption({ label: 'Tenant admin' });
-    await dashboard.page.getByLabel('Tenant').selectOption({ label: 'Acme' });
+    await dashboard.page.getByLabel('Tenant', { exact: true }).selectOption({ label: 'Acme' });
     await dashboard.page.getByRole('button', { name: 'Add operator' }).click();
     await dashboard.page.getByRole('status').filter({ hasText: `${NEW_OPERATOR} is now Tenant admin (Acme).` }).waitFor();
     await newOperatorRows().waitFor();
@@ -80,6 +83,24 @@ describe('the Operators tab of the dashboard in Chromium', () => {
     await dashboard.page.getByRole('alert').filter({ hasText: 'already exists' }).waitFor();
     expect(await newOperatorRows().count()).toBe(1);
     expect(await operatorAssignments()).toHaveLength(1);
+  });
+
+  it("finds the tenant of a grant by searching the tenants' names, as the other tenant pickers do", async () => {
+    const form = dashboard.page.getByRole('region', { name: 'Add an operator' });
+    await form.getByLabel('Name or slug starts with').fill('Branch 2');
+    const tenant = form.getByLabel('Tenant', { exact: true });
+    await expect.poll(async () => (await tenant.locator('option').allTextContents()).filter((name) => name.startsWith('Branch'))).toEqual(MANY_TENANTS.filter((name) => name.startsWith('Branch 2')));
+    await form.getByLabel('E-mail').fill('branch@ops.example');
+    await form.getByLabel('Role').selectOption({ label: 'Tenant admin' });
+    await tenant.selectOption({ label: 'Branch 23' });
+    await form.getByRole('button', { name: 'Add operator' }).click();
+    await form.getByRole('status').filter({ hasText: 'branch@ops.example is now Tenant admin (Branch 23).' }).waitFor();
+    const row = dashboard.page.getByRole('row', { name: /branch@ops\.example/ });
+    await row.waitFor();
+    expect(await row.getByRole('cell').allTextContents()).toEqual(['Tenant admin', 'Branch 23', 'Remove']);
+    await form.getByLabel('Name or slug starts with').fill('');
+    // "All tenants" stays the first choice.
+    expect(await tenant.locator('option').first().textContent()).toBe('All tenants');
   });
 
   it("lets the new operator manage Acme's users and no other tenant's", async () => {

@@ -42,7 +42,7 @@ export function AssignRoleForm({ scope, subject, label, choices, tenants, onAssi
       <form className="inline-form" onSubmit={submit}>
         <DraftNotes sync={sync} what="role to assign" />
         <RefusedField value={submission.refusal}>
-          <RoleGrantFields choices={choices} tenants={tenants} everyTenant={scope.tenantId === null} grant={grant} onChange={setGrant} />
+          <RoleGrantFields choices={choices} tenants={tenants} appId={scope.appId} everyTenant={scope.tenantId === null} grant={grant} onChange={setGrant} />
         </RefusedField>
         <button type="submit" className="primary" disabled={submission.busy}>Assign role</button>
       </form>

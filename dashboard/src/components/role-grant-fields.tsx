@@ -1,13 +1,19 @@
-import { useId } from 'react';
+import { useId, useState } from 'react';
 import { useRefusalMarks } from '../hooks/use-refused-field.ts';
-import type { NamedTenant } from '../operations.ts';
+import type { NamedTenant, TenantSummary } from '../operations.ts';
 import type { RoleChoices, RoleGrant } from '../operations-roles.ts';
-import { assignableRoles } from '../role-choices.ts';
+import { assignableRoles, placeName } from '../role-choices.ts';
+import { TenantPicker } from './tenant-picker.tsx';
 
 interface RoleGrantFieldsProps {
   choices: RoleChoices;
-  /** The tenants a multi-tenant application offers for this grant. */
-  tenants: readonly NamedTenant[];
+  /**
+   * The tenants a multi-tenant application offers for this grant; absent: every tenant of `appId`'s, searched through
+   * the tenant picker (an application may have more than a list can show).
+   */
+  tenants?: readonly NamedTenant[];
+  /** The application whose tenants the picker searches when `tenants` is absent. */
+  appId: string;
   /** Whether "All tenants" is offered: not in a tenant's scope, where a grant holds in that tenant only. */
   everyTenant?: boolean;
   grant: RoleGrant;
@@ -20,15 +26,18 @@ export function firstGrant(choices: RoleChoices, tenantId: string | null = null)
 }
 
 /** The "Role" and, in a multi-tenant application, "Tenant" ("All tenants" or one) of a role to give. */
-export function RoleGrantFields({ choices, tenants, everyTenant = true, grant, onChange }: RoleGrantFieldsProps) {
+export function RoleGrantFields({ choices, tenants, appId, everyTenant = true, grant, onChange }: RoleGrantFieldsProps) {
   const id = useId();
   const roleMarks = useRefusalMarks('roleId');
   const tenantMarks = useRefusalMarks('tenantId');
+  // The tenant last picked, as the picker read it: one made since the choices were read is named too.
+  const [picked, setPicked] = useState<TenantSummary | null>(null);
   const chooseTenant = (tenantId: string | null) => {
     const roles = assignableRoles(choices, tenantId);
     const kept = roles.some((role) => role.id === grant.roleId);
     onChange({ tenantId, roleId: kept ? grant.roleId : (roles[0]?.id ?? '') });
   };
+  const selected = grant.tenantId === null ? null : picked?.id === grant.tenantId ? picked : { id: grant.tenantId, name: placeName(choices, grant.tenantId), slug: '' };
   return (
     <>
       <div>
@@ -37,7 +46,19 @@ export function RoleGrantFields({ choices, tenants, everyTenant = true, grant, o
           {assignableRoles(choices, grant.tenantId).map((role) => <option key={role.id} value={role.id}>{role.name}</option>)}
         </select>
       </div>
-      {choices.multiTenant && (
+      {choices.multiTenant && tenants === undefined && (
+        <TenantPicker
+          appId={appId}
+          selected={selected}
+          onSelect={(tenant) => {
+            setPicked(tenant);
+            chooseTenant(tenant?.id ?? null);
+          }}
+          noTenantLabel="All tenants"
+          field="tenantId"
+        />
+      )}
+      {choices.multiTenant && tenants !== undefined && (
         <div>
           <label htmlFor={`${id}-tenant`}>Tenant</label>
           <select id={`${id}-tenant`} {...tenantMarks} value={grant.tenantId ?? ''} onChange={(event) => chooseTenant(event.target.value === '' ? null : event.target.value)}>

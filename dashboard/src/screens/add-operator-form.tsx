@@ -44,7 +44,7 @@ export function AddOperatorForm({ appId, choices, onAdded }: AddOperatorFormProp
           <input id={`${id}-email`} type="email" required {...refusalMarks(submission.refusal, 'email')} value={email} onChange={(event) => setDraft({ ...draft, email: event.target.value })} />
         </div>
         <RefusedField value={submission.refusal}>
-          <RoleGrantFields choices={choices} tenants={choices.tenants} grant={grant} onChange={(chosen) => setDraft({ ...draft, grant: chosen })} />
+          <RoleGrantFields choices={choices} appId={appId} grant={grant} onChange={(chosen) => setDraft({ ...draft, grant: chosen })} />
         </RefusedField>
         <button type="submit" className="primary" disabled={submission.busy}>Add operator</button>
       </form>
