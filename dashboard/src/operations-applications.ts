@@ -41,7 +41,7 @@ export async function createApplication(name: string, multiTenant: boolean): Pro
     graphql<{ createApplication: ManagedApplication & { initialApiKey: { secret: string } | null } }>(mutation, { input: { name, multiTenant } }),
   );
   const { initialApiKey, ...application } = data.createApplication;
-  const managed = (await listManagedApplications()).some((other) => other.id === application.id);
+  const managed = (await listManagedApplications()).applications.some((other) => other.id === application.id);
   return { application, initialKeySecret: initialApiKey?.secret ?? null, managed };
 }
 

@@ -28,9 +28,27 @@ export interface ManagedApplication {
   readonly multiTenant: boolean;
 }
 
-/** An application as the signed-in operator holds it: `tenants` null when they hold a role application-wide. */
+/** A tenant in which the operator holds roles, and the management API's permissions they hold there (spelled out). */
+export interface ManagedTenant {
+  readonly id: string;
+  readonly name: string;
+  readonly permissions: readonly string[];
+}
+
+/**
+ * An application as the signed-in operator holds it: the permissions their application-wide roles give them, and
+ * `tenants` null when they hold a role application-wide.
+ */
 export interface OperatorApplication extends ManagedApplication {
-  readonly tenants: readonly { readonly id: string; readonly name: string }[] | null;
+  readonly permissions: readonly string[];
+  readonly tenants: readonly ManagedTenant[] | null;
+}
+
+/** What the signed-in operator holds: the applications they manage, and their permissions in the console. */
+export interface OperatorHoldings {
+  readonly applications: readonly OperatorApplication[];
+  /** The Organization page and the creation of applications act on the console. */
+  readonly consolePermissions: readonly string[];
 }
 
 export interface TenancyConfig {
@@ -124,11 +142,14 @@ const BRANDING_FIELDS = `fragment BrandingFields on Branding {
   copy
 }`;
 
-/** The applications the signed-in operator may manage; asked without an application header. */
-export async function listManagedApplications(): Promise<readonly OperatorApplication[]> {
-  const query = 'query ManagedApplications { managedApplications { data { id name multiTenant tenants { id name } } } }';
-  const data = await graphql<{ managedApplications: { data: OperatorApplication[] } }>(query, {});
-  return data.managedApplications.data;
+/** The applications the signed-in operator may manage and what they hold there and in the console; asked without an
+ *  application header. It takes no permission, so it tells every operator what to offer them. */
+export async function listManagedApplications(): Promise<OperatorHoldings> {
+  const query = `query ManagedApplications {
+    managedApplications { data { id name multiTenant permissions tenants { id name permissions } } consolePermissions }
+  }`;
+  const data = await graphql<{ managedApplications: { data: OperatorApplication[]; consolePermissions: string[] } }>(query, {});
+  return { applications: data.managedApplications.data, consolePermissions: data.managedApplications.consolePermissions };
 }
 
 export async function getTenancyConfig(appId: string): Promise<TenancyConfig | null> {

@@ -1370,6 +1370,11 @@ export type ManagedApplication = {
   /** Display name. */
   name: Scalars['String']['output'];
   /**
+   * The management API's permissions (`users:read`, …) the operator's application-wide roles give them, wildcards
+   * spelled out: what a client offers them there (the dashboard's tabs). Empty when they hold roles in some tenants only.
+   */
+  permissions: Array<Scalars['String']['output']>;
+  /**
    * Null when the operator holds a role application-wide; else the tenants in which they hold one, by name (the
    * dashboard, which manages an application as a whole, lists them with each one's users in its scope, and sends such an
    * operator to the API's tenant paths for the rest).
@@ -1380,6 +1385,11 @@ export type ManagedApplication = {
 /** The applications an operator manages, all in one page (an organization has few). */
 export type ManagedApplicationPage = {
   __typename?: 'ManagedApplicationPage';
+  /**
+   * The management API's permissions the operator holds in the organization's console, wildcards spelled out (its
+   * organization and the creation of applications, asked without `X-Gatehouse-Application`); empty for other credentials.
+   */
+  consolePermissions: Array<Scalars['String']['output']>;
   /** The applications, by name. */
   data: Array<ManagedApplication>;
   /** Always null: there is no further page. */
@@ -1393,6 +1403,11 @@ export type ManagedTenant = {
   id: Scalars['UUID']['output'];
   /** The tenant's name. */
   name: Scalars['String']['output'];
+  /**
+   * The management API's permissions the operator holds in the tenant (their roles there and application-wide),
+   * wildcards spelled out: what a client offers them there.
+   */
+  permissions: Array<Scalars['String']['output']>;
 };
 
 /** The JSON type of every member of a `JSONObject` field marked `@members`. */
@@ -4661,10 +4676,12 @@ export type ManagedApplicationResolvers<ContextType = RequestContext, ParentType
   id?: Resolver<ResolversTypes['UUID'], ParentType, ContextType>;
   multiTenant?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  permissions?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
   tenants?: Resolver<Maybe<Array<ResolversTypes['ManagedTenant']>>, ParentType, ContextType>;
 };
 
 export type ManagedApplicationPageResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['ManagedApplicationPage'] = ResolversParentTypes['ManagedApplicationPage']> = {
+  consolePermissions?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
   data?: Resolver<Array<ResolversTypes['ManagedApplication']>, ParentType, ContextType>;
   next?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
 };
@@ -4672,6 +4689,7 @@ export type ManagedApplicationPageResolvers<ContextType = RequestContext, Parent
 export type ManagedTenantResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['ManagedTenant'] = ResolversParentTypes['ManagedTenant']> = {
   id?: Resolver<ResolversTypes['UUID'], ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  permissions?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
 };
 
 export type MfaAdoptionResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['MfaAdoption'] = ResolversParentTypes['MfaAdoption']> = {

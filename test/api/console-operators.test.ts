@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../../src/auth/password-hash.ts';
+import { ALL_PERMISSIONS, BUILT_IN_ROLES } from '../../src/auth/permissions.ts';
 import { ensureConsoles, ensureOrganizationConsole } from '../../src/domain/console/console.ts';
 import { newId } from '../../src/ids.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
@@ -187,7 +188,8 @@ describe('the first operator', () => {
   it('lists the applications they manage, and manages one with X-Gatehouse-Application', async () => {
     const listed = await get(await operatorClient(firstOperator), '/managed-applications');
     expect(listed.status, JSON.stringify(listed.body)).toBe(200);
-    expect(listed.body).toEqual({ data: [{ id: app.root.applicationId, name: 'My application', multiTenant: true, tenants: null }], next: null });
+    // app_admin of both: every permission of the management API, spelled out, in the application and in the console.
+    expect(listed.body).toEqual({ data: [{ id: app.root.applicationId, name: 'My application', multiTenant: true, permissions: ALL_PERMISSIONS, tenants: null }], next: null, consolePermissions: ALL_PERMISSIONS });
 
     const operator = await operatorClient(firstOperator, app.root.applicationId);
     const created = await post(operator, `/applications/${app.root.applicationId}/tenants`, { name: 'Made by an operator' });
@@ -202,7 +204,7 @@ describe('the first operator', () => {
     const created = await (await operatorClient(firstOperator)).post('/applications', { name: 'Made on the dashboard' });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     const listed = await get(await operatorClient(firstOperator), '/managed-applications');
-    expect(listed.body.data).toContainEqual({ id: created.body.id, name: 'Made on the dashboard', multiTenant: false, tenants: null });
+    expect(listed.body.data).toContainEqual({ id: created.body.id, name: 'Made on the dashboard', multiTenant: false, permissions: ALL_PERMISSIONS, tenants: null });
     const byKey = await app.http.post('/applications', { name: 'Made by a key' });
     expect(byKey.status, JSON.stringify(byKey.body)).toBe(201);
     expect(await app.sql('select 1 from role_assignment where application_id = ? and subject_type = ?', [byKey.body.id, 'operator'])).toEqual([]);
@@ -240,7 +242,23 @@ describe('an operator of one tenant', () => {
     const listed = await get(await operatorClient(second), '/managed-applications');
     expect(listed.status, JSON.stringify(listed.body)).toBe(200);
     const [{ name }] = (await app.sql<{ name: string }>('select name from tenant where id = ?', [tenantT])) as [{ name: string }];
-    expect(listed.body).toEqual({ data: [{ id: app.root.applicationId, name: 'My application', multiTenant: true, tenants: [{ id: tenantT, name }] }], next: null });
+    // Tenant admin and Member there, nothing application-wide, and no role in the console.
+    const tenantAdmin = ALL_PERMISSIONS.filter((permission) => BUILT_IN_ROLES.tenant_admin.permissions.some((held) => held === permission));
+    expect(listed.body).toEqual({
+      data: [{ id: app.root.applicationId, name: 'My application', multiTenant: true, permissions: [], tenants: [{ id: tenantT, name, permissions: tenantAdmin }] }],
+      next: null,
+      consolePermissions: [],
+    });
+  });
+
+  it('is listed, holding only Member application-wide, the application without a permission there', async () => {
+    const made = await (await operatorClient(firstOperator)).post('/users', { email: 'member-ops@ops.example' });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const member = ((await app.http.get('/roles')).body.data as { id: string; key: string }[]).find((role) => role.key === 'member')!.id;
+    expect((await app.http.post('/role-assignments', { subject: { type: 'operator', id: made.body.id }, roleId: member })).status).toBe(201);
+    const listed = await get(await operatorClient(made.body.id), '/managed-applications');
+    expect(listed.status, JSON.stringify(listed.body)).toBe(200);
+    expect(listed.body).toEqual({ data: [{ id: app.root.applicationId, name: 'My application', multiTenant: true, permissions: [], tenants: null }], next: null, consolePermissions: [] });
   });
 
   it('holds nothing of the console’s roles in the application they manage', async () => {
@@ -338,12 +356,12 @@ describe('refusals', () => {
   it('lists no managed application to an API key or a user of another application', async () => {
     const keys = await app.http.get('/managed-applications');
     expect(keys.status).toBe(200);
-    expect(keys.body).toEqual({ data: [], next: null });
+    expect(keys.body).toEqual({ data: [], next: null, consolePermissions: [] });
     const user = await app.createUser('plain-user@example.com');
     const bearer = await app.mintAccessToken({ sub: user, app_id: app.root.applicationId });
     const listed = await app.as({ bearer }).get('/managed-applications');
     expect(listed.status).toBe(200);
-    expect(listed.body).toEqual({ data: [], next: null });
+    expect(listed.body).toEqual({ data: [], next: null, consolePermissions: [] });
   });
 });
 

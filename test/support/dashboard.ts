@@ -40,27 +40,39 @@ export async function signInToDashboard(
  * suite's application as operator: in `tenantId` only, if given, else application-wide.
  */
 export async function makeOperator(app: TestApp, account: { email: string; password: string }, roleKey: string, tenantId?: string): Promise<void> {
+  const operatorId = await makeConsoleUser(app, account);
+  const role = (await app.http.get('/roles?pageSize=100')).body.data.find((candidate: { key: string }) => candidate.key === roleKey);
+  expect((await app.http.post('/role-assignments', { subject: { type: 'operator', id: operatorId }, roleId: role.id, ...(tenantId === undefined ? {} : { tenantId }) })).status).toBe(201);
+}
+
+/** A console user with a password, made by the first operator, holding no role anywhere yet; their id. */
+export async function makeConsoleUser(app: TestApp, account: { email: string; password: string }): Promise<string> {
   const [{ id: consoleId }] = (await app.sql<{ id: string }>('select id from application where organization_id = ? and console', [app.root.organizationId])) as [{ id: string }];
   const [{ id: first }] = (await app.sql<{ id: string }>('select id from app_user where application_id = ? and email = ?', [consoleId, OPERATOR.email])) as [{ id: string }];
   const asFirst = app.as({ bearer: await app.mintAccessToken({ sub: first, app_id: consoleId }) });
   const made = await asFirst.post('/users', account);
   expect(made.status).toBe(201);
-  const role = (await app.http.get('/roles?pageSize=100')).body.data.find((candidate: { key: string }) => candidate.key === roleKey);
-  expect((await app.http.post('/role-assignments', { subject: { type: 'operator', id: made.body.id }, roleId: role.id, ...(tenantId === undefined ? {} : { tenantId }) })).status).toBe(201);
+  return made.body.id as string;
 }
 
-/** A page of a browser context of its own in `suitePage`'s browser, signed in as `account`, an operator of some tenants
- *  only, on the tenants' landing; closed after `use`. */
-export async function asTenantOperator(suitePage: Page, publicUrl: string, account: { email: string; password: string }, use: (page: Page) => Promise<void>): Promise<void> {
+/** A page of a browser context of its own in `suitePage`'s browser, signed in as `account`; closed after `use`. */
+export async function asOperator(suitePage: Page, publicUrl: string, account: { email: string; password: string }, use: (page: Page) => Promise<void>): Promise<void> {
   const context = await suitePage.context().browser()!.newContext();
   try {
     const page = await context.newPage();
     await signInToDashboard(page, publicUrl, account);
-    await page.getByRole('heading', { level: 2, name: 'Your tenants' }).waitFor();
     await use(page);
   } finally {
     await context.close();
   }
+}
+
+/** asOperator for an operator of some tenants only, on the tenants' landing. */
+export function asTenantOperator(suitePage: Page, publicUrl: string, account: { email: string; password: string }, use: (page: Page) => Promise<void>): Promise<void> {
+  return asOperator(suitePage, publicUrl, account, async (page) => {
+    await page.getByRole('heading', { level: 2, name: 'Your tenants' }).waitFor();
+    await use(page);
+  });
 }
 
 /** The screens of tenant `tenantName` its landing offers, once it has read which they are. */

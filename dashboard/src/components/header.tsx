@@ -12,10 +12,12 @@ interface HeaderProps {
   session: Session;
   /** The organization signed in to, once read (not while it is deactivated). */
   organizationName: string | null;
+  /** Whether the Organization page is offered: not to an operator who may not read the organization. */
+  organizationPage: boolean;
 }
 
 /** The signed-in banner: the organization signed in to and its page, who is signed in, and the way out. */
-export function Header({ config, session, organizationName }: HeaderProps) {
+export function Header({ config, session, organizationName, organizationPage }: HeaderProps) {
   const [failure, setFailure] = useState<string | null>(null);
   const onOrganization = useRoute().page === 'organization';
   const leave = () => {
@@ -25,7 +27,7 @@ export function Header({ config, session, organizationName }: HeaderProps) {
     <header className="banner">
       <span className="brand">Gatehouse</span>
       {organizationName !== null && <span className="organization-name">{organizationName}</span>}
-      <a href={routeHash({ page: 'organization' })} aria-current={onOrganization ? 'page' : undefined}>Organization</a>
+      {organizationPage && <a href={routeHash({ page: 'organization' })} aria-current={onOrganization ? 'page' : undefined}>Organization</a>}
       <span className="who">{session.email}</span>
       <button type="button" onClick={leave}>Sign out</button>
       {failure !== null && <ErrorMessage message={failure} />}

@@ -1,6 +1,7 @@
 import type { JSX } from 'react';
 import { useDocumentTitle } from '../hooks/use-document-title.ts';
-import type { ManagedApplication } from '../operations.ts';
+import { NoRole } from '../components/no-role.tsx';
+import { TENANT_CONFIGURATION_READS, type ManagedApplication, type OperatorApplication } from '../operations.ts';
 import { routeHash, tabSlug } from '../route.ts';
 import { Analytics } from './analytics.tsx';
 import { ApiKeys } from './api-keys.tsx';
@@ -42,6 +43,29 @@ const SCREENS = {
 } satisfies Record<string, (props: ApplicationScreenProps) => JSX.Element>;
 type Tab = keyof typeof SCREENS;
 const TABS = Object.keys(SCREENS) as Tab[];
+
+// What a tab reads as it opens (its list, and the tenancy switches where it shows them): without one it is refused.
+const READS: Readonly<Record<Tab, readonly string[]>> = {
+  // Each tenant's badges are its configuration's sources.
+  Tenants: [...TENANT_CONFIGURATION_READS, 'applications:read'],
+  Branding: ['branding:read', 'applications:read'],
+  'E-mail': ['email:read', 'applications:read'],
+  Authentication: ['auth_providers:read', 'policies:read', 'applications:read'],
+  Domains: ['domains:read', 'applications:read'],
+  // A multi-tenant application's users are shown with their tenants.
+  Users: ['users:read', 'applications:read', 'tenants:read'],
+  Invitations: ['users:read'],
+  Sessions: ['sessions:read', 'users:read'],
+  Roles: ['roles:read'],
+  Operators: ['role_assignments:read', 'roles:read'],
+  'API keys': ['api_keys:read'],
+  'OAuth clients': ['oauth_clients:read'],
+  'API resources': ['api_resources:read'],
+  'M2M credentials': ['m2m_credentials:read'],
+  'Audit log': ['audit_logs:read'],
+  Analytics: ['analytics:read'],
+  Settings: ['applications:read'],
+};
 /** A single-tenant application has no tenants, so none to invite to. */
 const TENANT_TABS: readonly Tab[] = ['Tenants', 'Invitations'];
 
@@ -53,19 +77,33 @@ export interface ApplicationScreenProps {
 }
 
 interface ApplicationProps {
-  readonly application: ManagedApplication;
-  /** The tab the URL names (its slug); Tenants or Users when it names none, or one this application lacks. */
+  readonly application: OperatorApplication;
+  /** The tab the URL names (its slug); the first offered when it names none, or one not offered. */
   readonly tab: string | undefined;
   readonly onBack: () => void;
   readonly onChanged: ApplicationScreenProps['onChanged'];
 }
 
-/** One managed application: its name, and its tabs (Tenants and Invitations for a multi-tenant application only), each a link. */
+/**
+ * One managed application: its name, and the tabs the operator's permissions there open (Tenants and Invitations for a
+ * multi-tenant application only), each a link; none, a page saying so.
+ */
 export function Application({ application, tab: slug, onBack, onChanged }: ApplicationProps) {
-  const tabs = application.multiTenant ? TABS : TABS.filter((name) => !TENANT_TABS.includes(name));
-  const tab = tabs.find((name) => tabSlug(name) === slug) ?? (application.multiTenant ? 'Tenants' : 'Users');
+  const held = new Set(application.permissions);
+  const tabs = TABS.filter((name) => (application.multiTenant || !TENANT_TABS.includes(name)) && READS[name].every((permission) => held.has(permission)));
+  const first: Tab = application.multiTenant ? 'Tenants' : 'Users';
+  const tab = tabs.find((name) => tabSlug(name) === slug) ?? (tabs.includes(first) ? first : tabs[0]);
+  useDocumentTitle(tab ?? 'No role', application.name);
+  if (tab === undefined) {
+    return (
+      <>
+        <button type="button" className="link back" onClick={onBack}>All applications</button>
+        <h1>{application.name}</h1>
+        <NoRole applicationName={application.name} />
+      </>
+    );
+  }
   const Screen = SCREENS[tab];
-  useDocumentTitle(tab, application.name);
   return (
     <>
       <button type="button" className="link back" onClick={onBack}>All applications</button>

@@ -1,52 +1,67 @@
 import { KnownNames } from '../components/known-names.tsx';
+import { NoRole } from '../components/no-role.tsx';
 import { ErrorMessage, Loading } from '../components/status.tsx';
-import { useAsync } from '../hooks/use-async.ts';
-import { useReadOnReturn } from '../hooks/use-read-on-return.ts';
-import { listManagedApplications, type ManagedApplication } from '../operations.ts';
+import type { Async } from '../hooks/use-async.ts';
+import type { ManagedApplication, OperatorApplication, OperatorHoldings } from '../operations.ts';
 import { navigate, routeHash, type ApplicationsRoute } from '../route.ts';
 import { Application } from './application.tsx';
 import { CreateApplicationForm } from './create-application-form.tsx';
 import { TenantOperator } from './tenant-operator.tsx';
 
-/**
- * The applications the operator manages and the creation of another; the one the URL names opened, or the only one
- * opened at once unless the URL asks for the list.
- */
-export function Applications({ route }: { route: ApplicationsRoute }) {
-  const applications = useAsync(listManagedApplications);
-  useReadOnReturn(applications);
+interface ApplicationsProps {
+  readonly route: ApplicationsRoute;
+  /** What the operator holds, read by the console page (its header offers the Organization page by it too). */
+  readonly holdings: Async<OperatorHoldings>;
+}
 
-  if (applications.status === 'loading') return <Loading>Loading your applications…</Loading>;
-  if (applications.status === 'failed') return <ErrorMessage message={applications.message} />;
-  const [only, ...others] = applications.data;
+/**
+ * The applications the operator manages and, where the console lets them, the creation of another; the one the URL
+ * names opened, or the only one opened at once unless the URL asks for the list. An operator who holds nothing that
+ * opens a screen is told so.
+ */
+export function Applications({ route, holdings }: ApplicationsProps) {
+  if (holdings.status === 'loading') return <Loading>Loading your applications…</Loading>;
+  if (holdings.status === 'failed') return <ErrorMessage message={holdings.message} />;
+  const { applications, consolePermissions } = holdings.data;
+  const replaceApplications = (next: readonly OperatorApplication[]) => holdings.replace({ ...holdings.data, applications: next });
+  const [only, ...others] = applications;
   const onlyOpens = route.appId === undefined && route.page === undefined && others.length === 0;
-  const opened = onlyOpens ? only : applications.data.find((application) => application.id === route.appId);
+  const opened = onlyOpens ? only : applications.find((application) => application.id === route.appId);
   if (opened !== undefined) {
     const toList = () => navigate({ page: 'applications' });
     // A rename shows at once in the heading and the list, a deletion leaves the list without it.
     const changed = (saved: ManagedApplication | null) => {
-      if (saved !== null) return applications.replace(applications.data.map((application) => (application.id === saved.id ? { ...application, ...saved } : application)));
-      applications.replace(applications.data.filter((application) => application.id !== opened.id));
+      if (saved !== null) return replaceApplications(applications.map((application) => (application.id === saved.id ? { ...application, ...saved } : application)));
+      replaceApplications(applications.filter((application) => application.id !== opened.id));
       return toList();
     };
     // The tabs act application-wide: an operator holding roles in some tenants only would be refused on each.
     if (opened.tenants !== null) return <TenantOperator application={opened} tenants={opened.tenants} route={route} onBack={toList} />;
     return (
-      <KnownNames type="application" items={applications.data}>
+      <KnownNames type="application" items={applications}>
         <Application application={opened} tab={route.tab} onBack={toList} onChanged={changed} />
       </KnownNames>
     );
   }
 
+  const mayCreate = consolePermissions.includes('applications:write');
+  if (applications.length === 0 && !mayCreate && !consolePermissions.includes('organizations:read')) {
+    return (
+      <>
+        <h1>Applications</h1>
+        <NoRole />
+      </>
+    );
+  }
   return (
     <>
       <h1>Applications</h1>
       {route.appId !== undefined && <ErrorMessage message="The address names an application you do not manage, or one that no longer exists." />}
-      {applications.data.length === 0 ? (
+      {applications.length === 0 ? (
         <p>You manage no application yet.</p>
       ) : (
         <ul className="applications">
-          {applications.data.map((application) => (
+          {applications.map((application) => (
             <li key={application.id}>
               <a href={routeHash({ appId: application.id })}>{application.name}</a>
               <span className="kind">{application.multiTenant ? 'Multi-tenant' : 'Single-tenant'}</span>
@@ -54,7 +69,7 @@ export function Applications({ route }: { route: ApplicationsRoute }) {
           ))}
         </ul>
       )}
-      <CreateApplicationForm onCreated={applications.refresh} />
+      {mayCreate && <CreateApplicationForm onCreated={holdings.refresh} />}
     </>
   );
 }

@@ -4,8 +4,7 @@ import { ErrorMessage } from '../components/status.tsx';
 import { useAsync } from '../hooks/use-async.ts';
 import { useDocumentTitle } from '../hooks/use-document-title.ts';
 import { useReadOnReturn } from '../hooks/use-read-on-return.ts';
-import { getTenantTenancyConfig, TENANT_CONFIGURATION_READS, type ManagedApplication, type NamedTenant, type TenancyConfig } from '../operations.ts';
-import { readOwnPermissions } from '../operations-own-permissions.ts';
+import { getTenantTenancyConfig, TENANT_CONFIGURATION_READS, type ManagedApplication, type ManagedTenant, type NamedTenant, type TenancyConfig } from '../operations.ts';
 import { routeHash, type ApplicationsRoute } from '../route.ts';
 import { TenantAuthenticationScreen } from './authentication.tsx';
 import { TenantBrandingScreen } from './branding.tsx';
@@ -37,15 +36,12 @@ const TENANT_SCREENS: readonly TenantScreenEntry[] = [
   { tab: 'domains', label: 'Domains', reads: TENANT_CONFIGURATION_READS, offeredWhen: (config) => config.authIsolation === 'isolated', Screen: TenantDomainsScreen },
 ];
 
-const EVERY_READ = [...new Set(TENANT_SCREENS.flatMap((screen) => screen.reads))];
-
 /**
- * The tenant's screens the operator may read there (all of them when their permissions cannot be read), and of those
- * depending on the switches, the ones they allow (read in the tenant's scope, as the screen reads them).
+ * The tenant's screens the operator may read there (by the permissions `managedApplications` says they hold), and of
+ * those depending on the switches, the ones they allow (read in the tenant's scope, as the screen reads them).
  */
-async function offeredScreens(appId: string, tenantId: string): Promise<readonly TenantScreenEntry[]> {
-  const may = await readOwnPermissions({ appId, tenantId }, EVERY_READ);
-  const readable = TENANT_SCREENS.filter((screen) => screen.reads.every((permission) => may(permission)));
+async function offeredScreens(appId: string, tenantId: string, held: readonly string[]): Promise<readonly TenantScreenEntry[]> {
+  const readable = TENANT_SCREENS.filter((screen) => screen.reads.every((permission) => held.includes(permission)));
   if (readable.every((screen) => screen.offeredWhen === undefined)) return readable;
   const config = await getTenantTenancyConfig(appId, tenantId).catch((error: unknown) => {
     // Permissions not known and the switches refused: those screens could not open either.
@@ -55,22 +51,23 @@ async function offeredScreens(appId: string, tenantId: string): Promise<readonly
   return readable.filter((screen) => screen.offeredWhen === undefined || (config !== null && screen.offeredWhen(config)));
 }
 
-function useOfferedScreens(appId: string, tenantId: string) {
-  const offered = useAsync(useCallback(() => offeredScreens(appId, tenantId), [appId, tenantId]));
+function useOfferedScreens(appId: string, tenant: ManagedTenant) {
+  const { id: tenantId, permissions } = tenant;
+  const offered = useAsync(useCallback(() => offeredScreens(appId, tenantId, permissions), [appId, tenantId, permissions]));
   useReadOnReturn(offered);
   return offered;
 }
 
 interface TenantLinksProps {
   application: ManagedApplication;
-  tenant: NamedTenant;
+  tenant: ManagedTenant;
   /** The screen shown, on one of the tenant's screens; absent on the landing. */
   current?: string;
 }
 
 /** Links to a tenant's screens the operator may read. */
 function TenantLinks({ application, tenant, current }: TenantLinksProps) {
-  const offered = useOfferedScreens(application.id, tenant.id);
+  const offered = useOfferedScreens(application.id, tenant);
   if (offered.status === 'loading') return null;
   if (offered.status === 'failed') return <ErrorMessage message={offered.message} />;
   if (offered.data.length === 0) return <p>{`You may read none of ${tenant.name}'s screens here.`}</p>;
@@ -86,7 +83,7 @@ function TenantLinks({ application, tenant, current }: TenantLinksProps) {
 }
 
 /** The tenants in which the operator holds a role, each leading to its screens, and where the rest is managed. */
-function YourTenants({ application, tenants, unknownTenant }: { application: ManagedApplication; tenants: readonly NamedTenant[]; unknownTenant: boolean }) {
+function YourTenants({ application, tenants, unknownTenant }: { application: ManagedApplication; tenants: readonly ManagedTenant[]; unknownTenant: boolean }) {
   useDocumentTitle('Your tenants', application.name);
   return (
     <section aria-labelledby="tenant-operator-heading">
@@ -110,7 +107,7 @@ function YourTenants({ application, tenants, unknownTenant }: { application: Man
   );
 }
 
-function TenantPage({ application, tenant, screen }: { application: ManagedApplication; tenant: NamedTenant; screen: TenantScreenEntry }) {
+function TenantPage({ application, tenant, screen }: { application: ManagedApplication; tenant: ManagedTenant; screen: TenantScreenEntry }) {
   useDocumentTitle(`${screen.label} of ${tenant.name}`, application.name);
   const { Screen } = screen;
   return (
@@ -126,8 +123,8 @@ function TenantPage({ application, tenant, screen }: { application: ManagedAppli
 
 interface TenantOperatorProps {
   readonly application: ManagedApplication;
-  /** The tenants in which the operator holds a role, by name. */
-  readonly tenants: readonly NamedTenant[];
+  /** The tenants in which the operator holds a role, by name, with what they hold there. */
+  readonly tenants: readonly ManagedTenant[];
   /** `#/{appId}/{screen}/{tenantId}` opens that screen of that tenant. */
   readonly route: ApplicationsRoute;
   readonly onBack: () => void;

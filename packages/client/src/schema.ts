@@ -8171,6 +8171,11 @@ export interface operations {
                             /** @description Whether the application has tenants. */
                             multiTenant: boolean;
                             /**
+                             * @description The management API's permissions (`users:read`, …) the operator's application-wide roles give them, wildcards
+                             *     spelled out: what a client offers them there (the dashboard's tabs). Empty when they hold roles in some tenants only.
+                             */
+                            permissions: string[];
+                            /**
                              * @description Null when the operator holds a role application-wide; else the tenants in which they hold one, by name (the
                              *     dashboard, which manages an application as a whole, lists them with each one's users in its scope, and sends such an
                              *     operator to the API's tenant paths for the rest).
@@ -8183,10 +8188,20 @@ export interface operations {
                                 id: string;
                                 /** @description The tenant's name. */
                                 name: string;
+                                /**
+                                 * @description The management API's permissions the operator holds in the tenant (their roles there and application-wide),
+                                 *     wildcards spelled out: what a client offers them there.
+                                 */
+                                permissions: string[];
                             }[] | null;
                         }[];
                         /** @description Always null: there is no further page. */
                         next: string | null;
+                        /**
+                         * @description The management API's permissions the operator holds in the organization's console, wildcards spelled out (its
+                         *     organization and the creation of applications, asked without `X-Gatehouse-Application`); empty for other credentials.
+                         */
+                        consolePermissions: string[];
                     };
                 };
             };

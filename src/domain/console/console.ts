@@ -1,5 +1,6 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { lockedTransaction } from '../../db/advisory-lock.ts';
+import { PermissionSet, type Permission } from '../../auth/permissions.ts';
 import { OAuthClient, User } from '../../db/entities/index.ts';
 import { SHARED_POOL } from '../../db/entities/user.entity.ts';
 import { executeOwned, type SqlRunner } from '../../db/owned-sql.ts';
@@ -164,38 +165,70 @@ export async function consoleManages(connection: SqlRunner, consoleId: string, a
   return rows.length > 0;
 }
 
-/** Keys and credentials are no operators. */
-export async function listManagedApplications(scope: Scope): Promise<{ data: ManagedApplication[]; next: null }> {
+/** Keys and credentials are no operators. `consolePermissions`: what the caller holds in the console, where the
+ *  request acts (its Organization page, creating applications). */
+export async function listManagedApplications(scope: Scope): Promise<{ data: ManagedApplication[]; next: null; consolePermissions: Permission[] }> {
   const { actor, apiKeyId } = scope.principal;
-  if (actor.type !== 'user' || apiKeyId !== null) return { data: [], next: null };
-  return { data: await managedApplications(scope.em.getConnection(), scope.applicationId, actor.id), next: null };
+  if (actor.type !== 'user' || apiKeyId !== null) return { data: [], next: null, consolePermissions: [] };
+  const data = await managedApplications(scope.em.getConnection(), scope.applicationId, actor.id);
+  return { data, next: null, consolePermissions: scope.permissions.allowed() };
+}
+
+export interface ManagedTenant {
+  readonly id: string;
+  readonly name: string;
+  /** The management API's permissions the operator holds there: their application-wide roles' and the tenant's. */
+  readonly permissions: Permission[];
 }
 
 export interface ManagedApplication {
   readonly id: string;
   readonly name: string;
   readonly multiTenant: boolean;
+  /** The management API's permissions the operator's application-wide roles give them (none: tenants only). */
+  readonly permissions: Permission[];
   /** Null when the operator holds a role application-wide. */
-  readonly tenants: { readonly id: string; readonly name: string }[] | null;
+  readonly tenants: ManagedTenant[] | null;
+}
+
+/** One row per role the operator holds in an application: application-wide (tenant null) or in one tenant. */
+interface HeldRow {
+  id: string;
+  name: string;
+  multi_tenant: boolean;
+  tenant_id: string | null;
+  tenant_name: string | null;
+  permissions: string[];
 }
 
 export async function managedApplications(connection: SqlRunner, consoleId: string, operatorId: string): Promise<ManagedApplication[]> {
   const rows = (await connection.execute(
-    `select m.id, m.name, m.multi_tenant, bool_or(a.tenant_id is null) as application_wide,
-            coalesce(json_agg(distinct jsonb_build_object('id', t.id, 'name', t.name)) filter (where t.id is not null), '[]') as tenants
+    `select m.id, m.name, m.multi_tenant, a.tenant_id, t.name as tenant_name, r.permissions
        from application as c
        join application as m on m.organization_id = c.organization_id and not m.console
        join role_assignment as a on a.application_id = m.id and a.subject_type = 'operator' and a.subject_id = ?
+       join role as r on r.application_id = a.application_id and r.id = a.role_id
        left join tenant as t on t.application_id = a.application_id and t.id = a.tenant_id
-      where c.id = ? and c.console
-      group by m.id, m.name, m.multi_tenant
+      where c.id = ? and c.console and (a.tenant_id is null or t.id is not null)
       order by m.name, m.id`,
     [operatorId, consoleId],
-  )) as { id: string; name: string; multi_tenant: boolean; application_wide: boolean; tenants: { id: string; name: string }[] | string }[];
-  return rows.map((row) => {
-    const tenants = (typeof row.tenants === 'string' ? JSON.parse(row.tenants) : row.tenants) as { id: string; name: string }[];
-    const byName = [...tenants].sort((one, other) => one.name.localeCompare(other.name) || one.id.localeCompare(other.id));
-    return { id: row.id, name: row.name, multiTenant: row.multi_tenant, tenants: row.application_wide ? null : byName };
+  )) as HeldRow[];
+  const byApplication = new Map<string, HeldRow[]>();
+  for (const row of rows) byApplication.set(row.id, [...(byApplication.get(row.id) ?? []), row]);
+  return [...byApplication.values()].map((held) => {
+    const { id, name, multi_tenant: multiTenant } = held[0]!;
+    const wide = held.filter((row) => row.tenant_id === null).flatMap((row) => row.permissions);
+    const tenants = new Map<string, { name: string; grants: string[] }>();
+    for (const row of held) {
+      if (row.tenant_id === null) continue;
+      const tenant = tenants.get(row.tenant_id) ?? { name: row.tenant_name!, grants: [] };
+      tenants.set(row.tenant_id, { ...tenant, grants: [...tenant.grants, ...row.permissions] });
+    }
+    const byName = [...tenants]
+      .map(([tenantId, tenant]) => ({ id: tenantId, name: tenant.name, permissions: new PermissionSet([...wide, ...tenant.grants]).allowed() }))
+      .sort((one, other) => one.name.localeCompare(other.name) || one.id.localeCompare(other.id));
+    const applicationWide = held.some((row) => row.tenant_id === null);
+    return { id, name, multiTenant, permissions: new PermissionSet(wide).allowed(), tenants: applicationWide ? null : byName };
   });
 }
 

@@ -1,0 +1,86 @@
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { axeViolations } from '../support/axe.ts';
+import { asOperator, dashboardSuite, makeConsoleUser, makeOperator, offeredScreens, openTab } from '../support/dashboard.ts';
+
+/**
+ * What the dashboard offers an operator follows the permissions they hold, read from `managedApplications` (which takes
+ * none, so an operator who may not read permissions is told too): an application's tabs, a tenant's screens, the
+ * Organization link and the creation of applications. An operator whose roles open no screen, or who holds none, is
+ * told so and whom to ask, on a page without the refused links.
+ */
+const READER = { email: 'reader@ops.example', password: 'Operator-Heron-42' };
+const MEMBER = { email: 'member@ops.example', password: 'Operator-Finch-42' };
+const TENANT_READER = { email: 'tenant-reader@ops.example', password: 'Operator-Crane-42' };
+const NOBODY = { email: 'nobody@ops.example', password: 'Operator-Robin-42' };
+
+const suite = dashboardSuite({
+  setup: async (app) => {
+    const acme = await app.createTenant('Acme');
+    const userReader = { key: 'user_reader', name: 'User reader', permissions: ['users:read', 'tenants:read', 'applications:read'] };
+    expect((await app.http.post('/roles', userReader)).status).toBe(201);
+    const tenantRole = await app.http.post(`/applications/${app.root.applicationId}/tenants/${acme}/roles`, { key: 'acme_reader', name: 'Acme reader', permissions: ['users:read'] });
+    expect(tenantRole.status).toBe(201);
+    await makeOperator(app, READER, 'user_reader');
+    await makeOperator(app, MEMBER, 'member');
+    await makeOperator(app, TENANT_READER, 'acme_reader', acme);
+    await makeConsoleUser(app, NOBODY);
+  },
+});
+
+const as = (account: { email: string; password: string }, use: (page: Page) => Promise<void>) =>
+  asOperator(suite.page, suite.app.gatehouse.services.config.publicUrl, account, use);
+
+/** The page told to an operator whose roles open no screen: the sentence, and no link or form that would be refused. */
+async function expectNoRolePage(page: Page): Promise<void> {
+  const notice = page.getByRole('region', { name: 'No role to manage with' });
+  await notice.waitFor();
+  expect(await notice.textContent()).toContain('You hold no role that opens a screen of this dashboard');
+  expect(await notice.textContent()).toContain('Ask an Application admin');
+  expect(await page.getByRole('banner').getByRole('link', { name: 'Organization' }).count()).toBe(0);
+  expect(await page.getByRole('navigation', { name: 'Application sections' }).count()).toBe(0);
+  expect(await page.getByRole('button', { name: 'Create application' }).count()).toBe(0);
+  expect(await page.getByRole('alert').count()).toBe(0);
+  expect(await axeViolations(page)).toEqual([]);
+}
+
+describe('the screens the dashboard offers an operator, in Chromium', () => {
+  it('offers an operator who may read users and tenants, application-wide, the tabs those open, each opening unrefused', async () => {
+    await as(READER, async (page) => {
+      const sections = page.getByRole('navigation', { name: 'Application sections' });
+      await sections.waitFor();
+      const offered = await sections.getByRole('link').allTextContents();
+      // Not Tenants: each tenant's badges read its branding, e-mail, policies, providers and domains.
+      expect(offered).toEqual(['Users', 'Invitations', 'Settings']);
+      expect(await page.getByRole('banner').getByRole('link', { name: 'Organization' }).count()).toBe(0);
+      for (const tab of offered) {
+        await openTab(page, tab);
+        await page.locator('.loading').first().waitFor({ state: 'detached' });
+        expect(await page.getByRole('alert').allTextContents(), tab).toEqual([]);
+      }
+      expect(await axeViolations(page)).toEqual([]);
+    });
+  });
+
+  it('tells an operator whose application-wide role grants nothing that they hold no role, and whom to ask', async () => {
+    await as(MEMBER, expectNoRolePage);
+  });
+
+  it('offers an operator of a tenant role without permissions:read the screens of that tenant it allows, no more', async () => {
+    await as(TENANT_READER, async (page) => {
+      await page.getByRole('heading', { level: 2, name: 'Your tenants' }).waitFor();
+      expect(await offeredScreens(page, 'Acme')).toEqual(['Users of Acme']);
+    });
+  });
+
+  it('tells a console user who holds no role anywhere that they hold none, and whom to ask', async () => {
+    await as(NOBODY, expectNoRolePage);
+  });
+
+  it('still offers the first operator, Application admin of both, every tab, the Organization page and the creation of applications', async () => {
+    const tabs = await suite.page.getByRole('navigation', { name: 'Application sections' }).getByRole('link').allTextContents();
+    expect(tabs).toEqual(expect.arrayContaining(['Tenants', 'Users', 'Operators', 'Settings']));
+    expect(tabs).toHaveLength(17);
+    expect(await suite.page.getByRole('banner').getByRole('link', { name: 'Organization' }).count()).toBe(1);
+  });
+});
