@@ -62,6 +62,29 @@ describe('the screens the dashboard offers an operator, in Chromium', () => {
     });
   });
 
+  it('offers the Users tab of a single-tenant application without tenants:read, which reads no tenants there', async () => {
+    const { app } = suite;
+    const shop = await app.http.post('/applications', { name: 'Shop' });
+    expect(shop.status).toBe(201);
+    expect(shop.body.multiTenant).toBe(false);
+    const asShop = app.as({ apiKey: shop.body.initialApiKey.secret as string });
+    const role = await asShop.post('/roles', { key: 'shop_user_reader', name: 'Shop user reader', permissions: ['users:read', 'applications:read'] });
+    expect(role.status).toBe(201);
+    const [reader] = await app.sql<{ id: string }>('select u.id from app_user as u join application as a on a.id = u.application_id where a.console and a.organization_id = ? and u.email = ?', [
+      app.root.organizationId,
+      READER.email,
+    ]);
+    expect((await asShop.post('/role-assignments', { subject: { type: 'operator', id: reader!.id }, roleId: role.body.id })).status).toBe(201);
+    await as(READER, async (page) => {
+      await page.getByRole('link', { name: 'Shop' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Shop' }).waitFor();
+      expect(await page.getByRole('navigation', { name: 'Application sections' }).getByRole('link').allTextContents()).toEqual(['Users', 'Settings']);
+      await page.getByRole('heading', { level: 2, name: 'Users' }).waitFor();
+      await page.locator('.loading').first().waitFor({ state: 'detached' });
+      expect(await page.getByRole('alert').allTextContents()).toEqual([]);
+    });
+  });
+
   it('tells an operator whose application-wide role grants nothing that they hold no role, and whom to ask', async () => {
     await as(MEMBER, expectNoRolePage);
   });

@@ -52,8 +52,7 @@ const READS: Readonly<Record<Tab, readonly string[]>> = {
   'E-mail': ['email:read', 'applications:read'],
   Authentication: ['auth_providers:read', 'policies:read', 'applications:read'],
   Domains: ['domains:read', 'applications:read'],
-  // A multi-tenant application's users are shown with their tenants.
-  Users: ['users:read', 'applications:read', 'tenants:read'],
+  Users: ['users:read', 'applications:read'],
   Invitations: ['users:read'],
   Sessions: ['sessions:read', 'users:read'],
   Roles: ['roles:read'],
@@ -66,6 +65,8 @@ const READS: Readonly<Record<Tab, readonly string[]>> = {
   Analytics: ['analytics:read'],
   Settings: ['applications:read'],
 };
+/** What a multi-tenant application's tab reads besides: its users are shown with their tenants. */
+const TENANT_READS: Readonly<Partial<Record<Tab, readonly string[]>>> = { Users: ['tenants:read'] };
 /** A single-tenant application has no tenants, so none to invite to. */
 const TENANT_TABS: readonly Tab[] = ['Tenants', 'Invitations'];
 
@@ -90,7 +91,8 @@ interface ApplicationProps {
  */
 export function Application({ application, tab: slug, onBack, onChanged }: ApplicationProps) {
   const held = new Set(application.permissions);
-  const tabs = TABS.filter((name) => (application.multiTenant || !TENANT_TABS.includes(name)) && READS[name].every((permission) => held.has(permission)));
+  const reads = (name: Tab) => [...READS[name], ...(application.multiTenant ? (TENANT_READS[name] ?? []) : [])];
+  const tabs = TABS.filter((name) => (application.multiTenant || !TENANT_TABS.includes(name)) && reads(name).every((permission) => held.has(permission)));
   const first: Tab = application.multiTenant ? 'Tenants' : 'Users';
   const tab = tabs.find((name) => tabSlug(name) === slug) ?? (tabs.includes(first) ? first : tabs[0]);
   useDocumentTitle(tab ?? 'No role', application.name);
