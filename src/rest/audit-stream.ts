@@ -20,7 +20,36 @@ import type { EventStreams } from '../http/event-stream.ts';
  */
 
 const FILTERS = ['actor', 'apiKey', 'action', 'target', 'from', 'to'] as const;
-const PATHS = ['/audit-logs/stream', '/applications/:appId/audit-logs/stream', '/applications/:appId/tenants/:tenantId/audit-logs/stream'];
+const PATHS = ['/audit-logs/stream', '/applications/:appId/audit-logs/stream', '/applications/:appId/tenants/:tenantId/audit-logs/stream'] as const;
+
+/**
+ * What the OpenAPI document says of the stream (src/rest/openapi.ts), from what serves it: each path is the list's
+ * (`GET /audit-logs`, its path form) with `/stream`, whose tag, path ids, filters' parameters, record and refusals
+ * the document takes; the permissions are `coordinate`'s rule, the one enforced here.
+ */
+export const AUDIT_STREAM = {
+  operationId: 'StreamAuditLogs',
+  coordinate: 'Query.auditLogs',
+  paths: PATHS,
+  filters: FILTERS,
+  summary: 'Follow audit records as they commit (Server-Sent Events)',
+  description:
+    'Answers `text/event-stream`: the records of the scope as they commit, in that order, with the list’s filters. Each ' +
+    'record is an `event: audit` whose `id:` is the record’s id and whose `data:` is the record as JSON, as ' +
+    '`GET /audit-logs/{recordId}` shows it. A comment `: heartbeat` comes every `AUDIT_STREAM_HEARTBEAT_MS` (15 s by ' +
+    'default); once the stream has read past records its filters hide, a heartbeat also carries an `id:` without data, a ' +
+    'signed token of its place. Resume with `Last-Event-ID`: the last `id:` received, a record’s or a heartbeat’s (an ' +
+    'EventSource sends it itself). With `to`, the stream ends with `event: end` (data `{"to": …}`) once every record ' +
+    'before `to` is sent; without it, it follows the log until its client leaves, its credentials no longer may read it ' +
+    '(they are asked again as it runs), or the server ends it. A client that leaves over 1 MiB unread, or reads nothing ' +
+    'for 30 s while records wait, is disconnected. A credential holds at most `STREAMS_PER_CREDENTIAL` (20 by default) ' +
+    'streams open on an instance: one more is 429. The GraphQL form is `subscription { auditLogs }` (docs/audit.md).',
+  lastEventId:
+    'Resume after this: the last `id:` received, a record’s id or a heartbeat’s token. One naming no record of the ' +
+    'stream’s scope (another tenant’s, one deleted by retention, an altered token) is 422 with `field` `Last-Event-ID`. ' +
+    'Without it, the stream starts after the last record committed as it opens (with `from`: at the first record at or ' +
+    'after `from`).',
+} as const;
 
 /** The list's scalars and words, so `from`/`to` and `apiKey` read the same on every transport (an offset required, no
  *  rolled-over day; a UUIDv7 in either case). */
@@ -64,7 +93,7 @@ export function registerAuditStream(
     streams: EventStreams;
   },
 ): void {
-  const rule = OPERATION_PERMISSIONS['Query.auditLogs'];
+  const rule = OPERATION_PERMISSIONS[AUDIT_STREAM.coordinate];
   for (const url of PATHS) {
     app.get(`/api/v1${url}`, { config: { authenticated: true } }, async (request, reply) => {
       const context = await deps.contextFor(request);

@@ -21,9 +21,11 @@ import { PROTOCOL_STATUS_BY_CODE } from '../http/client-error.ts';
 import { IDS_MAX, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from '../domain/pagination.ts';
 import { STATUS_BY_CODE } from '../errors.ts';
 import { operationRule } from '../graphql/authorize-operation.ts';
+import { OPERATION_PERMISSIONS, type OperationRule } from '../auth/operation-permissions.ts';
 import { rootFieldAreas } from '../graphql/schema.ts';
 import { SERVICE_VERSION } from '../process/version.ts';
 import { SCOPE_VARIABLES } from './adapter.ts';
+import { AUDIT_STREAM } from './audit-stream.ts';
 import { JsonSchemaConverter, type JsonSchema } from './json-schema.ts';
 import type { RestOperation } from './operation.ts';
 import { expandRoutes, successStatus, type ExpandedRoute, type HttpMethod } from './routes.ts';
@@ -31,10 +33,16 @@ import { madeOnce } from '../made-once.ts';
 
 export type OpenApiMethod = Lowercase<HttpMethod>;
 
+/** `x-itemSchema`: OpenAPI 3.2's `itemSchema` (each event of a `text/event-stream`), an extension in 3.1. */
+export interface OpenApiMediaType {
+  readonly schema: JsonSchema;
+  readonly 'x-itemSchema'?: JsonSchema;
+}
+
 export interface OpenApiResponse {
   readonly description: string;
   readonly headers: Record<string, { $ref: string }>;
-  readonly content?: { 'application/json': { schema: JsonSchema } };
+  readonly content?: Readonly<Record<string, OpenApiMediaType>>;
 }
 
 export interface OpenApiOperation {
@@ -181,10 +189,10 @@ function errorResponses(): Record<string, OpenApiResponse> {
  * Unique operation ids: the operation's name for the first route that runs it; the other routes that run it (the path
  * forms of an owned row, or rows at several scopes) add the scope their path names, then a number if still taken.
  */
-function operationIds(routes: readonly ExpandedRoute[]): string[] {
+function operationIds(routes: readonly { readonly name: string; readonly url: string }[]): string[] {
   const taken = new Set<string>();
   return routes.map((route) => {
-    let id = route.operation.name;
+    let id = route.name;
     if (taken.has(id)) id += route.url.includes(':tenantId') ? 'InTenant' : 'InApplication';
     for (let n = 2; taken.has(id); n += 1) id = `${id.replace(/\d+$/, '')}${n}`;
     taken.add(id);
@@ -296,21 +304,86 @@ class DocumentBuilder {
     for (const error of errorStatuses(route, body)) {
       responses[String(error)] = { $ref: `#/components/responses/${ERROR_RESPONSES[error]?.name}` };
     }
-    const rule = operationRule(this.schema, operation.document, operation.definition);
     return {
       operationId,
       tags: [area],
       summary: route.summary,
       description: [rootField.description ?? '', FORM_NOTES[route.form]].filter((text) => text !== '').join('\n\n'),
-      'x-permissions': rule.permissions,
-      ...(rule.tenantScope === undefined ? {} : { 'x-tenant-scope-permissions': rule.tenantScope }),
-      ...(rule.applicationLevel === true ? { 'x-application-level': true } : {}),
+      ...ruleExtensions(operationRule(this.schema, operation.document, operation.definition)),
       parameters,
       // Required where the operation's input is (`Input!`); an optional one (a rotation's, a preview's) may be left out.
       ...(body === undefined ? {} : { requestBody: { required: isNonNullType(body), content: { [JSON_TYPE]: { schema: this.converter.input(body) } } } }),
       responses,
     };
   }
+}
+
+function ruleExtensions(rule: OperationRule): Pick<OpenApiOperation, 'x-permissions' | 'x-tenant-scope-permissions' | 'x-application-level'> {
+  return {
+    'x-permissions': rule.permissions,
+    ...(rule.tenantScope === undefined ? {} : { 'x-tenant-scope-permissions': rule.tenantScope }),
+    ...(rule.applicationLevel === true ? { 'x-application-level': true } : {}),
+  };
+}
+
+/** A JSON text in an event's `data:`. */
+const jsonData = (schema: JsonSchema): JsonSchema => ({ type: 'string', contentMediaType: JSON_TYPE, contentSchema: schema });
+
+/**
+ * A path of the audit stream (src/rest/audit-stream.ts, outside the table: it holds its connection), from `list`, the
+ * operation of the list at the same path less `/stream`: its tag, path ids, filters, record and refusals, with the
+ * stream's own rule, words and `Last-Event-ID`.
+ */
+function auditStreamOperation(list: OpenApiOperation, form: ExpandedRoute['form'], operationId: string): OpenApiOperation {
+  const { 200: page, ...errors } = list.responses;
+  const record = (page as OpenApiResponse | undefined)?.content?.[JSON_TYPE]?.schema['properties'] as { data?: { items?: JsonSchema } } | undefined;
+  const parameter = (name: string) => {
+    const found = list.parameters.find((each) => each['name'] === name);
+    if (found === undefined) throw new Error(`${list.operationId} has no parameter ${name} for the audit stream`);
+    return found;
+  };
+  if (page === undefined || '$ref' in page || record?.data?.items === undefined) throw new Error(`${list.operationId}: no page of records for the audit stream`);
+  const pathIds = list.parameters.filter((each) => each['in'] === 'path').map((each) => each['name'] as string);
+  return {
+    operationId,
+    tags: list.tags,
+    summary: AUDIT_STREAM.summary,
+    description: [AUDIT_STREAM.description, FORM_NOTES[form]].filter((text) => text !== '').join('\n\n'),
+    ...ruleExtensions(OPERATION_PERMISSIONS[AUDIT_STREAM.coordinate]),
+    parameters: [
+      ...pathIds.map(parameter),
+      ...AUDIT_STREAM.filters.map(parameter),
+      { name: 'Last-Event-ID', in: 'header', required: false, description: AUDIT_STREAM.lastEventId, schema: { type: 'string' } },
+    ],
+    responses: {
+      200: {
+        description: 'The stream: `event: audit` per record, `: heartbeat` comments, `event: end` once a `to` is reached.',
+        headers: page.headers,
+        content: {
+          'text/event-stream': {
+            schema: { type: 'string', description: 'Server-Sent Events; each event is described by `x-itemSchema`.' },
+            'x-itemSchema': {
+              oneOf: [
+                {
+                  description: 'A record.',
+                  type: 'object',
+                  properties: { event: { const: 'audit' }, id: { type: 'string', description: 'The record’s id.' }, data: jsonData(record.data.items) },
+                  required: ['event', 'id', 'data'],
+                },
+                {
+                  description: 'Every record before `to` was sent: the stream ends.',
+                  type: 'object',
+                  properties: { event: { const: 'end' }, data: jsonData({ type: 'object', properties: { to: parameter('to')['schema'] }, required: ['to'] }) },
+                  required: ['event', 'data'],
+                },
+              ],
+            },
+          },
+        },
+      },
+      ...errors,
+    },
+  };
 }
 
 /** Per schema and public URL, the document served as JSON text, made once however many servers a process starts. */
@@ -328,14 +401,26 @@ export function buildOpenApiDocument(schema: GraphQLSchema, publicUrl: string, r
     if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
   }
   const builder = new DocumentBuilder(schema, fragments);
-  const ids = operationIds(routes);
+  const ids = operationIds([
+    ...routes.map((route) => ({ name: route.operation.name, url: route.url })),
+    ...AUDIT_STREAM.paths.map((url) => ({ name: AUDIT_STREAM.operationId, url })),
+  ]);
   const paths: OpenApiDocument['paths'] = {};
   const tags = new Set<string>();
-  routes.forEach((route, index) => {
-    const path = route.url.replace(/:(\w+)/g, '{$1}');
-    const operation = builder.operation(route, ids[index] as string);
+  const add = (url: string, method: OpenApiMethod, operation: OpenApiOperation) => {
+    const path = url.replace(/:(\w+)/g, '{$1}');
     tags.add(operation.tags[0]);
-    paths[path] = { ...paths[path], [route.method.toLowerCase()]: operation };
+    paths[path] = { ...paths[path], [method]: operation };
+  };
+  const built = routes.map((route, index) => builder.operation(route, ids[index] as string));
+  routes.forEach((route, index) => add(route.url, route.method.toLowerCase() as OpenApiMethod, built[index] as OpenApiOperation));
+  AUDIT_STREAM.paths.forEach((url, index) => {
+    const listAt = routes.findIndex((route) => route.method === 'GET' && `${route.url}/stream` === url);
+    const list = routes[listAt];
+    if (list === undefined || `Query.${list.operation.rootField}` !== AUDIT_STREAM.coordinate) {
+      throw new Error(`${url}: no list of ${AUDIT_STREAM.coordinate} at its path less /stream`);
+    }
+    add(url, 'get', auditStreamOperation(built[listAt] as OpenApiOperation, list.form, ids[routes.length + index] as string));
   });
 
   return {

@@ -4,9 +4,11 @@ import { buildSchema } from '../../src/graphql/schema.ts';
 import { newId, UUIDV7_PATTERN } from '../../src/ids.ts';
 import { announcedAddresses } from '../../src/observability/log.ts';
 import { buildOpenApiDocument, type OpenApiDocument, type OpenApiMethod } from '../../src/rest/openapi.ts';
+import { AUDIT_STREAM } from '../../src/rest/audit-stream.ts';
 import { expandRoutes, ROUTES, successStatus } from '../../src/rest/routes.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
-import { DocumentedResponses, toOpenApiPath } from '../support/openapi.ts';
+import { DocumentedResponses, printedRoutes, toOpenApiPath } from '../support/openapi.ts';
+import { openSse, recordsOf } from '../support/sse.ts';
 
 let app: TestApp;
 let document: OpenApiDocument;
@@ -45,13 +47,99 @@ describe('OpenAPI document', () => {
     }
   });
 
-  it('describes exactly the routes of the table, each method once', () => {
-    const expected = expandRoutes(ROUTES).map((route) => `${route.method} ${toOpenApiPath(route.url)}`);
+  it('describes exactly the routes of the table and the audit stream’s, each method once', () => {
+    const expected = [...expandRoutes(ROUTES).map((route) => `${route.method} ${toOpenApiPath(route.url)}`), ...AUDIT_STREAM.paths.map((url) => `GET ${toOpenApiPath(url)}`)];
     const documented = Object.entries(document.paths).flatMap(([path, methods]) =>
       Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`),
     );
     expect(new Set(expected).size).toBe(expected.length);
     expect(documented.sort()).toEqual(expected.sort());
+  });
+
+  it('describes every route served under /api/v1 but the document itself, each method its path allows', async () => {
+    const fastify = app.gatehouse.server.app;
+    const served: string[] = [];
+    for (const { url, methods } of printedRoutes(fastify.printRoutes({ commonPrefix: false }))) {
+      if (!url.startsWith('/api/v1/') || url === '/api/v1/openapi.json') continue;
+      // The methods a path refuses (405) are routes too: its `Allow` says which it serves.
+      const refusal = await fastify.inject({ method: 'OPTIONS', url: url.replace(/:(\w+)/g, newId()) });
+      const allowed = refusal.statusCode === 405 ? String(refusal.headers['allow']).split(', ') : methods;
+      const path = toOpenApiPath(url.slice('/api/v1'.length));
+      served.push(...methods.filter((method) => method !== 'HEAD' && allowed.includes(method)).map((method) => `${method} ${path}`));
+    }
+    const described = Object.entries(document.paths).flatMap(([path, methods]) => Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`));
+    expect(served).toContain('GET /audit-logs/stream');
+    expect(served.sort()).toEqual(described.sort());
+  });
+
+  it('describes the audit stream as the list it follows: its tag, rule, path ids and filters, Last-Event-ID, events of the list’s records', () => {
+    expect(AUDIT_STREAM.paths.map(toOpenApiPath)).toEqual(['/audit-logs/stream', '/applications/{appId}/audit-logs/stream', '/applications/{appId}/tenants/{tenantId}/audit-logs/stream']);
+    expect(AUDIT_STREAM.filters).toEqual(['actor', 'apiKey', 'action', 'target', 'from', 'to']);
+    for (const url of AUDIT_STREAM.paths) {
+      const path = toOpenApiPath(url);
+      const stream = document.paths[path]?.get;
+      const list = document.paths[path.replace(/\/stream$/, '')]?.get;
+      expect(stream, path).toBeDefined();
+      expect(stream?.tags, path).toEqual(['audit-logs']);
+      expect(stream?.tags, path).toEqual(list?.tags);
+      expect(stream?.['x-permissions'], path).toEqual(['audit_logs:read']);
+      expect(stream?.['x-tenant-scope-permissions'], path).toEqual(list?.['x-tenant-scope-permissions']);
+      expect(stream?.['x-application-level'], path).toEqual(list?.['x-application-level']);
+      expect(stream?.description, path).toMatch(/text\/event-stream[\s\S]*heartbeat[\s\S]*Last-Event-ID/);
+      // The list's own parameters (the same UUID rule for the ids, the same schemas for the filters), not a copy.
+      const ofList = (name: string) => list?.parameters.find((parameter) => parameter['name'] === name);
+      const pathIds = [...url.matchAll(/:(\w+)/g)].map((match) => match[1] as string);
+      expect(stream?.parameters, path).toEqual([
+        ...pathIds.map(ofList),
+        ...AUDIT_STREAM.filters.map(ofList),
+        expect.objectContaining({ name: 'Last-Event-ID', in: 'header', required: false, schema: { type: 'string' } }),
+      ]);
+      expect(pathIds.map(ofList), path).toEqual(pathIds.map(() => expect.objectContaining({ schema: expect.objectContaining({ pattern: UUIDV7_PATTERN }) })));
+      const errors = (operation: typeof list) => Object.entries(operation?.responses ?? {}).filter(([status]) => Number(status) >= 400);
+      expect(errors(stream), path).toEqual(errors(list));
+      const success = documented.response('get', path, 200);
+      expect(Object.keys(success?.content ?? {}), path).toEqual(['text/event-stream']);
+      expect(success?.headers, path).toEqual(documented.response('get', path.replace(/\/stream$/, ''), 200)?.headers);
+      const listPage = documented.response('get', path.replace(/\/stream$/, ''), 200)?.content?.['application/json']?.schema as { properties: { data: { items: unknown } } };
+      const events = (success?.content as Record<string, Record<string, unknown>> | undefined)?.['text/event-stream']?.['x-itemSchema'];
+      expect(events, path).toMatchObject({ oneOf: [{ properties: { event: { const: 'audit' }, data: { contentMediaType: 'application/json', contentSchema: listPage?.properties.data.items } } }, { properties: { event: { const: 'end' } } }] });
+    }
+  });
+
+  it('answers the audit stream as documented: its events carry the documented record; its refusals are the documented errors', async () => {
+    const path = '/applications/{appId}/audit-logs/stream';
+    const url = `/applications/${app.root.applicationId}/audit-logs/stream`;
+    const stream = await openSse(`${app.baseUrl}/api/v1${url}`, { 'x-api-key': app.root.apiKey });
+    let tenantId: string | undefined;
+    try {
+      expect(stream.status).toBe(200);
+      for (const [name, header] of Object.entries(documented.response('get', path, 200)?.headers ?? {})) {
+        if (document.components.headers[header.$ref.split('/').pop() as string]?.required === true) expect(stream.headers.get(name), name).not.toBeNull();
+      }
+      const tenant = await app.http.post(`/applications/${app.root.applicationId}/tenants`, { name: 'Streamed and documented' });
+      expect(tenant.status).toBe(201);
+      tenantId = tenant.body.id;
+      await stream.until((s) => recordsOf(s).some((record) => record.target.id === tenantId), 'the tenant’s record');
+    } finally {
+      stream.close();
+    }
+    const record = documented.at('paths', path, 'get', 'responses', '200', 'content', 'text/event-stream', 'x-itemSchema', 'oneOf', '0', 'properties', 'data', 'contentSchema');
+    const event = stream.events.find((each) => each.event === 'audit' && JSON.parse(each.data).target.id === tenantId);
+    expect(documented.at('paths', path, 'get', 'responses', '200', 'content', 'text/event-stream', 'x-itemSchema')(event), JSON.stringify(event)).toBe(true);
+    expect(record(JSON.parse(event?.data ?? 'null')), JSON.stringify(record.errors)).toBe(true);
+    for (const [client, refused, field] of [
+      [app.as({}), url, undefined],
+      [app.http, '/applications/not-a-uuid/audit-logs/stream', 'appId'],
+      [app.http, `${url}?pageSize=1`, 'pageSize'],
+      [app.http, `${url}?from=yesterday`, 'from'],
+    ] as const) {
+      const response = await client.get(refused);
+      expectDocumented('get', path, response);
+      expect(response.body.field, refused).toBe(field);
+    }
+    const resumed = await app.http.request('GET', `/api/v1${url}`, { headers: { 'last-event-id': newId() } });
+    expectDocumented('get', path, resumed);
+    expect(resumed.body.field).toBe('Last-Event-ID');
   });
 
   it('is a valid OpenAPI 3.1 document whose references all resolve', async () => {

@@ -44,6 +44,11 @@ export class DocumentedResponses {
     return this.document.components.responses[documented.$ref.split('/').pop() as string];
   }
 
+  /** The validator of the schema at `segments` of the document (`paths`, a path, …): a part no response body holds. */
+  at(...segments: string[]) {
+    return this.ajv.compile({ $ref: `openapi#/${pointer(...segments)}` });
+  }
+
   /** The validator of the documented JSON body of `method path` for `status`. */
   body(method: OpenApiMethod, path: string, status: number) {
     const documented = this.document.paths[path]?.[method]?.responses[String(status)];
@@ -78,4 +83,21 @@ export class DocumentedResponses {
   expectRoute(route: ExpandedRoute, response: Pick<HttpResponse, 'status' | 'body' | 'headers'>, label?: string) {
     this.expect(route.method.toLowerCase() as OpenApiMethod, toOpenApiPath(route.url), response, label);
   }
+}
+
+/**
+ * The routes of Fastify's `printRoutes({ commonPrefix: false })`, each full path with its methods (405 answers
+ * included: a path's refused methods are routes too). Throws on a line it cannot read, so no route goes unseen.
+ */
+export function printedRoutes(tree: string): { url: string; methods: string[] }[] {
+  const parents: string[] = [];
+  const routes: { url: string; methods: string[] }[] = [];
+  for (const line of tree.split('\n').filter((each) => each.trim() !== '')) {
+    const match = /^((?:│ {3}| {4})*)(?:├── |└── )(\S+)(?: \(([^)]*)\))?$/.exec(line);
+    if (match === null) throw new Error(`printRoutes: unreadable line ${JSON.stringify(line)}`);
+    parents.length = (match[1] as string).length / 4;
+    parents.push(match[2] as string);
+    if (match[3] !== undefined) routes.push({ url: parents.join(''), methods: match[3].split(', ') });
+  }
+  return routes;
 }

@@ -5644,6 +5644,72 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/audit-logs/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Follow audit records as they commit (Server-Sent Events)
+         * @description Answers `text/event-stream`: the records of the scope as they commit, in that order, with the list’s filters. Each record is an `event: audit` whose `id:` is the record’s id and whose `data:` is the record as JSON, as `GET /audit-logs/{recordId}` shows it. A comment `: heartbeat` comes every `AUDIT_STREAM_HEARTBEAT_MS` (15 s by default); once the stream has read past records its filters hide, a heartbeat also carries an `id:` without data, a signed token of its place. Resume with `Last-Event-ID`: the last `id:` received, a record’s or a heartbeat’s (an EventSource sends it itself). With `to`, the stream ends with `event: end` (data `{"to": …}`) once every record before `to` is sent; without it, it follows the log until its client leaves, its credentials no longer may read it (they are asked again as it runs), or the server ends it. A client that leaves over 1 MiB unread, or reads nothing for 30 s while records wait, is disconnected. A credential holds at most `STREAMS_PER_CREDENTIAL` (20 by default) streams open on an instance: one more is 429. The GraphQL form is `subscription { auditLogs }` (docs/audit.md).
+         *
+         *     The application, and the tenant if any, are those of the credentials.
+         */
+        get: operations["StreamAuditLogs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/applications/{appId}/audit-logs/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Follow audit records as they commit (Server-Sent Events)
+         * @description Answers `text/event-stream`: the records of the scope as they commit, in that order, with the list’s filters. Each record is an `event: audit` whose `id:` is the record’s id and whose `data:` is the record as JSON, as `GET /audit-logs/{recordId}` shows it. A comment `: heartbeat` comes every `AUDIT_STREAM_HEARTBEAT_MS` (15 s by default); once the stream has read past records its filters hide, a heartbeat also carries an `id:` without data, a signed token of its place. Resume with `Last-Event-ID`: the last `id:` received, a record’s or a heartbeat’s (an EventSource sends it itself). With `to`, the stream ends with `event: end` (data `{"to": …}`) once every record before `to` is sent; without it, it follows the log until its client leaves, its credentials no longer may read it (they are asked again as it runs), or the server ends it. A client that leaves over 1 MiB unread, or reads nothing for 30 s while records wait, is disconnected. A credential holds at most `STREAMS_PER_CREDENTIAL` (20 by default) streams open on an instance: one more is 429. The GraphQL form is `subscription { auditLogs }` (docs/audit.md).
+         *
+         *     Acts on application `appId`; the tenant, if any, is that of the credentials.
+         */
+        get: operations["StreamAuditLogsInApplication"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/applications/{appId}/tenants/{tenantId}/audit-logs/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Follow audit records as they commit (Server-Sent Events)
+         * @description Answers `text/event-stream`: the records of the scope as they commit, in that order, with the list’s filters. Each record is an `event: audit` whose `id:` is the record’s id and whose `data:` is the record as JSON, as `GET /audit-logs/{recordId}` shows it. A comment `: heartbeat` comes every `AUDIT_STREAM_HEARTBEAT_MS` (15 s by default); once the stream has read past records its filters hide, a heartbeat also carries an `id:` without data, a signed token of its place. Resume with `Last-Event-ID`: the last `id:` received, a record’s or a heartbeat’s (an EventSource sends it itself). With `to`, the stream ends with `event: end` (data `{"to": …}`) once every record before `to` is sent; without it, it follows the log until its client leaves, its credentials no longer may read it (they are asked again as it runs), or the server ends it. A client that leaves over 1 MiB unread, or reads nothing for 30 s while records wait, is disconnected. A credential holds at most `STREAMS_PER_CREDENTIAL` (20 by default) streams open on an instance: one more is 429. The GraphQL form is `subscription { auditLogs }` (docs/audit.md).
+         *
+         *     Acts on tenant `tenantId` of application `appId`, always.
+         */
+        get: operations["StreamAuditLogsInTenant"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -21826,6 +21892,157 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    StreamAuditLogs: {
+        parameters: {
+            query?: {
+                /** @description Only what this actor did (a user, credential or key id). */
+                actor?: string;
+                /** @description Only what was done with this API key: as the actor, and beside a Bearer token, whose subject is then the actor. */
+                apiKey?: string;
+                /** @description Only this action (`user.created`), or every action of a resource (`user.*`). */
+                action?: string;
+                /** @description Only records about this target id. */
+                target?: string;
+                /** @description From this time on (inclusive), 1970 or later (the epoch of the records' UUIDv7 ids). */
+                from?: string;
+                /** @description Before this time, 1970 or later. */
+                to?: string;
+            };
+            header?: {
+                /** @description Resume after this: the last `id:` received, a record’s id or a heartbeat’s token. One naming no record of the stream’s scope (another tenant’s, one deleted by retention, an altered token) is 422 with `field` `Last-Event-ID`. Without it, the stream starts after the last record committed as it opens (with `from`: at the first record at or after `from`). */
+                "Last-Event-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The stream: `event: audit` per record, `: heartbeat` comments, `event: end` once a `to` is reached. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            408: components["responses"]["RequestTimeout"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    StreamAuditLogsInApplication: {
+        parameters: {
+            query?: {
+                /** @description Only what this actor did (a user, credential or key id). */
+                actor?: string;
+                /** @description Only what was done with this API key: as the actor, and beside a Bearer token, whose subject is then the actor. */
+                apiKey?: string;
+                /** @description Only this action (`user.created`), or every action of a resource (`user.*`). */
+                action?: string;
+                /** @description Only records about this target id. */
+                target?: string;
+                /** @description From this time on (inclusive), 1970 or later (the epoch of the records' UUIDv7 ids). */
+                from?: string;
+                /** @description Before this time, 1970 or later. */
+                to?: string;
+            };
+            header?: {
+                /** @description Resume after this: the last `id:` received, a record’s id or a heartbeat’s token. One naming no record of the stream’s scope (another tenant’s, one deleted by retention, an altered token) is 422 with `field` `Last-Event-ID`. Without it, the stream starts after the last record committed as it opens (with `from`: at the first record at or after `from`). */
+                "Last-Event-ID"?: string;
+            };
+            path: {
+                appId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The stream: `event: audit` per record, `: heartbeat` comments, `event: end` once a `to` is reached. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    StreamAuditLogsInTenant: {
+        parameters: {
+            query?: {
+                /** @description Only what this actor did (a user, credential or key id). */
+                actor?: string;
+                /** @description Only what was done with this API key: as the actor, and beside a Bearer token, whose subject is then the actor. */
+                apiKey?: string;
+                /** @description Only this action (`user.created`), or every action of a resource (`user.*`). */
+                action?: string;
+                /** @description Only records about this target id. */
+                target?: string;
+                /** @description From this time on (inclusive), 1970 or later (the epoch of the records' UUIDv7 ids). */
+                from?: string;
+                /** @description Before this time, 1970 or later. */
+                to?: string;
+            };
+            header?: {
+                /** @description Resume after this: the last `id:` received, a record’s id or a heartbeat’s token. One naming no record of the stream’s scope (another tenant’s, one deleted by retention, an altered token) is 422 with `field` `Last-Event-ID`. Without it, the stream starts after the last record committed as it opens (with `from`: at the first record at or after `from`). */
+                "Last-Event-ID"?: string;
+            };
+            path: {
+                appId: string;
+                tenantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The stream: `event: audit` per record, `: heartbeat` comments, `event: end` once a `to` is reached. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
             422: components["responses"]["ValidationError"];
             429: components["responses"]["RateLimited"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
