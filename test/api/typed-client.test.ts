@@ -46,6 +46,21 @@ describe('typed client (packages/client)', () => {
     expect(unauthenticated.response.status).toBe(401);
     expect(unauthenticated.error?.code).toBe('unauthenticated');
   });
+
+  it('opens the audit stream, typed, as a stream of Server-Sent Events (`parseAs: stream`), and reads its refusals as JSON', async () => {
+    const gatehouse = createGatehouseClient({ baseUrl: app.baseUrl, apiKey: app.root.apiKey });
+    const appId = app.root.applicationId;
+    const stream = await gatehouse.GET('/applications/{appId}/audit-logs/stream', { params: { path: { appId }, query: { action: 'tenant.created' } }, parseAs: 'stream' });
+    expect([stream.response.status, stream.response.headers.get('content-type')]).toEqual([200, 'text/event-stream; charset=utf-8']);
+    const reader = stream.data!.getReader();
+    const tenant = await gatehouse.POST('/applications/{appId}/tenants', { params: { path: { appId } }, body: { name: 'Streamed' } });
+    let text = '';
+    while (!text.includes(`"id":"${tenant.data!.id}"`)) text += new TextDecoder().decode((await reader.read()).value);
+    await reader.cancel();
+    expect(text).toContain('event: audit');
+    const refused = await gatehouse.GET('/audit-logs/stream', { params: { query: { from: 'yesterday' } } });
+    expect([refused.response.status, refused.error?.field]).toEqual([422, 'from']);
+  });
 });
 
 const run = promisify(execFile);
