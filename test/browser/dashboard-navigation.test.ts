@@ -13,6 +13,8 @@ const READER = { email: 'reader@ops.example', password: 'Operator-Heron-42' };
 const MEMBER = { email: 'member@ops.example', password: 'Operator-Finch-42' };
 const TENANT_READER = { email: 'tenant-reader@ops.example', password: 'Operator-Crane-42' };
 const NOBODY = { email: 'nobody@ops.example', password: 'Operator-Robin-42' };
+const WRITER = { email: 'writer@ops.example', password: 'Operator-Egret-42' };
+const MEMBER_OF_ACME = 'ada@acme.example';
 
 const suite = dashboardSuite({
   setup: async (app) => {
@@ -25,8 +27,31 @@ const suite = dashboardSuite({
     await makeOperator(app, MEMBER, 'member');
     await makeOperator(app, TENANT_READER, 'acme_reader', acme);
     await makeConsoleUser(app, NOBODY);
+    const userWriter = { key: 'user_writer', name: 'User writer', permissions: [...userReader.permissions, 'users:write'] };
+    expect((await app.http.post('/roles', userWriter)).status).toBe(201);
+    await makeOperator(app, WRITER, 'user_writer');
+    await app.createUser(MEMBER_OF_ACME, acme);
   },
 });
+
+const userStatus = async (email: string) => (await suite.app.sql<{ status: string }>('select status from app_user where email = ?', [email]))[0]?.status;
+
+/** The details panel of the member of Acme, opened from the users listed (the tab's or the tenant's screen). */
+async function openMemberDetails(page: Page) {
+  await page.getByRole('button', { name: `Details of ${MEMBER_OF_ACME}` }).click();
+  const panel = page.getByRole('region', { name: `Details of ${MEMBER_OF_ACME}` });
+  await panel.waitFor();
+  await panel.locator('.loading').first().waitFor({ state: 'detached' });
+  return panel;
+}
+
+/** No action on users nor invitations is offered: none that the server would refuse the operator. */
+async function expectNoUserActions(page: Page, panel: Awaited<ReturnType<typeof openMemberDetails>>): Promise<void> {
+  expect(await panel.getByRole('button').allTextContents()).toEqual(['Close']);
+  expect(await page.getByRole('button', { name: /^Roles of / }).count()).toBe(0);
+  expect(await page.getByRole('button', { name: 'Create user' }).count()).toBe(0);
+  expect(await page.getByRole('button', { name: 'Invite' }).count()).toBe(0);
+}
 
 const as = (account: { email: string; password: string }, use: (page: Page) => Promise<void>) =>
   asOperator(suite.page, suite.app.gatehouse.services.config.publicUrl, account, use);
@@ -81,6 +106,46 @@ describe('the screens the dashboard offers an operator, in Chromium', () => {
       expect(await page.getByRole('navigation', { name: 'Application sections' }).getByRole('link').allTextContents()).toEqual(['Users', 'Settings']);
       await page.getByRole('heading', { level: 2, name: 'Users' }).waitFor();
       await page.locator('.loading').first().waitFor({ state: 'detached' });
+      expect(await page.getByRole('alert').allTextContents()).toEqual([]);
+    });
+  });
+
+  it('offers an application-wide reader of users no action on the Users and Invitations tabs, which they may not take', async () => {
+    await as(READER, async (page) => {
+      // Its address: they may also read Shop's users (a test above), when the applications are listed first.
+      await page.evaluate((hash) => void (location.hash = hash), `#/${suite.app.root.applicationId}/users`);
+      await page.getByRole('heading', { level: 2, name: 'Users' }).waitFor();
+      await expectNoUserActions(page, await openMemberDetails(page));
+      await openTab(page, 'Invitations');
+      await page.getByRole('heading', { level: 2, name: 'Invitations' }).waitFor();
+      await page.locator('.loading').first().waitFor({ state: 'detached' });
+      expect(await page.getByRole('button', { name: 'Invite' }).count()).toBe(0);
+      expect(await page.getByRole('region', { name: 'Invitations' }).getByRole('button').count()).toBe(0);
+    });
+  });
+
+  it('offers an operator who may also write users Create user, Invite and Suspend, and suspends once confirmed', async () => {
+    await as(WRITER, async (page) => {
+      await openTab(page, 'Invitations');
+      await page.getByRole('button', { name: 'Invite' }).waitFor();
+      await openTab(page, 'Users');
+      await page.getByRole('button', { name: 'Create user' }).waitFor();
+      const panel = await openMemberDetails(page);
+      // Not Delete: that takes users:delete.
+      expect(await panel.getByRole('button', { name: 'Delete' }).count()).toBe(0);
+      page.once('dialog', (dialog) => void dialog.accept());
+      await panel.getByRole('button', { name: 'Suspend' }).click();
+      await panel.getByRole('status').filter({ hasText: `${MEMBER_OF_ACME} is now suspended.` }).waitFor();
+      expect(await userStatus(MEMBER_OF_ACME)).toBe('suspended');
+    });
+  });
+
+  it("offers an operator of a tenant role holding users:read alone, without permissions:read, no action on the users of that tenant", async () => {
+    await as(TENANT_READER, async (page) => {
+      await page.getByRole('link', { name: 'Users of Acme' }).click();
+      await page.getByRole('region', { name: 'Users of Acme' }).waitFor();
+      await expectNoUserActions(page, await openMemberDetails(page));
+      await page.getByRole('heading', { level: 2, name: 'Invitations to Acme' }).waitFor();
       expect(await page.getByRole('alert').allTextContents()).toEqual([]);
     });
   });

@@ -35,6 +35,7 @@ let dnsServer: TestDnsServer;
 let appId: string;
 let acme: string;
 let globex: string;
+let uncheckedRoleId: string;
 
 beforeAll(async () => {
   dnsServer = await startDnsServer();
@@ -51,9 +52,11 @@ const dashboard = dashboardSuite({
     const reader = { key: 'domain_reader', name: 'Domain reader', permissions: [...CONFIGURATION_READS, 'permissions:read', 'tenant_overrides:write'] };
     expect((await app.http.post('/roles', reader)).status).toBe(201);
     await makeOperator(app, DOMAIN_READER, 'domain_reader', acme);
-    // Without permissions:read the operator's permissions are not known: everything is offered, the server judges.
-    const unchecked = { key: 'unchecked', name: 'Unchecked', permissions: CONFIGURATION_READS };
-    expect((await app.http.post('/roles', unchecked)).status).toBe(201);
+    // No permissions:read: what the screen offers is what managedApplications says they hold in Acme.
+    const unchecked = { key: 'unchecked', name: 'Unchecked', permissions: [...CONFIGURATION_READS, 'domains:write', 'tenant_overrides:write'] };
+    const uncheckedRole = await app.http.post('/roles', unchecked);
+    expect(uncheckedRole.status).toBe(201);
+    uncheckedRoleId = uncheckedRole.body.id as string;
     await makeOperator(app, UNCHECKED, 'unchecked', acme);
   },
 });
@@ -147,10 +150,13 @@ describe("a tenant's Domains screen for an operator of some tenants only, in Chr
     expect((await acmeDomains()).map((domain) => domain.hostname)).toEqual([HOST]);
   });
 
-  it("shows an operator whose permissions are not known the server's refusal to add a domain, and adds nothing", async () => {
+  it("offers Add by the permissions held without permissions:read; once their role loses domains:write, shows the server's refusal and adds nothing", async () => {
     await asOperator(UNCHECKED, async (page) => {
       await openDomains(page);
       const add = page.getByRole('region', { name: 'Add a domain of Acme' });
+      await add.waitFor();
+      const narrowed = [...CONFIGURATION_READS, 'tenant_overrides:write'];
+      expect((await dashboard.app.http.patch(`/roles/${uncheckedRoleId}`, { permissions: narrowed })).status).toBe(200);
       await add.getByLabel('Hostname').fill('other.acme.test');
       await add.getByRole('button', { name: 'Add domain' }).click();
       const refusal = add.getByRole('alert');

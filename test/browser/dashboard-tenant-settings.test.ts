@@ -11,8 +11,8 @@ import { asTenantOperator, dashboardSuite, makeOperator, offeredScreens } from '
  * there; its authentication, shared, says the same, and once isolated Acme's own password policy is removed, and a
  * provider of its own added and removed. An
  * operator of Acme holding the branding's permissions but not `tenant_overrides:write` (the role system's policy of
- * who edits a tenant's overrides) sees the badge and no Change nor Remove; one whose permissions cannot be read (no
- * `permissions:read`) is offered Change, and shown the server's refusal; an operator who may read Acme's users only
+ * who edits a tenant's overrides) sees the badge and no Change nor Remove; one holding both without `permissions:read`
+ * is offered Change, and shown the server's refusal once their role no longer holds them; an operator who may read Acme's users only
  * is offered no settings screen, and the server refuses the address; another tenant's address is none of theirs.
  * Every screen breaks no WCAG A or AA rule (axe-core). Screenshot: test-results/dashboard-tenant-settings.png.
  */
@@ -24,6 +24,7 @@ const PRIMARY = '#0f766e';
 let appId: string;
 let acme: string;
 let globex: string;
+let uncheckedRoleId: string;
 
 /** Reading a tenant's configuration takes the read permission of each of its sections. */
 const CONFIGURATION_READS = ['tenants:read', 'branding:read', 'email:read', 'policies:read', 'auth_providers:read', 'domains:read'];
@@ -41,9 +42,11 @@ const dashboard = dashboardSuite({
     const helpdesk = { key: 'helpdesk', name: 'Helpdesk', permissions: ['users:read', 'users:write', 'permissions:read'] };
     expect((await app.http.post('/roles', helpdesk)).status).toBe(201);
     await makeOperator(app, HELPDESK, 'helpdesk', acme);
-    // Without permissions:read the operator's permissions are not known: everything is offered, the server judges.
-    const unchecked = { key: 'unchecked', name: 'Unchecked', permissions: [...CONFIGURATION_READS, 'branding:write'] };
-    expect((await app.http.post('/roles', unchecked)).status).toBe(201);
+    // No permissions:read: what the screen offers is what managedApplications says they hold in Acme.
+    const unchecked = { key: 'unchecked', name: 'Unchecked', permissions: [...CONFIGURATION_READS, 'branding:write', 'tenant_overrides:write'] };
+    const uncheckedRole = await app.http.post('/roles', unchecked);
+    expect(uncheckedRole.status).toBe(201);
+    uncheckedRoleId = uncheckedRole.body.id as string;
     await makeOperator(app, UNCHECKED, 'unchecked', acme);
   },
 });
@@ -111,10 +114,12 @@ describe("a tenant's Branding screen for an operator of some tenants only, in Ch
     expect((await dashboard.app.http.delete(`/applications/${appId}/tenants/${acme}/branding`)).status).toBe(204);
   });
 
-  it("shows the server's refusal to an operator whose permissions are not known, and saves nothing", async () => {
+  it("offers Change by the permissions held without permissions:read; once no longer held, shows the server's refusal and saves nothing", async () => {
     await asOperator(UNCHECKED, async (page) => {
       await openFromLanding(page, 'Branding');
       const change = region(page, "Change Acme's branding");
+      await change.waitFor();
+      expect((await dashboard.app.http.patch(`/roles/${uncheckedRoleId}`, { permissions: [...CONFIGURATION_READS, 'branding:write'] })).status).toBe(200);
       await change.getByLabel('Pick the primary colour', { exact: true }).fill(PRIMARY);
       await change.getByRole('button', { name: 'Save', exact: true }).click();
       const refusal = change.getByRole('alert');

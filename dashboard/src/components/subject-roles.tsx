@@ -4,7 +4,7 @@ import { useFocusOnOpen } from '../hooks/use-focus-on-open.ts';
 import { usePages, type Pages } from '../hooks/use-pages.ts';
 import { useReadOnReturn } from '../hooks/use-read-on-return.ts';
 import { scopeIn, type NamedTenant, type SettingsScope } from '../operations.ts';
-import { MAY_DO_ALL, type MayDo } from '../operations-own-permissions.ts';
+import type { MayDo } from '../operations-own-permissions.ts';
 import { getRoleChoices, getTenantRoleChoices, listRoleAssignments, type RoleAssignment, type RoleChoices, type RoleSubject } from '../operations-roles.ts';
 import { grantTenants, placeName, roleName } from '../role-choices.ts';
 import { AssignRoleForm } from './assign-role-form.tsx';
@@ -22,8 +22,8 @@ interface SubjectRolesProps {
   tenantIds?: readonly string[];
   /** Acting in this tenant's scope: its roles and assignments alone, given there. Absent: the application's. */
   tenant?: NamedTenant;
-  /** What the operator holds there, which decides the actions offered; absent: every one. */
-  may?: MayDo;
+  /** What the operator holds there, which decides the actions offered. */
+  may: MayDo;
   onClose: () => void;
 }
 
@@ -72,7 +72,7 @@ function Assignments({ scope, assignments, label, choices, removable }: Assignme
  * The panel of one subject's roles under a table (users, M2M credentials, API keys): what it holds, giving it a role
  * and removing one. The server refuses a role the operator may not give; its message shows.
  */
-export function SubjectRoles({ appId, subject, label, tenantIds, tenant, may = MAY_DO_ALL, onClose }: SubjectRolesProps) {
+export function SubjectRoles({ appId, subject, label, tenantIds, tenant, may, onClose }: SubjectRolesProps) {
   const headingId = useId();
   const focusOnOpen = useFocusOnOpen();
   const choices = useAsync(useCallback(() => (tenant === undefined ? getRoleChoices(appId) : getTenantRoleChoices(appId, tenant)), [appId, tenant]));

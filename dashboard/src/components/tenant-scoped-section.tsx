@@ -5,7 +5,7 @@ import { DraftPlace, useKeptPlace } from '../hooks/use-kept.ts';
 import { useReadOnReturn } from '../hooks/use-read-on-return.ts';
 import { mayDiscardChanges, UnsavedParts, useUnsavedPart } from '../hooks/use-unsaved-changes.ts';
 import { getTenancyConfig, type NamedTenant, type TenancyConfig, type TenantSummary } from '../operations.ts';
-import { MAY_DO_ALL, type MayDo } from '../operations-own-permissions.ts';
+import type { MayDo } from '../operations-own-permissions.ts';
 import { isPerTenant, type TenantFeature } from '../tenant-features.ts';
 import { ErrorMessage, Loading } from './status.tsx';
 import { TenantPicker } from './tenant-picker.tsx';
@@ -25,13 +25,15 @@ interface TenantScopedSectionProps {
   heading: string;
   /** The features the section shows: the tenant picker is there while the switches leave any of them to tenants. */
   features: readonly TenantFeature[];
-  ApplicationView: (props: { appId: string }) => JSX.Element;
+  /** What the operator holds application-wide: so also in each tenant picked. */
+  may: MayDo;
+  ApplicationView: (props: { appId: string; may: MayDo }) => JSX.Element;
   TenantView: (props: TenantViewProps) => JSX.Element;
 }
 
 /** The application's values and, while a switch leaves a feature to tenants, a "Tenant" picker for a tenant's effective
  *  values. While a tenant's view holds edits, newer switches wait for the operator (they could unmount its forms). */
-export function TenantScopedSection({ appId, heading, features, ApplicationView, TenantView }: TenantScopedSectionProps) {
+export function TenantScopedSection({ appId, heading, features, may, ApplicationView, TenantView }: TenantScopedSectionProps) {
   const headingId = useId();
   const tenancy = useAsync(useCallback(() => getTenancyConfig(appId), [appId]));
   useReadOnReturn(tenancy);
@@ -72,11 +74,11 @@ export function TenantScopedSection({ appId, heading, features, ApplicationView,
       {perTenant && tenant !== null ? (
         <UnsavedParts value={tenantPart.parts}>
           <DraftPlace value={`tenant:${tenant.id}`}>
-            <TenantView key={tenant.id} appId={appId} tenant={tenant} config={config} may={MAY_DO_ALL} />
+            <TenantView key={tenant.id} appId={appId} tenant={tenant} config={config} may={may} />
           </DraftPlace>
         </UnsavedParts>
       ) : (
-        <ApplicationView appId={appId} />
+        <ApplicationView appId={appId} may={may} />
       )}
     </section>
   );

@@ -15,6 +15,7 @@ import { getGrantChoices } from '../operations-grants.ts';
 import type { TenantSummary } from '../operations.ts';
 import { ApiKeyRow } from './api-key-row.tsx';
 import { CreateApiKeyForm } from './create-api-key-form.tsx';
+import type { MayDo } from '../operations-own-permissions.ts';
 
 interface ApiKeyTableProps {
   appId: string;
@@ -58,7 +59,7 @@ function ApiKeyTable({ appId, keys, tenant, onRotated, rolesOpen, onRoles }: Api
  * The management API keys: every key of the application (a multi-tenant one's tenants' too, or one tenant's through
  * the picker), Roles, Rotate and Revoke, and Create API key; a new secret is shown once, above the table.
  */
-export function ApiKeys({ appId }: { appId: string }) {
+export function ApiKeys({ appId, may }: { appId: string; may: MayDo }) {
   const choices = useAsync(useCallback(() => getGrantChoices(appId), [appId]));
   useReadOnReturn(choices);
   const [viewed, setViewed] = useState<TenantSummary | null>(null);
@@ -106,7 +107,7 @@ export function ApiKeys({ appId }: { appId: string }) {
       <UnlistedRow panel={rolesOf} gone={(key) => `The API key ${key.name} was deleted elsewhere.`} />
       {rolesOf.row !== undefined && (
         <UnsavedParts value={rolesPanel.parts}>
-          <CredentialRoles key={rolesOf.row.id} appId={appId} type="api_key" credential={rolesOf.row} onClose={rolesOf.close} />
+          <CredentialRoles key={rolesOf.row.id} appId={appId} type="api_key" credential={rolesOf.row} may={may} onClose={rolesOf.close} />
         </UnsavedParts>
       )}
       <CreateApiKeyForm appId={appId} choices={choices.data} onCreated={created} />

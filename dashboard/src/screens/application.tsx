@@ -1,6 +1,7 @@
-import type { JSX } from 'react';
+import { useMemo, type JSX } from 'react';
 import { useDocumentTitle } from '../hooks/use-document-title.ts';
 import { NoRole } from '../components/no-role.tsx';
+import { mayDoFrom, type MayDo } from '../operations-own-permissions.ts';
 import { TENANT_CONFIGURATION_READS, type ManagedApplication, type OperatorApplication } from '../operations.ts';
 import { routeHash, tabSlug } from '../route.ts';
 import { Analytics } from './analytics.tsx';
@@ -73,6 +74,8 @@ const TENANT_TABS: readonly Tab[] = ['Tenants', 'Invitations'];
 /** What a tab is given: most use the id alone. */
 export interface ApplicationScreenProps {
   readonly appId: string;
+  /** What the operator's application-wide roles let them do, which decides the actions a tab offers. */
+  readonly may: MayDo;
   /** The application as saved (renamed), or null once deleted. */
   readonly onChanged: (saved: ManagedApplication | null) => void;
 }
@@ -91,6 +94,7 @@ interface ApplicationProps {
  */
 export function Application({ application, tab: slug, onBack, onChanged }: ApplicationProps) {
   const held = new Set(application.permissions);
+  const may = useMemo(() => mayDoFrom(application.permissions), [application.permissions]);
   const reads = (name: Tab) => [...READS[name], ...(application.multiTenant ? (TENANT_READS[name] ?? []) : [])];
   const tabs = TABS.filter((name) => (application.multiTenant || !TENANT_TABS.includes(name)) && reads(name).every((permission) => held.has(permission)));
   const first: Tab = application.multiTenant ? 'Tenants' : 'Users';
@@ -119,7 +123,7 @@ export function Application({ application, tab: slug, onBack, onChanged }: Appli
           ))}
         </ul>
       </nav>
-      <Screen appId={application.id} onChanged={onChanged} />
+      <Screen appId={application.id} may={may} onChanged={onChanged} />
     </>
   );
 }

@@ -18,6 +18,7 @@ import { getApplicationPolicies, getTenantAuth, listApplicationAuthProviders } f
 import { mayOverride } from '../operations-own-permissions.ts';
 import type { NamedTenant } from '../operations.ts';
 import { AUTHENTICATION, isPerTenant, ownProvidersOverride, policyOverride } from '../tenant-features.ts';
+import type { MayDo } from '../operations-own-permissions.ts';
 
 const everyProvider = () => true;
 
@@ -129,19 +130,16 @@ function TenantAuth({ appId, tenant, config, may }: TenantViewProps) {
   );
 }
 
-/** What decides a tenant's Authentication screen: its providers' and policies' permissions there, an override's among them. */
-const TENANT_AUTH_PERMISSIONS = ['auth_providers:write', 'auth_providers:delete', 'policies:write', 'policies:delete', 'tenant_overrides:write'];
-
 /** One tenant's providers and policies on its own screen, for an operator of some tenants only. */
-export function TenantAuthenticationScreen({ appId, tenant }: { appId: string; tenant: NamedTenant }) {
+export function TenantAuthenticationScreen({ appId, tenant, may }: { appId: string; tenant: NamedTenant; may: MayDo }) {
   return (
-    <TenantScreen appId={appId} tenant={tenant} heading={`Authentication of ${tenant.name}`} permissions={TENANT_AUTH_PERMISSIONS} TenantView={TenantAuth} />
+    <TenantScreen appId={appId} tenant={tenant} heading={`Authentication of ${tenant.name}`} may={may} TenantView={TenantAuth} />
   );
 }
 
 /** The auth providers and policies, edited: the application's and, while authentication is isolated, a tenant's through the picker. */
-export function Authentication({ appId }: { appId: string }) {
+export function Authentication({ appId, may }: { appId: string; may: MayDo }) {
   return (
-    <TenantScopedSection appId={appId} heading="Authentication" features={[AUTHENTICATION]} ApplicationView={ApplicationAuth} TenantView={TenantAuth} />
+    <TenantScopedSection appId={appId} may={may} heading="Authentication" features={[AUTHENTICATION]} ApplicationView={ApplicationAuth} TenantView={TenantAuth} />
   );
 }

@@ -12,6 +12,7 @@ import { useTenantView } from '../hooks/use-tenant-view.ts';
 import { getApplicationBranding, getTenantBranding, putBranding, type BrandingInput, type NamedTenant } from '../operations.ts';
 import { mayOverride } from '../operations-own-permissions.ts';
 import { BRANDING, isPerTenant } from '../tenant-features.ts';
+import type { MayDo } from '../operations-own-permissions.ts';
 
 /** The application's branding, and its form. */
 function ApplicationBranding({ appId }: { appId: string }) {
@@ -70,15 +71,12 @@ function TenantBranding({ appId, tenant, config, may }: TenantViewProps) {
   );
 }
 
-/** What decides a tenant's Branding screen: the branding's permissions there, an override's among them. */
-const TENANT_BRANDING_PERMISSIONS = ['branding:write', 'branding:delete', 'tenant_overrides:write'];
-
 /** One tenant's branding on its own screen, for an operator of some tenants only. */
-export function TenantBrandingScreen({ appId, tenant }: { appId: string; tenant: NamedTenant }) {
-  return <TenantScreen appId={appId} tenant={tenant} heading={`Branding of ${tenant.name}`} permissions={TENANT_BRANDING_PERMISSIONS} TenantView={TenantBranding} />;
+export function TenantBrandingScreen({ appId, tenant, may }: { appId: string; tenant: NamedTenant; may: MayDo }) {
+  return <TenantScreen appId={appId} tenant={tenant} heading={`Branding of ${tenant.name}`} may={may} TenantView={TenantBranding} />;
 }
 
 /** The hosted pages' branding: the application's and, while branding is per tenant, each tenant's through the picker. */
-export function Branding({ appId }: { appId: string }) {
-  return <TenantScopedSection appId={appId} heading="Branding" features={[BRANDING]} ApplicationView={ApplicationBranding} TenantView={TenantBranding} />;
+export function Branding({ appId, may }: { appId: string; may: MayDo }) {
+  return <TenantScopedSection appId={appId} may={may} heading="Branding" features={[BRANDING]} ApplicationView={ApplicationBranding} TenantView={TenantBranding} />;
 }

@@ -5,7 +5,7 @@ import { TenantScreen } from '../components/tenant-screen.tsx';
 import { usePages, type Pages } from '../hooks/use-pages.ts';
 import { useReadOnReturn } from '../hooks/use-read-on-return.ts';
 import { listDomains, type Domain } from '../operations-domains.ts';
-import { MAY_DO_ALL, mayOverride, type MayDo } from '../operations-own-permissions.ts';
+import { mayOverride, type MayDo } from '../operations-own-permissions.ts';
 import type { NamedTenant } from '../operations.ts';
 import { AUTHENTICATION } from '../tenant-features.ts';
 import { AddDomainForm } from './add-domain-form.tsx';
@@ -63,8 +63,9 @@ function DomainList({ appId, tenant, may }: DomainListProps) {
   useReadOnReturn(domains);
   const [notice, setNotice] = useState<string | null>(null);
   // A tenant's domain is its override: in its scope the API also requires tenant_overrides:write.
-  const mayWrite = mayOverride(may, 'domains:write');
-  const mayDelete = mayOverride(may, 'domains:delete');
+  const holds = (permission: string) => (tenant === null ? may(permission) : mayOverride(may, permission));
+  const mayWrite = holds('domains:write');
+  const mayDelete = holds('domains:delete');
   return (
     <>
       <p className="hint">
@@ -87,7 +88,7 @@ function DomainList({ appId, tenant, may }: DomainListProps) {
   );
 }
 
-const ApplicationDomains = ({ appId }: { appId: string }) => <DomainList appId={appId} tenant={null} may={MAY_DO_ALL} />;
+const ApplicationDomains = ({ appId, may }: { appId: string; may: MayDo }) => <DomainList appId={appId} tenant={null} may={may} />;
 
 /** A tenant's own domains, which it has only while authentication is isolated (spec, tenancy rule 7). */
 function TenantDomains({ appId, tenant, config, may }: TenantViewProps) {
@@ -97,15 +98,12 @@ function TenantDomains({ appId, tenant, config, may }: TenantViewProps) {
   return <DomainList appId={appId} tenant={tenant} may={may} />;
 }
 
-/** What decides a tenant's Domains screen: the domains' permissions there, an override's among them. */
-const TENANT_DOMAIN_PERMISSIONS = ['domains:write', 'domains:delete', 'tenant_overrides:write'];
-
 /** One tenant's own custom domains on its own screen, for an operator of some tenants only. */
-export function TenantDomainsScreen({ appId, tenant }: { appId: string; tenant: NamedTenant }) {
-  return <TenantScreen appId={appId} tenant={tenant} heading={`Domains of ${tenant.name}`} permissions={TENANT_DOMAIN_PERMISSIONS} TenantView={TenantDomains} />;
+export function TenantDomainsScreen({ appId, tenant, may }: { appId: string; tenant: NamedTenant; may: MayDo }) {
+  return <TenantScreen appId={appId} tenant={tenant} heading={`Domains of ${tenant.name}`} may={may} TenantView={TenantDomains} />;
 }
 
 /** The application's custom domains and, while authentication is isolated, a tenant's own through the picker. */
-export function Domains({ appId }: { appId: string }) {
-  return <TenantScopedSection appId={appId} heading="Domains" features={[AUTHENTICATION]} ApplicationView={ApplicationDomains} TenantView={TenantDomains} />;
+export function Domains({ appId, may }: { appId: string; may: MayDo }) {
+  return <TenantScopedSection appId={appId} may={may} heading="Domains" features={[AUTHENTICATION]} ApplicationView={ApplicationDomains} TenantView={TenantDomains} />;
 }

@@ -14,6 +14,7 @@ import { getApplicationEmail, getTenantEmail } from '../operations-email-auth.ts
 import { mayOverride } from '../operations-own-permissions.ts';
 import type { NamedTenant } from '../operations.ts';
 import { EMAIL_PROVIDER, EMAIL_PROVIDER_OVERRIDE, EMAIL_TEMPLATES, emailTemplateOverride, isPerTenant } from '../tenant-features.ts';
+import type { MayDo } from '../operations-own-permissions.ts';
 
 /** The application's templates and provider, each editable, and the outbox (its tenants' mails too). */
 function ApplicationEmail({ appId }: { appId: string }) {
@@ -84,22 +85,20 @@ function TenantEmail({ appId, tenant, config, may }: TenantViewProps) {
   );
 }
 
-/** What decides a tenant's E-mail screen: the e-mail permissions there, an override's among them. */
-const TENANT_EMAIL_PERMISSIONS = ['email:write', 'email:delete', 'tenant_overrides:write'];
-
 /** One tenant's e-mail templates, provider and mails on its own screen, for an operator of some tenants only. */
-export function TenantEmailScreen({ appId, tenant }: { appId: string; tenant: NamedTenant }) {
-  return <TenantScreen appId={appId} tenant={tenant} heading={`E-mail of ${tenant.name}`} permissions={TENANT_EMAIL_PERMISSIONS} TenantView={TenantEmail} />;
+export function TenantEmailScreen({ appId, tenant, may }: { appId: string; tenant: NamedTenant; may: MayDo }) {
+  return <TenantScreen appId={appId} tenant={tenant} heading={`E-mail of ${tenant.name}`} may={may} TenantView={TenantEmail} />;
 }
 
 /**
  * The e-mail templates, provider and deliveries: the application's and, while templates or provider are per tenant, a
  * tenant's through the picker.
  */
-export function Email({ appId }: { appId: string }) {
+export function Email({ appId, may }: { appId: string; may: MayDo }) {
   return (
     <TenantScopedSection
       appId={appId}
+      may={may}
       heading="E-mail"
       features={[EMAIL_TEMPLATES, EMAIL_PROVIDER]}
       ApplicationView={ApplicationEmail}

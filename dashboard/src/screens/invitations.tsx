@@ -4,7 +4,7 @@ import { usePages, type Pages } from '../hooks/use-pages.ts';
 import { useReadOnReturn } from '../hooks/use-read-on-return.ts';
 import type { NamedTenant } from '../operations.ts';
 import { INVITATION_STATUSES, listInvitations, type Invitation, type InvitationPlace, type InvitationStatus } from '../operations-invitations.ts';
-import { MAY_DO_ALL, type MayDo } from '../operations-own-permissions.ts';
+import type { MayDo } from '../operations-own-permissions.ts';
 import { InvitationRow, STATUS_LABEL } from './invitation-row.tsx';
 import { InviteForm } from './invite-form.tsx';
 
@@ -80,14 +80,14 @@ function InvitationsSection({ place, may }: InvitationsSectionProps) {
 }
 
 /** The application's invitations to its tenants (Invitations tab), for an operator holding a role application-wide. */
-export function Invitations({ appId }: { appId: string }) {
+export function Invitations({ appId, may }: { appId: string; may: MayDo }) {
   const place = useMemo(() => ({ appId, tenant: null }), [appId]);
-  return <InvitationsSection place={place} may={MAY_DO_ALL} />;
+  return <InvitationsSection place={place} may={may} />;
 }
 
 /**
  * One tenant's invitations in its scope, on its Users screen for an operator of some tenants only: Invite, Resend and
- * Revoke offered as `may` (read there) allows.
+ * Revoke offered as `may` (what they hold there) allows.
  */
 export function TenantInvitations({ appId, tenant, may }: { appId: string; tenant: NamedTenant; may: MayDo }) {
   const place = useMemo(() => ({ appId, tenant }), [appId, tenant]);

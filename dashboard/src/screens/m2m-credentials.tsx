@@ -19,6 +19,7 @@ import { CreateM2MCredentialForm } from './create-m2m-credential-form.tsx';
 import { CreatedOAuthClient } from './created-oauth-client.tsx';
 import { M2MCredentialRow } from './m2m-credential-row.tsx';
 import { M2MJwksForm } from './m2m-jwks-form.tsx';
+import type { MayDo } from '../operations-own-permissions.ts';
 
 interface CredentialTableProps {
   appId: string;
@@ -69,7 +70,7 @@ async function loadSetup(appId: string): Promise<{ choices: GrantChoices; contex
  * Machine-to-machine credentials (the client credentials grant), every one of the application, its tenants' included:
  * Create credential, Roles, Rotate, Revoke, and Replace keys of a private_key_jwt one. A secret is shown once.
  */
-export function M2MCredentials({ appId }: { appId: string }) {
+export function M2MCredentials({ appId, may }: { appId: string; may: MayDo }) {
   const [{ issuer }] = useState(readConfig);
   const setup = useAsync(useCallback(() => loadSetup(appId), [appId]));
   useReadOnReturn(setup);
@@ -135,6 +136,7 @@ export function M2MCredentials({ appId }: { appId: string }) {
             appId={appId}
             type="m2m_credential"
             credential={{ ...rolesOf.row, id: rolesOf.row.clientId }}
+            may={may}
             onClose={rolesOf.close}
           />
         </UnsavedParts>

@@ -1,12 +1,11 @@
 import { useCallback, useId, useMemo, useState, type FormEvent } from 'react';
 import { PagedTable } from '../components/paged-table.tsx';
-import { ErrorMessage, Loading } from '../components/status.tsx';
+import { ErrorMessage } from '../components/status.tsx';
 import { errorMessage } from '../error-message.ts';
-import { useAsync } from '../hooks/use-async.ts';
 import { usePages } from '../hooks/use-pages.ts';
 import { useReadOnReturn } from '../hooks/use-read-on-return.ts';
 import type { NamedTenant } from '../operations.ts';
-import { MAY_DO_ALL, readOwnPermissions, type MayDo } from '../operations-own-permissions.ts';
+import type { MayDo } from '../operations-own-permissions.ts';
 import { findUserIds, listSessions, listUsersSessions, type SessionsPlace } from '../operations-sessions.ts';
 import { SessionRow } from './session-row.tsx';
 
@@ -117,19 +116,15 @@ function SessionsSection({ place, may }: { place: SessionsPlace; may: MayDo }) {
   );
 }
 
-/** The application's live sessions (Sessions tab), for an operator holding a role application-wide: Revoke offered. */
-export function Sessions({ appId }: { appId: string }) {
+/** The application's live sessions (Sessions tab), for an operator holding a role application-wide: Revoke as `may` allows. */
+export function Sessions({ appId, may }: { appId: string; may: MayDo }) {
   const place = useMemo(() => ({ appId, tenant: null }), [appId]);
-  return <SessionsSection place={place} may={MAY_DO_ALL} />;
+  return <SessionsSection place={place} may={may} />;
 }
 
 /** One tenant's sign-ins in its scope, for an operator of some tenants only; Revoke as their permissions there allow. */
-export function TenantSessions({ appId, tenant }: { appId: string; tenant: NamedTenant }) {
+export function TenantSessions({ appId, tenant, may }: { appId: string; tenant: NamedTenant; may: MayDo }) {
   const { id, name } = tenant;
   const place = useMemo(() => ({ appId, tenant: { id, name } }), [appId, id, name]);
-  const may = useAsync(useCallback(() => readOwnPermissions({ appId, tenantId: id }, ['sessions:delete']), [appId, id]));
-  useReadOnReturn(may);
-  if (may.status === 'loading') return <Loading>{`Loading ${name}'s sessions…`}</Loading>;
-  if (may.status === 'failed') return <ErrorMessage message={may.message} />;
-  return <SessionsSection place={place} may={may.data} />;
+  return <SessionsSection place={place} may={may} />;
 }

@@ -1,10 +1,11 @@
-import { useCallback, type JSX } from 'react';
+import { useCallback, useMemo, type JSX } from 'react';
 import { ApiError } from '../api.ts';
 import { ErrorMessage } from '../components/status.tsx';
 import { useAsync } from '../hooks/use-async.ts';
 import { useDocumentTitle } from '../hooks/use-document-title.ts';
 import { useReadOnReturn } from '../hooks/use-read-on-return.ts';
 import { getTenantTenancyConfig, TENANT_CONFIGURATION_READS, type ManagedApplication, type ManagedTenant, type NamedTenant, type TenancyConfig } from '../operations.ts';
+import { mayDoFrom, type MayDo } from '../operations-own-permissions.ts';
 import { routeHash, type ApplicationsRoute } from '../route.ts';
 import { TenantAuthenticationScreen } from './authentication.tsx';
 import { TenantBrandingScreen } from './branding.tsx';
@@ -21,7 +22,8 @@ interface TenantScreenEntry {
   readonly reads: readonly string[];
   /** The switches under which the tenant has the screen's settings of its own; absent: always. */
   readonly offeredWhen?: (config: TenancyConfig) => boolean;
-  readonly Screen: (props: { appId: string; tenant: NamedTenant }) => JSX.Element;
+  /** `may`: what the operator holds in the tenant, which decides the actions offered. */
+  readonly Screen: (props: { appId: string; tenant: NamedTenant; may: MayDo }) => JSX.Element;
 }
 
 // A settings screen reads the tenant's configuration, which takes the read permission of each of its sections.
@@ -110,13 +112,14 @@ function YourTenants({ application, tenants, unknownTenant }: { application: Man
 function TenantPage({ application, tenant, screen }: { application: ManagedApplication; tenant: ManagedTenant; screen: TenantScreenEntry }) {
   useDocumentTitle(`${screen.label} of ${tenant.name}`, application.name);
   const { Screen } = screen;
+  const may = useMemo(() => mayDoFrom(tenant.permissions), [tenant.permissions]);
   return (
     <>
       <a className="back" href={routeHash({ appId: application.id })}>Your tenants</a>
       <nav aria-label={`Sections of ${tenant.name}`}>
         <TenantLinks application={application} tenant={tenant} current={screen.tab} />
       </nav>
-      <Screen appId={application.id} tenant={tenant} />
+      <Screen appId={application.id} tenant={tenant} may={may} />
     </>
   );
 }

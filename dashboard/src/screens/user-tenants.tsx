@@ -16,14 +16,16 @@ interface UserTenantsProps {
   user: User;
   /** Whether each tenant has its own users: a user then belongs to their one tenant for good. */
   isolated: boolean;
+  /** Whether the operator may change them (`users:write`): else they are named, not offered as a form. */
+  editable: boolean;
   onChanged: (user: User) => void;
 }
 
 /**
  * The tenants of a multi-tenant application's user: their one tenant when each tenant has its own users, else a
- * checkbox per tenant, saved as their whole list (`updateUser`'s `tenantIds`).
+ * checkbox per tenant, saved as their whole list (`updateUser`'s `tenantIds`), for an operator who may write users.
  */
-export function UserTenants({ appId, user, isolated, onChanged }: UserTenantsProps) {
+export function UserTenants({ appId, user, isolated, editable, onChanged }: UserTenantsProps) {
   const tenants = useAsync(useCallback(() => listAllTenants(appId), [appId]));
   useReadOnReturn(tenants);
   // Sorted: the boxes checked, in whatever order, are the same list.
@@ -35,6 +37,7 @@ export function UserTenants({ appId, user, isolated, onChanged }: UserTenantsPro
   const names = (tenantIds: readonly string[]) => membershipLabel(tenants.data, tenantIds);
   // A user in no tenant was made while the users were shared, and stays in the application's own pool.
   if (isolated) return <p>{user.tenantIds.length === 0 ? "No tenant: one of the application's own users" : `Tenant: ${names(user.tenantIds)}`}</p>;
+  if (!editable) return <p>{user.tenantIds.length === 0 ? 'No tenant' : `Tenants: ${names(user.tenantIds)}`}</p>;
 
   const toggle = (tenantId: string, on: boolean) => setChosen((current) => (on ? [...current, tenantId].sort() : current.filter((id) => id !== tenantId)));
   const submit = (event: FormEvent<HTMLFormElement>) => {

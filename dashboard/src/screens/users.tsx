@@ -10,7 +10,7 @@ import { usePages, type Pages } from '../hooks/use-pages.ts';
 import { useReadOnReturn } from '../hooks/use-read-on-return.ts';
 import { UnsavedParts, useUnsavedPart } from '../hooks/use-unsaved-changes.ts';
 import { getTenancyConfig, listUsers, scopeIn, type NamedTenant, type TenancyConfig, type TenantSummary, type User } from '../operations.ts';
-import { MAY_DO_ALL, readOwnPermissions, type MayDo } from '../operations-own-permissions.ts';
+import type { MayDo } from '../operations-own-permissions.ts';
 import { listAllTenants } from '../operations-tenant-choices.ts';
 import { membershipLabel } from '../role-choices.ts';
 import { STATUS_LABEL } from '../user-status.ts';
@@ -205,44 +205,27 @@ function UsersSection({ appId, tenant, may, tenancy, tenants }: UsersSectionProp
   );
 }
 
-/** The application's users (Users tab), for an operator holding a role application-wide: every action offered. */
-export function Users({ appId }: { appId: string }) {
+/** The application's users (Users tab), for an operator holding a role application-wide: the actions `may` allows. */
+export function Users({ appId, may }: { appId: string; may: MayDo }) {
   const setup = useAsync(useCallback(() => loadUsersSetup(appId), [appId]));
   useReadOnReturn(setup);
   if (setup.status === 'loading') return <Loading>Loading the users…</Loading>;
   if (setup.status === 'failed') return <ErrorMessage message={setup.message} />;
-  return <UsersSection appId={appId} tenant={null} may={MAY_DO_ALL} tenancy={setup.data.tenancy} tenants={setup.data.tenants} />;
+  return <UsersSection appId={appId} tenant={null} may={may} tenancy={setup.data.tenancy} tenants={setup.data.tenants} />;
 }
-
-/** The permissions that decide what a tenant's Users screen offers (its invitations' too). */
-const TENANT_USERS_PERMISSIONS = [
-  'users:write',
-  'users:delete',
-  'sessions:read',
-  'auth_providers:read',
-  'roles:read',
-  'role_assignments:read',
-  'role_assignments:write',
-  'role_assignments:delete',
-  'oauth_clients:read',
-];
 
 /**
  * One tenant's users in its scope, for an operator holding roles in some tenants only: its members and its invitations,
  * and the actions their permissions there allow. Nothing of the application's (its tenancy switches, its other
  * tenants) is read.
  */
-export function TenantUsers({ appId, tenant }: { appId: string; tenant: NamedTenant }) {
+export function TenantUsers({ appId, tenant, may }: { appId: string; tenant: NamedTenant; may: MayDo }) {
   const { id, name } = tenant;
   const place = useMemo(() => ({ id, name }), [id, name]);
-  const may = useAsync(useCallback(() => readOwnPermissions({ appId, tenantId: id }, TENANT_USERS_PERMISSIONS), [appId, id]));
-  useReadOnReturn(may);
-  if (may.status === 'loading') return <Loading>Loading the users…</Loading>;
-  if (may.status === 'failed') return <ErrorMessage message={may.message} />;
   return (
     <>
-      <UsersSection appId={appId} tenant={place} may={may.data} tenancy={null} tenants={[]} />
-      <TenantInvitations appId={appId} tenant={place} may={may.data} />
+      <UsersSection appId={appId} tenant={place} may={may} tenancy={null} tenants={[]} />
+      <TenantInvitations appId={appId} tenant={place} may={may} />
     </>
   );
 }
