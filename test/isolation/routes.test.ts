@@ -171,7 +171,7 @@ describe('a key without the operation’s permission (the permission table): 403
     const client = app.as({ apiKey: await keyFor(null, []) });
     const rest = await send(route, client);
     expect(rest.status, JSON.stringify(rest.body)).toBe(200);
-    expect(rest.body).toEqual({ data: [], next: null });
+    expect(rest.body).toEqual({ data: [], next: null, consolePermissions: [] });
   });
 
   it.each(named(routes.filter((route) => !OF_THE_CALLER.has(route.operation.name))))('%s', async (_, route) => {
