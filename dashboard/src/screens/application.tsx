@@ -93,10 +93,9 @@ interface ApplicationProps {
  * multi-tenant application only), each a link; none, a page saying so.
  */
 export function Application({ application, tab: slug, onBack, onChanged }: ApplicationProps) {
-  const held = new Set(application.permissions);
   const may = useMemo(() => mayDoFrom(application.permissions), [application.permissions]);
   const reads = (name: Tab) => [...READS[name], ...(application.multiTenant ? (TENANT_READS[name] ?? []) : [])];
-  const tabs = TABS.filter((name) => (application.multiTenant || !TENANT_TABS.includes(name)) && reads(name).every((permission) => held.has(permission)));
+  const tabs = TABS.filter((name) => (application.multiTenant || !TENANT_TABS.includes(name)) && reads(name).every(may));
   const first: Tab = application.multiTenant ? 'Tenants' : 'Users';
   const tab = tabs.find((name) => tabSlug(name) === slug) ?? (tabs.includes(first) ? first : tabs[0]);
   useDocumentTitle(tab ?? 'No role', application.name);
