@@ -1,10 +1,7 @@
 /** Whether the signed-in operator holds a built-in permission (`users:write`) where a screen acts: what it offers. */
 export type MayDo = (permission: string) => boolean;
 
-/**
- * What the operator may do where they hold `permissions`, as `managedApplications` returned them (an application's,
- * for its tabs; a tenant's, for its screens; wildcards spelled out). An action offered is still judged by the server.
- */
+/** From `managedApplications`' permissions (wildcards spelled out); the server still judges each action. */
 export function mayDoFrom(permissions: readonly string[]): MayDo {
   const held = new Set(permissions);
   return (permission) => held.has(permission);

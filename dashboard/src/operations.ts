@@ -35,10 +35,7 @@ export interface ManagedTenant {
   readonly permissions: readonly string[];
 }
 
-/**
- * An application as the signed-in operator holds it: the permissions their application-wide roles give them, and
- * `tenants` null when they hold a role application-wide.
- */
+/** `tenants`: null when the operator holds a role application-wide. */
 export interface OperatorApplication extends ManagedApplication {
   readonly permissions: readonly string[];
   readonly tenants: readonly ManagedTenant[] | null;
@@ -142,8 +139,7 @@ const BRANDING_FIELDS = `fragment BrandingFields on Branding {
   copy
 }`;
 
-/** The applications the signed-in operator may manage and what they hold there and in the console; asked without an
- *  application header. It takes no permission, so it tells every operator what to offer them. */
+/** Asked without an application header; it takes no permission, so every operator learns what to be offered. */
 export async function listManagedApplications(): Promise<OperatorHoldings> {
   const query = `query ManagedApplications {
     managedApplications { data { id name multiTenant permissions tenants { id name permissions } } consolePermissions }

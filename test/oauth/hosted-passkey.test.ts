@@ -60,6 +60,16 @@ async function passkeyScope(config: Record<string, unknown> = {}): Promise<Scope
   return { application, admin, configuration, clientId: client.clientId, clientSecret: client.clientSecret ?? '', providerId: created.body.id as string };
 }
 
+/** A shared user of tenants one and two of a new passkey scope; tenant three is not theirs. */
+async function sharedUserOfTwo(label: string, email: string) {
+  const scope = await passkeyScope();
+  const { applicationId } = scope.application;
+  const [one, two, three] = [await app.createTenant(`${label} One`, scope.application), await app.createTenant(`${label} Two`, scope.application), await app.createTenant(`${label} Three`, scope.application)];
+  const userId = await createPasswordUser(scope.admin, email, `/applications/${applicationId}/tenants/${one}/users`);
+  expect((await scope.admin.patch(`/users/${userId}`, { tenantIds: [one, two] })).status).toBe(200);
+  return { scope, applicationId, one, two, three, userId };
+}
+
 /** A credential given to the user directly (as a registration stores it), for the relying party `rp`. */
 const giveKey = (scope: Scope, userId: string, authenticator = new SoftAuthenticator(), rp = rpId) => giveKeyTo(app, scope.application.applicationId, userId, rp, authenticator);
 
@@ -478,11 +488,7 @@ describe('sign-in with a passkey', () => {
   });
 
   it('a shared user’s copied key removed at the application’s sign-in is read in the audit log of each of their tenants; a tenant they are not in reads none', async () => {
-    const scope = await passkeyScope();
-    const { applicationId } = scope.application;
-    const [one, two, three] = [await app.createTenant('Copy One', scope.application), await app.createTenant('Copy Two', scope.application), await app.createTenant('Copy Three', scope.application)];
-    const userId = await createPasswordUser(scope.admin, 'copied-both@example.com', `/applications/${applicationId}/tenants/${one}/users`);
-    expect((await scope.admin.patch(`/users/${userId}`, { tenantIds: [one, two] })).status).toBe(200);
+    const { scope, applicationId, one, two, three, userId } = await sharedUserOfTwo('Copy', 'copied-both@example.com');
     const key = await giveKey(scope, userId);
     const first = await loginPage(scope);
     expect((await answer(first.flow.jar, first.page, key.assert(webauthnFormOf(first.page).options, issuer, { counter: 5 }))).status).toBe(303);
@@ -795,11 +801,7 @@ describe('the account page', () => {
   });
 
   it('a shared user’s key added and removed on the application’s page is read in the audit log of each of their tenants; a tenant they are not in reads none', async () => {
-    const scope = await passkeyScope();
-    const { applicationId } = scope.application;
-    const [one, two, three] = [await app.createTenant('Keys One', scope.application), await app.createTenant('Keys Two', scope.application), await app.createTenant('Keys Three', scope.application)];
-    const userId = await createPasswordUser(scope.admin, 'keys-both@example.com', `/applications/${applicationId}/tenants/${one}/users`);
-    expect((await scope.admin.patch(`/users/${userId}`, { tenantIds: [one, two] })).status).toBe(200);
+    const { scope, applicationId, one, two, three, userId } = await sharedUserOfTwo('Keys', 'keys-both@example.com');
     // The application's page (no tenant asked): its sign-in asks which tenant.
     const { jar, page: visit } = await openAccount(scope, 'keys-both@example.com', issuer, new CookieJar(), { tenant: one });
     const added = await answer(jar, visit, new SoftAuthenticator().register(webauthnFormOf(visit).options as never, issuer), { passkey_name: 'Phone', passkey_add_password: PASSWORD });

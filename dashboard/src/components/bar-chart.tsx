@@ -1,10 +1,7 @@
 const WIDTH = 600;
 const HEIGHT = 120;
 
-/**
- * For the eye only (`aria-hidden`): the table beside it carries the figures. SVG attributes, as the CSP refuses styles.
- * The zero line is always drawn; a range whose every value is 0 says so, not an empty box.
- */
+/** For the eye only (`aria-hidden`): the table beside it carries the figures. SVG attributes, as the CSP refuses styles. */
 export function BarChart({ values }: { values: readonly number[] }) {
   const highest = Math.max(1, ...values);
   const slot = WIDTH / Math.max(1, values.length);

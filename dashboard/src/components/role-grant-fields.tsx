@@ -7,12 +7,8 @@ import { TenantPicker } from './tenant-picker.tsx';
 
 interface RoleGrantFieldsProps {
   choices: RoleChoices;
-  /**
-   * The tenants a multi-tenant application offers for this grant; absent: every tenant of `appId`'s, searched through
-   * the tenant picker (an application may have more than a list can show).
-   */
+  /** The tenants offered; absent: every tenant of `appId`'s, through the searching tenant picker. */
   tenants?: readonly NamedTenant[];
-  /** The application whose tenants the picker searches when `tenants` is absent. */
   appId: string;
   /** Whether "All tenants" is offered: not in a tenant's scope, where a grant holds in that tenant only. */
   everyTenant?: boolean;

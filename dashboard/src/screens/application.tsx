@@ -45,7 +45,7 @@ const SCREENS = {
 type Tab = keyof typeof SCREENS;
 const TABS = Object.keys(SCREENS) as Tab[];
 
-// What a tab reads as it opens (its list, and the tenancy switches where it shows them): without one it is refused.
+// Without any of these, a tab's first read is refused.
 const READS: Readonly<Record<Tab, readonly string[]>> = {
   // Each tenant's badges are its configuration's sources.
   Tenants: [...TENANT_CONFIGURATION_READS, 'applications:read'],
@@ -74,7 +74,6 @@ const TENANT_TABS: readonly Tab[] = ['Tenants', 'Invitations'];
 /** What a tab is given: most use the id alone. */
 export interface ApplicationScreenProps {
   readonly appId: string;
-  /** What the operator's application-wide roles let them do, which decides the actions a tab offers. */
   readonly may: MayDo;
   /** The application as saved (renamed), or null once deleted. */
   readonly onChanged: (saved: ManagedApplication | null) => void;
@@ -88,10 +87,7 @@ interface ApplicationProps {
   readonly onChanged: ApplicationScreenProps['onChanged'];
 }
 
-/**
- * One managed application: its name, and the tabs the operator's permissions there open (Tenants and Invitations for a
- * multi-tenant application only), each a link; none, a page saying so.
- */
+/** One managed application and the tabs the operator's permissions there open; none, a page saying so. */
 export function Application({ application, tab: slug, onBack, onChanged }: ApplicationProps) {
   const may = useMemo(() => mayDoFrom(application.permissions), [application.permissions]);
   const reads = (name: Tab) => [...READS[name], ...(application.multiTenant ? (TENANT_READS[name] ?? []) : [])];

@@ -14,11 +14,7 @@ interface ApplicationsProps {
   readonly holdings: Async<OperatorHoldings>;
 }
 
-/**
- * The applications the operator manages and, where the console lets them, the creation of another; the one the URL
- * names opened, or the only one opened at once unless the URL asks for the list. An operator who holds nothing that
- * opens a screen is told so.
- */
+/** The applications the operator manages; the only one opened at once unless the URL asks for the list. */
 export function Applications({ route, holdings }: ApplicationsProps) {
   if (holdings.status === 'loading') return <Loading>Loading your applications…</Loading>;
   if (holdings.status === 'failed') return <ErrorMessage message={holdings.message} />;

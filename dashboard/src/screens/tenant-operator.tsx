@@ -38,10 +38,7 @@ const TENANT_SCREENS: readonly TenantScreenEntry[] = [
   { tab: 'domains', label: 'Domains', reads: TENANT_CONFIGURATION_READS, offeredWhen: (config) => config.authIsolation === 'isolated', Screen: TenantDomainsScreen },
 ];
 
-/**
- * The tenant's screens the operator may read there (by the permissions `managedApplications` says they hold), and of
- * those depending on the switches, the ones they allow (read in the tenant's scope, as the screen reads them).
- */
+/** The tenant's screens the operator's permissions there open, less those its switches leave to the application. */
 async function offeredScreens(appId: string, tenantId: string, held: readonly string[]): Promise<readonly TenantScreenEntry[]> {
   const readable = TENANT_SCREENS.filter((screen) => screen.reads.every((permission) => held.includes(permission)));
   if (readable.every((screen) => screen.offeredWhen === undefined)) return readable;

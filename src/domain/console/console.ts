@@ -165,8 +165,7 @@ export async function consoleManages(connection: SqlRunner, consoleId: string, a
   return rows.length > 0;
 }
 
-/** Keys and credentials are no operators. `consolePermissions`: what the caller holds in the console, where the
- *  request acts (its Organization page, creating applications). */
+/** Keys and credentials are no operators. */
 export async function listManagedApplications(scope: Scope): Promise<{ data: ManagedApplication[]; next: null; consolePermissions: Permission[] }> {
   const { actor, apiKeyId } = scope.principal;
   if (actor.type !== 'user' || apiKeyId !== null) return { data: [], next: null, consolePermissions: [] };
@@ -191,7 +190,6 @@ export interface ManagedApplication {
   readonly tenants: ManagedTenant[] | null;
 }
 
-/** One row per role the operator holds in an application: application-wide (tenant null) or in one tenant. */
 interface HeldRow {
   id: string;
   name: string;

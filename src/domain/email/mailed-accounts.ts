@@ -26,7 +26,6 @@ export const carriesWayIn = (key: TemplateKey): boolean => WAYS_IN.has(key);
  *  what it sends, so must hold all its accounts hold, as one setting their password (docs/decisions.md, "Branding and
  *  e-mail"): the roles of its users (a tenant's members), place by place, and, for a console, its operators'. Else 403. */
 export async function requireHoldsWhatMailReaches(scope: Scope): Promise<void> {
-  // A shared member's roles in their other tenants, and application-wide, are reached through this tenant's mail too.
   const places = await executeOwned<{ tenant_id: string | null; permissions: string[] }[]>(
     scope.em,
     scope.applicationId,

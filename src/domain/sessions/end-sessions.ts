@@ -152,15 +152,13 @@ export const ofUser = (userId: string, cutoffs: PolicyCutoffs, keptUid: string |
   },
 });
 
-/** Sign-ins proven on the hosted pages whose browser has not come back to the OP yet: the interaction keeps its answered
- *  login, which resumed later would make a browser session of the user whatever ended their sign-ins meanwhile. Found by
- *  the account the login names (interactions name no application; a user id is one application's). */
+/** Answered interactions not resumed yet: resumed later, their login would sign the user in past whatever ended it. */
 export async function endProvenSignIns(em: EntityManager, userId: string): Promise<void> {
   await em.execute(`delete from oidc_model where model = '${MODEL.Interaction}' and payload->'${PAYLOAD.result}'->'login'->>'${PAYLOAD.accountId}' = ?`, [userId], 'run');
 }
 
-/** ofUser's sign-ins, each recorded; then what no read lists as a sign-in: their other OP sessions (no grant yet, expired),
- *  index rows, and their sign-ins proven and not yet resumed (endProvenSignIns). Counts: grants and OP sessions ended. */
+/** ofUser's sign-ins, each recorded; then the rest no read lists (other OP sessions, index rows, endProvenSignIns).
+ *  Counts: grants and OP sessions ended. */
 export async function endUserSignIns(
   em: EntityManager,
   actor: AuditActor,

@@ -294,7 +294,6 @@ export async function revokeUserSessions(scope: Scope, userId: string): Promise<
           },
       null,
     );
-    // Everywhere: the sign-ins proven and not resumed yet too.
     if (scope.tenantId === null) await endProvenSignIns(em, userId);
     changed(em, ...grantsEnded(grants));
   });
