@@ -77,6 +77,7 @@ import { Migration0071EmailDeliveryRecipientKey } from './migrations/0071-email-
 import { Migration0072EmailSenderDomainRecheck } from './migrations/0072-email-sender-domain-recheck.ts';
 import { Migration0073DeferredMail } from './migrations/0073-deferred-mail.ts';
 import { Migration0074InteractionLoginLookup } from './migrations/0074-interaction-login-lookup.ts';
+import { Migration0075UserSignInsEnded } from './migrations/0075-user-sign-ins-ended.ts';
 import type { EmbeddedDatabase } from './embedded.ts';
 import { gateStatements } from './statement-gate.ts';
 import { StartRefusal } from '../process/start-failure.ts';
@@ -154,6 +155,7 @@ export const MIGRATIONS = [
   { name: '0072-email-sender-domain-recheck', class: Migration0072EmailSenderDomainRecheck },
   { name: '0073-deferred-mail', class: Migration0073DeferredMail },
   { name: '0074-interaction-login-lookup', class: Migration0074InteractionLoginLookup },
+  { name: '0075-user-sign-ins-ended', class: Migration0075UserSignInsEnded },
 ];
 
 /** Names released migrations ran under before they were renamed; each runs again under its new name, as a no-op. */

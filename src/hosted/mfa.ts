@@ -9,7 +9,7 @@ import { enrolSecondStep, proveSecondStep, sharedStepBudget, type StepBudget, ty
 import { newTotpSecret, totpStep, totpUri } from '../domain/mfa/totp.ts';
 import { mustChangePassword } from '../domain/sign-in/password-expiry.ts';
 import { SignInRefusal } from '../domain/sign-in/refusals.ts';
-import { activeUser, recordProven, stillProven, type FactorRecord, type Proof, type SignIn } from '../domain/sign-in/sign-in.ts';
+import { activeUser, recordProven, stillProven, type FactorRecord, type Proof, type ProvenSignIn, type SealedProof, type SignIn } from '../domain/sign-in/sign-in.ts';
 import type { SignInUser } from '../domain/users/sign-in-user.ts';
 import { isUuid } from '../ids.ts';
 import { challengePage, enrolPage, noStepPage, recoveryCodesPage, type StepMethod } from '../pages/mfa.ts';
@@ -37,7 +37,7 @@ const DAY_SECONDS = 24 * 3600;
 
 /** `expired`: its password is to be changed once the step has passed; `session`: no first factor was proven (the
  *  session's step-up), so it may challenge but never enrol. */
-interface PendingSignIn extends Proof {
+interface PendingSignIn extends SealedProof {
   readonly userId: string;
   readonly tenantId: string | null;
   readonly passed?: Proof;
@@ -56,7 +56,7 @@ export interface StepSeam {
   readonly throttled: RouteShorthandOptions;
   load(request: FastifyRequest<{ Params: { uid: string } }>, reply: FastifyReply): Promise<InteractionContext>;
   finish(request: FastifyRequest, reply: FastifyReply, context: InteractionContext, signIn: SignIn): Promise<unknown>;
-  changePassword(reply: FastifyReply, context: InteractionContext, signIn: SignIn): unknown;
+  changePassword(reply: FastifyReply, context: InteractionContext, signIn: ProvenSignIn): unknown;
   refuse(request: FastifyRequest, reply: FastifyReply, context: InteractionContext, reason: string): Promise<unknown>;
   /** The sign-in form again, saying that too many wrong codes were entered. */
   startOver(reply: FastifyReply, context: InteractionContext): Promise<unknown>;
@@ -73,7 +73,7 @@ export interface FirstFactor {
 }
 
 /** `first`: none when no credential was checked (the session's user stepping up). */
-export type CompleteSignIn = (request: FastifyRequest, reply: FastifyReply, context: InteractionContext, signIn: SignIn, first?: FirstFactor) => Promise<unknown>;
+export type CompleteSignIn = (request: FastifyRequest, reply: FastifyReply, context: InteractionContext, signIn: ProvenSignIn, first?: FirstFactor) => Promise<unknown>;
 
 /** The MFA step's entry points for the sign-in routes: `completeSignIn` after a first factor (or the session's),
  *  `stepEnrols` whether the step after `amr` would be an enrolment for the user. */
@@ -128,7 +128,7 @@ export function registerMfaStep(app: FastifyInstance, services: Services, seam: 
   const back = (reply: FastifyReply, uid: string, query = '') => reply.status(303).header('location', `${stepPath(uid)}${query}`).send();
 
   // Every sign-in the policy has judged comes this way, the step passed or not due.
-  const onward = (request: FastifyRequest, reply: FastifyReply, context: InteractionContext, judged: SignIn, expired: boolean) => {
+  const onward = (request: FastifyRequest, reply: FastifyReply, context: InteractionContext, judged: ProvenSignIn, expired: boolean) => {
     const signIn = { ...judged, mfaCheckedAt: Date.now() };
     return expired ? seam.changePassword(reply, context, signIn) : seam.finish(request, reply, context, signIn);
   };
@@ -136,7 +136,7 @@ export function registerMfaStep(app: FastifyInstance, services: Services, seam: 
   function complete(request: FastifyRequest, reply: FastifyReply, context: InteractionContext, pending: PendingSignIn) {
     reply.header('set-cookie', stepCookie.clear(interactionPaths(context.interaction.uid).page));
     const { amr, methods } = pending.passed ?? pending;
-    const signIn = { userId: pending.userId, tenantId: pending.tenantId, amr, methods, password: pending.password, signedInAt: pending.signedInAt };
+    const signIn = { userId: pending.userId, tenantId: pending.tenantId, amr, methods, password: pending.password, signedInAt: pending.signedInAt, ended: pending.ended };
     return onward(request, reply, context, signIn, pending.expired);
   }
 
@@ -172,7 +172,7 @@ export function registerMfaStep(app: FastifyInstance, services: Services, seam: 
     const { uid } = context.interaction;
     // Nothing is written for an expired password before the step: it travels sealed with the pending sign-in.
     const step = signIn.step ?? sharedStepBudget('interaction', uid, signIn.userId);
-    const pending = { userId: signIn.userId, tenantId: signIn.tenantId, amr, methods: signIn.methods ?? [], password: signIn.password, step, signedInAt: signIn.signedInAt, expired };
+    const pending = { userId: signIn.userId, tenantId: signIn.tenantId, amr, methods: signIn.methods ?? [], password: signIn.password, step, signedInAt: signIn.signedInAt, ended: signIn.ended, expired };
     setPending(reply, uid, first === undefined ? { ...pending, session: true } : pending);
     return back(reply, uid);
   };

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
 import { effectivePasswordPolicy } from '../domain/policies/policies.ts';
 import { SignInRefusal } from '../domain/sign-in/refusals.ts';
-import { activeUser, stillProven, type SignIn, type SignInTarget } from '../domain/sign-in/sign-in.ts';
+import { activeUser, stillProven, type ProvenSignIn, type SignIn, type SignInTarget } from '../domain/sign-in/sign-in.ts';
 import { changeOwnPassword } from '../domain/users/own-account.ts';
 import type { SignInUser } from '../domain/users/sign-in-user.ts';
 import { newPasswordPage, type CopyText } from '../pages/pages.ts';
@@ -46,8 +46,8 @@ export function expiredPasswordStep<C extends StepContext>(app: FastifyInstance,
   const cookie = hostedCookie(deps.secureCookies, 'gh_expired');
 
   /** Else undefined: no proof for this interaction, or an interaction no longer signing in. */
-  async function provenSignIn(request: FastifyRequest, context: C): Promise<SignIn | undefined> {
-    const signIn = parseSealedSignIn<SignIn>(csrf.unseal(context.interaction.uid, cookie.read(request)), PROOF_KIND);
+  async function provenSignIn(request: FastifyRequest, context: C): Promise<ProvenSignIn | undefined> {
+    const signIn = parseSealedSignIn<ProvenSignIn>(csrf.unseal(context.interaction.uid, cookie.read(request)), PROOF_KIND);
     return signIn !== undefined && (await deps.signsIn(context)) ? signIn : undefined;
   }
 
@@ -92,10 +92,10 @@ export function expiredPasswordStep<C extends StepContext>(app: FastifyInstance,
   });
 
   return {
-    start: (reply: FastifyReply, context: C, signIn: SignIn) => {
+    start: (reply: FastifyReply, context: C, signIn: ProvenSignIn) => {
       const { uid } = context.interaction;
-      const { userId, tenantId, amr, methods, password } = signIn;
-      const proof = csrf.seal(uid, `${PROOF_KIND}${JSON.stringify({ userId, tenantId, amr, methods, password })}`, PROOF_SECONDS);
+      const { userId, tenantId, amr, methods, password, ended } = signIn;
+      const proof = csrf.seal(uid, `${PROOF_KIND}${JSON.stringify({ userId, tenantId, amr, methods, password, ended })}`, PROOF_SECONDS);
       const paths = interactionPaths(uid);
       return reply.status(303).header('set-cookie', cookie.set(paths.page, proof, PROOF_SECONDS)).header('location', paths.password).send();
     },

@@ -53,6 +53,7 @@ import {
   verifyCredentials,
   type FactorRecord,
   type Proof,
+  type SealedProof,
   type SignIn,
   type SignInTarget,
 } from '../domain/sign-in/sign-in.ts';
@@ -283,7 +284,7 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
     function showTenantChoice(
       reply: FastifyReply,
       context: InteractionContext,
-      userId: string,
+      user: SignInUser,
       tenants: readonly { id: string; name: string }[],
       error = false,
       proof?: string,
@@ -296,7 +297,7 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
           tenantPage(context.target.look, nonce, {
             action: interactionPaths(uid).tenant,
             csrf: csrf.issue(uid),
-            signIn: proof ?? sealProof(uid, userId, SESSION_CHOICE),
+            signIn: proof ?? sealProof(uid, user.id, { ...SESSION_CHOICE, ended: user.signInsEnded }),
             tenants,
             error,
           }),
@@ -310,17 +311,17 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
 
     // Sealed as a kind of its own: the interaction's other seals hold JSON too.
     // With the factor's record, written once the tenant is chosen and the MFA step decided.
-    const sealProof = (uid: string, userId: string, { amr, methods, password, step, signedInAt }: Proof, record: FactorRecord | null = null) =>
-      csrf.seal(uid, `${PROOF_KIND}${JSON.stringify({ userId, amr, methods, password, step, signedInAt, record })}`, SIGN_IN_PROOF_SECONDS);
+    const sealProof = (uid: string, userId: string, { amr, methods, password, step, signedInAt, ended }: SealedProof, record: FactorRecord | null = null) =>
+      csrf.seal(uid, `${PROOF_KIND}${JSON.stringify({ userId, amr, methods, password, step, signedInAt, ended, record })}`, SIGN_IN_PROOF_SECONDS);
     const unsealProof = (uid: string, sealed: unknown) =>
-      parseSealedSignIn<Proof & { readonly userId: string; readonly record?: FactorRecord | null }>(csrf.unseal(uid, sealed), PROOF_KIND);
+      parseSealedSignIn<SealedProof & { readonly userId: string; readonly record?: FactorRecord | null }>(csrf.unseal(uid, sealed), PROOF_KIND);
 
     // For the session policy's notifyNewBrowser (account-links.ts): the service's, on every path.
     const browserCookie = hostedCookie(secureCookies, 'gh_browser');
 
-    function continueToTenantChoice(reply: FastifyReply, context: InteractionContext, userId: string, proven: ProvenFactor) {
+    function continueToTenantChoice(reply: FastifyReply, context: InteractionContext, proven: ProvenFactor & Pick<SealedProof, 'ended'>) {
       const { uid } = context.interaction;
-      const proof = sealProof(uid, userId, proven, proven.record);
+      const proof = sealProof(uid, proven.user.id, proven, proven.record);
       return reply.status(303).header('set-cookie', proofCookie.set(interactionPaths(uid).page, proof, SIGN_IN_PROOF_SECONDS)).header('location', interactionPaths(uid).tenant).send();
     }
 
@@ -330,7 +331,7 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
 
     /** The one sequence after any proven first factor: tenant decided (refused without access), then the tenant choice or completeSignIn. */
     async function continueSignIn(request: FastifyRequest, reply: FastifyReply, context: InteractionContext, factor: ProvenFactor) {
-      const proven = { ...factor, step: factor.step ?? (factor.record === null ? sessionStepBudget(context) : newStepBudget()) };
+      const proven = { ...factor, step: factor.step ?? (factor.record === null ? sessionStepBudget(context) : newStepBudget()), ended: factor.user.signInsEnded };
       const decision = await decideTenant(context.target, proven.user);
       if (decision.kind === 'no_access') {
         // Recorded in the surface's tenant as the unknown address the user is there (recordSignIn).
@@ -338,8 +339,8 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
         return showLogin(reply, context, 403, { ...proven.page, error: 'login.noAccess' });
       }
       await rememberLocale(context.target, proven.user);
-      if (decision.kind === 'choose') return continueToTenantChoice(reply, context, proven.user.id, proven);
-      const signIn = { userId: proven.user.id, tenantId: decision.tenantId, verified: proven.verified, ...amrOf(proven.amr), methods: proven.methods, password: proven.password, step: proven.step, signedInAt: proven.signedInAt };
+      if (decision.kind === 'choose') return continueToTenantChoice(reply, context, proven);
+      const signIn = { userId: proven.user.id, tenantId: decision.tenantId, verified: proven.verified, ...amrOf(proven.amr), methods: proven.methods, password: proven.password, step: proven.step, signedInAt: proven.signedInAt, ended: proven.ended };
       return completeSignIn(request, reply, context, signIn, proven.record === null ? undefined : { user: proven.verified, record: proven.record, held: proven.factors });
     }
 
@@ -436,7 +437,7 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
         if (account === null) return showLogin(reply, context, 200);
         const { user, decision } = account;
         if (decision === undefined) return finish(request, reply, context, undefined);
-        if (decision.kind === 'choose') return showTenantChoice(reply, context, user.id, decision.tenants);
+        if (decision.kind === 'choose') return showTenantChoice(reply, context, user, decision.tenants);
         return finish(request, reply, context, { userId: user.id, tenantId: decision.tenantId });
       }
       throw new SignInRefusal('step_unsupported', context.target.look);
@@ -528,7 +529,7 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
       if (user === null || proven === undefined || !stillProven(user, proven)) return backToPage(request, reply);
       const tenants = await tenantsOf(context.target, user);
       if (tenants.length === 0) return refuseEmptyChoice(request, reply, context);
-      return showTenantChoice(reply, context, user.id, tenants, false, proof);
+      return showTenantChoice(reply, context, user, tenants, false, proof);
     });
 
     registerInvitationPage(app, services, csrf, throttle);
@@ -553,14 +554,14 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
       const tenants = await tenantsOf(context.target, user);
       if (tenants.length === 0) return refuseEmptyChoice(request, reply, context);
       const chosen = tenants.find((tenant) => tenant.id === fields['tenant']);
-      if (chosen === undefined) return showTenantChoice(reply, context, user.id, tenants, true, sealProof(context.interaction.uid, user.id, proven, proven.record));
+      if (chosen === undefined) return showTenantChoice(reply, context, user, tenants, true, sealProof(context.interaction.uid, user.id, proven, proven.record));
       if (proven.amr.join(' ') === SESSION_CHOICE.amr.join(' ')) {
         // The session's user authorizing a client: a consent, never a sign-in.
         if (context.interaction.prompt.name !== 'consent' || (await sessionAccount(context))?.user.id !== user.id) throw new SignInRefusal('proof_expired', context.target.look);
         return finish(request, reply, context, { userId: user.id, tenantId: chosen.id });
       }
       reply.header('set-cookie', proofCookie.clear(interactionPaths(context.interaction.uid).page));
-      const signIn = { userId: user.id, tenantId: chosen.id, ...amrOf(proven.amr), methods: proven.methods, password: proven.password, step: proven.step, signedInAt: proven.signedInAt };
+      const signIn = { userId: user.id, tenantId: chosen.id, ...amrOf(proven.amr), methods: proven.methods, password: proven.password, step: proven.step, signedInAt: proven.signedInAt, ended: proven.ended };
       return completeSignIn(request, reply, context, signIn, proven.record == null ? undefined : { user, record: proven.record });
     });
   };

@@ -233,6 +233,30 @@ describe('optional (the default)', () => {
     expect(Object.fromEntries(callback.searchParams)).toMatchObject({ error: 'access_denied', state: flow.state });
   });
 
+  it('a suspension and the activation, or a sign-out everywhere, while the step waits: the right code completes nothing; another user’s step goes on', async () => {
+    const suspendAndActivate = async (userId: string) => {
+      expect((await app.http.post(`/users/${userId}/suspend`)).status).toBe(200);
+      expect((await app.http.post(`/users/${userId}/activate`)).body.status).toBe('active');
+    };
+    const signOutEverywhere = async (userId: string) => expect((await app.http.delete(`/users/${userId}/sessions`)).status).toBe(204);
+    for (const [email, end] of [['paused@example.com', suspendAndActivate], ['signed-out@example.com', signOutEverywhere]] as const) {
+      const userId = await createPasswordUser(app.http, email);
+      const secret = await giveTotp(userId);
+      const bystander = await createPasswordUser(app.http, `bystander-${email}`);
+      const bystanderSecret = await giveTotp(bystander);
+      const { flow, page } = await stepPage(email);
+      const other = await stepPage(`bystander-${email}`);
+      await end(userId);
+      await withTimeLeftInStep(5_000);
+      const refused = await flow.jar.submit(page, { code: codeAt(secret) });
+      expect(refused.status).toBe(303);
+      const callback = await flow.jar.followOut(refused, issuer);
+      expect(Object.fromEntries(callback.searchParams)).toMatchObject({ error: 'access_denied', state: flow.state });
+      const passed = await other.flow.jar.submit(other.page, { code: codeAt(bystanderSecret) });
+      expect((await idToken(other.flow, passed)).sub).toBe(bystander);
+    }
+  });
+
   it('a user suspended once the challenge’s right code is taken: no sign-in, the failure recorded as a suspended user’s, and the client hears access_denied at once', async () => {
     const userId = await createPasswordUser(app.http, 'challenge-suspended@example.com');
     const secret = await giveTotp(userId);
@@ -1011,6 +1035,21 @@ describe('an expired password (the password policy’s maxAge)', () => {
     const { flow, answer } = await signIn('expired-suspended@example.com', { configuration });
     const form = await flow.jar.visit(answer.location!);
     expect((await admin.post(`/users/${userId}/suspend`, {})).status).toBe(200);
+    const refused = await flow.jar.submit(form, { password: NEW_PASSWORD });
+    expect(refused.status).toBe(303);
+    const callback = await flow.jar.followOut(refused, issuer);
+    expect(Object.fromEntries(callback.searchParams)).toMatchObject({ error: 'access_denied', state: flow.state });
+    expect(await passwordHash(userId)).toBe(before);
+  });
+
+  it('a suspension and the activation before the new password is posted: the proof is void, the client hears access_denied, and nothing is written', async () => {
+    const userId = await createPasswordUser(admin, 'expired-paused@example.com');
+    await expire(userId);
+    const before = await passwordHash(userId);
+    const { flow, answer } = await signIn('expired-paused@example.com', { configuration });
+    const form = await flow.jar.visit(answer.location!);
+    expect((await admin.post(`/users/${userId}/suspend`, {})).status).toBe(200);
+    expect((await admin.post(`/users/${userId}/activate`, {})).body.status).toBe('active');
     const refused = await flow.jar.submit(form, { password: NEW_PASSWORD });
     expect(refused.status).toBe(303);
     const callback = await flow.jar.followOut(refused, issuer);

@@ -372,6 +372,29 @@ describe('a session and its tokens when the user’s standing changes', () => {
     await expectRefused(flow, await flow.jar.submit(chooser, { tenant: globex }));
   });
 
+  it('suspended and activated again, or signed out everywhere, between the password and the tenant choice: the proof is void; another user’s choice goes on', async () => {
+    const suspendAndActivate = async (userId: string) => {
+      expect((await app.http.post(`/users/${userId}/suspend`)).status).toBe(200);
+      expect((await app.http.post(`/users/${userId}/activate`)).body.status).toBe('active');
+    };
+    const signOutEverywhere = async (userId: string) => expect((await app.http.delete(`/users/${userId}/sessions`)).status).toBe(204);
+    for (const [email, end] of [['hedy@example.com', suspendAndActivate], ['hans@example.com', signOutEverywhere]] as const) {
+      const userId = await createUser(email, [acme, globex]);
+      const bystander = await createUser(`bystander-${email}`, [acme, globex]);
+      const flow = await authorize(config);
+      const chooser = await tenantChoice(flow, email);
+      const other = await authorize(config);
+      const othersChooser = await tenantChoice(other, `bystander-${email}`);
+      await end(userId);
+      // Reloaded, the choice is no longer shown: the interaction's page asks for the sign-in again.
+      const reloaded = await flow.jar.visit(chooser.url);
+      expect(reloaded.location).toBe(flow.page.url);
+      await expectRefused(flow, await flow.jar.submit(chooser, { tenant: globex }));
+      const chosen = await other.jar.submit(othersChooser, { tenant: globex });
+      expect(await redeem(config, other, chosen)).toMatchObject({ sub: bystander, tenant_id: globex });
+    }
+  });
+
   it('removed from every tenant after the password: no empty choice, the client hears access_denied (choice posted or shown again)', async () => {
     const jon = await createUser('jon@example.com', [acme, globex]);
     const posted = await authorize(config);

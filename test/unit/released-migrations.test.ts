@@ -82,6 +82,7 @@ const RELEASED: Record<string, string> = {
   '0072-email-sender-domain-recheck': '24492a976a5e85fa',
   '0073-deferred-mail': '75d367840aeb6640',
   '0074-interaction-login-lookup': '2f4eac0d671e8467',
+  '0075-user-sign-ins-ended': 'd1b0e8b78ff51359',
 };
 
 const printer = ts.createPrinter({ removeComments: true });

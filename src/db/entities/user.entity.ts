@@ -33,6 +33,8 @@ const UserSchema = defineEntity({
     lockedWhenSuspended: p.boolean().default(false).hidden(),
     /** Consecutive failed password sign-ins (src/domain/sign-in/lockout.ts writes it, in single statements). */
     failedSignIns: p.integer().default(0),
+    /** How often the user's sign-ins were ended: a sign-in's proof made before the last time is void (src/domain/sign-in/sign-in.ts). */
+    signInsEnded: p.integer().default(0).hidden(),
     /** The language the user last used on the hosted pages, which their mails are written in; null: English (src/domain/locales.ts). */
     locale: p.string().nullable(),
     metadata: p.json<Record<string, unknown>>().onCreate(() => ({})),

@@ -152,9 +152,12 @@ export const ofUser = (userId: string, cutoffs: PolicyCutoffs, keptUid: string |
   },
 });
 
-/** Answered interactions not resumed yet: resumed later, their login would sign the user in past whatever ended it. */
-export async function endProvenSignIns(em: EntityManager, userId: string): Promise<void> {
+/** Sign-ins proven and not finished: answered interactions not resumed yet, whose login would sign the user in past
+ *  whatever ended it, and the proofs a step still holds (a tenant choice, the MFA step, an expired password's change),
+ *  void once the user's count moves on (stillProven). */
+export async function endProvenSignIns(em: EntityManager, applicationId: string, userId: string): Promise<void> {
   await em.execute(`delete from oidc_model where model = '${MODEL.Interaction}' and payload->'${PAYLOAD.result}'->'login'->>'${PAYLOAD.accountId}' = ?`, [userId], 'run');
+  await executeOwned(em, applicationId, 'update app_user as u set sign_ins_ended = u.sign_ins_ended + 1 where @owner(u) and u.id = ?', [userId]);
 }
 
 /** ofUser's sign-ins, each recorded; then the rest no read lists (other OP sessions, index rows, endProvenSignIns).
@@ -177,7 +180,7 @@ export async function endUserSignIns(
      select (select count(*) from sessions)::int as sessions`,
     [userId, keptUid, userId, keptUid],
   );
-  await endProvenSignIns(em, userId);
+  await endProvenSignIns(em, actor.applicationId, userId);
   return { grants: ended.grants, grantsRevoked: ended.grants.length, sessionsEnded: ended.browserSessions + (rest?.sessions ?? 0) };
 }
 

@@ -294,7 +294,7 @@ export async function revokeUserSessions(scope: Scope, userId: string): Promise<
           },
       null,
     );
-    if (scope.tenantId === null) await endProvenSignIns(em, userId);
+    if (scope.tenantId === null) await endProvenSignIns(em, scope.applicationId, userId);
     changed(em, ...grantsEnded(grants));
   });
   return true;

@@ -116,6 +116,8 @@ export interface SignIn {
   readonly signedInAt?: number | undefined;
   /** When the MFA policy judged this sign-in (epoch ms): set where the step was passed or was not due. */
   readonly mfaCheckedAt?: number | undefined;
+  /** The user's signInsEnded when the first factor was proven: sealed with a step's proof (stillProven). */
+  readonly ended?: number | undefined;
 }
 
 /** As sessions list it: the first factor as the type of the auth provider offering it (an e-mailed code is `magic_link`'s),
@@ -133,9 +135,19 @@ export interface Proof {
   readonly signedInAt?: number | undefined;
 }
 
-/** Whether a step's proof still stands for `user`: a proof of the password only while that password is theirs. */
-export const stillProven = (user: Pick<SignInUser, 'passwordHash'>, proof: Pick<Proof, 'password'>): boolean =>
-  proof.password === undefined || passwordMark(user) === proof.password;
+/** A proof as a step seals it, with the user's signInsEnded when its first factor was proven. */
+export interface SealedProof extends Proof {
+  readonly ended: number;
+}
+
+/** A sign-in whose steps (the MFA step, an expired password's change) are still to come: they seal it. */
+export type ProvenSignIn = SignIn & Pick<SealedProof, 'ended'>;
+
+/** Whether a step's proof still stands for `user`: while none of the user's sign-ins were ended since (a suspension and
+ *  an activation, a sign-out everywhere), and a proof of the password only while that password is theirs.
+ *  A proof sealed by a release before the count was sealed has none: 0, as the count was then. */
+export const stillProven = (user: Pick<SignInUser, 'passwordHash' | 'signInsEnded'>, proof: Pick<SealedProof, 'password'> & Partial<Pick<SealedProof, 'ended'>>): boolean =>
+  (proof.ended ?? 0) === user.signInsEnded && (proof.password === undefined || passwordMark(user) === proof.password);
 
 /** `factors`: read with the user; `unverified`: a password set on a never-proven address (an e-mail proof refuses it). */
 export type CredentialCheck =

@@ -21,6 +21,8 @@ export interface SignInUser {
   readonly emailVerified?: boolean;
   /** Null: English. */
   readonly locale?: string | null;
+  /** How often the user's sign-ins were ended (end-sessions.ts): a proof sealed with another count is void (stillProven). */
+  readonly signInsEnded: number;
 }
 
 /** What a proof of the password keeps of it, sealed with the steps after it: one set since (a reset, a change, an
@@ -65,10 +67,11 @@ export interface SignInUserRow {
   failed_sign_ins: number;
   email_verified: boolean;
   locale: string | null;
+  sign_ins_ended: number;
 }
 
 export const signInUserColumnsSql = (alias: string): string =>
-  ['id', 'application_id', 'pool_id', 'email', 'name', 'status', 'tenant_ids', 'password_hash', 'locked_until', 'failed_sign_ins', 'email_verified', 'locale']
+  ['id', 'application_id', 'pool_id', 'email', 'name', 'status', 'tenant_ids', 'password_hash', 'locked_until', 'failed_sign_ins', 'email_verified', 'locale', 'sign_ins_ended']
     .map((column) => `${alias}.${column}`)
     .join(', ');
 
@@ -86,6 +89,7 @@ export function signInUserOf(row: SignInUserRow): SignInUser {
     failedSignIns: row.failed_sign_ins,
     emailVerified: row.email_verified,
     locale: row.locale,
+    signInsEnded: row.sign_ins_ended,
   };
 }
 
