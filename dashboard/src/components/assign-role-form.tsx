@@ -16,8 +16,11 @@ interface AssignRoleFormProps {
   /** How the subject is named to the operator: a user's address, a key's or credential's name. */
   label: string;
   choices: RoleChoices;
-  /** The tenants offered besides "All tenants" (the scope's alone in a tenant's scope, without "All tenants"). */
-  tenants: readonly NamedTenant[];
+  /**
+   * The tenants offered besides "All tenants" (the scope's alone in a tenant's scope, without "All tenants"); absent:
+   * every tenant, through the searching tenant picker.
+   */
+  tenants?: readonly NamedTenant[];
   onAssigned: (assignment: RoleAssignment) => void;
 }
 

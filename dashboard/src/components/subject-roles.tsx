@@ -99,7 +99,8 @@ export function SubjectRoles({ appId, subject, label, tenantIds, tenant, may, on
               subject={subject}
               label={label}
               choices={choices.data}
-              tenants={grantTenants(choices.data, tenantIds)}
+              // Held anywhere: every tenant, found by the picker's search rather than listed whole.
+              tenants={tenantIds === undefined && tenant === undefined ? undefined : grantTenants(choices.data, tenantIds)}
               onAssigned={assignments.add}
             />
           )}
