@@ -9,3 +9,6 @@ export function mayDoFrom(permissions: readonly string[]): MayDo {
 
 /** Whether a tenant's override may be written with `permission` there: it also takes `tenant_overrides:write` (spec: Authentication, rule 6). */
 export const mayOverride = (may: MayDo, permission: string): boolean => may(permission) && may('tenant_overrides:write');
+
+/** Whether a row offers any of its actions: a table without one has no Actions column. */
+export const offersAny = <K extends string>(offers: Readonly<Record<K, boolean>>): boolean => Object.values<boolean>(offers).includes(true);

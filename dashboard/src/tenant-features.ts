@@ -37,6 +37,8 @@ export interface TenantFeature {
   source: (configuration: ConfigurationSources) => Source;
   /** What "Remove tenant override" removes of a tenant's; absent where the tenants table offers no removal. */
   override?: (configuration: ConfigurationSources) => TenantOverride;
+  /** The permission that removal takes (besides `tenant_overrides:write`): none is offered to an operator without it. */
+  readonly overrideRemoval?: string;
 }
 
 const SCOPE_CHOICES: TenantFeature['choices'] = [
@@ -59,6 +61,7 @@ export const BRANDING: TenantFeature = {
   effects: scopeEffects('branding'),
   source: (configuration) => configuration.branding.source ?? 'inherited',
   override: () => ({ label: 'branding', remove: removeBrandingOverride }),
+  overrideRemoval: 'branding:delete',
 };
 
 export const EMAIL_TEMPLATES: TenantFeature = {
@@ -74,6 +77,7 @@ export const EMAIL_TEMPLATES: TenantFeature = {
       for (const key of customizedTemplateKeys(configuration)) await removeEmailTemplateOverride(appId, tenantId, key);
     },
   }),
+  overrideRemoval: 'email:delete',
 };
 
 export const EMAIL_PROVIDER_OVERRIDE: TenantOverride = { label: 'e-mail provider', remove: removeEmailProviderOverride };
@@ -85,6 +89,7 @@ export const EMAIL_PROVIDER: TenantFeature = {
   effects: scopeEffects('e-mail provider'),
   source: (configuration) => configuration.emailProvider.source ?? 'inherited',
   override: () => EMAIL_PROVIDER_OVERRIDE,
+  overrideRemoval: 'email:delete',
 };
 
 export const AUTHENTICATION: TenantFeature = {

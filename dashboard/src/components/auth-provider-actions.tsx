@@ -15,6 +15,10 @@ interface AuthProviderActionsProps {
   provider: AuthProvider;
   /** The scope's providers shown beside it, to warn before the last way to sign in goes. */
   providers: readonly AuthProvider[];
+  /** Whether Edit, Enable or Disable and Rotate SP key are offered (`auth_providers:write`). */
+  editable: boolean;
+  /** Whether Delete is offered (`auth_providers:delete`). */
+  deletable: boolean;
   onEdit: () => void;
   /** The provider is deleted: its edit panel goes, unasked. */
   onDeleted: () => void;
@@ -23,7 +27,7 @@ interface AuthProviderActionsProps {
 }
 
 /** Delete and Rotate SP key (and a Disable that leaves no way to sign in) are confirmed first. */
-export function AuthProviderActions({ scope, provider, providers, onEdit, onDeleted, onChanged, onRotated }: AuthProviderActionsProps) {
+export function AuthProviderActions({ scope, provider, providers, editable, deletable, onEdit, onDeleted, onChanged, onRotated }: AuthProviderActionsProps) {
   const switchOver = async () => {
     await updateAuthProvider(scope, provider.id, { enabled: !provider.enabled });
     await onChanged();
@@ -49,12 +53,16 @@ export function AuthProviderActions({ scope, provider, providers, onEdit, onDele
   const failure = toggle.failure ?? confirmed.failure;
   return (
     <>
-      <button type="button" className="small" onClick={onEdit}>Edit</button>
-      <button type="button" className="small" disabled={toggle.busy || confirmed.busy} onClick={flip}>
-        {enabledWords(provider.type).toggle(provider.enabled)}
-      </button>
-      {provider.type === 'saml' && <button type="button" className="small" disabled={confirmed.busy} onClick={rotate}>Rotate SP key</button>}
-      <button type="button" className="small" disabled={confirmed.busy} onClick={remove}>Delete</button>
+      {editable && (
+        <>
+          <button type="button" className="small" onClick={onEdit}>Edit</button>
+          <button type="button" className="small" disabled={toggle.busy || confirmed.busy} onClick={flip}>
+            {enabledWords(provider.type).toggle(provider.enabled)}
+          </button>
+          {provider.type === 'saml' && <button type="button" className="small" disabled={confirmed.busy} onClick={rotate}>Rotate SP key</button>}
+        </>
+      )}
+      {deletable && <button type="button" className="small" disabled={confirmed.busy} onClick={remove}>Delete</button>}
       {failure !== null && <ErrorMessage message={failure} />}
     </>
   );

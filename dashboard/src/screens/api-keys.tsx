@@ -12,10 +12,11 @@ import { useReadOnReturn } from '../hooks/use-read-on-return.ts';
 import { UnsavedParts, useUnsavedPart } from '../hooks/use-unsaved-changes.ts';
 import { listApiKeys, type ApiKey, type ApiKeyWithSecret, type ListedApiKey } from '../operations-api-keys.ts';
 import { getGrantChoices } from '../operations-grants.ts';
+import { offersAny } from '../operations-own-permissions.ts';
 import type { TenantSummary } from '../operations.ts';
-import { ApiKeyRow } from './api-key-row.tsx';
+import { ApiKeyRow, type KeyActions } from './api-key-row.tsx';
+import type { ApplicationScreenProps } from './application.tsx';
 import { CreateApiKeyForm } from './create-api-key-form.tsx';
-import type { MayDo } from '../operations-own-permissions.ts';
 
 interface ApiKeyTableProps {
   appId: string;
@@ -23,18 +24,19 @@ interface ApiKeyTableProps {
   /** Null: every key of the application, its tenants' included. */
   tenant: TenantSummary | null;
   onRotated: (rotated: ApiKeyWithSecret) => void;
+  offers: KeyActions;
   /** Whether a key's roles panel is the one open. */
   rolesOpen: (apiKey: ListedApiKey) => boolean;
   onRoles: (apiKey: ListedApiKey) => void;
 }
 
-function ApiKeyTable({ appId, keys, tenant, onRotated, rolesOpen, onRoles }: ApiKeyTableProps) {
+function ApiKeyTable({ appId, keys, tenant, onRotated, offers, rolesOpen, onRoles }: ApiKeyTableProps) {
   const replace = (changed: ApiKey) => keys.replace(changed.id, changed);
   return (
     <PagedTable
       pages={keys}
       columns={['Name', 'Tenant', 'Permissions', 'Created', 'Expires', 'Last rotated', 'Status']}
-      actionsHeading="Actions"
+      actionsHeading={offersAny(offers) ? 'Actions' : undefined}
       emptyMessage={tenant === null ? 'This application has no API keys yet.' : `${tenant.name} has no API keys yet.`}
       loadingLabel="Loading API keys…"
       row={(key) => (
@@ -47,6 +49,7 @@ function ApiKeyTable({ appId, keys, tenant, onRotated, rolesOpen, onRoles }: Api
             onRotated(rotated);
           }}
           onRevoked={replace}
+          offers={offers}
           rolesOpen={rolesOpen(key)}
           onRoles={onRoles}
         />
@@ -57,9 +60,15 @@ function ApiKeyTable({ appId, keys, tenant, onRotated, rolesOpen, onRoles }: Api
 
 /**
  * The management API keys: every key of the application (a multi-tenant one's tenants' too, or one tenant's through
- * the picker), Roles, Rotate and Revoke, and Create API key; a new secret is shown once, above the table.
+ * the picker), Roles, Rotate and Revoke, and Create API key, as the operator's permissions allow; a new secret is shown
+ * once, above the table.
  */
-export function ApiKeys({ appId, may }: { appId: string; may: MayDo }) {
+export function ApiKeys({ appId, may }: ApplicationScreenProps) {
+  const offers: KeyActions = {
+    roles: may('role_assignments:read') && may('roles:read'),
+    rotate: may('api_keys:write'),
+    revoke: may('api_keys:delete'),
+  };
   const choices = useAsync(useCallback(() => getGrantChoices(appId), [appId]));
   useReadOnReturn(choices);
   const [viewed, setViewed] = useState<TenantSummary | null>(null);
@@ -102,7 +111,7 @@ export function ApiKeys({ appId, may }: { appId: string; may: MayDo }) {
             <SecretOnce label="Secret" secret={secret} onDismiss={() => setRevealed((shown) => shown.filter((each) => each.keyId !== keyId))} />
           </section>
         ))}
-        <ApiKeyTable appId={appId} keys={keys} tenant={viewed} onRotated={rotated} rolesOpen={rolesOf.isOpen} onRoles={rolesOf.open} />
+        <ApiKeyTable appId={appId} keys={keys} tenant={viewed} onRotated={rotated} offers={offers} rolesOpen={rolesOf.isOpen} onRoles={rolesOf.open} />
       </section>
       <UnlistedRow panel={rolesOf} gone={(key) => `The API key ${key.name} was deleted elsewhere.`} />
       {rolesOf.row !== undefined && (
@@ -110,7 +119,7 @@ export function ApiKeys({ appId, may }: { appId: string; may: MayDo }) {
           <CredentialRoles key={rolesOf.row.id} appId={appId} type="api_key" credential={rolesOf.row} may={may} onClose={rolesOf.close} />
         </UnsavedParts>
       )}
-      <CreateApiKeyForm appId={appId} choices={choices.data} onCreated={created} />
+      {may('api_keys:write') && <CreateApiKeyForm appId={appId} choices={choices.data} onCreated={created} />}
     </>
   );
 }

@@ -7,18 +7,21 @@ import { useOpenRow } from '../hooks/use-open-row.ts';
 import { usePages, type Pages } from '../hooks/use-pages.ts';
 import { useReadOnReturn } from '../hooks/use-read-on-return.ts';
 import { UnsavedParts, useUnsavedPart } from '../hooks/use-unsaved-changes.ts';
-import { listApiResources, listDefinedPermissions, type ApiResource } from '../operations-api-resources.ts';
+import { listApiResources, listDefinedPermissions, type ApiResource, type DefinedPermissions } from '../operations-api-resources.ts';
+import { offersAny } from '../operations-own-permissions.ts';
 import { ApiResourceForm } from './api-resource-form.tsx';
-import { ApiResourceRow } from './api-resource-row.tsx';
+import { ApiResourceRow, type ResourceActions } from './api-resource-row.tsx';
+import type { ApplicationScreenProps } from './application.tsx';
 
 interface ApiResourceTableProps {
   appId: string;
   resources: Pages<ApiResource>;
+  offers: ResourceActions;
   onEdit: (resource: ApiResource) => void;
   onDeleted: (resource: ApiResource) => void;
 }
 
-function ApiResourceTable({ appId, resources, onEdit, onDeleted }: ApiResourceTableProps) {
+function ApiResourceTable({ appId, resources, offers, onEdit, onDeleted }: ApiResourceTableProps) {
   return (
     <section aria-labelledby="api-resources-heading">
       <h2 id="api-resources-heading">API resources</h2>
@@ -29,18 +32,26 @@ function ApiResourceTable({ appId, resources, onEdit, onDeleted }: ApiResourceTa
       <PagedTable
         pages={resources}
         columns={['Name', 'Identifier', 'Permissions', 'Last changed']}
-        actionsHeading="Actions"
+        actionsHeading={offersAny(offers) ? 'Actions' : undefined}
         emptyMessage="This application has no API resources yet: create one below to issue tokens for your API."
         loadingLabel="Loading the API resources…"
-        row={(resource) => <ApiResourceRow key={resource.id} appId={appId} resource={resource} onEdit={onEdit} onDeleted={onDeleted} />}
+        row={(resource) => <ApiResourceRow key={resource.id} appId={appId} resource={resource} offers={offers} onEdit={onEdit} onDeleted={onDeleted} />}
       />
     </section>
   );
 }
 
-/** The application's API resources (Auth0's "APIs"): the customer's own APIs that access tokens are issued for. */
-export function ApiResources({ appId }: { appId: string }) {
-  const defined = useAsync(useCallback(() => listDefinedPermissions(appId), [appId]));
+const NO_FORM: DefinedPermissions = new Map();
+
+/**
+ * The application's API resources (Auth0's "APIs"): the customer's own APIs that access tokens are issued for;
+ * creating, editing and deleting one as the operator's permissions allow.
+ */
+export function ApiResources({ appId, may }: ApplicationScreenProps) {
+  const offers: ResourceActions = { edit: may('api_resources:write'), delete: may('api_resources:delete') };
+  const writable = offers.edit;
+  // The permissions the forms offer: read for an operator shown the forms alone.
+  const defined = useAsync(useCallback(async () => (writable ? listDefinedPermissions(appId) : NO_FORM), [appId, writable]));
   useReadOnReturn(defined);
   const resources = usePages(useCallback((cursor: string | null) => listApiResources(appId, cursor), [appId]));
   useReadOnReturn(resources);
@@ -59,9 +70,9 @@ export function ApiResources({ appId }: { appId: string }) {
   };
   return (
     <>
-      <ApiResourceTable appId={appId} resources={resources} onEdit={editing.open} onDeleted={deleted} />
+      <ApiResourceTable appId={appId} resources={resources} offers={offers} onEdit={editing.open} onDeleted={deleted} />
       <UnlistedRow panel={editing} gone={(resource) => `The API resource ${resource.name} was deleted elsewhere.`} />
-      {editing.row !== undefined && (
+      {editing.row !== undefined && writable && (
         <UnsavedParts value={unsaved.parts}>
           <ApiResourceForm
             key={editing.row.id}
@@ -78,14 +89,16 @@ export function ApiResources({ appId }: { appId: string }) {
           />
         </UnsavedParts>
       )}
-      <ApiResourceForm
-        appId={appId}
-        defined={defined.data}
-        onSaved={async (resource) => {
-          resources.add(resource);
-          await readDefined();
-        }}
-      />
+      {writable && (
+        <ApiResourceForm
+          appId={appId}
+          defined={defined.data}
+          onSaved={async (resource) => {
+            resources.add(resource);
+            await readDefined();
+          }}
+        />
+      )}
     </>
   );
 }

@@ -49,3 +49,21 @@ export function ApplicationSettingsForm({ application, onSaved }: ApplicationSet
     </Subsection>
   );
 }
+
+/** The same settings as values, to an operator who may not change them. */
+export function ApplicationSettingsDetails({ application }: { application: ApplicationSettings }) {
+  return (
+    <Subsection title="General">
+      <dl className="details">
+        <div>
+          <dt>Application name</dt>
+          <dd>{application.name}</dd>
+        </div>
+        <div>
+          <dt>Audit retention (days)</dt>
+          <dd>{application.auditRetentionDays}</dd>
+        </div>
+      </dl>
+    </Subsection>
+  );
+}

@@ -4,12 +4,15 @@ import { useAsync } from '../hooks/use-async.ts';
 import { useReadOnReturn } from '../hooks/use-read-on-return.ts';
 import { getApplicationSettings, type ApplicationSettings } from '../operations-applications.ts';
 import type { ApplicationScreenProps } from './application.tsx';
-import { ApplicationSettingsForm } from './application-settings-form.tsx';
+import { ApplicationSettingsDetails, ApplicationSettingsForm } from './application-settings-form.tsx';
 import { ApplicationStatsSection } from './application-stats.tsx';
 import { DeleteApplication } from './delete-application.tsx';
 
-/** The Settings tab: the application's name and audit retention, its figures, and its deletion. */
-export function ApplicationSettingsScreen({ appId, onChanged }: ApplicationScreenProps) {
+/**
+ * The Settings tab: the application's name and audit retention (a form to an operator who may change them), its
+ * figures, and its deletion (to one who may delete it).
+ */
+export function ApplicationSettingsScreen({ appId, may, onChanged }: ApplicationScreenProps) {
   const settings = useAsync(useCallback(() => getApplicationSettings(appId), [appId]));
   useReadOnReturn(settings);
   const saved = (application: ApplicationSettings) => {
@@ -24,9 +27,13 @@ export function ApplicationSettingsScreen({ appId, onChanged }: ApplicationScree
       {settings.status === 'failed' && <ErrorMessage message={settings.message} />}
       {settings.status === 'done' && (
         <>
-          <ApplicationSettingsForm application={settings.data} onSaved={saved} />
+          {may('applications:write') ? (
+            <ApplicationSettingsForm application={settings.data} onSaved={saved} />
+          ) : (
+            <ApplicationSettingsDetails application={settings.data} />
+          )}
           <ApplicationStatsSection appId={appId} multiTenant={settings.data.multiTenant} />
-          <DeleteApplication application={settings.data} onDeleted={() => onChanged(null)} />
+          {may('applications:delete') && <DeleteApplication application={settings.data} onDeleted={() => onChanged(null)} />}
         </>
       )}
     </section>

@@ -15,14 +15,12 @@ import { usePages } from '../hooks/use-pages.ts';
 import { useReadOnReturn } from '../hooks/use-read-on-return.ts';
 import { useTenantView } from '../hooks/use-tenant-view.ts';
 import { getApplicationPolicies, getTenantAuth, listApplicationAuthProviders } from '../operations-email-auth.ts';
-import { mayOverride } from '../operations-own-permissions.ts';
+import { mayOverride, type MayDo } from '../operations-own-permissions.ts';
 import type { NamedTenant } from '../operations.ts';
 import { AUTHENTICATION, isPerTenant, ownProvidersOverride, policyOverride } from '../tenant-features.ts';
-import type { MayDo } from '../operations-own-permissions.ts';
 
-const everyProvider = () => true;
-
-function ApplicationProviders({ appId }: { appId: string }) {
+/** The application's providers, each changed or deleted, and one added, as the operator's permissions allow. */
+function ApplicationProviders({ appId, may }: { appId: string; may: MayDo }) {
   const providers = usePages(useCallback((cursor: string | null) => listApplicationAuthProviders(appId, cursor), [appId]));
   useReadOnReturn(providers);
   const scope = { appId, tenantId: null };
@@ -32,15 +30,22 @@ function ApplicationProviders({ appId }: { appId: string }) {
     <>
       <Subsection title="Providers">
         <PagedList pages={providers} emptyMessage="This application has no auth providers: no one can sign in to it until one is added." loadingLabel="Loading the auth providers…">
-          <AuthProvidersEditor scope={scope} providers={providers.items} editable={everyProvider} onChanged={changed} />
+          <AuthProvidersEditor
+            scope={scope}
+            providers={providers.items}
+            editable={() => may('auth_providers:write')}
+            deletable={() => may('auth_providers:delete')}
+            onChanged={changed}
+          />
         </PagedList>
       </Subsection>
-      <AddAuthProvider scope={scope} own={providers.items} onAdded={async (provider) => providers.add(provider)} />
+      {may('auth_providers:write') && <AddAuthProvider scope={scope} own={providers.items} onAdded={async (provider) => providers.add(provider)} />}
     </>
   );
 }
 
-function ApplicationPolicies({ appId }: { appId: string }) {
+/** The application's policies, and their editor to an operator who may change them. */
+function ApplicationPolicies({ appId, may }: { appId: string; may: MayDo }) {
   const policies = useAsync(useCallback(() => getApplicationPolicies(appId), [appId]));
   useReadOnReturn(policies);
   if (policies.status === 'loading') return <Loading>Loading the policies…</Loading>;
@@ -51,16 +56,16 @@ function ApplicationPolicies({ appId }: { appId: string }) {
       <Subsection title="Policies">
         <PoliciesTable policies={policies.data} />
       </Subsection>
-      <PolicyEditor scope={{ appId, tenantId: null }} policies={policies.data} onSaved={reload} />
+      {may('policies:write') && <PolicyEditor scope={{ appId, tenantId: null }} policies={policies.data} onSaved={reload} />}
     </>
   );
 }
 
-function ApplicationAuth({ appId }: { appId: string }) {
+function ApplicationAuth({ appId, may }: { appId: string; may: MayDo }) {
   return (
     <>
-      <ApplicationProviders appId={appId} />
-      <ApplicationPolicies appId={appId} />
+      <ApplicationProviders appId={appId} may={may} />
+      <ApplicationPolicies appId={appId} may={may} />
     </>
   );
 }
@@ -105,7 +110,13 @@ function TenantAuth({ appId, tenant, config, may }: TenantViewProps) {
           />
         </div>
         {inherits && <p className="hint">{`${tenant.name} signs in with the application's providers.`}</p>}
-        <AuthProvidersEditor scope={scope} providers={auth.providers} editable={(provider) => mayWriteProviders && provider.source === 'customized'} onChanged={reload} />
+        <AuthProvidersEditor
+          scope={scope}
+          providers={auth.providers}
+          editable={(provider) => mayWriteProviders && provider.source === 'customized'}
+          deletable={(provider) => mayOverride(may, 'auth_providers:delete') && provider.source === 'customized'}
+          onChanged={reload}
+        />
       </Subsection>
       {mayWriteProviders && (
         <AddAuthProvider scope={scope} hint={addHint} own={auth.providers.filter((provider) => provider.source === 'customized')} onAdded={reload} />

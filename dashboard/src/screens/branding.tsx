@@ -10,12 +10,11 @@ import { useAsync } from '../hooks/use-async.ts';
 import { useReadOnReturn } from '../hooks/use-read-on-return.ts';
 import { useTenantView } from '../hooks/use-tenant-view.ts';
 import { getApplicationBranding, getTenantBranding, putBranding, type BrandingInput, type NamedTenant } from '../operations.ts';
-import { mayOverride } from '../operations-own-permissions.ts';
+import { mayOverride, type MayDo } from '../operations-own-permissions.ts';
 import { BRANDING, isPerTenant } from '../tenant-features.ts';
-import type { MayDo } from '../operations-own-permissions.ts';
 
-/** The application's branding, and its form. */
-function ApplicationBranding({ appId }: { appId: string }) {
+/** The application's branding, and its form to an operator who may change it. */
+function ApplicationBranding({ appId, may }: { appId: string; may: MayDo }) {
   const branding = useAsync(useCallback(() => getApplicationBranding(appId), [appId]));
   useReadOnReturn(branding);
   if (branding.status === 'loading') return <Loading>Loading the branding…</Loading>;
@@ -24,9 +23,11 @@ function ApplicationBranding({ appId }: { appId: string }) {
   return (
     <>
       <BrandingDetails branding={branding.data} />
-      <Subsection title="Change the branding">
-        <BrandingForm branding={branding.data} save={save} onSaved={branding.replace} />
-      </Subsection>
+      {may('branding:write') && (
+        <Subsection title="Change the branding">
+          <BrandingForm branding={branding.data} save={save} onSaved={branding.replace} />
+        </Subsection>
+      )}
     </>
   );
 }

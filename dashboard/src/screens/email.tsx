@@ -11,13 +11,15 @@ import { useAsync } from '../hooks/use-async.ts';
 import { useReadOnReturn } from '../hooks/use-read-on-return.ts';
 import { useTenantView } from '../hooks/use-tenant-view.ts';
 import { getApplicationEmail, getTenantEmail } from '../operations-email-auth.ts';
-import { mayOverride } from '../operations-own-permissions.ts';
+import { mayOverride, type MayDo } from '../operations-own-permissions.ts';
 import type { NamedTenant } from '../operations.ts';
 import { EMAIL_PROVIDER, EMAIL_PROVIDER_OVERRIDE, EMAIL_TEMPLATES, emailTemplateOverride, isPerTenant } from '../tenant-features.ts';
-import type { MayDo } from '../operations-own-permissions.ts';
 
-/** The application's templates and provider, each editable, and the outbox (its tenants' mails too). */
-function ApplicationEmail({ appId }: { appId: string }) {
+/**
+ * The application's templates and provider, each editable by an operator who may change them, and the outbox (its
+ * tenants' mails too).
+ */
+function ApplicationEmail({ appId, may }: { appId: string; may: MayDo }) {
   const email = useAsync(useCallback(() => getApplicationEmail(appId), [appId]));
   useReadOnReturn(email);
   const [queued, setQueued] = useState(0);
@@ -25,12 +27,15 @@ function ApplicationEmail({ appId }: { appId: string }) {
   if (email.status === 'failed') return <ErrorMessage message={email.message} />;
   const scope = { appId, tenantId: null };
   const reload = async () => email.replace(await getApplicationEmail(appId));
+  const editable = may('email:write');
   return (
     <>
       <EmailSettings
         email={email.data}
-        templateEditor={<EmailTemplateEditor scope={scope} templates={email.data.emailTemplates} onSaved={reload} />}
-        providerEditor={<EmailProviderEditor scope={scope} provider={email.data.emailProvider} onSaved={reload} onTestMailQueued={() => setQueued(queued + 1)} />}
+        templateEditor={editable && <EmailTemplateEditor scope={scope} templates={email.data.emailTemplates} onSaved={reload} />}
+        providerEditor={
+          editable && <EmailProviderEditor scope={scope} provider={email.data.emailProvider} onSaved={reload} onTestMailQueued={() => setQueued(queued + 1)} />
+        }
       />
       <EmailDeliveries scope={scope} queued={queued} />
     </>

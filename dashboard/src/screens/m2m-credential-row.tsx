@@ -5,7 +5,15 @@ import { useConfirmedAction } from '../hooks/use-confirmed-action.ts';
 import { AUTH_METHOD_LABEL, usesSecret } from '../m2m-auth-methods.ts';
 import { revokeM2MCredential, rotateM2MCredential, type M2MCredential, type M2MCredentialWithSecret } from '../operations-m2m-credentials.ts';
 import { rotationQuestion } from '../operations-oauth-clients.ts';
+import { offersAny } from '../operations-own-permissions.ts';
 import { permissionsLabel } from '../permission-groups.ts';
+
+/** The row actions the operator's permissions open: Rotate stands for Replace keys too (both write the credential). */
+export interface CredentialActions {
+  readonly roles: boolean;
+  readonly rotate: boolean;
+  readonly revoke: boolean;
+}
 
 interface M2MCredentialRowProps {
   appId: string;
@@ -15,13 +23,14 @@ interface M2MCredentialRowProps {
   onRotated: (rotated: M2MCredentialWithSecret) => void;
   onRevoked: (revoked: M2MCredential) => void;
   onEditKeys: (credential: M2MCredential) => void;
+  offers: CredentialActions;
   /** Whether its roles panel is the one open. */
   rolesOpen: boolean;
   onRoles: (credential: M2MCredential) => void;
 }
 
-/** One credential: its client_id to copy, tenant, permissions, method, status; Roles, Rotate or Replace keys, and Revoke, while valid. */
-export function M2MCredentialRow({ appId, credential, placeName, onRotated, onRevoked, onEditKeys, rolesOpen, onRoles }: M2MCredentialRowProps) {
+/** One credential: its client_id to copy, tenant, permissions, method, status; Roles, Rotate or Replace keys, and Revoke, while valid and offered. */
+export function M2MCredentialRow({ appId, credential, placeName, onRotated, onRevoked, onEditKeys, offers, rolesOpen, onRoles }: M2MCredentialRowProps) {
   const action = useConfirmedAction();
   const active = credential.revokedAt === null;
   const rotate = () => action.run(rotationQuestion(credential.name), async () => onRotated(await rotateM2MCredential(appId, credential.clientId)));
@@ -41,19 +50,21 @@ export function M2MCredentialRow({ appId, credential, placeName, onRotated, onRe
       <td>{AUTH_METHOD_LABEL[credential.authMethod]}</td>
       <td><Timestamp value={credential.createdAt} /></td>
       <td>{active ? 'Active' : 'Revoked'}</td>
-      <td className="actions">
-        {active && (
-          <button type="button" className="small" aria-pressed={rolesOpen} onClick={() => onRoles(credential)}>
-            Roles<span className="visually-hidden">{` of ${credential.name}`}</span>
-          </button>
-        )}
-        {active && usesSecret(credential.authMethod) && <button type="button" className="small" disabled={action.busy} onClick={rotate}>Rotate</button>}
-        {active && !usesSecret(credential.authMethod) && (
-          <button type="button" className="small" onClick={() => onEditKeys(credential)}>Replace keys</button>
-        )}
-        {active && <button type="button" className="small" disabled={action.busy} onClick={revoke}>Revoke</button>}
-        {action.failure !== null && <ErrorMessage message={action.failure} />}
-      </td>
+      {offersAny(offers) && (
+        <td className="actions">
+          {active && offers.roles && (
+            <button type="button" className="small" aria-pressed={rolesOpen} onClick={() => onRoles(credential)}>
+              Roles<span className="visually-hidden">{` of ${credential.name}`}</span>
+            </button>
+          )}
+          {active && offers.rotate && usesSecret(credential.authMethod) && <button type="button" className="small" disabled={action.busy} onClick={rotate}>Rotate</button>}
+          {active && offers.rotate && !usesSecret(credential.authMethod) && (
+            <button type="button" className="small" onClick={() => onEditKeys(credential)}>Replace keys</button>
+          )}
+          {active && offers.revoke && <button type="button" className="small" disabled={action.busy} onClick={revoke}>Revoke</button>}
+          {action.failure !== null && <ErrorMessage message={action.failure} />}
+        </td>
+      )}
     </tr>
   );
 }

@@ -14,12 +14,13 @@ import { UnsavedParts, useUnsavedPart } from '../hooks/use-unsaved-changes.ts';
 import { getGrantChoices, type GrantChoices } from '../operations-grants.ts';
 import { listM2MCredentials, type M2MCredential, type M2MCredentialWithSecret } from '../operations-m2m-credentials.ts';
 import { getClientsContext, withoutSecret, type ClientsContext } from '../operations-oauth-clients.ts';
+import { offersAny } from '../operations-own-permissions.ts';
 import { placeName } from '../role-choices.ts';
+import type { ApplicationScreenProps } from './application.tsx';
 import { CreateM2MCredentialForm } from './create-m2m-credential-form.tsx';
 import { CreatedOAuthClient } from './created-oauth-client.tsx';
-import { M2MCredentialRow } from './m2m-credential-row.tsx';
+import { M2MCredentialRow, type CredentialActions } from './m2m-credential-row.tsx';
 import { M2MJwksForm } from './m2m-jwks-form.tsx';
-import type { MayDo } from '../operations-own-permissions.ts';
 
 interface CredentialTableProps {
   appId: string;
@@ -27,18 +28,19 @@ interface CredentialTableProps {
   context: ClientsContext;
   onRotated: (rotated: M2MCredentialWithSecret) => void;
   onEditKeys: (credential: M2MCredential) => void;
+  offers: CredentialActions;
   /** Whether a credential's roles panel is the one open. */
   rolesOpen: (credential: M2MCredential) => boolean;
   onRoles: (credential: M2MCredential) => void;
 }
 
-function CredentialTable({ appId, credentials, context, onRotated, onEditKeys, rolesOpen, onRoles }: CredentialTableProps) {
+function CredentialTable({ appId, credentials, context, onRotated, onEditKeys, offers, rolesOpen, onRoles }: CredentialTableProps) {
   const replace = (changed: M2MCredential) => credentials.replace(changed.clientId, changed);
   return (
     <PagedTable
       pages={credentials}
       columns={['Name', 'client_id', 'Tenant', 'Permissions', 'Authentication', 'Created', 'Status']}
-      actionsHeading="Actions"
+      actionsHeading={offersAny(offers) ? 'Actions' : undefined}
       emptyMessage="This application has no M2M credentials yet."
       loadingLabel="Loading M2M credentials…"
       row={(credential) => (
@@ -53,6 +55,7 @@ function CredentialTable({ appId, credentials, context, onRotated, onEditKeys, r
           }}
           onRevoked={replace}
           onEditKeys={onEditKeys}
+          offers={offers}
           rolesOpen={rolesOpen(credential)}
           onRoles={onRoles}
         />
@@ -68,9 +71,15 @@ async function loadSetup(appId: string): Promise<{ choices: GrantChoices; contex
 
 /**
  * Machine-to-machine credentials (the client credentials grant), every one of the application, its tenants' included:
- * Create credential, Roles, Rotate, Revoke, and Replace keys of a private_key_jwt one. A secret is shown once.
+ * Create credential, Roles, Rotate, Revoke, and Replace keys of a private_key_jwt one, as the operator's permissions
+ * allow. A secret is shown once.
  */
-export function M2MCredentials({ appId, may }: { appId: string; may: MayDo }) {
+export function M2MCredentials({ appId, may }: ApplicationScreenProps) {
+  const offers: CredentialActions = {
+    roles: may('role_assignments:read') && may('roles:read'),
+    rotate: may('m2m_credentials:write'),
+    revoke: may('m2m_credentials:delete'),
+  };
   const [{ issuer }] = useState(readConfig);
   const setup = useAsync(useCallback(() => loadSetup(appId), [appId]));
   useReadOnReturn(setup);
@@ -124,6 +133,7 @@ export function M2MCredentials({ appId, may }: { appId: string; may: MayDo }) {
           context={context}
           onRotated={rotate}
           onEditKeys={editingKeys.open}
+          offers={offers}
           rolesOpen={rolesOf.isOpen}
           onRoles={rolesOf.open}
         />
@@ -142,12 +152,12 @@ export function M2MCredentials({ appId, may }: { appId: string; may: MayDo }) {
         </UnsavedParts>
       )}
       <UnlistedRow panel={editingKeys} gone={(credential) => `The M2M credential ${credential.name} was deleted elsewhere.`} />
-      {editingKeys.row !== undefined && (
+      {editingKeys.row !== undefined && offers.rotate && (
         <UnsavedParts value={unsaved.parts}>
           <M2MJwksForm key={editingKeys.row.clientId} appId={appId} credential={editingKeys.row} onSaved={keysSaved} onCancel={editingKeys.close} />
         </UnsavedParts>
       )}
-      <CreateM2MCredentialForm appId={appId} choices={choices} onCreated={create} />
+      {may('m2m_credentials:write') && <CreateM2MCredentialForm appId={appId} choices={choices} onCreated={create} />}
     </>
   );
 }

@@ -11,18 +11,26 @@ import {
   type OAuthClient,
   type OAuthClientWithSecret,
 } from '../operations-oauth-clients.ts';
+import { offersAny } from '../operations-own-permissions.ts';
+
+/** The row actions the operator's permissions open: Edit stands for Rotate secret too (both write the client). */
+export interface ClientActions {
+  readonly edit: boolean;
+  readonly delete: boolean;
+}
 
 interface OAuthClientRowProps {
   appId: string;
   client: OAuthClient;
   context: ClientsContext;
+  offers: ClientActions;
   onEdit: (client: OAuthClient) => void;
   onRotated: (client: OAuthClientWithSecret) => void;
   onDeleted: (client: OAuthClient) => void;
 }
 
-/** One client: name, type, client_id to copy, redirect URIs, tenant; Edit, Rotate secret (web clients) and Delete, the last two once confirmed. */
-export function OAuthClientRow({ appId, client, context, onEdit, onRotated, onDeleted }: OAuthClientRowProps) {
+/** One client: name, type, client_id to copy, redirect URIs, tenant; Edit, Rotate secret (web clients) and Delete, the last two once confirmed, as offered. */
+export function OAuthClientRow({ appId, client, context, offers, onEdit, onRotated, onDeleted }: OAuthClientRowProps) {
   const rotate = useAction(async () => {
     if (!window.confirm(rotationQuestion(client.name))) return;
     onRotated(await rotateOAuthClientSecret(appId, client.clientId));
@@ -51,14 +59,16 @@ export function OAuthClientRow({ appId, client, context, onEdit, onRotated, onDe
         )}
       </td>
       {context.multiTenant && <td>{placeName(context, client.tenantId)}</td>}
-      <td className="actions">
-        <button type="button" className="small" onClick={() => onEdit(client)}>Edit</button>
-        {CLIENT_TYPES[client.type].confidential && (
-          <button type="button" className="small" disabled={rotate.busy} onClick={() => rotate.run()}>Rotate secret</button>
-        )}
-        <button type="button" className="small" disabled={remove.busy} onClick={() => remove.run()}>Delete</button>
-        {failure !== null && <ErrorMessage message={failure} />}
-      </td>
+      {offersAny(offers) && (
+        <td className="actions">
+          {offers.edit && <button type="button" className="small" onClick={() => onEdit(client)}>Edit</button>}
+          {offers.edit && CLIENT_TYPES[client.type].confidential && (
+            <button type="button" className="small" disabled={rotate.busy} onClick={() => rotate.run()}>Rotate secret</button>
+          )}
+          {offers.delete && <button type="button" className="small" disabled={remove.busy} onClick={() => remove.run()}>Delete</button>}
+          {failure !== null && <ErrorMessage message={failure} />}
+        </td>
+      )}
     </tr>
   );
 }

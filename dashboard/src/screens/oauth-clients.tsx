@@ -19,30 +19,33 @@ import {
   type OAuthClient,
   type OAuthClientWithSecret,
 } from '../operations-oauth-clients.ts';
+import { offersAny } from '../operations-own-permissions.ts';
+import type { ApplicationScreenProps } from './application.tsx';
 import { CreateOAuthClientForm } from './create-oauth-client-form.tsx';
 import { EditOAuthClientForm } from './edit-oauth-client-form.tsx';
-import { OAuthClientRow } from './oauth-client-row.tsx';
+import { OAuthClientRow, type ClientActions } from './oauth-client-row.tsx';
 
 interface ClientTableProps {
   appId: string;
   clients: Pages<OAuthClient>;
   context: ClientsContext;
+  offers: ClientActions;
   onEdit: (client: OAuthClient) => void;
   onRotated: (client: OAuthClientWithSecret) => void;
   onDeleted: (client: OAuthClient) => void;
 }
 
-function ClientTable({ appId, clients, context, ...actions }: ClientTableProps) {
+function ClientTable({ appId, clients, context, offers, ...actions }: ClientTableProps) {
   return (
     <section aria-labelledby="oauth-clients-heading">
       <h2 id="oauth-clients-heading">OAuth clients</h2>
       <PagedTable
         pages={clients}
         columns={['Name', 'Type', 'client_id', 'Redirect URIs', ...(context.multiTenant ? ['Tenant'] : [])]}
-        actionsHeading="Actions"
+        actionsHeading={offersAny(offers) ? 'Actions' : undefined}
         emptyMessage="This application has no OAuth clients yet: create one below to add sign-in to your app."
         loadingLabel="Loading the OAuth clients…"
-        row={(client) => <OAuthClientRow key={client.clientId} appId={appId} client={client} context={context} {...actions} />}
+        row={(client) => <OAuthClientRow key={client.clientId} appId={appId} client={client} context={context} offers={offers} {...actions} />}
       />
     </section>
   );
@@ -63,8 +66,12 @@ function SignInSettings({ issuer, isolated }: { issuer: URL; isolated: boolean }
   );
 }
 
-/** The application's OAuth clients (Auth0's "Applications"): the apps that sign their users in through Gatehouse. */
-export function OAuthClients({ appId }: { appId: string }) {
+/**
+ * The application's OAuth clients (Auth0's "Applications"): the apps that sign their users in through Gatehouse; Edit,
+ * Rotate secret, Delete and Create client as the operator's permissions allow.
+ */
+export function OAuthClients({ appId, may }: ApplicationScreenProps) {
+  const offers: ClientActions = { edit: may('oauth_clients:write'), delete: may('oauth_clients:delete') };
   const [{ issuer }] = useState(readConfig);
   const context = useAsync(useCallback(() => getClientsContext(appId), [appId]));
   useReadOnReturn(context);
@@ -90,12 +97,12 @@ export function OAuthClients({ appId }: { appId: string }) {
   };
   return (
     <>
-      <ClientTable appId={appId} clients={clients} context={context.data} onEdit={editing.open} onRotated={rotate} onDeleted={deleted} />
+      <ClientTable appId={appId} clients={clients} context={context.data} offers={offers} onEdit={editing.open} onRotated={rotate} onDeleted={deleted} />
       {rotated.map((rotation) => (
         <RotatedSecret key={rotation.clientId} rotation={rotation} onDismiss={() => setRotated((shown) => shown.filter((each) => each.clientId !== rotation.clientId))} />
       ))}
       <UnlistedRow panel={editing} gone={(client) => `The OAuth client ${client.name} was deleted elsewhere.`} />
-      {editing.row !== undefined && (
+      {editing.row !== undefined && offers.edit && (
         <UnsavedParts value={unsaved.parts}>
           <EditOAuthClientForm
             key={editing.row.clientId}
@@ -109,7 +116,7 @@ export function OAuthClients({ appId }: { appId: string }) {
           />
         </UnsavedParts>
       )}
-      <CreateOAuthClientForm appId={appId} context={context.data} issuer={issuer} onCreated={clients.add} />
+      {offers.edit && <CreateOAuthClientForm appId={appId} context={context.data} issuer={issuer} onCreated={clients.add} />}
       <SignInSettings issuer={issuer} isolated={context.data.isolated} />
     </>
   );

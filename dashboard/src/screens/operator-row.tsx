@@ -8,14 +8,16 @@ interface OperatorRowProps {
   appId: string;
   assignment: OperatorAssignment;
   choices: RoleChoices;
+  /** Whether Remove is offered. */
+  removable: boolean;
   onRemoved: () => void;
 }
 
 /** Whether the assignment is the signed-in operator's own (e-mails are unique among the console's users). */
 const isSignedInOperator = (email: string | null): boolean => email !== null && email.toLowerCase() === getSession()?.email.toLowerCase();
 
-/** One role an operator holds: who, which role, where, and Remove once confirmed. */
-export function OperatorRow({ appId, assignment, choices, onRemoved }: OperatorRowProps) {
+/** One role an operator holds: who, which role, where, and Remove once confirmed (where offered). */
+export function OperatorRow({ appId, assignment, choices, removable, onRemoved }: OperatorRowProps) {
   const who = assignment.email ?? assignment.operatorId;
   const role = roleName(choices, assignment.roleId);
   const place = placeName(choices, assignment.tenantId);
@@ -27,14 +29,16 @@ export function OperatorRow({ appId, assignment, choices, onRemoved }: OperatorR
       <th scope="row">{who}</th>
       <td>{role}</td>
       <td>{place}</td>
-      <td>
-        <RemoveAssignmentButton
-          scope={{ appId, tenantId: null }}
-          assignmentId={assignment.id}
-          question={`Remove ${who}'s role ${role} (${place})? ${consequence}`}
-          onRemoved={onRemoved}
-        />
-      </td>
+      {removable && (
+        <td>
+          <RemoveAssignmentButton
+            scope={{ appId, tenantId: null }}
+            assignmentId={assignment.id}
+            question={`Remove ${who}'s role ${role} (${place})? ${consequence}`}
+            onRemoved={onRemoved}
+          />
+        </td>
+      )}
     </tr>
   );
 }

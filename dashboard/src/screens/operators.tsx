@@ -7,34 +7,39 @@ import { useReadOnReturn } from '../hooks/use-read-on-return.ts';
 import { listOperatorAssignments, type OperatorAssignment } from '../operations-operators.ts';
 import { getRoleChoices, type RoleChoices } from '../operations-roles.ts';
 import { AddOperatorForm } from './add-operator-form.tsx';
+import type { ApplicationScreenProps } from './application.tsx';
 import { OperatorRow } from './operator-row.tsx';
 
 interface OperatorTableProps {
   appId: string;
   assignments: Pages<OperatorAssignment>;
   choices: RoleChoices;
+  removable: boolean;
 }
 
-function OperatorTable({ appId, assignments, choices }: OperatorTableProps) {
+function OperatorTable({ appId, assignments, choices, removable }: OperatorTableProps) {
   return (
     <section aria-labelledby="operators-heading">
       <h2 id="operators-heading">Operators</h2>
       <PagedTable
         pages={assignments}
         columns={['E-mail', 'Role', 'Where']}
-        actionsHeading="Actions"
+        actionsHeading={removable ? 'Actions' : undefined}
         emptyMessage="No operator holds a role in this application."
         loadingLabel="Loading operators…"
         row={(assignment) => (
-          <OperatorRow key={assignment.id} appId={appId} assignment={assignment} choices={choices} onRemoved={() => assignments.drop(assignment.id)} />
+          <OperatorRow key={assignment.id} appId={appId} assignment={assignment} choices={choices} removable={removable} onRemoved={() => assignments.drop(assignment.id)} />
         )}
       />
     </section>
   );
 }
 
-/** The operators who hold roles in the application (the dashboard's users, from the console), and adding one. */
-export function Operators({ appId }: { appId: string }) {
+/**
+ * The operators who hold roles in the application (the dashboard's users, from the console); adding one and removing a
+ * role as the operator's permissions allow.
+ */
+export function Operators({ appId, may }: ApplicationScreenProps) {
   const choices = useAsync(useCallback(() => getRoleChoices(appId), [appId]));
   useReadOnReturn(choices);
   const assignments = usePages(useCallback((cursor: string | null) => listOperatorAssignments(appId, cursor), [appId]));
@@ -44,8 +49,8 @@ export function Operators({ appId }: { appId: string }) {
   if (choices.status === 'failed') return <ErrorMessage message={choices.message} />;
   return (
     <>
-      <OperatorTable appId={appId} assignments={assignments} choices={choices.data} />
-      <AddOperatorForm appId={appId} choices={choices.data} onAdded={assignments.add} />
+      <OperatorTable appId={appId} assignments={assignments} choices={choices.data} removable={may('role_assignments:delete')} />
+      {may('role_assignments:write') && <AddOperatorForm appId={appId} choices={choices.data} onAdded={assignments.add} />}
     </>
   );
 }

@@ -7,42 +7,51 @@ import { useOpenRow } from '../hooks/use-open-row.ts';
 import { usePages, type Pages } from '../hooks/use-pages.ts';
 import { useReadOnReturn } from '../hooks/use-read-on-return.ts';
 import { UnsavedParts, useUnsavedPart } from '../hooks/use-unsaved-changes.ts';
+import { offersAny } from '../operations-own-permissions.ts';
 import { getRoleChoices, listPermissionCatalogue, listRoles, type Permission, type Role, type RoleChoices } from '../operations-roles.ts';
 import { RoleForm } from './role-form.tsx';
-import { RoleRow } from './role-row.tsx';
+import type { ApplicationScreenProps } from './application.tsx';
+import { RoleRow, type RoleActions } from './role-row.tsx';
 
 interface RoleTableProps {
   appId: string;
   roles: Pages<Role>;
   choices: RoleChoices;
+  offers: RoleActions;
   onEdit: (role: Role) => void;
   onDeleted: (role: Role) => void;
 }
 
-function RoleTable({ appId, roles, choices, onEdit, onDeleted }: RoleTableProps) {
+function RoleTable({ appId, roles, choices, offers, onEdit, onDeleted }: RoleTableProps) {
   return (
     <section aria-labelledby="roles-heading">
       <h2 id="roles-heading">Roles</h2>
       <PagedTable
         pages={roles}
         columns={['Name', 'Key', 'Description', 'Permissions', 'Kind', ...(choices.multiTenant ? ['Where'] : [])]}
-        actionsHeading="Actions"
+        actionsHeading={offersAny(offers) ? 'Actions' : undefined}
         emptyMessage="This application has no roles."
         loadingLabel="Loading roles…"
-        row={(role) => <RoleRow key={role.id} appId={appId} role={role} choices={choices} onEdit={onEdit} onDeleted={onDeleted} />}
+        row={(role) => <RoleRow key={role.id} appId={appId} role={role} choices={choices} offers={offers} onEdit={onEdit} onDeleted={onDeleted} />}
       />
     </section>
   );
 }
 
-async function loadRoleSetup(appId: string): Promise<{ choices: RoleChoices; catalogue: readonly Permission[] }> {
-  const [choices, catalogue] = await Promise.all([getRoleChoices(appId), listPermissionCatalogue(appId)]);
+/** The catalogue is read for the role form alone: an operator who may not write roles is shown none. */
+async function loadRoleSetup(appId: string, writable: boolean): Promise<{ choices: RoleChoices; catalogue: readonly Permission[] }> {
+  const [choices, catalogue] = await Promise.all([getRoleChoices(appId), writable ? listPermissionCatalogue(appId) : []]);
   return { choices, catalogue };
 }
 
-/** The application's roles, built-in ones read-only; creating a role, editing and deleting a custom one. */
-export function Roles({ appId }: { appId: string }) {
-  const setup = useAsync(useCallback(() => loadRoleSetup(appId), [appId]));
+/**
+ * The application's roles, built-in ones read-only; creating a role, editing and deleting a custom one, as the
+ * operator's permissions allow.
+ */
+export function Roles({ appId, may }: ApplicationScreenProps) {
+  const offers: RoleActions = { edit: may('roles:write'), delete: may('roles:delete') };
+  const writable = offers.edit;
+  const setup = useAsync(useCallback(() => loadRoleSetup(appId, writable), [appId, writable]));
   const roles = usePages(useCallback((cursor: string | null) => listRoles(appId, cursor), [appId]));
   useReadOnReturn(roles);
   // The permissions an open role form offers.
@@ -65,9 +74,9 @@ export function Roles({ appId }: { appId: string }) {
   };
   return (
     <>
-      <RoleTable appId={appId} roles={roles} choices={choices} onEdit={editing.open} onDeleted={deleted} />
+      <RoleTable appId={appId} roles={roles} choices={choices} offers={offers} onEdit={editing.open} onDeleted={deleted} />
       <UnlistedRow panel={editing} gone={(role) => `The role ${role.name} was deleted elsewhere.`} />
-      {editing.row !== undefined && (
+      {editing.row !== undefined && writable && (
         <UnsavedParts value={unsaved.parts}>
           <RoleForm
             key={editing.row.id}
@@ -80,7 +89,7 @@ export function Roles({ appId }: { appId: string }) {
           />
         </UnsavedParts>
       )}
-      <RoleForm appId={appId} choices={choices} catalogue={catalogue} onSaved={roles.add} />
+      {writable && <RoleForm appId={appId} choices={choices} catalogue={catalogue} onSaved={roles.add} />}
     </>
   );
 }

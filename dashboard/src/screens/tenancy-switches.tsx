@@ -80,6 +80,8 @@ function TenancySwitchForm({ feature, saved, saving, failure, onSave }: SwitchFo
 interface TenancySwitchesProps {
   appId: string;
   config: TenancyConfig;
+  /** Whether the operator may change them (`applications:write`); else they are shown as values. */
+  writable: boolean;
   onSaved: (config: TenancyConfig) => void;
 }
 
@@ -87,9 +89,9 @@ interface TenancySwitchesProps {
  * The application's four tenancy switches, each a choice saved by its own Save (isolating authentication once
  * confirmed): moving through a radio group with the arrow keys changes nothing, as in Auth0's and Zitadel's settings.
  * A chosen value not saved yet says what saving it does. A refused save (or a declined confirmation) puts the radios
- * back on the saved value.
+ * back on the saved value. To an operator who may not change them, they are values.
  */
-export function TenancySwitches({ appId, config, onSaved }: TenancySwitchesProps) {
+export function TenancySwitches({ appId, config, writable, onSaved }: TenancySwitchesProps) {
   const [saving, setSaving] = useState(false);
   const [failure, setFailure] = useState<SwitchFailure | null>(null);
 
@@ -109,6 +111,21 @@ export function TenancySwitches({ appId, config, onSaved }: TenancySwitchesProps
     }
   };
 
+  if (!writable) {
+    return (
+      <section aria-labelledby="tenancy-heading">
+        <h2 id="tenancy-heading">Tenancy</h2>
+        <dl className="details">
+          {TENANT_FEATURES.map((feature) => (
+            <div key={feature.setting}>
+              <dt>{feature.label}</dt>
+              <dd>{feature.choices.find((choice) => choice.value === config[feature.setting])?.label ?? config[feature.setting]}</dd>
+            </div>
+          ))}
+        </dl>
+      </section>
+    );
+  }
   return (
     <section aria-labelledby="tenancy-heading">
       <h2 id="tenancy-heading">Tenancy</h2>

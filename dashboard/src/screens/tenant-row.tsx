@@ -3,6 +3,7 @@ import { ErrorMessage } from '../components/status.tsx';
 import { useConfirmedAction } from '../hooks/use-confirmed-action.ts';
 import { useOverrideRemoval } from '../hooks/use-override-removal.ts';
 import { getConfigurationSources, type ConfigurationSources, type Tenant } from '../operations.ts';
+import { mayOverride, offersAny, type MayDo } from '../operations-own-permissions.ts';
 import { deleteTenant } from '../operations-tenants.ts';
 import type { TenantFeature } from '../tenant-features.ts';
 
@@ -13,6 +14,8 @@ interface TenantRowProps {
   features: readonly TenantFeature[];
   /** Whether each tenant has its own users, who go with it. */
   isolated: boolean;
+  /** What the operator holds application-wide: so also in the tenant. */
+  may: MayDo;
   /** Whether its rename form is the one open. */
   renaming: boolean;
   onReloaded: (configuration: ConfigurationSources) => void;
@@ -26,10 +29,17 @@ function deletionQuestion(name: string, isolated: boolean): string {
   return `Delete the tenant ${name}? Its own branding, e-mail settings, auth providers, policies and domains go with it, as do its API keys, OAuth clients and M2M credentials${users}. This cannot be undone.`;
 }
 
-/** One tenant: name, slug, a badge per feature, "Remove tenant override" where removable; Rename, and Delete once confirmed. */
-export function TenantRow({ appId, tenant, features, isolated, renaming, onReloaded, onRename, onDeleted }: TenantRowProps) {
+/** The row actions of a tenant the operator's permissions open; none: no Actions column. */
+export const tenantActions = (may: MayDo) => ({ rename: may('tenants:write'), delete: may('tenants:delete') });
+
+/**
+ * One tenant: name, slug, a badge per feature, "Remove tenant override" where removable; Rename, and Delete once
+ * confirmed; each as the operator's permissions allow.
+ */
+export function TenantRow({ appId, tenant, features, isolated, may, renaming, onReloaded, onRename, onDeleted }: TenantRowProps) {
   const removal = useOverrideRemoval(appId, tenant, async () => onReloaded(await getConfigurationSources(appId, tenant.id)));
   const deletion = useConfirmedAction();
+  const offers = tenantActions(may);
   const remove = () =>
     deletion.run(deletionQuestion(tenant.name, isolated), async () => {
       await deleteTenant(appId, tenant.id);
@@ -42,18 +52,28 @@ export function TenantRow({ appId, tenant, features, isolated, renaming, onReloa
       <td>{tenant.slug}</td>
       {features.map((feature) => (
         <td key={feature.label}>
-          <OverrideBadge source={feature.source(tenant.configuration)} override={feature.override?.(tenant.configuration)} removal={removal} />
+          <OverrideBadge
+            source={feature.source(tenant.configuration)}
+            override={feature.overrideRemoval !== undefined && mayOverride(may, feature.overrideRemoval) ? feature.override?.(tenant.configuration) : undefined}
+            removal={removal}
+          />
         </td>
       ))}
-      <td className="actions">
-        <button type="button" className="small" aria-pressed={renaming} onClick={() => onRename(tenant)}>
-          Rename<span className="visually-hidden">{` ${tenant.name}`}</span>
-        </button>
-        <button type="button" className="small" disabled={deletion.busy} onClick={remove}>
-          Delete<span className="visually-hidden">{` ${tenant.name}`}</span>
-        </button>
-        {deletion.failure !== null && <ErrorMessage message={deletion.failure} />}
-      </td>
+      {offersAny(offers) && (
+        <td className="actions">
+          {offers.rename && (
+            <button type="button" className="small" aria-pressed={renaming} onClick={() => onRename(tenant)}>
+              Rename<span className="visually-hidden">{` ${tenant.name}`}</span>
+            </button>
+          )}
+          {offers.delete && (
+            <button type="button" className="small" disabled={deletion.busy} onClick={remove}>
+              Delete<span className="visually-hidden">{` ${tenant.name}`}</span>
+            </button>
+          )}
+          {deletion.failure !== null && <ErrorMessage message={deletion.failure} />}
+        </td>
+      )}
     </tr>
   );
 }

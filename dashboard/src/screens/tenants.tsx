@@ -8,21 +8,24 @@ import { usePages, type Pages } from '../hooks/use-pages.ts';
 import { useReadOnReturn } from '../hooks/use-read-on-return.ts';
 import { UnsavedParts, useUnsavedPart } from '../hooks/use-unsaved-changes.ts';
 import { getConfigurationSources, getTenancyConfig, listTenants, type TenancyConfig, type Tenant, type TenantSummary } from '../operations.ts';
+import { offersAny, type MayDo } from '../operations-own-permissions.ts';
 import { isPerTenant, TENANT_FEATURES, type TenantFeature } from '../tenant-features.ts';
 import { TenancySwitches } from './tenancy-switches.tsx';
 import { TenantForm } from './tenant-form.tsx';
-import { TenantRow } from './tenant-row.tsx';
+import type { ApplicationScreenProps } from './application.tsx';
+import { TenantRow, tenantActions } from './tenant-row.tsx';
 
 interface TenantTableProps {
   appId: string;
   tenants: Pages<Tenant>;
   features: readonly TenantFeature[];
   isolated: boolean;
+  may: MayDo;
   onDeleted: (tenant: Tenant) => void;
 }
 
 /** The tenants page by page, with a badge per feature they may customize, Rename and Delete; the rename form under them. */
-function TenantTable({ appId, tenants, features, isolated, onDeleted }: TenantTableProps) {
+function TenantTable({ appId, tenants, features, isolated, may, onDeleted }: TenantTableProps) {
   const unsaved = useUnsavedPart();
   const renaming = useOpenRow('tenants', tenants.items, (tenant) => tenant.id, unsaved);
   return (
@@ -31,7 +34,7 @@ function TenantTable({ appId, tenants, features, isolated, onDeleted }: TenantTa
       <PagedTable
         pages={tenants}
         columns={['Name', 'Slug', ...features.map((feature) => feature.label)]}
-        actionsHeading="Actions"
+        actionsHeading={offersAny(tenantActions(may)) ? 'Actions' : undefined}
         emptyMessage="This application has no tenants yet."
         loadingLabel="Loading tenants…"
         row={(tenant) => (
@@ -41,6 +44,7 @@ function TenantTable({ appId, tenants, features, isolated, onDeleted }: TenantTa
             tenant={tenant}
             features={features}
             isolated={isolated}
+            may={may}
             renaming={renaming.isOpen(tenant)}
             onReloaded={(configuration) => tenants.replace(tenant.id, { configuration })}
             onRename={renaming.open}
@@ -53,7 +57,7 @@ function TenantTable({ appId, tenants, features, isolated, onDeleted }: TenantTa
         )}
       />
       <UnlistedRow panel={renaming} gone={(tenant) => `The tenant ${tenant.name} was deleted elsewhere.`} />
-      {renaming.row !== undefined && (
+      {renaming.row !== undefined && may('tenants:write') && (
         <UnsavedParts value={unsaved.parts}>
           <TenantForm
             key={renaming.row.id}
@@ -68,8 +72,11 @@ function TenantTable({ appId, tenants, features, isolated, onDeleted }: TenantTa
   );
 }
 
-/** The tenancy switches, then the tenants with a badge column for each feature the switches leave to tenants; Create tenant. */
-export function Tenants({ appId }: { appId: string }) {
+/**
+ * The tenancy switches, then the tenants with a badge column for each feature the switches leave to tenants; Create
+ * tenant. What the operator may not change is shown, not offered.
+ */
+export function Tenants({ appId, may }: ApplicationScreenProps) {
   const tenancy = useAsync(useCallback(() => getTenancyConfig(appId), [appId]));
   useReadOnReturn(tenancy);
   const tenants = usePages(useCallback((cursor: string | null) => listTenants(appId, cursor), [appId]));
@@ -90,22 +97,25 @@ export function Tenants({ appId }: { appId: string }) {
 
   return (
     <>
-      {config !== null && <TenancySwitches appId={appId} config={config} onSaved={saved} />}
+      {config !== null && <TenancySwitches appId={appId} config={config} writable={may('applications:write')} onSaved={saved} />}
       {notice !== null && <p role="status">{notice}</p>}
       <TenantTable
         appId={appId}
         tenants={tenants}
         features={features}
         isolated={config?.authIsolation === 'isolated'}
+        may={may}
         onDeleted={(deleted) => setNotice(`Tenant ${deleted.name} is deleted.`)}
       />
-      <TenantForm
-        appId={appId}
-        onSaved={(tenant) => {
-          setNotice(null);
-          void created(tenant).catch(tenants.refresh);
-        }}
-      />
+      {may('tenants:write') && (
+        <TenantForm
+          appId={appId}
+          onSaved={(tenant) => {
+            setNotice(null);
+            void created(tenant).catch(tenants.refresh);
+          }}
+        />
+      )}
     </>
   );
 }
