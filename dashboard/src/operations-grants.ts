@@ -14,17 +14,17 @@ export interface GrantChoices {
   readonly permissions: readonly GrantablePermission[];
 }
 
-/** Every built-in permission fits in one page of the catalogue, which lists them first. */
-export async function getGrantChoices(appId: string): Promise<GrantChoices> {
-  const query = `query GrantChoices($appId: UUID!, $pageSize: Int) {
-    application(appId: $appId) { multiTenant }
-    permissions(appId: $appId, pageSize: $pageSize) { data { key description builtIn } }
-  }`;
-  const data = await graphql<{ application: { multiTenant: boolean }; permissions: { data: (GrantablePermission & { builtIn: boolean })[] } }>(
+/** Every built-in permission fits in one page of the catalogue, which lists them first. `creating`: the permissions are
+ *  read only for a form that gives them: the catalogue needs `permissions:read`, which a reader of keys may not hold, and
+ *  the service asks for every field a document names (an `@include` does not spare one). */
+export async function getGrantChoices(appId: string, creating: boolean): Promise<GrantChoices> {
+  const catalogue = creating ? 'permissions(appId: $appId, pageSize: $pageSize) { data { key description builtIn } }' : '';
+  const query = `query GrantChoices($appId: UUID!${creating ? ', $pageSize: Int' : ''}) { application(appId: $appId) { multiTenant } ${catalogue} }`;
+  const data = await graphql<{ application: { multiTenant: boolean }; permissions?: { data: (GrantablePermission & { builtIn: boolean })[] } }>(
     query,
-    { appId, pageSize: FULL_PAGE },
+    creating ? { appId, pageSize: FULL_PAGE } : { appId },
     { applicationId: appId },
   );
-  const permissions = data.permissions.data.filter((permission) => permission.builtIn).map(({ key, description }) => ({ key, description }));
+  const permissions = (data.permissions?.data ?? []).filter((permission) => permission.builtIn).map(({ key, description }) => ({ key, description }));
   return { multiTenant: data.application.multiTenant, permissions };
 }

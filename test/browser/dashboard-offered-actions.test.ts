@@ -11,6 +11,7 @@ import { asOperator, dashboardSuite, makeOperator, offered, openTab } from '../s
  */
 const READER = { email: 'reader@ops.example', password: 'Operator-Heron-42' };
 const ADMIN = { email: 'admin@ops.example', password: 'Operator-Egret-42' };
+const KEY_READER = { email: 'keys@ops.example', password: 'Operator-Plover-42' };
 const KEY = 'Build key';
 const CREDENTIAL = 'Invoice worker';
 const CLIENT = 'Portal';
@@ -31,6 +32,9 @@ const suite = dashboardSuite({
     auditorId = auditor.body.id;
     await makeOperator(app, READER, 'reader');
     await makeOperator(app, ADMIN, 'app_admin');
+    const keyReads = ['api_keys:read', 'm2m_credentials:read', 'applications:read', 'tenants:read'];
+    expect((await app.http.post('/roles', { key: 'key_reader', name: 'Key reader', permissions: keyReads })).status).toBe(201);
+    await makeOperator(app, KEY_READER, 'key_reader');
     const key = await app.http.post('/api-keys', { name: KEY, permissions: ['users:read'] });
     expect(key.status).toBe(201);
     keyId = key.body.key.id;
@@ -90,6 +94,16 @@ describe('the actions the dashboard offers on each tab, in Chromium', () => {
       const panel = page.getByRole('region', { name: `Roles of ${KEY}` });
       await panel.getByText(`${KEY} holds no role.`).waitFor();
       expect(await panel.getByRole('button').allTextContents()).toEqual(['Close']);
+    });
+  });
+
+  it('shows a reader of keys and credentials, who may not read the permissions catalogue, their lists without a refusal', async () => {
+    await as(KEY_READER, async (page) => {
+      await page.getByRole('navigation', { name: 'Application sections' }).waitFor();
+      expect((await buttonsOn(page, 'API keys')).buttons).toEqual([BACK]);
+      await page.getByRole('row', { name: new RegExp(`^${KEY}`) }).waitFor();
+      expect((await buttonsOn(page, 'M2M credentials')).buttons).toEqual([BACK]);
+      await page.getByRole('row', { name: new RegExp(`^${CREDENTIAL}`) }).waitFor();
     });
   });
 

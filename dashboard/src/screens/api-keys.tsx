@@ -69,7 +69,8 @@ export function ApiKeys({ appId, may }: ApplicationScreenProps) {
     rotate: may('api_keys:write'),
     revoke: may('api_keys:delete'),
   };
-  const choices = useAsync(useCallback(() => getGrantChoices(appId), [appId]));
+  const creating = may('api_keys:write');
+  const choices = useAsync(useCallback(() => getGrantChoices(appId, creating), [appId, creating]));
   useReadOnReturn(choices);
   const [viewed, setViewed] = useState<TenantSummary | null>(null);
   const viewedId = viewed?.id ?? null;
@@ -119,7 +120,7 @@ export function ApiKeys({ appId, may }: ApplicationScreenProps) {
           <CredentialRoles key={rolesOf.row.id} appId={appId} type="api_key" credential={rolesOf.row} may={may} onClose={rolesOf.close} />
         </UnsavedParts>
       )}
-      {may('api_keys:write') && <CreateApiKeyForm appId={appId} choices={choices.data} onCreated={created} />}
+      {creating && <CreateApiKeyForm appId={appId} choices={choices.data} onCreated={created} />}
     </>
   );
 }

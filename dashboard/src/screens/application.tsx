@@ -58,16 +58,17 @@ const READS: Readonly<Record<Tab, readonly string[]>> = {
   Sessions: ['sessions:read', 'users:read'],
   Roles: ['roles:read'],
   Operators: ['role_assignments:read', 'roles:read'],
-  'API keys': ['api_keys:read'],
+  // Both read whether the application has tenants (`application`), to offer a tenant's keys.
+  'API keys': ['api_keys:read', 'applications:read'],
   'OAuth clients': ['oauth_clients:read'],
   'API resources': ['api_resources:read'],
-  'M2M credentials': ['m2m_credentials:read'],
+  'M2M credentials': ['m2m_credentials:read', 'applications:read'],
   'Audit log': ['audit_logs:read'],
   Analytics: ['analytics:read'],
   Settings: ['applications:read'],
 };
-/** What a multi-tenant application's tab reads besides: its users are shown with their tenants. */
-const TENANT_READS: Readonly<Partial<Record<Tab, readonly string[]>>> = { Users: ['tenants:read'] };
+/** What a multi-tenant application's tab reads besides: its users and M2M credentials are shown with their tenants. */
+const TENANT_READS: Readonly<Partial<Record<Tab, readonly string[]>>> = { Users: ['tenants:read'], 'M2M credentials': ['tenants:read'] };
 /** A single-tenant application has no tenants, so none to invite to. */
 const TENANT_TABS: readonly Tab[] = ['Tenants', 'Invitations'];
 

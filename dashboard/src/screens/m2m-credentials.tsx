@@ -64,8 +64,8 @@ function CredentialTable({ appId, credentials, context, onRotated, onEditKeys, o
   );
 }
 
-async function loadSetup(appId: string): Promise<{ choices: GrantChoices; context: ClientsContext }> {
-  const [choices, context] = await Promise.all([getGrantChoices(appId), getClientsContext(appId)]);
+async function loadSetup(appId: string, creating: boolean): Promise<{ choices: GrantChoices; context: ClientsContext }> {
+  const [choices, context] = await Promise.all([getGrantChoices(appId, creating), getClientsContext(appId)]);
   return { choices, context };
 }
 
@@ -81,7 +81,8 @@ export function M2MCredentials({ appId, may }: ApplicationScreenProps) {
     revoke: may('m2m_credentials:delete'),
   };
   const [{ issuer }] = useState(readConfig);
-  const setup = useAsync(useCallback(() => loadSetup(appId), [appId]));
+  const creating = may('m2m_credentials:write');
+  const setup = useAsync(useCallback(() => loadSetup(appId, creating), [appId, creating]));
   useReadOnReturn(setup);
   const credentials = usePages(
     useCallback((cursor: string | null) => listM2MCredentials(appId, cursor), [appId]),
@@ -157,7 +158,7 @@ export function M2MCredentials({ appId, may }: ApplicationScreenProps) {
           <M2MJwksForm key={editingKeys.row.clientId} appId={appId} credential={editingKeys.row} onSaved={keysSaved} onCancel={editingKeys.close} />
         </UnsavedParts>
       )}
-      {may('m2m_credentials:write') && <CreateM2MCredentialForm appId={appId} choices={choices} onCreated={create} />}
+      {creating && <CreateM2MCredentialForm appId={appId} choices={choices} onCreated={create} />}
     </>
   );
 }
