@@ -163,6 +163,10 @@ function passwordField(look: PageLook, input: FormInput, invalid: boolean, descr
   });
 }
 
+/** The kind of form posted: one for an account the pool no longer holds is shown again as opening the link shows it now. */
+const FORM_EXISTING = 'existing';
+const FORM_NEW = 'new';
+
 /** Where it makes a passkey, the button runs the browser's ceremony and posts its answer with the rest. */
 function invitationPage(look: PageLook, nonce: string, input: FormInput): RenderedPage {
   const { existing, password } = input.kind;
@@ -171,6 +175,7 @@ function invitationPage(look: PageLook, nonce: string, input: FormInput): Render
   const describedBy = [...(input.error === undefined ? [] : ['form-error']), ...(messages.length === 0 ? [] : ['password-error'])];
   const fields =
     hidden('token', input.token) +
+    hidden('form', existing ? FORM_EXISTING : FORM_NEW) +
     (input.passkey === undefined ? '' : hidden('user', input.passkey.userId)) +
     emailField({ label: text(look, 'login.email'), value: input.email, describedBy: [], invalid: false, extra: '' }).replace('<input ', '<input readonly ') +
     (existing
@@ -359,6 +364,8 @@ export function registerInvitationPage(app: FastifyInstance, services: Services,
     if (!csrf.verify(invitation.id, fields['csrf'], 'invitation')) {
       throw new SignInRefusal('invitation_form_forged', target.look);
     }
+    // Its account deleted since the form was shown: what it asked proves nothing of a new account, which this form asks for.
+    if (fields['form'] === FORM_EXISTING && account === null) return showForm(request, reply, opened, 200);
     if (fields['forgot'] !== undefined) return forgotPassword(request, reply, opened);
     if (fields['sendCode'] !== undefined) return sendCode(request, reply, opened);
     const password = typeof fields['password'] === 'string' ? fields['password'] : '';
@@ -371,6 +378,8 @@ export function registerInvitationPage(app: FastifyInstance, services: Services,
     }
     if ('again' in outcome) return showForm(request, reply, opened, 400, outcome.again);
     if ('closed' in outcome) return refuse(reply, outcome.closed, target.look);
+    // Deleted while this post was under way: the invitation stands, and the form now makes a new account.
+    if ('accountGone' in outcome) return showForm(request, reply, await open(request, tokenOf(request)), 200);
     if ('taken' in outcome) {
       // The address got an account meanwhile.
       const reopened = await open(request, tokenOf(request));

@@ -485,6 +485,63 @@ describe('invitations', () => {
     }
   });
 
+  it('an account deleted between opening the link and submitting its form: the submit shows the new-account form, which then accepts', async () => {
+    const email = `gone-${randomUUID()}@example.com`;
+    const user = await app.http.post(`${inB}/users`, { email, name: 'Gus', password: PASSWORD });
+    expect(user.status).toBe(201);
+    const sent = await invite(inA, { email });
+    const link = await linkMailedTo(email);
+    const opened = await openPage(link);
+    expect(opened.html).toContain('Sign in with your account');
+    const { action, csrf, token } = formOf(opened);
+    expect((await app.http.delete(`/users/${user.body.id as string}`)).status).toBe(204);
+    // The account's password proves nothing of a new account: the form asks for one, as opening the link again does.
+    const again = await post(action, { csrf, token, form: hiddenField(opened.html, 'form')!, password: PASSWORD });
+    expect(again.status, again.html).toBe(200);
+    expect(again.html).toContain('name="name"');
+    expect(again.html).toContain('autocomplete="new-password"');
+    expect(await app.sql('select 1 from app_user where email_normalized = ?', [email])).toHaveLength(0);
+    expect((await app.http.get(`${inA}/invitations/${sent.id}`)).body.status).toBe('pending');
+    const form = formOf(again);
+    const done = await post(form.action, { csrf: form.csrf, token: form.token, form: hiddenField(again.html, 'form')!, name: 'Gus Again', password: PASSWORD });
+    expect(done.status, done.html).toBe(200);
+    expect(done.html).toContain('You are now a member of Acme');
+    const accepted = (await app.http.get(`${inA}/invitations/${sent.id}`)).body;
+    expect(accepted.status).toBe('accepted');
+    expect(accepted.acceptedUserId).not.toBe(user.body.id);
+    expect((await app.http.get(`/users/${accepted.acceptedUserId as string}`)).body).toMatchObject({ name: 'Gus Again', tenantIds: [tenantA] });
+  });
+
+  it('an account deleted while its acceptance is under way: the post shows the new-account form (200), not an unknown link; it then accepts', async () => {
+    const email = `gone-midway-${randomUUID()}@example.com`;
+    const user = await app.http.post(`${inB}/users`, { email, name: 'Mo', password: PASSWORD });
+    expect(user.status).toBe(201);
+    const userId = user.body.id as string;
+    const sent = await invite(inA, { email });
+    const link = await linkMailedTo(email);
+    const opened = await openPage(link);
+    const { action, csrf, token } = formOf(opened);
+    const accepting = async () => post(action, { csrf, token, form: hiddenField(opened.html, 'form')!, password: PASSWORD });
+    // The acceptance proves the password, then waits for the invitation while the account's deletion commits.
+    const [answer] = usingEmbeddedDatabase()
+      ? await Promise.all([accepting(), app.http.delete(`/users/${userId}`).then((deleted) => expect(deleted.status).toBe(204))])
+      : await queuedBehind(app.gatehouse.services.orm, { table: 'invitation', applicationId: app.root.applicationId, id: sent.id }, {
+          lock: 'update',
+          beforeCommit: (em) => em.execute('delete from app_user where application_id = ? and id = ?', [app.root.applicationId, userId]),
+        }, [accepting]);
+    expect(answer.status, answer.html).toBe(200);
+    expect(answer.html).not.toContain('replaced by a newer invitation');
+    if (!answer.html.includes('You are now a member of Acme')) {
+      // Not accepted: the form for a new account, as opening the link now shows.
+      expect(answer.html).toContain('name="name"');
+      expect((await app.http.get(`${inA}/invitations/${sent.id}`)).body.status).toBe('pending');
+      const form = formOf(answer);
+      const done = await post(form.action, { csrf: form.csrf, token: form.token, form: hiddenField(answer.html, 'form')!, name: 'Mo Again', password: PASSWORD });
+      expect(done.status, done.html).toBe(200);
+    }
+    expect((await app.http.get(`${inA}/invitations/${sent.id}`)).body.status).toBe('accepted');
+  });
+
   it('an existing account of the shared pool signs in with its password to accept, and keeps its other tenants', async () => {
     const email = `shared-${randomUUID()}@example.com`;
     const user = await app.http.post(`${inB}/users`, { email, name: 'Sam', password: PASSWORD });

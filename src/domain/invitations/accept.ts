@@ -60,6 +60,8 @@ export type AcceptOutcome =
   | { readonly ok: false; readonly passwordErrors: readonly CopyText[] }
   /** Sign in with it instead. */
   | { readonly ok: false; readonly taken: true }
+  /** The existing account it was to join was deleted meanwhile: the invitation stands, for a new account. */
+  | { readonly ok: false; readonly accountGone: true }
   /** The passkey's credential is stored for an account already: nothing is. */
   | { readonly ok: false; readonly keyHeld: true }
   /** The code was used or ran out meanwhile: nothing is stored. */
@@ -137,7 +139,7 @@ export async function acceptInvitation(scope: Scope, opened: Pick<Invitation, 'i
         recordAudit(em, tx, { action: 'user.created', targetType: 'user', targetId: user.id, tenantId, after: { ...userSnapshot(user), via: `invitation:${invitation.id}` } });
       } else {
         const found = await em.findOne(User, { id: account.userId, poolId, emailNormalized: invitation.emailNormalized }, { ...HOLD_FOR_UPDATE, filters: { [TENANT_FILTER]: false } });
-        if (found === null) return { ok: false, closed: 'unknown' };
+        if (found === null) return { ok: false, accountGone: true };
         const standing = accountStanding(found);
         if (standing !== null) return { ok: false, closed: standing };
         user = found;
