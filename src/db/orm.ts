@@ -78,6 +78,7 @@ import { Migration0072EmailSenderDomainRecheck } from './migrations/0072-email-s
 import { Migration0073DeferredMail } from './migrations/0073-deferred-mail.ts';
 import { Migration0074InteractionLoginLookup } from './migrations/0074-interaction-login-lookup.ts';
 import { Migration0075UserSignInsEnded } from './migrations/0075-user-sign-ins-ended.ts';
+import { Migration0076EmailDeliveryWithdrawn } from './migrations/0076-email-delivery-withdrawn.ts';
 import type { EmbeddedDatabase } from './embedded.ts';
 import { gateStatements } from './statement-gate.ts';
 import { StartRefusal } from '../process/start-failure.ts';
@@ -156,6 +157,7 @@ export const MIGRATIONS = [
   { name: '0073-deferred-mail', class: Migration0073DeferredMail },
   { name: '0074-interaction-login-lookup', class: Migration0074InteractionLoginLookup },
   { name: '0075-user-sign-ins-ended', class: Migration0075UserSignInsEnded },
+  { name: '0076-email-delivery-withdrawn', class: Migration0076EmailDeliveryWithdrawn },
 ];
 
 /** Names released migrations ran under before they were renamed; each runs again under its new name, as a no-op. */

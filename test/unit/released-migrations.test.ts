@@ -83,6 +83,7 @@ const RELEASED: Record<string, string> = {
   '0073-deferred-mail': '75d367840aeb6640',
   '0074-interaction-login-lookup': '2f4eac0d671e8467',
   '0075-user-sign-ins-ended': 'd1b0e8b78ff51359',
+  '0076-email-delivery-withdrawn': '3af86a97fdc52d5d',
 };
 
 const printer = ts.createPrinter({ removeComments: true });

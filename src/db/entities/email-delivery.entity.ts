@@ -23,6 +23,10 @@ const EmailDeliverySchema = defineEntity({
     lastError: p.text().nullable(),
     providerType: p.string().nullable(),
     note: p.string().nullable(),
+    /** The invitation whose link it carries (migration 0076): its revoke or resend withdraws the mail while queued. */
+    invitationId: p.uuid().nullable(),
+    /** Why it was withdrawn before it was sent (outbox.ts withdrawInvitationMail); it is then `failed`, or its attempt under way fails. */
+    withdrawn: p.text().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
     sentAt: p.datetime().nullable(),
   },

@@ -53,6 +53,8 @@ interface Claimed {
   attempts: number;
   /** Whose provider it goes through as claimed: its tenant's own, or null, the application's. */
   provider_tenant_id: string | null;
+  /** Withdrawn while an attempt held it (outbox.ts withdrawInvitationMail): not sent again. */
+  withdrawn: string | null;
 }
 
 interface Outcome {
@@ -276,7 +278,7 @@ export class OutboxWorker implements OutboxWaker {
                 for update of e skip locked) as due
         where d.application_id = due.application_id and d.id = due.id
         returning d.application_id, d.id, d.tenant_id, d.template_key, d.to_address, d.subject, d.text_body, d.html_body,
-                  d.message_id, d.attempts, due.provider_tenant_id`,
+                  d.message_id, d.attempts, due.provider_tenant_id, d.withdrawn`,
       [busy, CLAIM_SCAN, OWNER_PLACES, CLAIM_WINDOW, OWNER_PLACES, limit, this.#leaseMs],
     );
   }
@@ -294,6 +296,11 @@ export class OutboxWorker implements OutboxWaker {
     const { signal } = attempt;
     let route: Route | undefined;
     try {
+      // Withdrawn under a lease whose attempt never wrote its outcome (its instance died): not sent now.
+      if (row.withdrawn !== null) {
+        await this.#record({ row, status: 'failed', providerType: null, note: null, lastError: row.withdrawn });
+        return;
+      }
       route = await madeOnce(routes, ownerOf(row), () => this.#route(this.#orm.em.fork(), row));
       const mail: OutgoingMail = {
         messageId: row.message_id,
@@ -414,7 +421,8 @@ export class OutboxWorker implements OutboxWaker {
     this.#writing = undefined;
   }
 
-  /** Each only if its attempt still holds the lease (`attempts` unchanged), in one transaction. */
+  /** Each only if its attempt still holds the lease (`attempts` unchanged), in one transaction. A mail withdrawn during
+   *  its attempt keeps `sent`; any other outcome of it is final, `failed` with the withdrawal's reason. */
   async #write(outcomes: Outcome[]): Promise<void> {
     const values = JSON.stringify(
       outcomes.map(({ row, status, providerType, note, lastError }) => ({
@@ -429,22 +437,25 @@ export class OutboxWorker implements OutboxWaker {
       })),
     );
     await this.#orm.em.fork().transactional(async (tx) => {
-      const updated = await tx.execute<{ id: string }[]>(
+      const updated = await tx.execute<{ id: string; status: string; last_error: string | null }[]>(
         `update email_delivery as d
-            set status = case when v.status in ('retry', 'interrupted') then 'queued' else v.status end,
+            set status = case when v.status = 'sent' then 'sent' when d.withdrawn is not null then 'failed'
+                              when v.status in ('retry', 'interrupted') then 'queued' else v.status end,
                 sent_at = case when v.status = 'sent' then now() end,
                 next_attempt_at = case when v.status in ('retry', 'interrupted') then now() + make_interval(secs => v.delay_ms / 1000.0) else d.next_attempt_at end,
-                attempts = d.attempts - (v.status = 'interrupted')::integer,
-                claimed_until = null, provider_type = coalesce(v.provider_type, d.provider_type), note = v.note, last_error = v.last_error
+                attempts = d.attempts - (v.status = 'interrupted' and d.withdrawn is null)::integer,
+                claimed_until = null, provider_type = coalesce(v.provider_type, d.provider_type), note = v.note,
+                last_error = case when v.status <> 'sent' and d.withdrawn is not null then d.withdrawn else v.last_error end
            from jsonb_to_recordset(?::jsonb) as v(application_id uuid, id uuid, attempts integer, status text, provider_type text,
                                                   note text, last_error text, delay_ms double precision)
           where d.application_id = v.application_id and d.id = v.id and d.attempts = v.attempts and d.status = 'queued'
-          returning d.id`,
+          returning d.id, d.status, d.last_error`,
         [values],
       );
-      const written = new Set(updated.map(({ id }) => id));
-      for (const { row, status, providerType, lastError } of outcomes) {
-        if ((status !== 'sent' && status !== 'failed') || !written.has(row.id)) continue;
+      const written = new Map(updated.map((written) => [written.id, written]));
+      for (const { row, providerType } of outcomes) {
+        const { status, last_error: lastError } = written.get(row.id) ?? { status: 'unwritten', last_error: null };
+        if (status !== 'sent' && status !== 'failed') continue;
         const actor: AuditActor = { applicationId: row.application_id, tenantId: row.tenant_id, requestId: row.id, principal: SYSTEM };
         recordAudit(tx, actor, {
           action: status === 'sent' ? 'email_delivery.sent' : 'email_delivery.failed',

@@ -10,7 +10,7 @@ import { invalid, notFound } from '../../errors.ts';
 import { normalizeEmail } from '../users/email-key.ts';
 import { firstIdAt, newId } from '../../ids.ts';
 import type { DomainServices } from '../../services.ts';
-import { recordAudit, type AuditActor } from '../audit/audit.ts';
+import { recordAudit, recordAuditPerRow, type AuditActor } from '../audit/audit.ts';
 import { normalize as brandingValue, type BrandingValue } from '../branding/branding.ts';
 import { readableColors } from '../branding/readable-colors.ts';
 import { paginate, type Page, type PageArgs, type Row, scopedList } from '../pagination.ts';
@@ -155,6 +155,37 @@ export async function enqueueMail(em: EntityManager, sender: MailSender, mail: M
 /** Of a delivery deleted with its tenant (owned-rows.ts): never its bodies. */
 export const deliverySnapshotSql = (r: string) =>
   `jsonb_build_object('templateKey', ${r}.template_key, 'to', ${r}.to_address, 'status', ${r}.status, 'attempts', ${r}.attempts)`;
+
+/** Why an invitation's mail still queued is not sent: the link it carries no longer works. Its `lastError`. */
+export const WITHDRAWN_REASONS = {
+  revoked: 'withdrawn: the invitation was revoked before this mail was sent; its link no longer works',
+  resent: 'withdrawn: the invitation was resent before this mail was sent; its link was replaced by the newer mail’s',
+} as const;
+
+/**
+ * In the transaction that ends the invitation's link (a revoke, a resend), so the withdrawal commits with it. A mail
+ * no attempt holds is `failed` at once, never claimed (`email_delivery.withdrawn`); one under an attempt's lease is
+ * marked, and that attempt's outcome decides (deliver.ts): `sent` stays (it may have left), any other is final, with
+ * this reason. Mails already sent or failed are left as they are.
+ */
+export async function withdrawInvitationMail(em: EntityManager, actor: AuditActor, invitationId: string, reason: keyof typeof WITHDRAWN_REASONS): Promise<void> {
+  const why = WITHDRAWN_REASONS[reason];
+  const leased = (r: string) => `(${r}.claimed_until is not null and ${r}.claimed_until > now())`;
+  await recordAuditPerRow(em, actor, { action: 'email_delivery.withdrawn', targetType: 'email_delivery' }, {
+    tenantPerRow: true,
+    ctes: `marked as (
+      update email_delivery as d set withdrawn = ?,
+             status = case when ${leased('d')} then d.status else 'failed' end,
+             last_error = case when ${leased('d')} then d.last_error else ? end
+       where @owner(d) and d.invitation_id = ? and d.status = 'queued'
+      returning d.id, d.tenant_id, d.template_key, d.to_address, d.status, d.attempts, d.last_error),
+    changed as (
+      select m.id::text as target_id, m.tenant_id, jsonb_build_object('status', 'queued') as before,
+             ${deliverySnapshotSql('m')} || jsonb_build_object('lastError', m.last_error) as after
+        from marked as m where m.status = 'failed')`,
+    params: [why, why, invitationId],
+  });
+}
 
 export interface DeliveryFilters {
   status?: string | null;

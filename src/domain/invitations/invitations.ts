@@ -24,7 +24,7 @@ import { pagesOf } from '../users/link-tokens.ts';
 import { email as emailAddress } from '../validate.ts';
 import { consoleOfSql } from '../console/console-of.ts';
 import { invitationMail } from '../email/flow-mail.ts';
-import { tenantVariable } from '../email/outbox.ts';
+import { tenantVariable, withdrawInvitationMail } from '../email/outbox.ts';
 
 export const INVITATION_STATUSES = ['pending', 'accepted', 'revoked', 'expired'] as const;
 export type InvitationStatus = (typeof INVITATION_STATUSES)[number];
@@ -161,12 +161,14 @@ async function mailInvitation(em: EntityManager, scope: Scope, application: Appl
   // In the invitee's language when their account has one, else in the inviting user's (English without either). An
   // account of other tenants is mailed as the application: its link may add a passkey to it (src/hosted/invitation.ts).
   const invitee = { email: invitation.email, name: user?.name ?? null, locale: user?.locale ?? locale, tenantIds: user?.tenantIds ?? null };
-  await invitationMail({ em, sender: scope, tenantId: invitation.tenantId }, invitee, {
+  const delivery = await invitationMail({ em, sender: scope, tenantId: invitation.tenantId }, invitee, {
     link: await invitationLink(em, scope.services.config.publicUrl, application, tenant.id, token),
     inviter,
     expiresInDays: invitation.expiresInDays,
     tenant: tenantVariable(tenant),
   });
+  // Its revoke or resend withdraws it while it is queued: its link then works no more.
+  delivery.invitationId = invitation.id;
 }
 
 /** Giving roles takes `role_assignments:write` (403), as assigning them would. */
@@ -287,6 +289,7 @@ export async function resendInvitation(scope: Scope, invitationId: string): Prom
     invitation.grantedBy = actingSubjects(scope.principal);
     invitation.expiresAt = expiry(invitation.expiresInDays);
     recordAudit(tx.em, tx, { action: 'invitation.resent', targetType: 'invitation', targetId: invitation.id, tenantId: invitation.tenantId, before, after: snapshot(invitation) });
+    await withdrawInvitationMail(tx.em, tx, invitation.id, 'resent');
     await mailInvitation(tx.em, tx, await tx.application(), invitation, token);
     return invitation;
   }, invitableLock(scope.applicationId, tenantId, emailNormalized));
@@ -319,6 +322,7 @@ export async function revokeInvitation(scope: Scope, invitationId: string): Prom
     const before = snapshot(invitation);
     invitation.revokedAt = new Date();
     recordAudit(em, scope, { action: 'invitation.revoked', targetType: 'invitation', targetId: invitation.id, tenantId: invitation.tenantId, before, after: snapshot(invitation) });
+    await withdrawInvitationMail(em, scope, invitation.id, 'revoked');
     return invitation;
   });
 }
