@@ -422,6 +422,7 @@ export function registerInvitationPage(app: FastifyInstance, services: Services,
     let userId = account.id;
     if (kind.password === 'required') {
       const check = await proveInvitationPassword(target, invitation, account, password, guessingAddress(request), (await relyingPartyFor(services, request)).id);
+      if (!check.ok && 'gone' in check) return { ok: false, accountGone: true };
       // Held by the lockout: the sign-in form's answer, which does not say the password is wrong.
       if (!check.ok) return { ok: false, again: { error: { key: check.held ? 'login.error' : 'invitation.passwordError' } } };
       userId = check.user.id;

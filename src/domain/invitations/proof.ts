@@ -5,7 +5,7 @@ import { mailAt } from '../sign-in/account-links.ts';
 import { codeMatchesCounted, liveCodeRow, mailCode, standingRefusal } from '../sign-in/email-methods.ts';
 import { refuseUncounted } from '../sign-in/lockout.ts';
 import { checkCredentials, type CredentialCheck, type InvitationTarget } from '../sign-in/sign-in.ts';
-import type { SignInUser } from '../users/sign-in-user.ts';
+import { readSignInUser, type SignInUser } from '../users/sign-in-user.ts';
 import { invitationCeremony } from './passkey.ts';
 
 /** An existing account's password or a freshly mailed code, where the link is not proof enough. Checked as the sign-in form
@@ -18,7 +18,8 @@ const HELD: ReadonlySet<SignInFailureReason> = new Set(['user_inactive', 'addres
 /** `held`: refused for the standing, not for what was typed (the page answers it as the sign-in form does). */
 type Refused = { readonly ok: false; readonly held: boolean };
 
-export type InvitationProof = Extract<CredentialCheck, { ok: true }> | Refused;
+/** `gone`: the pool no longer holds an account of the address (deleted since the page was opened): nothing was proven of it. */
+export type InvitationProof = Extract<CredentialCheck, { ok: true }> | Refused | { readonly ok: false; readonly gone: true };
 
 /** `codeId`: the mailed code's row, which the acceptance uses in its transaction (accept.ts). */
 export type InvitationCodeProof = { readonly ok: true; readonly codeId: string } | Refused;
@@ -41,8 +42,13 @@ async function refused(target: InvitationTarget, invitation: Invited, user: Sign
   return { ok: false, held: HELD.has(reason) };
 }
 
+const accountGone = async (target: InvitationTarget, account: SignInUser) =>
+  (await readSignInUser(target.applicationScope.em, target.application.id, { id: account.id })) === null;
+
 export async function proveInvitationPassword(target: InvitationTarget, invitation: Invited, account: SignInUser, password: unknown, address: string, rpId: string): Promise<InvitationProof> {
   const checked = await checkCredentials(target, invitation.email, password, address, rpId);
+  // Deleted before the check read it, or while it ran (its success then finds no active account to clear).
+  if (!checked.ok && (checked.reason === 'unknown_user' || (checked.reason === 'user_inactive' && (await accountGone(target, account))))) return { ok: false, gone: true };
   return checked.ok ? checked : refused(target, invitation, checked.user ?? account, 'password', checked.reason);
 }
 
