@@ -865,7 +865,7 @@ export type EmailDelivery = {
   html: Scalars['String']['output'];
   /** The delivery's id. */
   id: Scalars['UUID']['output'];
-  /** The provider's last error, without secrets; null when the last attempt succeeded or none failed. */
+  /** The provider's last error, without secrets, or why the mail was withdrawn (`withdrawn: …`); null when the last attempt succeeded or none failed. */
   lastError: Maybe<Scalars['String']['output']>;
   /** The Message-ID header, the same on every attempt. */
   messageId: Scalars['String']['output'];
@@ -913,7 +913,7 @@ export type EmailDeliveryPage = {
 
 /** Where a mail of the outbox is. */
 export type EmailDeliveryStatus =
-  /** Refused by the provider, or out of attempts; `lastError` says why. */
+  /** Refused by the provider, out of attempts, or withdrawn unsent (its invitation revoked or resent while it was queued); `lastError` says why. */
   | 'failed'
   /** Waiting for its first attempt, or for a retry. */
   | 'queued'

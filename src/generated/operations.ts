@@ -371,7 +371,7 @@ export type EmailDeliveryOrder =
 
 /** Where a mail of the outbox is. */
 export type EmailDeliveryStatus =
-  /** Refused by the provider, or out of attempts; `lastError` says why. */
+  /** Refused by the provider, out of attempts, or withdrawn unsent (its invitation revoked or resent while it was queued); `lastError` says why. */
   | 'failed'
   /** Waiting for its first attempt, or for a retry. */
   | 'queued'

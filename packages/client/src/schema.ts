@@ -6472,7 +6472,7 @@ export interface components {
             status: components["schemas"]["EmailDeliveryStatus"];
             /** @description Attempts made so far (a process that died mid-attempt counts one; one the service stopped itself, giving it back, does not). */
             attempts: number;
-            /** @description The provider's last error, without secrets; null when the last attempt succeeded or none failed. */
+            /** @description The provider's last error, without secrets, or why the mail was withdrawn (`withdrawn: …`); null when the last attempt succeeded or none failed. */
             lastError: string | null;
             /** @description The provider that last tried (at first, the one that applied when the mail was queued). */
             providerType: components["schemas"]["EmailProviderType"] | null;
@@ -16225,7 +16225,7 @@ export interface operations {
                         status: components["schemas"]["EmailDeliveryStatus"];
                         /** @description Attempts made so far (a process that died mid-attempt counts one; one the service stopped itself, giving it back, does not). */
                         attempts: number;
-                        /** @description The provider's last error, without secrets; null when the last attempt succeeded or none failed. */
+                        /** @description The provider's last error, without secrets, or why the mail was withdrawn (`withdrawn: …`); null when the last attempt succeeded or none failed. */
                         lastError: string | null;
                         /** @description The provider that last tried (at first, the one that applied when the mail was queued). */
                         providerType: components["schemas"]["EmailProviderType"] | null;
@@ -16322,7 +16322,7 @@ export interface operations {
                         status: components["schemas"]["EmailDeliveryStatus"];
                         /** @description Attempts made so far (a process that died mid-attempt counts one; one the service stopped itself, giving it back, does not). */
                         attempts: number;
-                        /** @description The provider's last error, without secrets; null when the last attempt succeeded or none failed. */
+                        /** @description The provider's last error, without secrets, or why the mail was withdrawn (`withdrawn: …`); null when the last attempt succeeded or none failed. */
                         lastError: string | null;
                         /** @description The provider that last tried (at first, the one that applied when the mail was queued). */
                         providerType: components["schemas"]["EmailProviderType"] | null;
@@ -16421,7 +16421,7 @@ export interface operations {
                         status: components["schemas"]["EmailDeliveryStatus"];
                         /** @description Attempts made so far (a process that died mid-attempt counts one; one the service stopped itself, giving it back, does not). */
                         attempts: number;
-                        /** @description The provider's last error, without secrets; null when the last attempt succeeded or none failed. */
+                        /** @description The provider's last error, without secrets, or why the mail was withdrawn (`withdrawn: …`); null when the last attempt succeeded or none failed. */
                         lastError: string | null;
                         /** @description The provider that last tried (at first, the one that applied when the mail was queued). */
                         providerType: components["schemas"]["EmailProviderType"] | null;
@@ -16659,7 +16659,7 @@ export interface operations {
                         status: components["schemas"]["EmailDeliveryStatus"];
                         /** @description Attempts made so far (a process that died mid-attempt counts one; one the service stopped itself, giving it back, does not). */
                         attempts: number;
-                        /** @description The provider's last error, without secrets; null when the last attempt succeeded or none failed. */
+                        /** @description The provider's last error, without secrets, or why the mail was withdrawn (`withdrawn: …`); null when the last attempt succeeded or none failed. */
                         lastError: string | null;
                         /** @description The provider that last tried (at first, the one that applied when the mail was queued). */
                         providerType: components["schemas"]["EmailProviderType"] | null;
@@ -16747,7 +16747,7 @@ export interface operations {
                         status: components["schemas"]["EmailDeliveryStatus"];
                         /** @description Attempts made so far (a process that died mid-attempt counts one; one the service stopped itself, giving it back, does not). */
                         attempts: number;
-                        /** @description The provider's last error, without secrets; null when the last attempt succeeded or none failed. */
+                        /** @description The provider's last error, without secrets, or why the mail was withdrawn (`withdrawn: …`); null when the last attempt succeeded or none failed. */
                         lastError: string | null;
                         /** @description The provider that last tried (at first, the one that applied when the mail was queued). */
                         providerType: components["schemas"]["EmailProviderType"] | null;
@@ -16836,7 +16836,7 @@ export interface operations {
                         status: components["schemas"]["EmailDeliveryStatus"];
                         /** @description Attempts made so far (a process that died mid-attempt counts one; one the service stopped itself, giving it back, does not). */
                         attempts: number;
-                        /** @description The provider's last error, without secrets; null when the last attempt succeeded or none failed. */
+                        /** @description The provider's last error, without secrets, or why the mail was withdrawn (`withdrawn: …`); null when the last attempt succeeded or none failed. */
                         lastError: string | null;
                         /** @description The provider that last tried (at first, the one that applied when the mail was queued). */
                         providerType: components["schemas"]["EmailProviderType"] | null;
