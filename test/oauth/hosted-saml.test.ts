@@ -208,6 +208,56 @@ describe('SP-initiated', () => {
     expect((await postToAcs(respond({ inResponseTo: request.id }), request.relayState)).status).toBe(400);
   });
 
+  it.each([
+    ['its signed assertion moved into the response’s Extensions, the Signature left on a forged one', 'extensions'],
+    ['its signed assertion moved into the Advice of a forged, unsigned one', 'advice'],
+    ['its signed response moved into the Extensions of a forged, unsigned one', 'response'],
+  ] as const)('signature wrapping, %s naming another address: refused as invalid, nobody signed in', async (_name, wrapping) => {
+    const flow = await authorize();
+    const request = await toIdp(flow);
+    const mallory = 'mallory-wraps@saml.test';
+    const signed = Buffer.from(respond({ inResponseTo: request.id, email: mallory, sign: wrapping === 'response' ? 'response' : 'assertion' }), 'base64').toString('utf8');
+    const original = /<saml:Assertion [\s\S]*<\/saml:Assertion>/.exec(signed)![0];
+    const assertionSignature = /<(?:ds:)?Signature [\s\S]*?<\/(?:ds:)?Signature>/.exec(original)?.[0] ?? '';
+    const newId = () => `_forged${randomBytes(8).toString('hex')}`;
+    const forged = (assertion: string) => assertion.replace(/ ID="[^"]+"/, ` ID="${newId()}"`).replace(`>${mallory}<`, `>${EMAIL}<`);
+    const afterIssuer = (xml: string, inserted: string) => xml.replace('</saml:Issuer>', `</saml:Issuer>${inserted}`);
+    let wrapped: string;
+    if (wrapping === 'extensions') wrapped = afterIssuer(signed.replace(original, forged(original)), `<samlp:Extensions>${original}</samlp:Extensions>`);
+    else if (wrapping === 'advice') {
+      const outer = forged(original.replace(assertionSignature, '')).replace('<saml:AuthnStatement', `<saml:Advice>${original}</saml:Advice><saml:AuthnStatement`);
+      wrapped = signed.replace(original, outer);
+    } else {
+      const responseSignature = /<(?:ds:)?Signature [\s\S]*?<\/(?:ds:)?Signature>/.exec(signed)![0];
+      const outer = signed.replace(responseSignature, '').replace(/ ID="[^"]+"/, ` ID="${newId()}"`).replace(original, forged(original));
+      wrapped = afterIssuer(outer, `<samlp:Extensions>${signed}</samlp:Extensions>`);
+    }
+    expect(wrapped).toContain(`>${EMAIL}<`);
+    const acs = await postToAcs(Buffer.from(wrapped).toString('base64'), request.relayState);
+    expect(acs.status, acs.body).toBe(400);
+    expect(JSON.stringify(await lastSignInRecord('user.sign_in_failed'))).toContain('"reason":"invalid_assertion"');
+  });
+
+  it('a suspended user is refused (user_inactive) and signs nothing in; activated again, the same IdP signs them in', async () => {
+    const email = 'suspended@saml.test';
+    const sue = await app.createUser(email, tenantId);
+    const signIn = async () => {
+      const flow = await authorize();
+      const request = await toIdp(flow);
+      const acs = await postToAcs(respond({ inResponseTo: request.id, email }), request.relayState);
+      return { flow, answer: await flow.jar.visit(acs.location!) };
+    };
+    expect((await app.http.post(`/users/${sue}/suspend`, {})).status).toBe(200);
+    const refused = await signIn();
+    expect(refused.answer.status, refused.answer.body).toBe(403);
+    expect(await lastSignInRecord('user.sign_in_failed')).toMatchObject({ target: { id: sue } });
+    expect(JSON.stringify(await lastSignInRecord('user.sign_in_failed'))).toContain('"reason":"user_inactive"');
+    expect((await app.http.get(`/users/${sue}/sessions`)).body.data).toEqual([]);
+    expect((await app.http.post(`/users/${sue}/activate`, {})).status).toBe(200);
+    const accepted = await signIn();
+    expect((await codeFor(accepted.flow, accepted.answer)).sub).toBe(sue);
+  });
+
   it('an assertion issued ahead within the clock skew, or long enough ago, is accepted', async () => {
     for (const issuedSeconds of [45, -240]) {
       const flow = await authorize();

@@ -375,6 +375,22 @@ describe('social and OIDC sign-in', () => {
     expect(await app.sql(`select 1 from audit_log where action = 'user.upstream_link.created' and target_id = ?`, [sue])).toEqual([]);
   });
 
+  it('a suspended user’s link signs nothing in (user_inactive); activated again, the same link signs them in', async () => {
+    idp.login = { sub: 'linked-suspended-sub', email: 'linked-suspended@example.com', email_verified: true };
+    const first = await authorize();
+    const linked = (await idTokenOf(first, await signInWith(first, 'Upstream')))['sub'] as string;
+    expect(await identities(linked)).toEqual([{ provider_id: upstreamId, subject: 'linked-suspended-sub' }]);
+    expect((await app.http.post(`/users/${linked}/suspend`, {})).status).toBe(200);
+    const flow = await authorize();
+    const refused = await signInWith(flow, 'Upstream');
+    expect(refused.status, refused.body).toBe(403);
+    expect(await lastSignInRecord()).toMatchObject({ action: 'user.sign_in_failed', target_id: linked, after: { method: 'oauth', reason: 'user_inactive' } });
+    expect((await app.http.get(`/users/${linked}/sessions`)).body.data).toEqual([]);
+    expect((await app.http.post(`/users/${linked}/activate`, {})).status).toBe(200);
+    const again = await authorize();
+    expect((await idTokenOf(again, await signInWith(again, 'Upstream')))['sub']).toBe(linked);
+  });
+
   it('refuses an unknown upstream account where the provider allows no sign-up', async () => {
     idp.login = { sub: 'dave-sub', email: 'dave@example.com', email_verified: true };
     const flow = await authorize();
