@@ -1,3 +1,4 @@
+import { secretDestination } from '../../src/domain/auth-providers/secret-destination.ts';
 import { AUTH_PROVIDER_KINDS, secretsOf } from './auth-provider-kinds.ts';
 import type { CreateAuthProviderInput, UpdateAuthProviderInput } from './operations-auth.ts';
 import type { AuthProvider, AuthProviderType } from './operations-email-auth.ts';
@@ -31,6 +32,12 @@ export function withoutSecrets(draft: ProviderDraft): ProviderDraft {
 export function changedSettings(type: AuthProviderType, provider: AuthProvider | null, before: SettingsDraft, after: SettingsDraft): SettingsDraft {
   if (type !== 'oauth' || after['provider'] === before['provider']) return after;
   return after['scopes'] === providerDraftOf(type, provider).settings['scopes'] ? { ...after, scopes: '' } : after;
+}
+
+/** The server keeps the stored secrets only while an OAuth provider's token endpoint stays: another one gets its own. */
+export function keepsStoredSecrets(type: AuthProviderType, provider: AuthProvider | null, draft: ProviderDraft): boolean {
+  if (provider === null) return false;
+  return type !== 'oauth' || secretDestination(valuesOf(AUTH_PROVIDER_KINDS[type].fields, draft.settings)) === secretDestination(provider.config);
 }
 
 /** The secrets typed for this configuration: one left empty is not sent, which keeps a stored one. */

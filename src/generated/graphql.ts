@@ -3767,7 +3767,10 @@ export type UpdateAuthProviderInput = {
   enabled?: InputMaybe<Scalars['Boolean']['input']>;
   /** New display name. */
   name?: InputMaybe<Scalars['String']['input']>;
-  /** Secrets to set (a string) or remove (null); those left out are kept. */
+  /**
+   * Secrets to set (a string) or remove (null); those left out are kept, but an OAuth provider's only while the token
+   * endpoint they are posted to stays (its `provider`, a generic `issuer`, else its `tokenUrl`): another one needs its own.
+   */
   secrets?: InputMaybe<Scalars['JSONObject']['input']>;
 };
 

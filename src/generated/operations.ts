@@ -857,7 +857,10 @@ export type UpdateAuthProviderInput = {
   enabled?: boolean | null | undefined;
   /** New display name. */
   name?: string | null | undefined;
-  /** Secrets to set (a string) or remove (null); those left out are kept. */
+  /**
+   * Secrets to set (a string) or remove (null); those left out are kept, but an OAuth provider's only while the token
+   * endpoint they are posted to stays (its `provider`, a generic `issuer`, else its `tokenUrl`): another one needs its own.
+   */
   secrets?: Record<string, unknown> | null | undefined;
 };
 

@@ -282,7 +282,7 @@ describe('application auth providers', () => {
       config: { provider: 'generic', clientId: 'ms', authorizationUrl: 'https://login.example.com/a', tokenUrl: 'https://login.example.com/t', userInfoUrl: 'https://login.example.com/u' },
       secrets: { clientSecret: 's' },
     });
-    const moved = await app.http.patch(`/auth-providers/${generic.body.id}`, { config: { provider: 'microsoft' } });
+    const moved = await app.http.patch(`/auth-providers/${generic.body.id}`, { config: { provider: 'microsoft' }, secrets: { clientSecret: 'microsoft-secret' } });
     expect(moved.status).toBe(200);
     expect(moved.body.config).toEqual({ provider: 'microsoft', clientId: 'ms', scopes: ['openid', 'email', 'profile'], allowSignup: true });
     const clash = await app.http.patch(`/auth-providers/${generic.body.id}`, { config: { provider: 'google' } });
@@ -293,12 +293,45 @@ describe('application auth providers', () => {
     expect((await app.http.delete(`/auth-providers/${generic.body.id}`)).status).toBe(404);
   });
 
+  it('PATCH that would send an OAuth provider’s stored client secret to another token endpoint (preset, generic issuer or tokenUrl) keeps none: it is given again or 422', async () => {
+    const other = app.as({ apiKey: (await app.bootstrapAnother()).apiKey });
+    const endpoints = { authorizationUrl: 'https://sso.example.com/authorize', tokenUrl: 'https://sso.example.com/token', userInfoUrl: 'https://sso.example.com/userinfo' };
+    const created = await other.post('/auth-providers', { type: 'oauth', config: { provider: 'generic', clientId: 'c', ...endpoints }, secrets: { clientSecret: CLIENT_SECRET } });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const id = created.body.id as string;
+    const stored = async () => {
+      const [row] = await app.gatehouse.services.orm.em
+        .getConnection()
+        .execute<{ secrets: Record<string, string> | null; config: Record<string, unknown> }[]>('select secrets, config from auth_provider where id = ?', [id]);
+      return { secret: row!.secrets === null ? null : app.gatehouse.services.storedSecrets.decrypt(row!.secrets['clientSecret']!), config: row!.config };
+    };
+    // Settings that send the secret nowhere else keep it (the authorization URL is the browser's, userinfo gets a token).
+    for (const config of [{ clientId: 'c2' }, { scopes: ['openid', 'email'] }, { authorizationUrl: 'https://elsewhere.example.com/authorize' }, { userInfoUrl: 'https://sso.example.com/me' }]) {
+      const kept = await other.patch(`/auth-providers/${id}`, { config });
+      expect(kept.status, JSON.stringify(kept.body)).toBe(200);
+      expect(kept.body.secretsSet).toEqual(['clientSecret']);
+    }
+    const before = await stored();
+    expect(before.secret).toBe(CLIENT_SECRET);
+    // Whoever may write providers would otherwise have the stored secret posted to a token endpoint of theirs.
+    for (const config of [{ tokenUrl: 'https://attacker.example.com/token' }, { issuer: 'https://attacker.example.com' }, { provider: 'microsoft' }]) {
+      const refused = await other.patch(`/auth-providers/${id}`, { config });
+      expect(refused.status, JSON.stringify(config)).toBe(422);
+      expect(refused.body).toMatchObject({ code: 'validation_error', field: 'secrets.clientSecret' });
+      expect(await stored()).toEqual(before);
+    }
+    const moved = await other.patch(`/auth-providers/${id}`, { config: { tokenUrl: 'https://sso2.example.com/token' }, secrets: { clientSecret: 'the-new-endpoint-secret' } });
+    expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+    expect(await stored()).toMatchObject({ secret: 'the-new-endpoint-secret', config: { tokenUrl: 'https://sso2.example.com/token' } });
+  });
+
   it('PATCH moving an OAuth provider to another preset gives it the new preset’s default scopes, unless its scopes were set', async () => {
     const other = app.as({ apiKey: (await app.bootstrapAnother()).apiKey });
     const github = await other.post('/auth-providers', { type: 'oauth', config: { provider: 'github', clientId: 'c' }, secrets: { clientSecret: 's' } });
     expect(github.body.config.scopes).toEqual(['read:user', 'user:email']);
+    // Another token endpoint takes its own client secret (the stored one is sent to no other).
     const scopes = async (config: Record<string, unknown>) => {
-      const patched = await other.patch(`/auth-providers/${github.body.id}`, { config });
+      const patched = await other.patch(`/auth-providers/${github.body.id}`, { config, secrets: { clientSecret: 's' } });
       expect(patched.status, JSON.stringify(patched.body)).toBe(200);
       return patched.body.config.scopes;
     };

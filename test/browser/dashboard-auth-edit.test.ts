@@ -214,6 +214,9 @@ describe("the Authentication tab's editing in Chromium", () => {
     await field('Edit GitHub', 'Identity provider').selectOption({ label: 'Other (OAuth 2.0 or OpenID Connect)' });
     expect(await field('Edit GitHub', 'Scopes').inputValue()).toBe('');
     await field('Edit GitHub', 'Issuer').fill('https://idp.example.com');
+    // Another token endpoint: the stored secret is not sent there, so the form asks for that endpoint's.
+    expect(await region('Edit GitHub').getByText('Leave this empty to keep it.').count()).toBe(0);
+    await field('Edit GitHub', 'Client secret').fill('idp-secret');
     await region('Edit GitHub').getByRole('button', { name: 'Save changes' }).click();
     await region('Edit GitHub').waitFor({ state: 'detached' });
     expect((await github())?.config).toMatchObject({ provider: 'generic', issuer: 'https://idp.example.com/', scopes: ['openid', 'email', 'profile'] });

@@ -936,7 +936,7 @@ describe('an upstream provider moved to another issuer', () => {
       expect(await identities(hal)).toEqual([{ provider_id: id, subject: '1001' }]);
       expect(await removedLinks(id)).toEqual([]);
 
-      expect((await app.http.patch(`/auth-providers/${id}`, { config: { issuer: generic(portAfter).issuer } })).status).toBe(200);
+      expect((await app.http.patch(`/auth-providers/${id}`, { config: { issuer: generic(portAfter).issuer }, secrets: { clientSecret: UPSTREAM_SECRET } })).status).toBe(200);
       expect(await identities(hal)).toEqual([]);
       expect(await removedLinks(id)).toEqual([{ target_id: hal, tenant_id: null, before: { providerId: id, subject: '1001' }, after: { reason: 'provider_changed' } }]);
       after.login = { sub: '1001', email: 'ivy-moving@example.com', email_verified: true };
@@ -951,7 +951,7 @@ describe('an upstream provider moved to another issuer', () => {
     await movingProvider('Racing move', async ({ id, before, after, portBefore, portAfter }) => {
       // The callback has read the provider and checks the former issuer's answer when the move commits.
       const moveTo = async (port: number) => {
-        const moved = await app.http.patch(`/auth-providers/${id}`, { config: generic(port) });
+        const moved = await app.http.patch(`/auth-providers/${id}`, { config: generic(port), secrets: { clientSecret: UPSTREAM_SECRET } });
         expect(moved.status, JSON.stringify(moved.body)).toBe(200);
       };
       before.beforeToken = () => moveTo(portAfter);
@@ -992,7 +992,7 @@ describe('an upstream provider moved to another issuer', () => {
       // Noa's row held: the link, checked and written, waits at its commit (its user's foreign key); the move is sent then.
       let move!: Promise<{ status: number; body: unknown }>;
       const moved = async () => {
-        move = app.http.patch(`/auth-providers/${id}`, { config: generic(portAfter) });
+        move = app.http.patch(`/auth-providers/${id}`, { config: generic(portAfter), secrets: { clientSecret: UPSTREAM_SECRET } });
         return move;
       };
       // The move waits on the link, or (were the link under no lock it takes) completes before it.
@@ -1024,7 +1024,7 @@ describe('an upstream provider moved to another issuer', () => {
         id,
         jo,
       ]);
-      expect((await app.http.patch(`/auth-providers/${id}`, { config: generic(portAfter) })).status).toBe(200);
+      expect((await app.http.patch(`/auth-providers/${id}`, { config: generic(portAfter), secrets: { clientSecret: UPSTREAM_SECRET } })).status).toBe(200);
       expect(await identities(jo)).toEqual([]);
       const [record] = (await app.http.get(`/audit-logs?target=${jo}&action=user.upstream_link.removed`)).body.data as { id: string; tenantId: string | null }[];
       expect(record).toMatchObject({ tenantId: null, changes: { before: { providerId: id, subject: 'jo-sub' }, after: { reason: 'provider_changed' } } });

@@ -1,6 +1,6 @@
 import type { FormEvent, ReactNode } from 'react';
 import { AUTH_PROVIDER_KINDS, enabledWords, secretsOf } from '../auth-provider-kinds.ts';
-import { changedSettings, providerDraftOf, withoutSecrets, type ProviderDraft } from '../auth-provider-draft.ts';
+import { changedSettings, keepsStoredSecrets, providerDraftOf, withoutSecrets, type ProviderDraft } from '../auth-provider-draft.ts';
 import { useDraft } from '../hooks/use-draft.ts';
 import { useRefusalMarks } from '../hooks/use-refused-field.ts';
 import type { AuthProvider, AuthProviderType } from '../operations-email-auth.ts';
@@ -62,7 +62,7 @@ export function AuthProviderForm({ type, provider, leading, submitLabel, busy, o
           rows={secret.rows}
           value={draft.secrets[secret.name] ?? ''}
           onChange={setSecret(secret.name)}
-          stored={provider?.secretsSet.includes(secret.name) ?? false}
+          stored={keepsStoredSecrets(type, provider, draft) && (provider?.secretsSet.includes(secret.name) ?? false)}
           field={`secrets.${secret.name}`}
         />
       ))}

@@ -7642,7 +7642,10 @@ export interface components {
             config?: {
                 [key: string]: unknown;
             } | null;
-            /** @description Secrets to set (a string) or remove (null); those left out are kept. */
+            /**
+             * @description Secrets to set (a string) or remove (null); those left out are kept, but an OAuth provider's only while the token
+             *     endpoint they are posted to stays (its `provider`, a generic `issuer`, else its `tokenUrl`): another one needs its own.
+             */
             secrets?: {
                 [key: string]: string | null;
             } | null;

@@ -281,6 +281,7 @@ export async function updateAuthProvider(scope: Scope, providerId: string, input
       const found = await ownProvider(scope, em, providerId);
       if (scope.tenantId !== null) assertAuthIsolated(await application(), 'auth providers');
       const before = snapshot(found);
+      const stored = { config: found.config, secrets: found.secrets ?? null };
       if (input.config != null) {
         const config = parseConfig(found.type, input.config, found.config, scope.services.config.upstreams);
         if (providerSlot(found.type, config) !== providerSlot(found.type, found.config)) await assertSlotFree(scope, em, found.type, config, found.id);
@@ -290,7 +291,7 @@ export async function updateAuthProvider(scope: Scope, providerId: string, input
         if (found.type === 'saml' && config['entityId'] !== found.config['entityId']) await forgetSamlSubjects(em, scope.applicationId, found.id);
         found.config = config;
       }
-      found.secrets = mergeSecrets(found.type, found.config, found.secrets ?? null, input.secrets, sealWith(scope));
+      found.secrets = mergeSecrets(found.type, found.config, stored, input.secrets, sealWith(scope));
       // Who now vouches for the identities it asserts (configurer.ts).
       if (input.config != null || input.secrets != null) found.configuredBy = actingSubjects(scope.principal);
       if (name !== undefined) found.name = name;

@@ -4,6 +4,7 @@ import type { AuthProviderType } from '../../db/entities/auth-provider.entity.ts
 import { invalid, type GatehouseError } from '../../errors.ts';
 import { mayName, type InternalReach } from '../address-guard.ts';
 import { isControlFree, isPlainText } from '../validate.ts';
+import { secretDestination } from './secret-destination.ts';
 
 /** One table per type; parsing is derived from it. Pure: no database, no transport. */
 export const OAUTH_PROVIDERS = ['google', 'github', 'microsoft', 'apple', 'generic'] as const;
@@ -279,22 +280,25 @@ function refuseFailingScopes(config: Config): void {
 }
 
 /**
- * Secrets that no longer apply are dropped; unknown or missing required ones are 422 naming `secrets.<name>`. New
- * values are sealed by `seal`; only their names ever leave (`secretsSet`).
+ * Secrets that no longer apply are dropped, and so are all stored ones once they would be sent elsewhere (an OAuth
+ * provider's token endpoint changed), or whoever may write providers could have them posted to a server of theirs;
+ * unknown or missing required ones are 422 naming `secrets.<name>`. New values are sealed by `seal`; only their names
+ * ever leave (`secretsSet`). `stored`: the row's config and secrets before this write (null: a new provider).
  */
 export function mergeSecrets(
   type: AuthProviderType,
   config: Config,
-  stored: Readonly<Record<string, string>> | null,
+  stored: { readonly config: Readonly<Config>; readonly secrets: Readonly<Record<string, string>> | null } | null,
   changes: unknown,
   seal: (secret: string) => string,
 ): Record<string, string> | null {
   if (changes !== undefined && changes !== null && !isPlainObject(changes)) throw invalid('secrets', 'secrets must be an object');
   const spec = AUTH_PROVIDER_SPECS[type].secrets;
   const merged: Record<string, string> = {};
+  const movedAway = stored !== null && type === 'oauth' && secretDestination(stored.config) !== secretDestination(config);
   for (const [name, secret] of Object.entries(spec)) {
-    if (secret.applies === undefined || secret.applies(config)) {
-      const kept = stored?.[name];
+    if (!movedAway && (secret.applies === undefined || secret.applies(config))) {
+      const kept = stored?.secrets?.[name];
       if (kept !== undefined) merged[name] = kept;
     }
   }
@@ -320,7 +324,10 @@ export function mergeSecrets(
   }
   for (const [name, secret] of Object.entries(spec)) {
     const applies = secret.applies === undefined || secret.applies(config);
-    if (applies && secret.required(config) && merged[name] === undefined) throw invalid(`secrets.${name}`, `secrets.${name} is required`);
+    if (applies && secret.required(config) && merged[name] === undefined) {
+      const why = movedAway && stored?.secrets?.[name] !== undefined ? ': the stored one is not sent to another token endpoint' : '';
+      throw invalid(`secrets.${name}`, `secrets.${name} is required${why}`);
+    }
   }
   return Object.keys(merged).length === 0 ? null : merged;
 }
