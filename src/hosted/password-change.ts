@@ -94,8 +94,9 @@ export function expiredPasswordStep<C extends StepContext>(app: FastifyInstance,
   return {
     start: (reply: FastifyReply, context: C, signIn: ProvenSignIn) => {
       const { uid } = context.interaction;
-      const { userId, tenantId, amr, methods, password, ended } = signIn;
-      const proof = csrf.seal(uid, `${PROOF_KIND}${JSON.stringify({ userId, tenantId, amr, methods, password, ended })}`, PROOF_SECONDS);
+      // With when the MFA policy judged it: else the session would read as owing the step to a policy made required since.
+      const { userId, tenantId, amr, methods, password, ended, mfaCheckedAt } = signIn;
+      const proof = csrf.seal(uid, `${PROOF_KIND}${JSON.stringify({ userId, tenantId, amr, methods, password, ended, mfaCheckedAt })}`, PROOF_SECONDS);
       const paths = interactionPaths(uid);
       return reply.status(303).header('set-cookie', cookie.set(paths.page, proof, PROOF_SECONDS)).header('location', paths.password).send();
     },

@@ -344,6 +344,26 @@ describe('an MFA policy made required', () => {
     expect(await idToken(scope, silent, silent.start)).toMatchObject({ sub: userId, amr: ['pwd'], acr: ACR_SINGLE_FACTOR });
   });
 
+  it('a remembered browser’s sign-in that changes an expired password was judged by the policy: the session then goes on silently, and opens the account page', async () => {
+    const scope = await applicationWith();
+    const email = 'remembered-expired@example.com';
+    const { userId, jar } = await rememberedSingleFactorSession(scope, email);
+    expect((await scope.admin.put('/policies/mfa', { enforcement: 'required', factors: ['totp'], rememberDeviceDays: 30 })).status).toBe(200);
+    expect((await scope.admin.put('/policies/password', { maxAge: 1 })).status).toBe(200);
+    await app.sql(`update app_user set password_changed_at = now() - interval '3 days' where id = ?`, [userId]);
+    // The password, the step spared by the remembered browser, then the forced change.
+    const { flow, answer } = await passwordSignIn(scope, jar, email, { prompt: 'login' });
+    expect(answer.location).toMatch(/\/password$/);
+    const done = await jar.submit(await jar.visit(answer.location!), { password: 'Battery-Staple-42' });
+    expect(await idToken(scope, flow, done)).toMatchObject({ sub: userId, amr: ['pwd'], acr: ACR_SINGLE_FACTOR });
+    // Not taken for a sign-in the policy never judged: no step asked again, silently or on the account page.
+    const silent = await authorize(scope, jar, { prompt: 'none' });
+    expect(new URL(silent.start.location!).searchParams.get('error')).toBeNull();
+    expect(await idToken(scope, silent, silent.start)).toMatchObject({ sub: userId, acr: ACR_SINGLE_FACTOR });
+    const page = await jar.visit(`${issuer}/account?${new URLSearchParams({ client_id: scope.configuration.clientMetadata().client_id })}`);
+    expect(page.status, page.location).toBe(200);
+  });
+
   it('keeps the account page from a session signed in before it without a second factor until the step is passed: its forms change nothing', async () => {
     const scope = await applicationWith();
     const userId = await createPasswordUser(scope.admin, 'account-tightened@example.com');
