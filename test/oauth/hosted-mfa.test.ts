@@ -1028,33 +1028,26 @@ describe('an expired password (the password policy’s maxAge)', () => {
     ]);
   });
 
-  it('a user suspended before the new password is posted: the client hears access_denied, and nothing is written', async () => {
-    const userId = await createPasswordUser(admin, 'expired-suspended@example.com');
-    await expire(userId);
-    const before = await passwordHash(userId);
-    const { flow, answer } = await signIn('expired-suspended@example.com', { configuration });
-    const form = await flow.jar.visit(answer.location!);
-    expect((await admin.post(`/users/${userId}/suspend`, {})).status).toBe(200);
-    const refused = await flow.jar.submit(form, { password: NEW_PASSWORD });
-    expect(refused.status).toBe(303);
-    const callback = await flow.jar.followOut(refused, issuer);
-    expect(Object.fromEntries(callback.searchParams)).toMatchObject({ error: 'access_denied', state: flow.state });
-    expect(await passwordHash(userId)).toBe(before);
-  });
-
-  it('a suspension and the activation before the new password is posted: the proof is void, the client hears access_denied, and nothing is written', async () => {
-    const userId = await createPasswordUser(admin, 'expired-paused@example.com');
-    await expire(userId);
-    const before = await passwordHash(userId);
-    const { flow, answer } = await signIn('expired-paused@example.com', { configuration });
-    const form = await flow.jar.visit(answer.location!);
-    expect((await admin.post(`/users/${userId}/suspend`, {})).status).toBe(200);
-    expect((await admin.post(`/users/${userId}/activate`, {})).body.status).toBe('active');
-    const refused = await flow.jar.submit(form, { password: NEW_PASSWORD });
-    expect(refused.status).toBe(303);
-    const callback = await flow.jar.followOut(refused, issuer);
-    expect(Object.fromEntries(callback.searchParams)).toMatchObject({ error: 'access_denied', state: flow.state });
-    expect(await passwordHash(userId)).toBe(before);
+  it('a user suspended, or suspended and activated again, before the new password is posted: the client hears access_denied, and nothing is written', async () => {
+    const suspend = async (userId: string) => expect((await admin.post(`/users/${userId}/suspend`, {})).status).toBe(200);
+    // Active again, the user's proof of the expired password is still void: their sign-ins were ended since.
+    const suspendAndActivate = async (userId: string) => {
+      await suspend(userId);
+      expect((await admin.post(`/users/${userId}/activate`, {})).body.status).toBe('active');
+    };
+    for (const [email, change] of [['expired-suspended@example.com', suspend], ['expired-paused@example.com', suspendAndActivate]] as const) {
+      const userId = await createPasswordUser(admin, email);
+      await expire(userId);
+      const before = await passwordHash(userId);
+      const { flow, answer } = await signIn(email, { configuration });
+      const form = await flow.jar.visit(answer.location!);
+      await change(userId);
+      const refused = await flow.jar.submit(form, { password: NEW_PASSWORD });
+      expect(refused.status, email).toBe(303);
+      const callback = await flow.jar.followOut(refused, issuer);
+      expect(Object.fromEntries(callback.searchParams), email).toMatchObject({ error: 'access_denied', state: flow.state });
+      expect(await passwordHash(userId), email).toBe(before);
+    }
   });
 
   it('the owner resets it before the new password is posted: whoever typed the old one sets none, and the client hears access_denied', async () => {
