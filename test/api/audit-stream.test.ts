@@ -8,6 +8,7 @@ import { createRequestContext } from '../../src/context.ts';
 import { followAuditLog, streamStart, type AuditSink } from '../../src/domain/audit/stream.ts';
 import type { Config } from '../../src/config.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
+import { forgeCursor } from '../support/cursors.ts';
 import { HttpClient } from '../support/http.ts';
 import { TestRoles } from '../support/roles.ts';
 import { eventually } from '../support/graphql-socket.ts';
@@ -147,7 +148,7 @@ describe('the audit stream', () => {
     // A place is its scope's: another tenant's stream refuses it, as it refuses that tenant's record ids.
     const elsewhere = await open(`/applications/${app.root.applicationId}/tenants/${tenantB}/audit-logs/stream`, app.root.apiKey, { 'last-event-id': first.lastEventId! });
     expect(elsewhere.body).toMatchObject({ code: 'validation_error', field: 'Last-Event-ID' });
-    const tampered = `${first.lastEventId!.slice(0, -2)}AA`;
+    const tampered = forgeCursor(first.lastEventId!);
     expect((await open(path, app.root.apiKey, { 'last-event-id': tampered })).body).toMatchObject({ code: 'validation_error', field: 'Last-Event-ID' });
   });
 

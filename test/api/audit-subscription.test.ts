@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGatehouse, type Gatehouse } from '../../src/app.ts';
 import { startTestApp, startTestAppWithTenants, type TestApp } from '../support/app.ts';
+import { forgeCursor } from '../support/cursors.ts';
 import { acknowledgement, AUDIT_SUBSCRIPTION, eventually, openGraphQLSocket, subscribedRecords, subscriptionErrors } from '../support/graphql-socket.ts';
 import { openSse, type SseStream } from '../support/sse.ts';
 import { createUserThrough } from '../support/users.ts';
@@ -97,7 +98,7 @@ describe('subscription auditLogs', () => {
     expect(recordsOf(afterRecord).map((record) => record.action)).toEqual(['user.membership.removed']);
     for (const refused of [
       { appId: app.root.applicationId, tenantId: tenantB, resumeAt: place },
-      { ...scope, resumeAt: `${place.slice(0, -2)}AA` },
+      { ...scope, resumeAt: forgeCursor(place) },
       { ...scope, resumeAt: 'not a place' },
       { ...scope, resumeAt: place, after: read[0]!.id },
     ]) {
