@@ -14,9 +14,8 @@ export interface GrantChoices {
   readonly permissions: readonly GrantablePermission[];
 }
 
-/** Every built-in permission fits in one page of the catalogue, which lists them first. `creating`: the permissions are
- *  read only for a form that gives them: the catalogue needs `permissions:read`, which a reader of keys may not hold, and
- *  the service asks for every field a document names (an `@include` does not spare one). */
+/** Every built-in permission fits in one page of the catalogue. Read only when `creating`: it needs `permissions:read`,
+ *  and the service asks for every field a document names, `@include` or not. */
 export async function getGrantChoices(appId: string, creating: boolean): Promise<GrantChoices> {
   const catalogue = creating ? 'permissions(appId: $appId, pageSize: $pageSize) { data { key description builtIn } }' : '';
   const query = `query GrantChoices($appId: UUID!${creating ? ', $pageSize: Int' : ''}) { application(appId: $appId) { multiTenant } ${catalogue} }`;

@@ -152,9 +152,8 @@ export const ofUser = (userId: string, cutoffs: PolicyCutoffs, keptUid: string |
   },
 });
 
-/** Sign-ins proven and not finished: answered interactions not resumed yet, whose login would sign the user in past
- *  whatever ended it, and the proofs a step still holds (a tenant choice, the MFA step, an expired password's change),
- *  void once the user's count moves on (stillProven). */
+/** Sign-ins proven and not finished: answered interactions not resumed yet, and the proofs a step still holds (void
+ *  once the user's count moves on: stillProven). */
 export async function endProvenSignIns(em: EntityManager, applicationId: string, userId: string): Promise<void> {
   await em.execute(`delete from oidc_model where model = '${MODEL.Interaction}' and payload->'${PAYLOAD.result}'->'login'->>'${PAYLOAD.accountId}' = ?`, [userId], 'run');
   await executeOwned(em, applicationId, 'update app_user as u set sign_ins_ended = u.sign_ins_ended + 1 where @owner(u) and u.id = ?', [userId]);

@@ -143,9 +143,8 @@ export interface SealedProof extends Proof {
 /** A sign-in whose steps (the MFA step, an expired password's change) are still to come: they seal it. */
 export type ProvenSignIn = SignIn & Pick<SealedProof, 'ended'>;
 
-/** Whether a step's proof still stands for `user`: while none of the user's sign-ins were ended since (a suspension and
- *  an activation, a sign-out everywhere), and a proof of the password only while that password is theirs.
- *  A proof sealed by a release before the count was sealed has none: 0, as the count was then. */
+/** While none of the user's sign-ins were ended since, and a password's proof while that password is theirs. A proof
+ *  sealed before the count existed has none: 0. */
 export const stillProven = (user: Pick<SignInUser, 'passwordHash' | 'signInsEnded'>, proof: Pick<SealedProof, 'password'> & Partial<Pick<SealedProof, 'ended'>>): boolean =>
   (proof.ended ?? 0) === user.signInsEnded && (proof.password === undefined || passwordMark(user) === proof.password);
 
