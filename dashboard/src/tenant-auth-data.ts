@@ -14,6 +14,10 @@ const KINDS: Readonly<Record<string, readonly [string, string]>> = {
     'user whose upstream account another tenant or the application also links',
     'users whose upstream accounts another tenant or the application also links',
   ],
+  users_with_duplicate_passkey: [
+    'user whose passkey another tenant or the application also holds',
+    'users whose passkeys another tenant or the application also holds',
+  ],
 };
 
 /** "acme: 1 user whose e-mail address …": which tenant holds what, and how much, that keeps authentication isolated. */

@@ -79,6 +79,7 @@ import { Migration0073DeferredMail } from './migrations/0073-deferred-mail.ts';
 import { Migration0074InteractionLoginLookup } from './migrations/0074-interaction-login-lookup.ts';
 import { Migration0075UserSignInsEnded } from './migrations/0075-user-sign-ins-ended.ts';
 import { Migration0076EmailDeliveryWithdrawn } from './migrations/0076-email-delivery-withdrawn.ts';
+import { Migration0077PasskeysInTheirUsersPools } from './migrations/0077-passkeys-in-their-users-pools.ts';
 import type { EmbeddedDatabase } from './embedded.ts';
 import { gateStatements } from './statement-gate.ts';
 import { StartRefusal } from '../process/start-failure.ts';
@@ -158,6 +159,7 @@ export const MIGRATIONS = [
   { name: '0074-interaction-login-lookup', class: Migration0074InteractionLoginLookup },
   { name: '0075-user-sign-ins-ended', class: Migration0075UserSignInsEnded },
   { name: '0076-email-delivery-withdrawn', class: Migration0076EmailDeliveryWithdrawn },
+  { name: '0077-passkeys-in-their-users-pools', class: Migration0077PasskeysInTheirUsersPools },
 ];
 
 /** Names released migrations ran under before they were renamed; each runs again under its new name, as a no-op. */

@@ -175,6 +175,37 @@ describe('migration 0064', () => {
   });
 });
 
+describe('migration 0077', () => {
+  it('files each passkey in its user’s pool, unique there', async () => {
+    const of = await migratedDatabase();
+    const complete = await schema(of);
+    const [north, south] = ['00000000-0000-7000-8000-00000000000a', '00000000-0000-7000-8000-00000000000b'];
+    await sql(
+      of,
+      `drop index webauthn_credential_pool_id_idx;
+       alter table webauthn_credential drop column pool_id;
+       create unique index webauthn_credential_id_idx on webauthn_credential (application_id, rp_id, credential_id);
+       delete from mikro_orm_migrations where name = '0077-passkeys-in-their-users-pools';
+       insert into organization (id, name, created_at, updated_at) values ('${ORGANIZATION}', 'o', now(), now());
+       insert into application (id, organization_id, name, multi_tenant, created_at, updated_at)
+         values ('${APPLICATION}', '${ORGANIZATION}', 'a', true, now(), now());
+       insert into app_user (application_id, id, pool_id, email, email_normalized, status, created_at, updated_at)
+         values ('${APPLICATION}', '${north}', '${north}', 'n@example.com', 'n@example.com', 'active', now(), now()),
+                ('${APPLICATION}', '${south}', '${south}', 's@example.com', 's@example.com', 'active', now(), now());
+       insert into webauthn_credential (application_id, id, user_id, rp_id, credential_id, public_key, device_type, backed_up, name)
+         values ('${APPLICATION}', gen_random_uuid(), '${north}', 'example.com', 'key-n', '\\x00', 'singleDevice', false, 'n'),
+                ('${APPLICATION}', gen_random_uuid(), '${south}', 'example.com', 'key-s', '\\x00', 'singleDevice', false, 's');`,
+    );
+    await start(of);
+    const filed = await onDatabase(of, async (client) => (await client.query<{ credential_id: string; pool_id: string }>('select credential_id, pool_id from webauthn_credential order by 1')).rows);
+    expect(filed).toEqual([
+      { credential_id: 'key-n', pool_id: north },
+      { credential_id: 'key-s', pool_id: south },
+    ]);
+    expect(await schema(of)).toEqual(complete);
+  });
+});
+
 describe('a database holding migrations this release does not know', () => {
   it('is refused, in one line naming them, when they are numbered among its own: a renamed migration or another build', async () => {
     const of = await migratedDatabase();

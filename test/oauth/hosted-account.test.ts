@@ -20,6 +20,7 @@ import { newId } from '../../src/ids.ts';
 import { issueTestKey } from '../support/keys.ts';
 import { USE_TTL_KEY } from '../../src/db/oidc-model.ts';
 import { createPasswordUser, PASSWORD } from '../support/users.ts';
+import { giveKey } from '../support/webauthn.ts';
 import { REDIRECT_URI, startHostedTestApp } from '../support/hosted-app.ts';
 
 /**
@@ -987,11 +988,7 @@ describe('two-step verification', () => {
   it('a passkey counts as a second step: with one, the last code factor goes under required, and the recovery codes stay', async () => {
     const { userId, jar, secret } = await withTotp('kip@example.com');
     // A key of another host is a second step too: it is not the page's to judge where the user signs in.
-    await app.sql(
-      `insert into webauthn_credential (application_id, id, user_id, rp_id, credential_id, public_key, device_type, backed_up, name)
-       values (?, gen_random_uuid(), ?, 'keys.example', 'cred-kip', '\\x00', 'singleDevice', false, 'Kip key')`,
-      [app.root.applicationId, userId],
-    );
+    await giveKey(app, app.root.applicationId, userId, 'keys.example');
     const codesBefore = await app.sql<{ n: number }>(`select count(*)::int as n from mfa_recovery_code where user_id = ? and used_at is null`, [userId]);
     expect((await app.http.put('/policies/mfa', { enforcement: 'required', factors: ['totp', 'webauthn'], rememberDeviceDays: 30 })).status).toBe(200);
     try {

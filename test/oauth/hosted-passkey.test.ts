@@ -2,7 +2,6 @@ import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BootstrapResult } from '../../src/domain/bootstrap.ts';
 import { recoveryCodeHash } from '../../src/domain/mfa/codes.ts';
-import { newId } from '../../src/ids.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { CookieJar, readForm, type Visit } from '../support/cookie-jar.ts';
 import { usingEmbeddedDatabase } from '../support/database.ts';
@@ -336,11 +335,7 @@ describe('sign-in with a passkey', () => {
     const scope = await passkeyScope({ userVerification: 'preferred' });
     expect((await scope.admin.put('/policies/mfa', { enforcement: 'required', factors: ['totp'] })).status).toBe(200);
     const userId = await createPasswordUser(scope.admin, 'presence@example.com');
-    const key = new SoftAuthenticator({ userVerified: false, synced: true });
-    await app.sql(
-      `insert into webauthn_credential (application_id, id, user_id, rp_id, credential_id, public_key, device_type, backed_up, name) values (?, ?, ?, ?, ?, ?, 'multiDevice', true, 'Synced')`,
-      [scope.application.applicationId, newId(), userId, rpId, key.id, key.coseKey()],
-    );
+    const key = await giveKey(scope, userId, new SoftAuthenticator({ userVerified: false, synced: true }));
     const { flow, page } = await loginPage(scope);
     const done = await answer(flow.jar, page, key.assert(webauthnFormOf(page).options, issuer));
     expect(done.status).toBe(303);
@@ -618,12 +613,59 @@ describe('a tenant’s own surface', () => {
 });
 
 /** The password typed on the scope's login page, the MFA step asked for: its page for `method`. */
-async function passwordThenStep(scope: Scope, email: string, method = 'webauthn', jar = new CookieJar()) {
-  const { flow, page } = await loginPage(scope, jar);
+async function passwordThenStep(scope: Scope, email: string, method = 'webauthn', jar = new CookieJar(), parameters: Record<string, string> = {}) {
+  const { flow, page } = await loginPage(scope, jar, parameters);
   const afterPassword = await flow.jar.submit(page, { email, password: PASSWORD });
   expect(afterPassword.location, afterPassword.body.slice(-1500)).toMatch(new RegExp(`^${originOf(scope)}(/t/[\\w-]+)?/interaction/[\\w-]+/mfa$`));
   return { flow, step: await flow.jar.visit(`${afterPassword.location!}?method=${method}`) };
 }
+
+describe('a user of two tenants split into copies (authIsolation switched to isolated)', () => {
+  it('the copy holds the original’s keys in its tenant: the password alone is not enough there, and the key signs either in', async () => {
+    const { scope, applicationId, one, two, userId } = await sharedUserOfTwo('Split', 'split.key@example.com');
+    expect((await scope.admin.put('/policies/mfa', { enforcement: 'optional', factors: ['webauthn', 'totp'] })).status).toBe(200);
+    const key = await giveKey(scope, userId);
+    expect((await scope.admin.patch(`/applications/${applicationId}`, { tenancyConfig: { authIsolation: 'isolated' } })).status).toBe(200);
+    const [copy] = await app.sql<{ id: string }>('select id from app_user where application_id = ? and pool_id = ?', [applicationId, two]);
+    expect(copy).toBeDefined();
+
+    for (const [tenant, sub] of [[one, userId], [two, copy!.id]] as const) {
+      const { flow, step } = await passwordThenStep(scope, 'split.key@example.com', 'webauthn', new CookieJar(), { tenant });
+      const { options } = webauthnFormOf(step);
+      expect(options['allowCredentials'], tenant).toEqual([{ id: key.id, type: 'public-key', transports: [] }]);
+      const done = await answer(flow.jar, step, key.assert(options, issuer));
+      expect(await idToken(scope, flow, done), tenant).toMatchObject({ sub, amr: ['pwd', 'hwk', 'mfa'], tenant_id: tenant });
+      // As the first factor too: each tenant's pool finds its own account's key, whose counter is its own.
+      const passkey = await loginPage(scope, new CookieJar(), { tenant });
+      const signedIn = await answer(passkey.flow.jar, passkey.page, key.assert(webauthnFormOf(passkey.page).options, issuer));
+      expect(await idToken(scope, passkey.flow, signedIn), tenant).toMatchObject({ sub, amr: ['hwk', 'user', 'mfa'], tenant_id: tenant });
+    }
+    const counters = await app.sql<{ user_id: string; counter: string }>('select user_id, counter from webauthn_credential where application_id = ? order by counter', [applicationId]);
+    expect(counters.map((row) => [row.user_id, Number(row.counter)])).toEqual([[userId, 2], [copy!.id, 4]]);
+  });
+
+  it('the way back is refused while a copy whose address changed holds the original’s key; once its factors are reset, the merged pool signs the original in with it', async () => {
+    const { scope, applicationId, one, two, userId } = await sharedUserOfTwo('Merge', 'merge.key@example.com');
+    const key = await giveKey(scope, userId);
+    const tenancy = (authIsolation: string) => scope.admin.patch(`/applications/${applicationId}`, { tenancyConfig: { authIsolation } });
+    expect((await tenancy('isolated')).status).toBe(200);
+    const [copy] = await app.sql<{ id: string }>('select id from app_user where application_id = ? and pool_id = ?', [applicationId, two]);
+    const copyPath = `/applications/${applicationId}/tenants/${two}/users/${copy!.id}`;
+    expect((await scope.admin.patch(copyPath, { email: 'merge.key.two@example.com' })).status).toBe(200);
+
+    const refused = await tenancy('shared');
+    expect(refused.status).toBe(409);
+    const held = { kind: 'users_with_duplicate_passkey', count: 1 };
+    expect(refused.body).toMatchObject({ code: 'tenant_auth_data_remains', details: [{ tenantId: one, ...held }, { tenantId: two, ...held }] });
+    expect((await app.sql<{ n: number }>('select count(*)::int as n from webauthn_credential where application_id = ? and pool_id = ?', [applicationId, two]))[0]?.n).toBe(1);
+
+    expect((await scope.admin.post(`${copyPath}/mfa-reset`)).status).toBe(200);
+    expect((await tenancy('shared')).status).toBe(200);
+    const { flow, page } = await loginPage(scope);
+    const done = await answer(flow.jar, page, key.assert(webauthnFormOf(page).options, issuer));
+    expect(await idToken(scope, flow, done)).toMatchObject({ sub: userId, amr: ['hwk', 'user', 'mfa'] });
+  });
+});
 
 describe('WebAuthn as a second factor', () => {
   it('a user with a key proves the second step with it: amr pwd hwk mfa; another user’s key is refused and counted', async () => {

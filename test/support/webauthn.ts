@@ -50,6 +50,10 @@ export class SoftAuthenticator {
     this.publicKey = pair.publicKey;
   }
 
+  get synced(): boolean {
+    return this.options.synced ?? false;
+  }
+
   get id(): string {
     return b64url(this.credentialId);
   }
@@ -116,12 +120,12 @@ export function webauthnFormOf(page: Visit): { ceremony: 'get' | 'create'; optio
   return { ceremony: match[1] as 'get' | 'create', options, form: readForm(page.url, match[0]) };
 }
 
-/** A credential given to the user directly (as a registration stores it), for the relying party `rpId`. */
-export async function giveKey(app: TestApp, applicationId: string, userId: string, rpId: string, authenticator = new SoftAuthenticator()): Promise<SoftAuthenticator> {
+/** A credential given to the user directly (as a registration stores it, in their pool), for the relying party `rpId`. */
+export async function giveKey(app: TestApp, applicationId: string, userId: string, rpId: string, authenticator = new SoftAuthenticator(), name = 'Test key'): Promise<SoftAuthenticator> {
   await app.gatehouse.services.orm.em.getConnection().execute(
-    `insert into webauthn_credential (application_id, id, user_id, rp_id, credential_id, public_key, device_type, backed_up, name)
-     values (?, ?, ?, ?, ?, ?, 'singleDevice', false, 'Test key')`,
-    [applicationId, newId(), userId, rpId, authenticator.id, authenticator.coseKey()],
+    `insert into webauthn_credential (application_id, id, user_id, pool_id, rp_id, credential_id, public_key, device_type, backed_up, name)
+     select application_id, ?, id, pool_id, ?, ?, ?, ?, ?, ? from app_user where application_id = ? and id = ?`,
+    [newId(), rpId, authenticator.id, authenticator.coseKey(), authenticator.synced ? 'multiDevice' : 'singleDevice', authenticator.synced, name, applicationId, userId],
   );
   return authenticator;
 }

@@ -84,6 +84,7 @@ const RELEASED: Record<string, string> = {
   '0074-interaction-login-lookup': '2f4eac0d671e8467',
   '0075-user-sign-ins-ended': 'd1b0e8b78ff51359',
   '0076-email-delivery-withdrawn': '3af86a97fdc52d5d',
+  '0077-passkeys-in-their-users-pools': '0f71efdbc0800a73',
 };
 
 const printer = ts.createPrinter({ removeComments: true });

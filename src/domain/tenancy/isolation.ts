@@ -16,14 +16,24 @@ import { changed } from '../../events/changes.ts';
 import { grantsEnded } from '../../events/invalidations.ts';
 import { MODEL, PAYLOAD } from '../../db/oidc-model.ts';
 
+/** A user's rows looked up in the pool of the sign-in (`pool_id`, their user's), unique there by `key`. */
+interface PoolKeyedRows {
+  readonly table: string;
+  readonly key: readonly string[];
+}
+
+const UPSTREAM_LINKS: PoolKeyedRows = { table: 'user_identity', key: ['provider_id', 'subject'] };
+const PASSKEYS: PoolKeyedRows = { table: 'webauthn_credential', key: ['rp_id', 'credential_id'] };
+
 /** One detail per tenant and kind, so the caller knows exactly what to remove (API.md, Tenancy configuration). */
 export async function tenantAuthDataRemaining(em: EntityManager, applicationId: string): Promise<ErrorDetail[]> {
-  const [providers, policies, domains, duplicates, duplicateLinks, tenants] = await Promise.all([
+  const [providers, policies, domains, duplicates, duplicateLinks, duplicateKeys, tenants] = await Promise.all([
     em.find(AuthProvider, { tenantId: { $ne: null } }, { fields: ['tenantId'] }),
     em.find(Setting, { feature: 'policy', tenantId: { $ne: null } }, { fields: ['tenantId', 'key'] }),
     em.find(Domain, { tenantId: { $ne: null } }, { fields: ['tenantId'] }),
     duplicateEmailsAcrossPools(em, applicationId),
-    duplicateLinksAcrossPools(em, applicationId),
+    duplicateRowsAcrossPools(em, applicationId, UPSTREAM_LINKS),
+    duplicateRowsAcrossPools(em, applicationId, PASSKEYS),
     em.find(Tenant, {}, { fields: ['id', 'slug'] }),
   ]);
   const slugs = new Map(tenants.map((tenant) => [tenant.id, tenant.slug]));
@@ -37,6 +47,7 @@ export async function tenantAuthDataRemaining(em: EntityManager, applicationId: 
   for (const domain of domains) count(domain.tenantId as string, 'custom_domains');
   for (const pool of duplicates) count(pool.pool_id, 'users_with_duplicate_email', pool.count);
   for (const pool of duplicateLinks) count(pool.pool_id, 'users_with_duplicate_upstream_link', pool.count);
+  for (const pool of duplicateKeys) count(pool.pool_id, 'users_with_duplicate_passkey', pool.count);
   return [...counts.entries()]
     .map(([key, n]) => {
       const [tenantId, kind] = key.split('\0') as [string, string];
@@ -58,15 +69,16 @@ async function duplicateEmailsAcrossPools(em: EntityManager, applicationId: stri
   );
 }
 
-/** A tenant's pool's users linked to an upstream account another pool links too: merged, the links would collide, and one
- *  upstream account signs in to one user. */
-async function duplicateLinksAcrossPools(em: EntityManager, applicationId: string): Promise<{ pool_id: string; count: number }[]> {
+/** A tenant's pool's users holding what another pool holds too, by `key`: an upstream account's link, or a passkey. Merged,
+ *  the rows would collide, and one upstream account or key signs in to one user. */
+async function duplicateRowsAcrossPools(em: EntityManager, applicationId: string, rows: PoolKeyedRows): Promise<{ pool_id: string; count: number }[]> {
+  const key = rows.key.join(', ');
   return executeOwned(
     em,
     applicationId,
-    `select pool_id, count(distinct user_id)::int as count from user_identity
-      where @owner and pool_id <> ? and (provider_id, subject) in (
-        select provider_id, subject from user_identity where @owner group by provider_id, subject having count(distinct pool_id) > 1)
+    `select pool_id, count(distinct user_id)::int as count from ${rows.table}
+      where @owner and pool_id <> ? and (${key}) in (
+        select ${key} from ${rows.table} where @owner group by ${key} having count(distinct pool_id) > 1)
       group by pool_id`,
     [SHARED_POOL],
   );
@@ -85,6 +97,10 @@ export async function splitPoolsByTenant(em: EntityManager, actor: AuditActor, c
   // The same ids: the history is read newest first by id.
   await copyUserRows(em, applicationId, 'password_history', ['id', 'password_hash', 'created_at']);
   await copyUserRows(em, applicationId, 'user_identity', ['provider_id', 'subject', 'created_at'], { newIds: true, poolOfCopy: true });
+  await copyUserRows(em, applicationId, 'webauthn_credential', ['rp_id', 'credential_id', 'public_key', 'counter', 'transports', 'device_type', 'backed_up', 'name', 'created_at', 'last_used_at'], {
+    newIds: true,
+    poolOfCopy: true,
+  });
   await moveToCopies(em, actor, { table: 'api_key', userColumn: 'user_id', where: '', action: 'api_key.rebound', targetType: 'api_key', snapshot: keySnapshotSql });
   await moveToCopies(em, actor, {
     table: 'role_assignment',
@@ -102,7 +118,7 @@ export async function splitPoolsByTenant(em: EntityManager, actor: AuditActor, c
       where @owner and pool_id = ? and cardinality(tenant_ids) > 0`,
     [SHARED_POOL],
   );
-  await moveLinksToTheirUsersPools(em, applicationId);
+  await moveToTheirUsersPools(em, applicationId);
 }
 
 /** As when a user leaves a tenant: else those sign-ins would stand again once the original returned. */
@@ -155,9 +171,8 @@ async function copyIntoOtherTenants(em: EntityManager, actor: AuditActor): Promi
 }
 
 /** A copy of each of the original's `table` rows (`id` new, `pool_id` the copy's where the table has them): what it must
- *  hold to sign in as the original would (failures and locks per address, TOTP, e-mail and recovery codes, without which
- *  the password alone would sign in or let its knower enrol, the password history, upstream links). Passkeys stay the original's: a credential
- *  id is one account's in the application. */
+ *  hold to sign in as the original would (failures and locks per address, TOTP, e-mail and recovery codes and passkeys,
+ *  without which the password alone would sign in or let its knower enrol, the password history, upstream links). */
 async function copyUserRows(
   em: EntityManager,
   applicationId: string,
@@ -204,19 +219,21 @@ async function moveToCopies(
   });
 }
 
-/** Allowed only when no e-mail, and no upstream account, exists in two pools: nothing then collides. */
+/** Allowed only when no e-mail, upstream account or passkey exists in two pools: nothing then collides. */
 export async function mergePools(em: EntityManager, applicationId: string): Promise<void> {
   await em.nativeUpdate(User, { poolId: { $ne: SHARED_POOL } }, { poolId: SHARED_POOL });
-  await moveLinksToTheirUsersPools(em, applicationId);
+  await moveToTheirUsersPools(em, applicationId);
 }
 
-/** An upstream link is looked up in the pool of the sign-in (`user_identity.pool_id`): it is its user's, wherever they went. */
-async function moveLinksToTheirUsersPools(em: EntityManager, applicationId: string): Promise<void> {
-  await executeOwned(
-    em,
-    applicationId,
-    `update user_identity as link set pool_id = u.pool_id
-       from app_user as u
-      where @owner(link) and u.application_id = link.application_id and u.id = link.user_id and u.pool_id <> link.pool_id`,
-  );
+/** Upstream links and passkeys are their user's, wherever they went. */
+async function moveToTheirUsersPools(em: EntityManager, applicationId: string): Promise<void> {
+  for (const { table } of [UPSTREAM_LINKS, PASSKEYS]) {
+    await executeOwned(
+      em,
+      applicationId,
+      `update ${table} as r set pool_id = u.pool_id
+         from app_user as u
+        where @owner(r) and u.application_id = r.application_id and u.id = r.user_id and u.pool_id <> r.pool_id`,
+    );
+  }
 }

@@ -73,14 +73,13 @@ const credentialOf = (row: CredentialRow): StoredCredential => ({
 /** RFC 8176: `hwk` device-bound, `swk` synced (it leaves the hardware), `user` once the authenticator verified. */
 export const amrOfCredential = (deviceType: DeviceType, userVerified: boolean): string[] => [deviceType === 'singleDevice' ? 'hwk' : 'swk', ...(userVerified ? ['user'] : [])];
 
-/** Null unless it belongs to a user of the pool `poolId`. */
+/** A credential id is one user's in a pool: the authIsolation switch's copies of a user hold the original's keys. */
 export async function findPoolCredential(em: EntityManager, applicationId: string, rpId: string, credentialId: string, poolId: string): Promise<StoredCredential | null> {
   const [row] = await executeOwned<CredentialRow[]>(
     em.getConnection(),
     applicationId,
-    `select ${columns('c')} from webauthn_credential as c join app_user as u on u.application_id = c.application_id and u.id = c.user_id
-      where @owner(c) and c.rp_id = ? and c.credential_id = ? and u.pool_id = ?`,
-    [rpId, credentialId, poolId],
+    `select ${columns('c')} from webauthn_credential as c where @owner(c) and c.pool_id = ? and c.rp_id = ? and c.credential_id = ?`,
+    [poolId, rpId, credentialId],
   );
   return row === undefined ? null : credentialOf(row);
 }
@@ -105,15 +104,16 @@ export async function listCredentials(em: EntityManager, applicationId: string, 
   return rows.map((row) => ({ id: row.id, name: row.name, rpId: row.rp_id, createdAt: new Date(row.created_at), lastUsedAt: row.last_used_at === null ? null : new Date(row.last_used_at) }));
 }
 
-/** False when the relying party holds that credential id already. */
+/** False when the user's pool holds that credential id already for the relying party. The user's row is read `for share`,
+ *  so that the authIsolation switch moves the user only once the key is stored, and the key with them. */
 export async function insertCredential(em: EntityManager, applicationId: string, userId: string, credential: NewCredential): Promise<boolean> {
   const added = await em.execute(
-    `insert into webauthn_credential (application_id, id, user_id, rp_id, credential_id, public_key, counter, transports, device_type, backed_up, name)
-     values (?, ?, ?, ?, ?, ?, ?, array(select jsonb_array_elements_text(?::jsonb)), ?, ?, ?) on conflict (application_id, rp_id, credential_id) do nothing returning 1`,
+    `insert into webauthn_credential (application_id, id, user_id, pool_id, rp_id, credential_id, public_key, counter, transports, device_type, backed_up, name)
+     select u.application_id, ?, u.id, u.pool_id, ?, ?, ?, ?, array(select jsonb_array_elements_text(?::jsonb)), ?, ?, ?
+       from app_user as u where u.application_id = ? and u.id = ? for share
+     on conflict (application_id, pool_id, rp_id, credential_id) do nothing returning 1`,
     [
-      applicationId,
       newId(),
-      userId,
       credential.rpId,
       credential.credentialId,
       Buffer.from(credential.publicKey),
@@ -122,6 +122,8 @@ export async function insertCredential(em: EntityManager, applicationId: string,
       credential.deviceType,
       credential.backedUp,
       credential.name,
+      applicationId,
+      userId,
     ],
   );
   return added.length > 0;
