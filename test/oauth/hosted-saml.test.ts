@@ -1,10 +1,10 @@
-import { randomBytes } from 'node:crypto';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { CookieJar, readForm, type Visit } from '../support/cookie-jar.ts';
 import { cookieLinesOf, recordingJar } from '../support/set-cookies.ts';
-import { certificatePem } from '../../src/domain/sign-in/saml-keys.ts';
+import { certificatePem, selfSignedCertificate } from '../../src/domain/sign-in/saml-keys.ts';
 import { addDomain } from '../support/domains.ts';
 import { fetchVia } from '../support/host-fetch.ts';
 import { createTestClient, decodeJwt, discover, startAuthorization, type AuthorizationFlow } from '../support/oauth.ts';
@@ -369,6 +369,48 @@ describe('SP-initiated', () => {
     );
     expect(records).toEqual([{ action: 'user.sign_in_failed', target_id: null, after: expect.objectContaining({ method: 'saml', reason: 'unknown_user', email: EMAIL }) }]);
     expect(JSON.stringify(records)).not.toContain(userId);
+  });
+
+  it('takes the NameID as the address, without the e-mail attribute, only in a format that carries one', async () => {
+    const formats = { emailAddress: 'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress', unspecified: 'urn:oasis:names:tc:SAML:1.1:nameid-format:unspecified', persistent: 'urn:oasis:names:tc:SAML:2.0:nameid-format:persistent', transient: 'urn:oasis:names:tc:SAML:2.0:nameid-format:transient' };
+    for (const [format, signsIn] of [['emailAddress', true], ['unspecified', true], ['persistent', false], ['transient', false]] as const) {
+      const flow = await authorize();
+      const request = await toIdp(flow);
+      // The address in another attribute than the provider's emailAttribute: the NameID is the only one it reads.
+      const acs = await postToAcs(respond({ inResponseTo: request.id, emailAttribute: 'mail', nameId: EMAIL, nameIdFormat: formats[format] }), request.relayState);
+      if (signsIn) {
+        expect((await codeFor(flow, await flow.jar.visit(acs.location!))).sub, format).toBe(userId);
+      } else {
+        expect(acs.status, format).toBe(400);
+        expect(JSON.stringify(await lastSignInRecord('user.sign_in_failed')), format).toContain('"reason":"no_email"');
+      }
+    }
+  });
+
+  it('an identity proven before its provider moved to another IdP or key signs nobody in: refused as an invalid assertion', async () => {
+    const other = new TestIdp();
+    const setIdp = async (config: Record<string, unknown>) => expect((await app.http.patch(`/auth-providers/${provider.id}`, { config })).status).toBe(200);
+    const pair = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const anotherKey = selfSignedCertificate('idp.example.com', pair.publicKey, pair.privateKey);
+    for (const moved of [{ entityId: other.entityId }, { certificate: anotherKey }]) {
+      const flow = await authorize();
+      const request = await toIdp(flow);
+      const acs = await postToAcs(respond({ inResponseTo: request.id }), request.relayState);
+      expect(acs.status).toBe(303);
+      // IdP-initiated: the identity waits in a cookie, then in the confirmation page, for up to ten minutes.
+      const jar = new CookieJar();
+      expect((await postToAcs(respond(), null, jar)).status).toBe(303);
+      const confirmation = await authorize({}, jar);
+      await setIdp(moved);
+      try {
+        expect((await flow.jar.visit(acs.location!)).status, JSON.stringify(moved)).toBe(403);
+        expect(JSON.stringify(await lastSignInRecord('user.sign_in_failed'))).toContain('"reason":"invalid_assertion"');
+        expect((await confirmation.jar.submit(confirmation.page, { continue: 'yes' })).status, JSON.stringify(moved)).toBe(403);
+        expect(JSON.stringify(await lastSignInRecord('user.sign_in_failed'))).toContain('"reason":"invalid_assertion"');
+      } finally {
+        await setIdp({ entityId: idp.entityId, certificate: idp.certificate });
+      }
+    }
   });
 
   it('an e-mail with no account: refused without allowSignup, a new verified account with it', async () => {

@@ -66,8 +66,10 @@ export interface ResponseOptions {
   /** The attribute holding the e-mail (default `email`). */
   readonly emailAttribute?: string;
   readonly issuer?: string;
-  /** The subject's persistent NameID (default: a new one). */
+  /** The subject's NameID (default: a new one). */
   readonly nameId?: string;
+  /** Its format (default: persistent). */
+  readonly nameIdFormat?: string;
   /** Elements nested this deep in the assertion's Advice (default: no Advice). */
   readonly nested?: number;
 }
@@ -192,7 +194,7 @@ export class TestIdp {
     const assertion =
       `<saml:Assertion xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="_a${randomUUID()}" Version="2.0" IssueInstant="${at(options.issuedSeconds ?? 0)}">` +
       `<saml:Issuer>${issuer}</saml:Issuer>` +
-      `<saml:Subject><saml:NameID Format="urn:oasis:names:tc:SAML:2.0:nameid-format:persistent">${escape(options.nameId ?? `user-${randomUUID()}`)}</saml:NameID>` +
+      `<saml:Subject><saml:NameID Format="${escape(options.nameIdFormat ?? 'urn:oasis:names:tc:SAML:2.0:nameid-format:persistent')}">${escape(options.nameId ?? `user-${randomUUID()}`)}</saml:NameID>` +
       `<saml:SubjectConfirmation Method="urn:oasis:names:tc:SAML:2.0:cm:bearer">` +
       `<saml:SubjectConfirmationData NotOnOrAfter="${at(300)}" Recipient="${escape(options.recipient ?? options.acsUrl)}"${answered(options.confirmationInResponseTo ?? options.inResponseTo)}/>` +
       `</saml:SubjectConfirmation></saml:Subject>` +

@@ -5983,7 +5983,7 @@ export interface components {
              *     surface a passkey is registered on. saml: `entityId`, `ssoUrl` (https),
              *     `certificate` (PEM X.509, an RSA key), `signRequests` (AuthnRequests signed with the provider's SP key, RSA-SHA256; its
              *     certificate in the metadata; default false), `emailAttribute`
-             *     (the attribute holding the e-mail; else an e-mail NameID), `idpInitiatedLoginUrl` (https; where an IdP-initiated
+             *     (the attribute holding the e-mail; else a NameID of format emailAddress or unspecified), `idpInitiatedLoginUrl` (https; where an IdP-initiated
              *     sign-in sends the browser: the application's page that starts its sign-in, where the user confirms "Continue as
              *     {email}?" before it completes; null: IdP-initiated sign-in refused),
              *     `sloUrl` (https; the IdP's single logout service: its signed LogoutRequests at the provider's `/slo` end the

@@ -8,7 +8,7 @@ import { recordSuccessfulSignIn } from './lockout.ts';
 import { createSignedUpUser } from './new-account.ts';
 import { rememberSamlSubject } from './saml-logout.ts';
 import { SignInRefusal } from './refusals.ts';
-import type { SamlIdentity } from './saml.ts';
+import { findSamlProvider, samlTrustOf, type SamlIdentity } from './saml.ts';
 import { recordAttempt, type FactorRecord, type SignInTarget } from './sign-in.ts';
 
 /** How a SAML sign-in is recorded (`user.signed_in` … `method`) and counted. */
@@ -23,10 +23,22 @@ export type SamlAccount = { readonly ok: true; readonly user: SignInUser; readon
  */
 export async function samlAccount(target: SignInTarget, identity: SamlIdentity, address: string): Promise<SamlAccount> {
   const method = target.saml.find((candidate) => candidate.id === identity.providerId);
-  const outcome = method === undefined ? ({ ok: false, reason: 'method_unavailable', user: null } as const) : await account(target, identity, method.signUp, address);
+  const outcome =
+    method === undefined
+      ? ({ ok: false, reason: 'method_unavailable', user: null } as const)
+      : !(await stillTrusted(target, identity))
+        ? ({ ok: false, reason: 'invalid_assertion', user: null } as const)
+        : await account(target, identity, method.signUp, address);
   if (outcome.ok) return { ...outcome, record: { method: SAML_METHOD, providerId: identity.providerId } };
   await recordAttempt(target, { method: SAML_METHOD, providerId: identity.providerId, outcome: { ok: false, reason: outcome.reason, user: outcome.user, email: identity.email } });
   return { ok: false, reason: outcome.reason };
+}
+
+/** The provider still trusts the IdP the identity was checked against: moved since to another IdP or key, the identity
+ *  is as one that fails its checks. Read from the database, which a provider's change reaches before any cache. */
+async function stillTrusted(target: SignInTarget, identity: SamlIdentity): Promise<boolean> {
+  const provider = await findSamlProvider(target.scope.services.orm, identity.providerId);
+  return provider !== null && samlTrustOf(provider.config) === identity.trust;
 }
 
 /** Cancel on the confirmation of an unsolicited identity: recorded, naming the asserted address only. */

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { inflateRawSync } from 'node:zlib';
 import { DOMParser, XMLSerializer } from '@xmldom/xmldom';
 import { SAML, SamlStatusError, ValidateInResponseTo, type CacheItem, type CacheProvider, type Profile } from '@node-saml/node-saml';
@@ -88,11 +89,18 @@ export interface SamlDeps {
 
 export interface SamlIdentity {
   readonly providerId: string;
+  /** The IdP it was checked against (samlTrustOf): taken only while the provider still trusts that IdP. */
+  readonly trust: string;
   readonly email: string;
   /** What single logout names the user by, both ways (saml-logout.ts). */
   readonly nameId: string | null;
   readonly nameIdFormat: string | null;
 }
+
+/** The IdP a provider trusts, its entityId and certificate, as one value: an identity proven and waiting (up to 10 min)
+ *  is refused once the provider is moved to another IdP or key, as an OAuth answer is once its issuer changes. */
+export const samlTrustOf = (config: Pick<SamlProviderConfig, 'entityId' | 'certificate'>): string =>
+  createHash('sha256').update(JSON.stringify([config.entityId, config.certificate])).digest('base64url');
 
 export interface SamlRequestRecord {
   readonly interactionUid: string;
@@ -381,8 +389,9 @@ export async function consumeSamlResponse(deps: SamlDeps, provider: SamlProvider
     return refused('replayed_assertion', 'the assertion was used before');
   }
   const email = assertedEmail(profile, provider.config.emailAttribute);
-  if (email === null) return refused('no_email', `the assertion has no e-mail address in ${provider.config.emailAttribute} or its NameID`);
-  return { ok: true, identity: { providerId: provider.id, email, nameId: profile.nameID ?? null, nameIdFormat: profile.nameIDFormat ?? null }, request };
+  if (email === null) return refused('no_email', `the assertion has no e-mail address in ${provider.config.emailAttribute} or an e-mail NameID`);
+  const identity = { providerId: provider.id, trust: samlTrustOf(provider.config), email, nameId: profile.nameID ?? null, nameIdFormat: profile.nameIDFormat ?? null };
+  return { ok: true, identity, request };
 }
 
 interface AssertionXml {
@@ -441,10 +450,19 @@ async function usedOnce(orm: MikroORM, provider: SamlProvider, id: string, expir
 }
 
 /** The e-mail of the provider's `emailAttribute`, else the NameID when it is one; null when neither is an address. */
+/** A NameID is an address only in the formats that may carry one: a persistent or transient one is an opaque id the IdP
+ *  chose, which may look like someone's address. */
+const EMAIL_NAME_ID_FORMATS: ReadonlySet<string | undefined> = new Set([
+  undefined,
+  'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress',
+  'urn:oasis:names:tc:SAML:1.1:nameid-format:unspecified',
+]);
+
 function assertedEmail(profile: Profile, attribute: string): string | null {
   const attributes = (profile.attributes ?? {}) as Record<string, unknown>;
   const value = Object.hasOwn(attributes, attribute) ? attributes[attribute] : undefined;
-  for (const candidate of [Array.isArray(value) ? value[0] : value, profile.nameID]) {
+  const nameId = EMAIL_NAME_ID_FORMATS.has(profile.nameIDFormat) ? profile.nameID : undefined;
+  for (const candidate of [Array.isArray(value) ? value[0] : value, nameId]) {
     if (typeof candidate !== 'string') continue;
     try {
       return emailAddress('email', candidate.trim());
