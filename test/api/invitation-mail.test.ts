@@ -8,7 +8,8 @@ import { decodedMail, startMailSink, startSmtpServer, type MailSink } from '../s
 
 /**
  * An invitation's mail still queued when the invitation is revoked or resent carries a link that no longer works: it
- * is withdrawn in that transaction (`failed`, its `lastError` saying why), never sent nor retried. What was sent, and
+ * is withdrawn in that transaction (`failed`, its `lastError` saying why), never sent nor retried; one whose invitation
+ * expired before it was sent is withdrawn as the outbox takes it. What was sent, and
  * other invitations' mail, are left alone.
  */
 let app: TestApp;
@@ -90,6 +91,27 @@ describe('an invitation’s queued mail', () => {
     expect(records.map((record) => [record.action, record.actorType, record.outcome])).toEqual([['email_delivery.withdrawn', 'api_key', 'success']]);
     expect(records[0]!.after).toMatchObject({ status: 'failed', lastError: now.lastError });
     expect(await app.sql('select 1 from audit_log where target_id = ? and action = ?', [withdrawn.id, 'email_delivery.sent'])).toHaveLength(0);
+  });
+
+  it('is withdrawn as it is claimed once the invitation has expired (an outbox stopped that long): never sent, recorded as failed by the system', async () => {
+    const email = `expired-${randomUUID()}@example.com`;
+    const live = `live-${randomUUID()}@example.com`;
+    const [mail, kept] = await withOutboxStopped(async () => {
+      const invitationId = await invite(inA, email);
+      await invite(inA, live);
+      await app.sql(`update invitation set expires_at = now() - interval '1 minute' where id = ?`, [invitationId]);
+      return [(await invitationMails(email))[0]!, (await invitationMails(live))[0]!];
+    });
+    const settled = await settledDelivery(app.http, `/email/deliveries/${mail.id as string}`);
+    expect(settled).toMatchObject({ status: 'failed', sentAt: null });
+    expect(settled.lastError).toMatch(/^withdrawn: the invitation expired/);
+    expect(await settledDelivery(app.http, `/email/deliveries/${kept.id as string}`)).toMatchObject({ status: 'sent' });
+    expect(sink.to(email)).toHaveLength(0);
+    const records = await app.sql<{ action: string; actor_type: string }>('select action, actor_type from audit_log where target_id = ? order by seq', [mail.id]);
+    expect(records.map((record) => [record.action, record.actor_type])).toEqual([
+      ['email_delivery.queued', 'api_key'],
+      ['email_delivery.failed', 'system'],
+    ]);
   });
 
   it('is withdrawn when the invitation is resent: only the new mail, with the new link, goes out', async () => {

@@ -5,7 +5,7 @@ import type { SecretBox } from '../../auth/client-secrets.ts';
 import type { Config } from '../../config.ts';
 import { Application } from '../../db/entities/index.ts';
 import { recordAudit, type AuditActor } from '../audit/audit.ts';
-import { settingIn } from './outbox.ts';
+import { settingIn, WITHDRAWN_REASONS } from './outbox.ts';
 import { builtInFromAddress, type EmailProviderValue, type SmtpSettings } from './provider.ts';
 import { domainOf, expectedRecords, findSenderDomain, isVerified, returnPathAddress } from './sender-domain.ts';
 import { postmarkTransport } from './transports/postmark.ts';
@@ -244,7 +244,8 @@ export class OutboxWorker implements OutboxWaker {
    * else the application): each owner's mails are ranked by how many places it would then hold here, so a free place
    * goes to the owner holding fewest, and none to an owner holding OWNER_PLACES. The due condition is repeated where
    * rows are locked: a row another instance claimed since the ranking's snapshot is re-checked there. A deactivated
-   * organization's mail waits for its reactivation (its console's goes: its operators' way back in).
+   * organization's mail waits for its reactivation (its console's goes: its operators' way back in). An invitation's
+   * mail whose invitation expired meanwhile (an outbox stopped that long) is withdrawn as it is claimed: its link no longer works.
    */
   async #claim(limit: number): Promise<Claimed[]> {
     const busy = JSON.stringify([...this.#busy.values()]);
@@ -271,7 +272,9 @@ export class OutboxWorker implements OutboxWaker {
                 from candidate as c),
             chosen as (select application_id, id, provider_tenant_id from ranked where holding <= ? order by holding, next_attempt_at limit ?)
        update email_delivery as d
-          set claimed_until = now() + make_interval(secs => ?::double precision / 1000), attempts = d.attempts + 1
+          set claimed_until = now() + make_interval(secs => ?::double precision / 1000), attempts = d.attempts + 1,
+              withdrawn = coalesce(d.withdrawn, (select ?::text from invitation as i
+                                                  where i.application_id = d.application_id and i.id = d.invitation_id and i.expires_at <= now()))
          from (select e.application_id, e.id, chosen.provider_tenant_id from email_delivery as e
                  join chosen on chosen.application_id = e.application_id and chosen.id = e.id
                 where ${DUE('e')}
@@ -279,7 +282,7 @@ export class OutboxWorker implements OutboxWaker {
         where d.application_id = due.application_id and d.id = due.id
         returning d.application_id, d.id, d.tenant_id, d.template_key, d.to_address, d.subject, d.text_body, d.html_body,
                   d.message_id, d.attempts, due.provider_tenant_id, d.withdrawn`,
-      [busy, CLAIM_SCAN, OWNER_PLACES, CLAIM_WINDOW, OWNER_PLACES, limit, this.#leaseMs],
+      [busy, CLAIM_SCAN, OWNER_PLACES, CLAIM_WINDOW, OWNER_PLACES, limit, this.#leaseMs, WITHDRAWN_REASONS.expired],
     );
   }
 

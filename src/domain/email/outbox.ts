@@ -160,6 +160,7 @@ export const deliverySnapshotSql = (r: string) =>
 export const WITHDRAWN_REASONS = {
   revoked: 'withdrawn: the invitation was revoked before this mail was sent; its link no longer works',
   resent: 'withdrawn: the invitation was resent before this mail was sent; its link was replaced by the newer mail’s',
+  expired: 'withdrawn: the invitation expired before this mail was sent; its link no longer works',
 } as const;
 
 /**
@@ -168,7 +169,7 @@ export const WITHDRAWN_REASONS = {
  * marked, and that attempt's outcome decides (deliver.ts): `sent` stays (it may have left), any other is final, with
  * this reason. Mails already sent or failed are left as they are.
  */
-export async function withdrawInvitationMail(em: EntityManager, actor: AuditActor, invitationId: string, reason: keyof typeof WITHDRAWN_REASONS): Promise<void> {
+export async function withdrawInvitationMail(em: EntityManager, actor: AuditActor, invitationId: string, reason: 'revoked' | 'resent'): Promise<void> {
   const why = WITHDRAWN_REASONS[reason];
   const leased = (r: string) => `(${r}.claimed_until is not null and ${r}.claimed_until > now())`;
   await recordAuditPerRow(em, actor, { action: 'email_delivery.withdrawn', targetType: 'email_delivery' }, {
