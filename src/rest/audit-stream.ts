@@ -4,7 +4,7 @@ import { OPERATION_PERMISSIONS } from '../auth/operation-permissions.ts';
 import { authorize, authorizedNow, pathTenant, refusalNow } from '../graphql/authorize-operation.ts';
 import type { CredentialSource } from '../auth/authenticate.ts';
 import type { Principal } from '../auth/principal.ts';
-import { followAuditLog, streamStart, type AuditSink, type AuditWaker } from '../domain/audit/stream.ts';
+import { followAuditLog, streamStart, subscriptionResumption, type AuditSink, type AuditWaker } from '../domain/audit/stream.ts';
 import type { AuditFilter } from '../domain/audit/search.ts';
 import type { GraphQLScalarType } from 'graphql';
 import { DateTime, UUID } from '../../resolvers/common.ts';
@@ -20,6 +20,9 @@ import type { EventStreams } from '../http/event-stream.ts';
  */
 
 const FILTERS = ['actor', 'apiKey', 'action', 'target', 'from', 'to'] as const;
+/** Where a stream opened from a URL alone resumes (an EventSource's first request can send no header): the
+ *  subscription's arguments. */
+const RESUMPTION = ['after', 'resumeAt'] as const;
 const PATHS = ['/audit-logs/stream', '/applications/:appId/audit-logs/stream', '/applications/:appId/tenants/:tenantId/audit-logs/stream'] as const;
 
 /**
@@ -32,6 +35,7 @@ export const AUDIT_STREAM = {
   coordinate: 'Query.auditLogs',
   paths: PATHS,
   filters: FILTERS,
+  resumption: RESUMPTION,
   summary: 'Follow audit records as they commit (Server-Sent Events)',
   description:
     'Answers `text/event-stream`: the records of the scope as they commit, in that order, with the list’s filters. Each ' +
@@ -39,7 +43,8 @@ export const AUDIT_STREAM = {
     '`GET /audit-logs/{recordId}` shows it. A comment `: heartbeat` comes every `AUDIT_STREAM_HEARTBEAT_MS` (15 s by ' +
     'default); once the stream has read past records its filters hide, a heartbeat also carries an `id:` without data, a ' +
     'signed token of its place. Resume with `Last-Event-ID`: the last `id:` received, a record’s or a heartbeat’s (an ' +
-    'EventSource sends it itself). With `to`, the stream ends with `event: end` (data `{"to": …}`) once every record ' +
+    'EventSource sends it itself), or, where no header can be set, with `after` (a record’s id) or `resumeAt` (either), ' +
+    'which a `Last-Event-ID` overrides, so an EventSource reconnecting to the same URL resumes where it was. With `to`, the stream ends with `event: end` (data `{"to": …}`) once every record ' +
     'before `to` is sent; without it, it follows the log until its client leaves, its credentials no longer may read it ' +
     '(they are asked again as it runs), or the server ends it. A client that leaves over 1 MiB unread, or reads nothing ' +
     'for 30 s while records wait, is disconnected. A credential holds at most `STREAMS_PER_CREDENTIAL` (20 by default) ' +
@@ -49,6 +54,8 @@ export const AUDIT_STREAM = {
     'stream’s scope (another tenant’s, one deleted by retention, an altered token) is 422 with `field` `Last-Event-ID`. ' +
     'Without it, the stream starts after the last record committed as it opens (with `from`: at the first record at or ' +
     'after `from`).',
+  after: 'Start after this record (its id), as `Last-Event-ID` would; a `Last-Event-ID` given overrides it. Not with `resumeAt`.',
+  resumeAt: 'Start where a stream was: a heartbeat’s token or a record’s id, as `Last-Event-ID` would; a `Last-Event-ID` given overrides it. Not with `after`.',
 } as const;
 
 /** The list's scalars and words, so `from`/`to` and `apiKey` read the same on every transport (an offset required, no
@@ -67,13 +74,24 @@ function filterOf(request: FastifyRequest): AuditFilter {
   const query = request.query as Record<string, string | string[] | undefined>;
   const filter: AuditFilter = {};
   for (const [name, value] of Object.entries(query)) {
-    if (!(FILTERS as readonly string[]).includes(name)) throw invalid(/^[A-Za-z][A-Za-z0-9_]*$/.test(name) ? name : 'query', `Unknown query parameter ${JSON.stringify(name)}`);
+    if (!([...FILTERS, ...RESUMPTION] as readonly string[]).includes(name)) throw invalid(/^[A-Za-z][A-Za-z0-9_]*$/.test(name) ? name : 'query', `Unknown query parameter ${JSON.stringify(name)}`);
     if (typeof value !== 'string') throw invalid(name, `${name} may be given once`);
+    if ((RESUMPTION as readonly string[]).includes(name)) continue;
     if (name === 'from' || name === 'to') filter[name] = scalarParameter(name, value, DateTime);
     else if (name === 'apiKey') filter.apiKey = scalarParameter(name, value, UUID);
     else filter[name as 'actor' | 'action' | 'target'] = value;
   }
   return filter;
+}
+
+/** The header first: an EventSource sends it on reconnecting to the URL that named where it first started. */
+function resumptionOf(request: FastifyRequest): [string | undefined, string] {
+  const lastEventId = request.headers['last-event-id'];
+  if (Array.isArray(lastEventId)) throw invalid('Last-Event-ID', 'Last-Event-ID may be given once');
+  if (lastEventId !== undefined) return [lastEventId, 'Last-Event-ID'];
+  const { after, resumeAt } = request.query as { after?: string; resumeAt?: string };
+  if (after !== undefined && !isUuid(after)) throw invalid('after', 'Invalid after: expected a UUIDv7 (Gatehouse ids are UUIDv7)');
+  return subscriptionResumption(after, resumeAt);
 }
 
 function pathIds(request: FastifyRequest): { appId: string | undefined; tenantId: string | undefined } {
@@ -101,9 +119,7 @@ export function registerAuditStream(
       await authorize(context.principal, rule, [pathTenant(tenantId)]);
       const filter = filterOf(request);
       const scope = await context.scope({ applicationId: appId, tenantId });
-      const lastEventId = request.headers['last-event-id'];
-      if (Array.isArray(lastEventId)) throw invalid('Last-Event-ID', 'Last-Event-ID may be given once');
-      const start = await streamStart(scope, filter, lastEventId);
+      const start = await streamStart(scope, filter, ...resumptionOf(request));
       const stream = deps.streams.open(reply, deps.streams.take(context.principal));
       const again = (source: CredentialSource) => () => deps.authenticateAgain(request, source);
       const refusal = (source: CredentialSource) => refusalNow(again(source), rule, [pathTenant(tenantId)]);

@@ -39,6 +39,9 @@ const SCALARS: Readonly<Record<string, JsonSchema>> = {
   JSONObject: { type: 'object', additionalProperties: true },
 };
 
+/** A scalar's schema, for a parameter no operation's argument describes (the audit stream's own). */
+export const scalarSchema = (name: 'String' | 'UUID'): JsonSchema => ({ ...SCALARS[name] });
+
 const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
 
 /** `schema` or JSON null: a type array where one suffices, else `anyOf` (refs, enums, unions). */

@@ -26,7 +26,7 @@ import { rootFieldAreas } from '../graphql/schema.ts';
 import { SERVICE_VERSION } from '../process/version.ts';
 import { SCOPE_VARIABLES } from './adapter.ts';
 import { AUDIT_STREAM } from './audit-stream.ts';
-import { JsonSchemaConverter, type JsonSchema } from './json-schema.ts';
+import { JsonSchemaConverter, scalarSchema, type JsonSchema } from './json-schema.ts';
 import type { RestOperation } from './operation.ts';
 import { expandRoutes, successStatus, type ExpandedRoute, type HttpMethod } from './routes.ts';
 import { madeOnce } from '../made-once.ts';
@@ -353,6 +353,7 @@ function auditStreamOperation(list: OpenApiOperation, form: ExpandedRoute['form'
     parameters: [
       ...pathIds.map(parameter),
       ...AUDIT_STREAM.filters.map(parameter),
+      ...AUDIT_STREAM.resumption.map((name) => ({ name, in: 'query', required: false, description: AUDIT_STREAM[name], schema: scalarSchema(name === 'after' ? 'UUID' : 'String') })),
       { name: 'Last-Event-ID', in: 'header', required: false, description: AUDIT_STREAM.lastEventId, schema: { type: 'string' } },
     ],
     responses: {

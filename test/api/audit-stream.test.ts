@@ -132,6 +132,34 @@ describe('the audit stream', () => {
     expect(recordsOf(resumed).map((record) => record.target.id)).toEqual(missed);
   });
 
+  it('resumes from its URL alone (an EventSource’s first request sends no header): after a record, or at a place; a Last-Event-ID overrides either', async () => {
+    const path = `/applications/${app.root.applicationId}/tenants/${tenantA}/audit-logs/stream`;
+    const first = await open(path);
+    const one = await createUser(tenantA, 'url-one@example.com');
+    await first.until(hasTarget(one), 'the first user');
+    const lastId = first.events.at(-1)!.id!;
+    first.close();
+    const missed = [await createUser(tenantA, 'url-two@example.com'), await createUser(tenantA, 'url-three@example.com')];
+    for (const resumption of [`after=${lastId}`, `resumeAt=${lastId}`]) {
+      const resumed = await open(`${path}?${resumption}`);
+      await resumed.until(hasTarget(missed[1]!), 'the users created meanwhile');
+      expect(recordsOf(resumed).map((record) => record.target.id), resumption).toEqual(missed);
+    }
+    // Reconnecting to the same URL, an EventSource sends the last id it received: the stream resumes there.
+    const secondId = (await admin.get(`/audit-logs?target=${missed[0]!}&pageSize=1`)).body.data[0].id as string;
+    const reconnected = await open(`${path}?after=${lastId}`, app.root.apiKey, { 'last-event-id': secondId });
+    await reconnected.until(hasTarget(missed[1]!), 'the last user');
+    expect(recordsOf(reconnected).map((record) => record.target.id)).toEqual([missed[1]]);
+
+    const refused = async (query: string) => (await open(`${path}?${query}`)).body;
+    expect(await refused(`after=${lastId}&resumeAt=${lastId}`)).toMatchObject({ code: 'validation_error', field: 'resumeAt' });
+    expect(await refused('after=not-a-uuid')).toMatchObject({ code: 'validation_error', field: 'after' });
+    const inB = await createUser(tenantB, 'url-elsewhere@example.com');
+    const ofB = (await admin.get(`/audit-logs?target=${inB}&pageSize=1`)).body.data[0].id as string;
+    expect(await refused(`after=${ofB}`)).toMatchObject({ code: 'validation_error', field: 'after' });
+    expect(await refused('resumeAt=not-a-place')).toMatchObject({ code: 'validation_error', field: 'resumeAt' });
+  });
+
   it('a filtered stream that sent nothing still resumes where it was: its heartbeats carry its place as the event id', async () => {
     const path = `/applications/${app.root.applicationId}/tenants/${tenantA}/audit-logs/stream?action=user.membership.removed`;
     const first = await open(path);

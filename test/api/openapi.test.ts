@@ -92,6 +92,8 @@ describe('OpenAPI document', () => {
       expect(stream?.parameters, path).toEqual([
         ...pathIds.map(ofList),
         ...AUDIT_STREAM.filters.map(ofList),
+        expect.objectContaining({ name: 'after', in: 'query', required: false, schema: { type: 'string', format: 'uuid', pattern: UUIDV7_PATTERN } }),
+        expect.objectContaining({ name: 'resumeAt', in: 'query', required: false, schema: { type: 'string' } }),
         expect.objectContaining({ name: 'Last-Event-ID', in: 'header', required: false, schema: { type: 'string' } }),
       ]);
       expect(pathIds.map(ofList), path).toEqual(pathIds.map(() => expect.objectContaining({ schema: expect.objectContaining({ pattern: UUIDV7_PATTERN }) })));

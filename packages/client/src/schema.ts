@@ -5653,7 +5653,7 @@ export interface paths {
         };
         /**
          * Follow audit records as they commit (Server-Sent Events)
-         * @description Answers `text/event-stream`: the records of the scope as they commit, in that order, with the list’s filters. Each record is an `event: audit` whose `id:` is the record’s id and whose `data:` is the record as JSON, as `GET /audit-logs/{recordId}` shows it. A comment `: heartbeat` comes every `AUDIT_STREAM_HEARTBEAT_MS` (15 s by default); once the stream has read past records its filters hide, a heartbeat also carries an `id:` without data, a signed token of its place. Resume with `Last-Event-ID`: the last `id:` received, a record’s or a heartbeat’s (an EventSource sends it itself). With `to`, the stream ends with `event: end` (data `{"to": …}`) once every record before `to` is sent; without it, it follows the log until its client leaves, its credentials no longer may read it (they are asked again as it runs), or the server ends it. A client that leaves over 1 MiB unread, or reads nothing for 30 s while records wait, is disconnected. A credential holds at most `STREAMS_PER_CREDENTIAL` (20 by default) streams open on an instance: one more is 429. The GraphQL form is `subscription { auditLogs }` (docs/audit.md).
+         * @description Answers `text/event-stream`: the records of the scope as they commit, in that order, with the list’s filters. Each record is an `event: audit` whose `id:` is the record’s id and whose `data:` is the record as JSON, as `GET /audit-logs/{recordId}` shows it. A comment `: heartbeat` comes every `AUDIT_STREAM_HEARTBEAT_MS` (15 s by default); once the stream has read past records its filters hide, a heartbeat also carries an `id:` without data, a signed token of its place. Resume with `Last-Event-ID`: the last `id:` received, a record’s or a heartbeat’s (an EventSource sends it itself), or, where no header can be set, with `after` (a record’s id) or `resumeAt` (either), which a `Last-Event-ID` overrides, so an EventSource reconnecting to the same URL resumes where it was. With `to`, the stream ends with `event: end` (data `{"to": …}`) once every record before `to` is sent; without it, it follows the log until its client leaves, its credentials no longer may read it (they are asked again as it runs), or the server ends it. A client that leaves over 1 MiB unread, or reads nothing for 30 s while records wait, is disconnected. A credential holds at most `STREAMS_PER_CREDENTIAL` (20 by default) streams open on an instance: one more is 429. The GraphQL form is `subscription { auditLogs }` (docs/audit.md).
          *
          *     The application, and the tenant if any, are those of the credentials.
          */
@@ -5675,7 +5675,7 @@ export interface paths {
         };
         /**
          * Follow audit records as they commit (Server-Sent Events)
-         * @description Answers `text/event-stream`: the records of the scope as they commit, in that order, with the list’s filters. Each record is an `event: audit` whose `id:` is the record’s id and whose `data:` is the record as JSON, as `GET /audit-logs/{recordId}` shows it. A comment `: heartbeat` comes every `AUDIT_STREAM_HEARTBEAT_MS` (15 s by default); once the stream has read past records its filters hide, a heartbeat also carries an `id:` without data, a signed token of its place. Resume with `Last-Event-ID`: the last `id:` received, a record’s or a heartbeat’s (an EventSource sends it itself). With `to`, the stream ends with `event: end` (data `{"to": …}`) once every record before `to` is sent; without it, it follows the log until its client leaves, its credentials no longer may read it (they are asked again as it runs), or the server ends it. A client that leaves over 1 MiB unread, or reads nothing for 30 s while records wait, is disconnected. A credential holds at most `STREAMS_PER_CREDENTIAL` (20 by default) streams open on an instance: one more is 429. The GraphQL form is `subscription { auditLogs }` (docs/audit.md).
+         * @description Answers `text/event-stream`: the records of the scope as they commit, in that order, with the list’s filters. Each record is an `event: audit` whose `id:` is the record’s id and whose `data:` is the record as JSON, as `GET /audit-logs/{recordId}` shows it. A comment `: heartbeat` comes every `AUDIT_STREAM_HEARTBEAT_MS` (15 s by default); once the stream has read past records its filters hide, a heartbeat also carries an `id:` without data, a signed token of its place. Resume with `Last-Event-ID`: the last `id:` received, a record’s or a heartbeat’s (an EventSource sends it itself), or, where no header can be set, with `after` (a record’s id) or `resumeAt` (either), which a `Last-Event-ID` overrides, so an EventSource reconnecting to the same URL resumes where it was. With `to`, the stream ends with `event: end` (data `{"to": …}`) once every record before `to` is sent; without it, it follows the log until its client leaves, its credentials no longer may read it (they are asked again as it runs), or the server ends it. A client that leaves over 1 MiB unread, or reads nothing for 30 s while records wait, is disconnected. A credential holds at most `STREAMS_PER_CREDENTIAL` (20 by default) streams open on an instance: one more is 429. The GraphQL form is `subscription { auditLogs }` (docs/audit.md).
          *
          *     Acts on application `appId`; the tenant, if any, is that of the credentials.
          */
@@ -5697,7 +5697,7 @@ export interface paths {
         };
         /**
          * Follow audit records as they commit (Server-Sent Events)
-         * @description Answers `text/event-stream`: the records of the scope as they commit, in that order, with the list’s filters. Each record is an `event: audit` whose `id:` is the record’s id and whose `data:` is the record as JSON, as `GET /audit-logs/{recordId}` shows it. A comment `: heartbeat` comes every `AUDIT_STREAM_HEARTBEAT_MS` (15 s by default); once the stream has read past records its filters hide, a heartbeat also carries an `id:` without data, a signed token of its place. Resume with `Last-Event-ID`: the last `id:` received, a record’s or a heartbeat’s (an EventSource sends it itself). With `to`, the stream ends with `event: end` (data `{"to": …}`) once every record before `to` is sent; without it, it follows the log until its client leaves, its credentials no longer may read it (they are asked again as it runs), or the server ends it. A client that leaves over 1 MiB unread, or reads nothing for 30 s while records wait, is disconnected. A credential holds at most `STREAMS_PER_CREDENTIAL` (20 by default) streams open on an instance: one more is 429. The GraphQL form is `subscription { auditLogs }` (docs/audit.md).
+         * @description Answers `text/event-stream`: the records of the scope as they commit, in that order, with the list’s filters. Each record is an `event: audit` whose `id:` is the record’s id and whose `data:` is the record as JSON, as `GET /audit-logs/{recordId}` shows it. A comment `: heartbeat` comes every `AUDIT_STREAM_HEARTBEAT_MS` (15 s by default); once the stream has read past records its filters hide, a heartbeat also carries an `id:` without data, a signed token of its place. Resume with `Last-Event-ID`: the last `id:` received, a record’s or a heartbeat’s (an EventSource sends it itself), or, where no header can be set, with `after` (a record’s id) or `resumeAt` (either), which a `Last-Event-ID` overrides, so an EventSource reconnecting to the same URL resumes where it was. With `to`, the stream ends with `event: end` (data `{"to": …}`) once every record before `to` is sent; without it, it follows the log until its client leaves, its credentials no longer may read it (they are asked again as it runs), or the server ends it. A client that leaves over 1 MiB unread, or reads nothing for 30 s while records wait, is disconnected. A credential holds at most `STREAMS_PER_CREDENTIAL` (20 by default) streams open on an instance: one more is 429. The GraphQL form is `subscription { auditLogs }` (docs/audit.md).
          *
          *     Acts on tenant `tenantId` of application `appId`, always.
          */
@@ -21917,6 +21917,10 @@ export interface operations {
                 from?: string;
                 /** @description Before this time, 1970 or later. */
                 to?: string;
+                /** @description Start after this record (its id), as `Last-Event-ID` would; a `Last-Event-ID` given overrides it. Not with `resumeAt`. */
+                after?: string;
+                /** @description Start where a stream was: a heartbeat’s token or a record’s id, as `Last-Event-ID` would; a `Last-Event-ID` given overrides it. Not with `after`. */
+                resumeAt?: string;
             };
             header?: {
                 /** @description Resume after this: the last `id:` received, a record’s id or a heartbeat’s token. One naming no record of the stream’s scope (another tenant’s, one deleted by retention, an altered token) is 422 with `field` `Last-Event-ID`. Without it, the stream starts after the last record committed as it opens (with `from`: at the first record at or after `from`). */
@@ -21965,6 +21969,10 @@ export interface operations {
                 from?: string;
                 /** @description Before this time, 1970 or later. */
                 to?: string;
+                /** @description Start after this record (its id), as `Last-Event-ID` would; a `Last-Event-ID` given overrides it. Not with `resumeAt`. */
+                after?: string;
+                /** @description Start where a stream was: a heartbeat’s token or a record’s id, as `Last-Event-ID` would; a `Last-Event-ID` given overrides it. Not with `after`. */
+                resumeAt?: string;
             };
             header?: {
                 /** @description Resume after this: the last `id:` received, a record’s id or a heartbeat’s token. One naming no record of the stream’s scope (another tenant’s, one deleted by retention, an altered token) is 422 with `field` `Last-Event-ID`. Without it, the stream starts after the last record committed as it opens (with `from`: at the first record at or after `from`). */
@@ -22016,6 +22024,10 @@ export interface operations {
                 from?: string;
                 /** @description Before this time, 1970 or later. */
                 to?: string;
+                /** @description Start after this record (its id), as `Last-Event-ID` would; a `Last-Event-ID` given overrides it. Not with `resumeAt`. */
+                after?: string;
+                /** @description Start where a stream was: a heartbeat’s token or a record’s id, as `Last-Event-ID` would; a `Last-Event-ID` given overrides it. Not with `after`. */
+                resumeAt?: string;
             };
             header?: {
                 /** @description Resume after this: the last `id:` received, a record’s id or a heartbeat’s token. One naming no record of the stream’s scope (another tenant’s, one deleted by retention, an altered token) is 422 with `field` `Last-Event-ID`. Without it, the stream starts after the last record committed as it opens (with `from`: at the first record at or after `from`). */
