@@ -1,7 +1,7 @@
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { ALL_PERMISSIONS } from '../../src/auth/permissions.ts';
-import { asOperator, dashboardSuite, makeOperator, offered, openTab } from '../support/dashboard.ts';
+import { asOperator, dashboardSuite, giveConsoleRole, makeOperator, offered, openTab } from '../support/dashboard.ts';
 
 /**
  * The actions of the application's tabs follow the permissions the operator holds there (OPERATION_PERMISSIONS): a
@@ -31,7 +31,8 @@ const suite = dashboardSuite({
     expect(auditor.status).toBe(201);
     auditorId = auditor.body.id;
     await makeOperator(app, READER, 'reader');
-    await makeOperator(app, ADMIN, 'app_admin');
+    // Adding an operator also takes the console's users:* (their accounts are kept there).
+    await giveConsoleRole(app, await makeOperator(app, ADMIN, 'app_admin'), 'app_admin');
     const keyReads = ['api_keys:read', 'm2m_credentials:read', 'applications:read', 'tenants:read'];
     expect((await app.http.post('/roles', { key: 'key_reader', name: 'Key reader', permissions: keyReads })).status).toBe(201);
     await makeOperator(app, KEY_READER, 'key_reader');

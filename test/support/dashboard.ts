@@ -6,6 +6,7 @@ import { hashPassword } from '../../src/auth/password-hash.ts';
 import type { Config } from '../../src/config.ts';
 import { ensureConsoles } from '../../src/domain/console/console.ts';
 import { startTestApp, type TestApp } from './app.ts';
+import type { HttpClient } from './http.ts';
 import { cspViolationsOf, launchChromium } from './chromium.ts';
 
 /** The console's first operator in the dashboard suites. */
@@ -39,20 +40,33 @@ export async function signInToDashboard(
  * A console user with a password, made by the first operator, given the role `roleKey` (built-in or made) in the
  * suite's application as operator: in `tenantId` only, if given, else application-wide.
  */
-export async function makeOperator(app: TestApp, account: { email: string; password: string }, roleKey: string, tenantId?: string): Promise<void> {
+export async function makeOperator(app: TestApp, account: { email: string; password: string }, roleKey: string, tenantId?: string): Promise<string> {
   const operatorId = await makeConsoleUser(app, account);
   const role = (await app.http.get('/roles?pageSize=100')).body.data.find((candidate: { key: string }) => candidate.key === roleKey);
   expect((await app.http.post('/role-assignments', { subject: { type: 'operator', id: operatorId }, roleId: role.id, ...(tenantId === undefined ? {} : { tenantId }) })).status).toBe(201);
+  return operatorId;
+}
+
+/** The first operator, acting in the organization's console (where operators' accounts are users). */
+async function asFirstOperatorInConsole(app: TestApp): Promise<HttpClient> {
+  const [{ id: consoleId }] = (await app.sql<{ id: string }>('select id from application where organization_id = ? and console', [app.root.organizationId])) as [{ id: string }];
+  const [{ id: first }] = (await app.sql<{ id: string }>('select id from app_user where application_id = ? and email = ?', [consoleId, OPERATOR.email])) as [{ id: string }];
+  return app.as({ bearer: await app.mintAccessToken({ sub: first, app_id: consoleId }) });
 }
 
 /** A console user with a password, made by the first operator, holding no role anywhere yet; their id. */
 export async function makeConsoleUser(app: TestApp, account: { email: string; password: string }): Promise<string> {
-  const [{ id: consoleId }] = (await app.sql<{ id: string }>('select id from application where organization_id = ? and console', [app.root.organizationId])) as [{ id: string }];
-  const [{ id: first }] = (await app.sql<{ id: string }>('select id from app_user where application_id = ? and email = ?', [consoleId, OPERATOR.email])) as [{ id: string }];
-  const asFirst = app.as({ bearer: await app.mintAccessToken({ sub: first, app_id: consoleId }) });
-  const made = await asFirst.post('/users', account);
+  const made = await (await asFirstOperatorInConsole(app)).post('/users', account);
   expect(made.status).toBe(201);
   return made.body.id as string;
+}
+
+/** The console's role `roleKey` given to an operator (console user `operatorId`): what they may do to operators' accounts. */
+export async function giveConsoleRole(app: TestApp, operatorId: string, roleKey: string): Promise<void> {
+  const asFirst = await asFirstOperatorInConsole(app);
+  const role = (await asFirst.get('/roles?pageSize=100')).body.data.find((candidate: { key: string }) => candidate.key === roleKey);
+  expect(role, `no console role ${roleKey}`).toBeDefined();
+  expect((await asFirst.post('/role-assignments', { subject: { type: 'user', id: operatorId }, roleId: role.id })).status).toBe(201);
 }
 
 /** A page of a browser context of its own in `suitePage`'s browser, signed in as `account`; closed after `use`. */

@@ -76,12 +76,15 @@ const TENANT_TABS: readonly Tab[] = ['Tenants', 'Invitations'];
 export interface ApplicationScreenProps {
   readonly appId: string;
   readonly may: MayDo;
+  /** In the organization's console, where operators' accounts are kept. */
+  readonly mayInConsole: MayDo;
   /** The application as saved (renamed), or null once deleted. */
   readonly onChanged: (saved: ManagedApplication | null) => void;
 }
 
 interface ApplicationProps {
   readonly application: OperatorApplication;
+  readonly consolePermissions: readonly string[];
   /** The tab the URL names (its slug); the first offered when it names none, or one not offered. */
   readonly tab: string | undefined;
   readonly onBack: () => void;
@@ -89,8 +92,9 @@ interface ApplicationProps {
 }
 
 /** One managed application and the tabs the operator's permissions there open; none, a page saying so. */
-export function Application({ application, tab: slug, onBack, onChanged }: ApplicationProps) {
+export function Application({ application, consolePermissions, tab: slug, onBack, onChanged }: ApplicationProps) {
   const may = useMemo(() => mayDoFrom(application.permissions), [application.permissions]);
+  const mayInConsole = useMemo(() => mayDoFrom(consolePermissions), [consolePermissions]);
   const reads = (name: Tab) => [...READS[name], ...(application.multiTenant ? (TENANT_READS[name] ?? []) : [])];
   const tabs = TABS.filter((name) => (application.multiTenant || !TENANT_TABS.includes(name)) && reads(name).every(may));
   const first: Tab = application.multiTenant ? 'Tenants' : 'Users';
@@ -119,7 +123,7 @@ export function Application({ application, tab: slug, onBack, onChanged }: Appli
           ))}
         </ul>
       </nav>
-      <Screen appId={application.id} may={may} onChanged={onChanged} />
+      <Screen appId={application.id} may={may} mayInConsole={mayInConsole} onChanged={onChanged} />
     </>
   );
 }

@@ -35,7 +35,7 @@ export function Applications({ route, holdings }: ApplicationsProps) {
     if (opened.tenants !== null) return <TenantOperator application={opened} tenants={opened.tenants} route={route} onBack={toList} />;
     return (
       <KnownNames type="application" items={applications}>
-        <Application application={opened} tab={route.tab} onBack={toList} onChanged={changed} />
+        <Application application={opened} consolePermissions={consolePermissions} tab={route.tab} onBack={toList} onChanged={changed} />
       </KnownNames>
     );
   }

@@ -37,9 +37,10 @@ function OperatorTable({ appId, assignments, choices, removable }: OperatorTable
 
 /**
  * The operators who hold roles in the application (the dashboard's users, from the console); adding one and removing a
- * role as the operator's permissions allow.
+ * role as the operator's permissions allow. Adding one finds or makes their account in the console, so it takes the
+ * console's `users:read` and `users:write` besides the application's `role_assignments:write`.
  */
-export function Operators({ appId, may }: ApplicationScreenProps) {
+export function Operators({ appId, may, mayInConsole }: ApplicationScreenProps) {
   const choices = useAsync(useCallback(() => getRoleChoices(appId), [appId]));
   useReadOnReturn(choices);
   const assignments = usePages(useCallback((cursor: string | null) => listOperatorAssignments(appId, cursor), [appId]));
@@ -50,7 +51,12 @@ export function Operators({ appId, may }: ApplicationScreenProps) {
   return (
     <>
       <OperatorTable appId={appId} assignments={assignments} choices={choices.data} removable={may('role_assignments:delete')} />
-      {may('role_assignments:write') && <AddOperatorForm appId={appId} choices={choices.data} onAdded={assignments.add} />}
+      {may('role_assignments:write') &&
+        (mayInConsole('users:read') && mayInConsole('users:write') ? (
+          <AddOperatorForm appId={appId} choices={choices.data} onAdded={assignments.add} />
+        ) : (
+          <p className="hint">Adding an operator takes an administrator of the organization’s console, where the operators’ accounts are kept.</p>
+        ))}
     </>
   );
 }
