@@ -107,10 +107,12 @@ export async function listCredentials(em: EntityManager, applicationId: string, 
 /** False when the user's pool holds that credential id already for the relying party. The user's row is read `for share`,
  *  so that the authIsolation switch moves the user only once the key is stored, and the key with them. */
 export async function insertCredential(em: EntityManager, applicationId: string, userId: string, credential: NewCredential): Promise<boolean> {
-  const added = await em.execute(
+  const added = await executeOwned<unknown[]>(
+    em,
+    applicationId,
     `insert into webauthn_credential (application_id, id, user_id, pool_id, rp_id, credential_id, public_key, counter, transports, device_type, backed_up, name)
      select u.application_id, ?, u.id, u.pool_id, ?, ?, ?, ?, array(select jsonb_array_elements_text(?::jsonb)), ?, ?, ?
-       from app_user as u where u.application_id = ? and u.id = ? for share
+       from app_user as u where @owner(u) and u.id = ? for share
      on conflict (application_id, pool_id, rp_id, credential_id) do nothing returning 1`,
     [
       newId(),
@@ -122,7 +124,6 @@ export async function insertCredential(em: EntityManager, applicationId: string,
       credential.deviceType,
       credential.backedUp,
       credential.name,
-      applicationId,
       userId,
     ],
   );
