@@ -26,7 +26,8 @@ import type { FormFields, InteractionContext } from './routes.ts';
  * The MFA step of the hosted sign-in, as the pool's policy asks (src/domain/mfa/requirement.ts); an expired password's
  * change comes after it (password-change.ts): an expired password is still only one factor. The first factor's outcome
  * travels sealed in an HttpOnly cookie bound to the interaction, so every form is a POST answered with a page or a 303.
- * A remembered browser is bound to the user, pool and factors: a reset or a new factor forgets every one. A client
+ * A remembered browser is bound to the user, pool, factors and the policy's factor list: a reset, a new factor or a
+ * changed list forgets every one. A client
  * asking for the multi-factor acr gets the step as under `required`, remembered browser or not (stepUpPolicy).
  */
 
@@ -107,8 +108,9 @@ export function registerMfaStep(app: FastifyInstance, services: Services, seam: 
     reply.header('set-cookie', stepCookie.set(interactionPaths(uid).page, sealPending(uid, pending), STEP_SECONDS));
   const readPending = (request: FastifyRequest, uid: string) => parseSealedSignIn<PendingSignIn>(csrf.unseal(`${uid}:mfa-proof`, stepCookie.read(request)));
 
+  // The policy's factor list too: a browser that passed with a kind the list no longer names is asked again.
   const rememberedAs = (context: InteractionContext, held: readonly HeldFactor[]) =>
-    `mfa-remember:${context.target.application.id}:${context.target.poolId}:${held.map((factor) => factor.id).join(',')}`;
+    `mfa-remember:${context.target.application.id}:${context.target.poolId}:${held.map((factor) => factor.id).join(',')}:${[...context.target.mfa.factors].sort().join(',')}`;
   // Sealed with when it passed: the policy's days as they are now count from then, so a shortened policy (or 0) applies.
   function remembered(request: FastifyRequest, context: InteractionContext, userId: string, held: readonly HeldFactor[]) {
     const [who, passedAt] = (csrf.unseal(rememberedAs(context, held), rememberCookie(context, userId).read(request)) ?? '').split(' ');

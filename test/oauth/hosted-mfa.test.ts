@@ -434,6 +434,21 @@ describe('optional (the default)', () => {
     }
   });
 
+  it('a browser remembered before the policy’s factor list changed is challenged again; one remembered before its days changed is not', async () => {
+    const { other, admin, configuration } = await applicationWith('/policies/mfa', { enforcement: 'optional', factors: ['totp', 'email_otp'], rememberDeviceDays: 30 });
+    const userId = await createPasswordUser(admin, 'narrowed@example.com');
+    const secret = await giveTotp(userId, other.applicationId);
+    await app.sql(`insert into mfa_factor (application_id, id, user_id, kind) values (?, ?, ?, 'email_otp')`, [other.applicationId, randomUUID(), userId]);
+    const { flow, page } = await stepPage('narrowed@example.com', { configuration, parameters: { prompt: 'login' } });
+    expect((await flow.jar.submit(page, { code: codeAt(secret) })).status).toBe(303);
+    const signInAgain = async () => (await signIn('narrowed@example.com', { configuration, jar: flow.jar, parameters: { prompt: 'login' } })).answer.location;
+    expect((await admin.put('/policies/mfa', { enforcement: 'optional', factors: ['totp', 'email_otp'], rememberDeviceDays: 20 })).status).toBe(200);
+    expect(await signInAgain()).not.toMatch(/\/mfa$/);
+    // The e-mail code no longer counts: whichever kind the browser passed with, it is asked which it holds that does.
+    expect((await admin.put('/policies/mfa', { enforcement: 'optional', factors: ['totp'], rememberDeviceDays: 20 })).status).toBe(200);
+    expect(await signInAgain()).toMatch(/\/mfa$/);
+  });
+
   it('a browser remembered before the policy stopped remembering (0 days: ask every time) is challenged again', async () => {
     const { other, admin, configuration } = await applicationWith('/policies/mfa', { enforcement: 'optional', factors: ['totp'], rememberDeviceDays: 30 });
     const userId = await createPasswordUser(admin, 'forgotten@example.com');
