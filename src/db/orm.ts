@@ -80,6 +80,7 @@ import { Migration0074InteractionLoginLookup } from './migrations/0074-interacti
 import { Migration0075UserSignInsEnded } from './migrations/0075-user-sign-ins-ended.ts';
 import { Migration0076EmailDeliveryWithdrawn } from './migrations/0076-email-delivery-withdrawn.ts';
 import { Migration0077PasskeysInTheirUsersPools } from './migrations/0077-passkeys-in-their-users-pools.ts';
+import { Migration0078EnrolmentLinks } from './migrations/0078-enrolment-links.ts';
 import type { EmbeddedDatabase } from './embedded.ts';
 import { gateStatements } from './statement-gate.ts';
 import { StartRefusal } from '../process/start-failure.ts';
@@ -160,6 +161,7 @@ export const MIGRATIONS = [
   { name: '0075-user-sign-ins-ended', class: Migration0075UserSignInsEnded },
   { name: '0076-email-delivery-withdrawn', class: Migration0076EmailDeliveryWithdrawn },
   { name: '0077-passkeys-in-their-users-pools', class: Migration0077PasskeysInTheirUsersPools },
+  { name: '0078-enrolment-links', class: Migration0078EnrolmentLinks },
 ];
 
 /** Names released migrations ran under before they were renamed; each runs again under its new name, as a no-op. */

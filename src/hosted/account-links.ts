@@ -10,6 +10,7 @@ import { effectivePasswordPolicy } from '../domain/policies/policies.ts';
 import { refuseDeactivated } from '../domain/sign-in/refusals.ts';
 import { surfaceSettings, type SurfaceSettings } from '../domain/sign-in/surface-settings.ts';
 import { changeEmail, disownSignUp, resetPassword, verifyEmail } from '../domain/users/account-changes.ts';
+import { findAnnouncedFactor, removeAnnouncedFactor } from '../domain/mfa/announced-factor.ts';
 import { userCutoffs } from '../domain/sessions/policy-cutoffs.ts';
 import { issueLink, parseLinkToken, peekLink, useLink, type LinkPurpose, type OpenedLinkUser } from '../domain/users/link-tokens.ts';
 import { keepReplacedPassword, passwordViolations } from '../domain/users/password-history.ts';
@@ -117,7 +118,10 @@ export function accountLinkRoutes(app: FastifyInstance, services: Services, thro
 
   async function showReset(request: FastifyRequest, reply: FastifyReply, opened: OpenedLink, token: string, errors?: readonly CopyText[]) {
     const passwordPolicy = await effectivePasswordPolicy(scopeOf(request, opened), opened.settings.policyTenantId);
-    const input = { action: request.url.split('?')[0]!, proof: { name: 'token' as const, value: token }, email: opened.email, passwordPolicy, ...(errors === undefined ? {} : { errors }) };
+    const { applicationId, userId, removesFactorId } = opened.user;
+    // An mfa_enrolled mail's link says, before it is used, which factor goes with it; none once that factor is gone.
+    const removes = removesFactorId === null ? null : await findAnnouncedFactor(services.orm.em.fork().getConnection(), applicationId, userId, removesFactorId);
+    const input = { action: request.url.split('?')[0]!, proof: { name: 'token' as const, value: token }, email: opened.email, passwordPolicy, removes, ...(errors === undefined ? {} : { errors }) };
     return sendPage(reply, errors === undefined ? 200 : 400, (nonce) => newPasswordPage(opened.settings.look, nonce, 'reset', input));
   }
 
@@ -161,10 +165,12 @@ export function accountLinkRoutes(app: FastifyInstance, services: Services, thro
       const cutoffs = await userCutoffs(scopeOf(request, opened), opened.user.userId);
       const changed = await scopeOf(request, opened).transactional(async (em) => {
         // Used here, in the transaction of the change: of two posts of one link, one changes the password.
-        if ((await useLink(em, token, 'password_reset')) === undefined) return undefined;
+        const used = await useLink(em, token, 'password_reset');
+        if (used === undefined) return undefined;
         await keepReplacedPassword(em, of.applicationId, of.userId, policy.historyCount);
         const account = await resetPassword(em, actor, opened.user.userId, passwordHash, cutoffs);
         if (account === undefined) return undefined;
+        if (used.removesFactorId !== null) await removeAnnouncedFactor(em, actor, used.userId, used.removesFactorId);
         // Its link is a new reset link: the owner's way back if the change was not theirs.
         const at = pageMail(em, actor, opened);
         const again = await issueLink(em, { ...opened.user, tenantId: tenantOf(at, account) }, 'password_reset', services.config.publicUrl);

@@ -4,6 +4,7 @@ import { DEFAULT_BRANDING } from '../domain/branding/branding.ts';
 import { URL_HOST_PATTERN } from '../domain/domains/hostname.ts';
 import { HTML_SECURITY_HEADERS } from '../http/html-security.ts';
 import type { PasswordPolicy } from '../domain/policies/definitions.ts';
+import type { AnnouncedFactor } from '../domain/mfa/announced-factor.ts';
 import { CATALOGS, fillCopy, NAME_PLACEHOLDER, type CopyKey, type CopyText } from '../domain/branding/copy/index.ts';
 import { DEFAULT_LOCALE, directionOf, negotiateLocale } from '../domain/locales.ts';
 import { isBlankText } from '../domain/validate.ts';
@@ -373,6 +374,21 @@ export interface NewPasswordPageInput {
   readonly email: string;
   readonly passwordPolicy: PasswordPolicy;
   readonly errors?: readonly CopyText[];
+  /** A reset link's: the factor the new password also removes (an `mfa_enrolled` mail's link). */
+  readonly removes?: AnnouncedFactor | null;
+}
+
+/** A moment a link's page names, in the page's language; UTC, as the page knows no time zone of the reader's. */
+const shownDate = (look: PageLook, date: Date): string =>
+  new Intl.DateTimeFormat(look.locale, { year: 'numeric', month: 'long', day: 'numeric', hour: '2-digit', minute: '2-digit', timeZone: 'UTC', timeZoneName: 'short' }).format(date);
+
+const REMOVES = { totp: 'reset.removesTotp', email_otp: 'reset.removesEmailOtp', webauthn: 'reset.removesPasskey' } as const satisfies Record<AnnouncedFactor['kind'], CopyKey>;
+
+/** Said before the form is sent: what else the new password takes away. */
+function removalNotice(look: PageLook, factor: AnnouncedFactor | null | undefined): string {
+  if (factor == null) return '';
+  const values = { date: shownDate(look, factor.addedAt), passkey: factor.name ?? '' };
+  return `<p class="notice">${text(look, REMOVES[factor.kind], values)}${factor.codesGo ? ` ${text(look, 'reset.removesCodes')}` : ''}</p>\n`;
 }
 
 /** A new password under the policy's rules: a reset link's page (`reset`) and the change an expired password forces at
@@ -385,6 +401,7 @@ export function newPasswordPage(look: PageLook, nonce: string, copy: 'reset' | '
     (invalid ? `<p id="password-error" class="field-error">${errors.map((message) => said(look, message)).join('<br>')}</p>\n` : '');
   const body =
     `<h1>${text(look, `${copy}.title`)}</h1>\n<p class="subtitle">${text(look, `${copy}.subtitle`, { email: input.email })}</p>\n` +
+    removalNotice(look, input.removes) +
     `<form method="post" action="${escapeHtml(input.action)}">\n${hidden(input.proof.name, input.proof.value)}` +
     // Password managers save the new password under it.
     `<input type="hidden" name="username" autocomplete="username" value="${escapeHtml(input.email)}">\n` +
@@ -435,7 +452,7 @@ export function linkConfirmPage(
 
 /** When and under which name the account was made, so the address's owner can tell a sign-up that was not theirs. */
 export function accountMade(look: PageLook, account: { readonly name: string | null; readonly createdAt: Date }): string[] {
-  const date = new Intl.DateTimeFormat(look.locale, { year: 'numeric', month: 'long', day: 'numeric', hour: '2-digit', minute: '2-digit', timeZone: 'UTC', timeZoneName: 'short' }).format(account.createdAt);
+  const date = shownDate(look, account.createdAt);
   const made = account.name === null ? text(look, 'verify.made', { date }) : text(look, 'verify.madeNamed', { date, accountName: account.name });
   return [made, text(look, 'verify.notMine')];
 }

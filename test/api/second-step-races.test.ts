@@ -41,7 +41,7 @@ const codesLeft = (userId: string) => recoveryCodesLeft(app.gatehouse.services.o
 const userRow = (userId: string) => ({ table: 'app_user', applicationId: app.root.applicationId, id: userId });
 
 describe.skipIf(usingEmbeddedDatabase())('second steps and e-mail changes asked at once', () => {
-  it('two factors enrolled at once issue one set of recovery codes, shown once, and one live reset link', async () => {
+  it('two factors enrolled at once issue one set of recovery codes, shown once, and a live reset link each, naming its factor', async () => {
     for (let round = 0; round < 3; round += 1) {
       const { target, user, userId } = await signedIn(`two-factors-${round}@example.com`);
       const shown = await queuedBehind(app.gatehouse.services.orm, userRow(userId), { lock: 'update' }, [
@@ -50,8 +50,14 @@ describe.skipIf(usingEmbeddedDatabase())('second steps and e-mail changes asked 
       ]);
       expect(shown.map((codes) => codes?.length).sort()).toEqual([0, 10]);
       expect(await codesLeft(userId)).toBe(10);
-      const links = await app.sql("select 1 from email_link_token where user_id = ? and purpose = 'password_reset' and used_at is null", [userId]);
-      expect(links).toHaveLength(1);
+      // Each mail's link removes the factor it announced, so neither ends the other (issueEnrolmentLink).
+      const links = await app.sql<{ removes_factor_id: string }>(
+        "select removes_factor_id from email_link_token where user_id = ? and purpose = 'password_reset' and used_at is null order by removes_factor_id",
+        [userId],
+      );
+      const factors = await app.sql<{ id: string }>('select id from mfa_factor where user_id = ? order by id', [userId]);
+      expect(links.map((link) => link.removes_factor_id)).toEqual(factors.map((factor) => factor.id));
+      expect(links).toHaveLength(2);
     }
   });
 

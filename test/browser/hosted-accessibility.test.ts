@@ -544,6 +544,14 @@ describe('any tenant colours', () => {
     'forgot password': (look) => emailFormPage(look, 'n', { action: '/forgot', csrf: 'c', form: 'forgot', loginUrl: '/' }),
     'new password with an error': (look) =>
       newPasswordPage(look, 'n', 'reset', { action: '/reset', proof: { name: 'token', value: 't' }, email: 'ada@example.com', passwordPolicy: POLICY_DEFAULTS.password, errors: [{ key: 'password.tooShort', values: { count: '12' } }] }),
+    'new password that removes a factor': (look) =>
+      newPasswordPage(look, 'n', 'reset', {
+        action: '/reset',
+        proof: { name: 'token', value: 't' },
+        email: 'ada@example.com',
+        passwordPolicy: POLICY_DEFAULTS.password,
+        removes: { kind: 'webauthn', name: 'Laptop', addedAt: new Date('2026-01-02T03:04:05Z'), codesGo: true },
+      }),
     'verify e-mail': (look) => linkConfirmPage(look, 'n', { action: '/verify', token: 't', confirms: 'verify', values: { email: 'ada@example.com' } }),
     'change e-mail': (look) =>
       linkConfirmPage(look, 'n', { action: '/confirm', token: 't', confirms: 'emailChange', values: { email: 'ada@example.com', newEmail: 'ada@example.org' } }),

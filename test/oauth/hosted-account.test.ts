@@ -894,6 +894,48 @@ describe('two-step verification', () => {
     expect(await auditActions(userId)).toContain('user.mfa.recovery_codes.renewed');
   });
 
+  it('the reset link of a factor’s mail removes that factor and the recovery codes shown with it; a second step added afterwards stays, and a password change does not take the link away', async () => {
+    const email = 'added-after@example.com';
+    const { userId, jar, page } = await withTotp(email);
+    const seen = shownCodes(page);
+    expect(seen).toHaveLength(10);
+    // A second step added afterwards (the owner's, say): its own mail, and no new codes.
+    const open = await jar.visit((await post(jar, page, 'mfa-email-send', {})).location!);
+    const code = /\b(\d{6})\b/.exec((await lastMail(email, 'email_otp'))!)![1]!;
+    const added = await post(jar, open, 'mfa-email', { email_code: code, email_factor_password: PASSWORD });
+    // Codes were left: none are shown, the page is shown again.
+    expect(added.status).toBe(303);
+    const shown = await jar.visit(added.location!);
+    expect(shownCodes(shown)).toEqual([]);
+    // Whoever enrolled the app knows the password: changing it ends the links mailed before, not a factor's.
+    const changed = await post(jar, shown, 'password', { current_password: PASSWORD, new_password: 'Other-Horse-77' });
+    expect(changed.status, changed.body.slice(-800)).toBe(303);
+    const links = (await mails(app.http, email, 'mfa_enrolled')).map((mail) => /(http\S+\/account\/reset-password\?token=\S+)/.exec(mail.text)![1]!);
+    expect(links).toHaveLength(2);
+    const owner = new CookieJar();
+    const [appLink, emailLink] = [await owner.visit(links[0]!), await owner.visit(links[1]!)];
+    expect(emailLink.status).toBe(200);
+    expect(emailLink.body).toContain('Setting a new password also removes the email codes added to your account on');
+    expect(emailLink.body).not.toContain('Your recovery codes stop working too.');
+    expect(appLink.status).toBe(200);
+    expect(appLink.body).toMatch(/Setting a new password also removes the authenticator app added to your account on [^<]+\. Your recovery codes stop working too\./);
+
+    expect((await owner.submit(appLink, { password: NEW_PASSWORD })).status).toBe(200);
+    expect((await factorsOf(userId)).map((factor) => factor.kind)).toEqual(['email_otp']);
+    expect(await app.sql(`select 1 from mfa_recovery_code where user_id = ? and used_at is null`, [userId])).toEqual([]);
+    const [removal, ...more] = await app.sql<{ before: unknown; after: unknown }>(`select before, after from audit_log where target_id = ? and action = 'user.mfa.removed'`, [userId]);
+    expect(more).toEqual([]);
+    expect(removal).toEqual({ before: { factor: 'totp', recoveryCodes: 10 }, after: { reason: 'enrolment_disowned' } });
+    // The new password signs in to the e-mail code's challenge, where a code the enroller saw does not work.
+    const { jar: next, answer } = await signIn(email, NEW_PASSWORD);
+    expect(answer.status, answer.body.slice(-800)).toBe(200);
+    const recovery = await next.visit(`${answer.url}?method=recovery_code`);
+    expect(recovery.body).toContain('Recovery code');
+    expect((await next.submit(recovery, { code: seen[0]! })).status).toBe(400);
+    // The other mail's link still works, for the second step it announced.
+    expect((await owner.visit(links[1]!)).status).toBe(200);
+  });
+
   it('under a required policy the last factor stays; signed out, the forms are refused', async () => {
     const { userId, jar, page, secret } = await withTotp('ned@example.com');
     expect((await app.http.put('/policies/mfa', { enforcement: 'required', factors: ['totp', 'email_otp'], rememberDeviceDays: 30 })).status).toBe(200);

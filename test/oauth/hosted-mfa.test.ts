@@ -862,6 +862,141 @@ describe('required', () => {
   });
 });
 
+describe('the reset link of an mfa_enrolled mail: “not me” removes the factor it announced', () => {
+  const NEW_PASSWORD = 'Battery-Staple-42';
+  let other: BootstrapResult;
+  let admin: HttpClient;
+  let configuration: oidc.Configuration;
+
+  beforeAll(async () => {
+    ({ other, admin, configuration } = await applicationWith('/policies/mfa', { enforcement: 'required', factors: ['totp', 'email_otp'] }));
+  });
+
+  const secretOf = (page: Visit) => new URL(/(otpauth:\/\/totp\/[^<\s]+)/.exec(page.body)![1]!.replaceAll('&#38;', '&')).searchParams.get('secret')!;
+  const shownCodes = (page: Visit) => [...page.body.matchAll(/<li><code>([a-z0-9-]+)<\/code><\/li>/g)].map((match) => match[1]!);
+  const resetLinks = async (email: string, template: 'mfa_enrolled' | 'password_reset') =>
+    (await mails(admin, email, template)).map((mail) => /(http\S+\/account\/reset-password\?token=\S+)/.exec(mail.text)![1]!);
+  const factorsOf = (userId: string) => app.sql<{ id: string; kind: string }>(`select id, kind from mfa_factor where user_id = ? order by kind`, [userId]);
+  const unusedCodes = (userId: string) => app.sql<{ code_hash: string }>(`select code_hash from mfa_recovery_code where user_id = ? and used_at is null`, [userId]);
+  const removals = (userId: string) => app.sql<{ before: unknown; after: unknown; actor_id: string }>(`select before, after, actor_id from audit_log where target_id = ? and action = 'user.mfa.removed' order by id`, [userId]);
+
+  /** Whoever knows the password signs in as a user without a factor and enrols an authenticator app: the codes they saw. */
+  async function intruderEnrols(email: string): Promise<string[]> {
+    const { flow, page } = await stepPage(email, { configuration });
+    expect(page.body).toContain('Set up two-step verification');
+    await withTimeLeftInStep(5_000);
+    const codes = await flow.jar.submit(page, { code: codeAt(secretOf(page)) });
+    expect(codes.status, codes.body.slice(-1500)).toBe(200);
+    expect((await flow.jar.submit(codes, {})).status).toBe(303);
+    return shownCodes(codes);
+  }
+
+  /** Forgot password on the sign-in page, as anyone may ask it for an address. */
+  async function askReset(email: string): Promise<void> {
+    const { flow, page } = await signInPage({ configuration });
+    const href = /<a href="([^"]+)">Forgot your password\?<\/a>/.exec(page.body)![1]!.replaceAll('&#38;', '&').replaceAll('&amp;', '&');
+    const form = await flow.jar.visit(new URL(href, page.url).href);
+    expect((await flow.jar.submit(form, { email })).status).toBe(200);
+  }
+
+  it('the owner’s new password removes the app and its recovery codes: they then enrol, and the intruder’s codes no longer work; audited', async () => {
+    const email = 'not-me@example.com';
+    const userId = await createPasswordUser(admin, email);
+    const seen = await intruderEnrols(email);
+    expect(seen).toHaveLength(10);
+    const [link, ...more] = await resetLinks(email, 'mfa_enrolled');
+    expect(more).toEqual([]);
+
+    const owner = new CookieJar();
+    const form = await owner.visit(link!);
+    expect(form.status).toBe(200);
+    expect(form.body).toMatch(/<p class="notice">Setting a new password also removes the authenticator app added to your account on [^<]+\d{4}[^<]*\. Your recovery codes stop working too\.<\/p>/);
+    // In the page's language.
+    const german = await owner.visit(link!, { headers: { 'accept-language': 'de' } });
+    expect(german.body).toContain('Mit dem neuen Passwort wird auch die Authenticator-App entfernt');
+    // A refused password shows it again; nothing is removed yet.
+    const weak = await owner.submit(form, { password: 'short' });
+    expect(weak.status).toBe(400);
+    expect(weak.body).toContain('Setting a new password also removes the authenticator app');
+    expect(await factorsOf(userId)).toHaveLength(1);
+
+    const done = await owner.submit(form, { password: NEW_PASSWORD });
+    expect(done.status, done.body.slice(-1500)).toBe(200);
+    expect(done.body).toContain('<h1>Password changed</h1>');
+    expect(await factorsOf(userId)).toEqual([]);
+    expect(await app.sql(`select 1 from mfa_recovery_code where user_id = ?`, [userId])).toEqual([]);
+    expect(await removals(userId)).toEqual([{ actor_id: userId, before: { factor: 'totp', recoveryCodes: 10 }, after: { reason: 'enrolment_disowned' } }]);
+
+    // Signed in with the new password, the owner is asked to enrol (not challenged for the intruder's app).
+    const { flow, page } = await stepPage(email, { configuration, password: NEW_PASSWORD });
+    expect(page.body).toContain('Set up two-step verification');
+    await withTimeLeftInStep(5_000);
+    const secret = secretOf(page);
+    const theirs = await flow.jar.submit(page, { code: codeAt(secret) });
+    expect(shownCodes(theirs)).toHaveLength(10);
+    await flow.jar.submit(theirs, {});
+    // The intruder's codes are not the owner's: at the next challenge one is refused.
+    expect(seen.some((code) => shownCodes(theirs).includes(code))).toBe(false);
+    const next = await stepPage(email, { configuration, password: NEW_PASSWORD });
+    const recovery = await next.flow.jar.visit(`${next.page.url}?method=recovery_code`);
+    expect((await next.flow.jar.submit(recovery, { code: seen[0]! })).status).toBe(400);
+  });
+
+  it('the intruder cannot take the link away: a forgot-password link asked after it removes nothing, and the mail’s link still does', async () => {
+    const email = 'not-me-asked@example.com';
+    const userId = await createPasswordUser(admin, email);
+    await intruderEnrols(email);
+    await askReset(email);
+    const [forgot] = await resetLinks(email, 'password_reset');
+    const [announced] = await resetLinks(email, 'mfa_enrolled');
+    const plain = await new CookieJar().visit(forgot!);
+    expect(plain.status).toBe(200);
+    expect(plain.body).not.toContain('also removes');
+    const owner = new CookieJar();
+    const form = await owner.visit(announced!);
+    expect(form.status).toBe(200);
+    expect(form.body).toContain('also removes the authenticator app');
+    expect((await owner.submit(form, { password: NEW_PASSWORD })).status).toBe(200);
+    expect(await factorsOf(userId)).toEqual([]);
+    // Used, it ended the forgot-password link with it, as any reset does.
+    expect((await new CookieJar().visit(forgot!)).status).toBe(400);
+  });
+
+  it('a forgot-password link removes nothing: the page says nothing of a factor, and the next sign-in is challenged', async () => {
+    const email = 'forgot-keeps@example.com';
+    const userId = await createPasswordUser(admin, email);
+    await giveTotp(userId, other.applicationId);
+    await askReset(email);
+    const [link] = await resetLinks(email, 'password_reset');
+    const jar = new CookieJar();
+    const form = await jar.visit(link!);
+    expect(form.body).not.toContain('also removes');
+    expect((await jar.submit(form, { password: NEW_PASSWORD })).status).toBe(200);
+    expect((await factorsOf(userId)).map((factor) => factor.kind)).toEqual(['totp']);
+    expect(await removals(userId)).toEqual([]);
+    expect((await stepPage(email, { configuration, password: NEW_PASSWORD })).page.body).toContain('Two-step verification');
+  });
+
+  it('a link whose factor was removed meanwhile (an mfa-reset) sets the password and removes nothing else: not an app added since', async () => {
+    const email = 'not-me-gone@example.com';
+    const userId = await createPasswordUser(admin, email);
+    await intruderEnrols(email);
+    const [link] = await resetLinks(email, 'mfa_enrolled');
+    expect((await admin.post(`/users/${userId}/mfa-reset`, {})).status).toBe(200);
+    // An app of the same kind, added since: another factor.
+    await giveTotp(userId, other.applicationId);
+    const jar = new CookieJar();
+    const form = await jar.visit(link!);
+    expect(form.status).toBe(200);
+    expect(form.body).not.toContain('also removes');
+    expect((await jar.submit(form, { password: NEW_PASSWORD })).status).toBe(200);
+    expect((await factorsOf(userId)).map((factor) => factor.kind)).toEqual(['totp']);
+    expect(await removals(userId)).toEqual([]);
+    expect((await stepPage(email, { configuration, password: NEW_PASSWORD })).page.body).toContain('Two-step verification');
+    expect(await unusedCodes(userId)).toEqual([]);
+  });
+});
+
 describe('an e-mail sign-in: the mailbox is the first factor, and cannot be the second too', () => {
   let other: BootstrapResult;
   let admin: HttpClient;

@@ -479,7 +479,15 @@ describe('sign-in with a passkey', () => {
     expect(more).toEqual([]);
     expect(mail!.subject).toMatch(/^A passkey was removed from your .+ account$/);
     expect(mail!.text).toContain('Your passkey “Test key” was just used with a signature that shows it may have been copied.');
-    expect(mail!.text).toMatch(/http\S+\/account\/reset-password\?token=\S+/);
+    // Its reset link names no factor (the key is gone already): its page says nothing of one, and it removes nothing.
+    const link = /(http\S+\/account\/reset-password\?token=\S+)/.exec(mail!.text)![1]!;
+    await giveTotp(scope, userId);
+    const jar = new CookieJar();
+    const form = await jar.visit(link);
+    expect(form.status).toBe(200);
+    expect(form.body).not.toContain('also removes');
+    expect((await jar.submit(form, { password: 'Battery-Staple-42' })).status).toBe(200);
+    expect(await app.sql(`select kind from mfa_factor where user_id = ?`, [userId])).toEqual([{ kind: 'totp' }]);
   });
 
   it('a shared user’s copied key removed at the application’s sign-in is read in the audit log of each of their tenants; a tenant they are not in reads none', async () => {
@@ -920,6 +928,38 @@ describe('the account page', () => {
     expect(plain.status).toBe(303);
     expect(await mails(signInOnly.admin, 'told-too@example.com', 'mfa_enrolled')).toHaveLength(1);
     expect(await app.sql('select 1 from mfa_recovery_code where user_id = ?', [other])).toEqual([]);
+  });
+
+  it('a key’s mail links remove that key only: a later key’s leaves the first and its recovery codes; the first key’s, the last second step, takes the codes', async () => {
+    const scope = await passkeyScope();
+    expect((await scope.admin.put('/policies/mfa', { enforcement: 'optional', factors: ['webauthn', 'totp'] })).status).toBe(200);
+    const userId = await createPasswordUser(scope.admin, 'keys-told@example.com');
+    const { jar, page } = await openAccount(scope, 'keys-told@example.com');
+    const added = await answer(jar, page, new SoftAuthenticator().register(webauthnFormOf(page).options as never, issuer), { passkey_name: 'Phone', passkey_add_password: PASSWORD });
+    expect(added.status, added.body.slice(-1500)).toBe(200);
+    const shown = await jar.visit(`${issuer}/account?${new URLSearchParams({ client_id: scope.clientId })}`);
+    const second = await answer(jar, shown, new SoftAuthenticator().register(webauthnFormOf(shown).options as never, issuer), { passkey_name: 'Laptop', passkey_add_password: PASSWORD });
+    expect(second.status).toBe(303);
+    const [phoneLink, laptopLink] = (await mails(scope.admin, 'keys-told@example.com', 'mfa_enrolled')).map((mail) => /(http\S+\/account\/reset-password\?token=\S+)/.exec(mail.text)![1]!);
+    const keys = async () => (await app.sql<{ name: string }>('select name from webauthn_credential where user_id = ? order by name', [userId])).map(({ name }) => name);
+    const codesLeft = async () => (await app.sql('select 1 from mfa_recovery_code where user_id = ? and used_at is null', [userId])).length;
+    const removals = () => app.sql<{ before: unknown; after: unknown }>(`select before, after from audit_log where target_id = ? and action = 'user.passkey.removed' order by id`, [userId]);
+
+    const owner = new CookieJar();
+    const laptop = await owner.visit(laptopLink!);
+    expect(laptop.body).toContain('Setting a new password also removes the passkey “Laptop” added to your account on');
+    expect(laptop.body).not.toContain('Your recovery codes stop working too.');
+    expect((await owner.submit(laptop, { password: 'Battery-Staple-42' })).status).toBe(200);
+    expect(await keys()).toEqual(['Phone']);
+    expect(await codesLeft()).toBe(10);
+    expect(await removals()).toEqual([{ before: { name: 'Laptop' }, after: { reason: 'enrolment_disowned' } }]);
+
+    const phone = await owner.visit(phoneLink!);
+    expect(phone.body).toMatch(/Setting a new password also removes the passkey “Phone” added to your account on [^<]+\. Your recovery codes stop working too\./);
+    expect((await owner.submit(phone, { password: 'Correct-Horse-43' })).status).toBe(200);
+    expect(await keys()).toEqual([]);
+    expect(await codesLeft()).toBe(0);
+    expect((await removals()).map((record) => record.before)).toEqual([{ name: 'Laptop' }, { name: 'Phone', recoveryCodes: 10 }]);
   });
 
   it('an account without a password keeps its last key where nothing else signs it in: refused, the key kept, until e-mail sign-in is offered', async () => {

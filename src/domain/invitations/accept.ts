@@ -163,7 +163,7 @@ export async function acceptInvitation(scope: Scope, opened: Pick<Invitation, 'i
       const key = account.kind === 'new' ? account.passkey : account.passkey?.credential;
       if (key !== undefined) {
         await em.flush();
-        if (!(await insertCredential(em, invitation.applicationId, user.id, key))) throw new KeyHeld();
+        if ((await insertCredential(em, invitation.applicationId, user.id, key)) === null) throw new KeyHeld();
         recordAudit(em, tx, { action: 'user.passkey.added', targetType: 'user', targetId: user.id, tenantId, after: { name: key.name, rpId: key.rpId } });
       }
       const rolesNotGiven = await assignRoles(em, tx, invitation, user.id);

@@ -8,7 +8,7 @@ import { askedForLock, AskedForMail, emailOtpMail, mfaEnrolledMail } from '../em
 import { linkUserOf, mailTenant } from '../sign-in/account-links.ts';
 import type { MailSender } from '../email/outbox.ts';
 import type { SignInTarget } from '../sign-in/sign-in.ts';
-import { holdActingUser, holdUserRow, issueLink } from '../users/link-tokens.ts';
+import { holdActingUser, holdUserRow, issueEnrolmentLink } from '../users/link-tokens.ts';
 import { passwordMark, type SignInUser } from '../users/sign-in-user.ts';
 import { auditFilingOfRow } from '../users/users.ts';
 import { insertCredential, type NewCredential } from '../webauthn/credentials.ts';
@@ -62,17 +62,17 @@ export type NewFactor =
   | { readonly kind: 'email_otp' }
   | { readonly kind: 'webauthn'; readonly credential: NewCredential };
 
-/** False when the user holds it already (or, for a credential, the relying party does). */
-async function addFactor(em: EntityManager, box: SecretBox, applicationId: string, userId: string, factor: NewFactor): Promise<boolean> {
+/** The new factor's id; null when the user holds it already (or, for a credential, the relying party does). */
+async function addFactor(em: EntityManager, box: SecretBox, applicationId: string, userId: string, factor: NewFactor): Promise<string | null> {
   if (factor.kind === 'webauthn') return insertCredential(em, applicationId, userId, factor.credential);
   const secret = factor.kind === 'totp' ? box.encrypt(factor.secret) : null;
   const step = factor.kind === 'totp' ? factor.step : null;
-  const added = await em.execute(
+  const [added] = await em.execute<{ id: string }[]>(
     `insert into mfa_factor (application_id, id, user_id, kind, secret_encrypted, last_step) values (?, ?, ?, ?, ?, ?)
      on conflict (application_id, user_id, kind) do nothing returning id`,
     [applicationId, newId(), userId, factor.kind, secret, step],
   );
-  return added.length > 0;
+  return added?.id ?? null;
 }
 
 export type SecondStep = Pick<HeldFactor, 'id' | 'kind'>;
@@ -98,11 +98,13 @@ async function heldSecondSteps(tx: EntityManager, applicationId: string, userId:
 }
 
 /** Once one of `held` (lockSecondSteps's, in the same transaction) is removed: the last one gone takes the recovery codes
- *  and a pending e-mail code, which then serve no step, so the next enrolment shows new codes. */
-export async function forgetCodesIfLast(tx: EntityManager, applicationId: string, userId: string, held: readonly SecondStep[]): Promise<void> {
-  if (held.length !== 1) return;
-  await executeOwned(tx, applicationId, `delete from mfa_recovery_code where @owner and user_id = ?`, [userId]);
+ *  and a pending e-mail code, which then serve no step, so the next enrolment shows new codes. Answers how many of the
+ *  codes removed were unused. */
+export async function forgetCodesIfLast(tx: EntityManager, applicationId: string, userId: string, held: readonly SecondStep[]): Promise<number> {
+  if (held.length !== 1) return 0;
+  const codes = await executeOwned<{ used_at: Date | null }[]>(tx, applicationId, `delete from mfa_recovery_code where @owner and user_id = ? returning used_at`, [userId]);
   await executeOwned(tx, applicationId, `delete from mfa_email_code where @owner and user_id = ?`, [userId]);
+  return codes.filter((code) => code.used_at === null).length;
 }
 
 /** `record`: the audit record instead of `user.mfa.enrolled`, filed as `filing` says; `codes: false`: no recovery codes (a key where the policy
@@ -117,9 +119,10 @@ export interface Enrolment {
 /** The recovery codes to show (none when the user had some left); otherwise why nothing was written. */
 export type Enrolled = string[] | 'not_added' | 'inactive' | 'password_replaced';
 
-/** In one transaction, with the `mfa_enrolled` mail (a reset link in case it was not them); recovery codes when the user
- *  had none left. The user's standing is judged under their row's lock, so a suspension (a lock, a deletion, the
- *  organization's deactivation) committed before it leaves nothing added. */
+/** In one transaction, with the `mfa_enrolled` mail (a reset link in case it was not them, which also removes the
+ *  factor: issueEnrolmentLink); recovery codes when the user had none left. The user's standing is judged under their
+ *  row's lock, so a suspension (a lock, a deletion, the organization's deactivation) committed before it leaves nothing
+ *  added. */
 export async function enrolFactor(target: SignInTarget, user: SignInUser, factor: NewFactor, enrolment: Enrolment = {}): Promise<Enrolled> {
   const { services } = target.scope;
   const applicationId = target.application.id;
@@ -129,12 +132,13 @@ export async function enrolFactor(target: SignInTarget, user: SignInUser, factor
     if (!Array.isArray(held)) return held;
     // A factor enrolled meanwhile (another tab, the owner) is to be proven, not passed by enrolling another beside it.
     if (enrolment.asStep !== undefined && held.some((step) => !enrolment.asStep!.includes(step.id))) return 'not_added';
-    if (!(await addFactor(em, services.storedSecrets, applicationId, user.id, factor))) return 'not_added';
+    const factorId = await addFactor(em, services.storedSecrets, applicationId, user.id, factor);
+    if (factorId === null) return 'not_added';
     const filing = await auditFilingOfRow(em, sender, user.id);
     if (enrolment.record === undefined) recordAudit(em, sender, { action: 'user.mfa.enrolled', targetType: 'user', targetId: user.id, ...filing, after: { factor: factor.kind } });
     else enrolment.record(em, filing);
     const at = { em, sender, tenantId: sender.tenantId };
-    const reset = await issueLink(em, linkUserOf(target, at, user), 'password_reset', services.config.publicUrl);
+    const reset = await issueEnrolmentLink(em, linkUserOf(target, at, user), factorId, services.config.publicUrl);
     await mfaEnrolledMail(at, user, { link: reset.link, factor: factor.kind });
     return enrolment.codes === false ? [] : issueRecoveryCodesIfNone(em, applicationId, user.id);
   });

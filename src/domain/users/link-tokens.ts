@@ -33,9 +33,11 @@ export interface LinkUser {
   readonly tenantId: string | null;
 }
 
-/** A link as its page finds it: `newEmail`, the address an `email_change` link moves its user to. */
+/** A link as its page finds it: `newEmail`, the address an `email_change` link moves its user to; `removesFactorId`, the
+ *  factor an `mfa_enrolled` mail's reset link removes (issueEnrolmentLink). */
 export interface OpenedLinkUser extends LinkUser {
   readonly newEmail: string | null;
+  readonly removesFactorId: string | null;
 }
 
 interface IssuedLink {
@@ -45,11 +47,18 @@ interface IssuedLink {
 
 /** Through the caller's transaction; the link is on the pool's pages (pagesOf). */
 export const issueLink = (em: EntityManager, user: LinkUser, purpose: Exclude<LinkPurpose, 'email_change'>, base: string): Promise<IssuedLink> =>
-  insertLink(em, user, purpose, null, base);
+  insertLink(em, user, purpose, {}, base);
 
 /** A link that moves `user` to `newEmail`: the last address asked for is the one. */
 export const issueEmailChangeLink = (em: EntityManager, user: LinkUser, newEmail: string, base: string): Promise<IssuedLink> =>
-  insertLink(em, user, 'email_change', newEmail, base);
+  insertLink(em, user, 'email_change', { newEmail }, base);
+
+/** The reset link of an `mfa_enrolled` mail, which also removes `factorId` (an `mfa_factor` or `webauthn_credential`), the
+ *  factor the mail announces: whoever enrolled it knew the password, and a new one alone would leave them their factor.
+ *  Such a link ends only when used, expired, or with what ends every mailed link (a suspension, a new address): no
+ *  newer link, new password or other link's use ends it, else the enroller would end it by asking for one. */
+export const issueEnrolmentLink = (em: EntityManager, user: LinkUser, factorId: string, base: string): Promise<IssuedLink> =>
+  insertLink(em, user, 'password_reset', { removesFactorId: factorId }, base);
 
 /** Held before a user's links, factors, keys or codes: changes of them take turns in one lock order. */
 export async function holdUserRow(em: EntityManager, applicationId: string, userId: string): Promise<void> {
@@ -73,20 +82,29 @@ export async function holdActingUser(em: EntityManager, applicationId: string, u
   return organization?.serves === true ? { passwordHash: user.password_hash } : null;
 }
 
-/** The user's earlier links of the purpose stop working: a link left in an old mail (or a mailbox read since) is worth
- *  nothing once another is sent, one issued at once in another transaction too (holdUserRow). */
-async function insertLink(em: EntityManager, user: LinkUser, purpose: LinkPurpose, newEmail: string | null, base: string): Promise<IssuedLink> {
+/** The user's earlier links of the purpose stop working (those naming a factor aside: issueEnrolmentLink): a link left in
+ *  an old mail (or a mailbox read since) is worth nothing once another is sent, one issued at once in another
+ *  transaction too (holdUserRow). */
+async function insertLink(
+  em: EntityManager,
+  user: LinkUser,
+  purpose: LinkPurpose,
+  { newEmail = null, removesFactorId = null }: { newEmail?: string | null; removesFactorId?: string | null },
+  base: string,
+): Promise<IssuedLink> {
   await holdUserRow(em, user.applicationId, user.userId);
-  await executeOwned(em, user.applicationId, 'update email_link_token set used_at = now() where @owner and user_id = ? and purpose = ? and used_at is null', [
-    user.userId,
-    purpose,
-  ]);
+  await executeOwned(
+    em,
+    user.applicationId,
+    'update email_link_token set used_at = now() where @owner and user_id = ? and purpose = ? and used_at is null and removes_factor_id is null',
+    [user.userId, purpose],
+  );
   const secret = randomBytes(32).toString('base64url');
   const minutes = LINK_MINUTES[purpose];
   const { opener } = user;
   await em.execute(
-    `insert into email_link_token (application_id, id, user_id, client_id, invitation_id, tenant_id, purpose, token_hash, expires_at, new_email)
-     values (?, ?, ?, ?, ?, ?, ?, ?, now() + make_interval(mins => ?::int), ?)`,
+    `insert into email_link_token (application_id, id, user_id, client_id, invitation_id, tenant_id, purpose, token_hash, expires_at, new_email, removes_factor_id)
+     values (?, ?, ?, ?, ?, ?, ?, ?, now() + make_interval(mins => ?::int), ?, ?)`,
     [
       user.applicationId,
       newId(),
@@ -98,6 +116,7 @@ async function insertLink(em: EntityManager, user: LinkUser, purpose: LinkPurpos
       linkSecretHash(secret),
       minutes,
       newEmail,
+      removesFactorId,
     ],
   );
   const url = new URL(`${await pagesOf(em, user, base)}${LINK_PATHS[purpose]}`);
@@ -137,6 +156,7 @@ interface TokenRow {
   tenant_id: string | null;
   pool_id: string;
   new_email: string | null;
+  removes_factor_id: string | null;
 }
 
 const toLinkUser = (applicationId: string, row: TokenRow | undefined): OpenedLinkUser | undefined =>
@@ -149,6 +169,7 @@ const toLinkUser = (applicationId: string, row: TokenRow | undefined): OpenedLin
         opener: row.client_id === null ? { type: 'invitation', id: row.invitation_id! } : { type: 'oauth_client', id: row.client_id },
         tenantId: row.tenant_id,
         newEmail: row.new_email,
+        removesFactorId: row.removes_factor_id,
       };
 
 export async function peekLink(em: EntityManager, token: unknown, purpose: LinkPurpose): Promise<OpenedLinkUser | undefined> {
@@ -157,7 +178,7 @@ export async function peekLink(em: EntityManager, token: unknown, purpose: LinkP
   const [row] = await executeOwned<TokenRow[]>(
     em.getConnection(),
     parsed.applicationId,
-    `select t.user_id, t.client_id, t.invitation_id, t.tenant_id, t.new_email, u.pool_id from email_link_token as t join app_user as u on u.application_id = t.application_id and u.id = t.user_id
+    `select t.user_id, t.client_id, t.invitation_id, t.tenant_id, t.new_email, t.removes_factor_id, u.pool_id from email_link_token as t join app_user as u on u.application_id = t.application_id and u.id = t.user_id
       where @owner(t) and t.token_hash = ? and t.purpose = ? and t.used_at is null and t.expires_at > now()`,
     [parsed.hash, purpose],
   );
@@ -165,7 +186,7 @@ export async function peekLink(em: EntityManager, token: unknown, purpose: LinkP
 }
 
 /** Of two requests racing with one token, one gets its user, the other undefined; the user's other unused links of that
- *  purpose end with it. */
+ *  purpose end with it, those naming a factor aside (issueEnrolmentLink). */
 export async function useLink(em: EntityManager, token: unknown, purpose: LinkPurpose): Promise<OpenedLinkUser | undefined> {
   const parsed = parseLinkToken(token);
   if (parsed === undefined) return undefined;
@@ -180,11 +201,12 @@ export async function useLink(em: EntityManager, token: unknown, purpose: LinkPu
     `with used as (
        update email_link_token set used_at = now()
         where @owner and token_hash = ? and purpose = ? and used_at is null and expires_at > now()
-       returning application_id, id, user_id, client_id, invitation_id, tenant_id, new_email),
+       returning application_id, id, user_id, client_id, invitation_id, tenant_id, new_email, removes_factor_id),
      others as (
        update email_link_token as t set used_at = now() from used
-        where t.application_id = used.application_id and t.user_id = used.user_id and t.purpose = ? and t.used_at is null and t.id <> used.id)
-     select used.user_id, used.client_id, used.invitation_id, used.tenant_id, used.new_email, u.pool_id from used join app_user as u on u.application_id = used.application_id and u.id = used.user_id`,
+        where t.application_id = used.application_id and t.user_id = used.user_id and t.purpose = ? and t.used_at is null and t.id <> used.id
+          and t.removes_factor_id is null)
+     select used.user_id, used.client_id, used.invitation_id, used.tenant_id, used.new_email, used.removes_factor_id, u.pool_id from used join app_user as u on u.application_id = used.application_id and u.id = used.user_id`,
     [parsed.hash, purpose, purpose],
   );
   return toLinkUser(parsed.applicationId, row);

@@ -420,15 +420,17 @@ async function changeStatus(
 }
 
 /** The links and codes mailed to the user and not used yet: credentials in flight, which a suspension and a new address
- *  end too. */
-export async function endMailedCredentials(em: EntityManager, applicationId: string, userId: string): Promise<void> {
-  await executeOwned(em, applicationId, 'update email_link_token set used_at = now() where @owner and user_id = ? and used_at is null', [userId]);
+ *  end too. `keepFactorLinks`: the reset links that remove a factor stay (issueEnrolmentLink). */
+export async function endMailedCredentials(em: EntityManager, applicationId: string, userId: string, { keepFactorLinks = false } = {}): Promise<void> {
+  const kept = keepFactorLinks ? ' and removes_factor_id is null' : '';
+  await executeOwned(em, applicationId, `update email_link_token set used_at = now() where @owner and user_id = ? and used_at is null${kept}`, [userId]);
   await executeOwned(em, applicationId, 'update email_sign_in set used_at = now() where @owner and user_id = ? and used_at is null', [userId]);
   await executeOwned(em, applicationId, 'delete from mfa_email_code where @owner and user_id = ?', [userId]);
 }
 
 /** A new password ends what the old one reached: every sign-in but `keptUid`'s, and the links and codes mailed before
- *  it (an address change asked with the old one among them). */
+ *  it (an address change asked with the old one among them), but the reset links that remove a factor: whoever enrolled
+ *  it knew the old password, and would otherwise end the owner's remedy by changing it. */
 export async function endWhatPasswordOpened(
   em: EntityManager,
   actor: AuditActor,
@@ -437,7 +439,7 @@ export async function endWhatPasswordOpened(
   cutoffs: PolicyCutoffs,
   keptUid: string | null = null,
 ) {
-  await endMailedCredentials(em, actor.applicationId, userId);
+  await endMailedCredentials(em, actor.applicationId, userId, { keepFactorLinks: true });
   return endUserSignIns(em, actor, userId, reason, cutoffs, keptUid);
 }
 

@@ -104,9 +104,10 @@ export async function listCredentials(em: EntityManager, applicationId: string, 
   return rows.map((row) => ({ id: row.id, name: row.name, rpId: row.rp_id, createdAt: new Date(row.created_at), lastUsedAt: row.last_used_at === null ? null : new Date(row.last_used_at) }));
 }
 
-/** False when the user's pool holds that credential id already for the relying party. The user's row is read `for share`,
- *  so that the authIsolation switch moves the user only once the key is stored, and the key with them. */
-export async function insertCredential(em: EntityManager, applicationId: string, userId: string, credential: NewCredential): Promise<boolean> {
+/** The stored key's id; null when the user's pool holds that credential id already for the relying party. The user's row
+ *  is read `for share`, so that the authIsolation switch moves the user only once the key is stored, and the key with them. */
+export async function insertCredential(em: EntityManager, applicationId: string, userId: string, credential: NewCredential): Promise<string | null> {
+  const id = newId();
   const added = await executeOwned<unknown[]>(
     em,
     applicationId,
@@ -115,7 +116,7 @@ export async function insertCredential(em: EntityManager, applicationId: string,
        from app_user as u where @owner(u) and u.id = ? for share
      on conflict (application_id, pool_id, rp_id, credential_id) do nothing returning 1`,
     [
-      newId(),
+      id,
       credential.rpId,
       credential.credentialId,
       Buffer.from(credential.publicKey),
@@ -127,7 +128,7 @@ export async function insertCredential(em: EntityManager, applicationId: string,
       userId,
     ],
   );
-  return added.length > 0;
+  return added.length > 0 ? id : null;
 }
 
 /**

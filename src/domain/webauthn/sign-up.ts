@@ -106,7 +106,7 @@ export async function completePasskeySignUp(target: SignInTarget, rp: RelyingPar
       if (used.length === 0) return false;
       const user = await createSignedUpUser(tx, target, { id: proven.id, email: proven.email, emailVerified: true, origin: { method: 'passkey' } });
       await tx.em.flush();
-      if (!(await insertCredential(tx.em, applicationId, user.id, credential))) throw new KeyHeld();
+      if ((await insertCredential(tx.em, applicationId, user.id, credential)) === null) throw new KeyHeld();
       const scope = ownScope(target, user.id);
       recordAudit(tx.em, scope, { action: 'user.passkey.added', targetType: 'user', targetId: user.id, ...auditFilingOf(user, scope), after: { name: credential.name, rpId: credential.rpId } });
       return true;
