@@ -1,6 +1,6 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
-import { hashPassword } from '../auth/password-hash.ts';
+import { hashPassword, verifyPassword } from '../auth/password-hash.ts';
 import { endUserScope, type PageOpener } from '../context.ts';
 import { executeOwned } from '../db/owned-sql.ts';
 import { SHARED_POOL } from '../db/entities/user.entity.ts';
@@ -12,7 +12,7 @@ import { surfaceSettings, type SurfaceSettings } from '../domain/sign-in/surface
 import { changeEmail, disownSignUp, resetPassword, verifyEmail } from '../domain/users/account-changes.ts';
 import { findAnnouncedFactor, removeAnnouncedFactor } from '../domain/mfa/announced-factor.ts';
 import { userCutoffs } from '../domain/sessions/policy-cutoffs.ts';
-import { issueLink, parseLinkToken, peekLink, useLink, type LinkPurpose, type OpenedLinkUser } from '../domain/users/link-tokens.ts';
+import { countLinkProofFailure, issueLink, parseLinkToken, peekLink, useLink, type LinkPurpose, type OpenedLinkUser } from '../domain/users/link-tokens.ts';
 import { keepReplacedPassword, passwordViolations } from '../domain/users/password-history.ts';
 import { passwordRefusals } from '../domain/policies/password.ts';
 import { accountMade, donePage, errorPage, linkConfirmPage, newPasswordPage, type CopyKey, type CopyText, type LinkConfirmation } from '../pages/pages.ts';
@@ -116,13 +116,18 @@ export function accountLinkRoutes(app: FastifyInstance, services: Services, thro
     return sendPage(reply, 200, (nonce) => linkConfirmPage(opened.settings.look, nonce, { action: request.url.split('?')[0]!, token, confirms, values, ...refusable }));
   };
 
-  async function showReset(request: FastifyRequest, reply: FastifyReply, opened: OpenedLink, token: string, errors?: readonly CopyText[]) {
+  /** An mfa_enrolled mail's link's factor, while the user holds it: then the page says it goes, and asks the password. */
+  const announcedFactor = (opened: OpenedLink) => {
+    const { applicationId, userId, removesFactor } = opened.user;
+    return removesFactor === null ? Promise.resolve(null) : findAnnouncedFactor(services.orm.em.fork().getConnection(), applicationId, userId, removesFactor.factorId);
+  };
+
+  async function showReset(request: FastifyRequest, reply: FastifyReply, opened: OpenedLink, token: string, refusal: { errors?: readonly CopyText[]; currentRefused?: boolean } = {}) {
     const passwordPolicy = await effectivePasswordPolicy(scopeOf(request, opened), opened.settings.policyTenantId);
-    const { applicationId, userId, removesFactorId } = opened.user;
-    // An mfa_enrolled mail's link says, before it is used, which factor goes with it; none once that factor is gone.
-    const removes = removesFactorId === null ? null : await findAnnouncedFactor(services.orm.em.fork().getConnection(), applicationId, userId, removesFactorId);
-    const input = { action: request.url.split('?')[0]!, proof: { name: 'token' as const, value: token }, email: opened.email, passwordPolicy, removes, ...(errors === undefined ? {} : { errors }) };
-    return sendPage(reply, errors === undefined ? 200 : 400, (nonce) => newPasswordPage(opened.settings.look, nonce, 'reset', input));
+    const removes = await announcedFactor(opened);
+    const input = { action: request.url.split('?')[0]!, proof: { name: 'token' as const, value: token }, email: opened.email, passwordPolicy, removes, ...refusal };
+    const refused = refusal.errors !== undefined || refusal.currentRefused === true;
+    return sendPage(reply, refused ? 400 : 200, (nonce) => newPasswordPage(opened.settings.look, nonce, 'reset', input));
   }
 
   /** "I did not sign up" (disownSignUp); an address confirmed meanwhile is refused as a used link is. */
@@ -155,11 +160,18 @@ export function accountLinkRoutes(app: FastifyInstance, services: Services, thro
       const token = formField(request, 'token');
       const opened = await openLink(services, request, token, 'password_reset');
       if (opened === undefined) return invalidLink(request, reply, token);
+      // The mailbox alone removes no factor: the account's password as the link was issued (the enroller may have changed
+      // it since, and the mailbox alone can reset it) proves its owner.
+      const { removesFactor } = opened.user;
+      if (removesFactor !== null && (await announcedFactor(opened)) !== null && !(await verifyPassword(removesFactor.passwordHash, formField(request, 'current') ?? ''))) {
+        const open = await services.orm.em.fork().transactional((em) => countLinkProofFailure(em, token));
+        return open ? showReset(request, reply, opened, token!, { currentRefused: true }) : invalidLink(request, reply, token);
+      }
       const password = formField(request, 'password') ?? '';
       const policy = await effectivePasswordPolicy(scopeOf(request, opened), opened.settings.policyTenantId);
       const of = { applicationId: opened.user.applicationId, userId: opened.user.userId };
       const refused = passwordRefusals(await passwordViolations(services.orm.em.fork(), policy, password, of));
-      if (refused.length > 0) return showReset(request, reply, opened, token!, refused);
+      if (refused.length > 0) return showReset(request, reply, opened, token!, { errors: refused });
       const passwordHash = await hashPassword(password);
       const actor = linkActor(services, request, opened);
       const cutoffs = await userCutoffs(scopeOf(request, opened), opened.user.userId);
@@ -170,7 +182,7 @@ export function accountLinkRoutes(app: FastifyInstance, services: Services, thro
         await keepReplacedPassword(em, of.applicationId, of.userId, policy.historyCount);
         const account = await resetPassword(em, actor, opened.user.userId, passwordHash, cutoffs);
         if (account === undefined) return undefined;
-        if (used.removesFactorId !== null) await removeAnnouncedFactor(em, actor, used.userId, used.removesFactorId);
+        if (used.removesFactor !== null) await removeAnnouncedFactor(em, actor, used.userId, used.removesFactor.factorId);
         // Its link is a new reset link: the owner's way back if the change was not theirs.
         const at = pageMail(em, actor, opened);
         const again = await issueLink(em, { ...opened.user, tenantId: tenantOf(at, account) }, 'password_reset', services.config.publicUrl);

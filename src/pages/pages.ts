@@ -374,8 +374,10 @@ export interface NewPasswordPageInput {
   readonly email: string;
   readonly passwordPolicy: PasswordPolicy;
   readonly errors?: readonly CopyText[];
-  /** A reset link's: the factor the new password also removes (an `mfa_enrolled` mail's link). */
+  /** A reset link's: the factor the new password also removes (an `mfa_enrolled` mail's link), whose removal takes the
+   *  account's password now besides the link; `currentRefused`, the one typed was not it. */
   readonly removes?: AnnouncedFactor | null;
+  readonly currentRefused?: boolean;
 }
 
 /** A moment a link's page names, in the page's language; UTC, as the page knows no time zone of the reader's. */
@@ -391,11 +393,32 @@ function removalNotice(look: PageLook, factor: AnnouncedFactor | null | undefine
   return `<p class="notice">${text(look, REMOVES[factor.kind], values)}${factor.codesGo ? ` ${text(look, 'reset.removesCodes')}` : ''}</p>\n`;
 }
 
+/** The account's password now, which proves the link's holder is its owner (the mailbox alone removes no factor). */
+function currentPasswordField(look: PageLook, input: NewPasswordPageInput): string {
+  if (input.removes == null) return '';
+  const refused = input.currentRefused === true;
+  const extra =
+    `<p id="current-hint" class="hint">${text(look, 'reset.currentHint')}</p>\n` +
+    (refused ? `<p id="current-error" class="field-error">${text(look, 'reset.currentWrong')}</p>\n` : '');
+  return field({
+    id: 'current',
+    label: text(look, 'reset.current'),
+    type: 'password',
+    autocomplete: 'current-password',
+    describedBy: [...(refused ? ['current-error'] : []), 'current-hint'],
+    invalid: refused,
+    // The first field wrong, else this one, which comes first.
+    focus: refused || input.errors === undefined || input.errors.length === 0,
+    extra,
+  });
+}
+
 /** A new password under the policy's rules: a reset link's page (`reset`) and the change an expired password forces at
  *  sign-in (`expired`, src/hosted/password-change.ts). */
 export function newPasswordPage(look: PageLook, nonce: string, copy: 'reset' | 'expired', input: NewPasswordPageInput): RenderedPage {
   const errors = input.errors ?? [];
   const invalid = errors.length > 0;
+  const anyInvalid = invalid || input.currentRefused === true;
   const extra =
     `<p id="password-rules" class="hint">${passwordRules(look, input.passwordPolicy)}</p>\n` +
     (invalid ? `<p id="password-error" class="field-error">${errors.map((message) => said(look, message)).join('<br>')}</p>\n` : '');
@@ -405,6 +428,7 @@ export function newPasswordPage(look: PageLook, nonce: string, copy: 'reset' | '
     `<form method="post" action="${escapeHtml(input.action)}">\n${hidden(input.proof.name, input.proof.value)}` +
     // Password managers save the new password under it.
     `<input type="hidden" name="username" autocomplete="username" value="${escapeHtml(input.email)}">\n` +
+    currentPasswordField(look, input) +
     field({
       id: 'password',
       label: text(look, 'reset.password'),
@@ -412,11 +436,11 @@ export function newPasswordPage(look: PageLook, nonce: string, copy: 'reset' | '
       autocomplete: 'new-password',
       describedBy: [...(invalid ? ['password-error'] : []), 'password-rules'],
       invalid,
-      focus: true,
+      focus: input.removes == null || (invalid && input.currentRefused !== true),
       extra,
     }) +
     `<button type="submit">${text(look, `${copy}.submit`)}</button>\n</form>\n`;
-  return document(look, nonce, text(look, `${copy}.title`), body, invalid);
+  return document(look, nonce, text(look, `${copy}.title`), body, anyInvalid);
 }
 
 /** A link's one action waits for its button. */

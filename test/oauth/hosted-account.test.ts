@@ -920,7 +920,10 @@ describe('two-step verification', () => {
     expect(appLink.status).toBe(200);
     expect(appLink.body).toMatch(/Setting a new password also removes the authenticator app added to your account on [^<]+\. Your recovery codes stop working too\./);
 
-    expect((await owner.submit(appLink, { password: NEW_PASSWORD })).status).toBe(200);
+    // The password the account had when the mail went, not the enroller's since.
+    expect(appLink.body).toContain('name="current"');
+    expect((await owner.submit(appLink, { current: 'Other-Horse-77', password: NEW_PASSWORD })).status).toBe(400);
+    expect((await owner.submit(appLink, { current: PASSWORD, password: NEW_PASSWORD })).status).toBe(200);
     expect((await factorsOf(userId)).map((factor) => factor.kind)).toEqual(['email_otp']);
     expect(await app.sql(`select 1 from mfa_recovery_code where user_id = ? and used_at is null`, [userId])).toEqual([]);
     const [removal, ...more] = await app.sql<{ before: unknown; after: unknown }>(`select before, after from audit_log where target_id = ? and action = 'user.mfa.removed'`, [userId]);

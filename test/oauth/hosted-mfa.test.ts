@@ -915,12 +915,12 @@ describe('the reset link of an mfa_enrolled mail: “not me” removes the facto
     const german = await owner.visit(link!, { headers: { 'accept-language': 'de' } });
     expect(german.body).toContain('Mit dem neuen Passwort wird auch die Authenticator-App entfernt');
     // A refused password shows it again; nothing is removed yet.
-    const weak = await owner.submit(form, { password: 'short' });
+    const weak = await owner.submit(form, { current: PASSWORD, password: 'short' });
     expect(weak.status).toBe(400);
     expect(weak.body).toContain('Setting a new password also removes the authenticator app');
     expect(await factorsOf(userId)).toHaveLength(1);
 
-    const done = await owner.submit(form, { password: NEW_PASSWORD });
+    const done = await owner.submit(form, { current: PASSWORD, password: NEW_PASSWORD });
     expect(done.status, done.body.slice(-1500)).toBe(200);
     expect(done.body).toContain('<h1>Password changed</h1>');
     expect(await factorsOf(userId)).toEqual([]);
@@ -956,10 +956,37 @@ describe('the reset link of an mfa_enrolled mail: “not me” removes the facto
     const form = await owner.visit(announced!);
     expect(form.status).toBe(200);
     expect(form.body).toContain('also removes the authenticator app');
-    expect((await owner.submit(form, { password: NEW_PASSWORD })).status).toBe(200);
+    expect((await owner.submit(form, { current: PASSWORD, password: NEW_PASSWORD })).status).toBe(200);
     expect(await factorsOf(userId)).toEqual([]);
     // Used, it ended the forgot-password link with it, as any reset does.
     expect((await new CookieJar().visit(forgot!)).status).toBe(400);
+  });
+
+  it('the mailbox alone removes nothing: without the password the account had, the link is refused, and five wrong ones end it', async () => {
+    const email = 'not-me-mailbox@example.com';
+    const userId = await createPasswordUser(admin, email);
+    await intruderEnrols(email);
+    const [link] = await resetLinks(email, 'mfa_enrolled');
+    // Whoever reads the mailbox may reset the password first: the link still asks for the one it was sent under.
+    await askReset(email);
+    const [forgot] = await resetLinks(email, 'password_reset');
+    const reset = new CookieJar();
+    expect((await reset.submit(await reset.visit(forgot!), { password: 'Mailbox-Reader-42' })).status).toBe(200);
+    const holder = new CookieJar();
+    const form = await holder.visit(link!);
+    expect(form.body).toContain('name="current"');
+    for (const guess of ['Mailbox-Reader-42', '', 'guess-3', 'guess-4']) {
+      const refused = await holder.submit(form, { current: guess, password: NEW_PASSWORD });
+      expect(refused.status, guess).toBe(400);
+      expect(refused.body).toContain('That is not the password your account had when this email was sent.');
+    }
+    expect(await factorsOf(userId)).toHaveLength(1);
+    expect(await removals(userId)).toEqual([]);
+    // The fifth wrong one ends the link: the right one no longer works through it.
+    expect((await holder.submit(form, { current: 'guess-5', password: NEW_PASSWORD })).body).not.toContain('name="current"');
+    expect((await holder.submit(form, { current: PASSWORD, password: NEW_PASSWORD })).status).toBe(400);
+    expect(await factorsOf(userId)).toHaveLength(1);
+    expect((await new CookieJar().visit(link!)).body).not.toContain('also removes');
   });
 
   it('a forgot-password link removes nothing: the page says nothing of a factor, and the next sign-in is challenged', async () => {

@@ -949,17 +949,48 @@ describe('the account page', () => {
     const laptop = await owner.visit(laptopLink!);
     expect(laptop.body).toContain('Setting a new password also removes the passkey “Laptop” added to your account on');
     expect(laptop.body).not.toContain('Your recovery codes stop working too.');
-    expect((await owner.submit(laptop, { password: 'Battery-Staple-42' })).status).toBe(200);
+    expect((await owner.submit(laptop, { current: PASSWORD, password: 'Battery-Staple-42' })).status).toBe(200);
     expect(await keys()).toEqual(['Phone']);
     expect(await codesLeft()).toBe(10);
     expect(await removals()).toEqual([{ before: { name: 'Laptop' }, after: { reason: 'enrolment_disowned' } }]);
 
     const phone = await owner.visit(phoneLink!);
     expect(phone.body).toMatch(/Setting a new password also removes the passkey “Phone” added to your account on [^<]+\. Your recovery codes stop working too\./);
-    expect((await owner.submit(phone, { password: 'Correct-Horse-43' })).status).toBe(200);
+    // Its proof is the password the account had when its mail went, the one since replaced.
+    expect((await owner.submit(phone, { current: PASSWORD, password: 'Correct-Horse-43' })).status).toBe(200);
     expect(await keys()).toEqual([]);
     expect(await codesLeft()).toBe(0);
     expect((await removals()).map((record) => record.before)).toEqual([{ name: 'Laptop' }, { name: 'Phone', recoveryCodes: 10 }]);
+  });
+
+  /** The account page, signed in with `key` (no password asked). */
+  async function accountWithKey(scope: Scope, key: SoftAuthenticator): Promise<{ jar: CookieJar; visit: Visit }> {
+    const jar = new CookieJar();
+    const follow = async (from: Visit) => {
+      let visit = from;
+      for (let hops = 0; hops < 10 && visit.status === 303 && visit.location!.startsWith(`${issuer}/`); hops += 1) visit = await jar.visit(visit.location!);
+      return visit;
+    };
+    const start = await follow(await jar.visit(`${issuer}/account?${new URLSearchParams({ client_id: scope.clientId })}`));
+    const visit = await follow(await answer(jar, start, key.assert(webauthnFormOf(start).options, issuer)));
+    expect(visit.status, visit.body.slice(-1500)).toBe(200);
+    return { jar, visit };
+  }
+
+  it('an account without a password gets a plain reset link for a key it adds: the mailbox alone removes no key', async () => {
+    const scope = await passkeyScope();
+    const made = await scope.admin.post('/users', { email: 'keyonly-told@example.com' });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const userId = (made.body as { id: string }).id;
+    const { jar, visit } = await accountWithKey(scope, await giveKey(scope, userId));
+    const added = await answer(jar, visit, new SoftAuthenticator().register(webauthnFormOf(visit).options as never, issuer), { passkey_name: 'Spare' });
+    expect(added.status, added.body.slice(-1500)).toBeLessThan(400);
+    const [mail] = await mails(scope.admin, 'keyonly-told@example.com', 'mfa_enrolled');
+    const page = await new CookieJar().visit(/(http\S+\/account\/reset-password\?token=\S+)/.exec(mail!.text)![1]!);
+    expect(page.status).toBe(200);
+    expect(page.body).not.toContain('also removes');
+    expect(page.body).not.toContain('name="current"');
+    expect(await app.sql('select 1 from webauthn_credential where user_id = ?', [userId])).toHaveLength(2);
   });
 
   it('an account without a password keeps its last key where nothing else signs it in: refused, the key kept, until e-mail sign-in is offered', async () => {
@@ -971,13 +1002,7 @@ describe('the account page', () => {
     const providers = (await scope.admin.get('/auth-providers')).body.data as { id: string; type: string }[];
     const password = providers.find((provider) => provider.type === 'password')!;
     expect((await scope.admin.patch(`/auth-providers/${password.id}`, { enabled: false })).status).toBe(200);
-    // Signed in with the key, on the account page.
-    const jar = new CookieJar();
-    let visit = await jar.visit(`${issuer}/account?${new URLSearchParams({ client_id: scope.clientId })}`);
-    for (let hops = 0; hops < 10 && visit.status === 303 && visit.location!.startsWith(`${issuer}/`); hops += 1) visit = await jar.visit(visit.location!);
-    visit = await answer(jar, visit, key.assert(webauthnFormOf(visit).options, issuer));
-    for (let hops = 0; hops < 10 && visit.status === 303 && visit.location!.startsWith(`${issuer}/`); hops += 1) visit = await jar.visit(visit.location!);
-    expect(visit.status, visit.body.slice(-1500)).toBe(200);
+    const { jar, visit } = await accountWithKey(scope, key);
     const form = passkeyRemoval(visit);
     const removal = { ...form.fields, remove: form.options['remove']![0]! };
     const kept = await jar.visit(form.action, { form: removal });

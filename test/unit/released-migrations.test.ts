@@ -85,7 +85,7 @@ const RELEASED: Record<string, string> = {
   '0075-user-sign-ins-ended': 'd1b0e8b78ff51359',
   '0076-email-delivery-withdrawn': '3af86a97fdc52d5d',
   '0077-passkeys-in-their-users-pools': '0f71efdbc0800a73',
-  '0078-enrolment-links': '535656ca1d0a0ec8',
+  '0078-enrolment-links': 'b402f4c330e36194',
 };
 
 const printer = ts.createPrinter({ removeComments: true });

@@ -33,12 +33,20 @@ export interface LinkUser {
   readonly tenantId: string | null;
 }
 
-/** A link as its page finds it: `newEmail`, the address an `email_change` link moves its user to; `removesFactorId`, the
- *  factor an `mfa_enrolled` mail's reset link removes (issueEnrolmentLink). */
+/** A link as its page finds it: `newEmail`, the address an `email_change` link moves its user to; `removesFactor`, the
+ *  factor an `mfa_enrolled` mail's reset link removes and the password hash its user proves it with (issueEnrolmentLink). */
 export interface OpenedLinkUser extends LinkUser {
   readonly newEmail: string | null;
-  readonly removesFactorId: string | null;
+  readonly removesFactor: RemovedFactorProof | null;
 }
+
+export interface RemovedFactorProof {
+  readonly factorId: string;
+  readonly passwordHash: string;
+}
+
+/** Wrong passwords an enrolment link takes before it stops working: its holder proves the mailbox already. */
+export const LINK_PROOF_ATTEMPTS = 5;
 
 interface IssuedLink {
   readonly link: string;
@@ -55,10 +63,30 @@ export const issueEmailChangeLink = (em: EntityManager, user: LinkUser, newEmail
 
 /** The reset link of an `mfa_enrolled` mail, which also removes `factorId` (an `mfa_factor` or `webauthn_credential`), the
  *  factor the mail announces: whoever enrolled it knew the password, and a new one alone would leave them their factor.
- *  Such a link ends only when used, expired, or with what ends every mailed link (a suspension, a new address): no
- *  newer link, new password or other link's use ends it, else the enroller would end it by asking for one. */
-export const issueEnrolmentLink = (em: EntityManager, user: LinkUser, factorId: string, base: string): Promise<IssuedLink> =>
-  insertLink(em, user, 'password_reset', { removesFactorId: factorId }, base);
+ *  Its holder proves the password the account had as it was issued (kept with the link; not a later one, which a reset
+ *  by the mailbox alone could have set), so that the mailbox, which any reset link proves, removes no factor by itself;
+ *  an account without a password gets a plain reset link. Such a link ends only when
+ *  used, expired, after LINK_PROOF_ATTEMPTS wrong passwords, or with what ends every mailed link (a suspension, a new
+ *  address): no newer link, new password or other link's use ends it, else the enroller would end it by asking for one. */
+export async function issueEnrolmentLink(em: EntityManager, user: LinkUser, factorId: string, base: string): Promise<IssuedLink> {
+  const [account] = await executeOwned<{ password_hash: string | null }[]>(em, user.applicationId, 'select password_hash from app_user where @owner and id = ?', [user.userId]);
+  const passwordHash = account?.password_hash ?? null;
+  return insertLink(em, user, 'password_reset', passwordHash === null ? {} : { removesFactor: { factorId, passwordHash } }, base);
+}
+
+/** A wrong password typed with an enrolment link: false once the link has taken its last (it no longer works). */
+export async function countLinkProofFailure(em: EntityManager, token: unknown): Promise<boolean> {
+  const parsed = parseLinkToken(token);
+  if (parsed === undefined) return false;
+  const [row] = await executeOwned<{ used_at: Date | null }[]>(
+    em,
+    parsed.applicationId,
+    `update email_link_token set proof_failures = proof_failures + 1, used_at = case when proof_failures + 1 >= ? then now() end
+      where @owner and token_hash = ? and used_at is null and removes_factor_id is not null returning used_at`,
+    [LINK_PROOF_ATTEMPTS, parsed.hash],
+  );
+  return row !== undefined && row.used_at === null;
+}
 
 /** Held before a user's links, factors, keys or codes: changes of them take turns in one lock order. */
 export async function holdUserRow(em: EntityManager, applicationId: string, userId: string): Promise<void> {
@@ -89,7 +117,7 @@ async function insertLink(
   em: EntityManager,
   user: LinkUser,
   purpose: LinkPurpose,
-  { newEmail = null, removesFactorId = null }: { newEmail?: string | null; removesFactorId?: string | null },
+  { newEmail = null, removesFactor = null }: { newEmail?: string | null; removesFactor?: RemovedFactorProof | null },
   base: string,
 ): Promise<IssuedLink> {
   await holdUserRow(em, user.applicationId, user.userId);
@@ -103,8 +131,9 @@ async function insertLink(
   const minutes = LINK_MINUTES[purpose];
   const { opener } = user;
   await em.execute(
-    `insert into email_link_token (application_id, id, user_id, client_id, invitation_id, tenant_id, purpose, token_hash, expires_at, new_email, removes_factor_id)
-     values (?, ?, ?, ?, ?, ?, ?, ?, now() + make_interval(mins => ?::int), ?, ?)`,
+    `insert into email_link_token (application_id, id, user_id, client_id, invitation_id, tenant_id, purpose, token_hash, expires_at, new_email,
+                                   removes_factor_id, proof_password_hash)
+     values (?, ?, ?, ?, ?, ?, ?, ?, now() + make_interval(mins => ?::int), ?, ?, ?)`,
     [
       user.applicationId,
       newId(),
@@ -116,7 +145,8 @@ async function insertLink(
       linkSecretHash(secret),
       minutes,
       newEmail,
-      removesFactorId,
+      removesFactor?.factorId ?? null,
+      removesFactor?.passwordHash ?? null,
     ],
   );
   const url = new URL(`${await pagesOf(em, user, base)}${LINK_PATHS[purpose]}`);
@@ -157,6 +187,7 @@ interface TokenRow {
   pool_id: string;
   new_email: string | null;
   removes_factor_id: string | null;
+  proof_password_hash: string | null;
 }
 
 const toLinkUser = (applicationId: string, row: TokenRow | undefined): OpenedLinkUser | undefined =>
@@ -169,7 +200,7 @@ const toLinkUser = (applicationId: string, row: TokenRow | undefined): OpenedLin
         opener: row.client_id === null ? { type: 'invitation', id: row.invitation_id! } : { type: 'oauth_client', id: row.client_id },
         tenantId: row.tenant_id,
         newEmail: row.new_email,
-        removesFactorId: row.removes_factor_id,
+        removesFactor: row.removes_factor_id === null || row.proof_password_hash === null ? null : { factorId: row.removes_factor_id, passwordHash: row.proof_password_hash },
       };
 
 export async function peekLink(em: EntityManager, token: unknown, purpose: LinkPurpose): Promise<OpenedLinkUser | undefined> {
@@ -178,7 +209,7 @@ export async function peekLink(em: EntityManager, token: unknown, purpose: LinkP
   const [row] = await executeOwned<TokenRow[]>(
     em.getConnection(),
     parsed.applicationId,
-    `select t.user_id, t.client_id, t.invitation_id, t.tenant_id, t.new_email, t.removes_factor_id, u.pool_id from email_link_token as t join app_user as u on u.application_id = t.application_id and u.id = t.user_id
+    `select t.user_id, t.client_id, t.invitation_id, t.tenant_id, t.new_email, t.removes_factor_id, t.proof_password_hash, u.pool_id from email_link_token as t join app_user as u on u.application_id = t.application_id and u.id = t.user_id
       where @owner(t) and t.token_hash = ? and t.purpose = ? and t.used_at is null and t.expires_at > now()`,
     [parsed.hash, purpose],
   );
@@ -201,12 +232,12 @@ export async function useLink(em: EntityManager, token: unknown, purpose: LinkPu
     `with used as (
        update email_link_token set used_at = now()
         where @owner and token_hash = ? and purpose = ? and used_at is null and expires_at > now()
-       returning application_id, id, user_id, client_id, invitation_id, tenant_id, new_email, removes_factor_id),
+       returning application_id, id, user_id, client_id, invitation_id, tenant_id, new_email, removes_factor_id, proof_password_hash),
      others as (
        update email_link_token as t set used_at = now() from used
         where t.application_id = used.application_id and t.user_id = used.user_id and t.purpose = ? and t.used_at is null and t.id <> used.id
           and t.removes_factor_id is null)
-     select used.user_id, used.client_id, used.invitation_id, used.tenant_id, used.new_email, used.removes_factor_id, u.pool_id from used join app_user as u on u.application_id = used.application_id and u.id = used.user_id`,
+     select used.user_id, used.client_id, used.invitation_id, used.tenant_id, used.new_email, used.removes_factor_id, used.proof_password_hash, u.pool_id from used join app_user as u on u.application_id = used.application_id and u.id = used.user_id`,
     [parsed.hash, purpose, purpose],
   );
   return toLinkUser(parsed.applicationId, row);
