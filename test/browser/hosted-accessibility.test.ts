@@ -552,6 +552,15 @@ describe('any tenant colours', () => {
         passwordPolicy: POLICY_DEFAULTS.password,
         removes: { kind: 'webauthn', name: 'Laptop', addedAt: new Date('2026-01-02T03:04:05Z'), codesGo: true },
       }),
+    'new password that removes a factor, its proof refused': (look) =>
+      newPasswordPage(look, 'n', 'reset', {
+        action: '/reset',
+        proof: { name: 'token', value: 't' },
+        email: 'ada@example.com',
+        passwordPolicy: POLICY_DEFAULTS.password,
+        removes: { kind: 'totp', name: null, addedAt: new Date('2026-01-02T03:04:05Z'), codesGo: false },
+        currentRefused: true,
+      }),
     'verify e-mail': (look) => linkConfirmPage(look, 'n', { action: '/verify', token: 't', confirms: 'verify', values: { email: 'ada@example.com' } }),
     'change e-mail': (look) =>
       linkConfirmPage(look, 'n', { action: '/confirm', token: 't', confirms: 'emailChange', values: { email: 'ada@example.com', newEmail: 'ada@example.org' } }),
