@@ -12,7 +12,7 @@ import { accountLinkOf, csrfOf, emailFormAction, issuedLink, magicLinkOf, mails 
 import { fetchVia } from '../support/host-fetch.ts';
 import { HttpClient } from '../support/http.ts';
 import { codeAuthorizationUrl, createTestClient, discover, OFFLINE_CONSENT, startAuthorization, type TestClient } from '../support/oauth.ts';
-import { totpCodeAt as codeAt, withTimeLeftInStep } from '../support/totp.ts';
+import { totpCodeAt as codeAt, giveTotp, withTimeLeftInStep } from '../support/totp.ts';
 import { usingEmbeddedDatabase } from '../support/database.ts';
 import { queuedBehind } from '../support/row-lock.ts';
 import { changedAtWrite, suspendedAtWrite, suspendedInTurn } from '../support/suspend-trigger.ts';
@@ -959,6 +959,37 @@ describe('two-step verification', () => {
     const stranger = await new CookieJar().visit(form.action, { form: { ...form.fields, remove_password: PASSWORD, factor: (await factorsOf(userId))[0]!.id } });
     expect(stranger.status).toBe(403);
     expect(await factorsOf(userId)).toHaveLength(1);
+  });
+
+  it('an account without a password keeps, under required, a second step it can use after an e-mail sign-in: its e-mail code does not count', async () => {
+    const other = await app.bootstrapAnother();
+    const admin = new HttpClient(app.baseUrl, { apiKey: other.apiKey });
+    expect((await admin.post('/auth-providers', { type: 'magic_link' })).status).toBe(201);
+    expect((await admin.put('/policies/mfa', { enforcement: 'required', factors: ['totp', 'email_otp'] })).status).toBe(200);
+    const client = await createTestClient(app, { type: 'web', applicationId: other.applicationId, redirectUris: [REDIRECT_URI] });
+    const email = 'mailbox-first@example.com';
+    const made = await admin.post('/users', { email });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const userId = (made.body as { id: string }).id;
+    const secret = await giveTotp(app, other.applicationId, userId);
+    await app.sql(`insert into mfa_factor (application_id, id, user_id, kind) values (?, ?, ?, 'email_otp')`, [other.applicationId, newId(), userId]);
+    const jar = new CookieJar();
+    const signInPage = await settle(jar, await jar.visit(accountUrl(issuer, client.clientId)));
+    expect((await jar.visit(emailFormAction(signInPage, 'email-link'), { form: { csrf: csrfOf(signInPage), email } })).status).toBe(200);
+    // The mailbox signed in: the step is the authenticator app, never the e-mail code.
+    const step = await settle(jar, await jar.visit(await magicLinkOf(admin, email, 1)));
+    expect(step.body).toContain('name="code"');
+    const page = await settle(jar, await jar.submit(step, { code: codeAt(secret) }));
+    expect(page.status, page.body.slice(-1500)).toBe(200);
+    const factorId = async (kind: string) => (await factorsOf(userId)).find((factor) => factor.kind === kind)!.id;
+
+    const kept = await post(jar, page, 'mfa-remove', { factor: await factorId('totp') });
+    expect(kept.status).toBe(400);
+    expect(kept.body).toContain('requires two-step verification: add another second step before removing this one.');
+    expect(await factorsOf(userId)).toHaveLength(2);
+    // The e-mail code, which serves no sign-in of theirs, may go; the app stays.
+    expect((await post(jar, page, 'mfa-remove', { factor: await factorId('email_otp') })).status).toBe(303);
+    expect((await factorsOf(userId)).map((factor) => factor.kind)).toEqual(['totp']);
   });
 
   it('an account without a password proves a change (factors, recovery codes, address, a first password) by a sign-in of the last ten minutes: past them it is sent to sign in again', async () => {

@@ -119,9 +119,11 @@ export function removeSecondStep(
     if (!Array.isArray(held)) return INACTIVE;
     const step = held.find((candidate) => candidate.id === removing.id && (candidate.kind === 'webauthn') === removing.key);
     if (step === undefined) return undefined;
-    const offered = target.mfa.factors;
-    const usableLeft = held.filter((other) => other.id !== step.id && offered.includes(other.kind)).length;
-    if (target.mfa.enforcement === 'required' && offered.includes(step.kind) && usableLeft === 0) return ownRefusal({ key: 'account.lastFactor' });
+    // Without a password the mailbox is the first factor, which the e-mail code cannot then be the second of.
+    const [account] = await executeOwned<{ password_hash: string | null }[]>(tx, applicationId, 'select password_hash from app_user where @owner and id = ?', [userId]);
+    const usable = (factor: SecondStep) => target.mfa.factors.includes(factor.kind) && !(account?.password_hash == null && factor.kind === 'email_otp');
+    const usableLeft = held.filter((other) => other.id !== step.id && usable(other)).length;
+    if (target.mfa.enforcement === 'required' && usable(step) && usableLeft === 0) return ownRefusal({ key: 'account.lastFactor' });
     await remove(tx, step);
     await forgetCodesIfLast(tx, applicationId, userId, held);
     return { ok: true };
