@@ -329,6 +329,26 @@ describe('an MFA policy made required', () => {
     expect(await idToken(scope, silent, silent.start)).toMatchObject({ sub: userId, acr: ACR_MULTI_FACTOR });
   });
 
+  it('so does an isolated tenant’s looser override removed: the application’s policy then judges the sessions it judged', async () => {
+    const scope = await applicationWith({ enforcement: 'required' });
+    const created = await scope.admin.post(`/applications/${scope.applicationId}/tenants`, { name: 'Loose' });
+    expect(created.status).toBe(201);
+    const tenant = `/applications/${scope.applicationId}/tenants/${created.body.id as string}`;
+    expect((await scope.admin.patch(`/applications/${scope.applicationId}`, { tenancyConfig: { authIsolation: 'isolated' } })).status).toBe(200);
+    expect((await scope.admin.put(`${tenant}/policies/mfa`, { enforcement: 'optional', factors: ['totp'] })).status).toBe(200);
+    const userId = await createPasswordUser(scope.admin, 'loosened@example.com', `${tenant}/users`);
+    const inTenant = { tenant: created.body.id as string };
+    const jar = new CookieJar();
+    const signedIn = await passwordSignIn(scope, jar, 'loosened@example.com', inTenant);
+    expect(await idToken(scope, signedIn.flow, signedIn.answer)).toMatchObject({ sub: userId, acr: ACR_SINGLE_FACTOR });
+    const silently = () => authorize(scope, jar, { ...inTenant, prompt: 'none' });
+    // Under the override, the session goes on silently.
+    expect(new URL((await silently()).start.location!).searchParams.get('error')).toBeNull();
+
+    expect((await scope.admin.delete(`${tenant}/policies/mfa`)).status).toBe(204);
+    expect(new URL((await silently()).start.location!).searchParams.get('error')).toBe('interaction_required');
+  });
+
   it('a remembered browser spares the step it asks for, as at a sign-in under it, and the session then goes on: no loop', async () => {
     const scope = await applicationWith();
     const { userId, jar } = await rememberedSingleFactorSession(scope, 'remembered-required@example.com');

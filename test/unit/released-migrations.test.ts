@@ -86,6 +86,7 @@ const RELEASED: Record<string, string> = {
   '0076-email-delivery-withdrawn': '3af86a97fdc52d5d',
   '0077-passkeys-in-their-users-pools': '0f71efdbc0800a73',
   '0078-enrolment-links': 'b402f4c330e36194',
+  '0079-tenant-mfa-override-removed': '6be47ecc6c71fc2f',
 };
 
 const printer = ts.createPrinter({ removeComments: true });

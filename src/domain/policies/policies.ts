@@ -1,4 +1,6 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Scope } from '../../context.ts';
+import { executeOwned } from '../../db/owned-sql.ts';
 import { invalid } from '../../errors.ts';
 import { applicationValue, effectiveValue, putApplicationSetting, putTenantOverride, removeTenantOverride, type Source } from '../tenancy/settings.ts';
 import { isPolicyKind, parsePolicy, POLICY_KINDS, storedPolicy, type PasswordPolicy, type PolicyKind, type PolicyValues } from './definitions.ts';
@@ -35,13 +37,22 @@ export async function effectivePolicy<K extends PolicyKind>(scope: Scope, kind: 
   return (await effectivePolicyRow(scope, kind, tenantId)).value;
 }
 
-/** With when the row in force last changed (epoch ms; null while the built-in default applies). */
+/** With when the policy in force last changed (epoch ms; null while the built-in default always applied): its row's
+ *  last write, or, for a tenant whose MFA override was removed since, that removal (the application's row then judges
+ *  the sessions its override judged). */
 export async function effectivePolicyRow<K extends PolicyKind>(scope: Scope, kind: K, tenantId: string | null): Promise<{ value: PolicyValues[K]; changedAt: number | null }> {
   const effective =
     tenantId === null
       ? await applicationValue<Record<string, unknown>>(scope, 'policy', kind, {})
       : await effectiveValue<Record<string, unknown>>(scope, tenantId, 'policy', kind, {});
-  return { value: storedPolicy(kind, effective.value), changedAt: effective.row?.updatedAt.getTime() ?? null };
+  const written = effective.row?.updatedAt.getTime() ?? null;
+  const reverted = kind === 'mfa' && tenantId !== null && effective.source !== 'customized' ? await mfaOverrideRemovedAt(scope, tenantId) : null;
+  return { value: storedPolicy(kind, effective.value), changedAt: reverted === null || (written !== null && written > reverted) ? written : reverted };
+}
+
+async function mfaOverrideRemovedAt(scope: Scope, tenantId: string): Promise<number | null> {
+  const [tenant] = await executeOwned<{ removed_at: Date | null }[]>(scope.em, scope.applicationId, 'select mfa_override_removed_at as removed_at from tenant where @owner and id = ?', [tenantId]);
+  return tenant?.removed_at == null ? null : new Date(tenant.removed_at).getTime();
 }
 
 /** See checkPassword. */
@@ -91,5 +102,8 @@ export async function removePolicy(scope: Scope, kindName: string): Promise<bool
   if (scope.tenantId === null) {
     throw invalid('tenantId', 'Only a tenant override can be removed: use /applications/{appId}/tenants/{tenantId}/policies/{kind}');
   }
-  return removeTenantOverride(scope, scope.tenantId, 'policy', kind, 'policy.override.removed');
+  const tenantId = scope.tenantId;
+  // The application's MFA policy judges the tenant's sessions from now: one its override judged may owe the step.
+  const marked = (em: EntityManager) => executeOwned(em, scope.applicationId, 'update tenant set mfa_override_removed_at = now() where @owner and id = ?', [tenantId]).then(() => undefined);
+  return removeTenantOverride(scope, tenantId, 'policy', kind, 'policy.override.removed', kind === 'mfa' ? marked : undefined);
 }

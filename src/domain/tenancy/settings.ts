@@ -192,7 +192,15 @@ export async function putTenantOverride(scope: Scope, tenantId: string, write: S
  * A write like a put: refused while the switch hides the override, which is kept to reappear when the switch allows
  * it again (spec, Tenancy rule 5). Deleting the tenant removes its overrides without this (owned-rows.ts).
  */
-export async function removeTenantOverride(scope: Scope, tenantId: string, feature: SettingFeature, key: string, action: AuditAction): Promise<boolean> {
+/** `withIt`: what else the removal writes, in its transaction. */
+export async function removeTenantOverride(
+  scope: Scope,
+  tenantId: string,
+  feature: SettingFeature,
+  key: string,
+  action: AuditAction,
+  withIt?: (em: EntityManager) => Promise<void>,
+): Promise<boolean> {
   await underTenancyConfig(scope, async (tx) => {
     assertTenantMayCustomize(await tx.application(), feature);
     const { em } = tx;
@@ -202,6 +210,7 @@ export async function removeTenantOverride(scope: Scope, tenantId: string, featu
     const before = audited(row.value, row.secrets, row.secrets != null);
     recordAudit(em, scope, { action, targetType: feature, targetId: key === '' ? null : key, tenantId, before, after: null });
     em.remove(row);
+    await withIt?.(em);
     configurationChanged(em, scope.applicationId, tenantId);
   });
   return true;
