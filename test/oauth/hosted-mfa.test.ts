@@ -1022,6 +1022,24 @@ describe('the reset link of an mfa_enrolled mail: “not me” removes the facto
     expect((await stepPage(email, { configuration, password: NEW_PASSWORD })).page.body).toContain('Two-step verification');
     expect(await unusedCodes(userId)).toEqual([]);
   });
+
+  it('a link whose factor is gone is a plain reset link: a password set since ends it, as it ends every reset link mailed before', async () => {
+    const email = 'not-me-gone-changed@example.com';
+    const userId = await createPasswordUser(admin, email);
+    await intruderEnrols(email);
+    const [link] = await resetLinks(email, 'mfa_enrolled');
+    expect((await admin.post(`/users/${userId}/mfa-reset`, {})).status).toBe(200);
+    // While the factor stands, a new password keeps the link (it still asks the old one); once it is gone, not.
+    expect((await admin.patch(`/users/${userId}`, { password: 'Admin-Chosen-42' })).status).toBe(200);
+    const jar = new CookieJar();
+    const stale = await jar.visit(link!);
+    expect(stale.status).toBe(400);
+    expect(stale.body).not.toContain('name="password"');
+    const url = new URL(link!);
+    const posted = await jar.visit(`${url.origin}${url.pathname}`, { form: { token: url.searchParams.get('token')!, password: NEW_PASSWORD } });
+    expect(posted.status).toBe(400);
+    expect(await app.sql(`select 1 from audit_log where target_id = ? and action = 'user.password.reset'`, [userId])).toEqual([]);
+  });
 });
 
 describe('an e-mail sign-in: the mailbox is the first factor, and cannot be the second too', () => {

@@ -203,6 +203,14 @@ const toLinkUser = (applicationId: string, row: TokenRow | undefined): OpenedLin
         removesFactor: row.removes_factor_id === null || row.proof_password_hash === null ? null : { factorId: row.removes_factor_id, passwordHash: row.proof_password_hash },
       };
 
+/** A link naming a factor outlives a new password only while that factor stands (its removal then asks the password it
+ *  was sent under); once the factor is gone it is a plain reset link, which a password set since has ended. `t`: the
+ *  link's row, holding application_id and user_id. */
+const liveFactorLink = (t: string) => `(${t}.removes_factor_id is null
+  or ${t}.proof_password_hash = (select u.password_hash from app_user as u where u.application_id = ${t}.application_id and u.id = ${t}.user_id)
+  or exists (select 1 from mfa_factor as f where f.application_id = ${t}.application_id and f.user_id = ${t}.user_id and f.id = ${t}.removes_factor_id)
+  or exists (select 1 from webauthn_credential as w where w.application_id = ${t}.application_id and w.user_id = ${t}.user_id and w.id = ${t}.removes_factor_id))`;
+
 export async function peekLink(em: EntityManager, token: unknown, purpose: LinkPurpose): Promise<OpenedLinkUser | undefined> {
   const parsed = parseLinkToken(token);
   if (parsed === undefined) return undefined;
@@ -210,7 +218,7 @@ export async function peekLink(em: EntityManager, token: unknown, purpose: LinkP
     em.getConnection(),
     parsed.applicationId,
     `select t.user_id, t.client_id, t.invitation_id, t.tenant_id, t.new_email, t.removes_factor_id, t.proof_password_hash, u.pool_id from email_link_token as t join app_user as u on u.application_id = t.application_id and u.id = t.user_id
-      where @owner(t) and t.token_hash = ? and t.purpose = ? and t.used_at is null and t.expires_at > now()`,
+      where @owner(t) and t.token_hash = ? and t.purpose = ? and t.used_at is null and t.expires_at > now() and ${liveFactorLink('t')}`,
     [parsed.hash, purpose],
   );
   return toLinkUser(parsed.applicationId, row);
@@ -231,7 +239,7 @@ export async function useLink(em: EntityManager, token: unknown, purpose: LinkPu
     parsed.applicationId,
     `with used as (
        update email_link_token set used_at = now()
-        where @owner and token_hash = ? and purpose = ? and used_at is null and expires_at > now()
+        where @owner and token_hash = ? and purpose = ? and used_at is null and expires_at > now() and ${liveFactorLink('email_link_token')}
        returning application_id, id, user_id, client_id, invitation_id, tenant_id, new_email, removes_factor_id, proof_password_hash),
      others as (
        update email_link_token as t set used_at = now() from used
