@@ -12,7 +12,7 @@ import { surfaceSettings, type SurfaceSettings } from '../domain/sign-in/surface
 import { changeEmail, disownSignUp, resetPassword, verifyEmail } from '../domain/users/account-changes.ts';
 import { findAnnouncedFactor, removeAnnouncedFactor } from '../domain/mfa/announced-factor.ts';
 import { userCutoffs } from '../domain/sessions/policy-cutoffs.ts';
-import { countLinkProofFailure, issueLink, parseLinkToken, peekLink, useLink, type LinkPurpose, type OpenedLinkUser } from '../domain/users/link-tokens.ts';
+import { issueLink, parseLinkToken, peekLink, settleLinkProofTry, takeLinkProofTry, useLink, type LinkPurpose, type OpenedLinkUser } from '../domain/users/link-tokens.ts';
 import { keepReplacedPassword, passwordViolations } from '../domain/users/password-history.ts';
 import { passwordRefusals } from '../domain/policies/password.ts';
 import { accountMade, donePage, errorPage, linkConfirmPage, newPasswordPage, type CopyKey, type CopyText, type LinkConfirmation } from '../pages/pages.ts';
@@ -163,9 +163,12 @@ export function accountLinkRoutes(app: FastifyInstance, services: Services, thro
       // The mailbox alone removes no factor: the account's password as the link was issued (the enroller may have changed
       // it since, and the mailbox alone can reset it) proves its owner.
       const { removesFactor } = opened.user;
-      if (removesFactor !== null && (await announcedFactor(opened)) !== null && !(await verifyPassword(removesFactor.passwordHash, formField(request, 'current') ?? ''))) {
-        const open = await services.orm.em.fork().transactional((em) => countLinkProofFailure(em, token));
-        return open ? showReset(request, reply, opened, token!, { currentRefused: true }) : invalidLink(request, reply, token);
+      if (removesFactor !== null && (await announcedFactor(opened)) !== null) {
+        // A try taken first: passwords sent at once are checked no more times than the link has tries.
+        if (!(await services.orm.em.fork().transactional((em) => takeLinkProofTry(em, token)))) return invalidLink(request, reply, token);
+        const right = await verifyPassword(removesFactor.passwordHash, formField(request, 'current') ?? '');
+        const open = await services.orm.em.fork().transactional((em) => settleLinkProofTry(em, token, right));
+        if (!right) return open ? showReset(request, reply, opened, token!, { currentRefused: true }) : invalidLink(request, reply, token);
       }
       const password = formField(request, 'password') ?? '';
       const policy = await effectivePasswordPolicy(scopeOf(request, opened), opened.settings.policyTenantId);

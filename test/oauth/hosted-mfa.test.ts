@@ -989,6 +989,24 @@ describe('the reset link of an mfa_enrolled mail: “not me” removes the facto
     expect((await new CookieJar().visit(link!)).body).not.toContain('also removes');
   });
 
+  it('passwords tried at once are no more than the tries left: the right one among them is not told apart once the last was taken', async () => {
+    const email = 'not-me-at-once@example.com';
+    const userId = await createPasswordUser(admin, email);
+    await intruderEnrols(email);
+    const [link] = await resetLinks(email, 'mfa_enrolled');
+    const form = await new CookieJar().visit(link!);
+    await app.sql(`update email_link_token set proof_failures = 4 where user_id = ? and removes_factor_id is not null`, [userId]);
+    // One try left: of the three sent at once, one is checked. The right password with a refused new one says only
+    // that the new one is refused (the old one was right): it must not have been checked beside a wrong one that ended the link.
+    const answers = await Promise.all(['wrong-1', 'wrong-2', PASSWORD].map((current) => new CookieJar().submit(form, { current, password: 'short' })));
+    const told = answers.filter((answer) => answer.body.includes('id="password-error"'));
+    const [row] = await app.sql<{ used_at: Date | null; proof_failures: number }>(`select used_at, proof_failures from email_link_token where user_id = ? and removes_factor_id is not null`, [userId]);
+    expect(told.length === 0 || row!.used_at === null).toBe(true);
+    expect(answers.every((answer) => answer.status === 400)).toBe(true);
+    expect(row!.proof_failures).toBeLessThanOrEqual(5);
+    expect(await factorsOf(userId)).toHaveLength(1);
+  });
+
   it('a forgot-password link removes nothing: the page says nothing of a factor, and the next sign-in is challenged', async () => {
     const email = 'forgot-keeps@example.com';
     const userId = await createPasswordUser(admin, email);

@@ -74,16 +74,33 @@ export async function issueEnrolmentLink(em: EntityManager, user: LinkUser, fact
   return insertLink(em, user, 'password_reset', passwordHash === null ? {} : { removesFactor: { factorId, passwordHash } }, base);
 }
 
-/** A wrong password typed with an enrolment link: false once the link has taken its last (it no longer works). */
-export async function countLinkProofFailure(em: EntityManager, token: unknown): Promise<boolean> {
+/** One of an enrolment link's tries, taken before its password is checked, so that passwords sent at once are checked
+ *  no more than LINK_PROOF_ATTEMPTS times in all; false when none is left (settleLinkProofTry gives a right one back). */
+export async function takeLinkProofTry(em: EntityManager, token: unknown): Promise<boolean> {
+  const parsed = parseLinkToken(token);
+  if (parsed === undefined) return false;
+  const taken = await executeOwned<unknown[]>(
+    em,
+    parsed.applicationId,
+    `update email_link_token set proof_failures = proof_failures + 1
+      where @owner and token_hash = ? and used_at is null and removes_factor_id is not null and proof_failures < ? returning 1`,
+    [parsed.hash, LINK_PROOF_ATTEMPTS],
+  );
+  return taken.length > 0;
+}
+
+/** A taken try's outcome: a right password gives it back; a wrong one keeps it, and ends the link once it was the last.
+ *  False when the link no longer works. */
+export async function settleLinkProofTry(em: EntityManager, token: unknown, right: boolean): Promise<boolean> {
   const parsed = parseLinkToken(token);
   if (parsed === undefined) return false;
   const [row] = await executeOwned<{ used_at: Date | null }[]>(
     em,
     parsed.applicationId,
-    `update email_link_token set proof_failures = proof_failures + 1, used_at = case when proof_failures + 1 >= ? then now() end
-      where @owner and token_hash = ? and used_at is null and removes_factor_id is not null returning used_at`,
-    [LINK_PROOF_ATTEMPTS, parsed.hash],
+    right
+      ? `update email_link_token set proof_failures = proof_failures - 1 where @owner and token_hash = ? and used_at is null returning used_at`
+      : `update email_link_token set used_at = case when proof_failures >= ? then now() end where @owner and token_hash = ? and used_at is null returning used_at`,
+    right ? [parsed.hash] : [LINK_PROOF_ATTEMPTS, parsed.hash],
   );
   return row !== undefined && row.used_at === null;
 }
