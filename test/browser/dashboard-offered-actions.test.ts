@@ -133,7 +133,9 @@ describe('the actions the dashboard offers on each tab, in Chromium', () => {
     await offered(tenant, 'Globex');
     await panel.getByLabel('Name or slug starts with').fill('Ac');
     await panel.getByRole('status').filter({ hasText: 'No tenant' }).waitFor({ state: 'detached' });
+    // The search's answer replaces the options: Globex gone, then Acme shown (between the two, neither is).
     await tenant.locator('option', { hasText: 'Globex' }).waitFor({ state: 'detached' });
+    await tenant.locator('option', { hasText: 'Acme' }).waitFor({ state: 'attached' });
     expect(await tenant.locator('option').allTextContents()).toEqual(['All tenants', 'Acme']);
     await tenant.selectOption({ label: 'Acme' });
     await panel.getByLabel('Role').selectOption({ label: 'Member' });

@@ -1,3 +1,4 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
 import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BootstrapResult } from '../../src/domain/bootstrap.ts';
@@ -650,6 +651,21 @@ describe('a user of two tenants split into copies (authIsolation switched to iso
     }
     const counters = await app.sql<{ user_id: string; counter: string }>('select user_id, counter from webauthn_credential where application_id = ? order by counter', [applicationId]);
     expect(counters.map((row) => [row.user_id, Number(row.counter)])).toEqual([[userId, 2], [copy!.id, 4]]);
+  });
+
+  it.skipIf(usingEmbeddedDatabase())('a key added while the tenancy switches change waits for them, so a switch copies or checks it', async () => {
+    const scope = await passkeyScope();
+    const userId = await createPasswordUser(scope.admin, 'mid-switch@example.com');
+    const { jar, page } = await openAccount(scope, 'mid-switch@example.com');
+    const key = new SoftAuthenticator().register(webauthnFormOf(page).options as never, issuer);
+    // The application's row held as a switch holds it, which then writes the user's row (moving them to a pool): the
+    // enrolment queues behind it before taking the user's row (else the two would deadlock), then lands.
+    const moves = (em: EntityManager) => em.execute('update app_user set updated_at = now() where application_id = ? and id = ?', [scope.application.applicationId, userId]);
+    const [added] = await queuedBehind(app.gatehouse.services.orm, { table: 'application', id: scope.application.applicationId }, { lock: 'update', beforeCommit: moves }, [
+      () => answer(jar, page, key, { passkey_name: 'Mid-switch', passkey_add_password: PASSWORD }),
+    ]);
+    expect(added!.status, added!.body.slice(-1500)).toBe(303);
+    expect(await app.sql('select name from webauthn_credential where application_id = ?', [scope.application.applicationId])).toEqual([{ name: 'Mid-switch' }]);
   });
 
   it('the way back is refused while a copy whose address changed holds the original’s key; once its factors are reset, the merged pool signs the original in with it', async () => {

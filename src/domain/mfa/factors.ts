@@ -6,6 +6,7 @@ import { newId } from '../../ids.ts';
 import { recordAudit, type AuditEntry } from '../audit/audit.ts';
 import { askedForLock, AskedForMail, emailOtpMail, mfaEnrolledMail } from '../email/flow-mail.ts';
 import { linkUserOf, mailTenant } from '../sign-in/account-links.ts';
+import { underTenancyConfig } from '../tenancy/config-lock.ts';
 import type { MailSender } from '../email/outbox.ts';
 import type { SignInTarget } from '../sign-in/sign-in.ts';
 import { holdActingUser, holdUserRow, issueEnrolmentLink } from '../users/link-tokens.ts';
@@ -127,7 +128,9 @@ export async function enrolFactor(target: SignInTarget, user: SignInUser, factor
   const { services } = target.scope;
   const applicationId = target.application.id;
   const sender = userSender(target, user);
-  const codes = await target.applicationScope.transactional(async (em): Promise<Enrolled> => {
+  // Under the tenancy switches' lock, taken before the user's row: a split into pools copies the factor, a merge's
+  // check of keys two pools hold sees it (isolation.ts).
+  const codes = await underTenancyConfig(target.applicationScope, async ({ em }): Promise<Enrolled> => {
     const held = await lockOwnSecondSteps(em, target, user.id, enrolment.password);
     if (!Array.isArray(held)) return held;
     // A factor enrolled meanwhile (another tab, the owner) is to be proven, not passed by enrolling another beside it.
