@@ -160,8 +160,7 @@ export function accountLinkRoutes(app: FastifyInstance, services: Services, thro
       const token = formField(request, 'token');
       const opened = await openLink(services, request, token, 'password_reset');
       if (opened === undefined) return invalidLink(request, reply, token);
-      // The mailbox alone removes no factor: the account's password as the link was issued (the enroller may have changed
-      // it since, and the mailbox alone can reset it) proves its owner.
+      // The mailbox alone removes no factor: the password the account had when the link was issued proves its owner.
       const { removesFactor } = opened.user;
       if (removesFactor !== null && (await announcedFactor(opened)) !== null) {
         // A try taken first: passwords sent at once are checked no more times than the link has tries.

@@ -529,6 +529,15 @@ describe('any tenant colours', () => {
     name: 'Palette',
     branding: { ...PLAIN_LOOK.branding, colors },
   });
+  const removingPage = (look: PageLook, currentRefused: boolean) =>
+    newPasswordPage(look, 'n', 'reset', {
+      action: '/reset',
+      proof: { name: 'token', value: 't' },
+      email: 'ada@example.com',
+      passwordPolicy: POLICY_DEFAULTS.password,
+      removes: { kind: 'webauthn', name: 'Laptop', addedAt: new Date('2026-01-02T03:04:05Z'), codesGo: true },
+      currentRefused,
+    });
   const pages: Record<string, (look: PageLook) => RenderedPage> = {
     'sign-in with an error': (look) => loginPage(look, 'n', { action: '/login', csrf: 'c', error: 'login.error', signupUrl: '/signup', forgotUrl: '/forgot' }),
     'sign-in, e-mail to verify': (look) => loginPage(look, 'n', { action: '/login', csrf: 'c', error: 'login.unverified', resendUrl: '/verify', forgotUrl: '/forgot' }),
@@ -544,23 +553,8 @@ describe('any tenant colours', () => {
     'forgot password': (look) => emailFormPage(look, 'n', { action: '/forgot', csrf: 'c', form: 'forgot', loginUrl: '/' }),
     'new password with an error': (look) =>
       newPasswordPage(look, 'n', 'reset', { action: '/reset', proof: { name: 'token', value: 't' }, email: 'ada@example.com', passwordPolicy: POLICY_DEFAULTS.password, errors: [{ key: 'password.tooShort', values: { count: '12' } }] }),
-    'new password that removes a factor': (look) =>
-      newPasswordPage(look, 'n', 'reset', {
-        action: '/reset',
-        proof: { name: 'token', value: 't' },
-        email: 'ada@example.com',
-        passwordPolicy: POLICY_DEFAULTS.password,
-        removes: { kind: 'webauthn', name: 'Laptop', addedAt: new Date('2026-01-02T03:04:05Z'), codesGo: true },
-      }),
-    'new password that removes a factor, its proof refused': (look) =>
-      newPasswordPage(look, 'n', 'reset', {
-        action: '/reset',
-        proof: { name: 'token', value: 't' },
-        email: 'ada@example.com',
-        passwordPolicy: POLICY_DEFAULTS.password,
-        removes: { kind: 'totp', name: null, addedAt: new Date('2026-01-02T03:04:05Z'), codesGo: false },
-        currentRefused: true,
-      }),
+    'new password that removes a factor': (look) => removingPage(look, false),
+    'new password that removes a factor, its proof refused': (look) => removingPage(look, true),
     'verify e-mail': (look) => linkConfirmPage(look, 'n', { action: '/verify', token: 't', confirms: 'verify', values: { email: 'ada@example.com' } }),
     'change e-mail': (look) =>
       linkConfirmPage(look, 'n', { action: '/confirm', token: 't', confirms: 'emailChange', values: { email: 'ada@example.com', newEmail: 'ada@example.org' } }),

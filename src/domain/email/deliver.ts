@@ -245,7 +245,7 @@ export class OutboxWorker implements OutboxWaker {
    * goes to the owner holding fewest, and none to an owner holding OWNER_PLACES. The due condition is repeated where
    * rows are locked: a row another instance claimed since the ranking's snapshot is re-checked there. A deactivated
    * organization's mail waits for its reactivation (its console's goes: its operators' way back in). An invitation's
-   * mail whose invitation expired meanwhile (an outbox stopped that long) is withdrawn as it is claimed: its link no longer works.
+   * mail whose invitation expired is withdrawn as it is claimed: its link no longer works.
    */
   async #claim(limit: number): Promise<Claimed[]> {
     const busy = JSON.stringify([...this.#busy.values()]);

@@ -5,12 +5,8 @@ import { auditFilingOfRow } from '../users/users.ts';
 import { removeCredential } from '../webauthn/credentials.ts';
 import { forgetCodesIfLast, lockSecondSteps, type FactorKind } from './factors.ts';
 
-/**
- * The factor an `mfa_enrolled` mail announced, which the mail's reset link removes with the new password
- * (issueEnrolmentLink): whoever enrolled it knew the password, so the owner's new one must not leave them their factor,
- * nor the recovery codes they were shown. Those go too: the codes issued since the factor was added (with it, as the
- * first factor's, or renewed since by whoever held it), and all of them when it is the last second step.
- */
+/** The factor an `mfa_enrolled` mail announced (issueEnrolmentLink): its enroller knew the password, so it goes with the
+ *  owner's new one, and so do the recovery codes issued since it was added (all of them if it was the last step). */
 export interface AnnouncedFactor {
   readonly kind: FactorKind;
   /** A key's name; null for a code factor. */

@@ -61,13 +61,9 @@ export const issueLink = (em: EntityManager, user: LinkUser, purpose: Exclude<Li
 export const issueEmailChangeLink = (em: EntityManager, user: LinkUser, newEmail: string, base: string): Promise<IssuedLink> =>
   insertLink(em, user, 'email_change', { newEmail }, base);
 
-/** The reset link of an `mfa_enrolled` mail, which also removes `factorId` (an `mfa_factor` or `webauthn_credential`), the
- *  factor the mail announces: whoever enrolled it knew the password, and a new one alone would leave them their factor.
- *  Its holder proves the password the account had as it was issued (kept with the link; not a later one, which a reset
- *  by the mailbox alone could have set), so that the mailbox, which any reset link proves, removes no factor by itself;
- *  an account without a password gets a plain reset link. Such a link ends only when
- *  used, expired, after LINK_PROOF_ATTEMPTS wrong passwords, or with what ends every mailed link (a suspension, a new
- *  address): no newer link, new password or other link's use ends it, else the enroller would end it by asking for one. */
+/** An `mfa_enrolled` mail's reset link, which also removes `factorId` once its holder types the password the account
+ *  had when it was issued: the mailbox alone removes no factor. No newer link or password ends it (the enroller knows
+ *  the password); an account without one gets a plain reset link. */
 export async function issueEnrolmentLink(em: EntityManager, user: LinkUser, factorId: string, base: string): Promise<IssuedLink> {
   const [account] = await executeOwned<{ password_hash: string | null }[]>(em, user.applicationId, 'select password_hash from app_user where @owner and id = ?', [user.userId]);
   const passwordHash = account?.password_hash ?? null;

@@ -105,7 +105,7 @@ export async function listCredentials(em: EntityManager, applicationId: string, 
 }
 
 /** The stored key's id; null when the user's pool holds that credential id already for the relying party. The user's row
- *  is read `for share`, so that the authIsolation switch moves the user only once the key is stored, and the key with them. */
+ *  is read `for share`: a pool switch moves the key with its user. */
 export async function insertCredential(em: EntityManager, applicationId: string, userId: string, credential: NewCredential): Promise<string | null> {
   const id = newId();
   const added = await executeOwned<unknown[]>(
