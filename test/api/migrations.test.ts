@@ -206,6 +206,45 @@ describe('migration 0077', () => {
   });
 });
 
+describe('migration 0080', () => {
+  it('gives the copies of one TOTP secret or recovery code one id, and other accounts’ their own', async () => {
+    const of = await migratedDatabase();
+    const complete = await schema(of);
+    const [original, copy, stranger] = ['00000000-0000-7000-8000-00000000000a', '00000000-0000-7000-8000-00000000000b', '00000000-0000-7000-8000-00000000000c'];
+    await sql(
+      of,
+      `drop index mfa_factor_secret_idx;
+       drop index mfa_recovery_code_code_idx;
+       alter table mfa_factor drop column secret_id;
+       alter table mfa_recovery_code drop column code_id;
+       delete from mikro_orm_migrations where name = '0080-copied-secrets-spent-together';
+       insert into organization (id, name, created_at, updated_at) values ('${ORGANIZATION}', 'o', now(), now());
+       insert into application (id, organization_id, name, multi_tenant, created_at, updated_at)
+         values ('${APPLICATION}', '${ORGANIZATION}', 'a', true, now(), now());
+       insert into app_user (application_id, id, pool_id, email, email_normalized, status, created_at, updated_at)
+         values ('${APPLICATION}', '${original}', '${original}', 'p@example.com', 'p@example.com', 'active', now(), now()),
+                ('${APPLICATION}', '${copy}', '${copy}', 'p@example.com', 'p@example.com', 'active', now(), now()),
+                ('${APPLICATION}', '${stranger}', '${stranger}', 's@example.com', 's@example.com', 'active', now(), now());
+       insert into mfa_factor (application_id, id, user_id, kind, secret_encrypted)
+         values ('${APPLICATION}', gen_random_uuid(), '${original}', 'totp', 'sealed-p'),
+                ('${APPLICATION}', gen_random_uuid(), '${copy}', 'totp', 'sealed-p'),
+                ('${APPLICATION}', gen_random_uuid(), '${stranger}', 'totp', 'sealed-s');
+       insert into mfa_recovery_code (application_id, user_id, code_hash)
+         values ('${APPLICATION}', '${original}', 'hash-1'), ('${APPLICATION}', '${copy}', 'hash-1'), ('${APPLICATION}', '${stranger}', 'hash-1');`,
+    );
+    await start(of);
+    const ids = await onDatabase(of, async (client) => ({
+      factors: (await client.query<{ user_id: string; secret_id: string }>('select user_id, secret_id from mfa_factor order by user_id')).rows,
+      codes: (await client.query<{ user_id: string; code_id: string }>('select user_id, code_id from mfa_recovery_code order by user_id')).rows,
+    }));
+    const [originals, copies, strangers] = [0, 1, 2].map((i) => [ids.factors[i]!.secret_id, ids.codes[i]!.code_id]);
+    expect(copies).toEqual(originals);
+    expect(strangers![0]).not.toBe(originals![0]);
+    expect(strangers![1]).not.toBe(originals![1]);
+    expect(await schema(of)).toEqual(complete);
+  });
+});
+
 describe('a database holding migrations this release does not know', () => {
   it('is refused, in one line naming them, when they are numbered among its own: a renamed migration or another build', async () => {
     const of = await migratedDatabase();

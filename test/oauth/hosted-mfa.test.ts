@@ -1334,4 +1334,49 @@ describe('a user of two tenants split into copies (authIsolation switched to iso
       expect(await idToken(flow, done, configuration), tenant).toMatchObject({ amr: ['pwd', 'otp', 'mfa'], tenant_id: tenantId });
     }
   });
+
+  it('spends a copied secret in every copy: a TOTP step or a recovery code accepted in one tenant is refused in the other', async () => {
+    const other = await app.bootstrapAnother();
+    const admin = new HttpClient(app.baseUrl, { apiKey: other.apiKey });
+    const north = await app.createTenant('North', other);
+    const south = await app.createTenant('South', other);
+    const userId = await createPasswordUser(admin, 'spent@example.com', `/applications/${other.applicationId}/tenants/${north}/users`);
+    expect((await admin.patch(`/users/${userId}`, { tenantIds: [north, south] })).status).toBe(200);
+    const secret = await giveTotp(userId, other.applicationId);
+    await app.sql(`insert into mfa_recovery_code (application_id, user_id, code_hash) values (?, ?, ?), (?, ?, ?)`, [
+      ...[other.applicationId, userId, recoveryCodeHash('bcdef-ghjkm')],
+      ...[other.applicationId, userId, recoveryCodeHash('cdefg-hjkmn')],
+    ]);
+    expect((await admin.patch(`/applications/${other.applicationId}`, { tenancyConfig: { authIsolation: 'isolated' } })).status).toBe(200);
+    const configuration = await webClient(other.applicationId);
+    const step = (tenant: string) => stepPage('spent@example.com', { configuration, parameters: { tenant } });
+    const recoveryStep = async (tenant: string) => {
+      const { flow, page } = await step(tenant);
+      return { flow, page: await flow.jar.visit(`${page.url}?method=recovery_code`) };
+    };
+
+    await withTimeLeftInStep(10_000);
+    const code = codeAt(secret);
+    const northTotp = await step('north');
+    expect(await idToken(northTotp.flow, await northTotp.flow.jar.submit(northTotp.page, { code }), configuration)).toMatchObject({ tenant_id: north });
+    const southTotp = await step('south');
+    expect((await southTotp.flow.jar.submit(southTotp.page, { code })).status).toBe(400);
+
+    const southRecovery = await recoveryStep('south');
+    expect(await idToken(southRecovery.flow, await southRecovery.flow.jar.submit(southRecovery.page, { code: 'bcdef-ghjkm' }), configuration)).toMatchObject({
+      tenant_id: south,
+    });
+    const northRecovery = await recoveryStep('north');
+    expect((await northRecovery.flow.jar.submit(northRecovery.page, { code: 'bcdef-ghjkm' })).status).toBe(400);
+    // The other code stays good in both: only what was spent is.
+    expect(await idToken(northRecovery.flow, await northRecovery.flow.jar.submit(northRecovery.page, { code: 'cdefg-hjkmn' }), configuration)).toMatchObject({
+      tenant_id: north,
+    });
+    const copy = await app.sql<{ id: string }>(`select id from app_user where application_id = ? and email = ? and id <> ?`, [other.applicationId, 'spent@example.com', userId]);
+    const failures = await app.sql<{ reason: string }>(`select after->>'reason' as reason from audit_log where action = 'user.sign_in_failed' and target_id in (?, ?) order by id`, [
+      userId,
+      copy[0]!.id,
+    ]);
+    expect(failures.map((failure) => failure.reason)).toEqual(['code_replayed', 'wrong_code']);
+  });
 });

@@ -87,6 +87,7 @@ const RELEASED: Record<string, string> = {
   '0077-passkeys-in-their-users-pools': '0f71efdbc0800a73',
   '0078-enrolment-links': 'b402f4c330e36194',
   '0079-tenant-mfa-override-removed': '6be47ecc6c71fc2f',
+  '0080-copied-secrets-spent-together': 'd9cd69de766b2d55',
 };
 
 const printer = ts.createPrinter({ removeComments: true });

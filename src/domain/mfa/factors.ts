@@ -181,7 +181,8 @@ export type CodeRefusal = 'wrong_code' | 'code_replayed' | 'unknown_credential' 
 
 /**
  * A TOTP code only for a step after the last accepted one. Each use is one conditional statement, so of two requests
- * racing with one code exactly one succeeds.
+ * racing with one code exactly one succeeds. A step or a recovery code is spent in every account holding a copy of its
+ * secret (`secret_id`, `code_id`: the isolation switch's copies), else it would be good once more in the other tenant.
  */
 export async function useSecondProof(
   em: EntityManager,
@@ -193,13 +194,16 @@ export async function useSecondProof(
   const connection = em.getConnection();
   const wrong = { ok: false, reason: 'wrong_code' } as const;
   if (proof === 'recovery_code') {
-    const used = await executeOwned<unknown[]>(
+    const used = await executeOwned<{ user_id: string }[]>(
       connection,
       user.applicationId,
-      `update mfa_recovery_code set used_at = now() where @owner and user_id = ? and code_hash = ? and used_at is null returning 1`,
+      `update mfa_recovery_code set used_at = now()
+        where @owner and used_at is null
+          and code_id = (select code_id from mfa_recovery_code where @owner and user_id = ? and code_hash = ? and used_at is null)
+        returning user_id`,
       [user.id, recoveryCodeHash(code)],
     );
-    return used.length > 0 ? { ok: true } : wrong;
+    return used.some((row) => row.user_id === user.id) ? { ok: true } : wrong;
   }
   if (proof === 'email_otp') {
     // Counted on the code, whatever the lockout policy, and before the comparison: guesses sent at once take an attempt each.
@@ -226,13 +230,16 @@ export async function useSecondProof(
   );
   const step = factor === undefined ? null : totpStep(box.decrypt(factor.secret_encrypted), code);
   if (step === null) return wrong;
-  const accepted = await executeOwned<unknown[]>(
+  const accepted = await executeOwned<{ user_id: string }[]>(
     connection,
     user.applicationId,
-    `update mfa_factor set last_step = ? where @owner and user_id = ? and kind = 'totp' and (last_step is null or last_step < ?) returning 1`,
-    [step, user.id, step],
+    `update mfa_factor set last_step = ?
+      where @owner and (last_step is null or last_step < ?)
+        and secret_id = (select secret_id from mfa_factor where @owner and user_id = ? and kind = 'totp')
+      returning user_id`,
+    [step, step, user.id],
   );
-  return accepted.length > 0 ? { ok: true } : { ok: false, reason: 'code_replayed' };
+  return accepted.some((row) => row.user_id === user.id) ? { ok: true } : { ok: false, reason: 'code_replayed' };
 }
 
 /** Replacing any earlier one. `inactive`: the user, judged under their row as an enrolment is (holdActingUser), may no

@@ -92,8 +92,8 @@ export async function splitPoolsByTenant(em: EntityManager, actor: AuditActor, c
   await copyIntoOtherTenants(em, actor);
   await markCopiesActiveAsTheirOriginals(em, applicationId, SHARED_POOL);
   await copyUserRows(em, applicationId, 'sign_in_failure', ['address', 'failures', 'last_failed_at', 'locked_at', 'locked_until']);
-  await copyUserRows(em, applicationId, 'mfa_factor', ['kind', 'secret_encrypted', 'last_step', 'created_at'], { newIds: true });
-  await copyUserRows(em, applicationId, 'mfa_recovery_code', ['code_hash', 'used_at', 'issued_at']);
+  await copyUserRows(em, applicationId, 'mfa_factor', ['kind', 'secret_encrypted', 'secret_id', 'last_step', 'created_at'], { newIds: true });
+  await copyUserRows(em, applicationId, 'mfa_recovery_code', ['code_hash', 'code_id', 'used_at', 'issued_at']);
   // The same ids: the history is read newest first by id.
   await copyUserRows(em, applicationId, 'password_history', ['id', 'password_hash', 'created_at']);
   await copyUserRows(em, applicationId, 'user_identity', ['provider_id', 'subject', 'created_at'], { newIds: true, poolOfCopy: true });
