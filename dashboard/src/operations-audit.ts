@@ -1,6 +1,6 @@
 import { ApiError, graphql, subscribe } from './api.ts';
 import { listUsers, type Page } from './operations.ts';
-import { isItemType, readNames, type ItemReference } from './operations-names.ts';
+import { isItemType, nameFieldOf, readNames, type ItemReference } from './operations-names.ts';
 
 // The Audit log tab's calls (field names as in schema/audit-logs.graphql), and the names its table shows.
 
@@ -66,7 +66,22 @@ function assignmentOf(record: AuditRecord): AssignmentSnapshot | null {
   return isAssignmentSnapshot(snapshot) ? snapshot : null;
 }
 
-/** Names read for the whole page at once; other types (a domain, a session) and ids whose read fails stand for themselves. */
+/** Targets no list names, by the field their snapshots name them with. */
+const RECORDED_NAME_FIELDS: Readonly<Record<string, string>> = { auth_provider: 'name', domain: 'hostname' };
+
+/** The name the record's own snapshot gives its target, as it was then: for one deleted since, or of a type no list
+ *  names. Undefined without one (a session, a setting). */
+function recordedTargetName(record: AuditRecord): string | undefined {
+  const { type } = record.target;
+  const field = isItemType(type) ? nameFieldOf(type) : RECORDED_NAME_FIELDS[type];
+  const snapshot = record.changes?.after ?? record.changes?.before;
+  if (field === undefined || typeof snapshot !== 'object' || snapshot === null) return undefined;
+  const name = (snapshot as Record<string, unknown>)[field];
+  return typeof name === 'string' && name !== '' ? name : undefined;
+}
+
+/** Names read for the whole page at once, else as the record's snapshot names its target; what neither names (a
+ *  session, an actor deleted since) stands for its id. */
 async function named(appId: string, records: readonly AuditRecord[]): Promise<NamedAuditRecord[]> {
   const references = records.flatMap((record) => {
     const assignment = assignmentOf(record);
@@ -78,7 +93,10 @@ async function named(appId: string, records: readonly AuditRecord[]): Promise<Na
   const nameOf = ({ type, id }: AuditReference) => (id === null ? '' : (nameIn(type, id) ?? id));
   const targetNameOf = (record: AuditRecord) => {
     const assignment = assignmentOf(record);
-    if (assignment === null) return nameOf(record.target);
+    if (assignment === null) {
+      const { type, id } = record.target;
+      return id === null ? '' : (nameIn(type, id) ?? recordedTargetName(record) ?? id);
+    }
     const { roleId, subjectType, subjectId } = assignment;
     return `role ${nameOf({ type: 'role', id: roleId })} → ${subjectType} ${nameOf({ type: subjectType, id: subjectId })}`;
   };

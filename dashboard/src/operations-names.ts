@@ -40,6 +40,9 @@ export interface ItemReference {
 
 export const isItemType = (type: string): type is ItemType => Object.hasOwn(ITEMS, type);
 
+/** The field that names an item of `type` in its list, and so in the snapshots its audit records hold. */
+export const nameFieldOf = (type: ItemType): string => ITEMS[type].name;
+
 /** The name read for an item; undefined when it could not be read (the item is gone since) or was not asked for. */
 export type NameOf = (type: string, id: string) => string | undefined;
 

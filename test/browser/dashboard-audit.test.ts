@@ -171,7 +171,7 @@ describe('the Audit log tab of the dashboard in Chromium', () => {
     await dashboard.page.getByLabel('Action', { exact: true }).fill('');
   });
 
-  it('names a role, an API resource and a permission the records target (a permission by its key)', async () => {
+  it('names a role, an API resource, a permission (by its key), an auth provider and a domain the records target', async () => {
     const created = await dashboard.app.http.post('/roles', { key: 'auditor', name: 'Auditor', permissions: [] });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     await search({ action: 'role.created' });
@@ -186,6 +186,22 @@ describe('the Audit log tab of the dashboard in Chromium', () => {
     await search({ action: 'permission.created' });
     await waitForRows(1);
     expect(await shownRows()).toEqual([['permission.created', 'permission reports:read']]);
+
+    // No list is read for these: their records' snapshots name them.
+    const provider = await dashboard.app.http.post('/auth-providers', { type: 'magic_link', name: 'Mail link' });
+    expect(provider.status, JSON.stringify(provider.body)).toBe(201);
+    const domain = await dashboard.app.http.post(`/applications/${dashboard.app.root.applicationId}/domains`, { hostname: 'login.audit.example.com' });
+    expect(domain.status, JSON.stringify(domain.body)).toBe(201);
+    expect((await dashboard.app.http.delete(`/applications/${dashboard.app.root.applicationId}/domains/${domain.body.id}`)).status).toBe(204);
+    await search({ target: provider.body.id });
+    await waitForRows(1);
+    expect(await shownRows()).toEqual([['auth_provider.created', 'auth_provider Mail link']]);
+    await search({ target: domain.body.id });
+    await waitForRows(2);
+    expect(await shownRows()).toEqual([
+      ['domain.deleted', 'domain login.audit.example.com'],
+      ['domain.created', 'domain login.audit.example.com'],
+    ]);
   });
 
   it('names the application and the organization as the page does, and a role assignment by its role and subject, after and before', async () => {
@@ -304,7 +320,7 @@ describe('the Audit log tab of the dashboard in Chromium', () => {
     await dashboard.page.getByLabel('Follow live').uncheck();
   });
 
-  it("reads a page's names in one request, deleted users among them, whose ids it shows", async () => {
+  it("reads a page's names in one request; deleted users among them are named as their records name them", async () => {
     const onFirstPage = (await records('action=user.created')).slice(0, 25).map((record) => record.target.id!);
     const gone = onFirstPage.filter((id) => emails.has(id) && emails.get(id) !== emailOf(USER_COUNT - 1)).slice(0, 3);
     expect(gone).toHaveLength(3);
@@ -321,7 +337,7 @@ describe('the Audit log tab of the dashboard in Chromium', () => {
     // The page, then its names (25 users, the key, the tenant: the application's scope alone) in one request.
     expect(requests).toHaveLength(2);
     const rows = await shownRows();
-    for (const id of gone) expect(rows).toContainEqual(['user.created', `user ${id}`]);
+    for (const id of gone) expect(rows).toContainEqual(['user.created', `user ${emails.get(id)}`]);
     expect(rows).toContainEqual(['user.created', 'user live@example.com']);
     expect(rows).toContainEqual(['user.created', `user ${emailOf(USER_COUNT - 1)}`]);
   });
