@@ -28,6 +28,24 @@ export function challengeClientAuthentication(issuer: string) {
   };
 }
 
+/** src/actions/token.js and src/actions/authorization/client.js: the client's registration lacks the grant type. */
+const GRANT_TYPE_NOT_ALLOWED: Readonly<Record<string, RegExp>> = {
+  token: /^requested grant type is not allowed for this client$/,
+  device_authorization: / is not allowed for this client$/,
+};
+
+/**
+ * RFC 6749 5.2 (and RFC 8628 3.2, which answers with its errors): an authenticated client asking for a grant type it may
+ * not use is `unauthorized_client`, where oidc-provider answers `invalid_request`.
+ */
+export async function refuseUnauthorizedClient(ctx: KoaContextWithOIDC, next: () => Promise<unknown>): Promise<void> {
+  await next();
+  const answer = (ctx.body ?? {}) as { error?: unknown; error_description?: unknown };
+  const notAllowed = ctx.oidc?.route === undefined ? undefined : GRANT_TYPE_NOT_ALLOWED[ctx.oidc.route];
+  if (notAllowed === undefined || ctx.status !== 400 || answer.error !== 'invalid_request' || typeof answer.error_description !== 'string') return;
+  if (notAllowed.test(answer.error_description)) ctx.body = { ...answer, error: 'unauthorized_client' };
+}
+
 /** No `sid`: neither front- nor back-channel logout is enabled, and no configuration takes it out of the default claims. */
 export async function advertiseIssuedClaimsOnly(ctx: KoaContextWithOIDC, next: () => Promise<unknown>): Promise<void> {
   await next();

@@ -30,7 +30,7 @@ import {
   type SpentSignIn,
 } from './interactions.ts';
 import { introspectJwtAccessTokens } from './introspection.ts';
-import { advertiseIssuedClaimsOnly, challengeClientAuthentication, endUntakenDeviceGrants, keepLogoutLanguage } from './middleware.ts';
+import { advertiseIssuedClaimsOnly, challengeClientAuthentication, endUntakenDeviceGrants, keepLogoutLanguage, refuseUnauthorizedClient } from './middleware.ts';
 import { allowOpFormTargets } from './op-form-policy.ts';
 import { opPages } from './op-pages.ts';
 import { answeringOverloadIn, useAnsweringOverload } from './overload.ts';
@@ -134,6 +134,7 @@ export class OidcProvider {
       endUntakenDeviceGrants(this.deps),
       allowOpFormTargets(this.deps.samlSignOut, surface),
       challengeClientAuthentication(surface.issuer),
+      refuseUnauthorizedClient,
       advertiseIssuedClaimsOnly,
       introspectJwtAccessTokens(this.deps, surface),
       signOutDevicePages,

@@ -248,21 +248,21 @@ describe('client authentication refusals', () => {
     expect(refused.body.error).toBe('invalid_request');
   });
 
-  it('an M2M credential may not use other grants, nor a public client client credentials', async () => {
+  it('an M2M credential may not use other grants, nor a public client client credentials: unauthorized_client (RFC 6749 5.2)', async () => {
     const m2m = await createTestClient(app);
     const code = await postForm(
       tokenUrl,
       { grant_type: 'authorization_code', code: 'x', code_verifier: 'y'.repeat(43), redirect_uri: 'https://app.example/cb' },
       { authorization: basicAuth(m2m.clientId, m2m.clientSecret!) },
     );
-    // oidc-provider answers invalid_request (not RFC 6749's unauthorized_client) with this description.
+    // RFC 6749 5.2: the authenticated client may not use this grant type.
     expect(code.status).toBe(400);
-    expect(code.body).toEqual({ error: 'invalid_request', error_description: 'requested grant type is not allowed for this client' });
+    expect(code.body).toEqual({ error: 'unauthorized_client', error_description: 'requested grant type is not allowed for this client' });
 
     const spa = await createTestClient(app, { type: 'spa', authMethod: 'none', redirectUris: ['https://app.example/cb'] });
     const credentials = await postForm(tokenUrl, { grant_type: 'client_credentials', client_id: spa.clientId });
     expect(credentials.status).toBe(400);
-    expect(credentials.body).toEqual({ error: 'invalid_request', error_description: 'requested grant type is not allowed for this client' });
+    expect(credentials.body).toEqual({ error: 'unauthorized_client', error_description: 'requested grant type is not allowed for this client' });
   });
 
   it('a scope the management API does not serve is invalid_scope, and nothing is issued; no scope (or an empty one) gets its token', async () => {

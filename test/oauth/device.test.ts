@@ -347,11 +347,12 @@ describe('device verification pages', () => {
     expect(tokens.body.scope).toBe('openid');
   });
 
-  it('other clients may not start the device flow', async () => {
+  it('other clients may not start the device flow: unauthorized_client (RFC 8628 3.2, RFC 6749 5.2), and no code is stored', async () => {
     const spa = await createTestClient(app, { type: 'spa', authMethod: 'none', redirectUris: ['https://app.example/cb'] });
     const refused = await postForm(`${app.baseUrl}/oauth2/device_authorization`, { client_id: spa.clientId, scope: 'openid' });
     expect(refused.status).toBe(400);
-    expect(refused.body).toEqual({ error: 'invalid_request', error_description: 'urn:ietf:params:oauth:grant-type:device_code is not allowed for this client' });
+    expect(refused.body).toEqual({ error: 'unauthorized_client', error_description: 'urn:ietf:params:oauth:grant-type:device_code is not allowed for this client' });
+    expect(await app.sql(`select id from oidc_model where model = 'DeviceCode' and payload->>'clientId' = ?`, [spa.clientId])).toEqual([]);
   });
 });
 
