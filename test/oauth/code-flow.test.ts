@@ -321,6 +321,27 @@ describe('PKCE and code refusals (OAuth security BCP)', () => {
     expect(exact.kind === 'redirect' && exact.url.origin + exact.url.pathname).toBe(REDIRECT);
   });
 
+  it('a native app’s loopback redirect URI takes any port (RFC 8252 7.3), its path and host exactly; the code redeems at that URI only', async () => {
+    const client = await app.http.post('/oauth-clients', { name: 'CLI', type: 'native', redirectUris: ['http://127.0.0.1/callback', 'http://[::1]:8400/cb'] });
+    expect(client.status).toBe(201);
+    const config = await discover(app, client.body.clientId, oidc.None());
+    for (const redirectUri of ['http://127.0.0.1/callback', 'http://127.0.0.1:53123/callback', 'http://[::1]:9999/cb']) {
+      const { url, verifier, state } = await authorizationRequest(config, { redirectUri, resource: '' });
+      const outcome = await authorize(app, url, { userId: ada, tenantId: null });
+      expect(outcome.kind === 'redirect' && `${outcome.url.origin}${outcome.url.pathname}`, redirectUri).toBe(redirectUri);
+      const code = outcome.kind === 'redirect' ? (outcome.url.searchParams.get('code') ?? '') : '';
+      const elsewhere = await postForm(`${issuer}/oauth2/token`, { grant_type: 'authorization_code', client_id: client.body.clientId, code, code_verifier: verifier, redirect_uri: 'http://127.0.0.1:1/callback' });
+      expect(elsewhere.body.error, redirectUri).toBe('invalid_grant');
+      const tokens = await oidc.authorizationCodeGrant(config, outcome.kind === 'redirect' ? outcome.url : new URL(redirectUri), { pkceCodeVerifier: verifier, expectedState: state });
+      expect(tokens.claims()?.sub).toBe(ada);
+    }
+    for (const redirectUri of ['http://127.0.0.1:53123/callback/x', 'http://localhost:53123/callback', 'http://127.0.0.2:53123/callback']) {
+      const { url } = await authorizationRequest(config, { redirectUri, resource: '' });
+      const response = await fetch(url, { redirect: 'manual' });
+      expect({ redirectUri, status: response.status, location: response.headers.get('location') }).toEqual({ redirectUri, status: 400, location: null });
+    }
+  });
+
   it('a redirect URI removed meanwhile: a sign-in under way sends no code there, and a code sent there before does not redeem', async () => {
     const removed = 'https://old.example/callback';
     const client = await app.http.post('/oauth-clients', { name: 'Moving', type: 'spa', redirectUris: [REDIRECT, removed] });
