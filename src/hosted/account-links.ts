@@ -15,7 +15,7 @@ import { userCutoffs } from '../domain/sessions/policy-cutoffs.ts';
 import { issueLink, parseLinkToken, peekLink, settleLinkProofTry, takeLinkProofTry, useLink, type LinkPurpose, type OpenedLinkUser } from '../domain/users/link-tokens.ts';
 import { keepReplacedPassword, passwordViolations } from '../domain/users/password-history.ts';
 import { passwordRefusals } from '../domain/policies/password.ts';
-import { accountMade, donePage, errorPage, linkConfirmPage, newPasswordPage, type CopyKey, type CopyText, type LinkConfirmation } from '../pages/pages.ts';
+import { accountMade, donePage, errorPage, linkConfirmPage, newPasswordPage, type CopyKey, type CopyText, type LinkConfirmation, type Onward } from '../pages/pages.ts';
 import { browserLook, namedSurfaceLook, sendPage } from '../pages/reply.ts';
 import { doneWithAccountLink } from '../pages/account.ts';
 import { accountPagePath } from './account.ts';
@@ -98,13 +98,18 @@ export function accountLinkRoutes(app: FastifyInstance, services: Services, thro
     const look = await namedSurfaceLook(services, request, parseLinkToken(token)?.applicationId, request.params.tenantRef ?? null);
     return sendPage(reply, 400, (nonce) => errorPage(look, nonce, { key: 'refusal.linkInvalid' }));
   }
-  const done = (reply: FastifyReply, opened: OpenedLink, title: CopyKey, text: CopyKey) => sendPage(reply, 200, (nonce) => donePage(opened.settings.look, nonce, title, text));
+  /** A done page links on to the application the link was asked from, where its client has a page. */
+  const done = async (reply: FastifyReply, opened: OpenedLink, title: CopyKey, text: CopyKey) => {
+    const onward = await clientHome(services, opened);
+    return sendPage(reply, 200, (nonce) => donePage(opened.settings.look, nonce, title, text, {}, onward));
+  };
   /** A change's done page: it links the account page of the OAuth client the link was asked from; an invitation's, none. */
-  const changeDone = (request: FastifyRequest<{ Params: LinkParams }>, reply: FastifyReply, opened: OpenedLink, title: CopyKey, texts: Readonly<Record<PageOpener['type'], CopyKey>>) => {
+  const changeDone = async (request: FastifyRequest<{ Params: LinkParams }>, reply: FastifyReply, opened: OpenedLink, title: CopyKey, texts: Readonly<Record<PageOpener['type'], CopyKey>>) => {
     const { opener } = opened.user;
     if (opener.type === 'invitation') return done(reply, opened, title, texts.invitation);
     const accountUrl = accountPagePath(request.params.tenantRef, opener.id);
-    return sendPage(reply, 200, (nonce) => doneWithAccountLink(opened.settings.look, nonce, title, texts.oauth_client, accountUrl));
+    const onward = await clientHome(services, opened);
+    return sendPage(reply, 200, (nonce) => doneWithAccountLink(opened.settings.look, nonce, title, texts.oauth_client, accountUrl, onward));
   };
   const scopeOf = (request: FastifyRequest, opened: OpenedLink) =>
     endUserScope(services, request.id, { opener: opened.user.opener, applicationId: opened.user.applicationId, tenantId: opened.settings.policyTenantId });
@@ -253,12 +258,16 @@ export function accountLinkRoutes(app: FastifyInstance, services: Services, thro
   }
 }
 
+/** The page of the OAuth client the link was asked from, where it has one (an invitation's link: none). */
+async function clientHome(services: Services, opened: OpenedLink): Promise<Onward | undefined> {
+  const { opener } = opened.user;
+  if (opener.type !== 'oauth_client') return undefined;
+  return readClientHome(services.orm.em.fork().getConnection(), opened.user.applicationId, opener.id, opened.issuer);
+}
+
 /** Where the welcome mail's "Sign in" leads: the application of the client the user signed up with, else the service. */
 async function applicationLink(services: Services, opened: OpenedLink): Promise<string> {
-  const { opener } = opened.user;
-  if (opener.type !== 'oauth_client') return services.config.publicUrl;
-  const home = await readClientHome(services.orm.em.fork().getConnection(), opened.user.applicationId, opener.id, opened.issuer);
-  return home?.url ?? services.config.publicUrl;
+  return (await clientHome(services, opened))?.url ?? services.config.publicUrl;
 }
 
 /** A link that turned out not to apply, after it was used in the transaction: the transaction rolls back. */

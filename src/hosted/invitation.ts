@@ -18,7 +18,7 @@ import { type InvitationTarget } from '../domain/sign-in/sign-in.ts';
 import { INVITATION_CODE_MINUTES, mailInvitationCode, proveInvitationCode, proveInvitationPassword } from '../domain/invitations/proof.ts';
 import { mailPasswordReset } from '../domain/sign-in/account-links.ts';
 import { surfaceSettings } from '../domain/sign-in/surface-settings.ts';
-import { document, emailField, escapeHtml, field, formError, hidden, notice, passwordRules, plainText, said, text, type CopyKey, type CopyText, type PageLook, type RenderedPage } from '../pages/pages.ts';
+import { document, emailField, escapeHtml, field, formError, hidden, notice, onwardLink, passwordRules, plainText, said, text, type CopyKey, type CopyText, type PageLook, type RenderedPage } from '../pages/pages.ts';
 import { browserLook, sendPage } from '../pages/reply.ts';
 import { type SignInThrottle } from '../pages/throttle.ts';
 import { guessingAddress } from '../http/request-origin.ts';
@@ -212,7 +212,7 @@ function invitationPage(look: PageLook, nonce: string, input: FormInput): Render
 /** Landing: the client's own registered address, none the request could choose. */
 function donePage(look: PageLook, nonce: string, ways: string | undefined, landing: { name: string; url: string } | null): RenderedPage {
   const signIn = ways === undefined ? [] : [text(look, 'invitation.signInWith', { methods: ways })];
-  const onward = landing === null ? [] : [`<a href="${escapeHtml(landing.url)}">${text(look, 'invitation.continueTo', { client: landing.name })}</a>`];
+  const onward = landing === null ? [] : [onwardLink(look, landing, 'invitation.continueTo')];
   return notice(look, nonce, text(look, 'invitation.doneTitle'), [text(look, 'invitation.doneText'), ...signIn, ...onward], false);
 }
 

@@ -4,7 +4,7 @@ import type { MfaEnforcement, PasswordPolicy } from '../domain/policies/definiti
 import type { DeviceSummary } from '../domain/sign-in/device.ts';
 import { deviceText } from './device-text.ts';
 import { totpSetup, type TotpSetup } from './mfa.ts';
-import { document, emailField, escapeHtml, field, formError, hidden, notice, passwordRules, plainText, said, text, type CopyKey, type CopyText, type PageLook, type RenderedPage } from './pages.ts';
+import { document, emailField, escapeHtml, field, formError, hidden, notice, onwardLink, passwordRules, plainText, said, text, type CopyKey, type CopyText, type Onward, type PageLook, type RenderedPage } from './pages.ts';
 import { webauthnForm } from './webauthn.ts';
 
 /**
@@ -404,6 +404,7 @@ export function accountPage(look: PageLook, nonce: string, view: AccountView, se
 }
 
 /** A page that ends a flow with a link to the account page (a password reset's). */
-export function doneWithAccountLink(look: PageLook, nonce: string, title: CopyKey, message: CopyKey, accountUrl: string): RenderedPage {
-  return notice(look, nonce, text(look, title), [text(look, message), `<a href="${escapeHtml(accountUrl)}">${text(look, 'account.link')}</a>`], false);
+export function doneWithAccountLink(look: PageLook, nonce: string, title: CopyKey, message: CopyKey, accountUrl: string, onward?: Onward): RenderedPage {
+  const links = [...(onward === undefined ? [] : [onwardLink(look, onward)]), `<a href="${escapeHtml(accountUrl)}">${text(look, 'account.link')}</a>`];
+  return notice(look, nonce, text(look, title), [text(look, message), ...links], false);
 }

@@ -338,8 +338,17 @@ export function throttledPage(look: PageLook, nonce: string, retryAfterSeconds: 
   return notice(look, nonce, text(look, 'throttled.title'), [text(look, 'throttled.text', { seconds: String(retryAfterSeconds) })], true);
 }
 
-export function donePage(look: PageLook, nonce: string, title: CopyKey, message: CopyKey, values: Readonly<Record<string, string>> = {}): RenderedPage {
-  return notice(look, nonce, text(look, title), [text(look, message, values)], false);
+/** The page of the application a flow came from (its client's registered home, none the request chose), and its name. */
+export interface Onward {
+  readonly name: string;
+  readonly url: string;
+}
+
+export const onwardLink = (look: PageLook, onward: Onward, key: CopyKey = 'done.continueTo'): string =>
+  `<a href="${escapeHtml(onward.url)}">${text(look, key, { client: onward.name })}</a>`;
+
+export function donePage(look: PageLook, nonce: string, title: CopyKey, message: CopyKey, values: Readonly<Record<string, string>> = {}, onward?: Onward): RenderedPage {
+  return notice(look, nonce, text(look, title), [text(look, message, values), ...(onward === undefined ? [] : [onwardLink(look, onward)])], false);
 }
 
 const EMAIL_FORMS = {

@@ -37,6 +37,9 @@ describe('the first operator without a configured password', () => {
     expect((await jar.submit(form, { password: 'password' })).status).toBe(400);
     const set = await jar.submit(form, { password: NEW_PASSWORD });
     expect(set.status, set.body).toBe(200);
+    // On to the dashboard, its client's login URI (told the issuer), not the service's root.
+    const { publicUrl } = app.gatehouse.services.config;
+    expect(set.body).toContain(`<a href="${publicUrl}/dashboard/?iss=${encodeURIComponent(publicUrl)}">Continue to Gatehouse dashboard</a>`);
     expect(await start()).toBeNull();
     expect((await jar.visit(again!.passwordLink!)).status).toBe(400);
 

@@ -170,6 +170,8 @@ describe('forgot password', () => {
     const changed = await jar.submit(form, { password: NEW_PASSWORD });
     expect(changed.status, changed.body).toBe(200);
     expect(changed.body).toContain('<h1>Password changed</h1>');
+    // On to the application the reset was asked from: its client's page (here its redirect URI's origin).
+    expect(changed.body).toContain('<a href="https://app.example/">Continue to test web client</a>');
 
     expect((await grants())[0]!.n).toBe(0);
     const [notice] = await mails(app.http, 'lee@example.com', 'password_changed');
@@ -590,7 +592,9 @@ describe('sign-up and verification', () => {
     const page = await jar.visit(link);
     expect(page.status).toBe(200);
     expect(page.body).toContain('Confirm ola@example.com');
-    expect((await jar.submit(page, {})).status).toBe(200);
+    const confirmed = await jar.submit(page, {});
+    expect(confirmed.status).toBe(200);
+    expect(confirmed.body).toContain('<a href="https://app.example/">Continue to test web client</a>');
     // Used, and the first link ended with it.
     expect((await jar.submit(page, {})).status).toBe(400);
     expect((await jar.visit(/(http\S+\?token=\S+)/.exec(first!.text)![1]!)).status).toBe(400);

@@ -111,6 +111,11 @@ async function ensureDashboardClient(em: EntityManager, consoleId: string, publi
     // DASHBOARD_CLIENT_SQL's condition: the client the page serves and the management API keeps from changes.
     if (current === undefined && client.revokedAt == null && client.redirectUris.length === 1 && client.redirectUris[0] === redirect) {
       current = client.id;
+      if (client.initiateLoginUri !== redirect) {
+        const before = oauthClientSnapshot(client);
+        client.initiateLoginUri = redirect;
+        recordAudit(em, actor, { action: 'oauth_client.updated', targetType: 'oauth_client', targetId: client.id, before, after: oauthClientSnapshot(client) });
+      }
       continue;
     }
     if (client.name !== DASHBOARD_CLIENT_NAME || client.redirectUris.length !== 1 || !client.redirectUris[0]!.endsWith('/dashboard/')) continue;
@@ -126,6 +131,8 @@ async function ensureDashboardClient(em: EntityManager, consoleId: string, publi
     name: DASHBOARD_CLIENT_NAME,
     redirectUris: [redirect],
     postLogoutRedirectUris: [redirect],
+    // Where a done page or a mail leads its operators on: the guess from the redirect URI would be the service's root.
+    initiateLoginUri: redirect,
     allowedOrigins: [],
     authMethod: 'none',
     jwks: null,

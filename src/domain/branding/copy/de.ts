@@ -77,6 +77,7 @@ export const DE: Catalog = {
   'reset.submit': 'Passwort ändern',
   'reset.doneTitle': 'Passwort geändert',
   'reset.doneText': 'Ihr Passwort ist geändert, und Sie wurden überall abgemeldet. Kehren Sie zur Anwendung zurück und melden Sie sich damit an.',
+  'done.continueTo': 'Weiter zu {client}',
   'reset.doneInvitation': 'Ihr Passwort wurde geändert und Sie wurden überall abgemeldet. Kehren Sie zur Einladung zurück und geben Sie es dort ein, um sie anzunehmen.',
   'reset.removesTotp': 'Mit dem neuen Passwort wird auch die Authenticator-App entfernt, die am {date} zu Ihrem Konto hinzugefügt wurde.',
   'reset.removesEmailOtp': 'Mit dem neuen Passwort werden auch die E-Mail-Codes als zweiter Schritt entfernt, die am {date} zu Ihrem Konto hinzugefügt wurden.',

@@ -76,6 +76,7 @@ export const EN = {
   'reset.submit': 'Change password',
   'reset.doneTitle': 'Password changed',
   'reset.doneText': 'Your password is changed and you were signed out everywhere. Go back to the application and sign in with it.',
+  'done.continueTo': 'Continue to {client}',
   'reset.doneInvitation': 'Your password is changed and you were signed out everywhere. Go back to the invitation and enter it to accept.',
   'reset.removesTotp': 'Setting a new password also removes the authenticator app added to your account on {date}.',
   'reset.removesEmailOtp': 'Setting a new password also removes the email codes added to your account on {date} as a second step.',

@@ -77,6 +77,7 @@ export const ES: Catalog = {
   'reset.submit': 'Cambiar la contraseña',
   'reset.doneTitle': 'Contraseña cambiada',
   'reset.doneText': 'Su contraseña se ha cambiado y se cerraron todas sus sesiones. Vuelva a la aplicación e inicie sesión con ella.',
+  'done.continueTo': 'Continuar a {client}',
   'reset.doneInvitation': 'Su contraseña se ha cambiado y se ha cerrado su sesión en todas partes. Vuelva a la invitación e introdúzcala para aceptarla.',
   'reset.removesTotp': 'La contraseña nueva también quita la aplicación de autenticación añadida a su cuenta el {date}.',
   'reset.removesEmailOtp': 'La contraseña nueva también quita los códigos por correo añadidos a su cuenta el {date} como segundo paso.',

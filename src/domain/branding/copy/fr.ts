@@ -77,6 +77,7 @@ export const FR: Catalog = {
   'reset.submit': 'Changer le mot de passe',
   'reset.doneTitle': 'Mot de passe changé',
   'reset.doneText': 'Votre mot de passe est changé et vous avez été déconnecté partout. Retournez dans l’application et connectez-vous avec celui-ci.',
+  'done.continueTo': 'Continuer vers {client}',
   'reset.doneInvitation': 'Votre mot de passe est modifié et vous avez été déconnecté partout. Revenez à l’invitation et saisissez-le pour l’accepter.',
   'reset.removesTotp': 'Le nouveau mot de passe supprime aussi l’application d’authentification ajoutée à votre compte le {date}.',
   'reset.removesEmailOtp': 'Le nouveau mot de passe supprime aussi les codes par e-mail ajoutés à votre compte le {date} comme deuxième étape.',
