@@ -55,6 +55,8 @@ export function registerDashboard(app: FastifyInstance, deps: DashboardDeps): vo
   const dist = deps.distDir ?? DASHBOARD_DIST;
   const publicUrl = new URL(deps.publicUrl);
   app.get('/dashboard', async (_request, reply) => reply.redirect('/dashboard/', 301));
+  // The service's root, which a newcomer opens first: its one page for people. Not permanent, as the root may serve more.
+  app.get('/', async (_request, reply) => reply.redirect('/dashboard/', 302));
   app.get<{ Querystring: { organization?: string } }>('/dashboard/', async (request, reply) => {
     const organization = request.query.organization;
     if (!isPublicHost(request.headers.host, publicUrl)) {

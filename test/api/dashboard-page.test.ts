@@ -38,6 +38,9 @@ describe('the dashboard page', () => {
     const other = await app.bootstrapAnother();
     await ensureConsoles(app.gatehouse.services.orm, publicUrl, randomUUID());
     expect((await atPublicUrl(`${publicUrl}/dashboard`, { redirect: 'manual' })).headers.get('location')).toBe('/dashboard/');
+    // The service's root, which a newcomer opens first: its one page for people.
+    const root = await atPublicUrl(`${publicUrl}/`, { redirect: 'manual' });
+    expect([root.status, root.headers.get('location')]).toEqual([302, '/dashboard/']);
     const response = await atPublicUrl(`${publicUrl}/dashboard/`);
     expect(response.status).toBe(200);
     expect(response.headers.get('content-security-policy')).toContain("script-src 'self'");
