@@ -272,7 +272,7 @@ export async function createServer(services: Services, options: { redis?: Redis;
   const openapi = servedOpenApiJson(schema, config.publicUrl);
   app.get('/api/v1/openapi.json', async (_request, reply) => reply.type('application/json; charset=utf-8').send(openapi));
   refuseOtherMethods(app, '/api/v1/openapi.json', ['GET']);
-  registerDashboard(app, { orm: services.orm, publicUrl: config.publicUrl, audience: services.signingKeys.managementAudience });
+  registerDashboard(app, { orm: services.orm, surfaces: services.surfaces, publicUrl: config.publicUrl, audience: services.signingKeys.managementAudience });
   refuseMisdirectedSignIn(app, services.surfaces, config.publicUrl);
   // On the raw request, in its own scope: no body parsing.
   await app.register(oidcRoutes(services, throttle));

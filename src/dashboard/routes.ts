@@ -3,6 +3,7 @@ import { extname, resolve } from 'node:path';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { FastifyInstance } from 'fastify';
 import { dashboardClientOf } from '../domain/console/console.ts';
+import type { SurfaceRouter } from '../domain/domains/surfaces.ts';
 import { escapeHtml, notice, PLAIN_LOOK, renderPage } from '../pages/pages.ts';
 import { isPublicHost } from '../http/public-host.ts';
 import { isUuid } from '../ids.ts';
@@ -24,6 +25,7 @@ const ASSET_NAME = /^[\w-]+(\.[\w-]+)*$/;
 
 interface DashboardDeps {
   readonly orm: MikroORM;
+  readonly surfaces: SurfaceRouter;
   readonly publicUrl: string;
   readonly audience: string;
   readonly distDir?: string;
@@ -55,8 +57,11 @@ export function registerDashboard(app: FastifyInstance, deps: DashboardDeps): vo
   const dist = deps.distDir ?? DASHBOARD_DIST;
   const publicUrl = new URL(deps.publicUrl);
   app.get('/dashboard', async (_request, reply) => reply.redirect('/dashboard/', 301));
-  // The service's root, which a newcomer opens first: its one page for people. Not permanent, as the root may serve more.
-  app.get('/', async (_request, reply) => reply.redirect('/dashboard/', 302));
+  // The service's root, which a newcomer opens first: its one page for people (at another host than PUBLIC_URL's, the page
+  // that says so). Not at a custom domain, whose visitors are end users. Not permanent, as the root may serve more.
+  app.get('/', async (request, reply) =>
+    (await deps.surfaces.forHost(request.headers.host ?? '')).kind === 'domain' ? reply.callNotFound() : reply.redirect('/dashboard/', 302),
+  );
   app.get<{ Querystring: { organization?: string } }>('/dashboard/', async (request, reply) => {
     const organization = request.query.organization;
     if (!isPublicHost(request.headers.host, publicUrl)) {

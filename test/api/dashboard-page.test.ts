@@ -41,6 +41,9 @@ describe('the dashboard page', () => {
     // The service's root, which a newcomer opens first: its one page for people.
     const root = await atPublicUrl(`${publicUrl}/`, { redirect: 'manual' });
     expect([root.status, root.headers.get('location')]).toEqual([302, '/dashboard/']);
+    // At another host (127.0.0.1 here), on to the page that says where the dashboard is.
+    const elsewhere = await fetch(`${app.baseUrl}/`, { redirect: 'manual' });
+    expect([elsewhere.status, elsewhere.headers.get('location')]).toEqual([302, '/dashboard/']);
     const response = await atPublicUrl(`${publicUrl}/dashboard/`);
     expect(response.status).toBe(200);
     expect(response.headers.get('content-security-policy')).toContain("script-src 'self'");

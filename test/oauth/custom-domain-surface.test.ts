@@ -130,8 +130,9 @@ describe('a tenant’s verified domain', () => {
     expect((await authorizeAt(NORTH_HOST)).status).toBe(303);
   });
 
-  it('no tenant paths under a custom domain', async () => {
+  it('no tenant paths under a custom domain, and no way from its root to the dashboard', async () => {
     expect((await via(`http://${NORTH_HOST}/t/north/.well-known/openid-configuration`)).status).toBe(404);
+    expect((await via(`http://${NORTH_HOST}/`, { redirect: 'manual' })).status).toBe(404);
   });
 
   it('the management API accepts the domain’s issuer only for its application and tenant', async () => {
