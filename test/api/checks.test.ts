@@ -111,6 +111,17 @@ describe('POST /permissions/check', () => {
     }
   });
 
+  it('a key that expired since its holdings were remembered is not allowed: expiry announces nothing', async () => {
+    const expiresAt = new Date(Date.now() + 1500);
+    const created = await app.http.post('/api-keys', { name: 'expiring', permissions: ['users:read'], expiresAt: expiresAt.toISOString() });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const subject = { type: 'api_key', id: created.body.key.id as string };
+    expect((await check(appPath, subject, 'users:read')).body).toEqual({ allowed: true, roles: [] });
+    await new Promise((resolve) => setTimeout(resolve, expiresAt.getTime() - Date.now() + 50));
+    expect((await check(appPath, subject, 'users:read')).body).toEqual({ allowed: false, roles: [] });
+    expect((await app.http.post('/permissions/bulk-check', { checks: [{ subject, permission: 'users:read' }] })).body).toEqual({ results: [{ allowed: false }] });
+  });
+
   it('a revoked assignment is obeyed by the next check', async () => {
     const assignment = await roles.assign({ type: 'user', id: billing }, 'app_admin', tenantB);
     expect((await check(inTenant(tenantB), user(billing), 'users:write')).body.allowed).toBe(true);

@@ -20,11 +20,13 @@ export interface HeldGrants {
   readonly member: boolean;
   /** The user a user-bound API key acts as (and holds while they may act); null otherwise. */
   readonly keyUser: string | null;
+  /** An API key's expiry, which no invalidation announces; null otherwise. */
+  readonly expiresAt: Date | null;
   readonly roles: readonly { readonly id: string; readonly key: string; readonly permissions: readonly string[] }[];
 }
 
 /** Nulls when the subject holds no role. */
-type HeldRow = RoleSubject & { own: string[]; in_tenant: boolean; key_user: string | null } & ({ role_id: string; key: string; permissions: string[] } | { role_id: null; key: null; permissions: null });
+type HeldRow = RoleSubject & { own: string[]; in_tenant: boolean; key_user: string | null; expires_at: Date | string | null } & ({ role_id: string; key: string; permissions: string[] } | { role_id: null; key: null; permissions: null });
 
 export const subjectKey = (subject: RoleSubject): string => `${subject.type}:${subject.id}`;
 
@@ -55,7 +57,7 @@ export async function readHeldGrants(
   const rows = (await connection.execute(
     `with subject (type, id) as (select * from unnest(array[?]::text[], array[?]::uuid[])),
      live as (
-       select s.type, s.id, coalesce(k.permissions, c.permissions, '{}'::text[]) as own, k.user_id as key_user,
+       select s.type, s.id, coalesce(k.permissions, c.permissions, '{}'::text[]) as own, k.user_id as key_user, k.expires_at,
               ${tenantId === null ? 'true' : `coalesce(${tenant()} = any(u.tenant_ids), true)`} as in_tenant
          from subject as s
          left join app_user as u on s.type = 'user' and u.application_id = ${app()} and u.id = s.id and ${mayAct('u')}
@@ -65,7 +67,7 @@ export async function readHeldGrants(
            and c.revoked_at is null${inTenant('c')}
          ${operators ? `left join app_user as o on s.type = 'operator' and o.application_id = (${consoleOfSql(app())}) and o.id = s.id and ${mayAct('o')}` : ''}
         where u.id is not null or k.id is not null or c.id is not null${operators ? ' or o.id is not null' : ''})
-     select l.type, l.id, l.own, l.in_tenant, l.key_user, r.id as role_id, r.key, r.permissions
+     select l.type, l.id, l.own, l.in_tenant, l.key_user, l.expires_at, r.id as role_id, r.key, r.permissions
        from live as l
        left join role_assignment as a on a.application_id = ${app()} and a.subject_type = l.type and a.subject_id = l.id
          and (a.tenant_id is null${tenantId === null ? '' : ` or (a.tenant_id = ${tenant()} and l.in_tenant)`})
@@ -74,7 +76,8 @@ export async function readHeldGrants(
   )) as HeldRow[];
   for (const row of rows) {
     const key = subjectKey(row);
-    const grants = held.get(key) ?? { own: row.own, member: row.in_tenant, keyUser: row.key_user, roles: [] };
+    const expiresAt = row.expires_at === null ? null : new Date(row.expires_at);
+    const grants = held.get(key) ?? { own: row.own, member: row.in_tenant, keyUser: row.key_user, expiresAt, roles: [] };
     const roles = row.role_id === null ? grants.roles : [...grants.roles, { id: row.role_id, key: row.key, permissions: row.permissions }];
     held.set(key, { ...grants, roles });
   }
@@ -129,7 +132,16 @@ export class HeldGrantsCache {
       return new Map(wanted.map((subject, index) => [missing[index]!, { applicationId, tenantId, subject, held: read.get(subjectKey(subject)) ?? null }]));
     });
     const held = new Map<string, HeldGrants>();
-    for (const { subject, held: grants } of holdings.values()) if (grants !== null) held.set(subjectKey(subject), grants);
+    const now = new Date();
+    for (const [key, { subject, held: grants }] of holdings) {
+      if (grants === null) continue;
+      // Expired since it was read: it holds nothing, and the next read finds it so.
+      if (grants.expiresAt !== null && grants.expiresAt <= now) {
+        this.cache.delete(key);
+        continue;
+      }
+      held.set(subjectKey(subject), grants);
+    }
     return held;
   }
 }
