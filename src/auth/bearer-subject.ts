@@ -26,11 +26,17 @@ export function subjectKind(sub: string, clientId: unknown): BearerSubject['kind
   return sub === clientId ? 'm2m_credential' : 'user';
 }
 
+/** A live subject, until its grant's expiry (which no invalidation announces); null: until something changes. */
+interface LiveSubject {
+  readonly bearer: BearerSubject;
+  readonly until: Date | null;
+}
+
 /** Evicted by the invalidations that evict API keys, plus `oauth_client` and `grant`; dead subjects are never remembered. */
-export type LiveSubjectCache = InvalidatedCache<BearerSubject>;
+export type LiveSubjectCache = InvalidatedCache<LiveSubject>;
 
 export function createLiveSubjectCache(bus: InvalidationBus, ttlMs: number): LiveSubjectCache {
-  return new InvalidatedCache<BearerSubject>(bus, ttlMs, (live) =>
+  return new InvalidatedCache<LiveSubject>(bus, ttlMs, ({ bearer: live }) =>
     live.kind === 'user'
       ? { user: live.subject, application: live.applicationId, tenant: live.tenantId, oauth_client: live.clientId, grant: live.grantId }
       : { oauth_client: live.subject, application: live.applicationId, tenant: live.tenantId },
@@ -54,10 +60,10 @@ function livenessStatement(bearer: BearerSubject): OwnedStatement {
   const clientMay = bearer.managementApi ? ' and c.management_api' : '';
   return ownedSql(
     applicationId,
-    `select 1 from app_user as u where @owner(u) and u.id = ? and ${mayActNowSql('u')}${member}
-      and exists (select 1 from oauth_client as c where c.application_id = u.application_id and c.id = ? and c.revoked_at is null${clientMay})
-      and exists (select 1 from oidc_model as g where g.model = '${MODEL.Grant}' and g.id = ? and ${liveRow('g')})`,
-    [subject, ...(tenantId === null ? [] : [tenantId]), bearer.clientId, bearer.grantId],
+    `select g.expires_at from app_user as u join oidc_model as g on g.model = '${MODEL.Grant}' and g.id = ? and ${liveRow('g')}
+      where @owner(u) and u.id = ? and ${mayActNowSql('u')}${member}
+      and exists (select 1 from oauth_client as c where c.application_id = u.application_id and c.id = ? and c.revoked_at is null${clientMay})`,
+    [bearer.grantId, subject, ...(tenantId === null ? [] : [tenantId]), bearer.clientId],
   );
 }
 
@@ -68,11 +74,14 @@ const cacheKey = (bearer: BearerSubject): string =>
     : `m2m_credential:${bearer.applicationId}:${bearer.subject}:${bearer.tenantId ?? ''}`;
 
 export async function isLive(orm: MikroORM, cache: LiveSubjectCache, bearer: BearerSubject): Promise<boolean> {
-  const live = await cache.find(cacheKey(bearer), async () => {
+  const key = cacheKey(bearer);
+  const until = cache.get(key)?.until;
+  if (until != null && until <= new Date()) cache.delete(key);
+  const live = await cache.find(key, async () => {
     // The connection only, as for API keys: this runs on every Bearer request the cache misses.
     const { sql, params } = livenessStatement(bearer);
-    const rows = await orm.em.getConnection().execute<unknown[]>(sql, params);
-    return rows.length > 0 ? bearer : undefined;
+    const [row] = await orm.em.getConnection().execute<{ expires_at?: Date | string | null }[]>(sql, params);
+    return row === undefined ? undefined : { bearer, until: row.expires_at == null ? null : new Date(row.expires_at) };
   });
   return live !== undefined;
 }

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { HttpClient } from '../support/http.ts';
-import { basicAuth, postForm } from '../support/oauth.ts';
+import { basicAuth, liveUserClaims, postForm } from '../support/oauth.ts';
 import { TestRoles } from '../support/roles.ts';
 import { secondInstance, settled, TWO_INSTANCES } from '../support/second-instance.ts';
 import { createUserThrough } from '../support/users.ts';
@@ -168,6 +168,19 @@ describe('users', () => {
     await expectAccepted(bearer);
   });
 
+  it('a token is 401 from the end of its grant, though the grant was live when its answer was remembered', async () => {
+    const userId = await createUserThrough(app.http, { email: 'grant-ends@example.com' });
+    await userToken(userId);
+    const claims = await liveUserClaims(app, userId, { app_id: appId });
+    // A grant ends by its expiry, which no change announces: an access token may outlive it (refreshed near its end).
+    const ends = new Date(Date.now() + 1500);
+    await app.sql('update oidc_model set expires_at = ? where id = ?', [ends, claims.grant_id]);
+    const bearer = app.as({ bearer: await app.gatehouse.services.signingKeys.signAccessToken(userId, claims) });
+    await expectAccepted(bearer);
+    await new Promise((resolve) => setTimeout(resolve, ends.getTime() - Date.now() + 50));
+    await expectUnauthenticated(bearer);
+  });
+
   it('a deleted user’s token is 401 at once', async () => {
     const userId = await createUserThrough(app.http, { email: 'deleted@example.com' });
     const bearer = app.as({ bearer: await userToken(userId) });
@@ -223,7 +236,7 @@ describe('API key and Bearer together', () => {
 });
 
 describe('the cost on the hot path', () => {
-  const livenessReads = () => app.queries.filter((query) => /^select 1 from (oauth_client|app_user) as \w+ where \w+\.application_id/.test(query)).length;
+  const livenessReads = () => app.queries.filter((query) => /^select (1|g\.expires_at) from (oauth_client|app_user) as \w+ /.test(query)).length;
 
   it('one statement when the answer is not remembered, none while it is', async () => {
     const { token } = await m2mToken(app.http);
