@@ -122,6 +122,22 @@ describe('POST /permissions/check', () => {
     expect((await app.http.post('/permissions/bulk-check', { checks: [{ subject, permission: 'users:read' }] })).body).toEqual({ results: [{ allowed: false }] });
   });
 
+  it('a user whose lockout ended since a check remembered them locked is allowed again: the end announces nothing', async () => {
+    const locked = await app.createUser('lockout-ends@example.com', tenantA);
+    await roles.assign({ type: 'user', id: locked }, 'app_admin');
+    const key = await app.http.post('/api-keys', { name: 'of a user locked out', permissions: ['users:read'], userId: locked });
+    expect(key.status, JSON.stringify(key.body)).toBe(201);
+    const ofTheUser = { type: 'api_key', id: key.body.key.id as string };
+    const ends = new Date(Date.now() + 1500);
+    await app.sql(`update app_user set status = 'locked', locked_until = ? where id = ?`, [ends, locked]);
+    await app.gatehouse.services.invalidations.publish({ kind: 'user', id: locked });
+    expect((await check(appPath, user(locked), 'users:read')).body).toEqual({ allowed: false, roles: [] });
+    expect((await check(appPath, ofTheUser, 'users:read')).body).toEqual({ allowed: false, roles: [] });
+    await new Promise((resolve) => setTimeout(resolve, ends.getTime() - Date.now() + 50));
+    expect((await check(appPath, user(locked), 'users:read')).body).toEqual({ allowed: true, roles: ['app_admin'] });
+    expect((await check(appPath, ofTheUser, 'users:read')).body).toEqual({ allowed: true, roles: [] });
+  });
+
   it('a revoked assignment is obeyed by the next check', async () => {
     const assignment = await roles.assign({ type: 'user', id: billing }, 'app_admin', tenantB);
     expect((await check(inTenant(tenantB), user(billing), 'users:write')).body.allowed).toBe(true);

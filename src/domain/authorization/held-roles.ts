@@ -20,13 +20,17 @@ export interface HeldGrants {
   readonly member: boolean;
   /** The user a user-bound API key acts as (and holds while they may act); null otherwise. */
   readonly keyUser: string | null;
-  /** An API key's expiry, which no invalidation announces; null otherwise. */
-  readonly expiresAt: Date | null;
   readonly roles: readonly { readonly id: string; readonly key: string; readonly permissions: readonly string[] }[];
 }
 
-/** Nulls when the subject holds no role. */
-type HeldRow = RoleSubject & { own: string[]; in_tenant: boolean; key_user: string | null; expires_at: Date | string | null } & ({ role_id: string; key: string; permissions: string[] } | { role_id: null; key: null; permissions: null });
+/** Nulls when the subject holds no role; `acts` false: a subject left out only until `until`, all else null. */
+type HeldRow = RoleSubject & { acts: boolean; own: string[]; in_tenant: boolean; key_user: string | null; until: Date | string | null } & ({ role_id: string; key: string; permissions: string[] } | { role_id: null; key: null; permissions: null });
+
+/** What subjects hold, and when an answer changes with no write to announce it: a key's expiry, a lockout's end. */
+export interface Holdings {
+  readonly held: Map<string, HeldGrants>;
+  readonly until: Map<string, Date>;
+}
 
 export const subjectKey = (subject: RoleSubject): string => `${subject.type}:${subject.id}`;
 
@@ -42,10 +46,23 @@ export async function readHeldGrants(
   applicationId: string,
   tenantId: string | null,
   subjects: readonly RoleSubject[],
-  { anyStatus = false } = {},
+  options: { anyStatus?: boolean } = {},
 ): Promise<Map<string, HeldGrants>> {
+  return (await readHoldings(connection, applicationId, tenantId, subjects, options)).held;
+}
+
+/** readHeldGrants, with when each answer ends by time alone: a key's expiry, or the end of a lockout that leaves a
+ *  subject out (a user's, a key's user's, an operator's). */
+export async function readHoldings(
+  connection: SqlRunner,
+  applicationId: string,
+  tenantId: string | null,
+  subjects: readonly RoleSubject[],
+  { anyStatus = false } = {},
+): Promise<Holdings> {
   const held = new Map<string, HeldGrants>();
-  if (subjects.length === 0) return held;
+  const until = new Map<string, Date>();
+  if (subjects.length === 0) return { held, until };
   const params: unknown[] = [subjects.map((s) => s.type), subjects.map((s) => s.id)];
   const app = () => (params.push(applicationId), '?');
   const tenant = () => (params.push(tenantId), '?::uuid');
@@ -57,7 +74,7 @@ export async function readHeldGrants(
   const rows = (await connection.execute(
     `with subject (type, id) as (select * from unnest(array[?]::text[], array[?]::uuid[])),
      live as (
-       select s.type, s.id, coalesce(k.permissions, c.permissions, '{}'::text[]) as own, k.user_id as key_user, k.expires_at,
+       select s.type, s.id, coalesce(k.permissions, c.permissions, '{}'::text[]) as own, k.user_id as key_user, k.expires_at as until,
               ${tenantId === null ? 'true' : `coalesce(${tenant()} = any(u.tenant_ids), true)`} as in_tenant
          from subject as s
          left join app_user as u on s.type = 'user' and u.application_id = ${app()} and u.id = s.id and ${mayAct('u')}
@@ -67,21 +84,38 @@ export async function readHeldGrants(
            and c.revoked_at is null${inTenant('c')}
          ${operators ? `left join app_user as o on s.type = 'operator' and o.application_id = (${consoleOfSql(app())}) and o.id = s.id and ${mayAct('o')}` : ''}
         where u.id is not null or k.id is not null or c.id is not null${operators ? ' or o.id is not null' : ''})
-     select l.type, l.id, l.own, l.in_tenant, l.key_user, l.expires_at, r.id as role_id, r.key, r.permissions
+     select true as acts, l.type, l.id, l.own, l.in_tenant, l.key_user, l.until, r.id as role_id, r.key, r.permissions
        from live as l
        left join role_assignment as a on a.application_id = ${app()} and a.subject_type = l.type and a.subject_id = l.id
          and (a.tenant_id is null${tenantId === null ? '' : ` or (a.tenant_id = ${tenant()} and l.in_tenant)`})
-       left join role as r on r.application_id = a.application_id and r.id = a.role_id`,
+       left join role as r on r.application_id = a.application_id and r.id = a.role_id
+     ${anyStatus ? '' : lockedOutSql(operators, app, inTenant)}`,
     params,
   )) as HeldRow[];
   for (const row of rows) {
     const key = subjectKey(row);
-    const expiresAt = row.expires_at === null ? null : new Date(row.expires_at);
-    const grants = held.get(key) ?? { own: row.own, member: row.in_tenant, keyUser: row.key_user, expiresAt, roles: [] };
+    if (row.until !== null) until.set(key, new Date(row.until));
+    if (!row.acts) continue;
+    const grants = held.get(key) ?? { own: row.own, member: row.in_tenant, keyUser: row.key_user, roles: [] };
     const roles = row.role_id === null ? grants.roles : [...grants.roles, { id: row.role_id, key: row.key, permissions: row.permissions }];
     held.set(key, { ...grants, roles });
   }
-  return held;
+  return { held, until };
+}
+
+/** The subjects left out only by a lockout that ends (their own, a key's user's), each with its end: `union all` rows
+ *  of readHoldings' statement. Its parameter makers, in the statement's order. */
+function lockedOutSql(operators: boolean, app: () => string, inTenant: (alias: string) => string): string {
+  const lockedOut = (alias: string) => `${alias}.status = 'locked' and ${alias}.locked_until > now()`;
+  return `union all
+     select false, s.type, s.id, null, null, null, coalesce(lu.locked_until, lku.locked_until${operators ? ', lo.locked_until' : ''}), null, null, null
+       from subject as s
+       left join app_user as lu on s.type = 'user' and lu.application_id = ${app()} and lu.id = s.id and ${lockedOut('lu')}
+       left join api_key as lk on s.type = 'api_key' and lk.application_id = ${app()} and lk.id = s.id and lk.revoked_at is null
+         and (lk.expires_at is null or lk.expires_at > now())${inTenant('lk')}
+       left join app_user as lku on lku.application_id = lk.application_id and lku.id = lk.user_id and ${lockedOut('lku')}
+       ${operators ? `left join app_user as lo on s.type = 'operator' and lo.application_id = (${consoleOfSql(app())}) and lo.id = s.id and ${lockedOut('lo')}` : ''}
+      where lu.id is not null or lku.id is not null${operators ? ' or lo.id is not null' : ''}`;
 }
 
 /** Null when the subject cannot act there. */
@@ -90,6 +124,8 @@ interface Holding {
   readonly tenantId: string | null;
   readonly subject: RoleSubject;
   readonly held: HeldGrants | null;
+  /** When the answer ends by time alone (readHoldings). */
+  readonly until: Date | null;
 }
 
 /** The invalidation that announces a change to a subject's own row: an operator's is their console user's. */
@@ -126,22 +162,23 @@ export class HeldGrantsCache {
     const scopeKey = `${applicationId}|${tenantId ?? ''}|`;
     const subjectOf = new Map<string, RoleSubject>();
     for (const subject of subjects) subjectOf.set(scopeKey + subjectKey(subject), subject);
+    const now = Date.now();
+    for (const key of subjectOf.keys()) {
+      const until = this.cache.get(key)?.until;
+      if (until != null && until.getTime() <= now) this.cache.delete(key);
+    }
     const holdings = await this.cache.findMany([...subjectOf.keys()], async (missing) => {
       const wanted = missing.map((key) => subjectOf.get(key)!);
-      const read = await readHeldGrants(connection, applicationId, tenantId, wanted);
-      return new Map(wanted.map((subject, index) => [missing[index]!, { applicationId, tenantId, subject, held: read.get(subjectKey(subject)) ?? null }]));
+      const read = await readHoldings(connection, applicationId, tenantId, wanted);
+      return new Map(
+        wanted.map((subject, index) => {
+          const key = subjectKey(subject);
+          return [missing[index]!, { applicationId, tenantId, subject, held: read.held.get(key) ?? null, until: read.until.get(key) ?? null }];
+        }),
+      );
     });
     const held = new Map<string, HeldGrants>();
-    const now = new Date();
-    for (const [key, { subject, held: grants }] of holdings) {
-      if (grants === null) continue;
-      // Expired since it was read: it holds nothing, and the next read finds it so.
-      if (grants.expiresAt !== null && grants.expiresAt <= now) {
-        this.cache.delete(key);
-        continue;
-      }
-      held.set(subjectKey(subject), grants);
-    }
+    for (const { subject, held: grants } of holdings.values()) if (grants !== null) held.set(subjectKey(subject), grants);
     return held;
   }
 }
