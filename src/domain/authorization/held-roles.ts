@@ -104,7 +104,7 @@ export async function readHoldings(
 }
 
 /** The subjects left out only by a lockout that ends (their own, a key's user's), each with its end: `union all` rows
- *  of readHoldings' statement. Its parameter makers, in the statement's order. */
+ *  of readHoldings' statement, built where it stands in the text, as `app` and `inTenant` add their parameters in turn. */
 function lockedOutSql(operators: boolean, app: () => string, inTenant: (alias: string) => string): string {
   const lockedOut = (alias: string) => `${alias}.status = 'locked' and ${alias}.locked_until > now()`;
   return `union all
