@@ -10,6 +10,13 @@ export interface PolicyForm {
 const boolean = (name: string, label: string, hint?: string): SettingField => ({ kind: 'boolean', name, label, hint, initial: false });
 const number = (name: string, label: string, hint: string): SettingField => ({ kind: 'number', name, label, hint });
 
+/** The MFA policy's factors, as its form and its summary name them. */
+export const MFA_FACTOR_CHOICES = [
+  { value: 'totp', label: 'Authenticator app (TOTP)' },
+  { value: 'webauthn', label: 'Security key or passkey (WebAuthn)' },
+  { value: 'email_otp', label: 'One-time code by e-mail' },
+] as const;
+
 export const POLICY_FORMS: Readonly<Record<PolicyKind, PolicyForm>> = {
   password: {
     label: 'Password',
@@ -42,11 +49,7 @@ export const POLICY_FORMS: Readonly<Record<PolicyKind, PolicyForm>> = {
         name: 'factors',
         label: 'Factors users may enroll',
         initial: [],
-        choices: [
-          { value: 'totp', label: 'Authenticator app (TOTP)' },
-          { value: 'webauthn', label: 'Security key or passkey (WebAuthn)' },
-          { value: 'email_otp', label: 'One-time code by e-mail' },
-        ],
+        choices: MFA_FACTOR_CHOICES,
       },
       number('rememberDeviceDays', 'Remember a browser for (days)', '0 to 365; 0: ask at every sign-in.'),
     ],

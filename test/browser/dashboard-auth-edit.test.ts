@@ -58,6 +58,8 @@ describe("the Authentication tab's editing in Chromium", () => {
     await savePolicy();
     await region('Change a policy').getByRole('status').filter({ hasText: 'Saved the Password policy.' }).waitFor();
     await policyRow('Password').getByText(/at least 12 characters/).waitFor();
+    // The other rows' values in words, the MFA factors as the form names them.
+    expect(await policyRow('MFA').textContent()).toContain('factors: authenticator app (TOTP), one-time code by e-mail; a browser is remembered 30 days');
 
     const stored = await get('/policies/password');
     // The whole policy is sent: the fields left alone keep their values.

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import type { LockoutPolicy, MfaPolicy, PasswordPolicy, Policies, PolicyKind, SessionPolicy } from '../operations-email-auth.ts';
-import { POLICY_FORMS } from '../policy-fields.ts';
+import { MFA_FACTOR_CHOICES, POLICY_FORMS } from '../policy-fields.ts';
 
 type Policy = Policies[PolicyKind];
 
@@ -28,7 +28,13 @@ function password(policy: PasswordPolicy): string[] {
 
 function mfa(policy: MfaPolicy): string[] {
   if (policy.enforcement === 'off') return ['off'];
-  return [policy.enforcement, `factors: ${policy.factors.join(', ')}`, `a browser is remembered ${policy.rememberDeviceDays} days`];
+  const labelOf = (factor: string) => MFA_FACTOR_CHOICES.find((choice) => choice.value === factor)?.label;
+  const factors = policy.factors.map((factor) => {
+    const label = labelOf(factor);
+    return label === undefined ? factor : label[0]!.toLowerCase() + label.slice(1);
+  });
+  const days = policy.rememberDeviceDays;
+  return [policy.enforcement, `factors: ${factors.join(', ')}`, days === 0 ? 'asked at every sign-in' : `a browser is remembered ${days} day${days === 1 ? '' : 's'}`];
 }
 
 function session(policy: SessionPolicy): string[] {
