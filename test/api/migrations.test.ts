@@ -85,6 +85,15 @@ async function schema(of: TestDatabase): Promise<string[]> {
 
 const CATCH_UP = '0063-edited-migrations-catch-up';
 const [ORGANIZATION, APPLICATION, TENANT] = ['0193a000-0000-7000-8000-000000000001', '0193a000-0000-7000-8000-000000000002', '0193a000-0000-7000-8000-000000000003'];
+/** The organization and application the rows a test writes belong to. */
+const OWNERS_SQL = `insert into organization (id, name, created_at, updated_at) values ('${ORGANIZATION}', 'o', now(), now());
+       insert into application (id, organization_id, name, multi_tenant, created_at, updated_at)
+         values ('${APPLICATION}', '${ORGANIZATION}', 'a', true, now(), now());`;
+/** Active users of APPLICATION, each in a pool of its own id. */
+const usersSql = (users: readonly (readonly [id: string, email: string])[]) =>
+  `insert into app_user (application_id, id, pool_id, email, email_normalized, status, created_at, updated_at) values ${users
+    .map(([id, email]) => `('${APPLICATION}', '${id}', '${id}', '${email}', '${email}', 'active', now(), now())`)
+    .join(', ')};`;
 
 describe('migration 0063', () => {
   it('makes what 0021, 0023, 0024, 0045 and 0051 gained after their release, on a database that ran them before', async () => {
@@ -113,9 +122,7 @@ describe('migration 0063', () => {
       of,
       `alter table invitation drop column expires_in_days;
        delete from mikro_orm_migrations where name = '${CATCH_UP}';
-       insert into organization (id, name, created_at, updated_at) values ('${ORGANIZATION}', 'o', now(), now());
-       insert into application (id, organization_id, name, multi_tenant, created_at, updated_at)
-         values ('${APPLICATION}', '${ORGANIZATION}', 'a', true, now(), now());
+       ${OWNERS_SQL}
        insert into tenant (application_id, id, name, slug, created_at, updated_at)
          values ('${APPLICATION}', '${TENANT}', 't', 't', now(), now());
        insert into invitation (application_id, id, tenant_id, email, email_normalized, token_hash, expires_at, invited_by_type,
@@ -186,12 +193,8 @@ describe('migration 0077', () => {
        alter table webauthn_credential drop column pool_id;
        create unique index webauthn_credential_id_idx on webauthn_credential (application_id, rp_id, credential_id);
        delete from mikro_orm_migrations where name = '0077-passkeys-in-their-users-pools';
-       insert into organization (id, name, created_at, updated_at) values ('${ORGANIZATION}', 'o', now(), now());
-       insert into application (id, organization_id, name, multi_tenant, created_at, updated_at)
-         values ('${APPLICATION}', '${ORGANIZATION}', 'a', true, now(), now());
-       insert into app_user (application_id, id, pool_id, email, email_normalized, status, created_at, updated_at)
-         values ('${APPLICATION}', '${north}', '${north}', 'n@example.com', 'n@example.com', 'active', now(), now()),
-                ('${APPLICATION}', '${south}', '${south}', 's@example.com', 's@example.com', 'active', now(), now());
+       ${OWNERS_SQL}
+       ${usersSql([[north, 'n@example.com'], [south, 's@example.com']])}
        insert into webauthn_credential (application_id, id, user_id, rp_id, credential_id, public_key, device_type, backed_up, name)
          values ('${APPLICATION}', gen_random_uuid(), '${north}', 'example.com', 'key-n', '\\x00', 'singleDevice', false, 'n'),
                 ('${APPLICATION}', gen_random_uuid(), '${south}', 'example.com', 'key-s', '\\x00', 'singleDevice', false, 's');`,
@@ -218,13 +221,8 @@ describe('migration 0080', () => {
        alter table mfa_factor drop column secret_id;
        alter table mfa_recovery_code drop column code_id;
        delete from mikro_orm_migrations where name = '0080-copied-secrets-spent-together';
-       insert into organization (id, name, created_at, updated_at) values ('${ORGANIZATION}', 'o', now(), now());
-       insert into application (id, organization_id, name, multi_tenant, created_at, updated_at)
-         values ('${APPLICATION}', '${ORGANIZATION}', 'a', true, now(), now());
-       insert into app_user (application_id, id, pool_id, email, email_normalized, status, created_at, updated_at)
-         values ('${APPLICATION}', '${original}', '${original}', 'p@example.com', 'p@example.com', 'active', now(), now()),
-                ('${APPLICATION}', '${copy}', '${copy}', 'p@example.com', 'p@example.com', 'active', now(), now()),
-                ('${APPLICATION}', '${stranger}', '${stranger}', 's@example.com', 's@example.com', 'active', now(), now());
+       ${OWNERS_SQL}
+       ${usersSql([[original, 'p@example.com'], [copy, 'p@example.com'], [stranger, 's@example.com']])}
        insert into mfa_factor (application_id, id, user_id, kind, secret_encrypted)
          values ('${APPLICATION}', gen_random_uuid(), '${original}', 'totp', 'sealed-p'),
                 ('${APPLICATION}', gen_random_uuid(), '${copy}', 'totp', 'sealed-p'),

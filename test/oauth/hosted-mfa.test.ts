@@ -1318,16 +1318,22 @@ describe('an expired password (the password policy’s maxAge)', () => {
 });
 
 describe('a user of two tenants split into copies (authIsolation switched to isolated)', () => {
-  it('keeps the second step in the tenant where the copy is: the password alone is not enough there either', async () => {
+  /** A user of North and South with an authenticator app, and `beforeSplit` done, before the switch splits them. */
+  async function splitUser(email: string, beforeSplit: (applicationId: string, userId: string) => Promise<unknown> = async () => undefined) {
     const other = await app.bootstrapAnother();
     const admin = new HttpClient(app.baseUrl, { apiKey: other.apiKey });
     const north = await app.createTenant('North', other);
     const south = await app.createTenant('South', other);
-    const userId = await createPasswordUser(admin, 'split@example.com', `/applications/${other.applicationId}/tenants/${north}/users`);
+    const userId = await createPasswordUser(admin, email, `/applications/${other.applicationId}/tenants/${north}/users`);
     expect((await admin.patch(`/users/${userId}`, { tenantIds: [north, south] })).status).toBe(200);
     const secret = await giveTotp(userId, other.applicationId);
+    await beforeSplit(other.applicationId, userId);
     expect((await admin.patch(`/applications/${other.applicationId}`, { tenancyConfig: { authIsolation: 'isolated' } })).status).toBe(200);
-    const configuration = await webClient(other.applicationId);
+    return { applicationId: other.applicationId, north, south, userId, secret, configuration: await webClient(other.applicationId) };
+  }
+
+  it('keeps the second step in the tenant where the copy is: the password alone is not enough there either', async () => {
+    const { north, south, secret, configuration } = await splitUser('split@example.com');
     for (const [tenant, tenantId] of [['north', north], ['south', south]] as const) {
       const { flow, page } = await stepPage('split@example.com', { configuration, parameters: { tenant } });
       const done = await flow.jar.submit(page, { code: codeAt(secret, Date.now() + (tenant === 'south' ? 30_000 : 0)) });
@@ -1336,19 +1342,12 @@ describe('a user of two tenants split into copies (authIsolation switched to iso
   });
 
   it('spends a copied secret in every copy: a TOTP step or a recovery code accepted in one tenant is refused in the other', async () => {
-    const other = await app.bootstrapAnother();
-    const admin = new HttpClient(app.baseUrl, { apiKey: other.apiKey });
-    const north = await app.createTenant('North', other);
-    const south = await app.createTenant('South', other);
-    const userId = await createPasswordUser(admin, 'spent@example.com', `/applications/${other.applicationId}/tenants/${north}/users`);
-    expect((await admin.patch(`/users/${userId}`, { tenantIds: [north, south] })).status).toBe(200);
-    const secret = await giveTotp(userId, other.applicationId);
-    await app.sql(`insert into mfa_recovery_code (application_id, user_id, code_hash) values (?, ?, ?), (?, ?, ?)`, [
-      ...[other.applicationId, userId, recoveryCodeHash('bcdef-ghjkm')],
-      ...[other.applicationId, userId, recoveryCodeHash('cdefg-hjkmn')],
-    ]);
-    expect((await admin.patch(`/applications/${other.applicationId}`, { tenancyConfig: { authIsolation: 'isolated' } })).status).toBe(200);
-    const configuration = await webClient(other.applicationId);
+    const { applicationId, north, south, userId, secret, configuration } = await splitUser('spent@example.com', (applicationId, userId) =>
+      app.sql(`insert into mfa_recovery_code (application_id, user_id, code_hash) values (?, ?, ?), (?, ?, ?)`, [
+        ...[applicationId, userId, recoveryCodeHash('bcdef-ghjkm')],
+        ...[applicationId, userId, recoveryCodeHash('cdefg-hjkmn')],
+      ]),
+    );
     const step = (tenant: string) => stepPage('spent@example.com', { configuration, parameters: { tenant } });
     const recoveryStep = async (tenant: string) => {
       const { flow, page } = await step(tenant);
@@ -1372,7 +1371,7 @@ describe('a user of two tenants split into copies (authIsolation switched to iso
     expect(await idToken(northRecovery.flow, await northRecovery.flow.jar.submit(northRecovery.page, { code: 'cdefg-hjkmn' }), configuration)).toMatchObject({
       tenant_id: north,
     });
-    const copy = await app.sql<{ id: string }>(`select id from app_user where application_id = ? and email = ? and id <> ?`, [other.applicationId, 'spent@example.com', userId]);
+    const copy = await app.sql<{ id: string }>(`select id from app_user where application_id = ? and email = ? and id <> ?`, [applicationId, 'spent@example.com', userId]);
     const failures = await app.sql<{ reason: string }>(`select after->>'reason' as reason from audit_log where action = 'user.sign_in_failed' and target_id in (?, ?) order by id`, [
       userId,
       copy[0]!.id,
