@@ -289,6 +289,25 @@ describe('HTTP providers', () => {
     expect(JSON.parse(request.body)).toMatchObject({ from: 'hello@acme.test', to: ['ada@example.com'], headers: { 'Message-ID': queued.messageId } });
   });
 
+  it('Resend: retry its 409 concurrent_idempotent_requests (an earlier attempt with the key still in progress there), final on any other 409', async () => {
+    const tenantId = await tenantWith({ type: 'resend', fromAddress: 'hello@acme.test', secrets: { apiKey: 're_concurrent' } });
+    let inProgress = 1;
+    receivers.resend.answer = () =>
+      inProgress-- > 0
+        ? { status: 409, body: { statusCode: 409, name: 'concurrent_idempotent_requests', message: 'Same idempotency key used while original request is still in progress.' } }
+        : { status: 200, body: { id: 'resend-id' } };
+    const queued = await sendTest(inTenant(tenantId, '/email/test'));
+    expect(await settledDelivery(app.http, deliveryPath(tenantId, queued.id))).toMatchObject({ status: 'sent', providerType: 'resend', attempts: 2, lastError: null });
+
+    // The key reused with another payload stays final: sending it again would be refused alike.
+    receivers.resend.answer = () => ({ status: 409, body: { statusCode: 409, name: 'invalid_idempotent_request', message: 'Same idempotency key used with a different request payload.' } });
+    const refused = await sendTest(inTenant(tenantId, '/email/test'));
+    const failed = await settledDelivery(app.http, deliveryPath(tenantId, refused.id));
+    expect(failed).toMatchObject({ status: 'failed', attempts: 1 });
+    expect(failed.lastError).toMatch(/^resend: HTTP 409 .*invalid_idempotent_request/);
+    receivers.resend.answer = () => ({ status: 200 });
+  });
+
   it('SendGrid, Postmark and Resend are sent internationalized domains in Punycode; SendGrid, ASCII only, fails a local part that is not', async () => {
     const [to, from, replyTo] = ['leser@münchen.example', 'hello@bücher.example', 'hilfe@bücher.example'];
     const sent = async (type: 'sendgrid' | 'postmark' | 'resend', recipient: string) => {

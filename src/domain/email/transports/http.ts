@@ -2,8 +2,8 @@ import { DeliveryError } from './transport.ts';
 
 const ANSWER_LIMIT = 500;
 
-/** A 4xx the provider says is worth trying again (its throttling, answered with a 400). */
-export type Transient4xx = (response: Response) => boolean;
+/** A 4xx the provider says is worth trying again (its throttling, answered with a 400), by its headers or its answer. */
+export type Transient4xx = (response: Response, answer: string) => boolean;
 
 /**
  * Any 2xx is sent, whatever its body: sending again would send the mail twice. A 4xx is permanent (the request or
@@ -29,6 +29,6 @@ export async function postJson(
     return;
   }
   const text = await response.text().catch(() => '');
-  const retried = response.status >= 500 || response.status === 408 || response.status === 429 || transient(response);
+  const retried = response.status >= 500 || response.status === 408 || response.status === 429 || transient(response, text);
   throw new DeliveryError(`${provider}: HTTP ${response.status}`, !retried, text === '' ? '' : ` ${text.slice(0, ANSWER_LIMIT)}`);
 }

@@ -5,6 +5,18 @@ import { mailbox, type OutgoingMail, type Sent, type Transport } from './transpo
 /** Domains in Punycode; a local part that is not ASCII is Resend's to take or refuse. */
 const domain = (address: string) => addressFor({ type: 'resend', name: 'Resend' }, asciiDomain, address);
 
+/** Resend answers 409 `concurrent_idempotent_requests` while an earlier request with the key is still in progress there
+ *  (an attempt that ran out of time, its mail perhaps sent): "try the request again later". Any other 409 (the key
+ *  reused with another payload) is final. */
+function inProgress(response: Response, answer: string): boolean {
+  if (response.status !== 409) return false;
+  try {
+    return (JSON.parse(answer) as { name?: unknown }).name === 'concurrent_idempotent_requests';
+  } catch {
+    return false;
+  }
+}
+
 /** Its Idempotency-Key (the row's id) lets Resend drop a resend after a crash. */
 export function resendTransport(baseUrl: string, apiKey: string): Transport {
   return async (mail: OutgoingMail, signal: AbortSignal): Promise<Sent> => {
@@ -18,7 +30,7 @@ export function resendTransport(baseUrl: string, apiKey: string): Transport {
       headers: { 'Message-ID': mail.messageId },
     };
     const headers = { authorization: `Bearer ${apiKey}`, 'idempotency-key': mail.deliveryId };
-    await postJson('resend', `${baseUrl}/emails`, headers, JSON.stringify(body), signal);
+    await postJson('resend', `${baseUrl}/emails`, headers, JSON.stringify(body), signal, inProgress);
     return { note: null };
   };
 }
