@@ -398,6 +398,19 @@ describe('HTTP providers', () => {
     expect(delivery.lastError).toBe('postmark: HTTP 422 {"ErrorCode":10,"Message":"Bad token [secret]"}');
   });
 
+  it('scrub a key echoed across the point where a long answer is cut: no part of it reaches lastError', async () => {
+    const token = 'pm-straddling-token-0123456789abcdef';
+    const tenantId = await tenantWith({ type: 'postmark', fromAddress: 'hello@acme.test', secrets: { apiKey: token } });
+    // The key starts 10 characters before the 500th of the answer.
+    const answer = (request: ReceivedRequest) => ({ ErrorCode: 10, Message: `${'x'.repeat(490 - '{"ErrorCode":10,"Message":"'.length)}${String(request.headers['x-postmark-server-token'])} is not a valid token` });
+    receivers.postmark.answer = (request) => ({ status: 422, body: answer(request) });
+    const queued = await sendTest(inTenant(tenantId, '/email/test'));
+    const delivery = await settledDelivery(app.http, deliveryPath(tenantId, queued.id));
+    expect(delivery).toMatchObject({ status: 'failed', attempts: 1, providerType: 'postmark' });
+    expect(delivery.lastError).not.toContain(token.slice(0, 10));
+    expect(delivery.lastError).toBe(`postmark: HTTP 422 ${JSON.stringify(answer({ headers: { 'x-postmark-server-token': '[secret]' } } as never))}`);
+  });
+
   it('retry a provider that does not answer in time, then fail after the last attempt', async () => {
     const tenantId = await tenantWith({ type: 'resend', fromAddress: 'hello@acme.test', secrets: { apiKey: 're_slow' } });
     receivers.resend.answer = () => 'hang';

@@ -1,7 +1,5 @@
 import { DeliveryError } from './transport.ts';
 
-const ANSWER_LIMIT = 500;
-
 /** A 4xx the provider says is worth trying again (its throttling, answered with a 400), by its headers or its answer. */
 export type Transient4xx = (response: Response, answer: string) => boolean;
 
@@ -28,7 +26,8 @@ export async function postJson(
     void response.body?.cancel().catch(() => undefined);
     return;
   }
+  // Whole: it is bounded once its secrets are scrubbed (deliver.ts), else a key cut in two here would leave its start.
   const text = await response.text().catch(() => '');
   const retried = response.status >= 500 || response.status === 408 || response.status === 429 || transient(response, text);
-  throw new DeliveryError(`${provider}: HTTP ${response.status}`, !retried, text === '' ? '' : ` ${text.slice(0, ANSWER_LIMIT)}`);
+  throw new DeliveryError(`${provider}: HTTP ${response.status}`, !retried, text === '' ? '' : ` ${text}`);
 }
