@@ -411,6 +411,25 @@ describe('HTTP providers', () => {
     expect(delivery.lastError).toBe(`postmark: HTTP 422 ${JSON.stringify(answer({ headers: { 'x-postmark-server-token': '[secret]' } } as never))}`);
   });
 
+  it('a sent mail whose outcome the database fails to write is written again, not sent again', async () => {
+    const tenantId = await tenantWith({ type: 'sendgrid', fromAddress: 'hello@acme.test', secrets: { apiKey: 'SG.blip' } });
+    receivers.sendgrid.answer = () => ({ status: 202 });
+    const sentBefore = receivers.sendgrid.received.length;
+    // The first write of `sent` to this address fails, as during a database restart (a sequence: not rolled back with it).
+    await app.sql(`create sequence blip_writes;
+      create function blip() returns trigger language plpgsql as $$ begin
+        if new.status = 'sent' and new.to_address = 'blip@example.com' and nextval('blip_writes') = 1 then raise exception 'connection lost'; end if;
+        return new; end $$;
+      create trigger blip before update on email_delivery for each row execute function blip();`);
+    try {
+      const queued = await sendTest(inTenant(tenantId, '/email/test'), 'blip@example.com');
+      expect(await settledDelivery(app.http, deliveryPath(tenantId, queued.id))).toMatchObject({ status: 'sent', attempts: 1, lastError: null });
+      expect(receivers.sendgrid.received.length - sentBefore).toBe(1);
+    } finally {
+      await app.sql('drop trigger blip on email_delivery; drop function blip(); drop sequence blip_writes;');
+    }
+  });
+
   it('retry a provider that does not answer in time, then fail after the last attempt', async () => {
     const tenantId = await tenantWith({ type: 'resend', fromAddress: 'hello@acme.test', secrets: { apiKey: 're_slow' } });
     receivers.resend.answer = () => 'hang';

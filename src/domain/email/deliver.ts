@@ -13,7 +13,7 @@ import { resendTransport } from './transports/resend.ts';
 import { sendgridTransport } from './transports/sendgrid.ts';
 import { sesTransport } from './transports/ses.ts';
 import { publicAddressOf, smtpPool, smtpTransport, smtpUrlTarget, type SmtpOptions } from './transports/smtp.ts';
-import { DeliveryError, type OutgoingMail, type Transport } from './transports/transport.ts';
+import { DeliveryError, type OutgoingMail, type Sent, type Transport } from './transports/transport.ts';
 import { asBackgroundWork } from '../../background-work.ts';
 import { inJobSpan } from '../../observability/spans.ts';
 import { madeOnce } from '../../made-once.ts';
@@ -93,6 +93,9 @@ export function scrubbed(error: DeliveryError, secrets: readonly string[]): stri
 }
 
 const INTERRUPTED = 'interrupted: the service stopped during this attempt';
+/** Between writes of a sent mail's outcome while the database fails: doubled each time, up to the last. */
+const SENT_WRITE_FIRST_WAIT_MS = 100;
+const SENT_WRITE_MAX_WAIT_MS = 2_000;
 
 /** Settles by the time `signal` aborts, whatever `work` still waits for: a DNS lookup, for one, cannot be cancelled. */
 function byDeadline<T>(work: Promise<T>, signal: AbortSignal, late: () => Error): Promise<T> {
@@ -297,7 +300,9 @@ export class OutboxWorker implements OutboxWaker {
     const timer = setTimeout(abort, deadlineMs);
     stopping.addEventListener('abort', abort, { once: true });
     const { signal } = attempt;
+    const leaseEnds = Date.now() + this.#leaseMs;
     let route: Route | undefined;
+    let sent: Sent;
     try {
       // Withdrawn under a lease whose attempt never wrote its outcome (its instance died): not sent now.
       if (row.withdrawn !== null) {
@@ -316,8 +321,7 @@ export class OutboxWorker implements OutboxWaker {
         html: row.html_body,
       };
       const { type } = route;
-      const sent = await byDeadline(route.transport(mail, signal), signal, () => new DeliveryError(`${type}: no complete answer within ${deadlineMs} ms`, false));
-      await this.#record({ row, status: 'sent', providerType: route.type, note: sent.note, lastError: null });
+      sent = await byDeadline(route.transport(mail, signal), signal, () => new DeliveryError(`${type}: no complete answer within ${deadlineMs} ms`, false));
     } catch (caught) {
       if (stopping.aborted) {
         await this.#record({ row, status: 'interrupted', providerType: route?.type ?? null, note: null, lastError: INTERRUPTED });
@@ -328,9 +332,25 @@ export class OutboxWorker implements OutboxWaker {
       const providerType = route?.type ?? null;
       const final = error.permanent || row.attempts >= this.#config.email.maxAttempts;
       await this.#record({ row, status: final ? 'failed' : 'retry', providerType, note: null, lastError });
+      return;
     } finally {
       clearTimeout(timer);
       stopping.removeEventListener('abort', abort);
+    }
+    await this.#recordSent({ row, status: 'sent', providerType: route.type, note: sent.note, lastError: null }, leaseEnds);
+  }
+
+  /** The provider took the mail: its `sent` is written again while the database fails (a restart), until the lease ends.
+   *  Written as a failed attempt, or left to the lease, the mail would be sent twice. */
+  async #recordSent(outcome: Outcome, leaseEnds: number): Promise<void> {
+    for (let waitMs = SENT_WRITE_FIRST_WAIT_MS; ; waitMs = Math.min(2 * waitMs, SENT_WRITE_MAX_WAIT_MS)) {
+      try {
+        return await this.#record(outcome);
+      } catch (error) {
+        if (!this.#running || Date.now() + waitMs >= leaseEnds) throw error;
+        this.#log?.warn({ err: error, deliveryId: outcome.row.id }, 'email outbox: a sent mail not yet written, writing it again');
+        await new Promise((resolve) => setTimeout(resolve, waitMs));
+      }
     }
   }
 
