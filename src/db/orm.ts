@@ -83,6 +83,7 @@ import { Migration0077PasskeysInTheirUsersPools } from './migrations/0077-passke
 import { Migration0078EnrolmentLinks } from './migrations/0078-enrolment-links.ts';
 import { Migration0079TenantMfaOverrideRemoved } from './migrations/0079-tenant-mfa-override-removed.ts';
 import { Migration0080CopiedSecretsSpentTogether } from './migrations/0080-copied-secrets-spent-together.ts';
+import { Migration0081EmailDeliveryUser } from './migrations/0081-email-delivery-user.ts';
 import type { EmbeddedDatabase } from './embedded.ts';
 import { gateStatements } from './statement-gate.ts';
 import { StartRefusal } from '../process/start-failure.ts';
@@ -166,6 +167,7 @@ export const MIGRATIONS = [
   { name: '0078-enrolment-links', class: Migration0078EnrolmentLinks },
   { name: '0079-tenant-mfa-override-removed', class: Migration0079TenantMfaOverrideRemoved },
   { name: '0080-copied-secrets-spent-together', class: Migration0080CopiedSecretsSpentTogether },
+  { name: '0081-email-delivery-user', class: Migration0081EmailDeliveryUser },
 ];
 
 /** Names released migrations ran under before they were renamed; each runs again under its new name, as a no-op. */

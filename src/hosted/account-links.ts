@@ -193,7 +193,7 @@ export function accountLinkRoutes(app: FastifyInstance, services: Services, thro
         // Its link is a new reset link: the owner's way back if the change was not theirs.
         const at = pageMail(em, actor, opened);
         const again = await issueLink(em, { ...opened.user, tenantId: tenantOf(at, account) }, 'password_reset', services.config.publicUrl);
-        await passwordChangedMail(at, account, { link: again.link, changedAt: new Date() });
+        await passwordChangedMail(at, { ...account, id: opened.user.userId }, { link: again.link, changedAt: new Date() });
         return account;
       });
       if (changed === undefined) return invalidLink(request, reply, token);
@@ -222,7 +222,7 @@ export function accountLinkRoutes(app: FastifyInstance, services: Services, thro
         // The account is ready once its address is proven: welcome, pointing at the application the user came from.
         if (account !== undefined) {
           const admitted = await AskedForMail.admit(pageMail(em, actor, opened), account.email);
-          if (admitted !== null) await welcomeMail(admitted, account, welcome);
+          if (admitted !== null) await welcomeMail(admitted, { ...account, id: opened.user.userId }, welcome);
         }
         return true;
       }, askedForLock(opened.user.applicationId, opened.email));

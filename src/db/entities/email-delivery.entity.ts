@@ -25,7 +25,9 @@ const EmailDeliverySchema = defineEntity({
     note: p.string().nullable(),
     /** The invitation whose link it carries (migration 0076): its revoke or resend withdraws the mail while queued. */
     invitationId: p.uuid().nullable(),
-    /** Why it was withdrawn before it was sent (outbox.ts withdrawInvitationMail); it is then `failed`, or its attempt under way fails. */
+    /** The account it is to (migration 0081): the user's suspension or deletion withdraws the mail while queued. */
+    userId: p.uuid().nullable(),
+    /** Why it was withdrawn before it was sent (outbox.ts withdrawQueuedMail); it is then `failed`, or its attempt under way fails. */
     withdrawn: p.text().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
     sentAt: p.datetime().nullable(),

@@ -53,7 +53,7 @@ interface Claimed {
   attempts: number;
   /** Whose provider it goes through as claimed: its tenant's own, or null, the application's. */
   provider_tenant_id: string | null;
-  /** Withdrawn while an attempt held it (outbox.ts withdrawInvitationMail): not sent again. */
+  /** Withdrawn while an attempt held it (outbox.ts withdrawQueuedMail): not sent again. */
   withdrawn: string | null;
 }
 

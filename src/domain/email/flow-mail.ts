@@ -24,6 +24,8 @@ export interface MailContext {
 
 /** A null name reads "there". */
 export interface Recipient {
+  /** The account's, when the mail is to one: its suspension or deletion withdraws the mail while queued. */
+  readonly id?: string | undefined;
   readonly email: string;
   /** The account's tenants; null for an address of no account. */
   readonly tenantIds: readonly string[] | null;
@@ -72,8 +74,11 @@ export class AskedForMail {
   }
 }
 
-const queue = (at: MailContext, templateKey: TemplateKey, address: string, locale: Locale, variables: Record<string, unknown>): Promise<EmailDelivery> =>
-  enqueueMail(at.em, at.sender, { templateKey, to: address, tenantId: at.tenantId, locale, variables });
+async function queue(at: MailContext, templateKey: TemplateKey, to: Recipient, address: string, locale: Locale, variables: Record<string, unknown>): Promise<EmailDelivery> {
+  const delivery = await enqueueMail(at.em, at.sender, { templateKey, to: address, tenantId: at.tenantId, locale, variables });
+  delivery.userId = to.id ?? null;
+  return delivery;
+}
 
 /** The tenant a mail to `to` goes out in (a link it carries remembers it). A tenant's outbox carries its own accounts'
  *  mails only: a user of several tenants is mailed as the application, or that tenant's credentials would read links
@@ -82,7 +87,7 @@ export const tenantOf = (at: MailContext, to: Recipient): string | null =>
   at.tenantId === null || to.tenantIds === null || (to.tenantIds.length === 1 && to.tenantIds[0] === at.tenantId) ? at.tenantId : null;
 
 const send = (at: MailContext, templateKey: TemplateKey, to: Recipient, variables: Record<string, unknown>) =>
-  queue({ ...at, tenantId: tenantOf(at, to) }, templateKey, to.email, languageOf(at, to), { user: { name: to.name ?? null, email: to.email }, ...variables });
+  queue({ ...at, tenantId: tenantOf(at, to) }, templateKey, to, to.email, languageOf(at, to), { user: { name: to.name ?? null, email: to.email }, ...variables });
 
 const sendAskedFor = (admitted: AskedForMail, templateKey: TemplateKey, to: Recipient, variables: Record<string, unknown>) =>
   send(admitted.use(to.email), templateKey, to, variables);
@@ -145,7 +150,7 @@ export const passkeyClonedMail = (at: MailContext, user: Recipient, v: { link: s
 /** To the new address, whose owner proves it by the link; `user` still has its current e-mail. */
 export const emailChangeMail = (admitted: AskedForMail, user: Recipient, v: { link: string; newEmail: string; expiresInMinutes: number }) => {
   const at = admitted.use(v.newEmail);
-  return queue({ ...at, tenantId: tenantOf(at, user) }, 'email_change', v.newEmail, languageOf(at, user), { user: { name: user.name ?? null, email: user.email }, ...v });
+  return queue({ ...at, tenantId: tenantOf(at, user) }, 'email_change', user, v.newEmail, languageOf(at, user), { user: { name: user.name ?? null, email: user.email }, ...v });
 };
 
 export const accountDeletedMail = (at: MailContext, user: Recipient) => send(at, 'account_deleted', user, {});

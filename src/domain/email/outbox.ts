@@ -156,21 +156,28 @@ export async function enqueueMail(em: EntityManager, sender: MailSender, mail: M
 export const deliverySnapshotSql = (r: string) =>
   `jsonb_build_object('templateKey', ${r}.template_key, 'to', ${r}.to_address, 'status', ${r}.status, 'attempts', ${r}.attempts)`;
 
-/** Why an invitation's mail still queued is not sent: the link it carries no longer works. Its `lastError`. */
+/** Why a mail still queued is not sent: what it carries no longer works, or nobody is there to use it. Its `lastError`. */
 export const WITHDRAWN_REASONS = {
   revoked: 'withdrawn: the invitation was revoked before this mail was sent; its link no longer works',
   resent: 'withdrawn: the invitation was resent before this mail was sent; its link was replaced by the newer mail’s',
   expired: 'withdrawn: the invitation expired before this mail was sent; its link no longer works',
+  user_suspended: 'withdrawn: the account was suspended before this mail was sent; the links and codes mailed to it no longer work',
+  user_deleted: 'withdrawn: the account was deleted before this mail was sent',
 } as const;
 
+/** The mails withdrawn: an invitation's, or an account's but its invitations' (withdrawn with the invitation, whose
+ *  link outlives a suspension). */
+type Withdrawn = { readonly invitationId: string; readonly reason: 'revoked' | 'resent' } | { readonly userId: string; readonly reason: 'user_suspended' | 'user_deleted' };
+
 /**
- * In the transaction that ends the invitation's link (a revoke, a resend), so the withdrawal commits with it. A mail
- * no attempt holds is `failed` at once, never claimed (`email_delivery.withdrawn`); one under an attempt's lease is
- * marked, and that attempt's outcome decides (deliver.ts): `sent` stays (it may have left), any other is final, with
- * this reason. Mails already sent or failed are left as they are.
+ * In the transaction that ends the mails' links (an invitation's revoke or resend, a user's suspension or deletion), so
+ * the withdrawal commits with it. A mail no attempt holds is `failed` at once, never claimed (`email_delivery.withdrawn`);
+ * one under an attempt's lease is marked, and that attempt's outcome decides (deliver.ts): `sent` stays (it may have
+ * left), any other is final, with this reason. Mails already sent or failed are left as they are.
  */
-export async function withdrawInvitationMail(em: EntityManager, actor: AuditActor, invitationId: string, reason: 'revoked' | 'resent'): Promise<void> {
-  const why = WITHDRAWN_REASONS[reason];
+export async function withdrawQueuedMail(em: EntityManager, actor: AuditActor, withdrawn: Withdrawn): Promise<void> {
+  const why = WITHDRAWN_REASONS[withdrawn.reason];
+  const whose = 'invitationId' in withdrawn ? 'd.invitation_id = ?' : 'd.user_id = ? and d.invitation_id is null';
   const leased = (r: string) => `(${r}.claimed_until is not null and ${r}.claimed_until > now())`;
   await recordAuditPerRow(em, actor, { action: 'email_delivery.withdrawn', targetType: 'email_delivery' }, {
     tenantPerRow: true,
@@ -178,13 +185,13 @@ export async function withdrawInvitationMail(em: EntityManager, actor: AuditActo
       update email_delivery as d set withdrawn = ?,
              status = case when ${leased('d')} then d.status else 'failed' end,
              last_error = case when ${leased('d')} then d.last_error else ? end
-       where @owner(d) and d.invitation_id = ? and d.status = 'queued'
+       where @owner(d) and ${whose} and d.status = 'queued'
       returning d.id, d.tenant_id, d.template_key, d.to_address, d.status, d.attempts, d.last_error),
     changed as (
       select m.id::text as target_id, m.tenant_id, jsonb_build_object('status', 'queued') as before,
              ${deliverySnapshotSql('m')} || jsonb_build_object('lastError', m.last_error) as after
         from marked as m where m.status = 'failed')`,
-    params: [why, why, invitationId],
+    params: [why, why, 'invitationId' in withdrawn ? withdrawn.invitationId : withdrawn.userId],
   });
 }
 

@@ -24,7 +24,7 @@ import { pagesOf } from '../users/link-tokens.ts';
 import { email as emailAddress } from '../validate.ts';
 import { consoleOfSql } from '../console/console-of.ts';
 import { invitationMail } from '../email/flow-mail.ts';
-import { tenantVariable, withdrawInvitationMail } from '../email/outbox.ts';
+import { tenantVariable, withdrawQueuedMail } from '../email/outbox.ts';
 
 export const INVITATION_STATUSES = ['pending', 'accepted', 'revoked', 'expired'] as const;
 export type InvitationStatus = (typeof INVITATION_STATUSES)[number];
@@ -289,7 +289,7 @@ export async function resendInvitation(scope: Scope, invitationId: string): Prom
     invitation.grantedBy = actingSubjects(scope.principal);
     invitation.expiresAt = expiry(invitation.expiresInDays);
     recordAudit(tx.em, tx, { action: 'invitation.resent', targetType: 'invitation', targetId: invitation.id, tenantId: invitation.tenantId, before, after: snapshot(invitation) });
-    await withdrawInvitationMail(tx.em, tx, invitation.id, 'resent');
+    await withdrawQueuedMail(tx.em, tx, { invitationId: invitation.id, reason: 'resent' });
     await mailInvitation(tx.em, tx, await tx.application(), invitation, token);
     return invitation;
   }, invitableLock(scope.applicationId, tenantId, emailNormalized));
@@ -322,7 +322,7 @@ export async function revokeInvitation(scope: Scope, invitationId: string): Prom
     const before = snapshot(invitation);
     invitation.revokedAt = new Date();
     recordAudit(em, scope, { action: 'invitation.revoked', targetType: 'invitation', targetId: invitation.id, tenantId: invitation.tenantId, before, after: snapshot(invitation) });
-    await withdrawInvitationMail(em, scope, invitation.id, 'revoked');
+    await withdrawQueuedMail(em, scope, { invitationId: invitation.id, reason: 'revoked' });
     return invitation;
   });
 }

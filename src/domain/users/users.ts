@@ -16,6 +16,7 @@ import { auditedFieldsOf, auditedSnapshot } from '../audit/audited-fields.ts';
 import { accountDeletedMail, noticeOrDrop } from '../email/flow-mail.ts';
 import { domainLog } from '../../observability/log.ts';
 import { deferAccountDeletedMails } from '../email/deferred-mail.ts';
+import { withdrawQueuedMail } from '../email/outbox.ts';
 import { assertNotLastOperatorAdminOfAny } from '../authorization/last-operator-admin.ts';
 import { removeAssignments } from '../authorization/role-assignments.ts';
 import { authorizationChanged } from '../authorization/writes.ts';
@@ -381,6 +382,8 @@ export async function suspendUser(scope: Scope, userId: string): Promise<User> {
     await assertNotLastOperatorAdminOfAny(tx, user.id, 'suspend');
     const { grantsRevoked, sessionsEnded } = await endUserSignIns(tx.em, tx, user.id, 'user_suspended', cutoffs);
     await endMailedCredentials(tx.em, tx.applicationId, user.id);
+    // What is still queued carries those links: it is not sent.
+    await withdrawQueuedMail(tx.em, tx, { userId: user.id, reason: 'user_suspended' });
     user.lockedWhenSuspended = user.status === 'locked' && (user.lockedUntil == null || user.lockedUntil > new Date());
     user.status = 'suspended';
     return { grantsRevoked, sessionsEnded };
@@ -511,6 +514,8 @@ async function removeUser(em: EntityManager, actor: AuditActor, user: User, cuto
   await removeAssignments(em, actor, `a.subject_type = 'user' and a.subject_id = ?`, [user.id]);
   await endUserSignIns(em, actor, user.id, 'user_deleted', cutoffs);
   await removeActivityOfUsers(em, actor.applicationId, 'u.id = ?', [user.id]);
+  // The account is gone, and its links with it: only the notice of the deletion, queued after, goes to it.
+  await withdrawQueuedMail(em, actor, { userId: user.id, reason: 'user_deleted' });
   recordAudit(em, actor, { action: 'user.deleted', targetType: 'user', targetId: user.id, ...auditFilingOf(user, actor), before: userSnapshot(user) });
   em.remove(user);
   usersChanged(em, actor.applicationId);

@@ -1,0 +1,120 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { OutboxWorker } from '../../src/domain/email/deliver.ts';
+import type { TestApp } from '../support/app.ts';
+import { auditRecordsOf, traced } from '../support/audit.ts';
+import type { Visit } from '../support/cookie-jar.ts';
+import { mails } from '../support/email-sign-in.ts';
+import { settledDelivery } from '../support/email-outbox.ts';
+import { startHostedTestApp, type HostedTestApp } from '../support/hosted-app.ts';
+import { startMailSink, type MailSink } from '../support/mail-receivers.ts';
+import { createPasswordUser } from '../support/users.ts';
+
+/**
+ * A user's mail still queued (never tried, or waiting for a retry) when the user is suspended or deleted carries a link
+ * that no longer works, to an account that can no longer use it: it is withdrawn in that transaction (`failed`, its
+ * `lastError` saying why), never sent, as an invitation's revoke withdraws its mail. Other users' mail goes out.
+ */
+let hosted: HostedTestApp;
+let app: TestApp;
+let sink: MailSink;
+
+beforeAll(async () => {
+  sink = await startMailSink();
+  hosted = await startHostedTestApp({ email: { ...sink.email, allowPrivateHosts: true, sendTimeoutMs: 1_500, retryBaseMs: 50 } });
+  ({ app } = hosted);
+});
+afterAll(async () => {
+  await hosted?.close();
+  await sink?.close();
+});
+
+const outbox = () => app.gatehouse.services.outbox as OutboxWorker;
+
+/** `work` done while the outbox sends nothing: its mails are still queued when it ends. */
+async function withOutboxStopped<T>(work: () => Promise<T>): Promise<T> {
+  await outbox().stop();
+  try {
+    return await work();
+  } finally {
+    outbox().start({ warn: () => undefined });
+  }
+}
+
+/** "Forgot your password?" on the hosted sign-in page, for `email`: a `password_reset` mail is queued to its account. */
+async function askReset(email: string): Promise<void> {
+  const { jar, page } = await hosted.signInPage();
+  const href = /<a href="([^"]+)">Forgot your password\?<\/a>/.exec(page.body)?.[1];
+  expect(href, page.body).toBeDefined();
+  const form: Visit = await jar.visit(new URL(href!.replaceAll('&amp;', '&'), page.url).href);
+  expect(form.status).toBe(200);
+  expect((await jar.submit(form, { email })).status).toBe(200);
+}
+
+async function queuedReset(email: string): Promise<string> {
+  const [mail] = await mails(app.http, email, 'password_reset');
+  expect(mail, email).toBeDefined();
+  expect((await app.http.get(`/email/deliveries/${mail!.id}`)).body.status).toBe('queued');
+  return mail!.id;
+}
+
+describe('a user’s queued mail', () => {
+  it('is withdrawn when the user is suspended: never sent, and says why; another user’s goes out', async () => {
+    const [leaving, staying] = [`suspended-${randomUUID()}@example.com`, `staying-${randomUUID()}@example.com`];
+    const userId = await createPasswordUser(app.http, leaving);
+    await createPasswordUser(app.http, staying);
+    const suspension = traced();
+    const [withdrawn, kept] = await withOutboxStopped(async () => {
+      await askReset(leaving);
+      await askReset(staying);
+      const ids = [await queuedReset(leaving), await queuedReset(staying)] as const;
+      expect((await app.http.post(`/users/${userId}/suspend`, undefined, { headers: suspension.headers })).status).toBe(200);
+      return ids;
+    });
+    // Withdrawn in the suspension's transaction, before any worker could take it.
+    const now = (await app.http.get(`/email/deliveries/${withdrawn}`)).body;
+    expect(now).toMatchObject({ status: 'failed', attempts: 0, sentAt: null });
+    expect(now.lastError).toMatch(/^withdrawn: the account was suspended/);
+    expect(await settledDelivery(app.http, `/email/deliveries/${kept}`)).toMatchObject({ status: 'sent', lastError: null });
+    expect(sink.to(leaving)).toHaveLength(0);
+    expect((await app.http.get(`/email/deliveries/${withdrawn}`)).body).toMatchObject({ status: 'failed', attempts: 0, sentAt: null });
+    const records = (await auditRecordsOf(app, suspension.requestId)).filter((record) => record.targetId === withdrawn);
+    expect(records.map((record) => [record.action, record.actorType])).toEqual([['email_delivery.withdrawn', 'api_key']]);
+
+    // The activation gives back the account, not the mail: its link stays ended.
+    expect((await app.http.post(`/users/${userId}/activate`)).body.status).toBe('active');
+    expect((await app.http.get(`/email/deliveries/${withdrawn}`)).body.status).toBe('failed');
+  });
+
+  it('is withdrawn when the user is deleted: only the notice of the deletion goes out', async () => {
+    const email = `deleted-${randomUUID()}@example.com`;
+    const userId = await createPasswordUser(app.http, email);
+    const withdrawn = await withOutboxStopped(async () => {
+      await askReset(email);
+      const id = await queuedReset(email);
+      expect((await app.http.delete(`/users/${userId}`)).status).toBe(204);
+      return id;
+    });
+    const now = (await app.http.get(`/email/deliveries/${withdrawn}`)).body;
+    expect(now).toMatchObject({ status: 'failed', attempts: 0, sentAt: null });
+    expect(now.lastError).toMatch(/^withdrawn: the account was deleted/);
+    const [notice] = await mails(app.http, email, 'account_deleted');
+    expect(await settledDelivery(app.http, `/email/deliveries/${notice!.id}`)).toMatchObject({ status: 'sent' });
+    expect(sink.to(email)).toHaveLength(1);
+  });
+
+  it('a refused suspension withdraws nothing', async () => {
+    const email = `kept-${randomUUID()}@example.com`;
+    const userId = await createPasswordUser(app.http, email);
+    const narrow = await app.http.post('/api-keys', { name: 'reader', permissions: ['users:read'] });
+    expect(narrow.status).toBe(201);
+    const queued = await withOutboxStopped(async () => {
+      await askReset(email);
+      const id = await queuedReset(email);
+      expect((await app.as({ apiKey: narrow.body.secret as string }).post(`/users/${userId}/suspend`)).status).toBe(403);
+      return id;
+    });
+    expect(await settledDelivery(app.http, `/email/deliveries/${queued}`)).toMatchObject({ status: 'sent', lastError: null });
+    expect(sink.to(email)).toHaveLength(1);
+  });
+});
