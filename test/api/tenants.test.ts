@@ -3,7 +3,7 @@ import { startTestApp, type TestApp } from '../support/app.ts';
 import { forgeCursor, idsPageByPage } from '../support/cursors.ts';
 import { issueTestKey } from '../support/keys.ts';
 import { TestRoles } from '../support/roles.ts';
-import { countActiveUsers } from '../../src/domain/analytics.ts';
+import { APPLICATION_SERIES, countActiveUsers, signInCountCtes } from '../../src/domain/analytics.ts';
 
 let app: TestApp;
 let tenants: string;
@@ -145,6 +145,28 @@ describe('tenants', () => {
     expect(badKey.status).toBe(422);
     expect(badKey.body.field).toBe('Idempotency-Key');
     expect((await app.http.get(`${tenants}/${other.body.id}`)).status).toBe(200);
+  });
+
+  it('takes its analytics series with it, its shared members’ marks there included; the application’s series and another tenant’s stay', async () => {
+    const [doomed, kept] = [(await app.http.post(tenants, { name: 'Measured' })).body.id as string, (await app.http.post(tenants, { name: 'Still measured' })).body.id as string];
+    const member = (await app.http.post('/users', { email: 'measured@example.com', tenantId: doomed })).body.id as string;
+    expect((await app.http.patch(`/users/${member}`, { tenantIds: [doomed, kept] })).status).toBe(200);
+    const { applicationId } = app.root;
+    const em = app.gatehouse.services.orm.em.fork();
+    await countActiveUsers(em, [doomed, kept].map((tenantId) => ({ applicationId, tenantId, userId: member, day: '2026-03-02' })));
+    const { ctes, params } = signInCountCtes([doomed, kept].map((tenantId) => ({ applicationId, tenantId, day: '2026-03-02', method: 'password', succeeded: true })));
+    await em.execute(`with ${ctes} select 1`, [...params]);
+    const series = async (table: string) =>
+      (await app.sql<{ series: string }>(`select distinct scope_tenant_id::text as series from ${table} where application_id = ? order by 1`, [applicationId])).map((row) => row.series);
+    const tables = ['analytics_active_user', 'analytics_active_users', 'analytics_sign_ins'];
+    for (const table of tables) expect(await series(table), table).toEqual(expect.arrayContaining([APPLICATION_SERIES, doomed, kept]));
+
+    expect((await app.http.delete(`${tenants}/${doomed}`)).status).toBe(204);
+    for (const table of tables) {
+      const left = await series(table);
+      expect(left, table).not.toContain(doomed);
+      expect(left, table).toEqual(expect.arrayContaining([APPLICATION_SERIES, kept]));
+    }
   });
 });
 

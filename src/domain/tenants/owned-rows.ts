@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { executeOwned } from '../../db/owned-sql.ts';
 import type { AuditAction } from '../audit/actions.ts';
 import type { SettingFeature } from '../../db/entities/setting.entity.ts';
 import { keySnapshotSql } from '../api-keys/issue.ts';
@@ -32,6 +33,9 @@ interface OwnedKind {
 }
 
 const SETTING_FEATURES = Object.keys(GOVERNING_SWITCH) as SettingFeature[];
+
+/** The rollups (docs/audit.md, "Analytics") keyed by series: the application's, or one tenant's. */
+const ANALYTICS_TABLES = ['analytics_active_user', 'analytics_active_users', 'analytics_sign_ins'] as const;
 
 const OWNED_KINDS: readonly OwnedKind[] = [
   { action: 'api_key.deleted', targetType: 'api_key', table: 'api_key', before: keySnapshotSql('r') },
@@ -79,6 +83,8 @@ export async function removeTenantOwnedRows(em: EntityManager, actor: AuditActor
   await endTenantSessions(em, actor, [tenantId], null, cutoffs);
   // Before its deliveries go: a deleted account's notice still queued outlives the tenant.
   await adoptAccountDeletedMails(em, actor, tenantId);
+  // Its analytics series, which nothing reads once it is gone: its members' marks there are theirs, not the application's.
+  for (const table of ANALYTICS_TABLES) await executeOwned(em, actor.applicationId, `delete from ${table} where @owner and scope_tenant_id = ?`, [tenantId]);
   for (const kind of OWNED_KINDS) {
     await recordAuditPerRow(em, actor, { action: kind.action, targetType: kind.targetType, tenantId }, {
       ctes: `changed as (
