@@ -17,7 +17,7 @@ import { lockTenants } from '../tenants/target-tenant.ts';
 import { forgetUserKeys, usersChanged } from '../users/changed.ts';
 import { disownSignUp, verifyEmail } from '../users/account-changes.ts';
 import { userCutoffs } from '../sessions/policy-cutoffs.ts';
-import { userSnapshot } from '../users/users.ts';
+import { endLinksOfOtherOutboxes, userSnapshot } from '../users/users.ts';
 import { mayActNow, type SignInUser } from '../users/sign-in-user.ts';
 import { useRow } from '../sign-in/email-methods.ts';
 import { insertCredential, type NewCredential } from '../webauthn/credentials.ts';
@@ -157,6 +157,7 @@ export async function acceptInvitation(scope: Scope, opened: Pick<Invitation, 'i
         if (!user.tenantIds.includes(tenantId)) {
           const before = userSnapshot(user);
           user.tenantIds = [...user.tenantIds, tenantId];
+          await endLinksOfOtherOutboxes(em, tx.applicationId, user.id, user.tenantIds);
           recordAudit(em, tx, { action: 'user.membership.added', targetType: 'user', targetId: user.id, tenantId, before, after: userSnapshot(user) });
         }
       }

@@ -315,6 +315,7 @@ export async function updateUser(scope: Scope, userId: string, input: UpdateUser
         const kept = membershipsAfter(user, requestedTenants, held);
         await endAccessToTenantsLeft(tx, user.id, user.tenantIds.filter((id) => !kept.includes(id)), cutoffs);
         user.tenantIds = kept;
+        await endLinksOfOtherOutboxes(tx.em, tx.applicationId, user.id, kept);
       }
       if (newEmail !== undefined) {
         // Whoever reads the old mailbox keeps no way in through it, as after the user's own change (changeEmail).
@@ -429,6 +430,19 @@ export async function endMailedCredentials(em: EntityManager, applicationId: str
   await executeOwned(em, applicationId, `update email_link_token set used_at = now() where @owner and user_id = ? and used_at is null${kept}`, [userId]);
   await executeOwned(em, applicationId, 'update email_sign_in set used_at = now() where @owner and user_id = ? and used_at is null', [userId]);
   await executeOwned(em, applicationId, 'delete from mfa_email_code where @owner and user_id = ?', [userId]);
+}
+
+/** A link mailed in a tenant's outbox, which its administrators read, acts on the whole account: it was mailed there as
+ *  the account was that tenant's alone (flow-mail.ts tenantOf), and ends once the account's tenants are `tenantIds`, no
+ *  longer that one alone. */
+export async function endLinksOfOtherOutboxes(em: EntityManager, applicationId: string, userId: string, tenantIds: readonly string[]): Promise<void> {
+  const [alone] = tenantIds.length === 1 ? tenantIds : [];
+  await executeOwned(
+    em,
+    applicationId,
+    `update email_link_token set used_at = now() where @owner and user_id = ? and used_at is null and tenant_id is not null${alone === undefined ? '' : ' and tenant_id <> ?'}`,
+    alone === undefined ? [userId] : [userId, alone],
+  );
 }
 
 /** A new password ends what the old one reached: every sign-in but `keptUid`'s, and the links and codes mailed before
