@@ -7,6 +7,7 @@ import { CookieJar, type Visit } from '../support/cookie-jar.ts';
 import { accountLinkOf, csrfOf, emailFormAction, headerNames, magicLinkOf, mailedCode, mails, normalized, shownCode } from '../support/email-sign-in.ts';
 import type { FetchLike } from '../support/host-fetch.ts';
 import { HttpClient } from '../support/http.ts';
+import { clientWithKey } from '../support/keys.ts';
 import { type AuthorizationFlow, createTestClient, decodeJwt, discover, redeemAfter, startAuthorization } from '../support/oauth.ts';
 import { mailSignInTenants } from '../support/surface-sign-in.ts';
 import { createPasswordUser, PASSWORD } from '../support/users.ts';
@@ -150,6 +151,35 @@ describe('magic link on the shared surface', () => {
     const records = await app.http.get(`/audit-logs?target=${account!.id}&action=user.sign_in_failed`);
     expect(records.body.data[0].changes.after).toMatchObject({ method: 'magic_link', reason: 'email_unverified' });
     expect((await app.http.get(`/audit-logs?target=${account!.id}&action=user.signed_in`)).body.data).toEqual([]);
+  });
+
+  it('into an account whose address a tenant’s administrator set and nobody proved: its maker keeps no way in, and the address is proven', async () => {
+    // The maker signs up by e-mail (no password), joins a tenant, and that tenant's key gives the account someone's address.
+    const tenantId = (await app.http.post(`/applications/${app.root.applicationId}/tenants`, { name: 'Makers', slug: 'makers' })).body.id as string;
+    const maker = await authorize();
+    await askLink(maker, 'maker@example.com');
+    const made = await maker.jar.visit(await magicLinkOf(app.http, 'maker@example.com'));
+    expect(made.status, made.body).toBe(303);
+    await tokensAfter(config, maker, made);
+    const [account] = await app.sql<{ id: string }>(`select id from app_user where email = 'maker@example.com'`);
+    expect((await app.http.patch(`/users/${account!.id}`, { tenantIds: [tenantId] })).status).toBe(200);
+    const tenantKey = await clientWithKey(app, ['users:read', 'users:write'], tenantId);
+    const renamed = await tenantKey.patch(`/users/${account!.id}`, { email: 'owner@example.com' });
+    expect(renamed.status, JSON.stringify(renamed.body)).toBe(200);
+    expect(await app.sql(`select email_verified from app_user where id = ?`, [account!.id])).toEqual([{ email_verified: false }]);
+    expect((await app.http.get(`/users/${account!.id}/sessions`)).body.data).toHaveLength(1);
+
+    // The address's owner signs in by its link: the maker's sign-in ends, and the account's address is proven now.
+    const owner = await authorize();
+    await askLink(owner, 'owner@example.com');
+    const answer = await owner.jar.visit(await magicLinkOf(app.http, 'owner@example.com'));
+    expect(answer.status, answer.body).toBe(303);
+    const tokens = await tokensAfter(config, owner, answer);
+    expect(decodeJwt(tokens.id_token!).payload).toMatchObject({ sub: account!.id, email: 'owner@example.com', email_verified: true });
+    expect(await app.sql(`select email_verified, tenant_ids from app_user where id = ?`, [account!.id])).toEqual([{ email_verified: true, tenant_ids: [tenantId] }]);
+    const sessions = (await app.http.get(`/users/${account!.id}/sessions`)).body.data as { methods: string[] }[];
+    expect(sessions).toHaveLength(1);
+    expect((await app.http.get(`/audit-logs?target=${account!.id}&action=user.email.verified`)).body.data).toHaveLength(1);
   });
 
   it('a suspended user is mailed nothing and an interaction of another browser’s link is refused', async () => {

@@ -9,6 +9,8 @@ import { recordSignIn, type SignInFailureReason } from '../audit/auth-events.ts'
 import { askedForLock, AskedForMail, emailOtpMail, magicLinkMail, type MailContext, type Recipient } from '../email/flow-mail.ts';
 import { underTenancyConfig } from '../tenancy/config-lock.ts';
 import { CODE_ATTEMPTS } from '../mfa/codes.ts';
+import { userCutoffs } from '../sessions/policy-cutoffs.ts';
+import { disownSignUp, verifyEmail } from '../users/account-changes.ts';
 import { normalizeEmail } from '../users/email-key.ts';
 import { linkSecretHash, parseLinkToken } from '../users/link-tokens.ts';
 import { mayActNow, readSignInUser, type SignInUser } from '../users/sign-in-user.ts';
@@ -395,9 +397,26 @@ async function proven(target: SignInTarget, row: SignInRow, user: SignInUser | n
     return unproven(created) ? { ok: false, reason: 'email_unverified', user: created } : { ok: true, user: created, verified: created };
   }
   if (unproven(user)) return { ok: false, reason: 'email_unverified', user };
-  const tenantIds = await recordSuccessfulSignIn(target, user, address);
-  if (tenantIds === null) return { ok: false, reason: 'user_inactive', user };
-  return { ok: true, user, verified: { ...user, tenantIds } };
+  const owned = user.emailVerified === false ? await takeOverByMailbox(target, user) : user;
+  if (owned === null) return { ok: false, reason: 'user_inactive', user };
+  const tenantIds = await recordSuccessfulSignIn(target, owned, address);
+  if (tenantIds === null) return { ok: false, reason: 'user_inactive', user: owned };
+  return { ok: true, user: owned, verified: { ...owned, tenantIds } };
+}
+
+/** An address nobody proved, set without a password (a tenant's administrator's, its own account renamed included): its
+ *  maker may hold other ways in (a session, a key, an upstream link), which the mailbox's owner takes over as an invitation
+ *  accepted by its link alone does; the address is proven then. The user as they are now (their sign-ins ended), or null. */
+async function takeOverByMailbox(target: SignInTarget, user: SignInUser): Promise<SignInUser | null> {
+  const { applicationScope } = target;
+  const actor = { applicationId: target.application.id, tenantId: target.policyTenantId, requestId: target.scope.requestId, principal: { actor: { type: 'user', id: user.id } } };
+  const cutoffs = await userCutoffs(applicationScope, user.id);
+  await applicationScope.transactional(async (em) => {
+    await disownSignUp(em, actor, user.id, { keepVouchingTenant: true }, cutoffs);
+    await verifyEmail(em, actor, user.id, user.email);
+  });
+  const owned = await readSignInUser(applicationScope.em, target.application.id, { id: user.id, poolId: target.poolId });
+  return owned !== null && mayActNow(owned) ? owned : null;
 }
 
 /** No password, e-mail verified, recorded `user.signed_up` as a password sign-up is. An account made for the address
