@@ -14,6 +14,7 @@ import { TestRoles } from '../support/roles.ts';
 import { eventually } from '../support/graphql-socket.ts';
 import { openSse, recordsOf, type SseStream } from '../support/sse.ts';
 import { createUserThrough } from '../support/users.ts';
+import { recordAudit } from '../../src/domain/audit/audit.ts';
 
 /**
  * GET /audit-logs/stream: Server-Sent Events of the audit records as they commit, in the list's scope and filters,
@@ -410,6 +411,37 @@ describe.runIf(Boolean(process.env['TEST_DATABASE_URL']))('a transaction running
     } finally {
       await elsewhere.end();
     }
+  });
+
+  it('resumed after a record the list showed while an older transaction ran: what that transaction commits after is sent, the record and those before it are not', async () => {
+    let commit!: () => void;
+    const held = new Promise<void>((resolve) => (commit = resolve));
+    const written = randomUUID();
+    let idTaken!: () => void;
+    const older = new Promise<void>((resolve) => (idTaken = resolve));
+    // The application's own write, its transaction's id taken (a row locked, say) before the records below are made.
+    const writing = app.gatehouse.services.orm.em.fork().transactional(async (em) => {
+      await em.execute('select pg_current_xact_id()');
+      idTaken();
+      await held;
+      recordAudit(em, { applicationId: app.root.applicationId, tenantId: tenantA, requestId: randomUUID(), principal: { actor: { type: 'system', id: 'test' } } }, {
+        action: 'user.updated',
+        targetType: 'user',
+        targetId: written,
+      });
+    });
+    await older;
+    const before = await createUser(tenantA, 'listed-before@example.com');
+    const listed = await createUser(tenantA, 'listed@example.com');
+    const [record] = (await admin.get(`/audit-logs?target=${listed}`)).body.data as { id: string }[];
+    const stream = await open('/audit-logs/stream', app.root.apiKey, { 'last-event-id': record!.id });
+    expect(stream.status).toBe(200);
+    commit();
+    await writing;
+    const after = await createUser(tenantA, 'listed-after@example.com');
+    await stream.until(hasTarget(after), 'the record written after the stream opened');
+    expect(recordsOf(stream).map((sent) => sent.target.id)).toEqual([written, after]);
+    expect(recordsOf(stream).map((sent) => sent.target.id)).not.toContain(before);
   });
 
   it('with a `to` long past, ends only once a transaction older than its records ends: they may not be final before', async () => {

@@ -20,9 +20,10 @@ interface Place {
 }
 
 /** `seen`: the snapshot of a stream that starts now. Records committed before it opened, even above its place (a running
- *  transaction holds the place back), are passed over. */
+ *  transaction holds the place back), are passed over: all of them, or with `seenThrough` those up to that place. */
 interface Start extends Place {
   readonly seen?: string;
+  readonly seenThrough?: Place;
 }
 
 const ORIGIN: Place = { tx: '0', seq: '0' };
@@ -190,16 +191,27 @@ function placeOfToken(scope: Scope, token: string): Place | undefined {
   return match === null ? undefined : { tx: match[1]!, seq: match[2]! };
 }
 
-/** Undefined when the scope has none such (or it was deleted). */
-async function placeOf(scope: Scope, recordId: string): Promise<Place | undefined> {
+/** After a record of the scope; undefined when it has none such (or it was deleted). A record the list showed may not be
+ *  final yet (a transaction older than its own still runs, and may commit records behind it): the start is then the last
+ *  final record, passing over what the snapshot shows up to the record's place. One statement, so one snapshot. */
+async function startAfterRecord(scope: Scope, recordId: string): Promise<Start | undefined> {
   const { where, params } = conditions(scope, {});
-  const [row] = await executeOwned<{ tx: string; seq: string }[]>(
+  const [row] = await executeOwned<{ tx: string; seq: string; final: boolean; last_tx: string | null; last_seq: string | null; seen: string }[]>(
     scope.em,
     scope.applicationId,
-    `select tx::text as tx, seq::text as seq from audit_log where ${where} and id = ?`,
+    `with record as (select tx, seq from audit_log where ${where} and id = ?)
+     select record.tx::text as tx, record.seq::text as seq, record.tx < pg_snapshot_xmin(pg_current_snapshot()) as final, last.tx as last_tx, last.seq as last_seq,
+            pg_current_snapshot()::text as seen
+       from record left join lateral (
+         select tx::text as tx, seq::text as seq from audit_log where @owner and ${FINAL}
+          order by audit_log.tx desc, audit_log.seq desc limit 1) as last on true`,
     [...params, recordId],
   );
-  return row;
+  if (row === undefined) return undefined;
+  const place: Place = { tx: row.tx, seq: row.seq };
+  if (row.final) return place;
+  const last: Place = row.last_tx === null || row.last_seq === null ? ORIGIN : { tx: row.last_tx, seq: row.last_seq };
+  return { ...last, seen: row.seen, seenThrough: place };
 }
 
 /** The snapshot is kept so what it saw is passed over (Start). */
@@ -256,7 +268,7 @@ async function placeBefore(scope: Scope, from: Date): Promise<Place> {
 export async function streamStart(scope: Scope, filter: AuditFilter, lastEventId: string | undefined, field = 'Last-Event-ID'): Promise<Start> {
   conditions(scope, filter);
   if (lastEventId !== undefined) {
-    const place = isUuid(lastEventId) ? await placeOf(scope, lastEventId.toLowerCase()) : placeOfToken(scope, lastEventId);
+    const place = isUuid(lastEventId) ? await startAfterRecord(scope, lastEventId.toLowerCase()) : placeOfToken(scope, lastEventId);
     if (place === undefined) throw invalid(field, `${field} names no audit record or place of this stream (deleted by retention, or never one)`);
     return place;
   }
@@ -328,9 +340,10 @@ export async function followAuditLog(scope: Scope, filter: AuditFilter, start: S
              select * from audit_log where @owner and (tx, seq) > (?::xid8, ?::bigint) and (tx, seq) <= (?::xid8, ?::bigint)
               order by tx, seq limit ?)
            select ${COLUMNS}, tx::text as tx, seq::text as seq,
-                  (${where}) and not coalesce(pg_visible_in_snapshot(w.tx, ?::pg_snapshot), false) as matches
+                  (${where}) and not (coalesce(pg_visible_in_snapshot(w.tx, ?::pg_snapshot), false)
+                    and (?::xid8 is null or (w.tx, w.seq) <= (?::xid8, ?::bigint))) as matches
              from w order by w.tx, w.seq`,
-          [place.tx, place.seq, until.tx, until.seq, BATCH, ...params, start.seen ?? null],
+          [place.tx, place.seq, until.tx, until.seq, BATCH, ...params, start.seen ?? null, ...Array<string | null>(2).fill(start.seenThrough?.tx ?? null), start.seenThrough?.seq ?? null],
         );
         if (rows.some((row) => row.matches)) {
           const refused = await confirm();
