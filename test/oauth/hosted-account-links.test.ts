@@ -152,6 +152,31 @@ describe('forgot password', () => {
     await expectReadByTenantsOnly(app, { userId, ids: [record!.id], search: '&action=user.password.reset', tenants: [first, second], outsider: third });
   });
 
+  it('a shared user’s reset counts the sessions it ended in every tenant: a reader of one of their tenants is not shown those counts', async () => {
+    const [first, second] = [await app.createTenant('Counted One'), await app.createTenant('Counted Two')];
+    const created = await app.http.post('/users', { email: 'reset-counted@example.com', password: PASSWORD, tenantId: first });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const userId = created.body.id as string;
+    expect((await app.http.patch(`/users/${userId}`, { tenantIds: [first, second] })).status).toBe(200);
+    // Signed in to the second tenant only: the first's administrators have no session of theirs to count.
+    const signIn = await authorize(config, { tenant: second });
+    await signIn.jar.followOut(await signIn.jar.submit(signIn.page, { email: 'reset-counted@example.com', password: PASSWORD }), issuer);
+    expect((await app.http.get(`/users/${userId}/sessions`)).body.data).toMatchObject([{ tenantId: second }]);
+
+    expect((await askReset(await authorize(), 'reset-counted@example.com')).status).toBe(200);
+    const jar = new CookieJar();
+    expect((await jar.submit(await jar.visit(await accountLinkOf(app.http, 'reset-counted@example.com', 'password_reset')), { password: NEW_PASSWORD })).status).toBe(200);
+    const [record] = (await app.http.get(`/audit-logs?target=${userId}&action=user.password.reset`)).body.data as { id: string; changes: { after: object } }[];
+    expect(record!.changes.after).toMatchObject({ sessionsEnded: 1 });
+    for (const tenantId of [first, second]) {
+      const reader = await issueTestKey(app, { tenantId, permissions: ['users:read', 'audit_logs:read'] });
+      const seen = await reader.get(`/audit-logs/${record!.id}`);
+      expect(seen.status).toBe(200);
+      expect(seen.body.changes.after, tenantId).not.toHaveProperty('sessionsEnded');
+      expect(seen.body.changes.after, tenantId).not.toHaveProperty('grantsRevoked');
+    }
+  });
+
   it('answers alike for a known and an unknown address; only the known one gets password_reset', async () => {
     await createPasswordUser(app.http, 'kim@example.com');
     const known = await askReset(await authorize(), 'kim@example.com');

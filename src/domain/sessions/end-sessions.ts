@@ -159,6 +159,18 @@ export async function endProvenSignIns(em: EntityManager, applicationId: string,
   await executeOwned(em, applicationId, 'update app_user as u set sign_ins_ended = u.sign_ins_ended + 1 where @owner(u) and u.id = ?', [userId]);
 }
 
+/** What endUserSignIns ended in every tenant of the user (`tenantIds`, their memberships). */
+export interface EndedUserSignIns {
+  readonly grants: string[];
+  readonly grantsRevoked: number;
+  readonly sessionsEnded: number;
+  readonly tenantIds: string[];
+}
+
+/** The counts for the record of the act that ended them, beside the tenants they were taken across: a reader shown only
+ *  some of those tenants is shown no counts (audit/search.ts), which would tell of the other tenants' sessions. */
+export const countsAcrossTenants = ({ tenantIds, grantsRevoked, sessionsEnded }: EndedUserSignIns) => ({ tenantIds, grantsRevoked, sessionsEnded });
+
 /** ofUser's sign-ins, each recorded; then the rest no read lists (other OP sessions, index rows, endProvenSignIns).
  *  Counts: grants and OP sessions ended. */
 export async function endUserSignIns(
@@ -168,19 +180,19 @@ export async function endUserSignIns(
   reason: SessionEndReason,
   cutoffs: PolicyCutoffs,
   keptUid: string | null = null,
-): Promise<{ grants: string[]; grantsRevoked: number; sessionsEnded: number }> {
+): Promise<EndedUserSignIns> {
   const ended = await endSignIns(em, actor, ofUser(userId, cutoffs, keptUid), reason);
   // OP sessions name no application: a user id is one application's.
-  const [rest] = await executeOwned<{ sessions: number }[]>(
+  const [rest] = await executeOwned<{ sessions: number; tenant_ids: string[] | null }[]>(
     em,
     actor.applicationId,
     `with sessions as (delete from oidc_model where model = '${MODEL.Session}' and payload->>'${PAYLOAD.accountId}' = ? and uid is distinct from ?::text returning 1),
        indexed as (delete from user_session where @owner and user_id = ? and op_session_uid is distinct from ?::text returning 1)
-     select (select count(*) from sessions)::int as sessions`,
-    [userId, keptUid, userId, keptUid],
+     select (select count(*) from sessions)::int as sessions, (select u.tenant_ids from app_user as u where @owner(u) and u.id = ?) as tenant_ids`,
+    [userId, keptUid, userId, keptUid, userId],
   );
   await endProvenSignIns(em, actor.applicationId, userId);
-  return { grants: ended.grants, grantsRevoked: ended.grants.length, sessionsEnded: ended.browserSessions + (rest?.sessions ?? 0) };
+  return { grants: ended.grants, grantsRevoked: ended.grants.length, sessionsEnded: ended.browserSessions + (rest?.sessions ?? 0), tenantIds: rest?.tenant_ids ?? [] };
 }
 
 /** `singleSession`: every other sign-in of the user in the application ends, grants no browser session holds (offline, a

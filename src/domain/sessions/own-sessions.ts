@@ -3,7 +3,7 @@ import type { Scope } from '../../context.ts';
 import { executeOwned } from '../../db/owned-sql.ts';
 import { recordAudit, type AuditActor } from '../audit/audit.ts';
 import { PAGE_SIZE_MAX } from '../pagination.ts';
-import { endUserSignIns } from './end-sessions.ts';
+import { countsAcrossTenants, endUserSignIns } from './end-sessions.ts';
 import { grantSignInsSql, type PolicyCutoffs } from './grant-sign-ins.ts';
 import { currentAndNewestSessions, type OwnSessionView } from './sessions.ts';
 import { policyCutoffs } from './policy-cutoffs.ts';
@@ -86,7 +86,7 @@ export async function endSignInsElsewhere(em: EntityManager, actor: AuditActor, 
     action: 'user.sessions.ended',
     targetType: 'user',
     targetId: userId,
-    after: { sessionsEnded: ended.sessionsEnded, grantsRevoked: ended.grantsRevoked },
+    after: countsAcrossTenants(ended),
   });
   return ended.grants;
 }

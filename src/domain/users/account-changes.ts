@@ -5,7 +5,7 @@ import { normalizeEmail } from './email-key.ts';
 import { forgetUserKeys, usersChanged } from './changed.ts';
 import { takeOverUnconfirmed, type TakeoverTerms } from './unconfirmed-takeover.ts';
 import { auditFilingOf, endMailedCredentials, endWhatPasswordOpened } from './users.ts';
-import { endUserSignIns } from '../sessions/end-sessions.ts';
+import { countsAcrossTenants, endUserSignIns } from '../sessions/end-sessions.ts';
 import type { PolicyCutoffs } from '../sessions/grant-sign-ins.ts';
 
 export interface ChangedAccount {
@@ -30,14 +30,14 @@ export async function resetPassword(em: EntityManager, actor: AuditActor, userId
   );
   if (row === undefined) return undefined;
   await executeOwned(em, actor.applicationId, 'delete from sign_in_failure where @owner and user_id = ?', [userId]);
-  const { grantsRevoked, sessionsEnded } = await endWhatPasswordOpened(em, actor, userId, 'password_reset', cutoffs);
+  const ended = await endWhatPasswordOpened(em, actor, userId, 'password_reset', cutoffs);
   recordAudit(em, actor, {
     action: 'user.password.reset',
     targetType: 'user',
     targetId: userId,
     ...auditFilingOf({ poolId: row.pool_id, tenantIds: row.tenant_ids }, actor),
     before: { status: row.was, emailVerified: row.was_verified },
-    after: { status: 'active', emailVerified: true, grantsRevoked, sessionsEnded },
+    after: { status: 'active', emailVerified: true, ...countsAcrossTenants(ended) },
   });
   usersChanged(em, actor.applicationId);
   forgetUserKeys(em, [userId]);
@@ -78,14 +78,14 @@ export async function disownSignUp(
     [userId],
   );
   if (row === undefined) return false;
-  const { grantsRevoked, sessionsEnded } = await endUserSignIns(em, actor, userId, 'sign_up_disowned', cutoffs);
+  const ended = await endUserSignIns(em, actor, userId, 'sign_up_disowned', cutoffs);
   recordAudit(em, actor, {
     action: 'user.sign_up.disowned',
     targetType: 'user',
     targetId: userId,
     ...auditFilingOf({ poolId: row.pool_id, tenantIds: row.tenant_ids }, actor),
     before: { emailVerified: false },
-    after: { emailVerified: false, grantsRevoked, sessionsEnded },
+    after: { emailVerified: false, ...countsAcrossTenants(ended) },
   });
   usersChanged(em, actor.applicationId);
   forgetUserKeys(em, [userId]);

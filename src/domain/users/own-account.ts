@@ -9,6 +9,7 @@ import { MAX_PASSWORD_INPUT, passwordRefusals } from '../policies/password.ts';
 import { effectivePasswordPolicy } from '../policies/policies.ts';
 import { recordAudit } from '../audit/audit.ts';
 import { auditFilingOf, endWhatPasswordOpened } from './users.ts';
+import { countsAcrossTenants } from '../sessions/end-sessions.ts';
 import { changed } from '../../events/changes.ts';
 import { grantsEnded } from '../../events/invalidations.ts';
 import { endSignInsElsewhere } from '../sessions/own-sessions.ts';
@@ -129,7 +130,7 @@ export async function changeOwnPassword(target: SignInTarget, user: SignInUser, 
     const owner = { ...account, id: userId, tenantIds: account.tenant_ids };
     const again = await issueLink(em, linkUserOf(target, at, owner), 'password_reset', scope.services.config.publicUrl);
     await passwordChangedMail(at, owner, { link: again.link, changedAt: new Date() });
-    const after = { reason: change.reason, grantsRevoked: ended.grantsRevoked, sessionsEnded: ended.sessionsEnded };
+    const after = { reason: change.reason, ...countsAcrossTenants(ended) };
     recordAudit(em, scope, { action: 'user.password.changed', targetType: 'user', targetId: userId, ...auditFilingOf({ poolId: account.pool_id, tenantIds: account.tenant_ids }, scope), after });
     usersChanged(em, applicationId);
     forgetUserKeys(em, [userId]);
