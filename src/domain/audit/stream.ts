@@ -304,8 +304,12 @@ export async function followAuditLog(scope: Scope, filter: AuditFilter, start: S
     woken = true;
     wakeUp?.();
   };
-  // A resumption from its start may send what the start's snapshot passed over (Start): older, never a repeat.
-  sink.reached?.(resumeToken(scope, start));
+  // A resumption from its start may send what the start's snapshot passed over (Start): older, never a repeat. No place
+  // before the record a resumption named (`seenThrough`) is handed out: from it, that record would come again.
+  const reached = (at: Place) => {
+    if (start.seenThrough === undefined || !after(start.seenThrough, at)) sink.reached?.(resumeToken(scope, at));
+  };
+  reached(start);
   const unsubscribe = waker.subscribe(scope.applicationId, wake);
   const backstop = setInterval(wake, BACKSTOP_MS).unref();
   try {
@@ -357,7 +361,7 @@ export async function followAuditLog(scope: Scope, filter: AuditFilter, start: S
         if (rows.length < BATCH) break;
       }
       place = { tx: until.tx, seq: until.seq };
-      sink.reached?.(resumeToken(scope, place));
+      reached(place);
       if (settled) return 'settled';
     }
   } finally {
