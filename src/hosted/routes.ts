@@ -546,6 +546,9 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
       const context = await load(request, reply);
       const fields = formOf(request);
       requireCsrf(context, fields);
+      // Answered already (the form sent twice before the browser went on): the sign-in its first answer completed stands,
+      // recorded and counted once; the same proof completes no other.
+      if (context.interaction.result !== undefined) return reply.status(303).header('location', context.interaction.returnTo).send();
       const proven = unsealProof(context.interaction.uid, fields['signin']);
       if (proven === undefined) throw new SignInRefusal('proof_expired', context.target.look);
       const user = await activeUser(context.target, proven.userId);

@@ -409,6 +409,22 @@ describe('a session and its tokens when the user’s standing changes', () => {
     await expectRefused(reloaded, await reloaded.jar.visit(signedIn.location!));
   });
 
+  it('a choice sent twice (a double submit) before the browser goes on: one sign-in, recorded and counted once, the first choice', async () => {
+    const zed = await createUser('zed@example.com', [acme, globex]);
+    const flow = await authorize(config);
+    const chooser = await tenantChoice(flow, 'zed@example.com');
+    const first = await flow.jar.submit(chooser, { tenant: globex });
+    expect(first.status).toBe(303);
+    const second = await flow.jar.submit(chooser, { tenant: acme });
+    expect([second.status, second.location]).toEqual([303, first.location]);
+    const records = await app.sql<{ action: string; tenant_id: string | null }>(
+      `select action, tenant_id from audit_log where target_id = ? and action in ('user.signed_in', 'user.first_factor_proven') order by seq`,
+      [zed],
+    );
+    expect(records).toEqual([{ action: 'user.signed_in', tenant_id: globex }]);
+    expect(await redeem(config, flow, second)).toMatchObject({ sub: zed, tenant_id: globex });
+  });
+
   it('removed from all tenants but one after the password: the choice offers that one, and completes with it', async () => {
     const lea = await createUser('lea@example.com', [acme, globex]);
     const flow = await authorize(config);
