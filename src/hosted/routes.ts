@@ -103,6 +103,15 @@ export type LoginExtra = Pick<LoginPageInput, 'email' | 'error' | 'resendUrl'>;
 /** Left out when the method has none (the OP then states none). */
 const amrOf = (amr: readonly string[]) => (amr.length === 0 ? {} : { amr });
 
+/** A form of an interaction that has its result already (requireOpenForm): answered with where the result leads. */
+class InteractionAnswered extends Error {
+  readonly returnTo: string;
+  constructor(returnTo: string) {
+    super('the interaction has its result already');
+    this.returnTo = returnTo;
+  }
+}
+
 export interface InteractionContext {
   readonly interaction: Interaction;
   readonly target: SignInTarget;
@@ -195,6 +204,7 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
     }
 
     app.setErrorHandler(async (error, request, reply) => {
+      if (error instanceof InteractionAnswered) return reply.status(303).header('location', error.returnTo).send();
       const { status, copy, look } = statusOf(error);
       if (status === 500) request.log.error({ err: error }, 'unexpected error on a hosted page');
       sayWhenToRetry(reply, status);
@@ -380,8 +390,11 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
     const refuseEmptyChoice = (request: FastifyRequest, reply: FastifyReply, context: InteractionContext) =>
       refuse(request, reply, context, 'the user is no longer a member of any tenant to choose');
 
-    function requireCsrf(context: InteractionContext, fields: FormFields) {
+    /** A form of this interaction's pages (CSRF), which it still awaits: one sent again after the first completed it (a
+     *  double submit) goes where that answer led, nothing proven or recorded twice. */
+    function requireOpenForm(context: InteractionContext, fields: FormFields) {
       if (!csrf.verify(context.interaction.uid, fields['csrf'])) throw new SignInRefusal('form_forged', context.target.look);
+      if (context.interaction.result !== undefined) throw new InteractionAnswered(context.interaction.returnTo);
     }
 
     const formOf = (request: FastifyRequest): FormFields => (request.body ?? {}) as FormFields;
@@ -390,7 +403,7 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
     // A password older than the policy's maxAge is changed last, after the MFA step.
     const changePassword = expiredPasswordStep(app, { csrf, secureCookies, load, signsIn, finish, refuse, throttled }).start;
     const startOver = (reply: FastifyReply, context: InteractionContext) => showLogin(reply, context, 400, { error: 'login.tooManyCodes' });
-    const { completeSignIn, stepEnrols } = registerMfaStep(app, services, { csrf, secureCookies, throttled, load, finish, changePassword, refuse, requireCsrf, formTargets, startOver });
+    const { completeSignIn, stepEnrols } = registerMfaStep(app, services, { csrf, secureCookies, throttled, load, finish, changePassword, refuse, requireOpenForm, formTargets, startOver });
 
     /**
      * The OP asks for a login, or the session's user cannot be used here (another isolated pool, suspended, not a member
@@ -406,7 +419,7 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
     const sessionAccount = (context: InteractionContext) =>
       sessionSignIn(context.target, context.interaction.session?.accountId, context.interaction.grantId !== undefined);
 
-    const saml = registerSamlRoutes(app, services, csrf, throttle, { load, signsIn, requireCsrf, formTargets, continueSignIn });
+    const saml = registerSamlRoutes(app, services, csrf, throttle, { load, signsIn, requireOpenForm, formTargets, continueSignIn });
 
     /** Login asked only for the second factor the session lacked (acr_values, or a policy made required since its sign-in):
      *  on to the MFA step without a first factor again, for a user holding a factor to prove. An enrolment is not done on
@@ -446,7 +459,7 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
     app.post<{ Params: Params }>('/interaction/:uid/login', throttled, async (request, reply) => {
       const context = await load(request, reply);
       const fields = formOf(request);
-      requireCsrf(context, fields);
+      requireOpenForm(context, fields);
       // A form left open after its step was done: show the current step.
       if (!(await signsIn(context))) return reply.status(303).header('location', interactionPaths(context.interaction.uid).page).send();
       if (!context.target.password.signIn) throw new SignInRefusal('password_unavailable', context.target.look);
@@ -471,7 +484,7 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
     app.post<{ Params: Params }>('/interaction/:uid/signup', throttled, async (request, reply) => {
       const context = await load(request, reply);
       const fields = formOf(request);
-      requireCsrf(context, fields);
+      requireOpenForm(context, fields);
       await requireSignup(context);
       const typed = { name: fields['name'] ?? '', email: fields['email'] ?? '' };
       const applicationUrl = context.redirectTarget ?? services.config.publicUrl;
@@ -496,7 +509,7 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
       app.post<{ Params: Params }>(`/interaction/:uid/${path}`, throttled, async (request, reply) => {
         const context = await load(request, reply);
         const fields = formOf(request);
-        requireCsrf(context, fields);
+        requireOpenForm(context, fields);
         if (!context.target.password.signIn) throw new SignInRefusal('password_links_unavailable', context.target.look);
         const email = typeof fields['email'] === 'string' ? fields['email'].trim() : '';
         // The same page, status and headers whether the address has an account or not.
@@ -507,7 +520,7 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
 
     // Plain look, as the account page's: the link's surface is known only once its token is read.
     accountLinkRoutes(app, services, { onRequest: throttle.hook() });
-    const steps = { load, csrf, requireCsrf, formOf, signsIn, formTargets, throttled, continueSignIn, showLogin };
+    const steps = { load, csrf, requireOpenForm, formOf, signsIn, formTargets, throttled, continueSignIn, showLogin };
     emailSignInRoutes(app, services, steps);
     passkeySignUpRoutes(app, services, steps);
     passkeyRoutes(app, services, steps);
@@ -545,10 +558,7 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
     app.post<{ Params: Params }>('/interaction/:uid/tenant', async (request, reply) => {
       const context = await load(request, reply);
       const fields = formOf(request);
-      requireCsrf(context, fields);
-      // Answered already (the form sent twice before the browser went on): the sign-in its first answer completed stands,
-      // recorded and counted once; the same proof completes no other.
-      if (context.interaction.result !== undefined) return reply.status(303).header('location', context.interaction.returnTo).send();
+      requireOpenForm(context, fields);
       const proven = unsealProof(context.interaction.uid, fields['signin']);
       if (proven === undefined) throw new SignInRefusal('proof_expired', context.target.look);
       const user = await activeUser(context.target, proven.userId);

@@ -192,6 +192,20 @@ describe('optional (the default)', () => {
     expect((await second.flow.jar.submit(again, { code: 'abcde-fghjk' })).status).toBe(400);
   });
 
+  it('a code sent twice by one browser (a double submit): the second goes where the first led, no failure recorded', async () => {
+    const userId = await createPasswordUser(app.http, 'double@example.com');
+    const secret = await giveTotp(userId);
+    const { flow, page } = await stepPage('double@example.com');
+    await withTimeLeftInStep();
+    const code = codeAt(secret);
+    const first = await flow.jar.submit(page, { code });
+    expect(first.status).toBe(303);
+    const second = await flow.jar.submit(page, { code });
+    expect([second.status, second.location]).toEqual([303, first.location]);
+    expect(await records(userId, 'user.sign_in_failed')).toEqual([]);
+    expect(await idToken(flow, second)).toMatchObject({ sub: userId, amr: ['pwd', 'otp', 'mfa'] });
+  });
+
   it('one recovery code, or one TOTP code, posted by two browsers at once signs one of them in', async () => {
     const userId = await createPasswordUser(app.http, 'twice@example.com');
     const secret = await giveTotp(userId);
