@@ -1033,6 +1033,28 @@ describe('the account page', () => {
     expect(await app.sql('select 1 from webauthn_credential where user_id = ?', [userId])).toEqual([]);
   });
 
+  it('an account with a password keeps its last key where the surface no longer signs in with passwords: the password would not let it in', async () => {
+    const scope = await passkeyScope();
+    const userId = await createPasswordUser(scope.admin, 'keyandpassword@example.com');
+    const key = await giveKey(scope, userId);
+    const providers = (await scope.admin.get('/auth-providers')).body.data as { id: string; type: string }[];
+    const password = providers.find((provider) => provider.type === 'password')!;
+    expect((await scope.admin.patch(`/auth-providers/${password.id}`, { enabled: false })).status).toBe(200);
+    const { jar, visit } = await accountWithKey(scope, key);
+    const form = passkeyRemoval(visit);
+    const removal = { ...form.fields, remove: form.options['remove']![0]!, passkey_password: PASSWORD };
+    const kept = await jar.visit(form.action, { form: removal });
+    expect(kept.status).toBe(400);
+    expect(kept.body).toContain('This passkey is the only way to sign in to your account: add another way before removing it.');
+    expect(await app.sql('select 1 from webauthn_credential where user_id = ?', [userId])).toHaveLength(1);
+    expect(await app.sql(`select 1 from audit_log where target_id = ? and action = 'user.passkey.removed'`, [userId])).toEqual([]);
+    // Password sign-in offered again: the password signs the account in, and the key may go.
+    expect((await scope.admin.patch(`/auth-providers/${password.id}`, { enabled: true })).status).toBe(200);
+    const removed = await jar.visit(form.action, { form: removal });
+    expect(removed.status, removed.body.slice(-1500)).toBe(303);
+    expect(await app.sql('select 1 from webauthn_credential where user_id = ?', [userId])).toEqual([]);
+  });
+
   it('names a passkey as typed only under the users’ rule for names: a line break or a direction override gives the default name', async () => {
     const scope = await passkeyScope();
     const userId = await createPasswordUser(scope.admin, 'named-keys@example.com');
