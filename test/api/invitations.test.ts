@@ -1343,6 +1343,31 @@ describe('invitations without a password to prove: the link proves the mailbox',
       expect(done.body).toContain('You can sign in with a sign-in link sent by email.');
     });
 
+    it('a key added to an existing account as it joins is announced to its owner (mfa_enrolled), as every factor added is; a new account’s is not', async () => {
+      const { client, one, two } = await applicationWith([PASSKEY]);
+      const [email, fresh] = [`kay-${randomUUID()}@example.com`, `neu-${randomUUID()}@example.com`];
+      const made = await client.post(`${two.path}/users`, { email, name: 'Kay' });
+      expect(made.status).toBe(201);
+      await invite(one.path, { email }, client);
+      const jar = new CookieJar();
+      const sent = await sendCode(jar, await jar.visit(await linkMailedTo(email, client)));
+      const { options } = webauthnFormOf(sent);
+      const joined = await answer(jar, sent, new SoftAuthenticator().register(options as never, origin()), { code: await mailedCode(client, email) });
+      expect(joined.status, joined.body).toBe(200);
+      expect(await keysOf(made.body.id)).toHaveLength(1);
+      const [notice, ...more] = await mails(client, email, 'mfa_enrolled');
+      expect(more).toEqual([]);
+      expect(notice?.text).toContain(`Passkey or security key was added as a second factor to ${email}.`);
+      // Its link is the owner's way back, on the pool's pages: a reset link.
+      expect(notice?.text).toMatch(/http\S+\/account\/reset-password\?token=\S+/);
+
+      await invite(one.path, { email: fresh }, client);
+      const page = await jar.visit(await linkMailedTo(fresh, client));
+      const drawn = webauthnFormOf(page);
+      expect((await answer(jar, page, new SoftAuthenticator().register(drawn.options as never, origin()), { name: 'Neu' })).status).toBe(200);
+      expect(await mails(client, fresh, 'mfa_enrolled')).toEqual([]);
+    });
+
     it('a key on an account whose address was never confirmed is its maker’s: the invitee adds their own with the mailed code, and the maker’s goes', async () => {
       const { client, base, one, two } = await applicationWith([PASSKEY]);
       const applicationId = base.slice('/applications/'.length);

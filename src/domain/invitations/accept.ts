@@ -21,6 +21,8 @@ import { endLinksOfOtherOutboxes, userSnapshot } from '../users/users.ts';
 import { mayActNow, type SignInUser } from '../users/sign-in-user.ts';
 import { useRow } from '../sign-in/email-methods.ts';
 import { insertCredential, type NewCredential } from '../webauthn/credentials.ts';
+import { mfaEnrolledMail, tenantOf } from '../email/flow-mail.ts';
+import { issueEnrolmentLink } from '../users/link-tokens.ts';
 import { hashInvitationToken, holdInvitationRoles, invitationPool, invitationStatus, type InvitationStatus } from './invitations.ts';
 
 /** Ours are 43 characters. */
@@ -97,13 +99,25 @@ async function assignRoles(em: EntityManager, tx: Scope, invitation: Invitation,
   return roles.filter((role) => !mayGive(role)).map((role) => role.id);
 }
 
+/** A key added to an existing account is announced as every factor added is (enrolFactor): `mfa_enrolled`, whose reset
+ *  link also removes it, the owner's way back if whoever read the mailed code was not them. In the acceptance's
+ *  transaction, once the account is a member: the mail goes out in the tenant only when it is the account's one. */
+async function announceKey(em: EntityManager, tx: Scope, invitation: Invitation, user: User, keyId: string): Promise<void> {
+  const at = { em, sender: tx, tenantId: invitation.tenantId };
+  const owner = { email: user.email, name: user.name ?? null, locale: user.locale ?? null, tenantIds: user.tenantIds };
+  const opener = { type: 'invitation', id: invitation.id } as const;
+  const linkUser = { applicationId: invitation.applicationId, userId: user.id, poolId: user.poolId, opener, tenantId: tenantOf(at, owner) };
+  const reset = await issueEnrolmentLink(em, linkUser, keyId, tx.services.config.publicUrl);
+  await mfaEnrolledMail(at, owner, { link: reset.link, factor: 'webauthn' });
+}
+
 /** One transaction, `scope` the application's end-user scope acting as the invitation `opened` by its link. The invitation
  *  is held FOR UPDATE: of two uses of one link, the second finds it accepted; a link a resend replaced meanwhile, unknown. */
 export async function acceptInvitation(scope: Scope, opened: Pick<Invitation, 'id' | 'tokenHash'>, account: InvitationAccount): Promise<AcceptOutcome> {
   // Read before the transaction, for an acceptance that may disown a sign-up (below).
   const cutoffs = account.kind === 'existing' && !account.byPassword ? await userCutoffs(scope, account.userId) : {};
   try {
-    return await underTenancyConfig(scope, async (tx): Promise<AcceptOutcome> => {
+    const outcome = await underTenancyConfig(scope, async (tx): Promise<AcceptOutcome> => {
       const { em } = tx;
       const found = await em.findOne(Invitation, { id: opened.id }, { filters: { [TENANT_FILTER]: false } });
       // The tenant first, then the invitation (a tenant's deletion takes the tenant, then what it owns).
@@ -164,8 +178,10 @@ export async function acceptInvitation(scope: Scope, opened: Pick<Invitation, 'i
       const key = account.kind === 'new' ? account.passkey : account.passkey?.credential;
       if (key !== undefined) {
         await em.flush();
-        if ((await insertCredential(em, invitation.applicationId, user.id, key)) === null) throw new KeyHeld();
+        const keyId = await insertCredential(em, invitation.applicationId, user.id, key);
+        if (keyId === null) throw new KeyHeld();
         recordAudit(em, tx, { action: 'user.passkey.added', targetType: 'user', targetId: user.id, tenantId, after: { name: key.name, rpId: key.rpId } });
+        if (account.kind === 'existing') await announceKey(em, tx, invitation, user, keyId);
       }
       const rolesNotGiven = await assignRoles(em, tx, invitation, user.id);
       invitation.acceptedAt = new Date();
@@ -178,6 +194,8 @@ export async function acceptInvitation(scope: Scope, opened: Pick<Invitation, 'i
       if (account.kind === 'existing') forgetUserKeys(em, [user.id]);
       return { ok: true, userId: user.id };
     });
+    if (outcome.ok) scope.services.outbox.wake();
+    return outcome;
   } catch (error) {
     // A new account of an address that got one meanwhile; never a role given by hand (the user's row orders the two).
     if (error instanceof UniqueConstraintViolationException) return { ok: false, taken: true };
