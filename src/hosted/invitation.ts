@@ -366,6 +366,8 @@ export function registerInvitationPage(app: FastifyInstance, services: Services,
     }
     // Its account deleted since the form was shown: what it asked proves nothing of a new account, which this form asks for.
     if (fields['form'] === FORM_EXISTING && account === null) return showForm(request, reply, opened, 200);
+    // An account made since: a password typed to make one is no sign-in to it, checked or counted.
+    if (fields['form'] === FORM_NEW && account !== null) return accountMadeMeanwhile(request, reply, opened);
     if (fields['forgot'] !== undefined) return forgotPassword(request, reply, opened);
     if (fields['sendCode'] !== undefined) return sendCode(request, reply, opened);
     const password = typeof fields['password'] === 'string' ? fields['password'] : '';
@@ -380,13 +382,14 @@ export function registerInvitationPage(app: FastifyInstance, services: Services,
     if ('closed' in outcome) return refuse(reply, outcome.closed, target.look);
     // Deleted while this post was under way: the invitation stands, and the form now makes a new account.
     if ('accountGone' in outcome) return showForm(request, reply, await open(request, tokenOf(request)), 200);
-    if ('taken' in outcome) {
-      // The address got an account meanwhile.
-      const reopened = await open(request, tokenOf(request));
-      return showForm(request, reply, reopened, 409, { error: { key: reopened.kind.password === 'none' ? 'invitation.existsConfirm' : 'invitation.exists' } });
-    }
+    // The address got an account while this post was under way.
+    if ('taken' in outcome) return accountMadeMeanwhile(request, reply, await open(request, tokenOf(request)));
     return showForm(request, reply, opened, 400, { name: rawName, passwordErrors: outcome.passwordErrors });
   }
+
+  /** A new account's form posted once the address has one: the form for that account, saying so (409). */
+  const accountMadeMeanwhile = (request: FastifyRequest, reply: FastifyReply, opened: Opened) =>
+    showForm(request, reply, opened, 409, { error: { key: opened.kind.password === 'none' ? 'invitation.existsConfirm' : 'invitation.exists' } });
 
   /**
    * The sign-in page's reset link, mailed to the invited address: a fresh 30-minute proof of the mailbox, which the

@@ -512,6 +512,31 @@ describe('invitations', () => {
     expect((await app.http.get(`/users/${accepted.acceptedUserId as string}`)).body).toMatchObject({ name: 'Gus Again', tenantIds: [tenantA] });
   });
 
+  it('an account made for the address after its new-account form was shown: the submit shows the form for that account (409), checking and counting no password', async () => {
+    const email = `made-${randomUUID()}@example.com`;
+    const sent = await invite(inA, { email });
+    const opened = await openPage(await linkMailedTo(email));
+    expect(opened.html).toContain('autocomplete="new-password"');
+    const { action, csrf, token } = formOf(opened);
+    const user = await app.http.post(`${inB}/users`, { email, name: 'Nia', password: PASSWORD });
+    expect(user.status).toBe(201);
+    // The password typed to make an account is no sign-in to the one made meanwhile.
+    const again = await post(action, { csrf, token, form: hiddenField(opened.html, 'form')!, name: 'Nia', password: 'Another-Horse-8' });
+    expect(again.status, again.html).toBe(409);
+    expect(again.html).toContain('An account with this email address exists now. Sign in with its password to accept.');
+    expect(again.html).not.toContain('name="name"');
+    expect(again.html).toContain('autocomplete="current-password"');
+    expect(await app.sql(`select 1 from audit_log where target_id = ? and action = 'user.sign_in_failed'`, [user.body.id])).toEqual([]);
+    expect(await app.sql('select failed_sign_ins from app_user where id = ?', [user.body.id])).toEqual([{ failed_sign_ins: 0 }]);
+    expect(await app.sql('select 1 from sign_in_failure where user_id = ?', [user.body.id])).toEqual([]);
+    expect((await app.http.get(`${inA}/invitations/${sent.id}`)).body.status).toBe('pending');
+    // That form, with the account's password, accepts.
+    const form = formOf({ ...again, status: 200 });
+    const done = await post(form.action, { csrf: form.csrf, token: form.token, form: hiddenField(again.html, 'form')!, password: PASSWORD });
+    expect(done.status, done.html).toBe(200);
+    expect((await app.http.get(`${inA}/invitations/${sent.id}`)).body).toMatchObject({ status: 'accepted', acceptedUserId: user.body.id });
+  });
+
   it('an account deleted while its acceptance is under way: the post shows the new-account form (200), not an unknown link; it then accepts', async () => {
     const email = `gone-midway-${randomUUID()}@example.com`;
     const user = await app.http.post(`${inB}/users`, { email, name: 'Mo', password: PASSWORD });
