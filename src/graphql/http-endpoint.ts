@@ -173,15 +173,14 @@ async function handleGraphQL(
     }
     // Reads are not keyed, as over REST (GET): a query's answer replayed for a day would be stale, and so would a
     // mutation's that only reads (an introspection, a check).
-    const keyed = chosen !== undefined && kind === OperationTypeNode.MUTATION && !onlyReads(chosen.operation);
-    const key = keyed ? parseIdempotencyKey(request.headers['idempotency-key']) : undefined;
     // Replayed only to a request the permission table admits now: Apollo's gate checks only as it runs the operation.
-    // One refused runs unkeyed, for Apollo to refuse in its own words.
-    if (chosen !== undefined && key !== undefined) {
+    // One refused runs unkeyed, for Apollo to refuse in its own words, its key unread (as over REST: 403 before 422).
+    if (chosen !== undefined && kind === OperationTypeNode.MUTATION && !onlyReads(chosen.operation) && request.headers['idempotency-key'] !== undefined) {
       const { principal } = context;
       const { document, operation } = chosen;
       if (await passes(() => apollo.checkOperation(principal, document, operation, body.variables ?? {}))) {
-        idempotency = { key, fingerprint: graphqlFingerprint(document, body) };
+        const key = parseIdempotencyKey(request.headers['idempotency-key']);
+        if (key !== undefined) idempotency = { key, fingerprint: graphqlFingerprint(document, body) };
       }
     }
   } catch (error) {

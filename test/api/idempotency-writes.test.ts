@@ -8,6 +8,7 @@ import { startTestApp, type TestApp } from '../support/app.ts';
 import { lockTurnsWaitingAtLeast, lockWaitersAtLeast, usingEmbeddedDatabase } from '../support/database.ts';
 import { addDomain, publishing, verifyWith } from '../support/domains.ts';
 import type { HttpResponse } from '../support/http.ts';
+import { issueTestKey } from '../support/keys.ts';
 import { queuedBehind, type HeldRow } from '../support/row-lock.ts';
 
 /**
@@ -176,6 +177,28 @@ describe('Idempotency-Key on REST writes', () => {
     expect(gql.status).toBe(422);
     expect(gql.body.errors?.[0]?.extensions).toMatchObject({ code: 'validation_error', field: 'Idempotency-Key', status: 422 });
     expect((await app.http.post('/users', input)).status).toBe(201);
+  });
+
+  it('answers a caller the permission table refuses its 403 whatever its key, over GraphQL as over REST, and removes nothing', async () => {
+    const appId = app.root.applicationId;
+    const [tenantA, tenantB] = [
+      (await app.http.post(`/applications/${appId}/tenants`, { name: 'Refused key A' })).body.id as string,
+      (await app.http.post(`/applications/${appId}/tenants`, { name: 'Refused key B' })).body.id as string,
+    ];
+    const user = await app.createUser('refused-key@example.com', tenantB);
+    const callers = {
+      'without users:delete': { client: await issueTestKey(app, { permissions: ['users:read'] }), tenantId: null, message: 'Missing permission users:delete' },
+      'of another tenant': { client: await issueTestKey(app, { tenantId: tenantA }), tenantId: tenantB, message: 'The credentials are for another tenant' },
+    };
+    const deleteUser = 'mutation($tenantId: UUID, $userId: UUID!) { deleteUser(tenantId: $tenantId, userId: $userId) }';
+    for (const [label, { client, tenantId, message }] of Object.entries(callers)) {
+      const path = tenantId === null ? `/users/${user}` : `/applications/${appId}/tenants/${tenantId}/users/${user}`;
+      const rest = await client.delete(path, withKey('not-a-uuid'));
+      expect([rest.status, rest.body], `REST, ${label}`).toEqual([403, { code: 'forbidden', message }]);
+      const gql = await client.graphql(deleteUser, { tenantId, userId: user }, withKey('not-a-uuid'));
+      expect([gql.status, gql.body.errors?.[0]?.message, gql.body.errors?.[0]?.extensions], `GraphQL, ${label}`).toEqual([403, message, { code: 'forbidden', status: 403 }]);
+    }
+    expect((await app.http.get(`/users/${user}`)).status).toBe(200);
   });
 
   it('keeps no 5xx: the same key and body run again after a 500, and leave one credential', async () => {
