@@ -60,7 +60,7 @@ function variablesFor(route: ExpandedRoute, inputType: GraphQLInputType | undefi
     if (refusal !== undefined) throw invalid(refusal.field ?? 'body', refusal.message);
     // A body left out is an optional input's `{}`; a required one is refused by coercion, as on /graphql.
     variables['input'] = body ?? (isNonNullType(inputType) ? body : {});
-  } else if (body !== undefined && body !== null && !(typeof body === 'object' && Object.keys(body).length === 0)) {
+  } else if (body !== undefined && body !== null && !(typeof body === 'object' && !Array.isArray(body) && Object.keys(body).length === 0)) {
     throw invalid('body', `${route.method} ${route.url} takes no request body`);
   }
   return variables;

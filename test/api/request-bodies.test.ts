@@ -199,6 +199,18 @@ describe('an empty body, whatever its Content-Type', () => {
   });
 });
 
+describe('a JSON body where a route takes none', () => {
+  it('is refused on body, an empty list as any other list; `{}` is no body; nothing runs', async () => {
+    const user = (await app.http.post('/users', { email: 'no-input@example.com' })).body.id as string;
+    for (const body of [[], [1], { reason: 'x' }]) {
+      const refused = await app.http.post(`/users/${user}/suspend`, body);
+      expectRefused(refused, { field: 'body', message: 'POST /users/:userId/suspend takes no request body' });
+    }
+    expect((await app.http.get(`/users/${user}`)).body.status).toBe('active');
+    expect((await app.http.post(`/users/${user}/suspend`, {})).body.status).toBe('suspended');
+  });
+});
+
 describe('a content-coded body', () => {
   const post = (path: string, coding: string, body: string | Buffer) =>
     rawRequest(app.baseUrl, 'POST', path, { 'x-api-key': app.root.apiKey, 'content-type': 'application/json', 'content-encoding': coding, 'content-length': String(body.length) }, body as unknown as string);
