@@ -97,7 +97,14 @@ const HEADERS: OpenApiDocument['components']['headers'] = {
     description: 'Sent with a 403 when an `Authorization` header was: `Bearer realm="gatehouse", error="insufficient_scope"` (RFC 6750 3.1).',
     schema: { type: 'string' },
   },
-  'Idempotent-Replayed': { description: 'Present when this is the stored response to an earlier request with the same `Idempotency-Key`.', schema: { type: 'string', const: 'true' } },
+  'Retry-After-Key-In-Use': {
+    description: 'Sent with a 409 `idempotency_conflict` whose `Idempotency-Key` has a first request still writing: seconds to wait before sending it again.',
+    schema: { type: 'integer' },
+  },
+  'Idempotent-Replayed': {
+    description: 'Present when this is the stored response to an earlier request with the same `Idempotency-Key` (a write’s success or refusal).',
+    schema: { type: 'string', const: 'true' },
+  },
 };
 
 /** Every error code with its status: the operations' (STATUS_BY_CODE), and those of requests the HTTP parser refuses. */
@@ -162,10 +169,16 @@ const FORM_NOTES: Readonly<Record<ExpandedRoute['form'], string>> = {
 const headerRefs = (names: string[]) => Object.fromEntries(names.map((name) => [name, { $ref: `#/components/headers/${name}` }]));
 const pathParamNames = (url: string) => [...url.matchAll(/:(\w+)/g)].map((match) => match[1] as string);
 
+/** A write's refusal by its operation is stored under its Idempotency-Key and replayed (withIdempotency). */
+const REPLAYED = { 'Idempotent-Replayed': 'Idempotent-Replayed' };
+
 /** Headers an error status carries beyond every response's: each header's name and its component. */
 const EXTRA_ERROR_HEADERS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
   '401': { 'WWW-Authenticate': 'WWW-Authenticate' },
-  '403': { 'WWW-Authenticate': 'WWW-Authenticate-Insufficient-Scope' },
+  '403': { 'WWW-Authenticate': 'WWW-Authenticate-Insufficient-Scope', ...REPLAYED },
+  '404': REPLAYED,
+  '409': { 'Retry-After': 'Retry-After-Key-In-Use', ...REPLAYED },
+  '422': REPLAYED,
   '429': { 'Retry-After': 'Retry-After' },
   '503': { 'Retry-After': 'Retry-After' },
 };

@@ -213,6 +213,7 @@ describe('every answer of every route is the documented one', () => {
       const replayed = await app.http.request(route.method, pathFor(route), { body: bodyFor(route), ...keyed });
       expect([replayed.status, replayed.headers.get('idempotent-replayed')], 'the replay').toEqual([response.status, 'true']);
       expect(replayed.body, 'the replay').toEqual(response.body);
+      documented.expectRoute(route, replayed, 'the replay');
     }
     if (route.form === 'fixed' || route.form === 'credentials') await expectNullsAsDocumented(route);
     if (declaresQuery(route, 'cursor')) await expectPagesAsDocumented(route);

@@ -311,6 +311,19 @@ describe('OpenAPI document', () => {
     expectDocumented('get', '/applications', tooLarge);
     expect(document.components.responses['RequestHeaderFieldsTooLarge']?.headers).toEqual({ 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' } });
   });
+
+  it('documents the headers of a replayed refusal, and the Retry-After of a key whose first request is still writing', async () => {
+    const key = { headers: { 'idempotency-key': newId() } };
+    const absent = `/api-keys/${newId()}`;
+    const first = await app.http.delete(absent, key);
+    const replayed = await app.http.delete(absent, key);
+    expect([first.status, replayed.status, replayed.headers.get('idempotent-replayed')]).toEqual([404, 404, 'true']);
+    expectDocumented('delete', '/api-keys/{keyId}', replayed);
+    // A 409 of a key in use says when to retry (idempotency-writes.test.ts makes one), which no other 409 does.
+    const retryAfter = documented.response('delete', '/api-keys/{keyId}', 409)?.headers['Retry-After']?.$ref.split('/').pop();
+    expect(document.components.headers[retryAfter ?? '']).toMatchObject({ description: expect.stringContaining('Idempotency-Key') });
+    expect(document.components.headers[retryAfter ?? '']?.required).toBeUndefined();
+  });
 });
 
 describe('the OpenAPI document and the bodies of routes that take none', () => {

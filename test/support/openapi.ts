@@ -25,6 +25,9 @@ function closed<T>(node: T): T {
   return node;
 }
 
+/** The headers the contract gives a meaning: a response that carries one documents it for its status. */
+const CONTRACT_HEADERS = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'retry-after', 'idempotent-replayed', 'www-authenticate'];
+
 /** Checks real responses against the responses the served OpenAPI document declares. */
 export class DocumentedResponses {
   readonly document: OpenApiDocument;
@@ -62,7 +65,8 @@ export class DocumentedResponses {
 
   /**
    * Asserts that a real response is documented: its status is one `method path` declares, the headers the document
-   * marks required are present, and its body matches the declared schema (or is empty where none is declared).
+   * marks required are present, each header of the contract it carries is declared for its status, and its body
+   * matches the declared schema (or is empty where none is declared).
    */
   expect(method: OpenApiMethod, path: string, response: Pick<HttpResponse, 'status' | 'body' | 'headers'>, label = `${method.toUpperCase()} ${path}`) {
     const documented = this.response(method, path, response.status);
@@ -70,6 +74,10 @@ export class DocumentedResponses {
     for (const [name, header] of Object.entries(documented?.headers ?? {})) {
       const definition = this.document.components.headers[header.$ref.split('/').pop() as string];
       if (definition?.required === true) expect(response.headers.get(name), `${label}: header ${name}`).not.toBeNull();
+    }
+    const declared = Object.keys(documented?.headers ?? {}).map((name) => name.toLowerCase());
+    for (const name of CONTRACT_HEADERS) {
+      if (response.headers.get(name) !== null) expect(declared, `${label}: a ${response.status} with ${name}`).toContain(name);
     }
     if (documented?.content === undefined) {
       expect(response.body, `${label}: a ${response.status} has no body`).toBe('');

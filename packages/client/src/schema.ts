@@ -7837,6 +7837,7 @@ export interface components {
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "WWW-Authenticate": components["headers"]["WWW-Authenticate-Insufficient-Scope"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                 [name: string]: unknown;
             };
             content: {
@@ -7850,6 +7851,7 @@ export interface components {
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                 [name: string]: unknown;
             };
             content: {
@@ -7873,6 +7875,8 @@ export interface components {
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Retry-After": components["headers"]["Retry-After-Key-In-Use"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                 [name: string]: unknown;
             };
             content: {
@@ -7912,6 +7916,7 @@ export interface components {
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                 [name: string]: unknown;
             };
             content: {
@@ -7990,7 +7995,9 @@ export interface components {
         "WWW-Authenticate": string;
         /** @description Sent with a 403 when an `Authorization` header was: `Bearer realm="gatehouse", error="insufficient_scope"` (RFC 6750 3.1). */
         "WWW-Authenticate-Insufficient-Scope": string;
-        /** @description Present when this is the stored response to an earlier request with the same `Idempotency-Key`. */
+        /** @description Sent with a 409 `idempotency_conflict` whose `Idempotency-Key` has a first request still writing: seconds to wait before sending it again. */
+        "Retry-After-Key-In-Use": number;
+        /** @description Present when this is the stored response to an earlier request with the same `Idempotency-Key` (a write’s success or refusal). */
         "Idempotent-Replayed": "true";
     };
     pathItems: never;
