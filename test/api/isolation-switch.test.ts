@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestAppWithTenants, type TestApp } from '../support/app.ts';
+import { auditRecordsOf, traced } from '../support/audit.ts';
 
 /**
  * `authIsolation` and tenant auth data (API.md, Tenancy configuration): `shared` → `isolated` always works;
@@ -113,5 +114,36 @@ describe('authIsolation and tenant auth data', () => {
     expect((await patchIsolation('shared')).status).toBe(409);
     expect((await app.http.delete(`${appPath}/tenants/${doomed}`)).status).toBe(204);
     expect((await patchIsolation('shared')).status).toBe(200);
+  });
+});
+
+describe('isolated → shared and the addresses a tenant vouched for', () => {
+  it('a user whose address only a tenant’s credentials set joins the shared pool unconfirmed, as if made there; the application’s stay confirmed', async () => {
+    const created = await app.http.post('/applications', { name: 'Vouching', multiTenant: true, tenancyConfig: { authIsolation: 'isolated' } });
+    const admin = app.as({ apiKey: created.body.initialApiKey.secret });
+    const path = `/applications/${created.body.id}`;
+    const tenantId = (await admin.post(`${path}/tenants`, { name: 'Vouched' })).body.id as string;
+    const tenantKey = app.as({ apiKey: (await admin.post(`${path}/tenants/${tenantId}/api-keys`, { name: 'tenant admin', permissions: ['users:read', 'users:write'] })).body.secret });
+    const byTenant = await tenantKey.post('/users', { email: 'someone-else@vouching.example', password: 'a long tenant password' });
+    const moved = await tenantKey.post('/users', { email: 'first@vouching.example' });
+    expect((await tenantKey.patch(`/users/${moved.body.id}`, { email: 'renamed@vouching.example' })).status).toBe(200);
+    const byApplication = await admin.post('/users', { email: 'real@vouching.example', tenantId });
+    for (const made of [byTenant, moved, byApplication]) expect(made.body).toMatchObject({ emailVerified: true });
+
+    const { requestId, headers } = traced();
+    expect((await admin.patch(path, { tenancyConfig: { authIsolation: 'shared' } }, { headers })).status).toBe(200);
+    const shown = async (id: string) => (await admin.get(`/users/${id}`)).body;
+    expect(await shown(byTenant.body.id)).toMatchObject({ email: 'someone-else@vouching.example', tenantIds: [tenantId], emailVerified: false });
+    expect(await shown(moved.body.id)).toMatchObject({ email: 'renamed@vouching.example', emailVerified: false });
+    expect(await shown(byApplication.body.id)).toMatchObject({ emailVerified: true });
+    // The tenant that set the address is kept with it, as the shared pool keeps it, for a takeover to keep.
+    const vouching = await app.sql<{ id: string; vouched_by_tenant_id: string | null }>('select id, vouched_by_tenant_id from app_user where application_id = ? order by id', [created.body.id]);
+    expect(Object.fromEntries(vouching.map((row) => [row.id, row.vouched_by_tenant_id]))).toEqual({ [byTenant.body.id]: tenantId, [moved.body.id]: tenantId, [byApplication.body.id]: null });
+    // Recorded as the change of each user it is, beside the switch's own record.
+    const records = await auditRecordsOf(app, requestId);
+    const verified = (snapshot: unknown) => (snapshot as { emailVerified?: boolean } | null)?.emailVerified;
+    expect(records.filter((record) => record.action === 'user.updated').map((record) => [record.targetId, record.tenantId, verified(record.before), verified(record.after)]).sort()).toEqual(
+      [[byTenant.body.id, tenantId, true, false], [moved.body.id, tenantId, true, false]].sort(),
+    );
   });
 });

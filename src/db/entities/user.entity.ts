@@ -24,8 +24,9 @@ const UserSchema = defineEntity({
     passwordChangedAt: p.datetime().onCreate(() => new Date()).hidden(),
     /** Whether the owner proved the e-mail (a link): false for a self sign-up until then; an administrator's user is. */
     emailVerified: p.boolean().default(true),
-    /** While the address is unconfirmed: the tenant whose administrator set it in the shared pool, which a takeover of the
-     *  account by the mailbox's owner keeps (src/domain/users/unconfirmed-takeover.ts); null: nobody vouched. */
+    /** The tenant whose administrator set the address: in the shared pool, while it is unconfirmed, which a takeover of the
+     *  account by the mailbox's owner keeps (src/domain/users/unconfirmed-takeover.ts); in an isolated pool, where it is
+     *  confirmed, until the pools merge and it is not (src/domain/tenancy/isolation.ts); null: nobody vouched. */
     vouchedByTenantId: p.uuid().nullable().hidden(),
     /** Until when a `locked` user stays locked; null: until an administrator unlocks them (src/domain/sign-in/lockout.ts). */
     lockedUntil: p.datetime().nullable(),

@@ -219,7 +219,7 @@ export async function updateApplication(
             );
           }
           await endTenantPathSignIns(em, scope, cutoffs);
-          await mergePools(em, application.id);
+          await mergePools(em, scope);
         } else {
           // On the way back too: whatever stands on the paths was made before the application went shared.
           await endTenantPathSignIns(em, scope, cutoffs);

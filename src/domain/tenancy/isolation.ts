@@ -220,9 +220,26 @@ async function moveToCopies(
 }
 
 /** Allowed only when no e-mail, upstream account or passkey exists in two pools: nothing then collides. */
-export async function mergePools(em: EntityManager, applicationId: string): Promise<void> {
+export async function mergePools(em: EntityManager, actor: AuditActor): Promise<void> {
+  await unconfirmTenantVouchedAddresses(em, actor);
   await em.nativeUpdate(User, { poolId: { $ne: SHARED_POOL } }, { poolId: SHARED_POOL });
-  await moveToTheirUsersPools(em, applicationId);
+  await moveToTheirUsersPools(em, actor.applicationId);
+}
+
+/** A tenant's administrator vouches for its isolated pool, not for the identity every tenant shares: an address only it set
+ *  joins the shared pool unconfirmed, with that tenant kept as its voucher, as if set there (users.ts, createUser). */
+async function unconfirmTenantVouchedAddresses(em: EntityManager, actor: AuditActor): Promise<void> {
+  await recordAuditPerRow(em, actor, { action: 'user.updated', targetType: 'user' }, {
+    tenantPerRow: true,
+    ctes: `unconfirmed as (
+      update app_user as u set email_verified = false, updated_at = now()
+       where @owner(u) and u.pool_id <> ? and u.vouched_by_tenant_id is not null and u.email_verified
+      returning u.*),
+    changed as (
+      select u.id::text as target_id, u.pool_id as tenant_id, ${userSnapshotSql('u', { email_verified: 'true' })} as before, ${userSnapshotSql('u')} as after
+        from unconfirmed as u)`,
+    params: [SHARED_POOL],
+  });
 }
 
 /** Upstream links and passkeys are their user's, wherever they went. */

@@ -238,7 +238,8 @@ export async function createUser(scope: Scope, input: CreateUserInput): Promise<
         tenantIds: tenantId === null ? [] : [tenantId],
         passwordHash: password === null ? null : await acceptedHash(tx, poolId, password),
         emailVerified: poolId !== SHARED_POOL || vouchesShared,
-        vouchedByTenantId: poolId === SHARED_POOL && !vouchesShared ? tenantId : null,
+        // Kept in an isolated pool too, where the tenant's word stands until the pools merge (tenancy/isolation.ts).
+        vouchedByTenantId: vouchesShared ? null : tenantId,
       });
       recordAudit(tx.em, tx, { action: 'user.created', targetType: 'user', targetId: user.id, tenantId, after: userSnapshot(user) });
       usersChanged(tx.em, scope.applicationId);
@@ -323,7 +324,7 @@ export async function updateUser(scope: Scope, userId: string, input: UpdateUser
           await endMailedCredentials(tx.em, tx.applicationId, user.id);
           const unvouched = user.poolId === SHARED_POOL && !vouchesShared;
           if (unvouched) user.emailVerified = false;
-          user.vouchedByTenantId = unvouched ? tx.tenantId : null;
+          user.vouchedByTenantId = vouchesShared ? null : tx.tenantId;
         }
         user.email = newEmail;
         user.emailNormalized = normalizeEmail(newEmail);
