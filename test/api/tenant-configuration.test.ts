@@ -24,6 +24,28 @@ const TENANT_PAGE_WITH_CONFIGURATION = `query($appId: UUID!, $pageSize: Int) {
   }
 }`;
 
+const FULL_TENANT_PAGE = `query($appId: UUID!, $pageSize: Int) {
+  tenants(appId: $appId, pageSize: $pageSize) {
+    data {
+      id
+      configuration {
+        tenantId
+        tenancyConfig { brandingScope emailTemplatesScope emailProviderScope authIsolation }
+        branding { logoUrl faviconUrl colors { primary background text } copy source updatedAt }
+        emailTemplates { key subject html text variables source updatedAt }
+        emailProvider { type fromAddress fromName replyTo smtp { host port username security } ses { region accessKeyId } secretsSet source updatedAt }
+        auth {
+          authIsolation providersSource
+          providers { id applicationId tenantId type name enabled config secretsSet callbackUrl acsUrl metadataUrl source createdAt updatedAt }
+          policies { password { ...Policy } mfa { ...Policy } session { ...Policy } lockout { ...Policy } }
+          domains { id applicationId tenantId hostname verified verifiedAt verificationToken verificationRecord { type name value } checkedAt failingSince createdAt }
+        }
+      }
+    }
+  }
+}
+fragment Policy on Policy { kind source updatedAt ... on PasswordPolicy { minLength maxAge historyCount } ... on MfaPolicy { enforcement factors } ... on SessionPolicy { idleTimeoutMinutes } ... on LockoutPolicy { maxAttempts } }`;
+
 async function createTenants(count: number): Promise<string[]> {
   const ids: string[] = [];
   for (let i = 0; i < count; i += 1) ids.push((await app.http.post(`${appPath}/tenants`, { name: `Config ${ids.length}-${crypto.randomUUID().slice(0, 8)}` })).body.id);
@@ -179,6 +201,44 @@ describe('tenant configuration', () => {
       expect(page.body.errors).toBeUndefined();
       expect(page.body.data.tenants.data).toHaveLength(n);
       expect(page.body.data.tenants.data.every((t: { configuration: { emailTemplates: unknown[] } }) => t.configuration.emailTemplates.length === 12)).toBe(true);
+    }
+    expect(counts[10]).toBe(counts[1]);
+    expect(counts[100]).toBe(counts[1]);
+    expect(counts[1]).toBeLessThanOrEqual(10);
+  });
+
+  it('a page of N isolated tenants, half of them customizing every feature, costs the same SQL statements for N = 1, 10 and 100, every field selected', async () => {
+    const fresh = await app.bootstrapAnother();
+    const client = app.as({ apiKey: fresh.apiKey });
+    const appPath = `/applications/${fresh.applicationId}`;
+    expect((await client.patch(appPath, { tenancyConfig: { brandingScope: 'tenant', emailTemplatesScope: 'tenant', emailProviderScope: 'tenant', authIsolation: 'isolated' } })).status).toBe(200);
+    const counts: Record<number, number> = {};
+    let created = 0;
+    for (const n of [1, 10, 100]) {
+      while (created < n) {
+        const tenantId = (await client.post(`${appPath}/tenants`, { name: `Custom ${created}` })).body.id as string;
+        const inTenant = `${appPath}/tenants/${tenantId}`;
+        // Every other tenant holds an override of each feature; the rest inherit.
+        if (created % 2 === 0) {
+          expect((await client.put(`${inTenant}/branding`, { colors: { primary: '#123456' } })).status).toBe(200);
+          expect((await client.put(`${inTenant}/email/templates/welcome`, { subject: 'Hi', html: '<p>Hi</p>', text: 'Hi' })).status).toBe(200);
+          expect((await client.put(`${inTenant}/email/provider`, { type: 'sendgrid', fromAddress: 'a@tenant.test', secrets: { apiKey: 'SG.key' } })).status).toBe(200);
+          expect((await client.put(`${inTenant}/policies/password`, { minLength: 12 })).status).toBe(200);
+          expect((await client.put(`${inTenant}/policies/mfa`, { enforcement: 'required' })).status).toBe(200);
+          expect((await client.post(`${inTenant}/auth-providers`, { type: 'oauth', config: { provider: 'google', clientId: `client-${created}` }, secrets: { clientSecret: 'secret' } })).status).toBe(201);
+          expect((await client.post(`${inTenant}/domains`, { hostname: `t${created}-${crypto.randomUUID().slice(0, 8)}.example.com` })).status).toBe(201);
+        }
+        created += 1;
+      }
+      const before = app.queries.length;
+      const page = await client.graphql(FULL_TENANT_PAGE, { appId: fresh.applicationId, pageSize: n });
+      counts[n] = app.queries.length - before;
+      expect(page.body.errors).toBeUndefined();
+      const tenants = page.body.data.tenants.data as { configuration: { branding: { source: string }; auth: { providersSource: string; domains: unknown[] } } }[];
+      expect(tenants).toHaveLength(n);
+      expect(tenants.filter((t) => t.configuration.branding.source === 'customized')).toHaveLength(Math.ceil(n / 2));
+      expect(tenants.filter((t) => t.configuration.auth.providersSource === 'customized')).toHaveLength(Math.ceil(n / 2));
+      expect(tenants.filter((t) => t.configuration.auth.domains.length === 1)).toHaveLength(Math.ceil(n / 2));
     }
     expect(counts[10]).toBe(counts[1]);
     expect(counts[100]).toBe(counts[1]);
