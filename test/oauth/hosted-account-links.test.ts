@@ -297,6 +297,20 @@ describe('forgot password', () => {
       expect((await signIn('nia@example.com', NEW_PASSWORD, isolated, { tenant: 'north' })).status).toBe(303);
     });
 
+    it('a reset proves the address a tenant’s credentials set: the pools merged later keep it confirmed', async () => {
+      const tenantKey = new HttpClient(app.baseUrl, {
+        apiKey: (await admin.post(`/applications/${another.applicationId}/tenants/${north}/api-keys`, { name: 'north admin', permissions: ['users:read', 'users:write'] })).body.secret,
+      });
+      const userId = await createPasswordUser(tenantKey, 'ines@example.com');
+      const vouching = async () => (await app.sql<{ vouched_by_tenant_id: string | null }>('select vouched_by_tenant_id from app_user where id = ?', [userId]))[0]!.vouched_by_tenant_id;
+      expect(await vouching()).toBe(north);
+      await askReset(await authorize(isolated, { tenant: 'north' }), 'ines@example.com');
+      const jar = new CookieJar();
+      const form = await jar.visit(await accountLinkOf(admin, 'ines@example.com', 'password_reset'));
+      expect((await jar.submit(form, { password: NEW_PASSWORD })).status).toBe(200);
+      expect(await vouching()).toBeNull();
+    });
+
     it('a reset asked on the sign-in page takes over an account never confirmed too: its tenant, its pool’s, stays, its roles there go', async () => {
       const userId = await createPasswordUser(admin, 'oda@example.com', `/applications/${another.applicationId}/tenants/${north}/users`);
       await app.sql('update app_user set email_verified = false where id = ?', [userId]);

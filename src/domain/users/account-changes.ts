@@ -22,7 +22,9 @@ export async function resetPassword(em: EntityManager, actor: AuditActor, userId
     em,
     actor.applicationId,
     `update app_user as u set password_hash = ?, password_changed_at = now(), email_verified = true, status = 'active', failed_sign_ins = 0, last_failed_sign_in_at = null,
-            locked_until = null, updated_at = now()
+            locked_until = null, updated_at = now(),
+            -- The mailbox is proven: no tenant's word for it is left to weigh (tenancy/isolation.ts). A takeover spends it itself.
+            vouched_by_tenant_id = case when u.email_verified then null else u.vouched_by_tenant_id end
        from app_user as old
       where @owner(u) and u.id = ? and old.application_id = u.application_id and old.id = u.id and u.status <> 'suspended'
      returning u.email, u.name, u.locale, u.pool_id, u.tenant_ids, old.status as was, old.email_verified as was_verified`,
@@ -109,7 +111,7 @@ export async function changeEmail(em: EntityManager, actor: AuditActor, userId: 
     userId,
   ]);
   if (holder !== undefined) return 'taken';
-  await executeOwned(em, actor.applicationId, 'update app_user set email = ?, email_normalized = ?, email_verified = true, updated_at = now() where @owner and id = ?', [
+  await executeOwned(em, actor.applicationId, 'update app_user set email = ?, email_normalized = ?, email_verified = true, vouched_by_tenant_id = null, updated_at = now() where @owner and id = ?', [
     newEmail,
     key,
     userId,
