@@ -312,8 +312,9 @@ describe('e-mail address', () => {
   it('needs the current password and a new address; the link mailed to it changes the address, verified, once it is confirmed, and works once', async () => {
     const userId = await createUser('em@example.com');
     const { jar, page } = await openAccount('em@example.com');
-    // Unproven since (as after an administrator's change of address): the link proves the new one.
-    await app.sql(`update app_user set email_verified = false where id = ?`, [userId]);
+    // Unproven since (as after a tenant administrator's change of address, which it vouched for): the link proves the new one.
+    const voucher = await app.createTenant('Em Voucher');
+    await app.sql(`update app_user set email_verified = false, vouched_by_tenant_id = ? where id = ?`, [voucher, userId]);
     expect(page.body).toContain('<h2 id="email-title">Email address</h2>');
 
     const wrong = await askChange(jar, page, 'em.new@example.com', 'Not-The-One-1');
@@ -358,6 +359,8 @@ describe('e-mail address', () => {
     expect(changed.status).toBe(200);
     expect(changed.body).toContain('Your email address is changed');
     expect(await emailOf(userId)).toEqual({ email: 'em.new@example.com', email_verified: true });
+    // Its owner's proof: no tenant's word for the address is left to weigh.
+    expect((await app.sql<{ vouched_by_tenant_id: string | null }>('select vouched_by_tenant_id from app_user where id = ?', [userId]))[0]!.vouched_by_tenant_id).toBeNull();
     const [record] = await app.sql<{ actor_type: string; actor_id: string; before: unknown; after: unknown }>(
       `select actor_type, actor_id, before, after from audit_log where target_id = ? and action = 'user.email.changed'`,
       [userId],
