@@ -1,9 +1,8 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { OutboxWorker } from '../../src/domain/email/deliver.ts';
 import { startTestAppWithTenants, type TestApp } from '../support/app.ts';
 import { auditRecordsOf, traced } from '../support/audit.ts';
-import { settledDelivery } from '../support/email-outbox.ts';
+import { settledDelivery, outboxStoppedDuring } from '../support/email-outbox.ts';
 import { decodedMail, startMailSink, startSmtpServer, type MailSink } from '../support/mail-receivers.ts';
 
 /**
@@ -31,17 +30,7 @@ afterAll(async () => {
   await sink?.close();
 });
 
-const outbox = () => app.gatehouse.services.outbox as OutboxWorker;
-
-/** `work` done while the outbox sends nothing: its mails are still queued when it ends. */
-async function withOutboxStopped<T>(work: () => Promise<T>): Promise<T> {
-  await outbox().stop();
-  try {
-    return await work();
-  } finally {
-    outbox().start({ warn: () => undefined });
-  }
-}
+const withOutboxStopped = <T>(work: () => Promise<T>): Promise<T> => outboxStoppedDuring(app, work);
 
 async function invite(path: string, email: string): Promise<string> {
   const sent = await app.http.post(`${path}/invitations`, { email });

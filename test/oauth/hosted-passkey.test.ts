@@ -1009,15 +1009,21 @@ describe('the account page', () => {
     expect(await app.sql('select 1 from webauthn_credential where user_id = ?', [userId])).toHaveLength(2);
   });
 
+  /** The scope's password provider disabled, nobody signing in there with a password; its id. */
+  async function disablePasswordSignIn(scope: Awaited<ReturnType<typeof passkeyScope>>): Promise<string> {
+    const providers = (await scope.admin.get('/auth-providers')).body.data as { id: string; type: string }[];
+    const password = providers.find((provider) => provider.type === 'password')!;
+    expect((await scope.admin.patch(`/auth-providers/${password.id}`, { enabled: false })).status).toBe(200);
+    return password.id;
+  }
+
   it('an account without a password keeps its last key where nothing else signs it in: refused, the key kept, until e-mail sign-in is offered', async () => {
     const scope = await passkeyScope();
     const made = await scope.admin.post('/users', { email: 'keyonly@example.com' });
     expect(made.status, JSON.stringify(made.body)).toBe(201);
     const userId = (made.body as { id: string }).id;
     const key = await giveKey(scope, userId);
-    const providers = (await scope.admin.get('/auth-providers')).body.data as { id: string; type: string }[];
-    const password = providers.find((provider) => provider.type === 'password')!;
-    expect((await scope.admin.patch(`/auth-providers/${password.id}`, { enabled: false })).status).toBe(200);
+    await disablePasswordSignIn(scope);
     const { jar, visit } = await accountWithKey(scope, key);
     const form = passkeyRemoval(visit);
     const removal = { ...form.fields, remove: form.options['remove']![0]! };
@@ -1037,9 +1043,7 @@ describe('the account page', () => {
     const scope = await passkeyScope();
     const userId = await createPasswordUser(scope.admin, 'keyandpassword@example.com');
     const key = await giveKey(scope, userId);
-    const providers = (await scope.admin.get('/auth-providers')).body.data as { id: string; type: string }[];
-    const password = providers.find((provider) => provider.type === 'password')!;
-    expect((await scope.admin.patch(`/auth-providers/${password.id}`, { enabled: false })).status).toBe(200);
+    const passwordProvider = await disablePasswordSignIn(scope);
     const { jar, visit } = await accountWithKey(scope, key);
     const form = passkeyRemoval(visit);
     const removal = { ...form.fields, remove: form.options['remove']![0]!, passkey_password: PASSWORD };
@@ -1049,7 +1053,7 @@ describe('the account page', () => {
     expect(await app.sql('select 1 from webauthn_credential where user_id = ?', [userId])).toHaveLength(1);
     expect(await app.sql(`select 1 from audit_log where target_id = ? and action = 'user.passkey.removed'`, [userId])).toEqual([]);
     // Password sign-in offered again: the password signs the account in, and the key may go.
-    expect((await scope.admin.patch(`/auth-providers/${password.id}`, { enabled: true })).status).toBe(200);
+    expect((await scope.admin.patch(`/auth-providers/${passwordProvider}`, { enabled: true })).status).toBe(200);
     const removed = await jar.visit(form.action, { form: removal });
     expect(removed.status, removed.body.slice(-1500)).toBe(303);
     expect(await app.sql('select 1 from webauthn_credential where user_id = ?', [userId])).toEqual([]);

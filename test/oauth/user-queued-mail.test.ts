@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { OutboxWorker } from '../../src/domain/email/deliver.ts';
 import type { TestApp } from '../support/app.ts';
 import { auditRecordsOf, traced } from '../support/audit.ts';
 import type { Visit } from '../support/cookie-jar.ts';
 import { mails } from '../support/email-sign-in.ts';
-import { settledDelivery } from '../support/email-outbox.ts';
+import { settledDelivery, outboxStoppedDuring } from '../support/email-outbox.ts';
 import { startHostedTestApp, type HostedTestApp } from '../support/hosted-app.ts';
 import { startMailSink, type MailSink } from '../support/mail-receivers.ts';
 import { createPasswordUser } from '../support/users.ts';
@@ -29,17 +28,7 @@ afterAll(async () => {
   await sink?.close();
 });
 
-const outbox = () => app.gatehouse.services.outbox as OutboxWorker;
-
-/** `work` done while the outbox sends nothing: its mails are still queued when it ends. */
-async function withOutboxStopped<T>(work: () => Promise<T>): Promise<T> {
-  await outbox().stop();
-  try {
-    return await work();
-  } finally {
-    outbox().start({ warn: () => undefined });
-  }
-}
+const withOutboxStopped = <T>(work: () => Promise<T>): Promise<T> => outboxStoppedDuring(app, work);
 
 /** "Forgot your password?" on the hosted sign-in page, for `email`: a `password_reset` mail is queued to its account. */
 async function askReset(email: string): Promise<void> {

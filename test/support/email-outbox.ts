@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
 import { loadConfig, type EmailConfig } from '../../src/config.ts';
+import type { OutboxWorker } from '../../src/domain/email/deliver.ts';
 import type { MailSender } from '../../src/domain/email/outbox.ts';
 import type { TestApp } from './app.ts';
 import type { HttpClient } from './http.ts';
@@ -27,3 +28,14 @@ export const flowSender = (app: TestApp): MailSender => ({
   principal: { actor: { type: 'system', id: 'test-flow' } },
   services: app.gatehouse.services,
 });
+
+/** `work` done while `app`'s outbox sends nothing: its mails are still queued when it ends. */
+export async function outboxStoppedDuring<T>(app: TestApp, work: () => Promise<T>): Promise<T> {
+  const outbox = app.gatehouse.services.outbox as OutboxWorker;
+  await outbox.stop();
+  try {
+    return await work();
+  } finally {
+    outbox.start({ warn: () => undefined });
+  }
+}
