@@ -57,8 +57,7 @@ export function registerDashboard(app: FastifyInstance, deps: DashboardDeps): vo
   const dist = deps.distDir ?? DASHBOARD_DIST;
   const publicUrl = new URL(deps.publicUrl);
   app.get('/dashboard', async (_request, reply) => reply.redirect('/dashboard/', 301));
-  // The service's root, which a newcomer opens first: its one page for people (at another host than PUBLIC_URL's, the page
-  // that says so). Not at a custom domain, whose visitors are end users. Not permanent, as the root may serve more.
+  // A newcomer opens the root first. Not on a custom domain, whose visitors are end users; 302, as the root may serve more.
   app.get('/', async (request, reply) =>
     (await deps.surfaces.forHost(request.headers.host ?? '')).kind === 'domain' ? reply.callNotFound() : reply.redirect('/dashboard/', 302),
   );

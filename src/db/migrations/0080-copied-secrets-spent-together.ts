@@ -1,10 +1,8 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * A TOTP secret or a recovery code copied by the isolation switch stays one secret: its `secret_id` or `code_id` goes
- * with the copy, and what spends it (an accepted step, a used code) spends it in every account holding it. Rows of
- * earlier copies get one id per secret: a factor's ciphertext is unique to its enrolment (a random nonce) and a copy
- * holds it verbatim; a code's copies hold its hash under their user's address.
+ * A secret copied by the isolation switch is spent in every copy: its `secret_id` or `code_id` goes with it. Earlier
+ * copies are linked by their ciphertext (unique per enrolment: a random nonce) or by code hash and address.
  */
 export class Migration0080CopiedSecretsSpentTogether extends Migration {
   override up(): void {

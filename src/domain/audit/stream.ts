@@ -304,8 +304,8 @@ export async function followAuditLog(scope: Scope, filter: AuditFilter, start: S
     woken = true;
     wakeUp?.();
   };
-  // A resumption from its start may send what the start's snapshot passed over (Start): older, never a repeat. No place
-  // before the record a resumption named (`seenThrough`) is handed out: from it, that record would come again.
+  // A resumption may send what its snapshot passed over (Start): older, never a repeat. No place before `seenThrough` is
+  // handed out: from it, that record would come again.
   const reached = (at: Place) => {
     if (start.seenThrough === undefined || !after(start.seenThrough, at)) sink.reached?.(resumeToken(scope, at));
   };

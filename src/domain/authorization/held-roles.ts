@@ -103,8 +103,8 @@ export async function readHoldings(
   return { held, until };
 }
 
-/** The subjects left out only by a lockout that ends (their own, a key's user's), each with its end: `union all` rows
- *  of readHoldings' statement, built where it stands in the text, as `app` and `inTenant` add their parameters in turn. */
+/** Rows of subjects left out only by a lockout that ends, with its end. Built in place: `app` and `inTenant` push their
+ *  parameters in the statement's order. */
 function lockedOutSql(operators: boolean, app: () => string, inTenant: (alias: string) => string): string {
   const lockedOut = (alias: string) => `${alias}.status = 'locked' and ${alias}.locked_until > now()`;
   return `union all

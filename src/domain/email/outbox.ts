@@ -165,8 +165,7 @@ export const WITHDRAWN_REASONS = {
   user_deleted: 'withdrawn: the account was deleted before this mail was sent',
 } as const;
 
-/** The mails withdrawn: an invitation's, or an account's but its invitations' (withdrawn with the invitation, whose
- *  link outlives a suspension). */
+/** An invitation's mails, or an account's other than its invitations' (whose link outlives a suspension). */
 type Withdrawn = { readonly invitationId: string; readonly reason: 'revoked' | 'resent' } | { readonly userId: string; readonly reason: 'user_suspended' | 'user_deleted' };
 
 /**

@@ -99,9 +99,8 @@ async function assignRoles(em: EntityManager, tx: Scope, invitation: Invitation,
   return roles.filter((role) => !mayGive(role)).map((role) => role.id);
 }
 
-/** A key added to an existing account is announced as every factor added is (enrolFactor): `mfa_enrolled`, whose reset
- *  link also removes it, the owner's way back if whoever read the mailed code was not them. In the acceptance's
- *  transaction, once the account is a member: the mail goes out in the tenant only when it is the account's one. */
+/** Announced as every factor added is (enrolFactor): its `mfa_enrolled` link removes it, the owner's way back if whoever
+ *  read the mailed code was not them. */
 async function announceKey(em: EntityManager, tx: Scope, invitation: Invitation, user: User, keyId: string): Promise<void> {
   const at = { em, sender: tx, tenantId: invitation.tenantId };
   const owner = { email: user.email, name: user.name ?? null, locale: user.locale ?? null, tenantIds: user.tenantIds };

@@ -404,9 +404,8 @@ async function proven(target: SignInTarget, row: SignInRow, user: SignInUser | n
   return { ok: true, user: owned, verified: { ...owned, tenantIds } };
 }
 
-/** An address nobody proved, set without a password (a tenant's administrator's, its own account renamed included): its
- *  maker may hold other ways in (a session, a key, an upstream link), which the mailbox's owner takes over as an invitation
- *  accepted by its link alone does; the address is proven then. The user as they are now (their sign-ins ended), or null. */
+/** An unproven address set without a password: its maker may hold other ways in, which the mailbox's owner takes over
+ *  as an invitation accepted by its link alone does. The user as they are now, or null. */
 async function takeOverByMailbox(target: SignInTarget, user: SignInUser): Promise<SignInUser | null> {
   const { applicationScope } = target;
   const actor = { applicationId: target.application.id, tenantId: target.policyTenantId, requestId: target.scope.requestId, principal: { actor: { type: 'user', id: user.id } } };

@@ -433,9 +433,8 @@ export async function endMailedCredentials(em: EntityManager, applicationId: str
   await executeOwned(em, applicationId, 'delete from mfa_email_code where @owner and user_id = ?', [userId]);
 }
 
-/** A link mailed in a tenant's outbox, which its administrators read, acts on the whole account: it was mailed there as
- *  the account was that tenant's alone (flow-mail.ts tenantOf), and ends once the account's tenants are `tenantIds`, no
- *  longer that one alone. */
+/** A link mailed in a tenant's outbox, which its administrators read, acts on the whole account: it ends once the
+ *  account is no longer that tenant's alone (flow-mail.ts tenantOf). */
 export async function endLinksOfOtherOutboxes(em: EntityManager, applicationId: string, userId: string, tenantIds: readonly string[]): Promise<void> {
   const [alone] = tenantIds.length === 1 ? tenantIds : [];
   await executeOwned(

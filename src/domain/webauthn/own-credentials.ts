@@ -39,9 +39,8 @@ export async function addOwnCredential(
 
 class OnlyWayIn extends Error {}
 
-/** Whether the account signs in without a key: by a password (its own, or one a reset link sets) where the surface
- *  signs in with passwords, by mail (a link or code), or through an upstream it is linked to. A password the surface
- *  does not take lets nobody in. */
+/** Whether the account signs in without a key: by password where the surface takes one (a reset link sets it), by mail,
+ *  or through an upstream it is linked to. */
 async function signsInWithoutKeys(tx: EntityManager, target: SignInTarget, user: SignInUser): Promise<boolean> {
   if (target.password.signIn || target.email.link || target.email.code) return true;
   const links = await executeOwned<unknown[]>(tx, target.application.id, `select 1 from user_identity where @owner and user_id = ? limit 1`, [user.id]);

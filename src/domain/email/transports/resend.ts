@@ -5,9 +5,8 @@ import { mailbox, type OutgoingMail, type Sent, type Transport } from './transpo
 /** Domains in Punycode; a local part that is not ASCII is Resend's to take or refuse. */
 const domain = (address: string) => addressFor({ type: 'resend', name: 'Resend' }, asciiDomain, address);
 
-/** Resend answers 409 `concurrent_idempotent_requests` while an earlier request with the key is still in progress there
- *  (an attempt that ran out of time, its mail perhaps sent): "try the request again later". Any other 409 (the key
- *  reused with another payload) is final. */
+/** 409 `concurrent_idempotent_requests`: an earlier attempt with the key still runs there, "try again later". Any other
+ *  409 (the key reused with another payload) is final. */
 function inProgress(response: Response, answer: string): boolean {
   if (response.status !== 409) return false;
   try {
