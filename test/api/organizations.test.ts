@@ -108,6 +108,8 @@ describe('organizations', () => {
       [{ plan: 'pro', address: { line1: 'x', city: 'Berlin', country: 'Germany' } }, 'address.country'],
       // Two letters, but no country: unassigned (ZZ, QQ, XX), reserved (UK, EU) or withdrawn (YU).
       ...['ZZ', 'qq', 'XX', 'UK', 'EU', 'YU'].map((country): [Record<string, unknown>, string] => [{ plan: 'pro', address: { line1: 'x', city: 'Berlin', country } }, 'address.country']),
+      // No code in any case, though upper-casing makes one of them (ß → SS, ﬁ → FI, ıe → IE): nothing but its case changes.
+      ...['ß', 'ﬁ', 'ıe'].map((country): [Record<string, unknown>, string] => [{ plan: 'pro', address: { line1: 'x', city: 'Berlin', country } }, 'address.country']),
       [{ plan: 'pro', address: { line1: ' ', city: 'Berlin', country: 'DE' } }, 'address.line1'],
       [{ plan: 'pro', address: { line1: 'a\nb', city: 'Berlin', country: 'DE' } }, 'address.line1'],
       // Printed on invoices as the city is: no text reordered by a directional override, none of only invisible characters.
@@ -116,6 +118,7 @@ describe('organizations', () => {
       [{ plan: 'pro', address: { line1: 'x', city: 'Berlin', postalCode: '\u200B', country: 'DE' } }, 'address.postalCode'],
       [{ plan: 'pro', address: { line1: 'x', city: 'Berlin', region: 'Bavaria\u202D', country: 'DE' } }, 'address.region'],
       [{ plan: 'pro', taxId: '<script>' }, 'taxId'],
+      [{ plan: 'pro', taxId: 'DE ſt123' }, 'taxId'],
     ];
     for (const [body, field] of refusals) {
       const refused = await app.http.put(`${orgPath}/billing`, body);

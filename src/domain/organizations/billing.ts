@@ -29,16 +29,19 @@ export function billingOf(stored: Partial<Billing> | undefined | null): Billing 
   return typeof stored === 'object' ? { ...DEFAULT_BILLING, ...stored } : { ...DEFAULT_BILLING };
 }
 
-/** As printed: letters, digits, spaces, dots, hyphens and slashes, 2 to 32. */
-const TAX_ID = /^[A-Z0-9][A-Z0-9 ./-]{0,30}[A-Z0-9]$/;
+/** As printed: letters, digits, spaces, dots, hyphens and slashes, 2 to 32; any case. Tested before upper-casing, which
+ *  turns some other letters into these (ß → SS, ﬁ → FI): only the case may change. */
+const TAX_ID = /^[A-Z0-9][A-Z0-9 ./-]{0,30}[A-Z0-9]$/i;
+const COUNTRY = /^[A-Z]{2}$/i;
 
 /** Printed on an invoice as a name is (displayName): one line, visible, nothing reordered. Blank is none. */
 const optionalLine = (field: string, value: string | null | undefined) => (value == null || value.trim() === '' ? null : displayName(field, value));
 
 function address(input: BillingAddressInput): BillingAddress {
   // Sent in any case.
-  const country = input.country.trim().toUpperCase();
-  if (!isCountryCode(country)) throw invalid('address.country', 'address.country must be an ISO 3166-1 alpha-2 code, e.g. DE');
+  const sent = input.country.trim();
+  const country = sent.toUpperCase();
+  if (!COUNTRY.test(sent) || !isCountryCode(country)) throw invalid('address.country', 'address.country must be an ISO 3166-1 alpha-2 code, e.g. DE');
   return {
     line1: displayName('address.line1', input.line1),
     line2: optionalLine('address.line2', input.line2),
@@ -53,8 +56,9 @@ function address(input: BillingAddressInput): BillingAddress {
 export function validBilling(input: BillingInput): Billing {
   let taxId: string | null = null;
   if (input.taxId != null) {
-    taxId = input.taxId.trim().toUpperCase();
-    if (!TAX_ID.test(taxId)) throw invalid('taxId', 'taxId must be 2 to 32 letters, digits, spaces, dots, hyphens or slashes');
+    const sent = input.taxId.trim();
+    if (!TAX_ID.test(sent)) throw invalid('taxId', 'taxId must be 2 to 32 letters, digits, spaces, dots, hyphens or slashes');
+    taxId = sent.toUpperCase();
   }
   return {
     plan: input.plan,
