@@ -330,6 +330,21 @@ describe('SP-initiated', () => {
     expect(await reason()).toBe('invalid_assertion');
   });
 
+  it('an assertion whose bearer confirmation names no request, posted in a response naming an open one, is refused: that request’s sign-in goes on', async () => {
+    const flow = await authorize();
+    const request = await toIdp(flow);
+    // An unsolicited assertion (anyone's own, from the IdP) wrapped in an unsigned response naming this browser's
+    // request would skip the "Continue as …?" page: only the signed confirmation binds an assertion to a request.
+    const wrapped = await postToAcs(respond({ email: 'mallory@saml.test', inResponseTo: request.id, confirmationInResponseTo: null }), request.relayState);
+    expect(wrapped.status).toBe(400);
+    expect(wrapped.headers.get('location')).toBeNull();
+    expect(JSON.stringify(await lastSignInRecord('user.sign_in_failed'))).toContain('"reason":"invalid_assertion"');
+    // The request is still the IdP's to answer.
+    const acs = await postToAcs(respond({ inResponseTo: request.id }), request.relayState);
+    expect(acs.status, acs.body).toBe(303);
+    expect((await codeFor(flow, await flow.jar.visit(acs.location!))).sub).toBe(userId);
+  });
+
   it('the proof is bound to its interaction: another browser, or another interaction, gets no sign-in', async () => {
     const flow = await authorize();
     const request = await toIdp(flow);

@@ -49,8 +49,8 @@ export interface ResponseOptions {
   readonly email: string;
   /** The AuthnRequest answered; none: IdP-initiated. */
   readonly inResponseTo?: string;
-  /** The bearer confirmation's InResponseTo, when it is not the response's. */
-  readonly confirmationInResponseTo?: string;
+  /** The bearer confirmation's InResponseTo, when it is not the response's; null: the confirmation names none. */
+  readonly confirmationInResponseTo?: string | null;
   /** The bearer confirmation's Recipient (default: the ACS). */
   readonly recipient?: string;
   /** Seconds the assertion's window is shifted by (negative: in the past). */
@@ -196,7 +196,7 @@ export class TestIdp {
       `<saml:Issuer>${issuer}</saml:Issuer>` +
       `<saml:Subject><saml:NameID Format="${escape(options.nameIdFormat ?? 'urn:oasis:names:tc:SAML:2.0:nameid-format:persistent')}">${escape(options.nameId ?? `user-${randomUUID()}`)}</saml:NameID>` +
       `<saml:SubjectConfirmation Method="urn:oasis:names:tc:SAML:2.0:cm:bearer">` +
-      `<saml:SubjectConfirmationData NotOnOrAfter="${at(300)}" Recipient="${escape(options.recipient ?? options.acsUrl)}"${answered(options.confirmationInResponseTo ?? options.inResponseTo)}/>` +
+      `<saml:SubjectConfirmationData NotOnOrAfter="${at(300)}" Recipient="${escape(options.recipient ?? options.acsUrl)}"${answered(options.confirmationInResponseTo === null ? undefined : (options.confirmationInResponseTo ?? options.inResponseTo))}/>` +
       `</saml:SubjectConfirmation></saml:Subject>` +
       `<saml:Conditions${options.conditionsUntimed === true ? '' : ` NotBefore="${at(-30)}" NotOnOrAfter="${at(300)}"`}><saml:AudienceRestriction><saml:Audience>${escape(options.audience)}</saml:Audience></saml:AudienceRestriction></saml:Conditions>` +
       (options.nested === undefined ? '' : `<saml:Advice>${'<x>'.repeat(options.nested)}${'</x>'.repeat(options.nested)}</saml:Advice>`) +

@@ -402,9 +402,11 @@ interface AssertionXml {
 const BEARER = 'urn:oasis:names:tc:SAML:2.0:cm:bearer';
 
 /**
- * Whether a bearer confirmation names this ACS as its Recipient and is valid at `now` (SAML profiles 4.1.4.2: each has a
- * Recipient and a NotOnOrAfter). node-saml checks their times only for a response naming InResponseTo, and their
- * InResponseTo not at all then: an assertion made for one browser's request, re-wrapped as unsolicited, would serve anyone.
+ * Whether a bearer confirmation names this ACS as its Recipient, is valid at `now` and names the response's InResponseTo,
+ * or none when it names none (SAML profiles 4.1.4.2). node-saml checks their times only for a response naming
+ * InResponseTo, and their InResponseTo not at all then: an assertion made for one browser's request, re-wrapped as
+ * unsolicited, would serve anyone; and an unsolicited one wrapped in a response (unsigned) naming a browser's open
+ * request would sign it in without its "Continue as …?".
  */
 function confirmedFor(assertion: AssertionXml | undefined, acsUrl: string, now: number, inResponseTo: string | undefined): boolean {
   const validNow = (notBefore: string | undefined, notOnOrAfter: string | undefined) =>
@@ -412,7 +414,7 @@ function confirmedFor(assertion: AssertionXml | undefined, acsUrl: string, now: 
   return (assertion?.Subject?.[0]?.SubjectConfirmation ?? [])
     .filter((confirmation) => confirmation.$?.Method === BEARER)
     .flatMap((confirmation) => confirmation.SubjectConfirmationData ?? [])
-    .some(({ $: data }) => data?.Recipient === acsUrl && validNow(data.NotBefore, data.NotOnOrAfter) && [undefined, inResponseTo].includes(data.InResponseTo));
+    .some(({ $: data }) => data?.Recipient === acsUrl && validNow(data.NotBefore, data.NotOnOrAfter) && data.InResponseTo === inResponseTo);
 }
 
 /** A response naming no open request: its request's first use consumed it, so node-saml refuses a replay before any
