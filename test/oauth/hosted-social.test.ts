@@ -375,6 +375,27 @@ describe('social and OIDC sign-in', () => {
     expect(await app.sql(`select 1 from audit_log where action = 'user.upstream_link.created' and target_id = ?`, [sue])).toEqual([]);
   });
 
+  it('an account locked out at the browser’s address is refused by a verified upstream e-mail and gets no link; unlocked, it links', async () => {
+    const lou = await app.createUser('locked-address-upstream@example.com');
+    // As the lockout policy's failed passwords from this address (the test's 127.0.0.1) leave the account.
+    await app.sql(
+      `insert into sign_in_failure (application_id, user_id, address, failures, last_failed_at, locked_at, locked_until)
+       values (?, ?, '127.0.0.1', 10, now(), now(), now() + interval '5 minutes')`,
+      [app.root.applicationId, lou],
+    );
+    idp.login = { sub: 'locked-address-sub', email: 'locked-address-upstream@example.com', email_verified: true };
+    const flow = await authorize();
+    const refused = await signInWith(flow, 'Upstream');
+    expect(refused.status).toBe(403);
+    expect(await lastSignInRecord()).toMatchObject({ action: 'user.sign_in_failed', target_id: lou, after: { method: 'oauth', reason: 'address_locked' } });
+    expect(await identities(lou)).toEqual([]);
+    expect(await app.sql(`select 1 from audit_log where action = 'user.upstream_link.created' and target_id = ?`, [lou])).toEqual([]);
+    expect((await app.http.post(`/users/${lou}/unlock`, {})).status).toBe(200);
+    const again = await authorize();
+    expect((await idTokenOf(again, await signInWith(again, 'Upstream')))['sub']).toBe(lou);
+    expect(await identities(lou)).toEqual([{ provider_id: upstreamId, subject: 'locked-address-sub' }]);
+  });
+
   it('a suspended user’s link signs nothing in (user_inactive); activated again, the same link signs them in', async () => {
     idp.login = { sub: 'linked-suspended-sub', email: 'linked-suspended@example.com', email_verified: true };
     const first = await authorize();

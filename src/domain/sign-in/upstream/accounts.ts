@@ -13,7 +13,7 @@ import { underTenancyConfig } from '../../tenancy/config-lock.ts';
 import { normalizeEmail } from '../../users/email-key.ts';
 import { auditFilingOfRow } from '../../users/users.ts';
 import { mayActNow, readSignInUser, type SignInUser } from '../../users/sign-in-user.ts';
-import { recordSuccessfulSignIn } from '../lockout.ts';
+import { addressStanding, recordSuccessfulSignIn } from '../lockout.ts';
 import type { SignInTarget } from '../sign-in.ts';
 import { createSignedUpUser, requireTargetPool } from '../new-account.ts';
 import type { UpstreamMethod } from '../surface-settings.ts';
@@ -115,6 +115,8 @@ export async function upstreamAccount(
       if (owner.emailVerified !== true) return { ok: false, reason: 'email_unverified', user: owner };
       // A refused sign-in adds no way in: a suspended or locked account is not linked for later.
       if (!mayActNow(owner)) return { ok: false, reason: 'user_inactive', user: owner };
+      // Nor one locked out at this address, whose sign-in recordSuccessfulSignIn would refuse once linked.
+      if ((await addressStanding(target, owner, address)) === 'locked') return { ok: false, reason: 'address_locked', user: owner };
       if (!(await vouchedFor(owner.id))) return { ok: false, reason: 'provider_not_trusted', user: owner };
       if (!(await link(target, upstream, identity.subject, owner.id))) return { ...MOVED, user: owner };
       userId = owner.id;
