@@ -21,7 +21,7 @@ import { DeferredMailJob } from './domain/email/deferred-mail.ts';
 import { CursorCodec } from './domain/pagination.ts';
 import { createInvalidationBus, type InvalidationBus } from './events/invalidations.ts';
 import { RefusalTiming } from './domain/sign-in/refusal-timing.ts';
-import { createSurfaceSettingsCache, surfaceSettings as settingsOfSurface } from './domain/sign-in/surface-settings.ts';
+import { createSurfaceSettingsCache, surfaceLook, surfaceSettings as settingsOfSurface } from './domain/sign-in/surface-settings.ts';
 import { SessionValidationCache } from './domain/sessions/validation-cache.ts';
 import { createClientCache } from './oidc/client-cache.ts';
 import type { SignInRules } from './oidc/configuration.ts';
@@ -151,6 +151,7 @@ export async function startGatehouse(config: Config, options: DatabaseOptions & 
   const signIn: SignInRules = {
     target: (requestId, client, tenantParam) => resolveTarget(services, requestId, client, tenantParam),
     admit: (requestId, surface, client, named) => admitSignIn(services, requestId, surface, client, named),
+    look: (requestId, applicationId, tenantRef) => surfaceLook(services, requestId, applicationId, tenantRef),
     sessionPolicy: (requestId, applicationId, poolId) => poolSessionPolicy(services, requestId, applicationId, poolId),
     mfaPolicy: (requestId, applicationId, poolId) => poolMfaPolicy(services, requestId, applicationId, poolId),
   };

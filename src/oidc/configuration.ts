@@ -17,6 +17,7 @@ import { INTERACTION_SECONDS } from '../domain/sign-in/session.ts';
 import { interactionPaths } from '../domain/sign-in/interaction-paths.ts';
 import type { SessionPolicy } from '../domain/policies/definitions.ts';
 import type { SignInTarget } from '../domain/sign-in/sign-in.ts';
+import type { PageLook } from '../domain/sign-in/surface-settings.ts';
 import type { InvalidationBus } from '../events/invalidations.ts';
 import { findAccount, findAccountOnce, fixedTenant } from './account.ts';
 import type { TokenEventWriter } from '../domain/audit/auth-events.ts';
@@ -103,6 +104,8 @@ type SignInClient = { clientId: string; data: GatehouseClientData };
 export interface SignInRules {
   readonly target: (requestId: string, client: SignInClient, tenantParam: unknown) => Promise<SignInTarget>;
   readonly admit: (requestId: string, surface: Surface, client: SignInClient, named: readonly string[]) => Promise<SignInTarget | undefined>;
+  /** The look of an application's (or its tenant's) sign-in, for a page that knows no client; undefined for none. */
+  readonly look: (requestId: string, applicationId: string, tenantRef: string | null) => Promise<PageLook | undefined>;
   readonly sessionPolicy: (requestId: string, applicationId: string, poolId: string) => Promise<SessionPolicy>;
   readonly mfaPolicy: (requestId: string, applicationId: string, poolId: string) => Promise<PoolMfaPolicy>;
 }

@@ -6,7 +6,7 @@ import { grantTenant } from './grant-tenant.ts';
 import { opRequestId } from './op-request-id.ts';
 import { gatehouseData } from './clients.ts';
 import { writePage } from './error-page.ts';
-import type { OpPages, SignInTargets } from './configuration.ts';
+import type { OpPages, SignInRules } from './configuration.ts';
 import { prefilledUserCode } from './user-code-prefill.ts';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { cspSource, deviceCodePage, deviceConfirmPage, donePage, logoutPage, lookFor, PLAIN_LOOK, type DeviceCodePageInput, type PageLook } from '../pages/pages.ts';
@@ -14,7 +14,7 @@ import { SignInRefusal } from '../domain/sign-in/refusals.ts';
 
 /**
  * The pages oidc-provider renders itself (device verification, RP-initiated logout), in the hosted look: the OP runs
- * the protocol, these only render. Without a client the look is plain.
+ * the protocol, these only render. Without a client the look is plain, but on a custom domain, which names its own.
  */
 
 /** The token is bound to the browser's OP session; the hosted form posts it back as is. */
@@ -34,18 +34,24 @@ interface LookSource {
   readonly uiLocales?: unknown;
 }
 
-/** PLAIN_LOOK when there is none. */
-async function surfaceLook(targets: SignInTargets, ctx: KoaContextWithOIDC, source: LookSource | undefined): Promise<PageLook> {
+/** Resolved as the surface's sign-in is (admitSignIn): the tenant its path or domain fixes, else the one the source names.
+ *  Else a custom domain's own application and tenant (a tenant's path alone names no application), else PLAIN_LOOK. */
+async function surfaceLook(rules: SignInRules, surface: Surface, ctx: KoaContextWithOIDC, source: LookSource | undefined): Promise<PageLook> {
+  const requestId = opRequestId(ctx);
   const client = source?.client;
   const data = gatehouseData(client);
-  if (client === undefined || data === undefined) return PLAIN_LOOK;
-  try {
-    return (await targets(opRequestId(ctx), { clientId: client.clientId, data }, source?.tenant)).look;
-  } catch (error) {
-    // E.g. a tenant deleted since, or an isolated application's request naming none.
-    if (error instanceof SignInRefusal) return PLAIN_LOOK;
-    throw error;
+  if (client !== undefined && data !== undefined) {
+    try {
+      const target = await rules.admit(requestId, surface, { clientId: client.clientId, data }, typeof source?.tenant === 'string' ? [source.tenant] : []);
+      if (target !== undefined) return target.look;
+    } catch (error) {
+      // E.g. a tenant deleted since, an isolated application's request naming none, another application's domain.
+      if (!(error instanceof SignInRefusal)) throw error;
+      if (error.look !== undefined) return error.look;
+    }
   }
+  if (surface.kind !== 'domain') return PLAIN_LOOK;
+  return (await rules.look(requestId, surface.applicationId, surface.tenantId)) ?? PLAIN_LOOK;
 }
 
 /** Its `ui_locales` (a logout may carry one), else the device authorization's, else the browser's. */
@@ -54,7 +60,8 @@ function inRequestLanguage(ctx: KoaContextWithOIDC, look: PageLook, source: Look
   return lookFor(look, ctx.headers['accept-language'], own ?? source?.uiLocales);
 }
 
-const lookOf = async (targets: SignInTargets, ctx: KoaContextWithOIDC, source: LookSource | undefined) => inRequestLanguage(ctx, await surfaceLook(targets, ctx, source), source);
+const lookOf = async (rules: SignInRules, surface: Surface, ctx: KoaContextWithOIDC, source: LookSource | undefined) =>
+  inRequestLanguage(ctx, await surfaceLook(rules, surface, ctx, source), source);
 
 async function signInTenant(orm: MikroORM, grantId: string | undefined): Promise<string | undefined> {
   return grantId === undefined ? undefined : ((await grantTenant(orm, grantId)) ?? undefined);
@@ -113,16 +120,16 @@ function inputError(ctx: KoaContextWithOIDC, err: Error | undefined): { error?: 
 const userCodeOf = (err: Error | undefined): string | undefined =>
   err !== undefined && 'userCode' in err && typeof err.userCode === 'string' ? err.userCode : undefined;
 
-export function opPages(orm: MikroORM, targets: () => SignInTargets, surface: Surface, samlSignOut?: SamlSignOut): OpPages {
+export function opPages(orm: MikroORM, rules: () => SignInRules, surface: Surface, samlSignOut?: SamlSignOut): OpPages {
   return {
     async userCodeInputSource(ctx, form, _out, err) {
       const { error, status } = inputError(ctx, err);
       const userCode = userCodeOf(err) ?? prefilledUserCode(ctx);
       const source =
         (await deviceCodeSource(ctx, userCode ?? confirmedUserCode(ctx))) ?? (await postedFromSource(ctx)) ?? (await resumedInteractionSource(ctx));
-      const surface = await surfaceLook(targets(), ctx, source);
-      const look = inRequestLanguage(ctx, surface, source);
-      const clientId = surface === PLAIN_LOOK ? undefined : source?.client?.clientId;
+      const found = await surfaceLook(rules(), surface, ctx, source);
+      const look = inRequestLanguage(ctx, found, source);
+      const clientId = found === PLAIN_LOOK ? undefined : source?.client?.clientId;
       const tenant = typeof source?.tenant === 'string' ? source.tenant : undefined;
       const input: DeviceCodePageInput = {
         action: ctx.oidc.urlFor('code_verification'),
@@ -136,7 +143,7 @@ export function opPages(orm: MikroORM, targets: () => SignInTargets, surface: Su
 
     async userCodeConfirmSource(ctx, form, client, _deviceInfo, userCode) {
       const params = ctx.oidc.entities.DeviceCode?.params;
-      const look = await lookOf(targets(), ctx, { client, tenant: params?.['tenant'], uiLocales: params?.['ui_locales'] });
+      const look = await lookOf(rules(), surface, ctx, { client, tenant: params?.['tenant'], uiLocales: params?.['ui_locales'] });
       const input = { action: ctx.oidc.urlFor('code_verification'), xsrf: xsrfOf(form), userCode };
       writePage(ctx, (nonce) => deviceConfirmPage(look, nonce, input), ["'self'"]);
     },
@@ -144,14 +151,14 @@ export function opPages(orm: MikroORM, targets: () => SignInTargets, surface: Su
     async successSource(ctx) {
       const code = ctx.oidc.deviceCode;
       const tenant = (await signInTenant(orm, code?.grantId)) ?? code?.params?.['tenant'];
-      const look = await lookOf(targets(), ctx, { client: ctx.oidc.client, tenant });
+      const look = await lookOf(rules(), surface, ctx, { client: ctx.oidc.client, tenant });
       writePage(ctx, (nonce) => donePage(look, nonce, 'device.doneTitle', 'device.doneText'));
     },
 
     async logoutSource(ctx, form) {
       const client = ctx.oidc.client;
       const grantId = client === undefined ? undefined : ctx.oidc.session?.grantIdFor(client.clientId);
-      const look = await lookOf(targets(), ctx, { client, tenant: await signInTenant(orm, grantId) });
+      const look = await lookOf(rules(), surface, ctx, { client, tenant: await signInTenant(orm, grantId) });
       const asked = ctx.oidc.params?.['ui_locales'];
       const input = { action: ctx.oidc.urlFor('end_session_confirm'), xsrf: xsrfOf(form), ...(typeof asked === 'string' ? { uiLocales: look.locale } : {}) };
       // To the post-logout redirect URI (the OP has checked it), or first to the SAML IdP's single logout (saml-sign-out.ts).
@@ -163,7 +170,7 @@ export function opPages(orm: MikroORM, targets: () => SignInTargets, surface: Su
 
     async postLogoutSuccessSource(ctx) {
       // The OP reads only `client_id` here: the logout's language comes in the query (middleware.ts keepLogoutLanguage).
-      const look = await lookOf(targets(), ctx, { client: ctx.oidc.client, tenant: undefined, uiLocales: ctx.query['ui_locales'] });
+      const look = await lookOf(rules(), surface, ctx, { client: ctx.oidc.client, tenant: undefined, uiLocales: ctx.query['ui_locales'] });
       writePage(ctx, (nonce) => donePage(look, nonce, 'logout.doneTitle', 'logout.doneText'));
     },
   };

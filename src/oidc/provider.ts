@@ -124,7 +124,7 @@ export class OidcProvider {
       if (this.deps.signIn === undefined) throw new Error('this OP was built without the sign-in rules');
       return this.deps.signIn;
     };
-    const pages = opPages(this.deps.orm, () => signIn().target, surface, this.deps.samlSignOut);
+    const pages = opPages(this.deps.orm, signIn, surface, this.deps.samlSignOut);
     const servers = resourceServersOf(this.deps.orm, managementApi(this.deps));
     const provider = new Provider(surface.issuer, answeringOverloadIn(configuration(this.deps, jwks, surface, servers, pages, signIn)));
     provider.registerResponseMode(ACCOUNT_RESPONSE_MODE, returnToAccountPage(surface.issuer));

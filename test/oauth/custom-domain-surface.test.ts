@@ -111,6 +111,16 @@ describe('a tenant’s verified domain', () => {
     expect(flow.start.body).toContain('--gh-primary:#0a3d91');
   });
 
+  it('the OP’s own pages there (a device’s verification, the signed-out page) are in the tenant’s look, with or without a client', async () => {
+    for (const path of ['/oauth2/device', `/oauth2/logout/success?client_id=${client.clientId}`, '/oauth2/logout/success']) {
+      const page = await via(`http://${NORTH_HOST}${path}`, { headers: { accept: 'text/html' } });
+      const body = await page.text();
+      expect(page.status, path).toBe(200);
+      expect(body, path).toContain('--gh-primary:#0a3d91');
+      expect(body, path).toMatch(/<title>[^<]* – North<\/title>/);
+    }
+  });
+
   it('a client of another application does not exist on the domain: the OP’s error page, no redirect', async () => {
     const foreign = await createTestClient(app, { type: 'web', redirectUris: [REDIRECT_URI] });
     const flow = await authorize(await discoverAt(NORTH_HOST, foreign));
@@ -175,6 +185,13 @@ describe('the application’s verified domain', () => {
     expect((await app.as({ bearer: await mintSurfaceToken(app, issuerOf(APP_HOST), { ...claims, tenant_id: south }) }).get('/users')).status).toBe(200);
     const foreign = await mintSurfaceToken(app, issuerOf(APP_HOST), { app_id: app.root.applicationId, permissions: ['users:read'] });
     expect((await app.as({ bearer: foreign }).get('/users')).status).toBe(401);
+  });
+  it('the OP’s own pages there are in the application’s look', async () => {
+    const { name } = (await admin.get(`/applications/${another.applicationId}`)).body as { name: string };
+    for (const path of ['/oauth2/device', `/oauth2/logout/success?client_id=${client.clientId}`]) {
+      const body = await (await via(`http://${APP_HOST}${path}`, { headers: { accept: 'text/html' } })).text();
+      expect(body, path).toContain(`– ${name}</title>`);
+    }
   });
 });
 

@@ -122,6 +122,14 @@ describe('signing in through a tenant’s path', () => {
     expect(await oidc.fetchUserInfo(config, userinfoTokens.access_token, erinNorth)).toMatchObject({ sub: erinNorth, email: 'erin@example.com' });
   });
 
+  it('the OP’s signed-out page on the path is in the tenant’s look', async () => {
+    const signedOut = await fetch(`${surfaceOf('north')}/oauth2/logout/success?client_id=${client.clientId}`, { headers: { accept: 'text/html' } });
+    expect(signedOut.status).toBe(200);
+    const body = await signedOut.text();
+    expect(body).toContain('--gh-primary:#0a3d91');
+    expect(body).toMatch(/<title>[^<]* – North<\/title>/);
+  });
+
   it('the tenant’s password policy applies on its surface; the other tenant inherits the application’s', async () => {
     const signup = async (ref: string) => {
       const flow = await authorize(await discoverAt(surfaceOf(ref)));
@@ -162,6 +170,8 @@ describe('device flow through a tenant’s path', () => {
     const jar = new CookieJar();
     const input = await jar.visit(started.verification_uri);
     const confirm = await jar.submit(input, { user_code: started.user_code });
+    // The OP's own confirmation page, in the look of the path's tenant (the device authorization named none).
+    expect(confirm.body).toContain('--gh-primary:#0a3d91');
     const toInteraction = await jar.submit(confirm, {});
     expect(toInteraction.status, toInteraction.body).toBe(303);
     const page = await jar.visit(toInteraction.location!);
