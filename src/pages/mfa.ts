@@ -121,7 +121,8 @@ function qrSvg(look: PageLook, uri: string): string {
   const qr = qrcode(0, 'M');
   qr.addData(uri);
   qr.make();
-  return qr.createSvgTag(4, 4).replace('<svg ', `<svg role="img" aria-label="${text(look, 'mfa.qrLabel')}" `);
+  // A function: a replacement string would read `$'` or `$&` in the branding's text as patterns, pasting markup in.
+  return qr.createSvgTag(4, 4).replace('<svg ', () => `<svg role="img" aria-label="${text(look, 'mfa.qrLabel')}" `);
 }
 
 export const totpSetup = (look: PageLook, totp: TotpSetup): string =>
