@@ -193,12 +193,14 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
     }
 
     /** A 413, 415 or 500 of an interaction in its look, read from the browser's cookies (not the refused body); none read
-     *  for 429 or 503, which a service already refusing work answers. */
+     *  for 429 or 503, which a service already refusing work answers. Without one, the host's: a custom domain's own. */
     async function errorLook(request: FastifyRequest, reply: FastifyReply, error: unknown, status: number): Promise<PageLook> {
+      if (status === 429 || status === 503) return browserLook(request);
+      const hostLook = () => namedSurfaceLook(services, request, undefined, null).catch(() => browserLook(request));
       const uid = (request.params as Partial<Params> | undefined)?.uid;
-      if (error instanceof SignInRefusal || status === 429 || status === 503 || typeof uid !== 'string') return browserLook(request);
+      if (error instanceof SignInRefusal || typeof uid !== 'string') return hostLook();
       const read = await services.oidc.interaction(request.raw, reply.raw, uid).catch(() => undefined);
-      if (read === undefined) return browserLook(request);
+      if (read === undefined) return hostLook();
       const target = await targetOf(request, read).catch(() => undefined);
       return target?.look ?? interactionLook(PLAIN_LOOK, request, read.interaction);
     }

@@ -30,7 +30,6 @@ import { assertClientAssertion, CLOCK_TOLERANCE_SECONDS } from './client-asserti
 import type { ClientCache } from './client-cache.ts';
 import { GATEHOUSE_METADATA, gatehouseData, isClientOrigin, type GatehouseClientData } from './clients.ts';
 import { cookies, interactionBinding } from './cookies.ts';
-import { renderError } from './error-page.ts';
 import { introspectionAllowed } from './introspection.ts';
 import { interactionsPolicy, loadExistingGrant } from './policies.ts';
 import { refuseUnservedClientCredentialsScope, type ResourceServers } from './resource-indicators.ts';
@@ -70,6 +69,7 @@ export interface OpPages {
   readonly successSource: NonNullable<DeviceFlowFeature['successSource']>;
   readonly logoutSource: NonNullable<LogoutFeature['logoutSource']>;
   readonly postLogoutSuccessSource: NonNullable<LogoutFeature['postLogoutSuccessSource']>;
+  readonly renderError: NonNullable<Configuration['renderError']>;
 }
 
 export interface OidcDependencies {
@@ -297,7 +297,7 @@ export function configuration(
         return interactionPaths(interaction.uid).page;
       },
     },
-    renderError,
+    renderError: pages.renderError,
     // A browser app is a public client calling from one of its origins; confidential clients never call from a browser.
     clientBasedCORS: (ctx, origin, client) =>
       origin !== 'null' && (ctx.oidc.route === 'userinfo' || client.clientAuthMethod === 'none') && isClientOrigin(client, origin),

@@ -5,7 +5,7 @@ import type { Client, KoaContextWithOIDC } from 'oidc-provider';
 import { grantTenant } from './grant-tenant.ts';
 import { opRequestId } from './op-request-id.ts';
 import { gatehouseData } from './clients.ts';
-import { writePage } from './error-page.ts';
+import { errorRenderer, writePage } from './error-page.ts';
 import type { OpPages, SignInRules } from './configuration.ts';
 import { prefilledUserCode } from './user-code-prefill.ts';
 import type { MikroORM } from '@mikro-orm/postgresql';
@@ -122,6 +122,8 @@ const userCodeOf = (err: Error | undefined): string | undefined =>
 
 export function opPages(orm: MikroORM, rules: () => SignInRules, surface: Surface, samlSignOut?: SamlSignOut): OpPages {
   return {
+    renderError: errorRenderer((ctx) => surfaceLook(rules(), surface, ctx, undefined)),
+
     async userCodeInputSource(ctx, form, _out, err) {
       const { error, status } = inputError(ctx, err);
       const userCode = userCodeOf(err) ?? prefilledUserCode(ctx);

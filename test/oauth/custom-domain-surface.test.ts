@@ -121,6 +121,20 @@ describe('a tenant’s verified domain', () => {
     }
   });
 
+  it('its error pages, the hosted sign-in’s (an interaction it does not know) and the OP’s (a redirect URI not registered), are in the tenant’s look', async () => {
+    const unknownInteraction = await via(`http://${NORTH_HOST}/interaction/no-such-interaction`, { headers: { accept: 'text/html' } });
+    const unregistered = await via(codeAuthorizationUrl(`http://${NORTH_HOST}`, client.clientId, 'https://elsewhere.example/callback'), {
+      redirect: 'manual',
+      headers: { accept: 'text/html' },
+    });
+    for (const page of [unknownInteraction, unregistered]) {
+      const body = await page.text();
+      expect(page.status, body).toBe(400);
+      expect(body).toContain('--gh-primary:#0a3d91');
+      expect(body).toMatch(/<title>[^<]* – North<\/title>/);
+    }
+  });
+
   it('a client of another application does not exist on the domain: the OP’s error page, no redirect', async () => {
     const foreign = await createTestClient(app, { type: 'web', redirectUris: [REDIRECT_URI] });
     const flow = await authorize(await discoverAt(NORTH_HOST, foreign));

@@ -63,10 +63,10 @@ describe("the OP's error page", () => {
     expect(html).not.toMatch(/<script|<link|https?:\/\//);
   });
 
-  it('escapes every value it shows', () => {
+  it('escapes every value it shows', async () => {
     const ctx = { headers: {} as Record<string, string>, type: '', body: '', set(headers: Record<string, string>) { Object.assign(this.headers, headers); } };
     // The OP calls it with its Koa context; this test needs only what the page writes.
-    void renderError(ctx as never, { error: '<b>x</b>', error_description: '"><script>alert(1)</script>' }, new Error('x'));
+    await renderError(ctx as never, { error: '<b>x</b>', error_description: '"><script>alert(1)</script>' }, new Error('x'));
     expect(ctx.body).not.toMatch(/<script|<b>/);
     expect(ctx.body).toContain('&#60;b&#62;x&#60;/b&#62;');
     expect(ctx.body).toContain('&#34;&#62;&#60;script&#62;');
