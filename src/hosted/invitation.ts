@@ -19,7 +19,7 @@ import { INVITATION_CODE_MINUTES, mailInvitationCode, proveInvitationCode, prove
 import { mailPasswordReset } from '../domain/sign-in/account-links.ts';
 import { surfaceSettings } from '../domain/sign-in/surface-settings.ts';
 import { document, emailField, escapeHtml, field, formError, hidden, notice, onwardLink, passwordRules, plainText, said, text, type CopyKey, type CopyText, type PageLook, type RenderedPage } from '../pages/pages.ts';
-import { browserLook, sendPage } from '../pages/reply.ts';
+import { browserLook, namedSurfaceLook, sendPage } from '../pages/reply.ts';
 import { type SignInThrottle } from '../pages/throttle.ts';
 import { guessingAddress } from '../http/request-origin.ts';
 import { newId } from '../ids.ts';
@@ -221,7 +221,7 @@ const REFUSAL_STATUS: Readonly<Record<Refusal, number>> = { unknown: 404, accept
 
 class InvitationRefused extends Error {
   readonly refusal: Refusal;
-  /** Absent before the invitation's tenant is known: the plain look. */
+  /** Absent before the invitation's tenant is known: the host's look. */
   readonly look: PageLook | undefined;
 
   constructor(refusal: Refusal, look?: PageLook) {
@@ -344,6 +344,9 @@ export function registerInvitationPage(app: FastifyInstance, services: Services,
     return sendPage(reply, status, (nonce) => invitationPage(target.look, nonce, input));
   }
 
+  /** Before the invitation's tenant is known: the host's look, a custom domain's own, else the plain one. */
+  const hostLook = (request: FastifyRequest) => namedSurfaceLook(services, request, undefined, null);
+
   const refuse = (reply: FastifyReply, refusal: Refusal, look: PageLook) => sendPage(reply, REFUSAL_STATUS[refusal], (nonce) => refusalPage(look, nonce, refusal));
 
   /** The other failures go to the hosted error page. */
@@ -351,7 +354,7 @@ export function registerInvitationPage(app: FastifyInstance, services: Services,
     try {
       return await handler(request, reply);
     } catch (error) {
-      if (error instanceof InvitationRefused) return refuse(reply, error.refusal, error.look ?? browserLook(request));
+      if (error instanceof InvitationRefused) return refuse(reply, error.refusal, error.look ?? (await hostLook(request)));
       if (error instanceof InvitationMoved) return reply.redirect(error.location, 303);
       throw error;
     }
@@ -460,7 +463,7 @@ export function registerInvitationPage(app: FastifyInstance, services: Services,
     try {
       return (await open(request, tokenOf(request))).target.look;
     } catch (error) {
-      if (error instanceof InvitationRefused) return error.look ?? browserLook(request);
+      if (error instanceof InvitationRefused) return error.look ?? hostLook(request);
       if (error instanceof InvitationMoved) return error.look;
       throw error;
     }

@@ -121,15 +121,16 @@ describe('a tenant’s verified domain', () => {
     }
   });
 
-  it('its error pages, the hosted sign-in’s (an interaction it does not know) and the OP’s (a redirect URI not registered), are in the tenant’s look', async () => {
+  it('its error pages, the hosted sign-in’s (an interaction it does not know), the OP’s (a redirect URI not registered) and an unknown invitation’s, are in the tenant’s look', async () => {
     const unknownInteraction = await via(`http://${NORTH_HOST}/interaction/no-such-interaction`, { headers: { accept: 'text/html' } });
+    const unknownInvitation = await via(`http://${NORTH_HOST}/invitation?token=no-such-invitation`, { headers: { accept: 'text/html' } });
     const unregistered = await via(codeAuthorizationUrl(`http://${NORTH_HOST}`, client.clientId, 'https://elsewhere.example/callback'), {
       redirect: 'manual',
       headers: { accept: 'text/html' },
     });
-    for (const page of [unknownInteraction, unregistered]) {
+    for (const page of [unknownInteraction, unregistered, unknownInvitation]) {
       const body = await page.text();
-      expect(page.status, body).toBe(400);
+      expect(page.status, body).toBeGreaterThanOrEqual(400);
       expect(body).toContain('--gh-primary:#0a3d91');
       expect(body).toMatch(/<title>[^<]* – North<\/title>/);
     }
