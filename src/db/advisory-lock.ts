@@ -115,6 +115,12 @@ export class KeptTurns {
   }
 }
 
+/** This process's turn at `name` for work whose exclusion is kept elsewhere than in one transaction (a claim row:
+ *  src/oidc/interaction-claims.ts), waited for holding no connection; calling the answer leaves it. */
+export async function awaitTurn(name: string): Promise<() => void> {
+  return (await takeTurn(name)).leave;
+}
+
 async function takeTurn(name: string, waits = true): Promise<{ turn: Turn; leave: () => void }> {
   const before = turns.get(name);
   let end!: () => void;

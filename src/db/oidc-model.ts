@@ -52,6 +52,8 @@ export const ISSUER_KEY = 'gatehouseIssuer';
 export const USE_TTL_KEY = 'gatehouseUseTtl';
 /** A DeviceCode's polling pace (src/oidc/device-polling.ts). */
 export const POLLING_KEY = 'gatehousePolling';
+/** An Interaction's form being answered (src/oidc/interaction-claims.ts). */
+export const CLAIM_KEY = 'gatehouseClaim';
 
 /** A GrantTenant's payload, keyed by its grant's id. */
 export interface GrantTenantPayload {

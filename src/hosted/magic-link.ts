@@ -28,7 +28,7 @@ interface Params {
 export interface EmailSignInSteps {
   load(request: FastifyRequest<{ Params: Params }>, reply: FastifyReply): Promise<InteractionContext>;
   readonly csrf: CsrfTokens;
-  requireOpenForm(context: InteractionContext, fields: FormFields): void;
+  requireOpenForm(request: FastifyRequest, context: InteractionContext, fields: FormFields): Promise<void>;
   formOf(request: FastifyRequest): FormFields;
   signsIn(context: InteractionContext): Promise<boolean>;
   formTargets(context: InteractionContext): string[];
@@ -79,7 +79,7 @@ export function emailSignInRoutes(app: FastifyInstance, services: Services, step
     app.post<{ Params: Params }>(`/interaction/:uid/${path}`, steps.throttled, async (request, reply) => {
       const context = await steps.load(request, reply);
       const fields = steps.formOf(request);
-      steps.requireOpenForm(context, fields);
+      await steps.requireOpenForm(request, context, fields);
       if (!(await steps.signsIn(context))) return toPage(reply, context.interaction.uid);
       if (!offered(context.target.email)) throw new SignInRefusal('email_sign_in_unavailable', context.target.look);
       const email = typeof fields['email'] === 'string' ? fields['email'].trim() : '';
@@ -97,7 +97,7 @@ export function emailSignInRoutes(app: FastifyInstance, services: Services, step
   app.post<{ Params: Params }>('/interaction/:uid/code', steps.throttled, async (request, reply) => {
     const context = await steps.load(request, reply);
     const fields = steps.formOf(request);
-    steps.requireOpenForm(context, fields);
+    await steps.requireOpenForm(request, context, fields);
     if (!(await steps.signsIn(context))) return toPage(reply, context.interaction.uid);
     const { email: methods } = context.target;
     if (!methods.link && !methods.code) throw new SignInRefusal('email_sign_in_unavailable', context.target.look);

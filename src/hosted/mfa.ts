@@ -61,7 +61,7 @@ export interface StepSeam {
   refuse(request: FastifyRequest, reply: FastifyReply, context: InteractionContext, reason: string): Promise<unknown>;
   /** The sign-in form again, saying that too many wrong codes were entered. */
   startOver(reply: FastifyReply, context: InteractionContext): Promise<unknown>;
-  requireOpenForm(context: InteractionContext, fields: FormFields): void;
+  requireOpenForm(request: FastifyRequest, context: InteractionContext, fields: FormFields): Promise<void>;
   formTargets(context: InteractionContext): string[];
 }
 
@@ -263,7 +263,7 @@ export function registerMfaStep(app: FastifyInstance, services: Services, seam: 
   app.post<{ Params: { uid: string } }>('/interaction/:uid/mfa', seam.throttled, async (request, reply) => {
     const { context, pending } = await stepOf(request, reply);
     const fields = (request.body ?? {}) as FormFields;
-    seam.requireOpenForm(context, fields);
+    await seam.requireOpenForm(request, context, fields);
     const { uid } = context.interaction;
     if (pending === undefined) throw new SignInRefusal('proof_expired', context.target.look);
     const user = await activeUser(context.target, pending.userId);

@@ -35,7 +35,7 @@ export function passkeySignUpRoutes(app: FastifyInstance, services: Services, st
   async function posted(request: FastifyRequest<{ Params: Params }>, reply: FastifyReply) {
     const context = await open(request, reply);
     const fields = steps.formOf(request);
-    steps.requireOpenForm(context, fields);
+    await steps.requireOpenForm(request, context, fields);
     return { context, fields };
   }
 

@@ -35,7 +35,7 @@ export function passkeyRoutes(app: FastifyInstance, services: Services, steps: E
   app.post<{ Params: Params }>('/interaction/:uid/passkey', steps.throttled, async (request, reply) => {
     const context = await steps.load(request, reply);
     const fields = steps.formOf(request);
-    steps.requireOpenForm(context, fields);
+    await steps.requireOpenForm(request, context, fields);
     if (!(await steps.signsIn(context))) return reply.status(303).header('location', interactionPaths(context.interaction.uid).page).send();
     const method = context.target.passkey;
     if (method === null) throw new SignInRefusal('passkey_unavailable', context.target.look);

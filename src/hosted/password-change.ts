@@ -36,6 +36,8 @@ export interface ExpiredPasswordDependencies<C extends StepContext> {
   readonly refuse: (request: FastifyRequest, reply: FastifyReply, context: C, reason: string) => Promise<unknown>;
   /** The sign-in's throttle: each refused new password costs its history's Argon2 verifications. */
   readonly throttled: RouteShorthandOptions;
+  /** As every form of the interaction (routes.ts): sent again, it goes where its first answer led. */
+  readonly requireOpenForm: (request: FastifyRequest, context: C, fields: Readonly<Record<string, string | null>>) => Promise<void>;
 }
 
 const PROOF_SECONDS = 600;
@@ -76,7 +78,7 @@ export function expiredPasswordStep<C extends StepContext>(app: FastifyInstance,
   app.post<{ Params: Params }>('/interaction/:uid/password', deps.throttled, async (request, reply) => {
     const context = await deps.load(request, reply);
     const fields = (request.body ?? {}) as Readonly<Record<string, string | null>>;
-    if (!csrf.verify(context.interaction.uid, fields['csrf'])) throw new SignInRefusal('form_forged', context.target.look);
+    await deps.requireOpenForm(request, context, fields);
     const signIn = await provenSignIn(request, context);
     if (signIn === undefined) throw new SignInRefusal('proof_expired', context.target.look);
     const user = await activeUser(context.target, signIn.userId);

@@ -112,6 +112,9 @@ class InteractionAnswered extends Error {
   }
 }
 
+/** What a form's request holds while it is answered (requireOpenForm). */
+const formClaims = new WeakMap<FastifyRequest, InteractionClaim>();
+
 export interface InteractionContext {
   readonly interaction: Interaction;
   readonly target: SignInTarget;
@@ -130,6 +133,8 @@ const PAGE_OF_REFUSAL: Partial<Record<ErrorCode, { status: number; copy: CopyKey
 
 /** An interaction as the OP reads it for this browser, with its client. */
 type InteractionRead = Awaited<ReturnType<Services['oidc']['interaction']>>;
+
+type InteractionClaim = Awaited<ReturnType<Services['oidc']['claimInteraction']>>;
 
 /** A page of an interaction, whatever its outcome: in its `ui_locales` first (kept with it, so every page of the sign-in
  *  keeps it), else the browser's language. */
@@ -164,6 +169,14 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
       const fields: Record<string, string | null> = Object.create(null) as Record<string, string | null>;
       for (const [name, value] of new URLSearchParams(body as string)) fields[name] = name in fields ? null : value;
       done(null, fields);
+    });
+
+    // Whatever the answer (a page, a redirect, an error's page), the next form of the interaction may go once it is sent.
+    app.addHook('onSend', async (request, _reply, payload) => {
+      const claim = formClaims.get(request);
+      formClaims.delete(request);
+      await claim?.release().catch((error: unknown) => request.log.error({ err: error }, 'a form’s claim on its interaction was not let go: it lapses'));
+      return payload;
     });
 
     // Never framed, never cached, never leaking the interaction URL as a Referer.
@@ -392,18 +405,22 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
     const refuseEmptyChoice = (request: FastifyRequest, reply: FastifyReply, context: InteractionContext) =>
       refuse(request, reply, context, 'the user is no longer a member of any tenant to choose');
 
-    /** A form of this interaction's pages (CSRF), which it still awaits: one sent again after the first completed it (a
-     *  double submit) goes where that answer led, nothing proven or recorded twice. */
-    function requireOpenForm(context: InteractionContext, fields: FormFields) {
+    /** A form of this interaction's pages (CSRF), which it still awaits, answered alone: one sent again (a double submit),
+     *  even before the first is answered, waits for it and goes where its answer led, nothing proven or recorded twice.
+     *  The claim ends as the form's answer is sent (the onSend hook above). */
+    async function requireOpenForm(request: FastifyRequest, context: InteractionContext, fields: FormFields): Promise<void> {
       if (!csrf.verify(context.interaction.uid, fields['csrf'])) throw new SignInRefusal('form_forged', context.target.look);
-      if (context.interaction.result !== undefined) throw new InteractionAnswered(context.interaction.returnTo);
+      const claim = await services.oidc.claimInteraction(context.interaction.uid);
+      formClaims.set(request, claim);
+      if (claim.state === 'gone') throw new SignInRefusal('interaction_expired');
+      if (claim.state === 'answered') throw new InteractionAnswered(context.interaction.returnTo);
     }
 
     const formOf = (request: FastifyRequest): FormFields => (request.body ?? {}) as FormFields;
     // Sign-in and sign-up POSTs guess at passwords and e-mails: throttled per address.
     const throttled = { onRequest: throttle.hook(async (request, reply) => (await load(request as FastifyRequest<{ Params: Params }>, reply)).target.look) };
     // A password older than the policy's maxAge is changed last, after the MFA step.
-    const changePassword = expiredPasswordStep(app, { csrf, secureCookies, load, signsIn, finish, refuse, throttled }).start;
+    const changePassword = expiredPasswordStep(app, { csrf, secureCookies, load, signsIn, finish, refuse, throttled, requireOpenForm }).start;
     const startOver = (reply: FastifyReply, context: InteractionContext) => showLogin(reply, context, 400, { error: 'login.tooManyCodes' });
     const { completeSignIn, stepEnrols } = registerMfaStep(app, services, { csrf, secureCookies, throttled, load, finish, changePassword, refuse, requireOpenForm, formTargets, startOver });
 
@@ -461,7 +478,7 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
     app.post<{ Params: Params }>('/interaction/:uid/login', throttled, async (request, reply) => {
       const context = await load(request, reply);
       const fields = formOf(request);
-      requireOpenForm(context, fields);
+      await requireOpenForm(request, context, fields);
       // A form left open after its step was done: show the current step.
       if (!(await signsIn(context))) return reply.status(303).header('location', interactionPaths(context.interaction.uid).page).send();
       if (!context.target.password.signIn) throw new SignInRefusal('password_unavailable', context.target.look);
@@ -486,7 +503,7 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
     app.post<{ Params: Params }>('/interaction/:uid/signup', throttled, async (request, reply) => {
       const context = await load(request, reply);
       const fields = formOf(request);
-      requireOpenForm(context, fields);
+      await requireOpenForm(request, context, fields);
       await requireSignup(context);
       const typed = { name: fields['name'] ?? '', email: fields['email'] ?? '' };
       const applicationUrl = context.redirectTarget ?? services.config.publicUrl;
@@ -511,7 +528,7 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
       app.post<{ Params: Params }>(`/interaction/:uid/${path}`, throttled, async (request, reply) => {
         const context = await load(request, reply);
         const fields = formOf(request);
-        requireOpenForm(context, fields);
+        await requireOpenForm(request, context, fields);
         if (!context.target.password.signIn) throw new SignInRefusal('password_links_unavailable', context.target.look);
         const email = typeof fields['email'] === 'string' ? fields['email'].trim() : '';
         // The same page, status and headers whether the address has an account or not.
@@ -560,7 +577,7 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
     app.post<{ Params: Params }>('/interaction/:uid/tenant', async (request, reply) => {
       const context = await load(request, reply);
       const fields = formOf(request);
-      requireOpenForm(context, fields);
+      await requireOpenForm(request, context, fields);
       const proven = unsealProof(context.interaction.uid, fields['signin']);
       if (proven === undefined) throw new SignInRefusal('proof_expired', context.target.look);
       const user = await activeUser(context.target, proven.userId);

@@ -47,7 +47,7 @@ import { isUuid } from '../ids.ts';
 export interface SignInSteps {
   load(request: FastifyRequest<{ Params: { uid: string } }>, reply: FastifyReply): Promise<InteractionContext>;
   signsIn(context: InteractionContext): Promise<boolean>;
-  requireOpenForm(context: InteractionContext, fields: FormFields): void;
+  requireOpenForm(request: FastifyRequest, context: InteractionContext, fields: FormFields): Promise<void>;
   formTargets(context: InteractionContext): string[];
   continueSignIn(request: FastifyRequest, reply: FastifyReply, context: InteractionContext, proven: ProvenFactor): Promise<unknown>;
 }
@@ -215,7 +215,7 @@ export function registerSamlRoutes(app: FastifyInstance, services: Services, csr
     const fields = (request.body ?? {}) as FormFields;
     const site = request.headers['sec-fetch-site'];
     if (site !== undefined && site !== 'same-origin') throw new SignInRefusal('form_forged', context.target.look);
-    steps.requireOpenForm(context, fields);
+    await steps.requireOpenForm(request, context, fields);
     const { uid } = context.interaction;
     const toSignInPage = () => reply.status(303).header('location', interactionPaths(uid).page).send();
     if (!(await steps.signsIn(context))) return toSignInPage();

@@ -9,6 +9,7 @@ import { ACCOUNT_RESPONSE_MODE, accountBrowser, returnToAccountPage, type Accoun
 import { isUuid } from '../ids.ts';
 import { opRequestId } from './op-request-id.ts';
 import { findSpentInteraction } from './spent-interactions.ts';
+import { claimInteraction, type InteractionClaim } from './interaction-claims.ts';
 import { resourceServersOf } from './api-resource-tokens.ts';
 import { gatehouseData } from './clients.ts';
 import { accessTokenClaims, configuration, issuedTenantOf, managementApi, type OidcDependencies } from './configuration.ts';
@@ -89,6 +90,11 @@ export class OidcProvider {
 
   refuseInteraction(interaction: Interaction): Promise<string> {
     return refuseInteraction(interaction);
+  }
+
+  /** Taken by each form of the interaction before it proves or records anything (interaction-claims.ts). */
+  claimInteraction(uid: string): Promise<InteractionClaim> {
+    return claimInteraction(this.deps.orm, uid);
   }
 
   async accountBrowser(surface: Surface, request: { clientId: string; tenant: string | undefined }, req: IncomingMessage, res: ServerResponse): Promise<AccountBrowser | undefined> {

@@ -9,7 +9,7 @@ import type { HttpClient } from '../support/http.ts';
 import { type AuthorizationFlow, decodeJwt, redeemAfter, startAuthorization } from '../support/oauth.ts';
 import { mailSignInTenants } from '../support/surface-sign-in.ts';
 import { createPasswordUser } from '../support/users.ts';
-import { sentAtOnce } from '../support/row-lock.ts';
+import { formsSentAtOnce } from '../support/row-lock.ts';
 import { CODE_ATTEMPTS } from '../../src/domain/mfa/codes.ts';
 import { REDIRECT_URI, startHostedTestApp } from '../support/hosted-app.ts';
 
@@ -111,7 +111,7 @@ describe('e-mail code on the shared surface', () => {
     const code = await mailedCode(app.http, 'cal@example.com');
     const [row] = await app.sql<{ id: string }>(`update email_sign_in set attempts = ? where user_id = ? returning id`, [CODE_ATTEMPTS - 1, userId]);
     const held = { table: 'email_sign_in', applicationId: app.root.applicationId, id: row!.id };
-    const answers = await sentAtOnce(app.gatehouse.services.orm, held, [0, 1, 2].map(() => () => flow.jar.submit(check, { code: wrong(code) })));
+    const answers = await formsSentAtOnce(app.gatehouse.services.orm, held, [0, 1, 2].map(() => () => flow.jar.submit(check, { code: wrong(code) })));
     expect(answers.map((answer) => answer.status)).toEqual([400, 400, 400]);
     const counted = await app.sql(`select 1 from audit_log where action = 'user.sign_in_failed' and target_id = ?`, [userId]);
     expect(counted).toHaveLength(1);

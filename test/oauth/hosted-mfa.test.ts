@@ -14,7 +14,7 @@ import { cookieLinesOf, recordingJar } from '../support/set-cookies.ts';
 import { authorizationRequest, createTestClient, decodeJwt, discover } from '../support/oauth.ts';
 import { isolatedNorthSouth } from '../support/surface-sign-in.ts';
 import { usingEmbeddedDatabase } from '../support/database.ts';
-import { queuedBehind, sentAtOnce } from '../support/row-lock.ts';
+import { formsSentAtOnce, queuedBehind, sentAtOnce } from '../support/row-lock.ts';
 import { changedAtWrite, suspendedAtWrite, suspendedInTurn } from '../support/suspend-trigger.ts';
 import { totpCodeAt as codeAt, giveTotp as giveTotpTo, withTimeLeftInStep } from '../support/totp.ts';
 import { createPasswordUser, PASSWORD } from '../support/users.ts';
@@ -203,6 +203,20 @@ describe('optional (the default)', () => {
     const second = await flow.jar.submit(page, { code });
     expect([second.status, second.location]).toEqual([303, first.location]);
     expect(await records(userId, 'user.sign_in_failed')).toEqual([]);
+    expect(await idToken(flow, second)).toMatchObject({ sub: userId, amr: ['pwd', 'otp', 'mfa'] });
+  });
+
+  it('a code sent twice at once by one browser (the second before the first is answered): one sign-in, no failure; both go where it led', async () => {
+    const userId = await createPasswordUser(app.http, 'double-at-once@example.com');
+    const secret = await giveTotp(userId);
+    const { flow, page } = await stepPage('double-at-once@example.com');
+    await withTimeLeftInStep();
+    const code = codeAt(secret);
+    const [first, second] = await Promise.all([flow.jar.submit(page, { code }), flow.jar.submit(page, { code })]);
+    expect([first.status, second.status]).toEqual([303, 303]);
+    expect(second.location).toBe(first.location);
+    expect(await records(userId, 'user.sign_in_failed')).toEqual([]);
+    expect(await records(userId, 'user.signed_in')).toHaveLength(1);
     expect(await idToken(flow, second)).toMatchObject({ sub: userId, amr: ['pwd', 'otp', 'mfa'] });
   });
 
@@ -402,19 +416,24 @@ describe('optional (the default)', () => {
     expect(await idToken(flow, await flow.jar.submit(resent, { code: fresh }), configuration)).toMatchObject({ amr: ['pwd', 'otp', 'mfa'] });
   });
 
-  it('e-mail code guesses sent at once: with one attempt left, one takes it and the right code after them is refused', async () => {
+  it('e-mail code guesses sent at once by three browsers: with one attempt left, one takes it and the right code after them is refused', async () => {
     const userId = await createPasswordUser(app.http, 'racing@example.com');
     await app.sql(`insert into mfa_factor (application_id, id, user_id, kind) values (?, ?, ?, 'email_otp')`, [app.root.applicationId, randomUUID(), userId]);
-    const { flow, page } = await stepPage('racing@example.com');
-    const codePage = await flow.jar.visit((await flow.jar.submit(page, { action: 'send', code: '' })).location!);
+    // Each its own sign-in (one browser's forms are answered one at a time), all guessing the code the first had sent.
+    const steps = [await stepPage('racing@example.com'), await stepPage('racing@example.com'), await stepPage('racing@example.com')];
+    const [sender, ...others] = steps;
+    const codePages = [
+      await sender!.flow.jar.visit((await sender!.flow.jar.submit(sender!.page, { action: 'send', code: '' })).location!),
+      ...(await Promise.all(others.map(({ flow, page }) => flow.jar.visit(`${page.url}?method=email_otp`)))),
+    ];
     const code = /\b(\d{6})\b/.exec(await lastMail('racing@example.com', 'email_otp'))![1]!;
     const wrong = String((Number(code) + 1) % 1_000_000).padStart(6, '0');
     await app.sql(`update mfa_email_code set attempts = ? where user_id = ?`, [CODE_ATTEMPTS - 1, userId]);
     const held = { table: 'mfa_email_code', applicationId: app.root.applicationId, column: 'user_id', id: userId };
-    const answers = await sentAtOnce(app.gatehouse.services.orm, held, [0, 1, 2].map(() => () => flow.jar.submit(codePage, { code: wrong })));
+    const answers = await sentAtOnce(app.gatehouse.services.orm, held, steps.map(({ flow }, i) => () => flow.jar.submit(codePages[i]!, { code: wrong })));
     expect(answers.map((answer) => answer.status)).toEqual([400, 400, 400]);
     expect(await app.sql(`select attempts from mfa_email_code where user_id = ?`, [userId])).toEqual([{ attempts: CODE_ATTEMPTS }]);
-    expect((await flow.jar.submit(codePage, { code })).status).toBe(400);
+    expect((await sender!.flow.jar.submit(codePages[0]!, { code })).status).toBe(400);
   });
 
   it('a browser that passed is remembered for the user: no challenge at its next sign-in, but in another browser', async () => {
@@ -646,7 +665,7 @@ describe('a proven first factor’s attempts at the step, whatever the lockout p
     const kept = flow.jar.all().find((cookie) => cookie.name === 'gh_mfa')!;
     const { step } = JSON.parse(Buffer.from(kept.value.split('.')[0]!, 'base64url').toString()) as { step: { key: string } };
     const held = { table: 'oidc_model', applicationId: lockoutOff.other.applicationId, id: step.key };
-    const answers = await sentAtOnce(app.gatehouse.services.orm, held, [0, 1, 2, 3, 4, 5].map(() => () => flow.jar.submit(page, { code: wrongFor(secret) })));
+    const answers = await formsSentAtOnce(app.gatehouse.services.orm, held, [0, 1, 2, 3, 4, 5].map(() => () => flow.jar.submit(page, { code: wrongFor(secret) })));
     expect(answers.map((answer) => answer.status)).toEqual([400, 400, 400, 400, 400, 400]);
     expect(answers.filter((answer) => answer.body.includes(TOO_MANY))).toHaveLength(3);
     expect((await reasons(userId)).sort()).toEqual(['too_many_codes', 'too_many_codes', 'wrong_code', 'wrong_code', 'wrong_code', 'wrong_code', 'wrong_code']);
@@ -1253,6 +1272,22 @@ describe('an expired password (the password policy’s maxAge)', () => {
       `gh_expired=<value>; Path=/interaction/${uid}; Max-Age=600; HttpOnly; SameSite=Lax`,
       `gh_expired=; Path=/interaction/${uid}; Max-Age=0; HttpOnly; SameSite=Lax`,
     ]);
+  });
+
+  it('the new password sent twice (a double submit), after the first is answered or before: changed once, and the sign-in completes', async () => {
+    const twice = (jar: CookieJar, form: Visit) => [() => jar.submit(form, { password: NEW_PASSWORD }), () => jar.submit(form, { password: NEW_PASSWORD })];
+    const oneAfterTheOther = async ([first, second]: (() => Promise<Visit>)[]) => [await first!(), await second!()];
+    const atOnce = (sends: (() => Promise<Visit>)[]) => Promise.all(sends.map((send) => send()));
+    for (const [email, send] of [['expired-twice@example.com', oneAfterTheOther], ['expired-at-once@example.com', atOnce]] as const) {
+      const userId = await createPasswordUser(admin, email);
+      await expire(userId);
+      const { flow, answer } = await signIn(email, { configuration });
+      const [first, second] = await send(twice(flow.jar, await flow.jar.visit(answer.location!)));
+      expect([first!.status, second!.status], email).toEqual([303, 303]);
+      expect(second!.location, email).toBe(first!.location);
+      expect(await records(userId, 'user.password.changed'), email).toHaveLength(1);
+      expect(await idToken(flow, second!, configuration), email).toMatchObject({ sub: userId, amr: ['pwd'] });
+    }
   });
 
   it('a user suspended, or suspended and activated again, before the new password is posted: the client hears access_denied, and nothing is written', async () => {

@@ -11,12 +11,13 @@ const PASSWORD = 'Correct-Horse-9';
 /** oidc-provider's own storage calls (the interaction, grant, code and session, read and written). */
 const OP_STATEMENTS = 9;
 /**
- * Ours: the user by e-mail with the address's lockout standing and their MFA factors (which the MFA step, under the
- * default `optional`, decides on), the success's reset of failures, the sign-in's record with its rollups (one
- * statement), the grant's tenant, the OP's account lookup on resuming. The password policy's maxAge comes with the
- * cached surface settings; the browser session's index row is written in the OP's session save.
+ * Ours: the form's claim on its interaction and its release (src/oidc/interaction-claims.ts), the user by e-mail with
+ * the address's lockout standing and their MFA factors (which the MFA step, under the default `optional`, decides on),
+ * the success's reset of failures, the sign-in's record with its rollups (one statement), the grant's tenant, the OP's
+ * account lookup on resuming. The password policy's maxAge comes with the cached surface settings; the browser
+ * session's index row is written in the OP's session save.
  */
-const OUR_STATEMENTS = 5;
+const OUR_STATEMENTS = 7;
 
 let hosted: HostedTestApp;
 let app: TestApp;
@@ -60,12 +61,13 @@ describe('hosted password sign-in statements', () => {
     expect(await sql(`select 1 from analytics_active_user where application_id = ? and period = 'day'`)).toHaveLength(1);
     expect((await app.http.get(`/users/${userId}/sessions`)).body.data).toHaveLength(2);
 
-    // Refused: the interaction, the user with the standing, the record; a wrong password also counts its failure.
+    // Refused: the interaction, its claim and release, the user with the standing, the record; a wrong password also
+    // counts its failure.
     const unknown = await statementsOf('nobody@example.com', PASSWORD);
     const wrong = await statementsOf('stat@example.com', 'Wrong-Horse-9');
     expect([unknown.status, wrong.status]).toEqual([400, 400]);
-    expect(unknown.statements.length, unknown.statements.join('\n')).toBe(3);
-    expect(wrong.statements.length, wrong.statements.join('\n')).toBe(4);
+    expect(unknown.statements.length, unknown.statements.join('\n')).toBe(5);
+    expect(wrong.statements.length, wrong.statements.join('\n')).toBe(6);
     expect(
       await sql(`select after->>'reason' as reason, outcome from audit_log where application_id = ? and action = 'user.sign_in_failed' order by seq`),
     ).toEqual([

@@ -425,6 +425,22 @@ describe('a session and its tokens when the user’s standing changes', () => {
     expect(await redeem(config, flow, second)).toMatchObject({ sub: zed, tenant_id: globex });
   });
 
+  it('a choice sent twice at once (the second posted before the first is answered): one sign-in, one grant, recorded once; both go where it led', async () => {
+    const yan = await createUser('yan@example.com', [acme, globex]);
+    const flow = await authorize(config);
+    const chooser = await tenantChoice(flow, 'yan@example.com');
+    const answers = await Promise.all([flow.jar.submit(chooser, { tenant: globex }), flow.jar.submit(chooser, { tenant: acme })]);
+    expect(answers.map((answer) => answer.status)).toEqual([303, 303]);
+    expect(answers[1].location).toBe(answers[0].location);
+    const records = await app.sql<{ action: string; tenant_id: string | null }>(
+      `select action, tenant_id from audit_log where target_id = ? and action in ('user.signed_in', 'user.first_factor_proven') order by seq`,
+      [yan],
+    );
+    expect(records).toEqual([{ action: 'user.signed_in', tenant_id: expect.any(String) }]);
+    expect(await app.sql(`select id from oidc_model where model = 'Grant' and payload->>'accountId' = ?`, [yan])).toHaveLength(1);
+    expect(await redeem(config, flow, answers[1])).toMatchObject({ sub: yan, tenant_id: records[0]!.tenant_id });
+  });
+
   it('removed from all tenants but one after the password: the choice offers that one, and completes with it', async () => {
     const lea = await createUser('lea@example.com', [acme, globex]);
     const flow = await authorize(config);

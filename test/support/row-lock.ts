@@ -1,5 +1,5 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
-import { lockWaitersAtLeast, usingEmbeddedDatabase } from './database.ts';
+import { lockTurnsWaitingAtLeast, lockWaitersAtLeast, usingEmbeddedDatabase } from './database.ts';
 
 /** A row by its key: of an application-owned table, or (no `applicationId`) of `application` itself. */
 export interface HeldRow {
@@ -62,4 +62,11 @@ export async function queuedBehind<T>(
  *  (one session, no row lock to wait on) all sent together, overlapping wherever each awaits. */
 export function sentAtOnce<T>(orm: MikroORM, row: HeldRow, requests: (() => Promise<T>)[]): Promise<T[]> {
   return usingEmbeddedDatabase() ? Promise.all(requests.map((request) => request())) : queuedBehind(orm, row, { lock: 'update' }, requests);
+}
+
+/** Forms of one interaction (one browser) sent at once: answered one at a time (src/oidc/interaction-claims.ts), so on
+ *  PostgreSQL the first waits behind `row` and the others for their turn at the interaction, in the order sent. */
+export function formsSentAtOnce<T>(orm: MikroORM, row: HeldRow, forms: (() => Promise<T>)[]): Promise<T[]> {
+  if (usingEmbeddedDatabase()) return Promise.all(forms.map((form) => form()));
+  return queuedBehind(orm, row, { lock: 'update' }, forms, (count) => (count === 1 ? lockWaitersAtLeast(orm, 1) : lockTurnsWaitingAtLeast(count - 1)));
 }

@@ -1,6 +1,6 @@
 import Provider, { type Adapter } from 'oidc-provider';
 import { describe, expect, it } from 'vitest';
-import { OIDC_STORAGE_CHECKED_WITH, PROVIDER_FIELDS_READ, PROVIDER_MODELS } from '../../src/db/oidc-model.ts';
+import { CLAIM_KEY, OIDC_STORAGE_CHECKED_WITH, PROVIDER_FIELDS_READ, PROVIDER_MODELS } from '../../src/db/oidc-model.ts';
 import { oidcProviderVersions } from '../support/oidc-provider-version.ts';
 
 /**
@@ -54,5 +54,11 @@ describe('oidc-provider’s storage', () => {
       const kept = classes.get(model)?.IN_PAYLOAD ?? [];
       expect(fields.filter((field) => !kept.includes(field)), `${model}: fields ${where} reads that oidc-provider no longer stores`).toEqual([]);
     }
+  });
+
+  it('saves an interaction without the claim we write beside its fields: the save of its result ends the claim', () => {
+    const interaction = modelClasses(new Provider('http://op.test', {})).find((model) => model.name === 'Interaction');
+    expect(interaction?.IN_PAYLOAD).toBeDefined();
+    expect(interaction?.IN_PAYLOAD).not.toContain(CLAIM_KEY);
   });
 });
