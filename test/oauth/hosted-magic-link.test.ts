@@ -182,6 +182,27 @@ describe('magic link on the shared surface', () => {
     expect((await app.http.get(`/audit-logs?target=${account!.id}&action=user.email.verified`)).body.data).toHaveLength(1);
   });
 
+  it('a sign-up by link whose address a tenant’s administrator gives an account before the link is opened: that account is taken over, as one there when it was asked', async () => {
+    const tenantId = (await app.http.post(`/applications/${app.root.applicationId}/tenants`, { name: 'Racers', slug: 'racers' })).body.id as string;
+    const tenantKey = await clientWithKey(app, ['users:read', 'users:write'], tenantId);
+    const owner = await authorize();
+    await askLink(owner, 'raced@example.com');
+    const link = await magicLinkOf(app.http, 'raced@example.com');
+    // Asked as a sign-up (no account had the address); the tenant's account, made meanwhile, has it unproven.
+    const made = await tenantKey.post('/users', { email: 'raced@example.com', name: 'Made by Racers' });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const accountId = made.body.id as string;
+    expect(await app.sql(`select email_verified, password_hash from app_user where id = ?`, [accountId])).toEqual([{ email_verified: false, password_hash: null }]);
+
+    const answer = await owner.jar.visit(link);
+    expect(answer.status, answer.body).toBe(303);
+    const tokens = await tokensAfter(config, owner, answer);
+    expect(decodeJwt(tokens.id_token!).payload).toMatchObject({ sub: accountId, email: 'raced@example.com', email_verified: true });
+    expect(await app.sql(`select email_verified, tenant_ids from app_user where email = 'raced@example.com'`)).toEqual([{ email_verified: true, tenant_ids: [tenantId] }]);
+    expect((await app.http.get(`/audit-logs?target=${accountId}&action=user.sign_up.disowned`)).body.data).toHaveLength(1);
+    expect((await app.http.get(`/audit-logs?target=${accountId}&action=user.email.verified`)).body.data).toHaveLength(1);
+  });
+
   it('a suspended user is mailed nothing and an interaction of another browser’s link is refused', async () => {
     const userId = await createPasswordUser(app.http, 'fay@example.com');
     expect((await app.http.post(`/users/${userId}/suspend`, {})).status).toBe(200);

@@ -4,13 +4,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BootstrapResult } from '../../src/domain/bootstrap.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { configurePassword } from '../support/auth-providers.ts';
-import { usingEmbeddedDatabase } from '../support/database.ts';
+import { lockWaitersAtLeast, usingEmbeddedDatabase } from '../support/database.ts';
 import { queuedBehind } from '../support/row-lock.ts';
 import { readForm, type Visit } from '../support/cookie-jar.ts';
 import { SignInRefusal as HostedPageError } from '../../src/domain/sign-in/refusals.ts';
 import { resolveTarget } from '../../src/domain/sign-in/sign-in.ts';
 import { signUp } from '../../src/domain/sign-in/sign-up.ts';
+import { mails } from '../support/email-sign-in.ts';
 import { HttpClient } from '../support/http.ts';
+import { clientWithKey } from '../support/keys.ts';
 import { createTestClient, decodeJwt, discover, startAuthorization, type AuthorizationFlow } from '../support/oauth.ts';
 
 /** Self sign-up on the hosted page, as the pool's password provider and password policy allow. */
@@ -155,6 +157,52 @@ describe('sign-up', () => {
     } finally {
       await app.http.patch(`/auth-providers/${provider}`, { enabled: true, config: { allowSignup: null } });
     }
+  });
+});
+
+describe('sign-up of an address a tenant’s administrator gives an account (unproven, without a password)', () => {
+  /** An account of `email` made by a tenant's administrator: the address unproven, no password. */
+  async function tenantsAccount(email: string) {
+    const tenantKey = await clientWithKey(app, ['users:read', 'users:write'], await app.createTenant(`Vouching for ${email}`));
+    const made = await tenantKey.post('/users', { email });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    return made.body.id as string;
+  }
+
+  /** One account, the tenant's, without the password typed; its owner got the verification link, as for any unproven one. */
+  async function expectOwnerTold(email: string, accountId: string) {
+    expect(await app.sql(`select id, password_hash, email_verified from app_user where email = ?`, [email])).toEqual([
+      { id: accountId, password_hash: null, email_verified: false },
+    ]);
+    expect(await mails(app.http, email, 'verify_email')).toHaveLength(1);
+  }
+
+  it('made before the sign-up: no second account, no password set, and its owner is sent the verification link', async () => {
+    const accountId = await tenantsAccount('made-first@example.com');
+    const flow = await authorize();
+    const answer = await flow.jar.submit(await signupPage(flow), { name: 'Typed', email: 'made-first@example.com', password: PASSWORD });
+    expect(answer.status, answer.body).toBe(200);
+    expect(answer.body).toContain('<h1>Check your email</h1>');
+    await expectOwnerTold('made-first@example.com', accountId);
+  });
+
+  it.skipIf(usingEmbeddedDatabase())('made while the sign-up writes its own (the address taken after it looked): the sign-up ends as when it was made first', async () => {
+    const { orm } = app.gatehouse.services;
+    const accountId = await tenantsAccount('placeholder@example.com');
+    const flow = await authorize();
+    const page = await signupPage(flow);
+    // The tenant's administrator gives its account the address, committed only once the sign-up, which found no account
+    // with it, waits to write its own. PostgreSQL only: the embedded database has one session.
+    const answer = await orm.em.fork().transactional(async (em) => {
+      await em.execute(`update app_user set email = ?, email_normalized = ? where id = ?`, ['made-meanwhile@example.com', 'made-meanwhile@example.com', accountId]);
+      const signingUp = flow.jar.submit(page, { name: 'Typed', email: 'made-meanwhile@example.com', password: PASSWORD });
+      await lockWaitersAtLeast(orm, 1);
+      return { signingUp };
+    });
+    const signedUp = await answer.signingUp;
+    expect(signedUp.status, signedUp.body).toBe(200);
+    expect(signedUp.body).toContain('<h1>Check your email</h1>');
+    await expectOwnerTold('made-meanwhile@example.com', accountId);
   });
 });
 

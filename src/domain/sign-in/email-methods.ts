@@ -389,12 +389,18 @@ export async function useRow(runner: SqlRunner, applicationId: string, where: st
  *  the address): that password would still open it. Refused as an upstream's word is; the owner resets the password. */
 const unproven = (user: SignInUser) => user.emailVerified === false && user.passwordHash != null;
 
-async function proven(target: SignInTarget, row: SignInRow, user: SignInUser | null, address: string): Promise<Checked> {
+async function proven(target: SignInTarget, row: SignInRow, asked: SignInUser | null, address: string): Promise<Checked> {
+  let user = asked;
   if (user === null) {
-    const created = await signUpByEmail(target, row.email);
-    if (created === undefined) return { ok: false, reason: 'signup_unavailable', user: null };
-    if (created === null) return { ok: false, reason: 'user_inactive', user: null };
-    return unproven(created) ? { ok: false, reason: 'email_unverified', user: created } : { ok: true, user: created, verified: created };
+    const signedUp = await signUpByEmail(target, row.email);
+    if (signedUp === undefined) return { ok: false, reason: 'signup_unavailable', user: null };
+    if (signedUp === null) return { ok: false, reason: 'user_inactive', user: null };
+    if (signedUp.created) return { ok: true, user: signedUp.user, verified: signedUp.user };
+    // An account made for the address since the mail was asked (an administrator's, another sign-up's) is judged as one
+    // there when it was asked: its standing, then the unproven password and the takeover below.
+    const refused = await standingRefusal(target, signedUp.user, address);
+    if (refused !== undefined) return refused;
+    user = signedUp.user;
   }
   if (unproven(user)) return { ok: false, reason: 'email_unverified', user };
   const owned = user.emailVerified === false ? await takeOverByMailbox(target, user) : user;
@@ -418,16 +424,17 @@ async function takeOverByMailbox(target: SignInTarget, user: SignInUser): Promis
   return owned !== null && mayActNow(owned) ? owned : null;
 }
 
-/** No password, e-mail verified, recorded `user.signed_up` as a password sign-up is. An account made for the address
- *  meanwhile is the one signed in; a suspended one is refused (null); none, with sign-up closed now, undefined. */
-async function signUpByEmail(target: SignInTarget, email: string): Promise<SignInUser | null | undefined> {
+/** No password, e-mail verified, recorded `user.signed_up` as a password sign-up is; or the account made for the address
+ *  meanwhile (`created` false), made before this one or at the same moment. Null: that account is gone again; undefined:
+ *  none, with sign-up closed now. */
+async function signUpByEmail(target: SignInTarget, email: string): Promise<{ readonly user: SignInUser; readonly created: boolean } | null | undefined> {
   const emailNormalized = normalizeEmail(email);
-  const existing = () => readSignInUser(target.applicationScope.em, target.application.id, { poolId: target.poolId, emailNormalized });
+  const existing = async () => {
+    const user = await readSignInUser(target.applicationScope.em, target.application.id, { poolId: target.poolId, emailNormalized });
+    return user === null ? null : { user, created: false };
+  };
   // Sign-up as the surface has it now, not as it was when the mail went out.
-  if (!target.email.signUp) {
-    const user = await existing();
-    return user === null ? undefined : mayActNow(user) ? user : null;
-  }
+  if (!target.email.signUp) return (await existing()) ?? undefined;
   try {
     const created = await underTenancyConfig(target.applicationScope, async (tx) => {
       if ((await tx.em.findOne(User, { applicationId: target.application.id, poolId: target.poolId, emailNormalized }, { filters: false })) !== null) return null;
@@ -435,10 +442,9 @@ async function signUpByEmail(target: SignInTarget, email: string): Promise<SignI
       await tx.em.flush();
       return user;
     });
-    if (created !== null) return created;
+    if (created !== null) return { user: created, created: true };
   } catch (error) {
     if (!(error instanceof UniqueConstraintViolationException)) throw error;
   }
-  const user = await existing();
-  return user !== null && mayActNow(user) ? user : null;
+  return existing();
 }

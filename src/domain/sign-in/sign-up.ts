@@ -51,8 +51,8 @@ export async function signUp(target: SignInTarget, input: SignUpInput, applicati
   const { name } = typed;
 
   const passwordHash = await hashPassword(password);
-  try {
-    const outcome = await underTenancyConfig(target.applicationScope, async (tx): Promise<SignUpOutcome> => {
+  const write = () =>
+    underTenancyConfig(target.applicationScope, async (tx): Promise<SignUpOutcome> => {
       const { em } = tx;
       // The policy as in force now, in this transaction: one tightened since the form's check applies too.
       const refused = passwordErrors(await effectivePasswordPolicy(tx, target.policyTenantId), password);
@@ -68,11 +68,15 @@ export async function signUp(target: SignInTarget, input: SignUpInput, applicati
       await queueVerification(target, em, created);
       return { ok: true, email, created };
     }, askedForLock(target.application.id, email));
-    if (outcome.ok) target.scope.services.outbox.wake();
-    return outcome;
+  let outcome: SignUpOutcome;
+  try {
+    outcome = await write();
   } catch (error) {
-    // The same address signed up at the same moment: that sign-up's mail tells its owner; this one says the same.
-    if (error instanceof UniqueConstraintViolationException) return { ok: true, email, created: null };
-    throw error;
+    // An account made for the address at the same moment (an administrator's, another sign-up's): a second try finds it
+    // and tells its owner, as when it was there first.
+    if (!(error instanceof UniqueConstraintViolationException)) throw error;
+    outcome = await write();
   }
+  if (outcome.ok) target.scope.services.outbox.wake();
+  return outcome;
 }
