@@ -2,17 +2,20 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../support/app.ts';
 import { auditRecordsOf, traced } from '../support/audit.ts';
-import type { Visit } from '../support/cookie-jar.ts';
+import { CookieJar, type Visit } from '../support/cookie-jar.ts';
 import { mails } from '../support/email-sign-in.ts';
 import { settledDelivery, outboxStoppedDuring } from '../support/email-outbox.ts';
 import { startHostedTestApp, type HostedTestApp } from '../support/hosted-app.ts';
 import { startMailSink, type MailSink } from '../support/mail-receivers.ts';
 import { createPasswordUser } from '../support/users.ts';
+import { SHARED_POOL } from '../../src/db/entities/user.entity.ts';
+import { issueEmailChangeLink } from '../../src/domain/users/link-tokens.ts';
 
 /**
- * A user's mail still queued (never tried, or waiting for a retry) when the user is suspended or deleted carries a link
- * that no longer works, to an account that can no longer use it: it is withdrawn in that transaction (`failed`, its
- * `lastError` saying why), never sent, as an invitation's revoke withdraws its mail. Other users' mail goes out.
+ * A user's mail still queued (never tried, or waiting for a retry) when the user is suspended or deleted, or to their
+ * old address when it changes, carries a link that no longer works, or reaches a mailbox no longer the account's: it is
+ * withdrawn in that transaction (`failed`, its `lastError` saying why), never sent, as an invitation's revoke withdraws
+ * its mail. Other users' mail goes out.
  */
 let hosted: HostedTestApp;
 let app: TestApp;
@@ -38,6 +41,17 @@ async function askReset(email: string): Promise<void> {
   const form: Visit = await jar.visit(new URL(href!.replaceAll('&amp;', '&'), page.url).href);
   expect(form.status).toBe(200);
   expect((await jar.submit(form, { email })).status).toBe(200);
+}
+
+/** An address change's link, issued as the account page issues it (not mailed), and confirmed on its page. */
+async function confirmChange(userId: string, newEmail: string): Promise<void> {
+  const services = app.gatehouse.services;
+  const user = { applicationId: app.root.applicationId, userId, poolId: SHARED_POOL, opener: { type: 'oauth_client' as const, id: hosted.client.clientId }, tenantId: null };
+  const { link } = await services.orm.em.fork().transactional((em) => issueEmailChangeLink(em, user, newEmail, services.config.publicUrl));
+  const jar = new CookieJar();
+  const confirm = await jar.visit(link);
+  expect(confirm.status).toBe(200);
+  expect((await jar.submit(confirm, {})).status).toBe(200);
 }
 
 async function queuedReset(email: string): Promise<string> {
@@ -105,5 +119,56 @@ describe('a user’s queued mail', () => {
     });
     expect(await settledDelivery(app.http, `/email/deliveries/${queued}`)).toMatchObject({ status: 'sent', lastError: null });
     expect(sink.to(email)).toHaveLength(1);
+  });
+
+  /** A queued reset to `email`'s old address is withdrawn by `change`; another user's goes out. Answers the withdrawn mail. */
+  async function withdrawnByChange(email: string, change: (userId: string) => Promise<void>) {
+    const userId = await createPasswordUser(app.http, email);
+    const staying = `staying-${randomUUID()}@example.com`;
+    await createPasswordUser(app.http, staying);
+    const [withdrawn, kept] = await withOutboxStopped(async () => {
+      await askReset(email);
+      await askReset(staying);
+      const ids = [await queuedReset(email), await queuedReset(staying)] as const;
+      await change(userId);
+      return ids;
+    });
+    const now = (await app.http.get(`/email/deliveries/${withdrawn}`)).body;
+    expect(now).toMatchObject({ status: 'failed', attempts: 0, sentAt: null });
+    expect(now.lastError).toMatch(/^withdrawn: the account’s address changed before this mail was sent/);
+    expect(await settledDelivery(app.http, `/email/deliveries/${kept}`)).toMatchObject({ status: 'sent', lastError: null });
+    expect((await app.http.get(`/email/deliveries/${withdrawn}`)).body).toMatchObject({ status: 'failed', attempts: 0, sentAt: null });
+    return { userId, withdrawn };
+  }
+
+  it('to the old address is withdrawn when an administrator changes the address; its mails are the old mailbox’s no more', async () => {
+    const email = `admin-changed-${randomUUID()}@example.com`;
+    const change = traced();
+    const { withdrawn } = await withdrawnByChange(email, async (userId) => {
+      expect((await app.http.patch(`/users/${userId}`, { email: `moved-${email}` }, { headers: change.headers })).status).toBe(200);
+    });
+    const records = (await auditRecordsOf(app, change.requestId)).filter((record) => record.targetId === withdrawn);
+    expect(records.map((record) => [record.action, record.actorType])).toEqual([['email_delivery.withdrawn', 'api_key']]);
+  });
+
+  it('to the old address is withdrawn when the user confirms a new address', async () => {
+    const email = `own-changed-${randomUUID()}@example.com`;
+    const { userId, withdrawn } = await withdrawnByChange(email, (id) => confirmChange(id, `moved-${email}`));
+    const [record] = await app.sql<{ actor_type: string; actor_id: string }>(`select actor_type, actor_id from audit_log where action = 'email_delivery.withdrawn' and target_id = ?`, [withdrawn]);
+    expect(record).toEqual({ actor_type: 'user', actor_id: userId });
+  });
+
+  it('a change of case alone, and a refused change, withdraw nothing', async () => {
+    const email = `case-${randomUUID()}@example.com`;
+    const userId = await createPasswordUser(app.http, email);
+    const narrow = await app.http.post('/api-keys', { name: 'reader', permissions: ['users:read'] });
+    const queued = await withOutboxStopped(async () => {
+      await askReset(email);
+      const id = await queuedReset(email);
+      expect((await app.http.patch(`/users/${userId}`, { email: email.toUpperCase() })).status).toBe(200);
+      expect((await app.as({ apiKey: narrow.body.secret as string }).patch(`/users/${userId}`, { email: `other-${email}` })).status).toBe(403);
+      return id;
+    });
+    expect(await settledDelivery(app.http, `/email/deliveries/${queued}`)).toMatchObject({ status: 'sent', lastError: null });
   });
 });

@@ -163,20 +163,25 @@ export const WITHDRAWN_REASONS = {
   expired: 'withdrawn: the invitation expired before this mail was sent; its link no longer works',
   user_suspended: 'withdrawn: the account was suspended before this mail was sent; the links and codes mailed to it no longer work',
   user_deleted: 'withdrawn: the account was deleted before this mail was sent',
+  email_changed: 'withdrawn: the account’s address changed before this mail was sent; the links and codes mailed to the old address no longer work',
 } as const;
 
-/** An invitation's mails, or an account's other than its invitations' (whose link outlives a suspension). */
-type Withdrawn = { readonly invitationId: string; readonly reason: 'revoked' | 'resent' } | { readonly userId: string; readonly reason: 'user_suspended' | 'user_deleted' };
+/** An invitation's mails, or an account's other than its invitations' (whose link outlives a suspension): all of them,
+ *  or those to `to`, its address before a change. */
+type Withdrawn =
+  | { readonly invitationId: string; readonly reason: 'revoked' | 'resent' }
+  | { readonly userId: string; readonly reason: 'user_suspended' | 'user_deleted' }
+  | { readonly userId: string; readonly reason: 'email_changed'; readonly to: string };
 
 /**
- * In the transaction that ends the mails' links (an invitation's revoke or resend, a user's suspension or deletion), so
- * the withdrawal commits with it. A mail no attempt holds is `failed` at once, never claimed (`email_delivery.withdrawn`);
- * one under an attempt's lease is marked, and that attempt's outcome decides (deliver.ts): `sent` stays (it may have
- * left), any other is final, with this reason. Mails already sent or failed are left as they are.
+ * In the transaction that ends the mails' links (an invitation's revoke or resend, a user's suspension or deletion, a
+ * new address), so the withdrawal commits with it. A mail no attempt holds is `failed` at once, never claimed
+ * (`email_delivery.withdrawn`); one under an attempt's lease is marked, and that attempt's outcome decides (deliver.ts):
+ * `sent` stays (it may have left), any other is final, with this reason. Mails already sent or failed are left as they are.
  */
 export async function withdrawQueuedMail(em: EntityManager, actor: AuditActor, withdrawn: Withdrawn): Promise<void> {
   const why = WITHDRAWN_REASONS[withdrawn.reason];
-  const whose = 'invitationId' in withdrawn ? 'd.invitation_id = ?' : 'd.user_id = ? and d.invitation_id is null';
+  const whose = 'invitationId' in withdrawn ? 'd.invitation_id = ?' : `d.user_id = ? and d.invitation_id is null${'to' in withdrawn ? ' and d.to_key = ?' : ''}`;
   const leased = (r: string) => `(${r}.claimed_until is not null and ${r}.claimed_until > now())`;
   await recordAuditPerRow(em, actor, { action: 'email_delivery.withdrawn', targetType: 'email_delivery' }, {
     tenantPerRow: true,
@@ -190,7 +195,7 @@ export async function withdrawQueuedMail(em: EntityManager, actor: AuditActor, w
       select m.id::text as target_id, m.tenant_id, jsonb_build_object('status', 'queued') as before,
              ${deliverySnapshotSql('m')} || jsonb_build_object('lastError', m.last_error) as after
         from marked as m where m.status = 'failed')`,
-    params: [why, why, 'invitationId' in withdrawn ? withdrawn.invitationId : withdrawn.userId],
+    params: [why, why, ...('invitationId' in withdrawn ? [withdrawn.invitationId] : [withdrawn.userId]), ...('to' in withdrawn ? [normalizeEmail(withdrawn.to)] : [])],
   });
 }
 

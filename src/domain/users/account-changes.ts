@@ -4,7 +4,7 @@ import { recordAudit, type AuditActor } from '../audit/audit.ts';
 import { normalizeEmail } from './email-key.ts';
 import { forgetUserKeys, usersChanged } from './changed.ts';
 import { takeOverUnconfirmed, type TakeoverTerms } from './unconfirmed-takeover.ts';
-import { auditFilingOf, endMailedCredentials, endWhatPasswordOpened } from './users.ts';
+import { auditFilingOf, endWhatPasswordOpened, leaveOldAddress } from './users.ts';
 import { countsAcrossTenants, endUserSignIns } from '../sessions/end-sessions.ts';
 import type { PolicyCutoffs } from '../sessions/grant-sign-ins.ts';
 
@@ -116,7 +116,7 @@ export async function changeEmail(em: EntityManager, actor: AuditActor, userId: 
     key,
     userId,
   ]);
-  await endMailedCredentials(em, actor.applicationId, userId);
+  await leaveOldAddress(em, actor, userId, user.email);
   recordAudit(em, actor, {
     action: 'user.email.changed',
     targetType: 'user',

@@ -319,9 +319,9 @@ export async function updateUser(scope: Scope, userId: string, input: UpdateUser
         await endLinksOfOtherOutboxes(tx.em, tx.applicationId, user.id, kept);
       }
       if (newEmail !== undefined) {
-        // Whoever reads the old mailbox keeps no way in through it, as after the user's own change (changeEmail).
+        // As after the user's own change (changeEmail).
         if (normalizeEmail(newEmail) !== user.emailNormalized) {
-          await endMailedCredentials(tx.em, tx.applicationId, user.id);
+          await leaveOldAddress(tx.em, tx, user.id, user.email);
           const unvouched = user.poolId === SHARED_POOL && !vouchesShared;
           if (unvouched) user.emailVerified = false;
           user.vouchedByTenantId = vouchesShared ? null : tx.tenantId;
@@ -431,6 +431,13 @@ export async function endMailedCredentials(em: EntityManager, applicationId: str
   await executeOwned(em, applicationId, `update email_link_token set used_at = now() where @owner and user_id = ? and used_at is null${kept}`, [userId]);
   await executeOwned(em, applicationId, 'update email_sign_in set used_at = now() where @owner and user_id = ? and used_at is null', [userId]);
   await executeOwned(em, applicationId, 'delete from mfa_email_code where @owner and user_id = ?', [userId]);
+}
+
+/** A new address, in its transaction: whoever reads the old mailbox keeps no way in through it, and what is still queued
+ *  to it is not sent (it carries those links, or tells the account's news to a mailbox no longer its own). */
+export async function leaveOldAddress(em: EntityManager, actor: AuditActor, userId: string, oldEmail: string): Promise<void> {
+  await endMailedCredentials(em, actor.applicationId, userId);
+  await withdrawQueuedMail(em, actor, { userId, reason: 'email_changed', to: oldEmail });
 }
 
 /** A link mailed in a tenant's outbox, which its administrators read, acts on the whole account: it ends once the
