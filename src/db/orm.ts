@@ -84,6 +84,7 @@ import { Migration0078EnrolmentLinks } from './migrations/0078-enrolment-links.t
 import { Migration0079TenantMfaOverrideRemoved } from './migrations/0079-tenant-mfa-override-removed.ts';
 import { Migration0080CopiedSecretsSpentTogether } from './migrations/0080-copied-secrets-spent-together.ts';
 import { Migration0081EmailDeliveryUser } from './migrations/0081-email-delivery-user.ts';
+import { Migration0082AddressRestoreLinks } from './migrations/0082-address-restore-links.ts';
 import type { EmbeddedDatabase } from './embedded.ts';
 import { gateStatements } from './statement-gate.ts';
 import { StartRefusal } from '../process/start-failure.ts';
@@ -168,6 +169,7 @@ export const MIGRATIONS = [
   { name: '0079-tenant-mfa-override-removed', class: Migration0079TenantMfaOverrideRemoved },
   { name: '0080-copied-secrets-spent-together', class: Migration0080CopiedSecretsSpentTogether },
   { name: '0081-email-delivery-user', class: Migration0081EmailDeliveryUser },
+  { name: '0082-address-restore-links', class: Migration0082AddressRestoreLinks },
 ];
 
 /** Names released migrations ran under before they were renamed; each runs again under its new name, as a no-op. */

@@ -9,7 +9,7 @@ import type { MailSender } from '../domain/email/outbox.ts';
 import { effectivePasswordPolicy } from '../domain/policies/policies.ts';
 import { refuseDeactivated } from '../domain/sign-in/refusals.ts';
 import { surfaceSettings, type SurfaceSettings } from '../domain/sign-in/surface-settings.ts';
-import { changeEmail, disownSignUp, resetPassword, verifyEmail } from '../domain/users/account-changes.ts';
+import { changeEmail, disownSignUp, resetPassword, restoreEmail, tellAddressLeft, verifyEmail } from '../domain/users/account-changes.ts';
 import { findAnnouncedFactor, removeAnnouncedFactor } from '../domain/mfa/announced-factor.ts';
 import { userCutoffs } from '../domain/sessions/policy-cutoffs.ts';
 import { issueLink, parseLinkToken, peekLink, settleLinkProofTry, takeLinkProofTry, useLink, type LinkPurpose, type OpenedLinkUser } from '../domain/users/link-tokens.ts';
@@ -127,10 +127,20 @@ export function accountLinkRoutes(app: FastifyInstance, services: Services, thro
     return removesFactor === null ? Promise.resolve(null) : findAnnouncedFactor(services.orm.em.fork().getConnection(), applicationId, userId, removesFactor.factorId);
   };
 
+  /** The password a proof link (a factor's while the factor stands, a restore link) was sent under; null: none asked. */
+  const proofOf = async (opened: OpenedLink) => {
+    const { removesFactor, restores } = opened.user;
+    if (restores !== null) return restores.passwordHash;
+    return removesFactor !== null && (await announcedFactor(opened)) !== null ? removesFactor.passwordHash : null;
+  };
+
   async function showReset(request: FastifyRequest, reply: FastifyReply, opened: OpenedLink, token: string, refusal: { errors?: readonly CopyText[]; currentRefused?: boolean } = {}) {
     const passwordPolicy = await effectivePasswordPolicy(scopeOf(request, opened), opened.settings.policyTenantId);
     const removes = await announcedFactor(opened);
-    const input = { action: request.url.split('?')[0]!, proof: { name: 'token' as const, value: token }, email: opened.email, passwordPolicy, removes, ...refusal };
+    const { restores } = opened.user;
+    // A restore link's page sets the password of the address it gives back.
+    const shown = restores === null ? { email: opened.email } : { email: restores.email, restores: { email: restores.email, current: opened.email, since: restores.addedSince } };
+    const input = { action: request.url.split('?')[0]!, proof: { name: 'token' as const, value: token }, passwordPolicy, removes, ...shown, ...refusal };
     const refused = refusal.errors !== undefined || refusal.currentRefused === true;
     return sendPage(reply, refused ? 400 : 200, (nonce) => newPasswordPage(opened.settings.look, nonce, 'reset', input));
   }
@@ -165,12 +175,13 @@ export function accountLinkRoutes(app: FastifyInstance, services: Services, thro
       const token = formField(request, 'token');
       const opened = await openLink(services, request, token, 'password_reset');
       if (opened === undefined) return invalidLink(request, reply, token);
-      // The mailbox alone removes no factor: the password the account had when the link was issued proves its owner.
-      const { removesFactor } = opened.user;
-      if (removesFactor !== null && (await announcedFactor(opened)) !== null) {
+      // The mailbox alone removes no factor and takes back no address: the password the account had when the link was
+      // issued proves its owner.
+      const proof = await proofOf(opened);
+      if (proof !== null) {
         // A try taken first: passwords sent at once are checked no more times than the link has tries.
         if (!(await services.orm.em.fork().transactional((em) => takeLinkProofTry(em, token)))) return invalidLink(request, reply, token);
-        const right = await verifyPassword(removesFactor.passwordHash, formField(request, 'current') ?? '');
+        const right = await verifyPassword(proof, formField(request, 'current') ?? '');
         const open = await services.orm.em.fork().transactional((em) => settleLinkProofTry(em, token, right));
         if (!right) return open ? showReset(request, reply, opened, token!, { currentRefused: true }) : invalidLink(request, reply, token);
       }
@@ -182,10 +193,13 @@ export function accountLinkRoutes(app: FastifyInstance, services: Services, thro
       const passwordHash = await hashPassword(password);
       const actor = linkActor(services, request, opened);
       const cutoffs = await userCutoffs(scopeOf(request, opened), opened.user.userId);
-      const changed = await scopeOf(request, opened).transactional(async (em) => {
+      const changed = await changedEmail(() => scopeOf(request, opened).transactional(async (em) => {
         // Used here, in the transaction of the change: of two posts of one link, one changes the password.
         const used = await useLink(em, token, 'password_reset');
         if (used === undefined) return undefined;
+        // Taken meanwhile by another account: the link's use goes back with the rest, for when the address is free again.
+        const moved = used.restores === null ? undefined : await restoreEmail(em, actor, used.userId, used.restores);
+        if (moved === 'taken') throw new AddressTaken();
         await keepReplacedPassword(em, of.applicationId, of.userId, policy.historyCount);
         const account = await resetPassword(em, actor, opened.user.userId, passwordHash, cutoffs);
         if (account === undefined) return undefined;
@@ -194,10 +208,16 @@ export function accountLinkRoutes(app: FastifyInstance, services: Services, thro
         const at = pageMail(em, actor, opened);
         const again = await issueLink(em, { ...opened.user, tenantId: tenantOf(at, account) }, 'password_reset', services.config.publicUrl);
         await passwordChangedMail(at, { ...account, id: opened.user.userId }, { link: again.link, changedAt: new Date() });
-        return account;
+        if (moved !== undefined) await tellAddressLeft(at, used.userId, moved);
+        return { restored: moved !== undefined };
+      })).catch((error: unknown) => {
+        if (error instanceof AddressTaken) return 'taken' as const;
+        throw error;
       });
+      if (changed === 'taken') return sendPage(reply, 409, (nonce) => errorPage(opened.settings.look, nonce, { key: 'refusal.emailTaken' }));
       if (changed === undefined) return invalidLink(request, reply, token);
       services.outbox.wake();
+      if (changed.restored) return changeDone(request, reply, opened, 'reset.restoredTitle', { oauth_client: 'reset.restoredText', invitation: 'reset.restoredText' });
       return changeDone(request, reply, opened, 'reset.doneTitle', { oauth_client: 'reset.doneText', invitation: 'reset.doneInvitation' });
     });
 
@@ -248,11 +268,16 @@ export function accountLinkRoutes(app: FastifyInstance, services: Services, thro
           // The address of the link used, in the transaction of the change: of two posts of one link, one changes it.
           const used = await useLink(em, token, 'email_change');
           if (used?.newEmail == null) return undefined;
-          return changeEmail(em, actor, opened.user.userId, used.newEmail);
+          const moved = await changeEmail(em, actor, opened.user.userId, used.newEmail);
+          if (moved === undefined || moved === 'taken') return moved;
+          // The old address is told, with its owner's way back should the change not be theirs.
+          await tellAddressLeft(pageMail(em, actor, opened), used.userId, moved, { user: used, addedSince: moved.addedSince });
+          return moved;
         }),
       );
       if (changed === 'taken') return sendPage(reply, 409, (nonce) => errorPage(opened.settings.look, nonce, { key: 'refusal.emailTaken' }));
       if (changed === undefined) return invalidLink(request, reply, token);
+      services.outbox.wake();
       return changeDone(request, reply, opened, 'emailChange.doneTitle', { oauth_client: 'emailChange.doneText', invitation: 'emailChange.doneText' });
     });
   }
@@ -272,6 +297,9 @@ async function applicationLink(services: Services, opened: OpenedLink): Promise<
 
 /** A link that turned out not to apply, after it was used in the transaction: the transaction rolls back. */
 class LinkRefused extends Error {}
+
+/** A restore link's address another account of the pool holds: the transaction rolls back, the link kept. */
+class AddressTaken extends Error {}
 
 /** An address taken between the check and the write, as the pool's unique key refuses it, is taken too. */
 async function changedEmail<T>(change: () => Promise<T>): Promise<T | 'taken'> {

@@ -386,8 +386,14 @@ export interface NewPasswordPageInput {
   /** A reset link's: the factor the new password also removes (an `mfa_enrolled` mail's link), whose removal takes the
    *  account's password now besides the link; `currentRefused`, the one typed was not it. */
   readonly removes?: AnnouncedFactor | null;
+  /** A restore link's: the address it gives back (`email`), the one it replaces (`current`), and since when what was added
+   *  goes; its password is asked as a factor's link's is. */
+  readonly restores?: { readonly email: string; readonly current: string; readonly since: Date } | null;
   readonly currentRefused?: boolean;
 }
+
+/** Whether the page asks the password the link was sent under. */
+const asksProof = (input: NewPasswordPageInput): boolean => input.removes != null || input.restores != null;
 
 /** A moment a link's page names, in the page's language; UTC, as the page knows no time zone of the reader's. */
 const shownDate = (look: PageLook, date: Date): string =>
@@ -402,9 +408,15 @@ function removalNotice(look: PageLook, factor: AnnouncedFactor | null | undefine
   return `<p class="notice">${text(look, REMOVES[factor.kind], values)}${factor.codesGo ? ` ${text(look, 'reset.removesCodes')}` : ''}</p>\n`;
 }
 
-/** The account's password now, which proves the link's holder is its owner (the mailbox alone removes no factor). */
+function restoreNotice(look: PageLook, restores: NewPasswordPageInput['restores']): string {
+  if (restores == null) return '';
+  return `<p class="notice">${text(look, 'reset.restoresEmail', { email: restores.email, current: restores.current, date: shownDate(look, restores.since) })}</p>\n`;
+}
+
+/** The account's password when the link was sent, which proves the link's holder is its owner (the mailbox alone removes
+ *  no factor and takes back no address). */
 function currentPasswordField(look: PageLook, input: NewPasswordPageInput): string {
-  if (input.removes == null) return '';
+  if (!asksProof(input)) return '';
   const refused = input.currentRefused === true;
   const extra =
     `<p id="current-hint" class="hint">${text(look, 'reset.currentHint')}</p>\n` +
@@ -434,6 +446,7 @@ export function newPasswordPage(look: PageLook, nonce: string, copy: 'reset' | '
   const body =
     `<h1>${text(look, `${copy}.title`)}</h1>\n<p class="subtitle">${text(look, `${copy}.subtitle`, { email: input.email })}</p>\n` +
     removalNotice(look, input.removes) +
+    restoreNotice(look, input.restores) +
     `<form method="post" action="${escapeHtml(input.action)}">\n${hidden(input.proof.name, input.proof.value)}` +
     // Password managers save the new password under it.
     `<input type="hidden" name="username" autocomplete="username" value="${escapeHtml(input.email)}">\n` +
@@ -445,7 +458,7 @@ export function newPasswordPage(look: PageLook, nonce: string, copy: 'reset' | '
       autocomplete: 'new-password',
       describedBy: [...(invalid ? ['password-error'] : []), 'password-rules'],
       invalid,
-      focus: input.removes == null || (invalid && input.currentRefused !== true),
+      focus: !asksProof(input) || (invalid && input.currentRefused !== true),
       extra,
     }) +
     `<button type="submit">${text(look, `${copy}.submit`)}</button>\n</form>\n`;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lockedTransaction } from '../../src/db/advisory-lock.ts';
-import { askedForLock, AskedForMail, FLOW_MAIL, isAskedFor, magicLinkMail, type MailContext, type Recipient } from '../../src/domain/email/flow-mail.ts';
+import { askedForLock, AskedForMail, emailChangedMail, FLOW_MAIL, isAskedFor, magicLinkMail, type MailContext, type Recipient } from '../../src/domain/email/flow-mail.ts';
 import { DEFERRED_MAIL_BATCH } from '../../src/domain/email/deferred-mail.ts';
 import type { OutboxWorker } from '../../src/domain/email/deliver.ts';
 import { TEMPLATE_KEYS, type TemplateKey } from '../../src/domain/email/template-defaults.ts';
@@ -87,6 +87,42 @@ describe('flow mail', () => {
       expect((await magicLinkMail(admitted, { ...ADA, email: 'Ada@Example.com' }, link)).toAddress).toBe('Ada@Example.com');
       expect(() => magicLinkMail(admitted, ADA, link)).toThrow('without its own admission');
     });
+  });
+
+  it('the notice to the address an account left is email_change’s other text, with the link that gives it back or none, as the preview shows it', async () => {
+    const sender = { applicationId: app.root.applicationId, tenantId: null, requestId: crypto.randomUUID(), principal: { actor: { type: 'system', id: 'flow-test' } }, services: app.gatehouse.services };
+    const notice = async (to: Recipient, restore: { link: string; expiresInMinutes: number } | null) => {
+      const delivery = await app.gatehouse.services.orm.em.fork().transactional((em) => emailChangedMail({ em, sender, tenantId: null }, to, { newEmail: 'ada.new@example.com', restore }));
+      return (await app.http.get(`/email/deliveries/${delivery.id}`)).body as { to: string; subject: string; text: string; html: string };
+    };
+    const restore = { link: 'https://x.test/restore', expiresInMinutes: 72 * 60 };
+    for (const [given, variables] of [
+      [restore, { link: restore.link, expiresInMinutes: restore.expiresInMinutes }],
+      [null, { link: null, expiresInMinutes: null }],
+    ] as const) {
+      const mail = await notice(ADA, given);
+      const preview = await app.http.post('/email/templates/email_change/preview', {
+        variables: { user: { name: ADA.name, email: ADA.email }, addressChanged: true, newEmail: 'ada.new@example.com', ...variables },
+      });
+      expect(preview.status, JSON.stringify(preview.body)).toBe(200);
+      expect(mail).toMatchObject({ to: ADA.email, subject: preview.body.subject, text: preview.body.text, html: preview.body.html });
+      expect(mail.subject).toContain('account was changed');
+      expect(mail.text).toContain('The sign-in address of your account was changed from ada@example.com to ada.new@example.com');
+    }
+    const linked = await notice(ADA, restore);
+    expect(linked.text).toContain('open the link below within 72 hours: with the password your account had');
+    expect(linked.text).toContain('https://x.test/restore\n');
+    expect(linked.html).toContain('href="https://x.test/restore"');
+    const bare = await notice(ADA, null);
+    expect(bare.text).toContain('If you did not expect this change, contact support.');
+    expect(bare.text).toMatch(/contact support\.\n\n— /);
+    expect(bare.html).not.toContain('<a href=');
+    // In the recipient's language, each of them.
+    const inGerman = await notice({ ...ADA, locale: 'de' }, restore);
+    expect(inGerman.text).toContain('wurde von ada@example.com in ada.new@example.com geändert');
+    expect(inGerman.text).toContain('innerhalb von 72 Stunden');
+    expect((await notice({ ...ADA, locale: 'fr' }, null)).text).toContain('est passée de ada@example.com à ada.new@example.com');
+    expect((await notice({ ...ADA, locale: 'es' }, restore)).text).toContain('en un plazo de 72 horas');
   });
 
   it('words what it fills in in the recipient’s language: the factor’s name, an unknown browser and place', async () => {

@@ -64,6 +64,28 @@ describe('users', () => {
     expect(await page()).toBe(400);
   });
 
+  it('a new address set by PATCH is told to the old one, with no link to take it back: an administrator’s act; a change of case tells nothing, nor does a refused change', async () => {
+    const old = `told-${newId()}@example.com`;
+    const userId = (await app.http.post('/users', { email: old, name: 'Tess' })).body.id as string;
+    const notices = async (to: string) => (await app.http.get(`/email/deliveries?templateKey=email_change&to=${to}`)).body.data as { id: string }[];
+    expect((await app.http.patch(`/users/${userId}`, { email: old.toUpperCase() })).status).toBe(200);
+    const reader = await issueTestKey(app, { permissions: ['users:read'] });
+    expect((await reader.patch(`/users/${userId}`, { email: `elsewhere-${old}` })).status).toBe(403);
+    expect(await notices(old)).toEqual([]);
+
+    const moved = `moved-${old}`;
+    expect((await app.http.patch(`/users/${userId}`, { email: moved })).status).toBe(200);
+    const [notice, ...more] = await notices(old);
+    expect(more).toEqual([]);
+    const mail = (await app.http.get(`/email/deliveries/${notice!.id}`)).body;
+    expect(mail).toMatchObject({ to: old.toUpperCase(), tenantId: null });
+    expect(mail.text).toContain('Hi Tess,');
+    expect(mail.text).toContain(`was changed from ${old.toUpperCase()} to ${moved}`);
+    expect(mail.text).toContain('If you did not expect this change, contact support.');
+    expect(mail.text).not.toContain('/account/');
+    expect(await notices(moved)).toEqual([]);
+  });
+
   it('PATCH changes metadata (replaced whole, audited), name and e-mail; a duplicate e-mail is 409; bad metadata 422', async () => {
     const created = await app.http.post('/users', { email: 'meta@example.com', metadata: { plan: 'pro' } });
     expect(created.body.metadata).toEqual({ plan: 'pro' });
@@ -819,6 +841,8 @@ describe('who vouches for an address in the shared pool', () => {
     expect((await app.http.get(`/users/${userId}`)).body).toMatchObject({ email: moved, emailVerified: false });
     // The record shows the address's proof lost, as the takeover rules read it (`before.emailVerified`).
     expect(await auditRecordsOf(app, requestId)).toEqual([
+      // The old address is told (the application's mail: a tenant's outbox holds its own accounts' alone).
+      expect.objectContaining({ action: 'email_delivery.queued', tenantId: null, after: { templateKey: 'email_change', to: expect.stringMatching(/^vouched-/) } }),
       expect.objectContaining({
         action: 'user.updated',
         before: expect.objectContaining({ emailVerified: true }),

@@ -555,6 +555,14 @@ describe('any tenant colours', () => {
       newPasswordPage(look, 'n', 'reset', { action: '/reset', proof: { name: 'token', value: 't' }, email: 'ada@example.com', passwordPolicy: POLICY_DEFAULTS.password, errors: [{ key: 'password.tooShort', values: { count: '12' } }] }),
     'new password that removes a factor': (look) => removingPage(look, false),
     'new password that removes a factor, its proof refused': (look) => removingPage(look, true),
+    'new password that gives an address back': (look) =>
+      newPasswordPage(look, 'n', 'reset', {
+        action: '/reset',
+        proof: { name: 'token', value: 't' },
+        email: 'ada@example.com',
+        passwordPolicy: POLICY_DEFAULTS.password,
+        restores: { email: 'ada@example.com', current: 'mallory@example.org', since: new Date('2026-01-02T03:04:05Z') },
+      }),
     'verify e-mail': (look) => linkConfirmPage(look, 'n', { action: '/verify', token: 't', confirms: 'verify', values: { email: 'ada@example.com' } }),
     'change e-mail': (look) =>
       linkConfirmPage(look, 'n', { action: '/confirm', token: 't', confirms: 'emailChange', values: { email: 'ada@example.com', newEmail: 'ada@example.org' } }),

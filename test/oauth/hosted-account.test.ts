@@ -100,6 +100,11 @@ async function signIn(email: string, password: string, jar = new CookieJar(), ba
   return { jar, answer: await settle(jar, await jar.submit(page, { email, password })) };
 }
 
+/** The TOTP secret the account page offers (its key, shown as text). */
+const offeredSecret = (page: Visit) => /Key: <code>([A-Z2-7 ]+)<\/code>/.exec(page.body)![1]!.replaceAll(' ', '');
+const shownCodes = (page: Visit) => [...page.body.matchAll(/<li><code>([a-z2-9-]+)<\/code><\/li>/g)].map((match) => match[1]!);
+const factorsOf = (userId: string) => app.sql<{ id: string; kind: string }>(`select id, kind from mfa_factor where user_id = ? order by kind`, [userId]);
+
 const auditActions = async (userId: string) =>
   (await app.sql<{ action: string }>(`select action from audit_log where target_id = ? and action like 'user.%' order by id`, [userId])).map((row) => row.action);
 
@@ -506,6 +511,164 @@ describe('e-mail address', () => {
   });
 });
 
+describe('an address change its owner did not make', () => {
+  const emailOf = async (userId: string) =>
+    (await app.sql<{ email: string; email_verified: boolean }>('select email, email_verified from app_user where id = ?', [userId]))[0]!;
+  const askChange = (jar: CookieJar, page: Visit, address: string, password = PASSWORD) => post(jar, page, 'email', { email_password: password, new_email: address });
+  const RESET_LINK = /(http\S+\/account\/reset-password\?token=\S+)/;
+  const INTRUDER_PASSWORD = 'Intruder-Horse-77';
+
+  /** The change asked on the page `jar` holds, confirmed by the link mailed to `to` (whoever reads it). */
+  async function moveTo(jar: CookieJar, page: Visit, to: string): Promise<void> {
+    expect((await askChange(jar, page, to)).status).toBe(303);
+    const link = /(http\S+\/account\/confirm-email\?token=\S+)/.exec((await mails(app.http, to, 'email_change')).at(-1)!.text)![1]!;
+    const opener = new CookieJar();
+    expect((await opener.submit(await opener.visit(link), {})).status).toBe(200);
+  }
+
+  /** The one notice of a change mailed to `address` (the address the account left), and its restore link if it has one. */
+  async function noticeTo(address: string): Promise<{ text: string; html: string; restore: string | undefined }> {
+    const notices = (await mails(app.http, address, 'email_change')).filter((mail) => mail.text.includes('was changed from'));
+    expect(notices).toHaveLength(1);
+    const [notice] = notices;
+    return { ...notice!, restore: RESET_LINK.exec(notice!.text)?.[1] };
+  }
+
+  it('the old address is told, with a link that gives the account back to whoever has that mailbox and the password it had: all an intruder added goes', async () => {
+    const [email, taker] = ['prey@example.com', 'taker@example.com'];
+    const userId = await createUser(email);
+    // Whoever knows the password adds an authenticator app, then moves the account to their own mailbox.
+    const { jar, page } = await openAccount(email);
+    const added = await post(jar, page, 'mfa-totp', { totp_code: codeAt(offeredSecret(page)), totp_password: PASSWORD });
+    expect(added.status).toBe(200);
+    const [factorLink] = (await mails(app.http, email, 'mfa_enrolled')).map((mail) => RESET_LINK.exec(mail.text)![1]!);
+    await moveTo(jar, added, taker);
+    // The factor's link went to the old address and ended with it; the notice there carries the way back.
+    expect((await new CookieJar().visit(factorLink!)).status).toBe(400);
+    const notice = await noticeTo(email);
+    expect(notice.text).toContain(`The sign-in address of your account was changed from ${email} to ${taker}`);
+    expect(notice.text).toContain('open the link below within 72 hours');
+    expect(notice.restore).toBeDefined();
+    expect(notice.html).toContain(`href="${notice.restore!}"`);
+    expect(await mails(app.http, taker, 'password_changed')).toEqual([]);
+
+    // What the intruder does next takes none of it away: a second step (announced to their own mailbox), a new password
+    // (whose notice brings a newer reset link), a forgot password.
+    const shown = await jar.visit(accountUrl());
+    const open = await jar.visit((await post(jar, shown, 'mfa-email-send', {})).location!);
+    const code = /\b(\d{6})\b/.exec((await mails(app.http, taker, 'email_otp'))[0]!.text)![1]!;
+    expect((await post(jar, open, 'mfa-email', { email_code: code, email_factor_password: PASSWORD })).status).toBe(303);
+    const again = await jar.visit(accountUrl());
+    expect((await post(jar, again, 'password', { current_password: PASSWORD, new_password: INTRUDER_PASSWORD })).status).toBe(303);
+    expect((await factorsOf(userId)).map((factor) => factor.kind)).toEqual(['email_otp', 'totp']);
+
+    // The owner: the page says what the link does, and asks the password the account had.
+    const owner = new CookieJar();
+    const form = await owner.visit(notice.restore!);
+    expect(form.status).toBe(200);
+    expect(form.body).toContain(`makes ${email} your sign-in address again in place of ${taker}`);
+    expect(form.body).toContain('name="current"');
+    expect(form.body).toContain(`name="username" autocomplete="username" value="${email}"`);
+    const refused = await owner.submit(form, { current: INTRUDER_PASSWORD, password: NEW_PASSWORD });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toContain('That is not the password your account had when this email was sent.');
+    expect(await emailOf(userId)).toMatchObject({ email: taker });
+    expect(await factorsOf(userId)).toHaveLength(2);
+
+    const done = await owner.submit(form, { current: PASSWORD, password: NEW_PASSWORD });
+    expect(done.status, done.body.slice(-800)).toBe(200);
+    expect(done.body).toContain('Your account is back');
+    expect(await emailOf(userId)).toEqual({ email, email_verified: true });
+    expect(await factorsOf(userId)).toEqual([]);
+    expect(await app.sql(`select 1 from mfa_recovery_code where user_id = ?`, [userId])).toEqual([]);
+    // The intruder is signed out, and neither their address nor their password signs in; the owner's do, with no step
+    // of the intruder's to pass.
+    expect((await jar.visit(accountUrl())).status).toBe(303);
+    expect((await signIn(taker, INTRUDER_PASSWORD)).answer.location).toBeUndefined();
+    expect((await signIn(taker, NEW_PASSWORD)).answer.location).toBeUndefined();
+    expect((await signIn(email, NEW_PASSWORD)).answer.location).toMatch(CODE_AT_CLIENT);
+    // The intruder's mailbox is told, with no way back: the password that would prove it is the one just replaced.
+    const told = await noticeTo(taker);
+    expect(told.text).toContain(`was changed from ${taker} to ${email}`);
+    expect(told.restore).toBeUndefined();
+    expect(told.text).not.toContain('/account/');
+    // Used, the link works no more; so does no reset link the intruder's mailbox got.
+    expect((await new CookieJar().visit(notice.restore!)).status).toBe(400);
+    for (const mail of await mails(app.http, taker, 'password_changed')) expect((await new CookieJar().visit(RESET_LINK.exec(mail.text)![1]!)).status).toBe(400);
+    const records = await app.sql<{ action: string; actor_id: string; after: Record<string, unknown> }>(
+      `select action, actor_id, after from audit_log where target_id = ? and action in ('user.email.changed', 'user.mfa.reset', 'user.password.reset') order by id`,
+      [userId],
+    );
+    expect(records.map((record) => [record.action, record.actor_id, record.after['reason'] ?? null])).toEqual([
+      ['user.email.changed', userId, null],
+      ['user.email.changed', userId, 'address_restored'],
+      ['user.mfa.reset', userId, 'address_restored'],
+      ['user.password.reset', userId, null],
+    ]);
+  });
+
+  it('an intruder who gives back their own earlier address takes none of the owner’s way back: the owner’s link, issued first, still works', async () => {
+    const [email, first, second] = ['chain@example.com', 'chain-b@example.com', 'chain-c@example.com'];
+    const userId = await createUser(email);
+    const { jar, page } = await openAccount(email);
+    await moveTo(jar, page, first);
+    await moveTo(jar, await jar.visit(accountUrl()), second);
+    const [owners, intruders] = [(await noticeTo(email)).restore!, (await noticeTo(first)).restore!];
+    // The intruder knows the password the account had: their own link gives their first address back, and ends only
+    // what was issued since.
+    const intruder = new CookieJar();
+    expect((await intruder.submit(await intruder.visit(intruders), { current: PASSWORD, password: INTRUDER_PASSWORD })).status).toBe(200);
+    expect((await emailOf(userId)).email).toBe(first);
+    const owner = new CookieJar();
+    const form = await owner.visit(owners);
+    expect(form.status).toBe(200);
+    expect((await owner.submit(form, { current: PASSWORD, password: NEW_PASSWORD })).status).toBe(200);
+    expect(await emailOf(userId)).toEqual({ email, email_verified: true });
+    expect((await new CookieJar().visit(intruders)).status).toBe(400);
+    expect((await signIn(email, NEW_PASSWORD)).answer.location).toMatch(CODE_AT_CLIENT);
+  });
+
+  it('the mailbox alone takes nothing back: five wrong passwords end the link, and nothing changes', async () => {
+    const [email, taker] = ['kept-box@example.com', 'kept-box-taker@example.com'];
+    const userId = await createUser(email);
+    const { jar, page } = await openAccount(email);
+    await moveTo(jar, page, taker);
+    const holder = new CookieJar();
+    const form = await holder.visit((await noticeTo(email)).restore!);
+    for (const guess of ['', 'guess-2', 'guess-3', 'guess-4']) {
+      const refused = await holder.submit(form, { current: guess, password: NEW_PASSWORD });
+      expect(refused.status, guess).toBe(400);
+      expect(refused.body).toContain('That is not the password your account had when this email was sent.');
+    }
+    expect((await holder.submit(form, { current: 'guess-5', password: NEW_PASSWORD })).body).not.toContain('name="current"');
+    expect((await holder.submit(form, { current: PASSWORD, password: NEW_PASSWORD })).status).toBe(400);
+    expect(await emailOf(userId)).toEqual({ email: taker, email_verified: true });
+    expect((await signIn(taker, PASSWORD)).answer.location).toMatch(CODE_AT_CLIENT);
+  });
+
+  it('the old address taken by another account meanwhile: the link refuses (409), changing nothing, and works once it is free; a second step the owner had before stays', async () => {
+    const [email, taker] = ['squat@example.com', 'squat-taker@example.com'];
+    const userId = await createUser(email);
+    const { jar, page } = await openAccount(email);
+    // The owner's app, added long before: its mail's link ran out.
+    await giveTotp(app, app.root.applicationId, userId);
+    await moveTo(jar, page, taker);
+    const squatter = await createUser(email);
+    const owner = new CookieJar();
+    const form = await owner.visit((await noticeTo(email)).restore!);
+    const refused = await owner.submit(form, { current: PASSWORD, password: NEW_PASSWORD });
+    expect(refused.status).toBe(409);
+    expect(refused.body).toContain('This address belongs to another account now: your email address is unchanged.');
+    expect(await emailOf(userId)).toEqual({ email: taker, email_verified: true });
+    expect(await auditActions(userId)).not.toContain('user.password.reset');
+
+    expect((await app.http.delete(`/users/${squatter}`)).status).toBe(204);
+    expect((await owner.submit(form, { current: PASSWORD, password: NEW_PASSWORD })).status).toBe(200);
+    expect(await emailOf(userId)).toEqual({ email, email_verified: true });
+    expect((await factorsOf(userId)).map((factor) => factor.kind)).toEqual(['totp']);
+  });
+});
+
 describe('forms', () => {
   it('a form without its token, or with another session’s, is refused and changes nothing', async () => {
     const userId = await createUser('ed@example.com');
@@ -743,10 +906,6 @@ describe('sign-ins listed and ended', () => {
 });
 
 describe('two-step verification', () => {
-  /** The TOTP secret the page offers (its key, shown as text). */
-  const offeredSecret = (page: Visit) => /Key: <code>([A-Z2-7 ]+)<\/code>/.exec(page.body)![1]!.replaceAll(' ', '');
-  const shownCodes = (page: Visit) => [...page.body.matchAll(/<li><code>([a-z2-9-]+)<\/code><\/li>/g)].map((match) => match[1]!);
-  const factorsOf = (userId: string) => app.sql<{ id: string; kind: string }>(`select id, kind from mfa_factor where user_id = ? order by kind`, [userId]);
   const lastMail = async (to: string, template: string) =>
     (await app.sql<{ text_body: string }>(`select text_body from email_delivery where to_address = ? and template_key = ? order by created_at desc limit 1`, [to, template]))[0]?.text_body;
 
@@ -1039,6 +1198,15 @@ describe('two-step verification', () => {
     expect(renewed.body).not.toContain('name="email_password"');
     expect((await post(jar, renewed, 'email', { new_email: 'relinked@example.com' })).status).toBe(303);
     expect(await mails(admin, 'relinked@example.com', 'email_change')).toHaveLength(1);
+    // Confirmed, the old address is told with no link to take the account back: it has no password to prove that by,
+    // and the old mailbox alone may be someone else's now.
+    const opener = new CookieJar();
+    expect((await opener.submit(await opener.visit(await accountLinkOf(admin, 'relinked@example.com', 'email_change')), {})).status).toBe(200);
+    const [notice, ...more] = await mails(admin, 'linked@example.com', 'email_change');
+    expect(more).toEqual([]);
+    expect(notice!.text).toContain('was changed from linked@example.com to relinked@example.com');
+    expect(notice!.text).toContain('If you did not expect this change, contact support.');
+    expect(notice!.text).not.toContain('/account/');
 
     await signedInAt(userId, elevenMinutesAgo);
     const [factor] = await factorsOf(userId);

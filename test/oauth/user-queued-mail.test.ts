@@ -15,7 +15,7 @@ import { issueEmailChangeLink } from '../../src/domain/users/link-tokens.ts';
  * A user's mail still queued (never tried, or waiting for a retry) when the user is suspended or deleted, or to their
  * old address when it changes, carries a link that no longer works, or reaches a mailbox no longer the account's: it is
  * withdrawn in that transaction (`failed`, its `lastError` saying why), never sent, as an invitation's revoke withdraws
- * its mail. Other users' mail goes out.
+ * its mail. Other users' mail goes out, and so does the notice of the change to the old address.
  */
 let hosted: HostedTestApp;
 let app: TestApp;
@@ -138,6 +138,11 @@ describe('a user’s queued mail', () => {
     expect(now.lastError).toMatch(/^withdrawn: the account’s address changed before this mail was sent/);
     expect(await settledDelivery(app.http, `/email/deliveries/${kept}`)).toMatchObject({ status: 'sent', lastError: null });
     expect((await app.http.get(`/email/deliveries/${withdrawn}`)).body).toMatchObject({ status: 'failed', attempts: 0, sentAt: null });
+    // The notice of the change, queued after, is for the old address: it goes out.
+    const [notice, ...more] = await mails(app.http, email, 'email_change');
+    expect(more).toEqual([]);
+    expect(await settledDelivery(app.http, `/email/deliveries/${notice!.id}`)).toMatchObject({ status: 'sent', lastError: null });
+    expect(sink.to(email)).toHaveLength(1);
     return { userId, withdrawn };
   }
 

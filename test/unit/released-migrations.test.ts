@@ -89,6 +89,7 @@ const RELEASED: Record<string, string> = {
   '0079-tenant-mfa-override-removed': '6be47ecc6c71fc2f',
   '0080-copied-secrets-spent-together': 'd9cd69de766b2d55',
   '0081-email-delivery-user': 'e0980be85fab5031',
+  '0082-address-restore-links': '1368727f6cd85f89',
 };
 
 const printer = ts.createPrinter({ removeComments: true });

@@ -150,8 +150,14 @@ export const passkeyClonedMail = (at: MailContext, user: Recipient, v: { link: s
 /** To the new address, whose owner proves it by the link; `user` still has its current e-mail. */
 export const emailChangeMail = (admitted: AskedForMail, user: Recipient, v: { link: string; newEmail: string; expiresInMinutes: number }) => {
   const at = admitted.use(v.newEmail);
-  return queue({ ...at, tenantId: tenantOf(at, user) }, 'email_change', user, v.newEmail, languageOf(at, user), { user: { name: user.name ?? null, email: user.email }, ...v });
+  const variables = { user: { name: user.name ?? null, email: user.email }, ...v, addressChanged: false };
+  return queue({ ...at, tenantId: tenantOf(at, user) }, 'email_change', user, v.newEmail, languageOf(at, user), variables);
 };
+
+/** `email_change`'s other text (`addressChanged`; the spec's twelve templates have no key of its own for it): to the
+ *  address the account left, `formerly` (its e-mail is that one). `restore`: the link that gives it back, else none. */
+export const emailChangedMail = (at: MailContext, formerly: Recipient, v: { newEmail: string; restore: { link: string; expiresInMinutes: number } | null }) =>
+  send(at, 'email_change', formerly, { addressChanged: true, newEmail: v.newEmail, link: v.restore?.link ?? null, expiresInMinutes: v.restore?.expiresInMinutes ?? null });
 
 export const accountDeletedMail = (at: MailContext, user: Recipient) => send(at, 'account_deleted', user, {});
 

@@ -8,7 +8,8 @@ import type { MailCopy, MailText, MailWords } from './template-copy/mail-copy.ts
 /**
  * The 12 transactional e-mails (the spec's limit; API.md: "Email template keys"); the built-in templates apply until the
  * application or a tenant stores its own, in each language of LOCALES (template-copy/). A notice without a key of its
- * own is another text of one (`welcome`'s `existingAccount`, `mfa_enrolled`'s `clonedPasskey`).
+ * own is another text of one (`welcome`'s `existingAccount`, `mfa_enrolled`'s `clonedPasskey`, `email_change`'s
+ * `addressChanged`).
  */
 export const TEMPLATE_KEYS = [
   'verify_email',
@@ -47,7 +48,7 @@ const OWN_VARIABLES: Record<TemplateKey, readonly string[]> = {
   invitation: ['link', 'inviter.name', 'inviter.email', 'expiresInDays'],
   new_sign_in: ['link', 'signIn.time', 'signIn.device', 'signIn.location', 'signIn.ip'],
   account_locked: ['link'],
-  email_change: ['link', 'newEmail', 'expiresInMinutes', 'expiresIn'],
+  email_change: ['link', 'newEmail', 'expiresInMinutes', 'expiresIn', 'addressChanged'],
   account_deleted: [],
 };
 
@@ -67,12 +68,20 @@ export function isTemplateKey(value: string): value is TemplateKey {
   return (TEMPLATE_KEYS as readonly string[]).includes(value);
 }
 
-function layout(locale: Locale, heading: string, paragraphs: readonly string[], button?: string): string {
+/** Templates whose other text may go without a link (`email_change`'s notice of an administrator's change): their
+ *  button and link line are drawn only when there is one. */
+const LINK_OPTIONAL: ReadonlySet<TemplateKey> = new Set(['email_change']);
+const ifLink = (optional: boolean, drawn: string) => (optional ? `{% if link %}${drawn}{% endif %}` : drawn);
+
+function layout(locale: Locale, heading: string, paragraphs: readonly string[], button?: string, linkOptional = false): string {
   const action =
     button === undefined
       ? ''
-      : `<p style="margin:24px 0"><a href="{{ link }}" style="display:inline-block;padding:12px 20px;border-radius:6px;` +
-        `background:{{ branding.colors.primary }};color:{{ branding.readable.onPrimary }};text-decoration:none;font-weight:600">${button}</a></p>\n`;
+      : ifLink(
+          linkOptional,
+          `<p style="margin:24px 0"><a href="{{ link }}" style="display:inline-block;padding:12px 20px;border-radius:6px;` +
+            `background:{{ branding.colors.primary }};color:{{ branding.readable.onPrimary }};text-decoration:none;font-weight:600">${button}</a></p>\n`,
+        );
   return [
     '<!doctype html>',
     `<html lang="${locale}" dir="${directionOf(locale)}"><body style="margin:0;padding:24px;background:{{ branding.colors.background }};color:{{ branding.readable.text }};` +
@@ -88,19 +97,19 @@ function layout(locale: Locale, heading: string, paragraphs: readonly string[], 
   ].join('\n');
 }
 
-function plain(greeting: string, paragraphs: readonly string[], link = false): string {
+function plain(greeting: string, paragraphs: readonly string[], link = false, linkOptional = false): string {
   const text = paragraphs.map((paragraph) => paragraph.replace(/<[^>]+>/g, ''));
   const lines = [greeting, '', ...text.flatMap((paragraph) => [paragraph, ''])];
-  if (link) lines.push('{{ link }}', '');
-  lines.push('— {{ application.name }}{% if tenant.name %} · {{ tenant.name }}{% endif %}', '');
+  const linkLine = !link ? '' : ifLink(linkOptional, '{{ link }}\n\n');
+  lines.push(`${linkLine}— {{ application.name }}{% if tenant.name %} · {{ tenant.name }}{% endif %}`, '');
   return lines.join('\n');
 }
 
-function template(locale: Locale, greeting: string, mail: MailText): TemplateContent {
+function template(locale: Locale, greeting: string, mail: MailText, linkOptional: boolean): TemplateContent {
   return {
     subject: mail.subject,
-    html: layout(locale, mail.heading, [greeting, ...mail.paragraphs], mail.button),
-    text: plain(greeting, mail.paragraphs, mail.button !== undefined),
+    html: layout(locale, mail.heading, [greeting, ...mail.paragraphs], mail.button, linkOptional),
+    text: plain(greeting, mail.paragraphs, mail.button !== undefined, linkOptional),
   };
 }
 
@@ -108,7 +117,7 @@ const MAIL_COPY: Readonly<Record<Locale, MailCopy>> = { en: EN, de: DE, fr: FR, 
 
 const templatesIn = (locale: Locale) => {
   const { greeting, templates } = MAIL_COPY[locale];
-  return Object.fromEntries(TEMPLATE_KEYS.map((key) => [key, template(locale, greeting, templates[key])])) as Record<TemplateKey, TemplateContent>;
+  return Object.fromEntries(TEMPLATE_KEYS.map((key) => [key, template(locale, greeting, templates[key], LINK_OPTIONAL.has(key))])) as Record<TemplateKey, TemplateContent>;
 };
 
 /** A stored template has no language and is used as it is. */

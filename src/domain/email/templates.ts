@@ -130,6 +130,7 @@ async function sampleVariables(scope: Scope): Promise<Record<string, unknown>> {
     branding: brandingVariable({ logoUrl: branding.logoUrl, faviconUrl: branding.faviconUrl, colors: branding.colors, copy: branding.copy }),
     link,
     existingAccount: false,
+    addressChanged: false,
     addsPasskey: false,
     code: '428613',
     expiresInMinutes: 15,

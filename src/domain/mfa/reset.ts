@@ -22,28 +22,39 @@ export async function resetMfa(scope: Scope, userId: string): Promise<User> {
 }
 
 /** In the caller's transaction: factors, passkeys, recovery codes and pending e-mailed codes, one `user.mfa.reset` record
- *  filed as `filing` says (`reason`: its `after.reason`), none when there were none. */
-export async function removeSecondFactors(em: EntityManager, actor: AuditActor, userId: string, filing: Pick<AuditEntry, 'tenantId' | 'memberTenantIds'>, reason?: string): Promise<void> {
+ *  filed as `filing` says (`reason`: its `after.reason`), none when there were none. `addedSince`: only the factors and
+ *  passkeys added, and the codes issued, since then (and the pending codes, which die within minutes anyway). */
+export async function removeSecondFactors(
+  em: EntityManager,
+  actor: AuditActor,
+  userId: string,
+  filing: Pick<AuditEntry, 'tenantId' | 'memberTenantIds'>,
+  reason?: string,
+  addedSince?: Date,
+): Promise<void> {
+  const [added, issued, since] = addedSince === undefined ? ['', '', []] : [' and created_at >= ?', ' and issued_at >= ?', [addedSince]];
   const [removed] = await executeOwned<{ factors: string[]; codes: number; pending: number }[]>(
     em,
     actor.applicationId,
-    `with factors as (delete from mfa_factor where @owner and user_id = ? returning kind),
-      codes as (delete from mfa_recovery_code where @owner and user_id = ? returning used_at),
+    `with factors as (delete from mfa_factor where @owner and user_id = ?${added} returning kind),
+      codes as (delete from mfa_recovery_code where @owner and user_id = ?${issued} returning used_at),
       pending as (delete from mfa_email_code where @owner and user_id = ? returning 1),
-      keys as (delete from webauthn_credential where @owner and user_id = ? returning 1)
+      keys as (delete from webauthn_credential where @owner and user_id = ?${added} returning 1)
      select coalesce((select array_agg(kind order by kind) from (select kind from factors union select 'webauthn' from keys) as removed), '{}') as factors,
             (select count(*)::int from codes where used_at is null) as codes,
             (select count(*)::int from pending) as pending`,
-    [userId, userId, userId, userId],
+    [userId, ...since, userId, ...since, userId, userId, ...since],
   );
   const factors = removed?.factors ?? [];
   if (factors.length === 0 && (removed?.codes ?? 0) === 0 && (removed?.pending ?? 0) === 0) return;
+  const why = reason === undefined ? {} : { reason };
   recordAudit(em, actor, {
     action: 'user.mfa.reset',
     targetType: 'user',
     targetId: userId,
     ...filing,
     before: { factors, recoveryCodes: removed?.codes ?? 0 },
-    after: { factors: [], recoveryCodes: 0, ...(reason === undefined ? {} : { reason }) },
+    // What was added before stays: the record says since when it went, not what is left.
+    after: addedSince === undefined ? { factors: [], recoveryCodes: 0, ...why } : { addedSince: addedSince.toISOString(), ...why },
   });
 }

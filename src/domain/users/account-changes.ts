@@ -3,8 +3,10 @@ import { executeOwned } from '../../db/owned-sql.ts';
 import { recordAudit, type AuditActor } from '../audit/audit.ts';
 import { normalizeEmail } from './email-key.ts';
 import { forgetUserKeys, usersChanged } from './changed.ts';
-import { takeOverUnconfirmed, type TakeoverTerms } from './unconfirmed-takeover.ts';
-import { auditFilingOf, endWhatPasswordOpened, leaveOldAddress } from './users.ts';
+import { removeWaysIn, takeOverUnconfirmed, type TakeoverTerms } from './unconfirmed-takeover.ts';
+import { auditFilingOf, auditTenantOf, endWhatPasswordOpened, leaveOldAddress, type KeptLinks } from './users.ts';
+import { emailChangedMail, tenantOf, type MailContext } from '../email/flow-mail.ts';
+import { issueRestoreLink, type LinkUser, type RestoredAddress } from './link-tokens.ts';
 import { countsAcrossTenants, endUserSignIns } from '../sessions/end-sessions.ts';
 import type { PolicyCutoffs } from '../sessions/grant-sign-ins.ts';
 
@@ -94,14 +96,23 @@ export async function disownSignUp(
   return takeOverUnconfirmed(em, actor, userId, terms);
 }
 
-/** The link's address becomes the user's, proven, and what was mailed to the old address ends. Undefined for a suspended
- *  user; `taken` when another account of the pool holds it now. */
-export async function changeEmail(em: EntityManager, actor: AuditActor, userId: string, newEmail: string): Promise<{ readonly before: string } | 'taken' | undefined> {
+/** An account moved to another address: where it was (`before`), and what its notice (tellAddressLeft) and a restore link
+ *  need. `changed`: false when it was already at the address (a restore to where it stands). */
+export interface MovedAccount extends ChangedAccount {
+  readonly before: string;
+  readonly changed: boolean;
+  readonly poolId: string;
+  readonly passwordHash: string | null;
+}
+
+/** The address becomes the user's, proven, and what was mailed to the old address ends but `kept` (leaveOldAddress).
+ *  Undefined for a suspended user; `taken` when another account of the pool holds it now. */
+async function moveAddress(em: EntityManager, actor: AuditActor, userId: string, newEmail: string, kept: KeptLinks, why: Record<string, string> = {}): Promise<MovedAccount | 'taken' | undefined> {
   const key = normalizeEmail(newEmail);
-  const [user] = await executeOwned<{ email: string; pool_id: string; tenant_ids: string[]; status: string }[]>(
+  const [user] = await executeOwned<{ email: string; email_normalized: string; name: string | null; locale: string | null; pool_id: string; tenant_ids: string[]; status: string; password_hash: string | null }[]>(
     em,
     actor.applicationId,
-    'select email, pool_id, tenant_ids, status from app_user where @owner and id = ? for update',
+    'select email, email_normalized, name, locale, pool_id, tenant_ids, status, password_hash from app_user where @owner and id = ? for update',
     [userId],
   );
   if (user === undefined || user.status === 'suspended') return undefined;
@@ -116,16 +127,65 @@ export async function changeEmail(em: EntityManager, actor: AuditActor, userId: 
     key,
     userId,
   ]);
-  await leaveOldAddress(em, actor, userId, user.email);
+  const changed = key !== user.email_normalized;
+  if (changed) await leaveOldAddress(em, actor, userId, user.email, kept);
   recordAudit(em, actor, {
     action: 'user.email.changed',
     targetType: 'user',
     targetId: userId,
     ...auditFilingOf({ poolId: user.pool_id, tenantIds: user.tenant_ids }, actor),
     before: { email: user.email },
-    after: { email: newEmail, emailVerified: true },
+    after: { email: newEmail, emailVerified: true, ...why },
   });
   usersChanged(em, actor.applicationId);
   forgetUserKeys(em, [userId]);
-  return { before: user.email };
+  const account = { email: newEmail, name: user.name, locale: user.locale, tenantIds: user.tenant_ids };
+  return { ...account, before: user.email, changed, poolId: user.pool_id, passwordHash: user.password_hash };
+}
+
+/** The link's address becomes the user's, proven, and what was mailed to the old address ends but the restore links (the
+ *  owner's, should this change be someone else's). `addedSince`: what goes if the old address takes the account back
+ *  (restoreEmail): what is added from now, and the factors announced to the old address by links still working, whose
+ *  removal this change ends. Undefined for a suspended user; `taken` when another account of the pool holds it now. */
+export async function changeEmail(em: EntityManager, actor: AuditActor, userId: string, newEmail: string): Promise<(MovedAccount & { readonly addedSince: Date }) | 'taken' | undefined> {
+  const [announced] = await executeOwned<{ since: Date }[]>(
+    em,
+    actor.applicationId,
+    `select least(now(), (select min(f.created_at) from email_link_token as t
+              join (select id, created_at from mfa_factor where @owner and user_id = ? union all select id, created_at from webauthn_credential where @owner and user_id = ?) as f
+                on f.id = t.removes_factor_id
+             where @owner(t) and t.user_id = ? and t.used_at is null and t.expires_at > now())) as since`,
+    [userId, userId, userId],
+  );
+  const moved = await moveAddress(em, actor, userId, newEmail, { restoring: true });
+  if (moved === undefined || moved === 'taken') return moved;
+  return { ...moved, addedSince: new Date(announced!.since) };
+}
+
+/** A restore link used (issueRestoreLink): its address is the account's again, proven, and the rest of what was mailed ends,
+ *  but the restore links issued before it (the owner's, should this one be someone else's); so does what was added
+ *  since (removeWaysIn, `after.reason` `address_restored`). The caller sets the new password in the same transaction. */
+export async function restoreEmail(em: EntityManager, actor: AuditActor, userId: string, restores: RestoredAddress): Promise<MovedAccount | 'taken' | undefined> {
+  const moved = await moveAddress(em, actor, userId, restores.email, { restoring: true, issuedBefore: restores.issuedAt }, { reason: ADDRESS_RESTORED });
+  if (moved === undefined || moved === 'taken') return moved;
+  await removeWaysIn(em, actor, userId, auditTenantOf({ poolId: moved.poolId }, actor), ADDRESS_RESTORED, restores.addedSince);
+  return moved;
+}
+
+/** The `after.reason` of a restore's records. */
+const ADDRESS_RESTORED = 'address_restored';
+
+/** `email_change`'s notice to the address the account left, in `at`'s transaction. With `restore`, the user's own change
+ *  of an account with a password, a restore link (issueRestoreLink) proven by the password the account had; else
+ *  none: a restore's own notice (the password it proves is the one it replaces) or an account without a password, whose
+ *  old mailbox alone would take it. */
+export async function tellAddressLeft(at: MailContext, userId: string, moved: MovedAccount, restore?: { readonly user: LinkUser; readonly addedSince: Date }): Promise<void> {
+  if (!moved.changed) return;
+  const formerly = { id: userId, email: moved.before, name: moved.name, locale: moved.locale, tenantIds: moved.tenantIds };
+  const proof = moved.passwordHash;
+  const link =
+    restore === undefined || proof === null
+      ? null
+      : await issueRestoreLink(at.em, { ...restore.user, tenantId: tenantOf(at, formerly) }, { email: moved.before, passwordHash: proof, addedSince: restore.addedSince }, at.sender.services.config.publicUrl);
+  await emailChangedMail(at, formerly, { newEmail: moved.email, restore: link });
 }

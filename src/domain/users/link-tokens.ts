@@ -13,6 +13,9 @@ export type LinkPurpose = 'verify_email' | 'password_reset' | 'email_change';
 
 export const LINK_MINUTES: Readonly<Record<LinkPurpose, number>> = { verify_email: 24 * 60, password_reset: 30, email_change: 60 };
 
+/** A restore link's (issueRestoreLink): its owner may read the notice only after a weekend. */
+export const RESTORE_LINK_MINUTES = 72 * 60;
+
 export const LINK_PATHS: Readonly<Record<LinkPurpose, string>> = {
   verify_email: '/account/verify-email',
   password_reset: '/account/reset-password',
@@ -34,15 +37,25 @@ export interface LinkUser {
 }
 
 /** A link as its page finds it: `newEmail`, the address an `email_change` link moves its user to; `removesFactor`, the
- *  factor an `mfa_enrolled` mail's reset link removes and the password hash its user proves it with (issueEnrolmentLink). */
+ *  factor an `mfa_enrolled` mail's reset link removes and the password hash its user proves it with (issueEnrolmentLink);
+ *  `restores`, the address a restore link gives back (issueRestoreLink). */
 export interface OpenedLinkUser extends LinkUser {
   readonly newEmail: string | null;
   readonly removesFactor: RemovedFactorProof | null;
+  readonly restores: RestoredAddress | null;
 }
 
 export interface RemovedFactorProof {
   readonly factorId: string;
   readonly passwordHash: string;
+}
+
+/** The address an account left, the password hash it had then, and since when what was added to it goes with the change. */
+export interface RestoredAddress {
+  readonly email: string;
+  readonly passwordHash: string;
+  readonly addedSince: Date;
+  readonly issuedAt: Date;
 }
 
 /** Wrong passwords an enrolment link takes before it stops working: its holder proves the mailbox already. */
@@ -70,8 +83,16 @@ export async function issueEnrolmentLink(em: EntityManager, user: LinkUser, fact
   return insertLink(em, user, 'password_reset', passwordHash === null ? {} : { removesFactor: { factorId, passwordHash } }, base);
 }
 
-/** One of an enrolment link's tries, taken before its password is checked, so that passwords sent at once are checked
- *  no more than LINK_PROOF_ATTEMPTS times in all; false when none is left (settleLinkProofTry gives a right one back). */
+/** A reset link that makes `restores.email` the account's again (`email_change`'s notice to the address it left). Only
+ *  the password the account had at the change opens it: the old mailbox alone, perhaps no longer the owner's, takes
+ *  nothing back. It outlives what the one who changed the address could do since (newer links, a new password, another
+ *  change of address), as a factor's link does. */
+export const issueRestoreLink = (em: EntityManager, user: LinkUser, restores: Omit<RestoredAddress, 'issuedAt'>, base: string): Promise<IssuedLink> =>
+  insertLink(em, user, 'password_reset', { restores }, base, RESTORE_LINK_MINUTES);
+
+/** One of a proof link's tries (a factor's or a restore link), taken before its password is checked, so that passwords
+ *  sent at once are checked no more than LINK_PROOF_ATTEMPTS times in all; false when none is left (settleLinkProofTry
+ *  gives a right one back). */
 export async function takeLinkProofTry(em: EntityManager, token: unknown): Promise<boolean> {
   const parsed = parseLinkToken(token);
   if (parsed === undefined) return false;
@@ -79,7 +100,7 @@ export async function takeLinkProofTry(em: EntityManager, token: unknown): Promi
     em,
     parsed.applicationId,
     `update email_link_token set proof_failures = proof_failures + 1
-      where @owner and token_hash = ? and used_at is null and removes_factor_id is not null and proof_failures < ? returning 1`,
+      where @owner and token_hash = ? and used_at is null and proof_password_hash is not null and proof_failures < ? returning 1`,
     [parsed.hash, LINK_PROOF_ATTEMPTS],
   );
   return taken.length > 0;
@@ -123,30 +144,30 @@ export async function holdActingUser(em: EntityManager, applicationId: string, u
   return organization?.serves === true ? { passwordHash: user.password_hash } : null;
 }
 
-/** The user's earlier links of the purpose stop working (those naming a factor aside: issueEnrolmentLink): a link left in
- *  an old mail (or a mailbox read since) is worth nothing once another is sent, one issued at once in another
- *  transaction too (holdUserRow). */
+/** The user's earlier links of the purpose stop working (those proven by a password aside: issueEnrolmentLink,
+ *  issueRestoreLink): a link left in an old mail (or a mailbox read since) is worth nothing once another is sent, one
+ *  issued at once in another transaction too (holdUserRow). */
 async function insertLink(
   em: EntityManager,
   user: LinkUser,
   purpose: LinkPurpose,
-  { newEmail = null, removesFactor = null }: { newEmail?: string | null; removesFactor?: RemovedFactorProof | null },
+  { newEmail = null, removesFactor = null, restores = null }: { newEmail?: string | null; removesFactor?: RemovedFactorProof | null; restores?: Omit<RestoredAddress, 'issuedAt'> | null },
   base: string,
+  minutes = LINK_MINUTES[purpose],
 ): Promise<IssuedLink> {
   await holdUserRow(em, user.applicationId, user.userId);
   await executeOwned(
     em,
     user.applicationId,
-    'update email_link_token set used_at = now() where @owner and user_id = ? and purpose = ? and used_at is null and removes_factor_id is null',
+    'update email_link_token set used_at = now() where @owner and user_id = ? and purpose = ? and used_at is null and proof_password_hash is null',
     [user.userId, purpose],
   );
   const secret = randomBytes(32).toString('base64url');
-  const minutes = LINK_MINUTES[purpose];
   const { opener } = user;
   await em.execute(
     `insert into email_link_token (application_id, id, user_id, client_id, invitation_id, tenant_id, purpose, token_hash, expires_at, new_email,
-                                   removes_factor_id, proof_password_hash)
-     values (?, ?, ?, ?, ?, ?, ?, ?, now() + make_interval(mins => ?::int), ?, ?, ?)`,
+                                   removes_factor_id, proof_password_hash, restores_email, restores_added_since)
+     values (?, ?, ?, ?, ?, ?, ?, ?, now() + make_interval(mins => ?::int), ?, ?, ?, ?, ?)`,
     [
       user.applicationId,
       newId(),
@@ -159,7 +180,9 @@ async function insertLink(
       minutes,
       newEmail,
       removesFactor?.factorId ?? null,
-      removesFactor?.passwordHash ?? null,
+      removesFactor?.passwordHash ?? restores?.passwordHash ?? null,
+      restores?.email ?? null,
+      restores?.addedSince ?? null,
     ],
   );
   const url = new URL(`${await pagesOf(em, user, base)}${LINK_PATHS[purpose]}`);
@@ -201,6 +224,9 @@ interface TokenRow {
   new_email: string | null;
   removes_factor_id: string | null;
   proof_password_hash: string | null;
+  restores_email: string | null;
+  restores_added_since: Date | null;
+  created_at: Date;
 }
 
 const toLinkUser = (applicationId: string, row: TokenRow | undefined): OpenedLinkUser | undefined =>
@@ -214,6 +240,10 @@ const toLinkUser = (applicationId: string, row: TokenRow | undefined): OpenedLin
         tenantId: row.tenant_id,
         newEmail: row.new_email,
         removesFactor: row.removes_factor_id === null || row.proof_password_hash === null ? null : { factorId: row.removes_factor_id, passwordHash: row.proof_password_hash },
+        restores:
+          row.restores_email === null || row.restores_added_since === null || row.proof_password_hash === null
+            ? null
+            : { email: row.restores_email, passwordHash: row.proof_password_hash, addedSince: new Date(row.restores_added_since), issuedAt: new Date(row.created_at) },
       };
 
 /** A link naming a factor outlives a new password only while that factor stands (its removal then asks the password it
@@ -230,7 +260,9 @@ export async function peekLink(em: EntityManager, token: unknown, purpose: LinkP
   const [row] = await executeOwned<TokenRow[]>(
     em.getConnection(),
     parsed.applicationId,
-    `select t.user_id, t.client_id, t.invitation_id, t.tenant_id, t.new_email, t.removes_factor_id, t.proof_password_hash, u.pool_id from email_link_token as t join app_user as u on u.application_id = t.application_id and u.id = t.user_id
+    `select t.user_id, t.client_id, t.invitation_id, t.tenant_id, t.new_email, t.removes_factor_id, t.proof_password_hash, t.restores_email, t.restores_added_since,
+            t.created_at, u.pool_id
+       from email_link_token as t join app_user as u on u.application_id = t.application_id and u.id = t.user_id
       where @owner(t) and t.token_hash = ? and t.purpose = ? and t.used_at is null and t.expires_at > now() and ${liveFactorLink('t')}`,
     [parsed.hash, purpose],
   );
@@ -238,7 +270,7 @@ export async function peekLink(em: EntityManager, token: unknown, purpose: LinkP
 }
 
 /** Of two requests racing with one token, one gets its user, the other undefined; the user's other unused links of that
- *  purpose end with it, those naming a factor aside (issueEnrolmentLink). */
+ *  purpose end with it, those proven by a password aside (issueEnrolmentLink, issueRestoreLink). */
 export async function useLink(em: EntityManager, token: unknown, purpose: LinkPurpose): Promise<OpenedLinkUser | undefined> {
   const parsed = parseLinkToken(token);
   if (parsed === undefined) return undefined;
@@ -253,12 +285,15 @@ export async function useLink(em: EntityManager, token: unknown, purpose: LinkPu
     `with used as (
        update email_link_token set used_at = now()
         where @owner and token_hash = ? and purpose = ? and used_at is null and expires_at > now() and ${liveFactorLink('email_link_token')}
-       returning application_id, id, user_id, client_id, invitation_id, tenant_id, new_email, removes_factor_id, proof_password_hash),
+       returning application_id, id, user_id, client_id, invitation_id, tenant_id, new_email, removes_factor_id, proof_password_hash, restores_email,
+                 restores_added_since, created_at),
      others as (
        update email_link_token as t set used_at = now() from used
         where t.application_id = used.application_id and t.user_id = used.user_id and t.purpose = ? and t.used_at is null and t.id <> used.id
-          and t.removes_factor_id is null)
-     select used.user_id, used.client_id, used.invitation_id, used.tenant_id, used.new_email, used.removes_factor_id, used.proof_password_hash, u.pool_id from used join app_user as u on u.application_id = used.application_id and u.id = used.user_id`,
+          and t.proof_password_hash is null)
+     select used.user_id, used.client_id, used.invitation_id, used.tenant_id, used.new_email, used.removes_factor_id, used.proof_password_hash, used.restores_email,
+            used.restores_added_since, used.created_at, u.pool_id
+       from used join app_user as u on u.application_id = used.application_id and u.id = used.user_id`,
     [parsed.hash, purpose, purpose],
   );
   return toLinkUser(parsed.applicationId, row);

@@ -3,7 +3,7 @@ import type { Scope } from '../../context.ts';
 import { UserIdentity } from '../../db/entities/index.ts';
 import { executeOwned } from '../../db/owned-sql.ts';
 import { notFound } from '../../errors.ts';
-import { recordAudit, type AuditActor } from '../audit/audit.ts';
+import { recordAudit, recordAuditPerRow, type AuditActor } from '../audit/audit.ts';
 import { withCallerTenants } from '../grants.ts';
 import { paginate, scopedList, type Page, type PageArgs, type Row } from '../pagination.ts';
 import { underTenancyConfig } from '../tenancy/config-lock.ts';
@@ -64,4 +64,15 @@ export async function removeProviderLinks(em: EntityManager, actor: AuditActor, 
       after: { reason },
     });
   }
+}
+
+/** The user's links (`addedSince`: those made since then), in the caller's transaction, one record each under `tenantId`
+ *  with `after.reason`. */
+export async function removeLinksOfUser(em: EntityManager, actor: AuditActor, userId: string, tenantId: string | null, reason: string, addedSince?: Date): Promise<void> {
+  await recordAuditPerRow(em, actor, { action: 'user.upstream_link.removed', targetType: 'user', tenantId }, {
+    ctes: `changed as (
+      delete from user_identity where @owner and user_id = ?${addedSince === undefined ? '' : ' and created_at >= ?'}
+      returning user_id::text as target_id, jsonb_build_object('providerId', provider_id, 'subject', subject) as before, jsonb_build_object('reason', ?::text) as after)`,
+    params: [userId, ...(addedSince === undefined ? [] : [addedSince]), reason],
+  });
 }

@@ -13,7 +13,7 @@ import { keySnapshotSql, revokeKey } from '../api-keys/issue.ts';
 import { removeActivityOfUsers } from '../analytics.ts';
 import { recordAudit, recordAuditPerRow, type AuditActor, type AuditEntry } from '../audit/audit.ts';
 import { auditedFieldsOf, auditedSnapshot } from '../audit/audited-fields.ts';
-import { accountDeletedMail, noticeOrDrop } from '../email/flow-mail.ts';
+import { accountDeletedMail, emailChangedMail, noticeOrDrop } from '../email/flow-mail.ts';
 import { domainLog } from '../../observability/log.ts';
 import { deferAccountDeletedMails } from '../email/deferred-mail.ts';
 import { withdrawQueuedMail } from '../email/outbox.ts';
@@ -319,9 +319,11 @@ export async function updateUser(scope: Scope, userId: string, input: UpdateUser
         await endLinksOfOtherOutboxes(tx.em, tx.applicationId, user.id, kept);
       }
       if (newEmail !== undefined) {
-        // As after the user's own change (changeEmail).
+        // As after the user's own change (changeEmail), but an administrator's act is no one's to take back by a link.
         if (normalizeEmail(newEmail) !== user.emailNormalized) {
           await leaveOldAddress(tx.em, tx, user.id, user.email);
+          const at = { em: tx.em, sender: tx, tenantId: user.poolId === SHARED_POOL ? null : user.poolId };
+          await emailChangedMail(at, { id: user.id, email: user.email, tenantIds: user.tenantIds, name: user.name, locale: user.locale }, { newEmail, restore: null });
           const unvouched = user.poolId === SHARED_POOL && !vouchesShared;
           if (unvouched) user.emailVerified = false;
           user.vouchedByTenantId = vouchesShared ? null : tx.tenantId;
@@ -345,7 +347,9 @@ export async function updateUser(scope: Scope, userId: string, input: UpdateUser
       return user;
     }),
   );
-  return takesOver ? withCallerTenants(scope, { type: 'user', id: userId }, change) : change(null);
+  const updated = await (takesOver ? withCallerTenants(scope, { type: 'user', id: userId }, change) : change(null));
+  if (newEmail !== undefined) scope.services.outbox.wake();
+  return updated;
 }
 
 /** Lifts a lockout on the account and on the addresses it locked out; a suspended user stays suspended. A tenant scope
@@ -424,19 +428,25 @@ async function changeStatus(
   }));
 }
 
+/** Links a change leaves working: those proven by an earlier password (a factor's and restore links: the owner's remedy
+ *  against whoever knew it), or restore links alone, those issued before `issuedBefore` where it is given. */
+export type KeptLinks = { readonly proven: true } | { readonly restoring: true; readonly issuedBefore?: Date };
+
 /** The links and codes mailed to the user and not used yet: credentials in flight, which a suspension and a new address
- *  end too. `keepFactorLinks`: the reset links that remove a factor stay (issueEnrolmentLink). */
-export async function endMailedCredentials(em: EntityManager, applicationId: string, userId: string, { keepFactorLinks = false } = {}): Promise<void> {
-  const kept = keepFactorLinks ? ' and removes_factor_id is null' : '';
-  await executeOwned(em, applicationId, `update email_link_token set used_at = now() where @owner and user_id = ? and used_at is null${kept}`, [userId]);
+ *  end too, but `kept`. */
+export async function endMailedCredentials(em: EntityManager, applicationId: string, userId: string, kept?: KeptLinks): Promise<void> {
+  const [ends, params] =
+    kept === undefined ? ['', []] : 'proven' in kept ? [' and proof_password_hash is null', []]
+    : kept.issuedBefore === undefined ? [' and restores_email is null', []] : [' and (restores_email is null or created_at >= ?)', [kept.issuedBefore]];
+  await executeOwned(em, applicationId, `update email_link_token set used_at = now() where @owner and user_id = ? and used_at is null${ends}`, [userId, ...params]);
   await executeOwned(em, applicationId, 'update email_sign_in set used_at = now() where @owner and user_id = ? and used_at is null', [userId]);
   await executeOwned(em, applicationId, 'delete from mfa_email_code where @owner and user_id = ?', [userId]);
 }
 
 /** A new address, in its transaction: whoever reads the old mailbox keeps no way in through it, and what is still queued
  *  to it is not sent (it carries those links, or tells the account's news to a mailbox no longer its own). */
-export async function leaveOldAddress(em: EntityManager, actor: AuditActor, userId: string, oldEmail: string): Promise<void> {
-  await endMailedCredentials(em, actor.applicationId, userId);
+export async function leaveOldAddress(em: EntityManager, actor: AuditActor, userId: string, oldEmail: string, kept?: KeptLinks): Promise<void> {
+  await endMailedCredentials(em, actor.applicationId, userId, kept);
   await withdrawQueuedMail(em, actor, { userId, reason: 'email_changed', to: oldEmail });
 }
 
@@ -453,8 +463,9 @@ export async function endLinksOfOtherOutboxes(em: EntityManager, applicationId: 
 }
 
 /** A new password ends what the old one reached: every sign-in but `keptUid`'s, and the links and codes mailed before
- *  it (an address change asked with the old one among them), but the reset links that remove a factor: whoever enrolled
- *  it knew the old password, and would otherwise end the owner's remedy by changing it. */
+ *  it (an address change asked with the old one among them), but the reset links that remove a factor or give back an
+ *  address: whoever enrolled it or moved the account knew the old password, and would otherwise end the owner's remedy
+ *  by changing it. */
 export async function endWhatPasswordOpened(
   em: EntityManager,
   actor: AuditActor,
@@ -463,7 +474,7 @@ export async function endWhatPasswordOpened(
   cutoffs: PolicyCutoffs,
   keptUid: string | null = null,
 ) {
-  await endMailedCredentials(em, actor.applicationId, userId, { keepFactorLinks: true });
+  await endMailedCredentials(em, actor.applicationId, userId, { proven: true });
   return endUserSignIns(em, actor, userId, reason, cutoffs, keptUid);
 }
 

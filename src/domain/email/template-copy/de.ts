@@ -99,13 +99,13 @@ export const DE: MailCopy = {
       button: 'Passwort zurücksetzen',
     },
     email_change: {
-      subject: 'Bestätigen Sie Ihre neue E-Mail-Adresse für {{ application.name }}',
-      heading: 'Neue E-Mail-Adresse bestätigen',
+      subject: '{% if addressChanged %}Die E-Mail-Adresse Ihres Kontos bei {{ application.name }} wurde geändert{% else %}Bestätigen Sie Ihre neue E-Mail-Adresse für {{ application.name }}{% endif %}',
+      heading: '{% if addressChanged %}Ihre E-Mail-Adresse wurde geändert{% else %}Neue E-Mail-Adresse bestätigen{% endif %}',
       paragraphs: [
-        'Bestätigen Sie, dass {{ newEmail }} die Adresse {{ user.email }} als Anmeldeadresse ersetzen soll. Der Link läuft in {{ expiresIn }} ab.',
-        'Wenn Sie diese Änderung nicht angefordert haben, ignorieren Sie diese E-Mail.',
+        '{% if addressChanged %}Die Anmeldeadresse Ihres Kontos wurde von {{ user.email }} in {{ newEmail }} geändert: E-Mails zu Ihrem Konto gehen nun dorthin.{% else %}Bestätigen Sie, dass {{ newEmail }} die Adresse {{ user.email }} als Anmeldeadresse ersetzen soll. Der Link läuft in {{ expiresIn }} ab.{% endif %}',
+        '{% if addressChanged %}{% if link %}Wenn Sie das waren, ist nichts zu tun. Wenn nicht, öffnen Sie den Link unten innerhalb von {{ expiresIn }}: Mit dem Passwort, das Ihr Konto hatte, wird diese Adresse wieder Ihre Anmeldeadresse, Sie legen ein neues Passwort fest, alle Sitzungen werden beendet und die seitdem hinzugefügten Anmeldemethoden entfernt.{% else %}Wenn Sie diese Änderung nicht erwartet haben, wenden Sie sich an den Support.{% endif %}{% else %}Wenn Sie diese Änderung nicht angefordert haben, ignorieren Sie diese E-Mail.{% endif %}',
       ],
-      button: 'Neue Adresse bestätigen',
+      button: '{% if addressChanged %}Das war ich nicht{% else %}Neue Adresse bestätigen{% endif %}',
     },
     account_deleted: {
       subject: 'Ihr Konto bei {{ application.name }} wurde gelöscht',

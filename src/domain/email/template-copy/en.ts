@@ -89,14 +89,15 @@ export const EN: MailCopy = {
       paragraphs: ['After too many failed sign-in attempts we locked {{ user.email }} to protect it.', 'Reset your password to unlock it.'],
       button: 'Reset password',
     },
+    // Also the notice to the address an account left (`addressChanged`), with a link giving it back or none.
     email_change: {
-      subject: 'Confirm your new e-mail address for {{ application.name }}',
-      heading: 'Confirm your new e-mail address',
+      subject: '{% if addressChanged %}The e-mail address of your {{ application.name }} account was changed{% else %}Confirm your new e-mail address for {{ application.name }}{% endif %}',
+      heading: '{% if addressChanged %}Your e-mail address was changed{% else %}Confirm your new e-mail address{% endif %}',
       paragraphs: [
-        'Confirm that {{ newEmail }} should replace {{ user.email }} as your sign-in address. The link expires in {{ expiresIn }}.',
-        'If you did not ask for this change, ignore this e-mail.',
+        '{% if addressChanged %}The sign-in address of your account was changed from {{ user.email }} to {{ newEmail }}: mail about your account goes there now.{% else %}Confirm that {{ newEmail }} should replace {{ user.email }} as your sign-in address. The link expires in {{ expiresIn }}.{% endif %}',
+        '{% if addressChanged %}{% if link %}If you made this change, there is nothing to do. If not, open the link below within {{ expiresIn }}: with the password your account had, it makes this address your sign-in address again, sets a new password, signs out every session and removes the sign-in methods added since.{% else %}If you did not expect this change, contact support.{% endif %}{% else %}If you did not ask for this change, ignore this e-mail.{% endif %}',
       ],
-      button: 'Confirm new address',
+      button: '{% if addressChanged %}This was not me{% else %}Confirm new address{% endif %}',
     },
     account_deleted: {
       subject: 'Your {{ application.name }} account was deleted',

@@ -99,13 +99,13 @@ export const ES: MailCopy = {
       button: 'Restablecer la contraseña',
     },
     email_change: {
-      subject: 'Confirme su nuevo correo electrónico para {{ application.name }}',
-      heading: 'Confirme su nuevo correo electrónico',
+      subject: '{% if addressChanged %}Se cambió el correo electrónico de su cuenta de {{ application.name }}{% else %}Confirme su nuevo correo electrónico para {{ application.name }}{% endif %}',
+      heading: '{% if addressChanged %}Se cambió su correo electrónico{% else %}Confirme su nuevo correo electrónico{% endif %}',
       paragraphs: [
-        'Confirme que {{ newEmail }} debe sustituir a {{ user.email }} como su dirección de inicio de sesión. El enlace caduca en {{ expiresIn }}.',
-        'Si no pidió este cambio, ignore este correo.',
+        '{% if addressChanged %}La dirección de inicio de sesión de su cuenta cambió de {{ user.email }} a {{ newEmail }}: el correo sobre su cuenta se envía ahora allí.{% else %}Confirme que {{ newEmail }} debe sustituir a {{ user.email }} como su dirección de inicio de sesión. El enlace caduca en {{ expiresIn }}.{% endif %}',
+        '{% if addressChanged %}{% if link %}Si fue usted, no tiene que hacer nada. Si no, abra el enlace de abajo en un plazo de {{ expiresIn }}: con la contraseña que tenía su cuenta, esta dirección vuelve a ser su dirección de inicio de sesión, elige una contraseña nueva, se cierran todas las sesiones y se quitan los métodos de inicio de sesión añadidos desde entonces.{% else %}Si no esperaba este cambio, contacte con el soporte.{% endif %}{% else %}Si no pidió este cambio, ignore este correo.{% endif %}',
       ],
-      button: 'Confirmar la nueva dirección',
+      button: '{% if addressChanged %}No fui yo{% else %}Confirmar la nueva dirección{% endif %}',
     },
     account_deleted: {
       subject: 'Se eliminó su cuenta de {{ application.name }}',

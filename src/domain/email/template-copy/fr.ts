@@ -99,13 +99,13 @@ export const FR: MailCopy = {
       button: 'Réinitialiser le mot de passe',
     },
     email_change: {
-      subject: 'Confirmez votre nouvelle adresse e-mail pour {{ application.name }}',
-      heading: 'Confirmez votre nouvelle adresse e-mail',
+      subject: '{% if addressChanged %}L’adresse e-mail de votre compte {{ application.name }} a été changée{% else %}Confirmez votre nouvelle adresse e-mail pour {{ application.name }}{% endif %}',
+      heading: '{% if addressChanged %}Votre adresse e-mail a été changée{% else %}Confirmez votre nouvelle adresse e-mail{% endif %}',
       paragraphs: [
-        'Confirmez que {{ newEmail }} doit remplacer {{ user.email }} comme adresse de connexion. Le lien expire dans {{ expiresIn }}.',
-        'Si vous n’avez pas demandé ce changement, ignorez cet e-mail.',
+        '{% if addressChanged %}L’adresse de connexion de votre compte est passée de {{ user.email }} à {{ newEmail }} : les e-mails concernant votre compte y sont désormais envoyés.{% else %}Confirmez que {{ newEmail }} doit remplacer {{ user.email }} comme adresse de connexion. Le lien expire dans {{ expiresIn }}.{% endif %}',
+        '{% if addressChanged %}{% if link %}Si c’était vous, il n’y a rien à faire. Sinon, ouvrez le lien ci-dessous dans un délai de {{ expiresIn }} : avec le mot de passe qu’avait votre compte, cette adresse redevient votre adresse de connexion, vous choisissez un nouveau mot de passe, toutes les sessions sont fermées et les méthodes de connexion ajoutées depuis sont retirées.{% else %}Si vous ne vous attendiez pas à ce changement, contactez le support.{% endif %}{% else %}Si vous n’avez pas demandé ce changement, ignorez cet e-mail.{% endif %}',
       ],
-      button: 'Confirmer la nouvelle adresse',
+      button: '{% if addressChanged %}Ce n’était pas moi{% else %}Confirmer la nouvelle adresse{% endif %}',
     },
     account_deleted: {
       subject: 'Votre compte {{ application.name }} a été supprimé',
