@@ -33,7 +33,7 @@ export const AUDIT_ACTIONS = {
     meaning:
       'The owner of an address never confirmed said through its verification link that they did not sign up, or accepted an invitation by its link alone (no password asked): the account’s password went and its sessions ended (each recorded `session.revoked` with `after.reason` `sign_up_disowned`), and what its maker held went, each record with `after.reason` `takeover`',
   },
-  'user.email.changed': { kind: 'write', meaning: 'A user changed their own e-mail address through the link mailed to the new one (`before.email`, `after.email`)' },
+  'user.email.changed': { kind: 'write', meaning: 'A user changed their own e-mail address through the link mailed to the new one (`before.email`, `after.email`), or took back the address it had left through the restore link mailed to that one (`after.reason` `address_restored`; what was added since went, each record with that reason)' },
   'user.password.reset': {
     kind: 'write',
     meaning: 'A user set a new password through a reset link (their sessions ended, each recorded `session.revoked` with `after.reason` `password_reset`); one whose address was never confirmed (`before.emailVerified` false) took the account over: what its maker held went, each record with `after.reason` `takeover`',
@@ -50,9 +50,9 @@ export const AUDIT_ACTIONS = {
   'user.passkey.added': { kind: 'write', meaning: 'A user added a passkey or security key: on the account page, at a passkey sign-up or accepting an invitation (`after.name`, `after.rpId`)' },
   'user.passkey.removed': { kind: 'write', meaning: 'A user removed a passkey or security key on the account page (`before.name`), or by the reset link of the `mfa_enrolled` mail that announced it (`after.reason` `enrolment_disowned`, `before.recoveryCodes` when unused codes went with it)' },
   'user.passkey.cloned': { kind: 'write', meaning: 'A passkey or security key was removed after a use whose signature counter did not grow, a copy’s (`before.name`, `before.rpId`)' },
-  'user.mfa.reset': { kind: 'write', meaning: 'Every MFA factor and recovery code of a user was removed (`before.factors`), by an administrator or a takeover' },
+  'user.mfa.reset': { kind: 'write', meaning: 'Every MFA factor and recovery code of a user was removed (`before.factors`), by an administrator or a takeover; or, by a restore link (`after.reason` `address_restored`), those added or issued since `after.addedSince`' },
   'user.upstream_link.created': { kind: 'write', meaning: 'An upstream account was linked to an existing user by its verified e-mail at sign-in (`after.providerId`, `after.provider`, `after.subject`), the user its actor' },
-  'user.upstream_link.removed': { kind: 'write', meaning: 'A user’s link to an upstream account was removed (`before.providerId`, `before.subject`), by an administrator, with a takeover (`after.reason` `takeover`), or as its OAuth provider moved to another issuer (`after.reason` `provider_changed`)' },
+  'user.upstream_link.removed': { kind: 'write', meaning: 'A user’s link to an upstream account was removed (`before.providerId`, `before.subject`), by an administrator, with a takeover (`after.reason` `takeover`), by a restore link when made since the address changed (`after.reason` `address_restored`), or as its OAuth provider moved to another issuer (`after.reason` `provider_changed`)' },
   'user.signed_in': {
     kind: 'event',
     meaning: 'A user signed in on a sign-in page, the MFA step passed or none asked (`after.method`, the step that completed it; `after.amr` once a second factor is proven)',
@@ -118,7 +118,7 @@ export const AUDIT_ACTIONS = {
   'email_delivery.queued': { kind: 'write', meaning: 'A mail was queued' },
   'email_delivery.sent': { kind: 'event', meaning: 'A mail was accepted by the provider' },
   'email_delivery.failed': { kind: 'event', meaning: 'A mail’s delivery failed for good (outcome failure)' },
-  'email_delivery.withdrawn': { kind: 'write', meaning: 'A queued mail was failed unsent as the invitation it carries was revoked or resent, or the account it is to was suspended or deleted, its links no longer working (`after.lastError` says which)' },
+  'email_delivery.withdrawn': { kind: 'write', meaning: 'A queued mail was failed unsent as the invitation it carries was revoked or resent, the account it is to was suspended or deleted, or that account\'s address changed from the one it is to, its links no longer working (`after.lastError` says which)' },
   'email_delivery.deleted': { kind: 'write', meaning: 'A delivery went with its tenant' },
   'email_delivery.moved': { kind: 'write', meaning: 'A queued `account_deleted` to a user deleted before their tenant went on as the application’s as the tenant was deleted (`before.tenantId`; `after.tenantId` null)' },
   'email_sender_domain.created': { kind: 'write', meaning: 'A sender domain’s DKIM key was made (first read of its records)' },
