@@ -108,9 +108,38 @@ export function createInvalidationBus(redis?: Redis): InvalidationBus {
     unannounced = false;
     redis.publish(CHANNEL, JSON.stringify({ kind: 'all' } satisfies Invalidation)).catch(() => (unannounced = true));
   };
-  // Pinged (allowed while subscribed) within the command timeout, or reconnected: it then subscribes again, forgetting everything.
+  // What was published while unsubscribed is lost: forget everything on each subscription, the first too (served before it).
+  let subscribing = 0;
+  const subscribe = () => {
+    if (subscriber === undefined) return;
+    subscribing += 1;
+    subscriber
+      .subscribe(CHANNEL)
+      .then(
+        () => {
+          local.emit(EVENT, { kind: 'all' } satisfies Invalidation);
+          listening = true;
+          works('subscribed');
+        },
+        (error: unknown) => {
+          failed('subscribed', error);
+          reconnectIfStalled(subscriber, error);
+        },
+      )
+      .finally(() => {
+        subscribing -= 1;
+        firstAttempt();
+      });
+  };
+  // Pinged (allowed while subscribed) within the command timeout, or reconnected: it then subscribes again, forgetting
+  // everything. A subscription refused on a connection that answers (an ACL, a busy script) is asked again: ioredis
+  // would not, and the instance would hear no other for good.
   const checkSubscription = () => {
     if (subscriber?.status !== 'ready') return;
+    if (!listening) {
+      if (subscribing === 0) subscribe();
+      return;
+    }
     subscriber.ping().catch((error: unknown) => {
       failed('subscribed', error);
       if (subscriber.status === 'ready') subscriber.disconnect(true);
@@ -132,21 +161,7 @@ export function createInvalidationBus(redis?: Redis): InvalidationBus {
       }
       if (isInvalidation(invalidation)) local.emit(EVENT, invalidation);
     });
-    // What was published while unsubscribed is lost: forget everything on each subscription, the first too (served before it).
-    subscriber.on('ready', () => {
-      subscriber.subscribe(CHANNEL).then(
-        () => {
-          local.emit(EVENT, { kind: 'all' } satisfies Invalidation);
-          listening = true;
-          works('subscribed');
-          firstAttempt();
-        },
-        (error: unknown) => {
-          failed('subscribed', error);
-          firstAttempt();
-        },
-      );
-    });
+    subscriber.on('ready', subscribe);
     subscriber.on('error', (error: unknown) => {
       failed('subscribed', error);
       firstAttempt();

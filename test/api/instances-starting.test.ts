@@ -52,6 +52,43 @@ describe.runIf(process.env['REDIS_URL'])('the invalidation subscription', () => 
     }
   });
 
+  it('asks again for a subscription Redis refused on a connection that answers (an ACL, a busy script), then forgets everything', async () => {
+    const admin = new Redis(process.env['REDIS_URL']!);
+    const user = `gatehouse-test-${randomUUID()}`;
+    const password = randomUUID();
+    // Every command and key, no channel: SUBSCRIBE is refused (NOPERM), PING answered.
+    await admin.call('ACL', 'SETUSER', user, 'on', `>${password}`, '~*', 'resetchannels', '+@all');
+    const url = new URL(process.env['REDIS_URL']!);
+    url.username = user;
+    url.password = password;
+    const redis = new Redis(url.toString(), { lazyConnect: true, enableOfflineQueue: false, commandTimeout: 500 });
+    redis.on('error', () => undefined);
+    const bus = createInvalidationBus(redis);
+    const heard: Invalidation[] = [];
+    bus.subscribe((invalidation) => heard.push(invalidation));
+    try {
+      await Promise.all([redis.connect(), bus.connect()]);
+      expect([bus.fanOutWorks, heard]).toEqual([false, []]);
+      await admin.call('ACL', 'SETUSER', user, '&gatehouse:invalidations');
+      // Asked again within a few of its checks (every 2 s): generous for a loaded machine.
+      for (let waited = 0; waited < 15_000 && bus.fanOutWorks !== true; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(bus.fanOutWorks).toBe(true);
+      // What was published while it was refused went nowhere: the caches forget everything.
+      expect(heard).toContainEqual({ kind: 'all' });
+      const id = randomUUID();
+      await admin.publish('gatehouse:invalidations', JSON.stringify({ kind: 'api_key', id }));
+      for (let waited = 0; waited < 5_000 && !heard.some((invalidation) => 'id' in invalidation && invalidation.id === id); waited += 50) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect(heard).toContainEqual({ kind: 'api_key', id });
+    } finally {
+      await bus.close();
+      redis.disconnect();
+      await admin.call('ACL', 'DELUSER', user);
+      admin.disconnect();
+    }
+  });
+
   it('is in place once the instance has started: an invalidation published at once is heard', async () => {
     const database = await createTestDatabase();
     databases.push(database);
