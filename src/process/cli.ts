@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { SigningKeyStore } from '../auth/signing-keys.ts';
 import { loadConfigOrExit, type Config } from '../config.ts';
-import { databaseExists, describeDatabaseUrl } from '../db/database-url.ts';
+import { databaseState, describeDatabaseUrl } from '../db/database-url.ts';
 import { EmbeddedDatabaseInUse, holdsEmbeddedDatabase, openEmbeddedDatabase, readEmbeddedLock, takeCommandConnection, type EmbeddedLock } from '../db/embedded.ts';
 import { openDatabase, type Database } from '../db/orm.ts';
 import { bootstrap, createRecoveryKey } from '../domain/bootstrap.ts';
@@ -29,8 +29,8 @@ const USAGE = `usage: gatehouse <command> [--json]
   --json                print one JSON line
 
 The commands use the server's database: DATABASE_URL, or the embedded one in GATEHOUSE_DATA_DIR (./data from the
-working directory): run them in the server's directory, or set the same. Only bootstrap starts on an empty one, or
-creates a missing one.`;
+working directory): run them in the server's directory, or set the same. Only bootstrap starts on an empty one (or
+one without Gatehouse's schema), or creates a missing one.`;
 
 interface Flags {
   json: boolean;
@@ -206,8 +206,16 @@ async function main(argv: string[]): Promise<number> {
   }
   let opened;
   try {
-    if (config.databaseUrl !== undefined && !CREATES_DATABASE.has(name) && !(await databaseExists(config.databaseUrl))) {
-      process.stderr.write(`gatehouse: no database ${describeDatabaseUrl(config.databaseUrl)}: set DATABASE_URL to the server's (only bootstrap creates one)\n`);
+    // Another database would be migrated into Gatehouse's, and a rotation there would revoke nothing the server signs with.
+    const checked = CREATES_DATABASE.has(name) ? undefined : config.databaseUrl;
+    const state = checked === undefined ? 'gatehouse' : await databaseState(checked);
+    if (checked !== undefined && state !== 'gatehouse') {
+      const where = describeDatabaseUrl(checked);
+      process.stderr.write(
+        state === 'missing'
+          ? `gatehouse: no database ${where}: set DATABASE_URL to the server's (only bootstrap creates one)\n`
+          : `gatehouse: the database ${where} holds no Gatehouse schema: set DATABASE_URL to the server's (only bootstrap starts on another)\n`,
+      );
       return 1;
     }
     opened = await openForCommand(config);

@@ -59,4 +59,33 @@ describe('gatehouse CLI on a DATABASE_URL', () => {
     }
     // Four CLI processes, one migrating a new database: on a loaded machine that is well over a minute.
   }, 240_000);
+
+  it.skipIf(server === undefined)('one naming a database that holds no Gatehouse (a new one, another program’s): every command but bootstrap refuses, naming it, and creates nothing', async () => {
+    const url = new URL(server!);
+    const name = `gatehouse_cli_foreign_${process.pid}`;
+    url.pathname = `/${name}`;
+    const admin = new pg.Client({ connectionString: server });
+    await admin.connect();
+    const foreign = new pg.Client({ connectionString: url.toString() });
+    try {
+      await admin.query(`drop database if exists ${name}`);
+      await admin.query(`create database ${name}`);
+      await foreign.connect();
+      await foreign.query('create table orders (id int primary key)');
+      const tables = async () => (await foreign.query<{ table_name: string }>(`select table_name from information_schema.tables where table_schema = 'public' order by 1`)).rows.map((row) => row.table_name);
+      for (const command of [application, ['rotate-signing-key', '--revoke']]) {
+        const result = await run(command, { DATABASE_URL: url.toString() });
+        expect([result.code, result.stdout, result.stderr], command[0]).toEqual([
+          1,
+          '',
+          `gatehouse: the database "${name}" at ${url.hostname}:${url.port || '5432'} holds no Gatehouse schema: set DATABASE_URL to the server's (only bootstrap starts on another)\n`,
+        ]);
+        expect(await tables()).toEqual(['orders']);
+      }
+    } finally {
+      await foreign.end().catch(() => undefined);
+      await admin.query(`drop database if exists ${name} with (force)`);
+      await admin.end();
+    }
+  }, 120_000);
 });
