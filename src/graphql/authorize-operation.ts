@@ -90,8 +90,20 @@ export async function authorizedNow(principal: () => Promise<Principal>, rule: O
     await authorize(now, rule, pathTenants);
     return now;
   } catch (error) {
-    if (error instanceof GatehouseError) return error;
-    throw error;
+    if (!(error instanceof GatehouseError)) throw error;
+    // The credentials, then what they hold, are read one after the other: revoked between the two reads they would lack
+    // a permission (403), where the contract says revoked (401). Asked again, they say which.
+    return error.code === 'forbidden' ? ((await unauthenticatedNow(principal)) ?? error) : error;
+  }
+}
+
+async function unauthenticatedNow(principal: () => Promise<Principal>): Promise<GatehouseError | undefined> {
+  try {
+    await principal();
+    return undefined;
+  } catch (error) {
+    if (!(error instanceof GatehouseError)) throw error;
+    return error.code === 'unauthenticated' ? error : undefined;
   }
 }
 

@@ -1,4 +1,5 @@
 import type { AddressInfo } from 'node:net';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGatehouse, type Gatehouse } from '../../src/app.ts';
 import { startTestApp, startTestAppWithTenants, type TestApp } from '../support/app.ts';
@@ -6,6 +7,7 @@ import { forgeCursor } from '../support/cursors.ts';
 import { acknowledgement, AUDIT_SUBSCRIPTION, eventually, openGraphQLSocket, subscribedRecords, subscriptionErrors } from '../support/graphql-socket.ts';
 import { openSse, type SseStream } from '../support/sse.ts';
 import { createUserThrough } from '../support/users.ts';
+import { usingEmbeddedDatabase } from '../support/database.ts';
 
 /**
  * `subscription { auditLogs }`: GraphQL over Server-Sent Events on POST /graphql (Accept: text/event-stream), in the
@@ -195,6 +197,40 @@ describe('subscription auditLogs', () => {
     expect(stream.status).toBe(200);
     await own.close();
     await stream.until((s) => s.ended, 'the end of the stream');
+  });
+});
+
+// The roles' table is held by a transaction of the test's own: the embedded database serves one at a time.
+describe.skipIf(usingEmbeddedDatabase())('a key revoked between the two reads of its credentials (the key, then what it holds)', () => {
+  it('ends its subscription as revoked (401), not as lacking a permission (403)', async () => {
+    // Its own service: no other subscription reads credentials meanwhile.
+    const own = await startTestApp();
+    try {
+      const key = await own.http.post('/api-keys', { name: 'read twice', permissions: ['audit_logs:read'] });
+      expect(key.status, JSON.stringify(key.body)).toBe(201);
+      const stream = await openSse(`${own.baseUrl}/graphql`, { 'x-api-key': key.body.secret as string }, { query: AUDIT_SUBSCRIPTION });
+      streams.push(stream);
+      expect(stream.status).toBe(200);
+      const holder = new pg.Client({ connectionString: own.gatehouse.services.config.databaseUrl });
+      await holder.connect();
+      try {
+        await holder.query('begin');
+        await holder.query('lock table role in access exclusive mode');
+        // An idle subscription asks its credentials from the database every few seconds: it reads the key, then waits here.
+        const waiting = async () => (await holder.query(`select 1 from pg_locks where relation = 'role'::regclass and not granted`)).rowCount;
+        for (let waited = 0; waited < 30_000 && (await waiting()) === 0; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+        expect(await waiting()).toBe(1);
+        await holder.query('update api_key set revoked_at = now() where id = $1', [key.body.key.id]);
+        await holder.query('commit');
+      } finally {
+        await holder.end();
+      }
+      await stream.until((s) => s.ended, 'the revoked key’s subscription ended');
+      expect(stream.events.at(-1)?.event).toBe('complete');
+      expect(subscriptionErrors(resultsOf(stream)).map((error) => error.extensions?.['code'])).toEqual(['unauthenticated']);
+    } finally {
+      await own.close();
+    }
   });
 });
 
