@@ -143,15 +143,25 @@ describe.runIf(TWO_INSTANCES)('the API key cache across instances, Redis broken 
   });
 
   it('forgets what a publish that failed announced, once that instance reaches Redis again', async () => {
-    const key = await warmKey({}, new HttpClient(second.url(), app.http.credentials));
-    const onFirst = new HttpClient(app.baseUrl, { apiKey: key.secret });
-    expect((await onFirst.get('/users')).status).toBe(200);
-    await link.cut();
-    // Revoked on the second instance: committed, its publish failed.
-    expect((await new HttpClient(second.url(), app.http.credentials).delete(`/api-keys/${key.id}`)).status).toBe(204);
-    await pause(1_500);
-    expect((await onFirst.get('/users')).status).toBe(200);
-    await link.open();
-    expect(await eventually(async () => (await onFirst.get('/users')).status, (status) => status === 401)).toBe(401);
+    // The channel is every deployment's on this Redis: another test's instance announcing its own failed publish (`all`)
+    // empties this cache too, and the window where the first instance must still hold the key is tried again.
+    let foreignAll = 0;
+    app.gatehouse.services.invalidations.subscribe((invalidation) => void (invalidation.kind === 'all' && (foreignAll += 1)));
+    for (let attempt = 1; ; attempt += 1) {
+      const key = await warmKey({}, new HttpClient(second.url(), app.http.credentials));
+      const onFirst = new HttpClient(app.baseUrl, { apiKey: key.secret });
+      expect((await onFirst.get('/users')).status).toBe(200);
+      const heardBefore = foreignAll;
+      await link.cut();
+      // Revoked on the second instance: committed, its publish failed.
+      expect((await new HttpClient(second.url(), app.http.credentials).delete(`/api-keys/${key.id}`)).status).toBe(204);
+      await pause(1_500);
+      const meanwhile = (await onFirst.get('/users')).status;
+      await link.open();
+      if (meanwhile === 401 && foreignAll > heardBefore && attempt < 3) continue;
+      expect(meanwhile).toBe(200);
+      expect(await eventually(async () => (await onFirst.get('/users')).status, (status) => status === 401)).toBe(401);
+      return;
+    }
   });
 });
