@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { shallowRootTag } from '../../src/domain/sign-in/saml.ts';
+import { shallowRootTag, XML_LIMITS } from '../../src/domain/sign-in/saml.ts';
 import { certificatePem } from '../../src/domain/sign-in/saml-keys.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { CookieJar } from '../support/cookie-jar.ts';
@@ -72,6 +72,24 @@ describe('the SAML ACS against strangers', () => {
     expect(await failures()).toBe(before + 1);
   });
 
+  it('a response holding more nodes, or an element more children, than any real one is refused before it is parsed, unrecorded; one with Entra ID’s 150 groups is read', async () => {
+    const options = { acsUrl: provider.acsUrl, audience: provider.metadataUrl, email: 'crowded@saml.test' };
+    const before = await failures();
+    // Signed as the IdP signs it: elements beside the assertion leave its signature valid, and were read (for minutes).
+    const xml = Buffer.from(idp.response(options), 'base64').toString('utf8');
+    const siblings = '<a/>'.repeat(XML_LIMITS.children);
+    const parents = `<p>${'<a/>'.repeat(XML_LIMITS.children - 1)}</p>`.repeat(Math.ceil(XML_LIMITS.nodes / XML_LIMITS.children));
+    for (const added of [siblings, parents]) {
+      const refused = await post(provider.acsUrl, { SAMLResponse: encoded(xml.replace('</samlp:Response>', `${added}</samlp:Response>`)) });
+      expect(refused.status).toBe(400);
+      expect(refused.body).toContain('could not be verified');
+    }
+    expect(await failures()).toBe(before);
+    // Read (and refused here for want of an account, recorded).
+    expect((await post(provider.acsUrl, { SAMLResponse: idp.response({ ...options, groups: 150 }) })).status).toBe(400);
+    expect(await failures()).toBe(before + 1);
+  });
+
   it('takes a body of a SAML message’s size, not the service’s 1 MiB', async () => {
     const large = await post(other.acsUrl, { SAMLResponse: 'A'.repeat(300 * 1024) });
     expect(large.status).toBe(413);
@@ -106,12 +124,30 @@ describe('the SAML ACS against strangers', () => {
 describe('the nesting check', () => {
   it('returns the root start tag of a document nesting at most the limit, else null', () => {
     expect(shallowRootTag('<?xml version="1.0"?><!-- c --><r a="x>y"><b/><c><![CDATA[<<<]]></c></r>')).toBe('<r a="x>y">');
-    expect(shallowRootTag(`<r>${'<a>'.repeat(10)}${'</a>'.repeat(10)}</r>`, 11)).toBe('<r>');
-    expect(shallowRootTag(`<r>${'<a>'.repeat(11)}${'</a>'.repeat(11)}</r>`, 11)).toBeNull();
+    const depth = { ...XML_LIMITS, depth: 11 };
+    expect(shallowRootTag(`<r>${'<a>'.repeat(10)}${'</a>'.repeat(10)}</r>`, depth)).toBe('<r>');
+    expect(shallowRootTag(`<r>${'<a>'.repeat(11)}${'</a>'.repeat(11)}</r>`, depth)).toBeNull();
     expect(shallowRootTag('<r/><s/>')).toBeNull();
     expect(shallowRootTag('<r>')).toBeNull();
     expect(shallowRootTag('</r>')).toBeNull();
     expect(shallowRootTag('<!DOCTYPE r [<!ENTITY e "x">]><r>&e;</r>')).toBeNull();
     expect(shallowRootTag('no xml')).toBeNull();
+  });
+
+  it('returns null past the limit of nodes (elements, attributes, comments, CDATA sections, processing instructions) or of an element’s children', () => {
+    const nodes = { ...XML_LIMITS, nodes: 10 };
+    const attributes = (count: number) => Array.from({ length: count }, (_, index) => ` a${index}="="`).join('');
+    expect(shallowRootTag(`<r>${'<a/>'.repeat(9)}</r>`, nodes)).toBe('<r>');
+    expect(shallowRootTag(`<r>${'<a/>'.repeat(10)}</r>`, nodes)).toBeNull();
+    expect(shallowRootTag(`<r${attributes(9)}/>`, nodes)).toBe(`<r${attributes(9)}/>`);
+    expect(shallowRootTag(`<r${attributes(10)}/>`, nodes)).toBeNull();
+    expect(shallowRootTag(`<r><a b="1"/>${'<!-- c -->'.repeat(7)}</r>`, nodes)).toBe('<r>');
+    for (const node of ['<!-- c -->', '<![CDATA[x]]>', '<?p x?>']) expect(shallowRootTag(`<r>${node.repeat(10)}</r>`, nodes)).toBeNull();
+    expect(shallowRootTag(`<?xml version="1.0"?>${'<!-- c -->'.repeat(10)}<r/>`, nodes)).toBeNull();
+    const children = { ...XML_LIMITS, children: 4 };
+    const parents = `<r>${`<p>${'<a/>'.repeat(4)}</p>`.repeat(4)}</r>`;
+    expect(shallowRootTag(parents, children)).toBe('<r>');
+    expect(shallowRootTag(parents.replace('<p>', '<p><!-- c -->'), children)).toBeNull();
+    expect(shallowRootTag(`<r>${'<p/>'.repeat(5)}</r>`, children)).toBeNull();
   });
 });

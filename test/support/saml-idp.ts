@@ -72,6 +72,8 @@ export interface ResponseOptions {
   readonly nameIdFormat?: string;
   /** Elements nested this deep in the assertion's Advice (default: no Advice). */
   readonly nested?: number;
+  /** A `groups` attribute with this many values, each typed as Okta and AD FS type them (default: none). */
+  readonly groups?: number;
 }
 
 export interface LogoutRequestOptions {
@@ -104,6 +106,13 @@ const ENVELOPED = 'http://www.w3.org/2000/09/xmldsig#enveloped-signature';
 const otherKey = () => generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' });
 
 const escape = (value: string) => value.replace(/[&<>"]/g, (character) => `&#${character.charCodeAt(0)};`);
+
+const groupValues = (count: number) =>
+  Array.from(
+    { length: count },
+    () =>
+      `<saml:AttributeValue xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:type="xs:string">${randomUUID()}</saml:AttributeValue>`,
+  ).join('');
 
 /** Upstream settings that let a test's IdP on 127.0.0.1 be reached (GitHub left at its real address, unused). */
 export const LOOPBACK_UPSTREAMS: UpstreamConfig = { allowLoopback: true, allowPrivateHosts: false, githubUrl: 'https://github.com', githubApiUrl: 'https://api.github.com' };
@@ -201,7 +210,9 @@ export class TestIdp {
       `<saml:Conditions${options.conditionsUntimed === true ? '' : ` NotBefore="${at(-30)}" NotOnOrAfter="${at(300)}"`}><saml:AudienceRestriction><saml:Audience>${escape(options.audience)}</saml:Audience></saml:AudienceRestriction></saml:Conditions>` +
       (options.nested === undefined ? '' : `<saml:Advice>${'<x>'.repeat(options.nested)}${'</x>'.repeat(options.nested)}</saml:Advice>`) +
       `<saml:AuthnStatement AuthnInstant="${at(0)}" SessionIndex="_s${randomUUID()}"><saml:AuthnContext><saml:AuthnContextClassRef>urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport</saml:AuthnContextClassRef></saml:AuthnContext></saml:AuthnStatement>` +
-      `<saml:AttributeStatement><saml:Attribute Name="${escape(options.emailAttribute ?? 'email')}"><saml:AttributeValue>${escape(options.email)}</saml:AttributeValue></saml:Attribute></saml:AttributeStatement>` +
+      `<saml:AttributeStatement><saml:Attribute Name="${escape(options.emailAttribute ?? 'email')}"><saml:AttributeValue>${escape(options.email)}</saml:AttributeValue></saml:Attribute>` +
+      (options.groups === undefined ? '' : `<saml:Attribute Name="groups" NameFormat="urn:oasis:names:tc:SAML:2.0:attrname-format:basic">${groupValues(options.groups)}</saml:Attribute>`) +
+      `</saml:AttributeStatement>` +
       `</saml:Assertion>`;
     const response = (inside: string) =>
       `<samlp:Response xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="_r${randomUUID()}" Version="2.0" IssueInstant="${at(options.issuedSeconds ?? 0)}" Destination="${escape(options.acsUrl)}"${inResponseTo}>` +

@@ -276,7 +276,7 @@ export async function samlSignInUrl(deps: SamlDeps, provider: SamlProvider, pend
   return serviceProvider(deps, provider, new RequestRecords(deps.orm, provider, pending), keys, { forceAuthn }).getAuthorizeUrlAsync(pending.interactionUid, undefined, {});
 }
 
-/** `malformed_response`: not a SAML response at all (no XML, another root, nested past MAX_XML_DEPTH), read no further.
+/** `malformed_response`: not a SAML response at all (no XML, another root, past XML_LIMITS), read no further.
  *  `idp_refused`: a status other than Success, answering an open request of ours (its user cancelled, or failed there). */
 export type SamlResponseFailure = 'malformed_response' | 'invalid_assertion' | 'replayed_assertion' | 'no_email' | 'idp_refused';
 
@@ -284,29 +284,42 @@ export type SamlResponseFailure = 'malformed_response' | 'invalid_assertion' | '
  *  tens of kilobytes; base64 and form encoding add about half. */
 export const SAML_BODY_LIMIT_BYTES = 256 * 1024;
 
-/** Far past any real message (a response's deepest path, an encrypted assertion's key, is about a dozen elements). */
-const MAX_XML_DEPTH = 48;
+/**
+ * Past any real message, since xmldom has no depth or size limit and node-saml's XPath library orders node sets by
+ * walking siblings (its time grows with the square of an element's children: 4,000 beside a signed assertion, 16 KB,
+ * took seconds, 46,000 minutes). `depth`: a response's deepest path, an encrypted assertion's key, is about a dozen
+ * elements. `nodes`: elements, attributes (namespace declarations too), comments, CDATA sections and processing
+ * instructions; a response with Entra ID's 150 groups, each value typed, holds about 700. `children`: an element's.
+ */
+export const XML_LIMITS = { depth: 48, nodes: 2_000, children: 500 } as const;
+export type XmlLimits = Readonly<Record<keyof typeof XML_LIMITS, number>>;
 const PROTOCOL_NS = 'urn:oasis:names:tc:SAML:2.0:protocol';
 
-/** The root start tag, or null past `maxDepth`, with a DOCTYPE or two roots: a linear pass, as xmldom has no depth limit. */
-export function shallowRootTag(xml: string, maxDepth = MAX_XML_DEPTH): string | null {
+/** The root start tag, or null past a limit, with a DOCTYPE or two roots: one linear pass. */
+export function shallowRootTag(xml: string, limits: XmlLimits = XML_LIMITS): string | null {
   let depth = 0;
+  let nodes = 0;
+  // Children of the open element at each depth (0: the document's).
+  const children = [0];
+  const counted = (more: number) => (nodes += more) <= limits.nodes && (children[depth] = (children[depth] ?? 0) + 1) <= limits.children;
   let root: string | null = null;
   let at = xml.indexOf('<');
   while (at !== -1) {
     if (xml.startsWith('<!--', at) || xml.startsWith('<![CDATA[', at) || xml.startsWith('<?', at)) {
       const close = xml.startsWith('<!--', at) ? '-->' : xml.startsWith('<?', at) ? '?>' : ']]>';
       const end = xml.indexOf(close, at + 2);
-      if (end === -1) return null;
+      if (end === -1 || !counted(1)) return null;
       at = xml.indexOf('<', end + close.length);
       continue;
     }
     if (xml[at + 1] === '!') return null;
     let end = at + 1;
+    let attributes = 0;
     for (let quote: string | null = null; end < xml.length; end += 1) {
       const character = xml[end];
       if (quote !== null) quote = character === quote ? null : quote;
       else if (character === '"' || character === "'") quote = character;
+      else if (character === '=') attributes += 1;
       else if (character === '>') break;
     }
     if (end >= xml.length) return null;
@@ -316,7 +329,11 @@ export function shallowRootTag(xml: string, maxDepth = MAX_XML_DEPTH): string | 
     } else {
       if (depth === 0 && root !== null) return null;
       if (root === null) root = xml.slice(at, end + 1);
-      if (xml[end - 1] !== '/' && (depth += 1) > maxDepth) return null;
+      if (!counted(1 + attributes)) return null;
+      if (xml[end - 1] !== '/') {
+        if ((depth += 1) > limits.depth) return null;
+        children[depth] = 0;
+      }
     }
     at = xml.indexOf('<', end + 1);
   }
@@ -343,7 +360,7 @@ export type SamlResponseOutcome =
 export async function consumeSamlResponse(deps: SamlDeps, provider: SamlProvider, acsUrl: string, samlResponse: string | null | undefined): Promise<SamlResponseOutcome> {
   const { orm } = deps;
   const records = new RequestRecords(orm, provider);
-  const malformed = { ok: false, reason: 'malformed_response', detail: 'not a SAML response, or nested too deep', request: null } as const;
+  const malformed = { ok: false, reason: 'malformed_response', detail: 'not a SAML response, or nested too deep or too large', request: null } as const;
   if (typeof samlResponse !== 'string' || !looksLikeResponse(Buffer.from(samlResponse, 'base64').toString('utf8'))) return malformed;
   let profile: Profile | null;
   try {
@@ -506,11 +523,11 @@ export async function readSamlLogoutRequest(deps: SamlDeps, provider: SamlProvid
       if (text(fields['Signature']) === undefined || text(fields['SigAlg']) === undefined) throw new Error('the LogoutRequest is not signed');
       // Inflated here first, bounded, before node-saml inflates it again.
       xml = inflateRawSync(Buffer.from(encoded, 'base64'), { maxOutputLength: MAX_LOGOUT_MESSAGE_BYTES }).toString('utf8');
-      if (shallowRootTag(xml) === null) throw new Error('not an XML document, or nested too deep');
+      if (shallowRootTag(xml) === null) throw new Error('not an XML document, or nested too deep or too large');
       validated = await sp.validateRedirectAsync(fields as Record<string, string>, message.rawQuery);
     } else {
       xml = Buffer.from(encoded, 'base64').toString('utf8');
-      if (shallowRootTag(xml) === null) throw new Error('not an XML document, or nested too deep');
+      if (shallowRootTag(xml) === null) throw new Error('not an XML document, or nested too deep or too large');
       validated = await sp.validatePostRequestAsync({ SAMLRequest: encoded });
     }
     const request = new DOMParser().parseFromString(xml, 'text/xml').documentElement;
