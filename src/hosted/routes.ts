@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { errorCodes, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type Provider from 'oidc-provider';
 import { prepareDummyHash } from '../auth/password-hash.ts';
 import { effectivePasswordPolicy } from '../domain/policies/policies.ts';
@@ -155,6 +155,21 @@ function statusOf(error: unknown): { status: number; copy: CopyKey; look?: PageL
 }
 
 /**
+ * A form's bounds (the SAML ACS takes a larger body, its route's own). A hosted form is a few fields and kilobytes, a
+ * passkey's attestation the most; URLSearchParams builds a 1 MiB form of 130,000 fields, or of one field of `+`s, in
+ * 100 ms to a second of the event loop.
+ */
+const FORM_LIMIT_BYTES = 64 * 1024;
+const FORM_MAX_FIELDS = 64;
+
+/** Counted as URLSearchParams splits them, without splitting. */
+function fieldsAtLeast(body: string, count: number): boolean {
+  let fields = 1;
+  for (let at = body.indexOf('&'); at !== -1 && fields < count; at = body.indexOf('&', at + 1)) fields += 1;
+  return fields >= count;
+}
+
+/**
  * The hosted sign-in pages, on the OP's interaction seam. Registered without fastify-plugin: the form parser, the error
  * page and the security headers stay inside this scope.
  */
@@ -165,7 +180,8 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
 
     // Forms only; anything else is 415.
     app.removeAllContentTypeParsers();
-    app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: services.config.bodyLimitBytes }, (_request, body, done) => {
+    app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: FORM_LIMIT_BYTES }, (_request, body, done) => {
+      if (fieldsAtLeast(body as string, FORM_MAX_FIELDS + 1)) return done(new errorCodes.FST_ERR_CTP_BODY_TOO_LARGE(), undefined);
       const fields: Record<string, string | null> = Object.create(null) as Record<string, string | null>;
       for (const [name, value] of new URLSearchParams(body as string)) fields[name] = name in fields ? null : value;
       done(null, fields);

@@ -296,6 +296,21 @@ describe('hosted sign-in refusals', () => {
     expect(big.headers.get('content-type')).toBe('text/html; charset=utf-8');
   });
 
+  it('a form over 64 KiB or of more than 64 fields is 413 before it is read (parsing a 1 MiB one held the event loop for a second)', async () => {
+    const { jar, page } = await authorize();
+    const typed = { email: 'nobody@example.com', password: 'wrong-password' };
+    const own = Object.keys({ ...readForm(page.url, page.body).fields, ...typed }).length;
+    const more = (count: number) => Object.fromEntries(Array.from({ length: count }, (_, index) => [`f${index}`, '']));
+    const many = await jar.submit(page, { ...typed, ...more(65 - own) });
+    expect(many.status).toBe(413);
+    expect(many.body).toContain('The form sent more data than a sign-in can hold.');
+    expect((await jar.submit(page, { ...typed, password: ' '.repeat(64 * 1024) })).status).toBe(413);
+    // At the limit the form is read: a wrong password.
+    const read = await jar.submit(page, { ...typed, ...more(64 - own) });
+    expect(read.status).toBe(400);
+    expect(read.body).toContain('The email address or password is incorrect.');
+  });
+
   // The embedded database runs one transaction at a time: a deletion cannot commit while a sign-in's write waits.
   it.skipIf(usingEmbeddedDatabase())('the application deleted while its sign-in is written: the expired page, no error', async () => {
     // The sign-in's record names the application and waits at commit on its held row; the deletion commits first.
