@@ -12,6 +12,7 @@ import { GatehouseError, invalid } from '../errors.ts';
 import { gatehouseErrorOf } from '../gatehouse-error-of.ts';
 import { PingWatch } from './ping-watch.ts';
 import { MAX_STALL_MS, MAX_UNREAD_BYTES, type EventStreams, type StreamSlot } from '../http/event-stream.ts';
+import { jsonShapeProblem } from '../http/json-body.ts';
 import { withRequestLog } from '../observability/log.ts';
 import { parseClientDocument } from './operation-limits.ts';
 import { inputRefusal, refusalOf, type SubscriptionStarter } from './subscriptions.ts';
@@ -296,7 +297,15 @@ export function graphqlWebSocket(
           close: (code, reason = '') => socket.close(code, Buffer.byteLength(reason) <= MAX_CLOSE_REASON_BYTES ? reason : ''),
           // Within the upgrade's log, so what resolvers log carries its request id.
           onMessage: (handle) =>
-            socket.on('message', (data) => withRequestLog(request.log, request.facts ?? {}, () => void handle(textOf(data)).catch(failed))),
+            socket.on('message', (data) =>
+              withRequestLog(request.log, request.facts ?? {}, () => {
+                const text = textOf(data);
+                // graphql-ws parses every message, a ping's before any credential and echoed in its pong: bounded as a body is.
+                const problem = jsonShapeProblem(text);
+                if (problem !== undefined) return failed(new ConnectionRefused(CloseCode.BadRequest, invalid('message', `The message ${problem}`)));
+                void handle(text).catch(failed);
+              }),
+            ),
         },
         connection,
       );

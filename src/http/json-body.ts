@@ -28,7 +28,8 @@ export function parseJsonBody(bytes: Uint8Array): unknown {
     throw refused('The request body is not UTF-8 text');
   }
   if (text === '') return undefined;
-  refuseShape(text);
+  const problem = jsonShapeProblem(text);
+  if (problem !== undefined) throw refused(`The request body ${problem}`);
   let body: unknown;
   try {
     body = JSON.parse(text);
@@ -49,8 +50,9 @@ const OPEN_BRACKET = 0x5b;
 const CLOSE_BRACE = 0x7d;
 const CLOSE_BRACKET = 0x5d;
 
-/** One pass over the text; text that is not JSON may pass: JSON.parse refuses it next. */
-function refuseShape(text: string): void {
+/** Why JSON.parse should not be given the text (a request body, a WebSocket message), in one pass over it; text that
+ *  is not JSON may pass: JSON.parse refuses it next. */
+export function jsonShapeProblem(text: string): string | undefined {
   let depth = 0;
   let values = 0;
   for (let i = 0; i < text.length; i += 1) {
@@ -60,14 +62,15 @@ function refuseShape(text: string): void {
     } else if (code === OPEN_BRACE || code === OPEN_BRACKET) {
       depth += 1;
       values += 1;
-      if (depth > JSON_BODY_MAX_DEPTH) throw refused(`The request body nests deeper than ${JSON_BODY_MAX_DEPTH} levels`);
+      if (depth > JSON_BODY_MAX_DEPTH) return `nests deeper than ${JSON_BODY_MAX_DEPTH} levels`;
     } else if (code === CLOSE_BRACE || code === CLOSE_BRACKET) {
       depth -= 1;
     } else if (code === COMMA) {
       values += 1;
     }
-    if (values > JSON_BODY_MAX_VALUES) throw refused(`The request body holds more than ${JSON_BODY_MAX_VALUES} values`);
+    if (values > JSON_BODY_MAX_VALUES) return `holds more than ${JSON_BODY_MAX_VALUES} values`;
   }
+  return undefined;
 }
 
 /** Searches for quotes rather than reading every character (a megabyte of string is most of a large body); linear. */

@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { JSON_BODY_MAX_DEPTH, JSON_BODY_MAX_VALUES } from '../../src/http/json-body.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import {
   acknowledgement,
@@ -235,6 +236,26 @@ describe('the protocol’s own refusals', () => {
     socket.send(subscribe);
     socket.send(subscribe);
     expect((await closed).code).toBe(4409);
+  });
+
+  it('closes a connection whose message holds more values or nests deeper than a request body may (4400), before it is parsed or answered', async () => {
+    const message = (socket: WebSocket) => new Promise<unknown>((resolve) => socket.once('message', (data: Buffer) => resolve(JSON.parse(data.toString('utf8')))));
+    const answer = async (sent: string) => {
+      const { socket, closed } = await rawSocket(wsUrl, ['graphql-transport-ws']);
+      const pong = message(socket);
+      socket.send(JSON.stringify({ type: 'ping', payload: { small: true } }));
+      expect(await pong).toEqual({ type: 'pong', payload: { small: true } });
+      socket.send(sent);
+      return Promise.race([closed, message(socket)]);
+    };
+    // Each held the event loop for hundreds of milliseconds (JSON.parse, then the pong's JSON.stringify), unbounded in number.
+    const values = Object.fromEntries(Array.from({ length: JSON_BODY_MAX_VALUES }, (_, index) => [`k${index}`, 0]));
+    expect(await answer(JSON.stringify({ type: 'ping', payload: values }))).toEqual({
+      code: 4400,
+      reason: `validation_error: The message holds more than ${JSON_BODY_MAX_VALUES} values`,
+    });
+    const deep = `{"type":"ping","payload":${'{"a":'.repeat(JSON_BODY_MAX_DEPTH)}0${'}'.repeat(JSON_BODY_MAX_DEPTH)}}`;
+    expect(await answer(deep)).toEqual({ code: 4400, reason: `validation_error: The message nests deeper than ${JSON_BODY_MAX_DEPTH} levels` });
   });
 
   it('takes no message larger than a request body (1009), and no upgrade on another path (404)', async () => {
