@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { hash, verify, type Algorithm } from '@node-rs/argon2';
+import { boundedConcurrency } from '../bounded-concurrency.ts';
 import { inChildSpan } from '../observability/spans.ts';
 
 /**
@@ -19,26 +20,14 @@ export function argon2Concurrency(processes: number): number {
 }
 
 let concurrency = argon2Concurrency(1);
-let running = 0;
-const waiting: (() => void)[] = [];
+const argon2 = boundedConcurrency(() => concurrency);
 
 export function shareArgon2Among(processes: number): void {
   concurrency = argon2Concurrency(processes);
 }
 
 /** Its wait for the slot is the parent span's time. */
-async function bounded<T>(name: string, job: () => Promise<T>): Promise<T> {
-  if (running >= concurrency) await new Promise<void>((resolve) => waiting.push(resolve));
-  else running += 1;
-  try {
-    return await inChildSpan(`argon2 ${name}`, job);
-  } finally {
-    // The slot passes straight to the next waiter, else it is freed.
-    const next = waiting.shift();
-    if (next === undefined) running -= 1;
-    else next();
-  }
-}
+const bounded = <T>(name: string, job: () => Promise<T>): Promise<T> => argon2(() => inChildSpan(`argon2 ${name}`, job));
 
 /** NIST SP 800-63B 5.1.1.2: composed or decomposed, full-width or not, the same characters are the same password. */
 export const normalizePassword = (password: string): string => password.normalize('NFKC');

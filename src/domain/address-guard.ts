@@ -1,5 +1,6 @@
 import { lookup } from 'node:dns/promises';
 import { BlockList, isIP } from 'node:net';
+import { boundedConcurrency } from '../bounded-concurrency.ts';
 
 /** Any address not on the public internet (loopback, private, link-local with cloud metadata, IPv4-mapped too): else an
  *  administrator could make the service connect into the operator's network. EMAIL_/UPSTREAM_ALLOW_PRIVATE_HOSTS open it. */
@@ -61,6 +62,15 @@ export function mayName(host: string, reach: InternalReach): boolean {
   return reach !== 'none' || !isLocalName(address);
 }
 
+/** getaddrinfo runs on libuv's four threads, which Argon2, files and zlib share, and waits as long as the system's
+ *  resolver does (seconds per name server): names that administrators choose (an upstream's, an SMTP server's, whose
+ *  name server may never answer) may hold two of them, not all. */
+const LOOKUPS_AT_ONCE = 2;
+const lookups = boundedConcurrency(() => LOOKUPS_AT_ONCE);
+
+/** Lookups waiting for one of the LOOKUPS_AT_ONCE (the metrics' gauge). */
+export const dnsLookupsWaiting = (): number => lookups.waiting;
+
 /** The one address to connect to, what the guard refused (an address, or `this machine`), or the resolver's error code. */
 export type Resolution = { readonly address: string } | { readonly refused: string } | { readonly unresolved: string };
 
@@ -71,7 +81,7 @@ export async function resolveHost(host: string, reach: InternalReach): Promise<R
   if (isIP(host) !== 0) addresses = [host];
   else {
     try {
-      addresses = (await lookup(host, { all: true, verbatim: true })).map((entry) => entry.address);
+      addresses = (await lookups(() => lookup(host, { all: true, verbatim: true }))).map((entry) => entry.address);
     } catch (error) {
       return { unresolved: (error as { code?: string }).code ?? 'error' };
     }

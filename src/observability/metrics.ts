@@ -2,6 +2,7 @@ import cluster from 'node:cluster';
 import type { Pool } from 'pg';
 import { AggregatorRegistry, collectDefaultMetrics, Counter, Gauge, Histogram, register } from 'prom-client';
 import { lockTurnsWaiting } from '../db/advisory-lock.ts';
+import { dnsLookupsWaiting } from '../domain/address-guard.ts';
 import { GatehouseError } from '../errors.ts';
 
 /**
@@ -85,6 +86,14 @@ new Gauge({
   help: 'Requests waiting in this process for their turn at an advisory lock, before taking a database connection',
   collect() {
     this.set(lockTurnsWaiting());
+  },
+});
+
+new Gauge({
+  name: 'gatehouse_dns_lookups_waiting',
+  help: 'Lookups of upstream and SMTP hosts waiting in this process for one of the 2 the system resolver is asked at once',
+  collect() {
+    this.set(dnsLookupsWaiting());
   },
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isInternalAddress, isLocalName, mayName, resolveHost } from '../../src/domain/address-guard.ts';
+import { dnsLookupsWaiting, isInternalAddress, isLocalName, mayName, resolveHost } from '../../src/domain/address-guard.ts';
 import { publicAddressOf } from '../../src/domain/email/transports/smtp.ts';
 import { DeliveryError } from '../../src/domain/email/transports/transport.ts';
 
@@ -55,5 +55,12 @@ describe('mayName and resolveHost', () => {
     expect(await resolveHost('0.0.0.0', 'loopback')).toEqual({ refused: '0.0.0.0' });
     expect(await resolveHost('10.0.0.1', 'any')).toEqual({ address: '10.0.0.1' });
     expect(await resolveHost('name.invalid', 'none')).toHaveProperty('unresolved');
+  });
+
+  it('asks the system resolver (libuv threads Argon2 needs too) at most 2 names at once, the others waiting their turn', async () => {
+    const asked = Array.from({ length: 6 }, () => resolveHost('localhost', 'loopback'));
+    expect(dnsLookupsWaiting()).toBe(4);
+    for (const resolution of await Promise.all(asked)) expect(resolution).toEqual({ address: expect.stringMatching(/^(127\.0\.0\.1|::1)$/) });
+    expect(dnsLookupsWaiting()).toBe(0);
   });
 });
