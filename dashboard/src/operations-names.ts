@@ -1,4 +1,4 @@
-import { graphql } from './api.ts';
+import { ApiError, graphql } from './api.ts';
 import type { SettingsScope } from './operations.ts';
 
 // Ids of each type read through that type's list (`ids`), every type an alias of one query: one request per scope per
@@ -60,7 +60,7 @@ export async function readNames(where: string | SettingsScope, references: Itera
   const distinct = [...new Map([...references].map((reference) => [keyOf(reference), reference])).values()];
   const requests = [true, false].flatMap((ofConsole) => {
     const fields = fieldsOf(distinct.filter((reference) => ((ITEMS[reference.type] as Item).console === true) === ofConsole));
-    return chunked(fields, FIELDS_PER_REQUEST).map((batch) => readFields(ofConsole ? null : scope, batch).catch(() => []));
+    return chunked(fields, FIELDS_PER_REQUEST).map((batch) => readBatch(ofConsole ? null : scope, batch));
   });
   const names = new Map((await Promise.all(requests)).flat());
   return (type, id) => names.get(keyOf({ type, id }));
@@ -86,6 +86,17 @@ function namesQuery(fields: readonly NamesField[], withApp: boolean): string {
   const scoped = fields.some(({ type }) => (ITEMS[type] as Item).unscoped !== true);
   const declared = withApp ? ['$appId: UUID!', ...(scoped ? ['$tenantId: UUID'] : []), ...variables] : variables;
   return `query ItemNames(${declared.join(', ')}) { ${selections.join(' ')} }`;
+}
+
+/** The server refuses a whole request for one list the operator may not read (an auditor without `api_keys:read`): a
+ *  refused batch is read again list by list, so that the lists they may read still name their items. */
+async function readBatch(scope: SettingsScope | null, fields: readonly NamesField[]): Promise<[string, string][]> {
+  try {
+    return await readFields(scope, fields);
+  } catch (error) {
+    if (fields.length === 1 || !(error instanceof ApiError && error.code === 'forbidden')) return [];
+    return (await Promise.all(fields.map((field) => readFields(scope, [field]).catch(() => [])))).flat();
+  }
 }
 
 /** The names of the items the fields' lists hold, by key; a refused request names none. */

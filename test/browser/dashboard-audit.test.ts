@@ -1,7 +1,7 @@
 import type { Request } from 'playwright-core';
 import { describe, expect, it, vi } from 'vitest';
 import { AUDIT_ACTIONS } from '../../src/domain/audit/actions.ts';
-import { dashboardSuite, OPERATOR, openTab } from '../support/dashboard.ts';
+import { asOperator, dashboardSuite, makeOperator, OPERATOR, openTab } from '../support/dashboard.ts';
 
 /**
  * The dashboard's Audit log tab in Chromium: the records of changes made through the API, newest first and page by
@@ -422,5 +422,23 @@ describe('the Audit log tab of the dashboard in Chromium', () => {
     expect(await dashboard.page.getByRole('alert').count()).toBe(0);
     expect(await dashboard.page.getByRole('status').filter({ hasText: 'Following live' }).count()).toBe(1);
     await dashboard.page.getByLabel('Follow live').uncheck();
+  });
+
+  it('names the users and tenants of the records to an auditor who may read those but not the API keys acting in them', async () => {
+    const auditor = { email: 'auditor@ops.example', password: 'Operator-Heron-42' };
+    const permissions = ['audit_logs:read', 'applications:read', 'tenants:read', 'users:read'];
+    expect((await dashboard.app.http.post('/roles', { key: 'log_reader', name: 'Log reader', permissions })).status).toBe(201);
+    await makeOperator(dashboard.app, auditor, 'log_reader');
+    const [latest] = await records(`action=user.created&target=${[...emails].find(([, email]) => email === emailOf(USER_COUNT - 1))![0]}`);
+    await asOperator(dashboard.page, dashboard.app.gatehouse.services.config.publicUrl, auditor, async (page) => {
+      await openTab(page, 'Audit log');
+      await page.getByLabel('Action', { exact: true }).fill('user.created');
+      await page.getByRole('button', { name: 'Search' }).click();
+      const row = page.getByRole('row', { name: new RegExp(`user\\.created .*${emailOf(USER_COUNT - 1)}`) });
+      await row.waitFor();
+      // The key is named by its id: the auditor may not read keys, which takes none of the other names with it.
+      expect(await row.getByRole('cell').allTextContents()).toEqual(['user.created', `api_key ${latest!.actor.id}`, `user ${emailOf(USER_COUNT - 1)}`, 'Acme', 'Details']);
+      expect(await page.getByRole('alert').count()).toBe(0);
+    });
   });
 });
