@@ -15,6 +15,7 @@ const TENANT_READER = { email: 'tenant-reader@ops.example', password: 'Operator-
 const NOBODY = { email: 'nobody@ops.example', password: 'Operator-Robin-42' };
 const WRITER = { email: 'writer@ops.example', password: 'Operator-Egret-42' };
 const MEMBER_OF_ACME = 'ada@acme.example';
+const LISTS_READER = { email: 'lists-reader@ops.example', password: 'Operator-Stork-42' };
 
 const suite = dashboardSuite({
   setup: async (app) => {
@@ -31,6 +32,10 @@ const suite = dashboardSuite({
     expect((await app.http.post('/roles', userWriter)).status).toBe(201);
     await makeOperator(app, WRITER, 'user_writer');
     await app.createUser(MEMBER_OF_ACME, acme);
+    // Reads of lists whose tabs name tenants, without tenants:read.
+    const listsReader = ['roles:read', 'role_assignments:read', 'oauth_clients:read', 'audit_logs:read', 'api_keys:read', 'applications:read'];
+    expect((await app.http.post('/roles', { key: 'lists_reader', name: 'Lists reader', permissions: listsReader })).status).toBe(201);
+    await makeOperator(app, LISTS_READER, 'lists_reader');
   },
 });
 
@@ -84,6 +89,21 @@ describe('the screens the dashboard offers an operator, in Chromium', () => {
         expect(await page.getByRole('alert').allTextContents(), tab).toEqual([]);
       }
       expect(await axeViolations(page)).toEqual([]);
+    });
+  });
+
+  it('offers an operator who may read lists but not the tenants those tabs name only the tabs that open unrefused', async () => {
+    await as(LISTS_READER, async (page) => {
+      const sections = page.getByRole('navigation', { name: 'Application sections' });
+      await sections.waitFor();
+      const offered = await sections.getByRole('link').allTextContents();
+      // Roles, Operators, API keys, OAuth clients and the Audit log name their tenants: they read them.
+      expect(offered).toEqual(['Settings']);
+      for (const tab of offered) {
+        await openTab(page, tab);
+        await page.locator('.loading').first().waitFor({ state: 'detached' });
+        expect(await page.getByRole('alert').allTextContents(), tab).toEqual([]);
+      }
     });
   });
 

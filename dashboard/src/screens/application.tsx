@@ -56,19 +56,21 @@ const READS: Readonly<Record<Tab, readonly string[]>> = {
   Users: ['users:read', 'applications:read'],
   Invitations: ['users:read'],
   Sessions: ['sessions:read', 'users:read'],
-  Roles: ['roles:read'],
-  Operators: ['role_assignments:read', 'roles:read'],
-  // Both read whether the application has tenants (`application`), to offer a tenant's keys.
+  // These read whether the application has tenants (`application`), to name and offer them.
+  Roles: ['roles:read', 'applications:read'],
+  Operators: ['role_assignments:read', 'roles:read', 'applications:read'],
   'API keys': ['api_keys:read', 'applications:read'],
-  'OAuth clients': ['oauth_clients:read'],
+  'OAuth clients': ['oauth_clients:read', 'applications:read'],
   'API resources': ['api_resources:read'],
   'M2M credentials': ['m2m_credentials:read', 'applications:read'],
-  'Audit log': ['audit_logs:read'],
+  'Audit log': ['audit_logs:read', 'applications:read'],
   Analytics: ['analytics:read'],
   Settings: ['applications:read'],
 };
-/** What a multi-tenant application's tab reads besides: its users and M2M credentials are shown with their tenants. */
-const TENANT_READS: Readonly<Partial<Record<Tab, readonly string[]>>> = { Users: ['tenants:read'], 'M2M credentials': ['tenants:read'] };
+/** What a multi-tenant application's tab reads besides: the tenants its rows are shown with and its forms offer. */
+const TENANT_READS: Readonly<Partial<Record<Tab, readonly string[]>>> = Object.fromEntries(
+  (['Users', 'Roles', 'Operators', 'API keys', 'OAuth clients', 'M2M credentials', 'Audit log'] as const).map((tab) => [tab, ['tenants:read']]),
+);
 /** A single-tenant application has no tenants, so none to invite to. */
 const TENANT_TABS: readonly Tab[] = ['Tenants', 'Invitations'];
 
