@@ -12,3 +12,10 @@ export const mayOverride = (may: MayDo, permission: string): boolean => may(perm
 
 /** Whether a row offers any of its actions: a table without one has no Actions column. */
 export const offersAny = <K extends string>(offers: Readonly<Record<K, boolean>>): boolean => Object.values<boolean>(offers).includes(true);
+
+/** The permission a form choosing among the permissions needs besides its own: it reads their catalogue. */
+export const CATALOGUE_READ = 'permissions:read';
+
+/** Whether a form that chooses among the permissions (a role's, a key's, a credential's, an API resource's) may be
+ *  offered with `permission`: without the catalogue it could offer none, and its read would be refused. */
+export const mayChoosePermissions = (may: MayDo, permission: string): boolean => may(permission) && may(CATALOGUE_READ);

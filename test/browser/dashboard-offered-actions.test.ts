@@ -12,6 +12,7 @@ import { asOperator, dashboardSuite, giveConsoleRole, makeOperator, offered, ope
 const READER = { email: 'reader@ops.example', password: 'Operator-Heron-42' };
 const ADMIN = { email: 'admin@ops.example', password: 'Operator-Egret-42' };
 const KEY_READER = { email: 'keys@ops.example', password: 'Operator-Plover-42' };
+const GRANT_WRITER = { email: 'grants@ops.example', password: 'Operator-Avocet-42' };
 const KEY = 'Build key';
 const CREDENTIAL = 'Invoice worker';
 const CLIENT = 'Portal';
@@ -36,6 +37,11 @@ const suite = dashboardSuite({
     const keyReads = ['api_keys:read', 'm2m_credentials:read', 'applications:read', 'tenants:read'];
     expect((await app.http.post('/roles', { key: 'key_reader', name: 'Key reader', permissions: keyReads })).status).toBe(201);
     await makeOperator(app, KEY_READER, 'key_reader');
+    // Writes whose forms choose among the permissions, without permissions:read.
+    const grantWrites = ['api_keys', 'm2m_credentials', 'roles', 'api_resources'].flatMap((resource) => [`${resource}:read`, `${resource}:write`]);
+    const grantWriter = { key: 'grant_writer', name: 'Grant writer', permissions: [...grantWrites, 'applications:read', 'tenants:read'] };
+    expect((await app.http.post('/roles', grantWriter)).status).toBe(201);
+    await makeOperator(app, GRANT_WRITER, 'grant_writer');
     const key = await app.http.post('/api-keys', { name: KEY, permissions: ['users:read'] });
     expect(key.status).toBe(201);
     keyId = key.body.key.id;
@@ -105,6 +111,25 @@ describe('the actions the dashboard offers on each tab, in Chromium', () => {
       await page.getByRole('row', { name: new RegExp(`^${KEY}`) }).waitFor();
       expect((await buttonsOn(page, 'M2M credentials')).buttons).toEqual([BACK]);
       await page.getByRole('row', { name: new RegExp(`^${CREDENTIAL}`) }).waitFor();
+    });
+  });
+
+  it('shows a writer of keys, credentials, roles and API resources who may not read the permissions their lists, what else they may do, and why no form offers permissions', async () => {
+    await as(GRANT_WRITER, async (page) => {
+      await page.getByRole('navigation', { name: 'Application sections' }).waitFor();
+      const withoutCatalogue: readonly (readonly [tab: string, row: string, offered: readonly string[], withheld: string])[] = [
+        ['API keys', KEY, [BACK, 'Rotate'], 'Create API key'],
+        ['M2M credentials', CREDENTIAL, [BACK, 'Rotate'], 'Create credential'],
+        ['Roles', ROLE, [BACK], 'Create role'],
+        ['API resources', RESOURCE, [BACK], 'Create API resource'],
+      ];
+      for (const [tab, row, offered, withheld] of withoutCatalogue) {
+        const { main, buttons } = await buttonsOn(page, tab);
+        await main.getByRole('row', { name: new RegExp(`^${row}`) }).first().waitFor();
+        for (const action of offered) expect(buttons, tab).toContain(action);
+        expect(buttons, tab).not.toContain(withheld);
+        expect(await main.getByText('also takes permissions:read').count(), tab).toBe(1);
+      }
     });
   });
 

@@ -2,6 +2,7 @@ import { useCallback, useState } from 'react';
 import { PagedTable } from '../components/paged-table.tsx';
 import { CredentialRoles } from '../components/credential-roles.tsx';
 import { SecretOnce } from '../components/secret-once.tsx';
+import { CatalogueNeeded } from '../components/catalogue-needed.tsx';
 import { ErrorMessage, Loading } from '../components/status.tsx';
 import { TenantPicker } from '../components/tenant-picker.tsx';
 import { UnlistedRow } from '../components/unlisted-row.tsx';
@@ -12,7 +13,7 @@ import { useReadOnReturn } from '../hooks/use-read-on-return.ts';
 import { UnsavedParts, useUnsavedPart } from '../hooks/use-unsaved-changes.ts';
 import { listApiKeys, type ApiKey, type ApiKeyWithSecret, type ListedApiKey } from '../operations-api-keys.ts';
 import { getGrantChoices } from '../operations-grants.ts';
-import { offersAny } from '../operations-own-permissions.ts';
+import { mayChoosePermissions, offersAny } from '../operations-own-permissions.ts';
 import type { TenantSummary } from '../operations.ts';
 import { ApiKeyRow, type KeyActions } from './api-key-row.tsx';
 import type { ApplicationScreenProps } from './application.tsx';
@@ -69,7 +70,7 @@ export function ApiKeys({ appId, may }: ApplicationScreenProps) {
     rotate: may('api_keys:write'),
     revoke: may('api_keys:delete'),
   };
-  const creating = may('api_keys:write');
+  const creating = mayChoosePermissions(may, 'api_keys:write');
   const choices = useAsync(useCallback(() => getGrantChoices(appId, creating), [appId, creating]));
   useReadOnReturn(choices);
   const [viewed, setViewed] = useState<TenantSummary | null>(null);
@@ -121,6 +122,7 @@ export function ApiKeys({ appId, may }: ApplicationScreenProps) {
         </UnsavedParts>
       )}
       {creating && <CreateApiKeyForm appId={appId} choices={choices.data} onCreated={created} />}
+      <CatalogueNeeded may={may} permission="api_keys:write" action="Creating an API key" />
     </>
   );
 }

@@ -1,5 +1,6 @@
 import { useCallback } from 'react';
 import { PagedTable } from '../components/paged-table.tsx';
+import { CatalogueNeeded } from '../components/catalogue-needed.tsx';
 import { ErrorMessage, Loading } from '../components/status.tsx';
 import { UnlistedRow } from '../components/unlisted-row.tsx';
 import { useAsync } from '../hooks/use-async.ts';
@@ -8,7 +9,7 @@ import { usePages, type Pages } from '../hooks/use-pages.ts';
 import { useReadOnReturn } from '../hooks/use-read-on-return.ts';
 import { UnsavedParts, useUnsavedPart } from '../hooks/use-unsaved-changes.ts';
 import { listApiResources, listDefinedPermissions, type ApiResource, type DefinedPermissions } from '../operations-api-resources.ts';
-import { offersAny } from '../operations-own-permissions.ts';
+import { mayChoosePermissions, offersAny } from '../operations-own-permissions.ts';
 import { ApiResourceForm } from './api-resource-form.tsx';
 import { ApiResourceRow, type ResourceActions } from './api-resource-row.tsx';
 import type { ApplicationScreenProps } from './application.tsx';
@@ -48,7 +49,7 @@ const NO_FORM: DefinedPermissions = new Map();
  * creating, editing and deleting one as the operator's permissions allow.
  */
 export function ApiResources({ appId, may }: ApplicationScreenProps) {
-  const offers: ResourceActions = { edit: may('api_resources:write'), delete: may('api_resources:delete') };
+  const offers: ResourceActions = { edit: mayChoosePermissions(may, 'api_resources:write'), delete: may('api_resources:delete') };
   const writable = offers.edit;
   // The permissions the forms offer: read for an operator shown the forms alone.
   const defined = useAsync(useCallback(async () => (writable ? listDefinedPermissions(appId) : NO_FORM), [appId, writable]));
@@ -99,6 +100,7 @@ export function ApiResources({ appId, may }: ApplicationScreenProps) {
           }}
         />
       )}
+      <CatalogueNeeded may={may} permission="api_resources:write" action="Creating or editing an API resource" />
     </>
   );
 }

@@ -3,6 +3,7 @@ import { clientIssuer } from '../client-issuer.ts';
 import { CredentialRoles } from '../components/credential-roles.tsx';
 import { PagedTable } from '../components/paged-table.tsx';
 import { RotatedSecret } from '../components/rotated-secret.tsx';
+import { CatalogueNeeded } from '../components/catalogue-needed.tsx';
 import { ErrorMessage, Loading } from '../components/status.tsx';
 import { UnlistedRow } from '../components/unlisted-row.tsx';
 import { readConfig } from '../config.ts';
@@ -14,7 +15,7 @@ import { UnsavedParts, useUnsavedPart } from '../hooks/use-unsaved-changes.ts';
 import { getGrantChoices, type GrantChoices } from '../operations-grants.ts';
 import { listM2MCredentials, type M2MCredential, type M2MCredentialWithSecret } from '../operations-m2m-credentials.ts';
 import { getClientsContext, withoutSecret, type ClientsContext } from '../operations-oauth-clients.ts';
-import { offersAny } from '../operations-own-permissions.ts';
+import { mayChoosePermissions, offersAny } from '../operations-own-permissions.ts';
 import { placeName } from '../role-choices.ts';
 import type { ApplicationScreenProps } from './application.tsx';
 import { CreateM2MCredentialForm } from './create-m2m-credential-form.tsx';
@@ -81,7 +82,7 @@ export function M2MCredentials({ appId, may }: ApplicationScreenProps) {
     revoke: may('m2m_credentials:delete'),
   };
   const [{ issuer }] = useState(readConfig);
-  const creating = may('m2m_credentials:write');
+  const creating = mayChoosePermissions(may, 'm2m_credentials:write');
   const setup = useAsync(useCallback(() => loadSetup(appId, creating), [appId, creating]));
   useReadOnReturn(setup);
   const credentials = usePages(
@@ -159,6 +160,7 @@ export function M2MCredentials({ appId, may }: ApplicationScreenProps) {
         </UnsavedParts>
       )}
       {creating && <CreateM2MCredentialForm appId={appId} choices={choices} onCreated={create} />}
+      <CatalogueNeeded may={may} permission="m2m_credentials:write" action="Creating a credential" />
     </>
   );
 }

@@ -1,5 +1,6 @@
 import { useCallback } from 'react';
 import { PagedTable } from '../components/paged-table.tsx';
+import { CatalogueNeeded } from '../components/catalogue-needed.tsx';
 import { ErrorMessage, Loading } from '../components/status.tsx';
 import { UnlistedRow } from '../components/unlisted-row.tsx';
 import { useAsync } from '../hooks/use-async.ts';
@@ -7,7 +8,7 @@ import { useOpenRow } from '../hooks/use-open-row.ts';
 import { usePages, type Pages } from '../hooks/use-pages.ts';
 import { useReadOnReturn } from '../hooks/use-read-on-return.ts';
 import { UnsavedParts, useUnsavedPart } from '../hooks/use-unsaved-changes.ts';
-import { offersAny } from '../operations-own-permissions.ts';
+import { mayChoosePermissions, offersAny } from '../operations-own-permissions.ts';
 import { getRoleChoices, listPermissionCatalogue, listRoles, type Permission, type Role, type RoleChoices } from '../operations-roles.ts';
 import { RoleForm } from './role-form.tsx';
 import type { ApplicationScreenProps } from './application.tsx';
@@ -49,7 +50,7 @@ async function loadRoleSetup(appId: string, writable: boolean): Promise<{ choice
  * operator's permissions allow.
  */
 export function Roles({ appId, may }: ApplicationScreenProps) {
-  const offers: RoleActions = { edit: may('roles:write'), delete: may('roles:delete') };
+  const offers: RoleActions = { edit: mayChoosePermissions(may, 'roles:write'), delete: may('roles:delete') };
   const writable = offers.edit;
   const setup = useAsync(useCallback(() => loadRoleSetup(appId, writable), [appId, writable]));
   const roles = usePages(useCallback((cursor: string | null) => listRoles(appId, cursor), [appId]));
@@ -90,6 +91,7 @@ export function Roles({ appId, may }: ApplicationScreenProps) {
         </UnsavedParts>
       )}
       {writable && <RoleForm appId={appId} choices={choices} catalogue={catalogue} onSaved={roles.add} />}
+      <CatalogueNeeded may={may} permission="roles:write" action="Creating or editing a role" />
     </>
   );
 }
