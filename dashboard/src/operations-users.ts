@@ -62,6 +62,12 @@ export async function countUserSessions(scope: SettingsScope, userId: string): P
   return { count: data.userSessions.data.length, more: data.userSessions.next !== null };
 }
 
+/** Ends every session and grant of the user in the scope (a tenant's: their sign-ins to it), offline ones included. */
+export async function revokeUserSessions(scope: SettingsScope, userId: string): Promise<void> {
+  const mutation = 'mutation RevokeUserSessions($appId: UUID!, $tenantId: UUID, $userId: UUID!) { revokeUserSessions(appId: $appId, tenantId: $tenantId, userId: $userId) }';
+  await callInScope<{ revokeUserSessions: boolean }>(mutation, scope, { userId });
+}
+
 /** A user's account at an upstream (social) provider, by which they sign in. */
 export interface UpstreamLink {
   readonly id: string;

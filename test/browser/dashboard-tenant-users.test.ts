@@ -350,4 +350,29 @@ describe("a tenant's Sessions screen, in Chromium", () => {
       await admin.close();
     }
   });
+
+  it("lets the Tenant admin sign a member Globex shares out of Acme, once confirmed; their sign-in to Globex stays", async () => {
+    const both = 'both@both.example';
+    const bothId = await dashboard.app.createUser(both, acme);
+    expect((await dashboard.app.http.patch(`/users/${bothId}`, { tenantIds: [acme, globex] })).status).toBe(200);
+    await signInForManagement(dashboard.app, bothId, acme);
+    await signInForManagement(dashboard.app, bothId, globex);
+    const tenantsSignedIn = async () => (await liveSessions()).filter((session) => session.userId === bothId).map((session) => session.tenantId).sort();
+    expect(await tenantsSignedIn()).toEqual([acme, globex].sort());
+    const admin = await signedInAs(TENANT_ADMIN);
+    try {
+      const { page } = admin;
+      await page.getByRole('link', { name: 'Users of Acme' }).click();
+      await page.getByRole('button', { name: `Details of ${both}` }).click();
+      const panel = page.getByRole('region', { name: `Details of ${both}` });
+      const asked = answerDialog(page);
+      await panel.getByRole('button', { name: 'Sign out of Acme' }).click();
+      expect(await asked).toBe(`Sign ${both} out of Acme? Each of their sign-ins to Acme ends, with those apps keep (offline access): its apps ask them to sign in again.`);
+      await panel.getByRole('status').filter({ hasText: `${both} is signed out of Acme.` }).waitFor();
+      expect(await tenantsSignedIn()).toEqual([globex]);
+      expect(await panel.getByRole('alert').count()).toBe(0);
+    } finally {
+      await admin.close();
+    }
+  });
 });

@@ -5,11 +5,13 @@ import { SHARED_POOL } from '../../src/db/entities/user.entity.ts';
 import { newId } from '../../src/ids.ts';
 import { readForm } from '../support/cookie-jar.ts';
 import { dashboardSuite } from '../support/dashboard.ts';
-import { createTestClient, discover, startAuthorization } from '../support/oauth.ts';
+import { createTestClient, discover, startAuthorization, type TestClient } from '../support/oauth.ts';
+import { offlineSignIn, refreshFails } from '../support/seam-sessions.ts';
 
 /**
  * The dashboard's Users tab in Chromium: the operator creates a user of Acme with a password, who then signs in with
- * it; suspends them once confirmed (refused at sign-in) and activates them; adds them to Globex; edits their name and
+ * it; suspends them once confirmed (refused at sign-in) and activates them; signs them out everywhere once confirmed
+ * (an app's offline sign-in included); adds them to Globex; edits their name and
  * address; resets another user's second factors and unlinks their social account; unlocks a locked user; deletes the first for good; and sees the
  * server's refusals (an address taken, at creation and at an edit, a password too short, a user deleted meanwhile),
  * which change nothing. Each step is checked through the REST API. Screenshot: test-results/dashboard-users-details.png.
@@ -24,6 +26,8 @@ let globex: string;
 let existingId: string;
 let withMfaId: string;
 let config: oidc.Configuration;
+/** A public client whose sign-ins keep a refresh token (offline access). */
+let spa: TestClient;
 /** The new user's id, once the dashboard made them. */
 let newUserId: string;
 
@@ -82,6 +86,7 @@ const dashboard = dashboardSuite({
     await app.sql(`update app_user set status = 'locked', locked_until = null, failed_sign_ins = 50 where id = ?`, [existingId]);
     const web = await createTestClient(app, { type: 'web', redirectUris: [REDIRECT_URI] });
     config = await discover(app, web.clientId, oidc.ClientSecretBasic(web.clientSecret));
+    spa = await createTestClient(app, { type: 'spa', authMethod: 'none', redirectUris: [REDIRECT_URI] });
   },
 });
 
@@ -140,6 +145,31 @@ describe('the Users tab of the dashboard in Chromium', () => {
     expect(await statusCell(NEW_USER.email).textContent()).toBe('Active');
     expect((await userById(newUserId)).body.status).toBe('active');
     expect((await signIn(NEW_USER.email, NEW_USER.password)).status).toBe(303);
+  });
+
+  it('signs them out everywhere once confirmed: every session ends, an app kept signed in (offline access) included', async () => {
+    const signedIn = await offlineSignIn(dashboard.app, { clientId: spa.clientId, redirectUri: REDIRECT_URI, userId: newUserId, tenantId: acme, idTokenExpected: true });
+    const sessions = async () => (await dashboard.app.http.get(`/users/${newUserId}/sessions`)).body.data as unknown[];
+    expect((await sessions()).length).toBeGreaterThan(0);
+    const panel = details(NEW_USER.email);
+    // Read again as the operator comes back to the page.
+    await dashboard.comeBack();
+    await detail(panel, 'Live sessions').filter({ hasText: /^[1-9]/ }).waitFor();
+    const dismissed = dashboard.answerNextDialog('dismiss');
+    await panel.getByRole('button', { name: 'Sign out everywhere' }).click();
+    expect(await dismissed).toBe(
+      `Sign ${NEW_USER.email} out everywhere? Each of their sessions ends, with the sign-ins apps keep (offline access): every app asks them to sign in again.`,
+    );
+    expect((await sessions()).length).toBeGreaterThan(0);
+
+    const confirmed = dashboard.answerNextDialog();
+    await panel.getByRole('button', { name: 'Sign out everywhere' }).click();
+    await confirmed;
+    await panel.getByRole('status').filter({ hasText: `${NEW_USER.email} is signed out everywhere.` }).waitFor();
+    await detail(panel, 'Live sessions').filter({ hasText: /^0$/ }).waitFor();
+    expect(await sessions()).toEqual([]);
+    expect(await refreshFails(signedIn.config, signedIn.tokens.refresh_token!)).toBe(true);
+    expect((await userById(newUserId)).body.status).toBe('active');
   });
 
   it('adds them to Globex, as the whole list of their tenants', async () => {

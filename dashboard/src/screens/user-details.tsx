@@ -1,4 +1,4 @@
-import { useCallback, useId } from 'react';
+import { useCallback, useId, useState } from 'react';
 import { ErrorMessage, Outcome } from '../components/status.tsx';
 import { Timestamp } from '../components/timestamp.tsx';
 import { useAsync } from '../hooks/use-async.ts';
@@ -8,7 +8,7 @@ import { useReadOnReturn } from '../hooks/use-read-on-return.ts';
 import { useSubmission } from '../hooks/use-submission.ts';
 import { scopeIn, type NamedTenant, type SettingsScope, type TenancyConfig, type User } from '../operations.ts';
 import type { MayDo } from '../operations-own-permissions.ts';
-import { changeUser, countUserSessions, deleteUser, type UserChange } from '../operations-users.ts';
+import { changeUser, countUserSessions, deleteUser, revokeUserSessions, type UserChange } from '../operations-users.ts';
 import { STATUS_LABEL } from '../user-status.ts';
 import { UserProfileForm } from './user-profile-form.tsx';
 import { UserTenants } from './user-tenants.tsx';
@@ -41,9 +41,9 @@ interface UserDetailsProps {
 
 /**
  * The panel of one user under the users table: their account (name and address editable), tenants, live sessions and
- * social accounts (each unlinked), and Suspend or Activate, Unlock while locked, Reset MFA and Delete (Suspend and the
- * last two once confirmed); in a tenant's scope, Remove from the tenant for Delete. The actions the operator's
- * permissions do not allow are not offered.
+ * social accounts (each unlinked), and Suspend or Activate, Unlock while locked, Sign out everywhere, Reset MFA and
+ * Delete (all but Activate and Unlock once confirmed); in a tenant's scope, Remove from and Sign out of the tenant. The
+ * actions the operator's permissions do not allow are not offered.
  */
 export function UserDetails({ appId, tenant, may, user, label, tenancy, onChanged, onDeleted, onClose }: UserDetailsProps) {
   const scope = scopeIn(appId, tenant);
@@ -85,6 +85,22 @@ export function UserDetails({ appId, tenant, may, user, label, tenancy, onChange
       onDeleted(user);
     });
   const writable = may('users:write');
+  // Counts sign-outs, so that the live sessions are read again after each.
+  const [signOuts, setSignOuts] = useState(0);
+  const where = tenant === null ? 'everywhere' : `of ${tenant.name}`;
+  // Sessions apart, an app kept signed in (offline access) holds a grant no list shows: this ends it too.
+  const signOut = () => {
+    const question =
+      tenant === null
+        ? `Sign ${user.email} out everywhere? Each of their sessions ends, with the sign-ins apps keep (offline access): every app asks them to sign in again.`
+        : `Sign ${user.email} out of ${tenant.name}? Each of their sign-ins to ${tenant.name} ends, with those apps keep (offline access): its apps ask them to sign in again.`;
+    if (!window.confirm(question)) return;
+    action.run(async () => {
+      await revokeUserSessions(scope, user.id);
+      setSignOuts((count) => count + 1);
+      return `${user.email} is signed out ${where}.`;
+    });
+  };
 
   return (
     <section aria-labelledby={headingId} className="panel">
@@ -101,8 +117,8 @@ export function UserDetails({ appId, tenant, may, user, label, tenancy, onChange
         {may('sessions:read') && (
           <div>
             <dt>Live sessions</dt>
-            {/* Read again after a status change: a suspension ends them. */}
-            <dd><LiveSessions key={user.status} scope={scope} userId={user.id} /></dd>
+            {/* Read again after a status change (a suspension ends them) and a sign-out. */}
+            <dd><LiveSessions key={`${user.status}:${signOuts}`} scope={scope} userId={user.id} /></dd>
           </div>
         )}
         <div>
@@ -128,6 +144,7 @@ export function UserDetails({ appId, tenant, may, user, label, tenancy, onChange
             <button type="button" disabled={busy} onClick={suspend}>Suspend</button>
           ))}
         {writable && user.status === 'locked' && <button type="button" disabled={busy} onClick={statusChange('unlockUser')}>Unlock</button>}
+        {may('sessions:delete') && <button type="button" disabled={busy} onClick={signOut}>{`Sign out ${where}`}</button>}
         {writable && <button type="button" disabled={busy} onClick={resetMfa}>Reset MFA</button>}
         {may('users:delete') && <button type="button" disabled={busy} onClick={remove}>{tenant === null ? 'Delete' : `Remove from ${tenant.name}`}</button>}
         <button type="button" onClick={onClose}>Close</button>
