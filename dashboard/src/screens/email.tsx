@@ -4,20 +4,24 @@ import { EmailProviderEditor } from '../components/email-provider-editor.tsx';
 import { EmailSettings } from '../components/email-settings.tsx';
 import { EmailTemplateEditor } from '../components/email-template-editor.tsx';
 import { OverrideBadge } from '../components/override-badge.tsx';
+import { SenderDomain } from '../components/sender-domain.tsx';
 import { ErrorMessage, Loading } from '../components/status.tsx';
 import { TenantScopedSection, type TenantViewProps } from '../components/tenant-scoped-section.tsx';
 import { TenantScreen } from '../components/tenant-screen.tsx';
 import { useAsync } from '../hooks/use-async.ts';
 import { useReadOnReturn } from '../hooks/use-read-on-return.ts';
 import { useTenantView } from '../hooks/use-tenant-view.ts';
-import { getApplicationEmail, getTenantEmail } from '../operations-email-auth.ts';
+import { getApplicationEmail, getTenantEmail, type EmailProvider } from '../operations-email-auth.ts';
 import { mayOverride, type MayDo } from '../operations-own-permissions.ts';
 import type { NamedTenant } from '../operations.ts';
 import { EMAIL_PROVIDER, EMAIL_PROVIDER_OVERRIDE, EMAIL_TEMPLATES, emailTemplateOverride, isPerTenant } from '../tenant-features.ts';
 
+/** Changes with each save or removal of the provider, so that its sender domain is read again. */
+const providerVersion = (provider: EmailProvider) => `${provider.source ?? ''}:${provider.updatedAt ?? 'built-in'}`;
+
 /**
- * The application's templates and provider, each editable by an operator who may change them, and the outbox (its
- * tenants' mails too).
+ * The application's templates and provider, each editable by an operator who may change them, its sender domain, and
+ * the outbox (its tenants' mails too).
  */
 function ApplicationEmail({ appId, may }: { appId: string; may: MayDo }) {
   const email = useAsync(useCallback(() => getApplicationEmail(appId), [appId]));
@@ -37,6 +41,7 @@ function ApplicationEmail({ appId, may }: { appId: string; may: MayDo }) {
           editable && <EmailProviderEditor scope={scope} provider={email.data.emailProvider} onSaved={reload} onTestMailQueued={() => setQueued(queued + 1)} />
         }
       />
+      <SenderDomain key={providerVersion(email.data.emailProvider)} scope={scope} mayCheck={editable} />
       <EmailDeliveries scope={scope} queued={queued} />
     </>
   );
@@ -85,6 +90,7 @@ function TenantEmail({ appId, tenant, config, may }: TenantViewProps) {
         templateEditor={templateEditor}
         providerEditor={providerEditor}
       />
+      <SenderDomain key={providerVersion(provider)} scope={scope} mayCheck={may('email:write')} />
       <EmailDeliveries scope={scope} queued={queued} />
     </>
   );
@@ -96,7 +102,7 @@ export function TenantEmailScreen({ appId, tenant, may }: { appId: string; tenan
 }
 
 /**
- * The e-mail templates, provider and deliveries: the application's and, while templates or provider are per tenant, a
+ * The e-mail templates, provider, sender domain and deliveries: the application's and, while templates or provider are per tenant, a
  * tenant's through the picker.
  */
 export function Email({ appId, may }: { appId: string; may: MayDo }) {
