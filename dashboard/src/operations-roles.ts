@@ -30,6 +30,11 @@ export interface Permission {
   readonly builtIn: boolean;
 }
 
+/** A permission as the catalogue lists it: a custom one is deleted by its id. */
+export interface CataloguedPermission extends Permission {
+  readonly id: string;
+}
+
 /** What a role can be given with: every role, and the tenants of a multi-tenant application. */
 export interface RoleChoices extends TenantChoices {
   readonly roles: readonly RoleSummary[];
@@ -99,14 +104,29 @@ export async function listRoles(appId: string, cursor: string | null): Promise<P
 }
 
 /** The whole catalogue, every page: the built-in permissions, then the application's and its tenants' own. */
-export function listPermissionCatalogue(appId: string): Promise<readonly Permission[]> {
+export function listPermissionCatalogue(appId: string): Promise<readonly CataloguedPermission[]> {
   const query = `query PermissionCatalogue($appId: UUID!, $pageSize: Int, $cursor: String) {
-    permissions(appId: $appId, pageSize: $pageSize, cursor: $cursor) { data { key description tenantId builtIn } next }
+    permissions(appId: $appId, pageSize: $pageSize, cursor: $cursor) { data { id key description tenantId builtIn } next }
   }`;
   return readAllPages(async (cursor) => {
-    const data = await graphql<{ permissions: Page<Permission> }>(query, { appId, pageSize: FULL_PAGE, cursor }, { applicationId: appId });
+    const data = await graphql<{ permissions: Page<CataloguedPermission> }>(query, { appId, pageSize: FULL_PAGE, cursor }, { applicationId: appId });
     return data.permissions;
   });
+}
+
+/** The server refuses a key taken in the scope (409) and one of the management API's resources (422 on `key`). */
+export async function createPermission(appId: string, tenantId: string | null, input: { key: string; description: string }): Promise<CataloguedPermission> {
+  const mutation = `mutation CreatePermission($appId: UUID!, $tenantId: UUID, $input: CreatePermissionInput!) {
+    createPermission(appId: $appId, tenantId: $tenantId, input: $input) { id key description tenantId builtIn }
+  }`;
+  const data = await graphql<{ createPermission: CataloguedPermission }>(mutation, { appId, tenantId, input }, { applicationId: appId });
+  return data.createPermission;
+}
+
+/** Every role holding it leaves it, and every API resource listing it. */
+export async function deletePermission(appId: string, permissionId: string): Promise<void> {
+  const mutation = 'mutation DeletePermission($appId: UUID!, $permissionId: UUID!) { deletePermission(appId: $appId, permissionId: $permissionId) }';
+  await graphql<{ deletePermission: boolean }>(mutation, { appId, permissionId }, { applicationId: appId });
 }
 
 export async function createRole(appId: string, { tenantId, ...input }: NewRole): Promise<Role> {

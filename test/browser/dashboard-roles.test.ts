@@ -6,7 +6,9 @@ import { dashboardSuite, openTab } from '../support/dashboard.ts';
  * The dashboard's Roles tab and the users' roles panel in Chromium: the operator creates a custom role with
  * `users:read` (refused with a taken key or a permission deleted meanwhile, creating nothing), gives it to a user in a
  * tenant, is refused the same grant twice, removes it, edits the role's permissions and deletes it with the assignments
- * it had; the built-in roles offer no edit or delete. Screenshots: test-results/dashboard-roles-*.png.
+ * it had; the built-in roles offer no edit or delete. It creates a permission of a tenant's own (refused for a key of
+ * the management API's resources) and deletes one, which the roles that gave it lose. Screenshots:
+ * test-results/dashboard-roles-*.png.
  */
 const USER = 'uma@example.com';
 let acme: string;
@@ -181,5 +183,60 @@ describe('the Roles tab and the users’ roles in Chromium', () => {
     await roleRow('Member').waitFor();
     expect((await dashboard.app.http.get(`/roles/${supportId}`)).status).toBe(404);
     expect(await userAssignments()).toEqual([]);
+  });
+});
+
+describe('the application’s own permissions on the Roles tab, in Chromium', () => {
+  const permissions = async () => (await dashboard.app.http.get('/permissions?pageSize=100')).body.data as { id: string; key: string; builtIn: boolean; tenantId: string | null }[];
+  const customKeys = async () => (await permissions()).filter((permission) => !permission.builtIn).map((permission) => permission.key);
+  const permissionRow = (key: string): Locator => region('Custom permissions').getByRole('row', { name: new RegExp(`^${key} `) });
+
+  it("shows the server's refusal of a key of the management API's resources, and creates nothing", async () => {
+    const form = region('Create permission');
+    await form.getByLabel('Key').fill('users:approve');
+    await form.getByRole('button', { name: 'Create permission' }).click();
+    await form.getByRole('alert').waitFor();
+    expect(await form.getByLabel('Key').getAttribute('aria-invalid')).toBe('true');
+    expect(await customKeys()).not.toContain('users:approve');
+  });
+
+  it("creates a permission of Acme's own, listed at once and offered to Acme's roles", async () => {
+    const form = region('Create permission');
+    await form.getByLabel('Key').fill('reports:export');
+    await form.getByLabel('Description (optional)').fill('Export reports');
+    await form.getByLabel('Tenant').selectOption({ label: "Acme's own" });
+    await form.getByRole('button', { name: 'Create permission' }).click();
+    await form.getByRole('status').filter({ hasText: 'Permission reports:export created: roles may give it now.' }).waitFor();
+    await permissionRow('reports:export').waitFor();
+    expect(await permissionRow('reports:export').getByRole('cell').allTextContents()).toEqual(['Export reports', 'Acme', 'Delete reports:export']);
+    expect((await permissions()).find((permission) => permission.key === 'reports:export')).toMatchObject({ tenantId: acme, builtIn: false });
+    const roleForm = region('Create role');
+    await roleForm.getByLabel('Tenant').selectOption({ label: "Acme's own" });
+    await checkbox(roleForm, 'reports', 'export').waitFor();
+    await roleForm.getByLabel('Tenant').selectOption({ label: 'Application-wide' });
+    expect(await roleForm.getByRole('group', { name: 'reports', exact: true }).count()).toBe(0);
+  });
+
+  it('deletes a permission once confirmed, which the roles that gave it lose; a dismissed confirmation deletes nothing', async () => {
+    const created = await dashboard.app.http.post('/permissions', { key: 'invoices:void', description: 'Void invoices' });
+    expect(created.status).toBe(201);
+    const role = await dashboard.app.http.post('/roles', { key: 'voider', name: 'Voider', permissions: ['invoices:void', 'users:read'] });
+    expect(role.status).toBe(201);
+    // Read again as the operator comes back to the page.
+    await dashboard.comeBack();
+    await roleRow('Voider').getByText('invoices:void').waitFor();
+    const dismissed = dashboard.answerNextDialog('dismiss');
+    await permissionRow('invoices:void').getByRole('button', { name: 'Delete invoices:void' }).click();
+    expect(await dismissed).toBe('Delete the permission invoices:void? Every role that gives it loses it, and API resources no longer list it: tokens stop carrying it.');
+    expect(await customKeys()).toContain('invoices:void');
+
+    const confirmed = dashboard.answerNextDialog();
+    await permissionRow('invoices:void').getByRole('button', { name: 'Delete invoices:void' }).click();
+    await confirmed;
+    await permissionRow('invoices:void').waitFor({ state: 'detached' });
+    await roleRow('Voider').getByText('invoices:void').waitFor({ state: 'detached' });
+    expect(await customKeys()).not.toContain('invoices:void');
+    expect((await dashboard.app.http.get(`/roles/${role.body.id as string}`)).body.permissions).toEqual(['users:read']);
+    expect(await dashboard.page.getByRole('alert').count()).toBe(0);
   });
 });

@@ -8,8 +8,9 @@ import { useOpenRow } from '../hooks/use-open-row.ts';
 import { usePages, type Pages } from '../hooks/use-pages.ts';
 import { useReadOnReturn } from '../hooks/use-read-on-return.ts';
 import { UnsavedParts, useUnsavedPart } from '../hooks/use-unsaved-changes.ts';
-import { mayChoosePermissions, offersAny } from '../operations-own-permissions.ts';
-import { getRoleChoices, listPermissionCatalogue, listRoles, type Permission, type Role, type RoleChoices } from '../operations-roles.ts';
+import { CATALOGUE_READ, mayChoosePermissions, offersAny } from '../operations-own-permissions.ts';
+import { getRoleChoices, listPermissionCatalogue, listRoles, type CataloguedPermission, type Role, type RoleChoices } from '../operations-roles.ts';
+import { CustomPermissions } from './custom-permissions.tsx';
 import { RoleForm } from './role-form.tsx';
 import type { ApplicationScreenProps } from './application.tsx';
 import { RoleRow, type RoleActions } from './role-row.tsx';
@@ -39,20 +40,21 @@ function RoleTable({ appId, roles, choices, offers, onEdit, onDeleted }: RoleTab
   );
 }
 
-/** The catalogue is read for the role form alone: an operator who may not write roles is shown none. */
-async function loadRoleSetup(appId: string, writable: boolean): Promise<{ choices: RoleChoices; catalogue: readonly Permission[] }> {
-  const [choices, catalogue] = await Promise.all([getRoleChoices(appId), writable ? listPermissionCatalogue(appId) : []]);
+/** The catalogue, for the role form and the custom permissions, is read where the operator may read it. */
+async function loadRoleSetup(appId: string, readsCatalogue: boolean): Promise<{ choices: RoleChoices; catalogue: readonly CataloguedPermission[] }> {
+  const [choices, catalogue] = await Promise.all([getRoleChoices(appId), readsCatalogue ? listPermissionCatalogue(appId) : []]);
   return { choices, catalogue };
 }
 
 /**
- * The application's roles, built-in ones read-only; creating a role, editing and deleting a custom one, as the
- * operator's permissions allow.
+ * The application's roles, built-in ones read-only; creating a role, editing and deleting a custom one; and the
+ * application's own permissions, created and deleted: as the operator's permissions allow.
  */
 export function Roles({ appId, may }: ApplicationScreenProps) {
   const offers: RoleActions = { edit: mayChoosePermissions(may, 'roles:write'), delete: may('roles:delete') };
   const writable = offers.edit;
-  const setup = useAsync(useCallback(() => loadRoleSetup(appId, writable), [appId, writable]));
+  const readsCatalogue = may(CATALOGUE_READ);
+  const setup = useAsync(useCallback(() => loadRoleSetup(appId, readsCatalogue), [appId, readsCatalogue]));
   const roles = usePages(useCallback((cursor: string | null) => listRoles(appId, cursor), [appId]));
   useReadOnReturn(roles);
   // The permissions an open role form offers.
@@ -92,6 +94,19 @@ export function Roles({ appId, may }: ApplicationScreenProps) {
       )}
       {writable && <RoleForm appId={appId} choices={choices} catalogue={catalogue} onSaved={roles.add} />}
       <CatalogueNeeded may={may} permission="roles:write" action="Creating or editing a role" />
+      {readsCatalogue && (
+        <CustomPermissions
+          appId={appId}
+          may={may}
+          choices={choices}
+          catalogue={catalogue}
+          onChanged={() => {
+            // The forms offer the catalogue; a deletion takes the permission from the roles that gave it.
+            setup.refresh();
+            roles.refresh();
+          }}
+        />
+      )}
     </>
   );
 }
