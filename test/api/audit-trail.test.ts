@@ -73,9 +73,17 @@ describe('the actor of an audit record', () => {
     const token = await app.mintAccessToken({ sub: actor, app_id: created.body.id });
     const { requestId, headers } = traced();
     expect((await app.as({ apiKey: key.secret, bearer: token }).delete(`${path}/tenants/${tenantId}`, { headers })).status).toBe(204);
+    // The member's notice of the deletion is queued by a job after the commit, on behalf of the same request.
+    await expect.poll(async () => app.sql('select 1 from deferred_mail where application_id = ?', [created.body.id])).toEqual([]);
     const records = await auditRecordsOf(app, requestId);
-    expect(records.map((record) => record.action).sort()).toEqual(['tenant.deleted', 'user.deleted']);
+    expect(records.map((record) => record.action).sort()).toEqual(['email_delivery.queued', 'tenant.deleted', 'user.deleted']);
     expect(records.find((record) => record.action === 'user.deleted')).toMatchObject({ targetId: member, actorType: 'user', actorId: actor, apiKeyId: key.key.id });
+    expect(records.find((record) => record.action === 'email_delivery.queued')).toMatchObject({
+      after: expect.objectContaining({ templateKey: 'account_deleted', to: 'member@example.com' }),
+      actorType: 'user',
+      actorId: actor,
+      apiKeyId: key.key.id,
+    });
   });
 });
 
