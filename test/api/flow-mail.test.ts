@@ -3,7 +3,7 @@ import { lockedTransaction } from '../../src/db/advisory-lock.ts';
 import { askedForLock, AskedForMail, emailChangedMail, FLOW_MAIL, isAskedFor, magicLinkMail, type MailContext, type Recipient } from '../../src/domain/email/flow-mail.ts';
 import { DEFERRED_MAIL_BATCH } from '../../src/domain/email/deferred-mail.ts';
 import type { OutboxWorker } from '../../src/domain/email/deliver.ts';
-import { TEMPLATE_KEYS, type TemplateKey } from '../../src/domain/email/template-defaults.ts';
+import { DEFAULT_TEMPLATES, TEMPLATE_KEYS, type TemplateKey } from '../../src/domain/email/template-defaults.ts';
 import { newId } from '../../src/ids.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { auditRecordsOf, traced } from '../support/audit.ts';
@@ -123,6 +123,37 @@ describe('flow mail', () => {
     expect(inGerman.text).toContain('innerhalb von 72 Stunden');
     expect((await notice({ ...ADA, locale: 'fr' }, null)).text).toContain('est passée de ada@example.com à ada.new@example.com');
     expect((await notice({ ...ADA, locale: 'es' }, restore)).text).toContain('en un plazo de 72 horas');
+  });
+
+  it('a stored template unaware of its other text sends that notice in the built-in words, part by part, as the preview shows it', async () => {
+    const sender = { applicationId: app.root.applicationId, tenantId: null, requestId: crypto.randomUUID(), principal: { actor: { type: 'system', id: 'flow-test' } }, services: app.gatehouse.services };
+    const notice = async () => {
+      const delivery = await app.gatehouse.services.orm.em.fork().transactional((em) => emailChangedMail({ em, sender, tenantId: null }, ADA, { newEmail: 'ada.new@example.com', restore: null }));
+      return (await app.http.get(`/email/deliveries/${delivery.id}`)).body as { subject: string; text: string; html: string };
+    };
+    const previewOf = async (variables: Record<string, unknown>) =>
+      (await app.http.post('/email/templates/email_change/preview', { variables: { user: { name: ADA.name, email: ADA.email }, newEmail: 'ada.new@example.com', link: null, ...variables } })).body;
+    const stored = {
+      subject: '{% if addressChanged %}Moved to {{ newEmail }}{% else %}Please confirm {{ newEmail }}{% endif %}',
+      html: '<p>Please confirm {{ newEmail }}: {{ link }}</p>',
+      text: 'Please confirm {{ newEmail }}: {{ link }}',
+    };
+    expect((await app.http.put('/email/templates/email_change', stored)).status).toBe(200);
+    try {
+      const mail = await notice();
+      expect(mail.subject).toBe('Moved to ada.new@example.com');
+      expect(mail.text).toContain('The sign-in address of your account was changed from ada@example.com to ada.new@example.com');
+      expect(mail.text).not.toContain('Please confirm');
+      expect(mail.html).not.toContain('Please confirm');
+      expect(await previewOf({ addressChanged: true, expiresInMinutes: null })).toMatchObject({ subject: mail.subject, text: mail.text, html: mail.html });
+      // The template's own text is still the stored one.
+      expect(await previewOf({ addressChanged: false, link: 'https://x.test/e', expiresInMinutes: 60 })).toMatchObject({
+        subject: 'Please confirm ada.new@example.com',
+        text: 'Please confirm ada.new@example.com: https://x.test/e',
+      });
+    } finally {
+      expect((await app.http.put('/email/templates/email_change', DEFAULT_TEMPLATES.email_change)).status).toBe(200);
+    }
   });
 
   it('words what it fills in in the recipient’s language: the factor’s name, an unknown browser and place', async () => {

@@ -18,7 +18,7 @@ import { tenantMayCustomize } from '../tenancy/settings.ts';
 import { email } from '../validate.ts';
 import { renderTemplate } from './render.ts';
 import { DEFAULT_LOCALE, type Locale } from '../locales.ts';
-import { defaultTemplate, isTemplateKey, TEMPLATE_KEYS, withExpiresIn, type TemplateContent, type TemplateKey } from './template-defaults.ts';
+import { defaultTemplate, isTemplateKey, partsFor, TEMPLATE_KEYS, withExpiresIn, type TemplateContent, type TemplateKey } from './template-defaults.ts';
 
 /** Every mail is written in the transaction of the change that causes it, so it exists exactly when that change
  *  committed; deliver.ts sends it. */
@@ -60,11 +60,11 @@ export async function settingIn(em: EntityManager, application: Application, ten
   return rows.find((row) => row.tenantId !== null) ?? rows.find((row) => row.tenantId === null);
 }
 
-async function content(em: EntityManager, application: Application, tenantId: string | null, key: DeliveryKey, locale?: Locale): Promise<TemplateContent> {
+async function content(em: EntityManager, application: Application, tenantId: string | null, key: DeliveryKey, variables: Record<string, unknown>, locale?: Locale): Promise<TemplateContent> {
   if (key === TEST_MAIL_KEY) return TEST_MAIL;
   const stored = ((await settingIn(em, application, tenantId, 'email_template', key))?.value ?? {}) as Partial<TemplateContent>;
   const fallback = defaultTemplate(key, locale);
-  return { subject: stored.subject ?? fallback.subject, html: stored.html ?? fallback.html, text: stored.text ?? fallback.text };
+  return partsFor(key, { subject: stored.subject ?? fallback.subject, html: stored.html ?? fallback.html, text: stored.text ?? fallback.text }, fallback, variables);
 }
 
 /** The worker reads it again when it sends. */
@@ -105,7 +105,7 @@ export async function renderMail(em: EntityManager, sender: MailSender, mail: Ma
     },
     mail.locale ?? DEFAULT_LOCALE,
   );
-  const rendered = await renderTemplate(await content(em, application, mail.tenantId, mail.templateKey, mail.locale), variables);
+  const rendered = await renderTemplate(await content(em, application, mail.tenantId, mail.templateKey, variables, mail.locale), variables);
   return {
     applicationId: application.id,
     tenantId: mail.tenantId,

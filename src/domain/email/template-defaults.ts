@@ -127,5 +127,19 @@ export const mailWords = (locale: Locale): MailWords => MAIL_COPY[locale].words;
 
 export const defaultTemplate = (key: TemplateKey, locale: Locale = DEFAULT_LOCALE): TemplateContent => BY_LOCALE[locale][key];
 
+/** The variable that turns a template into its other text, a notice of its own. */
+const OTHER_TEXT: Partial<Record<TemplateKey, string>> = { welcome: 'existingAccount', mfa_enrolled: 'clonedPasskey', email_change: 'addressChanged' };
+
+/** A stored part that never names its template's other text would send that notice in the template's own words ("confirm
+ *  your new address" to the address the account left): the built-in part says it instead. */
+export function partsFor(key: TemplateKey, parts: TemplateContent, builtIn: TemplateContent, variables: Record<string, unknown>): TemplateContent {
+  const flag = OTHER_TEXT[key];
+  if (flag === undefined || variables[flag] == null || variables[flag] === false) return parts;
+  const names = new RegExp(`\\b${flag}\\b`);
+  if (names.test(parts.subject) && names.test(parts.html) && names.test(parts.text)) return parts;
+  const part = (name: keyof TemplateContent) => (names.test(parts[name]) ? parts[name] : builtIn[name]);
+  return { subject: part('subject'), html: part('html'), text: part('text') };
+}
+
 /** What the API shows as each template's default. */
 export const DEFAULT_TEMPLATES: Readonly<Record<TemplateKey, TemplateContent>> = BY_LOCALE[DEFAULT_LOCALE];

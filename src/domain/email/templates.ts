@@ -20,7 +20,7 @@ import { carriesWayIn, requireHoldsWhatMailReaches } from './mailed-accounts.ts'
 import { brandingVariable, tenantVariable } from './outbox.ts';
 import { renderDraft, TEMPLATE_PARTS, type TemplatePart } from './render.ts';
 import { DEFAULT_LOCALE } from '../locales.ts';
-import { DEFAULT_TEMPLATES, isTemplateKey, TEMPLATE_KEYS, templateVariables, withExpiresIn, type TemplateContent, type TemplateKey } from './template-defaults.ts';
+import { DEFAULT_TEMPLATES, isTemplateKey, partsFor, TEMPLATE_KEYS, templateVariables, withExpiresIn, type TemplateContent, type TemplateKey } from './template-defaults.ts';
 
 /**
  * While `emailTemplatesScope` = `tenant`, a tenant may override any single template; the rest fall back to the
@@ -186,12 +186,16 @@ export async function removeEmailTemplateOverride(scope: Scope, key: string): Pr
  * stored parts render as a mail renders them.
  */
 export async function previewEmailTemplate(scope: Scope, key: string, input: PreviewInput): Promise<RenderedEmail> {
-  const effective = await effectiveTemplate(scope, templateKey(key));
+  const keyValue = templateKey(key);
+  const effective = await effectiveTemplate(scope, keyValue);
   const draft = { subject: input.subject ?? undefined, html: input.html ?? undefined, text: input.text ?? undefined };
   checkTemplateParts(draft);
   const variables = withExpiresIn(overlay(await sampleVariables(scope), input.variables ?? {}), DEFAULT_LOCALE);
   const parts = { subject: draft.subject ?? effective.subject, html: draft.html ?? effective.html, text: draft.text ?? effective.text };
   const written = TEMPLATE_PARTS.filter((part) => draft[part] !== undefined);
   const rendered = await renderDraft(scope.applicationId, { parts, written, offered: effective.variables }, variables);
-  return { ...rendered, variables };
+  // The draft checked, what a mail would say: a part unaware of the other text asked for is the built-in one.
+  const sent = partsFor(keyValue, parts, DEFAULT_TEMPLATES[keyValue], variables);
+  if (sent === parts) return { ...rendered, variables };
+  return { ...(await renderDraft(scope.applicationId, { parts: sent, written: [], offered: effective.variables }, variables)), variables };
 }
