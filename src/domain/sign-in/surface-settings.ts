@@ -86,8 +86,14 @@ export interface SurfaceSettings {
 /** Kept SURFACE_SETTINGS_CACHE_MS at most, dropped on every instance when configuration changes (tenancy/changed.ts). */
 export type SurfaceSettingsCache = InvalidatedCache<SurfaceSettings>;
 
+/** A surface's copy in every language may weigh hundreds of kilobytes: bounded by weight, not only by count. */
+export const SURFACE_SETTINGS_CACHE_BYTES = 64 * 1024 * 1024;
+
 export function createSurfaceSettingsCache(bus: InvalidationBus, ttlMs: number): SurfaceSettingsCache {
-  return new InvalidatedCache<SurfaceSettings>(bus, ttlMs, (settings) => ({ application: settings.application.id, tenant: settings.tenant?.id ?? null }));
+  return new InvalidatedCache<SurfaceSettings>(bus, ttlMs, (settings) => ({ application: settings.application.id, tenant: settings.tenant?.id ?? null }), {
+    maxBytes: SURFACE_SETTINGS_CACHE_BYTES,
+    sizeOf: (settings) => 2 * JSON.stringify(settings).length,
+  });
 }
 
 /** `tenantRef`: an id, or a slug in any case; undefined when there is no such tenant. The same whatever opened the page. */
