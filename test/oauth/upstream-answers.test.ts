@@ -113,8 +113,8 @@ describe('an upstream answering badly', () => {
       'a numeric sub': () => (upstream.claims = (claims) => ({ ...claims, sub: 12345 })),
       'a token error': () => (upstream.token = () => ({ status: 400, body: '{"error":"invalid_grant","error_description":"<script>alert(1)</script>"}' })),
       'an HTML token answer': () => (upstream.token = () => ({ headers: { 'content-type': 'text/html' }, body: '<html><script>alert(1)</script></html>' })),
-      'a token answer over 1 MiB': () =>
-        (upstream.token = (idToken) => ({ body: JSON.stringify({ access_token: 'a', token_type: 'Bearer', id_token: idToken, padding: 'x'.repeat(2 * 1024 * 1024) }) })),
+      'a token answer over 256 KiB': () =>
+        (upstream.token = (idToken) => ({ body: JSON.stringify({ access_token: 'a', token_type: 'Bearer', id_token: idToken, padding: 'x'.repeat(256 * 1024) }) })),
       'a token answer redirecting to an internal address': () => (upstream.token = () => ({ status: 307, headers: { location: 'http://169.254.169.254/latest/meta-data/' } })),
       // OIDC Core 5.3.2: userinfo of another subject, asked for the address the ID token lacks.
       'userinfo of another sub': () => {
@@ -136,6 +136,11 @@ describe('an upstream answering badly', () => {
     upstream.reset();
     upstream.account = { sub: 'good-sub', email: 'good@example.com', email_verified: true };
     signedIn(await signIn());
+    // A large answer within the bound (an ID token's many groups) signs in as ever.
+    upstream.token = (idToken) => ({ body: JSON.stringify({ access_token: 'a', token_type: 'Bearer', id_token: idToken, padding: 'x'.repeat(200 * 1024) }) });
+    signedIn(await signIn());
+    upstream.reset();
+    upstream.account = { sub: 'good-sub', email: 'good@example.com', email_verified: true };
     // Userinfo of the ID token's own subject gives the address it lacks.
     upstream.account = { sub: 'userinfo-sub', email: 'userinfo@example.com', email_verified: true };
     upstream.claims = ({ email: _email, email_verified: _verified, ...claims }) => claims;
