@@ -108,12 +108,32 @@ describe('templates', () => {
     for (const locale of LOCALES) {
       for (const key of TEMPLATE_KEYS) {
         const draft = { parts: defaultTemplate(key, locale), written: TEMPLATE_PARTS, offered: templateVariables(key) };
-        expect(await fieldOfAsync(() => renderDraft('built-in', draft, {})), `${locale} ${key}`).toBeUndefined();
+        expect(await fieldOfAsync(() => renderDraft({ applicationId: 'built-in', tenantId: null }, draft, {})), `${locale} ${key}`).toBeUndefined();
       }
     }
     // The check sees them: the same draft naming another template's variable is refused.
     const draft = { parts: { ...defaultTemplate('welcome'), text: '{{ code }}' }, written: TEMPLATE_PARTS, offered: templateVariables('welcome') };
-    expect(await fieldOfAsync(() => renderDraft('built-in', draft, {}))).toBe('text');
+    expect(await fieldOfAsync(() => renderDraft({ applicationId: 'built-in', tenantId: null }, draft, {}))).toBe('text');
+  });
+
+  it('renders one draft per scope and two per application at a time: a tenant’s draft does not refuse another tenant’s', async () => {
+    const draft = { parts: defaultTemplate('welcome'), written: TEMPLATE_PARTS, offered: templateVariables('welcome') };
+    const of = (applicationId: string, tenantId: string | null) => renderDraft({ applicationId, tenantId }, draft, {});
+    const refusal = (promise: Promise<unknown>) => promise.then(() => 'rendered', (error: Error) => error.message);
+    // Each call takes its place before it awaits anything: their order is their arrival.
+    const first = refusal(of('app-a', 'tenant-1'));
+    const sameTenant = refusal(of('app-a', 'tenant-1'));
+    const otherTenant = refusal(of('app-a', 'tenant-2'));
+    const application = refusal(of('app-a', null));
+    const otherApplication = refusal(of('app-b', null));
+    expect(await first).toBe('rendered');
+    expect(await sameTenant).toContain('Another template of this tenant is rendering');
+    expect(await otherTenant).toBe('rendered');
+    expect(await application).toContain('Two templates of this application are rendering');
+    expect(await otherApplication).toBe('rendered');
+    // Their places are free once they have answered.
+    expect(await refusal(of('app-a', null))).toBe('rendered');
+    expect(await Promise.all([refusal(of('app-a', 'tenant-1')), refusal(of('app-a', null))])).toEqual(['rendered', 'rendered']);
   });
 
   it('renders a stored template as it is: unknown variables and hidden prototypes print nothing', async () => {

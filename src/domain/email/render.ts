@@ -45,7 +45,10 @@ const freeSlots = workers.map((_, slot) => slot);
 type Lane = 'mail' | 'draft';
 const waiting: Record<Lane, Array<(slot: number) => void>> = { mail: [], draft: [] };
 
+/** Scopes rendering a draft (`application:tenant`), and how many of each application's. */
 const drafting = new Set<string>();
+const draftsOf = new Map<string, number>();
+const DRAFTS_PER_APPLICATION = 2;
 
 function start(slot: number): Promise<Worker> {
   const worker = new Worker(WORKER, { resourceLimits: HEAP_LIMITS });
@@ -147,15 +150,27 @@ export function renderTemplate(parts: TemplateParts, variables: object): Promise
 }
 
 /** For a preview or a PUT's check: a written part naming a variable its template does not offer is 422 too. One per
- *  application at a time in this process (else 429): its drafts hold at most one worker and one place in line. */
-export async function renderDraft(applicationId: string, draft: Draft, variables: object): Promise<TemplateParts> {
-  if (drafting.has(applicationId)) {
-    throw rateLimitRefusal('template_rendering', 'Another template of this application is rendering (a preview, or a template being saved): try again once it has answered');
+ *  scope (the application's, or one tenant's) at a time in this process, else 429, so one tenant's slow previews
+ *  cannot refuse another's save; and at most DRAFTS_PER_APPLICATION of an application's at once, so its tenants
+ *  together hold no more places in line than the workers. */
+export async function renderDraft(at: { applicationId: string; tenantId: string | null }, draft: Draft, variables: object): Promise<TemplateParts> {
+  const scope = `${at.applicationId}:${at.tenantId ?? ''}`;
+  const ofApplication = draftsOf.get(at.applicationId) ?? 0;
+  if (drafting.has(scope)) {
+    const whose = at.tenantId === null ? 'this application' : 'this tenant';
+    throw rateLimitRefusal('template_rendering', `Another template of ${whose} is rendering (a preview, or a template being saved): try again once it has answered`);
   }
-  drafting.add(applicationId);
+  if (ofApplication >= DRAFTS_PER_APPLICATION) {
+    throw rateLimitRefusal('template_rendering', `Two templates of this application are rendering (previews or saves, its tenants' included): try again once one has answered`);
+  }
+  drafting.add(scope);
+  draftsOf.set(at.applicationId, ofApplication + 1);
   try {
     return await renderIn('draft', draft, variables);
   } finally {
-    drafting.delete(applicationId);
+    drafting.delete(scope);
+    const left = draftsOf.get(at.applicationId)! - 1;
+    if (left === 0) draftsOf.delete(at.applicationId);
+    else draftsOf.set(at.applicationId, left);
   }
 }
