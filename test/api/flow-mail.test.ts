@@ -78,6 +78,26 @@ describe('flow mail', () => {
     }
   });
 
+  it('a mail that is its link or code keeps when that expires; a notice, and an invitation (its row decides), keep none', async () => {
+    const LINKED: Partial<Record<TemplateKey, number>> = { verify_email: 1440, magic_link: 15, password_reset: 30, email_otp: 10, email_change: 60 };
+    for (const key of TEMPLATE_KEYS) {
+      const id = await queue(key, null);
+      const [row] = await app.sql<{ in_minutes: number | null }>(
+        'select extract(epoch from link_expires_at - created_at) / 60 as in_minutes from email_delivery where id = ?',
+        [id],
+      );
+      const minutes = LINKED[key];
+      if (minutes === undefined) expect(row!.in_minutes, key).toBeNull();
+      else expect(Number(row!.in_minutes), key).toBeCloseTo(minutes, 1);
+    }
+    // The notice to the address an account left tells of the change, whose news outlives its restore link.
+    const sender = { applicationId: app.root.applicationId, tenantId: null, requestId: crypto.randomUUID(), principal: { actor: { type: 'system', id: 'flow-test' } }, services: app.gatehouse.services };
+    const notice = await app.gatehouse.services.orm.em
+      .fork()
+      .transactional((em) => emailChangedMail({ em, sender, tenantId: null }, ADA, { newEmail: 'ada.new@example.com', restore: { link: 'https://x.test/restore', expiresInMinutes: 72 * 60 } }));
+    expect(await app.sql('select link_expires_at from email_delivery where id = ?', [notice.id])).toEqual([{ link_expires_at: null }]);
+  });
+
   it('an asked-for mail goes out on an admission of its own: one mail, to the address it was counted under', async () => {
     const sender = { applicationId: app.root.applicationId, tenantId: null, requestId: crypto.randomUUID(), principal: { actor: { type: 'system', id: 'flow-test' } }, services: app.gatehouse.services };
     const link = { link: 'https://x.test/m', expiresInMinutes: 15 };

@@ -93,7 +93,7 @@ describe('an invitation’s queued mail', () => {
     });
     const settled = await settledDelivery(app.http, `/email/deliveries/${mail.id as string}`);
     expect(settled).toMatchObject({ status: 'failed', sentAt: null });
-    expect(settled.lastError).toMatch(/^withdrawn: the invitation expired/);
+    expect(settled.lastError).toMatch(/^withdrawn: the link or code it carries expired/);
     expect(await settledDelivery(app.http, `/email/deliveries/${kept.id as string}`)).toMatchObject({ status: 'sent' });
     expect(sink.to(email)).toHaveLength(0);
     const records = await app.sql<{ action: string; actor_type: string }>('select action, actor_type from audit_log where target_id = ? order by seq', [mail.id]);

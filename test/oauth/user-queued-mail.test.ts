@@ -177,3 +177,37 @@ describe('a user’s queued mail', () => {
     expect(await settledDelivery(app.http, `/email/deliveries/${queued}`)).toMatchObject({ status: 'sent', lastError: null });
   });
 });
+
+describe('a queued mail whose link or code expired before it left', () => {
+  it('is withdrawn as the outbox takes it, after a stop or between retries: never sent, failed by the system; one still valid goes out', async () => {
+    const [held, retried, valid] = [`held-${randomUUID()}@example.com`, `retried-${randomUUID()}@example.com`, `valid-${randomUUID()}@example.com`];
+    for (const email of [held, retried, valid]) await createPasswordUser(app.http, email);
+    const ids = await withOutboxStopped(async () => {
+      for (const email of [held, retried, valid]) await askReset(email);
+      const queued = [await queuedReset(held), await queuedReset(retried), await queuedReset(valid)] as const;
+      // Their half hour passes: the links' rows and the mails' say so.
+      for (const id of queued.slice(0, 2)) {
+        await app.sql(`update email_delivery set link_expires_at = now() - interval '1 second' where id = ?`, [id]);
+      }
+      await app.sql(`update email_link_token set expires_at = now() - interval '1 second' where purpose = 'password_reset' and user_id in
+                       (select id from app_user where email in (?, ?))`, [held, retried]);
+      // One waited for a retry once its provider failed; its wait is over.
+      await app.sql(`update email_delivery set attempts = 2, last_error = 'smtp: 421 try again later', next_attempt_at = now() where id = ?`, [queued[1]]);
+      return queued;
+    });
+    for (const [id, attempts] of [[ids[0], 1], [ids[1], 3]] as const) {
+      const settled = await settledDelivery(app.http, `/email/deliveries/${id}`);
+      expect(settled).toMatchObject({ status: 'failed', attempts, sentAt: null });
+      expect(settled.lastError).toBe('withdrawn: the link or code it carries expired before this mail was sent; it no longer works');
+      const records = await app.sql<{ action: string; actor_type: string; outcome: string }>('select action, actor_type, outcome from audit_log where target_id = ? order by seq', [id]);
+      expect(records.map((record) => [record.action, record.actor_type, record.outcome])).toEqual([
+        ['email_delivery.queued', 'oauth_client', 'success'],
+        ['email_delivery.failed', 'system', 'failure'],
+      ]);
+    }
+    expect(await settledDelivery(app.http, `/email/deliveries/${ids[2]}`)).toMatchObject({ status: 'sent', lastError: null });
+    expect(sink.to(held)).toHaveLength(0);
+    expect(sink.to(retried)).toHaveLength(0);
+    expect(sink.to(valid)).toHaveLength(1);
+  });
+});

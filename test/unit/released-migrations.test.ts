@@ -90,6 +90,7 @@ const RELEASED: Record<string, string> = {
   '0080-copied-secrets-spent-together': 'd9cd69de766b2d55',
   '0081-email-delivery-user': 'e0980be85fab5031',
   '0082-address-restore-links': '1368727f6cd85f89',
+  '0083-email-delivery-link-expiry': '892c20a3286e8ec9',
 };
 
 const printer = ts.createPrinter({ removeComments: true });

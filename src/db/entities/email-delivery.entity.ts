@@ -29,6 +29,8 @@ const EmailDeliverySchema = defineEntity({
     userId: p.uuid().nullable(),
     /** Why it was withdrawn before it was sent (outbox.ts withdrawQueuedMail); it is then `failed`, or its attempt under way fails. */
     withdrawn: p.text().nullable(),
+    /** When the link or code it carries stops working (migration 0083): still queued then, it is withdrawn, not sent. */
+    linkExpiresAt: p.datetime().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
     sentAt: p.datetime().nullable(),
   },

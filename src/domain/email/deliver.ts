@@ -247,8 +247,8 @@ export class OutboxWorker implements OutboxWaker {
    * else the application): each owner's mails are ranked by how many places it would then hold here, so a free place
    * goes to the owner holding fewest, and none to an owner holding OWNER_PLACES. The due condition is repeated where
    * rows are locked: a row another instance claimed since the ranking's snapshot is re-checked there. A deactivated
-   * organization's mail waits for its reactivation (its console's goes: its operators' way back in). An invitation's
-   * mail whose invitation expired is withdrawn as it is claimed: its link no longer works.
+   * organization's mail waits for its reactivation (its console's goes: its operators' way back in). A mail whose link
+   * or code has expired (`link_expires_at`, or its invitation's) is withdrawn as it is claimed: it would bring a dead link.
    */
   async #claim(limit: number): Promise<Claimed[]> {
     const busy = JSON.stringify([...this.#busy.values()]);
@@ -276,8 +276,10 @@ export class OutboxWorker implements OutboxWaker {
             chosen as (select application_id, id, provider_tenant_id from ranked where holding <= ? order by holding, next_attempt_at limit ?)
        update email_delivery as d
           set claimed_until = now() + make_interval(secs => ?::double precision / 1000), attempts = d.attempts + 1,
-              withdrawn = coalesce(d.withdrawn, (select ?::text from invitation as i
-                                                  where i.application_id = d.application_id and i.id = d.invitation_id and i.expires_at <= now()))
+              withdrawn = coalesce(d.withdrawn, case when d.link_expires_at <= now() or exists (
+                                          select 1 from invitation as i
+                                           where i.application_id = d.application_id and i.id = d.invitation_id and i.expires_at <= now())
+                                        then ?::text end)
          from (select e.application_id, e.id, chosen.provider_tenant_id from email_delivery as e
                  join chosen on chosen.application_id = e.application_id and chosen.id = e.id
                 where ${DUE('e')}
@@ -304,7 +306,7 @@ export class OutboxWorker implements OutboxWaker {
     let route: Route | undefined;
     let sent: Sent;
     try {
-      // Withdrawn under a lease whose attempt never wrote its outcome (its instance died): not sent now.
+      // Withdrawn as it was claimed (expired), or under a lease whose attempt never wrote its outcome (its instance died): not sent now.
       if (row.withdrawn !== null) {
         await this.#record({ row, status: 'failed', providerType: null, note: null, lastError: row.withdrawn });
         return;

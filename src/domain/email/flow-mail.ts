@@ -74,9 +74,20 @@ export class AskedForMail {
   }
 }
 
-async function queue(at: MailContext, templateKey: TemplateKey, to: Recipient, address: string, locale: Locale, variables: Record<string, unknown>): Promise<EmailDelivery> {
+/** `linkMinutes`: what the mail is for, its link or code, stops working then, and the outbox withdraws it still queued
+ *  after (deliver.ts); counted from now, a moment after the link's row. Notices pass none: their news outlives their link. */
+async function queue(
+  at: MailContext,
+  templateKey: TemplateKey,
+  to: Recipient,
+  address: string,
+  locale: Locale,
+  variables: Record<string, unknown>,
+  linkMinutes?: number,
+): Promise<EmailDelivery> {
   const delivery = await enqueueMail(at.em, at.sender, { templateKey, to: address, tenantId: at.tenantId, locale, variables });
   delivery.userId = to.id ?? null;
+  delivery.linkExpiresAt = linkMinutes === undefined ? null : new Date(Date.now() + linkMinutes * 60_000);
   return delivery;
 }
 
@@ -86,27 +97,27 @@ async function queue(at: MailContext, templateKey: TemplateKey, to: Recipient, a
 export const tenantOf = (at: MailContext, to: Recipient): string | null =>
   at.tenantId === null || to.tenantIds === null || (to.tenantIds.length === 1 && to.tenantIds[0] === at.tenantId) ? at.tenantId : null;
 
-const send = (at: MailContext, templateKey: TemplateKey, to: Recipient, variables: Record<string, unknown>) =>
-  queue({ ...at, tenantId: tenantOf(at, to) }, templateKey, to, to.email, languageOf(at, to), { user: { name: to.name ?? null, email: to.email }, ...variables });
+const send = (at: MailContext, templateKey: TemplateKey, to: Recipient, variables: Record<string, unknown>, linkMinutes?: number) =>
+  queue({ ...at, tenantId: tenantOf(at, to) }, templateKey, to, to.email, languageOf(at, to), { user: { name: to.name ?? null, email: to.email }, ...variables }, linkMinutes);
 
-const sendAskedFor = (admitted: AskedForMail, templateKey: TemplateKey, to: Recipient, variables: Record<string, unknown>) =>
-  send(admitted.use(to.email), templateKey, to, variables);
+const sendAskedFor = (admitted: AskedForMail, templateKey: TemplateKey, to: Recipient, variables: Record<string, unknown>, linkMinutes?: number) =>
+  send(admitted.use(to.email), templateKey, to, variables, linkMinutes);
 
 /** UTC, to the second. */
 const shown = (at: Date) => `${at.toISOString().slice(0, 19)}Z`;
 
 export const verifyEmailMail = (admitted: AskedForMail, user: Recipient, v: { link: string; expiresInMinutes: number }) =>
-  sendAskedFor(admitted, 'verify_email', user, v);
+  sendAskedFor(admitted, 'verify_email', user, v, v.expiresInMinutes);
 
 /** `existingAccount`: the notice to an account's owner that someone tried to sign up with its address. */
 export const welcomeMail = (admitted: AskedForMail, user: Recipient, v: { link: string; existingAccount?: boolean }) =>
   sendAskedFor(admitted, 'welcome', user, { link: v.link, existingAccount: v.existingAccount === true });
 
 export const magicLinkMail = (admitted: AskedForMail, user: Recipient, v: { link: string; expiresInMinutes: number }) =>
-  sendAskedFor(admitted, 'magic_link', user, v);
+  sendAskedFor(admitted, 'magic_link', user, v, v.expiresInMinutes);
 
 export const passwordResetMail = (admitted: AskedForMail, user: Recipient, v: { link: string; expiresInMinutes: number }) =>
-  sendAskedFor(admitted, 'password_reset', user, v);
+  sendAskedFor(admitted, 'password_reset', user, v, v.expiresInMinutes);
 
 /** `link`: where to reset the password again, if the change was not the user's. */
 export const passwordChangedMail = (at: MailContext, user: Recipient, v: { link: string; changedAt: Date }) =>
@@ -114,7 +125,7 @@ export const passwordChangedMail = (at: MailContext, user: Recipient, v: { link:
 
 /** `addsPasskey`: the code an invitation's page asks before it adds a passkey to the account (invitations/proof.ts). */
 export const emailOtpMail = (admitted: AskedForMail, user: Recipient, v: { code: string; expiresInMinutes: number; addsPasskey?: boolean }) =>
-  sendAskedFor(admitted, 'email_otp', user, { code: v.code, expiresInMinutes: v.expiresInMinutes, addsPasskey: v.addsPasskey === true });
+  sendAskedFor(admitted, 'email_otp', user, { code: v.code, expiresInMinutes: v.expiresInMinutes, addsPasskey: v.addsPasskey === true }, v.expiresInMinutes);
 
 export const mfaEnrolledMail = (at: MailContext, user: Recipient, v: { link: string; factor: FactorKind }) =>
   send(at, 'mfa_enrolled', user, { link: v.link, factor: mailWords(languageOf(at, user)).factors[v.factor], clonedPasskey: null });
@@ -151,7 +162,7 @@ export const passkeyClonedMail = (at: MailContext, user: Recipient, v: { link: s
 export const emailChangeMail = (admitted: AskedForMail, user: Recipient, v: { link: string; newEmail: string; expiresInMinutes: number }) => {
   const at = admitted.use(v.newEmail);
   const variables = { user: { name: user.name ?? null, email: user.email }, ...v, addressChanged: false };
-  return queue({ ...at, tenantId: tenantOf(at, user) }, 'email_change', user, v.newEmail, languageOf(at, user), variables);
+  return queue({ ...at, tenantId: tenantOf(at, user) }, 'email_change', user, v.newEmail, languageOf(at, user), variables, v.expiresInMinutes);
 };
 
 /** `email_change`'s other text (`addressChanged`; the spec's twelve templates have no key of its own for it): to the

@@ -160,7 +160,7 @@ export const deliverySnapshotSql = (r: string) =>
 export const WITHDRAWN_REASONS = {
   revoked: 'withdrawn: the invitation was revoked before this mail was sent; its link no longer works',
   resent: 'withdrawn: the invitation was resent before this mail was sent; its link was replaced by the newer mail’s',
-  expired: 'withdrawn: the invitation expired before this mail was sent; its link no longer works',
+  expired: 'withdrawn: the link or code it carries expired before this mail was sent; it no longer works',
   user_suspended: 'withdrawn: the account was suspended before this mail was sent; the links and codes mailed to it no longer work',
   user_deleted: 'withdrawn: the account was deleted before this mail was sent',
   email_changed: 'withdrawn: the account’s address changed before this mail was sent; the links and codes mailed to the old address no longer work',
