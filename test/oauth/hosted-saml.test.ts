@@ -480,6 +480,49 @@ describe('SP-initiated', () => {
     const accepted = await signIn();
     expect((await codeFor(accepted.flow, accepted.answer)).sub).toBe(boss);
   });
+
+  describe('a member a tenant’s administrator made (its address unconfirmed, vouched by that tenant)', () => {
+    const standing = async (id: string) =>
+      (await app.sql<{ email_verified: boolean; vouched_by_tenant_id: string | null; has_password: boolean }>(
+        'select email_verified, vouched_by_tenant_id, password_hash is not null as has_password from app_user where id = ?',
+        [id],
+      ))[0];
+    async function vouchedMember(email: string, password?: string): Promise<string> {
+      const tenantAdmin = await clientWithKey(app, ['users:read', 'users:write'], tenantId);
+      const created = await tenantAdmin.post('/users', { email, ...(password === undefined ? {} : { password }) });
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
+      expect(created.body.emailVerified).toBe(false);
+      return created.body.id as string;
+    }
+    const signIn = async (email: string) => {
+      const flow = await authorize();
+      const request = await toIdp(flow);
+      const acs = await postToAcs(respond({ inResponseTo: request.id, email }), request.relayState);
+      return { flow, answer: await flow.jar.visit(acs.location!) };
+    };
+
+    it('without a password: the application’s IdP proves the mailbox, and its owner takes the account over as an e-mail link does', async () => {
+      const email = 'vouched-member@saml.test';
+      const member = await vouchedMember(email);
+      const { flow, answer } = await signIn(email);
+      expect(await codeFor(flow, answer)).toMatchObject({ sub: member, tenant_id: tenantId });
+      expect(await standing(member)).toEqual({ email_verified: true, vouched_by_tenant_id: null, has_password: false });
+      const actions = await app.sql<{ action: string }>(`select action from audit_log where target_id = ? and action in ('user.sign_up.disowned', 'user.email.verified')`, [member]);
+      expect(actions.map((row) => row.action).sort()).toEqual(['user.email.verified', 'user.sign_up.disowned']);
+      expect((await app.http.get(`/users/${member}`)).body.tenantIds).toEqual([tenantId]);
+    });
+
+    it('with a password (its setter would keep it): refused, the account as it was', async () => {
+      const email = 'vouched-password@saml.test';
+      const member = await vouchedMember(email, 'a tenant-set password 1');
+      const { answer } = await signIn(email);
+      expect(answer.status, answer.body).toBe(403);
+      expect(answer.body).toContain('cannot sign in');
+      expect(await lastSignInRecord('user.sign_in_failed')).toMatchObject({ target: { id: member } });
+      expect(JSON.stringify(await lastSignInRecord('user.sign_in_failed'))).toContain('"reason":"email_unverified"');
+      expect(await standing(member)).toEqual({ email_verified: false, vouched_by_tenant_id: tenantId, has_password: true });
+    });
+  });
 });
 
 describe('IdP-initiated', () => {
@@ -1192,5 +1235,26 @@ describe('the providers of a surface', () => {
     const acs = await flow.jar.visit(own.acsUrl, { method: 'POST', form: { SAMLResponse: samlResponse, RelayState: request.relayState ?? '' } });
     expect(acs.status, acs.body).toBe(303);
     expect(await codeFor(flow, await flow.jar.visit(acs.location!))).toMatchObject({ sub: member.body.id, tenant_id: tenant });
+
+    // An unconfirmed account without a password, vouched by the tenant (as a shared pool's split leaves one): the tenant's
+    // own IdP asserts whatever address the tenant likes, so its word proves no mailbox.
+    const vouched = 'vouched-own@saml.test';
+    const made = await app.http.post(`${appPath}/tenants/${tenant}/users`, { email: vouched });
+    expect(made.status).toBe(201);
+    await app.sql('update app_user set email_verified = false, vouched_by_tenant_id = pool_id where id = ?', [made.body.id]);
+    const refusedFlow = await authorize({ tenant });
+    const refusedRequest = await toIdp(refusedFlow, 'Tenant IdP');
+    const refusedResponse = idp.response({ acsUrl: own.acsUrl, audience: own.metadataUrl, email: vouched, inResponseTo: refusedRequest.id });
+    const refusedAcs = await refusedFlow.jar.visit(own.acsUrl, { method: 'POST', form: { SAMLResponse: refusedResponse, RelayState: refusedRequest.relayState ?? '' } });
+    const refused = await refusedFlow.jar.visit(refusedAcs.location!);
+    expect(refused.status, refused.body).toBe(403);
+    expect(refused.body).toContain('cannot sign in');
+    const [record] = await app.sql<{ target_id: string; reason: string }>(
+      `select target_id, after->>'reason' as reason from audit_log where application_id = ? and action = 'user.sign_in_failed' order by id desc limit 1`,
+      [app.root.applicationId],
+    );
+    expect(record).toEqual({ target_id: made.body.id, reason: 'provider_not_trusted' });
+    const [row] = await app.sql<{ email_verified: boolean; vouched: boolean }>('select email_verified, vouched_by_tenant_id = pool_id as vouched from app_user where id = ?', [made.body.id]);
+    expect(row).toEqual({ email_verified: false, vouched: true });
   });
 });

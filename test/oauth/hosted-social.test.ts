@@ -611,6 +611,92 @@ describe('an account holding more than whoever configured the provider', () => {
   });
 });
 
+describe('a member a tenant’s administrator made without a password (its address unconfirmed, vouched by that tenant)', () => {
+  let tenant: string;
+  let tenantAdmin: HttpClient;
+  beforeAll(async () => {
+    tenant = await app.createTenant('Vouching Co');
+    tenantAdmin = await clientWithKey(app, ['users:read', 'users:write'], tenant);
+  });
+  /** Made by the tenant's own key: stored unconfirmed, the tenant its voucher. */
+  async function vouchedMember(email: string, password?: string): Promise<string> {
+    const created = await tenantAdmin.post('/users', { email, ...(password === undefined ? {} : { password }) });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    expect(created.body.emailVerified).toBe(false);
+    return created.body.id as string;
+  }
+  const standing = async (userId: string) =>
+    (await app.sql<{ email_verified: boolean; vouched_by_tenant_id: string | null; tenant_ids: string[] }>('select email_verified, vouched_by_tenant_id, tenant_ids from app_user where id = ?', [userId]))[0];
+
+  it('a verified e-mail of the application’s provider proves the mailbox: its owner takes the account over, as an e-mail link does', async () => {
+    const member = await vouchedMember('vouched-member@example.com');
+    // A way in its maker gave it: an upstream account of theirs, linked to it.
+    await app.sql(`insert into user_identity (application_id, id, pool_id, provider_id, subject, user_id, created_at) values (?, ?, ?, ?, 'maker-sub', ?, now())`, [
+      app.root.applicationId,
+      newId(),
+      SHARED_POOL,
+      closedId,
+      member,
+    ]);
+    idp.login = { sub: 'vouched-owner-sub', email: 'vouched-member@example.com', email_verified: true };
+    const flow = await authorize();
+    expect((await idTokenOf(flow, await signInWith(flow, 'Upstream')))['sub']).toBe(member);
+    expect(await standing(member)).toEqual({ email_verified: true, vouched_by_tenant_id: null, tenant_ids: [tenant] });
+    // The maker's way in ended; the owner's upstream account is the one linked.
+    expect(await identities(member)).toEqual([{ provider_id: upstreamId, subject: 'vouched-owner-sub' }]);
+    const actions = await app.sql<{ action: string }>(
+      `select action from audit_log where application_id = ? and target_id = ? and action in ('user.sign_up.disowned', 'user.email.verified', 'user.upstream_link.removed', 'user.upstream_link.created') `,
+      [app.root.applicationId, member],
+    );
+    expect(actions.map((row) => row.action).sort()).toEqual(['user.email.verified', 'user.sign_up.disowned', 'user.upstream_link.created', 'user.upstream_link.removed']);
+    expect(await lastSignInRecord()).toMatchObject({ action: 'user.signed_in', target_id: member, after: { method: 'oauth' } });
+  });
+
+  it('an unverified upstream e-mail proves nothing: refused, the account as it was', async () => {
+    const member = await vouchedMember('vouched-unverified@example.com');
+    idp.login = { sub: 'vouched-unverified-sub', email: 'vouched-unverified@example.com', email_verified: false };
+    const flow = await authorize();
+    const refused = await signInWith(flow, 'Upstream');
+    expect(refused.status).toBe(403);
+    expect(refused.body).toContain('not verified by its provider');
+    expect(await lastSignInRecord()).toMatchObject({ action: 'user.sign_in_failed', target_id: member, after: { method: 'oauth', reason: 'upstream_email_unverified' } });
+    expect(await standing(member)).toEqual({ email_verified: false, vouched_by_tenant_id: tenant, tenant_ids: [tenant] });
+    expect(await identities(member)).toEqual([]);
+  });
+
+  it('one with a password is not taken over (that password’s setter would keep it): refused, its owner resets the password', async () => {
+    const member = await vouchedMember('vouched-password@example.com', 'a tenant-set password 1');
+    idp.login = { sub: 'vouched-password-sub', email: 'vouched-password@example.com', email_verified: true };
+    const flow = await authorize();
+    const refused = await signInWith(flow, 'Upstream');
+    expect(refused.status).toBe(403);
+    expect(refused.body).toContain('Confirm your email address first');
+    expect(await lastSignInRecord()).toMatchObject({ action: 'user.sign_in_failed', target_id: member, after: { method: 'oauth', reason: 'email_unverified' } });
+    expect(await standing(member)).toEqual({ email_verified: false, vouched_by_tenant_id: tenant, tenant_ids: [tenant] });
+    expect(await identities(member)).toEqual([]);
+    const [row] = await app.sql<{ has_password: boolean }>('select password_hash is not null as has_password from app_user where id = ?', [member]);
+    expect(row!.has_password).toBe(true);
+  });
+
+  it('a tenant’s own provider proves no mailbox, whatever it asserts: refused, the account unconfirmed and unlinked', async () => {
+    // An isolated tenant's unconfirmed account without a password, vouched by that tenant, as a shared pool's split leaves one.
+    const [acme] = await app.sql<{ id: string }>(`select id from tenant where application_id = ? and slug = 'acme'`, [isolated.applicationId]);
+    const created = await app.as({ apiKey: isolated.apiKey }).post(`/applications/${isolated.applicationId}/tenants/${acme!.id}/users`, { email: 'acme-vouched@example.com' });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const member = created.body.id as string;
+    await app.sql('update app_user set email_verified = false, vouched_by_tenant_id = pool_id where id = ?', [member]);
+    idp.login = { sub: 'acme-vouched-sub', email: 'acme-vouched@example.com', email_verified: true };
+    const flow = await authorize(isolatedConfig, { tenant: 'acme' });
+    const refused = await signInWith(flow, 'Acme IdP');
+    expect(refused.status, refused.body).toBe(403);
+    expect(refused.body).toContain('cannot sign in to');
+    expect(await lastSignInRecord(isolated.applicationId)).toMatchObject({ action: 'user.sign_in_failed', target_id: member, after: { method: 'oauth', reason: 'provider_not_trusted' } });
+    const [row] = await app.sql<{ email_verified: boolean; vouched: boolean }>('select email_verified, vouched_by_tenant_id = pool_id as vouched from app_user where id = ?', [member]);
+    expect(row).toEqual({ email_verified: false, vouched: true });
+    expect(await identities(member)).toEqual([]);
+  });
+});
+
 describe('upstream links across authIsolation switches', () => {
   const switchTo = (authIsolation: 'shared' | 'isolated') => switching.admin.patch(switching.path, { tenancyConfig: { authIsolation } });
   /** The `sub` the client gets for the upstream account `login` signing in to `tenant` of the switching application. */

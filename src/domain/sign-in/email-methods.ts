@@ -9,8 +9,6 @@ import { recordSignIn, type SignInFailureReason } from '../audit/auth-events.ts'
 import { askedForLock, AskedForMail, emailOtpMail, magicLinkMail, type MailContext, type Recipient } from '../email/flow-mail.ts';
 import { underTenancyConfig } from '../tenancy/config-lock.ts';
 import { CODE_ATTEMPTS } from '../mfa/codes.ts';
-import { userCutoffs } from '../sessions/policy-cutoffs.ts';
-import { disownSignUp, verifyEmail } from '../users/account-changes.ts';
 import { normalizeEmail } from '../users/email-key.ts';
 import { linkSecretHash, parseLinkToken } from '../users/link-tokens.ts';
 import { mayActNow, readSignInUser, type SignInUser } from '../users/sign-in-user.ts';
@@ -18,6 +16,7 @@ import { email as emailAddress } from '../validate.ts';
 import { mailAt, userByEmail } from './account-links.ts';
 import { addressStanding, recordFailedSignIn, recordSuccessfulSignIn, refuseUncounted } from './lockout.ts';
 import { createSignedUpUser } from './new-account.ts';
+import { takeOverByMailbox, unprovenPassword } from './mailbox-proof.ts';
 import { RefusalTiming } from './refusal-timing.ts';
 import { attemptTenant, recordAttempt, type CredentialCheck, type PageTarget, type Proof, type SignInTarget } from './sign-in.ts';
 
@@ -385,10 +384,6 @@ export async function useRow(runner: SqlRunner, applicationId: string, where: st
   return used.length > 0;
 }
 
-/** Proving the address does not hand its owner an account whose password someone set unproven (a sign-up by whoever typed
- *  the address): that password would still open it. Refused as an upstream's word is; the owner resets the password. */
-const unproven = (user: SignInUser) => user.emailVerified === false && user.passwordHash != null;
-
 async function proven(target: SignInTarget, row: SignInRow, asked: SignInUser | null, address: string): Promise<Checked> {
   let user = asked;
   if (user === null) {
@@ -402,26 +397,13 @@ async function proven(target: SignInTarget, row: SignInRow, asked: SignInUser | 
     if (refused !== undefined) return refused;
     user = signedUp.user;
   }
-  if (unproven(user)) return { ok: false, reason: 'email_unverified', user };
+  // Refused as an upstream's word is; the owner resets the password.
+  if (unprovenPassword(user)) return { ok: false, reason: 'email_unverified', user };
   const owned = user.emailVerified === false ? await takeOverByMailbox(target, user) : user;
   if (owned === null) return { ok: false, reason: 'user_inactive', user };
   const tenantIds = await recordSuccessfulSignIn(target, owned, address);
   if (tenantIds === null) return { ok: false, reason: 'user_inactive', user: owned };
   return { ok: true, user: owned, verified: { ...owned, tenantIds } };
-}
-
-/** An unproven address set without a password: its maker may hold other ways in, which the mailbox's owner takes over
- *  as an invitation accepted by its link alone does. The user as they are now, or null. */
-async function takeOverByMailbox(target: SignInTarget, user: SignInUser): Promise<SignInUser | null> {
-  const { applicationScope } = target;
-  const actor = { applicationId: target.application.id, tenantId: target.policyTenantId, requestId: target.scope.requestId, principal: { actor: { type: 'user', id: user.id } } };
-  const cutoffs = await userCutoffs(applicationScope, user.id);
-  await applicationScope.transactional(async (em) => {
-    await disownSignUp(em, actor, user.id, { keepVouchingTenant: true }, cutoffs);
-    await verifyEmail(em, actor, user.id, user.email);
-  });
-  const owned = await readSignInUser(applicationScope.em, target.application.id, { id: user.id, poolId: target.poolId });
-  return owned !== null && mayActNow(owned) ? owned : null;
 }
 
 /** No password, e-mail verified, recorded `user.signed_up` as a password sign-up is; or the account made for the address

@@ -6,10 +6,12 @@ import { normalizeEmail } from '../users/email-key.ts';
 import { mayActNow, readSignInUser, type SignInUser } from '../users/sign-in-user.ts';
 import { recordSuccessfulSignIn } from './lockout.ts';
 import { createSignedUpUser } from './new-account.ts';
+import { ownedByMailbox, takeOverByMailbox } from './mailbox-proof.ts';
 import { rememberSamlSubject } from './saml-logout.ts';
 import { SignInRefusal } from './refusals.ts';
 import { findSamlProvider, samlTrustOf, type SamlIdentity } from './saml.ts';
 import { recordAttempt, type FactorRecord, type SignInTarget } from './sign-in.ts';
+import type { SamlMethod } from './surface-settings.ts';
 
 /** How a SAML sign-in is recorded (`user.signed_in` … `method`) and counted. */
 export const SAML_METHOD = 'saml';
@@ -18,8 +20,9 @@ export type SamlAccount = { readonly ok: true; readonly user: SignInUser; readon
 
 /**
  * The pool's user with the asserted e-mail, else a new one where sign-up is allowed (the IdP vouches: verified). An
- * account whose address was never verified is not taken over: whoever registered it may not own the address; nor one
- * holding more than the provider's configurers (configurer.ts).
+ * account whose address was never verified is not taken over while it has a password (whoever set it may not own the
+ * address); without one, the application's IdP proves the mailbox and its owner takes it over, a tenant's own IdP
+ * does not. Nor one holding more than the provider's configurers (configurer.ts).
  */
 export async function samlAccount(target: SignInTarget, identity: SamlIdentity, address: string): Promise<SamlAccount> {
   const method = target.saml.find((candidate) => candidate.id === identity.providerId);
@@ -28,7 +31,7 @@ export async function samlAccount(target: SignInTarget, identity: SamlIdentity, 
       ? ({ ok: false, reason: 'method_unavailable', user: null } as const)
       : !(await stillTrusted(target, identity))
         ? ({ ok: false, reason: 'invalid_assertion', user: null } as const)
-        : await account(target, identity, method.signUp, address);
+        : await account(target, identity, method, address);
   if (outcome.ok) return { ...outcome, record: { method: SAML_METHOD, providerId: identity.providerId } };
   await recordAttempt(target, { method: SAML_METHOD, providerId: identity.providerId, outcome: { ok: false, reason: outcome.reason, user: outcome.user, email: identity.email } });
   return { ok: false, reason: outcome.reason };
@@ -67,19 +70,28 @@ export async function recordSamlRefusal(
 async function account(
   target: SignInTarget,
   identity: SamlIdentity,
-  signUp: boolean,
+  method: SamlMethod,
   address: string,
 ): Promise<{ ok: true; user: SignInUser } | { ok: false; reason: SignInFailureReason; user: SignInUser | null }> {
   const emailNormalized = normalizeEmail(identity.email);
   let user = await readSignInUser(target.applicationScope.em, target.application.id, { poolId: target.poolId, emailNormalized });
   if (user === null) {
-    if (!signUp) return { ok: false, reason: 'unknown_user', user: null };
+    if (!method.signUp) return { ok: false, reason: 'unknown_user', user: null };
     user = await createSamlUser(target, identity, emailNormalized);
   }
-  if (user.emailVerified !== true) return { ok: false, reason: 'email_unverified', user };
+  // An address nobody proved with a password is its setter's too; without one, the mailbox's owner's (mailbox-proof.ts).
+  const unproven = user.emailVerified !== true;
+  if (unproven && !ownedByMailbox(user)) return { ok: false, reason: 'email_unverified', user };
   if (!mayActNow(user)) return { ok: false, reason: 'user_inactive', user };
+  // A tenant's own IdP asserts any address that tenant likes: its word proves no mailbox.
+  if (unproven && method.tenantId !== null) return { ok: false, reason: 'provider_not_trusted', user };
   if (!(await configurersCoverAccount(target.applicationScope.em, target.application.id, identity.providerId, user.id))) {
     return { ok: false, reason: 'provider_not_trusted', user };
+  }
+  if (unproven) {
+    const owned = await takeOverByMailbox(target, user);
+    if (owned === null) return { ok: false, reason: 'user_inactive', user };
+    user = owned;
   }
   const tenantIds = await recordSuccessfulSignIn(target, user, address);
   if (tenantIds === null) return { ok: false, reason: 'user_inactive', user };

@@ -46,6 +46,8 @@ export interface UpstreamMethod {
 
 export interface SamlMethod {
   readonly id: string;
+  /** The isolated tenant owning the provider; null: the application's. */
+  readonly tenantId: string | null;
   readonly name: string;
   readonly signUp: boolean;
 }
@@ -147,7 +149,7 @@ async function readSurfaceSettings(services: DomainServices, requestId: string, 
     upstreams: upstreamMethods(providers, opensMembership),
     saml: providers
       .filter((provider) => provider.type === 'saml' && provider.enabled)
-      .map((provider) => ({ id: provider.id, name: provider.name, signUp: provider.config['allowSignup'] !== false && !opensMembership })),
+      .map((provider) => ({ id: provider.id, tenantId: provider.tenantId ?? null, name: provider.name, signUp: provider.config['allowSignup'] !== false && !opensMembership })),
     passkey: passkeyMethod(providers, opensMembership),
     lockout,
     passwordPolicy,

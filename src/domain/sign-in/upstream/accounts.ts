@@ -18,6 +18,7 @@ import type { SignInTarget } from '../sign-in.ts';
 import { createSignedUpUser, requireTargetPool } from '../new-account.ts';
 import type { UpstreamMethod } from '../surface-settings.ts';
 import type { UpstreamIdentity } from './identity.ts';
+import { mailboxTakeover, ownedByMailbox, takeOver, type MailboxTakeover } from '../mailbox-proof.ts';
 
 /** An existing account is reached by e-mail only when the upstream verified it (controlling the upstream account does not
  *  prove the address), and a new one is made only for a verified address (no squatting an address its owner could use).
@@ -55,11 +56,13 @@ async function issuerUnchanged(tx: Scope, upstream: VerifiedUpstream): Promise<b
 /** Under the switches' lock: a merge of the pools refuses links that would collide, so none may land after its check.
  *  A new way into the account: recorded (and read by a shared user's tenants) as its removal is, the user its actor. False: the provider has moved to another
  *  issuer since the callback checked the answer, whose subject is no longer the provider's to link. */
-async function link(target: SignInTarget, verified: VerifiedUpstream, subject: string, userId: string): Promise<boolean> {
+async function link(target: SignInTarget, verified: VerifiedUpstream, subject: string, userId: string, takeover?: MailboxTakeover): Promise<boolean> {
   const upstream = { providerId: verified.providerId, provider: verified.provider };
   return underTenancyConfig(target.applicationScope, async (tx) => {
     if (!(await issuerUnchanged(tx, verified))) return false;
     await requireTargetPool(tx, target);
+    // Before the link: the takeover ends the maker's upstream links, not the owner's.
+    if (takeover !== undefined) await takeOver(tx.em, takeover);
     // A concurrent callback of the same upstream account links it first: the same link, nothing to add.
     const inserted = await tx.em.execute<{ id: string }[]>(
       `insert into user_identity (application_id, id, pool_id, provider_id, subject, user_id, created_at) values (?, ?, ?, ?, ?, ?, now())
@@ -111,14 +114,19 @@ export async function upstreamAccount(
     const owner = await readSignInUser(em, applicationId, { poolId: target.poolId, emailNormalized: normalizeEmail(identity.email) });
     if (!identity.emailVerified) return { ok: false, reason: 'upstream_email_unverified', user: owner };
     if (owner !== null) {
-      // An address nobody proved is not the upstream account's to take over: its owner confirms it first, as SAML asks.
-      if (owner.emailVerified !== true) return { ok: false, reason: 'email_unverified', user: owner };
+      // An address nobody proved: one with a password is not the upstream account's to take over (its setter would keep
+      // it): its owner confirms it first, as SAML asks. One without is the mailbox's owner's (mailbox-proof.ts).
+      const unproven = owner.emailVerified !== true;
+      if (unproven && !ownedByMailbox(owner)) return { ok: false, reason: 'email_unverified', user: owner };
       // A refused sign-in adds no way in: a suspended or locked account is not linked for later.
       if (!mayActNow(owner)) return { ok: false, reason: 'user_inactive', user: owner };
       // Nor one locked out at this address, whose sign-in recordSuccessfulSignIn would refuse once linked.
       if ((await addressStanding(target, owner, address)) === 'locked') return { ok: false, reason: 'address_locked', user: owner };
+      // A tenant's own provider asserts any address that tenant likes: its word proves no mailbox.
+      if (unproven && method.tenantId !== null) return { ok: false, reason: 'provider_not_trusted', user: owner };
       if (!(await vouchedFor(owner.id))) return { ok: false, reason: 'provider_not_trusted', user: owner };
-      if (!(await link(target, upstream, identity.subject, owner.id))) return { ...MOVED, user: owner };
+      const takeover = unproven ? await mailboxTakeover(target, owner) : undefined;
+      if (!(await link(target, upstream, identity.subject, owner.id, takeover))) return { ...MOVED, user: owner };
       userId = owner.id;
     } else {
       if (!method.signUp) return { ok: false, reason: 'signup_unavailable', user: null };
