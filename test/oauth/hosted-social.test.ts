@@ -13,6 +13,7 @@ import { passwordProviderId } from '../support/auth-providers.ts';
 import { expectReadByTenantsOnly } from '../support/audit-readers.ts';
 import { clientWithKey } from '../support/keys.ts';
 import { TestRoles } from '../support/roles.ts';
+import { createPasswordUser } from '../support/users.ts';
 import type { HttpClient } from '../support/http.ts';
 import { createTestClient, decodeJwt, discover, startAuthorization, type AuthorizationFlow } from '../support/oauth.ts';
 import { freePort } from '../support/spawned-service.ts';
@@ -347,7 +348,8 @@ describe('social and OIDC sign-in', () => {
   });
 
   it('never links an existing user whose own address nobody proved (a sign-up not confirmed): its owner confirms it first', async () => {
-    const fay = await app.createUser('fay@example.com');
+    // As a sign-up leaves it: a password whoever typed the address set.
+    const fay = await createPasswordUser(app.http, 'fay@example.com');
     await app.sql('update app_user set email_verified = false where id = ?', [fay]);
     idp.login = { sub: 'fay-sub', email: 'fay@example.com', email_verified: true };
     const flow = await authorize();
