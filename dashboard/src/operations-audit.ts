@@ -1,5 +1,5 @@
 import { ApiError, graphql, subscribe } from './api.ts';
-import { listUsers, type Page } from './operations.ts';
+import { listUsers, type Page, type SettingsScope } from './operations.ts';
 import { isItemType, nameFieldOf, readNames, type ItemReference } from './operations-names.ts';
 
 // The Audit log tab's calls (field names as in schema/audit-logs.graphql), and the names its table shows.
@@ -82,14 +82,14 @@ function recordedTargetName(record: AuditRecord): string | undefined {
 
 /** Names read for the whole page at once, else as the record's snapshot names its target; what neither names (a
  *  session, an actor deleted since) stands for its id. */
-async function named(appId: string, records: readonly AuditRecord[]): Promise<NamedAuditRecord[]> {
+async function named(place: SettingsScope, records: readonly AuditRecord[]): Promise<NamedAuditRecord[]> {
   const references = records.flatMap((record) => {
     const assignment = assignmentOf(record);
     const parts = assignment === null ? [] : [{ type: 'role', id: assignment.roleId }, { type: assignment.subjectType, id: assignment.subjectId }];
     return [record.actor, record.target, tenantOf(record), ...parts];
   });
   const nameable = references.flatMap(({ type, id }): ItemReference[] => (isItemType(type) && id !== null ? [{ type, id }] : []));
-  const nameIn = await readNames(appId, nameable);
+  const nameIn = await readNames(place, nameable);
   const nameOf = ({ type, id }: AuditReference) => (id === null ? '' : (nameIn(type, id) ?? id));
   const targetNameOf = (record: AuditRecord) => {
     const assignment = assignmentOf(record);
@@ -103,15 +103,19 @@ async function named(appId: string, records: readonly AuditRecord[]): Promise<Na
   return records.map((record) => ({ ...record, actorName: nameOf(record.actor), targetName: targetNameOf(record), tenantName: nameOf(tenantOf(record)) }));
 }
 
-export async function listAuditRecords(appId: string, filter: AuditFilter, cursor: string | null): Promise<Page<NamedAuditRecord>> {
+/** The variables of a search of the log where it is shown: a tenant's place searches that tenant's records alone. */
+const searchOf = ({ appId, tenantId }: SettingsScope, filter: AuditFilter) => ({ appId, ...filter, ...(tenantId === null ? {} : { tenantId }) });
+
+/** The records of the application's log or, in a tenant's place (an operator of that tenant), of that tenant's. */
+export async function listAuditRecords(place: SettingsScope, filter: AuditFilter, cursor: string | null): Promise<Page<NamedAuditRecord>> {
   const query = `query AuditLogs($appId: UUID!, $tenantId: UUID, $pageSize: Int, $cursor: String, $actor: String, $action: String,
     $target: String, $from: DateTime, $to: DateTime) {
     auditLogs(appId: $appId, tenantId: $tenantId, pageSize: $pageSize, cursor: $cursor, actor: $actor, action: $action, target: $target,
       from: $from, to: $to) { data { ...AuditRecordFields } next }
   }
   ${RECORD_FIELDS}`;
-  const data = await graphql<{ auditLogs: Page<AuditRecord> }>(query, { appId, pageSize: PAGE_SIZE, cursor, ...filter }, { applicationId: appId });
-  return { data: await named(appId, data.auditLogs.data), next: data.auditLogs.next };
+  const data = await graphql<{ auditLogs: Page<AuditRecord> }>(query, { ...searchOf(place, filter), pageSize: PAGE_SIZE, cursor }, { applicationId: place.appId });
+  return { data: await named(place, data.auditLogs.data), next: data.auditLogs.next };
 }
 
 /** The most users one address may name: one per pool, each tenant's own while authentication is isolated. */
@@ -144,8 +148,8 @@ async function usersByEmail(appId: string | null, filter: AddressFilter, pageSiz
   return (await graphql<{ users: Page<Addressed> }>(query, { appId, ...variables }, { applicationId: appId })).users.data;
 }
 
-export async function suggestEmails(appId: string, prefix: string): Promise<string[]> {
-  const found = await Promise.all([listUsers({ appId, tenantId: null }, prefix, null).then((page) => page.data), usersByEmail(null, { emailPrefix: prefix }, PAGE_SIZE).catch(() => [])]);
+export async function suggestEmails(place: SettingsScope, prefix: string): Promise<string[]> {
+  const found = await Promise.all([listUsers(place, prefix, null).then((page) => page.data), usersByEmail(null, { emailPrefix: prefix }, PAGE_SIZE).catch(() => [])]);
   return [...new Set(found.flat().map((user) => user.email))];
 }
 
@@ -172,7 +176,7 @@ export async function referenceByEmail(appId: string, field: string, email: stri
 
 /** Follows the records committed after `after` (a record id; null: from now on), oldest first; returns the unsubscribe. */
 export function followAuditRecords(
-  appId: string,
+  place: SettingsScope,
   filter: AuditFilter,
   after: string | null,
   onRecord: (record: NamedAuditRecord) => void,
@@ -190,10 +194,10 @@ export function followAuditRecords(
   let following = true;
   // A stream asked again (its access token renewed) resumes after the last record received: none is lost or repeated.
   let last = after;
-  const unsubscribe = subscribe<{ auditLogs: AuditRecord }>(query, () => ({ appId, after: last, ...filter }), { applicationId: appId }, {
+  const unsubscribe = subscribe<{ auditLogs: AuditRecord }>(query, () => ({ ...searchOf(place, filter), after: last }), { applicationId: place.appId }, {
     next: (data) => {
       last = data.auditLogs.id;
-      const naming = named(appId, [data.auditLogs]);
+      const naming = named(place, [data.auditLogs]);
       handed = handed.then(async () => {
         const [record] = await naming;
         // Once unsubscribed, none is handed on: following again resumes after the newest record shown.

@@ -19,3 +19,10 @@ export const CATALOGUE_READ = 'permissions:read';
 /** Whether a form that chooses among the permissions (a role's, a key's, a credential's, an API resource's) may be
  *  offered with `permission`: without the catalogue it could offer none, and its read would be refused. */
 export const mayChoosePermissions = (may: MayDo, permission: string): boolean => may(permission) && may(CATALOGUE_READ);
+
+/** What listing the application's tenants takes: a tenant picker's, or a form's choice of tenant. */
+export const TENANTS_READ = 'tenants:read';
+
+/** Whether a control choosing among the tenants (a picker, a filter, a form's tenant) may be offered: without the
+ *  tenants' list it could offer none, and its read would be refused. */
+export const mayPickTenant = (may: MayDo): boolean => may(TENANTS_READ);

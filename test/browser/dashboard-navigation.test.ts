@@ -92,13 +92,14 @@ describe('the screens the dashboard offers an operator, in Chromium', () => {
     });
   });
 
-  it('offers an operator who may read lists but not the tenants those tabs name only the tabs that open unrefused', async () => {
+  it('offers an operator who may read lists but not the tenants those tabs name only the tabs that open unrefused, the Audit log among them', async () => {
     await as(LISTS_READER, async (page) => {
       const sections = page.getByRole('navigation', { name: 'Application sections' });
       await sections.waitFor();
       const offered = await sections.getByRole('link').allTextContents();
-      // Roles, Operators, API keys, OAuth clients and the Audit log name their tenants: they read them.
-      expect(offered).toEqual(['Settings']);
+      // Roles, Operators, API keys and OAuth clients name their tenants: they read them. The Audit log's records name
+      // theirs by id, and its Tenant filter waits for tenants:read.
+      expect(offered).toEqual(['Audit log', 'Settings']);
       for (const tab of offered) {
         await openTab(page, tab);
         await page.locator('.loading').first().waitFor({ state: 'detached' });

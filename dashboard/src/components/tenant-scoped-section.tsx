@@ -5,10 +5,11 @@ import { DraftPlace, useKeptPlace } from '../hooks/use-kept.ts';
 import { useReadOnReturn } from '../hooks/use-read-on-return.ts';
 import { mayDiscardChanges, UnsavedParts, useUnsavedPart } from '../hooks/use-unsaved-changes.ts';
 import { getTenancyConfig, type NamedTenant, type TenancyConfig, type TenantSummary } from '../operations.ts';
-import type { MayDo } from '../operations-own-permissions.ts';
+import { mayPickTenant, type MayDo } from '../operations-own-permissions.ts';
 import { isPerTenant, type TenantFeature } from '../tenant-features.ts';
 import { ErrorMessage, Loading } from './status.tsx';
 import { TenantPicker } from './tenant-picker.tsx';
+import { TenantsNeeded } from './tenants-needed.tsx';
 
 /** A tenant's view of a section: on the application's tab (through the picker), or on the tenant's own screen. */
 export interface TenantViewProps {
@@ -60,7 +61,9 @@ export function TenantScopedSection({ appId, heading, features, may, Application
   if (tenancy.status === 'loading') return <Loading>Loading the tenancy switches…</Loading>;
   if (tenancy.status === 'failed') return <ErrorMessage message={tenancy.message} />;
   const config = shown ?? tenancy.data;
-  const perTenant = config !== null && features.some((feature) => isPerTenant(feature, config));
+  const leftToTenants = config !== null && features.some((feature) => isPerTenant(feature, config));
+  // Without the tenants' list there is none to pick: the application's values are shown.
+  const perTenant = leftToTenants && mayPickTenant(may);
   return (
     <section aria-labelledby={headingId}>
       <h2 id={headingId}>{heading}</h2>
@@ -71,6 +74,7 @@ export function TenantScopedSection({ appId, heading, features, may, Application
         </p>
       )}
       {perTenant && <TenantPicker appId={appId} selected={tenant} onSelect={(next) => mayDiscardChanges() && setTenant(next)} />}
+      {leftToTenants && <TenantsNeeded may={may} action={`Showing a tenant's ${heading.toLowerCase()}`} />}
       {perTenant && tenant !== null ? (
         <UnsavedParts value={tenantPart.parts}>
           <DraftPlace value={`tenant:${tenant.id}`}>

@@ -2,11 +2,13 @@ import { useCallback, useId, useRef, useState, type FormEvent } from 'react';
 import { BarChart } from '../components/bar-chart.tsx';
 import { ErrorMessage, Loading, Refusal } from '../components/status.tsx';
 import { TenantPicker } from '../components/tenant-picker.tsx';
+import { TenantsNeeded } from '../components/tenants-needed.tsx';
 import { useAsync } from '../hooks/use-async.ts';
 import { refusalMarks } from '../hooks/use-refused-field.ts';
 import { useSubmission } from '../hooks/use-submission.ts';
 import { getAnalytics, type Analytics as AnalyticsData, type AnalyticsInterval, type AnalyticsRange } from '../operations-analytics.ts';
-import { getTenancyConfig, type TenantSummary } from '../operations.ts';
+import { mayPickTenant, type MayDo } from '../operations-own-permissions.ts';
+import type { TenantSummary } from '../operations.ts';
 
 const DAY_MS = 86_400_000;
 const utcDate = (time: number) => new Date(time).toISOString().slice(0, 10);
@@ -93,8 +95,7 @@ function Figures({ data }: { data: AnalyticsData }) {
 }
 
 /** Active users, sign-ins and second-factor adoption of the application or, for a multi-tenant one, of a tenant. */
-export function Analytics({ appId }: { appId: string }) {
-  const tenancy = useAsync(useCallback(() => getTenancyConfig(appId), [appId]));
+export function Analytics({ appId, multiTenant, may }: { appId: string; multiTenant: boolean; may: MayDo }) {
   const [tenant, setTenant] = useState<TenantSummary | null>(null);
   // The range last accepted, which a tenant's read uses; a submitted one is read by the form, which marks its refusal.
   const [lastThirtyDays] = useState<AnalyticsRange>(() => ({ from: utcDate(Date.now() - 29 * DAY_MS), to: utcDate(Date.now()), interval: 'day' }));
@@ -113,7 +114,8 @@ export function Analytics({ appId }: { appId: string }) {
   return (
     <section aria-labelledby="analytics-heading">
       <h2 id="analytics-heading">Analytics</h2>
-      {tenancy.status === 'done' && tenancy.data !== null && <TenantPicker appId={appId} selected={tenant} onSelect={setTenant} />}
+      {multiTenant && mayPickTenant(may) && <TenantPicker appId={appId} selected={tenant} onSelect={setTenant} />}
+      {multiTenant && <TenantsNeeded may={may} action="Showing a tenant's figures" />}
       <RangeForm range={lastThirtyDays} onSubmit={show} />
       {analytics.status === 'loading' && <Loading>Loading the figures…</Loading>}
       {analytics.status === 'failed' && <ErrorMessage message={analytics.message} />}

@@ -1,7 +1,7 @@
 import { useMemo, type JSX } from 'react';
 import { useDocumentTitle } from '../hooks/use-document-title.ts';
 import { NoRole } from '../components/no-role.tsx';
-import { mayDoFrom, type MayDo } from '../operations-own-permissions.ts';
+import { mayDoFrom, TENANTS_READ, type MayDo } from '../operations-own-permissions.ts';
 import { TENANT_CONFIGURATION_READS, type ManagedApplication, type OperatorApplication } from '../operations.ts';
 import { routeHash, tabSlug } from '../route.ts';
 import { Analytics } from './analytics.tsx';
@@ -63,13 +63,14 @@ const READS: Readonly<Record<Tab, readonly string[]>> = {
   'OAuth clients': ['oauth_clients:read', 'applications:read'],
   'API resources': ['api_resources:read'],
   'M2M credentials': ['m2m_credentials:read', 'applications:read'],
-  'Audit log': ['audit_logs:read', 'applications:read'],
+  // Its Tenant filter is offered with the tenants' list (mayPickTenant); a search without one is the application's.
+  'Audit log': ['audit_logs:read'],
   Analytics: ['analytics:read'],
   Settings: ['applications:read'],
 };
 /** What a multi-tenant application's tab reads besides: the tenants its rows are shown with and its forms offer. */
 const TENANT_READS: Readonly<Partial<Record<Tab, readonly string[]>>> = Object.fromEntries(
-  (['Users', 'Roles', 'Operators', 'API keys', 'OAuth clients', 'M2M credentials', 'Audit log'] as const).map((tab) => [tab, ['tenants:read']]),
+  (['Users', 'Roles', 'Operators', 'API keys', 'OAuth clients', 'M2M credentials'] as const).map((tab) => [tab, [TENANTS_READ]]),
 );
 /** A single-tenant application has no tenants, so none to invite to. */
 const TENANT_TABS: readonly Tab[] = ['Tenants', 'Invitations'];
@@ -77,6 +78,8 @@ const TENANT_TABS: readonly Tab[] = ['Tenants', 'Invitations'];
 /** What a tab is given: most use the id alone. */
 export interface ApplicationScreenProps {
   readonly appId: string;
+  /** As `managedApplications` told it, so that a tab need not read the application for it. */
+  readonly multiTenant: boolean;
   readonly may: MayDo;
   /** In the organization's console, where operators' accounts are kept. */
   readonly mayInConsole: MayDo;
@@ -125,7 +128,7 @@ export function Application({ application, consolePermissions, tab: slug, onBack
           ))}
         </ul>
       </nav>
-      <Screen appId={application.id} may={may} mayInConsole={mayInConsole} onChanged={onChanged} />
+      <Screen appId={application.id} multiTenant={application.multiTenant} may={may} mayInConsole={mayInConsole} onChanged={onChanged} />
     </>
   );
 }

@@ -2,9 +2,10 @@ import { useEffect, useRef, useState } from 'react';
 import { ErrorMessage } from '../components/status.tsx';
 import { useReadOnReturn } from '../hooks/use-read-on-return.ts';
 import { followAuditRecords, type AuditFilter, type NamedAuditRecord } from '../operations-audit.ts';
+import type { SettingsScope } from '../operations.ts';
 
 interface AuditLiveProps {
-  appId: string;
+  place: SettingsScope;
   filter: AuditFilter;
   /** The newest record shown (null: none): a stream starts after it, so that none is missed or shown twice. */
   newest: string | null;
@@ -14,7 +15,7 @@ interface AuditLiveProps {
 /** Records matching the search arrive as they commit (an expired access token is renewed on the way: `subscribe`). A
  *  failed stream starts again when the operator comes back, after the newest record shown; one the server completed
  *  (range's end reached) has nothing more to bring. */
-export function AuditLive({ appId, filter, newest, onRecord }: AuditLiveProps) {
+export function AuditLive({ place, filter, newest, onRecord }: AuditLiveProps) {
   // A new object per start, so that a start after the same record still opens a new stream.
   const [start, setStart] = useState(() => ({ after: newest }));
   const [ended, setEnded] = useState<{ readonly message: string; readonly failed: boolean } | null>(null);
@@ -22,7 +23,7 @@ export function AuditLive({ appId, filter, newest, onRecord }: AuditLiveProps) {
   useEffect(() => {
     latest.current = newest;
   });
-  useEffect(() => followAuditRecords(appId, filter, start.after, onRecord, (message, failed) => setEnded({ message, failed })), [appId, filter, start, onRecord]);
+  useEffect(() => followAuditRecords(place, filter, start.after, onRecord, (message, failed) => setEnded({ message, failed })), [place, filter, start, onRecord]);
   const restart = {
     loading: false,
     refresh: () => {

@@ -1,17 +1,20 @@
-import { useCallback, useId, useRef, useState } from 'react';
+import { useCallback, useId, useMemo, useRef, useState } from 'react';
 import { PagedTable } from '../components/paged-table.tsx';
 import { ErrorMessage, Loading } from '../components/status.tsx';
+import { TenantsNeeded } from '../components/tenants-needed.tsx';
 import { useAsync } from '../hooks/use-async.ts';
 import { usePages } from '../hooks/use-pages.ts';
 import { useReadOnReturn } from '../hooks/use-read-on-return.ts';
 import { listAuditRecords, type AuditFilter } from '../operations-audit.ts';
-import { getTenantChoices } from '../operations-tenant-choices.ts';
+import { mayPickTenant, type MayDo } from '../operations-own-permissions.ts';
+import { listAllTenants } from '../operations-tenant-choices.ts';
+import { scopeIn, type NamedTenant, type SettingsScope } from '../operations.ts';
 import { AuditLive } from './audit-live.tsx';
 import { AuditRow } from './audit-row.tsx';
 import { AuditSearchForm, type AuditSearch } from './audit-search-form.tsx';
 
 interface AuditResultsProps {
-  appId: string;
+  place: SettingsScope;
   /** Whether records have a Tenant column. */
   multiTenant: boolean;
   filter: AuditFilter;
@@ -21,7 +24,7 @@ interface AuditResultsProps {
 }
 
 /** One search's records, newest first, page by page; while following, the new ones on top as they commit. */
-function AuditResults({ appId, multiTenant, filter, first, following }: AuditResultsProps) {
+function AuditResults({ place, multiTenant, filter, first, following }: AuditResultsProps) {
   // The search's own first page serves the first read only: a refresh reads the records as they are now.
   const unread = useRef(first);
   const records = usePages(
@@ -29,9 +32,9 @@ function AuditResults({ appId, multiTenant, filter, first, following }: AuditRes
       (cursor: string | null) => {
         const searched = cursor === null ? unread.current : undefined;
         unread.current = undefined;
-        return searched !== undefined ? Promise.resolve(searched) : listAuditRecords(appId, filter, cursor);
+        return searched !== undefined ? Promise.resolve(searched) : listAuditRecords(place, filter, cursor);
       },
-      [appId, filter],
+      [place, filter],
     ),
   );
   // While following, the stream brings each new record; a read besides could drop one it prepended meanwhile.
@@ -42,7 +45,7 @@ function AuditResults({ appId, multiTenant, filter, first, following }: AuditRes
   const columns = headings.length + 1;
   return (
     <>
-      {following && firstPageRead && <AuditLive appId={appId} filter={filter} newest={records.items[0]?.id ?? null} onRecord={records.prepend} />}
+      {following && firstPageRead && <AuditLive place={place} filter={filter} newest={records.items[0]?.id ?? null} onRecord={records.prepend} />}
       <PagedTable
         pages={records}
         columns={headings}
@@ -55,10 +58,18 @@ function AuditResults({ appId, multiTenant, filter, first, following }: AuditRes
   );
 }
 
-/** The application's audit records: searched with the API's filters, and followed live. */
-export function AuditLog({ appId }: { appId: string }) {
-  const tenantChoices = useAsync(useCallback(() => getTenantChoices(appId), [appId]));
-  useReadOnReturn(tenantChoices);
+interface AuditLogViewProps {
+  place: SettingsScope;
+  heading: string;
+  /** Whether records have a Tenant column, and the search says what a Tenant filter takes when it has none. */
+  multiTenant: boolean;
+  /** The Tenant filter's choices (none: no filter). */
+  tenants: readonly NamedTenant[];
+  may: MayDo;
+}
+
+/** A place's audit records: searched with the API's filters, and followed live. */
+function AuditLogView({ place, heading, multiTenant, tenants, may }: AuditLogViewProps) {
   // Null once a search is refused: the records of an earlier one would pass for its answer.
   const [search, setSearch] = useState<{ readonly filter: AuditFilter; readonly first?: AuditSearch['first']; readonly count: number } | null>({
     filter: {},
@@ -67,28 +78,37 @@ export function AuditLog({ appId }: { appId: string }) {
   const count = useRef(0);
   const [following, setFollowing] = useState(false);
   const followId = useId();
-
-  if (tenantChoices.status === 'loading') return <Loading>Loading the audit log…</Loading>;
-  if (tenantChoices.status === 'failed') return <ErrorMessage message={tenantChoices.message} />;
   return (
     <section aria-labelledby="audit-heading">
-      <h2 id="audit-heading">Audit log</h2>
-      <AuditSearchForm appId={appId} tenants={tenantChoices.data.tenants} onSearch={(next) => setSearch(next && { ...next, count: ++count.current })} />
+      <h2 id="audit-heading">{heading}</h2>
+      <AuditSearchForm place={place} tenants={tenants} byAddress={may('users:read')} onSearch={(next) => setSearch(next && { ...next, count: ++count.current })} />
+      {multiTenant && <TenantsNeeded may={may} action="Searching one tenant's records" />}
       <div className="follow">
         <input id={followId} type="checkbox" checked={following} onChange={(event) => setFollowing(event.target.checked)} />
         <label htmlFor={followId}>Follow live</label>
       </div>
       {/* Each search starts afresh: its pages, and a stream that resumes after its own newest record. */}
       {search !== null && (
-        <AuditResults
-          key={search.count}
-          appId={appId}
-          multiTenant={tenantChoices.data.multiTenant}
-          filter={search.filter}
-          first={search.first}
-          following={following}
-        />
+        <AuditResults key={search.count} place={place} multiTenant={multiTenant} filter={search.filter} first={search.first} following={following} />
       )}
     </section>
   );
+}
+
+/** The application's audit records (Audit log tab), searched by tenant too where the tenants may be listed. */
+export function AuditLog({ appId, multiTenant, may }: { appId: string; multiTenant: boolean; may: MayDo }) {
+  const place = useMemo(() => scopeIn(appId, null), [appId]);
+  const listed = multiTenant && mayPickTenant(may);
+  const tenants = useAsync(useCallback(() => (listed ? listAllTenants(appId) : Promise.resolve([])), [appId, listed]));
+  useReadOnReturn(tenants);
+  if (tenants.status === 'loading') return <Loading>Loading the audit log…</Loading>;
+  if (tenants.status === 'failed') return <ErrorMessage message={tenants.message} />;
+  return <AuditLogView place={place} heading="Audit log" multiTenant={multiTenant} tenants={tenants.data} may={may} />;
+}
+
+/** A tenant's own audit records, in its scope, for an operator of some tenants only. */
+export function TenantAuditLog({ appId, tenant, may }: { appId: string; tenant: NamedTenant; may: MayDo }) {
+  const { id, name } = tenant;
+  const place = useMemo(() => scopeIn(appId, { id, name }), [appId, id, name]);
+  return <AuditLogView place={place} heading={`Audit log of ${name}`} multiTenant={false} tenants={[]} may={may} />;
 }

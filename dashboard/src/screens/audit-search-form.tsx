@@ -4,13 +4,16 @@ import { Loading, Outcome } from '../components/status.tsx';
 import { RefusedField, refusalMarks } from '../hooks/use-refused-field.ts';
 import { useSubmission } from '../hooks/use-submission.ts';
 import { listAuditRecords, referenceByEmail, type AuditFilter, type NamedAuditRecord } from '../operations-audit.ts';
-import type { Page, NamedTenant } from '../operations.ts';
-import { AuditReferenceField, NO_REFERENCE, type ReferenceDraft } from './audit-reference-field.tsx';
+import type { Page, NamedTenant, SettingsScope } from '../operations.ts';
+import { AuditReferenceField, noReference, type ReferenceDraft } from './audit-reference-field.tsx';
 
 interface AuditSearchFormProps {
-  appId: string;
-  /** The tenants to pick from; no Tenant field without them (a single-tenant application). */
+  /** The application's log, or a tenant's (an operator of that tenant's screen). */
+  place: SettingsScope;
+  /** The tenants to pick from; no Tenant field without them (a single-tenant application, a tenant's log, no tenants:read). */
   tenants: readonly NamedTenant[];
+  /** Whether users and operators may be named by address (which reads the users), else by id only. */
+  byAddress: boolean;
   /** A search's filter and first page, read as it is submitted; null while it runs and once it is refused. */
   onSearch: (search: AuditSearch | null) => void;
 }
@@ -31,7 +34,7 @@ interface Draft {
 
 type TextField = 'action' | 'tenantId' | 'from' | 'to';
 
-const EMPTY: Draft = { action: '', actor: NO_REFERENCE, target: NO_REFERENCE, tenantId: '', from: '', to: '' };
+const emptyDraft = (byAddress: boolean): Draft => ({ action: '', actor: noReference(byAddress), target: noReference(byAddress), tenantId: '', from: '', to: '' });
 
 /** A `datetime-local` value (no offset, so the browser's time zone) as an ISO instant. */
 const instant = (local: string) => new Date(local).toISOString();
@@ -39,13 +42,13 @@ const instant = (local: string) => new Date(local).toISOString();
 const given = (value: string) => (value.trim() === '' ? undefined : value.trim());
 
 /** The filter the draft stands for, and who each address named turned out to be ("the operator a@b.example"). */
-async function filterOf(appId: string, draft: Draft): Promise<{ readonly filter: AuditFilter; readonly named: readonly string[] }> {
+async function filterOf(place: SettingsScope, draft: Draft): Promise<{ readonly filter: AuditFilter; readonly named: readonly string[] }> {
   const tenantId = given(draft.tenantId);
   const named: string[] = [];
   const idOf = async (field: 'actor' | 'target', { kind, text }: ReferenceDraft) => {
     const value = given(text);
     if (value === undefined || kind === 'id') return value;
-    const found = await referenceByEmail(appId, field, value, tenantId);
+    const found = await referenceByEmail(place.appId, field, value, tenantId ?? place.tenantId ?? undefined);
     named.push(`${field === 'actor' ? 'Actor' : 'Target'}: the ${found.type} ${value}.`);
     return found.id;
   };
@@ -65,8 +68,8 @@ async function filterOf(appId: string, draft: Draft): Promise<{ readonly filter:
  * operators by address, anything else by id. The first page is read as the search is submitted, so that the server's
  * refusal of a filter marks its input, and a refused search shows no records.
  */
-export function AuditSearchForm({ appId, tenants, onSearch }: AuditSearchFormProps) {
-  const [draft, setDraft] = useState<Draft>(EMPTY);
+export function AuditSearchForm({ place, tenants, byAddress, onSearch }: AuditSearchFormProps) {
+  const [draft, setDraft] = useState<Draft>(() => emptyDraft(byAddress));
   const searching = useSubmission<string>();
   const id = useId();
   const field = (name: TextField) => ({
@@ -76,7 +79,8 @@ export function AuditSearchForm({ appId, tenants, onSearch }: AuditSearchFormPro
     ...refusalMarks(searching.refusal, name),
   });
   const reference = (name: 'actor' | 'target') => ({
-    appId,
+    place,
+    byAddress,
     draft: draft[name],
     onChange: (value: ReferenceDraft) => setDraft((current) => ({ ...current, [name]: value })),
   });
@@ -86,8 +90,8 @@ export function AuditSearchForm({ appId, tenants, onSearch }: AuditSearchFormPro
     searching.run(async () => {
       // No records show until this search's are read: the earlier search's would pass for its answer, or for a refused one's.
       onSearch(null);
-      const { filter, named } = await filterOf(appId, draft);
-      onSearch({ filter, first: await listAuditRecords(appId, filter, null) });
+      const { filter, named } = await filterOf(place, draft);
+      onSearch({ filter, first: await listAuditRecords(place, filter, null) });
       return named.join(' ');
     });
   };

@@ -1,10 +1,11 @@
 import { useCallback, useMemo, useState } from 'react';
 import { PagedTable } from '../components/paged-table.tsx';
+import { TenantsNeeded } from '../components/tenants-needed.tsx';
 import { usePages, type Pages } from '../hooks/use-pages.ts';
 import { useReadOnReturn } from '../hooks/use-read-on-return.ts';
 import type { NamedTenant } from '../operations.ts';
 import { INVITATION_STATUSES, listInvitations, type Invitation, type InvitationPlace, type InvitationStatus } from '../operations-invitations.ts';
-import type { MayDo } from '../operations-own-permissions.ts';
+import { mayPickTenant, type MayDo } from '../operations-own-permissions.ts';
 import { InvitationRow, STATUS_LABEL } from './invitation-row.tsx';
 import { InviteForm } from './invite-form.tsx';
 
@@ -74,7 +75,9 @@ function InvitationsSection({ place, may }: InvitationsSectionProps) {
         </div>
         <InvitationTable place={place} may={may} invitations={invitations} status={status} onChanged={() => setRowChanges((count) => count + 1)} />
       </section>
-      {may('users:write') && <InviteForm place={place} may={may} listChanges={rowChanges} onSent={sent} />}
+      {/* On the application's tab, inviting picks the tenant, from their list. */}
+      {may('users:write') && (place.tenant !== null || mayPickTenant(may)) && <InviteForm place={place} may={may} listChanges={rowChanges} onSent={sent} />}
+      {may('users:write') && place.tenant === null && <TenantsNeeded may={may} action="Inviting to a tenant" />}
     </>
   );
 }

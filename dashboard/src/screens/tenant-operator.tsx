@@ -7,6 +7,7 @@ import { useReadOnReturn } from '../hooks/use-read-on-return.ts';
 import { getTenantTenancyConfig, TENANT_CONFIGURATION_READS, type ManagedApplication, type ManagedTenant, type NamedTenant, type TenancyConfig } from '../operations.ts';
 import { mayDoFrom, type MayDo } from '../operations-own-permissions.ts';
 import { routeHash, type ApplicationsRoute } from '../route.ts';
+import { TenantAuditLog } from './audit-log.tsx';
 import { TenantAuthenticationScreen } from './authentication.tsx';
 import { TenantBrandingScreen } from './branding.tsx';
 import { TenantDomainsScreen } from './domains.tsx';
@@ -36,6 +37,8 @@ const TENANT_SCREENS: readonly TenantScreenEntry[] = [
   { tab: 'authentication', label: 'Authentication', reads: TENANT_CONFIGURATION_READS, Screen: TenantAuthenticationScreen },
   // A tenant has custom domains of its own only while authentication is isolated (spec, tenancy rule 7).
   { tab: 'domains', label: 'Domains', reads: TENANT_CONFIGURATION_READS, offeredWhen: (config) => config.authIsolation === 'isolated', Screen: TenantDomainsScreen },
+  // The tenant's scope searches its records alone (schema: auditLogs).
+  { tab: 'audit-log', label: 'Audit log', reads: ['audit_logs:read'], Screen: TenantAuditLog },
 ];
 
 /** The tenant's screens the operator's permissions there open, less those its switches leave to the application. */
@@ -99,7 +102,7 @@ function YourTenants({ application, tenants, unknownTenant }: { application: Man
       <p>
         The dashboard manages an application as a whole, which takes a role held application-wide; in your tenants it
         manages their users, invitations and sessions, their branding, e-mail and authentication where the application lets
-        each tenant have its own, and their custom domains while authentication is isolated, as your permissions there allow. The rest of your tenants is managed through the
+        each tenant have its own, their custom domains while authentication is isolated, and their audit log, as your permissions there allow. The rest of your tenants is managed through the
         API&apos;s tenant paths, <code>{`/applications/${application.id}/tenants/{tenantId}/…`}</code>.
       </p>
     </section>

@@ -1,0 +1,116 @@
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { asOperator, asTenantOperator, dashboardSuite, makeOperator, offeredScreens } from '../support/dashboard.ts';
+
+/**
+ * A multi-tenant application's screens to operators who may not list its tenants (`tenants:read`) or its users: no
+ * tenant picker nor choice by address that the server would refuse, the application's values instead, and the Audit
+ * log to an auditor holding `audit_logs:read` alone: the application's records to one holding it application-wide, a
+ * tenant's own to one holding it there.
+ */
+const BRANDING_READER = { email: 'branding-reader@ops.example', password: 'Operator-Plover-42' };
+const ANALYST = { email: 'analyst@ops.example', password: 'Operator-Curlew-42' };
+const INVITER = { email: 'inviter@ops.example', password: 'Operator-Dunlin-42' };
+const AUDITOR = { email: 'auditor@ops.example', password: 'Operator-Avocet-42' };
+const TENANT_AUDITOR = { email: 'tenant-auditor@ops.example', password: 'Operator-Godwit-42' };
+
+let acme: string;
+let globex: string;
+
+const suite = dashboardSuite({
+  setup: async (app) => {
+    acme = await app.createTenant('Acme');
+    globex = await app.createTenant('Globex');
+    await app.createUser('ada@acme.example', acme);
+    await app.createUser('bob@globex.example', globex);
+    // The Branding tab offers a tenant's branding while its scope is per tenant.
+    expect((await app.http.patch(`/applications/${app.root.applicationId}`, { tenancyConfig: { brandingScope: 'tenant' } })).status).toBe(200);
+    const roles = {
+      branding_reader: ['branding:read', 'applications:read'],
+      analyst: ['analytics:read', 'applications:read'],
+      inviter: ['users:read', 'users:write'],
+      auditor: ['audit_logs:read'],
+    };
+    for (const [key, permissions] of Object.entries(roles)) expect((await app.http.post('/roles', { key, name: key, permissions })).status).toBe(201);
+    const tenantRole = await app.http.post(`/applications/${app.root.applicationId}/tenants/${acme}/roles`, { key: 'acme_auditor', name: 'Acme auditor', permissions: ['audit_logs:read'] });
+    expect(tenantRole.status).toBe(201);
+    await makeOperator(app, BRANDING_READER, 'branding_reader');
+    await makeOperator(app, ANALYST, 'analyst');
+    await makeOperator(app, INVITER, 'inviter');
+    await makeOperator(app, AUDITOR, 'auditor');
+    await makeOperator(app, TENANT_AUDITOR, 'acme_auditor', acme);
+  },
+});
+
+const as = (account: { email: string; password: string }, use: (page: Page) => Promise<void>) =>
+  asOperator(suite.page, suite.app.gatehouse.services.config.publicUrl, account, use);
+
+const settled = (page: Page) => page.locator('.loading').first().waitFor({ state: 'detached' });
+
+/** Searches the audit log shown for `action` and answers the target cell of each row, once the search is read. */
+async function targetsOf(page: Page, action: string): Promise<string[]> {
+  await page.getByLabel('Action', { exact: true }).fill(action);
+  await page.getByRole('button', { name: 'Search' }).click();
+  await page.getByRole('status').filter({ hasText: 'Loading audit records…' }).waitFor({ state: 'detached' });
+  await settled(page);
+  return page.locator('tbody tr:not([hidden])').evaluateAll((rows) => rows.map((row) => row.children[3]?.textContent ?? ''));
+}
+
+describe('a multi-tenant application to operators who may not list its tenants, in Chromium', () => {
+  it("shows a reader of branding the application's branding, with no tenant picker the server would refuse", async () => {
+    await as(BRANDING_READER, async (page) => {
+      await page.getByRole('heading', { level: 2, name: 'Branding' }).waitFor();
+      await settled(page);
+      expect(await page.getByLabel('Tenant', { exact: true }).count()).toBe(0);
+      expect(await page.getByRole('alert').allTextContents()).toEqual([]);
+      await page.getByRole('term').filter({ hasText: 'Sign-in title' }).waitFor();
+    });
+  });
+
+  it("shows an analyst the application's figures, with no tenant picker", async () => {
+    await as(ANALYST, async (page) => {
+      await page.getByRole('heading', { level: 2, name: 'Analytics' }).waitFor();
+      await settled(page);
+      expect(await page.getByLabel('Tenant', { exact: true }).count()).toBe(0);
+      expect(await page.getByRole('alert').allTextContents()).toEqual([]);
+    });
+  });
+
+  it('tells a writer of users who may not list tenants that inviting, which picks one, takes tenants:read', async () => {
+    await as(INVITER, async (page) => {
+      await page.getByRole('heading', { level: 2, name: 'Invitations' }).waitFor();
+      await settled(page);
+      expect(await page.getByRole('button', { name: 'Invite' }).count()).toBe(0);
+      await page.getByText('Inviting to a tenant also takes tenants:read').waitFor();
+      expect(await page.getByRole('alert').allTextContents()).toEqual([]);
+    });
+  });
+
+  it("offers an auditor holding audit_logs:read alone, application-wide, the Audit log: every tenant's records, searched by id", async () => {
+    await as(AUDITOR, async (page) => {
+      const sections = page.getByRole('navigation', { name: 'Application sections' });
+      await sections.waitFor();
+      expect(await sections.getByRole('link').allTextContents()).toEqual(['Audit log']);
+      await page.getByRole('heading', { level: 2, name: 'Audit log' }).waitFor();
+      await settled(page);
+      // Neither tenants nor users may be listed: no Tenant filter, no search by address (a user is named as its record names it).
+      expect(await page.getByLabel('Tenant', { exact: true }).count()).toBe(0);
+      expect(await page.getByLabel('Actor kind').getByRole('option').allTextContents()).toEqual(['Any, by ID']);
+      const targets = await targetsOf(page, 'user.created');
+      expect(targets.toSorted()).toEqual(['user ada@acme.example', 'user bob@globex.example']);
+      expect(await page.getByRole('alert').allTextContents()).toEqual([]);
+    });
+  });
+
+  it("offers an auditor of one tenant that tenant's Audit log: its records only", async () => {
+    await asTenantOperator(suite.page, suite.app.gatehouse.services.config.publicUrl, TENANT_AUDITOR, async (page) => {
+      expect(await offeredScreens(page, 'Acme')).toEqual(['Audit log of Acme']);
+      await page.getByRole('link', { name: 'Audit log of Acme' }).click();
+      await page.getByRole('heading', { level: 2, name: 'Audit log of Acme' }).waitFor();
+      await settled(page);
+      expect(await page.getByLabel('Tenant', { exact: true }).count()).toBe(0);
+      expect(await targetsOf(page, 'user.created')).toEqual(['user ada@acme.example']);
+      expect(await page.getByRole('alert').allTextContents()).toEqual([]);
+    });
+  });
+});
