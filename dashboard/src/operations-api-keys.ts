@@ -1,5 +1,6 @@
 import { graphql } from './api.ts';
 import type { Page } from './operations.ts';
+import { readNames, type ItemReference } from './operations-names.ts';
 
 // The API keys tab's calls (field names as in schema/api-keys.graphql). All act at the
 // application's scope, which lists every key of the application, its tenants' included, and may act on any of them.
@@ -41,47 +42,24 @@ export interface NewApiKey {
   readonly expiresAt: string | null;
 }
 
-/** The application's keys (every tenant's too), or with `tenantId` that tenant's only. */
+/** The application's keys (every tenant's too), or with `tenantId` that tenant's only; a tenant or user the operator
+ *  may not read is shown by its id (readNames reads each list it may). */
 export async function listApiKeys(appId: string, tenantId: string | null, cursor: string | null): Promise<Page<ListedApiKey>> {
   const query = `query ApiKeys($appId: UUID!, $tenantId: UUID, $pageSize: Int, $cursor: String) {
     apiKeys(appId: $appId, tenantId: $tenantId, pageSize: $pageSize, cursor: $cursor) { data { ${KEY_FIELDS} } next }
   }`;
   const data = await graphql<{ apiKeys: Page<ApiKey> }>(query, { appId, tenantId, pageSize: PAGE_SIZE, cursor }, { applicationId: appId });
-  const owners = await readOwners(appId, data.apiKeys.data);
+  const owners = data.apiKeys.data.flatMap((key): ItemReference[] => [
+    ...(key.tenantId === null ? [] : [{ type: 'tenant' as const, id: key.tenantId }]),
+    ...(key.userId === null ? [] : [{ type: 'user' as const, id: key.userId }]),
+  ]);
+  const nameOf = await readNames(appId, owners);
   const keys = data.apiKeys.data.map((key) => ({
     ...key,
-    tenantName: key.tenantId === null ? null : (owners.tenants.get(key.tenantId) ?? key.tenantId),
-    userEmail: key.userId === null ? null : (owners.users.get(key.userId) ?? key.userId),
+    tenantName: key.tenantId === null ? null : (nameOf('tenant', key.tenantId) ?? key.tenantId),
+    userEmail: key.userId === null ? null : (nameOf('user', key.userId) ?? key.userId),
   }));
   return { data: keys, next: data.apiKeys.next };
-}
-
-interface Owners {
-  readonly tenants: ReadonlyMap<string, string>;
-  readonly users: ReadonlyMap<string, string>;
-}
-
-const distinct = (ids: readonly (string | null)[]): string[] => [...new Set(ids.filter((id) => id !== null))];
-const tenantField = (id: string) => `tenant_${id.replaceAll('-', '')}`;
-const userField = (id: string) => `user_${id.replaceAll('-', '')}`;
-
-/** The names of a page's tenants and the e-mails of its keys' users, in one request of aliased fields. */
-async function readOwners(appId: string, keys: readonly ApiKey[]): Promise<Owners> {
-  const tenantIds = distinct(keys.map((key) => key.tenantId));
-  const userIds = distinct(keys.map((key) => key.userId));
-  if (tenantIds.length === 0 && userIds.length === 0) return { tenants: new Map(), users: new Map() };
-  const parameters = [...tenantIds.map(tenantField), ...userIds.map(userField)].map((field) => `$${field}: UUID!`);
-  const fields = [
-    ...tenantIds.map((id) => `${tenantField(id)}: tenant(appId: $appId, tenantId: $${tenantField(id)}) { name }`),
-    ...userIds.map((id) => `${userField(id)}: user(appId: $appId, userId: $${userField(id)}) { email }`),
-  ];
-  const variables: Record<string, string> = Object.fromEntries([...tenantIds.map((id) => [tenantField(id), id] as const), ...userIds.map((id) => [userField(id), id] as const)]);
-  const query = `query ApiKeyOwners($appId: UUID!, ${parameters.join(', ')}) { ${fields.join(' ')} }`;
-  const data = await graphql<Record<string, { name?: string; email?: string }>>(query, { appId, ...variables }, { applicationId: appId });
-  return {
-    tenants: new Map(tenantIds.map((id) => [id, data[tenantField(id)]?.name ?? id])),
-    users: new Map(userIds.map((id) => [id, data[userField(id)]?.email ?? id])),
-  };
 }
 
 export async function createApiKey(appId: string, input: NewApiKey): Promise<ApiKeyWithSecret> {
