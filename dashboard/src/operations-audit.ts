@@ -148,6 +148,16 @@ async function usersByEmail(appId: string | null, filter: AddressFilter, pageSiz
   return (await graphql<{ users: Page<Addressed> }>(query, { appId, ...variables }, { applicationId: appId })).users.data;
 }
 
+/** The console's operators with the address; none for an operator who may not read them there (most hold no console role). */
+async function operatorsByEmail(email: string): Promise<readonly Addressed[]> {
+  try {
+    return await usersByEmail(null, { email }, 1);
+  } catch (error) {
+    if (error instanceof ApiError && error.code === 'forbidden') return [];
+    throw error;
+  }
+}
+
 export async function suggestEmails(place: SettingsScope, prefix: string): Promise<string[]> {
   const found = await Promise.all([listUsers(place, prefix, null).then((page) => page.data), usersByEmail(null, { emailPrefix: prefix }, PAGE_SIZE).catch(() => [])]);
   return [...new Set(found.flat().map((user) => user.email))];
@@ -161,7 +171,7 @@ export interface AddressedReference {
 /** Among the application's users (isolated pools: one per tenant, `tenantId` picks) and the console's operators; an
  *  address of both a user and an operator is refused with both ids. */
 export async function referenceByEmail(appId: string, field: string, email: string, tenantId: string | undefined): Promise<AddressedReference> {
-  const [users, operators] = await Promise.all([usersByEmail(appId, { email, tenantId }, SAME_ADDRESS_MAX), usersByEmail(null, { email }, 1)]);
+  const [users, operators] = await Promise.all([usersByEmail(appId, { email, tenantId }, SAME_ADDRESS_MAX), operatorsByEmail(email)]);
   const refuse = (message: string) => new ApiError(message, 'not_found', [], field);
   const [user, ...otherUsers] = users;
   const [operator] = operators;

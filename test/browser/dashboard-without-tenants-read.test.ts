@@ -1,18 +1,19 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { asOperator, asTenantOperator, dashboardSuite, makeOperator, offeredScreens } from '../support/dashboard.ts';
+import { asOperator, asTenantOperator, dashboardSuite, makeOperator, offeredScreens, openTab } from '../support/dashboard.ts';
 
 /**
- * A multi-tenant application's screens to operators who may not list its tenants (`tenants:read`) or its users: no
- * tenant picker nor choice by address that the server would refuse, the application's values instead, and the Audit
- * log to an auditor holding `audit_logs:read` alone: the application's records to one holding it application-wide, a
- * tenant's own to one holding it there.
+ * A multi-tenant application's screens to operators who may not list its tenants (`tenants:read`), its users or the
+ * console's operators: no tenant picker nor choice by address that the server would refuse, the application's values
+ * instead, and the Audit log to an auditor holding `audit_logs:read` alone: the application's records to one holding
+ * it application-wide, a tenant's own to one holding it there.
  */
 const BRANDING_READER = { email: 'branding-reader@ops.example', password: 'Operator-Plover-42' };
 const ANALYST = { email: 'analyst@ops.example', password: 'Operator-Curlew-42' };
 const INVITER = { email: 'inviter@ops.example', password: 'Operator-Dunlin-42' };
 const AUDITOR = { email: 'auditor@ops.example', password: 'Operator-Avocet-42' };
 const TENANT_AUDITOR = { email: 'tenant-auditor@ops.example', password: 'Operator-Godwit-42' };
+const USERS_AUDITOR = { email: 'users-auditor@ops.example', password: 'Operator-Knot-42' };
 
 let acme: string;
 let globex: string;
@@ -30,6 +31,7 @@ const suite = dashboardSuite({
       analyst: ['analytics:read', 'applications:read'],
       inviter: ['users:read', 'users:write'],
       auditor: ['audit_logs:read'],
+      users_auditor: ['audit_logs:read', 'users:read'],
     };
     for (const [key, permissions] of Object.entries(roles)) expect((await app.http.post('/roles', { key, name: key, permissions })).status).toBe(201);
     const tenantRole = await app.http.post(`/applications/${app.root.applicationId}/tenants/${acme}/roles`, { key: 'acme_auditor', name: 'Acme auditor', permissions: ['audit_logs:read'] });
@@ -39,6 +41,7 @@ const suite = dashboardSuite({
     await makeOperator(app, INVITER, 'inviter');
     await makeOperator(app, AUDITOR, 'auditor');
     await makeOperator(app, TENANT_AUDITOR, 'acme_auditor', acme);
+    await makeOperator(app, USERS_AUDITOR, 'users_auditor');
   },
 });
 
@@ -56,7 +59,7 @@ async function targetsOf(page: Page, action: string): Promise<string[]> {
   return page.locator('tbody tr:not([hidden])').evaluateAll((rows) => rows.map((row) => row.children[3]?.textContent ?? ''));
 }
 
-describe('a multi-tenant application to operators who may not list its tenants, in Chromium', () => {
+describe('a multi-tenant application to operators who may not list its tenants, users or operators, in Chromium', () => {
   it("shows a reader of branding the application's branding, with no tenant picker the server would refuse", async () => {
     await as(BRANDING_READER, async (page) => {
       await page.getByRole('heading', { level: 2, name: 'Branding' }).waitFor();
@@ -98,6 +101,16 @@ describe('a multi-tenant application to operators who may not list its tenants, 
       expect(await page.getByLabel('Actor kind').getByRole('option').allTextContents()).toEqual(['Any, by ID']);
       const targets = await targetsOf(page, 'user.created');
       expect(targets.toSorted()).toEqual(['user ada@acme.example', 'user bob@globex.example']);
+      expect(await page.getByRole('alert').allTextContents()).toEqual([]);
+    });
+  });
+
+  it("finds a user by address for an auditor who may read the application's users but not the console's operators", async () => {
+    await as(USERS_AUDITOR, async (page) => {
+      await openTab(page, 'Audit log');
+      await settled(page);
+      await page.getByLabel('Target e-mail').fill('ada@acme.example');
+      expect(await targetsOf(page, 'user.created')).toEqual(['user ada@acme.example']);
       expect(await page.getByRole('alert').allTextContents()).toEqual([]);
     });
   });
