@@ -165,9 +165,9 @@ describe('the Operators tab of the dashboard in Chromium', () => {
       await held.waitFor();
       await held.getByRole('link', { name: 'Authentication of Acme' }).waitFor();
       expect(await held.getByText(acme).count()).toBe(1);
-      expect(await held.getByRole('link').allTextContents()).toEqual(['Users of Acme', 'Sessions of Acme', 'Branding of Acme', 'E-mail of Acme', 'Authentication of Acme']);
+      expect(await held.getByRole('link').allTextContents()).toEqual(['Users of Acme', 'Sessions of Acme', 'Branding of Acme', 'E-mail of Acme', 'Authentication of Acme', 'Audit log of Acme']);
       expect(await theirs.getByRole('region', { name: 'Your tenants' }).getByRole('paragraph').textContent()).toBe(
-        "The dashboard manages an application as a whole, which takes a role held application-wide; in your tenants it manages their users, invitations and sessions, their branding, e-mail and authentication where the application lets each tenant have its own, and their custom domains while authentication is isolated, as your permissions there allow. " +
+        "The dashboard manages an application as a whole, which takes a role held application-wide; in your tenants it manages their users, invitations and sessions, their branding, e-mail and authentication where the application lets each tenant have its own, their custom domains while authentication is isolated, and their audit log, as your permissions there allow. " +
           `The rest of your tenants is managed through the API's tenant paths, /applications/${appId}/tenants/{tenantId}/….`,
       );
       expect(await theirs.getByRole('navigation', { name: 'Application sections' }).count()).toBe(0);

@@ -84,7 +84,7 @@ async function openDomains(page: Page): Promise<void> {
 describe("a tenant's Domains screen for an operator of some tenants only, in Chromium", () => {
   it("is not offered while authentication is shared; its address says the application's domains serve the tenant", async () => {
     await asOperator(TENANT_ADMIN, async (page) => {
-      expect(await acmeScreens(page)).toEqual(['Users of Acme', 'Sessions of Acme', 'Branding of Acme', 'E-mail of Acme', 'Authentication of Acme']);
+      expect(await acmeScreens(page)).toEqual(['Users of Acme', 'Sessions of Acme', 'Branding of Acme', 'E-mail of Acme', 'Authentication of Acme', 'Audit log of Acme']);
       await page.goto(`${publicUrl()}/dashboard/#/${appId}/domains/${acme}`);
       await page.getByText("Authentication is shared: the application's custom domains serve every tenant, Acme included, and none is its own.").waitFor();
       expect(await page.getByRole('button', { name: 'Add domain' }).count()).toBe(0);

@@ -74,7 +74,7 @@ async function openFromLanding(page: Page, screen: string): Promise<void> {
 describe("a tenant's Branding screen for an operator of some tenants only, in Chromium", () => {
   it("lets a Tenant admin give Acme a branding of its own (Customized), which Globex does not get, and remove it", async () => {
     await asOperator(TENANT_ADMIN, async (page) => {
-      expect(await acmeScreens(page)).toEqual(['Users of Acme', 'Sessions of Acme', 'Branding of Acme', 'E-mail of Acme', 'Authentication of Acme']);
+      expect(await acmeScreens(page)).toEqual(['Users of Acme', 'Sessions of Acme', 'Branding of Acme', 'E-mail of Acme', 'Authentication of Acme', 'Audit log of Acme']);
       await openFromLanding(page, 'Branding');
       await page.waitForURL(new RegExp(`#/${appId}/branding/${acme}$`));
       await page.locator('.source').getByText('Inherited', { exact: true }).waitFor();
