@@ -189,6 +189,7 @@ function hostedPageScope(
     actor,
     apiKeyId: null,
     apiKeyExpiresAt: null,
+    credentialRecords: [],
     // Reached through the OAuth client, which a deactivated organization's OP does not find.
     organizationDeactivated: false,
   };

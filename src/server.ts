@@ -261,6 +261,7 @@ export async function createServer(services: Services, options: { redis?: Redis;
     contextOf: (request, principal) => createRequestContext(services, request.id, principal),
     heartbeatMs: config.auditStreamHeartbeatMs,
     logCompleted: (error, request, reply) => requestLog.requestCompleted(error, request, reply),
+    invalidations: services.invalidations,
   });
   const { contextFor } = authentication;
   registerGraphQLEndpoint(app, apollo, contextFor, subscriptionRunner({ subscriptions, streams, authenticateAgain: authentication.request }), webSocket);

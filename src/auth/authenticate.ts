@@ -5,9 +5,9 @@ import type { SurfaceRouter } from '../domain/domains/surfaces.ts';
 import { GatehouseError } from '../errors.ts';
 import { isUuid } from '../ids.ts';
 import { readWorkingKey, type ApiKeyRecord } from '../domain/api-keys/working-key.ts';
-import type { ApiKeyCache } from './api-key-cache.ts';
+import { apiKeyOwners, type ApiKeyCache } from './api-key-cache.ts';
 import { hashApiKeySecret, hashMatches } from './api-key-secret.ts';
-import { isLive, subjectKind, type BearerSubject } from './bearer-subject.ts';
+import { isLive, liveSubjectOwners, subjectKind, type BearerSubject } from './bearer-subject.ts';
 import type { PermissionSet } from './permissions.ts';
 import type { Principal } from './principal.ts';
 import type { SigningKeyStore } from './signing-keys.ts';
@@ -158,6 +158,7 @@ async function operatorPrincipal(store: CredentialStore, bearer: BearerSubject |
     actor: { type: 'operator', id: bearer.subject },
     apiKeyId: null,
     apiKeyExpiresAt: null,
+    credentialRecords: [liveSubjectOwners(bearer), { application: applicationId }],
   };
 }
 
@@ -189,6 +190,7 @@ async function principalOf(
       actor: { type: bearer.kind, id: bearer.subject },
       apiKeyId: apiKey.id,
       apiKeyExpiresAt: apiKey.expires_at,
+      credentialRecords: [apiKeyOwners(apiKey), liveSubjectOwners(bearer)],
     };
   }
   if (apiKey !== undefined) {
@@ -202,6 +204,7 @@ async function principalOf(
       actor: { type: 'api_key', id: apiKey.id },
       apiKeyId: apiKey.id,
       apiKeyExpiresAt: apiKey.expires_at,
+      credentialRecords: [apiKeyOwners(apiKey)],
     };
   }
   const claims = bearer as BearerSubject;
@@ -215,5 +218,6 @@ async function principalOf(
     actor: { type: claims.kind, id: claims.subject },
     apiKeyId: null,
     apiKeyExpiresAt: null,
+    credentialRecords: [liveSubjectOwners(claims)],
   };
 }

@@ -1,7 +1,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { ownedSql, type OwnedStatement } from '../db/owned-sql.ts';
 import { mayActNowSql } from '../domain/users/sign-in-user.ts';
-import { InvalidatedCache } from '../events/invalidated-cache.ts';
+import { InvalidatedCache, type Owners } from '../events/invalidated-cache.ts';
 import type { InvalidationBus } from '../events/invalidations.ts';
 import { liveRow, MODEL } from '../db/oidc-model.ts';
 
@@ -35,12 +35,14 @@ interface LiveSubject {
 /** Evicted by the invalidations that evict API keys, plus `oauth_client` and `grant`; dead subjects are never remembered. */
 export type LiveSubjectCache = InvalidatedCache<LiveSubject>;
 
+/** The records a subject's liveness reads, as invalidations name them. */
+export const liveSubjectOwners = (live: BearerSubject): Owners =>
+  live.kind === 'user'
+    ? { user: live.subject, application: live.applicationId, tenant: live.tenantId, oauth_client: live.clientId, grant: live.grantId }
+    : { oauth_client: live.subject, application: live.applicationId, tenant: live.tenantId };
+
 export function createLiveSubjectCache(bus: InvalidationBus, ttlMs: number): LiveSubjectCache {
-  return new InvalidatedCache<LiveSubject>(bus, ttlMs, ({ bearer: live }) =>
-    live.kind === 'user'
-      ? { user: live.subject, application: live.applicationId, tenant: live.tenantId, oauth_client: live.clientId, grant: live.grantId }
-      : { oauth_client: live.subject, application: live.applicationId, tenant: live.tenantId },
-  );
+  return new InvalidatedCache<LiveSubject>(bus, ttlMs, ({ bearer }) => liveSubjectOwners(bearer));
 }
 
 /** Either row's existence proves the application's: deleting an application cascades to both tables. */

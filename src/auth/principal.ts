@@ -1,4 +1,5 @@
 import type { RoleSubject } from '../domain/authorization/held-roles.ts';
+import type { Owners } from '../events/invalidated-cache.ts';
 import type { BearerSubject } from './bearer-subject.ts';
 import type { PermissionSet } from './permissions.ts';
 
@@ -21,6 +22,9 @@ export interface Principal {
   readonly apiKeyId: string | null;
   /** A key it creates may not outlive it. Null for keys that do not expire, and for Bearer tokens alone. */
   readonly apiKeyExpiresAt: Date | null;
+  /** What each credential's authentication read, as invalidations name it: a change to one may end them (a WebSocket
+   *  connection then asks them again, src/graphql/websocket.ts). None on the hosted pages. */
+  readonly credentialRecords: readonly Owners[];
   /** Every operation but the reactivation is then refused (403, src/graphql/authorize-operation.ts). */
   readonly organizationDeactivated: boolean;
 }

@@ -9,6 +9,7 @@ import type { CredentialSource } from '../auth/authenticate.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { RequestContext } from '../context.ts';
 import { GatehouseError, invalid } from '../errors.ts';
+import type { InvalidationBus } from '../events/invalidations.ts';
 import { gatehouseErrorOf } from '../gatehouse-error-of.ts';
 import { PingWatch } from './ping-watch.ts';
 import { MAX_STALL_MS, MAX_UNREAD_BYTES, type EventStreams, type StreamSlot } from '../http/event-stream.ts';
@@ -36,6 +37,8 @@ export interface WebSocketDeps {
   /** How often a ping goes out, as a stream's heartbeat; a client that leaves one unanswered for MAX_STALL_MS is dropped. */
   readonly heartbeatMs: number;
   readonly logCompleted: (error: Error | null, request: FastifyRequest, reply: FastifyReply) => void;
+  /** Tells of the records changed (a key revoked, a user suspended), here or on another instance. */
+  readonly invalidations: Pick<InvalidationBus, 'subscribe'>;
 }
 
 /** RFC 6455's registered code for "come back later": graphql-ws clients retry it (rate limited, too many streams, overloaded). */
@@ -70,7 +73,13 @@ interface Connection {
   running: number;
   closed: boolean;
   ended?: GatehouseError | Error;
+  /** The records its credentials stand on (recordKey), once authenticated. */
+  watching: readonly string[];
+  /** Closes it, refused, as a subscription refused for its credentials does. */
+  refuse: (refused: ConnectionRefused) => void;
 }
+
+const recordKey = (kind: string, id: string) => `${kind}\0${id}`;
 
 /**
  * `connection_init`'s payload read as headers (`X-API-Key`, `Authorization`, `X-Gatehouse-Application`, in any case) when it holds one, else the
@@ -178,16 +187,64 @@ export function graphqlWebSocket(
   // Started in onSubscribe, where a refusal can still be answered; taken by `subscribe`.
   const started = new WeakMap<ExecutionArgs, AsyncIterableIterator<FormattedExecutionResult>>();
 
+  // An open connection, idle or not, must not outlive its credentials: each is asked again from the database when a
+  // record they stand on changes (Principal.credentialRecords), or everything may have (`all`).
+  const watched = new Map<string, Set<Connection>>();
+  const authenticated = new Set<Connection>();
+  let heard = 0;
+  deps.invalidations.subscribe((invalidation) => {
+    heard += 1;
+    const concerned = invalidation.kind === 'all' ? authenticated : watched.get(recordKey(invalidation.kind, invalidation.id));
+    for (const connection of [...(concerned ?? [])]) void askAgain(connection);
+  });
+
+  function watch(connection: Connection, principal: Principal): void {
+    connection.watching = principal.credentialRecords.flatMap((records) =>
+      Object.entries(records).flatMap(([kind, id]) => (id == null ? [] : [recordKey(kind, id)])),
+    );
+    authenticated.add(connection);
+    for (const key of connection.watching) {
+      let connections = watched.get(key);
+      if (connections === undefined) watched.set(key, (connections = new Set()));
+      connections.add(connection);
+    }
+  }
+
+  function unwatch(connection: Connection): void {
+    authenticated.delete(connection);
+    for (const key of connection.watching) {
+      const connections = watched.get(key);
+      connections?.delete(connection);
+      if (connections?.size === 0) watched.delete(key);
+    }
+  }
+
+  /** Closed with 4403 once its credentials are refused; the database failing says nothing of them and leaves it open. */
+  async function askAgain(connection: Connection): Promise<void> {
+    try {
+      await deps.authenticate(connection.credentials, 'database');
+    } catch (error) {
+      if (connection.closed) return;
+      const refused = refusedConnection(error);
+      if (refused instanceof ConnectionRefused && refused.closeCode !== TRY_AGAIN_LATER) return connection.refuse(refused);
+      connection.request.log.warn({ err: error }, 'a WebSocket connection’s credentials could not be asked again');
+    }
+  }
+
   async function connect(connection: Connection, payload: Readonly<Record<string, unknown>> | undefined): Promise<void> {
     try {
       connection.credentials = credentialsOf(payload, connection.request.headers);
+      const heardBefore = heard;
       const principal = await deps.authenticate(connection.credentials);
       const limited = await deps.countRequest(connection.request, principal);
       if (limited !== undefined) throw limited;
       const slot = deps.streams.take(principal);
       // Closed while it was authenticated: its close released what it held then.
-      if (connection.closed) slot.release();
-      else connection.held.push(slot);
+      if (connection.closed) return slot.release();
+      connection.held.push(slot);
+      watch(connection, principal);
+      // A change heard while it authenticated may have come after the read.
+      if (heard !== heardBefore) void askAgain(connection);
     } catch (error) {
       throw refusedConnection(error);
     }
@@ -274,7 +331,7 @@ export function graphqlWebSocket(
       const reply = replies.get(request.raw);
       if (reply === undefined) throw new Error('the upgrade of GET /graphql passed no preHandler');
       reply.code(101);
-      const connection: Connection = { request, credentials: {}, held: [], running: 0, closed: false };
+      const connection: Connection = { request, credentials: {}, held: [], running: 0, closed: false, watching: [], refuse: () => {} };
       const watch = new PingWatch();
       socket.on('pong', () => watch.pong());
       const heartbeat = setInterval(() => (watch.tick() === 'drop' ? socket.terminate() : socket.ping()), deps.heartbeatMs);
@@ -289,6 +346,7 @@ export function graphqlWebSocket(
         connection.ended = error instanceof Error ? error : new Error(String(error));
         socket.close(CloseCode.InternalServerError, 'Internal server error');
       };
+      connection.refuse = failed;
       const closed = server.opened(
         {
           protocol: socket.protocol,
@@ -312,6 +370,7 @@ export function graphqlWebSocket(
       socket.once('close', (code, reason) => {
         clearInterval(heartbeat);
         connection.closed = true;
+        unwatch(connection);
         for (const slot of connection.held.splice(0)) slot.release();
         void closed(code, String(reason))
           .catch((error: unknown) => (connection.ended = error instanceof Error ? error : new Error(String(error))))

@@ -12,7 +12,9 @@ import {
   type GraphQLSocket,
   type SocketSubscription,
 } from '../support/graphql-socket.ts';
+import { secondInstance, TWO_INSTANCES } from '../support/second-instance.ts';
 import { openSse, type SseStream } from '../support/sse.ts';
+import { createUserThrough } from '../support/users.ts';
 
 /**
  * GraphQL subscriptions over WebSocket (graphql-ws, an Upgrade of GET /graphql): the SSE subscription's checks,
@@ -158,26 +160,29 @@ describe('subscription auditLogs over WebSocket', () => {
     expect(tenants.body.data.some((tenant: { name: string }) => tenant.name === 'over a socket')).toBe(false);
   });
 
-  it('ends a subscription once its key is revoked: nothing committed after reaches it; the connection refuses it then', async () => {
+  it('closes a connection with 4403 once its key is revoked, idle or running a subscription: nothing committed after reaches it', async () => {
     const key = await apiKey(['audit_logs:read'], tenantA);
     const after = await newestRecord();
     const socket = keyed(key.secret);
     const subscription = socket.subscribe(AUDIT_SUBSCRIPTION, { after });
-    const witness = keyed().subscribe(AUDIT_SUBSCRIPTION, { appId: app.root.applicationId, tenantId: tenantA, after });
+    const idle = keyed(key.secret);
+    const bystander = keyed();
+    const witness = bystander.subscribe(AUDIT_SUBSCRIPTION, { appId: app.root.applicationId, tenantId: tenantA, after });
+    await Promise.all([acknowledgement(idle), acknowledgement(bystander)]);
     const before = await app.createUser('socket-before@example.com', tenantA);
     await eventually(() => hasTarget(subscription, before), 'the record written before the revocation');
 
     expect((await app.http.delete(`/api-keys/${key.id}`)).status).toBeLessThan(300);
-    const revoked = await app.createUser('socket-after@example.com', tenantA);
-    await eventually(() => hasTarget(witness, revoked), 'the record written after the revocation');
-    await eventually(() => subscription.completed, 'the revoked key’s subscription completed');
-    expect(hasTarget(subscription, revoked)).toBe(false);
-    expect(subscription.results.at(-1)?.errors?.[0]?.extensions).toMatchObject({ code: 'unauthenticated', status: 401 });
-    // Its credentials refused now, the connection closes at its next subscription.
-    const next = socket.subscribe(AUDIT_SUBSCRIPTION);
-    await eventually(() => socket.closed !== undefined, 'the close');
-    expect(socket.closed).toMatchObject({ code: 4403, reason: expect.stringMatching(/^unauthenticated/) });
-    expect(next.results).toEqual([]);
+    for (const revoked of [socket, idle]) {
+      await eventually(() => revoked.closed !== undefined, 'the revoked key’s close');
+      expect(revoked.closed).toEqual({ code: 4403, reason: expect.stringMatching(/^unauthenticated: Invalid API key/) });
+    }
+    expect(subscription.ended).toBe(true);
+    const written = await app.createUser('socket-after@example.com', tenantA);
+    await eventually(() => hasTarget(witness, written), 'the record written after the revocation');
+    expect(hasTarget(subscription, written)).toBe(false);
+    // Another key's connection is left alone.
+    expect(bystander.closed).toBeUndefined();
   });
 
   it('ends a subscription once its organization is deactivated, and refuses new ones', async () => {
@@ -199,6 +204,87 @@ describe('subscription auditLogs over WebSocket', () => {
     await eventually(() => refused.ended, 'the refusal');
     expect(refused.errors?.[0]?.extensions).toMatchObject({ code: 'organization_deactivated', status: 403 });
     expect(refused.results).toEqual([]);
+  });
+});
+
+/**
+ * A connection's credentials are asked again from the database at each invalidation naming a record they stand on (the
+ * key, the user, the token's grant or client, the tenant, the application): the connection closes with 4403 once they
+ * no longer work, on whichever instance it is.
+ */
+describe('a connection whose credentials end', () => {
+  const bearerSocket = async (userId: string, tenantId?: string) =>
+    socketOf({ Authorization: `Bearer ${await app.mintAccessToken({ sub: userId, app_id: app.root.applicationId, ...(tenantId === undefined ? {} : { tenant_id: tenantId }) })}` });
+  const expectRefused = async (socket: GraphQLSocket, reason: RegExp) => {
+    await eventually(() => socket.closed !== undefined, 'the close');
+    expect(socket.closed).toEqual({ code: 4403, reason: expect.stringMatching(reason) });
+  };
+  const TOKEN_REFUSED = /^unauthenticated: The access token’s credential, user or application is no longer valid/;
+
+  it('closes a user’s token’s connection once the user is suspended or deleted, and leaves it open while a change keeps them', async () => {
+    const suspended = await createUserThrough(app.http, { email: 'socket-suspended@example.com' });
+    const deleted = await createUserThrough(app.http, { email: 'socket-deleted@example.com' });
+    const renamed = await createUserThrough(app.http, { email: 'socket-renamed@example.com' });
+    const [onSuspended, onDeleted, onRenamed] = [await bearerSocket(suspended), await bearerSocket(deleted), await bearerSocket(renamed)];
+    await Promise.all([onSuspended, onDeleted, onRenamed].map(acknowledgement));
+
+    expect((await app.http.patch(`/users/${renamed}`, { name: 'Still Here' })).status).toBe(200);
+    expect((await app.http.post(`/users/${suspended}/suspend`)).status).toBe(200);
+    await expectRefused(onSuspended, TOKEN_REFUSED);
+    expect((await app.http.delete(`/users/${deleted}`)).status).toBe(204);
+    await expectRefused(onDeleted, TOKEN_REFUSED);
+    // Its user changed, not ended: asked again, the token still works, and the connection still serves subscriptions.
+    expect(onRenamed.closed).toBeUndefined();
+    const refused = onRenamed.subscribe(AUDIT_SUBSCRIPTION);
+    await eventually(() => refused.ended, 'the refusal of a subscription the user may not run');
+    expect(refused.errors?.[0]?.extensions).toMatchObject({ code: 'forbidden', status: 403 });
+    expect(onRenamed.closed).toBeUndefined();
+  });
+
+  it('closes a tenant’s token’s connection once the user leaves that tenant; their application-wide token’s stays', async () => {
+    const tenant = await app.createTenant('Socket membership');
+    const userId = await createUserThrough(app.http, { email: 'socket-member@example.com', tenantId: tenant });
+    const [inTenant, appWide] = [await bearerSocket(userId, tenant), await bearerSocket(userId)];
+    await Promise.all([acknowledgement(inTenant), acknowledgement(appWide)]);
+    expect((await app.http.delete(`/applications/${app.root.applicationId}/tenants/${tenant}/users/${userId}`)).status).toBe(204);
+    await expectRefused(inTenant, TOKEN_REFUSED);
+    expect(appWide.closed).toBeUndefined();
+  });
+
+  it('closes the connections of a deleted tenant’s key and of a deleted application’s key', async () => {
+    const tenant = await app.createTenant('Socket deleted tenant');
+    const tenantKey = await apiKey(['users:read'], tenant);
+    const other = await app.bootstrapAnother();
+    const [onTenant, onOther] = [keyed(tenantKey.secret), keyed(other.apiKey)];
+    await Promise.all([acknowledgement(onTenant), acknowledgement(onOther)]);
+    expect((await app.http.delete(`/applications/${app.root.applicationId}/tenants/${tenant}`)).status).toBe(204);
+    await expectRefused(onTenant, /^unauthenticated: Invalid API key/);
+    expect((await app.as({ apiKey: other.apiKey }).delete(`/applications/${other.applicationId}`)).status).toBe(204);
+    await expectRefused(onOther, /^unauthenticated: Invalid API key/);
+  });
+
+  describe.runIf(TWO_INSTANCES)('on another instance (Redis)', () => {
+    const second = secondInstance(() => app);
+    const secondWs = () => `${second.url().replace(/^http/, 'ws')}/graphql`;
+
+    it('closes a connection to the other instance once its key is revoked here; another key’s stays', async () => {
+      const key = await apiKey(['audit_logs:read']);
+      const [revoked, bystander] = [keyed(key.secret, secondWs()), keyed(app.root.apiKey, secondWs())];
+      const subscription = revoked.subscribe(AUDIT_SUBSCRIPTION, { after: await newestRecord() });
+      await Promise.all([acknowledgement(revoked), acknowledgement(bystander)]);
+      expect((await app.http.delete(`/api-keys/${key.id}`)).status).toBe(204);
+      await expectRefused(revoked, /^unauthenticated: Invalid API key/);
+      expect(subscription.ended).toBe(true);
+      expect(bystander.closed).toBeUndefined();
+    });
+
+    it('closes a user’s token’s connection to the other instance once the user is suspended here', async () => {
+      const userId = await createUserThrough(app.http, { email: 'socket-elsewhere@example.com' });
+      const socket = socketOf({ Authorization: `Bearer ${await app.mintAccessToken({ sub: userId, app_id: app.root.applicationId })}` }, secondWs());
+      await acknowledgement(socket);
+      expect((await app.http.post(`/users/${userId}/suspend`)).status).toBe(200);
+      await expectRefused(socket, TOKEN_REFUSED);
+    });
   });
 });
 

@@ -14,6 +14,7 @@ const principal = (overrides: Partial<Principal> = {}): Principal => ({
   actor: { type: 'api_key', id: 'key-1' },
   apiKeyId: 'key-1',
   apiKeyExpiresAt: null,
+  credentialRecords: [],
   organizationDeactivated: false,
   ...overrides,
 });
