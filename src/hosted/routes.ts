@@ -103,7 +103,7 @@ export type LoginExtra = Pick<LoginPageInput, 'email' | 'error' | 'resendUrl'>;
 /** Left out when the method has none (the OP then states none). */
 const amrOf = (amr: readonly string[]) => (amr.length === 0 ? {} : { amr });
 
-/** A form of an interaction that has its result already (requireOpenForm): answered with where the result leads. */
+/** A form or page of an interaction that has its result already (answerAlone): answered with where the result leads. */
 class InteractionAnswered extends Error {
   readonly returnTo: string;
   constructor(returnTo: string) {
@@ -112,7 +112,7 @@ class InteractionAnswered extends Error {
   }
 }
 
-/** What a form's request holds while it is answered (requireOpenForm). */
+/** What a request answering the interaction holds while it is answered (answerAlone). */
 const formClaims = new WeakMap<FastifyRequest, InteractionClaim>();
 
 export interface InteractionContext {
@@ -187,7 +187,7 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
       done(null, fields);
     });
 
-    // Whatever the answer (a page, a redirect, an error's page), the next form of the interaction may go once it is sent.
+    // Whatever the answer (a page, a redirect, an error's page), the next answer of the interaction may go once it is sent.
     app.addHook('onSend', async (request, _reply, payload) => {
       const claim = formClaims.get(request);
       formClaims.delete(request);
@@ -426,6 +426,11 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
      *  The claim ends as the form's answer is sent (the onSend hook above). */
     async function requireOpenForm(request: FastifyRequest, context: InteractionContext, fields: FormFields): Promise<void> {
       if (!csrf.verify(context.interaction.uid, fields['csrf'])) throw new SignInRefusal('form_forged', context.target.look);
+      await answerAlone(request, context);
+    }
+
+    /** The interaction, which must still await its result, answered by this request alone (interaction-claims.ts). */
+    async function answerAlone(request: FastifyRequest, context: InteractionContext): Promise<void> {
       const claim = await services.oidc.claimInteraction(context.interaction.uid);
       formClaims.set(request, claim);
       if (claim.state === 'gone') throw new SignInRefusal('interaction_expired');
@@ -480,7 +485,9 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
       }
       if (interaction.prompt.name === 'consent') {
         // The session's user authorizing this client: no form; the tenant is decided as for a sign-in. A session user
-        // who cannot be used here gets the sign-in form instead.
+        // who cannot be used here gets the sign-in form instead. Answered alone, as a form is: the page opened twice at
+        // once (two tabs, a reload) makes one grant, and the second goes where the first led.
+        await answerAlone(request, context);
         const account = await sessionAccount(context);
         if (account === null) return showLogin(reply, context, 200);
         const { user, decision } = account;

@@ -7,7 +7,7 @@ import { usingEmbeddedDatabase } from '../support/database.ts';
 import type { HttpClient } from '../support/http.ts';
 import { createTestClient, decodeJwt, discover } from '../support/oauth.ts';
 import { isolatedNorthSouth } from '../support/surface-sign-in.ts';
-import { queuedBehind, type RowHolder } from '../support/row-lock.ts';
+import { formsSentAtOnce, queuedBehind, type RowHolder } from '../support/row-lock.ts';
 
 /**
  * Tenant selection on the hosted sign-in: `shared` (one pool; the client names the tenant or the user picks one of
@@ -439,6 +439,31 @@ describe('a session and its tokens when the user’s standing changes', () => {
     expect(records).toEqual([{ action: 'user.signed_in', tenant_id: expect.any(String) }]);
     expect(await app.sql(`select id from oidc_model where model = 'Grant' and payload->>'accountId' = ?`, [yan])).toHaveLength(1);
     expect(await redeem(config, flow, answers[1])).toMatchObject({ sub: yan, tenant_id: records[0]!.tenant_id });
+  });
+
+  it('a consent finished without a form, its page opened twice at once (two tabs, a reload): one grant; both go where it led', async () => {
+    const uma = await createUser('uma@example.com', [acme]);
+    const first = await authorize(config);
+    expect(await redeem(config, first, await first.jar.submit(first.page, { email: 'uma@example.com', password: PASSWORD }))).toMatchObject({ sub: uma });
+    // Another client of the application: the session's user has no grant of it, so the OP asks for consent.
+    const other = await webClient(app.root.applicationId);
+    const flow = { ...first, verifier: oidc.randomPKCECodeVerifier(), state: oidc.randomState() };
+    const url = oidc.buildAuthorizationUrl(other, {
+      redirect_uri: REDIRECT_URI,
+      scope: 'openid email',
+      resource: managementApi,
+      code_challenge: await oidc.calculatePKCECodeChallenge(flow.verifier),
+      code_challenge_method: 'S256',
+      state: flow.state,
+    });
+    const page = (await flow.jar.visit(url.href)).location!;
+    expect(page).toMatch(new RegExp(`^${issuer}/interaction/[^/]+$`));
+    const held = { table: 'oidc_model', id: page.split('/').at(-1)! };
+    const answers = await formsSentAtOnce(app.gatehouse.services.orm, held, [() => flow.jar.visit(page), () => flow.jar.visit(page)]);
+    expect(answers.map((answer) => answer.status)).toEqual([303, 303]);
+    expect(answers[1]!.location).toBe(answers[0]!.location);
+    expect(await app.sql(`select id from oidc_model where model = 'Grant' and payload->>'accountId' = ? and payload->>'clientId' = ?`, [uma, other.clientMetadata().client_id])).toHaveLength(1);
+    expect(await redeem(other, flow, answers[1]!)).toMatchObject({ sub: uma, tenant_id: acme });
   });
 
   it('removed from all tenants but one after the password: the choice offers that one, and completes with it', async () => {
