@@ -4,7 +4,7 @@ import { SignInRefusal } from '../domain/sign-in/refusals.ts';
 import { textOf } from '../domain/typed-fields.ts';
 import { askPasskeySignUp, completePasskeySignUp, passkeySignUpOptions, provePasskeySignUpCode } from '../domain/webauthn/sign-up.ts';
 import { checkEmailPage } from '../pages/magic-link.ts';
-import { emailFormPage } from '../pages/pages.ts';
+import { donePage, emailFormPage } from '../pages/pages.ts';
 import { passkeyCreatePage } from '../pages/passkey-signup.ts';
 import { sendPage } from '../pages/reply.ts';
 import type { Services } from '../services.ts';
@@ -82,7 +82,10 @@ export function passkeySignUpRoutes(app: FastifyInstance, services: Services, st
   app.post<{ Params: Params }>('/interaction/:uid/passkey-signup/key', steps.throttled, async (request, reply) => {
     const { context, fields } = await posted(request, reply);
     const rp = await relyingPartyFor(services, request);
-    const outcome = await completePasskeySignUp(context.target, rp, context.interaction.uid, fields['credential']);
+    const applicationUrl = context.redirectTarget ?? services.config.publicUrl;
+    const outcome = await completePasskeySignUp(context.target, rp, context.interaction.uid, fields['credential'], applicationUrl);
+    // A taken address gets the password sign-up's page, which a new account's there gets too: the mail tells which.
+    if ('sentTo' in outcome) return send(reply, context, 200, (nonce) => donePage(context.target.look, nonce, 'signup.sentTitle', 'signup.sentText', { email: outcome.sentTo }));
     if (!outcome.ok) return outcome.retry ? showCreate(request, reply, context, 400, true) : steps.showLogin(reply, context, 400, { error: 'passkeySignup.expired' });
     return steps.continueSignIn(request, reply, context, { user: outcome.user, verified: outcome.user, amr: outcome.amr, methods: ['passkey'], record: outcome.record });
   });

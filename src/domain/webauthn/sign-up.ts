@@ -84,12 +84,38 @@ export async function passkeySignUpOptions(target: SignInTarget, rp: RelyingPart
   return proven === undefined ? undefined : { email: proven.email, options: await newCredentialOptions(target, rp, interactionId, proven) };
 }
 
-/** `retry`: the address stays proven, and the browser may try making a passkey again. */
-export type PasskeySignUp = { readonly ok: true; readonly user: SignInUser; readonly amr: readonly string[]; readonly record: FactorRecord } | { readonly ok: false; readonly retry: boolean };
+/** `retry`: the address stays proven, and the browser may try making a passkey again. `sentTo`: the address got an
+ *  account meanwhile, whose owner is mailed as if it had it first; answered as the password sign-up answers. */
+export type PasskeySignUp =
+  | { readonly ok: true; readonly user: SignInUser; readonly amr: readonly string[]; readonly record: FactorRecord }
+  | { readonly ok: false; readonly retry: boolean }
+  | { readonly ok: false; readonly sentTo: string };
 
 class KeyHeld extends Error {}
 
-export async function completePasskeySignUp(target: SignInTarget, rp: RelyingParty, interactionId: string, posted: string | null | undefined): Promise<PasskeySignUp> {
+/** An account made for the address after its code was proven: the sign-up ends as askPasskeySignUp ends one for an
+ *  address with an account (its owner told, the interaction's codes ended), nothing made. */
+async function tellOwnerOfTaken(target: SignInTarget, interactionId: string, email: string, applicationUrl: string): Promise<PasskeySignUp | undefined> {
+  const told = await target.applicationScope.transactional(async (em) => {
+    const owner = await em.findOne(User, { applicationId: target.application.id, poolId: target.poolId, emailNormalized: normalizeEmail(email) }, { filters: false });
+    if (owner === null) return false;
+    await endEmailSignIns(em, target, interactionId);
+    await tellOwner(target, em, owner, applicationUrl);
+    return true;
+  }, askedForLock(target.application.id, email));
+  if (!told) return undefined;
+  target.scope.services.outbox.wake();
+  return { ok: false, sentTo: email };
+}
+
+/** `applicationUrl`: where a notice to the owner of an address taken meanwhile sends them to sign in. */
+export async function completePasskeySignUp(
+  target: SignInTarget,
+  rp: RelyingParty,
+  interactionId: string,
+  posted: string | null | undefined,
+  applicationUrl: string,
+): Promise<PasskeySignUp> {
   const proven = await provenSignUp(target, interactionId);
   if (proven === undefined) return { ok: false, retry: false };
   const credential = await provenCredential(target, rp, interactionId, proven.id, posted, keyName(null));
@@ -113,8 +139,8 @@ export async function completePasskeySignUp(target: SignInTarget, rp: RelyingPar
     });
     if (!created) return refused('signup_unavailable');
   } catch (error) {
-    // The address signed up another way meanwhile, or the key is another account's.
-    if (error instanceof UniqueConstraintViolationException) return refused('signup_unavailable');
+    // The address signed up another way meanwhile (its owner told, as if it had the account first), or the key is another account's.
+    if (error instanceof UniqueConstraintViolationException) return (await tellOwnerOfTaken(target, interactionId, proven.email, applicationUrl)) ?? refused('signup_unavailable');
     if (error instanceof KeyHeld) return refused('invalid_passkey');
     throw error;
   }
