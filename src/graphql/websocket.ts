@@ -20,8 +20,8 @@ import { inputRefusal, refusalOf, type SubscriptionStarter } from './subscriptio
 
 /**
  * GraphQL over WebSocket (graphql-ws), subscriptions only, under the SSE path's rules (subscriptions.ts). Credentials
- * are asked again for each subscription and result, as a stream's; each subscription counts in the rate limit, or one
- * socket could subscribe without end.
+ * are asked again for each subscription and result, as a stream's, and when a record they stand on changes (closed
+ * once refused, idle or not); each subscription counts in the rate limit, or one socket could subscribe without end.
  */
 
 export type CredentialHeaders = Readonly<Record<string, string | string[] | undefined>>;
@@ -198,7 +198,7 @@ export function graphqlWebSocket(
     for (const connection of [...(concerned ?? [])]) void askAgain(connection);
   });
 
-  function watch(connection: Connection, principal: Principal): void {
+  function watchCredentials(connection: Connection, principal: Principal): void {
     connection.watching = principal.credentialRecords.flatMap((records) =>
       Object.entries(records).flatMap(([kind, id]) => (id == null ? [] : [recordKey(kind, id)])),
     );
@@ -210,7 +210,7 @@ export function graphqlWebSocket(
     }
   }
 
-  function unwatch(connection: Connection): void {
+  function unwatchCredentials(connection: Connection): void {
     authenticated.delete(connection);
     for (const key of connection.watching) {
       const connections = watched.get(key);
@@ -242,7 +242,7 @@ export function graphqlWebSocket(
       // Closed while it was authenticated: its close released what it held then.
       if (connection.closed) return slot.release();
       connection.held.push(slot);
-      watch(connection, principal);
+      watchCredentials(connection, principal);
       // A change heard while it authenticated may have come after the read.
       if (heard !== heardBefore) void askAgain(connection);
     } catch (error) {
@@ -370,7 +370,7 @@ export function graphqlWebSocket(
       socket.once('close', (code, reason) => {
         clearInterval(heartbeat);
         connection.closed = true;
-        unwatch(connection);
+        unwatchCredentials(connection);
         for (const slot of connection.held.splice(0)) slot.release();
         void closed(code, String(reason))
           .catch((error: unknown) => (connection.ended = error instanceof Error ? error : new Error(String(error))))

@@ -18,7 +18,8 @@ import { createUserThrough } from '../support/users.ts';
 
 /**
  * GraphQL subscriptions over WebSocket (graphql-ws, an Upgrade of GET /graphql): the SSE subscription's checks,
- * results and errors, its credentials from `connection_init` or the upgrade, refused with graphql-ws's close codes;
+ * results and errors, its credentials from `connection_init` or the upgrade, refused with graphql-ws's close codes
+ * (and closed so once they end, on any instance);
  * subscriptions only; the streams a credential holds bounded across both transports; closed by the server's shutdown.
  */
 let app: TestApp;
