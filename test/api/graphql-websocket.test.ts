@@ -12,6 +12,7 @@ import {
   type GraphQLSocket,
   type SocketSubscription,
 } from '../support/graphql-socket.ts';
+import { basicAuth, postForm } from '../support/oauth.ts';
 import { secondInstance, TWO_INSTANCES } from '../support/second-instance.ts';
 import { openSse, type SseStream } from '../support/sse.ts';
 import { createUserThrough } from '../support/users.ts';
@@ -250,6 +251,17 @@ describe('a connection whose credentials end', () => {
     expect((await app.http.delete(`/applications/${app.root.applicationId}/tenants/${tenant}/users/${userId}`)).status).toBe(204);
     await expectRefused(inTenant, TOKEN_REFUSED);
     expect(appWide.closed).toBeUndefined();
+  });
+
+  it('closes an M2M credential’s token’s connection once the credential is revoked', async () => {
+    const created = await app.http.post('/m2m-credentials', { name: 'socket m2m', permissions: ['audit_logs:read'] });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const granted = await postForm(`${app.baseUrl}/oauth2/token`, { grant_type: 'client_credentials' }, { authorization: basicAuth(created.body.clientId, created.body.clientSecret) });
+    expect(granted.status, JSON.stringify(granted.body)).toBe(200);
+    const socket = socketOf({ Authorization: `Bearer ${granted.body.access_token}` });
+    await acknowledgement(socket);
+    expect((await app.http.delete(`/m2m-credentials/${created.body.id}`)).status).toBe(204);
+    await expectRefused(socket, TOKEN_REFUSED);
   });
 
   it('closes the connections of a deleted tenant’s key and of a deleted application’s key', async () => {
