@@ -5,8 +5,9 @@ import { awaitTurn } from '../db/advisory-lock.ts';
 import { CLAIM_KEY, liveRow, MODEL, PAYLOAD } from '../db/oidc-model.ts';
 
 /**
- * The forms of one interaction are answered one at a time, so a form posted while another is being answered (a double
- * submit) is judged once that one is done, as if posted after it: the interaction's result, when it has one, stands.
+ * The forms of one interaction (and the consent page that finishes it without one) are answered one at a time, so a
+ * form posted while another is being answered (a double submit) is judged once that one is done, as if posted after
+ * it: the interaction's result, when it has one, stands.
  * Within this process the waiting is a turn, holding no connection; across instances it is a claim written into the
  * interaction's row by a conditional update, asked for again every CLAIM_RETRY_MS while another instance holds it.
  * oidc-provider neither reads nor saves the key, so the save of the interaction's result ends the claim too.

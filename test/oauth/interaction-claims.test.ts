@@ -6,8 +6,8 @@ import { lockTurnsWaitingAtLeast } from '../support/database.ts';
 
 /**
  * The claim each form of an interaction takes before it proves or records anything (src/oidc/interaction-claims.ts):
- * in this process a turn, across instances a claim in the interaction's row. The hosted forms' double submits are in
- * hosted-tenants.test.ts and hosted-mfa.test.ts.
+ * in this process a turn, across instances a claim in the interaction's row. The hosted forms' double submits, and the
+ * consent page opened twice at once, are in hosted-tenants.test.ts and hosted-mfa.test.ts.
  */
 let app: TestApp;
 beforeAll(async () => {
