@@ -92,7 +92,7 @@ export class OidcProvider {
     return refuseInteraction(interaction);
   }
 
-  /** Taken by each form of the interaction before it proves or records anything (interaction-claims.ts). */
+  /** Taken by each form of the interaction before it proves or records anything, and by the consent page finishing it without one (interaction-claims.ts). */
   claimInteraction(uid: string): Promise<InteractionClaim> {
     return claimInteraction(this.deps.orm, uid);
   }
