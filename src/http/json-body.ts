@@ -50,27 +50,59 @@ const OPEN_BRACKET = 0x5b;
 const CLOSE_BRACE = 0x7d;
 const CLOSE_BRACKET = 0x5d;
 
+/** A key this long is named by its start. */
+const NAMED_KEY_MAX = 64;
+const quotedKey = (key: string) => (key.length > NAMED_KEY_MAX ? `${JSON.stringify(key.slice(0, NAMED_KEY_MAX)).slice(0, -1)}…"` : JSON.stringify(key));
+
 /** Why JSON.parse should not be given the text (a request body, a WebSocket message), in one pass over it; text that
- *  is not JSON may pass: JSON.parse refuses it next. */
+ *  is not JSON may pass: JSON.parse refuses it next. A key repeated in one object is refused: parsers differ on which
+ *  value counts (JSON.parse takes the last, others the first), so a proxy in front may have judged another request. */
 export function jsonShapeProblem(text: string): string | undefined {
   let depth = 0;
   let values = 0;
+  // Per open container, innermost last: an object's keys so far, or undefined for an array.
+  const open: Array<Set<string> | undefined> = [];
+  let atKey = false;
   for (let i = 0; i < text.length; i += 1) {
     const code = text.charCodeAt(i);
     if (code === QUOTE) {
-      i = closingQuote(text, i);
+      const close = closingQuote(text, i);
+      if (atKey) {
+        const key = keyText(text, i, close);
+        const keys = open[open.length - 1]!;
+        if (keys.has(key)) return `repeats the key ${quotedKey(key)}`;
+        keys.add(key);
+        atKey = false;
+      }
+      i = close;
     } else if (code === OPEN_BRACE || code === OPEN_BRACKET) {
       depth += 1;
       values += 1;
       if (depth > JSON_BODY_MAX_DEPTH) return `nests deeper than ${JSON_BODY_MAX_DEPTH} levels`;
+      atKey = code === OPEN_BRACE;
+      open.push(atKey ? new Set() : undefined);
     } else if (code === CLOSE_BRACE || code === CLOSE_BRACKET) {
       depth -= 1;
+      open.pop();
+      atKey = false;
     } else if (code === COMMA) {
       values += 1;
+      atKey = open[open.length - 1] !== undefined;
     }
     if (values > JSON_BODY_MAX_VALUES) return `holds more than ${JSON_BODY_MAX_VALUES} values`;
   }
   return undefined;
+}
+
+/** The key as JSON.parse reads it (`"\u0065mail"` is `"email"`); read as written when it is not JSON, which JSON.parse refuses next. */
+function keyText(text: string, open: number, close: number): string {
+  const written = text.slice(open + 1, close);
+  if (!written.includes('\\')) return written;
+  try {
+    return JSON.parse(text.slice(open, close + 1)) as string;
+  } catch {
+    return written;
+  }
 }
 
 /** Searches for quotes rather than reading every character (a megabyte of string is most of a large body); linear. */

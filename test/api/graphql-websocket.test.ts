@@ -337,7 +337,7 @@ describe('the protocol’s own refusals', () => {
     expect((await closed).code).toBe(4409);
   });
 
-  it('closes a connection whose message holds more values or nests deeper than a request body may (4400), before it is parsed or answered', async () => {
+  it('closes a connection whose message holds more values, nests deeper than a request body may or repeats a key (4400), before it is parsed or answered', async () => {
     const message = (socket: WebSocket) => new Promise<unknown>((resolve) => socket.once('message', (data: Buffer) => resolve(JSON.parse(data.toString('utf8')))));
     const answer = async (sent: string) => {
       const { socket, closed } = await rawSocket(wsUrl, ['graphql-transport-ws']);
@@ -355,6 +355,9 @@ describe('the protocol’s own refusals', () => {
     });
     const deep = `{"type":"ping","payload":${'{"a":'.repeat(JSON_BODY_MAX_DEPTH)}0${'}'.repeat(JSON_BODY_MAX_DEPTH)}}`;
     expect(await answer(deep)).toEqual({ code: 4400, reason: `validation_error: The message nests deeper than ${JSON_BODY_MAX_DEPTH} levels` });
+    // Which `type` would count is the parser's choice: none is made.
+    expect(await answer('{"type":"ping","type":"subscribe"}')).toEqual({ code: 4400, reason: 'validation_error: The message repeats the key "type"' });
+    expect(await answer('{"type":"ping","payload":{"a":1,"a":2}}')).toEqual({ code: 4400, reason: 'validation_error: The message repeats the key "a"' });
   });
 
   it('takes no message larger than a request body (1009), and no upgrade on another path (404)', async () => {

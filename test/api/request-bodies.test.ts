@@ -199,6 +199,33 @@ describe('an empty body, whatever its Content-Type', () => {
   });
 });
 
+describe('a JSON body repeating a key', () => {
+  /** Parsers disagree on which value of a repeated key counts (a proxy may read the first, JSON.parse reads the last). */
+  const post = (path: string, body: string) =>
+    rawRequest(app.baseUrl, 'POST', path, { 'x-api-key': app.root.apiKey, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) }, body);
+  const count = async () => ((await app.http.get('/users?pageSize=100')).body as { data: unknown[] }).data.length;
+
+  it('is refused on body, naming the key, at the top and nested, over REST and /graphql; nothing is created', async () => {
+    const before = await count();
+    const rest = await post('/api/v1/users', '{"email":"first@example.com","email":"second@example.com"}');
+    expect(rest.status).toBe(422);
+    expect(JSON.parse(rest.body)).toEqual({ code: 'validation_error', message: 'The request body repeats the key "email"', field: 'body' });
+    const query = 'mutation($input: CreateUserInput!) { createUser(input: $input) { id } }';
+    for (const input of ['{"email":"first@example.com","email":"second@example.com"}', '{"email":"first@example.com","metadata":{"a":1,"a":2}}']) {
+      const graphql = await post('/graphql', `{"query":${JSON.stringify(query)},"variables":{"input":${input}}}`);
+      expect(graphql.status, input).toBe(422);
+      const errors = (JSON.parse(graphql.body) as { errors: unknown[] }).errors;
+      expect(errors, input).toEqual([
+        { message: `The request body repeats the key "${input.includes('metadata') ? 'a' : 'email'}"`, extensions: { code: 'validation_error', field: 'body', status: 422 } },
+      ]);
+    }
+    expect(await count()).toBe(before);
+    // The same key in two objects is no repetition.
+    const created = await post('/api/v1/users', '{"email":"first@example.com","metadata":{"email":"x","nested":{"email":"y"}}}');
+    expect(created.status).toBe(201);
+  });
+});
+
 describe('a JSON body where a route takes none', () => {
   it('is refused on body, an empty list as any other list; `{}` is no body; nothing runs', async () => {
     const user = (await app.http.post('/users', { email: 'no-input@example.com' })).body.id as string;
