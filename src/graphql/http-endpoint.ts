@@ -1,12 +1,12 @@
 import { HeaderMap } from '@apollo/server';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { getOperationAST, Kind, OperationTypeNode, print, type DocumentNode, type OperationDefinitionNode } from 'graphql';
+import { getOperationAST, Kind, OperationTypeNode, print, visit, type DocumentNode, type OperationDefinitionNode } from 'graphql';
 import type { RequestContext } from '../context.ts';
 import type { GraphQLServer } from './apollo.ts';
 import { GatehouseError, invalid, STATUS_BY_CODE, toGraphQLErrorBody, type GraphQLErrorBody } from '../errors.ts';
 import { inlineHashes } from '../http/html-security.ts';
 import { isName } from './input-refusals.ts';
-import { parseIdempotencyKey, REPLAYED_HEADER, requestFingerprint, withIdempotency } from '../http/idempotency.ts';
+import { canonicalUuid, parseIdempotencyKey, REPLAYED_HEADER, requestFingerprint, withIdempotency } from '../http/idempotency.ts';
 import { READS_ASKED_BY_POST } from '../http/reads-asked-by-post.ts';
 import { sendGraphQLAnswer, type GraphQLResponseBody } from './http-media.ts';
 import { parseClientDocument } from './operation-limits.ts';
@@ -146,7 +146,8 @@ const onlyReads = (operation: OperationDefinitionNode): boolean =>
 
 /** What Apollo runs, not how it was written (a null member and `{}` count as absent); another is another request (409). */
 function graphqlFingerprint(document: DocumentNode, { operationName, variables, extensions }: GraphQLRequestBody): string {
-  return requestFingerprint('graphql', print(document), operationName ?? null, variables ?? {}, extensions ?? {});
+  const canonical = visit(document, { StringValue: (node) => ({ ...node, value: canonicalUuid(node.value) }) });
+  return requestFingerprint('graphql', print(canonical), operationName ?? null, variables ?? {}, extensions ?? {});
 }
 
 async function handleGraphQL(

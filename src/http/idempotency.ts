@@ -25,9 +25,13 @@ export function parseIdempotencyKey(header: string | string[] | undefined): stri
   return header.toLowerCase();
 }
 
+/** The server reads an id in either letter case as one: so does a fingerprint. */
+export const canonicalUuid = (value: string): string => (UUID.test(value) ? value.toLowerCase() : value);
+
 /**
  * The one rule for "the same request" on both transports: a hash of `parts` as JSON with sorted object keys, so how a
- * body was written does not count, only its values. Each transport names its operation canonically in `parts`.
+ * body was written does not count, only its values (nor a UUID's letter case). Each transport names its operation
+ * canonically in `parts`.
  */
 export function requestFingerprint(...parts: unknown[]): string {
   const text = new HashedText(createHash('sha256'));
@@ -78,6 +82,8 @@ function writeCanonicalJson(value: unknown, text: HashedText): void {
     text.write('"');
     text.write(value);
     text.write('"');
+  } else if (typeof value === 'string') {
+    text.write(JSON.stringify(canonicalUuid(value)));
   } else if (typeof value !== 'object' || value === null) {
     text.write(JSON.stringify(value) ?? 'null');
   } else if (Array.isArray(value)) {

@@ -106,6 +106,41 @@ describe('Idempotency-Key on REST writes', () => {
     expect(other.body.code).toBe('idempotency_conflict');
   });
 
+  it('replays a retry whose ids, in the path or the body, are written in another letter case; another id conflicts', async () => {
+    const user = await app.http.post('/users', { email: 'cased@example.com' });
+    const [tenantA, tenantB] = [await app.createTenant('Cased A'), await app.createTenant('Cased B')];
+    const idempotencyKey = crypto.randomUUID();
+    const first = await app.http.patch(`/users/${user.body.id}`, { tenantIds: [tenantA] }, withKey(idempotencyKey));
+    expect(first.status).toBe(200);
+    const retried = await app.http.patch(`/users/${String(user.body.id).toUpperCase()}`, { tenantIds: [tenantA.toUpperCase()] }, withKey(idempotencyKey));
+    expect(retried.status).toBe(200);
+    expect(retried.headers.get('idempotent-replayed')).toBe('true');
+    expect(retried.body).toEqual(first.body);
+    const other = await app.http.patch(`/users/${user.body.id}`, { tenantIds: [tenantB.toUpperCase()] }, withKey(idempotencyKey));
+    expect(other.status).toBe(409);
+    expect(other.body.code).toBe('idempotency_conflict');
+    expect((await app.http.get(`/users/${user.body.id}`)).body.tenantIds).toEqual([tenantA]);
+
+    // Over /graphql, in the variables and in the document's own literals alike.
+    const suspend = (id: string) => `mutation { suspendUser(userId: "${id}") { id status } }`;
+    const graphqlKey = crypto.randomUUID();
+    const suspended = await postGraphQL({ query: suspend(user.body.id) }, graphqlKey);
+    expect(suspended.body.data.suspendUser.status).toBe('suspended');
+    const again = await postGraphQL({ query: suspend(String(user.body.id).toUpperCase()) }, graphqlKey);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.body).toEqual(suspended.body);
+    const updateUser = 'mutation($userId: UUID!, $input: UpdateUserInput!) { updateUser(userId: $userId, input: $input) { id tenantIds } }';
+    const variablesKey = crypto.randomUUID();
+    const updated = await postGraphQL({ query: updateUser, variables: { userId: user.body.id, input: { tenantIds: [tenantB] } } }, variablesKey);
+    expect(updated.body.data.updateUser.tenantIds).toEqual([tenantB]);
+    const replayed = await postGraphQL({ query: updateUser, variables: { userId: String(user.body.id).toUpperCase(), input: { tenantIds: [tenantB.toUpperCase()] } } }, variablesKey);
+    expect(replayed.headers.get('idempotent-replayed')).toBe('true');
+    expect(replayed.body).toEqual(updated.body);
+    const conflicting = await postGraphQL({ query: updateUser, variables: { userId: user.body.id, input: { tenantIds: [tenantA] } } }, variablesKey);
+    expect(conflicting.status).toBe(409);
+    expect((await app.http.get(`/users/${user.body.id}`)).body.tenantIds).toEqual([tenantB]);
+  });
+
   it('keeps no request hash that checks a guess at a password sent: only the Idempotency-Key opens the record', async () => {
     const idempotencyKey = crypto.randomUUID();
     const input = { email: 'hashed-request@example.com', password: 'Summer2026!' };

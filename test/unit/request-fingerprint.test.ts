@@ -18,6 +18,24 @@ describe('requestFingerprint', () => {
   });
 });
 
+describe('requestFingerprint of ids', () => {
+  const id = '0190a2b4-5c6d-7e8f-9a0b-1c2d3e4f5a6b';
+  const upper = id.toUpperCase();
+
+  it('reads a UUID in either letter case as the same value, wherever it is: the server takes both as one id', () => {
+    const lower = requestFingerprint('PATCH', '/users/:userId', { userId: id, input: { tenantIds: [id], metadata: { ref: id } } });
+    expect(requestFingerprint('PATCH', '/users/:userId', { userId: upper, input: { tenantIds: [upper], metadata: { ref: upper } } })).toBe(lower);
+    expect(requestFingerprint('PATCH', '/users/:userId', { userId: `${id.slice(0, 9)}${upper.slice(9)}`, input: { tenantIds: [id], metadata: { ref: id } } })).toBe(lower);
+  });
+
+  it('tells apart another id, and text that only holds one', () => {
+    const other = '0190a2b4-5c6d-7e8f-9a0b-1c2d3e4f5a6c';
+    expect(requestFingerprint({ userId: other })).not.toBe(requestFingerprint({ userId: id }));
+    expect(requestFingerprint({ name: `Ticket ${upper}` })).not.toBe(requestFingerprint({ name: `Ticket ${id}` }));
+    expect(requestFingerprint({ name: `${upper}x` })).not.toBe(requestFingerprint({ name: `${id}x` }));
+  });
+});
+
 describe('requestFingerprint of a large body', () => {
   // Keys already in sorted order: JSON.stringify's text is then the canonical text itself.
   const keys = Object.fromEntries(Array.from({ length: 5_000 }, (_, i) => [`k${String(i).padStart(4, '0')}`, i % 2 === 0 ? 'v' : [i, null]]));
