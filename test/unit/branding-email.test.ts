@@ -140,6 +140,36 @@ describe('templates', () => {
     expect(await renderPart('text', '[{{ lnik }}{{ user.emial }}{{ user.constructor }}{{ user.__proto__ }}]', { user: { name: 'Ada' } })).toBe('[]');
   });
 
+  it('escapes a capture read through filters exactly once: a filter reads its text, and what it makes is text', async () => {
+    const pair = { v: 'Tom & Jerry' };
+    const filtered = [
+      '{{ x | upcase }}', '{{ x | strip }}', '{{ x | append: "!" }}', '{{ "(" | append: x }}', '{% assign y = x | strip %}{{ y }}',
+      '{{ x | split: " " | join: "+" }}', '{{ x | default: "none" }}', '{% echo x | downcase %}', '{{ x | truncate: 9 }}',
+    ];
+    const rendered = await renderPart('html', `{% capture x %}{{ v }}{% endcapture %}${filtered.join('|')}`, pair);
+    expect(rendered).toBe('TOM &amp; JERRY|Tom &amp; Jerry|Tom &amp; Jerry!|(Tom &amp; Jerry|Tom &amp; Jerry|Tom+&amp;+Jerry|Tom &amp; Jerry|tom &amp; jerry|Tom &amp; ...');
+    // The template's own markup in a capture is HTML printed whole, text once a filter has read it.
+    expect(await renderPart('html', '{% capture x %}<b>{{ v }}</b>{% endcapture %}{{ x }}|{{ x | strip }}', pair)).toBe('<b>Tom &amp; Jerry</b>|&lt;b&gt;Tom &amp; Jerry&lt;/b&gt;');
+  });
+
+  it('never prints a captured variable unescaped, `| raw` after a capture and after any filter of it included', async () => {
+    const hostile = { v: '<img src=x onerror=alert(1)>', u: '%3Cimg%20src%3Dx%3E' };
+    // What reads the capture's HTML back into markup: entities replaced, or the outputs' own encodings decoded.
+    const unescaped = 'replace: "&lt;", "<" | replace: "&gt;", ">"';
+    const templates = [
+      '{{ x | raw }}', '{% echo x | raw %}', `{{ x | ${unescaped} | raw }}`, '{{ x | strip | raw }}', '{{ x | url_decode | raw }}',
+      `{% assign y = x | ${unescaped} %}{{ y | raw }}`, `{% echo x | ${unescaped} | raw %}`, `{{ "" | append: x | ${unescaped} | raw }}`,
+      `{% assign words = x | split: " " %}{% for w in words %}{{ w | ${unescaped} | raw }}{% endfor %}`, `{{ x | split: " " | first | ${unescaped} | raw }}`,
+      `{% assign y = x | ${unescaped} %}{% capture z %}{{ y }}{% endcapture %}{{ z | raw }}`, '{{ x | base64_encode | base64_decode | raw }}',
+      `{{ x | ${unescaped} | default: "" | raw }}`, `{{ "" | default: x | url_decode | raw }}`,
+    ];
+    for (const template of templates) {
+      const html = await renderPart('html', `{% capture x %}{{ v }} {{ u }}{% endcapture %}${template}`, hostile);
+      expect(html, template).not.toMatch(/<img/);
+      expect(html, template).toContain('&lt;img');
+    }
+  });
+
   it('escapes HTML output, folds subjects, and refuses what cannot render', async () => {
     expect(await renderPart('html', '{{ v }}', { v: '<b>"&' })).toBe('&lt;b&gt;&#34;&amp;');
     expect(await renderPart('text', '{{ v }}', { v: '<b>' })).toBe('<b>');
@@ -147,7 +177,8 @@ describe('templates', () => {
     const name = { v: 'Seán O\'Brien & <Co>' };
     const once = 'Seán O&#39;Brien &amp; &lt;Co&gt;';
     expect(await renderPart('html', '{% capture hi %}<b>Hi {{ v }}</b>{% endcapture %}{{ hi }}|{% echo hi %}|{{ hi | raw }}', name)).toBe(`<b>Hi ${once}</b>|<b>Hi ${once}</b>|<b>Hi ${once}</b>`);
-    expect(await renderPart('html', '{% capture hi %}{{ v }}{% endcapture %}{% if hi %}{{ hi | size }} {{ hi.size }}{% endif %}{% if hi == "x" %}!{% endif %}', name)).toBe(`${once.length} ${once.length}`);
+    // Conditions and `size` read its text, as the text part's capture reads.
+    expect(await renderPart('html', '{% capture hi %}{{ v }}{% endcapture %}{% if hi %}{{ hi | size }} {{ hi.size }}{% endif %}{% if hi == "x" %}!{% endif %}{% if hi contains "& <" %}&{% endif %}', name)).toBe(`${name.v.length} ${name.v.length}&`);
     expect(await renderPart('text', '{% capture hi %}Hi {{ v }}{% endcapture %}{{ hi }}', name)).toBe('Hi Seán O\'Brien & <Co>');
     expect(await renderPart('subject', 'Hi {{ v }}', { v: 'a\r\nBcc: b' })).toBe('Hi a Bcc: b');
     // Every line break of Unicode's, not only CR and LF: a subject is one line wherever it is shown.

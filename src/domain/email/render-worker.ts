@@ -12,6 +12,7 @@ import {
   Value,
   type Context,
   type Emitter,
+  type FilterImplOptions,
   type TagToken,
   type Template,
   type TopLevelToken,
@@ -67,24 +68,39 @@ class EscapingEcho extends Tag {
   }
 }
 
-/** A capture in an HTML part, its outputs escaped already: printed as it is. Filters read its text (`valueOf`). */
-class CapturedHtml extends Drop {
-  readonly html: string;
-  constructor(html: string) {
+const UNESCAPES: Readonly<Record<string, string>> = Object.fromEntries(Object.entries(ESCAPES).map(([character, entity]) => [entity, character]));
+const unescapeHtml = (html: string) => html.replace(/&(?:amp|lt|gt|#34|#39);/g, (entity) => UNESCAPES[entity] ?? entity);
+
+/** Text a template made: conditions, `size` and filters read `text`. */
+abstract class CapturedValue extends Drop {
+  readonly text: string;
+  constructor(text: string) {
     super();
-    this.html = html;
+    this.text = text;
   }
   override valueOf(): string {
-    return this.html;
+    return this.text;
   }
   /** The `size` filter reads `length` itself, and `.size` asks the drop. */
   get length(): number {
-    return this.html.length;
+    return this.text.length;
   }
   override liquidMethodMissing(key: string): unknown {
-    return key === 'size' ? this.html.length : undefined;
+    return key === 'size' ? this.text.length : undefined;
   }
 }
+
+/** A capture in an HTML part: its HTML, outputs escaped once, printed as it is (`| raw` too); its text unescaped. */
+class CapturedHtml extends CapturedValue {
+  readonly html: string;
+  constructor(html: string) {
+    super(unescapeHtml(html));
+    this.html = html;
+  }
+}
+
+/** What a filter made of a capture: text holding its outputs unescaped, so escaped wherever it is printed, `| raw` included. */
+class CapturedText extends CapturedValue {}
 
 class EscapedCapture extends CaptureTag {
   override *render(ctx: Context): Generator<unknown, void, unknown> {
@@ -95,6 +111,29 @@ class EscapedCapture extends CaptureTag {
 
 /** `outputEscape` and `{% echo %}`: what is not HTML already is escaped. */
 const escapeOutput = (value: unknown) => (value instanceof CapturedHtml ? value.html : escapeHtml(stringify(value)));
+
+const holdsCapture = (value: unknown): boolean => value instanceof CapturedValue || (Array.isArray(value) && value.some(holdsCapture));
+const textOf = (value: unknown): unknown => (value instanceof CapturedValue ? value.text : Array.isArray(value) ? value.map(textOf) : value);
+const capturedText = (value: unknown): unknown =>
+  typeof value === 'string' ? new CapturedText(value) : Array.isArray(value) ? value.map(capturedText) : value;
+
+/** A filter given a capture (or what a filter made of one), as its input or an argument, reads text and makes text; `raw`
+ *  prints only a capture's own HTML as it is, so no filter (`replace`, `url_decode`) can hand it a variable to print raw. */
+function readingCapturesAsText(engine: Liquid): void {
+  for (const [name, filter] of Object.entries(engine.filters)) {
+    const { handler, raw } = typeof filter === 'function' ? { handler: filter, raw: false } : filter;
+    type Self = ThisParameterType<typeof handler>;
+    const read = function* (this: Self, value: unknown, ...args: unknown[]): Generator<unknown, unknown, unknown> {
+      if (!holdsCapture(value) && !args.some(holdsCapture)) return yield handler.call(this, value, ...args);
+      return capturedText(yield handler.call(this, textOf(value), ...args.map(textOf)));
+    };
+    const rawHtml = function (this: Self, value: unknown): unknown {
+      if (value instanceof CapturedHtml) return value.html;
+      return holdsCapture(value) ? escapeHtml(stringify(value)) : handler.call(this, value);
+    };
+    engine.registerFilter(name, { raw, handler: name === 'raw' ? rawHtml : read } satisfies FilterImplOptions);
+  }
+}
 
 /** liquidjs writes the candidate it picks as it is. */
 class EscapingCycle extends CycleTag {
@@ -135,6 +174,7 @@ const htmlEngine = chargeOutput(new Liquid({ ...LIMITS, outputEscape: escapeOutp
 htmlEngine.registerTag('echo', EscapingEcho);
 htmlEngine.registerTag('capture', EscapedCapture);
 htmlEngine.registerTag('cycle', EscapingCycle);
+readingCapturesAsText(htmlEngine);
 const textEngine = chargeOutput(new Liquid(LIMITS));
 
 /** Offered, on the way to an offered path (`user`), or below one (`branding.colors`: its properties are not listed). */
