@@ -3581,7 +3581,7 @@ export type SmtpSecurity =
 /** SMTP server settings. */
 export type SmtpSettings = {
   __typename?: 'SmtpSettings';
-  /** Host name of the server. */
+  /** Host name or IP address of the server (an IPv6 address bare, in its shortest lower-case form). */
   host: Scalars['String']['output'];
   /** Port, 1 to 65535. */
   port: Scalars['Int']['output'];
@@ -3593,7 +3593,10 @@ export type SmtpSettings = {
 
 /** SMTP server settings to set. */
 export type SmtpSettingsInput = {
-  /** Host name of the server. */
+  /**
+   * Host name or IP address of the server; an IPv6 address bare (`2001:db8::25`) or in brackets (`[2001:db8::25]`), without
+   * a zone. An internal address or a `localhost` name is refused (422) unless the operator allows private hosts.
+   */
   host: Scalars['String']['input'];
   /** Port, 1 to 65535. */
   port: Scalars['Int']['input'];

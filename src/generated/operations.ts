@@ -787,7 +787,10 @@ export type SmtpSecurity =
 
 /** SMTP server settings to set. */
 export type SmtpSettingsInput = {
-  /** Host name of the server. */
+  /**
+   * Host name or IP address of the server; an IPv6 address bare (`2001:db8::25`) or in brackets (`[2001:db8::25]`), without
+   * a zone. An internal address or a `localhost` name is refused (422) unless the operator allows private hosts.
+   */
   host: string;
   /** Port, 1 to 65535. */
   port: number;

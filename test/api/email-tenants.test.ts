@@ -143,6 +143,31 @@ describe('an SMTP server at an internal address', () => {
     expect((await app.http.put(`${appPath}/tenants/${tenantId}/email/provider`, provider('93.184.215.14'))).status).toBe(200);
   });
 
+  it('takes a public IPv6 address, bare or in brackets, stored bare in its shortest form; refuses the internal ranges of IPv6', async () => {
+    const tenantId = await app.createTenant('IPv6');
+    const tenantProvider = `${appPath}/tenants/${tenantId}/email/provider`;
+    for (const [given, stored] of [['2606:4700:4700::1111', '2606:4700:4700::1111'], ['[2606:4700:4700:0:0:0:0:1001]', '2606:4700:4700::1001'], ['[2A00:1450:4001::1B]', '2a00:1450:4001::1b'], ['64:ff9b::5db8:d70e', '64:ff9b::5db8:d70e']]) {
+      const saved = await app.http.put(tenantProvider, provider(given!));
+      expect(saved.status, given).toBe(200);
+      expect(saved.body.smtp, given).toMatchObject({ host: stored });
+    }
+    const internal = [
+      '::1', '[::1]', '::', 'fc00::1', '[fd12:3456::25]', 'fe80::1', 'febf::1', 'ff02::1', '::ffff:127.0.0.1', '[::ffff:a9fe:a9fe]', '::ffff:10.0.0.5',
+      '64:ff9b::a00:5', '64:ff9b::169.254.169.254', '64:ff9b:1::1', '2001:db8::25', '[2001:db8::25]', '::127.0.0.1', '2002:a00:5::1', '2001::1',
+    ];
+    for (const host of internal) {
+      const response = await app.http.put(tenantProvider, provider(host));
+      expect(response.status, host).toBe(422);
+      expect(response.body, host).toEqual({ code: 'validation_error', field: 'smtp.host', message: 'smtp.host may not be a loopback, private, link-local or other internal address' });
+    }
+    for (const host of ['[2606:4700::1', '2606:4700::1]', '[[2606:4700::1]]', 'fe80::1%eth0', '2606:4700::1::1', '[93.184.215.14]']) {
+      const response = await app.http.put(tenantProvider, provider(host));
+      expect(response.status, host).toBe(422);
+      expect(response.body, host).toMatchObject({ code: 'validation_error', field: 'smtp.host' });
+    }
+    expect((await app.http.get(tenantProvider)).body.smtp).toMatchObject({ host: '64:ff9b::5db8:d70e' });
+  });
+
   it('fails the mail when the name resolves inside at send time, without connecting', async () => {
     const tenantId = await app.createTenant('Rebound');
     // A name, so it is saved; this machine's own resolves to it (loopback, or a container's private address).

@@ -14,6 +14,18 @@ describe('isInternalAddress', () => {
     }
   });
 
+  it('holds IPv6 by what it reaches: an IPv4 address (mapped, IPv4-compatible, NAT64, 6to4) by that address', () => {
+    for (const address of [
+      '::ffff:10.0.0.5', '::ffff:c0a8:101', '::127.0.0.1', '::a00:5', '64:ff9b::a00:5', '64:ff9b::7f00:1', '64:ff9b::192.168.1.1', '64:ff9b:1::1',
+      '2002:a00:5::1', '2002:7f00:1::', '2002:c000:0201::1', '2001::1', '2001:db8::25', '3fff::1', 'febf:ffff::1', 'fec0::1', 'fe80::1%eth0',
+    ]) {
+      expect(isInternalAddress(address), address).toBe(true);
+    }
+    for (const address of ['64:ff9b::5db8:d70e', '64:ff9b::8.8.8.8', '2002:5db8:d70e::1', '2a00:1450:4001::1b', '2001:200::1', '2001:4860:4860::8888']) {
+      expect(isInternalAddress(address), address).toBe(false);
+    }
+  });
+
   it('lets public addresses through, and is not fooled by neighbours of the ranges', () => {
     for (const address of ['93.184.215.14', '8.8.8.8', '172.15.255.255', '172.32.0.1', '100.128.0.1', '2606:4700:4700::1111', '::ffff:8.8.8.8']) {
       expect(isInternalAddress(address), address).toBe(false);
@@ -32,6 +44,14 @@ describe('publicAddressOf', () => {
     const refused = await publicAddressOf('169.254.169.254').catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(DeliveryError);
     expect(refused).toMatchObject({ permanent: true, message: expect.stringContaining('169.254.169.254') });
+  });
+
+  it('takes an IPv6 address as it is, public or refused for good when internal', async () => {
+    expect(await publicAddressOf('2a00:1450:4001::1b')).toBe('2a00:1450:4001::1b');
+    expect(await publicAddressOf('64:ff9b::5db8:d70e')).toBe('64:ff9b::5db8:d70e');
+    for (const host of ['::1', 'fd00::25', '::ffff:169.254.169.254', '64:ff9b::a9fe:a9fe', '2001:db8::25']) {
+      await expect(publicAddressOf(host), host).rejects.toMatchObject({ permanent: true, message: expect.stringContaining(`resolves to ${host}, an internal address`) });
+    }
   });
 
   it('refuses what a name resolves to when it is internal: inet_aton forms and localhost', async () => {

@@ -6518,7 +6518,7 @@ export interface components {
             replyTo: string | null;
             /** @description SMTP server settings. */
             smtp: {
-                /** @description Host name of the server. */
+                /** @description Host name or IP address of the server (an IPv6 address bare, in its shortest lower-case form). */
                 host: string;
                 /** @description Port, 1 to 65535. */
                 port: number;
@@ -7549,7 +7549,10 @@ export interface components {
         SmtpSecurity: "starttls" | "tls" | "none";
         /** @description SMTP server settings to set. */
         SmtpSettingsInput: {
-            /** @description Host name of the server. */
+            /**
+             * @description Host name or IP address of the server; an IPv6 address bare (`2001:db8::25`) or in brackets (`[2001:db8::25]`), without
+             *     a zone. An internal address or a `localhost` name is refused (422) unless the operator allows private hosts.
+             */
             host: string;
             /** @description Port, 1 to 65535. */
             port: number;

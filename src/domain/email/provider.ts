@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import type { Scope } from '../../context.ts';
 import type { Setting } from '../../db/entities/index.ts';
 import { invalid } from '../../errors.ts';
@@ -98,9 +99,9 @@ const headerName = (field: string, value: string | null | undefined): string | n
 
 function smtpSettings(input: EmailProviderInput['smtp'], allowPrivateHosts: boolean): SmtpSettings {
   if (input == null) throw invalid('smtp', 'smtp (host, port) is required for type smtp');
-  if (!HOSTNAME.test(input.host)) throw invalid('smtp.host', 'smtp.host must be a host name');
+  const host = smtpHost(input.host);
   // What a name resolves to is checked again at each send (publicAddressOf); what is internal already is refused here.
-  if (!allowPrivateHosts && !mayName(input.host, 'none')) {
+  if (!allowPrivateHosts && !mayName(host, 'none')) {
     throw invalid('smtp.host', 'smtp.host may not be a loopback, private, link-local or other internal address');
   }
   if (!Number.isInteger(input.port) || input.port < 1 || input.port > 65_535) throw invalid('smtp.port', 'smtp.port must be 1 to 65535');
@@ -108,7 +109,16 @@ function smtpSettings(input: EmailProviderInput['smtp'], allowPrivateHosts: bool
   if (username !== null && (username.length === 0 || username.length > 256 || !isControlFree(username))) {
     throw invalid('smtp.username', 'smtp.username must be 1 to 256 characters on one line, without control characters');
   }
-  return { host: input.host.toLowerCase(), port: input.port, username, security: input.security ?? 'starttls' };
+  return { host, port: input.port, username, security: input.security ?? 'starttls' };
+}
+
+/** A name, an IPv4 address, or an IPv6 one bare or in brackets, stored bare in its RFC 5952 form (as a connection takes
+ *  it, and as SMTP_URL's is read), lower-cased. No zone: a zone names one of this machine's interfaces. */
+function smtpHost(given: string): string {
+  if (HOSTNAME.test(given)) return given.toLowerCase();
+  const bare = /^\[([^[\]]*)\]$/.exec(given)?.[1] ?? given;
+  if (isIP(bare) !== 6 || bare.includes('%')) throw invalid('smtp.host', 'smtp.host must be a host name or an IP address (IPv6 bare or in brackets)');
+  return new URL(`smtp://[${bare}]`).hostname.slice(1, -1);
 }
 
 function sesSettings(input: EmailProviderInput['ses']): SesSettings {
