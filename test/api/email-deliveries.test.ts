@@ -118,6 +118,19 @@ describe('SMTP providers', () => {
     expect(mail.header('reply-to')).toBe('help@acme.test');
   });
 
+  it('send to a server at an IPv6 address, given in brackets and stored bare', async () => {
+    const ipv6Server = await startSmtpServer({ address: '::1' });
+    try {
+      const tenantId = await tenantWith({ type: 'smtp', fromAddress: 'hello@acme.test', smtp: { host: '[0:0::1]', port: ipv6Server.port, security: 'none' } });
+      expect((await app.http.get(inTenant(tenantId, '/email/provider'))).body.smtp).toMatchObject({ host: '::1' });
+      const queued = await sendTest(inTenant(tenantId, '/email/test'));
+      expect(await settledDelivery(app.http, deliveryPath(tenantId, queued.id))).toMatchObject({ status: 'sent', providerType: 'smtp' });
+      expect(ipv6Server.received.map((mail) => mail.header('message-id'))).toEqual([queued.messageId]);
+    } finally {
+      await ipv6Server.close();
+    }
+  });
+
   it('send over TLS from the first byte (security tls)', async () => {
     const tlsServer = await startSmtpServer({ certificate, tls: true, users: { mailer: SMTP_PASSWORD } });
     try {

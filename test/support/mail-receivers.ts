@@ -82,7 +82,7 @@ function headerOf(raw: string, name: string): string | undefined {
 }
 
 /**
- * A real SMTP server (smtp-server) on 127.0.0.1: STARTTLS offered with `certificate` (TLS from the first byte with
+ * A real SMTP server (smtp-server) on 127.0.0.1 (or `address`): STARTTLS offered with `certificate` (TLS from the first byte with
  * `tls`), AUTH required for `users` (none: no auth), every accepted mail kept in `received`; `holding` counts the
  * mails whose data came while `hold` held them.
  */
@@ -96,6 +96,7 @@ export async function startSmtpServer(options: {
   authReply?: () => { responseCode: number; message: string } | undefined;
   /** A reply it answers a recipient (RCPT TO) with instead of taking it, while it gives one. */
   rcptReply?: (address: string) => { responseCode: number; message: string } | undefined;
+  address?: string;
 }): Promise<TestSmtpServer> {
   const received: ReceivedMail[] = [];
   let held = 0;
@@ -140,7 +141,7 @@ export async function startSmtpServer(options: {
   // A sender killed mid-send, or an attempt closed at its deadline, resets its connection: smtp-server emits that as an
   // error, which would be uncaught; what the tests check is what was received.
   server.on('error', () => undefined);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(0, options.address ?? '127.0.0.1', resolve));
   const { port } = server.server.address() as AddressInfo;
   return { port, received, holding: () => held, close: () => new Promise((resolve) => server.close(() => resolve())) };
 }
