@@ -277,8 +277,8 @@ describe('the audit log on return', () => {
     await ended.waitFor();
     const streams: string[] = [];
     dashboard.page.on('websocket', (socket) => streams.push(socket.url()));
-    // The tenant choices are read on the same return: once read, a restart would have shown.
-    const choicesRead = dashboard.page.waitForResponse((response) => (response.request().postData() ?? '').includes('query TenantChoices('));
+    // The Tenant filter's choices are read on the same return: once read, a restart would have shown.
+    const choicesRead = dashboard.page.waitForResponse((response) => (response.request().postData() ?? '').includes('query TenantSummaries('));
     await dashboard.comeBack();
     await choicesRead;
     expect(await ended.count()).toBe(1);
