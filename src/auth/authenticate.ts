@@ -1,6 +1,6 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { effectivePermissions, type RoleSubject } from '../domain/authorization/held-roles.ts';
-import { consoleManages } from '../domain/console/console.ts';
+import { operatorPlace } from '../domain/console/console.ts';
 import type { SurfaceRouter } from '../domain/domains/surfaces.ts';
 import { GatehouseError } from '../errors.ts';
 import { isUuid } from '../ids.ts';
@@ -145,9 +145,10 @@ async function operatorPrincipal(store: CredentialStore, bearer: BearerSubject |
   }
   // Ids are taken in either case; the paths, caches and invalidations know the canonical one.
   const applicationId = named.toLowerCase();
-  if (!isUuid(applicationId) || !(await consoleManages(store.orm.em.getConnection(), bearer.applicationId, applicationId))) {
-    throw new GatehouseError('forbidden', 'The access token’s user is no operator of that application’s organization');
-  }
+  const place = isUuid(applicationId) ? await operatorPlace(store.orm.em.getConnection(), bearer.applicationId, bearer.subject, applicationId) : 'elsewhere';
+  if (place === 'elsewhere') throw new GatehouseError('forbidden', 'The access token’s user is no operator of that application’s organization');
+  // Their management ends with their last role there: a connection filed under the application's `roles` is asked again.
+  if (place === 'unassigned') throw new GatehouseError('forbidden', 'The access token’s user holds no role in that application as an operator');
   const subjects: RoleSubject[] = [{ type: 'operator', id: bearer.subject }];
   return {
     credentialId: `operator:${bearer.subject}`,
@@ -158,7 +159,7 @@ async function operatorPrincipal(store: CredentialStore, bearer: BearerSubject |
     actor: { type: 'operator', id: bearer.subject },
     apiKeyId: null,
     apiKeyExpiresAt: null,
-    credentialRecords: [liveSubjectOwners(bearer), { application: applicationId }],
+    credentialRecords: [liveSubjectOwners(bearer), { application: applicationId, roles: applicationId }],
   };
 }
 

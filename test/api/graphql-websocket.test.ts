@@ -1,6 +1,8 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { ensureConsoles } from '../../src/domain/console/console.ts';
 import { JSON_BODY_MAX_DEPTH, JSON_BODY_MAX_VALUES } from '../../src/http/json-body.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import {
@@ -274,6 +276,55 @@ describe('a connection whose credentials end', () => {
     await expectRefused(onTenant, /^unauthenticated: Invalid API key/);
     expect((await app.as({ apiKey: other.apiKey }).delete(`/applications/${other.applicationId}`)).status).toBe(204);
     await expectRefused(onOther, /^unauthenticated: Invalid API key/);
+  });
+
+  describe('an operator’s, acting on an application with X-Gatehouse-Application', () => {
+    let consoleId: string;
+    let appAdmin: string;
+    let firstOperator: string;
+    const tokenOf = (userId: string) => app.mintAccessToken({ sub: userId, app_id: consoleId });
+    /** A console user made an operator (their own role assignment in the root application, application-wide). */
+    const operator = async (email: string) => {
+      // Made through the console, by its first user (its app_admin), as operators are.
+      const made = await app.as({ bearer: await tokenOf(firstOperator) }).post('/users', { email });
+      expect(made.status, JSON.stringify(made.body)).toBe(201);
+      const userId = made.body.id as string;
+      const assigned = await app.http.post('/role-assignments', { subject: { type: 'operator', id: userId }, roleId: appAdmin });
+      expect(assigned.status, JSON.stringify(assigned.body)).toBe(201);
+      return { userId, assignmentId: assigned.body.id as string };
+    };
+    const onApplication = (bearer: string) => socketOf({ Authorization: `Bearer ${bearer}`, 'X-Gatehouse-Application': app.root.applicationId });
+
+    beforeAll(async () => {
+      await ensureConsoles(app.gatehouse.services.orm, app.gatehouse.services.config.publicUrl, randomUUID());
+      [{ id: consoleId }] = (await app.sql<{ id: string }>('select id from application where organization_id = ? and console', [app.root.organizationId])) as [{ id: string }];
+      [{ id: firstOperator }] = (await app.sql<{ id: string }>('select id from app_user where application_id = ?', [consoleId])) as [{ id: string }];
+      appAdmin = ((await app.http.get('/roles')).body.data as { id: string; key: string }[]).find((role) => role.key === 'app_admin')!.id;
+    });
+
+    it('closes once their last role in the application is removed, and refuses their HTTP requests; another operator’s removal leaves it open', async () => {
+      const [leaving, staying, bystander] = [await operator('socket-leaving@ops.example'), await operator('socket-staying@ops.example'), await operator('socket-bystander@ops.example')];
+      const bearer = await tokenOf(leaving.userId);
+      const [onLeaving, onStaying] = [onApplication(bearer), onApplication(await tokenOf(staying.userId))];
+      await Promise.all([acknowledgement(onLeaving), acknowledgement(onStaying)]);
+      // `version` takes no permission: only the operator's authentication can refuse it.
+      const version = () => app.as({ bearer }).request('POST', '/graphql', { body: { query: '{ version }' }, headers: { 'x-gatehouse-application': app.root.applicationId } });
+      expect((await version()).status).toBe(200);
+
+      // A change of the application's roles that leaves both managing it, then the end of one's management.
+      expect((await app.http.delete(`/role-assignments/${bystander.assignmentId}`)).status).toBe(204);
+      expect((await app.http.delete(`/role-assignments/${leaving.assignmentId}`)).status).toBe(204);
+      await expectRefused(onLeaving, /^forbidden: /);
+      const refused = await version();
+      expect(refused.status, JSON.stringify(refused.body)).toBe(403);
+      expect(refused.body.errors[0].extensions.code).toBe('forbidden');
+      // Asked again after both changes, the other operator's connection still serves what they may read.
+      const subscription = onStaying.subscribe(AUDIT_SUBSCRIPTION, { after: await newestRecord() });
+      const userId = await createUserThrough(app.http, { email: 'socket-operator-sees@example.com' });
+      await eventually(() => hasTarget(subscription, userId) || subscription.ended, 'the user.created record on the staying operator’s connection');
+      expect(subscription.errors).toBeUndefined();
+      expect(onStaying.closed).toBeUndefined();
+    });
   });
 
   describe.runIf(TWO_INSTANCES)('on another instance (Redis)', () => {

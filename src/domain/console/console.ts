@@ -163,13 +163,17 @@ export async function dashboardClientOf(
   return row === undefined ? null : { clientId: row.id, organizationId: row.organization_id };
 }
 
-export async function consoleManages(connection: SqlRunner, consoleId: string, applicationId: string): Promise<boolean> {
-  const rows = (await connection.execute(
-    `select 1 from application as c join application as m on m.organization_id = c.organization_id and not m.console
+/** Whether `applicationId` is another application of the console's organization and, if so, whether the operator holds a
+ *  role there (application-wide or in a tenant): what `managedApplications` lists. One statement, asked on every request. */
+export async function operatorPlace(connection: SqlRunner, consoleId: string, operatorId: string, applicationId: string): Promise<'elsewhere' | 'unassigned' | 'managed'> {
+  const [row] = (await connection.execute(
+    `select exists (select 1 from role_assignment as a left join tenant as t on t.application_id = a.application_id and t.id = a.tenant_id
+                     where a.application_id = m.id and a.subject_type = 'operator' and a.subject_id = ? and (a.tenant_id is null or t.id is not null)) as held
+       from application as c join application as m on m.organization_id = c.organization_id and not m.console
       where c.id = ? and c.console and m.id = ?`,
-    [consoleId, applicationId],
-  )) as unknown[];
-  return rows.length > 0;
+    [operatorId, consoleId, applicationId],
+  )) as { held: boolean }[];
+  return row === undefined ? 'elsewhere' : row.held ? 'managed' : 'unassigned';
 }
 
 /** Keys and credentials are no operators. */
