@@ -74,6 +74,16 @@ export function unverifiedAudience(token: string): string | undefined {
   }
 }
 
+/** Unverified: when a token verified already runs out (epoch ms), Infinity without `exp`. */
+export function unverifiedExpiry(token: string): number {
+  try {
+    const { exp } = decodeJwt(token);
+    return typeof exp === 'number' ? exp * 1000 : Infinity;
+  } catch {
+    return Infinity;
+  }
+}
+
 /** Unverified: which of the service's algorithms a token says it is signed with, if one (the verifier checks it). */
 export function unverifiedSigningAlg(token: string): SigningAlg | undefined {
   try {

@@ -5,11 +5,13 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerHookHandl
 import { getOperationAST, GraphQLError, OperationTypeNode, type DocumentNode, type ExecutionArgs, type GraphQLSchema } from 'graphql';
 import { CloseCode, handleProtocols, makeServer, type ExecutionResult, type FormattedExecutionResult, type SubscribePayload } from 'graphql-ws';
 import type { RawData, WebSocket } from 'ws';
-import type { CredentialSource } from '../auth/authenticate.ts';
+import { readCredentials, type CredentialSource } from '../auth/authenticate.ts';
+import { unverifiedExpiry } from '../auth/jwt.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { RequestContext } from '../context.ts';
 import { GatehouseError, invalid } from '../errors.ts';
 import type { InvalidationBus } from '../events/invalidations.ts';
+import { boundedConcurrency } from '../bounded-concurrency.ts';
 import { gatehouseErrorOf } from '../gatehouse-error-of.ts';
 import { PingWatch } from './ping-watch.ts';
 import { MAX_STALL_MS, MAX_UNREAD_BYTES, type EventStreams, type StreamSlot } from '../http/event-stream.ts';
@@ -77,9 +79,22 @@ interface Connection {
   watching: readonly string[];
   /** Closes it, refused, as a subscription refused for its credentials does. */
   refuse: (refused: ConnectionRefused) => void;
+  /** Asks its credentials again when the key or token runs out. */
+  expiry?: NodeJS.Timeout;
 }
 
 const recordKey = (kind: string, id: string) => `${kind}\0${id}`;
+
+/** Credential re-checks of open connections at once, per process. */
+const RECHECKS_AT_ONCE = 4;
+/** setTimeout's longest wait; a later expiry is waited for in steps. */
+const TIMER_MAX_MS = 2_147_483_647;
+
+/** When the Bearer token (verified already, by authenticate) runs out; Infinity without one. */
+function tokenExpiry(credentials: CredentialHeaders): number {
+  const token = readCredentials(credentials).bearer;
+  return token === undefined ? Infinity : unverifiedExpiry(token);
+}
 
 /**
  * `connection_init`'s payload read as headers (`X-API-Key`, `Authorization`, `X-Gatehouse-Application`, in any case) when it holds one, else the
@@ -195,8 +210,12 @@ export function graphqlWebSocket(
   deps.invalidations.subscribe((invalidation) => {
     heard += 1;
     const concerned = invalidation.kind === 'all' ? authenticated : watched.get(recordKey(invalidation.kind, invalidation.id));
-    for (const connection of [...(concerned ?? [])]) void askAgain(connection);
+    for (const connection of [...(concerned ?? [])]) askAgain(connection);
   });
+  // An `all` (a Redis reconnection) concerns every connection: their reads take turns, leaving the pool to requests.
+  const rechecks = boundedConcurrency(() => RECHECKS_AT_ONCE);
+  // Asked again and not yet begun: a second change meanwhile needs no second read.
+  const queued = new Set<Connection>();
 
   function watchCredentials(connection: Connection, principal: Principal): void {
     connection.watching = principal.credentialRecords.flatMap((records) =>
@@ -208,10 +227,21 @@ export function graphqlWebSocket(
       if (connections === undefined) watched.set(key, (connections = new Set()));
       connections.add(connection);
     }
+    // Expiry is announced by no change: the connection asks again when its key or token runs out.
+    const expiresAt = Math.min(principal.apiKeyExpiresAt?.getTime() ?? Infinity, tokenExpiry(connection.credentials));
+    if (Number.isFinite(expiresAt)) armExpiry(connection, expiresAt);
+  }
+
+  function armExpiry(connection: Connection, expiresAt: number): void {
+    const wait = Math.max(0, expiresAt - Date.now());
+    connection.expiry = setTimeout(() => (wait > TIMER_MAX_MS ? armExpiry(connection, expiresAt) : askAgain(connection)), Math.min(wait, TIMER_MAX_MS));
+    connection.expiry.unref();
   }
 
   function unwatchCredentials(connection: Connection): void {
     authenticated.delete(connection);
+    queued.delete(connection);
+    clearTimeout(connection.expiry);
     for (const key of connection.watching) {
       const connections = watched.get(key);
       connections?.delete(connection);
@@ -219,8 +249,17 @@ export function graphqlWebSocket(
     }
   }
 
+  function askAgain(connection: Connection): void {
+    if (queued.has(connection)) return;
+    queued.add(connection);
+    void rechecks(async () => {
+      if (!queued.delete(connection) || connection.closed) return;
+      await checkCredentials(connection);
+    });
+  }
+
   /** Closed with 4403 once its credentials are refused; the database failing says nothing of them and leaves it open. */
-  async function askAgain(connection: Connection): Promise<void> {
+  async function checkCredentials(connection: Connection): Promise<void> {
     try {
       await deps.authenticate(connection.credentials, 'database');
     } catch (error) {
@@ -244,7 +283,7 @@ export function graphqlWebSocket(
       connection.held.push(slot);
       watchCredentials(connection, principal);
       // A change heard while it authenticated may have come after the read.
-      if (heard !== heardBefore) void askAgain(connection);
+      if (heard !== heardBefore) askAgain(connection);
     } catch (error) {
       throw refusedConnection(error);
     }

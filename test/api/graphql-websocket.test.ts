@@ -266,6 +266,17 @@ describe('a connection whose credentials end', () => {
     await expectRefused(socket, TOKEN_REFUSED);
   });
 
+  it('closes a connection once its key runs out, though no change announces it', async () => {
+    const expiresAt = new Date(Date.now() + 5_000).toISOString();
+    const created = await app.http.post('/api-keys', { name: 'socket expiring', permissions: ['users:read'], expiresAt });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const socket = keyed(created.body.secret as string);
+    await acknowledgement(socket);
+    expect(socket.closed).toBeUndefined();
+    await expectRefused(socket, /^unauthenticated: /);
+    expect(Date.now()).toBeGreaterThanOrEqual(Date.parse(expiresAt));
+  });
+
   it('closes the connections of a deleted tenant’s key and of a deleted application’s key', async () => {
     const tenant = await app.createTenant('Socket deleted tenant');
     const tenantKey = await apiKey(['users:read'], tenant);
