@@ -47,7 +47,7 @@ const RATE_LIMITS = {
   streams: 'event streams and GraphQL WebSockets a credential holds open',
   sign_in: 'the hosted forms, per address',
   test_emails: 'TEST_EMAILS_PER_HOUR, per application',
-  template_rendering: 'a template preview or save while another of its scope renders, or two of its application',
+  template_rendering: "a template preview or save while another of its scope renders, or two of its application's tenants",
 } as const;
 
 export type RateLimit = keyof typeof RATE_LIMITS;

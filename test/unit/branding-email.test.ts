@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_BRANDING, parseBranding } from '../../src/domain/branding/branding.ts';
 import { parseEmailProvider } from '../../src/domain/email/provider.ts';
 import { LOCALES } from '../../src/domain/locales.ts';
-import { renderDraft, renderTemplate, TEMPLATE_PARTS, type TemplatePart } from '../../src/domain/email/render.ts';
+import { renderDrafts, renderTemplate, TEMPLATE_PARTS, type TemplatePart } from '../../src/domain/email/render.ts';
 import { DEFAULT_TEMPLATES, defaultTemplate, TEMPLATE_KEYS, templateVariables } from '../../src/domain/email/template-defaults.ts';
 import { checkTemplateParts } from '../../src/domain/email/templates.ts';
 import { GatehouseError } from '../../src/errors.ts';
@@ -108,32 +108,35 @@ describe('templates', () => {
     for (const locale of LOCALES) {
       for (const key of TEMPLATE_KEYS) {
         const draft = { parts: defaultTemplate(key, locale), written: TEMPLATE_PARTS, offered: templateVariables(key) };
-        expect(await fieldOfAsync(() => renderDraft({ applicationId: 'built-in', tenantId: null }, draft, {})), `${locale} ${key}`).toBeUndefined();
+        expect(await fieldOfAsync(() => renderDrafts({ applicationId: 'built-in', tenantId: null }, [draft], {})), `${locale} ${key}`).toBeUndefined();
       }
     }
     // The check sees them: the same draft naming another template's variable is refused.
     const draft = { parts: { ...defaultTemplate('welcome'), text: '{{ code }}' }, written: TEMPLATE_PARTS, offered: templateVariables('welcome') };
-    expect(await fieldOfAsync(() => renderDraft({ applicationId: 'built-in', tenantId: null }, draft, {}))).toBe('text');
+    expect(await fieldOfAsync(() => renderDrafts({ applicationId: 'built-in', tenantId: null }, [draft], {}))).toBe('text');
   });
 
-  it('renders one draft per scope and two per application at a time: a tenant’s draft does not refuse another tenant’s', async () => {
+  it('renders one draft per scope, and two of an application’s tenants, at a time: the application’s own place stays', async () => {
     const draft = { parts: defaultTemplate('welcome'), written: TEMPLATE_PARTS, offered: templateVariables('welcome') };
-    const of = (applicationId: string, tenantId: string | null) => renderDraft({ applicationId, tenantId }, draft, {});
+    const of = (applicationId: string, tenantId: string | null) => renderDrafts({ applicationId, tenantId }, [draft], {});
     const refusal = (promise: Promise<unknown>) => promise.then(() => 'rendered', (error: Error) => error.message);
     // Each call takes its place before it awaits anything: their order is their arrival.
     const first = refusal(of('app-a', 'tenant-1'));
     const sameTenant = refusal(of('app-a', 'tenant-1'));
     const otherTenant = refusal(of('app-a', 'tenant-2'));
+    const thirdTenant = refusal(of('app-a', 'tenant-3'));
     const application = refusal(of('app-a', null));
-    const otherApplication = refusal(of('app-b', null));
+    const sameApplication = refusal(of('app-a', null));
+    const otherApplication = refusal(of('app-b', 'tenant-1'));
     expect(await first).toBe('rendered');
     expect(await sameTenant).toContain('Another template of this tenant is rendering');
     expect(await otherTenant).toBe('rendered');
-    expect(await application).toContain('Two templates of this application are rendering');
+    expect(await thirdTenant).toContain("Two templates of this application's tenants are rendering");
+    expect(await application).toBe('rendered');
+    expect(await sameApplication).toContain('Another template of this application is rendering');
     expect(await otherApplication).toBe('rendered');
     // Their places are free once they have answered.
-    expect(await refusal(of('app-a', null))).toBe('rendered');
-    expect(await Promise.all([refusal(of('app-a', 'tenant-1')), refusal(of('app-a', null))])).toEqual(['rendered', 'rendered']);
+    expect(await Promise.all([refusal(of('app-a', 'tenant-3')), refusal(of('app-a', 'tenant-1')), refusal(of('app-a', null))])).toEqual(['rendered', 'rendered', 'rendered']);
   });
 
   it('renders a stored template as it is: unknown variables and hidden prototypes print nothing', async () => {

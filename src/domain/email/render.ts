@@ -45,10 +45,10 @@ const freeSlots = workers.map((_, slot) => slot);
 type Lane = 'mail' | 'draft';
 const waiting: Record<Lane, Array<(slot: number) => void>> = { mail: [], draft: [] };
 
-/** Scopes rendering a draft (`application:tenant`), and how many of each application's. */
+/** Scopes rendering a draft (`application:tenant`), and how many of each application's tenants are. */
 const drafting = new Set<string>();
-const draftsOf = new Map<string, number>();
-const DRAFTS_PER_APPLICATION = 2;
+const tenantDrafts = new Map<string, number>();
+const DRAFTS_OF_TENANTS = 2;
 
 function start(slot: number): Promise<Worker> {
   const worker = new Worker(WORKER, { resourceLimits: HEAP_LIMITS });
@@ -149,28 +149,32 @@ export function renderTemplate(parts: TemplateParts, variables: object): Promise
   return renderIn('mail', { parts, written: [], offered: [] }, variables);
 }
 
-/** For a preview or a PUT's check: a written part naming a variable its template does not offer is 422 too. One per
- *  scope (the application's, or one tenant's) at a time in this process, else 429, so one tenant's slow previews
- *  cannot refuse another's save; and at most DRAFTS_PER_APPLICATION of an application's at once, so its tenants
- *  together hold no more places in line than the workers. */
-export async function renderDraft(at: { applicationId: string; tenantId: string | null }, draft: Draft, variables: object): Promise<TemplateParts> {
+/** For a preview or a PUT's check, the drafts in turn: a written part naming a variable its template does not offer is
+ *  422 too. One scope (the application's, or one tenant's) at a time in this process, else 429, so one tenant's slow
+ *  previews cannot refuse another's save; an application's tenants at most DRAFTS_OF_TENANTS at once, so they hold no
+ *  more places in line than the workers, and never the application's own place. */
+export async function renderDrafts(at: { applicationId: string; tenantId: string | null }, drafts: readonly Draft[], variables: object): Promise<TemplateParts[]> {
   const scope = `${at.applicationId}:${at.tenantId ?? ''}`;
-  const ofApplication = draftsOf.get(at.applicationId) ?? 0;
+  const ofTenants = tenantDrafts.get(at.applicationId) ?? 0;
   if (drafting.has(scope)) {
     const whose = at.tenantId === null ? 'this application' : 'this tenant';
     throw rateLimitRefusal('template_rendering', `Another template of ${whose} is rendering (a preview, or a template being saved): try again once it has answered`);
   }
-  if (ofApplication >= DRAFTS_PER_APPLICATION) {
-    throw rateLimitRefusal('template_rendering', `Two templates of this application are rendering (previews or saves, its tenants' included): try again once one has answered`);
+  if (at.tenantId !== null && ofTenants >= DRAFTS_OF_TENANTS) {
+    throw rateLimitRefusal('template_rendering', "Two templates of this application's tenants are rendering (previews or saves): try again once one has answered");
   }
   drafting.add(scope);
-  draftsOf.set(at.applicationId, ofApplication + 1);
+  if (at.tenantId !== null) tenantDrafts.set(at.applicationId, ofTenants + 1);
   try {
-    return await renderIn('draft', draft, variables);
+    const rendered: TemplateParts[] = [];
+    for (const draft of drafts) rendered.push(await renderIn('draft', draft, variables));
+    return rendered;
   } finally {
     drafting.delete(scope);
-    const left = draftsOf.get(at.applicationId)! - 1;
-    if (left === 0) draftsOf.delete(at.applicationId);
-    else draftsOf.set(at.applicationId, left);
+    if (at.tenantId !== null) {
+      const left = tenantDrafts.get(at.applicationId)! - 1;
+      if (left === 0) tenantDrafts.delete(at.applicationId);
+      else tenantDrafts.set(at.applicationId, left);
+    }
   }
 }

@@ -18,7 +18,7 @@ import {
 import { isPlainText } from '../validate.ts';
 import { carriesWayIn, requireHoldsWhatMailReaches } from './mailed-accounts.ts';
 import { brandingVariable, tenantVariable } from './outbox.ts';
-import { renderDraft, TEMPLATE_PARTS, type TemplatePart } from './render.ts';
+import { renderDrafts, TEMPLATE_PARTS, type TemplatePart } from './render.ts';
 import { DEFAULT_LOCALE } from '../locales.ts';
 import { DEFAULT_TEMPLATES, isTemplateKey, partsFor, TEMPLATE_KEYS, templateVariables, withExpiresIn, type TemplateContent, type TemplateKey } from './template-defaults.ts';
 
@@ -170,7 +170,7 @@ export async function putEmailTemplate(scope: Scope, key: string, input: EmailTe
   checkTemplateParts(input);
   if (carriesWayIn(templateKeyValue)) await requireHoldsWhatMailReaches(scope);
   const content: TemplateContent = { subject: input.subject, html: input.html, text: input.text };
-  await renderDraft(scope, { parts: content, written: TEMPLATE_PARTS, offered: templateVariables(templateKeyValue) }, withExpiresIn(await sampleVariables(scope), DEFAULT_LOCALE));
+  await renderDrafts(scope, [{ parts: content, written: TEMPLATE_PARTS, offered: templateVariables(templateKeyValue) }], withExpiresIn(await sampleVariables(scope), DEFAULT_LOCALE));
   const write: SettingWrite = { feature: 'email_template', key: templateKeyValue, compose: () => ({ value: { ...content } }), action: 'email_template.updated' };
   if (scope.tenantId === null) return present(templateKeyValue, await putApplicationSetting(scope, write), null);
   return present(templateKeyValue, await putTenantOverride(scope, scope.tenantId, write), 'customized');
@@ -193,9 +193,9 @@ export async function previewEmailTemplate(scope: Scope, key: string, input: Pre
   const variables = withExpiresIn(overlay(await sampleVariables(scope), input.variables ?? {}), DEFAULT_LOCALE);
   const parts = { subject: draft.subject ?? effective.subject, html: draft.html ?? effective.html, text: draft.text ?? effective.text };
   const written = TEMPLATE_PARTS.filter((part) => draft[part] !== undefined);
-  const rendered = await renderDraft(scope, { parts, written, offered: effective.variables }, variables);
-  // The draft checked, what a mail would say: a part unaware of the other text asked for is the built-in one.
+  // The draft checked, then what a mail would say: a part unaware of the other text asked for is the built-in one.
   const sent = partsFor(keyValue, parts, DEFAULT_TEMPLATES[keyValue], variables);
-  if (sent === parts) return { ...rendered, variables };
-  return { ...(await renderDraft(scope, { parts: sent, written: [], offered: effective.variables }, variables)), variables };
+  const drafts = [{ parts, written, offered: effective.variables }, ...(sent === parts ? [] : [{ parts: sent, written: [], offered: effective.variables }])];
+  const rendered = await renderDrafts(scope, drafts, variables);
+  return { ...rendered.at(-1)!, variables };
 }
