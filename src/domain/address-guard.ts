@@ -14,10 +14,12 @@ for (const [network, prefix] of [
   INTERNAL.addSubnet(network, prefix, 'ipv4');
 }
 // IANA's special-purpose IPv6 registry, as the IPv4 list above: unspecified, loopback, IPv4-compatible (deprecated),
-// local-use NAT64, discard, IETF protocol assignments (Teredo among them), documentation (both), unique-local,
-// link-local, site-local, multicast. 64:ff9b::/96 and 2002::/16 are judged by the IPv4 address they reach.
+// local-use NAT64, discard and dummy prefixes, IETF protocol assignments (Teredo among them), documentation (both),
+// SRv6 segment ids, unique-local, link-local, site-local, multicast. 64:ff9b::/96 and 2002::/16 are judged by the IPv4
+// address they reach.
 for (const [network, prefix] of [
-  ['::', 96], ['64:ff9b:1::', 48], ['100::', 64], ['2001::', 23], ['2001:db8::', 32], ['3fff::', 20], ['fc00::', 7], ['fe80::', 10], ['fec0::', 10], ['ff00::', 8],
+  ['::', 96], ['64:ff9b:1::', 48], ['100::', 64], ['100:0:0:1::', 64], ['2001::', 23], ['2001:db8::', 32], ['3fff::', 20], ['5f00::', 16],
+  ['fc00::', 7], ['fe80::', 10], ['fec0::', 10], ['ff00::', 8],
 ] as const) {
   INTERNAL.addSubnet(network, prefix, 'ipv6');
 }

@@ -17,7 +17,7 @@ describe('isInternalAddress', () => {
   it('holds IPv6 by what it reaches: an IPv4 address (mapped, IPv4-compatible, NAT64, 6to4) by that address', () => {
     for (const address of [
       '::ffff:10.0.0.5', '::ffff:c0a8:101', '::127.0.0.1', '::a00:5', '64:ff9b::a00:5', '64:ff9b::7f00:1', '64:ff9b::192.168.1.1', '64:ff9b:1::1',
-      '2002:a00:5::1', '2002:7f00:1::', '2002:c000:0201::1', '2001::1', '2001:db8::25', '3fff::1', 'febf:ffff::1', 'fec0::1', 'fe80::1%eth0',
+      '2002:a00:5::1', '2002:7f00:1::', '2002:c000:0201::1', '2001::1', '2001:db8::25', '3fff::1', '5f00::1', '100:0:0:1::7', 'febf:ffff::1', 'fec0::1', 'fe80::1%eth0',
     ]) {
       expect(isInternalAddress(address), address).toBe(true);
     }
