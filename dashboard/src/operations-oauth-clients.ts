@@ -1,5 +1,6 @@
 import { graphql } from './api.ts';
 import type { Page, TenantSummary } from './operations.ts';
+import type { MayDo } from './operations-own-permissions.ts';
 import { listAllTenants } from './operations-tenant-choices.ts';
 
 export type OAuthClientType = 'web' | 'spa' | 'native' | 'device';
@@ -78,7 +79,7 @@ const CLIENT_WITH_SECRET_FIELDS = `fragment ClientWithSecretFields on OAuthClien
   clientId clientSecret tenantId name type redirectUris postLogoutRedirectUris allowedOrigins initiateLoginUri tokenEndpointAuthMethod idTokenSigningAlg managementApi previousSecretExpiresAt
 }`;
 
-export async function getClientsContext(appId: string): Promise<ClientsContext> {
+export async function getClientsContext(appId: string, may: MayDo): Promise<ClientsContext> {
   const query = 'query ClientsContext($appId: UUID!) { application(appId: $appId) { multiTenant tenancyConfig { authIsolation } } }';
   const data = await graphql<{ application: { multiTenant: boolean; tenancyConfig: { authIsolation: string } | null } }>(
     query,
@@ -86,7 +87,7 @@ export async function getClientsContext(appId: string): Promise<ClientsContext> 
     { applicationId: appId },
   );
   const { multiTenant, tenancyConfig } = data.application;
-  return { multiTenant, isolated: tenancyConfig?.authIsolation === 'isolated', tenants: multiTenant ? await listAllTenants(appId) : [] };
+  return { multiTenant, isolated: tenancyConfig?.authIsolation === 'isolated', tenants: multiTenant ? await listAllTenants(appId, may) : [] };
 }
 
 export async function listOAuthClients(appId: string, cursor: string | null): Promise<Page<OAuthClient>> {

@@ -1,6 +1,7 @@
 import { FULL_PAGE, readAllPages } from './all-pages.ts';
 import { graphql } from './api.ts';
 import { callInScope, type NamedTenant, type Page, type SettingsScope } from './operations.ts';
+import type { MayDo } from './operations-own-permissions.ts';
 import { getTenantChoices, type TenantChoices } from './operations-tenant-choices.ts';
 
 // Roles, the permission catalogue and role assignments, all on the managed application's path.
@@ -73,8 +74,8 @@ export interface NewRole extends RoleChanges {
 
 const ROLE_FIELDS = 'id key name description permissions tenantId builtIn';
 
-export async function getRoleChoices(appId: string): Promise<RoleChoices> {
-  const [tenantChoices, roles] = await Promise.all([getTenantChoices(appId), listAllRoles(appId, null)]);
+export async function getRoleChoices(appId: string, may: MayDo): Promise<RoleChoices> {
+  const [tenantChoices, roles] = await Promise.all([getTenantChoices(appId, may), listAllRoles(appId, null)]);
   return { ...tenantChoices, roles };
 }
 

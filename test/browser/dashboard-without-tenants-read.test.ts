@@ -14,6 +14,8 @@ const INVITER = { email: 'inviter@ops.example', password: 'Operator-Dunlin-42' }
 const AUDITOR = { email: 'auditor@ops.example', password: 'Operator-Avocet-42' };
 const TENANT_AUDITOR = { email: 'tenant-auditor@ops.example', password: 'Operator-Godwit-42' };
 const USERS_AUDITOR = { email: 'users-auditor@ops.example', password: 'Operator-Knot-42' };
+const USER_ADMIN = { email: 'user-admin@ops.example', password: 'Operator-Stint-42' };
+const KEY_ADMIN = { email: 'key-admin@ops.example', password: 'Operator-Sanderling-42' };
 
 let acme: string;
 let globex: string;
@@ -32,6 +34,8 @@ const suite = dashboardSuite({
       inviter: ['users:read', 'users:write'],
       auditor: ['audit_logs:read'],
       users_auditor: ['audit_logs:read', 'users:read'],
+      user_admin: ['users:read', 'users:write', 'applications:read'],
+      key_admin: ['api_keys:read', 'api_keys:write', 'permissions:read', 'applications:read'],
     };
     for (const [key, permissions] of Object.entries(roles)) expect((await app.http.post('/roles', { key, name: key, permissions })).status).toBe(201);
     const tenantRole = await app.http.post(`/applications/${app.root.applicationId}/tenants/${acme}/roles`, { key: 'acme_auditor', name: 'Acme auditor', permissions: ['audit_logs:read'] });
@@ -42,6 +46,9 @@ const suite = dashboardSuite({
     await makeOperator(app, AUDITOR, 'auditor');
     await makeOperator(app, TENANT_AUDITOR, 'acme_auditor', acme);
     await makeOperator(app, USERS_AUDITOR, 'users_auditor');
+    await makeOperator(app, USER_ADMIN, 'user_admin');
+    await makeOperator(app, KEY_ADMIN, 'key_admin');
+    expect((await app.http.post('/api-keys', { name: 'Acme bot', permissions: ['users:read'], tenantId: acme })).status).toBe(201);
   },
 });
 
@@ -85,6 +92,44 @@ describe('a multi-tenant application to operators who may not list its tenants, 
       await settled(page);
       expect(await page.getByRole('button', { name: 'Invite' }).count()).toBe(0);
       await page.getByText('Inviting to a tenant also takes tenants:read').waitFor();
+      expect(await page.getByRole('alert').allTextContents()).toEqual([]);
+    });
+  });
+
+  it("offers a writer of users the Users tab: every tenant's users, each user's tenants by id, no choice of tenant", async () => {
+    await as(USER_ADMIN, async (page) => {
+      const sections = page.getByRole('navigation', { name: 'Application sections' });
+      await sections.waitFor();
+      expect(await sections.getByRole('link').allTextContents()).toContain('Users');
+      await openTab(page, 'Users');
+      await page.getByRole('heading', { level: 2, name: 'Users' }).waitFor();
+      await page.getByRole('rowheader', { name: 'ada@acme.example' }).waitFor();
+      await page.getByRole('rowheader', { name: 'bob@globex.example' }).waitFor();
+      await settled(page);
+      expect(await page.getByLabel('Tenant', { exact: true }).count()).toBe(0);
+      await page.getByText("Choosing the new user's tenant also takes tenants:read").waitFor();
+      await page.getByRole('button', { name: 'Details of ada@acme.example' }).click();
+      await page.getByText(`Tenants: ${acme}`).waitFor();
+      await page.getByText("Changing a user's tenants also takes tenants:read").waitFor();
+      expect(await page.getByRole('checkbox').count()).toBe(0);
+      expect(await page.getByRole('alert').allTextContents()).toEqual([]);
+    });
+  });
+
+  it("offers a writer of API keys the API keys tab: every key, its tenant by id, no choice of tenant", async () => {
+    await as(KEY_ADMIN, async (page) => {
+      const sections = page.getByRole('navigation', { name: 'Application sections' });
+      await sections.waitFor();
+      expect(await sections.getByRole('link').allTextContents()).toContain('API keys');
+      await openTab(page, 'API keys');
+      await page.getByRole('heading', { level: 2, name: 'API keys' }).waitFor();
+      const row = page.getByRole('row').filter({ has: page.getByRole('rowheader', { name: 'Acme bot' }) });
+      await row.getByRole('cell', { name: acme, exact: true }).waitFor();
+      await settled(page);
+      expect(await page.getByLabel('Show keys of', { exact: true }).count()).toBe(0);
+      expect(await page.getByLabel('Tenant', { exact: true }).count()).toBe(0);
+      await page.getByText("Showing one tenant's keys also takes tenants:read").waitFor();
+      await page.getByText("Choosing the key's tenant also takes tenants:read").waitFor();
       expect(await page.getByRole('alert').allTextContents()).toEqual([]);
     });
   });

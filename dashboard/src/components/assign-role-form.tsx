@@ -3,6 +3,7 @@ import { useNewDraft } from '../hooks/use-draft.ts';
 import { RefusedField } from '../hooks/use-refused-field.ts';
 import { useSubmission } from '../hooks/use-submission.ts';
 import type { NamedTenant, SettingsScope } from '../operations.ts';
+import type { MayDo } from '../operations-own-permissions.ts';
 import { assignRole, type RoleAssignment, type RoleChoices, type RoleSubject } from '../operations-roles.ts';
 import { placeName, roleName } from '../role-choices.ts';
 import { DraftNotes } from './draft-notes.tsx';
@@ -22,10 +23,11 @@ interface AssignRoleFormProps {
    */
   tenants?: readonly NamedTenant[];
   onAssigned: (assignment: RoleAssignment) => void;
+  may: MayDo;
 }
 
 /** "Assign role" to a subject: in every tenant, or in one of `tenants` in a multi-tenant application. */
-export function AssignRoleForm({ scope, subject, label, choices, tenants, onAssigned }: AssignRoleFormProps) {
+export function AssignRoleForm({ scope, subject, label, choices, tenants, onAssigned, may }: AssignRoleFormProps) {
   const [grant, setGrant, startAgain, sync] = useNewDraft(firstGrant(choices, scope.tenantId), { name: `grant:${subject.type}:${subject.id}` });
   const submission = useSubmission<string>();
 
@@ -45,7 +47,7 @@ export function AssignRoleForm({ scope, subject, label, choices, tenants, onAssi
       <form className="inline-form" onSubmit={submit}>
         <DraftNotes sync={sync} what="role to assign" />
         <RefusedField value={submission.refusal}>
-          <RoleGrantFields choices={choices} tenants={tenants} appId={scope.appId} everyTenant={scope.tenantId === null} grant={grant} onChange={setGrant} />
+          <RoleGrantFields choices={choices} tenants={tenants} appId={scope.appId} everyTenant={scope.tenantId === null} grant={grant} onChange={setGrant} may={may} />
         </RefusedField>
         <button type="submit" className="primary" disabled={submission.busy}>Assign role</button>
       </form>

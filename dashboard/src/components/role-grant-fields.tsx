@@ -1,6 +1,7 @@
 import { useId, useState } from 'react';
 import { useRefusalMarks } from '../hooks/use-refused-field.ts';
 import type { NamedTenant, TenantSummary } from '../operations.ts';
+import type { MayDo } from '../operations-own-permissions.ts';
 import type { RoleChoices, RoleGrant } from '../operations-roles.ts';
 import { assignableRoles, placeName } from '../role-choices.ts';
 import { TenantPicker } from './tenant-picker.tsx';
@@ -14,6 +15,7 @@ interface RoleGrantFieldsProps {
   everyTenant?: boolean;
   grant: RoleGrant;
   onChange: (grant: RoleGrant) => void;
+  may: MayDo;
 }
 
 /** The first role assignable in every tenant (or in `tenantId`): where a grant form starts. */
@@ -22,7 +24,7 @@ export function firstGrant(choices: RoleChoices, tenantId: string | null = null)
 }
 
 /** The "Role" and, in a multi-tenant application, "Tenant" ("All tenants" or one) of a role to give. */
-export function RoleGrantFields({ choices, tenants, appId, everyTenant = true, grant, onChange }: RoleGrantFieldsProps) {
+export function RoleGrantFields({ choices, tenants, appId, everyTenant = true, grant, onChange, may }: RoleGrantFieldsProps) {
   const id = useId();
   const roleMarks = useRefusalMarks('roleId');
   const tenantMarks = useRefusalMarks('tenantId');
@@ -44,6 +46,8 @@ export function RoleGrantFields({ choices, tenants, appId, everyTenant = true, g
       </div>
       {choices.multiTenant && tenants === undefined && (
         <TenantPicker
+          may={may}
+          action="Giving a role in one tenant"
           appId={appId}
           selected={selected}
           onSelect={(tenant) => {

@@ -75,7 +75,7 @@ function Assignments({ scope, assignments, label, choices, removable }: Assignme
 export function SubjectRoles({ appId, subject, label, tenantIds, tenant, may, onClose }: SubjectRolesProps) {
   const headingId = useId();
   const focusOnOpen = useFocusOnOpen();
-  const choices = useAsync(useCallback(() => (tenant === undefined ? getRoleChoices(appId) : getTenantRoleChoices(appId, tenant)), [appId, tenant]));
+  const choices = useAsync(useCallback(() => (tenant === undefined ? getRoleChoices(appId, may) : getTenantRoleChoices(appId, tenant)), [appId, tenant, may]));
   useReadOnReturn(choices);
   const scope = scopeIn(appId, tenant ?? null);
   const assignments = usePages(
@@ -102,6 +102,7 @@ export function SubjectRoles({ appId, subject, label, tenantIds, tenant, may, on
               // Held anywhere: every tenant, found by the picker's search rather than listed whole.
               tenants={tenantIds === undefined && tenant === undefined ? undefined : grantTenants(choices.data, tenantIds)}
               onAssigned={assignments.add}
+              may={may}
             />
           )}
         </>

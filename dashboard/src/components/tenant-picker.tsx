@@ -4,9 +4,11 @@ import { useDebounced } from '../hooks/use-debounced.ts';
 import { usePages } from '../hooks/use-pages.ts';
 import { useReadOnReturn } from '../hooks/use-read-on-return.ts';
 import { listTenantSummaries, type TenantSummary } from '../operations.ts';
+import { mayPickTenant, type MayDo } from '../operations-own-permissions.ts';
 import { PageFooter } from './page-footer.tsx';
+import { TenantsNeeded } from './tenants-needed.tsx';
 
-interface TenantPickerProps {
+interface TenantListProps {
   appId: string;
   /** The tenant shown, or null for the application-wide value (or, when `required`, none chosen yet). */
   selected: TenantSummary | null;
@@ -19,6 +21,12 @@ interface TenantPickerProps {
   field?: string;
 }
 
+interface TenantPickerProps extends TenantListProps {
+  may: MayDo;
+  /** What choosing a tenant does ("Choosing the key's tenant"), to explain why no choice shows without tenants:read. */
+  action: string;
+}
+
 const SEARCH_DELAY_MS = 300;
 /** The server's limit: a tenant's name is at most this long. */
 const SEARCH_MAX_LENGTH = 200;
@@ -26,8 +34,13 @@ const SEARCH_MAX_LENGTH = 200;
 /** What is sent of what was typed: names start with no space, and an empty search is every tenant. */
 const searchOf = (typed: string): string | null => (typed.trimStart() === '' ? null : typed.trimStart());
 
+/** The tenants to choose from, or without tenants:read (which lists them) none: the line saying why instead. */
+export function TenantPicker({ may, action, ...list }: TenantPickerProps) {
+  return mayPickTenant(may) ? <TenantList {...list} /> : <TenantsNeeded may={may} action={action} />;
+}
+
 /** "Application" for the application-wide value, then the tenants page by page, narrowed by a search (name or slug start). */
-export function TenantPicker({ appId, selected, onSelect, label = 'Tenant', noTenantLabel = 'Application', required = false, field }: TenantPickerProps) {
+function TenantList({ appId, selected, onSelect, label = 'Tenant', noTenantLabel = 'Application', required = false, field }: TenantListProps) {
   const [typed, setTyped] = useState('');
   const search = searchOf(useDebounced(typed, SEARCH_DELAY_MS));
   const tenants = usePages(useCallback((cursor: string | null) => listTenantSummaries(appId, cursor, { search }), [appId, search]));

@@ -9,7 +9,6 @@ import { mayPickTenant, type MayDo } from '../operations-own-permissions.ts';
 import { isPerTenant, type TenantFeature } from '../tenant-features.ts';
 import { ErrorMessage, Loading } from './status.tsx';
 import { TenantPicker } from './tenant-picker.tsx';
-import { TenantsNeeded } from './tenants-needed.tsx';
 
 /** A tenant's view of a section: on the application's tab (through the picker), or on the tenant's own screen. */
 export interface TenantViewProps {
@@ -73,8 +72,9 @@ export function TenantScopedSection({ appId, heading, features, may, Application
           <button type="button" className="link" onClick={tenantPart.guard(() => take(tenancy.data))}>Load the new switches</button>
         </p>
       )}
-      {perTenant && <TenantPicker appId={appId} selected={tenant} onSelect={(next) => mayDiscardChanges() && setTenant(next)} />}
-      {leftToTenants && <TenantsNeeded may={may} action={`Showing a tenant's ${heading.toLowerCase()}`} />}
+      {leftToTenants && (
+        <TenantPicker may={may} action={`Showing a tenant's ${heading.toLowerCase()}`} appId={appId} selected={tenant} onSelect={(next) => mayDiscardChanges() && setTenant(next)} />
+      )}
       {perTenant && tenant !== null ? (
         <UnsavedParts value={tenantPart.parts}>
           <DraftPlace value={`tenant:${tenant.id}`}>

@@ -7,16 +7,18 @@ import { RefusedField, refusalMarks } from '../hooks/use-refused-field.ts';
 import { useSubmission } from '../hooks/use-submission.ts';
 import { addOperator, type OperatorAssignment } from '../operations-operators.ts';
 import type { RoleChoices } from '../operations-roles.ts';
+import type { MayDo } from '../operations-own-permissions.ts';
 import { placeName, roleName } from '../role-choices.ts';
 
 interface AddOperatorFormProps {
   appId: string;
   choices: RoleChoices;
   onAdded: (assignment: OperatorAssignment) => void;
+  may: MayDo;
 }
 
 /** "Add operator": an e-mail, a role and, in a multi-tenant application, where it holds ("All tenants" or one tenant). */
-export function AddOperatorForm({ appId, choices, onAdded }: AddOperatorFormProps) {
+export function AddOperatorForm({ appId, choices, onAdded, may }: AddOperatorFormProps) {
   const [draft, setDraft, startAgain, sync] = useNewDraft({ email: '', grant: firstGrant(choices) }, { name: 'new-operator' });
   const { email, grant } = draft;
   const submission = useSubmission<string>();
@@ -44,7 +46,7 @@ export function AddOperatorForm({ appId, choices, onAdded }: AddOperatorFormProp
           <input id={`${id}-email`} type="email" required {...refusalMarks(submission.refusal, 'email')} value={email} onChange={(event) => setDraft({ ...draft, email: event.target.value })} />
         </div>
         <RefusedField value={submission.refusal}>
-          <RoleGrantFields choices={choices} appId={appId} grant={grant} onChange={(chosen) => setDraft({ ...draft, grant: chosen })} />
+          <RoleGrantFields choices={choices} appId={appId} grant={grant} onChange={(chosen) => setDraft({ ...draft, grant: chosen })} may={may} />
         </RefusedField>
         <button type="submit" className="primary" disabled={submission.busy}>Add operator</button>
       </form>

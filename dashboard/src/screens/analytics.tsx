@@ -2,12 +2,11 @@ import { useCallback, useId, useRef, useState, type FormEvent } from 'react';
 import { BarChart } from '../components/bar-chart.tsx';
 import { ErrorMessage, Loading, Refusal } from '../components/status.tsx';
 import { TenantPicker } from '../components/tenant-picker.tsx';
-import { TenantsNeeded } from '../components/tenants-needed.tsx';
 import { useAsync } from '../hooks/use-async.ts';
 import { refusalMarks } from '../hooks/use-refused-field.ts';
 import { useSubmission } from '../hooks/use-submission.ts';
 import { getAnalytics, type Analytics as AnalyticsData, type AnalyticsInterval, type AnalyticsRange } from '../operations-analytics.ts';
-import { mayPickTenant, type MayDo } from '../operations-own-permissions.ts';
+import type { MayDo } from '../operations-own-permissions.ts';
 import type { TenantSummary } from '../operations.ts';
 
 const DAY_MS = 86_400_000;
@@ -114,8 +113,7 @@ export function Analytics({ appId, multiTenant, may }: { appId: string; multiTen
   return (
     <section aria-labelledby="analytics-heading">
       <h2 id="analytics-heading">Analytics</h2>
-      {multiTenant && mayPickTenant(may) && <TenantPicker appId={appId} selected={tenant} onSelect={setTenant} />}
-      {multiTenant && <TenantsNeeded may={may} action="Showing a tenant's figures" />}
+      {multiTenant && <TenantPicker may={may} action="Showing a tenant's figures" appId={appId} selected={tenant} onSelect={setTenant} />}
       <RangeForm range={lastThirtyDays} onSubmit={show} />
       {analytics.status === 'loading' && <Loading>Loading the figures…</Loading>}
       {analytics.status === 'failed' && <ErrorMessage message={analytics.message} />}

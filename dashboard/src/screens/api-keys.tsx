@@ -106,7 +106,7 @@ export function ApiKeys({ appId, may }: ApplicationScreenProps) {
       <section aria-labelledby="api-keys-heading">
         <h2 id="api-keys-heading">API keys</h2>
         <p className="hint">Long-lived keys for backend services and CI, sent as the X-API-Key header.</p>
-        {choices.data.multiTenant && <TenantPicker appId={appId} selected={viewed} onSelect={view} label="Show keys of" noTenantLabel="All keys" />}
+        {choices.data.multiTenant && <TenantPicker may={may} action="Showing one tenant's keys" appId={appId} selected={viewed} onSelect={view} label="Show keys of" noTenantLabel="All keys" />}
         {revealed.map(({ keyId, heading, secret }) => (
           <section key={keyId} aria-labelledby={`revealed-${keyId}`} className="created">
             <h3 id={`revealed-${keyId}`}>{heading}</h3>
@@ -121,7 +121,7 @@ export function ApiKeys({ appId, may }: ApplicationScreenProps) {
           <CredentialRoles key={rolesOf.row.id} appId={appId} type="api_key" credential={rolesOf.row} may={may} onClose={rolesOf.close} />
         </UnsavedParts>
       )}
-      {creating && <CreateApiKeyForm appId={appId} choices={choices.data} onCreated={created} />}
+      {creating && <CreateApiKeyForm appId={appId} choices={choices.data} onCreated={created} may={may} />}
       <CatalogueNeeded may={may} permission="api_keys:write" action="Creating an API key" />
     </>
   );

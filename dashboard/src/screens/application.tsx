@@ -68,9 +68,10 @@ const READS: Readonly<Record<Tab, readonly string[]>> = {
   Analytics: ['analytics:read'],
   Settings: ['applications:read'],
 };
-/** What a multi-tenant application's tab reads besides: the tenants its rows are shown with and its forms offer. */
+/** What a multi-tenant application's tab reads besides: the tenants its role panels and forms still list whole. Users and
+ *  API keys do without: a tenant named by id, no choice of tenant (TenantPicker, listAllTenants). */
 const TENANT_READS: Readonly<Partial<Record<Tab, readonly string[]>>> = Object.fromEntries(
-  (['Users', 'Roles', 'Operators', 'API keys', 'OAuth clients', 'M2M credentials'] as const).map((tab) => [tab, [TENANTS_READ]]),
+  (['Roles', 'Operators', 'OAuth clients', 'M2M credentials'] as const).map((tab) => [tab, [TENANTS_READ]]),
 );
 /** A single-tenant application has no tenants, so none to invite to. */
 const TENANT_TABS: readonly Tab[] = ['Tenants', 'Invitations'];

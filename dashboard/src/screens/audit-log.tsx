@@ -6,7 +6,7 @@ import { useAsync } from '../hooks/use-async.ts';
 import { usePages } from '../hooks/use-pages.ts';
 import { useReadOnReturn } from '../hooks/use-read-on-return.ts';
 import { listAuditRecords, type AuditFilter } from '../operations-audit.ts';
-import { mayPickTenant, type MayDo } from '../operations-own-permissions.ts';
+import type { MayDo } from '../operations-own-permissions.ts';
 import { listAllTenants } from '../operations-tenant-choices.ts';
 import { scopeIn, type NamedTenant, type SettingsScope } from '../operations.ts';
 import { AuditLive } from './audit-live.tsx';
@@ -98,8 +98,7 @@ function AuditLogView({ place, heading, multiTenant, tenants, may }: AuditLogVie
 /** The application's audit records (Audit log tab), searched by tenant too where the tenants may be listed. */
 export function AuditLog({ appId, multiTenant, may }: { appId: string; multiTenant: boolean; may: MayDo }) {
   const place = useMemo(() => scopeIn(appId, null), [appId]);
-  const listed = multiTenant && mayPickTenant(may);
-  const tenants = useAsync(useCallback(() => (listed ? listAllTenants(appId) : Promise.resolve([])), [appId, listed]));
+  const tenants = useAsync(useCallback(() => (multiTenant ? listAllTenants(appId, may) : Promise.resolve([])), [appId, multiTenant, may]));
   useReadOnReturn(tenants);
   if (tenants.status === 'loading') return <Loading>Loading the audit log…</Loading>;
   if (tenants.status === 'failed') return <ErrorMessage message={tenants.message} />;

@@ -7,6 +7,7 @@ import { useDraft } from '../hooks/use-draft.ts';
 import { RefusedField, refusalMarks } from '../hooks/use-refused-field.ts';
 import { useSubmission } from '../hooks/use-submission.ts';
 import { createApiKey, type ApiKeyWithSecret } from '../operations-api-keys.ts';
+import type { MayDo } from '../operations-own-permissions.ts';
 import type { GrantChoices } from '../operations-grants.ts';
 import type { TenantSummary } from '../operations.ts';
 
@@ -17,10 +18,11 @@ interface CreateApiKeyFormProps {
   choices: GrantChoices;
   /** With the tenant the key was made for (null: application-wide). */
   onCreated: (created: ApiKeyWithSecret, tenant: TenantSummary | null) => void;
+  may: MayDo;
 }
 
 /** "Create API key": a name, its permissions, in a multi-tenant application its tenant, and an optional expiry. */
-export function CreateApiKeyForm({ appId, choices, onCreated }: CreateApiKeyFormProps) {
+export function CreateApiKeyForm({ appId, choices, onCreated, may }: CreateApiKeyFormProps) {
   const [draft, setDraft, sync] = useDraft(NEW_KEY, { keep: { name: 'new-api-key' } });
   const { name, permissions, tenant, expires } = draft;
   const update = (patch: Partial<typeof NEW_KEY>) => setDraft((current) => ({ ...current, ...patch }));
@@ -55,7 +57,7 @@ export function CreateApiKeyForm({ appId, choices, onCreated }: CreateApiKeyForm
         </div>
         {choices.multiTenant && (
           <RefusedField value={submission.refusal}>
-            <TenantPicker appId={appId} selected={tenant} onSelect={(chosen) => update({ tenant: chosen })} noTenantLabel="Application-wide" field="tenantId" />
+            <TenantPicker may={may} action="Choosing the key's tenant" appId={appId} selected={tenant} onSelect={(chosen) => update({ tenant: chosen })} noTenantLabel="Application-wide" field="tenantId" />
           </RefusedField>
         )}
         <RefusedField value={submission.refusal}>

@@ -11,6 +11,7 @@ import { parseJwks, withoutPrivateKeys } from '../jwks-input.ts';
 import { AUTH_METHOD_LABEL, AUTH_METHODS, usesSecret } from '../m2m-auth-methods.ts';
 import type { GrantChoices } from '../operations-grants.ts';
 import { createM2MCredential, type M2MAuthMethod, type M2MCredentialWithSecret } from '../operations-m2m-credentials.ts';
+import type { MayDo } from '../operations-own-permissions.ts';
 import type { TenantSummary } from '../operations.ts';
 
 interface CredentialDraft {
@@ -27,10 +28,11 @@ interface CreateM2MCredentialFormProps {
   appId: string;
   choices: GrantChoices;
   onCreated: (created: M2MCredentialWithSecret) => void;
+  may: MayDo;
 }
 
 /** "Create credential": a name, how it authenticates (a private key's JWKS), in a multi-tenant application its tenant, and its permissions. */
-export function CreateM2MCredentialForm({ appId, choices, onCreated }: CreateM2MCredentialFormProps) {
+export function CreateM2MCredentialForm({ appId, choices, onCreated, may }: CreateM2MCredentialFormProps) {
   const [draft, setDraft, sync] = useDraft(NEW_CREDENTIAL, {
     keep: { name: 'new-m2m-credential', withoutSecrets: (typed) => ({ ...typed, jwks: withoutPrivateKeys(typed.jwks) }) },
   });
@@ -78,7 +80,7 @@ export function CreateM2MCredentialForm({ appId, choices, onCreated }: CreateM2M
               field="jwks"
             />
           )}
-          {choices.multiTenant && <TenantPicker appId={appId} selected={tenant} onSelect={(chosen) => update({ tenant: chosen })} noTenantLabel="Application-wide" field="tenantId" />}
+          {choices.multiTenant && <TenantPicker may={may} action="Choosing the credential's tenant" appId={appId} selected={tenant} onSelect={(chosen) => update({ tenant: chosen })} noTenantLabel="Application-wide" field="tenantId" />}
         </RefusedField>
         <RefusedField value={create.refusal}>
           <GrantPermissions holder="credential" permissions={choices.permissions} checked={permissions} onChange={(checked) => update({ permissions: checked })} />

@@ -7,6 +7,7 @@ import { useDraft } from '../hooks/use-draft.ts';
 import { RefusedField } from '../hooks/use-refused-field.ts';
 import { useSubmission } from '../hooks/use-submission.ts';
 import { scopeIn, type NamedTenant, type TenancyConfig, type TenantSummary, type User } from '../operations.ts';
+import type { MayDo } from '../operations-own-permissions.ts';
 import { createUser } from '../operations-users.ts';
 
 const NEW_USER = { email: '', name: '', password: '', tenant: null as TenantSummary | null };
@@ -18,13 +19,14 @@ interface CreateUserFormProps {
   /** The tenancy switches; null for a single-tenant application. */
   tenancy: TenancyConfig | null;
   onCreated: (user: User) => void;
+  may: MayDo;
 }
 
 /**
  * "Create user": an address, a name and a password, both optional, and in a multi-tenant application the tenant they
  * join (required when each tenant has its own users, as the API requires it then); in a tenant's scope, that tenant.
  */
-export function CreateUserForm({ appId, tenant: inTenant, tenancy, onCreated }: CreateUserFormProps) {
+export function CreateUserForm({ appId, tenant: inTenant, tenancy, onCreated, may }: CreateUserFormProps) {
   const draftName = inTenant === null ? 'new-user' : `new-user:${inTenant.id}`;
   const [draft, setDraft, sync] = useDraft(NEW_USER, { keep: { name: draftName, withoutSecrets: (typed) => ({ ...typed, password: '' }) } });
   const { email, name, password, tenant } = draft;
@@ -61,6 +63,8 @@ export function CreateUserForm({ appId, tenant: inTenant, tenancy, onCreated }: 
           <TextField label="Password (optional)" type="password" autoComplete="new-password" value={password} onChange={(typed) => update({ password: typed })} field="password" />
           {tenancy !== null && (
             <TenantPicker
+              may={may}
+              action="Choosing the new user's tenant"
               appId={appId}
               selected={tenant}
               onSelect={(chosen) => update({ tenant: chosen })}

@@ -166,7 +166,7 @@ export function InviteForm({ place, may, listChanges, onSent }: InviteFormProps)
         </div>
         {place.tenant === null && (
           <RefusedField value={action.refusal}>
-            <TenantPicker appId={place.appId} selected={draft.tenant} onSelect={choose} noTenantLabel="Choose a tenant" required field="tenantId" />
+            <TenantPicker may={may} action="Inviting to a tenant" appId={place.appId} selected={draft.tenant} onSelect={choose} noTenantLabel="Choose a tenant" required field="tenantId" />
           </RefusedField>
         )}
         <div>

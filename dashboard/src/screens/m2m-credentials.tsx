@@ -15,7 +15,7 @@ import { UnsavedParts, useUnsavedPart } from '../hooks/use-unsaved-changes.ts';
 import { getGrantChoices, type GrantChoices } from '../operations-grants.ts';
 import { listM2MCredentials, type M2MCredential, type M2MCredentialWithSecret } from '../operations-m2m-credentials.ts';
 import { getClientsContext, withoutSecret, type ClientsContext } from '../operations-oauth-clients.ts';
-import { mayChoosePermissions, offersAny } from '../operations-own-permissions.ts';
+import { mayChoosePermissions, offersAny, type MayDo } from '../operations-own-permissions.ts';
 import { placeName } from '../role-choices.ts';
 import type { ApplicationScreenProps } from './application.tsx';
 import { CreateM2MCredentialForm } from './create-m2m-credential-form.tsx';
@@ -65,8 +65,8 @@ function CredentialTable({ appId, credentials, context, onRotated, onEditKeys, o
   );
 }
 
-async function loadSetup(appId: string, creating: boolean): Promise<{ choices: GrantChoices; context: ClientsContext }> {
-  const [choices, context] = await Promise.all([getGrantChoices(appId, creating), getClientsContext(appId)]);
+async function loadSetup(appId: string, may: MayDo, creating: boolean): Promise<{ choices: GrantChoices; context: ClientsContext }> {
+  const [choices, context] = await Promise.all([getGrantChoices(appId, creating), getClientsContext(appId, may)]);
   return { choices, context };
 }
 
@@ -83,7 +83,7 @@ export function M2MCredentials({ appId, may }: ApplicationScreenProps) {
   };
   const [{ issuer }] = useState(readConfig);
   const creating = mayChoosePermissions(may, 'm2m_credentials:write');
-  const setup = useAsync(useCallback(() => loadSetup(appId, creating), [appId, creating]));
+  const setup = useAsync(useCallback(() => loadSetup(appId, may, creating), [appId, may, creating]));
   useReadOnReturn(setup);
   const credentials = usePages(
     useCallback((cursor: string | null) => listM2MCredentials(appId, cursor), [appId]),
@@ -159,7 +159,7 @@ export function M2MCredentials({ appId, may }: ApplicationScreenProps) {
           <M2MJwksForm key={editingKeys.row.clientId} appId={appId} credential={editingKeys.row} onSaved={keysSaved} onCancel={editingKeys.close} />
         </UnsavedParts>
       )}
-      {creating && <CreateM2MCredentialForm appId={appId} choices={choices} onCreated={create} />}
+      {creating && <CreateM2MCredentialForm appId={appId} choices={choices} onCreated={create} may={may} />}
       <CatalogueNeeded may={may} permission="m2m_credentials:write" action="Creating a credential" />
     </>
   );

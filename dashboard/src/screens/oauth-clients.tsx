@@ -73,7 +73,7 @@ function SignInSettings({ issuer, isolated }: { issuer: URL; isolated: boolean }
 export function OAuthClients({ appId, may }: ApplicationScreenProps) {
   const offers: ClientActions = { edit: may('oauth_clients:write'), delete: may('oauth_clients:delete') };
   const [{ issuer }] = useState(readConfig);
-  const context = useAsync(useCallback(() => getClientsContext(appId), [appId]));
+  const context = useAsync(useCallback(() => getClientsContext(appId, may), [appId, may]));
   useReadOnReturn(context);
   const clients = usePages(
     useCallback((cursor: string | null) => listOAuthClients(appId, cursor), [appId]),

@@ -41,7 +41,7 @@ function OperatorTable({ appId, assignments, choices, removable }: OperatorTable
  * console's `users:read` and `users:write` besides the application's `role_assignments:write`.
  */
 export function Operators({ appId, may, mayInConsole }: ApplicationScreenProps) {
-  const choices = useAsync(useCallback(() => getRoleChoices(appId), [appId]));
+  const choices = useAsync(useCallback(() => getRoleChoices(appId, may), [appId, may]));
   useReadOnReturn(choices);
   const assignments = usePages(useCallback((cursor: string | null) => listOperatorAssignments(appId, cursor), [appId]));
   useReadOnReturn(assignments);
@@ -53,7 +53,7 @@ export function Operators({ appId, may, mayInConsole }: ApplicationScreenProps) 
       <OperatorTable appId={appId} assignments={assignments} choices={choices.data} removable={may('role_assignments:delete')} />
       {may('role_assignments:write') &&
         (mayInConsole('users:read') && mayInConsole('users:write') ? (
-          <AddOperatorForm appId={appId} choices={choices.data} onAdded={assignments.add} />
+          <AddOperatorForm appId={appId} choices={choices.data} onAdded={assignments.add} may={may} />
         ) : (
           <p className="hint">Adding an operator takes an administrator of the organization’s console, where the operators’ accounts are kept.</p>
         ))}

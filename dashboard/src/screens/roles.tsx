@@ -8,7 +8,7 @@ import { useOpenRow } from '../hooks/use-open-row.ts';
 import { usePages, type Pages } from '../hooks/use-pages.ts';
 import { useReadOnReturn } from '../hooks/use-read-on-return.ts';
 import { UnsavedParts, useUnsavedPart } from '../hooks/use-unsaved-changes.ts';
-import { CATALOGUE_READ, mayChoosePermissions, offersAny } from '../operations-own-permissions.ts';
+import { CATALOGUE_READ, mayChoosePermissions, offersAny, type MayDo } from '../operations-own-permissions.ts';
 import { getRoleChoices, listPermissionCatalogue, listRoles, type CataloguedPermission, type Role, type RoleChoices } from '../operations-roles.ts';
 import { CustomPermissions } from './custom-permissions.tsx';
 import { RoleForm } from './role-form.tsx';
@@ -41,8 +41,8 @@ function RoleTable({ appId, roles, choices, offers, onEdit, onDeleted }: RoleTab
 }
 
 /** The catalogue, for the role form and the custom permissions, is read where the operator may read it. */
-async function loadRoleSetup(appId: string, readsCatalogue: boolean): Promise<{ choices: RoleChoices; catalogue: readonly CataloguedPermission[] }> {
-  const [choices, catalogue] = await Promise.all([getRoleChoices(appId), readsCatalogue ? listPermissionCatalogue(appId) : []]);
+async function loadRoleSetup(appId: string, may: MayDo, readsCatalogue: boolean): Promise<{ choices: RoleChoices; catalogue: readonly CataloguedPermission[] }> {
+  const [choices, catalogue] = await Promise.all([getRoleChoices(appId, may), readsCatalogue ? listPermissionCatalogue(appId) : []]);
   return { choices, catalogue };
 }
 
@@ -54,7 +54,7 @@ export function Roles({ appId, may }: ApplicationScreenProps) {
   const offers: RoleActions = { edit: mayChoosePermissions(may, 'roles:write'), delete: may('roles:delete') };
   const writable = offers.edit;
   const readsCatalogue = may(CATALOGUE_READ);
-  const setup = useAsync(useCallback(() => loadRoleSetup(appId, readsCatalogue), [appId, readsCatalogue]));
+  const setup = useAsync(useCallback(() => loadRoleSetup(appId, may, readsCatalogue), [appId, may, readsCatalogue]));
   const roles = usePages(useCallback((cursor: string | null) => listRoles(appId, cursor), [appId]));
   useReadOnReturn(roles);
   // The permissions an open role form offers.

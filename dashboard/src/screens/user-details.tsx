@@ -135,7 +135,7 @@ export function UserDetails({ appId, tenant, may, user, label, tenancy, onChange
         </div>
       </dl>
       {writable && <UserProfileForm scope={scope} user={user} onChanged={onChanged} />}
-      {tenancy !== null && <UserTenants appId={appId} user={user} isolated={tenancy.authIsolation === 'isolated'} editable={writable} onChanged={onChanged} />}
+      {tenancy !== null && <UserTenants appId={appId} may={may} user={user} isolated={tenancy.authIsolation === 'isolated'} editable={writable} onChanged={onChanged} />}
       <div className="form-actions user-actions">
         {writable &&
           (user.status === 'suspended' ? (

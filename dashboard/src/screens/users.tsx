@@ -2,6 +2,7 @@ import { useCallback, useId, useMemo, useState, type FormEvent } from 'react';
 import { PagedTable } from '../components/paged-table.tsx';
 import { SubjectRoles } from '../components/subject-roles.tsx';
 import { ErrorMessage, Loading } from '../components/status.tsx';
+import { TenantsNeeded } from '../components/tenants-needed.tsx';
 import { Timestamp } from '../components/timestamp.tsx';
 import { UnlistedRow } from '../components/unlisted-row.tsx';
 import { useAsync } from '../hooks/use-async.ts';
@@ -10,7 +11,7 @@ import { usePages, type Pages } from '../hooks/use-pages.ts';
 import { useReadOnReturn } from '../hooks/use-read-on-return.ts';
 import { UnsavedParts, useUnsavedPart } from '../hooks/use-unsaved-changes.ts';
 import { getTenancyConfig, listUsers, scopeIn, type NamedTenant, type TenancyConfig, type TenantSummary, type User } from '../operations.ts';
-import type { MayDo } from '../operations-own-permissions.ts';
+import { mayPickTenant, type MayDo } from '../operations-own-permissions.ts';
 import { listAllTenants } from '../operations-tenant-choices.ts';
 import { membershipLabel } from '../role-choices.ts';
 import { STATUS_LABEL } from '../user-status.ts';
@@ -140,9 +141,9 @@ function UserTable({ appId, tenant, may, users, tenancy, tenants, emailPrefix, o
   );
 }
 
-async function loadUsersSetup(appId: string): Promise<{ tenancy: TenancyConfig | null; tenants: readonly TenantSummary[] }> {
+async function loadUsersSetup(appId: string, may: MayDo): Promise<{ tenancy: TenancyConfig | null; tenants: readonly TenantSummary[] }> {
   const tenancy = await getTenancyConfig(appId);
-  return { tenancy, tenants: tenancy === null ? [] : await listAllTenants(appId) };
+  return { tenancy, tenants: tenancy === null ? [] : await listAllTenants(appId, may) };
 }
 
 interface UsersSectionProps extends UsersPlace {
@@ -169,6 +170,8 @@ function UsersSection({ appId, tenant, may, tenancy, tenants }: UsersSectionProp
     if (found) users.add(user);
   };
   const heading = tenant === null ? 'Users' : `Users of ${tenant.name}`;
+  // Where each tenant has its own users, a user made application-wide needs a tenant chosen: none without tenants:read.
+  const tenantNeeded = tenant === null && tenancy?.authIsolation === 'isolated' && !mayPickTenant(may);
   const deleted = (email: string) => (tenant === null ? `${email} is deleted.` : `${email} is no longer a member of ${tenant.name}.`);
   return (
     <>
@@ -190,8 +193,10 @@ function UsersSection({ appId, tenant, may, tenancy, tenants }: UsersSectionProp
           />
         </UnsavedParts>
       </section>
-      {may('users:write') && (
+      {may('users:write') && tenantNeeded && <TenantsNeeded may={may} action="Creating a user in a tenant's own pool" />}
+      {may('users:write') && !tenantNeeded && (
         <CreateUserForm
+          may={may}
           appId={appId}
           tenant={tenant}
           tenancy={tenancy}
@@ -207,7 +212,7 @@ function UsersSection({ appId, tenant, may, tenancy, tenants }: UsersSectionProp
 
 /** The application's users (Users tab), for an operator holding a role application-wide: the actions `may` allows. */
 export function Users({ appId, may }: { appId: string; may: MayDo }) {
-  const setup = useAsync(useCallback(() => loadUsersSetup(appId), [appId]));
+  const setup = useAsync(useCallback(() => loadUsersSetup(appId, may), [appId, may]));
   useReadOnReturn(setup);
   if (setup.status === 'loading') return <Loading>Loading the users…</Loading>;
   if (setup.status === 'failed') return <ErrorMessage message={setup.message} />;
