@@ -1,7 +1,8 @@
-import { useMemo, type JSX } from 'react';
+import type { JSX } from 'react';
 import { useDocumentTitle } from '../hooks/use-document-title.ts';
 import { NoRole } from '../components/no-role.tsx';
-import { mayDoFrom, TENANTS_READ, type MayDo } from '../operations-own-permissions.ts';
+import { useMayDo } from '../hooks/use-may-do.ts';
+import { TENANTS_READ, type MayDo } from '../operations-own-permissions.ts';
 import { TENANT_CONFIGURATION_READS, type ManagedApplication, type OperatorApplication } from '../operations.ts';
 import { routeHash, tabSlug } from '../route.ts';
 import { Analytics } from './analytics.tsx';
@@ -99,8 +100,8 @@ interface ApplicationProps {
 
 /** One managed application and the tabs the operator's permissions there open; none, a page saying so. */
 export function Application({ application, consolePermissions, tab: slug, onBack, onChanged }: ApplicationProps) {
-  const may = useMemo(() => mayDoFrom(application.permissions), [application.permissions]);
-  const mayInConsole = useMemo(() => mayDoFrom(consolePermissions), [consolePermissions]);
+  const may = useMayDo(application.permissions);
+  const mayInConsole = useMayDo(consolePermissions);
   const reads = (name: Tab) => [...READS[name], ...(application.multiTenant ? (TENANT_READS[name] ?? []) : [])];
   const tabs = TABS.filter((name) => (application.multiTenant || !TENANT_TABS.includes(name)) && reads(name).every(may));
   const first: Tab = application.multiTenant ? 'Tenants' : 'Users';

@@ -1,11 +1,12 @@
-import { useCallback, useMemo, type JSX } from 'react';
+import { useCallback, type JSX } from 'react';
 import { ApiError } from '../api.ts';
 import { ErrorMessage } from '../components/status.tsx';
 import { useAsync } from '../hooks/use-async.ts';
 import { useDocumentTitle } from '../hooks/use-document-title.ts';
+import { useMayDo } from '../hooks/use-may-do.ts';
 import { useReadOnReturn } from '../hooks/use-read-on-return.ts';
 import { getTenantTenancyConfig, TENANT_CONFIGURATION_READS, type ManagedApplication, type ManagedTenant, type NamedTenant, type TenancyConfig } from '../operations.ts';
-import { mayDoFrom, type MayDo } from '../operations-own-permissions.ts';
+import type { MayDo } from '../operations-own-permissions.ts';
 import { routeHash, type ApplicationsRoute } from '../route.ts';
 import { TenantAuditLog } from './audit-log.tsx';
 import { TenantAuthenticationScreen } from './authentication.tsx';
@@ -112,7 +113,7 @@ function YourTenants({ application, tenants, unknownTenant }: { application: Man
 function TenantPage({ application, tenant, screen }: { application: ManagedApplication; tenant: ManagedTenant; screen: TenantScreenEntry }) {
   useDocumentTitle(`${screen.label} of ${tenant.name}`, application.name);
   const { Screen } = screen;
-  const may = useMemo(() => mayDoFrom(tenant.permissions), [tenant.permissions]);
+  const may = useMayDo(tenant.permissions);
   return (
     <>
       <a className="back" href={routeHash({ appId: application.id })}>Your tenants</a>
