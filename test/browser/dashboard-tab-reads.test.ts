@@ -20,7 +20,7 @@ const TAB_READS: Readonly<Record<string, readonly string[]>> = {
   Roles: ['roles:read', 'applications:read', 'tenants:read'],
   Operators: ['role_assignments:read', 'roles:read', 'applications:read', 'tenants:read'],
   'API keys': ['api_keys:read', 'applications:read'],
-  'OAuth clients': ['oauth_clients:read', 'applications:read', 'tenants:read'],
+  'OAuth clients': ['oauth_clients:read', 'applications:read'],
   'API resources': ['api_resources:read'],
   'M2M credentials': ['m2m_credentials:read', 'applications:read', 'tenants:read'],
   'Audit log': ['audit_logs:read'],

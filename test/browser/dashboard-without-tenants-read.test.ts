@@ -16,6 +16,7 @@ const TENANT_AUDITOR = { email: 'tenant-auditor@ops.example', password: 'Operato
 const USERS_AUDITOR = { email: 'users-auditor@ops.example', password: 'Operator-Knot-42' };
 const USER_ADMIN = { email: 'user-admin@ops.example', password: 'Operator-Stint-42' };
 const KEY_ADMIN = { email: 'key-admin@ops.example', password: 'Operator-Sanderling-42' };
+const CLIENT_ADMIN = { email: 'client-admin@ops.example', password: 'Operator-Turnstone-42' };
 
 let acme: string;
 let globex: string;
@@ -36,6 +37,7 @@ const suite = dashboardSuite({
       users_auditor: ['audit_logs:read', 'users:read'],
       user_admin: ['users:read', 'users:write', 'applications:read'],
       key_admin: ['api_keys:read', 'api_keys:write', 'permissions:read', 'applications:read'],
+      client_admin: ['oauth_clients:read', 'oauth_clients:write', 'applications:read'],
     };
     for (const [key, permissions] of Object.entries(roles)) expect((await app.http.post('/roles', { key, name: key, permissions })).status).toBe(201);
     const tenantRole = await app.http.post(`/applications/${app.root.applicationId}/tenants/${acme}/roles`, { key: 'acme_auditor', name: 'Acme auditor', permissions: ['audit_logs:read'] });
@@ -48,6 +50,9 @@ const suite = dashboardSuite({
     await makeOperator(app, USERS_AUDITOR, 'users_auditor');
     await makeOperator(app, USER_ADMIN, 'user_admin');
     await makeOperator(app, KEY_ADMIN, 'key_admin');
+    await makeOperator(app, CLIENT_ADMIN, 'client_admin');
+    const storefront = { name: 'Storefront', type: 'web', redirectUris: ['https://shop.example/cb'], tenantId: acme };
+    expect((await app.http.post('/oauth-clients', storefront)).status).toBe(201);
     expect((await app.http.post('/api-keys', { name: 'Acme bot', permissions: ['users:read'], tenantId: acme })).status).toBe(201);
   },
 });
@@ -130,6 +135,22 @@ describe('a multi-tenant application to operators who may not list its tenants, 
       expect(await page.getByLabel('Tenant', { exact: true }).count()).toBe(0);
       await page.getByText("Showing one tenant's keys also takes tenants:read").waitFor();
       await page.getByText("Choosing the key's tenant also takes tenants:read").waitFor();
+      expect(await page.getByRole('alert').allTextContents()).toEqual([]);
+    });
+  });
+
+  it("offers a writer of OAuth clients the OAuth clients tab: every client, its tenant by id, no choice of tenant", async () => {
+    await as(CLIENT_ADMIN, async (page) => {
+      const sections = page.getByRole('navigation', { name: 'Application sections' });
+      await sections.waitFor();
+      expect(await sections.getByRole('link').allTextContents()).toContain('OAuth clients');
+      await openTab(page, 'OAuth clients');
+      await page.getByRole('heading', { level: 2, name: 'OAuth clients' }).waitFor();
+      const row = page.getByRole('row').filter({ has: page.getByRole('rowheader', { name: 'Storefront' }) });
+      await row.getByRole('cell', { name: acme, exact: true }).waitFor();
+      await settled(page);
+      expect(await page.getByLabel('Tenant', { exact: true }).count()).toBe(0);
+      await page.getByText("Choosing the client's tenant also takes tenants:read").waitFor();
       expect(await page.getByRole('alert').allTextContents()).toEqual([]);
     });
   });

@@ -1,12 +1,14 @@
 import { useId, useState } from 'react';
 import { DraftNotes } from '../components/draft-notes.tsx';
 import { Refusal } from '../components/status.tsx';
+import { TenantsNeeded } from '../components/tenants-needed.tsx';
 import { clientIssuer } from '../client-issuer.ts';
 import { RefusedField, refusalMarks } from '../hooks/use-refused-field.ts';
 import { useDraft } from '../hooks/use-draft.ts';
 import { useSubmission } from '../hooks/use-submission.ts';
 import { NEW_CLIENT_DRAFT, settingsOf } from '../oauth-client-draft.ts';
 import { CLIENT_TYPE_ORDER, CLIENT_TYPES } from '../oauth-client-types.ts';
+import { mayPickTenant, type MayDo } from '../operations-own-permissions.ts';
 import { createOAuthClient, withoutSecret, type ClientsContext, type OAuthClient, type OAuthClientType, type OAuthClientWithSecret } from '../operations-oauth-clients.ts';
 import { CreatedOAuthClient } from './created-oauth-client.tsx';
 import { OAuthClientFields } from './oauth-client-fields.tsx';
@@ -18,10 +20,11 @@ interface CreateOAuthClientFormProps {
   context: ClientsContext;
   issuer: URL;
   onCreated: (client: OAuthClient) => void;
+  may: MayDo;
 }
 
 /** "Create OAuth client": its type, tenant and settings; then what the app is configured with, and a web client's secret once. */
-export function CreateOAuthClientForm({ appId, context, issuer, onCreated }: CreateOAuthClientFormProps) {
+export function CreateOAuthClientForm({ appId, context, issuer, onCreated, may }: CreateOAuthClientFormProps) {
   const id = useId();
   const [draft, setDraft, sync] = useDraft(NEW_CLIENT, { keep: { name: 'new-oauth-client' } });
   const { type, tenantId, settings } = draft;
@@ -67,7 +70,8 @@ export function CreateOAuthClientForm({ appId, context, issuer, onCreated }: Cre
             </div>
           ))}
         </fieldset>
-        {context.multiTenant && (
+        {context.multiTenant && <TenantsNeeded may={may} action="Choosing the client's tenant" />}
+        {context.multiTenant && mayPickTenant(may) && (
           <div className="field">
             <label htmlFor={`${id}-tenant`}>Tenant</label>
             <select id={`${id}-tenant`} {...refusalMarks(create.refusal, 'tenantId')} value={tenantId} onChange={(event) => update({ tenantId: event.target.value })}>

@@ -116,7 +116,7 @@ export function OAuthClients({ appId, may }: ApplicationScreenProps) {
           />
         </UnsavedParts>
       )}
-      {offers.edit && <CreateOAuthClientForm appId={appId} context={context.data} issuer={issuer} onCreated={clients.add} />}
+      {offers.edit && <CreateOAuthClientForm appId={appId} context={context.data} issuer={issuer} onCreated={clients.add} may={may} />}
       <SignInSettings issuer={issuer} isolated={context.data.isolated} />
     </>
   );
