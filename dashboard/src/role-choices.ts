@@ -21,6 +21,7 @@ export function assignableRoles(choices: RoleChoices, tenantId: string | null): 
   return choices.roles.filter((role) => role.tenantId === null || role.tenantId === tenantId);
 }
 
+/** The tenants a grant may name: every tenant read, or the subject's own, by id where the tenants may not be read. */
 export function grantTenants(choices: RoleChoices, memberOf?: readonly string[]): readonly NamedTenant[] {
-  return memberOf === undefined ? choices.tenants : choices.tenants.filter((tenant) => memberOf.includes(tenant.id));
+  return memberOf === undefined ? choices.tenants : memberOf.map((id) => ({ id, name: placeName(choices, id) }));
 }

@@ -36,7 +36,7 @@ const suite = dashboardSuite({
       auditor: ['audit_logs:read'],
       users_auditor: ['audit_logs:read', 'users:read'],
       user_admin: ['users:read', 'users:write', 'applications:read'],
-      key_admin: ['api_keys:read', 'api_keys:write', 'permissions:read', 'applications:read'],
+      key_admin: ['api_keys:read', 'api_keys:write', 'permissions:read', 'applications:read', 'role_assignments:read', 'role_assignments:write', 'roles:read'],
       client_admin: ['oauth_clients:read', 'oauth_clients:write', 'applications:read'],
     };
     for (const [key, permissions] of Object.entries(roles)) expect((await app.http.post('/roles', { key, name: key, permissions })).status).toBe(201);
@@ -135,6 +135,11 @@ describe('a multi-tenant application to operators who may not list its tenants, 
       expect(await page.getByLabel('Tenant', { exact: true }).count()).toBe(0);
       await page.getByText("Showing one tenant's keys also takes tenants:read").waitFor();
       await page.getByText("Choosing the key's tenant also takes tenants:read").waitFor();
+      // A tenant's key is given roles in its tenant too, offered by id as with tenants:read it is by name.
+      await row.getByRole('button', { name: 'Roles of Acme bot' }).click();
+      const panel = page.getByRole('region', { name: 'Roles of Acme bot' });
+      await settled(page);
+      expect(await panel.getByLabel('Tenant', { exact: true }).getByRole('option').allTextContents()).toEqual(['All tenants', acme]);
       expect(await page.getByRole('alert').allTextContents()).toEqual([]);
     });
   });
