@@ -22,7 +22,7 @@ const TAB_READS: Readonly<Record<string, readonly string[]>> = {
   'API keys': ['api_keys:read', 'applications:read'],
   'OAuth clients': ['oauth_clients:read', 'applications:read'],
   'API resources': ['api_resources:read'],
-  'M2M credentials': ['m2m_credentials:read', 'applications:read', 'tenants:read'],
+  'M2M credentials': ['m2m_credentials:read', 'applications:read'],
   'Audit log': ['audit_logs:read'],
   Analytics: ['analytics:read'],
   Settings: ['applications:read'],

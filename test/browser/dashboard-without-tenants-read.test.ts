@@ -17,6 +17,7 @@ const USERS_AUDITOR = { email: 'users-auditor@ops.example', password: 'Operator-
 const USER_ADMIN = { email: 'user-admin@ops.example', password: 'Operator-Stint-42' };
 const KEY_ADMIN = { email: 'key-admin@ops.example', password: 'Operator-Sanderling-42' };
 const CLIENT_ADMIN = { email: 'client-admin@ops.example', password: 'Operator-Turnstone-42' };
+const CREDENTIAL_ADMIN = { email: 'credential-admin@ops.example', password: 'Operator-Whimbrel-42' };
 
 let acme: string;
 let globex: string;
@@ -38,6 +39,7 @@ const suite = dashboardSuite({
       user_admin: ['users:read', 'users:write', 'applications:read'],
       key_admin: ['api_keys:read', 'api_keys:write', 'permissions:read', 'applications:read', 'role_assignments:read', 'role_assignments:write', 'roles:read'],
       client_admin: ['oauth_clients:read', 'oauth_clients:write', 'applications:read'],
+      credential_admin: ['m2m_credentials:read', 'm2m_credentials:write', 'permissions:read', 'applications:read'],
     };
     for (const [key, permissions] of Object.entries(roles)) expect((await app.http.post('/roles', { key, name: key, permissions })).status).toBe(201);
     const tenantRole = await app.http.post(`/applications/${app.root.applicationId}/tenants/${acme}/roles`, { key: 'acme_auditor', name: 'Acme auditor', permissions: ['audit_logs:read'] });
@@ -51,6 +53,9 @@ const suite = dashboardSuite({
     await makeOperator(app, USER_ADMIN, 'user_admin');
     await makeOperator(app, KEY_ADMIN, 'key_admin');
     await makeOperator(app, CLIENT_ADMIN, 'client_admin');
+    await makeOperator(app, CREDENTIAL_ADMIN, 'credential_admin');
+    const worker = { name: 'Worker', permissions: ['users:read'], authMethod: 'client_secret_basic', tenantId: acme };
+    expect((await app.http.post('/m2m-credentials', worker)).status).toBe(201);
     const storefront = { name: 'Storefront', type: 'web', redirectUris: ['https://shop.example/cb'], tenantId: acme };
     expect((await app.http.post('/oauth-clients', storefront)).status).toBe(201);
     expect((await app.http.post('/api-keys', { name: 'Acme bot', permissions: ['users:read'], tenantId: acme })).status).toBe(201);
@@ -156,6 +161,21 @@ describe('a multi-tenant application to operators who may not list its tenants, 
       await settled(page);
       expect(await page.getByLabel('Tenant', { exact: true }).count()).toBe(0);
       await page.getByText("Choosing the client's tenant also takes tenants:read").waitFor();
+      expect(await page.getByRole('alert').allTextContents()).toEqual([]);
+    });
+  });
+
+  it('offers a writer of M2M credentials the M2M credentials tab: every credential, its tenant by id, no choice of tenant', async () => {
+    await as(CREDENTIAL_ADMIN, async (page) => {
+      const sections = page.getByRole('navigation', { name: 'Application sections' });
+      await sections.waitFor();
+      expect(await sections.getByRole('link').allTextContents()).toContain('M2M credentials');
+      await openTab(page, 'M2M credentials');
+      const row = page.getByRole('row').filter({ has: page.getByRole('rowheader', { name: 'Worker' }) });
+      await row.getByRole('cell', { name: acme, exact: true }).waitFor();
+      await settled(page);
+      expect(await page.getByLabel('Tenant', { exact: true }).count()).toBe(0);
+      await page.getByText("Choosing the credential's tenant also takes tenants:read").waitFor();
       expect(await page.getByRole('alert').allTextContents()).toEqual([]);
     });
   });

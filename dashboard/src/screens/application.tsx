@@ -70,9 +70,9 @@ const READS: Readonly<Record<Tab, readonly string[]>> = {
   Settings: ['applications:read'],
 };
 /** What a multi-tenant application's tab reads besides: the tenants its role panels and forms still list whole. Users and
- *  API keys and OAuth clients do without: a tenant named by id, no choice of tenant (TenantPicker, listAllTenants). */
+ *  API keys, OAuth clients and M2M credentials do without: a tenant named by id, no choice of tenant (TenantPicker, listAllTenants). */
 const TENANT_READS: Readonly<Partial<Record<Tab, readonly string[]>>> = Object.fromEntries(
-  (['Roles', 'Operators', 'M2M credentials'] as const).map((tab) => [tab, [TENANTS_READ]]),
+  (['Roles', 'Operators'] as const).map((tab) => [tab, [TENANTS_READ]]),
 );
 /** A single-tenant application has no tenants, so none to invite to. */
 const TENANT_TABS: readonly Tab[] = ['Tenants', 'Invitations'];
