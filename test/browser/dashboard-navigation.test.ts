@@ -97,9 +97,9 @@ describe('the screens the dashboard offers an operator, in Chromium', () => {
       const sections = page.getByRole('navigation', { name: 'Application sections' });
       await sections.waitFor();
       const offered = await sections.getByRole('link').allTextContents();
-      // Roles, Operators, API keys and OAuth clients name their tenants: they read them. The Audit log's records name
-      // theirs by id, and its Tenant filter waits for tenants:read.
-      expect(offered).toEqual(['Audit log', 'Settings']);
+      // Roles and Operators list the tenants whole: they read them. API keys, OAuth clients and the Audit log name a
+      // record's tenant by id, and offer no choice of tenant without tenants:read.
+      expect(offered).toEqual(['API keys', 'OAuth clients', 'Audit log', 'Settings']);
       for (const tab of offered) {
         await openTab(page, tab);
         await page.locator('.loading').first().waitFor({ state: 'detached' });
