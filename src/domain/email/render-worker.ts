@@ -117,8 +117,7 @@ const textOf = (value: unknown): unknown => (value instanceof CapturedValue ? va
 const capturedText = (value: unknown): unknown =>
   typeof value === 'string' ? new CapturedText(value) : Array.isArray(value) ? value.map(capturedText) : value;
 
-/** A filter given a capture (or what a filter made of one), as its input or an argument, reads text and makes text; `raw`
- *  prints only a capture's own HTML as it is, so no filter (`replace`, `url_decode`) can hand it a variable to print raw. */
+/** Filters read a capture's text and make text, escaped once when printed; `raw` prints a capture's own HTML only. */
 function readingCapturesAsText(engine: Liquid): void {
   for (const [name, filter] of Object.entries(engine.filters)) {
     const { handler, raw } = typeof filter === 'function' ? { handler: filter, raw: false } : filter;

@@ -149,10 +149,8 @@ export function renderTemplate(parts: TemplateParts, variables: object): Promise
   return renderIn('mail', { parts, written: [], offered: [] }, variables);
 }
 
-/** For a preview or a PUT's check, the drafts in turn: a written part naming a variable its template does not offer is
- *  422 too. One scope (the application's, or one tenant's) at a time in this process, else 429, so one tenant's slow
- *  previews cannot refuse another's save; an application's tenants at most DRAFTS_OF_TENANTS at once, so they hold no
- *  more places in line than the workers, and never the application's own place. */
+/** For a preview or a PUT's check (a written part naming a variable its template lacks is 422). One draft per scope
+ *  and DRAFTS_OF_TENANTS of an application's tenants at once, else 429: a tenant's slow previews refuse no one else's. */
 export async function renderDrafts(at: { applicationId: string; tenantId: string | null }, drafts: readonly Draft[], variables: object): Promise<TemplateParts[]> {
   const scope = `${at.applicationId}:${at.tenantId ?? ''}`;
   const ofTenants = tenantDrafts.get(at.applicationId) ?? 0;

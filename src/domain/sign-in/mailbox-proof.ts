@@ -6,12 +6,8 @@ import { disownSignUp, verifyEmail } from '../users/account-changes.ts';
 import { mayActNow, readSignInUser, type SignInUser } from '../users/sign-in-user.ts';
 import type { SignInTarget } from './sign-in.ts';
 
-/**
- * An address never proven and set without a password (a tenant's administrator's member, its own account renamed
- * included) is its mailbox owner's: a proof of the mailbox takes the account over as an invitation accepted by its link
- * alone does (docs/decisions.md, "Sign-in by e-mail"). With a password, whoever set it would keep it: no proof hands
- * that account over; its owner resets the password.
- */
+/** An unproven address set without a password is its mailbox owner's, whom a proof of the mailbox hands the account;
+ *  with a password, its setter would keep a way in (docs/decisions.md, "Sign-in by e-mail"). */
 export const ownedByMailbox = (user: SignInUser): boolean => user.emailVerified === false && user.passwordHash == null;
 
 /** Proving the address does not hand its owner an account whose password someone set unproven (a sign-up by whoever typed

@@ -11,11 +11,8 @@ export class UpstreamAddressError extends Error {}
 /** An answer past ANSWER_LIMIT_BYTES; the body fails with it, as a dropped connection's would. */
 export class UpstreamAnswerTooLargeError extends Error {}
 
-/**
- * Discovery, JWKS, token and userinfo answers are kilobytes (an ID token with Entra ID's 200 groups, about 10), and
- * openid-client reads and parses one whole on the event loop: without a bound, an upstream could stream into the
- * service's memory until the request's timeout, and each megabyte parsed holds every other request.
- */
+/** Real answers are kilobytes, and openid-client reads and parses one whole on the event loop: unbounded, an upstream
+ *  could fill the memory and hold every other request. */
 const ANSWER_LIMIT_BYTES = 256 * 1024;
 
 /** Hands the socket the address that was checked, whatever the name would resolve to now. */
