@@ -11,8 +11,8 @@ import type { Principal } from '../auth/principal.ts';
 import type { RequestContext } from '../context.ts';
 import { GatehouseError, invalid } from '../errors.ts';
 import type { InvalidationBus } from '../events/invalidations.ts';
-import { boundedConcurrency } from '../bounded-concurrency.ts';
 import { gatehouseErrorOf } from '../gatehouse-error-of.ts';
+import { credentialWatch } from './credential-watch.ts';
 import { PingWatch } from './ping-watch.ts';
 import { MAX_STALL_MS, MAX_UNREAD_BYTES, type EventStreams, type StreamSlot } from '../http/event-stream.ts';
 import { jsonShapeProblem } from '../http/json-body.ts';
@@ -75,20 +75,9 @@ interface Connection {
   running: number;
   closed: boolean;
   ended?: GatehouseError | Error;
-  /** The records its credentials stand on (recordKey), once authenticated. */
-  watching: readonly string[];
   /** Closes it, refused, as a subscription refused for its credentials does. */
   refuse: (refused: ConnectionRefused) => void;
-  /** Asks its credentials again when the key or token runs out. */
-  expiry?: NodeJS.Timeout;
 }
-
-const recordKey = (kind: string, id: string) => `${kind}\0${id}`;
-
-/** Credential re-checks of open connections at once, per process. */
-const RECHECKS_AT_ONCE = 4;
-/** setTimeout's longest wait; a later expiry is waited for in steps. */
-const TIMER_MAX_MS = 2_147_483_647;
 
 /** When the Bearer token (verified already, by authenticate) runs out; Infinity without one. */
 function tokenExpiry(credentials: CredentialHeaders): number {
@@ -202,61 +191,7 @@ export function graphqlWebSocket(
   // Started in onSubscribe, where a refusal can still be answered; taken by `subscribe`.
   const started = new WeakMap<ExecutionArgs, AsyncIterableIterator<FormattedExecutionResult>>();
 
-  // An open connection, idle or not, must not outlive its credentials: each is asked again from the database when a
-  // record they stand on changes (Principal.credentialRecords), or everything may have (`all`).
-  const watched = new Map<string, Set<Connection>>();
-  const authenticated = new Set<Connection>();
-  let heard = 0;
-  deps.invalidations.subscribe((invalidation) => {
-    heard += 1;
-    const concerned = invalidation.kind === 'all' ? authenticated : watched.get(recordKey(invalidation.kind, invalidation.id));
-    for (const connection of [...(concerned ?? [])]) askAgain(connection);
-  });
-  // An `all` (a Redis reconnection) concerns every connection: their reads take turns, leaving the pool to requests.
-  const rechecks = boundedConcurrency(() => RECHECKS_AT_ONCE);
-  // Asked again and not yet begun: a second change meanwhile needs no second read.
-  const queued = new Set<Connection>();
-
-  function watchCredentials(connection: Connection, principal: Principal): void {
-    connection.watching = principal.credentialRecords.flatMap((records) =>
-      Object.entries(records).flatMap(([kind, id]) => (id == null ? [] : [recordKey(kind, id)])),
-    );
-    authenticated.add(connection);
-    for (const key of connection.watching) {
-      let connections = watched.get(key);
-      if (connections === undefined) watched.set(key, (connections = new Set()));
-      connections.add(connection);
-    }
-    // Expiry is announced by no change: the connection asks again when its key or token runs out.
-    const expiresAt = Math.min(principal.apiKeyExpiresAt?.getTime() ?? Infinity, tokenExpiry(connection.credentials));
-    if (Number.isFinite(expiresAt)) armExpiry(connection, expiresAt);
-  }
-
-  function armExpiry(connection: Connection, expiresAt: number): void {
-    const wait = Math.max(0, expiresAt - Date.now());
-    connection.expiry = setTimeout(() => (wait > TIMER_MAX_MS ? armExpiry(connection, expiresAt) : askAgain(connection)), Math.min(wait, TIMER_MAX_MS));
-    connection.expiry.unref();
-  }
-
-  function unwatchCredentials(connection: Connection): void {
-    authenticated.delete(connection);
-    queued.delete(connection);
-    clearTimeout(connection.expiry);
-    for (const key of connection.watching) {
-      const connections = watched.get(key);
-      connections?.delete(connection);
-      if (connections?.size === 0) watched.delete(key);
-    }
-  }
-
-  function askAgain(connection: Connection): void {
-    if (queued.has(connection)) return;
-    queued.add(connection);
-    void rechecks(async () => {
-      if (!queued.delete(connection) || connection.closed) return;
-      await checkCredentials(connection);
-    });
-  }
+  const credentialChecks = credentialWatch<Connection>(deps.invalidations, checkCredentials);
 
   /** Closed with 4403 once its credentials are refused; the database failing says nothing of them and leaves it open. */
   async function checkCredentials(connection: Connection): Promise<void> {
@@ -273,7 +208,7 @@ export function graphqlWebSocket(
   async function connect(connection: Connection, payload: Readonly<Record<string, unknown>> | undefined): Promise<void> {
     try {
       connection.credentials = credentialsOf(payload, connection.request.headers);
-      const heardBefore = heard;
+      const heardBefore = credentialChecks.heard;
       const principal = await deps.authenticate(connection.credentials);
       const limited = await deps.countRequest(connection.request, principal);
       if (limited !== undefined) throw limited;
@@ -281,9 +216,9 @@ export function graphqlWebSocket(
       // Closed while it was authenticated: its close released what it held then.
       if (connection.closed) return slot.release();
       connection.held.push(slot);
-      watchCredentials(connection, principal);
+      credentialChecks.watch(connection, principal, Math.min(principal.apiKeyExpiresAt?.getTime() ?? Infinity, tokenExpiry(connection.credentials)));
       // A change heard while it authenticated may have come after the read.
-      if (heard !== heardBefore) askAgain(connection);
+      if (credentialChecks.heard !== heardBefore) credentialChecks.askAgain(connection);
     } catch (error) {
       throw refusedConnection(error);
     }
@@ -370,7 +305,7 @@ export function graphqlWebSocket(
       const reply = replies.get(request.raw);
       if (reply === undefined) throw new Error('the upgrade of GET /graphql passed no preHandler');
       reply.code(101);
-      const connection: Connection = { request, credentials: {}, held: [], running: 0, closed: false, watching: [], refuse: () => {} };
+      const connection: Connection = { request, credentials: {}, held: [], running: 0, closed: false, refuse: () => {} };
       const watch = new PingWatch();
       socket.on('pong', () => watch.pong());
       const heartbeat = setInterval(() => (watch.tick() === 'drop' ? socket.terminate() : socket.ping()), deps.heartbeatMs);
@@ -409,7 +344,7 @@ export function graphqlWebSocket(
       socket.once('close', (code, reason) => {
         clearInterval(heartbeat);
         connection.closed = true;
-        unwatchCredentials(connection);
+        credentialChecks.unwatch(connection);
         for (const slot of connection.held.splice(0)) slot.release();
         void closed(code, String(reason))
           .catch((error: unknown) => (connection.ended = error instanceof Error ? error : new Error(String(error))))
