@@ -97,9 +97,8 @@ describe('the screens the dashboard offers an operator, in Chromium', () => {
       const sections = page.getByRole('navigation', { name: 'Application sections' });
       await sections.waitFor();
       const offered = await sections.getByRole('link').allTextContents();
-      // Roles and Operators list the tenants whole: they read them. API keys, OAuth clients and the Audit log name a
-      // record's tenant by id, and offer no choice of tenant without tenants:read.
-      expect(offered).toEqual(['API keys', 'OAuth clients', 'Audit log', 'Settings']);
+      // Each names a record's tenant by id and offers no choice of tenant without tenants:read.
+      expect(offered).toEqual(['Roles', 'Operators', 'API keys', 'OAuth clients', 'Audit log', 'Settings']);
       for (const tab of offered) {
         await openTab(page, tab);
         await page.locator('.loading').first().waitFor({ state: 'detached' });

@@ -1,12 +1,13 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { asOperator, asTenantOperator, dashboardSuite, makeOperator, offeredScreens, openTab } from '../support/dashboard.ts';
+import { asOperator, asTenantOperator, dashboardSuite, giveConsoleRole, makeOperator, offeredScreens, openTab } from '../support/dashboard.ts';
 
 /**
  * A multi-tenant application's screens to operators who may not list its tenants (`tenants:read`), its users or the
  * console's operators: no tenant picker nor choice by address that the server would refuse, the application's values
- * instead, and the Audit log to an auditor holding `audit_logs:read` alone: the application's records to one holding
- * it application-wide, a tenant's own to one holding it there.
+ * instead (a record's tenant named by id; roles made and operators added application-wide), and the Audit log to an
+ * auditor holding `audit_logs:read` alone: the application's records to one holding it application-wide, a tenant's
+ * own to one holding it there.
  */
 const BRANDING_READER = { email: 'branding-reader@ops.example', password: 'Operator-Plover-42' };
 const ANALYST = { email: 'analyst@ops.example', password: 'Operator-Curlew-42' };
@@ -18,6 +19,8 @@ const USER_ADMIN = { email: 'user-admin@ops.example', password: 'Operator-Stint-
 const KEY_ADMIN = { email: 'key-admin@ops.example', password: 'Operator-Sanderling-42' };
 const CLIENT_ADMIN = { email: 'client-admin@ops.example', password: 'Operator-Turnstone-42' };
 const CREDENTIAL_ADMIN = { email: 'credential-admin@ops.example', password: 'Operator-Whimbrel-42' };
+const ROLE_ADMIN = { email: 'role-admin@ops.example', password: 'Operator-Redshank-42' };
+const OPERATOR_ADMIN = { email: 'operator-admin@ops.example', password: 'Operator-Greenshank-42' };
 
 let acme: string;
 let globex: string;
@@ -40,6 +43,8 @@ const suite = dashboardSuite({
       key_admin: ['api_keys:read', 'api_keys:write', 'permissions:read', 'applications:read', 'role_assignments:read', 'role_assignments:write', 'roles:read'],
       client_admin: ['oauth_clients:read', 'oauth_clients:write', 'applications:read'],
       credential_admin: ['m2m_credentials:read', 'm2m_credentials:write', 'permissions:read', 'applications:read'],
+      role_admin: ['roles:read', 'roles:write', 'permissions:read', 'permissions:write', 'applications:read'],
+      operator_admin: ['role_assignments:read', 'role_assignments:write', 'roles:read', 'applications:read'],
     };
     for (const [key, permissions] of Object.entries(roles)) expect((await app.http.post('/roles', { key, name: key, permissions })).status).toBe(201);
     const tenantRole = await app.http.post(`/applications/${app.root.applicationId}/tenants/${acme}/roles`, { key: 'acme_auditor', name: 'Acme auditor', permissions: ['audit_logs:read'] });
@@ -54,6 +59,9 @@ const suite = dashboardSuite({
     await makeOperator(app, KEY_ADMIN, 'key_admin');
     await makeOperator(app, CLIENT_ADMIN, 'client_admin');
     await makeOperator(app, CREDENTIAL_ADMIN, 'credential_admin');
+    await makeOperator(app, ROLE_ADMIN, 'role_admin');
+    // Adding an operator also takes the console's users:* (their accounts are kept there).
+    await giveConsoleRole(app, await makeOperator(app, OPERATOR_ADMIN, 'operator_admin'), 'app_admin');
     const worker = { name: 'Worker', permissions: ['users:read'], authMethod: 'client_secret_basic', tenantId: acme };
     expect((await app.http.post('/m2m-credentials', worker)).status).toBe(201);
     const storefront = { name: 'Storefront', type: 'web', redirectUris: ['https://shop.example/cb'], tenantId: acme };
@@ -153,7 +161,11 @@ describe('a multi-tenant application to operators who may not list its tenants, 
     await as(CLIENT_ADMIN, async (page) => {
       const sections = page.getByRole('navigation', { name: 'Application sections' });
       await sections.waitFor();
-      expect(await sections.getByRole('link').allTextContents()).toContain('OAuth clients');
+      const offered = await sections.getByRole('link').allTextContents();
+      expect(offered).toContain('OAuth clients');
+      // Neither roles:read nor role_assignments:read: no Roles nor Operators tab.
+      expect(offered).not.toContain('Roles');
+      expect(offered).not.toContain('Operators');
       await openTab(page, 'OAuth clients');
       await page.getByRole('heading', { level: 2, name: 'OAuth clients' }).waitFor();
       const row = page.getByRole('row').filter({ has: page.getByRole('rowheader', { name: 'Storefront' }) });
@@ -176,6 +188,53 @@ describe('a multi-tenant application to operators who may not list its tenants, 
       await settled(page);
       expect(await page.getByLabel('Tenant', { exact: true }).count()).toBe(0);
       await page.getByText("Choosing the credential's tenant also takes tenants:read").waitFor();
+      expect(await page.getByRole('alert').allTextContents()).toEqual([]);
+    });
+  });
+
+  it("offers a writer of roles the Roles tab: each role's tenant by id, roles made application-wide, no choice of tenant", async () => {
+    await as(ROLE_ADMIN, async (page) => {
+      const sections = page.getByRole('navigation', { name: 'Application sections' });
+      await sections.waitFor();
+      const offered = await sections.getByRole('link').allTextContents();
+      expect(offered).toContain('Roles');
+      // Without role_assignments:read, whose list it opens with: no Operators tab.
+      expect(offered).not.toContain('Operators');
+      await openTab(page, 'Roles');
+      const roles = page.getByRole('region', { name: 'Roles', exact: true });
+      await roles.getByRole('row', { name: /^Acme auditor / }).getByRole('cell', { name: acme, exact: true }).waitFor();
+      await settled(page);
+      expect(await page.getByLabel('Tenant', { exact: true }).count()).toBe(0);
+      await page.getByText("Making a tenant's own role also takes tenants:read").waitFor();
+      await page.getByText("Making a tenant's own permission also takes tenants:read").waitFor();
+      const form = page.getByRole('region', { name: 'Create role', exact: true });
+      await form.getByLabel('Key').fill('role_reader');
+      await form.getByLabel('Name').fill('Role reader');
+      await form.getByRole('group', { name: 'roles', exact: true }).getByRole('checkbox', { name: 'read', exact: true }).check();
+      await form.getByRole('button', { name: 'Create role', exact: true }).click();
+      await form.getByRole('status').filter({ hasText: 'Role Role reader created.' }).waitFor();
+      await roles.getByRole('row', { name: /^Role reader / }).getByRole('cell', { name: 'Application-wide', exact: true }).waitFor();
+      expect(await page.getByRole('alert').allTextContents()).toEqual([]);
+    });
+  });
+
+  it("offers a writer of role assignments the Operators tab: each operator's tenant by id, operators added application-wide", async () => {
+    await as(OPERATOR_ADMIN, async (page) => {
+      const sections = page.getByRole('navigation', { name: 'Application sections' });
+      await sections.waitFor();
+      expect(await sections.getByRole('link').allTextContents()).toEqual(expect.arrayContaining(['Roles', 'Operators']));
+      await openTab(page, 'Operators');
+      const operators = page.getByRole('region', { name: 'Operators', exact: true });
+      await operators.getByRole('row', { name: new RegExp(`^${TENANT_AUDITOR.email} `) }).getByRole('cell', { name: acme, exact: true }).waitFor();
+      await settled(page);
+      expect(await page.getByLabel('Tenant', { exact: true }).count()).toBe(0);
+      await page.getByText('Giving a role in one tenant also takes tenants:read').waitFor();
+      const form = page.getByRole('region', { name: 'Add an operator', exact: true });
+      await form.getByLabel('E-mail').fill('added@ops.example');
+      await form.getByLabel('Role').selectOption({ label: 'operator_admin' });
+      await form.getByRole('button', { name: 'Add operator', exact: true }).click();
+      await form.getByRole('status').filter({ hasText: 'added@ops.example is now operator_admin (Application-wide).' }).waitFor();
+      await operators.getByRole('row', { name: /^added@ops\.example / }).getByRole('cell', { name: 'Application-wide', exact: true }).waitFor();
       expect(await page.getByRole('alert').allTextContents()).toEqual([]);
     });
   });

@@ -2,7 +2,7 @@ import type { JSX } from 'react';
 import { useDocumentTitle } from '../hooks/use-document-title.ts';
 import { NoRole } from '../components/no-role.tsx';
 import { useMayDo } from '../hooks/use-may-do.ts';
-import { TENANTS_READ, type MayDo } from '../operations-own-permissions.ts';
+import type { MayDo } from '../operations-own-permissions.ts';
 import { TENANT_CONFIGURATION_READS, type ManagedApplication, type OperatorApplication } from '../operations.ts';
 import { routeHash, tabSlug } from '../route.ts';
 import { Analytics } from './analytics.tsx';
@@ -57,7 +57,7 @@ const READS: Readonly<Record<Tab, readonly string[]>> = {
   Users: ['users:read', 'applications:read'],
   Invitations: ['users:read'],
   Sessions: ['sessions:read', 'users:read'],
-  // These read whether the application has tenants (`application`), to name and offer them.
+  // These read whether the application has tenants (`application`), to name them: by id, and none offered, without tenants:read.
   Roles: ['roles:read', 'applications:read'],
   Operators: ['role_assignments:read', 'roles:read', 'applications:read'],
   'API keys': ['api_keys:read', 'applications:read'],
@@ -69,11 +69,6 @@ const READS: Readonly<Record<Tab, readonly string[]>> = {
   Analytics: ['analytics:read'],
   Settings: ['applications:read'],
 };
-/** What a multi-tenant application's tab reads besides: the tenants its role panels and forms still list whole. Users and
- *  API keys, OAuth clients and M2M credentials do without: a tenant named by id, no choice of tenant (TenantPicker, listAllTenants). */
-const TENANT_READS: Readonly<Partial<Record<Tab, readonly string[]>>> = Object.fromEntries(
-  (['Roles', 'Operators'] as const).map((tab) => [tab, [TENANTS_READ]]),
-);
 /** A single-tenant application has no tenants, so none to invite to. */
 const TENANT_TABS: readonly Tab[] = ['Tenants', 'Invitations'];
 
@@ -102,8 +97,7 @@ interface ApplicationProps {
 export function Application({ application, consolePermissions, tab: slug, onBack, onChanged }: ApplicationProps) {
   const may = useMayDo(application.permissions);
   const mayInConsole = useMayDo(consolePermissions);
-  const reads = (name: Tab) => [...READS[name], ...(application.multiTenant ? (TENANT_READS[name] ?? []) : [])];
-  const tabs = TABS.filter((name) => (application.multiTenant || !TENANT_TABS.includes(name)) && reads(name).every(may));
+  const tabs = TABS.filter((name) => (application.multiTenant || !TENANT_TABS.includes(name)) && READS[name].every(may));
   const first: Tab = application.multiTenant ? 'Tenants' : 'Users';
   const tab = tabs.find((name) => tabSlug(name) === slug) ?? (tabs.includes(first) ? first : tabs[0]);
   useDocumentTitle(tab ?? 'No role', application.name);

@@ -1,10 +1,11 @@
 import { useId, type FormEvent } from 'react';
 import { DraftNotes } from '../components/draft-notes.tsx';
+import { OwnerTenantField } from '../components/owner-tenant-field.tsx';
 import { ErrorMessage, Outcome } from '../components/status.tsx';
 import { TextField } from '../components/text-field.tsx';
 import { useConfirmedAction } from '../hooks/use-confirmed-action.ts';
 import { useNewDraft } from '../hooks/use-draft.ts';
-import { RefusedField, refusalMarks } from '../hooks/use-refused-field.ts';
+import { RefusedField } from '../hooks/use-refused-field.ts';
 import { useSubmission } from '../hooks/use-submission.ts';
 import type { MayDo } from '../operations-own-permissions.ts';
 import { createPermission, deletePermission, type CataloguedPermission, type RoleChoices } from '../operations-roles.ts';
@@ -54,7 +55,7 @@ interface PermissionDraft {
 
 const NEW_PERMISSION: PermissionDraft = { key: '', description: '', tenantId: null };
 
-function CreatePermissionForm({ appId, choices, onCreated }: { appId: string; choices: RoleChoices; onCreated: () => void }) {
+function CreatePermissionForm({ appId, choices, may, onCreated }: { appId: string; choices: RoleChoices; may: MayDo; onCreated: () => void }) {
   const id = useId();
   const [draft, setDraft, startAgain, sync] = useNewDraft(NEW_PERMISSION, { name: 'permission:new' });
   const submission = useSubmission<string>();
@@ -82,20 +83,14 @@ function CreatePermissionForm({ appId, choices, onCreated }: { appId: string; ch
           />
           <TextField label="Description (optional)" value={draft.description} onChange={(description) => setDraft({ ...draft, description })} field="description" />
         </RefusedField>
-        {choices.multiTenant && (
-          <div>
-            <label htmlFor={`${id}-tenant`}>Tenant</label>
-            <select
-              id={`${id}-tenant`}
-              {...refusalMarks(submission.refusal, 'tenantId')}
-              value={draft.tenantId ?? ''}
-              onChange={(event) => setDraft({ ...draft, tenantId: event.target.value === '' ? null : event.target.value })}
-            >
-              <option value="">Application-wide</option>
-              {choices.tenants.map((tenant) => <option key={tenant.id} value={tenant.id}>{`${tenant.name}'s own`}</option>)}
-            </select>
-          </div>
-        )}
+        <OwnerTenantField
+          choices={choices}
+          may={may}
+          what="permission"
+          tenantId={draft.tenantId}
+          onChange={(tenantId) => setDraft({ ...draft, tenantId })}
+          refusal={submission.refusal}
+        />
         <button type="submit" className="primary" disabled={submission.busy}>Create permission</button>
       </form>
       <Outcome outcome={submission.outcome} />
@@ -146,7 +141,7 @@ export function CustomPermissions({ appId, may, choices, catalogue, onChanged }:
           </table>
         )}
       </section>
-      {may('permissions:write') && <CreatePermissionForm appId={appId} choices={choices} onCreated={onChanged} />}
+      {may('permissions:write') && <CreatePermissionForm appId={appId} choices={choices} may={may} onCreated={onChanged} />}
     </>
   );
 }

@@ -1,11 +1,13 @@
 import { useId, type FormEvent } from 'react';
 import { PermissionCheckboxes } from '../components/permission-checkboxes.tsx';
 import { DraftNotes } from '../components/draft-notes.tsx';
+import { OwnerTenantField } from '../components/owner-tenant-field.tsx';
 import { Outcome } from '../components/status.tsx';
 import { useDraft } from '../hooks/use-draft.ts';
 import { useFocusOnOpen } from '../hooks/use-focus-on-open.ts';
 import { RefusedField, refusalMarks } from '../hooks/use-refused-field.ts';
 import { useSubmission } from '../hooks/use-submission.ts';
+import type { MayDo } from '../operations-own-permissions.ts';
 import { createRole, updateRole, type Permission, type Role, type RoleChoices } from '../operations-roles.ts';
 import { permissionOptions } from '../permission-groups.ts';
 
@@ -39,13 +41,14 @@ interface RoleFormProps {
   /** The role as the server saved it. */
   onSaved: (role: Role) => void;
   onClose?: () => void;
+  may: MayDo;
 }
 
 /**
  * "Create role" (a key, a name, a description, in a multi-tenant application where the role lives, and its permissions)
  * or the editing of a custom role's name, description and permissions. The server's refusal shows as it gives it.
  */
-export function RoleForm({ appId, choices, catalogue, role, onSaved, onClose }: RoleFormProps) {
+export function RoleForm({ appId, choices, catalogue, role, onSaved, onClose, may }: RoleFormProps) {
   const id = useId();
   const [draft, setDraft, sync] = useDraft(role === undefined ? NEW_ROLE : draftOf(role), { keep: { name: `role:${role?.id ?? 'new'}` } });
   const { key, name, description, tenantId, permissions } = draft;
@@ -100,15 +103,7 @@ export function RoleForm({ appId, choices, catalogue, role, onSaved, onClose }: 
             <label htmlFor={`${id}-description`}>Description</label>
             <input id={`${id}-description`} {...marks('description')} value={description} onChange={(event) => update({ description: event.target.value })} />
           </div>
-          {role === undefined && choices.multiTenant && (
-            <div>
-              <label htmlFor={`${id}-tenant`}>Tenant</label>
-              <select id={`${id}-tenant`} {...marks('tenantId')} value={tenantId ?? ''} onChange={(event) => chooseTenant(event.target.value === '' ? null : event.target.value)}>
-                <option value="">Application-wide</option>
-                {choices.tenants.map((tenant) => <option key={tenant.id} value={tenant.id}>{`${tenant.name}'s own`}</option>)}
-              </select>
-            </div>
-          )}
+          {role === undefined && <OwnerTenantField choices={choices} may={may} what="role" tenantId={tenantId} onChange={chooseTenant} refusal={submission.refusal} />}
         </div>
         {role === undefined && (
           <p className="hint" id={`${id}-key-hint`}>

@@ -89,10 +89,11 @@ export function Roles({ appId, may }: ApplicationScreenProps) {
             role={editing.row}
             onSaved={saved}
             onClose={editing.close}
+            may={may}
           />
         </UnsavedParts>
       )}
-      {writable && <RoleForm appId={appId} choices={choices} catalogue={catalogue} onSaved={roles.add} />}
+      {writable && <RoleForm appId={appId} choices={choices} catalogue={catalogue} onSaved={roles.add} may={may} />}
       <CatalogueNeeded may={may} permission="roles:write" action="Creating or editing a role" />
       {readsCatalogue && (
         <CustomPermissions
