@@ -43,9 +43,11 @@ export function readCredentials(headers: Record<string, string | string[] | unde
     bearer = typeof authorization === 'string' ? BEARER.exec(authorization)?.[1] : undefined;
     if (bearer === undefined) throw new BearerTokenRefused('The Authorization header must be a Bearer token: "Bearer <token>"');
   }
+  // Sent empty it is refused as well: dropped, a Bearer token beside it would act without the key's scope.
+  if (apiKey === '') throw unauthenticated('The X-API-Key header is empty');
   const application = headers['x-gatehouse-application'];
   return {
-    apiKey: typeof apiKey === 'string' && apiKey !== '' ? apiKey : undefined,
+    apiKey: typeof apiKey === 'string' ? apiKey : undefined,
     bearer,
     application: typeof application === 'string' ? application : undefined,
   };

@@ -143,6 +143,17 @@ describe('X-API-Key and Bearer together', () => {
     expect((await narrowed.get('/users', { headers: { authorization: `BEARER ${token}` } })).status).toBe(200);
   });
 
+  it('an empty X-API-Key header is 401, beside a Bearer token too, not dropped (which would undo the key’s scope)', async () => {
+    const token = await bearer({ permissions: ['users:read'] });
+    for (const client of [app.as({}), app.as({ bearer: token })]) {
+      const refused = await client.get('/users', { headers: { 'x-api-key': '' } });
+      expect(refused.status).toBe(401);
+      expect(refused.body).toMatchObject({ code: 'unauthenticated', message: 'The X-API-Key header is empty' });
+      expect((await client.graphql('{ users { next } }', {}, { headers: { 'x-api-key': '' } })).status).toBe(401);
+    }
+    expect((await app.as({ bearer: token }).get('/users')).status).toBe(200);
+  });
+
   it('every 401 says how to authenticate (WWW-Authenticate), over REST and GraphQL', async () => {
     for (const client of [app.as({}), app.as({ bearer: 'not-a-token' }), app.as({ apiKey: 'ghk_unknown' })]) {
       for (const response of [await client.get('/users'), await client.graphql('{ users { next } }')]) {
