@@ -86,6 +86,7 @@ import { Migration0080CopiedSecretsSpentTogether } from './migrations/0080-copie
 import { Migration0081EmailDeliveryUser } from './migrations/0081-email-delivery-user.ts';
 import { Migration0082AddressRestoreLinks } from './migrations/0082-address-restore-links.ts';
 import { Migration0083EmailDeliveryLinkExpiry } from './migrations/0083-email-delivery-link-expiry.ts';
+import { Migration0084RestoreEarlierPasswords } from './migrations/0084-restore-earlier-passwords.ts';
 import type { EmbeddedDatabase } from './embedded.ts';
 import { gateStatements } from './statement-gate.ts';
 import { StartRefusal } from '../process/start-failure.ts';
@@ -172,6 +173,7 @@ export const MIGRATIONS = [
   { name: '0081-email-delivery-user', class: Migration0081EmailDeliveryUser },
   { name: '0082-address-restore-links', class: Migration0082AddressRestoreLinks },
   { name: '0083-email-delivery-link-expiry', class: Migration0083EmailDeliveryLinkExpiry },
+  { name: '0084-restore-earlier-passwords', class: Migration0084RestoreEarlierPasswords },
 ];
 
 /** Names released migrations ran under before they were renamed; each runs again under its new name, as a no-op. */

@@ -127,11 +127,12 @@ export function accountLinkRoutes(app: FastifyInstance, services: Services, thro
     return removesFactor === null ? Promise.resolve(null) : findAnnouncedFactor(services.orm.em.fork().getConnection(), applicationId, userId, removesFactor.factorId);
   };
 
-  /** The password a proof link (a factor's while the factor stands, a restore link) was sent under; null: none asked. */
-  const proofOf = async (opened: OpenedLink) => {
+  /** The passwords a proof link (a factor's while the factor stands, a restore link) takes: the one it was sent under, and
+   *  for a restore link those the account replaced shortly before; null: none asked. */
+  const proofOf = async (opened: OpenedLink): Promise<readonly string[] | null> => {
     const { removesFactor, restores } = opened.user;
-    if (restores !== null) return restores.passwordHash;
-    return removesFactor !== null && (await announcedFactor(opened)) !== null ? removesFactor.passwordHash : null;
+    if (restores !== null) return [restores.passwordHash, ...restores.earlierHashes];
+    return removesFactor !== null && (await announcedFactor(opened)) !== null ? [removesFactor.passwordHash] : null;
   };
 
   async function showReset(request: FastifyRequest, reply: FastifyReply, opened: OpenedLink, token: string, refusal: { errors?: readonly CopyText[]; currentRefused?: boolean } = {}) {
@@ -181,7 +182,7 @@ export function accountLinkRoutes(app: FastifyInstance, services: Services, thro
       if (proof !== null) {
         // A try taken first: passwords sent at once are checked no more times than the link has tries.
         if (!(await services.orm.em.fork().transactional((em) => takeLinkProofTry(em, token)))) return invalidLink(request, reply, token);
-        const right = await verifyPassword(proof, formField(request, 'current') ?? '');
+        const right = await verifiesAny(proof, formField(request, 'current') ?? '');
         const open = await services.orm.em.fork().transactional((em) => settleLinkProofTry(em, token, right));
         if (!right) return open ? showReset(request, reply, opened, token!, { currentRefused: true }) : invalidLink(request, reply, token);
       }
@@ -293,6 +294,14 @@ async function clientHome(services: Services, opened: OpenedLink): Promise<Onwar
 /** Where the welcome mail's "Sign in" leads: the application of the client the user signed up with, else the service. */
 async function applicationLink(services: Services, opened: OpenedLink): Promise<string> {
   return (await clientHome(services, opened))?.url ?? services.config.publicUrl;
+}
+
+/** Each hash costs an Argon2 verification: checked in turn until one matches. */
+async function verifiesAny(hashes: readonly string[], password: string): Promise<boolean> {
+  for (const hash of hashes) {
+    if (await verifyPassword(hash, password)) return true;
+  }
+  return false;
 }
 
 /** A link that turned out not to apply, after it was used in the transaction: the transaction rolls back. */

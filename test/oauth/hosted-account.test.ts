@@ -17,6 +17,7 @@ import { usingEmbeddedDatabase } from '../support/database.ts';
 import { queuedBehind } from '../support/row-lock.ts';
 import { changedAtWrite, suspendedAtWrite, suspendedInTurn } from '../support/suspend-trigger.ts';
 import { newId } from '../../src/ids.ts';
+import { sweepExpiredFlowRows } from '../../src/domain/sign-in/expired-rows.ts';
 import { issueTestKey } from '../support/keys.ts';
 import { USE_TTL_KEY } from '../../src/db/oidc-model.ts';
 import { createPasswordUser, PASSWORD } from '../support/users.ts';
@@ -519,8 +520,8 @@ describe('an address change its owner did not make', () => {
   const INTRUDER_PASSWORD = 'Intruder-Horse-77';
 
   /** The change asked on the page `jar` holds, confirmed by the link mailed to `to` (whoever reads it). */
-  async function moveTo(jar: CookieJar, page: Visit, to: string): Promise<void> {
-    expect((await askChange(jar, page, to)).status).toBe(303);
+  async function moveTo(jar: CookieJar, page: Visit, to: string, password = PASSWORD): Promise<void> {
+    expect((await askChange(jar, page, to, password)).status).toBe(303);
     const link = /(http\S+\/account\/confirm-email\?token=\S+)/.exec((await mails(app.http, to, 'email_change')).at(-1)!.text)![1]!;
     const opener = new CookieJar();
     expect((await opener.submit(await opener.visit(link), {})).status).toBe(200);
@@ -646,6 +647,102 @@ describe('an address change its owner did not make', () => {
     expect((await signIn(taker, PASSWORD)).answer.location).toMatch(CODE_AT_CLIENT);
   });
 
+  /** An intruder who knows the password changes it on the account page, then moves the account to `taker`. */
+  async function intrude(email: string, taker: string): Promise<void> {
+    const { jar, page } = await openAccount(email);
+    expect((await post(jar, page, 'password', { current_password: PASSWORD, new_password: INTRUDER_PASSWORD })).status).toBe(303);
+    await moveTo(jar, await jar.visit(accountUrl()), taker, INTRUDER_PASSWORD);
+  }
+
+  it('an intruder who changes the password before the address: the owner’s, replaced shortly before, still opens the link, and so does the one at the change; the mailbox alone, nothing', async () => {
+    const [email, taker] = ['first-pw@example.com', 'first-pw-taker@example.com'];
+    const userId = await createUser(email);
+    await intrude(email, taker);
+    const owner = new CookieJar();
+    const form = await owner.visit((await noticeTo(email)).restore!);
+    expect(form.status).toBe(200);
+    const refused = await owner.submit(form, { current: 'Not-The-One-1', password: NEW_PASSWORD });
+    expect(refused.status).toBe(400);
+    expect(await emailOf(userId)).toEqual({ email: taker, email_verified: true });
+    expect((await owner.submit(form, { current: PASSWORD, password: NEW_PASSWORD })).status).toBe(200);
+    expect(await emailOf(userId)).toEqual({ email, email_verified: true });
+    expect((await signIn(email, NEW_PASSWORD)).answer.location).toMatch(CODE_AT_CLIENT);
+    expect((await signIn(taker, INTRUDER_PASSWORD)).answer.location).toBeUndefined();
+
+    // The password the account had at the change opens it too: the mailbox it needs is not the intruder's.
+    const [other, otherTaker] = ['first-pw-2@example.com', 'first-pw-2-taker@example.com'];
+    const otherId = await createUser(other);
+    await intrude(other, otherTaker);
+    const holder = new CookieJar();
+    expect((await holder.submit(await holder.visit((await noticeTo(other)).restore!), { current: INTRUDER_PASSWORD, password: NEW_PASSWORD })).status).toBe(200);
+    expect(await emailOf(otherId)).toEqual({ email: other, email_verified: true });
+    // The replaced hashes are nowhere but their own table and the link: the management API shows none.
+    const shown = JSON.stringify((await app.http.get(`/users/${otherId}`)).body);
+    expect(shown).not.toContain('argon2');
+  });
+
+  it('a password replaced longer before the change than the link’s 72 hours opens nothing, and the sweep deletes it', async () => {
+    const [email, taker] = ['old-pw@example.com', 'old-pw-taker@example.com'];
+    const userId = await createUser(email);
+    const { jar, page } = await openAccount(email);
+    expect((await post(jar, page, 'password', { current_password: PASSWORD, new_password: INTRUDER_PASSWORD })).status).toBe(303);
+    // Replaced 73 hours ago.
+    await app.sql(`update replaced_password set replaced_at = now() - interval '73 hours', expires_at = now() - interval '1 hour' where user_id = ?`, [userId]);
+    await moveTo(jar, await jar.visit(accountUrl()), taker, INTRUDER_PASSWORD);
+    const holder = new CookieJar();
+    const form = await holder.visit((await noticeTo(email)).restore!);
+    const refused = await holder.submit(form, { current: PASSWORD, password: NEW_PASSWORD });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toContain('That is not the password your account had when this email was sent.');
+    expect(await emailOf(userId)).toEqual({ email: taker, email_verified: true });
+    expect(await sweepExpiredFlowRows(app.gatehouse.services.orm.em.fork())).toBeGreaterThanOrEqual(1);
+    expect(await app.sql(`select 1 from replaced_password where user_id = ?`, [userId])).toEqual([]);
+  });
+
+  it('while the link lives its address is held for the account: sign-up answers as for an account, an administrator gets 409, another user’s change is answered alike; once the link ends it is free', async () => {
+    const signUp = async (address: string) => {
+      const jar = new CookieJar();
+      const page = await settle(jar, await jar.visit(codeAuthorizationUrl(issuer, clientId, REDIRECT_URI)));
+      const form = await jar.visit(new URL(/<a href="([^"]+\/signup)">/.exec(page.body)![1]!, page.url).href);
+      return jar.submit(form, { email: address, password: NEW_PASSWORD });
+    };
+    const usersAt = async (address: string) => app.sql(`select id from app_user where email_normalized = ?`, [address.toLowerCase()]);
+    for (const end of ['expired', 'five wrong passwords'] as const) {
+      const [email, taker] = [`held-${end.length}@example.com`, `held-${end.length}-taker@example.com`];
+      const userId = await createUser(email);
+      const { jar, page } = await openAccount(email);
+      await moveTo(jar, page, taker);
+      const restore = (await noticeTo(email)).restore!;
+
+      const signedUp = await signUp(email.toUpperCase());
+      const existing = await signUp(taker);
+      expect(signedUp.status).toBe(200);
+      expect(signedUp.body.replaceAll(email.toUpperCase(), '@').replace(/nonce="[^"]*"/g, '')).toBe(existing.body.replaceAll(taker, '@').replace(/nonce="[^"]*"/g, ''));
+      expect(await usersAt(email)).toEqual([]);
+      expect((await mails(app.http, email.toUpperCase(), 'verify_email'))).toEqual([]);
+      const created = await app.http.post('/users', { email });
+      expect(created.status).toBe(409);
+      expect(created.body.field).toBe('email');
+      expect(created.body.message).toMatch(/held until \d{4}-\d\d-\d\dT.* for the owner of the account that left it/);
+      const otherId = await createUser(`held-other-${end.length}@example.com`);
+      expect((await app.http.patch(`/users/${otherId}`, { email: email.toUpperCase() })).status).toBe(409);
+      const other = await openAccount(`held-other-${end.length}@example.com`);
+      expect((await askChange(other.jar, other.page, email)).status).toBe(303);
+      expect(await mails(app.http, email, 'email_change')).toHaveLength(1);
+      // Its own account may take it back on the management API.
+      expect(await emailOf(otherId)).toEqual({ email: `held-other-${end.length}@example.com`, email_verified: true });
+
+      if (end === 'expired') await app.sql(`update email_link_token set expires_at = now() - interval '1 second' where user_id = ? and restores_email is not null`, [userId]);
+      else {
+        const holder = new CookieJar();
+        const form = await holder.visit(restore);
+        for (const guess of ['guess-1', 'guess-2', 'guess-3', 'guess-4', 'guess-5']) await holder.submit(form, { current: guess, password: NEW_PASSWORD });
+      }
+      const free = await app.http.post('/users', { email });
+      expect(free.status, end).toBe(201);
+    }
+  });
+
   it('the old address taken by another account meanwhile: the link refuses (409), changing nothing, and works once it is free; a second step the owner had before stays', async () => {
     const [email, taker] = ['squat@example.com', 'squat-taker@example.com'];
     const userId = await createUser(email);
@@ -653,7 +750,9 @@ describe('an address change its owner did not make', () => {
     // The owner's app, added long before: its mail's link ran out.
     await giveTotp(app, app.root.applicationId, userId);
     await moveTo(jar, page, taker);
-    const squatter = await createUser(email);
+    // Past the hold (an account made at the moment of the change): moved to the address behind the service's back.
+    const squatter = await createUser('squatter@example.com');
+    await app.sql(`update app_user set email = ?, email_normalized = ? where id = ?`, [email, email, squatter]);
     const owner = new CookieJar();
     const form = await owner.visit((await noticeTo(email)).restore!);
     const refused = await owner.submit(form, { current: PASSWORD, password: NEW_PASSWORD });

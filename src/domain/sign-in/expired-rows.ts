@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 
 /** Expired rows read as absent (every lookup names `expires_at`), so the storage sweep deletes them in bounded batches. */
-const EXPIRING_TABLES = ['email_sign_in', 'email_link_token', 'mfa_email_code', 'saml_request', 'saml_assertion', 'saml_subject', 'saml_logout'] as const;
+const EXPIRING_TABLES = ['email_sign_in', 'email_link_token', 'mfa_email_code', 'saml_request', 'saml_assertion', 'saml_subject', 'saml_logout', 'replaced_password'] as const;
 
 export async function sweepExpiredFlowRows(em: EntityManager, limit = 1000): Promise<number> {
   const connection = em.getConnection();

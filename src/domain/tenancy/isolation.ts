@@ -96,6 +96,7 @@ export async function splitPoolsByTenant(em: EntityManager, actor: AuditActor, c
   await copyUserRows(em, applicationId, 'mfa_recovery_code', ['code_hash', 'code_id', 'used_at', 'issued_at']);
   // The same ids: the history is read newest first by id.
   await copyUserRows(em, applicationId, 'password_history', ['id', 'password_hash', 'created_at']);
+  await copyUserRows(em, applicationId, 'replaced_password', ['id', 'password_hash', 'replaced_at', 'expires_at']);
   await copyUserRows(em, applicationId, 'user_identity', ['provider_id', 'subject', 'created_at'], { newIds: true, poolOfCopy: true });
   await copyUserRows(em, applicationId, 'webauthn_credential', ['rp_id', 'credential_id', 'public_key', 'counter', 'transports', 'device_type', 'backed_up', 'name', 'created_at', 'last_used_at'], {
     newIds: true,

@@ -6,7 +6,7 @@ import { forgetUserKeys, usersChanged } from './changed.ts';
 import { removeWaysIn, takeOverUnconfirmed, type TakeoverTerms } from './unconfirmed-takeover.ts';
 import { auditFilingOf, auditTenantOf, endWhatPasswordOpened, leaveOldAddress, type KeptLinks } from './users.ts';
 import { emailChangedMail, tenantOf, type MailContext } from '../email/flow-mail.ts';
-import { issueRestoreLink, type LinkUser, type RestoredAddress } from './link-tokens.ts';
+import { addressHeldUntil, issueRestoreLink, type LinkUser, type RestoredAddress } from './link-tokens.ts';
 import { countsAcrossTenants, endUserSignIns } from '../sessions/end-sessions.ts';
 import type { PolicyCutoffs } from '../sessions/grant-sign-ins.ts';
 
@@ -106,7 +106,7 @@ export interface MovedAccount extends ChangedAccount {
 }
 
 /** The address becomes the user's, proven, and what was mailed to the old address ends but `kept` (leaveOldAddress).
- *  Undefined for a suspended user; `taken` when another account of the pool holds it now. */
+ *  Undefined for a suspended user; `taken` when another account of the pool holds it now, or another's restore link. */
 async function moveAddress(em: EntityManager, actor: AuditActor, userId: string, newEmail: string, kept: KeptLinks, why: Record<string, string> = {}): Promise<MovedAccount | 'taken' | undefined> {
   const key = normalizeEmail(newEmail);
   const [user] = await executeOwned<{ email: string; email_normalized: string; name: string | null; locale: string | null; pool_id: string; tenant_ids: string[]; status: string; password_hash: string | null }[]>(
@@ -121,7 +121,8 @@ async function moveAddress(em: EntityManager, actor: AuditActor, userId: string,
     key,
     userId,
   ]);
-  if (holder !== undefined) return 'taken';
+  // A restore link of another account holds it too, for its owner (addressHeldUntil).
+  if (holder !== undefined || (await addressHeldUntil(em, actor.applicationId, user.pool_id, key, userId)) !== null) return 'taken';
   await executeOwned(em, actor.applicationId, 'update app_user set email = ?, email_normalized = ?, email_verified = true, vouched_by_tenant_id = null, updated_at = now() where @owner and id = ?', [
     newEmail,
     key,

@@ -6,6 +6,7 @@ import type { PageOpener } from '../../context.ts';
 import { isUuid, newId } from '../../ids.ts';
 import { servesClientsSql } from '../organizations/status.ts';
 import { mayActNowSql, type SignInUser } from './sign-in-user.ts';
+import { normalizeEmail } from './email-key.ts';
 
 /** 32 random bytes shown once, stored as SHA-256 only, used once; `{applicationId}.{secret}`, so the lookup key leads with
  *  its application. The page refuses a token brought to another surface than the user's pool's. */
@@ -15,6 +16,10 @@ export const LINK_MINUTES: Readonly<Record<LinkPurpose, number>> = { verify_emai
 
 /** A restore link's (issueRestoreLink): its owner may read the notice only after a weekend. */
 export const RESTORE_LINK_MINUTES = 72 * 60;
+
+/** Passwords replaced within RESTORE_LINK_MINUTES before a change of address that its restore link also takes
+ *  (password-history.ts keeps them). */
+export const RESTORE_EARLIER_PASSWORDS = 5;
 
 export const LINK_PATHS: Readonly<Record<LinkPurpose, string>> = {
   verify_email: '/account/verify-email',
@@ -50,10 +55,12 @@ export interface RemovedFactorProof {
   readonly passwordHash: string;
 }
 
-/** The address an account left, the password hash it had then, and since when what was added to it goes with the change. */
+/** The address an account left, the password hash it had then (and those it replaced within RESTORE_LINK_MINUTES before),
+ *  and since when what was added to it goes with the change. */
 export interface RestoredAddress {
   readonly email: string;
   readonly passwordHash: string;
+  readonly earlierHashes: readonly string[];
   readonly addedSince: Date;
   readonly issuedAt: Date;
 }
@@ -84,11 +91,33 @@ export async function issueEnrolmentLink(em: EntityManager, user: LinkUser, fact
 }
 
 /** A reset link that makes `restores.email` the account's again (`email_change`'s notice to the address it left). Only
- *  the password the account had at the change opens it: the old mailbox alone, perhaps no longer the owner's, takes
- *  nothing back. It outlives what the one who changed the address could do since (newer links, a new password, another
- *  change of address), as a factor's link does. */
-export const issueRestoreLink = (em: EntityManager, user: LinkUser, restores: Omit<RestoredAddress, 'issuedAt'>, base: string): Promise<IssuedLink> =>
-  insertLink(em, user, 'password_reset', { restores }, base, RESTORE_LINK_MINUTES);
+ *  the password the account had at the change, or one it replaced within RESTORE_LINK_MINUTES before (an intruder who
+ *  knew the owner's changes it first), opens it: the old mailbox alone, perhaps no longer the owner's, takes nothing
+ *  back. It outlives what the one who changed the address could do since (newer links, a new password, another change
+ *  of address), as a factor's link does, and holds its address meanwhile (addressHeldUntil). */
+export async function issueRestoreLink(em: EntityManager, user: LinkUser, restores: Omit<RestoredAddress, 'issuedAt' | 'earlierHashes'>, base: string): Promise<IssuedLink> {
+  const earlier = await executeOwned<{ password_hash: string }[]>(
+    em,
+    user.applicationId,
+    'select password_hash from replaced_password where @owner and user_id = ? and expires_at > now() order by replaced_at, id limit ?',
+    [user.userId, RESTORE_EARLIER_PASSWORDS],
+  );
+  const earlierHashes = earlier.map((row) => row.password_hash);
+  return insertLink(em, user, 'password_reset', { restores: { ...restores, earlierHashes } }, base, RESTORE_LINK_MINUTES);
+}
+
+/** Until when a live restore link of another user of the pool than `except` holds the address (its normalized key): no
+ *  other account takes it meanwhile, so that the link, once proven, gives it back. Null when none does. */
+export async function addressHeldUntil(runner: SqlRunner, applicationId: string, poolId: string, emailNormalized: string, except?: string): Promise<Date | null> {
+  const [row] = await executeOwned<{ until: Date | null }[]>(
+    runner,
+    applicationId,
+    `select max(t.expires_at) as until from email_link_token as t join app_user as u on u.application_id = t.application_id and u.id = t.user_id
+      where @owner(t) and t.restores_email_normalized = ? and t.used_at is null and t.expires_at > now() and u.pool_id = ?${except === undefined ? '' : ' and t.user_id <> ?'}`,
+    except === undefined ? [emailNormalized, poolId] : [emailNormalized, poolId, except],
+  );
+  return row?.until == null ? null : new Date(row.until);
+}
 
 /** One of a proof link's tries (a factor's or a restore link), taken before its password is checked, so that passwords
  *  sent at once are checked no more than LINK_PROOF_ATTEMPTS times in all; false when none is left (settleLinkProofTry
@@ -166,8 +195,8 @@ async function insertLink(
   const { opener } = user;
   await em.execute(
     `insert into email_link_token (application_id, id, user_id, client_id, invitation_id, tenant_id, purpose, token_hash, expires_at, new_email,
-                                   removes_factor_id, proof_password_hash, restores_email, restores_added_since)
-     values (?, ?, ?, ?, ?, ?, ?, ?, now() + make_interval(mins => ?::int), ?, ?, ?, ?, ?)`,
+                                   removes_factor_id, proof_password_hash, restores_email, restores_added_since, restores_earlier_hashes, restores_email_normalized)
+     values (?, ?, ?, ?, ?, ?, ?, ?, now() + make_interval(mins => ?::int), ?, ?, ?, ?, ?, array(select jsonb_array_elements_text(?::jsonb)), ?)`,
     [
       user.applicationId,
       newId(),
@@ -183,6 +212,8 @@ async function insertLink(
       removesFactor?.passwordHash ?? restores?.passwordHash ?? null,
       restores?.email ?? null,
       restores?.addedSince ?? null,
+      JSON.stringify(restores?.earlierHashes ?? []),
+      restores === null ? null : normalizeEmail(restores.email),
     ],
   );
   const url = new URL(`${await pagesOf(em, user, base)}${LINK_PATHS[purpose]}`);
@@ -226,6 +257,7 @@ interface TokenRow {
   proof_password_hash: string | null;
   restores_email: string | null;
   restores_added_since: Date | null;
+  restores_earlier_hashes: string[];
   created_at: Date;
 }
 
@@ -243,7 +275,13 @@ const toLinkUser = (applicationId: string, row: TokenRow | undefined): OpenedLin
         restores:
           row.restores_email === null || row.restores_added_since === null || row.proof_password_hash === null
             ? null
-            : { email: row.restores_email, passwordHash: row.proof_password_hash, addedSince: new Date(row.restores_added_since), issuedAt: new Date(row.created_at) },
+            : {
+                email: row.restores_email,
+                passwordHash: row.proof_password_hash,
+                earlierHashes: row.restores_earlier_hashes,
+                addedSince: new Date(row.restores_added_since),
+                issuedAt: new Date(row.created_at),
+              },
       };
 
 /** A link naming a factor outlives a new password only while that factor stands (its removal then asks the password it
@@ -261,7 +299,7 @@ export async function peekLink(em: EntityManager, token: unknown, purpose: LinkP
     em.getConnection(),
     parsed.applicationId,
     `select t.user_id, t.client_id, t.invitation_id, t.tenant_id, t.new_email, t.removes_factor_id, t.proof_password_hash, t.restores_email, t.restores_added_since,
-            t.created_at, u.pool_id
+            t.restores_earlier_hashes, t.created_at, u.pool_id
        from email_link_token as t join app_user as u on u.application_id = t.application_id and u.id = t.user_id
       where @owner(t) and t.token_hash = ? and t.purpose = ? and t.used_at is null and t.expires_at > now() and ${liveFactorLink('t')}`,
     [parsed.hash, purpose],
@@ -286,13 +324,13 @@ export async function useLink(em: EntityManager, token: unknown, purpose: LinkPu
        update email_link_token set used_at = now()
         where @owner and token_hash = ? and purpose = ? and used_at is null and expires_at > now() and ${liveFactorLink('email_link_token')}
        returning application_id, id, user_id, client_id, invitation_id, tenant_id, new_email, removes_factor_id, proof_password_hash, restores_email,
-                 restores_added_since, created_at),
+                 restores_added_since, restores_earlier_hashes, created_at),
      others as (
        update email_link_token as t set used_at = now() from used
         where t.application_id = used.application_id and t.user_id = used.user_id and t.purpose = ? and t.used_at is null and t.id <> used.id
           and t.proof_password_hash is null)
      select used.user_id, used.client_id, used.invitation_id, used.tenant_id, used.new_email, used.removes_factor_id, used.proof_password_hash, used.restores_email,
-            used.restores_added_since, used.created_at, u.pool_id
+            used.restores_added_since, used.restores_earlier_hashes, used.created_at, u.pool_id
        from used join app_user as u on u.application_id = used.application_id and u.id = used.user_id`,
     [parsed.hash, purpose, purpose],
   );

@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { verifyPassword } from '../../auth/password-hash.ts';
 import { executeOwned } from '../../db/owned-sql.ts';
 import { newId } from '../../ids.ts';
+import { RESTORE_EARLIER_PASSWORDS, RESTORE_LINK_MINUTES } from './link-tokens.ts';
 import type { PasswordPolicy } from '../policies/definitions.ts';
 import { checkPassword, type PasswordViolation } from '../policies/password.ts';
 
@@ -44,8 +45,10 @@ async function repeatsHistory(em: EntityManager, applicationId: string, userId: 
   return false;
 }
 
-/** Before the new hash is written: the history holds the newest `count - 1`, with the current one the last `count`. */
+/** Before the new hash is written: the history holds the newest `count - 1`, with the current one the last `count`; the
+ *  replaced hash is also kept for a restore link (keepForRestore), whatever the policy. */
 export async function keepReplacedPassword(em: EntityManager, applicationId: string, userId: string, count: number): Promise<void> {
+  await keepForRestore(em, applicationId, userId);
   const kept = Math.max(count - 1, 0);
   if (kept > 0) {
     await executeOwned(
@@ -62,6 +65,21 @@ export async function keepReplacedPassword(em: EntityManager, applicationId: str
     `delete from password_history where @owner and user_id = ?
         and id not in (select id from password_history where @owner and user_id = ? order by id desc limit ?)`,
     [userId, userId, kept],
+  );
+}
+
+/** The replaced hash, for RESTORE_LINK_MINUTES: a restore link issued meanwhile (issueRestoreLink) also opens with it, so
+ *  the owner's password an intruder replaced before moving the address still proves the owner. The oldest
+ *  RESTORE_EARLIER_PASSWORDS alone: replacements after an intrusion are the intruder's, and each costs the page an Argon2 check. */
+async function keepForRestore(em: EntityManager, applicationId: string, userId: string): Promise<void> {
+  await executeOwned(
+    em,
+    applicationId,
+    `insert into replaced_password (application_id, user_id, id, password_hash, expires_at)
+     select u.application_id, u.id, ?, u.password_hash, now() + make_interval(mins => ?::int) from app_user as u
+      where @owner(u) and u.id = ? and u.password_hash is not null
+        and (select count(*) from replaced_password as r where r.application_id = u.application_id and r.user_id = u.id and r.expires_at > now()) < ?`,
+    [newId(), RESTORE_LINK_MINUTES, userId, RESTORE_EARLIER_PASSWORDS],
   );
 }
 

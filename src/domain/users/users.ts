@@ -27,6 +27,7 @@ import { underTenancyConfig } from '../tenancy/config-lock.ts';
 import { lockTenants, targetTenant } from '../tenants/target-tenant.ts';
 import { forgetUserKeys, usersChanged } from './changed.ts';
 import { keepReplacedPassword, passwordViolations } from './password-history.ts';
+import { addressHeldUntil } from './link-tokens.ts';
 import { refusedWhateverThePolicy, type PasswordViolation } from '../policies/password.ts';
 import { emailPrefixKeys, normalizeEmail } from './email-key.ts';
 import { forgetSignInFailures } from './sign-in-failures.ts';
@@ -226,6 +227,7 @@ export async function createUser(scope: Scope, input: CreateUserInput): Promise<
       const poolId = poolFor(await tx.application(), tenantId);
       // Checked again, and held, in the transaction: the tenant may have been deleted since targetTenant read it.
       if (tenantId !== null && (await lockTenants(tx, [tenantId])).length === 0) throw notFound('Tenant', 'tenantId');
+      await refuseHeldAddress(tx.em, scope.applicationId, poolId, email);
       const user = tx.em.create(User, {
         applicationId: scope.applicationId,
         id: newId(),
@@ -246,6 +248,15 @@ export async function createUser(scope: Scope, input: CreateUserInput): Promise<
       return user;
     }),
   );
+}
+
+/** 409 on `email` while a restore link holds the address for another account's owner (addressHeldUntil): the link, once
+ *  proven, gives it back to that account. */
+async function refuseHeldAddress(em: EntityManager, applicationId: string, poolId: string, email: string, except?: string): Promise<void> {
+  const until = await addressHeldUntil(em, applicationId, poolId, normalizeEmail(email), except);
+  if (until !== null) {
+    throw new GatehouseError('already_exists', `This e-mail is held until ${until.toISOString()} for the owner of the account that left it, who may take it back`, { field: 'email' });
+  }
 }
 
 function poolFor(application: Application, tenantId: string | null): string {
@@ -321,6 +332,7 @@ export async function updateUser(scope: Scope, userId: string, input: UpdateUser
       if (newEmail !== undefined) {
         // As after the user's own change (changeEmail), but an administrator's act is no one's to take back by a link.
         if (normalizeEmail(newEmail) !== user.emailNormalized) {
+          await refuseHeldAddress(tx.em, tx.applicationId, user.poolId, newEmail, user.id);
           await leaveOldAddress(tx.em, tx, user.id, user.email);
           const at = { em: tx.em, sender: tx, tenantId: user.poolId === SHARED_POOL ? null : user.poolId };
           await emailChangedMail(at, { id: user.id, email: user.email, tenantIds: user.tenantIds, name: user.name, locale: user.locale }, { newEmail, restore: null });
