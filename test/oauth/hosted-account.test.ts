@@ -726,6 +726,10 @@ describe('an address change its owner did not make', () => {
       expect(created.body.message).toMatch(/held until \d{4}-\d\d-\d\dT.* for the owner of the account that left it/);
       const otherId = await createUser(`held-other-${end.length}@example.com`);
       expect((await app.http.patch(`/users/${otherId}`, { email: email.toUpperCase() })).status).toBe(409);
+      const tenant = await app.createTenant(`Held ${end}`);
+      const invited = await app.http.post(`/applications/${app.root.applicationId}/tenants/${tenant}/invitations`, { email });
+      expect(invited.status).toBe(409);
+      expect(invited.body.message).toContain('held until');
       const other = await openAccount(`held-other-${end.length}@example.com`);
       expect((await askChange(other.jar, other.page, email)).status).toBe(303);
       expect(await mails(app.http, email, 'email_change')).toHaveLength(1);

@@ -2,6 +2,7 @@ import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lockedTransaction } from '../../src/db/advisory-lock.ts';
 import { askedForLock, AskedForMail } from '../../src/domain/email/flow-mail.ts';
+import { newId } from '../../src/ids.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { CookieJar, type Visit } from '../support/cookie-jar.ts';
 import { accountLinkOf, csrfOf, emailFormAction, headerNames, magicLinkOf, mailedCode, mails, normalized, shownCode } from '../support/email-sign-in.ts';
@@ -109,6 +110,30 @@ describe('magic link on the shared surface', () => {
     const [row] = await app.sql<{ email_verified: boolean; password_hash: string | null }>(`select email_verified, password_hash from app_user where id = ?`, [eve!.id]);
     expect(row).toEqual({ email_verified: true, password_hash: null });
     expect(decodeJwt((await tokensAfter(config, unknownFlow, answer)).access_token).payload['sub']).toBe(eve!.id);
+  });
+
+  it('an address a restore link holds for the account that left it makes no account by link, the page says so; once the link ends it does', async () => {
+    const owner = await createPasswordUser(app.http, 'held-link-owner@example.com');
+    const [client] = await app.sql<{ id: string }>(`select id from oauth_client where application_id = ? limit 1`, [app.root.applicationId]);
+    // The owner's restore link (issueRestoreLink) for the address they left.
+    await app.sql(
+      `insert into email_link_token (application_id, id, user_id, client_id, purpose, token_hash, expires_at, restores_email, restores_email_normalized,
+                                     restores_added_since, proof_password_hash)
+       values (?, ?, ?, ?, 'password_reset', 'held-link', now() + interval '1 hour', 'held-link@example.com', 'held-link@example.com', now(), 'proof')`,
+      [app.root.applicationId, newId(), owner, client!.id],
+    );
+    const flow = await authorize();
+    expect((await askLink(flow, 'held-link@example.com')).status).toBe(200);
+    const refused = await flow.jar.visit(await magicLinkOf(app.http, 'held-link@example.com'));
+    expect(refused.status).toBe(409);
+    expect(refused.body).toContain('This address is held for the account that used it, whose owner may take it back');
+    expect(await app.sql(`select id from app_user where email_normalized = 'held-link@example.com'`)).toEqual([]);
+
+    await app.sql(`update email_link_token set used_at = now() where token_hash = 'held-link'`);
+    const again = await authorize();
+    expect((await askLink(again, 'held-link@example.com')).status).toBe(200);
+    expect((await again.jar.visit(await magicLinkOf(app.http, 'held-link@example.com', 2))).status).toBe(303);
+    expect(await app.sql(`select id from app_user where email_normalized = 'held-link@example.com'`)).toHaveLength(1);
   });
 
   it('sign-up closed after a link or code was mailed to an unknown address: neither makes the account any more', async () => {

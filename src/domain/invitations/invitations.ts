@@ -20,7 +20,7 @@ import { paginate, scopedList, type Page, type PageArgs, type Row } from '../pag
 import { underTenancyConfig } from '../tenancy/config-lock.ts';
 import { lockTenants, targetTenant } from '../tenants/target-tenant.ts';
 import { normalizeEmail } from '../users/email-key.ts';
-import { pagesOf } from '../users/link-tokens.ts';
+import { pagesOf, refuseHeldAddress } from '../users/link-tokens.ts';
 import { email as emailAddress } from '../validate.ts';
 import { consoleOfSql } from '../console/console-of.ts';
 import { invitationMail } from '../email/flow-mail.ts';
@@ -195,7 +195,7 @@ async function requireRolesCovered(scope: Scope, em: EntityManager, roleIds: rea
 /** One sender at a time per address and tenant, so that two concurrent invitations cannot both find none pending. */
 const invitableLock = (applicationId: string, tenantId: string, emailNormalized: string) => `invitation:${applicationId}:${tenantId}:${emailNormalized}`;
 
-/** A member already, or another pending invitation to the tenant: 409. Begun in its turn at invitableLock, held to the end. */
+/** A member already, an address a restore link holds (refuseHeldAddress), or another pending invitation to the tenant: 409. Begun in its turn at invitableLock, held to the end. */
 async function requireInvitable(em: EntityManager, application: Application, tenantId: string, emailNormalized: string, except?: string): Promise<void> {
   await lockForTransaction(em, invitableLock(application.id, tenantId, emailNormalized));
   const member = await em.findOne(
@@ -204,6 +204,7 @@ async function requireInvitable(em: EntityManager, application: Application, ten
     { filters: { [TENANT_FILTER]: false } },
   );
   if (member !== null) throw new GatehouseError('already_exists', 'This address belongs to a member of the tenant already', { field: 'email' });
+  await refuseHeldAddress(em, application.id, invitationPool(application, tenantId), emailNormalized);
   const pending = await em.findOne(Invitation, { tenantId, emailNormalized, ...statusWhere('pending', new Date()), ...(except === undefined ? {} : { id: { $ne: except } }) });
   if (pending !== null) throw new GatehouseError('already_exists', 'This address has a pending invitation to the tenant: resend it', { field: 'email' });
 }

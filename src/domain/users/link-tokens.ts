@@ -3,6 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { SHARED_POOL } from '../../db/entities/user.entity.ts';
 import { executeOwned, type SqlRunner } from '../../db/owned-sql.ts';
 import type { PageOpener } from '../../context.ts';
+import { GatehouseError } from '../../errors.ts';
 import { isUuid, newId } from '../../ids.ts';
 import { servesClientsSql } from '../organizations/status.ts';
 import { mayActNowSql, type SignInUser } from './sign-in-user.ts';
@@ -71,6 +72,14 @@ export const LINK_PROOF_ATTEMPTS = 5;
 interface IssuedLink {
   readonly link: string;
   readonly expiresInMinutes: number;
+}
+
+/** An administrator's account or invitation for an address a restore link holds (addressHeldUntil): 409 on `email`. */
+export async function refuseHeldAddress(runner: SqlRunner, applicationId: string, poolId: string, email: string, except?: string): Promise<void> {
+  const until = await addressHeldUntil(runner, applicationId, poolId, normalizeEmail(email), except);
+  if (until !== null) {
+    throw new GatehouseError('already_exists', `This e-mail is held until ${until.toISOString()} for the owner of the account that left it, who may take it back`, { field: 'email' });
+  }
 }
 
 /** Through the caller's transaction; the link is on the pool's pages (pagesOf). */

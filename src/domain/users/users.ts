@@ -27,7 +27,7 @@ import { underTenancyConfig } from '../tenancy/config-lock.ts';
 import { lockTenants, targetTenant } from '../tenants/target-tenant.ts';
 import { forgetUserKeys, usersChanged } from './changed.ts';
 import { keepReplacedPassword, passwordViolations } from './password-history.ts';
-import { addressHeldUntil } from './link-tokens.ts';
+import { refuseHeldAddress } from './link-tokens.ts';
 import { refusedWhateverThePolicy, type PasswordViolation } from '../policies/password.ts';
 import { emailPrefixKeys, normalizeEmail } from './email-key.ts';
 import { forgetSignInFailures } from './sign-in-failures.ts';
@@ -248,15 +248,6 @@ export async function createUser(scope: Scope, input: CreateUserInput): Promise<
       return user;
     }),
   );
-}
-
-/** 409 on `email` while a restore link holds the address for another account's owner (addressHeldUntil): the link, once
- *  proven, gives it back to that account. */
-async function refuseHeldAddress(em: EntityManager, applicationId: string, poolId: string, email: string, except?: string): Promise<void> {
-  const until = await addressHeldUntil(em, applicationId, poolId, normalizeEmail(email), except);
-  if (until !== null) {
-    throw new GatehouseError('already_exists', `This e-mail is held until ${until.toISOString()} for the owner of the account that left it, who may take it back`, { field: 'email' });
-  }
 }
 
 function poolFor(application: Application, tenantId: string | null): string {

@@ -326,6 +326,7 @@ export const DE: Catalog = {
   'refusal.proofExpired': 'Dieses Formular ist abgelaufen. Kehren Sie zur Anwendung zurück und melden Sie sich erneut an.',
   'refusal.settingsChanged': 'Die Anmeldeeinstellungen von {name} wurden gerade geändert. Kehren Sie zur Anwendung zurück und beginnen Sie neu.',
   'refusal.signupTenantGone': 'Die Organisation, für die Sie ein Konto erstellen, existiert nicht mehr.',
+  'refusal.signupAddressHeld': 'Diese Adresse ist für das Konto reserviert, das sie verwendet hat und dessen Inhaber sie zurücknehmen kann: Vorerst kann kein neues Konto sie übernehmen.',
   'refusal.accountUnavailable': 'Für diese Anwendung gibt es hier keine Kontoseite.',
   'refusal.accountSignInFailed': 'Die Anmeldung bei Ihrer Kontoseite wurde nicht abgeschlossen.',
   'refusal.accountFormForged': 'Dieses Formular ist abgelaufen oder wurde nicht von dieser Seite gesendet. Öffnen Sie Ihre Kontoseite erneut.',

@@ -332,6 +332,7 @@ export const EN = {
   'refusal.proofExpired': 'This form has expired. Go back to the application and sign in again.',
   'refusal.settingsChanged': 'The sign-in settings of {name} have just changed. Go back to the application and start again.',
   'refusal.signupTenantGone': 'The organization you are signing up to no longer exists.',
+  'refusal.signupAddressHeld': 'This address is held for the account that used it, whose owner may take it back: no new account can take it for now.',
   'refusal.accountUnavailable': 'There is no account page for this application here.',
   'refusal.accountSignInFailed': 'The sign-in to your account page was not completed.',
   'refusal.accountFormForged': 'This form has expired or was not sent from this page. Open your account page again.',

@@ -326,6 +326,7 @@ export const ES: Catalog = {
   'refusal.proofExpired': 'Este formulario ha caducado. Vuelva a la aplicación e inicie sesión de nuevo.',
   'refusal.settingsChanged': 'La configuración de inicio de sesión de {name} acaba de cambiar. Vuelva a la aplicación y empiece de nuevo.',
   'refusal.signupTenantGone': 'La organización en la que está creando su cuenta ya no existe.',
+  'refusal.signupAddressHeld': 'Esta dirección está reservada para la cuenta que la usaba, cuyo titular puede recuperarla: por ahora ninguna cuenta nueva puede tomarla.',
   'refusal.accountUnavailable': 'Aquí no hay ninguna página de cuenta para esta aplicación.',
   'refusal.accountSignInFailed': 'No se completó el inicio de sesión en la página de su cuenta.',
   'refusal.accountFormForged': 'Este formulario ha caducado o no se envió desde esta página. Abra de nuevo la página de su cuenta.',

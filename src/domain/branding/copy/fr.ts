@@ -326,6 +326,7 @@ export const FR: Catalog = {
   'refusal.proofExpired': 'Ce formulaire a expiré. Retournez dans l’application et connectez-vous à nouveau.',
   'refusal.settingsChanged': 'Les paramètres de connexion de {name} viennent de changer. Retournez dans l’application et recommencez.',
   'refusal.signupTenantGone': 'L’organisation pour laquelle vous créez un compte n’existe plus.',
+  'refusal.signupAddressHeld': 'Cette adresse est réservée au compte qui l’utilisait, dont le titulaire peut la reprendre : aucun nouveau compte ne peut la prendre pour l’instant.',
   'refusal.accountUnavailable': 'Il n’y a pas de page de compte pour cette application ici.',
   'refusal.accountSignInFailed': 'La connexion à votre page de compte n’a pas abouti.',
   'refusal.accountFormForged': 'Ce formulaire a expiré ou n’a pas été envoyé depuis cette page. Ouvrez à nouveau votre page de compte.',
