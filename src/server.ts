@@ -93,15 +93,22 @@ function observeAnswer(request: FastifyRequest, reply: FastifyReply): void {
   httpRequests.observe({ method: request.method, route, status: reply.statusCode }, elapsedMs(request, reply) / 1000);
 }
 
+/** What counts a request no route takes; set once the limiter is registered, before the server listens. */
+interface Unrouted {
+  limit?: RateLimitHook;
+  credentials?: (request: FastifyRequest) => Promise<void>;
+}
+
 /**
- * Unroutable requests arrive before any hook: counted by the rate limit, answered as an unknown route with the common
- * headers, logged and measured as any answer (answerOutsideRoutes).
+ * Unroutable requests arrive before any hook: counted by the rate limit as any 404 (against working credentials sent),
+ * answered as an unknown route with the common headers, logged and measured as any answer (answerOutsideRoutes).
  */
-async function refuseUnroutable(limit: RateLimitHook | undefined, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+async function refuseUnroutable(unrouted: Unrouted, request: FastifyRequest, reply: FastifyReply): Promise<void> {
   reply.header('x-request-id', request.id);
   let refusal = new GatehouseError('not_found', 'No route: the path is not valid (malformed percent-encoding, or a segment too long)');
   try {
-    await limit?.call(request.server, request, reply);
+    await unrouted.credentials?.(request);
+    await unrouted.limit?.call(request.server, request, reply);
   } catch (error) {
     if (!(error instanceof GatehouseError)) throw error;
     refusal = error;
@@ -119,7 +126,7 @@ export interface Server {
 /** `false`: nowhere; a stream: JSON lines (the tests read it). */
 export type LogDestination = boolean | DestinationStream;
 
-function fastifyOptions(config: Config, logger: LogDestination, requestLog: RequestLogController, unrouted: { limit?: RateLimitHook }): FastifyHttpOptions<HttpServer> {
+function fastifyOptions(config: Config, logger: LogDestination, requestLog: RequestLogController, unrouted: Unrouted): FastifyHttpOptions<HttpServer> {
   return {
     logger: typeof logger === 'boolean' ? logger && loggerOptions(config.logLevel, config.logPretty) : { ...loggerOptions(config.logLevel), stream: logger },
     bodyLimit: config.bodyLimitBytes,
@@ -143,7 +150,7 @@ function fastifyOptions(config: Config, logger: LogDestination, requestLog: Requ
         observeAnswer(request, reply);
         requestLog.requestCompleted(null, request, reply);
       });
-      void refuseUnroutable(unrouted.limit, request, reply);
+      void refuseUnroutable(unrouted, request, reply);
     },
   };
 }
@@ -221,8 +228,7 @@ function limitUnmatched(app: FastifyInstance): RateLimitHook {
 export async function createServer(services: Services, options: { redis?: Redis; logger?: LogDestination } = {}): Promise<Server> {
   const { config } = services;
   const requestLog = new RequestLogController();
-  // Set once the limiter is registered (below), before the server listens.
-  const unrouted: { limit?: RateLimitHook } = {};
+  const unrouted: Unrouted = {};
   const app = Fastify(fastifyOptions(config, options.logger ?? true, requestLog, unrouted));
   registerRequestFacts(app);
   // Made before anything is awaited: it listens for the Redis client's errors from its first connection attempt on.
@@ -241,6 +247,7 @@ export async function createServer(services: Services, options: { redis?: Redis;
   const countAgainst = await registerRateLimit(app, config, sharedCounters);
   const throttle = signInThrottle(app, config.signInRateLimit);
   unrouted.limit = limitUnmatched(app);
+  unrouted.credentials = authentication.countedCredentials;
   await registerWebSockets(app, config.bodyLimitBytes);
   app.setNotFoundHandler(async (request) => {
     throw new GatehouseError('not_found', unroutedMessage(request.method, request.url));
@@ -265,14 +272,14 @@ export async function createServer(services: Services, options: { redis?: Redis;
   });
   const { contextFor } = authentication;
   registerGraphQLEndpoint(app, apollo, contextFor, subscriptionRunner({ subscriptions, streams, authenticateAgain: authentication.request }), webSocket);
-  refuseOtherMethods(app, '/graphql', ['GET', 'POST']);
+  refuseOtherMethods(app, '/graphql', ['GET', 'POST'], { management: true });
 
   registerRestRoutes(app, { schema, operations: createOperationExecutor(schema, serializeError), contextFor, readCache: services.readCache });
   registerAuditStream(app, { contextFor, authenticateAgain: authentication.request, waker: services.auditWaker, streams });
   // Public on purpose (docs/decisions.md): it describes the API, not anyone's data.
   const openapi = servedOpenApiJson(schema, config.publicUrl);
-  app.get('/api/v1/openapi.json', async (_request, reply) => reply.type('application/json; charset=utf-8').send(openapi));
-  refuseOtherMethods(app, '/api/v1/openapi.json', ['GET']);
+  app.get('/api/v1/openapi.json', { config: { countsCredentials: true } }, async (_request, reply) => reply.type('application/json; charset=utf-8').send(openapi));
+  refuseOtherMethods(app, '/api/v1/openapi.json', ['GET'], { management: true });
   registerDashboard(app, { orm: services.orm, surfaces: services.surfaces, publicUrl: config.publicUrl, audience: services.signingKeys.managementAudience });
   refuseMisdirectedSignIn(app, services.surfaces, config.publicUrl);
   // On the raw request, in its own scope: no body parsing.

@@ -13,6 +13,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Credentials are checked before the rate limit counts them. */
     authenticated?: boolean;
+    /** Credentials sent are checked for the rate limit's bucket alone: the answer is the same without them (a 405, the API description). */
+    countsCredentials?: boolean;
   }
   interface FastifyRequest {
     /** A refusal, or an unexpected failure (the database down). */
@@ -26,20 +28,30 @@ export interface Authentication {
   readonly request: (request: FastifyRequest, source?: CredentialSource) => Promise<Principal>;
   /** An authenticated route's request context; its refused authentication is thrown here. */
   readonly contextFor: (request: FastifyRequest) => Promise<RequestContext>;
+  /** For a request no route takes: its credentials, if it sends any, checked for the rate limit's bucket alone. */
+  readonly countedCredentials: (request: FastifyRequest) => Promise<void>;
 }
 
 /** Hooks of the application level: they run before the rate limiter's route-level one, which then buckets by the outcome. */
 export function registerAuthentication(app: FastifyInstance, services: Services): Authentication {
   const headers = authenticatorOf(services);
   const request = (incoming: FastifyRequest, source?: CredentialSource) => headers(incoming.headers, source);
-  app.addHook('onRequest', async (incoming) => {
-    if (incoming.routeOptions.config.authenticated !== true) return;
+  const check = async (incoming: FastifyRequest) => {
     try {
       incoming.authentication = { principal: await request(incoming) };
     } catch (error) {
-      // Any failure is answered by the handler (contextFor), after the rate limit has counted it against the address.
+      // An authenticated route's handler answers any failure (contextFor), after the rate limit counted it against the address.
       incoming.authentication = { error };
     }
+  };
+  // A 404 or 405 is the same answer either way; the credentials only choose the bucket, which API.md makes theirs.
+  const countedCredentials = async (incoming: FastifyRequest) => {
+    if (sendsCredentials(incoming)) await check(incoming);
+  };
+  app.addHook('onRequest', async (incoming) => {
+    const { config } = incoming.routeOptions;
+    if (config.authenticated === true) return check(incoming);
+    if (incoming.is404 || config.countsCredentials === true) return countedCredentials(incoming);
   });
   answerAsCredentials(app);
   const contextFor = async (incoming: FastifyRequest) => {
@@ -48,8 +60,11 @@ export function registerAuthentication(app: FastifyInstance, services: Services)
     if ('error' in authentication) throw authentication.error;
     return createRequestContext(services, incoming.id, authentication.principal);
   };
-  return { headers, request, contextFor };
+  return { headers, request, contextFor, countedCredentials };
 }
+
+/** Without them there is nothing to check, and the bucket is the address's. */
+const sendsCredentials = (request: FastifyRequest): boolean => request.headers['x-api-key'] !== undefined || request.headers.authorization !== undefined;
 
 /** A stream outlives its request: its credentials are checked again before each event (src/domain/audit/stream.ts). */
 function authenticatorOf(services: Services): Authentication['headers'] {

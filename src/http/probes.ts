@@ -16,7 +16,7 @@ export function registerProbes(app: FastifyInstance, services: Pick<Services, 'c
   app.get('/healthz', PROBE, async () => ({ status: 'ok' }));
   registerReadiness(app, services);
   registerMetrics(app, services.config.metricsToken);
-  for (const url of ['/healthz', '/readyz', '/metrics']) refuseOtherMethods(app, url, ['GET']);
+  for (const url of ['/healthz', '/readyz', '/metrics']) refuseOtherMethods(app, url, ['GET'], { management: false });
 }
 
 /** The log says when the answer changes, not each time. */

@@ -2,6 +2,7 @@ import { LogController, type FastifyInstance, type FastifyReply, type FastifyReq
 import { trace } from '@opentelemetry/api';
 import { LRUCache } from 'lru-cache';
 import type { RequestFacts } from './log.ts';
+import { GatehouseError } from '../errors.ts';
 import { guessingAddress } from '../http/request-origin.ts';
 
 declare module 'fastify' {
@@ -83,7 +84,7 @@ export class RequestLogController extends LogController {
     const status = reply.statusCode;
     let reason = request.facts?.refusal;
     // A WebSocket refused for its credentials is a 101 closed with 4403: a guess all the same.
-    if (reason === undefined && (status === 401 || request.refusal?.code === 'unauthenticated')) {
+    if (reason === undefined && (status === 401 || request.refusal?.code === 'unauthenticated' || credentialsRefused(request))) {
       const address = guessingAddress(request);
       const count = (this.unauthenticated.get(address) ?? 0) + 1;
       this.unauthenticated.set(address, count, { noUpdateTTL: count > 1 });
@@ -96,6 +97,12 @@ export class RequestLogController extends LogController {
     if (LEVEL_VALUES[level]! < (LEVEL_VALUES[reply.log.level] ?? 0)) return;
     reply.log[level]({ ...completion(request, reply, reason, refusal), ...(error == null ? {} : { err: error }) }, 'request completed');
   }
+}
+
+/** Also where the answer does not say so (a 404 sent with a key), which would otherwise try keys unseen. */
+function credentialsRefused(request: FastifyRequest): boolean {
+  const outcome = request.authentication;
+  return outcome !== undefined && 'error' in outcome && outcome.error instanceof GatehouseError && outcome.error.code === 'unauthenticated';
 }
 
 /** A route naming no operation of its own (the OP's endpoints, the pages) by its pattern, never its URL. */

@@ -136,7 +136,7 @@ export function registerRestRoutes(app: FastifyInstance, deps: RestAdapterDeps):
       },
     });
   }
-  for (const [url, methods] of methodsByUrl) refuseOtherMethods(app, `/api/v1${url}`, [...methods]);
+  for (const [url, methods] of methodsByUrl) refuseOtherMethods(app, `/api/v1${url}`, [...methods], { management: true });
 }
 
 function sendAnswer(reply: FastifyReply, answer: StoredResponse | CachedJson): FastifyReply {
@@ -152,9 +152,10 @@ const ANSWERABLE_METHODS: readonly HTTPMethods[] = ['GET', 'POST', 'PUT', 'PATCH
 
 /**
  * 405 with `Allow` (the router alone would answer 404). Refused before the body is read: Fastify's own check of a
- * QUERY's Content-Type, which runs with body parsing, would otherwise answer first (a 500).
+ * QUERY's Content-Type, which runs with body parsing, would otherwise answer first (a 500). On a management path the
+ * credentials sent choose the rate limit's bucket, as on its routes.
  */
-export function refuseOtherMethods(app: FastifyInstance, url: string, methods: readonly HTTPMethods[]): void {
+export function refuseOtherMethods(app: FastifyInstance, url: string, methods: readonly HTTPMethods[], { management }: { management: boolean }): void {
   const allowed = methods.includes('GET') ? [...methods, 'HEAD'] : [...methods];
   const allow = allowed.join(', ');
   const others = ANSWERABLE_METHODS.filter((method) => !allowed.includes(method));
@@ -162,6 +163,7 @@ export function refuseOtherMethods(app: FastifyInstance, url: string, methods: r
   app.route({
     method: others,
     url,
+    config: { countsCredentials: management },
     preParsing: async (_request, reply) => {
       reply.header('allow', allow);
       throw new GatehouseError('method_not_allowed', `Allowed methods: ${allow}`);

@@ -143,6 +143,6 @@ export function registerAuditStream(
         stream.finish();
       }
     });
-    refuseOtherMethods(app, `/api/v1${url}`, ['GET']);
+    refuseOtherMethods(app, `/api/v1${url}`, ['GET'], { management: true });
   }
 }

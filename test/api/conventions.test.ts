@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expandRoutes, ROUTES } from '../../src/rest/routes.ts';
 import { createServer, type Server } from '../../src/server.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
-import { HttpClient, rawRequest, type HttpResponse } from '../support/http.ts';
+import { HttpClient, rawRequest, type HttpResponse, type RawResponse } from '../support/http.ts';
 import { issueTestKey } from '../support/keys.ts';
 
 const SAMPLE_ID = '01890a5d-ac96-774b-bcce-b302099a8057';
@@ -581,6 +581,78 @@ describe('rate limiting of requests no route takes', () => {
     expect(limited.body).toEqual({ code: 'rate_limited', message: expect.any(String) });
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
     expect((await anonymous.request('POST', '/nowhere', { body: {} })).status).toBe(429);
+  });
+});
+
+describe('rate limiting of 404s and 405s sent with credentials', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp({ rateLimit: { max: 600, windowMs: 60_000, redisPrefix: `gatehouse-test-${crypto.randomUUID()}-` } });
+  });
+  afterAll(async () => app?.close());
+
+  const remainingOf = (answer: HttpResponse | RawResponse) =>
+    answer.headers instanceof Headers ? answer.headers.get('x-ratelimit-remaining') : answer.headers['x-ratelimit-remaining'];
+
+  it('counts a 404 and a 405 sent with working credentials against them, as their routes do, and answers as before', async () => {
+    const { apiKey } = await app.bootstrapAnother();
+    const client = app.as({ apiKey });
+    const listed = await client.get('/users');
+    const nowhere = await client.get('/nope');
+    const otherMethod = await client.request('DELETE', '/api/v1/api-keys');
+    const again = await client.get('/users');
+    expect([listed.status, nowhere.status, otherMethod.status, again.status]).toEqual([200, 404, 405, 200]);
+    expect([listed, nowhere, otherMethod, again].map(remainingOf)).toEqual(['599', '598', '597', '596']);
+    expect(otherMethod.headers.get('allow')).toBe('GET, POST, HEAD');
+    expect(otherMethod.body).toEqual({ code: 'method_not_allowed', message: 'Allowed methods: GET, POST, HEAD' });
+    expect(nowhere.body).toEqual({ code: 'not_found', message: 'No route GET /api/v1/nope' });
+
+    // The other management paths' 405s, a path the router cannot read and the API description count there too.
+    const graphql = await rawRequest(app.baseUrl, 'PUT', '/graphql', { 'x-api-key': apiKey });
+    const unreadable = await rawRequest(app.baseUrl, 'GET', '/api/v1/%zz', { 'x-api-key': apiKey });
+    const description = await client.get('/openapi.json');
+    // Counted before its body is read, as without credentials.
+    const oversized = await client.request('POST', '/api/v1/nowhere', { body: { padding: 'x'.repeat(1024 * 1024 + 1) } });
+    expect([graphql.status, unreadable.status, description.status, oversized.status]).toEqual([405, 404, 200, 413]);
+    expect([graphql, unreadable, description, oversized].map(remainingOf)).toEqual(['595', '594', '593', '592']);
+    expect(graphql.headers['allow']).toBe('GET, POST, HEAD');
+  });
+
+  it('counts a 404 or 405 whose credentials fail, or that has none, against the address, and still answers 404 or 405', async () => {
+    const anonymous = app.as({});
+    const invented = app.as({ apiKey: `ghk_invented-${crypto.randomUUID()}` });
+    const answers = [
+      await anonymous.get('/nope'),
+      await invented.get('/nope'),
+      await app.as({ bearer: 'not.a.token' }).get('/nope'),
+      await invented.request('DELETE', '/api/v1/api-keys'),
+      await anonymous.request('DELETE', '/api/v1/api-keys'),
+    ];
+    expect(answers.map((answer) => answer.status)).toEqual([404, 404, 404, 405, 405]);
+    const first = Number(remainingOf(answers[0]!));
+    expect(answers.map((answer) => Number(remainingOf(answer)))).toEqual([first, first - 1, first - 2, first - 3, first - 4]);
+    expect(answers[3]!.headers.get('allow')).toBe('GET, POST, HEAD');
+    expect(answers[3]!.body).toEqual({ code: 'method_not_allowed', message: 'Allowed methods: GET, POST, HEAD' });
+    expect(answers[3]!.headers.get('www-authenticate')).toBeNull();
+    const basic = await rawRequest(app.baseUrl, 'GET', '/api/v1/nope', { authorization: 'Basic Zm9vOmJhcg==' });
+    expect(basic.status).toBe(404);
+    expect(Number(remainingOf(basic))).toBe(first - 5);
+  });
+
+  it('leaves the probes uncounted and the OAuth endpoints and hosted pages counted against the address, credentials or not', async () => {
+    const { apiKey } = await app.bootstrapAnother();
+    const client = app.as({ apiKey });
+    const health = await client.request('GET', '/healthz');
+    const ready = await client.request('GET', '/readyz');
+    expect([health.status, ready.status]).toEqual([200, 200]);
+    expect([health, ready].map(remainingOf)).toEqual([null, null]);
+    const anonymous = await app.as({}).get('/nope');
+    const discovery = await client.request('GET', '/.well-known/openid-configuration');
+    const hosted = await rawRequest(app.baseUrl, 'GET', '/interaction/none', { 'x-api-key': apiKey, accept: 'text/html' });
+    const first = Number(remainingOf(anonymous));
+    expect([Number(remainingOf(discovery)), Number(remainingOf(hosted))]).toEqual([first - 1, first - 2]);
+    // Its own bucket untouched by them.
+    expect(remainingOf(await client.get('/users'))).toBe('599');
   });
 });
 

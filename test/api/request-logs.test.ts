@@ -274,4 +274,14 @@ describe('the line of each request', () => {
     expect(lines.at(-1)).toMatchObject({ level: 40, status: 401, reason: 'repeated_unauthenticated' });
     expect(lines.every((line) => line['principal'] === undefined)).toBe(true);
   });
+
+  it('of a 404 is a warning too once an address keeps sending wrong credentials to paths no route takes', async () => {
+    const ids = [];
+    for (let i = 0; i < 12; i += 1) {
+      const requestId = randomUUID();
+      ids.push(requestId);
+      expect((await app.as({ apiKey: `ghk_${randomUUID()}` }).get('/nope', { headers: { 'x-request-id': requestId } })).status).toBe(404);
+    }
+    expect(ids.map(completed).at(-1)).toMatchObject({ level: 40, status: 404, reason: 'repeated_unauthenticated' });
+  });
 });
