@@ -111,6 +111,40 @@ describe('POST /permissions/check', () => {
     }
   });
 
+  it('only their owner is told what the application’s own keys and credentials hold: others as of an unknown one', async () => {
+    const credential = await app.http.post('/m2m-credentials', { name: 'wide', permissions: ['users:read'], authMethod: 'client_secret_basic' });
+    expect(credential.status, JSON.stringify(credential.body)).toBe(201);
+    const wide = [{ type: 'api_key', id: keyId }, { type: 'm2m_credential', id: credential.body.clientId as string }] as const;
+    await roles.assign(wide[1], 'billing', tenantA);
+    const tenantKey = await issueTestKey(app, { tenantId: tenantA, permissions: ['*'] });
+    const tenantBearer = app.as({ bearer: await app.mintAccessToken({ app_id: app.root.applicationId, tenant_id: tenantA, permissions: ['*'] }) });
+    // Bound to no tenant, but administering tenant A only.
+    const adminOfA = await app.createUser('admin-of-a@example.com', tenantA);
+    await roles.assign({ type: 'user', id: adminOfA }, 'tenant_admin', tenantA);
+    const tenantAdmin = app.as({ bearer: await app.mintAccessToken({ sub: adminOfA, app_id: app.root.applicationId }) });
+    for (const subject of wide) {
+      // The application's own credentials on the tenant's path are told.
+      expect((await check(inTenant(tenantA), subject, 'invoices:approve')).body, JSON.stringify(subject)).toEqual({ allowed: true, roles: ['billing'] });
+      for (const caller of [tenantKey, tenantBearer, tenantAdmin]) {
+        const path = inTenant(tenantA);
+        expect((await check(path, subject, 'users:read', caller)).body, JSON.stringify(subject)).toEqual({ allowed: false, roles: [] });
+        expect((await check(path, subject, 'invoices:approve', caller)).body).toEqual({ allowed: false, roles: [] });
+        expect((await caller.post(`${path}/roles/check`, { subject, role: 'billing' })).body).toEqual({ allowed: false });
+        expect((await caller.post(`${path}/permissions/bulk-check`, { checks: [{ subject, permission: 'users:read' }] })).body).toEqual({ results: [{ allowed: false }] });
+        const overGraphql = await caller.graphql('mutation ($tenantId: UUID, $input: CheckPermissionInput!) { checkPermission(tenantId: $tenantId, input: $input) { allowed roles } }', {
+          tenantId: tenantA,
+          input: { subject, permission: 'users:read' },
+        });
+        expect(overGraphql.body).toEqual({ data: { checkPermission: { allowed: false, roles: [] } } });
+      }
+    }
+    // Its own tenant's keys it is told of.
+    const ownKey = await app.http.post('/api-keys', { name: 'A’s', permissions: ['users:read'], tenantId: tenantA });
+    for (const caller of [tenantKey, tenantAdmin]) {
+      expect((await check(inTenant(tenantA), { type: 'api_key', id: ownKey.body.key.id }, 'users:read', caller)).body).toEqual({ allowed: true, roles: [] });
+    }
+  });
+
   it('a key that expired since its holdings were remembered is not allowed: expiry announces nothing', async () => {
     const expiresAt = new Date(Date.now() + 1500);
     const created = await app.http.post('/api-keys', { name: 'expiring', permissions: ['users:read'], expiresAt: expiresAt.toISOString() });

@@ -1,4 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashPassword } from '../../src/auth/password-hash.ts';
+import { ensureConsoles } from '../../src/domain/console/console.ts';
 import { startTestAppWithTenants, type TestApp } from '../support/app.ts';
 import { auditRecordsOf, traced } from '../support/audit.ts';
 import { issueTestKey } from '../support/keys.ts';
@@ -103,6 +106,86 @@ describe('role assignments', () => {
     await assign(pathA, { type: 'm2m_credential', id: credential }, roles['a_clerk']!);
     await assign(appPath, { type: 'api_key', id: keyOfB }, roles['member']!);
     await assign(pathB, user(inB), roles['member']!);
+  });
+
+  it('only their owner gives roles to the application’s own keys and credentials: else 404 subject.id as an unknown one, nothing stored or audited', async () => {
+    const appKey = (await app.http.post('/api-keys', { name: 'Owner’s reader', permissions: ['users:read'] })).body.key.id as string;
+    const appCredential = (await app.http.post('/m2m-credentials', { name: 'Owner’s m2m', permissions: ['users:read'] })).body.id as string;
+    const tenantKey = await issueTestKey(app, { tenantId: tenantA });
+    // A Bearer token carrying tenant_id is bound to its tenant as a tenant key is.
+    const tenantBearer = app.as({ bearer: await app.mintAccessToken({ app_id: app.root.applicationId, tenant_id: tenantA, permissions: ['*'] }) });
+    // Bound to no tenant, but administering tenant A only: the tenant's, not the owner.
+    const adminOfA = await createUser(pathA);
+    await assign(pathA, user(adminOfA), roles['tenant_admin']!);
+    const tenantAdmin = app.as({ bearer: await app.mintAccessToken({ sub: adminOfA, app_id: app.root.applicationId }) });
+    const unknown = '01890a5d-ac96-774b-bcce-b302099a8057';
+    const callers = [['tenant key', tenantKey, ['', pathA]], ['tenant Bearer', tenantBearer, ['', pathA]], ['admin of A only', tenantAdmin, [pathA]]] as const;
+    for (const [name, caller, paths] of callers) {
+      for (const path of paths) {
+        for (const [type, id] of [['api_key', appKey], ['m2m_credential', appCredential]] as const) {
+          const asUnknown = await caller.post(`${path}/role-assignments`, { subject: { type, id: unknown }, roleId: roles['tenant_admin'] });
+          const { requestId, headers } = traced();
+          const refused = await caller.post(`${path}/role-assignments`, { subject: { type, id }, roleId: roles['tenant_admin'] }, { headers });
+          expect([refused.status, refused.body], `${name} ${path} ${type}`).toEqual([404, asUnknown.body]);
+          expect(refused.body).toMatchObject({ code: 'not_found', field: 'subject.id' });
+          expect(await auditRecordsOf(app, requestId)).toEqual([]);
+        }
+      }
+      expect((await caller.get(`${paths.at(-1)}/api-keys/${appKey}`)).status).toBe(404);
+      expect((await caller.get(`${paths.at(-1)}/m2m-credentials/${appCredential}`)).status).toBe(404);
+    }
+    expect(await app.sql('select id from role_assignment where subject_id in (?, ?)', [appKey, appCredential])).toEqual([]);
+
+    // Over GraphQL, the same service.
+    const overGraphql = await tenantKey.graphql('mutation ($input: CreateRoleAssignmentInput!) { createRoleAssignment(input: $input) { id } }', {
+      input: { subject: { type: 'api_key', id: appKey }, roleId: roles['tenant_admin'] },
+    });
+    expect(overGraphql.body.errors?.[0]?.extensions).toMatchObject({ code: 'not_found', field: 'subject.id', status: 404 });
+    expect(await app.sql('select id from role_assignment where subject_id in (?, ?)', [appKey, appCredential])).toEqual([]);
+
+    // The application's owner gives them a role in the tenant, on its path, as before.
+    const keyInA = await assign(pathA, { type: 'api_key', id: appKey }, roles['tenant_admin']!);
+    const credentialInA = await assign(pathA, { type: 'm2m_credential', id: appCredential }, roles['tenant_admin']!);
+    expect([keyInA.tenantId, credentialInA.tenantId]).toEqual([tenantA, tenantA]);
+  });
+
+  it('a caller bound to a tenant still gives roles to its tenant’s keys, credentials and users, and to the console’s operators', async () => {
+    await ensureConsoles(app.gatehouse.services.orm, app.gatehouse.services.config.publicUrl, randomUUID(), {
+      email: 'first@ops.example',
+      passwordHash: await hashPassword('a long first passphrase'),
+    });
+    const [{ id: operator }] = (await app.sql<{ id: string }>(
+      'select u.id from app_user as u join application as a on a.id = u.application_id where a.organization_id = ? and a.console limit 1',
+      [app.root.organizationId],
+    )) as [{ id: string }];
+    const keyOfA = (await app.http.post(`${pathA}/api-keys`, { name: 'A key', permissions: ['users:read'] })).body.key.id as string;
+    const credentialOfA = (await app.http.post(`${pathA}/m2m-credentials`, { name: 'A m2m', permissions: ['users:read'] })).body.id as string;
+    const tenantKey = await issueTestKey(app, { tenantId: tenantA });
+    const tenantBearer = app.as({ bearer: await app.mintAccessToken({ app_id: app.root.applicationId, tenant_id: tenantA, permissions: ['*'] }) });
+    for (const caller of [tenantKey, tenantBearer]) {
+      const member = await createUser(pathA);
+      for (const subject of [{ type: 'api_key', id: keyOfA }, { type: 'm2m_credential', id: credentialOfA }, user(member), { type: 'operator', id: operator }]) {
+        const { requestId, headers } = traced();
+        const created = await caller.post('/role-assignments', { subject, roleId: roles['a_clerk'] }, { headers });
+        expect(created.status, JSON.stringify([subject, created.body])).toBe(201);
+        expect(created.body).toMatchObject({ subject, tenantId: tenantA });
+        expect((await auditRecordsOf(app, requestId)).map((record) => [record.action, record.targetId])).toEqual([['role_assignment.created', created.body.id]]);
+        expect((await caller.delete(`/role-assignments/${created.body.id}`)).status).toBe(204);
+      }
+    }
+  });
+
+  it('a caller bound to a tenant sees and removes a role given in its tenant to an application-wide key, by its id alone', async () => {
+    const appKey = (await app.http.post('/api-keys', { name: 'Given a role in A', permissions: ['users:read'] })).body.key.id as string;
+    const inA = await assign(pathA, { type: 'api_key', id: appKey }, roles['member']!);
+    const wide = await assign(appPath, { type: 'api_key', id: appKey }, roles['tenant_admin']!);
+    const tenantKey = await issueTestKey(app, { tenantId: tenantA });
+    const listed = await tenantKey.get(`/role-assignments?subjectType=api_key&subjectId=${appKey}`);
+    expect(listed.body.data).toEqual([{ id: inA.id, applicationId: app.root.applicationId, tenantId: tenantA, roleId: roles['member'], subject: { type: 'api_key', id: appKey }, createdAt: expect.any(String) }]);
+    expect((await tenantKey.get(`/role-assignments/${wide.id}`)).status).toBe(404);
+    expect((await tenantKey.delete(`/role-assignments/${wide.id}`)).status).toBe(404);
+    expect((await tenantKey.delete(`/role-assignments/${inA.id}`)).status).toBe(204);
+    expect((await app.http.get(`/role-assignments/${wide.id}`)).status).toBe(200);
   });
 
   it('takes a role only where the scope sees it (404 on roleId), and one whose permissions the caller holds (403)', async () => {

@@ -3,6 +3,7 @@ import type { Scope } from '../../context.ts';
 import { invalid } from '../../errors.ts';
 import { isUuid } from '../../ids.ts';
 import { subjectKey, type HeldGrants, type RoleSubject } from './held-roles.ts';
+import { ownsApplicationWideCredentials } from './role-assignments.ts';
 
 export const MAX_BULK_CHECKS = 100;
 
@@ -28,10 +29,12 @@ function permissionKey(field: string, permission: string): string {
 }
 
 /** Through enforcement's cache (held-roles.ts), on the ORM's connection. A user not a member of the scope's tenant is of
- *  another tenant (API.md) whatever application-wide roles they hold: a check must not tell the tenant they exist. */
-async function holdings(scope: Scope, subjects: readonly RoleSubject[]): Promise<Map<string, HeldGrants>> {
+ *  another tenant (API.md) whatever application-wide roles they hold: a check must not tell the tenant they exist; nor
+ *  anyone but their owner what the application's own keys and credentials hold (`permission`: the check's own). */
+async function holdings(scope: Scope, subjects: readonly RoleSubject[], permission: string): Promise<Map<string, HeldGrants>> {
   const held = await scope.services.apiKeys.heldGrants.read(scope.services.orm.em.getConnection(), scope.applicationId, scope.tenantId, subjects);
-  return new Map([...held].filter(([, grants]) => grants.member));
+  const ownsWide = [...held.values()].some((grants) => grants.applicationWide) && (await ownsApplicationWideCredentials(scope, permission));
+  return new Map([...held].filter(([, grants]) => grants.member && (ownsWide || !grants.applicationWide)));
 }
 
 /** A subject that cannot act in the scope is refused, never a 404, so a check tells nothing of what exists elsewhere.
@@ -45,7 +48,7 @@ function answer(held: HeldGrants | undefined, permission: string): PermissionAns
 /** POST /permissions/check. */
 export async function checkPermission(scope: Scope, check: PermissionCheck): Promise<PermissionAnswer> {
   const permission = permissionKey('permission', check.permission);
-  const held = await holdings(scope, [check.subject]);
+  const held = await holdings(scope, [check.subject], 'permissions:read');
   return answer(held.get(subjectKey(check.subject)), permission);
 }
 
@@ -53,7 +56,7 @@ export async function checkPermission(scope: Scope, check: PermissionCheck): Pro
 export async function bulkCheckPermissions(scope: Scope, checks: readonly PermissionCheck[]): Promise<{ results: { allowed: boolean }[] }> {
   if (checks.length === 0 || checks.length > MAX_BULK_CHECKS) throw invalid('checks', `Ask 1 to ${MAX_BULK_CHECKS} checks`);
   const permissions = checks.map((check, index) => permissionKey(`checks[${index}].permission`, check.permission));
-  const held = await holdings(scope, checks.map((check) => check.subject));
+  const held = await holdings(scope, checks.map((check) => check.subject), 'permissions:read');
   return { results: checks.map((check, index) => ({ allowed: answer(held.get(subjectKey(check.subject)), permissions[index]!).allowed })) };
 }
 
@@ -61,6 +64,6 @@ export async function bulkCheckPermissions(scope: Scope, checks: readonly Permis
 export async function checkRole(scope: Scope, check: { subject: RoleSubject; role: string }): Promise<{ allowed: boolean }> {
   const role = isUuid(check.role) ? check.role.toLowerCase() : check.role;
   if (!isUuid(role) && !ROLE_KEY.test(role)) throw invalid('role', 'A role is named by its key (lower case letters, digits, _ and -) or its id');
-  const held = (await holdings(scope, [check.subject])).get(subjectKey(check.subject));
+  const held = (await holdings(scope, [check.subject], 'roles:read')).get(subjectKey(check.subject));
   return { allowed: held?.roles.some((granted) => granted.id === role || granted.key === role) ?? false };
 }

@@ -20,11 +20,13 @@ export interface HeldGrants {
   readonly member: boolean;
   /** The user a user-bound API key acts as (and holds while they may act); null otherwise. */
   readonly keyUser: string | null;
+  /** A key or M2M credential bound to no tenant: the application's own, which credentials bound to a tenant do not see. */
+  readonly applicationWide: boolean;
   readonly roles: readonly { readonly id: string; readonly key: string; readonly permissions: readonly string[] }[];
 }
 
 /** Nulls when the subject holds no role; `acts` false: a subject left out only until `until`, all else null. */
-type HeldRow = RoleSubject & { acts: boolean; own: string[]; in_tenant: boolean; key_user: string | null; until: Date | string | null } & ({ role_id: string; key: string; permissions: string[] } | { role_id: null; key: null; permissions: null });
+type HeldRow = RoleSubject & { acts: boolean; own: string[]; in_tenant: boolean; key_user: string | null; until: Date | string | null; application_wide: boolean | null } & ({ role_id: string; key: string; permissions: string[] } | { role_id: null; key: null; permissions: null });
 
 /** What subjects hold, and when an answer changes with no write to announce it: a key's expiry, a lockout's end. */
 export interface Holdings {
@@ -75,6 +77,7 @@ export async function readHoldings(
     `with subject (type, id) as (select * from unnest(array[?]::text[], array[?]::uuid[])),
      live as (
        select s.type, s.id, coalesce(k.permissions, c.permissions, '{}'::text[]) as own, k.user_id as key_user, k.expires_at as until,
+              coalesce(k.tenant_id, c.tenant_id) is null and (k.id is not null or c.id is not null) as application_wide,
               ${tenantId === null ? 'true' : `coalesce(${tenant()} = any(u.tenant_ids), true)`} as in_tenant
          from subject as s
          left join app_user as u on s.type = 'user' and u.application_id = ${app()} and u.id = s.id and ${mayAct('u')}
@@ -84,7 +87,7 @@ export async function readHoldings(
            and c.revoked_at is null${inTenant('c')}
          ${operators ? `left join app_user as o on s.type = 'operator' and o.application_id = (${consoleOfSql(app())}) and o.id = s.id and ${mayAct('o')}` : ''}
         where u.id is not null or k.id is not null or c.id is not null${operators ? ' or o.id is not null' : ''})
-     select true as acts, l.type, l.id, l.own, l.in_tenant, l.key_user, l.until, r.id as role_id, r.key, r.permissions
+     select true as acts, l.type, l.id, l.own, l.in_tenant, l.key_user, l.until, r.id as role_id, r.key, r.permissions, l.application_wide
        from live as l
        left join role_assignment as a on a.application_id = ${app()} and a.subject_type = l.type and a.subject_id = l.id
          and (a.tenant_id is null${tenantId === null ? '' : ` or (a.tenant_id = ${tenant()} and l.in_tenant)`})
@@ -96,7 +99,7 @@ export async function readHoldings(
     const key = subjectKey(row);
     if (row.until !== null) until.set(key, new Date(row.until));
     if (!row.acts) continue;
-    const grants = held.get(key) ?? { own: row.own, member: row.in_tenant, keyUser: row.key_user, roles: [] };
+    const grants = held.get(key) ?? { own: row.own, member: row.in_tenant, keyUser: row.key_user, applicationWide: row.application_wide === true, roles: [] };
     const roles = row.role_id === null ? grants.roles : [...grants.roles, { id: row.role_id, key: row.key, permissions: row.permissions }];
     held.set(key, { ...grants, roles });
   }
@@ -108,7 +111,7 @@ export async function readHoldings(
 function lockedOutSql(operators: boolean, app: () => string, inTenant: (alias: string) => string): string {
   const lockedOut = (alias: string) => `${alias}.status = 'locked' and ${alias}.locked_until > now()`;
   return `union all
-     select false, s.type, s.id, null, null, null, coalesce(lu.locked_until, lku.locked_until${operators ? ', lo.locked_until' : ''}), null, null, null
+     select false, s.type, s.id, null, null, null, coalesce(lu.locked_until, lku.locked_until${operators ? ', lo.locked_until' : ''}), null, null, null, null
        from subject as s
        left join app_user as lu on s.type = 'user' and lu.application_id = ${app()} and lu.id = s.id and ${lockedOut('lu')}
        left join api_key as lk on s.type = 'api_key' and lk.application_id = ${app()} and lk.id = s.id and lk.revoked_at is null

@@ -158,9 +158,18 @@ export async function getRoleAssignment(scope: Scope, assignmentId: string): Pro
   return shown!;
 }
 
-/** 404 (`subject.id`) unless the subject can hold a role in `tenantId`. Held FOR SHARE until the assignment commits, so
- *  the subject's deletion (which removes its assignments) comes wholly before or after. */
-async function assertSubjectIn(em: EntityManager, applicationId: string, tenantId: string | null, subject: RoleSubject): Promise<void> {
+/** The application's own keys and M2M credentials (bound to no tenant) are its owner's: credentials bound to no tenant
+ *  holding `permission` application-wide. Others (a tenant's, or holding it in some tenants only) may neither give them
+ *  roles nor ask what they hold, lest a tenant widen the owner's credentials or learn which exist (their GET is 404). */
+export async function ownsApplicationWideCredentials(scope: Pick<Scope, 'principal'>, permission: string): Promise<boolean> {
+  const { principal } = scope;
+  return principal.tenantId === null && (await principal.permissionsIn(null)).allows(permission);
+}
+
+/** 404 (`subject.id`) unless the subject can hold a role in `tenantId` and the caller sees it (`ownsWide`: the
+ *  application's keys and credentials too). Held FOR SHARE until the assignment commits, so the subject's deletion
+ *  (which removes its assignments) comes wholly before or after. */
+async function assertSubjectIn(em: EntityManager, applicationId: string, tenantId: string | null, subject: RoleSubject, ownsWide: boolean): Promise<void> {
   const absent = () => notFound('Subject', 'subject.id');
   if (subject.type === 'operator') {
     // A user of the organization's console: they belong to no tenant, so a tenant may give them a role too.
@@ -178,10 +187,11 @@ async function assertSubjectIn(em: EntityManager, applicationId: string, tenantI
     if ((await em.findOne(User, { id: subject.id, ...member }, HOLD_FOR_SHARE)) === null) throw absent();
     return;
   }
-  // The `tenant` filter would hide the application's keys and credentials from a tenant scope, which may assign them
-  // roles in its tenant; a key or credential bound to another tenant stays out by the condition.
+  // The `tenant` filter would hide the application's keys and credentials from their owner on a tenant path, who may
+  // give them roles there; a key or credential bound to another tenant stays out by the condition.
   const options = { ...HOLD_FOR_SHARE, filters: { [TENANT_FILTER]: false } };
-  const reach = { id: subject.id, ...(tenantId === null ? {} : visibleIn(tenantId)) };
+  const within = tenantId === null ? {} : ownsWide ? visibleIn(tenantId) : { tenantId };
+  const reach = { id: subject.id, ...within };
   const now = new Date();
   if (subject.type === 'api_key') {
     const key = await em.findOne(ApiKey, reach, options);
@@ -197,11 +207,13 @@ async function assertSubjectIn(em: EntityManager, applicationId: string, tenantI
 export async function createRoleAssignment(scope: Scope, input: CreateRoleAssignmentInput): Promise<RoleAssignmentView> {
   const { subject, roleId } = input;
   const tenantId = await targetTenant(scope, input.tenantId);
+  // Read before the transaction: the embedded database answers only its connection meanwhile.
+  const ownsWide = await ownsApplicationWideCredentials(scope, 'role_assignments:write');
   // Wholly before or after an authIsolation switch, which moves a tenant's assignments to the users' copies.
   const created = await uniquely('roleId', 'This role assignment', () =>
     underTenancyConfig(scope, async (tx) => {
       const { em } = tx;
-      await assertSubjectIn(em, scope.applicationId, tenantId, subject);
+      await assertSubjectIn(em, scope.applicationId, tenantId, subject, ownsWide);
       // Held against the role's deletion, which would take this assignment with it unrecorded.
       const role = await em.findOne(Role, { id: roleId, ...visibleIn(tenantId) }, HOLD_FOR_SHARE);
       if (role === null) throw notFound('Role', 'roleId');
