@@ -709,7 +709,9 @@ export type CreateRoleAssignmentInput = {
   /**
    * Who gets the role: a user of the application (on a tenant path, a member of that tenant), an API key or M2M
    * credential of the application, neither revoked nor expired, and when bound to a tenant, to the path's, or an
-   * operator (a user of the organization's console application). Else 404, field `subject.id`.
+   * operator (a user of the organization's console application). Else 404, field `subject.id`; so is an application-wide
+   * key or credential to other credentials than its owner's (bound to no tenant, holding `role_assignments:write`
+   * application-wide), as an unknown id: a tenant does not give roles to what it cannot see.
    */
   subject: RoleSubjectInput;
   /**
@@ -2585,7 +2587,8 @@ export type PermissionCheck = {
   /**
    * True when one of the subject's roles there, or an API key's or M2M credential's own permission list, grants it: the
    * permission itself, its resource's wildcard (`invoices:*`) or `*`. False for a subject of another application or
-   * tenant (a user who is no member of the tenant, whatever application-wide roles they hold), an unknown one, a revoked or expired key or credential, a user who may not sign in now.
+   * tenant (a user who is no member of the tenant, whatever application-wide roles they hold), an unknown one, a revoked or expired key or credential, a user who may not sign in now,
+   * and for an application-wide key or credential asked about by other credentials than its owner's (bound to no tenant, holding this check's permission application-wide).
    */
   allowed: Scalars['Boolean']['output'];
   /** The keys of the subject's roles that grant it; a key's or credential's own list is not a role and is not named. */
@@ -3298,7 +3301,10 @@ export type RoleAssignmentPage = {
 /** Whether a subject holds a role in the scope's tenant (application-wide on an application path). */
 export type RoleCheck = {
   __typename?: 'RoleCheck';
-  /** True when the subject holds the role there (assigned in the tenant or application-wide); false for any subject that cannot act there. */
+  /**
+   * True when the subject holds the role there (assigned in the tenant or application-wide); false for any subject that cannot act there, and for an
+   * application-wide key or credential asked about by other credentials than its owner's (bound to no tenant, holding `roles:read` application-wide).
+   */
   allowed: Scalars['Boolean']['output'];
 };
 

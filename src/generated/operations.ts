@@ -293,7 +293,9 @@ export type CreateRoleAssignmentInput = {
   /**
    * Who gets the role: a user of the application (on a tenant path, a member of that tenant), an API key or M2M
    * credential of the application, neither revoked nor expired, and when bound to a tenant, to the path's, or an
-   * operator (a user of the organization's console application). Else 404, field `subject.id`.
+   * operator (a user of the organization's console application). Else 404, field `subject.id`; so is an application-wide
+   * key or credential to other credentials than its owner's (bound to no tenant, holding `role_assignments:write`
+   * application-wide), as an unknown id: a tenant does not give roles to what it cannot see.
    */
   subject: RoleSubjectInput;
   /**

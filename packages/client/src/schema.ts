@@ -6304,7 +6304,9 @@ export interface components {
             /**
              * @description Who gets the role: a user of the application (on a tenant path, a member of that tenant), an API key or M2M
              *     credential of the application, neither revoked nor expired, and when bound to a tenant, to the path's, or an
-             *     operator (a user of the organization's console application). Else 404, field `subject.id`.
+             *     operator (a user of the organization's console application). Else 404, field `subject.id`; so is an application-wide
+             *     key or credential to other credentials than its owner's (bound to no tenant, holding `role_assignments:write`
+             *     application-wide), as an unknown id: a tenant does not give roles to what it cannot see.
              */
             subject: components["schemas"]["RoleSubjectInput"];
             /**
@@ -13626,7 +13628,8 @@ export interface operations {
                         /**
                          * @description True when one of the subject's roles there, or an API key's or M2M credential's own permission list, grants it: the
                          *     permission itself, its resource's wildcard (`invoices:*`) or `*`. False for a subject of another application or
-                         *     tenant (a user who is no member of the tenant, whatever application-wide roles they hold), an unknown one, a revoked or expired key or credential, a user who may not sign in now.
+                         *     tenant (a user who is no member of the tenant, whatever application-wide roles they hold), an unknown one, a revoked or expired key or credential, a user who may not sign in now,
+                         *     and for an application-wide key or credential asked about by other credentials than its owner's (bound to no tenant, holding this check's permission application-wide).
                          */
                         allowed: boolean;
                         /** @description The keys of the subject's roles that grant it; a key's or credential's own list is not a role and is not named. */
@@ -13677,7 +13680,8 @@ export interface operations {
                         /**
                          * @description True when one of the subject's roles there, or an API key's or M2M credential's own permission list, grants it: the
                          *     permission itself, its resource's wildcard (`invoices:*`) or `*`. False for a subject of another application or
-                         *     tenant (a user who is no member of the tenant, whatever application-wide roles they hold), an unknown one, a revoked or expired key or credential, a user who may not sign in now.
+                         *     tenant (a user who is no member of the tenant, whatever application-wide roles they hold), an unknown one, a revoked or expired key or credential, a user who may not sign in now,
+                         *     and for an application-wide key or credential asked about by other credentials than its owner's (bound to no tenant, holding this check's permission application-wide).
                          */
                         allowed: boolean;
                         /** @description The keys of the subject's roles that grant it; a key's or credential's own list is not a role and is not named. */
@@ -13729,7 +13733,8 @@ export interface operations {
                         /**
                          * @description True when one of the subject's roles there, or an API key's or M2M credential's own permission list, grants it: the
                          *     permission itself, its resource's wildcard (`invoices:*`) or `*`. False for a subject of another application or
-                         *     tenant (a user who is no member of the tenant, whatever application-wide roles they hold), an unknown one, a revoked or expired key or credential, a user who may not sign in now.
+                         *     tenant (a user who is no member of the tenant, whatever application-wide roles they hold), an unknown one, a revoked or expired key or credential, a user who may not sign in now,
+                         *     and for an application-wide key or credential asked about by other credentials than its owner's (bound to no tenant, holding this check's permission application-wide).
                          */
                         allowed: boolean;
                         /** @description The keys of the subject's roles that grant it; a key's or credential's own list is not a role and is not named. */
@@ -13918,7 +13923,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description True when the subject holds the role there (assigned in the tenant or application-wide); false for any subject that cannot act there. */
+                        /**
+                         * @description True when the subject holds the role there (assigned in the tenant or application-wide); false for any subject that cannot act there, and for an
+                         *     application-wide key or credential asked about by other credentials than its owner's (bound to no tenant, holding `roles:read` application-wide).
+                         */
                         allowed: boolean;
                     };
                 };
@@ -13963,7 +13971,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description True when the subject holds the role there (assigned in the tenant or application-wide); false for any subject that cannot act there. */
+                        /**
+                         * @description True when the subject holds the role there (assigned in the tenant or application-wide); false for any subject that cannot act there, and for an
+                         *     application-wide key or credential asked about by other credentials than its owner's (bound to no tenant, holding `roles:read` application-wide).
+                         */
                         allowed: boolean;
                     };
                 };
@@ -14009,7 +14020,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description True when the subject holds the role there (assigned in the tenant or application-wide); false for any subject that cannot act there. */
+                        /**
+                         * @description True when the subject holds the role there (assigned in the tenant or application-wide); false for any subject that cannot act there, and for an
+                         *     application-wide key or credential asked about by other credentials than its owner's (bound to no tenant, holding `roles:read` application-wide).
+                         */
                         allowed: boolean;
                     };
                 };
