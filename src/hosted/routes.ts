@@ -34,6 +34,7 @@ import {
   SECURITY_HEADERS,
   signupPage,
   spentSignInPage,
+  switchPage,
   tenantPage,
   type CopyKey,
   type LoginPageInput,
@@ -57,7 +58,7 @@ import {
   type SignIn,
   type SignInTarget,
 } from '../domain/sign-in/sign-in.ts';
-import { SIGN_IN_REFUSALS, SignInRefusal } from '../domain/sign-in/refusals.ts';
+import { SIGN_IN_REFUSALS, SignInRefusal, TenantSwitchUnconfirmed } from '../domain/sign-in/refusals.ts';
 import { signUp } from '../domain/sign-in/sign-up.ts';
 import { upstreamRoutes } from './upstream.ts';
 import { interactionPaths } from '../domain/sign-in/interaction-paths.ts';
@@ -346,6 +347,23 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
       );
     }
 
+    /** What the switch ends and where it goes on, by name; a tenant the user has left since reads as the application. */
+    async function showSwitch(reply: FastifyReply, context: InteractionContext, signIn: SignIn, unconfirmed: TenantSwitchUnconfirmed) {
+      const { uid } = context.interaction;
+      const user = signIn.verified ?? (await activeUser(context.target, signIn.userId));
+      const tenants = user === null ? [] : await tenantsOf(context.target, user);
+      const nameOf = (tenantId: string | null) => tenants.find((tenant) => tenant.id === tenantId)?.name ?? context.target.application.name;
+      const input = {
+        action: interactionPaths(uid).switch,
+        csrf: csrf.issue(uid),
+        tenantId: signIn.tenantId ?? '',
+        client: unconfirmed.clientName,
+        from: nameOf(unconfirmed.endedTenantId),
+        to: nameOf(signIn.tenantId),
+      };
+      return sendPage(reply, 200, (nonce) => switchPage(context.target.look, nonce, input), formTargets(context));
+    }
+
     const secureCookies = secureCookiesFor(services.config.publicUrl);
     // Carries a proven password (sealed, bound to the interaction) to the tenant choice: a reload is a GET, never the password posted again.
     const proofCookie = hostedCookie(secureCookies, 'gh_signin');
@@ -391,6 +409,7 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
         returnTo = await services.oidc.completeInteraction(context.interaction, signIn);
       } catch (error) {
         if (error instanceof SignInRefusal && error.reason === 'account_refused') return refuse(request, reply, context, error.message);
+        if (error instanceof TenantSwitchUnconfirmed && signIn !== undefined) return showSwitch(reply, context, signIn, error);
         throw error;
       }
       if (signIn?.methods !== undefined) await noticeSignIn(request, reply, context, signIn);
@@ -586,6 +605,22 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
       if (tenants.length === 0) return refuseEmptyChoice(request, reply, context);
       return showTenantChoice(reply, context, user, tenants, false, proof);
     });
+
+    // The session's user confirming a consent that ends the client's sign-in to another tenant (showSwitch): a tenant
+    // the consent may still take, the session's user still the same.
+    app.post<{ Params: Params }>('/interaction/:uid/switch', async (request, reply) => {
+      const context = await load(request, reply);
+      const fields = formOf(request);
+      await requireOpenForm(request, context, fields);
+      const account = context.interaction.prompt.name === 'consent' ? await sessionAccount(context) : null;
+      if (account === null) return backToPage(request, reply);
+      const { user, decision } = account;
+      const tenantId = fields['tenant'] === '' ? null : (fields['tenant'] ?? undefined);
+      const offered = decision?.kind === 'tenant' ? [decision.tenantId] : decision?.kind === 'choose' ? decision.tenants.map((tenant) => tenant.id) : [];
+      if (tenantId === undefined || !offered.includes(tenantId)) return backToPage(request, reply);
+      return finish(request, reply, context, { userId: user.id, tenantId, switchConfirmed: true });
+    });
+    app.get<{ Params: Params }>('/interaction/:uid/switch', backToPage);
 
     registerInvitationPage(app, services, csrf, throttle);
     upstreamRoutes(app, { services, csrf, secureCookies, load, signsIn, showLogin, continueSignIn });

@@ -12,7 +12,10 @@ export interface GrantPlace {
   readonly inBrowserSession: boolean;
 }
 
-/** A session keeps one grant per client: the replaced one ends with its tokens, or they would outlive every listing. */
+/**
+ * A session keeps one grant per client: the replaced one ends with its tokens, or they would outlive every listing. Only
+ * a sign-in the user proved, or a switch the user confirmed on its page, replaces a live one (endsSignIn).
+ */
 export async function saveGrantForTenant(
   deps: GrantRevocationDependencies,
   grant: InstanceType<Provider['Grant']>,
@@ -48,4 +51,17 @@ export async function grantTenant(orm: MikroORM, grantId: string): Promise<strin
       [grantId],
     );
   return row?.tenant_id ?? null;
+}
+
+/** What saving another grant for the session's client would end: its live grant `replaced`, of this tenant (null: the
+ *  application's own); undefined when there is none, or it is gone or expired. */
+export async function endsSignIn(orm: MikroORM, replaced: string | undefined): Promise<{ readonly tenantId: string | null } | undefined> {
+  if (replaced === undefined) return undefined;
+  const [row] = await orm.em.getConnection().execute<{ tenant_id: string | null }[]>(
+    `select t.payload->>'${PAYLOAD.tenantId}' as tenant_id
+       from oidc_model as g left join oidc_model as t on t.model = '${MODEL.GrantTenant}' and t.id = g.id
+      where g.model = '${MODEL.Grant}' and g.id = ? and ${liveRow('g')}`,
+    [replaced],
+  );
+  return row === undefined ? undefined : { tenantId: row.tenant_id };
 }

@@ -4,12 +4,12 @@ import { errors, type InteractionResults } from 'oidc-provider';
 import type Provider from 'oidc-provider';
 import { acrOf } from '../domain/mfa/requirement.ts';
 import { forgetRevokedSignIn, revokedTenants } from '../domain/sessions/revoked-sign-ins.ts';
-import { SIGN_IN_REFUSALS, SignInRefusal } from '../domain/sign-in/refusals.ts';
+import { SIGN_IN_REFUSALS, SignInRefusal, TenantSwitchUnconfirmed } from '../domain/sign-in/refusals.ts';
 import type { SignIn, SignInMethod } from '../domain/sign-in/sign-in.ts';
 import { mayActNow, readSignInUser, type SignInUser } from '../domain/users/sign-in-user.ts';
 import { isUuid } from '../ids.ts';
 import type { GrantRevocationDependencies } from './grant-revocation.ts';
-import { grantTenant, saveGrantForTenant } from './grant-tenant.ts';
+import { endsSignIn, grantTenant, saveGrantForTenant } from './grant-tenant.ts';
 import { madeGrant } from './untaken-device-grants.ts';
 import { gatehouseData, servedClientData, type GatehouseClientData } from './clients.ts';
 import { browserSession } from './account-session.ts';
@@ -109,7 +109,7 @@ export async function refuseInteraction(interaction: Interaction): Promise<strin
 
 /**
  * A session's grant is reused only for the same account and tenant. Throws SignInRefusal for a user the application may
- * not sign in.
+ * not sign in, TenantSwitchUnconfirmed for a consent that would end the client's sign-in to another tenant unconfirmed.
  */
 export async function interactionResult(
   provider: Provider,
@@ -177,6 +177,9 @@ export async function interactionResult(
     if (kept === undefined && tenantId !== null && session !== undefined && (await revokedTenants(orm.em.getConnection(), session)).has(tenantId)) {
       throw refused('the sign-in to the tenant was revoked in this browser session');
     }
+    const replaced = kept === undefined && inBrowserSession ? await sessionGrantId(accountId) : undefined;
+    const ended = await endsSignIn(orm, replaced);
+    if (ended !== undefined && signIn?.switchConfirmed !== true) throw new TenantSwitchUnconfirmed(client?.clientName ?? '', ended.tenantId);
     const grant = kept ?? newGrant(accountId);
     const details = interaction.prompt.details as {
       missingOIDCScope?: string[];
@@ -189,7 +192,7 @@ export async function interactionResult(
     if (kept !== undefined) return { consent: { grantId: await grant.save() } };
     // A grant made here takes the tenant the pages name.
     const place = { applicationId: application, tenantId, inBrowserSession };
-    return { consent: madeGrant(await saveGrantForTenant(deps, grant, place, inBrowserSession ? await sessionGrantId(accountId) : undefined)) };
+    return { consent: madeGrant(await saveGrantForTenant(deps, grant, place, replaced)) };
   }
   throw refused(`unknown prompt ${interaction.prompt.name}`);
 }

@@ -6,7 +6,7 @@ import { revokedTenants } from '../domain/sessions/revoked-sign-ins.ts';
 import { sessionSignIn, signsInToRevokedTenant, type SignInTarget } from '../domain/sign-in/sign-in.ts';
 import { accountTenants, sessionMfaPolicy } from './account.ts';
 import { mfaCheckedAtOf } from './overrides.ts';
-import { grantTenant, saveGrantForTenant } from './grant-tenant.ts';
+import { endsSignIn, grantTenant, saveGrantForTenant } from './grant-tenant.ts';
 import { opRequestId } from './op-request-id.ts';
 import { gatehouseData } from './clients.ts';
 import type { OidcDependencies, SignInRules, SignInTargets } from './configuration.ts';
@@ -93,6 +93,7 @@ function grantRequestedScopes(ctx: KoaContextWithOIDC, grant: Grant): void {
 }
 
 const silentRefusals = new WeakMap<KoaContextWithOIDC, SilentError>();
+const TENANT_SWITCH_REFUSAL = SIGN_IN_REFUSALS.tenant_switch_unconfirmed.silent;
 
 type SilentDecision =
   | { readonly kind: 'kept'; readonly grant: Grant }
@@ -114,10 +115,15 @@ async function silentGrant(
   }
   // Refused anyway by a later check: nothing is written for a request that fails.
   if (await promptsAnyway(policy, ctx)) return kept;
+  const replaced = decision.kind === 'tenant' ? ctx.oidc.session?.grantIdFor(decision.clientId) : undefined;
+  // Ending the client's sign-in to another tenant is the user's to confirm, on a page: never a silent request's.
+  if ((await endsSignIn(deps.orm, replaced)) !== undefined) {
+    silentRefusals.set(ctx, TENANT_SWITCH_REFUSAL);
+    return kept;
+  }
   const grant = decision.kind === 'kept' ? decision.grant : new ctx.oidc.provider.Grant({ accountId: decision.accountId, clientId: decision.clientId });
   grantRequestedScopes(ctx, grant);
   if (decision.kind === 'tenant') {
-    const replaced = ctx.oidc.session?.grantIdFor(decision.clientId);
     await saveGrantForTenant(deps, grant, { applicationId: decision.applicationId, tenantId: decision.tenantId, inBrowserSession: true }, replaced);
   } else await grant.save();
   return grant;
@@ -202,6 +208,13 @@ export function interactionsPolicy() {
   policy.get('consent')?.checks.add(
     new Check('tenant_choice', 'The user belongs to several tenants and the request names none', 'account_selection_required', (ctx) =>
       silentRefusals.get(ctx) === 'account_selection_required' ? Check.REQUEST_PROMPT : Check.NO_NEED_TO_PROMPT,
+    ),
+    0,
+  );
+  policy.get('consent')?.checks.add(
+    // Says nothing of the other tenant: the description passes through the browser.
+    new Check('tenant_switch', 'End-User interaction is required', TENANT_SWITCH_REFUSAL, (ctx) =>
+      silentRefusals.get(ctx) === TENANT_SWITCH_REFUSAL ? Check.REQUEST_PROMPT : Check.NO_NEED_TO_PROMPT,
     ),
     0,
   );

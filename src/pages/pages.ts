@@ -237,6 +237,26 @@ export function tenantPage(look: PageLook, nonce: string, input: TenantPageInput
   return document(look, nonce, text(look, 'tenant.title'), body, error !== undefined);
 }
 
+export interface SwitchPageInput {
+  readonly action: string;
+  readonly csrf: string;
+  /** Empty: the application's own sign-in. */
+  readonly tenantId: string;
+  readonly client: string;
+  readonly from: string;
+  readonly to: string;
+}
+
+/** A consent that ends the client's sign-in to another tenant goes on only by this form's POST. */
+export function switchPage(look: PageLook, nonce: string, input: SwitchPageInput): RenderedPage {
+  const names = { client: input.client, from: input.from, to: input.to };
+  const body =
+    `<h1>${text(look, 'switch.title')}</h1>\n<p>${text(look, 'switch.text', names)}</p>\n` +
+    `<form method="post" action="${escapeHtml(input.action)}">\n${hidden('csrf', input.csrf)}${hidden('tenant', input.tenantId)}` +
+    `<button type="submit">${text(look, 'switch.submit', names)}</button>\n</form>\n`;
+  return document(look, nonce, text(look, 'switch.title'), body, false);
+}
+
 /** In the order the form shows them. */
 const SIGNUP_FIELDS = ['name', 'email', 'password'] as const;
 type SignupField = (typeof SIGNUP_FIELDS)[number];

@@ -4,6 +4,7 @@ import { startTestAppWithTenants, type TestApp } from '../support/app.ts';
 import { issueTestKey } from '../support/keys.ts';
 import { isolatedApplication, type IsolatedApplication } from '../support/surface-sign-in.ts';
 import { sweepRevokedSignIns } from '../../src/domain/sessions/revoked-sign-ins.ts';
+import { TenantSwitchUnconfirmed } from '../../src/domain/sign-in/refusals.ts';
 import { purgeExpiredAuditRecords } from '../../src/domain/audit/retention.ts';
 import { recheckDomains } from '../../src/domain/domains/recheck.ts';
 import { publishing, verifyWith } from '../support/domains.ts';
@@ -272,8 +273,12 @@ describe('sessions', () => {
     expect((await app.http.patch(`/users/${userId}`, { tenantIds: [tenantA, tenantB] })).status).toBe(200);
     const browser = new TestBrowser();
     const inA = await signIn(userId, tenantA, undefined, spa.clientId, browser);
-    // The client asks for tenant B (its `tenant` parameter): the session's grant, A's, does not fit.
-    const { callback, verifier } = await codeThroughSeam(app, inA.config, REDIRECT, { userId, tenantId: tenantB }, { ...OFFLINE_CONSENT, tenant: tenantB }, browser);
+    // The client asks for tenant B (its `tenant` parameter): the session's grant, A's, does not fit. The consent ends
+    // nothing until the user confirms the switch (the switch page's POST).
+    const toB = { ...OFFLINE_CONSENT, tenant: tenantB };
+    await expect(codeThroughSeam(app, inA.config, REDIRECT, { userId, tenantId: tenantB }, toB, browser)).rejects.toThrow(TenantSwitchUnconfirmed);
+    expect((await app.http.post('/sessions/validate', { token: inA.tokens.refresh_token! })).body).toMatchObject({ valid: true });
+    const { callback, verifier } = await codeThroughSeam(app, inA.config, REDIRECT, { userId, tenantId: tenantB, switchConfirmed: true }, toB, browser);
     const inB = { config: inA.config, tokens: await oidc.authorizationCodeGrant(inA.config, callback, { pkceCodeVerifier: verifier }) };
     // The browser session keeps one grant per client: A's no longer listed, so it may not live on unseen.
     expect(await refreshFails(inA.config, inA.tokens.refresh_token!)).toBe(true);

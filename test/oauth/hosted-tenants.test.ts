@@ -224,11 +224,15 @@ describe('shared pool', () => {
     const first = await authorize(config, { tenant: 'acme' });
     const signedIn = await first.jar.submit(first.page, { email: 'bob@example.com', password: PASSWORD });
     expect(await redeem(config, first, signedIn)).toMatchObject({ tenant_id: acme });
-    // Same browser (the OP's session cookie): no form, straight back to the client, each time with the named tenant.
+    // Same browser (the OP's session cookie): no password, the switch confirmed on its page, each time with the named tenant.
     for (const [tenant, expected] of [['globex', globex], [acme, acme], ['GLOBEX', globex]] as const) {
       const again = await authorize(config, { tenant }, first.jar);
-      expect(await redeem(config, again, again.page)).toMatchObject({ sub: bob, tenant_id: expected });
+      expect(again.page.status, again.page.body).toBe(200);
+      expect(await redeem(config, again, await again.jar.submit(again.page, {}))).toMatchObject({ sub: bob, tenant_id: expected });
     }
+    // The session's own tenant: straight back to the client.
+    const same = await authorize(config, { tenant: 'globex' }, first.jar);
+    expect(await redeem(config, same, same.page)).toMatchObject({ sub: bob, tenant_id: globex });
     // A tenant the user does not belong to is not swapped for one they do: its sign-in form, for another account.
     const stranger = await authorize(config, { tenant: 'initech' }, first.jar);
     expect(stranger.page.status).toBe(200);
@@ -237,6 +241,70 @@ describe('shared pool', () => {
     // Naming none keeps the session's sign-in as it is.
     const unnamed = await authorize(config, {}, first.jar);
     expect((await redeem(config, unnamed, unnamed.page)).sub).toBe(bob);
+  });
+
+  it('a request for another tenant ends no sign-in by itself: prompt=none is interaction_required, the page asks, the user’s POST switches', async () => {
+    const alice = (await app.http.post('/users', { email: 'alice@example.com', password: PASSWORD, tenantId: acme })).body.id as string;
+    expect((await app.http.patch(`/users/${alice}`, { tenantIds: [acme, globex] })).status).toBe(200);
+    const first = await authorize(config, { tenant: 'acme', scope: 'openid email offline_access', prompt: 'consent' });
+    const callback = await first.jar.followOut(await first.jar.submit(first.page, { email: 'alice@example.com', password: PASSWORD }), issuer);
+    const inAcme = await oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: first.verifier, expectedState: first.state }, { resource: managementApi });
+    let refreshToken = inAcme.refresh_token!;
+    const stillSignedIn = async () => {
+      refreshToken = (await oidc.refreshTokenGrant(config, refreshToken, { resource: managementApi })).refresh_token!;
+    };
+    const switches = `select after->>'reason' as reason from audit_log where action = 'grant.revoked' and after->>'userId' = ?`;
+    // A cross-site navigation asking silently (any response mode): the client hears interaction_required, nothing ends.
+    for (const responseMode of [undefined, 'gatehouse_account']) {
+      const silent = await authorize(config, { tenant: 'globex', prompt: 'none', response_mode: responseMode }, first.jar);
+      expect(silent.page.status, silent.page.body).toBe(303);
+      const answer = new URL(silent.page.location!);
+      expect(answer.searchParams.get('error')).toBe('interaction_required');
+      if (responseMode === undefined) {
+        expect(`${answer.origin}${answer.pathname}`).toBe(REDIRECT_URI);
+        expect(answer.searchParams.get('state')).toBe(silent.state);
+      }
+      await stillSignedIn();
+    }
+    // Asked with a page: its GET shows the confirmation and ends nothing; a forged POST neither.
+    const asked = await authorize(config, { tenant: 'globex' }, first.jar);
+    expect(asked.page.status, asked.page.body).toBe(200);
+    expect(asked.page.body).toContain('Globex');
+    expect(asked.page.body).toContain('Acme');
+    expect((await asked.jar.visit(asked.page.url)).status).toBe(200);
+    const forged = await asked.jar.submit(asked.page, { csrf: 'forged' });
+    expect(forged.status).toBe(403);
+    // A tenant the consent does not go to (the request named Globex): back to the page, which asks again.
+    for (const tenant of [acme, initech, '']) {
+      const other = await asked.jar.submit(asked.page, { tenant });
+      expect([other.status, other.location]).toEqual([303, asked.page.url]);
+    }
+    await stillSignedIn();
+    expect(await app.sql(switches, [alice])).toEqual([]);
+    // The user's own confirmation: the sign-in continues in Globex, and Acme's grant ends with its tokens, recorded.
+    expect(await redeem(config, asked, await asked.jar.submit(asked.page, {}))).toMatchObject({ sub: alice, tenant_id: globex });
+    await expect(oidc.refreshTokenGrant(config, refreshToken, { resource: managementApi })).rejects.toMatchObject({ error: 'invalid_grant' });
+    expect(await app.sql(switches, [alice])).toEqual([{ reason: 'tenant_switch' }]);
+  });
+
+  it('the switch page names the client, the tenant whose sign-in ends and the one it goes on in; a consent asked again is no switch', async () => {
+    const erin = (await app.http.post('/users', { email: 'erin@example.com', password: PASSWORD, tenantId: acme })).body.id as string;
+    expect((await app.http.patch(`/users/${erin}`, { tenantIds: [acme, globex] })).status).toBe(200);
+    const first = await authorize(config, { tenant: 'acme' });
+    expect(await redeem(config, first, await first.jar.submit(first.page, { email: 'erin@example.com', password: PASSWORD }))).toMatchObject({ tenant_id: acme });
+    // A consent asked again, no tenant named: the session's grant stands.
+    const kept = await authorize(config, { prompt: 'consent' }, first.jar);
+    expect(await redeem(config, kept, kept.page)).toMatchObject({ sub: erin, tenant_id: acme });
+    // The account's other tenant: the page says what ends, and until its POST nothing has.
+    const grants = `select id from oidc_model where model = 'Grant' and payload->>'accountId' = ?`;
+    const [acmeGrant] = await app.sql(grants, [erin]);
+    const flow = await authorize(config, { tenant: 'globex', prompt: 'consent' }, first.jar);
+    expect(flow.page.status, flow.page.body).toBe(200);
+    expect(flow.page.body).toContain('You are signed in to test web client in Acme. Continuing in Globex ends that sign-in.');
+    expect(readForm(flow.page.url, flow.page.body).action).toBe(`${flow.page.url}/switch`);
+    expect(await app.sql(grants, [erin])).toEqual([acmeGrant]);
+    expect(await redeem(config, flow, await flow.jar.submit(flow.page, {}))).toMatchObject({ sub: erin, tenant_id: globex });
+    expect(await app.sql(grants, [erin])).not.toContainEqual(acmeGrant);
   });
 
   it('signed in with an account that has no access to the named tenant, another account signs in there and switches', async () => {

@@ -11,6 +11,7 @@ export function interactionPaths(uid: string) {
     page,
     login: `${page}/login`,
     tenant: `${page}/tenant`,
+    switch: `${page}/switch`,
     signup: `${page}/signup`,
     forgot: `${page}/forgot`,
     verify: `${page}/verify`,

@@ -3,7 +3,7 @@ import type { PageLook } from './surface-settings.ts';
 import type { DomainServices } from '../../services.ts';
 
 /** What a silent request (prompt=none) answers where the pages would have asked the user (OIDC Core 3.1.2.6). */
-export type SilentError = 'login_required' | 'account_selection_required';
+export type SilentError = 'login_required' | 'account_selection_required' | 'interaction_required';
 
 /** What the client hears of a refusal (RFC 6749 4.1.2.1): at its redirect URI with `state`, or at the device's poll. */
 export interface OAuthRefusal {
@@ -49,6 +49,8 @@ export const SIGN_IN_REFUSALS = {
   // The session's account, for a request that would go on without the form.
   login_needed: { page: null, oauth: null, silent: 'login_required' },
   tenant_choice_needed: { page: null, oauth: null, silent: 'account_selection_required' },
+  // The pages ask the user to confirm that the client's sign-in to the session's other tenant ends (the switch page).
+  tenant_switch_unconfirmed: { page: null, oauth: null, silent: 'interaction_required' },
   // Refused once its interaction is trusted (user suspended, deleted or removed, client gone): one text, whatever the reason.
   account_refused: { page: null, oauth: { error: 'access_denied', description: 'the sign-in was refused' }, silent: 'login_required' },
   interaction_expired: { page: { status: 400, copy: 'refusal.interactionExpired' }, oauth: null, silent: null },
@@ -148,6 +150,21 @@ export class SignInRefusal extends Error {
 
   get page(): RefusalRule['page'] {
     return this.rule.page;
+  }
+}
+
+/** A consent that would end the client's sign-in to another tenant in the browser session (the OP keeps one grant per
+ *  client there): the pages say so, and only the user's POST of that page goes on (SignIn.switchConfirmed). */
+export class TenantSwitchUnconfirmed extends Error {
+  readonly clientName: string;
+  /** Null: the application's own sign-in. */
+  readonly endedTenantId: string | null;
+
+  constructor(clientName: string, endedTenantId: string | null) {
+    super('the consent would end the client’s sign-in to another tenant: the user confirms it first');
+    this.name = 'TenantSwitchUnconfirmed';
+    this.clientName = clientName;
+    this.endedTenantId = endedTenantId;
   }
 }
 

@@ -118,6 +118,9 @@ export interface SignIn {
   readonly mfaCheckedAt?: number | undefined;
   /** The user's signInsEnded when the first factor was proven: sealed with a step's proof (stillProven). */
   readonly ended?: number | undefined;
+  /** Posted from the switch page: the user confirmed that the client's sign-in to the session's other tenant ends
+   *  (TenantSwitchUnconfirmed). */
+  readonly switchConfirmed?: true;
 }
 
 /** As sessions list it: the first factor as the type of the auth provider offering it (an e-mailed code is `magic_link`'s),
