@@ -3,6 +3,7 @@ import type { JWK, JWTPayload } from 'jose';
 import { lockedTransaction } from '../db/advisory-lock.ts';
 import { SigningKey } from '../db/entities/index.ts';
 import { SIGNING_ALGS, type SigningAlg } from '../db/entities/signing-key.entity.ts';
+import { YEAR_MINUTES } from '../domain/policies/definitions.ts';
 import { newId } from '../ids.ts';
 import { ACCESS_TOKEN_ALG, generateSigningKey, signJwt, verifyAccessToken, type GeneratedKey, type VerifyOptions } from './jwt.ts';
 
@@ -11,8 +12,12 @@ export const MAX_ACCESS_TOKEN_SECONDS = 3600;
 const CACHE_MS = 30_000;
 /** Every instance re-reads within a cache period, so by then each publishes the key; the second covers slow reads and skew. */
 export const PUBLISHED_BEFORE_SIGNING_MS = 2 * CACHE_MS;
-/** Its tokens' full lifetime, plus a cache period for an instance still signing with it (clock behind, rotation `at once`). */
-export const RETIRED_KEY_VERIFIES_MS = MAX_ACCESS_TOKEN_SECONDS * 1000 + CACHE_MS;
+/**
+ * As long as a session that saw it sign can last (the longest absolute timeout a session policy allows), plus a cache
+ * period for an instance still signing with it: an RP's ID token names its session as `id_token_hint` (logout,
+ * `prompt=none`) however old, and oidc-provider checks only its signature. Its access tokens expire long before.
+ */
+export const RETIRED_KEY_VERIFIES_MS = YEAR_MINUTES * 60_000 + CACHE_MS;
 /**
  * An unknown `kid` is refused without a re-read this soon after one: anyone can send made-up kids, and the rate limit
  * counts only after authentication.

@@ -7,7 +7,7 @@ import { gatehouseData } from './clients.ts';
 import type { ResourceServers } from './resource-indicators.ts';
 import { madeOnce } from '../made-once.ts';
 
-/** ES256 whatever the client's ID token algorithm, living no longer than a retired signing key verifies. */
+/** ES256 whatever the client's ID token algorithm, living at most MAX_ACCESS_TOKEN_SECONDS. */
 export function jwtResourceServer(audience: string, permissions: readonly string[]): ResourceServer {
   return {
     // A client-credentials request naming another scope is refused.

@@ -55,7 +55,7 @@ const SIGNING_ALG = 'ES256';
 const CLIENT_AUTH_METHODS = ['client_secret_basic', 'client_secret_post', 'private_key_jwt', 'none'] as const;
 /** Introspection answers confidential clients only: a public client learns nothing there. */
 const CONFIDENTIAL_AUTH_METHODS = CLIENT_AUTH_METHODS.filter((method) => method !== 'none');
-/** No longer than an access token: a retired signing key verifies what it signed for MAX_ACCESS_TOKEN_SECONDS. */
+/** As an access token; its key verifies it far longer, as a hint (RETIRED_KEY_VERIFIES_MS). */
 const ID_TOKEN_SECONDS = MAX_ACCESS_TOKEN_SECONDS;
 
 type Features = NonNullable<Configuration['features']>;
@@ -87,7 +87,7 @@ export interface OidcDependencies {
   /** So that the management API's caches forget a revoked grant's tokens. */
   readonly invalidations: InvalidationBus;
   readonly liveSubjects: LiveSubjectCache;
-  /** null: the default; at most MAX_ACCESS_TOKEN_SECONDS, which a retired signing key keeps verifying. */
+  /** null: the default; at most MAX_ACCESS_TOKEN_SECONDS. */
   readonly m2mTokenSeconds: (credential: { clientId: string; applicationId: string; tenantId: string | null }) => Promise<number | null>;
   /** Absent (an OP under test), silent requests, the `tenant` check and the OP's own pages fail. */
   readonly signIn?: SignInRules;

@@ -20,7 +20,7 @@ const USAGE = `usage: gatehouse <command> [--json]
     --permissions <p,…> what the key may do, comma-separated (users:read,users:write); app_admin's when left out
   rotate-signing-key    make new signing keys active, ES256 (access and ID tokens) and RS256 (ID tokens of clients
                         that ask for it): published at once, signing a minute later, when every instance publishes
-                        them; tokens of the old ones verify until they expire
+                        them; the old ones stay published a year, so their ID tokens stay sign-out hints
     --now               sign with them at once: instances that have not re-read the keys (30 s) neither publish
                         them nor stop signing with the old ones until they do
     --revoke            an old key leaked: sign with the new ones at once (as --now) and revoke every old one,

@@ -499,3 +499,35 @@ describe('an account switch and the device verification page’s sign-in in the 
     expect(await refreshes(device, tv)).toBe(200);
   });
 });
+
+describe('an ID token signed before a signing-key rotation, as the hint of a logout', () => {
+  /** Ada signed in, then a rotation at once; its ID token's key retired `ago` ms back, as every instance reads it. */
+  async function hintAfterRotation(rotation: { revoke?: boolean }, ago = 0): Promise<{ jar: CookieJar; idToken: string }> {
+    const jar = new CookieJar();
+    const idToken = await signIn(jar);
+    const keys = app.gatehouse.services.signingKeys;
+    await keys.rotate({ at: 'once', ...rotation });
+    await app.sql("update signing_key set retired_at = ? where kid = ? and status = 'retired'", [new Date(Date.now() - ago), decodeJwt(idToken).header.kid]);
+    // Reads the keys afresh, as every instance does within its cache period.
+    await keys.ensureActiveKey();
+    return { jar, idToken };
+  }
+
+  it('names its session a day after the rotation, past every token’s lifetime but within the session’s: the session ends', async () => {
+    const { jar, idToken } = await hintAfterRotation({}, 24 * 3600_000);
+    expect(await signedIn(jar)).toBe(true);
+    const confirm = await jar.visit(oidc.buildEndSessionUrl(config, { id_token_hint: idToken, post_logout_redirect_uri: POST_LOGOUT_URI, state: 's' }).href);
+    expect(confirm.status, confirm.body.slice(0, 300)).toBe(200);
+    expect((await jar.submit(confirm, { logout: 'yes' })).location).toBe(`${POST_LOGOUT_URI}?state=s`);
+    expect(await signedIn(jar)).toBe(false);
+  });
+
+  it('is refused once its key is revoked (a leak): the error page, no redirect, the session stays', async () => {
+    const { jar, idToken } = await hintAfterRotation({ revoke: true });
+    const refused = await jar.visit(oidc.buildEndSessionUrl(config, { id_token_hint: idToken, post_logout_redirect_uri: POST_LOGOUT_URI, state: 's' }).href);
+    expect(refused.status).toBe(400);
+    expect(refused.location).toBeUndefined();
+    expect(refused.body).toContain('<h1>Sign-out is not possible</h1>');
+    expect(await signedIn(jar)).toBe(true);
+  });
+});

@@ -117,7 +117,7 @@ describe('RS256 ID tokens', () => {
     expect(decodeJwt((await signIn(await rp(ecClient, 'ES256'))).idToken).header.alg).toBe('ES256');
   });
 
-  it('a rotation rotates both keys, with the same publish-before-sign timing; old kids verify until their tokens expire', async () => {
+  it('a rotation rotates both keys, with the same publish-before-sign timing; old kids verify past their tokens’ expiry, as hints', async () => {
     const before = await signIn(await rp(rsaClient, 'RS256'));
     const beforeEc = await signIn(await rp(ecClient, 'ES256'));
     const { kids, signsFrom } = await app.gatehouse.services.signingKeys.rotate();
@@ -143,7 +143,7 @@ describe('RS256 ID tokens', () => {
       vi.setSystemTime((before.claims.exp - 1) * 1_000);
       await verifiesNow(before.idToken, 'RS256', rsaClient);
       await verifiesNow(beforeEc.idToken, 'ES256', ecClient);
-      // Once every token they signed has expired (and the margin), they are gone; the new ones remain.
+      // Once no session that saw them sign can last (and the margin), they are gone; the new ones remain.
       vi.setSystemTime(signsFrom.getTime() + RETIRED_KEY_VERIFIES_MS + 1_000);
       const kidsLeft = (await publishedKeys()).map((key) => key.kid);
       expect(kidsLeft).not.toContain(kidOf(before.idToken));

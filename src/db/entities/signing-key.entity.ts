@@ -8,7 +8,7 @@ export const SIGNING_ALGS = ['ES256', 'RS256'] as const;
 export type SigningAlg = (typeof SIGNING_ALGS)[number];
 
 /** Service-wide. The `active` key of each `alg` signs from `signsFrom` (null: creation); a `retired` one signed until
- *  `retiredAt` and verifies until the longest token lifetime and a margin pass (src/auth/signing-keys.ts). A `revoked`
+ *  `retiredAt` and verifies until the longest session it saw may have ended, and a margin (src/auth/signing-keys.ts). A `revoked`
  *  key (a leak) neither signs, verifies nor is published. */
 const SigningKeySchema = defineEntity({
   name: 'SigningKey',

@@ -127,7 +127,7 @@ export const AUTH_PROVIDER_SPECS: Readonly<Record<AuthProviderType, TypeSpec>> =
     defaultName: () => 'SAML',
   },
   m2m: {
-    // At most the hour a retired signing key keeps verifying (MAX_ACCESS_TOKEN_SECONDS).
+    // At most the hour every access token is bound to (MAX_ACCESS_TOKEN_SECONDS).
     config: { tokenLifetimeSeconds: { kind: 'int', min: 60, max: MAX_ACCESS_TOKEN_SECONDS, default: MAX_ACCESS_TOKEN_SECONDS } },
     secrets: {},
     defaultName: () => 'Machine-to-machine',
