@@ -119,10 +119,17 @@ export type SignInTargets = SignInRules['target'];
  */
 const ROUTES_REFUSING_NO_KNOWN_SCOPE: ReadonlySet<string> = new Set(['authorization', 'device_authorization']);
 
+/** A permission of the resource the request names is known too (checkResource has read it): Auth0's API-only requests. */
+const namesResourceScope = (ctx: KoaContextWithOIDC): boolean =>
+  Object.values(ctx.oidc.resourceServers ?? {}).some((server) => [...ctx.oidc.requestParamScopes].some((scope) => server.scopes.has(scope)));
+
 async function refuseRequestsOfNoKnownScope(ctx: KoaContextWithOIDC): Promise<void> {
-  if (!ROUTES_REFUSING_NO_KNOWN_SCOPE.has(ctx.oidc.route) || ctx.oidc.requestParamOIDCScopes.size > 0) return;
+  if (!ROUTES_REFUSING_NO_KNOWN_SCOPE.has(ctx.oidc.route) || ctx.oidc.requestParamOIDCScopes.size > 0 || namesResourceScope(ctx)) return;
   const scope = ctx.oidc.params?.['scope'];
-  throw new errors.InvalidScope(`the request names no scope this server supports (${OIDC_SCOPES.join(', ')})`, typeof scope === 'string' ? scope : '');
+  throw new errors.InvalidScope(
+    `the request names no scope this server supports (${OIDC_SCOPES.join(', ')}, or a permission of the resource it names)`,
+    typeof scope === 'string' ? scope : '',
+  );
 }
 
 /** Before the session: admitSignIn's OAuth refusals per RFC 6749 4.1.2.1 (as Auth0 does); others are left to the pages. */

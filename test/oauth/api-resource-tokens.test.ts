@@ -126,6 +126,37 @@ describe('a sign-in naming an API resource', () => {
     expect(redeemed.status, JSON.stringify(redeemed.body)).toBe(200);
   });
 
+  it('a request whose only scope is a permission of the resource it names is served, at the authorization and device endpoints', async () => {
+    const tokens = await tokensFor(tenantA, INVOICES_API, { scope: 'invoices:read' });
+    // All Ann holds of the API: the request's scope does not narrow the permissions.
+    expect(tokens.scope).toBe('invoices:read invoices:approve');
+    expect(tokens.id_token).toBeUndefined();
+    expect(decodeJwt(tokens.access_token).payload).toMatchObject({ aud: INVOICES_API, sub: userId, scope: 'invoices:read invoices:approve' });
+    const device = await createTestClient(app, { type: 'device', authMethod: 'none' });
+    const started = await postForm(`${issuer}/oauth2/device_authorization`, { client_id: device.clientId, scope: 'invoices:read', resource: INVOICES_API, tenant: tenantA });
+    expect(started.status, JSON.stringify(started.body)).toBe(200);
+    expect(started.body.device_code).toEqual(expect.any(String));
+  });
+
+  it('a scope no OIDC scope nor the named resource knows is still invalid_scope: another resource’s permission, or none named', async () => {
+    const device = await createTestClient(app, { type: 'device', authMethod: 'none' });
+    const codesBefore = await app.sql(`select count(*)::int as n from oidc_model where model = 'DeviceCode'`);
+    const refusals: [string, string][] = [
+      ['invoices:write', INVOICES_API],
+      ['reports:read', INVOICES_API],
+      ['invoices:read', `${issuer}/api/v1`],
+      ['invoices:read', ''],
+    ];
+    for (const [scope, resource] of refusals) {
+      const refused = await startAuthorization(config, { redirectUri: REDIRECT_URI, resource }, { tenant: tenantA, scope });
+      expect(new URL(refused.start.location!).searchParams.get('error'), `${scope} ${resource}`).toBe('invalid_scope');
+      const fields = { client_id: device.clientId, scope, tenant: tenantA, ...(resource === '' ? {} : { resource }) };
+      const deviceRefused = await postForm(`${issuer}/oauth2/device_authorization`, fields);
+      expect(deviceRefused, `${scope} ${resource}`).toMatchObject({ status: 400, body: { error: 'invalid_scope' } });
+    }
+    expect(await app.sql(`select count(*)::int as n from oidc_model where model = 'DeviceCode'`)).toEqual(codesBefore);
+  });
+
   it('a resource holding a NUL character is invalid_target at the authorization, token and device endpoints, never a 500', async () => {
     const resource = 'https://invoices.example.com/\u0000';
     const refused = await startAuthorization(config, { redirectUri: REDIRECT_URI, resource }, { tenant: tenantA });

@@ -329,7 +329,7 @@ describe('device verification pages', () => {
       expect(refused.status, `scope ${String(scope)}`).toBe(400);
       expect(refused.body, `scope ${String(scope)}`).toMatchObject({
         error: 'invalid_scope',
-        error_description: 'the request names no scope this server supports (openid, offline_access, email, profile, roles)',
+        error_description: 'the request names no scope this server supports (openid, offline_access, email, profile, roles, or a permission of the resource it names)',
       });
     }
     expect(await app.sql(`select count(*)::int as n from oidc_model where model = 'DeviceCode'`)).toEqual(codesBefore);
