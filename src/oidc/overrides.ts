@@ -36,6 +36,7 @@ export const OIDC_PROVIDER_OVERRIDES = {
   reenterUnfinishedUserCodes: 'DeviceCode: findByUserCode',
   decidedDeviceCodeIsUsed: 'DeviceCode: save',
   hintOfFormerSigningAlg: 'IdToken: validate',
+  introspectionAuthenticatesCaller: 'OIDCContext: entity',
 } as const;
 
 /** An instance's classes are its own: other instances are untouched. */
@@ -54,6 +55,7 @@ export function applyOverrides(provider: Provider, deps: OverrideDependencies): 
   reenterUnfinishedUserCodes(provider);
   decidedDeviceCodeIsUsed(provider);
   hintOfFormerSigningAlg(provider);
+  introspectionAuthenticatesCaller(provider);
 }
 
 interface GrantSource {
@@ -261,6 +263,23 @@ function postLogoutUriOfClientAsItIsNow(provider: Provider): void {
     if (state === undefined || typeof uri !== 'string' || isAccountSwitchReturn(this, uri)) return;
     const client = value as InstanceType<Provider['Client']> | undefined;
     if (client?.postLogoutRedirectUriAllowed(uri) !== true) state['postLogoutRedirectUri'] = undefined;
+  };
+}
+
+/**
+ * RFC 7662 2.1: introspection authenticates its caller. oidc-provider authenticates every endpoint's client by its one
+ * registered method, so a public client (`none`) would pass with its client_id: it is refused as the client is read.
+ */
+function introspectionAuthenticatesCaller(provider: Provider): void {
+  type Context = KoaContextWithOIDC['oidc'];
+  const { prototype: context } = (provider as unknown as { OIDCContext: { prototype: Pick<Context, 'entity'> } }).OIDCContext;
+  const entity = context.entity;
+  context.entity = function (this: Context, key: string, value: unknown) {
+    entity.call(this, key, value);
+    const client = value as InstanceType<Provider['Client']> | undefined;
+    if (this.route === 'introspection' && key === 'Client' && client?.clientAuthMethod === 'none') {
+      throw new errors.InvalidClientAuth('a public client cannot authenticate to introspect tokens');
+    }
   };
 }
 

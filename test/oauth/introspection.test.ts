@@ -85,7 +85,7 @@ describe('introspection', () => {
     expect((await introspect(credential, tokens.access_token)).body.active).toBe(true);
   });
 
-  it('a client of another application, of another tenant, or a public client learns nothing', async () => {
+  it('a client of another application or of another tenant learns nothing; a public client is 401 invalid_client', async () => {
     const tokens = await signIn(API, 'openid offline_access');
     const other = await app.bootstrapAnother();
     const foreign = await createTestClient(app, { type: 'web', applicationId: other.applicationId, redirectUris: [REDIRECT_URI] });
@@ -97,8 +97,13 @@ describe('introspection', () => {
       expect((await introspect(sameTenant, token)).body.active).toBe(true);
     }
     const spa = await createTestClient(app, { type: 'spa', authMethod: 'none', redirectUris: [REDIRECT_URI] });
-    const publicAnswer = await postForm(`${issuer}/oauth2/introspect`, { token: tokens.access_token, client_id: spa.clientId });
-    expect(publicAnswer.body).toEqual({ active: false });
+    // RFC 7662 2.1: the caller authenticates; a public client cannot (discovery lists no `none`), whatever the token.
+    for (const token of [tokens.access_token, 'not-a-token']) {
+      const publicAnswer = await postForm(`${issuer}/oauth2/introspect`, { token, client_id: spa.clientId });
+      expect(publicAnswer.status).toBe(401);
+      expect(publicAnswer.body).toMatchObject({ error: 'invalid_client' });
+      expect(publicAnswer.headers.get('www-authenticate')).toMatch(/^Basic realm=.*error="invalid_client"/);
+    }
   });
 
   it('a token whose user left the tenant, a forged or unknown token is inactive; no client authentication is 401', async () => {

@@ -20,7 +20,8 @@ import { oidcProviderVersions } from '../support/oidc-provider-version.ts';
  * test/oauth/api-resource-tokens.test.ts (an API resource token's scope is its permissions) and the hosted sign-in
  * tests (test/oauth/hosted-mfa.test.ts and the others: each method's session lists it); test/oauth/logout.test.ts signs
  * out and in silently with an ID token issued before its client's algorithm changed, and confirms sign-outs whose
- * post-logout URI or client went meanwhile (`entity` at the confirmation).
+ * post-logout URI or client went meanwhile (`entity` at the confirmation); test/oauth/introspection.test.ts refuses a
+ * public client's introspection (`entity` there).
  */
 const ISSUER = 'http://op.test';
 const APPLICATION = '0193a5c0-0000-7000-8000-000000000001';
