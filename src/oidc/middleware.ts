@@ -28,6 +28,15 @@ export function challengeClientAuthentication(issuer: string) {
   };
 }
 
+/** Where tokens (or a device code) are returned. */
+const TOKEN_ROUTES: ReadonlySet<string> = new Set(['token', 'device_authorization']);
+
+/** RFC 6749 5.1: beside oidc-provider's `Cache-Control: no-store`, `Pragma: no-cache` for HTTP/1.0 caches. */
+export async function forbidCachingTokens(ctx: KoaContextWithOIDC, next: () => Promise<unknown>): Promise<void> {
+  await next();
+  if (ctx.oidc?.route !== undefined && TOKEN_ROUTES.has(ctx.oidc.route)) ctx.set('pragma', 'no-cache');
+}
+
 /** src/actions/token.js and src/actions/authorization/client.js: the client's registration lacks the grant type. */
 const GRANT_TYPE_NOT_ALLOWED: Readonly<Record<string, RegExp>> = {
   token: /^requested grant type is not allowed for this client$/,

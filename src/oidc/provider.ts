@@ -31,7 +31,7 @@ import {
   type SpentSignIn,
 } from './interactions.ts';
 import { introspectJwtAccessTokens } from './introspection.ts';
-import { advertiseIssuedClaimsOnly, challengeClientAuthentication, endUntakenDeviceGrants, keepLogoutLanguage, refuseUnauthorizedClient } from './middleware.ts';
+import { advertiseIssuedClaimsOnly, challengeClientAuthentication, endUntakenDeviceGrants, forbidCachingTokens, keepLogoutLanguage, refuseUnauthorizedClient } from './middleware.ts';
 import { allowOpFormTargets } from './op-form-policy.ts';
 import { opPages } from './op-pages.ts';
 import { answeringOverloadIn, useAnsweringOverload } from './overload.ts';
@@ -140,6 +140,7 @@ export class OidcProvider {
       endUntakenDeviceGrants(this.deps),
       allowOpFormTargets(this.deps.samlSignOut, surface),
       challengeClientAuthentication(surface.issuer),
+      forbidCachingTokens,
       refuseUnauthorizedClient,
       advertiseIssuedClaimsOnly,
       introspectJwtAccessTokens(this.deps, surface),

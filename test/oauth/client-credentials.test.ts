@@ -102,6 +102,19 @@ describe('client credentials', () => {
     expect((await bearer.get(`/applications/${app.root.applicationId}/tenants`)).status).toBe(403);
   });
 
+  it('the token endpoint’s answers say Cache-Control: no-store and Pragma: no-cache (RFC 6749 5.1), as the device authorization’s', async () => {
+    const { clientId, clientSecret } = await createTestClient(app, { permissions: ['users:read'] });
+    const issued = await postForm(`${issuer}/oauth2/token`, { grant_type: 'client_credentials' }, { authorization: basicAuth(clientId, clientSecret!) });
+    const refused = await postForm(`${issuer}/oauth2/token`, { grant_type: 'client_credentials' }, { authorization: basicAuth(clientId, 'wrong') });
+    const device = await createTestClient(app, { type: 'device', authMethod: 'none' });
+    const started = await postForm(`${issuer}/oauth2/device_authorization`, { client_id: device.clientId, scope: 'openid', tenant: tenantA });
+    for (const [answer, status] of [[issued, 200], [refused, 401], [started, 200]] as const) {
+      expect(answer.status, JSON.stringify(answer.body)).toBe(status);
+      expect(answer.headers.get('cache-control')).toBe('no-store');
+      expect(answer.headers.get('pragma')).toBe('no-cache');
+    }
+  });
+
   it('a credential without users:read gets a token that the management API refuses with 403', async () => {
     const { clientId, clientSecret } = await createTestClient(app, { permissions: ['tenants:read'] });
     const tokens = await oidc.clientCredentialsGrant(await discover(app, clientId, oidc.ClientSecretBasic(clientSecret)));
