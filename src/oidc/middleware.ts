@@ -4,21 +4,26 @@ import { grantMadeBy, revokeUntakenDeviceGrant } from './untaken-device-grants.t
 
 /** Koa middleware reading the OP's answers on their way out (provider.ts installs them). */
 
-/** src/shared/client_auth.js. */
-const NO_CLIENT_AUTHENTICATION = 'no client authentication mechanism provided';
+/** src/shared/client_auth.js's refusals that are `invalid_client`, with the description each is answered with. */
+const CLIENT_AUTHENTICATION_REFUSALS: ReadonlyMap<string, string> = new Map([
+  ['no client authentication mechanism provided', 'no client authentication included'],
+  ['invalid client_assertion format', 'the client_assertion is not a JWT'],
+]);
 
 /**
  * RFC 9110 15.5.2: oidc-provider sends WWW-Authenticate only to Authorization-header clients. No client authentication
- * is RFC 6749 5.2's `invalid_client`, where oidc-provider answers 400 `invalid_request`.
+ * (RFC 6749 5.2) and a client_assertion that is no JWT (RFC 7523 3.2) are `invalid_client`, where oidc-provider
+ * answers 400 `invalid_request`.
  */
 export function challengeClientAuthentication(issuer: string) {
   const quoted = (value: string) => `"${value.replace(/[\\"]/g, '\\$&')}"`;
   return async function clientAuthenticationChallenge(ctx: KoaContextWithOIDC, next: () => Promise<unknown>): Promise<void> {
     await next();
     const answer = (ctx.body ?? {}) as { error?: unknown; error_description?: unknown };
-    if (ctx.status === 400 && answer.error === 'invalid_request' && answer.error_description === NO_CLIENT_AUTHENTICATION) {
+    const refusal = typeof answer.error_description === 'string' ? CLIENT_AUTHENTICATION_REFUSALS.get(answer.error_description) : undefined;
+    if (ctx.status === 400 && answer.error === 'invalid_request' && refusal !== undefined) {
       ctx.status = 401;
-      ctx.body = { error: 'invalid_client', error_description: 'no client authentication included' };
+      ctx.body = { error: 'invalid_client', error_description: refusal };
     }
     if (ctx.status !== 401 || ctx.response.headers['www-authenticate'] !== undefined) return;
     const body = (ctx.body ?? {}) as { error?: unknown; error_description?: unknown };

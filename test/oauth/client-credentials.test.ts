@@ -229,6 +229,23 @@ describe('client authentication refusals', () => {
     expect(assertion.body.error).toBe('invalid_client');
   });
 
+  it('a malformed client_assertion is 401 invalid_client (RFC 7523 3.2) at the token, revocation and introspection endpoints', async () => {
+    const { clientId } = await createTestClient(app, { authMethod: 'private_key_jwt', jwks: { keys: [(await assertionKey('key-malformed')).jwk] } });
+    const fields = { client_id: clientId, client_assertion_type: 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer' };
+    for (const assertion of ['not-a-jwt', 'a.b.c', `${b64url({ alg: 'ES256' })}.not-json.c2ln`]) {
+      for (const [path, body] of [
+        ['/oauth2/token', { grant_type: 'client_credentials' }],
+        ['/oauth2/revoke', { token: 'x' }],
+        ['/oauth2/introspect', { token: 'x' }],
+      ] as const) {
+        const refused = await postForm(`${issuer}${path}`, { ...body, ...fields, client_assertion: assertion });
+        expect(refused.status, `${path} ${assertion}`).toBe(401);
+        expect(refused.body).toMatchObject({ error: 'invalid_client', error_description: expect.any(String) });
+        expect(refused.headers.get('www-authenticate')).toMatch(/error="invalid_client"/);
+      }
+    }
+  });
+
   it('an unknown or malformed client_id is invalid_client', async () => {
     for (const clientId of ['0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b', 'not-a-uuid']) {
       const refused = await postForm(tokenUrl, { grant_type: 'client_credentials' }, { authorization: basicAuth(clientId, 'secret') });
