@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type Provider from 'oidc-provider';
-import type { KoaContextWithOIDC } from 'oidc-provider';
+import { errors, type Client, type KoaContextWithOIDC } from 'oidc-provider';
 import type { Surface } from '../domain/domains/surfaces.ts';
 import { isUuid } from '../ids.ts';
 import { servedClientData, type GatehouseClientData } from './clients.ts';
@@ -82,6 +82,19 @@ function signInUrl(surface: Surface, request: { clientId: string; tenant: string
     ...(request.tenant === undefined ? {} : { tenant: request.tenant }),
   }).toString();
   return url.href;
+}
+
+/**
+ * The mode answers the account page's own request only (signInUrl: a code, `prompt=login`, the client's first redirect
+ * URI); any other request naming it is refused as an unknown mode would be, at its redirect URI in the default mode.
+ */
+export async function refuseForeignAccountResponseMode(ctx: KoaContextWithOIDC, value: string | undefined, client: Client | undefined): Promise<void> {
+  const params = ctx.oidc.params;
+  if (ctx.oidc.route !== 'authorization' || value !== ACCOUNT_RESPONSE_MODE || params === undefined) return;
+  const own = params['response_type'] === 'code' && params['prompt'] === 'login' && client !== undefined && params['redirect_uri'] === client.redirectUris?.[0];
+  if (own) return;
+  params['response_mode'] = undefined;
+  throw new errors.UnsupportedResponseMode();
 }
 
 /** Never the code. */

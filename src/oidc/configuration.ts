@@ -26,6 +26,7 @@ import { createAdapterFactory } from './adapter.ts';
 import { grantTenant } from './grant-tenant.ts';
 import { opRequestId } from './op-request-id.ts';
 import { extraClaimsOf, jwtResourceServer } from './api-resource-tokens.ts';
+import { refuseForeignAccountResponseMode } from './account-session.ts';
 import { assertClientAssertion, CLOCK_TOLERANCE_SECONDS } from './client-assertion.ts';
 import type { ClientCache } from './client-cache.ts';
 import { GATEHOUSE_METADATA, gatehouseData, isClientOrigin, type GatehouseClientData } from './clients.ts';
@@ -294,7 +295,7 @@ export function configuration(
       },
     },
     extraTokenClaims: extraClaimsOf((ctx, token) => accessTokenClaims(deps, surface, ctx, token)),
-    extraParams: { tenant: tenantParam(surface, signIn), scope: refuseRequestsOfNoKnownScope },
+    extraParams: { tenant: tenantParam(surface, signIn), scope: refuseRequestsOfNoKnownScope, response_mode: refuseForeignAccountResponseMode },
     findAccount: account,
     loadExistingGrant: (ctx) => loadExistingGrant(deps, signIn, policy, ctx),
     interactions: {

@@ -170,6 +170,30 @@ describe('reaching the page', () => {
     }
   });
 
+  it('the response mode gatehouse_account is the account page’s own request only: any other is unsupported_response_mode at the redirect URI', async () => {
+    const SECOND_URI = 'https://app.example/second';
+    const client = await createTestClient(app, { type: 'web', redirectUris: [REDIRECT_URI, SECOND_URI] });
+    const jar = new CookieJar();
+    const own = await jar.visit(accountUrl(issuer, client.clientId));
+    expect(own.location).toContain('response_mode=gatehouse_account');
+    const started = await jar.visit(own.location!);
+    expect(started.status).toBe(303);
+    expect(new URL(started.location!, issuer).pathname).toMatch(/^\/interaction\//);
+    const accountMode = { response_mode: 'gatehouse_account', prompt: 'login' };
+    for (const [uri, parameters] of [
+      [SECOND_URI, accountMode],
+      [REDIRECT_URI, { response_mode: 'gatehouse_account' }],
+      [REDIRECT_URI, { ...accountMode, prompt: 'consent' }],
+    ] as const) {
+      const refused = await new CookieJar().visit(codeAuthorizationUrl(issuer, client.clientId, uri, { ...parameters, state: 's' }));
+      expect(refused.status, JSON.stringify(parameters)).toBe(303);
+      const answer = new URL(refused.location!);
+      expect(`${answer.origin}${answer.pathname}`).toBe(uri);
+      expect(answer.searchParams.get('error')).toBe('unsupported_response_mode');
+      expect(answer.searchParams.get('state')).toBe('s');
+    }
+  });
+
   it('a client without a redirect URI (a device, M2M) has no page, also for a browser signed in through another client', async () => {
     const device = await createTestClient(app, { type: 'device', authMethod: 'none' });
     const page = await new CookieJar().visit(accountUrl(issuer, device.clientId));
