@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Scope } from '../context.ts';
-import { ALL_PERMISSIONS, isBuiltInResource, isPermissionGrant, type PermissionSet } from '../auth/permissions.ts';
+import { ALL_PERMISSIONS, isBuiltInResource, isPermissionGrant, PermissionSet } from '../auth/permissions.ts';
 import { executeOwned } from '../db/owned-sql.ts';
 import { GatehouseError, invalid } from '../errors.ts';
 import { grantsOf, readHeldGrants, subjectKey, type RoleSubject } from './authorization/held-roles.ts';
@@ -29,6 +29,8 @@ export function requireCovered(scope: Scope, grants: readonly string[], caller: 
   }
 }
 
+const NO_PERMISSIONS = new PermissionSet([]);
+
 export interface HeldCredential extends RoleSubject {
   readonly tenantId: string | null;
   readonly permissions: readonly string[];
@@ -36,44 +38,54 @@ export interface HeldCredential extends RoleSubject {
 
 /** Rotating hands out all it acts with: its own list ∪ its roles' (API.md), application-wide and per tenant. Read in the
  *  transaction `em` that locked it, so no assignment slips in. */
-export async function requireCoveredCredential(scope: Scope, em: EntityManager, credential: HeldCredential, callers: CallerTenants): Promise<void> {
+export async function requireCoveredCredential(scope: Scope, em: EntityManager, credential: HeldCredential, callers: CallerHoldings): Promise<void> {
   const subject: RoleSubject = { type: credential.type, id: credential.id };
   const covered = async (tenantId: string | null, caller: PermissionSet) => {
     const held = await readHeldGrants(em, scope.applicationId, tenantId, [subject], { anyStatus: true });
     // Its own list from the row too: a subject readHeldGrants finds unable to act would otherwise ask for nothing.
     requireCovered(scope, [...credential.permissions, ...grantsOf(held.get(subjectKey(subject))).allowed()], caller);
   };
-  await covered(credential.tenantId, scope.permissions);
-  if (credential.tenantId !== null) return;
+  if (credential.tenantId !== null) return covered(credential.tenantId, scope.permissions);
+  // What it holds application-wide only what the caller holds application-wide covers: a tenant's every permission is
+  // not the application's.
+  await covered(null, callers.applicationWide);
   for (const tenantId of await assignedTenants(em, scope.applicationId, subject)) {
-    const caller = callers.get(tenantId);
-    // Assigned since callerTenants read them: withCallerTenants reads them again.
-    if (caller === undefined) throw new CallerTenantsChanged();
+    const caller = callers.inTenants.get(tenantId);
+    // Assigned since callerHoldings read them: withCallerHoldings reads them again.
+    if (caller === undefined) throw new CallerHoldingsChanged();
     await covered(tenantId, caller);
   }
 }
 
-/** What the caller holds in each tenant where a role is assigned to a subject on that tenant's path. */
-export type CallerTenants = ReadonlyMap<string, PermissionSet>;
+/** What the caller holds application-wide (nothing, bound to a tenant), and in each tenant where a role is assigned to a
+ *  subject on that tenant's path. */
+export interface CallerHoldings {
+  readonly applicationWide: PermissionSet;
+  readonly inTenants: ReadonlyMap<string, PermissionSet>;
+}
 
-class CallerTenantsChanged extends Error {}
+class CallerHoldingsChanged extends Error {}
 
-/** With what the caller holds in each of the subject's tenants, read before its transaction; run again with them read
- *  anew when the subject was assigned a role in another tenant meanwhile. */
-export async function withCallerTenants<T>(scope: Scope, subject: RoleSubject, change: (callers: CallerTenants) => Promise<T>): Promise<T> {
+/** With what the caller holds application-wide and in each of the subject's tenants, read before its transaction; run
+ *  again with them read anew when the subject was assigned a role in another tenant meanwhile. */
+export async function withCallerHoldings<T>(scope: Scope, subject: RoleSubject, change: (callers: CallerHoldings) => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt += 1) {
     try {
-      return await change(await callerTenants(scope, subject));
+      return await change(await callerHoldings(scope, subject));
     } catch (error) {
-      if (!(error instanceof CallerTenantsChanged) || attempt === 3) throw error;
+      if (!(error instanceof CallerHoldingsChanged) || attempt === 3) throw error;
     }
   }
 }
 
 /** Read before the subject's transaction: through another connection, which the embedded database would block. */
-async function callerTenants(scope: Scope, subject: RoleSubject): Promise<CallerTenants> {
+async function callerHoldings(scope: Scope, subject: RoleSubject): Promise<CallerHoldings> {
+  const { principal } = scope;
   const tenants = await assignedTenants(scope.em, scope.applicationId, subject);
-  return new Map(await Promise.all(tenants.map(async (tenantId) => [tenantId, await scope.principal.permissionsIn(tenantId)] as const)));
+  return {
+    applicationWide: principal.tenantId === null ? await principal.permissionsIn(null) : NO_PERMISSIONS,
+    inTenants: new Map(await Promise.all(tenants.map(async (tenantId) => [tenantId, await principal.permissionsIn(tenantId)] as const))),
+  };
 }
 
 /** The tenants where a role is assigned to the subject on that tenant's path. */

@@ -77,6 +77,39 @@ describe('in an application', () => {
     expect((await tenantAdmin.post(`${path}/${member}/suspend`)).status).toBe(200);
   });
 
+  it('what a member holds application-wide is compared with what the caller holds application-wide: a tenant’s every permission is not enough', async () => {
+    const supportRole = await roles.create(`support-${randomUUID().slice(0, 8)}`, ['users:read', 'users:write']);
+    const support = await app.createUser(`wide-support-${randomUUID().slice(0, 8)}@example.com`, tenantT);
+    await roles.assign({ type: 'user', id: support }, supportRole);
+    const tenantAdminUser = await app.createUser(`t-admin-${randomUUID().slice(0, 8)}@example.com`, tenantT);
+    await roles.assign({ type: 'user', id: tenantAdminUser }, 'tenant_admin', tenantT);
+    const callers = {
+      'a tenant key holding *': await issueTestKey(app, { tenantId: tenantT, permissions: ['*'] }),
+      'a tenant admin’s token': app.as({ bearer: await app.mintAccessToken({ sub: tenantAdminUser, app_id: app.root.applicationId, tenant_id: tenantT }) }),
+    };
+    const path = `/applications/${app.root.applicationId}/tenants/${tenantT}/users/${support}`;
+    const before = await passwordHashOf(support);
+    for (const [name, caller] of Object.entries(callers)) {
+      for (const refused of [
+        await caller.patch(path, { password: 'Tenant-Chosen-Passphrase-2' }),
+        await caller.patch(path, { email: `taken-${randomUUID().slice(0, 8)}@example.com` }),
+        await caller.post(`${path}/mfa-reset`),
+        await caller.post(`${path}/suspend`),
+      ]) {
+        expect(refused.status, `${name}: ${JSON.stringify(refused.body)}`).toBe(403);
+        expect(refused.body.code).toBe('forbidden');
+      }
+    }
+    expect(await passwordHashOf(support)).toBe(before);
+    expect(await statusOf(support)).toBe('active');
+    // An application-wide caller holding as much may, on the tenant's path too.
+    const appClerk = await issueTestKey(app, { permissions: ['users:read', 'users:write'] });
+    expect((await appClerk.patch(path, { password: 'Clerk-Chosen-Passphrase-2' })).status).toBe(200);
+    // The tenant's membership is the tenant's to end: what they hold application-wide stays theirs.
+    expect((await callers['a tenant key holding *'].delete(path)).status).toBe(204);
+    expect(await app.sql('select 1 from role_assignment where subject_id = ? and tenant_id is null', [support])).toHaveLength(1);
+  });
+
   it('users:delete or users:write alone may not take a tenant’s admin out of the tenant, which removes their roles there; the tenant’s admin may, and a plain member goes', async () => {
     const tenantAdmin = await app.createUser('kept-tenant-admin@example.com', tenantT);
     await roles.assign({ type: 'user', id: tenantAdmin }, 'tenant_admin', tenantT);

@@ -6,7 +6,7 @@ import { HOLD_FOR_SHARE, HOLD_FOR_UPDATE } from '../../db/row-lock.ts';
 import { GatehouseError, invalid, notFound } from '../../errors.ts';
 import { recordAudit } from '../audit/audit.ts';
 import { providerSetting } from '../auth-providers/auth-providers.ts';
-import { permissionGrants, requireCovered, requireCoveredCredential, withCallerTenants } from '../grants.ts';
+import { permissionGrants, requireCovered, requireCoveredCredential, withCallerHoldings } from '../grants.ts';
 import { paginate, type Page, type PageArgs, type Row, scopedList } from '../pagination.ts';
 import { underTenancyConfig } from '../tenancy/config-lock.ts';
 import { lockTenants, targetTenant } from '../tenants/target-tenant.ts';
@@ -128,7 +128,7 @@ export async function revokeApiKey(scope: Scope, keyId: string): Promise<ApiKey>
 export async function rotateApiKey(scope: Scope, keyId: string): Promise<ApiKeyWithSecret> {
   // Read before the transaction, which the provider's loader does not run in (a key's tenant never changes).
   const latest = latestKeyExpiry(await providerSetting(scope, (await getApiKey(scope, keyId)).tenantId ?? null, 'api_keys', 'maxLifetimeDays'));
-  return withCallerTenants(scope, { type: 'api_key', id: keyId }, (callers) => scope.transactional(async (em) => {
+  return withCallerHoldings(scope, { type: 'api_key', id: keyId }, (callers) => scope.transactional(async (em) => {
     // Locked: a rotation behind a revocation must not hand out a secret of a revoked key.
     const key = await lockKey(em, keyId);
     const now = new Date();

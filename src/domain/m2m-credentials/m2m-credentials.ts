@@ -5,7 +5,7 @@ import type { ClientAuthMethod } from '../../db/entities/oauth-client.entity.ts'
 import { invalid } from '../../errors.ts';
 import { recordAudit } from '../audit/audit.ts';
 import { auditedFieldsOf, auditedSnapshot } from '../audit/audited-fields.ts';
-import { permissionGrants, requireCovered, requireCoveredCredential, withCallerTenants } from '../grants.ts';
+import { permissionGrants, requireCovered, requireCoveredCredential, withCallerHoldings } from '../grants.ts';
 import { clientChanged, createClientRow, findClientOfKind } from '../oauth-clients/oauth-clients.ts';
 import { clearSecrets, gracePeriodSeconds, previousSecretValidUntil, rotateSecret, SECRET_STATE_FIELDS, type RotateSecretInput } from '../oauth-clients/secrets.ts';
 import { paginate, type Page, type PageArgs, type Row, scopedList } from '../pagination.ts';
@@ -157,7 +157,7 @@ export async function revokeM2MCredential(scope: Scope, credentialId: string): P
 /** The replaced secret stays valid for the grace period. private_key_jwt (keys change with PUT …/jwks) or revoked: 422. */
 export async function rotateM2MCredential(scope: Scope, credentialId: string, input: RotateSecretInput | null | undefined): Promise<M2MCredentialWithSecretView> {
   const grace = gracePeriodSeconds(input);
-  const rotated = await withCallerTenants(scope, { type: 'm2m_credential', id: credentialId }, (callers) => scope.transactional(async (em) => {
+  const rotated = await withCallerHoldings(scope, { type: 'm2m_credential', id: credentialId }, (callers) => scope.transactional(async (em) => {
     // Locked: two concurrent rotations must not both hand out a secret, only one of which works.
     const client = await findCredential(em, credentialId, true);
     if (client.revokedAt != null) throw invalid('credentialId', 'A revoked credential cannot be rotated');
@@ -179,7 +179,7 @@ export async function rotateM2MCredential(scope: Scope, credentialId: string, in
  *  revoked credentials: 422. */
 export async function putM2MCredentialJwks(scope: Scope, credentialId: string, input: unknown): Promise<M2MCredentialView> {
   const jwks = publicJwks('', input);
-  const updated = await withCallerTenants(scope, { type: 'm2m_credential', id: credentialId }, (callers) => scope.transactional(async (em) => {
+  const updated = await withCallerHoldings(scope, { type: 'm2m_credential', id: credentialId }, (callers) => scope.transactional(async (em) => {
     const client = await findCredential(em, credentialId, true);
     if (client.revokedAt != null) throw invalid('credentialId', 'A revoked credential cannot be changed');
     if (client.authMethod !== 'private_key_jwt') {

@@ -3,7 +3,7 @@ import type { Scope } from '../../context.ts';
 import type { User } from '../../db/entities/index.ts';
 import { executeOwned } from '../../db/owned-sql.ts';
 import { recordAudit, type AuditActor, type AuditEntry } from '../audit/audit.ts';
-import { withCallerTenants } from '../grants.ts';
+import { withCallerHoldings } from '../grants.ts';
 import { requireCoveredAccount } from '../users/takeover.ts';
 import { underTenancyConfig } from '../tenancy/config-lock.ts';
 import { assertIdentityOfScope, auditFilingOf, lockUser } from '../users/users.ts';
@@ -12,7 +12,7 @@ import { assertIdentityOfScope, auditFilingOf, lockUser } from '../users/users.t
  *  a user of no other tenant (403). */
 export async function resetMfa(scope: Scope, userId: string): Promise<User> {
   // Without their second step, whoever knows the password signs in as the user: only a caller who holds all they do.
-  return withCallerTenants(scope, { type: 'user', id: userId }, (callers) => underTenancyConfig(scope, async (tx) => {
+  return withCallerHoldings(scope, { type: 'user', id: userId }, (callers) => underTenancyConfig(scope, async (tx) => {
     const user = await lockUser(tx, userId);
     assertIdentityOfScope(tx, user);
     await requireCoveredAccount(tx, tx.em, user.id, callers);

@@ -4,7 +4,7 @@ import { UserIdentity } from '../../db/entities/index.ts';
 import { executeOwned } from '../../db/owned-sql.ts';
 import { notFound } from '../../errors.ts';
 import { recordAudit, recordAuditPerRow, type AuditActor } from '../audit/audit.ts';
-import { withCallerTenants } from '../grants.ts';
+import { withCallerHoldings } from '../grants.ts';
 import { paginate, scopedList, type Page, type PageArgs, type Row } from '../pagination.ts';
 import { underTenancyConfig } from '../tenancy/config-lock.ts';
 import { requireOutranking } from './takeover.ts';
@@ -22,7 +22,7 @@ export async function listUpstreamLinks(scope: Scope, userId: string, page: Page
  * the link is no secret that leaked. The same rules as a suspension (tenant scope, outranking), which it partly is.
  */
 export async function unlinkUpstream(scope: Scope, userId: string, linkId: string): Promise<boolean> {
-  return withCallerTenants(scope, { type: 'user', id: userId }, (callers) => underTenancyConfig(scope, async (tx) => {
+  return withCallerHoldings(scope, { type: 'user', id: userId }, (callers) => underTenancyConfig(scope, async (tx) => {
     const user = await lockUser(tx, userId);
     assertIdentityOfScope(tx, user);
     await requireOutranking(tx, tx.em, user.id, callers);

@@ -36,7 +36,7 @@ import { endTenantSessions, endUserSignIns } from '../sessions/end-sessions.ts';
 import type { PolicyCutoffs } from '../sessions/grant-sign-ins.ts';
 import { userCutoffs } from '../sessions/policy-cutoffs.ts';
 import { removeOperatorAssignments } from '../console/operators.ts';
-import { requireCovered, withCallerTenants, type CallerTenants } from '../grants.ts';
+import { requireCovered, withCallerHoldings, type CallerHoldings } from '../grants.ts';
 import { requireCoveredAccount, requireOutranking } from './takeover.ts';
 import { displayName, email as emailAddress, holdsNul, isControlFree } from '../validate.ts';
 
@@ -305,7 +305,7 @@ export async function updateUser(scope: Scope, userId: string, input: UpdateUser
   const vouchesShared = newEmail === undefined ? true : await vouchesForSharedPool(scope);
   // Whoever sets the password or the address can sign in as the user: only a caller who holds all they do.
   const takesOver = newEmail !== undefined || password !== undefined;
-  const change = (callers: CallerTenants | null) => uniquely('email', 'A user with this e-mail', () =>
+  const change = (callers: CallerHoldings | null) => uniquely('email', 'A user with this e-mail', () =>
     underTenancyConfig(scope, async (tx) => {
       const held = requestedTenants === undefined ? null : await holdRequestedTenants(tx, requestedTenants);
       const user = await lockUser(tx, userId);
@@ -350,7 +350,7 @@ export async function updateUser(scope: Scope, userId: string, input: UpdateUser
       return user;
     }),
   );
-  const updated = await (takesOver ? withCallerTenants(scope, { type: 'user', id: userId }, change) : change(null));
+  const updated = await (takesOver ? withCallerHoldings(scope, { type: 'user', id: userId }, change) : change(null));
   if (newEmail !== undefined) scope.services.outbox.wake();
   return updated;
 }
@@ -417,7 +417,7 @@ async function changeStatus(
   action: 'user.suspended' | 'user.activated',
   change: (tx: Scope, user: User) => Promise<Record<string, number> | undefined>,
 ): Promise<User> {
-  return withCallerTenants(scope, { type: 'user', id: userId }, (callers) => underTenancyConfig(scope, async (tx) => {
+  return withCallerHoldings(scope, { type: 'user', id: userId }, (callers) => underTenancyConfig(scope, async (tx) => {
     const user = await lockUser(tx, userId);
     assertIdentityOfScope(tx, user);
     await requireOutranking(tx, tx.em, user.id, callers);
@@ -495,7 +495,7 @@ export function assertIdentityOfScope(scope: Scope, user: User): void {
 export async function deleteUser(scope: Scope, userId: string): Promise<boolean> {
   const cutoffs = await userCutoffs(scope, userId);
   // Which of the two it is depends on the user's pool, which only the switches change.
-  await withCallerTenants(scope, { type: 'user', id: userId }, (callers) => underTenancyConfig(scope, async (tx) => {
+  await withCallerHoldings(scope, { type: 'user', id: userId }, (callers) => underTenancyConfig(scope, async (tx) => {
     const user = await lockUser(tx, userId);
     const tenantId = scope.tenantId;
     authorizationChanged(tx.em, scope.applicationId);
