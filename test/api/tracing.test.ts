@@ -104,6 +104,12 @@ const requestLogLines = (requestId: string) =>
     .map((line) => JSON.parse(line) as { reqId?: string; traceId?: string; msg: string })
     .filter((line) => line.reqId === requestId);
 
+/** Once its last line came through the service's stdout, which may trail the answer and the trace's export. */
+async function completedRequestLogLines(requestId: string) {
+  await until(() => requestLogLines(requestId).some((line) => line.msg === 'request completed'));
+  return requestLogLines(requestId);
+}
+
 describe('tracing with OTEL_EXPORTER_OTLP_ENDPOINT', () => {
   it('SQL statements carry their text without values: no stored device code, password hash or API key hash', async () => {
     const headers = { 'x-api-key': apiKey, 'content-type': 'application/json' };
@@ -163,7 +169,7 @@ describe('tracing with OTEL_EXPORTER_OTLP_ENDPOINT', () => {
     }
 
     // Every log line of the request carries its trace id.
-    const lines = requestLogLines(requestId);
+    const lines = await completedRequestLogLines(requestId);
     expect(lines.map((line) => line.msg)).toEqual(['incoming request', 'request completed']);
     for (const line of lines) expect(line.traceId).toBe(root!.traceId);
   }, 120_000);
@@ -214,7 +220,7 @@ describe('tracing with OTEL_EXPORTER_OTLP_ENDPOINT', () => {
     expect(spans.filter((span) => span.traceId === dropped)).toEqual([]);
     expect(spans.filter((span) => (span.parentSpanId ?? '') === '' && span.name.startsWith('graphql.') && !span.name.endsWith('Schema'))).toEqual([]);
 
-    const lines = requestLogLines(requestId);
+    const lines = await completedRequestLogLines(requestId);
     expect(lines.map((line) => line.msg)).toEqual(['incoming request', 'request completed']);
     for (const line of lines) expect(line.traceId).toBe(dropped);
   }, 120_000);
@@ -238,7 +244,7 @@ describe('tracing with OTEL_EXPORTER_OTLP_ENDPOINT', () => {
     expect(root?.status?.code ?? 0).toBe(0);
     // Refused before any domain call: no operation in its trace.
     expect(trace.filter((span) => span.name.startsWith('operation '))).toEqual([]);
-    const lines = requestLogLines(requestId);
+    const lines = await completedRequestLogLines(requestId);
     expect(lines.map((line) => line.msg)).toEqual(['incoming request', 'request completed']);
     for (const line of lines) expect(line.traceId).toBe(traceId);
   }, 120_000);

@@ -254,16 +254,15 @@ describe('shared pool', () => {
       refreshToken = (await oidc.refreshTokenGrant(config, refreshToken, { resource: managementApi })).refresh_token!;
     };
     const switches = `select after->>'reason' as reason from audit_log where action = 'grant.revoked' and after->>'userId' = ?`;
-    // A cross-site navigation asking silently (any response mode): the client hears interaction_required, nothing ends.
-    for (const responseMode of [undefined, 'gatehouse_account']) {
+    // A cross-site navigation asking silently: the client hears interaction_required, nothing ends. The account page's
+    // response mode answers only that page's own request (prompt=login), so it is refused before any consent.
+    for (const [responseMode, error] of [[undefined, 'interaction_required'], ['gatehouse_account', 'unsupported_response_mode']] as const) {
       const silent = await authorize(config, { tenant: 'globex', prompt: 'none', response_mode: responseMode }, first.jar);
       expect(silent.page.status, silent.page.body).toBe(303);
       const answer = new URL(silent.page.location!);
-      expect(answer.searchParams.get('error')).toBe('interaction_required');
-      if (responseMode === undefined) {
-        expect(`${answer.origin}${answer.pathname}`).toBe(REDIRECT_URI);
-        expect(answer.searchParams.get('state')).toBe(silent.state);
-      }
+      expect(answer.searchParams.get('error')).toBe(error);
+      expect(`${answer.origin}${answer.pathname}`).toBe(REDIRECT_URI);
+      expect(answer.searchParams.get('state')).toBe(silent.state);
       await stillSignedIn();
     }
     // Asked with a page: its GET shows the confirmation and ends nothing; a forged POST neither.
