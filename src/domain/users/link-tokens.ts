@@ -76,9 +76,9 @@ interface IssuedLink {
 
 /** An administrator's account or invitation for an address a restore link holds (addressHeldUntil): 409 on `email`. */
 export async function refuseHeldAddress(runner: SqlRunner, applicationId: string, poolId: string, email: string, except?: string): Promise<void> {
-  const until = await addressHeldUntil(runner, applicationId, poolId, normalizeEmail(email), except);
-  if (until !== null) {
-    throw new GatehouseError('already_exists', `This e-mail is held until ${until.toISOString()} for the owner of the account that left it, who may take it back`, { field: 'email' });
+  // No date: in a shared pool the caller may be another tenant's, to whom when that account left it is none of theirs.
+  if ((await addressHeldUntil(runner, applicationId, poolId, normalizeEmail(email), except)) !== null) {
+    throw new GatehouseError('already_exists', 'This e-mail is held for the owner of the account that left it, who may take it back for a while', { field: 'email' });
   }
 }
 
