@@ -387,6 +387,8 @@ export function registerInvitationPage(app: FastifyInstance, services: Services,
     if ('accountGone' in outcome) return showForm(request, reply, await open(request, tokenOf(request)), 200);
     // The address got an account while this post was under way.
     if ('taken' in outcome) return accountMadeMeanwhile(request, reply, await open(request, tokenOf(request)));
+    // As the other hosted ways to make an account answer it, to whoever proved the mailbox (the link did).
+    if ('addressHeld' in outcome) throw new SignInRefusal('signup_address_held', target.look);
     return showForm(request, reply, opened, 400, { name: rawName, passwordErrors: outcome.passwordErrors });
   }
 

@@ -537,6 +537,32 @@ describe('invitations', () => {
     expect((await app.http.get(`${inA}/invitations/${sent.id}`)).body).toMatchObject({ status: 'accepted', acceptedUserId: user.body.id });
   });
 
+  it('an address a restore link holds for the account that left it since the invitation was sent makes no new account: the page says so (409), nothing changes; once the link ends, it does', async () => {
+    const email = `held-${randomUUID()}@example.com`;
+    const sent = await invite(inA, { email });
+    const link = await linkMailedTo(email);
+    const owner = await app.http.post(`${inA}/users`, { email: `held-owner-${randomUUID()}@example.com`, password: PASSWORD });
+    expect(owner.status).toBe(201);
+    // The owner's restore link (issueRestoreLink) for the address its account left after the invitation was sent.
+    const tokenHash = `held-${randomUUID()}`;
+    await app.sql(
+      `insert into email_link_token (application_id, id, user_id, invitation_id, purpose, token_hash, expires_at, restores_email, restores_email_normalized,
+                                     restores_added_since, proof_password_hash)
+       values (?, ?, ?, ?, 'password_reset', ?, now() + interval '1 hour', ?, ?, now(), 'proof')`,
+      [app.root.applicationId, newId(), owner.body.id, sent.id, tokenHash, email, email],
+    );
+    const refused = await submit(link, { name: 'Hal', password: PASSWORD });
+    expect(refused.status, refused.html).toBe(409);
+    expect(refused.html).toContain('This address is held for the account that used it, whose owner may take it back');
+    expect(await app.sql('select 1 from app_user where email_normalized = ?', [email])).toEqual([]);
+    expect((await app.http.get(`${inA}/invitations/${sent.id}`)).body.status).toBe('pending');
+
+    await app.sql(`update email_link_token set used_at = now() where token_hash = ?`, [tokenHash]);
+    const accepted = await submit(link, { name: 'Hal', password: PASSWORD });
+    expect(accepted.status, accepted.html).toBe(200);
+    expect((await app.http.get(`${inA}/invitations/${sent.id}`)).body.status).toBe('accepted');
+  });
+
   it('an account deleted while its acceptance is under way: the post shows the new-account form (200), not an unknown link; it then accepts', async () => {
     const email = `gone-midway-${randomUUID()}@example.com`;
     const user = await app.http.post(`${inB}/users`, { email, name: 'Mo', password: PASSWORD });
