@@ -3,6 +3,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import { openEmbeddedDatabase } from '../../src/db/embedded.ts';
 import { MIGRATIONS, openDatabase } from '../../src/db/orm.ts';
+import { normalizeEmail } from '../../src/domain/users/email-key.ts';
+import { addressHeldUntil } from '../../src/domain/users/link-tokens.ts';
 import { StartRefusal } from '../../src/process/start-failure.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
 
@@ -239,6 +241,45 @@ describe('migration 0080', () => {
     expect(copies).toEqual(originals);
     expect(strangers![0]).not.toBe(originals![0]);
     expect(strangers![1]).not.toBe(originals![1]);
+    expect(await schema(of)).toEqual(complete);
+  });
+});
+
+describe('migration 0084', () => {
+  it('gives each restore link live at the upgrade its address’s key (normalizeEmail), so that it holds the address; a used one, none', async () => {
+    const of = await migratedDatabase();
+    const complete = await schema(of);
+    const owner = '00000000-0000-7000-8000-00000000000a';
+    const link = (token: string, address: string, usedAt: string) =>
+      `('${APPLICATION}', gen_random_uuid(), '${owner}', gen_random_uuid(), 'password_reset', '${token}', now() + interval '1 hour', '${address}', now(), 'proof', ${usedAt})`;
+    await sql(
+      of,
+      `drop index email_link_token_restores_idx;
+       alter table email_link_token drop column restores_email_normalized;
+       alter table email_link_token drop column restores_earlier_hashes;
+       drop table replaced_password;
+       delete from mikro_orm_migrations where name = '0084-restore-earlier-passwords';
+       ${OWNERS_SQL}
+       ${usersSql([[owner, 'moved@example.com']])}
+       insert into email_link_token (application_id, id, user_id, client_id, purpose, token_hash, expires_at, restores_email,
+                                     restores_added_since, proof_password_hash, used_at)
+         values ${link('live', 'Left@Bücher.Example', 'null')}, ${link('ascii', 'Plain.Left@Example.COM', 'null')}, ${link('used', 'Used@example.com', 'now()')};`,
+    );
+    await start(of);
+    const keys = await onDatabase(of, async (client) => (await client.query('select token_hash, restores_email_normalized from email_link_token order by 1')).rows);
+    expect(keys).toEqual([
+      { token_hash: 'ascii', restores_email_normalized: 'plain.left@example.com' },
+      { token_hash: 'live', restores_email_normalized: 'left@xn--bcher-kva.example' },
+      { token_hash: 'used', restores_email_normalized: null },
+    ]);
+    const opened = await openDatabase(configOf(of));
+    try {
+      const em = opened.orm.em.fork();
+      expect(await addressHeldUntil(em, APPLICATION, owner, normalizeEmail('left@bücher.example'))).not.toBeNull();
+      expect(await addressHeldUntil(em, APPLICATION, owner, normalizeEmail('Plain.Left@example.com'))).not.toBeNull();
+    } finally {
+      await opened.close();
+    }
     expect(await schema(of)).toEqual(complete);
   });
 });

@@ -91,7 +91,7 @@ const RELEASED: Record<string, string> = {
   '0081-email-delivery-user': 'e0980be85fab5031',
   '0082-address-restore-links': '1368727f6cd85f89',
   '0083-email-delivery-link-expiry': '892c20a3286e8ec9',
-  '0084-restore-earlier-passwords': '2e564fc95d878bd3',
+  '0084-restore-earlier-passwords': '07ed776c2a690edd',
 };
 
 const printer = ts.createPrinter({ removeComments: true });
