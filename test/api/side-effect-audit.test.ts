@@ -61,12 +61,13 @@ describe('audit records of side effects', () => {
     await client.patch(`/users/${alice}`, { tenantIds: [one, two] });
     const loner = (await client.post('/users', { email: 'loner@x.example', tenantId: one })).body.id as string;
     const key = (await client.post('/api-keys', { name: 'alice-two', permissions: ['users:read'], tenantId: two, userId: alice })).body.key.id as string;
+    const lonerKey = (await client.post('/api-keys', { name: 'loner', permissions: ['users:read'], userId: loner })).body.key.id as string;
 
     const { requestId, headers } = traced();
     expect((await client.patch(path, { tenancyConfig: { authIsolation: 'isolated' } }, { headers })).status).toBe(200);
     const copy = (await client.get(`${path}/tenants/${two}/users`)).body.data[0].id as string;
     const records = await auditRecordsOf(app, requestId);
-    expect(records.map((record) => record.action).sort()).toEqual(['api_key.rebound', 'tenancy_config.updated', 'user.copied']);
+    expect(records.map((record) => record.action).sort()).toEqual(['api_key.rebound', 'api_key.rebound', 'tenancy_config.updated', 'user.copied']);
     expect(records.find((record) => record.action === 'user.copied')).toEqual(
       expect.objectContaining({
         applicationId,
@@ -92,8 +93,14 @@ describe('audit records of side effects', () => {
         after: moved,
       }),
     );
-    // A user of one tenant is moved, not copied: no record of their own beyond the switch's.
+    // A user of one tenant is moved, not copied: no record of their own beyond the switch's; their application-wide key
+    // becomes their tenant's.
     expect(records.map((record) => record.targetId)).not.toContain(loner);
+    const bound = keySnapshot(await app.gatehouse.services.orm.em.fork().findOneOrFail(ApiKey, { id: lonerKey }, { filters: false }));
+    expect(bound).toMatchObject({ tenantId: one, userId: loner });
+    expect(records.find((record) => record.targetId === lonerKey)).toEqual(
+      expect.objectContaining({ tenantId: one, action: 'api_key.rebound', before: { ...bound, tenantId: null }, after: bound }),
+    );
   });
 
   it('deleting a tenant records each user of its pool it deletes, and each shared user it takes out of the tenant', async () => {

@@ -175,7 +175,7 @@ describe('an e-mail in a tenant pool and in the application pool', () => {
 });
 
 describe('tenant keys of a user split into copies', () => {
-  it('move to the copy in their tenant, and go with it; keys for the first tenant and application-wide keys stay', async () => {
+  it('move to the copy in their tenant, and go with it; keys for the first tenant stay, application-wide keys become its keys', async () => {
     const { admin: client, appPath: path, tenants: [one, two], switchTo } = await freshApplication(app, { tenants: ['One', 'Two'] });
     const alice = (await client.post('/users', { email: 'alice@x.example', tenantId: one })).body.id as string;
     expect((await client.patch(`/users/${alice}`, { tenantIds: [one, two] })).status).toBe(200);
@@ -191,7 +191,9 @@ describe('tenant keys of a user split into copies', () => {
     expect(copy.id).not.toBe(alice);
     expect((await client.get(`/api-keys/${inTwo.key.id}`)).body).toMatchObject({ tenantId: two, userId: copy.id });
     expect((await client.get(`/api-keys/${inOne.key.id}`)).body).toMatchObject({ tenantId: one, userId: alice });
-    expect((await client.get(`/api-keys/${appWide.key.id}`)).body).toMatchObject({ tenantId: null, userId: alice });
+    // Alice is One's user now: her key acts as her there only.
+    expect((await client.get(`/api-keys/${appWide.key.id}`)).body).toMatchObject({ tenantId: one, userId: alice });
+    expect((await app.as({ apiKey: appWide.secret }).get(`${path}/tenants/${two}/users`)).status).toBe(403);
     expect((await app.as({ apiKey: inTwo.secret }).get('/users')).status).toBe(200);
 
     // A tenant key's user is a member of its tenant: Alice's own record is One's now.
@@ -204,6 +206,50 @@ describe('tenant keys of a user split into copies', () => {
     expect((await app.as({ apiKey: inTwo.secret }).get('/users')).status).toBe(401);
     expect((await app.as({ apiKey: inOne.secret }).get('/users')).status).toBe(200);
     expect((await app.as({ apiKey: appWide.secret }).get('/users')).status).toBe(200);
+  });
+});
+
+describe('user-bound keys and the pools', () => {
+  const issue = (client: HttpClient, userId: string, extra: Record<string, unknown> = {}) =>
+    client.post('/api-keys', { name: 'bound', permissions: ['users:read'], userId, ...extra });
+  const keyCount = async (client: HttpClient) => ((await client.get('/api-keys?pageSize=100')).body.data as unknown[]).length;
+
+  it('isolated: a key for a user of a tenant’s pool is that tenant’s key; another tenant is 422 and makes nothing', async () => {
+    const { admin: client, appPath: path, tenants: [one, two] } = await freshApplication(app, { authIsolation: 'isolated', tenants: ['One', 'Two'] });
+    const alice = (await client.post(`${path}/tenants/${one}/users`, { email: 'alice@x.example' })).body.id as string;
+    const bob = (await client.post(`${path}/tenants/${two}/users`, { email: 'bob@x.example' })).body.id as string;
+
+    const created = await issue(client, bob);
+    expect(created.status).toBe(201);
+    expect(created.body.key).toMatchObject({ tenantId: two, userId: bob });
+    const bobs = app.as({ apiKey: created.body.secret });
+    expect((await bobs.get(`${path}/tenants/${one}/users`)).status).toBe(403);
+    expect(((await bobs.get('/users')).body.data as UserBody[]).map((user) => user.id)).toEqual([bob]);
+    expect((await bobs.get(`/users/${alice}`)).status).toBe(404);
+
+    const before = await keyCount(client);
+    const elsewhere = await issue(client, bob, { tenantId: one });
+    expect(elsewhere.status).toBe(422);
+    expect(elsewhere.body).toMatchObject({ code: 'validation_error', field: 'userId' });
+    expect(await keyCount(client)).toBe(before);
+  });
+
+  it('a user of the application’s pool keeps an application-wide key, in either mode: not narrowed by their tenants', async () => {
+    const { admin: client, appPath: path, tenants: [one, two], switchTo } = await freshApplication(app, { tenants: ['One', 'Two'] });
+    const carol = (await client.post('/users', { email: 'carol@x.example', tenantId: one })).body.id as string;
+    const shared = await issue(client, carol);
+    expect(shared.body.key).toMatchObject({ tenantId: null, userId: carol });
+    expect((await app.as({ apiKey: shared.body.secret }).get(`${path}/tenants/${two}/users`)).status).toBe(200);
+
+    // In no tenant: the split leaves them in the application's pool.
+    const loose = (await client.post('/users', { email: 'loose@x.example' })).body.id as string;
+    expect((await switchTo('isolated')).status).toBe(200);
+    const looseKey = await issue(client, loose);
+    expect(looseKey.body.key).toMatchObject({ tenantId: null, userId: loose });
+    expect((await app.as({ apiKey: looseKey.body.secret }).get(`${path}/tenants/${two}/users`)).status).toBe(200);
+    // Carol went to One's pool with the split, and her key with her.
+    expect((await client.get(`/api-keys/${shared.body.key.id}`)).body).toMatchObject({ tenantId: one, userId: carol });
+    expect((await app.as({ apiKey: shared.body.secret }).get(`${path}/tenants/${two}/users`)).status).toBe(403);
   });
 });
 

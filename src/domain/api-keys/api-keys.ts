@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { generateApiKeySecret, hashApiKeySecret, secretMatches } from '../../auth/api-key-secret.ts';
 import type { Scope } from '../../context.ts';
 import { ApiKey, User } from '../../db/entities/index.ts';
+import { SHARED_POOL } from '../../db/entities/user.entity.ts';
 import { HOLD_FOR_SHARE, HOLD_FOR_UPDATE } from '../../db/row-lock.ts';
 import { GatehouseError, invalid, notFound } from '../../errors.ts';
 import { recordAudit } from '../audit/audit.ts';
@@ -49,10 +50,10 @@ export async function createApiKey(scope: Scope, input: CreateApiKeyInput): Prom
   const name = displayName('name', input.name);
   const permissions = permissionGrants(input.permissions);
   requireCovered(scope, permissions);
-  const tenantId = await targetTenant(scope, input.tenantId);
+  const userId = input.userId ?? null;
+  const tenantId = (await targetTenant(scope, input.tenantId)) ?? (userId === null ? null : await poolTenantOf(scope, userId));
   const expiresAt = await withinProviderLimit(scope, tenantId, input.expiresAt ?? null, lifetimeWithin(scope, input.expiresAt ?? null));
   if (expiresAt !== null && expiresAt.getTime() <= Date.now()) throw invalid('expiresAt', 'expiresAt must be in the future');
-  const userId = input.userId ?? null;
   // Memberships are as the user pools have them: a split of the pools moves users out of tenants.
   return underTenancyConfig(scope, async (tx) => {
     if (userId !== null) await assertKeyUser(tx, userId, tenantId);
@@ -95,7 +96,16 @@ function requireEndsBy(limit: Date, expiresAt: Date | null, verb: 'creates' | 'r
   }
 }
 
-/** Visible to the scope (404) and, for a tenant key, a member of that tenant (422). */
+/** A key acting as a user of a tenant's own pool (isolated) acts in that tenant only (spec: cross-tenant identity is
+ *  impossible): without a tenant asked, it is that tenant's key. A user of the application's pool, none. */
+async function poolTenantOf(scope: Scope, userId: string): Promise<string | null> {
+  const user = await scope.em.findOne(User, { id: userId });
+  if (user === null) throw notFound('User', 'userId');
+  return user.poolId === SHARED_POOL ? null : user.poolId;
+}
+
+/** Visible to the scope (404) and, for a tenant key, a member of that tenant (422); an application-wide key's user is
+ *  of the application's pool (422: a split of the pools came between, see poolTenantOf). */
 async function assertKeyUser(scope: Scope, userId: string, tenantId: string | null): Promise<void> {
   // Held until the key commits, tenant then user as a tenant's deletion takes them: otherwise a key could commit bound
   // to a user who had just left its tenant.
@@ -104,6 +114,9 @@ async function assertKeyUser(scope: Scope, userId: string, tenantId: string | nu
   if (user === null) throw notFound('User', 'userId');
   if (tenantId !== null && !user.tenantIds.includes(tenantId)) {
     throw invalid('userId', 'The user is not a member of the key’s tenant');
+  }
+  if (tenantId === null && user.poolId !== SHARED_POOL) {
+    throw invalid('tenantId', 'The user is of a tenant’s own pool: a key acting as them is that tenant’s');
   }
 }
 

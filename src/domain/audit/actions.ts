@@ -90,7 +90,7 @@ export const AUDIT_ACTIONS = {
   'api_key.created': { kind: 'write', meaning: 'An API key was issued' },
   'api_key.rotated': { kind: 'write', meaning: 'An API key’s secret was rotated' },
   'api_key.revoked': { kind: 'write', meaning: 'An API key was revoked' },
-  'api_key.rebound': { kind: 'write', meaning: 'A user-bound API key followed its user to a copy' },
+  'api_key.rebound': { kind: 'write', meaning: 'A user-bound API key followed its user to a copy, or to the tenant whose pool the user went to' },
   'role_assignment.rebound': { kind: 'write', meaning: 'A role a user held in a tenant followed them to their copy there' },
   'api_key.deleted': { kind: 'write', meaning: 'An API key went with its owner' },
   'oauth_client.created': { kind: 'write', meaning: 'An OAuth client was registered' },

@@ -119,7 +119,26 @@ export async function splitPoolsByTenant(em: EntityManager, actor: AuditActor, c
       where @owner and pool_id = ? and cardinality(tenant_ids) > 0`,
     [SHARED_POOL],
   );
+  await bindKeysToTheirUsersTenants(em, actor);
   await moveToTheirUsersPools(em, applicationId);
+}
+
+/** An application-wide key acting as a user now of a tenant's pool becomes that tenant's key, audited: the user exists
+ *  only there (spec, rule 7), so their key acts there only, as their sign-ins to the tenants left end. The original's
+ *  tenant, the first: the key named that record, not a copy. */
+async function bindKeysToTheirUsersTenants(em: EntityManager, actor: AuditActor): Promise<void> {
+  await recordAuditPerRow(em, actor, { action: 'api_key.rebound', targetType: 'api_key' }, {
+    tenantPerRow: true,
+    ctes: `bound as (
+      update api_key as k set tenant_id = u.pool_id
+        from app_user as u
+       where @owner(k) and k.tenant_id is null and u.application_id = k.application_id and u.id = k.user_id and u.pool_id <> ?
+      returning k.*),
+    changed as (
+      select bound.id::text as target_id, bound.tenant_id, ${keySnapshotSql('bound', { tenant_id: 'null' })} as before, ${keySnapshotSql('bound')} as after
+        from bound)`,
+    params: [SHARED_POOL],
+  });
 }
 
 /** As when a user leaves a tenant: else those sign-ins would stand again once the original returned. */
