@@ -284,6 +284,42 @@ describe('migration 0084', () => {
   });
 });
 
+describe('migration 0085', () => {
+  it('makes an application-wide key of a user of a tenant’s pool that tenant’s, recorded; others stay', async () => {
+    const of = await migratedDatabase();
+    const [pooled, shared, tenant] = ['00000000-0000-7000-8000-00000000000a', '00000000-0000-7000-8000-00000000000b', '00000000-0000-7000-8000-00000000000c'];
+    const key = (id: string, userId: string | null, tenantId: string | null) =>
+      `('${APPLICATION}', '${id}', ${tenantId === null ? 'null' : `'${tenantId}'`}, ${userId === null ? 'null' : `'${userId}'`}, '${id}', '{users:read}', '${id}', now())`;
+    await sql(
+      of,
+      `delete from mikro_orm_migrations where name = '0085-pool-user-keys-in-their-tenant';
+       ${OWNERS_SQL}
+       insert into tenant (application_id, id, name, slug, created_at, updated_at) values ('${APPLICATION}', '${tenant}', 't', 't', now(), now());
+       insert into app_user (application_id, id, pool_id, email, email_normalized, status, tenant_ids, created_at, updated_at)
+         values ('${APPLICATION}', '${pooled}', '${tenant}', 'p@example.com', 'p@example.com', 'active', '{${tenant}}', now(), now()),
+                ('${APPLICATION}', '${shared}', '00000000-0000-0000-0000-000000000000', 's@example.com', 's@example.com', 'active', '{${tenant}}', now(), now());
+       insert into api_key (application_id, id, tenant_id, user_id, name, permissions, secret_hash, created_at)
+         values ${[key('00000000-0000-7000-8000-0000000000a1', pooled, null), key('00000000-0000-7000-8000-0000000000a2', pooled, tenant),
+           key('00000000-0000-7000-8000-0000000000b1', shared, null), key('00000000-0000-7000-8000-0000000000c1', null, null)].join(', ')};`,
+    );
+    await start(of);
+    const { keys, records } = await onDatabase(of, async (client) => ({
+      keys: (await client.query<{ id: string; tenant_id: string | null }>('select id, tenant_id from api_key order by id')).rows,
+      records: (await client.query('select tenant_id, actor_type, actor_id, action, target_id, before, after from audit_log')).rows,
+    }));
+    expect(keys).toEqual([
+      { id: '00000000-0000-7000-8000-0000000000a1', tenant_id: tenant },
+      { id: '00000000-0000-7000-8000-0000000000a2', tenant_id: tenant },
+      { id: '00000000-0000-7000-8000-0000000000b1', tenant_id: null },
+      { id: '00000000-0000-7000-8000-0000000000c1', tenant_id: null },
+    ]);
+    const after = { name: '00000000-0000-7000-8000-0000000000a1', permissions: ['users:read'], tenantId: tenant, userId: pooled, expiresAt: null, revokedAt: null, lastRotatedAt: null };
+    expect(records).toEqual([
+      { tenant_id: tenant, actor_type: 'system', actor_id: 'migration', action: 'api_key.rebound', target_id: '00000000-0000-7000-8000-0000000000a1', before: { ...after, tenantId: null }, after },
+    ]);
+  });
+});
+
 describe('a database holding migrations this release does not know', () => {
   it('is refused, in one line naming them, when they are numbered among its own: a renamed migration or another build', async () => {
     const of = await migratedDatabase();

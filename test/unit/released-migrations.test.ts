@@ -92,6 +92,7 @@ const RELEASED: Record<string, string> = {
   '0082-address-restore-links': '1368727f6cd85f89',
   '0083-email-delivery-link-expiry': '892c20a3286e8ec9',
   '0084-restore-earlier-passwords': '07ed776c2a690edd',
+  '0085-pool-user-keys-in-their-tenant': 'd24218643f26cc1d',
 };
 
 const printer = ts.createPrinter({ removeComments: true });
