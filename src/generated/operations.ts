@@ -129,11 +129,15 @@ export type CreateApiKeyInput = {
    */
   permissions: Array<string>;
   /**
-   * The tenant the key is scoped to. Defaults to the tenant of the path or credentials; a tenant-scoped credential
-   * may create keys only for its own tenant (else 403).
+   * The tenant the key is scoped to. Defaults to the tenant of the path or credentials, else, for a user of a tenant's
+   * own pool (`isolated`), that tenant; a tenant-scoped credential may create keys only for its own tenant (else 403).
    */
   tenantId?: string | null | undefined;
-  /** The user the key is bound to (a user-bound key); the user must exist in the key's scope (else 404, field `userId`). */
+  /**
+   * The user the key is bound to (a user-bound key); the user must exist in the key's scope (else 404, field `userId`)
+   * and, for a tenant's key, be a member of that tenant (else 422, field `userId`). A user of the application's pool may
+   * have an application-wide key, not narrowed to their tenants.
+   */
   userId?: string | null | undefined;
 };
 
