@@ -253,16 +253,23 @@ export function isAccountSwitchReturn(oidc: KoaContextWithOIDC['oidc'], uri: str
  * session ends on the signed-out page. Its confirmation finds that client just before it reads the URI.
  */
 function postLogoutUriOfClientAsItIsNow(provider: Provider): void {
-  type Context = KoaContextWithOIDC['oidc'];
-  const { prototype: context } = (provider as unknown as { OIDCContext: { prototype: Pick<Context, 'entity'> } }).OIDCContext;
-  const entity = context.entity;
-  context.entity = function (this: Context, key: string, value: unknown) {
-    entity.call(this, key, value);
-    const state = this.route === 'end_session_confirm' && key === 'Client' ? this.session?.state : undefined;
+  afterClientRead(provider, 'end_session_confirm', (oidc, client) => {
+    const state = oidc.session?.state;
     const uri = state?.['postLogoutRedirectUri'];
-    if (state === undefined || typeof uri !== 'string' || isAccountSwitchReturn(this, uri)) return;
-    const client = value as InstanceType<Provider['Client']> | undefined;
+    if (state === undefined || typeof uri !== 'string' || isAccountSwitchReturn(oidc, uri)) return;
     if (client?.postLogoutRedirectUriAllowed(uri) !== true) state['postLogoutRedirectUri'] = undefined;
+  });
+}
+
+type OidcContext = KoaContextWithOIDC['oidc'] & { redirectUriCheckPerformed?: boolean };
+
+/** Runs `check` once oidc-provider has read the request's client (OIDCContext's `entity('Client', …)`) on `route`. */
+function afterClientRead(provider: Provider, route: string, check: (oidc: OidcContext, client: InstanceType<Provider['Client']> | undefined) => void): void {
+  const { prototype: context } = (provider as unknown as { OIDCContext: { prototype: Pick<OidcContext, 'entity'> } }).OIDCContext;
+  const entity = context.entity;
+  context.entity = function (this: OidcContext, key: string, value: unknown) {
+    entity.call(this, key, value);
+    if (this.route === route && key === 'Client') check(this, value as InstanceType<Provider['Client']> | undefined);
   };
 }
 
@@ -271,34 +278,21 @@ function postLogoutUriOfClientAsItIsNow(provider: Provider): void {
  * registered method, so a public client (`none`) would pass with its client_id: it is refused as the client is read.
  */
 function introspectionAuthenticatesCaller(provider: Provider): void {
-  type Context = KoaContextWithOIDC['oidc'];
-  const { prototype: context } = (provider as unknown as { OIDCContext: { prototype: Pick<Context, 'entity'> } }).OIDCContext;
-  const entity = context.entity;
-  context.entity = function (this: Context, key: string, value: unknown) {
-    entity.call(this, key, value);
-    const client = value as InstanceType<Provider['Client']> | undefined;
-    if (this.route === 'introspection' && key === 'Client' && client?.clientAuthMethod === 'none') {
-      throw new errors.InvalidClientAuth('a public client cannot authenticate to introspect tokens');
-    }
-  };
+  afterClientRead(provider, 'introspection', (_oidc, client) => {
+    if (client?.clientAuthMethod === 'none') throw new errors.InvalidClientAuth('a public client cannot authenticate to introspect tokens');
+  });
 }
 
 /** oidc-provider checks the redirect URI only when the request arrives: one the client dropped since gets no code at the
  *  resume, and a code sent to it does not redeem. */
 function redirectUriOfClientAsItIsNow(provider: Provider): void {
-  type Context = KoaContextWithOIDC['oidc'] & { redirectUriCheckPerformed?: boolean };
-  const { prototype: context } = (provider as unknown as { OIDCContext: { prototype: Pick<Context, 'entity'> } }).OIDCContext;
-  const entity = context.entity;
-  context.entity = function (this: Context, key: string, value: unknown) {
-    entity.call(this, key, value);
-    if (this.route !== 'resume' || key !== 'Client') return;
-    const uri = this.params?.['redirect_uri'];
-    const client = value as InstanceType<Provider['Client']> | undefined;
+  afterClientRead(provider, 'resume', (oidc, client) => {
+    const uri = oidc.params?.['redirect_uri'];
     if (typeof uri === 'string' && client?.redirectUriAllowed(uri) !== true) {
-      this.redirectUriCheckPerformed = false;
+      oidc.redirectUriCheckPerformed = false;
       throw new errors.InvalidRedirectUri();
     }
-  };
+  });
   checkBeforeConsuming([provider.AuthorizationCode.prototype], async (ctx, code) => {
     if (code.redirectUri !== undefined && ctx.oidc.client?.redirectUriAllowed(code.redirectUri) !== true) {
       throw new errors.InvalidGrant('authorization code redirect_uri is no longer registered for the client');
