@@ -138,7 +138,8 @@ export function registerMfaStep(app: FastifyInstance, services: Services, seam: 
   function complete(request: FastifyRequest, reply: FastifyReply, context: InteractionContext, pending: PendingSignIn) {
     reply.header('set-cookie', stepCookie.clear(interactionPaths(context.interaction.uid).page));
     const { amr, methods } = pending.passed ?? pending;
-    const signIn = { userId: pending.userId, tenantId: pending.tenantId, amr, methods, password: pending.password, signedInAt: pending.signedInAt, ended: pending.ended };
+    const provenHere = pending.passed !== undefined || pending.session !== true ? { provenHere: true as const } : {};
+    const signIn = { userId: pending.userId, tenantId: pending.tenantId, amr, methods, password: pending.password, signedInAt: pending.signedInAt, ended: pending.ended, ...provenHere };
     return onward(request, reply, context, signIn, pending.expired);
   }
 
@@ -170,7 +171,8 @@ export function registerMfaStep(app: FastifyInstance, services: Services, seam: 
     const expired = first !== undefined && amr.includes('pwd') && (await mustChangePassword(context.target, signIn.userId));
     const due = await stepDue(request, context, signIn.userId, amr, first?.held);
     if (first !== undefined) await recordProven(context.target, first.user, first.record, due, signIn.tenantId);
-    if (!due) return onward(request, reply, context, signIn, expired);
+    // A session's step-up (no first factor) proves nothing here unless its step is due and passed.
+    if (!due) return onward(request, reply, context, first === undefined ? signIn : { ...signIn, provenHere: true }, expired);
     const { uid } = context.interaction;
     // Nothing is written for an expired password before the step: it travels sealed with the pending sign-in.
     const step = signIn.step ?? sharedStepBudget('interaction', uid, signIn.userId);

@@ -90,7 +90,7 @@ export function expiredPasswordStep<C extends StepContext>(app: FastifyInstance,
     if (!changed.ok && changed.reason === 'inactive') return refuseInactive(request, reply, context);
     if (!changed.ok) return show(reply, context, user, changed.reason === 'invalid' ? changed.errors : []);
     reply.header('set-cookie', cookie.clear(interactionPaths(context.interaction.uid).page));
-    return deps.finish(request, reply, context, { ...signIn, verified: user });
+    return deps.finish(request, reply, context, { ...signIn, verified: user, provenHere: true });
   });
 
   return {

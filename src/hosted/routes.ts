@@ -388,8 +388,9 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
     const sessionStepBudget = (context: InteractionContext) =>
       sharedStepBudget('session', context.target.application.id, context.interaction.session?.uid ?? context.interaction.uid);
 
-    /** The one sequence after any proven first factor: tenant decided (refused without access), then the tenant choice or completeSignIn. */
-    async function continueSignIn(request: FastifyRequest, reply: FastifyReply, context: InteractionContext, factor: ProvenFactor) {
+    /** The one sequence after any proven first factor: tenant decided (refused without access), then the tenant choice or
+     *  completeSignIn. `switchTo`: the tenant the user confirmed on the switch page, which the decision must still offer. */
+    async function continueSignIn(request: FastifyRequest, reply: FastifyReply, context: InteractionContext, factor: ProvenFactor, switchTo?: string | null) {
       const proven = { ...factor, step: factor.step ?? (factor.record === null ? sessionStepBudget(context) : newStepBudget()), ended: factor.user.signInsEnded };
       const decision = await decideTenant(context.target, proven.user);
       if (decision.kind === 'no_access') {
@@ -398,8 +399,15 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
         return showLogin(reply, context, 403, { ...proven.page, error: 'login.noAccess' });
       }
       await rememberLocale(context.target, proven.user);
-      if (decision.kind === 'choose') return continueToTenantChoice(reply, context, proven);
-      const signIn = { userId: proven.user.id, tenantId: decision.tenantId, verified: proven.verified, ...amrOf(proven.amr), methods: proven.methods, password: proven.password, step: proven.step, signedInAt: proven.signedInAt, ended: proven.ended };
+      let tenantId: string | null;
+      if (switchTo !== undefined) {
+        const offered = decision.kind === 'tenant' ? [decision.tenantId] : decision.tenants.map((tenant) => tenant.id);
+        if (!offered.includes(switchTo)) return reply.status(303).header('location', interactionPaths(context.interaction.uid).page).send();
+        tenantId = switchTo;
+      } else if (decision.kind === 'choose') return continueToTenantChoice(reply, context, proven);
+      else tenantId = decision.tenantId;
+      const confirmed = switchTo === undefined ? {} : { switchConfirmed: true as const };
+      const signIn = { ...confirmed, userId: proven.user.id, tenantId, verified: proven.verified, ...amrOf(proven.amr), methods: proven.methods, password: proven.password, step: proven.step, signedInAt: proven.signedInAt, ended: proven.ended };
       return completeSignIn(request, reply, context, signIn, proven.record === null ? undefined : { user: proven.verified, record: proven.record, held: proven.factors });
     }
 
@@ -483,7 +491,7 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
     /** Login asked only for the second factor the session lacked (acr_values, or a policy made required since its sign-in):
      *  on to the MFA step without a first factor again, for a user holding a factor to prove. An enrolment is not done on
      *  the session alone (the factor would outlive it and a password reset, as on the account page): the form first. */
-    async function stepUpSession(request: FastifyRequest, reply: FastifyReply, context: InteractionContext) {
+    async function stepUpSession(request: FastifyRequest, reply: FastifyReply, context: InteractionContext, switchTo?: string | null) {
       const { prompt, session } = context.interaction;
       if (prompt.reasons.length === 0 || !prompt.reasons.every((reason) => SESSION_STEP_REASONS.has(reason))) return undefined;
       const account = await sessionSignIn(context.target, session?.accountId, true);
@@ -492,7 +500,7 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
       const amr = session?.amr ?? [];
       if (await stepEnrols(request, context, account.user.id, amr)) return undefined;
       const { methods, signedInAt } = await services.oidc.sessionSignIn(context.interaction);
-      return continueSignIn(request, reply, context, { user: account.user, verified: account.user, amr, methods, signedInAt, record: null });
+      return continueSignIn(request, reply, context, { user: account.user, verified: account.user, amr, methods, signedInAt, record: null }, switchTo);
     }
 
     app.get<{ Params: Params }>('/interaction/:uid', async (request, reply) => {
@@ -606,16 +614,17 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
       return showTenantChoice(reply, context, user, tenants, false, proof);
     });
 
-    // The session's user confirming a consent that ends the client's sign-in to another tenant (showSwitch): a tenant
-    // the consent may still take, the session's user still the same.
+    // The session's user confirming a consent, or a session's step-up, that ends the client's sign-in to another tenant
+    // (showSwitch): a tenant the consent or sign-in may still take, the session's user still the same.
     app.post<{ Params: Params }>('/interaction/:uid/switch', async (request, reply) => {
       const context = await load(request, reply);
       const fields = formOf(request);
       await requireOpenForm(request, context, fields);
+      const tenantId = fields['tenant'] === '' ? null : (fields['tenant'] ?? undefined);
+      if (tenantId !== undefined && context.interaction.prompt.name === 'login') return (await stepUpSession(request, reply, context, tenantId)) ?? backToPage(request, reply);
       const account = context.interaction.prompt.name === 'consent' ? await sessionAccount(context) : null;
       if (account === null) return backToPage(request, reply);
       const { user, decision } = account;
-      const tenantId = fields['tenant'] === '' ? null : (fields['tenant'] ?? undefined);
       const offered = decision?.kind === 'tenant' ? [decision.tenantId] : decision?.kind === 'choose' ? decision.tenants.map((tenant) => tenant.id) : [];
       if (tenantId === undefined || !offered.includes(tenantId)) return backToPage(request, reply);
       return finish(request, reply, context, { userId: user.id, tenantId, switchConfirmed: true });

@@ -109,7 +109,8 @@ export async function refuseInteraction(interaction: Interaction): Promise<strin
 
 /**
  * A session's grant is reused only for the same account and tenant. Throws SignInRefusal for a user the application may
- * not sign in, TenantSwitchUnconfirmed for a consent that would end the client's sign-in to another tenant unconfirmed.
+ * not sign in, TenantSwitchUnconfirmed for a consent, or a sign-in proven by nothing in this interaction, that would end
+ * the client's sign-in to another tenant unconfirmed.
  */
 export async function interactionResult(
   provider: Provider,
@@ -153,8 +154,14 @@ export async function interactionResult(
     const scope = interaction.params['scope'];
     const requested = typeof scope === 'string' ? scope.split(' ') : [];
     grant.addOIDCScope(requested.filter((scope) => OIDC_SCOPES.includes(scope)));
+    const replaced = inBrowserSession ? await sessionGrantId(user.id) : undefined;
+    // A sign-in reached with no proof given here (a session's step-up the browser was remembered for) is a GET's alone.
+    if (signIn.provenHere !== true && signIn.switchConfirmed !== true && replaced !== undefined && replaced !== grant.jti) {
+      const ended = await endsSignIn(orm, replaced);
+      if (ended !== undefined && ended.tenantId !== signIn.tenantId) throw new TenantSwitchUnconfirmed(client?.clientName ?? '', ended.tenantId);
+    }
     const place = { applicationId: application, tenantId: signIn.tenantId, inBrowserSession };
-    const grantId = await saveGrantForTenant(deps, grant, place, inBrowserSession ? await sessionGrantId(user.id) : undefined);
+    const grantId = await saveGrantForTenant(deps, grant, place, replaced);
     // A credential was proven: the browser session may go on silently to the tenant.
     const session = browserSession(user.id);
     if (session !== undefined && signIn.tenantId !== null) await forgetRevokedSignIn(orm.em.getConnection(), session, signIn.tenantId);

@@ -35,7 +35,7 @@ async function applicationWith(mfa: object = {}) {
   expect((await admin.put('/policies/mfa', { enforcement: 'optional', factors: ['totp'], rememberDeviceDays: 30, ...mfa })).status).toBe(200);
   const client = await createTestClient(app, { type: 'web', applicationId: other.applicationId, redirectUris: [REDIRECT_URI] });
   const configuration = await discover(app, client.clientId, oidc.ClientSecretBasic(client.clientSecret ?? ''));
-  return { applicationId: other.applicationId, admin, configuration };
+  return { applicationId: other.applicationId, admin, configuration, bootstrap: other };
 }
 
 type Scope = Awaited<ReturnType<typeof applicationWith>>;
@@ -362,6 +362,43 @@ describe('an MFA policy made required', () => {
     expect(await idToken(scope, flow, back)).toMatchObject({ sub: userId, amr: ['pwd'], acr: ACR_SINGLE_FACTOR });
     const silent = await authorize(scope, jar, { prompt: 'none' });
     expect(await idToken(scope, silent, silent.start)).toMatchObject({ sub: userId, amr: ['pwd'], acr: ACR_SINGLE_FACTOR });
+  });
+
+  it('a remembered browser’s step-up for another tenant ends no sign-in by itself: the switch page asks, the user’s POST switches', async () => {
+    const scope = await applicationWith();
+    const [acme, globex] = [await app.createTenant('Acme', scope.bootstrap), await app.createTenant('Globex', scope.bootstrap)];
+    const userId = await createPasswordUser(scope.admin, 'stepped-switch@example.com', '/users', { tenantId: acme });
+    expect((await scope.admin.patch(`/users/${userId}`, { tenantIds: [acme, globex] })).status).toBe(200);
+    const secret = await giveTotp(app, scope.applicationId, userId);
+    const jar = new CookieJar();
+    // The step passed once (the browser remembered), then a sign-in to Acme with the password alone, holding a refresh token.
+    const first = await passwordSignIn(scope, jar, 'stepped-switch@example.com', { tenant: 'acme' });
+    expect(await idToken(scope, first.flow, await jar.submit(await jar.visit(first.answer.location!), { code: codeAt(secret) }))).toMatchObject({ acr: ACR_MULTI_FACTOR });
+    const inAcme = await passwordSignIn(scope, jar, 'stepped-switch@example.com', { tenant: 'acme', prompt: 'login consent', scope: 'openid offline_access' });
+    expect(inAcme.answer.location).not.toContain('/mfa');
+    const callback = await jar.followOut(inAcme.answer, issuer);
+    let refreshToken = (await oidc.authorizationCodeGrant(scope.configuration, callback, { pkceCodeVerifier: inAcme.flow.verifier, expectedState: inAcme.flow.state })).refresh_token!;
+    const stillSignedIn = async () => {
+      refreshToken = (await oidc.refreshTokenGrant(scope.configuration, refreshToken)).refresh_token!;
+    };
+    expect((await scope.admin.put('/policies/mfa', { enforcement: 'required', factors: ['totp'], rememberDeviceDays: 30 })).status).toBe(200);
+    // A cross-site navigation to Globex: the step is spared (remembered), and the page asks before anything ends.
+    const asked = await authorize(scope, jar, { tenant: 'globex' });
+    const page = await pageOf(jar, asked.page);
+    expect(page.status, page.location).toBe(200);
+    expect(page.body).toContain('Continuing in Globex ends that sign-in.');
+    expect(readForm(page.url, page.body).action).toMatch(/\/switch$/);
+    await stillSignedIn();
+    // A forged POST ends nothing; a tenant the request did not ask for goes back to the page.
+    expect((await jar.submit(page, { csrf: 'forged' })).status).toBe(403);
+    expect(await jar.submit(page, { tenant: acme })).toMatchObject({ status: 303, location: page.url.replace(/\/switch$/, '') });
+    await stillSignedIn();
+    // The user's own confirmation: signed in to Globex, Acme's grant ended with its tokens.
+    const confirmed = await pageOf(jar, await jar.submit(page, {}));
+    expect(confirmed.location!.startsWith(REDIRECT_URI), confirmed.url).toBe(true);
+    const switched = await oidc.authorizationCodeGrant(scope.configuration, await jar.followOut(confirmed, issuer), { pkceCodeVerifier: asked.verifier, expectedState: asked.state });
+    expect(decodeJwt(switched.id_token!).payload).toMatchObject({ sub: userId, tenant_id: globex });
+    await expect(oidc.refreshTokenGrant(scope.configuration, refreshToken)).rejects.toMatchObject({ error: 'invalid_grant' });
   });
 
   it('a remembered browser’s sign-in that changes an expired password was judged by the policy: the session then goes on silently, and opens the account page', async () => {

@@ -121,6 +121,9 @@ export interface SignIn {
   /** Posted from the switch page: the user confirmed that the client's sign-in to the session's other tenant ends
    *  (TenantSwitchUnconfirmed). */
   readonly switchConfirmed?: true;
+  /** A credential or the MFA step proven in this interaction, a form the user posted: it may end the client's sign-in to
+   *  another tenant as the switch page's POST does. A session's step-up spared by a remembered browser proves none. */
+  readonly provenHere?: true;
 }
 
 /** As sessions list it: the first factor as the type of the auth provider offering it (an e-mailed code is `magic_link`'s),
