@@ -364,17 +364,19 @@ describe('an MFA policy made required', () => {
     expect(await idToken(scope, silent, silent.start)).toMatchObject({ sub: userId, amr: ['pwd'], acr: ACR_SINGLE_FACTOR });
   });
 
-  it('a remembered browser’s step-up for another tenant ends no sign-in by itself: the switch page asks, the user’s POST switches', async () => {
+  /** A member of Acme and Globex whose browser passed the step once (remembered), then signed in to Acme with the password
+   *  alone holding a refresh token; then the policy made required. */
+  async function signedInToAcmeThenRequired(email: string) {
     const scope = await applicationWith();
     const [acme, globex] = [await app.createTenant('Acme', scope.bootstrap), await app.createTenant('Globex', scope.bootstrap)];
-    const userId = await createPasswordUser(scope.admin, 'stepped-switch@example.com', '/users', { tenantId: acme });
+    const userId = await createPasswordUser(scope.admin, email, '/users', { tenantId: acme });
     expect((await scope.admin.patch(`/users/${userId}`, { tenantIds: [acme, globex] })).status).toBe(200);
     const secret = await giveTotp(app, scope.applicationId, userId);
     const jar = new CookieJar();
     // The step passed once (the browser remembered), then a sign-in to Acme with the password alone, holding a refresh token.
-    const first = await passwordSignIn(scope, jar, 'stepped-switch@example.com', { tenant: 'acme' });
+    const first = await passwordSignIn(scope, jar, email, { tenant: 'acme' });
     expect(await idToken(scope, first.flow, await jar.submit(await jar.visit(first.answer.location!), { code: codeAt(secret) }))).toMatchObject({ acr: ACR_MULTI_FACTOR });
-    const inAcme = await passwordSignIn(scope, jar, 'stepped-switch@example.com', { tenant: 'acme', prompt: 'login consent', scope: 'openid offline_access' });
+    const inAcme = await passwordSignIn(scope, jar, email, { tenant: 'acme', prompt: 'login consent', scope: 'openid offline_access' });
     expect(inAcme.answer.location).not.toContain('/mfa');
     const callback = await jar.followOut(inAcme.answer, issuer);
     let refreshToken = (await oidc.authorizationCodeGrant(scope.configuration, callback, { pkceCodeVerifier: inAcme.flow.verifier, expectedState: inAcme.flow.state })).refresh_token!;
@@ -382,6 +384,11 @@ describe('an MFA policy made required', () => {
       refreshToken = (await oidc.refreshTokenGrant(scope.configuration, refreshToken)).refresh_token!;
     };
     expect((await scope.admin.put('/policies/mfa', { enforcement: 'required', factors: ['totp'], rememberDeviceDays: 30 })).status).toBe(200);
+    return { scope, acme, globex, userId, jar, stillSignedIn, refreshToken: () => refreshToken };
+  }
+
+  it('a remembered browser’s step-up for another tenant ends no sign-in by itself: the switch page asks, the user’s POST switches', async () => {
+    const { scope, acme, globex, userId, jar, stillSignedIn, refreshToken } = await signedInToAcmeThenRequired('stepped-switch@example.com');
     // A cross-site navigation to Globex: the step is spared (remembered), and the page asks before anything ends.
     const asked = await authorize(scope, jar, { tenant: 'globex' });
     const page = await pageOf(jar, asked.page);
@@ -398,7 +405,20 @@ describe('an MFA policy made required', () => {
     expect(confirmed.location!.startsWith(REDIRECT_URI), confirmed.url).toBe(true);
     const switched = await oidc.authorizationCodeGrant(scope.configuration, await jar.followOut(confirmed, issuer), { pkceCodeVerifier: asked.verifier, expectedState: asked.state });
     expect(decodeJwt(switched.id_token!).payload).toMatchObject({ sub: userId, tenant_id: globex });
-    await expect(oidc.refreshTokenGrant(scope.configuration, refreshToken)).rejects.toMatchObject({ error: 'invalid_grant' });
+    await expect(oidc.refreshTokenGrant(scope.configuration, refreshToken())).rejects.toMatchObject({ error: 'invalid_grant' });
+  });
+
+  it('so does one whose tenant is chosen on the page: the choice is no confirmation, the switch page’s POST is', async () => {
+    const { scope, globex, userId, jar, stillSignedIn, refreshToken } = await signedInToAcmeThenRequired('stepped-choice@example.com');
+    const asked = await authorize(scope, jar);
+    const chooser = await pageOf(jar, asked.page);
+    expect(readForm(chooser.url, chooser.body).action).toMatch(/\/tenant$/);
+    const page = await pageOf(jar, await jar.submit(chooser, { tenant: globex }));
+    expect(page.body).toContain('Continuing in Globex ends that sign-in.');
+    await stillSignedIn();
+    const confirmed = await pageOf(jar, await jar.submit(page, {}));
+    expect(await idToken(scope, asked, confirmed)).toMatchObject({ sub: userId, tenant_id: globex });
+    await expect(oidc.refreshTokenGrant(scope.configuration, refreshToken())).rejects.toMatchObject({ error: 'invalid_grant' });
   });
 
   it('a remembered browser’s sign-in that changes an expired password was judged by the policy: the session then goes on silently, and opens the account page', async () => {
