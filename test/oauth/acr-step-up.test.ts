@@ -408,6 +408,15 @@ describe('an MFA policy made required', () => {
     await expect(oidc.refreshTokenGrant(scope.configuration, refreshToken())).rejects.toMatchObject({ error: 'invalid_grant' });
   });
 
+  it('a remembered browser’s step-up in the tenant the session is signed in to goes on without a page, its grant kept', async () => {
+    const { scope, acme, userId, jar, stillSignedIn } = await signedInToAcmeThenRequired('stepped-same@example.com');
+    const flow = await authorize(scope, jar, { tenant: 'acme' });
+    const back = await pageOf(jar, flow.page);
+    expect(back.location!.startsWith(REDIRECT_URI), back.url).toBe(true);
+    expect(await idToken(scope, flow, back)).toMatchObject({ sub: userId, tenant_id: acme });
+    await stillSignedIn();
+  });
+
   it('so does one whose tenant is chosen on the page: the choice is no confirmation, the switch page’s POST is', async () => {
     const { scope, globex, userId, jar, stillSignedIn, refreshToken } = await signedInToAcmeThenRequired('stepped-choice@example.com');
     const asked = await authorize(scope, jar);
