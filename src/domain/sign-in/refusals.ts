@@ -153,15 +153,16 @@ export class SignInRefusal extends Error {
   }
 }
 
-/** A consent that would end the client's sign-in to another tenant in the browser session (the OP keeps one grant per
- *  client there): the pages say so, and only the user's POST of that page goes on (SignIn.switchConfirmed). */
+/** A consent, or a sign-in proven by nothing in its interaction (SignIn.provenHere), that would end the client's sign-in to
+ *  another tenant in the browser session (the OP keeps one grant per client there): the pages say so, and only the
+ *  user's POST of that page goes on (SignIn.switchConfirmed). */
 export class TenantSwitchUnconfirmed extends Error {
   readonly clientName: string;
   /** Null: the application's own sign-in. */
   readonly endedTenantId: string | null;
 
   constructor(clientName: string, endedTenantId: string | null) {
-    super('the consent would end the client’s sign-in to another tenant: the user confirms it first');
+    super('the interaction would end the client’s sign-in to another tenant: the user confirms it first');
     this.name = 'TenantSwitchUnconfirmed';
     this.clientName = clientName;
     this.endedTenantId = endedTenantId;
