@@ -88,7 +88,8 @@ function filterOf(request: FastifyRequest): AuditFilter {
 function resumptionOf(request: FastifyRequest): [string | undefined, string] {
   const lastEventId = request.headers['last-event-id'];
   if (Array.isArray(lastEventId)) throw invalid('Last-Event-ID', 'Last-Event-ID may be given once');
-  if (lastEventId !== undefined) return [lastEventId, 'Last-Event-ID'];
+  // Empty, it names no event (an `id:` line without a value resets a client's last id): the URL's place stands.
+  if (lastEventId !== undefined && lastEventId !== '') return [lastEventId, 'Last-Event-ID'];
   const { after, resumeAt } = request.query as { after?: string; resumeAt?: string };
   if (after !== undefined && !isUuid(after)) throw invalid('after', 'Invalid after: expected a UUIDv7 (Gatehouse ids are UUIDv7)');
   return subscriptionResumption(after, resumeAt);

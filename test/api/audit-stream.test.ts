@@ -151,6 +151,10 @@ describe('the audit stream', () => {
     const reconnected = await open(`${path}?after=${lastId}`, app.root.apiKey, { 'last-event-id': secondId });
     await reconnected.until(hasTarget(missed[1]!), 'the last user');
     expect(recordsOf(reconnected).map((record) => record.target.id)).toEqual([missed[1]]);
+    // An empty one is no last id (an `id:` line without a value resets it): the URL's place stands.
+    const unset = await open(`${path}?after=${lastId}`, app.root.apiKey, { 'last-event-id': '' });
+    await unset.until(hasTarget(missed[1]!), 'the users after the URL’s record');
+    expect(recordsOf(unset).map((record) => record.target.id)).toEqual(missed);
 
     const refused = async (query: string) => (await open(`${path}?${query}`)).body;
     expect(await refused(`after=${lastId}&resumeAt=${lastId}`)).toMatchObject({ code: 'validation_error', field: 'resumeAt' });
