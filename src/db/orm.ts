@@ -88,6 +88,7 @@ import { Migration0082AddressRestoreLinks } from './migrations/0082-address-rest
 import { Migration0083EmailDeliveryLinkExpiry } from './migrations/0083-email-delivery-link-expiry.ts';
 import { Migration0084RestoreEarlierPasswords } from './migrations/0084-restore-earlier-passwords.ts';
 import { Migration0085PoolUserKeysInTheirTenant } from './migrations/0085-pool-user-keys-in-their-tenant.ts';
+import { Migration0086DeletedApplicationRetention } from './migrations/0086-deleted-application-retention.ts';
 import type { EmbeddedDatabase } from './embedded.ts';
 import { gateStatements } from './statement-gate.ts';
 import { StartRefusal } from '../process/start-failure.ts';
@@ -176,6 +177,7 @@ export const MIGRATIONS = [
   { name: '0083-email-delivery-link-expiry', class: Migration0083EmailDeliveryLinkExpiry },
   { name: '0084-restore-earlier-passwords', class: Migration0084RestoreEarlierPasswords },
   { name: '0085-pool-user-keys-in-their-tenant', class: Migration0085PoolUserKeysInTheirTenant },
+  { name: '0086-deleted-application-retention', class: Migration0086DeletedApplicationRetention },
 ];
 
 /** Names released migrations ran under before they were renamed; each runs again under its new name, as a no-op. */

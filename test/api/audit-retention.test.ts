@@ -1,12 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuditRetentionJob, purgeExpiredAuditRecords } from '../../src/domain/audit/retention.ts';
 import type { BootstrapResult } from '../../src/domain/bootstrap.ts';
+import { firstIdAt } from '../../src/ids.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
+import { freshApplication } from '../support/applications.ts';
 import { HttpClient } from '../support/http.ts';
 
 /**
  * Audit retention: each application's `auditRetentionDays` (default 90); a job deletes older records in batches,
- * with one `audit_log.purged` summary record per application; other applications keep theirs. Time is the test's clock.
+ * with one `audit_log.purged` summary record per application; other applications keep theirs. A deleted application's
+ * records go by the retention it had, without a summary, and then its bookkeeping. Time is the test's clock.
  */
 const DAY_MS = 86_400_000;
 let app: TestApp;
@@ -92,5 +95,55 @@ describe('the retention job', () => {
     } finally {
       await job.stop();
     }
+  });
+});
+
+describe('a deleted application’s records', () => {
+  it('are kept for the retention it had when deleted, then purged by the job, with its bookkeeping; a live application’s stay', async () => {
+    const { admin, applicationId, appPath } = await freshApplication(app);
+    expect((await admin.patch(appPath, { auditRetentionDays: 30 })).status).toBe(200);
+    expect((await admin.post('/users', { email: 'gone@example.com' })).status).toBe(201);
+    expect((await admin.delete(appPath)).status).toBe(204);
+    const kept = await actionsOf(applicationId);
+    expect(kept).toEqual(expect.arrayContaining(['user.created', 'application.deleted']));
+    expect(await app.sql('select audit_retention_days from deleted_application where application_id = ?', [applicationId])).toEqual([{ audit_retention_days: 30 }]);
+    const otherHttp = new HttpClient(app.baseUrl, { apiKey: other.apiKey });
+    expect((await otherHttp.post('/users', { email: 'live@example.com' })).status).toBe(201);
+    const live = await actionsOf(other.applicationId);
+
+    // Within its 30 days (the ids may run ahead of Date.now() by days, never behind): nothing of it goes.
+    now = new Date(Date.now() + 20 * DAY_MS);
+    expect((await purgeExpiredAuditRecords(app.gatehouse.services.orm, () => now)).map((run) => run.applicationId)).not.toContain(applicationId);
+    expect(await actionsOf(applicationId)).toEqual(kept);
+    expect(await app.sql('select application_id from deleted_application where application_id = ?', [applicationId])).toHaveLength(1);
+
+    // Past them, within the other's 90: its records and its bookkeeping go, no summary is written for it anywhere.
+    now = new Date(Date.now() + 60 * DAY_MS);
+    const runs = await purgeExpiredAuditRecords(app.gatehouse.services.orm, () => now, 2);
+    expect(runs).toContainEqual({ applicationId, deleted: kept.length });
+    expect(await actionsOf(applicationId)).toEqual([]);
+    expect(await app.sql('select application_id from deleted_application where application_id = ?', [applicationId])).toEqual([]);
+    expect(await app.sql(`select id from audit_log where action = 'audit_log.purged' and target_id = ?`, [applicationId])).toEqual([]);
+    expect(await actionsOf(other.applicationId)).toEqual(live);
+  });
+
+  it('keep their bookkeeping while a record of it is left, whatever the date', async () => {
+    const { admin, applicationId, appPath } = await freshApplication(app);
+    expect((await admin.patch(appPath, { auditRetentionDays: 1 })).status).toBe(200);
+    expect((await admin.delete(appPath)).status).toBe(204);
+    // A record committed after the deletion by a request that began before it, newer than the purge's horizon.
+    now = new Date(Date.now() + 3 * DAY_MS);
+    await app.sql(
+      `insert into audit_log (application_id, id, actor_type, actor_id, action, target_type, request_id, created_at)
+       values (?, ?, 'system', 'test', 'user.created', 'user', 'late', now())`,
+      [applicationId, firstIdAt(new Date(Date.now() + 10 * DAY_MS))],
+    );
+    await purgeExpiredAuditRecords(app.gatehouse.services.orm, () => now);
+    expect(await actionsOf(applicationId)).toEqual(['user.created']);
+    expect(await app.sql('select application_id from deleted_application where application_id = ?', [applicationId])).toHaveLength(1);
+    now = new Date(Date.now() + 20 * DAY_MS);
+    await purgeExpiredAuditRecords(app.gatehouse.services.orm, () => now);
+    expect(await actionsOf(applicationId)).toEqual([]);
+    expect(await app.sql('select application_id from deleted_application where application_id = ?', [applicationId])).toEqual([]);
   });
 });

@@ -173,11 +173,11 @@ describe('deletion leaves no orphans', () => {
     }
     expect((await admin.delete(appPath)).status).toBe(204);
     expect(await app.sql('select model from oidc_model where application_id = ?', [applicationId])).toEqual([]);
-    // Audit records stay (docs/decisions.md, "Applications and credentials").
+    // Audit records stay, for its retention (docs/audit.md, "Retention").
     expect((await app.sql('select count(*)::int as n from audit_log where application_id = ?', [applicationId]))[0].n).toBeGreaterThan(0);
   });
 
-  it('deleting an application leaves no row of it in any application-owned table but audit_log and idempotency_record', async () => {
+  it('deleting an application leaves no row of it in any application-owned table but audit_log, its retention and idempotency_record', async () => {
     const { admin, applicationId, appPath } = await freshApplication(app);
     const tenantId = (await admin.post(`${appPath}/tenants`, { name: 'Acme' })).body.id;
     expect((await admin.post(`${appPath}/tenants/${tenantId}/users`, { email: 'a@example.com' })).status).toBe(201);
@@ -187,7 +187,7 @@ describe('deletion leaves no orphans', () => {
     );
     const left: string[] = [];
     for (const { table_name: table } of tables) {
-      if (table === 'audit_log' || table === 'idempotency_record') continue;
+      if (table === 'audit_log' || table === 'deleted_application' || table === 'idempotency_record') continue;
       const [row] = await app.sql<{ n: number }>(`select count(*)::int as n from ${table} where application_id = ?`, [applicationId]);
       if (row!.n > 0) left.push(table);
     }

@@ -320,6 +320,36 @@ describe('migration 0085', () => {
   });
 });
 
+describe('migration 0086', () => {
+  it('registers each application deleted before it, with the retention its deletion recorded (else 90 days) from its newest record', async () => {
+    const of = await migratedDatabase();
+    const [recorded, unrecorded] = ['00000000-0000-7000-8000-0000000000d1', '00000000-0000-7000-8000-0000000000d2'];
+    const record = (applicationId: string, id: string, action: string, before: string, at: string) =>
+      `('${applicationId}', '${id}', 'system', 'test', '${action}', 'application', '${id}', ${before}::jsonb, '${at}')`;
+    await sql(
+      of,
+      `delete from mikro_orm_migrations where name = '0086-deleted-application-retention';
+       drop table deleted_application;
+       ${OWNERS_SQL}
+       insert into audit_log (application_id, id, actor_type, actor_id, action, target_type, request_id, before, created_at) values
+         ${[
+           record(APPLICATION, '00000000-0000-7000-8000-0000000000e1', 'user.created', 'null', '2026-01-01T00:00:00Z'),
+           record(recorded, '00000000-0000-7000-8000-0000000000e2', 'user.created', 'null', '2026-02-01T00:00:00Z'),
+           record(recorded, '00000000-0000-7000-8000-0000000000e3', 'application.deleted', `'{"auditRetentionDays": 7}'`, '2026-03-01T00:00:00Z'),
+           record(unrecorded, '00000000-0000-7000-8000-0000000000e4', 'user.created', 'null', '2026-04-01T00:00:00Z'),
+         ].join(', ')};`,
+    );
+    await start(of);
+    const rows = await onDatabase(of, async (client) =>
+      (await client.query<{ application_id: string; audit_retention_days: number; deleted_at: Date }>('select * from deleted_application order by application_id')).rows,
+    );
+    expect(rows).toEqual([
+      { application_id: recorded, audit_retention_days: 7, deleted_at: new Date('2026-03-01T00:00:00Z') },
+      { application_id: unrecorded, audit_retention_days: 90, deleted_at: new Date('2026-04-01T00:00:00Z') },
+    ]);
+  });
+});
+
 describe('a database holding migrations this release does not know', () => {
   it('is refused, in one line naming them, when they are numbered among its own: a renamed migration or another build', async () => {
     const of = await migratedDatabase();

@@ -270,6 +270,15 @@ export async function deleteApplication(scope: Scope, applicationId: string): Pr
     // The OP's models of its clients (grants, refresh tokens, codes) have no foreign key to cascade: they would stay,
     // with their users' claims, until they expire. Rows made before a client was known (sessions) carry no application.
     await executeOwned(em, application.id, 'delete from oidc_model where @owner');
+    // Its records stay its retention, then go (src/domain/audit/retention.ts): the job has no row of it left to read it from.
+    await em
+      .getConnection()
+      .execute(
+        'insert into deleted_application (application_id, audit_retention_days, deleted_at) values (?, ?, now())',
+        [application.id, application.auditRetentionDays],
+        'run',
+        em.getTransactionContext(),
+      );
     em.remove(application);
     // Its API keys went with it (cascade).
     changed(em, { kind: 'application', id: application.id });
