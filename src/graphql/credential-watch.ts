@@ -20,6 +20,9 @@ export interface CredentialWatch<C> {
 export const RECHECKS_AT_ONCE = 4;
 /** setTimeout's longest wait; a later expiry is waited for in steps. */
 const TIMER_MAX_MS = 2_147_483_647;
+/** Asked again this often past its expiry while it still authenticates: a timer may fire a moment early, and the
+ *  database's clock may be behind this instance's. */
+const EXPIRY_RETRY_MS = 1_000;
 
 const recordKey = (kind: string, id: string) => `${kind}\0${id}`;
 
@@ -58,7 +61,12 @@ export function credentialWatch<C extends { readonly closed: boolean }>(
 
   function armExpiry(connection: C, entry: Watching, expiresAt: number): void {
     const wait = Math.max(0, expiresAt - Date.now());
-    entry.expiry = setTimeout(() => (wait > TIMER_MAX_MS ? armExpiry(connection, entry, expiresAt) : askAgain(connection)), Math.min(wait, TIMER_MAX_MS));
+    entry.expiry = setTimeout(() => {
+      if (wait > TIMER_MAX_MS) return armExpiry(connection, entry, expiresAt);
+      askAgain(connection);
+      // Until its close unwatches it.
+      armExpiry(connection, entry, Date.now() + EXPIRY_RETRY_MS);
+    }, Math.min(wait, TIMER_MAX_MS));
     entry.expiry.unref();
   }
 

@@ -79,7 +79,7 @@ describe('credentialWatch', () => {
   });
 
   it('asks a connection again when its key or token runs out, unless it was unwatched first', async () => {
-    vi.useFakeTimers({ now: 0 });
+    vi.useFakeTimers({ now: 0, toFake: ['setTimeout', 'clearTimeout', 'Date'] });
     const { watch, asked, settle } = watched();
     const [expiring, unwatched, lasting] = ['expiring', 'unwatched', 'lasting'].map(connection) as [Connection, Connection, Connection];
     watch.watch(expiring, principalOn({ api_key: 'k1' }), 60_000);
@@ -89,8 +89,16 @@ describe('credentialWatch', () => {
     vi.advanceTimersByTime(59_999);
     expect(asked).toEqual([]);
     vi.advanceTimersByTime(1);
-    vi.useRealTimers();
     await settle();
     expect(asked).toEqual(['expiring']);
+    // Still authenticating (a timer a moment early, a database clock behind): asked again each second until closed.
+    vi.advanceTimersByTime(1_000);
+    await settle();
+    expect(asked).toEqual(['expiring', 'expiring']);
+    expiring.closed = true;
+    watch.unwatch(expiring);
+    vi.advanceTimersByTime(5_000);
+    await settle();
+    expect(asked).toEqual(['expiring', 'expiring']);
   });
 });
