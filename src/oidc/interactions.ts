@@ -155,6 +155,12 @@ export async function interactionResult(
     const requested = typeof scope === 'string' ? scope.split(' ') : [];
     grant.addOIDCScope(requested.filter((scope) => OIDC_SCOPES.includes(scope)));
     const replaced = inBrowserSession ? await sessionGrantId(user.id) : undefined;
+    const session = browserSession(user.id);
+    // Without a credential proven here (a session's step-up a remembered browser spared), as a consent: no tenant whose
+    // sign-in was revoked in the browser session, even confirmed on the switch page.
+    if (signIn.provenHere !== true && signIn.tenantId !== null && session !== undefined && (await revokedTenants(orm.em.getConnection(), session)).has(signIn.tenantId)) {
+      throw refused('the sign-in to the tenant was revoked in this browser session');
+    }
     // A sign-in reached with no proof given here (a session's step-up the browser was remembered for) is a GET's alone.
     if (signIn.provenHere !== true && signIn.switchConfirmed !== true && replaced !== undefined && replaced !== grant.jti) {
       const ended = await endsSignIn(orm, replaced);
@@ -163,8 +169,7 @@ export async function interactionResult(
     const place = { applicationId: application, tenantId: signIn.tenantId, inBrowserSession };
     const grantId = await saveGrantForTenant(deps, grant, place, replaced);
     // A credential was proven: the browser session may go on silently to the tenant.
-    const session = browserSession(user.id);
-    if (session !== undefined && signIn.tenantId !== null) await forgetRevokedSignIn(orm.em.getConnection(), session, signIn.tenantId);
+    if (signIn.provenHere === true && session !== undefined && signIn.tenantId !== null) await forgetRevokedSignIn(orm.em.getConnection(), session, signIn.tenantId);
     // RFC 8176 `amr`, and `acr` from it: none when no credential was checked.
     const proved = signIn.amr === undefined ? {} : { amr: [...signIn.amr], acr: acrOf(signIn.amr) };
     // The OP keeps `methods` with its session (overrides.ts).

@@ -430,6 +430,41 @@ describe('an MFA policy made required', () => {
     await expect(oidc.refreshTokenGrant(scope.configuration, refreshToken())).rejects.toMatchObject({ error: 'invalid_grant' });
   });
 
+  it('nor does a session’s step-up sign in again, without a credential, to a tenant whose sign-in was revoked in the browser, switch page or not', async () => {
+    const email = 'stepped-revoked@example.com';
+    const { scope, acme, userId, jar } = await signedInToAcmeThenRequired(email);
+    // Another client of the application signed in to Globex in the same browser keeps the session once Acme's is revoked.
+    const other = await createTestClient(app, { type: 'web', applicationId: scope.applicationId, redirectUris: [REDIRECT_URI] });
+    const otherScope = { ...scope, configuration: await discover(app, other.clientId, oidc.ClientSecretBasic(other.clientSecret ?? '')) };
+    const elsewhere = await passwordSignIn(otherScope, jar, email, { tenant: 'globex', prompt: 'login' });
+    expect(await idToken(otherScope, elsewhere.flow, await pageOf(jar, elsewhere.answer))).toMatchObject({ sub: userId });
+    const sessions = (await scope.admin.get(`/applications/${scope.applicationId}/tenants/${acme}/sessions`)).body.data as { id: string }[];
+    for (const { id } of sessions) expect((await scope.admin.delete(`/applications/${scope.applicationId}/tenants/${acme}/sessions/${id}`)).status).toBe(204);
+    expect(await app.sql('select 1 from revoked_sign_in where tenant_id = ?', [acme])).toHaveLength(1);
+    // This client's kept grant becomes Globex's, by the password (the step spared: remembered).
+    const inGlobex = await passwordSignIn(scope, jar, email, { tenant: 'globex', prompt: 'login' });
+    expect(await idToken(scope, inGlobex.flow, await pageOf(jar, inGlobex.answer))).toMatchObject({ sub: userId });
+    // Named, Acme asks for the password. Chosen on the tenant page of a session's step-up (the policy made required again
+    // since, the step spared by the remembered browser), it is refused, confirmed or not: the revoked sign-in stays revoked.
+    const named = await pageOf(jar, (await authorize(scope, jar, { tenant: 'acme' })).page);
+    expect(named.body).toContain('name="password"');
+    expect((await scope.admin.put('/policies/mfa', { enforcement: 'optional', factors: ['totp'], rememberDeviceDays: 30 })).status).toBe(200);
+    expect((await scope.admin.put('/policies/mfa', { enforcement: 'required', factors: ['totp'], rememberDeviceDays: 30 })).status).toBe(200);
+    const asked = await authorize(scope, jar);
+    const chooser = await pageOf(jar, asked.page);
+    expect(readForm(chooser.url, chooser.body).action).toMatch(/\/tenant$/);
+    let answered = await pageOf(jar, await jar.submit(chooser, { tenant: acme }));
+    // Were the switch page shown, its POST must be refused alike.
+    if (answered.body.includes('Continuing in Acme ends that sign-in.')) answered = await pageOf(jar, await jar.submit(answered, {}));
+    const answer = new URL(answered.location!);
+    expect(`${answer.origin}${answer.pathname}`).toBe(REDIRECT_URI);
+    expect(answer.searchParams.get('error')).toBe('access_denied');
+    expect(await app.sql('select 1 from revoked_sign_in where tenant_id = ?', [acme])).toHaveLength(1);
+    // With the password it signs in there again.
+    const again = await passwordSignIn(scope, jar, email, { tenant: 'acme', prompt: 'login' });
+    expect(await idToken(scope, again.flow, await pageOf(jar, again.answer))).toMatchObject({ sub: userId, tenant_id: acme });
+  });
+
   it('a remembered browser’s sign-in that changes an expired password was judged by the policy: the session then goes on silently, and opens the account page', async () => {
     const scope = await applicationWith();
     const email = 'remembered-expired@example.com';

@@ -202,7 +202,9 @@ export async function answerInteraction(app: TestApp, uid: string, signIn: SignI
   const { provider } = await services.oidc.get();
   const interaction = await provider.Interaction.find(uid);
   if (interaction === undefined) throw new Error(`no interaction ${uid}`);
-  return finishInteraction(interaction, await interactionResult(provider, services, interaction, signIn));
+  // The pages answer a login once a credential is proven in the interaction: the seam's sign-in stands for one.
+  const answered: SignIn = interaction.prompt.name === 'login' ? { ...signIn, provenHere: true } : signIn;
+  return finishInteraction(interaction, await interactionResult(provider, services, interaction, answered));
 }
 
 /** What a token minted by the tests claims of its application, tenant and permissions (a type: it is a JWT payload). */
