@@ -22,7 +22,7 @@ import { mayActNow, type SignInUser } from '../users/sign-in-user.ts';
 import { useRow } from '../sign-in/email-methods.ts';
 import { insertCredential, type NewCredential } from '../webauthn/credentials.ts';
 import { mfaEnrolledMail, tenantOf } from '../email/flow-mail.ts';
-import { addressHeldUntil, issueEnrolmentLink } from '../users/link-tokens.ts';
+import { addressHeld, issueEnrolmentLink } from '../users/link-tokens.ts';
 import { hashInvitationToken, holdInvitationRoles, invitationPool, invitationStatus, type InvitationStatus } from './invitations.ts';
 
 /** Ours are 43 characters. */
@@ -62,7 +62,7 @@ export type AcceptOutcome =
   | { readonly ok: false; readonly passwordErrors: readonly CopyText[] }
   /** Sign in with it instead. */
   | { readonly ok: false; readonly taken: true }
-  /** A restore link holds the address for the account that left it (addressHeldUntil): no new account takes it. */
+  /** A restore link holds the address for the account that left it (addressHeld): no new account takes it. */
   | { readonly ok: false; readonly addressHeld: true }
   /** The existing account it was to join was deleted meanwhile: the invitation stands, for a new account. */
   | { readonly ok: false; readonly accountGone: true }
@@ -138,7 +138,7 @@ export async function acceptInvitation(scope: Scope, opened: Pick<Invitation, 'i
         const refused = account.password === null ? [] : await refusedPassword(tx, poolId === tenantId ? tenantId : null, account.password.plain);
         if (refused.length > 0) return { ok: false, passwordErrors: refused };
         // Sending the invitation checked it too, but the account may have left the address since.
-        if ((await addressHeldUntil(em, invitation.applicationId, poolId, invitation.emailNormalized)) !== null) return { ok: false, addressHeld: true };
+        if (await addressHeld(em, invitation.applicationId, poolId, invitation.emailNormalized)) return { ok: false, addressHeld: true };
         user = em.create(User, {
           applicationId: invitation.applicationId,
           id: account.id ?? newId(),

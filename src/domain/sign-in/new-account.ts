@@ -5,7 +5,7 @@ import { recordAudit } from '../audit/audit.ts';
 import { lockTenants } from '../tenants/target-tenant.ts';
 import { usersChanged } from '../users/changed.ts';
 import { normalizeEmail } from '../users/email-key.ts';
-import { addressHeldUntil } from '../users/link-tokens.ts';
+import { addressHeld } from '../users/link-tokens.ts';
 import { SignInRefusal } from './refusals.ts';
 import type { SignInTarget } from './sign-in.ts';
 
@@ -35,7 +35,7 @@ export async function createSignedUpUser(tx: Scope, target: SignInTarget, accoun
   if (tenantId !== null && (await lockTenants(tx, [tenantId])).length === 0) throw new SignInRefusal('signup_tenant_gone', target.look);
   // Reached once the address is proven (a code, a passkey's code, an upstream provider, SAML); the password sign-up
   // answers a held address before, as it answers one with an account.
-  if ((await addressHeldUntil(tx.em, target.application.id, target.poolId, normalizeEmail(account.email))) !== null) throw new SignInRefusal('signup_address_held', target.look);
+  if (await addressHeld(tx.em, target.application.id, target.poolId, normalizeEmail(account.email))) throw new SignInRefusal('signup_address_held', target.look);
   const user = tx.em.create(User, {
     applicationId: target.application.id,
     id: account.id ?? newId(),

@@ -89,7 +89,7 @@ export const SIGN_IN_REFUSALS = {
     silent: null,
   },
   signup_tenant_gone: { page: { status: 400, copy: 'refusal.signupTenantGone' }, oauth: null, silent: null },
-  // A restore link holds the address for the account that left it (addressHeldUntil): shown only to whoever proved it.
+  // A restore link holds the address for the account that left it (addressHeld): shown only to whoever proved it.
   signup_address_held: { page: { status: 409, copy: 'refusal.signupAddressHeld' }, oauth: null, silent: null },
   account_unavailable: { page: { status: 404, copy: 'refusal.accountUnavailable' }, oauth: null, silent: null },
   account_sign_in_failed: { page: { status: 400, copy: 'refusal.accountSignInFailed' }, oauth: null, silent: null },

@@ -12,7 +12,7 @@ import { textOf, typedEmail, typedName } from '../typed-fields.ts';
 import { askedForLock, AskedForMail, welcomeMail } from '../email/flow-mail.ts';
 import { mailAt, queueVerification } from './account-links.ts';
 import { createSignedUpUser } from './new-account.ts';
-import { addressHeldUntil } from '../users/link-tokens.ts';
+import { addressHeld } from '../users/link-tokens.ts';
 import type { SignInTarget } from './sign-in.ts';
 
 export interface SignUpInput {
@@ -66,7 +66,7 @@ export async function signUp(target: SignInTarget, input: SignUpInput, applicati
       }
       // Held by a restore link for its former account: answered as an account's is, mailing nothing (the mailbox holds
       // that link's notice already).
-      if ((await addressHeldUntil(em, target.application.id, target.poolId, emailNormalized)) !== null) return { ok: true, email, created: null };
+      if (await addressHeld(em, target.application.id, target.poolId, emailNormalized)) return { ok: true, email, created: null };
       const created = await createSignedUpUser(tx, target, { email, name, passwordHash, emailVerified: false });
       await em.flush();
       await queueVerification(target, em, created);

@@ -6,7 +6,7 @@ import { forgetUserKeys, usersChanged } from './changed.ts';
 import { removeWaysIn, takeOverUnconfirmed, type TakeoverTerms } from './unconfirmed-takeover.ts';
 import { auditFilingOf, auditTenantOf, endWhatPasswordOpened, leaveOldAddress, type KeptLinks } from './users.ts';
 import { emailChangedMail, tenantOf, type MailContext } from '../email/flow-mail.ts';
-import { addressHeldUntil, issueRestoreLink, type LinkUser, type RestoredAddress } from './link-tokens.ts';
+import { addressHeld, issueRestoreLink, type LinkUser, type RestoredAddress } from './link-tokens.ts';
 import { countsAcrossTenants, endUserSignIns } from '../sessions/end-sessions.ts';
 import type { PolicyCutoffs } from '../sessions/grant-sign-ins.ts';
 
@@ -121,8 +121,8 @@ async function moveAddress(em: EntityManager, actor: AuditActor, userId: string,
     key,
     userId,
   ]);
-  // A restore link of another account holds it too, for its owner (addressHeldUntil).
-  if (holder !== undefined || (await addressHeldUntil(em, actor.applicationId, user.pool_id, key, userId)) !== null) return 'taken';
+  // A restore link of another account holds it too, for its owner (addressHeld).
+  if (holder !== undefined || (await addressHeld(em, actor.applicationId, user.pool_id, key, userId))) return 'taken';
   await executeOwned(em, actor.applicationId, 'update app_user set email = ?, email_normalized = ?, email_verified = true, vouched_by_tenant_id = null, updated_at = now() where @owner and id = ?', [
     newEmail,
     key,

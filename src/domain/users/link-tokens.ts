@@ -74,10 +74,10 @@ interface IssuedLink {
   readonly expiresInMinutes: number;
 }
 
-/** An administrator's account or invitation for an address a restore link holds (addressHeldUntil): 409 on `email`. */
+/** An administrator's account or invitation for an address a restore link holds (addressHeld): 409 on `email`. */
 export async function refuseHeldAddress(runner: SqlRunner, applicationId: string, poolId: string, email: string, except?: string): Promise<void> {
   // No date: in a shared pool the caller may be another tenant's, to whom when that account left it is none of theirs.
-  if ((await addressHeldUntil(runner, applicationId, poolId, normalizeEmail(email), except)) !== null) {
+  if (await addressHeld(runner, applicationId, poolId, normalizeEmail(email), except)) {
     throw new GatehouseError('already_exists', 'This e-mail is held for the owner of the account that left it, who may take it back for a while', { field: 'email' });
   }
 }
@@ -103,7 +103,7 @@ export async function issueEnrolmentLink(em: EntityManager, user: LinkUser, fact
  *  the password the account had at the change, or one it replaced within RESTORE_LINK_MINUTES before (an intruder who
  *  knew the owner's changes it first), opens it: the old mailbox alone, perhaps no longer the owner's, takes nothing
  *  back. It outlives what the one who changed the address could do since (newer links, a new password, another change
- *  of address), as a factor's link does, and holds its address meanwhile (addressHeldUntil). */
+ *  of address), as a factor's link does, and holds its address meanwhile (addressHeld). */
 export async function issueRestoreLink(em: EntityManager, user: LinkUser, restores: Omit<RestoredAddress, 'issuedAt' | 'earlierHashes'>, base: string): Promise<IssuedLink> {
   const earlier = await executeOwned<{ password_hash: string }[]>(
     em,
@@ -115,17 +115,18 @@ export async function issueRestoreLink(em: EntityManager, user: LinkUser, restor
   return insertLink(em, user, 'password_reset', { restores: { ...restores, earlierHashes } }, base, RESTORE_LINK_MINUTES);
 }
 
-/** Until when a live restore link of another user of the pool than `except` holds the address (its normalized key): no
- *  other account takes it meanwhile, so that the link, once proven, gives it back. Null when none does. */
-export async function addressHeldUntil(runner: SqlRunner, applicationId: string, poolId: string, emailNormalized: string, except?: string): Promise<Date | null> {
-  const [row] = await executeOwned<{ until: Date | null }[]>(
+/** Whether a live restore link of another user of the pool than `except` holds the address (its normalized key): no
+ *  other account takes it meanwhile, so that the link, once proven, gives it back. */
+export async function addressHeld(runner: SqlRunner, applicationId: string, poolId: string, emailNormalized: string, except?: string): Promise<boolean> {
+  const rows = await executeOwned<unknown[]>(
     runner,
     applicationId,
-    `select max(t.expires_at) as until from email_link_token as t join app_user as u on u.application_id = t.application_id and u.id = t.user_id
-      where @owner(t) and t.restores_email_normalized = ? and t.used_at is null and t.expires_at > now() and u.pool_id = ?${except === undefined ? '' : ' and t.user_id <> ?'}`,
+    `select 1 from email_link_token as t join app_user as u on u.application_id = t.application_id and u.id = t.user_id
+      where @owner(t) and t.restores_email_normalized = ? and t.used_at is null and t.expires_at > now() and u.pool_id = ?${except === undefined ? '' : ' and t.user_id <> ?'}
+      limit 1`,
     except === undefined ? [emailNormalized, poolId] : [emailNormalized, poolId, except],
   );
-  return row?.until == null ? null : new Date(row.until);
+  return rows.length > 0;
 }
 
 /** One of a proof link's tries (a factor's or a restore link), taken before its password is checked, so that passwords

@@ -18,7 +18,7 @@ import { linkUserOf } from '../sign-in/account-links.ts';
 import { RefusalTiming } from '../sign-in/refusal-timing.ts';
 import type { SignInTarget } from '../sign-in/sign-in.ts';
 import { normalizeEmail } from './email-key.ts';
-import { addressHeldUntil, issueEmailChangeLink, issueLink } from './link-tokens.ts';
+import { addressHeld, issueEmailChangeLink, issueLink } from './link-tokens.ts';
 import { mayActNowSql, type SignInUser } from './sign-in-user.ts';
 import { keepReplacedPassword, passwordViolations } from './password-history.ts';
 import { forgetUserKeys, usersChanged } from './changed.ts';
@@ -156,10 +156,10 @@ export async function requestOwnEmailChange(target: SignInTarget, user: SignInUs
   const email = typedEmail(typed ?? '');
   if (email === undefined) return ownRefusal({ key: 'field.email' });
   if (normalizeEmail(email) === normalizeEmail(user.email)) return ownRefusal({ key: 'account.emailSame' });
-  // Another account's, or held by a restore link for its former account (addressHeldUntil).
+  // Another account's, or held by a restore link for its former account (addressHeld).
   const held = async (runner: SqlRunner) =>
     (await executeOwned<unknown[]>(runner, applicationId, 'select 1 from app_user where @owner and pool_id = ? and email_normalized = ?', [user.poolId, normalizeEmail(email)]))
-      .length > 0 || (await addressHeldUntil(runner, applicationId, user.poolId, normalizeEmail(email), user.id)) !== null;
+      .length > 0 || (await addressHeld(runner, applicationId, user.poolId, normalizeEmail(email), user.id));
   // Read first on both ways, so that they differ only by the mail's writes, which a held address waits out.
   if (await held(scope.em)) return (await changeTiming.pad(), { ok: true });
   const sent = await changeTiming.measure(() =>
