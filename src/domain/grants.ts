@@ -46,8 +46,7 @@ export async function requireCoveredCredential(scope: Scope, em: EntityManager, 
     requireCovered(scope, [...credential.permissions, ...grantsOf(held.get(subjectKey(subject))).allowed()], caller);
   };
   if (credential.tenantId !== null) return covered(credential.tenantId, scope.permissions);
-  // What it holds application-wide only what the caller holds application-wide covers: a tenant's every permission is
-  // not the application's.
+  // A tenant's every permission is not the application's.
   await covered(null, callers.applicationWide);
   for (const tenantId of await assignedTenants(em, scope.applicationId, subject)) {
     const caller = callers.inTenants.get(tenantId);

@@ -20,8 +20,7 @@ export interface CredentialWatch<C> {
 export const RECHECKS_AT_ONCE = 4;
 /** setTimeout's longest wait; a later expiry is waited for in steps. */
 const TIMER_MAX_MS = 2_147_483_647;
-/** Asked again this often past its expiry while it still authenticates: a timer may fire a moment early, and the
- *  database's clock may be behind this instance's. */
+/** Asked again this often past its expiry while it still authenticates: a timer may fire early, the database's clock lag. */
 const EXPIRY_RETRY_MS = 1_000;
 
 const recordKey = (kind: string, id: string) => `${kind}\0${id}`;
@@ -64,7 +63,6 @@ export function credentialWatch<C extends { readonly closed: boolean }>(
     entry.expiry = setTimeout(() => {
       if (wait > TIMER_MAX_MS) return armExpiry(connection, entry, expiresAt);
       askAgain(connection);
-      // Until its close unwatches it.
       armExpiry(connection, entry, Date.now() + EXPIRY_RETRY_MS);
     }, Math.min(wait, TIMER_MAX_MS));
     entry.expiry.unref();

@@ -156,8 +156,7 @@ export async function interactionResult(
     grant.addOIDCScope(requested.filter((scope) => OIDC_SCOPES.includes(scope)));
     const replaced = inBrowserSession ? await sessionGrantId(user.id) : undefined;
     const session = browserSession(user.id);
-    // Without a credential proven here (a session's step-up a remembered browser spared), as a consent: no tenant whose
-    // sign-in was revoked in the browser session, even confirmed on the switch page.
+    // Proven by nothing here (a step-up a remembered browser spared): as a consent, no tenant revoked in this browser.
     if (signIn.provenHere !== true && signIn.tenantId !== null && session !== undefined && (await revokedTenants(orm.em.getConnection(), session)).has(signIn.tenantId)) {
       throw refused('the sign-in to the tenant was revoked in this browser session');
     }

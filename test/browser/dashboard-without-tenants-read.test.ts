@@ -75,6 +75,23 @@ const as = (account: { email: string; password: string }, use: (page: Page) => P
 
 const settled = (page: Page) => page.locator('.loading').first().waitFor({ state: 'detached' });
 
+/** The application's tabs offered to the operator. */
+async function offeredTabs(page: Page): Promise<string[]> {
+  const sections = page.getByRole('navigation', { name: 'Application sections' });
+  await sections.waitFor();
+  return sections.getByRole('link').allTextContents();
+}
+
+/** Once the screen has loaded: no tenant to choose, the lines saying what a choice of tenant takes. */
+async function offersNoTenantChoice(page: Page, ...lines: string[]): Promise<void> {
+  await settled(page);
+  expect(await page.getByLabel('Tenant', { exact: true }).count()).toBe(0);
+  for (const line of lines) await page.getByText(line).waitFor();
+}
+
+/** Nothing on the page was refused. */
+const noRefusal = async (page: Page) => expect(await page.getByRole('alert').allTextContents()).toEqual([]);
+
 /** Searches the audit log shown for `action` and answers the target cell of each row, once the search is read. */
 async function targetsOf(page: Page, action: string): Promise<string[]> {
   await page.getByLabel('Action', { exact: true }).fill(action);
@@ -88,9 +105,8 @@ describe('a multi-tenant application to operators who may not list its tenants, 
   it("shows a reader of branding the application's branding, with no tenant picker the server would refuse", async () => {
     await as(BRANDING_READER, async (page) => {
       await page.getByRole('heading', { level: 2, name: 'Branding' }).waitFor();
-      await settled(page);
-      expect(await page.getByLabel('Tenant', { exact: true }).count()).toBe(0);
-      expect(await page.getByRole('alert').allTextContents()).toEqual([]);
+      await offersNoTenantChoice(page);
+      await noRefusal(page);
       await page.getByRole('term').filter({ hasText: 'Sign-in title' }).waitFor();
     });
   });
@@ -98,9 +114,8 @@ describe('a multi-tenant application to operators who may not list its tenants, 
   it("shows an analyst the application's figures, with no tenant picker", async () => {
     await as(ANALYST, async (page) => {
       await page.getByRole('heading', { level: 2, name: 'Analytics' }).waitFor();
-      await settled(page);
-      expect(await page.getByLabel('Tenant', { exact: true }).count()).toBe(0);
-      expect(await page.getByRole('alert').allTextContents()).toEqual([]);
+      await offersNoTenantChoice(page);
+      await noRefusal(page);
     });
   });
 
@@ -110,35 +125,29 @@ describe('a multi-tenant application to operators who may not list its tenants, 
       await settled(page);
       expect(await page.getByRole('button', { name: 'Invite' }).count()).toBe(0);
       await page.getByText('Inviting to a tenant also takes tenants:read').waitFor();
-      expect(await page.getByRole('alert').allTextContents()).toEqual([]);
+      await noRefusal(page);
     });
   });
 
   it("offers a writer of users the Users tab: every tenant's users, each user's tenants by id, no choice of tenant", async () => {
     await as(USER_ADMIN, async (page) => {
-      const sections = page.getByRole('navigation', { name: 'Application sections' });
-      await sections.waitFor();
-      expect(await sections.getByRole('link').allTextContents()).toContain('Users');
+      expect(await offeredTabs(page)).toContain('Users');
       await openTab(page, 'Users');
       await page.getByRole('heading', { level: 2, name: 'Users' }).waitFor();
       await page.getByRole('rowheader', { name: 'ada@acme.example' }).waitFor();
       await page.getByRole('rowheader', { name: 'bob@globex.example' }).waitFor();
-      await settled(page);
-      expect(await page.getByLabel('Tenant', { exact: true }).count()).toBe(0);
-      await page.getByText("Choosing the new user's tenant also takes tenants:read").waitFor();
+      await offersNoTenantChoice(page, "Choosing the new user's tenant also takes tenants:read");
       await page.getByRole('button', { name: 'Details of ada@acme.example' }).click();
       await page.getByText(`Tenants: ${acme}`).waitFor();
       await page.getByText("Changing a user's tenants also takes tenants:read").waitFor();
       expect(await page.getByRole('checkbox').count()).toBe(0);
-      expect(await page.getByRole('alert').allTextContents()).toEqual([]);
+      await noRefusal(page);
     });
   });
 
   it("offers a writer of API keys the API keys tab: every key, its tenant by id, no choice of tenant", async () => {
     await as(KEY_ADMIN, async (page) => {
-      const sections = page.getByRole('navigation', { name: 'Application sections' });
-      await sections.waitFor();
-      expect(await sections.getByRole('link').allTextContents()).toContain('API keys');
+      expect(await offeredTabs(page)).toContain('API keys');
       await openTab(page, 'API keys');
       await page.getByRole('heading', { level: 2, name: 'API keys' }).waitFor();
       const row = page.getByRole('row').filter({ has: page.getByRole('rowheader', { name: 'Acme bot' }) });
@@ -153,15 +162,13 @@ describe('a multi-tenant application to operators who may not list its tenants, 
       const panel = page.getByRole('region', { name: 'Roles of Acme bot' });
       await settled(page);
       expect(await panel.getByLabel('Tenant', { exact: true }).getByRole('option').allTextContents()).toEqual(['All tenants', acme]);
-      expect(await page.getByRole('alert').allTextContents()).toEqual([]);
+      await noRefusal(page);
     });
   });
 
   it("offers a writer of OAuth clients the OAuth clients tab: every client, its tenant by id, no choice of tenant", async () => {
     await as(CLIENT_ADMIN, async (page) => {
-      const sections = page.getByRole('navigation', { name: 'Application sections' });
-      await sections.waitFor();
-      const offered = await sections.getByRole('link').allTextContents();
+      const offered = await offeredTabs(page);
       expect(offered).toContain('OAuth clients');
       // Neither roles:read nor role_assignments:read: no Roles nor Operators tab.
       expect(offered).not.toContain('Roles');
@@ -170,43 +177,32 @@ describe('a multi-tenant application to operators who may not list its tenants, 
       await page.getByRole('heading', { level: 2, name: 'OAuth clients' }).waitFor();
       const row = page.getByRole('row').filter({ has: page.getByRole('rowheader', { name: 'Storefront' }) });
       await row.getByRole('cell', { name: acme, exact: true }).waitFor();
-      await settled(page);
-      expect(await page.getByLabel('Tenant', { exact: true }).count()).toBe(0);
-      await page.getByText("Choosing the client's tenant also takes tenants:read").waitFor();
-      expect(await page.getByRole('alert').allTextContents()).toEqual([]);
+      await offersNoTenantChoice(page, "Choosing the client's tenant also takes tenants:read");
+      await noRefusal(page);
     });
   });
 
   it('offers a writer of M2M credentials the M2M credentials tab: every credential, its tenant by id, no choice of tenant', async () => {
     await as(CREDENTIAL_ADMIN, async (page) => {
-      const sections = page.getByRole('navigation', { name: 'Application sections' });
-      await sections.waitFor();
-      expect(await sections.getByRole('link').allTextContents()).toContain('M2M credentials');
+      expect(await offeredTabs(page)).toContain('M2M credentials');
       await openTab(page, 'M2M credentials');
       const row = page.getByRole('row').filter({ has: page.getByRole('rowheader', { name: 'Worker' }) });
       await row.getByRole('cell', { name: acme, exact: true }).waitFor();
-      await settled(page);
-      expect(await page.getByLabel('Tenant', { exact: true }).count()).toBe(0);
-      await page.getByText("Choosing the credential's tenant also takes tenants:read").waitFor();
-      expect(await page.getByRole('alert').allTextContents()).toEqual([]);
+      await offersNoTenantChoice(page, "Choosing the credential's tenant also takes tenants:read");
+      await noRefusal(page);
     });
   });
 
   it("offers a writer of roles the Roles tab: each role's tenant by id, roles made application-wide, no choice of tenant", async () => {
     await as(ROLE_ADMIN, async (page) => {
-      const sections = page.getByRole('navigation', { name: 'Application sections' });
-      await sections.waitFor();
-      const offered = await sections.getByRole('link').allTextContents();
+      const offered = await offeredTabs(page);
       expect(offered).toContain('Roles');
       // Without role_assignments:read, whose list it opens with: no Operators tab.
       expect(offered).not.toContain('Operators');
       await openTab(page, 'Roles');
       const roles = page.getByRole('region', { name: 'Roles', exact: true });
       await roles.getByRole('row', { name: /^Acme auditor / }).getByRole('cell', { name: acme, exact: true }).waitFor();
-      await settled(page);
-      expect(await page.getByLabel('Tenant', { exact: true }).count()).toBe(0);
-      await page.getByText("Making a tenant's own role also takes tenants:read").waitFor();
-      await page.getByText("Making a tenant's own permission also takes tenants:read").waitFor();
+      await offersNoTenantChoice(page, "Making a tenant's own role also takes tenants:read", "Making a tenant's own permission also takes tenants:read");
       const form = page.getByRole('region', { name: 'Create role', exact: true });
       await form.getByLabel('Key').fill('role_reader');
       await form.getByLabel('Name').fill('Role reader');
@@ -214,36 +210,30 @@ describe('a multi-tenant application to operators who may not list its tenants, 
       await form.getByRole('button', { name: 'Create role', exact: true }).click();
       await form.getByRole('status').filter({ hasText: 'Role Role reader created.' }).waitFor();
       await roles.getByRole('row', { name: /^Role reader / }).getByRole('cell', { name: 'Application-wide', exact: true }).waitFor();
-      expect(await page.getByRole('alert').allTextContents()).toEqual([]);
+      await noRefusal(page);
     });
   });
 
   it("offers a writer of role assignments the Operators tab: each operator's tenant by id, operators added application-wide", async () => {
     await as(OPERATOR_ADMIN, async (page) => {
-      const sections = page.getByRole('navigation', { name: 'Application sections' });
-      await sections.waitFor();
-      expect(await sections.getByRole('link').allTextContents()).toEqual(expect.arrayContaining(['Roles', 'Operators']));
+      expect(await offeredTabs(page)).toEqual(expect.arrayContaining(['Roles', 'Operators']));
       await openTab(page, 'Operators');
       const operators = page.getByRole('region', { name: 'Operators', exact: true });
       await operators.getByRole('row', { name: new RegExp(`^${TENANT_AUDITOR.email} `) }).getByRole('cell', { name: acme, exact: true }).waitFor();
-      await settled(page);
-      expect(await page.getByLabel('Tenant', { exact: true }).count()).toBe(0);
-      await page.getByText('Giving a role in one tenant also takes tenants:read').waitFor();
+      await offersNoTenantChoice(page, 'Giving a role in one tenant also takes tenants:read');
       const form = page.getByRole('region', { name: 'Add an operator', exact: true });
       await form.getByLabel('E-mail').fill('added@ops.example');
       await form.getByLabel('Role').selectOption({ label: 'operator_admin' });
       await form.getByRole('button', { name: 'Add operator', exact: true }).click();
       await form.getByRole('status').filter({ hasText: 'added@ops.example is now operator_admin (Application-wide).' }).waitFor();
       await operators.getByRole('row', { name: /^added@ops\.example / }).getByRole('cell', { name: 'Application-wide', exact: true }).waitFor();
-      expect(await page.getByRole('alert').allTextContents()).toEqual([]);
+      await noRefusal(page);
     });
   });
 
   it("offers an auditor holding audit_logs:read alone, application-wide, the Audit log: every tenant's records, searched by id", async () => {
     await as(AUDITOR, async (page) => {
-      const sections = page.getByRole('navigation', { name: 'Application sections' });
-      await sections.waitFor();
-      expect(await sections.getByRole('link').allTextContents()).toEqual(['Audit log']);
+      expect(await offeredTabs(page)).toEqual(['Audit log']);
       await page.getByRole('heading', { level: 2, name: 'Audit log' }).waitFor();
       await settled(page);
       // Neither tenants nor users may be listed: no Tenant filter, no search by address (a user is named as its record names it).
@@ -251,7 +241,7 @@ describe('a multi-tenant application to operators who may not list its tenants, 
       expect(await page.getByLabel('Actor kind').getByRole('option').allTextContents()).toEqual(['Any, by ID']);
       const targets = await targetsOf(page, 'user.created');
       expect(targets.toSorted()).toEqual(['user ada@acme.example', 'user bob@globex.example']);
-      expect(await page.getByRole('alert').allTextContents()).toEqual([]);
+      await noRefusal(page);
     });
   });
 
@@ -261,7 +251,7 @@ describe('a multi-tenant application to operators who may not list its tenants, 
       await settled(page);
       await page.getByLabel('Target e-mail').fill('ada@acme.example');
       expect(await targetsOf(page, 'user.created')).toEqual(['user ada@acme.example']);
-      expect(await page.getByRole('alert').allTextContents()).toEqual([]);
+      await noRefusal(page);
     });
   });
 
@@ -270,10 +260,9 @@ describe('a multi-tenant application to operators who may not list its tenants, 
       expect(await offeredScreens(page, 'Acme')).toEqual(['Audit log of Acme']);
       await page.getByRole('link', { name: 'Audit log of Acme' }).click();
       await page.getByRole('heading', { level: 2, name: 'Audit log of Acme' }).waitFor();
-      await settled(page);
-      expect(await page.getByLabel('Tenant', { exact: true }).count()).toBe(0);
+      await offersNoTenantChoice(page);
       expect(await targetsOf(page, 'user.created')).toEqual(['user ada@acme.example']);
-      expect(await page.getByRole('alert').allTextContents()).toEqual([]);
+      await noRefusal(page);
     });
   });
 });
