@@ -18,11 +18,11 @@ const NO_ADAPTERS = {
   message: 'The domain never imports an adapter (src/oidc/, src/hosted/) or the pages they render.',
 };
 // Authentication (src/auth/) reads the domain, never the reverse; the domain takes only auth's primitives, which import
-// nothing of it: the permissions table, secrets and hashes, and tokens.
+// nothing of it: the permission and operation tables, secrets and hashes, and tokens.
 const NO_AUTHENTICATION = {
   group: [
     '**/auth/**',
-    ...['permissions', 'password-hash', 'client-secrets', 'api-key-secret', 'signing-keys', 'jwt'].map((primitive) => `!**/auth/${primitive}.ts`),
+    ...['permissions', 'operation-permissions', 'password-hash', 'client-secrets', 'api-key-secret', 'signing-keys', 'jwt'].map((primitive) => `!**/auth/${primitive}.ts`),
   ],
   message: 'src/auth/ imports the domain, not the reverse: put what both need in src/domain/.',
 };

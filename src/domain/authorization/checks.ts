@@ -1,3 +1,4 @@
+import type { OperationCoordinate } from '../../auth/operation-permissions.ts';
 import { PermissionSet } from '../../auth/permissions.ts';
 import type { Scope } from '../../context.ts';
 import { invalid } from '../../errors.ts';
@@ -30,10 +31,10 @@ function permissionKey(field: string, permission: string): string {
 
 /** Through enforcement's cache (held-roles.ts), on the ORM's connection. A user not a member of the scope's tenant is of
  *  another tenant (API.md) whatever application-wide roles they hold: a check must not tell the tenant they exist; nor
- *  anyone but their owner what the application's own keys and credentials hold (`permission`: the check's own). */
-async function holdings(scope: Scope, subjects: readonly RoleSubject[], permission: string): Promise<Map<string, HeldGrants>> {
+ *  anyone but their owner what the application's own keys and credentials hold (`operation`: the check's own). */
+async function holdings(scope: Scope, subjects: readonly RoleSubject[], operation: OperationCoordinate): Promise<Map<string, HeldGrants>> {
   const held = await scope.services.apiKeys.heldGrants.read(scope.services.orm.em.getConnection(), scope.applicationId, scope.tenantId, subjects);
-  const ownsWide = [...held.values()].some((grants) => grants.applicationWide) && (await ownsApplicationWideCredentials(scope, permission));
+  const ownsWide = [...held.values()].some((grants) => grants.applicationWide) && (await ownsApplicationWideCredentials(scope, operation));
   return new Map([...held].filter(([, grants]) => grants.member && (ownsWide || !grants.applicationWide)));
 }
 
@@ -48,7 +49,7 @@ function answer(held: HeldGrants | undefined, permission: string): PermissionAns
 /** POST /permissions/check. */
 export async function checkPermission(scope: Scope, check: PermissionCheck): Promise<PermissionAnswer> {
   const permission = permissionKey('permission', check.permission);
-  const held = await holdings(scope, [check.subject], 'permissions:read');
+  const held = await holdings(scope, [check.subject], 'Mutation.checkPermission');
   return answer(held.get(subjectKey(check.subject)), permission);
 }
 
@@ -56,7 +57,7 @@ export async function checkPermission(scope: Scope, check: PermissionCheck): Pro
 export async function bulkCheckPermissions(scope: Scope, checks: readonly PermissionCheck[]): Promise<{ results: { allowed: boolean }[] }> {
   if (checks.length === 0 || checks.length > MAX_BULK_CHECKS) throw invalid('checks', `Ask 1 to ${MAX_BULK_CHECKS} checks`);
   const permissions = checks.map((check, index) => permissionKey(`checks[${index}].permission`, check.permission));
-  const held = await holdings(scope, checks.map((check) => check.subject), 'permissions:read');
+  const held = await holdings(scope, checks.map((check) => check.subject), 'Mutation.bulkCheckPermissions');
   return { results: checks.map((check, index) => ({ allowed: answer(held.get(subjectKey(check.subject)), permissions[index]!).allowed })) };
 }
 
@@ -64,6 +65,6 @@ export async function bulkCheckPermissions(scope: Scope, checks: readonly Permis
 export async function checkRole(scope: Scope, check: { subject: RoleSubject; role: string }): Promise<{ allowed: boolean }> {
   const role = isUuid(check.role) ? check.role.toLowerCase() : check.role;
   if (!isUuid(role) && !ROLE_KEY.test(role)) throw invalid('role', 'A role is named by its key (lower case letters, digits, _ and -) or its id');
-  const held = (await holdings(scope, [check.subject], 'roles:read')).get(subjectKey(check.subject));
+  const held = (await holdings(scope, [check.subject], 'Mutation.checkRole')).get(subjectKey(check.subject));
   return { allowed: held?.roles.some((granted) => granted.id === role || granted.key === role) ?? false };
 }

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { OPERATION_PERMISSIONS, type OperationCoordinate } from '../../auth/operation-permissions.ts';
 import type { Scope } from '../../context.ts';
 import { ApiKey, OAuthClient, Role, RoleAssignment, User } from '../../db/entities/index.ts';
 import type { RoleSubjectType } from '../../db/entities/role-assignment.entity.ts';
@@ -159,11 +160,14 @@ export async function getRoleAssignment(scope: Scope, assignmentId: string): Pro
 }
 
 /** The application's own keys and M2M credentials (bound to no tenant) are its owner's: credentials bound to no tenant
- *  holding `permission` application-wide. Others (a tenant's, or holding it in some tenants only) may neither give them
- *  roles nor ask what they hold, lest a tenant widen the owner's credentials or learn which exist (their GET is 404). */
-export async function ownsApplicationWideCredentials(scope: Pick<Scope, 'principal'>, permission: string): Promise<boolean> {
+ *  holding `operation`'s permissions application-wide. Others (a tenant's, or holding them in some tenants only) may
+ *  neither give them roles nor ask what they hold, lest a tenant widen the owner's credentials or learn which exist
+ *  (their GET is 404). */
+export async function ownsApplicationWideCredentials(scope: Pick<Scope, 'principal'>, operation: OperationCoordinate): Promise<boolean> {
   const { principal } = scope;
-  return principal.tenantId === null && (await principal.permissionsIn(null)).allows(permission);
+  if (principal.tenantId !== null) return false;
+  const held = await principal.permissionsIn(null);
+  return OPERATION_PERMISSIONS[operation].permissions.every((permission) => held.allows(permission));
 }
 
 /** 404 (`subject.id`) unless the subject can hold a role in `tenantId` and the caller sees it (`ownsWide`: the
@@ -208,7 +212,7 @@ export async function createRoleAssignment(scope: Scope, input: CreateRoleAssign
   const { subject, roleId } = input;
   const tenantId = await targetTenant(scope, input.tenantId);
   // Read before the transaction: the embedded database answers only its connection meanwhile.
-  const ownsWide = await ownsApplicationWideCredentials(scope, 'role_assignments:write');
+  const ownsWide = await ownsApplicationWideCredentials(scope, 'Mutation.createRoleAssignment');
   // Wholly before or after an authIsolation switch, which moves a tenant's assignments to the users' copies.
   const created = await uniquely('roleId', 'This role assignment', () =>
     underTenancyConfig(scope, async (tx) => {
