@@ -2,7 +2,7 @@ import { Socket } from 'node:net';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import pg from 'pg';
 
-/** Whether the database answers, within `ms`: resolves, or rejects saying why. */
+/** Whether the database answers and takes writes, within `ms`: resolves, or rejects saying why. */
 export type ReadinessCheck = (ms: number) => Promise<void>;
 
 /** Rejects after `ms`, calling `onLate` first; `work` settles it sooner. */
@@ -22,7 +22,7 @@ async function within<T>(ms: number, work: Promise<T>, onLate: () => void): Prom
 }
 
 /** On a connection of its own, not a pooled one: a stall may leave a pooled connection stuck, and the check would say 503
- *  while fresh connections work again. Opening one also checks what every new pooled connection needs. */
+ *  while fresh connections work again. Opening one also checks what every new pooled connection needs, read-only included. */
 function serverCheck(url: string): ReadinessCheck {
   return async (ms) => {
     const socket = new Socket();
@@ -32,8 +32,10 @@ function serverCheck(url: string): ReadinessCheck {
     try {
       const asked = async () => {
         await client.connect();
-        await client.query('select 1');
+        // A standby, or a database set read-only, answers but would fail every sign-in's write.
+        const { rows } = await client.query<{ transaction_read_only: string }>('show transaction_read_only');
         await client.end();
+        if (rows[0]?.transaction_read_only !== 'off') throw new Error('the database takes no writes (transaction_read_only is on: a standby?)');
       };
       await within(ms, asked(), () => socket.destroy());
     } finally {

@@ -26,11 +26,11 @@ function registerReadiness(app: FastifyInstance, { orm, config }: Pick<Services,
   app.get('/readyz', PROBE, async (_request, reply) => {
     try {
       await databaseAnswers(READY_PROBE_MS);
-      if (!ready) app.log.info('database reachable again: ready');
+      if (!ready) app.log.info('database answers again: ready');
       ready = true;
       return { status: 'ready' };
     } catch (error) {
-      if (ready) app.log.warn({ err: error }, 'database unreachable: not ready');
+      if (ready) app.log.warn({ err: error }, 'not ready: the database is unreachable or takes no writes');
       ready = false;
       return reply.status(503).send({ status: 'unavailable' });
     }

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
 import { startGatehouse, type Gatehouse } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createTestDatabase, usingEmbeddedDatabase, type TestDatabase } from '../support/database.ts';
@@ -77,5 +78,46 @@ describe.skipIf(usingEmbeddedDatabase())('PostgreSQL stops answering, its connec
     for (let attempt = 0; attempt < 5 && statuses.at(-1) !== 200; attempt += 1) statuses.push(await readyz(10_000));
     expect(statuses.at(-1)).toBe(200);
     link.thaw();
+  });
+});
+
+/** A standby, or a database set read-only, answers but would fail every sign-in's write: /readyz says 503 until it takes
+ *  writes again. */
+describe.skipIf(usingEmbeddedDatabase())('PostgreSQL that takes no writes', () => {
+  let database: TestDatabase;
+  let gatehouse: Gatehouse;
+  let baseUrl: string;
+  const databaseName = () => new URL(database.databaseUrl!).pathname.slice(1);
+  const onAdmin = async (sql: string) => {
+    const admin = new pg.Client({ connectionString: process.env['TEST_DATABASE_URL'] });
+    await admin.connect();
+    try {
+      await admin.query(sql);
+    } finally {
+      await admin.end();
+    }
+  };
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    const config = loadConfig({ PORT: '0', REDIS_URL: '', LOG_LEVEL: 'silent' }, { databaseUrl: database.databaseUrl, dataDir: database.dataDir, host: '127.0.0.1', publicUrl: 'http://gatehouse.test' });
+    gatehouse = await startGatehouse(config, { logger: false });
+    await gatehouse.server.app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = gatehouse.server.app.server.address() as { port: number };
+    baseUrl = `http://127.0.0.1:${port}`;
+  });
+  afterAll(async () => {
+    await gatehouse?.close();
+    await database?.drop();
+  });
+
+  it('/readyz answers 503 while new connections are read-only, and 200 once they take writes again', async () => {
+    expect((await fetch(`${baseUrl}/readyz`)).status).toBe(200);
+    await onAdmin(`alter database ${databaseName()} set default_transaction_read_only = on`);
+    const refused = await fetch(`${baseUrl}/readyz`);
+    expect(refused.status).toBe(503);
+    expect(await refused.json()).toEqual({ status: 'unavailable' });
+    await onAdmin(`alter database ${databaseName()} reset default_transaction_read_only`);
+    expect((await fetch(`${baseUrl}/readyz`)).status).toBe(200);
   });
 });
