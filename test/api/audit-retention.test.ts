@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomUUID } from 'node:crypto';
 import { AuditRetentionJob, purgeExpiredAuditRecords } from '../../src/domain/audit/retention.ts';
 import type { BootstrapResult } from '../../src/domain/bootstrap.ts';
+import { ensureConsoles } from '../../src/domain/console/console.ts';
 import { firstIdAt } from '../../src/ids.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { freshApplication } from '../support/applications.ts';
@@ -18,6 +20,8 @@ let other: BootstrapResult;
 
 beforeAll(async () => {
   app = await startTestApp({ auditRetentionEveryMs: 0 }, { clock: () => now });
+  // The organization's console, which keeps a copy of an application's deletion (a start makes it).
+  await ensureConsoles(app.gatehouse.services.orm, app.gatehouse.services.config.publicUrl, randomUUID());
   other = await app.bootstrapAnother();
 });
 afterAll(async () => app?.close());
@@ -99,6 +103,9 @@ describe('the retention job', () => {
 });
 
 describe('a deleted application’s records', () => {
+  const consoleCopiesOfDeletion = (applicationId: string) =>
+    app.sql(`select id from audit_log where action = 'application.deleted' and target_id = ? and application_id <> ?`, [applicationId, applicationId]);
+
   it('are kept for the retention it had when deleted, then purged by the job, with its bookkeeping; a live application’s stay', async () => {
     const { admin, applicationId, appPath } = await freshApplication(app);
     expect((await admin.patch(appPath, { auditRetentionDays: 30 })).status).toBe(200);
@@ -106,6 +113,7 @@ describe('a deleted application’s records', () => {
     expect((await admin.delete(appPath)).status).toBe(204);
     const kept = await actionsOf(applicationId);
     expect(kept).toEqual(expect.arrayContaining(['user.created', 'application.deleted']));
+    expect(await consoleCopiesOfDeletion(applicationId)).toHaveLength(1);
     expect(await app.sql('select audit_retention_days from deleted_application where application_id = ?', [applicationId])).toEqual([{ audit_retention_days: 30 }]);
     const otherHttp = new HttpClient(app.baseUrl, { apiKey: other.apiKey });
     expect((await otherHttp.post('/users', { email: 'live@example.com' })).status).toBe(201);
@@ -125,6 +133,8 @@ describe('a deleted application’s records', () => {
     expect(await app.sql('select application_id from deleted_application where application_id = ?', [applicationId])).toEqual([]);
     expect(await app.sql(`select id from audit_log where action = 'audit_log.purged' and target_id = ?`, [applicationId])).toEqual([]);
     expect(await actionsOf(other.applicationId)).toEqual(live);
+    // The organization's console keeps its copy of the deletion by the console's own retention.
+    expect(await consoleCopiesOfDeletion(applicationId)).toHaveLength(1);
   });
 
   it('keep their bookkeeping while a record of it is left, whatever the date', async () => {
