@@ -207,8 +207,9 @@ export function accountLinkRoutes(app: FastifyInstance, services: Services, thro
         if (used.removesFactor !== null) await removeAnnouncedFactor(em, actor, used.userId, used.removesFactor.factorId);
         // Its link is a new reset link: the owner's way back if the change was not theirs.
         const at = pageMail(em, actor, opened);
-        const again = await issueLink(em, { ...opened.user, tenantId: tenantOf(at, account) }, 'password_reset', services.config.publicUrl);
-        await passwordChangedMail(at, { ...account, id: opened.user.userId }, { link: again.link, changedAt: new Date() });
+        const owner = { ...account, id: opened.user.userId };
+        const again = await issueLink(em, { ...opened.user, tenantId: await tenantOf(at, owner) }, 'password_reset', services.config.publicUrl);
+        await passwordChangedMail(at, owner, { link: again.link, changedAt: new Date() });
         if (moved !== undefined) await tellAddressLeft(at, used.userId, moved);
         return { restored: moved !== undefined };
       })).catch((error: unknown) => {

@@ -118,6 +118,32 @@ describe('forgot password', () => {
     expect(await mails(app.http, 'joiner@example.com', 'password_reset')).toHaveLength(2);
   });
 
+  it('a tenant’s only member holding an application-wide role is mailed as the application: the tenant’s key reads none of their links, and those it read end at the assignment', async () => {
+    const home = await app.createTenant('Admin’s home');
+    const created = await app.http.post('/users', { email: 'wide-admin@example.com', password: PASSWORD, tenantId: home });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const homeKey = await issueTestKey(app, { tenantId: home, permissions: ['email:read'] });
+    // The tenant's alone while they hold nothing application-wide: its outbox holds the link.
+    expect((await askReset(await authorize(config, { tenant: home }), 'wide-admin@example.com')).status).toBe(200);
+    const link = await accountLinkOf(homeKey, 'wide-admin@example.com', 'password_reset');
+    const jar = new CookieJar();
+    expect((await jar.visit(link)).status).toBe(200);
+
+    const roleId = await new TestRoles(app).id('app_admin');
+    expect((await app.http.post('/role-assignments', { subject: { type: 'user', id: created.body.id }, roleId })).status).toBe(201);
+    // The link the tenant's administrators could read would reset an application administrator: it ended.
+    expect((await jar.visit(link)).status).toBe(400);
+    expect((await askReset(await authorize(config, { tenant: home }), 'wide-admin@example.com')).status).toBe(200);
+    expect(await mails(homeKey, 'wide-admin@example.com', 'password_reset')).toHaveLength(1);
+    const deliveries = (await app.http.get('/email/deliveries?to=wide-admin@example.com&templateKey=password_reset')).body.data as { id: string; tenantId: string | null }[];
+    expect(deliveries.map((delivery) => delivery.tenantId).sort()).toEqual([home, null]);
+    // Its owner resets their password with the application's.
+    const application = deliveries.find((delivery) => delivery.tenantId === null)!;
+    const { text } = (await app.http.get(`/email/deliveries/${application.id}`)).body as { text: string };
+    const form = await new CookieJar().visit(/(http\S+\/account\/[a-z-]+\?token=\S+)/.exec(text)![1]!);
+    expect(form.status).toBe(200);
+  });
+
   it('asked on a tenant’s page for a user of that tenant and another, the link goes out as the application’s: neither tenant’s key reads it', async () => {
     const first = await app.createTenant('First of two');
     const second = await app.createTenant('Second of two');

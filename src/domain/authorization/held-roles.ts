@@ -1,5 +1,5 @@
 import type { PostgreSqlConnection } from '@mikro-orm/postgresql';
-import type { SqlRunner } from '../../db/owned-sql.ts';
+import { executeOwned, type SqlRunner } from '../../db/owned-sql.ts';
 import { PermissionSet } from '../../auth/permissions.ts';
 import type { RoleSubjectType } from '../../db/entities/role-assignment.entity.ts';
 import { InvalidatedCache, type Owners } from '../../events/invalidated-cache.ts';
@@ -38,6 +38,17 @@ export const subjectKey = (subject: RoleSubject): string => `${subject.type}:${s
 
 /** Whose rights credentials act with, to be weighed again later: both subjects for a key with a Bearer token. */
 export const actingSubjects = (principal: { readonly subjects: readonly RoleSubject[] }): RoleSubject[] => principal.subjects.map(({ type, id }) => ({ type, id }));
+
+/** Whether a role is assigned to the user application-wide: what they hold is then more than any one tenant's. */
+export async function holdsApplicationWideRole(connection: SqlRunner, applicationId: string, userId: string): Promise<boolean> {
+  const rows = await executeOwned<unknown[]>(
+    connection,
+    applicationId,
+    `select 1 from role_assignment as a where @owner(a) and a.tenant_id is null and a.subject_type = 'user' and a.subject_id = ? limit 1`,
+    [userId],
+  );
+  return rows.length > 0;
+}
 
 /** One statement for any number of subjects; one that cannot act in `tenantId` (another application's, inactive, revoked,
  *  expired, bound elsewhere; an operator not of the console) is left out. Application-wide assignments hold in every

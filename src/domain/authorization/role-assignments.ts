@@ -8,6 +8,7 @@ import { executeOwned } from '../../db/owned-sql.ts';
 import { HOLD_FOR_SHARE } from '../../db/row-lock.ts';
 import { GatehouseError, invalid, notFound } from '../../errors.ts';
 import { newId } from '../../ids.ts';
+import { endLinksOfOtherOutboxes } from '../users/link-tokens.ts';
 import { recordAudit, recordAuditPerRow, type AuditActor } from '../audit/audit.ts';
 import { auditedFieldsOf, auditedSnapshot } from '../audit/audited-fields.ts';
 import { uniquely } from '../db-errors.ts';
@@ -231,6 +232,8 @@ export async function createRoleAssignment(scope: Scope, input: CreateRoleAssign
         subjectId: subject.id,
       });
       recordAudit(em, tx, { action: 'role_assignment.created', targetType: 'role_assignment', targetId: assignment.id, tenantId, after: assignmentSnapshot(assignment) });
+      // Its holder is more than any one tenant's now: the links their tenant's administrators could read end (tenantOf).
+      if (tenantId === null && subject.type === 'user') await endLinksOfOtherOutboxes(em, scope.applicationId, subject.id, []);
       authorizationChanged(em, scope.applicationId);
       return assignment;
     }),

@@ -11,6 +11,7 @@ import { fillCopy } from '../branding/copy/index.ts';
 import { summarizeUserAgent } from '../sign-in/device.ts';
 import { DEFAULT_LOCALE, isLocale, type Locale } from '../locales.ts';
 import { normalizeEmail } from '../users/email-key.ts';
+import { holdsApplicationWideRole } from '../authorization/held-roles.ts';
 
 /** One function per template, taking exactly its variables, queued in the caller's transaction; the caller wakes the
  *  outbox worker once it has committed (`services.outbox.wake()`). */
@@ -22,17 +23,20 @@ export interface MailContext {
   readonly pageLocale?: Locale;
 }
 
-/** A null name reads "there". */
-export interface Recipient {
-  /** The account's, when the mail is to one: its suspension or deletion withdraws the mail while queued. */
-  readonly id?: string | undefined;
+/** A null name reads "there". An account's (its `id` and tenants) or an address of no account. */
+export type Recipient = {
   readonly email: string;
-  /** The account's tenants; null for an address of no account. */
-  readonly tenantIds: readonly string[] | null;
   readonly name?: string | null | undefined;
   /** Null (or a language no longer offered): the page's it was asked on, else English. */
   readonly locale?: string | null | undefined;
-}
+} & (
+  | {
+      /** Its suspension or deletion withdraws the mail while queued. */
+      readonly id: string;
+      readonly tenantIds: readonly string[];
+    }
+  | { readonly id?: undefined; readonly tenantIds: null }
+);
 
 const languageOf = (at: MailContext, to: Recipient): Locale => (isLocale(to.locale) ? to.locale : (at.pageLocale ?? DEFAULT_LOCALE));
 
@@ -92,13 +96,17 @@ async function queue(
 }
 
 /** The tenant a mail to `to` goes out in (a link it carries remembers it). A tenant's outbox carries its own accounts'
- *  mails only: a user of several tenants is mailed as the application, or that tenant's credentials would read links
- *  that act in the user's other tenants. */
-export const tenantOf = (at: MailContext, to: Recipient): string | null =>
-  at.tenantId === null || to.tenantIds === null || (to.tenantIds.length === 1 && to.tenantIds[0] === at.tenantId) ? at.tenantId : null;
+ *  mails only: a user of several tenants, or holding a role application-wide, is mailed as the application, or that
+ *  tenant's administrators (who read its outbox and write its templates) would take, with its links, what the user
+ *  holds elsewhere. */
+export async function tenantOf(at: MailContext, to: Recipient): Promise<string | null> {
+  if (at.tenantId === null || to.tenantIds === null) return at.tenantId;
+  if (to.tenantIds.length !== 1 || to.tenantIds[0] !== at.tenantId) return null;
+  return (await holdsApplicationWideRole(at.em, at.sender.applicationId, to.id)) ? null : at.tenantId;
+}
 
-const send = (at: MailContext, templateKey: TemplateKey, to: Recipient, variables: Record<string, unknown>, linkMinutes?: number) =>
-  queue({ ...at, tenantId: tenantOf(at, to) }, templateKey, to, to.email, languageOf(at, to), { user: { name: to.name ?? null, email: to.email }, ...variables }, linkMinutes);
+const send = async (at: MailContext, templateKey: TemplateKey, to: Recipient, variables: Record<string, unknown>, linkMinutes?: number) =>
+  queue({ ...at, tenantId: await tenantOf(at, to) }, templateKey, to, to.email, languageOf(at, to), { user: { name: to.name ?? null, email: to.email }, ...variables }, linkMinutes);
 
 const sendAskedFor = (admitted: AskedForMail, templateKey: TemplateKey, to: Recipient, variables: Record<string, unknown>, linkMinutes?: number) =>
   send(admitted.use(to.email), templateKey, to, variables, linkMinutes);
@@ -159,10 +167,10 @@ export const passkeyClonedMail = (at: MailContext, user: Recipient, v: { link: s
   send(at, 'mfa_enrolled', user, { link: v.link, factor: mailWords(languageOf(at, user)).factors.webauthn, clonedPasskey: v.passkey });
 
 /** To the new address, whose owner proves it by the link; `user` still has its current e-mail. */
-export const emailChangeMail = (admitted: AskedForMail, user: Recipient, v: { link: string; newEmail: string; expiresInMinutes: number }) => {
+export const emailChangeMail = async (admitted: AskedForMail, user: Recipient, v: { link: string; newEmail: string; expiresInMinutes: number }) => {
   const at = admitted.use(v.newEmail);
   const variables = { user: { name: user.name ?? null, email: user.email }, ...v, addressChanged: false };
-  return queue({ ...at, tenantId: tenantOf(at, user) }, 'email_change', user, v.newEmail, languageOf(at, user), variables, v.expiresInMinutes);
+  return queue({ ...at, tenantId: await tenantOf(at, user) }, 'email_change', user, v.newEmail, languageOf(at, user), variables, v.expiresInMinutes);
 };
 
 /** `email_change`'s other text (`addressChanged`; the spec's twelve templates have no key of its own for it): to the

@@ -17,12 +17,12 @@ import { lockTenants } from '../tenants/target-tenant.ts';
 import { forgetUserKeys, usersChanged } from '../users/changed.ts';
 import { disownSignUp, verifyEmail } from '../users/account-changes.ts';
 import { userCutoffs } from '../sessions/policy-cutoffs.ts';
-import { endLinksOfOtherOutboxes, userSnapshot } from '../users/users.ts';
+import { userSnapshot } from '../users/users.ts';
 import { mayActNow, type SignInUser } from '../users/sign-in-user.ts';
 import { useRow } from '../sign-in/email-methods.ts';
 import { insertCredential, type NewCredential } from '../webauthn/credentials.ts';
 import { mfaEnrolledMail, tenantOf } from '../email/flow-mail.ts';
-import { addressHeld, issueEnrolmentLink } from '../users/link-tokens.ts';
+import { addressHeld, endLinksOfOtherOutboxes, issueEnrolmentLink } from '../users/link-tokens.ts';
 import { hashInvitationToken, holdInvitationRoles, invitationPool, invitationStatus, type InvitationStatus } from './invitations.ts';
 
 /** Ours are 43 characters. */
@@ -105,9 +105,9 @@ async function assignRoles(em: EntityManager, tx: Scope, invitation: Invitation,
  *  read the mailed code was not them. */
 async function announceKey(em: EntityManager, tx: Scope, invitation: Invitation, user: User, keyId: string): Promise<void> {
   const at = { em, sender: tx, tenantId: invitation.tenantId };
-  const owner = { email: user.email, name: user.name ?? null, locale: user.locale ?? null, tenantIds: user.tenantIds };
+  const owner = { id: user.id, email: user.email, name: user.name ?? null, locale: user.locale ?? null, tenantIds: user.tenantIds };
   const opener = { type: 'invitation', id: invitation.id } as const;
-  const linkUser = { applicationId: invitation.applicationId, userId: user.id, poolId: user.poolId, opener, tenantId: tenantOf(at, owner) };
+  const linkUser = { applicationId: invitation.applicationId, userId: user.id, poolId: user.poolId, opener, tenantId: await tenantOf(at, owner) };
   const reset = await issueEnrolmentLink(em, linkUser, keyId, tx.services.config.publicUrl);
   await mfaEnrolledMail(at, owner, { link: reset.link, factor: 'webauthn' });
 }

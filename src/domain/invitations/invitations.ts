@@ -160,7 +160,7 @@ async function mailInvitation(em: EntityManager, scope: Scope, application: Appl
   const { locale, ...inviter } = await inviterOf(em, scope);
   // In the invitee's language when their account has one, else in the inviting user's (English without either). An
   // account of other tenants is mailed as the application: its link may add a passkey to it (src/hosted/invitation.ts).
-  const invitee = { email: invitation.email, name: user?.name ?? null, locale: user?.locale ?? locale, tenantIds: user?.tenantIds ?? null };
+  const invitee = { email: invitation.email, name: user?.name ?? null, locale: user?.locale ?? locale, ...(user === null ? { tenantIds: null } : { id: user.id, tenantIds: user.tenantIds }) };
   const delivery = await invitationMail({ em, sender: scope, tenantId: invitation.tenantId }, invitee, {
     link: await invitationLink(em, scope.services.config.publicUrl, application, tenant.id, token),
     inviter,

@@ -141,7 +141,7 @@ export async function enrolFactor(target: SignInTarget, user: SignInUser, factor
     if (enrolment.record === undefined) recordAudit(em, sender, { action: 'user.mfa.enrolled', targetType: 'user', targetId: user.id, ...filing, after: { factor: factor.kind } });
     else enrolment.record(em, filing);
     const at = { em, sender, tenantId: sender.tenantId };
-    const reset = await issueEnrolmentLink(em, linkUserOf(target, at, user), factorId, services.config.publicUrl);
+    const reset = await issueEnrolmentLink(em, await linkUserOf(target, at, user), factorId, services.config.publicUrl);
     await mfaEnrolledMail(at, user, { link: reset.link, factor: factor.kind });
     return enrolment.codes === false ? [] : issueRecoveryCodesIfNone(em, applicationId, user.id);
   });

@@ -21,12 +21,12 @@ export async function userByEmail(target: SignInTarget, email: unknown): Promise
 }
 
 /** The link a mail `at` carries to `user`: it remembers the tenant that mail goes out in. */
-export const linkUserOf = (target: PageTarget, at: MailContext, user: Recipient & { id: string }): LinkUser => ({
+export const linkUserOf = async (target: PageTarget, at: MailContext, user: Recipient & { id: string }): Promise<LinkUser> => ({
   applicationId: target.application.id,
   userId: user.id,
   poolId: target.poolId,
   opener: target.opener,
-  tenantId: tenantOf(at, user),
+  tenantId: await tenantOf(at, user),
 });
 
 /** The page's tenant for its members and new addresses, else the application's, or that tenant's outbox would hold links
@@ -51,7 +51,7 @@ export async function queueVerification(target: SignInTarget, em: MailContext['e
   const at = mailAt(target, em, user);
   const admitted = await AskedForMail.admit(at, user.email);
   if (admitted === null) return;
-  const link = await issueLink(em, linkUserOf(target, at, user), 'verify_email', target.scope.services.config.publicUrl);
+  const link = await issueLink(em, await linkUserOf(target, at, user), 'verify_email', target.scope.services.config.publicUrl);
   await verifyEmailMail(admitted, user, link);
 }
 
@@ -70,7 +70,7 @@ async function queueReset(target: PageTarget, em: MailContext['em'], user: SignI
   const at = mailAt(target, em, user);
   const admitted = await AskedForMail.admit(at, user.email);
   if (admitted === null) return;
-  const link = await issueLink(em, linkUserOf(target, at, user), 'password_reset', target.scope.services.config.publicUrl);
+  const link = await issueLink(em, await linkUserOf(target, at, user), 'password_reset', target.scope.services.config.publicUrl);
   await passwordResetMail(admitted, user, link);
 }
 
@@ -107,7 +107,7 @@ export async function noticeBrowser(target: SignInTarget, user: Recipient & Memb
     );
     if (row?.inserted !== true || row.others === 0) return false;
     const at = mailAt(target, em, user);
-    const reset = await issueLink(em, linkUserOf(target, at, user), 'password_reset', target.scope.services.config.publicUrl);
+    const reset = await issueLink(em, await linkUserOf(target, at, user), 'password_reset', target.scope.services.config.publicUrl);
     await newSignInMail(at, user, {
       link: reset.link,
       signIn: { time: new Date(), userAgent: origin.userAgent, ip: origin.ip },

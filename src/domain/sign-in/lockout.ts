@@ -169,7 +169,7 @@ async function lockAccountIfMany(target: PageTarget, user: SignInUser, policy: L
     const rows = await lockAccount(em, target, user, policy, lockedUntil);
     if (rows.length > 0) {
       const at = mailAt(target, em, user);
-      const reset = await issueLink(em, linkUserOf(target, at, user), 'password_reset', target.scope.services.config.publicUrl);
+      const reset = await issueLink(em, await linkUserOf(target, at, user), 'password_reset', target.scope.services.config.publicUrl);
       await accountLockedMail(at, user, { link: reset.link });
       usersChanged(em, target.application.id);
       // The user's management API tokens stop at once, on every instance (src/auth/bearer-subject.ts).

@@ -187,6 +187,6 @@ export async function tellAddressLeft(at: MailContext, userId: string, moved: Mo
   const link =
     restore === undefined || proof === null
       ? null
-      : await issueRestoreLink(at.em, { ...restore.user, tenantId: tenantOf(at, formerly) }, { email: moved.before, passwordHash: proof, addedSince: restore.addedSince }, at.sender.services.config.publicUrl);
+      : await issueRestoreLink(at.em, { ...restore.user, tenantId: await tenantOf(at, formerly) }, { email: moved.before, passwordHash: proof, addedSince: restore.addedSince }, at.sender.services.config.publicUrl);
   await emailChangedMail(at, formerly, { newEmail: moved.email, restore: link });
 }

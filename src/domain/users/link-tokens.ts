@@ -346,3 +346,16 @@ export async function useLink(em: EntityManager, token: unknown, purpose: LinkPu
   );
   return toLinkUser(parsed.applicationId, row);
 }
+
+/** A link mailed in a tenant's outbox, which its administrators read, acts on the whole account: it ends once the
+ *  account is no longer that tenant's alone (flow-mail.ts tenantOf): a member of other tenants too, or holding a role
+ *  application-wide (`tenantIds` empty: every tenant's links end). */
+export async function endLinksOfOtherOutboxes(em: EntityManager, applicationId: string, userId: string, tenantIds: readonly string[]): Promise<void> {
+  const [alone] = tenantIds.length === 1 ? tenantIds : [];
+  await executeOwned(
+    em,
+    applicationId,
+    `update email_link_token set used_at = now() where @owner and user_id = ? and used_at is null and tenant_id is not null${alone === undefined ? '' : ' and tenant_id <> ?'}`,
+    alone === undefined ? [userId] : [userId, alone],
+  );
+}

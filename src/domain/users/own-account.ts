@@ -128,7 +128,7 @@ export async function changeOwnPassword(target: SignInTarget, user: SignInUser, 
     const ended = await endWhatPasswordOpened(em, scope, userId, 'password_changed', cutoffs, change.keepSessionUid);
     const at = { em, sender: scope, tenantId: target.tenant?.id ?? null };
     const owner = { ...account, id: userId, tenantIds: account.tenant_ids };
-    const again = await issueLink(em, linkUserOf(target, at, owner), 'password_reset', scope.services.config.publicUrl);
+    const again = await issueLink(em, await linkUserOf(target, at, owner), 'password_reset', scope.services.config.publicUrl);
     await passwordChangedMail(at, owner, { link: again.link, changedAt: new Date() });
     const after = { reason: change.reason, ...countsAcrossTenants(ended) };
     recordAudit(em, scope, { action: 'user.password.changed', targetType: 'user', targetId: userId, ...auditFilingOf({ poolId: account.pool_id, tenantIds: account.tenant_ids }, scope), after });
@@ -169,7 +169,7 @@ export async function requestOwnEmailChange(target: SignInTarget, user: SignInUs
       const at = { em, sender: scope, tenantId: target.tenant?.id ?? null };
       const admitted = await AskedForMail.admit(at, email);
       if (admitted === null) return false;
-      const link = await issueEmailChangeLink(em, linkUserOf(target, at, user), email, scope.services.config.publicUrl);
+      const link = await issueEmailChangeLink(em, await linkUserOf(target, at, user), email, scope.services.config.publicUrl);
       await emailChangeMail(admitted, user, { ...link, newEmail: email });
       return true;
     }, askedForLock(applicationId, email)),

@@ -27,7 +27,7 @@ import { underTenancyConfig } from '../tenancy/config-lock.ts';
 import { lockTenants, targetTenant } from '../tenants/target-tenant.ts';
 import { forgetUserKeys, usersChanged } from './changed.ts';
 import { keepReplacedPassword, passwordViolations } from './password-history.ts';
-import { refuseHeldAddress } from './link-tokens.ts';
+import { endLinksOfOtherOutboxes, refuseHeldAddress } from './link-tokens.ts';
 import { refusedWhateverThePolicy, type PasswordViolation } from '../policies/password.ts';
 import { emailPrefixKeys, normalizeEmail } from './email-key.ts';
 import { forgetSignInFailures } from './sign-in-failures.ts';
@@ -451,18 +451,6 @@ export async function endMailedCredentials(em: EntityManager, applicationId: str
 export async function leaveOldAddress(em: EntityManager, actor: AuditActor, userId: string, oldEmail: string, kept?: KeptLinks): Promise<void> {
   await endMailedCredentials(em, actor.applicationId, userId, kept);
   await withdrawQueuedMail(em, actor, { userId, reason: 'email_changed', to: oldEmail });
-}
-
-/** A link mailed in a tenant's outbox, which its administrators read, acts on the whole account: it ends once the
- *  account is no longer that tenant's alone (flow-mail.ts tenantOf). */
-export async function endLinksOfOtherOutboxes(em: EntityManager, applicationId: string, userId: string, tenantIds: readonly string[]): Promise<void> {
-  const [alone] = tenantIds.length === 1 ? tenantIds : [];
-  await executeOwned(
-    em,
-    applicationId,
-    `update email_link_token set used_at = now() where @owner and user_id = ? and used_at is null and tenant_id is not null${alone === undefined ? '' : ' and tenant_id <> ?'}`,
-    alone === undefined ? [userId] : [userId, alone],
-  );
 }
 
 /** A new password ends what the old one reached: every sign-in but `keptUid`'s, and the links and codes mailed before

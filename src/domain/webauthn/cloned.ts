@@ -36,7 +36,7 @@ async function removeClonedCredential(target: SignInTarget, user: SignInUser, cr
     const filing = await auditFilingOfRow(em, target.scope, user.id);
     recordAudit(em, target.scope, { action: 'user.passkey.cloned', targetType: 'user', targetId: user.id, ...filing, before: { name: removed.name, rpId: removed.rpId } });
     const at = mailAt(target, em, user);
-    const reset = await issueLink(em, linkUserOf(target, at, user), 'password_reset', target.scope.services.config.publicUrl);
+    const reset = await issueLink(em, await linkUserOf(target, at, user), 'password_reset', target.scope.services.config.publicUrl);
     await passkeyClonedMail(at, user, { link: reset.link, passkey: { name: removed.name } });
     return true;
   });
