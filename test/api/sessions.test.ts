@@ -1196,6 +1196,49 @@ describe('a tenant’s sign-in revoked while the browser session stands for anot
   });
 });
 
+describe('reading or revoking one session, or the list, costs the same statements whatever the number of isolated pools holding grants', () => {
+  /** An isolated application of `count` tenants, each with a user holding a live grant, as the OP stores one. */
+  async function poolsHoldingGrants(count: number) {
+    const fresh = await freshApplication(app, { authIsolation: 'isolated', tenants: Array.from({ length: count }, (_, i) => `Pool ${i}`) });
+    for (const tenantId of fresh.tenants) {
+      const user = await fresh.admin.post(`${fresh.appPath}/tenants/${tenantId}/users`, { email: 'holder@example.com' });
+      expect(user.status, JSON.stringify(user.body)).toBe(201);
+      await app.sql(`insert into oidc_model (model, id, application_id, payload, expires_at) values ('Grant', ?, ?, ?::jsonb, now() + interval '1 day')`, [
+        crypto.randomUUID(),
+        fresh.applicationId,
+        JSON.stringify({ accountId: user.body.id, clientId: crypto.randomUUID() }),
+      ]);
+    }
+    return fresh;
+  }
+
+  it('GET and DELETE of one session and GET /sessions, on the application’s path and on a tenant’s', async () => {
+    const few = await poolsHoldingGrants(1);
+    const many = await poolsHoldingGrants(20);
+    const missing = '0190d1a0-0000-7000-8000-000000000000';
+    const requests = [
+      ['GET one', (path: string) => `${path}/sessions/${missing}`, 'get', 404],
+      ['DELETE one', (path: string) => `${path}/sessions/${missing}`, 'delete', 404],
+      ['GET list', (path: string) => `${path}/sessions`, 'get', 200],
+    ] as const;
+    for (const onTenantPath of [false, true]) {
+      for (const [name, url, method, status] of requests) {
+        const statements = async (of: typeof few) => {
+          const path = onTenantPath ? `${of.appPath}/tenants/${of.tenants[0]}` : of.appPath;
+          const before = app.queries.length;
+          const answer = await of.admin[method](url(path));
+          expect(answer.status, JSON.stringify(answer.body)).toBe(status);
+          return app.queries.length - before;
+        };
+        const request = `${name}${onTenantPath ? ' on a tenant’s path' : ''}`;
+        const fewStatements = await statements(few);
+        expect({ request, statements: await statements(many) }).toEqual({ request, statements: fewStatements });
+        expect(fewStatements, request).toBeLessThanOrEqual(10);
+      }
+    }
+  });
+});
+
 describe('application stats', () => {
   /** A fresh application whose one user failed a sign-in on the hosted page, then signed in. */
   async function signedInOnce(name: string) {

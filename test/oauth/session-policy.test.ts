@@ -253,6 +253,12 @@ describe('an idle timeout made stricter', () => {
     // The browser session is gone; its offline grant is listed as its own sign-in while its access token lives.
     expect(await sessionsOf(umbrella, strictUser)).toEqual([expect.objectContaining({ ip: null })]);
     expect(await sessionsOf(umbrella, laxUser)).toHaveLength(1);
+    // The application's list, GET and DELETE read both pools' policies at once: each judges its own users' sign-ins.
+    const listed = await umbrella.admin.get(`/applications/${umbrella.bootstrap.applicationId}/sessions`);
+    const [strictSession, laxSession] = [strictUser, laxUser].map((userId) => (listed.body.data as { id: string; userId: string }[]).find((session) => session.userId === userId));
+    expect({ strictSession, laxSession }).toEqual({ strictSession: expect.objectContaining({ ip: null }), laxSession: expect.objectContaining({ ip: expect.any(String) }) });
+    expect((await umbrella.admin.get(`/sessions/${strictSession!.id}`)).body).toEqual(strictSession);
+    expect((await umbrella.admin.get(`/sessions/${laxSession!.id}`)).body).toEqual(laxSession);
     expect(await silently(umbrella, inStrict.browser, strict)).toBe('login_required');
     expect(await silently(umbrella, inLax.browser, lax)).toBe('code');
     expect(await refresh(umbrella, inStrict.refreshToken)).toEqual({ error: 'invalid_grant' });

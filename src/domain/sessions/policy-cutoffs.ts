@@ -1,7 +1,7 @@
 import type { Scope } from '../../context.ts';
 import { executeOwned, type SqlRunner } from '../../db/owned-sql.ts';
 import { MODEL, PAYLOAD } from '../../db/oidc-model.ts';
-import { poolSessionPolicy, standingSignInsSince } from '../sign-in/session.ts';
+import { poolSessionPolicies, standingSignInsSince } from '../sign-in/session.ts';
 import type { PolicyCutoffs } from './grant-sign-ins.ts';
 
 /** The session policy by pool, as it is now, for the statements that judge sign-ins by it (grant-sign-ins.ts). Read before
@@ -9,11 +9,10 @@ import type { PolicyCutoffs } from './grant-sign-ins.ts';
 
 type PolicyReader = Pick<Scope, 'services' | 'requestId' | 'applicationId'>;
 
-/** The policy of each of `poolIds` as it is now. */
+/** The policy of each of `poolIds` as it is now, in a constant number of statements whatever their number. */
 export async function policyCutoffs(reader: PolicyReader, poolIds: readonly string[], now: Date): Promise<PolicyCutoffs> {
-  const pools = [...new Set(poolIds)];
-  const policies = await Promise.all(pools.map((poolId) => poolSessionPolicy(reader.services, reader.requestId, reader.applicationId, poolId)));
-  return Object.fromEntries(pools.map((poolId, i) => [poolId, standingSignInsSince(policies[i]!, now.getTime() / 1000)]));
+  const policies = await poolSessionPolicies(reader.services, reader.requestId, reader.applicationId, poolIds);
+  return Object.fromEntries([...policies].map(([poolId, policy]) => [poolId, standingSignInsSince(policy, now.getTime() / 1000)]));
 }
 
 /** The cutoffs of every pool whose users (`userId`'s only, when given) have a grant not past its stored end: those a

@@ -2,7 +2,7 @@ import { SHARED_POOL } from '../../db/entities/user.entity.ts';
 import type { DomainServices } from '../../services.ts';
 import { POLICY_DEFAULTS, YEAR_MINUTES, type SessionPolicy } from '../policies/definitions.ts';
 import type { PoolMfaPolicy } from '../mfa/requirement.ts';
-import { surfaceSettings } from './surface-settings.ts';
+import { surfaceSettings, surfacesSessionPolicies } from './surface-settings.ts';
 
 /** By the session policy: the browser session and each refresh token end `idleTimeoutMinutes` unused, both at the latest
  *  `absoluteTimeoutMinutes` after sign-in (epoch seconds). Without an account, as long as an interaction (pages open to all). */
@@ -65,12 +65,21 @@ export function refreshTokenSeconds(token: { iiat?: number | undefined }, policy
   return remainingSeconds(policy ?? POLICY_DEFAULTS.session, token.iiat ?? now, now);
 }
 
+/** A pool's surface: the isolated tenant's, else the application's. */
+const poolSurface = (poolId: string): string | null => (poolId === SHARED_POOL ? null : poolId);
+
 const poolSettings = (services: DomainServices, requestId: string, applicationId: string, poolId: string) =>
-  surfaceSettings(services, requestId, applicationId, poolId === SHARED_POOL ? null : poolId);
+  surfaceSettings(services, requestId, applicationId, poolSurface(poolId));
 
 /** The isolated tenant's, else the application's: a shared-pool user's sessions span its tenants. */
 export async function poolSessionPolicy(services: DomainServices, requestId: string, applicationId: string, poolId: string): Promise<SessionPolicy> {
   return (await poolSettings(services, requestId, applicationId, poolId))?.session ?? POLICY_DEFAULTS.session;
+}
+
+/** poolSessionPolicy of each of `poolIds`, in a constant number of statements whatever their number. */
+export async function poolSessionPolicies(services: DomainServices, requestId: string, applicationId: string, poolIds: readonly string[]): Promise<Map<string, SessionPolicy>> {
+  const policies = await surfacesSessionPolicies(services, requestId, applicationId, poolIds.map(poolSurface));
+  return new Map(poolIds.map((poolId) => [poolId, policies.get(poolSurface(poolId)) ?? POLICY_DEFAULTS.session]));
 }
 
 /** As poolSessionPolicy. */

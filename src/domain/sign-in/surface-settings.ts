@@ -1,4 +1,4 @@
-import type { AuthIsolation } from '../../db/entities/application.entity.ts';
+import type { Application, AuthIsolation } from '../../db/entities/application.entity.ts';
 import { SHARED_POOL } from '../../db/entities/user.entity.ts';
 import { Tenant, type AuthProvider } from '../../db/entities/index.ts';
 import { surfaceReaderScope } from '../../context.ts';
@@ -102,7 +102,44 @@ export function createSurfaceSettingsCache(bus: InvalidationBus, ttlMs: number):
 export async function surfaceSettings(services: DomainServices, requestId: string, applicationId: string, tenantRef: string | null): Promise<SurfaceSettings | undefined> {
   const ref = tenantRef?.toLowerCase() ?? null;
   if (ref !== null && !isTenantRef(ref)) return undefined;
-  return services.surfaceSettings.find(`${applicationId}:${ref ?? ''}`, () => readSurfaceSettings(services, requestId, applicationId, ref));
+  return services.surfaceSettings.find(surfaceKey(applicationId, ref), () => readSurfaceSettings(services, requestId, applicationId, ref));
+}
+
+const surfaceKey = (applicationId: string, ref: string | null) => `${applicationId}:${ref ?? ''}`;
+
+/** A tenant's surface has the tenant's own pool and policies. */
+const isolates = (application: Pick<Application, 'multiTenant' | 'authIsolation'>): boolean => application.multiTenant && application.authIsolation === 'isolated';
+
+/**
+ * What `surfaceSettings(…)?.session` is for each of `tenantIds` (null: the application's surface; undefined: no such
+ * tenant), in a constant number of statements whatever their number: the cached ones, the rest read together (the
+ * reader's settings loader batches the tenants' overrides). Nothing is cached: no whole surface is read.
+ */
+export async function surfacesSessionPolicies(
+  services: DomainServices,
+  requestId: string,
+  applicationId: string,
+  tenantIds: readonly (string | null)[],
+): Promise<Map<string | null, SessionPolicy | undefined>> {
+  const policies = new Map<string | null, SessionPolicy | undefined>();
+  const cold: (string | null)[] = [];
+  for (const tenantId of new Set(tenantIds)) {
+    const cached = services.surfaceSettings.get(surfaceKey(applicationId, tenantId));
+    if (cached === undefined) cold.push(tenantId);
+    else policies.set(tenantId, cached.session);
+  }
+  if (cold.length === 0) return policies;
+  const scope = surfaceReaderScope(services, requestId, applicationId, null);
+  const application = await scope.application();
+  const ids = cold.filter((tenantId) => tenantId !== null);
+  const found = new Set(ids.length === 0 ? [] : (await scope.em.find(Tenant, { id: { $in: ids } }, { fields: ['id'] })).map((tenant) => tenant.id));
+  const read = await Promise.all(
+    cold.map(async (tenantId) =>
+      tenantId !== null && !found.has(tenantId) ? undefined : effectivePolicy(scope, 'session', tenantId !== null && isolates(application) ? tenantId : null),
+    ),
+  );
+  cold.forEach((tenantId, i) => policies.set(tenantId, read[i]));
+  return policies;
 }
 
 /** The look of a sign-in surface for a page that knows the application but no sign-in of it: public, as its pages show
@@ -123,7 +160,7 @@ async function readSurfaceSettings(services: DomainServices, requestId: string, 
   // The tenant filter of the application scope is open (null): any tenant of the application is found here.
   const tenant = ref === null ? null : await applicationScope.em.findOne(Tenant, { [tenantRefColumn(ref)]: ref });
   if (ref !== null && tenant === null) return undefined;
-  const isolated = application.multiTenant && application.authIsolation === 'isolated' && tenant !== null;
+  const isolated = isolates(application) && tenant !== null;
   const poolId = isolated ? tenant.id : SHARED_POOL;
   const policyTenantId = isolated ? tenant.id : null;
   const scope = tenant === null ? applicationScope : surfaceReaderScope(services, requestId, applicationId, tenant.id);
