@@ -1,6 +1,6 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import * as oidc from 'openid-client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { CookieJar, readForm, type Visit } from '../support/cookie-jar.ts';
 import { cookieLinesOf, recordingJar } from '../support/set-cookies.ts';
@@ -11,6 +11,7 @@ import { createTestClient, decodeJwt, discover, startAuthorization, type Authori
 import { LOOPBACK_UPSTREAMS, TestIdp, type ResponseOptions } from '../support/saml-idp.ts';
 import type { HttpClient } from '../support/http.ts';
 import { clientWithKey } from '../support/keys.ts';
+import { failuresAt, leaveAddress } from '../support/lockout.ts';
 import { TestRoles } from '../support/roles.ts';
 import type { BootstrapResult } from '../../src/domain/bootstrap.ts';
 
@@ -256,6 +257,37 @@ describe('SP-initiated', () => {
     expect((await app.http.post(`/users/${sue}/activate`, {})).status).toBe(200);
     const accepted = await signIn();
     expect((await codeFor(accepted.flow, accepted.answer)).sub).toBe(sue);
+  });
+
+  it('a user at an address locked out of the account, or made to wait, is refused unheard (address_locked, address_waiting) as a suspended one is answered; unlocked, the same IdP signs them in', async () => {
+    const email = 'locked-address@saml.test';
+    const lou = await app.createUser(email, tenantId);
+    const signIn = async () => {
+      const flow = await authorize();
+      const request = await toIdp(flow);
+      const acs = await postToAcs(respond({ inResponseTo: request.id, email }), request.relayState);
+      return { flow, answer: await flow.jar.visit(acs.location!) };
+    };
+    for (const standing of ['locked', 'waiting'] as const) {
+      await leaveAddress(app, lou, standing);
+      // Answered after as long as a counted failure takes, as the other methods' uncounted refusals are.
+      const pad = vi.spyOn(app.gatehouse.services.refusalTiming, 'pad');
+      let padded = 0;
+      const refused = await signIn().finally(() => {
+        padded = pad.mock.calls.length;
+        pad.mockRestore();
+      });
+      expect(padded).toBe(1);
+      expect(refused.answer.status, refused.answer.body).toBe(403);
+      expect(refused.answer.body).toContain('account cannot sign in to');
+      expect(await lastSignInRecord('user.sign_in_failed')).toMatchObject({ target: { id: lou } });
+      expect(JSON.stringify(await lastSignInRecord('user.sign_in_failed'))).toContain(`"reason":"address_${standing}"`);
+      expect(await failuresAt(app, lou)).toEqual([{ failures: standing === 'locked' ? 10 : 8, locked: standing === 'locked' }]);
+      expect((await app.http.get(`/users/${lou}/sessions`)).body.data).toEqual([]);
+      expect((await app.http.post(`/users/${lou}/unlock`, {})).status).toBe(200);
+    }
+    const accepted = await signIn();
+    expect((await codeFor(accepted.flow, accepted.answer)).sub).toBe(lou);
   });
 
   it('an assertion issued ahead within the clock skew, or long enough ago, is accepted', async () => {
@@ -510,6 +542,18 @@ describe('SP-initiated', () => {
       const actions = await app.sql<{ action: string }>(`select action from audit_log where target_id = ? and action in ('user.sign_up.disowned', 'user.email.verified')`, [member]);
       expect(actions.map((row) => row.action).sort()).toEqual(['user.email.verified', 'user.sign_up.disowned']);
       expect((await app.http.get(`/users/${member}`)).body.tenantIds).toEqual([tenantId]);
+    });
+
+    it('without a password, at an address locked out of it: refused before the takeover, the account as it was', async () => {
+      const email = 'vouched-locked@saml.test';
+      const member = await vouchedMember(email);
+      await leaveAddress(app, member, 'locked');
+      const { answer } = await signIn(email);
+      expect(answer.status, answer.body).toBe(403);
+      expect(answer.body).toContain('cannot sign in');
+      expect(JSON.stringify(await lastSignInRecord('user.sign_in_failed'))).toContain('"reason":"address_locked"');
+      expect(await standing(member)).toEqual({ email_verified: false, vouched_by_tenant_id: tenantId, has_password: false });
+      expect(await app.sql(`select action from audit_log where target_id = ? and action in ('user.sign_up.disowned', 'user.email.verified')`, [member])).toEqual([]);
     });
 
     it('with a password (its setter would keep it): refused, the account as it was', async () => {

@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:net';
 import * as oidc from 'openid-client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { SHARED_POOL } from '../../src/db/entities/user.entity.ts';
 import { newId } from '../../src/ids.ts';
 import type { BootstrapResult } from '../../src/domain/bootstrap.ts';
@@ -14,6 +14,7 @@ import { expectReadByTenantsOnly } from '../support/audit-readers.ts';
 import { clientWithKey } from '../support/keys.ts';
 import { TestRoles } from '../support/roles.ts';
 import { createPasswordUser } from '../support/users.ts';
+import { failuresAt, leaveAddress } from '../support/lockout.ts';
 import type { HttpClient } from '../support/http.ts';
 import { createTestClient, decodeJwt, discover, startAuthorization, type AuthorizationFlow } from '../support/oauth.ts';
 import { freePort } from '../support/spawned-service.ts';
@@ -380,11 +381,7 @@ describe('social and OIDC sign-in', () => {
   it('an account locked out at the browser’s address is refused by a verified upstream e-mail and gets no link; unlocked, it links', async () => {
     const lou = await app.createUser('locked-address-upstream@example.com');
     // As the lockout policy's failed passwords from this address (the test's 127.0.0.1) leave the account.
-    await app.sql(
-      `insert into sign_in_failure (application_id, user_id, address, failures, last_failed_at, locked_at, locked_until)
-       values (?, ?, '127.0.0.1', 10, now(), now(), now() + interval '5 minutes')`,
-      [app.root.applicationId, lou],
-    );
+    await leaveAddress(app, lou, 'locked');
     idp.login = { sub: 'locked-address-sub', email: 'locked-address-upstream@example.com', email_verified: true };
     const flow = await authorize();
     const refused = await signInWith(flow, 'Upstream');
@@ -410,6 +407,32 @@ describe('social and OIDC sign-in', () => {
     expect(await lastSignInRecord()).toMatchObject({ action: 'user.sign_in_failed', target_id: linked, after: { method: 'oauth', reason: 'user_inactive' } });
     expect((await app.http.get(`/users/${linked}/sessions`)).body.data).toEqual([]);
     expect((await app.http.post(`/users/${linked}/activate`, {})).status).toBe(200);
+    const again = await authorize();
+    expect((await idTokenOf(again, await signInWith(again, 'Upstream')))['sub']).toBe(linked);
+  });
+
+  it('a linked account at an address locked out of it, or made to wait, is refused unheard (address_locked, address_waiting), as a suspended one is answered; unlocked, the link signs in', async () => {
+    idp.login = { sub: 'linked-locked-sub', email: 'linked-locked@example.com', email_verified: true };
+    const first = await authorize();
+    const linked = (await idTokenOf(first, await signInWith(first, 'Upstream')))['sub'] as string;
+    for (const standing of ['locked', 'waiting'] as const) {
+      await leaveAddress(app, linked, standing);
+      const flow = await authorize();
+      // Answered after as long as a counted failure takes, as the other methods' uncounted refusals are.
+      const pad = vi.spyOn(app.gatehouse.services.refusalTiming, 'pad');
+      let padded = 0;
+      const refused = await signInWith(flow, 'Upstream').finally(() => {
+        padded = pad.mock.calls.length;
+        pad.mockRestore();
+      });
+      expect(padded).toBe(1);
+      expect(refused.status, refused.body).toBe(403);
+      expect(refused.body).toContain('Signing in with that account did not work.');
+      expect(await lastSignInRecord()).toMatchObject({ action: 'user.sign_in_failed', target_id: linked, after: { method: 'oauth', reason: `address_${standing}` } });
+      expect(await failuresAt(app, linked)).toEqual([{ failures: standing === 'locked' ? 10 : 8, locked: standing === 'locked' }]);
+      expect((await app.http.get(`/users/${linked}/sessions`)).body.data).toHaveLength(1);
+      expect((await app.http.post(`/users/${linked}/unlock`, {})).status).toBe(200);
+    }
     const again = await authorize();
     expect((await idTokenOf(again, await signInWith(again, 'Upstream')))['sub']).toBe(linked);
   });

@@ -101,7 +101,8 @@ export const AUTH_PROVIDER_SPECS: Readonly<Record<AuthProviderType, TypeSpec>> =
     // The RP ID is no setting: it is the host of the surface a passkey is registered on (src/domain/webauthn/).
     config: {
       rpName: { kind: 'string', default: null, max: 200 },
-      // `required`: a passkey proves two factors (the MFA step is then done); else one, and the MFA policy applies.
+      // `required` refuses an assertion whose authenticator did not verify its user. Any that did proves two factors (`mfa`:
+      // the MFA step is done), whatever this asks; one that did not proves one, and the MFA policy applies.
       userVerification: { kind: 'enum', values: ['required', 'preferred', 'discouraged'], default: 'required' },
       // Opt-in: a sign-up proves its address by a mailed code before its passkey is made (src/domain/webauthn/sign-up.ts).
       allowSignup: { kind: 'boolean', default: false },

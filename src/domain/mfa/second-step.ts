@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { liveRow, MODEL } from '../../db/oidc-model.ts';
 import { recordSignIn, type SignInFailureReason } from '../audit/auth-events.ts';
-import { addressStanding, recordFailedSignIn, recordSuccessfulSignIn, refuseUncounted } from '../sign-in/lockout.ts';
+import { addressRefusal, recordFailedSignIn, recordSuccessfulSignIn, refuseUncounted } from '../sign-in/lockout.ts';
 import { activeUser, type SignInTarget } from '../sign-in/sign-in.ts';
 import type { SignInUser } from '../users/sign-in-user.ts';
 import type { CodeRefusal, Enrolled, SecondProof } from './factors.ts';
@@ -97,11 +97,8 @@ async function checkCounted<T>(
   pass: Passing<T>,
 ): Promise<{ ok: true; passed: T } | { ok: false; reason: SignInFailureReason; spent: boolean; unwritten?: Unwritten }> {
   const address = secondStepAddress(attempt.address);
-  const standing = await addressStanding(target, user, address);
-  if (standing !== 'open') {
-    await refuseUncounted(target);
-    return { ok: false, reason: standing === 'locked' ? 'address_locked' : 'address_waiting', spent: false };
-  }
+  const refused = await addressRefusal(target, user, address);
+  if (refused !== undefined) return { ok: false, reason: refused, spent: false };
   const taken = await takeStepAttempt(target, attempt.budget);
   if (taken === null) {
     await refuseUncounted(target);

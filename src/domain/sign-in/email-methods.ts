@@ -11,10 +11,10 @@ import { underTenancyConfig } from '../tenancy/config-lock.ts';
 import { CODE_ATTEMPTS } from '../mfa/codes.ts';
 import { normalizeEmail } from '../users/email-key.ts';
 import { linkSecretHash, parseLinkToken } from '../users/link-tokens.ts';
-import { mayActNow, readSignInUser, type SignInUser } from '../users/sign-in-user.ts';
+import { readSignInUser, type SignInUser } from '../users/sign-in-user.ts';
 import { email as emailAddress } from '../validate.ts';
 import { mailAt, userByEmail } from './account-links.ts';
-import { addressStanding, recordFailedSignIn, recordSuccessfulSignIn, refuseUncounted } from './lockout.ts';
+import { recordFailedSignIn, recordSuccessfulSignIn, refuseUncounted, standingRefusal } from './lockout.ts';
 import { createSignedUpUser } from './new-account.ts';
 import { takeOverByMailbox, unprovenPassword } from './mailbox-proof.ts';
 import { RefusalTiming } from './refusal-timing.ts';
@@ -367,15 +367,6 @@ async function rowUser(target: SignInTarget, row: SignInRow, address: string): P
   if (user === null) return { user: null, refused: (await refuseUncounted(target), { ok: false, reason: 'unknown_user', user: null }) };
   const refused = await standingRefusal(target, user, address);
   return refused === undefined ? { user } : { user, refused };
-}
-
-/** The account's or the guessing address's standing refuses it now (uncounted); undefined: it may try. */
-export async function standingRefusal(target: PageTarget, user: SignInUser, address: string): Promise<Extract<Checked, { ok: false }> | undefined> {
-  if (!mayActNow(user)) return (await refuseUncounted(target), { ok: false, reason: 'user_inactive', user });
-  const standing = await addressStanding(target, user, address);
-  if (standing === 'open') return undefined;
-  await refuseUncounted(target);
-  return { ok: false, reason: standing === 'locked' ? 'address_locked' : 'address_waiting', user };
 }
 
 /** Of two requests racing, one uses the row; in `runner`'s transaction when it is a transaction's EntityManager. */

@@ -11,6 +11,7 @@ import { isoTimestampSql, recordAuditPerRow, type AuditActor } from '../audit/au
 import { noteRequest } from '../../observability/log.ts';
 import { executeOwned } from '../../db/owned-sql.ts';
 import type { PageTarget } from './sign-in.ts';
+import type { SignInFailureReason } from '../audit/auth-events.ts';
 
 /** Counted per account and client address, so a guesser locks itself out, not the owner (ASVS 6.1.1; Auth0 and Okta too):
  *  at `maxAttempts` an address is locked out, the account once `accountLockAddresses` addresses are. Each count is one
@@ -203,6 +204,24 @@ function lockAccount(em: EntityManager, target: PageTarget, user: SignInUser, po
 export async function refuseUncounted(target: PageTarget): Promise<{ ok: false }> {
   if (target.lockout.enabled) await target.scope.services.refusalTiming.pad();
   return { ok: false };
+}
+
+export const standingReason = (standing: Exclude<AddressStanding, 'open'>): SignInFailureReason => (standing === 'locked' ? 'address_locked' : 'address_waiting');
+
+/** The address's standing as a refusal, answered uncounted; undefined: the attempt is heard. */
+export async function addressRefusal(target: PageTarget, user: SignInUser, address: string): Promise<SignInFailureReason | undefined> {
+  const standing = await addressStanding(target, user, address);
+  if (standing === 'open') return undefined;
+  await refuseUncounted(target);
+  return standingReason(standing);
+}
+
+/** Every method's check of a known account before it proves or changes anything: a user who may not act now, or an
+ *  address locked out of the account or made to wait, is refused uncounted. Undefined: it may try. */
+export async function standingRefusal(target: PageTarget, user: SignInUser, address: string): Promise<{ ok: false; reason: SignInFailureReason; user: SignInUser } | undefined> {
+  if (!mayActNow(user)) return (await refuseUncounted(target), { ok: false, reason: 'user_inactive', user });
+  const reason = await addressRefusal(target, user, address);
+  return reason === undefined ? undefined : { ok: false, reason, user };
 }
 
 /** Forgets only this address's failures: the owner's success does not forgive a guesser. Decided on the rows as they are

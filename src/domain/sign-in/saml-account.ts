@@ -3,8 +3,8 @@ import { recordSignIn, type SignInFailureReason } from '../audit/auth-events.ts'
 import { configurersCoverAccount } from '../auth-providers/configurer.ts';
 import { underTenancyConfig } from '../tenancy/config-lock.ts';
 import { normalizeEmail } from '../users/email-key.ts';
-import { mayActNow, readSignInUser, type SignInUser } from '../users/sign-in-user.ts';
-import { recordSuccessfulSignIn } from './lockout.ts';
+import { readSignInUser, type SignInUser } from '../users/sign-in-user.ts';
+import { recordSuccessfulSignIn, standingRefusal } from './lockout.ts';
 import { createSignedUpUser } from './new-account.ts';
 import { ownedByMailbox, takeOverByMailbox } from './mailbox-proof.ts';
 import { rememberSamlSubject } from './saml-logout.ts';
@@ -82,7 +82,9 @@ async function account(
   // An address nobody proved with a password is its setter's too; without one, the mailbox's owner's (mailbox-proof.ts).
   const unproven = user.emailVerified !== true;
   if (unproven && !ownedByMailbox(user)) return { ok: false, reason: 'email_unverified', user };
-  if (!mayActNow(user)) return { ok: false, reason: 'user_inactive', user };
+  // Before the takeover below, which a refused sign-in must not have made.
+  const refused = await standingRefusal(target, user, address);
+  if (refused !== undefined) return refused;
   // A tenant's own IdP asserts any address that tenant likes: its word proves no mailbox.
   if (unproven && method.tenantId !== null) return { ok: false, reason: 'provider_not_trusted', user };
   if (!(await configurersCoverAccount(target.applicationScope.em, target.application.id, identity.providerId, user.id))) {

@@ -15,7 +15,7 @@ import { SignInRefusal } from './refusals.ts';
 import type { DomainServices } from '../../services.ts';
 import { recordSignIn, type SignInAttempt, type SignInFailureReason } from '../audit/auth-events.ts';
 import { noteRequest } from '../../observability/log.ts';
-import { readSignInCandidate, recordFailedSignIn, recordSuccessfulSignIn, refuseUncounted } from './lockout.ts';
+import { readSignInCandidate, recordFailedSignIn, recordSuccessfulSignIn, refuseUncounted, standingReason } from './lockout.ts';
 import { surfaceSettings, type SurfaceSettings } from './surface-settings.ts';
 import { MAX_PASSWORD_INPUT } from '../policies/password.ts';
 import { revokedTenants, type BrowserSession } from '../sessions/revoked-sign-ins.ts';
@@ -229,7 +229,7 @@ export async function checkCredentials(target: PageTarget, email: unknown, passw
   }
   if (standing !== 'open') {
     noteRequest({ refusal: `address_${standing}` });
-    return refused(standing === 'locked' ? 'address_locked' : 'address_waiting', user);
+    return refused(standingReason(standing), user);
   }
   if (!matches) {
     await recordFailedSignIn(target, user, target.lockout, address);

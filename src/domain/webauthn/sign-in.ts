@@ -1,9 +1,9 @@
 import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
 import type { SignInFailureReason } from '../audit/auth-events.ts';
-import { addressStanding, recordFailedSignIn, recordSuccessfulSignIn, refuseUncounted } from '../sign-in/lockout.ts';
+import { recordFailedSignIn, recordSuccessfulSignIn, refuseUncounted, standingRefusal } from '../sign-in/lockout.ts';
 import { recordAttempt, type FactorRecord, type SignInTarget } from '../sign-in/sign-in.ts';
 import type { PasskeyMethod } from '../sign-in/surface-settings.ts';
-import { mayActNow, readSignInUser, type SignInUser } from '../users/sign-in-user.ts';
+import { readSignInUser, type SignInUser } from '../users/sign-in-user.ts';
 import { assertionOptions, readResponse } from './ceremonies.ts';
 import { verifyUserAssertion } from './cloned.ts';
 import { amrOfCredential, findPoolCredential } from './credentials.ts';
@@ -46,9 +46,8 @@ async function checkPasskey(target: SignInTarget, rp: RelyingParty, interactionI
   const credential = await findPoolCredential(em, applicationId, rp.id, response.id, target.poolId);
   const user = credential === null ? null : await readSignInUser(em, applicationId, { id: credential.userId, poolId: target.poolId });
   if (credential === null || user === null) return refused('unknown_credential', null);
-  if (!mayActNow(user)) return refused('user_inactive', user);
-  const standing = await addressStanding(target, user, address);
-  if (standing !== 'open') return refused(standing === 'locked' ? 'address_locked' : 'address_waiting', user);
+  const standing = await standingRefusal(target, user, address);
+  if (standing !== undefined) return standing;
   const key = { applicationId, purpose: 'sign_in', rp, userId: null, boundTo: interactionId } as const;
   const check = await verifyUserAssertion(target, user, key, response, credential, method.userVerification === 'required');
   if (!check.ok) {

@@ -12,8 +12,8 @@ import type { AttemptUser, SignInFailureReason } from '../../audit/auth-events.t
 import { underTenancyConfig } from '../../tenancy/config-lock.ts';
 import { normalizeEmail } from '../../users/email-key.ts';
 import { auditFilingOfRow } from '../../users/users.ts';
-import { mayActNow, readSignInUser, type SignInUser } from '../../users/sign-in-user.ts';
-import { addressStanding, recordSuccessfulSignIn } from '../lockout.ts';
+import { readSignInUser, type SignInUser } from '../../users/sign-in-user.ts';
+import { recordSuccessfulSignIn, standingRefusal } from '../lockout.ts';
 import type { SignInTarget } from '../sign-in.ts';
 import { createSignedUpUser, requireTargetPool } from '../new-account.ts';
 import type { UpstreamMethod } from '../surface-settings.ts';
@@ -118,10 +118,9 @@ export async function upstreamAccount(
       // it): its owner confirms it first, as SAML asks. One without is the mailbox's owner's (mailbox-proof.ts).
       const unproven = owner.emailVerified !== true;
       if (unproven && !ownedByMailbox(owner)) return { ok: false, reason: 'email_unverified', user: owner };
-      // A refused sign-in adds no way in: a suspended or locked account is not linked for later.
-      if (!mayActNow(owner)) return { ok: false, reason: 'user_inactive', user: owner };
-      // Nor one locked out at this address, whose sign-in recordSuccessfulSignIn would refuse once linked.
-      if ((await addressStanding(target, owner, address)) === 'locked') return { ok: false, reason: 'address_locked', user: owner };
+      // A refused sign-in adds no way in: a suspended or locked account, or one this address is locked out of or waits on, gets no link.
+      const refused = await standingRefusal(target, owner, address);
+      if (refused !== undefined) return refused;
       // A tenant's own provider asserts any address that tenant likes: its word proves no mailbox.
       if (unproven && method.tenantId !== null) return { ok: false, reason: 'provider_not_trusted', user: owner };
       if (!(await vouchedFor(owner.id))) return { ok: false, reason: 'provider_not_trusted', user: owner };
@@ -136,7 +135,9 @@ export async function upstreamAccount(
     }
   }
   const user = await readSignInUser(em, applicationId, { id: userId, poolId: target.poolId });
-  if (user === null || !mayActNow(user)) return { ok: false, reason: 'user_inactive', user };
+  if (user === null) return { ok: false, reason: 'user_inactive', user };
+  const refused = await standingRefusal(target, user, address);
+  if (refused !== undefined) return refused;
   // A link stays when the provider is changed since, or the account given more.
   if (linked !== null && !(await vouchedFor(linked))) return { ok: false, reason: 'provider_not_trusted', user };
   // As a proven password does: a lock that ran out is lifted, and the user's tenants are read as they are now.
