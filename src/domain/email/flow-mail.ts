@@ -24,8 +24,9 @@ export interface MailContext {
 
 /** A null name reads "there". */
 export interface Recipient {
-  /** The account's, when the mail is to one: its suspension or deletion withdraws the mail while queued. */
-  readonly id?: string | undefined;
+  /** The account's, when the mail is to one: its suspension, deletion or change of address withdraws the mail while
+   *  queued. Null only for an address of no account (or one gone, or a mail withdrawn by its invitation instead). */
+  readonly id: string | null;
   readonly email: string;
   /** The account's tenants; null for an address of no account. */
   readonly tenantIds: readonly string[] | null;
@@ -86,7 +87,7 @@ async function queue(
   linkMinutes?: number,
 ): Promise<EmailDelivery> {
   const delivery = await enqueueMail(at.em, at.sender, { templateKey, to: address, tenantId: at.tenantId, locale, variables });
-  delivery.userId = to.id ?? null;
+  delivery.userId = to.id;
   delivery.linkExpiresAt = linkMinutes === undefined ? null : new Date(Date.now() + linkMinutes * 60_000);
   return delivery;
 }
@@ -94,7 +95,7 @@ async function queue(
 /** The tenant a mail to `to` goes out in (a link it carries remembers it). A tenant's outbox carries its own accounts'
  *  mails only: a user of several tenants is mailed as the application, or that tenant's credentials would read links
  *  that act in the user's other tenants. */
-export const tenantOf = (at: MailContext, to: Recipient): string | null =>
+export const tenantOf = (at: MailContext, to: Pick<Recipient, 'tenantIds'>): string | null =>
   at.tenantId === null || to.tenantIds === null || (to.tenantIds.length === 1 && to.tenantIds[0] === at.tenantId) ? at.tenantId : null;
 
 const send = (at: MailContext, templateKey: TemplateKey, to: Recipient, variables: Record<string, unknown>, linkMinutes?: number) =>

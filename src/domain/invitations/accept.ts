@@ -105,7 +105,7 @@ async function assignRoles(em: EntityManager, tx: Scope, invitation: Invitation,
  *  read the mailed code was not them. */
 async function announceKey(em: EntityManager, tx: Scope, invitation: Invitation, user: User, keyId: string): Promise<void> {
   const at = { em, sender: tx, tenantId: invitation.tenantId };
-  const owner = { email: user.email, name: user.name ?? null, locale: user.locale ?? null, tenantIds: user.tenantIds };
+  const owner = { id: user.id, email: user.email, name: user.name ?? null, locale: user.locale ?? null, tenantIds: user.tenantIds };
   const opener = { type: 'invitation', id: invitation.id } as const;
   const linkUser = { applicationId: invitation.applicationId, userId: user.id, poolId: user.poolId, opener, tenantId: tenantOf(at, owner) };
   const reset = await issueEnrolmentLink(em, linkUser, keyId, tx.services.config.publicUrl);
