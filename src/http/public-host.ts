@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { DEFAULT_PORTS, type SurfaceRouter } from '../domain/domains/surfaces.ts';
-import { lookFor, PLAIN_LOOK, standaloneErrorPage } from '../pages/pages.ts';
+import { unbrandedErrorPage } from '../pages/pages.ts';
 
 // The pages a browser fills in with the issuer's cookies: the authorization request, its interaction and the device
 // code's form (not /oauth2/device_authorization, which the device itself posts).
@@ -30,8 +30,7 @@ export function refuseMisdirectedSignIn(app: FastifyInstance, surfaces: SurfaceR
     const description =
       `This service's address is ${publicUrl} (its PUBLIC_URL), but this page was asked for at ${expected.protocol}//${host}. ` +
       `Sign-in cookies belong to ${publicUrl}: open the sign-in there, or set PUBLIC_URL to the address you use.`;
-    const look = lookFor(PLAIN_LOOK, request.headers['accept-language']);
-    const page = standaloneErrorPage(look, { key: 'error.misdirected' }, { code: 'misdirected_host', description });
+    const page = unbrandedErrorPage('error.misdirected', { acceptLanguage: request.headers['accept-language'] }, { code: 'misdirected_host', description });
     return reply.status(421).headers(page.headers).type('text/html; charset=utf-8').send(page.html);
   });
 }

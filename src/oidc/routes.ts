@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
 import { TENANT_PATH_PREFIX, type Surface } from '../domain/domains/surfaces.ts';
-import { lookFor, PLAIN_LOOK, SECURITY_HEADERS, standaloneErrorPage } from '../pages/pages.ts';
+import { lookFor, PLAIN_LOOK, SECURITY_HEADERS, standaloneErrorPage, unbrandedErrorPage } from '../pages/pages.ts';
 import { authorizationRefusal } from './surface-gate.ts';
 import type { SignInThrottle } from '../pages/throttle.ts';
 import { currentRequestLog } from '../observability/log.ts';
@@ -85,7 +85,7 @@ export function oidcRoutes(services: Services, throttle: SignInThrottle) {
     if (surface === null) {
       // Typed by hand (RFC 8628 3.3): a browser gets a page, an API client the OAuth body.
       if (!/\btext\/html\b/i.test(request.headers.accept ?? '')) return oauthRefusal(reply, 404, 'There is no such sign-in surface');
-      const page = standaloneErrorPage(lookFor(PLAIN_LOOK, request.headers['accept-language']), { key: 'error.unknownSurface' });
+      const page = unbrandedErrorPage('error.unknownSurface', { acceptLanguage: request.headers['accept-language'] });
       return reply.status(404).headers(page.headers).type('text/html; charset=utf-8').send(page.html);
     }
     const opUrl = new URL(request.raw.url!.slice(surface.kind === 'tenant_path' ? surface.mountPath.length : 0), origin);
@@ -94,8 +94,8 @@ export function oidcRoutes(services: Services, throttle: SignInThrottle) {
     const { provider, handle } = await oidc.get(surface);
     const refusedLogout = surface.kind === 'domain' ? undefined : await logoutRefusal(provider, method, opUrl);
     if (refusedLogout !== undefined) {
-      const look = lookFor(PLAIN_LOOK, request.headers['accept-language'], opUrl.searchParams.get('ui_locales') ?? undefined);
-      const page = standaloneErrorPage(look, { key: refusedLogout }, undefined, 'sign_out');
+      const languages = { acceptLanguage: request.headers['accept-language'], uiLocales: opUrl.searchParams.get('ui_locales') ?? undefined };
+      const page = unbrandedErrorPage(refusedLogout, languages, undefined, 'sign_out');
       return reply.status(400).headers(page.headers).type('text/html; charset=utf-8').send(page.html);
     }
     // Before the hijack: a failure here must still reach Fastify's error handler.

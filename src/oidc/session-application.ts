@@ -4,7 +4,7 @@ import type Provider from 'oidc-provider';
 import type { KoaContextWithOIDC } from 'oidc-provider';
 import { unverifiedAudience } from '../auth/jwt.ts';
 import { isUuid } from '../ids.ts';
-import type { CopyKey } from '../pages/pages.ts';
+import type { UnbrandedCopyKey } from '../domain/branding/copy/unbranded.ts';
 import { servedClientData } from './clients.ts';
 import { OIDC_PATHS } from './configuration.ts';
 
@@ -75,7 +75,7 @@ function loggedOutClient(query: URLSearchParams): string | undefined {
  * On a multi-application surface a logout naming no client ends no application's session, and a device's client's
  * sign-in is never in it (its grant outlives a sign-out anyway): refused rather than answered "signed out".
  */
-export async function logoutRefusal(provider: Provider, method: string, { pathname, searchParams }: URL): Promise<CopyKey | undefined> {
+export async function logoutRefusal(provider: Provider, method: string, { pathname, searchParams }: URL): Promise<UnbrandedCopyKey | undefined> {
   if (method !== 'GET' || pathname !== OIDC_PATHS.end_session) return undefined;
   const named = (name: string) => (searchParams.get(name) ?? '') !== '';
   if (!named('client_id') && !named('id_token_hint')) return 'refusal.logoutNoApplication';

@@ -6,6 +6,7 @@ import { HTML_SECURITY_HEADERS } from '../http/html-security.ts';
 import type { PasswordPolicy } from '../domain/policies/definitions.ts';
 import type { AnnouncedFactor } from '../domain/mfa/announced-factor.ts';
 import { CATALOGS, fillCopy, NAME_PLACEHOLDER, type CopyKey, type CopyText } from '../domain/branding/copy/index.ts';
+import type { UnbrandedCopyKey } from '../domain/branding/copy/unbranded.ts';
 import { DEFAULT_LOCALE, directionOf, negotiateLocale } from '../domain/locales.ts';
 import { isBlankText } from '../domain/validate.ts';
 import { colorVariables } from './brand-colors.ts';
@@ -629,3 +630,7 @@ export function renderPage(render: (nonce: string) => RenderedPage, formAction?:
 
 export const standaloneErrorPage = (look: PageLook, message: CopyText, detail?: ErrorDetail, flow?: ErrorFlow) =>
   renderPage((nonce) => errorPage(look, nonce, message, detail, flow));
+
+/** An error page in the plain look, where no application's is known: its text is one of the keys branding refuses. */
+export const unbrandedErrorPage = (key: UnbrandedCopyKey, languages: { acceptLanguage: string | undefined; uiLocales?: unknown }, detail?: ErrorDetail, flow?: ErrorFlow) =>
+  standaloneErrorPage(lookFor(PLAIN_LOOK, languages.acceptLanguage, languages.uiLocales), { key }, detail, flow);

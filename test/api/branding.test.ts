@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuditLog, Setting } from '../../src/db/entities/index.ts';
+import { UNBRANDED_COPY_KEYS } from '../../src/domain/branding/copy/unbranded.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { issueTestKey } from '../support/keys.ts';
 
@@ -65,6 +66,11 @@ describe('branding', () => {
       // Shown only where no application is known yet (a sign-in opened at another host): no branding reaches it.
       [{ copy: { 'error.misdirected': 'x' } }, 'copy'],
       [{ copy: { 'de:error.misdirected': 'x' } }, 'copy'],
+      // Shown only in the plain look, on a surface of no application (an address of none) or of several (a logout there).
+      [{ copy: { 'error.unknownSurface': 'x' } }, 'copy'],
+      [{ copy: { 'refusal.logoutNoApplication': 'x' } }, 'copy'],
+      [{ copy: { 'fr:refusal.logoutDevice': 'x' } }, 'copy'],
+      ...[...UNBRANDED_COPY_KEYS].map((key): [unknown, string] => [{ copy: { [key]: 'x' } }, 'copy']),
       [{ copy: { 'de:signIn.title': 'x' } }, 'copy'],
       [{ copy: { 'de-DE:login.title': 'x' } }, 'copy'],
       [{ copy: { 'de:': 'x' } }, 'copy'],

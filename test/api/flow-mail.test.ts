@@ -21,7 +21,7 @@ beforeAll(async () => {
 });
 afterAll(async () => app?.close());
 
-const ADA: Recipient = { email: 'ada@example.com', name: 'Ada', tenantIds: null };
+const ADA: Recipient = { id: null, email: 'ada@example.com', name: 'Ada', tenantIds: null };
 const CHANGED_AT = new Date('2026-11-28T10:00:00.000Z');
 
 const FIREFOX_ON_LINUX = 'Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0';
@@ -103,7 +103,7 @@ describe('flow mail', () => {
     const link = { link: 'https://x.test/m', expiresInMinutes: 15 };
     await lockedTransaction(app.gatehouse.services.orm.em.fork(), askedForLock(sender.applicationId, ADA.email), async (em) => {
       const admitted = (await AskedForMail.admit({ em, sender, tenantId: null }, ADA.email))!;
-      expect(() => magicLinkMail(admitted, { email: 'grace@example.com', tenantIds: null }, link)).toThrow('without its own admission');
+      expect(() => magicLinkMail(admitted, { id: null, email: 'grace@example.com', tenantIds: null }, link)).toThrow('without its own admission');
       expect((await magicLinkMail(admitted, { ...ADA, email: 'Ada@Example.com' }, link)).toAddress).toBe('Ada@Example.com');
       expect(() => magicLinkMail(admitted, ADA, link)).toThrow('without its own admission');
     });

@@ -13,6 +13,7 @@ import { queuedBehind } from '../support/row-lock.ts';
 import { addDomain } from '../support/domains.ts';
 import { fetchVia } from '../support/host-fetch.ts';
 import { mailedCode, mails } from '../support/email-sign-in.ts';
+import { outboxStoppedDuring } from '../support/email-outbox.ts';
 import { giveTotp } from '../support/totp.ts';
 import { giveKey, SoftAuthenticator, webauthnFormOf } from '../support/webauthn.ts';
 
@@ -1418,6 +1419,36 @@ describe('invitations without a password to prove: the link proves the mailbox',
       expect((await answer(jar, page, new SoftAuthenticator().register(drawn.options as never, origin()), { name: 'Neu' })).status).toBe(200);
       expect(await mails(client, fresh, 'mfa_enrolled')).toEqual([]);
     });
+
+    // Its suspension, deletion or change of address withdraws every mail still queued to the account (withdrawQueuedMail).
+    const endings = [
+      { why: 'the account was suspended', end: (client: HttpClient, base: string, id: string) => client.post(`${base}/users/${id}/suspend`, {}) },
+      { why: 'the account was deleted', end: (client: HttpClient, base: string, id: string) => client.delete(`${base}/users/${id}`) },
+      { why: 'the account’s address changed', end: (client: HttpClient, base: string, id: string) => client.patch(`${base}/users/${id}`, { email: `moved-${randomUUID()}@example.com` }) },
+    ];
+    for (const { why, end } of endings) {
+      it(`that key’s notice, still queued, is withdrawn as every mail to the account is when ${why}`, async () => {
+        const { client, base, one, two } = await applicationWith([PASSKEY]);
+        const email = `kay-${randomUUID()}@example.com`;
+        const made = await client.post(`${two.path}/users`, { email, name: 'Kay' });
+        expect(made.status).toBe(201);
+        await outboxStoppedDuring(app, async () => {
+          await invite(one.path, { email }, client);
+          const jar = new CookieJar();
+          const sent = await sendCode(jar, await jar.visit(await linkMailedTo(email, client)));
+          const { options } = webauthnFormOf(sent);
+          const joined = await answer(jar, sent, new SoftAuthenticator().register(options as never, origin()), { code: await mailedCode(client, email) });
+          expect(joined.status, joined.body).toBe(200);
+          const [notice, ...more] = (await client.get(`/email/deliveries?templateKey=mfa_enrolled&to=${encodeURIComponent(email)}`)).body.data;
+          expect(more).toEqual([]);
+          expect(notice.status).toBe('queued');
+
+          expect((await end(client, base, made.body.id as string)).status).toBeLessThan(300);
+          const after = (await client.get(`/email/deliveries/${notice.id as string}`)).body;
+          expect({ status: after.status, lastError: after.lastError }).toEqual({ status: 'failed', lastError: expect.stringContaining(`withdrawn: ${why}`) });
+        });
+      });
+    }
 
     it('a key on an account whose address was never confirmed is its maker’s: the invitee adds their own with the mailed code, and the maker’s goes', async () => {
       const { client, base, one, two } = await applicationWith([PASSKEY]);

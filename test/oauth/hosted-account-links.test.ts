@@ -783,6 +783,31 @@ describe('sign-up and verification', () => {
     expect((await signIn('pat@example.com', PASSWORD)).status).toBe(303);
   });
 
+  it('a suspended account’s address gets the same page and its owner no mail, verified or not; a locked one’s owner is told', async () => {
+    const verified = await createPasswordUser(app.http, 'sus-verified@example.com');
+    const unverified = await createPasswordUser(app.http, 'sus-unverified@example.com');
+    const locked = await createPasswordUser(app.http, 'locked-owner@example.com');
+    await app.sql('update app_user set email_verified = false where id = ?', [unverified]);
+    for (const id of [verified, unverified]) expect((await app.http.post(`/users/${id}/suspend`, {})).status).toBe(200);
+    await app.sql(`update app_user set status = 'locked', locked_until = now() + interval '1 hour' where id = ?`, [locked]);
+    const fresh = await signUp({ email: 'fresh-beside-suspended@example.com', password: 'Other-Horse-77' });
+    for (const email of ['sus-verified@example.com', 'sus-unverified@example.com', 'locked-owner@example.com']) {
+      const answer = await signUp({ email, password: 'Other-Horse-77' });
+      expect(answer.status).toBe(200);
+      expect(normalized(answer, email)).toBe(normalized(fresh, 'fresh-beside-suspended@example.com'));
+      expect(headerNames(answer)).toEqual(headerNames(fresh));
+    }
+    // Neither mail works while suspended (a link's page refuses it, as the sign-in does): as forgot-password sends none.
+    for (const email of ['sus-verified@example.com', 'sus-unverified@example.com']) {
+      expect([...(await mails(app.http, email, 'welcome')), ...(await mails(app.http, email, 'verify_email'))]).toEqual([]);
+    }
+    // Locked for a while only: the notice and its sign-in link serve once the lock ends, as a reset link does meanwhile.
+    const [notice, ...more] = await mails(app.http, 'locked-owner@example.com', 'welcome');
+    expect(more).toEqual([]);
+    expect(notice!.subject).toBe('You already have a My application account');
+    expect((await app.http.get('/users?emailPrefix=sus-')).body.data).toHaveLength(2);
+  });
+
   it('with requireEmailVerification false the account signs in before verifying', async () => {
     await configurePassword(app.http, { requireEmailVerification: false });
     try {

@@ -214,6 +214,17 @@ describe('sign-up with a passkey', () => {
     expect((await scope.admin.get('/users')).body.data.map((user: { id: string }) => user.id)).toEqual([owner]);
   });
 
+  it('a suspended account’s address gets the same pages and its owner no mail at all', async () => {
+    const scope = await passkeyScope({ allowSignup: true });
+    const owner = await createPasswordUser(scope.admin, 'suspended@example.com');
+    expect((await scope.admin.post(`/users/${owner}/suspend`, {})).status).toBe(200);
+    const { check } = await signUpToKey(scope, 'suspended@example.com');
+    const fresh = await signUpToKey(scope, 'unheld@example.com');
+    expect(normalized(check, 'suspended@example.com')).toBe(normalized(fresh.check, 'unheld@example.com'));
+    expect((await scope.admin.get('/email/deliveries?to=suspended%40example.com')).body.data).toEqual([]);
+    expect((await scope.admin.get('/users')).body.data.map((user: { id: string }) => user.id)).toEqual([owner]);
+  });
+
   it('an address given an account between its code and its passkey ends as one that had it first: its owner mailed, the password sign-up’s answer, nothing made', async () => {
     const scope = await passkeyScope({ allowSignup: true });
     const { applicationId } = scope.application;

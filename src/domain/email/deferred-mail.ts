@@ -66,7 +66,7 @@ export async function queueDeferredMail(services: DomainServices, log: JobLog, b
       const sender = { applicationId: row.application_id, tenantId: null, requestId: row.request_id, principal, services };
       await noticeOrDrop(log, { applicationId: row.application_id, templateKey: row.template_key, deferredMailId: row.id }, async () => {
         if (send === undefined) throw new GatehouseError('validation_error', `no flow sends ${row.template_key}`);
-        await send({ em, sender, tenantId: null }, { email: row.to_address, name: row.recipient_name, locale: row.locale, tenantIds: null });
+        await send({ em, sender, tenantId: null }, { id: null, email: row.to_address, name: row.recipient_name, locale: row.locale, tenantIds: null });
       });
     }
     if (rows.length > 0) {

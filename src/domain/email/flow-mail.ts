@@ -23,20 +23,18 @@ export interface MailContext {
   readonly pageLocale?: Locale;
 }
 
-/** A null name reads "there". An account's (its `id` and tenants) or an address of no account. */
-export type Recipient = {
+/** A null name reads "there". */
+export interface Recipient {
+  /** The account's, when the mail is to one: its suspension, deletion or change of address withdraws the mail while
+   *  queued. Null only for an address of no account (or one gone, or a mail withdrawn by its invitation instead). */
+  readonly id: string | null;
   readonly email: string;
   readonly name?: string | null | undefined;
   /** Null (or a language no longer offered): the page's it was asked on, else English. */
   readonly locale?: string | null | undefined;
-} & (
-  | {
-      /** Its suspension or deletion withdraws the mail while queued. */
-      readonly id: string;
-      readonly tenantIds: readonly string[];
-    }
-  | { readonly id?: undefined; readonly tenantIds: null }
-);
+  /** The account's tenants; null for an address of no account. */
+  readonly tenantIds: readonly string[] | null;
+}
 
 const languageOf = (at: MailContext, to: Recipient): Locale => (isLocale(to.locale) ? to.locale : (at.pageLocale ?? DEFAULT_LOCALE));
 
@@ -90,7 +88,7 @@ async function queue(
   linkMinutes?: number,
 ): Promise<EmailDelivery> {
   const delivery = await enqueueMail(at.em, at.sender, { templateKey, to: address, tenantId: at.tenantId, locale, variables });
-  delivery.userId = to.id ?? null;
+  delivery.userId = to.id;
   delivery.linkExpiresAt = linkMinutes === undefined ? null : new Date(Date.now() + linkMinutes * 60_000);
   return delivery;
 }
@@ -99,10 +97,11 @@ async function queue(
  *  mails only: a user of several tenants, or holding a role application-wide, is mailed as the application, or that
  *  tenant's administrators (who read its outbox and write its templates) would take, with its links, what the user
  *  holds elsewhere. */
-export async function tenantOf(at: MailContext, to: Recipient): Promise<string | null> {
+export async function tenantOf(at: MailContext, to: Pick<Recipient, 'id' | 'tenantIds'>): Promise<string | null> {
   if (at.tenantId === null || to.tenantIds === null) return at.tenantId;
   if (to.tenantIds.length !== 1 || to.tenantIds[0] !== at.tenantId) return null;
-  return (await holdsApplicationWideRole(at.em, at.sender.applicationId, to.id)) ? null : at.tenantId;
+  // No id to ask about (an invitation's mail): the application's, as for anything the tenant may not own.
+  return to.id === null || (await holdsApplicationWideRole(at.em, at.sender.applicationId, to.id)) ? null : at.tenantId;
 }
 
 const send = async (at: MailContext, templateKey: TemplateKey, to: Recipient, variables: Record<string, unknown>, linkMinutes?: number) =>

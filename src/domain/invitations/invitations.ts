@@ -160,7 +160,8 @@ async function mailInvitation(em: EntityManager, scope: Scope, application: Appl
   const { locale, ...inviter } = await inviterOf(em, scope);
   // In the invitee's language when their account has one, else in the inviting user's (English without either). An
   // account of other tenants is mailed as the application: its link may add a passkey to it (src/hosted/invitation.ts).
-  const invitee = { email: invitation.email, name: user?.name ?? null, locale: user?.locale ?? locale, ...(user === null ? { tenantIds: null } : { id: user.id, tenantIds: user.tenantIds }) };
+  // No account id: the invitation's revoke or resend withdraws it, not the account's changes (withdrawQueuedMail).
+  const invitee = { id: null, email: invitation.email, name: user?.name ?? null, locale: user?.locale ?? locale, tenantIds: user?.tenantIds ?? null };
   const delivery = await invitationMail({ em, sender: scope, tenantId: invitation.tenantId }, invitee, {
     link: await invitationLink(em, scope.services.config.publicUrl, application, tenant.id, token),
     inviter,

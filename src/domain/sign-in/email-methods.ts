@@ -168,7 +168,7 @@ export async function askEmailSignIn(target: SignInTarget, method: EmailMethod, 
   const address = user === null && target.email.signUp ? validAddress(email) : undefined;
   if (user === null ? address === undefined : user.status === 'suspended') return askTiming.pad();
   // An address without an account has no language of its own: mailAt's page language stands in.
-  const to = user ?? { email: address!, name: null, tenantIds: null };
+  const to = user ?? { id: null, email: address!, name: null, tenantIds: null };
   const minutes = target.email.minutes;
   await askTiming.measure(() =>
     target.applicationScope.transactional(async (em) => {

@@ -39,7 +39,7 @@ export async function askPasskeySignUp(target: SignInTarget, typed: unknown, int
       return tellOwner(target, em, owner, applicationUrl);
     }
     const row = { interactionId, userId: null, email, method: 'passkey_signup' as const, minutes: CODE_MINUTES };
-    await mailCode(em, target, mailAt(target, em, null), row, { email, name: null, locale: target.look.locale, tenantIds: null });
+    await mailCode(em, target, mailAt(target, em, null), row, { id: null, email, name: null, locale: target.look.locale, tenantIds: null });
   }, askedForLock(target.application.id, email));
   target.scope.services.outbox.wake();
   return email;
