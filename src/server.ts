@@ -29,6 +29,7 @@ import { httpRequests, rateLimitRefusal } from './observability/metrics.ts';
 import { registerProbes } from './http/probes.ts';
 import { clientAddress, guessingAddress, withRequestOrigin } from './http/request-origin.ts';
 import { refuseMisdirectedSignIn } from './http/public-host.ts';
+import { CREDENTIAL_BUCKET, memoryRateLimitStore } from './http/rate-limit-memory.ts';
 import { rateLimitStore } from './http/rate-limit-store.ts';
 import { answerOutsideRoutes, elapsedMs, registerRequestFacts, RequestLogController } from './observability/request-log.ts';
 import { tracedServerFactory, withRequestSpan } from './observability/request-span.ts';
@@ -63,7 +64,7 @@ declare module 'fastify' {
 function rateLimitKey(request: FastifyRequest): string {
   const authentication = request.authentication;
   return authentication !== undefined && 'principal' in authentication
-    ? `cred:${authentication.principal.credentialId}`
+    ? `${CREDENTIAL_BUCKET}${authentication.principal.credentialId}`
     : `ip:${guessingAddress(request)}`;
 }
 
@@ -193,13 +194,13 @@ function closeConnectionsOnShutdown(app: FastifyInstance): void {
 }
 
 /** The service-wide limit and the cap on concurrent requests; gives what counts a WebSocket's requests. */
-async function registerRateLimit(app: FastifyInstance, config: Config, sharedCounters: FastifyRateLimitStoreCtor | undefined) {
+async function registerRateLimit(app: FastifyInstance, config: Config, counters: FastifyRateLimitStoreCtor) {
   await app.register(rateLimit, {
     global: true,
     max: config.rateLimit.max,
     timeWindow: config.rateLimit.windowMs,
     keyGenerator: rateLimitKey,
-    ...(sharedCounters === undefined ? {} : { store: sharedCounters }),
+    store: counters,
     addHeadersOnExceeding: { 'x-ratelimit-limit': true, 'x-ratelimit-remaining': true, 'x-ratelimit-reset': true },
     addHeaders: { 'x-ratelimit-limit': true, 'x-ratelimit-remaining': true, 'x-ratelimit-reset': true, 'retry-after': true },
     errorResponseBuilder: (_request, context) => apiLimitRefusal(context.max, context.ttl),
@@ -232,7 +233,7 @@ export async function createServer(services: Services, options: { redis?: Redis;
   const app = Fastify(fastifyOptions(config, options.logger ?? true, requestLog, unrouted));
   registerRequestFacts(app);
   // Made before anything is awaited: it listens for the Redis client's errors from its first connection attempt on.
-  const sharedCounters = options.redis === undefined ? undefined : rateLimitStore(options.redis, config.rateLimit.redisPrefix, app.log);
+  const counters = options.redis === undefined ? memoryRateLimitStore(app.log) : rateLimitStore(options.redis, config.rateLimit.redisPrefix, app.log);
   const schema = buildSchema();
   const serializeError = formatError(schema, (error) => currentRequestLog(app.log).error({ err: error }, 'unexpected error in a resolver'));
   const apollo = await createApollo(schema, serializeError);
@@ -244,7 +245,7 @@ export async function createServer(services: Services, options: { redis?: Redis;
   const authentication = registerAuthentication(app, services);
   closeConnectionsOnShutdown(app);
   registerJsonErrors(app);
-  const countAgainst = await registerRateLimit(app, config, sharedCounters);
+  const countAgainst = await registerRateLimit(app, config, counters);
   const throttle = signInThrottle(app, config.signInRateLimit);
   unrouted.limit = limitUnmatched(app);
   unrouted.credentials = authentication.countedCredentials;

@@ -1,14 +1,9 @@
-import { createRequire } from 'node:module';
-import type { FastifyRateLimitOptions, FastifyRateLimitStore, FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
+import type { FastifyRateLimitStore, FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Redis } from 'ioredis';
 import { LeasingRedisStore } from './rate-limit-leases.ts';
+import { fixedWindowsOnly, MEMORY_BUCKETS, MemoryRateLimitStore, type StoreOptions } from './rate-limit-memory.ts';
 import { reconnectIfStalled } from './redis-stall.ts';
-
-/** The plugin's in-memory store, which it does not export: (continueExceeding, exponentialBackoff, LRU size). */
-type PluginStore = new (continueExceeding: boolean, exponentialBackoff: boolean, ...rest: unknown[]) => FastifyRateLimitStore;
-const require = createRequire(import.meta.url);
-const LocalStore = require('@fastify/rate-limit/store/LocalStore.js') as PluginStore;
 
 /** Counts in Redis, and in this instance's memory for any count Redis cannot take. */
 class FallbackStore implements FastifyRateLimitStore {
@@ -60,10 +55,9 @@ export function rateLimitStore(redis: Redis, prefix: string, log: FastifyBaseLog
     log.info('Redis is reachable again: rate limits are shared again');
   });
   return class extends FallbackStore {
-    constructor(params: FastifyRateLimitOptions & { continueExceeding?: boolean; exponentialBackoff?: boolean }) {
-      // Leases count fixed windows only; no route asks for these.
-      if (params.continueExceeding === true || params.exponentialBackoff === true) throw new Error('rate limits count fixed windows only');
-      super(new LeasingRedisStore(redis, prefix), new LocalStore(false, false), fallBack);
+    constructor(params: StoreOptions) {
+      fixedWindowsOnly(params);
+      super(new LeasingRedisStore(redis, prefix), new MemoryRateLimitStore(MEMORY_BUCKETS, log), fallBack);
     }
   };
 }

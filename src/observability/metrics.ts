@@ -1,9 +1,11 @@
 import cluster from 'node:cluster';
+import type { Redis } from 'ioredis';
 import type { Pool } from 'pg';
 import { AggregatorRegistry, collectDefaultMetrics, Counter, Gauge, Histogram, register } from 'prom-client';
 import { lockTurnsWaiting } from '../db/advisory-lock.ts';
 import { dnsLookupsWaiting } from '../domain/address-guard.ts';
 import { GatehouseError } from '../errors.ts';
+import { reconnectIfStalled } from '../http/redis-stall.ts';
 
 /**
  * The service's Prometheus metrics (GET /metrics), one set per process in prom-client's registry. Labels are closed
@@ -78,7 +80,8 @@ export const queryDurations = new Histogram({
 
 /** The pools and Redis clients of this process's servers, read at each scrape. */
 const pools = new Set<Pool>();
-const redisClients = new Set<{ readonly status: string }>();
+/** Each Redis client with whether it answered its last PING. */
+const redisClients = new Map<Redis, { answers: boolean }>();
 const invalidationBuses = new Set<{ readonly fanOutWorks: boolean | undefined }>();
 
 new Gauge({
@@ -121,7 +124,7 @@ new Gauge({
   help: 'Whether Redis answers (1) or not (0); absent without REDIS_URL',
   aggregator: 'min',
   collect() {
-    if (redisClients.size > 0) this.set([...redisClients].every((client) => client.status === 'ready') ? 1 : 0);
+    if (redisClients.size > 0) this.set([...redisClients].every(([client, { answers }]) => answers && client.status === 'ready') ? 1 : 0);
     // prom-client keeps an unlabelled gauge at 0 otherwise, which says Redis is down where none is configured.
     else this.remove();
   },
@@ -142,19 +145,40 @@ new Gauge({
 collectDefaultMetrics({ register });
 
 /** Counts a pool, a Redis client and an invalidation bus in the gauges until the returned function is called (the server closes). */
-export function watchResources(
-  pool: Pool,
-  redis: { readonly status: string } | undefined,
-  invalidations: { readonly fanOutWorks: boolean | undefined },
-): () => void {
+export function watchResources(pool: Pool, redis: Redis | undefined, invalidations: { readonly fanOutWorks: boolean | undefined }): () => void {
   pools.add(pool);
-  if (redis !== undefined) redisClients.add(redis);
+  const redisCheck = redis === undefined ? undefined : watchRedis(redis);
   invalidationBuses.add(invalidations);
   return () => {
     pools.delete(pool);
     if (redis !== undefined) redisClients.delete(redis);
+    clearInterval(redisCheck);
     invalidationBuses.delete(invalidations);
   };
+}
+
+/** How often the command client is asked whether Redis answers, bounded by its command timeout (500 ms). */
+const REDIS_CHECK_MS = 2_000;
+
+/**
+ * A connection Redis stopped answering on (a partition, a frozen server) stays `ready` in ioredis until a command
+ * times out, and an idle instance sends none: a PING every REDIS_CHECK_MS says it, and replaces the stalled connection
+ * as a request's command would.
+ */
+function watchRedis(redis: Redis): NodeJS.Timeout {
+  const state = { answers: redis.status === 'ready' };
+  redisClients.set(redis, state);
+  const check = () => {
+    if (redis.status !== 'ready') return;
+    redis.ping().then(
+      () => (state.answers = true),
+      (error: unknown) => {
+        state.answers = false;
+        reconnectIfStalled(redis, error);
+      },
+    );
+  };
+  return setInterval(check, REDIS_CHECK_MS).unref();
 }
 
 export const METRICS_CONTENT_TYPE = register.contentType;

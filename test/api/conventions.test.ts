@@ -563,6 +563,35 @@ describe('rate limiting', () => {
   });
 });
 
+// Without REDIS_URL (or while Redis is unreachable) the counters are in this instance's memory, where no number of other
+// addresses may push a live count out (src/http/rate-limit-memory.ts): IPv6 hands anyone tens of thousands of /64s.
+describe('rate limiting in memory, without Redis', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp({ redisUrl: undefined, rateLimit: { max: 5, windowMs: 60_000, redisPrefix: `gatehouse-test-${crypto.randomUUID()}-` } });
+  });
+  afterAll(async () => app?.close());
+
+  const inject = (remoteAddress: string, headers: Record<string, string> = {}) =>
+    app.gatehouse.server.app.inject({ method: 'GET', url: '/api/v1/users', remoteAddress, headers });
+
+  it('keeps a credential’s and an address’s spent budget for the window while 5,000 other addresses (/64s of one /48) ask', async () => {
+    const key = { 'x-api-key': app.root.apiKey };
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i += 1) statuses.push((await inject('198.51.100.1', key)).statusCode);
+    for (let i = 0; i < 6; i += 1) statuses.push((await inject('198.51.100.2')).statusCode);
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 429, 401, 401, 401, 401, 401, 429]);
+    // The plugin's own store was an LRU of the 5,000 keys last used: these pushed both counts out.
+    for (let i = 0; i < 5000; i += 1) expect((await inject(`2001:db8:0:${i.toString(16)}::1`)).statusCode).toBe(401);
+    const credential = await inject('198.51.100.1', key);
+    const address = await inject('198.51.100.2');
+    expect([credential, address].map((answer) => ({ status: answer.statusCode, remaining: answer.headers['x-ratelimit-remaining'] }))).toEqual([
+      { status: 429, remaining: '0' },
+      { status: 429, remaining: '0' },
+    ]);
+  }, 120_000);
+});
+
 describe('rate limiting of requests no route takes', () => {
   let app: TestApp;
   beforeAll(async () => {

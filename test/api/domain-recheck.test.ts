@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RECHECK_GRACE_MS } from '../../src/domain/domains/domains.ts';
-import { recheckDomains } from '../../src/domain/domains/recheck.ts';
+import { DomainRecheckJob, recheckDomains } from '../../src/domain/domains/recheck.ts';
 import type { ResolveTxt } from '../../src/domain/domains/verification.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { addDomain, publishing, verifyWith } from '../support/domains.ts';
@@ -151,4 +151,20 @@ describe('the domain re-check', () => {
     const checked = runs.reduce((sum, run) => sum + run.found + run.failing + run.unverified + run.inconclusive, 0);
     expect(checked).toBe(Number(count));
   });
+
+  // Last: the job looks the due domains up in the configured DNS, whatever it answers.
+  it('runs as its instance starts, not only an interval later: an instance restarted more often than that still re-checks', async () => {
+    const { id } = await publishedDomain('started.recheck.example');
+    later(25);
+    const job = new DomainRecheckJob(app.gatehouse.services, 600_000);
+    job.start({ info: () => undefined, error: () => undefined });
+    try {
+      await job.settled();
+    } finally {
+      await job.stop();
+    }
+    // Checked (the record found or not), or a failed lookup's retry leased: either way the run took it.
+    const [row] = await app.sql<{ checked_at: Date | string; recheck_claimed_until: Date | string | null }>('select checked_at, recheck_claimed_until from domain where id = ?', [id]);
+    expect(new Date(row!.checked_at).getTime() === now.getTime() || row!.recheck_claimed_until !== null).toBe(true);
+  }, 60_000);
 });

@@ -40,12 +40,15 @@ async function timed(request: () => Promise<{ status: number; headers: Headers }
   return { status: response.status, limit: response.headers.get('x-ratelimit-limit'), ms: performance.now() - started };
 }
 
-/** The gauge of /metrics (no METRICS_TOKEN here), or undefined when absent. */
-async function fanOutUp(app: TestApp): Promise<number | undefined> {
+/** A gauge of /metrics (no METRICS_TOKEN here), or undefined when absent. */
+async function gauge(app: TestApp, name: string): Promise<number | undefined> {
   const text = await (await fetch(`${app.baseUrl}/metrics`)).text();
-  const sample = /^gatehouse_invalidation_fanout_up (\d+)$/m.exec(text);
+  const sample = new RegExp(`^${name} (\\d+)$`, 'm').exec(text);
   return sample === null ? undefined : Number(sample[1]);
 }
+
+const fanOutUp = (app: TestApp) => gauge(app, 'gatehouse_invalidation_fanout_up');
+const redisUp = (app: TestApp) => gauge(app, 'gatehouse_redis_up');
 
 describe('Redis unreachable from the start', () => {
   const { logStream, said } = collectLog();
@@ -66,6 +69,7 @@ describe('Redis unreachable from the start', () => {
     expect(users.limit).toBe(String(MAX));
     expect(health.limit).toBeNull();
     expect(await fanOutUp(app)).toBe(0);
+    expect(await redisUp(app)).toBe(0);
   });
 
   it('still limits, counting in this instance', async () => {
@@ -165,4 +169,30 @@ describe.runIf(process.env['REDIS_URL'])('Redis stops answering, its connections
     const after = Number((await app.http.get('/users')).headers.get('x-ratelimit-remaining'));
     expect(before - after).toBe(11);
   });
+});
+
+// docs/operations.md: gatehouse_redis_up is 1 when Redis answers, 0 when not, on an idle instance too.
+describe.runIf(process.env['REDIS_URL'])('gatehouse_redis_up while Redis stops answering, no request made', () => {
+  let app: TestApp;
+  let link: RedisLink;
+  beforeAll(async () => {
+    link = new RedisLink(new URL(process.env['REDIS_URL']!));
+    await link.open();
+    app = await startTestApp({ redisUrl: `redis://127.0.0.1:${link.port}` });
+  });
+  afterAll(async () => {
+    link?.thaw();
+    await app?.close();
+    await link?.cut();
+  });
+
+  it('says 0 once Redis no longer answers, as the fan-out gauge does, and 1 once it answers again', async () => {
+    expect((await app.http.get('/users')).status).toBe(200);
+    expect(await redisUp(app)).toBe(1);
+    link.freeze();
+    // Both notice by their PINGs (every 2 s, 500 ms timeout); before, the command client's connection stayed `ready`.
+    expect(await settled(async () => [await fanOutUp(app), await redisUp(app)], ([fanOut, redis]) => fanOut === 0 && redis === 0)).toEqual([0, 0]);
+    link.thaw();
+    expect(await settled(async () => redisUp(app), (up) => up === 1)).toBe(1);
+  }, 30_000);
 });

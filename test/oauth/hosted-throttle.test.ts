@@ -160,3 +160,35 @@ describe('the sign-in throttle within the service-wide rate limit', () => {
     expect((await limited.app.as({}).get('/openapi.json')).status).toBe(429);
   });
 });
+
+// In memory (no REDIS_URL, or Redis unreachable) a throttled address stays throttled for its window however many other
+// addresses post (src/http/rate-limit-memory.ts): the plugin's own store forgot all but the 5,000 keys last used.
+describe('the sign-in throttle in memory, without Redis', () => {
+  let local: HostedTestApp;
+  beforeAll(async () => {
+    // A window longer than the test takes.
+    local = await startHostedTestApp({ redisUrl: undefined, signInRateLimit: { max: LIMIT, windowMs: 600_000 } });
+  });
+  afterAll(async () => local?.close());
+
+  it('keeps a throttled address throttled while 5,000 other addresses (/64s of one /48) post', async () => {
+    const { jar, page } = await local.signInPage();
+    for (let attempt = 1; attempt <= LIMIT; attempt += 1) expect((await jar.submit(page, { email: 'ada@example.com', password: `wrong-${attempt}` })).status).toBe(400);
+    expect((await jar.submit(page, { email: 'ada@example.com', password: 'wrong-again' })).status).toBe(429);
+    const host = new URL(local.issuer).host;
+    for (let i = 0; i < 5000; i += 1) {
+      const posted = await local.app.gatehouse.server.app.inject({
+        method: 'POST',
+        url: '/oauth2/device',
+        remoteAddress: `2001:db8:0:${i.toString(16)}::1`,
+        // Counted before the body is read, then refused (not a form): the quickest throttled request.
+        headers: { host, 'content-type': 'text/plain' },
+        payload: 'x',
+      });
+      expect(posted.statusCode).toBe(400);
+    }
+    const refused = await jar.submit(page, { email: 'ada@example.com', password: PASSWORD });
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(500);
+  }, 180_000);
+});

@@ -162,13 +162,18 @@ export async function recheckDomains(
   return run;
 }
 
-/** `everyMs` 0: never on this instance. */
+/** `everyMs` 0: never on this instance. A first run as it starts, as the other periodic jobs. */
 export class DomainRecheckJob extends PeriodicJob {
   constructor(services: DomainServices, everyMs: number) {
-    super('domain-recheck', everyMs, async (log) => {
-      const resolveTxt: ResolveTxt = (name) => dnsResolver(services.config.email.dnsServers).resolveTxt(name);
-      const run = await inJobSpan('domain-recheck run', () => recheckDomains(services, services.clock, resolveTxt));
-      if (run.failing > 0 || run.unverified > 0) log.info({ run }, 'domain recheck: records missing');
-    });
+    super(
+      'domain-recheck',
+      everyMs,
+      async (log) => {
+        const resolveTxt: ResolveTxt = (name) => dnsResolver(services.config.email.dnsServers).resolveTxt(name);
+        const run = await inJobSpan('domain-recheck run', () => recheckDomains(services, services.clock, resolveTxt));
+        if (run.failing > 0 || run.unverified > 0) log.info({ run }, 'domain recheck: records missing');
+      },
+      { runsAtStart: true },
+    );
   }
 }
