@@ -276,6 +276,22 @@ describe('application auth providers', () => {
     expect(typeChange.body).toMatchObject({ code: 'validation_error', field: 'type' });
   });
 
+  it('PATCH refuses a null config or secrets as it does a null name or enabled (422 naming it), over REST and GraphQL, writing and auditing nothing', async () => {
+    const audits = async () => (await app.gatehouse.services.orm.em.fork().find(AuditLog, { action: 'auth_provider.updated' }, { filters: false })).length;
+    const before = { provider: (await app.http.get(`/auth-providers/${google.id}`)).body, audits: await audits() };
+    for (const field of ['name', 'enabled', 'config', 'secrets']) {
+      const refused = await app.http.patch(`/auth-providers/${google.id}`, { [field]: null });
+      expect(refused.status, field).toBe(422);
+      expect(refused.body, field).toMatchObject({ code: 'validation_error', field, message: expect.stringContaining(`${field} may not be null`) });
+      const graphql = await app.http.graphql('mutation($id: UUID!, $i: UpdateAuthProviderInput!) { updateAuthProvider(providerId: $id, input: $i) { id } }', {
+        id: google.id,
+        i: { [field]: null },
+      });
+      expect(graphql.body.errors?.[0]?.extensions, field).toMatchObject({ code: 'validation_error', status: 422, field });
+    }
+    expect({ provider: (await app.http.get(`/auth-providers/${google.id}`)).body, audits: await audits() }).toEqual(before);
+  });
+
   it('PATCH moving a generic OAuth provider to a named one drops the settings that no longer apply', async () => {
     const generic = await app.http.post('/auth-providers', {
       type: 'oauth',
