@@ -276,6 +276,22 @@ describe('application auth providers', () => {
     expect(typeChange.body).toMatchObject({ code: 'validation_error', field: 'type' });
   });
 
+  it('PATCH refuses a null config or secrets as it does a null name or enabled (422 naming it), over REST and GraphQL, writing and auditing nothing', async () => {
+    const audits = async () => (await app.gatehouse.services.orm.em.fork().find(AuditLog, { action: 'auth_provider.updated' }, { filters: false })).length;
+    const before = { provider: (await app.http.get(`/auth-providers/${google.id}`)).body, audits: await audits() };
+    for (const field of ['name', 'enabled', 'config', 'secrets']) {
+      const refused = await app.http.patch(`/auth-providers/${google.id}`, { [field]: null });
+      expect(refused.status, field).toBe(422);
+      expect(refused.body, field).toMatchObject({ code: 'validation_error', field, message: expect.stringContaining(`${field} may not be null`) });
+      const graphql = await app.http.graphql('mutation($id: UUID!, $i: UpdateAuthProviderInput!) { updateAuthProvider(providerId: $id, input: $i) { id } }', {
+        id: google.id,
+        i: { [field]: null },
+      });
+      expect(graphql.body.errors?.[0]?.extensions, field).toMatchObject({ code: 'validation_error', status: 422, field });
+    }
+    expect({ provider: (await app.http.get(`/auth-providers/${google.id}`)).body, audits: await audits() }).toEqual(before);
+  });
+
   it('PATCH moving a generic OAuth provider to a named one drops the settings that no longer apply', async () => {
     const generic = await app.http.post('/auth-providers', {
       type: 'oauth',
@@ -341,10 +357,15 @@ describe('application auth providers', () => {
     expect(await scopes({ provider: 'github' })).toEqual(['read:user', 'user:email']);
     // Scopes set by hand stay, across presets, until they are set again or nulled (the preset's default).
     expect(await scopes({ scopes: ['user', 'repo'] })).toEqual(['user', 'repo']);
-    expect(await scopes({ provider: 'microsoft', scopes: ['openid', 'offline_access'] })).toEqual(['openid', 'offline_access']);
+    expect(await scopes({ provider: 'microsoft', scopes: ['openid', 'email', 'offline_access'] })).toEqual(['openid', 'email', 'offline_access']);
     expect(await scopes({ provider: 'github', scopes: null })).toEqual(['read:user', 'user:email']);
     // Scopes with which no sign-in could get the user's identity are refused, carried ones included, changing nothing.
-    for (const config of [{ scopes: ['read:user'] }, { provider: 'google', scopes: ['email', 'profile'] }, { provider: 'generic', issuer: 'https://idp.example.com', scopes: ['email'] }]) {
+    for (const config of [
+      { scopes: ['read:user'] },
+      { provider: 'google', scopes: ['email', 'profile'] },
+      { provider: 'google', scopes: ['openid', 'profile'] },
+      { provider: 'generic', issuer: 'https://idp.example.com', scopes: ['email'] },
+    ]) {
       const refused = await other.patch(`/auth-providers/${github.body.id}`, { config });
       expect(refused.status, JSON.stringify(config)).toBe(422);
       expect(refused.body).toMatchObject({ code: 'validation_error', field: 'config.scopes' });
@@ -354,6 +375,53 @@ describe('application auth providers', () => {
     // A generic provider with endpoints of its own reads the user at userInfoUrl, whatever the scopes.
     const endpoints = { authorizationUrl: 'https://idp.example.com/authorize', tokenUrl: 'https://idp.example.com/token', userInfoUrl: 'https://idp.example.com/me' };
     expect(await scopes({ provider: 'generic', ...endpoints, scopes: ['email'] })).toEqual(['email']);
+  });
+
+  it('refuses an OpenID provider without the `email` scope, its users’ only address (OIDC Core 5.4), on create and PATCH, writing nothing', async () => {
+    const other = app.as({ apiKey: (await app.bootstrapAnother()).apiKey });
+    const privateKey = generateKeyPairSync('ec', { namedCurve: 'prime256v1' }).privateKey.export({ format: 'pem', type: 'pkcs8' });
+    const apple = { provider: 'apple', clientId: 'com.example.signin', teamId: 'ABCDE12345', keyId: 'KEY1234567' };
+    const withSecret = (config: Record<string, unknown>) => ({ type: 'oauth', config, secrets: config['provider'] === 'apple' ? { privateKey } : { clientSecret: 's' } });
+    const audits = async () => (await app.gatehouse.services.orm.em.fork().find(AuditLog, { action: { $like: 'auth_provider.%' } }, { filters: false })).length;
+    const before = { list: (await other.get('/auth-providers?pageSize=100')).body, audits: await audits() };
+    const mailless: [Record<string, unknown>, string][] = [
+      [{ provider: 'google', clientId: 'g', scopes: ['openid', 'profile'] }, 'google'],
+      [{ provider: 'microsoft', clientId: 'm', scopes: ['openid'] }, 'microsoft'],
+      [{ ...apple, scopes: ['name'] }, 'apple'],
+      [{ ...apple, scopes: [] }, 'apple'],
+      [{ provider: 'generic', clientId: 'o', issuer: 'https://idp.example.com', scopes: ['openid', 'profile'] }, 'generic'],
+    ];
+    for (const [config, provider] of mailless) {
+      const refused = await other.post('/auth-providers', withSecret(config));
+      expect(refused.status, JSON.stringify(config)).toBe(422);
+      expect(refused.body).toEqual({
+        code: 'validation_error',
+        field: 'config.scopes',
+        message: `config.scopes must include email for provider ${provider}: without it no sign-in gets the user's e-mail address, by which accounts are found and made`,
+      });
+    }
+    expect({ list: (await other.get('/auth-providers?pageSize=100')).body, audits: await audits() }).toEqual(before);
+    // Apple needs no `openid` (it answers an ID token whatever is asked); a generic provider of endpoints alone is read at its userInfoUrl.
+    const endpoints = { authorizationUrl: 'https://sso.example.com/a', tokenUrl: 'https://sso.example.com/t', userInfoUrl: 'https://sso.example.com/u' };
+    for (const config of [{ ...apple, scopes: ['email'] }, { provider: 'generic', clientId: 'p', ...endpoints, scopes: ['openid', 'profile'] }, { provider: 'google', clientId: 'g', scopes: ['openid', 'email'] }]) {
+      const created = await other.post('/auth-providers', withSecret(config));
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
+      expect(created.body.config.scopes).toEqual(config.scopes);
+    }
+    // A PATCH that drops `email`, or moves to a preset the scopes set by hand lack it for, changes nothing.
+    const stored = (await other.get('/auth-providers?pageSize=100')).body;
+    const googleId = stored.data.find((p: { name: string }) => p.name === 'Google').id;
+    const genericId = stored.data.find((p: { name: string }) => p.name === 'OAuth').id;
+    const audited = await audits();
+    for (const [id, change] of [
+      [googleId, { config: { scopes: ['openid', 'profile'] } }],
+      [genericId, { config: { issuer: 'https://idp.example.com' }, secrets: { clientSecret: 't' } }],
+    ] as const) {
+      const refused = await other.patch(`/auth-providers/${id}`, change);
+      expect(refused.status, JSON.stringify(change)).toBe(422);
+      expect(refused.body).toMatchObject({ field: 'config.scopes', message: expect.stringContaining('must include email') });
+    }
+    expect({ list: (await other.get('/auth-providers?pageSize=100')).body, audits: await audits() }).toEqual({ list: stored, audits: audited });
   });
 
   it('refuses missing credentials (401), missing permissions (403) and another application (404)', async () => {
@@ -412,6 +480,19 @@ describe('tenant auth providers', () => {
     expect(dup.body).toMatchObject({ code: 'already_exists', field: 'type' });
     const patched = await app.http.patch(`${tenantPath(acme)}/${own.body.id}`, { config: { allowSignup: true } });
     expect(patched.body).toMatchObject({ source: 'customized', config: { allowSignup: true } });
+  });
+
+  it('a tenant’s own OpenID provider takes the `email` scope too: without it, created or PATCHed, 422 and nothing stored', async () => {
+    const before = (await app.http.get(tenantPath(acme))).body;
+    const refused = await app.http.post(tenantPath(acme), { type: 'oauth', config: { provider: 'microsoft', clientId: 'm', scopes: ['openid', 'profile'] }, secrets: { clientSecret: 's' } });
+    expect(refused.body).toMatchObject({ code: 'validation_error', field: 'config.scopes', message: expect.stringContaining('must include email for provider microsoft') });
+    expect((await app.http.get(tenantPath(acme))).body).toEqual(before);
+    const created = await app.http.post(tenantPath(acme), { type: 'oauth', config: { provider: 'microsoft', clientId: 'm' }, secrets: { clientSecret: 's' } });
+    expect(created.status).toBe(201);
+    const dropped = await app.http.patch(`${tenantPath(acme)}/${created.body.id}`, { config: { scopes: ['openid'] } });
+    expect(dropped.body).toMatchObject({ code: 'validation_error', field: 'config.scopes' });
+    expect((await app.http.get(`${tenantPath(acme)}/${created.body.id}`)).body.config.scopes).toEqual(['openid', 'email', 'profile']);
+    expect((await app.http.delete(`${tenantPath(acme)}/${created.body.id}`)).status).toBe(204);
   });
 
   it('a tenant-scoped key works on its own tenant; the application’s providers it inherits are 403 to change, those it does not and another tenant’s 404 (403 on another tenant’s path)', async () => {

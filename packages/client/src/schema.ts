@@ -7648,14 +7648,14 @@ export interface components {
              */
             config?: {
                 [key: string]: unknown;
-            } | null;
+            };
             /**
              * @description Secrets to set (a string) or remove (null); those left out are kept, but an OAuth provider's only while the token
              *     endpoint they are posted to stays (its `provider`, a generic `issuer`, else its `tokenUrl`): another one needs its own.
              */
             secrets?: {
                 [key: string]: string | null;
-            } | null;
+            };
         };
         /** @description Changes to an OAuth client; fields left out keep their value. The type and tenant never change. */
         UpdateOAuthClientInput: {

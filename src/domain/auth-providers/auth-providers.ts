@@ -273,6 +273,9 @@ export async function updateAuthProvider(scope: Scope, providerId: string, input
   const { enabled } = input;
   if (enabled === null) throw invalid('enabled', 'enabled may not be null');
   if (input.name === null) throw invalid('name', 'name may not be null');
+  // Left out changes nothing; a null one would too, yet be recorded as an update.
+  if (input.config === null) throw invalid('config', 'config may not be null: a field of it set to null restores its default');
+  if (input.secrets === null) throw invalid('secrets', 'secrets may not be null: a secret of it set to null removes it');
   const name = input.name === undefined ? undefined : displayName('name', input.name);
   // Read before the transaction, on the scope's connection: the embedded database answers one at a time.
   const leaves = enabled === false ? consoleSignInLock(scope, await scope.application()) : [];
@@ -282,7 +285,7 @@ export async function updateAuthProvider(scope: Scope, providerId: string, input
       if (scope.tenantId !== null) assertAuthIsolated(await application(), 'auth providers');
       const before = snapshot(found);
       const stored = { config: found.config, secrets: found.secrets ?? null };
-      if (input.config != null) {
+      if (input.config !== undefined) {
         const config = parseConfig(found.type, input.config, found.config, scope.services.config.upstreams);
         if (providerSlot(found.type, config) !== providerSlot(found.type, found.config)) await assertSlotFree(scope, em, found.type, config, found.id);
         // Another issuer's subjects are other people: a link kept would sign its `sub` in as the user of the old one's.
@@ -293,7 +296,7 @@ export async function updateAuthProvider(scope: Scope, providerId: string, input
       }
       found.secrets = mergeSecrets(found.type, found.config, stored, input.secrets, sealWith(scope));
       // Who now vouches for the identities it asserts (configurer.ts).
-      if (input.config != null || input.secrets != null) found.configuredBy = actingSubjects(scope.principal);
+      if (input.config !== undefined || input.secrets !== undefined) found.configuredBy = actingSubjects(scope.principal);
       if (name !== undefined) found.name = name;
       if (enabled === false) await assertConsoleKeepsSignIn(scope, em, await application(), found, 'enabled');
       if (enabled !== undefined) found.enabled = enabled;

@@ -269,14 +269,24 @@ export function parseConfig(type: AuthProviderType, given: unknown, carried: Rea
   return config;
 }
 
-/** Scopes without which every sign-in fails: an OpenID provider (discovered at its issuer; Apple answers an ID token
- *  whatever is asked) sends no ID token without `openid`, and GitHub no address without `user:email` (or `user`). */
+/** Each a scope (or its alternatives) without which no sign-in gets what it needs, and what is then missing. */
+function requiredScopes(config: Config): { scopes: string[]; lacking: string }[] {
+  const address = "the user's e-mail address, by which accounts are found and made";
+  if (config['provider'] === 'github') return [{ scopes: ['user:email', 'user'], lacking: address }];
+  // A generic provider of endpoints alone reads the user at its userInfoUrl: its scopes mean what that server says.
+  if (explicitEndpoints(config)) return [];
+  // OIDC Core 5.4: the `email` claim is given for the `email` scope alone. Apple answers an ID token whatever is asked.
+  const email = { scopes: ['email'], lacking: address };
+  return config['provider'] === 'apple' ? [email] : [{ scopes: ['openid'], lacking: 'an ID token' }, email];
+}
+
+/** Scopes with which every sign-in fails are refused (a stored provider is not re-checked until its config is written). */
 function refuseFailingScopes(config: Config): void {
-  const provider = config['provider'] as OAuthProvider;
-  const needed = provider === 'github' ? ['user:email', 'user'] : provider === 'apple' || explicitEndpoints(config) ? [] : ['openid'];
   const scopes = config['scopes'] as string[];
-  if (needed.length > 0 && !needed.some((scope) => scopes.includes(scope))) {
-    throw invalid('config.scopes', `config.scopes must include ${needed.join(' or ')} for provider ${provider}: without it no sign-in gets the user's identity`);
+  const missing = requiredScopes(config).find((needed) => !needed.scopes.some((scope) => scopes.includes(scope)));
+  if (missing !== undefined) {
+    const provider = String(config['provider']);
+    throw invalid('config.scopes', `config.scopes must include ${missing.scopes.join(' or ')} for provider ${provider}: without it no sign-in gets ${missing.lacking}`);
   }
 }
 
