@@ -281,10 +281,12 @@ describe('tracing with OTEL_EXPORTER_OTLP_ENDPOINT', () => {
     }
 
     // By now the outbox has polled dozens of times, and the service has run its start-up statements: neither is traced.
-    // The roots are requests, the jobs (the storage sweep's run as the service starts among them), and the GraphQL
-    // schema's parse and validation, once at start-up.
+    // The roots are requests, the jobs (the storage sweep's and the domain re-check's runs as the service starts among
+    // them), and the GraphQL schema's parse and validation, once at start-up.
     const roots = spans.filter((span) => (span.parentSpanId ?? '') === '');
-    for (const root of roots) expect(root.name).toMatch(/^(?:[A-Z]+ \/|token-events write$|email-outbox deliver$|audit-retention purge$|storage-sweep run$|graphql\.(?:parse|validate)Schema$)/);
+    for (const root of roots) {
+      expect(root.name).toMatch(/^(?:[A-Z]+ \/|token-events write$|email-outbox deliver$|audit-retention purge$|storage-sweep run$|domain-recheck run$|graphql\.(?:parse|validate)Schema$)/);
+    }
     expect(spans.filter((span) => /skip locked/i.test(queryText(span)) && /email_delivery/.test(queryText(span)))).toEqual([]);
   }, 120_000);
 
