@@ -6,7 +6,8 @@ import { dashboardSuite, openTab, OPERATOR, signInToDashboard } from '../support
 
 /**
  * The dashboard's applications in Chromium: from the list (reached from the one application the operator manages)
- * it creates an application, refusing a blank name, shows its initial key once and leads into it; its Settings tab
+ * it creates an application, refusing a blank name, shows its initial key once and leads into it; an address naming
+ * another application opens its tab afresh, without the tenant picked in the one left; its Settings tab
  * renames it and sets its audit retention, shows a refused retention at its field with nothing saved, shows its
  * figures, and deletes it once its name is typed, back to the list; to an operator not made its admin, it says so, and
  * to an operator the console lets create none, no Create application; an initial key stays shown until dismissed.
@@ -21,6 +22,7 @@ interface ApplicationRow {
 
 const dashboard = dashboardSuite();
 let created: string;
+let createdKey: string;
 
 const page = () => dashboard.page;
 const subsection = (name: string): Locator => page().getByRole('region', { name, exact: true });
@@ -50,7 +52,8 @@ describe('the applications of the dashboard in Chromium', () => {
     await page().getByRole('button', { name: 'Create application' }).click();
     const notice = page().getByRole('region', { name: 'Billing portal is created' });
     await notice.waitFor();
-    expect(await notice.getByLabel('Its initial API key').inputValue()).toMatch(/^ghk_/);
+    createdKey = await notice.getByLabel('Its initial API key').inputValue();
+    expect(createdKey).toMatch(/^ghk_/);
     const row = (await applications()).find((application) => application.name === 'Billing portal');
     expect(row).toMatchObject({ multi_tenant: true, audit_retention_days: 90 });
     created = row!.id;
@@ -64,6 +67,24 @@ describe('the applications of the dashboard in Chromium', () => {
     await page().getByRole('heading', { level: 1, name: 'Billing portal' }).waitFor();
     expect(new URL(page().url()).hash).toBe(`#/${created}`);
     await page().getByRole('heading', { level: 2, name: 'Tenants' }).waitFor();
+  });
+
+  it("opens another application's tab without the tenant picked in the one left", async () => {
+    const acme = await dashboard.app.createTenant('Acme');
+    const tenancyConfig = { brandingScope: 'tenant' };
+    expect((await dashboard.app.http.patch(`/applications/${dashboard.app.root.applicationId}`, { tenancyConfig })).status).toBe(200);
+    expect((await dashboard.app.as({ apiKey: createdKey }).patch(`/applications/${created}`, { tenancyConfig })).status).toBe(200);
+    await page().evaluate((hash) => { location.hash = hash; }, `#/${dashboard.app.root.applicationId}/branding`);
+    const section = subsection('Branding');
+    await section.getByLabel('Tenant', { exact: true }).locator(`option[value="${acme}"]`).waitFor({ state: 'attached' });
+    await section.getByLabel('Tenant', { exact: true }).selectOption({ label: 'Acme' });
+    await section.getByRole('heading', { name: "Change Acme's branding" }).waitFor();
+
+    await page().evaluate((hash) => { location.hash = hash; }, `#/${created}/branding`);
+    await page().getByRole('heading', { level: 1, name: 'Billing portal' }).waitFor();
+    await section.getByLabel('Logo URL', { exact: true }).waitFor();
+    expect(await section.getByRole('heading', { name: "Change Acme's branding" }).count()).toBe(0);
+    expect(await section.getByRole('alert').count()).toBe(0);
   });
 
   it('renames it and sets its audit retention on its Settings tab, with its figures', async () => {

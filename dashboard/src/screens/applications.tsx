@@ -31,11 +31,13 @@ export function Applications({ route, holdings }: ApplicationsProps) {
       replaceApplications(applications.filter((application) => application.id !== opened.id));
       return toList();
     };
-    // The tabs act application-wide: an operator holding roles in some tenants only would be refused on each.
-    if (opened.tenants !== null) return <TenantOperator application={opened} tenants={opened.tenants} route={route} onBack={toList} />;
+    // Keyed by the application: an address naming another one starts its screens afresh, none keeping the tenant picked,
+    // the panel opened or the edits made in the one left. The tabs act application-wide: an operator holding roles in
+    // some tenants only would be refused on each.
+    if (opened.tenants !== null) return <TenantOperator key={opened.id} application={opened} tenants={opened.tenants} route={route} onBack={toList} />;
     return (
       <KnownNames type="application" items={applications}>
-        <Application application={opened} consolePermissions={consolePermissions} tab={route.tab} onBack={toList} onChanged={changed} />
+        <Application key={opened.id} application={opened} consolePermissions={consolePermissions} tab={route.tab} onBack={toList} onChanged={changed} />
       </KnownNames>
     );
   }
