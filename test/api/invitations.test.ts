@@ -1280,6 +1280,19 @@ describe('invitations without a password to prove: the link proves the mailbox',
       return jar.visit(form.action, { form: form.fields });
     };
     const CODE_ERROR = 'The code is incorrect, has expired or was used. Send yourself a new one.';
+    /** An account made in `two` accepts an invitation to `one`, adding a passkey with the code mailed to it. */
+    const existingAccountJoinsWithPasskey = async ({ client, one, two }: Awaited<ReturnType<typeof applicationWith>>) => {
+      const email = `kay-${randomUUID()}@example.com`;
+      const made = await client.post(`${two.path}/users`, { email, name: 'Kay' });
+      expect(made.status).toBe(201);
+      await invite(one.path, { email }, client);
+      const jar = new CookieJar();
+      const sent = await sendCode(jar, await jar.visit(await linkMailedTo(email, client)));
+      const { options } = webauthnFormOf(sent);
+      const joined = await answer(jar, sent, new SoftAuthenticator().register(options as never, origin()), { code: await mailedCode(client, email) });
+      expect(joined.status, joined.body).toBe(200);
+      return { email, userId: made.body.id as string, jar };
+    };
 
     it('a new account is made with the key the browser made for the id its page drew; a key of another page, id or invitation is refused, storing nothing', async () => {
       const { client, one } = await applicationWith([PASSKEY]);
@@ -1396,17 +1409,11 @@ describe('invitations without a password to prove: the link proves the mailbox',
     });
 
     it('a key added to an existing account as it joins is announced to its owner (mfa_enrolled), as every factor added is; a new account’s is not', async () => {
-      const { client, one, two } = await applicationWith([PASSKEY]);
-      const [email, fresh] = [`kay-${randomUUID()}@example.com`, `neu-${randomUUID()}@example.com`];
-      const made = await client.post(`${two.path}/users`, { email, name: 'Kay' });
-      expect(made.status).toBe(201);
-      await invite(one.path, { email }, client);
-      const jar = new CookieJar();
-      const sent = await sendCode(jar, await jar.visit(await linkMailedTo(email, client)));
-      const { options } = webauthnFormOf(sent);
-      const joined = await answer(jar, sent, new SoftAuthenticator().register(options as never, origin()), { code: await mailedCode(client, email) });
-      expect(joined.status, joined.body).toBe(200);
-      expect(await keysOf(made.body.id)).toHaveLength(1);
+      const surface = await applicationWith([PASSKEY]);
+      const { client, one } = surface;
+      const fresh = `neu-${randomUUID()}@example.com`;
+      const { email, userId, jar } = await existingAccountJoinsWithPasskey(surface);
+      expect(await keysOf(userId)).toHaveLength(1);
       const [notice, ...more] = await mails(client, email, 'mfa_enrolled');
       expect(more).toEqual([]);
       expect(notice?.text).toContain(`Passkey or security key was added as a second factor to ${email}.`);
@@ -1428,22 +1435,15 @@ describe('invitations without a password to prove: the link proves the mailbox',
     ];
     for (const { why, end } of endings) {
       it(`that key’s notice, still queued, is withdrawn as every mail to the account is when ${why}`, async () => {
-        const { client, base, one, two } = await applicationWith([PASSKEY]);
-        const email = `kay-${randomUUID()}@example.com`;
-        const made = await client.post(`${two.path}/users`, { email, name: 'Kay' });
-        expect(made.status).toBe(201);
+        const surface = await applicationWith([PASSKEY]);
+        const { client, base } = surface;
         await outboxStoppedDuring(app, async () => {
-          await invite(one.path, { email }, client);
-          const jar = new CookieJar();
-          const sent = await sendCode(jar, await jar.visit(await linkMailedTo(email, client)));
-          const { options } = webauthnFormOf(sent);
-          const joined = await answer(jar, sent, new SoftAuthenticator().register(options as never, origin()), { code: await mailedCode(client, email) });
-          expect(joined.status, joined.body).toBe(200);
+          const { email, userId } = await existingAccountJoinsWithPasskey(surface);
           const [notice, ...more] = (await client.get(`/email/deliveries?templateKey=mfa_enrolled&to=${encodeURIComponent(email)}`)).body.data;
           expect(more).toEqual([]);
           expect(notice.status).toBe('queued');
 
-          expect((await end(client, base, made.body.id as string)).status).toBeLessThan(300);
+          expect((await end(client, base, userId)).status).toBeLessThan(300);
           const after = (await client.get(`/email/deliveries/${notice.id as string}`)).body;
           expect({ status: after.status, lastError: after.lastError }).toEqual({ status: 'failed', lastError: expect.stringContaining(`withdrawn: ${why}`) });
         });

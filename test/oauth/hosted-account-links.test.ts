@@ -72,6 +72,18 @@ const normalized = (visit: Visit, email: string) =>
 
 const headerNames = (visit: Visit) => [...visit.headers.keys()].filter((name) => !['date', 'x-request-id'].includes(name)).sort();
 
+/** A member of `home` alone asks a reset on its page: the link lands in its outbox, read with the tenant's key, and opens. */
+async function resetLinkReadByTenant(home: string, email: string) {
+  const created = await app.http.post('/users', { email, password: PASSWORD, tenantId: home });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  const homeKey = await issueTestKey(app, { tenantId: home, permissions: ['email:read'] });
+  expect((await askReset(await authorize(config, { tenant: home }), email)).status).toBe(200);
+  const link = await accountLinkOf(homeKey, email, 'password_reset');
+  const jar = new CookieJar();
+  expect((await jar.visit(link)).status).toBe(200);
+  return { userId: created.body.id as string, homeKey, link, jar };
+}
+
 describe('forgot password', () => {
   it('asked on a tenant’s page for a user of another tenant only, the link goes out as the application’s: the tenant’s key never reads it', async () => {
     const asking = await app.createTenant('Asking tenant');
@@ -100,16 +112,9 @@ describe('forgot password', () => {
 
   it('a link in a tenant’s outbox ends when its user joins another tenant: that tenant’s key, which read it, resets no account of others', async () => {
     const [home, joined] = [await app.createTenant('Outbox home'), await app.createTenant('Joined later')];
-    const created = await app.http.post('/users', { email: 'joiner@example.com', password: PASSWORD, tenantId: home });
-    expect(created.status, JSON.stringify(created.body)).toBe(201);
-    const homeKey = await issueTestKey(app, { tenantId: home, permissions: ['email:read'] });
-    // A member of the tenant alone: its outbox holds the link, and its key reads it.
-    expect((await askReset(await authorize(config, { tenant: home }), 'joiner@example.com')).status).toBe(200);
-    const link = await accountLinkOf(homeKey, 'joiner@example.com', 'password_reset');
-    const jar = new CookieJar();
-    expect((await jar.visit(link)).status).toBe(200);
+    const { userId, homeKey, link, jar } = await resetLinkReadByTenant(home, 'joiner@example.com');
 
-    expect((await app.http.patch(`/users/${created.body.id}`, { tenantIds: [home, joined] })).status).toBe(200);
+    expect((await app.http.patch(`/users/${userId}`, { tenantIds: [home, joined] })).status).toBe(200);
     expect((await jar.visit(link)).status).toBe(400);
     // The account's password is as it was; a reset asked now goes out as the application's, which the tenant's key never reads.
     expect((await signIn('joiner@example.com', PASSWORD)).status).toBe(303);
@@ -120,17 +125,11 @@ describe('forgot password', () => {
 
   it('a tenant’s only member holding an application-wide role is mailed as the application: the tenant’s key reads none of their links, and those it read end at the assignment', async () => {
     const home = await app.createTenant('Admin’s home');
-    const created = await app.http.post('/users', { email: 'wide-admin@example.com', password: PASSWORD, tenantId: home });
-    expect(created.status, JSON.stringify(created.body)).toBe(201);
-    const homeKey = await issueTestKey(app, { tenantId: home, permissions: ['email:read'] });
     // The tenant's alone while they hold nothing application-wide: its outbox holds the link.
-    expect((await askReset(await authorize(config, { tenant: home }), 'wide-admin@example.com')).status).toBe(200);
-    const link = await accountLinkOf(homeKey, 'wide-admin@example.com', 'password_reset');
-    const jar = new CookieJar();
-    expect((await jar.visit(link)).status).toBe(200);
+    const { userId, homeKey, link, jar } = await resetLinkReadByTenant(home, 'wide-admin@example.com');
 
     const roleId = await new TestRoles(app).id('app_admin');
-    expect((await app.http.post('/role-assignments', { subject: { type: 'user', id: created.body.id }, roleId })).status).toBe(201);
+    expect((await app.http.post('/role-assignments', { subject: { type: 'user', id: userId }, roleId })).status).toBe(201);
     // The link the tenant's administrators could read would reset an application administrator: it ended.
     expect((await jar.visit(link)).status).toBe(400);
     expect((await askReset(await authorize(config, { tenant: home }), 'wide-admin@example.com')).status).toBe(200);

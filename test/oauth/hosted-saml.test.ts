@@ -85,6 +85,14 @@ async function spCertificate(): Promise<string> {
   return certificatePem(Buffer.from(base64, 'base64'));
 }
 
+/** SP-initiated sign-in of `email`: the IdP answers the request, and the browser follows the ACS's redirect. */
+async function signInAtIdp(email: string) {
+  const flow = await authorize();
+  const request = await toIdp(flow);
+  const acs = await postToAcs(respond({ inResponseTo: request.id, email }), request.relayState);
+  return { flow, answer: await flow.jar.visit(acs.location!) };
+}
+
 async function codeFor(flow: AuthorizationFlow, answer: Visit, configuration = config) {
   const callback = await flow.jar.followOut(answer, configuration.serverMetadata().issuer);
   const tokens = await oidc.authorizationCodeGrant(configuration, callback, { pkceCodeVerifier: flow.verifier, expectedState: flow.state });
@@ -242,38 +250,26 @@ describe('SP-initiated', () => {
   it('a suspended user is refused (user_inactive) and signs nothing in; activated again, the same IdP signs them in', async () => {
     const email = 'suspended@saml.test';
     const sue = await app.createUser(email, tenantId);
-    const signIn = async () => {
-      const flow = await authorize();
-      const request = await toIdp(flow);
-      const acs = await postToAcs(respond({ inResponseTo: request.id, email }), request.relayState);
-      return { flow, answer: await flow.jar.visit(acs.location!) };
-    };
     expect((await app.http.post(`/users/${sue}/suspend`, {})).status).toBe(200);
-    const refused = await signIn();
+    const refused = await signInAtIdp(email);
     expect(refused.answer.status, refused.answer.body).toBe(403);
     expect(await lastSignInRecord('user.sign_in_failed')).toMatchObject({ target: { id: sue } });
     expect(JSON.stringify(await lastSignInRecord('user.sign_in_failed'))).toContain('"reason":"user_inactive"');
     expect((await app.http.get(`/users/${sue}/sessions`)).body.data).toEqual([]);
     expect((await app.http.post(`/users/${sue}/activate`, {})).status).toBe(200);
-    const accepted = await signIn();
+    const accepted = await signInAtIdp(email);
     expect((await codeFor(accepted.flow, accepted.answer)).sub).toBe(sue);
   });
 
   it('a user at an address locked out of the account, or made to wait, is refused unheard (address_locked, address_waiting) as a suspended one is answered; unlocked, the same IdP signs them in', async () => {
     const email = 'locked-address@saml.test';
     const lou = await app.createUser(email, tenantId);
-    const signIn = async () => {
-      const flow = await authorize();
-      const request = await toIdp(flow);
-      const acs = await postToAcs(respond({ inResponseTo: request.id, email }), request.relayState);
-      return { flow, answer: await flow.jar.visit(acs.location!) };
-    };
     for (const standing of ['locked', 'waiting'] as const) {
       await leaveAddress(app, lou, standing);
       // Answered after as long as a counted failure takes, as the other methods' uncounted refusals are.
       const pad = vi.spyOn(app.gatehouse.services.refusalTiming, 'pad');
       let padded = 0;
-      const refused = await signIn().finally(() => {
+      const refused = await signInAtIdp(email).finally(() => {
         padded = pad.mock.calls.length;
         pad.mockRestore();
       });
@@ -286,7 +282,7 @@ describe('SP-initiated', () => {
       expect((await app.http.get(`/users/${lou}/sessions`)).body.data).toEqual([]);
       expect((await app.http.post(`/users/${lou}/unlock`, {})).status).toBe(200);
     }
-    const accepted = await signIn();
+    const accepted = await signInAtIdp(email);
     expect((await codeFor(accepted.flow, accepted.answer)).sub).toBe(lou);
   });
 
@@ -488,16 +484,10 @@ describe('SP-initiated', () => {
     const bossEmail = 'boss@saml.test';
     const boss = await app.createUser(bossEmail, tenantId);
     await new TestRoles(app).assign({ type: 'user', id: boss }, 'app_admin');
-    const signIn = async () => {
-      const flow = await authorize();
-      const request = await toIdp(flow);
-      const acs = await postToAcs(respond({ inResponseTo: request.id, email: bossEmail }), request.relayState);
-      return { flow, answer: await flow.jar.visit(acs.location!) };
-    };
     const narrow = await clientWithKey(app, ['auth_providers:read', 'auth_providers:write']);
     expect((await narrow.patch(`/auth-providers/${provider.id}`, { config: { allowSignup: false } })).status).toBe(200);
     try {
-      const refused = await signIn();
+      const refused = await signInAtIdp(bossEmail);
       expect(refused.answer.status).toBe(403);
       expect(refused.answer.body).toContain('cannot sign in');
       expect(JSON.stringify(await lastSignInRecord('user.sign_in_failed'))).toContain('"reason":"provider_not_trusted"');
@@ -509,7 +499,7 @@ describe('SP-initiated', () => {
     } finally {
       expect((await app.http.patch(`/auth-providers/${provider.id}`, { config: { allowSignup: false } })).status).toBe(200);
     }
-    const accepted = await signIn();
+    const accepted = await signInAtIdp(bossEmail);
     expect((await codeFor(accepted.flow, accepted.answer)).sub).toBe(boss);
   });
 
@@ -526,17 +516,11 @@ describe('SP-initiated', () => {
       expect(created.body.emailVerified).toBe(false);
       return created.body.id as string;
     }
-    const signIn = async (email: string) => {
-      const flow = await authorize();
-      const request = await toIdp(flow);
-      const acs = await postToAcs(respond({ inResponseTo: request.id, email }), request.relayState);
-      return { flow, answer: await flow.jar.visit(acs.location!) };
-    };
 
     it('without a password: the application’s IdP proves the mailbox, and its owner takes the account over as an e-mail link does', async () => {
       const email = 'vouched-member@saml.test';
       const member = await vouchedMember(email);
-      const { flow, answer } = await signIn(email);
+      const { flow, answer } = await signInAtIdp(email);
       expect(await codeFor(flow, answer)).toMatchObject({ sub: member, tenant_id: tenantId });
       expect(await standing(member)).toEqual({ email_verified: true, vouched_by_tenant_id: null, has_password: false });
       const actions = await app.sql<{ action: string }>(`select action from audit_log where target_id = ? and action in ('user.sign_up.disowned', 'user.email.verified')`, [member]);
@@ -548,7 +532,7 @@ describe('SP-initiated', () => {
       const email = 'vouched-locked@saml.test';
       const member = await vouchedMember(email);
       await leaveAddress(app, member, 'locked');
-      const { answer } = await signIn(email);
+      const { answer } = await signInAtIdp(email);
       expect(answer.status, answer.body).toBe(403);
       expect(answer.body).toContain('cannot sign in');
       expect(JSON.stringify(await lastSignInRecord('user.sign_in_failed'))).toContain('"reason":"address_locked"');
@@ -559,7 +543,7 @@ describe('SP-initiated', () => {
     it('with a password (its setter would keep it): refused, the account as it was', async () => {
       const email = 'vouched-password@saml.test';
       const member = await vouchedMember(email, 'a tenant-set password 1');
-      const { answer } = await signIn(email);
+      const { answer } = await signInAtIdp(email);
       expect(answer.status, answer.body).toBe(403);
       expect(answer.body).toContain('cannot sign in');
       expect(await lastSignInRecord('user.sign_in_failed')).toMatchObject({ target: { id: member } });
