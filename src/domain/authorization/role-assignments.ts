@@ -160,10 +160,8 @@ export async function getRoleAssignment(scope: Scope, assignmentId: string): Pro
   return shown!;
 }
 
-/** The application's own keys and M2M credentials (bound to no tenant) are its owner's: credentials bound to no tenant
- *  holding `operation`'s permissions application-wide. Others (a tenant's, or holding them in some tenants only) may
- *  neither give them roles nor ask what they hold, lest a tenant widen the owner's credentials or learn which exist
- *  (their GET is 404). */
+/** The application's own keys and M2M credentials are its owner's: a credential bound to no tenant holding
+ *  `operation`'s permissions application-wide. No one else may give them roles or learn which exist (their GET is 404). */
 export async function ownsApplicationWideCredentials(scope: Pick<Scope, 'principal'>, operation: OperationCoordinate): Promise<boolean> {
   const { principal } = scope;
   if (principal.tenantId !== null) return false;

@@ -31,8 +31,7 @@ export type SignUpFieldErrors = Partial<Record<'name' | 'email' | 'password', re
 const passwordErrors = (policy: PasswordPolicy, password: string) => passwordRefusals(checkPassword(policy, password));
 
 /** An address with an account gets no second one: its owner hears of the attempt (a new verification link while the
- *  first is unused), unless suspended, whom neither mail serves (as askLink sends them none); a lock, which ends, mails
- *  as askLink does. `applicationUrl`: where the notice sends them to sign in. */
+ *  first is unused), unless suspended, as askLink. `applicationUrl`: where the notice sends them to sign in. */
 export async function tellOwner(target: SignInTarget, em: EntityManager, owner: User, applicationUrl: string): Promise<void> {
   if (owner.status === 'suspended') return;
   if (!owner.emailVerified) return queueVerification(target, em, owner);
