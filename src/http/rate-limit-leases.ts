@@ -15,6 +15,8 @@ const LEASE_SCRIPT = `
 `;
 
 export const LEASE_MAX = 64;
+/** Keys remembered at once: a flood of distinct addresses within one window grows no further. */
+export const LEASED_KEYS = 100_000;
 /** At most 1/16 of what is left of the limit: counts other instances hold unspent waste little of it. */
 const HEADROOM_SHARE = 16;
 
@@ -45,12 +47,19 @@ export class LeasingRedisStore implements FastifyRateLimitStore {
   private readonly redis: Redis & LeaseCommand;
   private readonly prefix: string;
   private readonly keys = new Map<string, KeyState>();
+  private readonly bound: number;
   private sweptAt = Date.now();
 
-  constructor(redis: Redis, prefix: string) {
+  constructor(redis: Redis, prefix: string, bound = LEASED_KEYS) {
     if (!('rateLimitLease' in redis)) redis.defineCommand('rateLimitLease', { numberOfKeys: 1, lua: LEASE_SCRIPT });
     this.redis = redis as Redis & LeaseCommand;
     this.prefix = prefix;
+    this.bound = bound;
+  }
+
+  /** Keys remembered, for the bound's tests. */
+  get size(): number {
+    return this.keys.size;
   }
 
   incr(key: string, counted: Counted, timeWindow: number, max: number): void {
@@ -58,6 +67,7 @@ export class LeasingRedisStore implements FastifyRateLimitStore {
     this.sweep(now, timeWindow);
     let state = this.keys.get(key);
     if (state === undefined) {
+      if (this.keys.size >= this.bound) this.forgetOldestIdle();
       state = { lease: undefined, waiting: [], asking: false };
       this.keys.set(key, state);
     }
@@ -69,7 +79,7 @@ export class LeasingRedisStore implements FastifyRateLimitStore {
   /** Named as the plugin's own Redis store names a route's. */
   child(routeOptions: Parameters<FastifyRateLimitStore['child']>[0]): FastifyRateLimitStore {
     const { method, url } = (routeOptions as unknown as { routeInfo: { method: string; url: string } }).routeInfo;
-    return new LeasingRedisStore(this.redis, `${this.prefix}${method}${url}-`);
+    return new LeasingRedisStore(this.redis, `${this.prefix}${method}${url}-`, this.bound);
   }
 
   private ask(key: string, state: KeyState, timeWindow: number, max: number): void {
@@ -93,6 +103,16 @@ export class LeasingRedisStore implements FastifyRateLimitStore {
       while (state.waiting.length > 0 && spend(state, state.waiting[0]!, answeredAt)) state.waiting.shift();
       if (state.waiting.length > 0) this.ask(key, state, timeWindow, max);
     });
+  }
+
+  /** Its unspent counts stay counted in Redis: forgetting a key can only refuse sooner, never admit more. */
+  private forgetOldestIdle(): void {
+    for (const [key, state] of this.keys) {
+      if (!state.asking) {
+        this.keys.delete(key);
+        return;
+      }
+    }
   }
 
   private sweep(now: number, timeWindow: number): void {

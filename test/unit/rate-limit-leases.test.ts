@@ -19,13 +19,13 @@ function leasesOf(redis: Redis): { asked: number } {
 }
 
 /** One instance's store. */
-function instance(redis: Redis, prefix: string) {
-  const store = new LeasingRedisStore(redis, prefix);
+function instance(redis: Redis, prefix: string, bound?: number) {
+  const store = new LeasingRedisStore(redis, prefix, bound);
   const count = (key: string, max: number, windowMs = WINDOW_MS) =>
     new Promise<{ current: number; ttl: number }>((resolve, reject) =>
       store.incr(key, (error, result) => (error === null && result !== undefined ? resolve(result) : reject(error ?? new Error('no result'))), windowMs, max),
     );
-  return { count, leases: leasesOf(redis) };
+  return { store, count, leases: leasesOf(redis) };
 }
 
 // The store exists only with REDIS_URL: CI's PostgreSQL and Redis pass runs these; its embedded pass, without Redis,
@@ -99,6 +99,18 @@ describe.skipIf(redisUrl === undefined)('rate-limit counts leased from Redis', (
     await Promise.all(Array.from({ length: 30 }, () => count('short', 1_000_000, 200)));
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect((await count('short', 1_000_000, 200)).current).toBe(1);
+  });
+
+  it('remembers at most its bound of keys within a window, forgetting idle ones; a forgotten key’s unspent counts still count', async () => {
+    const bounded = instance(redis, prefix, 3);
+    // Concurrent: the lease takes counts for all, most left unspent.
+    await Promise.all(Array.from({ length: 8 }, () => bounded.count('burst', 600)));
+    for (const address of ['a', 'b', 'c', 'd']) await bounded.count(address, 600);
+    expect(bounded.store.size).toBe(3);
+    const leased = await shared('burst');
+    expect(leased).toBeGreaterThan(8);
+    // Forgotten, it asks Redis again: counted after every count another lease took, none given twice.
+    expect((await bounded.count('burst', 600)).current).toBe(leased + 1);
   });
 
   it('answers every waiting request with the error when Redis cannot count, so each is counted another way', async () => {
