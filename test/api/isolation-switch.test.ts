@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SHARED_POOL } from '../../src/db/entities/user.entity.ts';
 import { startTestAppWithTenants, type TestApp } from '../support/app.ts';
 import { auditRecordsOf, traced } from '../support/audit.ts';
 
@@ -139,11 +140,18 @@ describe('isolated → shared and the addresses a tenant vouched for', () => {
     // The tenant that set the address is kept with it, as the shared pool keeps it, for a takeover to keep.
     const vouching = await app.sql<{ id: string; vouched_by_tenant_id: string | null }>('select id, vouched_by_tenant_id from app_user where application_id = ? order by id', [created.body.id]);
     expect(Object.fromEntries(vouching.map((row) => [row.id, row.vouched_by_tenant_id]))).toEqual({ [byTenant.body.id]: tenantId, [moved.body.id]: tenantId, [byApplication.body.id]: null });
-    // Recorded as the change of each user it is, beside the switch's own record.
+    // Recorded as the change of each user it is, beside the switch's own record: the pool, and the vouched addresses.
     const records = await auditRecordsOf(app, requestId);
-    const verified = (snapshot: unknown) => (snapshot as { emailVerified?: boolean } | null)?.emailVerified;
-    expect(records.filter((record) => record.action === 'user.updated').map((record) => [record.targetId, record.tenantId, verified(record.before), verified(record.after)]).sort()).toEqual(
-      [[byTenant.body.id, tenantId, true, false], [moved.body.id, tenantId, true, false]].sort(),
+    const changed = (snapshot: unknown) => {
+      const { poolId, emailVerified } = snapshot as { poolId: string; emailVerified: boolean };
+      return [poolId, emailVerified];
+    };
+    expect(records.filter((record) => record.action === 'user.updated').map((record) => [record.targetId, record.tenantId, ...changed(record.before), ...changed(record.after)]).sort()).toEqual(
+      [
+        [byTenant.body.id, tenantId, tenantId, true, SHARED_POOL, false],
+        [moved.body.id, tenantId, tenantId, true, SHARED_POOL, false],
+        [byApplication.body.id, tenantId, tenantId, true, SHARED_POOL, true],
+      ].sort(),
     );
   });
 });

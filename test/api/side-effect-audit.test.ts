@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiKey, User } from '../../src/db/entities/index.ts';
+import { SHARED_POOL } from '../../src/db/entities/user.entity.ts';
 import { keySnapshot } from '../../src/domain/api-keys/issue.ts';
 import { userSnapshot } from '../../src/domain/users/users.ts';
 import { isUuid, NEW_ID_SQL } from '../../src/ids.ts';
@@ -67,7 +68,7 @@ describe('audit records of side effects', () => {
     expect((await client.patch(path, { tenancyConfig: { authIsolation: 'isolated' } }, { headers })).status).toBe(200);
     const copy = (await client.get(`${path}/tenants/${two}/users`)).body.data[0].id as string;
     const records = await auditRecordsOf(app, requestId);
-    expect(records.map((record) => record.action).sort()).toEqual(['api_key.rebound', 'api_key.rebound', 'tenancy_config.updated', 'user.copied']);
+    expect(records.map((record) => record.action).sort()).toEqual(['api_key.rebound', 'api_key.rebound', 'tenancy_config.updated', 'user.copied', 'user.updated', 'user.updated']);
     expect(records.find((record) => record.action === 'user.copied')).toEqual(
       expect.objectContaining({
         applicationId,
@@ -93,9 +94,21 @@ describe('audit records of side effects', () => {
         after: moved,
       }),
     );
-    // A user of one tenant is moved, not copied: no record of their own beyond the switch's; their application-wide key
-    // becomes their tenant's.
-    expect(records.map((record) => record.targetId)).not.toContain(loner);
+    // Each original moves to its first tenant's pool, recorded as the change it is to them; a user of one tenant is
+    // moved, not copied, and their application-wide key becomes their tenant's.
+    const moves = records.filter((record) => record.action === 'user.updated').sort((a, b) => String(a.targetId).localeCompare(String(b.targetId)));
+    const snapshot = (id: string, email: string, tenantIds: string[], poolId: string) => ({ email, name: id === alice ? 'Alice' : null, status: 'active', tenantIds, poolId, hasPassword: false, emailVerified: true, metadata: {} });
+    expect(moves).toEqual(
+      [
+        { id: alice, email: 'alice@x.example', tenantIds: [one, two] },
+        { id: loner, email: 'loner@x.example', tenantIds: [one] },
+      ]
+        .sort((a, b) => a.id.localeCompare(b.id))
+        .map(({ id, email, tenantIds }) =>
+          expect.objectContaining({ tenantId: one, targetType: 'user', targetId: id, before: snapshot(id, email, tenantIds, SHARED_POOL), after: snapshot(id, email, [one], one) }),
+        ),
+    );
+    expect(records.filter((record) => record.targetId === loner).map((record) => record.action)).toEqual(['user.updated']);
     const bound = keySnapshot(await app.gatehouse.services.orm.em.fork().findOneOrFail(ApiKey, { id: lonerKey }, { filters: false }));
     expect(bound).toMatchObject({ tenantId: one, userId: loner });
     expect(records.find((record) => record.targetId === lonerKey)).toEqual(

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { AuthProvider, Domain, Setting, Tenant, User } from '../../db/entities/index.ts';
+import { AuthProvider, Domain, Setting, Tenant } from '../../db/entities/index.ts';
 import { SHARED_POOL } from '../../db/entities/user.entity.ts';
 import type { ErrorDetail } from '../../errors.ts';
 import { executeOwned } from '../../db/owned-sql.ts';
@@ -112,13 +112,7 @@ export async function splitPoolsByTenant(em: EntityManager, actor: AuditActor, c
     snapshot: assignmentSnapshotSql,
   });
   await endSignInsToTenantsLeft(em, actor, cutoffs);
-  await executeOwned(
-    em,
-    actor.applicationId,
-    `update app_user set pool_id = tenant_ids[1], tenant_ids = array[tenant_ids[1]], updated_at = now()
-      where @owner and pool_id = ? and cardinality(tenant_ids) > 0`,
-    [SHARED_POOL],
-  );
+  await moveUsers(em, actor, { set: 'pool_id = u.tenant_ids[1], tenant_ids = array[u.tenant_ids[1]]', where: 'u.pool_id = ? and cardinality(u.tenant_ids) > 0' });
   await bindKeysToTheirUsersTenants(em, actor);
   await moveToTheirUsersPools(em, applicationId);
 }
@@ -239,25 +233,30 @@ async function moveToCopies(
   });
 }
 
-/** Allowed only when no e-mail, upstream account or passkey exists in two pools: nothing then collides. */
+/** Allowed only when no e-mail, upstream account or passkey exists in two pools: nothing then collides. A tenant's
+ *  administrator vouches for its isolated pool, not for the identity every tenant shares: an address only it set joins
+ *  the shared pool unconfirmed, with that tenant kept as its voucher, as if set there (users.ts, createUser). */
 export async function mergePools(em: EntityManager, actor: AuditActor): Promise<void> {
-  await unconfirmTenantVouchedAddresses(em, actor);
-  await em.nativeUpdate(User, { poolId: { $ne: SHARED_POOL } }, { poolId: SHARED_POOL });
+  await moveUsers(em, actor, { set: `pool_id = '${SHARED_POOL}', email_verified = u.email_verified and u.vouched_by_tenant_id is null`, where: 'u.pool_id <> ?' });
   await moveToTheirUsersPools(em, actor.applicationId);
 }
 
-/** A tenant's administrator vouches for its isolated pool, not for the identity every tenant shares: an address only it set
- *  joins the shared pool unconfirmed, with that tenant kept as its voucher, as if set there (users.ts, createUser). */
-async function unconfirmTenantVouchedAddresses(em: EntityManager, actor: AuditActor): Promise<void> {
+/** Users of one pool moved to another in one statement, each recorded as the change it is to them (`user.updated`, in
+ *  the tenant whose pool they leave or join). `move.where` takes the shared pool's id as its one parameter. */
+async function moveUsers(em: EntityManager, actor: AuditActor, move: { readonly set: string; readonly where: string }): Promise<void> {
   await recordAuditPerRow(em, actor, { action: 'user.updated', targetType: 'user' }, {
     tenantPerRow: true,
-    ctes: `unconfirmed as (
-      update app_user as u set email_verified = false, updated_at = now()
-       where @owner(u) and u.pool_id <> ? and u.vouched_by_tenant_id is not null and u.email_verified
-      returning u.*),
+    ctes: `leaving as (select u.id, u.pool_id, u.tenant_ids, u.email_verified from app_user as u where @owner(u) and ${move.where}),
+    moved as (
+      update app_user as u set ${move.set}, updated_at = now()
+        from leaving
+       where @owner(u) and u.id = leaving.id
+      returning u.*, leaving.pool_id as left_pool_id, leaving.tenant_ids as left_tenant_ids, leaving.email_verified as left_email_verified),
     changed as (
-      select u.id::text as target_id, u.pool_id as tenant_id, ${userSnapshotSql('u', { email_verified: 'true' })} as before, ${userSnapshotSql('u')} as after
-        from unconfirmed as u)`,
+      select u.id::text as target_id, case when u.pool_id = '${SHARED_POOL}' then u.left_pool_id else u.pool_id end as tenant_id,
+             ${userSnapshotSql('u', { pool_id: 'u.left_pool_id', tenant_ids: 'u.left_tenant_ids', email_verified: 'u.left_email_verified' })} as before,
+             ${userSnapshotSql('u')} as after
+        from moved as u)`,
     params: [SHARED_POOL],
   });
 }
