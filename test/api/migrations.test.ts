@@ -350,6 +350,40 @@ describe('migration 0086', () => {
   });
 });
 
+describe('migration 0087', () => {
+  it('ends the live links in a tenant’s outbox of accounts not that tenant’s alone: members of other tenants, holders of an application-wide role', async () => {
+    const of = await migratedDatabase();
+    const [other, alone, member, holder, role, client] = ['a', 'b', 'c', 'd', 'e', 'f'].map((digit) => `00000000-0000-7000-8000-00000000000${digit}`) as [string, string, string, string, string, string];
+    const user = (id: string, tenantIds: string) => `('${APPLICATION}', '${id}', '00000000-0000-0000-0000-000000000000', '${id}@example.com', '${id}@example.com', 'active', '${tenantIds}', now(), now())`;
+    const link = (userId: string, tenantId: string | null) =>
+      `('${APPLICATION}', '${userId.slice(0, -2)}${userId.slice(-1)}${tenantId === null ? '8' : '9'}', '${userId}', '${client}', 'password_reset', '${userId}-${String(tenantId)}', now() + interval '1 hour', ${tenantId === null ? 'null' : `'${tenantId}'`})`;
+    await sql(
+      of,
+      `delete from mikro_orm_migrations where name = '0087-end-tenant-links-of-wider-accounts';
+       ${OWNERS_SQL}
+       insert into tenant (application_id, id, name, slug, created_at, updated_at)
+         values ('${APPLICATION}', '${TENANT}', 't', 't', now(), now()), ('${APPLICATION}', '${other}', 'o', 'o', now(), now());
+       insert into app_user (application_id, id, pool_id, email, email_normalized, status, tenant_ids, created_at, updated_at)
+         values ${[user(alone, `{${TENANT}}`), user(member, `{${TENANT},${other}}`), user(holder, `{${TENANT}}`)].join(', ')};
+       insert into role (application_id, id, key, name, description, permissions, built_in, created_at, updated_at)
+         values ('${APPLICATION}', '${role}', 'r', 'r', '', '{users:read}', false, now(), now());
+       insert into role_assignment (application_id, id, tenant_id, role_id, subject_type, subject_id, created_at)
+         values ('${APPLICATION}', '${role.slice(0, -1)}1', null, '${role}', 'user', '${holder}', now());
+       insert into email_link_token (application_id, id, user_id, client_id, purpose, token_hash, expires_at, tenant_id)
+         values ${[link(alone, TENANT), link(member, TENANT), link(member, null), link(holder, TENANT), link(holder, null)].join(', ')};`,
+    );
+    await start(of);
+    const live = await onDatabase(of, async (client) =>
+      (await client.query<{ user_id: string; tenant_id: string | null }>('select user_id, tenant_id from email_link_token where used_at is null order by user_id, tenant_id')).rows,
+    );
+    expect(live).toEqual([
+      { user_id: alone, tenant_id: TENANT },
+      { user_id: member, tenant_id: null },
+      { user_id: holder, tenant_id: null },
+    ]);
+  });
+});
+
 describe('a database holding migrations this release does not know', () => {
   it('is refused, in one line naming them, when they are numbered among its own: a renamed migration or another build', async () => {
     const of = await migratedDatabase();
