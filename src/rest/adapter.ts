@@ -11,6 +11,7 @@ import { parseIdempotencyKey, REPLAYED_HEADER, requestFingerprint, withIdempoten
 import { expandRoutes, successStatus, type ExpandedRoute, type HttpMethod } from './routes.ts';
 import type { CachedJson, ReadCache } from './read-cache.ts';
 import { listShapeRefusal } from './strict-lists.ts';
+import { unroutedMessage } from '../http/unrouted.ts';
 
 function namedType(type: TypeNode): string {
   return type.kind === Kind.NAMED_TYPE ? type.name.value : namedType(type.type);
@@ -104,6 +105,7 @@ export function registerRestRoutes(app: FastifyInstance, deps: RestAdapterDeps):
       method: route.method,
       url: `/api/v1${route.url}`,
       config: { authenticated: true, operation: operation.name },
+      preParsing: refuseEmptyParameters,
       handler: async (request: FastifyRequest, reply: FastifyReply) => {
         const context = await deps.contextFor(request);
         // The permission table first: a caller who may not run the operation is refused before its body is read in depth.
@@ -147,6 +149,16 @@ function sendAnswer(reply: FastifyReply, answer: StoredResponse | CachedJson): F
   return answer.body === undefined ? reply.send() : reply.send(answer.body);
 }
 
+/**
+ * The router fills a parameter with an empty segment (`/users/`, `/users//sessions`): that is a path no route takes,
+ * answered as the 404 handler does, after the rate limit counted it, and before the body is read.
+ */
+export async function refuseEmptyParameters(request: FastifyRequest): Promise<void> {
+  if (Object.values(request.params as Record<string, string>).includes('')) {
+    throw new GatehouseError('not_found', unroutedMessage(request.method, request.url));
+  }
+}
+
 /** QUERY of RFC 10008 and TRACE included. */
 const ANSWERABLE_METHODS: readonly HTTPMethods[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'QUERY', 'TRACE'];
 
@@ -164,7 +176,8 @@ export function refuseOtherMethods(app: FastifyInstance, url: string, methods: r
     method: others,
     url,
     config: { countsCredentials: management },
-    preParsing: async (_request, reply) => {
+    preParsing: async (request, reply) => {
+      await refuseEmptyParameters(request);
       reply.header('allow', allow);
       throw new GatehouseError('method_not_allowed', `Allowed methods: ${allow}`);
     },
