@@ -3,11 +3,12 @@ import { isNonNullType, Kind, typeFromAST, type GraphQLInputType, type GraphQLSc
 import { retryAfterOf, sayWhenToRetry } from '../http/retry-after.ts';
 import { inChildSpan } from '../observability/spans.ts';
 import type { RequestContext } from '../context.ts';
+import type { Principal } from '../auth/principal.ts';
 import { authorize, pathTenant } from '../graphql/authorize-operation.ts';
 import { isName } from '../graphql/input-refusals.ts';
 import type { OperationExecutor, PreparedOperation } from '../graphql/operation-executor.ts';
 import { GatehouseError, invalid, STATUS_BY_CODE, type ErrorBody, type ErrorCode } from '../errors.ts';
-import { parseIdempotencyKey, REPLAYED_HEADER, requestFingerprint, withIdempotency, type StoredResponse } from '../http/idempotency.ts';
+import { canonicalUuid, parseIdempotencyKey, REPLAYED_HEADER, requestFingerprint, withIdempotency, type StoredResponse } from '../http/idempotency.ts';
 import { expandRoutes, successStatus, type ExpandedRoute, type HttpMethod } from './routes.ts';
 import type { CachedJson, ReadCache } from './read-cache.ts';
 import { listShapeRefusal } from './strict-lists.ts';
@@ -78,6 +79,21 @@ function errorResponse(extensions: Record<string, unknown> | undefined, message:
   return { status: STATUS_BY_CODE[code] ?? 500, body, retryAfterSeconds: retryAfterOf(extensions) };
 }
 
+/**
+ * "The same request" for an Idempotency-Key: the row of the table (not the path form it was reached by), the scope the
+ * form resolves to and the other variables, not the bytes (an optional body left out and `{}` are one request). The
+ * credentials' own scope adds nothing, so `/users` fingerprints as it always has, and `/applications/{appId}/users` of
+ * that application (or a tenant-bound key's own tenant path) alike; any other scope is another request.
+ */
+export function restFingerprint(route: ExpandedRoute, variables: Record<string, unknown>, principal: Principal): string {
+  if (!route.owned) return requestFingerprint(route.method, route.url, variables);
+  const { appId, tenantId, ...others } = variables;
+  const application = typeof appId === 'string' ? canonicalUuid(appId) : principal.applicationId;
+  const tenant = typeof tenantId === 'string' ? canonicalUuid(tenantId) : principal.tenantId;
+  const own = application === principal.applicationId && tenant === principal.tenantId;
+  return requestFingerprint(route.method, route.path, own ? others : { ...others, appId: application, tenantId: tenant });
+}
+
 export interface RestAdapterDeps {
   schema: GraphQLSchema;
   operations: OperationExecutor;
@@ -129,8 +145,7 @@ export function registerRestRoutes(app: FastifyInstance, deps: RestAdapterDeps):
             : await withIdempotency(
                 context,
                 idempotencyKey,
-                // The variables, not the bytes: an optional body left out and `{}` are the same request.
-                requestFingerprint(route.method, route.url, variables),
+                restFingerprint(route, variables, context.principal),
                 execute,
               );
         if (result.replayed) reply.header(REPLAYED_HEADER, 'true');
