@@ -6,7 +6,7 @@ import Fastify, { type FastifyHttpOptions, type FastifyInstance, type FastifyRep
 import type { Redis } from 'ioredis';
 import type { DestinationStream } from 'pino';
 import { registerAuthentication } from './http/authentication.ts';
-import { answerClientError } from './http/client-error.ts';
+import { answerClientError, followRouted } from './http/client-error.ts';
 import type { Config } from './config.ts';
 import type { Principal } from './auth/principal.ts';
 import { capConcurrentRequests } from './http/concurrency-cap.ts';
@@ -156,7 +156,8 @@ function fastifyOptions(config: Config, logger: LogDestination, requestLog: Requ
   };
 }
 
-/** Every answer's request id (and HSTS), the request's facts current while it is handled, its measure once answered. */
+/** Every answer's request id (and HSTS; a 408 of its late body's too: followRouted), the request's facts current while it
+ *  is handled, its measure once answered. */
 function registerRequestHooks(app: FastifyInstance, publicUrl: string): void {
   // With an https PUBLIC_URL a first plain-http request cannot then be answered by someone on the way (RFC 6797). Not
   // `includeSubDomains`: a custom domain's parent is the customer's, and so are its other hosts.
@@ -164,6 +165,7 @@ function registerRequestHooks(app: FastifyInstance, publicUrl: string): void {
   // Callback hooks here and below: a promise per request would cost more than their work.
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    followRouted(reply);
     if (strictTransport) reply.header('strict-transport-security', `max-age=${STRICT_TRANSPORT_SECONDS}`);
     done();
   });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { maxHeaderSize, STATUS_CODES } from 'node:http';
+import { maxHeaderSize, STATUS_CODES, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import type { ConnectionError, FastifyInstance } from 'fastify';
+import type { ConnectionError, FastifyInstance, FastifyReply } from 'fastify';
 import { STATUS_BY_CODE, type ErrorBody } from '../errors.ts';
 
 /**
@@ -44,10 +44,11 @@ export function clientErrorBody(error: Pick<ConnectionError, 'code'>): ClientErr
 }
 
 /**
- * No rate-limit headers: the request was never read, so no bucket was counted. The connection closes after it: the
- * parser cannot resume.
+ * `headers`: those of a request routed before its body came late (a 408), as its answer would have carried them; a
+ * request never read has no rate-limit headers, as no bucket was counted. The connection closes after it: the parser
+ * cannot resume.
  */
-export function clientErrorResponse(body: ClientErrorBody, requestId: string, now = new Date()): string {
+export function clientErrorResponse(body: ClientErrorBody, requestId: string, now = new Date(), headers: Readonly<Record<string, string>> = {}): string {
   const status = STATUS[body.code];
   const json = JSON.stringify(body);
   return [
@@ -56,17 +57,41 @@ export function clientErrorResponse(body: ClientErrorBody, requestId: string, no
     'Content-Type: application/json; charset=utf-8',
     `Content-Length: ${Buffer.byteLength(json)}`,
     `X-Request-Id: ${requestId}`,
+    ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
     'Connection: close',
     '',
     json,
   ].join('\r\n');
 }
 
+/** The response a connection is answering, if any. Node's own default handler reads the same private field
+ *  (lib/_http_server.js, socketOnError). */
+const inFlight = (socket: Socket): ServerResponse | null | undefined => (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
+
 /** A pipelined request's: an answer now would corrupt it. */
-function responseStarted(socket: Socket): boolean {
-  // Node's own default handler checks the same private field (lib/_http_server.js, socketOnError).
-  const inFlight = (socket as Socket & { _httpMessage?: { headersSent?: boolean } | null })._httpMessage;
-  return inFlight?.headersSent === true;
+const responseStarted = (socket: Socket): boolean => inFlight(socket)?.headersSent === true;
+
+/** Each routed request's reply by its response, for a 408 that arrives while its body is read. */
+const routed = new WeakMap<ServerResponse, FastifyReply>();
+
+const RATE_LIMIT_HEADERS = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'] as const;
+
+/** Lets a 408 of a request already routed (its body late) answer with its request id and the rate limit's headers. */
+export function followRouted(reply: FastifyReply): void {
+  routed.set(reply.raw, reply);
+}
+
+/** The routed request's id and the rate-limit headers its route set, when the connection was reading its body. */
+function routedRequestOf(socket: Socket): { id: string; headers: Record<string, string> } | undefined {
+  const response = inFlight(socket);
+  const reply = response == null ? undefined : routed.get(response);
+  if (reply === undefined) return undefined;
+  const headers: Record<string, string> = {};
+  for (const name of RATE_LIMIT_HEADERS) {
+    const value = reply.getHeader(name);
+    if (value !== undefined) headers[name] = String(value);
+  }
+  return { id: reply.request.id, headers };
 }
 
 export function answerClientError(this: FastifyInstance, error: ConnectionError, socket: Socket): void {
@@ -75,8 +100,9 @@ export function answerClientError(this: FastifyInstance, error: ConnectionError,
     socket.destroy();
     return;
   }
-  const requestId = randomUUID();
+  const request = routedRequestOf(socket);
+  const requestId = request?.id ?? randomUUID();
   // Neither the error (its rawPacket holds the request's bytes: credentials) nor the request is logged.
   this.log.info({ reqId: requestId, clientError: error.code, statusCode: STATUS[body.code] }, 'refused a request the HTTP parser could not read');
-  socket.end(clientErrorResponse(body, requestId), () => socket.destroy());
+  socket.end(clientErrorResponse(body, requestId, new Date(), request?.headers), () => socket.destroy());
 }

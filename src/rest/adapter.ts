@@ -3,14 +3,16 @@ import { isNonNullType, Kind, typeFromAST, type GraphQLInputType, type GraphQLSc
 import { retryAfterOf, sayWhenToRetry } from '../http/retry-after.ts';
 import { inChildSpan } from '../observability/spans.ts';
 import type { RequestContext } from '../context.ts';
+import type { Principal } from '../auth/principal.ts';
 import { authorize, pathTenant } from '../graphql/authorize-operation.ts';
 import { isName } from '../graphql/input-refusals.ts';
 import type { OperationExecutor, PreparedOperation } from '../graphql/operation-executor.ts';
 import { GatehouseError, invalid, STATUS_BY_CODE, type ErrorBody, type ErrorCode } from '../errors.ts';
-import { parseIdempotencyKey, REPLAYED_HEADER, requestFingerprint, withIdempotency, type StoredResponse } from '../http/idempotency.ts';
+import { canonicalUuid, parseIdempotencyKey, REPLAYED_HEADER, requestFingerprint, withIdempotency, type StoredResponse } from '../http/idempotency.ts';
 import { expandRoutes, successStatus, type ExpandedRoute, type HttpMethod } from './routes.ts';
 import type { CachedJson, ReadCache } from './read-cache.ts';
 import { listShapeRefusal } from './strict-lists.ts';
+import { unroutedMessage } from '../http/unrouted.ts';
 
 function namedType(type: TypeNode): string {
   return type.kind === Kind.NAMED_TYPE ? type.name.value : namedType(type.type);
@@ -77,6 +79,21 @@ function errorResponse(extensions: Record<string, unknown> | undefined, message:
   return { status: STATUS_BY_CODE[code] ?? 500, body, retryAfterSeconds: retryAfterOf(extensions) };
 }
 
+/**
+ * "The same request" for an Idempotency-Key: the row of the table (not the path form it was reached by), the scope the
+ * form resolves to and the other variables, not the bytes (an optional body left out and `{}` are one request). The
+ * credentials' own scope adds nothing, so `/users` fingerprints as it always has, and `/applications/{appId}/users` of
+ * that application (or a tenant-bound key's own tenant path) alike; any other scope is another request.
+ */
+export function restFingerprint(route: ExpandedRoute, variables: Record<string, unknown>, principal: Principal): string {
+  if (!route.owned) return requestFingerprint(route.method, route.url, variables);
+  const { appId, tenantId, ...others } = variables;
+  const application = typeof appId === 'string' ? canonicalUuid(appId) : principal.applicationId;
+  const tenant = typeof tenantId === 'string' ? canonicalUuid(tenantId) : principal.tenantId;
+  const own = application === principal.applicationId && tenant === principal.tenantId;
+  return requestFingerprint(route.method, route.path, own ? others : { ...others, appId: application, tenantId: tenant });
+}
+
 export interface RestAdapterDeps {
   schema: GraphQLSchema;
   operations: OperationExecutor;
@@ -104,6 +121,7 @@ export function registerRestRoutes(app: FastifyInstance, deps: RestAdapterDeps):
       method: route.method,
       url: `/api/v1${route.url}`,
       config: { authenticated: true, operation: operation.name },
+      preParsing: refuseEmptyParameters,
       handler: async (request: FastifyRequest, reply: FastifyReply) => {
         const context = await deps.contextFor(request);
         // The permission table first: a caller who may not run the operation is refused before its body is read in depth.
@@ -127,8 +145,7 @@ export function registerRestRoutes(app: FastifyInstance, deps: RestAdapterDeps):
             : await withIdempotency(
                 context,
                 idempotencyKey,
-                // The variables, not the bytes: an optional body left out and `{}` are the same request.
-                requestFingerprint(route.method, route.url, variables),
+                restFingerprint(route, variables, context.principal),
                 execute,
               );
         if (result.replayed) reply.header(REPLAYED_HEADER, 'true');
@@ -145,6 +162,16 @@ function sendAnswer(reply: FastifyReply, answer: StoredResponse | CachedJson): F
   sayWhenToRetry(reply, answer.status, 'retryAfterSeconds' in answer ? answer.retryAfterSeconds : undefined);
   if ('json' in answer) return reply.type('application/json; charset=utf-8').send(answer.json);
   return answer.body === undefined ? reply.send() : reply.send(answer.body);
+}
+
+/**
+ * The router fills a parameter with an empty segment (`/users/`, `/users//sessions`): that is a path no route takes,
+ * answered as the 404 handler does, after the rate limit counted it, and before the body is read.
+ */
+export async function refuseEmptyParameters(request: FastifyRequest): Promise<void> {
+  if (Object.values(request.params as Record<string, string>).includes('')) {
+    throw new GatehouseError('not_found', unroutedMessage(request.method, request.url));
+  }
 }
 
 /** QUERY of RFC 10008 and TRACE included. */
@@ -164,7 +191,8 @@ export function refuseOtherMethods(app: FastifyInstance, url: string, methods: r
     method: others,
     url,
     config: { countsCredentials: management },
-    preParsing: async (_request, reply) => {
+    preParsing: async (request, reply) => {
+      await refuseEmptyParameters(request);
       reply.header('allow', allow);
       throw new GatehouseError('method_not_allowed', `Allowed methods: ${allow}`);
     },

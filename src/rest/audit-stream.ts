@@ -11,7 +11,7 @@ import { DateTime, UUID } from '../../resolvers/common.ts';
 import { invalid } from '../errors.ts';
 import { invalidInput } from '../graphql/input-refusals.ts';
 import { isUuid } from '../ids.ts';
-import { refuseOtherMethods } from './adapter.ts';
+import { refuseEmptyParameters, refuseOtherMethods } from './adapter.ts';
 import type { EventStreams } from '../http/event-stream.ts';
 
 /**
@@ -114,7 +114,7 @@ export function registerAuditStream(
 ): void {
   const rule = OPERATION_PERMISSIONS[AUDIT_STREAM.coordinate];
   for (const url of PATHS) {
-    app.get(`/api/v1${url}`, { config: { authenticated: true } }, async (request, reply) => {
+    app.get(`/api/v1${url}`, { config: { authenticated: true }, preParsing: refuseEmptyParameters }, async (request, reply) => {
       const context = await deps.contextFor(request);
       const { appId, tenantId } = pathIds(request);
       await authorize(context.principal, rule, [pathTenant(tenantId)]);

@@ -145,6 +145,43 @@ describe('audit search', () => {
     for (const method of ['PATCH', 'PUT', 'DELETE']) expect((await admin.request(method, `/api/v1/audit-logs/${any!.id}`)).status).toBe(405);
   });
 
+  it('a filter value no record can carry is 422 naming its filter, not an empty list; an id or name of nothing is an empty list', async () => {
+    const refused: Record<string, string[]> = {
+      actor: ['nope', 'not an id', '01890a5d-ac96-774b-bcce-b302099a805', 'Lockout', ''],
+      action: ['nope', 'user', ''],
+      target: ['not an id', '../users', 'a,b', ''],
+      from: ['nope', '2026-01-01', '2026-01-01T00:00:00', '2026-01-01 00:00:00Z', '1767225600'],
+      to: ['nope', '2026-01-01', '2026-01-01T00:00:00', '2026-01-01 00:00:00Z', '1767225600'],
+    };
+    for (const [name, values] of Object.entries(refused)) {
+      for (const value of values) {
+        const answer = await admin.get(`/audit-logs?${name}=${encodeURIComponent(value)}`);
+        expect(answer.status, `${name}=${value}`).toBe(422);
+        expect(answer.body, `${name}=${value}`).toMatchObject({ code: 'validation_error', field: name });
+      }
+    }
+    // The same over GraphQL, and on the stream, whose filters are the search's.
+    const asGraphQL = await admin.graphql('{ auditLogs(actor: "nope") { data { id } } }');
+    expect(asGraphQL.body.errors?.[0]?.extensions).toMatchObject({ code: 'validation_error', field: 'actor' });
+    expect((await admin.get('/audit-logs/stream?actor=nope')).body).toMatchObject({ code: 'validation_error', field: 'actor' });
+    // `from` after `to` (or equal) is refused on `to`.
+    expect((await admin.get('/audit-logs?from=2026-01-02T00:00:00Z&to=2026-01-01T00:00:00Z')).body).toMatchObject({ code: 'validation_error', field: 'to' });
+
+    // Well-formed: an id of nothing, a name the service acts under, an action no record has, a date-time with its offset.
+    for (const query of [
+      'actor=01890a5d-ac96-774b-bcce-b302099a8057',
+      'actor=lockout',
+      'actor=migration',
+      'target=verify_email',
+      'target=gDq3ZmNvX9bW_k-1aQ',
+      'action=user.mfa.*',
+      'action=nothing.done',
+      `from=${encodeURIComponent('2026-01-01T00:00:00+02:00')}&to=${encodeURIComponent('2026-01-01T00:00:01.5Z')}`,
+    ]) {
+      expect((await admin.get(`/audit-logs?${query}`)).status, query).toBe(200);
+    }
+  });
+
   it('through GraphQL', async () => {
     const response = await admin.request('POST', '/graphql', {
       body: { query: 'query($t: String) { auditLogs(target: $t) { data { action target { id } } } }', variables: { t: userB } },

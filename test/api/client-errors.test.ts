@@ -115,6 +115,26 @@ describe('a request that does not arrive in time', () => {
     expect(names.some((name) => name.startsWith('xxx'))).toBe(false);
   });
 
+  it('a 408 of a request whose headers were read (the body late) answers as that request: its id and the rate limit’s headers', async () => {
+    const before = Number((await slow.http.get('/applications')).headers.get('x-ratelimit-remaining'));
+    const request = post(`{"name":"${'y'.repeat(500)}"}`).replace('Connection: close', 'X-Request-Id: slow-body-1\r\nConnection: close');
+    const response = await sendRaw(request, slow, { everyMs: 100 });
+    expect(response.status).toBe(408);
+    expect(response.headers.get('x-request-id')).toBe('slow-body-1');
+    // Counted when it was routed, against its credentials: the next request sees one less.
+    expect(response.headers.get('x-ratelimit-remaining')).toBe(String(before - 1));
+    expect(response.headers.get('x-ratelimit-limit')).toMatch(/^\d+$/);
+    expect(response.headers.get('x-ratelimit-reset')).toMatch(/^\d+$/);
+    expect((await slow.http.get('/applications')).headers.get('x-ratelimit-remaining')).toBe(String(before - 2));
+  });
+
+  it('a 408 of headers that never all came carries no rate-limit headers: nothing was read or counted', async () => {
+    const response = await sendRaw(`GET /api/v1/applications HTTP/1.1\r\nHost: localhost\r\nX-Api-Key: ${slow.root.apiKey}\r\n`, slow);
+    expect(response.status).toBe(408);
+    expect(response.headers.get('x-request-id')).toMatch(UUID);
+    expect(response.headers.get('x-ratelimit-remaining')).toBeUndefined();
+  });
+
   it('serves a body that comes slowly but whole within the deadline', async () => {
     const response = await sendRaw(post('{"name":"Slow but whole"}'), slow, { everyMs: 10 });
     expect(response.status).toBe(201);

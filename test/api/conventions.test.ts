@@ -142,6 +142,36 @@ describe('conventions on every response', () => {
     expect(unversioned.body).toEqual({ code: 'not_found', message: 'No route GET /api/users; management paths are rooted at /api/v1' });
   });
 
+  it('a path ending in `/` or with an empty segment is no route on every method, with or without credentials: never an item with an empty id', async () => {
+    const filled = (url: string) => url.replace(/:(\w+)/g, (_match, name: string) => (name === 'appId' ? app.root.applicationId : SAMPLE_ID));
+    const paths = new Set<string>(['/', '/applications/', `/applications/${app.root.applicationId}/`, '/audit-logs/stream/', '/applications//audit-logs/stream', `/applications/${app.root.applicationId}/tenants//audit-logs/stream`]);
+    for (const { url } of expandRoutes(ROUTES)) {
+      paths.add(`${filled(url)}/`);
+      // Each parameter left empty in turn: a trailing one is the path `/users/`, an inner one `/users//sessions`.
+      for (const [param] of url.matchAll(/:\w+/g)) paths.add(filled(url.replace(param, '')));
+    }
+    const wrong: string[] = [];
+    for (const path of paths) {
+      for (const method of ['GET', 'POST', 'PUT', 'PATCH', 'DELETE']) {
+        const answer = await app.http.request(method, `/api/v1${path}`, method === 'GET' || method === 'DELETE' ? {} : { body: {} });
+        const expected = { code: 'not_found', message: `No route ${method} /api/v1${path}` };
+        if (answer.status !== 404 || JSON.stringify(answer.body) !== JSON.stringify(expected) || answer.headers.get('allow') !== null) {
+          wrong.push(`${method} ${path} → ${answer.status} ${JSON.stringify(answer.body)}`);
+        }
+      }
+    }
+    expect(wrong).toEqual([]);
+    for (const client of [app.http, app.as({}), app.as({ apiKey: 'ghk_wrong' })]) {
+      const answer = await client.request('DELETE', '/api/v1/users/');
+      expect(answer.body).toEqual({ code: 'not_found', message: 'No route DELETE /api/v1/users/' });
+      expectRateLimitHeaders(answer, 'DELETE /api/v1/users/');
+    }
+    // The paths without the slash answer as before.
+    expect((await app.http.get('/users')).status).toBe(200);
+    expect((await app.http.request('PUT', '/api/v1/users')).headers.get('allow')).toBe('GET, POST, HEAD');
+    expect((await app.http.get('/users/not-a-uuid')).body).toMatchObject({ code: 'validation_error', field: 'userId' });
+  });
+
   it('GraphQL errors carry code, status and field in extensions, with the HTTP status of the error', async () => {
     const missing = await app.http.graphql('query($appId: UUID!) { application(appId: $appId) { id } }', { appId: SAMPLE_ID });
     expect(missing.status).toBe(404);

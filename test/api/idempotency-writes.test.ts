@@ -141,6 +141,50 @@ describe('Idempotency-Key on REST writes', () => {
     expect((await app.http.get(`/users/${user.body.id}`)).body.tenantIds).toEqual([tenantB]);
   });
 
+  it('replays a key reused on another path form of the same operation and scope; another scope, body or operation conflicts', async () => {
+    const appId = app.root.applicationId;
+    const [tenantA, tenantB] = [await app.createTenant('Forms A'), await app.createTenant('Forms B')];
+    const usersNamed = async (email: string) => ((await app.http.get('/users?pageSize=100')).body.data as { email: string }[]).filter((user) => user.email === email).length;
+    const idempotencyKey = crypto.randomUUID();
+    const body = { email: 'two-forms@example.com', tenantId: tenantA };
+    const first = await app.http.post('/users', body, withKey(idempotencyKey));
+    expect(first.status).toBe(201);
+    for (const path of [`/applications/${appId}/users`, `/applications/${appId.toUpperCase()}/users`]) {
+      const replayed = await app.http.post(path, body, withKey(idempotencyKey));
+      expect(replayed.status, path).toBe(201);
+      expect(replayed.headers.get('idempotent-replayed'), path).toBe('true');
+      expect(replayed.body, path).toEqual(first.body);
+    }
+    // A tenant's path is another scope, another application another record set: 409, never the stored answer.
+    const other = await app.bootstrapAnother();
+    for (const [path, sent] of [
+      [`/applications/${appId}/tenants/${tenantA}/users`, body],
+      [`/applications/${other.applicationId}/users`, body],
+      [`/applications/${appId}/users`, { ...body, name: 'Another body' }],
+      [`/applications/${appId}/api-keys`, { name: 'Another operation', permissions: ['users:read'] }],
+    ] as const) {
+      const refused = await app.http.post(path, sent, withKey(idempotencyKey));
+      expect(refused.status, path).toBe(409);
+      expect(refused.body.code, path).toBe('idempotency_conflict');
+    }
+    expect(await usersNamed(body.email)).toBe(1);
+    expect(await apiKeysNamed('Another operation')).toBe(0);
+
+    // Tenant-bound credentials: their tenant's path is their own scope, the same operation as the credentials' form.
+    const tenantKey = await issueTestKey(app, { tenantId: tenantB });
+    const tenantIdempotencyKey = crypto.randomUUID();
+    const tenantBody = { email: 'tenant-forms@example.com' };
+    const created = await tenantKey.post(`/applications/${appId}/tenants/${tenantB}/users`, tenantBody, withKey(tenantIdempotencyKey));
+    expect(created.status).toBe(201);
+    for (const path of ['/users', `/applications/${appId}/users`]) {
+      const replayed = await tenantKey.post(path, tenantBody, withKey(tenantIdempotencyKey));
+      expect(replayed.headers.get('idempotent-replayed'), path).toBe('true');
+      expect(replayed.body, path).toEqual(created.body);
+    }
+    expect((await tenantKey.post(`/applications/${appId}/tenants/${tenantA}/users`, tenantBody, withKey(tenantIdempotencyKey))).status).toBe(403);
+    expect(await usersNamed(tenantBody.email)).toBe(1);
+  });
+
   it('keeps no request hash that checks a guess at a password sent: only the Idempotency-Key opens the record', async () => {
     const idempotencyKey = crypto.randomUUID();
     const input = { email: 'hashed-request@example.com', password: 'Summer2026!' };

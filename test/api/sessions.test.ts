@@ -486,6 +486,23 @@ describe('sessions', () => {
     expect((await app.http.post('/sessions/validate', { token: 'x', extra: 1 })).status).toBe(422);
   });
 
+  it('a user’s list looks the user up before its page arguments: an absent or foreign user is 404 whatever pageSize says', async () => {
+    const userId = await createUser('parent-first@example.com');
+    const absent = '01900000-0000-7000-8000-000000000000';
+    for (const path of ['', `/applications/${app.root.applicationId}`, tenantPath(tenantA)]) {
+      for (const query of ['?pageSize=0', '?pageSize=101', '?pageSize=1&cursor=forged']) {
+        expect((await app.http.get(`${path}/users/${absent}/sessions${query}`)).body, `${path} ${query}`).toMatchObject({ code: 'not_found', field: 'userId' });
+      }
+    }
+    expect((await app.http.get(`${tenantPath(tenantB)}/users/${userId}/sessions?pageSize=0`)).body).toMatchObject({ code: 'not_found', field: 'userId' });
+    // The user found, the page arguments are judged as before; a malformed id is still 422 userId.
+    expect((await app.http.get(`/users/${userId}/sessions?pageSize=0`)).body).toMatchObject({ code: 'validation_error', field: 'pageSize' });
+    expect((await app.http.get(`/users/${userId}/sessions?cursor=forged`)).body).toMatchObject({ code: 'validation_error', field: 'cursor' });
+    expect((await app.http.get('/users/not-a-uuid/sessions?pageSize=0')).body).toMatchObject({ code: 'validation_error', field: 'userId' });
+    const gql = await app.http.request('POST', '/graphql', { body: { query: 'query($id: UUID!) { userSessions(userId: $id, pageSize: 0) { next } }', variables: { id: absent } } });
+    expect(gql.body.errors[0].extensions).toMatchObject({ code: 'not_found', field: 'userId' });
+  });
+
   it('a cursor pages only the list that issued it: on another user’s, tenant’s or application’s list it is 422 cursor', async () => {
     const [first, second] = [await createUser('cursor-1@example.com'), await createUser('cursor-2@example.com')];
     const inB = await createUser('cursor-b@example.com', tenantB);

@@ -4,8 +4,8 @@ import { executeOwned } from '../../db/owned-sql.ts';
 import { likePrefix } from '../../db/like-prefix.ts';
 import { invalid, notFound } from '../../errors.ts';
 import { pageSize, scopedList, type Page, type PageArgs } from '../pagination.ts';
-import { isControlFree } from '../validate.ts';
-import { EARLIEST_ID_TIME, firstIdAt, isUuid } from '../../ids.ts';
+import { NAMED_ACTORS } from './actions.ts';
+import { EARLIEST_ID_TIME, firstIdAt } from '../../ids.ts';
 import { visibleTenantIds } from '../users/users.ts';
 
 export interface AuditRecordView {
@@ -60,7 +60,8 @@ export interface AuditRow {
 export const COLUMNS = `id, created_at, application_id, tenant_id, actor_type, actor_id, api_key_id, action, target_type, target_id,
   outcome, request_id, ip, user_agent, before, after`;
 
-const ACTION = /^[a-z0-9_]+(\.[a-z0-9_]+)*(\.\*)?$/;
+/** `resource.verb` (API.md), or every action of a resource: `user.*`, `user.mfa.*`. */
+const ACTION = /^[a-z0-9_]+(\.[a-z0-9_]+)*\.([a-z0-9_]+|\*)$/;
 const ID_MAX = 200;
 const ID_SLACK_MS = 10 * 60_000;
 
@@ -106,10 +107,23 @@ function timeFilter(field: string, value: Date): Date {
   return value;
 }
 
-function idFilter(field: string, value: string): string {
-  if (value === '' || value.length > ID_MAX || !isControlFree(value)) throw invalid(field, `${field} must be an id of at most ${ID_MAX} characters`);
-  // Our ids are taken in either case everywhere else and stored lower-case: an upper-case one would find nothing.
-  return isUuid(value) ? value.toLowerCase() : value;
+/** Any UUID version: ids written by earlier releases or imported are found too. */
+const UUID_SHAPE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** A target's id: a UUID, a setting's key (`verify_email`), an OAuth grant's id. */
+const TARGET_ID = /^[A-Za-z0-9_-]+$/;
+
+/** Our ids are taken in either case everywhere else and stored lower-case: an upper-case one would find nothing. */
+const idValue = (value: string): string => (UUID_SHAPE.test(value) ? value.toLowerCase() : value);
+
+/** A value no record can carry is a mistake (a typo, another field's value), not a search that finds nothing. */
+function actorFilter(value: string): string {
+  if (!UUID_SHAPE.test(value) && !NAMED_ACTORS.has(value)) throw invalid('actor', 'actor must be a user, credential or key id, or the name of a service job (lockout, …)');
+  return idValue(value);
+}
+
+function targetFilter(value: string): string {
+  if (value.length > ID_MAX || !TARGET_ID.test(value)) throw invalid('target', `target must be an id (letters, digits, - and _) of at most ${ID_MAX} characters`);
+  return idValue(value);
 }
 
 /** A tenant's records: its own, and those of no tenant about its members (AuditEntry's memberTenantIds). `own` and
@@ -134,9 +148,9 @@ export function conditions(scope: Scope, filter: AuditFilter, tenantRecords: Ten
     clauses.push(TENANT_CLAUSES[tenantRecords]);
     params.push(...(tenantRecords === 'both' ? [scope.tenantId, scope.tenantId] : [scope.tenantId]));
   }
-  if (filter.actor != null) add('actor_id = ?', idFilter('actor', filter.actor));
+  if (filter.actor != null) add('actor_id = ?', actorFilter(filter.actor));
   if (filter.apiKey != null) add('api_key_id = ?', filter.apiKey);
-  if (filter.target != null) add('target_id = ?', idFilter('target', filter.target));
+  if (filter.target != null) add('target_id = ?', targetFilter(filter.target));
   if (filter.action != null) {
     const { action } = filter;
     if (action.length > ID_MAX || !ACTION.test(action)) throw invalid('action', 'action must be an action (user.created) or a resource’s prefix (user.*)');

@@ -118,8 +118,9 @@ type ListedRow = SessionRow & { grant_id: string | null; pool_id: string; login_
 /** Keyset on the id (UUIDv7: the sign-in's time), browser sessions' and grants' alike; `userId`: 404 when not in the scope.
  *  Rows the policy has ended since their last save are skipped (underPolicy). */
 export async function listSessions(scope: Scope, args: PageArgs & { userId?: string }): Promise<Page<SessionView>> {
-  const size = pageSize(args);
+  // The parent first, as every list under a record: an absent user is 404 whatever the page arguments.
   if (args.userId !== undefined) await getUser(scope, args.userId);
+  const size = pageSize(args);
   const list = `${scopedList(scope, 'sessions')}:${args.userId ?? ''}`;
   let after = args.cursor == null ? undefined : scope.services.cursors.decode(list, args.cursor);
   const now = new Date();
