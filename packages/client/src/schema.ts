@@ -19563,13 +19563,13 @@ export interface operations {
                 pageSize?: number;
                 /** @description The `next` of the previous page, verbatim. Cursors are opaque and tamper-evident. */
                 cursor?: string;
-                /** @description Only what this actor did (a user, credential or key id). */
+                /** @description Only what this actor did: a user, credential or key id, or a service job's name (`lockout`); any other value is refused. */
                 actor?: string;
                 /** @description Only what was done with this API key: as the actor, and beside a Bearer token, whose subject is then the actor. */
                 apiKey?: string;
-                /** @description Only this action (`user.created`), or every action of a resource (`user.*`). */
+                /** @description Only this action (`user.created`), or every action of a resource (`user.*`); a bare word is refused. */
                 action?: string;
-                /** @description Only records about this target id. */
+                /** @description Only records about this target id (letters, digits, `-` and `_`). */
                 target?: string;
                 /** @description From this time on (inclusive), 1970 or later (the epoch of the records' UUIDv7 ids). */
                 from?: string;
@@ -19617,13 +19617,13 @@ export interface operations {
                 pageSize?: number;
                 /** @description The `next` of the previous page, verbatim. Cursors are opaque and tamper-evident. */
                 cursor?: string;
-                /** @description Only what this actor did (a user, credential or key id). */
+                /** @description Only what this actor did: a user, credential or key id, or a service job's name (`lockout`); any other value is refused. */
                 actor?: string;
                 /** @description Only what was done with this API key: as the actor, and beside a Bearer token, whose subject is then the actor. */
                 apiKey?: string;
-                /** @description Only this action (`user.created`), or every action of a resource (`user.*`). */
+                /** @description Only this action (`user.created`), or every action of a resource (`user.*`); a bare word is refused. */
                 action?: string;
-                /** @description Only records about this target id. */
+                /** @description Only records about this target id (letters, digits, `-` and `_`). */
                 target?: string;
                 /** @description From this time on (inclusive), 1970 or later (the epoch of the records' UUIDv7 ids). */
                 from?: string;
@@ -19674,13 +19674,13 @@ export interface operations {
                 pageSize?: number;
                 /** @description The `next` of the previous page, verbatim. Cursors are opaque and tamper-evident. */
                 cursor?: string;
-                /** @description Only what this actor did (a user, credential or key id). */
+                /** @description Only what this actor did: a user, credential or key id, or a service job's name (`lockout`); any other value is refused. */
                 actor?: string;
                 /** @description Only what was done with this API key: as the actor, and beside a Bearer token, whose subject is then the actor. */
                 apiKey?: string;
-                /** @description Only this action (`user.created`), or every action of a resource (`user.*`). */
+                /** @description Only this action (`user.created`), or every action of a resource (`user.*`); a bare word is refused. */
                 action?: string;
-                /** @description Only records about this target id. */
+                /** @description Only records about this target id (letters, digits, `-` and `_`). */
                 target?: string;
                 /** @description From this time on (inclusive), 1970 or later (the epoch of the records' UUIDv7 ids). */
                 from?: string;
@@ -21931,13 +21931,13 @@ export interface operations {
     StreamAuditLogs: {
         parameters: {
             query?: {
-                /** @description Only what this actor did (a user, credential or key id). */
+                /** @description Only what this actor did: a user, credential or key id, or a service job's name (`lockout`); any other value is refused. */
                 actor?: string;
                 /** @description Only what was done with this API key: as the actor, and beside a Bearer token, whose subject is then the actor. */
                 apiKey?: string;
-                /** @description Only this action (`user.created`), or every action of a resource (`user.*`). */
+                /** @description Only this action (`user.created`), or every action of a resource (`user.*`); a bare word is refused. */
                 action?: string;
-                /** @description Only records about this target id. */
+                /** @description Only records about this target id (letters, digits, `-` and `_`). */
                 target?: string;
                 /** @description From this time on (inclusive), 1970 or later (the epoch of the records' UUIDv7 ids). */
                 from?: string;
@@ -21983,13 +21983,13 @@ export interface operations {
     StreamAuditLogsInApplication: {
         parameters: {
             query?: {
-                /** @description Only what this actor did (a user, credential or key id). */
+                /** @description Only what this actor did: a user, credential or key id, or a service job's name (`lockout`); any other value is refused. */
                 actor?: string;
                 /** @description Only what was done with this API key: as the actor, and beside a Bearer token, whose subject is then the actor. */
                 apiKey?: string;
-                /** @description Only this action (`user.created`), or every action of a resource (`user.*`). */
+                /** @description Only this action (`user.created`), or every action of a resource (`user.*`); a bare word is refused. */
                 action?: string;
-                /** @description Only records about this target id. */
+                /** @description Only records about this target id (letters, digits, `-` and `_`). */
                 target?: string;
                 /** @description From this time on (inclusive), 1970 or later (the epoch of the records' UUIDv7 ids). */
                 from?: string;
@@ -22038,13 +22038,13 @@ export interface operations {
     StreamAuditLogsInTenant: {
         parameters: {
             query?: {
-                /** @description Only what this actor did (a user, credential or key id). */
+                /** @description Only what this actor did: a user, credential or key id, or a service job's name (`lockout`); any other value is refused. */
                 actor?: string;
                 /** @description Only what was done with this API key: as the actor, and beside a Bearer token, whose subject is then the actor. */
                 apiKey?: string;
-                /** @description Only this action (`user.created`), or every action of a resource (`user.*`). */
+                /** @description Only this action (`user.created`), or every action of a resource (`user.*`); a bare word is refused. */
                 action?: string;
-                /** @description Only records about this target id. */
+                /** @description Only records about this target id (letters, digits, `-` and `_`). */
                 target?: string;
                 /** @description From this time on (inclusive), 1970 or later (the epoch of the records' UUIDv7 ids). */
                 from?: string;
